@@ -1,0 +1,72 @@
+import type { Participant, SessionRecord, TenantId, Utterance } from './types.js';
+
+/** A new utterance to store; the store assigns `id` (unless given) and `seq`. */
+export interface NewUtterance extends Omit<Utterance, 'id' | 'seq'> {
+  id?: string;
+}
+
+/** Filters for "who said what to whom". All optional; combined with AND. */
+export interface InteractionFilter {
+  speakerId?: string;
+  addresseeId?: string;
+  sessionId?: string;
+  /** Only utterances at or after / before this ISO-8601 time. */
+  since?: string;
+  until?: string;
+  /** Default 100, at most 1000. */
+  limit?: number;
+}
+
+/** Fields a PATCH may change on a participant. */
+export interface ParticipantPatch {
+  name?: string | null;
+  aliases?: string[];
+  attributes?: Record<string, unknown>;
+}
+
+/**
+ * The interaction graph: participants, utterances, and the `SPEAKS` / `ADDRESSES` edges between them.
+ * Implementations: SQLite (embedded default), Neo4j (networked).
+ */
+export interface GraphStore {
+  /** Create the session if it does not exist; returns the stored record either way. */
+  openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord>;
+  getSession(tenant: TenantId, sessionId: string): Promise<SessionRecord | null>;
+  updateSession(
+    tenant: TenantId,
+    sessionId: string,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+  ): Promise<void>;
+
+  /** Create a participant with a fresh id, or with `id` if given and unused. */
+  createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant>;
+  getParticipant(tenant: TenantId, id: string): Promise<Participant | null>;
+  /** Case-insensitive match on name or any alias. */
+  findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]>;
+  listParticipants(tenant: TenantId): Promise<Participant[]>;
+  updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
+  /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
+  setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
+  /** Remove the participant, their utterances and every edge to them. Returns false if absent. */
+  deleteParticipant(tenant: TenantId, id: string): Promise<boolean>;
+  /** Relabel everything `fromId` touched as `intoId`, then remove `fromId`. */
+  mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
+
+  /**
+   * Store utterances atomically (all or none), durably: once the promise resolves they survive a
+   * crash of the process.
+   */
+  addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]>;
+  getUtterance(tenant: TenantId, id: string): Promise<Utterance | null>;
+  getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]>;
+  /** A session's utterances in order. */
+  getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]>;
+  /** The last `n` utterances of a session, oldest first. */
+  recentUtterances(tenant: TenantId, sessionId: string, n: number): Promise<Utterance[]>;
+  /** Utterances matching the filter, newest first. */
+  queryInteractions(tenant: TenantId, filter: InteractionFilter): Promise<Utterance[]>;
+
+  /** True when the store can serve requests. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}

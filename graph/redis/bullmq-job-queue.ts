@@ -1,0 +1,145 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type {
+  DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions,
+} from '../job-queue.js';
+import { newId } from '../sqlite/database.js';
+
+export interface BullmqJobQueueOptions {
+  /** Redis URL, e.g. `redis://127.0.0.1:6379/0`. */
+  url: string;
+  /** Key prefix for every queue, so several deployments (or tests) share one Redis; default `parley`. */
+  prefix?: string;
+  logger?: Logger;
+}
+
+/** BullMQ job ids may not contain `:`. */
+function safeJobId(id: string): string {
+  return id.replaceAll(':', '_');
+}
+
+/**
+ * The networked job queue: BullMQ on Redis. Workers may run in any process (`npm run worker`)
+ * that registers handlers for the same queue names with the same prefix.
+ */
+export class BullmqJobQueue implements JobQueue {
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+  private readonly controller = new AbortController();
+  private readonly connection: ConnectionOptions;
+  private readonly prefix: string;
+  private health: Redis | undefined;
+
+  constructor(private readonly options: BullmqJobQueueOptions) {
+    const url = new URL(options.url);
+    this.connection = {
+      host: url.hostname,
+      port: Number(url.port || 6379),
+      db: Number(url.pathname.slice(1) || 0),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+      maxRetriesPerRequest: null,
+    };
+    this.prefix = options.prefix ?? 'parley';
+  }
+
+  async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
+    const id = safeJobId(options.jobId ?? newId('job'));
+    await this.queue(name).add(name, data, {
+      jobId: id,
+      attempts: options.attempts ?? 5,
+      backoff: { type: 'exponential', delay: options.backoffMs ?? 500 },
+      removeOnComplete: { age: 24 * 3600 },
+      removeOnFail: false,
+    });
+    return id;
+  }
+
+  process<T>(name: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    const worker = new Worker(
+      name,
+      async (job) => {
+        await handler(
+          { id: job.id ?? '', name: job.name, data: job.data as T, attempt: job.attemptsMade + 1 },
+          this.controller.signal,
+        );
+      },
+      { connection: this.connection, prefix: this.prefix, concurrency: Math.max(1, options.concurrency ?? 1) },
+    );
+    worker.on('failed', (job, err) => {
+      this.options.logger?.warn({ jobId: job?.id, job: name, attempt: job?.attemptsMade, err: err.message }, 'job failed');
+    });
+    worker.on('error', (err) => this.options.logger?.error({ job: name, err: err.message }, 'queue worker error'));
+    this.workers.push(worker);
+  }
+
+  async pending(name: string): Promise<number> {
+    const counts = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
+  async deadLetters(name: string): Promise<DeadLetter[]> {
+    const failed = await this.queue(name).getFailed();
+    return failed
+      .filter((job) => job.attemptsMade >= (job.opts.attempts ?? 1))
+      .map((job) => ({
+        id: job.id ?? '',
+        name: job.name,
+        data: job.data as unknown,
+        error: job.failedReason ?? '',
+        attempts: job.attemptsMade,
+        failedAt: new Date(job.finishedOn ?? Date.now()).toISOString(),
+      }));
+  }
+
+  async retryDeadLetter(name: string, id: string): Promise<boolean> {
+    const job = await this.queue(name).getJob(safeJobId(id));
+    if (!job || !(await job.isFailed())) return false;
+    await job.retry('failed', { resetAttemptsMade: true });
+    return true;
+  }
+
+  async drain(name: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.pending(name)) > 0) {
+      if (Date.now() > deadline) throw new Error(`queue ${name} did not drain within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async ready(): Promise<boolean> {
+    // A separate client that fails fast: the queues' own clients wait for Redis forever.
+    this.health ??= new Redis(this.options.url, {
+      lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000,
+    });
+    try {
+      if (this.health.status === 'wait' || this.health.status === 'end') await this.health.connect();
+      return (await this.health.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  /** Remove every key of the given queues (tests). */
+  async obliterate(names: string[]): Promise<void> {
+    for (const name of names) await this.queue(name).obliterate({ force: true });
+  }
+
+  async close(timeoutMs = 10_000): Promise<void> {
+    const timer = setTimeout(() => this.controller.abort(new Error('queue closing')), timeoutMs);
+    await Promise.all(this.workers.map((w) => w.close()));
+    clearTimeout(timer);
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.health?.disconnect();
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}

@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Open (creating if needed) the embedded store's SQLite file. WAL journal with `synchronous = FULL`,
+ * so a committed transaction survives a crash of the process or the machine.
+ * Pass `:memory:` for a throwaway database.
+ */
+export function openDatabase(file: string): SqliteDatabase {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** A short random id with a readable prefix, e.g. `u_3f9a…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
+}
+
+/** Encode a JSON value for a TEXT column. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** Decode a TEXT column written by `toJson`. */
+export function fromJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  return JSON.parse(text) as T;
+}

@@ -1,0 +1,309 @@
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
+import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
+import { fromJson, newId, toJson, type SqliteDatabase } from './database.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
+  metadata TEXT NOT NULL DEFAULT '{}', last_event_seq INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant, id));
+CREATE TABLE IF NOT EXISTS participants (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, name TEXT, aliases TEXT NOT NULL DEFAULT '[]',
+  attributes TEXT NOT NULL DEFAULT '{}', voiceprint_count INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, id));
+CREATE TABLE IF NOT EXISTS utterances (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+  speaker_id TEXT NOT NULL, text TEXT NOT NULL, start_ms REAL, end_ms REAL, time TEXT NOT NULL,
+  confidence REAL, audio_ref TEXT,
+  PRIMARY KEY (tenant, id));
+CREATE INDEX IF NOT EXISTS utterances_by_session ON utterances (tenant, session_id, seq);
+CREATE INDEX IF NOT EXISTS utterances_by_speaker ON utterances (tenant, speaker_id, time);
+CREATE TABLE IF NOT EXISTS addresses (
+  tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, participant_id TEXT NOT NULL,
+  PRIMARY KEY (tenant, utterance_id, participant_id));
+CREATE INDEX IF NOT EXISTS addresses_by_participant ON addresses (tenant, participant_id);
+`;
+
+interface ParticipantRow {
+  id: string; name: string | null; aliases: string; attributes: string; voiceprint_count: number;
+  created_at: string; updated_at: string;
+}
+interface UtteranceRow {
+  id: string; session_id: string; seq: number; speaker_id: string; text: string;
+  start_ms: number | null; end_ms: number | null; time: string; confidence: number | null;
+  audio_ref: string | null; addressees: string | null;
+}
+interface SessionRow {
+  id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number;
+}
+
+const UTTERANCE_COLUMNS = `u.id, u.session_id, u.seq, u.speaker_id, u.text, u.start_ms, u.end_ms, u.time,
+  u.confidence, u.audio_ref,
+  (SELECT json_group_array(a.participant_id) FROM addresses a
+     WHERE a.tenant = u.tenant AND a.utterance_id = u.id) AS addressees`;
+
+function toParticipant(row: ParticipantRow): Participant {
+  return {
+    id: row.id,
+    name: row.name,
+    aliases: fromJson<string[]>(row.aliases, []),
+    attributes: fromJson<Record<string, unknown>>(row.attributes, {}),
+    voiceprintCount: row.voiceprint_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toUtterance(row: UtteranceRow): Utterance {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq: row.seq,
+    speakerId: row.speaker_id,
+    addresseeIds: fromJson<string[]>(row.addressees, []).sort(),
+    text: row.text,
+    startMs: row.start_ms,
+    endMs: row.end_ms,
+    time: row.time,
+    confidence: row.confidence,
+    audioRef: row.audio_ref,
+  };
+}
+
+function toSession(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    metadata: fromJson<Record<string, unknown>>(row.metadata, {}),
+    lastEventSeq: row.last_event_seq,
+  };
+}
+
+/** The interaction graph in the embedded SQLite file: one table per node kind, one per edge set. */
+export class SqliteGraphStore implements GraphStore {
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(SCHEMA);
+  }
+
+  async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
+    this.db
+      .prepare('INSERT OR IGNORE INTO sessions (tenant, id, started_at) VALUES (?, ?, ?)')
+      .run(tenant, sessionId, startedAt);
+    return (await this.getSession(tenant, sessionId)) as SessionRecord;
+  }
+
+  async getSession(tenant: TenantId, sessionId: string): Promise<SessionRecord | null> {
+    const row = this.db
+      .prepare('SELECT * FROM sessions WHERE tenant = ? AND id = ?')
+      .get(tenant, sessionId) as SessionRow | undefined;
+    return row ? toSession(row) : null;
+  }
+
+  async updateSession(
+    tenant: TenantId,
+    sessionId: string,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+  ): Promise<void> {
+    const stmt = this.db.prepare(`UPDATE sessions SET
+      ended_at = CASE WHEN @setEnded THEN @endedAt ELSE ended_at END,
+      metadata = COALESCE(@metadata, metadata),
+      last_event_seq = MAX(last_event_seq, COALESCE(@lastEventSeq, 0))
+      WHERE tenant = @tenant AND id = @id`);
+    stmt.run({
+      tenant,
+      id: sessionId,
+      setEnded: patch.endedAt !== undefined ? 1 : 0,
+      endedAt: patch.endedAt ?? null,
+      metadata: patch.metadata ? toJson(patch.metadata) : null,
+      lastEventSeq: patch.lastEventSeq ?? null,
+    });
+  }
+
+  async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
+    const now = new Date().toISOString();
+    const id = init.id ?? newId('p');
+    this.db
+      .prepare(`INSERT INTO participants (tenant, id, name, aliases, attributes, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`)
+      .run(tenant, id, init.name ?? null, toJson(init.aliases ?? []), toJson(init.attributes ?? {}), now, now);
+    return (await this.getParticipant(tenant, id)) as Participant;
+  }
+
+  async getParticipant(tenant: TenantId, id: string): Promise<Participant | null> {
+    const row = this.db
+      .prepare('SELECT * FROM participants WHERE tenant = ? AND id = ?')
+      .get(tenant, id) as ParticipantRow | undefined;
+    return row ? toParticipant(row) : null;
+  }
+
+  async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
+    const rows = this.db
+      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (lower(p.name) = lower(?)
+        OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE lower(json_each.value) = lower(?)))
+        ORDER BY p.created_at`)
+      .all(tenant, name, name) as ParticipantRow[];
+    return rows.map(toParticipant);
+  }
+
+  async listParticipants(tenant: TenantId): Promise<Participant[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM participants WHERE tenant = ? ORDER BY created_at, id')
+      .all(tenant) as ParticipantRow[];
+    return rows.map(toParticipant);
+  }
+
+  async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
+    const current = await this.getParticipant(tenant, id);
+    if (!current) return null;
+    this.db
+      .prepare('UPDATE participants SET name = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+      .run(
+        patch.name !== undefined ? patch.name : current.name,
+        toJson(patch.aliases ?? current.aliases),
+        toJson(patch.attributes ?? current.attributes),
+        new Date().toISOString(),
+        tenant,
+        id,
+      );
+    return this.getParticipant(tenant, id);
+  }
+
+  async setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void> {
+    this.db
+      .prepare('UPDATE participants SET voiceprint_count = ? WHERE tenant = ? AND id = ?')
+      .run(count, tenant, id);
+  }
+
+  async deleteParticipant(tenant: TenantId, id: string): Promise<boolean> {
+    const erase = this.db.transaction(() => {
+      this.db
+        .prepare(`DELETE FROM addresses WHERE tenant = ? AND utterance_id IN
+          (SELECT id FROM utterances WHERE tenant = ? AND speaker_id = ?)`)
+        .run(tenant, tenant, id);
+      this.db.prepare('DELETE FROM utterances WHERE tenant = ? AND speaker_id = ?').run(tenant, id);
+      this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND participant_id = ?').run(tenant, id);
+      return this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
+    });
+    return erase();
+  }
+
+  async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+    if (fromId === intoId) return;
+    const from = await this.getParticipant(tenant, fromId);
+    const into = await this.getParticipant(tenant, intoId);
+    if (!from || !into) return;
+    const aliases = new Set([...into.aliases, ...from.aliases]);
+    if (from.name && from.name !== into.name) aliases.add(from.name);
+    if (into.name) aliases.delete(into.name);
+    const merge = this.db.transaction(() => {
+      this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
+      this.db
+        .prepare(`INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id)
+          SELECT tenant, utterance_id, ? FROM addresses WHERE tenant = ? AND participant_id = ?`)
+        .run(intoId, tenant, fromId);
+      this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND participant_id = ?').run(tenant, fromId);
+      this.db
+        .prepare(`UPDATE participants SET name = ?, aliases = ?, attributes = ?,
+          voiceprint_count = voiceprint_count + ?, updated_at = ? WHERE tenant = ? AND id = ?`)
+        .run(
+          into.name ?? from.name,
+          toJson([...aliases].filter((a) => a !== (into.name ?? from.name))),
+          toJson({ ...from.attributes, ...into.attributes }),
+          from.voiceprintCount,
+          new Date().toISOString(),
+          tenant,
+          intoId,
+        );
+      this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, fromId);
+    });
+    merge();
+  }
+
+  async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
+    const nextSeq = this.db.prepare(
+      'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM utterances WHERE tenant = ? AND session_id = ?',
+    );
+    const insert = this.db.prepare(`INSERT INTO utterances
+      (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref)
+      VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef)`);
+    const edge = this.db.prepare(
+      'INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id) VALUES (?, ?, ?)',
+    );
+    const write = this.db.transaction((items: NewUtterance[]) => {
+      const ids: string[] = [];
+      for (const u of items) {
+        const id = u.id ?? newId('u');
+        const { seq } = nextSeq.get(tenant, u.sessionId) as { seq: number };
+        insert.run({
+          tenant, id, seq, sessionId: u.sessionId, speakerId: u.speakerId, text: u.text,
+          startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
+        });
+        for (const a of new Set(u.addresseeIds)) if (a !== u.speakerId) edge.run(tenant, id, a);
+        ids.push(id);
+      }
+      return ids;
+    });
+    return this.getUtterances(tenant, write(utterances));
+  }
+
+  async getUtterance(tenant: TenantId, id: string): Promise<Utterance | null> {
+    return (await this.getUtterances(tenant, [id]))[0] ?? null;
+  }
+
+  async getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]> {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u
+        WHERE u.tenant = ? AND u.id IN (SELECT value FROM json_each(?))`)
+      .all(tenant, toJson(ids)) as UtteranceRow[];
+    const byId = new Map(rows.map((r) => [r.id, toUtterance(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]> {
+    const rows = this.db
+      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? ORDER BY u.seq`)
+      .all(tenant, sessionId) as UtteranceRow[];
+    return rows.map(toUtterance);
+  }
+
+  async recentUtterances(tenant: TenantId, sessionId: string, n: number): Promise<Utterance[]> {
+    const rows = this.db
+      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ?
+        ORDER BY u.seq DESC LIMIT ?`)
+      .all(tenant, sessionId, n) as UtteranceRow[];
+    return rows.map(toUtterance).reverse();
+  }
+
+  async queryInteractions(tenant: TenantId, filter: InteractionFilter): Promise<Utterance[]> {
+    const where = ['u.tenant = @tenant'];
+    if (filter.speakerId) where.push('u.speaker_id = @speakerId');
+    if (filter.sessionId) where.push('u.session_id = @sessionId');
+    if (filter.since) where.push('u.time >= @since');
+    if (filter.until) where.push('u.time < @until');
+    if (filter.addresseeId) {
+      where.push(`EXISTS (SELECT 1 FROM addresses a WHERE a.tenant = u.tenant AND a.utterance_id = u.id
+        AND a.participant_id = @addresseeId)`);
+    }
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+    const rows = this.db
+      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE ${where.join(' AND ')}
+        ORDER BY u.time DESC, u.seq DESC LIMIT @limit`)
+      .all({
+        tenant, limit,
+        speakerId: filter.speakerId, sessionId: filter.sessionId, since: filter.since,
+        until: filter.until, addresseeId: filter.addresseeId,
+      }) as UtteranceRow[];
+    return rows.map(toUtterance);
+  }
+
+  async ready(): Promise<boolean> {
+    return this.db.open;
+  }
+
+  async close(): Promise<void> {
+    // The database handle is shared by every SQLite store; its owner closes it.
+  }
+}

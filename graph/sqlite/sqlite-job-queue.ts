@@ -1,0 +1,181 @@
+import type { Logger } from 'pino';
+import type {
+  DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions,
+} from '../job-queue.js';
+import { newId, type SqliteDatabase } from './database.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, data TEXT NOT NULL, state TEXT NOT NULL,
+  attempts_made INTEGER NOT NULL DEFAULT 0, max_attempts INTEGER NOT NULL, backoff_ms INTEGER NOT NULL,
+  run_at INTEGER NOT NULL, error TEXT, updated_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs (name, state, run_at);
+`;
+
+/** Finished jobs are kept this long so a re-enqueue with the same id stays a no-op. */
+const KEEP_DONE_MS = 24 * 3600 * 1000;
+
+interface JobRow {
+  id: string; name: string; data: string; attempts_made: number; max_attempts: number;
+  backoff_ms: number; error: string | null; updated_at: number;
+}
+
+interface Registration {
+  handler: JobHandler;
+  concurrency: number;
+  running: number;
+}
+
+export interface SqliteJobQueueOptions {
+  /** How often idle workers look for due jobs (retries come due without a wake-up); default 200 ms. */
+  pollMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * The embedded, in-process job queue: jobs live in the SQLite file, so nothing is lost when the
+ * process dies; jobs that were running at the time run again on the next start.
+ */
+export class SqliteJobQueue implements JobQueue {
+  private readonly registrations = new Map<string, Registration>();
+  private readonly controller = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly pollMs: number;
+
+  constructor(private readonly db: SqliteDatabase, private readonly options: SqliteJobQueueOptions = {}) {
+    db.exec(SCHEMA);
+    this.pollMs = options.pollMs ?? 200;
+    const now = Date.now();
+    // Jobs left `active` by a crashed process run again.
+    db.prepare("UPDATE jobs SET state = 'waiting', run_at = ?, updated_at = ? WHERE state = 'active'").run(now, now);
+    db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(now - KEEP_DONE_MS);
+  }
+
+  async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
+    const id = options.jobId ?? newId('job');
+    const now = Date.now();
+    this.db
+      .prepare(`INSERT OR IGNORE INTO jobs (id, name, data, state, max_attempts, backoff_ms, run_at, updated_at)
+        VALUES (?, ?, ?, 'waiting', ?, ?, ?, ?)`)
+      .run(id, name, JSON.stringify(data), options.attempts ?? 5, options.backoffMs ?? 500, now, now);
+    this.schedule(0);
+    return id;
+  }
+
+  process<T>(name: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    this.registrations.set(name, {
+      handler: handler as JobHandler,
+      concurrency: Math.max(1, options.concurrency ?? 1),
+      running: 0,
+    });
+    this.schedule(0);
+  }
+
+  async pending(name: string): Promise<number> {
+    const row = this.db
+      .prepare("SELECT COUNT(*) AS n FROM jobs WHERE name = ? AND state IN ('waiting', 'active')")
+      .get(name) as { n: number };
+    return row.n;
+  }
+
+  async deadLetters(name: string): Promise<DeadLetter[]> {
+    const rows = this.db
+      .prepare("SELECT * FROM jobs WHERE name = ? AND state = 'dead' ORDER BY updated_at")
+      .all(name) as JobRow[];
+    return rows.map((r) => ({
+      id: r.id, name: r.name, data: JSON.parse(r.data) as unknown, error: r.error ?? '',
+      attempts: r.attempts_made, failedAt: new Date(r.updated_at).toISOString(),
+    }));
+  }
+
+  async retryDeadLetter(name: string, id: string): Promise<boolean> {
+    const now = Date.now();
+    const changes = this.db
+      .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = 0, run_at = ?, updated_at = ?
+        WHERE id = ? AND name = ? AND state = 'dead'`)
+      .run(now, now, id, name).changes;
+    this.schedule(0);
+    return changes > 0;
+  }
+
+  async drain(name: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.pending(name)) > 0) {
+      if (Date.now() > deadline) throw new Error(`queue ${name} did not drain within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  async ready(): Promise<boolean> {
+    return this.db.open && !this.closed;
+  }
+
+  async close(timeoutMs = 10_000): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const settled = Promise.allSettled([...this.inFlight]);
+    const timedOut = await Promise.race([
+      settled.then(() => false),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), timeoutMs).unref()),
+    ]);
+    if (timedOut) {
+      this.controller.abort(new Error('queue closing'));
+      await settled;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), delayMs);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    if (this.closed) return;
+    for (const [name, reg] of this.registrations) {
+      while (reg.running < reg.concurrency) {
+        const row = this.claim(name);
+        if (!row) break;
+        reg.running++;
+        const run = this.run(reg, row).finally(() => {
+          reg.running--;
+          this.inFlight.delete(run);
+          this.schedule(0);
+        });
+        this.inFlight.add(run);
+      }
+    }
+    this.schedule(this.pollMs);
+  }
+
+  private claim(name: string): JobRow | undefined {
+    const now = Date.now();
+    return this.db
+      .prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?
+        WHERE id = (SELECT id FROM jobs WHERE name = ? AND state = 'waiting' AND run_at <= ?
+                    ORDER BY run_at LIMIT 1)
+        RETURNING *`)
+      .get(now, name, now) as JobRow | undefined;
+  }
+
+  private async run(reg: Registration, row: JobRow): Promise<void> {
+    try {
+      await reg.handler(
+        { id: row.id, name: row.name, data: JSON.parse(row.data) as unknown, attempt: row.attempts_made },
+        this.controller.signal,
+      );
+      this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ? WHERE id = ?").run(Date.now(), row.id);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const dead = row.attempts_made >= row.max_attempts;
+      const delay = row.backoff_ms * 2 ** (row.attempts_made - 1);
+      this.db
+        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ? WHERE id = ?')
+        .run(dead ? 'dead' : 'waiting', message, Date.now() + delay, Date.now(), row.id);
+      this.options.logger?.warn({ jobId: row.id, job: row.name, attempt: row.attempts_made, dead, err: message }, 'job failed');
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Core records of Parley's memory model. Every record belongs to exactly one tenant; stores scope
+ * every read and write by the tenant id they are given.
+ */
+
+/** A tenant id: `default` without API keys, else the tenant bound to the caller's key. */
+export type TenantId = string;
+
+/** A person Parley has heard or been told about. Ids are opaque (`p_…`). */
+export interface Participant {
+  id: string;
+  /** Display name, once known (self-introduction, repeated address, or PATCH). */
+  name: string | null;
+  aliases: string[];
+  /** Background and preference attributes (free-form, JSON-serialisable). */
+  attributes: Record<string, unknown>;
+  /** Number of stored voiceprints linked to this participant. */
+  voiceprintCount: number;
+  /** ISO-8601 times. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored utterance: the raw evidence of the interaction memory. */
+export interface Utterance {
+  id: string;
+  sessionId: string;
+  /** `participant -SPEAKS-> utterance`. */
+  speakerId: string;
+  /** `utterance -ADDRESSES-> participant`, a set. */
+  addresseeIds: string[];
+  text: string;
+  /** Span relative to the start of the session's audio, in milliseconds; null for text-only input. */
+  startMs: number | null;
+  endMs: number | null;
+  /** Wall-clock time (ISO-8601) the utterance was spoken. */
+  time: string;
+  /** ASR confidence in [0, 1]; null when the text came from the client. */
+  confidence: number | null;
+  /** Where the utterance's audio span is kept, if it is (e.g. `audio/<session>/<utterance>.wav`). */
+  audioRef: string | null;
+  /** Position within the session, 1-based, assigned by the store. */
+  seq: number;
+}
+
+/** A live or finished conversation. */
+export interface SessionRecord {
+  id: string;
+  startedAt: string;
+  endedAt: string | null;
+  /** Free-form settings from `session.update`. */
+  metadata: Record<string, unknown>;
+  /** Last `seq` sent to the client, so a resumed session continues the numbering. */
+  lastEventSeq: number;
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { GraphStore, NewUtterance } from '../../../graph/graph-store.js';
+
+export interface GraphStoreFixture {
+  store: GraphStore;
+  cleanup(): Promise<void>;
+}
+
+function utterance(sessionId: string, speakerId: string, text: string, extra: Partial<NewUtterance> = {}): NewUtterance {
+  return {
+    sessionId, speakerId, text, addresseeIds: [], startMs: null, endMs: null,
+    time: '2026-11-01T10:00:00.000Z', confidence: null, audioRef: null, ...extra,
+  };
+}
+
+/** The behaviour every GraphStore implementation must show. `skip` names why it cannot run here. */
+export function graphStoreContract(name: string, factory: () => Promise<GraphStoreFixture>, skip?: string): void {
+  describe(`GraphStore contract: ${name}`, { skip }, () => {
+    let fx: GraphStoreFixture;
+    beforeEach(async () => {
+      fx = await factory();
+    });
+    afterEach(async () => {
+      await fx.cleanup();
+    });
+
+    test('sessions open once and keep their settings', async () => {
+      const first = await fx.store.openSession('t1', 's1', '2026-11-01T10:00:00.000Z');
+      const again = await fx.store.openSession('t1', 's1', '2026-11-02T10:00:00.000Z');
+      assert.equal(again.startedAt, first.startedAt);
+      await fx.store.updateSession('t1', 's1', { metadata: { language: 'en' }, lastEventSeq: 7 });
+      await fx.store.updateSession('t1', 's1', { lastEventSeq: 3 });
+      const s = await fx.store.getSession('t1', 's1');
+      assert.deepEqual(s?.metadata, { language: 'en' });
+      assert.equal(s?.lastEventSeq, 7, 'lastEventSeq never goes back');
+      assert.equal(s?.endedAt, null);
+      assert.equal(await fx.store.getSession('t2', 's1'), null, 'sessions are per tenant');
+    });
+
+    test('participants: create, find by name or alias, patch, list', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
+      await fx.store.createParticipant('t1', { name: 'Ben' });
+      assert.equal((await fx.store.findParticipantsByName('t1', 'annie'))[0]?.id, ana.id);
+      assert.equal((await fx.store.findParticipantsByName('t1', 'ANA'))[0]?.id, ana.id);
+      const patched = await fx.store.updateParticipant('t1', ana.id, { attributes: { city: 'Porto' } });
+      assert.deepEqual(patched?.attributes, { city: 'Porto' });
+      assert.equal(patched?.name, 'Ana');
+      assert.equal((await fx.store.listParticipants('t1')).length, 2);
+      assert.equal(await fx.store.updateParticipant('t1', 'p_missing', { name: 'x' }), null);
+    });
+
+    test('utterances keep order, edges and spans; queried as who said what to whom', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
+      const cy = await fx.store.createParticipant('t1', { name: 'Cy' });
+      const stored = await fx.store.addUtterances('t1', [
+        utterance('s1', ana.id, 'Ben, I will send you the draft', { addresseeIds: [ben.id], startMs: 0, endMs: 1200, confidence: 0.9 }),
+        utterance('s1', ben.id, 'Thanks Ana', { addresseeIds: [ana.id], time: '2026-11-01T10:00:05.000Z' }),
+        utterance('s1', cy.id, 'Hi both', { addresseeIds: [ana.id, ben.id, cy.id], time: '2026-11-01T10:00:09.000Z' }),
+      ]);
+      assert.deepEqual(stored.map((u) => u.seq), [1, 2, 3]);
+      assert.deepEqual(stored[2]?.addresseeIds, [ana.id, ben.id].sort(), 'a speaker never addresses themself');
+      assert.equal(stored[0]?.startMs, 0);
+      assert.equal(stored[0]?.confidence, 0.9);
+
+      const transcript = await fx.store.getTranscript('t1', 's1');
+      assert.deepEqual(transcript.map((u) => u.text), ['Ben, I will send you the draft', 'Thanks Ana', 'Hi both']);
+      const toBen = await fx.store.queryInteractions('t1', { addresseeId: ben.id });
+      assert.deepEqual(toBen.map((u) => u.speakerId).sort(), [ana.id, cy.id].sort());
+      const anaToBen = await fx.store.queryInteractions('t1', { speakerId: ana.id, addresseeId: ben.id });
+      assert.equal(anaToBen.length, 1);
+      assert.equal((await fx.store.recentUtterances('t1', 's1', 2)).map((u) => u.text).join('|'), 'Thanks Ana|Hi both');
+      assert.equal((await fx.store.getUtterance('t1', stored[1]!.id))?.text, 'Thanks Ana');
+    });
+
+    test('tenants never see each other', async () => {
+      const a = await fx.store.createParticipant('tA', { name: 'Ana' });
+      await fx.store.addUtterances('tA', [utterance('s1', a.id, 'secret')]);
+      assert.deepEqual(await fx.store.listParticipants('tB'), []);
+      assert.deepEqual(await fx.store.getTranscript('tB', 's1'), []);
+      assert.equal(await fx.store.getParticipant('tB', a.id), null);
+      assert.deepEqual(await fx.store.queryInteractions('tB', {}), []);
+      assert.equal(await fx.store.deleteParticipant('tB', a.id), false);
+      assert.equal((await fx.store.getTranscript('tA', 's1')).length, 1);
+    });
+
+    test('merge relabels utterances and edges and keeps names as aliases', async () => {
+      const a1 = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const a2 = await fx.store.createParticipant('t1', { name: 'Annie' });
+      const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
+      await fx.store.addUtterances('t1', [
+        utterance('s1', a2.id, 'hello Ben', { addresseeIds: [ben.id] }),
+        utterance('s1', ben.id, 'hi', { addresseeIds: [a2.id, a1.id] }),
+      ]);
+      await fx.store.mergeParticipants('t1', a2.id, a1.id);
+      assert.equal(await fx.store.getParticipant('t1', a2.id), null);
+      const merged = await fx.store.getParticipant('t1', a1.id);
+      assert.deepEqual(merged?.aliases, ['Annie']);
+      const t = await fx.store.getTranscript('t1', 's1');
+      assert.equal(t[0]?.speakerId, a1.id);
+      assert.deepEqual(t[1]?.addresseeIds, [a1.id]);
+    });
+
+    test('deleting a participant erases their utterances and edges', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
+      await fx.store.addUtterances('t1', [
+        utterance('s1', ana.id, 'one', { addresseeIds: [ben.id] }),
+        utterance('s1', ben.id, 'two', { addresseeIds: [ana.id] }),
+      ]);
+      assert.equal(await fx.store.deleteParticipant('t1', ana.id), true);
+      const t = await fx.store.getTranscript('t1', 's1');
+      assert.deepEqual(t.map((u) => u.text), ['two']);
+      assert.deepEqual(t[0]?.addresseeIds, []);
+      assert.deepEqual(await fx.store.queryInteractions('t1', { addresseeId: ana.id }), []);
+    });
+
+    test('a failing batch stores nothing', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const [first] = await fx.store.addUtterances('t1', [utterance('s1', ana.id, 'kept')]);
+      await assert.rejects(
+        fx.store.addUtterances('t1', [utterance('s1', ana.id, 'new'), utterance('s1', ana.id, 'dup', { id: first!.id })]),
+      );
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1')).map((u) => u.text), ['kept']);
+    });
+  });
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { JobQueue } from '../../../graph/job-queue.js';
+
+export interface JobQueueFixture {
+  queue: JobQueue;
+  /** A second handle on the same backing store, as after a restart or in another process. */
+  reopen(): Promise<JobQueue>;
+  cleanup(): Promise<void>;
+}
+
+/** The behaviour every JobQueue implementation must show. */
+export function jobQueueContract(name: string, factory: () => Promise<JobQueueFixture>, skip?: string): void {
+  describe(`JobQueue contract: ${name}`, { skip }, () => {
+    let fx: JobQueueFixture;
+    beforeEach(async () => {
+      fx = await factory();
+    });
+    afterEach(async () => {
+      await fx.cleanup();
+    });
+
+    test('runs every job once, with its data', async () => {
+      const seen: number[] = [];
+      fx.queue.process<{ n: number }>('work', async (job) => {
+        seen.push(job.data.n);
+      }, { concurrency: 2 });
+      for (let n = 0; n < 20; n++) await fx.queue.enqueue('work', { n });
+      await fx.queue.drain('work', 10_000);
+      assert.deepEqual(seen.sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
+    });
+
+    test('a job id is enqueued once', async () => {
+      let runs = 0;
+      await fx.queue.enqueue('once', { x: 1 }, { jobId: 'same-id' });
+      await fx.queue.enqueue('once', { x: 2 }, { jobId: 'same-id' });
+      fx.queue.process('once', async () => {
+        runs++;
+      });
+      await fx.queue.drain('once', 10_000);
+      await fx.queue.enqueue('once', { x: 3 }, { jobId: 'same-id' });
+      await fx.queue.drain('once', 10_000);
+      assert.equal(runs, 1);
+    });
+
+    test('failures retry with backoff, then go to the dead-letter list and can be retried', async () => {
+      const attempts: number[] = [];
+      let heal = false;
+      fx.queue.process('flaky', async (job) => {
+        attempts.push(job.attempt);
+        if (!heal) throw new Error('boom');
+      });
+      const id = await fx.queue.enqueue('flaky', { k: 'v' }, { attempts: 3, backoffMs: 10 });
+      const deadline = Date.now() + 10_000;
+      while ((await fx.queue.deadLetters('flaky')).length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(attempts, [1, 2, 3]);
+      const [dead] = await fx.queue.deadLetters('flaky');
+      assert.equal(dead?.id, id);
+      assert.equal(dead?.error, 'boom');
+      assert.deepEqual(dead?.data, { k: 'v' });
+      heal = true;
+      assert.equal(await fx.queue.retryDeadLetter('flaky', id), true);
+      await fx.queue.drain('flaky', 10_000);
+      assert.equal((await fx.queue.deadLetters('flaky')).length, 0);
+      assert.equal(attempts.length, 4);
+    });
+
+    test('jobs enqueued with no worker survive until a worker (new handle) takes them', async () => {
+      await fx.queue.enqueue('later', { n: 1 });
+      await fx.queue.enqueue('later', { n: 2 });
+      assert.equal(await fx.queue.pending('later'), 2);
+      const other = await fx.reopen();
+      const seen: number[] = [];
+      other.process<{ n: number }>('later', async (job) => {
+        seen.push(job.data.n);
+      });
+      await other.drain('later', 10_000);
+      assert.deepEqual(seen.sort(), [1, 2]);
+      assert.equal(await fx.queue.ready(), true);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { LexicalIndex } from '../../../graph/lexical-index.js';
+
+export interface LexicalIndexFixture {
+  index: LexicalIndex;
+  cleanup(): Promise<void>;
+}
+
+/** The behaviour every LexicalIndex implementation must show. */
+export function lexicalIndexContract(name: string, factory: () => Promise<LexicalIndexFixture>, skip?: string): void {
+  describe(`LexicalIndex contract: ${name}`, { skip }, () => {
+    let fx: LexicalIndexFixture;
+    beforeEach(async () => {
+      fx = await factory();
+      await fx.index.index('t1', [
+        { id: 'u1', text: 'Ana promised to send Ben the draft on Friday', layer: 'interaction', speakerId: 'ana', addresseeIds: ['ben'], sessionId: 's1' },
+        { id: 'u2', text: 'Ben adopted a cat called Miko', layer: 'interaction', speakerId: 'ben', addresseeIds: ['ana'], sessionId: 's1' },
+        { id: 'f1', text: 'Ben has a cat named Miko; the cat likes tuna', layer: 'fact', speakerId: 'ben', sessionId: 's2' },
+        { id: 'u3', text: 'The weather is lovely today', layer: 'interaction', speakerId: 'ana', sessionId: 's2' },
+      ]);
+    });
+    afterEach(async () => {
+      await fx.cleanup();
+    });
+
+    test('ranks by BM25 with stemming', async () => {
+      const hits = await fx.index.search('t1', 'cats Miko', 5);
+      assert.deepEqual(hits.map((h) => h.id).sort(), ['f1', 'u2']);
+      assert.ok(hits[0]!.score >= hits[1]!.score);
+      assert.deepEqual((await fx.index.search('t1', 'promise draft', 5)).map((h) => h.id), ['u1']);
+    });
+
+    test('filters by layer, speaker, addressee, session and id pool', async () => {
+      assert.deepEqual((await fx.index.search('t1', 'Miko', 5, { layer: 'fact' })).map((h) => h.id), ['f1']);
+      assert.deepEqual((await fx.index.search('t1', 'Miko cat draft', 5, { speakerId: 'ana' })).map((h) => h.id), ['u1']);
+      assert.deepEqual((await fx.index.search('t1', 'Miko cat draft', 5, { addresseeId: 'ana' })).map((h) => h.id), ['u2']);
+      assert.deepEqual((await fx.index.search('t1', 'Miko', 5, { sessionId: 's2' })).map((h) => h.id), ['f1']);
+      assert.deepEqual((await fx.index.search('t1', 'Miko', 5, { ids: ['u2'] })).map((h) => h.id), ['u2']);
+    });
+
+    test('operators and punctuation are plain words; empty queries find nothing', async () => {
+      assert.deepEqual(await fx.index.search('t1', '"AND OR NOT ( * :', 5), []);
+      assert.deepEqual(await fx.index.search('t1', '', 5), []);
+      assert.deepEqual((await fx.index.search('t1', 'weather? "lovely" -today*', 5)).map((h) => h.id), ['u3']);
+    });
+
+    test('re-indexing replaces; delete removes; tenants are separate', async () => {
+      await fx.index.index('t1', [{ id: 'u3', text: 'It is raining', layer: 'interaction' }]);
+      assert.deepEqual(await fx.index.search('t1', 'weather', 5), []);
+      assert.deepEqual((await fx.index.search('t1', 'raining', 5)).map((h) => h.id), ['u3']);
+      await fx.index.delete('t1', ['u3', 'nope']);
+      assert.deepEqual(await fx.index.search('t1', 'raining', 5), []);
+      assert.deepEqual(await fx.index.search('t2', 'Miko', 5), []);
+    });
+  });
+}
