@@ -47,8 +47,11 @@ export interface GraphStore {
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
   setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
-  /** Remove the participant, their utterances and every edge to them. Returns false if absent. */
-  deleteParticipant(tenant: TenantId, id: string): Promise<boolean>;
+  /**
+   * Remove the participant, their utterances and every edge to them. Returns the ids of the erased
+   * utterances (so other stores can erase what derives from them), or null if the participant is absent.
+   */
+  deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null>;
   /** Relabel everything `fromId` touched as `intoId`, then remove `fromId`. */
   mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
 

@@ -176,15 +176,19 @@ export class SqliteGraphStore implements GraphStore {
       .run(count, tenant, id);
   }
 
-  async deleteParticipant(tenant: TenantId, id: string): Promise<boolean> {
-    const erase = this.db.transaction(() => {
+  async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
+    const erase = this.db.transaction((): string[] | null => {
+      const spoken = this.db
+        .prepare('SELECT id FROM utterances WHERE tenant = ? AND speaker_id = ?')
+        .all(tenant, id) as { id: string }[];
       this.db
         .prepare(`DELETE FROM addresses WHERE tenant = ? AND utterance_id IN
           (SELECT id FROM utterances WHERE tenant = ? AND speaker_id = ?)`)
         .run(tenant, tenant, id);
       this.db.prepare('DELETE FROM utterances WHERE tenant = ? AND speaker_id = ?').run(tenant, id);
       this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND participant_id = ?').run(tenant, id);
-      return this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
+      const removed = this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
+      return removed ? spoken.map((r) => r.id) : null;
     });
     return erase();
   }

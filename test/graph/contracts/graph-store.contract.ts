@@ -81,7 +81,7 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual(await fx.store.getTranscript('tB', 's1'), []);
       assert.equal(await fx.store.getParticipant('tB', a.id), null);
       assert.deepEqual(await fx.store.queryInteractions('tB', {}), []);
-      assert.equal(await fx.store.deleteParticipant('tB', a.id), false);
+      assert.equal(await fx.store.deleteParticipant('tB', a.id), null);
       assert.equal((await fx.store.getTranscript('tA', 's1')).length, 1);
     });
 
@@ -109,7 +109,9 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
         utterance('s1', ana.id, 'one', { addresseeIds: [ben.id] }),
         utterance('s1', ben.id, 'two', { addresseeIds: [ana.id] }),
       ]);
-      assert.equal(await fx.store.deleteParticipant('t1', ana.id), true);
+      const [first] = await fx.store.getTranscript('t1', 's1');
+      assert.deepEqual(await fx.store.deleteParticipant('t1', ana.id), [first!.id]);
+      assert.equal(await fx.store.deleteParticipant('t1', ana.id), null);
       const t = await fx.store.getTranscript('t1', 's1');
       assert.deepEqual(t.map((u) => u.text), ['two']);
       assert.deepEqual(t[0]?.addresseeIds, []);

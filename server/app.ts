@@ -1,0 +1,61 @@
+import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Stores } from '../graph/stores.js';
+import type { Config } from './config.js';
+import { createLogger } from './logger.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { metricsPlugin } from './plugins/metrics.js';
+import { storesPlugin } from './plugins/stores.js';
+import { healthRoutes } from './routes/health.js';
+import { interactionRoutes } from './routes/interactions.js';
+import { participantRoutes } from './routes/participants.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { streamRoute } from './ws/stream-route.js';
+
+/** Largest WebSocket message accepted; larger ones close the socket with 1009. */
+export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+export interface BuildOptions {
+  logger?: Logger;
+  /** Use these stores instead of opening the configured ones (tests). */
+  stores?: Stores;
+}
+
+/** Build the Parley app without listening: tests inject requests or listen on port 0. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: 16 * 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+  });
+  await app.register(errorHandlerPlugin);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley',
+        version: '1',
+        description: 'Real-time voice-memory server. The WebSocket protocol of /v1/stream is described in docs/PROTOCOL.md.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      ...(config.apiKeys.length > 0 ? { security: [{ bearer: [] }] } : {}),
+    },
+  });
+  await app.register(authPlugin, { apiKeys: config.apiKeys });
+  await app.register(metricsPlugin);
+  await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
+  await app.register(websocket, { options: { maxPayload: MAX_WS_MESSAGE_BYTES } });
+  await app.register(healthRoutes);
+  await app.register(sessionRoutes);
+  await app.register(participantRoutes);
+  await app.register(interactionRoutes);
+  await app.register(streamRoute);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.ready();
+  return app as unknown as FastifyInstance;
+}

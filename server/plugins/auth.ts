@@ -1,0 +1,55 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ApiKey } from '../config.js';
+import { ParleyError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant every read and write of this request is scoped to. */
+    tenant: string;
+  }
+}
+
+/** The single tenant used when no API keys are configured. */
+export const DEFAULT_TENANT = 'default';
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The key a request presents: `Authorization: Bearer <key>`, or `?token=` on the WebSocket route. */
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    return match?.[1];
+  }
+  if (request.url.startsWith('/v1/stream')) {
+    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    return typeof token === 'string' ? token : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Tenancy: without keys every request is tenant `default`; with keys every request must present one,
+ * and is scoped to that key's tenant.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { apiKeys: ApiKey[] }) => {
+    app.decorateRequest('tenant', DEFAULT_TENANT);
+    if (opts.apiKeys.length === 0) return;
+    app.addHook('onRequest', async (request) => {
+      const key = presentedKey(request);
+      const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
+      if (!match) {
+        throw new ParleyError('PARLEY_ERR_UNAUTHORIZED', key ? 'unknown API key' : 'missing API key: send Authorization: Bearer <key>');
+      }
+      request.tenant = match.tenant;
+    });
+  },
+  { name: 'parley-auth' },
+);

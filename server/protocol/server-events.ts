@@ -1,0 +1,51 @@
+/** Server → client events on `GET /v1/stream` (every frame also carries `type`, `session_id`, `seq`). */
+
+export interface ParticipantRefJson {
+  id: string;
+  name: string | null;
+}
+
+/** A retrieved memory, as `memory.context`, `query.result` and `POST /v1/query` return it. */
+export interface MemoryItem {
+  id: string;
+  layer: 'interaction' | 'fact' | 'profile' | 'persona';
+  text: string;
+  speaker: ParticipantRefJson | null;
+  addressees: ParticipantRefJson[];
+  refer_ids: string[];
+  session_id: string | null;
+  time: string | null;
+  score: number;
+}
+
+export interface ServerEventPayloads {
+  'session.started': { config: Record<string, unknown>; resumed: boolean };
+  'session.updated': { session: Record<string, unknown> };
+  'vad.speech_started': { turn_id: string; audio_start_ms: number };
+  'vad.speech_stopped': { turn_id: string; audio_end_ms: number };
+  'transcript.partial': { turn_id: string; text: string };
+  'transcript.final': {
+    turn_id: string;
+    utterance_id: string;
+    text: string;
+    start_ms: number | null;
+    end_ms: number | null;
+    confidence: number | null;
+    speaker: { id: string; name: string | null; confidence: number; is_new: boolean };
+    addressees: ParticipantRefJson[];
+  };
+  'memory.context': {
+    turn_id: string;
+    speculative: boolean;
+    items: MemoryItem[];
+    timings: { match_ms: number; expand_ms: number; search_ms: number; total_ms: number };
+    ready_at_ms: number;
+  };
+  'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string }[] };
+  'speaker.merged': { from: string; into: string };
+  'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
+  error: { code: string; message: string; fatal: boolean };
+  'session.ended': Record<string, never>;
+}
+
+export type ServerEventType = keyof ServerEventPayloads;

@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+
+/** Client → server text frames on `GET /v1/stream`. */
+
+export const SessionUpdateMessage = Type.Object({
+  type: Type.Literal('session.update'),
+  session: Type.Record(Type.String(), Type.Unknown(), { description: 'settings such as language and metadata' }),
+});
+
+export const UtteranceMessage = Type.Object({
+  type: Type.Literal('utterance'),
+  speaker: Type.String({ minLength: 1, maxLength: 200, description: 'label or participant id' }),
+  text: Type.String({ minLength: 1, maxLength: 10_000 }),
+  addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
+  start_ms: Type.Optional(Type.Number({ minimum: 0 })),
+  end_ms: Type.Optional(Type.Number({ minimum: 0 })),
+});
+
+export const InputCommitMessage = Type.Object({ type: Type.Literal('input.commit') });
+
+export const QueryMessage = Type.Object({
+  type: Type.Literal('query'),
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  question: Type.String({ minLength: 1, maxLength: 2_000 }),
+  asker: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+});
+
+export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') });
+
+export const ClientMessage = Type.Union([
+  SessionUpdateMessage, UtteranceMessage, InputCommitMessage, QueryMessage, SessionEndMessage,
+]);
+export type ClientMessage = Static<typeof ClientMessage>;
+
+/** Per-type validators, so an error names what is wrong with that message type. */
+export const CLIENT_MESSAGES = {
+  'session.update': TypeCompiler.Compile(SessionUpdateMessage),
+  utterance: TypeCompiler.Compile(UtteranceMessage),
+  'input.commit': TypeCompiler.Compile(InputCommitMessage),
+  query: TypeCompiler.Compile(QueryMessage),
+  'session.end': TypeCompiler.Compile(SessionEndMessage),
+} as const;
+
+/** Query parameters of the WebSocket upgrade. */
+export const SAMPLE_RATES = [8000, 16000, 24000, 44100, 48000] as const;
+export const ENCODINGS = ['pcm_s16le', 'f32le', 'mulaw'] as const;
+export type AudioEncoding = (typeof ENCODINGS)[number];
+
+export const StreamQuery = Type.Object({
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' })),
+  sample_rate: Type.Optional(Type.String({ description: `one of ${SAMPLE_RATES.join(', ')}; default 16000` })),
+  encoding: Type.Optional(Type.String({ description: `one of ${ENCODINGS.join(', ')}; default pcm_s16le` })),
+  channels: Type.Optional(Type.String({ description: 'must be 1' })),
+  token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
+});

@@ -1,0 +1,26 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ErrorBody, InteractionsQuery, UtteranceView } from '../protocol/http-schemas.js';
+import { utteranceViews } from './views.js';
+
+/** `GET /v1/interactions`: who said what to whom, newest first. */
+export async function interactionRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: InteractionsQuery }>('/v1/interactions', {
+    schema: {
+      summary: 'Who said what to whom (filters combine with AND)',
+      querystring: InteractionsQuery,
+      response: { 200: Type.Object({ interactions: Type.Array(UtteranceView) }), 400: ErrorBody },
+    },
+  }, async (request) => {
+    const q = request.query;
+    const utterances = await app.stores.graph.queryInteractions(request.tenant, {
+      ...(q.speaker ? { speakerId: q.speaker } : {}),
+      ...(q.addressee ? { addresseeId: q.addressee } : {}),
+      ...(q.session_id ? { sessionId: q.session_id } : {}),
+      ...(q.since ? { since: new Date(q.since).toISOString() } : {}),
+      ...(q.until ? { until: new Date(q.until).toISOString() } : {}),
+      limit: q.limit ?? 100,
+    });
+    return { interactions: await utteranceViews(app.stores.graph, request.tenant, utterances) };
+  });
+}

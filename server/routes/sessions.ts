@@ -1,0 +1,88 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
+import { ParleyError } from '../errors.js';
+import {
+  ErrorBody, PostUtterancesBody, SessionIdParams, UtteranceView,
+} from '../protocol/http-schemas.js';
+import { utteranceViews } from './views.js';
+
+/** Session routes: import utterances, end a session, read its transcript. */
+export async function sessionRoutes(app: FastifyInstance): Promise<void> {
+  app.post<{ Params: SessionIdParams; Body: PostUtterancesBody }>(
+    '/v1/sessions/:session_id/utterances',
+    {
+      schema: {
+        summary: 'Store finished utterances (imported history or client-side ASR)',
+        params: SessionIdParams,
+        body: PostUtterancesBody,
+        response: { 201: Type.Object({ utterance_ids: Type.Array(Type.String()) }), 400: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      for (const [i, u] of request.body.utterances.entries()) {
+        if (u.start_ms !== undefined && u.end_ms !== undefined && u.end_ms < u.start_ms) {
+          throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}]: end_ms is before start_ms`);
+        }
+      }
+      const stored = await app.ingest.ingest(
+        request.tenant,
+        request.params.session_id,
+        request.body.utterances.map((u) => ({
+          speaker: u.speaker, text: u.text,
+          ...(u.addressees ? { addressees: u.addressees } : {}),
+          startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
+          ...(u.time ? { time: new Date(u.time).toISOString() } : {}),
+        })),
+      );
+      app.metrics.utterancesStored.inc({ source: 'http' }, stored.length);
+      return reply.status(201).send({ utterance_ids: stored.map((s) => s.utterance.id) });
+    },
+  );
+
+  app.post<{ Params: SessionIdParams }>(
+    '/v1/sessions/:session_id/end',
+    {
+      schema: {
+        summary: 'End a session: end-of-session consolidation (speaker merge, long-horizon persona)',
+        params: SessionIdParams,
+        response: { 202: Type.Object({ session_id: Type.String(), ended_at: Type.String(), job_id: Type.String() }), 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { tenant } = request;
+      const id = request.params.session_id;
+      if (!(await app.stores.graph.getSession(tenant, id))) {
+        throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
+      }
+      const endedAt = new Date().toISOString();
+      await app.stores.graph.updateSession(tenant, id, { endedAt });
+      const data: SessionEndJobData = { tenant, sessionId: id };
+      const jobId = await app.stores.queue.enqueue(SESSION_END_JOB, data, { jobId: `session-end-${tenant}-${id}-${Date.now()}` });
+      return reply.status(202).send({ session_id: id, ended_at: endedAt, job_id: jobId });
+    },
+  );
+
+  app.get<{ Params: SessionIdParams }>(
+    '/v1/sessions/:session_id/transcript',
+    {
+      schema: {
+        summary: "A session's utterances in order, with speaker and addressees",
+        params: SessionIdParams,
+        response: {
+          200: Type.Object({ session_id: Type.String(), utterances: Type.Array(UtteranceView) }),
+          404: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { tenant } = request;
+      const id = request.params.session_id;
+      if (!(await app.stores.graph.getSession(tenant, id))) {
+        throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
+      }
+      const utterances = await app.stores.graph.getTranscript(tenant, id);
+      return { session_id: id, utterances: await utteranceViews(app.stores.graph, tenant, utterances) };
+    },
+  );
+}

@@ -1,0 +1,28 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Participant, TenantId, Utterance } from '../../graph/types.js';
+import type { ParticipantView, UtteranceView } from '../protocol/http-schemas.js';
+
+export function participantView(p: Participant): ParticipantView {
+  return {
+    id: p.id, name: p.name, aliases: p.aliases, attributes: p.attributes,
+    voiceprint_count: p.voiceprintCount, created_at: p.createdAt, updated_at: p.updatedAt,
+  };
+}
+
+/** Utterances as the HTTP API shows them, with participant names resolved. */
+export async function utteranceViews(graph: GraphStore, tenant: TenantId, utterances: Utterance[]): Promise<UtteranceView[]> {
+  const names = new Map<string, string | null>();
+  const ref = async (id: string): Promise<{ id: string; name: string | null }> => {
+    if (!names.has(id)) names.set(id, (await graph.getParticipant(tenant, id))?.name ?? null);
+    return { id, name: names.get(id) ?? null };
+  };
+  const views: UtteranceView[] = [];
+  for (const u of utterances) {
+    views.push({
+      id: u.id, session_id: u.sessionId, seq: u.seq, speaker: await ref(u.speakerId),
+      addressees: await Promise.all(u.addresseeIds.map(ref)), text: u.text, start_ms: u.startMs,
+      end_ms: u.endMs, time: u.time, confidence: u.confidence, audio_ref: u.audioRef,
+    });
+  }
+  return views;
+}

@@ -1,0 +1,138 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Stores } from '../../graph/stores.js';
+import type { InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import { ParleyError, toClientError, type ErrorCode } from '../errors.js';
+import type { Metrics } from '../plugins/metrics.js';
+import type { ServerEventPayloads, ServerEventType } from '../protocol/server-events.js';
+import type { AudioFormat } from './audio-frame.js';
+
+/** What a live session needs from the app. */
+export interface LiveSessionDeps {
+  stores: Stores;
+  ingest: InteractionIngest;
+  metrics: Metrics;
+  logger: FastifyBaseLogger;
+  /** Most queued client messages before new ones are shed. */
+  queueLimit: number;
+}
+
+/** Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`. */
+const SEQ_BLOCK = 100;
+
+/**
+ * One conversation with one connected client at a time. Client messages run one after another in
+ * arrival order through a bounded queue; events go out numbered by `seq`. Survives reconnects.
+ */
+export class LiveSession {
+  private socket: WebSocket | null = null;
+  private seq: number;
+  private reservedSeq: number;
+  private readonly work: (() => Promise<void>)[] = [];
+  private running: Promise<void> | null = null;
+  private turnCounter = 0;
+  ended = false;
+  format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
+  /** Called when the session should leave the registry. */
+  onFinished: () => void = () => {};
+
+  constructor(
+    readonly tenant: string,
+    readonly id: string,
+    lastEventSeq: number,
+    private readonly deps: LiveSessionDeps,
+    readonly log: FastifyBaseLogger,
+  ) {
+    this.seq = lastEventSeq;
+    this.reservedSeq = lastEventSeq;
+  }
+
+  get connected(): boolean {
+    return this.socket !== null;
+  }
+
+  /** Bind a (new) socket; a previous socket of the same session is closed as replaced. */
+  attach(socket: WebSocket, format: AudioFormat, resumed: boolean): void {
+    if (this.socket && this.socket !== socket) this.socket.close(4000, 'session resumed on another connection');
+    this.socket = socket;
+    this.format = format;
+    this.ended = false;
+    this.send('session.started', {
+      resumed,
+      config: { session_id: this.id, sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels },
+    });
+  }
+
+  /** Forget the socket if it is still the current one. */
+  detach(socket: WebSocket): void {
+    if (this.socket === socket) this.socket = null;
+  }
+
+  /** Send one event (dropped when no client is connected). */
+  send<T extends ServerEventType>(type: T, payload: ServerEventPayloads[T]): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== socket.OPEN) return;
+    this.seq += 1;
+    if (this.seq > this.reservedSeq) {
+      this.reservedSeq = this.seq + SEQ_BLOCK;
+      void this.deps.stores.graph
+        .updateSession(this.tenant, this.id, { lastEventSeq: this.reservedSeq })
+        .catch((err: Error) => this.log.warn({ err: err.message }, 'could not reserve event numbers'));
+    }
+    socket.send(JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload }));
+    this.deps.metrics.wsEvents.inc({ type });
+  }
+
+  /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
+  sendError(code: ErrorCode, message: string, fatal = false): void {
+    this.deps.metrics.wsErrors.inc({ code });
+    this.send('error', { code, message, fatal });
+    if (fatal) this.socket?.close(new ParleyError(code, message).status === 503 ? 1013 : 1008, code);
+  }
+
+  /** Queue `task` behind earlier messages; sheds it with an error when the queue is full. */
+  enqueue(task: () => Promise<void>): void {
+    if (this.work.length >= this.deps.queueLimit) {
+      this.sendError('PARLEY_ERR_OVERLOADED', `more than ${this.deps.queueLimit} messages are waiting; this one was dropped`);
+      return;
+    }
+    this.work.push(task);
+    this.running ??= this.runQueue();
+  }
+
+  /** Resolves when every queued message has been handled. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  nextTurnId(): string {
+    this.turnCounter += 1;
+    return `turn_${this.turnCounter}`;
+  }
+
+  /**
+   * Persist the numbering and release the socket. Does not wait for queued messages (a message
+   * handler may call it); callers that must finish queued work call `flush()` first.
+   */
+  async close(code: number, reason: string): Promise<void> {
+    await this.deps.stores.graph.updateSession(this.tenant, this.id, { lastEventSeq: this.seq });
+    this.socket?.close(code, reason);
+    this.socket = null;
+  }
+
+  private async runQueue(): Promise<void> {
+    try {
+      for (let task = this.work.shift(); task; task = this.work.shift()) {
+        try {
+          await task();
+        } catch (err) {
+          const { code, message } = toClientError(err);
+          if (code === 'PARLEY_ERR_INTERNAL') this.log.error({ err }, 'session message failed');
+          this.sendError(code, message);
+        }
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import type { Static } from '@sinclair/typebox';
+import { searchInteractions } from '../../pipelines/retrieval/interaction-search.js';
+import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
+import { ParleyError } from '../errors.js';
+import {
+  CLIENT_MESSAGES, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
+} from '../protocol/ws-messages.js';
+import type { LiveSession, LiveSessionDeps } from './live-session.js';
+
+type MessageType = keyof typeof CLIENT_MESSAGES;
+
+/** Parse and validate a text frame; throws a ParleyError that says what is wrong. */
+export function parseClientMessage(raw: string): { type: MessageType; message: unknown } {
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'text frames must be JSON objects');
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'text frames must be JSON objects');
+  }
+  const type = (message as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(type in CLIENT_MESSAGES)) {
+    throw new ParleyError('PARLEY_ERR_UNKNOWN_TYPE', `unknown message type ${JSON.stringify(type ?? null)}; expected one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
+  }
+  const validator = CLIENT_MESSAGES[type as MessageType];
+  const first = validator.Errors(message).First();
+  if (first) {
+    throw new ParleyError('PARLEY_ERR_BAD_FRAME', `${type}: ${first.path || '/'} ${first.message}`);
+  }
+  return { type: type as MessageType, message };
+}
+
+/** Runs one validated client message in its session. */
+export async function handleClientMessage(
+  session: LiveSession,
+  deps: LiveSessionDeps,
+  type: MessageType,
+  message: unknown,
+): Promise<void> {
+  switch (type) {
+    case 'session.update':
+      return updateSession(session, deps, message as Static<typeof SessionUpdateMessage>);
+    case 'utterance':
+      return storeUtterance(session, deps, message as Static<typeof UtteranceMessage>);
+    case 'input.commit':
+      // Without audio there is no open turn to end; the audio pipeline ends its turn here.
+      return;
+    case 'query':
+      return answerQuery(session, deps, message as Static<typeof QueryMessage>);
+    case 'session.end':
+      return endSession(session, deps);
+  }
+}
+
+async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof SessionUpdateMessage>): Promise<void> {
+  const record = await deps.stores.graph.getSession(session.tenant, session.id);
+  const metadata = { ...(record?.metadata ?? {}), ...msg.session };
+  await deps.stores.graph.updateSession(session.tenant, session.id, { metadata });
+  session.send('session.updated', { session: metadata });
+}
+
+async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof UtteranceMessage>): Promise<void> {
+  if (msg.start_ms !== undefined && msg.end_ms !== undefined && msg.end_ms < msg.start_ms) {
+    throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'utterance: end_ms is before start_ms');
+  }
+  const [stored] = await deps.ingest.ingest(session.tenant, session.id, [
+    {
+      speaker: msg.speaker, text: msg.text,
+      ...(msg.addressees ? { addressees: msg.addressees } : {}),
+      startMs: msg.start_ms ?? null, endMs: msg.end_ms ?? null,
+    },
+  ]);
+  if (!stored) return;
+  deps.metrics.utterancesStored.inc({ source: 'ws' });
+  session.send('transcript.final', {
+    turn_id: session.nextTurnId(),
+    utterance_id: stored.utterance.id,
+    text: stored.utterance.text,
+    start_ms: stored.utterance.startMs,
+    end_ms: stored.utterance.endMs,
+    confidence: stored.utterance.confidence,
+    speaker: { id: stored.speaker.id, name: stored.speaker.name, confidence: stored.speaker.confidence, is_new: stored.speaker.isNew },
+    addressees: stored.addressees,
+  });
+}
+
+async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<void> {
+  const started = performance.now();
+  const evidence = await searchInteractions(deps.stores, session.tenant, msg.question, msg.k ?? 5);
+  session.send('query.result', {
+    id: msg.id, evidence, rounds: 1, timings: { total_ms: performance.now() - started },
+  });
+}
+
+async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
+  await deps.stores.graph.updateSession(session.tenant, session.id, { endedAt: new Date().toISOString() });
+  await deps.stores.queue.enqueue(SESSION_END_JOB, { tenant: session.tenant, sessionId: session.id }, {
+    jobId: `session-end-${session.tenant}-${session.id}-${Date.now()}`,
+  });
+  session.ended = true;
+  session.send('session.ended', {});
+  await session.close(1000, 'session ended');
+  session.onFinished();
+}
+

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { RawData, WebSocket } from 'ws';
+import { ParleyError, toClientError } from '../errors.js';
+import { StreamQuery } from '../protocol/ws-messages.js';
+import { parseAudioFormat, validateAudioFrame } from './audio-frame.js';
+import type { LiveSession, LiveSessionDeps } from './live-session.js';
+import { handleClientMessage, parseClientMessage } from './message-handlers.js';
+import { SessionRegistry } from './session-registry.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionRegistry;
+  }
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/** Close a socket that never became a session, after telling the client why. */
+function refuse(socket: WebSocket, err: ParleyError): void {
+  socket.send(JSON.stringify({ type: 'error', session_id: null, seq: 0, code: err.code, message: err.message, fatal: true }));
+  socket.close(err.status === 503 ? 1013 : 1008, err.code);
+}
+
+/** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */
+export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
+  const deps: LiveSessionDeps = {
+    stores: app.stores,
+    ingest: app.ingest,
+    metrics: app.metrics,
+    logger: app.log,
+    queueLimit: app.config.sessionQueueLimit,
+  };
+  const registry = new SessionRegistry(deps, app.config.sessionResumeMs, app.log);
+  app.decorate('sessions', registry);
+  app.addHook('preClose', async () => {
+    await registry.drainAll();
+  });
+
+  app.get(
+    '/v1/stream',
+    { websocket: true, schema: { querystring: StreamQuery, summary: 'Duplex audio and event stream (WebSocket)' } },
+    async (socket, request) => {
+      const query = request.query as Record<string, unknown>;
+      let session: LiveSession;
+      try {
+        const format = parseAudioFormat(query);
+        const sessionId = (query.session_id as string | undefined) ?? `s_${crypto.randomUUID().replaceAll('-', '')}`;
+        if (!registry.get(request.tenant, sessionId) && registry.size >= app.config.maxSessions) {
+          throw new ParleyError('PARLEY_ERR_OVERLOADED', `this server already holds ${app.config.maxSessions} live sessions; retry later`);
+        }
+        const opened = await registry.open(request.tenant, sessionId);
+        session = opened.session;
+        session.attach(socket, format, opened.resumed);
+      } catch (err) {
+        const { code, message } = toClientError(err);
+        refuse(socket, new ParleyError(code, message));
+        return;
+      }
+
+      socket.on('message', (data: RawData, isBinary: boolean) => {
+        if (isBinary) {
+          try {
+            validateAudioFrame(toBuffer(data), session.format);
+          } catch (err) {
+            const { code, message } = toClientError(err);
+            session.sendError(code, message);
+          }
+          return;
+        }
+        try {
+          const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
+          session.enqueue(() => handleClientMessage(session, deps, type, message));
+        } catch (err) {
+          const { code, message } = toClientError(err);
+          session.sendError(code, message);
+        }
+      });
+      socket.on('close', () => {
+        session.detach(socket);
+        if (!session.ended && !session.connected) registry.disconnected(session);
+      });
+      socket.on('error', (err) => session.log.warn({ err: err.message }, 'socket error'));
+    },
+  );
+}, { name: 'parley-stream', dependencies: ['parley-stores', 'parley-metrics', '@fastify/websocket'] });

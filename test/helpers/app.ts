@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { tempDir } from './temp-dir.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  /** `ws://127.0.0.1:<port>` once `listen()` ran. */
+  wsUrl: string;
+  httpUrl: string;
+  close(): Promise<void>;
+}
+
+/** Build the app on a fresh data directory; `listen` binds a random loopback port. */
+export async function startTestApp(env: Record<string, string> = {}, listen = true): Promise<TestApp> {
+  const tmp = tempDir('parley-app-');
+  const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+  let httpUrl = '';
+  if (listen) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (address && typeof address === 'object') httpUrl = `http://127.0.0.1:${address.port}`;
+  }
+  return {
+    app, config, httpUrl, wsUrl: httpUrl.replace('http', 'ws'),
+    close: async () => {
+      await app.close();
+      tmp.remove();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../server/config.js';
+
+describe('config', () => {
+  test('defaults: port 8080, ./data, loopback, single tenant, embedded queue', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.host, '127.0.0.1');
+    assert.ok(c.dataDir.endsWith('/data'));
+    assert.deepEqual(c.apiKeys, []);
+    assert.equal(c.queue, 'embedded');
+  });
+
+  test('API keys map to tenants and allow a public bind', () => {
+    const c = loadConfig({ PARLEY_API_KEYS: 'key1-abcdef:tenantA, key2-abcdef:tenantB', HOST: '0.0.0.0' });
+    assert.deepEqual(c.apiKeys, [
+      { key: 'key1-abcdef', tenant: 'tenantA' },
+      { key: 'key2-abcdef', tenant: 'tenantB' },
+    ]);
+    assert.equal(c.host, '0.0.0.0');
+  });
+
+  test('bad values stop start-up with every problem named', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', PARLEY_QUEUE: 'kafka', HOST: '0.0.0.0', REDIS_URL: 'http://x', PARLEY_API_KEYS: 'short' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        const text = err.message;
+        for (const name of ['PORT', 'PARLEY_QUEUE', 'HOST', 'REDIS_URL', 'PARLEY_API_KEYS']) assert.match(text, new RegExp(name));
+        assert.equal(err.problems.length, 5);
+        return true;
+      },
+    );
+  });
+
+  test('a key listed twice is refused', () => {
+    assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { killHard, startServerProcess } from '../helpers/server-process.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+describe('durability', () => {
+  const tmp = tempDir('parley-durable-');
+  after(() => tmp.remove());
+
+  test('acknowledged utterances survive kill -9 of the server', async () => {
+    const env = { DATA_DIR: tmp.dir };
+    const first = await startServerProcess(env);
+    const res = await fetch(`${first.httpUrl}/v1/sessions/crash/utterances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ utterances: [{ speaker: 'Ana', text: 'imported before the crash' }] }),
+    });
+    assert.equal(res.status, 201);
+    const ws = await TestWsClient.connect(`${first.wsUrl}/v1/stream?session_id=crash`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ben', text: 'spoken just before the crash' });
+    const final = await ws.next('transcript.final');
+    await killHard(first); // the moment transcript.final arrived, with no graceful shutdown
+
+    const second = await startServerProcess(env);
+    try {
+      const transcript = (await (await fetch(`${second.httpUrl}/v1/sessions/crash/transcript`)).json()) as {
+        utterances: { id: string; text: string }[];
+      };
+      assert.deepEqual(transcript.utterances.map((u) => u.text), ['imported before the crash', 'spoken just before the crash']);
+      assert.equal(transcript.utterances[1]?.id, final.utterance_id);
+      const resumed = await TestWsClient.connect(`${second.wsUrl}/v1/stream?session_id=crash`);
+      const started = await resumed.next('session.started');
+      assert.equal(started.resumed, true);
+      assert.ok(started.seq > final.seq, 'event numbering never repeats after a crash');
+      resumed.close();
+    } finally {
+      await killHard(second);
+    }
+  });
+
+  test('a bad configuration stops start-up with a clear message', async () => {
+    await assert.rejects(startServerProcess({ DATA_DIR: tmp.dir, PORT: 'x', HOST: '0.0.0.0' }), (err: Error) => {
+      assert.match(err.message, /exited with 2/);
+      assert.match(err.message, /PORT="x" must be an integer/);
+      assert.match(err.message, /HOST=0.0.0.0 is not loopback/);
+      return true;
+    });
+  });
+});

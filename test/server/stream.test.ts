@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+describe('WebSocket /v1/stream', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_SESSION_RESUME_MS: '60000' });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('session.started, numbered events, utterances stored before transcript.final', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-1&sample_rate=48000&encoding=f32le`);
+    const started = await c.next('session.started');
+    assert.equal(started.seq, 1);
+    assert.equal(started.session_id, 'ws-1');
+    assert.deepEqual(started.config, { session_id: 'ws-1', sample_rate: 48000, encoding: 'f32le', channels: 1 });
+
+    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'Hello Ben, how was Lisbon?', start_ms: 100, end_ms: 1900 });
+    const first = await c.next('transcript.final');
+    assert.equal(first.seq, 2);
+    assert.equal(first.text, 'Hello Ben, how was Lisbon?');
+    assert.deepEqual(first.speaker, { id: (first.speaker as { id: string }).id, name: 'Ana', confidence: 1, is_new: true });
+    assert.equal(first.start_ms, 100);
+    c.sendJson({ type: 'utterance', speaker: 'Ben', text: 'It was sunny.' });
+    const second = await c.nextNew('transcript.final');
+    assert.equal(second.seq, 3);
+    const ana = (first.speaker as { id: string }).id;
+    assert.deepEqual(second.addressees, [{ id: ana, name: 'Ana' }]);
+
+    const stored = await t.app.stores.graph.getUtterance('default', second.utterance_id as string);
+    assert.equal(stored?.text, 'It was sunny.', 'the utterance is stored when transcript.final arrives');
+    c.close();
+  });
+
+  test('a reconnect with the same session_id resumes the numbering and the session', async () => {
+    const a = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-resume`);
+    await a.next('session.started');
+    a.sendJson({ type: 'utterance', speaker: 'Ana', text: 'first' });
+    await a.next('transcript.final');
+    a.close();
+    await a.closed();
+    const b = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-resume`);
+    const started = await b.next('session.started');
+    assert.equal(started.seq, 3);
+    assert.equal(started.resumed, true);
+    b.sendJson({ type: 'utterance', speaker: 'Ana', text: 'second' });
+    const final = await b.next('transcript.final');
+    assert.equal(final.seq, 4);
+    const transcript = await t.app.stores.graph.getTranscript('default', 'ws-resume');
+    assert.deepEqual(transcript.map((u) => u.text), ['first', 'second']);
+    b.close();
+  });
+
+  test('every kind of bad frame gets an error event and the session goes on', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-bad&sample_rate=16000&encoding=pcm_s16le`);
+    await c.next('session.started');
+    const expectError = async (send: () => void, code: string, message?: RegExp): Promise<void> => {
+      const pending = c.nextNew('error');
+      send();
+      const e = await pending;
+      assert.equal(e.code, code);
+      assert.equal(e.fatal, false);
+      if (message) assert.match(e.message as string, message);
+    };
+    await expectError(() => c.sendRaw('not json'), 'PARLEY_ERR_BAD_FRAME');
+    await expectError(() => c.sendRaw('[1,2]'), 'PARLEY_ERR_BAD_FRAME');
+    await expectError(() => c.sendJson({ type: 'dance' }), 'PARLEY_ERR_UNKNOWN_TYPE', /dance/);
+    await expectError(() => c.sendJson({ text: 'no type' }), 'PARLEY_ERR_UNKNOWN_TYPE');
+    await expectError(() => c.sendJson({ type: 'utterance', speaker: 'A' }), 'PARLEY_ERR_BAD_FRAME', /text/);
+    await expectError(() => c.sendJson({ type: 'utterance', speaker: 'A', text: 'x', start_ms: 9, end_ms: 1 }), 'PARLEY_ERR_BAD_FRAME');
+    await expectError(() => c.sendRaw(Buffer.alloc(641)), 'PARLEY_ERR_BAD_AUDIO', /whole number/);
+    await expectError(() => c.sendRaw(Buffer.alloc(64)), 'PARLEY_ERR_BAD_AUDIO', /at least 10 ms/);
+    await expectError(() => c.sendRaw(Buffer.alloc(2 * 16000 * 2)), 'PARLEY_ERR_FRAME_TOO_LARGE');
+    c.sendRaw(Buffer.alloc(2 * 1600)); // 100 ms of silence: valid, no event
+    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'still here' });
+    const final = await c.nextNew('transcript.final');
+    assert.equal(final.text, 'still here');
+    const errors = c.events.filter((e) => e.type === 'error');
+    assert.equal(errors.length, 9, 'the valid audio frame raised no error');
+    c.close();
+  });
+
+  test('f32le frames with NaN are rejected', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?encoding=f32le&sample_rate=8000`);
+    await c.next('session.started');
+    const frame = Buffer.alloc(4 * 800);
+    frame.writeFloatLE(Number.NaN, 40);
+    const pending = c.nextNew('error');
+    c.sendRaw(frame);
+    assert.match((await pending).message as string, /finite/);
+    c.close();
+  });
+
+  test('an unsupported format is refused with a fatal error', async () => {
+    for (const query of ['sample_rate=11025', 'encoding=opus', 'channels=2']) {
+      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?${query}`);
+      const e = await c.next('error');
+      assert.equal(e.fatal, true);
+      assert.equal(e.code, 'PARLEY_ERR_BAD_REQUEST');
+      assert.equal(await c.closed(), 1008);
+    }
+  });
+
+  test('session.update, query and session.end', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-end`);
+    await c.next('session.started');
+    c.sendJson({ type: 'session.update', session: { language: 'en', metadata: { room: 'kitchen' } } });
+    const updated = await c.next('session.updated');
+    assert.deepEqual(updated.session, { language: 'en', metadata: { room: 'kitchen' } });
+    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'My cat Miko loves tuna' });
+    c.sendJson({ type: 'utterance', speaker: 'Ben', text: 'The weather is nice' });
+    c.sendJson({ type: 'query', id: 'q1', question: 'what does Miko like?' });
+    const result = await c.next('query.result');
+    assert.equal(result.id, 'q1');
+    const evidence = result.evidence as { text: string; layer: string; speaker: { name: string } }[];
+    assert.equal(evidence[0]?.text, 'My cat Miko loves tuna');
+    assert.equal(evidence[0]?.layer, 'interaction');
+    assert.equal(evidence[0]?.speaker.name, 'Ana');
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended');
+    assert.equal(await c.closed(), 1000);
+    const session = await t.app.stores.graph.getSession('default', 'ws-end');
+    assert.ok(session?.endedAt);
+    assert.deepEqual(session?.metadata, { language: 'en', metadata: { room: 'kitchen' } });
+  });
+});
