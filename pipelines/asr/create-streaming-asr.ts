@@ -1,0 +1,23 @@
+import type { AsrBackendConfig, StreamingAsr } from './streaming-asr.js';
+
+/**
+ * Load the configured backend.
+ * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when its model files or credentials are missing; the
+ * message names the fix.
+ */
+export async function createStreamingAsr(config: AsrBackendConfig): Promise<StreamingAsr> {
+  switch (config.kind) {
+    case 'pocketsphinx': {
+      const { PocketsphinxAsr } = await import('./pocketsphinx-asr.js');
+      return PocketsphinxAsr.load(config);
+    }
+    case 'sherpa-onnx': {
+      const { SherpaOnnxAsr } = await import('./sherpa-onnx-asr.js');
+      return SherpaOnnxAsr.load(config);
+    }
+    case 'openai': {
+      const { OpenAiAsr } = await import('./openai-asr.js');
+      return OpenAiAsr.load(config);
+    }
+  }
+}

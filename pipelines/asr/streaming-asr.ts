@@ -1,0 +1,79 @@
+/**
+ * The one interface every speech recogniser backend implements: a recogniser loads its model once and
+ * hands out per-turn streams that take 16 kHz mono Float32 audio, return partial texts while the user
+ * speaks and a final text per turn.
+ */
+
+/** A turn's final recognition result. */
+export interface AsrFinal {
+  /** Recognised text, lower case, words separated by single spaces; may be empty. */
+  text: string;
+  /** Confidence in [0, 1]; backends without a score report 0.5. */
+  confidence: number;
+}
+
+/** One turn of streaming recognition. Calls must not overlap; after `finish` or `abort` the stream is spent. */
+export interface AsrTurnStream {
+  /**
+   * Feed 16 kHz mono Float32 samples in [-1, 1].
+   * @returns the partial text when it changed since the last returned partial, else `undefined`.
+   */
+  accept(samples: Float32Array): string | undefined;
+  /** End the turn and resolve to its final text. */
+  finish(): Promise<AsrFinal>;
+  /** Abandon the turn; frees its decoder without a result. */
+  abort(): void;
+}
+
+/** A loaded speech recogniser. One instance serves many concurrent turns within one thread. */
+export interface StreamingAsr {
+  /** Backend name, e.g. `pocketsphinx`. */
+  readonly name: string;
+  /** Whether turns produce partial texts before their final. */
+  readonly producesPartials: boolean;
+  /** Begin a new turn. */
+  startTurn(): AsrTurnStream;
+  /** Release native resources; turns in flight are aborted. */
+  close(): Promise<void>;
+}
+
+/** In-process CMU pocketsphinx (the embedded default). */
+export interface PocketsphinxAsrConfig {
+  kind: 'pocketsphinx';
+  /** Model folder holding `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict`. Default `/usr/share/pocketsphinx/model/en-us`. */
+  modelDir?: string;
+  /** Minimum audio between partial hypotheses, in milliseconds. Default 300. */
+  partialIntervalMs?: number;
+  /**
+   * Decoders kept loaded between turns per thread (each ~160 MB; one is needed per concurrent turn, and
+   * creating one takes 0.3–0.5 s). Default 4.
+   */
+  maxIdleDecoders?: number;
+}
+
+/** A sherpa-onnx streaming transducer, its files fetched by the `models` command. */
+export interface SherpaOnnxAsrConfig {
+  kind: 'sherpa-onnx';
+  /** Manifest name of the model. Default `sherpa-zipformer-en`. */
+  model?: string;
+  /** Folder holding the model files; default `<MODELS_DIR>/<model>`. */
+  modelDir?: string;
+  /** Minimum audio between partial decodes, in milliseconds. Default 200. */
+  partialIntervalMs?: number;
+}
+
+/** Any OpenAI-compatible `/audio/transcriptions` endpoint: one final per turn, no partials. */
+export interface OpenAiAsrConfig {
+  kind: 'openai';
+  /** API base URL, e.g. `https://api.openai.com/v1`; default env `OPENAI_BASE_URL`. */
+  baseURL?: string;
+  /** API key; default env `OPENAI_API_KEY`. */
+  apiKey?: string;
+  /** Transcription model. Default `whisper-1`. */
+  model?: string;
+  /** Request timeout in milliseconds. Default 15000. */
+  timeoutMs?: number;
+}
+
+/** Backend selection; plain data so it can be sent to worker threads. */
+export type AsrBackendConfig = PocketsphinxAsrConfig | SherpaOnnxAsrConfig | OpenAiAsrConfig;

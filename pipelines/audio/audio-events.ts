@@ -1,0 +1,48 @@
+import type { ErrorCode } from '../../server/errors.js';
+
+/**
+ * Events of one audio session, in order of occurrence per turn. All times in milliseconds relative to
+ * the start of the session's audio; `turnId` counts turns from 1 within the session.
+ */
+export type AudioSessionEvent =
+  | {
+      type: 'speech_started';
+      turnId: number;
+      /** Detected speech onset (before pre-speech padding). */
+      audioStartMs: number;
+    }
+  | {
+      type: 'speech_stopped';
+      turnId: number;
+      /** Where the speech ended (start of the closing silence). */
+      audioEndMs: number;
+      /** Audio position at which the end of turn was decided (`audioEndMs` + silence, or the commit). */
+      decidedAtMs: number;
+      reason: 'silence' | 'commit' | 'max_turn';
+    }
+  | {
+      type: 'partial';
+      turnId: number;
+      text: string;
+      /** Session audio position up to which this partial has heard, in ms. */
+      atMs: number;
+    }
+  | {
+      type: 'final';
+      turnId: number;
+      text: string;
+      /** Same as the turn's `audioStartMs`. */
+      startMs: number;
+      /** Same as the turn's `audioEndMs`. */
+      endMs: number;
+      /** Recogniser confidence in [0, 1]. */
+      confidence: number;
+      /** The turn's 16 kHz mono span, from `audioOffsetMs` (onset minus padding) to a little past `endMs`. */
+      audio: Float32Array;
+      /** Session time of `audio[0]`. */
+      audioOffsetMs: number;
+    }
+  | { type: 'error'; code: ErrorCode; message: string; fatal: boolean };
+
+/** The event types without `error`, as produced by a speech pipeline. */
+export type SpeechEvent = Exclude<AudioSessionEvent, { type: 'error' }>;

@@ -1,0 +1,166 @@
+import { ParleyError } from '../../server/errors.js';
+import type { PoolStream, WorkerPool } from '../workers/worker-pool.js';
+import type { AudioSessionEvent } from './audio-events.js';
+import { AudioDecoder } from './audio-decoder.js';
+import { PIPELINE_SAMPLE_RATE, validateStreamFormat, type StreamFormatParams } from './audio-format.js';
+import { EventChannel } from './event-channel.js';
+import type { VadOptions } from './vad-options.js';
+
+const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
+
+/** Options of {@link createAudioSession}. Durations in milliseconds. */
+export interface AudioSessionOptions {
+  /** Declared stream format; validated (defaults: `pcm_s16le`, 16000 Hz, mono). */
+  format: StreamFormatParams;
+  /** The inference pool this session's stream runs on. */
+  pool: WorkerPool;
+  /** VAD and end-of-turn settings. */
+  vad?: VadOptions;
+  /** Most audio waiting for its worker before new audio is shed. Default 2000 ms. */
+  maxQueuedMs?: number;
+  /** How far accepted audio may run ahead of wall-clock time since the first frame; `Infinity` disables. Default 5000 ms. */
+  maxLeadMs?: number;
+  /** Events the consumer may leave unread before new audio is shed. Default 256. */
+  maxBufferedEvents?: number;
+}
+
+/**
+ * One client's audio session: decode → (worker) VAD → end of turn → streaming ASR, with events read by
+ * iterating the session. Overload (audio faster than real time, a pool or consumer that falls behind)
+ * sheds the excess audio and emits one `PARLEY_ERR_OVERLOADED` error event per episode.
+ */
+export class AudioSession implements AsyncIterable<AudioSessionEvent> {
+  private readonly channel: EventChannel<AudioSessionEvent>;
+  private readonly stream: PoolStream;
+  /** Session clock: 16 kHz samples received, shed ones included. */
+  private clockSamples = 0;
+  private acceptedSamples = 0;
+  private inFlightSamples = 0;
+  private firstFrameAt: number | undefined;
+  private overloaded = false;
+  private awaitingFinal = 0;
+  private pendingCommits = 0;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly maxQueuedSamples: number;
+  private readonly maxLeadMs: number;
+
+  /** @internal Use {@link createAudioSession}. */
+  constructor(private readonly decoder: AudioDecoder, options: AudioSessionOptions) {
+    this.channel = new EventChannel(options.maxBufferedEvents ?? 256);
+    this.maxQueuedSamples = (options.maxQueuedMs ?? 2000) * SAMPLES_PER_MS;
+    this.maxLeadMs = options.maxLeadMs ?? 5000;
+    this.stream = options.pool.openStream({ vad: options.vad ?? {} }, {
+      onEvent: (e) => this.onEvent(e),
+      onAck: (n) => { this.inFlightSamples = Math.max(0, this.inFlightSamples - n); this.checkIdle(); },
+      onCommitted: () => { this.pendingCommits = Math.max(0, this.pendingCommits - 1); this.checkIdle(); },
+      onWorkerCrashed: (err) => {
+        this.inFlightSamples = 0;
+        this.awaitingFinal = 0;
+        this.pendingCommits = 0;
+        this.channel.put({ type: 'error', code: err.code, message: err.message, fatal: false });
+        this.checkIdle();
+      },
+    });
+  }
+
+  /** Session audio received so far, in milliseconds. */
+  get positionMs(): number {
+    return this.clockSamples / SAMPLES_PER_MS;
+  }
+
+  private onEvent(e: AudioSessionEvent): void {
+    if (e.type === 'speech_stopped') this.awaitingFinal++;
+    if (e.type === 'final') this.awaitingFinal = Math.max(0, this.awaitingFinal - 1);
+    this.channel.put(e);
+    this.checkIdle();
+  }
+
+  /**
+   * Take one binary frame in the session's format.
+   * @returns a `PARLEY_ERR_BAD_AUDIO` error for a malformed frame (not emitted as an event; the session
+   * goes on), else `undefined`. Shed audio is reported through an `error` event instead.
+   */
+  push(frame: Uint8Array): ParleyError | undefined {
+    if (this.closed) return new ParleyError('PARLEY_ERR_SESSION_ENDED', 'audio session is closed');
+    let samples: Float32Array;
+    try {
+      samples = this.decoder.decode(frame);
+    } catch (err) {
+      if (err instanceof ParleyError) return err;
+      throw err;
+    }
+    const start = this.clockSamples;
+    this.clockSamples += samples.length;
+    const now = performance.now();
+    this.firstFrameAt ??= now;
+    const leadMs = (this.acceptedSamples + samples.length) / SAMPLES_PER_MS - (now - this.firstFrameAt);
+    const why = this.inFlightSamples + samples.length > this.maxQueuedSamples ? 'the speech workers are behind'
+      : leadMs > this.maxLeadMs ? 'audio is arriving faster than real time'
+      : this.channel.full ? 'events are not being read' : undefined;
+    if (why) {
+      if (!this.overloaded) {
+        this.channel.put({ type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, message: `audio shed: ${why}` });
+      }
+      this.overloaded = true;
+      return undefined;
+    }
+    this.overloaded = false;
+    this.acceptedSamples += samples.length;
+    this.inFlightSamples += samples.length;
+    this.stream.push(samples, start);
+    return undefined;
+  }
+
+  /** End the current turn now (client `input.commit`). */
+  commit(): void {
+    if (this.closed) return;
+    this.pendingCommits++;
+    this.stream.commit();
+  }
+
+  private checkIdle(): void {
+    if (this.inFlightSamples > 0 || this.awaitingFinal > 0 || this.pendingCommits > 0) return;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /**
+   * Stop the session. With `flush`, first commit the open turn and wait (up to `timeoutMs`, default 10000)
+   * until queued audio is processed and every stopped turn has its final. The event iterator then ends.
+   */
+  async close(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    if (this.closed) return;
+    if (options.flush) {
+      this.commit();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.timeoutMs ?? 10000);
+        this.idleWaiters.push(() => { clearTimeout(timer); resolve(); });
+        this.checkIdle();
+      });
+    }
+    this.closed = true;
+    this.stream.close();
+    this.decoder.close();
+    this.channel.end();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AudioSessionEvent> {
+    return this.channel[Symbol.asyncIterator]();
+  }
+}
+
+/**
+ * Open an audio session on `options.pool`.
+ * @param signal aborting it closes the session (without flushing).
+ * @throws ParleyError `PARLEY_ERR_BAD_AUDIO` for an unsupported format.
+ */
+export async function createAudioSession(options: AudioSessionOptions, signal?: AbortSignal): Promise<AudioSession> {
+  const format = validateStreamFormat(options.format);
+  const decoder = await AudioDecoder.create(format);
+  const session = new AudioSession(decoder, options);
+  if (signal) {
+    if (signal.aborted) await session.close();
+    else signal.addEventListener('abort', () => void session.close(), { once: true });
+  }
+  return session;
+}

@@ -1,0 +1,158 @@
+import type { AsrTurnStream, StreamingAsr } from '../asr/streaming-asr.js';
+import type { AudioSessionEvent } from './audio-events.js';
+import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
+import { SILERO_WINDOW_SAMPLES, type SileroStreamState, type SileroVadModel } from './silero-vad-model.js';
+import { TurnSegmenter } from './turn-segmenter.js';
+import { resolveVadOptions, type ResolvedVadOptions, type VadOptions } from './vad-options.js';
+
+const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
+/** Audio kept after the speech end in a turn's span, in milliseconds. */
+const TAIL_MS = 150;
+
+/** Options of one stream's pipeline. */
+export interface SpeechPipelineOptions {
+  vad?: VadOptions;
+  /** First turn id (a stream re-opened after a worker crash continues the numbering). Default 1. */
+  firstTurnId?: number;
+}
+
+interface OpenTurn { id: number; onsetMs: number; asr: AsrTurnStream; chunks: Float32Array[]; firstSample: number }
+
+/**
+ * One stream's VAD → end-of-turn → streaming ASR pipeline over 16 kHz audio. Holds the stream's
+ * recurrent VAD state, pre-speech ring and open turn; the model and recogniser are shared per thread.
+ * Events go to `emit`; a turn's final arrives asynchronously after its `speech_stopped`.
+ */
+export class SpeechPipeline {
+  private readonly opts: ResolvedVadOptions;
+  private readonly segmenter: TurnSegmenter;
+  private readonly vadState: SileroStreamState;
+  private readonly pending = new Float32Array(SILERO_WINDOW_SAMPLES);
+  private pendingLength = 0;
+  /** Session sample index of the next sample expected. */
+  private nextSample = 0;
+  private readonly ring: { start: number; samples: Float32Array }[] = [];
+  private readonly ringWindows: number;
+  private turn: OpenTurn | undefined;
+  private nextTurnId: number;
+  private closed = false;
+
+  constructor(private readonly vad: SileroVadModel, private readonly asr: StreamingAsr,
+    private readonly emit: (event: AudioSessionEvent) => void, options: SpeechPipelineOptions = {}) {
+    this.opts = resolveVadOptions(options.vad);
+    this.segmenter = new TurnSegmenter(this.opts);
+    this.vadState = vad.createState();
+    this.nextTurnId = options.firstTurnId ?? 1;
+    this.ringWindows = Math.ceil(((this.opts.prePaddingMs + this.opts.minSpeechMs) * SAMPLES_PER_MS) / SILERO_WINDOW_SAMPLES) + 2;
+  }
+
+  /** Session time in ms of the audio processed so far. */
+  get positionMs(): number {
+    return (this.nextSample - this.pendingLength) / SAMPLES_PER_MS;
+  }
+
+  /**
+   * Process a chunk that starts at session sample `startSample`. A gap (audio shed upstream) moves the
+   * clock forward and drops the partial window. Calls must not overlap.
+   */
+  async process(samples: Float32Array, startSample: number): Promise<void> {
+    if (this.closed) return;
+    if (startSample > this.nextSample) {
+      this.pendingLength = 0;
+      this.nextSample = startSample;
+    }
+    let offset = 0;
+    while (offset < samples.length) {
+      const take = Math.min(SILERO_WINDOW_SAMPLES - this.pendingLength, samples.length - offset);
+      this.pending.set(samples.subarray(offset, offset + take), this.pendingLength);
+      this.pendingLength += take;
+      offset += take;
+      this.nextSample += take;
+      if (this.pendingLength === SILERO_WINDOW_SAMPLES) {
+        this.pendingLength = 0;
+        await this.window(this.nextSample - SILERO_WINDOW_SAMPLES);
+        if (this.closed) return;
+      }
+    }
+  }
+
+  private async window(start: number): Promise<void> {
+    const win = Float32Array.from(this.pending);
+    this.vadState.window.set(win);
+    const prob = await this.vad.predict(this.vadState);
+    const startMs = start / SAMPLES_PER_MS;
+    const endMs = (start + SILERO_WINDOW_SAMPLES) / SAMPLES_PER_MS;
+    this.ring.push({ start, samples: win });
+    if (this.ring.length > this.ringWindows) this.ring.shift();
+    const ev = this.segmenter.push(prob, startMs, endMs);
+    if (ev?.type === 'start') this.startTurn(ev.onsetMs);
+    else if (this.turn) this.feed(win);
+    if (ev?.type === 'stop') this.endTurn(ev.speechEndMs, ev.decidedAtMs, ev.reason);
+  }
+
+  private startTurn(onsetMs: number): void {
+    const id = this.nextTurnId++;
+    const from = Math.max(0, Math.round((onsetMs - this.opts.prePaddingMs) * SAMPLES_PER_MS));
+    const first = this.ring.find((w) => w.start + SILERO_WINDOW_SAMPLES > from);
+    this.turn = { id, onsetMs, asr: this.asr.startTurn(), chunks: [], firstSample: first ? Math.max(from, first.start) : from };
+    this.emit({ type: 'speech_started', turnId: id, audioStartMs: onsetMs });
+    for (const w of this.ring) {
+      if (w.start + SILERO_WINDOW_SAMPLES <= from) continue;
+      this.feed(w.start >= from ? w.samples : w.samples.subarray(from - w.start));
+    }
+  }
+
+  private feed(samples: Float32Array, endSample: number = this.nextSample - this.pendingLength): void {
+    const turn = this.turn;
+    if (!turn) return;
+    turn.chunks.push(samples);
+    const partial = turn.asr.accept(samples);
+    if (partial !== undefined) this.emit({ type: 'partial', turnId: turn.id, text: partial, atMs: endSample / SAMPLES_PER_MS });
+  }
+
+  private endTurn(speechEndMs: number, decidedAtMs: number, reason: 'silence' | 'commit' | 'max_turn'): void {
+    const turn = this.turn;
+    if (!turn) return;
+    this.turn = undefined;
+    this.emit({ type: 'speech_stopped', turnId: turn.id, audioEndMs: speechEndMs, decidedAtMs, reason });
+    const audio = concat(turn.chunks, Math.round((speechEndMs + TAIL_MS) * SAMPLES_PER_MS) - turn.firstSample);
+    turn.asr.finish().then(
+      (r) => this.emit({ type: 'final', turnId: turn.id, text: r.text, startMs: turn.onsetMs, endMs: speechEndMs,
+        confidence: r.confidence, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS }),
+      (err: unknown) => {
+        this.emit({ type: 'error', code: 'PARLEY_ERR_UPSTREAM', fatal: false,
+          message: `speech recognition failed for turn ${turn.id}: ${err instanceof Error ? err.message : String(err)}` });
+        // Every speech_stopped gets its final, so consumers can rely on the pairing; an empty text marks failure.
+        this.emit({ type: 'final', turnId: turn.id, text: '', startMs: turn.onsetMs, endMs: speechEndMs,
+          confidence: 0, audio, audioOffsetMs: turn.firstSample / SAMPLES_PER_MS });
+      },
+    );
+  }
+
+  /** Force the open turn to end now (client `input.commit`). Audio still buffered below one window is included. */
+  commit(): void {
+    if (this.pendingLength > 0 && this.turn) this.feed(this.pending.slice(0, this.pendingLength), this.nextSample);
+    const ev = this.segmenter.commit(this.nextSample / SAMPLES_PER_MS);
+    if (ev?.type === 'stop') this.endTurn(ev.speechEndMs, ev.decidedAtMs, ev.reason);
+  }
+
+  /** Abandon any open turn and stop processing. */
+  close(): void {
+    this.closed = true;
+    this.turn?.asr.abort();
+    this.turn = undefined;
+  }
+}
+
+function concat(chunks: Float32Array[], maxLength: number): Float32Array {
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  const out = new Float32Array(Math.max(0, Math.min(total, maxLength)));
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= out.length) break;
+    const part = c.subarray(0, out.length - at);
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

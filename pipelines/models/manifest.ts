@@ -1,0 +1,76 @@
+/**
+ * Downloadable models, pinned by URL (immutable revisions where the host has them) and SHA-256.
+ * Hashes were read from the hosts' own pages (Hugging Face "Git LFS Details"). Where no published hash
+ * was found the entry says `sha256: null`, and `models fetch` refuses it unless `--allow-unverified`.
+ */
+
+/** One file of a model. */
+export interface ModelFile {
+  /** Download URL. */
+  url: string;
+  /** Path under the model's folder (for an archive: where the archive is saved before extraction). */
+  path: string;
+  /** Expected SHA-256, lower-case hex; `null` when no published value was found (see `note`). */
+  sha256: string | null;
+  /** Expected size in bytes, when published. */
+  sizeBytes?: number;
+  /** Unpack after verifying (system `tar`), then delete the archive. */
+  extract?: 'tar.bz2';
+  /** Why a value is missing, or anything else a maintainer should know. */
+  note?: string;
+}
+
+/** A named model the `models` command can fetch into `MODELS_DIR/<name>/`. */
+export interface ModelEntry {
+  name: string;
+  description: string;
+  licence: string;
+  files: ModelFile[];
+}
+
+const ZIPFORMER_REV = '6037ea07e3abfe599ad00d418968bcf9656e7472';
+const ZIPFORMER_BASE = `https://huggingface.co/csukuangfj/sherpa-onnx-streaming-zipformer-en-2023-06-26/resolve/${ZIPFORMER_REV}`;
+const WESPEAKER_REV = 'ff1ac5bca8ef11e90662b879aa923979e0bd277b';
+
+/** Every model the project knows how to fetch. */
+export const MODEL_MANIFEST: readonly ModelEntry[] = [
+  {
+    name: 'sherpa-zipformer-en',
+    description: 'sherpa-onnx streaming Zipformer transducer, English, int8, chunk 16, left context 64',
+    licence: 'Apache-2.0',
+    files: [
+      { url: `${ZIPFORMER_BASE}/encoder-epoch-99-avg-1-chunk-16-left-64.int8.onnx`, path: 'encoder.int8.onnx',
+        sha256: '0d072fd4ef956294ba9db9e9a71a541ac70659095ec4934c8453d8b2fe740187' },
+      { url: `${ZIPFORMER_BASE}/decoder-epoch-99-avg-1-chunk-16-left-64.int8.onnx`, path: 'decoder.int8.onnx',
+        sha256: '98da299f471e38bb4e1a8df579b8cc9122d6039576a77e357b3c60f17dd83b02' },
+      { url: `${ZIPFORMER_BASE}/joiner-epoch-99-avg-1-chunk-16-left-64.int8.onnx`, path: 'joiner.int8.onnx',
+        sha256: 'd944208d660d67c8d72cd2acaeac971fa5ceb8c80e76c1968148846fedd6e297' },
+      { url: `${ZIPFORMER_BASE}/tokens.txt`, path: 'tokens.txt', sha256: null,
+        note: 'plain git file (not LFS): Hugging Face publishes no SHA-256 for it; fetch with --allow-unverified and record the printed hash here' },
+    ],
+  },
+  {
+    name: 'sherpa-zipformer-en-archive',
+    description: 'the same model family as the k2-fsa GitHub release tarball (all precisions, test wavs; ~300 MB)',
+    licence: 'Apache-2.0',
+    files: [
+      { url: 'https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models/sherpa-onnx-streaming-zipformer-en-2023-06-26.tar.bz2',
+        path: 'sherpa-onnx-streaming-zipformer-en-2023-06-26.tar.bz2', sha256: null, extract: 'tar.bz2',
+        note: 'no published SHA-256 found for this release asset; fetch with --allow-unverified and record the printed hash here' },
+    ],
+  },
+  {
+    name: 'wespeaker-resnet34',
+    description: 'WeSpeaker ResNet34 speaker embedding (VoxCeleb): input [B,T,80] log-mel fbank, output [B,256]',
+    licence: 'Apache-2.0',
+    files: [
+      { url: `https://huggingface.co/Wespeaker/wespeaker-voxceleb-resnet34/resolve/${WESPEAKER_REV}/voxceleb_resnet34.onnx`,
+        path: 'voxceleb_resnet34.onnx', sha256: '9fea6516d7ad6bf0a76c7689f5a49b65d330fad6dde96c91bb4435ffbfe056a1', sizeBytes: 26534127 },
+    ],
+  },
+];
+
+/** Look a model up by name. */
+export function findModel(name: string, manifest: readonly ModelEntry[] = MODEL_MANIFEST): ModelEntry | undefined {
+  return manifest.find((m) => m.name === name);
+}

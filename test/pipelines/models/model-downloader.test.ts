@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { MODEL_MANIFEST, type ModelEntry } from '../../../pipelines/models/manifest.js';
+import { fetchModel, verifyModel } from '../../../pipelines/models/model-downloader.js';
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+describe('models downloader (against a local HTTP server)', () => {
+  const files = new Map<string, Buffer>();
+  const ranges: (string | undefined)[] = [];
+  let cutNextAt: number | undefined;
+  let server: Server;
+  let base: string;
+  let dir: string;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'parley-models-'));
+    server = createServer((req, res) => {
+      const body = files.get(req.url ?? '');
+      if (!body) { res.statusCode = 404; res.end(); return; }
+      ranges.push(req.headers.range);
+      const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+      const start = m ? Number(m[1]) : 0;
+      res.statusCode = m ? 206 : 200;
+      res.setHeader('content-length', String(body.length - start));
+      if (cutNextAt !== undefined) {
+        // Send part of the body, then drop the connection as a flaky network would.
+        const cut = cutNextAt;
+        cutNextAt = undefined;
+        res.write(body.subarray(start, cut), () => setTimeout(() => res.socket?.destroy(), 20));
+        return;
+      }
+      res.end(body.subarray(start));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('a cut download resumes with an HTTP Range request and installs after the hash matches', async () => {
+    const blob = randomBytes(300_000);
+    files.set('/model.onnx', blob);
+    const entry: ModelEntry = { name: 'resume', description: '', licence: '', files: [{ url: `${base}/model.onnx`, path: 'model.onnx', sha256: sha(blob) }] };
+    cutNextAt = 100_000;
+    await assert.rejects(fetchModel(entry, { modelsDir: dir }));
+    const part = path.join(dir, 'resume', 'model.onnx.part');
+    assert.ok((await stat(part)).size >= 100_000);
+    await assert.rejects(stat(path.join(dir, 'resume', 'model.onnx')), 'nothing is installed before it verifies');
+    ranges.length = 0;
+    const progress: number[] = [];
+    await fetchModel(entry, { modelsDir: dir, onProgress: (_f, r) => progress.push(r) });
+    assert.match(ranges[0] ?? '', /^bytes=\d+-$/);
+    assert.ok((progress[0] ?? 0) > 100_000, 'progress starts from the resumed offset');
+    assert.ok((await readFile(path.join(dir, 'resume', 'model.onnx'))).equals(blob));
+    await assert.rejects(stat(part));
+    assert.deepEqual((await verifyModel(entry, dir)).map((r) => r.status), ['ok']);
+  });
+
+  test('a hash mismatch is rejected and the download deleted', async () => {
+    files.set('/bad.onnx', randomBytes(5000));
+    const entry: ModelEntry = { name: 'bad', description: '', licence: '', files: [{ url: `${base}/bad.onnx`, path: 'bad.onnx', sha256: 'f'.repeat(64) }] };
+    await assert.rejects(fetchModel(entry, { modelsDir: dir }), /SHA-256 mismatch/);
+    await assert.rejects(stat(path.join(dir, 'bad', 'bad.onnx')));
+    await assert.rejects(stat(path.join(dir, 'bad', 'bad.onnx.part')));
+  });
+
+  test('files without a pinned hash need --allow-unverified; tar.bz2 archives are extracted', async () => {
+    const src = await mkdtemp(path.join(os.tmpdir(), 'parley-tar-'));
+    await mkdir(path.join(src, 'm'));
+    await writeFile(path.join(src, 'm', 'tokens.txt'), 'a 0\nb 1\n');
+    execFileSync('tar', ['-cjf', path.join(src, 'm.tar.bz2'), '-C', src, 'm']);
+    const archive = await readFile(path.join(src, 'm.tar.bz2'));
+    await rm(src, { recursive: true, force: true });
+    files.set('/m.tar.bz2', archive);
+    const entry: ModelEntry = { name: 'arch', description: '', licence: '', files: [{ url: `${base}/m.tar.bz2`, path: 'm.tar.bz2', sha256: null, extract: 'tar.bz2' }] };
+    const notices: string[] = [];
+    await assert.rejects(fetchModel(entry, { modelsDir: dir, onNotice: (n) => notices.push(n) }), /--allow-unverified/);
+    assert.ok(notices.some((n) => n.includes(sha(archive))), 'the computed hash is printed');
+    await fetchModel(entry, { modelsDir: dir, allowUnverified: true });
+    assert.equal(await readFile(path.join(dir, 'arch', 'm', 'tokens.txt'), 'utf8'), 'a 0\nb 1\n');
+    await assert.rejects(stat(path.join(dir, 'arch', 'm.tar.bz2')), 'the archive is removed after extraction');
+  });
+
+  test('the manifest pins every file by URL and either a SHA-256 or an explanation', () => {
+    const names = MODEL_MANIFEST.map((m) => m.name);
+    assert.ok(names.includes('sherpa-zipformer-en') && names.includes('wespeaker-resnet34'));
+    for (const m of MODEL_MANIFEST) for (const f of m.files) {
+      assert.match(f.url, /^https:\/\//);
+      if (f.sha256 === null) assert.ok(f.note && f.note.length > 10, `${m.name}/${f.path} needs a note`);
+      else assert.match(f.sha256, /^[0-9a-f]{64}$/);
+    }
+  });
+});

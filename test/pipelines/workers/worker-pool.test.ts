@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { wordErrorRate } from '../../../pipelines/asr/wer.js';
+import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
+import { createAudioSession, type AudioSession } from '../../../pipelines/audio/audio-session.js';
+import { fixtureSamples, loadAudioFixtures, type AudioFixture } from '../../../pipelines/audio/fixtures.js';
+import { encodeS16le } from '../../../pipelines/audio/pcm-codecs.js';
+import { WorkerPool } from '../../../pipelines/workers/worker-pool.js';
+
+const fixtures = loadAudioFixtures();
+
+/** Start draining a session's events into an array; resolves when the session closes. */
+function drain(session: AudioSession): Promise<AudioSessionEvent[]> {
+  return (async () => {
+    const out: AudioSessionEvent[] = [];
+    for await (const e of session) out.push(e);
+    return out;
+  })();
+}
+
+/** Push a fixture as 100 ms pcm_s16le frames, yielding to the event loop every `yieldEvery` frames. */
+async function pushFile(session: AudioSession, f: AudioFixture, from = 0, to = Infinity, yieldEvery = 1): Promise<void> {
+  const pcm = encodeS16le(fixtureSamples(f));
+  const end = Math.min(pcm.length, to * 32);
+  let n = 0;
+  for (let i = from * 32; i < end; i += 3200) {
+    assert.equal(session.push(pcm.subarray(i, Math.min(end, i + 3200))), undefined);
+    if (++n % yieldEvery === 0) await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Wait for a condition driven by events (polling, bounded). */
+async function until(cond: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const unthrottled = { maxLeadMs: Infinity, maxQueuedMs: 60_000 };
+
+describe('WorkerPool with several workers', () => {
+  let pool: WorkerPool;
+  before(async () => { pool = await WorkerPool.create({ size: 3, asr: { kind: 'pocketsphinx' } }); });
+  after(async () => { await pool.close(); });
+
+  test('concurrent sessions are spread over the workers and each gets its own turns and transcripts', async () => {
+    assert.equal(pool.size, 3);
+    const chosen = fixtures.slice(0, 3);
+    const sessions = await Promise.all(chosen.map(() =>
+      createAudioSession({ format: { encoding: 'pcm_s16le', sampleRate: 16000 }, pool, ...unthrottled })));
+    assert.deepEqual(pool.load, [1, 1, 1]);
+    const drained = sessions.map(drain);
+    await Promise.all(sessions.map((s, i) => pushFile(s, chosen[i] as AudioFixture, 0, Infinity, 3)));
+    await Promise.all(sessions.map((s) => s.close({ flush: true })));
+    const all = await Promise.all(drained);
+    const pairs: { reference: string; hypothesis: string }[] = [];
+    all.forEach((events, i) => {
+      const f = chosen[i] as AudioFixture;
+      const finals = events.filter((e) => e.type === 'final');
+      assert.equal(finals.length, f.utterances.length, JSON.stringify(events.map((e) => e.type)));
+      assert.deepEqual(finals.map((e) => e.turnId), f.utterances.map((_, k) => k + 1));
+      assert.equal(events.filter((e) => e.type === 'error').length, 0);
+      f.utterances.forEach((u, k) => pairs.push({ reference: u.text, hypothesis: finals[k]?.text ?? '' }));
+    });
+    assert.ok(wordErrorRate(pairs) < 0.4, JSON.stringify(pairs));
+    assert.deepEqual(pool.load, [0, 0, 0]);
+  });
+
+  test('bad frames are refused with PARLEY_ERR_BAD_AUDIO and the session goes on', async () => {
+    const s = await createAudioSession({ format: { encoding: 'f32le', sampleRate: 48000 }, pool, ...unthrottled });
+    const events = drain(s);
+    assert.equal(s.push(Buffer.alloc(7))?.code, 'PARLEY_ERR_BAD_AUDIO');
+    const nan = new Float32Array(4800);
+    nan[3] = NaN;
+    assert.equal(s.push(Buffer.from(nan.buffer))?.code, 'PARLEY_ERR_BAD_AUDIO');
+    assert.equal(s.push(Buffer.alloc(4 * 4800)), undefined);
+    assert.ok(Math.abs(s.positionMs - 100) < 5, 'resampler delay is a few samples at most');
+    await s.close({ flush: true });
+    assert.deepEqual(await events, []);
+    assert.equal(s.push(Buffer.alloc(4 * 4800))?.code, 'PARLEY_ERR_SESSION_ENDED');
+  });
+
+  test('commit ends the open turn through the worker', async () => {
+    const f = fixtures[0] as AudioFixture;
+    const u = f.utterances[0];
+    assert.ok(u);
+    const s = await createAudioSession({ format: {}, pool, ...unthrottled });
+    const events = drain(s);
+    await pushFile(s, f, 0, u.start_ms + 700);
+    await s.close({ flush: true }); // flush commits
+    const stop = (await events).find((e) => e.type === 'speech_stopped');
+    assert.ok(stop && stop.type === 'speech_stopped' && stop.reason === 'commit');
+  });
+
+  test('audio faster than real time is shed with one PARLEY_ERR_OVERLOADED per episode', async () => {
+    const s = await createAudioSession({ format: {}, pool, maxLeadMs: 1000, maxQueuedMs: 60_000 });
+    const events = drain(s);
+    const pcm = Buffer.alloc(3200); // 100 ms of silence
+    for (let i = 0; i < 30; i++) s.push(pcm); // 3 s pushed at once: 2 s beyond the allowed lead
+    await s.close({ flush: true });
+    const errors = (await events).filter((e) => e.type === 'error');
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]?.type === 'error' && errors[0].code, 'PARLEY_ERR_OVERLOADED');
+    assert.equal(s.positionMs, 3000, 'shed audio still advances the session clock');
+  });
+
+  test('a pool that falls behind sheds instead of queueing without bound', async () => {
+    const s = await createAudioSession({ format: {}, pool, maxLeadMs: Infinity, maxQueuedMs: 500 });
+    const events = drain(s);
+    const f = fixtures[1] as AudioFixture;
+    // Synchronous pushes: the worker cannot acknowledge anything until we yield.
+    const pcm = encodeS16le(fixtureSamples(f));
+    for (let i = 0; i < 32000 * 2; i += 3200) s.push(pcm.subarray(i, i + 3200));
+    await new Promise((r) => setTimeout(r, 300));
+    await pushFile(s, f, 2000, Infinity, 1);
+    await s.close({ flush: true });
+    const got = await events;
+    const overloads = got.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_OVERLOADED');
+    assert.ok(overloads.length >= 1);
+    assert.ok(got.some((e) => e.type === 'final'), 'the session recovers and keeps transcribing');
+  });
+});
+
+describe('WorkerPool crash recovery', () => {
+  test('a crashed worker is replaced; its session gets a non-fatal error and continues', async () => {
+    const pool = await WorkerPool.create({ size: 1, asr: { kind: 'pocketsphinx' }, testHooks: true });
+    try {
+      const f = fixtures[0] as AudioFixture;
+      const u1 = f.utterances[1];
+      assert.ok(u1);
+      const s = await createAudioSession({ format: {}, pool, ...unthrottled });
+      const live: AudioSessionEvent[] = [];
+      const events = (async () => { for await (const e of s) live.push(e); return live; })();
+      await pushFile(s, f, 0, u1.start_ms - 200); // first utterance and its end of turn
+      await until(() => live.some((e) => e.type === 'final'));
+      pool.crashWorkerForTest(0);
+      await until(() => live.some((e) => e.type === 'error'));
+      await pushFile(s, f, u1.start_ms - 200); // the rest, now served by the replacement
+      await s.close({ flush: true });
+      const got = await events;
+      const crash = got.find((e) => e.type === 'error');
+      assert.ok(crash && crash.type === 'error');
+      assert.equal(crash.code, 'PARLEY_ERR_WORKER_CRASHED');
+      assert.equal(crash.fatal, false);
+      const finals = got.filter((e) => e.type === 'final');
+      assert.ok(finals.length >= 2, JSON.stringify(got.map((e) => e.type)));
+      // Turn numbering continues across the replacement and times stay on the session clock.
+      const last = finals[finals.length - 1];
+      assert.ok(last && last.type === 'final');
+      assert.equal(last.turnId, finals.length);
+      assert.ok(Math.abs(last.startMs - (f.utterances[f.utterances.length - 1]?.start_ms ?? 0)) < 300);
+      assert.equal(pool.size, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a worker that cannot load its models fails the pool start-up with the model error', async () => {
+    await assert.rejects(WorkerPool.create({ size: 2, asr: { kind: 'sherpa-onnx', modelDir: '/nonexistent' } }),
+      { code: 'PARLEY_ERR_MODEL_MISSING' });
+  });
+});
