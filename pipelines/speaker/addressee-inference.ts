@@ -1,0 +1,58 @@
+import { findVocatives } from './name-patterns.js';
+
+/** A participant present in the session, as addressee inference sees them. */
+export interface PresentParticipant {
+  id: string;
+  name: string | null;
+  aliases: string[];
+}
+
+/** What inference is given for one utterance. */
+export interface AddresseeContext {
+  speakerId: string;
+  text: string;
+  /** The session's recent utterances before this one, oldest first (only who spoke is needed). */
+  recent: readonly { speakerId: string }[];
+  /** Everyone present in the session, the speaker included or not. */
+  present: readonly PresentParticipant[];
+}
+
+/** Why the addressees were chosen. */
+export type AddresseeReason = 'vocative' | 'group' | 'two-party' | 'reply' | 'none';
+
+export interface AddresseeResult {
+  addresseeIds: string[];
+  reason: AddresseeReason;
+  /** Vocative words that matched no present participant (evidence for naming). */
+  unknownVocatives: string[];
+}
+
+const GROUP = /\b(everyone|everybody|you all|y'?all|you guys|guys|folks|all of you|you two|both of you)\b/i;
+
+/**
+ * Whom an utterance addresses: participants named vocatively ("Ana, can you…", "…, Ben?"); all
+ * present except the speaker on group address ("everyone", "you all", "guys"); in a two-party
+ * exchange the other party; else the previous different speaker; else nobody. Pure.
+ */
+export function inferAddressees(ctx: AddresseeContext): AddresseeResult {
+  const others = ctx.present.filter((p) => p.id !== ctx.speakerId);
+  const byName = new Map<string, string[]>();
+  for (const p of others)
+    for (const n of [p.name, ...p.aliases]) {
+      if (!n) continue;
+      // A multi-word name is addressed by its first word ("Ana Silva" → "ana").
+      const key = n.trim().split(/\s+/)[0]!.toLowerCase();
+      byName.set(key, [...new Set([...(byName.get(key) ?? []), p.id])]);
+    }
+  const named = findVocatives(ctx.text, new Set(byName.keys()));
+  const ids = [...new Set(named.flatMap((n) => byName.get(n) ?? []))];
+  const unknownVocatives = findVocatives(ctx.text).filter((n) => !byName.has(n.toLowerCase()));
+  if (ids.length > 0) return { addresseeIds: ids, reason: 'vocative', unknownVocatives };
+  if (GROUP.test(ctx.text) && others.length > 0) return { addresseeIds: others.map((p) => p.id), reason: 'group', unknownVocatives };
+  if (others.length === 1) return { addresseeIds: [others[0]!.id], reason: 'two-party', unknownVocatives };
+  for (let i = ctx.recent.length - 1; i >= 0; i--) {
+    const s = ctx.recent[i]!.speakerId;
+    if (s !== ctx.speakerId) return { addresseeIds: [s], reason: 'reply', unknownVocatives };
+  }
+  return { addresseeIds: [], reason: 'none', unknownVocatives };
+}

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { ParleyError } from '../../server/errors.js';
+import { computeFbank, subtractMean } from './fbank.js';
+import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
+import { repoRoot } from './repo-root.js';
+
+/** Options of an ONNX speaker embedder taking [B, T, bins] fbank and returning [B, D]. */
+export interface OnnxSpeakerEmbedderOptions {
+  /** Path of the .onnx file. */
+  modelPath: string;
+  /** Stored with voiceprints; defaults to the model folder's name (e.g. `wespeaker-resnet34`). */
+  modelId?: string;
+  /** Mel bins the model expects. Default 80. */
+  numBins?: number;
+  /** Multiply samples in [-1, 1] by this before the fbank (WeSpeaker uses int16 scale). Default 32768. */
+  inputScale?: number;
+  /** ONNX Runtime intra-op threads. Default 1 (the audio team's pool runs one per worker). */
+  intraOpNumThreads?: number;
+}
+
+/** `MODELS_DIR/wespeaker-resnet34/model.onnx`, MODELS_DIR defaulting to ./models under the repo root. */
+export function defaultWespeakerPath(): string {
+  return path.join(process.env.MODELS_DIR ?? path.join(repoRoot(), 'models'), 'wespeaker-resnet34', 'model.onnx');
+}
+
+/** Minimum frames (10 ms each) a model is given. */
+const MIN_FRAMES = 30;
+
+/**
+ * Speaker embedding with an ONNX model (e.g. WeSpeaker ResNet34, [B,T,80] → [B,256]) on
+ * onnxruntime-node, with a Kaldi-style fbank front end (80 bins, 25 ms / 10 ms, per-utterance mean
+ * normalisation). Heavy: run it in a worker (`onnx-embed-worker.ts`) rather than on the event loop.
+ */
+export class OnnxSpeakerEmbedder implements SpeakerEmbedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  private readonly session: ort.InferenceSession;
+  private readonly numBins: number;
+  private readonly inputScale: number;
+
+  private constructor(session: ort.InferenceSession, modelId: string, dimension: number, o: OnnxSpeakerEmbedderOptions) {
+    this.session = session;
+    this.modelId = modelId;
+    this.dimension = dimension;
+    this.numBins = o.numBins ?? 80;
+    this.inputScale = o.inputScale ?? 32768;
+  }
+
+  /** Load a model; throws PARLEY_ERR_MODEL_MISSING when the file is absent. */
+  static async create(o: OnnxSpeakerEmbedderOptions = { modelPath: defaultWespeakerPath() }): Promise<OnnxSpeakerEmbedder> {
+    if (!existsSync(o.modelPath)) {
+      const name = path.basename(path.dirname(o.modelPath));
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `speaker model not found at ${o.modelPath}; run: npm run models -- fetch ${name}`);
+    }
+    const session = await ort.InferenceSession.create(o.modelPath, {
+      intraOpNumThreads: o.intraOpNumThreads ?? 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    const probe = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', new Float32Array(MIN_FRAMES * (o.numBins ?? 80)), [1, MIN_FRAMES, o.numBins ?? 80]) });
+    const dimension = probe[session.outputNames[0]!]!.dims.at(-1)!;
+    return new OnnxSpeakerEmbedder(session, o.modelId ?? path.basename(path.dirname(o.modelPath)), dimension, o);
+  }
+
+  async embed(audio: Float32Array): Promise<Float32Array> {
+    const scaled = this.inputScale === 1 ? audio : Float32Array.from(audio, (x) => x * this.inputScale);
+    const fb = subtractMean(computeFbank(scaled, { numBins: this.numBins }));
+    if (fb.frames < MIN_FRAMES) throw new ParleyError('PARLEY_ERR_BAD_AUDIO', 'utterance too short to embed (need 0.3 s)');
+    const input = new ort.Tensor('float32', fb.data, [1, fb.frames, this.numBins]);
+    const out = await this.session.run({ [this.session.inputNames[0]!]: input });
+    const emb = out[this.session.outputNames[0]!]!.data as Float32Array;
+    return l2Normalise(Float32Array.from(emb.subarray(0, this.dimension)));
+  }
+
+  async close(): Promise<void> {
+    await this.session.release();
+  }
+}

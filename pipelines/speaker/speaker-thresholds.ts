@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { loadStatsLdaParams, statsLdaParamsPath, type SpeakerThresholds } from './stats-lda-params.js';
+
+export type { SpeakerThresholds } from './stats-lda-params.js';
+
+/**
+ * The paper's values for ECAPA-TDNN (DESIGN.md "Speaker identity"): the default for ECAPA-like
+ * embedders, and the scale every other embedder is calibrated against. `mergeTau` is ours.
+ */
+export const ECAPA_THRESHOLDS: SpeakerThresholds = {
+  tauMatch: 0.35,
+  tauUpdate: 0.4,
+  alpha: 0.05,
+  askerHigh: 0.4,
+  askerMargin: 0.02,
+  askerLow: 0.35,
+  mergeTau: 0.55,
+};
+
+/**
+ * Thresholds for an embedder: the calibrated values written by `scripts/calibrate-speaker.ts` into
+ * the statistics embedder's params when `modelId` is that embedder, else the ECAPA defaults (a
+ * production ONNX model must be calibrated before its thresholds are trusted).
+ */
+export function thresholdsFor(modelId: string): SpeakerThresholds {
+  if (existsSync(statsLdaParamsPath())) {
+    const p = loadStatsLdaParams();
+    if (p.modelId === modelId && p.thresholds) return p.thresholds;
+  }
+  return ECAPA_THRESHOLDS;
+}

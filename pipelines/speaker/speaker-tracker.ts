@@ -1,0 +1,187 @@
+import type { TenantId } from '../../graph/types.js';
+import type { VoiceprintStore } from '../../graph/voiceprint-store.js';
+import { cosine, l2Normalise } from './speaker-embedder.js';
+import type { SpeakerThresholds } from './speaker-thresholds.js';
+
+/** Result of attributing one utterance. */
+export interface SpeakerAssignment {
+  participantId: string;
+  /**
+   * For a match, the cosine to the matched prototype. For a new id, how sure we are that the voice
+   * is unknown: 1 − max(0, best cosine) / tauMatch, in [0, 1].
+   */
+  confidence: number;
+  isNew: boolean;
+  /** Whether the prototype was updated (score ≥ tauUpdate). */
+  updated: boolean;
+}
+
+/** Options of a per-session tracker. */
+export interface SpeakerTrackerOptions {
+  tenant: TenantId;
+  /** Embedder of every vector passed in; only prototypes of this model are compared. */
+  modelId: string;
+  thresholds: Pick<SpeakerThresholds, 'tauMatch' | 'tauUpdate' | 'alpha'>;
+  /**
+   * Tenant consent to keep voiceprints. False: prototypes live only in this tracker (this session)
+   * and nothing voice-derived is written anywhere.
+   */
+  storeVoiceprints: boolean;
+  /** Required when `storeVoiceprints` is true. */
+  store?: VoiceprintStore;
+  /** Creates a participant in the graph and returns its id (the lead's graph store). */
+  createParticipant: () => Promise<string>;
+  /** Told after a prototype is first stored or merged, so the profile's voiceprint count stays right. */
+  onVoiceprintCount?: (participantId: string, count: number) => Promise<void>;
+}
+
+/** One prototype held by the tracker. */
+export interface Prototype {
+  participantId: string;
+  /** Store id when persisted; null in session-only mode. */
+  voiceprintId: string | null;
+  vector: Float32Array;
+  updateCount: number;
+  /** True when the prototype was known before this session began. */
+  known: boolean;
+}
+
+/** What this session saw of one id (the evidence the end-of-session merge uses). */
+export interface SessionSpeakerStats {
+  participantId: string;
+  utterances: number;
+  /** Sum of this session's embeddings assigned to the id (not normalised). */
+  embeddingSum: Float32Array;
+}
+
+/**
+ * Online speaker re-identification for one session (DESIGN.md "Speaker identity"): cosine against
+ * the tenant's prototypes, match at ≥ tauMatch else a new id, EMA update (weight alpha) only at
+ * ≥ tauUpdate. Calls are serialised internally, so concurrent `assign` calls cannot both create an id
+ * for the same new voice.
+ */
+export class SpeakerTracker {
+  private readonly o: SpeakerTrackerOptions;
+  private readonly protos: Prototype[];
+  private readonly stats = new Map<string, SessionSpeakerStats>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(o: SpeakerTrackerOptions, protos: Prototype[]) {
+    this.o = o;
+    this.protos = protos;
+  }
+
+  /** Open a tracker, loading the tenant's stored prototypes when consent allows. */
+  static async open(o: SpeakerTrackerOptions): Promise<SpeakerTracker> {
+    if (o.thresholds.tauUpdate < o.thresholds.tauMatch) throw new Error('tauUpdate must be >= tauMatch');
+    if (o.storeVoiceprints && !o.store) throw new Error('storeVoiceprints needs a VoiceprintStore');
+    const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, o.modelId) : [];
+    return new SpeakerTracker(
+      o,
+      stored.map((p) => ({ participantId: p.participantId, voiceprintId: p.id, vector: p.vector, updateCount: p.updateCount, known: true })),
+    );
+  }
+
+  /** Attribute one utterance's embedding (L2-normalised by the embedder). */
+  assign(embedding: Float32Array): Promise<SpeakerAssignment> {
+    const run = this.queue.then(() => this.assignNow(embedding));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async assignNow(embedding: Float32Array): Promise<SpeakerAssignment> {
+    const { tauMatch, tauUpdate, alpha } = this.o.thresholds;
+    let best: Prototype | null = null;
+    let bestScore = -Infinity;
+    for (const p of this.protos) {
+      const s = cosine(embedding, p.vector);
+      if (s > bestScore) {
+        bestScore = s;
+        best = p;
+      }
+    }
+    if (best && bestScore >= tauMatch) {
+      const updated = bestScore >= tauUpdate;
+      if (updated) {
+        const v = Float32Array.from(best.vector, (x, i) => (1 - alpha) * x + alpha * embedding[i]!);
+        best.vector = l2Normalise(v);
+        best.updateCount++;
+        await this.persist(best);
+      }
+      this.note(best.participantId, embedding);
+      return { participantId: best.participantId, confidence: bestScore, isNew: false, updated };
+    }
+    const participantId = await this.o.createParticipant();
+    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: false };
+    this.protos.push(proto);
+    await this.persist(proto);
+    if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
+    this.note(participantId, embedding);
+    const confidence = best ? 1 - Math.max(0, bestScore) / tauMatch : 1;
+    return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false };
+  }
+
+  private note(participantId: string, embedding: Float32Array): void {
+    let s = this.stats.get(participantId);
+    if (!s) {
+      s = { participantId, utterances: 0, embeddingSum: new Float32Array(embedding.length) };
+      this.stats.set(participantId, s);
+    }
+    s.utterances++;
+    for (let i = 0; i < embedding.length; i++) s.embeddingSum[i] = s.embeddingSum[i]! + embedding[i]!;
+  }
+
+  private async persist(p: Prototype): Promise<void> {
+    if (!this.o.storeVoiceprints) return;
+    const saved = await this.o.store!.upsert(this.o.tenant, {
+      ...(p.voiceprintId ? { id: p.voiceprintId } : {}),
+      participantId: p.participantId,
+      modelId: this.o.modelId,
+      vector: p.vector,
+      updateCount: p.updateCount,
+    });
+    p.voiceprintId = saved.id;
+  }
+
+  /** Copies of the current prototypes (for asker identification and the merge). */
+  prototypes(): Prototype[] {
+    return this.protos.map((p) => ({ ...p, vector: Float32Array.from(p.vector) }));
+  }
+
+  /** Per-id evidence gathered in this session. */
+  sessionStats(): SessionSpeakerStats[] {
+    return [...this.stats.values()].map((s) => ({ ...s, embeddingSum: Float32Array.from(s.embeddingSum) }));
+  }
+
+  /**
+   * Apply end-of-session merges to the prototypes: `from`'s prototype is folded into `into`'s
+   * (weighted by update counts) and removed, in memory and, with consent, in the store.
+   */
+  async applyMerges(merges: { from: string; into: string }[]): Promise<void> {
+    await this.queue;
+    for (const { from, into } of merges) {
+      const a = this.protos.find((p) => p.participantId === from);
+      const b = this.protos.find((p) => p.participantId === into);
+      if (!a || !b) continue;
+      const total = a.updateCount + b.updateCount;
+      b.vector = l2Normalise(Float32Array.from(b.vector, (x, i) => (x * b.updateCount + a.vector[i]! * a.updateCount) / total));
+      b.updateCount = total;
+      this.protos.splice(this.protos.indexOf(a), 1);
+      const sa = this.stats.get(from);
+      if (sa) {
+        const sb = this.stats.get(into);
+        if (sb) {
+          sb.utterances += sa.utterances;
+          for (let i = 0; i < sb.embeddingSum.length; i++) sb.embeddingSum[i] = sb.embeddingSum[i]! + sa.embeddingSum[i]!;
+        } else this.stats.set(into, { ...sa, participantId: into });
+        this.stats.delete(from);
+      }
+      if (this.o.storeVoiceprints) {
+        if (a.voiceprintId) await this.o.store!.delete(this.o.tenant, a.voiceprintId);
+        await this.o.store!.reassign(this.o.tenant, from, into);
+        await this.persist(b);
+        await this.o.onVoiceprintCount?.(into, await this.o.store!.countByParticipant(this.o.tenant, into));
+      }
+    }
+  }
+}

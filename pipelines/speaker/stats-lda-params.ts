@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './repo-root.js';
+
+/** Thresholds of the tracker, the merge and the asker check, calibrated per embedder. */
+export interface SpeakerThresholds {
+  /** Cosine at or above which an utterance is assigned to the best prototype. */
+  tauMatch: number;
+  /** Cosine at or above which the prototype is also updated (> tauMatch). */
+  tauUpdate: number;
+  /** EMA weight of a new embedding in a prototype update. */
+  alpha: number;
+  /** Asker identification: high confidence at or above this cosine… */
+  askerHigh: number;
+  /** …with at least this margin over the runner-up. */
+  askerMargin: number;
+  /** Asker identification: low confidence at or above this cosine; unresolved below. */
+  askerLow: number;
+  /** End-of-session merge: prototype cosine needed to merge two ids (stricter than tauMatch). */
+  mergeTau: number;
+}
+
+/** Learned parameters of the statistics + LDA embedder, as written by the training script. */
+export interface StatsLdaParams {
+  modelId: string;
+  featureNames: string[];
+  /** Standardisation: (x - mean) / std per raw feature. */
+  mean: number[];
+  std: number[];
+  /** Rows of the projection (output dimension × feature count). */
+  projection: number[][];
+  /** Between/within-class variance ratio of each projected dimension. */
+  eigenvalues: number[];
+  training: { speakers: string[]; heldOut: string[]; utterances: number; segments: number; createdAt: string };
+  thresholds?: SpeakerThresholds;
+  calibration?: Record<string, unknown>;
+}
+
+/** Where the shipped parameters live (relative to the repo root, so dist/ and source both find it). */
+export function statsLdaParamsPath(): string {
+  return path.join(repoRoot(), 'pipelines', 'speaker', 'params', 'stats-lda-v1.json');
+}
+
+/** Read the shipped (or a given) parameter file. */
+export function loadStatsLdaParams(file = statsLdaParamsPath()): StatsLdaParams {
+  return JSON.parse(readFileSync(file, 'utf8')) as StatsLdaParams;
+}
