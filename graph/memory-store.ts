@@ -1,0 +1,204 @@
+import type { TenantId } from './types.js';
+
+/** What a fact says about its subject. `profile` facts are background attributes (job, home…). */
+export type FactKind =
+  | 'statement'
+  | 'preference'
+  | 'plan'
+  | 'commitment'
+  | 'request'
+  | 'relation'
+  | 'profile';
+
+/** Memory layer a fact is served under: `profile` for background attributes, else `fact`. */
+export type FactLayer = 'fact' | 'profile';
+
+/**
+ * A self-contained statement distilled from one or more utterances (VoxPolyMem fact memory).
+ * A fact is current while `validTo` is null; UPDATE and DELETE close it and keep it as history.
+ */
+export interface Fact {
+  id: string;
+  /** Self-contained text, names resolved ("Ana will send Ben the draft on Friday 2026-12-04"). */
+  content: string;
+  speakerId: string;
+  addresseeIds: string[];
+  /** Participant id or entity key (lower-case text, e.g. `entity:acme`) the fact is about. */
+  subjectId: string;
+  kind: FactKind;
+  layer: FactLayer;
+  /**
+   * What the fact fills for its subject (e.g. `lives_in`, `preference:sushi`), so a newer value
+   * of the same slot supersedes an older one; null when the fact fills no exclusive slot.
+   */
+  slot: string | null;
+  /** The slot's value in plain words (e.g. `Porto`), null when there is no slot. */
+  value: string | null;
+  /** ISO-8601 time of the source utterance. */
+  time: string;
+  /** Utterance ids the fact came from. */
+  referIds: string[];
+  /** ISO-8601. */
+  validFrom: string;
+  /** ISO-8601 when closed by UPDATE / DELETE; null while current. */
+  validTo: string | null;
+  /** Id of the fact this one replaced, if any. */
+  supersedes: string | null;
+  /** Id of the fact that replaced this one, if any. */
+  supersededBy: string | null;
+  /** In [0, 1]. */
+  confidence: number;
+  sessionId: string;
+  /** Which extractor and prompt version produced it, e.g. `embedded-rules/1`, `llm/facts-v1`. */
+  source: string;
+  /** ISO-8601 time the record was written. */
+  createdAt: string;
+}
+
+/** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */
+export interface NewFact
+  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy'> {
+  id?: string;
+}
+
+/** Filters for listing facts; all optional, combined with AND. */
+export interface FactFilter {
+  /** Facts where this participant is the speaker, the subject or an addressee (see `role`). */
+  participantId?: string;
+  /** Which relation to `participantId` counts; default `any`. */
+  role?: 'speaker' | 'subject' | 'addressee' | 'any';
+  sessionId?: string;
+  layer?: FactLayer;
+  kind?: FactKind;
+  slot?: string;
+  subjectId?: string;
+  ids?: string[];
+  /** Also return closed facts (history); default false. */
+  includeHistory?: boolean;
+  /** Default 100, at most 1000. Newest first. */
+  limit?: number;
+  /** Skip this many matches first (paging); default 0. */
+  offset?: number;
+}
+
+/** Fields a PATCH may change on a fact. */
+export interface FactPatch {
+  content?: string;
+  confidence?: number;
+  kind?: FactKind;
+  slot?: string | null;
+  value?: string | null;
+}
+
+/**
+ * A background or preference attribute update for a participant's profile, as data: the caller
+ * applies it with `GraphStore.updateParticipant` (name and aliases live on the graph store).
+ */
+export interface ProfileUpdate {
+  participantId: string;
+  /** `name` sets the display name; anything else is an attribute key (e.g. `works_at`). */
+  attribute: string;
+  value: string;
+  /** Utterance ids the update came from. */
+  referIds: string[];
+  confidence: number;
+}
+
+/** Right-brain persona node kinds. */
+export type PersonaKind = 'trait' | 'preference' | 'affect';
+
+/** A persona node: a trait, preference or affect of a participant towards a target. */
+export interface PersonaNode {
+  id: string;
+  participantId: string;
+  kind: PersonaKind;
+  /** Entity or noun-phrase text, lower-case; `self` for traits without a target. */
+  target: string;
+  /** Mean valence of the evidence in [-1, 1] (negative: dislike / negative emotion). */
+  valence: number;
+  /** Dominant emotion label for `affect` nodes (e.g. `joy`), else null. */
+  label: string | null;
+  /** Mean strength of the evidence in [0, 1]. */
+  strength: number;
+  evidenceCount: number;
+  /** Utterance ids, oldest first (capped by the store at 50). */
+  evidenceIds: string[];
+  /** Distinct sessions the evidence came from. */
+  sessionIds: string[];
+  /** ISO-8601. */
+  firstSeen: string;
+  lastSeen: string;
+  /** True once long-horizon consolidation judged the evidence repeated enough. */
+  stable: boolean;
+}
+
+/** One observation feeding a persona node (short-horizon attribution of one turn). */
+export interface PersonaEvidence {
+  participantId: string;
+  kind: PersonaKind;
+  target: string;
+  valence: number;
+  label: string | null;
+  strength: number;
+  utteranceId: string;
+  sessionId: string;
+  /** ISO-8601. */
+  time: string;
+}
+
+/** What `deleteParticipant` removed, so the caller can also remove vectors and index entries. */
+export interface ErasedMemory {
+  factIds: string[];
+  personaIds: string[];
+}
+
+/**
+ * Fact memory, profile facts, persona nodes and the consolidation bookkeeping.
+ * Implementations: SQLite (embedded default), Neo4j (networked). Every call is tenant-scoped.
+ */
+export interface MemoryStore {
+  /** Store facts atomically; returns them as stored. */
+  addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]>;
+  getFact(tenant: TenantId, id: string): Promise<Fact | null>;
+  /** Current facts (and with `includeHistory` closed ones), newest first. */
+  listFacts(tenant: TenantId, filter?: FactFilter): Promise<Fact[]>;
+  /**
+   * Close a current fact's validity at `validTo` (UPDATE / DELETE keep it as history), linking the
+   * replacement if any. Returns the closed fact, or null if absent or already closed.
+   */
+  closeFact(
+    tenant: TenantId,
+    id: string,
+    validTo: string,
+    supersededBy: string | null,
+  ): Promise<Fact | null>;
+  patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
+  /** Erase a fact for good (user DELETE). Returns false if absent. */
+  deleteFact(tenant: TenantId, id: string): Promise<boolean>;
+  /** Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. */
+  relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
+  /** Erase every fact and persona node that mentions the participant. */
+  deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
+
+  /** Record that consolidation of `utteranceId` finished, with the fact ids it produced. */
+  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void>;
+  /** The fact ids recorded for an utterance, or null if it was never processed. */
+  processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null>;
+
+  /** Merge one observation into the (participant, kind, target) node, creating it if needed. */
+  addPersonaEvidence(tenant: TenantId, evidence: PersonaEvidence): Promise<PersonaNode>;
+  listPersona(
+    tenant: TenantId,
+    participantId: string,
+    options?: { stableOnly?: boolean },
+  ): Promise<PersonaNode[]>;
+  setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void>;
+
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The layer a fact of `kind` is served under. */
+export function layerOfKind(kind: FactKind): FactLayer {
+  return kind === 'profile' ? 'profile' : 'fact';
+}

@@ -1,0 +1,321 @@
+import {
+  layerOfKind,
+  type ErasedMemory,
+  type Fact,
+  type FactFilter,
+  type FactKind,
+  type FactLayer,
+  type FactPatch,
+  type MemoryStore,
+  type NewFact,
+  type PersonaEvidence,
+  type PersonaKind,
+  type PersonaNode,
+} from '../memory-store.js';
+import type { TenantId } from '../types.js';
+import { fromJson, newId, toJson, type SqliteDatabase } from './database.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS memory_facts (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, content TEXT NOT NULL, speaker_id TEXT NOT NULL,
+  addressee_ids TEXT NOT NULL DEFAULT '[]', subject_id TEXT NOT NULL, kind TEXT NOT NULL,
+  layer TEXT NOT NULL, slot TEXT, value TEXT, time TEXT NOT NULL, refer_ids TEXT NOT NULL DEFAULT '[]',
+  valid_from TEXT NOT NULL, valid_to TEXT, supersedes TEXT, superseded_by TEXT,
+  confidence REAL NOT NULL, session_id TEXT NOT NULL, source TEXT NOT NULL, created_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, id));
+CREATE INDEX IF NOT EXISTS memory_facts_subject ON memory_facts (tenant, subject_id, valid_to);
+CREATE INDEX IF NOT EXISTS memory_facts_speaker ON memory_facts (tenant, speaker_id, valid_to);
+CREATE INDEX IF NOT EXISTS memory_facts_session ON memory_facts (tenant, session_id);
+CREATE TABLE IF NOT EXISTS memory_processed (
+  tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, fact_ids TEXT NOT NULL, processed_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, utterance_id));
+CREATE TABLE IF NOT EXISTS memory_persona (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, participant_id TEXT NOT NULL, kind TEXT NOT NULL,
+  target TEXT NOT NULL, valence REAL NOT NULL, label TEXT, strength REAL NOT NULL,
+  evidence_count INTEGER NOT NULL, evidence_ids TEXT NOT NULL, session_ids TEXT NOT NULL,
+  first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, stable INTEGER NOT NULL DEFAULT 0,
+  labels TEXT NOT NULL DEFAULT '{}',
+  PRIMARY KEY (tenant, id), UNIQUE (tenant, participant_id, kind, target));
+`;
+
+/** Most evidence utterance ids kept per persona node. */
+const MAX_EVIDENCE_IDS = 50;
+
+interface FactRow {
+  id: string; content: string; speaker_id: string; addressee_ids: string; subject_id: string;
+  kind: string; layer: string; slot: string | null; value: string | null; time: string;
+  refer_ids: string; valid_from: string; valid_to: string | null; supersedes: string | null;
+  superseded_by: string | null; confidence: number; session_id: string; source: string;
+  created_at: string;
+}
+
+interface PersonaRow {
+  id: string; participant_id: string; kind: string; target: string; valence: number;
+  label: string | null; strength: number; evidence_count: number; evidence_ids: string;
+  session_ids: string; first_seen: string; last_seen: string; stable: number; labels: string;
+}
+
+function toFact(r: FactRow): Fact {
+  return {
+    id: r.id, content: r.content, speakerId: r.speaker_id,
+    addresseeIds: fromJson<string[]>(r.addressee_ids, []), subjectId: r.subject_id,
+    kind: r.kind as FactKind, layer: r.layer as FactLayer, slot: r.slot, value: r.value,
+    time: r.time, referIds: fromJson<string[]>(r.refer_ids, []), validFrom: r.valid_from,
+    validTo: r.valid_to, supersedes: r.supersedes, supersededBy: r.superseded_by,
+    confidence: r.confidence, sessionId: r.session_id, source: r.source, createdAt: r.created_at,
+  };
+}
+
+function toPersona(r: PersonaRow): PersonaNode {
+  return {
+    id: r.id, participantId: r.participant_id, kind: r.kind as PersonaKind, target: r.target,
+    valence: r.valence, label: r.label, strength: r.strength, evidenceCount: r.evidence_count,
+    evidenceIds: fromJson<string[]>(r.evidence_ids, []),
+    sessionIds: fromJson<string[]>(r.session_ids, []), firstSeen: r.first_seen,
+    lastSeen: r.last_seen, stable: r.stable === 1,
+  };
+}
+
+/** The label seen most often, given per-label counts. */
+function dominantLabel(counts: Record<string, number>): string | null {
+  let best: string | null = null;
+  for (const [label, n] of Object.entries(counts)) if (best === null || n > (counts[best] ?? 0)) best = label;
+  return best;
+}
+
+/**
+ * Embedded `MemoryStore` on SQLite. Takes an open database (see `openDatabase`) and creates its
+ * own `memory_*` tables; every query filters by tenant.
+ */
+export class SqliteMemoryStore implements MemoryStore {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    this.#db.exec(SCHEMA);
+  }
+
+  async addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]> {
+    const insert = this.#db.prepare(`INSERT INTO memory_facts (tenant, id, content, speaker_id,
+      addressee_ids, subject_id, kind, layer, slot, value, time, refer_ids, valid_from, valid_to,
+      supersedes, superseded_by, confidence, session_id, source, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?)`);
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    this.#db.transaction(() => {
+      for (const f of facts) {
+        const id = f.id ?? newId('f');
+        ids.push(id);
+        insert.run(tenant, id, f.content, f.speakerId, toJson(f.addresseeIds), f.subjectId, f.kind,
+          layerOfKind(f.kind), f.slot, f.value, f.time, toJson(f.referIds), f.validFrom,
+          f.supersedes, f.confidence, f.sessionId, f.source, now);
+      }
+    })();
+    const byId = new Map((await this.listFacts(tenant, { ids, includeHistory: true, limit: 1000 })).map((f) => [f.id, f]));
+    return ids.map((id) => byId.get(id)).filter((f): f is Fact => f !== undefined);
+  }
+
+  async getFact(tenant: TenantId, id: string): Promise<Fact | null> {
+    const row = this.#db.prepare('SELECT * FROM memory_facts WHERE tenant = ? AND id = ?')
+      .get(tenant, id) as FactRow | undefined;
+    return row ? toFact(row) : null;
+  }
+
+  async listFacts(tenant: TenantId, filter: FactFilter = {}): Promise<Fact[]> {
+    const where = ['f.tenant = ?'];
+    const args: unknown[] = [tenant];
+    if (!filter.includeHistory) where.push('f.valid_to IS NULL');
+    if (filter.participantId !== undefined) {
+      const p = filter.participantId;
+      const addressee = 'EXISTS (SELECT 1 FROM json_each(f.addressee_ids) j WHERE j.value = ?)';
+      const role = filter.role ?? 'any';
+      if (role === 'speaker') { where.push('f.speaker_id = ?'); args.push(p); }
+      else if (role === 'subject') { where.push('f.subject_id = ?'); args.push(p); }
+      else if (role === 'addressee') { where.push(addressee); args.push(p); }
+      else { where.push(`(f.speaker_id = ? OR f.subject_id = ? OR ${addressee})`); args.push(p, p, p); }
+    }
+    const eq: Array<[string, string | undefined]> = [
+      ['session_id', filter.sessionId], ['layer', filter.layer], ['kind', filter.kind],
+      ['slot', filter.slot], ['subject_id', filter.subjectId],
+    ];
+    for (const [col, v] of eq) if (v !== undefined) { where.push(`f.${col} = ?`); args.push(v); }
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return [];
+      where.push(`f.id IN (SELECT value FROM json_each(?))`);
+      args.push(toJson(filter.ids));
+    }
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+    const rows = this.#db.prepare(`SELECT f.* FROM memory_facts f WHERE ${where.join(' AND ')}
+      ORDER BY f.time DESC, f.created_at DESC, f.rowid DESC LIMIT ${limit} OFFSET ${Math.max(0, Math.floor(filter.offset ?? 0))}`).all(...args) as FactRow[];
+    return rows.map(toFact);
+  }
+
+  async closeFact(tenant: TenantId, id: string, validTo: string, supersededBy: string | null): Promise<Fact | null> {
+    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = ?, superseded_by = ?
+      WHERE tenant = ? AND id = ? AND valid_to IS NULL`).run(validTo, supersededBy, tenant, id);
+    return res.changes === 0 ? null : this.getFact(tenant, id);
+  }
+
+  async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
+    const sets: string[] = [];
+    const args: unknown[] = [];
+    if (patch.content !== undefined) { sets.push('content = ?'); args.push(patch.content); }
+    if (patch.confidence !== undefined) { sets.push('confidence = ?'); args.push(patch.confidence); }
+    if (patch.kind !== undefined) {
+      sets.push('kind = ?', 'layer = ?');
+      args.push(patch.kind, layerOfKind(patch.kind));
+    }
+    if (patch.slot !== undefined) { sets.push('slot = ?'); args.push(patch.slot); }
+    if (patch.value !== undefined) { sets.push('value = ?'); args.push(patch.value); }
+    if (sets.length > 0) {
+      this.#db.prepare(`UPDATE memory_facts SET ${sets.join(', ')} WHERE tenant = ? AND id = ?`)
+        .run(...args, tenant, id);
+    }
+    return this.getFact(tenant, id);
+  }
+
+  async deleteFact(tenant: TenantId, id: string): Promise<boolean> {
+    return this.#db.transaction(() => {
+      const res = this.#db.prepare('DELETE FROM memory_facts WHERE tenant = ? AND id = ?').run(tenant, id);
+      // Links to an erased fact would dangle: clear them.
+      this.#db.prepare('UPDATE memory_facts SET supersedes = NULL WHERE tenant = ? AND supersedes = ?').run(tenant, id);
+      this.#db.prepare('UPDATE memory_facts SET superseded_by = NULL WHERE tenant = ? AND superseded_by = ?').run(tenant, id);
+      return res.changes > 0;
+    })();
+  }
+
+  async relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+    if (fromId === intoId) return;
+    const db = this.#db;
+    db.transaction(() => {
+      db.prepare('UPDATE memory_facts SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
+      db.prepare('UPDATE memory_facts SET subject_id = ? WHERE tenant = ? AND subject_id = ?').run(intoId, tenant, fromId);
+      const rows = db.prepare(`SELECT id, addressee_ids FROM memory_facts f WHERE tenant = ?
+        AND EXISTS (SELECT 1 FROM json_each(f.addressee_ids) j WHERE j.value = ?)`)
+        .all(tenant, fromId) as Array<{ id: string; addressee_ids: string }>;
+      const setAddr = db.prepare('UPDATE memory_facts SET addressee_ids = ? WHERE tenant = ? AND id = ?');
+      for (const r of rows) {
+        const ids = fromJson<string[]>(r.addressee_ids, []).map((a) => (a === fromId ? intoId : a));
+        setAddr.run(toJson([...new Set(ids)]), tenant, r.id);
+      }
+      this.#relabelPersona(tenant, fromId, intoId);
+    })();
+  }
+
+  #relabelPersona(tenant: TenantId, fromId: string, intoId: string): void {
+    const db = this.#db;
+    const from = db.prepare('SELECT * FROM memory_persona WHERE tenant = ? AND participant_id = ?')
+      .all(tenant, fromId) as PersonaRow[];
+    for (const node of from) {
+      const into = db.prepare(`SELECT * FROM memory_persona WHERE tenant = ? AND participant_id = ?
+        AND kind = ? AND target = ?`).get(tenant, intoId, node.kind, node.target) as PersonaRow | undefined;
+      if (!into) {
+        db.prepare('UPDATE memory_persona SET participant_id = ? WHERE tenant = ? AND id = ?').run(intoId, tenant, node.id);
+        continue;
+      }
+      const n = into.evidence_count + node.evidence_count;
+      const labels: Record<string, number> = fromJson(into.labels, {});
+      for (const [l, c] of Object.entries(fromJson<Record<string, number>>(node.labels, {}))) labels[l] = (labels[l] ?? 0) + c;
+      const merged = [...fromJson<string[]>(into.evidence_ids, []), ...fromJson<string[]>(node.evidence_ids, [])];
+      const sessions = new Set([...fromJson<string[]>(into.session_ids, []), ...fromJson<string[]>(node.session_ids, [])]);
+      db.prepare(`UPDATE memory_persona SET valence = ?, strength = ?, evidence_count = ?, evidence_ids = ?,
+        session_ids = ?, first_seen = ?, last_seen = ?, labels = ?, label = ?, stable = ? WHERE tenant = ? AND id = ?`).run(
+        (into.valence * into.evidence_count + node.valence * node.evidence_count) / n,
+        (into.strength * into.evidence_count + node.strength * node.evidence_count) / n, n,
+        toJson(merged.slice(-MAX_EVIDENCE_IDS)), toJson([...sessions]),
+        into.first_seen < node.first_seen ? into.first_seen : node.first_seen,
+        into.last_seen > node.last_seen ? into.last_seen : node.last_seen, toJson(labels),
+        dominantLabel(labels), into.stable || node.stable ? 1 : 0, tenant, into.id);
+      db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND id = ?').run(tenant, node.id);
+    }
+  }
+
+  async deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory> {
+    const db = this.#db;
+    return db.transaction(() => {
+      const facts = db.prepare(`SELECT id FROM memory_facts f WHERE tenant = ? AND (speaker_id = ?
+        OR subject_id = ? OR EXISTS (SELECT 1 FROM json_each(f.addressee_ids) j WHERE j.value = ?))`)
+        .all(tenant, participantId, participantId, participantId) as Array<{ id: string }>;
+      const factIds = facts.map((f) => f.id);
+      const del = db.prepare('DELETE FROM memory_facts WHERE tenant = ? AND id = ?');
+      for (const id of factIds) del.run(tenant, id);
+      const persona = db.prepare('SELECT id FROM memory_persona WHERE tenant = ? AND participant_id = ?')
+        .all(tenant, participantId) as Array<{ id: string }>;
+      db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND participant_id = ?').run(tenant, participantId);
+      return { factIds, personaIds: persona.map((p) => p.id) };
+    })();
+  }
+
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
+    this.#db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at)
+      VALUES (?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
+      processed_at = excluded.processed_at`).run(tenant, utteranceId, toJson(factIds), new Date().toISOString());
+  }
+
+  async processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null> {
+    const row = this.#db.prepare('SELECT fact_ids FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
+      .get(tenant, utteranceId) as { fact_ids: string } | undefined;
+    return row ? fromJson<string[]>(row.fact_ids, []) : null;
+  }
+
+  async addPersonaEvidence(tenant: TenantId, e: PersonaEvidence): Promise<PersonaNode> {
+    const db = this.#db;
+    const target = e.target.toLowerCase();
+    return db.transaction(() => {
+      const row = db.prepare(`SELECT * FROM memory_persona WHERE tenant = ? AND participant_id = ?
+        AND kind = ? AND target = ?`).get(tenant, e.participantId, e.kind, target) as PersonaRow | undefined;
+      if (!row) {
+        const id = newId('pn');
+        const labels = e.label ? { [e.label]: 1 } : {};
+        db.prepare(`INSERT INTO memory_persona (tenant, id, participant_id, kind, target, valence, label,
+          strength, evidence_count, evidence_ids, session_ids, first_seen, last_seen, stable, labels)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 0, ?)`).run(tenant, id, e.participantId, e.kind,
+          target, e.valence, e.label, e.strength, toJson([e.utteranceId]), toJson([e.sessionId]), e.time,
+          e.time, toJson(labels));
+        return this.#persona(tenant, id);
+      }
+      const ids = fromJson<string[]>(row.evidence_ids, []);
+      if (ids.includes(e.utteranceId)) return toPersona(row); // same evidence twice: no double count
+      const n = row.evidence_count + 1;
+      const labels: Record<string, number> = fromJson(row.labels, {});
+      if (e.label) labels[e.label] = (labels[e.label] ?? 0) + 1;
+      const sessions = new Set(fromJson<string[]>(row.session_ids, []));
+      sessions.add(e.sessionId);
+      db.prepare(`UPDATE memory_persona SET valence = ?, strength = ?, evidence_count = ?, evidence_ids = ?,
+        session_ids = ?, first_seen = ?, last_seen = ?, labels = ?, label = ? WHERE tenant = ? AND id = ?`).run(
+        (row.valence * row.evidence_count + e.valence) / n, (row.strength * row.evidence_count + e.strength) / n,
+        n, toJson([...ids, e.utteranceId].slice(-MAX_EVIDENCE_IDS)), toJson([...sessions]),
+        e.time < row.first_seen ? e.time : row.first_seen, e.time > row.last_seen ? e.time : row.last_seen,
+        toJson(labels), dominantLabel(labels), tenant, row.id);
+      return this.#persona(tenant, row.id);
+    })();
+  }
+
+  #persona(tenant: TenantId, id: string): PersonaNode {
+    const row = this.#db.prepare('SELECT * FROM memory_persona WHERE tenant = ? AND id = ?').get(tenant, id) as PersonaRow;
+    return toPersona(row);
+  }
+
+  async listPersona(tenant: TenantId, participantId: string, options: { stableOnly?: boolean } = {}): Promise<PersonaNode[]> {
+    const rows = this.#db.prepare(`SELECT * FROM memory_persona WHERE tenant = ? AND participant_id = ?
+      ${options.stableOnly ? 'AND stable = 1' : ''} ORDER BY evidence_count DESC, last_seen DESC`)
+      .all(tenant, participantId) as PersonaRow[];
+    return rows.map(toPersona);
+  }
+
+  async setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void> {
+    this.#db.prepare('UPDATE memory_persona SET stable = ? WHERE tenant = ? AND id = ?').run(stable ? 1 : 0, tenant, id);
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      this.#db.prepare('SELECT 1').get();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The database belongs to the caller; nothing to release here. */
+  async close(): Promise<void> {}
+}

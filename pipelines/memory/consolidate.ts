@@ -1,0 +1,173 @@
+import type { Logger } from 'pino';
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Job, JobHandler } from '../../graph/job-queue.js';
+import type { LexicalIndex } from '../../graph/lexical-index.js';
+import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+import type { VectorStore } from '../../graph/vector-store.js';
+import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { collectionFor } from './collections.js';
+import { RuleDecider, type Candidate, type Decider, type Decision } from './decide.js';
+import type { ExtractedFact, Extractor } from './extractor.js';
+import { MemoryIndexer } from './memory-indexer.js';
+import { applyProfileUpdates } from './profile-updates.js';
+
+/** Job name the handler is registered under. */
+export const CONSOLIDATION_JOB = 'memory.consolidate';
+
+/** Job data: consolidate one stored utterance. */
+export interface ConsolidationJob {
+  tenant: TenantId;
+  sessionId: string;
+  utteranceId: string;
+}
+
+/** One `memory.updated` op, as sent to the client. */
+export interface MemoryOp {
+  op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP';
+  memory_id: string;
+  text: string;
+}
+
+/** Everything the consolidation handler needs. */
+export interface ConsolidationDeps {
+  graph: GraphStore;
+  memory: MemoryStore;
+  vectors: VectorStore;
+  lexical: LexicalIndex;
+  embedder: TextEmbedder;
+  extractor: Extractor;
+  /** Default: deterministic `RuleDecider`; pass an `LlmDecider` when an LLM is configured. */
+  decider?: Decider;
+  /** Called once per job with the ops to send as `memory.updated` (not called when empty). */
+  onOps: (tenant: TenantId, sessionId: string, ops: MemoryOp[]) => void;
+  logger: Logger;
+  /** Previous turns given to the extractor; default 3. */
+  contextTurns?: number;
+  /** Nearest current facts of the same subject considered; default 8. */
+  candidateK?: number;
+}
+
+/**
+ * The `memory.consolidate` job handler: extract facts and profile updates from the utterance and
+ * its context, decide ADD / UPDATE / DELETE / KEEP against the subject's nearest current facts,
+ * write them (closing superseded facts, keeping history), apply profile updates, index the
+ * utterance and every new fact for vector and lexical search, then report the ops.
+ * Idempotent: a processed utterance is only re-indexed, never extracted twice.
+ */
+export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<ConsolidationJob> {
+  const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder);
+  const decider = deps.decider ?? new RuleDecider();
+  const contextTurns = deps.contextTurns ?? 3;
+  const candidateK = deps.candidateK ?? 8;
+
+  return async (job: Job<ConsolidationJob>, signal: AbortSignal): Promise<void> => {
+    const { tenant, sessionId, utteranceId } = job.data;
+    const log = deps.logger.child({ job: job.id, tenant, utteranceId });
+    const u = await deps.graph.getUtterance(tenant, utteranceId);
+    if (!u) {
+      log.warn({}, 'utterance gone before consolidation');
+      return;
+    }
+    if ((await deps.memory.processedFacts(tenant, utteranceId)) !== null) {
+      const [vector] = await deps.embedder.embed([u.text]);
+      if (vector) await indexer.indexUtterance(tenant, u, vector);
+      return;
+    }
+    const previous = (await deps.graph.queryInteractions(tenant, { sessionId, until: u.time, limit: contextTurns + 8 }))
+      .filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-contextTurns);
+    const names = await participantNames(deps.graph, tenant, [u, ...previous]);
+    const extraction = await deps.extractor.extract({ current: u, previous, names });
+    signal.throwIfAborted();
+
+    const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
+    await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
+
+    const ops: MemoryOp[] = [];
+    const factIds: string[] = [];
+    for (const [i, ef] of extraction.facts.entries()) {
+      const vector = vectors[i + 1] as Float32Array;
+      const candidates = await nearestCandidates(deps, tenant, ef, vector, candidateK);
+      const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
+      const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
+      const op = await apply(deps, indexer, tenant, u, ef, vector, decision);
+      ops.push(...op.ops);
+      factIds.push(...op.factIds);
+    }
+    if (extraction.profileUpdates.length > 0) await applyProfileUpdates(deps.graph, tenant, extraction.profileUpdates);
+    await deps.memory.markProcessed(tenant, utteranceId, factIds);
+    log.debug({ ops: ops.map((o) => o.op), facts: factIds.length }, 'utterance consolidated');
+    if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
+  };
+}
+
+async function participantNames(graph: GraphStore, tenant: TenantId, us: Utterance[]): Promise<Record<string, string | null>> {
+  const ids = new Set(us.flatMap((u) => [u.speakerId, ...u.addresseeIds]));
+  const names: Record<string, string | null> = {};
+  await Promise.all([...ids].map(async (id) => {
+    names[id] = (await graph.getParticipant(tenant, id))?.name ?? null;
+  }));
+  return names;
+}
+
+/** Current facts of the same subject, scored by cosine similarity, best first. */
+async function nearestCandidates(deps: ConsolidationDeps, tenant: TenantId, ef: ExtractedFact, vector: Float32Array, k: number): Promise<Candidate[]> {
+  const current = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: 1000 });
+  if (current.length === 0) return [];
+  const byId = new Map(current.map((f) => [f.id, f]));
+  const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
+    const ids = current.filter((f) => f.layer === layer).map((f) => f.id);
+    return ids.length === 0 ? [] : deps.vectors.search(tenant, collectionFor(layer), vector, k, { ids });
+  }))).flat().sort((a, b) => b.score - a.score);
+  const scored: Candidate[] = hits.flatMap((h) => {
+    const fact = byId.get(h.id);
+    return fact ? [{ fact, score: h.score }] : [];
+  });
+  // Same-slot facts always count, even when not among the nearest vectors.
+  for (const f of current) {
+    if (ef.slot !== null && f.slot === ef.slot && !scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
+  }
+  return scored.slice(0, k + 4);
+}
+
+async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: string[]): Promise<Fact[]> {
+  const out: Fact[] = [];
+  for (const id of utteranceIds) {
+    const ids = await memory.processedFacts(tenant, id);
+    if (ids && ids.length > 0) out.push(...await memory.listFacts(tenant, { ids }));
+  }
+  return out;
+}
+
+async function apply(
+  deps: ConsolidationDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact,
+  vector: Float32Array, decision: Decision,
+): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
+  const base = {
+    content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
+    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, referIds: ef.referIds, validFrom: u.time,
+    confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
+  };
+  if (decision.op === 'KEEP') {
+    const kept = await deps.memory.getFact(tenant, decision.targetId);
+    return { ops: [{ op: 'KEEP', memory_id: decision.targetId, text: kept?.content ?? ef.content }], factIds: [decision.targetId] };
+  }
+  if (decision.op === 'DELETE') {
+    const closed: Fact[] = [];
+    for (const id of decision.targetIds) {
+      const f = await deps.memory.closeFact(tenant, id, u.time, null);
+      if (f) closed.push(f);
+    }
+    await indexer.removeFacts(tenant, closed);
+    return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [] };
+  }
+  const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
+  const [added] = await deps.memory.addFacts(tenant, [{ ...base, supersedes }]);
+  if (!added) return { ops: [], factIds: [] };
+  if (supersedes) {
+    const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);
+    if (old) await indexer.removeFacts(tenant, [old]);
+  }
+  await indexer.indexFacts(tenant, [{ fact: added, vector }]);
+  return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
+}

@@ -1,0 +1,208 @@
+/**
+ * Hand-written English rules for the embedded extractor. Each rule reads one sentence (dates already
+ * annotated) and returns candidate facts with names resolved.
+ */
+import type { FactKind } from '../../graph/memory-store.js';
+import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
+
+/** One sentence and who is speaking to whom. */
+export interface RuleContext {
+  sentence: string;
+  who: Perspective;
+  speakerId: string;
+  addresseeIds: string[];
+  /** True when the head word of a phrase is a noun (from wink-nlp POS tags). */
+  isNounPhrase: (phrase: string) => boolean;
+}
+
+/** A rule's output, before ids and bookkeeping are attached. */
+export interface RuleFact {
+  content: string;
+  kind: FactKind;
+  /** `speaker`, `addressee`, or an entity key. */
+  subject: 'speaker' | 'addressee' | string;
+  slot: string | null;
+  value: string | null;
+  confidence: number;
+  /** Profile attribute to update on the subject, if any. */
+  profile?: { attribute: string; value: string };
+}
+
+const I = "\\b[Ii]";
+const STOP_VALUE = /\s+(?:last|next|this|on|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so)\b.*$|[,.;!?].*$/i;
+
+/** Trim a captured value at the first clause boundary. */
+function cutValue(v: string): string {
+  return v.replace(STOP_VALUE, '').trim();
+}
+
+/** Lower-case slot key from free text. */
+export function slotKey(text: string): string {
+  return text.toLowerCase().replace(/^(?:the|a|an|some)\s+/, '').replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+const NOT_NAMES = new Set(['sorry', 'fine', 'good', 'okay', 'ok', 'here', 'back', 'home', 'not', 'so', 'just',
+  'american', 'british', 'english', 'portuguese', 'spanish', 'french', 'german', 'italian', 'chinese', 'japanese',
+  'korean', 'indian', 'brazilian', 'mexican', 'irish', 'scottish', 'dutch', 'polish', 'russian', 'canadian',
+  'australian', 'vegan', 'vegetarian', 'catholic', 'jewish', 'muslim', 'christian', 'buddhist', 'single', 'married']);
+
+/** "My name is Ana", "call me Ana", "I'm Ana Silva". */
+function introduction(c: RuleContext): RuleFact[] {
+  const m = c.sentence.match(/\b(?:my name is|my name's|call me)\s+([A-Za-z][\w'-]+(?:\s+[A-Z][\w'-]+)?)/i)
+    ?? c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+([A-Z][a-z'-]+(?:\\s+[A-Z][a-z'-]+)?)\\b`));
+  const raw = m?.[1];
+  if (!raw) return [];
+  const first = raw.split(/\s+/)[0] ?? '';
+  if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return [];
+  const name = raw.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  return [{
+    content: `${c.speakerId} introduced themself as ${name}`, kind: 'profile', subject: 'speaker',
+    slot: 'name', value: name, confidence: 0.9, profile: { attribute: 'name', value: name },
+  }];
+}
+
+const PREF_VERBS: Record<string, [string, string]> = {
+  love: ['love', 'loves'], adore: ['love', 'adores'], like: ['like', 'likes'], enjoy: ['like', 'enjoys'],
+  prefer: ['prefer', 'prefers'], hate: ['dislike', 'hates'], dislike: ['dislike', 'dislikes'],
+  "can't stand": ['dislike', "can't stand"], "don't like": ['dislike', "doesn't like"],
+  'do not like': ['dislike', 'does not like'], detest: ['dislike', 'detests'],
+};
+
+/** "I love sushi", "I don't like jazz", "I'm a big fan of X", "my favourite food is X". */
+function preference(c: RuleContext): RuleFact[] {
+  const verbs = Object.keys(PREF_VERBS).sort((a, b) => b.length - a.length).join('|');
+  const m = c.sentence.match(new RegExp(`${I}\\s+(?:really\\s+|absolutely\\s+|just\\s+|totally\\s+)?(${verbs})\\s+(.+)`, 'i'));
+  if (m?.[1] && m[2]) {
+    const [value, verb3] = PREF_VERBS[m[1].toLowerCase()] ?? ['like', 'likes'];
+    const object = cutValue(m[2]);
+    if (!object || /^(to\s+)?(it|that|this)$/i.test(object)) return [];
+    return [{
+      content: `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`, kind: 'preference',
+      subject: 'speaker', slot: `preference:${slotKey(object)}`, value, confidence: 0.8,
+    }];
+  }
+  const fan = c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a\\s+)?(?:big\\s+|huge\\s+)?fan of\\s+(.+)`, 'i'));
+  if (fan?.[1]) {
+    const object = cutValue(fan[1]);
+    return [{ content: `${c.who.speaker} is a fan of ${object}`, kind: 'preference', subject: 'speaker',
+      slot: `preference:${slotKey(object)}`, value: 'like', confidence: 0.8 }];
+  }
+  const fav = c.sentence.match(/\bmy\s+(?:favou?rite)\s+([\w\s]+?)\s+is\s+(.+)/i);
+  if (fav?.[1] && fav[2]) {
+    const value = cutValue(fav[2]);
+    return [{ content: `${c.who.speaker}'s favourite ${fav[1]} is ${value}`, kind: 'preference',
+      subject: 'speaker', slot: `favourite:${slotKey(fav[1])}`, value, confidence: 0.85 }];
+  }
+  return [];
+}
+
+/** "I work at Acme", "I live in Porto", "I moved to Lisbon", "I'm from X", "I'm a nurse". */
+function background(c: RuleContext): RuleFact[] {
+  const s = c.sentence;
+  const out: RuleFact[] = [];
+  const add = (attribute: string, verb: string, raw: string | undefined, confidence = 0.85): void => {
+    const value = raw ? cutValue(raw) : '';
+    if (!value) return;
+    out.push({ content: `${c.who.speaker} ${verb} ${value}`, kind: 'profile', subject: 'speaker',
+      slot: attribute, value, confidence, profile: { attribute, value } });
+  };
+  add('works_at', 'works at', s.match(new RegExp(`${I}(?:\\s+now|\\s+currently)?\\s+(?:work|am working|['’]m working)\\s+(?:at|for)\\s+(.+)`, 'i'))?.[1]);
+  add('lives_in', 'lives in', s.match(new RegExp(`${I}(?:\\s+now|\\s+currently)?\\s+(?:live|am living|['’]m living)\\s+in\\s+(.+)`, 'i'))?.[1]);
+  add('lives_in', 'moved to', s.match(new RegExp(`${I}(?:\\s+just|\\s+recently)?\\s+(?:moved|have moved|['’]ve moved|['’]ve just moved)\\s+to\\s+(.+)`, 'i'))?.[1]);
+  add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
+  add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
+  const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'))?.[1];
+  if (job && !/\bfan of\b/i.test(job)) {
+    const value = cutValue(job.replace(/\s+(?:at|in)\s+.*$/i, ''));
+    if (value && value.split(' ').length <= 3 && c.isNounPhrase(value)) {
+      out.push({ content: `${c.who.speaker} is a ${value}`, kind: 'profile', subject: 'speaker',
+        slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
+    }
+  }
+  return out;
+}
+
+const ROLES = ['best friend', 'sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'wife', 'husband',
+  'partner', 'boyfriend', 'girlfriend', 'son', 'daughter', 'friend', 'manager', 'boss', 'colleague', 'coworker',
+  'co-worker', 'cousin', 'aunt', 'uncle', 'neighbor', 'neighbour', 'roommate', 'grandmother', 'grandfather',
+  'fiance', 'fiancée', 'teacher', 'doctor', 'therapist'];
+/** Roles a person has only one of at a time: a new name supersedes the old one. */
+const SINGLE_ROLES = new Set(['mother', 'mom', 'mum', 'father', 'dad', 'wife', 'husband', 'partner', 'boyfriend',
+  'girlfriend', 'manager', 'boss', 'fiance', 'fiancée', 'therapist']);
+
+/** "my sister Maria", "Ben is my manager", "my boss is Carla". */
+function relation(c: RuleContext): RuleFact[] {
+  const roles = ROLES.join('|');
+  const m = c.sentence.match(new RegExp(`\\bmy\\s+(${roles})(?:,)?\\s+(?:is\\s+)?([A-Z][a-z'-]+)`, 'i'))
+    ?? null;
+  const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(${roles})\\b`, 'i'));
+  let role: string | undefined;
+  let name: string | undefined;
+  if (m?.[1] && m[2] && /^[A-Z]/.test(m[2])) [role, name] = [m[1].toLowerCase(), m[2]];
+  else if (rev?.[1] && rev[2] && /^[A-Z]/.test(rev[1]) && rev[1] !== 'I') [name, role] = [rev[1], rev[2].toLowerCase()];
+  if (!role || !name) return [];
+  const slot = SINGLE_ROLES.has(role) ? `relation:${role}` : `relation:${role}:${name.toLowerCase()}`;
+  return [{ content: `${name} is ${c.who.speaker}'s ${role}`, kind: 'relation', subject: 'speaker', slot,
+    value: name, confidence: 0.85 }];
+}
+
+/** "I'll send you the draft Friday" (commitment), "can you book the room?" (request). */
+function commitmentOrRequest(c: RuleContext): RuleFact[] {
+  const s = c.sentence;
+  const req = s.match(/^(?:\w+,\s*)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(.+?)\??$/i)
+    ?? s.match(/^(?:\w+,\s*)?please\s+(.+?)[.!]?$/i)
+    ?? s.match(new RegExp(`${I}\\s+(?:need|want)\\s+you\\s+to\\s+(.+?)[.!]?$`, 'i'));
+  if (req?.[1]) {
+    const task = resolvePronouns(req[1], c.who);
+    return [{ content: `${c.who.speaker} asked ${joinNames(c.who.addressees)} to ${task}`, kind: 'request',
+      subject: c.addresseeIds.length > 0 ? 'addressee' : 'speaker', slot: null, value: null, confidence: 0.75 }];
+  }
+  const will = s.match(new RegExp(`${I}(?:['’]ll|\\s+will|\\s+shall|\\s+promise to|['’]m going to|\\s+am going to)\\s+(.+?)[.!]?$`, 'i'));
+  if (will?.[1] && (c.addresseeIds.length > 0 || /\byou\b/i.test(will[1]))) {
+    const verb = /going to/i.test(will[0]) ? 'is going to' : 'will';
+    return [{ content: `${c.who.speaker} ${verb} ${resolvePronouns(will[1], c.who)}`, kind: 'commitment',
+      subject: 'speaker', slot: null, value: null, confidence: 0.75 }];
+  }
+  return [];
+}
+
+const PLAN_VERBS = 'going|flying|travell?ing|driving|heading|moving|visiting|starting|taking|leaving|meeting|seeing|attending|getting|having|running|joining|hosting|celebrating';
+
+/** "I'm flying to Lisbon next Friday", "I plan to visit Rome", "I'll run a marathon". */
+function plan(c: RuleContext, dates: string[]): RuleFact[] {
+  const s = c.sentence;
+  const prog = s.match(new RegExp(`${I}(?:['’]m| am)\\s+((?:${PLAN_VERBS})\\b.+?)[.!]?$`, 'i'));
+  const intent = s.match(new RegExp(`${I}(?:['’]m| am)?\\s*(plan to|planning to|want to|hope to|intend to|will|['’]ll|am going to|['’]m going to)\\s+(.+?)[.!]?$`, 'i'));
+  let content: string | undefined;
+  let verb: string | undefined;
+  if (prog?.[1] && !/^going to\b/i.test(prog[1])) {
+    content = `${c.who.speaker} is ${resolvePronouns(prog[1], c.who)}`;
+    verb = prog[1].split(/\s+/)[0]?.toLowerCase();
+  } else if (intent?.[1] && intent[2]) {
+    const mode = intent[1].toLowerCase().replace(/^['’]/, '');
+    const phrase = mode === 'll' || mode === 'will' ? 'will' : mode.includes('going') ? 'is going to'
+      : `${thirdPerson(mode.split(' ')[0] ?? 'plan')} ${mode.endsWith('to') ? 'to' : ''}`.replace(/plannings/, 'is planning').trim();
+    content = `${c.who.speaker} ${phrase} ${resolvePronouns(intent[2], c.who)}`;
+    verb = intent[2].split(/\s+/)[0]?.toLowerCase();
+  }
+  if (!content || !verb) return [];
+  // A plan fills a slot only when dated: a new destination for the same verb and date replaces it.
+  const slot = dates.length > 0 ? `plan:${verb}:${dates[0]}` : null;
+  return [{ content, kind: 'plan', subject: 'speaker', slot, value: slot ? content : null, confidence: 0.7 }];
+}
+
+/** All rules over one sentence; falls back to a first-person statement when nothing matched. */
+export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
+  const out = [...introduction(c), ...preference(c), ...background(c), ...relation(c)];
+  const cr = commitmentOrRequest(c);
+  out.push(...cr);
+  if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) out.push(...plan(c, dates));
+  const words = c.sentence.split(/\s+/).length;
+  const firstPerson = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(c.sentence);
+  const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
+  if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPerson && words >= 4 && !c.sentence.endsWith('?')) {
+    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, ''), c.who), kind: 'statement',
+      subject: 'speaker', slot: null, value: null, confidence: 0.5 });
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import type { FactKind, ProfileUpdate } from '../../graph/memory-store.js';
+import type { Utterance } from '../../graph/types.js';
+
+/** What an extractor sees: the current turn plus up to 3 previous turns of the session. */
+export interface ExtractionInput {
+  current: Utterance;
+  /** Up to 3 previous utterances of the same session, oldest first. */
+  previous: Utterance[];
+  /** Display names of the participants involved, by id (null or absent: unknown). */
+  names: Record<string, string | null>;
+}
+
+/** A candidate fact before consolidation. */
+export interface ExtractedFact {
+  /** Self-contained text: pronouns resolved to names (ids when the name is unknown). */
+  content: string;
+  kind: FactKind;
+  subjectId: string;
+  speakerId: string;
+  addresseeIds: string[];
+  /** Exclusive slot the fact fills for its subject (e.g. `lives_in`), else null. */
+  slot: string | null;
+  value: string | null;
+  /**
+   * True when the turn withdraws something ("I don't like X anymore", "cancel that"): consolidation
+   * closes the matching current fact instead of adding this one.
+   */
+  retraction: boolean;
+  /** For "cancel that"-style retractions: the earlier utterances whose facts are withdrawn. */
+  retractsUtteranceIds?: string[];
+  confidence: number;
+  /** Utterances the fact came from (always includes the current one). */
+  referIds: string[];
+}
+
+/** Facts and profile updates extracted jointly from one turn. */
+export interface ExtractionResult {
+  facts: ExtractedFact[];
+  profileUpdates: ProfileUpdate[];
+}
+
+/** Joint fact / profile extraction. Implementations: embedded rules (wink-nlp), LLM. */
+export interface Extractor {
+  /** Recorded on every fact, e.g. `embedded-rules/1` or `llm/facts-v1`. */
+  readonly source: string;
+  extract(input: ExtractionInput): Promise<ExtractionResult>;
+}

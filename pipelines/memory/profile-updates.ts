@@ -1,0 +1,29 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { ProfileUpdate } from '../../graph/memory-store.js';
+import type { TenantId } from '../../graph/types.js';
+
+/**
+ * Apply extracted profile updates through `GraphStore.updateParticipant`: a self-introduced name
+ * sets the display name when none is known (otherwise it becomes an alias); other attributes
+ * overwrite the attribute of the same key.
+ */
+export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, updates: ProfileUpdate[]): Promise<void> {
+  const byParticipant = new Map<string, ProfileUpdate[]>();
+  for (const u of updates) byParticipant.set(u.participantId, [...(byParticipant.get(u.participantId) ?? []), u]);
+  for (const [id, list] of byParticipant) {
+    const p = await graph.getParticipant(tenant, id);
+    if (!p) continue;
+    let name = p.name;
+    const aliases = new Set(p.aliases);
+    const attributes: Record<string, unknown> = { ...p.attributes };
+    for (const u of list) {
+      if (u.attribute === 'name') {
+        if (name === null) name = u.value;
+        else if (name.toLowerCase() !== u.value.toLowerCase()) aliases.add(u.value);
+      } else {
+        attributes[u.attribute] = u.value;
+      }
+    }
+    await graph.updateParticipant(tenant, id, { name, aliases: [...aliases], attributes });
+  }
+}

@@ -1,0 +1,42 @@
+/** Rewrite first / second person into names so a fact reads on its own. */
+
+/** Who "I" and "you" are in one utterance, as display names (ids when the name is unknown). */
+export interface Perspective {
+  speaker: string;
+  /** Addressee display names; empty when nobody in particular was addressed. */
+  addressees: string[];
+}
+
+/** "Ben", "Ben and Cy", "Ben, Cy and Di"; `fallback` when empty. */
+export function joinNames(names: string[], fallback = 'the listener'): string {
+  if (names.length === 0) return fallback;
+  if (names.length === 1) return names[0] ?? fallback;
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** Replace first- and second-person words in `text` by names. */
+export function resolvePronouns(text: string, who: Perspective): string {
+  const s = who.speaker;
+  const a = joinNames(who.addressees);
+  const aVerb = who.addressees.length > 1 ? 'are' : 'is';
+  const both = `${s} and ${a}`;
+  const rules: Array<[RegExp, string]> = [
+    [/\b[Ii] don['’]t\b/g, `${s} doesn't`], [/\b[Ii] do not\b/g, `${s} does not`],
+    [/\b[Ii] have\b/g, `${s} has`], [/\b[Ii]['’]m\b/g, `${s} is`], [/\b[Ii] am\b/g, `${s} is`], [/\b[Ii]['’]ll\b/g, `${s} will`],
+    [/\b[Ii]['’]ve\b/g, `${s} has`], [/\b[Ii]['’]d\b/g, `${s} would`], [/\b[Ii]\b/g, s],
+    [/\bmyself\b/gi, s], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
+    [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
+    [/\byour\b/gi, `${a}'s`], [/\byou\b/gi, a],
+    [/\bwe['’]re\b/gi, `${both} are`], [/\bwe\b/gi, both], [/\bour\b/gi, `${both}'s`], [/\bus\b/gi, both],
+  ];
+  let out = text;
+  for (const [re, rep] of rules) out = out.replace(re, rep);
+  return out;
+}
+
+/** Third-person present form of a verb: like -> likes, watch -> watches, study -> studies. */
+export function thirdPerson(verb: string): string {
+  if (/(s|sh|ch|x|z|o)$/.test(verb)) return `${verb}es`;
+  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ies`;
+  return `${verb}s`;
+}

@@ -1,0 +1,126 @@
+/**
+ * The shared contract every `MemoryStore` implementation must pass. Import `memoryStoreContract`
+ * and call it with a factory; this file registers no tests by itself.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { MemoryStore, NewFact } from '../../../graph/memory-store.js';
+
+/** Creates a fresh, empty store and a function that releases it. */
+export type MemoryStoreFactory = () => Promise<{ store: MemoryStore; dispose: () => Promise<void> }>;
+
+function fact(over: Partial<NewFact> = {}): NewFact {
+  return {
+    content: 'Ana lives in Porto', speakerId: 'p_ana', addresseeIds: ['p_ben'], subjectId: 'p_ana',
+    kind: 'profile', slot: 'lives_in', value: 'Porto', time: '2026-01-05T10:00:00.000Z',
+    referIds: ['u_1'], validFrom: '2026-01-05T10:00:00.000Z', supersedes: null, confidence: 0.9,
+    sessionId: 's_1', source: 'test/1', ...over,
+  };
+}
+
+/** Run the contract suite against the store `factory` builds. */
+export function memoryStoreContract(name: string, factory: MemoryStoreFactory): void {
+  describe(`MemoryStore contract: ${name}`, () => {
+    let store: MemoryStore;
+    let dispose: () => Promise<void>;
+    before(async () => ({ store, dispose } = await factory()));
+    after(async () => dispose());
+
+    test('adds facts, assigns layer from kind, reads them back per tenant', async () => {
+      const [a, b] = await store.addFacts('t1', [fact(), fact({ kind: 'preference', content: 'Ana loves sushi', slot: 'preference:sushi', value: 'love' })]);
+      assert.ok(a && b);
+      assert.equal(a.layer, 'profile');
+      assert.equal(b.layer, 'fact');
+      assert.equal(a.validTo, null);
+      assert.deepEqual((await store.getFact('t1', a.id))?.addresseeIds, ['p_ben']);
+      assert.equal(await store.getFact('t2', a.id), null, 'other tenant must not see it');
+      assert.equal((await store.listFacts('t2')).length, 0);
+      assert.equal((await store.listFacts('t1', { layer: 'profile' })).length, 1);
+    });
+
+    test('filters by participant role, session and slot', async () => {
+      await store.addFacts('t3', [
+        fact({ content: 'Ben will book the room', speakerId: 'p_ana', subjectId: 'p_ben', addresseeIds: ['p_ben'], kind: 'request', slot: null, value: null, sessionId: 's_2' }),
+        fact({ content: 'Cy likes tea', speakerId: 'p_cy', subjectId: 'p_cy', addresseeIds: [], kind: 'preference', slot: 'preference:tea', value: 'like' }),
+      ]);
+      assert.equal((await store.listFacts('t3', { participantId: 'p_ben' })).length, 1);
+      assert.equal((await store.listFacts('t3', { participantId: 'p_ben', role: 'speaker' })).length, 0);
+      assert.equal((await store.listFacts('t3', { participantId: 'p_ben', role: 'addressee' })).length, 1);
+      assert.equal((await store.listFacts('t3', { participantId: 'p_cy', role: 'subject' })).length, 1);
+      assert.equal((await store.listFacts('t3', { sessionId: 's_2' })).length, 1);
+      assert.equal((await store.listFacts('t3', { slot: 'preference:tea' }))[0]?.content, 'Cy likes tea');
+    });
+
+    test('closing validity keeps history and links the replacement', async () => {
+      const [old] = await store.addFacts('t4', [fact()]);
+      assert.ok(old);
+      const [repl] = await store.addFacts('t4', [fact({ content: 'Ana lives in Lisbon', value: 'Lisbon', supersedes: old.id, time: '2026-02-01T00:00:00.000Z', validFrom: '2026-02-01T00:00:00.000Z' })]);
+      assert.ok(repl);
+      const closed = await store.closeFact('t4', old.id, '2026-02-01T00:00:00.000Z', repl.id);
+      assert.equal(closed?.validTo, '2026-02-01T00:00:00.000Z');
+      assert.equal(closed?.supersededBy, repl.id);
+      assert.equal(await store.closeFact('t4', old.id, '2026-03-01T00:00:00.000Z', null), null, 'already closed');
+      assert.deepEqual((await store.listFacts('t4')).map((f) => f.id), [repl.id]);
+      const all = await store.listFacts('t4', { includeHistory: true });
+      assert.deepEqual(all.map((f) => f.id).sort(), [old.id, repl.id].sort());
+      assert.equal((await store.getFact('t4', repl.id))?.supersedes, old.id);
+    });
+
+    test('patch and delete (erase) a fact', async () => {
+      const [f] = await store.addFacts('t5', [fact()]);
+      assert.ok(f);
+      const patched = await store.patchFact('t5', f.id, { content: 'Ana lives in Porto, Portugal', kind: 'statement' });
+      assert.equal(patched?.content, 'Ana lives in Porto, Portugal');
+      assert.equal(patched?.layer, 'fact');
+      assert.equal(await store.deleteFact('t5', f.id), true);
+      assert.equal(await store.getFact('t5', f.id), null);
+      assert.equal(await store.deleteFact('t5', f.id), false);
+    });
+
+    test('relabels a participant everywhere and erases a participant', async () => {
+      await store.addFacts('t6', [
+        fact({ speakerId: 'p_x', subjectId: 'p_x', addresseeIds: ['p_ben', 'p_y'] }),
+        fact({ speakerId: 'p_ben', subjectId: 'p_ben', addresseeIds: ['p_x'], content: 'Ben is a nurse', slot: 'occupation', value: 'nurse' }),
+      ]);
+      await store.addPersonaEvidence('t6', { participantId: 'p_x', kind: 'affect', target: 'Sushi', valence: 0.8, label: 'joy', strength: 0.7, utteranceId: 'u_a', sessionId: 's_1', time: '2026-01-01T00:00:00.000Z' });
+      await store.addPersonaEvidence('t6', { participantId: 'p_y', kind: 'affect', target: 'sushi', valence: 0.4, label: 'joy', strength: 0.5, utteranceId: 'u_b', sessionId: 's_2', time: '2026-01-02T00:00:00.000Z' });
+      await store.relabelParticipant('t6', 'p_x', 'p_y');
+      assert.equal((await store.listFacts('t6', { participantId: 'p_x' })).length, 0);
+      const ys = await store.listFacts('t6', { participantId: 'p_y' });
+      assert.equal(ys.length, 2);
+      assert.ok(ys.every((f) => !f.addresseeIds.includes('p_x')));
+      const persona = await store.listPersona('t6', 'p_y');
+      assert.equal(persona.length, 1, 'same (kind, target) nodes merge');
+      assert.equal(persona[0]?.evidenceCount, 2);
+      assert.ok(Math.abs((persona[0]?.valence ?? 0) - 0.6) < 1e-9);
+      const erased = await store.deleteParticipant('t6', 'p_y');
+      assert.equal(erased.factIds.length, 2);
+      assert.equal(erased.personaIds.length, 1);
+      assert.equal((await store.listFacts('t6', { includeHistory: true })).length, 0);
+      assert.equal((await store.listPersona('t6', 'p_y')).length, 0);
+    });
+
+    test('records processed utterances for idempotency', async () => {
+      assert.equal(await store.processedFacts('t7', 'u_9'), null);
+      await store.markProcessed('t7', 'u_9', ['f_1', 'f_2']);
+      assert.deepEqual(await store.processedFacts('t7', 'u_9'), ['f_1', 'f_2']);
+      assert.equal(await store.processedFacts('t8', 'u_9'), null);
+    });
+
+    test('persona evidence accumulates once per utterance and can be marked stable', async () => {
+      const base = { participantId: 'p_a', kind: 'preference' as const, target: 'jazz', label: null, strength: 0.6, sessionId: 's_1' };
+      await store.addPersonaEvidence('t9', { ...base, valence: 1, utteranceId: 'u_1', time: '2026-01-01T00:00:00.000Z' });
+      await store.addPersonaEvidence('t9', { ...base, valence: 1, utteranceId: 'u_1', time: '2026-01-01T00:00:00.000Z' });
+      const node = await store.addPersonaEvidence('t9', { ...base, valence: 0.5, utteranceId: 'u_2', sessionId: 's_2', time: '2026-01-03T00:00:00.000Z' });
+      assert.equal(node.evidenceCount, 2);
+      assert.deepEqual(node.evidenceIds, ['u_1', 'u_2']);
+      assert.deepEqual(node.sessionIds.sort(), ['s_1', 's_2']);
+      assert.equal(node.lastSeen, '2026-01-03T00:00:00.000Z');
+      assert.equal(node.stable, false);
+      await store.setPersonaStable('t9', node.id, true);
+      assert.equal((await store.listPersona('t9', 'p_a', { stableOnly: true })).length, 1);
+      assert.equal((await store.listPersona('t10', 'p_a')).length, 0);
+      assert.equal(await store.ready(), true);
+    });
+  });
+}

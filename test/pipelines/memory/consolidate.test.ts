@@ -1,0 +1,153 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { collectionFor } from '../../../pipelines/memory/collections.js';
+import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+
+const T = 't_cons';
+let clock = Date.parse('2026-12-01T10:00:00.000Z');
+
+describe('consolidation handler, embedded path (real USE-lite, real SQLite)', () => {
+  let db: SqliteDatabase;
+  let graph: SqliteGraphStore;
+  let memory: SqliteMemoryStore;
+  let vectors: SqliteVectorStore;
+  let lexical: SqliteLexicalIndex;
+  const embedder = new UseLiteEmbedder();
+  const ops: MemoryOp[][] = [];
+  let handler: ReturnType<typeof createConsolidationHandler>;
+  let ana: string;
+  let ben: string;
+  let jobN = 0;
+
+  /** Store an utterance, run the handler on it, return that job's ops. */
+  async function say(speaker: string, addressee: string, text: string): Promise<{ ops: MemoryOp[]; id: string }> {
+    clock += 60_000;
+    const [u] = await graph.addUtterances(T, [{ sessionId: 's1', speakerId: speaker, addresseeIds: [addressee], text,
+      startMs: null, endMs: null, time: new Date(clock).toISOString(), confidence: null, audioRef: null }]);
+    assert.ok(u);
+    const before = ops.length;
+    const job = { id: `j${++jobN}`, name: 'memory.consolidate', attempt: 1, data: { tenant: T, sessionId: 's1', utteranceId: u.id } satisfies ConsolidationJob };
+    await handler(job, new AbortController().signal);
+    return { ops: ops.slice(before).flat(), id: u.id };
+  }
+
+  before(async () => {
+    db = openDatabase(':memory:');
+    graph = new SqliteGraphStore(db);
+    memory = new SqliteMemoryStore(db);
+    vectors = new SqliteVectorStore(db);
+    lexical = new SqliteLexicalIndex(db);
+    await graph.openSession(T, 's1', new Date(clock).toISOString());
+    ana = (await graph.createParticipant(T, {})).id;
+    ben = (await graph.createParticipant(T, { name: 'Ben' })).id;
+    handler = createConsolidationHandler({
+      graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(),
+      onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
+    });
+  });
+  after(async () => {
+    await embedder.close();
+    db.close();
+  });
+
+  test('self-introduction sets the name and later facts use it', async () => {
+    const r = await say(ana, ben, "Hi Ben, I'm Ana.");
+    assert.equal(r.ops[0]?.op, 'ADD');
+    assert.equal((await graph.getParticipant(T, ana))?.name, 'Ana');
+    const p = await say(ana, ben, 'I love sushi.');
+    assert.deepEqual(p.ops.map((o) => o.op), ['ADD']);
+    assert.equal(p.ops[0]?.text, 'Ana loves sushi');
+  });
+
+  test('commitment with relative date, request and relation', async () => {
+    const c = await say(ana, ben, "I'll send you the draft on Friday.");
+    assert.equal(c.ops[0]?.text, 'Ana will send Ben the draft on Friday 2026-12-04');
+    const fact = await memory.getFact(T, c.ops[0]?.memory_id ?? '');
+    assert.equal(fact?.kind, 'commitment');
+    assert.deepEqual(fact?.addresseeIds, [ben]);
+    assert.deepEqual(fact?.referIds, [c.id]);
+    const req = await say(ben, ana, 'Can you book the meeting room?');
+    assert.equal(req.ops[0]?.text, 'Ben asked Ana to book the meeting room');
+    assert.equal((await memory.getFact(T, req.ops[0]?.memory_id ?? ''))?.subjectId, ana);
+    const rel = await say(ana, ben, 'My sister Maria is visiting next week.');
+    assert.ok(rel.ops.some((o) => o.text === "Maria is Ana's sister"));
+  });
+
+  test('background, update closes the old fact with history, duplicate is kept', async () => {
+    const a = await say(ana, ben, 'I live in Porto.');
+    assert.deepEqual(a.ops.map((o) => o.op), ['ADD']);
+    const oldId = a.ops[0]?.memory_id ?? '';
+    assert.equal((await graph.getParticipant(T, ana))?.attributes.lives_in, 'Porto');
+    const dup = await say(ana, ben, 'Yes, I live in Porto.');
+    assert.deepEqual(dup.ops.map((o) => [o.op, o.memory_id]), [['KEEP', oldId]]);
+    const up = await say(ana, ben, 'I moved to Lisbon last month.');
+    assert.deepEqual(up.ops.map((o) => o.op), ['UPDATE']);
+    const newFact = await memory.getFact(T, up.ops[0]?.memory_id ?? '');
+    const old = await memory.getFact(T, oldId);
+    assert.equal(newFact?.supersedes, oldId);
+    assert.equal(old?.supersededBy, newFact?.id);
+    assert.notEqual(old?.validTo, null, 'old fact closed, not erased');
+    assert.equal((await graph.getParticipant(T, ana))?.attributes.lives_in, 'Lisbon');
+    const current = await memory.listFacts(T, { participantId: ana, slot: 'lives_in' });
+    assert.deepEqual(current.map((f) => f.id), [newFact?.id]);
+    const history = await memory.listFacts(T, { participantId: ana, slot: 'lives_in', includeHistory: true });
+    assert.equal(history.length, 2);
+    // Closed facts leave the search indexes; history stays in the store.
+    const hits = await lexical.search(T, 'Porto', 10, { layer: 'profile' });
+    assert.ok(!hits.some((h) => h.id === oldId));
+  });
+
+  test('contradiction updates a preference; retraction deletes it', async () => {
+    const pref = (await memory.listFacts(T, { slot: 'preference:sushi' }))[0];
+    assert.ok(pref);
+    const up = await say(ana, ben, 'Honestly I hate sushi.');
+    assert.deepEqual(up.ops.map((o) => o.op), ['UPDATE']);
+    const del = await say(ana, ben, "I don't like sushi anymore.");
+    assert.deepEqual(del.ops.map((o) => o.op), ['DELETE']);
+    assert.equal((await memory.listFacts(T, { slot: 'preference:sushi' })).length, 0);
+    assert.equal((await memory.listFacts(T, { slot: 'preference:sushi', includeHistory: true })).length, 2);
+  });
+
+  test('"cancel that" withdraws the facts of the previous turn', async () => {
+    const plan = await say(ana, ben, "I'm flying to Rome next Friday.");
+    assert.equal(plan.ops[0]?.op, 'ADD');
+    const cancel = await say(ana, ben, 'Actually, cancel that.');
+    assert.deepEqual(cancel.ops.map((o) => [o.op, o.memory_id]), [['DELETE', plan.ops[0]?.memory_id]]);
+    assert.notEqual((await memory.getFact(T, plan.ops[0]?.memory_id ?? ''))?.validTo, null);
+  });
+
+  test('unslotted retraction closes the nearest plan', async () => {
+    const plan = await say(ana, ben, "I'm running the Boston marathon in April.");
+    const del = await say(ana, ben, "I'm not running the Boston marathon anymore.");
+    assert.deepEqual(del.ops.map((o) => [o.op, o.memory_id]), [['DELETE', plan.ops[0]?.memory_id]]);
+  });
+
+  test('indexes utterances and facts for vector and lexical search', async () => {
+    const r = await say(ben, ana, 'I work at Acme Robotics.');
+    const [q] = await embedder.embed(['Where does Ben work?']);
+    assert.ok(q);
+    const factHits = await vectors.search(T, collectionFor('profile'), q, 3);
+    assert.equal(factHits[0]?.id, r.ops[0]?.memory_id);
+    assert.equal(factHits[0]?.payload.speakerId, ben);
+    const lex = await lexical.search(T, 'Acme Robotics', 5, { layer: 'interaction' });
+    assert.deepEqual(lex.map((h) => h.id), [r.id]);
+    assert.equal(await vectors.count(T, collectionFor('interaction')), await graph.getTranscript(T, 's1').then((t) => t.length));
+  });
+
+  test('re-running a job is idempotent', async () => {
+    const r = await say(ben, ana, 'My favourite band is Radiohead.');
+    const countBefore = (await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length;
+    const opsBefore = ops.length;
+    await handler({ id: 'again', name: 'memory.consolidate', attempt: 2, data: { tenant: T, sessionId: 's1', utteranceId: r.id } }, new AbortController().signal);
+    assert.equal((await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length, countBefore);
+    assert.equal(ops.length, opsBefore, 'no ops on a replay');
+  });
+});

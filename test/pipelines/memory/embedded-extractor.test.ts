@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Utterance } from '../../../graph/types.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { resolveDatePhrase } from '../../../pipelines/memory/relative-date.js';
+
+const x = new EmbeddedExtractor();
+const T = '2026-12-01T10:00:00.000Z'; // a Tuesday
+const u = (text: string, addresseeIds = ['p_ben']): Utterance => ({ id: 'u1', sessionId: 's', speakerId: 'p_ana', addresseeIds, text,
+  startMs: null, endMs: null, time: T, confidence: null, audioRef: null, seq: 1 });
+const run = (text: string, names: Record<string, string | null> = { p_ana: 'Ana', p_ben: 'Ben' }) =>
+  x.extract({ current: u(text), previous: [], names });
+
+test('relative dates resolve against the utterance time', () => {
+  assert.equal(resolveDatePhrase('next Friday', T), '2026-12-04');
+  assert.equal(resolveDatePhrase('tomorrow', T), '2026-12-02');
+  assert.equal(resolveDatePhrase('last Monday', T), '2026-11-30');
+  assert.equal(resolveDatePhrase('on Tuesday', T), '2026-12-08');
+  assert.equal(resolveDatePhrase('in 3 days', T), '2026-12-04');
+  assert.equal(resolveDatePhrase('December 24th', T), '2026-12-24');
+});
+
+test('plans, background and relations are self-contained', async () => {
+  const plan = await run("I'm flying to Lisbon next Friday.");
+  assert.equal(plan.facts[0]?.content, 'Ana is flying to Lisbon next Friday 2026-12-04');
+  assert.equal(plan.facts[0]?.kind, 'plan');
+  const bg = await run("I'm a nurse and I work at Acme Hospital.");
+  assert.deepEqual(bg.profileUpdates.map((p) => [p.attribute, p.value]).sort(), [['occupation', 'nurse'], ['works_at', 'Acme Hospital']]);
+  const rel = await run('Ben is my manager.');
+  assert.equal(rel.facts[0]?.content, "Ben is Ana's manager");
+  assert.equal(rel.facts[0]?.slot, 'relation:manager');
+});
+
+test('the name introduced in a turn is used in that turn; ids when unknown', async () => {
+  const r = await run("Hi, I'm Ana. I'll send you the slides tomorrow.", { p_ana: null, p_ben: null });
+  assert.deepEqual(r.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Ana']]);
+  assert.ok(r.facts.some((f) => f.content === 'Ana will send p_ben the slides tomorrow 2026-12-02' && f.kind === 'commitment'));
+});
+
+test('negation with "anymore" is a retraction of the same slot; adjectives are not jobs', async () => {
+  const r = await run("I don't like sushi anymore.");
+  assert.equal(r.facts[0]?.retraction, true);
+  assert.equal(r.facts[0]?.slot, 'preference:sushi');
+  const tired = await run("I'm a bit tired today.");
+  assert.ok(!tired.facts.some((f) => f.slot === 'occupation'));
+});
