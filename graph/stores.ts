@@ -1,18 +1,25 @@
 import type { GraphStore } from './graph-store.js';
-import type { SqliteDatabase } from './sqlite/database.js';
 import type { JobQueue } from './job-queue.js';
 import type { LexicalIndex } from './lexical-index.js';
+import type { MemoryStore } from './memory-store.js';
+import type { SqliteDatabase } from './sqlite/database.js';
 import type { VectorStore } from './vector-store.js';
+import type { VoiceprintStore } from './voiceprint-store.js';
 
 /** Every backend the server and workers use, behind their interfaces. */
 export interface Stores {
+  /** Interaction graph: participants, utterances, SPEAKS / ADDRESSES. */
   graph: GraphStore;
+  /** Facts, profiles and persona (long-term memory). */
+  memory: MemoryStore;
+  /** Speaker prototypes per tenant. */
+  voiceprints: VoiceprintStore;
   vectors: VectorStore;
   lexical: LexicalIndex;
   queue: JobQueue;
   /**
-   * The embedded SQLite handle when the embedded stores are in use; other embedded stores
-   * (memory, voiceprints) open their tables on it.
+   * The embedded SQLite handle. Always open: embedded stores live in it, and networked deployments
+   * keep their outbox of not-yet-forwarded writes there.
    */
   sqlite: SqliteDatabase;
   /** Close the queue first (letting running jobs finish), then the stores. */

@@ -18,6 +18,18 @@ export interface Config {
   /** `PARLEY_API_KEYS`; empty means single tenant `default`, loopback only. */
   apiKeys: ApiKey[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `PARLEY_GRAPH_STORE`: `sqlite` (embedded) or `neo4j`. */
+  graphStore: 'sqlite' | 'neo4j';
+  /** `PARLEY_VECTOR_STORE`: `sqlite` (embedded) or `qdrant`. */
+  vectorStore: 'sqlite' | 'qdrant';
+  /** `QDRANT_URL`, `QDRANT_API_KEY`. */
+  qdrantUrl: string;
+  qdrantApiKey: string | null;
+  /** `NEO4J_URI`, `NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`. */
+  neo4jUri: string;
+  neo4jUser: string;
+  neo4jPassword: string;
+  neo4jDatabase: string;
   /** `PARLEY_QUEUE`: `embedded` (SQLite, in-process) or `redis` (BullMQ). */
   queue: 'embedded' | 'redis';
   /** `REDIS_URL`, used when `queue` is `redis`. */
@@ -126,6 +138,14 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(r.string('DATA_DIR', './data')),
     apiKeys,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    graphStore: r.oneOf('PARLEY_GRAPH_STORE', ['sqlite', 'neo4j'] as const, 'sqlite'),
+    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant'] as const, 'sqlite'),
+    qdrantUrl: r.url('QDRANT_URL', 'http://127.0.0.1:6333', ['http:', 'https:']),
+    qdrantApiKey: env.QDRANT_API_KEY?.trim() || null,
+    neo4jUri: r.url('NEO4J_URI', 'bolt://127.0.0.1:7687', ['bolt:', 'bolt+s:', 'neo4j:', 'neo4j+s:']),
+    neo4jUser: r.string('NEO4J_USER', 'neo4j'),
+    neo4jPassword: r.string('NEO4J_PASSWORD', ''),
+    neo4jDatabase: r.string('NEO4J_DATABASE', 'neo4j'),
     queue: r.oneOf('PARLEY_QUEUE', ['embedded', 'redis'] as const, 'embedded'),
     redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),

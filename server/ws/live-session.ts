@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Stores } from '../../graph/stores.js';
-import type { InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import { ParleyError, toClientError, type ErrorCode } from '../errors.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { ServerEventPayloads, ServerEventType } from '../protocol/server-events.js';
 import type { AudioFormat } from './audio-frame.js';
+import type { TurnListener, TurnSession } from './turn-listener.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -24,13 +25,16 @@ const SEQ_BLOCK = 100;
  * One conversation with one connected client at a time. Client messages run one after another in
  * arrival order through a bounded queue; events go out numbered by `seq`. Survives reconnects.
  */
-export class LiveSession {
+export class LiveSession implements TurnSession {
   private socket: WebSocket | null = null;
   private seq: number;
   private reservedSeq: number;
   private readonly work: (() => Promise<void>)[] = [];
   private running: Promise<void> | null = null;
   private turnCounter = 0;
+  private lastSpeaker: string | null = null;
+  /** Listeners following this session's turns (retrieval, …). */
+  listeners: TurnListener[] = [];
   ended = false;
   format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
   /** Called when the session should leave the registry. */
@@ -103,6 +107,37 @@ export class LiveSession {
   /** Resolves when every queued message has been handled. */
   async flush(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  lastSpeakerId(): string | null {
+    return this.lastSpeaker;
+  }
+
+  /** Call every listener's `hook`; a failing listener is logged and never breaks the session. */
+  notify(hook: (listener: TurnListener) => void): void {
+    for (const listener of this.listeners) {
+      try {
+        hook(listener);
+      } catch (err) {
+        this.log.error({ err }, 'turn listener failed');
+      }
+    }
+  }
+
+  /** Record a stored utterance: `transcript.final`, then listeners. */
+  finalised(turnId: string, stored: IngestedUtterance): void {
+    this.lastSpeaker = stored.speaker.id;
+    this.send('transcript.final', {
+      turn_id: turnId,
+      utterance_id: stored.utterance.id,
+      text: stored.utterance.text,
+      start_ms: stored.utterance.startMs,
+      end_ms: stored.utterance.endMs,
+      confidence: stored.utterance.confidence,
+      speaker: { id: stored.speaker.id, name: stored.speaker.name, confidence: stored.speaker.confidence, is_new: stored.speaker.isNew },
+      addressees: stored.addressees,
+    });
+    this.notify((l) => l.onFinal?.(turnId, stored));
   }
 
   nextTurnId(): string {

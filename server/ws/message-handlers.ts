@@ -74,16 +74,7 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   ]);
   if (!stored) return;
   deps.metrics.utterancesStored.inc({ source: 'ws' });
-  session.send('transcript.final', {
-    turn_id: session.nextTurnId(),
-    utterance_id: stored.utterance.id,
-    text: stored.utterance.text,
-    start_ms: stored.utterance.startMs,
-    end_ms: stored.utterance.endMs,
-    confidence: stored.utterance.confidence,
-    speaker: { id: stored.speaker.id, name: stored.speaker.name, confidence: stored.speaker.confidence, is_new: stored.speaker.isNew },
-    addressees: stored.addressees,
-  });
+  session.finalised(session.nextTurnId(), stored);
 }
 
 async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<void> {

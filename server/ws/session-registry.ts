@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
+import type { TurnListenerFactory } from './turn-listener.js';
 
 /**
  * The live sessions of this process, by tenant and id. A disconnected session stays for
@@ -13,6 +14,8 @@ export class SessionRegistry {
     private readonly deps: LiveSessionDeps,
     private readonly resumeMs: number,
     private readonly log: FastifyBaseLogger,
+    /** Factories of the listeners every new session gets (filled by plugins before listening). */
+    readonly listenerFactories: TurnListenerFactory[] = [],
   ) {}
 
   get size(): number {
@@ -33,6 +36,7 @@ export class SessionRegistry {
     const existing = await this.deps.stores.graph.getSession(tenant, id);
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
+    session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => this.remove(tenant, id);
     this.sessions.set(key, session);
     this.deps.metrics.liveSessions.set(this.sessions.size);
@@ -52,6 +56,7 @@ export class SessionRegistry {
 
   remove(tenant: string, id: string): void {
     const key = this.key(tenant, id);
+    this.sessions.get(key)?.notify((l) => l.close?.());
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.sessions.delete(key);

@@ -7,10 +7,13 @@ import { parseAudioFormat, validateAudioFrame } from './audio-frame.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { handleClientMessage, parseClientMessage } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
+import type { TurnListenerFactory } from './turn-listener.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionRegistry;
+    /** Add a factory here (in a plugin that depends on `parley-stream`) to follow every session's turns. */
+    turnListeners: TurnListenerFactory[];
   }
 }
 
@@ -37,6 +40,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
   };
   const registry = new SessionRegistry(deps, app.config.sessionResumeMs, app.log);
   app.decorate('sessions', registry);
+  app.decorate('turnListeners', registry.listenerFactories);
   app.addHook('preClose', async () => {
     await registry.drainAll();
   });
