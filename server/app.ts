@@ -7,10 +7,13 @@ import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { jobsPlugin } from './plugins/jobs.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { modelsPlugin } from './plugins/models.js';
 import { storesPlugin } from './plugins/stores.js';
 import { healthRoutes } from './routes/health.js';
 import { interactionRoutes } from './routes/interactions.js';
+import { memoryRoutes } from './routes/memories.js';
 import { participantRoutes } from './routes/participants.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
@@ -22,6 +25,8 @@ export interface BuildOptions {
   logger?: Logger;
   /** Use these stores instead of opening the configured ones (tests). */
   stores?: Stores;
+  /** Load every model at start-up (the real server), so a missing one fails early. Default false. */
+  eagerModels?: boolean;
 }
 
 /** Build the Parley app without listening: tests inject requests or listen on port 0. */
@@ -49,12 +54,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin, { apiKeys: config.apiKeys });
   await app.register(metricsPlugin);
   await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
+  await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });
   await app.register(websocket, { options: { maxPayload: MAX_WS_MESSAGE_BYTES } });
   await app.register(healthRoutes);
   await app.register(sessionRoutes);
   await app.register(participantRoutes);
   await app.register(interactionRoutes);
+  await app.register(memoryRoutes);
   await app.register(streamRoute);
+  await app.register(jobsPlugin, { logger });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();
   return app as unknown as FastifyInstance;

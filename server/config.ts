@@ -32,10 +32,44 @@ export interface Config {
   neo4jDatabase: string;
   /** `PARLEY_QUEUE`: `embedded` (SQLite, in-process) or `redis` (BullMQ). */
   queue: 'embedded' | 'redis';
+  /**
+   * `PARLEY_RUN_JOBS`: whether this server process also runs the background jobs (consolidation);
+   * set `false` when separate `npm run worker` processes take them from Redis.
+   */
+  runJobs: boolean;
   /** `REDIS_URL`, used when `queue` is `redis`. */
   redisUrl: string;
   /** `PARLEY_REDIS_PREFIX`: key prefix for every Redis key Parley writes. */
   redisPrefix: string;
+  /** `PARLEY_ASR`: speech recognition backend; `none` accepts audio frames but transcribes nothing. */
+  asr: 'pocketsphinx' | 'sherpa-onnx' | 'openai' | 'none';
+  /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
+  inferenceWorkers: number;
+  /** `PARLEY_VAD_THRESHOLD`: Silero speech probability that opens a turn. */
+  vadThreshold: number;
+  /** `PARLEY_END_OF_TURN_MS`: silence that ends a turn, ms. */
+  endOfTurnMs: number;
+  /** `PARLEY_SPEAKER_EMBEDDER`: `stats-lda` (weight-free, default) or `wespeaker` (ONNX, `npm run models`). */
+  speakerEmbedder: 'stats-lda' | 'wespeaker';
+  /**
+   * `PARLEY_VOICEPRINTS`: which tenants consent to stored voiceprints: `all`, `none`, or a comma list.
+   * Without consent, speaker identity stays within the session.
+   */
+  voiceprintConsent: 'all' | 'none' | string[];
+  /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
+  audioRetentionDays: number;
+  /** `PARLEY_TEXT_EMBEDDER`: `use-lite` (embedded) or `openai` (OpenAI-compatible endpoint). */
+  textEmbedder: 'use-lite' | 'openai';
+  /** `PARLEY_EXTRACTOR`: `embedded` (rules, no LLM) or `llm` (OpenAI-compatible chat model). */
+  extractor: 'embedded' | 'llm';
+  /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`: any OpenAI-compatible endpoint. */
+  openaiBaseUrl: string;
+  openaiApiKey: string | null;
+  /** `PARLEY_LLM_MODEL`, `PARLEY_EMBEDDING_MODEL`, `PARLEY_EMBEDDING_DIMENSION`, `PARLEY_TRANSCRIPTION_MODEL`. */
+  llmModel: string;
+  embeddingModel: string;
+  embeddingDimension: number;
+  transcriptionModel: string;
   /** Where `npm run models` puts model files (`MODELS_DIR`). */
   modelsDir: string;
   /** How long a disconnected session stays live for a resume, ms (`PARLEY_SESSION_RESUME_MS`). */
@@ -77,6 +111,17 @@ class EnvReader {
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
       this.problems.push(`${name}=${JSON.stringify(raw)} must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  }
+
+  number(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      this.problems.push(`${name}=${JSON.stringify(raw)} must be a number from ${min} to ${max}`);
       return fallback;
     }
     return value;
@@ -124,6 +169,17 @@ function parseApiKeys(raw: string | undefined, problems: string[]): ApiKey[] {
   return keys;
 }
 
+function parseConsent(raw: string): Config['voiceprintConsent'] {
+  if (raw === 'all' || raw === 'none') return raw;
+  return raw.split(',').map((t) => t.trim()).filter(Boolean);
+}
+
+/** True when `tenant` consents to stored voiceprints. */
+export function voiceprintsAllowed(config: Pick<Config, 'voiceprintConsent'>, tenant: string): boolean {
+  const c = config.voiceprintConsent;
+  return c === 'all' || (Array.isArray(c) && c.includes(tenant));
+}
+
 /** Build the typed config from `env`; throws `ConfigError` naming every bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
@@ -147,14 +203,38 @@ export function loadConfig(env: Env = process.env): Config {
     neo4jPassword: r.string('NEO4J_PASSWORD', ''),
     neo4jDatabase: r.string('NEO4J_DATABASE', 'neo4j'),
     queue: r.oneOf('PARLEY_QUEUE', ['embedded', 'redis'] as const, 'embedded'),
+    runJobs: r.oneOf('PARLEY_RUN_JOBS', ['true', 'false'] as const, 'true') === 'true',
     redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
+    asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
+    inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
+    vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),
+    endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
+    speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
+    voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
+    audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
+    textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'openai'] as const, 'use-lite'),
+    extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),
+    openaiBaseUrl: r.url('OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
+    openaiApiKey: env.OPENAI_API_KEY?.trim() || null,
+    llmModel: r.string('PARLEY_LLM_MODEL', 'gpt-4o-mini'),
+    embeddingModel: r.string('PARLEY_EMBEDDING_MODEL', 'text-embedding-3-small'),
+    embeddingDimension: r.int('PARLEY_EMBEDDING_DIMENSION', 1536, 8, 8192),
+    transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
     modelsDir: path.resolve(r.string('MODELS_DIR', './models')),
     sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
     maxSessions: r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000),
     sessionQueueLimit: r.int('PARLEY_SESSION_QUEUE', 256, 1, 100_000),
     shutdownGraceMs: r.int('PARLEY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
+  const needsKey = [
+    config.asr === 'openai' && 'PARLEY_ASR=openai',
+    config.textEmbedder === 'openai' && 'PARLEY_TEXT_EMBEDDER=openai',
+    config.extractor === 'llm' && 'PARLEY_EXTRACTOR=llm',
+  ].filter(Boolean);
+  if (needsKey.length > 0 && !config.openaiApiKey) {
+    r.problems.push(`${needsKey.join(', ')} needs OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint)`);
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const app = await buildApp(config, { logger });
+  const app = await buildApp(config, { logger, eagerModels: true });
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;

@@ -64,7 +64,7 @@ export function validateStreamFormat(params: StreamFormatParams): StreamFormat {
 /**
  * Check one binary frame against the stream format: a whole number of samples, 10 ms to 1 s long.
  * @returns the number of samples in the frame.
- * @throws ParleyError `PARLEY_ERR_BAD_AUDIO` (non-fatal for the session).
+ * @throws ParleyError `PARLEY_ERR_BAD_AUDIO`, or `PARLEY_ERR_FRAME_TOO_LARGE` past 1 s (non-fatal for the session).
  */
 export function validateFrame(format: StreamFormat, frame: Uint8Array): number {
   const width = bytesPerSample(format.encoding);
@@ -74,6 +74,8 @@ export function validateFrame(format: StreamFormat, frame: Uint8Array): number {
   const samples = frame.byteLength / width;
   const durationMs = (samples * 1000) / format.sampleRate;
   if (durationMs < MIN_FRAME_MS) throw badAudio(`frame of ${durationMs.toFixed(1)} ms is shorter than ${MIN_FRAME_MS} ms`);
-  if (durationMs > MAX_FRAME_MS) throw badAudio(`frame of ${durationMs.toFixed(1)} ms is longer than ${MAX_FRAME_MS} ms`);
+  if (durationMs > MAX_FRAME_MS) {
+    throw new ParleyError('PARLEY_ERR_FRAME_TOO_LARGE', `frame of ${durationMs.toFixed(1)} ms is longer than ${MAX_FRAME_MS} ms`);
+  }
   return samples;
 }

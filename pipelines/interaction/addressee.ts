@@ -25,22 +25,3 @@ export function mentionedParticipants(text: string, participants: KnownParticipa
   }
   return found;
 }
-
-/**
- * Who an utterance is addressed to, when the client did not say: a participant named in it; else, in
- * a two-party exchange, the other party (the previous different speaker). Otherwise nobody.
- */
-export function inferAddressees(
-  speakerId: string,
-  text: string,
-  prior: PriorTurn[],
-  participants: KnownParticipant[],
-): string[] {
-  const named = mentionedParticipants(text, participants.filter((p) => p.id !== speakerId));
-  if (named.length > 0) return named;
-  const speakers = new Set(prior.map((t) => t.speakerId));
-  speakers.add(speakerId);
-  const previous = [...prior].reverse().find((t) => t.speakerId !== speakerId);
-  if (previous && speakers.size === 2) return [previous.speakerId];
-  return [];
-}

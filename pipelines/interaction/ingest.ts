@@ -3,13 +3,16 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import type { JobQueue } from '../../graph/job-queue.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
-import { inferAddressees } from './addressee.js';
-
-/** The queue name of the per-utterance memory job. */
-export const CONSOLIDATE_JOB = 'memory.consolidate';
+import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
+import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
+import { attributesNameEvidenceStore, nameFromSelfIntroduction, recordAddressEvidence } from '../speaker/naming.js';
+import { mentionedParticipants } from './addressee.js';
+import { ParticipantResolver } from './participant-resolver.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
 export interface UtteranceInput {
+  /** Use this id for the stored utterance (e.g. to name its audio span first). */
+  id?: string;
   /** A participant id, or a label / name to resolve (created when unknown). */
   speaker: string;
   text: string;
@@ -23,6 +26,8 @@ export interface UtteranceInput {
   audioRef?: string | null;
   /** Confidence of the speaker attribution in [0, 1]; 1 when the client named the speaker. */
   speakerConfidence?: number;
+  /** The speaker was first heard in this utterance (set by voice re-identification). */
+  speakerIsNew?: boolean;
 }
 
 /** A stored utterance with its resolved speaker and addressees, ready for `transcript.final`. */
@@ -32,13 +37,6 @@ export interface IngestedUtterance {
   addressees: { id: string; name: string | null }[];
 }
 
-/** Job data of `memory.consolidate`. */
-export interface ConsolidateJobData {
-  tenant: TenantId;
-  sessionId: string;
-  utteranceId: string;
-}
-
 export interface InteractionIngestDeps {
   graph: GraphStore;
   lexical: LexicalIndex;
@@ -46,34 +44,55 @@ export interface InteractionIngestDeps {
   logger: Logger;
 }
 
+/** How many earlier utterances define who is present in a session. */
+const PRESENCE_WINDOW = 50;
+
 /**
- * The memory path's first step, shared by WebSocket and HTTP: resolve speaker and addressees, store
- * the utterances atomically in the interaction graph, index them for keyword search, and queue them
- * for consolidation into long-term memory.
+ * The memory path's first step, shared by WebSocket, HTTP and the audio pipeline: resolve speaker
+ * and addressees (binding names from self-introductions at once, and from repeated direct address
+ * across sessions), store the utterances atomically in the interaction graph, index them for keyword
+ * search, and queue them for consolidation into long-term memory.
  */
 export class InteractionIngest {
-  constructor(private readonly deps: InteractionIngestDeps) {}
+  private readonly nameEvidence;
+
+  constructor(private readonly deps: InteractionIngestDeps) {
+    this.nameEvidence = attributesNameEvidenceStore({
+      getAttributes: async (tenant, id) => (await deps.graph.getParticipant(tenant, id))?.attributes ?? null,
+      patchAttributes: async (tenant, id, attributes) => {
+        await deps.graph.updateParticipant(tenant, id, { attributes });
+      },
+    });
+  }
 
   async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
     const { graph } = this.deps;
     await graph.openSession(tenant, sessionId, new Date().toISOString());
     const resolver = new ParticipantResolver(graph, tenant, await graph.listParticipants(tenant));
-    const prior = (await graph.recentUtterances(tenant, sessionId, 8)).map((u) => ({ speakerId: u.speakerId }));
+    const history = await graph.recentUtterances(tenant, sessionId, PRESENCE_WINDOW);
+    const recent = history.map((u) => ({ speakerId: u.speakerId }));
+    const present = new Set(history.flatMap((u) => [u.speakerId, ...u.addresseeIds]));
     // Resolve every speaker first, so a name spoken before its owner's first line in the batch is known.
     const speakers = [];
-    for (const input of inputs) speakers.push(await resolver.resolve(input.speaker));
+    for (const input of inputs) {
+      const resolved = await resolver.resolve(input.speaker);
+      speakers.push(resolved);
+      present.add(resolved.participant.id);
+    }
     const pending: { input: UtteranceInput; speaker: Participant; isNew: boolean; addressees: Participant[] }[] = [];
     for (const [i, input] of inputs.entries()) {
-      const { participant: speaker, isNew } = speakers[i]!;
+      const { participant, isNew } = speakers[i]!;
+      const speaker = await this.bindSelfIntroduction(tenant, resolver, participant, input.text);
       const addressees = input.addressees
         ? await Promise.all(input.addressees.map(async (a) => (await resolver.resolve(a)).participant))
-        : resolver.byIds(inferAddressees(speaker.id, input.text, prior, resolver.all()));
-      prior.push({ speakerId: speaker.id });
-      pending.push({ input, speaker, isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
+        : resolver.byIds(await this.inferAddressees(tenant, sessionId, resolver, speaker.id, input.text, recent, present));
+      recent.push({ speakerId: speaker.id });
+      pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }
     const stored = await graph.addUtterances(
       tenant,
       pending.map(({ input, speaker, addressees }) => ({
+        ...(input.id ? { id: input.id } : {}),
         sessionId,
         speakerId: speaker.id,
         addresseeIds: addressees.map((a) => a.id),
@@ -96,6 +115,48 @@ export class InteractionIngest {
     });
   }
 
+  /** "I'm Ana" names the speaker at once; a speaker who already has another name gains an alias. */
+  private async bindSelfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string): Promise<Participant> {
+    const binding = nameFromSelfIntroduction(speaker.id, text);
+    if (!binding) return speaker;
+    const name = binding.name;
+    if (speaker.name?.toLowerCase() === name.toLowerCase() || speaker.aliases.some((a) => a.toLowerCase() === name.toLowerCase())) {
+      return speaker;
+    }
+    const patch = speaker.name ? { aliases: [...speaker.aliases, name] } : { name };
+    const updated = (await this.deps.graph.updateParticipant(tenant, speaker.id, patch)) ?? speaker;
+    resolver.remember(updated);
+    return updated;
+  }
+
+  /**
+   * Vocatives, group address, or a reply (see pipelines/speaker/addressee-inference.ts) among the
+   * people present; a named participant of the tenant who is not present yet still counts. An
+   * unknown name used to address someone is recorded as evidence for naming them later.
+   */
+  private async inferAddressees(
+    tenant: TenantId, sessionId: string, resolver: ParticipantResolver, speakerId: string, text: string,
+    recent: { speakerId: string }[], present: Set<string>,
+  ): Promise<string[]> {
+    const result = inferSpeakerAddressees({ speakerId, text, recent, present: resolver.byIds([...present]) });
+    if (result.reason !== 'vocative') {
+      const named = mentionedParticipants(text, resolver.all().filter((p) => p.id !== speakerId));
+      if (named.length > 0) return named;
+    }
+    if (result.unknownVocatives.length > 0 && result.addresseeIds.length === 1 && result.reason !== 'vocative') {
+      const addressee = result.addresseeIds[0]!;
+      for (const name of result.unknownVocatives) {
+        const binding = await recordAddressEvidence(this.nameEvidence, tenant, sessionId, addressee, name);
+        const person = resolver.byIds([addressee])[0];
+        if (binding && person && !person.name) {
+          const updated = await this.deps.graph.updateParticipant(tenant, addressee, { name: binding.name });
+          if (updated) resolver.remember(updated);
+        }
+      }
+    }
+    return result.addresseeIds;
+  }
+
   /** Index and queue; failures here never undo the stored utterances (the job re-indexes). */
   private async afterStore(tenant: TenantId, stored: Utterance[]): Promise<void> {
     try {
@@ -110,38 +171,8 @@ export class InteractionIngest {
       this.deps.logger.warn({ tenant, err: (err as Error).message }, 'lexical indexing failed; the consolidation job retries it');
     }
     for (const u of stored) {
-      const data: ConsolidateJobData = { tenant, sessionId: u.sessionId, utteranceId: u.id };
-      await this.deps.queue.enqueue(CONSOLIDATE_JOB, data, { jobId: `consolidate-${tenant}-${u.id}` });
+      const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
+      await this.deps.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `consolidate-${tenant}-${u.id}` });
     }
-  }
-}
-
-/** Maps speaker labels, names and ids to participants, creating unknown ones once per batch. */
-class ParticipantResolver {
-  private readonly known = new Map<string, Participant>();
-
-  constructor(private readonly graph: GraphStore, private readonly tenant: TenantId, participants: Participant[]) {
-    for (const p of participants) this.known.set(p.id, p);
-  }
-
-  all(): Participant[] {
-    return [...this.known.values()];
-  }
-
-  byIds(ids: string[]): Participant[] {
-    return ids.flatMap((id) => this.known.get(id) ?? []);
-  }
-
-  async resolve(label: string): Promise<{ participant: Participant; isNew: boolean }> {
-    const byId = this.known.get(label);
-    if (byId) return { participant: byId, isNew: false };
-    const lower = label.toLowerCase();
-    const byName = this.all().find(
-      (p) => p.name?.toLowerCase() === lower || p.aliases.some((a) => a.toLowerCase() === lower),
-    );
-    if (byName) return { participant: byName, isNew: false };
-    const created = await this.graph.createParticipant(this.tenant, { name: label });
-    this.known.set(created.id, created);
-    return { participant: created, isNew: true };
   }
 }

@@ -22,7 +22,14 @@ export interface ServerEventPayloads {
   'session.started': { config: Record<string, unknown>; resumed: boolean };
   'session.updated': { session: Record<string, unknown> };
   'vad.speech_started': { turn_id: string; audio_start_ms: number };
-  'vad.speech_stopped': { turn_id: string; audio_end_ms: number };
+  'vad.speech_stopped': {
+    turn_id: string;
+    /** Where the speech ended. */
+    audio_end_ms: number;
+    /** Session audio position at which the end of turn was decided (speech end + silence, or commit). */
+    decided_at_ms: number;
+    reason: 'silence' | 'commit' | 'max_turn';
+  };
   'transcript.partial': { turn_id: string; text: string };
   'transcript.final': {
     turn_id: string;

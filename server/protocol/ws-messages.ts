@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { AUDIO_ENCODINGS, SAMPLE_RATES } from '../../pipelines/audio/audio-format.js';
 
 /** Client → server text frames on `GET /v1/stream`. */
 
@@ -44,14 +45,10 @@ export const CLIENT_MESSAGES = {
 } as const;
 
 /** Query parameters of the WebSocket upgrade. */
-export const SAMPLE_RATES = [8000, 16000, 24000, 44100, 48000] as const;
-export const ENCODINGS = ['pcm_s16le', 'f32le', 'mulaw'] as const;
-export type AudioEncoding = (typeof ENCODINGS)[number];
-
 export const StreamQuery = Type.Object({
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' })),
   sample_rate: Type.Optional(Type.String({ description: `one of ${SAMPLE_RATES.join(', ')}; default 16000` })),
-  encoding: Type.Optional(Type.String({ description: `one of ${ENCODINGS.join(', ')}; default pcm_s16le` })),
+  encoding: Type.Optional(Type.String({ description: `one of ${AUDIO_ENCODINGS.join(', ')}; default pcm_s16le` })),
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
 });

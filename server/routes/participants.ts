@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { collectionFor } from '../../pipelines/memory/collections.js';
 import { ParleyError } from '../errors.js';
 import {
   ErrorBody, IdParams, ParticipantPatchBody, ParticipantView,
@@ -41,15 +42,26 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: IdParams }>('/v1/participants/:id', {
     schema: {
-      summary: 'Erase the participant everywhere: profile, utterances, edges and index entries',
+      summary: 'Erase the participant everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
       params: IdParams,
-      response: { 200: Type.Object({ id: Type.String(), erased_utterances: Type.Integer() }), 404: ErrorBody },
+      response: {
+        200: Type.Object({
+          id: Type.String(), erased_utterances: Type.Integer(), erased_memories: Type.Integer(), erased_voiceprints: Type.Integer(),
+        }),
+        404: ErrorBody,
+      },
     },
   }, async (request) => {
     const { tenant } = request;
-    const erased = await app.stores.graph.deleteParticipant(tenant, request.params.id);
-    if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${request.params.id}`);
-    await app.stores.lexical.delete(tenant, erased);
-    return { id: request.params.id, erased_utterances: erased.length };
+    const { stores } = app;
+    const id = request.params.id;
+    const utteranceIds = await stores.graph.deleteParticipant(tenant, id);
+    if (!utteranceIds) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+    const memory = await stores.memory.deleteParticipant(tenant, id);
+    const voiceprints = await stores.voiceprints.deleteByParticipant(tenant, id);
+    await stores.lexical.delete(tenant, [...utteranceIds, ...memory.factIds]);
+    await stores.vectors.delete(tenant, collectionFor('interaction'), utteranceIds);
+    for (const layer of ['fact', 'profile'] as const) await stores.vectors.delete(tenant, collectionFor(layer), memory.factIds);
+    return { id, erased_utterances: utteranceIds.length, erased_memories: memory.factIds.length, erased_voiceprints: voiceprints };
   });
 }

@@ -5,11 +5,16 @@ import type { IngestedUtterance, InteractionIngest } from '../../pipelines/inter
 import { ParleyError, toClientError, type ErrorCode } from '../errors.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { ServerEventPayloads, ServerEventType } from '../protocol/server-events.js';
-import type { AudioFormat } from './audio-frame.js';
+import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
+import type { Config } from '../config.js';
+import type { Models } from '../plugins/models.js';
 import type { TurnListener, TurnSession } from './turn-listener.js';
+import { VoiceTurns } from './voice-turns.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
+  config: Config;
+  models: Models;
   stores: Stores;
   ingest: InteractionIngest;
   metrics: Metrics;
@@ -36,7 +41,9 @@ export class LiveSession implements TurnSession {
   /** Listeners following this session's turns (retrieval, …). */
   listeners: TurnListener[] = [];
   ended = false;
-  format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
+  format: StreamFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
+  /** The voice side (VAD, ASR, speaker identity), created with the first audio frame. */
+  private voiceTurns: VoiceTurns | null = null;
   /** Called when the session should leave the registry. */
   onFinished: () => void = () => {};
 
@@ -56,15 +63,29 @@ export class LiveSession implements TurnSession {
   }
 
   /** Bind a (new) socket; a previous socket of the same session is closed as replaced. */
-  attach(socket: WebSocket, format: AudioFormat, resumed: boolean): void {
+  attach(socket: WebSocket, format: StreamFormat, resumed: boolean): void {
     if (this.socket && this.socket !== socket) this.socket.close(4000, 'session resumed on another connection');
     this.socket = socket;
     this.format = format;
+    this.voiceTurns?.reformat(format);
     this.ended = false;
     this.send('session.started', {
       resumed,
       config: { session_id: this.id, sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels },
     });
+  }
+
+  /** The voice side, created on first use. */
+  get voice(): VoiceTurns {
+    this.voiceTurns ??= new VoiceTurns(this, this.deps, this.format);
+    return this.voiceTurns;
+  }
+
+  /** Stop the audio (finishing the open turn when `flush`) and merge fragmented speaker ids. */
+  async endVoice(flush: boolean): Promise<void> {
+    if (!this.voiceTurns) return;
+    await this.voiceTurns.close(flush);
+    if (flush) await this.voiceTurns.mergeSpeakers();
   }
 
   /** Forget the socket if it is still the current one. */

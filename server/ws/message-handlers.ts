@@ -45,7 +45,7 @@ export async function handleClientMessage(
     case 'utterance':
       return storeUtterance(session, deps, message as Static<typeof UtteranceMessage>);
     case 'input.commit':
-      // Without audio there is no open turn to end; the audio pipeline ends its turn here.
+      session.voice.commit();
       return;
     case 'query':
       return answerQuery(session, deps, message as Static<typeof QueryMessage>);
@@ -86,6 +86,7 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
 }
 
 async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
+  await session.endVoice(true);
   await deps.stores.graph.updateSession(session.tenant, session.id, { endedAt: new Date().toISOString() });
   await deps.stores.queue.enqueue(SESSION_END_JOB, { tenant: session.tenant, sessionId: session.id }, {
     jobId: `session-end-${session.tenant}-${session.id}-${Date.now()}`,

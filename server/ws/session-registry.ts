@@ -56,7 +56,9 @@ export class SessionRegistry {
 
   remove(tenant: string, id: string): void {
     const key = this.key(tenant, id);
-    this.sessions.get(key)?.notify((l) => l.close?.());
+    const session = this.sessions.get(key);
+    session?.notify((l) => l.close?.());
+    void session?.endVoice(false);
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.sessions.delete(key);

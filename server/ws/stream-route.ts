@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { ParleyError, toClientError } from '../errors.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
-import { parseAudioFormat, validateAudioFrame } from './audio-frame.js';
+import { validateStreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { handleClientMessage, parseClientMessage } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
@@ -32,6 +32,8 @@ function refuse(socket: WebSocket, err: ParleyError): void {
 /** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */
 export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
   const deps: LiveSessionDeps = {
+    config: app.config,
+    models: app.models,
     stores: app.stores,
     ingest: app.ingest,
     metrics: app.metrics,
@@ -52,7 +54,11 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       const query = request.query as Record<string, unknown>;
       let session: LiveSession;
       try {
-        const format = parseAudioFormat(query);
+        const format = validateStreamFormat({
+          encoding: query.encoding as string | undefined,
+          sampleRate: query.sample_rate as string | undefined,
+          channels: query.channels as string | undefined,
+        });
         const sessionId = (query.session_id as string | undefined) ?? `s_${crypto.randomUUID().replaceAll('-', '')}`;
         if (!registry.get(request.tenant, sessionId) && registry.size >= app.config.maxSessions) {
           throw new ParleyError('PARLEY_ERR_OVERLOADED', `this server already holds ${app.config.maxSessions} live sessions; retry later`);
@@ -68,12 +74,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
 
       socket.on('message', (data: RawData, isBinary: boolean) => {
         if (isBinary) {
-          try {
-            validateAudioFrame(toBuffer(data), session.format);
-          } catch (err) {
-            const { code, message } = toClientError(err);
-            session.sendError(code, message);
-          }
+          session.voice.push(toBuffer(data));
           return;
         }
         try {
@@ -91,4 +92,4 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       socket.on('error', (err) => session.log.warn({ err: err.message }, 'socket error'));
     },
   );
-}, { name: 'parley-stream', dependencies: ['parley-stores', 'parley-metrics', '@fastify/websocket'] });
+}, { name: 'parley-stream', dependencies: ['parley-stores', 'parley-metrics', 'parley-models', '@fastify/websocket'] });

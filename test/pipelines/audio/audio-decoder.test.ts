@@ -70,7 +70,10 @@ describe('AudioDecoder', () => {
     const decoder = await AudioDecoder.create(validateStreamFormat({ encoding: 'pcm_s16le', sampleRate: 16000 }));
     assert.throws(() => decoder.decode(Buffer.alloc(3201)), isBadAudio); // odd byte count
     assert.throws(() => decoder.decode(Buffer.alloc(2 * 159)), isBadAudio); // 9.9 ms
-    assert.throws(() => decoder.decode(Buffer.alloc(2 * 16001)), isBadAudio); // > 1 s
+    assert.throws(
+      () => decoder.decode(Buffer.alloc(2 * 16001)),
+      (e: unknown) => e instanceof ParleyError && e.code === 'PARLEY_ERR_FRAME_TOO_LARGE',
+    ); // > 1 s
     assert.equal(decoder.decode(Buffer.alloc(2 * 160)).length, 160); // exactly 10 ms
     assert.equal(decoder.decode(Buffer.alloc(2 * 16000)).length, 16000); // exactly 1 s
   });

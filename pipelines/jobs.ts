@@ -1,0 +1,97 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Stores } from '../graph/stores.js';
+import type { TenantId } from '../graph/types.js';
+import type { Config } from '../server/config.js';
+import type { ServerEventPayloads, ServerEventType } from '../server/protocol/server-events.js';
+import { analyseTurnAffect } from './affect/affect-turn.js';
+import { createPersonaConsolidator } from './affect/persona.js';
+import { TextAffectClassifier } from './affect/text-affect.js';
+import { readWav } from './audio/wav.js';
+import type { TextEmbedder } from './embeddings/text-embedder.js';
+import { reembedIfNeeded } from './embeddings/reembed.js';
+import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
+import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
+import { CONSOLIDATION_JOB, createConsolidationHandler, type ConsolidationJob } from './memory/consolidate.js';
+import { EmbeddedExtractor } from './memory/embedded-extractor.js';
+import type { Extractor } from './memory/extractor.js';
+import { LlmJsonClient } from './memory/llm-client.js';
+import { LlmDecider } from './memory/llm-decider.js';
+import { LlmExtractor } from './memory/llm-extractor.js';
+
+/** Delivers an event to a session's client, wherever it is connected. */
+export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: string, type: T, payload: ServerEventPayloads[T]) => void;
+
+/** Runs after a consolidation job stored its facts (e.g. the left-brain index update). */
+export type AfterConsolidation = (job: ConsolidationJob, factIds: string[]) => Promise<void>;
+
+export interface JobDeps {
+  config: Config;
+  stores: Stores;
+  embedder: TextEmbedder;
+  logger: Logger;
+  publish: Publish;
+  /** Further work after each consolidation, run in order; failures are logged, never retried. */
+  afterConsolidation?: AfterConsolidation[];
+}
+
+/** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
+export function knownTenants(config: Config): TenantId[] {
+  return config.apiKeys.length > 0 ? [...new Set(config.apiKeys.map((k) => k.tenant))] : ['default'];
+}
+
+function extractorFor(config: Config): { extractor: Extractor; llm: LlmJsonClient | null } {
+  if (config.extractor !== 'llm') return { extractor: new EmbeddedExtractor(), llm: null };
+  const llm = new LlmJsonClient({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.llmModel });
+  return { extractor: new LlmExtractor(llm), llm };
+}
+
+/**
+ * Register every background job handler on the queue: per-utterance consolidation (facts, profiles,
+ * indexes, affect) and end-of-session consolidation (long-horizon persona). The server calls this in
+ * embedded mode; `npm run worker` calls it against the Redis queues.
+ */
+export async function registerJobHandlers(deps: JobDeps): Promise<void> {
+  const { config, stores, embedder, logger } = deps;
+  const log = logger.child({ component: 'jobs' });
+  await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, logger: log }, knownTenants(config));
+  const { extractor, llm } = extractorFor(config);
+  const affect = embedder instanceof UseLiteEmbedder ? new TextAffectClassifier(embedder) : null;
+
+  const consolidate = createConsolidationHandler({
+    graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
+    embedder, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}),
+    onOps: (tenant, sessionId, ops) => deps.publish(tenant, sessionId, 'memory.updated', { ops }),
+    logger: log,
+  });
+  stores.queue.process<ConsolidationJob>(CONSOLIDATION_JOB, async (job, signal) => {
+    await consolidate(job, signal);
+    const facts = await stores.memory.processedFacts(job.data.tenant, job.data.utteranceId);
+    const utterance = await stores.graph.getUtterance(job.data.tenant, job.data.utteranceId);
+    if (affect && utterance) {
+      const audio = utterance.audioRef ? readSpan(config.dataDir, utterance.audioRef, log) : undefined;
+      await analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio)
+        .catch((err: Error) => log.warn({ err: err.message }, 'affect attribution failed'));
+    }
+    for (const after of deps.afterConsolidation ?? []) {
+      await after(job.data, facts ?? []).catch((err: Error) => log.warn({ err: err.message }, 'post-consolidation step failed'));
+    }
+  }, { concurrency: 2 });
+
+  const consolidatePersona = createPersonaConsolidator(stores.memory);
+  stores.queue.process<SessionEndJobData>(SESSION_END_JOB, async (job) => {
+    const { tenant, sessionId } = job.data;
+    const transcript = await stores.graph.getTranscript(tenant, sessionId);
+    for (const speakerId of new Set(transcript.map((u) => u.speakerId))) await consolidatePersona(tenant, speakerId);
+  });
+}
+
+/** The 16 kHz audio of a stored span, or undefined when it is gone (retention) or unreadable. */
+function readSpan(dataDir: string, audioRef: string, log: Logger): Float32Array | undefined {
+  try {
+    return readWav(path.join(dataDir, audioRef)).samples;
+  } catch (err) {
+    log.debug({ err: (err as Error).message }, 'audio span not readable');
+    return undefined;
+  }
+}

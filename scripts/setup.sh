@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install everything Parley needs on a Debian/Ubuntu machine, idempotently:
+# system packages (speech recognition, test voices), npm dependencies, and the compiled build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(pocketsphinx pocketsphinx-en-us flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts sox bzip2)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing system packages: ${missing[*]}" >&2
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "setup: run as root or install these packages yourself: ${missing[*]}" >&2; exit 1
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js 20 or later is required (found $(node --version))" >&2; exit 1
+fi
+
+# onnxruntime-node's install script downloads CUDA files we do not use; the CPU build ships in the package.
+export ONNXRUNTIME_NODE_INSTALL=skip
+stamp=node_modules/.parley-lock-hash
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund
+  echo "$want" > "$stamp"
+fi
+
+echo "setup: building" >&2
+npm run build --silent
+echo "setup: done" >&2

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
+import { registerJobHandlers, type AfterConsolidation, type Publish } from '../../pipelines/jobs.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How background work reaches a session's client: the live socket here, or the event bus. */
+    publish: Publish;
+    /** Steps to run after each consolidation; plugins push theirs before the app is ready. */
+    afterConsolidation: AfterConsolidation[];
+  }
+}
+
+/**
+ * Runs the background job handlers in this process (unless `PARLEY_RUN_JOBS=false`) once every
+ * plugin has had its say, and sends their events to live sessions.
+ */
+export const jobsPlugin = fp(
+  async (app: FastifyInstance, opts: { logger: Logger }) => {
+    const publish: Publish = (tenant, sessionId, type, payload) => {
+      app.sessions.get(tenant, sessionId)?.send(type, payload);
+    };
+    app.decorate('publish', publish);
+    app.decorate('afterConsolidation', [] as AfterConsolidation[]);
+    if (!app.config.runJobs) return;
+    app.addHook('onReady', async () => {
+      await registerJobHandlers({
+        config: app.config,
+        stores: app.stores,
+        embedder: app.models.textEmbedder,
+        logger: opts.logger,
+        publish: (tenant, sessionId, type, payload) => app.publish(tenant, sessionId, type, payload),
+        afterConsolidation: app.afterConsolidation,
+      });
+    });
+  },
+  { name: 'parley-jobs', dependencies: ['parley-stores', 'parley-models', 'parley-stream'] },
+);

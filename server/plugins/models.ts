@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AsrBackendConfig } from '../../pipelines/asr/streaming-asr.js';
+import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
+import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
+import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
+import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { OnnxSpeakerEmbedder } from '../../pipelines/speaker/onnx-speaker-embedder.js';
+import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
+import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
+import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
+import type { Config } from '../config.js';
+
+/** The models a server process runs, shared by every session. */
+export interface Models {
+  textEmbedder: TextEmbedder;
+  speakerEmbedder: SpeakerEmbedder;
+  audioSpans: AudioSpanStore;
+  /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
+  inference(): Promise<WorkerPool>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    models: Models;
+  }
+}
+
+/** The ASR backend the config names, as the inference workers load it. */
+export function asrBackend(config: Config): AsrBackendConfig {
+  switch (config.asr) {
+    case 'sherpa-onnx':
+      return { kind: 'sherpa-onnx', modelDir: path.join(config.modelsDir, 'sherpa-zipformer-en') };
+    case 'openai':
+      return { kind: 'openai', baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.transcriptionModel };
+    default:
+      return { kind: 'pocketsphinx' };
+  }
+}
+
+/** The text embedder the config names. */
+export function createTextEmbedder(config: Config): TextEmbedder {
+  if (config.textEmbedder === 'openai') {
+    return new OpenAiEmbedder({
+      baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '',
+      model: config.embeddingModel, dimension: config.embeddingDimension,
+    });
+  }
+  return new UseLiteEmbedder();
+}
+
+/** The speaker embedder the config names; a missing ONNX model fails here, naming the fix. */
+export async function createSpeakerEmbedder(config: Config): Promise<SpeakerEmbedder> {
+  if (config.speakerEmbedder === 'wespeaker') {
+    return OnnxSpeakerEmbedder.create({ modelPath: path.join(config.modelsDir, 'wespeaker-resnet34', 'model.onnx') });
+  }
+  return new StatsLdaSpeakerEmbedder();
+}
+
+/**
+ * Decorates `app.models`. With `eager` (the real server) every model loads at start-up, so a missing
+ * model or credential stops the server with a message naming the fix; tests load them on first use.
+ */
+export const modelsPlugin = fp(
+  async (app: FastifyInstance, opts: { config: Config; eager: boolean }) => {
+    const { config } = opts;
+    const textEmbedder = createTextEmbedder(config);
+    const speakerEmbedder = await createSpeakerEmbedder(config);
+    let pool: Promise<WorkerPool> | null = null;
+    const inference = (): Promise<WorkerPool> => {
+      pool ??= WorkerPool.create({
+        asr: asrBackend(config), size: config.inferenceWorkers, logger: app.log.child({ component: 'inference' }) as never,
+      });
+      return pool;
+    };
+    const models: Models = {
+      textEmbedder,
+      speakerEmbedder,
+      audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
+      inference,
+    };
+    app.decorate('models', models);
+    if (opts.eager) {
+      if (textEmbedder instanceof UseLiteEmbedder) await textEmbedder.start();
+      if (config.asr !== 'none') await inference();
+    }
+    app.addHook('onClose', async () => {
+      await textEmbedder.close();
+      if (pool) await (await pool.catch(() => null))?.close();
+    });
+  },
+  { name: 'parley-models' },
+);

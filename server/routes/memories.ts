@@ -1,0 +1,141 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Fact } from '../../graph/memory-store.js';
+import type { TenantId } from '../../graph/types.js';
+import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
+import { ParleyError } from '../errors.js';
+import { ErrorBody, IdParams } from '../protocol/http-schemas.js';
+
+const Ref = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
+
+export const FactView = Type.Object(
+  {
+    id: Type.String(),
+    layer: Type.Union([Type.Literal('fact'), Type.Literal('profile')]),
+    text: Type.String(),
+    kind: Type.String(),
+    speaker: Ref,
+    addressees: Type.Array(Ref),
+    subject_id: Type.String(),
+    refer_ids: Type.Array(Type.String()),
+    session_id: Type.String(),
+    time: Type.String(),
+    valid_from: Type.String(),
+    valid_to: Type.Union([Type.String(), Type.Null()]),
+    supersedes: Type.Union([Type.String(), Type.Null()]),
+    superseded_by: Type.Union([Type.String(), Type.Null()]),
+    confidence: Type.Number(),
+    source: Type.String(),
+  },
+  { $id: 'Memory' },
+);
+type FactView = Static<typeof FactView>;
+
+const MemoriesQuery = Type.Object(
+  {
+    participant: Type.Optional(Type.String({ minLength: 1 })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    layer: Type.Optional(Type.Union([Type.Literal('fact'), Type.Literal('profile')])),
+    include_history: Type.Optional(Type.Boolean({ default: false })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+type MemoriesQuery = Static<typeof MemoriesQuery>;
+
+const MemoryPatch = Type.Object(
+  {
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+type MemoryPatch = Static<typeof MemoryPatch>;
+
+/** `GET /v1/memories`, `PATCH|DELETE /v1/memories/{id}`: long-term facts and profile facts. */
+export async function memoryRoutes(app: FastifyInstance): Promise<void> {
+  const { stores } = app;
+  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, app.models.textEmbedder);
+
+  const views = async (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => {
+    const names = new Map<string, string | null>();
+    const ref = async (id: string): Promise<{ id: string; name: string | null }> => {
+      if (!names.has(id)) names.set(id, (await stores.graph.getParticipant(tenant, id))?.name ?? null);
+      return { id, name: names.get(id) ?? null };
+    };
+    const out: FactView[] = [];
+    for (const f of facts) {
+      out.push({
+        id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
+        addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
+        session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo,
+        supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
+      });
+    }
+    return out;
+  };
+
+  app.get<{ Querystring: MemoriesQuery }>('/v1/memories', {
+    schema: {
+      summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
+      querystring: MemoriesQuery,
+      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody },
+    },
+  }, async (request) => {
+    const { tenant } = request;
+    const q = request.query;
+    let ids: string[] | undefined;
+    if (q.q) {
+      const hits = await stores.lexical.search(tenant, q.q, q.limit ?? 100, { layer: q.layer ?? ['fact', 'profile'] });
+      ids = hits.map((h) => h.id);
+      if (ids.length === 0) return { memories: [] };
+    }
+    const facts = await stores.memory.listFacts(tenant, {
+      ...(q.participant ? { participantId: q.participant } : {}),
+      ...(q.layer ? { layer: q.layer } : {}),
+      ...(ids ? { ids } : {}),
+      includeHistory: q.include_history ?? false,
+      limit: q.limit ?? 100,
+    });
+    if (ids) {
+      const rank = new Map(ids.map((id, i) => [id, i]));
+      facts.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+    }
+    return { memories: await views(tenant, facts) };
+  });
+
+  app.patch<{ Params: IdParams; Body: MemoryPatch }>('/v1/memories/:id', {
+    schema: {
+      summary: 'Correct a memory (its text or confidence); it is re-indexed',
+      params: IdParams, body: MemoryPatch,
+      response: { 200: FactView, 400: ErrorBody, 404: ErrorBody },
+    },
+  }, async (request) => {
+    const { tenant } = request;
+    const patched = await stores.memory.patchFact(tenant, request.params.id, {
+      ...(request.body.text !== undefined ? { content: request.body.text } : {}),
+      ...(request.body.confidence !== undefined ? { confidence: request.body.confidence } : {}),
+    });
+    if (!patched) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
+    if (request.body.text !== undefined && patched.validTo === null) {
+      const [vector] = await app.models.textEmbedder.embed([patched.content]);
+      if (vector) await indexer.indexFacts(tenant, [{ fact: patched, vector }]);
+    }
+    return (await views(tenant, [patched]))[0];
+  });
+
+  app.delete<{ Params: IdParams }>('/v1/memories/:id', {
+    schema: {
+      summary: 'Erase a memory and its index entries',
+      params: IdParams,
+      response: { 200: Type.Object({ id: Type.String(), deleted: Type.Boolean() }), 404: ErrorBody },
+    },
+  }, async (request) => {
+    const { tenant } = request;
+    const fact = await stores.memory.getFact(tenant, request.params.id);
+    if (!fact) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
+    await indexer.removeFacts(tenant, [fact]);
+    await stores.memory.deleteFact(tenant, fact.id);
+    return { id: fact.id, deleted: true };
+  });
+}

@@ -1,0 +1,224 @@
+import type { Stores } from '../../graph/stores.js';
+import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
+import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
+import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
+import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
+import type { InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import { cannotLinkFrom, planMerges } from '../../pipelines/speaker/merge.js';
+import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
+import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
+import { voiceprintsAllowed, type Config } from '../config.js';
+import { ParleyError, toClientError } from '../errors.js';
+import type { Models } from '../plugins/models.js';
+import type { LiveSession } from './live-session.js';
+
+export interface VoiceTurnsDeps {
+  config: Config;
+  stores: Stores;
+  models: Models;
+  ingest: InteractionIngest;
+}
+
+/**
+ * The voice side of one live session: streamed audio → VAD / ASR events (worker pool) → speaker
+ * re-identification → stored utterances, plus the end-of-session speaker merge. Created on the
+ * session's first audio frame.
+ */
+export class VoiceTurns {
+  private audio: AudioSession | null = null;
+  private opening: Promise<AudioSession> | null = null;
+  private reader: Promise<void> | null = null;
+  private tracker: Promise<SpeakerTracker> | null = null;
+  /** Audio turn number → the session's turn id. */
+  private readonly turnIds = new Map<number, string>();
+  private lastVoice: string | null = null;
+
+  constructor(private readonly session: LiveSession, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
+
+  /** Take one binary frame; bad frames are reported to the client and the session goes on. */
+  push(frame: Buffer): void {
+    if (this.deps.config.asr === 'none') {
+      // No recogniser: the frame is still checked, then dropped.
+      try {
+        validateFrame(this.format, frame);
+        decodePcm(this.format.encoding, frame);
+      } catch (err) {
+        this.fail(err);
+      }
+      return;
+    }
+    if (this.audio) {
+      this.report(this.audio.push(frame));
+      return;
+    }
+    void this.open().then((audio) => this.report(audio.push(frame)), (err: unknown) => this.fail(err));
+  }
+
+  /** `input.commit`: end the open turn now. */
+  commit(): void {
+    this.audio?.commit();
+  }
+
+  /** A reconnect may declare another format; the decoder is rebuilt on the next frame. */
+  reformat(format: StreamFormat): void {
+    if (format.encoding === this.format.encoding && format.sampleRate === this.format.sampleRate) return;
+    this.format = format;
+    void this.close(false);
+  }
+
+  /**
+   * Stop the audio. With `flush`, finish the open turn and store every final first (session.end).
+   * Then merge fragmented speaker ids of this session.
+   */
+  async close(flush: boolean): Promise<void> {
+    const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
+    this.audio = null;
+    this.opening = null;
+    if (audio) await audio.close({ flush });
+    await this.reader;
+    this.reader = null;
+  }
+
+  /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
+  async mergeSpeakers(): Promise<void> {
+    if (!this.tracker) return;
+    const tracker = await this.tracker;
+    const { stores } = this.deps;
+    const { tenant, id } = this.session;
+    const stats = new Map(tracker.sessionStats().map((s) => [s.participantId, s]));
+    const candidates = tracker.prototypes()
+      .filter((p) => stats.has(p.participantId))
+      .map((p) => ({ participantId: p.participantId, prototype: p.vector, utterances: stats.get(p.participantId)!.utterances, known: p.known }));
+    const transcript = await stores.graph.getTranscript(tenant, id);
+    const merges = planMerges(candidates, {
+      mergeTau: thresholdsFor(this.deps.models.speakerEmbedder.modelId).mergeTau,
+      cannotLink: cannotLinkFrom(transcript.map((u) => ({ speakerId: u.speakerId, startMs: u.startMs, endMs: u.endMs }))),
+    });
+    for (const { from, into } of merges) {
+      await stores.graph.mergeParticipants(tenant, from, into);
+      await stores.memory.relabelParticipant(tenant, from, into);
+      this.session.send('speaker.merged', { from, into });
+    }
+    if (merges.length > 0) await tracker.applyMerges(merges);
+  }
+
+  private open(): Promise<AudioSession> {
+    this.opening ??= (async () => {
+      const { config, models } = this.deps;
+      const audio = await createAudioSession({
+        format: this.format,
+        pool: await models.inference(),
+        vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs },
+      });
+      this.audio = audio;
+      this.reader = this.read(audio);
+      return audio;
+    })();
+    return this.opening;
+  }
+
+  private async read(audio: AudioSession): Promise<void> {
+    for await (const event of audio) {
+      try {
+        this.onEvent(event);
+      } catch (err) {
+        this.session.log.error({ err }, 'audio event failed');
+      }
+    }
+  }
+
+  private onEvent(e: AudioSessionEvent): void {
+    const s = this.session;
+    switch (e.type) {
+      case 'speech_started': {
+        const turnId = s.nextTurnId();
+        this.turnIds.set(e.turnId, turnId);
+        s.send('vad.speech_started', { turn_id: turnId, audio_start_ms: e.audioStartMs });
+        s.notify((l) => l.onSpeechStarted?.(turnId, e.audioStartMs));
+        return;
+      }
+      case 'partial': {
+        const turnId = this.turnIds.get(e.turnId);
+        if (!turnId || e.text.trim() === '') return;
+        s.send('transcript.partial', { turn_id: turnId, text: e.text });
+        s.notify((l) => l.onPartial?.(turnId, e.text));
+        return;
+      }
+      case 'speech_stopped': {
+        const turnId = this.turnIds.get(e.turnId);
+        if (!turnId) return;
+        s.send('vad.speech_stopped', { turn_id: turnId, audio_end_ms: e.audioEndMs, decided_at_ms: e.decidedAtMs, reason: e.reason });
+        s.notify((l) => l.onSpeechStopped?.(turnId));
+        return;
+      }
+      case 'final': {
+        const turnId = this.turnIds.get(e.turnId);
+        this.turnIds.delete(e.turnId);
+        if (!turnId || e.text.trim() === '') return;
+        // Stored in arrival order with the session's other messages.
+        s.enqueue(() => this.storeFinal(turnId, e));
+        return;
+      }
+      case 'error':
+        s.sendError(e.code, e.message, e.fatal);
+    }
+  }
+
+  private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {
+    const { tenant, id: sessionId } = this.session;
+    const speaker = await this.identify(e.audio);
+    const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
+    const audioRef = await this.deps.models.audioSpans.write(tenant, sessionId, utteranceId, e.audio)
+      .catch((err: Error) => {
+        this.session.log.warn({ err: err.message }, 'could not keep the audio span');
+        return null;
+      });
+    const [stored] = await this.deps.ingest.ingest(tenant, sessionId, [{
+      id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs,
+      confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
+    }]);
+    if (stored) this.session.finalised(turnId, stored);
+  }
+
+  /** Who spoke this audio: voice re-identification, or the previous voice when it cannot be embedded. */
+  private async identify(audio: Float32Array): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
+    const tracker = await this.openTracker();
+    try {
+      const embedding = await this.deps.models.speakerEmbedder.embed(audio);
+      const assigned = await tracker.assign(embedding);
+      this.lastVoice = assigned.participantId;
+      return assigned;
+    } catch (err) {
+      if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
+      if (this.lastVoice) return { participantId: this.lastVoice, confidence: 0, isNew: false };
+      const created = await this.deps.stores.graph.createParticipant(this.session.tenant, {});
+      this.lastVoice = created.id;
+      return { participantId: created.id, confidence: 0, isNew: true };
+    }
+  }
+
+  private openTracker(): Promise<SpeakerTracker> {
+    const { config, stores, models } = this.deps;
+    const tenant = this.session.tenant;
+    this.tracker ??= SpeakerTracker.open({
+      tenant,
+      modelId: models.speakerEmbedder.modelId,
+      thresholds: thresholdsFor(models.speakerEmbedder.modelId),
+      storeVoiceprints: voiceprintsAllowed(config, tenant),
+      store: stores.voiceprints,
+      createParticipant: async () => (await stores.graph.createParticipant(tenant, {})).id,
+      onVoiceprintCount: (participantId, count) => stores.graph.setVoiceprintCount(tenant, participantId, count),
+    });
+    return this.tracker;
+  }
+
+  private report(err: ParleyError | undefined): void {
+    if (err) this.session.sendError(err.code, err.message);
+  }
+
+  private fail(err: unknown): void {
+    const { code, message } = toClientError(err);
+    if (code === 'PARLEY_ERR_INTERNAL') this.session.log.error({ err }, 'audio pipeline failed to start');
+    this.session.sendError(code, message);
+  }
+}

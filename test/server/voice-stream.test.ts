@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { wordErrorRate } from '../../pipelines/asr/wer.js';
+import { fixtureSamples, loadAudioFixtures, type AudioFixture } from '../../pipelines/audio/fixtures.js';
+import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
+
+/**
+ * Stream 16 kHz audio as 100 ms pcm_s16le frames at `speed` × real time, then 1.2 s of silence.
+ * (The server sheds audio that runs more than 5 s ahead of real time over a session.)
+ */
+async function streamAudio(client: TestWsClient, samples: Float32Array, speed = 1.25): Promise<void> {
+  const frame = 1600;
+  const padded = new Float32Array(samples.length + 16000 * 1.2);
+  padded.set(samples);
+  for (let i = 0; i < padded.length; i += frame) {
+    client.sendRaw(encodeS16le(padded.subarray(i, Math.min(i + frame, padded.length))));
+    await new Promise((r) => setTimeout(r, 100 / speed));
+  }
+}
+
+describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', () => {
+  let t: TestApp;
+  let fixtures: AudioFixture[];
+  before(async () => {
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1' });
+    fixtures = loadAudioFixtures();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('turns, partials before finals, transcripts close to the text, one voice one speaker, another voice another', async () => {
+    const awb = fixtures.find((f) => f.file === 'awb.wav')!;
+    const slt = fixtures.find((f) => f.file === 'slt.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-1&sample_rate=16000&encoding=pcm_s16le`);
+    await c.next('session.started');
+    await streamAudio(c, fixtureSamples(awb));
+    const finalsOf = (): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
+    for (let i = 0; i < 100 && finalsOf().length < awb.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+    await streamAudio(c, fixtureSamples(slt));
+    const expected = awb.utterances.length + slt.utterances.length;
+    for (let i = 0; i < 100 && finalsOf().length < expected; i++) await new Promise((r) => setTimeout(r, 100));
+
+    const finals = finalsOf();
+    assert.deepEqual(c.events.filter((e) => e.type === 'error'), [], 'no audio was shed or refused');
+    assert.equal(finals.length, expected, `one final per spoken utterance; got ${finals.map((f) => f.text).join(' | ')}`);
+    const started = c.events.filter((e) => e.type === 'vad.speech_started');
+    const stopped = c.events.filter((e) => e.type === 'vad.speech_stopped');
+    assert.equal(started.length, expected);
+    assert.equal(stopped.length, expected);
+
+    const refs = [...awb.utterances, ...slt.utterances].map((u) => u.text);
+    const wer = wordErrorRate(refs.map((reference, i) => ({ reference, hypothesis: String(finals[i]!.text) })));
+    assert.ok(wer < 0.4, `word error rate ${wer}: ${finals.map((f) => f.text).join(" | ")}`);
+
+    let withPartial = 0;
+    for (const f of finals) {
+      const turn = f.turn_id;
+      const partials = c.events.filter((e) => e.type === 'transcript.partial' && e.turn_id === turn);
+      assert.ok(partials.every((p) => p.seq < f.seq), 'no partial after its final');
+      const stop = stopped.find((e) => e.turn_id === turn)!;
+      assert.ok(stop.seq < f.seq, 'speech_stopped comes before the final');
+      if (partials.length > 0) withPartial++;
+    }
+    assert.ok(withPartial >= 3, `partials arrived for ${withPartial} turns`);
+
+    // Turn boundaries land near the true speech spans (session clock = audio position).
+    const awbStart = started[0]!.audio_start_ms as number;
+    assert.ok(Math.abs(awbStart - awb.utterances[0]!.start_ms) < 400, `speech started at ${awbStart}`);
+
+    const speakerOf = (f: ServerEvent): { id: string; is_new: boolean; confidence: number } =>
+      f.speaker as { id: string; is_new: boolean; confidence: number };
+    const awbSpeakers = new Set(finals.slice(0, 3).map((f) => speakerOf(f).id));
+    const sltSpeakers = new Set(finals.slice(3).map((f) => speakerOf(f).id));
+    assert.equal(awbSpeakers.size, 1, 'one voice, one speaker id');
+    assert.equal(sltSpeakers.size, 1, 'one voice, one speaker id');
+    assert.notDeepEqual([...awbSpeakers], [...sltSpeakers], 'another voice, another speaker id');
+    assert.equal(speakerOf(finals[0]!).is_new, true);
+    assert.equal(speakerOf(finals[1]!).is_new, false);
+    assert.deepEqual(finals[3]!.addressees, [{ id: speakerOf(finals[0]!).id, name: null }], 'a reply in a two-party exchange');
+
+    const stored = await t.app.stores.graph.getTranscript('default', 'voice-1');
+    assert.equal(stored.length, expected);
+    assert.ok(stored.every((u) => u.audioRef && existsSync(path.join(t.config.dataDir, u.audioRef))), 'audio spans kept');
+    assert.equal((await t.app.stores.voiceprints.list('default')).length, 2, 'two voiceprints stored');
+
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended');
+  });
+
+  test('the same voice in a later session gets the same participant id', async () => {
+    const awb = fixtures.find((f) => f.file === 'awb.wav')!;
+    const before = (await t.app.stores.graph.getTranscript('default', 'voice-1'))[0]!.speakerId;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-2`);
+    await c.next('session.started');
+    await streamAudio(c, fixtureSamples(awb).subarray(0, 16000 * 2.3));
+    const final = await c.next('transcript.final', () => true, 20_000);
+    assert.equal((final.speaker as { id: string }).id, before);
+    assert.equal((final.speaker as { is_new: boolean }).is_new, false);
+    c.close();
+  });
+
+  test('input.commit ends the turn at once', async () => {
+    const slt = fixtures.find((f) => f.file === 'slt.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-3`);
+    await c.next('session.started');
+    const samples = fixtureSamples(slt);
+    const speechStart = Math.round((slt.utterances[0]!.start_ms / 1000) * 16000);
+    const cut = samples.subarray(0, speechStart + 16000); // one second into the first utterance
+    for (let i = 0; i < cut.length; i += 1600) {
+      c.sendRaw(encodeS16le(cut.subarray(i, Math.min(i + 1600, cut.length))));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    c.sendJson({ type: 'input.commit' });
+    const stopped = await c.next('vad.speech_stopped', () => true, 15_000);
+    assert.equal(stopped.reason, 'commit');
+    await c.next('transcript.final', () => true, 15_000);
+    c.close();
+  });
+});
