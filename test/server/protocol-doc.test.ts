@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { repoRoot } from '../../pipelines/models/repo-root.js';
+import { ERRORS } from '../../server/errors.js';
+import { CLIENT_MESSAGES } from '../../server/protocol/ws-messages.js';
+
+/** Every server event type, listed where the TypeScript compiler checks it against the payload map. */
+import type { ServerEventType } from '../../server/protocol/server-events.js';
+const SERVER_EVENTS: Record<ServerEventType, true> = {
+  'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
+  'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
+  'speaker.merged': true, 'query.result': true, error: true, 'session.ended': true,
+};
+
+test('docs/PROTOCOL.md names every client message, server event and error code', () => {
+  const doc = readFileSync(path.join(repoRoot(), 'docs', 'PROTOCOL.md'), 'utf8');
+  for (const name of [...Object.keys(CLIENT_MESSAGES), ...Object.keys(SERVER_EVENTS), ...Object.keys(ERRORS)]) {
+    assert.ok(doc.includes(`\`${name}\``), `docs/PROTOCOL.md does not mention ${name}`);
+  }
+});
