@@ -1,7 +1,20 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../server/config.js';
+import { ParleyError } from '../server/errors.js';
+import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
+import type { LexicalIndex } from './lexical-index.js';
+import { Neo4jGraphStore } from './neo4j/neo4j-graph-store.js';
+import { OutboxForwarder } from './outbox/outbox-forwarder.js';
+import { OutboxJobQueue, QUEUE_TARGET, queueOutboxHandler } from './outbox/outbox-job-queue.js';
+import {
+  LEXICAL_TARGET, lexicalOutboxHandler, OutboxLexicalIndex, OutboxVectorStore, vectorOutboxHandler, VECTORS_TARGET,
+} from './outbox/outbox-stores.js';
+import { Outbox } from './outbox/outbox.js';
+import { QdrantLexicalIndex } from './qdrant/qdrant-lexical-index.js';
+import { QdrantVectorStore } from './qdrant/qdrant-vector-store.js';
+import { QdrantVoiceprintStore } from './qdrant/qdrant-voiceprint-store.js';
 import { BullmqJobQueue } from './redis/bullmq-job-queue.js';
 import { openDatabase } from './sqlite/database.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
@@ -11,24 +24,61 @@ import { SqliteMemoryStore } from './sqlite/sqlite-memory-store.js';
 import { SqliteVectorStore } from './sqlite/sqlite-vector-store.js';
 import { SqliteVoiceprintStore } from './sqlite/sqlite-voiceprint-store.js';
 import type { Stores } from './stores.js';
+import type { VectorStore } from './vector-store.js';
+import type { VoiceprintStore } from './voiceprint-store.js';
 
-/** Open the stores the config asks for. The embedded SQLite file is `DATA_DIR/parley.db`. */
+/**
+ * Open the stores the config asks for. The embedded SQLite file (`DATA_DIR/parley.db`) is always
+ * open: embedded stores live in it, and so does the outbox through which writes to networked
+ * backends go (the Redis queue's `enqueue`, Qdrant vector and lexical writes), so a backend outage
+ * delays those writes but loses none. Neo4j graph writes are not deferred: they fail with
+ * `PARLEY_ERR_STORE_UNAVAILABLE` (after the driver's retries) and the caller reports it.
+ * Makes no network call; use `openStoresChecked` to fail fast when a backend is unreachable.
+ */
 export function openStores(config: Config, logger: Logger): Stores {
   const sqlite = openDatabase(path.join(config.dataDir, 'parley.db'));
-  const queue: JobQueue =
-    config.queue === 'redis'
-      ? new BullmqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'queue' }) })
-      : new SqliteJobQueue(sqlite, { logger: logger.child({ component: 'queue' }) });
+  const outbox = new Outbox(sqlite);
+  const handlers: ConstructorParameters<typeof OutboxForwarder>[1] = {};
+  const forwarder = new OutboxForwarder(outbox, handlers, { logger: logger.child({ component: 'outbox' }) });
+
+  let queue: JobQueue;
+  if (config.queue === 'redis') {
+    const bull = new BullmqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'queue' }) });
+    handlers[QUEUE_TARGET] = queueOutboxHandler(bull);
+    queue = new OutboxJobQueue(bull, outbox, forwarder);
+  } else {
+    queue = new SqliteJobQueue(sqlite, { logger: logger.child({ component: 'queue' }) });
+  }
+
+  let vectors: VectorStore = new SqliteVectorStore(sqlite);
+  let lexical: LexicalIndex = new SqliteLexicalIndex(sqlite);
+  let voiceprints: VoiceprintStore = new SqliteVoiceprintStore(sqlite);
+  if (config.vectorStore === 'qdrant') {
+    const options = { url: config.qdrantUrl, apiKey: config.qdrantApiKey, collectionPrefix: 'parley_' };
+    const qdrantVectors = new QdrantVectorStore(options);
+    const qdrantLexical = new QdrantLexicalIndex(options);
+    handlers[VECTORS_TARGET] = vectorOutboxHandler(qdrantVectors);
+    handlers[LEXICAL_TARGET] = lexicalOutboxHandler(qdrantLexical);
+    vectors = new OutboxVectorStore(qdrantVectors, outbox, forwarder);
+    lexical = new OutboxLexicalIndex(qdrantLexical, outbox, forwarder);
+    voiceprints = new QdrantVoiceprintStore(options);
+  }
+
+  let graph: GraphStore = new SqliteGraphStore(sqlite);
+  if (config.graphStore === 'neo4j') {
+    graph = new Neo4jGraphStore({
+      uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase,
+    });
+    logger.warn({ component: 'stores' }, 'PARLEY_GRAPH_STORE=neo4j: facts and persona stay in the embedded SQLite memory store (no Neo4j memory store yet)');
+  }
+
+  // Writes left over from before a restart or an outage go out as soon as their backend answers.
+  if (Object.keys(handlers).length > 0) forwarder.start();
   const stores: Stores = {
-    sqlite,
-    graph: new SqliteGraphStore(sqlite),
-    memory: new SqliteMemoryStore(sqlite),
-    voiceprints: new SqliteVoiceprintStore(sqlite),
-    vectors: new SqliteVectorStore(sqlite),
-    lexical: new SqliteLexicalIndex(sqlite),
-    queue,
+    sqlite, graph, memory: new SqliteMemoryStore(sqlite), voiceprints, vectors, lexical, queue,
     async close(timeoutMs = 10_000) {
       await queue.close(timeoutMs);
+      await forwarder.stop();
       await Promise.all([
         stores.graph.close(), stores.memory.close(), stores.voiceprints.close(), stores.vectors.close(), stores.lexical.close(),
       ]);
@@ -36,4 +86,59 @@ export function openStores(config: Config, logger: Logger): Stores {
     },
   };
   return stores;
+}
+
+/** The networked backends a config uses, each with the env var that points at it and a ping. */
+function networkedChecks(config: Config, stores: Stores): { name: string; envVar: string; target: string; ping: () => Promise<boolean> }[] {
+  const checks = [];
+  if (config.queue === 'redis') checks.push({ name: 'Redis', envVar: 'REDIS_URL', target: config.redisUrl, ping: () => stores.queue.ready() });
+  if (config.vectorStore === 'qdrant') checks.push({ name: 'Qdrant', envVar: 'QDRANT_URL', target: config.qdrantUrl, ping: () => stores.vectors.ready() });
+  if (config.graphStore === 'neo4j') {
+    checks.push({ name: 'Neo4j', envVar: 'NEO4J_URI', target: config.neo4jUri, ping: async () => (await stores.graph.ready()) && (await initGraph(stores.graph)) });
+  }
+  return checks;
+}
+
+async function initGraph(graph: GraphStore): Promise<boolean> {
+  if (graph instanceof Neo4jGraphStore) await graph.init();
+  return true;
+}
+
+/**
+ * `openStores`, then make sure every configured networked backend answers (and Neo4j's constraints
+ * exist) within `timeoutMs`; otherwise close everything and throw an error naming the env var to fix.
+ */
+export async function openStoresChecked(config: Config, logger: Logger, timeoutMs = 10_000): Promise<Stores> {
+  const stores = openStores(config, logger);
+  const failures: string[] = [];
+  await Promise.all(networkedChecks(config, stores).map(async (check) => {
+    const deadline = Date.now() + timeoutMs;
+    let lastError = 'no answer';
+    for (;;) {
+      try {
+        if (await check.ping()) return;
+      } catch (err) {
+        lastError = err instanceof Error ? err.message : String(err);
+      }
+      if (Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    failures.push(`${check.name} is unreachable at ${check.envVar}=${redact(check.target)} (${lastError}); start it or fix ${check.envVar}`);
+  }));
+  if (failures.length > 0) {
+    await stores.close(1000).catch(() => undefined);
+    throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', failures.join('; '));
+  }
+  return stores;
+}
+
+/** A URL without its password, for messages. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
 }

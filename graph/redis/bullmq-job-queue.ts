@@ -113,6 +113,8 @@ export class BullmqJobQueue implements JobQueue {
     this.health ??= new Redis(this.options.url, {
       lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000,
     });
+    // Connection failures surface as `false` below; without a listener ioredis reports them as unhandled.
+    if (this.health.listenerCount('error') === 0) this.health.on('error', () => {});
     try {
       if (this.health.status === 'wait' || this.health.status === 'end') await this.health.connect();
       return (await this.health.ping()) === 'PONG';
@@ -137,7 +139,10 @@ export class BullmqJobQueue implements JobQueue {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      // Producers fail fast while Redis is down (no offline queue) so the outbox can take over;
+      // workers keep waiting and reconnect by themselves.
+      queue = new Queue(name, { connection: { ...this.connection, enableOfflineQueue: false }, prefix: this.prefix });
+      queue.on('error', (err) => this.options.logger?.warn({ queue: name, err: err.message }, 'queue connection error'));
       this.queues.set(name, queue);
     }
     return queue;

@@ -1,0 +1,54 @@
+# syntax=docker/dockerfile:1
+# Parley: one image for the server (default command) and the consolidation worker
+# (`node dist/server/worker.js`). Build: docker build -t parley .
+
+ARG NODE_IMAGE=node:20.19-bookworm-slim
+
+# 1. Compile TypeScript with the dev dependencies.
+FROM ${NODE_IMAGE} AS build
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json .npmrc* ./
+RUN npm ci
+COPY . .
+RUN npx tsc -p . --outDir dist
+
+# 2. Production dependencies only (native modules built here, where the compilers are).
+FROM ${NODE_IMAGE} AS deps
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json .npmrc* ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+# 3. Runtime: compiled JS, production node_modules, pocketsphinx; runs as an unprivileged user.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    ONNXRUNTIME_NODE_INSTALL=skip \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data \
+    MODELS_DIR=/models
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends pocketsphinx pocketsphinx-en-us tini \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system parley && useradd --system --gid parley --home-dir /app parley \
+ && mkdir -p /data /models && chown parley:parley /data /models
+WORKDIR /app
+COPY --from=deps --chown=parley:parley /app/node_modules ./node_modules
+COPY --from=build --chown=parley:parley /app/dist ./dist
+COPY --chown=parley:parley package.json ./
+USER parley
+EXPOSE 8080
+VOLUME ["/data", "/models"]
+# Models: mount them at /models, or fetch into it once, e.g.
+#   docker run --rm -v parley-models:/models parley node dist/scripts/models.js fetch <name>
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=4 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/server/main.js"]

@@ -1,0 +1,110 @@
+import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
+import { ParleyError } from '../../server/errors.js';
+
+export interface Neo4jOptions {
+  /** `NEO4J_URI`, e.g. `neo4j://127.0.0.1:7687`. */
+  uri: string;
+  /** `NEO4J_USER`, `NEO4J_PASSWORD`. */
+  user: string;
+  password: string;
+  /** `NEO4J_DATABASE`; default `neo4j`. */
+  database?: string;
+  /**
+   * Prepended to every tenant id stored, so several deployments (or test runs) can share one
+   * database without seeing each other; default empty.
+   */
+  tenantPrefix?: string;
+  /** How long managed transactions retry transient errors, ms; default 5000. */
+  maxRetryMs?: number;
+  /** How long `ready()` waits, ms; default 2000. */
+  readyTimeoutMs?: number;
+}
+
+/** The driver, configured to fail within seconds rather than minutes while Neo4j is down. */
+export function createDriver(options: Neo4jOptions): Driver {
+  return neo4j.driver(options.uri, neo4j.auth.basic(options.user, options.password), {
+    maxTransactionRetryTime: options.maxRetryMs ?? 5000,
+    connectionTimeout: 3000,
+    connectionAcquisitionTimeout: 5000,
+    maxConnectionPoolSize: 50,
+  });
+}
+
+/** A Neo4j integer or float as a JS number (graph counts and sequence numbers stay far below 2^53). */
+export function toNum(value: unknown): number {
+  if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
+  return Number(value);
+}
+
+/** A JS number as a Neo4j integer parameter (plain JS numbers are sent as floats). */
+export function int(value: number): ReturnType<typeof neo4j.int> {
+  return neo4j.int(Math.trunc(value));
+}
+
+/** Turn driver failures into Parley errors that say which setting to check. */
+export function toParleyError(err: unknown, what: string): unknown {
+  if (err instanceof ParleyError) return err;
+  const code = (err as { code?: string } | null)?.code ?? '';
+  const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  if (code === 'Neo.ClientError.Schema.ConstraintValidationFailed') {
+    return new ParleyError('PARLEY_ERR_CONFLICT', `${what}: a record with that id already exists`, { cause: err });
+  }
+  if (code.startsWith('Neo.ClientError.Security.')) {
+    return new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', `Neo4j refused the credentials (NEO4J_USER / NEO4J_PASSWORD) during ${what}: ${message}`, { cause: err });
+  }
+  if (code.startsWith('Neo.ClientError.')) return err;
+  return new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', `Neo4j (NEO4J_URI) unavailable during ${what}: ${message}`, { cause: err });
+}
+
+/**
+ * Managed transactions on one database: `read` and `write` run the work in `executeRead` /
+ * `executeWrite`, which retry transient failures (leader changes, deadlocks, lost connections)
+ * for up to `maxRetryMs`. The work may run more than once, so it must not have side effects outside
+ * the transaction.
+ */
+export class Neo4jRunner {
+  constructor(private readonly driver: Driver, private readonly database: string) {}
+
+  async read<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      return await session.executeRead(work);
+    } catch (err) {
+      throw toParleyError(err, what);
+    } finally {
+      await session.close();
+    }
+  }
+
+  async write<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
+    try {
+      return await session.executeWrite(work);
+    } catch (err) {
+      throw toParleyError(err, what);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** True when the server answers within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const probe = this.driver.getServerInfo({ database: this.database }).then(() => true, () => false);
+    return Promise.race([probe, timeout]).finally(() => clearTimeout(timer));
+  }
+}
+
+/** Schema statements run once at start-up; each is idempotent. */
+export const GRAPH_SCHEMA = [
+  'CREATE CONSTRAINT parley_participant_key IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_utterance_key IF NOT EXISTS FOR (n:Utterance) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_session_counter_key IF NOT EXISTS FOR (n:SessionCounter) REQUIRE (n.tenant, n.sessionId) IS UNIQUE',
+  'CREATE INDEX parley_utterance_session IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.sessionId, n.seq)',
+  'CREATE INDEX parley_utterance_speaker IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.speakerId)',
+  'CREATE INDEX parley_utterance_time IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.time)',
+];

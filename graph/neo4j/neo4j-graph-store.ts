@@ -1,0 +1,331 @@
+import type { Driver, ManagedTransaction } from 'neo4j-driver';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
+import { newId } from '../sqlite/database.js';
+import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
+import { createDriver, GRAPH_SCHEMA, int, Neo4jRunner, toNum, toParleyError, type Neo4jOptions } from './neo4j-connection.js';
+
+type Props = Record<string, unknown>;
+
+function toParticipant(p: Props): Participant {
+  return {
+    id: String(p.id), name: (p.name as string | undefined) ?? null, aliases: (p.aliases as string[] | undefined) ?? [],
+    attributes: JSON.parse((p.attributes as string | undefined) ?? '{}') as Record<string, unknown>,
+    voiceprintCount: toNum(p.voiceprintCount ?? 0), createdAt: String(p.createdAt), updatedAt: String(p.updatedAt),
+  };
+}
+
+function toUtterance(u: Props): Utterance {
+  const num = (v: unknown) => (v === undefined || v === null ? null : toNum(v));
+  return {
+    id: String(u.id), sessionId: String(u.sessionId), seq: toNum(u.seq), speakerId: String(u.speakerId),
+    addresseeIds: [...((u.addresseeIds as string[] | undefined) ?? [])].sort(), text: String(u.text),
+    startMs: num(u.startMs), endMs: num(u.endMs), time: String(u.time), confidence: num(u.confidence),
+    audioRef: (u.audioRef as string | undefined) ?? null,
+  };
+}
+
+function toSession(s: Props): SessionRecord {
+  return {
+    id: String(s.id), startedAt: String(s.startedAt), endedAt: (s.endedAt as string | undefined) ?? null,
+    metadata: JSON.parse((s.metadata as string | undefined) ?? '{}') as Record<string, unknown>,
+    lastEventSeq: toNum(s.lastEventSeq ?? 0),
+  };
+}
+
+async function rows(tx: ManagedTransaction, cypher: string, params: Props, key = 'n'): Promise<Props[]> {
+  const result = await tx.run(cypher, params);
+  return result.records.map((r) => r.get(key) as Props);
+}
+
+/**
+ * The interaction graph in Neo4j: `(:Participant)-[:SPEAKS]->(:Utterance)-[:ADDRESSES]->(:Participant)`,
+ * `(:Utterance)-[:IN_SESSION]->(:Session)`. Every node carries `tenant` (uniqueness on (tenant, id)
+ * per label) and every query matches on it. Utterances also keep `speakerId` and `addresseeIds` as
+ * properties, the record of truth (ids may name participants not created yet); the edges mirror them
+ * for traversal. Parameterised Cypher only, in managed transactions that retry transient errors.
+ */
+export class Neo4jGraphStore implements GraphStore {
+  private readonly driver: Driver;
+  private readonly db: Neo4jRunner;
+  private readonly prefix: string;
+  private schema: Promise<void> | undefined;
+
+  constructor(private readonly options: Neo4jOptions) {
+    this.driver = createDriver(options);
+    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j');
+    this.prefix = options.tenantPrefix ?? '';
+  }
+
+  /** Create constraints and indexes (idempotent); called before the first query. */
+  init(): Promise<void> {
+    this.schema ??= (async () => {
+      for (const statement of GRAPH_SCHEMA) {
+        await this.driver.executeQuery(statement, {}, { database: this.options.database ?? 'neo4j' }).catch((err: unknown) => {
+          throw toParleyError(err, 'creating the Neo4j schema');
+        });
+      }
+    })().catch((err: unknown) => {
+      this.schema = undefined;
+      throw err;
+    });
+    return this.schema;
+  }
+
+  async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
+    await this.init();
+    const [s] = await this.db.write('openSession', (tx) => rows(tx, `
+      MERGE (n:Session {tenant: $tenant, id: $id})
+      ON CREATE SET n.startedAt = $startedAt, n.metadata = '{}', n.lastEventSeq = 0
+      RETURN n {.*} AS n`, { tenant: this.t(tenant), id: sessionId, startedAt }));
+    return toSession(s!);
+  }
+
+  async getSession(tenant: TenantId, sessionId: string): Promise<SessionRecord | null> {
+    await this.init();
+    const [s] = await this.db.read('getSession', (tx) => rows(tx,
+      'MATCH (n:Session {tenant: $tenant, id: $id}) RETURN n {.*} AS n', { tenant: this.t(tenant), id: sessionId }));
+    return s ? toSession(s) : null;
+  }
+
+  async updateSession(
+    tenant: TenantId,
+    sessionId: string,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+  ): Promise<void> {
+    await this.init();
+    await this.db.write('updateSession', (tx) => tx.run(`
+      MATCH (n:Session {tenant: $tenant, id: $id})
+      SET n.endedAt = CASE WHEN $setEnded THEN $endedAt ELSE n.endedAt END,
+          n.metadata = coalesce($metadata, n.metadata),
+          n.lastEventSeq = CASE WHEN $seq IS NOT NULL AND $seq > n.lastEventSeq THEN $seq ELSE n.lastEventSeq END`, {
+      tenant: this.t(tenant), id: sessionId, setEnded: patch.endedAt !== undefined, endedAt: patch.endedAt ?? null,
+      metadata: patch.metadata ? JSON.stringify(patch.metadata) : null,
+      seq: patch.lastEventSeq === undefined ? null : int(patch.lastEventSeq),
+    }));
+  }
+
+  async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
+    await this.init();
+    const now = new Date().toISOString();
+    const [p] = await this.db.write('createParticipant', (tx) => rows(tx, `
+      MERGE (n:Participant {tenant: $tenant, id: $id})
+      ON CREATE SET n.name = $name, n.aliases = $aliases, n.attributes = $attributes,
+                    n.voiceprintCount = 0, n.createdAt = $now, n.updatedAt = $now
+      RETURN n {.*} AS n`, {
+      tenant: this.t(tenant), id: init.id ?? newId('p'), name: init.name ?? null, aliases: init.aliases ?? [],
+      attributes: JSON.stringify(init.attributes ?? {}), now,
+    }));
+    return toParticipant(p!);
+  }
+
+  async getParticipant(tenant: TenantId, id: string): Promise<Participant | null> {
+    await this.init();
+    const [p] = await this.db.read('getParticipant', (tx) => rows(tx,
+      'MATCH (n:Participant {tenant: $tenant, id: $id}) RETURN n {.*} AS n', { tenant: this.t(tenant), id }));
+    return p ? toParticipant(p) : null;
+  }
+
+  async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
+    await this.init();
+    const found = await this.db.read('findParticipantsByName', (tx) => rows(tx, `
+      MATCH (n:Participant {tenant: $tenant})
+      WHERE toLower(n.name) = $name OR any(a IN n.aliases WHERE toLower(a) = $name)
+      RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), name: name.toLowerCase() }));
+    return found.map(toParticipant);
+  }
+
+  async listParticipants(tenant: TenantId): Promise<Participant[]> {
+    await this.init();
+    const found = await this.db.read('listParticipants', (tx) => rows(tx,
+      'MATCH (n:Participant {tenant: $tenant}) RETURN n {.*} AS n ORDER BY n.createdAt, n.id', { tenant: this.t(tenant) }));
+    return found.map(toParticipant);
+  }
+
+  async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
+    await this.init();
+    const [p] = await this.db.write('updateParticipant', (tx) => rows(tx, `
+      MATCH (n:Participant {tenant: $tenant, id: $id})
+      SET n.name = CASE WHEN $setName THEN $name ELSE n.name END,
+          n.aliases = coalesce($aliases, n.aliases),
+          n.attributes = coalesce($attributes, n.attributes),
+          n.updatedAt = $now
+      RETURN n {.*} AS n`, {
+      tenant: this.t(tenant), id, setName: patch.name !== undefined, name: patch.name ?? null,
+      aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
+      now: new Date().toISOString(),
+    }));
+    return p ? toParticipant(p) : null;
+  }
+
+  async setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void> {
+    await this.init();
+    await this.db.write('setVoiceprintCount', (tx) => tx.run(
+      'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.voiceprintCount = $count',
+      { tenant: this.t(tenant), id, count: int(count) }));
+  }
+
+  async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
+    await this.init();
+    const t = this.t(tenant);
+    return this.db.write('deleteParticipant', async (tx) => {
+      const exists = await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) RETURN n.id AS id', { tenant: t, id });
+      if (exists.records.length === 0) return null;
+      const spoken = await tx.run(`
+        MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
+        WITH u, u.id AS uid ORDER BY u.sessionId, u.seq
+        DETACH DELETE u
+        RETURN uid`, { tenant: t, id });
+      await tx.run(`
+        MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
+        SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]`, { tenant: t, id });
+      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: t, id });
+      return spoken.records.map((r) => String(r.get('uid')));
+    });
+  }
+
+  async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+    if (fromId === intoId) return;
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('mergeParticipants', async (tx) => {
+      const found = await rows(tx, 'MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into] RETURN n {.*} AS n', { tenant: t, from: fromId, into: intoId });
+      const from = found.map(toParticipant).find((p) => p.id === fromId);
+      const into = found.map(toParticipant).find((p) => p.id === intoId);
+      if (!from || !into) return;
+      const name = into.name ?? from.name;
+      const aliases = new Set([...into.aliases, ...from.aliases]);
+      if (from.name && from.name !== into.name) aliases.add(from.name);
+      if (name) aliases.delete(name);
+      const params = { tenant: t, from: fromId, into: intoId };
+      await tx.run(`
+        MATCH (u:Utterance {tenant: $tenant, speakerId: $from}) SET u.speakerId = $into
+        WITH u MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (i)-[:SPEAKS]->(u)`, params);
+      await tx.run(`
+        MATCH (u:Utterance {tenant: $tenant}) WHERE $from IN u.addresseeIds
+        WITH u, [a IN u.addresseeIds WHERE a <> $from] AS rest
+        SET u.addresseeIds = CASE WHEN $into IN rest OR u.speakerId = $into THEN rest ELSE rest + $into END
+        WITH u WHERE u.speakerId <> $into
+        MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (u)-[:ADDRESSES]->(i)`, params);
+      await tx.run(`
+        MATCH (i:Participant {tenant: $tenant, id: $into})
+        SET i.name = $name, i.aliases = $aliases, i.attributes = $attributes,
+            i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now
+        WITH i MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f`, {
+        ...params, name, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
+        count: int(from.voiceprintCount), now: new Date().toISOString(),
+      });
+    });
+  }
+
+  async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
+    if (utterances.length === 0) return [];
+    await this.init();
+    const t = this.t(tenant);
+    const ids = utterances.map((u) => u.id ?? newId('u'));
+    await this.db.write('addUtterances', async (tx) => {
+      // Sequence numbers come from a per-session counter node; the write lock on it serialises writers.
+      const perSession = new Map<string, number>();
+      for (const u of utterances) perSession.set(u.sessionId, (perSession.get(u.sessionId) ?? 0) + 1);
+      const base = new Map<string, number>();
+      for (const [sessionId, n] of perSession) {
+        const result = await tx.run(`
+          MERGE (c:SessionCounter {tenant: $tenant, sessionId: $sessionId}) ON CREATE SET c.value = 0
+          WITH c, c.value AS before SET c.value = before + $n RETURN before`, { tenant: t, sessionId, n: int(n) });
+        base.set(sessionId, toNum(result.records[0]?.get('before') ?? 0));
+      }
+      const list = utterances.map((u, i) => {
+        const seq = (base.get(u.sessionId) ?? 0) + 1;
+        base.set(u.sessionId, seq);
+        return {
+          id: ids[i]!, sessionId: u.sessionId, seq: int(seq), speakerId: u.speakerId,
+          addresseeIds: [...new Set(u.addresseeIds)].filter((a) => a !== u.speakerId), text: u.text,
+          startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
+        };
+      });
+      await tx.run(`
+        UNWIND $rows AS row
+        CREATE (u:Utterance {tenant: $tenant, id: row.id, sessionId: row.sessionId, seq: row.seq,
+          speakerId: row.speakerId, addresseeIds: row.addresseeIds, text: row.text, startMs: row.startMs,
+          endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef})
+        WITH u, row
+        OPTIONAL MATCH (p:Participant {tenant: $tenant, id: row.speakerId})
+        FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | CREATE (p)-[:SPEAKS]->(u))
+        WITH u, row
+        OPTIONAL MATCH (s:Session {tenant: $tenant, id: row.sessionId})
+        FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | CREATE (u)-[:IN_SESSION]->(s))`, { tenant: t, rows: list });
+      await tx.run(`
+        UNWIND $rows AS row
+        UNWIND row.addresseeIds AS aid
+        MATCH (u:Utterance {tenant: $tenant, id: row.id})
+        MATCH (a:Participant {tenant: $tenant, id: aid})
+        MERGE (u)-[:ADDRESSES]->(a)`, { tenant: t, rows: list });
+    });
+    return this.getUtterances(tenant, ids);
+  }
+
+  async getUtterance(tenant: TenantId, id: string): Promise<Utterance | null> {
+    return (await this.getUtterances(tenant, [id]))[0] ?? null;
+  }
+
+  async getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]> {
+    if (ids.length === 0) return [];
+    await this.init();
+    const found = await this.db.read('getUtterances', (tx) => rows(tx,
+      'MATCH (n:Utterance {tenant: $tenant}) WHERE n.id IN $ids RETURN n {.*} AS n', { tenant: this.t(tenant), ids }));
+    const byId = new Map(found.map((u) => [String(u.id), toUtterance(u)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]> {
+    await this.init();
+    const found = await this.db.read('getTranscript', (tx) => rows(tx,
+      'MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) RETURN n {.*} AS n ORDER BY n.seq',
+      { tenant: this.t(tenant), sessionId }));
+    return found.map(toUtterance);
+  }
+
+  async recentUtterances(tenant: TenantId, sessionId: string, n: number): Promise<Utterance[]> {
+    await this.init();
+    const found = await this.db.read('recentUtterances', (tx) => rows(tx,
+      'MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) RETURN n {.*} AS n ORDER BY n.seq DESC LIMIT $n',
+      { tenant: this.t(tenant), sessionId, n: int(Math.max(0, n)) }));
+    return found.map(toUtterance).reverse();
+  }
+
+  async queryInteractions(tenant: TenantId, filter: InteractionFilter): Promise<Utterance[]> {
+    await this.init();
+    // Only fixed clauses are spliced in; every value travels as a parameter.
+    const where: string[] = [];
+    if (filter.speakerId) where.push('n.speakerId = $speakerId');
+    if (filter.sessionId) where.push('n.sessionId = $sessionId');
+    if (filter.since) where.push('n.time >= $since');
+    if (filter.until) where.push('n.time < $until');
+    if (filter.addresseeId) where.push('$addresseeId IN n.addresseeIds');
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+    const found = await this.db.read('queryInteractions', (tx) => rows(tx, `
+      MATCH (n:Utterance {tenant: $tenant}) ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      RETURN n {.*} AS n ORDER BY n.time DESC, n.seq DESC LIMIT $limit`, {
+      tenant: this.t(tenant), limit: int(limit), speakerId: filter.speakerId ?? null, sessionId: filter.sessionId ?? null,
+      since: filter.since ?? null, until: filter.until ?? null, addresseeId: filter.addresseeId ?? null,
+    }));
+    return found.map(toUtterance);
+  }
+
+  async ready(): Promise<boolean> {
+    return this.db.ping(this.options.readyTimeoutMs ?? 2000);
+  }
+
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+
+  /** Remove every node of the stored tenants under this store's prefix (tests). */
+  async eraseAll(): Promise<void> {
+    if (!this.prefix) throw new Error('eraseAll needs a tenantPrefix');
+    await this.db.write('eraseAll', (tx) => tx.run('MATCH (n) WHERE n.tenant STARTS WITH $prefix DETACH DELETE n', { prefix: this.prefix }));
+  }
+
+  private t(tenant: TenantId): string {
+    return `${this.prefix}${tenant}`;
+  }
+}

@@ -1,0 +1,86 @@
+import { ParleyError } from '../../server/errors.js';
+import type { DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions } from '../job-queue.js';
+import { newId } from '../sqlite/database.js';
+import type { OutboxHandler, OutboxForwarder } from './outbox-forwarder.js';
+import type { Outbox } from './outbox.js';
+
+/** The outbox target jobs are recorded under. */
+export const QUEUE_TARGET = 'queue';
+
+interface EnqueuePayload {
+  name: string;
+  data: unknown;
+  options: EnqueueOptions & { jobId: string };
+}
+
+/** Job ids travel to BullMQ, which forbids `:`; fix them before they are recorded. */
+function safeJobId(id: string): string {
+  return id.replaceAll(':', '_');
+}
+
+/** The forwarder's handler that replays recorded enqueues on the networked queue. */
+export function queueOutboxHandler(queue: JobQueue): OutboxHandler {
+  return async (operation, payload) => {
+    if (operation !== 'enqueue') throw new ParleyError('PARLEY_ERR_INTERNAL', `unknown queue outbox operation ${operation}`);
+    const p = payload as EnqueuePayload;
+    await queue.enqueue(p.name, p.data, p.options);
+  };
+}
+
+/**
+ * A networked job queue whose `enqueue` goes through the outbox: the job is committed to the embedded
+ * SQLite file first, then handed to the queue. While the queue's backend is down `enqueue` still
+ * resolves (the job is durable) and the forwarder hands it over once the backend is back, under the
+ * same job id, so a retried hand-over never runs the job twice. Everything else goes to `inner`.
+ */
+export class OutboxJobQueue implements JobQueue {
+  constructor(
+    private readonly inner: JobQueue,
+    private readonly outbox: Outbox,
+    private readonly forwarder: OutboxForwarder,
+  ) {}
+
+  async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
+    const jobId = safeJobId(options.jobId ?? newId('job'));
+    const entry = this.outbox.record(QUEUE_TARGET, 'enqueue', { name, data, options: { ...options, jobId } } satisfies EnqueuePayload);
+    const outcome = await this.forwarder.forward(QUEUE_TARGET, entry);
+    if (outcome.state === 'dead') throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `job ${name} was rejected: ${outcome.error}`);
+    return jobId;
+  }
+
+  process<T>(name: string, handler: JobHandler<T>, options?: WorkerOptions): void {
+    this.inner.process(name, handler, options);
+  }
+
+  /** Jobs waiting or running in the queue, plus those still held in the outbox. */
+  async pending(name: string): Promise<number> {
+    const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000).filter((e) => (e.payload as EnqueuePayload).name === name).length;
+    return held + (await this.inner.pending(name));
+  }
+
+  deadLetters(name: string): Promise<DeadLetter[]> {
+    return this.inner.deadLetters(name);
+  }
+
+  retryDeadLetter(name: string, id: string): Promise<boolean> {
+    return this.inner.retryDeadLetter(name, id);
+  }
+
+  async drain(name: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.outbox.pendingFor(QUEUE_TARGET, 100_000).some((e) => (e.payload as EnqueuePayload).name === name)) {
+      if (Date.now() > deadline) throw new Error(`queue ${name} did not drain within ${timeoutMs} ms (jobs still in the outbox)`);
+      await this.forwarder.drain(QUEUE_TARGET);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await this.inner.drain(name, Math.max(1, deadline - Date.now()));
+  }
+
+  ready(): Promise<boolean> {
+    return this.inner.ready();
+  }
+
+  close(timeoutMs?: number): Promise<void> {
+    return this.inner.close(timeoutMs);
+  }
+}

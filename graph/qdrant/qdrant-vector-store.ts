@@ -1,0 +1,159 @@
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import { ParleyError } from '../../server/errors.js';
+import type { TenantId } from '../types.js';
+import type {
+  EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorPoint, VectorStore,
+} from '../vector-store.js';
+import {
+  batches, createQdrantClient, pointId, qdrantCall, qdrantReady, safeName, statusOf, UPSERT_BATCH,
+  type QdrantConnectionOptions,
+} from './qdrant-common.js';
+import { ID_KEY, KEYWORD_FIELDS, TENANT_KEY, toQdrantFilter } from './qdrant-filter.js';
+import { createIfAbsent, QdrantRegistry, type CollectionBinding } from './qdrant-registry.js';
+
+/** Strip Parley's bookkeeping keys from a stored payload. */
+function toPayload(stored: Record<string, unknown> | null | undefined): VectorPayload {
+  const { [TENANT_KEY]: _tenant, [ID_KEY]: _id, ...rest } = stored ?? {};
+  return { layer: '', ...rest } as VectorPayload;
+}
+
+/**
+ * Dense vectors in Qdrant. Each Parley collection bound to an embedding space lives in its own Qdrant
+ * collection named `<prefix><collection>__<model>_<dimension>` (cosine distance), so re-embedding with
+ * another model never mixes spaces; the binding is kept in a registry collection. All tenants share
+ * a collection: `tenant` is a keyword payload index marked `is_tenant`, and every search, count and
+ * delete is filtered by it. Point ids are name-based UUIDs of (tenant, Parley id).
+ */
+export class QdrantVectorStore implements VectorStore {
+  private readonly client: QdrantClient;
+  private readonly registry: QdrantRegistry;
+  private readonly prefix: string;
+
+  constructor(private readonly options: QdrantConnectionOptions) {
+    this.client = createQdrantClient(options);
+    this.prefix = options.collectionPrefix ?? 'parley_';
+    this.registry = new QdrantRegistry(this.client, `${this.prefix}vectors_`);
+  }
+
+  async ensureCollection(collection: string, space: EmbeddingSpace): Promise<void> {
+    const current = await this.registry.get(collection);
+    if (current) {
+      if (current.model !== space.model || current.dimension !== space.dimension) {
+        throw new ParleyError(
+          'PARLEY_ERR_EMBEDDING_MISMATCH',
+          `collection ${collection} holds ${current.model}/${current.dimension} vectors, not ` +
+            `${space.model}/${space.dimension}: re-embed it instead of mixing models`,
+        );
+      }
+      return;
+    }
+    const qdrantName = `${this.prefix}${safeName(collection)}__${safeName(space.model)}_${space.dimension}`;
+    await qdrantCall(`creating collection ${qdrantName}`, async () => {
+      await createIfAbsent(this.client, qdrantName, { vectors: { size: space.dimension, distance: 'Cosine' } });
+      await this.client.createPayloadIndex(qdrantName, {
+        wait: true, field_name: TENANT_KEY, field_schema: { type: 'keyword', is_tenant: true },
+      });
+      for (const field of KEYWORD_FIELDS) {
+        await this.client.createPayloadIndex(qdrantName, { wait: true, field_name: field, field_schema: 'keyword' });
+      }
+    });
+    await this.registry.set(collection, { ...space, qdrantName });
+  }
+
+  async collectionSpace(collection: string): Promise<EmbeddingSpace | null> {
+    const binding = await this.registry.get(collection);
+    return binding ? { model: binding.model, dimension: binding.dimension } : null;
+  }
+
+  async upsert(tenant: TenantId, collection: string, points: VectorPoint[]): Promise<void> {
+    if (points.length === 0) return;
+    const binding = await this.requireBinding(collection);
+    for (const p of points) {
+      if (p.vector.length !== binding.dimension) {
+        throw new ParleyError(
+          'PARLEY_ERR_EMBEDDING_MISMATCH',
+          `vector ${p.id} has dimension ${p.vector.length}; collection ${collection} expects ${binding.dimension}`,
+        );
+      }
+    }
+    for (const batch of batches(points, UPSERT_BATCH)) {
+      // `wait: true`: Qdrant answers once the batch is applied, so an acknowledged write is durable.
+      await qdrantCall(`upsert into ${binding.qdrantName}`, () =>
+        this.client.upsert(binding.qdrantName, {
+          wait: true,
+          points: batch.map((p) => ({
+            id: pointId(tenant, p.id),
+            vector: Array.from(p.vector),
+            payload: { ...p.payload, [TENANT_KEY]: tenant, [ID_KEY]: p.id },
+          })),
+        }),
+      );
+    }
+  }
+
+  async search(tenant: TenantId, collection: string, vector: Float32Array, k: number, filter?: VectorFilter): Promise<VectorHit[]> {
+    const binding = await this.registry.get(collection);
+    if (!binding || k <= 0 || filter?.ids?.length === 0) return [];
+    if (vector.length !== binding.dimension) {
+      throw new ParleyError('PARLEY_ERR_EMBEDDING_MISMATCH', `query has dimension ${vector.length}, collection ${collection} has ${binding.dimension}`);
+    }
+    const result = await qdrantCall(`search in ${binding.qdrantName}`, () =>
+      this.client.query(binding.qdrantName, {
+        query: Array.from(vector), filter: toQdrantFilter(tenant, filter), limit: k, with_payload: true,
+      }),
+    );
+    return result.points.map((p) => ({ id: String(p.payload?.[ID_KEY] ?? ''), score: p.score, payload: toPayload(p.payload) }));
+  }
+
+  async delete(tenant: TenantId, collection: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const binding = await this.registry.get(collection);
+    if (!binding) return;
+    for (const batch of batches(ids, UPSERT_BATCH)) {
+      await qdrantCall(`delete from ${binding.qdrantName}`, async () => {
+        try {
+          await this.client.delete(binding.qdrantName, { wait: true, filter: toQdrantFilter(tenant, { ids: batch }) });
+        } catch (err) {
+          if (statusOf(err) !== 404) throw err;
+        }
+      });
+    }
+  }
+
+  async dropCollection(collection: string): Promise<void> {
+    const binding = await this.registry.get(collection);
+    if (binding) {
+      await qdrantCall(`dropping ${binding.qdrantName}`, async () => {
+        try {
+          await this.client.deleteCollection(binding.qdrantName);
+        } catch (err) {
+          if (statusOf(err) !== 404) throw err;
+        }
+      });
+    }
+    await this.registry.remove(collection);
+  }
+
+  async count(tenant: TenantId, collection: string): Promise<number> {
+    const binding = await this.registry.get(collection);
+    if (!binding) return 0;
+    const result = await qdrantCall(`count in ${binding.qdrantName}`, () =>
+      this.client.count(binding.qdrantName, { filter: toQdrantFilter(tenant), exact: true }),
+    );
+    return result.count;
+  }
+
+  ready(): Promise<boolean> {
+    return qdrantReady(this.options);
+  }
+
+  async close(): Promise<void> {
+    // The REST client holds no connections that need closing.
+  }
+
+  private async requireBinding(collection: string): Promise<CollectionBinding> {
+    const binding = await this.registry.get(collection);
+    if (!binding) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `collection ${collection} does not exist: call ensureCollection first`);
+    return binding;
+  }
+}

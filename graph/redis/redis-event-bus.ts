@@ -1,0 +1,95 @@
+import { Redis } from 'ioredis';
+import type { BusEvent, BusHandler, BusLogger, EventBus, SessionEvent } from '../event-bus.js';
+import { dispatch } from '../memory-event-bus.js';
+import type { TenantId } from '../types.js';
+
+export interface RedisEventBusOptions {
+  /** Redis URL, e.g. `redis://127.0.0.1:6379/0`. */
+  url: string;
+  /** Channel prefix (`PARLEY_REDIS_PREFIX`); the channel is `<prefix>:events`. Default `parley`. */
+  prefix?: string;
+  /** How long `ready()` waits for the subscription and a ping, ms; default 2000. */
+  readyTimeoutMs?: number;
+  logger?: BusLogger;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Event bus over Redis pub/sub: every process subscribes to one channel per deployment prefix and
+ * hands each event to its local handlers (which deliver it if they hold the session's socket).
+ * Publishing fails fast while Redis is down (no offline queue): events are notifications, not state.
+ */
+export class RedisEventBus implements EventBus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly channel: string;
+  private readonly handlers = new Set<BusHandler>();
+  private readonly subscribed: Promise<unknown>;
+
+  constructor(private readonly options: RedisEventBusOptions) {
+    this.channel = `${options.prefix ?? 'parley'}:events`;
+    this.pub = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    // The subscriber keeps its offline queue so the subscription is (re)established on reconnect.
+    this.sub = new Redis(options.url, { connectTimeout: 2000, maxRetriesPerRequest: null });
+    for (const client of [this.pub, this.sub]) {
+      client.on('error', (err: Error) => options.logger?.warn({ err: err.message, channel: this.channel }, 'event bus redis error'));
+    }
+    this.sub.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) this.deliver(message);
+    });
+    this.subscribed = this.sub.subscribe(this.channel);
+    this.subscribed.catch((err: Error) => options.logger?.error({ err: err.message }, 'event bus subscribe failed'));
+  }
+
+  async publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void> {
+    if (this.pub.status !== 'ready') await withTimeout(this.waitReady(this.pub), this.options.readyTimeoutMs ?? 2000, 'redis event bus connect');
+    await this.pub.publish(this.channel, JSON.stringify({ ...event, tenant, sessionId }));
+  }
+
+  subscribe(handler: BusHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      await withTimeout(this.subscribed, this.options.readyTimeoutMs ?? 2000, 'redis event bus subscribe');
+      if (this.pub.status !== 'ready') await withTimeout(this.waitReady(this.pub), this.options.readyTimeoutMs ?? 2000, 'redis event bus connect');
+      return (await this.pub.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    this.pub.disconnect();
+    this.sub.disconnect();
+  }
+
+  private deliver(message: string): void {
+    let event: BusEvent;
+    try {
+      event = JSON.parse(message) as BusEvent;
+    } catch {
+      this.options.logger?.warn({ channel: this.channel }, 'unparsable event on bus');
+      return;
+    }
+    dispatch([...this.handlers], event, this.options.logger);
+  }
+
+  private waitReady(client: Redis): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (client.status === 'ready') return resolve();
+      if (client.status === 'end') return reject(new Error('redis connection closed'));
+      client.once('ready', () => resolve());
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { EventBus } from '../../graph/event-bus.js';
+import { MemoryEventBus } from '../../graph/memory-event-bus.js';
+import { RedisEventBus } from '../../graph/redis/redis-event-bus.js';
+import type { Config } from '../config.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Session events from any process (workers, other servers) to the socket that holds the session. */
+    events: EventBus;
+  }
+}
+
+/** The bus the config asks for: Redis pub/sub when the queue is on Redis (workers elsewhere), else in-process. */
+export function openEventBus(config: Config, logger: FastifyInstance['log']): EventBus {
+  const log = logger.child({ component: 'event-bus' });
+  return config.queue === 'redis'
+    ? new RedisEventBus({ url: config.redisUrl, prefix: config.redisPrefix, logger: log })
+    : new MemoryEventBus(log);
+}
+
+/**
+ * Decorates `app.events` and delivers every event on it to the live session it names, if this
+ * process holds that session (`app.sessions`); other processes ignore it.
+ */
+export const eventBusPlugin = fp(
+  async (app: FastifyInstance, opts: { events?: EventBus }) => {
+    const events = opts.events ?? openEventBus(app.config, app.log);
+    app.decorate('events', events);
+    const stop = events.subscribe((event) => {
+      const session = app.sessions.get(event.tenant, event.sessionId);
+      if (!session) return;
+      // The bus carries the same (type, payload) pairs `send` takes; the union is correlated by construction.
+      (session.send as (type: string, payload: unknown) => void)(event.type, event.payload);
+    });
+    app.addHook('onClose', async () => {
+      stop();
+      await events.close();
+    });
+  },
+  { name: 'parley-event-bus', dependencies: ['parley-stream'] },
+);
