@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { eventBusPlugin } from './plugins/event-bus.js';
 import { jobsPlugin } from './plugins/jobs.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { modelsPlugin } from './plugins/models.js';
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(interactionRoutes);
   await app.register(memoryRoutes);
   await app.register(streamRoute);
+  await app.register(eventBusPlugin);
   await app.register(jobsPlugin, { logger });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

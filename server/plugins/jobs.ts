@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
+import type { SessionEvent } from '../../graph/event-bus.js';
 import { registerJobHandlers, type AfterConsolidation, type Publish } from '../../pipelines/jobs.js';
 
 declare module 'fastify' {
@@ -18,8 +19,11 @@ declare module 'fastify' {
  */
 export const jobsPlugin = fp(
   async (app: FastifyInstance, opts: { logger: Logger }) => {
+    // Through the event bus, so a session held by another server process gets it too.
     const publish: Publish = (tenant, sessionId, type, payload) => {
-      app.sessions.get(tenant, sessionId)?.send(type, payload);
+      app.events.publish(tenant, sessionId, { type, payload } as SessionEvent).catch((err: Error) => {
+        opts.logger.warn({ err: err.message }, 'event not delivered');
+      });
     };
     app.decorate('publish', publish);
     app.decorate('afterConsolidation', [] as AfterConsolidation[]);
@@ -35,5 +39,5 @@ export const jobsPlugin = fp(
       });
     });
   },
-  { name: 'parley-jobs', dependencies: ['parley-stores', 'parley-models', 'parley-stream'] },
+  { name: 'parley-jobs', dependencies: ['parley-stores', 'parley-models', 'parley-stream', 'parley-event-bus'] },
 );

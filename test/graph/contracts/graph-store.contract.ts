@@ -16,7 +16,12 @@ function utterance(sessionId: string, speakerId: string, text: string, extra: Pa
 
 /** The behaviour every GraphStore implementation must show. `skip` names why it cannot run here. */
 export function graphStoreContract(name: string, factory: () => Promise<GraphStoreFixture>, skip?: string): void {
-  describe(`GraphStore contract: ${name}`, { skip }, () => {
+  if (skip) {
+    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
+    test(`GraphStore contract: ${name}`, { skip }, () => {});
+    return;
+  }
+  describe(`GraphStore contract: ${name}`, () => {
     let fx: GraphStoreFixture;
     beforeEach(async () => {
       fx = await factory();

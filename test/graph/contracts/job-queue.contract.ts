@@ -11,7 +11,12 @@ export interface JobQueueFixture {
 
 /** The behaviour every JobQueue implementation must show. */
 export function jobQueueContract(name: string, factory: () => Promise<JobQueueFixture>, skip?: string): void {
-  describe(`JobQueue contract: ${name}`, { skip }, () => {
+  if (skip) {
+    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
+    test(`JobQueue contract: ${name}`, { skip }, () => {});
+    return;
+  }
+  describe(`JobQueue contract: ${name}`, () => {
     let fx: JobQueueFixture;
     beforeEach(async () => {
       fx = await factory();

@@ -9,7 +9,12 @@ export interface LexicalIndexFixture {
 
 /** The behaviour every LexicalIndex implementation must show. */
 export function lexicalIndexContract(name: string, factory: () => Promise<LexicalIndexFixture>, skip?: string): void {
-  describe(`LexicalIndex contract: ${name}`, { skip }, () => {
+  if (skip) {
+    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
+    test(`LexicalIndex contract: ${name}`, { skip }, () => {});
+    return;
+  }
+  describe(`LexicalIndex contract: ${name}`, () => {
     let fx: LexicalIndexFixture;
     beforeEach(async () => {
       fx = await factory();

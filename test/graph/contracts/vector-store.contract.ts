@@ -12,7 +12,12 @@ const v = (...xs: number[]): Float32Array => Float32Array.from(xs);
 
 /** The behaviour every VectorStore implementation must show. */
 export function vectorStoreContract(name: string, factory: () => Promise<VectorStoreFixture>, skip?: string): void {
-  describe(`VectorStore contract: ${name}`, { skip }, () => {
+  if (skip) {
+    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
+    test(`VectorStore contract: ${name}`, { skip }, () => {});
+    return;
+  }
+  describe(`VectorStore contract: ${name}`, () => {
     let fx: VectorStoreFixture;
     beforeEach(async () => {
       fx = await factory();
