@@ -43,12 +43,14 @@ WORKDIR /app
 COPY --from=deps --chown=parley:parley /app/node_modules ./node_modules
 COPY --from=build --chown=parley:parley /app/dist ./dist
 COPY --chown=parley:parley package.json ./
+# Learned parameters of the weight-free speaker embedder, read from the source tree at run time.
+COPY --from=build --chown=parley:parley /app/pipelines/speaker/params ./pipelines/speaker/params
 USER parley
 EXPOSE 8080
 VOLUME ["/data", "/models"]
 # Models: mount them at /models, or fetch into it once, e.g.
 #   docker run --rm -v parley-models:/models parley node dist/scripts/models.js fetch <name>
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=4 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD node -e "const k=(process.env.PARLEY_API_KEYS||'').split(',')[0].split(':')[0];fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz',{headers:k?{authorization:'Bearer '+k}:{}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/server/main.js"]

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from './repo-root.js';
+import { repoRoot } from '../models/repo-root.js';
 
 /**
  * Speech for training, calibrating and evaluating speaker embedders (not used at run time):

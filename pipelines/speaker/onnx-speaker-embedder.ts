@@ -4,7 +4,7 @@ import * as ort from 'onnxruntime-node';
 import { ParleyError } from '../../server/errors.js';
 import { computeFbank, subtractMean } from './fbank.js';
 import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
-import { repoRoot } from './repo-root.js';
+import { repoRoot } from '../models/repo-root.js';
 
 /** Options of an ONNX speaker embedder taking [B, T, bins] fbank and returning [B, D]. */
 export interface OnnxSpeakerEmbedderOptions {

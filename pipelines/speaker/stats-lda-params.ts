@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './repo-root.js';
+import { repoRoot } from '../models/repo-root.js';
 
 /** Thresholds of the tracker, the merge and the asker check, calibrated per embedder. */
 export interface SpeakerThresholds {
