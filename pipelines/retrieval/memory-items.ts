@@ -1,6 +1,59 @@
 import type { GraphStore } from '../../graph/graph-store.js';
+import type { Fact, PersonaNode } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { MemoryItem, ParticipantRefJson } from '../../server/protocol/server-events.js';
+
+/** Resolves participant ids to `{id, name}` once per request. */
+export class NameResolver {
+  readonly #names = new Map<string, Promise<string | null>>();
+
+  constructor(private readonly graph: GraphStore, private readonly tenant: TenantId) {}
+
+  ref(id: string): Promise<ParticipantRefJson> {
+    let name = this.#names.get(id);
+    if (!name) {
+      name = this.graph.getParticipant(this.tenant, id).then((p) => p?.name ?? null, () => null);
+      this.#names.set(id, name);
+    }
+    return name.then((n) => ({ id, name: n }));
+  }
+}
+
+/** An interaction-layer item. */
+export async function utteranceItem(names: NameResolver, u: Utterance, score: number): Promise<MemoryItem> {
+  return {
+    id: u.id, layer: 'interaction', text: u.text, speaker: await names.ref(u.speakerId),
+    addressees: await Promise.all(u.addresseeIds.map((a) => names.ref(a))), refer_ids: [u.id],
+    session_id: u.sessionId, time: u.time, score,
+  };
+}
+
+/** A fact- or profile-layer item. */
+export async function factItem(names: NameResolver, f: Fact, score: number): Promise<MemoryItem> {
+  return {
+    id: f.id, layer: f.layer, text: f.content, speaker: await names.ref(f.speakerId),
+    addressees: await Promise.all(f.addresseeIds.map((a) => names.ref(a))), refer_ids: f.referIds,
+    session_id: f.sessionId, time: f.time, score,
+  };
+}
+
+/** The text a persona node is shown (and matched) as. */
+export function personaText(node: PersonaNode, name: string | null): string {
+  const who = name ?? node.participantId;
+  if (node.kind === 'trait') return `${who} is ${node.target}`;
+  const feeling = node.valence >= 0.2 ? 'likes' : node.valence <= -0.2 ? 'dislikes' : 'feels neutral about';
+  const label = node.kind === 'affect' && node.label ? ` (${node.label})` : '';
+  return `${who} ${feeling} ${node.target}${label}`;
+}
+
+/** A persona-layer item (right brain). */
+export async function personaItem(names: NameResolver, node: PersonaNode, score: number): Promise<MemoryItem> {
+  const speaker = await names.ref(node.participantId);
+  return {
+    id: node.id, layer: 'persona', text: personaText(node, speaker.name), speaker, addressees: [],
+    refer_ids: node.evidenceIds, session_id: node.sessionIds.at(-1) ?? null, time: node.lastSeen, score,
+  };
+}
 
 /** Turn stored utterances into interaction-layer MemoryItems with participant names resolved. */
 export async function utterancesToItems(
@@ -8,24 +61,6 @@ export async function utterancesToItems(
   tenant: TenantId,
   utterances: { utterance: Utterance; score: number }[],
 ): Promise<MemoryItem[]> {
-  const names = new Map<string, string | null>();
-  const nameOf = async (id: string): Promise<{ id: string; name: string | null }> => {
-    if (!names.has(id)) names.set(id, (await graph.getParticipant(tenant, id))?.name ?? null);
-    return { id, name: names.get(id) ?? null };
-  };
-  const items: MemoryItem[] = [];
-  for (const { utterance: u, score } of utterances) {
-    items.push({
-      id: u.id,
-      layer: 'interaction',
-      text: u.text,
-      speaker: await nameOf(u.speakerId),
-      addressees: await Promise.all(u.addresseeIds.map(nameOf)),
-      refer_ids: [u.id],
-      session_id: u.sessionId,
-      time: u.time,
-      score,
-    });
-  }
-  return items;
+  const names = new NameResolver(graph, tenant);
+  return Promise.all(utterances.map(({ utterance, score }) => utteranceItem(names, utterance, score)));
 }

@@ -1,0 +1,102 @@
+/**
+ * Retrieval latency in the silence: 4, 8 and 16 concurrent WebSocket sessions stream the fixture
+ * speech in real time (100 ms frames) against one tenant holding N synthetic memories (default 100k,
+ * written straight into the stores). Reports p50/p95 of the confirmed `memory.context`'s
+ * `ready_at_ms` (relative to `vad.speech_stopped`; ≤ 0 means ready before the end of turn) and of its
+ * search stage, side by side with a naive baseline measured in the same run: a search of the whole
+ * store (dense + BM25, RRF) started at the end of turn, on the fixtures' true texts, run at the same
+ * concurrency after the live run.
+ * Run: node dist/bench/retrieval-latency.js [--memories 100000] [--sessions 4,8,16] [--entities 2000]
+ */
+import { pino } from 'pino';
+import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
+import { encodeS16le } from '../pipelines/audio/pcm-codecs.js';
+import { searchLists } from '../pipelines/retrieval/pool-search.js';
+import { reciprocalRankFusion } from '../pipelines/retrieval/rrf.js';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { tempDir } from '../test/helpers/temp-dir.js';
+import { TestWsClient } from '../test/helpers/ws-client.js';
+import { synthesiseMemories } from './retrieval-synth.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN);
+}
+const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+
+const memories = Number(arg('memories', '100000'));
+const entities = Number(arg('entities', '2000'));
+const levels = arg('sessions', '4,8,16').split(',').map(Number);
+const tmp = tempDir('parley-bench-');
+const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64' });
+const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const wsUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const synthMs = await synthesiseMemories(app, 'default', memories, entities);
+await app.retriever.retrieve({ tenant: 'default', text: 'warm up the cat and the coffee' });
+console.log(`synthesised ${memories} memories, ${entities} entities in ${(synthMs / 1000).toFixed(1)} s`);
+
+const fixtures = loadAudioFixtures().map((f) => ({ f, pcm: encodeS16le(fixtureSamples(f)) }));
+const rows: string[][] = [];
+for (const c of levels) {
+  const ready: number[] = [];
+  const search: number[] = [];
+  let speculative = 0;
+  const texts: string[] = [];
+  let expected = 0;
+  await Promise.all(Array.from({ length: c }, async (_, i) => {
+    const { f, pcm } = fixtures[i % fixtures.length]!;
+    expected += f.utterances.length;
+    texts.push(...f.utterances.map((u) => u.text));
+    const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=bench-${c}-${i}&sample_rate=16000&encoding=pcm_s16le`);
+    await ws.next('session.started');
+    const frame = 3200;
+    const t0 = performance.now();
+    const audio = Buffer.concat([pcm, Buffer.alloc(frame * 12)]);
+    for (let k = 0, n = 0; k < audio.length; k += frame, n++) {
+      ws.sendRaw(audio.subarray(k, k + frame));
+      const wait = t0 + (n + 1) * 100 - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+    await new Promise((r) => setTimeout(r, 3000 + 400 * c));
+    for (const e of ws.events) {
+      if (e.type === 'memory.context' && e.speculative === false && typeof e.ready_at_ms === 'number' && String(e.turn_id).startsWith('turn_')) {
+        const stopped = ws.events.some((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
+        if (!stopped) continue;
+        ready.push(e.ready_at_ms);
+        search.push((e.timings as { search_ms: number }).search_ms);
+      }
+      if (e.type === 'memory.context' && e.speculative === true) speculative++;
+    }
+    ws.close();
+  }));
+  // Baseline: the whole store searched after the end of turn, same concurrency.
+  const base: number[] = [];
+  const baseSearch: number[] = [];
+  for (let k = 0; k < texts.length; k += c) {
+    await Promise.all(texts.slice(k, k + c).map(async (text) => {
+      const t0 = performance.now();
+      const vector = (await app.retriever.embedder.embed([text]))[0] ?? null;
+      const t1 = performance.now();
+      const lists = await searchLists(app.stores, 'default', { text, vector }, null, 20, ['interaction', 'fact', 'profile'], {});
+      reciprocalRankFusion(lists).slice(0, 5);
+      const t2 = performance.now();
+      base.push(t2 - t0);
+      baseSearch.push(t2 - t1);
+    }));
+  }
+  rows.push([String(c), `${ready.length}/${expected}`, String(speculative), f1(pct(ready, 50)), f1(pct(ready, 95)), f1(pct(search, 50)), f1(pct(search, 95)),
+    f1(pct(base, 50)), f1(pct(base, 95)), f1(pct(baseSearch, 50)), f1(pct(baseSearch, 95))]);
+}
+const head = ['sessions', 'confirmed/spoken turns', 'spec ctx', 'ready p50', 'ready p95', 'search p50', 'search p95', 'naive ready p50', 'naive ready p95', 'naive search p50', 'naive search p95'];
+console.log(`\nmemory.context latency, ${memories} memories in one tenant, fixture speech streamed in real time (ms)`);
+console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+await app.close();
+tmp.remove();

@@ -1,0 +1,111 @@
+import type { TenantId } from './types.js';
+
+/** Where a schema came from: the fixed seed set, or promoted from coherent query hits. */
+export type SchemaOrigin = 'seed' | 'emergent';
+
+/** A left-brain shelf (VoiceMem): "work", "health", or an emergent one such as "the job interview". */
+export interface SchemaRecord {
+  /** Opaque id; seed schemas use stable ids (`sch_work`), emergent ones `sch_…`. */
+  id: string;
+  name: string;
+  /** Text the schema is matched by (embedding similarity to queries and entity descriptions). */
+  description: string;
+  origin: SchemaOrigin;
+  /** ISO-8601. */
+  createdAt: string;
+}
+
+/** Strong links join entities named in one fact; weak ones entities of one session window. */
+export type LinkStrength = 'strong' | 'weak';
+
+/** A left-brain spine: a thing memories are about ("the cat Miko"). Belongs to exactly one schema. */
+export interface EntityRecord {
+  id: string;
+  /** Display name as first seen. */
+  name: string;
+  /** Lower-case normalised name the entity is keyed by within a tenant. */
+  key: string;
+  aliases: string[];
+  description: string;
+  /** The one schema this entity belongs to (stored on the entity, no edges to traverse). */
+  schemaId: string;
+  /** Number of memories (facts and utterances) about the entity. */
+  memoryCount: number;
+  /** ISO-8601. */
+  updatedAt: string;
+}
+
+/** A new or refreshed entity; upserts by normalised `name` (or any alias). */
+export interface EntityInput {
+  name: string;
+  aliases?: string[];
+  description: string;
+  schemaId: string;
+}
+
+/** The ids of backend memories about an entity, split by layer. */
+export interface EntityMemories {
+  factIds: string[];
+  utteranceIds: string[];
+}
+
+/** A neighbour reached over one link. */
+export interface EntityNeighbour {
+  entityId: string;
+  neighbourId: string;
+  strength: LinkStrength;
+  /** How often the two co-occurred. */
+  weight: number;
+}
+
+/** Lightweight name entry for in-memory matching of partial transcripts. */
+export interface EntityName {
+  id: string;
+  key: string;
+  aliases: string[];
+  schemaId: string;
+}
+
+/**
+ * The left brain's schema–entity index: a light index over the memory backend, holding only ids of
+ * memories, never their text. Implementations: SQLite (embedded), Neo4j (networked). Every call is
+ * tenant-scoped.
+ */
+export interface EntityIndex {
+  /** Insert the given schemas where absent (by id); existing ones are left untouched. */
+  ensureSchemas(tenant: TenantId, schemas: Omit<SchemaRecord, 'createdAt'>[]): Promise<void>;
+  listSchemas(tenant: TenantId): Promise<SchemaRecord[]>;
+  /** Create a schema (an emergent one when promoted); returns it as stored. */
+  addSchema(tenant: TenantId, schema: Omit<SchemaRecord, 'createdAt' | 'id'> & { id?: string }): Promise<SchemaRecord>;
+
+  /** Create the entity, or merge aliases into the one with the same key; the schema is kept once set. */
+  upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord>;
+  getEntities(tenant: TenantId, ids: string[]): Promise<EntityRecord[]>;
+  /** Entities whose key or an alias equals one of `names` (case-insensitive). */
+  findByNames(tenant: TenantId, names: string[]): Promise<EntityRecord[]>;
+  /** Every entity's key, aliases and schema (for matching); ordered by id. */
+  listNames(tenant: TenantId): Promise<EntityName[]>;
+  /** Entities of these schemas, most memories first, at most `limit`. */
+  entitiesOfSchemas(tenant: TenantId, schemaIds: string[], limit: number): Promise<EntityRecord[]>;
+  /** Move entities to another schema (emergence promotes them; they are never split again). */
+  setSchema(tenant: TenantId, entityIds: string[], schemaId: string): Promise<void>;
+
+  /** Record memories about an entity (idempotent). */
+  addMemories(tenant: TenantId, entityId: string, memories: Partial<EntityMemories>): Promise<void>;
+  /** Memories of these entities, de-duplicated, newest first, at most `limit` ids in total. */
+  memoriesOf(tenant: TenantId, entityIds: string[], limit: number): Promise<EntityMemories>;
+  /** Entities with a memory among `memoryIds`. */
+  entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]>;
+  /** Forget memory ids (erasure, closed facts); entities stay. */
+  removeMemories(tenant: TenantId, memoryIds: string[]): Promise<void>;
+
+  /** Add `by` (default 1) to the link between two distinct entities, in both directions. */
+  link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by?: number): Promise<void>;
+  /** One-hop neighbours of `ids`, strongest first, at most `limitPerEntity` per entity and strength. */
+  neighbours(tenant: TenantId, ids: string[], limitPerEntity: number): Promise<EntityNeighbour[]>;
+
+  /** Increases on every write of the tenant, so callers can cache `listNames` safely. */
+  version(tenant: TenantId): Promise<number>;
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}

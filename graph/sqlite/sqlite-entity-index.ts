@@ -1,0 +1,243 @@
+import type {
+  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord,
+} from '../entity-index.js';
+import type { TenantId } from '../types.js';
+import { fromJson, newId, toJson, type SqliteDatabase } from './database.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS lb_schemas (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
+  origin TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (tenant, id));
+CREATE TABLE IF NOT EXISTS lb_entities (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL,
+  aliases TEXT NOT NULL DEFAULT '[]', description TEXT NOT NULL, schema_id TEXT NOT NULL,
+  memory_count INTEGER NOT NULL DEFAULT 0, updated_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, id), UNIQUE (tenant, key));
+CREATE INDEX IF NOT EXISTS lb_entities_schema ON lb_entities (tenant, schema_id, memory_count);
+CREATE TABLE IF NOT EXISTS lb_aliases (
+  tenant TEXT NOT NULL, alias TEXT NOT NULL, entity_id TEXT NOT NULL, PRIMARY KEY (tenant, alias, entity_id));
+CREATE TABLE IF NOT EXISTS lb_memories (
+  tenant TEXT NOT NULL, entity_id TEXT NOT NULL, memory_id TEXT NOT NULL, kind TEXT NOT NULL,
+  rank INTEGER NOT NULL, PRIMARY KEY (tenant, entity_id, memory_id));
+CREATE INDEX IF NOT EXISTS lb_memories_memory ON lb_memories (tenant, memory_id);
+CREATE INDEX IF NOT EXISTS lb_memories_rank ON lb_memories (tenant, entity_id, rank);
+CREATE TABLE IF NOT EXISTS lb_links (
+  tenant TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL, strength TEXT NOT NULL, weight REAL NOT NULL,
+  PRIMARY KEY (tenant, a, b, strength));
+CREATE TABLE IF NOT EXISTS lb_versions (tenant TEXT PRIMARY KEY, version INTEGER NOT NULL);
+`;
+
+interface EntityRow {
+  id: string; key: string; name: string; aliases: string; description: string; schema_id: string;
+  memory_count: number; updated_at: string;
+}
+interface SchemaRow { id: string; name: string; description: string; origin: string; created_at: string }
+
+/** Lower-case, trimmed, inner whitespace collapsed: how entity names are keyed. */
+export function entityKey(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+function toEntity(r: EntityRow): EntityRecord {
+  return {
+    id: r.id, key: r.key, name: r.name, aliases: fromJson<string[]>(r.aliases, []), description: r.description,
+    schemaId: r.schema_id, memoryCount: r.memory_count, updatedAt: r.updated_at,
+  };
+}
+
+function toSchema(r: SchemaRow): SchemaRecord {
+  return { id: r.id, name: r.name, description: r.description, origin: r.origin as SchemaRecord['origin'], createdAt: r.created_at };
+}
+
+/** The left brain in the embedded SQLite file (tables `lb_*`, every row tenant-scoped). */
+export class SqliteEntityIndex implements EntityIndex {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    db.exec(SCHEMA);
+  }
+
+  async ensureSchemas(tenant: TenantId, schemas: Omit<SchemaRecord, 'createdAt'>[]): Promise<void> {
+    const insert = this.#db.prepare(`INSERT OR IGNORE INTO lb_schemas (tenant, id, name, description, origin, created_at)
+      VALUES (?, ?, ?, ?, ?, ?)`);
+    const now = new Date().toISOString();
+    this.#db.transaction(() => {
+      for (const s of schemas) insert.run(tenant, s.id, s.name, s.description, s.origin, now);
+    })();
+  }
+
+  async listSchemas(tenant: TenantId): Promise<SchemaRecord[]> {
+    const rows = this.#db.prepare('SELECT * FROM lb_schemas WHERE tenant = ? ORDER BY created_at, id').all(tenant) as SchemaRow[];
+    return rows.map(toSchema);
+  }
+
+  async addSchema(tenant: TenantId, s: Omit<SchemaRecord, 'createdAt' | 'id'> & { id?: string }): Promise<SchemaRecord> {
+    const record: SchemaRecord = { id: s.id ?? newId('sch'), name: s.name, description: s.description, origin: s.origin, createdAt: new Date().toISOString() };
+    this.#db.prepare(`INSERT INTO lb_schemas (tenant, id, name, description, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(tenant, record.id, record.name, record.description, record.origin, record.createdAt);
+    this.#bump(tenant);
+    return record;
+  }
+
+  async upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord> {
+    const key = entityKey(input.name);
+    const aliases = [...new Set((input.aliases ?? []).map(entityKey).filter((a) => a && a !== key))];
+    const now = new Date().toISOString();
+    const run = this.#db.transaction((): EntityRow => {
+      const existing = (this.#db.prepare('SELECT * FROM lb_entities WHERE tenant = ? AND key = ?').get(tenant, key) as EntityRow | undefined)
+        ?? (this.#db.prepare(`SELECT e.* FROM lb_aliases a JOIN lb_entities e ON e.tenant = a.tenant AND e.id = a.entity_id
+            WHERE a.tenant = ? AND a.alias = ? LIMIT 1`).get(tenant, key) as EntityRow | undefined);
+      if (existing) {
+        const merged = [...new Set([...fromJson<string[]>(existing.aliases, []), ...aliases])].filter((a) => a !== existing.key);
+        this.#db.prepare('UPDATE lb_entities SET aliases = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+          .run(toJson(merged), now, tenant, existing.id);
+        this.#writeAliases(tenant, existing.id, merged);
+        return { ...existing, aliases: toJson(merged), updated_at: now };
+      }
+      const row: EntityRow = {
+        id: newId('ent'), key, name: input.name.trim(), aliases: toJson(aliases), description: input.description,
+        schema_id: input.schemaId, memory_count: 0, updated_at: now,
+      };
+      this.#db.prepare(`INSERT INTO lb_entities (tenant, id, key, name, aliases, description, schema_id, memory_count, updated_at)
+        VALUES (@tenant, @id, @key, @name, @aliases, @description, @schema_id, @memory_count, @updated_at)`).run({ tenant, ...row });
+      this.#writeAliases(tenant, row.id, aliases);
+      return row;
+    });
+    const row = run();
+    this.#bump(tenant);
+    return toEntity(row);
+  }
+
+  async getEntities(tenant: TenantId, ids: string[]): Promise<EntityRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = this.#db.prepare('SELECT * FROM lb_entities WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))')
+      .all(tenant, toJson(ids)) as EntityRow[];
+    return rows.map(toEntity);
+  }
+
+  async findByNames(tenant: TenantId, names: string[]): Promise<EntityRecord[]> {
+    if (names.length === 0) return [];
+    const keys = toJson([...new Set(names.map(entityKey))]);
+    const rows = this.#db.prepare(`SELECT * FROM lb_entities WHERE tenant = @tenant AND (key IN (SELECT value FROM json_each(@keys))
+        OR id IN (SELECT entity_id FROM lb_aliases WHERE tenant = @tenant AND alias IN (SELECT value FROM json_each(@keys))))
+      ORDER BY id`).all({ tenant, keys }) as EntityRow[];
+    return rows.map(toEntity);
+  }
+
+  async listNames(tenant: TenantId): Promise<EntityName[]> {
+    const rows = this.#db.prepare('SELECT id, key, aliases, schema_id FROM lb_entities WHERE tenant = ? ORDER BY id')
+      .all(tenant) as Pick<EntityRow, 'id' | 'key' | 'aliases' | 'schema_id'>[];
+    return rows.map((r) => ({ id: r.id, key: r.key, aliases: fromJson<string[]>(r.aliases, []), schemaId: r.schema_id }));
+  }
+
+  async entitiesOfSchemas(tenant: TenantId, schemaIds: string[], limit: number): Promise<EntityRecord[]> {
+    if (schemaIds.length === 0 || limit <= 0) return [];
+    const rows = this.#db.prepare(`SELECT * FROM lb_entities WHERE tenant = ? AND schema_id IN (SELECT value FROM json_each(?))
+      ORDER BY memory_count DESC, id LIMIT ?`).all(tenant, toJson(schemaIds), limit) as EntityRow[];
+    return rows.map(toEntity);
+  }
+
+  async setSchema(tenant: TenantId, entityIds: string[], schemaId: string): Promise<void> {
+    this.#db.prepare('UPDATE lb_entities SET schema_id = ? WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))')
+      .run(schemaId, tenant, toJson(entityIds));
+    this.#bump(tenant);
+  }
+
+  async addMemories(tenant: TenantId, entityId: string, memories: Partial<EntityMemories>): Promise<void> {
+    const insert = this.#db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
+      VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`);
+    this.#db.transaction(() => {
+      let added = 0;
+      for (const id of memories.factIds ?? []) added += insert.run(tenant, entityId, id, 'fact', tenant, entityId).changes;
+      for (const id of memories.utteranceIds ?? []) added += insert.run(tenant, entityId, id, 'utterance', tenant, entityId).changes;
+      if (added > 0) {
+        this.#db.prepare('UPDATE lb_entities SET memory_count = memory_count + ? WHERE tenant = ? AND id = ?').run(added, tenant, entityId);
+      }
+    })();
+    this.#bump(tenant);
+  }
+
+  async memoriesOf(tenant: TenantId, entityIds: string[], limit: number): Promise<EntityMemories> {
+    const out: EntityMemories = { factIds: [], utteranceIds: [] };
+    if (entityIds.length === 0 || limit <= 0) return out;
+    // One indexed range scan per entity (newest first), merged round-robin so every entity contributes.
+    const stmt = this.#db.prepare(`SELECT memory_id, kind FROM lb_memories INDEXED BY lb_memories_rank
+      WHERE tenant = ? AND entity_id = ? ORDER BY rank DESC LIMIT ?`);
+    const lists = [...new Set(entityIds)].map((id) => stmt.all(tenant, id, limit) as { memory_id: string; kind: string }[]);
+    const seen = new Set<string>();
+    for (let i = 0; seen.size < limit && lists.some((l) => i < l.length); i++) {
+      for (const l of lists) {
+        const r = l[i];
+        if (!r || seen.has(r.memory_id) || seen.size >= limit) continue;
+        seen.add(r.memory_id);
+        (r.kind === 'fact' ? out.factIds : out.utteranceIds).push(r.memory_id);
+      }
+    }
+    return out;
+  }
+
+  async entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {
+    if (memoryIds.length === 0) return [];
+    const rows = this.#db.prepare(`SELECT DISTINCT entity_id FROM lb_memories WHERE tenant = ? AND memory_id IN (SELECT value FROM json_each(?))
+      ORDER BY entity_id`).all(tenant, toJson(memoryIds)) as { entity_id: string }[];
+    return rows.map((r) => r.entity_id);
+  }
+
+  async removeMemories(tenant: TenantId, memoryIds: string[]): Promise<void> {
+    if (memoryIds.length === 0) return;
+    const ids = toJson(memoryIds);
+    this.#db.transaction(() => {
+      const counts = this.#db.prepare(`SELECT entity_id, COUNT(*) AS n FROM lb_memories WHERE tenant = ? AND memory_id IN (SELECT value FROM json_each(?))
+        GROUP BY entity_id`).all(tenant, ids) as { entity_id: string; n: number }[];
+      const dec = this.#db.prepare('UPDATE lb_entities SET memory_count = MAX(0, memory_count - ?) WHERE tenant = ? AND id = ?');
+      for (const c of counts) dec.run(c.n, tenant, c.entity_id);
+      this.#db.prepare('DELETE FROM lb_memories WHERE tenant = ? AND memory_id IN (SELECT value FROM json_each(?))').run(tenant, ids);
+    })();
+    this.#bump(tenant);
+  }
+
+  async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {
+    if (a === b) return;
+    const upsert = this.#db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (tenant, a, b, strength) DO UPDATE SET weight = weight + excluded.weight`);
+    this.#db.transaction(() => {
+      upsert.run(tenant, a, b, strength, by);
+      upsert.run(tenant, b, a, strength, by);
+    })();
+    this.#bump(tenant);
+  }
+
+  async neighbours(tenant: TenantId, ids: string[], limitPerEntity: number): Promise<EntityNeighbour[]> {
+    if (ids.length === 0 || limitPerEntity <= 0) return [];
+    const rows = this.#db.prepare(`SELECT a, b, strength, weight FROM (
+        SELECT a, b, strength, weight, ROW_NUMBER() OVER (PARTITION BY a, strength ORDER BY weight DESC, b) AS n
+        FROM lb_links WHERE tenant = ? AND a IN (SELECT value FROM json_each(?)))
+      WHERE n <= ? ORDER BY strength, weight DESC, a, b`).all(tenant, toJson(ids), limitPerEntity) as
+      { a: string; b: string; strength: LinkStrength; weight: number }[];
+    return rows.map((r) => ({ entityId: r.a, neighbourId: r.b, strength: r.strength, weight: r.weight }));
+  }
+
+  async version(tenant: TenantId): Promise<number> {
+    // Read every time: another process (a worker) may have written since.
+    const row = this.#db.prepare('SELECT version FROM lb_versions WHERE tenant = ?').get(tenant) as { version: number } | undefined;
+    return row?.version ?? 0;
+  }
+
+  async ready(): Promise<boolean> {
+    return this.#db.open;
+  }
+
+  /** The database handle belongs to the caller. */
+  async close(): Promise<void> {}
+
+  #writeAliases(tenant: TenantId, entityId: string, aliases: string[]): void {
+    const insert = this.#db.prepare('INSERT OR IGNORE INTO lb_aliases (tenant, alias, entity_id) VALUES (?, ?, ?)');
+    for (const a of aliases) insert.run(tenant, a, entityId);
+  }
+
+  #bump(tenant: TenantId): void {
+    this.#db.prepare(`INSERT INTO lb_versions (tenant, version) VALUES (?, 1)
+      ON CONFLICT (tenant) DO UPDATE SET version = version + 1`).run(tenant);
+  }
+}

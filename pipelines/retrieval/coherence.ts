@@ -1,0 +1,88 @@
+import type { EntityIndex, SchemaRecord } from '../../graph/entity-index.js';
+import type { TenantId } from '../../graph/types.js';
+import type { SchemaJudge } from './schema-judge.js';
+
+/** Options for `QueryCoherence`. */
+export interface QueryCoherenceOptions {
+  /** Recent queries remembered per tenant; default 12. */
+  window?: number;
+  /** Related queries needed before a subgraph is considered; default 3. */
+  minQueries?: number;
+  /** ρ(H) must exceed this (VoiceMem's α); default 0.5. */
+  alpha?: number;
+  /** Smallest subgraph promoted, in memories; default 2. */
+  minMemories?: number;
+  /** Entities with more memories than this many times |H| are hubs (people), left where they are; default 4. */
+  hubFactor?: number;
+}
+
+interface Recorded {
+  query: string;
+  hits: Set<string>;
+}
+
+/** ρ(H) = mean over queries q of |A_q ∩ H| / |A_q ∪ H|. */
+export function queryCoherence(hitSets: ReadonlySet<string>[], h: ReadonlySet<string>): number {
+  if (hitSets.length === 0) return 0;
+  let sum = 0;
+  for (const a of hitSets) {
+    let inter = 0;
+    for (const id of a) if (h.has(id)) inter += 1;
+    const union = a.size + h.size - inter;
+    sum += union > 0 ? inter / union : 0;
+  }
+  return sum / hitSets.length;
+}
+
+/**
+ * Schema emergence (VoiceMem): records which memories each query hits; when the queries related to
+ * the latest one keep hitting one subgraph H (ρ(H) > α) and the judge approves, the entities of H
+ * move to a new emergent schema. Entities already on an emergent shelf never move again (no splits).
+ */
+export class QueryCoherence {
+  readonly #recent = new Map<TenantId, Recorded[]>();
+  readonly #texts = new Map<string, string>();
+  readonly #o: Required<QueryCoherenceOptions>;
+
+  constructor(private readonly entities: EntityIndex, private readonly judge: SchemaJudge, options: QueryCoherenceOptions = {}) {
+    this.#o = {
+      window: options.window ?? 12, minQueries: options.minQueries ?? 3, alpha: options.alpha ?? 0.5,
+      minMemories: options.minMemories ?? 2, hubFactor: options.hubFactor ?? 4,
+    };
+  }
+
+  /** Record a query's hits (with their texts, for the judge); returns the schema promoted, if any. */
+  async record(tenant: TenantId, query: string, hits: { id: string; text: string }[]): Promise<SchemaRecord | null> {
+    if (hits.length === 0) return null;
+    if (this.#texts.size > 20_000) this.#texts.clear();
+    for (const h of hits) this.#texts.set(h.id, h.text);
+    const recent = this.#recent.get(tenant) ?? [];
+    const current: Recorded = { query, hits: new Set(hits.map((h) => h.id)) };
+    recent.push(current);
+    while (recent.length > this.#o.window) recent.shift();
+    this.#recent.set(tenant, recent);
+
+    const related = recent.filter((r) => [...r.hits].some((id) => current.hits.has(id)));
+    if (related.length < this.#o.minQueries) return null;
+    const counts = new Map<string, number>();
+    for (const r of related) for (const id of r.hits) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const h = new Set([...counts].filter(([, n]) => n >= Math.ceil(related.length / 2)).map(([id]) => id));
+    if (h.size < this.#o.minMemories) return null;
+    const rho = queryCoherence(related.map((r) => r.hits), h);
+    if (rho <= this.#o.alpha) return null;
+
+    const schemas = new Map((await this.entities.listSchemas(tenant)).map((s) => [s.id, s]));
+    const candidates = (await this.entities.getEntities(tenant, await this.entities.entitiesOfMemories(tenant, [...h])))
+      .filter((e) => schemas.get(e.schemaId)?.origin !== 'emergent' && e.memoryCount <= this.#o.hubFactor * h.size);
+    if (candidates.length === 0) return null;
+    const verdict = await this.judge.judge({
+      queries: related.map((r) => r.query), entities: candidates,
+      memories: [...h].map((id) => ({ id, text: this.#texts.get(id) ?? '' })),
+    });
+    if (!verdict.approve) return null;
+    const schema = await this.entities.addSchema(tenant, { name: verdict.name, description: verdict.description, origin: 'emergent' });
+    await this.entities.setSchema(tenant, candidates.map((e) => e.id), schema.id);
+    this.#recent.set(tenant, recent.filter((r) => !related.includes(r)));
+    return schema;
+  }
+}

@@ -1,0 +1,170 @@
+import type { Logger } from 'pino';
+import type { EntityIndex, EntityRecord } from '../../graph/entity-index.js';
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Job, JobHandler } from '../../graph/job-queue.js';
+import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import type { TenantId } from '../../graph/types.js';
+import type { VectorStore } from '../../graph/vector-store.js';
+import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { EntityExtractor, type EntityMention } from './entity-extraction.js';
+import { SchemaVectors } from './schema-vectors.js';
+import { FALLBACK_SCHEMA_ID } from './schemas.js';
+
+/** Job name the lead enqueues after each consolidation. */
+export const LEFT_BRAIN_JOB = 'retrieval.left-brain';
+
+/** Vector collection of entity description vectors (matched against queries). */
+export const ENTITY_COLLECTION = 'left_brain_entity';
+
+/** Job data: index one consolidated utterance and the facts it produced. */
+export interface LeftBrainJob {
+  tenant: TenantId;
+  utteranceId: string;
+  factIds: string[];
+}
+
+/** What the left-brain handler needs. */
+export interface LeftBrainDeps {
+  graph: GraphStore;
+  memory: MemoryStore;
+  vectors: VectorStore;
+  entities: EntityIndex;
+  embedder: TextEmbedder;
+  /** For diagnostics; optional. */
+  logger?: Logger;
+  /** Previous utterances of the session whose entities get weak links; default 4. */
+  windowTurns?: number;
+  /** Below this cosine to every schema an entity goes to the fallback shelf; default 0.15. */
+  minSchemaScore?: number;
+  /** Shared schema vectors (the retriever's), else a private cache. */
+  schemaVectors?: SchemaVectors;
+}
+
+/**
+ * The `retrieval.left-brain` job handler: extract entity mentions from the utterance and its facts
+ * (proper and common noun runs, plus each fact's subject), create new entities with a description
+ * and a schema chosen by embedding similarity, record which memories are about each entity, link
+ * entities of one fact strongly and entities of the recent session window weakly. Idempotent:
+ * memories and entities are upserts; a repeated job only strengthens links again (harmless).
+ */
+export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrainJob> {
+  const extractor = new EntityExtractor();
+  const schemas = deps.schemaVectors ?? new SchemaVectors(deps.entities, deps.embedder);
+  const windowTurns = deps.windowTurns ?? 4;
+  const minScore = deps.minSchemaScore ?? 0.15;
+  let bound: Promise<void> | null = null;
+
+  return async (job: Job<LeftBrainJob>, signal: AbortSignal): Promise<void> => {
+    const { tenant, utteranceId, factIds } = job.data;
+    const u = await deps.graph.getUtterance(tenant, utteranceId);
+    if (!u) return;
+    bound ??= deps.vectors.ensureCollection(ENTITY_COLLECTION, deps.embedder.space).catch((err: unknown) => {
+      bound = null;
+      throw err;
+    });
+    await bound;
+    const facts = factIds.length > 0 ? await deps.memory.listFacts(tenant, { ids: factIds, includeHistory: true }) : [];
+    const names = await participantNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ...facts.map((f) => f.subjectId)]);
+
+    // Mentions per source: the utterance itself, then each fact (with its subject).
+    const fromUtterance = extractor.extract(u.text);
+    const fromFacts = facts.map((f) => ({ fact: f, mentions: withSubject(extractor.extract(f.content), f, names) }));
+    const all = dedupe([...fromUtterance, ...fromFacts.flatMap((x) => x.mentions)]);
+    if (all.length === 0) return;
+    signal.throwIfAborted();
+
+    const entities = await resolveEntities(deps, schemas, tenant, all, u.text, minScore);
+    const idOf = (m: EntityMention): string | undefined => entities.get(m.name.toLowerCase())?.id;
+
+    for (const m of fromUtterance) {
+      const id = idOf(m);
+      if (id) await deps.entities.addMemories(tenant, id, { utteranceIds: [u.id] });
+    }
+    for (const { fact, mentions } of fromFacts) {
+      const ids = [...new Set(mentions.map(idOf).filter((x): x is string => x !== undefined))];
+      for (const id of ids) await deps.entities.addMemories(tenant, id, { factIds: [fact.id], utteranceIds: fact.referIds });
+      for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) await deps.entities.link(tenant, ids[i]!, ids[j]!, 'strong');
+    }
+    // Mentions of one utterance are close too: strong when few, else weak.
+    const uttIds = [...new Set(fromUtterance.map(idOf).filter((x): x is string => x !== undefined))];
+    const uttStrength = uttIds.length <= 3 ? 'strong' : 'weak';
+    for (let i = 0; i < uttIds.length; i++) for (let j = i + 1; j < uttIds.length; j++) await deps.entities.link(tenant, uttIds[i]!, uttIds[j]!, uttStrength);
+
+    // Weak links to entities of the session window.
+    const window = (await deps.graph.recentUtterances(tenant, u.sessionId, windowTurns + 1)).filter((p) => p.seq < u.seq).slice(-windowTurns);
+    const near = await deps.entities.entitiesOfMemories(tenant, window.map((p) => p.id));
+    const mine = new Set([...entities.values()].map((e) => e.id));
+    for (const a of mine) for (const b of near) if (!mine.has(b)) await deps.entities.link(tenant, a, b, 'weak');
+  };
+}
+
+function dedupe(mentions: EntityMention[]): EntityMention[] {
+  const seen = new Map<string, EntityMention>();
+  for (const m of mentions) if (!seen.has(m.name.toLowerCase())) seen.set(m.name.toLowerCase(), m);
+  return [...seen.values()];
+}
+
+/** A fact's subject is always one of its entities: a participant's name, or an `entity:` key. */
+function withSubject(mentions: EntityMention[], fact: Fact, names: Map<string, string>): EntityMention[] {
+  const subject = fact.subjectId.startsWith('entity:') ? fact.subjectId.slice('entity:'.length) : names.get(fact.subjectId);
+  return subject ? dedupe([{ name: subject, proper: !fact.subjectId.startsWith('entity:') }, ...mentions]) : mentions;
+}
+
+async function participantNames(graph: GraphStore, tenant: TenantId, ids: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const p = id.startsWith('entity:') ? null : await graph.getParticipant(tenant, id);
+    if (p?.name) out.set(id, p.name);
+  }
+  return out;
+}
+
+/** Existing entities by name, new ones created with a description, a schema and a vector. */
+async function resolveEntities(
+  deps: LeftBrainDeps, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], context: string, minScore: number,
+): Promise<Map<string, EntityRecord>> {
+  const out = new Map<string, EntityRecord>();
+  for (const e of await deps.entities.findByNames(tenant, mentions.map((m) => m.name))) {
+    out.set(e.key, e);
+    for (const a of e.aliases) out.set(a, e);
+  }
+  // "Poor Miko", "Dr Smith": a multi-word proper name containing a known entity's name is that entity.
+  const multi = mentions.filter((m) => m.proper && !out.has(m.name.toLowerCase()) && m.name.includes(' '));
+  if (multi.length > 0) {
+    const words = multi.flatMap((m) => m.name.toLowerCase().split(' ').filter((w) => w.length >= 3));
+    const known = new Map((await deps.entities.findByNames(tenant, words)).map((e) => [e.key, e]));
+    for (const m of multi) {
+      const hit = m.name.toLowerCase().split(' ').map((w) => known.get(w)).find((e) => e !== undefined);
+      if (hit) out.set(m.name.toLowerCase(), await deps.entities.upsertEntity(tenant, { name: hit.key, aliases: [m.name], description: hit.description, schemaId: hit.schemaId }));
+    }
+  }
+  const fresh = mentions.filter((m) => !out.has(m.name.toLowerCase()));
+  if (fresh.length === 0) return out;
+  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, 200)}`);
+  const vectors = await deps.embedder.embed(descriptions);
+  const points = [];
+  for (const [i, m] of fresh.entries()) {
+    const vector = vectors[i] as Float32Array;
+    const best = (await schemas.rank(tenant, vector))[0];
+    const schemaId = best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID;
+    const e = await deps.entities.upsertEntity(tenant, { name: m.name, description: descriptions[i] as string, schemaId });
+    out.set(m.name.toLowerCase(), e);
+    points.push({ id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
+  }
+  await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);
+  return out;
+}
+
+/**
+ * The left-brain update as a post-consolidation step (`afterConsolidation` in pipelines/jobs.ts):
+ * runs the handler inline in the consolidation job, off the critical path.
+ */
+export function leftBrainStep(deps: LeftBrainDeps): (job: { tenant: TenantId; utteranceId: string }, factIds: string[]) => Promise<void> {
+  const handler = createLeftBrainHandler(deps);
+  let n = 0;
+  return async (job, factIds) => {
+    n += 1;
+    await handler({ id: `left-brain-${n}`, name: LEFT_BRAIN_JOB, attempt: 1, data: { tenant: job.tenant, utteranceId: job.utteranceId, factIds } },
+      new AbortController().signal);
+  };
+}

@@ -1,0 +1,180 @@
+import type { EntityIndex } from '../../graph/entity-index.js';
+import type { Stores } from '../../graph/stores.js';
+import type { TenantId } from '../../graph/types.js';
+import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { EntityMatcher, type EntityMatcherOptions } from './entity-matcher.js';
+import { hydrate, personaCandidates } from './hydrate.js';
+import { NameResolver } from './memory-items.js';
+import { searchLists, type Pool, type SearchFilters, type SearchLayers } from './pool-search.js';
+import { reciprocalRankFusion, type RankedList } from './rrf.js';
+import { SchemaVectors } from './schema-vectors.js';
+
+/** Per-stage timings of one retrieval, milliseconds. */
+export interface RetrievalTimings {
+  match_ms: number;
+  expand_ms: number;
+  search_ms: number;
+  total_ms: number;
+}
+
+/** One retrieval request. */
+export interface RetrievalRequest extends SearchFilters {
+  tenant: TenantId;
+  /** The (partial) transcript or question. */
+  text: string;
+  /** Items returned; default 5. */
+  k?: number;
+  /** Who is asking: memories by, to or about them are boosted, and their persona is searched. */
+  askerId?: string | null;
+  /** Never return these ids (e.g. the utterance being answered). */
+  excludeIds?: string[];
+  layers?: SearchLayers;
+  signal?: AbortSignal;
+}
+
+/** What a retrieval found, with how. */
+export interface RetrievalResult {
+  items: MemoryItem[];
+  timings: RetrievalTimings;
+  /** Size of the candidate pool (memory ids of the zone). */
+  poolSize: number;
+  /** True when the pool was too small and a global search was fused in. */
+  fallback: boolean;
+  /** Entities in the zone and schemas hit. */
+  zone: { entityIds: string[]; schemaIds: string[] };
+}
+
+/** Options for `Retriever`; every one has a default. */
+export interface RetrieverOptions extends EntityMatcherOptions {
+  /** Most memory ids in the pool; default 3000. */
+  maxPool?: number;
+  /** Below this pool size a global search is fused in; default 20. */
+  minPool?: number;
+  /** Most entities taken from each hit schema (most remembered first); default 30. */
+  schemaEntities?: number;
+  /** One-hop neighbours per entity and link strength; default 6. */
+  neighbours?: number;
+  /** Weight of the global lists when fused with a non-tiny pool; default 0 (pool only). */
+  globalWeight?: number;
+  /** Weight of dense lists relative to BM25 in the fusion; default 0.5 (USE-lite is weak on long turns). */
+  denseWeight?: number;
+  /** RRF bonus factor for memories by / to / about the asker; default 0.25. */
+  askerBoost?: number;
+}
+
+const now = (): number => performance.now();
+
+/**
+ * The left brain's staged retrieval (VoiceMem), with the right brain's persona in parallel:
+ * match (entities by name and embedding, schemas by embedding) → expand (zone ∪ one hop over strong
+ * and weak links) → pool (memory ids of the zone) → search only inside the pool (dense per layer +
+ * BM25, fused by RRF), with a global fallback when the pool is tiny.
+ */
+export class Retriever {
+  readonly matcher: EntityMatcher;
+  readonly schemas: SchemaVectors;
+  readonly #o: Required<Omit<RetrieverOptions, keyof EntityMatcherOptions>>;
+  readonly #vectorCache = new Map<string, Promise<Float32Array>>();
+
+  constructor(
+    private readonly stores: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical'>,
+    readonly entities: EntityIndex,
+    readonly embedder: TextEmbedder,
+    options: RetrieverOptions = {},
+  ) {
+    this.schemas = new SchemaVectors(entities, embedder);
+    this.matcher = new EntityMatcher(entities, stores.vectors, this.schemas, options);
+    this.#o = {
+      maxPool: options.maxPool ?? 3000, minPool: options.minPool ?? 20, schemaEntities: options.schemaEntities ?? 30,
+      neighbours: options.neighbours ?? 6, globalWeight: options.globalWeight ?? 0, denseWeight: options.denseWeight ?? 0.5, askerBoost: options.askerBoost ?? 0.25,
+    };
+  }
+
+  /** The query vector, cached by text (speculative and final retrievals often share it). */
+  embed(text: string): Promise<Float32Array> {
+    const key = text.trim().toLowerCase();
+    let v = this.#vectorCache.get(key);
+    if (!v) {
+      v = this.embedder.embed([text]).then((r) => r[0] as Float32Array);
+      v.catch(() => this.#vectorCache.delete(key));
+      this.#vectorCache.set(key, v);
+      if (this.#vectorCache.size > 512) this.#vectorCache.delete(this.#vectorCache.keys().next().value as string);
+    }
+    return v;
+  }
+
+  async retrieve(req: RetrievalRequest): Promise<RetrievalResult> {
+    const t0 = now();
+    const k = req.k ?? 5;
+    const signal = req.signal;
+    const { tenant } = req;
+    signal?.throwIfAborted();
+    const filters: SearchFilters = {
+      ...(req.speakerId ? { speakerId: req.speakerId } : {}), ...(req.addresseeId ? { addresseeId: req.addresseeId } : {}),
+      ...(req.sessionId ? { sessionId: req.sessionId } : {}),
+    };
+    const layers = req.layers ?? ['interaction', 'fact', 'profile'];
+    const names = new NameResolver(this.stores.graph, tenant);
+
+    // Stage 1: match (names now, embedding when ready); the right brain starts in parallel.
+    const vectorP = this.embed(req.text).catch(() => null);
+    const personaP = personaCandidates(this.stores, tenant, req.text, req.askerId ?? null);
+    const lexicalEntities = await this.matcher.lexical(tenant, req.text);
+    const vector = await vectorP;
+    const semantic = vector ? await this.matcher.semantic(tenant, vector) : { entityIds: [], schemaIds: [] };
+    signal?.throwIfAborted();
+    const t1 = now();
+
+    // Stage 2: expand the zone one hop and collect the pool.
+    const direct = [...new Set([...lexicalEntities, ...semantic.entityIds])];
+    const hops = await this.entities.neighbours(tenant, direct, this.#o.neighbours);
+    const neighbourIds = [...new Set(hops.map((h) => h.neighbourId))].filter((id) => !direct.includes(id));
+    const ofSchemas = (await this.entities.entitiesOfSchemas(tenant, semantic.schemaIds, this.#o.schemaEntities))
+      .map((e) => e.id).filter((id) => !direct.includes(id) && !neighbourIds.includes(id));
+    const pool = await this.#pool(tenant, [direct, neighbourIds, ofSchemas]);
+    const poolSize = pool.utteranceIds.length + pool.factIds.length;
+    signal?.throwIfAborted();
+    const t2 = now();
+
+    // Stage 3: search inside the pool; fuse a global search in when the pool is tiny.
+    const depth = Math.max(k * 4, 20);
+    const query = { text: req.text, vector };
+    const fallback = poolSize < this.#o.minPool;
+    const globalWeight = fallback ? 1 : this.#o.globalWeight;
+    const lists: RankedList[] = [];
+    const [inPool, global, persona] = await Promise.all([
+      poolSize > 0 ? searchLists(this.stores, tenant, query, pool, depth, layers, filters, 1, this.#o.denseWeight) : Promise.resolve([]),
+      globalWeight > 0 ? searchLists(this.stores, tenant, query, null, depth, layers, filters, globalWeight, this.#o.denseWeight) : Promise.resolve([]),
+      personaP,
+    ]);
+    lists.push(...inPool, ...global);
+    if (persona.length > 0) lists.push({ ids: persona.map((p) => p.id), weight: 1 });
+    signal?.throwIfAborted();
+    const exclude = new Set(req.excludeIds ?? []);
+    const fused = reciprocalRankFusion(lists).filter((f) => !exclude.has(f.id)).slice(0, k * 3);
+    const items = await hydrate(this.stores, names, tenant, fused, persona, req.askerId ?? null, this.#o.askerBoost);
+    signal?.throwIfAborted();
+    const t3 = now();
+    return {
+      items: items.slice(0, k),
+      timings: { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 },
+      poolSize, fallback,
+      zone: { entityIds: [...direct, ...neighbourIds, ...ofSchemas], schemaIds: semantic.schemaIds },
+    };
+  }
+
+  /** Memory ids of the zone, nearest tiers first, up to `maxPool`. */
+  async #pool(tenant: TenantId, tiers: string[][]): Promise<Pool> {
+    const pool: Pool = { utteranceIds: [], factIds: [] };
+    const seen = new Set<string>();
+    for (const tier of tiers) {
+      const room = this.#o.maxPool - seen.size;
+      if (room <= 0 || tier.length === 0) continue;
+      const m = await this.entities.memoriesOf(tenant, tier, room);
+      for (const id of m.utteranceIds) if (!seen.has(id)) { seen.add(id); pool.utteranceIds.push(id); }
+      for (const id of m.factIds) if (!seen.has(id)) { seen.add(id); pool.factIds.push(id); }
+    }
+    return pool;
+  }
+}

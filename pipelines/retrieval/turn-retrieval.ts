@@ -1,0 +1,162 @@
+import type { IngestedUtterance } from '../interaction/ingest.js';
+import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { TurnListener, TurnSession } from '../../server/ws/turn-listener.js';
+import type { RetrievalResult, Retriever } from './retriever.js';
+
+/** Options for `createTurnRetrieval`. */
+export interface TurnRetrievalOptions {
+  /** Quiet time after a partial before speculative retrieval starts, ms; default 120. */
+  debounceMs?: number;
+  /** Items per context; default 5. */
+  k?: number;
+  /** Called with every confirmed (non-speculative) context, e.g. to record query coherence. */
+  onConfirmed?: (tenant: string, text: string, items: MemoryItem[]) => void;
+  /** Called when a retrieval fails for a reason other than cancellation. */
+  onError?: (err: unknown) => void;
+}
+
+interface Turn {
+  id: string;
+  latest: string;
+  timer: NodeJS.Timeout | null;
+  controller: AbortController | null;
+  running: { text: string; promise: Promise<Done | null> } | null;
+  done: Done | null;
+  lastSentIds: string | null;
+  /** performance.now() of the end-of-turn decision (or of the final, for text-only turns). */
+  anchor: number | null;
+  confirmed: boolean;
+  /** A confirmed context is on its way (end of turn and final may both ask for it). */
+  confirming: boolean;
+  excludeIds: string[];
+}
+
+interface Done {
+  text: string;
+  result: RetrievalResult;
+  readyAt: number;
+}
+
+const isAbort = (err: unknown): boolean => (err as { name?: string } | null)?.name === 'AbortError';
+
+/**
+ * Retrieval staged around one live session's turns (VoiceMem): speculative retrieval on partial
+ * transcripts (debounced, the latest partial wins, earlier work aborted), `memory.context` with
+ * `speculative: true` whenever the top items change, and at the end-of-turn decision a confirmed
+ * context: at once when the speculative result for the last partial is ready (`ready_at_ms` ≤ 0),
+ * else as soon as the staged retrieval finishes. A new turn aborts the old one (barge-in).
+ * Text-only utterances get one confirmed context after they are stored.
+ */
+export function createTurnRetrieval(retriever: Retriever, session: TurnSession, options: TurnRetrievalOptions = {}): TurnListener {
+  const debounceMs = options.debounceMs ?? 120;
+  const k = options.k ?? 5;
+  const turns = new Map<string, Turn>();
+
+  const turnOf = (id: string): Turn => {
+    let t = turns.get(id);
+    if (!t) {
+      t = { id, latest: '', timer: null, controller: null, running: null, done: null, lastSentIds: null, anchor: null, confirmed: false, confirming: false, excludeIds: [] };
+      turns.set(id, t);
+    }
+    return t;
+  };
+  const drop = (t: Turn): void => {
+    if (t.timer) clearTimeout(t.timer);
+    t.controller?.abort();
+    turns.delete(t.id);
+  };
+
+  const send = (t: Turn, done: Done, speculative: boolean): void => {
+    const ids = done.result.items.map((i) => i.id).join(',');
+    if (speculative && ids === t.lastSentIds) return;
+    t.lastSentIds = ids;
+    const ready = t.anchor === null ? 0 : done.readyAt - t.anchor;
+    session.send('memory.context', {
+      turn_id: t.id, speculative, items: done.result.items, timings: done.result.timings,
+      ready_at_ms: Math.round(ready * 10) / 10,
+    });
+    if (!speculative) {
+      t.confirmed = true;
+      options.onConfirmed?.(session.tenant, done.text, done.result.items);
+    }
+  };
+
+  const run = (t: Turn, text: string): Promise<Done | null> => {
+    t.controller?.abort();
+    const controller = new AbortController();
+    t.controller = controller;
+    const promise = retriever
+      .retrieve({ tenant: session.tenant, text, k, askerId: session.lastSpeakerId(), excludeIds: t.excludeIds, signal: controller.signal })
+      .then((result) => {
+        const done: Done = { text, result, readyAt: performance.now() };
+        if (t.running?.promise === promise) t.running = null;
+        if (!controller.signal.aborted) {
+          t.done = done;
+          if (t.anchor === null) send(t, done, true);
+        }
+        return done;
+      }, (err: unknown) => {
+        if (!isAbort(err)) options.onError?.(err);
+        return null;
+      });
+    t.running = { text, promise };
+    return promise;
+  };
+
+  const confirm = (t: Turn): void => {
+    if (t.confirmed || t.confirming) return;
+    const text = t.latest;
+    if (!text) return;
+    t.confirming = true;
+    if (t.done?.text === text) {
+      send(t, t.done, false);
+      return;
+    }
+    const pending = t.running?.text === text ? t.running.promise : run(t, text);
+    void pending.then((done) => {
+      if (done && turns.get(t.id) === t) send(t, done, false);
+    });
+  };
+
+  return {
+    onSpeechStarted(turnId) {
+      for (const t of [...turns.values()]) if (t.id !== turnId) drop(t);
+      turnOf(turnId);
+    },
+    onPartial(turnId, text) {
+      const t = turnOf(turnId);
+      const clean = text.trim();
+      if (!clean || clean === t.latest || t.anchor !== null) return;
+      t.latest = clean;
+      if (t.timer) clearTimeout(t.timer);
+      t.timer = setTimeout(() => {
+        t.timer = null;
+        void run(t, clean);
+      }, debounceMs);
+    },
+    onSpeechStopped(turnId) {
+      const t = turnOf(turnId);
+      t.anchor = performance.now();
+      if (t.timer) clearTimeout(t.timer);
+      t.timer = null;
+      confirm(t);
+    },
+    onFinal(turnId, stored: IngestedUtterance) {
+      const t = turnOf(turnId);
+      t.excludeIds = [stored.utterance.id];
+      if (t.anchor === null) {
+        // Text-only utterance: no end-of-turn decision, anchor on the stored final.
+        t.anchor = performance.now();
+        t.latest = stored.utterance.text;
+      } else if (!t.latest) {
+        t.latest = stored.utterance.text;
+      }
+      confirm(t);
+      // Keep only a few finished turns around.
+      for (const old of [...turns.values()]) if (old !== t && old.confirmed) turns.delete(old.id);
+    },
+    close() {
+      for (const t of [...turns.values()]) drop(t);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { EntityIndex } from '../../graph/entity-index.js';
+import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
+import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
+import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { QueryCoherence, type QueryCoherenceOptions } from '../../pipelines/retrieval/coherence.js';
+import { answerQuestion } from '../../pipelines/retrieval/agentic-query.js';
+import { leftBrainStep } from '../../pipelines/retrieval/left-brain-job.js';
+import { Retriever, type RetrieverOptions } from '../../pipelines/retrieval/retriever.js';
+import { DeterministicJudge, type SchemaJudge } from '../../pipelines/retrieval/schema-judge.js';
+import { createTurnRetrieval, type TurnRetrievalOptions } from '../../pipelines/retrieval/turn-retrieval.js';
+import type { MemoryItem } from '../protocol/server-events.js';
+
+/** Answers an explicit question from memory (WS `query`, `POST /v1/query`). */
+export type MemoryQueryFn = (
+  tenant: string,
+  input: {
+    question: string;
+    asker?: string | null;
+    k?: number;
+    sessionId?: string;
+    speakerId?: string;
+    addresseeId?: string;
+  },
+) => Promise<{ evidence: MemoryItem[]; rounds: number; timings: Record<string, number> }>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The left brain (schema–entity index). */
+    entityIndex: EntityIndex;
+    /** Staged left-brain + right-brain retrieval. */
+    retriever: Retriever;
+    /** Query coherence tracking and schema emergence. */
+    queryCoherence: QueryCoherence;
+    memoryQuery: MemoryQueryFn;
+  }
+}
+
+/** Options for `retrievalPlugin`; all optional. */
+export interface RetrievalPluginOptions {
+  /** The text embedder shared with consolidation; else `app.models.textEmbedder` if decorated, else a private USE-lite. */
+  embedder?: TextEmbedder;
+  retriever?: RetrieverOptions;
+  turns?: Omit<TurnRetrievalOptions, 'onConfirmed' | 'onError'>;
+  coherence?: QueryCoherenceOptions;
+  /** Default: the deterministic judge (pass an LLM judge when one is configured). */
+  judge?: SchemaJudge;
+}
+
+/**
+ * Retrieval for live sessions and questions: decorates `app.entityIndex`, `app.retriever`,
+ * `app.queryCoherence` and `app.memoryQuery`, and adds a turn listener to every live session that
+ * sends `memory.context` (speculative on partials, confirmed at the end of turn). When the jobs plugin
+ * is registered first, the left-brain update runs after every consolidation.
+ */
+export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPluginOptions) => {
+  const shared = app.hasDecorator('models') ? app.models.textEmbedder : undefined;
+  const own = (opts.embedder ?? shared) ? null : new UseLiteEmbedder();
+  const embedder = opts.embedder ?? shared ?? (own as UseLiteEmbedder);
+  const entityIndex = new SqliteEntityIndex(app.stores.sqlite);
+  const retriever = new Retriever(app.stores, entityIndex, embedder, opts.retriever);
+  const coherence = new QueryCoherence(entityIndex, opts.judge ?? new DeterministicJudge(), opts.coherence);
+  const log = app.log.child({ component: 'retrieval' });
+  const record = (tenant: string, text: string, items: MemoryItem[]): void => {
+    coherence.record(tenant, text, items.map((i) => ({ id: i.id, text: i.text })))
+      .then((schema) => schema && log.info({ tenant, schema: schema.id }, 'schema emerged from coherent queries'))
+      .catch((err: Error) => log.warn({ err: err.message }, 'query coherence update failed'));
+  };
+
+  app.decorate('entityIndex', entityIndex);
+  app.decorate('retriever', retriever);
+  app.decorate('queryCoherence', coherence);
+  app.decorate('memoryQuery', (async (tenant, input) => {
+    const answer = await answerQuestion(retriever, tenant, input);
+    record(tenant, input.question, answer.evidence);
+    return answer;
+  }) satisfies MemoryQueryFn);
+  if (app.hasDecorator('afterConsolidation')) {
+    app.afterConsolidation.push(leftBrainStep({
+      graph: app.stores.graph, memory: app.stores.memory, vectors: app.stores.vectors, entities: entityIndex, embedder,
+      schemaVectors: retriever.schemas,
+    }));
+  }
+  app.turnListeners.push((session) => createTurnRetrieval(retriever, session, {
+    ...opts.turns,
+    onConfirmed: record,
+    onError: (err) => log.warn({ session: session.id, err: (err as Error).message }, 'turn retrieval failed'),
+  }));
+  app.addHook('onClose', async () => {
+    await own?.close();
+  });
+}, { name: 'parley-retrieval', dependencies: ['parley-stream', 'parley-stores'] });

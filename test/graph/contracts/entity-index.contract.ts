@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { EntityIndex } from '../../../graph/entity-index.js';
+
+/** What each backend's fixture provides: a fresh, empty index and a way to clean it up. */
+export type EntityIndexFactory = () => Promise<{ index: EntityIndex; cleanup(): Promise<void> }>;
+
+const SEEDS = [
+  { id: 'sch_work', name: 'work', description: 'jobs, colleagues, meetings', origin: 'seed' as const },
+  { id: 'sch_pets', name: 'pets', description: 'animals at home', origin: 'seed' as const },
+];
+
+/** The shared behaviour every EntityIndex implementation must show. */
+export function entityIndexContract(name: string, make: EntityIndexFactory): void {
+  describe(`EntityIndex contract: ${name}`, () => {
+    let index: EntityIndex;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      ({ index, cleanup } = await make());
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    test('seed schemas are inserted once and emergent ones added', async () => {
+      await index.ensureSchemas('t1', SEEDS);
+      await index.ensureSchemas('t1', [{ ...SEEDS[0]!, name: 'renamed' }]);
+      const emergent = await index.addSchema('t1', { name: 'the job interview', description: 'interview at Acme', origin: 'emergent' });
+      const schemas = await index.listSchemas('t1');
+      assert.deepEqual(schemas.map((s) => s.name).sort(), ['pets', 'the job interview', 'work']);
+      assert.equal(schemas.find((s) => s.id === emergent.id)?.origin, 'emergent');
+      assert.deepEqual(await index.listSchemas('t2'), [], 'schemas are per tenant');
+    });
+
+    test('entities upsert by name or alias, keep their one schema, and are found by name', async () => {
+      const a = await index.upsertEntity('t1', { name: 'Miko', aliases: ['the cat'], description: 'the cat Miko', schemaId: 'sch_pets' });
+      const again = await index.upsertEntity('t1', { name: 'miko', aliases: ['kitty'], description: 'x', schemaId: 'sch_work' });
+      assert.equal(again.id, a.id);
+      assert.equal(again.schemaId, 'sch_pets', 'an entity stays in the schema it was given');
+      assert.deepEqual(again.aliases.sort(), ['kitty', 'the cat']);
+      const viaAlias = await index.upsertEntity('t1', { name: 'The Cat', description: 'y', schemaId: 'sch_work' });
+      assert.equal(viaAlias.id, a.id);
+      assert.deepEqual((await index.findByNames('t1', ['KITTY'])).map((e) => e.id), [a.id]);
+      assert.deepEqual(await index.findByNames('t2', ['miko']), [], 'other tenants see nothing');
+      const names = await index.listNames('t1');
+      assert.equal(names.length, 1);
+      assert.equal(names[0]?.key, 'miko');
+    });
+
+    test('memories are recorded idempotently, counted, listed newest first and removable', async () => {
+      const e = await index.upsertEntity('t1', { name: 'Acme', description: 'a company', schemaId: 'sch_work' });
+      const f = await index.upsertEntity('t1', { name: 'Ben', description: 'a person', schemaId: 'sch_work' });
+      await index.addMemories('t1', e.id, { factIds: ['f1'], utteranceIds: ['u1'] });
+      await index.addMemories('t1', e.id, { factIds: ['f1', 'f2'], utteranceIds: ['u1'] });
+      await index.addMemories('t1', f.id, { utteranceIds: ['u9'] });
+      const [stored] = await index.getEntities('t1', [e.id]);
+      assert.equal(stored?.memoryCount, 3);
+      const mem = await index.memoriesOf('t1', [e.id], 10);
+      assert.deepEqual(mem.factIds, ['f2', 'f1']);
+      assert.deepEqual(mem.utteranceIds, ['u1']);
+      assert.deepEqual(await index.entitiesOfMemories('t1', ['u1', 'u9']), [e.id, f.id].sort());
+      await index.removeMemories('t1', ['f1']);
+      assert.deepEqual((await index.memoriesOf('t1', [e.id], 10)).factIds, ['f2']);
+      assert.equal((await index.getEntities('t1', [e.id]))[0]?.memoryCount, 2);
+      assert.deepEqual((await index.memoriesOf('t2', [e.id], 10)).factIds, []);
+    });
+
+    test('links are symmetric, weighted, and one hop is returned strongest first', async () => {
+      const ids = [];
+      for (const n of ['a', 'b', 'c', 'd']) ids.push((await index.upsertEntity('t1', { name: n, description: n, schemaId: 'sch_work' })).id);
+      const [a, b, c, d] = ids as [string, string, string, string];
+      await index.link('t1', a, b, 'strong');
+      await index.link('t1', a, c, 'weak');
+      await index.link('t1', a, c, 'weak', 2);
+      await index.link('t1', a, d, 'weak');
+      await index.link('t1', a, a, 'strong');
+      const fromB = await index.neighbours('t1', [b], 5);
+      assert.deepEqual(fromB.map((n) => [n.neighbourId, n.strength]), [[a, 'strong']]);
+      const fromA = await index.neighbours('t1', [a], 5);
+      assert.deepEqual(fromA.map((n) => [n.neighbourId, n.strength, n.weight]), [[b, 'strong', 1], [c, 'weak', 3], [d, 'weak', 1]]);
+      assert.deepEqual((await index.neighbours('t1', [a], 1)).map((n) => n.neighbourId), [b, c], 'limit per entity and strength');
+      assert.deepEqual(await index.neighbours('t2', [a], 5), []);
+    });
+
+    test('entities of schemas come most-remembered first; setSchema moves them and bumps the version', async () => {
+      const a = await index.upsertEntity('t1', { name: 'a', description: 'a', schemaId: 'sch_work' });
+      const b = await index.upsertEntity('t1', { name: 'b', description: 'b', schemaId: 'sch_work' });
+      await index.addMemories('t1', b.id, { utteranceIds: ['u1', 'u2'] });
+      assert.deepEqual((await index.entitiesOfSchemas('t1', ['sch_work'], 5)).map((e) => e.id), [b.id, a.id]);
+      assert.deepEqual((await index.entitiesOfSchemas('t1', ['sch_work'], 1)).map((e) => e.id), [b.id]);
+      const before = await index.version('t1');
+      await index.setSchema('t1', [a.id], 'sch_new');
+      assert.ok((await index.version('t1')) > before);
+      assert.deepEqual((await index.entitiesOfSchemas('t1', ['sch_new'], 5)).map((e) => e.id), [a.id]);
+      assert.equal(await index.version('t2'), 0);
+    });
+  });
+}

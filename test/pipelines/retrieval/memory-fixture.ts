@@ -1,0 +1,83 @@
+import pino from 'pino';
+import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteEntityIndex } from '../../../graph/sqlite/sqlite-entity-index.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import type { Utterance } from '../../../graph/types.js';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
+import { createConsolidationHandler } from '../../../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { createLeftBrainHandler } from '../../../pipelines/retrieval/left-brain-job.js';
+
+/** Real embedded stores, real USE-lite, real consolidation and left-brain jobs, run inline. */
+export interface MemoryFixture {
+  db: SqliteDatabase;
+  graph: SqliteGraphStore;
+  memory: SqliteMemoryStore;
+  vectors: SqliteVectorStore;
+  lexical: SqliteLexicalIndex;
+  entities: SqliteEntityIndex;
+  embedder: UseLiteEmbedder;
+  /** Participant ids by name. */
+  people: Record<string, string>;
+  /** Store an utterance and consolidate it (facts, vectors, left brain) before returning. */
+  say(session: string, speaker: string, addressees: string[], text: string, time: string): Promise<Utterance>;
+  close(): Promise<void>;
+}
+
+export async function memoryFixture(tenant: string, names: string[]): Promise<MemoryFixture> {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const memory = new SqliteMemoryStore(db);
+  const vectors = new SqliteVectorStore(db);
+  const lexical = new SqliteLexicalIndex(db);
+  const entities = new SqliteEntityIndex(db);
+  const embedder = new UseLiteEmbedder();
+  const logger = pino({ level: 'silent' });
+  const consolidate = createConsolidationHandler({
+    graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(), onOps: () => {}, logger,
+  });
+  const leftBrain = createLeftBrainHandler({ graph, memory, vectors, entities, embedder, logger });
+  const people: Record<string, string> = {};
+  for (const name of names) people[name] = (await graph.createParticipant(tenant, { name })).id;
+  let n = 0;
+  const signal = new AbortController().signal;
+  return {
+    db, graph, memory, vectors, lexical, entities, embedder, people,
+    async say(session, speaker, addressees, text, time) {
+      await graph.openSession(tenant, session, time);
+      const [u] = await graph.addUtterances(tenant, [{
+        sessionId: session, speakerId: people[speaker] as string, addresseeIds: addressees.map((a) => people[a] as string),
+        text, startMs: null, endMs: null, time, confidence: null, audioRef: null,
+      }]);
+      if (!u) throw new Error('not stored');
+      n += 1;
+      await consolidate({ id: `c${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u.id } }, signal);
+      const factIds = (await memory.processedFacts(tenant, u.id)) ?? [];
+      await leftBrain({ id: `l${n}`, name: 'retrieval.left-brain', attempt: 1, data: { tenant, utteranceId: u.id, factIds } }, signal);
+      return u;
+    },
+    async close() {
+      await embedder.close();
+      db.close();
+    },
+  };
+}
+
+/** Three short sessions between Ana and Ben (and Clara), a few days apart. */
+export const SNIPPETS: { session: string; speaker: string; to: string[]; text: string; time: string }[] = [
+  { session: 's1', speaker: 'Ana', to: ['Ben'], text: 'Ben, I promise I will send you the budget report on Friday.', time: '2026-11-02T10:00:00Z' },
+  { session: 's1', speaker: 'Ben', to: ['Ana'], text: 'Thanks Ana, the Acme board meeting really needs that report.', time: '2026-11-02T10:01:00Z' },
+  { session: 's1', speaker: 'Ana', to: ['Ben'], text: 'My cat Miko has been sick all week.', time: '2026-11-02T10:02:00Z' },
+  { session: 's1', speaker: 'Ben', to: ['Ana'], text: 'Poor Miko, you should take him to the vet.', time: '2026-11-02T10:03:00Z' },
+  { session: 's2', speaker: 'Ben', to: ['Ana'], text: 'I started learning the cello last month.', time: '2026-11-05T18:00:00Z' },
+  { session: 's2', speaker: 'Ana', to: ['Ben'], text: 'We went hiking in the Alps in July with my brother.', time: '2026-11-05T18:01:00Z' },
+  { session: 's2', speaker: 'Ben', to: ['Ana'], text: 'My sister Clara is moving to Lisbon next spring.', time: '2026-11-05T18:02:00Z' },
+  { session: 's2', speaker: 'Ana', to: ['Ben'], text: 'I love sushi, especially salmon nigiri.', time: '2026-11-05T18:03:00Z' },
+  { session: 's3', speaker: 'Clara', to: ['Ben'], text: 'I bought new running shoes for the marathon.', time: '2026-11-09T09:00:00Z' },
+  { session: 's3', speaker: 'Ben', to: ['Clara'], text: 'The weather in the park was lovely this morning.', time: '2026-11-09T09:01:00Z' },
+  { session: 's3', speaker: 'Clara', to: ['Ben'], text: 'Our landlord raised the rent on the apartment again.', time: '2026-11-09T09:02:00Z' },
+  { session: 's3', speaker: 'Ben', to: ['Clara'], text: 'Miko the cat is finally eating again, the vet gave him pills.', time: '2026-11-09T09:03:00Z' },
+];

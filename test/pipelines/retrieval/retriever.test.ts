@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Retriever } from '../../../pipelines/retrieval/retriever.js';
+import type { Utterance } from '../../../graph/types.js';
+import { memoryFixture, SNIPPETS, type MemoryFixture } from './memory-fixture.js';
+
+const T = 't_retr';
+
+describe('staged retrieval over the left brain (real USE-lite, SQLite, consolidation)', () => {
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  const said: Utterance[] = [];
+  const idOf = (fragment: string): string => {
+    const u = said.find((s) => s.text.includes(fragment));
+    assert.ok(u, fragment);
+    return u.id;
+  };
+  /** Utterance ids an answer points at (interaction items and the sources of facts). */
+  const referred = (items: { refer_ids: string[] }[]): Set<string> => new Set(items.flatMap((i) => i.refer_ids));
+
+  before(async () => {
+    f = await memoryFixture(T, ['Ana', 'Ben', 'Clara']);
+    for (const s of SNIPPETS) said.push(await f.say(s.session, s.speaker, s.to, s.text, s.time));
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  test('the left brain holds entities in one schema each, with memories and links', async () => {
+    const [miko] = await f.entities.findByNames(T, ['miko']);
+    assert.ok(miko, 'Miko is an entity');
+    const schemas = new Set((await f.entities.listSchemas(T)).map((s) => s.id));
+    assert.ok(schemas.has(miko.schemaId));
+    const mem = await f.entities.memoriesOf(T, [miko.id], 50);
+    for (const fragment of ['cat Miko has been sick', 'Poor Miko', 'finally eating again']) assert.ok(mem.utteranceIds.includes(idOf(fragment)), fragment);
+    assert.ok((await f.entities.neighbours(T, [miko.id], 10)).length > 0, 'Miko has neighbours');
+  });
+
+  test('answers who-promised-what across sessions, with MemoryItem fields and stage timings', async () => {
+    const r = await retriever.retrieve({ tenant: T, text: 'What did Ana promise Ben?', k: 5 });
+    assert.ok(referred(r.items).has(idOf('I promise I will send you the budget report')));
+    assert.ok(r.items.length <= 5);
+    const item = r.items.find((i) => i.refer_ids.includes(idOf('I promise')));
+    assert.ok(item);
+    assert.equal(item.speaker?.name, 'Ana');
+    assert.deepEqual(item.addressees.map((a) => a.name), ['Ben']);
+    assert.equal(item.session_id, 's1');
+    assert.ok(item.time && item.score > 0);
+    for (const key of ['match_ms', 'expand_ms', 'search_ms', 'total_ms'] as const) assert.equal(typeof r.timings[key], 'number');
+    assert.ok(r.timings.total_ms >= r.timings.search_ms);
+  });
+
+  test('finds the right memory for entity questions', async () => {
+    const cases: [string, string][] = [
+      ['How is Miko doing, is the cat still sick?', 'finally eating again'],
+      ['Where is Clara moving?', 'moving to Lisbon'],
+      ['Which instrument is Ben learning?', 'cello'],
+    ];
+    for (const [q, fragment] of cases) {
+      const r = await retriever.retrieve({ tenant: T, text: q, k: 5 });
+      assert.ok(referred(r.items).has(idOf(fragment)), `${q} → ${fragment}`);
+    }
+  });
+
+  test('search stays inside the pool when the pool is big enough', async () => {
+    const r = await retriever.retrieve({ tenant: T, text: 'Is Miko still sick?', k: 5 });
+    assert.equal(r.fallback, false);
+    assert.ok(r.poolSize > 0);
+    const pool = await f.entities.memoriesOf(T, r.zone.entityIds, 10_000);
+    const inPool = new Set([...pool.utteranceIds, ...pool.factIds]);
+    for (const item of r.items) assert.ok(inPool.has(item.id), `${item.text} is in the pool`);
+    // The same query over everything (pool forced tiny) reaches memories outside the pool.
+    const global = new Retriever(f, f.entities, f.embedder, { minPool: 1_000_000 });
+    const g = await global.retrieve({ tenant: T, text: 'Is Miko still sick?', k: 40 });
+    assert.equal(g.fallback, true);
+    assert.ok(g.items.some((i) => !inPool.has(i.id)), 'a global search finds memories outside the pool');
+  });
+
+  test('falls back to a global search when the pool is empty', async () => {
+    const strict = new Retriever(f, f.entities, f.embedder, { minEntityScore: 2, minSchemaScore: 2 });
+    const r = await strict.retrieve({ tenant: T, text: 'did anyone mention running?', k: 5 });
+    assert.equal(r.poolSize, 0);
+    assert.equal(r.fallback, true);
+    assert.ok(referred(r.items).has(idOf('running shoes')));
+  });
+
+  test('speaker and addressee filters and exclusions apply', async () => {
+    const r = await retriever.retrieve({ tenant: T, text: 'Miko the cat', k: 5, speakerId: f.people.Ben });
+    assert.ok(r.items.length > 0);
+    for (const i of r.items.filter((x) => x.layer !== 'persona')) assert.equal(i.speaker?.id, f.people.Ben);
+    const excluded = idOf('finally eating again');
+    const e = await retriever.retrieve({ tenant: T, text: 'Miko finally eating again', k: 5, excludeIds: [excluded] });
+    assert.ok(!e.items.some((i) => i.id === excluded));
+  });
+
+  test('the right brain: the asker\'s persona is merged in as layer persona', async () => {
+    const sushi = idOf('I love sushi');
+    await f.memory.addPersonaEvidence(T, { participantId: f.people.Ana as string, kind: 'preference', target: 'sushi', valence: 0.9,
+      label: null, strength: 0.8, utteranceId: sushi, sessionId: 's2', time: '2026-11-05T18:03:00Z' });
+    const r = await retriever.retrieve({ tenant: T, text: 'should we get sushi tonight?', k: 5, askerId: f.people.Ana as string });
+    const p = r.items.find((i) => i.layer === 'persona');
+    assert.ok(p, 'a persona item');
+    assert.match(p.text, /Ana likes sushi/);
+    assert.deepEqual(p.refer_ids, [sushi]);
+    const other = await retriever.retrieve({ tenant: T, text: 'should we get sushi tonight?', k: 5, askerId: f.people.Clara as string });
+    assert.ok(!other.items.some((i) => i.layer === 'persona'), 'only the asker\'s (or named people\'s) persona');
+  });
+
+  test('cancellation: an aborted signal stops the retrieval', async () => {
+    const before = new AbortController();
+    before.abort();
+    await assert.rejects(retriever.retrieve({ tenant: T, text: 'Miko', signal: before.signal }), { name: 'AbortError' });
+    const during = new AbortController();
+    const p = retriever.retrieve({ tenant: T, text: 'What about the Acme board meeting report?', signal: during.signal });
+    during.abort();
+    await assert.rejects(p, { name: 'AbortError' });
+  });
+});

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
+import { encodeWav } from '../../pipelines/audio/wav.js';
+import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+/** 16 → 32 kHz by linear interpolation (no new content), so the server has to resample it back. */
+function upsample2(samples: Float32Array): Float32Array {
+  return Float32Array.from({ length: samples.length * 2 }, (_, i) => {
+    const a = samples[i >> 1] ?? 0;
+    return i % 2 === 0 ? a : (a + (samples[(i >> 1) + 1] ?? a)) / 2;
+  });
+}
+
+describe('retrieval on the audio path and voice askers (real VAD, ASR, speaker embedder)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=mem`);
+    await c.next('session.started');
+    for (const text of ['My sister wants me to call her tomorrow morning.', 'I drink coffee every morning at the cafe.']) {
+      c.sendJson({ type: 'utterance', speaker: 'Ana', text });
+      await c.nextNew('transcript.final');
+    }
+    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 30_000);
+    c.close();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('fixture speech streamed as frames gets speculative contexts and a confirmed one per turn with ready_at_ms', async () => {
+    const fixture = loadAudioFixtures().find((f) => f.file === 'awb.wav');
+    assert.ok(fixture);
+    const pcm = encodeS16le(fixtureSamples(fixture));
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-1&sample_rate=16000&encoding=pcm_s16le`);
+    await c.next('session.started');
+    const frame = 3200; // 100 ms of 16-bit 16 kHz audio
+    for (let i = 0; i < pcm.length; i += frame) {
+      c.sendRaw(pcm.subarray(i, i + frame));
+      // 1.25 × real time: the server sheds audio that runs more than 5 s ahead of real time.
+      await new Promise((r) => setTimeout(r, 80));
+    }
+    c.sendRaw(Buffer.alloc(frame * 10)); // a second of silence ends the last turn
+    const stopped = await c.next('vad.speech_stopped', () => true, 30_000);
+    assert.deepEqual(c.events.filter((e) => e.type === 'error'), [], 'no audio shed');
+    const confirmed = await c.next('memory.context', (e) => e.turn_id === stopped.turn_id && e.speculative === false, 30_000);
+    assert.equal(typeof confirmed.ready_at_ms, 'number');
+    assert.ok(Array.isArray(confirmed.items));
+    const partials = c.events.filter((e) => e.type === 'transcript.partial' && e.turn_id === stopped.turn_id);
+    const speculative = c.events.filter((e) => e.type === 'memory.context' && e.speculative === true);
+    if (partials.length > 0) assert.ok(speculative.length > 0, 'partials lead to speculative contexts');
+    const confirmedPerTurn = c.events.filter((e) => e.type === 'memory.context' && e.speculative === false && e.turn_id === stopped.turn_id);
+    assert.equal(confirmedPerTurn.length, 1, 'exactly one confirmed context per turn');
+    c.close();
+  });
+
+  test('POST /v1/query with audio identifies the asker from voiceprints and never updates them', async () => {
+    const fixture = loadAudioFixtures().find((f) => f.file === 'rms.wav');
+    assert.ok(fixture);
+    const samples = fixtureSamples(fixture);
+    const embedder = t.app.models.speakerEmbedder;
+    const ana = (await t.app.stores.graph.findParticipantsByName('default', 'Ana'))[0];
+    assert.ok(ana);
+    const print = await t.app.stores.voiceprints.upsert('default', {
+      participantId: ana.id, modelId: embedder.modelId, vector: await embedder.embed(samples), updateCount: 1,
+    });
+    // A 32 kHz WAV of the same voice: exercises resampling to 16 kHz.
+    const audio = encodeWav(upsample2(samples), 32000).toString('base64');
+    const res = await fetch(`${t.httpUrl}/v1/query`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'who should I call tomorrow?', audio }),
+    });
+    assert.equal(res.status, 200);
+    const body = await res.json() as { asker: { id: string; confidence: string } | null; evidence: { text: string }[] };
+    assert.equal(body.asker?.id, ana.id);
+    assert.ok(body.evidence.some((e) => /sister/.test(e.text)));
+    const after = await t.app.stores.voiceprints.get('default', print.id);
+    assert.deepEqual(after?.vector, print.vector, 'query audio never updates a prototype');
+    assert.equal(after?.updateCount, 1);
+  });
+});
