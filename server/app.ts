@@ -10,12 +10,14 @@ import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { eventBusPlugin } from './plugins/event-bus.js';
 import { jobsPlugin } from './plugins/jobs.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { retrievalPlugin } from './plugins/retrieval.js';
 import { modelsPlugin } from './plugins/models.js';
 import { storesPlugin } from './plugins/stores.js';
 import { healthRoutes } from './routes/health.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { memoryRoutes } from './routes/memories.js';
 import { participantRoutes } from './routes/participants.js';
+import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
 
@@ -65,6 +67,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(streamRoute);
   await app.register(eventBusPlugin);
   await app.register(jobsPlugin, { logger });
+  await app.register(retrievalPlugin);
+  await app.register(queryRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();
   return app as unknown as FastifyInstance;

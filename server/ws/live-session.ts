@@ -8,6 +8,7 @@ import type { ServerEventPayloads, ServerEventType } from '../protocol/server-ev
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
+import type { MemoryQueryFn } from '../plugins/retrieval.js';
 import type { TurnListener, TurnSession } from './turn-listener.js';
 import { VoiceTurns } from './voice-turns.js';
 
@@ -21,6 +22,8 @@ export interface LiveSessionDeps {
   logger: FastifyBaseLogger;
   /** Most queued client messages before new ones are shed. */
   queueLimit: number;
+  /** Answers `query` messages (the retrieval plugin's `app.memoryQuery`). */
+  memoryQuery: MemoryQueryFn;
 }
 
 /** Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`. */
@@ -56,6 +59,9 @@ export class LiveSession implements TurnSession {
   ) {
     this.seq = lastEventSeq;
     this.reservedSeq = lastEventSeq;
+    // Turns happen only while a client is connected, and each sends at least one numbered event, so
+    // continuing from the stored numbering keeps turn ids unique across restarts.
+    this.turnCounter = lastEventSeq;
   }
 
   get connected(): boolean {

@@ -1,5 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import { searchInteractions } from '../../pipelines/retrieval/interaction-search.js';
 import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../errors.js';
 import {
@@ -78,11 +77,13 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
 }
 
 async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<void> {
-  const started = performance.now();
-  const evidence = await searchInteractions(deps.stores, session.tenant, msg.question, msg.k ?? 5);
-  session.send('query.result', {
-    id: msg.id, evidence, rounds: 1, timings: { total_ms: performance.now() - started },
+  const result = await deps.memoryQuery(session.tenant, {
+    question: msg.question,
+    asker: msg.asker ?? session.lastSpeakerId(),
+    k: msg.k ?? 5,
+    sessionId: session.id,
   });
+  session.send('query.result', { id: msg.id, ...result });
 }
 
 async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {

@@ -39,6 +39,8 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     metrics: app.metrics,
     logger: app.log,
     queueLimit: app.config.sessionQueueLimit,
+    // Looked up per call: the retrieval plugin registers after this one.
+    memoryQuery: (tenant, input) => app.memoryQuery(tenant, input),
   };
   const registry = new SessionRegistry(deps, app.config.sessionResumeMs, app.log);
   app.decorate('sessions', registry);

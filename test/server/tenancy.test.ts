@@ -40,7 +40,8 @@ describe('tenancy with PARLEY_API_KEYS', () => {
     await ws.next('transcript.final');
     ws.sendJson({ type: 'query', id: 'q', question: 'secret plan Friday' });
     const result = await ws.next('query.result');
-    assert.deepEqual(result.evidence, [], 'B cannot retrieve A');
+    const texts = (result.evidence as { text: string }[]).map((e) => e.text);
+    assert.ok(!texts.some((t) => t.includes('secret')), `B cannot retrieve A: ${texts.join(' | ')}`);
     ws.close();
 
     const aTranscript = (await t.app.inject({ url: '/v1/sessions/shared-id/transcript', headers: as(A) })).json();
