@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { SpeakerThresholds } from '../pipelines/speaker/speaker-thresholds.js';
 
 /** A tenant bound to an API key. */
 export interface ApiKey {
@@ -56,6 +57,14 @@ export interface Config {
    * Without consent, speaker identity stays within the session.
    */
   voiceprintConsent: 'all' | 'none' | string[];
+  /**
+   * Speaker-identity thresholds overriding the embedder's calibrated ones: `PARLEY_SPEAKER_TAU_MATCH`,
+   * `PARLEY_SPEAKER_TAU_UPDATE`, `PARLEY_SPEAKER_ALPHA`, `PARLEY_SPEAKER_MERGE_TAU`,
+   * `PARLEY_SPEAKER_ASKER_HIGH`, `PARLEY_SPEAKER_ASKER_LOW`, `PARLEY_SPEAKER_ASKER_MARGIN` (cosines).
+   */
+  speakerThresholds: Partial<SpeakerThresholds>;
+  /** `PARLEY_SPEAKER_MERGE_MIN_UTTERANCES`: utterances each id needs before an end-of-session merge. */
+  speakerMergeMinUtterances: number;
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
   /** `PARLEY_TEXT_EMBEDDER`: `use-lite` (embedded) or `openai` (OpenAI-compatible endpoint). */
@@ -169,6 +178,25 @@ function parseApiKeys(raw: string | undefined, problems: string[]): ApiKey[] {
   return keys;
 }
 
+const THRESHOLD_ENV: Record<keyof SpeakerThresholds, string> = {
+  tauMatch: 'PARLEY_SPEAKER_TAU_MATCH',
+  tauUpdate: 'PARLEY_SPEAKER_TAU_UPDATE',
+  alpha: 'PARLEY_SPEAKER_ALPHA',
+  mergeTau: 'PARLEY_SPEAKER_MERGE_TAU',
+  askerHigh: 'PARLEY_SPEAKER_ASKER_HIGH',
+  askerLow: 'PARLEY_SPEAKER_ASKER_LOW',
+  askerMargin: 'PARLEY_SPEAKER_ASKER_MARGIN',
+};
+
+function speakerThresholdOverrides(r: EnvReader): Partial<SpeakerThresholds> {
+  const out: Partial<SpeakerThresholds> = {};
+  for (const [key, name] of Object.entries(THRESHOLD_ENV) as [keyof SpeakerThresholds, string][]) {
+    const value = r.number(name, Number.NaN, -1, 1);
+    if (!Number.isNaN(value)) out[key] = value;
+  }
+  return out;
+}
+
 function parseConsent(raw: string): Config['voiceprintConsent'] {
   if (raw === 'all' || raw === 'none') return raw;
   return raw.split(',').map((t) => t.trim()).filter(Boolean);
@@ -212,6 +240,8 @@ export function loadConfig(env: Env = process.env): Config {
     endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
     voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
+    speakerThresholds: speakerThresholdOverrides(r),
+    speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 2, 1, 1000),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
     textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'openai'] as const, 'use-lite'),
     extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),
@@ -232,6 +262,10 @@ export function loadConfig(env: Env = process.env): Config {
     config.textEmbedder === 'openai' && 'PARLEY_TEXT_EMBEDDER=openai',
     config.extractor === 'llm' && 'PARLEY_EXTRACTOR=llm',
   ].filter(Boolean);
+  const t = config.speakerThresholds;
+  if (t.tauMatch !== undefined && t.tauUpdate !== undefined && t.tauUpdate < t.tauMatch) {
+    r.problems.push('PARLEY_SPEAKER_TAU_UPDATE must be at least PARLEY_SPEAKER_TAU_MATCH');
+  }
   if (needsKey.length > 0 && !config.openaiApiKey) {
     r.problems.push(`${needsKey.join(', ')} needs OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint)`);
   }

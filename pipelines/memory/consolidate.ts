@@ -69,9 +69,13 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       log.warn({}, 'utterance gone before consolidation');
       return;
     }
-    if ((await deps.memory.processedFacts(tenant, utteranceId)) !== null) {
-      const [vector] = await deps.embedder.embed([u.text]);
-      if (vector) await indexer.indexUtterance(tenant, u, vector);
+    const processed = await deps.memory.processedFacts(tenant, utteranceId);
+    if (processed !== null) {
+      // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them).
+      const facts = processed.length > 0 ? await deps.memory.listFacts(tenant, { ids: processed }) : [];
+      const vectors = await deps.embedder.embed([u.text, ...facts.map((f) => f.content)]);
+      await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
+      if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
     const previous = (await deps.graph.queryInteractions(tenant, { sessionId, until: u.time, limit: contextTurns + 8 }))

@@ -8,6 +8,7 @@ import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { OnnxSpeakerEmbedder } from '../../pipelines/speaker/onnx-speaker-embedder.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
+import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
 import type { Config } from '../config.js';
@@ -16,6 +17,8 @@ import type { Config } from '../config.js';
 export interface Models {
   textEmbedder: TextEmbedder;
   speakerEmbedder: SpeakerEmbedder;
+  /** The speaker embedder's calibrated thresholds with the config's overrides applied. */
+  speakerThresholds: SpeakerThresholds;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -77,6 +80,7 @@ export const modelsPlugin = fp(
     const models: Models = {
       textEmbedder,
       speakerEmbedder,
+      speakerThresholds: { ...thresholdsFor(speakerEmbedder.modelId), ...config.speakerThresholds },
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
     };

@@ -4,9 +4,9 @@ import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-fo
 import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, planMerges } from '../../pipelines/speaker/merge.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
-import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import { ParleyError, toClientError } from '../errors.js';
 import type { Models } from '../plugins/models.js';
@@ -91,7 +91,8 @@ export class VoiceTurns {
       .map((p) => ({ participantId: p.participantId, prototype: p.vector, utterances: stats.get(p.participantId)!.utterances, known: p.known }));
     const transcript = await stores.graph.getTranscript(tenant, id);
     const merges = planMerges(candidates, {
-      mergeTau: thresholdsFor(this.deps.models.speakerEmbedder.modelId).mergeTau,
+      mergeTau: this.deps.models.speakerThresholds.mergeTau,
+      minUtterances: this.deps.config.speakerMergeMinUtterances,
       cannotLink: cannotLinkFrom(transcript.map((u) => ({ speakerId: u.speakerId, startMs: u.startMs, endMs: u.endMs }))),
     });
     for (const { from, into } of merges) {
@@ -99,7 +100,14 @@ export class VoiceTurns {
       await stores.memory.relabelParticipant(tenant, from, into);
       this.session.send('speaker.merged', { from, into });
     }
-    if (merges.length > 0) await tracker.applyMerges(merges);
+    if (merges.length === 0) return;
+    await tracker.applyMerges(merges);
+    // The search indexes carry speaker and addressee ids: refresh what the merged ids touched.
+    const merged = new Set(merges.map((m) => m.from));
+    for (const u of transcript.filter((x) => merged.has(x.speakerId) || x.addresseeIds.some((a) => merged.has(a)))) {
+      const data: ConsolidationJob = { tenant, sessionId: id, utteranceId: u.id };
+      await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
+    }
   }
 
   private open(): Promise<AudioSession> {
@@ -203,7 +211,7 @@ export class VoiceTurns {
     this.tracker ??= SpeakerTracker.open({
       tenant,
       modelId: models.speakerEmbedder.modelId,
-      thresholds: thresholdsFor(models.speakerEmbedder.modelId),
+      thresholds: models.speakerThresholds,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: async () => (await stores.graph.createParticipant(tenant, {})).id,

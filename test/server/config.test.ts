@@ -34,6 +34,13 @@ describe('config', () => {
     );
   });
 
+  test('speaker thresholds can be overridden, and must stay consistent', () => {
+    const c = loadConfig({ PARLEY_SPEAKER_TAU_MATCH: '0.6', PARLEY_SPEAKER_TAU_UPDATE: '0.7' });
+    assert.deepEqual(c.speakerThresholds, { tauMatch: 0.6, tauUpdate: 0.7 });
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_TAU_MATCH: '0.6', PARLEY_SPEAKER_TAU_UPDATE: '0.5' }), /TAU_UPDATE/);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_ALPHA: 'lots' }), /PARLEY_SPEAKER_ALPHA/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });

@@ -122,3 +122,43 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     c.close();
   });
 });
+
+describe('end-of-session speaker merge', () => {
+  let t: TestApp;
+  before(async () => {
+    // Thresholds set so that one voice fragments into an id per utterance online, and the
+    // end-of-session merge (on accumulated evidence) joins the fragments again.
+    t = await startTestApp({
+      PARLEY_INFERENCE_WORKERS: '1',
+      PARLEY_SPEAKER_TAU_MATCH: '0.995',
+      PARLEY_SPEAKER_TAU_UPDATE: '0.999',
+      PARLEY_SPEAKER_MERGE_TAU: '0.9',
+      PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
+    });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('fragmented ids of one voice are merged at session end, relabelling everything, with speaker.merged', async () => {
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=merge-1`);
+    await c.next('session.started');
+    await streamAudio(c, fixtureSamples(awb));
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 30_000);
+    const finals = c.events.filter((e) => e.type === 'transcript.final');
+    assert.equal(finals.length, 3);
+    const online = new Set(finals.map((f) => (f.speaker as { id: string }).id));
+    assert.equal(online.size, 3, 'the strict online threshold fragmented the voice');
+    const merged = c.events.filter((e) => e.type === 'speaker.merged');
+    assert.equal(merged.length, 2);
+    const survivor = merged[0]!.into as string;
+    assert.ok(merged.every((m) => m.into === survivor && online.has(m.from as string)));
+    const stored = await t.app.stores.graph.getTranscript('default', 'merge-1');
+    assert.ok(stored.every((u) => u.speakerId === survivor), 'every utterance relabelled');
+    assert.equal((await t.app.stores.graph.listParticipants('default')).length, 1, 'the fragments are gone');
+    const prints = await t.app.stores.voiceprints.list('default');
+    assert.ok(prints.every((p) => p.participantId === survivor), 'voiceprints follow the merge');
+  });
+});
