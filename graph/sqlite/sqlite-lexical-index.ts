@@ -2,6 +2,11 @@ import type { LexicalDoc, LexicalFilter, LexicalHit, LexicalIndex } from '../lex
 import type { TenantId } from '../types.js';
 import { toJson, type SqliteDatabase } from './database.js';
 
+type Statement = ReturnType<SqliteDatabase['prepare']>;
+
+/** A pool is searched pool-first when the query matches more than this many documents per pool id. */
+const POOL_FIRST_RATIO = 4;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lexical_docs (
   rowid INTEGER PRIMARY KEY, tenant TEXT NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL,
@@ -33,6 +38,8 @@ export function toFtsQuery(text: string): string | null {
 
 /** BM25 over SQLite FTS5 (porter stemming), with the same payload filters as the vector store. */
 export class SqliteLexicalIndex implements LexicalIndex {
+  private readonly statements = new Map<string, Statement>();
+
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
   }
@@ -49,15 +56,24 @@ export class SqliteLexicalIndex implements LexicalIndex {
     })();
   }
 
+  /**
+   * Top `k` by BM25, best first. Three plans, same results (ties in BM25 come in no set order):
+   * a pool is searched pool-first (`poolFirst`) when the query matches many more documents than
+   * the pool holds, else joined; with tenant and layer filters alone the best few FTS5 matches are
+   * ranked first and filtered after (`bestFirst`), falling back to the joined plan when too few
+   * pass; selective filters (session, speaker, addressee) use the joined plan (`joined`).
+   */
   async search(tenant: TenantId, query: string, k: number, filter?: LexicalFilter): Promise<LexicalHit[]> {
     const fts = toFtsQuery(query);
     if (!fts || k <= 0) return [];
+    if (filter?.ids !== undefined && filter.ids.length === 0) return [];
     const where = ['d.tenant = @tenant'];
     const params: Record<string, unknown> = { tenant, fts, k };
     if (filter?.layer !== undefined) {
       where.push('d.layer IN (SELECT value FROM json_each(@layers))');
       params.layers = toJson(Array.isArray(filter.layer) ? filter.layer : [filter.layer]);
     }
+    const selective = filter?.sessionId !== undefined || filter?.speakerId !== undefined || filter?.addresseeId !== undefined;
     if (filter?.sessionId !== undefined) {
       where.push('d.session_id = @sessionId');
       params.sessionId = filter.sessionId;
@@ -70,17 +86,67 @@ export class SqliteLexicalIndex implements LexicalIndex {
       where.push('EXISTS (SELECT 1 FROM json_each(d.addressees) WHERE value = @addresseeId)');
       params.addresseeId = filter.addresseeId;
     }
+    let rows: { id: string; rank: number }[];
     if (filter?.ids !== undefined) {
       where.push('d.id IN (SELECT value FROM json_each(@ids))');
       params.ids = toJson(filter.ids);
+      rows = this.matchCount(fts) > POOL_FIRST_RATIO * filter.ids.length ? this.poolFirst(where, params) : this.joined(where, params);
+    } else {
+      rows = selective ? [] : this.bestFirst(where, { ...params, n: Math.max(4 * k, 64) });
+      if (rows.length < k) rows = this.joined(where, params);
     }
-    const rows = this.db
-      .prepare(`SELECT d.id AS id, bm25(lexical_fts) AS rank FROM lexical_fts
+    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /** How many documents (all tenants) match `fts`; cheap next to ranking them. */
+  private matchCount(fts: string): number {
+    return this.statement('SELECT count(*) FROM lexical_fts WHERE lexical_fts MATCH ?').pluck().get(fts) as number;
+  }
+
+  /**
+   * Pool first: the pool's rowids (filters applied) are collected once and each FTS5 match is
+   * checked against that set; `+rowid` keeps FTS5 from probing each pool row, which would rerun
+   * the whole query per row. The docs table is joined for the `@k` hits only.
+   */
+  private poolFirst(where: string[], params: Record<string, unknown>): { id: string; rank: number }[] {
+    return this.statement(`SELECT d.id AS id, f.rank AS rank FROM (
+          SELECT rowid, bm25(lexical_fts) AS rank FROM lexical_fts
+          WHERE lexical_fts MATCH @fts AND +rowid IN (SELECT d.rowid FROM lexical_docs d WHERE ${where.join(' AND ')})
+          ORDER BY rank LIMIT @k) f
+        CROSS JOIN lexical_docs d ON d.rowid = f.rowid ORDER BY f.rank`)
+      .all(params) as { id: string; rank: number }[];
+  }
+
+  /**
+   * The `@n` best FTS5 matches, then the filters, then the first `@k`. Exact when `@k` rows come
+   * back (every match left out ranks no better than those); the caller falls back to `joined`
+   * otherwise.
+   */
+  private bestFirst(where: string[], params: Record<string, unknown>): { id: string; rank: number }[] {
+    return this.statement(`SELECT d.id AS id, f.rank AS rank FROM (
+          SELECT rowid, bm25(lexical_fts) AS rank FROM lexical_fts
+          WHERE lexical_fts MATCH @fts ORDER BY rank LIMIT @n) f
+        CROSS JOIN lexical_docs d ON d.rowid = f.rowid WHERE ${where.join(' AND ')} ORDER BY f.rank LIMIT @k`)
+      .all(params) as { id: string; rank: number }[];
+  }
+
+  /** Every FTS5 match joined to its document and filtered, then the first `@k` by BM25. */
+  private joined(where: string[], params: Record<string, unknown>): { id: string; rank: number }[] {
+    return this.statement(`SELECT d.id AS id, bm25(lexical_fts) AS rank FROM lexical_fts
         JOIN lexical_docs d ON d.rowid = lexical_fts.rowid
         WHERE lexical_fts MATCH @fts AND ${where.join(' AND ')}
         ORDER BY rank LIMIT @k`)
       .all(params) as { id: string; rank: number }[];
-    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /** A prepared statement, cached by its text (one per filter combination). */
+  private statement(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   async delete(tenant: TenantId, ids: string[]): Promise<void> {

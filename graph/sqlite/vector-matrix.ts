@@ -1,3 +1,11 @@
+import type { VectorFilter, VectorPayload } from '../vector-store.js';
+import { FilterColumns } from './filter-columns.js';
+import { SimdMemory } from './simd-dot.js';
+import { TopK } from './top-k.js';
+
+export { FilterColumns, type RowAccept } from './filter-columns.js';
+export { TopK } from './top-k.js';
+
 /** One search result of a `VectorMatrix`. */
 export interface MatrixHit<P> {
   id: string;
@@ -6,38 +14,82 @@ export interface MatrixHit<P> {
 }
 
 /**
- * A growable row-major matrix of L2-normalised vectors with ids and payloads, for exact cosine
- * top-k. Removal swaps the last row into the hole, so rows stay dense.
+ * Dot product of `q` with the `q.length` floats of `data` starting at `offset`. Unrolled four
+ * ways with one accumulator, so the sum is taken in the same order as a plain loop (identical
+ * scores), with a quarter of the loop overhead.
  */
-export class VectorMatrix<P> {
+export function dotAt(q: Float32Array, data: Float32Array, offset: number): number {
+  const n = q.length;
+  const end4 = n - (n % 4);
+  let dot = 0;
+  let i = 0;
+  for (; i < end4; i += 4) {
+    const o = offset + i;
+    dot += (q[i] as number) * (data[o] as number);
+    dot += (q[i + 1] as number) * (data[o + 1] as number);
+    dot += (q[i + 2] as number) * (data[o + 2] as number);
+    dot += (q[i + 3] as number) * (data[o + 3] as number);
+  }
+  for (; i < n; i++) dot += (q[i] as number) * (data[offset + i] as number);
+  return dot;
+}
+
+/** Below this many rows a scan stays in plain JS (the SIMD pre-pass would not pay off). */
+const SIMD_MIN_ROWS = 2048;
+/** Pools and filtered row lists this long or longer go through the SIMD gather pre-pass. */
+const SIMD_MIN_LIST = 128;
+
+/**
+ * A growable row-major matrix of L2-normalised vectors with ids and payloads, for exact cosine
+ * top-k. Removal swaps the last row into the hole, so rows stay dense. The payload fields filters
+ * use (layer, session, speaker, addressees) are mirrored in small integer columns, so a filtered
+ * scan never touches payload objects. Ties in score keep scan order (row order, or pool order).
+ *
+ * Large scans run a WebAssembly SIMD pre-pass (float32 dot products of every row) and rescore in
+ * float64 only the rows whose float32 score is within twice its proven error bound of the k-th
+ * best: the results (ids, scores and order) are exactly those of the plain float64 scan.
+ */
+export class VectorMatrix<P extends VectorPayload> {
   private data: Float32Array;
+  private capacity: number;
   private ids: string[] = [];
   private payloads: P[] = [];
   private readonly rowOf = new Map<string, number>();
+  private readonly columns: FilterColumns;
+  /** Per-row stamp used to skip duplicate ids of a pool without allocating a set. */
+  private stamps: Uint32Array;
+  private epoch = 0;
+  private simd: SimdMemory | null;
 
   constructor(private readonly dimension: number, capacity = 1024) {
-    this.data = new Float32Array(dimension * capacity);
+    this.capacity = Math.max(1, capacity);
+    this.simd = dimension > 0 && dimension % 16 === 0 ? SimdMemory.create(dimension, this.capacity) : null;
+    this.data = this.simd ? this.simd.data() : new Float32Array(dimension * this.capacity);
+    this.columns = new FilterColumns(this.capacity);
+    this.stamps = new Uint32Array(this.capacity);
   }
 
   get size(): number {
     return this.ids.length;
   }
 
+  /** True when large scans use the WebAssembly SIMD pre-pass (dimension a multiple of 16). */
+  get simdEnabled(): boolean {
+    return this.simd !== null;
+  }
+
   set(id: string, vector: Float32Array, payload: P): void {
     let row = this.rowOf.get(id);
     if (row === undefined) {
       row = this.ids.length;
-      if ((row + 1) * this.dimension > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
-        this.data = grown;
-      }
+      if (row + 1 > this.capacity) this.grow();
       this.ids.push(id);
       this.payloads.push(payload);
       this.rowOf.set(id, row);
     } else {
       this.payloads[row] = payload;
     }
+    this.columns.set(row, payload);
     const offset = row * this.dimension;
     let norm = 0;
     for (let i = 0; i < this.dimension; i++) norm += (vector[i] ?? 0) ** 2;
@@ -54,44 +106,114 @@ export class VectorMatrix<P> {
       const lastId = this.ids[last] as string;
       this.ids[row] = lastId;
       this.payloads[row] = this.payloads[last] as P;
+      this.columns.move(last, row);
       this.rowOf.set(lastId, row);
     }
+    this.columns.clear(last);
     this.ids.pop();
     this.payloads.pop();
     this.rowOf.delete(id);
   }
 
-  /** Exact top-k by cosine; `only` restricts the scan to those ids (the candidate pool). */
-  topK(query: Float32Array, k: number, accept: (payload: P) => boolean, only?: string[]): MatrixHit<P>[] {
+  /**
+   * Exact top-k by cosine, best first, among rows whose payload passes `filter`; `filter.ids`
+   * restricts the scan to those ids (the candidate pool; unknown and repeated ids are ignored).
+   */
+  topK(query: Float32Array, k: number, filter?: VectorFilter): MatrixHit<P>[] {
     if (k <= 0) return [];
+    const accept = this.columns.compile(filter);
+    if (accept === null) return [];
+    const dim = this.dimension;
     let qNorm = 0;
-    for (let i = 0; i < this.dimension; i++) qNorm += (query[i] ?? 0) ** 2;
-    const q = new Float32Array(this.dimension);
+    for (let i = 0; i < dim; i++) qNorm += (query[i] ?? 0) ** 2;
+    const q = new Float32Array(dim);
     const scale = qNorm > 0 ? 1 / Math.sqrt(qNorm) : 0;
-    for (let i = 0; i < this.dimension; i++) q[i] = (query[i] ?? 0) * scale;
+    for (let i = 0; i < dim; i++) q[i] = (query[i] ?? 0) * scale;
 
-    const best: { row: number; score: number }[] = [];
-    const consider = (row: number): void => {
-      if (!accept(this.payloads[row] as P)) return;
-      const offset = row * this.dimension;
-      let dot = 0;
-      for (let i = 0; i < this.dimension; i++) dot += (q[i] as number) * (this.data[offset + i] as number);
-      if (best.length < k) {
-        best.push({ row, score: dot });
-        best.sort((a, b) => b.score - a.score);
-      } else if (dot > (best[best.length - 1] as { score: number }).score) {
-        best[best.length - 1] = { row, score: dot };
-        best.sort((a, b) => b.score - a.score);
-      }
-    };
-    if (only) {
-      for (const id of new Set(only)) {
-        const row = this.rowOf.get(id);
-        if (row !== undefined) consider(row);
-      }
+    const only = filter?.ids;
+    const n = this.ids.length;
+    const best = new TopK(Math.min(k, only ? only.length : n));
+    const simd = this.simd !== null && Number.isFinite(qNorm);
+    if (!only && accept === true) {
+      if (simd && n >= SIMD_MIN_ROWS) this.simdScan(q, best, null);
+      else for (let row = 0; row < n; row++) best.offer(row, dotAt(q, this.data, row * dim));
     } else {
-      for (let row = 0; row < this.ids.length; row++) consider(row);
+      const rows = only ? this.poolRows(only, accept) : this.acceptedRows(accept as (row: number) => boolean);
+      if (simd && rows.length >= SIMD_MIN_LIST) this.simdScan(q, best, rows);
+      else for (const row of rows) best.offer(row, dotAt(q, this.data, row * dim));
     }
-    return best.map(({ row, score }) => ({ id: this.ids[row] as string, score, payload: this.payloads[row] as P }));
+    return best.sorted().map(({ row, score }) => ({ id: this.ids[row] as string, score, payload: this.payloads[row] as P }));
+  }
+
+  /** The rows of a pool's ids, in pool order, each once, passing `accept`. */
+  private poolRows(only: string[], accept: true | ((row: number) => boolean)): Int32Array {
+    const rows = new Int32Array(Math.min(only.length, this.ids.length));
+    const stamps = this.stamps;
+    const epoch = this.nextEpoch();
+    let m = 0;
+    for (const id of only) {
+      const row = this.rowOf.get(id);
+      if (row === undefined || stamps[row] === epoch) continue;
+      stamps[row] = epoch;
+      if (accept === true || accept(row)) rows[m++] = row;
+    }
+    return rows.subarray(0, m);
+  }
+
+  /** The rows `accept` passes, in row order. */
+  private acceptedRows(accept: (row: number) => boolean): Int32Array {
+    const n = this.ids.length;
+    const rows = new Int32Array(n);
+    let m = 0;
+    for (let row = 0; row < n; row++) if (accept(row)) rows[m++] = row;
+    return rows.subarray(0, m);
+  }
+
+  /**
+   * Scan of `rows` (null: every row, in row order) through the float32 SIMD pre-pass. A float32
+   * score `a` is within `bound` of the float64 score `s` (unit vectors), so the true k-th best is
+   * at least `A_k - bound`, where `A_k` is the k-th best float32 score, and a row with
+   * `a < A_k - 2 * bound` ranks strictly below it. Every other row is rescored in float64 and
+   * offered in list order, exactly as the plain scan would (NaN float32 scores are rescored too).
+   */
+  private simdScan(q: Float32Array, best: TopK, rows: Int32Array | null): void {
+    const simd = this.simd as SimdMemory;
+    const dim = this.dimension;
+    const data = this.data;
+    const approx = rows === null ? simd.scores(q, this.ids.length) : simd.gathered(q, rows);
+    const kth = new TopK(best.capacity);
+    for (let j = 0; j < approx.length; j++) kth.offer(j, approx[j] as number);
+    const cut = kth.full ? kth.worst - 2 * simd.bound : -Infinity;
+    for (let j = 0; j < approx.length; j++) {
+      if ((approx[j] as number) < cut) continue;
+      const row = rows === null ? j : (rows[j] as number);
+      best.offer(row, dotAt(q, data, row * dim));
+    }
+  }
+
+  private grow(): void {
+    const rows = this.capacity * 2;
+    if (this.simd?.grow(rows)) {
+      this.data = this.simd.data();
+    } else {
+      // Plain JS from here on (no SIMD, or past the 4 GiB of WebAssembly memory).
+      const grown = new Float32Array(rows * this.dimension);
+      grown.set(this.data.subarray(0, this.capacity * this.dimension));
+      this.data = grown;
+      this.simd = null;
+    }
+    this.capacity = rows;
+    this.columns.grow(rows);
+    const stamps = new Uint32Array(rows);
+    stamps.set(this.stamps);
+    this.stamps = stamps;
+  }
+
+  private nextEpoch(): number {
+    if (this.epoch === 0xffffffff) {
+      this.stamps.fill(0);
+      this.epoch = 0;
+    }
+    return ++this.epoch;
   }
 }
