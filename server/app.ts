@@ -58,7 +58,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(metricsPlugin);
   await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });
-  await app.register(websocket, { options: { maxPayload: MAX_WS_MESSAGE_BYTES } });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_WS_MESSAGE_BYTES },
+    // Replaces the plugin's default, which closes every socket at once: sessions first finish their
+    // queued work and tell their clients, then the remaining sockets close.
+    preClose: async function (this: FastifyInstance) {
+      if (this.hasDecorator('sessions')) await this.sessions.drainAll();
+      for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+      await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
+    },
+  });
   await app.register(healthRoutes);
   await app.register(sessionRoutes);
   await app.register(participantRoutes);

@@ -30,6 +30,8 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       vectors: await check(() => stores.vectors.ready()),
       lexical: await check(() => stores.lexical.ready()),
       queue: await check(() => stores.queue.ready()),
+      memory: await check(() => stores.memory.ready()),
+      events: await check(() => app.events.ready()),
     };
     const ok = Object.values(checks).every(Boolean);
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks });

@@ -79,7 +79,7 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
 async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<void> {
   const result = await deps.memoryQuery(session.tenant, {
     question: msg.question,
-    asker: msg.asker ?? session.lastSpeakerId(),
+    asker: msg.asker ?? null,
     k: msg.k ?? 5,
     sessionId: session.id,
   });

@@ -45,9 +45,6 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
   const registry = new SessionRegistry(deps, app.config.sessionResumeMs, app.log);
   app.decorate('sessions', registry);
   app.decorate('turnListeners', registry.listenerFactories);
-  app.addHook('preClose', async () => {
-    await registry.drainAll();
-  });
 
   app.get(
     '/v1/stream',

@@ -40,6 +40,21 @@ describe('durability', () => {
     }
   });
 
+  test('SIGTERM drains live sessions, tells clients, and exits cleanly', async () => {
+    const server = await startServerProcess({ DATA_DIR: tmp.dir, PARLEY_ASR: 'none' });
+    const ws = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=graceful`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'one more thing before you go' });
+    await ws.next('transcript.final');
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+    server.child.kill('SIGTERM');
+    const notice = await ws.next('error');
+    assert.equal(notice.code, 'PARLEY_ERR_SHUTTING_DOWN');
+    assert.equal(notice.fatal, false);
+    assert.equal(await ws.closed(), 1001);
+    assert.equal(await exited, 0);
+  });
+
   test('a bad configuration stops start-up with a clear message', async () => {
     await assert.rejects(startServerProcess({ DATA_DIR: tmp.dir, PORT: 'x', HOST: '0.0.0.0' }), (err: Error) => {
       assert.match(err.message, /exited with 2/);

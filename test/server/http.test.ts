@@ -114,7 +114,7 @@ describe('HTTP API', () => {
     assert.deepEqual((await t.app.inject({ url: '/healthz' })).json(), { status: 'ok' });
     const ready = await t.app.inject({ url: '/readyz' });
     assert.equal(ready.statusCode, 200);
-    assert.deepEqual(ready.json().checks, { graph: true, vectors: true, lexical: true, queue: true });
+    assert.deepEqual(ready.json().checks, { graph: true, vectors: true, lexical: true, queue: true, memory: true, events: true });
     const metrics = await t.app.inject({ url: '/metrics' });
     assert.match(metrics.body, /parley_utterances_stored_total\{source="http"\} 3/);
     const spec = (await t.app.inject({ url: '/openapi.json' })).json();
