@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Run every benchmark once, in sequence, and keep the output under bench/results/<UTC time>/.
+# The machine should be otherwise idle: several benchmarks measure latency under CPU load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npm run build --silent
+out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$out"
+{ uname -a; nproc; free -g | head -2; node --version; git rev-parse HEAD; } > "$out/machine.txt"
+run() {
+  local name="$1"; shift
+  echo "== $name: node $*" >&2
+  node "$@" 2>&1 | tee "$out/$name.txt"
+}
+run asr-wer dist/bench/asr-wer.js
+run vad-latency dist/bench/vad-latency.js
+run asr-concurrency dist/bench/asr-concurrency.js
+run speaker-eval dist/bench/speaker-eval.js
+run memory-freshness dist/bench/memory-freshness.js
+run memory-ingest dist/bench/memory-ingest.js
+run store-search dist/bench/store-search.js
+run retrieval-latency dist/bench/retrieval-latency.js
+run retrieval-locomo dist/bench/retrieval-locomo.js
+echo "results in $out" >&2
