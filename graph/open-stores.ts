@@ -2,10 +2,14 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../server/config.js';
 import { ParleyError } from '../server/errors.js';
+import type { EntityIndex } from './entity-index.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { LexicalIndex } from './lexical-index.js';
+import type { MemoryStore } from './memory-store.js';
+import { Neo4jEntityIndex } from './neo4j/neo4j-entity-index.js';
 import { Neo4jGraphStore } from './neo4j/neo4j-graph-store.js';
+import { Neo4jMemoryStore } from './neo4j/neo4j-memory-store.js';
 import { OutboxForwarder } from './outbox/outbox-forwarder.js';
 import { OutboxJobQueue, QUEUE_TARGET, queueOutboxHandler } from './outbox/outbox-job-queue.js';
 import {
@@ -17,6 +21,7 @@ import { QdrantVectorStore } from './qdrant/qdrant-vector-store.js';
 import { QdrantVoiceprintStore } from './qdrant/qdrant-voiceprint-store.js';
 import { BullmqJobQueue } from './redis/bullmq-job-queue.js';
 import { openDatabase } from './sqlite/database.js';
+import { SqliteEntityIndex } from './sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
 import { SqliteJobQueue } from './sqlite/sqlite-job-queue.js';
 import { SqliteLexicalIndex } from './sqlite/sqlite-lexical-index.js';
@@ -31,8 +36,10 @@ import type { VoiceprintStore } from './voiceprint-store.js';
  * Open the stores the config asks for. The embedded SQLite file (`DATA_DIR/parley.db`) is always
  * open: embedded stores live in it, and so does the outbox through which writes to networked
  * backends go (the Redis queue's `enqueue`, Qdrant vector and lexical writes), so a backend outage
- * delays those writes but loses none. Neo4j graph writes are not deferred: they fail with
- * `PARLEY_ERR_STORE_UNAVAILABLE` (after the driver's retries) and the caller reports it.
+ * delays those writes but loses none. With `PARLEY_GRAPH_STORE=neo4j` the interaction graph, the
+ * memory store (facts, persona) and the entity index all live in Neo4j; their writes are not
+ * deferred: they fail with `PARLEY_ERR_STORE_UNAVAILABLE` naming `NEO4J_URI` (after the driver's
+ * retries) and the caller reports it.
  * Makes no network call; use `openStoresChecked` to fail fast when a backend is unreachable.
  */
 export function openStores(config: Config, logger: Logger): Stores {
@@ -65,22 +72,25 @@ export function openStores(config: Config, logger: Logger): Stores {
   }
 
   let graph: GraphStore = new SqliteGraphStore(sqlite);
+  let memory: MemoryStore = new SqliteMemoryStore(sqlite);
+  let entities: EntityIndex = new SqliteEntityIndex(sqlite);
   if (config.graphStore === 'neo4j') {
-    graph = new Neo4jGraphStore({
-      uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase,
-    });
-    logger.warn({ component: 'stores' }, 'PARLEY_GRAPH_STORE=neo4j: facts and persona stay in the embedded SQLite memory store (no Neo4j memory store yet)');
+    const options = { uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase };
+    graph = new Neo4jGraphStore(options);
+    memory = new Neo4jMemoryStore(options);
+    entities = new Neo4jEntityIndex(options);
   }
 
   // Writes left over from before a restart or an outage go out as soon as their backend answers.
   if (Object.keys(handlers).length > 0) forwarder.start();
   const stores: Stores = {
-    sqlite, graph, memory: new SqliteMemoryStore(sqlite), voiceprints, vectors, lexical, queue,
+    sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue,
     async close(timeoutMs = 10_000) {
       await queue.close(timeoutMs);
       await forwarder.stop();
       await Promise.all([
-        stores.graph.close(), stores.memory.close(), stores.voiceprints.close(), stores.vectors.close(), stores.lexical.close(),
+        stores.graph.close(), stores.memory.close(), stores.entities.close(), stores.voiceprints.close(),
+        stores.vectors.close(), stores.lexical.close(),
       ]);
       if (sqlite.open) sqlite.close();
     },
@@ -94,13 +104,20 @@ function networkedChecks(config: Config, stores: Stores): { name: string; envVar
   if (config.queue === 'redis') checks.push({ name: 'Redis', envVar: 'REDIS_URL', target: config.redisUrl, ping: () => stores.queue.ready() });
   if (config.vectorStore === 'qdrant') checks.push({ name: 'Qdrant', envVar: 'QDRANT_URL', target: config.qdrantUrl, ping: () => stores.vectors.ready() });
   if (config.graphStore === 'neo4j') {
-    checks.push({ name: 'Neo4j', envVar: 'NEO4J_URI', target: config.neo4jUri, ping: async () => (await stores.graph.ready()) && (await initGraph(stores.graph)) });
+    checks.push({ name: 'Neo4j', envVar: 'NEO4J_URI', target: config.neo4jUri, ping: () => initNeo4j(stores) });
   }
   return checks;
 }
 
-async function initGraph(graph: GraphStore): Promise<boolean> {
-  if (graph instanceof Neo4jGraphStore) await graph.init();
+/** Ping every Neo4j-backed store and create its constraints and indexes; false while any does not answer. */
+async function initNeo4j(stores: Stores): Promise<boolean> {
+  const neo4jStores = [stores.graph, stores.memory, stores.entities]
+    .filter((s): s is Neo4jGraphStore | Neo4jMemoryStore | Neo4jEntityIndex =>
+      s instanceof Neo4jGraphStore || s instanceof Neo4jMemoryStore || s instanceof Neo4jEntityIndex);
+  for (const store of neo4jStores) {
+    if (!(await store.ready())) return false;
+    await store.init();
+  }
   return true;
 }
 

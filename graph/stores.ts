@@ -1,3 +1,4 @@
+import type { EntityIndex } from './entity-index.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { LexicalIndex } from './lexical-index.js';
@@ -12,6 +13,8 @@ export interface Stores {
   graph: GraphStore;
   /** Facts, profiles and persona (long-term memory). */
   memory: MemoryStore;
+  /** The left brain's schema–entity index (ids of memories per entity, entity links). */
+  entities: EntityIndex;
   /** Speaker prototypes per tenant. */
   voiceprints: VoiceprintStore;
   vectors: VectorStore;

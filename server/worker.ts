@@ -1,6 +1,5 @@
 import type { SessionEvent } from '../graph/event-bus.js';
 import { openStoresChecked } from '../graph/open-stores.js';
-import { SqliteEntityIndex } from '../graph/sqlite/sqlite-entity-index.js';
 import { registerJobHandlers } from '../pipelines/jobs.js';
 import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -41,7 +40,7 @@ async function main(): Promise<void> {
     // Keep the left brain (schema–entity index) up to date, as the server does in embedded mode.
     afterConsolidation: [leftBrainStep({
       graph: stores.graph, memory: stores.memory, vectors: stores.vectors,
-      entities: new SqliteEntityIndex(stores.sqlite), embedder, logger,
+      entities: stores.entities, embedder, logger,
     })],
   });
   logger.info({ queue: config.queue }, 'parley worker running');

@@ -230,7 +230,7 @@ export class Neo4jGraphStore implements GraphStore {
       for (const [sessionId, n] of perSession) {
         const result = await tx.run(`
           MERGE (c:SessionCounter {tenant: $tenant, sessionId: $sessionId}) ON CREATE SET c.value = 0
-          WITH c, c.value AS before SET c.value = before + $n RETURN before`, { tenant: t, sessionId, n: int(n) });
+          SET c.value = c.value + $n RETURN c.value - $n AS before`, { tenant: t, sessionId, n: int(n) });
         base.set(sessionId, toNum(result.records[0]?.get('before') ?? 0));
       }
       const list = utterances.map((u, i) => {

@@ -1,0 +1,309 @@
+import type { ManagedTransaction } from 'neo4j-driver';
+import type {
+  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord,
+} from '../entity-index.js';
+import { newId } from '../sqlite/database.js';
+import { entityKey } from '../sqlite/sqlite-entity-index.js';
+import type { TenantId } from '../types.js';
+import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
+import { Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
+
+/** Schema statements run once at start-up; each is idempotent. */
+export const ENTITY_SCHEMA = [
+  'CREATE CONSTRAINT parley_schema_key IF NOT EXISTS FOR (n:Schema) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_entity_name_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.tenant, n.key) IS UNIQUE',
+  'CREATE CONSTRAINT parley_entity_alias_key IF NOT EXISTS FOR (n:EntityAlias) REQUIRE (n.tenant, n.alias, n.entityId) IS UNIQUE',
+  'CREATE CONSTRAINT parley_memory_ref_key IF NOT EXISTS FOR (n:MemoryRef) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_entity_version_key IF NOT EXISTS FOR (n:EntityIndexVersion) REQUIRE n.tenant IS UNIQUE',
+  'CREATE INDEX parley_entity_schema IF NOT EXISTS FOR (n:Entity) ON (n.tenant, n.schemaId)',
+  'CREATE INDEX parley_entity_alias IF NOT EXISTS FOR (n:EntityAlias) ON (n.tenant, n.alias)',
+];
+
+function toEntity(e: Props): EntityRecord {
+  return {
+    id: String(e.id), key: String(e.key), name: String(e.name), aliases: stringList(e.aliases),
+    description: String(e.description ?? ''), schemaId: String(e.schemaId), memoryCount: toNum(e.memoryCount ?? 0),
+    updatedAt: String(e.updatedAt),
+  };
+}
+
+function toSchema(s: Props): SchemaRecord {
+  return {
+    id: String(s.id), name: String(s.name), description: String(s.description ?? ''),
+    origin: String(s.origin) as SchemaRecord['origin'], createdAt: String(s.createdAt),
+  };
+}
+
+/** Add one to the tenant's write counter, inside the caller's transaction. */
+async function bump(tx: ManagedTransaction, tenant: string): Promise<void> {
+  await tx.run(`
+    MERGE (v:EntityIndexVersion {tenant: $tenant}) ON CREATE SET v.version = 0
+    SET v.version = v.version + 1`, { tenant });
+}
+
+/** Index `aliases` of an entity (idempotent). */
+async function writeAliases(tx: ManagedTransaction, tenant: string, entityId: string, aliases: string[]): Promise<void> {
+  if (aliases.length === 0) return;
+  await tx.run(`
+    UNWIND $aliases AS alias
+    MERGE (:EntityAlias {tenant: $tenant, alias: alias, entityId: $entityId})`, { tenant, entityId, aliases });
+}
+
+/**
+ * The left brain's schema–entity index in Neo4j: `(:Schema)`, `(:Entity)` (its one schema as the
+ * `schemaId` property, its aliases both as a list and as `(:EntityAlias)` lookup nodes),
+ * `(:Entity)-[:LINK {strength, weight}]->(:Entity)` in both directions, and
+ * `(:Entity)-[:ABOUT_MEMORY {kind, rank}]->(:MemoryRef {id})` holding only memory ids. An
+ * `(:EntityIndexVersion)` node counts writes per tenant. Every node carries `tenant`; every MATCH
+ * names it. Same semantics as `SqliteEntityIndex`, except that memories and links of an entity id
+ * that does not exist are not recorded.
+ */
+export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
+  constructor(options: Neo4jOptions) {
+    super(options, ENTITY_SCHEMA);
+  }
+
+  async ensureSchemas(tenant: TenantId, schemas: Omit<SchemaRecord, 'createdAt'>[]): Promise<void> {
+    if (schemas.length === 0) return;
+    await this.init();
+    await this.db.write('ensureSchemas', (tx) => tx.run(`
+      UNWIND $schemas AS s
+      MERGE (n:Schema {tenant: $tenant, id: s.id})
+      ON CREATE SET n.name = s.name, n.description = s.description, n.origin = s.origin, n.createdAt = $now`, {
+      tenant: this.t(tenant), now: new Date().toISOString(),
+      schemas: schemas.map((s) => ({ id: s.id, name: s.name, description: s.description, origin: s.origin })),
+    }));
+  }
+
+  async listSchemas(tenant: TenantId): Promise<SchemaRecord[]> {
+    await this.init();
+    const found = await this.db.read('listSchemas', (tx) => propRows(tx,
+      'MATCH (n:Schema {tenant: $tenant}) RETURN n {.*} AS n ORDER BY n.createdAt, n.id', { tenant: this.t(tenant) }));
+    return found.map(toSchema);
+  }
+
+  async addSchema(tenant: TenantId, s: Omit<SchemaRecord, 'createdAt' | 'id'> & { id?: string }): Promise<SchemaRecord> {
+    await this.init();
+    const record: SchemaRecord = { id: s.id ?? newId('sch'), name: s.name, description: s.description, origin: s.origin, createdAt: new Date().toISOString() };
+    const t = this.t(tenant);
+    await this.db.write('addSchema', async (tx) => {
+      // The uniqueness constraint turns a duplicate id into PARLEY_ERR_CONFLICT, as SQLite's primary key does.
+      await tx.run('CREATE (:Schema {tenant: $tenant, id: $id, name: $name, description: $description, origin: $origin, createdAt: $createdAt})', { tenant: t, ...record });
+      await bump(tx, t);
+    });
+    return record;
+  }
+
+  async upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord> {
+    await this.init();
+    const t = this.t(tenant);
+    const key = entityKey(input.name);
+    const aliases = [...new Set((input.aliases ?? []).map(entityKey).filter((a) => a && a !== key))];
+    const now = new Date().toISOString();
+    const props = await this.db.write('upsertEntity', async (tx) => {
+      let [existing] = await propRows(tx, 'MATCH (e:Entity {tenant: $tenant, key: $key}) RETURN e {.*} AS n', { tenant: t, key });
+      existing ??= (await propRows(tx, `
+        MATCH (a:EntityAlias {tenant: $tenant, alias: $key})
+        MATCH (e:Entity {tenant: $tenant, id: a.entityId})
+        RETURN e {.*} AS n ORDER BY n.id LIMIT 1`, { tenant: t, key }))[0];
+      if (!existing) {
+        // MERGE on the unique key: a concurrent writer's entity is found, not duplicated.
+        const id = newId('ent');
+        [existing] = await propRows(tx, `
+          MERGE (e:Entity {tenant: $tenant, key: $key})
+          ON CREATE SET e.id = $id, e.name = $name, e.aliases = $aliases, e.description = $description,
+                        e.schemaId = $schemaId, e.memoryCount = 0, e.updatedAt = $now, e.memorySeq = 0
+          RETURN e {.*} AS n`, { tenant: t, key, id, name: input.name.trim(), aliases, description: input.description, schemaId: input.schemaId, now });
+        if (existing?.id === id) {
+          await writeAliases(tx, t, id, aliases);
+          await bump(tx, t);
+          return existing;
+        }
+      }
+      const found = toEntity(existing!);
+      const merged = [...new Set([...found.aliases, ...aliases])].filter((a) => a !== found.key);
+      const [updated] = await propRows(tx, `
+        MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.aliases = $aliases, e.updatedAt = $now RETURN e {.*} AS n`,
+      { tenant: t, id: found.id, aliases: merged, now });
+      await writeAliases(tx, t, found.id, merged);
+      await bump(tx, t);
+      return updated!;
+    });
+    return toEntity(props);
+  }
+
+  async getEntities(tenant: TenantId, ids: string[]): Promise<EntityRecord[]> {
+    if (ids.length === 0) return [];
+    await this.init();
+    const found = await this.db.read('getEntities', (tx) => propRows(tx,
+      'MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids RETURN e {.*} AS n ORDER BY n.id', { tenant: this.t(tenant), ids }));
+    return found.map(toEntity);
+  }
+
+  async findByNames(tenant: TenantId, names: string[]): Promise<EntityRecord[]> {
+    if (names.length === 0) return [];
+    await this.init();
+    const keys = [...new Set(names.map(entityKey))];
+    const found = await this.db.read('findByNames', (tx) => propRows(tx, `
+      CALL {
+        MATCH (e:Entity {tenant: $tenant}) WHERE e.key IN $keys RETURN e
+        UNION
+        MATCH (a:EntityAlias {tenant: $tenant}) WHERE a.alias IN $keys
+        MATCH (e:Entity {tenant: $tenant, id: a.entityId}) RETURN e
+      }
+      RETURN e {.*} AS n ORDER BY n.id`, { tenant: this.t(tenant), keys }));
+    return found.map(toEntity);
+  }
+
+  async listNames(tenant: TenantId): Promise<EntityName[]> {
+    await this.init();
+    const found = await this.db.read('listNames', (tx) => propRows(tx,
+      'MATCH (e:Entity {tenant: $tenant}) RETURN e {.id, .key, .aliases, .schemaId} AS n ORDER BY n.id', { tenant: this.t(tenant) }));
+    return found.map((e) => ({ id: String(e.id), key: String(e.key), aliases: stringList(e.aliases), schemaId: String(e.schemaId) }));
+  }
+
+  async entitiesOfSchemas(tenant: TenantId, schemaIds: string[], limit: number): Promise<EntityRecord[]> {
+    if (schemaIds.length === 0 || limit <= 0) return [];
+    await this.init();
+    const found = await this.db.read('entitiesOfSchemas', (tx) => propRows(tx, `
+      MATCH (e:Entity {tenant: $tenant}) WHERE e.schemaId IN $schemaIds
+      RETURN e {.*} AS n ORDER BY n.memoryCount DESC, n.id LIMIT $limit`, { tenant: this.t(tenant), schemaIds, limit: int(limit) }));
+    return found.map(toEntity);
+  }
+
+  async setSchema(tenant: TenantId, entityIds: string[], schemaId: string): Promise<void> {
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('setSchema', async (tx) => {
+      await tx.run('MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids SET e.schemaId = $schemaId', { tenant: t, ids: entityIds, schemaId });
+      await bump(tx, t);
+    });
+  }
+
+  async addMemories(tenant: TenantId, entityId: string, memories: Partial<EntityMemories>): Promise<void> {
+    await this.init();
+    const t = this.t(tenant);
+    const wanted = new Map<string, 'fact' | 'utterance'>();
+    for (const id of memories.factIds ?? []) if (!wanted.has(id)) wanted.set(id, 'fact');
+    for (const id of memories.utteranceIds ?? []) if (!wanted.has(id)) wanted.set(id, 'utterance');
+    await this.db.write('addMemories', async (tx) => {
+      if (wanted.size > 0) {
+        // Setting memorySeq takes the entity's write lock, so ranks stay unique under concurrent writers.
+        const head = await tx.run(`
+          MATCH (e:Entity {tenant: $tenant, id: $entityId})
+          SET e.memorySeq = coalesce(e.memorySeq, 0)
+          WITH e
+          OPTIONAL MATCH (e)-[:ABOUT_MEMORY]->(m:MemoryRef {tenant: $tenant}) WHERE m.id IN $ids
+          RETURN e.memorySeq AS seq, collect(m.id) AS known`, { tenant: t, entityId, ids: [...wanted.keys()] });
+        const record = head.records[0];
+        if (record) {
+          const known = new Set((record.get('known') as unknown[]).map(String));
+          const seq = toNum(record.get('seq'));
+          const rows = [...wanted].filter(([id]) => !known.has(id)).map(([id, kind], i) => ({ id, kind, rank: int(seq + i + 1) }));
+          if (rows.length > 0) {
+            await tx.run(`
+              MATCH (e:Entity {tenant: $tenant, id: $entityId})
+              UNWIND $rows AS row
+              MERGE (m:MemoryRef {tenant: $tenant, id: row.id})
+              CREATE (e)-[:ABOUT_MEMORY {kind: row.kind, rank: row.rank}]->(m)
+              WITH e, count(*) AS added
+              SET e.memorySeq = e.memorySeq + added, e.memoryCount = coalesce(e.memoryCount, 0) + added`, { tenant: t, entityId, rows });
+          }
+        }
+      }
+      await bump(tx, t);
+    });
+  }
+
+  async memoriesOf(tenant: TenantId, entityIds: string[], limit: number): Promise<EntityMemories> {
+    const out: EntityMemories = { factIds: [], utteranceIds: [] };
+    if (entityIds.length === 0 || limit <= 0) return out;
+    await this.init();
+    const ids = [...new Set(entityIds)];
+    const result = await this.db.read('memoriesOf', (tx) => tx.run(`
+      UNWIND $ids AS eid
+      MATCH (e:Entity {tenant: $tenant, id: eid})-[r:ABOUT_MEMORY]->(m:MemoryRef {tenant: $tenant})
+      WITH eid, r.rank AS rank, r.kind AS kind, m.id AS mid ORDER BY rank DESC
+      WITH eid, collect({id: mid, kind: kind})[0..$limit] AS mems
+      RETURN eid, mems`, { tenant: this.t(tenant), ids, limit: int(limit) }));
+    const byEntity = new Map(result.records.map((r) => [String(r.get('eid')), r.get('mems') as { id: string; kind: string }[]]));
+    // Newest first per entity, merged round-robin so every entity contributes.
+    const lists = ids.map((id) => byEntity.get(id) ?? []);
+    const seen = new Set<string>();
+    for (let i = 0; seen.size < limit && lists.some((l) => i < l.length); i++) {
+      for (const l of lists) {
+        const m = l[i];
+        if (!m || seen.has(m.id) || seen.size >= limit) continue;
+        seen.add(m.id);
+        (m.kind === 'fact' ? out.factIds : out.utteranceIds).push(m.id);
+      }
+    }
+    return out;
+  }
+
+  async entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {
+    if (memoryIds.length === 0) return [];
+    await this.init();
+    const result = await this.db.read('entitiesOfMemories', (tx) => tx.run(`
+      MATCH (m:MemoryRef {tenant: $tenant}) WHERE m.id IN $ids
+      MATCH (e:Entity {tenant: $tenant})-[:ABOUT_MEMORY]->(m)
+      RETURN DISTINCT e.id AS id ORDER BY id`, { tenant: this.t(tenant), ids: memoryIds }));
+    return result.records.map((r) => String(r.get('id')));
+  }
+
+  async removeMemories(tenant: TenantId, memoryIds: string[]): Promise<void> {
+    if (memoryIds.length === 0) return;
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('removeMemories', async (tx) => {
+      await tx.run(`
+        MATCH (e:Entity {tenant: $tenant})-[r:ABOUT_MEMORY]->(m:MemoryRef {tenant: $tenant}) WHERE m.id IN $ids
+        WITH e, collect(r) AS rs
+        SET e.memoryCount = CASE WHEN e.memoryCount > size(rs) THEN e.memoryCount - size(rs) ELSE 0 END
+        FOREACH (r IN rs | DELETE r)`, { tenant: t, ids: memoryIds });
+      await tx.run('MATCH (m:MemoryRef {tenant: $tenant}) WHERE m.id IN $ids DETACH DELETE m', { tenant: t, ids: memoryIds });
+      await bump(tx, t);
+    });
+  }
+
+  async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {
+    if (a === b) return;
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('link', async (tx) => {
+      // Locking both ends first keeps concurrent MERGEs from creating the same link twice.
+      await tx.run(`
+        MATCH (x:Entity {tenant: $tenant, id: $a}), (y:Entity {tenant: $tenant, id: $b})
+        SET x._lock = true, y._lock = true
+        MERGE (x)-[r1:LINK {strength: $strength}]->(y) ON CREATE SET r1.weight = 0.0
+        SET r1.weight = r1.weight + $by
+        MERGE (y)-[r2:LINK {strength: $strength}]->(x) ON CREATE SET r2.weight = 0.0
+        SET r2.weight = r2.weight + $by
+        REMOVE x._lock, y._lock`, { tenant: t, a, b, strength, by: Number(by) });
+      await bump(tx, t);
+    });
+  }
+
+  async neighbours(tenant: TenantId, ids: string[], limitPerEntity: number): Promise<EntityNeighbour[]> {
+    if (ids.length === 0 || limitPerEntity <= 0) return [];
+    await this.init();
+    const result = await this.db.read('neighbours', (tx) => tx.run(`
+      MATCH (x:Entity {tenant: $tenant})-[r:LINK]->(y:Entity {tenant: $tenant}) WHERE x.id IN $ids
+      WITH x.id AS a, r.strength AS strength, r.weight AS weight, y.id AS b ORDER BY weight DESC, b
+      WITH a, strength, collect({b: b, weight: weight})[0..$limit] AS top
+      UNWIND top AS n
+      RETURN a, strength, n.b AS b, n.weight AS weight ORDER BY strength, weight DESC, a, b`,
+    { tenant: this.t(tenant), ids, limit: int(limitPerEntity) }));
+    return result.records.map((r) => ({
+      entityId: String(r.get('a')), neighbourId: String(r.get('b')), strength: r.get('strength') as LinkStrength, weight: toNum(r.get('weight')),
+    }));
+  }
+
+  async version(tenant: TenantId): Promise<number> {
+    await this.init();
+    const result = await this.db.read('version', (tx) => tx.run(
+      'MATCH (v:EntityIndexVersion {tenant: $tenant}) RETURN v.version AS version', { tenant: this.t(tenant) }));
+    return toNum(result.records[0]?.get('version') ?? 0);
+  }
+}

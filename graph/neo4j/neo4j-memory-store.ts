@@ -1,0 +1,305 @@
+import type { ManagedTransaction } from 'neo4j-driver';
+import {
+  layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactKind, type FactLayer, type FactPatch, type MemoryStore,
+  type NewFact, type PersonaEvidence, type PersonaNode,
+} from '../memory-store.js';
+import { newId } from '../sqlite/database.js';
+import type { TenantId } from '../types.js';
+import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
+import { addEvidence, firstEvidence, mergeStates, personaState, stateProps, toPersona } from './neo4j-persona.js';
+import { Neo4jStoreBase, optString, propRows, stringList, type Props } from './neo4j-store-base.js';
+
+/** Schema statements run once at start-up; each is idempotent. */
+export const MEMORY_SCHEMA = [
+  'CREATE CONSTRAINT parley_fact_key IF NOT EXISTS FOR (n:Fact) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
+  'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
+  'CREATE CONSTRAINT parley_fact_counter_key IF NOT EXISTS FOR (n:FactCounter) REQUIRE n.tenant IS UNIQUE',
+  'CREATE INDEX parley_fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.subjectId)',
+  'CREATE INDEX parley_fact_speaker IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.speakerId)',
+  'CREATE INDEX parley_fact_session IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.sessionId)',
+  'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
+];
+
+/**
+ * Rebuild the SAID_BY / ABOUT / ADDRESSED_TO edges of facts `$ids` from their id properties (the
+ * record of truth), to whichever of those participants exist now.
+ */
+const RELINK_FACTS = `
+  UNWIND $ids AS fid
+  MATCH (f:Fact {tenant: $tenant, id: fid})
+  OPTIONAL MATCH (f)-[old:SAID_BY|ABOUT|ADDRESSED_TO]->(:Participant)
+  DELETE old
+  WITH DISTINCT f
+  OPTIONAL MATCH (p:Participant {tenant: $tenant}) WHERE p.id IN [f.speakerId, f.subjectId] + f.addresseeIds
+  WITH f, collect(p) AS ps
+  FOREACH (p IN [x IN ps WHERE x.id = f.speakerId] | MERGE (f)-[:SAID_BY]->(p))
+  FOREACH (p IN [x IN ps WHERE x.id = f.subjectId] | MERGE (f)-[:ABOUT]->(p))
+  FOREACH (p IN [x IN ps WHERE x.id IN f.addresseeIds] | MERGE (f)-[:ADDRESSED_TO]->(p))`;
+
+function toFact(f: Props): Fact {
+  return {
+    id: String(f.id), content: String(f.content), speakerId: String(f.speakerId), addresseeIds: stringList(f.addresseeIds),
+    subjectId: String(f.subjectId), kind: String(f.kind) as FactKind, layer: String(f.layer) as FactLayer,
+    slot: optString(f.slot), value: optString(f.value), time: String(f.time), referIds: stringList(f.referIds),
+    validFrom: String(f.validFrom), validTo: optString(f.validTo), supersedes: optString(f.supersedes),
+    supersededBy: optString(f.supersededBy), confidence: toNum(f.confidence), sessionId: String(f.sessionId),
+    source: String(f.source), createdAt: String(f.createdAt),
+  };
+}
+
+/**
+ * `MemoryStore` in Neo4j: `(:Fact)` nodes with `[:SUPERSEDES]` (newer to older) and
+ * `[:SAID_BY]` / `[:ABOUT]` / `[:ADDRESSED_TO]` edges to `(:Participant)` nodes of the graph store;
+ * `(:Participant)-[:HAS_PERSONA]->(:PersonaNode)`; `(:ProcessedUtterance)` bookkeeping. Ids stay
+ * properties too (the record of truth), so facts about participants not created yet still work;
+ * edges exist where both ends do. Every node carries `tenant`; every MATCH names it. Facts get a
+ * per-tenant insertion number `ord` (from a `(:FactCounter)` node) to break ordering ties as
+ * SQLite's rowid does. Same semantics as `SqliteMemoryStore`.
+ */
+export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
+  constructor(options: Neo4jOptions) {
+    super(options, MEMORY_SCHEMA);
+  }
+
+  async addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]> {
+    if (facts.length === 0) return [];
+    await this.init();
+    const t = this.t(tenant);
+    const now = new Date().toISOString();
+    const ids = facts.map((f) => f.id ?? newId('f'));
+    await this.db.write('addFacts', async (tx) => {
+      // `SET c.value = c.value + $n` reads under the node's write lock (a direct dependency, per the
+      // Cypher manual's "lost updates"), so concurrent writers get disjoint `ord` ranges.
+      const counter = await tx.run(`
+        MERGE (c:FactCounter {tenant: $tenant}) ON CREATE SET c.value = 0
+        SET c.value = c.value + $n RETURN c.value - $n AS before`, { tenant: t, n: int(facts.length) });
+      const base = toNum(counter.records[0]?.get('before') ?? 0);
+      const rows = facts.map((f, i) => ({
+        id: ids[i]!, ord: int(base + i + 1), content: f.content, speakerId: f.speakerId, addresseeIds: f.addresseeIds,
+        subjectId: f.subjectId, kind: f.kind, layer: layerOfKind(f.kind), slot: f.slot, value: f.value, time: f.time,
+        referIds: f.referIds, validFrom: f.validFrom, supersedes: f.supersedes, confidence: f.confidence,
+        sessionId: f.sessionId, source: f.source, createdAt: now,
+      }));
+      await tx.run(`
+        UNWIND $rows AS row
+        CREATE (f:Fact {tenant: $tenant, id: row.id, ord: row.ord, content: row.content, speakerId: row.speakerId,
+          addresseeIds: row.addresseeIds, subjectId: row.subjectId, kind: row.kind, layer: row.layer, slot: row.slot,
+          value: row.value, time: row.time, referIds: row.referIds, validFrom: row.validFrom, supersedes: row.supersedes,
+          confidence: row.confidence, sessionId: row.sessionId, source: row.source, createdAt: row.createdAt})
+        WITH f, row
+        OPTIONAL MATCH (old:Fact {tenant: $tenant, id: row.supersedes})
+        FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END | MERGE (f)-[:SUPERSEDES]->(o))`, { tenant: t, rows });
+      await tx.run(RELINK_FACTS, { tenant: t, ids });
+    });
+    const byId = new Map((await this.factsById(t, ids)).map((f) => [f.id, f]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async getFact(tenant: TenantId, id: string): Promise<Fact | null> {
+    await this.init();
+    return (await this.factsById(this.t(tenant), [id]))[0] ?? null;
+  }
+
+  async listFacts(tenant: TenantId, filter: FactFilter = {}): Promise<Fact[]> {
+    if (filter.ids !== undefined && filter.ids.length === 0) return [];
+    await this.init();
+    // Only fixed clauses are spliced in; every value travels as a parameter.
+    const where: string[] = [];
+    if (!filter.includeHistory) where.push('f.validTo IS NULL');
+    if (filter.participantId !== undefined) {
+      const role = filter.role ?? 'any';
+      if (role === 'speaker') where.push('f.speakerId = $participantId');
+      else if (role === 'subject') where.push('f.subjectId = $participantId');
+      else if (role === 'addressee') where.push('$participantId IN f.addresseeIds');
+      else where.push('(f.speakerId = $participantId OR f.subjectId = $participantId OR $participantId IN f.addresseeIds)');
+    }
+    if (filter.sessionId !== undefined) where.push('f.sessionId = $sessionId');
+    if (filter.layer !== undefined) where.push('f.layer = $layer');
+    if (filter.kind !== undefined) where.push('f.kind = $kind');
+    if (filter.slot !== undefined) where.push('f.slot = $slot');
+    if (filter.subjectId !== undefined) where.push('f.subjectId = $subjectId');
+    if (filter.ids !== undefined) where.push('f.id IN $ids');
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+    const offset = Math.max(0, Math.floor(filter.offset ?? 0));
+    const found = await this.db.read('listFacts', (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant}) ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      RETURN f {.*} AS n ORDER BY n.time DESC, n.createdAt DESC, n.ord DESC SKIP $offset LIMIT $limit`, {
+      tenant: this.t(tenant), participantId: filter.participantId ?? null, sessionId: filter.sessionId ?? null,
+      layer: filter.layer ?? null, kind: filter.kind ?? null, slot: filter.slot ?? null,
+      subjectId: filter.subjectId ?? null, ids: filter.ids ?? null, offset: int(offset), limit: int(limit),
+    }));
+    return found.map(toFact);
+  }
+
+  async closeFact(tenant: TenantId, id: string, validTo: string, supersededBy: string | null): Promise<Fact | null> {
+    await this.init();
+    const [f] = await this.db.write('closeFact', (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant, id: $id}) WHERE f.validTo IS NULL
+      SET f.validTo = $validTo, f.supersededBy = $supersededBy
+      WITH f
+      OPTIONAL MATCH (r:Fact {tenant: $tenant, id: $supersededBy})
+      FOREACH (x IN CASE WHEN r IS NULL THEN [] ELSE [r] END | MERGE (x)-[:SUPERSEDES]->(f))
+      RETURN f {.*} AS n`, { tenant: this.t(tenant), id, validTo, supersededBy }));
+    return f ? toFact(f) : null;
+  }
+
+  async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
+    await this.init();
+    const [f] = await this.db.write('patchFact', (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant, id: $id})
+      SET f.content = coalesce($content, f.content), f.confidence = coalesce($confidence, f.confidence),
+          f.kind = coalesce($kind, f.kind), f.layer = coalesce($layer, f.layer),
+          f.slot = CASE WHEN $setSlot THEN $slot ELSE f.slot END,
+          f.value = CASE WHEN $setValue THEN $value ELSE f.value END
+      RETURN f {.*} AS n`, {
+      tenant: this.t(tenant), id, content: patch.content ?? null, confidence: patch.confidence ?? null,
+      kind: patch.kind ?? null, layer: patch.kind === undefined ? null : layerOfKind(patch.kind),
+      setSlot: patch.slot !== undefined, slot: patch.slot ?? null, setValue: patch.value !== undefined, value: patch.value ?? null,
+    }));
+    return f ? toFact(f) : null;
+  }
+
+  async deleteFact(tenant: TenantId, id: string): Promise<boolean> {
+    await this.init();
+    const params = { tenant: this.t(tenant), id };
+    return this.db.write('deleteFact', async (tx) => {
+      const gone = await tx.run('MATCH (f:Fact {tenant: $tenant, id: $id}) DETACH DELETE f RETURN count(*) AS n', params);
+      // Links to an erased fact would dangle: clear them.
+      await tx.run('MATCH (f:Fact {tenant: $tenant, supersedes: $id}) SET f.supersedes = null', params);
+      await tx.run('MATCH (f:Fact {tenant: $tenant, supersededBy: $id}) SET f.supersededBy = null', params);
+      return toNum(gone.records[0]?.get('n') ?? 0) > 0;
+    });
+  }
+
+  async relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+    if (fromId === intoId) return;
+    await this.init();
+    const t = this.t(tenant);
+    const params = { tenant: t, from: fromId, into: intoId };
+    await this.db.write('relabelParticipant', async (tx) => {
+      const changed = await tx.run(`
+        MATCH (f:Fact {tenant: $tenant})
+        WHERE f.speakerId = $from OR f.subjectId = $from OR $from IN f.addresseeIds
+        SET f.speakerId = CASE WHEN f.speakerId = $from THEN $into ELSE f.speakerId END,
+            f.subjectId = CASE WHEN f.subjectId = $from THEN $into ELSE f.subjectId END,
+            f.addresseeIds = reduce(acc = [], a IN [x IN f.addresseeIds | CASE WHEN x = $from THEN $into ELSE x END] |
+              CASE WHEN a IN acc THEN acc ELSE acc + a END)
+        RETURN f.id AS id`, params);
+      await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
+      await this.relabelPersona(tx, t, fromId, intoId);
+    });
+  }
+
+  /** Move persona nodes to `intoId`, merging into its node of the same (kind, target) where one exists. */
+  private async relabelPersona(tx: ManagedTransaction, t: string, fromId: string, intoId: string): Promise<void> {
+    // Write-lock both participants' nodes before reading them, so concurrent evidence is not lost.
+    const nodes = await propRows(tx, `
+      MATCH (n:PersonaNode {tenant: $tenant}) WHERE n.participantId IN [$from, $into]
+      SET n._lock = true RETURN n {.*} AS n`, { tenant: t, from: fromId, into: intoId });
+    const intoNodes = new Map(nodes.filter((n) => n.participantId === intoId).map((n) => [`${String(n.kind)}\u0000${String(n.target)}`, n]));
+    for (const node of nodes.filter((n) => n.participantId === fromId)) {
+      const into = intoNodes.get(`${String(node.kind)}\u0000${String(node.target)}`);
+      if (!into) {
+        await tx.run(`
+          MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n.participantId = $into
+          WITH n OPTIONAL MATCH (:Participant)-[old:HAS_PERSONA]->(n) DELETE old
+          WITH DISTINCT n OPTIONAL MATCH (p:Participant {tenant: $tenant, id: $into})
+          FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:HAS_PERSONA]->(n))`,
+        { tenant: t, id: node.id, into: intoId });
+        continue;
+      }
+      await tx.run(`
+        MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n += $props
+        WITH n MATCH (gone:PersonaNode {tenant: $tenant, id: $goneId}) DETACH DELETE gone`,
+      { tenant: t, id: into.id, goneId: node.id, props: stateProps(mergeStates(personaState(into), personaState(node))) });
+    }
+    await tx.run('MATCH (n:PersonaNode {tenant: $tenant, participantId: $into}) REMOVE n._lock', { tenant: t, into: intoId });
+  }
+
+  async deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory> {
+    await this.init();
+    const params = { tenant: this.t(tenant), id: participantId };
+    return this.db.write('deleteParticipant', async (tx) => {
+      const facts = await tx.run(`
+        MATCH (f:Fact {tenant: $tenant})
+        WHERE f.speakerId = $id OR f.subjectId = $id OR $id IN f.addresseeIds
+        WITH f, f.id AS fid ORDER BY f.ord
+        DETACH DELETE f
+        RETURN fid`, params);
+      const persona = await tx.run(`
+        MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
+        WITH n, n.id AS nid ORDER BY n.id
+        DETACH DELETE n
+        RETURN nid`, params);
+      return {
+        factIds: facts.records.map((r) => String(r.get('fid'))),
+        personaIds: persona.records.map((r) => String(r.get('nid'))),
+      };
+    });
+  }
+
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
+    await this.init();
+    await this.db.write('markProcessed', (tx) => tx.run(`
+      MERGE (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId})
+      SET n.factIds = $factIds, n.processedAt = $now`,
+    { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString() }));
+  }
+
+  async processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null> {
+    await this.init();
+    const [n] = await this.db.read('processedFacts', (tx) => propRows(tx,
+      'MATCH (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId}) RETURN n {.*} AS n',
+      { tenant: this.t(tenant), utteranceId }));
+    return n ? stringList(n.factIds) : null;
+  }
+
+  async addPersonaEvidence(tenant: TenantId, e: PersonaEvidence): Promise<PersonaNode> {
+    await this.init();
+    const t = this.t(tenant);
+    const key = { tenant: t, participantId: e.participantId, kind: e.kind, target: e.target.toLowerCase() };
+    const props = await this.db.write('addPersonaEvidence', async (tx) => {
+      // MERGE on the unique (participant, kind, target) key creates the node once under concurrency;
+      // setting `_lock` takes its write lock so the read-modify-write below cannot lose an update.
+      const [node] = await propRows(tx, `
+        MERGE (n:PersonaNode {tenant: $tenant, participantId: $participantId, kind: $kind, target: $target})
+        ON CREATE SET n.id = $id, n.evidenceCount = 0, n.stable = false
+        SET n._lock = true
+        RETURN n {.*} AS n`, { ...key, id: newId('pn') });
+      const state = personaState(node!);
+      const seen = state.evidenceCount > 0 && state.evidenceIds.includes(e.utteranceId); // same evidence twice: no double count
+      const next = state.evidenceCount === 0 ? firstEvidence(e) : seen ? state : addEvidence(state, e);
+      const [written] = await propRows(tx, `
+        MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n += $props REMOVE n._lock
+        WITH n OPTIONAL MATCH (p:Participant {tenant: $tenant, id: n.participantId})
+        FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:HAS_PERSONA]->(n))
+        RETURN n {.*} AS n`, { tenant: t, id: node!.id, props: stateProps(next) });
+      return written!;
+    });
+    return toPersona(props);
+  }
+
+  async listPersona(tenant: TenantId, participantId: string, options: { stableOnly?: boolean } = {}): Promise<PersonaNode[]> {
+    await this.init();
+    const found = await this.db.read('listPersona', (tx) => propRows(tx, `
+      MATCH (n:PersonaNode {tenant: $tenant, participantId: $participantId})
+      WHERE n.evidenceCount > 0 AND (NOT $stableOnly OR n.stable = true)
+      RETURN n {.*} AS n ORDER BY n.evidenceCount DESC, n.lastSeen DESC`,
+    { tenant: this.t(tenant), participantId, stableOnly: options.stableOnly === true }));
+    return found.map(toPersona);
+  }
+
+  async setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void> {
+    await this.init();
+    await this.db.write('setPersonaStable', (tx) => tx.run(
+      'MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n.stable = $stable', { tenant: this.t(tenant), id, stable }));
+  }
+
+  private async factsById(t: string, ids: string[]): Promise<Fact[]> {
+    const found = await this.db.read('getFacts', (tx) => propRows(tx,
+      'MATCH (f:Fact {tenant: $tenant}) WHERE f.id IN $ids RETURN f {.*} AS n', { tenant: t, ids }));
+    return found.map(toFact);
+  }
+}

@@ -1,0 +1,74 @@
+import type { Driver, ManagedTransaction } from 'neo4j-driver';
+import { createDriver, Neo4jRunner, toParleyError, type Neo4jOptions } from './neo4j-connection.js';
+
+/** A node's properties as returned by `RETURN n {.*}`. */
+export type Props = Record<string, unknown>;
+
+/** Run `cypher` and return the map in column `key` of every record. */
+export async function propRows(tx: ManagedTransaction, cypher: string, params: Props, key = 'n'): Promise<Props[]> {
+  const result = await tx.run(cypher, params);
+  return result.records.map((r) => r.get(key) as Props);
+}
+
+/** A string property that may be absent (Neo4j drops properties set to null). */
+export function optString(value: unknown): string | null {
+  return value === undefined || value === null ? null : String(value);
+}
+
+/** A list-of-strings property that may be absent. */
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/**
+ * What the Neo4j memory store and entity index share: their own driver, managed-transaction runner,
+ * tenant prefix and idempotent schema statements run once before the first query (and again after
+ * a failed attempt).
+ */
+export abstract class Neo4jStoreBase {
+  protected readonly driver: Driver;
+  protected readonly db: Neo4jRunner;
+  protected readonly prefix: string;
+  private schema: Promise<void> | undefined;
+
+  protected constructor(protected readonly options: Neo4jOptions, private readonly statements: readonly string[]) {
+    this.driver = createDriver(options);
+    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j');
+    this.prefix = options.tenantPrefix ?? '';
+  }
+
+  /** Create constraints and indexes (idempotent); called before the first query. */
+  init(): Promise<void> {
+    this.schema ??= (async () => {
+      for (const statement of this.statements) {
+        await this.driver.executeQuery(statement, {}, { database: this.options.database ?? 'neo4j' }).catch((err: unknown) => {
+          throw toParleyError(err, 'creating the Neo4j schema');
+        });
+      }
+    })().catch((err: unknown) => {
+      this.schema = undefined;
+      throw err;
+    });
+    return this.schema;
+  }
+
+  /** True when the server answers within `readyTimeoutMs`. */
+  async ready(): Promise<boolean> {
+    return this.db.ping(this.options.readyTimeoutMs ?? 2000);
+  }
+
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+
+  /** Remove every node of the stored tenants under this store's prefix (tests). */
+  async eraseAll(): Promise<void> {
+    if (!this.prefix) throw new Error('eraseAll needs a tenantPrefix');
+    await this.db.write('eraseAll', (tx) => tx.run('MATCH (n) WHERE n.tenant STARTS WITH $prefix DETACH DELETE n', { prefix: this.prefix }));
+  }
+
+  /** The stored tenant id. */
+  protected t(tenant: string): string {
+    return `${this.prefix}${tenant}`;
+  }
+}
