@@ -5,6 +5,8 @@
  * evidence recall any@K / all@K for categories 1–4 together and 5 separately, side by side with flat
  * BM25 and flat dense (USE-lite) top-K over the same turns, measured in the same run.
  * Gold dia_ids map to utterance ids by ingestion order; a fact's refer_ids count as its turns.
+ * Also prints per-query latency p50 / p95 (Parley: HTTP round trip incl. the agentic rounds; the
+ * baselines: the bare store call, no HTTP) and the mean number of agentic rounds.
  * Run: node dist/bench/retrieval-locomo.js [--conversations N]
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -89,6 +91,14 @@ const bump = (key: string, any: boolean, all: boolean): void => {
   t.n += 1; t.any += any ? 1 : 0; t.all += all ? 1 : 0;
   tally.set(key, t);
 };
+/** Per-query wall time of each system and K, ms (Parley: the whole HTTP round trip; baselines: the store call). */
+const latency = new Map<string, number[]>();
+const rounds: number[] = [];
+const quantile = (xs: number[] | undefined, q: number): string => {
+  if (!xs || xs.length === 0) return 'n/a';
+  const sorted = [...xs].sort((a, b) => a - b);
+  return (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number).toFixed(1);
+};
 const t1 = performance.now();
 for (const q of qas) {
   const gold = q.evidence.map((d) => diaToUtt.get(`${q.conv_id}|${d}`)).filter((x): x is string => x !== undefined);
@@ -97,10 +107,22 @@ for (const q of qas) {
   const group = q.category === 5 ? '5' : '1-4';
   const vector = (await app.retriever.embedder.embed([q.question]))[0]!;
   for (const k of KS) {
+    const timed = async (s: System, f: () => Promise<string[]>): Promise<string[]> => {
+      const started = performance.now();
+      const ids = await f();
+      const list = latency.get(`${s}|${k}`) ?? [];
+      list.push(performance.now() - started);
+      latency.set(`${s}|${k}`, list);
+      return ids;
+    };
     const got: Record<System, string[]> = {
-      parley: ((await post(q.conv_id, '/v1/query', { question: q.question, k })) as { evidence: MemoryItem[] }).evidence.flatMap((i) => i.refer_ids),
-      bm25: (await app.stores.lexical.search(tenant, q.question, k, { layer: 'interaction' })).map((h) => h.id),
-      dense: (await app.stores.vectors.search(tenant, collectionFor('interaction'), vector, k)).map((h) => h.id),
+      parley: await timed('parley', async () => {
+        const answer = (await post(q.conv_id, '/v1/query', { question: q.question, k })) as { evidence: MemoryItem[]; rounds: number };
+        rounds.push(answer.rounds);
+        return answer.evidence.flatMap((i) => i.refer_ids);
+      }),
+      bm25: await timed('bm25', async () => (await app.stores.lexical.search(tenant, q.question, k, { layer: 'interaction' })).map((h) => h.id)),
+      dense: await timed('dense', async () => (await app.stores.vectors.search(tenant, collectionFor('interaction'), vector, k)).map((h) => h.id)),
     };
     for (const s of SYSTEMS) {
       const found = new Set(got[s]);
@@ -111,14 +133,17 @@ for (const q of qas) {
 const askMs = performance.now() - t1;
 const pctOf = (t: Tally | undefined, f: 'any' | 'all'): string => (t && t.n > 0 ? `${((100 * t[f]) / t.n).toFixed(1)} %` : 'n/a');
 console.log(`\nLoCoMo evidence recall, ${convs.length} conversation(s), ${qas.length} questions (asked in ${(askMs / 1000).toFixed(1)} s)`);
-console.log('| system | K | cat 1-4 any@K | cat 1-4 all@K | cat 5 any@K | cat 5 all@K | n (1-4 / 5) |\n|---|---|---|---|---|---|---|');
+console.log('| system | K | cat 1-4 any@K | cat 1-4 all@K | cat 5 any@K | cat 5 all@K | n (1-4 / 5) | query p50 / p95 ms |\n|---|---|---|---|---|---|---|---|');
 for (const s of SYSTEMS) {
   for (const k of KS) {
     const a = tally.get(`${s}|${k}|1-4`);
     const b = tally.get(`${s}|${k}|5`);
     const name = s === 'parley' ? 'Parley POST /v1/query' : s === 'bm25' ? 'flat BM25 (turns)' : 'flat dense USE-lite (turns)';
-    console.log(`| ${name} | ${k} | ${pctOf(a, 'any')} | ${pctOf(a, 'all')} | ${pctOf(b, 'any')} | ${pctOf(b, 'all')} | ${a?.n ?? 0} / ${b?.n ?? 0} |`);
+    const ms = latency.get(`${s}|${k}`);
+    console.log(`| ${name} | ${k} | ${pctOf(a, 'any')} | ${pctOf(a, 'all')} | ${pctOf(b, 'any')} | ${pctOf(b, 'all')} | ${a?.n ?? 0} / ${b?.n ?? 0} | ${quantile(ms, 0.5)} / ${quantile(ms, 0.95)} |`);
   }
 }
+const meanRounds = rounds.reduce((a, b) => a + b, 0) / Math.max(1, rounds.length);
+console.log(`\nParley agentic rounds per question: mean ${meanRounds.toFixed(2)}; latency columns: Parley = POST /v1/query round trip, baselines = bare store call`);
 await app.close();
 tmp.remove();

@@ -1,6 +1,13 @@
-import type { TenantId } from '../../graph/types.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../server/protocol/server-events.js';
+import { feedbackTerms } from './feedback-terms.js';
+import { NameResolver, utteranceItem } from './memory-items.js';
+import { covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
+import { rewriteQuestion } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
+import { reciprocalRankFusion, type RankedList } from './rrf.js';
+import { spreadToNeighbours } from './session-context.js';
+import { runAction, type ActionContext } from './question-tools.js';
 
 /** An explicit question to answer from memory. */
 export interface QuestionInput {
@@ -21,14 +28,147 @@ export interface QuestionAnswer {
   timings: Record<string, number>;
 }
 
-/** Answer a question with one round of staged retrieval (the multi-round policy comes later). */
-export async function answerQuestion(retriever: Retriever, tenant: TenantId, input: QuestionInput): Promise<QuestionAnswer> {
-  const r = await retriever.retrieve({
-    tenant, text: input.question, k: input.k ?? 5, askerId: input.asker ?? null,
+/** Options of the deterministic agentic loop; every one has a default. */
+export interface AgenticOptions extends PolicyOptions {
+  /** Most rounds (DESIGN: at most 3); default 3. */
+  maxRounds?: number;
+  /** Most records a round keeps (raised to k when k is larger); default 15. */
+  perRound?: number;
+  /** Share of a turn's score the (two) turns after it receive, halving per step; default 0.5 (0 disables). */
+  neighbourWeight?: number;
+  /** Share of a turn's score the turns before it receive; default 0.2. */
+  neighbourBackWeight?: number;
+  /** Extra forward share after a turn that ends in a question (see `spreadToNeighbours`); default 0.5. */
+  questionBoost?: number;
+  /** Turns either side a turn's score spreads to; default 2. */
+  neighbourWindow?: number;
+  /** Session prior weight (see `spreadToNeighbours`); default 0. */
+  sessionWeight?: number;
+  /** Weight of round 2 and 3 records against round 1's in the final fusion; default 0.7. */
+  laterRoundWeight?: number;
+  /** RRF bonus factor for evidence by or to the asker; default 0.25. */
+  askerBoost?: number;
+  /** Score bonus factor for turns spoken by a participant the question names; default 0.6. */
+  namedSpeakerBoost?: number;
+  /** RRF constant of the loop's fusions (smaller trusts each list's head more); default 5. */
+  rrfK?: number;
+  /** Also stop as soon as the best record covers the question's content words; default false. */
+  stopWhenCovered?: boolean;
+  /** Words added by pseudo-relevance feedback in round 2; default 5. */
+  feedbackTerms?: number;
+  /** Best records the feedback words are drawn from; default 3. */
+  feedbackDocs?: number;
+}
+
+const now = (): number => performance.now();
+
+/**
+ * Answer a question with a deterministic agentic loop (VoxPolyMem, no LLM). The question is
+ * rewritten (function words and participant names out; names become speaker filters and a boost).
+ * Each round the policy (`roundActions`) picks actions: layer (interaction, or fact + profile mapped
+ * back to their source turns via `refer_ids`), tool (BM25, vector, optionally the left brain's staged
+ * pool search), query and speaker filter. A round's lists are fused with RRF, de-duplicated, its
+ * scores spread to neighbouring turns of the same session (replies hold answers), and at most
+ * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
+ * pseudo-relevance feedback words from round 1's best records, round 3 searches by vector per named
+ * participant. The loop stops early when evidence is sufficient: memory is exhausted (a round found
+ * fewer records than it may keep), a round brought nothing new, or (opt-in) the best record covers
+ * every content word. Evidence items are utterances (layer `interaction`), best first.
+ */
+export async function answerQuestion(
+  retriever: Retriever, tenant: TenantId, input: QuestionInput, options: AgenticOptions = {},
+): Promise<QuestionAnswer> {
+  const t0 = now();
+  const k = input.k ?? 5;
+  const maxRounds = Math.min(3, Math.max(1, options.maxRounds ?? 3));
+  const cap = Math.max(options.perRound ?? 15, k);
+  const neighbourWeight = options.neighbourWeight ?? 0.5;
+  const laterWeight = options.laterRoundWeight ?? 0.7;
+  const askerId = input.asker ?? null;
+  const rrfK = options.rrfK ?? 5;
+  const { stores } = retriever;
+  const signal = input.signal;
+
+  const participants = await stores.graph.listParticipants(tenant);
+  const rewritten = rewriteQuestion(input.question, participants);
+  const filters = {
+    ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-    ...(input.speakerId ? { speakerId: input.speakerId } : {}),
-    ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
-  return { evidence: r.items, rounds: 1, timings: { ...r.timings, pool_size: r.poolSize } };
+  };
+  const ctx: ActionContext = {
+    retriever, tenant, filters, question: input.question, askerId, depth: Math.max(30, 2 * cap), poolSize: 0,
+    ...(signal ? { signal } : {}),
+  };
+  const utterances = new Map<string, Utterance>();
+  const timings: Record<string, number> = { rewrite_ms: now() - t0 };
+  const roundLists: RankedList[] = [];
+  const history: Action[] = [];
+  let ranking: { id: string; score: number }[] = [];
+  let expansion: string[] = [];
+  let rounds = 0;
+
+  for (let round = 1; round <= maxRounds; round++) {
+    signal?.throwIfAborted();
+    const started = now();
+    const actions = roundActions(round, rewritten, expansion, history, filters, options);
+    if (actions.length === 0) continue;
+    rounds = round;
+    history.push(...actions);
+    const lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
+    let fused = reciprocalRankFusion(lists, rrfK);
+    fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
+      weight: neighbourWeight, backWeight: options.neighbourBackWeight ?? 0.2, top: cap * 2,
+      window: options.neighbourWindow ?? 2, questionBoost: options.questionBoost ?? 0.5, sessionWeight: options.sessionWeight ?? 0,
+    });
+    const kept = fused.slice(0, cap);
+    const known = new Set(roundLists.flatMap((l) => l.ids));
+    const fresh = kept.filter((f) => !known.has(f.id)).length;
+    roundLists.push({ ids: kept.map((f) => f.id), weight: round === 1 ? 1 : laterWeight });
+    ranking = reciprocalRankFusion(roundLists, rrfK);
+    timings[`round${round}_ms`] = now() - started;
+
+    // Evidence sufficient: memory exhausted (the round found fewer records than it may keep), or the
+    // round brought nothing new, or (opt-in) the best record holds every content word.
+    if (fused.length < cap || fresh === 0) break;
+    if (options.stopWhenCovered === true) {
+      const [best] = await textsOf(stores.graph, tenant, ranking.slice(0, 1).map((r) => r.id), utterances);
+      if (rewritten.terms.length === 0 || (best !== undefined && covers(best, rewritten.terms))) break;
+    }
+    if (round === 1) {
+      const top = await textsOf(stores.graph, tenant, ranking.slice(0, 15).map((r) => r.id), utterances);
+      expansion = feedbackTerms(top, new Set([...rewritten.terms, ...rewritten.nameWords]), options.feedbackTerms ?? 5, options.feedbackDocs ?? 3);
+    }
+  }
+
+  // Boost the asker's own evidence, then hydrate the best k.
+  const missing = ranking.slice(0, k * 3).map((r) => r.id).filter((id) => !utterances.has(id));
+  for (const u of await stores.graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
+  const boost = options.askerBoost ?? 0.25;
+  const namedBoost = options.namedSpeakerBoost ?? 0.6;
+  // Neighbours reached by spreading honour the explicit filters too.
+  const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
+    (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
+  const final = ranking
+    .filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance))
+    .map((r) => {
+      const u = utterances.get(r.id) as Utterance;
+      const mine = askerId !== null && (u.speakerId === askerId || u.addresseeIds.includes(askerId));
+      const named = rewritten.participantIds.includes(u.speakerId);
+      return { u, score: r.score * (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
+  const names = new NameResolver(stores.graph, tenant);
+  const evidence = await Promise.all(final.map(({ u, score }) => utteranceItem(names, u, score)));
+  timings.total_ms = now() - t0;
+  timings.pool_size = ctx.poolSize;
+  return { evidence, rounds, timings };
+}
+
+async function textsOf(
+  graph: Retriever['stores']['graph'], tenant: TenantId, ids: string[], utterances: Map<string, Utterance>,
+): Promise<string[]> {
+  const missing = ids.filter((id) => !utterances.has(id));
+  for (const u of await graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
+  return ids.map((id) => utterances.get(id)?.text ?? '');
 }

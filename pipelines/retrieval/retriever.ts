@@ -78,7 +78,7 @@ export class Retriever {
   readonly #vectorCache = new Map<string, Promise<Float32Array>>();
 
   constructor(
-    private readonly stores: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical'>,
+    readonly stores: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical'>,
     readonly entities: EntityIndex,
     readonly embedder: TextEmbedder,
     options: RetrieverOptions = {},

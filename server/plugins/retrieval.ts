@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { EntityIndex } from '../../graph/entity-index.js';
-import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { QueryCoherence, type QueryCoherenceOptions } from '../../pipelines/retrieval/coherence.js';
-import { answerQuestion } from '../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, type AgenticOptions } from '../../pipelines/retrieval/agentic-query.js';
 import { leftBrainStep } from '../../pipelines/retrieval/left-brain-job.js';
 import { Retriever, type RetrieverOptions } from '../../pipelines/retrieval/retriever.js';
 import { DeterministicJudge, type SchemaJudge } from '../../pipelines/retrieval/schema-judge.js';
@@ -42,6 +41,8 @@ export interface RetrievalPluginOptions {
   /** The text embedder shared with consolidation; else `app.models.textEmbedder` if decorated, else a private USE-lite. */
   embedder?: TextEmbedder;
   retriever?: RetrieverOptions;
+  /** Weights and limits of the agentic loop for explicit questions (`memoryQuery`). */
+  agentic?: AgenticOptions;
   turns?: Omit<TurnRetrievalOptions, 'onConfirmed' | 'onError'>;
   coherence?: QueryCoherenceOptions;
   /** Default: the deterministic judge (pass an LLM judge when one is configured). */
@@ -58,7 +59,7 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   const shared = app.hasDecorator('models') ? app.models.textEmbedder : undefined;
   const own = (opts.embedder ?? shared) ? null : new UseLiteEmbedder();
   const embedder = opts.embedder ?? shared ?? (own as UseLiteEmbedder);
-  const entityIndex = new SqliteEntityIndex(app.stores.sqlite);
+  const entityIndex = app.stores.entities;
   const retriever = new Retriever(app.stores, entityIndex, embedder, opts.retriever);
   const coherence = new QueryCoherence(entityIndex, opts.judge ?? new DeterministicJudge(), opts.coherence);
   const log = app.log.child({ component: 'retrieval' });
@@ -72,7 +73,7 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   app.decorate('retriever', retriever);
   app.decorate('queryCoherence', coherence);
   app.decorate('memoryQuery', (async (tenant, input) => {
-    const answer = await answerQuestion(retriever, tenant, input);
+    const answer = await answerQuestion(retriever, tenant, input, opts.agentic);
     record(tenant, input.question, answer.evidence);
     return answer;
   }) satisfies MemoryQueryFn);

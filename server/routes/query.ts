@@ -82,7 +82,8 @@ export async function queryRoutes(app: FastifyInstance): Promise<void> {
       const audio = await decodeQueryAudio(body.audio);
       embedder ??= app.hasDecorator('models') ? app.models.speakerEmbedder : new StatsLdaSpeakerEmbedder();
       const prototypes = await app.stores.voiceprints.list(request.tenant, embedder.modelId);
-      const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholdsFor(embedder.modelId));
+      const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
+      const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
       if (identity.participantId && identity.confidence !== 'unresolved') {
         asker = { id: identity.participantId, confidence: identity.confidence, score: identity.score };
       }

@@ -1,0 +1,85 @@
+import type { SearchFilters } from './pool-search.js';
+import { tokens, type RewrittenQuestion } from './question-rewrite.js';
+
+/** One retrieval action of the agentic loop. */
+export interface Action {
+  /** `interaction` = utterances; `fact` = fact and profile layers (mapped back to their turns). */
+  layer: 'interaction' | 'fact';
+  /** `staged` = the left brain's pool search (entities, schemas, one hop) on the raw question. */
+  tool: 'bm25' | 'vector' | 'staged';
+  /** Query text (for `vector`, the text embedded). */
+  query: string;
+  /** Only turns spoken by this participant. */
+  speakerId?: string;
+  /** Weight of the action's list in the round's fusion. */
+  weight: number;
+}
+
+/** Weights of the deterministic policy's actions; every one has a default. */
+export interface PolicyOptions {
+  /**
+   * Weight of the left brain's staged pool search in round 1; default 0 (skipped: on LoCoMo it adds
+   * no recall to the keyword lists and costs as much as all other actions together).
+   */
+  stagedWeight?: number;
+  /** Weight of BM25 over turns with the rewritten question; default 1. */
+  bm25Weight?: number;
+  /** Weight of BM25 over the turns of each participant the question names; default 1. */
+  speakerWeight?: number;
+  /** Weight of BM25 over facts and profiles (names kept); default 0.7. */
+  factWeight?: number;
+  /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.3. */
+  denseWeight?: number;
+}
+
+/** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
+const stem = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
+
+/** True when every term occurs in `text` (stem prefix match). */
+export function covers(text: string, terms: readonly string[]): boolean {
+  const words = tokens(text);
+  return terms.every((t) => {
+    const s = stem(t);
+    return words.some((w) => w.startsWith(s));
+  });
+}
+
+/**
+ * The deterministic policy: which actions a round runs, given the rewritten question, feedback
+ * words (after round 1) and what was already done. Round 1: BM25 over turns (all, and per named
+ * participant as speaker), BM25 over facts and profiles (names kept), dense over turns with the
+ * question, and (when weighted) the staged pool search. Round 2: the same keyword actions with the
+ * query expanded by feedback words. Round 3: dense search with the rewritten query, per named
+ * participant and over all turns. An action already taken is never repeated.
+ */
+export function roundActions(
+  round: number, q: RewrittenQuestion, expansion: readonly string[], history: readonly Action[],
+  filters: SearchFilters, o: PolicyOptions,
+): Action[] {
+  const base = q.text;
+  const speakers = filters.speakerId ? [] : q.participantIds;
+  const withNames = [...q.terms, ...q.nameWords].join(' ');
+  const actions: Action[] = [];
+  const add = (a: Action): void => {
+    if (a.weight <= 0 || a.query.trim() === '') return;
+    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId;
+    if (!history.some(same) && !actions.some(same)) actions.push(a);
+  };
+  if (round === 1) {
+    add({ layer: 'interaction', tool: 'staged', query: q.text || withNames, weight: o.stagedWeight ?? 0 });
+    add({ layer: 'interaction', tool: 'bm25', query: base || withNames, weight: o.bm25Weight ?? 1 });
+    for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: base, speakerId: s, weight: o.speakerWeight ?? 1 });
+    add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
+    add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.3 });
+  } else if (round === 2) {
+    if (expansion.length === 0) return [];
+    const expanded = [...q.terms, ...expansion].join(' ');
+    add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1 });
+    for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: expanded, speakerId: s, weight: o.speakerWeight ?? 1 });
+    add({ layer: 'fact', tool: 'bm25', query: [withNames, ...expansion].join(' '), weight: o.factWeight ?? 0.7 });
+  } else if (round === 3) {
+    for (const s of speakers) add({ layer: 'interaction', tool: 'vector', query: base, speakerId: s, weight: o.denseWeight ?? 0.3 });
+    add({ layer: 'interaction', tool: 'vector', query: base, weight: o.denseWeight ?? 0.3 });
+  }
+  return actions;
+}

@@ -1,0 +1,85 @@
+import type { Participant } from '../../graph/types.js';
+
+/**
+ * Words that shape a question but carry no topic: wh-words, auxiliaries and modals, pronouns,
+ * determiners, prepositions and conjunctions.
+ */
+const FUNCTION_WORDS = new Set((
+  'a an the and or but nor so yet if then than as at by for from in into of off on onto out over to up with ' +
+  'about above after again against before below between during through under until upon via ' +
+  'what when where which who whom whose why how whatever whenever ' +
+  'am is are was were be been being do does did doing done has have had having ' +
+  'can could shall should will would may might must ' +
+  'i me my mine myself you your yours yourself he him his himself she her hers herself it its itself ' +
+  'we us our ours ourselves they them their theirs themselves ' +
+  'this that these those there here some any each every all both either neither ' +
+  'not no nor also ever just very too s t ll d re ve'
+).split(' '));
+
+/**
+ * Words that frame a question rather than name its topic ("How long…", "What kind of…", "Did X
+ * go to…", "Would X likely…"): dropped from the query unless nothing else is left.
+ */
+const QUESTION_FRAME = new Set((
+  'kind type sort way long many much often time times likely probably ' +
+  'go goes going went gone get gets got getting make makes made take takes took thing things ' +
+  'tell told say said think thought know knew'
+).split(' '));
+
+/** A question split into what it is about and whom it names. */
+export interface RewrittenQuestion {
+  /** The question as asked. */
+  question: string;
+  /** Content words in order of first appearance, lower-case, names removed. */
+  terms: string[];
+  /** `terms` joined by spaces: the query sent to keyword and vector search. */
+  text: string;
+  /** Participant ids named (by name or alias) in the question. */
+  participantIds: string[];
+  /** Lower-case name words found in the question. */
+  nameWords: string[];
+}
+
+/** Lower-case word tokens, a trailing possessive removed. */
+export function tokens(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => w.replace(/['’]s$/, '').replace(/['’]/g, ''));
+}
+
+/** True for a word that carries content (not a function word, longer than one character). */
+export function isContentWord(w: string): boolean {
+  return w.length > 1 && !FUNCTION_WORDS.has(w);
+}
+
+/**
+ * Rewrite a question for retrieval: drop wh-words, auxiliaries and other function words, and take
+ * out participant names (a name rarely appears in its owner's own turns, so it is used as a
+ * speaker filter instead of a keyword). Multi-word names match word by word.
+ */
+export function rewriteQuestion(question: string, participants: readonly Participant[]): RewrittenQuestion {
+  const words = tokens(question);
+  const byWord = new Map<string, Set<string>>();
+  for (const p of participants) {
+    for (const name of [p.name, ...p.aliases]) {
+      if (!name) continue;
+      for (const w of tokens(name)) {
+        if (!isContentWord(w)) continue;
+        const ids = byWord.get(w) ?? new Set<string>();
+        ids.add(p.id);
+        byWord.set(w, ids);
+      }
+    }
+  }
+  const participantIds = new Set<string>();
+  const nameWords = new Set<string>();
+  const terms: string[] = [];
+  for (const w of words) {
+    const ids = byWord.get(w);
+    if (ids) {
+      nameWords.add(w);
+      for (const id of ids) participantIds.add(id);
+    } else if (isContentWord(w) && !terms.includes(w)) terms.push(w);
+  }
+  const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
+  if (focused.length > 0) terms.splice(0, terms.length, ...focused);
+  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords] };
+}

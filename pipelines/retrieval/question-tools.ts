@@ -1,0 +1,58 @@
+import type { TenantId } from '../../graph/types.js';
+import { collectionFor } from '../memory/collections.js';
+import type { SearchFilters } from './pool-search.js';
+import type { Action } from './question-policy.js';
+import type { Retriever } from './retriever.js';
+import type { RankedList } from './rrf.js';
+
+/** What every action of one question shares. */
+export interface ActionContext {
+  retriever: Retriever;
+  tenant: TenantId;
+  filters: SearchFilters;
+  /** The question as asked (embedded for an empty vector query). */
+  question: string;
+  askerId: string | null;
+  /** Depth of each list. */
+  depth: number;
+  /** Filled by the staged action. */
+  poolSize: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Run one action and return its ranked list of utterance ids: fact and profile hits are replaced
+ * by the turns they came from (`refer_ids`), persona hits are dropped, duplicates keep their best rank.
+ */
+export async function runAction(ctx: ActionContext, a: Action): Promise<RankedList> {
+  const { retriever, tenant, depth } = ctx;
+  const { stores } = retriever;
+  const filters: SearchFilters = { ...ctx.filters, ...(a.speakerId ? { speakerId: a.speakerId } : {}) };
+  let ids: string[] = [];
+  if (a.tool === 'staged') {
+    const r = await retriever.retrieve({
+      tenant, text: ctx.question, k: 15, askerId: ctx.askerId, ...filters, ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.poolSize = r.poolSize;
+    ids = r.items.flatMap((i) => (i.layer === 'persona' ? [] : i.layer === 'interaction' ? [i.id] : i.refer_ids));
+  } else if (a.tool === 'vector') {
+    const vector = await retriever.embed(a.query || ctx.question).catch(() => null);
+    if (!vector) return { ids: [], weight: a.weight };
+    const layers = a.layer === 'interaction' ? ['interaction' as const] : ['fact' as const, 'profile' as const];
+    const lists = await Promise.all(layers.map((l) => stores.vectors.search(tenant, collectionFor(l), vector, depth, filters)));
+    ids = await toTurns(retriever, tenant, lists.flat().sort((x, y) => y.score - x.score).map((h) => h.id), a.layer);
+  } else {
+    const layer = a.layer === 'interaction' ? 'interaction' : ['fact', 'profile'];
+    const hits = await stores.lexical.search(tenant, a.query, depth, { ...filters, layer });
+    ids = await toTurns(retriever, tenant, hits.map((h) => h.id), a.layer);
+  }
+  return { ids: [...new Set(ids)], weight: a.weight };
+}
+
+/** Fact / profile ids → their source utterance ids, in rank order. */
+async function toTurns(retriever: Retriever, tenant: TenantId, ids: string[], layer: Action['layer']): Promise<string[]> {
+  if (layer === 'interaction' || ids.length === 0) return ids;
+  const facts = await retriever.stores.memory.listFacts(tenant, { ids, limit: ids.length });
+  const byId = new Map(facts.map((f) => [f.id, f.referIds]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

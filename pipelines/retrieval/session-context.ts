@@ -1,0 +1,82 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+
+/** Options for `spreadToNeighbours`. */
+export interface NeighbourOptions {
+  /** Share of a turn's score the turns after it receive (replies often hold the answer); default 0.3. */
+  weight?: number;
+  /** Share of a turn's score the turns before it receive; default `weight`. */
+  backWeight?: number;
+  /** Candidates (best first) whose neighbours are looked at; default 30. */
+  top?: number;
+  /** Extra forward share (factor − 1) after a turn that ends in a question: its reply answers it; default 0. */
+  questionBoost?: number;
+  /** Turns either side that receive a share (the share halves with each step); default 1. */
+  window?: number;
+  /**
+   * Session prior: each turn of a session gains this share of the session's summed candidate
+   * score (relative to the best session's), times the best candidate's score; default 0.
+   */
+  sessionWeight?: number;
+}
+
+/**
+ * Context-aware scoring: evidence turns cluster (a question and its answer, a story told over
+ * several turns), so each candidate turn gains `weight` × the scores of the turns just before and
+ * after it in the same session, and those neighbours become candidates themselves. Returns new
+ * scores, best first; `utterances` collects every utterance read (for hydration).
+ */
+export async function spreadToNeighbours(
+  graph: Pick<GraphStore, 'getUtterances' | 'getTranscript'>,
+  tenant: TenantId,
+  scored: { id: string; score: number }[],
+  utterances: Map<string, Utterance>,
+  options: NeighbourOptions = {},
+): Promise<{ id: string; score: number }[]> {
+  const weight = options.weight ?? 0.3;
+  const backWeight = options.backWeight ?? weight;
+  const window = options.window ?? 1;
+  const askedBoost = options.questionBoost ?? 0;
+  const top = scored.slice(0, options.top ?? 30);
+  if ((weight <= 0 && backWeight <= 0) || top.length === 0) return scored;
+  const missing = top.map((s) => s.id).filter((id) => !utterances.has(id));
+  for (const u of await graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
+  const sessions = [...new Set(top.map((s) => utterances.get(s.id)?.sessionId).filter((s): s is string => s !== undefined))];
+  const bySeq = new Map<string, Utterance>();
+  const transcripts = await Promise.all(sessions.map((s) => graph.getTranscript(tenant, s)));
+  for (const list of transcripts) {
+    for (const u of list) {
+      bySeq.set(`${u.sessionId}|${u.seq}`, u);
+      if (!utterances.has(u.id)) utterances.set(u.id, u);
+    }
+  }
+  const base = new Map(scored.map((s) => [s.id, s.score]));
+  const out = new Map(base);
+  for (const { id, score } of top) {
+    const u = utterances.get(id);
+    if (!u) continue;
+    for (let d = 1; d <= window; d++) {
+      const forward = /\?\s*(?:\[[^\]]*\])?\s*$/.test(u.text) ? weight * (1 + askedBoost) : weight;
+      for (const [seq, w] of [[u.seq - d, backWeight], [u.seq + d, forward]] as const) {
+        const n = bySeq.get(`${u.sessionId}|${seq}`);
+        if (n) out.set(n.id, (out.get(n.id) ?? 0) + (w * score) / 2 ** (d - 1));
+      }
+    }
+  }
+  const sessionWeight = options.sessionWeight ?? 0;
+  if (sessionWeight > 0) {
+    const perSession = new Map<string, number>();
+    for (const { id, score } of top) {
+      const s = utterances.get(id)?.sessionId;
+      if (s) perSession.set(s, (perSession.get(s) ?? 0) + score);
+    }
+    const best = Math.max(...perSession.values());
+    const head = top[0]?.score ?? 0;
+    for (const [id, score] of out) {
+      const s = utterances.get(id)?.sessionId;
+      const share = s ? (perSession.get(s) ?? 0) / best : 0;
+      out.set(id, score + sessionWeight * share * head);
+    }
+  }
+  return [...out.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+}

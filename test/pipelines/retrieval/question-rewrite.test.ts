@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Participant } from '../../../graph/types.js';
+import { feedbackTerms } from '../../../pipelines/retrieval/feedback-terms.js';
+import { covers, roundActions } from '../../../pipelines/retrieval/question-policy.js';
+import { rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
+
+const person = (id: string, name: string | null, aliases: string[] = []): Participant => ({
+  id, name, aliases, attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+});
+const PEOPLE = [person('p_car', 'Caroline', ['Caro']), person('p_mel', 'Melanie'), person('p_x', null)];
+
+describe('question rewriting', () => {
+  test('drops wh-words, auxiliaries and function words; names become participant ids', () => {
+    const q = rewriteQuestion('When did Caroline go to the LGBTQ support group?', PEOPLE);
+    assert.deepEqual(q.terms, ['lgbtq', 'support', 'group'], '"go" frames the question and is dropped');
+    assert.equal(q.text, 'lgbtq support group');
+    assert.deepEqual(q.participantIds, ['p_car']);
+    assert.deepEqual(q.nameWords, ['caroline']);
+  });
+
+  test('possessives, aliases and several names', () => {
+    const q = rewriteQuestion("What does Melanie think about Caro's decision to adopt?", PEOPLE);
+    assert.deepEqual(q.participantIds.sort(), ['p_car', 'p_mel']);
+    assert.deepEqual(q.terms, ['decision', 'adopt']);
+  });
+
+  test('frame words stay when nothing else is left; no names, no participants', () => {
+    assert.deepEqual(rewriteQuestion('How long did it take?', PEOPLE).terms, ['long', 'take']);
+    const q = rewriteQuestion('Where is the budget report?', PEOPLE);
+    assert.deepEqual(q.participantIds, []);
+    assert.equal(q.text, 'budget report');
+  });
+});
+
+describe('the deterministic policy', () => {
+  const q = rewriteQuestion('What did Melanie paint last summer?', PEOPLE);
+
+  test('round 1 searches turns (all and per named speaker), facts, vectors, and the left brain when weighted', () => {
+    assert.ok(!roundActions(1, q, [], [], {}, {}).some((x) => x.tool === 'staged'), 'the staged pool search is off by default');
+    const a = roundActions(1, q, [], [], {}, { stagedWeight: 1 });
+    assert.ok(a.some((x) => x.tool === 'staged'));
+    assert.ok(a.some((x) => x.tool === 'bm25' && x.layer === 'interaction' && !x.speakerId && x.query === 'paint last summer'));
+    assert.ok(a.some((x) => x.tool === 'bm25' && x.speakerId === 'p_mel'));
+    assert.ok(a.some((x) => x.tool === 'bm25' && x.layer === 'fact' && x.query.includes('melanie')), 'facts keep names (they are written with them)');
+    assert.ok(a.some((x) => x.tool === 'vector'));
+  });
+
+  test('an explicit speaker filter replaces the per-name speaker lists; zero weights skip actions', () => {
+    const a = roundActions(1, q, [], [], { speakerId: 'p_car' }, { stagedWeight: 0, denseWeight: 0 });
+    assert.ok(a.length > 0);
+    assert.ok(!a.some((x) => x.speakerId));
+    assert.ok(!a.some((x) => x.tool === 'staged' || x.tool === 'vector'));
+  });
+
+  test('round 2 needs feedback words and never repeats an action; round 3 uses vectors', () => {
+    assert.deepEqual(roundActions(2, q, [], [], {}, {}), []);
+    const r2 = roundActions(2, q, ['canvas', 'sunset'], [], {}, {});
+    assert.ok(r2.length > 0 && r2.every((x) => x.query.includes('canvas')));
+    assert.deepEqual(roundActions(2, q, ['canvas', 'sunset'], r2, {}, {}), []);
+    const r3 = roundActions(3, q, [], [], {}, {});
+    assert.ok(r3.length > 0 && r3.every((x) => x.tool === 'vector'));
+    assert.ok(roundActions(4, q, ['x'], [], {}, {}).length === 0);
+  });
+
+  test('covers matches stems of every term', () => {
+    assert.equal(covers('I promised to send the reports.', ['promise', 'report']), true);
+    assert.equal(covers('I promised to send it.', ['promise', 'report']), false);
+  });
+});
+
+describe('pseudo-relevance feedback terms', () => {
+  test('words of the best texts, not the query, discounted when every text has them', () => {
+    const texts = [
+      'We painted a sunset over the lake, a lovely sunset.',
+      'The sunset painting hangs in the kitchen now.',
+      'Really lovely weather, really.',
+      'Really nice to hear from you.',
+    ];
+    const terms = feedbackTerms(texts, new Set(['painted', 'painting']), 3, 2);
+    assert.equal(terms[0], 'sunset');
+    assert.ok(!terms.includes('painted') && !terms.includes('really'), terms.join(','));
+    assert.deepEqual(feedbackTerms([], new Set(), 3), []);
+  });
+});
