@@ -2,10 +2,10 @@ import type { SessionEvent } from '../graph/event-bus.js';
 import { openStoresChecked } from '../graph/open-stores.js';
 import { registerJobHandlers } from '../pipelines/jobs.js';
 import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
-import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createTextEmbedder } from './plugins/models.js';
 import { openEventBus } from './plugins/event-bus.js';
+import { exitOnStartFailure, loadConfigOrExit, onShutdownSignal } from './process.js';
 
 /**
  * `npm run worker`: a consolidation worker process. It takes jobs from the configured queue (Redis
@@ -13,16 +13,7 @@ import { openEventBus } from './plugins/event-bus.js';
  * and sends `memory.updated` to live sessions through the event bus.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`parley worker: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit('parley worker');
   const logger = createLogger(config.logLevel).child({ process: 'worker' });
   const stores = await openStoresChecked(config, logger);
   const events = openEventBus(config, logger);
@@ -43,32 +34,17 @@ async function main(): Promise<void> {
       entities: stores.entities, embedder, logger,
     })],
   });
-  logger.info({ queue: config.queue }, 'parley worker running');
-
-  let closing = false;
-  const shutdown = (signal: string): void => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'worker shutting down: finishing running jobs');
-    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000);
-    force.unref();
-    (async () => {
+  onShutdownSignal(
+    config.shutdownGraceMs + 5000,
+    async (signal) => {
+      logger.info({ signal }, 'worker shutting down: finishing running jobs');
       await stores.close(config.shutdownGraceMs);
       await events.close();
       await embedder.close();
-    })().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'worker shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+    },
+    (err) => logger.error({ err }, 'worker shutdown failed'),
+  );
+  logger.info({ queue: config.queue }, 'parley worker running');
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`parley worker: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure('parley worker'));
