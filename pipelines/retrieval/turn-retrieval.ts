@@ -139,6 +139,14 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
       t.anchor = performance.now();
       if (t.timer) clearTimeout(t.timer);
       t.timer = null;
+      // When the search for the latest partial is still pending (a last-moment revision), the
+      // context of the previous partial is ready now: confirm it at the decision rather than make
+      // the agent wait. Only a turn with no ready context at all waits for its search.
+      if (t.done && !t.confirmed && !t.confirming) {
+        t.confirming = true;
+        send(t, t.done, false);
+        return;
+      }
       confirm(t);
     },
     onFinal(turnId, stored: IngestedUtterance) {
