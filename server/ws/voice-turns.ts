@@ -176,7 +176,9 @@ export class VoiceTurns {
     const { tenant, id: sessionId } = this.session;
     const speaker = await this.identify(e.audio);
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
-    const audioRef = await this.deps.models.audioSpans.write(tenant, sessionId, utteranceId, e.audio)
+    // Without the tenant's consent nothing voice-derived is kept: no audio span (and so no prosody).
+    const audioRef = !voiceprintsAllowed(this.deps.config, tenant) ? null : await this.deps.models.audioSpans
+      .write(tenant, sessionId, utteranceId, e.audio)
       .catch((err: Error) => {
         this.session.log.warn({ err: err.message }, 'could not keep the audio span');
         return null;

@@ -162,3 +162,29 @@ describe('end-of-session speaker merge', () => {
     assert.ok(prints.every((p) => p.participantId === survivor), 'voiceprints follow the merge');
   });
 });
+
+describe('voice without consent', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_VOICEPRINTS: 'none' });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('identity stays within the session and nothing voice-derived is stored', async () => {
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=no-consent`);
+    await c.next('session.started');
+    await streamAudio(c, fixtureSamples(awb));
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 30_000);
+    const finals = c.events.filter((e) => e.type === 'transcript.final');
+    assert.equal(finals.length, 3);
+    assert.equal(new Set(finals.map((f) => (f.speaker as { id: string }).id)).size, 1, 'one voice, one id within the session');
+    assert.deepEqual(await t.app.stores.voiceprints.list('default'), [], 'no voiceprint stored');
+    const stored = await t.app.stores.graph.getTranscript('default', 'no-consent');
+    assert.ok(stored.every((u) => u.audioRef === null), 'no audio span kept');
+    assert.ok((await t.app.stores.graph.listParticipants('default')).every((p) => p.voiceprintCount === 0));
+  });
+});
