@@ -1,23 +1,9 @@
-import type { GraphStore } from '../../graph/graph-store.js';
+import { NameResolver } from '../../graph/name-resolver.js';
 import type { Fact, PersonaNode } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
-import type { MemoryItem, ParticipantRefJson } from '../../server/protocol/server-events.js';
+import type { MemoryItem } from '../../server/protocol/server-events.js';
 
-/** Resolves participant ids to `{id, name}` once per request. */
-export class NameResolver {
-  readonly #names = new Map<string, Promise<string | null>>();
-
-  constructor(private readonly graph: GraphStore, private readonly tenant: TenantId) {}
-
-  ref(id: string): Promise<ParticipantRefJson> {
-    let name = this.#names.get(id);
-    if (!name) {
-      name = this.graph.getParticipant(this.tenant, id).then((p) => p?.name ?? null, () => null);
-      this.#names.set(id, name);
-    }
-    return name.then((n) => ({ id, name: n }));
-  }
-}
+export { NameResolver };
 
 /** An interaction-layer item. */
 export async function utteranceItem(names: NameResolver, u: Utterance, score: number): Promise<MemoryItem> {
@@ -53,14 +39,4 @@ export async function personaItem(names: NameResolver, node: PersonaNode, score:
     id: node.id, layer: 'persona', text: personaText(node, speaker.name), speaker, addressees: [],
     refer_ids: node.evidenceIds, session_id: node.sessionIds.at(-1) ?? null, time: node.lastSeen, score,
   };
-}
-
-/** Turn stored utterances into interaction-layer MemoryItems with participant names resolved. */
-export async function utterancesToItems(
-  graph: GraphStore,
-  tenant: TenantId,
-  utterances: { utterance: Utterance; score: number }[],
-): Promise<MemoryItem[]> {
-  const names = new NameResolver(graph, tenant);
-  return Promise.all(utterances.map(({ utterance, score }) => utteranceItem(names, utterance, score)));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Fact } from '../../graph/memory-store.js';
+import { NameResolver } from '../../graph/name-resolver.js';
 import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyError } from '../errors.js';
@@ -58,11 +59,8 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
   const indexer = new MemoryIndexer(stores.vectors, stores.lexical, app.models.textEmbedder);
 
   const views = async (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => {
-    const names = new Map<string, string | null>();
-    const ref = async (id: string): Promise<{ id: string; name: string | null }> => {
-      if (!names.has(id)) names.set(id, (await stores.graph.getParticipant(tenant, id))?.name ?? null);
-      return { id, name: names.get(id) ?? null };
-    };
+    const names = new NameResolver(stores.graph, tenant);
+    const ref = (id: string) => names.ref(id);
     const out: FactView[] = [];
     for (const f of facts) {
       out.push({

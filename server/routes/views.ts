@@ -1,4 +1,5 @@
 import type { GraphStore } from '../../graph/graph-store.js';
+import { NameResolver } from '../../graph/name-resolver.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import type { ParticipantView, UtteranceView } from '../protocol/http-schemas.js';
 
@@ -11,11 +12,8 @@ export function participantView(p: Participant): ParticipantView {
 
 /** Utterances as the HTTP API shows them, with participant names resolved. */
 export async function utteranceViews(graph: GraphStore, tenant: TenantId, utterances: Utterance[]): Promise<UtteranceView[]> {
-  const names = new Map<string, string | null>();
-  const ref = async (id: string): Promise<{ id: string; name: string | null }> => {
-    if (!names.has(id)) names.set(id, (await graph.getParticipant(tenant, id))?.name ?? null);
-    return { id, name: names.get(id) ?? null };
-  };
+  const names = new NameResolver(graph, tenant);
+  const ref = (id: string) => names.ref(id);
   const views: UtteranceView[] = [];
   for (const u of utterances) {
     views.push({
