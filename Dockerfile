@@ -4,26 +4,23 @@
 
 ARG NODE_IMAGE=node:20.19-bookworm-slim
 
-# 1. Compile TypeScript with the dev dependencies.
-FROM ${NODE_IMAGE} AS build
+# 0. Compilers for the native modules (better-sqlite3, koffi), shared by the next two stages.
+FROM ${NODE_IMAGE} AS toolchain
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json .npmrc* ./
+
+# 1. Compile TypeScript with the dev dependencies.
+FROM toolchain AS build
 RUN npm ci
 COPY . .
 RUN npx tsc -p . --outDir dist
 
 # 2. Production dependencies only (native modules built here, where the compilers are).
-FROM ${NODE_IMAGE} AS deps
-ENV ONNXRUNTIME_NODE_INSTALL=skip
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
-WORKDIR /app
-COPY package.json package-lock.json .npmrc* ./
+FROM toolchain AS deps
 RUN npm ci --omit=dev && npm cache clean --force
 
 # 3. Runtime: compiled JS, production node_modules, pocketsphinx; runs as an unprivileged user.
