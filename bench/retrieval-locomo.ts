@@ -7,49 +7,42 @@
  * Gold dia_ids map to utterance ids by ingestion order; a fact's refer_ids count as its turns.
  * Also prints per-query latency p50 / p95 (Parley: HTTP round trip incl. the agentic rounds; the
  * baselines: the bare store call, no HTTP) and the mean number of agentic rounds.
- * Run: node dist/bench/retrieval-locomo.js [--conversations N]
+ * Run: node dist/bench/retrieval-locomo.js [--conversations N] [--store DIR]
+ * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR skips
+ * ingestion (for changes to query-time code only; delete DIR after changing ingestion or consolidation).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { collectionFor } from '../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
-import { repoRoot } from '../pipelines/models/repo-root.js';
 import type { MemoryItem } from '../server/protocol/server-events.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
+import { loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
 
-interface Turn { conv_id: string; session: number; session_date_time: string; dia_id: string; speaker: string; addressee: string; text: string; img_caption?: string }
 interface Qa { conv_id: string; question: string; category: number; evidence: string[] }
 
-const dataDir = process.env.PARLEY_SHARED_DATA ?? path.resolve(repoRoot(), '../shared/data');
-const turnsFile = path.join(dataDir, 'locomo', 'locomo_turns.jsonl');
-if (!existsSync(turnsFile)) {
-  console.log(`skipped: ${turnsFile} not found (set PARLEY_SHARED_DATA)`);
-  process.exit(0);
-}
-const readJsonl = <T>(file: string): T[] => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
-const ci = process.argv.indexOf('--conversations');
-const limit = ci >= 0 ? Number(process.argv[ci + 1]) : Infinity;
-const turns = readJsonl<Turn>(turnsFile);
-const convs = [...new Set(turns.map((t) => t.conv_id))].slice(0, limit);
-const qas = readJsonl<Qa>(path.join(dataDir, 'locomo', 'locomo_qa.jsonl')).filter((q) => convs.includes(q.conv_id));
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-/** "1:56 pm on 8 May, 2023" → ISO. */
-function parseTime(s: string, offsetMin: number): string {
-  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(s);
-  if (!m) return new Date(Date.UTC(2023, 0, 1) + offsetMin * 60_000).toISOString();
-  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0);
-  return new Date(Date.UTC(Number(m[6]), MONTHS.indexOf(m[5]!.toLowerCase()), Number(m[4]), hour, Number(m[2]) + offsetMin)).toISOString();
-}
+const byConv = loadLocomoTurns();
+if (!byConv) process.exit(0);
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const convs = [...byConv.keys()].slice(0, Number(arg('conversations') ?? Infinity));
+const qas = readFileSync(path.join(sharedDataDir(), 'locomo', 'locomo_qa.jsonl'), 'utf8').split('\n').filter(Boolean)
+  .map((l) => JSON.parse(l) as Qa).filter((q) => convs.includes(q.conv_id));
 
 const tenantOf = (conv: string): string => conv.replace(/[^A-Za-z0-9_-]/g, '_');
 const keyOf = (conv: string): string => `benchkey_${tenantOf(conv)}`;
-const tmp = tempDir('parley-locomo-');
+const store = arg('store');
+const tmp = store ? null : tempDir('parley-locomo-');
+const dataDir = store ? path.resolve(store) : tmp!.dir;
+mkdirSync(dataDir, { recursive: true });
+const idsFile = path.join(dataDir, `locomo-ids-${convs.length}.json`);
 const config = loadConfig({
-  DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','),
+  DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','),
 });
 const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -61,25 +54,37 @@ const post = async (conv: string, url: string, body: unknown): Promise<unknown> 
   return res.json();
 };
 
-// Ingest, session by session, keeping dia_id → utterance id.
-const t0 = performance.now();
-const diaToUtt = new Map<string, string>();
-for (const conv of convs) {
-  const mine = turns.filter((t) => t.conv_id === conv);
-  for (const session of [...new Set(mine.map((t) => t.session))]) {
-    const rows = mine.filter((t) => t.session === session);
-    const body = { utterances: rows.map((t, i) => ({
-      speaker: t.speaker, addressees: [t.addressee], time: parseTime(t.session_date_time, i),
-      text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
-    })) };
-    const res = await post(conv, `/v1/sessions/${tenantOf(conv)}-s${session}/utterances`, body) as { utterance_ids: string[] };
-    rows.forEach((t, i) => diaToUtt.set(`${conv}|${t.dia_id}`, res.utterance_ids[i]!));
+/** Ingest session by session; returns dia_id → utterance id (key `conv|dia_id`). */
+async function ingest(): Promise<Map<string, string>> {
+  const t0 = performance.now();
+  const diaToUtt = new Map<string, string>();
+  for (const conv of convs) {
+    const mine = byConv!.get(conv) as (LocomoTurn & { img_caption?: string })[];
+    for (const session of [...new Set(mine.map((t) => t.session))]) {
+      const rows = mine.filter((t) => t.session === session);
+      const body = { utterances: rows.map((t, i) => ({
+        speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * i),
+        text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
+      })) };
+      const res = await post(conv, `/v1/sessions/${tenantOf(conv)}-s${session}/utterances`, body) as { utterance_ids: string[] };
+      rows.forEach((t, i) => diaToUtt.set(`${conv}|${t.dia_id}`, res.utterance_ids[i]!));
+    }
   }
+  const ingestMs = performance.now() - t0;
+  await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
+  const consolidateMs = performance.now() - t0 - ingestMs;
+  console.log(`ingested ${diaToUtt.size} turns of ${convs.length} conversations in ${(ingestMs / 1000).toFixed(1)} s, consolidated in ${(consolidateMs / 1000).toFixed(1)} s`);
+  return diaToUtt;
 }
-const ingestMs = performance.now() - t0;
-await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
-const consolidateMs = performance.now() - t0 - ingestMs;
-console.log(`ingested ${diaToUtt.size} turns of ${convs.length} conversations in ${(ingestMs / 1000).toFixed(1)} s, consolidated in ${(consolidateMs / 1000).toFixed(1)} s`);
+
+let diaToUtt: Map<string, string>;
+if (store && existsSync(idsFile)) {
+  diaToUtt = new Map(Object.entries(JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>));
+  console.log(`reusing the ${diaToUtt.size} turns ingested in ${dataDir}`);
+} else {
+  diaToUtt = await ingest();
+  if (store) writeFileSync(idsFile, JSON.stringify(Object.fromEntries(diaToUtt)));
+}
 
 type System = 'parley' | 'bm25' | 'dense';
 const SYSTEMS: System[] = ['parley', 'bm25', 'dense'];
@@ -126,7 +131,10 @@ for (const q of qas) {
     };
     for (const s of SYSTEMS) {
       const found = new Set(got[s]);
-      bump(`${s}|${k}|${group}`, gold.some((g) => found.has(g)), gold.every((g) => found.has(g)));
+      const any = gold.some((g) => found.has(g));
+      const all = gold.every((g) => found.has(g));
+      bump(`${s}|${k}|${group}`, any, all);
+      bump(`${s}|${k}|c${q.category}`, any, all);
     }
   }
 }
@@ -143,7 +151,12 @@ for (const s of SYSTEMS) {
     console.log(`| ${name} | ${k} | ${pctOf(a, 'any')} | ${pctOf(a, 'all')} | ${pctOf(b, 'any')} | ${pctOf(b, 'all')} | ${a?.n ?? 0} / ${b?.n ?? 0} | ${quantile(ms, 0.5)} / ${quantile(ms, 0.95)} |`);
   }
 }
+const CATEGORIES = ['1 multi-hop', '2 temporal', '3 open-domain', '4 single-hop', '5 adversarial'];
+console.log(`\nany@K per category\n| system | K | ${CATEGORIES.join(' | ')} |\n|---|---|${CATEGORIES.map(() => '---|').join('')}`);
+for (const s of SYSTEMS) {
+  for (const k of KS) console.log(`| ${s} | ${k} | ${CATEGORIES.map((_, c) => pctOf(tally.get(`${s}|${k}|c${c + 1}`), 'any')).join(' | ')} |`);
+}
 const meanRounds = rounds.reduce((a, b) => a + b, 0) / Math.max(1, rounds.length);
 console.log(`\nParley agentic rounds per question: mean ${meanRounds.toFixed(2)}; latency columns: Parley = POST /v1/query round trip, baselines = bare store call`);
 await app.close();
-tmp.remove();
+tmp?.remove();
