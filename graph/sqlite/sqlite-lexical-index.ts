@@ -6,6 +6,12 @@ type Statement = ReturnType<SqliteDatabase['prepare']>;
 
 /** A pool is searched pool-first when the query matches more than this many documents per pool id. */
 const POOL_FIRST_RATIO = 4;
+/** From this many documents on, query words in half of them or more are dropped (see `queryWords`). */
+const PRUNE_FROM_DOCS = 1000;
+/** How long a counted document frequency (and the document total) is reused, ms. */
+const COUNT_TTL_MS = 60_000;
+/** Most words whose document frequency is remembered. */
+const COUNT_CACHE_SIZE = 10_000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lexical_docs (
@@ -29,16 +35,25 @@ const STOPWORDS = new Set(
     'why will with would you your how').split(' '),
 );
 
+/** The distinct query words of free text, stop words out, at most 64. */
+function distinctWords(text: string): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+  return [...new Set(words)].slice(0, 64);
+}
+
+/** Quoted words OR-ed: a safe FTS5 query, operators impossible. */
+const orQuery = (words: readonly string[]): string | null => (words.length > 0 ? words.map((w) => `"${w}"`).join(' OR ') : null);
+
 /** Turn free text into a safe FTS5 query: every word quoted, OR-ed, operators impossible. */
 export function toFtsQuery(text: string): string | null {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
-  const unique = [...new Set(words)].slice(0, 64);
-  return unique.length > 0 ? unique.map((w) => `"${w}"`).join(' OR ') : null;
+  return orQuery(distinctWords(text));
 }
 
 /** BM25 over SQLite FTS5 (porter stemming), with the same payload filters as the vector store. */
 export class SqliteLexicalIndex implements LexicalIndex {
   private readonly statements = new Map<string, Statement>();
+  private readonly docFrequencies = new Map<string, { n: number; at: number }>();
+  private docTotal = { n: 0, at: -Infinity };
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
@@ -64,7 +79,7 @@ export class SqliteLexicalIndex implements LexicalIndex {
    * pass; selective filters (session, speaker, addressee) use the joined plan (`joined`).
    */
   async search(tenant: TenantId, query: string, k: number, filter?: LexicalFilter): Promise<LexicalHit[]> {
-    const fts = toFtsQuery(query);
+    const fts = orQuery(this.queryWords(query));
     if (!fts || k <= 0) return [];
     if (filter?.ids !== undefined && filter.ids.length === 0) return [];
     const where = ['d.tenant = @tenant'];
@@ -96,6 +111,37 @@ export class SqliteLexicalIndex implements LexicalIndex {
       if (rows.length < k) rows = this.joined(where, params);
     }
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  /**
+   * The query's words without those in half of all documents or more, once the index holds
+   * `PRUNE_FROM_DOCS`: FTS5's BM25 gives such a word an idf of 1e-6, so dropping it changes no
+   * ranking, yet matching it means scoring most of the index (the slow tail of live retrieval).
+   * Documents that match only such words are no longer returned. A query of common words only is
+   * kept whole. Counts are those BM25 uses (all tenants), reused for `COUNT_TTL_MS`.
+   */
+  private queryWords(text: string): string[] {
+    const words = distinctWords(text);
+    if (words.length === 0) return words;
+    const now = performance.now();
+    if (now - this.docTotal.at > COUNT_TTL_MS) {
+      this.docTotal = { n: this.statement('SELECT count(*) FROM lexical_docs').pluck().get() as number, at: now };
+    }
+    const total = this.docTotal.n;
+    if (total < PRUNE_FROM_DOCS) return words;
+    const kept = words.filter((w) => 2 * this.docFrequency(w, now) < total);
+    return kept.length > 0 ? kept : words;
+  }
+
+  /** Documents (all tenants) holding `word` after stemming, counted at most once per `COUNT_TTL_MS`. */
+  private docFrequency(word: string, now: number): number {
+    const cached = this.docFrequencies.get(word);
+    if (cached && now - cached.at <= COUNT_TTL_MS) return cached.n;
+    const n = this.matchCount(`"${word}"`);
+    this.docFrequencies.delete(word);
+    this.docFrequencies.set(word, { n, at: now });
+    if (this.docFrequencies.size > COUNT_CACHE_SIZE) this.docFrequencies.delete(this.docFrequencies.keys().next().value as string);
+    return n;
   }
 
   /** How many documents (all tenants) match `fts`; cheap next to ranking them. */

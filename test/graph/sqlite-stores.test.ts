@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
 import path from 'node:path';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
@@ -55,4 +57,40 @@ jobQueueContract('sqlite (in-process)', async () => {
       tmp.remove();
     },
   };
+});
+
+describe('sqlite fts5: words in half of all documents or more', () => {
+  it('are dropped from the query without changing the ranking of the rest', async () => {
+    const { value: index, cleanup } = await withDb((db) => new SqliteLexicalIndex(db))();
+    try {
+      // 1,200 documents all holding "talked"; "ferry" in 3 of them, twice in the first.
+      const docs = Array.from({ length: 1200 }, (_, i) => ({
+        id: `d${i}`, layer: 'interaction',
+        text: i === 7 ? 'we talked about the ferry and the ferry timetable' : i === 70 || i === 700 ? `she talked about a ferry ride number ${i}` : `he talked about item ${i}`,
+      }));
+      await index.index('t', docs);
+      const hits = await index.search('t', 'talked ferry', 10);
+      assert.deepEqual(hits.map((h) => h.id).sort(), ['d7', 'd70', 'd700']);
+      assert.equal(hits[0]!.id, 'd7');
+      const ferryOnly = await index.search('t', 'ferry', 10);
+      assert.deepEqual(hits.map((h) => h.id), ferryOnly.map((h) => h.id));
+      // A query of common words only is kept whole.
+      assert.equal((await index.search('t', 'talked', 5)).length, 5);
+      // Inside a pool and with a speaker-free layer filter the same holds.
+      const pooled = await index.search('t', 'talked ferry', 10, { ids: ['d7', 'd8', 'd700'], layer: 'interaction' });
+      assert.deepEqual(pooled.map((h) => h.id), ['d7', 'd700']);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('are kept while the index is small', async () => {
+    const { value: index, cleanup } = await withDb((db) => new SqliteLexicalIndex(db))();
+    try {
+      await index.index('t', [{ id: 'a', layer: 'x', text: 'cat food' }, { id: 'b', layer: 'x', text: 'cat toys' }]);
+      assert.deepEqual((await index.search('t', 'cat bowl', 5)).map((h) => h.id).sort(), ['a', 'b']);
+    } finally {
+      await cleanup();
+    }
+  });
 });
