@@ -1,5 +1,6 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../server/protocol/server-events.js';
+import { expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { NameResolver, utteranceItem } from './memory-items.js';
 import { covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
@@ -8,6 +9,7 @@ import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
+import { inScope, timeScope, type TimeRange, type TimeScopeOptions } from './time-scope.js';
 
 /** An explicit question to answer from memory. */
 export interface QuestionInput {
@@ -18,6 +20,8 @@ export interface QuestionInput {
   sessionId?: string;
   speakerId?: string;
   addresseeId?: string;
+  /** What relative times ("last week") count from; default now. */
+  now?: Date;
   signal?: AbortSignal;
 }
 
@@ -32,7 +36,7 @@ export interface QuestionAnswer {
 export interface AgenticOptions extends PolicyOptions {
   /** Most rounds (DESIGN: at most 3); default 3. */
   maxRounds?: number;
-  /** Most records a round keeps (raised to k when k is larger); default 15. */
+  /** Most records a round keeps (raised to k when k is larger); default 20. */
   perRound?: number;
   /** Share of a turn's score the (two) turns after it receive, halving per step; default 0.5 (0 disables). */
   neighbourWeight?: number;
@@ -40,6 +44,8 @@ export interface AgenticOptions extends PolicyOptions {
   neighbourBackWeight?: number;
   /** Extra forward share after a turn that ends in a question (see `spreadToNeighbours`); default 0.5. */
   questionBoost?: number;
+  /** Divisor of the share a later turn by the same speaker receives (see `spreadToNeighbours`); default 1.5. */
+  sameSpeakerDecay?: number;
   /** Turns either side a turn's score spreads to; default 2. */
   neighbourWindow?: number;
   /** Session prior weight (see `spreadToNeighbours`); default 0. */
@@ -58,6 +64,14 @@ export interface AgenticOptions extends PolicyOptions {
   feedbackTerms?: number;
   /** Best records the feedback words are drawn from; default 3. */
   feedbackDocs?: number;
+  /** Score bonus factor for turns from the time the question names; default 0.5. */
+  timeBoost?: number;
+  /** How a named time becomes ranges (slack, years searched for a month without a year). */
+  timeScope?: TimeScopeOptions;
+  /** Most turns searched per named time range (newest first); default 1000. */
+  timePoolSize?: number;
+  /** Score bonus factor for turns holding the kind of answer the question asks for ("When…" → a time); default 1. */
+  answerTypeBoost?: number;
 }
 
 const now = (): number => performance.now();
@@ -71,7 +85,8 @@ const now = (): number => performance.now();
  * scores spread to neighbouring turns of the same session (replies hold answers), and at most
  * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
  * pseudo-relevance feedback words from round 1's best records, round 3 searches by vector per named
- * participant. The loop stops early when evidence is sufficient: memory is exhausted (a round found
+ * participant. A question that names a time ("in May 2023", "last week") also searches the turns
+ * from then, and their evidence gains `timeBoost`. The loop stops early when evidence is sufficient: memory is exhausted (a round found
  * fewer records than it may keep), a round brought nothing new, or (opt-in) the best record covers
  * every content word. Evidence items are utterances (layer `interaction`), best first.
  */
@@ -81,7 +96,7 @@ export async function answerQuestion(
   const t0 = now();
   const k = input.k ?? 5;
   const maxRounds = Math.min(3, Math.max(1, options.maxRounds ?? 3));
-  const cap = Math.max(options.perRound ?? 15, k);
+  const cap = Math.max(options.perRound ?? 20, k);
   const neighbourWeight = options.neighbourWeight ?? 0.5;
   const laterWeight = options.laterRoundWeight ?? 0.7;
   const askerId = input.asker ?? null;
@@ -90,13 +105,16 @@ export async function answerQuestion(
   const signal = input.signal;
 
   const participants = await stores.graph.listParticipants(tenant);
-  const rewritten = rewriteQuestion(input.question, participants);
+  const scope = timeScope(input.question, input.now ?? new Date(), options.timeScope);
+  const rewritten = rewriteQuestion(scope?.rest ?? input.question, participants);
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
   };
+  const ranges = scope?.ranges ?? [];
   const ctx: ActionContext = {
     retriever, tenant, filters, question: input.question, askerId, depth: Math.max(30, 2 * cap), poolSize: 0,
+    timePool: await turnsIn(stores.graph, tenant, ranges, filters, options.timePoolSize ?? 1000),
     ...(signal ? { signal } : {}),
   };
   const utterances = new Map<string, Utterance>();
@@ -110,7 +128,7 @@ export async function answerQuestion(
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
     const started = now();
-    const actions = roundActions(round, rewritten, expansion, history, filters, options);
+    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0);
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);
@@ -119,6 +137,7 @@ export async function answerQuestion(
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
       weight: neighbourWeight, backWeight: options.neighbourBackWeight ?? 0.2, top: cap * 2,
       window: options.neighbourWindow ?? 2, questionBoost: options.questionBoost ?? 0.5, sessionWeight: options.sessionWeight ?? 0,
+      sameSpeakerDecay: options.sameSpeakerDecay ?? 1.5,
     });
     const kept = fused.slice(0, cap);
     const known = new Set(roundLists.flatMap((l) => l.ids));
@@ -145,6 +164,9 @@ export async function answerQuestion(
   for (const u of await stores.graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
   const boost = options.askerBoost ?? 0.25;
   const namedBoost = options.namedSpeakerBoost ?? 0.6;
+  const timeBoost = options.timeBoost ?? 0.5;
+  const answerType = expectedAnswerType(input.question);
+  const typeBoost = options.answerTypeBoost ?? 1;
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
@@ -154,7 +176,9 @@ export async function answerQuestion(
       const u = utterances.get(r.id) as Utterance;
       const mine = askerId !== null && (u.speakerId === askerId || u.addresseeIds.includes(askerId));
       const named = rewritten.participantIds.includes(u.speakerId);
-      return { u, score: r.score * (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) };
+      const when = ranges.length > 0 && inScope(u.time, ranges);
+      const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(u.text, answerType);
+      return { u, score: r.score * (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) };
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, k);
@@ -163,6 +187,15 @@ export async function answerQuestion(
   timings.total_ms = now() - t0;
   timings.pool_size = ctx.poolSize;
   return { evidence, rounds, timings };
+}
+
+/** Ids of the turns in `ranges` (each newest first, at most `limit`), honouring the filters. */
+async function turnsIn(
+  graph: Retriever['stores']['graph'], tenant: TenantId, ranges: readonly TimeRange[],
+  filters: { speakerId?: string; addresseeId?: string; sessionId?: string }, limit: number,
+): Promise<string[]> {
+  const lists = await Promise.all(ranges.map((r) => graph.queryInteractions(tenant, { ...filters, since: r.since, until: r.until, limit })));
+  return [...new Set(lists.flat().map((u) => u.id))];
 }
 
 async function textsOf(

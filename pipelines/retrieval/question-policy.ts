@@ -11,6 +11,8 @@ export interface Action {
   query: string;
   /** Only turns spoken by this participant. */
   speakerId?: string;
+  /** `time`: only turns from the time the question names (see `timeScope`). */
+  scope?: 'time';
   /** Weight of the action's list in the round's fusion. */
   weight: number;
 }
@@ -28,33 +30,42 @@ export interface PolicyOptions {
   speakerWeight?: number;
   /** Weight of BM25 over facts and profiles (names kept); default 0.7. */
   factWeight?: number;
-  /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.3. */
+  /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.5. */
   denseWeight?: number;
+  /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
+  timeWeight?: number;
 }
 
 /** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
 const stem = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
 
-/** True when every term occurs in `text` (stem prefix match). */
-export function covers(text: string, terms: readonly string[]): boolean {
+/** Share of `terms` that occur in `text` (stem prefix match); 1 when there are no terms. */
+export function coverage(text: string, terms: readonly string[]): number {
+  if (terms.length === 0) return 1;
   const words = tokens(text);
-  return terms.every((t) => {
+  return terms.filter((t) => {
     const s = stem(t);
     return words.some((w) => w.startsWith(s));
-  });
+  }).length / terms.length;
+}
+
+/** True when every term occurs in `text` (stem prefix match). */
+export function covers(text: string, terms: readonly string[]): boolean {
+  return coverage(text, terms) === 1;
 }
 
 /**
  * The deterministic policy: which actions a round runs, given the rewritten question, feedback
  * words (after round 1) and what was already done. Round 1: BM25 over turns (all, and per named
  * participant as speaker), BM25 over facts and profiles (names kept), dense over turns with the
- * question, and (when weighted) the staged pool search. Round 2: the same keyword actions with the
- * query expanded by feedback words. Round 3: dense search with the rewritten query, per named
+ * question, and (when weighted) the staged pool search; when the question names a time (`timed`),
+ * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
+ * the query expanded by feedback words. Round 3: dense search with the rewritten query, per named
  * participant and over all turns. An action already taken is never repeated.
  */
 export function roundActions(
   round: number, q: RewrittenQuestion, expansion: readonly string[], history: readonly Action[],
-  filters: SearchFilters, o: PolicyOptions,
+  filters: SearchFilters, o: PolicyOptions, timed = false,
 ): Action[] {
   const base = q.text;
   const speakers = filters.speakerId ? [] : q.participantIds;
@@ -62,7 +73,7 @@ export function roundActions(
   const actions: Action[] = [];
   const add = (a: Action): void => {
     if (a.weight <= 0 || a.query.trim() === '') return;
-    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId;
+    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId && b.scope === a.scope;
     if (!history.some(same) && !actions.some(same)) actions.push(a);
   };
   if (round === 1) {
@@ -70,16 +81,21 @@ export function roundActions(
     add({ layer: 'interaction', tool: 'bm25', query: base || withNames, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: base, speakerId: s, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
-    add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.3 });
+    add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.5 });
+    if (timed) {
+      add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: base || withNames, weight: o.timeWeight ?? 1 });
+      add({ layer: 'interaction', tool: 'vector', scope: 'time', query: base || withNames, weight: o.denseWeight ?? 0.5 });
+    }
   } else if (round === 2) {
     if (expansion.length === 0) return [];
     const expanded = [...q.terms, ...expansion].join(' ');
     add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: expanded, speakerId: s, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: [withNames, ...expansion].join(' '), weight: o.factWeight ?? 0.7 });
+    if (timed) add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: expanded, weight: o.timeWeight ?? 1 });
   } else if (round === 3) {
-    for (const s of speakers) add({ layer: 'interaction', tool: 'vector', query: base, speakerId: s, weight: o.denseWeight ?? 0.3 });
-    add({ layer: 'interaction', tool: 'vector', query: base, weight: o.denseWeight ?? 0.3 });
+    for (const s of speakers) add({ layer: 'interaction', tool: 'vector', query: base, speakerId: s, weight: o.denseWeight ?? 0.5 });
+    add({ layer: 'interaction', tool: 'vector', query: base, weight: o.denseWeight ?? 0.5 });
   }
   return actions;
 }

@@ -17,6 +17,8 @@ export interface ActionContext {
   depth: number;
   /** Filled by the staged action. */
   poolSize: number;
+  /** Ids of the turns from the time the question names (actions scoped `time` search only these). */
+  timePool: string[];
   signal?: AbortSignal;
 }
 
@@ -27,7 +29,10 @@ export interface ActionContext {
 export async function runAction(ctx: ActionContext, a: Action): Promise<RankedList> {
   const { retriever, tenant, depth } = ctx;
   const { stores } = retriever;
-  const filters: SearchFilters = { ...ctx.filters, ...(a.speakerId ? { speakerId: a.speakerId } : {}) };
+  const filters: SearchFilters & { ids?: string[] } = {
+    ...ctx.filters, ...(a.speakerId ? { speakerId: a.speakerId } : {}), ...(a.scope === 'time' ? { ids: ctx.timePool } : {}),
+  };
+  if (filters.ids?.length === 0) return { ids: [], weight: a.weight };
   let ids: string[] = [];
   if (a.tool === 'staged') {
     const r = await retriever.retrieve({

@@ -14,6 +14,11 @@ export interface NeighbourOptions {
   /** Turns either side that receive a share (the share halves with each step); default 1. */
   window?: number;
   /**
+   * Divisor of the forward share for a later turn by the same speaker (a story carried on after the
+   * partner's reaction), instead of halving per step; default: halving.
+   */
+  sameSpeakerDecay?: number;
+  /**
    * Session prior: each turn of a session gains this share of the session's summed candidate
    * score (relative to the best session's), times the best candidate's score; default 0.
    */
@@ -37,6 +42,7 @@ export async function spreadToNeighbours(
   const backWeight = options.backWeight ?? weight;
   const window = options.window ?? 1;
   const askedBoost = options.questionBoost ?? 0;
+  const sameDecay = options.sameSpeakerDecay;
   const top = scored.slice(0, options.top ?? 30);
   if ((weight <= 0 && backWeight <= 0) || top.length === 0) return scored;
   const missing = top.map((s) => s.id).filter((id) => !utterances.has(id));
@@ -59,7 +65,8 @@ export async function spreadToNeighbours(
       const forward = /\?\s*(?:\[[^\]]*\])?\s*$/.test(u.text) ? weight * (1 + askedBoost) : weight;
       for (const [seq, w] of [[u.seq - d, backWeight], [u.seq + d, forward]] as const) {
         const n = bySeq.get(`${u.sessionId}|${seq}`);
-        if (n) out.set(n.id, (out.get(n.id) ?? 0) + (w * score) / 2 ** (d - 1));
+        const decay = sameDecay !== undefined && seq > u.seq && n?.speakerId === u.speakerId ? Math.min(sameDecay, 2 ** (d - 1)) : 2 ** (d - 1);
+        if (n) out.set(n.id, (out.get(n.id) ?? 0) + (w * score) / decay);
       }
     }
   }

@@ -64,3 +64,37 @@ describe('agentic question answering (deterministic policy; real USE-lite, SQLit
     await assert.rejects(answerQuestion(retriever, T, { question: 'How is Miko?', signal: aborted.signal }), { name: 'AbortError' });
   });
 });
+
+describe('agentic question answering: the time a question names and the answer it asks for', () => {
+  const T2 = 't_agentic_time';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  const said = new Map<string, Utterance>();
+  before(async () => {
+    f = await memoryFixture(T2, ['Ana', 'Ben']);
+    const turns: [string, string, string, string][] = [
+      ['s1', 'Ana', 'I cooked a big pot of lentil soup for the family.', '2026-10-01T19:00:00Z'],
+      ['s2', 'Ana', 'I cooked lentil soup again, this time with carrots and cumin.', '2026-11-20T19:00:00Z'],
+      ['s3', 'Ben', 'I love the cello, the cello is my favourite instrument.', '2026-11-21T10:00:00Z'],
+      ['s4', 'Ben', 'I have played the cello since 2019, it keeps me calm in the evenings after a long day at work.', '2026-11-22T10:00:00Z'],
+    ];
+    for (const [session, speaker, text, time] of turns) said.set(text.slice(0, 20), await f.say(session, speaker, [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time));
+  });
+  after(async () => {
+    await f.close();
+  });
+  const first = async (question: string, options = {}): Promise<string | undefined> =>
+    (await answerQuestion(retriever, T2, { question, k: 2, now: new Date('2026-11-25T12:00:00Z') }, options)).evidence[0]?.text;
+
+  test('a named month, or a relative time, picks the turns from then', async () => {
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    assert.match((await first('What soup did Ana cook in October 2026?')) ?? '', /big pot/);
+    assert.match((await first('What soup did Ana cook in November 2026?')) ?? '', /carrots/);
+    assert.match((await first('What soup did Ana cook last week?')) ?? '', /carrots/);
+  });
+
+  test('a "when" question prefers the turn that names a time', async () => {
+    assert.match((await first('When did Ben take up the cello?')) ?? '', /since 2019/);
+    assert.match((await first('When did Ben take up the cello?', { answerTypeBoost: 0 })) ?? '', /favourite instrument/, 'without the boost the shorter turn wins');
+  });
+});

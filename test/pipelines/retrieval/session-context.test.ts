@@ -42,6 +42,14 @@ describe('context-aware scoring: scores spread to neighbouring turns of the same
     assert.ok(seen.has((s1[4] as Utterance).id), 'utterances read are collected for hydration');
   });
 
+  test('a later turn by the same speaker (the story carried on) can keep more of the share', async () => {
+    const hit = s1[2] as Utterance; // spoken by Ana; turn 4 is Ana's again, turn 3 is Ben's reply
+    const out = await spreadToNeighbours(graph, T, [{ id: hit.id, score: 1 }], new Map(), { weight: 0.6, backWeight: 0, window: 2, sameSpeakerDecay: 1.5 });
+    const score = new Map(out.map((o) => [o.id, o.score]));
+    assert.equal(score.get((s1[3] as Utterance).id), 0.6, 'the other speaker\'s reply: unchanged');
+    assert.ok(Math.abs((score.get((s1[4] as Utterance).id) ?? 0) - 0.4) < 1e-9, 'same speaker two turns on: 0.6 / 1.5, not 0.6 / 2');
+  });
+
   test('a turn that ends in a question passes a larger share to the reply after it', async () => {
     await graph.openSession(T, 's3', '2026-01-02T10:00:00Z');
     const [a, b] = (await graph.listParticipants(T)).map((p) => p.id) as [string, string];

@@ -1,0 +1,92 @@
+import * as chrono from 'chrono-node';
+
+/** A half-open time range [since, until), ISO-8601 UTC. */
+export interface TimeRange {
+  since: string;
+  until: string;
+}
+
+/** When a question is about: the ranges it names, and the words that named them. */
+export interface TimeScope {
+  ranges: TimeRange[];
+  /** The question's text without its calendar dates (so "June", "2023" do not act as keywords). */
+  rest: string;
+  /** The time expressions as written ("on October 13, 2023", "last week"). */
+  expressions: string[];
+}
+
+/** Options for `timeScope`; every one has a default. */
+export interface TimeScopeOptions {
+  /** Days added before each range (events told just before they happen); default 1. */
+  slackBeforeDays?: number;
+  /** Days added after each range (events told days after they happened); default 14. */
+  slackAfterDays?: number;
+  /** A month or day named without a year stands for that month or day in each of this many years, newest first; default 10. */
+  yearsBack?: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
+const RELATIVE = /\b(?:yesterday|today|tonight|ago|last|this|past|previous)\b/i;
+/** "in 2022", "during 2021": a bare year, which chrono leaves alone (it reads like any number). */
+const BARE_YEAR = /\b(?:in|during|since|of|by|for)\s+((?:19|20)\d\d)\b/gi;
+
+/**
+ * The time a question is about, from its absolute ("on 13 October 2023", "in May 2023", "in
+ * 2022", "in June") and relative ("yesterday", "last week", "3 days ago", relative to `now`) time
+ * expressions, parsed by chrono. Each expression becomes a range of its precision (day, week,
+ * month or year) widened by the slack; a month or day without a year becomes one range per year.
+ * Durations ("for two weeks"), future times and bare time words ("at night") are not scopes.
+ * Returns null when the question names no time.
+ */
+export function timeScope(question: string, now: Date, options: TimeScopeOptions = {}): TimeScope | null {
+  const before = (options.slackBeforeDays ?? 1) * DAY_MS;
+  const after = (options.slackAfterDays ?? 14) * DAY_MS;
+  const yearsBack = Math.max(1, options.yearsBack ?? 10);
+  const ranges: TimeRange[] = [];
+  const expressions: string[] = [];
+  let rest = question;
+  const add = (start: number, end: number): void => {
+    ranges.push({ since: new Date(start - before).toISOString(), until: new Date(end + after).toISOString() });
+  };
+
+  for (const r of chrono.parse(question, now)) {
+    const known = (unit: Parameters<typeof r.start.isCertain>[0]): boolean => r.start.isCertain(unit);
+    const calendar = /[a-z]/i.test(r.text) && (r.text.match(/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i) !== null);
+    // Durations ("for a few weeks") and the future ("next month") name no time a memory is from;
+    // a bare "weekend" or "morning" is a topic unless "last", "this", "ago"... anchor it.
+    if (/^for\b/i.test(r.text) || /\bnext\b/i.test(r.text) || (!calendar && !RELATIVE.test(r.text))) continue;
+    const at = r.start.date();
+    const y = at.getUTCFullYear();
+    const m = at.getUTCMonth();
+    const d = at.getUTCDate();
+    // Precision: a named day, a week ("last week"), a month, or a year.
+    const span = (year: number): [number, number] => {
+      if (/\bweeks?\b/i.test(r.text)) return [Date.UTC(year, m, d), Date.UTC(year, m, d + 7)];
+      if (known('day') || known('weekday') || !known('month')) return [Date.UTC(year, m, d), Date.UTC(year, m, d + 1)];
+      return [Date.UTC(year, m, 1), Date.UTC(year, m + 1, 1)];
+    };
+    const end = r.end?.date();
+    if (end) {
+      const [ey, em, ed] = [end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()];
+      add(Date.UTC(y, m, known('day') ? d : 1), r.end!.isCertain('day') ? Date.UTC(ey, em, ed + 1) : Date.UTC(ey, em + 1, 1));
+    } else if (known('month') && !known('year')) {
+      for (let i = 0; i < yearsBack; i++) add(...span(now.getUTCFullYear() - i));
+    } else add(...span(y));
+    expressions.push(r.text);
+    if (calendar) rest = rest.replace(r.text, ' ');
+  }
+  for (const match of question.matchAll(BARE_YEAR)) {
+    if (!rest.includes(match[0])) continue;
+    const year = Number(match[1]);
+    add(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1));
+    expressions.push(match[0]);
+    rest = rest.replace(match[0], ' ');
+  }
+  return ranges.length > 0 ? { ranges, rest: rest.replace(/\s+/g, ' ').trim(), expressions } : null;
+}
+
+/** True when the ISO time `time` lies in one of `ranges`. */
+export function inScope(time: string, ranges: readonly TimeRange[]): boolean {
+  return ranges.some((r) => time >= r.since && time < r.until);
+}

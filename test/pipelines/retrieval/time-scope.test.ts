@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { expectedAnswerType, holdsAnswerType } from '../../../pipelines/retrieval/answer-type.js';
+import { inScope, timeScope } from '../../../pipelines/retrieval/time-scope.js';
+
+const NOW = new Date('2026-11-25T15:00:00Z'); // a Wednesday
+const NO_SLACK = { slackBeforeDays: 0, slackAfterDays: 0 };
+
+describe('the time a question names', () => {
+  test('a calendar day, a month, a bare year: ranges of that precision, dates out of the keywords', () => {
+    const day = timeScope('What painting did Melanie show to Caroline on October 13, 2023?', NOW, NO_SLACK);
+    assert.deepEqual(day?.ranges, [{ since: '2023-10-13T00:00:00.000Z', until: '2023-10-14T00:00:00.000Z' }]);
+    assert.doesNotMatch(day?.rest ?? '', /October|13|2023/);
+    assert.match(day?.rest ?? '', /^What painting did Melanie show to Caroline/);
+    const month = timeScope('Where did Joanna travel to in July 2022?', NOW, NO_SLACK);
+    assert.deepEqual(month?.ranges, [{ since: '2022-07-01T00:00:00.000Z', until: '2022-08-01T00:00:00.000Z' }]);
+    assert.equal(month?.rest.includes('July'), false);
+    const year = timeScope('What did John do in 2022?', NOW, NO_SLACK);
+    assert.deepEqual(year?.ranges, [{ since: '2022-01-01T00:00:00.000Z', until: '2023-01-01T00:00:00.000Z' }]);
+  });
+
+  test('a month without a year stands for that month in each recent year', () => {
+    const s = timeScope('When did Melanie go camping in June?', NOW, { ...NO_SLACK, yearsBack: 3 });
+    assert.deepEqual(s?.ranges.map((r) => r.since), ['2026-06-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z', '2024-06-01T00:00:00.000Z']);
+  });
+
+  test('relative times count from now and stay keywords', () => {
+    const week = timeScope('What did Ana promise Ben last week?', NOW, NO_SLACK);
+    assert.equal(week?.ranges.length, 1);
+    const r = week!.ranges[0]!;
+    assert.equal(Date.parse(r.until) - Date.parse(r.since), 7 * 86_400_000);
+    assert.ok(inScope('2026-11-20T12:00:00Z', week!.ranges));
+    assert.ok(!inScope('2026-11-02T12:00:00Z', week!.ranges));
+    assert.equal(week?.rest, 'What did Ana promise Ben last week?');
+    const yesterday = timeScope('what did we talk about yesterday', NOW, NO_SLACK);
+    assert.deepEqual(yesterday?.ranges, [{ since: '2026-11-24T00:00:00.000Z', until: '2026-11-25T00:00:00.000Z' }]);
+  });
+
+  test('slack widens each range; durations, future times and bare time words are no scope', () => {
+    const s = timeScope('What happened on 3 June, 2023?', NOW, { slackBeforeDays: 1, slackAfterDays: 14 });
+    assert.deepEqual(s?.ranges, [{ since: '2023-06-02T00:00:00.000Z', until: '2023-06-18T00:00:00.000Z' }]);
+    for (const q of ['How long has Caroline had her friends for?', 'Did Nate practice for a few weeks?', 'What will Ana do next month?',
+      'What does Caroline do at night?', 'What does Ben do on the weekend?']) {
+      assert.equal(timeScope(q, NOW), null, q);
+    }
+  });
+});
+
+describe('the answer a question asks for', () => {
+  test('"when" asks for a time, "how many" for a number; other questions for neither', () => {
+    assert.equal(expectedAnswerType('When did Nate win his third tournament?'), 'time');
+    assert.equal(expectedAnswerType('How long has Melanie been creating art?'), 'time');
+    assert.equal(expectedAnswerType('How many pets does Andrew have?'), 'number');
+    assert.equal(expectedAnswerType('What did Ana promise Ben?'), null);
+  });
+
+  test('a turn holds a time when it names one, a number when it counts', () => {
+    assert.ok(holdsAnswerType('I won another regional tournament last week!', 'time'));
+    assert.ok(holdsAnswerType('We went there on 8 May, it was great.', 'time'));
+    assert.ok(!holdsAnswerType('I love playing video games with friends.', 'time'));
+    assert.ok(holdsAnswerType('I have three turtles now.', 'number'));
+    assert.ok(!holdsAnswerType('I love turtles.', 'number'));
+  });
+});
