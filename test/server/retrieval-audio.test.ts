@@ -41,8 +41,9 @@ describe('retrieval on the audio path and voice askers (real VAD, ASR, speaker e
     const frame = 3200; // 100 ms of 16-bit 16 kHz audio
     for (let i = 0; i < pcm.length; i += frame) {
       c.sendRaw(pcm.subarray(i, i + frame));
-      // 1.25 × real time: the server sheds audio that runs more than 5 s ahead of real time.
-      await new Promise((r) => setTimeout(r, 80));
+      // Real time: the server sheds audio when the speech workers fall behind, as they can while
+      // other suites load both cores.
+      await new Promise((r) => setTimeout(r, 100));
     }
     c.sendRaw(Buffer.alloc(frame * 10)); // a second of silence ends the last turn
     const stopped = await c.next('vad.speech_stopped', () => true, 30_000);

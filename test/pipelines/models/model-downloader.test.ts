@@ -56,13 +56,15 @@ describe('models downloader (against a local HTTP server)', () => {
     cutNextAt = 100_000;
     await assert.rejects(fetchModel(entry, { modelsDir: dir }));
     const part = path.join(dir, 'resume', 'model.onnx.part');
-    assert.ok((await stat(part)).size >= 100_000);
+    // What reached the disk before the cut (up to 100,000 bytes; how much depends on timing) is kept.
+    const kept = (await stat(part)).size;
+    assert.ok(kept > 0 && kept <= 100_000, `kept ${kept} bytes`);
     await assert.rejects(stat(path.join(dir, 'resume', 'model.onnx')), 'nothing is installed before it verifies');
     ranges.length = 0;
     const progress: number[] = [];
     await fetchModel(entry, { modelsDir: dir, onProgress: (_f, r) => progress.push(r) });
-    assert.match(ranges[0] ?? '', /^bytes=\d+-$/);
-    assert.ok((progress[0] ?? 0) > 100_000, 'progress starts from the resumed offset');
+    assert.equal(ranges[0], `bytes=${kept}-`, 'the download resumes where the kept bytes end');
+    assert.ok((progress[0] ?? 0) > kept, 'progress starts from the resumed offset');
     assert.ok((await readFile(path.join(dir, 'resume', 'model.onnx'))).equals(blob));
     await assert.rejects(stat(part));
     assert.deepEqual((await verifyModel(entry, dir)).map((r) => r.status), ['ok']);
