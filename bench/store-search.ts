@@ -5,7 +5,8 @@
  * 50 / 500 / 3000 ids. The baseline is the previous implementation measured in the same run:
  * `BaselineMatrix` below (sort per insert, a payload predicate per row) and the previous single
  * joined FTS5 query. Also checks that the new code returns the baseline's results (vectors: same
- * ids, scores and order; BM25: same scores, same ids apart from ties at the cut).
+ * ids, scores and order; BM25: same scores, same ids apart from ties at the cut, see the note on
+ * dropped common words below).
  * Run: node dist/bench/store-search.js [--rows 100000] [--runs 30]
  */
 import { openDatabase, toJson } from '../graph/sqlite/database.js';
@@ -175,6 +176,7 @@ const pools = { 50: Array.from({ length: 8 }, () => pool(50)), 500: Array.from({
 
 const table: string[][] = [];
 let mismatches = 0;
+let leftOut = 0;
 const vectorCase = (name: string, filterOf: (i: number) => VectorFilter | undefined): void => {
   const b = timed(runs, (i) => {
     const f = filterOf(i);
@@ -220,11 +222,16 @@ const lexicalCase = async (name: string, texts: string[], filterOf: (i: number) 
     const hits = await lexical.search('default', texts[i % texts.length] as string, 20, filterOf(i));
     nms.push(performance.now() - t0);
     // Ties in BM25 have no set order: compare the score lists and the ids above the last score.
-    const want = b.out[i] ?? [];
-    const last = want.at(-1)?.score;
-    const strict = (hs: { id: string; score: number }[]): string[] => hs.filter((h) => h.score !== last).map((h) => h.id).sort();
-    if (JSON.stringify(want.map((h) => h.score)) !== JSON.stringify(hits.map((h) => h.score)) ||
-      JSON.stringify(strict(want)) !== JSON.stringify(strict(hits))) mismatches++;
+    // Words in half of all documents or more are dropped from the query (FTS5 gives them an idf
+    // of 1e-6): scores may move by such a word's share, and documents that matched only such
+    // words (score < 1e-3) may be left out.
+    const want = (b.out[i] ?? []).filter((h) => h.score >= 1e-3);
+    leftOut += (b.out[i] ?? []).length - want.length;
+    const got = hits.slice(0, want.length);
+    const last = want.at(-1)?.score ?? 0;
+    const strict = (hs: { id: string; score: number }[]): string[] => hs.filter((h) => h.score > last + 1e-4).map((h) => h.id).sort();
+    const scoresMatch = got.length === want.length && want.every((h, j) => Math.abs(h.score - (got[j]?.score ?? Infinity)) < 1e-4);
+    if (!scoresMatch || JSON.stringify(strict(want)) !== JSON.stringify(strict(got))) mismatches++;
   }
   table.push([`BM25 top-20, ${name}`, pct(b.ms, 50).toFixed(2), pct(b.ms, 95).toFixed(2), pct(nms, 50).toFixed(2), pct(nms, 95).toFixed(2)]);
 };
@@ -242,4 +249,4 @@ const head = ['case', 'baseline p50', 'baseline p95', 'new p50', 'new p95'];
 console.log(`\nstore search, ${rows} rows × ${dim} dims, ${runs} runs per case (ms); queries cycle over fixed sets; SIMD pre-pass: ${next.simdEnabled ? 'on' : 'off'}`);
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of table) console.log(`| ${r.join(' | ')} |`);
-console.log(`results differing from the baseline: ${mismatches}`);
+console.log(`results differing from the baseline: ${mismatches}; BM25 hits left out that matched only words in half of all documents: ${leftOut}`);
