@@ -41,7 +41,7 @@ const isAbort = (err: unknown): boolean => (err as { name?: string } | null)?.na
 
 /**
  * Retrieval staged around one live session's turns (VoiceMem): speculative retrieval on partial
- * transcripts (debounced, the latest partial wins, earlier work aborted), `memory.context` with
+ * transcripts (the first at once, later ones debounced; the latest partial wins, earlier work aborted), `memory.context` with
  * `speculative: true` whenever the top items change, and at the end-of-turn decision a confirmed
  * context: at once when the speculative result for the last partial is ready (`ready_at_ms` ≤ 0),
  * else as soon as the staged retrieval finishes. A new turn aborts the old one (barge-in).
@@ -128,6 +128,12 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
       const clean = text.trim();
       if (!clean || clean === t.latest || t.anchor !== null) return;
       t.latest = clean;
+      // The turn's first partial is searched at once, so a context is ready early even when the
+      // end of turn follows fast (a recogniser catching up on a backlog); later ones are debounced.
+      if (!t.done && !t.running && !t.timer) {
+        void run(t, clean);
+        return;
+      }
       if (t.timer) clearTimeout(t.timer);
       t.timer = setTimeout(() => {
         t.timer = null;
