@@ -6,7 +6,8 @@
  * search stage, side by side with a naive baseline measured in the same run: a search of the whole
  * store (dense + BM25, RRF) started at the end of turn, on the fixtures' true texts, run at the same
  * concurrency after the live run.
- * Run: node dist/bench/retrieval-latency.js [--memories 100000] [--sessions 4,8,16] [--entities 2000] [--worker-nice 5]
+ * Run: node dist/bench/retrieval-latency.js [--memories 100000] [--sessions 4,8,16] [--entities 2000] [--rounds 3] [--worker-nice 5]
+ * Each session streams its fixture `--rounds` times in a row (more turns, steadier percentiles).
  */
 import { pino } from 'pino';
 import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
@@ -32,6 +33,7 @@ const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const memories = Number(arg('memories', '100000'));
 const entities = Number(arg('entities', '2000'));
 const levels = arg('sessions', '4,8,16').split(',').map(Number);
+const rounds = Number(arg('rounds', '3'));
 const tmp = tempDir('parley-bench-');
 const config = loadConfig({
   DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64', PARLEY_WORKER_NICE: arg('worker-nice', '5'),
@@ -54,13 +56,13 @@ for (const c of levels) {
   let expected = 0;
   await Promise.all(Array.from({ length: c }, async (_, i) => {
     const { f, pcm } = fixtures[i % fixtures.length]!;
-    expected += f.utterances.length;
-    texts.push(...f.utterances.map((u) => u.text));
+    expected += rounds * f.utterances.length;
+    for (let r = 0; r < rounds; r++) texts.push(...f.utterances.map((u) => u.text));
     const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=bench-${c}-${i}&sample_rate=16000&encoding=pcm_s16le`);
     await ws.next('session.started');
     const frame = 3200;
     const t0 = performance.now();
-    const audio = Buffer.concat([pcm, Buffer.alloc(frame * 12)]);
+    const audio = Buffer.concat(Array.from({ length: rounds }, () => [pcm, Buffer.alloc(frame * 12)]).flat());
     for (let k = 0, n = 0; k < audio.length; k += frame, n++) {
       ws.sendRaw(audio.subarray(k, k + frame));
       const wait = t0 + (n + 1) * 100 - performance.now();
@@ -97,7 +99,7 @@ for (const c of levels) {
     f1(pct(base, 50)), f1(pct(base, 95)), f1(pct(baseSearch, 50)), f1(pct(baseSearch, 95))]);
 }
 const head = ['sessions', 'confirmed/spoken turns', 'spec ctx', 'ready p50', 'ready p95', 'search p50', 'search p95', 'naive ready p50', 'naive ready p95', 'naive search p50', 'naive search p95'];
-console.log(`\nmemory.context latency, ${memories} memories in one tenant, fixture speech streamed in real time (ms); inference worker nice ${config.workerNice}`);
+console.log(`\nmemory.context latency, ${memories} memories in one tenant, fixture speech streamed in real time, ${rounds} rounds per session (ms); inference worker nice ${config.workerNice}`);
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 await app.close();
