@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,8 +62,17 @@ export async function downloadResumable(url: string, partFile: string, opts: {
   const total = Number.isFinite(length) ? start + length : undefined;
   let received = start;
   const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  body.on('data', (chunk: Buffer) => { received += chunk.length; opts.onProgress?.(received, total); });
-  await pipeline(body, createWriteStream(partFile, { flags: resumed ? 'a' : 'w' }));
+  const out = createWriteStream(partFile, { flags: resumed ? 'a' : 'w' });
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      opts.onProgress?.(received, total);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  } finally {
+    // Flush every byte received, also when the connection broke: the next attempt resumes after them.
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
   if (total !== undefined && received < total) throw new Error(`download of ${url} was cut at ${received} of ${total} bytes`);
 }
 
