@@ -7,15 +7,19 @@
  * Gold dia_ids map to utterance ids by ingestion order; a fact's refer_ids count as its turns.
  * Also prints per-query latency p50 / p95 (Parley: HTTP round trip incl. the agentic rounds; the
  * baselines: the bare store call, no HTTP) and the mean number of agentic rounds.
- * Run: node dist/bench/retrieval-locomo.js [--conversations N] [--store DIR]
- * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR skips
- * ingestion (for changes to query-time code only; delete DIR after changing ingestion or consolidation).
+ * Run: node dist/bench/retrieval-locomo.js [--skip S] [--conversations N] [--store DIR] [--options JSON]
+ * `--skip` / `--conversations` pick conversations S+1..S+N. `--store DIR` keeps the ingested,
+ * consolidated stores in DIR; a later run with the same DIR asking for conversations it holds skips
+ * ingestion (for changes to query-time code only; delete DIR after changing ingestion or
+ * consolidation). `--options '{"denseWeight":0.3}'` asks in-process through `answerQuestion` with
+ * those `AgenticOptions` instead of over HTTP (for tuning on some conversations, checking on others).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { collectionFor } from '../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
+import { answerQuestion, type AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import type { MemoryItem } from '../server/protocol/server-events.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
@@ -30,7 +34,9 @@ const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const convs = [...byConv.keys()].slice(0, Number(arg('conversations') ?? Infinity));
+const skip = Number(arg('skip') ?? 0);
+const convs = [...byConv.keys()].slice(skip, skip + Number(arg('conversations') ?? Infinity));
+const options = arg('options') === undefined ? null : JSON.parse(arg('options') as string) as AgenticOptions;
 const qas = readFileSync(path.join(sharedDataDir(), 'locomo', 'locomo_qa.jsonl'), 'utf8').split('\n').filter(Boolean)
   .map((l) => JSON.parse(l) as Qa).filter((q) => convs.includes(q.conv_id));
 
@@ -40,7 +46,12 @@ const store = arg('store');
 const tmp = store ? null : tempDir('parley-locomo-');
 const dataDir = store ? path.resolve(store) : tmp!.dir;
 mkdirSync(dataDir, { recursive: true });
-const idsFile = path.join(dataDir, `locomo-ids-${convs.length}.json`);
+const idsFile = path.join(dataDir, 'locomo-ids.json');
+const stored = store && existsSync(idsFile) ? JSON.parse(readFileSync(idsFile, 'utf8')) as { conversations: string[]; ids: Record<string, string> } : null;
+if (stored && !convs.every((c) => stored.conversations.includes(c))) {
+  console.error(`${dataDir} holds conversations ${stored.conversations.join(', ')}, not all of ${convs.join(', ')}: use another --store`);
+  process.exit(1);
+}
 const config = loadConfig({
   DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','),
 });
@@ -78,12 +89,12 @@ async function ingest(): Promise<Map<string, string>> {
 }
 
 let diaToUtt: Map<string, string>;
-if (store && existsSync(idsFile)) {
-  diaToUtt = new Map(Object.entries(JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>));
+if (stored) {
+  diaToUtt = new Map(Object.entries(stored.ids));
   console.log(`reusing the ${diaToUtt.size} turns ingested in ${dataDir}`);
 } else {
   diaToUtt = await ingest();
-  if (store) writeFileSync(idsFile, JSON.stringify(Object.fromEntries(diaToUtt)));
+  if (store) writeFileSync(idsFile, JSON.stringify({ conversations: convs, ids: Object.fromEntries(diaToUtt) }));
 }
 
 type System = 'parley' | 'bm25' | 'dense';
@@ -122,7 +133,9 @@ for (const q of qas) {
     };
     const got: Record<System, string[]> = {
       parley: await timed('parley', async () => {
-        const answer = (await post(q.conv_id, '/v1/query', { question: q.question, k })) as { evidence: MemoryItem[]; rounds: number };
+        const answer = options
+          ? await answerQuestion(app.retriever, tenant, { question: q.question, k }, options)
+          : (await post(q.conv_id, '/v1/query', { question: q.question, k })) as { evidence: MemoryItem[]; rounds: number };
         rounds.push(answer.rounds);
         return answer.evidence.flatMap((i) => i.refer_ids);
       }),
@@ -140,13 +153,14 @@ for (const q of qas) {
 }
 const askMs = performance.now() - t1;
 const pctOf = (t: Tally | undefined, f: 'any' | 'all'): string => (t && t.n > 0 ? `${((100 * t[f]) / t.n).toFixed(1)} %` : 'n/a');
-console.log(`\nLoCoMo evidence recall, ${convs.length} conversation(s), ${qas.length} questions (asked in ${(askMs / 1000).toFixed(1)} s)`);
+console.log(`\nLoCoMo evidence recall, conversations ${skip + 1}–${skip + convs.length}, ${qas.length} questions (asked in ${(askMs / 1000).toFixed(1)} s)`);
+if (options) console.log(`Parley asked in-process through answerQuestion with options ${JSON.stringify(options)}`);
 console.log('| system | K | cat 1-4 any@K | cat 1-4 all@K | cat 5 any@K | cat 5 all@K | n (1-4 / 5) | query p50 / p95 ms |\n|---|---|---|---|---|---|---|---|');
 for (const s of SYSTEMS) {
   for (const k of KS) {
     const a = tally.get(`${s}|${k}|1-4`);
     const b = tally.get(`${s}|${k}|5`);
-    const name = s === 'parley' ? 'Parley POST /v1/query' : s === 'bm25' ? 'flat BM25 (turns)' : 'flat dense USE-lite (turns)';
+    const name = s === 'parley' ? (options ? 'Parley answerQuestion' : 'Parley POST /v1/query') : s === 'bm25' ? 'flat BM25 (turns)' : 'flat dense USE-lite (turns)';
     const ms = latency.get(`${s}|${k}`);
     console.log(`| ${name} | ${k} | ${pctOf(a, 'any')} | ${pctOf(a, 'all')} | ${pctOf(b, 'any')} | ${pctOf(b, 'all')} | ${a?.n ?? 0} / ${b?.n ?? 0} | ${quantile(ms, 0.5)} / ${quantile(ms, 0.95)} |`);
   }
