@@ -86,9 +86,11 @@ const now = (): number => performance.now();
  * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
  * pseudo-relevance feedback words from round 1's best records, round 3 searches by vector per named
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
- * from then, and their evidence gains `timeBoost`. The loop stops early when evidence is sufficient: memory is exhausted (a round found
- * fewer records than it may keep), a round brought nothing new, or (opt-in) the best record covers
- * every content word. Evidence items are utterances (layer `interaction`), best first.
+ * from then, and their evidence gains `timeBoost`; turns holding the kind of answer asked for
+ * ("When…" → a time) gain `answerTypeBoost`. The loop stops early when evidence is sufficient:
+ * memory is exhausted (a round found fewer records than it may keep), a round brought nothing new,
+ * or (opt-in) the best record covers every content word. Evidence items are utterances (layer
+ * `interaction`), best first.
  */
 export async function answerQuestion(
   retriever: Retriever, tenant: TenantId, input: QuestionInput, options: AgenticOptions = {},
