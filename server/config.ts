@@ -46,7 +46,7 @@ export interface Config {
   asr: 'pocketsphinx' | 'sherpa-onnx' | 'openai' | 'none';
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
   inferenceWorkers: number;
-  /** `PARLEY_WORKER_NICE`: nice value (0–19) of inference worker threads, so the event loop wins busy cores; default 5. */
+  /** `PARLEY_WORKER_NICE`: nice value (0–19) of inference worker threads, so the event loop wins busy cores; default 0. */
   workerNice: number;
   /** `PARLEY_VAD_THRESHOLD`: Silero speech probability that opens a turn. */
   vadThreshold: number;
@@ -238,7 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
-    workerNice: r.int('PARLEY_WORKER_NICE', 5, 0, 19),
+    workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),
     vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),
     endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
