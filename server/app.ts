@@ -56,8 +56,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
   await app.register(metricsPlugin);
-  await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
+  // onClose hooks run last-registered first: the stores drain their queue (whose jobs embed text)
+  // before the models they use are closed.
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });
+  await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
   await app.register(websocket, {
     options: { maxPayload: MAX_WS_MESSAGE_BYTES },
     // Replaces the plugin's default, which closes every socket at once: sessions first finish their

@@ -46,6 +46,7 @@ export class UseLiteEmbedder implements TextEmbedder {
   readonly #pending = new Map<number, Pending>();
   #queue: QueuedEmbed[] = [];
   #flushScheduled = false;
+  #closed = false;
 
   constructor(options: UseLiteEmbedderOptions = {}) {
     this.#maxBatch = options.maxBatch ?? 64;
@@ -82,7 +83,9 @@ export class UseLiteEmbedder implements TextEmbedder {
     return res.results;
   }
 
+  /** Terminate the worker; later calls fail with `PARLEY_ERR_SHUTTING_DOWN` instead of starting a new one. */
   async close(): Promise<void> {
+    this.#closed = true;
     const w = this.#worker;
     this.#worker = null;
     if (w) await (await w.catch(() => null))?.terminate();
@@ -142,6 +145,7 @@ export class UseLiteEmbedder implements TextEmbedder {
   }
 
   #ensureWorker(): Promise<Worker> {
+    if (this.#closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'text embedder is closed'));
     this.#worker ??= this.#spawn();
     return this.#worker;
   }

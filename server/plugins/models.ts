@@ -12,6 +12,7 @@ import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/s
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
 import type { Config } from '../config.js';
+import { ParleyError } from '../errors.js';
 
 /** The models a server process runs, shared by every session. */
 export interface Models {
@@ -71,7 +72,9 @@ export const modelsPlugin = fp(
     const textEmbedder = createTextEmbedder(config);
     const speakerEmbedder = await createSpeakerEmbedder(config);
     let pool: Promise<WorkerPool> | null = null;
+    let closed = false;
     const inference = (): Promise<WorkerPool> => {
+      if (closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'the inference pool is closed'));
       pool ??= WorkerPool.create({
         asr: asrBackend(config), size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
       });
@@ -90,6 +93,7 @@ export const modelsPlugin = fp(
       if (config.asr !== 'none') await inference();
     }
     app.addHook('onClose', async () => {
+      closed = true;
       await textEmbedder.close();
       if (pool) await (await pool.catch(() => null))?.close();
     });

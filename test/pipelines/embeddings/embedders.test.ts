@@ -34,6 +34,13 @@ describe('USE-lite embedder (real model in a worker thread)', () => {
   });
 });
 
+test('a closed USE-lite embedder refuses work instead of starting a new worker', async () => {
+  const embedder = new UseLiteEmbedder();
+  await embedder.close();
+  await assert.rejects(embedder.embed(['too late']), { code: 'PARLEY_ERR_SHUTTING_DOWN' });
+  await assert.rejects(embedder.start(), { code: 'PARLEY_ERR_SHUTTING_DOWN' });
+});
+
 describe('OpenAI-compatible embedder (against the test double)', () => {
   let double: OpenAiDouble;
   before(async () => (double = await startOpenAiDouble({ dimension: 32 })));
