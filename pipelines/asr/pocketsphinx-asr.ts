@@ -54,7 +54,6 @@ export class PocketsphinxAsr implements StreamingAsr {
       ...s('-hmm'), ...s(path.join(this.modelDir, 'en-us')),
       ...s('-lm'), ...s(path.join(this.modelDir, 'en-us.lm.bin')),
       ...s('-dict'), ...s(path.join(this.modelDir, 'cmudict-en-us.dict')),
-      ...s('-logfn'), ...s('/dev/null'),
       ...s(null));
     if (!config) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'pocketsphinx rejected its configuration');
     const ps = this.api.psInit(config);

@@ -18,6 +18,8 @@ export interface PocketsphinxApi {
   psGetProb(ps: Pointer): number;
   psGetLogmath(ps: Pointer): Pointer;
   logmathExp(lmath: Pointer, logValue: number): number;
+  /** `err_set_logfp`: NULL turns sphinxbase's process-wide log off. */
+  errSetLogfp(fp: Pointer): void;
 }
 
 let api: PocketsphinxApi | undefined;
@@ -43,6 +45,11 @@ export function pocketsphinxApi(): PocketsphinxApi {
     psGetProb: ps.func('int32_t ps_get_prob(void *ps)'),
     psGetLogmath: ps.func('void *ps_get_logmath(void *ps)'),
     logmathExp: sb.func('double logmath_exp(void *lmath, int logb_p)'),
+    errSetLogfp: sb.func('void err_set_logfp(void *fp)'),
   } as PocketsphinxApi;
+  // The log is one FILE per process. Decoders must not be given `-logfn`: each ps_init would then
+  // fclose the FILE that other threads' decoders are writing to (heap corruption under load).
+  // Switching it off only stores NULL, so every thread doing it is harmless.
+  api.errSetLogfp(null);
   return api;
 }
