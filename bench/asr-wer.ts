@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createStreamingAsr } from '../pipelines/asr/create-streaming-asr.js';
+import { POCKETSPHINX_LIBRARY_OPTIONS } from '../pipelines/asr/pocketsphinx-asr.js';
 import type { AsrBackendConfig, StreamingAsr } from '../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../pipelines/asr/wer.js';
 import type { AudioSessionEvent } from '../pipelines/audio/audio-events.js';
@@ -99,7 +100,11 @@ function cliBaseline(set: Clip[], files: string[]): { wer: number; rtf: number; 
 
 async function main(): Promise<void> {
   const { fixtures, fixtureFiles, speechbrain } = clips();
-  const backends: AsrBackendConfig[] = [{ kind: 'pocketsphinx' }];
+  // Parley's pocketsphinx settings, and the library's own as a baseline in the same run.
+  const backends: (AsrBackendConfig & { label?: string })[] = [
+    { kind: 'pocketsphinx' },
+    { kind: 'pocketsphinx', options: POCKETSPHINX_LIBRARY_OPTIONS, label: 'baseline: pocketsphinx, library defaults' },
+  ];
   if (existsSync(path.join(modelsDir(), 'sherpa-zipformer-en', 'encoder.int8.onnx'))) backends.push({ kind: 'sherpa-onnx' });
   else process.stderr.write('sherpa-onnx: model not installed (npm run models -- fetch sherpa-zipformer-en); skipped\n');
   if (process.env['OPENAI_API_KEY']) backends.push({ kind: 'openai' });
@@ -113,8 +118,9 @@ async function main(): Promise<void> {
     const sets: [string, Clip[], Clip[]][] = [['fixtures', fixtures, fixtureFiles], ['speechbrain', speechbrain, speechbrain]];
     for (const [set, spans, files] of sets) {
       if (spans.length === 0) continue;
-      rows.push({ backend: cfg.kind, set, mode: 'ASR only (no VAD)', ...(await asrOnly(asr, spans)) });
-      rows.push({ backend: cfg.kind, set, mode: 'VAD + ASR, whole files', ...(await fullPipeline(vad, asr, files)) });
+      const backend = cfg.label ?? cfg.kind;
+      rows.push({ backend, set, mode: 'ASR only (no VAD)', ...(await asrOnly(asr, spans)) });
+      rows.push({ backend, set, mode: 'VAD + ASR, whole files', ...(await fullPipeline(vad, asr, files)) });
     }
     await asr.close();
   }

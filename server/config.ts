@@ -44,6 +44,11 @@ export interface Config {
   redisPrefix: string;
   /** `PARLEY_ASR`: speech recognition backend; `none` accepts audio frames but transcribes nothing. */
   asr: 'pocketsphinx' | 'sherpa-onnx' | 'openai' | 'none';
+  /**
+   * `PARLEY_POCKETSPHINX_OPTIONS`: pocketsphinx decoder options as on its command line, e.g.
+   * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
+   */
+  pocketsphinxOptions: Record<string, string>;
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
   inferenceWorkers: number;
   /** `PARLEY_WORKER_NICE`: nice value (0–19) of inference worker threads, so the event loop wins busy cores; default 0. */
@@ -180,6 +185,22 @@ function parseApiKeys(raw: string | undefined, problems: string[]): ApiKey[] {
   return keys;
 }
 
+/** Parse `-name value -name value` (a decoder's command-line options). */
+function parseDecoderOptions(name: string, raw: string | undefined, problems: string[]): Record<string, string> {
+  const words = (raw ?? '').trim().split(/\s+/).filter(Boolean);
+  const out: Record<string, string> = {};
+  for (let i = 0; i < words.length; i += 2) {
+    const key = words[i] ?? '';
+    const value = words[i + 1];
+    if (!/^-[a-z_]+$/.test(key) || value === undefined) {
+      problems.push(`${name} must be pairs of "-option value", e.g. "-ds 1 -maxhmmpf 30000" (bad at ${JSON.stringify(key)})`);
+      return {};
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
 const THRESHOLD_ENV: Record<keyof SpeakerThresholds, string> = {
   tauMatch: 'PARLEY_SPEAKER_TAU_MATCH',
   tauUpdate: 'PARLEY_SPEAKER_TAU_UPDATE',
@@ -237,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
+    pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),
     vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),

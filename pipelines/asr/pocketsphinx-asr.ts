@@ -9,6 +9,17 @@ const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 interface Decoder { config: Pointer; ps: Pointer }
 
 /**
+ * Decoder options Parley sets over pocketsphinx's own defaults (see `PocketsphinxAsrConfig.options`):
+ * acoustic scores every second frame (`-ds 2`) and at most 3000 active HMMs per frame (library default
+ * 30000) take about a third less CPU per stream at the same word error rate on the fixtures and
+ * SpeechBrain clips (docs/BENCHMARKS.md, `bench/asr-wer.ts`), so more live sessions fit on each core.
+ */
+export const POCKETSPHINX_DEFAULT_OPTIONS: Readonly<Record<string, string>> = { '-ds': '2', '-maxhmmpf': '3000' };
+
+/** pocketsphinx's own values for the options above, for comparison. */
+export const POCKETSPHINX_LIBRARY_OPTIONS: Readonly<Record<string, string>> = { '-ds': '1', '-maxhmmpf': '30000' };
+
+/**
  * CMU pocketsphinx in-process over FFI. A decoder serves one turn at a time, so concurrent turns in one
  * thread each take a decoder from a small pool (created on demand, 0.3–0.5 s each).
  */
@@ -18,11 +29,13 @@ export class PocketsphinxAsr implements StreamingAsr {
   private readonly idle: Decoder[] = [];
   private readonly partialIntervalSamples: number;
   private readonly maxIdleDecoders: number;
+  private readonly options: Record<string, string>;
   private closed = false;
 
   private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.maxIdleDecoders = config.maxIdleDecoders ?? 4;
+    this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
   }
 
   /**
@@ -54,8 +67,12 @@ export class PocketsphinxAsr implements StreamingAsr {
       ...s('-hmm'), ...s(path.join(this.modelDir, 'en-us')),
       ...s('-lm'), ...s(path.join(this.modelDir, 'en-us.lm.bin')),
       ...s('-dict'), ...s(path.join(this.modelDir, 'cmudict-en-us.dict')),
+      ...Object.entries(this.options).flatMap(([k, v]) => [...s(k), ...s(v)]),
       ...s(null));
-    if (!config) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'pocketsphinx rejected its configuration');
+    if (!config) {
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING',
+        `pocketsphinx rejected its options ${JSON.stringify(this.options)} (PARLEY_POCKETSPHINX_OPTIONS)`);
+    }
     const ps = this.api.psInit(config);
     if (!ps) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load the model in ${this.modelDir}`);
     return { config, ps };

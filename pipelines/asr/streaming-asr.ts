@@ -49,6 +49,11 @@ export interface PocketsphinxAsrConfig {
    * creating one takes 0.3–0.5 s). Default 4.
    */
   maxIdleDecoders?: number;
+  /**
+   * Decoder options passed to pocketsphinx as on its command line, overriding Parley's defaults
+   * (`POCKETSPHINX_DEFAULT_OPTIONS`), e.g. `{ '-maxhmmpf': '-1' }` for no pruning.
+   */
+  options?: Record<string, string>;
 }
 
 /** A sherpa-onnx streaming transducer, its files fetched by the `models` command. */

@@ -39,7 +39,7 @@ export function asrBackend(config: Config): AsrBackendConfig {
     case 'openai':
       return { kind: 'openai', baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.transcriptionModel };
     default:
-      return { kind: 'pocketsphinx' };
+      return { kind: 'pocketsphinx', options: config.pocketsphinxOptions };
   }
 }
 

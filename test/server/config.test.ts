@@ -34,6 +34,13 @@ describe('config', () => {
     );
   });
 
+  test('pocketsphinx options are "-name value" pairs', () => {
+    assert.deepEqual(loadConfig({}).pocketsphinxOptions, {});
+    assert.deepEqual(loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: ' -ds 1  -maxhmmpf 30000 ' }).pocketsphinxOptions, { '-ds': '1', '-maxhmmpf': '30000' });
+    assert.throws(() => loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: '-ds' }), /PARLEY_POCKETSPHINX_OPTIONS must be pairs/);
+    assert.throws(() => loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: 'ds 1' }), /PARLEY_POCKETSPHINX_OPTIONS/);
+  });
+
   test('speaker thresholds can be overridden, and must stay consistent', () => {
     const c = loadConfig({ PARLEY_SPEAKER_TAU_MATCH: '0.6', PARLEY_SPEAKER_TAU_UPDATE: '0.7' });
     assert.deepEqual(c.speakerThresholds, { tauMatch: 0.6, tauUpdate: 0.7 });

@@ -81,6 +81,11 @@ describe('pocketsphinx backend', () => {
     assert.doesNotMatch(err, /INFO:|ERROR:/, 'pocketsphinx log lines reached stderr');
   });
 
+  test('an unknown decoder option fails at start-up naming the variable', async () => {
+    await assert.rejects(createStreamingAsr({ kind: 'pocketsphinx', options: { '-no_such_option': '1' } }),
+      isModelMissing(/PARLEY_POCKETSPHINX_OPTIONS/));
+  });
+
   test('a missing model fails at start-up naming the packages to install', async () => {
     await assert.rejects(createStreamingAsr({ kind: 'pocketsphinx', modelDir: '/nonexistent' }), isModelMissing(/pocketsphinx-en-us/));
   });
