@@ -3,11 +3,13 @@
  * real-time pace (100 ms frames) through the worker pool (pocketsphinx + Silero); partial lag = arrival of a
  * transcript.partial minus the wall time the frame holding its last audio was pushed. N grows until the
  * partial lag p95 reaches 500 ms or audio is shed; bounded (N <= 24, ~10 s of audio per step).
- * Baseline in the same run: N = 1.
+ * Baselines in the same run: N = 1, and the whole sweep again with pocketsphinx's own decoder settings
+ * (`POCKETSPHINX_LIBRARY_OPTIONS`) instead of Parley's.
  * Run: node dist/bench/asr-concurrency.js [secondsPerStep]
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { POCKETSPHINX_LIBRARY_OPTIONS } from '../pipelines/asr/pocketsphinx-asr.js';
 import { createAudioSession } from '../pipelines/audio/audio-session.js';
 import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
 import { encodeS16le } from '../pipelines/audio/pcm-codecs.js';
@@ -70,9 +72,9 @@ async function step(pool: WorkerPool, n: number): Promise<{ lags: number[]; shed
   return { lags, shed, partials, finals, cpu };
 }
 
-async function main(): Promise<void> {
-  const pool = await WorkerPool.create({ asr: { kind: 'pocketsphinx', maxIdleDecoders: 16 } });
-  console.log(`workers: ${pool.size} (cores: ${os.availableParallelism()}), ${STEP_S} s of audio per stream per step`);
+async function sweep(label: string, options: Record<string, string>): Promise<void> {
+  const pool = await WorkerPool.create({ asr: { kind: 'pocketsphinx', maxIdleDecoders: 16, options } });
+  console.log(`\n${label}: workers: ${pool.size} (cores: ${os.availableParallelism()}), ${STEP_S} s of audio per stream per step`);
   console.log('| streams | partials | finals | partial lag p50 ms | p95 ms | max ms | shed episodes | process CPU (cores) |');
   console.log('|---|---|---|---|---|---|---|---|');
   let sustained = 0;
@@ -87,4 +89,5 @@ async function main(): Promise<void> {
   await pool.close();
 }
 
-await main();
+await sweep('pocketsphinx, Parley defaults', {});
+await sweep('baseline: pocketsphinx, library defaults', { ...POCKETSPHINX_LIBRARY_OPTIONS });

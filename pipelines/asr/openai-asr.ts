@@ -53,6 +53,11 @@ class OpenAiTurn implements AsrTurnStream {
     return undefined;
   }
 
+  /** A whole-turn transcription endpoint has nothing before the turn ends. */
+  flush(): undefined {
+    return undefined;
+  }
+
   async finish(): Promise<AsrFinal> {
     if (this.done) return { text: '', confidence: 0 };
     this.done = true;

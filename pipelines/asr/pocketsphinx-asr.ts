@@ -122,6 +122,11 @@ class PocketsphinxTurn implements AsrTurnStream {
     this.api.psProcessRaw(this.decoder.ps, this.pcm, samples.length, 0, 0);
     this.sinceHyp += samples.length;
     if (this.sinceHyp < this.partialIntervalSamples) return undefined;
+    return this.flush();
+  }
+
+  flush(): string | undefined {
+    if (this.done) return undefined;
     this.sinceHyp = 0;
     const hyp = normalise(this.api.psGetHyp(this.decoder.ps, null));
     if (hyp === '' || hyp === this.lastPartial) return undefined;

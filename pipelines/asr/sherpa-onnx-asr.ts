@@ -92,6 +92,11 @@ class SherpaTurn implements AsrTurnStream {
     this.stream.acceptWaveform({ samples, sampleRate: 16000 });
     this.sincePartial += samples.length;
     if (this.sincePartial < this.interval) return undefined;
+    return this.flush();
+  }
+
+  flush(): string | undefined {
+    if (this.done) return undefined;
     this.sincePartial = 0;
     this.decodeReady();
     const text = normalise(this.rec.getResult(this.stream).text);

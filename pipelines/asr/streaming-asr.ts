@@ -19,6 +19,12 @@ export interface AsrTurnStream {
    * @returns the partial text when it changed since the last returned partial, else `undefined`.
    */
   accept(samples: Float32Array): string | undefined;
+  /**
+   * Decode everything accepted so far now, not at the next partial interval (the pipeline calls it when
+   * a pause starts and just before the end of turn, so retrieval sees the whole utterance early).
+   * @returns the partial text when it changed since the last returned partial, else `undefined`.
+   */
+  flush(): string | undefined;
   /** End the turn and resolve to its final text. */
   finish(): Promise<AsrFinal>;
   /** Abandon the turn; frees its decoder without a result. */

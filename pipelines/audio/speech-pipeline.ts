@@ -87,6 +87,7 @@ export class SpeechPipeline {
     const ev = this.segmenter.push(prob, startMs, endMs);
     if (ev?.type === 'start') this.startTurn(ev.onsetMs);
     else if (this.turn) this.feed(win);
+    if (ev?.type === 'pause') this.flushPartial();
     if (ev?.type === 'stop') this.endTurn(ev.speechEndMs, ev.decidedAtMs, ev.reason);
   }
 
@@ -110,7 +111,18 @@ export class SpeechPipeline {
     if (partial !== undefined) this.emit({ type: 'partial', turnId: turn.id, text: partial, atMs: endSample / SAMPLES_PER_MS });
   }
 
+  /**
+   * Send the recogniser's current text as a partial now when it changed: at a pause (the silence that
+   * may end the turn has begun, so retrieval can finish inside it) and before the end of turn.
+   */
+  private flushPartial(): void {
+    const turn = this.turn;
+    const partial = turn?.asr.flush();
+    if (turn && partial !== undefined) this.emit({ type: 'partial', turnId: turn.id, text: partial, atMs: this.positionMs });
+  }
+
   private endTurn(speechEndMs: number, decidedAtMs: number, reason: 'silence' | 'commit' | 'max_turn'): void {
+    this.flushPartial();
     const turn = this.turn;
     if (!turn) return;
     this.turn = undefined;

@@ -3,6 +3,8 @@ import type { ResolvedVadOptions } from './vad-options.js';
 /** A turn boundary found by {@link TurnSegmenter}. Times in ms on the session's audio clock. */
 export type SegmentEvent =
   | { type: 'start'; /** Detected speech onset (unpadded). */ onsetMs: number }
+  /** Speech paused inside an open turn: the silence that may end it has begun. */
+  | { type: 'pause'; /** Where the silence began. */ silenceFromMs: number }
   | {
       type: 'stop';
       /** Where speech ended: the start of the closing silence, or the decision time when forced. */
@@ -18,7 +20,8 @@ const MAX_CANDIDATE_DIP_MS = 64;
 /**
  * The end-of-turn state machine over per-window speech probabilities, with hysteresis: a turn starts once
  * speech (≥ positive threshold, then staying ≥ negative) has lasted `minSpeechMs`; it ends after
- * `endSilenceMs` of windows below the negative threshold, on `commit`, or at `maxTurnMs`.
+ * `endSilenceMs` of windows below the negative threshold, on `commit`, or at `maxTurnMs`. The first
+ * window of each such silence inside a turn is reported as a pause.
  */
 export class TurnSegmenter {
   private candidateMs: number | undefined;
@@ -55,13 +58,14 @@ export class TurnSegmenter {
       }
       return undefined;
     }
+    const paused = this.silenceFromMs === undefined && prob < neg;
     if (prob >= pos) this.silenceFromMs = undefined;
     else if (prob < neg) this.silenceFromMs ??= startMs;
     if (this.silenceFromMs !== undefined && endMs - this.silenceFromMs >= this.opts.endSilenceMs) {
       return this.end(this.silenceFromMs, endMs, 'silence');
     }
     if (endMs - this.onsetMs >= this.opts.maxTurnMs) return this.end(endMs, endMs, 'max_turn');
-    return undefined;
+    return paused ? { type: 'pause', silenceFromMs: startMs } : undefined;
   }
 
   /** Force the open turn to end at `nowMs`; `undefined` when no turn is open. */

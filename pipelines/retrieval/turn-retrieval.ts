@@ -5,8 +5,11 @@ import type { RetrievalResult, Retriever } from './retriever.js';
 
 /** Options for `createTurnRetrieval`. */
 export interface TurnRetrievalOptions {
-  /** Quiet time after a partial before speculative retrieval starts, ms; default 120. */
-  debounceMs?: number;
+  /**
+   * Least time between the starts of two speculative searches of a turn, ms; default 120. A partial is
+   * searched at once unless one started more recently; then the latest text is searched when the gap ends.
+   */
+  minGapMs?: number;
   /** Items per context; default 5. */
   k?: number;
   /** Called with every confirmed (non-speculative) context, e.g. to record query coherence. */
@@ -19,6 +22,8 @@ interface Turn {
   id: string;
   latest: string;
   timer: NodeJS.Timeout | null;
+  /** performance.now() when the last search started. */
+  lastStart: number | null;
   controller: AbortController | null;
   running: { text: string; promise: Promise<Done | null> } | null;
   done: Done | null;
@@ -41,21 +46,21 @@ const isAbort = (err: unknown): boolean => (err as { name?: string } | null)?.na
 
 /**
  * Retrieval staged around one live session's turns (VoiceMem): speculative retrieval on partial
- * transcripts (the first at once, later ones debounced; the latest partial wins, earlier work aborted), `memory.context` with
+ * transcripts (at once, at most one start per `minGapMs`; the latest partial wins, earlier work aborted), `memory.context` with
  * `speculative: true` whenever the top items change, and at the end-of-turn decision a confirmed
  * context: at once when the speculative result for the last partial is ready (`ready_at_ms` ≤ 0),
  * else as soon as the staged retrieval finishes. A new turn aborts the old one (barge-in).
  * Text-only utterances get one confirmed context after they are stored.
  */
 export function createTurnRetrieval(retriever: Retriever, session: TurnSession, options: TurnRetrievalOptions = {}): TurnListener {
-  const debounceMs = options.debounceMs ?? 120;
+  const minGapMs = options.minGapMs ?? 120;
   const k = options.k ?? 5;
   const turns = new Map<string, Turn>();
 
   const turnOf = (id: string): Turn => {
     let t = turns.get(id);
     if (!t) {
-      t = { id, latest: '', timer: null, controller: null, running: null, done: null, lastSentIds: null, anchor: null, confirmed: false, confirming: false, excludeIds: [] };
+      t = { id, latest: '', timer: null, lastStart: null, controller: null, running: null, done: null, lastSentIds: null, anchor: null, confirmed: false, confirming: false, excludeIds: [] };
       turns.set(id, t);
     }
     return t;
@@ -85,6 +90,7 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
     t.controller?.abort();
     const controller = new AbortController();
     t.controller = controller;
+    t.lastStart = performance.now();
     const promise = retriever
       .retrieve({ tenant: session.tenant, text, k, askerId: session.lastSpeakerId(), excludeIds: t.excludeIds, signal: controller.signal })
       .then((result) => {
@@ -128,17 +134,19 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
       const clean = text.trim();
       if (!clean || clean === t.latest || t.anchor !== null) return;
       t.latest = clean;
-      // The turn's first partial is searched at once, so a context is ready early even when the
-      // end of turn follows fast (a recogniser catching up on a backlog); later ones are debounced.
-      if (!t.done && !t.running && !t.timer) {
+      // Search at once, so the context is ready early even when the end of turn follows fast (the
+      // pipeline sends a partial as soon as a pause starts). Only a burst of partials (a recogniser
+      // catching up on a backlog) waits, and then searches just its latest text.
+      if (t.timer) return;
+      const wait = t.lastStart === null ? 0 : t.lastStart + minGapMs - performance.now();
+      if (wait <= 0) {
         void run(t, clean);
         return;
       }
-      if (t.timer) clearTimeout(t.timer);
       t.timer = setTimeout(() => {
         t.timer = null;
-        void run(t, clean);
-      }, debounceMs);
+        void run(t, t.latest);
+      }, wait);
     },
     onSpeechStopped(turnId) {
       const t = turnOf(turnId);

@@ -27,6 +27,9 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   let fixtures: AudioFixture[];
   before(async () => {
     t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1' });
+    // Loaded before the audio, as the real server does at start-up: a first load slowed by other
+    // tests on the machine would otherwise be a backlog, and the audio behind it shed.
+    await t.app.models.inference();
     fixtures = loadAudioFixtures();
   });
   after(async () => {
@@ -135,6 +138,7 @@ describe('end-of-session speaker merge', () => {
       PARLEY_SPEAKER_MERGE_TAU: '0.9',
       PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
     });
+    await t.app.models.inference();
   });
   after(async () => {
     await t.close();
@@ -167,6 +171,7 @@ describe('voice without consent', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_VOICEPRINTS: 'none' });
+    await t.app.models.inference();
   });
   after(async () => {
     await t.close();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PocketsphinxAsr } from '../../../pipelines/asr/pocketsphinx-asr.js';
+import type { StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
@@ -90,6 +91,38 @@ describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
     assert.ok(Math.abs(stop.decidedAtMs - (u.start_ms + 600)) < 40);
     const fin = withCommit.find((e) => e.type === 'final');
     assert.ok(fin && fin.type === 'final' && fin.text.length > 0);
+  });
+
+  test('the recogniser is asked for its text when a pause starts and again before the end of turn', async () => {
+    // A recogniser that never volunteers a partial: every text comes from flush, numbered by audio heard.
+    let heard = 0;
+    const quiet: StreamingAsr = {
+      name: 'quiet', producesPartials: true,
+      startTurn: () => ({
+        accept: (samples) => { heard += samples.length; return undefined; },
+        flush: () => `heard ${heard}`,
+        finish: async () => ({ text: 'final', confidence: 1 }),
+        abort: () => undefined,
+      }),
+      close: async () => undefined,
+    };
+    const f = fixtures[0];
+    assert.ok(f);
+    const events: AudioSessionEvent[] = [];
+    const p = new SpeechPipeline(vad, quiet, (e) => events.push(e));
+    const samples = fixtureSamples(f);
+    for (let i = 0; i < samples.length; i += 1600) await p.process(samples.subarray(i, i + 1600), i);
+    const stops = events.filter((e) => e.type === 'speech_stopped');
+    assert.equal(stops.length, f.utterances.length);
+    for (const stop of stops) {
+      const mine = events.filter((e) => 'turnId' in e && e.turnId === stop.turnId);
+      const partials = mine.filter((e) => e.type === 'partial');
+      // One window into the closing silence, long before the end of turn is decided…
+      assert.ok(partials.some((e) => e.atMs > stop.audioEndMs && e.atMs <= stop.audioEndMs + 32), JSON.stringify(partials));
+      // …and the event right before speech_stopped is the text at the decision.
+      const before = mine[mine.indexOf(stop) - 1];
+      assert.ok(before?.type === 'partial' && before.atMs === stop.decidedAtMs, JSON.stringify(before));
+    }
   });
 
   test('silence produces no turns', async () => {

@@ -18,10 +18,19 @@ const opts = resolveVadOptions({ minSpeechMs: 96, endSilenceMs: 320, positiveThr
 test('a turn starts after minSpeechMs of speech and ends after endSilenceMs of silence', () => {
   const probs = [0, 0, 0.9, 0.9, 0.9, 0.9, 0.5, 0.9, ...Array(12).fill(0.1)];
   const evs = run(new TurnSegmenter(opts), probs);
-  assert.deepEqual(evs.map((e) => e.ev.type), ['start', 'stop']);
+  assert.deepEqual(evs.map((e) => e.ev.type), ['start', 'pause', 'stop']);
   assert.deepEqual(evs[0]?.ev, { type: 'start', onsetMs: 64 });
-  // Silence from window 8 (256 ms); 10 windows = 320 ms later the decision falls at 576 ms.
-  assert.deepEqual(evs[1]?.ev, { type: 'stop', speechEndMs: 256, decidedAtMs: 576, reason: 'silence' });
+  // Silence from window 8 (256 ms), reported at once as a pause; 10 windows = 320 ms later the
+  // decision falls at 576 ms.
+  assert.deepEqual(evs[1], { i: 8, ev: { type: 'pause', silenceFromMs: 256 } });
+  assert.deepEqual(evs[2]?.ev, { type: 'stop', speechEndMs: 256, decidedAtMs: 576, reason: 'silence' });
+});
+
+test('each pause inside a turn is reported once, when its silence begins', () => {
+  // speech, a short pause (3 windows), speech again, then the closing silence.
+  const probs = [0.9, 0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.9, 0.9, ...Array(12).fill(0.1)];
+  const evs = run(new TurnSegmenter(opts), probs);
+  assert.deepEqual(evs.map((e) => `${e.ev.type}@${e.i}`), ['start@2', 'pause@4', 'pause@9', 'stop@18']);
 });
 
 test('short blips below minSpeechMs and hysteresis-band dips do not start or end turns', () => {
