@@ -52,6 +52,8 @@ for (const c of levels) {
   const ready: number[] = [];
   const search: number[] = [];
   let speculative = 0;
+  let late = 0;
+  let lateWithoutPartial = 0;
   const texts: string[] = [];
   let expected = 0;
   await Promise.all(Array.from({ length: c }, async (_, i) => {
@@ -71,9 +73,13 @@ for (const c of levels) {
     await new Promise((r) => setTimeout(r, 3000 + 400 * c));
     for (const e of ws.events) {
       if (e.type === 'memory.context' && e.speculative === false && typeof e.ready_at_ms === 'number' && String(e.turn_id).startsWith('turn_')) {
-        const stopped = ws.events.some((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
+        const stopped = ws.events.find((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
         if (!stopped) continue;
         ready.push(e.ready_at_ms);
+        if (e.ready_at_ms > 0) {
+          late++;
+          if (!ws.events.some((p) => p.type === 'transcript.partial' && p.turn_id === e.turn_id && p.seq < stopped.seq)) lateWithoutPartial++;
+        }
         search.push((e.timings as { search_ms: number }).search_ms);
       }
       if (e.type === 'memory.context' && e.speculative === true) speculative++;
@@ -95,10 +101,10 @@ for (const c of levels) {
       baseSearch.push(t2 - t1);
     }));
   }
-  rows.push([String(c), `${ready.length}/${expected}`, String(speculative), f1(pct(ready, 50)), f1(pct(ready, 95)), f1(pct(search, 50)), f1(pct(search, 95)),
+  rows.push([String(c), `${ready.length}/${expected}`, String(speculative), `${late} (${lateWithoutPartial})`, f1(pct(ready, 50)), f1(pct(ready, 95)), f1(pct(search, 50)), f1(pct(search, 95)),
     f1(pct(base, 50)), f1(pct(base, 95)), f1(pct(baseSearch, 50)), f1(pct(baseSearch, 95))]);
 }
-const head = ['sessions', 'confirmed/spoken turns', 'spec ctx', 'ready p50', 'ready p95', 'search p50', 'search p95', 'naive ready p50', 'naive ready p95', 'naive search p50', 'naive search p95'];
+const head = ['sessions', 'confirmed/spoken turns', 'spec ctx', 'ready > 0 (no partial before the stop)', 'ready p50', 'ready p95', 'search p50', 'search p95', 'naive ready p50', 'naive ready p95', 'naive search p50', 'naive search p95'];
 console.log(`\nmemory.context latency, ${memories} memories in one tenant, fixture speech streamed in real time, ${rounds} rounds per session (ms); inference worker nice ${config.workerNice}`);
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

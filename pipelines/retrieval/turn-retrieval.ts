@@ -136,13 +136,12 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
       t.latest = clean;
       // Search at once, so the context is ready early even when the end of turn follows fast (the
       // pipeline sends a partial as soon as a pause starts). Only a burst of partials (a recogniser
-      // catching up on a backlog) waits, and then searches just its latest text.
+      // catching up on a backlog) waits, and then searches just its latest text. Even "at once" is a
+      // timer, so events already queued go first: when the end of turn is among them, the search's
+      // synchronous part must not hold up `vad.speech_stopped`, and the decision confirms what is
+      // ready instead of starting another search.
       if (t.timer) return;
-      const wait = t.lastStart === null ? 0 : t.lastStart + minGapMs - performance.now();
-      if (wait <= 0) {
-        void run(t, clean);
-        return;
-      }
+      const wait = t.lastStart === null ? 0 : Math.max(0, t.lastStart + minGapMs - performance.now());
       t.timer = setTimeout(() => {
         t.timer = null;
         void run(t, t.latest);

@@ -48,6 +48,7 @@ test('a partial is searched at once; a burst inside the gap waits and searches o
   const turns = createTurnRetrieval(retriever, session, { minGapMs: 40 });
   turns.onSpeechStarted?.('turn_1', 0);
   turns.onPartial?.('turn_1', 'where is');
+  await sleep(5);
   assert.deepEqual(calls.map((c) => c.text), ['where is']);
   turns.onPartial?.('turn_1', 'where is my');
   turns.onPartial?.('turn_1', 'where is my cat');
@@ -57,6 +58,7 @@ test('a partial is searched at once; a burst inside the gap waits and searches o
   assert.equal(calls[0]?.signal?.aborted, true, 'the older search is abandoned for the latest text');
   await sleep(60);
   turns.onPartial?.('turn_1', 'where is my cat now');
+  await sleep(5);
   assert.equal(calls.length, 3, 'after the gap a partial (the one sent at a pause) is searched at once');
   turns.close?.();
 });
@@ -67,6 +69,7 @@ test('a search finished before the end of turn is confirmed at the decision with
   const turns = createTurnRetrieval(retriever, session);
   turns.onSpeechStarted?.('turn_1', 0);
   turns.onPartial?.('turn_1', 'my cat miko');
+  await sleep(5);
   calls[0]?.finish();
   await tick();
   assert.deepEqual(sent.map((e) => [e.type, e.speculative]), [['memory.context', true]]);
@@ -87,14 +90,52 @@ test('a revision still being searched at the decision: the previous context is c
   const turns = createTurnRetrieval(retriever, session, { minGapMs: 0 });
   turns.onSpeechStarted?.('turn_1', 0);
   turns.onPartial?.('turn_1', 'my cat');
+  await sleep(5);
   calls[0]?.finish();
   await tick();
   turns.onPartial?.('turn_1', 'my cat miko');
+  await sleep(5);
   assert.equal(calls.length, 2);
   turns.onSpeechStopped?.('turn_1');
   const confirmed = sent.find((e) => e.speculative === false);
   assert.deepEqual((confirmed?.items as { id: string }[]).map((i) => i.id), ['m:my cat']);
   assert.ok((confirmed?.ready_at_ms as number) <= 0);
+  turns.close?.();
+});
+
+test('a partial that arrives together with the end of turn starts no search; what is ready is confirmed', async () => {
+  const { retriever, calls } = fakeRetriever();
+  const { session, sent } = fakeSession();
+  const turns = createTurnRetrieval(retriever, session);
+  turns.onSpeechStarted?.('turn_1', 0);
+  turns.onPartial?.('turn_1', 'my cat');
+  await sleep(5);
+  calls[0]?.finish();
+  await tick();
+  await sleep(150);
+  // The recogniser's last text and the decision, back to back (as the pipeline sends them).
+  turns.onPartial?.('turn_1', 'my cat miko');
+  turns.onSpeechStopped?.('turn_1');
+  await sleep(5);
+  assert.equal(calls.length, 1, 'no search started after the decision');
+  const confirmed = sent.find((e) => e.speculative === false);
+  assert.deepEqual((confirmed?.items as { id: string }[]).map((i) => i.id), ['m:my cat']);
+  assert.ok((confirmed?.ready_at_ms as number) < -100);
+  turns.close?.();
+});
+
+test('a turn whose only partial arrives with the end of turn searches that text at the decision', async () => {
+  const { retriever, calls } = fakeRetriever();
+  const { session, sent } = fakeSession();
+  const turns = createTurnRetrieval(retriever, session);
+  turns.onSpeechStarted?.('turn_1', 0);
+  turns.onPartial?.('turn_1', 'yes');
+  turns.onSpeechStopped?.('turn_1');
+  assert.deepEqual(calls.map((c) => c.text), ['yes']);
+  calls[0]?.finish();
+  await tick();
+  const confirmed = sent.find((e) => e.speculative === false);
+  assert.deepEqual((confirmed?.items as { id: string }[]).map((i) => i.id), ['m:yes']);
   turns.close?.();
 });
 
@@ -114,6 +155,7 @@ test('a turn without partials waits for its final; barge-in abandons the old tur
 
   turns.onSpeechStarted?.('turn_2', 0);
   turns.onPartial?.('turn_2', 'what about');
+  await sleep(5);
   turns.onSpeechStarted?.('turn_3', 0);
   assert.equal(calls[1]?.signal?.aborted, true, 'the user spoke again: turn_2 is cancelled');
   calls[1]?.finish();
