@@ -38,7 +38,8 @@ const tmp = tempDir('parley-bench-');
 const config = loadConfig({
   DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64', PARLEY_WORKER_NICE: arg('worker-nice', '5'),
 });
-const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+// Models load at start-up, as in the real server (`npm start`), not on the first session's audio.
+const app = await buildApp(config, { logger: pino({ level: 'silent' }), eagerModels: true });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const wsUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
