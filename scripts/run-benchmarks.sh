@@ -18,6 +18,7 @@ run asr-concurrency dist/bench/asr-concurrency.js
 run speaker-eval dist/bench/speaker-eval.js
 run memory-freshness dist/bench/memory-freshness.js
 run memory-ingest dist/bench/memory-ingest.js
+run ingest-participants dist/bench/ingest-participants.js
 run store-search dist/bench/store-search.js
 run retrieval-latency dist/bench/retrieval-latency.js
 run retrieval-locomo dist/bench/retrieval-locomo.js
