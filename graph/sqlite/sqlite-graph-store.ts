@@ -12,6 +12,8 @@ CREATE TABLE IF NOT EXISTS participants (
   attributes TEXT NOT NULL DEFAULT '{}', voiceprint_count INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
   PRIMARY KEY (tenant, id));
+-- listParticipants reads a tenant's participants in creation order (each ingest does): no sort.
+CREATE INDEX IF NOT EXISTS participants_by_age ON participants (tenant, created_at, id);
 CREATE TABLE IF NOT EXISTS utterances (
   tenant TEXT NOT NULL, id TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
   speaker_id TEXT NOT NULL, text TEXT NOT NULL, start_ms REAL, end_ms REAL, time TEXT NOT NULL,
