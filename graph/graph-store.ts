@@ -41,8 +41,14 @@ export interface GraphStore {
   /** Create a participant with a fresh id, or with `id` if given and unused. */
   createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant>;
   getParticipant(tenant: TenantId, id: string): Promise<Participant | null>;
-  /** Case-insensitive match on name or any alias. */
+  /** Case-insensitive match on name or any alias, oldest first. */
   findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]>;
+  /**
+   * Participants whose name or an alias (of two characters or more) occurs in `text`, ignoring case,
+   * oldest first: a substring screen, so callers check word boundaries. Lets the text path find the
+   * people an utterance names without reading every participant of the tenant.
+   */
+  findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]>;
   listParticipants(tenant: TenantId): Promise<Participant[]>;
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */

@@ -134,6 +134,16 @@ export class Neo4jGraphStore implements GraphStore {
     return found.map(toParticipant);
   }
 
+  async findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]> {
+    await this.init();
+    const found = await this.db.read('findParticipantsInText', (tx) => rows(tx, `
+      MATCH (n:Participant {tenant: $tenant})
+      WHERE (size(n.name) > 1 AND $text CONTAINS toLower(n.name))
+        OR any(a IN n.aliases WHERE size(a) > 1 AND $text CONTAINS toLower(a))
+      RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), text: text.toLowerCase() }));
+    return found.map(toParticipant);
+  }
+
   async listParticipants(tenant: TenantId): Promise<Participant[]> {
     await this.init();
     const found = await this.db.read('listParticipants', (tx) => rows(tx,

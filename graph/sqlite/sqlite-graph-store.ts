@@ -57,6 +57,13 @@ function toParticipant(row: ParticipantRow): Participant {
   };
 }
 
+/** GLOB pattern of a string holding a character outside printable ASCII. */
+const NON_ASCII = '*[^ -~]*';
+
+function namesOf(p: Participant): string[] {
+  return p.name ? [p.name, ...p.aliases] : p.aliases;
+}
+
 function toUtterance(row: UtteranceRow): Utterance {
   return {
     id: row.id,
@@ -140,13 +147,28 @@ export class SqliteGraphStore implements GraphStore {
     return row ? toParticipant(row) : null;
   }
 
+  // SQLite's lower() folds ASCII only. Names holding any other character are always passed to the
+  // exact Unicode check in JavaScript; for the rest the SQL test is already exact.
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
+    const wanted = name.toLowerCase();
     const rows = this.db
-      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (lower(p.name) = lower(?)
-        OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE lower(json_each.value) = lower(?)))
-        ORDER BY p.created_at`)
-      .all(tenant, name, name) as ParticipantRow[];
-    return rows.map(toParticipant);
+      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (lower(p.name) = ? OR p.name GLOB ?
+        OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE lower(json_each.value) = ? OR json_each.value GLOB ?))
+        ORDER BY p.created_at, p.id`)
+      .all(tenant, wanted, NON_ASCII, wanted, NON_ASCII) as ParticipantRow[];
+    return rows.map(toParticipant).filter((p) => namesOf(p).some((n) => n.toLowerCase() === wanted));
+  }
+
+  async findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]> {
+    const lower = text.toLowerCase();
+    const rows = this.db
+      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (
+          (length(p.name) > 1 AND (instr(?, lower(p.name)) > 0 OR p.name GLOB ?))
+          OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE length(json_each.value) > 1
+            AND (instr(?, lower(json_each.value)) > 0 OR json_each.value GLOB ?)))
+        ORDER BY p.created_at, p.id`)
+      .all(tenant, lower, NON_ASCII, lower, NON_ASCII) as ParticipantRow[];
+    return rows.map(toParticipant).filter((p) => namesOf(p).some((n) => n.length > 1 && lower.includes(n.toLowerCase())));
   }
 
   async listParticipants(tenant: TenantId): Promise<Participant[]> {

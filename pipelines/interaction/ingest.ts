@@ -6,7 +6,6 @@ import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
 import { attributesNameEvidenceStore, nameFromSelfIntroduction, recordAddressEvidence } from '../speaker/naming.js';
-import { mentionedParticipants } from './addressee.js';
 import { ParticipantResolver } from './participant-resolver.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
@@ -68,7 +67,7 @@ export class InteractionIngest {
   async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
     const { graph } = this.deps;
     await graph.openSession(tenant, sessionId, new Date().toISOString());
-    const resolver = new ParticipantResolver(graph, tenant, await graph.listParticipants(tenant));
+    const resolver = new ParticipantResolver(graph, tenant);
     const history = await graph.recentUtterances(tenant, sessionId, PRESENCE_WINDOW);
     const recent = history.map((u) => ({ speakerId: u.speakerId }));
     const present = new Set(history.flatMap((u) => [u.speakerId, ...u.addresseeIds]));
@@ -85,7 +84,7 @@ export class InteractionIngest {
       const speaker = await this.bindSelfIntroduction(tenant, resolver, participant, input.text);
       const addressees = input.addressees
         ? await Promise.all(input.addressees.map(async (a) => (await resolver.resolve(a)).participant))
-        : resolver.byIds(await this.inferAddressees(tenant, sessionId, resolver, speaker.id, input.text, recent, present));
+        : await resolver.byIds(await this.inferAddressees(tenant, sessionId, resolver, speaker.id, input.text, recent, present));
       recent.push({ speakerId: speaker.id });
       pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }
@@ -138,16 +137,16 @@ export class InteractionIngest {
     tenant: TenantId, sessionId: string, resolver: ParticipantResolver, speakerId: string, text: string,
     recent: { speakerId: string }[], present: Set<string>,
   ): Promise<string[]> {
-    const result = inferSpeakerAddressees({ speakerId, text, recent, present: resolver.byIds([...present]) });
+    const result = inferSpeakerAddressees({ speakerId, text, recent, present: await resolver.byIds([...present]) });
     if (result.reason !== 'vocative') {
-      const named = mentionedParticipants(text, resolver.all().filter((p) => p.id !== speakerId));
+      const named = await resolver.mentionedIn(text, speakerId);
       if (named.length > 0) return named;
     }
     if (result.unknownVocatives.length > 0 && result.addresseeIds.length === 1 && result.reason !== 'vocative') {
       const addressee = result.addresseeIds[0]!;
       for (const name of result.unknownVocatives) {
         const binding = await recordAddressEvidence(this.nameEvidence, tenant, sessionId, addressee, name);
-        const person = resolver.byIds([addressee])[0];
+        const [person] = await resolver.byIds([addressee]);
         if (binding && person && !person.name) {
           const updated = await this.deps.graph.updateParticipant(tenant, addressee, { name: binding.name });
           if (updated) resolver.remember(updated);

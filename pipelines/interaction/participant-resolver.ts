@@ -1,19 +1,23 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
+import { mentionedParticipants } from './addressee.js';
 
-/** Maps speaker labels, names and ids to participants, creating unknown ones once per batch. */
+/**
+ * Maps speaker labels, names and ids to participants for one ingest call, creating unknown ones. Looks
+ * participants up as they are needed (never the tenant's whole list, which grows by one per caller in
+ * a call center) and keeps what it has seen for the rest of the call.
+ */
 export class ParticipantResolver {
   private readonly known = new Map<string, Participant>();
 
-  constructor(private readonly graph: GraphStore, private readonly tenant: TenantId, participants: Participant[]) {
-    for (const p of participants) this.known.set(p.id, p);
-  }
+  constructor(private readonly graph: GraphStore, private readonly tenant: TenantId) {}
 
-  all(): Participant[] {
-    return [...this.known.values()];
-  }
-
-  byIds(ids: string[]): Participant[] {
+  /** The participants with these ids, in order; unknown ids are skipped. */
+  async byIds(ids: string[]): Promise<Participant[]> {
+    const missing = ids.filter((id) => !this.known.has(id));
+    for (const p of await Promise.all(missing.map((id) => this.graph.getParticipant(this.tenant, id)))) {
+      if (p) this.known.set(p.id, p);
+    }
     return ids.flatMap((id) => this.known.get(id) ?? []);
   }
 
@@ -22,16 +26,24 @@ export class ParticipantResolver {
     this.known.set(p.id, p);
   }
 
+  /** An id, else a name or alias (case-insensitive, the oldest holder), else a new participant so named. */
   async resolve(label: string): Promise<{ participant: Participant; isNew: boolean }> {
-    const byId = this.known.get(label);
+    const [byId] = await this.byIds([label]);
     if (byId) return { participant: byId, isNew: false };
-    const lower = label.toLowerCase();
-    const byName = this.all().find(
-      (p) => p.name?.toLowerCase() === lower || p.aliases.some((a) => a.toLowerCase() === lower),
-    );
-    if (byName) return { participant: byName, isNew: false };
+    const [byName] = await this.graph.findParticipantsByName(this.tenant, label);
+    if (byName) {
+      this.remember(byName);
+      return { participant: byName, isNew: false };
+    }
     const created = await this.graph.createParticipant(this.tenant, { name: label });
-    this.known.set(created.id, created);
+    this.remember(created);
     return { participant: created, isNew: true };
+  }
+
+  /** Ids of participants other than `exceptId` whose name or alias `text` contains as a whole word. */
+  async mentionedIn(text: string, exceptId: string): Promise<string[]> {
+    const candidates = (await this.graph.findParticipantsInText(this.tenant, text)).filter((p) => p.id !== exceptId);
+    for (const p of candidates) if (!this.known.has(p.id)) this.remember(p);
+    return mentionedParticipants(text, candidates.map((p) => this.known.get(p.id) ?? p));
   }
 }

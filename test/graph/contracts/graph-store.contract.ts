@@ -55,6 +55,22 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.updateParticipant('t1', 'p_missing', { name: 'x' }), null);
     });
 
+    test('participants named in a text: name or alias, any case, oldest first; other tenants never', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
+      const emile = await fx.store.createParticipant('t1', { name: 'Émile Zola' });
+      await fx.store.createParticipant('t1', { name: 'Ben' });
+      await fx.store.createParticipant('t1', { name: 'X' });
+      await fx.store.createParticipant('t2', { name: 'Annie' });
+      const ids = async (text: string): Promise<string[]> => (await fx.store.findParticipantsInText('t1', text)).map((p) => p.id);
+      assert.deepEqual(await ids('thanks annie, and ÉMILE ZOLA too'), [ana.id, emile.id]);
+      assert.deepEqual(await ids('émile zola wrote that'), [emile.id]);
+      assert.deepEqual(await ids('nobody here'), []);
+      assert.deepEqual(await ids('x marks the spot'), [], 'one-letter names are never matched');
+      // A substring screen: word boundaries are the caller's check.
+      assert.deepEqual(await ids('Benefits'), (await fx.store.findParticipantsByName('t1', 'Ben')).map((p) => p.id));
+      assert.deepEqual((await fx.store.findParticipantsByName('t1', 'émile zola')).map((p) => p.id), [emile.id]);
+    });
+
     test('utterances keep order, edges and spans; queried as who said what to whom', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
