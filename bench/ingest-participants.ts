@@ -3,8 +3,8 @@
  * gains one per caller): for each size, N named participants are written straight into the embedded
  * graph store, then 40 utterances of a two-party call that name people are ingested one at a time
  * (`InteractionIngest.ingest`, what POST /v1/sessions/:id/utterances and the WebSocket run).
- * Reports ingest p50/p95, and the name-mention scan alone (`mentionedParticipants`) against the
- * baseline measured in the same run: a whole-word pattern built for every participant.
+ * Reports ingest p50/p95, and the name-mention check (`mentionedParticipants`) over every participant
+ * against the baseline measured in the same run: a whole-word pattern built for every participant.
  *
  *   npm run build && node dist/bench/ingest-participants.js [--sizes 0,1000,10000,50000]
  */
