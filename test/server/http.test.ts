@@ -123,3 +123,30 @@ describe('HTTP API', () => {
     }
   });
 });
+
+describe('HTTP API: finding people', () => {
+  let t2: TestApp;
+  before(async () => {
+    t2 = await startTestApp({}, false);
+  });
+  after(async () => {
+    await t2.close();
+  });
+  const postTo = (url: string, payload: unknown) => t2.app.inject({ method: 'POST', url, payload: payload as object });
+
+  test('people are found by name in any case, non-ASCII too, and when named though not in the session', async () => {
+    assert.equal((await postTo('/v1/sessions/s-names-1/utterances', { utterances: [{ speaker: 'Émile', text: 'Bonjour' }] })).statusCode, 201);
+    const res = await postTo('/v1/sessions/s-names-2/utterances', {
+      utterances: [
+        { speaker: 'Dora', text: 'hi émile, welcome back' },
+        { speaker: 'ÉMILE', text: 'Thanks Dora' },
+      ],
+    });
+    assert.equal(res.statusCode, 201);
+    const [u1, u2] = (await t2.app.inject({ url: '/v1/sessions/s-names-2/transcript' })).json().utterances;
+    assert.deepEqual(u1.addressees.map((a: { name: string }) => a.name), ['Émile'], 'named, though not in this session');
+    assert.equal(u2.speaker.name, 'Émile', 'the same person, not a new one');
+    const people = (await t2.app.inject({ url: '/v1/participants' })).json().participants as { name: string }[];
+    assert.equal(people.filter((p) => p.name.toLowerCase() === 'émile').length, 1);
+  });
+});
