@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import { collectionFor } from '../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
 import { answerQuestion, type AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
-import type { MemoryItem } from '../server/protocol/server-events.js';
+import type { MemoryItem } from '../graph/core/events.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';

@@ -1,4 +1,4 @@
-import type { ServerEventPayloads, ServerEventType } from '../server/protocol/server-events.js';
+import type { ServerEventPayloads, ServerEventType } from './core/events.js';
 import type { Logger } from 'pino';
 import type { TenantId } from './types.js';
 

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../server/config.js';
-import { ParleyError } from '../server/errors.js';
+import { ParleyError } from './core/errors.js';
 import type { EntityIndex } from './entity-index.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
@@ -32,6 +31,22 @@ import type { Stores } from './stores.js';
 import type { VectorStore } from './vector-store.js';
 import type { VoiceprintStore } from './voiceprint-store.js';
 
+/** The settings the stores read (the server's `Config` satisfies it). */
+export interface StoreConfig {
+  dataDir: string;
+  queue: 'embedded' | 'redis';
+  redisUrl: string;
+  redisPrefix: string;
+  vectorStore: 'sqlite' | 'qdrant';
+  qdrantUrl: string;
+  qdrantApiKey: string | null;
+  graphStore: 'sqlite' | 'neo4j';
+  neo4jUri: string;
+  neo4jUser: string;
+  neo4jPassword: string;
+  neo4jDatabase: string;
+}
+
 /**
  * Open the stores the config asks for. The embedded SQLite file (`DATA_DIR/parley.db`) is always
  * open: embedded stores live in it, and so does the outbox through which writes to networked
@@ -42,7 +57,7 @@ import type { VoiceprintStore } from './voiceprint-store.js';
  * retries) and the caller reports it.
  * Makes no network call; use `openStoresChecked` to fail fast when a backend is unreachable.
  */
-export function openStores(config: Config, logger: Logger): Stores {
+export function openStores(config: StoreConfig, logger: Logger): Stores {
   const sqlite = openDatabase(path.join(config.dataDir, 'parley.db'));
   const outbox = new Outbox(sqlite);
   const handlers: ConstructorParameters<typeof OutboxForwarder>[1] = {};
@@ -99,7 +114,7 @@ export function openStores(config: Config, logger: Logger): Stores {
 }
 
 /** The networked backends a config uses, each with the env var that points at it and a ping. */
-function networkedChecks(config: Config, stores: Stores): { name: string; envVar: string; target: string; ping: () => Promise<boolean> }[] {
+function networkedChecks(config: StoreConfig, stores: Stores): { name: string; envVar: string; target: string; ping: () => Promise<boolean> }[] {
   const checks = [];
   if (config.queue === 'redis') checks.push({ name: 'Redis', envVar: 'REDIS_URL', target: config.redisUrl, ping: () => stores.queue.ready() });
   if (config.vectorStore === 'qdrant') checks.push({ name: 'Qdrant', envVar: 'QDRANT_URL', target: config.qdrantUrl, ping: () => stores.vectors.ready() });
@@ -125,7 +140,7 @@ async function initNeo4j(stores: Stores): Promise<boolean> {
  * `openStores`, then make sure every configured networked backend answers (and Neo4j's constraints
  * exist) within `timeoutMs`; otherwise close everything and throw an error naming the env var to fix.
  */
-export async function openStoresChecked(config: Config, logger: Logger, timeoutMs = 10_000): Promise<Stores> {
+export async function openStoresChecked(config: StoreConfig, logger: Logger, timeoutMs = 10_000): Promise<Stores> {
   const stores = openStores(config, logger);
   const failures: string[] = [];
   await Promise.all(networkedChecks(config, stores).map(async (check) => {

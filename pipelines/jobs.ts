@@ -2,8 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Stores } from '../graph/stores.js';
 import type { TenantId } from '../graph/types.js';
-import type { Config } from '../server/config.js';
-import type { ServerEventPayloads, ServerEventType } from '../server/protocol/server-events.js';
+import type { ServerEventPayloads, ServerEventType } from '../graph/core/events.js';
 import { analyseTurnAffect } from './affect/affect-turn.js';
 import { createPersonaConsolidator } from './affect/persona.js';
 import { TextAffectClassifier } from './affect/text-affect.js';
@@ -25,8 +24,18 @@ export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: s
 /** Runs after a consolidation job stored its facts (e.g. the left-brain index update). */
 export type AfterConsolidation = (job: ConsolidationJob, factIds: string[]) => Promise<void>;
 
+/** The settings the job handlers read (the server's `Config` satisfies it). */
+export interface JobsConfig {
+  dataDir: string;
+  apiKeys: readonly { tenant: TenantId }[];
+  extractor: 'embedded' | 'llm';
+  llmModel: string;
+  openaiApiKey: string | null;
+  openaiBaseUrl: string;
+}
+
 export interface JobDeps {
-  config: Config;
+  config: JobsConfig;
   stores: Stores;
   embedder: TextEmbedder;
   logger: Logger;
@@ -36,11 +45,11 @@ export interface JobDeps {
 }
 
 /** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
-export function knownTenants(config: Config): TenantId[] {
+export function knownTenants(config: JobsConfig): TenantId[] {
   return config.apiKeys.length > 0 ? [...new Set(config.apiKeys.map((k) => k.tenant))] : ['default'];
 }
 
-function extractorFor(config: Config): { extractor: Extractor; llm: LlmJsonClient | null } {
+function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonClient | null } {
   if (config.extractor !== 'llm') return { extractor: new EmbeddedExtractor(), llm: null };
   const llm = new LlmJsonClient({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.llmModel });
   return { extractor: new LlmExtractor(llm), llm };

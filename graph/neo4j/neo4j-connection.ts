@@ -1,5 +1,5 @@
 import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../core/errors.js';
 
 export interface Neo4jOptions {
   /** `NEO4J_URI`, e.g. `neo4j://127.0.0.1:7687`. */

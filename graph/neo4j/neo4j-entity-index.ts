@@ -2,11 +2,10 @@ import type { ManagedTransaction } from 'neo4j-driver';
 import type {
   EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord,
 } from '../entity-index.js';
-import { newId } from '../sqlite/database.js';
-import { entityKey } from '../sqlite/sqlite-entity-index.js';
 import type { TenantId } from '../types.js';
 import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
+import { entityKey, newId } from '../core/ids.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
 export const ENTITY_SCHEMA = [

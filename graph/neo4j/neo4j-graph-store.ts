@@ -1,8 +1,8 @@
 import type { Driver, ManagedTransaction } from 'neo4j-driver';
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
-import { newId } from '../sqlite/database.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { createDriver, GRAPH_SCHEMA, int, Neo4jRunner, toNum, toParleyError, type Neo4jOptions } from './neo4j-connection.js';
+import { newId } from '../core/ids.js';
 
 type Props = Record<string, unknown>;
 

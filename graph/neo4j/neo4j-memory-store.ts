@@ -3,11 +3,11 @@ import {
   layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactKind, type FactLayer, type FactPatch, type MemoryStore,
   type NewFact, type PersonaEvidence, type PersonaNode,
 } from '../memory-store.js';
-import { newId } from '../sqlite/database.js';
 import type { TenantId } from '../types.js';
 import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { addEvidence, firstEvidence, mergeStates, personaState, stateProps, toPersona } from './neo4j-persona.js';
 import { Neo4jStoreBase, optString, propRows, stringList, type Props } from './neo4j-store-base.js';
+import { newId } from '../core/ids.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
 export const MEMORY_SCHEMA = [

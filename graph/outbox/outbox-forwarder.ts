@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../core/errors.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 
 /** Applies one recorded write to its backend. Must be idempotent: delivery is at least once. */

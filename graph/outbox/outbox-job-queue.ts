@@ -1,8 +1,8 @@
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../core/errors.js';
 import type { DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions } from '../job-queue.js';
-import { newId } from '../sqlite/database.js';
 import type { OutboxHandler, OutboxForwarder } from './outbox-forwarder.js';
 import type { Outbox } from './outbox.js';
+import { newId } from '../core/ids.js';
 
 /** The outbox target jobs are recorded under. */
 export const QUEUE_TARGET = 'queue';

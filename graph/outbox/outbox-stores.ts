@@ -1,4 +1,4 @@
-import { ERRORS, ParleyError, type ErrorCode } from '../../server/errors.js';
+import { ERRORS, ParleyError, type ErrorCode } from '../core/errors.js';
 import type { LexicalDoc, LexicalFilter, LexicalHit, LexicalIndex } from '../lexical-index.js';
 import type { TenantId } from '../types.js';
 import type { EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorStore } from '../vector-store.js';

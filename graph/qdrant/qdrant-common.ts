@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../core/errors.js';
 
 export interface QdrantConnectionOptions {
   /** `QDRANT_URL`, e.g. `http://127.0.0.1:6333`. */

@@ -1,5 +1,5 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../core/errors.js';
 import type { TenantId } from '../types.js';
 import type {
   EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorPoint, VectorStore,

@@ -1,5 +1,4 @@
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
-import { newId } from '../sqlite/database.js';
 import type { TenantId } from '../types.js';
 import type { Voiceprint, VoiceprintInput, VoiceprintStore } from '../voiceprint-store.js';
 import {
@@ -7,6 +6,7 @@ import {
 } from './qdrant-common.js';
 import { ID_KEY, TENANT_KEY } from './qdrant-filter.js';
 import { createIfAbsent } from './qdrant-registry.js';
+import { newId } from '../core/ids.js';
 
 interface PrintPayload {
   participantId: string;

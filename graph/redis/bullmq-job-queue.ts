@@ -1,10 +1,10 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { newId } from '../core/ids.js';
 import type {
   DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions,
 } from '../job-queue.js';
-import { newId } from '../sqlite/database.js';
 
 export interface BullmqJobQueueOptions {
   /** Redis URL, e.g. `redis://127.0.0.1:6379/0`. */

@@ -19,11 +19,6 @@ export function openDatabase(file: string): SqliteDatabase {
   return db;
 }
 
-/** A short random id with a readable prefix, e.g. `u_3f9a…`. */
-export function newId(prefix: string): string {
-  return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
-}
-
 /** Encode a JSON value for a TEXT column. */
 export function toJson(value: unknown): string {
   return JSON.stringify(value);

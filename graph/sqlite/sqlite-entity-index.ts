@@ -2,7 +2,8 @@ import type {
   EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord,
 } from '../entity-index.js';
 import type { TenantId } from '../types.js';
-import { fromJson, newId, toJson, type SqliteDatabase } from './database.js';
+import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { entityKey, newId } from '../core/ids.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lb_schemas (
@@ -33,10 +34,6 @@ interface EntityRow {
 }
 interface SchemaRow { id: string; name: string; description: string; origin: string; created_at: string }
 
-/** Lower-case, trimmed, inner whitespace collapsed: how entity names are keyed. */
-export function entityKey(name: string): string {
-  return name.trim().toLowerCase().replace(/\s+/g, ' ');
-}
 
 function toEntity(r: EntityRow): EntityRecord {
   return {

@@ -1,6 +1,7 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
-import { fromJson, newId, toJson, type SqliteDatabase } from './database.js';
+import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { newId } from '../core/ids.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type {
   DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions,
 } from '../job-queue.js';
-import { newId, type SqliteDatabase } from './database.js';
+import { type SqliteDatabase } from './database.js';
+import { newId } from '../core/ids.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (

@@ -13,7 +13,8 @@ import {
   type PersonaNode,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
-import { fromJson, newId, toJson, type SqliteDatabase } from './database.js';
+import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { newId } from '../core/ids.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS memory_facts (

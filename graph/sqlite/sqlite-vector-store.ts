@@ -1,4 +1,4 @@
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../core/errors.js';
 import type { TenantId } from '../types.js';
 import type {
   EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorPoint, VectorStore,

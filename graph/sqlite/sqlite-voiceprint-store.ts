@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from './database.js';
-import { newId } from './database.js';
 import type { TenantId } from '../types.js';
 import type { Voiceprint, VoiceprintInput, VoiceprintStore } from '../voiceprint-store.js';
+import { newId } from '../core/ids.js';
 
 interface Row {
   id: string;

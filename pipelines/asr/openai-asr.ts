@@ -1,5 +1,5 @@
 import OpenAI, { toFile } from 'openai';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { encodeWav } from '../audio/wav.js';
 import type { AsrFinal, AsrTurnStream, OpenAiAsrConfig, StreamingAsr } from './streaming-asr.js';
 

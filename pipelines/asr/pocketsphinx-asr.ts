@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
 import type { AsrFinal, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
 

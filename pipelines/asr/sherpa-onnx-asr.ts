@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { modelsDir } from '../models/repo-root.js';
 import type { AsrFinal, AsrTurnStream, SherpaOnnxAsrConfig, StreamingAsr } from './streaming-asr.js';
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../server/errors.js';
+import type { ErrorCode } from '../../graph/core/errors.js';
 
 /**
  * Events of one audio session, in order of occurrence per turn. All times in milliseconds relative to

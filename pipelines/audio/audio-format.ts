@@ -1,4 +1,4 @@
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 
 /** Wire encodings a client may declare for binary audio frames. */
 export const AUDIO_ENCODINGS = ['pcm_s16le', 'f32le', 'mulaw'] as const;

@@ -1,4 +1,4 @@
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import type { PoolStream, WorkerPool } from '../workers/worker-pool.js';
 import type { AudioSessionEvent } from './audio-events.js';
 import { AudioDecoder } from './audio-decoder.js';

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
 import { encodeWav } from './wav.js';
 

@@ -1,4 +1,4 @@
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import type { AudioEncoding } from './audio-format.js';
 
 /** G.711 mu-law byte to linear 16-bit value, as a lookup table (the byte is stored complemented). */

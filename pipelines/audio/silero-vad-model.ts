@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 
 /** Samples per Silero window at 16 kHz (32 ms). */
 export const SILERO_WINDOW_SAMPLES = 512;

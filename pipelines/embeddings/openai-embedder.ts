@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import type { EmbeddingSpace } from '../../graph/vector-store.js';
 import { l2normalise, type TextEmbedder } from './text-embedder.js';
 

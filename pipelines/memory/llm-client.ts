@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 
 /** Connection settings for an OpenAI-compatible chat endpoint. */
 export interface LlmConfig {

@@ -1,5 +1,5 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 import { expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { NameResolver, utteranceItem } from './memory-items.js';

@@ -1,7 +1,7 @@
 import type { PersonaNode } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 import { factItem, personaItem, utteranceItem, type NameResolver } from './memory-items.js';
 
 type MemoryStores = Pick<Stores, 'graph' | 'memory'>;

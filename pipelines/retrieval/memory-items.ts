@@ -1,7 +1,7 @@
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { Fact, PersonaNode } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 
 export { NameResolver };
 

@@ -1,7 +1,7 @@
 import type { EntityIndex } from '../../graph/entity-index.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { EntityMatcher, type EntityMatcherOptions } from './entity-matcher.js';
 import { hydrate, personaCandidates } from './hydrate.js';

@@ -1,6 +1,6 @@
 import type { IngestedUtterance } from '../interaction/ingest.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
-import type { TurnListener, TurnSession } from '../../server/ws/turn-listener.js';
+import type { MemoryItem } from '../../graph/core/events.js';
+import type { TurnListener, TurnSession } from './turn-listener.js';
 import type { RetrievalResult, Retriever } from './retriever.js';
 
 /** Options for `createTurnRetrieval`. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { computeFbank, subtractMean } from './fbank.js';
 import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
 import { repoRoot } from '../models/repo-root.js';

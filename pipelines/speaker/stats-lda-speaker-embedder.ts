@@ -1,4 +1,4 @@
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
 import { loadStatsLdaParams, type StatsLdaParams } from './stats-lda-params.js';
 import { utteranceStats } from './stats-features.js';

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { createStreamingAsr } from '../asr/create-streaming-asr.js';
 import type { StreamingAsr } from '../asr/streaming-asr.js';
 import type { AudioSessionEvent } from '../audio/audio-events.js';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { ParleyError, type ErrorCode } from '../../server/errors.js';
+import { ParleyError, type ErrorCode } from '../../graph/core/errors.js';
 import type { AudioSessionEvent } from '../audio/audio-events.js';
 import type { SpeechPipelineOptions } from '../audio/speech-pipeline.js';
 import type { FromWorker, InferenceWorkerConfig, ToWorker } from './protocol.js';

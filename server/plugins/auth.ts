@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiKey } from '../config.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ParleyError, toClientError, type ErrorCode } from '../errors.js';
+import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 
 /** Status codes fastify itself raises, mapped to Parley's codes. */
 function fromFastify(err: FastifyError): { code: ErrorCode; message: string; status: number } | null {

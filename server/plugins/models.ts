@@ -12,7 +12,7 @@ import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/s
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
 import type { Config } from '../config.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 
 /** The models a server process runs, shared by every session. */
 export interface Models {

@@ -9,7 +9,7 @@ import { leftBrainStep } from '../../pipelines/retrieval/left-brain-job.js';
 import { Retriever, type RetrieverOptions } from '../../pipelines/retrieval/retriever.js';
 import { DeterministicJudge, type SchemaJudge } from '../../pipelines/retrieval/schema-judge.js';
 import { createTurnRetrieval, type TurnRetrievalOptions } from '../../pipelines/retrieval/turn-retrieval.js';
-import type { MemoryItem } from '../protocol/server-events.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 
 /** Answers an explicit question from memory (WS `query`, `POST /v1/query`). */
 export type MemoryQueryFn = (

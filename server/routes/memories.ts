@@ -4,7 +4,7 @@ import type { Fact } from '../../graph/memory-store.js';
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { ErrorBody, IdParams } from '../protocol/http-schemas.js';
 
 const Ref = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });

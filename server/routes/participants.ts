@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { collectionFor } from '../../pipelines/memory/collections.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import {
   ErrorBody, IdParams, ParticipantPatchBody, ParticipantView,
 } from '../protocol/http-schemas.js';

@@ -6,7 +6,7 @@ import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.j
 import { SPEAKER_SAMPLE_RATE, type SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { ErrorBody, ParticipantRef } from '../protocol/http-schemas.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import {
   ErrorBody, PostUtterancesBody, SessionIdParams, UtteranceView,
 } from '../protocol/http-schemas.js';

@@ -2,14 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Stores } from '../../graph/stores.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
-import { ParleyError, toClientError, type ErrorCode } from '../errors.js';
+import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 import type { Metrics } from '../plugins/metrics.js';
-import type { ServerEventPayloads, ServerEventType } from '../protocol/server-events.js';
+import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
 import type { MemoryQueryFn } from '../plugins/retrieval.js';
-import type { TurnListener, TurnSession } from './turn-listener.js';
+import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { VoiceTurns } from './voice-turns.js';
 
 /** What a live session needs from the app. */

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
-import { ParleyError } from '../errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import {
   CLIENT_MESSAGES, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
-import type { TurnListenerFactory } from './turn-listener.js';
+import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 
 /**
  * The live sessions of this process, by tenant and id. A disconnected session stays for

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
-import { ParleyError, toClientError } from '../errors.js';
+import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
 import { validateStreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { handleClientMessage, parseClientMessage } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
-import type { TurnListenerFactory } from './turn-listener.js';
+import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,16 +1,34 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 import type { Stores } from '../../graph/stores.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
-import type { InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, planMerges } from '../../pipelines/speaker/merge.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
-import { ParleyError, toClientError } from '../errors.js';
 import type { Models } from '../plugins/models.js';
-import type { LiveSession } from './live-session.js';
+
+/** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
+export interface VoiceTurnsHost {
+  readonly tenant: string;
+  readonly id: string;
+  readonly log: FastifyBaseLogger;
+  send: TurnSession['send'];
+  sendError(code: ErrorCode, message: string, fatal?: boolean): void;
+  /** A new turn id for this session. */
+  nextTurnId(): string;
+  /** Run work in order with the session's other messages. */
+  enqueue(task: () => Promise<void>): void;
+  /** Call every turn listener of the session. */
+  notify(hook: (listener: TurnListener) => void): void;
+  /** The turn's utterance is stored: send `transcript.final` and tell the turn listeners. */
+  finalised(turnId: string, stored: IngestedUtterance): void;
+}
 
 export interface VoiceTurnsDeps {
   config: Config;
@@ -33,7 +51,7 @@ export class VoiceTurns {
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
 
-  constructor(private readonly session: LiveSession, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
+  constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
 
   /** Take one binary frame; bad frames are reported to the client and the session goes on. */
   push(frame: Buffer): void {

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { OutboxForwarder } from '../../graph/outbox/outbox-forwarder.js';
 import { Outbox } from '../../graph/outbox/outbox.js';
 import { openDatabase } from '../../graph/sqlite/database.js';
-import { ParleyError } from '../../server/errors.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** A backend that can be taken down and brought back, recording what reached it. */

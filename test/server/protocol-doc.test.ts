@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
-import { ERRORS } from '../../server/errors.js';
+import { ERRORS } from '../../graph/core/errors.js';
 import { CLIENT_MESSAGES } from '../../server/protocol/ws-messages.js';
 
 /** Every server event type, listed where the TypeScript compiler checks it against the payload map. */
-import type { ServerEventType } from '../../server/protocol/server-events.js';
+import type { ServerEventType } from '../../graph/core/events.js';
 const SERVER_EVENTS: Record<ServerEventType, true> = {
   'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
   'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
-import type { MemoryItem } from '../../server/protocol/server-events.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 

@@ -57,6 +57,8 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
 
     test('participants named in a text: name or alias, any case, oldest first; other tenants never', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
+      // Creation times have millisecond resolution: let "oldest first" be defined.
+      await new Promise((resolve) => setTimeout(resolve, 3));
       const emile = await fx.store.createParticipant('t1', { name: 'Émile Zola' });
       await fx.store.createParticipant('t1', { name: 'Ben' });
       await fx.store.createParticipant('t1', { name: 'X' });

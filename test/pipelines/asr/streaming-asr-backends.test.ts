@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { describe, test } from 'node:test';
-import { ParleyError } from '../../../server/errors.js';
+import { ParleyError } from '../../../graph/core/errors.js';
 import { createStreamingAsr } from '../../../pipelines/asr/create-streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ParleyError } from '../../../server/errors.js';
+import { ParleyError } from '../../../graph/core/errors.js';
 import { AudioDecoder } from '../../../pipelines/audio/audio-decoder.js';
 import { AUDIO_ENCODINGS, SAMPLE_RATES, validateStreamFormat, type AudioEncoding, type SampleRate } from '../../../pipelines/audio/audio-format.js';
 import { encodeMulaw, encodeS16le } from '../../../pipelines/audio/pcm-codecs.js';

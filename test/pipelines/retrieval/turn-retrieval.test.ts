@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { IngestedUtterance } from '../../../pipelines/interaction/ingest.js';
 import type { RetrievalRequest, RetrievalResult, Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { createTurnRetrieval } from '../../../pipelines/retrieval/turn-retrieval.js';
-import type { TurnSession } from '../../../server/ws/turn-listener.js';
+import type { TurnSession } from '../../../pipelines/retrieval/turn-listener.js';
 
 interface Call { text: string; signal: AbortSignal | undefined; finish(): void }
 

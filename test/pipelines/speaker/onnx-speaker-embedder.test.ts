@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import onnxProto from 'onnx-proto';
 import { Piscina } from 'piscina';
-import { ParleyError } from '../../../server/errors.js';
+import { ParleyError } from '../../../graph/core/errors.js';
 import type { EmbedRequest, EmbedResponse } from '../../../pipelines/speaker/onnx-embed-worker.js';
 import { OnnxSpeakerEmbedder } from '../../../pipelines/speaker/onnx-speaker-embedder.js';
 import { cosine } from '../../../pipelines/speaker/speaker-embedder.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ParleyError } from '../../../server/errors.js';
+import { ParleyError } from '../../../graph/core/errors.js';
 import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain } from '../../../pipelines/speaker/eval-corpus.js';
 import { mean, pairScores } from '../../../pipelines/speaker/eval-metrics.js';
 import { thresholdsFor } from '../../../pipelines/speaker/speaker-thresholds.js';

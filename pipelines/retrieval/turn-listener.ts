@@ -1,5 +1,5 @@
-import type { IngestedUtterance } from '../../pipelines/interaction/ingest.js';
-import type { ServerEventPayloads, ServerEventType } from '../protocol/server-events.js';
+import type { IngestedUtterance } from '../interaction/ingest.js';
+import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
 
 /** What a turn listener may use of its live session. */
 export interface TurnSession {
