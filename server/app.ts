@@ -38,6 +38,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 16 * 1024 * 1024,
+    // Ids are up to 128 characters (percent-encoded: up to 3 bytes each); longer ones get a Parley 400 from the schema.
+    routerOptions: { maxParamLength: 512 },
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });

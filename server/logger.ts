@@ -9,6 +9,25 @@ export const REDACTED_PATHS = [
   'req.headers.authorization', 'req.query.token', 'headers.authorization',
 ];
 
+/** Query parameters that carry credentials, compared after percent-decoding (`?%74oken=` is `token`). */
+const SECRET_PARAMS = new Set(['token', 'api_key', 'apikey', 'key', 'access_token']);
+
+/**
+ * A request URL safe to log: every query parameter whose decoded name is a credential has its value
+ * replaced. Names are decoded before the check, as the router decodes them before authenticating.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  const parts: string[] = [];
+  for (const [name, value] of params) {
+    const secret = SECRET_PARAMS.has(name.trim().toLowerCase());
+    parts.push(`${encodeURIComponent(name)}=${secret ? '[redacted]' : encodeURIComponent(value)}`);
+  }
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
 /** pino options shared by the server and the worker process. */
 export function loggerOptions(level: string): LoggerOptions {
   return {
@@ -17,7 +36,7 @@ export function loggerOptions(level: string): LoggerOptions {
     serializers: {
       req: (req: { method?: string; url?: string; id?: string }) => ({
         method: req.method,
-        url: req.url?.replace(/([?&]token=)[^&]*/, '$1[redacted]'),
+        url: req.url === undefined ? undefined : redactUrl(req.url),
         id: req.id,
       }),
     },

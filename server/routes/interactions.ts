@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody, InteractionsQuery, UtteranceView } from '../protocol/http-schemas.js';
+import { isoTime } from '../protocol/iso-time.js';
 import { utteranceViews } from './views.js';
 
 /** `GET /v1/interactions`: who said what to whom, newest first. */
@@ -17,8 +18,8 @@ export async function interactionRoutes(app: FastifyInstance): Promise<void> {
       ...(q.speaker ? { speakerId: q.speaker } : {}),
       ...(q.addressee ? { addresseeId: q.addressee } : {}),
       ...(q.session_id ? { sessionId: q.session_id } : {}),
-      ...(q.since ? { since: new Date(q.since).toISOString() } : {}),
-      ...(q.until ? { until: new Date(q.until).toISOString() } : {}),
+      ...(q.since ? { since: isoTime(q.since, 'since') } : {}),
+      ...(q.until ? { until: isoTime(q.until, 'until') } : {}),
       limit: q.limit ?? 100,
     });
     return { interactions: await utteranceViews(app.stores.graph, request.tenant, utterances) };

@@ -6,6 +6,7 @@ import {
   ErrorBody, PostUtterancesBody, SessionIdParams, UtteranceView,
 } from '../protocol/http-schemas.js';
 import { utteranceViews } from './views.js';
+import { isoTime } from '../protocol/iso-time.js';
 
 /** Session routes: import utterances, end a session, read its transcript. */
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {
@@ -28,11 +29,11 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       const stored = await app.ingest.ingest(
         request.tenant,
         request.params.session_id,
-        request.body.utterances.map((u) => ({
+        request.body.utterances.map((u, i) => ({
           speaker: u.speaker, text: u.text,
           ...(u.addressees ? { addressees: u.addressees } : {}),
           startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
-          ...(u.time ? { time: new Date(u.time).toISOString() } : {}),
+          ...(u.time ? { time: isoTime(u.time, `utterances[${i}].time`) } : {}),
         })),
       );
       app.metrics.utterancesStored.inc({ source: 'http' }, stored.length);

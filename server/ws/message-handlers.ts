@@ -8,6 +8,9 @@ import type { LiveSession, LiveSessionDeps } from './live-session.js';
 
 type MessageType = keyof typeof CLIENT_MESSAGES;
 
+/** The most session metadata (`session.update`, merged, as JSON) kept per session: 64 KiB. */
+export const MAX_SESSION_METADATA_BYTES = 64 * 1024;
+
 /** Parse and validate a text frame; throws a ParleyError that says what is wrong. */
 export function parseClientMessage(raw: string): { type: MessageType; message: unknown } {
   let message: unknown;
@@ -20,7 +23,7 @@ export function parseClientMessage(raw: string): { type: MessageType; message: u
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'text frames must be JSON objects');
   }
   const type = (message as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(type in CLIENT_MESSAGES)) {
+  if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGES, type)) {
     throw new ParleyError('PARLEY_ERR_UNKNOWN_TYPE', `unknown message type ${JSON.stringify(type ?? null)}; expected one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
   }
   const validator = CLIENT_MESSAGES[type as MessageType];
@@ -56,6 +59,10 @@ export async function handleClientMessage(
 async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof SessionUpdateMessage>): Promise<void> {
   const record = await deps.stores.graph.getSession(session.tenant, session.id);
   const metadata = { ...(record?.metadata ?? {}), ...msg.session };
+  const bytes = Buffer.byteLength(JSON.stringify(metadata));
+  if (bytes > MAX_SESSION_METADATA_BYTES) {
+    throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `session metadata would be ${bytes} bytes; at most ${MAX_SESSION_METADATA_BYTES} are kept per session`);
+  }
   await deps.stores.graph.updateSession(session.tenant, session.id, { metadata });
   session.send('session.updated', { session: metadata });
 }
