@@ -92,6 +92,17 @@ export interface Config {
   sessionResumeMs: number;
   /** Most live WebSocket sessions at once (`PARLEY_MAX_SESSIONS`). */
   maxSessions: number;
+  /**
+   * Most connected sessions of one tenant (`PARLEY_MAX_SESSIONS_PER_TENANT`); default: all of
+   * `maxSessions` with one tenant, half of it with several, so one tenant cannot starve the others.
+   */
+  maxSessionsPerTenant: number;
+  /**
+   * Most disconnected sessions kept for a resume (`PARLEY_MAX_RESUMABLE_SESSIONS`, default
+   * 2 × `maxSessions`; per tenant at most `maxSessionsPerTenant`): past it the oldest is finished early.
+   * They hold no live slot.
+   */
+  maxResumableSessions: number;
   /** Most text frames waiting per session before new ones are shed (`PARLEY_SESSION_QUEUE`). */
   sessionQueueLimit: number;
   /** How long shutdown waits for sessions and jobs to finish, ms (`PARLEY_SHUTDOWN_GRACE_MS`). */
@@ -239,6 +250,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (apiKeys.length === 0 && !LOOPBACK.has(host)) {
     r.problems.push(`HOST=${host} is not loopback: without PARLEY_API_KEYS Parley only listens on 127.0.0.1 or ::1`);
   }
+  const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
+  const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
+  const perTenantDefault = tenants > 1 ? Math.ceil(maxSessions / 2) : maxSessions;
   const config: Config = {
     port: r.int('PORT', 8080, 0, 65535),
     host,
@@ -278,7 +292,9 @@ export function loadConfig(env: Env = process.env): Config {
     transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
     modelsDir: path.resolve(r.string('MODELS_DIR', './models')),
     sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
-    maxSessions: r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000),
+    maxSessions,
+    maxSessionsPerTenant: r.int('PARLEY_MAX_SESSIONS_PER_TENANT', perTenantDefault, 1, 100_000),
+    maxResumableSessions: r.int('PARLEY_MAX_RESUMABLE_SESSIONS', maxSessions * 2, 0, 1_000_000),
     sessionQueueLimit: r.int('PARLEY_SESSION_QUEUE', 256, 1, 100_000),
     shutdownGraceMs: r.int('PARLEY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };

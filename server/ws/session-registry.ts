@@ -1,22 +1,60 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ParleyError } from '../../graph/core/errors.js';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 
+/** How many sessions a registry admits. */
+export interface SessionLimits {
+  /** How long a disconnected session stays for a resume, ms. */
+  resumeMs: number;
+  /** Most connected sessions in all. */
+  maxConnected: number;
+  /** Most connected sessions of one tenant. */
+  maxConnectedPerTenant: number;
+  /** Most disconnected sessions kept for a resume (per tenant at most `maxConnectedPerTenant`). */
+  maxResumable: number;
+}
+
 /**
  * The live sessions of this process, by tenant and id. A disconnected session stays for
- * `resumeMs` so a reconnect with the same `session_id` picks it up again.
+ * `resumeMs` so a reconnect with the same `session_id` picks it up again. Only connected sessions
+ * hold live slots; sessions waiting for a resume are bounded on their own, oldest finished first,
+ * so sockets dropped without `session.end` cannot lock anyone out.
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, LiveSession>();
   private readonly expiry = new Map<string, NodeJS.Timeout>();
+  /** Disconnected sessions waiting for a resume, oldest first (Map keeps insertion order). */
+  private readonly waiting = new Map<string, LiveSession>();
 
   constructor(
     private readonly deps: LiveSessionDeps,
-    private readonly resumeMs: number,
+    private readonly limits: SessionLimits,
     private readonly log: FastifyBaseLogger,
     /** Factories of the listeners every new session gets (filled by plugins before listening). */
     readonly listenerFactories: TurnListenerFactory[] = [],
   ) {}
+
+  /**
+   * Throw `PARLEY_ERR_OVERLOADED` unless a socket for this session may connect now: the server and
+   * the tenant each have a live slot free, or the session is already connected.
+   */
+  admit(tenant: string, id: string): void {
+    if (this.get(tenant, id)?.connected) return;
+    let all = 0;
+    let mine = 0;
+    for (const s of this.sessions.values()) {
+      if (!s.connected) continue;
+      all += 1;
+      if (s.tenant === tenant) mine += 1;
+    }
+    if (all >= this.limits.maxConnected) {
+      throw new ParleyError('PARLEY_ERR_OVERLOADED', `this server already holds ${this.limits.maxConnected} connected sessions; retry later`);
+    }
+    if (mine >= this.limits.maxConnectedPerTenant) {
+      throw new ParleyError('PARLEY_ERR_OVERLOADED', `this tenant already holds ${this.limits.maxConnectedPerTenant} connected sessions; end one or retry later`);
+    }
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -31,6 +69,7 @@ export class SessionRegistry {
     const key = this.key(tenant, id);
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
+    this.waiting.delete(key);
     const live = this.sessions.get(key);
     if (live) return { session: live, resumed: true };
     const existing = await this.deps.stores.graph.getSession(tenant, id);
@@ -47,11 +86,36 @@ export class SessionRegistry {
   disconnected(session: LiveSession): void {
     const key = this.key(session.tenant, session.id);
     clearTimeout(this.expiry.get(key));
-    const timer = setTimeout(() => {
-      void session.flush().then(() => session.close(1001, 'resume window over')).finally(() => this.remove(session.tenant, session.id));
-    }, this.resumeMs);
+    this.waiting.delete(key);
+    this.waiting.set(key, session);
+    const timer = setTimeout(() => this.finish(session, 'resume window over'), this.limits.resumeMs);
     timer.unref();
     this.expiry.set(key, timer);
+    this.shedWaiting(session.tenant);
+  }
+
+  /** Keep the waiting sessions within their bounds: the tenant's own oldest go first. */
+  private shedWaiting(tenant: string): void {
+    const ofTenant = [...this.waiting.values()].filter((s) => s.tenant === tenant);
+    for (const s of ofTenant.slice(0, Math.max(0, ofTenant.length - this.limits.maxConnectedPerTenant))) {
+      this.finish(s, 'too many sessions of this tenant wait for a resume');
+    }
+    for (const s of [...this.waiting.values()].slice(0, Math.max(0, this.waiting.size - this.limits.maxResumable))) {
+      this.finish(s, 'too many sessions wait for a resume');
+    }
+  }
+
+  /** Let a disconnected session go: store what it still holds, then forget it. */
+  private finish(session: LiveSession, reason: string): void {
+    const key = this.key(session.tenant, session.id);
+    if (this.waiting.get(key) !== session) return;
+    this.waiting.delete(key);
+    clearTimeout(this.expiry.get(key));
+    this.expiry.delete(key);
+    this.log.debug({ session: session.id, tenant: session.tenant, reason }, 'resumable session finished');
+    void session.flush().then(() => session.close(1001, reason)).finally(() => {
+      if (this.sessions.get(key) === session && !session.connected) this.remove(session.tenant, session.id);
+    });
   }
 
   remove(tenant: string, id: string): void {
@@ -61,6 +125,7 @@ export class SessionRegistry {
     void session?.endVoice(false);
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
+    this.waiting.delete(key);
     this.sessions.delete(key);
     this.deps.metrics.liveSessions.set(this.sessions.size);
   }

@@ -42,7 +42,12 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     // Looked up per call: the retrieval plugin registers after this one.
     memoryQuery: (tenant, input) => app.memoryQuery(tenant, input),
   };
-  const registry = new SessionRegistry(deps, app.config.sessionResumeMs, app.log);
+  const registry = new SessionRegistry(deps, {
+    resumeMs: app.config.sessionResumeMs,
+    maxConnected: app.config.maxSessions,
+    maxConnectedPerTenant: app.config.maxSessionsPerTenant,
+    maxResumable: app.config.maxResumableSessions,
+  }, app.log);
   app.decorate('sessions', registry);
   app.decorate('turnListeners', registry.listenerFactories);
 
@@ -59,9 +64,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
           channels: query.channels as string | undefined,
         });
         const sessionId = (query.session_id as string | undefined) ?? `s_${crypto.randomUUID().replaceAll('-', '')}`;
-        if (!registry.get(request.tenant, sessionId) && registry.size >= app.config.maxSessions) {
-          throw new ParleyError('PARLEY_ERR_OVERLOADED', `this server already holds ${app.config.maxSessions} live sessions; retry later`);
-        }
+        registry.admit(request.tenant, sessionId);
         const opened = await registry.open(request.tenant, sessionId);
         session = opened.session;
         session.attach(socket, format, opened.resumed);
