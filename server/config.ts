@@ -57,6 +57,8 @@ export interface Config {
   vadThreshold: number;
   /** `PARLEY_END_OF_TURN_MS`: silence that ends a turn, ms. */
   endOfTurnMs: number;
+  /** Most audio a session may have waiting for its inference worker before new audio is shed, ms (`PARLEY_AUDIO_MAX_QUEUED_MS`). */
+  audioMaxQueuedMs: number;
   /** `PARLEY_SPEAKER_EMBEDDER`: `stats-lda` (weight-free, default) or `wespeaker` (ONNX, `npm run models`). */
   speakerEmbedder: 'stats-lda' | 'wespeaker';
   /**
@@ -277,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),
     vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),
     endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
+    audioMaxQueuedMs: r.int('PARLEY_AUDIO_MAX_QUEUED_MS', 2000, 200, 600_000),
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
     voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
     speakerThresholds: speakerThresholdOverrides(r),

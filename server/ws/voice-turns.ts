@@ -135,6 +135,7 @@ export class VoiceTurns {
         format: this.format,
         pool: await models.inference(),
         vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs },
+        maxQueuedMs: config.audioMaxQueuedMs,
       });
       this.audio = audio;
       this.reader = this.read(audio);

@@ -10,9 +10,8 @@ import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 /**
  * Stream 16 kHz audio as 100 ms pcm_s16le frames at `speed` × real time, then 1.2 s of silence.
- * (The server sheds audio that runs more than 5 s ahead of real time over a session.)
  */
-async function streamAudio(client: TestWsClient, samples: Float32Array, speed = 1.25): Promise<void> {
+async function streamAudio(client: TestWsClient, samples: Float32Array, speed = 1): Promise<void> {
   const frame = 1600;
   const padded = new Float32Array(samples.length + 16000 * 1.2);
   padded.set(samples);
@@ -26,7 +25,9 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   let t: TestApp;
   let fixtures: AudioFixture[];
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1' });
+    // Behaviour, not speed: on a busy CI machine the worker may fall behind real time, so the
+    // backlog bound is lifted (real-time limits are measured in bench/asr-concurrency).
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
     // Loaded before the audio, as the real server does at start-up: a first load slowed by other
     // tests on the machine would otherwise be a backlog, and the audio behind it shed.
     await t.app.models.inference();
@@ -43,10 +44,10 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     await c.next('session.started');
     await streamAudio(c, fixtureSamples(awb));
     const finalsOf = (): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
-    for (let i = 0; i < 100 && finalsOf().length < awb.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && finalsOf().length < awb.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
     await streamAudio(c, fixtureSamples(slt));
     const expected = awb.utterances.length + slt.utterances.length;
-    for (let i = 0; i < 100 && finalsOf().length < expected; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && finalsOf().length < expected; i++) await new Promise((r) => setTimeout(r, 100));
 
     const finals = finalsOf();
     assert.deepEqual(c.events.filter((e) => e.type === 'error'), [], 'no audio was shed or refused');
