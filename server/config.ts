@@ -105,6 +105,11 @@ export interface Config {
    * They hold no live slot.
    */
   maxResumableSessions: number;
+  /**
+   * How long `session.end` waits for the session's utterances to be consolidated, so their
+   * `memory.updated` precedes `session.ended`, ms (`PARLEY_SESSION_END_WAIT_MS`).
+   */
+  sessionEndWaitMs: number;
   /** Most text frames waiting per session before new ones are shed (`PARLEY_SESSION_QUEUE`). */
   sessionQueueLimit: number;
   /** How long shutdown waits for sessions and jobs to finish, ms (`PARLEY_SHUTDOWN_GRACE_MS`). */
@@ -296,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     modelsDir: path.resolve(r.string('MODELS_DIR', './models')),
     sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
     maxSessions,
+    sessionEndWaitMs: r.int('PARLEY_SESSION_END_WAIT_MS', 10_000, 0, 600_000),
     maxSessionsPerTenant: r.int('PARLEY_MAX_SESSIONS_PER_TENANT', perTenantDefault, 1, 100_000),
     maxResumableSessions: r.int('PARLEY_MAX_RESUMABLE_SESSIONS', maxSessions * 2, 0, 1_000_000),
     sessionQueueLimit: r.int('PARLEY_SESSION_QUEUE', 256, 1, 100_000),

@@ -41,6 +41,8 @@ export class LiveSession implements TurnSession {
   private running: Promise<void> | null = null;
   private turnCounter = 0;
   private lastSpeaker: string | null = null;
+  /** Utterances stored in this session whose consolidation `session.end` has not yet seen finish. */
+  private readonly unconsolidated = new Set<string>();
   /** Listeners following this session's turns (retrieval, …). */
   listeners: TurnListener[] = [];
   ended = false;
@@ -92,6 +94,24 @@ export class LiveSession implements TurnSession {
     if (!this.voiceTurns) return;
     await this.voiceTurns.close(flush);
     if (flush) await this.voiceTurns.mergeSpeakers();
+  }
+
+  /**
+   * Wait, at most `timeoutMs`, until every utterance stored in this session is consolidated, so
+   * its `memory.updated` goes out before `session.ended`. Returns how many are still waiting.
+   */
+  async awaitConsolidation(timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.unconsolidated.size > 0) {
+      for (const id of [...this.unconsolidated]) {
+        if ((await this.deps.stores.memory.processedFacts(this.tenant, id)) !== null) this.unconsolidated.delete(id);
+      }
+      if (this.unconsolidated.size === 0 || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Events published by the job (in this process) go out on the next turn of the loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.unconsolidated.size;
   }
 
   /** Forget the socket if it is still the current one. */
@@ -154,6 +174,7 @@ export class LiveSession implements TurnSession {
   /** Record a stored utterance: `transcript.final`, then listeners. */
   finalised(turnId: string, stored: IngestedUtterance): void {
     this.lastSpeaker = stored.speaker.id;
+    this.unconsolidated.add(stored.utterance.id);
     this.send('transcript.final', {
       turn_id: turnId,
       utterance_id: stored.utterance.id,

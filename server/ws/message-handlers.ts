@@ -95,6 +95,8 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
 
 async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
   await session.endVoice(true);
+  const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
+  if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
   await deps.stores.graph.updateSession(session.tenant, session.id, { endedAt: new Date().toISOString() });
   await deps.stores.queue.enqueue(SESSION_END_JOB, { tenant: session.tenant, sessionId: session.id }, {
     jobId: `session-end-${session.tenant}-${session.id}-${Date.now()}`,

@@ -43,6 +43,8 @@ export interface VoiceTurnsDeps {
  * session's first audio frame.
  */
 export class VoiceTurns {
+  /** Finals recognised but not yet stored, in order (each runs once, from the queue or from `close`). */
+  private readonly unstored = new Set<() => Promise<void>>();
   private audio: AudioSession | null = null;
   private opening: Promise<AudioSession> | null = null;
   private reader: Promise<void> | null = null;
@@ -95,6 +97,7 @@ export class VoiceTurns {
     if (audio) await audio.close({ flush });
     await this.reader;
     this.reader = null;
+    if (flush) for (const store of [...this.unstored]) await store();
   }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
@@ -182,8 +185,13 @@ export class VoiceTurns {
         const turnId = this.turnIds.get(e.turnId);
         this.turnIds.delete(e.turnId);
         if (!turnId || e.text.trim() === '') return;
-        // Stored in arrival order with the session's other messages.
-        s.enqueue(() => this.storeFinal(turnId, e));
+        // Stored in arrival order with the session's other messages; `close(true)` stores any still
+        // waiting itself, since `session.end` runs in that same queue ahead of them.
+        const store = async (): Promise<void> => {
+          if (this.unstored.delete(store)) await this.storeFinal(turnId, e);
+        };
+        this.unstored.add(store);
+        s.enqueue(store);
         return;
       }
       case 'error':

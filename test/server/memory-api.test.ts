@@ -99,6 +99,17 @@ describe('long-term memory through the API (embedded extractor, in-process queue
     c.close();
   });
 
+  test('session.end sends the last memory.updated before session.ended', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=m5`);
+    await c.next('session.started');
+    c.sendJson({ type: 'utterance', speaker: 'Enzo', text: 'I moved to Braga last month and I teach maths there.' });
+    c.sendJson({ type: 'session.end' });
+    const ended = await c.next('session.ended', () => true, 30_000);
+    const updated = c.events.filter((e) => e.type === 'memory.updated');
+    assert.ok(updated.length >= 1, `events: ${c.events.map((e) => e.type).join(', ')}`);
+    assert.ok(updated.every((u) => u.seq < ended.seq));
+  });
+
   test('deleting a participant erases their memories too', async () => {
     const people = (await t.app.inject({ url: '/v1/participants' })).json().participants as { id: string; name: string }[];
     const ana = people.find((p) => p.name === 'Ana')!;

@@ -125,6 +125,27 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     await c.next('transcript.final', () => true, 15_000);
     c.close();
   });
+  test('a caller hanging up mid-sentence: session.end delivers the last final before session.ended', async () => {
+    const slt = fixtures.find((f) => f.file === 'slt.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-hangup`);
+    await c.next('session.started');
+    const samples = fixtureSamples(slt);
+    const speechStart = Math.round((slt.utterances[0]!.start_ms / 1000) * 16000);
+    const cut = samples.subarray(0, speechStart + 24000); // 1.5 s into the first utterance, no silence after
+    for (let i = 0; i < cut.length; i += 1600) {
+      c.sendRaw(encodeS16le(cut.subarray(i, Math.min(i + 1600, cut.length))));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await c.next('vad.speech_started', () => true, 30_000);
+    c.sendJson({ type: 'session.end' });
+    const ended = await c.next('session.ended', () => true, 60_000);
+    const finals = c.events.filter((e) => e.type === 'transcript.final');
+    const stored = await t.app.stores.graph.getTranscript('default', 'voice-hangup');
+    assert.equal(stored.length, 1, 'the cut turn is stored');
+    assert.equal(finals.length, 1, 'and the client heard of it');
+    assert.equal(finals[0]!.utterance_id, stored[0]!.id);
+    assert.ok(finals[0]!.seq < ended.seq, 'before session.ended');
+  });
 });
 
 describe('end-of-session speaker merge', () => {
