@@ -30,12 +30,19 @@ interface Registration {
 export interface SqliteJobQueueOptions {
   /** How often idle workers look for due jobs (retries come due without a wake-up); default 200 ms. */
   pollMs?: number;
+  /**
+   * How long a claim holds a running job, ms (default 15,000). The claiming process renews it every
+   * third of that while the job runs; a job whose lease lapsed (its process died) runs again.
+   */
+  leaseMs?: number;
   logger?: Logger;
 }
 
 /**
- * The embedded, in-process job queue: jobs live in the SQLite file, so nothing is lost when the
- * process dies; jobs that were running at the time run again on the next start.
+ * The embedded job queue: jobs live in the SQLite file, so nothing is lost when the process dies.
+ * Several processes may share the file (the server and `npm run worker`): each claim carries a
+ * lease that its process renews while the job runs, so a job runs in one process at a time, and
+ * one left by a process that died runs again once its lease lapses.
  */
 export class SqliteJobQueue implements JobQueue {
   private readonly registrations = new Map<string, Registration>();
@@ -44,14 +51,21 @@ export class SqliteJobQueue implements JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly pollMs: number;
+  private readonly leaseMs: number;
+  /** This handle's claims, so a lapsed lease taken over by another process is never overwritten. */
+  private readonly owner = newId('q');
+  private readonly leases: NodeJS.Timeout;
 
   constructor(private readonly db: SqliteDatabase, private readonly options: SqliteJobQueueOptions = {}) {
     db.exec(SCHEMA);
+    const columns = new Set((db.prepare('PRAGMA table_info(jobs)').all() as { name: string }[]).map((c) => c.name));
+    if (!columns.has('owner')) db.exec('ALTER TABLE jobs ADD COLUMN owner TEXT');
+    if (!columns.has('lease_until')) db.exec('ALTER TABLE jobs ADD COLUMN lease_until INTEGER');
     this.pollMs = options.pollMs ?? 200;
-    const now = Date.now();
-    // Jobs left `active` by a crashed process run again.
-    db.prepare("UPDATE jobs SET state = 'waiting', run_at = ?, updated_at = ? WHERE state = 'active'").run(now, now);
-    db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(now - KEEP_DONE_MS);
+    this.leaseMs = options.leaseMs ?? 15_000;
+    db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(Date.now() - KEEP_DONE_MS);
+    this.leases = setInterval(() => this.renewLeases(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.leases.unref();
   }
 
   async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
@@ -116,6 +130,8 @@ export class SqliteJobQueue implements JobQueue {
   async close(timeoutMs = 10_000): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    // Leases are renewed until the running jobs settle.
+    void Promise.allSettled([...this.inFlight]).then(() => clearInterval(this.leases));
     const settled = Promise.allSettled([...this.inFlight]);
     const timedOut = await Promise.race([
       settled.then(() => false),
@@ -152,14 +168,22 @@ export class SqliteJobQueue implements JobQueue {
     this.schedule(this.pollMs);
   }
 
+  /** Take one due job: waiting and due, or active under a lease that lapsed (its process died). */
   private claim(name: string): JobRow | undefined {
     const now = Date.now();
     return this.db
-      .prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?
-        WHERE id = (SELECT id FROM jobs WHERE name = ? AND state = 'waiting' AND run_at <= ?
+      .prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?, owner = ?, lease_until = ?
+        WHERE id = (SELECT id FROM jobs WHERE name = ? AND run_at <= ?
+                      AND (state = 'waiting' OR (state = 'active' AND (lease_until IS NULL OR lease_until < ?)))
                     ORDER BY run_at LIMIT 1)
         RETURNING *`)
-      .get(now, name, now) as JobRow | undefined;
+      .get(now, this.owner, now + this.leaseMs, name, now, now) as JobRow | undefined;
+  }
+
+  private renewLeases(): void {
+    if (!this.db.open) return;
+    const now = Date.now();
+    this.db.prepare("UPDATE jobs SET lease_until = ? WHERE owner = ? AND state = 'active'").run(now + this.leaseMs, this.owner);
   }
 
   private async run(reg: Registration, row: JobRow): Promise<void> {
@@ -168,14 +192,15 @@ export class SqliteJobQueue implements JobQueue {
         { id: row.id, name: row.name, data: JSON.parse(row.data) as unknown, attempt: row.attempts_made },
         this.controller.signal,
       );
-      this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ? WHERE id = ?").run(Date.now(), row.id);
+      this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?")
+        .run(Date.now(), row.id, this.owner);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const dead = row.attempts_made >= row.max_attempts;
       const delay = row.backoff_ms * 2 ** (row.attempts_made - 1);
       this.db
-        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ? WHERE id = ?')
-        .run(dead ? 'dead' : 'waiting', message, Date.now() + delay, Date.now(), row.id);
+        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?')
+        .run(dead ? 'dead' : 'waiting', message, Date.now() + delay, Date.now(), row.id, this.owner);
       this.options.logger?.warn({ jobId: row.id, job: row.name, attempt: row.attempts_made, dead, err: message }, 'job failed');
     }
   }
