@@ -98,6 +98,12 @@ export interface EntityIndex {
   entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]>;
   /** Forget memory ids (erasure, closed facts); entities stay. */
   removeMemories(tenant: TenantId, memoryIds: string[]): Promise<void>;
+  /**
+   * Erasure: remove these memory ids, then delete the entities they leave with no memory at all
+   * (with their aliases and links), since such an entity only repeats the erased words.
+   * Returns the deleted entities' ids.
+   */
+  eraseMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]>;
 
   /** Add `by` (default 1) to the link between two distinct entities, in both directions. */
   link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by?: number): Promise<void>;

@@ -48,6 +48,11 @@ export interface JobQueue {
   retryDeadLetter(name: string, id: string): Promise<boolean>;
   /** Resolves when no job of `name` is waiting or running (tests, graceful shutdown). */
   drain(name: string, timeoutMs?: number): Promise<void>;
+  /**
+   * Remove every job not running now (waiting, delayed, finished or dead) whose data names one of
+   * `ids`, e.g. the utterances of an erased person. Returns how many were removed.
+   */
+  forget(ids: string[]): Promise<number>;
   ready(): Promise<boolean>;
   /** Stop taking jobs, let running ones finish (up to `timeoutMs`), release connections. */
   close(timeoutMs?: number): Promise<void>;

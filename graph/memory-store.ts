@@ -184,6 +184,8 @@ export interface MemoryStore {
   markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void>;
   /** The fact ids recorded for an utterance, or null if it was never processed. */
   processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null>;
+  /** Drop the consolidation bookkeeping of these utterances (their speaker was erased). */
+  forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void>;
 
   /** Merge one observation into the (participant, kind, target) node, creating it if needed. */
   addPersonaEvidence(tenant: TenantId, evidence: PersonaEvidence): Promise<PersonaNode>;

@@ -266,6 +266,24 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     });
   }
 
+  async eraseMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {
+    if (memoryIds.length === 0) return [];
+    await this.init();
+    const t = this.t(tenant);
+    const touched = await this.db.read('eraseMemories.touched', async (tx) => (await tx.run(`
+      MATCH (e:Entity {tenant: $tenant})-[:ABOUT_MEMORY]->(m:MemoryRef {tenant: $tenant}) WHERE m.id IN $ids
+      RETURN DISTINCT e.id AS id`, { tenant: t, ids: memoryIds })).records.map((r) => String(r.get('id'))));
+    await this.removeMemories(tenant, memoryIds);
+    if (touched.length === 0) return [];
+    return this.db.write('eraseMemories.prune', async (tx) => {
+      const res = await tx.run(`
+        MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND NOT (e)-[:ABOUT_MEMORY]->()
+        WITH e, e.id AS id DETACH DELETE e RETURN id`, { tenant: t, ids: touched });
+      await bump(tx, t);
+      return res.records.map((r) => String(r.get('id')));
+    });
+  }
+
   async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {
     if (a === b) return;
     await this.init();

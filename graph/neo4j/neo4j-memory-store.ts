@@ -248,6 +248,13 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString() }));
   }
 
+  async forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void> {
+    await this.init();
+    await this.db.write('forgetUtterances', (tx) => tx.run(`
+      MATCH (n:ProcessedUtterance {tenant: $tenant}) WHERE n.utteranceId IN $utteranceIds DETACH DELETE n`,
+    { tenant: this.t(tenant), utteranceIds }));
+  }
+
   async processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null> {
     await this.init();
     const [n] = await this.db.read('processedFacts', (tx) => propRows(tx,

@@ -76,6 +76,14 @@ export class OutboxJobQueue implements JobQueue {
     await this.inner.drain(name, Math.max(1, deadline - Date.now()));
   }
 
+  /** Jobs named by `ids` are dropped from the outbox (not yet forwarded) and from the queue. */
+  async forget(ids: string[]): Promise<number> {
+    const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000)
+      .filter((e) => ids.some((id) => JSON.stringify((e.payload as EnqueuePayload).data).includes(id)));
+    for (const e of held) this.outbox.complete(e.id);
+    return held.length + (await this.inner.forget(ids));
+  }
+
   ready(): Promise<boolean> {
     return this.inner.ready();
   }

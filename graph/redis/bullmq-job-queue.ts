@@ -108,6 +108,21 @@ export class BullmqJobQueue implements JobQueue {
     }
   }
 
+  /** Scans the queues this process has used (waiting, delayed, finished and failed jobs). */
+  async forget(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    let removed = 0;
+    for (const queue of this.queues.values()) {
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized', 'paused', 'completed', 'failed']);
+      for (const job of jobs) {
+        const data = JSON.stringify(job.data ?? null);
+        if (!ids.some((id) => data.includes(id))) continue;
+        await job.remove().then(() => { removed += 1; }, () => {}); // taken by a worker meanwhile: it runs
+      }
+    }
+    return removed;
+  }
+
   async ready(): Promise<boolean> {
     // A separate client that fails fast: the queues' own clients wait for Redis forever.
     this.health ??= new Redis(this.options.url, {

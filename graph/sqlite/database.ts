@@ -16,6 +16,8 @@ export function openDatabase(file: string): SqliteDatabase {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Deleted rows are overwritten, so an erased person's words do not linger in free pages.
+  db.pragma('secure_delete = ON');
   return db;
 }
 

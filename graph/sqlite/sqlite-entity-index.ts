@@ -194,6 +194,24 @@ export class SqliteEntityIndex implements EntityIndex {
     this.#bump(tenant);
   }
 
+  async eraseMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {
+    if (memoryIds.length === 0) return [];
+    const touched = this.#db.prepare(`SELECT DISTINCT entity_id FROM lb_memories WHERE tenant = ?
+      AND memory_id IN (SELECT value FROM json_each(?))`).all(tenant, toJson(memoryIds)) as { entity_id: string }[];
+    await this.removeMemories(tenant, memoryIds);
+    const empty = touched.map((r) => r.entity_id).filter((id) =>
+      this.#db.prepare('SELECT 1 FROM lb_memories WHERE tenant = ? AND entity_id = ? LIMIT 1').get(tenant, id) === undefined);
+    this.#db.transaction(() => {
+      for (const id of empty) {
+        this.#db.prepare('DELETE FROM lb_aliases WHERE tenant = ? AND entity_id = ?').run(tenant, id);
+        this.#db.prepare('DELETE FROM lb_links WHERE tenant = ? AND (a = ? OR b = ?)').run(tenant, id, id);
+        this.#db.prepare('DELETE FROM lb_entities WHERE tenant = ? AND id = ?').run(tenant, id);
+      }
+    })();
+    if (empty.length > 0) this.#bump(tenant);
+    return empty;
+  }
+
   async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {
     if (a === b) return;
     const upsert = this.#db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)

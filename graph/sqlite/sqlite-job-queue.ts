@@ -123,6 +123,13 @@ export class SqliteJobQueue implements JobQueue {
     }
   }
 
+  async forget(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.db
+      .prepare(`DELETE FROM jobs WHERE state != 'active' AND EXISTS (SELECT 1 FROM json_each(?) j WHERE instr(jobs.data, j.value) > 0)`)
+      .run(JSON.stringify(ids)).changes;
+  }
+
   async ready(): Promise<boolean> {
     return this.db.open && !this.closed;
   }

@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS lexical_docs (
   UNIQUE (tenant, id));
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical_fts USING fts5(
   text, content = 'lexical_docs', content_rowid = 'rowid', tokenize = 'porter unicode61');
+INSERT INTO lexical_fts (lexical_fts, rank) VALUES ('secure-delete', 1);
 CREATE TRIGGER IF NOT EXISTS lexical_docs_ai AFTER INSERT ON lexical_docs BEGIN
   INSERT INTO lexical_fts (rowid, text) VALUES (new.rowid, new.text);
 END;

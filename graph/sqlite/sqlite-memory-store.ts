@@ -253,6 +253,11 @@ export class SqliteMemoryStore implements MemoryStore {
       processed_at = excluded.processed_at`).run(tenant, utteranceId, toJson(factIds), new Date().toISOString());
   }
 
+  async forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void> {
+    this.#db.prepare('DELETE FROM memory_processed WHERE tenant = ? AND utterance_id IN (SELECT value FROM json_each(?))')
+      .run(tenant, toJson(utteranceIds));
+  }
+
   async processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null> {
     const row = this.#db.prepare('SELECT fact_ids FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
       .get(tenant, utteranceId) as { fact_ids: string } | undefined;

@@ -58,6 +58,26 @@ export class AudioSpanStore {
   }
 
   /**
+   * Delete the spans of these utterances in every session of `tenant` (their speaker was erased).
+   * @returns how many files were deleted.
+   */
+  async removeUtterances(tenant: string, utteranceIds: string[]): Promise<number> {
+    const wanted = new Set(utteranceIds.map((id) => `${id}.wav`));
+    const root = path.join(this.opts.dataDir, 'audio', segment('tenant', tenant));
+    const sessions = await readdir(root, { withFileTypes: true }).catch(() => []);
+    let removed = 0;
+    for (const session of sessions.filter((d) => d.isDirectory())) {
+      const dir = path.join(root, session.name);
+      for (const file of await readdir(dir)) {
+        if (!wanted.has(file)) continue;
+        await rm(path.join(dir, file), { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  /**
    * Delete spans whose file is older than the retention and folders left empty.
    * @param nowMs wall-clock time to measure age against (ms since the epoch).
    * @returns how many files were deleted.

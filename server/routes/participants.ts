@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { collectionFor } from '../../pipelines/memory/collections.js';
+import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   ErrorBody, IdParams, ParticipantPatchBody, ParticipantView,
@@ -52,16 +52,9 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       },
     },
   }, async (request) => {
-    const { tenant } = request;
-    const { stores } = app;
     const id = request.params.id;
-    const utteranceIds = await stores.graph.deleteParticipant(tenant, id);
-    if (!utteranceIds) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
-    const memory = await stores.memory.deleteParticipant(tenant, id);
-    const voiceprints = await stores.voiceprints.deleteByParticipant(tenant, id);
-    await stores.lexical.delete(tenant, [...utteranceIds, ...memory.factIds]);
-    await stores.vectors.delete(tenant, collectionFor('interaction'), utteranceIds);
-    for (const layer of ['fact', 'profile'] as const) await stores.vectors.delete(tenant, collectionFor(layer), memory.factIds);
-    return { id, erased_utterances: utteranceIds.length, erased_memories: memory.factIds.length, erased_voiceprints: voiceprints };
+    const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, request.tenant, id);
+    if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+    return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
   });
 }

@@ -70,6 +70,20 @@ export function entityIndexContract(name: string, make: EntityIndexFactory, skip
       assert.deepEqual((await index.memoriesOf('t2', [e.id], 10)).factIds, []);
     });
 
+    test('erasing memories deletes the entities left with none, with their names and links', async () => {
+      const kept = await index.upsertEntity('t1', { name: 'Garden', description: 'the garden', schemaId: 'sch_daily_life' });
+      const gone = await index.upsertEntity('t1', { name: 'Oaxwellton', description: 'a town', schemaId: 'sch_daily_life', aliases: ['Oax'] });
+      await index.addMemories('t1', kept.id, { factIds: ['f1', 'f2'] });
+      await index.addMemories('t1', gone.id, { factIds: ['f1'], utteranceIds: ['u1'] });
+      await index.link('t1', kept.id, gone.id, 'strong');
+      assert.deepEqual(await index.eraseMemories('t1', ['f1', 'u1']), [gone.id]);
+      assert.deepEqual((await index.getEntities('t1', [kept.id, gone.id])).map((e) => e.id), [kept.id]);
+      assert.deepEqual(await index.findByNames('t1', ['Oaxwellton', 'Oax']), []);
+      assert.deepEqual(await index.neighbours('t1', [kept.id], 5), []);
+      assert.deepEqual((await index.memoriesOf('t1', [kept.id], 10)).factIds, ['f2']);
+      assert.deepEqual(await index.eraseMemories('t1', []), []);
+    });
+
     test('links are symmetric, weighted, and one hop is returned strongest first', async () => {
       const ids = [];
       for (const n of ['a', 'b', 'c', 'd']) ids.push((await index.upsertEntity('t1', { name: n, description: n, schemaId: 'sch_work' })).id);

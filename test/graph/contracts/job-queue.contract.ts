@@ -72,6 +72,18 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       assert.equal(attempts.length, 4);
     });
 
+    test('forget removes the jobs that name given ids, and only those', async () => {
+      await fx.queue.enqueue('erasable', { utteranceId: 'u_gone_1' });
+      await fx.queue.enqueue('erasable', { utteranceId: 'u_kept_2' });
+      assert.equal(await fx.queue.forget(['u_gone_1']), 1);
+      const seen: string[] = [];
+      fx.queue.process<{ utteranceId: string }>('erasable', async (job) => { seen.push(job.data.utteranceId); });
+      await fx.queue.drain('erasable', 10_000);
+      assert.deepEqual(seen, ['u_kept_2']);
+      assert.equal(await fx.queue.forget(['u_kept_2']), 1, 'finished jobs are forgotten too');
+      assert.equal(await fx.queue.forget([]), 0);
+    });
+
     test('jobs enqueued with no worker survive until a worker (new handle) takes them', async () => {
       await fx.queue.enqueue('later', { n: 1 });
       await fx.queue.enqueue('later', { n: 2 });

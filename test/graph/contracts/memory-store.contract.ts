@@ -110,6 +110,10 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       await store.markProcessed('t7', 'u_9', ['f_1', 'f_2']);
       assert.deepEqual(await store.processedFacts('t7', 'u_9'), ['f_1', 'f_2']);
       assert.equal(await store.processedFacts('t8', 'u_9'), null);
+      await store.markProcessed('t8', 'u_9', []);
+      await store.forgetUtterances('t7', ['u_9', 'u_missing']);
+      assert.equal(await store.processedFacts('t7', 'u_9'), null, 'forgotten');
+      assert.deepEqual(await store.processedFacts('t8', 'u_9'), [], 'other tenants untouched');
     });
 
     test('persona evidence accumulates once per utterance and can be marked stable', async () => {

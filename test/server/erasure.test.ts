@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+describe('erasure of a person', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    await t.app.models.inference();
+  });
+  after(async () => { await t.close(); });
+
+  test('leaves nothing of them in any store or file: name, words, ids, audio', async () => {
+    // Their voice: three utterances with audio spans and a voiceprint.
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`);
+    await c.next('session.started');
+    const samples = fixtureSamples(awb);
+    const padded = new Float32Array(samples.length + 16000 * 1.2);
+    padded.set(samples);
+    for (let i = 0; i < padded.length; i += 1600) {
+      c.sendRaw(encodeS16le(padded.subarray(i, Math.min(i + 1600, padded.length))));
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 120_000);
+    const finals = c.events.filter((e) => e.type === 'transcript.final');
+    assert.ok(finals.length >= 1);
+    const id = (finals[0]!.speaker as { id: string }).id;
+    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/participants/${id}`, payload: { name: 'Zephyrine Quaxley' } });
+    assert.equal(patched.statusCode, 200);
+    // Their words, and someone else's that must stay.
+    const posted = await t.app.inject({
+      method: 'POST', url: '/v1/sessions/erase-text/utterances',
+      payload: { utterances: [
+        { speaker: 'Zephyrine Quaxley', text: 'I keep bees in Oaxwellton and I work as a glassblower.' },
+        { speaker: 'Zephyrine Quaxley', text: 'My sister Brindlemoor lives in Tarrowick.' },
+        { speaker: 'Ben', text: 'That sounds lovely, thanks for telling me.' },
+      ] },
+    });
+    assert.equal(posted.statusCode, 201);
+    const elsewhere = await t.app.inject({
+      method: 'POST', url: '/v1/sessions/erase-other/utterances',
+      payload: { utterances: [{ speaker: 'Ben', text: 'I moved to Lisbon last year.' }] },
+    });
+    assert.equal(elsewhere.statusCode, 201);
+    const [u1, u2] = posted.json().utterance_ids as string[];
+    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+    const before = (await t.app.inject({ url: '/v1/memories?include_history=true' })).json().memories as { text: string }[];
+    assert.ok(before.some((m) => /Oaxwellton|glassblower/i.test(m.text)), `memories were made first: ${before.map((m) => m.text).join(' | ')}`);
+
+    const erased = await t.app.inject({ method: 'DELETE', url: `/v1/participants/${id}` });
+    assert.equal(erased.statusCode, 200);
+    assert.equal(erased.json().erased_utterances, finals.length + 2);
+
+    const secrets = ['Quaxley', 'Oaxwellton', 'glassblower', 'Brindlemoor', 'Tarrowick', id, u1!, u2!,
+      ...finals.map((f) => String(f.utterance_id))];
+    const leaks: string[] = [];
+    for (const file of filesUnder(t.config.dataDir)) {
+      const bytes = readFileSync(file);
+      for (const s of secrets) {
+        if (bytes.includes(Buffer.from(s)) || bytes.includes(Buffer.from(s.toLowerCase()))) leaks.push(`${path.relative(t.config.dataDir, file)}: ${s}`);
+      }
+    }
+    assert.deepEqual(leaks, [], 'nothing of the person is left in the data directory');
+    const audio = filesUnder(t.config.dataDir).filter((f) => f.endsWith('.wav'));
+    assert.deepEqual(audio, [], 'their audio spans are deleted');
+    const answer = (await t.app.inject({ method: 'POST', url: '/v1/query', payload: { question: 'who keeps bees in Oaxwellton?' } })).json();
+    assert.ok(!JSON.stringify(answer).includes('Oaxwellton'));
+    const left = (await t.app.inject({ url: '/v1/memories?include_history=true' })).json().memories as { text: string }[];
+    assert.ok(left.some((m) => /Lisbon/.test(m.text)), 'other people keep their memories');
+    // Ben's reply to them stays, searchable, without them as its addressee.
+    const said = (await t.app.inject({ url: '/v1/interactions?session_id=erase-text' })).json().interactions as { text: string; addressees: unknown[] }[];
+    assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['That sounds lovely, thanks for telling me.', 0]]);
+    const hits = await t.app.stores.lexical.search('default', 'lovely', 5);
+    assert.equal(hits.length, 1);
+  });
+});
