@@ -19,7 +19,7 @@ import { QdrantLexicalIndex } from './qdrant/qdrant-lexical-index.js';
 import { QdrantVectorStore } from './qdrant/qdrant-vector-store.js';
 import { QdrantVoiceprintStore } from './qdrant/qdrant-voiceprint-store.js';
 import { BullmqJobQueue } from './redis/bullmq-job-queue.js';
-import { openDatabase } from './sqlite/database.js';
+import { openDatabase, sqliteAtomically } from './sqlite/database.js';
 import { SqliteEntityIndex } from './sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
 import { SqliteJobQueue } from './sqlite/sqlite-job-queue.js';
@@ -98,8 +98,11 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
 
   // Writes left over from before a restart or an outage go out as soon as their backend answers.
   if (Object.keys(handlers).length > 0) forwarder.start();
+  // Utterance, keyword entry and consolidation job commit together when all three live in the file.
+  const oneFile = config.graphStore === 'sqlite' && config.vectorStore === 'sqlite' && config.queue === 'embedded';
+  const atomically = oneFile ? sqliteAtomically(sqlite) : <T>(work: () => Promise<T>) => work();
   const stores: Stores = {
-    sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue,
+    sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue, atomically,
     async close(timeoutMs = 10_000) {
       await queue.close(timeoutMs);
       await forwarder.stop();

@@ -25,6 +25,11 @@ export interface Stores {
    * keep their outbox of not-yet-forwarded writes there.
    */
   sqlite: SqliteDatabase;
+  /**
+   * Run `work` (writes to the graph, lexical index and queue) as one commit where those stores share
+   * the embedded database; elsewhere it simply runs. `work` must not wait on anything but the stores.
+   */
+  atomically<T>(work: () => Promise<T>): Promise<T>;
   /** Close the queue first (letting running jobs finish), then the stores. */
   close(timeoutMs?: number): Promise<void>;
 }

@@ -31,3 +31,27 @@ export function fromJson<T>(text: string | null | undefined, fallback: T): T {
   if (text === null || text === undefined || text === '') return fallback;
   return JSON.parse(text) as T;
 }
+
+/**
+ * One transaction around async store calls on `db`. The embedded stores run their SQL synchronously
+ * inside async methods, so `work` completes within the transaction; calls are serialised, since
+ * SQLite allows one open transaction per connection.
+ */
+export function sqliteAtomically(db: SqliteDatabase): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(async () => {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work();
+        db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw err;
+      }
+    });
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}

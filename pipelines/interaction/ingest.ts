@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { JobQueue } from '../../graph/job-queue.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
@@ -41,6 +42,11 @@ export interface InteractionIngestDeps {
   lexical: LexicalIndex;
   queue: JobQueue;
   logger: Logger;
+  /**
+   * Run store + index + enqueue as one commit where the stores share one database (the embedded
+   * ones do), so a crash never leaves an utterance stored but not queued. Default: run as is.
+   */
+  atomically?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** How many earlier utterances define who is present in a session. */
@@ -64,7 +70,37 @@ export class InteractionIngest {
     });
   }
 
+  /**
+   * Store `inputs` in order. An input whose `id` is already stored for the tenant is not stored
+   * again: its stored utterance comes back in its place (a resend after a lost acknowledgement).
+   */
   async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
+    const ids = inputs.flatMap((i) => (i.id ? [i.id] : []));
+    if (new Set(ids).size !== ids.length) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'an utterance id appears twice in one batch');
+    const known = new Map<string, IngestedUtterance>();
+    for (const id of ids) {
+      const stored = await this.deps.graph.getUtterance(tenant, id);
+      if (stored) known.set(id, await this.asIngested(tenant, stored));
+    }
+    const fresh = inputs.filter((i) => !i.id || !known.has(i.id));
+    const added = fresh.length > 0 ? await this.store(tenant, sessionId, fresh) : [];
+    let next = 0;
+    return inputs.map((i) => (i.id && known.has(i.id) ? known.get(i.id)! : added[next++]!));
+  }
+
+  /** An utterance stored earlier, described as `ingest` returns it. */
+  private async asIngested(tenant: TenantId, u: Utterance): Promise<IngestedUtterance> {
+    const resolver = new ParticipantResolver(this.deps.graph, tenant);
+    const [speaker] = await resolver.byIds([u.speakerId]);
+    const addressees = await resolver.byIds(u.addresseeIds);
+    return {
+      utterance: u,
+      speaker: { id: u.speakerId, name: speaker?.name ?? null, confidence: 1, isNew: false },
+      addressees: addressees.map((a) => ({ id: a.id, name: a.name })),
+    };
+  }
+
+  private async store(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
     const { graph } = this.deps;
     await graph.openSession(tenant, sessionId, new Date().toISOString());
     const resolver = new ParticipantResolver(graph, tenant);
@@ -88,22 +124,26 @@ export class InteractionIngest {
       recent.push({ speakerId: speaker.id });
       pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }
-    const stored = await graph.addUtterances(
-      tenant,
-      pending.map(({ input, speaker, addressees }) => ({
-        ...(input.id ? { id: input.id } : {}),
-        sessionId,
-        speakerId: speaker.id,
-        addresseeIds: addressees.map((a) => a.id),
-        text: input.text,
-        startMs: input.startMs ?? null,
-        endMs: input.endMs ?? null,
-        time: input.time ?? new Date().toISOString(),
-        confidence: input.confidence ?? null,
-        audioRef: input.audioRef ?? null,
-      })),
-    );
-    await this.afterStore(tenant, stored);
+    const atomically = this.deps.atomically ?? ((work) => work());
+    const stored = await atomically(async () => {
+      const rows = await graph.addUtterances(
+        tenant,
+        pending.map(({ input, speaker, addressees }) => ({
+          ...(input.id ? { id: input.id } : {}),
+          sessionId,
+          speakerId: speaker.id,
+          addresseeIds: addressees.map((a) => a.id),
+          text: input.text,
+          startMs: input.startMs ?? null,
+          endMs: input.endMs ?? null,
+          time: input.time ?? new Date().toISOString(),
+          confidence: input.confidence ?? null,
+          audioRef: input.audioRef ?? null,
+        })),
+      );
+      await this.afterStore(tenant, rows);
+      return rows;
+    });
     return stored.map((utterance, i) => {
       const p = pending[i]!;
       return {

@@ -16,6 +16,10 @@ export const ParticipantRef = Type.Object({ id: Type.String(), name: Type.Union(
 
 export const UtteranceInputSchema = Type.Object(
   {
+    utterance_id: Type.Optional(Type.String({
+      minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$',
+      description: 'the client\'s id for this utterance: sending it again stores nothing twice',
+    })),
     speaker: Type.String({ minLength: 1, maxLength: 200, description: 'participant id, or a name/label to resolve' }),
     text: Text,
     addressees: Type.Optional(Type.Array(Label, { maxItems: 50 })),

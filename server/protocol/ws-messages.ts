@@ -11,6 +11,7 @@ export const SessionUpdateMessage = Type.Object({
 
 export const UtteranceMessage = Type.Object({
   type: Type.Literal('utterance'),
+  utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: 'resending it stores nothing twice' })),
   speaker: Type.String({ minLength: 1, maxLength: 200, description: 'label or participant id' }),
   text: Type.String({ minLength: 1, maxLength: 10_000 }),
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
@@ -26,10 +27,12 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
           throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}]: end_ms is before start_ms`);
         }
       }
+      const key = idempotencyKey(request.headers['idempotency-key']);
       const stored = await app.ingest.ingest(
         request.tenant,
         request.params.session_id,
         request.body.utterances.map((u, i) => ({
+          ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}` } : {}),
           speaker: u.speaker, text: u.text,
           ...(u.addressees ? { addressees: u.addressees } : {}),
           startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
@@ -86,4 +89,17 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       return { session_id: id, utterances: await utteranceViews(app.stores.graph, tenant, utterances) };
     },
   );
+}
+
+/**
+ * Ids for a batch sent with an `Idempotency-Key` header (utterances without their own
+ * `utterance_id` become `ik_<digest>-<index>`), so resending the batch stores nothing twice.
+ */
+function idempotencyKey(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const value = Array.isArray(header) ? header[0] ?? '' : header;
+  if (value.length < 1 || value.length > 200) {
+    throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'Idempotency-Key must be 1 to 200 characters');
+  }
+  return `ik_${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
 }

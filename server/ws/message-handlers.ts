@@ -73,6 +73,7 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   }
   const [stored] = await deps.ingest.ingest(session.tenant, session.id, [
     {
+      ...(msg.utterance_id ? { id: msg.utterance_id } : {}),
       speaker: msg.speaker, text: msg.text,
       ...(msg.addressees ? { addressees: msg.addressees } : {}),
       startMs: msg.start_ms ?? null, endMs: msg.end_ms ?? null,
