@@ -35,7 +35,7 @@ export class SqliteVectorStore implements VectorStore {
     const current = await this.collectionSpace(collection);
     if (!current) {
       this.db
-        .prepare('INSERT INTO vector_collections (name, model, dimension) VALUES (?, ?, ?)')
+        .prepare('INSERT OR IGNORE INTO vector_collections (name, model, dimension) VALUES (?, ?, ?)')
         .run(collection, space.model, space.dimension);
       return;
     }
