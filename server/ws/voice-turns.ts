@@ -8,7 +8,8 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
-import { cannotLinkFrom, planMerges } from '../../pipelines/speaker/merge.js';
+import { cannotLinkFrom, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
@@ -103,16 +104,18 @@ export class VoiceTurns {
     const tracker = await this.tracker;
     const { stores } = this.deps;
     const { tenant, id } = this.session;
-    const stats = new Map(tracker.sessionStats().map((s) => [s.participantId, s]));
-    const candidates = tracker.prototypes()
-      .filter((p) => stats.has(p.participantId))
-      .map((p) => ({ participantId: p.participantId, prototype: p.vector, utterances: stats.get(p.participantId)!.utterances, known: p.known }));
+    // Each id by the mean of all its embeddings of this session (pooled evidence, steadier than the
+    // online prototype); never merged: ids that overlapped in time, or where one named the other.
+    const candidates = sessionMergeCandidates(tracker.prototypes(), tracker.sessionStats());
     const transcript = await stores.graph.getTranscript(tenant, id);
+    const ids = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
+    const people = (await Promise.all(ids.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
     const merges = planMerges(candidates, {
       mergeTau: this.deps.models.speakerThresholds.mergeTau,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
-      cannotLink: cannotLinkFrom(transcript.map((u) => ({ speakerId: u.speakerId, startMs: u.startMs, endMs: u.endMs }))),
+      cannotLink: cannotLinkFrom(withNamedAddressees(transcript, people)),
     });
+    this.session.log.info({ ids: candidates.length, merges: merges.length, mergeTau: this.deps.models.speakerThresholds.mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
       await stores.graph.mergeParticipants(tenant, from, into);
       await stores.memory.relabelParticipant(tenant, from, into);
