@@ -23,7 +23,7 @@ import { hasSharedSpeech, hasTts, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, l
 import { defaultWespeakerPath, OnnxSpeakerEmbedder } from '../pipelines/speaker/onnx-speaker-embedder.js';
 import { planMerges, type MergeCandidate } from '../pipelines/speaker/merge.js';
 import { l2Normalise, type SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
-import { ECAPA_THRESHOLDS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
+import { ECAPA_THRESHOLDS, SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { MfccMeanSpeakerEmbedder, StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 
 if (!hasSharedSpeech()) {
@@ -115,6 +115,38 @@ for (const [scen, us] of Object.entries(scenarios)) {
 const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 for (const r of rows) console.log(r.map((x, c) => x.padEnd(widths[c]!)).join('  '));
 console.log(`${RUNS} runs per row (shuffled utterance orders); figures are mean [min–max] over runs.`);
+
+// Short fragments: every real held-out utterance over 2 s is followed, in the same session, by its last
+// 0.8 s as a separate short turn (a turn cut at a pause); production attributes turns under
+// SHORT_TURN_MS with assignShort. Same shipped embedder and thresholds, with and without that rule.
+console.log('\nShort fragments (real held-out clean; each utterance > 2 s split into head + its last 0.8 s as a turn of its own):');
+{
+  const TAIL = 0.8;
+  const pieces = await Promise.all(real.map(async (u) => {
+    const whole = { speaker: u.speaker, parts: [{ speaker: u.speaker, vector: await lda.embed(u.audio), seconds: u.audio.length / 16_000 }] };
+    if (u.audio.length / 16_000 <= 2) return whole;
+    const cut = u.audio.length - Math.round(TAIL * 16_000);
+    // A tail with too little speech to embed stays part of its utterance (production keeps the previous voice for it).
+    const tail = await lda.embed(u.audio.subarray(cut)).catch(() => null);
+    if (!tail) return whole;
+    return { speaker: u.speaker, parts: [
+      { speaker: u.speaker, vector: await lda.embed(u.audio.subarray(0, cut)), seconds: cut / 16_000 },
+      { speaker: u.speaker, vector: tail, seconds: TAIL },
+    ] };
+  }));
+  console.log(`  ${pieces.filter((p) => p.parts.length === 2).length} of ${pieces.length} utterances split`);
+  for (const [label, shortSeconds] of [['turns < 1 s by assignShort (production)', SHORT_TURN_MS / 1000], ['every turn by assign', 0]] as const) {
+    const scores: AttributionScore[] = [];
+    const base: AttributionScore[] = [];
+    for (let r = 1; r <= RUNS; r++) {
+      const sessions = arrangeSessions(shufflePerSpeaker(pieces, r), PER_SESSION).map((s) => s.flatMap((p) => p.parts));
+      scores.push(scoreAttributions((await runSessions(sessions, lda.modelId, { thresholds: t, mergeTau: t.mergeTau, shortSeconds })).attributions));
+      base.push(scoreAttributions(oneIdPerSession(sessions)));
+    }
+    console.log(`  stats-lda-v2, ${label}: utterance acc ${spread(scores.map((s) => s.accuracy))}, speech-time acc ${spread(scores.map((s) => s.timeAccuracy))}, ids/speaker ${spread(scores.map((s) => s.idsPerSpeaker), false)}, re-id ${spread(scores.map((s) => s.reidentification))}`);
+    if (shortSeconds === 0) console.log(`  baseline one id per session: utterance acc ${spread(base.map((s) => s.accuracy))}, speech-time acc ${spread(base.map((s) => s.timeAccuracy))}`);
+  }
+}
 
 // The merge alone: two ids that are one speaker (must merge) and ids of two speakers (must not), each
 // id the mean of `size` utterances of one session, through the production planMerges.

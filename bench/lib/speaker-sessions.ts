@@ -2,7 +2,7 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
-import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
+import { SpeakerTracker, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
 
 /** An embedded utterance of a known speaker in a simulated session. */
 export interface EvalUtterance {
@@ -46,6 +46,8 @@ export interface RunOptions {
    * issue #17) or its online prototype (the earlier setup). Default `session-mean`.
    */
   mergeOn?: 'session-mean' | 'prototype';
+  /** Utterances shorter than this (seconds) go through `assignShort` (as production does); 0 for none. */
+  shortSeconds?: number;
 }
 
 /**
@@ -63,7 +65,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
     for (const [s, utts] of sessions.entries()) {
       const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}` });
       const here: Attribution[] = [];
-      for (const u of utts) here.push({ speaker: u.speaker, id: (await tracker.assign(u.vector)).participantId, session: s, seconds: u.seconds });
+      let previous: string | null = null;
+      for (const u of utts) {
+        const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous) : null;
+        const id: string = (short ?? (await tracker.assign(u.vector))).participantId;
+        previous = id;
+        here.push({ speaker: u.speaker, id, session: s, seconds: u.seconds });
+      }
       if (o.mergeTau !== null) {
         const stats = tracker.sessionStats();
         const candidates = o.mergeOn === 'prototype'

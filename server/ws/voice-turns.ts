@@ -10,6 +10,7 @@ import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-l
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
+import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
@@ -195,7 +196,7 @@ export class VoiceTurns {
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {
     const { tenant, id: sessionId } = this.session;
-    const speaker = await this.identify(e.audio);
+    const speaker = await this.identify(e.audio, e.endMs - e.startMs);
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
     // Without the tenant's consent nothing voice-derived is kept: no audio span (and so no prosody).
     const audioRef = !voiceprintsAllowed(this.deps.config, tenant) ? null : await this.deps.models.audioSpans
@@ -211,12 +212,16 @@ export class VoiceTurns {
     if (stored) this.session.finalised(turnId, stored);
   }
 
-  /** Who spoke this audio: voice re-identification, or the previous voice when it cannot be embedded. */
-  private async identify(audio: Float32Array): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
+  /**
+   * Who spoke this audio: voice re-identification; a turn under SHORT_TURN_MS of speech only joins a
+   * known voice or the previous one; the previous voice when the audio cannot be embedded.
+   */
+  private async identify(audio: Float32Array, speechMs: number): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
-      const assigned = await tracker.assign(embedding);
+      const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice) : null;
+      const assigned = short ?? (await tracker.assign(embedding));
       this.lastVoice = assigned.participantId;
       return assigned;
     } catch (err) {
