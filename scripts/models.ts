@@ -1,6 +1,8 @@
 /**
  * `models` command: `node dist/scripts/models.js list | fetch <name> [--allow-unverified] | verify [name]`.
- * Installs into `MODELS_DIR` (default `./models`).
+ * Installs into `MODELS_DIR` (default `./models`). A file without a pinned hash is installed only with
+ * `--allow-unverified`; its SHA-256 is printed and recorded in `<model>/SHA256SUMS.first-fetch`, and
+ * `verify` holds the copy to that record from then on.
  */
 import { MODEL_MANIFEST, findModel } from '../pipelines/models/manifest.js';
 import { fetchModel, verifyModel } from '../pipelines/models/model-downloader.js';
@@ -19,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'list') {
     for (const m of MODEL_MANIFEST) {
       const results = await verifyModel(m, dir);
-      const installed = results.every((r) => r.status === 'ok' || r.status === 'unverified');
+      const installed = results.every((r) => r.status === 'ok' || r.status === 'recorded' || r.status === 'unverified');
       process.stdout.write(`${m.name.padEnd(30)} ${installed ? 'installed' : 'not installed'}  ${m.description}\n`);
     }
     return 0;

@@ -3,6 +3,7 @@
  * Hashes were read from the hosts' own pages (Hugging Face "Git LFS Details"). Where no published hash
  * was found the entry says `sha256: null`, and `models fetch` refuses it unless `--allow-unverified`.
  */
+import path from 'node:path';
 
 /** One file of a model. */
 export interface ModelFile {
@@ -18,6 +19,11 @@ export interface ModelFile {
   extract?: 'tar.bz2';
   /** Why a value is missing, or anything else a maintainer should know. */
   note?: string;
+  /**
+   * Names earlier versions of the `models` command saved this file under; a file found there with the
+   * pinned hash is moved to `path` instead of being downloaded again.
+   */
+  formerPaths?: string[];
 }
 
 /** A named model the `models` command can fetch into `MODELS_DIR/<name>/`. */
@@ -31,6 +37,11 @@ export interface ModelEntry {
 const ZIPFORMER_REV = '6037ea07e3abfe599ad00d418968bcf9656e7472';
 const ZIPFORMER_BASE = `https://huggingface.co/csukuangfj/sherpa-onnx-streaming-zipformer-en-2023-06-26/resolve/${ZIPFORMER_REV}`;
 const WESPEAKER_REV = 'ff1ac5bca8ef11e90662b879aa923979e0bd277b';
+
+/** Manifest name of the production speaker embedder. */
+export const WESPEAKER_MODEL = 'wespeaker-resnet34';
+/** The file of {@link WESPEAKER_MODEL} the embedder loads (what `models fetch` saves it as). */
+export const WESPEAKER_FILE = 'model.onnx';
 
 /** Every model the project knows how to fetch. */
 export const MODEL_MANIFEST: readonly ModelEntry[] = [
@@ -60,15 +71,20 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
     ],
   },
   {
-    name: 'wespeaker-resnet34',
+    name: WESPEAKER_MODEL,
     description: 'WeSpeaker ResNet34 speaker embedding (VoxCeleb): input [B,T,80] log-mel fbank, output [B,256]',
     licence: 'Apache-2.0',
     files: [
       { url: `https://huggingface.co/Wespeaker/wespeaker-voxceleb-resnet34/resolve/${WESPEAKER_REV}/voxceleb_resnet34.onnx`,
-        path: 'voxceleb_resnet34.onnx', sha256: '9fea6516d7ad6bf0a76c7689f5a49b65d330fad6dde96c91bb4435ffbfe056a1', sizeBytes: 26534127 },
+        path: WESPEAKER_FILE, formerPaths: ['voxceleb_resnet34.onnx'], sha256: '9fea6516d7ad6bf0a76c7689f5a49b65d330fad6dde96c91bb4435ffbfe056a1', sizeBytes: 26534127 },
     ],
   },
 ];
+
+/** Where `models fetch` installs `file` of model `name` under `modelsDir`: what loaders must open. */
+export function installedPath(modelsDir: string, name: string, file: string): string {
+  return path.join(modelsDir, name, file);
+}
 
 /** Look a model up by name. */
 export function findModel(name: string, manifest: readonly ModelEntry[] = MODEL_MANIFEST): ModelEntry | undefined {

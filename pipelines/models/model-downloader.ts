@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -84,9 +84,12 @@ export async function downloadResumable(url: string, partFile: string, opts: {
 export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise<string> {
   const dir = path.join(opts.modelsDir, model.name);
   await mkdir(dir, { recursive: true });
+  const sums = await recordedSums(dir);
   for (const file of model.files) {
     const dest = path.join(dir, file.path);
-    if (!file.extract && file.sha256 && (await sizeOf(dest)) > 0 && (await sha256File(dest)) === file.sha256) continue;
+    const expected = file.sha256 ?? sums.get(file.path);
+    if (!file.extract && expected && (await sizeOf(dest)) > 0 && (await sha256File(dest)) === expected) continue;
+    if (await adoptFormer(dir, file, dest)) continue;
     const part = dest + '.part';
     await mkdir(path.dirname(dest), { recursive: true });
     await downloadResumable(file.url, part, {
@@ -100,6 +103,8 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
         await rm(part, { force: true });
         throw new Error(`${model.name}/${file.path} has no pinned SHA-256 (computed ${actual}); re-run with --allow-unverified to install it anyway`);
       }
+      // Trust on first use: the printed hash is recorded, and `models verify` holds later copies to it.
+      await appendFile(path.join(dir, SUMS_FILE), `${actual}  ${file.path}\n`);
     } else if (actual !== file.sha256) {
       await rm(part, { force: true });
       throw new Error(`${model.name}/${file.path}: SHA-256 mismatch (expected ${file.sha256}, got ${actual}); the download was deleted`);
@@ -113,12 +118,43 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
   return dir;
 }
 
-/** Per-file verification result of an installed model. */
-export interface VerifyResult { path: string; status: 'ok' | 'missing' | 'mismatch' | 'unverified'; sha256?: string }
+/** Move a verified copy saved under a former name to `dest`; true when one was adopted. */
+async function adoptFormer(dir: string, file: ModelFile, dest: string): Promise<boolean> {
+  if (!file.sha256 || file.extract) return false;
+  for (const former of file.formerPaths ?? []) {
+    const old = path.join(dir, former);
+    if ((await sizeOf(old)) > 0 && (await sha256File(old)) === file.sha256) {
+      await rename(old, dest);
+      return true;
+    }
+  }
+  return false;
+}
 
-/** Re-hash an installed model's files against the manifest (extracted archives are reported as `unverified`). */
+/** Per-model file recording the hashes of files installed without a pinned one (`sha256sum` format). */
+export const SUMS_FILE = 'SHA256SUMS.first-fetch';
+
+/** Hashes recorded at first fetch, by file path (the last record of a path wins). */
+async function recordedSums(dir: string): Promise<Map<string, string>> {
+  const text = await readFile(path.join(dir, SUMS_FILE), 'utf8').catch(() => '');
+  const sums = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+    if (m) sums.set(m[2]!, m[1]!);
+  }
+  return sums;
+}
+
+/**
+ * Per-file verification result of an installed model: `ok` against the manifest's pinned hash,
+ * `recorded` against the hash recorded at its first (unverified) fetch, `unverified` when neither exists.
+ */
+export interface VerifyResult { path: string; status: 'ok' | 'recorded' | 'missing' | 'mismatch' | 'unverified'; sha256?: string }
+
+/** Re-hash an installed model's files against the manifest or the first-fetch record (extracted archives are `unverified`). */
 export async function verifyModel(model: ModelEntry, modelsDir: string): Promise<VerifyResult[]> {
   const out: VerifyResult[] = [];
+  const sums = await recordedSums(path.join(modelsDir, model.name));
   for (const file of model.files) {
     const dest = path.join(modelsDir, model.name, file.path);
     if (file.extract) {
@@ -127,7 +163,9 @@ export async function verifyModel(model: ModelEntry, modelsDir: string): Promise
     }
     if ((await sizeOf(dest)) === 0) { out.push({ path: file.path, status: 'missing' }); continue; }
     const sha256 = await sha256File(dest);
-    out.push({ path: file.path, sha256, status: file.sha256 === null ? 'unverified' : sha256 === file.sha256 ? 'ok' : 'mismatch' });
+    const expected = file.sha256 ?? sums.get(file.path) ?? null;
+    const status = expected === null ? 'unverified' : sha256 !== expected ? 'mismatch' : file.sha256 ? 'ok' : 'recorded';
+    out.push({ path: file.path, sha256, status });
   }
   return out;
 }

@@ -66,6 +66,21 @@ export function planMerges(candidates: MergeCandidate[], options: MergeOptions):
   }
 }
 
+/**
+ * Merge candidates of one session: every id heard in it, represented by the mean of all of this
+ * session's embeddings attributed to it (a pooled, steadier estimate than the online prototype), with
+ * its utterance count; `known` when the id existed before the session.
+ */
+export function sessionMergeCandidates(
+  prototypes: readonly { participantId: string; known: boolean }[],
+  stats: readonly { participantId: string; utterances: number; embeddingSum: Float32Array }[],
+): MergeCandidate[] {
+  const known = new Map(prototypes.map((p) => [p.participantId, p.known]));
+  return stats
+    .filter((s) => known.has(s.participantId) && s.utterances > 0)
+    .map((s) => ({ participantId: s.participantId, prototype: l2Normalise(Float32Array.from(s.embeddingSum)), utterances: s.utterances, known: known.get(s.participantId)! }));
+}
+
 /** A stored utterance as far as cannot-link evidence goes. */
 export interface UtteranceEvidence {
   speakerId: string;

@@ -4,7 +4,8 @@ import * as ort from 'onnxruntime-node';
 import { ParleyError } from '../../graph/core/errors.js';
 import { computeFbank, subtractMean } from './fbank.js';
 import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
-import { repoRoot } from '../models/repo-root.js';
+import { installedPath, WESPEAKER_FILE, WESPEAKER_MODEL } from '../models/manifest.js';
+import { modelsDir } from '../models/repo-root.js';
 
 /** Options of an ONNX speaker embedder taking [B, T, bins] fbank and returning [B, D]. */
 export interface OnnxSpeakerEmbedderOptions {
@@ -20,9 +21,12 @@ export interface OnnxSpeakerEmbedderOptions {
   intraOpNumThreads?: number;
 }
 
-/** `MODELS_DIR/wespeaker-resnet34/model.onnx`, MODELS_DIR defaulting to ./models under the repo root. */
-export function defaultWespeakerPath(): string {
-  return path.join(process.env.MODELS_DIR ?? path.join(repoRoot(), 'models'), 'wespeaker-resnet34', 'model.onnx');
+/**
+ * Where `models fetch wespeaker-resnet34` installs the model under `dir` (default `MODELS_DIR`, else
+ * ./models under the repo root): the one path the fetch and the loaders share, from the manifest.
+ */
+export function defaultWespeakerPath(dir: string = modelsDir()): string {
+  return installedPath(dir, WESPEAKER_MODEL, WESPEAKER_FILE);
 }
 
 /** Minimum frames (10 ms each) a model is given. */
@@ -48,17 +52,25 @@ export class OnnxSpeakerEmbedder implements SpeakerEmbedder {
     this.inputScale = o.inputScale ?? 32768;
   }
 
-  /** Load a model; throws PARLEY_ERR_MODEL_MISSING when the file is absent. */
+  /**
+   * Load a model; throws PARLEY_ERR_MODEL_MISSING when the file is absent (naming the fetch command), or
+   * when it is not a loadable ONNX model (naming the verify command).
+   */
   static async create(o: OnnxSpeakerEmbedderOptions = { modelPath: defaultWespeakerPath() }): Promise<OnnxSpeakerEmbedder> {
+    const name = path.basename(path.dirname(o.modelPath));
     if (!existsSync(o.modelPath)) {
-      const name = path.basename(path.dirname(o.modelPath));
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `speaker model not found at ${o.modelPath}; run: npm run models -- fetch ${name}`);
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `speaker model not found at ${o.modelPath}; run: npm run models -- fetch ${name} (MODELS_DIR=${path.dirname(path.dirname(o.modelPath))})`);
     }
-    const session = await ort.InferenceSession.create(o.modelPath, {
-      intraOpNumThreads: o.intraOpNumThreads ?? 1,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    });
+    let session: ort.InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(o.modelPath, {
+        intraOpNumThreads: o.intraOpNumThreads ?? 1,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+      });
+    } catch (err) {
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `speaker model at ${o.modelPath} cannot be loaded (${(err as Error).message.split('\n')[0]}); check it with: npm run models -- verify ${name}`, { cause: err });
+    }
     const probe = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', new Float32Array(MIN_FRAMES * (o.numBins ?? 80)), [1, MIN_FRAMES, o.numBins ?? 80]) });
     const dimension = probe[session.outputNames[0]!]!.dims.at(-1)!;
     return new OnnxSpeakerEmbedder(session, o.modelId ?? path.basename(path.dirname(o.modelPath)), dimension, o);

@@ -29,3 +29,10 @@ export function thresholdsFor(modelId: string): SpeakerThresholds {
   }
   return ECAPA_THRESHOLDS;
 }
+
+/**
+ * Turns shorter than this (milliseconds of speech, onset to end) are attributed with
+ * `SpeakerTracker.assignShort`: they may join a known voice or the previous speaker, but never found an
+ * id or move a prototype. Chosen a priori (a second of speech), not tuned on the benchmark.
+ */
+export const SHORT_TURN_MS = 1000;

@@ -89,6 +89,28 @@ export class SpeakerTracker {
     return run;
   }
 
+  /**
+   * Attribute a SHORT utterance, whose embedding is too noisy to found an id or move a prototype: the
+   * best prototype when it scores ≥ tauMatch, else `previous` (the last voice heard, a pause inside one
+   * turn being likelier than a new person) with confidence 0. Changes no prototype and no session
+   * statistics. Null when neither exists (the caller then uses `assign`).
+   */
+  assignShort(embedding: Float32Array, previous: string | null): Promise<SpeakerAssignment | null> {
+    const run = this.queue.then(() => {
+      let best: Prototype | null = null;
+      let bestScore = -Infinity;
+      for (const p of this.protos) {
+        const s = cosine(embedding, p.vector);
+        if (s > bestScore) { bestScore = s; best = p; }
+      }
+      if (best && bestScore >= this.o.thresholds.tauMatch) return { participantId: best.participantId, confidence: bestScore, isNew: false, updated: false };
+      if (previous && this.protos.some((p) => p.participantId === previous)) return { participantId: previous, confidence: 0, isNew: false, updated: false };
+      return null;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   private async assignNow(embedding: Float32Array): Promise<SpeakerAssignment> {
     const { tauMatch, tauUpdate, alpha } = this.o.thresholds;
     let best: Prototype | null = null;

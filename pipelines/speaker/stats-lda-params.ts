@@ -31,14 +31,14 @@ export interface StatsLdaParams {
   projection: number[][];
   /** Between/within-class variance ratio of each projected dimension. */
   eigenvalues: number[];
-  training: { speakers: string[]; heldOut: string[]; utterances: number; segments: number; createdAt: string };
+  training: { speakers: string[]; heldOut: string[]; utterances: number; segments: number; createdAt: string; augmentation?: string };
   thresholds?: SpeakerThresholds;
   calibration?: Record<string, unknown>;
 }
 
 /** Where the shipped parameters live (relative to the repo root, so dist/ and source both find it). */
 export function statsLdaParamsPath(): string {
-  return path.join(repoRoot(), 'pipelines', 'speaker', 'params', 'stats-lda-v1.json');
+  return path.join(repoRoot(), 'pipelines', 'speaker', 'params', 'stats-lda-v2.json');
 }
 
 /** Read the shipped (or a given) parameter file. */

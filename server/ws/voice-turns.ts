@@ -8,7 +8,9 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
-import { cannotLinkFrom, planMerges } from '../../pipelines/speaker/merge.js';
+import { cannotLinkFrom, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
+import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
@@ -106,16 +108,18 @@ export class VoiceTurns {
     const tracker = await this.tracker;
     const { stores } = this.deps;
     const { tenant, id } = this.session;
-    const stats = new Map(tracker.sessionStats().map((s) => [s.participantId, s]));
-    const candidates = tracker.prototypes()
-      .filter((p) => stats.has(p.participantId))
-      .map((p) => ({ participantId: p.participantId, prototype: p.vector, utterances: stats.get(p.participantId)!.utterances, known: p.known }));
+    // Each id by the mean of all its embeddings of this session (pooled evidence, steadier than the
+    // online prototype); never merged: ids that overlapped in time, or where one named the other.
+    const candidates = sessionMergeCandidates(tracker.prototypes(), tracker.sessionStats());
     const transcript = await stores.graph.getTranscript(tenant, id);
+    const ids = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
+    const people = (await Promise.all(ids.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
     const merges = planMerges(candidates, {
       mergeTau: this.deps.models.speakerThresholds.mergeTau,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
-      cannotLink: cannotLinkFrom(transcript.map((u) => ({ speakerId: u.speakerId, startMs: u.startMs, endMs: u.endMs }))),
+      cannotLink: cannotLinkFrom(withNamedAddressees(transcript, people)),
     });
+    this.session.log.info({ ids: candidates.length, merges: merges.length, mergeTau: this.deps.models.speakerThresholds.mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
       await stores.graph.mergeParticipants(tenant, from, into);
       await stores.memory.relabelParticipant(tenant, from, into);
@@ -201,7 +205,7 @@ export class VoiceTurns {
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {
     const { tenant, id: sessionId } = this.session;
-    const speaker = await this.identify(e.audio);
+    const speaker = await this.identify(e.audio, e.endMs - e.startMs);
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
     // Without the tenant's consent nothing voice-derived is kept: no audio span (and so no prosody).
     const audioRef = !voiceprintsAllowed(this.deps.config, tenant) ? null : await this.deps.models.audioSpans
@@ -217,12 +221,16 @@ export class VoiceTurns {
     if (stored) this.session.finalised(turnId, stored);
   }
 
-  /** Who spoke this audio: voice re-identification, or the previous voice when it cannot be embedded. */
-  private async identify(audio: Float32Array): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
+  /**
+   * Who spoke this audio: voice re-identification; a turn under SHORT_TURN_MS of speech only joins a
+   * known voice or the previous one; the previous voice when the audio cannot be embedded.
+   */
+  private async identify(audio: Float32Array, speechMs: number): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
-      const assigned = await tracker.assign(embedding);
+      const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice) : null;
+      const assigned = short ?? (await tracker.assign(embedding));
       this.lastVoice = assigned.participantId;
       return assigned;
     } catch (err) {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MODEL_MANIFEST, type ModelEntry } from '../../../pipelines/models/manifest.js';
-import { fetchModel, verifyModel } from '../../../pipelines/models/model-downloader.js';
+import { fetchModel, SUMS_FILE, verifyModel } from '../../../pipelines/models/model-downloader.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
@@ -93,6 +93,21 @@ describe('models downloader (against a local HTTP server)', () => {
     await fetchModel(entry, { modelsDir: dir, allowUnverified: true });
     assert.equal(await readFile(path.join(dir, 'arch', 'm', 'tokens.txt'), 'utf8'), 'a 0\nb 1\n');
     await assert.rejects(stat(path.join(dir, 'arch', 'm.tar.bz2')), 'the archive is removed after extraction');
+  });
+
+  test('a file without a pinned hash: its first-fetch hash is recorded and later copies are held to it', async () => {
+    const tokens = Buffer.from('<blk> 0\n<sos/eos> 1\n▁THE 2\n');
+    files.set('/tokens.txt', tokens);
+    const entry: ModelEntry = { name: 'tofu', description: '', licence: '', files: [{ url: `${base}/tokens.txt`, path: 'tokens.txt', sha256: null, note: 'test' }] };
+    assert.deepEqual((await verifyModel(entry, dir)).map((r) => r.status), ['missing']);
+    await fetchModel(entry, { modelsDir: dir, allowUnverified: true });
+    assert.match(await readFile(path.join(dir, 'tofu', SUMS_FILE), 'utf8'), new RegExp(`^${sha(tokens)}  tokens.txt$`, 'm'));
+    assert.deepEqual((await verifyModel(entry, dir)).map((r) => r.status), ['recorded']);
+    ranges.length = 0;
+    await fetchModel(entry, { modelsDir: dir });
+    assert.equal(ranges.length, 0, 'a recorded, intact copy is not fetched again (and needs no --allow-unverified)');
+    await writeFile(path.join(dir, 'tofu', 'tokens.txt'), 'tampered\n');
+    assert.deepEqual((await verifyModel(entry, dir)).map((r) => r.status), ['mismatch']);
   });
 
   test('the manifest pins every file by URL and either a SHA-256 or an explanation', () => {

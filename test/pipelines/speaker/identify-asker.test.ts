@@ -4,7 +4,7 @@ import { identifyAsker, identifyAskerFromAudio } from '../../../pipelines/speake
 import type { SpeakerEmbedder } from '../../../pipelines/speaker/speaker-embedder.js';
 import { ECAPA_THRESHOLDS } from '../../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../../pipelines/speaker/speaker-tracker.js';
-import { MemoryVoiceprintStore } from '../../../pipelines/speaker/eval-sessions.js';
+import { MemoryVoiceprintStore } from '../../doubles/memory-voiceprint-store.js';
 
 /** Unit vector whose cosine to e0 is `c`, lying in the (e0, e_k) plane. */
 const withCos = (c: number, k = 1): Float32Array => {

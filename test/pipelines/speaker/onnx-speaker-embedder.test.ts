@@ -1,45 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import onnxProto from 'onnx-proto';
 import { Piscina } from 'piscina';
 import { ParleyError } from '../../../graph/core/errors.js';
 import type { EmbedRequest, EmbedResponse } from '../../../pipelines/speaker/onnx-embed-worker.js';
 import { OnnxSpeakerEmbedder } from '../../../pipelines/speaker/onnx-speaker-embedder.js';
 import { cosine } from '../../../pipelines/speaker/speaker-embedder.js';
+import { buildTestSpeakerModel, TEST_SPEAKER_DIM } from '../../doubles/onnx-speaker-model.js';
 
-const { onnx } = onnxProto;
-const DIM = 16;
-
-/**
- * A small ONNX model built by this test (no pretrained weights can be installed here): average the
- * squared [1,T,80] fbank over time (per-bin variance, as the front end removes the mean), then a fixed [80,16] MatMul. It checks the plumbing (front end,
- * tensor shapes, session, normalisation, worker), not speaker accuracy.
- */
-function buildTestModel(file: string): void {
-  const w = Float32Array.from({ length: 80 * DIM }, (_, i) => Math.sin(i * 0.37) + ((i % DIM) === Math.floor(i / DIM) % DIM ? 1 : 0));
-  const f = onnx.TensorProto.DataType.FLOAT;
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    opsetImport: [{ domain: '', version: 13 }],
-    producerName: 'parley-test',
-    graph: {
-      name: 'variance-pool-matmul',
-      node: [
-        { opType: 'Mul', input: ['feats', 'feats'], output: ['squared'] },
-        { opType: 'ReduceMean', input: ['squared'], output: ['pooled'], attribute: [{ name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [1] }, { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
-        { opType: 'MatMul', input: ['pooled', 'W'], output: ['embs'] },
-      ],
-      initializer: [{ name: 'W', dataType: f, dims: [80, DIM], rawData: new Uint8Array(w.buffer) }],
-      input: [{ name: 'feats', type: { tensorType: { elemType: f, shape: { dim: [{ dimParam: 'B' }, { dimParam: 'T' }, { dimValue: 80 }] } } } }],
-      output: [{ name: 'embs', type: { tensorType: { elemType: f, shape: { dim: [{ dimParam: 'B' }, { dimValue: DIM }] } } } }],
-    },
-  });
-  writeFileSync(file, onnx.ModelProto.encode(model).finish());
-}
+const DIM = TEST_SPEAKER_DIM;
+const buildTestModel = buildTestSpeakerModel;
 
 /** A voiced test signal: harmonics of f0 with a formant-like tilt, plus a little noise. */
 function voice(f0: number, seconds: number, tilt: number): Float32Array {

@@ -121,4 +121,23 @@ describe('SpeakerTracker', () => {
       cleanup();
     }
   });
+
+  test('assignShort: joins a matching voice or the previous one, never founds an id or moves a prototype', async () => {
+    const tr = await SpeakerTracker.open(sessionOptions());
+    assert.equal(await tr.assignShort(at(0), null), null, 'nothing to join yet');
+    const a = await tr.assign(at(0));
+    const b = await tr.assign(at(90));
+    const before = tr.prototypes().map((p) => Array.from(p.vector));
+    const stats = tr.sessionStats().map((s) => s.utterances);
+    const near = await tr.assignShort(at(10), b.participantId);
+    assert.deepEqual([near?.participantId, near?.isNew, near?.updated], [a.participantId, false, false]);
+    assert.ok(Math.abs(near!.confidence - Math.cos(Math.PI / 18)) < 1e-6);
+    // 200° scores below tauMatch (0.5) against both prototypes: the previous voice.
+    const prev = await tr.assignShort(at(200), b.participantId);
+    assert.deepEqual([prev?.participantId, prev?.confidence, prev?.isNew], [b.participantId, 0, false]);
+    assert.equal(await tr.assignShort(at(200), 'p_unknown'), null, 'a previous id the tracker does not hold is not used');
+    assert.deepEqual(tr.prototypes().map((p) => Array.from(p.vector)), before);
+    assert.deepEqual(tr.sessionStats().map((s) => s.utterances), stats);
+    assert.equal(tr.prototypes().length, 2);
+  });
 });

@@ -1,0 +1,119 @@
+import { openDatabase } from '../../graph/sqlite/database.js';
+import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
+import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
+import { SpeakerTracker, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
+
+/** An embedded utterance of a known speaker in a simulated session. */
+export interface EvalUtterance {
+  speaker: string;
+  vector: Float32Array;
+  /** Length of the utterance's audio, in seconds (for speech-time weighting). */
+  seconds: number;
+}
+
+/** Who one utterance was attributed to, after the session's merge. */
+export interface Attribution {
+  speaker: string;
+  id: string;
+  session: number;
+  seconds: number;
+}
+
+/** What the end-of-session merge did in one run. */
+export interface MergeTally {
+  /** Sessions where some speaker held two or more ids with enough utterances to be merged. */
+  mustMergeSessions: number;
+  /** …of which at least one merge joined two ids of one speaker. */
+  firedWhereMust: number;
+  /** Merges that joined ids of one speaker (by each id's majority speaker). */
+  correctMerges: number;
+  /** Merges that joined ids of different speakers. */
+  wrongMerges: number;
+  /** Pairs of eligible ids of different speakers (chances to merge wrongly). */
+  differentPairs: number;
+}
+
+/** Options of {@link runSessions}. */
+export interface RunOptions {
+  thresholds: Pick<SpeakerThresholds, 'tauMatch' | 'tauUpdate' | 'alpha'>;
+  /** End-of-session merge threshold; null runs no merge. */
+  mergeTau: number | null;
+  /** Utterances an id needs in the session to take part in the merge. Default 2. */
+  minUtterances?: number;
+  /**
+   * What represents an id in the merge: the mean of its session embeddings (production since
+   * issue #17) or its online prototype (the earlier setup). Default `session-mean`.
+   */
+  mergeOn?: 'session-mean' | 'prototype';
+  /** Utterances shorter than this (seconds) go through `assignShort` (as production does); 0 for none. */
+  shortSeconds?: number;
+}
+
+/**
+ * Run the real tracker over `sessions` in order, prototypes persisted across them in a real (in-memory)
+ * SQLite voiceprint store, with the production end-of-session merge after each session.
+ */
+export async function runSessions(sessions: EvalUtterance[][], modelId: string, o: RunOptions): Promise<{ attributions: Attribution[]; merges: MergeTally }> {
+  const db = openDatabase(':memory:');
+  const store = new SqliteVoiceprintStore(db);
+  const minUtterances = o.minUtterances ?? 2;
+  let next = 0;
+  const attributions: Attribution[] = [];
+  const tally: MergeTally = { mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0 };
+  try {
+    for (const [s, utts] of sessions.entries()) {
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}` });
+      const here: Attribution[] = [];
+      let previous: string | null = null;
+      for (const u of utts) {
+        const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous) : null;
+        const id: string = (short ?? (await tracker.assign(u.vector))).participantId;
+        previous = id;
+        here.push({ speaker: u.speaker, id, session: s, seconds: u.seconds });
+      }
+      if (o.mergeTau !== null) {
+        const stats = tracker.sessionStats();
+        const candidates = o.mergeOn === 'prototype'
+          ? tracker.prototypes().filter((p) => stats.some((x) => x.participantId === p.participantId))
+            .map((p) => ({ participantId: p.participantId, prototype: p.vector, utterances: stats.find((x) => x.participantId === p.participantId)!.utterances, known: p.known }))
+          : sessionMergeCandidates(tracker.prototypes(), stats);
+        const owner = majoritySpeakers(here);
+        const eligible = candidates.filter((c) => c.utterances >= minUtterances).map((c) => c.participantId);
+        const bySpeaker = new Map<string, number>();
+        for (const id of eligible) bySpeaker.set(owner.get(id)!, (bySpeaker.get(owner.get(id)!) ?? 0) + 1);
+        const must = [...bySpeaker.values()].some((n) => n >= 2);
+        for (let i = 0; i < eligible.length; i++)
+          for (let j = i + 1; j < eligible.length; j++) if (owner.get(eligible[i]!) !== owner.get(eligible[j]!)) tally.differentPairs++;
+        const merges = planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });
+        let fired = false;
+        for (const m of merges) {
+          if (owner.get(m.from) === owner.get(m.into)) { tally.correctMerges++; fired = true; } else tally.wrongMerges++;
+        }
+        if (must) { tally.mustMergeSessions++; if (fired) tally.firedWhereMust++; }
+        await tracker.applyMerges(merges);
+        const into = new Map(merges.map((m) => [m.from, m.into]));
+        for (const a of here) a.id = into.get(a.id) ?? a.id;
+      }
+      attributions.push(...here);
+    }
+  } finally {
+    db.close();
+  }
+  return { attributions, merges: tally };
+}
+
+/** The baseline that never tells voices apart: one new id per session for everyone in it. */
+export function oneIdPerSession(sessions: EvalUtterance[][]): Attribution[] {
+  return sessions.flatMap((utts, s) => utts.map((u) => ({ speaker: u.speaker, id: `session-${s}`, session: s, seconds: u.seconds })));
+}
+
+function majoritySpeakers(as: Attribution[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const a of as) {
+    const m = counts.get(a.id) ?? new Map<string, number>();
+    m.set(a.speaker, (m.get(a.speaker) ?? 0) + 1);
+    counts.set(a.id, m);
+  }
+  return new Map([...counts.entries()].map(([id, m]) => [id, [...m.entries()].sort((x, y) => y[1] - x[1])[0]![0]]));
+}
