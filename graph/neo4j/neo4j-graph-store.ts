@@ -216,6 +216,11 @@ export class Neo4jGraphStore implements GraphStore {
         SET u.addresseeIds = CASE WHEN $into IN rest OR u.speakerId = $into THEN rest ELSE rest + $into END
         WITH u WHERE u.speakerId <> $into
         MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (u)-[:ADDRESSES]->(i)`, params);
+      // Fragments of one person that addressed each other: nobody addresses themself.
+      await tx.run(`
+        MATCH (u:Utterance {tenant: $tenant, speakerId: $into}) WHERE $into IN u.addresseeIds
+        SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $into]
+        WITH u MATCH (u)-[r:ADDRESSES]->(:Participant {tenant: $tenant, id: $into}) DELETE r`, params);
       await tx.run(`
         MATCH (i:Participant {tenant: $tenant, id: $into})
         SET i.name = $name, i.aliases = $aliases, i.attributes = $attributes,

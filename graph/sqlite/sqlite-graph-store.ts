@@ -233,6 +233,11 @@ export class SqliteGraphStore implements GraphStore {
           SELECT tenant, utterance_id, ? FROM addresses WHERE tenant = ? AND participant_id = ?`)
         .run(intoId, tenant, fromId);
       this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND participant_id = ?').run(tenant, fromId);
+      // Fragments of one person that addressed each other: nobody addresses themself.
+      this.db
+        .prepare(`DELETE FROM addresses WHERE tenant = ? AND participant_id = ?
+          AND utterance_id IN (SELECT id FROM utterances WHERE tenant = ? AND speaker_id = ?)`)
+        .run(tenant, intoId, tenant, intoId);
       this.db
         .prepare(`UPDATE participants SET name = ?, aliases = ?, attributes = ?,
           voiceprint_count = voiceprint_count + ?, updated_at = ? WHERE tenant = ? AND id = ?`)

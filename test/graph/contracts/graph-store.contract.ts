@@ -125,6 +125,19 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual(t[1]?.addresseeIds, [a1.id]);
     });
 
+    test('a merge never leaves a person addressing themself', async () => {
+      const a1 = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const a2 = await fx.store.createParticipant('t1', {});
+      await fx.store.addUtterances('t1', [
+        utterance('s9', a1.id, 'are you there', { addresseeIds: [a2.id] }),
+        utterance('s9', a2.id, 'yes I am', { addresseeIds: [a1.id] }),
+      ]);
+      await fx.store.mergeParticipants('t1', a2.id, a1.id);
+      const t = await fx.store.getTranscript('t1', 's9');
+      assert.deepEqual(t.map((u) => [u.speakerId, u.addresseeIds]), [[a1.id, []], [a1.id, []]]);
+      assert.deepEqual(await fx.store.queryInteractions('t1', { addresseeId: a1.id }), []);
+    });
+
     test('deleting a participant erases their utterances and edges', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
