@@ -54,18 +54,28 @@ export function phoneDistance(a: readonly string[], b: readonly string[]): numbe
   return prev[b.length]! / Math.max(a.length, b.length);
 }
 
-/** Smallest phone distance between any pronunciations of two words; 1 when either is not in the dictionary. */
-export function wordDistance(a: string, b: string): number {
+/** Pronunciations of words said in a row: every combination of each word's pronunciations. */
+function spoken(words: readonly string[]): string[][] {
+  return words.reduce<string[][]>((acc, w) => acc.flatMap((head) => pronunciations(w).map((p) => [...head, ...p])), [[]]);
+}
+
+/**
+ * Smallest phone distance between any pronunciations of `a` (a word, or words said in a row) and of the
+ * word `b`; 1 when a word is not in the dictionary.
+ */
+export function wordDistance(a: string | readonly string[], b: string): number {
   let best = 1;
-  for (const pa of pronunciations(a)) for (const pb of pronunciations(b)) best = Math.min(best, phoneDistance(pa, pb));
+  const as = spoken(typeof a === 'string' ? [a] : a);
+  for (const pa of as) for (const pb of pronunciations(b)) if (pa.length > 0) best = Math.min(best, phoneDistance(pa, pb));
   return best;
 }
 
 /**
- * The one name of `known` (lower-case) that `word` sounds like, as the recogniser may have misheard it
- * ("rupert" for "robert"): the closest within `maxDistance`, and only when no other known name is as close.
+ * The one name of `known` (lower-case) that `word` (or words said in a row) sounds like, as the recogniser
+ * may have misheard it ("rubber" for "robert", "sue sand" for "susan"): the closest within `maxDistance`,
+ * and only when no other known name is as close.
  */
-export function soundsLikeKnown(word: string, known: Iterable<string>, maxDistance = 0.3): string | null {
+export function soundsLikeKnown(word: string | readonly string[], known: Iterable<string>, maxDistance = 0.35): string | null {
   let best: string | null = null;
   let bestD = Infinity;
   let tie = false;

@@ -19,7 +19,7 @@ export interface IntroductionOptions {
   known?: ReadonlySet<string>;
   /** Least census prevalence (percent) of a listed name in the weak forms ("I'm X", "this is X", "it's X"). Default 0. */
   minPrevalence?: number;
-  /** Most phone distance (0–1) for a misheard known name; see `soundsLikeKnown`. Default 0.3. */
+  /** Most phone distance (0–1) for a misheard known name; see `soundsLikeKnown`. Default 0.35 (chosen by bench/naming.ts). */
   maxPhoneDistance?: number;
 }
 
@@ -60,6 +60,21 @@ function clauseEnds(t: Tok[], next: number): boolean {
   return isWord(s) && (s.pos === 'PROPN' || s.pos === 'NOUN') && !NOT_NAMES.has(s.lower) && ends(next + 1);
 }
 
+const CLOSED_POS = new Set(['AUX', 'ADP', 'DET', 'PRON', 'CCONJ', 'SCONJ', 'PART', 'ADV', 'NUM', 'INTJ', 'PUNCT', 'SYM']);
+
+/**
+ * A known name the recogniser misheard at `at`: the word alone ("rubber" for robert), or split in two
+ * ("sue sand" for susan, "jan it" for janet) when the clause ends after the pair.
+ */
+function misheard(t: Tok[], at: number, known: ReadonlySet<string>, maxDistance: number): string | null {
+  if (known.size === 0) return null;
+  const one = soundsLikeKnown(t[at]!.lower, known, maxDistance);
+  if (one) return one;
+  const next = t[at + 1];
+  if (!isWord(next) || !clauseEnds(t, at + 2)) return null;
+  return soundsLikeKnown([t[at]!.lower, next.lower], known, maxDistance);
+}
+
 /**
  * The name a speaker gives for themselves, in the common phrasings: "my name is X" / "my name's X",
  * "call me X", "this is X (from …)", "it's X from Y", "I'm X" / "I am X", "X here", "X speaking". Built
@@ -83,9 +98,10 @@ export function detectIntroduction(text: string, options: IntroductionOptions = 
     if (nameAt(tok, { ...test, minPrevalence: weak && !strong ? (options.minPrevalence ?? 0) : 0 })) {
       return { name: capitalise(tok.value), form, via: 'list' };
     }
-    const heard = soundsLikeKnown(tok.lower, known, options.maxPhoneDistance ?? 0.3);
+    const heard = misheard(t, at, known, options.maxPhoneDistance ?? 0.35);
     if (heard) return { name: capitalise(heard), form, via: 'phonetic' };
-    if (form === 'my-name' && (tok.pos === 'NOUN' || tok.pos === 'PROPN') && (!cased || /^\p{Lu}/u.test(tok.value))) {
+    // "my name is ahmed and…": an unlisted word, in any open class (the tagger calls "ahmed" a verb).
+    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && (!cased || /^\p{Lu}/u.test(tok.value))) {
       return { name: capitalise(tok.value), form, via: 'slot' };
     }
   }
