@@ -1,7 +1,7 @@
 /**
  * Self-introduction naming precision and recall on the scripted set (bench/naming-set.ts). The two
  * parameters (least census prevalence of a name in the weak forms, most phone distance for a misheard
- * known name) are chosen on the development half by F0.5 (precision weighs more: a wrong name is worse
+ * known name) are chosen on the development lines (`dev` and `seen`) by F0.5 (precision weighs more: a wrong name is worse
  * than none); the held-out half is then scored once with them, next to the previous rule set
  * (bench/lib/naming-previous.ts) in the same run. Spread: 95 % bootstrap intervals over lines (2,000
  * resamples, fixed seed), and of the paired difference new − previous.
@@ -11,7 +11,9 @@
 import { seededRandom } from './lib/seeded-random.js';
 import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
 import { previousSelfIntroduction } from './lib/naming-previous.js';
-import { dev, heldOut, type NamingLine } from './naming-set.js';
+import { dev as firstDev, heldOut, seen, type NamingLine } from './naming-set.js';
+
+const dev = [...firstDev, ...seen];
 
 type Detector = (line: NamingLine) => string | null;
 interface Counts { tp: number; fp: number; fn: number }
@@ -31,9 +33,9 @@ const current = (minPrevalence: number, maxPhoneDistance: number): Detector => (
 const previous: Detector = (l) => previousSelfIntroduction(l.text);
 
 // 1. Choose parameters on the development half by F0.5. Each parameter is tried outward from its shipped
-//    default (0 %, 0.35) and the first best setting wins, so a setting moves only when the lines favour it.
+//    default (0 %, 0.4) and the first best setting wins, so a setting moves only when the lines favour it.
 const grid: { minPrevalence: number; maxPhoneDistance: number; score: number; counts: Counts }[] = [];
-const settings = [0.35, 0.3, 0.4, 0.25, 0.2].flatMap((d) => [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05].map((p) => [p, d]));
+const settings = [0.4, 0.35, 0.45, 0.3, 0.25, 0.2].flatMap((d) => [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05].map((p) => [p, d]));
 for (const [minPrevalence, maxPhoneDistance] of settings as [number, number][]) {
   const det = current(minPrevalence, maxPhoneDistance);
   const counts = sum(dev.map((l) => outcome(l, det(l))));

@@ -21,7 +21,7 @@ function opensRequest(next: string, after: string[]): boolean {
 export function findVocatives(text: string, known?: ReadonlySet<string>): string[] {
   const cased = isMixedCase(text);
   const t = tokens(text);
-  const ok = (k: number): boolean => (known ? known.has(t[k]?.lower ?? '') : nameAt(t[k], { cased }));
+  const ok = (k: number): boolean => (known ? known.has(t[k]?.lower ?? '') : nameAt(t, k, { cased }));
   const found: string[] = [];
   const isPunct = (k: number): boolean => k < 0 || k >= t.length || t[k]!.pos === 'PUNCT';
   for (let k = 0; k < t.length; k++) {

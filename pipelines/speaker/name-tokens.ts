@@ -12,8 +12,10 @@ export const NOT_NAMES = new Set(
     .split(' '),
 );
 
-/** Parts of speech a first name never takes; "I'm frank" (ADJ), "this is will" (AUX) stay unnamed. */
-const NOT_NAME_POS = new Set(['AUX', 'VERB', 'ADJ', 'ADV', 'ADP', 'DET', 'PRON', 'CCONJ', 'SCONJ', 'PART', 'NUM', 'INTJ', 'PUNCT', 'SYM']);
+/** Parts of speech that mark a word used as an ordinary word: "I'm frank" (ADJ), "this is will" (AUX). */
+const NOT_NAME_POS = new Set(['AUX', 'ADJ', 'ADP', 'DET', 'PRON', 'CCONJ', 'SCONJ', 'PART', 'NUM', 'INTJ', 'PUNCT', 'SYM']);
+/** Tags the tagger guesses from spelling for unknown lower-case words ("emily" ADV from -ly, "ken" VERB). */
+const GUESSED_POS = new Set(['VERB', 'ADV']);
 
 let nlp: ReturnType<typeof winkNLP> | null = null;
 
@@ -51,16 +53,28 @@ export interface NameTest {
   minPrevalence?: number;
 }
 
+/** The tag of token `k` when it is written capitalised, as a name would be ("Emily", "Ken"). */
+function truecasedPos(t: readonly Tok[], k: number): string {
+  const words = t.map((x, i) => (i === k ? capitalise(x.value) : x.value));
+  const again = tokens(words.join(' '));
+  const at = again.length === t.length ? again[k] : again.find((x) => x.value === words[k]);
+  return at?.pos ?? 'X';
+}
+
 /**
- * Is this token a first name here? Known to the tenant; else in the first-name list and in a name's
- * part of speech, not a word that is never a name; in typed text, capitalised (a capitalised proper
- * noun outside the list counts too).
+ * Is token `k` a first name here? Known to the tenant; else in the first-name list and not used as an
+ * ordinary word: never in `NOT_NAMES`, not tagged as a function word or adjective, and where the tagger
+ * only guessed verb or adverb from the spelling of a lower-case word, a proper noun once capitalised
+ * ("i am ray i fix…" yes, "i am sue sand" no). In typed text the word must be capitalised, and a
+ * capitalised proper noun outside the list counts too.
  */
-export function nameAt(t: Tok | undefined, test: NameTest): boolean {
-  if (!isWord(t)) return false;
-  if (test.known?.has(t.lower)) return true;
-  if (NOT_NAMES.has(t.lower) || NOT_NAME_POS.has(t.pos)) return false;
-  if (test.cased) return /^\p{Lu}/u.test(t.value) && (t.pos === 'PROPN' || givenNamePrevalence(t.lower) > 0);
-  const p = givenNamePrevalence(t.lower);
-  return p > 0 && p >= (test.minPrevalence ?? 0);
+export function nameAt(t: readonly Tok[], k: number, test: NameTest): boolean {
+  const tok = t[k];
+  if (!isWord(tok)) return false;
+  if (test.known?.has(tok.lower)) return true;
+  if (NOT_NAMES.has(tok.lower) || NOT_NAME_POS.has(tok.pos)) return false;
+  if (test.cased) return /^\p{Lu}/u.test(tok.value) && (tok.pos === 'PROPN' || givenNamePrevalence(tok.lower) > 0);
+  const p = givenNamePrevalence(tok.lower);
+  if (p === 0 || p < (test.minPrevalence ?? 0)) return false;
+  return !GUESSED_POS.has(tok.pos) || truecasedPos(t, k) === 'PROPN';
 }

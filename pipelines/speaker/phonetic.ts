@@ -75,7 +75,7 @@ export function wordDistance(a: string | readonly string[], b: string): number {
  * may have misheard it ("rubber" for "robert", "sue sand" for "susan"): the closest within `maxDistance`,
  * and only when no other known name is as close.
  */
-export function soundsLikeKnown(word: string | readonly string[], known: Iterable<string>, maxDistance = 0.35): string | null {
+export function soundsLikeKnown(word: string | readonly string[], known: Iterable<string>, maxDistance = 0.4): string | null {
   let best: string | null = null;
   let bestD = Infinity;
   let tie = false;
