@@ -63,6 +63,31 @@ describe('names bound while utterances are ingested', () => {
     assert.equal(await nameOf('t4', agent), 'Maria');
   });
 
+  test('the same call handed in as one batch names the caller the same way', async () => {
+    const [agent, caller] = [await voice('t6'), await voice('t6')];
+    const turns: [string, string][] = [
+      [agent, 'hello my name is maria how can i help'], [caller, 'hi i have a problem with my order'],
+      [agent, 'susan can you read me the order number'], [caller, 'yes it is four five six'],
+      [agent, 'thanks susan'], [caller, 'is there anything else you need'],
+    ];
+    const out = await ingest.ingest('t6', 'c1', turns.map(([speaker, text]) => ({ speaker, text })));
+    assert.equal(out.length, 6);
+    assert.equal(await nameOf('t6', caller), 'Susan');
+    assert.equal(await nameOf('t6', agent), 'Maria');
+  });
+
+  test('being answered by another voice never gives a present participant\'s name to a second one', async () => {
+    const [lead, a, b] = [await voice('t7'), await voice('t7'), await voice('t7')];
+    await say('t7', 'm1', a, 'hi this is susan from accounts');
+    for (let i = 0; i < 3; i++) {
+      await say('t7', 'm1', lead, 'susan can you check the stock');
+      await say('t7', 'm1', b, 'sure give me a minute');
+    }
+    assert.equal(await nameOf('t7', a), 'Susan');
+    assert.equal(await nameOf('t7', b), null);
+    assert.deepEqual((await stores.graph.getParticipant('t7', b))?.attributes.name_evidence ?? {}, {});
+  });
+
   test('a misheard self-introduction matches the name others used for the speaker', { skip: noDict }, async () => {
     const [lead, driver] = [await voice('t5'), await voice('t5')];
     await say('t5', 'm1', driver, 'morning everyone');
