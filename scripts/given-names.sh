@@ -24,4 +24,4 @@ DICT="$DICT" perl -MText::Names -e '
   print "{\"source\":\"1990 US Census first names via Text::Names $v (Debian libtext-names-perl), kept when in pocketsphinx cmudict\",\n";
   print "\"unit\":\"percent of people (mean of male and female lists)\",\n\"names\":{\n", join(",\n", @rows), "\n}}\n";
 ' > "$OUT"
-echo "given-names: wrote $(grep -c '^"' "$OUT") names to $OUT" >&2
+echo "given-names: wrote $(grep -c '^"[a-z'\''-]*":[0-9]' "$OUT") names to $OUT" >&2
