@@ -80,7 +80,7 @@ function misheard(t: Tok[], at: number, known: ReadonlySet<string>, maxDistance:
  * "call me X", "this is X (from …)", "it's X from Y", "I'm X" / "I am X", "X here", "X speaking". Built
  * for recognised speech (lower-case, no punctuation): the word must be a listed first name (1990 US
  * Census ∩ the recogniser's dictionary) or a name the tenant knows, or sound like one the tenant knows;
- * "my name is X" alone accepts an unlisted noun. "I'm tired", "this is great", "it's done", "I'm frank",
+ * "my name is X" alone accepts an unlisted word that is no function word or adjective. "I'm tired", "this is great", "it's done", "I'm frank",
  * "this is will" give nothing: a wrong name is worse than none. Only the first name is returned.
  */
 export function detectIntroduction(text: string, options: IntroductionOptions = {}): Introduction | null {
@@ -100,8 +100,8 @@ export function detectIntroduction(text: string, options: IntroductionOptions = 
     }
     const heard = misheard(t, at, known, options.maxPhoneDistance ?? 0.4);
     if (heard) return { name: capitalise(heard), form, via: 'phonetic' };
-    // "my name is ahmed and…": an unlisted word, in any open class (the tagger calls "ahmed" a verb).
-    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && (!cased || /^\p{Lu}/u.test(tok.value))) {
+    // "my name is ahmed and…": an unlisted word, a noun or a guessed verb ("ahmed"), not "my name is wrong on…".
+    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && tok.pos !== 'ADJ' && (!cased || /^\p{Lu}/u.test(tok.value))) {
       return { name: capitalise(tok.value), form, via: 'slot' };
     }
   }
