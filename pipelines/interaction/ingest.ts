@@ -6,8 +6,8 @@ import { ParleyError } from '../../graph/core/errors.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
-import { attributesNameEvidenceStore, nameFromSelfIntroduction, recordAddressEvidence } from '../speaker/naming.js';
 import { ParticipantResolver } from './participant-resolver.js';
+import { SessionNaming, unknownVocatives } from './session-naming.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
 export interface UtteranceInput {
@@ -59,15 +59,10 @@ const PRESENCE_WINDOW = 50;
  * search, and queue them for consolidation into long-term memory.
  */
 export class InteractionIngest {
-  private readonly nameEvidence;
+  private readonly naming;
 
   constructor(private readonly deps: InteractionIngestDeps) {
-    this.nameEvidence = attributesNameEvidenceStore({
-      getAttributes: async (tenant, id) => (await deps.graph.getParticipant(tenant, id))?.attributes ?? null,
-      patchAttributes: async (tenant, id, attributes) => {
-        await deps.graph.updateParticipant(tenant, id, { attributes });
-      },
-    });
+    this.naming = new SessionNaming(deps.graph);
   }
 
   /**
@@ -115,9 +110,17 @@ export class InteractionIngest {
       present.add(resolved.participant.id);
     }
     const pending: { input: UtteranceInput; speaker: Participant; isNew: boolean; addressees: Participant[] }[] = [];
+    // The previous turn's vocatives that no one present holds: whoever speaks next answers to them.
+    const last = history.at(-1);
+    let calledFor = last ? { speakerId: last.speakerId, names: unknownVocatives(last.text, await resolver.byIds([...present])) } : null;
     for (const [i, input] of inputs.entries()) {
       const { participant, isNew } = speakers[i]!;
-      const speaker = await this.bindSelfIntroduction(tenant, resolver, participant, input.text);
+      const here = await resolver.byIds([...present]);
+      const speaker = await this.naming.selfIntroduction(tenant, resolver, participant, input.text, here);
+      if (calledFor && calledFor.speakerId !== speaker.id && calledFor.names.length > 0 && !speaker.name) {
+        await this.naming.record(tenant, sessionId, resolver, speaker.id, calledFor.names, 'answered', here);
+      }
+      calledFor = { speakerId: speaker.id, names: unknownVocatives(input.text, here) };
       const addressees = input.addressees
         ? await Promise.all(input.addressees.map(async (a) => (await resolver.resolve(a)).participant))
         : await resolver.byIds(await this.inferAddressees(tenant, sessionId, resolver, speaker.id, input.text, recent, present));
@@ -154,20 +157,6 @@ export class InteractionIngest {
     });
   }
 
-  /** "I'm Ana" names the speaker at once; a speaker who already has another name gains an alias. */
-  private async bindSelfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string): Promise<Participant> {
-    const binding = nameFromSelfIntroduction(speaker.id, text);
-    if (!binding) return speaker;
-    const name = binding.name;
-    if (speaker.name?.toLowerCase() === name.toLowerCase() || speaker.aliases.some((a) => a.toLowerCase() === name.toLowerCase())) {
-      return speaker;
-    }
-    const patch = speaker.name ? { aliases: [...speaker.aliases, name] } : { name };
-    const updated = (await this.deps.graph.updateParticipant(tenant, speaker.id, patch)) ?? speaker;
-    resolver.remember(updated);
-    return updated;
-  }
-
   /**
    * Vocatives, group address, or a reply (see pipelines/speaker/addressee-inference.ts) among the
    * people present; a named participant of the tenant who is not present yet still counts. An
@@ -183,15 +172,8 @@ export class InteractionIngest {
       if (named.length > 0) return named;
     }
     if (result.unknownVocatives.length > 0 && result.addresseeIds.length === 1 && result.reason !== 'vocative') {
-      const addressee = result.addresseeIds[0]!;
-      for (const name of result.unknownVocatives) {
-        const binding = await recordAddressEvidence(this.nameEvidence, tenant, sessionId, addressee, name);
-        const [person] = await resolver.byIds([addressee]);
-        if (binding && person && !person.name) {
-          const updated = await this.deps.graph.updateParticipant(tenant, addressee, { name: binding.name });
-          if (updated) resolver.remember(updated);
-        }
-      }
+      const here = await resolver.byIds([...present]);
+      await this.naming.record(tenant, sessionId, resolver, result.addresseeIds[0]!, result.unknownVocatives, 'addressed', here);
     }
     return result.addresseeIds;
   }

@@ -1,26 +1,16 @@
 import type { TenantId } from '../../graph/types.js';
-import { detectSelfIntroduction } from './name-patterns.js';
-
-/** Address evidence for one participant: per name, how often and in which sessions. */
-export type NameEvidence = Record<string, { events: number; sessions: string[] }>;
+import { detectIntroduction, type IntroductionOptions } from './self-introduction.js';
 
 /**
- * Where address evidence is kept. `attributesNameEvidenceStore` keeps it in the participant's
- * attributes (key `name_evidence`) through the graph store; `MemoryNameEvidenceStore` in memory.
+ * Address evidence for one participant: per lower-case name, how many events, in which sessions, and
+ * their summed weight (`score`; absent in evidence written before weights, where it equals `events`).
  */
+export type NameEvidence = Record<string, { events: number; sessions: string[]; score?: number }>;
+
+/** Where address evidence is kept. `attributesNameEvidenceStore` keeps it in the participant's attributes. */
 export interface NameEvidenceStore {
   get(tenant: TenantId, participantId: string): Promise<NameEvidence>;
   put(tenant: TenantId, participantId: string, evidence: NameEvidence): Promise<void>;
-}
-
-export class MemoryNameEvidenceStore implements NameEvidenceStore {
-  private readonly map = new Map<string, NameEvidence>();
-  async get(tenant: TenantId, id: string): Promise<NameEvidence> {
-    return structuredClone(this.map.get(`${tenant}\u0000${id}`) ?? {});
-  }
-  async put(tenant: TenantId, id: string, ev: NameEvidence): Promise<void> {
-    this.map.set(`${tenant}\u0000${id}`, structuredClone(ev));
-  }
 }
 
 /** Keep evidence in `attributes.name_evidence` via the lead's participant accessors. */
@@ -47,25 +37,39 @@ export interface NameBinding {
   source: 'self-introduction' | 'direct-address';
 }
 
+/**
+ * How much one piece of address evidence weighs: another speaker used the name to address this
+ * participant ("robert can you…" replying to them), or this participant spoke next after a turn
+ * addressed to that name (answering to it).
+ */
+export const EVIDENCE_WEIGHT = { addressed: 1, answered: 1 } as const;
+
 /** Policy for binding names from direct address. */
 export interface AddressNamingOptions {
-  /** Events naming the participant with the same name. Default 3. */
-  minEvents?: number;
-  /** Distinct sessions among them. Default 2. */
+  /** Summed weight of the evidence for the same name. Default 3. */
+  minScore?: number;
+  /** Distinct sessions among them. Default 2, unless the score reaches `singleSessionScore`. */
   minSessions?: number;
+  /** Score that binds within fewer sessions (repeated address and answers in one meeting). Default 4. */
+  singleSessionScore?: number;
   /** Share of all address evidence for the participant that this name must hold. Default 0.75. */
   minShare?: number;
+  /** Weight of this event. Default 1. */
+  weight?: number;
 }
 
 /** Self-introduction: bind at once ("I'm Ana" said by the speaker names the speaker). */
-export function nameFromSelfIntroduction(speakerId: string, text: string): NameBinding | null {
-  const name = detectSelfIntroduction(text);
-  return name ? { participantId: speakerId, name, source: 'self-introduction' } : null;
+export function nameFromSelfIntroduction(speakerId: string, text: string, options: IntroductionOptions = {}): NameBinding | null {
+  const found = detectIntroduction(text, options);
+  return found ? { participantId: speakerId, name: found.name, source: 'self-introduction' } : null;
 }
 
+const scoreOf = (e: { events: number; score?: number }): number => e.score ?? e.events;
+
 /**
- * Record that `name` was used to address `addresseeId` (e.g. "thanks, Ana" replying to them) in a
- * session, and return a binding once the evidence is repeated, consistent and spans enough sessions.
+ * Record that `name` was used for `addresseeId` in a session (addressed by it, or answering to it), and
+ * return a binding once the evidence is strong, consistent and spans enough sessions (or is strong
+ * enough within one). Pure policy over the store; the caller decides whether the participant may take it.
  */
 export async function recordAddressEvidence(
   store: NameEvidenceStore,
@@ -78,13 +82,20 @@ export async function recordAddressEvidence(
   const ev = await store.get(tenant, addresseeId);
   const key = name.toLowerCase();
   const e = (ev[key] ??= { events: 0, sessions: [] });
+  e.score = scoreOf(e) + (options.weight ?? 1);
   e.events++;
   if (!e.sessions.includes(sessionId)) e.sessions.push(sessionId);
   await store.put(tenant, addresseeId, ev);
-  const total = Object.values(ev).reduce((s, x) => s + x.events, 0);
+  const total = Object.values(ev).reduce((s, x) => s + scoreOf(x), 0);
+  const score = e.score;
   const ok =
-    e.events >= (options.minEvents ?? 3) &&
-    e.sessions.length >= (options.minSessions ?? 2) &&
-    e.events / total >= (options.minShare ?? 0.75);
-  return ok ? { participantId: addresseeId, name: name.charAt(0).toUpperCase() + name.slice(1), source: 'direct-address' } : null;
+    score >= (options.minScore ?? 3) &&
+    (e.sessions.length >= (options.minSessions ?? 2) || score >= (options.singleSessionScore ?? 4)) &&
+    score / total >= (options.minShare ?? 0.75);
+  return ok ? { participantId: addresseeId, name: key.charAt(0).toUpperCase() + key.slice(1), source: 'direct-address' } : null;
+}
+
+/** Names with any address evidence for a participant (lower-case): what others have called them. */
+export async function namesHeardFor(store: NameEvidenceStore, tenant: TenantId, participantId: string): Promise<string[]> {
+  return Object.keys(await store.get(tenant, participantId));
 }

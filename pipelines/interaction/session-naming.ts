@@ -1,0 +1,74 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Participant, TenantId } from '../../graph/types.js';
+import { findVocatives } from '../speaker/name-patterns.js';
+import {
+  attributesNameEvidenceStore, EVIDENCE_WEIGHT, nameFromSelfIntroduction, namesHeardFor, recordAddressEvidence,
+  type NameEvidenceStore,
+} from '../speaker/naming.js';
+import type { ParticipantResolver } from './participant-resolver.js';
+
+/** First names (lower-case) that participants hold, as spoken: "Ana Silva" is addressed as "ana". */
+export function firstNames(people: readonly Participant[]): Set<string> {
+  return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n ? [n.trim().split(/\s+/)[0]!.toLowerCase()] : [])));
+}
+
+/** Names used vocatively in `text` that none of `present` holds: evidence about whoever answers. */
+export function unknownVocatives(text: string, present: readonly Participant[]): string[] {
+  const held = firstNames(present);
+  return findVocatives(text).map((n) => n.toLowerCase()).filter((n) => !held.has(n));
+}
+
+/**
+ * Binds names to a session's participants as people give them: at once from a self-introduction (a
+ * misheard name is matched by sound against what the speaker has been called and the names present),
+ * and from address evidence accumulated across turns and sessions (addressed as X; speaking next after
+ * a turn addressed to X). Address evidence never names a participant with a name another participant
+ * present already holds.
+ */
+export class SessionNaming {
+  private readonly evidence: NameEvidenceStore;
+
+  constructor(private readonly graph: GraphStore) {
+    this.evidence = attributesNameEvidenceStore({
+      getAttributes: async (tenant, id) => (await graph.getParticipant(tenant, id))?.attributes ?? null,
+      patchAttributes: async (tenant, id, attributes) => {
+        await graph.updateParticipant(tenant, id, { attributes });
+      },
+    });
+  }
+
+  /** "I'm Ana" names the speaker at once; a speaker who already has another name gains an alias. */
+  async selfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string, present: readonly Participant[]): Promise<Participant> {
+    const known = new Set([...firstNames(present), ...(await namesHeardFor(this.evidence, tenant, speaker.id))]);
+    const binding = nameFromSelfIntroduction(speaker.id, text, { known });
+    if (!binding) return speaker;
+    const name = binding.name;
+    const holds = [speaker.name, ...speaker.aliases].some((n) => n?.toLowerCase() === name.toLowerCase());
+    if (holds) return speaker;
+    const patch = speaker.name ? { aliases: [...speaker.aliases, name] } : { name };
+    const updated = (await this.graph.updateParticipant(tenant, speaker.id, patch)) ?? speaker;
+    resolver.remember(updated);
+    return updated;
+  }
+
+  /**
+   * Record that `names` were used for `participantId` (`addressed`: another speaker called them so;
+   * `answered`: they spoke right after a turn addressed to the name), and name them once the evidence
+   * suffices, unless they are named already or another participant present holds the name.
+   */
+  async record(
+    tenant: TenantId, sessionId: string, resolver: ParticipantResolver, participantId: string, names: string[],
+    kind: keyof typeof EVIDENCE_WEIGHT, present: readonly Participant[],
+  ): Promise<void> {
+    for (const name of names) {
+      const binding = await recordAddressEvidence(this.evidence, tenant, sessionId, participantId, name, { weight: EVIDENCE_WEIGHT[kind] });
+      if (!binding) continue;
+      const [person] = await resolver.byIds([participantId]);
+      const taken = firstNames(present.filter((p) => p.id !== participantId)).has(name.toLowerCase());
+      if (person && !person.name && !taken) {
+        const updated = await this.graph.updateParticipant(tenant, participantId, { name: binding.name });
+        if (updated) resolver.remember(updated);
+      }
+    }
+  }
+}
