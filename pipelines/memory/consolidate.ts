@@ -74,6 +74,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them).
       const facts = processed.length > 0 ? await deps.memory.listFacts(tenant, { ids: processed }) : [];
       const vectors = await deps.embedder.embed([u.text, ...facts.map((f) => f.content)]);
+      if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
       await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
@@ -85,6 +86,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     signal.throwIfAborted();
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
+    if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
     await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
 
     const ops: MemoryOp[] = [];
@@ -174,4 +176,12 @@ async function apply(
   }
   await indexer.indexFacts(tenant, [{ fact: added, vector }]);
   return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
+}
+
+/**
+ * True when the utterance was erased while the job waited on the embedder: nothing of it may be
+ * written back. (With the embedded stores the job's writes after this check run without a pause.)
+ */
+async function erasedMeanwhile(graph: GraphStore, tenant: TenantId, utteranceId: string): Promise<boolean> {
+  return (await graph.getUtterance(tenant, utteranceId)) === null;
 }
