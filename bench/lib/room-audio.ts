@@ -113,7 +113,8 @@ export const CONDITIONS: Condition[] = [
   { name: 'phone 8 kHz μ-law, SNR 15 dB', soxEffects: ['highpass', '300', 'lowpass', '3400', 'gain', '-6'], snrDb: 15, phone: true },
 ];
 
-function sox(x: Float32Array, effects: string[]): Float32Array {
+/** Run sox effects over 16 kHz samples; the result keeps the input length. */
+export function sox(x: Float32Array, effects: string[]): Float32Array {
   if (effects.length === 0) return x;
   const fmt = ['-t', 'f32', '-r', '16000', '-c', '1'];
   const out = execFileSync('sox', ['-V1', ...fmt, '-', ...fmt, '-', ...effects],
@@ -157,8 +158,8 @@ export async function degrade(m: Mixture, c: Condition, seed: number): Promise<F
   return c.phone ? await phoneLine(y) : y;
 }
 
-/** 16 kHz → 8 kHz (sox) → μ-law bytes → Parley's decoder (μ-law, 8 kHz → 16 kHz) in 20 ms frames. */
-async function phoneLine(x: Float32Array): Promise<Float32Array> {
+/** 16 kHz → 8 kHz (sox) → μ-law bytes → Parley's decoder (μ-law, 8 kHz → 16 kHz) in 20 ms frames; same length out. */
+export async function phoneLine(x: Float32Array): Promise<Float32Array> {
   const fmt = ['-t', 'f32', '-c', '1'];
   const out = execFileSync('sox', ['-V1', ...fmt, '-r', '16000', '-', ...fmt, '-r', '8000', '-', 'rate', '8000'],
     { input: Buffer.from(x.buffer, x.byteOffset, x.byteLength), maxBuffer: 1 << 30 });

@@ -134,7 +134,8 @@ export class VoiceTurns {
       const audio = await createAudioSession({
         format: this.format,
         pool: await models.inference(),
-        vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs },
+        vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs,
+          minSpeechMs: config.vadMinSpeechMs, prePaddingMs: config.vadPaddingMs },
       });
       this.audio = audio;
       this.reader = this.read(audio);
