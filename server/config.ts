@@ -53,8 +53,12 @@ export interface Config {
   inferenceWorkers: number;
   /** `PARLEY_WORKER_NICE`: nice value (0–19) of inference worker threads, so the event loop wins busy cores; default 0. */
   workerNice: number;
-  /** `PARLEY_VAD_THRESHOLD`: Silero speech probability that opens a turn. */
+  /** `PARLEY_VAD_THRESHOLD`: Silero speech probability that opens a turn; speech ends below it minus 0.15. */
   vadThreshold: number;
+  /** `PARLEY_VAD_MIN_SPEECH_MS`: speech must last this long before a turn opens, ms. */
+  vadMinSpeechMs: number;
+  /** `PARLEY_VAD_PADDING_MS`: audio kept before the detected onset for the recogniser and the span, ms. */
+  vadPaddingMs: number;
   /** `PARLEY_END_OF_TURN_MS`: silence that ends a turn, ms. */
   endOfTurnMs: number;
   /** Most audio a session may have waiting for its inference worker before new audio is shed, ms (`PARLEY_AUDIO_MAX_QUEUED_MS`). */
@@ -283,6 +287,8 @@ export function loadConfig(env: Env = process.env): Config {
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),
     vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),
+    vadMinSpeechMs: r.int('PARLEY_VAD_MIN_SPEECH_MS', 200, 32, 2000),
+    vadPaddingMs: r.int('PARLEY_VAD_PADDING_MS', 300, 0, 1000),
     endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
     audioMaxQueuedMs: r.int('PARLEY_AUDIO_MAX_QUEUED_MS', 2000, 200, 600_000),
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),

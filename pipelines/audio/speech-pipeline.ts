@@ -1,7 +1,7 @@
 import type { AsrTurnStream, StreamingAsr } from '../asr/streaming-asr.js';
 import type { AudioSessionEvent } from './audio-events.js';
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
-import { SILERO_WINDOW_SAMPLES, type SileroStreamState, type SileroVadModel } from './silero-vad-model.js';
+import { SILERO_CONTEXT_SAMPLES, SILERO_WINDOW_SAMPLES, type SileroStreamState, type SileroVadModel } from './silero-vad-model.js';
 import { TurnSegmenter } from './turn-segmenter.js';
 import { resolveVadOptions, type ResolvedVadOptions, type VadOptions } from './vad-options.js';
 
@@ -59,6 +59,7 @@ export class SpeechPipeline {
     if (this.closed) return;
     if (startSample > this.nextSample) {
       this.pendingLength = 0;
+      this.vadState.input.fill(0, 0, SILERO_CONTEXT_SAMPLES); // the context before a gap is not this audio's
       this.nextSample = startSample;
     }
     let offset = 0;

@@ -141,7 +141,8 @@ export class VoiceTurns {
       const audio = await createAudioSession({
         format: this.format,
         pool: await models.inference(),
-        vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs },
+        vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs,
+          minSpeechMs: config.vadMinSpeechMs, prePaddingMs: config.vadPaddingMs },
         maxQueuedMs: config.audioMaxQueuedMs,
       });
       this.audio = audio;

@@ -60,3 +60,10 @@ test('invalid options are rejected', () => {
   assert.throws(() => resolveVadOptions({ positiveThreshold: 0.2, negativeThreshold: 0.5 }), RangeError);
   assert.throws(() => resolveVadOptions({ endSilenceMs: -1 }), RangeError);
 });
+
+test('the offset threshold follows the onset threshold (0.15 below, not under 0) unless set', () => {
+  assert.equal(resolveVadOptions().negativeThreshold, 0.35);
+  assert.ok(Math.abs(resolveVadOptions({ positiveThreshold: 0.3 }).negativeThreshold - 0.15) < 1e-9);
+  assert.equal(resolveVadOptions({ positiveThreshold: 0.1 }).negativeThreshold, 0);
+  assert.equal(resolveVadOptions({ positiveThreshold: 0.3, negativeThreshold: 0.3 }).negativeThreshold, 0.3);
+});

@@ -1,0 +1,149 @@
+/**
+ * Recognition on real speech at 16 kHz and on 8 kHz G.711 μ-law phone lines: word error rate and CPU per
+ * stream for Parley's pocketsphinx settings against pocketsphinx's own defaults (in process) and the
+ * pocketsphinx_continuous command line, all in the same run.
+ * Real speech with transcripts here is only ../shared/data/speech/speechbrain (2 clips, 15 words): its
+ * WER moves by 6.7 points per word, so it can show a gross failure, not choose between close settings.
+ * The flite fixtures (test/fixtures/audio, synthetic) are reported beside it for a larger count.
+ * Phone version: band-limited 300–3400 Hz, 8 kHz, μ-law, decoded and resampled to 16 kHz by Parley's
+ * stream decoder (the en-us model's feature settings need 16 kHz input: `-samprate 8000` is refused).
+ * Run: npm run bench:asr-real   (or node dist/bench/asr-real.js)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { POCKETSPHINX_LIBRARY_OPTIONS, PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
+import type { StreamingAsr } from '../pipelines/asr/streaming-asr.js';
+import { wordErrors } from '../pipelines/asr/wer.js';
+import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
+import { SileroVadModel, type SileroFeed } from '../pipelines/audio/silero-vad-model.js';
+import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
+import { encodeWav, readWav } from '../pipelines/audio/wav.js';
+import { repoRoot } from '../pipelines/models/repo-root.js';
+import { phoneLine, sox } from './lib/room-audio.js';
+
+interface Clip { name: string; samples: Float32Array; text: string }
+interface Result { errors: number; words: number; cpuMs: number; audioS: number; perClip: string[] }
+
+const CHUNK = 1600; // 100 ms, as a client streams
+
+function speechbrain(): Clip[] {
+  const dir = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech/speechbrain');
+  if (!existsSync(path.join(dir, 'transcripts.jsonl'))) {
+    process.stderr.write(`skipping the real-speech set: ${dir}/transcripts.jsonl not found (set PARLEY_SHARED_DATA)\n`);
+    return [];
+  }
+  return readFileSync(path.join(dir, 'transcripts.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => {
+    const row = JSON.parse(line) as { file: string; text: string };
+    return { name: row.file, samples: readWav(path.join(dir, row.file)).samples, text: row.text };
+  });
+}
+
+function fixtures(): Clip[] {
+  return loadAudioFixtures().map((f) => ({ name: f.file, samples: fixtureSamples(f), text: f.utterances.map((u) => u.text).join(' ') }));
+}
+
+async function phone(set: Clip[]): Promise<Clip[]> {
+  return Promise.all(set.map(async (c) => ({ ...c, samples: await phoneLine(sox(c.samples, ['highpass', '300', 'lowpass', '3400'])) })));
+}
+
+/** CPU time (user + system) of this process since `from`, in ms: unlike wall time, not inflated by other work on the host. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
+function add(r: Result, c: Clip, hyp: string, ms: number): void {
+  const e = wordErrors(c.text, hyp);
+  r.errors += e.errors;
+  r.words += e.words;
+  r.cpuMs += ms;
+  r.audioS += c.samples.length / 16000;
+  r.perClip.push(`${e.errors}/${e.words}`);
+}
+const empty = (): Result => ({ errors: 0, words: 0, cpuMs: 0, audioS: 0, perClip: [] });
+
+/** Whole clip straight into one recogniser turn, in 100 ms chunks. */
+async function asrOnly(asr: StreamingAsr, set: Clip[]): Promise<Result> {
+  const r = empty();
+  for (const c of set) {
+    const t0 = process.cpuUsage();
+    const turn = asr.startTurn();
+    for (let i = 0; i < c.samples.length; i += CHUNK) turn.accept(c.samples.subarray(i, i + CHUNK));
+    const f = await turn.finish();
+    add(r, c, f.text, cpuMs(t0));
+  }
+  return r;
+}
+
+/** Parley's path: Silero end of turn, then the recogniser per turn. */
+async function pipeline(vad: SileroVadModel, asr: StreamingAsr, set: Clip[]): Promise<Result> {
+  const r = empty();
+  for (const c of set) {
+    const finals: string[] = [];
+    const t0 = process.cpuUsage();
+    const p = new SpeechPipeline(vad, asr, (e) => { if (e.type === 'final') finals.push(e.text); });
+    for (let i = 0; i < c.samples.length; i += CHUNK) await p.process(c.samples.subarray(i, i + CHUNK), i);
+    p.commit();
+    await new Promise((res) => setImmediate(res));
+    add(r, c, finals.join(' '), cpuMs(t0));
+  }
+  return r;
+}
+
+/** pocketsphinx_continuous with its own defaults and segmentation, on a 16 kHz WAV of the same samples. */
+function cli(set: Clip[]): Result {
+  const r = empty();
+  const dir = mkdtempSync(path.join(tmpdir(), 'parley-asr-'));
+  try {
+    for (const c of set) {
+      const f = path.join(dir, 'clip.wav');
+      writeFileSync(f, encodeWav(c.samples, 16000));
+      // bash's `times` prints the CPU time of its finished children (user then system) on its last line.
+      const out = execFileSync('bash', ['-c', 'pocketsphinx_continuous -infile "$1" -logfn /dev/null; times', '-', f], { encoding: 'utf8' });
+      const lines = out.trim().split('\n');
+      const t = (lines.pop() ?? '').match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+      const ms = t ? (Number(t[1]) * 60 + Number(t[2]) + Number(t[3]) * 60 + Number(t[4])) * 1000 : NaN;
+      add(r, c, lines.slice(0, -1).join(' ').replace(/\s+/g, ' '), ms);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return r;
+}
+
+async function main(): Promise<void> {
+  const sb = speechbrain();
+  const fx = fixtures();
+  const sets: [string, Clip[]][] = [
+    ['real (speechbrain), 16 kHz', sb], ['real (speechbrain), 8 kHz μ-law', await phone(sb)],
+    ['synthetic (flite fixtures), 16 kHz', fx], ['synthetic (flite fixtures), 8 kHz μ-law', await phone(fx)],
+  ];
+  const vads: Record<SileroFeed, SileroVadModel> = { context: await SileroVadModel.load(), bare: await SileroVadModel.load(undefined, 'bare') };
+  const settings: [string, Record<string, string> | undefined][] = [
+    ['Parley (-ds 2 -maxhmmpf 3000)', undefined],
+    ['baseline: pocketsphinx defaults (-ds 1 -maxhmmpf 30000)', POCKETSPHINX_LIBRARY_OPTIONS],
+  ];
+  console.log('| set | recogniser | path | word errors / words | WER % | per clip | CPU ms per s of audio (user + system) |');
+  console.log('|---|---|---|---|---|---|---|');
+  const row = (set: string, who: string, how: string, r: Result): void => console.log(
+    `| ${set} | ${who} | ${how} | ${r.errors}/${r.words} | ${((100 * r.errors) / Math.max(1, r.words)).toFixed(1)} | ${r.perClip.join(' ')} | ${(r.cpuMs / r.audioS).toFixed(0)} |`);
+  for (const [setName, clips] of sets) {
+    if (clips.length === 0) continue;
+    for (const [name, options] of settings) {
+      // A fresh recogniser per row, warmed on one fixture: pocketsphinx's cepstral mean adapts across turns.
+      const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', ...(options ? { options } : {}) });
+      await asrOnly(asr, fx.slice(0, 1));
+      row(setName, name, 'whole clip, no VAD', await asrOnly(asr, clips));
+      row(setName, name, 'VAD (context) + ASR', await pipeline(vads.context, asr, clips));
+      if (!options) row(setName, name, 'VAD (previous: bare windows) + ASR', await pipeline(vads.bare, asr, clips));
+      await asr.close();
+    }
+    row(setName, 'baseline: pocketsphinx_continuous CLI, its defaults', 'its own segmentation', cli(clips));
+  }
+  await vads.context.close();
+  await vads.bare.close();
+}
+
+await main();

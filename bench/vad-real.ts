@@ -1,0 +1,187 @@
+/**
+ * Silero VAD on real speech in rooms and on phone lines (bench/lib/room-audio.ts): frame-level recall and
+ * false alarms, and turn-level coverage, for the previous behaviour (bare 512-sample windows, previous
+ * end-of-turn settings) against the current one (64-sample context, settings below), in the same run.
+ * Speakers are split by sorted id: segmenter settings were chosen on the first five (`--dev` prints the
+ * grid used for that) and figures are reported on the last five only.
+ * Run: npm run bench:vad   (or node dist/bench/vad-real.js [--dev])
+ */
+import { SILERO_WINDOW_SAMPLES, SileroVadModel, type SileroFeed } from '../pipelines/audio/silero-vad-model.js';
+import { TurnSegmenter } from '../pipelines/audio/turn-segmenter.js';
+import { resolveVadOptions, type VadOptions } from '../pipelines/audio/vad-options.js';
+import { CONDITIONS, degrade, librispeechDir, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
+
+const WIN_MS = SILERO_WINDOW_SAMPLES / 16;
+/** Windows next to a reference speech edge are scored neither as hit nor as false alarm (32 ms each side). */
+const COLLAR = 1;
+/** Audio after the speech end kept in a turn's span by SpeechPipeline (its TAIL_MS). */
+const TAIL_MS = 150;
+
+/** The end-of-turn settings Parley used before issue #17. */
+const PREVIOUS: VadOptions = { positiveThreshold: 0.5, negativeThreshold: 0.35, minSpeechMs: 200, prePaddingMs: 300, endSilenceMs: 500 };
+
+interface Scored { hit: number; speech: number; fa: number; nonSpeech: number }
+interface Turns { covered: number; speech: number; faIn: number; nonSpeech: number; lengths: number[]; utterances: number; missed: number }
+
+function scoreable(m: Mixture, k: number): boolean {
+  for (let d = -COLLAR; d <= COLLAR; d++) if (d !== 0 && m.speech[k + d] !== undefined && m.speech[k + d] !== m.speech[k]) return false;
+  return true;
+}
+
+function frames(m: Mixture, probs: number[], threshold: number): Scored {
+  const s: Scored = { hit: 0, speech: 0, fa: 0, nonSpeech: 0 };
+  probs.forEach((p, k) => {
+    if (!scoreable(m, k)) return;
+    if (m.speech[k]) { s.speech++; if (p >= threshold) s.hit++; } else { s.nonSpeech++; if (p >= threshold) s.fa++; }
+  });
+  return s;
+}
+
+/** Run the end-of-turn segmenter; a window is "in a turn" from the padded onset to the speech end + tail. */
+function turns(m: Mixture, probs: number[], opts: VadOptions): Turns {
+  const o = resolveVadOptions(opts);
+  const seg = new TurnSegmenter(o);
+  const spans: [number, number][] = [];
+  let onset = 0;
+  probs.forEach((p, k) => {
+    const ev = seg.push(p, k * WIN_MS, (k + 1) * WIN_MS);
+    if (ev?.type === 'start') onset = ev.onsetMs;
+    if (ev?.type === 'stop') spans.push([onset, ev.speechEndMs]);
+  });
+  const end = seg.commit(probs.length * WIN_MS);
+  if (end?.type === 'stop') spans.push([onset, end.speechEndMs]);
+  const inTurn = new Array<boolean>(probs.length).fill(false);
+  for (const [a, b] of spans) {
+    for (let k = Math.max(0, Math.floor((a - o.prePaddingMs) / WIN_MS)); k < Math.min(probs.length, Math.ceil((b + TAIL_MS) / WIN_MS)); k++) inTurn[k] = true;
+  }
+  const t: Turns = { covered: 0, speech: 0, faIn: 0, nonSpeech: 0, lengths: spans.map(([a, b]) => b - a), utterances: 0, missed: 0 };
+  let inUtt = false, uttHit = false;
+  m.speech.forEach((s, k) => {
+    if (s && !inUtt) { inUtt = true; uttHit = false; t.utterances++; }
+    if (!s && inUtt) { inUtt = false; if (!uttHit) t.missed++; }
+    if (s && inTurn[k]) uttHit = true;
+    if (!scoreable(m, k)) return;
+    if (s) { t.speech++; if (inTurn[k]) t.covered++; } else { t.nonSpeech++; if (inTurn[k]) t.faIn++; }
+  });
+  if (inUtt && !uttHit) t.missed++;
+  return t;
+}
+
+/** Causal level control before the VAD: a peak-following RMS envelope (6 s release) brought to -20 dBFS, at most +30 dB. */
+function agc(x: Float32Array): Float32Array {
+  const y = new Float32Array(x.length);
+  let env = 1e-3;
+  for (let i = 0; i < x.length; i += SILERO_WINDOW_SAMPLES) {
+    let s = 0;
+    for (let j = i; j < i + SILERO_WINDOW_SAMPLES && j < x.length; j++) s += (x[j] ?? 0) ** 2;
+    const rms = Math.sqrt(s / SILERO_WINDOW_SAMPLES);
+    env = Math.max(rms, env * 0.9947);
+    const g = Math.min(31.6, 0.1 / Math.max(env, 1e-6));
+    for (let j = i; j < i + SILERO_WINDOW_SAMPLES && j < x.length; j++) y[j] = (x[j] ?? 0) * g;
+  }
+  return y;
+}
+
+interface Variant { name: string; feed: SileroFeed; agc: boolean }
+const VARIANTS: Variant[] = [
+  { name: 'previous: bare windows', feed: 'bare', agc: false },
+  { name: 'context (64 samples)', feed: 'context', agc: false },
+  { name: 'context + AGC', feed: 'context', agc: true },
+];
+
+async function probabilities(models: Record<SileroFeed, SileroVadModel>, x: Float32Array, v: Variant, cpu: { ms: number; s: number }): Promise<number[]> {
+  const m = models[v.feed];
+  const st = m.createState();
+  const input = v.agc ? agc(x) : x;
+  const out: number[] = [];
+  // CPU time of this process (user + system), not wall time: other work on a shared host does not inflate it.
+  const t0 = process.cpuUsage();
+  for (let i = 0; i + SILERO_WINDOW_SAMPLES <= input.length; i += SILERO_WINDOW_SAMPLES) {
+    st.window.set(input.subarray(i, i + SILERO_WINDOW_SAMPLES));
+    out.push(await m.predict(st));
+  }
+  const d = process.cpuUsage(t0);
+  cpu.ms += (d.user + d.system) / 1000;
+  cpu.s += x.length / 16000;
+  return out;
+}
+
+const pct = (a: number, b: number): string => (b === 0 ? '-' : ((100 * a) / b).toFixed(1));
+function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s.length ? (s[Math.floor(s.length / 2)] ?? NaN) : NaN; }
+function range(xs: number[]): string { return `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`; }
+
+type Data = { cond: string; spk: string; m: Mixture; probs: Map<string, number[]> }[];
+
+/** The grid searched on the development speakers (onset threshold, minimum speech), offset = onset − 0.15. */
+export const GRID: VadOptions[] = [0.4, 0.5, 0.6, 0.7].flatMap((t) => [96, 250].map((ms) =>
+  ({ positiveThreshold: t, negativeThreshold: Math.max(0, t - 0.15), minSpeechMs: ms, prePaddingMs: 300, endSilenceMs: 500 })));
+
+function devReport(data: Data): void {
+  console.log('Development speakers: turn coverage − non-speech in turns, pooled over degraded conditions (higher is better)');
+  console.log('| variant | onset | offset | min speech ms | coverage % | non-speech in turns % | score |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const v of VARIANTS) {
+    for (const g of v.feed === 'bare' ? [PREVIOUS] : GRID) {
+      let cov = 0, sp = 0, fa = 0, ns = 0;
+      for (const d of data) {
+        if (d.cond === 'clean') continue;
+        const t = turns(d.m, d.probs.get(v.name) ?? [], g);
+        cov += t.covered; sp += t.speech; fa += t.faIn; ns += t.nonSpeech;
+      }
+      console.log(`| ${v.name} | ${g.positiveThreshold} | ${g.negativeThreshold?.toFixed(2)} | ${g.minSpeechMs} | ${pct(cov, sp)} | ${pct(fa, ns)} | ${(cov / sp - fa / ns).toFixed(3)} |`);
+    }
+  }
+}
+
+function testReport(data: Data, current: VadOptions): void {
+  console.log('Held-out speakers: frame level at threshold 0.5 (pooled; min–max over speakers), and turns');
+  console.log('| condition | variant | settings | frame recall % | frame false alarm % | turn coverage % (min–max) | non-speech in turns % (min–max) | reference speech runs without a turn | turns | median turn s |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const c of CONDITIONS) {
+    const rows = data.filter((d) => d.cond === c.name);
+    for (const v of VARIANTS) {
+      const same = JSON.stringify(resolveVadOptions(PREVIOUS)) === JSON.stringify(resolveVadOptions(current));
+      const settings: [string, VadOptions][] = v.feed === 'bare' ? [['previous', PREVIOUS]]
+        : same ? [['previous = current', current]] : [['previous', PREVIOUS], ['current', current]];
+      for (const [label, opts] of settings) {
+        const f = rows.map((d) => frames(d.m, d.probs.get(v.name) ?? [], 0.5));
+        const t = rows.map((d) => turns(d.m, d.probs.get(v.name) ?? [], opts));
+        const sum = <T>(xs: T[], k: keyof T): number => xs.reduce((a, x) => a + (x[k] as number), 0);
+        console.log(`| ${c.name} | ${v.name} | ${label} | ${pct(sum(f, 'hit'), sum(f, 'speech'))} | ${pct(sum(f, 'fa'), sum(f, 'nonSpeech'))} `
+          + `| ${pct(sum(t, 'covered'), sum(t, 'speech'))} (${range(t.map((x) => (100 * x.covered) / x.speech))}) `
+          + `| ${pct(sum(t, 'faIn'), sum(t, 'nonSpeech'))} (${range(t.map((x) => (100 * x.faIn) / x.nonSpeech))}) `
+          + `| ${sum(t, 'missed')}/${sum(t, 'utterances')} | ${t.reduce((a, x) => a + x.lengths.length, 0)} | ${(median(t.flatMap((x) => x.lengths)) / 1000).toFixed(2)} |`);
+      }
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = librispeechDir();
+  if (!dir) { console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)'); return; }
+  const dev = process.argv.includes('--dev');
+  const all = librispeechSpeakers(dir);
+  const speakers = dev ? all.slice(0, 5) : all.slice(5);
+  const models = { bare: await SileroVadModel.load(undefined, 'bare'), context: await SileroVadModel.load(undefined, 'context') };
+  const cpu = new Map(VARIANTS.map((v) => [v.name, { ms: 0, s: 0 }]));
+  const data: Data = [];
+  for (const spk of speakers) {
+    const m = speakerMixture(dir, spk, Number(spk));
+    for (const c of CONDITIONS) {
+      const x = await degrade(m, c, Number(spk) + 7);
+      const probs = new Map<string, number[]>();
+      for (const v of VARIANTS) probs.set(v.name, await probabilities(models, x, v, cpu.get(v.name) ?? { ms: 0, s: 0 }));
+      data.push({ cond: c.name, spk, m, probs });
+    }
+  }
+  await models.bare.close();
+  await models.context.close();
+  console.log(`speakers: ${speakers.join(', ')} (${dev ? 'development' : 'held out'}); audio per condition ${(data.filter((d) => d.cond === 'clean').reduce((a, d) => a + d.m.clean.length, 0) / 16000).toFixed(0)} s`);
+  if (dev) devReport(data);
+  else testReport(data, resolveVadOptions());
+  console.log('| variant | VAD CPU ms (user + system) per s of audio |');
+  console.log('|---|---|');
+  for (const [name, c] of cpu) console.log(`| ${name} | ${(c.ms / c.s).toFixed(2)} |`);
+}
+
+await main();
