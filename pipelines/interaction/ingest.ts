@@ -47,7 +47,17 @@ export interface InteractionIngestDeps {
    * ones do), so a crash never leaves an utterance stored but not queued. Default: run as is.
    */
   atomically?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Most utterances per commit (default 50). A large batch is stored as several commits with the
+   * event loop released between them (and between resolved utterances), so one request never
+   * stalls live sessions; with `utterance_id`s or an `Idempotency-Key`, resending a batch that
+   * failed part-way stores nothing twice. `Infinity`: one commit, no pauses (the previous behaviour).
+   */
+  commitChunk?: number;
 }
+
+/** Let timers, sockets and other sessions run before going on. */
+const releaseLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** How many earlier utterances define who is present in a session. */
 const PRESENCE_WINDOW = 50;
@@ -113,7 +123,9 @@ export class InteractionIngest {
     // The previous turn's vocatives that no one present holds: whoever speaks next answers to them.
     const last = history.at(-1);
     let calledFor = last ? { speakerId: last.speakerId, names: unknownVocatives(last.text, await resolver.byIds([...present])) } : null;
+    const chunk = this.deps.commitChunk ?? 50;
     for (const [i, input] of inputs.entries()) {
+      if (i > 0 && Number.isFinite(chunk)) await releaseLoop();
       const { participant, isNew } = speakers[i]!;
       const here = await resolver.byIds([...present]);
       const speaker = await this.naming.selfIntroduction(tenant, resolver, participant, input.text, here);
@@ -128,10 +140,12 @@ export class InteractionIngest {
       pending.push({ input, speaker, isNew: input.speakerIsNew ?? isNew, addressees: addressees.filter((a) => a.id !== speaker.id) });
     }
     const atomically = this.deps.atomically ?? ((work) => work());
-    const stored = await atomically(async () => {
-      const rows = await graph.addUtterances(
-        tenant,
-        pending.map(({ input, speaker, addressees }) => ({
+    const stored: Utterance[] = [];
+    for (let from = 0; from < pending.length; from += chunk) {
+      if (from > 0) await releaseLoop();
+      const part = pending.slice(from, from + chunk);
+      stored.push(...await atomically(async () => {
+        const rows = await graph.addUtterances(tenant, part.map(({ input, speaker, addressees }) => ({
           ...(input.id ? { id: input.id } : {}),
           sessionId,
           speakerId: speaker.id,
@@ -142,11 +156,11 @@ export class InteractionIngest {
           time: input.time ?? new Date().toISOString(),
           confidence: input.confidence ?? null,
           audioRef: input.audioRef ?? null,
-        })),
-      );
-      await this.afterStore(tenant, rows);
-      return rows;
-    });
+        })));
+        await this.afterStore(tenant, rows);
+        return rows;
+      }));
+    }
     return stored.map((utterance, i) => {
       const p = pending[i]!;
       return {
