@@ -57,7 +57,7 @@ const thresholds: SpeakerThresholds = {
   tauUpdate: round(Math.min(best!.tau + 0.1, 0.97)),
   alpha: 0.1,
   askerHigh,
-  // DESIGN's 0.02 margin at 0.40 scaled to this embedder's score range.
+  // The ECAPA defaults' 0.02 margin at 0.40 (speaker-thresholds.ts) scaled to this embedder's score range.
   askerMargin: round(0.02 * (askerHigh / 0.4)),
   askerLow: round(Math.min(askerHigh, eer.threshold)),
   mergeTau: round(Math.max(best!.tau + 0.1, quantile(diff, 0.999))),
