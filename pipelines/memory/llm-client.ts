@@ -57,7 +57,7 @@ export class LlmJsonClient {
       return JSON.parse(content) as T;
     } catch (err) {
       this.usage.failures++;
-      throw new ParleyError('PARLEY_ERR_UPSTREAM', `LLM call ${name} failed`, { cause: err });
+      throw new ParleyError('PARLEY_ERR_UPSTREAM', `LLM call ${name} failed: ${(err as Error).message}`, { cause: err });
     }
   }
 }
