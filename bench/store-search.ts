@@ -7,11 +7,14 @@
  * joined FTS5 query. Also checks that the new code returns the baseline's results (vectors: same
  * ids, scores and order; BM25: same scores, same ids apart from ties at the cut, see the note on
  * dropped common words below).
- * Run: node dist/bench/store-search.js [--rows 100000] [--runs 30]
+ * Vector cases also time the server's WebAssembly SIMD pre-pass against a usearch pre-pass
+ * (`bench/challengers/`), both in `VectorMatrix`, in the same run, alternating run by run.
+ * Run: node dist/bench/store-search.js [--rows 100000] [--runs 30] [--vectors-only]
  */
 import { openDatabase, toJson } from '../graph/sqlite/database.js';
 import { SqliteLexicalIndex, toFtsQuery } from '../graph/sqlite/sqlite-lexical-index.js';
 import { VectorMatrix } from '../graph/sqlite/vector-matrix.js';
+import { usearchPrepass } from './challengers/usearch-prepass.js';
 import type { LexicalFilter } from '../graph/lexical-index.js';
 import type { VectorFilter, VectorPayload } from '../graph/vector-store.js';
 import type { SqliteDatabase } from '../graph/sqlite/database.js';
@@ -158,6 +161,7 @@ const bases = Array.from({ length: topics }, unit);
 const people = Array.from({ length: 20 }, (_, i) => `p${i}`);
 const base = new BaselineMatrix<VectorPayload>(dim);
 const next = new VectorMatrix<VectorPayload>(dim);
+const challenger = new VectorMatrix<VectorPayload>(dim, 1024, usearchPrepass);
 const ids: string[] = [];
 for (let i = 0; i < rows; i++) {
   const t = bases[Math.floor(rand() * topics)] as Float32Array;
@@ -169,12 +173,14 @@ for (let i = 0; i < rows; i++) {
   ids.push(`u_${i}`);
   base.set(`u_${i}`, v, payload);
   next.set(`u_${i}`, v, payload);
+  challenger.set(`u_${i}`, v, payload);
 }
 const queries = Array.from({ length: 16 }, () => Float32Array.from(bases[Math.floor(rand() * topics)] as Float32Array, (x) => x + (rand() - 0.5) * 0.3));
 const pool = (n: number): string[] => Array.from({ length: n }, () => ids[Math.floor(rand() * rows)] as string);
 const pools = { 50: Array.from({ length: 8 }, () => pool(50)), 500: Array.from({ length: 8 }, () => pool(500)), 3000: Array.from({ length: 8 }, () => pool(3000)) };
 
 const table: string[][] = [];
+const vectorTable: string[][] = [];
 let mismatches = 0;
 let leftOut = 0;
 const vectorCase = (name: string, filterOf: (i: number) => VectorFilter | undefined): void => {
@@ -182,12 +188,24 @@ const vectorCase = (name: string, filterOf: (i: number) => VectorFilter | undefi
     const f = filterOf(i);
     return base.topK(queries[i % queries.length] as Float32Array, 5, (p) => baselineMatches(p, f), f?.ids);
   });
-  const n = timed(runs, (i) => next.topK(queries[i % queries.length] as Float32Array, 5, filterOf(i)));
+  // Alternate the two pre-passes run by run, so load on a shared machine falls on both alike.
+  const u: number[] = [];
+  const n: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const x = JSON.stringify((b.out[i] ?? []).map((h) => [h.id, h.score]));
-    if (x !== JSON.stringify((n.out[i] ?? []).map((h) => [h.id, h.score]))) mismatches++;
+    const q = queries[i % queries.length] as Float32Array;
+    const first = i % 2 === 0 ? [challenger, u] as const : [next, n] as const;
+    const second = i % 2 === 0 ? [next, n] as const : [challenger, u] as const;
+    const want = JSON.stringify((b.out[i] ?? []).map((h) => [h.id, h.score]));
+    for (const [matrix, ms] of [first, second]) {
+      const t0 = performance.now();
+      const hits = matrix.topK(q, 5, filterOf(i));
+      ms.push(performance.now() - t0);
+      if (want !== JSON.stringify(hits.map((h) => [h.id, h.score]))) mismatches++;
+    }
   }
-  table.push([`vector top-5, ${name}`, pct(b.ms, 50).toFixed(2), pct(b.ms, 95).toFixed(2), pct(n.ms, 50).toFixed(2), pct(n.ms, 95).toFixed(2)]);
+  table.push([`vector top-5, ${name}`, pct(b.ms, 50).toFixed(2), pct(b.ms, 95).toFixed(2), pct(n, 50).toFixed(2), pct(n, 95).toFixed(2)]);
+  vectorTable.push([name, pct(n, 50).toFixed(2), `${Math.min(...n).toFixed(2)}–${pct(n, 95).toFixed(2)}`,
+    pct(u, 50).toFixed(2), `${Math.min(...u).toFixed(2)}–${pct(u, 95).toFixed(2)}`, (pct(u, 50) / pct(n, 50)).toFixed(2)]);
 };
 vectorCase(`${rows} rows, no filter`, () => undefined);
 vectorCase(`${rows} rows, empty filter {}`, () => ({}));
@@ -198,6 +216,7 @@ for (const size of [50, 500, 3000] as const) {
   vectorCase(`pool of ${size} + speaker`, (i) => ({ ids: pools[size][i % 8] as string[], speakerId: people[i % 20] as string }));
 }
 
+const vectorsOnly = process.argv.includes('--vectors-only');
 const db = openDatabase(':memory:');
 const lexical = new SqliteLexicalIndex(db);
 const words = ['weather', 'sister', 'morning', 'coffee', 'meeting', 'cat', 'couch', 'bread', 'train', 'doctor'];
@@ -208,7 +227,7 @@ const docs = ids.map((id, i) => ({
   layer: i % 10 === 0 ? 'fact' : 'interaction', sessionId: `s${Math.floor(i / 100)}`,
   speakerId: people[i % 20] as string, addresseeIds: [people[(i + 1) % 20] as string],
 }));
-for (let i = 0; i < docs.length; i += 10_000) await lexical.index('default', docs.slice(i, i + 10_000));
+for (let i = 0; i < docs.length && !vectorsOnly; i += 10_000) await lexical.index('default', docs.slice(i, i + 10_000));
 /** "about" is in every document: FTS5 must rank every row. The others match a few hundred. */
 const heavy = ['tell me about the last meeting'];
 const light = ['my cat likes to sleep on the couch', 'please call my sister tomorrow morning', 'the doctor said i need more rest',
@@ -235,7 +254,7 @@ const lexicalCase = async (name: string, texts: string[], filterOf: (i: number) 
   }
   table.push([`BM25 top-20, ${name}`, pct(b.ms, 50).toFixed(2), pct(b.ms, 95).toFixed(2), pct(nms, 50).toFixed(2), pct(nms, 95).toFixed(2)]);
 };
-for (const [kind, texts] of [['light', light], ['heavy', heavy]] as const) {
+for (const [kind, texts] of vectorsOnly ? [] : [['light', light], ['heavy', heavy]] as const) {
   await lexicalCase(`${kind} query, ${rows} docs, no filter`, texts, () => undefined);
   await lexicalCase(`${kind} query, ${rows} docs, layers (retriever)`, texts, () => ({ layer: layers }));
   await lexicalCase(`${kind} query, ${rows} docs, layers + speaker`, texts, (i) => ({ layer: layers, speakerId: people[i % 20] as string }));
@@ -246,7 +265,11 @@ for (const [kind, texts] of [['light', light], ['heavy', heavy]] as const) {
 db.close();
 
 const head = ['case', 'baseline p50', 'baseline p95', 'new p50', 'new p95'];
-console.log(`\nstore search, ${rows} rows × ${dim} dims, ${runs} runs per case (ms); queries cycle over fixed sets; SIMD pre-pass: ${next.simdEnabled ? 'on' : 'off'}`);
+console.log(`\nstore search, ${rows} rows × ${dim} dims, ${runs} runs per case (ms); queries cycle over fixed sets; new = WebAssembly pre-pass (${next.prepassEnabled ? 'on' : 'off'})`);
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of table) console.log(`| ${r.join(' | ')} |`);
+const vhead = ['vector top-5 case', 'WebAssembly p50', 'WebAssembly min–p95', 'usearch p50', 'usearch min–p95', 'p50 ratio (usearch / Wasm)'];
+console.log(`\npre-pass side by side, same matrices and queries, runs alternated (ms); usearch pre-pass: ${challenger.prepassEnabled ? 'on' : 'off'}`);
+console.log(`| ${vhead.join(' | ')} |\n|${vhead.map(() => '---').join('|')}|`);
+for (const r of vectorTable) console.log(`| ${r.join(' | ')} |`);
 console.log(`results differing from the baseline: ${mismatches}; BM25 hits left out that matched only words in half of all documents: ${leftOut}`);

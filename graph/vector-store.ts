@@ -1,3 +1,4 @@
+import { ParleyError } from './core/errors.js';
 import type { TenantId } from './types.js';
 
 /** Payload fields every implementation indexes for filtering. Extra fields are stored as given. */
@@ -70,4 +71,42 @@ export interface VectorStore {
   count(tenant: TenantId, collection: string): Promise<number>;
   ready(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * The checks every `VectorStore` makes, written once. A collection keeps one embedding space:
+ * `PARLEY_ERR_EMBEDDING_MISMATCH` when `wanted` differs from the `current` one.
+ */
+export function assertSameSpace(collection: string, current: EmbeddingSpace, wanted: EmbeddingSpace): void {
+  if (current.model !== wanted.model || current.dimension !== wanted.dimension) {
+    throw new ParleyError(
+      'PARLEY_ERR_EMBEDDING_MISMATCH',
+      `collection ${collection} holds ${current.model}/${current.dimension} vectors, not ` +
+        `${wanted.model}/${wanted.dimension}: re-embed it instead of mixing models`,
+    );
+  }
+}
+
+/** `PARLEY_ERR_EMBEDDING_MISMATCH` unless every point has the collection's `dimension`. */
+export function assertPointDimensions(collection: string, points: VectorPoint[], dimension: number): void {
+  for (const p of points) {
+    if (p.vector.length !== dimension) {
+      throw new ParleyError(
+        'PARLEY_ERR_EMBEDDING_MISMATCH',
+        `vector ${p.id} has dimension ${p.vector.length}; collection ${collection} expects ${dimension}`,
+      );
+    }
+  }
+}
+
+/** `PARLEY_ERR_EMBEDDING_MISMATCH` unless the query has the collection's `dimension`. */
+export function assertQueryDimension(collection: string, vector: Float32Array, dimension: number): void {
+  if (vector.length !== dimension) {
+    throw new ParleyError('PARLEY_ERR_EMBEDDING_MISMATCH', `query has dimension ${vector.length}, collection ${collection} has ${dimension}`);
+  }
+}
+
+/** The error for a write to a collection never created. */
+export function collectionMissing(collection: string): ParleyError {
+  return new ParleyError('PARLEY_ERR_NOT_FOUND', `collection ${collection} does not exist: call ensureCollection first`);
 }

@@ -104,7 +104,7 @@ const askerHigh = round(Math.max(quantile(diff, 0.995), eer.threshold));
 const thresholds: SpeakerThresholds = {
   ...tracker(bestTau),
   askerHigh,
-  // DESIGN's 0.02 margin at 0.40 scaled to this embedder's score range.
+  // The ECAPA defaults' 0.02 margin at 0.40 (speaker-thresholds.ts) scaled to this embedder's score range.
   askerMargin: round(0.02 * (askerHigh / 0.4)),
   askerLow: round(Math.min(askerHigh, eer.threshold)),
   mergeTau,

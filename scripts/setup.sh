@@ -25,6 +25,7 @@ if [ "$node_major" -lt 20 ]; then
 fi
 
 # onnxruntime-node's install script downloads CUDA files we do not use; the CPU build ships in the package.
+# npm with allowScripts (11.19 here) skips it already: package.json denies it. Older npm needs this.
 export ONNXRUNTIME_NODE_INSTALL=skip
 stamp=node_modules/.parley-lock-hash
 want=$(sha256sum package-lock.json | cut -d' ' -f1)

@@ -6,6 +6,7 @@ import type { TenantId } from '../types.js';
 import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { entityKey, newId } from '../core/ids.js';
+import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
 export const ENTITY_SCHEMA = [
@@ -97,8 +98,7 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
   async upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord> {
     await this.init();
     const t = this.t(tenant);
-    const key = entityKey(input.name);
-    const aliases = [...new Set((input.aliases ?? []).map(entityKey).filter((a) => a && a !== key))];
+    const { key, aliases } = upsertKeys(input);
     const now = new Date().toISOString();
     const props = await this.db.write('upsertEntity', async (tx) => {
       let [existing] = await propRows(tx, 'MATCH (e:Entity {tenant: $tenant, key: $key}) RETURN e {.*} AS n', { tenant: t, key });
@@ -121,7 +121,7 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
         }
       }
       const found = toEntity(existing!);
-      const merged = [...new Set([...found.aliases, ...aliases])].filter((a) => a !== found.key);
+      const merged = mergeAliases(found, aliases);
       const [updated] = await propRows(tx, `
         MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.aliases = $aliases, e.updatedAt = $now RETURN e {.*} AS n`,
       { tenant: t, id: found.id, aliases: merged, now });
@@ -216,8 +216,7 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
   }
 
   async memoriesOf(tenant: TenantId, entityIds: string[], limit: number): Promise<EntityMemories> {
-    const out: EntityMemories = { factIds: [], utteranceIds: [] };
-    if (entityIds.length === 0 || limit <= 0) return out;
+    if (entityIds.length === 0 || limit <= 0) return { factIds: [], utteranceIds: [] };
     await this.init();
     const ids = [...new Set(entityIds)];
     const result = await this.db.read('memoriesOf', (tx) => tx.run(`
@@ -226,19 +225,8 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
       WITH eid, r.rank AS rank, r.kind AS kind, m.id AS mid ORDER BY rank DESC
       WITH eid, collect({id: mid, kind: kind})[0..$limit] AS mems
       RETURN eid, mems`, { tenant: this.t(tenant), ids, limit: int(limit) }));
-    const byEntity = new Map(result.records.map((r) => [String(r.get('eid')), r.get('mems') as { id: string; kind: string }[]]));
-    // Newest first per entity, merged round-robin so every entity contributes.
-    const lists = ids.map((id) => byEntity.get(id) ?? []);
-    const seen = new Set<string>();
-    for (let i = 0; seen.size < limit && lists.some((l) => i < l.length); i++) {
-      for (const l of lists) {
-        const m = l[i];
-        if (!m || seen.has(m.id) || seen.size >= limit) continue;
-        seen.add(m.id);
-        (m.kind === 'fact' ? out.factIds : out.utteranceIds).push(m.id);
-      }
-    }
-    return out;
+    const byEntity = new Map(result.records.map((r) => [String(r.get('eid')), r.get('mems') as RankedMemory[]]));
+    return mergeMemoryLists(ids.map((id) => byEntity.get(id) ?? []), limit);
   }
 
   async entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {

@@ -1,10 +1,8 @@
-import type { Driver, ManagedTransaction } from 'neo4j-driver';
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
-import { createDriver, GRAPH_SCHEMA, int, Neo4jRunner, toNum, toParleyError, type Neo4jOptions } from './neo4j-connection.js';
+import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
+import { Neo4jStoreBase, propRows as rows, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
-
-type Props = Record<string, unknown>;
 
 function toParticipant(p: Props): Participant {
   return {
@@ -32,11 +30,6 @@ function toSession(s: Props): SessionRecord {
   };
 }
 
-async function rows(tx: ManagedTransaction, cypher: string, params: Props, key = 'n'): Promise<Props[]> {
-  const result = await tx.run(cypher, params);
-  return result.records.map((r) => r.get(key) as Props);
-}
-
 /**
  * The interaction graph in Neo4j: `(:Participant)-[:SPEAKS]->(:Utterance)-[:ADDRESSES]->(:Participant)`,
  * `(:Utterance)-[:IN_SESSION]->(:Session)`. Every node carries `tenant` (uniqueness on (tenant, id)
@@ -44,31 +37,9 @@ async function rows(tx: ManagedTransaction, cypher: string, params: Props, key =
  * properties, the record of truth (ids may name participants not created yet); the edges mirror them
  * for traversal. Parameterised Cypher only, in managed transactions that retry transient errors.
  */
-export class Neo4jGraphStore implements GraphStore {
-  private readonly driver: Driver;
-  private readonly db: Neo4jRunner;
-  private readonly prefix: string;
-  private schema: Promise<void> | undefined;
-
-  constructor(private readonly options: Neo4jOptions) {
-    this.driver = createDriver(options);
-    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j');
-    this.prefix = options.tenantPrefix ?? '';
-  }
-
-  /** Create constraints and indexes (idempotent); called before the first query. */
-  init(): Promise<void> {
-    this.schema ??= (async () => {
-      for (const statement of GRAPH_SCHEMA) {
-        await this.driver.executeQuery(statement, {}, { database: this.options.database ?? 'neo4j' }).catch((err: unknown) => {
-          throw toParleyError(err, 'creating the Neo4j schema');
-        });
-      }
-    })().catch((err: unknown) => {
-      this.schema = undefined;
-      throw err;
-    });
-    return this.schema;
+export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
+  constructor(options: Neo4jOptions) {
+    super(options, GRAPH_SCHEMA);
   }
 
   async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
@@ -324,23 +295,5 @@ export class Neo4jGraphStore implements GraphStore {
       since: filter.since ?? null, until: filter.until ?? null, addresseeId: filter.addresseeId ?? null,
     }));
     return found.map(toUtterance);
-  }
-
-  async ready(): Promise<boolean> {
-    return this.db.ping(this.options.readyTimeoutMs ?? 2000);
-  }
-
-  async close(): Promise<void> {
-    await this.driver.close();
-  }
-
-  /** Remove every node of the stored tenants under this store's prefix (tests). */
-  async eraseAll(): Promise<void> {
-    if (!this.prefix) throw new Error('eraseAll needs a tenantPrefix');
-    await this.db.write('eraseAll', (tx) => tx.run('MATCH (n) WHERE n.tenant STARTS WITH $prefix DETACH DELETE n', { prefix: this.prefix }));
-  }
-
-  private t(tenant: TenantId): string {
-    return `${this.prefix}${tenant}`;
   }
 }

@@ -6,17 +6,10 @@ import { optString, stringList, type Props } from './neo4j-store-base.js';
 export const MAX_EVIDENCE_IDS = 50;
 
 /** A persona node's mutable state, read from and written back to a `(:PersonaNode)`. */
-export interface PersonaState {
-  valence: number;
-  strength: number;
-  evidenceCount: number;
-  evidenceIds: string[];
-  sessionIds: string[];
-  firstSeen: string;
-  lastSeen: string;
+export interface PersonaState extends Pick<PersonaNode,
+  'valence' | 'strength' | 'evidenceCount' | 'evidenceIds' | 'sessionIds' | 'firstSeen' | 'lastSeen' | 'stable'> {
   /** Per-label evidence counts (stored as a JSON string: properties cannot hold maps). */
   labels: Record<string, number>;
-  stable: boolean;
 }
 
 export function toPersona(p: Props): PersonaNode {

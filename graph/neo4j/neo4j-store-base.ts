@@ -21,7 +21,7 @@ export function stringList(value: unknown): string[] {
 }
 
 /**
- * What the Neo4j memory store and entity index share: their own driver, managed-transaction runner,
+ * What the Neo4j graph store, memory store and entity index share: their own driver, managed-transaction runner,
  * tenant prefix and idempotent schema statements run once before the first query (and again after
  * a failed attempt).
  */

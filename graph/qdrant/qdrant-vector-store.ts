@@ -1,8 +1,8 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { ParleyError } from '../core/errors.js';
 import type { TenantId } from '../types.js';
-import type {
-  EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorPoint, VectorStore,
+import {
+  assertPointDimensions, assertQueryDimension, assertSameSpace, collectionMissing,
+  type EmbeddingSpace, type VectorFilter, type VectorHit, type VectorPayload, type VectorPoint, type VectorStore,
 } from '../vector-store.js';
 import {
   batches, createQdrantClient, pointId, qdrantCall, qdrantReady, safeName, statusOf, UPSERT_BATCH,
@@ -38,13 +38,7 @@ export class QdrantVectorStore implements VectorStore {
   async ensureCollection(collection: string, space: EmbeddingSpace): Promise<void> {
     const current = await this.registry.get(collection);
     if (current) {
-      if (current.model !== space.model || current.dimension !== space.dimension) {
-        throw new ParleyError(
-          'PARLEY_ERR_EMBEDDING_MISMATCH',
-          `collection ${collection} holds ${current.model}/${current.dimension} vectors, not ` +
-            `${space.model}/${space.dimension}: re-embed it instead of mixing models`,
-        );
-      }
+      assertSameSpace(collection, current, space);
       return;
     }
     const qdrantName = `${this.prefix}${safeName(collection)}__${safeName(space.model)}_${space.dimension}`;
@@ -68,14 +62,7 @@ export class QdrantVectorStore implements VectorStore {
   async upsert(tenant: TenantId, collection: string, points: VectorPoint[]): Promise<void> {
     if (points.length === 0) return;
     const binding = await this.requireBinding(collection);
-    for (const p of points) {
-      if (p.vector.length !== binding.dimension) {
-        throw new ParleyError(
-          'PARLEY_ERR_EMBEDDING_MISMATCH',
-          `vector ${p.id} has dimension ${p.vector.length}; collection ${collection} expects ${binding.dimension}`,
-        );
-      }
-    }
+    assertPointDimensions(collection, points, binding.dimension);
     for (const batch of batches(points, UPSERT_BATCH)) {
       // `wait: true`: Qdrant answers once the batch is applied, so an acknowledged write is durable.
       await qdrantCall(`upsert into ${binding.qdrantName}`, () =>
@@ -94,9 +81,7 @@ export class QdrantVectorStore implements VectorStore {
   async search(tenant: TenantId, collection: string, vector: Float32Array, k: number, filter?: VectorFilter): Promise<VectorHit[]> {
     const binding = await this.registry.get(collection);
     if (!binding || k <= 0 || filter?.ids?.length === 0) return [];
-    if (vector.length !== binding.dimension) {
-      throw new ParleyError('PARLEY_ERR_EMBEDDING_MISMATCH', `query has dimension ${vector.length}, collection ${collection} has ${binding.dimension}`);
-    }
+    assertQueryDimension(collection, vector, binding.dimension);
     const result = await qdrantCall(`search in ${binding.qdrantName}`, () =>
       this.client.query(binding.qdrantName, {
         query: Array.from(vector), filter: toQdrantFilter(tenant, filter), limit: k, with_payload: true,
@@ -153,7 +138,7 @@ export class QdrantVectorStore implements VectorStore {
 
   private async requireBinding(collection: string): Promise<CollectionBinding> {
     const binding = await this.registry.get(collection);
-    if (!binding) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `collection ${collection} does not exist: call ensureCollection first`);
+    if (!binding) throw collectionMissing(collection);
     return binding;
   }
 }

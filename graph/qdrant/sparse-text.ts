@@ -1,9 +1,10 @@
 /**
  * Client-side text → sparse vector for BM25 in Qdrant: the same tokenisation as the SQLite FTS index
- * (lower-case letter/digit runs, the same stop words), a light Porter-style stemmer (plural, -ed/-ing and
- * final -e rules), terms hashed to 32-bit indices. Documents carry BM25's saturated term frequency;
+ * (lower-case letter/digit runs, the same stop words), the Porter2 stemmer of wink-nlp's English model,
+ * terms hashed to 32-bit indices. Documents carry BM25's saturated term frequency;
  * Qdrant multiplies in the IDF (`modifier: idf`), so a query with unit weights scores as BM25.
  */
+import model from 'wink-eng-lite-web-model';
 
 /** Shared with `SqliteLexicalIndex`'s list (kept identical so both rank the same words). */
 const STOPWORDS = new Set(
@@ -19,60 +20,15 @@ export const BM25_B = 0.75;
 /** Expected document length in terms (utterances and facts are short). */
 export const BM25_AVG_LENGTH = 16;
 
-const VOWEL = /[aeiou]/;
+/** The Porter2 stemmer wink-nlp's English model ships (what `its.stem` uses). */
+const porter2 = model.addons.stem as (word: string) => string;
 
-function isConsonant(word: string, i: number): boolean {
-  const c = word[i]!;
-  if ('aeiou'.includes(c)) return false;
-  if (c === 'y') return i === 0 || !isConsonant(word, i - 1);
-  return true;
-}
-
-/** Porter's measure m: the number of vowel–consonant sequences in `stem`. */
-function measure(stem: string): number {
-  let m = 0;
-  let prevVowel = false;
-  for (let i = 0; i < stem.length; i++) {
-    const vowel = !isConsonant(stem, i);
-    if (prevVowel && !vowel) m++;
-    prevVowel = vowel;
-  }
-  return m;
-}
-
-/** Consonant–vowel–consonant ending, the last consonant not w, x or y. */
-function endsCvc(word: string): boolean {
-  const n = word.length;
-  if (n < 3) return false;
-  return isConsonant(word, n - 3) && !isConsonant(word, n - 2) && isConsonant(word, n - 1) && !'wxy'.includes(word[n - 1]!);
-}
-
-/** A light Porter-style stemmer: enough that `cats`/`cat` and `promised`/`promise` meet. */
+/**
+ * Stem of a lower-case word (Porter2): `cats`/`cat` and `promised`/`promise` meet. Words with
+ * letters outside a–z (other languages, digits) are left as they are: the stemmer is English.
+ */
 export function stem(word: string): string {
-  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
-  let w = word;
-  if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('ies')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !w.endsWith('ss') && w.length > 3) w = w.slice(0, -1);
-
-  if (w.endsWith('eed')) {
-    if (measure(w.slice(0, -3)) > 0) w = w.slice(0, -1);
-  } else {
-    const suffix = w.endsWith('ed') ? 2 : w.endsWith('ing') ? 3 : 0;
-    if (suffix > 0 && VOWEL.test(w.slice(0, -suffix))) {
-      w = w.slice(0, -suffix);
-      if (w.endsWith('at') || w.endsWith('bl') || w.endsWith('iz')) w += 'e';
-      else if (w.length > 1 && w.at(-1) === w.at(-2) && isConsonant(w, w.length - 1) && !'lsz'.includes(w.at(-1)!)) w = w.slice(0, -1);
-      else if (measure(w) === 1 && endsCvc(w)) w += 'e';
-    }
-  }
-  if (w.endsWith('y') && VOWEL.test(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
-  if (w.endsWith('e')) {
-    const m = measure(w.slice(0, -1));
-    if (m > 1 || (m === 1 && !endsCvc(w.slice(0, -1)))) w = w.slice(0, -1);
-  }
-  if (w.endsWith('ll') && measure(w) > 1) w = w.slice(0, -1);
-  return w;
+  return /^[a-z]+$/.test(word) ? porter2(word) : word;
 }
 
 /** Lower-case word runs minus stop words, stemmed. Punctuation and query operators are separators. */

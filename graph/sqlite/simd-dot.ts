@@ -1,7 +1,13 @@
 /**
  * A WebAssembly SIMD pre-pass for exact top-k: float32 dot products of many rows at once, with a
- * proven error bound so the caller rescores only the rows that could still make the cut.
+ * proven error bound so the caller rescores only the rows that could still make the cut. Kept
+ * over a vector library because it measured faster: usearch tied on full scans and lost on
+ * filtered lists (`bench/store-search.ts`, docs/BENCHMARKS.md): usearch searches a contiguous
+ * matrix, so a filtered list must be copied first, where this kernel reads the rows in place.
  */
+import type { Prepass, PrepassFactory } from './prepass.js';
+import { TopK } from './top-k.js';
+
 /** The parts of the WebAssembly API used here (the project's TypeScript libs do not declare it). */
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
@@ -184,3 +190,36 @@ function leb(value: number): number[] {
   } while (v !== 0);
   return out;
 }
+
+/** `SimdMemory` as a `Prepass`: every row's float32 score, then the rows within the cut. */
+class WasmPrepass implements Prepass {
+  data: Float32Array;
+  readonly bound: number;
+  constructor(private readonly simd: SimdMemory) {
+    this.data = simd.data();
+    this.bound = simd.bound;
+  }
+
+  grow(capacity: number): boolean {
+    if (!this.simd.grow(capacity)) return false;
+    this.data = this.simd.data();
+    return true;
+  }
+
+  candidates(q: Float32Array, k: number, n: number, rows: Int32Array | null): Int32Array {
+    const approx = rows === null ? this.simd.scores(q, n) : this.simd.gathered(q, rows);
+    const kth = new TopK(k);
+    for (let j = 0; j < approx.length; j++) kth.offer(j, approx[j] as number);
+    const cut = kth.full ? kth.worst - 2 * this.bound : -Infinity;
+    const out: number[] = [];
+    for (let j = 0; j < approx.length; j++) if (!((approx[j] as number) < cut)) out.push(j);
+    return Int32Array.from(out);
+  }
+}
+
+/** The WebAssembly pre-pass (dimensions that are a multiple of 16, where SIMD is available). */
+export const wasmPrepass: PrepassFactory = (dimension, capacity) => {
+  if (dimension % 16 !== 0) return null;
+  const simd = SimdMemory.create(dimension, capacity);
+  return simd ? new WasmPrepass(simd) : null;
+};

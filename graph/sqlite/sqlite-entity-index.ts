@@ -4,6 +4,7 @@ import type {
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { entityKey, newId } from '../core/ids.js';
+import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lb_schemas (
@@ -78,15 +79,14 @@ export class SqliteEntityIndex implements EntityIndex {
   }
 
   async upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord> {
-    const key = entityKey(input.name);
-    const aliases = [...new Set((input.aliases ?? []).map(entityKey).filter((a) => a && a !== key))];
+    const { key, aliases } = upsertKeys(input);
     const now = new Date().toISOString();
     const run = this.#db.transaction((): EntityRow => {
       const existing = (this.#db.prepare('SELECT * FROM lb_entities WHERE tenant = ? AND key = ?').get(tenant, key) as EntityRow | undefined)
         ?? (this.#db.prepare(`SELECT e.* FROM lb_aliases a JOIN lb_entities e ON e.tenant = a.tenant AND e.id = a.entity_id
             WHERE a.tenant = ? AND a.alias = ? LIMIT 1`).get(tenant, key) as EntityRow | undefined);
       if (existing) {
-        const merged = [...new Set([...fromJson<string[]>(existing.aliases, []), ...aliases])].filter((a) => a !== existing.key);
+        const merged = mergeAliases({ key: existing.key, aliases: fromJson<string[]>(existing.aliases, []) }, aliases);
         this.#db.prepare('UPDATE lb_entities SET aliases = ?, updated_at = ? WHERE tenant = ? AND id = ?')
           .run(toJson(merged), now, tenant, existing.id);
         this.#writeAliases(tenant, existing.id, merged);
@@ -156,22 +156,12 @@ export class SqliteEntityIndex implements EntityIndex {
   }
 
   async memoriesOf(tenant: TenantId, entityIds: string[], limit: number): Promise<EntityMemories> {
-    const out: EntityMemories = { factIds: [], utteranceIds: [] };
-    if (entityIds.length === 0 || limit <= 0) return out;
+    if (entityIds.length === 0 || limit <= 0) return { factIds: [], utteranceIds: [] };
     // One indexed range scan per entity (newest first), merged round-robin so every entity contributes.
-    const stmt = this.#db.prepare(`SELECT memory_id, kind FROM lb_memories INDEXED BY lb_memories_rank
+    const stmt = this.#db.prepare(`SELECT memory_id AS id, kind FROM lb_memories INDEXED BY lb_memories_rank
       WHERE tenant = ? AND entity_id = ? ORDER BY rank DESC LIMIT ?`);
-    const lists = [...new Set(entityIds)].map((id) => stmt.all(tenant, id, limit) as { memory_id: string; kind: string }[]);
-    const seen = new Set<string>();
-    for (let i = 0; seen.size < limit && lists.some((l) => i < l.length); i++) {
-      for (const l of lists) {
-        const r = l[i];
-        if (!r || seen.has(r.memory_id) || seen.size >= limit) continue;
-        seen.add(r.memory_id);
-        (r.kind === 'fact' ? out.factIds : out.utteranceIds).push(r.memory_id);
-      }
-    }
-    return out;
+    const lists = [...new Set(entityIds)].map((id) => stmt.all(tenant, id, limit) as RankedMemory[]);
+    return mergeMemoryLists(lists, limit);
   }
 
   async entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {

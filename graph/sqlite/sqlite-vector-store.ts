@@ -1,7 +1,7 @@
-import { ParleyError } from '../core/errors.js';
 import type { TenantId } from '../types.js';
-import type {
-  EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorPoint, VectorStore,
+import {
+  assertPointDimensions, assertQueryDimension, assertSameSpace, collectionMissing,
+  type EmbeddingSpace, type VectorFilter, type VectorHit, type VectorPayload, type VectorPoint, type VectorStore,
 } from '../vector-store.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { VectorMatrix } from './vector-matrix.js';
@@ -39,13 +39,7 @@ export class SqliteVectorStore implements VectorStore {
         .run(collection, space.model, space.dimension);
       return;
     }
-    if (current.model !== space.model || current.dimension !== space.dimension) {
-      throw new ParleyError(
-        'PARLEY_ERR_EMBEDDING_MISMATCH',
-        `collection ${collection} holds ${current.model}/${current.dimension} vectors, not ` +
-          `${space.model}/${space.dimension}: re-embed it instead of mixing models`,
-      );
-    }
+    assertSameSpace(collection, current, space);
   }
 
   async collectionSpace(collection: string): Promise<EmbeddingSpace | null> {
@@ -58,14 +52,7 @@ export class SqliteVectorStore implements VectorStore {
   async upsert(tenant: TenantId, collection: string, points: VectorPoint[]): Promise<void> {
     if (points.length === 0) return;
     const space = await this.requireSpace(collection);
-    for (const p of points) {
-      if (p.vector.length !== space.dimension) {
-        throw new ParleyError(
-          'PARLEY_ERR_EMBEDDING_MISMATCH',
-          `vector ${p.id} has dimension ${p.vector.length}; collection ${collection} expects ${space.dimension}`,
-        );
-      }
-    }
+    assertPointDimensions(collection, points, space.dimension);
     const stmt = this.db.prepare(`INSERT INTO vectors (tenant, collection, id, vector, payload)
       VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant, collection, id)
       DO UPDATE SET vector = excluded.vector, payload = excluded.payload`);
@@ -87,9 +74,7 @@ export class SqliteVectorStore implements VectorStore {
   ): Promise<VectorHit[]> {
     const space = await this.collectionSpace(collection);
     if (!space) return [];
-    if (vector.length !== space.dimension) {
-      throw new ParleyError('PARLEY_ERR_EMBEDDING_MISMATCH', `query has dimension ${vector.length}, collection ${collection} has ${space.dimension}`);
-    }
+    assertQueryDimension(collection, vector, space.dimension);
     const matrix = this.load(tenant, collection, space.dimension);
     return matrix.topK(vector, k, filter);
   }
@@ -130,7 +115,7 @@ export class SqliteVectorStore implements VectorStore {
 
   private async requireSpace(collection: string): Promise<EmbeddingSpace> {
     const space = await this.collectionSpace(collection);
-    if (!space) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `collection ${collection} does not exist: call ensureCollection first`);
+    if (!space) throw collectionMissing(collection);
     return space;
   }
 

@@ -1,6 +1,7 @@
 import type { VectorFilter, VectorPayload } from '../vector-store.js';
 import { FilterColumns } from './filter-columns.js';
-import { SimdMemory } from './simd-dot.js';
+import type { Prepass, PrepassFactory } from './prepass.js';
+import { wasmPrepass } from './simd-dot.js';
 import { TopK } from './top-k.js';
 
 export { FilterColumns, type RowAccept } from './filter-columns.js';
@@ -34,10 +35,10 @@ export function dotAt(q: Float32Array, data: Float32Array, offset: number): numb
   return dot;
 }
 
-/** Below this many rows a scan stays in plain JS (the SIMD pre-pass would not pay off). */
-const SIMD_MIN_ROWS = 2048;
-/** Pools and filtered row lists this long or longer go through the SIMD gather pre-pass. */
-const SIMD_MIN_LIST = 128;
+/** Below this many rows a scan stays in plain JS (the pre-pass would not pay off). */
+const PREPASS_MIN_ROWS = 2048;
+/** Pools and filtered row lists this long or longer go through the pre-pass. */
+const PREPASS_MIN_LIST = 128;
 
 /**
  * A growable row-major matrix of L2-normalised vectors with ids and payloads, for exact cosine
@@ -45,7 +46,7 @@ const SIMD_MIN_LIST = 128;
  * use (layer, session, speaker, addressees) are mirrored in small integer columns, so a filtered
  * scan never touches payload objects. Ties in score keep scan order (row order, or pool order).
  *
- * Large scans run a WebAssembly SIMD pre-pass (float32 dot products of every row) and rescore in
+ * Large scans run a float32 WebAssembly SIMD pre-pass (`simd-dot.ts`) and rescore in
  * float64 only the rows whose float32 score is within twice its proven error bound of the k-th
  * best: the results (ids, scores and order) are exactly those of the plain float64 scan.
  */
@@ -59,12 +60,13 @@ export class VectorMatrix<P extends VectorPayload> {
   /** Per-row stamp used to skip duplicate ids of a pool without allocating a set. */
   private stamps: Uint32Array;
   private epoch = 0;
-  private simd: SimdMemory | null;
+  private prepass: Prepass | null;
 
-  constructor(private readonly dimension: number, capacity = 1024) {
+  /** `prepass` builds the float32 pre-pass (default WebAssembly SIMD); the benchmark passes others. */
+  constructor(private readonly dimension: number, capacity = 1024, prepass: PrepassFactory = wasmPrepass) {
     this.capacity = Math.max(1, capacity);
-    this.simd = dimension > 0 && dimension % 16 === 0 ? SimdMemory.create(dimension, this.capacity) : null;
-    this.data = this.simd ? this.simd.data() : new Float32Array(dimension * this.capacity);
+    this.prepass = dimension > 0 ? prepass(dimension, this.capacity) : null;
+    this.data = this.prepass ? this.prepass.data : new Float32Array(dimension * this.capacity);
     this.columns = new FilterColumns(this.capacity);
     this.stamps = new Uint32Array(this.capacity);
   }
@@ -73,9 +75,9 @@ export class VectorMatrix<P extends VectorPayload> {
     return this.ids.length;
   }
 
-  /** True when large scans use the WebAssembly SIMD pre-pass (dimension a multiple of 16). */
-  get simdEnabled(): boolean {
-    return this.simd !== null;
+  /** True when large scans use the float32 pre-pass. */
+  get prepassEnabled(): boolean {
+    return this.prepass !== null;
   }
 
   set(id: string, vector: Float32Array, payload: P): void {
@@ -133,13 +135,13 @@ export class VectorMatrix<P extends VectorPayload> {
     const only = filter?.ids;
     const n = this.ids.length;
     const best = new TopK(Math.min(k, only ? only.length : n));
-    const simd = this.simd !== null && Number.isFinite(qNorm);
+    const fast = this.prepass !== null && Number.isFinite(qNorm);
     if (!only && accept === true) {
-      if (simd && n >= SIMD_MIN_ROWS) this.simdScan(q, best, null);
+      if (fast && n >= PREPASS_MIN_ROWS) this.prepassScan(q, best, null);
       else for (let row = 0; row < n; row++) best.offer(row, dotAt(q, this.data, row * dim));
     } else {
       const rows = only ? this.poolRows(only, accept) : this.acceptedRows(accept as (row: number) => boolean);
-      if (simd && rows.length >= SIMD_MIN_LIST) this.simdScan(q, best, rows);
+      if (fast && rows.length >= PREPASS_MIN_LIST) this.prepassScan(q, best, rows);
       else for (const row of rows) best.offer(row, dotAt(q, this.data, row * dim));
     }
     return best.sorted().map(({ row, score }) => ({ id: this.ids[row] as string, score, payload: this.payloads[row] as P }));
@@ -170,37 +172,32 @@ export class VectorMatrix<P extends VectorPayload> {
   }
 
   /**
-   * Scan of `rows` (null: every row, in row order) through the float32 SIMD pre-pass. A float32
-   * score `a` is within `bound` of the float64 score `s` (unit vectors), so the true k-th best is
-   * at least `A_k - bound`, where `A_k` is the k-th best float32 score, and a row with
+   * Scan of `rows` (null: every row, in row order) through the float32 pre-pass. A float32 score
+   * `a` is within `bound` of the float64 score `s` (unit vectors), so the true k-th best is at
+   * least `A_k - bound`, where `A_k` is the k-th best float32 score, and a row with
    * `a < A_k - 2 * bound` ranks strictly below it. Every other row is rescored in float64 and
-   * offered in list order, exactly as the plain scan would (NaN float32 scores are rescored too).
+   * offered in list order, exactly as the plain scan would.
    */
-  private simdScan(q: Float32Array, best: TopK, rows: Int32Array | null): void {
-    const simd = this.simd as SimdMemory;
+  private prepassScan(q: Float32Array, best: TopK, rows: Int32Array | null): void {
+    const prepass = this.prepass as Prepass;
     const dim = this.dimension;
-    const data = this.data;
-    const approx = rows === null ? simd.scores(q, this.ids.length) : simd.gathered(q, rows);
-    const kth = new TopK(best.capacity);
-    for (let j = 0; j < approx.length; j++) kth.offer(j, approx[j] as number);
-    const cut = kth.full ? kth.worst - 2 * simd.bound : -Infinity;
-    for (let j = 0; j < approx.length; j++) {
-      if ((approx[j] as number) < cut) continue;
+    const n = rows === null ? this.ids.length : rows.length;
+    for (const j of prepass.candidates(q, best.capacity, n, rows)) {
       const row = rows === null ? j : (rows[j] as number);
-      best.offer(row, dotAt(q, data, row * dim));
+      best.offer(row, dotAt(q, this.data, row * dim));
     }
   }
 
   private grow(): void {
     const rows = this.capacity * 2;
-    if (this.simd?.grow(rows)) {
-      this.data = this.simd.data();
+    if (this.prepass?.grow(rows)) {
+      this.data = this.prepass.data;
     } else {
-      // Plain JS from here on (no SIMD, or past the 4 GiB of WebAssembly memory).
+      // Plain JS from here on (the pre-pass could not grow).
       const grown = new Float32Array(rows * this.dimension);
       grown.set(this.data.subarray(0, this.capacity * this.dimension));
       this.data = grown;
-      this.simd = null;
+      this.prepass = null;
     }
     this.capacity = rows;
     this.columns.grow(rows);

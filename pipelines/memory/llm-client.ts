@@ -7,10 +7,11 @@ export interface LlmConfig {
   baseURL: string;
   apiKey: string;
   model: string;
-  /** Tries of one call (HTTP errors and unparsable replies), with exponential backoff; default 3. */
+  /**
+   * Tries of one call; default 3. Retries are the OpenAI SDK's own (exponential backoff, honouring
+   * `retry-after`): on connection errors, timeouts, 408, 409, 429 and 5xx, never on 400 or 401.
+   */
   maxAttempts?: number;
-  /** First retry delay in milliseconds, doubled each retry; default 250. */
-  backoffMs?: number;
   /** Per-request timeout in milliseconds; default 30000. */
   timeoutMs?: number;
 }
@@ -19,49 +20,44 @@ export interface LlmConfig {
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  /** Calls of `complete` (an SDK retry is not another call). */
   requests: number;
+  /** Calls that failed after the SDK's retries, or whose reply was not JSON. */
   failures: number;
 }
 
-/** Structured-output chat calls with retries, backoff and token accounting. */
+/** Structured-output chat calls with the SDK's retries and token accounting. */
 export class LlmJsonClient {
   readonly usage: TokenUsage = { promptTokens: 0, completionTokens: 0, requests: 0, failures: 0 };
   readonly #client: OpenAI;
 
   constructor(readonly config: LlmConfig) {
-    // Retries are ours (they also cover unparsable replies), so the client does not retry itself.
-    this.#client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs ?? 30_000 });
+    const maxRetries = Math.max(0, (config.maxAttempts ?? 3) - 1);
+    this.#client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries, timeout: config.timeoutMs ?? 30_000 });
   }
 
-  /** Ask for a JSON object matching `schema`; returns it parsed. */
+  /**
+   * Ask for a JSON object matching `schema`; returns it parsed. A reply that is empty or not JSON
+   * is not retried (a deterministic model would give it again): it fails like an HTTP error, with
+   * `PARLEY_ERR_UPSTREAM`.
+   */
   async complete<T>(name: string, system: string, user: string, schema: object, signal?: AbortSignal): Promise<T> {
-    const attempts = this.config.maxAttempts ?? 3;
-    let delay = this.config.backoffMs ?? 250;
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        this.usage.requests++;
-        const res = await this.#client.chat.completions.create({
-          model: this.config.model,
-          temperature: 0,
-          messages: [{ role: 'system', content: system }, { role: 'user', content: user }],
-          response_format: { type: 'json_schema', json_schema: { name, schema: schema as Record<string, unknown>, strict: true } },
-        }, { signal });
-        this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
-        this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
-        const content = res.choices[0]?.message.content;
-        if (!content) throw new Error('empty completion');
-        return JSON.parse(content) as T;
-      } catch (err) {
-        this.usage.failures++;
-        lastError = err;
-        if (signal?.aborted) break;
-        if (attempt < attempts) {
-          await new Promise((r) => setTimeout(r, delay));
-          delay *= 2;
-        }
-      }
+    this.usage.requests++;
+    try {
+      const res = await this.#client.chat.completions.create({
+        model: this.config.model,
+        temperature: 0,
+        messages: [{ role: 'system', content: system }, { role: 'user', content: user }],
+        response_format: { type: 'json_schema', json_schema: { name, schema: schema as Record<string, unknown>, strict: true } },
+      }, { signal });
+      this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
+      this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
+      const content = res.choices[0]?.message.content;
+      if (!content) throw new Error('empty completion');
+      return JSON.parse(content) as T;
+    } catch (err) {
+      this.usage.failures++;
+      throw new ParleyError('PARLEY_ERR_UPSTREAM', `LLM call ${name} failed: ${(err as Error).message}`, { cause: err });
     }
-    throw new ParleyError('PARLEY_ERR_UPSTREAM', `LLM call ${name} failed after ${attempts} tries`, { cause: lastError });
   }
 }

@@ -69,6 +69,8 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
       };
       if (failures > 0) {
         failures--;
+        // The OpenAI SDK honours `retry-after-ms`: its retries come at once instead of after ~0.5 s.
+        res.setHeader('retry-after-ms', '1');
         send(failStatus, { error: { message: 'injected failure', type: 'server_error' } });
         return;
       }

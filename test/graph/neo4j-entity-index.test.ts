@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, test } from 'node:test';
 import pino from 'pino';
 import { Neo4jEntityIndex } from '../../graph/neo4j/neo4j-entity-index.js';
@@ -10,28 +9,15 @@ import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
 import { loadConfig } from '../../server/config.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { entityIndexContract } from './contracts/entity-index.contract.js';
+import { closedPort, NEO4J_SKIP, neo4jTestOptions, storeUnavailable } from '../helpers/stores.js';
 
-const NEO4J_URI = process.env.NEO4J_URI;
-const skip = NEO4J_URI ? undefined : 'NEO4J_URI is not set: no Neo4j server to run the networked contract against';
-let fixtures = 0;
 
 entityIndexContract('neo4j', async () => {
   // A unique tenant prefix per fixture keeps runs apart in one database; clean-up erases it.
-  const index = new Neo4jEntityIndex({
-    uri: NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? '',
-    database: process.env.NEO4J_DATABASE ?? 'neo4j', tenantPrefix: `test-ent-${process.pid}-${Date.now()}-${fixtures++}:`,
-  });
+  const index = new Neo4jEntityIndex(neo4jTestOptions('test-ent'));
   await index.init();
   return { index, cleanup: async () => { await index.eraseAll(); await index.close(); } };
-}, skip);
-
-async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+}, NEO4J_SKIP);
 
 describe('openStores wiring of the memory store and entity index', () => {
   const logger = pino({ level: 'silent' });
@@ -59,11 +45,7 @@ describe('openStores wiring of the memory store and entity index', () => {
     try {
       assert.ok(stores.entities instanceof Neo4jEntityIndex);
       assert.ok(stores.memory instanceof Neo4jMemoryStore);
-      await assert.rejects(stores.entities.link('t1', 'ent_a', 'ent_b', 'weak'), (err: Error & { code?: string }) => {
-        assert.equal(err.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
-        assert.match(err.message, /NEO4J_URI/);
-        return true;
-      });
+      await assert.rejects(stores.entities.link('t1', 'ent_a', 'ent_b', 'weak'), storeUnavailable('NEO4J_URI', undefined));
     } finally {
       await stores.close(1000);
       tmp.remove();
@@ -73,19 +55,11 @@ describe('openStores wiring of the memory store and entity index', () => {
 
 describe('Neo4j entity index outage', () => {
   test('an unreachable server reports not ready and writes fail with a retryable error naming NEO4J_URI', async () => {
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await closedPort();
     const index = new Neo4jEntityIndex({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: 'x', maxRetryMs: 300, readyTimeoutMs: 1000 });
     try {
       assert.equal(await index.ready(), false);
-      await assert.rejects(index.upsertEntity('t1', { name: 'Miko', description: 'the cat', schemaId: 'sch_pets' }), (err: Error & { code?: string; retryable?: boolean }) => {
-        assert.equal(err.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
-        assert.equal(err.retryable, true);
-        assert.match(err.message, /NEO4J_URI/);
-        return true;
-      });
+      await assert.rejects(index.upsertEntity('t1', { name: 'Miko', description: 'the cat', schemaId: 'sch_pets' }), storeUnavailable('NEO4J_URI'));
     } finally {
       await index.close();
     }

@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, test } from 'node:test';
 import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
 import { addEvidence, firstEvidence, MAX_EVIDENCE_IDS, mergeStates, stateProps } from '../../graph/neo4j/neo4j-persona.js';
 import type { PersonaEvidence } from '../../graph/memory-store.js';
 import { memoryStoreContract } from './contracts/memory-store.contract.js';
+import { closedPort, NEO4J_SKIP, neo4jTestOptions, storeUnavailable } from '../helpers/stores.js';
 
-const NEO4J_URI = process.env.NEO4J_URI;
-const skip = NEO4J_URI ? undefined : 'NEO4J_URI is not set: no Neo4j server to run the networked contract against';
-let fixtures = 0;
 
 memoryStoreContract('neo4j', async () => {
   // A unique tenant prefix per fixture keeps runs apart in one database; clean-up erases it.
-  const store = new Neo4jMemoryStore({
-    uri: NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? '',
-    database: process.env.NEO4J_DATABASE ?? 'neo4j', tenantPrefix: `test-mem-${process.pid}-${Date.now()}-${fixtures++}:`,
-  });
+  const store = new Neo4jMemoryStore(neo4jTestOptions('test-mem'));
   await store.init();
   return { store, dispose: async () => { await store.eraseAll(); await store.close(); } };
-}, skip);
+}, NEO4J_SKIP);
 
 function evidence(over: Partial<PersonaEvidence>): PersonaEvidence {
   return {
@@ -62,19 +56,11 @@ describe('Neo4j persona state (computed in the client before writing)', () => {
 
 describe('Neo4j memory store outage', () => {
   test('an unreachable server reports not ready and writes fail with a retryable error naming NEO4J_URI', async () => {
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await closedPort();
     const store = new Neo4jMemoryStore({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: 'x', maxRetryMs: 300, readyTimeoutMs: 1000 });
     try {
       assert.equal(await store.ready(), false);
-      await assert.rejects(store.markProcessed('t1', 'u_1', ['f_1']), (err: Error & { code?: string; retryable?: boolean }) => {
-        assert.equal(err.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
-        assert.equal(err.retryable, true);
-        assert.match(err.message, /NEO4J_URI/);
-        return true;
-      });
+      await assert.rejects(store.markProcessed('t1', 'u_1', ['f_1']), storeUnavailable('NEO4J_URI'));
     } finally {
       await store.close();
     }

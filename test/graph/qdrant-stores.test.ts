@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { pointId } from '../../graph/qdrant/qdrant-common.js';
@@ -11,6 +10,7 @@ import { documentVector, queryVector, stem, terms } from '../../graph/qdrant/spa
 import { lexicalIndexContract } from './contracts/lexical-index.contract.js';
 import { vectorStoreContract } from './contracts/vector-store.contract.js';
 import { voiceprintStoreContract } from './contracts/voiceprint-store.contract.js';
+import { closedPort, storeUnavailable } from '../helpers/stores.js';
 
 const QDRANT_URL = process.env.QDRANT_URL;
 const skip = QDRANT_URL ? undefined : 'QDRANT_URL is not set: no Qdrant server to run the networked contract against';
@@ -70,6 +70,8 @@ describe('Qdrant mapping (no server needed)', () => {
     assert.equal(stem('adopted'), stem('adopt'));
     assert.equal(stem('raining'), stem('rain'));
     assert.notEqual(stem('weather'), stem('lovely'));
+    assert.equal(stem('generalisations'), stem('generalisation'));
+    assert.equal(stem('généralement'), 'généralement', 'words outside a–z are not stemmed as English');
     assert.deepEqual(queryVector('the the of'), { indices: [], values: [] });
   });
 
@@ -103,19 +105,11 @@ describe('Qdrant mapping (no server needed)', () => {
 
 describe('Qdrant outage', () => {
   test('an unreachable server reports not ready, fast, and fails writes with a retryable error naming QDRANT_URL', async () => {
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await closedPort();
     const options = { url: `http://127.0.0.1:${port}`, timeoutMs: 1000, readyTimeoutMs: 500 };
     const vectors = new QdrantVectorStore(options);
     assert.equal(await vectors.ready(), false);
-    await assert.rejects(vectors.ensureCollection('facts', { model: 'm', dimension: 3 }), (err: Error & { code?: string; retryable?: boolean }) => {
-      assert.equal(err.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
-      assert.equal(err.retryable, true);
-      assert.match(err.message, /QDRANT_URL/);
-      return true;
-    });
+    await assert.rejects(vectors.ensureCollection('facts', { model: 'm', dimension: 3 }), storeUnavailable('QDRANT_URL'));
     await assert.rejects(new QdrantLexicalIndex(options).index('t1', [{ id: 'a', text: 'hello', layer: 'fact' }]), /QDRANT_URL/);
     await assert.rejects(new QdrantVoiceprintStore(options).list('t1'), /QDRANT_URL/);
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pino from 'pino';
@@ -7,18 +6,11 @@ import { openStores, openStoresChecked } from '../../graph/open-stores.js';
 import { loadConfig } from '../../server/config.js';
 import { redisSkipReason } from '../helpers/redis.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { closedPort } from '../helpers/stores.js';
 
 const skip = await redisSkipReason();
 const REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
 const logger = pino({ level: 'silent' });
-
-async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe('openStores', () => {
   test('the embedded default opens with no network and runs jobs in-process', async () => {

@@ -8,7 +8,8 @@ import { OutboxJobQueue, queueOutboxHandler, QUEUE_TARGET } from '../../graph/ou
 import { Outbox } from '../../graph/outbox/outbox.js';
 import { BullmqJobQueue } from '../../graph/redis/bullmq-job-queue.js';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
-import { redisSkipReason } from '../helpers/redis.js';
+import { deleteKeys, redisSkipReason } from '../helpers/redis.js';
+import { closedPort } from '../helpers/stores.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { jobQueueContract } from './contracts/job-queue.contract.js';
 
@@ -25,16 +26,7 @@ function newPrefix(): string {
 
 after(async () => {
   if (skip) return;
-  const client = new Redis(REDIS_URL);
-  for (const prefix of prefixes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
-  }
-  client.disconnect();
+  for (const prefix of prefixes) await deleteKeys(prefix, REDIS_URL);
 });
 
 /** A TCP relay in front of the real Redis that the test can take down and bring back: a real outage. */
@@ -42,14 +34,6 @@ class RedisRelay {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
   constructor(readonly port: number) {}
-
-  static async freePort(): Promise<number> {
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    return port;
-  }
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}${redis.pathname}`;
@@ -122,7 +106,7 @@ describe('a Redis outage delays jobs but loses none', { skip }, () => {
   test('jobs enqueued while Redis is unreachable, then cut off, arrive once it is back, each once', async () => {
     const tmp = tempDir();
     const prefix = newPrefix();
-    const relay = new RedisRelay(await RedisRelay.freePort());
+    const relay = new RedisRelay(await closedPort());
     const db = openDatabase(path.join(tmp.dir, 'parley.db'));
     const server = outboxQueue(db, relay.url, prefix);
     const worker = new BullmqJobQueue({ url: REDIS_URL, prefix });

@@ -141,7 +141,7 @@ describe('VectorMatrix', () => {
     const dim = 32;
     const rand = seeded(3);
     const m = new VectorMatrix<VectorPayload>(dim, 16);
-    assert.equal(m.simdEnabled, true);
+    assert.equal(m.prepassEnabled, true);
     const rows: { id: string; vec: Float32Array; payload: VectorPayload }[] = [];
     const centres = Array.from({ length: 8 }, () => Float32Array.from({ length: dim }, () => rand() - 0.5));
     for (let i = 0; i < 6000; i++) {

@@ -17,9 +17,9 @@ export async function redisSkipReason(): Promise<string | undefined> {
   }
 }
 
-/** Delete every key under `prefix` (test clean-up). */
-export async function deleteKeys(prefix: string): Promise<void> {
-  const client = new Redis(TEST_REDIS_URL);
+/** Delete every key under `prefix` in the Redis at `url` (test clean-up). */
+export async function deleteKeys(prefix: string, url = TEST_REDIS_URL): Promise<void> {
+  const client = new Redis(url);
   try {
     let cursor = '0';
     do {

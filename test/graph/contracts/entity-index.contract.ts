@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, test } from 'node:test';
 import type { EntityIndex } from '../../../graph/entity-index.js';
+import { contractSuite } from './contract-suite.js';
 
 /** What each backend's fixture provides: a fresh, empty index and a way to clean it up. */
 export type EntityIndexFactory = () => Promise<{ index: EntityIndex; cleanup(): Promise<void> }>;
@@ -12,12 +13,7 @@ const SEEDS = [
 
 /** The shared behaviour every EntityIndex implementation must show. `skip` names why it cannot run here. */
 export function entityIndexContract(name: string, make: EntityIndexFactory, skip?: string): void {
-  if (skip) {
-    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
-    test(`EntityIndex contract: ${name}`, { skip }, () => {});
-    return;
-  }
-  describe(`EntityIndex contract: ${name}`, () => {
+  contractSuite(`EntityIndex contract: ${name}`, skip, () => {
     let index: EntityIndex;
     let cleanup: () => Promise<void>;
     beforeEach(async () => {

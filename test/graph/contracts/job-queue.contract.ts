@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, test } from 'node:test';
 import type { JobQueue } from '../../../graph/job-queue.js';
+import { contractSuite } from './contract-suite.js';
 
 export interface JobQueueFixture {
   queue: JobQueue;
@@ -11,12 +12,7 @@ export interface JobQueueFixture {
 
 /** The behaviour every JobQueue implementation must show. */
 export function jobQueueContract(name: string, factory: () => Promise<JobQueueFixture>, skip?: string): void {
-  if (skip) {
-    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
-    test(`JobQueue contract: ${name}`, { skip }, () => {});
-    return;
-  }
-  describe(`JobQueue contract: ${name}`, () => {
+  contractSuite(`JobQueue contract: ${name}`, skip, () => {
     let fx: JobQueueFixture;
     beforeEach(async () => {
       fx = await factory();

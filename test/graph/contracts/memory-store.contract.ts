@@ -2,9 +2,10 @@
  * The shared contract every `MemoryStore` implementation must pass. Import `memoryStoreContract`
  * and call it with a factory; this file registers no tests by itself.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MemoryStore, NewFact } from '../../../graph/memory-store.js';
+import { contractSuite } from './contract-suite.js';
 
 /** Creates a fresh, empty store and a function that releases it. */
 export type MemoryStoreFactory = () => Promise<{ store: MemoryStore; dispose: () => Promise<void> }>;
@@ -20,12 +21,7 @@ function fact(over: Partial<NewFact> = {}): NewFact {
 
 /** Run the contract suite against the store `factory` builds. `skip` names why it cannot run here. */
 export function memoryStoreContract(name: string, factory: MemoryStoreFactory, skip?: string): void {
-  if (skip) {
-    // One skipped test, so the runner's summary counts the contract as skipped, never as passed.
-    test(`MemoryStore contract: ${name}`, { skip }, () => {});
-    return;
-  }
-  describe(`MemoryStore contract: ${name}`, () => {
+  contractSuite(`MemoryStore contract: ${name}`, skip, () => {
     let store: MemoryStore;
     let dispose: () => Promise<void>;
     before(async () => ({ store, dispose } = await factory()));

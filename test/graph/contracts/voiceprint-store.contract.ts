@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { VoiceprintStore } from '../../../graph/voiceprint-store.js';
+import { contractSuite } from './contract-suite.js';
 
 /**
  * The behaviour every VoiceprintStore must have. Call from an implementation's test file with a
@@ -11,11 +12,7 @@ export function voiceprintStoreContract(
   factory: () => Promise<{ store: VoiceprintStore; cleanup: () => Promise<void> }>,
   skip?: string,
 ): void {
-  if (skip) {
-    test(`VoiceprintStore contract: ${name}`, { skip }, () => {});
-    return;
-  }
-  describe(`VoiceprintStore contract: ${name}`, () => {
+  contractSuite(`VoiceprintStore contract: ${name}`, skip, () => {
     const vec = (...xs: number[]): Float32Array => Float32Array.from(xs);
 
     test('upsert then get and list round-trip the vector exactly', async () => {

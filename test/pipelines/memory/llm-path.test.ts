@@ -48,7 +48,7 @@ describe('LLM memory path (OpenAI-compatible test double)', () => {
   });
 
   test('extracts, decides UPDATE, records the prompt version, retries and counts tokens', async () => {
-    const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-model', backoffMs: 5 });
+    const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-model' });
     const graph = new SqliteGraphStore(db);
     const memory = new SqliteMemoryStore(db);
     const embedder = new OpenAiEmbedder({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-embed', dimension: 64 });
@@ -75,7 +75,7 @@ describe('LLM memory path (OpenAI-compatible test double)', () => {
     assert.equal(current?.source, `llm/${FACTS_PROMPT_VERSION}`);
     assert.equal(current?.supersedes, ops[0]?.memory_id);
     assert.equal((await graph.getParticipant('t', ana.id))?.attributes.lives_in, 'Porto');
-    assert.equal(llm.usage.failures, 2);
+    assert.equal(llm.usage.failures, 0, 'the SDK retried the two injected 500s');
     assert.equal(llm.usage.promptTokens, 300, 'three successful calls of 100 prompt tokens');
     assert.ok(embedder.promptTokens > 0);
     const chat = double.requests.filter((r) => r.path.endsWith('/chat/completions'));
@@ -87,9 +87,25 @@ describe('LLM memory path (OpenAI-compatible test double)', () => {
     assert.match(extraction?.messages[1]?.content ?? '', /EARLIER TURNS:\n.*I live in Porto/);
   });
 
+  /** Chat requests the double received so far. */
+  const chatCount = (): number => double.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+
   test('gives up with PARLEY_ERR_UPSTREAM after the configured tries', async () => {
-    const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'k', model: 'm', maxAttempts: 2, backoffMs: 1 });
+    const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'k', model: 'm', maxAttempts: 2 });
+    const before = chatCount();
     double.failNext(2, 503);
     await assert.rejects(llm.complete('x', 'sys', 'user', { type: 'object' }), { code: 'PARLEY_ERR_UPSTREAM' });
+    assert.equal(chatCount() - before, 2);
+    assert.equal(llm.usage.failures, 1);
   });
+
+  for (const status of [400, 401]) {
+    test(`does not retry a ${status}`, async () => {
+      const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'k', model: 'm', maxAttempts: 3 });
+      const before = chatCount();
+      double.failNext(1, status);
+      await assert.rejects(llm.complete('x', 'sys', 'user', { type: 'object' }), { code: 'PARLEY_ERR_UPSTREAM' });
+      assert.equal(chatCount() - before, 1);
+    });
+  }
 });

@@ -1,0 +1,47 @@
+/**
+ * Shared set-up for the networked-backend tests: a port nothing listens on (an outage), the Neo4j
+ * test server's options, and the check every outage test makes of the error it gets.
+ */
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import type { Neo4jOptions } from '../../graph/neo4j/neo4j-connection.js';
+
+/** A local TCP port that nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** Why the Neo4j contract tests skip, or undefined when `NEO4J_URI` names a server. */
+export const NEO4J_SKIP = process.env.NEO4J_URI
+  ? undefined
+  : 'NEO4J_URI is not set: no Neo4j server to run the networked contract against';
+
+let fixtures = 0;
+
+/**
+ * Options for the Neo4j test server (`NEO4J_URI`, `NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`)
+ * with a tenant prefix unique to this fixture, so runs stay apart in one database.
+ */
+export function neo4jTestOptions(label: string): Neo4jOptions {
+  return {
+    uri: process.env.NEO4J_URI ?? '', user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? '',
+    database: process.env.NEO4J_DATABASE ?? 'neo4j', tenantPrefix: `${label}-${process.pid}-${Date.now()}-${fixtures++}:`,
+  };
+}
+
+/**
+ * For `assert.rejects`: the error of a store that cannot be reached, `PARLEY_ERR_STORE_UNAVAILABLE`,
+ * naming the environment variable to fix (`envVar`), and retryable unless `retryable` is undefined.
+ */
+export function storeUnavailable(envVar: string, retryable: boolean | undefined = true): (err: Error & { code?: string; retryable?: boolean }) => boolean {
+  return (err) => {
+    assert.equal(err.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
+    if (retryable !== undefined) assert.equal(err.retryable, retryable);
+    assert.match(err.message, new RegExp(envVar));
+    return true;
+  };
+}
