@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS memory_facts (
   confidence REAL NOT NULL, session_id TEXT NOT NULL, source TEXT NOT NULL, created_at TEXT NOT NULL,
   PRIMARY KEY (tenant, id));
 CREATE INDEX IF NOT EXISTS memory_facts_subject ON memory_facts (tenant, subject_id, valid_to);
+CREATE INDEX IF NOT EXISTS memory_facts_subject_time ON memory_facts (tenant, subject_id, valid_to, time);
+CREATE INDEX IF NOT EXISTS memory_facts_subject_slot ON memory_facts (tenant, subject_id, slot, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_speaker ON memory_facts (tenant, speaker_id, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_session ON memory_facts (tenant, session_id);
 CREATE TABLE IF NOT EXISTS memory_processed (

@@ -12,6 +12,11 @@ import type { ExtractedFact, Extractor } from './extractor.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { applyProfileUpdates } from './profile-updates.js';
 
+/** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
+const RECENT_POOL = 200;
+/** Extra newest turns read so a queue a little behind still finds a turn's context by seq. */
+const RECENT_SLACK = 32;
+
 /** Job name the handler is registered under. */
 export const CONSOLIDATION_JOB = 'memory.consolidate';
 
@@ -78,8 +83,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
-    const previous = (await deps.graph.queryInteractions(tenant, { sessionId, until: u.time, limit: contextTurns + 8 }))
-      .filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-contextTurns);
+    const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
     const names = await participantNames(deps.graph, tenant, [u, ...previous]);
     const extraction = await deps.extractor.extract({ current: u, previous, names });
     signal.throwIfAborted();
@@ -105,6 +109,19 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
   };
 }
 
+/**
+ * The `n` turns before `u` in its session, oldest first. The session's newest turns come from the
+ * seq index (constant cost); only when the queue is far behind (u is older than those) does it fall
+ * back to a time-bounded query.
+ */
+async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number): Promise<Utterance[]> {
+  if (n <= 0) return [];
+  const latest = await graph.recentUtterances(tenant, u.sessionId, n + RECENT_SLACK);
+  const covered = latest.length < n + RECENT_SLACK || latest.filter((p) => p.seq < u.seq).length >= n;
+  const pool = covered ? latest : await graph.queryInteractions(tenant, { sessionId: u.sessionId, until: u.time, limit: n + 8 });
+  return pool.filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-n);
+}
+
 async function participantNames(graph: GraphStore, tenant: TenantId, us: Utterance[]): Promise<Record<string, string | null>> {
   const ids = new Set(us.flatMap((u) => [u.speakerId, ...u.addresseeIds]));
   const names: Record<string, string | null> = {};
@@ -114,13 +131,18 @@ async function participantNames(graph: GraphStore, tenant: TenantId, us: Utteran
   return names;
 }
 
-/** Current facts of the same subject, scored by cosine similarity, best first. */
+/**
+ * Current facts of the same subject, scored by cosine similarity, best first. Cost is bounded, not
+ * proportional to the subject's history: the vector pool is the subject's `RECENT_POOL` newest
+ * current facts, and facts of the same slot (or slot family) come from an indexed lookup however old.
+ */
 async function nearestCandidates(deps: ConsolidationDeps, tenant: TenantId, ef: ExtractedFact, vector: Float32Array, k: number): Promise<Candidate[]> {
-  const current = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: 1000 });
-  if (current.length === 0) return [];
-  const byId = new Map(current.map((f) => [f.id, f]));
+  const recent = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: RECENT_POOL });
+  const slotted = ef.slot === null ? [] : await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, slot: ef.slot, limit: 50 });
+  const byId = new Map([...recent, ...slotted].map((f) => [f.id, f]));
+  if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
-    const ids = current.filter((f) => f.layer === layer).map((f) => f.id);
+    const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);
     return ids.length === 0 ? [] : deps.vectors.search(tenant, collectionFor(layer), vector, k, { ids });
   }))).flat().sort((a, b) => b.score - a.score);
   const scored: Candidate[] = hits.flatMap((h) => {
@@ -128,9 +150,7 @@ async function nearestCandidates(deps: ConsolidationDeps, tenant: TenantId, ef: 
     return fact ? [{ fact, score: h.score }] : [];
   });
   // Same-slot facts always count, even when not among the nearest vectors.
-  for (const f of current) {
-    if (ef.slot !== null && f.slot === ef.slot && !scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
-  }
+  for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
 }
 
