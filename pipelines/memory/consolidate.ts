@@ -169,7 +169,7 @@ async function apply(
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
-    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, referIds: ef.referIds, validFrom: u.time,
+    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {

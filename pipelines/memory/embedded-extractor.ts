@@ -4,10 +4,14 @@ import type { ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, type RuleContext, type RuleFact } from './embedded-rules.js';
 import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
-import { annotateDates } from './relative-date.js';
+import { conjugateAfterI } from './grammar.js';
+import { absoluteDates, findDates } from './relative-date.js';
 
 /** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
-export const EMBEDDED_RULES_VERSION = 1;
+export const EMBEDDED_RULES_VERSION = 2;
+
+/** How a participant whose name is not known yet is written in a fact (never a raw id). */
+export const UNNAMED = 'an unnamed speaker';
 
 const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
 const NEGATION_MARKER = /\b(?:anymore|any more|no longer|after all)\b/i;
@@ -19,6 +23,10 @@ function positiveForm(s: string): string {
     .replace(/\b(?:don['’]t|do not|doesn['’]t|does not|didn['’]t|won['’]t)\s+/i, '')
     .replace(/\b(am|['’]m|is|are)\s+not\b/i, '$1')
     .replace(/\s*,?\s*\b(?:anymore|any more|after all)\b/i, '');
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /**
@@ -33,7 +41,7 @@ export class EmbeddedExtractor implements Extractor {
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
     const names = { ...input.names };
-    const display = (id: string): string => names[id] ?? id;
+    const display = (id: string): string => names[id] ?? UNNAMED;
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
     const sentences = this.#sentences(u.text);
@@ -50,19 +58,21 @@ export class EmbeddedExtractor implements Extractor {
       if (RETRACT_ALL.test(raw)) {
         const earlier = [...input.previous].reverse().find((p) => p.speakerId === u.speakerId);
         if (earlier) {
-          facts.push(this.#fact(u, { content: `${display(u.speakerId)} withdrew: ${resolvePronouns(earlier.text, who())}`,
+          facts.push(this.#fact(u, { content: capitalise(`${display(u.speakerId)} withdrew: ${resolvePronouns(earlier.text, who())}`),
             kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.7 }, true, [earlier.id]));
         }
         continue;
       }
-      const { text, dates } = annotateDates(raw, u.time);
+      const found = findDates(raw, u.time);
+      const text = raw;
+      const dates = found.filter((d) => !d.duration).map((d) => d.date);
       const retraction = NEGATION_MARKER.test(text);
       const ruleText = retraction ? positiveForm(text) : text;
-      const found = applyRules(this.#ctx(ruleText, u.speakerId, u.addresseeIds, display), dates);
-      for (const f of found) {
+      const rules = applyRules(this.#ctx(ruleText, u.speakerId, u.addresseeIds, display), dates);
+      for (const f of rules) {
         if (retraction && f.slot === 'name') continue;
-        const rf = retraction ? { ...f, content: resolvePronouns(text.replace(/[.!]+$/, ''), who()) } : f;
-        facts.push(this.#fact(u, rf, retraction));
+        const content = retraction ? resolvePronouns(conjugateAfterI(this.#nlp, text.replace(/[.!]+$/, '')), who()) : f.content;
+        facts.push(this.#fact(u, { ...f, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, dates[0] ?? null));
         if (!retraction && f.profile) {
           profileUpdates.push({ participantId: this.#subjectId(u, f), attribute: f.profile.attribute,
             value: f.profile.value, referIds: [u.id], confidence: f.confidence });
@@ -80,6 +90,7 @@ export class EmbeddedExtractor implements Extractor {
     return {
       sentence, speakerId, addresseeIds,
       who: { speaker: display(speakerId), addressees: addresseeIds.map(display) },
+      conjugate: (text) => conjugateAfterI(this.#nlp, text),
       isNounPhrase: (phrase) => {
         const pos = this.#nlp.readDoc(phrase).tokens().out(this.#nlp.its.pos);
         return pos.length > 0 && ['NOUN', 'PROPN'].includes(pos[pos.length - 1] ?? '');
@@ -93,9 +104,9 @@ export class EmbeddedExtractor implements Extractor {
     return f.subject;
   }
 
-  #fact(u: ExtractionInput['current'], f: RuleFact, retraction: boolean, retracts?: string[]): ExtractedFact {
+  #fact(u: ExtractionInput['current'], f: RuleFact, retraction: boolean, retracts?: string[], eventTime: string | null = null): ExtractedFact {
     return {
-      content: f.content, kind: f.kind, subjectId: this.#subjectId(u, f), speakerId: u.speakerId,
+      eventTime, content: f.content, kind: f.kind, subjectId: this.#subjectId(u, f), speakerId: u.speakerId,
       addresseeIds: u.addresseeIds, slot: f.slot, value: f.value, retraction, confidence: f.confidence,
       referIds: [u.id], ...(retracts ? { retractsUtteranceIds: retracts } : {}),
     };

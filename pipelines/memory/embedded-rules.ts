@@ -13,6 +13,8 @@ export interface RuleContext {
   addresseeIds: string[];
   /** True when the head word of a phrase is a noun (from wink-nlp POS tags). */
   isNounPhrase: (phrase: string) => boolean;
+  /** "I think…" -> "I thinks…", so the name that replaces "I" agrees with its verb. */
+  conjugate: (text: string) => string;
 }
 
 /** A rule's output, before ids and bookkeeping are attached. */
@@ -46,18 +48,33 @@ const NOT_NAMES = new Set(['sorry', 'fine', 'good', 'okay', 'ok', 'here', 'back'
   'korean', 'indian', 'brazilian', 'mexican', 'irish', 'scottish', 'dutch', 'polish', 'russian', 'canadian',
   'australian', 'vegan', 'vegetarian', 'catholic', 'jewish', 'muslim', 'christian', 'buddhist', 'single', 'married']);
 
-/** "My name is Ana", "call me Ana", "I'm Ana Silva". */
+/** Words after a first name that are not a surname ("I'm Hana and…"). */
+const NOT_SURNAMES = new Set(['and', 'but', 'so', 'or', 'the', 'from', 'here', 'again', 'too', 'now', 'i']);
+const INTRO = [
+  /\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me)\s+([A-Za-z][\w'-]+)(?:\s+([A-Z][\w'-]+))?/,
+  /\bI(?:['’]m| am)\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?\b/,
+];
+
+/** "My name is Ana", "call me Ana", "I'm Ana Silva"; `clause` is the matched words. */
+function introductionOf(sentence: string): { name: string; clause: string } | null {
+  for (const re of INTRO) {
+    const m = sentence.match(re);
+    const first = m?.[1];
+    if (!m || !first) continue;
+    if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return null;
+    const last = m[2] && !NOT_SURNAMES.has(m[2].toLowerCase()) ? m[2] : undefined;
+    const name = [first, last].filter((w): w is string => !!w).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+    return { name, clause: last ? m[0] : m[0].slice(0, m[0].indexOf(first) + first.length) };
+  }
+  return null;
+}
+
 function introduction(c: RuleContext): RuleFact[] {
-  const m = c.sentence.match(/\b(?:my name is|my name's|call me)\s+([A-Za-z][\w'-]+(?:\s+[A-Z][\w'-]+)?)/i)
-    ?? c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+([A-Z][a-z'-]+(?:\\s+[A-Z][a-z'-]+)?)\\b`));
-  const raw = m?.[1];
-  if (!raw) return [];
-  const first = raw.split(/\s+/)[0] ?? '';
-  if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return [];
-  const name = raw.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  const intro = introductionOf(c.sentence);
+  if (!intro) return [];
   return [{
-    content: `${c.speakerId} introduced themself as ${name}`, kind: 'profile', subject: 'speaker',
-    slot: 'name', value: name, confidence: 0.9, profile: { attribute: 'name', value: name },
+    content: `${intro.name} introduced themself`, kind: 'profile', subject: 'speaker',
+    slot: 'name', value: intro.name, confidence: 0.9, profile: { attribute: 'name', value: intro.name },
   }];
 }
 
@@ -198,10 +215,15 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   out.push(...cr);
   if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) out.push(...plan(c, dates));
   const words = c.sentence.split(/\s+/).length;
-  const firstPerson = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(c.sentence);
   const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
-  if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPerson && words >= 4 && !c.sentence.endsWith('?')) {
-    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, ''), c.who), kind: 'statement',
+  // The statement fallback leaves out a self-introduction already recorded ("I'm Lena, I teach…").
+  const intro = introductionOf(c.sentence);
+  const rest = intro ? c.sentence.replace(intro.clause, '').replace(/^(?:\s*(?:hi|hello|hey)\b)?[\s,.;!-]*/i, '') : c.sentence;
+  const restWords = rest.split(/\s+/).filter(Boolean).length;
+  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(rest);
+  if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
+    && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
+    out.push({ content: resolvePronouns(c.conjugate(rest.replace(/[.!]+$/, '')), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   }
   return out;

@@ -12,12 +12,14 @@ export interface ExtractionInput {
 
 /** A candidate fact before consolidation. */
 export interface ExtractedFact {
-  /** Self-contained text: pronouns resolved to names (ids when the name is unknown). */
+  /** Self-contained text: pronouns resolved to names ("an unnamed speaker" when unknown, never an id). */
   content: string;
   kind: FactKind;
   subjectId: string;
   speakerId: string;
   addresseeIds: string[];
+  /** ISO date (or `YYYY-MM`) the fact's event happens or happened; null or absent when undated. */
+  eventTime?: string | null;
   /** Exclusive slot the fact fills for its subject (e.g. `lives_in`), else null. */
   slot: string | null;
   value: string | null;

@@ -69,8 +69,9 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
 
   test('commitment with relative date, request and relation', async () => {
     const c = await say(ana, ben, "I'll send you the draft on Friday.");
-    assert.equal(c.ops[0]?.text, 'Ana will send Ben the draft on Friday 2026-12-04');
+    assert.equal(c.ops[0]?.text, 'Ana will send Ben the draft on Friday 4 December 2026');
     const fact = await memory.getFact(T, c.ops[0]?.memory_id ?? '');
+    assert.equal(fact?.eventTime, '2026-12-04');
     assert.equal(fact?.kind, 'commitment');
     assert.deepEqual(fact?.addresseeIds, [ben]);
     assert.deepEqual(fact?.referIds, [c.id]);

@@ -1,0 +1,34 @@
+/** Third-person agreement for facts rewritten from first person, from wink-nlp POS tags and lemmas. */
+import type { WinkMethods } from 'wink-nlp';
+import { thirdPerson } from './pronouns.js';
+
+/** Verbs whose past tense is spelled like the base form: left alone ("I hurt my back" is past). */
+const SAME_PAST = new Set(['hurt', 'put', 'cut', 'set', 'let', 'hit', 'read', 'quit', 'cost', 'shut', 'spread',
+  'bet', 'burst', 'cast', 'split', 'upset', 'broadcast', 'forecast', 'beat']);
+const IRREGULAR: Record<string, string> = { have: 'has', do: 'does', go: 'goes', be: 'is' };
+
+/**
+ * `I think…` -> `I thinks…` so that replacing "I" by a name reads "Tom thinks…": a present-tense
+ * verb right after "I" (adverbs between are skipped) takes the third-person form. Past tenses,
+ * modals and auxiliaries handled by the pronoun rules ("I'm", "I'll", "I don't") are left alone.
+ */
+export function conjugateAfterI(nlp: WinkMethods, text: string): string {
+  const its = nlp.its;
+  const tokens = nlp.readDoc(text).tokens();
+  const values = tokens.out(its.value);
+  const pos = tokens.out(its.pos);
+  // wink-nlp's typings give `lemma` an add-on signature; at run time it is a token property like `value`.
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.value);
+  const spaces = tokens.out(its.precedingSpaces);
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] !== 'I') continue;
+    let j = i + 1;
+    while (pos[j] === 'ADV' && j < i + 3) j++;
+    const word = values[j] ?? '';
+    const lower = word.toLowerCase();
+    const verb = pos[j] === 'VERB' || (pos[j] === 'AUX' && (lower === 'have' || lower === 'do'));
+    if (!verb || lemmas[j] !== lower || SAME_PAST.has(lower) || /^(?:n['’]t|not)$/i.test(values[j + 1] ?? '')) continue;
+    values[j] = IRREGULAR[lower] ?? thirdPerson(lower);
+  }
+  return values.map((v, i) => `${i === 0 ? '' : spaces[i] ?? ''}${v}`).join('');
+}
