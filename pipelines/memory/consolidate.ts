@@ -17,6 +17,9 @@ const RECENT_POOL = 200;
 /** Extra newest turns read so a queue a little behind still finds a turn's context by seq. */
 const RECENT_SLACK = 32;
 
+/** A sentence that starts with a capitalised word other than "I": it may report on someone by name. */
+const REPORT_START = /(?:^|[.!?]\s+)(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
+
 /** Job name the handler is registered under. */
 export const CONSOLIDATION_JOB = 'memory.consolidate';
 
@@ -85,6 +88,10 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     }
     const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
     const names = await participantNames(deps.graph, tenant, [u, ...previous]);
+    if (REPORT_START.test(u.text)) {
+      // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
+      for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
+    }
     const extraction = await deps.extractor.extract({ current: u, previous, names });
     signal.throwIfAborted();
 

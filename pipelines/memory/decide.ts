@@ -1,4 +1,5 @@
 import type { Fact } from '../../graph/memory-store.js';
+import { isIntention } from './changes.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -34,27 +35,39 @@ export interface RuleDeciderOptions {
   duplicateCosine?: number;
   /** Cosine at or above which an unslotted retraction withdraws a fact of the same kind; default 0.55. */
   retractCosine?: number;
+  /** Cosine at or above which an outcome settles an open plan or commitment; default 0.4. */
+  settleCosine?: number;
 }
+
+/** Kinds an outcome can settle. */
+const SETTLEABLE = new Set(['plan', 'commitment', 'request']);
 
 function norm(v: string | null): string {
   return (v ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
 /**
- * Deterministic consolidation (embedded mode): retraction -> DELETE of the matching current facts;
+ * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
+ * commitment (done / instead -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts;
  * same slot with the same value or a near-duplicate -> KEEP; same slot with another value -> UPDATE;
  * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost.
  */
 export class RuleDecider implements Decider {
   readonly #dup: number;
   readonly #retract: number;
+  readonly #settle: number;
 
   constructor(options: RuleDeciderOptions = {}) {
     this.#dup = options.duplicateCosine ?? 0.9;
     this.#retract = options.retractCosine ?? 0.55;
+    this.#settle = options.settleCosine ?? 0.4;
   }
 
   async decide({ fact, candidates, retractedFacts }: DecisionInput): Promise<Decision> {
+    if (fact.settles && !fact.retractsUtteranceIds) {
+      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle);
+      if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
+    }
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };

@@ -3,6 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
+import { relationSlot } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 
 /** One sentence and who is speaking to whom. */
@@ -31,7 +32,7 @@ export interface RuleFact {
 }
 
 const I = "\\b[Ii]";
-const STOP_VALUE = /\s+(?:last|next|this|on|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so)\b.*$|[,.;!?].*$/i;
+const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so)\b.*$|[,.;!?].*$/i;
 
 /** Trim a captured value at the first clause boundary. */
 function cutValue(v: string): string {
@@ -56,7 +57,7 @@ const INTRO = [
 ];
 
 /** "My name is Ana", "call me Ana", "I'm Ana Silva"; `clause` is the matched words. */
-function introductionOf(sentence: string): { name: string; clause: string } | null {
+export function introductionOf(sentence: string): { name: string; clause: string } | null {
   for (const re of INTRO) {
     const m = sentence.match(re);
     const first = m?.[1];
@@ -150,15 +151,15 @@ const SINGLE_ROLES = new Set(['mother', 'mom', 'mum', 'father', 'dad', 'wife', '
 /** "my sister Maria", "Ben is my manager", "my boss is Carla". */
 function relation(c: RuleContext): RuleFact[] {
   const roles = ROLES.join('|');
-  const m = c.sentence.match(new RegExp(`\\bmy\\s+(${roles})(?:,)?\\s+(?:is\\s+)?([A-Z][a-z'-]+)`, 'i'))
+  const m = c.sentence.match(new RegExp(`\\bmy\\s+(?:new\\s+)?(${roles})(?:,)?\\s+(?:is\\s+)?([A-Z][a-z'-]+)`, 'i'))
     ?? null;
-  const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(${roles})\\b`, 'i'));
+  const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(?:new\\s+)?(${roles})\\b`, 'i'));
   let role: string | undefined;
   let name: string | undefined;
   if (m?.[1] && m[2] && /^[A-Z]/.test(m[2])) [role, name] = [m[1].toLowerCase(), m[2]];
   else if (rev?.[1] && rev[2] && /^[A-Z]/.test(rev[1]) && rev[1] !== 'I') [name, role] = [rev[1], rev[2].toLowerCase()];
   if (!role || !name) return [];
-  const slot = SINGLE_ROLES.has(role) ? `relation:${role}` : `relation:${role}:${name.toLowerCase()}`;
+  const slot = relationSlot(role, SINGLE_ROLES.has(role), name);
   return [{ content: `${name} is ${c.who.speaker}'s ${role}`, kind: 'relation', subject: 'speaker', slot,
     value: name, confidence: 0.85 }];
 }
@@ -223,7 +224,8 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(rest);
   if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
     && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
-    out.push({ content: resolvePronouns(c.conjugate(rest.replace(/[.!]+$/, '')), c.who), kind: 'statement',
+    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
+    out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   }
   return out;

@@ -28,6 +28,12 @@ export interface ExtractedFact {
    * closes the matching current fact instead of adding this one.
    */
   retraction: boolean;
+  /**
+   * Set when the turn settles an earlier plan or commitment of the subject ("the raised beds are
+   * finished", "I won't be able to call the plumber", "…rain barrels instead"): consolidation closes
+   * the most similar open one (UPDATE for done / instead, DELETE for cancelled).
+   */
+  settles?: 'done' | 'cancelled' | 'instead';
   /** For "cancel that"-style retractions: the earlier utterances whose facts are withdrawn. */
   retractsUtteranceIds?: string[];
   confidence: number;

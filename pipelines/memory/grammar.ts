@@ -32,3 +32,28 @@ export function conjugateAfterI(nlp: WinkMethods, text: string): string {
   }
   return values.map((v, i) => `${i === 0 ? '' : spaces[i] ?? ''}${v}`).join('');
 }
+
+const THIRD_TO_FIRST: Record<string, string> = { is: 'am', has: 'have', does: 'do', was: 'was' };
+
+/**
+ * A sentence reporting on a named participant ("Lena moved to Boulder", "Lena is a firefighter
+ * now") rewritten in that participant's first person ("I moved to Boulder", "I am a firefighter
+ * now"), so the first-person rules read it; null when it does not start with a known name and a verb.
+ */
+export function reportedAsFirstPerson(
+  nlp: WinkMethods, sentence: string, names: Record<string, string | null>, speakerId: string,
+): { subjectId: string; text: string } | null {
+  const m = sentence.match(/^([A-Z][a-z'-]+)\s+(\S+)(.*)$/s);
+  // "Ben is my manager" is about the speaker, not a report on Ben.
+  if (!m?.[1] || !m[2] || /\b(?:I|my|me|mine|myself)\b/i.test(m[3] ?? '')) return null;
+  const entry = Object.entries(names).find(([id, n]) => id !== speakerId && n !== null && n.split(' ')[0] === m[1]);
+  if (!entry) return null;
+  const its = nlp.its;
+  const tokens = nlp.readDoc(m[2]).tokens();
+  const pos = tokens.out(its.pos)[0];
+  const lemma = tokens.out(its.lemma as unknown as typeof its.value)[0] ?? m[2];
+  const word = m[2].toLowerCase();
+  if (pos !== 'VERB' && pos !== 'AUX') return null;
+  const verb = THIRD_TO_FIRST[word] ?? (word.endsWith('s') && lemma !== word ? lemma : m[2]);
+  return { subjectId: entry[0], text: `I ${verb}${m[3] ?? ''}` };
+}

@@ -143,6 +143,31 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     assert.equal(await vectors.count(T, collectionFor('interaction')), await graph.getTranscript(T, 's1').then((t) => t.length));
   });
 
+  test('outcomes settle what they settle: done -> UPDATE, cancelled -> DELETE', async () => {
+    const build = await say(ana, ben, "I'll build the raised beds for you.");
+    assert.equal((await memory.getFact(T, build.ops[0]?.memory_id ?? ''))?.kind, 'commitment');
+    const done = await say(ana, ben, 'The raised beds are finished.');
+    assert.deepEqual(done.ops.map((o) => o.op), ['UPDATE']);
+    const closed = await memory.getFact(T, build.ops[0]?.memory_id ?? '');
+    assert.notEqual(closed?.validTo, null, 'the commitment is no longer open');
+    assert.equal(closed?.supersededBy, done.ops[0]?.memory_id);
+    const call = await say(ana, ben, "I'll call the plumber for you tomorrow.");
+    const off = await say(ana, ben, "Sorry, I won't be able to call the plumber after all.");
+    assert.deepEqual(off.ops.map((o) => [o.op, o.memory_id]), [['DELETE', call.ops[0]?.memory_id]]);
+  });
+
+  test('a change reported by someone else updates the person it is about', async () => {
+    const before = (await memory.listFacts(T, { subjectId: ana, slot: 'lives_in' }))[0];
+    assert.ok(before);
+    const r = await say(ben, ana, 'Ana moved to Berkeley over the summer.');
+    assert.deepEqual(r.ops.map((o) => [o.op, o.text]), [['UPDATE', 'Ana moved to Berkeley']]);
+    const now = await memory.getFact(T, r.ops[0]?.memory_id ?? '');
+    assert.equal(now?.subjectId, ana);
+    assert.equal(now?.speakerId, ben, 'who said it is kept');
+    assert.equal(now?.supersedes, before.id);
+    assert.equal((await graph.getParticipant(T, ana))?.attributes.lives_in, 'Berkeley');
+  });
+
   test('re-running a job is idempotent', async () => {
     const r = await say(ben, ana, 'My favourite band is Radiohead.');
     const countBefore = (await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length;
