@@ -29,6 +29,7 @@ CREATE INDEX IF NOT EXISTS memory_facts_subject_time ON memory_facts (tenant, su
 CREATE INDEX IF NOT EXISTS memory_facts_subject_slot ON memory_facts (tenant, subject_id, slot, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_speaker ON memory_facts (tenant, speaker_id, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_session ON memory_facts (tenant, session_id);
+CREATE INDEX IF NOT EXISTS memory_facts_session_time ON memory_facts (tenant, session_id, valid_to, time);
 CREATE TABLE IF NOT EXISTS memory_processed (
   tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, fact_ids TEXT NOT NULL, processed_at TEXT NOT NULL,
   PRIMARY KEY (tenant, utterance_id));

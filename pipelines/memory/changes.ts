@@ -23,6 +23,7 @@ const FILLS: Array<[RegExp, string]> = [
   [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)/i, 'lives_in'],
   [/\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?\s+(?:moved|relocated|have moved|['’]ve moved)\s+to\s+(.+)/i, 'lives_in'],
   [/\bmy\s+(?:apartment|flat|house|home|place)\s+is\s+in\s+(.+)/i, 'lives_in'],
+  [/\bin\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*),?\s+where\s+I\s+(?:live|grew up)\b/, 'lives_in'],
   [/\bI(?:\s+\w+ly|\s+still|\s+now)?(?:\s+work|\s+am working|['’]m working|['’]m still working)\s+(?:at|for)\s+(.+)/i, 'works_at'],
   [/\bI\s+(?:joined|started at|got a job (?:at|with)|was hired by|got hired by)\s+(.+)/i, 'works_at'],
   [/\bI\s+(?:work as|became|am now|['’]m now)\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
@@ -73,9 +74,9 @@ const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cance
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 
-const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to)\b/i;
+const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
 
-/** True for text that states an intention still open ("Lena and Ben plan to spend the grant on…"). */
+/** True for text that states an intention or proposal still open ("Lena and Ben could spend the grant on…"). */
 export function isIntention(text: string): boolean {
   return INTENTION.test(text);
 }

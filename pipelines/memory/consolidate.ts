@@ -102,7 +102,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const factIds: string[] = [];
     for (const [i, ef] of extraction.facts.entries()) {
       const vector = vectors[i + 1] as Float32Array;
-      const candidates = await nearestCandidates(deps, tenant, ef, vector, candidateK);
+      const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
       const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
       const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
       const op = await apply(deps, indexer, tenant, u, ef, vector, decision);
@@ -143,10 +143,14 @@ async function participantNames(graph: GraphStore, tenant: TenantId, us: Utteran
  * proportional to the subject's history: the vector pool is the subject's `RECENT_POOL` newest
  * current facts, and facts of the same slot (or slot family) come from an indexed lookup however old.
  */
-async function nearestCandidates(deps: ConsolidationDeps, tenant: TenantId, ef: ExtractedFact, vector: Float32Array, k: number): Promise<Candidate[]> {
+async function nearestCandidates(
+  deps: ConsolidationDeps, tenant: TenantId, sessionId: string, ef: ExtractedFact, vector: Float32Array, k: number,
+): Promise<Candidate[]> {
   const recent = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: RECENT_POOL });
   const slotted = ef.slot === null ? [] : await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, slot: ef.slot, limit: 50 });
-  const byId = new Map([...recent, ...slotted].map((f) => [f.id, f]));
+  // An outcome may settle what someone else in the session proposed or promised ("we decided… instead").
+  const session = ef.settles ? await deps.memory.listFacts(tenant, { sessionId, limit: RECENT_POOL }) : [];
+  const byId = new Map([...recent, ...slotted, ...session].map((f) => [f.id, f]));
   if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
     const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);

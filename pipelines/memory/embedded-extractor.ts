@@ -5,7 +5,7 @@ import { applyRules, introductionOf, type RuleContext, type RuleFact } from './e
 import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { settles, slotChange } from './changes.js';
-import { conjugateAfterI, reportedAsFirstPerson } from './grammar.js';
+import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates } from './relative-date.js';
 
 /** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
@@ -130,6 +130,7 @@ export class EmbeddedExtractor implements Extractor {
       sentence, speakerId, addresseeIds,
       who: { speaker: display(speakerId), addressees: addresseeIds.map(display) },
       conjugate: (text) => conjugateAfterI(this.#nlp, text),
+      reportsEvent: (text) => reportsEvent(this.#nlp, text),
       isNounPhrase: (phrase) => {
         const pos = this.#nlp.readDoc(phrase).tokens().out(this.#nlp.its.pos);
         return pos.length > 0 && ['NOUN', 'PROPN'].includes(pos[pos.length - 1] ?? '');

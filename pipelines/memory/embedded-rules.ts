@@ -14,6 +14,8 @@ export interface RuleContext {
   addresseeIds: string[];
   /** True when the head word of a phrase is a noun (from wink-nlp POS tags). */
   isNounPhrase: (phrase: string) => boolean;
+  /** True when the sentence reports an event with its own subject ("Eleven kids came…"): POS tags. */
+  reportsEvent: (text: string) => boolean;
   /** "I think…" -> "I thinks…", so the name that replaces "I" agrees with its verb. */
   conjugate: (text: string) => string;
 }
@@ -227,6 +229,10 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
     const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
     out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
+  } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
+    // An event told in the third person ("Eleven kids came to the planting day"), recorded as said.
+    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, ''), c.who), kind: 'statement',
+      subject: 'speaker', slot: null, value: null, confidence: 0.4 });
   }
   return out;
 }

@@ -57,3 +57,19 @@ export function reportedAsFirstPerson(
   const verb = THIRD_TO_FIRST[word] ?? (word.endsWith('s') && lemma !== word ? lemma : m[2]);
   return { subjectId: entry[0], text: `I ${verb}${m[3] ?? ''}` };
 }
+
+const SUBJECT_START = new Set(['NUM', 'DET', 'PROPN', 'NOUN']);
+const PLEASANTRIES = /^(?:thanks|thank|great|good|nice|sure|okay|ok|sorry|hi|hello|hey|bye|welcome|cheers|congrats)\b/i;
+
+/**
+ * True for a declarative sentence with a subject of its own and a finite verb ("Eleven kids came
+ * to the planting day", "The rain barrels were installed"): first tag a number, determiner or noun,
+ * then a verb or auxiliary within the next five tokens. Greetings and replies ("Sure", "Thanks,
+ * see you") do not start that way.
+ */
+export function reportsEvent(nlp: WinkMethods, text: string): boolean {
+  if (PLEASANTRIES.test(text)) return false;
+  const pos = nlp.readDoc(text).tokens().out(nlp.its.pos);
+  if (!SUBJECT_START.has(pos[0] ?? '')) return false;
+  return pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX');
+}
