@@ -100,16 +100,23 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
 
     const ops: MemoryOp[] = [];
     const factIds: string[] = [];
-    for (const [i, ef] of extraction.facts.entries()) {
+    const keptBetter = new Set<string>();
+    for (const [i, extracted] of extraction.facts.entries()) {
+      // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
+      const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
       const vector = vectors[i + 1] as Float32Array;
       const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
       const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
       const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
+      const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
+      if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
       const op = await apply(deps, indexer, tenant, u, ef, vector, decision);
       ops.push(...op.ops);
       factIds.push(...op.factIds);
     }
-    if (extraction.profileUpdates.length > 0) await applyProfileUpdates(deps.graph, tenant, extraction.profileUpdates);
+    // A profile value kept because the stored transcript was better is not overwritten either.
+    const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
+    if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
     await deps.memory.markProcessed(tenant, utteranceId, factIds);
     log.debug({ ops: ops.map((o) => o.op), facts: factIds.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);

@@ -45,3 +45,16 @@ test('the decider settles only an open plan or commitment similar enough', async
   assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: pref, score: 0.8 }], retractedFacts: [] }), { op: 'ADD' },
     'a preference is not settled by an outcome');
 });
+
+test('a worse transcript of the same statement keeps the better text; a real change still updates', async () => {
+  const d = new RuleDecider();
+  const stored = fact({ id: 'f_home', kind: 'profile', layer: 'profile', content: 'Lena moved to Berkeley', slot: 'lives_in', value: 'Berkeley', confidence: 0.85 });
+  const heard = (value: string, confidence: number): ExtractedFact => ({
+    content: `Lena moved to ${value}`, kind: 'profile', subjectId: 'p_tom', speakerId: 'p_tom', addresseeIds: [], slot: 'lives_in', value,
+    retraction: false, confidence, referIds: ['u3'],
+  });
+  const input = (f: ExtractedFact) => ({ fact: f, candidates: [{ fact: stored, score: 0.9 }], retractedFacts: [] });
+  assert.deepEqual(await d.decide(input(heard('Berkley', 0.4))), { op: 'KEEP', targetId: 'f_home' });
+  assert.deepEqual(await d.decide(input(heard('Berkley', 0.95))), { op: 'UPDATE', targetId: 'f_home' }, 'a surer transcript replaces');
+  assert.deepEqual(await d.decide(input(heard('Oakland', 0.4))), { op: 'UPDATE', targetId: 'f_home' }, 'another place is a change');
+});

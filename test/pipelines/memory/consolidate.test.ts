@@ -28,10 +28,10 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
   let jobN = 0;
 
   /** Store an utterance, run the handler on it, return that job's ops. */
-  async function say(speaker: string, addressee: string, text: string): Promise<{ ops: MemoryOp[]; id: string }> {
+  async function say(speaker: string, addressee: string, text: string, confidence: number | null = null): Promise<{ ops: MemoryOp[]; id: string }> {
     clock += 60_000;
     const [u] = await graph.addUtterances(T, [{ sessionId: 's1', speakerId: speaker, addresseeIds: [addressee], text,
-      startMs: null, endMs: null, time: new Date(clock).toISOString(), confidence: null, audioRef: null }]);
+      startMs: null, endMs: null, time: new Date(clock).toISOString(), confidence, audioRef: null }]);
     assert.ok(u);
     const before = ops.length;
     const job = { id: `j${++jobN}`, name: 'memory.consolidate', attempt: 1, data: { tenant: T, sessionId: 's1', utteranceId: u.id } satisfies ConsolidationJob };
@@ -166,6 +166,14 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     assert.equal(now?.speakerId, ben, 'who said it is kept');
     assert.equal(now?.supersedes, before.id);
     assert.equal((await graph.getParticipant(T, ana))?.attributes.lives_in, 'Berkeley');
+  });
+
+  test('a worse ASR transcript of the same statement keeps the better fact and profile', async () => {
+    const good = await say(ben, ana, 'I live in Barcelona.', 0.9);
+    assert.deepEqual(good.ops.map((o) => o.op), ['ADD']);
+    const worse = await say(ben, ana, 'I live in Barcelone.', 0.35);
+    assert.deepEqual(worse.ops.map((o) => [o.op, o.memory_id, o.text]), [['KEEP', good.ops[0]?.memory_id, 'Ben lives in Barcelona']]);
+    assert.equal((await graph.getParticipant(T, ben))?.attributes.lives_in, 'Barcelona');
   });
 
   test('re-running a job is idempotent', async () => {
