@@ -5,6 +5,9 @@
  * slot exactly, or the settled plan / commitment by embedding similarity.
  */
 
+/** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
+export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
+
 /** How a sentence settles an earlier plan or commitment of the same person. */
 export type Settles = 'done' | 'cancelled' | 'instead';
 
@@ -62,7 +65,7 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
     const m = sentence.match(re);
     const value = cut(m?.[1]);
     if (!m || !value) continue;
-    if (key === 'occupation' && (value.split(' ').length > 3 || /\bfan of\b/i.test(value) || !isNounPhrase(value))) continue;
+    if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(m[1] ?? '') || !isNounPhrase(value))) continue;
     const [slot, verb] = key.split(':') as [string, string | undefined];
     const v = verb ? `${verb} ${value}` : value.toLowerCase().replace(/\s+/g, ' ');
     return { slot, value: slot === 'lives_in' || slot === 'works_at' ? value : v, attribute: slot };

@@ -3,7 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
-import { relationSlot } from './changes.js';
+import { IDIOM_NOUN, relationSlot } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 
 /** One sentence and who is speaking to whom. */
@@ -132,7 +132,8 @@ function background(c: RuleContext): RuleFact[] {
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
   const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'))?.[1];
-  if (job && !/\bfan of\b/i.test(job)) {
+  // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job.
+  if (job && !IDIOM_NOUN.test(job)) {
     const value = cutValue(job.replace(/\s+(?:at|in)\s+.*$/i, ''));
     if (value && value.split(' ').length <= 3 && c.isNounPhrase(value)) {
       out.push({ content: `${c.who.speaker} is a ${value}`, kind: 'profile', subject: 'speaker',

@@ -64,4 +64,7 @@ test('negation with "anymore" is a retraction of the same slot; adjectives are n
   assert.equal(r.facts[0]?.slot, 'preference:sushi');
   const tired = await run("I'm a bit tired today.");
   assert.ok(!tired.facts.some((f) => f.slot === 'occupation'));
+  const idiom = await run("I'm a sucker for sad movies.");
+  assert.ok(!idiom.facts.some((f) => f.slot === 'occupation'), 'an idiom is not a job');
+  assert.deepEqual(idiom.profileUpdates, []);
 });
