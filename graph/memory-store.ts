@@ -36,6 +36,11 @@ export interface Fact {
   value: string | null;
   /** ISO-8601 time of the source utterance. */
   time: string;
+  /**
+   * When the event the fact is about happens or happened ("flying to Lisbon next Friday" ->
+   * `2026-12-04`): ISO date, `YYYY-MM` when only the month is known; null when undated.
+   */
+  eventTime: string | null;
   /** Utterance ids the fact came from. */
   referIds: string[];
   /** ISO-8601. */
@@ -57,8 +62,10 @@ export interface Fact {
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */
 export interface NewFact
-  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy'> {
+  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy' | 'eventTime'> {
   id?: string;
+  /** Default null (undated). */
+  eventTime?: string | null;
 }
 
 /** Filters for listing facts; all optional, combined with AND. */

@@ -12,6 +12,14 @@ import type { ExtractedFact, Extractor } from './extractor.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { applyProfileUpdates } from './profile-updates.js';
 
+/** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
+const RECENT_POOL = 200;
+/** Extra newest turns read so a queue a little behind still finds a turn's context by seq. */
+const RECENT_SLACK = 32;
+
+/** A sentence that starts with a capitalised word other than "I": it may report on someone by name. */
+const REPORT_START = /(?:^|[.!?]\s+)(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
+
 /** Job name the handler is registered under. */
 export const CONSOLIDATION_JOB = 'memory.consolidate';
 
@@ -79,9 +87,12 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
-    const previous = (await deps.graph.queryInteractions(tenant, { sessionId, until: u.time, limit: contextTurns + 8 }))
-      .filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-contextTurns);
+    const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
     const names = await participantNames(deps.graph, tenant, [u, ...previous]);
+    if (REPORT_START.test(u.text)) {
+      // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
+      for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
+    }
     const extraction = await deps.extractor.extract({ current: u, previous, names });
     signal.throwIfAborted();
 
@@ -91,20 +102,40 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
 
     const ops: MemoryOp[] = [];
     const factIds: string[] = [];
-    for (const [i, ef] of extraction.facts.entries()) {
+    const keptBetter = new Set<string>();
+    for (const [i, extracted] of extraction.facts.entries()) {
+      // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
+      const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
       const vector = vectors[i + 1] as Float32Array;
-      const candidates = await nearestCandidates(deps, tenant, ef, vector, candidateK);
+      const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
       const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
       const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
+      const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
+      if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
       const op = await apply(deps, indexer, tenant, u, ef, vector, decision);
       ops.push(...op.ops);
       factIds.push(...op.factIds);
     }
-    if (extraction.profileUpdates.length > 0) await applyProfileUpdates(deps.graph, tenant, extraction.profileUpdates);
+    // A profile value kept because the stored transcript was better is not overwritten either.
+    const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
+    if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
     await deps.memory.markProcessed(tenant, utteranceId, factIds);
     log.debug({ ops: ops.map((o) => o.op), facts: factIds.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
   };
+}
+
+/**
+ * The `n` turns before `u` in its session, oldest first. The session's newest turns come from the
+ * seq index (constant cost); only when the queue is far behind (u is older than those) does it fall
+ * back to a time-bounded query.
+ */
+async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number): Promise<Utterance[]> {
+  if (n <= 0) return [];
+  const latest = await graph.recentUtterances(tenant, u.sessionId, n + RECENT_SLACK);
+  const covered = latest.length < n + RECENT_SLACK || latest.filter((p) => p.seq < u.seq).length >= n;
+  const pool = covered ? latest : await graph.queryInteractions(tenant, { sessionId: u.sessionId, until: u.time, limit: n + 8 });
+  return pool.filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-n);
 }
 
 async function participantNames(graph: GraphStore, tenant: TenantId, us: Utterance[]): Promise<Record<string, string | null>> {
@@ -116,13 +147,22 @@ async function participantNames(graph: GraphStore, tenant: TenantId, us: Utteran
   return names;
 }
 
-/** Current facts of the same subject, scored by cosine similarity, best first. */
-async function nearestCandidates(deps: ConsolidationDeps, tenant: TenantId, ef: ExtractedFact, vector: Float32Array, k: number): Promise<Candidate[]> {
-  const current = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: 1000 });
-  if (current.length === 0) return [];
-  const byId = new Map(current.map((f) => [f.id, f]));
+/**
+ * Current facts of the same subject, scored by cosine similarity, best first. Cost is bounded, not
+ * proportional to the subject's history: the vector pool is the subject's `RECENT_POOL` newest
+ * current facts, and facts of the same slot (or slot family) come from an indexed lookup however old.
+ */
+async function nearestCandidates(
+  deps: ConsolidationDeps, tenant: TenantId, sessionId: string, ef: ExtractedFact, vector: Float32Array, k: number,
+): Promise<Candidate[]> {
+  const recent = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: RECENT_POOL });
+  const slotted = ef.slot === null ? [] : await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, slot: ef.slot, limit: 50 });
+  // An outcome may settle what someone else in the session proposed or promised ("we decided… instead").
+  const session = ef.settles ? await deps.memory.listFacts(tenant, { sessionId, limit: RECENT_POOL }) : [];
+  const byId = new Map([...recent, ...slotted, ...session].map((f) => [f.id, f]));
+  if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
-    const ids = current.filter((f) => f.layer === layer).map((f) => f.id);
+    const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);
     return ids.length === 0 ? [] : deps.vectors.search(tenant, collectionFor(layer), vector, k, { ids });
   }))).flat().sort((a, b) => b.score - a.score);
   const scored: Candidate[] = hits.flatMap((h) => {
@@ -130,9 +170,7 @@ async function nearestCandidates(deps: ConsolidationDeps, tenant: TenantId, ef: 
     return fact ? [{ fact, score: h.score }] : [];
   });
   // Same-slot facts always count, even when not among the nearest vectors.
-  for (const f of current) {
-    if (ef.slot !== null && f.slot === ef.slot && !scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
-  }
+  for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
 }
 
@@ -151,7 +189,7 @@ async function apply(
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
-    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, referIds: ef.referIds, validFrom: u.time,
+    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {

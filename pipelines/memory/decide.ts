@@ -1,4 +1,5 @@
 import type { Fact } from '../../graph/memory-store.js';
+import { isIntention } from './changes.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -34,27 +35,63 @@ export interface RuleDeciderOptions {
   duplicateCosine?: number;
   /** Cosine at or above which an unslotted retraction withdraws a fact of the same kind; default 0.55. */
   retractCosine?: number;
+  /** Cosine at or above which an outcome settles an open plan or commitment; default 0.4. */
+  settleCosine?: number;
+  /**
+   * Spelling similarity of two values of a slot at or above which the newer one, when less
+   * confident (ASR confidence included), is a worse transcript of the same statement; default 0.5.
+   */
+  sameValueSpelling?: number;
 }
+
+/** Kinds an outcome can settle. */
+const SETTLEABLE = new Set(['plan', 'commitment', 'request']);
 
 function norm(v: string | null): string {
   return (v ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
+/** Dice coefficient of character bigrams in [0, 1]: "Berkeley" / "Berkley" ≈ 0.92, "Porto" / "Lisbon" 0. */
+export function spellingSimilarity(a: string, b: string): number {
+  const grams = (s: string): string[] => Array.from({ length: Math.max(0, s.length - 1) }, (_, i) => s.slice(i, i + 2));
+  const x = grams(norm(a));
+  const y = grams(norm(b));
+  if (x.length === 0 || y.length === 0) return norm(a) === norm(b) ? 1 : 0;
+  const pool = new Map<string, number>();
+  for (const g of y) pool.set(g, (pool.get(g) ?? 0) + 1);
+  let shared = 0;
+  for (const g of x) {
+    const n = pool.get(g) ?? 0;
+    if (n > 0) { shared++; pool.set(g, n - 1); }
+  }
+  return (2 * shared) / (x.length + y.length);
+}
+
 /**
- * Deterministic consolidation (embedded mode): retraction -> DELETE of the matching current facts;
- * same slot with the same value or a near-duplicate -> KEEP; same slot with another value -> UPDATE;
+ * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
+ * commitment (done / instead -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts;
+ * same slot with the same value, a near-duplicate, or a less confident transcript of a similarly
+ * spelled value -> KEEP; same slot with another value -> UPDATE;
  * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost.
  */
 export class RuleDecider implements Decider {
   readonly #dup: number;
   readonly #retract: number;
+  readonly #settle: number;
+  readonly #spelling: number;
 
   constructor(options: RuleDeciderOptions = {}) {
     this.#dup = options.duplicateCosine ?? 0.9;
     this.#retract = options.retractCosine ?? 0.55;
+    this.#settle = options.settleCosine ?? 0.4;
+    this.#spelling = options.sameValueSpelling ?? 0.5;
   }
 
   async decide({ fact, candidates, retractedFacts }: DecisionInput): Promise<Decision> {
+    if (fact.settles && !fact.retractsUtteranceIds) {
+      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle);
+      if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
+    }
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };
@@ -67,8 +104,11 @@ export class RuleDecider implements Decider {
     if (fact.slot) {
       const same = candidates.find((c) => c.fact.slot === fact.slot);
       if (same) {
-        return norm(same.fact.value) === norm(fact.value) ? { op: 'KEEP', targetId: same.fact.id }
-          : { op: 'UPDATE', targetId: same.fact.id };
+        if (norm(same.fact.value) === norm(fact.value)) return { op: 'KEEP', targetId: same.fact.id };
+        // "Berkley" heard less surely than "Berkeley": a worse transcript, not a change; keep the better text.
+        const worse = fact.confidence < same.fact.confidence
+          && spellingSimilarity(same.fact.value ?? '', fact.value ?? '') >= this.#spelling;
+        return worse ? { op: 'KEEP', targetId: same.fact.id } : { op: 'UPDATE', targetId: same.fact.id };
       }
     }
     const dup = candidates.find((c) => c.score >= this.#dup && c.fact.kind === fact.kind

@@ -1,13 +1,18 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
-import { applyRules, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
 import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
-import { annotateDates } from './relative-date.js';
+import { settles, slotChange } from './changes.js';
+import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
+import { absoluteDates, findDates } from './relative-date.js';
 
 /** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
-export const EMBEDDED_RULES_VERSION = 1;
+export const EMBEDDED_RULES_VERSION = 2;
+
+/** How a participant whose name is not known yet is written in a fact (never a raw id). */
+export const UNNAMED = 'an unnamed speaker';
 
 const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
 const NEGATION_MARKER = /\b(?:anymore|any more|no longer|after all)\b/i;
@@ -19,6 +24,10 @@ function positiveForm(s: string): string {
     .replace(/\b(?:don['’]t|do not|doesn['’]t|does not|didn['’]t|won['’]t)\s+/i, '')
     .replace(/\b(am|['’]m|is|are)\s+not\b/i, '$1')
     .replace(/\s*,?\s*\b(?:anymore|any more|after all)\b/i, '');
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /**
@@ -33,7 +42,7 @@ export class EmbeddedExtractor implements Extractor {
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
     const names = { ...input.names };
-    const display = (id: string): string => names[id] ?? id;
+    const display = (id: string): string => names[id] ?? UNNAMED;
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
     const sentences = this.#sentences(u.text);
@@ -50,26 +59,66 @@ export class EmbeddedExtractor implements Extractor {
       if (RETRACT_ALL.test(raw)) {
         const earlier = [...input.previous].reverse().find((p) => p.speakerId === u.speakerId);
         if (earlier) {
-          facts.push(this.#fact(u, { content: `${display(u.speakerId)} withdrew: ${resolvePronouns(earlier.text, who())}`,
+          facts.push(this.#fact(u, { content: capitalise(`${display(u.speakerId)} withdrew: ${resolvePronouns(earlier.text, who())}`),
             kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.7 }, true, [earlier.id]));
         }
         continue;
       }
-      const { text, dates } = annotateDates(raw, u.time);
+      const found = findDates(raw, u.time);
+      const dates = found.filter((d) => !d.duration).map((d) => d.date);
+      // "Lena moved to Boulder", said by Ben: read as Lena's own "I moved to Boulder", about Lena.
+      const reported = reportedAsFirstPerson(this.#nlp, raw, names, u.speakerId);
+      const subjectId = reported?.subjectId ?? u.speakerId;
+      const text = reported?.text ?? raw;
+      const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
+      const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
       const retraction = NEGATION_MARKER.test(text);
       const ruleText = retraction ? positiveForm(text) : text;
-      const found = applyRules(this.#ctx(ruleText, u.speakerId, u.addresseeIds, display), dates);
-      for (const f of found) {
+      const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
+        .filter((f) => !(reported && f.slot === 'name'));
+      const sentenceFacts: ExtractedFact[] = [];
+      const change = slotChange(text, this.#ctx(text, subjectId, [], display).isNounPhrase);
+      for (const f of rules) {
         if (retraction && f.slot === 'name') continue;
-        const rf = retraction ? { ...f, content: resolvePronouns(text.replace(/[.!]+$/, ''), who()) } : f;
-        facts.push(this.#fact(u, rf, retraction));
+        const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
+        const content = retraction ? this.#render(text, me()) : f.content;
+        sentenceFacts.push(this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, dates[0] ?? null));
         if (!retraction && f.profile) {
-          profileUpdates.push({ participantId: this.#subjectId(u, f), attribute: f.profile.attribute,
+          profileUpdates.push({ participantId: this.#subjectId(view, f), attribute: f.profile.attribute,
             value: f.profile.value, referIds: [u.id], confidence: f.confidence });
         }
       }
+      if (change && !sentenceFacts.some((f) => f.slot === change.slot)) {
+        // The slotted fact says what the plain statement said: keep one.
+        sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || f.retraction));
+        // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
+        const ends = change.value === null || retraction;
+        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'profile',
+          subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, dates[0] ?? null));
+        if (!ends && change.value !== null && change.attribute) {
+          profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
+        }
+      }
+      const settled = retraction && !change ? 'cancelled' : settles(text);
+      if (settled && sentenceFacts.length === 0) {
+        // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment.
+        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
+          subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, dates[0] ?? null));
+      }
+      for (const f of sentenceFacts) {
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
+        facts.push(settled && f.slot === null ? { ...said, settles: settled } : said);
+      }
     }
     return { facts, profileUpdates };
+  }
+
+  /** A first-person sentence as a third-person fact about the speaker of `who`. */
+  #render(text: string, who: Perspective): string {
+    const intro = introductionOf(text);
+    const rest = intro ? text.replace(intro.clause, '').replace(/^[\s,.;!-]*/, '') : text;
+    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
+    return resolvePronouns(conjugateAfterI(this.#nlp, said), who);
   }
 
   #sentences(text: string): string[] {
@@ -80,6 +129,8 @@ export class EmbeddedExtractor implements Extractor {
     return {
       sentence, speakerId, addresseeIds,
       who: { speaker: display(speakerId), addressees: addresseeIds.map(display) },
+      conjugate: (text) => conjugateAfterI(this.#nlp, text),
+      reportsEvent: (text) => reportsEvent(this.#nlp, text),
       isNounPhrase: (phrase) => {
         const pos = this.#nlp.readDoc(phrase).tokens().out(this.#nlp.its.pos);
         return pos.length > 0 && ['NOUN', 'PROPN'].includes(pos[pos.length - 1] ?? '');
@@ -87,15 +138,15 @@ export class EmbeddedExtractor implements Extractor {
     };
   }
 
-  #subjectId(u: ExtractionInput['current'], f: RuleFact): string {
+  #subjectId(u: Pick<ExtractionInput['current'], 'speakerId' | 'addresseeIds'>, f: RuleFact): string {
     if (f.subject === 'speaker') return u.speakerId;
     if (f.subject === 'addressee') return u.addresseeIds[0] ?? u.speakerId;
     return f.subject;
   }
 
-  #fact(u: ExtractionInput['current'], f: RuleFact, retraction: boolean, retracts?: string[]): ExtractedFact {
+  #fact(u: Pick<ExtractionInput['current'], 'id' | 'speakerId' | 'addresseeIds'>, f: RuleFact, retraction: boolean, retracts?: string[], eventTime: string | null = null): ExtractedFact {
     return {
-      content: f.content, kind: f.kind, subjectId: this.#subjectId(u, f), speakerId: u.speakerId,
+      eventTime, content: f.content, kind: f.kind, subjectId: this.#subjectId(u, f), speakerId: u.speakerId,
       addresseeIds: u.addresseeIds, slot: f.slot, value: f.value, retraction, confidence: f.confidence,
       referIds: [u.id], ...(retracts ? { retractsUtteranceIds: retracts } : {}),
     };

@@ -3,6 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
+import { IDIOM_NOUN, relationSlot } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 
 /** One sentence and who is speaking to whom. */
@@ -13,6 +14,10 @@ export interface RuleContext {
   addresseeIds: string[];
   /** True when the head word of a phrase is a noun (from wink-nlp POS tags). */
   isNounPhrase: (phrase: string) => boolean;
+  /** True when the sentence reports an event with its own subject ("Eleven kids came…"): POS tags. */
+  reportsEvent: (text: string) => boolean;
+  /** "I think…" -> "I thinks…", so the name that replaces "I" agrees with its verb. */
+  conjugate: (text: string) => string;
 }
 
 /** A rule's output, before ids and bookkeeping are attached. */
@@ -29,7 +34,7 @@ export interface RuleFact {
 }
 
 const I = "\\b[Ii]";
-const STOP_VALUE = /\s+(?:last|next|this|on|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so)\b.*$|[,.;!?].*$/i;
+const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so)\b.*$|[,.;!?].*$/i;
 
 /** Trim a captured value at the first clause boundary. */
 function cutValue(v: string): string {
@@ -46,18 +51,33 @@ const NOT_NAMES = new Set(['sorry', 'fine', 'good', 'okay', 'ok', 'here', 'back'
   'korean', 'indian', 'brazilian', 'mexican', 'irish', 'scottish', 'dutch', 'polish', 'russian', 'canadian',
   'australian', 'vegan', 'vegetarian', 'catholic', 'jewish', 'muslim', 'christian', 'buddhist', 'single', 'married']);
 
-/** "My name is Ana", "call me Ana", "I'm Ana Silva". */
+/** Words after a first name that are not a surname ("I'm Hana and…"). */
+const NOT_SURNAMES = new Set(['and', 'but', 'so', 'or', 'the', 'from', 'here', 'again', 'too', 'now', 'i']);
+const INTRO = [
+  /\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me)\s+([A-Za-z][\w'-]+)(?:\s+([A-Z][\w'-]+))?/,
+  /\bI(?:['’]m| am)\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?\b/,
+];
+
+/** "My name is Ana", "call me Ana", "I'm Ana Silva"; `clause` is the matched words. */
+export function introductionOf(sentence: string): { name: string; clause: string } | null {
+  for (const re of INTRO) {
+    const m = sentence.match(re);
+    const first = m?.[1];
+    if (!m || !first) continue;
+    if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return null;
+    const last = m[2] && !NOT_SURNAMES.has(m[2].toLowerCase()) ? m[2] : undefined;
+    const name = [first, last].filter((w): w is string => !!w).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+    return { name, clause: last ? m[0] : m[0].slice(0, m[0].indexOf(first) + first.length) };
+  }
+  return null;
+}
+
 function introduction(c: RuleContext): RuleFact[] {
-  const m = c.sentence.match(/\b(?:my name is|my name's|call me)\s+([A-Za-z][\w'-]+(?:\s+[A-Z][\w'-]+)?)/i)
-    ?? c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+([A-Z][a-z'-]+(?:\\s+[A-Z][a-z'-]+)?)\\b`));
-  const raw = m?.[1];
-  if (!raw) return [];
-  const first = raw.split(/\s+/)[0] ?? '';
-  if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return [];
-  const name = raw.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  const intro = introductionOf(c.sentence);
+  if (!intro) return [];
   return [{
-    content: `${c.speakerId} introduced themself as ${name}`, kind: 'profile', subject: 'speaker',
-    slot: 'name', value: name, confidence: 0.9, profile: { attribute: 'name', value: name },
+    content: `${intro.name} introduced themself`, kind: 'profile', subject: 'speaker',
+    slot: 'name', value: intro.name, confidence: 0.9, profile: { attribute: 'name', value: intro.name },
   }];
 }
 
@@ -112,7 +132,8 @@ function background(c: RuleContext): RuleFact[] {
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
   const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'))?.[1];
-  if (job && !/\bfan of\b/i.test(job)) {
+  // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job.
+  if (job && !IDIOM_NOUN.test(job)) {
     const value = cutValue(job.replace(/\s+(?:at|in)\s+.*$/i, ''));
     if (value && value.split(' ').length <= 3 && c.isNounPhrase(value)) {
       out.push({ content: `${c.who.speaker} is a ${value}`, kind: 'profile', subject: 'speaker',
@@ -133,15 +154,15 @@ const SINGLE_ROLES = new Set(['mother', 'mom', 'mum', 'father', 'dad', 'wife', '
 /** "my sister Maria", "Ben is my manager", "my boss is Carla". */
 function relation(c: RuleContext): RuleFact[] {
   const roles = ROLES.join('|');
-  const m = c.sentence.match(new RegExp(`\\bmy\\s+(${roles})(?:,)?\\s+(?:is\\s+)?([A-Z][a-z'-]+)`, 'i'))
+  const m = c.sentence.match(new RegExp(`\\bmy\\s+(?:new\\s+)?(${roles})(?:,)?\\s+(?:is\\s+)?([A-Z][a-z'-]+)`, 'i'))
     ?? null;
-  const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(${roles})\\b`, 'i'));
+  const rev = c.sentence.match(new RegExp(`\\b([A-Z][a-z'-]+)\\s+is\\s+my\\s+(?:new\\s+)?(${roles})\\b`, 'i'));
   let role: string | undefined;
   let name: string | undefined;
   if (m?.[1] && m[2] && /^[A-Z]/.test(m[2])) [role, name] = [m[1].toLowerCase(), m[2]];
   else if (rev?.[1] && rev[2] && /^[A-Z]/.test(rev[1]) && rev[1] !== 'I') [name, role] = [rev[1], rev[2].toLowerCase()];
   if (!role || !name) return [];
-  const slot = SINGLE_ROLES.has(role) ? `relation:${role}` : `relation:${role}:${name.toLowerCase()}`;
+  const slot = relationSlot(role, SINGLE_ROLES.has(role), name);
   return [{ content: `${name} is ${c.who.speaker}'s ${role}`, kind: 'relation', subject: 'speaker', slot,
     value: name, confidence: 0.85 }];
 }
@@ -198,11 +219,21 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   out.push(...cr);
   if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) out.push(...plan(c, dates));
   const words = c.sentence.split(/\s+/).length;
-  const firstPerson = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(c.sentence);
   const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
-  if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPerson && words >= 4 && !c.sentence.endsWith('?')) {
-    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, ''), c.who), kind: 'statement',
+  // The statement fallback leaves out a self-introduction already recorded ("I'm Lena, I teach…").
+  const intro = introductionOf(c.sentence);
+  const rest = intro ? c.sentence.replace(intro.clause, '').replace(/^(?:\s*(?:hi|hello|hey)\b)?[\s,.;!-]*/i, '') : c.sentence;
+  const restWords = rest.split(/\s+/).filter(Boolean).length;
+  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(rest);
+  if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
+    && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
+    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
+    out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
+  } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
+    // An event told in the third person ("Eleven kids came to the planting day"), recorded as said.
+    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, ''), c.who), kind: 'statement',
+      subject: 'speaker', slot: null, value: null, confidence: 0.4 });
   }
   return out;
 }

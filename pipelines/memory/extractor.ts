@@ -12,12 +12,14 @@ export interface ExtractionInput {
 
 /** A candidate fact before consolidation. */
 export interface ExtractedFact {
-  /** Self-contained text: pronouns resolved to names (ids when the name is unknown). */
+  /** Self-contained text: pronouns resolved to names ("an unnamed speaker" when unknown, never an id). */
   content: string;
   kind: FactKind;
   subjectId: string;
   speakerId: string;
   addresseeIds: string[];
+  /** ISO date (or `YYYY-MM`) the fact's event happens or happened; null or absent when undated. */
+  eventTime?: string | null;
   /** Exclusive slot the fact fills for its subject (e.g. `lives_in`), else null. */
   slot: string | null;
   value: string | null;
@@ -26,6 +28,12 @@ export interface ExtractedFact {
    * closes the matching current fact instead of adding this one.
    */
   retraction: boolean;
+  /**
+   * Set when the turn settles an earlier plan or commitment of the subject ("the raised beds are
+   * finished", "I won't be able to call the plumber", "…rain barrels instead"): consolidation closes
+   * the most similar open one (UPDATE for done / instead, DELETE for cancelled).
+   */
+  settles?: 'done' | 'cancelled' | 'instead';
   /** For "cancel that"-style retractions: the earlier utterances whose facts are withdrawn. */
   retractsUtteranceIds?: string[];
   confidence: number;

@@ -1,6 +1,6 @@
 /** Rewrite first / second person into names so a fact reads on its own. */
 
-/** Who "I" and "you" are in one utterance, as display names (ids when the name is unknown). */
+/** Who "I" and "you" are in one utterance, as display names ("an unnamed speaker" when unknown). */
 export interface Perspective {
   speaker: string;
   /** Addressee display names; empty when nobody in particular was addressed. */
@@ -31,6 +31,12 @@ export function resolvePronouns(text: string, who: Perspective): string {
   ];
   let out = text;
   for (const [re, rep] of rules) out = out.replace(re, rep);
+  // Once named, the speaker's later possessives read "their": "Tom hurt their back", not "Tom's back".
+  const first = out.indexOf(s);
+  if (first >= 0) {
+    const head = out.slice(0, first + s.length);
+    out = head + out.slice(head.length).split(`${s}'s`).join('their');
+  }
   return out;
 }
 

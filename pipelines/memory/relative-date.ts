@@ -1,86 +1,96 @@
-/** Resolution of spoken relative dates ("next Friday", "tomorrow") against the utterance time. */
+/**
+ * Spoken dates ("next Friday", "tomorrow", "for a month") resolved against the utterance time with
+ * chrono-node. Dates become fields of a fact (`eventTime`, `validTo`), never text glued onto it.
+ */
+import * as chrono from 'chrono-node';
 
-const DAY_MS = 86_400_000;
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september',
-  'october', 'november', 'december'];
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+/** One date phrase found in a sentence. */
+export interface FoundDate {
+  /** The words as spoken, e.g. `next Friday`. */
+  phrase: string;
+  /** ISO date `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when only that much is known. */
+  date: string;
+  /** True for a duration from now ("for a month"): the end of a temporary state. */
+  duration: boolean;
+  /** True when only the week is known ("last week"): `date` is its Monday. */
+  week: boolean;
 }
 
-/** Midnight UTC of the utterance's day, in epoch milliseconds. */
-function dayStart(refIso: string): number {
-  const t = Date.parse(refIso);
-  return Math.floor(t / DAY_MS) * DAY_MS;
-}
+const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
+const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
+const DURATION = /^for\s+/i;
+const WEEK = /\bweek\b/i;
 
-const WD = WEEKDAYS.join('|');
-const MO = MONTHS.join('|');
-/** Longest alternatives first so "next week" wins over "week". */
-const DATE_RE = new RegExp(
-  `\\b(?:(?:on|this|next|last|coming)\\s+)?(?:${WD})\\b|\\b(?:today|tonight|tomorrow|yesterday)\\b|` +
-  `\\b(?:next|last|this)\\s+(?:week|month|year|weekend)\\b|\\bin\\s+(\\d+|a|an|one|two|three|four|five|six|seven)\\s+(days?|weeks?|months?)\\b|` +
-  `\\b(?:on\\s+)?(?:(?:${MO})\\s+\\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MO}))\\b`,
-  'gi',
-);
-
-const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7 };
-
-/** The ISO date (or `YYYY-MM` / `YYYY`) a date phrase refers to, or null if not understood. */
-export function resolveDatePhrase(phrase: string, refIso: string): string | null {
-  const p = phrase.toLowerCase().replace(/^on\s+/, '').trim();
-  const today = dayStart(refIso);
-  const ref = new Date(today);
-  if (p === 'today' || p === 'tonight') return iso(today);
-  if (p === 'tomorrow') return iso(today + DAY_MS);
-  if (p === 'yesterday') return iso(today - DAY_MS);
-  const wd = p.match(new RegExp(`^(?:(this|next|last|coming)\\s+)?(${WD})$`));
-  if (wd) {
-    const target = WEEKDAYS.indexOf(wd[2] ?? '');
-    const now = ref.getUTCDay();
-    if (wd[1] === 'last') return iso(today - (((now - target + 7) % 7) || 7) * DAY_MS);
-    return iso(today + (((target - now + 7) % 7) || 7) * DAY_MS);
-  }
-  const rel = p.match(/^(next|last|this)\s+(week|month|year|weekend)$/);
-  if (rel) {
-    const sign = rel[1] === 'next' ? 1 : rel[1] === 'last' ? -1 : 0;
-    if (rel[2] === 'week' || rel[2] === 'weekend') {
-      const monday = today - ((ref.getUTCDay() + 6) % 7) * DAY_MS + sign * 7 * DAY_MS;
-      return iso(rel[2] === 'week' ? monday : monday + 5 * DAY_MS);
-    }
-    if (rel[2] === 'month') {
-      const d = new Date(Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth() + sign, 1));
-      return d.toISOString().slice(0, 7);
-    }
-    return String(ref.getUTCFullYear() + sign);
-  }
-  const inN = p.match(/^in\s+(\w+)\s+(day|week|month)s?$/);
-  if (inN) {
-    const n = Number(inN[1]) || WORD_NUMBERS[inN[1] ?? ''] || 0;
-    if (inN[2] === 'month') return iso(Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth() + n, ref.getUTCDate()));
-    return iso(today + n * (inN[2] === 'week' ? 7 : 1) * DAY_MS);
-  }
-  const md = p.match(new RegExp(`^(?:(${MO})\\s+(\\d{1,2})|(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MO}))`));
-  if (md) {
-    const month = MONTHS.indexOf((md[1] ?? md[4]) ?? '');
-    const day = Number(md[2] ?? md[3]);
-    return iso(Date.UTC(ref.getUTCFullYear(), month, day));
-  }
-  return null;
+function precise(c: chrono.ParsedComponents): string {
+  const d = c.date().toISOString();
+  if (c.isCertain('day') || c.isCertain('weekday')) return d.slice(0, 10);
+  if (c.isCertain('month')) return d.slice(0, 7);
+  return d.slice(0, 10);
 }
 
 /**
- * Append the resolved date after each date phrase: "next Friday" -> "next Friday 2026-12-04".
- * Returns the rewritten text and the dates found, in order.
+ * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
+ * looks back ("last Monday"); a bare or `next` weekday is its next occurrence after today.
  */
-export function annotateDates(text: string, refIso: string): { text: string; dates: string[] } {
-  const dates: string[] = [];
-  const out = text.replace(DATE_RE, (m) => {
-    const d = resolveDatePhrase(m, refIso);
-    if (d === null) return m;
-    dates.push(d);
-    return `${m} ${d}`;
-  });
-  return { text: out, dates };
+export function findDates(text: string, refIso: string): FoundDate[] {
+  const instant = new Date(refIso);
+  const dayStart = refIso.slice(0, 10);
+  const out: FoundDate[] = [];
+  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: !PAST.test(text) })) {
+    const phrase = r.text.trim();
+    let date = precise(r.start);
+    if (BARE_WEEKDAY.test(phrase)) {
+      // "next Friday" / "on Tuesday": the next such day after today (chrono skips a week for "next").
+      const target = r.start.get('weekday') ?? 0;
+      const now = instant.getUTCDay();
+      const days = ((target - now + 7) % 7) || 7;
+      date = new Date(Date.parse(`${dayStart}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    }
+    const week = WEEK.test(phrase) && !DURATION.test(phrase);
+    if (week) {
+      const d = new Date(`${date.slice(0, 10)}T00:00:00.000Z`);
+      date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    }
+    out.push({ phrase, date, duration: DURATION.test(phrase), week });
+  }
+  return out;
+}
+
+/** The ISO date (or `YYYY-MM`) a date phrase refers to, or null if not understood. */
+export function resolveDatePhrase(phrase: string, refIso: string): string | null {
+  return findDates(phrase, refIso)[0]?.date ?? null;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
+  'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const HAS_PREPOSITION = /\b(?:on|by|until|till|before|after|from|since|of)\s+$/i;
+
+/** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged. */
+export function spokenDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  if (y === undefined || m === undefined) return date;
+  if (d === undefined) return `${MONTHS[m - 1] ?? ''} ${y}`.trim();
+  return `${WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]} ${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+/**
+ * `text` with each relative date phrase ("next Friday", "tomorrow") replaced by the calendar date
+ * it meant ("on Friday 4 December 2026"), so the fact still reads right next month. Durations
+ * ("for a month") stay as spoken: their end is a field (`validTo`), not text.
+ */
+export function absoluteDates(text: string, dates: FoundDate[]): string {
+  let out = text;
+  for (const d of dates) {
+    if (d.duration) continue;
+    const at = out.indexOf(d.phrase);
+    if (at < 0) continue;
+    const before = out.slice(0, at);
+    const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
+    const lead = d.phrase.slice(0, d.phrase.length - bare.length);
+    const prep = lead || (HAS_PREPOSITION.test(before) ? '' : d.date.length === 7 || d.week ? 'in ' : 'on ');
+    const spoken = d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date);
+    out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
+  }
+  return out;
 }

@@ -33,6 +33,9 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(a.layer, 'profile');
       assert.equal(b.layer, 'fact');
       assert.equal(a.validTo, null);
+      assert.equal(a.eventTime, null, 'undated unless given');
+      const [dated] = await store.addFacts('t1', [fact({ kind: 'plan', content: 'Ana is flying to Lisbon on Friday 4 December 2026', slot: null, value: null, eventTime: '2026-12-04' })]);
+      assert.equal((await store.getFact('t1', dated?.id ?? ''))?.eventTime, '2026-12-04');
       assert.deepEqual((await store.getFact('t1', a.id))?.addresseeIds, ['p_ben']);
       assert.equal(await store.getFact('t2', a.id), null, 'other tenant must not see it');
       assert.equal((await store.listFacts('t2')).length, 0);

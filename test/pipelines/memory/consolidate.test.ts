@@ -28,10 +28,10 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
   let jobN = 0;
 
   /** Store an utterance, run the handler on it, return that job's ops. */
-  async function say(speaker: string, addressee: string, text: string): Promise<{ ops: MemoryOp[]; id: string }> {
+  async function say(speaker: string, addressee: string, text: string, confidence: number | null = null): Promise<{ ops: MemoryOp[]; id: string }> {
     clock += 60_000;
     const [u] = await graph.addUtterances(T, [{ sessionId: 's1', speakerId: speaker, addresseeIds: [addressee], text,
-      startMs: null, endMs: null, time: new Date(clock).toISOString(), confidence: null, audioRef: null }]);
+      startMs: null, endMs: null, time: new Date(clock).toISOString(), confidence, audioRef: null }]);
     assert.ok(u);
     const before = ops.length;
     const job = { id: `j${++jobN}`, name: 'memory.consolidate', attempt: 1, data: { tenant: T, sessionId: 's1', utteranceId: u.id } satisfies ConsolidationJob };
@@ -69,8 +69,9 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
 
   test('commitment with relative date, request and relation', async () => {
     const c = await say(ana, ben, "I'll send you the draft on Friday.");
-    assert.equal(c.ops[0]?.text, 'Ana will send Ben the draft on Friday 2026-12-04');
+    assert.equal(c.ops[0]?.text, 'Ana will send Ben the draft on Friday 4 December 2026');
     const fact = await memory.getFact(T, c.ops[0]?.memory_id ?? '');
+    assert.equal(fact?.eventTime, '2026-12-04');
     assert.equal(fact?.kind, 'commitment');
     assert.deepEqual(fact?.addresseeIds, [ben]);
     assert.deepEqual(fact?.referIds, [c.id]);
@@ -140,6 +141,39 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     const lex = await lexical.search(T, 'Acme Robotics', 5, { layer: 'interaction' });
     assert.deepEqual(lex.map((h) => h.id), [r.id]);
     assert.equal(await vectors.count(T, collectionFor('interaction')), await graph.getTranscript(T, 's1').then((t) => t.length));
+  });
+
+  test('outcomes settle what they settle: done -> UPDATE, cancelled -> DELETE', async () => {
+    const build = await say(ana, ben, "I'll build the raised beds for you.");
+    assert.equal((await memory.getFact(T, build.ops[0]?.memory_id ?? ''))?.kind, 'commitment');
+    const done = await say(ana, ben, 'The raised beds are finished.');
+    assert.deepEqual(done.ops.map((o) => o.op), ['UPDATE']);
+    const closed = await memory.getFact(T, build.ops[0]?.memory_id ?? '');
+    assert.notEqual(closed?.validTo, null, 'the commitment is no longer open');
+    assert.equal(closed?.supersededBy, done.ops[0]?.memory_id);
+    const call = await say(ana, ben, "I'll call the plumber for you tomorrow.");
+    const off = await say(ana, ben, "Sorry, I won't be able to call the plumber after all.");
+    assert.deepEqual(off.ops.map((o) => [o.op, o.memory_id]), [['DELETE', call.ops[0]?.memory_id]]);
+  });
+
+  test('a change reported by someone else updates the person it is about', async () => {
+    const before = (await memory.listFacts(T, { subjectId: ana, slot: 'lives_in' }))[0];
+    assert.ok(before);
+    const r = await say(ben, ana, 'Ana moved to Berkeley over the summer.');
+    assert.deepEqual(r.ops.map((o) => [o.op, o.text]), [['UPDATE', 'Ana moved to Berkeley']]);
+    const now = await memory.getFact(T, r.ops[0]?.memory_id ?? '');
+    assert.equal(now?.subjectId, ana);
+    assert.equal(now?.speakerId, ben, 'who said it is kept');
+    assert.equal(now?.supersedes, before.id);
+    assert.equal((await graph.getParticipant(T, ana))?.attributes.lives_in, 'Berkeley');
+  });
+
+  test('a worse ASR transcript of the same statement keeps the better fact and profile', async () => {
+    const good = await say(ben, ana, 'I live in Barcelona.', 0.9);
+    assert.deepEqual(good.ops.map((o) => o.op), ['ADD']);
+    const worse = await say(ben, ana, 'I live in Barcelone.', 0.35);
+    assert.deepEqual(worse.ops.map((o) => [o.op, o.memory_id, o.text]), [['KEEP', good.ops[0]?.memory_id, 'Ben lives in Barcelona']]);
+    assert.equal((await graph.getParticipant(T, ben))?.attributes.lives_in, 'Barcelona');
   });
 
   test('re-running a job is idempotent', async () => {

@@ -22,7 +22,8 @@ test('relative dates resolve against the utterance time', () => {
 
 test('plans, background and relations are self-contained', async () => {
   const plan = await run("I'm flying to Lisbon next Friday.");
-  assert.equal(plan.facts[0]?.content, 'Ana is flying to Lisbon next Friday 2026-12-04');
+  assert.equal(plan.facts[0]?.content, 'Ana is flying to Lisbon on Friday 4 December 2026');
+  assert.equal(plan.facts[0]?.eventTime, '2026-12-04');
   assert.equal(plan.facts[0]?.kind, 'plan');
   const bg = await run("I'm a nurse and I work at Acme Hospital.");
   assert.deepEqual(bg.profileUpdates.map((p) => [p.attribute, p.value]).sort(), [['occupation', 'nurse'], ['works_at', 'Acme Hospital']]);
@@ -31,10 +32,30 @@ test('plans, background and relations are self-contained', async () => {
   assert.equal(rel.facts[0]?.slot, 'relation:manager');
 });
 
-test('the name introduced in a turn is used in that turn; ids when unknown', async () => {
+test('the name introduced in a turn is used in that turn; never a raw id when unknown', async () => {
   const r = await run("Hi, I'm Ana. I'll send you the slides tomorrow.", { p_ana: null, p_ben: null });
   assert.deepEqual(r.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Ana']]);
-  assert.ok(r.facts.some((f) => f.content === 'Ana will send p_ben the slides tomorrow 2026-12-02' && f.kind === 'commitment'));
+  assert.ok(r.facts.some((f) => f.content === 'Ana introduced themself'));
+  assert.ok(r.facts.some((f) => f.content === 'Ana will send an unnamed speaker the slides on Wednesday 2 December 2026'
+    && f.kind === 'commitment' && f.eventTime === '2026-12-02'));
+  assert.ok(r.facts.every((f) => !/\bp_/.test(f.content)), 'no raw participant id in any fact');
+  const unnamed = await run('I think a rain barrel system would work better.', { p_ana: null, p_ben: null });
+  assert.equal(unnamed.facts[0]?.content, 'An unnamed speaker thinks a rain barrel system would work better');
+});
+
+test('fact text is third person and grammatical', async () => {
+  const tom = { p_ana: 'Tom', p_ben: 'Ben' };
+  assert.equal((await run('I think a rain barrel system would work better.', tom)).facts[0]?.content,
+    'Tom thinks a rain barrel system would work better');
+  const lena = await run("I'm Lena, I teach chemistry at the high school.", { p_ana: null, p_ben: 'Ben' });
+  assert.deepEqual(lena.facts.map((f) => f.content), ['Lena introduced themself', 'Lena teaches chemistry at the high school']);
+  const hana = await run("I'm Hana and I just joined the garden group.", { p_ana: null, p_ben: 'Ben' });
+  assert.deepEqual(hana.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Hana']]);
+  // Past tense stays past ("hurt" is both), possessives after the name read "their".
+  assert.equal((await run('I hurt my back last week.', tom)).facts[0]?.content, 'Tom hurt their back in the week of Monday 23 November 2026');
+  assert.equal((await run('I have two kids in the program.', tom)).facts[0]?.content, 'Tom has two kids in the program');
+  assert.equal((await run('I went to the market and I bought tomatoes.', tom)).facts[0]?.content,
+    'Tom went to the market and Tom bought tomatoes');
 });
 
 test('negation with "anymore" is a retraction of the same slot; adjectives are not jobs', async () => {
@@ -43,4 +64,7 @@ test('negation with "anymore" is a retraction of the same slot; adjectives are n
   assert.equal(r.facts[0]?.slot, 'preference:sushi');
   const tired = await run("I'm a bit tired today.");
   assert.ok(!tired.facts.some((f) => f.slot === 'occupation'));
+  const idiom = await run("I'm a sucker for sad movies.");
+  assert.ok(!idiom.facts.some((f) => f.slot === 'occupation'), 'an idiom is not a job');
+  assert.deepEqual(idiom.profileUpdates, []);
 });

@@ -1,0 +1,93 @@
+/**
+ * Changes of mind by meaning: which exclusive slot a first-person sentence fills or ends
+ * (residence, employer, job, partner, diet), and whether it settles an earlier plan or commitment
+ * (done, cancelled, replaced "instead"). Patterns over the sentence; the decider then matches the
+ * slot exactly, or the settled plan / commitment by embedding similarity.
+ */
+
+/** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
+export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
+
+/** How a sentence settles an earlier plan or commitment of the same person. */
+export type Settles = 'done' | 'cancelled' | 'instead';
+
+/** A slot the sentence fills (`value` set) or ends (`value` null). */
+export interface SlotChange {
+  slot: string;
+  value: string | null;
+  /** Profile attribute to update when the slot is filled. */
+  attribute?: string;
+}
+
+const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
+const cut = (v: string | undefined): string => (v ?? '').replace(STOP, '').replace(/^(?:the|a|an)\s+(?=[A-Z])/, '').trim();
+
+const FILLS: Array<[RegExp, string]> = [
+  [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)/i, 'lives_in'],
+  [/\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?\s+(?:moved|relocated|have moved|['’]ve moved)\s+to\s+(.+)/i, 'lives_in'],
+  [/\bmy\s+(?:apartment|flat|house|home|place)\s+is\s+in\s+(.+)/i, 'lives_in'],
+  [/\bin\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*),?\s+where\s+I\s+(?:live|grew up)\b/, 'lives_in'],
+  [/\bI(?:\s+\w+ly|\s+still|\s+now)?(?:\s+work|\s+am working|['’]m working|['’]m still working)\s+(?:at|for)\s+(.+)/i, 'works_at'],
+  [/\bI\s+(?:joined|started at|got a job (?:at|with)|was hired by|got hired by)\s+(.+)/i, 'works_at'],
+  [/\bI\s+(?:work as|became|am now|['’]m now)\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI(?:['’]m| am)\s+(?:still\s+)?(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI\s+(?:teach)\s+([a-z][a-z -]+)/i, 'occupation:teaches'],
+  [/\bI(?:['’]m| am)(?:\s+still|\s+now)?\s+(vegan|vegetarian|pescatarian|gluten[- ]free|keto|dairy[- ]free)\b/i, 'diet'],
+  [/\bI\s+went\s+(vegan|vegetarian|pescatarian|keto)\b/i, 'diet'],
+  [/\bI\s+eat\s+(?:a lot of\s+)?(meat)\b(?!.*\bagain\b)/i, 'diet:eats'],
+];
+
+const ENDS: Array<[RegExp, string]> = [
+  [/\b(?:broke up|split up|separated|got divorced|are divorced|am single|['’]m single)\b/i, 'relation:partner'],
+  [/\bI\s+(?:left|quit)\s+(?!my job\b)([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)/, 'works_at'],
+  [/\b(?:got laid off|was laid off|got fired|was fired|lost my job|quit my job)\b/i, 'works_at'],
+  [/\bI\s+(?:retired|am retired|['’]m retired)\b/i, 'occupation'],
+  [/\b(?:not|no longer)\s+(?:teaching|working as)\b/i, 'occupation'],
+  [/\bI\s+eat\s+meat\s+again\b|\bI\s+(?:stopped being|am not|['’]m not)\s+(?:vegan|vegetarian)\b/i, 'diet'],
+  [/\b(?:don['’]t|do not)\s+avoid\s+\w+\s+anymore\b/i, 'diet'],
+];
+
+const ROMANTIC = /^(?:wife|husband|partner|boyfriend|girlfriend|fiance|fiancée|spouse)$/i;
+
+/** The slot of a relation role: romantic roles are one slot ("my partner is Jordan now" replaces "my boyfriend Sam"). */
+export function relationSlot(role: string, single: boolean, name: string): string {
+  if (ROMANTIC.test(role)) return 'relation:partner';
+  return single ? `relation:${role}` : `relation:${role}:${name.toLowerCase()}`;
+}
+
+/**
+ * The slot a first-person sentence fills or ends, if any. `isNounPhrase` (from POS tags) keeps
+ * "I'm a bit tired" from being read as a job.
+ */
+export function slotChange(sentence: string, isNounPhrase: (phrase: string) => boolean = () => true): SlotChange | null {
+  for (const [re, slot] of ENDS) if (re.test(sentence)) return { slot, value: null };
+  for (const [re, key] of FILLS) {
+    const m = sentence.match(re);
+    const value = cut(m?.[1]);
+    if (!m || !value) continue;
+    if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(m[1] ?? '') || !isNounPhrase(value))) continue;
+    const [slot, verb] = key.split(':') as [string, string | undefined];
+    const v = verb ? `${verb} ${value}` : value.toLowerCase().replace(/\s+/g, ' ');
+    return { slot, value: slot === 'lives_in' || slot === 'works_at' ? value : v, attribute: slot };
+  }
+  return null;
+}
+
+const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the)\b/i;
+const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
+const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
+
+const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
+
+/** True for text that states an intention or proposal still open ("Lena and Ben could spend the grant on…"). */
+export function isIntention(text: string): boolean {
+  return INTENTION.test(text);
+}
+
+/** Whether a sentence settles an earlier plan or commitment, and how. */
+export function settles(sentence: string): Settles | null {
+  if (CANCELLED.test(sentence)) return 'cancelled';
+  if (INSTEAD.test(sentence)) return 'instead';
+  if (DONE.test(sentence)) return 'done';
+  return null;
+}

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { settles, slotChange } from '../../../pipelines/memory/changes.js';
+import { RuleDecider } from '../../../pipelines/memory/decide.js';
+import type { Fact } from '../../../graph/memory-store.js';
+import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+
+test('slot changes are found across paraphrases', () => {
+  assert.deepEqual(slotChange('We finally relocated to Lisbon in the spring.'), { slot: 'lives_in', value: 'Lisbon', attribute: 'lives_in' });
+  assert.deepEqual(slotChange("I'm living in Oakland these days."), { slot: 'lives_in', value: 'Oakland', attribute: 'lives_in' });
+  assert.equal(slotChange('I joined Globex in March.')?.value, 'Globex');
+  assert.equal(slotChange('I got a job at the public library.')?.slot, 'works_at');
+  assert.deepEqual(slotChange('Sam and I broke up.'), { slot: 'relation:partner', value: null });
+  assert.deepEqual(slotChange('I got laid off from Umbrella Corp.'), { slot: 'works_at', value: null });
+  assert.equal(slotChange('I went vegan in January.')?.value, 'vegan');
+  assert.deepEqual(slotChange('I eat meat again.'), { slot: 'diet', value: null });
+  assert.equal(slotChange('I love the tacos here.'), null);
+  assert.equal(slotChange("I'm a bit tired", () => false), null, 'not a noun phrase: not a job');
+});
+
+test('outcomes are told apart from plans', () => {
+  assert.equal(settles('The raised beds are finished.'), 'done');
+  assert.equal(settles("Sorry, I won't be able to call the plumber."), 'cancelled');
+  assert.equal(settles('We decided to spend the grant on rain barrels instead.'), 'instead');
+  assert.equal(settles("I'll build the raised beds."), null);
+});
+
+const fact = (over: Partial<Fact>): Fact => ({
+  id: 'f1', content: 'Tom will build the raised beds', speakerId: 'p_tom', addresseeIds: [], subjectId: 'p_tom', kind: 'commitment',
+  layer: 'fact', slot: null, value: null, time: '2026-12-01T10:00:00.000Z', eventTime: null, referIds: ['u1'],
+  validFrom: '2026-12-01T10:00:00.000Z', validTo: null, supersedes: null, supersededBy: null, confidence: 0.7, sessionId: 's',
+  source: 'test', createdAt: '2026-12-01T10:00:00.000Z', ...over,
+});
+const outcome = (settled: ExtractedFact['settles']): ExtractedFact => ({
+  content: 'The raised beds are finished', kind: 'statement', subjectId: 'p_tom', speakerId: 'p_tom', addresseeIds: [],
+  slot: null, value: null, retraction: false, confidence: 0.6, referIds: ['u2'], settles: settled,
+});
+
+test('the decider settles only an open plan or commitment similar enough', async () => {
+  const d = new RuleDecider({ settleCosine: 0.4 });
+  assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: fact({}), score: 0.6 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f1' });
+  assert.deepEqual(await d.decide({ fact: outcome('cancelled'), candidates: [{ fact: fact({}), score: 0.6 }], retractedFacts: [] }), { op: 'DELETE', targetIds: ['f1'] });
+  assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: fact({}), score: 0.2 }], retractedFacts: [] }), { op: 'ADD' });
+  const pref = fact({ kind: 'preference', content: 'Tom likes raised beds' });
+  assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: pref, score: 0.8 }], retractedFacts: [] }), { op: 'ADD' },
+    'a preference is not settled by an outcome');
+});
+
+test('a worse transcript of the same statement keeps the better text; a real change still updates', async () => {
+  const d = new RuleDecider();
+  const stored = fact({ id: 'f_home', kind: 'profile', layer: 'profile', content: 'Lena moved to Berkeley', slot: 'lives_in', value: 'Berkeley', confidence: 0.85 });
+  const heard = (value: string, confidence: number): ExtractedFact => ({
+    content: `Lena moved to ${value}`, kind: 'profile', subjectId: 'p_tom', speakerId: 'p_tom', addresseeIds: [], slot: 'lives_in', value,
+    retraction: false, confidence, referIds: ['u3'],
+  });
+  const input = (f: ExtractedFact) => ({ fact: f, candidates: [{ fact: stored, score: 0.9 }], retractedFacts: [] });
+  assert.deepEqual(await d.decide(input(heard('Berkley', 0.4))), { op: 'KEEP', targetId: 'f_home' });
+  assert.deepEqual(await d.decide(input(heard('Berkley', 0.95))), { op: 'UPDATE', targetId: 'f_home' }, 'a surer transcript replaces');
+  assert.deepEqual(await d.decide(input(heard('Oakland', 0.4))), { op: 'UPDATE', targetId: 'f_home' }, 'another place is a change');
+});
