@@ -23,7 +23,7 @@ export interface AskerPrototype {
 }
 
 /**
- * Compare a query embedding with prototypes (DESIGN.md): high at cosine ≥ askerHigh with margin ≥
+ * Compare a query embedding with prototypes (docs/ARCHITECTURE.md, "Speaker identity"): high at cosine ≥ askerHigh with margin ≥
  * askerMargin, low at ≥ askerLow, unresolved below. Several prototypes of one participant count as
  * one (its best). Never modifies the prototypes.
  */

@@ -4,7 +4,7 @@ import { loadStatsLdaParams, statsLdaParamsPath, type SpeakerThresholds } from '
 export type { SpeakerThresholds } from './stats-lda-params.js';
 
 /**
- * The paper's values for ECAPA-TDNN (DESIGN.md "Speaker identity"): the default for ECAPA-like
+ * The paper's values for ECAPA-TDNN (docs/ARCHITECTURE.md, "Speaker identity"): the default for ECAPA-like
  * embedders, and the scale every other embedder is calibrated against. `mergeTau` is ours.
  */
 export const ECAPA_THRESHOLDS: SpeakerThresholds = {

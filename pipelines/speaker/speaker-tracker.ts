@@ -55,7 +55,7 @@ export interface SessionSpeakerStats {
 }
 
 /**
- * Online speaker re-identification for one session (DESIGN.md "Speaker identity"): cosine against
+ * Online speaker re-identification for one session (docs/ARCHITECTURE.md, "Speaker identity"): cosine against
  * the tenant's prototypes, match at ≥ tauMatch else a new id, EMA update (weight alpha) only at
  * ≥ tauUpdate. Calls are serialised internally, so concurrent `assign` calls cannot both create an id
  * for the same new voice.
