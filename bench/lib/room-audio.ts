@@ -12,6 +12,7 @@ import { AudioDecoder } from '../../pipelines/audio/audio-decoder.js';
 import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
 import { readWav } from '../../pipelines/audio/wav.js';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
+import { seededRandom } from './seeded-random.js';
 
 /** Window length of the labels, in samples at 16 kHz (Silero's window, 32 ms). */
 export const LABEL_WINDOW = 512;
@@ -27,17 +28,6 @@ export function librispeechSpeakers(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 }
 
-/** Deterministic uniform [0, 1) generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A clean mixture and its reference: `speech[k]` tells whether window k (samples k·512 …) is speech. */
 export interface Mixture { clean: Float32Array; speech: boolean[] }
@@ -70,7 +60,7 @@ export function labelWindows(x: Float32Array, rangeDb = 35, bridgeWindows = 4): 
  * 0.5–3 s drawn from `seed`, each utterance cut to whole windows.
  */
 export function speakerMixture(dir: string, speaker: string, seed: number, maxClips = Infinity): Mixture {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const files = readdirSync(path.join(dir, speaker)).filter((f) => f.endsWith('.wav')).sort().slice(0, maxClips);
   const parts: Float32Array[] = [];
   const speech: boolean[] = [];
@@ -127,7 +117,7 @@ export function sox(x: Float32Array, effects: string[]): Float32Array {
 
 /** Pink noise (Paul Kellet's economy filter over seeded white noise), unit-less. */
 function pinkNoise(n: number, seed: number): Float32Array {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const out = new Float32Array(n);
   let b0 = 0, b1 = 0, b2 = 0;
   for (let i = 0; i < n; i++) {

@@ -21,6 +21,16 @@ async function streamAudio(client: TestWsClient, samples: Float32Array, speed = 
   }
 }
 
+/** A whole session: connect, stream the fixture at real time, `session.end`, wait for `session.ended`. */
+async function speakWholeSession(t: TestApp, sessionId: string, fixture: AudioFixture): Promise<TestWsClient> {
+  const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}`);
+  await c.next('session.started');
+  await streamAudio(c, fixtureSamples(fixture));
+  c.sendJson({ type: 'session.end' });
+  await c.next('session.ended', () => true, 60_000);
+  return c;
+}
+
 describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', () => {
   let t: TestApp;
   let fixtures: AudioFixture[];
@@ -168,11 +178,7 @@ describe('end-of-session speaker merge', () => {
 
   test('fragmented ids of one voice are merged at session end, relabelling everything, with speaker.merged', async () => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=merge-1`);
-    await c.next('session.started');
-    await streamAudio(c, fixtureSamples(awb));
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended', () => true, 30_000);
+    const c = await speakWholeSession(t, 'merge-1', awb);
     const finals = c.events.filter((e) => e.type === 'transcript.final');
     assert.equal(finals.length, 3);
     const online = new Set(finals.map((f) => (f.speaker as { id: string }).id));
@@ -201,11 +207,7 @@ describe('voice without consent', () => {
 
   test('identity stays within the session and nothing voice-derived is stored', async () => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=no-consent`);
-    await c.next('session.started');
-    await streamAudio(c, fixtureSamples(awb));
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended', () => true, 30_000);
+    const c = await speakWholeSession(t, 'no-consent', awb);
     const finals = c.events.filter((e) => e.type === 'transcript.final');
     assert.equal(finals.length, 3);
     assert.equal(new Set(finals.map((f) => (f.speaker as { id: string }).id)).size, 1, 'one voice, one id within the session');
@@ -228,11 +230,7 @@ describe('the v4 Silero export (PARLEY_VAD_MODEL=silero-v4)', () => {
 
   test('finds the same turns in streamed speech', async () => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=v4-1`);
-    await c.next('session.started');
-    await streamAudio(c, fixtureSamples(awb));
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended', () => true, 60_000);
+    const c = await speakWholeSession(t, 'v4-1', awb);
     assert.equal(c.events.filter((e) => e.type === 'transcript.final').length, awb.utterances.length);
   });
 });
