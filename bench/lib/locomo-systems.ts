@@ -23,8 +23,8 @@ export interface LocomoDeps {
 /** A LoCoMo question as `locomo_qa.jsonl` has it. */
 export interface LocomoQa { conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[] }
 
-/** Parley's answer before memory items were served: turns only, every named participant boosted, validity ignored. */
-export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false };
+/** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
+export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0 };
 
 const K = 5;
 const SYSTEMS = ['parley', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;

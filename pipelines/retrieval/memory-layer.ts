@@ -30,6 +30,14 @@ export interface MemoryLayerOptions {
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
   pastFactor?: number;
+  /**
+   * Diversity: at most this many items from one stretch of conversation (turns of one session within
+   * `stretchTurns` of each other; a fact belongs to its source turn's stretch) before items from
+   * elsewhere; the rest only fill leftover places. Default 2 (a question and its answer); 0 disables.
+   */
+  stretchCap?: number;
+  /** Turns either side of an item that count as its stretch; default 3. */
+  stretchTurns?: number;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -73,7 +81,9 @@ type Candidate =
  * Fuse the loop's turns with facts, profiles, relations and persona nodes the question matches (rank
  * fusion: a turn scores 1/(rrfK + rank); a fact scores the better of its weighted rank among the
  * facts the question matches and the score of its best-ranked source turn: it stands in for the turn
- * it restates, which it then replaces; the loop's turn ranking already counts fact matches). Validity: see `MemoryLayerOptions.validity`. Returns the best `k` items.
+ * it restates, which it then replaces; the loop's turn ranking already counts fact matches).
+ * Validity: see `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items:
+ * best first, then any that only filled places left after the diversity cap.
  */
 export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions = {}): Promise<MemoryItem[]> {
   const { stores, tenant, rrfK, intent } = input;
@@ -123,14 +133,30 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
 
   // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates.
+  // At most `stretchCap` items per stretch of conversation first; the others fill leftover places.
+  const turnById = new Map(input.turns.map((t) => [t.u.id, t.u]));
+  const place = (c: Candidate): Utterance | undefined => (c.kind === 'turn' ? c.u : c.kind === 'fact' ? c.f.referIds.map((r) => turnById.get(r)).find(Boolean) : undefined);
+  const cap = o.stretchCap ?? 2;
+  const near = o.stretchTurns ?? 3;
   const covered = new Set<string>();
   const kept: Candidate[] = [];
+  const deferred: Candidate[] = [];
   for (const c of scored) {
     if (kept.length >= input.k) break;
     if (c.kind === 'turn' && covered.has(c.id)) continue;
+    const at = place(c);
+    const crowded = cap > 0 && at !== undefined && kept.filter((x) => {
+      const y = place(x);
+      return y !== undefined && y.sessionId === at.sessionId && Math.abs(y.seq - at.seq) <= near;
+    }).length >= cap;
+    if (crowded) {
+      deferred.push(c);
+      continue;
+    }
     if (c.kind === 'fact') for (const r of c.f.referIds) covered.add(r);
     kept.push(c);
   }
+  kept.push(...deferred.filter((c) => c.kind !== 'turn' || !covered.has(c.id)).slice(0, Math.max(0, input.k - kept.length)));
   return Promise.all(kept.map((c) => (c.kind === 'turn' ? utteranceItem(input.names, c.u, c.score, c.closedAt)
     : c.kind === 'fact' ? factItem(input.names, c.f, c.score) : personaItem(input.names, c.p.node, c.score))));
 }

@@ -101,3 +101,32 @@ describe('agentic question answering: the time a question names and the answer i
     assert.match((await first('When did Ben take up the cello?', { answerTypeBoost: 0 })) ?? '', /favourite instrument|Ben loves the cello/, 'without the boost the shorter turn (or the fact distilled from it) wins');
   });
 });
+
+describe('agentic question answering: a diverse top k', () => {
+  const T3 = 't_agentic_diverse';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T3, ['Ana', 'Ben']);
+    const long = ['The garden beds need compost this spring.', 'Compost for the garden beds, yes, lots of compost.',
+      'The compost pile by the garden beds is ready.', 'We should turn the compost for the garden beds.',
+      'Garden beds and compost again, the beds love compost.'];
+    for (const [i, text] of long.entries()) await f.say('s-long', i % 2 ? 'Ben' : 'Ana', [i % 2 ? 'Ana' : 'Ben'], text, `2026-11-01T10:0${i}:00Z`);
+    await f.say('s-other', 'Ben', ['Ana'], 'I bought compost for our garden beds at the market.', '2026-11-10T10:00:00Z');
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  test('at most two items from one stretch of conversation (here: 5 turns either side) before items from elsewhere', async () => {
+    const ask = (options = {}) => answerQuestion(retriever, T3, { question: 'What about compost for the garden beds?', k: 3 }, options);
+    const sessions = async (options = {}): Promise<(string | null)[]> => (await ask(options)).evidence.map((i) => i.session_id);
+    const capped = await sessions({ stretchTurns: 5 });
+    assert.equal(capped.length, 3);
+    assert.ok(capped.includes('s-other'), `the other session's turn is served: ${capped.join(', ')}`);
+    assert.ok(capped.filter((s) => s === 's-long').length <= 2);
+    const uncapped = await sessions({ stretchCap: 0, stretchTurns: 5 });
+    assert.deepEqual(uncapped, ['s-long', 's-long', 's-long'], 'without the cap one stretch fills the top 3');
+  });
+});
