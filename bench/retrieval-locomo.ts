@@ -12,7 +12,8 @@
  * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--store DIR] [--options JSON]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON]
+ * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only). `--options '{"factItemWeight":1}'` asks
  * in-process through `answerQuestion` with those `AgenticOptions` instead of over HTTP (tuning: dev only).
@@ -39,10 +40,10 @@ const arg = (name: string): string | undefined => {
 const split = arg('split') ?? 'test';
 if (split !== 'dev' && split !== 'test') throw new Error('--split is dev (conversations 1–5) or test (6–10)');
 const skip = split === 'dev' ? 0 : 5;
-const convs = [...byConv.keys()].slice(skip, skip + 5);
+const convs = [...byConv.keys()].slice(skip, skip + Math.min(5, Number(arg('only') ?? 5)));
 const options = arg('options') === undefined ? null : JSON.parse(arg('options') as string) as AgenticOptions;
 const qas = readFileSync(path.join(sharedDataDir(), 'locomo', 'locomo_qa.jsonl'), 'utf8').split('\n').filter(Boolean)
-  .map((l) => JSON.parse(l) as Qa).filter((q) => convs.includes(q.conv_id));
+  .map((l) => JSON.parse(l) as Qa).filter((q) => convs.includes(q.conv_id)).slice(0, Number(arg('questions') ?? Infinity));
 
 const tenantOf = (conv: string): string => conv.replace(/[^A-Za-z0-9_-]/g, '_');
 const keyOf = (conv: string): string => `benchkey_${tenantOf(conv)}`;

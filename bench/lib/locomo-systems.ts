@@ -100,6 +100,7 @@ function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], t
   const of = (group: string, s: System, m: Metric): number[] => rows.filter((r) => r.group === group).map((r) => r.scores[s][m]);
   for (const group of ['1-4', '5'] as const) {
     const n = rows.filter((r) => r.group === group).length;
+    if (n === 0) continue;
     console.log(`\nLoCoMo ${title}, categories ${group}: ${n} questions (all asked in ${seconds.toFixed(0)} s); mean [95 % bootstrap interval over questions]`);
     if (options) console.log(`Parley asked in-process through answerQuestion with options ${JSON.stringify(options)}`);
     console.log(`| system | any@${K} | all@${K} | ans@1 | ans@3 | query p50 / p95 ms |\n|---|---|---|---|---|---|`);
