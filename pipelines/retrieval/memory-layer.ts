@@ -9,6 +9,7 @@ import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
 import { reciprocalRankFusion } from './rrf.js';
 import type { TemporalIntent } from './temporal-intent.js';
+import { turnsClosedAt } from './validity.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
 export interface MemoryLayerOptions {
@@ -193,19 +194,4 @@ async function matchFacts(input: MemoryLayerInput): Promise<Fact[]> {
   if (ranked.length === 0) return [];
   const byId = new Map((await stores.memory.listFacts(tenant, { ids: ranked, includeHistory: true, limit: ranked.length })).map((f) => [f.id, f]));
   return ranked.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** Turns whose facts were all closed (replaced or retracted), with when the last one was closed. */
-async function turnsClosedAt(stores: MemoryLayerInput['stores'], tenant: TenantId, ids: string[]): Promise<Map<string, string>> {
-  const produced = await Promise.all(ids.map((id) => stores.memory.processedFacts(tenant, id)));
-  const factIds = [...new Set(produced.flatMap((p) => p ?? []))];
-  const out = new Map<string, string>();
-  if (factIds.length === 0) return out;
-  const byId = new Map((await stores.memory.listFacts(tenant, { ids: factIds, includeHistory: true, limit: factIds.length })).map((f) => [f.id, f]));
-  ids.forEach((id, i) => {
-    const facts = (produced[i] ?? []).map((f) => byId.get(f));
-    if (facts.length === 0 || facts.some((f) => !f || f.validTo === null)) return;
-    out.set(id, facts.map((f) => f!.validTo as string).sort().at(-1) as string);
-  });
-  return out;
 }

@@ -76,6 +76,16 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     assert.ok(evidence.some((i) => /Berkeley/.test(i.text) && !i.superseded), 'what replaced it is there too');
   });
 
+  test('live retrieval (memory.context) marks a turn whose facts were all replaced as superseded', async () => {
+    const r = await t.app.retriever.retrieve({ tenant: 'default', text: 'Lena, do you still live in Richmond near the marina?', k: 10 });
+    const richmond = r.items.find((i) => i.layer === 'interaction' && /I live in Richmond/.test(i.text));
+    assert.ok(richmond, JSON.stringify(r.items.map((i) => i.text)));
+    assert.equal(richmond.superseded, true);
+    assert.equal(richmond.valid_to, '2026-10-05T09:00:00.000Z');
+    const marina = r.items.find((i) => /love the marina/.test(i.text) && i.layer === 'interaction');
+    if (marina) assert.equal(marina.superseded, false, 'a turn whose facts hold is not superseded');
+  });
+
   test('a speaker filter keeps every layer to that speaker', async () => {
     const omar = (await t.app.stores.graph.findParticipantsByName('default', 'Omar'))[0];
     assert.ok(omar);
