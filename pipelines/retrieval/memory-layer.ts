@@ -34,7 +34,8 @@ export interface MemoryLayerOptions {
   /**
    * Diversity: at most this many items from one stretch of conversation (turns of one session within
    * `stretchTurns` of each other; a fact belongs to its source turn's stretch) before items from
-   * elsewhere; the rest only fill leftover places. Default 2 (a question and its answer); 0 disables.
+   * elsewhere; the rest only fill leftover places (2 keeps a question and its answer). Default 0 (off):
+   * on LoCoMo conversations 6–7 a cap of 2 cost 20 points of category-5 any@5 (docs/BENCHMARKS.md).
    */
   stretchCap?: number;
   /** Turns either side of an item that count as its stretch; default 3. */
@@ -137,7 +138,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   // At most `stretchCap` items per stretch of conversation first; the others fill leftover places.
   const turnById = new Map(input.turns.map((t) => [t.u.id, t.u]));
   const place = (c: Candidate): Utterance | undefined => (c.kind === 'turn' ? c.u : c.kind === 'fact' ? c.f.referIds.map((r) => turnById.get(r)).find(Boolean) : undefined);
-  const cap = o.stretchCap ?? 2;
+  const cap = o.stretchCap ?? 0;
   const near = o.stretchTurns ?? 3;
   const covered = new Set<string>();
   const kept: Candidate[] = [];
