@@ -106,11 +106,13 @@ function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], t
     console.log(`| system | any@${K} | all@${K} | ans@1 | ans@3 | query p50 / p95 ms |\n|---|---|---|---|---|---|`);
     for (const s of SYSTEMS) {
       const ms = latency.get(s) ?? [];
-      console.log(`| ${LABEL[s]} | ${METRICS.map((m) => pct(bootstrapMean(of(group, s, m)))).join(' | ')} | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} |`);
+      const label = s === 'parley' && options ? 'Parley answerQuestion with --options (in-process)' : LABEL[s];
+      console.log(`| ${label} | ${METRICS.map((m) => pct(bootstrapMean(of(group, s, m)))).join(' | ')} | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} |`);
     }
     console.log(`\nParley − system, paired over the same questions (categories ${group})\n| baseline | any@${K} | all@${K} | ans@1 | ans@3 |\n|---|---|---|---|---|`);
     for (const s of SYSTEMS.filter((x) => x !== 'parley')) {
-      console.log(`| ${LABEL[s]} | ${METRICS.map((m) => pct(bootstrapDelta(of(group, 'parley', m), of(group, s, m)), true)).join(' | ')} |`);
+      const label = s === 'parley' && options ? 'Parley answerQuestion with --options (in-process)' : LABEL[s];
+      console.log(`| ${label} | ${METRICS.map((m) => pct(bootstrapDelta(of(group, 'parley', m), of(group, s, m)), true)).join(' | ')} |`);
     }
   }
   const CATEGORIES = ['1 multi-hop', '2 temporal', '3 open-domain', '4 single-hop', '5 adversarial'];
