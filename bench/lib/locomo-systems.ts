@@ -111,8 +111,7 @@ function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], t
     }
     console.log(`\nParley − system, paired over the same questions (categories ${group})\n| baseline | any@${K} | all@${K} | ans@1 | ans@3 |\n|---|---|---|---|---|`);
     for (const s of SYSTEMS.filter((x) => x !== 'parley')) {
-      const label = s === 'parley' && options ? 'Parley answerQuestion with --options (in-process)' : LABEL[s];
-      console.log(`| ${label} | ${METRICS.map((m) => pct(bootstrapDelta(of(group, 'parley', m), of(group, s, m)), true)).join(' | ')} |`);
+      console.log(`| ${LABEL[s]} | ${METRICS.map((m) => pct(bootstrapDelta(of(group, 'parley', m), of(group, s, m)), true)).join(' | ')} |`);
     }
   }
   const CATEGORIES = ['1 multi-hop', '2 temporal', '3 open-domain', '4 single-hop', '5 adversarial'];
