@@ -84,6 +84,26 @@ test('a search finished before the end of turn is confirmed at the decision with
   turns.close?.();
 });
 
+test('a final that arrives after the next turn started does not confirm its turn again', async () => {
+  const { retriever, calls } = fakeRetriever();
+  const { session, sent } = fakeSession();
+  const turns = createTurnRetrieval(retriever, session);
+  turns.onSpeechStarted?.('turn_1', 0);
+  turns.onPartial?.('turn_1', 'my cat miko');
+  await sleep(5);
+  calls[0]?.finish();
+  await tick();
+  turns.onSpeechStopped?.('turn_1');
+  turns.onSpeechStarted?.('turn_2', 0);
+  turns.onFinal?.('turn_1', stored('u1', 'my cat miko'));
+  await sleep(5);
+  for (const c of calls) c.finish();
+  await tick();
+  const confirmed = sent.filter((e) => e.speculative === false && e.turn_id === 'turn_1');
+  assert.equal(confirmed.length, 1, 'one confirmed context per turn');
+  turns.close?.();
+});
+
 test('a revision still being searched at the decision: the previous context is confirmed at once', async () => {
   const { retriever, calls } = fakeRetriever();
   const { session, sent } = fakeSession();
