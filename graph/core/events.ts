@@ -5,16 +5,32 @@ export interface ParticipantRefJson {
   name: string | null;
 }
 
-/** A retrieved memory, as `memory.context`, `query.result` and `POST /v1/query` return it. */
+/** Memory layers an item can come from (`relation`: a fact of kind relation, "Ana's sister is Eva"). */
+export type MemoryLayer = 'interaction' | 'fact' | 'profile' | 'persona' | 'relation';
+
+/**
+ * A retrieved memory, as `memory.context`, `query.result` and `POST /v1/query` return it. Every layer
+ * has the same shape: turns (`interaction`), facts, profiles, relations and persona nodes.
+ */
 export interface MemoryItem {
   id: string;
-  layer: 'interaction' | 'fact' | 'profile' | 'persona';
+  layer: MemoryLayer;
   text: string;
   speaker: ParticipantRefJson | null;
   addressees: ParticipantRefJson[];
+  /** Source utterance ids (a turn: its own id). */
   refer_ids: string[];
   session_id: string | null;
   time: string | null;
+  /** ISO-8601 from when the memory holds (a turn: when it was said; a fact: when it was stated), or null. */
+  valid_from: string | null;
+  /** ISO-8601 when a newer memory replaced or retracted it; null while it holds. */
+  valid_to: string | null;
+  /**
+   * True when a newer memory replaced or retracted this one (a closed fact, or a turn all of whose
+   * facts are closed). Superseded items are returned only when the question asks about the past.
+   */
+  superseded: boolean;
   score: number;
 }
 

@@ -2,13 +2,15 @@ import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
-import { NameResolver, utteranceItem } from './memory-items.js';
+import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
+import { NameResolver } from './memory-items.js';
 import { covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
 import { rewriteQuestion } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
+import { temporalIntent } from './temporal-intent.js';
 import { inScope, timeScope, type TimeRange, type TimeScopeOptions } from './time-scope.js';
 
 /** An explicit question to answer from memory. */
@@ -33,7 +35,7 @@ export interface QuestionAnswer {
 }
 
 /** Options of the deterministic agentic loop; every one has a default. */
-export interface AgenticOptions extends PolicyOptions {
+export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /** Most rounds (DESIGN: at most 3); default 3. */
   maxRounds?: number;
   /** Most records a round keeps (raised to k when k is larger); default 20. */
@@ -54,8 +56,13 @@ export interface AgenticOptions extends PolicyOptions {
   laterRoundWeight?: number;
   /** RRF bonus factor for evidence by or to the asker; default 0.25. */
   askerBoost?: number;
-  /** Score bonus factor for turns spoken by a participant the question names; default 0.6. */
+  /** Score bonus factor for turns spoken by a participant the question names as its subject; default 0.6. */
   namedSpeakerBoost?: number;
+  /**
+   * Give `namedSpeakerBoost` only to the question's subject ("What did **Ana** promise Ben?"), not to
+   * every participant it names; default true (false: every named participant, as before).
+   */
+  subjectOnlyBoost?: boolean;
   /** RRF constant of the loop's fusions (smaller trusts each list's head more); default 5. */
   rrfK?: number;
   /** Also stop as soon as the best record covers the question's content words; default false. */
@@ -89,8 +96,10 @@ const now = (): number => performance.now();
  * from then, and their evidence gains `timeBoost`; turns holding the kind of answer asked for
  * ("When…" → a time) gain `answerTypeBoost`. The loop stops early when evidence is sufficient:
  * memory is exhausted (a round found fewer records than it may keep), a round brought nothing new,
- * or (opt-in) the best record covers every content word. Evidence items are utterances (layer
- * `interaction`), best first.
+ * or (opt-in) the best record covers every content word. The best turns are then fused with the
+ * facts, profiles, relations and persona nodes the question matches (`answerItems`): evidence items
+ * of every layer, best first, current memories above what they replaced unless the question asks
+ * about the past (`temporalIntent`).
  */
 export async function answerQuestion(
   retriever: Retriever, tenant: TenantId, input: QuestionInput, options: AgenticOptions = {},
@@ -172,20 +181,29 @@ export async function answerQuestion(
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
+  const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
+  const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
+    const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
+    const named = m.speakerIds.some((s) => boosted.includes(s));
+    const when = ranges.length > 0 && inScope(m.time, ranges);
+    const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(m.text, answerType);
+    return (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
+  };
   const final = ranking
     .filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance))
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
-      const mine = askerId !== null && (u.speakerId === askerId || u.addresseeIds.includes(askerId));
-      const named = rewritten.participantIds.includes(u.speakerId);
-      const when = ranges.length > 0 && inScope(u.time, ranges);
-      const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(u.text, answerType);
-      return { u, score: r.score * (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) };
+      return { u, score: r.score * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time }) };
     })
     .sort((a, b) => b.score - a.score)
-    .slice(0, k);
-  const names = new NameResolver(stores.graph, tenant);
-  const evidence = await Promise.all(final.map(({ u, score }) => utteranceItem(names, u, score)));
+    .slice(0, k * 3);
+  const memoryStarted = now();
+  const evidence = await answerItems({
+    stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
+    keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
+    terms: rewritten.terms, filters, askerId, factor, intent: temporalIntent(input.question), turns: final, k, rrfK, depth: ctx.depth,
+  }, options);
+  timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;
   timings.pool_size = ctx.poolSize;
   return { evidence, rounds, timings };

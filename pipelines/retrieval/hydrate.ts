@@ -3,6 +3,7 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { factItem, personaItem, utteranceItem, type NameResolver } from './memory-items.js';
+import { turnsClosedAt } from './validity.js';
 
 type MemoryStores = Pick<Stores, 'graph' | 'memory'>;
 
@@ -47,11 +48,12 @@ export async function personaCandidates(
 
 /**
  * Turn fused ids into MemoryItems (interaction, fact / profile, persona), boosting those by, to or
- * about the asker, best first. Ids no longer stored (erased, closed) are dropped.
+ * about the asker, best first. Ids no longer stored (erased, closed) are dropped. A turn whose facts
+ * were all replaced or retracted is marked superseded and keeps `supersededFactor` of its score.
  */
 export async function hydrate(
   stores: MemoryStores, names: NameResolver, tenant: TenantId, fused: { id: string; score: number }[],
-  persona: PersonaCandidate[], askerId: string | null, boost: number,
+  persona: PersonaCandidate[], askerId: string | null, boost: number, supersededFactor = 0.5,
 ): Promise<MemoryItem[]> {
   const ids = fused.map((f) => f.id);
   const personaById = new Map(persona.map((p) => [p.id, p.node]));
@@ -61,6 +63,7 @@ export async function hydrate(
     rest.length > 0 ? stores.memory.listFacts(tenant, { ids: rest, limit: rest.length }) : Promise.resolve([]),
   ]);
   const uById = new Map(utterances.map((u) => [u.id, u]));
+  const closedAt = await turnsClosedAt(stores, tenant, utterances.map((u) => u.id));
   const fById = new Map(facts.map((f) => [f.id, f]));
   const items: MemoryItem[] = [];
   for (const { id, score } of fused) {
@@ -71,8 +74,8 @@ export async function hydrate(
       (u && (u.speakerId === askerId || u.addresseeIds.includes(askerId))) ||
       (f && (f.speakerId === askerId || f.subjectId === askerId || f.addresseeIds.includes(askerId))) ||
       (p && p.participantId === askerId));
-    const s = involved ? score * (1 + boost) : score;
-    if (u) items.push(await utteranceItem(names, u, s));
+    const s = (involved ? score * (1 + boost) : score) * (u && closedAt.has(u.id) ? supersededFactor : 1);
+    if (u) items.push(await utteranceItem(names, u, s, closedAt.get(u.id) ?? null));
     else if (f) items.push(await factItem(names, f, s));
     else if (p) items.push(await personaItem(names, p, s));
   }

@@ -1,25 +1,28 @@
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { Fact, PersonaNode } from '../../graph/memory-store.js';
-import type { TenantId, Utterance } from '../../graph/types.js';
+import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 
 export { NameResolver };
 
-/** An interaction-layer item. */
-export async function utteranceItem(names: NameResolver, u: Utterance, score: number): Promise<MemoryItem> {
+/**
+ * An interaction-layer item. A turn holds from when it was said; `closedAt` (when every fact it
+ * produced was replaced or retracted) marks it superseded.
+ */
+export async function utteranceItem(names: NameResolver, u: Utterance, score: number, closedAt: string | null = null): Promise<MemoryItem> {
   return {
     id: u.id, layer: 'interaction', text: u.text, speaker: await names.ref(u.speakerId),
     addressees: await Promise.all(u.addresseeIds.map((a) => names.ref(a))), refer_ids: [u.id],
-    session_id: u.sessionId, time: u.time, score,
+    session_id: u.sessionId, time: u.time, valid_from: u.time, valid_to: closedAt, superseded: closedAt !== null, score,
   };
 }
 
-/** A fact- or profile-layer item. */
+/** A fact-, profile- or relation-layer item (a fact of kind `relation` is served as `relation`). */
 export async function factItem(names: NameResolver, f: Fact, score: number): Promise<MemoryItem> {
   return {
-    id: f.id, layer: f.layer, text: f.content, speaker: await names.ref(f.speakerId),
+    id: f.id, layer: f.kind === 'relation' ? 'relation' : f.layer, text: f.content, speaker: await names.ref(f.speakerId),
     addressees: await Promise.all(f.addresseeIds.map((a) => names.ref(a))), refer_ids: f.referIds,
-    session_id: f.sessionId, time: f.time, score,
+    session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, superseded: f.validTo !== null, score,
   };
 }
 
@@ -32,11 +35,12 @@ export function personaText(node: PersonaNode, name: string | null): string {
   return `${who} ${feeling} ${node.target}${label}`;
 }
 
-/** A persona-layer item (right brain). */
+/** A persona-layer item (right brain): holds from its first evidence, never superseded (it is a running mean). */
 export async function personaItem(names: NameResolver, node: PersonaNode, score: number): Promise<MemoryItem> {
   const speaker = await names.ref(node.participantId);
   return {
     id: node.id, layer: 'persona', text: personaText(node, speaker.name), speaker, addressees: [],
-    refer_ids: node.evidenceIds, session_id: node.sessionIds.at(-1) ?? null, time: node.lastSeen, score,
+    refer_ids: node.evidenceIds, session_id: node.sessionIds.at(-1) ?? null, time: node.lastSeen,
+    valid_from: node.firstSeen, valid_to: null, superseded: false, score,
   };
 }

@@ -38,7 +38,16 @@ export interface RewrittenQuestion {
   participantIds: string[];
   /** Lower-case name words found in the question. */
   nameWords: string[];
+  /**
+   * Participants named as the question's subject ("What did **Ana** promise Ben?", "Did **Lena**
+   * move?"): a name that opens the question or follows an auxiliary, or joins such a name with
+   * "and"/"or". A name in object position ("…promise **Ben**") is not a subject.
+   */
+  subjectIds: string[];
 }
+
+/** Auxiliaries and modals after which a name is the subject of the question. */
+const AUXILIARIES = new Set('am is are was were do does did has have had can could shall should will would may might must'.split(' '));
 
 /** Lower-case word tokens, a trailing possessive removed. */
 export function tokens(text: string): string[] {
@@ -70,16 +79,25 @@ export function rewriteQuestion(question: string, participants: readonly Partici
     }
   }
   const participantIds = new Set<string>();
+  const subjectIds = new Set<string>();
   const nameWords = new Set<string>();
   const terms: string[] = [];
-  for (const w of words) {
+  let subjectEnds = -1;
+  words.forEach((w, i) => {
     const ids = byWord.get(w);
     if (ids) {
       nameWords.add(w);
       for (const id of ids) participantIds.add(id);
+      const before = words[i - 1];
+      const subject = i === 0 || (before !== undefined && AUXILIARIES.has(before)) || subjectEnds === i - 1 ||
+        (subjectEnds === i - 2 && (before === 'and' || before === 'or'));
+      if (subject) {
+        for (const id of ids) subjectIds.add(id);
+        subjectEnds = i;
+      }
     } else if (isContentWord(w) && !terms.includes(w)) terms.push(w);
-  }
+  });
   const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);
-  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords] };
+  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds] };
 }

@@ -56,11 +56,15 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
   const minGapMs = options.minGapMs ?? 120;
   const k = options.k ?? 5;
   const turns = new Map<string, Turn>();
+  // Turns already confirmed, remembered after their state is dropped: a final that arrives after the
+  // next turn started (a slow recogniser) must not confirm its turn a second time.
+  const confirmedIds = new Set<string>();
 
   const turnOf = (id: string): Turn => {
     let t = turns.get(id);
     if (!t) {
-      t = { id, latest: '', timer: null, lastStart: null, controller: null, running: null, done: null, lastSentIds: null, anchor: null, confirmed: false, confirming: false, excludeIds: [] };
+      const done = confirmedIds.has(id);
+      t = { id, latest: '', timer: null, lastStart: null, controller: null, running: null, done: null, lastSentIds: null, anchor: null, confirmed: done, confirming: false, excludeIds: [] };
       turns.set(id, t);
     }
     return t;
@@ -82,6 +86,8 @@ export function createTurnRetrieval(retriever: Retriever, session: TurnSession, 
     });
     if (!speculative) {
       t.confirmed = true;
+      confirmedIds.add(t.id);
+      if (confirmedIds.size > 64) confirmedIds.delete(confirmedIds.values().next().value as string);
       options.onConfirmed?.(session.tenant, done.text, done.result.items);
     }
   };

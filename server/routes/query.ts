@@ -24,13 +24,16 @@ export type QueryBody = Static<typeof QueryBody>;
 
 export const MemoryItemView = Type.Object({
   id: Type.String(),
-  layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona')]),
+  layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona'), Type.Literal('relation')]),
   text: Type.String(),
   speaker: Type.Union([ParticipantRef, Type.Null()]),
   addressees: Type.Array(ParticipantRef),
   refer_ids: Type.Array(Type.String()),
   session_id: Type.Union([Type.String(), Type.Null()]),
   time: Type.Union([Type.String(), Type.Null()]),
+  valid_from: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 from when the memory holds' }),
+  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it; null while it holds' }),
+  superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   score: Type.Number(),
 }, { $id: 'MemoryItem' });
 

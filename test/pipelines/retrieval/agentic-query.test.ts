@@ -26,14 +26,17 @@ describe('agentic question answering (deterministic policy; real USE-lite, SQLit
     await f.close();
   });
 
-  test('answers with source turns (facts mapped to their utterances), rounds and timings', async () => {
+  test('answers with memory items of every layer (a fact standing for its source turn), rounds and timings', async () => {
     const a = await answerQuestion(retriever, T, { question: 'What did Ana promise Ben?', k: 3 });
     assert.ok(a.evidence.length > 0 && a.evidence.length <= 3);
-    assert.equal(a.evidence[0]?.id, idOf('I promise I will send you the budget report'));
+    const promise = idOf('I promise I will send you the budget report');
+    assert.ok(a.evidence[0]?.refer_ids.includes(promise), a.evidence.map((i) => `${i.layer}: ${i.text}`).join(' | '));
+    assert.equal(a.evidence[0]?.layer, 'fact', 'the commitment, distilled, comes first');
     for (const item of a.evidence) {
-      assert.equal(item.layer, 'interaction');
-      assert.deepEqual(item.refer_ids, [item.id]);
+      if (item.layer === 'interaction') assert.deepEqual(item.refer_ids, [item.id]);
+      assert.equal(item.superseded, false);
     }
+    assert.equal(a.evidence.filter((i) => i.refer_ids.includes(promise)).length, 1, 'the turn a fact restates is not served twice');
     assert.equal(new Set(a.evidence.map((i) => i.id)).size, a.evidence.length, 'de-duplicated');
     assert.ok(a.rounds >= 1 && a.rounds <= 3);
     assert.equal(typeof a.timings.total_ms, 'number');
@@ -44,14 +47,14 @@ describe('agentic question answering (deterministic policy; real USE-lite, SQLit
   test('participant-aware: the same words, the named speaker\'s turn first', async () => {
     const ben = await answerQuestion(retriever, T, { question: 'What did Ben say about the cat?', k: 5 });
     const ana = await answerQuestion(retriever, T, { question: 'What did Ana say about the cat?', k: 5 });
-    assert.equal(ben.evidence[0]?.speaker?.name, 'Ben');
+    assert.equal(ben.evidence[0]?.speaker?.name, 'Ben', ben.evidence.map((i) => `${i.layer} ${i.speaker?.name}: ${i.text} ${i.score}`).join(' | '));
     assert.equal(ana.evidence[0]?.speaker?.name, 'Ana');
-    assert.equal(ana.evidence[0]?.id, idOf('My cat Miko has been sick'));
+    assert.ok(ana.evidence[0]?.refer_ids.includes(idOf('My cat Miko has been sick')));
   });
 
   test('context-aware: a reply without the question\'s words is found through its neighbour', async () => {
     const a = await answerQuestion(retriever, T, { question: 'What did Ben answer when Ana said her cat was sick all week?', k: 3 });
-    assert.ok(a.evidence.some((i) => i.id === idOf('Poor Miko, you should take him to the vet')), a.evidence.map((i) => i.text).join(' | '));
+    assert.ok(a.evidence.some((i) => i.refer_ids.includes(idOf('Poor Miko, you should take him to the vet'))), a.evidence.map((i) => i.text).join(' | '));
   });
 
   test('explicit speaker filter, tenants and cancellation', async () => {
@@ -95,6 +98,35 @@ describe('agentic question answering: the time a question names and the answer i
 
   test('a "when" question prefers the turn that names a time', async () => {
     assert.match((await first('When did Ben take up the cello?')) ?? '', /since 2019/);
-    assert.match((await first('When did Ben take up the cello?', { answerTypeBoost: 0 })) ?? '', /favourite instrument/, 'without the boost the shorter turn wins');
+    assert.match((await first('When did Ben take up the cello?', { answerTypeBoost: 0 })) ?? '', /favourite instrument|Ben loves the cello/, 'without the boost the shorter turn (or the fact distilled from it) wins');
+  });
+});
+
+describe('agentic question answering: a diverse top k', () => {
+  const T3 = 't_agentic_diverse';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T3, ['Ana', 'Ben']);
+    const long = ['The garden beds need compost this spring.', 'Compost for the garden beds, yes, lots of compost.',
+      'The compost pile by the garden beds is ready.', 'We should turn the compost for the garden beds.',
+      'Garden beds and compost again, the beds love compost.'];
+    for (const [i, text] of long.entries()) await f.say('s-long', i % 2 ? 'Ben' : 'Ana', [i % 2 ? 'Ana' : 'Ben'], text, `2026-11-01T10:0${i}:00Z`);
+    await f.say('s-other', 'Ben', ['Ana'], 'I bought compost for our garden beds at the market.', '2026-11-10T10:00:00Z');
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  test('at most two items from one stretch of conversation (here: 5 turns either side) before items from elsewhere', async () => {
+    const ask = (options = {}) => answerQuestion(retriever, T3, { question: 'What about compost for the garden beds?', k: 3 }, options);
+    const sessions = async (options = {}): Promise<(string | null)[]> => (await ask(options)).evidence.map((i) => i.session_id);
+    const capped = await sessions({ stretchCap: 2, stretchTurns: 5 });
+    assert.equal(capped.length, 3);
+    assert.ok(capped.includes('s-other'), `the other session's turn is served: ${capped.join(', ')}`);
+    assert.ok(capped.filter((s) => s === 's-long').length <= 2);
+    const uncapped = await sessions();
+    assert.deepEqual(uncapped, ['s-long', 's-long', 's-long'], 'without the cap (the default) one stretch fills the top 3');
   });
 });

@@ -19,6 +19,16 @@ describe('question rewriting', () => {
     assert.deepEqual(q.nameWords, ['caroline']);
   });
 
+  test('the subject is the name that opens the question or follows an auxiliary, not the object', () => {
+    const people = [...PEOPLE, person('p_ana', 'Ana'), person('p_ben', 'Ben')];
+    assert.deepEqual(rewriteQuestion('What did Ana promise Ben?', people).subjectIds, ['p_ana']);
+    assert.deepEqual(rewriteQuestion('What did Ana promise Ben?', people).participantIds.sort(), ['p_ana', 'p_ben']);
+    assert.deepEqual(rewriteQuestion('Did Caroline and Melanie paint together?', people).subjectIds.sort(), ['p_car', 'p_mel']);
+    assert.deepEqual(rewriteQuestion("Melanie's favourite book?", people).subjectIds, ['p_mel']);
+    assert.deepEqual(rewriteQuestion('Who said Ben would come?', people).subjectIds, [], 'a name after "said" is no subject');
+    assert.deepEqual(rewriteQuestion('What did Ben give to Ana and Caroline?', people).subjectIds, ['p_ben']);
+  });
+
   test('possessives, aliases and several names', () => {
     const q = rewriteQuestion("What does Melanie think about Caro's decision to adopt?", PEOPLE);
     assert.deepEqual(q.participantIds.sort(), ['p_car', 'p_mel']);

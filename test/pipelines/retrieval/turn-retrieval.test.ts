@@ -17,7 +17,7 @@ function fakeRetriever(): { retriever: Retriever; calls: Call[] } {
       calls.push({
         text: req.text, signal: req.signal,
         finish: () => resolve({
-          items: [{ id: `m:${req.text}`, layer: 'interaction', text: req.text, speaker: null, addressees: [], refer_ids: [], session_id: null, time: null, score: 1 }],
+          items: [{ id: `m:${req.text}`, layer: 'interaction', text: req.text, speaker: null, addressees: [], refer_ids: [], session_id: null, time: null, valid_from: null, valid_to: null, superseded: false, score: 1 }],
           timings: { match_ms: 0, expand_ms: 0, search_ms: 1, total_ms: 1 },
           poolSize: 1, fallback: false, zone: { entityIds: [], schemaIds: [] },
         }),
@@ -81,6 +81,26 @@ test('a search finished before the end of turn is confirmed at the decision with
   turns.onFinal?.('turn_1', stored('u1', 'my cat miko'));
   await tick();
   assert.equal(sent.length, 2, 'one confirmed context per turn');
+  turns.close?.();
+});
+
+test('a final that arrives after the next turn started does not confirm its turn again', async () => {
+  const { retriever, calls } = fakeRetriever();
+  const { session, sent } = fakeSession();
+  const turns = createTurnRetrieval(retriever, session);
+  turns.onSpeechStarted?.('turn_1', 0);
+  turns.onPartial?.('turn_1', 'my cat miko');
+  await sleep(5);
+  calls[0]?.finish();
+  await tick();
+  turns.onSpeechStopped?.('turn_1');
+  turns.onSpeechStarted?.('turn_2', 0);
+  turns.onFinal?.('turn_1', stored('u1', 'my cat miko'));
+  await sleep(5);
+  for (const c of calls) c.finish();
+  await tick();
+  const confirmed = sent.filter((e) => e.speculative === false && e.turn_id === 'turn_1');
+  assert.equal(confirmed.length, 1, 'one confirmed context per turn');
   turns.close?.();
 });
 

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import type { MemoryItem } from '../../graph/core/events.js';
+import { collectionFor } from '../../pipelines/memory/collections.js';
+import { answerQuestion, type AgenticOptions } from '../../pipelines/retrieval/agentic-query.js';
+import { reciprocalRankFusion } from '../../pipelines/retrieval/rrf.js';
+import { statesAnswer } from './answer-match.js';
+import { bootstrapDelta, bootstrapMean, pct } from './bootstrap.js';
+import { percentile, type LocomoTurn } from './locomo.js';
+
+/** What the question runner needs from the bench's set-up. */
+export interface LocomoDeps {
+  app: FastifyInstance;
+  post: (conv: string, url: string, body: unknown) => Promise<unknown>;
+  tenantOf: (conv: string) => string;
+  byConv: Map<string, LocomoTurn[]>;
+  convs: string[];
+  /** `conv|dia_id` → utterance id. */
+  diaToUtt: Map<string, string>;
+  /** Ask Parley in-process with these options instead of over HTTP. */
+  options: AgenticOptions | null;
+}
+
+/** A LoCoMo question as `locomo_qa.jsonl` has it. */
+export interface LocomoQa { conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[] }
+
+/** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
+export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0 };
+
+const K = 5;
+const SYSTEMS = ['parley', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
+type System = (typeof SYSTEMS)[number];
+const LABEL: Record<System, string> = {
+  parley: 'Parley POST /v1/query (this change)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
+};
+const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;
+type Metric = (typeof METRICS)[number];
+interface Row { group: '1-4' | '5'; category: number; scores: Record<System, Record<Metric, number>> }
+
+/** Ask every question of every system; print the tables (95 % bootstrap intervals, paired differences). */
+export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], title: string): Promise<void> {
+  const { app, diaToUtt } = deps;
+  const textOf = new Map<string, string>();
+  // BM25 over "speaker: text": a second index, ids prefixed so they never clash with the turns'.
+  for (const conv of deps.convs) {
+    const docs = (deps.byConv.get(conv) ?? []).flatMap((t) => {
+      const id = diaToUtt.get(`${conv}|${t.dia_id}`);
+      if (!id) return [];
+      textOf.set(id, t.text);
+      return [{ id: `named:${id}`, text: `${t.speaker}: ${t.text}`, layer: 'bench-named' }];
+    });
+    await app.stores.lexical.index(deps.tenantOf(conv), docs);
+  }
+  const rows: Row[] = [];
+  const latency = new Map<System, number[]>(SYSTEMS.map((s) => [s, []]));
+  const rounds: number[] = [];
+  const t0 = performance.now();
+  for (const q of qas) {
+    const gold = q.evidence.map((d) => diaToUtt.get(`${q.conv_id}|${d}`)).filter((x): x is string => x !== undefined);
+    if (gold.length === 0) continue;
+    const tenant = deps.tenantOf(q.conv_id);
+    const answer = q.category === 5 ? (q.adversarial_answer ?? q.answer ?? '') : (q.answer ?? '');
+    const vector = (await app.retriever.embedder.embed([q.question]))[0] as Float32Array;
+    const turnItems = (ids: string[]): { refs: string[]; text: string }[] => ids.map((id) => ({ refs: [id], text: textOf.get(id) ?? '' }));
+    const fromItems = (items: MemoryItem[]): { refs: string[]; text: string }[] => items.map((i) => ({ refs: i.refer_ids, text: i.text }));
+    const bm25 = async (n: number): Promise<string[]> => (await app.stores.lexical.search(tenant, q.question, n, { layer: 'interaction' })).map((h) => h.id);
+    const dense = async (n: number): Promise<string[]> => (await app.stores.vectors.search(tenant, collectionFor('interaction'), vector, n)).map((h) => h.id);
+    const run: Record<System, () => Promise<{ refs: string[]; text: string }[]>> = {
+      parley: async () => {
+        const a = deps.options
+          ? await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, deps.options)
+          : (await deps.post(q.conv_id, '/v1/query', { question: q.question, k: K })) as { evidence: MemoryItem[]; rounds: number };
+        rounds.push(a.rounds);
+        return fromItems(a.evidence);
+      },
+      before: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, BEFORE)).evidence),
+      bm25: async () => turnItems(await bm25(K)),
+      bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: 'bench-named' })).map((h) => h.id.slice('named:'.length))),
+      hybrid: async () => turnItems(reciprocalRankFusion([{ ids: await bm25(50) }, { ids: await dense(50) }]).slice(0, K).map((r) => r.id)),
+      dense: async () => turnItems(await dense(K)),
+    };
+    const scores = {} as Row['scores'];
+    for (const s of SYSTEMS) {
+      const started = performance.now();
+      const items = await run[s]();
+      latency.get(s)?.push(performance.now() - started);
+      const found = new Set(items.flatMap((i) => i.refs));
+      const states = items.map((i) => statesAnswer(i.text, answer));
+      scores[s] = {
+        any: gold.some((g) => found.has(g)) ? 1 : 0, all: gold.every((g) => found.has(g)) ? 1 : 0,
+        ans1: states[0] ? 1 : 0, ans3: states.slice(0, 3).some(Boolean) ? 1 : 0,
+      };
+    }
+    rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, scores });
+  }
+  report(rows, latency, rounds, title, (performance.now() - t0) / 1000, deps.options);
+}
+
+function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], title: string, seconds: number, options: AgenticOptions | null): void {
+  const of = (group: string, s: System, m: Metric): number[] => rows.filter((r) => r.group === group).map((r) => r.scores[s][m]);
+  for (const group of ['1-4', '5'] as const) {
+    const n = rows.filter((r) => r.group === group).length;
+    if (n === 0) continue;
+    console.log(`\nLoCoMo ${title}, categories ${group}: ${n} questions (all asked in ${seconds.toFixed(0)} s); mean [95 % bootstrap interval over questions]`);
+    if (options) console.log(`Parley asked in-process through answerQuestion with options ${JSON.stringify(options)}`);
+    console.log(`| system | any@${K} | all@${K} | ans@1 | ans@3 | query p50 / p95 ms |\n|---|---|---|---|---|---|`);
+    for (const s of SYSTEMS) {
+      const ms = latency.get(s) ?? [];
+      const label = s === 'parley' && options ? 'Parley answerQuestion with --options (in-process)' : LABEL[s];
+      console.log(`| ${label} | ${METRICS.map((m) => pct(bootstrapMean(of(group, s, m)))).join(' | ')} | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} |`);
+    }
+    console.log(`\nParley − system, paired over the same questions (categories ${group})\n| baseline | any@${K} | all@${K} | ans@1 | ans@3 |\n|---|---|---|---|---|`);
+    for (const s of SYSTEMS.filter((x) => x !== 'parley')) {
+      console.log(`| ${LABEL[s]} | ${METRICS.map((m) => pct(bootstrapDelta(of(group, 'parley', m), of(group, s, m)), true)).join(' | ')} |`);
+    }
+  }
+  const CATEGORIES = ['1 multi-hop', '2 temporal', '3 open-domain', '4 single-hop', '5 adversarial'];
+  console.log(`\nany@${K} per category\n| system | ${CATEGORIES.join(' | ')} |\n|---|${CATEGORIES.map(() => '---|').join('')}`);
+  for (const s of SYSTEMS) {
+    console.log(`| ${s} | ${CATEGORIES.map((_, c) => {
+      const xs = rows.filter((r) => r.category === c + 1).map((r) => r.scores[s].any);
+      return xs.length ? `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)} % (n ${xs.length})` : 'n/a';
+    }).join(' | ')} |`);
+  }
+  const mean = rounds.reduce((a, b) => a + b, 0) / Math.max(1, rounds.length);
+  console.log(`\nParley agentic rounds per question: mean ${mean.toFixed(2)}; latency: Parley = POST /v1/query round trip (or the in-process call with --options), before = in-process call, baselines = bare store calls`);
+}

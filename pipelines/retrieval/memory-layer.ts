@@ -1,0 +1,198 @@
+import type { Fact } from '../../graph/memory-store.js';
+import type { Stores } from '../../graph/stores.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+import type { MemoryItem } from '../../graph/core/events.js';
+import { collectionFor } from '../memory/collections.js';
+import { personaCandidates, type PersonaCandidate } from './hydrate.js';
+import { factItem, personaItem, utteranceItem, type NameResolver } from './memory-items.js';
+import type { SearchFilters } from './pool-search.js';
+import { coverage } from './question-policy.js';
+import { reciprocalRankFusion } from './rrf.js';
+import type { TemporalIntent } from './temporal-intent.js';
+import { turnsClosedAt } from './validity.js';
+
+/** How memory items of every layer join the turns of an answer; every option has a default. */
+export interface MemoryLayerOptions {
+  /**
+   * Weight of a fact's (profile's, relation's) own rank among the facts the question matches; default 0.5.
+   * 0 serves no fact items (turns only, as before facts were served).
+   */
+  factItemWeight?: number;
+  /** Weight of a persona node's rank among the asker's and named people's matching nodes; default 0.5 (0: none). */
+  personaItemWeight?: number;
+  /**
+   * Honour validity (default true): a superseded item (closed fact, or a turn whose facts are all closed) is
+   * dropped when the question asks about now, ranks below the rest (`supersededFactor`) when it has no
+   * temporal cue, and is preferred (`pastFactor`, with the facts a matched fact replaced) when it asks
+   * about the past. False ignores validity (as before).
+   */
+  validity?: boolean;
+  /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
+  supersededFactor?: number;
+  /** Score factor of a superseded item for a question about the past; default 1.5. */
+  pastFactor?: number;
+  /**
+   * Diversity: at most this many items from one stretch of conversation (turns of one session within
+   * `stretchTurns` of each other; a fact belongs to its source turn's stretch) before items from
+   * elsewhere; the rest only fill leftover places (2 keeps a question and its answer). Default 0 (off):
+   * on LoCoMo conversations 6–7 a cap of 2 cost 20 points of category-5 any@5 (docs/BENCHMARKS.md).
+   */
+  stretchCap?: number;
+  /** Turns either side of an item that count as its stretch; default 3. */
+  stretchTurns?: number;
+}
+
+/** What the memory layer needs from the question and the loop. */
+export interface MemoryLayerInput {
+  stores: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical'>;
+  tenant: TenantId;
+  names: NameResolver;
+  question: string;
+  /** Keyword query for facts (content words and names: facts are written with names). */
+  keywords: string;
+  vector: Float32Array | null;
+  filters: SearchFilters;
+  askerId: string | null;
+  /**
+   * The score factor the loop gives a turn with this speaker, addressees, text and time (asker, named
+   * subject, named time, answer type); a fact's own rank gets the same factor (its subject counts as a speaker).
+   */
+  factor: (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }) => number;
+  intent: TemporalIntent;
+  /** The loop's turns, best first (scores only order them). */
+  turns: { u: Utterance; score: number }[];
+  k: number;
+  /** RRF constant of the fusion. */
+  rrfK: number;
+  /** Depth of the fact searches. */
+  depth: number;
+  /**
+   * The question's content words: a fact earns a rank of its own only when its text, slot
+   * (`lives_in`) or kind (a commitment: "promise") holds one of them (`factWords`); a fact that matched on names or by vector alone enters only
+   * through its source turn.
+   */
+  terms: readonly string[];
+}
+
+type Candidate =
+  | { kind: 'turn'; id: string; score: number; u: Utterance; closedAt: string | null }
+  | { kind: 'fact'; id: string; score: number; f: Fact }
+  | { kind: 'persona'; id: string; score: number; p: PersonaCandidate };
+
+/**
+ * Fuse the loop's turns with facts, profiles, relations and persona nodes the question matches (rank
+ * fusion: a turn scores 1/(rrfK + rank); a fact scores the better of its weighted rank among the
+ * facts the question matches and the score of its best-ranked source turn: it stands in for the turn
+ * it restates, which it then replaces; the loop's turn ranking already counts fact matches).
+ * Validity: see `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items:
+ * best first, then any that only filled places left after the diversity cap.
+ */
+export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions = {}): Promise<MemoryItem[]> {
+  const { stores, tenant, rrfK, intent } = input;
+  const share = (rank: number): number => 1 / (rrfK + rank);
+  const factW = o.factItemWeight ?? 0.5;
+  const personaW = o.personaItemWeight ?? 0.5;
+  const validity = o.validity ?? true;
+  const turnRank = new Map(input.turns.map((t, i) => [t.u.id, i + 1]));
+  const [facts, persona, closedAt] = await Promise.all([
+    factW > 0 ? matchFacts(input) : Promise.resolve([]),
+    personaW > 0 && !input.filters.addresseeId && !input.filters.sessionId
+      ? personaCandidates(stores, tenant, input.question, input.askerId) : Promise.resolve([]),
+    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u.id)) : Promise.resolve(new Map<string, string>()),
+  ]);
+  const candidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
+  const seen = new Set(candidates.map((c) => c.id));
+  const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
+  const own = new Set(topical.map((f) => f.id));
+  for (const [i, f] of [...topical, ...facts.filter((f) => !own.has(f.id))].entries()) {
+    const viaTurn = Math.max(0, ...f.referIds.map((r) => (turnRank.has(r) ? share(turnRank.get(r) as number) : 0)));
+    const factor = input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time });
+    const score = Math.max(own.has(f.id) ? factW * share(i + 1) * factor : 0, viaTurn);
+    if (score === 0) continue;
+    candidates.push({ kind: 'fact', id: f.id, score, f });
+    seen.add(f.id);
+    if (validity && intent === 'past') {
+      // What the fact replaced answers "before": follow the chain back (at most 3 steps).
+      let prev = f.supersedes;
+      for (let step = 0; prev && step < 3 && !seen.has(prev); step++) {
+        const old = await stores.memory.getFact(tenant, prev);
+        if (!old) break;
+        candidates.push({ kind: 'fact', id: old.id, score, f: old });
+        seen.add(old.id);
+        prev = old.supersedes;
+      }
+    }
+  }
+  const speaker = input.filters.speakerId;
+  persona.filter((p) => !speaker || p.node.participantId === speaker)
+    .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
+
+  const scored = candidates.flatMap((c) => {
+    const superseded = c.kind === 'turn' ? c.closedAt !== null : c.kind === 'fact' && c.f.validTo !== null;
+    if (!validity || !superseded) return [c];
+    if (intent === 'current') return [];
+    return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
+  }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
+
+  // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates.
+  // At most `stretchCap` items per stretch of conversation first; the others fill leftover places.
+  const turnById = new Map(input.turns.map((t) => [t.u.id, t.u]));
+  const place = (c: Candidate): Utterance | undefined => (c.kind === 'turn' ? c.u : c.kind === 'fact' ? c.f.referIds.map((r) => turnById.get(r)).find(Boolean) : undefined);
+  const cap = o.stretchCap ?? 0;
+  const near = o.stretchTurns ?? 3;
+  const covered = new Set<string>();
+  const kept: Candidate[] = [];
+  const deferred: Candidate[] = [];
+  for (const c of scored) {
+    if (kept.length >= input.k) break;
+    if (c.kind === 'turn' && covered.has(c.id)) continue;
+    const at = place(c);
+    const crowded = cap > 0 && at !== undefined && kept.filter((x) => {
+      const y = place(x);
+      return y !== undefined && y.sessionId === at.sessionId && Math.abs(y.seq - at.seq) <= near;
+    }).length >= cap;
+    if (crowded) {
+      deferred.push(c);
+      continue;
+    }
+    if (c.kind === 'fact') for (const r of c.f.referIds) covered.add(r);
+    kept.push(c);
+  }
+  kept.push(...deferred.filter((c) => c.kind !== 'turn' || !covered.has(c.id)).slice(0, Math.max(0, input.k - kept.length)));
+  return Promise.all(kept.map((c) => (c.kind === 'turn' ? utteranceItem(input.names, c.u, c.score, c.closedAt)
+    : c.kind === 'fact' ? factItem(input.names, c.f, c.score) : personaItem(input.names, c.p.node, c.score))));
+}
+
+/** Tie-break: a fact (distilled, self-contained) before the turn it restates, persona last. */
+const rankOfKind = (c: Candidate): number => (c.kind === 'fact' ? 0 : c.kind === 'turn' ? 1 : 2);
+
+/** Words a question uses for a fact's kind ("What did Ana promise…" → commitments). */
+const KIND_WORDS: Partial<Record<Fact['kind'], string>> = {
+  commitment: 'promise promised commit committed commitment agree agreed pledge',
+  plan: 'plan plans planning intend intends going',
+  preference: 'like likes love loves prefer prefers favourite favorite enjoy enjoys',
+  request: 'ask asked request requested',
+  relation: 'relation relative family',
+};
+
+/** The words a fact is about: its text, its slot (`lives_in` → lives in) and its kind's question words. */
+export function factWords(f: Pick<Fact, 'content' | 'slot' | 'kind'>): string {
+  return `${f.content} ${f.slot?.replace(/[_:]/g, ' ') ?? ''} ${KIND_WORDS[f.kind] ?? ''}`;
+}
+
+/** Current facts and profiles the question matches (BM25 with names, dense), best first, as stored. */
+async function matchFacts(input: MemoryLayerInput): Promise<Fact[]> {
+  const { stores, tenant, filters, depth } = input;
+  const lists = [stores.lexical.search(tenant, input.keywords || input.question, depth, { ...filters, layer: ['fact', 'profile'] })
+    .then((hits) => ({ ids: hits.map((h) => h.id), weight: 1 }))];
+  if (input.vector) {
+    for (const layer of ['fact', 'profile'] as const) {
+      lists.push(stores.vectors.search(tenant, collectionFor(layer), input.vector, depth, filters)
+        .then((hits) => ({ ids: hits.map((h) => h.id), weight: 0.5 })));
+    }
+  }
+  const ranked = reciprocalRankFusion(await Promise.all(lists), input.rrfK).slice(0, depth).map((r) => r.id);
+  if (ranked.length === 0) return [];
+  const byId = new Map((await stores.memory.listFacts(tenant, { ids: ranked, includeHistory: true, limit: ranked.length })).map((f) => [f.id, f]));
+  return ranked.flatMap((id) => byId.get(id) ?? []);
+}

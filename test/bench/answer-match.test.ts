@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { contentWords, statesAnswer } from '../../bench/lib/answer-match.js';
+import { bootstrapDelta, bootstrapMean } from '../../bench/lib/bootstrap.js';
+
+describe('answer-level judging (bench/lib/answer-match.ts)', () => {
+  test('dates in any common form match; another day does not', () => {
+    assert.ok(statesAnswer('The support group met on 2023-05-07, it was great', '7 May 2023'));
+    assert.ok(statesAnswer('I went on May 7th, 2023', '7 May 2023'));
+    assert.ok(statesAnswer('see you on 7 may 2023', 'May 7, 2023'));
+    assert.ok(!statesAnswer('I went on 9 June 2024', '7 May 2023'));
+  });
+
+  test('content words with light stemming, at least half of them; stop words do not count', () => {
+    assert.ok(statesAnswer('Melanie painted two sunsets by the lake', 'sunset'));
+    assert.ok(statesAnswer('She is researching adoption agencies', 'Researching adoption agencies'));
+    assert.ok(statesAnswer('I will study psychology', 'Psychology, counseling'), 'one of two words is half');
+    assert.ok(!statesAnswer('I will study psychology', 'Psychology, counseling certification'), 'one of three is not half');
+    assert.ok(!statesAnswer('it is what it is', 'it is'), 'an answer of stop words only never matches');
+    assert.ok(statesAnswer('we have three kids', 3), 'number words and numbers');
+    assert.deepEqual([...contentWords('The Sept. 3rd meetings')].sort(), ['3', 'meeting', 'september']);
+  });
+});
+
+describe('bootstrap intervals (bench/lib/bootstrap.ts)', () => {
+  test('the interval holds the mean, narrows with more questions, and is repeatable', () => {
+    const small = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? 0 : 1));
+    const large = Array.from({ length: 4000 }, (_, i) => (i % 4 === 0 ? 0 : 1));
+    const a = bootstrapMean(small);
+    const b = bootstrapMean(large);
+    assert.equal(a.mean, 0.75);
+    assert.ok(a.lo < 0.75 && a.hi > 0.75);
+    assert.ok(b.hi - b.lo < (a.hi - a.lo) / 5);
+    assert.deepEqual(bootstrapMean(small), a, 'seeded');
+    assert.deepEqual(bootstrapMean([1, 1, 1]), { mean: 1, lo: 1, hi: 1 });
+  });
+
+  test('a paired difference of identical systems is exactly zero; a consistent gain excludes zero', () => {
+    const x = Array.from({ length: 200 }, (_, i) => i % 2);
+    assert.deepEqual(bootstrapDelta(x, x), { mean: 0, lo: 0, hi: 0 });
+    const better = x.map((v, i) => (i % 10 === 0 ? 1 : v));
+    const d = bootstrapDelta(better, x);
+    assert.ok(d.mean > 0 && d.lo > 0, JSON.stringify(d));
+    assert.throws(() => bootstrapDelta([1], [1, 0]));
+  });
+});

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import type { MemoryItem } from '../../graph/core/events.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+describe('POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation)', () => {
+  let t: TestApp;
+  const post = async (url: string, body: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.ok(res.ok, await res.clone().text());
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const ask = async (question: string): Promise<MemoryItem[]> => (await post('/v1/query', { question })).evidence as MemoryItem[];
+
+  before(async () => {
+    t = await startTestApp();
+    await post('/v1/sessions/demo/utterances', { utterances: [
+      { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
+      { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
+    ] });
+    await post('/v1/sessions/lena-1/utterances', { utterances: [
+      { speaker: 'Lena', addressees: ['Omar'], text: 'I live in Richmond, close to the marina.', time: '2026-03-01T09:00:00Z' },
+      { speaker: 'Omar', addressees: ['Lena'], text: 'Nice, I love the marina in spring.', time: '2026-03-01T09:01:00Z' },
+    ] });
+    await post('/v1/sessions/lena-2/utterances', { utterances: [
+      { speaker: 'Lena', addressees: ['Omar'], text: 'Big news: I moved to Berkeley last month.', time: '2026-10-05T09:00:00Z' },
+      { speaker: 'Omar', addressees: ['Lena'], text: 'Congratulations on the new place!', time: '2026-10-05T09:01:00Z' },
+    ] });
+    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('"What did Ana promise Ben?" puts the commitment Ana made, as a fact item, first', async () => {
+    const [top] = await ask('What did Ana promise Ben?');
+    assert.ok(top);
+    assert.equal(top.layer, 'fact');
+    assert.match(top.text, /^Ana will send Ben the draft on Friday/);
+    assert.equal(top.speaker?.name, 'Ana');
+    assert.deepEqual(top.addressees.map((a) => a.name), ['Ben']);
+    assert.equal(top.superseded, false);
+    assert.equal(top.valid_to, null);
+    assert.equal(top.valid_from, '2026-11-02T10:00:00.000Z');
+    const [source] = await t.app.stores.graph.getTranscript('default', 'demo');
+    assert.deepEqual(top.refer_ids, [source?.id], 'the fact names the turn it came from');
+  });
+
+  test('"Where does Lena live now?" serves Berkeley, and nothing superseded', async () => {
+    const evidence = await ask('Where does Lena live now?');
+    const berkeley = evidence.findIndex((i) => /Berkeley/.test(i.text));
+    assert.ok(berkeley >= 0, JSON.stringify(evidence));
+    assert.ok(evidence.every((i) => !/Richmond/.test(i.text) || berkeley < evidence.indexOf(i)), 'Berkeley above Richmond');
+    assert.ok(evidence.every((i) => !i.superseded && i.valid_to === null), 'a question about now gets no replaced memory');
+    assert.ok(['profile', 'fact'].includes(evidence[berkeley]!.layer));
+  });
+
+  test('with no temporal cue, Berkeley comes first and Richmond, if served, is marked superseded', async () => {
+    const evidence = await ask('Where does Lena live?');
+    const berkeley = evidence.findIndex((i) => /Berkeley/.test(i.text));
+    const richmond = evidence.findIndex((i) => /Richmond/.test(i.text));
+    assert.ok(berkeley >= 0);
+    assert.ok(richmond === -1 || richmond > berkeley);
+    if (richmond >= 0) assert.equal(evidence[richmond]!.superseded, true);
+  });
+
+  test('"Where did Lena live before?" serves the replaced fact first, marked superseded with its validity', async () => {
+    const evidence = await ask('Where did Lena live before?');
+    const [top] = evidence;
+    assert.ok(top);
+    assert.match(top.text, /Richmond/);
+    assert.equal(top.superseded, true);
+    assert.equal(top.valid_from, '2026-03-01T09:00:00.000Z');
+    assert.equal(top.valid_to, '2026-10-05T09:00:00.000Z', 'closed when the move was said');
+    assert.ok(evidence.some((i) => /Berkeley/.test(i.text) && !i.superseded), 'what replaced it is there too');
+  });
+
+  test('live retrieval (memory.context) marks a turn whose facts were all replaced as superseded', async () => {
+    const r = await t.app.retriever.retrieve({ tenant: 'default', text: 'Lena, do you still live in Richmond near the marina?', k: 10 });
+    const richmond = r.items.find((i) => i.layer === 'interaction' && /I live in Richmond/.test(i.text));
+    assert.ok(richmond, JSON.stringify(r.items.map((i) => i.text)));
+    assert.equal(richmond.superseded, true);
+    assert.equal(richmond.valid_to, '2026-10-05T09:00:00.000Z');
+    const marina = r.items.find((i) => /love the marina/.test(i.text) && i.layer === 'interaction');
+    if (marina) assert.equal(marina.superseded, false, 'a turn whose facts hold is not superseded');
+  });
+
+  test('a speaker filter keeps every layer to that speaker', async () => {
+    const omar = (await t.app.stores.graph.findParticipantsByName('default', 'Omar'))[0];
+    assert.ok(omar);
+    const evidence = (await post('/v1/query', { question: 'What does Lena think of the marina?', speaker: omar.id })).evidence as MemoryItem[];
+    assert.ok(evidence.length > 0);
+    assert.ok(evidence.every((i) => i.speaker?.id === omar.id), JSON.stringify(evidence.map((i) => [i.layer, i.speaker])));
+  });
+});
