@@ -4,7 +4,7 @@ import type { EntityIndex } from '../../graph/entity-index.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { QueryCoherence, type QueryCoherenceOptions } from '../../pipelines/retrieval/coherence.js';
-import { answerQuestion, type AgenticOptions } from '../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, type AgenticOptions, type QuestionInput } from '../../pipelines/retrieval/agentic-query.js';
 import { leftBrainStep } from '../../pipelines/retrieval/left-brain-job.js';
 import { Retriever, type RetrieverOptions } from '../../pipelines/retrieval/retriever.js';
 import { DeterministicJudge, type SchemaJudge } from '../../pipelines/retrieval/schema-judge.js';
@@ -14,14 +14,7 @@ import type { MemoryItem } from '../../graph/core/events.js';
 /** Answers an explicit question from memory (WS `query`, `POST /v1/query`). */
 export type MemoryQueryFn = (
   tenant: string,
-  input: {
-    question: string;
-    asker?: string | null;
-    k?: number;
-    sessionId?: string;
-    speakerId?: string;
-    addresseeId?: string;
-  },
+  input: Pick<QuestionInput, 'question' | 'asker' | 'k' | 'sessionId' | 'speakerId' | 'addresseeId'>,
 ) => Promise<{ evidence: MemoryItem[]; rounds: number; timings: Record<string, number> }>;
 
 declare module 'fastify' {

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MODEL_MANIFEST, type ModelEntry } from '../../../pipelines/models/manifest.js';
 import { fetchModel, SUMS_FILE, verifyModel } from '../../../pipelines/models/model-downloader.js';
+import { serveLocally } from '../../helpers/local-http.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
@@ -23,7 +22,7 @@ describe('models downloader (against a local HTTP server)', () => {
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'parley-models-'));
-    server = createServer((req, res) => {
+    ({ server, base } = await serveLocally((req, res) => {
       const body = files.get(req.url ?? '');
       if (!body) { res.statusCode = 404; res.end(); return; }
       ranges.push(req.headers.range);
@@ -39,10 +38,7 @@ describe('models downloader (against a local HTTP server)', () => {
         return;
       }
       res.end(body.subarray(start));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
   });
   after(async () => {
     server.close();

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat, mkdir, copyFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +14,7 @@ import { readWavPcm16 } from '../../../pipelines/speaker/eval-corpus.js';
 import { loadConfig } from '../../../server/config.js';
 import { createSpeakerEmbedder } from '../../../server/plugins/models.js';
 import { buildTestSpeakerModel, TEST_SPEAKER_DIM } from '../../doubles/onnx-speaker-model.js';
+import { serveLocally } from '../../helpers/local-http.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const fixture = (name: string): string => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/audio', name);
@@ -36,15 +35,12 @@ describe('model install path: fetch → verify → the server loads what was fet
     dir = await mkdtemp(path.join(os.tmpdir(), 'parley-install-'));
     buildTestSpeakerModel(path.join(dir, 'stand-in.onnx'));
     model = await readFile(path.join(dir, 'stand-in.onnx'));
-    server = createServer((req, res) => {
+    ({ server, base } = await serveLocally((req, res) => {
       const body = served.get(req.url ?? '');
       if (!body) { res.statusCode = 404; res.end(); return; }
       res.setHeader('content-length', String(body.length));
       res.end(body);
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
   });
   after(async () => {
     server.close();
