@@ -26,13 +26,23 @@ export interface Tok {
   pos: string;
 }
 
+/** Texts tokenised lately: one utterance is read by several naming checks in a row. */
+const recent = new Map<string, Tok[]>();
+const RECENT_TEXTS = 16;
+
 /** Tokens of `text`; "i'm" splits into "i" + "'m", "name's" into "name" + "'s". */
 export function tokens(text: string): Tok[] {
-  nlp ??= winkNLP(model);
+  const seen = recent.get(text);
+  if (seen) return seen;
+  // Tokens and parts of speech only: named-entity recognition costs most of a read and is not used.
+  nlp ??= winkNLP(model, ['sbd', 'pos']);
   const doc = nlp.readDoc(text);
   const values = doc.tokens().out() as string[];
   const pos = doc.tokens().out(nlp.its.pos) as string[];
-  return values.map((v, i) => ({ value: v, lower: v.toLowerCase(), pos: pos[i] ?? 'X' }));
+  const toks = values.map((v, i) => ({ value: v, lower: v.toLowerCase(), pos: pos[i] ?? 'X' }));
+  if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value!);
+  recent.set(text, toks);
+  return toks;
 }
 
 /** Typed text has case; recognised speech (pocketsphinx) is all lower-case. */
@@ -55,11 +65,18 @@ export interface NameTest {
 
 /** The tag of token `k` when it is written capitalised, as a name would be ("Emily", "Ken"). */
 function truecasedPos(t: readonly Tok[], k: number): string {
-  const words = t.map((x, i) => (i === k ? capitalise(x.value) : x.value));
+  // The tagger looks at nearby words only: re-tag a window, not the whole (possibly long) text.
+  const from = Math.max(0, k - TAG_WINDOW);
+  const near = t.slice(from, k + TAG_WINDOW + 1);
+  const at = k - from;
+  const words = near.map((x, i) => (i === at ? capitalise(x.value) : x.value));
   const again = tokens(words.join(' '));
-  const at = again.length === t.length ? again[k] : again.find((x) => x.value === words[k]);
-  return at?.pos ?? 'X';
+  const tok = again.length === near.length ? again[at] : again.find((x) => x.value === words[at]);
+  return tok?.pos ?? 'X';
 }
+
+/** Tokens either side of a word that `truecasedPos` re-tags with it. */
+const TAG_WINDOW = 8;
 
 /**
  * Is token `k` a first name here? Known to the tenant; else in the first-name list and not used as an
