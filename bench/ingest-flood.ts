@@ -2,7 +2,7 @@
  * One large batch against live traffic: a POST-sized batch (default 1,000 utterances of ~10k
  * characters, the most the HTTP schema allows) is ingested while a 10 ms ticker stands in for every
  * other session's timers and sockets. Reports how late the ticker ran (the longest event-loop stall,
- * and its p99) and the batch's total time, for Parley's chunked commits (50 utterances a commit, the
+ * and its p99) and the batch's total time, for Parley's chunked commits (20 utterances a commit, the
  * loop released between utterances) against the baseline measured in the same run: one commit for
  * the whole batch with no pause (`commitChunk: Infinity`, the behaviour before).
  *
@@ -64,7 +64,7 @@ async function once(commitChunk: number): Promise<{ stallMs: number; p99Ms: numb
 console.log(`ingest flood: ${count} utterances of ${chars} characters in one batch, ${runs} runs each`);
 console.log('| mode | longest stall ms (per run) | p99 lateness ms | batch total s |');
 console.log('|---|---|---|---|');
-for (const [label, chunk] of [['Parley: 50 per commit, loop released', 50], ['baseline: one commit, no pause', Infinity]] as const) {
+for (const [label, chunk] of [['Parley: 20 per commit, loop released', 20], ['baseline: one commit, no pause', Infinity]] as const) {
   const results = [];
   for (let r = 0; r < runs; r++) results.push(await once(chunk));
   console.log(`| ${label} | ${results.map((x) => x.stallMs.toFixed(0)).join(', ')} | ${results.map((x) => x.p99Ms.toFixed(0)).join(', ')} | ${results.map((x) => (x.totalMs / 1000).toFixed(1)).join(', ')} |`);

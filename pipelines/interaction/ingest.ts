@@ -48,7 +48,7 @@ export interface InteractionIngestDeps {
    */
   atomically?: <T>(work: () => Promise<T>) => Promise<T>;
   /**
-   * Most utterances per commit (default 50). A large batch is stored as several commits with the
+   * Most utterances per commit (default 20). A large batch is stored as several commits with the
    * event loop released between them (and between resolved utterances), so one request never
    * stalls live sessions; with `utterance_id`s or an `Idempotency-Key`, resending a batch that
    * failed part-way stores nothing twice. `Infinity`: one commit, no pauses (the previous behaviour).
@@ -123,7 +123,7 @@ export class InteractionIngest {
     // The previous turn's vocatives that no one present holds: whoever speaks next answers to them.
     const last = history.at(-1);
     let calledFor = last ? { speakerId: last.speakerId, names: unknownVocatives(last.text, await resolver.byIds([...present])) } : null;
-    const chunk = this.deps.commitChunk ?? 50;
+    const chunk = this.deps.commitChunk ?? 20;
     for (const [i, input] of inputs.entries()) {
       if (i > 0 && Number.isFinite(chunk)) await releaseLoop();
       const { participant, isNew } = speakers[i]!;
