@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 interface MemoryJson {
-  id: string; text: string; layer: string; valid_to: string | null; supersedes: string | null;
+  id: string; text: string; layer: string; valid_to: string | null; supersedes: string | null; event_time: string | null;
   speaker: { id: string; name: string | null }; refer_ids: string[];
   addressees: { id: string; name: string | null }[]; subject_id: string;
 }
@@ -42,6 +42,7 @@ describe('long-term memory through the API (embedded extractor, in-process queue
     assert.equal(porto.speaker.name, 'Ana');
     assert.deepEqual(porto.refer_ids, [ids[0]]);
     assert.ok(current.some((m) => /sushi/.test(m.text)));
+    assert.equal(porto.event_time, null, 'an undated fact has no event time');
 
     await say('m2', [{ speaker: 'Ana', text: 'I moved to Lisbon last month.' }]);
     const now = await memories();
@@ -52,6 +53,7 @@ describe('long-term memory through the API (embedded extractor, in-process queue
     assert.ok(closed?.valid_to, 'the old fact is kept, closed');
     const lisbon = history.find((m) => /Lisbon/.test(m.text))!;
     assert.equal(lisbon.supersedes, porto.id);
+    assert.match(String(lisbon.event_time), /^\d{4}-\d{2}/, 'the move is dated (last month), as a field');
 
     const ana = (await t.app.inject({ url: '/v1/participants' })).json().participants.find((p: { name: string }) => p.name === 'Ana');
     const anas = await memories(`?participant=${ana.id}`);
