@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
+import { DecoderPool } from './pocketsphinx-pool.js';
 import type { AsrFinal, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -21,21 +22,25 @@ export const POCKETSPHINX_LIBRARY_OPTIONS: Readonly<Record<string, string>> = { 
 
 /**
  * CMU pocketsphinx in-process over FFI. A decoder serves one turn at a time, so concurrent turns in one
- * thread each take a decoder from a small pool (created on demand, 0.3–0.5 s each).
+ * thread each take a decoder from a bounded pool (created on demand, 0.3–0.5 s and ~160 MB each, kept
+ * loaded for later turns). Past the cap (`maxDecoders`) a turn keeps its audio until a decoder is free
+ * and then catches up, so native memory stays bounded however many turns overlap.
  */
 export class PocketsphinxAsr implements StreamingAsr {
   readonly name = 'pocketsphinx';
   readonly producesPartials = true;
-  private readonly idle: Decoder[] = [];
+  /** @internal The thread's decoders (its `size` and `peakSize` are what tests and benches read). */
+  readonly pool: DecoderPool<Decoder>;
   private readonly partialIntervalSamples: number;
-  private readonly maxIdleDecoders: number;
   private readonly options: Record<string, string>;
   private closed = false;
 
   private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
-    this.maxIdleDecoders = config.maxIdleDecoders ?? 4;
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
+    const max = config.maxDecoders ?? 4;
+    this.pool = new DecoderPool(() => this.createDecoder(), (d) => this.freeDecoder(d), max,
+      Math.min(max, config.maxIdleDecoders ?? max));
   }
 
   /**
@@ -57,7 +62,7 @@ export class PocketsphinxAsr implements StreamingAsr {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `libpocketsphinx.so.3 cannot be loaded; ${fix}`, { cause: err });
     }
     const asr = new PocketsphinxAsr(api, modelDir, config);
-    asr.idle.push(asr.createDecoder());
+    asr.pool.warm();
     return asr;
   }
 
@@ -78,12 +83,6 @@ export class PocketsphinxAsr implements StreamingAsr {
     return { config, ps };
   }
 
-  /** @internal Give a decoder back after a turn. */
-  release(decoder: Decoder): void {
-    if (!this.closed && this.idle.length < this.maxIdleDecoders) this.idle.push(decoder);
-    else this.freeDecoder(decoder);
-  }
-
   private freeDecoder(d: Decoder): void {
     this.api.psFree(d.ps);
     this.api.cmdLnFree(d.config);
@@ -91,13 +90,12 @@ export class PocketsphinxAsr implements StreamingAsr {
 
   startTurn(): AsrTurnStream {
     if (this.closed) throw new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'speech recogniser is closed');
-    const decoder = this.idle.pop() ?? this.createDecoder();
-    return new PocketsphinxTurn(this.api, decoder, this, this.partialIntervalSamples);
+    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const d of this.idle.splice(0)) this.freeDecoder(d);
+    this.pool.close();
   }
 }
 
@@ -106,10 +104,34 @@ class PocketsphinxTurn implements AsrTurnStream {
   private sinceHyp = 0;
   private lastPartial = '';
   private done = false;
+  private decoder: Decoder | undefined;
+  /** While every decoder is busy: the turn's audio so far, and its place in the queue. */
+  private held: Int16Array[] = [];
+  private pending: { decoder: Promise<Decoder | undefined>; cancel: () => void } | undefined;
 
-  constructor(private readonly api: PocketsphinxApi, private readonly decoder: Decoder,
-    private readonly owner: PocketsphinxAsr, private readonly partialIntervalSamples: number) {
-    api.psStartUtt(decoder.ps);
+  constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
+    private readonly partialIntervalSamples: number) {
+    this.decoder = pool.tryTake();
+    if (this.decoder) {
+      api.psStartUtt(this.decoder.ps);
+      return;
+    }
+    this.pending = pool.wait();
+    void this.pending.decoder.then((d) => this.begin(d));
+  }
+
+  /** A decoder came free for a turn that waited: decode what it kept, or hand it on if aborted. */
+  private begin(decoder: Decoder | undefined): void {
+    this.pending = undefined;
+    if (!decoder) return;
+    if (this.done) {
+      this.pool.give(decoder);
+      return;
+    }
+    this.decoder = decoder;
+    this.api.psStartUtt(decoder.ps);
+    for (const chunk of this.held) this.api.psProcessRaw(decoder.ps, chunk, chunk.length, 0, 0);
+    this.held = [];
   }
 
   accept(samples: Float32Array): string | undefined {
@@ -119,6 +141,10 @@ class PocketsphinxTurn implements AsrTurnStream {
       const v = samples[i] ?? 0;
       this.pcm[i] = v >= 1 ? 32767 : v <= -1 ? -32768 : Math.round(v * 32767);
     }
+    if (!this.decoder) {
+      this.held.push(this.pcm.slice(0, samples.length));
+      return undefined;
+    }
     this.api.psProcessRaw(this.decoder.ps, this.pcm, samples.length, 0, 0);
     this.sinceHyp += samples.length;
     if (this.sinceHyp < this.partialIntervalSamples) return undefined;
@@ -126,7 +152,7 @@ class PocketsphinxTurn implements AsrTurnStream {
   }
 
   flush(): string | undefined {
-    if (this.done) return undefined;
+    if (this.done || !this.decoder) return undefined;
     this.sinceHyp = 0;
     const hyp = normalise(this.api.psGetHyp(this.decoder.ps, null));
     if (hyp === '' || hyp === this.lastPartial) return undefined;
@@ -136,22 +162,32 @@ class PocketsphinxTurn implements AsrTurnStream {
 
   async finish(): Promise<AsrFinal> {
     if (this.done) return { text: '', confidence: 0 };
+    if (this.pending) await this.pending.decoder;
     this.done = true;
-    const { ps } = this.decoder;
+    const decoder = this.decoder;
+    if (!decoder) return { text: '', confidence: 0 };
+    const { ps } = decoder;
     this.api.psEndUtt(ps);
     const text = normalise(this.api.psGetHyp(ps, null));
     // The utterance posterior shrinks with length; its per-word geometric mean is comparable across turns.
     const posterior = text === '' ? 0 : this.api.logmathExp(this.api.psGetLogmath(ps), this.api.psGetProb(ps));
     const confidence = text === '' ? 0 : Math.pow(posterior, 1 / text.split(' ').length);
-    this.owner.release(this.decoder);
+    this.decoder = undefined;
+    this.pool.give(decoder);
     return { text, confidence: Math.max(0, Math.min(1, confidence)) };
   }
 
   abort(): void {
     if (this.done) return;
     this.done = true;
-    this.api.psEndUtt(this.decoder.ps);
-    this.owner.release(this.decoder);
+    this.held = [];
+    this.pending?.cancel();
+    this.pending = undefined;
+    const decoder = this.decoder;
+    if (!decoder) return;
+    this.decoder = undefined;
+    this.api.psEndUtt(decoder.ps);
+    this.pool.give(decoder);
   }
 }
 

@@ -51,9 +51,12 @@ export interface PocketsphinxAsrConfig {
   /** Minimum audio between partial hypotheses, in milliseconds. Default 300. */
   partialIntervalMs?: number;
   /**
-   * Decoders kept loaded between turns per thread (each ~160 MB; one is needed per concurrent turn, and
-   * creating one takes 0.3–0.5 s). Default 4.
+   * Most decoders alive at once per thread (each ~160 MB of native memory; creating one takes
+   * 0.3–0.5 s). A turn that overlaps more turns than this keeps its audio until a decoder is free and
+   * then catches up. Default 4.
    */
+  maxDecoders?: number;
+  /** Decoders kept loaded between turns per thread (at most `maxDecoders`, its default). */
   maxIdleDecoders?: number;
   /**
    * Decoder options passed to pocketsphinx as on its command line, overriding Parley's defaults

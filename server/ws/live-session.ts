@@ -30,8 +30,19 @@ export interface LiveSessionDeps {
 const SEQ_BLOCK = 100;
 
 /**
+ * Resolve on the next turn of the event loop, after pending I/O. Every session's queue waits here
+ * between messages, and `setImmediate` callbacks run first in, first out, so sessions with work take
+ * one message each in turn (round robin), and socket reads, `/healthz` and audio run in between.
+ */
+function nextLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * One conversation with one connected client at a time. Client messages run one after another in
- * arrival order through a bounded queue; events go out numbered by `seq`. Survives reconnects.
+ * arrival order through a bounded queue (`PARLEY_SESSION_QUEUE`), one message per session per turn of
+ * the event loop, so one flooding session cannot starve the others; events go out numbered by `seq`.
+ * Survives reconnects.
  */
 export class LiveSession implements TurnSession {
   private socket: WebSocket | null = null;
@@ -213,6 +224,8 @@ export class LiveSession implements TurnSession {
           if (code === 'PARLEY_ERR_INTERNAL') this.log.error({ err }, 'session message failed');
           this.sendError(code, message);
         }
+        // Fairness: let other sessions' messages and pending I/O run before this session's next one.
+        if (this.work.length > 0) await nextLoopTurn();
       }
     } finally {
       this.running = null;
