@@ -10,11 +10,16 @@
  *      while another session floods at `--flood-rate` messages a second, against the same control
  *      alone (baseline, same run).
  *
+ *   5. kill -9 durability: `--crashes` kills of a server under HTTP and WebSocket writes; after a
+ *      restart, acknowledged utterances lost (must be 0) and consolidation jobs left pending.
+ *
  *   npm run soak -- [--rounds 10] [--sessions 4] [--fuzz 10000] [--flood-rate 5000] [--flood-s 10]
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { loadAudioFixtures, fixtureSamples } from '../pipelines/audio/fixtures.js';
-import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
+import { killHard, startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { TestWsClient } from '../test/helpers/ws-client.js';
 import { percentile } from './lib/locomo.js';
@@ -30,6 +35,7 @@ const sessions = arg('sessions', 4);
 const fuzzCount = arg('fuzz', 10_000);
 const floodRate = arg('flood-rate', 5000);
 const floodS = arg('flood-s', 10);
+const crashes = arg('crashes', 5);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withServer<T>(env: Record<string, string>, run: (s: ServerProcess) => Promise<T>): Promise<T> {
@@ -150,6 +156,80 @@ async function slots(): Promise<void> {
   });
 }
 
+/**
+ * 5. kill -9 durability: `--crashes` times, HTTP and WebSocket clients store utterances while the
+ * server is killed without warning at a random moment; after a restart on the same data, every
+ * acknowledged utterance must be found, and every stored one consolidated.
+ */
+async function durability(): Promise<void> {
+  const tmp = tempDir('parley-soak-durable-');
+  const env = { DATA_DIR: tmp.dir, PARLEY_ASR: 'none' };
+  const rnd = seededRandom(11);
+  const acked = new Set<string>();
+  let sent = 0;
+  try {
+    for (let round = 0; round < crashes; round++) {
+      const server = await startServerProcess(env);
+      let alive = true;
+      const http = (async () => {
+        for (let i = 0; alive; i++) {
+          sent += 1;
+          const res = await fetch(`${server.httpUrl}/v1/sessions/durable-http/utterances`, {
+            method: 'POST', headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ utterances: [{ speaker: 'Ana', text: `I planted row ${round}-${i} of tomatoes today.` }] }),
+          }).catch(() => null);
+          if (res?.status === 201) for (const id of ((await res.json()) as { utterance_ids: string[] }).utterance_ids) acked.add(id);
+        }
+      })();
+      const ws = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=durable-ws`);
+      await ws.next('session.started');
+      const socket = (async () => {
+        for (let i = 0; alive; i++) {
+          sent += 1;
+          ws.sendJson({ type: 'utterance', speaker: 'Ben', text: `The shed key ${round}-${i} is under the pot.` });
+          await sleep(5);
+        }
+      })();
+      ws.socket.on('message', (m) => {
+        const e = JSON.parse(String(m)) as { type: string; utterance_id?: string };
+        if (e.type === 'transcript.final' && e.utterance_id) acked.add(e.utterance_id);
+      });
+      await sleep(500 + rnd() * 1500);
+      await killHard(server);
+      alive = false;
+      await Promise.allSettled([http, socket]);
+    }
+    const server = await startServerProcess(env);
+    try {
+      const stored = new Set<string>();
+      for (const session of ['durable-http', 'durable-ws']) {
+        const t = (await (await fetch(`${server.httpUrl}/v1/sessions/${session}/transcript`)).json()) as { utterances: { id: string }[] };
+        for (const u of t.utterances) stored.add(u.id);
+      }
+      const lost = [...acked].filter((id) => !stored.has(id)).length;
+      // Consolidation after the restart: jobs of the killed processes run again once their lease lapses.
+      const db = new Database(path.join(tmp.dir, 'parley.db'), { readonly: true });
+      const unconsolidated = (): number => (db.prepare(`SELECT COUNT(*) AS n FROM utterances u WHERE NOT EXISTS
+        (SELECT 1 FROM memory_processed p WHERE p.tenant = u.tenant AND p.utterance_id = u.id)`).get() as { n: number }).n;
+      const deadline = Date.now() + 180_000;
+      let pending = unconsolidated();
+      while (pending > 0 && Date.now() < deadline) {
+        await sleep(1000);
+        pending = unconsolidated();
+      }
+      db.close();
+      console.log(`\n## 5. kill -9 durability: ${crashes} crashes, ${sent} utterances sent, ${acked.size} acknowledged, ${stored.size} stored after restart`);
+      console.log('| acknowledged but lost | stored | stored but not consolidated (after at most 180 s) |');
+      console.log('|---|---|---|');
+      console.log(`| ${lost} | ${stored.size} | ${pending} |`);
+    } finally {
+      await killHard(server);
+    }
+  } finally {
+    tmp.remove();
+  }
+}
+
 /** Latencies (ms) of `count` control utterances sent every 200 ms. */
 async function controlLatencies(wsUrl: string, id: string, count: number): Promise<number[]> {
   const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=${id}`);
@@ -198,7 +278,7 @@ async function flood(): Promise<void> {
 }
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
-const parts: Record<string, () => Promise<void>> = { rss: rssRounds, fuzz, slots, flood };
+const parts: Record<string, () => Promise<void>> = { rss: rssRounds, fuzz, slots, flood, durability };
 console.log(`soak: rounds ${rounds}, sessions ${sessions}, fuzz ${fuzzCount}, flood ${floodRate}/s for ~${floodS} s`);
 for (const [name, run] of Object.entries(parts)) {
   if (!only || only.split(',').includes(name)) await run();
