@@ -36,10 +36,12 @@ start() {
   command -v mvn >/dev/null || { echo "neo4j-test-server: mvn is required" >&2; exit 1; }
   stop
   mkdir -p "$state"
-  if [ ! -f "$launcher/target/classpath.txt" ] || [ "$launcher/pom.xml" -nt "$launcher/target/classpath.txt" ] \
-    || [ -n "$(find "$launcher/src" -newer "$launcher/target/classpath.txt" -type f)" ]; then
+  # Rebuild only when the pom or the source changed since the last build (target/.built).
+  local built=$launcher/target/.built
+  if [ ! -f "$built" ] || [ -n "$(find "$launcher/pom.xml" "$launcher/src" -newer "$built" -type f)" ]; then
     echo "neo4j-test-server: building the launcher (the first run downloads Neo4j from Maven Central)" >&2
     (cd "$launcher" && mvn -q -B package) >&2
+    touch "$built"
   fi
   local cp password
   cp="$launcher/target/classes:$(cat "$launcher/target/classpath.txt")"
