@@ -1,4 +1,4 @@
-import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
+import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { ParleyError } from '../core/errors.js';
 
 export interface Neo4jOptions {
@@ -28,6 +28,44 @@ export function createDriver(options: Neo4jOptions): Driver {
     connectionAcquisitionTimeout: 5000,
     maxConnectionPoolSize: 50,
   });
+}
+
+/** A driver shared by every store of one process that names the same server and credentials. */
+export interface SharedDriver {
+  driver: Driver;
+  /** One per driver: sessions pass bookmarks through it, so a read sees every write this process made before it. */
+  bookmarks: BookmarkManager;
+  /** Drop this store's reference; the last one closes the driver. */
+  release(): Promise<void>;
+}
+
+const shared = new Map<string, { driver: Driver; bookmarks: BookmarkManager; users: number }>();
+
+/**
+ * The process's driver for `options` (one connection pool per server, user and retry setting, not
+ * one per store), created on first use and closed when its last user releases it.
+ */
+export function acquireDriver(options: Neo4jOptions): SharedDriver {
+  const key = JSON.stringify([options.uri, options.user, options.password, options.maxRetryMs ?? 5000]);
+  let entry = shared.get(key);
+  if (!entry) {
+    entry = { driver: createDriver(options), bookmarks: neo4j.bookmarkManager(), users: 0 };
+    shared.set(key, entry);
+  }
+  entry.users += 1;
+  const held = entry;
+  let released = false;
+  return {
+    driver: held.driver, bookmarks: held.bookmarks,
+    release: async () => {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      if (shared.get(key) === held) shared.delete(key);
+      await held.driver.close();
+    },
+  };
 }
 
 /** A Neo4j integer or float as a JS number (graph counts and sequence numbers stay far below 2^53). */
@@ -60,13 +98,14 @@ export function toParleyError(err: unknown, what: string): unknown {
  * Managed transactions on one database: `read` and `write` run the work in `executeRead` /
  * `executeWrite`, which retry transient failures (leader changes, deadlocks, lost connections)
  * for up to `maxRetryMs`. The work may run more than once, so it must not have side effects outside
- * the transaction.
+ * the transaction. With a bookmark manager, every session waits for the bookmarks of the writes
+ * before it (read-your-writes on a cluster, where a read may go to another member).
  */
 export class Neo4jRunner {
-  constructor(private readonly driver: Driver, private readonly database: string) {}
+  constructor(private readonly driver: Driver, private readonly database: string, private readonly bookmarks?: BookmarkManager) {}
 
   async read<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ, bookmarkManager: this.bookmarks });
     try {
       return await session.executeRead(work);
     } catch (err) {
@@ -77,9 +116,24 @@ export class Neo4jRunner {
   }
 
   async write<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE, bookmarkManager: this.bookmarks });
     try {
       return await session.executeWrite(work);
+    } catch (err) {
+      throw toParleyError(err, what);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
+   * One auto-commit query, for `CALL { … } IN TRANSACTIONS` (which commits batch by batch and
+   * cannot run inside a managed transaction); not retried.
+   */
+  async autoCommit(what: string, cypher: string, params: Record<string, unknown>): Promise<void> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE, bookmarkManager: this.bookmarks });
+    try {
+      await session.run(cypher, params);
     } catch (err) {
       throw toParleyError(err, what);
     } finally {
@@ -107,4 +161,8 @@ export const GRAPH_SCHEMA = [
   'CREATE INDEX parley_utterance_session IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.sessionId, n.seq)',
   'CREATE INDEX parley_utterance_speaker IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.speakerId)',
   'CREATE INDEX parley_utterance_time IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.time)',
+  // Lookups no composite index serves (names and aliases in any case, addressee lists) seek the
+  // tenant's nodes through these instead of scanning the label across every tenant.
+  'CREATE INDEX parley_participant_tenant IF NOT EXISTS FOR (n:Participant) ON (n.tenant)',
+  'CREATE INDEX parley_utterance_tenant IF NOT EXISTS FOR (n:Utterance) ON (n.tenant)',
 ];

@@ -15,7 +15,9 @@ export const ENTITY_SCHEMA = [
   'CREATE CONSTRAINT parley_entity_name_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_entity_alias_key IF NOT EXISTS FOR (n:EntityAlias) REQUIRE (n.tenant, n.alias, n.entityId) IS UNIQUE',
   'CREATE CONSTRAINT parley_memory_ref_key IF NOT EXISTS FOR (n:MemoryRef) REQUIRE (n.tenant, n.id) IS UNIQUE',
-  'CREATE CONSTRAINT parley_entity_version_key IF NOT EXISTS FOR (n:EntityIndexVersion) REQUIRE n.tenant IS UNIQUE',
+  // One version node per tenant serialised every writer; now VERSION_SHARDS nodes share the count.
+  'DROP CONSTRAINT parley_entity_version_key IF EXISTS',
+  'CREATE CONSTRAINT parley_entity_version_shard_key IF NOT EXISTS FOR (n:EntityIndexVersion) REQUIRE (n.tenant, n.shard) IS UNIQUE',
   'CREATE INDEX parley_entity_schema IF NOT EXISTS FOR (n:Entity) ON (n.tenant, n.schemaId)',
   'CREATE INDEX parley_entity_alias IF NOT EXISTS FOR (n:EntityAlias) ON (n.tenant, n.alias)',
 ];
@@ -35,11 +37,17 @@ function toSchema(s: Props): SchemaRecord {
   };
 }
 
-/** Add one to the tenant's write counter, inside the caller's transaction. */
+/**
+ * How many `(:EntityIndexVersion)` nodes a tenant's write count is spread over: a write locks one,
+ * chosen at random, so concurrent writers of one tenant rarely wait for each other on it.
+ */
+export const VERSION_SHARDS = 16;
+
+/** Add one to the tenant's write count (one shard of it), inside the caller's transaction. */
 async function bump(tx: ManagedTransaction, tenant: string): Promise<void> {
   await tx.run(`
-    MERGE (v:EntityIndexVersion {tenant: $tenant}) ON CREATE SET v.version = 0
-    SET v.version = v.version + 1`, { tenant });
+    MERGE (v:EntityIndexVersion {tenant: $tenant, shard: $shard}) ON CREATE SET v.version = 0
+    SET v.version = v.version + 1`, { tenant, shard: int(Math.floor(Math.random() * VERSION_SHARDS)) });
 }
 
 /** Index `aliases` of an entity (idempotent). */
@@ -55,7 +63,7 @@ async function writeAliases(tx: ManagedTransaction, tenant: string, entityId: st
  * `schemaId` property, its aliases both as a list and as `(:EntityAlias)` lookup nodes),
  * `(:Entity)-[:LINK {strength, weight}]->(:Entity)` in both directions, and
  * `(:Entity)-[:ABOUT_MEMORY {kind, rank}]->(:MemoryRef {id})` holding only memory ids. An
- * `(:EntityIndexVersion)` node counts writes per tenant. Every node carries `tenant`; every MATCH
+ * `(:EntityIndexVersion)` nodes count writes per tenant (`VERSION_SHARDS` of them, summed). Every node carries `tenant`; every MATCH
  * names it. Same semantics as `SqliteEntityIndex`, except that memories and links of an entity id
  * that does not exist are not recorded.
  */
@@ -276,16 +284,21 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     if (a === b) return;
     await this.init();
     const t = this.t(tenant);
+    // Both directions get the same weight, so the pair is written in one order (smaller id first):
+    // link(a, b) and link(b, a) take the two node locks in the same order and cannot deadlock.
+    const [lo, hi] = a < b ? [a, b] : [b, a];
     await this.db.write('link', async (tx) => {
       // Locking both ends first keeps concurrent MERGEs from creating the same link twice.
       await tx.run(`
-        MATCH (x:Entity {tenant: $tenant, id: $a}), (y:Entity {tenant: $tenant, id: $b})
-        SET x._lock = true, y._lock = true
+        MATCH (x:Entity {tenant: $tenant, id: $a})
+        SET x._lock = true
+        WITH x MATCH (y:Entity {tenant: $tenant, id: $b})
+        SET y._lock = true
         MERGE (x)-[r1:LINK {strength: $strength}]->(y) ON CREATE SET r1.weight = 0.0
         SET r1.weight = r1.weight + $by
         MERGE (y)-[r2:LINK {strength: $strength}]->(x) ON CREATE SET r2.weight = 0.0
         SET r2.weight = r2.weight + $by
-        REMOVE x._lock, y._lock`, { tenant: t, a, b, strength, by: Number(by) });
+        REMOVE x._lock, y._lock`, { tenant: t, a: lo, b: hi, strength, by: Number(by) });
       await bump(tx, t);
     });
   }
@@ -308,7 +321,7 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
   async version(tenant: TenantId): Promise<number> {
     await this.init();
     const result = await this.db.read('version', (tx) => tx.run(
-      'MATCH (v:EntityIndexVersion {tenant: $tenant}) RETURN v.version AS version', { tenant: this.t(tenant) }));
+      'MATCH (v:EntityIndexVersion {tenant: $tenant}) RETURN sum(v.version) AS version', { tenant: this.t(tenant) }));
     return toNum(result.records[0]?.get('version') ?? 0);
   }
 }

@@ -15,12 +15,30 @@ export const MEMORY_SCHEMA = [
   'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
   'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
-  'CREATE CONSTRAINT parley_fact_counter_key IF NOT EXISTS FOR (n:FactCounter) REQUIRE n.tenant IS UNIQUE',
+  // Open facts (`validTo IS NULL`, which no index holds) and addressee lists seek the tenant's facts.
+  'CREATE INDEX parley_fact_tenant IF NOT EXISTS FOR (n:Fact) ON (n.tenant)',
+  'CREATE INDEX parley_fact_slot IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.slot)',
+  'CREATE INDEX parley_fact_supersedes IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.supersedes)',
+  'CREATE INDEX parley_fact_valid_to IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validTo)',
   'CREATE INDEX parley_fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.subjectId)',
   'CREATE INDEX parley_fact_speaker IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.speakerId)',
   'CREATE INDEX parley_fact_session IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.sessionId)',
   'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
 ];
+
+let lastOrd = 0;
+
+/**
+ * `n` insertion numbers for new facts: microseconds since the epoch (the clock's ms times 1000),
+ * strictly increasing within this process. No shared counter node, so concurrent writers of one
+ * tenant never wait on each other for an id; across processes, facts written in the same
+ * millisecond order arbitrarily but stably. Older stores' small counter values sort before these.
+ */
+function nextOrds(n: number): number[] {
+  const base = Math.max(Date.now() * 1000, lastOrd + 1);
+  lastOrd = base + n - 1;
+  return Array.from({ length: n }, (_, i) => base + i);
+}
 
 /**
  * Rebuild the SAID_BY / ABOUT / ADDRESSED_TO edges of facts `$ids` from their id properties (the
@@ -55,8 +73,7 @@ function toFact(f: Props): Fact {
  * `(:Participant)-[:HAS_PERSONA]->(:PersonaNode)`; `(:ProcessedUtterance)` bookkeeping. Ids stay
  * properties too (the record of truth), so facts about participants not created yet still work;
  * edges exist where both ends do. Every node carries `tenant`; every MATCH names it. Facts get a
- * per-tenant insertion number `ord` (from a `(:FactCounter)` node) to break ordering ties as
- * SQLite's rowid does. Same semantics as `SqliteMemoryStore`.
+ * insertion number `ord` (see `nextOrds`) to break ordering ties as SQLite's rowid does. Same semantics as `SqliteMemoryStore`.
  */
 export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
   constructor(options: Neo4jOptions) {
@@ -69,15 +86,10 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     const t = this.t(tenant);
     const now = new Date().toISOString();
     const ids = facts.map((f) => f.id ?? newId('f'));
+    const ords = nextOrds(facts.length);
     await this.db.write('addFacts', async (tx) => {
-      // `SET c.value = c.value + $n` reads under the node's write lock (a direct dependency, per the
-      // Cypher manual's "lost updates"), so concurrent writers get disjoint `ord` ranges.
-      const counter = await tx.run(`
-        MERGE (c:FactCounter {tenant: $tenant}) ON CREATE SET c.value = 0
-        SET c.value = c.value + $n RETURN c.value - $n AS before`, { tenant: t, n: int(facts.length) });
-      const base = toNum(counter.records[0]?.get('before') ?? 0);
       const rows = facts.map((f, i) => ({
-        id: ids[i]!, ord: int(base + i + 1), content: f.content, speakerId: f.speakerId, addresseeIds: f.addresseeIds,
+        id: ids[i]!, ord: int(ords[i]!), content: f.content, speakerId: f.speakerId, addresseeIds: f.addresseeIds,
         subjectId: f.subjectId, kind: f.kind, layer: layerOfKind(f.kind), slot: f.slot, value: f.value, time: f.time,
         referIds: f.referIds, validFrom: f.validFrom, supersedes: f.supersedes, confidence: f.confidence,
         sessionId: f.sessionId, source: f.source, createdAt: now, eventTime: f.eventTime ?? null,

@@ -1,5 +1,5 @@
 import type { Driver, ManagedTransaction } from 'neo4j-driver';
-import { createDriver, Neo4jRunner, toParleyError, type Neo4jOptions } from './neo4j-connection.js';
+import { acquireDriver, Neo4jRunner, toParleyError, type Neo4jOptions, type SharedDriver } from './neo4j-connection.js';
 
 /** A node's properties as returned by `RETURN n {.*}`. */
 export type Props = Record<string, unknown>;
@@ -21,7 +21,8 @@ export function stringList(value: unknown): string[] {
 }
 
 /**
- * What the Neo4j graph store, memory store and entity index share: their own driver, managed-transaction runner,
+ * What the Neo4j graph store, memory store and entity index share: one driver per process (with
+ * one bookmark manager, so a read sees the writes before it), a managed-transaction runner,
  * tenant prefix and idempotent schema statements run once before the first query (and again after
  * a failed attempt).
  */
@@ -29,11 +30,13 @@ export abstract class Neo4jStoreBase {
   protected readonly driver: Driver;
   protected readonly db: Neo4jRunner;
   protected readonly prefix: string;
+  private readonly shared: SharedDriver;
   private schema: Promise<void> | undefined;
 
   protected constructor(protected readonly options: Neo4jOptions, private readonly statements: readonly string[]) {
-    this.driver = createDriver(options);
-    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j');
+    this.shared = acquireDriver(options);
+    this.driver = this.shared.driver;
+    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j', this.shared.bookmarks);
     this.prefix = options.tenantPrefix ?? '';
   }
 
@@ -41,7 +44,7 @@ export abstract class Neo4jStoreBase {
   init(): Promise<void> {
     this.schema ??= (async () => {
       for (const statement of this.statements) {
-        await this.driver.executeQuery(statement, {}, { database: this.options.database ?? 'neo4j' }).catch((err: unknown) => {
+        await this.driver.executeQuery(statement, {}, { database: this.options.database ?? 'neo4j', bookmarkManager: this.shared.bookmarks }).catch((err: unknown) => {
           throw toParleyError(err, 'creating the Neo4j schema');
         });
       }
@@ -57,14 +60,17 @@ export abstract class Neo4jStoreBase {
     return this.db.ping(this.options.readyTimeoutMs ?? 2000);
   }
 
+  /** Release this store's hold on the shared driver (the last store closes it). */
   async close(): Promise<void> {
-    await this.driver.close();
+    await this.shared.release();
   }
 
-  /** Remove every node of the stored tenants under this store's prefix (tests). */
+  /** Remove every node of the stored tenants under this store's prefix (tests), 1000 nodes per transaction. */
   async eraseAll(): Promise<void> {
     if (!this.prefix) throw new Error('eraseAll needs a tenantPrefix');
-    await this.db.write('eraseAll', (tx) => tx.run('MATCH (n) WHERE n.tenant STARTS WITH $prefix DETACH DELETE n', { prefix: this.prefix }));
+    await this.db.autoCommit('eraseAll', `
+      MATCH (n) WHERE n.tenant STARTS WITH $prefix
+      CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS`, { prefix: this.prefix });
   }
 
   /** The stored tenant id. */
