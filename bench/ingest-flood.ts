@@ -14,14 +14,11 @@ import { InteractionIngest } from '../pipelines/interaction/ingest.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { percentile } from './lib/locomo.js';
+import { argNumber } from './lib/cli.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
-}
-const count = arg('utterances', 1000);
-const chars = arg('chars', 10_000);
-const runs = arg('runs', 2);
+const count = argNumber('utterances', 1000);
+const chars = argNumber('chars', 10_000);
+const runs = argNumber('runs', 2);
 const WORDS = ('the garden committee met on tuesday and agreed to spend the grant on rain barrels and new raised beds '
   + 'for the school children while ana promised ben the draft by friday and carla moved to porto').split(' ');
 

@@ -15,12 +15,9 @@ import { InteractionIngest } from '../pipelines/interaction/ingest.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { percentile } from './lib/locomo.js';
+import { argString } from './lib/cli.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
-const sizes = arg('sizes', '0,1000,10000,50000').split(',').map(Number);
+const sizes = argString('sizes', '0,1000,10000,50000').split(',').map(Number);
 const FIRST = ['Ana', 'Ben', 'Carla', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun'];
 const LINES = [
   'Hi, this is Ana from support, how can I help?',

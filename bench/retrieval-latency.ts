@@ -19,24 +19,21 @@ import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { TestWsClient } from '../test/helpers/ws-client.js';
 import { synthesiseMemories } from './retrieval-synth.js';
+import { argString } from './lib/cli.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN);
 }
 const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 
-const memories = Number(arg('memories', '100000'));
-const entities = Number(arg('entities', '2000'));
-const levels = arg('sessions', '4,8,16').split(',').map(Number);
-const rounds = Number(arg('rounds', '3'));
+const memories = Number(argString('memories', '100000'));
+const entities = Number(argString('entities', '2000'));
+const levels = argString('sessions', '4,8,16').split(',').map(Number);
+const rounds = Number(argString('rounds', '3'));
 const tmp = tempDir('parley-bench-');
 const config = loadConfig({
-  DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64', PARLEY_WORKER_NICE: arg('worker-nice', '5'),
+  DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RUN_JOBS: 'false', PARLEY_MAX_SESSIONS: '64', PARLEY_WORKER_NICE: argString('worker-nice', '5'),
 });
 // Models load at start-up, as in the real server (`npm start`), not on the first session's audio.
 const app = await buildApp(config, { logger: pino({ level: 'silent' }), eagerModels: true });

@@ -25,17 +25,14 @@ import { TestWsClient } from '../test/helpers/ws-client.js';
 import { percentile } from './lib/locomo.js';
 import { fuzzBatchBody, fuzzWsFrame } from './lib/fuzz.js';
 import { seededRandom } from './lib/seeded-random.js';
+import { argNumber } from './lib/cli.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
-}
-const rounds = arg('rounds', 10);
-const sessions = arg('sessions', 4);
-const fuzzCount = arg('fuzz', 10_000);
-const floodRate = arg('flood-rate', 5000);
-const floodS = arg('flood-s', 10);
-const crashes = arg('crashes', 5);
+const rounds = argNumber('rounds', 10);
+const sessions = argNumber('sessions', 4);
+const fuzzCount = argNumber('fuzz', 10_000);
+const floodRate = argNumber('flood-rate', 5000);
+const floodS = argNumber('flood-s', 10);
+const crashes = argNumber('crashes', 5);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withServer<T>(env: Record<string, string>, run: (s: ServerProcess) => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ import { usearchPrepass } from './challengers/usearch-prepass.js';
 import type { LexicalFilter } from '../graph/lexical-index.js';
 import type { VectorFilter, VectorPayload } from '../graph/vector-store.js';
 import type { SqliteDatabase } from '../graph/sqlite/database.js';
+import { argString } from './lib/cli.js';
 
 // ---- Baseline: the previous implementation, copied verbatim in behaviour. ----
 
@@ -125,10 +126,6 @@ function baselineLexical(db: SqliteDatabase, tenant: string, fts: string, k: num
 
 // ---- Benchmark ----
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -151,8 +148,8 @@ function timed<T>(runs: number, f: (i: number) => T): { ms: number[]; out: T[] }
   return { ms, out };
 }
 
-const rows = Number(arg('rows', '100000'));
-const runs = Number(arg('runs', '30'));
+const rows = Number(argString('rows', '100000'));
+const runs = Number(argString('runs', '30'));
 const dim = 512;
 const rand = seeded(11);
 const topics = 2000;

@@ -1,23 +1,12 @@
 /** Percentile bootstrap over questions (resampled with replacement), seeded so a run is repeatable. */
-
-/** Mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.js';
 
 /** Mean of `values` with its 95 % percentile-bootstrap interval (`rounds` resamples). */
 export function bootstrapMean(values: readonly number[], rounds = 2000, seed = 1): { mean: number; lo: number; hi: number } {
   const n = values.length;
   if (n === 0) return { mean: Number.NaN, lo: Number.NaN, hi: Number.NaN };
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const means: number[] = [];
   for (let r = 0; r < rounds; r++) {
     let sum = 0;
