@@ -15,10 +15,17 @@ run() {
 run asr-wer dist/bench/asr-wer.js
 run vad-latency dist/bench/vad-latency.js
 run asr-concurrency dist/bench/asr-concurrency.js
+run vad-real dist/bench/vad-real.js
+run asr-real dist/bench/asr-real.js
 run speaker-eval dist/bench/speaker-eval.js
+run naming dist/bench/naming.js
 run memory-freshness dist/bench/memory-freshness.js
 run memory-ingest dist/bench/memory-ingest.js
 run ingest-participants dist/bench/ingest-participants.js
+run ingest-flood dist/bench/ingest-flood.js
+run memory-changes dist/bench/memory-changes.js
+run memory-coverage dist/bench/memory-coverage.js
+run consolidation-scale dist/bench/consolidation-scale.js
 run store-search dist/bench/store-search.js
 run retrieval-latency dist/bench/retrieval-latency.js
 run retrieval-locomo dist/bench/retrieval-locomo.js
