@@ -55,7 +55,8 @@ describe('WorkerPool with several workers', () => {
     assert.deepEqual(pool.load, [1, 1, 1]);
     const drained = sessions.map(drain);
     await Promise.all(sessions.map((s, i) => pushFile(s, chosen[i] as AudioFixture, 0, Infinity, 3)));
-    await Promise.all(sessions.map((s) => s.close({ flush: true })));
+    // Behaviour, not speed: on a busy machine three streams may take longer than the default 10 s to drain.
+    await Promise.all(sessions.map((s) => s.close({ flush: true, timeoutMs: 120_000 })));
     const all = await Promise.all(drained);
     const pairs: { reference: string; hypothesis: string }[] = [];
     all.forEach((events, i) => {
