@@ -61,7 +61,7 @@ function toFact(f: Props): Fact {
     id: String(f.id), content: String(f.content), speakerId: String(f.speakerId), addresseeIds: stringList(f.addresseeIds),
     subjectId: String(f.subjectId), kind: String(f.kind) as FactKind, layer: String(f.layer) as FactLayer,
     slot: optString(f.slot), value: optString(f.value), time: String(f.time), eventTime: optString(f.eventTime), referIds: stringList(f.referIds),
-    validFrom: String(f.validFrom), validTo: optString(f.validTo), supersedes: optString(f.supersedes),
+    validFrom: String(f.validFrom), validTo: optString(f.validTo), validUntil: optString(f.validUntil), supersedes: optString(f.supersedes),
     supersededBy: optString(f.supersededBy), confidence: toNum(f.confidence), sessionId: String(f.sessionId),
     source: String(f.source), createdAt: String(f.createdAt),
   };
@@ -92,7 +92,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
         id: ids[i]!, ord: int(ords[i]!), content: f.content, speakerId: f.speakerId, addresseeIds: f.addresseeIds,
         subjectId: f.subjectId, kind: f.kind, layer: layerOfKind(f.kind), slot: f.slot, value: f.value, time: f.time,
         referIds: f.referIds, validFrom: f.validFrom, supersedes: f.supersedes, confidence: f.confidence,
-        sessionId: f.sessionId, source: f.source, createdAt: now, eventTime: f.eventTime ?? null,
+        sessionId: f.sessionId, source: f.source, createdAt: now, eventTime: f.eventTime ?? null, validUntil: f.validUntil ?? null,
       }));
       await tx.run(`
         UNWIND $rows AS row
@@ -100,7 +100,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
           addresseeIds: row.addresseeIds, subjectId: row.subjectId, kind: row.kind, layer: row.layer, slot: row.slot,
           value: row.value, time: row.time, referIds: row.referIds, validFrom: row.validFrom, supersedes: row.supersedes,
           confidence: row.confidence, sessionId: row.sessionId, source: row.source, createdAt: row.createdAt,
-          eventTime: row.eventTime})
+          eventTime: row.eventTime, validUntil: row.validUntil})
         WITH f, row
         OPTIONAL MATCH (old:Fact {tenant: $tenant, id: row.supersedes})
         FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END | MERGE (f)-[:SUPERSEDES]->(o))`, { tenant: t, rows });

@@ -10,6 +10,7 @@ import { collectionFor } from './collections.js';
 import { RuleDecider, type Candidate, type Decider, type Decision } from './decide.js';
 import type { ExtractedFact, Extractor } from './extractor.js';
 import { MemoryIndexer } from './memory-indexer.js';
+import { stateEnd } from './relative-date.js';
 import { applyProfileUpdates } from './profile-updates.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
@@ -190,6 +191,7 @@ async function apply(
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
+    validUntil: ef.validUntil !== undefined ? ef.validUntil : stateEnd(ef.content, u.time),
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {

@@ -6,7 +6,7 @@ import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { settles, slotChange } from './changes.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
-import { absoluteDates, findDates } from './relative-date.js';
+import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
 /** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
 export const EMBEDDED_RULES_VERSION = 2;
@@ -105,8 +105,10 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
           subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, dates[0] ?? null));
       }
+      // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
+      const until = stateEnd(raw, u.time);
       for (const f of sentenceFacts) {
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until };
         facts.push(settled && f.slot === null ? { ...said, settles: settled } : said);
       }
     }

@@ -20,6 +20,11 @@ export interface ExtractedFact {
   addresseeIds: string[];
   /** ISO date (or `YYYY-MM`) the fact's event happens or happened; null or absent when undated. */
   eventTime?: string | null;
+  /**
+   * ISO-8601 end of a temporary state by its own words ("for a month", "until Friday"; see
+   * `stateEnd`); absent: consolidation reads it from `content`; null: no end.
+   */
+  validUntil?: string | null;
   /** Exclusive slot the fact fills for its subject (e.g. `lives_in`), else null. */
   slot: string | null;
   value: string | null;

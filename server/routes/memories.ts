@@ -22,7 +22,8 @@ export const FactView = Type.Object(
     session_id: Type.String(),
     time: Type.String(),
     valid_from: Type.String(),
-    valid_to: Type.Union([Type.String(), Type.Null()]),
+    valid_to: Type.Union([Type.String(), Type.Null()], { description: 'when a newer memory replaced or retracted it; null while it holds' }),
+    valid_until: Type.Union([Type.String(), Type.Null()], { description: 'the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended' }),
     event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated' }),
     supersedes: Type.Union([Type.String(), Type.Null()]),
     superseded_by: Type.Union([Type.String(), Type.Null()]),
@@ -67,7 +68,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       out.push({
         id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
         addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
-        session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, event_time: f.eventTime,
+        session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, valid_until: f.validUntil, event_time: f.eventTime,
         supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
       });
     }

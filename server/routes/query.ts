@@ -32,7 +32,7 @@ export const MemoryItemView = Type.Object({
   session_id: Type.Union([Type.String(), Type.Null()]),
   time: Type.Union([Type.String(), Type.Null()]),
   valid_from: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 from when the memory holds' }),
-  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it; null while it holds' }),
+  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   score: Type.Number(),
 }, { $id: 'MemoryItem' });
