@@ -49,6 +49,19 @@ export interface Config {
    * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
    */
   pocketsphinxOptions: Record<string, string>;
+  /**
+   * `PARLEY_ASR_MAX_DECODERS`: most pocketsphinx decoders alive at once per inference worker thread
+   * (~160 MB of native memory each); turns past it wait for a free one and catch up. Default 4.
+   */
+  asrMaxDecoders: number;
+  /**
+   * `PARLEY_ASR_IDLE_DECODERS`: decoders kept loaded between turns per thread (at most the cap, its
+   * default). 0 frees every decoder after its turn and makes a new one per turn: slower, and measured
+   * to grow native memory (docs/BENCHMARKS.md, "Native memory"); for benchmarks only.
+   */
+  asrIdleDecoders: number;
+  /** `PARLEY_ORT_MEM_ARENA`: onnxruntime's CPU memory arena and memory patterns for the VAD (default true). */
+  ortMemArena: boolean;
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
   inferenceWorkers: number;
   /** `PARLEY_WORKER_NICE`: nice value (0–19) of inference worker threads, so the event loop wins busy cores; default 0. */
@@ -286,6 +299,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
+    asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
+    asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
+    ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),
     vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),
