@@ -20,6 +20,7 @@ import { participantRoutes } from './routes/participants.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
+import { mcpRoute } from './mcp/mcp-route.js';
 
 /** Largest WebSocket message accepted; larger ones close the socket with 1009. */
 export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
+  await app.register(mcpRoute);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();
   return app as unknown as FastifyInstance;

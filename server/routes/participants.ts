@@ -11,9 +11,7 @@ import { participantView } from './views.js';
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/participants', {
     schema: { summary: 'Every participant of the tenant', response: { 200: Type.Object({ participants: Type.Array(ParticipantView) }) } },
-  }, async (request) => ({
-    participants: (await app.stores.graph.listParticipants(request.tenant)).map(participantView),
-  }));
+  }, async (request) => ({ participants: await listParticipantViews(app, request.tenant) }));
 
   app.get<{ Params: IdParams }>('/v1/participants/:id', {
     schema: { summary: 'One participant profile', params: IdParams, response: { 200: ParticipantView, 404: ErrorBody } },
@@ -51,10 +49,19 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
         404: ErrorBody,
       },
     },
-  }, async (request) => {
-    const id = request.params.id;
-    const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, request.tenant, id);
-    if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
-    return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
-  });
+  }, async (request) => erasePerson(app, request.tenant, request.params.id));
+}
+
+/** Every participant of the tenant as the API shows them (`GET /v1/participants`, MCP `list_participants`). */
+export async function listParticipantViews(app: FastifyInstance, tenant: string): Promise<ParticipantView[]> {
+  return (await app.stores.graph.listParticipants(tenant)).map(participantView);
+}
+
+/** Erase a participant everywhere (`DELETE /v1/participants/{id}`, MCP `erase_participant`); 404 when unknown. */
+export async function erasePerson(
+  app: FastifyInstance, tenant: string, id: string,
+): Promise<{ id: string; erased_utterances: number; erased_memories: number; erased_voiceprints: number }> {
+  const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, tenant, id);
+  if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+  return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
 }
