@@ -58,7 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { config });
   // onClose hooks run last-registered first: the stores drain their queue (whose jobs embed text)
   // before the models they use are closed.
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });

@@ -18,7 +18,7 @@ describe('tenancy with PARLEY_API_KEYS', () => {
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
 
   test('every route needs a known key', async () => {
-    for (const url of ['/v1/participants', '/v1/interactions', '/healthz', '/readyz', '/metrics', '/v1/sessions/x/transcript']) {
+    for (const url of ['/v1/participants', '/v1/interactions', '/readyz', '/metrics', '/mcp', '/v1/sessions/x/transcript']) {
       const res = await t.app.inject({ url });
       assert.equal(res.statusCode, 401, url);
       assert.equal(res.json().error.code, 'PARLEY_ERR_UNAUTHORIZED');
