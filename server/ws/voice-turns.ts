@@ -41,32 +41,36 @@ export interface VoiceTurnsDeps {
   metrics: Metrics;
 }
 
-/** How much audio history {@link ArrivalClock} keeps, ms of session audio. */
-const ARRIVAL_HISTORY_MS = 10 * 60_000;
+/** How much audio history {@link ArrivalClock} keeps at least, ms of session audio (it drops the older half in one go). */
+const ARRIVAL_HISTORY_MS = 2 * 60_000;
 
 /**
  * When each stretch of session audio arrived (wall clock), so latencies can be measured from the
  * moment the audio an event is about reached the server: `transcript.partial` lag, `transcript.final`
- * after the end of speech.
+ * after the end of speech. Audio older than its history is unknown (no observation), never guessed.
  */
 export class ArrivalClock {
   /** Session audio position (ms) after each frame, ascending, and the frame's arrival time. */
-  private readonly ends: number[] = [];
-  private readonly times: number[] = [];
+  private ends: number[] = [];
+  private times: number[] = [];
+  /** Audio up to here has been forgotten. */
+  private forgottenUpToMs = -1;
 
   /** Audio up to `positionMs` had arrived at `at` (`performance.now()`). */
   record(positionMs: number, at: number): void {
     this.ends.push(positionMs);
     this.times.push(at);
-    if (this.ends.length > 4096 && (this.ends[0] ?? 0) < positionMs - ARRIVAL_HISTORY_MS) {
+    if ((this.ends[0] ?? positionMs) < positionMs - 2 * ARRIVAL_HISTORY_MS) {
       const keep = this.ends.findIndex((e) => e >= positionMs - ARRIVAL_HISTORY_MS);
-      this.ends.splice(0, keep);
-      this.times.splice(0, keep);
+      this.forgottenUpToMs = this.ends[keep - 1] ?? this.forgottenUpToMs;
+      this.ends = this.ends.slice(keep);
+      this.times = this.times.slice(keep);
     }
   }
 
   /** When the audio at `positionMs` arrived: the first frame reaching it; null when unknown. */
   arrivalOf(positionMs: number): number | null {
+    if (positionMs <= this.forgottenUpToMs) return null;
     let lo = 0;
     let hi = this.ends.length;
     while (lo < hi) {
