@@ -18,6 +18,7 @@ export interface Metrics {
   liveSessions: Gauge;
   wsEvents: Counter<'type'>;
   wsErrors: Counter<'code'>;
+  /** Labelled by {@link UtteranceSource}. */
   utterancesStored: Counter<'source'>;
   /** Wall time from the arrival of the audio a `transcript.partial` has heard up to, to sending it. */
   partialLag: Histogram;

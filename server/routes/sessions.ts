@@ -8,6 +8,7 @@ import {
 } from '../protocol/http-schemas.js';
 import { utteranceViews } from './views.js';
 import { isoTime } from '../protocol/iso-time.js';
+import type { UtteranceSource } from '../plugins/metrics.js';
 
 /** Session routes: import utterances, end a session, read its transcript. */
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {
@@ -76,7 +77,7 @@ export async function storeUtterances(
   sessionId: string,
   utterances: PostUtterancesBody['utterances'],
   idempotencyKeyValue: string | string[] | undefined,
-  source: 'http' | 'mcp',
+  source: UtteranceSource,
 ): Promise<string[]> {
   for (const [i, u] of utterances.entries()) {
     if (u.start_ms !== undefined && u.end_ms !== undefined && u.end_ms < u.start_ms) {
