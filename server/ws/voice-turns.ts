@@ -30,6 +30,10 @@ export interface VoiceTurnsHost {
   notify(hook: (listener: TurnListener) => void): void;
   /** The turn's utterance is stored: send `transcript.final` and tell the turn listeners. */
   finalised(turnId: string, stored: IngestedUtterance): void;
+  /** The participant a new voice becomes (the holder of the session's pending external id, or a new one). */
+  participantForNewVoice(): Promise<string>;
+  /** Give the session's pending external id to its first speaker. */
+  claimExternalId(speakerId: string): Promise<void>;
 }
 
 export interface VoiceTurnsDeps {
@@ -219,7 +223,9 @@ export class VoiceTurns {
       id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs,
       confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
     }]);
-    if (stored) this.session.finalised(turnId, stored);
+    if (!stored) return;
+    await this.session.claimExternalId(stored.speaker.id);
+    this.session.finalised(turnId, stored);
   }
 
   /**
@@ -237,9 +243,9 @@ export class VoiceTurns {
     } catch (err) {
       if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
       if (this.lastVoice) return { participantId: this.lastVoice, confidence: 0, isNew: false };
-      const created = await this.deps.stores.graph.createParticipant(this.session.tenant, {});
-      this.lastVoice = created.id;
-      return { participantId: created.id, confidence: 0, isNew: true };
+      const created = await this.session.participantForNewVoice();
+      this.lastVoice = created;
+      return { participantId: created, confidence: 0, isNew: true };
     }
   }
 
@@ -252,7 +258,7 @@ export class VoiceTurns {
       thresholds: models.speakerThresholds,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
-      createParticipant: async () => (await stores.graph.createParticipant(tenant, {})).id,
+      createParticipant: () => this.session.participantForNewVoice(),
       onVoiceprintCount: (participantId, count) => stores.graph.setVoiceprintCount(tenant, participantId, count),
     });
     return this.tracker;
