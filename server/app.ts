@@ -20,6 +20,8 @@ import { participantRoutes } from './routes/participants.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
+import { twilioRoute } from './ws/twilio-route.js';
+import { sessionEventRoutes } from './routes/session-events.js';
 
 /** Largest WebSocket message accepted; larger ones close the socket with 1009. */
 export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -78,6 +80,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(interactionRoutes);
   await app.register(memoryRoutes);
   await app.register(streamRoute);
+  await app.register(twilioRoute);
+  await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin);
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
