@@ -40,8 +40,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 16 * 1024 * 1024,
-    // Ids are up to 128 characters (percent-encoded: up to 3 bytes each); longer ones get a Parley 400 from the schema.
-    routerOptions: { maxParamLength: 512 },
+    // Path parameters are up to 200 characters (participant refs: an id, external id or name), each
+    // percent-encoded UTF-8 up to 12 bytes; longer ones get a Parley 400 from the schema.
+    routerOptions: { maxParamLength: 2400 },
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
