@@ -8,7 +8,7 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
-import { cannotLinkFrom, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import { cannotLinkFrom, externalIdCannotLinks, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
@@ -121,7 +121,8 @@ export class VoiceTurns {
     const merges = planMerges(candidates, {
       mergeTau: this.deps.models.speakerThresholds.mergeTau,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
-      cannotLink: cannotLinkFrom(withNamedAddressees(transcript, people)),
+      // Two ids the application told apart (different external ids) are never one person.
+      cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
     });
     this.session.log.info({ ids: candidates.length, merges: merges.length, mergeTau: this.deps.models.speakerThresholds.mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
