@@ -64,6 +64,7 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     open.add(end);
-    request.raw.on('close', end);
+    // The response closes when the client goes away (or after `end`).
+    raw.on('close', end);
   });
 }

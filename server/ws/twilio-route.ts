@@ -152,16 +152,12 @@ class TwilioConnection {
         ? 'unknown API key'
         : `missing API key: add ?token= to the stream URL or a <Parameter name="${TWILIO_PARAMS.token}"> to the TwiML`);
     }
-    const registry = this.app.sessions;
-    registry.admit(tenant, start.callSid);
-    const opened = await registry.open(tenant, start.callSid);
-    const session = opened.session;
     const { [TWILIO_PARAMS.token]: _token, ...visible } = start.customParameters;
     const externalId = visible[TWILIO_PARAMS.externalId];
-    if (externalId !== undefined) {
-      if (externalId.length < 1 || externalId.length > 200) throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to 200 characters`);
-      session.pendingExternalId = externalId;
+    if (externalId !== undefined && (externalId.length < 1 || externalId.length > 200)) {
+      throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to 200 characters`);
     }
+    // Everything that can refuse the call is checked before the session opens.
     const graph = this.app.stores.graph;
     const stored = await graph.getSession(tenant, start.callSid);
     const metadata = {
@@ -172,11 +168,31 @@ class TwilioConnection {
     if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_SESSION_METADATA_BYTES) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `customParameters would make the session metadata larger than ${MAX_SESSION_METADATA_BYTES} bytes`);
     }
-    await graph.updateSession(tenant, start.callSid, { metadata });
+    const registry = this.app.sessions;
+    registry.admit(tenant, start.callSid);
+    const opened = await registry.open(tenant, start.callSid);
+    const session = opened.session;
+    try {
+      await graph.updateSession(tenant, start.callSid, { metadata });
+    } catch (err) {
+      if (!session.connected) registry.disconnected(session);
+      throw err;
+    }
+    if (this.socketGone()) {
+      // Twilio hung up while the session opened: it waits for a resume like any dropped stream.
+      if (!session.connected) registry.disconnected(session);
+      return;
+    }
+    if (externalId !== undefined) session.pendingExternalId = externalId;
     this.session = session;
     this.state = 'live';
     session.attach(this.socket, TWILIO_FORMAT, opened.resumed, { events: false });
     session.log.info({ streamSid: start.streamSid, tracks: start.tracks }, 'twilio stream started');
+  }
+
+  /** Whether the socket closed (read after awaits, where the compiler's narrowing no longer holds). */
+  private socketGone(): boolean {
+    return this.state === 'closed';
   }
 
   private media(msg: Record<string, unknown>): void {
