@@ -69,6 +69,10 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
       assert.equal(e.data.type, e.event);
       assert.equal(String(e.data.seq), e.id);
     }
+    // Memory text names nobody by a raw id (the unnamed caller reads as "the caller").
+    for (const e of sse.events.filter((x) => x.event === 'memory.updated')) {
+      for (const op of e.data.ops as { text: string }[]) assert.doesNotMatch(op.text, /p_[0-9a-f]{32}/);
+    }
     // The words are the caller's. The default recogniser (pocketsphinx, a wideband model with live
     // cepstral-mean normalisation) needs a turn or two of narrowband phone audio to adapt (the greeting
     // is sometimes heard as nothing), so the check is on the last turn (measured: exact on this fixture).
