@@ -8,6 +8,7 @@ import { SseClient, twilioFixture, twilioMessages, twilioSid, type TwilioCall } 
 
 const KEY = 'key-twilio-test-1';
 const TENANT = 'acme';
+const OTHER_KEY = 'key-other-tenant-2';
 
 /** A socket to /v1/twilio that records how it was closed. */
 async function connectTwilio(url: string): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> {
@@ -30,7 +31,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
   let t: TestApp;
   before(async () => {
     // Behaviour, not speed: the backlog bound is lifted so a busy machine sheds no audio.
-    t = await startTestApp({ PARLEY_API_KEYS: `${KEY}:${TENANT}`, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    t = await startTestApp({ PARLEY_API_KEYS: `${KEY}:${TENANT},${OTHER_KEY}:other`, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
     await t.app.models.inference();
   });
   after(async () => {
@@ -42,6 +43,8 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
     const c = call({ parley_token: KEY, external_id: '+15551230000' });
     // Subscribed by call SID before the call comes in.
     const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events?token=${KEY}`);
+    // Another tenant subscribing to the same id sees nothing of this call.
+    const stranger = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events?token=${OTHER_KEY}`);
     const { ws } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
     const messages = twilioMessages(c, fixture.audio, { mark: 'greeting-played' });
     // Twilio sends a media frame every 20 ms; replayed at up to twice that pace (the server sheds
@@ -55,6 +58,8 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
     // Twilio closes its socket right after `stop`; the session still ends in full.
     ws.close(1000);
     await sse.until(() => sse.ended, 120_000, 'the event stream to end after session.ended');
+    assert.deepEqual(stranger.events, [], 'events stay within the tenant');
+    stranger.close();
 
     const types = sse.events.map((e) => e.event);
     assert.ok(!sse.events.some((e) => e.event === 'error'), JSON.stringify(sse.events.filter((e) => e.event === 'error')));
