@@ -155,6 +155,8 @@ export class Neo4jRunner {
 /** Schema statements run once at start-up; each is idempotent. */
 export const GRAPH_SCHEMA = [
   'CREATE CONSTRAINT parley_participant_key IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  // Nodes without an externalId are outside a uniqueness constraint: only given external ids must differ.
+  'CREATE CONSTRAINT parley_participant_external_id IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.externalId) IS UNIQUE',
   'CREATE CONSTRAINT parley_utterance_key IF NOT EXISTS FOR (n:Utterance) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_counter_key IF NOT EXISTS FOR (n:SessionCounter) REQUIRE (n.tenant, n.sessionId) IS UNIQUE',

@@ -3,10 +3,12 @@ import type { Participant, SessionRecord, TenantId, Utterance } from '../types.j
 import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows as rows, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
+import { checkMergeable, externalIdTaken } from '../external-id.js';
 
 function toParticipant(p: Props): Participant {
   return {
-    id: String(p.id), name: (p.name as string | undefined) ?? null, aliases: (p.aliases as string[] | undefined) ?? [],
+    id: String(p.id), name: (p.name as string | undefined) ?? null,
+    externalId: (p.externalId as string | undefined) ?? null, aliases: (p.aliases as string[] | undefined) ?? [],
     attributes: JSON.parse((p.attributes as string | undefined) ?? '{}') as Record<string, unknown>,
     voiceprintCount: toNum(p.voiceprintCount ?? 0), createdAt: String(p.createdAt), updatedAt: String(p.updatedAt),
   };
@@ -78,14 +80,23 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     await this.init();
     const now = new Date().toISOString();
-    const [p] = await this.db.write('createParticipant', (tx) => rows(tx, `
+    const id = init.id ?? newId('p');
+    const t = this.t(tenant);
+    const [p] = await this.db.write('createParticipant', async (tx) => {
+      // Checked in the write transaction; the uniqueness constraint on (tenant, externalId) backs it.
+      if (init.externalId) {
+        const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: init.externalId });
+        if (holder && String(holder.id) !== id) throw externalIdTaken(init.externalId, String(holder.id));
+      }
+      return rows(tx, `
       MERGE (n:Participant {tenant: $tenant, id: $id})
-      ON CREATE SET n.name = $name, n.aliases = $aliases, n.attributes = $attributes,
+      ON CREATE SET n.name = $name, n.externalId = $externalId, n.aliases = $aliases, n.attributes = $attributes,
                     n.voiceprintCount = 0, n.createdAt = $now, n.updatedAt = $now
       RETURN n {.*} AS n`, {
-      tenant: this.t(tenant), id: init.id ?? newId('p'), name: init.name ?? null, aliases: init.aliases ?? [],
-      attributes: JSON.stringify(init.attributes ?? {}), now,
-    }));
+        tenant: t, id, name: init.name ?? null, externalId: init.externalId ?? null, aliases: init.aliases ?? [],
+        attributes: JSON.stringify(init.attributes ?? {}), now,
+      });
+    });
     return toParticipant(p!);
   }
 
@@ -93,6 +104,13 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     await this.init();
     const [p] = await this.db.read('getParticipant', (tx) => rows(tx,
       'MATCH (n:Participant {tenant: $tenant, id: $id}) RETURN n {.*} AS n', { tenant: this.t(tenant), id }));
+    return p ? toParticipant(p) : null;
+  }
+
+  async getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null> {
+    await this.init();
+    const [p] = await this.db.read('getParticipantByExternalId', (tx) => rows(tx,
+      'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: this.t(tenant), ext: externalId }));
     return p ? toParticipant(p) : null;
   }
 
@@ -124,17 +142,26 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
 
   async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
     await this.init();
-    const [p] = await this.db.write('updateParticipant', (tx) => rows(tx, `
+    const t = this.t(tenant);
+    const [p] = await this.db.write('updateParticipant', async (tx) => {
+      if (patch.externalId) {
+        const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: patch.externalId });
+        if (holder && String(holder.id) !== id) throw externalIdTaken(patch.externalId, String(holder.id));
+      }
+      return rows(tx, `
       MATCH (n:Participant {tenant: $tenant, id: $id})
       SET n.name = CASE WHEN $setName THEN $name ELSE n.name END,
+          n.externalId = CASE WHEN $setExternalId THEN $externalId ELSE n.externalId END,
           n.aliases = coalesce($aliases, n.aliases),
           n.attributes = coalesce($attributes, n.attributes),
           n.updatedAt = $now
       RETURN n {.*} AS n`, {
-      tenant: this.t(tenant), id, setName: patch.name !== undefined, name: patch.name ?? null,
-      aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
-      now: new Date().toISOString(),
-    }));
+        tenant: t, id, setName: patch.name !== undefined, name: patch.name ?? null,
+        setExternalId: patch.externalId !== undefined, externalId: patch.externalId ?? null,
+        aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
+        now: new Date().toISOString(),
+      });
+    });
     return p ? toParticipant(p) : null;
   }
 
@@ -173,6 +200,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       const from = found.map(toParticipant).find((p) => p.id === fromId);
       const into = found.map(toParticipant).find((p) => p.id === intoId);
       if (!from || !into) return;
+      checkMergeable(from, into);
       const name = into.name ?? from.name;
       const aliases = new Set([...into.aliases, ...from.aliases]);
       if (from.name && from.name !== into.name) aliases.add(from.name);
@@ -192,12 +220,13 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         MATCH (u:Utterance {tenant: $tenant, speakerId: $into}) WHERE $into IN u.addresseeIds
         SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $into]
         WITH u MATCH (u)-[r:ADDRESSES]->(:Participant {tenant: $tenant, id: $into}) DELETE r`, params);
+      // The merged-away node goes first, so its external id is free for `into` (uniqueness constraint).
+      await tx.run('MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f', params);
       await tx.run(`
         MATCH (i:Participant {tenant: $tenant, id: $into})
-        SET i.name = $name, i.aliases = $aliases, i.attributes = $attributes,
-            i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now
-        WITH i MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f`, {
-        ...params, name, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
+        SET i.name = $name, i.externalId = $externalId, i.aliases = $aliases, i.attributes = $attributes,
+            i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now`, {
+        ...params, name, externalId: into.externalId ?? from.externalId, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
         count: int(from.voiceprintCount), now: new Date().toISOString(),
       });
     });

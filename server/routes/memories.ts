@@ -7,6 +7,7 @@ import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { ErrorBody, IdParams } from '../protocol/http-schemas.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 const Ref = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
 
@@ -36,7 +37,7 @@ export type FactView = Static<typeof FactView>;
 
 const MemoriesQuery = Type.Object(
   {
-    participant: Type.Optional(Type.String({ minLength: 1 })),
+    participant: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
     layer: Type.Optional(Type.Union([Type.Literal('fact'), Type.Literal('profile')])),
     include_history: Type.Optional(Type.Boolean({ default: false })),
@@ -82,11 +83,12 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
       querystring: MemoriesQuery,
-      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody },
+      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (request) => {
     const { tenant } = request;
     const q = request.query;
+    const participant = q.participant ? await resolveParticipantRef(stores.graph, tenant, q.participant) : null;
     let ids: string[] | undefined;
     if (q.q) {
       const hits = await stores.lexical.search(tenant, q.q, q.limit ?? 100, { layer: q.layer ?? ['fact', 'profile'] });
@@ -94,7 +96,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       if (ids.length === 0) return { memories: [] };
     }
     const facts = await stores.memory.listFacts(tenant, {
-      ...(q.participant ? { participantId: q.participant } : {}),
+      ...(participant ? { participantId: participant.id } : {}),
       ...(q.layer ? { layer: q.layer } : {}),
       ...(ids ? { ids } : {}),
       includeHistory: q.include_history ?? false,
