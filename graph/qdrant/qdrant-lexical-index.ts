@@ -33,19 +33,29 @@ export class QdrantLexicalIndex implements LexicalIndex {
     if (docs.length === 0) return;
     await this.ensure();
     for (const batch of batches(docs, UPSERT_BATCH)) {
-      await qdrantCall(`index into ${this.collection}`, () =>
-        this.client.upsert(this.collection, {
-          wait: true,
-          points: batch.map((d) => ({
-            id: pointId(tenant, d.id),
-            vector: { [SPARSE]: documentVector(d.text) },
-            payload: {
-              [TENANT_KEY]: tenant, [ID_KEY]: d.id, layer: d.layer, sessionId: d.sessionId ?? null,
-              speakerId: d.speakerId ?? null, addresseeIds: d.addresseeIds ?? [],
-            },
-          })),
-        }),
-      );
+      const upsert = () => this.client.upsert(this.collection, {
+        wait: true,
+        points: batch.map((d) => ({
+          id: pointId(tenant, d.id),
+          vector: { [SPARSE]: documentVector(d.text) },
+          payload: {
+            [TENANT_KEY]: tenant, [ID_KEY]: d.id, layer: d.layer, sessionId: d.sessionId ?? null,
+            speakerId: d.speakerId ?? null, addresseeIds: d.addresseeIds ?? [],
+          },
+        })),
+      });
+      await qdrantCall(`index into ${this.collection}`, async () => {
+        try {
+          await upsert();
+        } catch (err) {
+          // A 404 means the collection this process created earlier is gone (deleted, or a server
+          // restarted on empty storage): create it again and write, rather than drop the write.
+          if (statusOf(err) !== 404) throw err;
+          this.created = undefined;
+          await this.ensure();
+          await upsert();
+        }
+      });
     }
   }
 
