@@ -1,8 +1,11 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
-import { Neo4jStoreBase, propRows as rows, type Props } from './neo4j-store-base.js';
+import { Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
+
+/** Nodes changed per transaction when a participant is erased. */
+export const ERASE_BATCH = 1000;
 
 function toParticipant(p: Props): Participant {
   return {
@@ -145,23 +148,54 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       { tenant: this.t(tenant), id, count: int(count) }));
   }
 
+  /**
+   * Erase a participant in batches of `ERASE_BATCH` (one transaction each), not one transaction
+   * holding every lock and change at once: first the ids of every utterance they spoke are recorded
+   * on the participant node (`erasing`), then those utterances are deleted, their id removed from
+   * addressee lists, their remaining edges deleted, and the participant last. An erasure cut short
+   * (an outage, a crash) leaves the participant and its record in place, so calling it again
+   * finishes the work and still returns every utterance id, including those deleted the first time.
+   */
   async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
     await this.init();
-    const t = this.t(tenant);
-    return this.db.write('deleteParticipant', async (tx) => {
-      const exists = await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) RETURN n.id AS id', { tenant: t, id });
-      if (exists.records.length === 0) return null;
-      const spoken = await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
-        WITH u, u.id AS uid ORDER BY u.sessionId, u.seq
-        DETACH DELETE u
-        RETURN uid`, { tenant: t, id });
-      await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
-        SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]`, { tenant: t, id });
-      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: t, id });
-      return spoken.records.map((r) => String(r.get('uid')));
+    const params = { tenant: this.t(tenant), id };
+    const ids = await this.db.write('deleteParticipant.plan', async (tx) => {
+      const found = await tx.run(`
+        MATCH (p:Participant {tenant: $tenant, id: $id})
+        CALL {
+          WITH p
+          OPTIONAL MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
+          WITH u ORDER BY u.sessionId, u.seq
+          RETURN collect(u.id) AS spoken
+        }
+        SET p.erasing = CASE WHEN p.erasing IS NULL THEN spoken ELSE p.erasing + [x IN spoken WHERE NOT x IN p.erasing] END
+        RETURN p.erasing AS ids`, params);
+      return found.records.length === 0 ? null : stringList(found.records[0]!.get('ids'));
     });
+    if (!ids) return null;
+    for (let i = 0; i < ids.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.utterances', (tx) => tx.run(`
+        UNWIND $ids AS uid
+        MATCH (u:Utterance {tenant: $tenant, id: uid}) DETACH DELETE u`, { ...params, ids: ids.slice(i, i + ERASE_BATCH) }));
+    }
+    const batched = async (what: string, cypher: string) => {
+      for (;;) {
+        const n = await this.db.write(what, async (tx) => toNum((await tx.run(cypher, { ...params, batch: int(ERASE_BATCH) })).records[0]?.get('n') ?? 0));
+        if (n < ERASE_BATCH) return;
+      }
+    };
+    await batched('deleteParticipant.addressees', `
+      MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
+      WITH u LIMIT $batch
+      SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]
+      RETURN count(u) AS n`);
+    await batched('deleteParticipant.edges', `
+      MATCH (:Participant {tenant: $tenant, id: $id})-[r]-()
+      WITH r LIMIT $batch
+      DELETE r
+      RETURN count(r) AS n`);
+    await this.db.write('deleteParticipant', (tx) => tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params));
+    return ids;
   }
 
   async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {

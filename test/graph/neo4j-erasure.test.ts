@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Driver } from 'neo4j-driver';
+import type { NewUtterance } from '../../graph/graph-store.js';
+import { ERASE_BATCH, Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
+import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
+
+const say = (sessionId: string, speakerId: string, text: string, addresseeIds: string[] = []): NewUtterance => ({
+  sessionId, speakerId, addresseeIds, text, startMs: null, endMs: null, time: '2026-12-01T00:00:00.000Z', confidence: null, audioRef: null,
+});
+
+describe('Neo4j participant erasure in batches', { skip: NEO4J_SKIP }, () => {
+  test('more utterances than one batch: all erased, returned in session order, addressee lists cleaned', async () => {
+    const store = new Neo4jGraphStore(neo4jTestOptions('test-erase'));
+    try {
+      const ana = await store.createParticipant('t1', { name: 'Ana' });
+      const ben = await store.createParticipant('t1', { name: 'Ben' });
+      const spoken: string[] = [];
+      for (const session of ['s1', 's2']) {
+        for (let i = 0; i < ERASE_BATCH + 300; i += 500) {
+          const stored = await store.addUtterances('t1', Array.from({ length: 500 }, (_, j) => say(session, ana.id, `line ${i + j}`, [ben.id])));
+          spoken.push(...stored.map((u) => u.id));
+        }
+      }
+      const addressed = [];
+      for (let i = 0; i < ERASE_BATCH + 200; i += 600) {
+        addressed.push(...await store.addUtterances('t1', Array.from({ length: 600 }, (_, j) => say('s3', ben.id, `reply ${i + j}`, [ana.id]))));
+      }
+      const erased = await store.deleteParticipant('t1', ana.id);
+      assert.deepEqual(erased, spoken, 'every spoken utterance, in session and sequence order');
+      assert.equal(await store.getParticipant('t1', ana.id), null);
+      assert.deepEqual(await store.getUtterances('t1', spoken.slice(0, 5)), []);
+      const left = await store.getUtterances('t1', addressed.map((u) => u.id));
+      assert.equal(left.length, addressed.length);
+      assert.ok(left.every((u) => u.addresseeIds.length === 0), 'nobody addresses the erased participant any more');
+      assert.deepEqual(await store.queryInteractions('t1', { addresseeId: ana.id }), []);
+      assert.equal(await store.deleteParticipant('t1', ana.id), null);
+    } finally {
+      await store.eraseAll();
+      await store.close();
+    }
+  });
+
+  test('an erasure cut short is finished by the next call, which still returns every utterance id', async () => {
+    const store = new Neo4jGraphStore(neo4jTestOptions('test-erase-resume'));
+    try {
+      const ana = await store.createParticipant('t1', { name: 'Ana' });
+      const ben = await store.createParticipant('t1', { name: 'Ben' });
+      const spoken = (await store.addUtterances('t1', Array.from({ length: 30 }, (_, i) => say('s1', ana.id, `line ${i}`, [ben.id])))).map((u) => u.id);
+      await store.addUtterances('t1', [say('s1', ben.id, 'hi Ana', [ana.id])]);
+      // What a first attempt leaves when it stops after its first batch: the record of what to erase,
+      // and the first utterances already gone.
+      const driver = (store as unknown as { driver: Driver }).driver;
+      const tenant = (store as unknown as { t(x: string): string }).t('t1');
+      await driver.executeQuery(`
+        MATCH (p:Participant {tenant: $tenant, id: $id}) SET p.erasing = $ids
+        WITH p MATCH (u:Utterance {tenant: $tenant}) WHERE u.id IN $first DETACH DELETE u`,
+      { tenant, id: ana.id, ids: spoken, first: spoken.slice(0, 10) }, { database: process.env.NEO4J_DATABASE ?? 'neo4j' });
+      assert.deepEqual(await store.deleteParticipant('t1', ana.id), spoken);
+      assert.equal(await store.getParticipant('t1', ana.id), null);
+      assert.deepEqual(await store.getUtterances('t1', spoken), []);
+      assert.deepEqual(await store.queryInteractions('t1', { addresseeId: ana.id }), []);
+    } finally {
+      await store.eraseAll();
+      await store.close();
+    }
+  });
+});
