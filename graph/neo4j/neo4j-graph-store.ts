@@ -4,6 +4,35 @@ import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.
 import { Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 
+/**
+ * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
+ * per distinct lower-cased name or alias, so a lookup by name seeks the `(tenant, key)` index instead
+ * of filtering every participant of the tenant (Neo4j indexes neither `toLower` nor list elements).
+ */
+const SYNC_NAMES = `
+  MATCH (p:Participant {tenant: $tenant, id: $pid})
+  OPTIONAL MATCH (old:ParticipantName {tenant: $tenant, participantId: $pid})
+  DELETE old
+  WITH DISTINCT p
+  SET p.namesIndexed = true
+  WITH p
+  UNWIND [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS key
+  WITH DISTINCT p, key
+  CREATE (:ParticipantName {tenant: $tenant, participantId: p.id, key: key})`;
+
+/** Name keys for participants written before they existed, 500 participants per transaction. */
+const BACKFILL_NAMES = `
+  MATCH (p:Participant) WHERE p.namesIndexed IS NULL
+  WITH p LIMIT 500
+  OPTIONAL MATCH (old:ParticipantName {tenant: p.tenant, participantId: p.id})
+  DELETE old
+  WITH DISTINCT p
+  SET p.namesIndexed = true
+  WITH p, [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS keys
+  FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
+    CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
+  RETURN count(p) AS n`;
+
 /** Nodes changed per transaction when a participant is erased. */
 export const ERASE_BATCH = 1000;
 
@@ -41,6 +70,23 @@ function toSession(s: Props): SessionRecord {
  * for traversal. Parameterised Cypher only, in managed transactions that retry transient errors.
  */
 export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
+  private names: Promise<void> | undefined;
+
+  /** The schema, then name keys for participants stored before they existed (once per process). */
+  override async init(): Promise<void> {
+    await super.init();
+    this.names ??= (async () => {
+      for (;;) {
+        const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
+        if (n < 500) return;
+      }
+    })().catch((err: unknown) => {
+      this.names = undefined;
+      throw err;
+    });
+    await this.names;
+  }
+
   constructor(options: Neo4jOptions) {
     super(options, GRAPH_SCHEMA);
   }
@@ -88,6 +134,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       RETURN n {.*} AS n`, {
       tenant: this.t(tenant), id: init.id ?? newId('p'), name: init.name ?? null, aliases: init.aliases ?? [],
       attributes: JSON.stringify(init.attributes ?? {}), now,
+    }).then(async (found) => {
+      if (found[0] && found[0].namesIndexed !== true) await tx.run(SYNC_NAMES, { tenant: this.t(tenant), pid: found[0].id });
+      return found;
     }));
     return toParticipant(p!);
   }
@@ -102,8 +151,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
     await this.init();
     const found = await this.db.read('findParticipantsByName', (tx) => rows(tx, `
-      MATCH (n:Participant {tenant: $tenant})
-      WHERE toLower(n.name) = $name OR any(a IN n.aliases WHERE toLower(a) = $name)
+      MATCH (k:ParticipantName {tenant: $tenant, key: $name})
+      WITH DISTINCT k.participantId AS pid
+      MATCH (n:Participant {tenant: $tenant, id: pid})
       RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), name: name.toLowerCase() }));
     return found.map(toParticipant);
   }
@@ -137,6 +187,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       tenant: this.t(tenant), id, setName: patch.name !== undefined, name: patch.name ?? null,
       aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
       now: new Date().toISOString(),
+    }).then(async (found) => {
+      if (found[0] && (patch.name !== undefined || patch.aliases !== undefined)) await tx.run(SYNC_NAMES, { tenant: this.t(tenant), pid: id });
+      return found;
     }));
     return p ? toParticipant(p) : null;
   }
@@ -194,7 +247,10 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       WITH r LIMIT $batch
       DELETE r
       RETURN count(r) AS n`);
-    await this.db.write('deleteParticipant', (tx) => tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params));
+    await this.db.write('deleteParticipant', async (tx) => {
+      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k', params);
+      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
+    });
     return ids;
   }
 
@@ -234,6 +290,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         ...params, name, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
         count: int(from.voiceprintCount), now: new Date().toISOString(),
       });
+      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $from}) DELETE k', params);
+      await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: intoId });
     });
   }
 

@@ -66,3 +66,48 @@ describe('Neo4j participant erasure in batches', { skip: NEO4J_SKIP }, () => {
     }
   });
 });
+
+describe('Neo4j participant names by index', { skip: NEO4J_SKIP }, () => {
+  test('name and alias keys follow create, update, merge and erasure; older participants are keyed at start-up', async () => {
+    const options = neo4jTestOptions('test-names');
+    const store = new Neo4jGraphStore(options);
+    try {
+      const ana = await store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
+      const ben = await store.createParticipant('t1', { name: 'Ben' });
+      const ids = async (name: string) => (await store.findParticipantsByName('t1', name)).map((p) => p.id);
+      assert.deepEqual(await ids('ANNIE'), [ana.id]);
+      await store.updateParticipant('t1', ana.id, { aliases: ['Nan'] });
+      assert.deepEqual(await ids('annie'), []);
+      assert.deepEqual(await ids('nan'), [ana.id]);
+      await store.updateParticipant('t1', ben.id, { name: 'Benjamin' });
+      assert.deepEqual(await ids('ben'), []);
+      await store.mergeParticipants('t1', ben.id, ana.id);
+      assert.deepEqual(await ids('benjamin'), [ana.id], 'the merged name is an alias of the survivor');
+      assert.deepEqual(await ids('ana'), [ana.id]);
+      assert.deepEqual(await store.findParticipantsByName('t2', 'ana'), [], 'tenants apart');
+      // A participant stored before name keys existed: no keys, no mark.
+      const cy = await store.createParticipant('t1', { name: 'Cyril' });
+      const driver = (store as unknown as { driver: Driver }).driver;
+      const tenant = (store as unknown as { t(x: string): string }).t('t1');
+      await driver.executeQuery(`
+        MATCH (p:Participant {tenant: $tenant, id: $id}) REMOVE p.namesIndexed
+        WITH p MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k`,
+      { tenant, id: cy.id }, { database: process.env.NEO4J_DATABASE ?? 'neo4j' });
+      assert.deepEqual(await ids('cyril'), []);
+      const restarted = new Neo4jGraphStore(options);
+      try {
+        assert.deepEqual((await restarted.findParticipantsByName('t1', 'cyril')).map((p) => p.id), [cy.id]);
+      } finally {
+        await restarted.close();
+      }
+      assert.ok(await store.deleteParticipant('t1', ana.id));
+      assert.deepEqual(await ids('nan'), []);
+      const { records } = await driver.executeQuery('MATCH (k:ParticipantName {tenant: $tenant}) RETURN k.key AS key', { tenant },
+        { database: process.env.NEO4J_DATABASE ?? 'neo4j' });
+      assert.deepEqual(records.map((r) => r.get('key')), ['cyril'], 'no name of an erased participant is left');
+    } finally {
+      await store.eraseAll();
+      await store.close();
+    }
+  });
+});
