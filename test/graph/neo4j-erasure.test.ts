@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Driver } from 'neo4j-driver';
 import type { NewUtterance } from '../../graph/graph-store.js';
 import { ERASE_BATCH, Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
+import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
 
 const say = (sessionId: string, speakerId: string, text: string, addresseeIds: string[] = []): NewUtterance => ({
@@ -108,6 +109,33 @@ describe('Neo4j participant names by index', { skip: NEO4J_SKIP }, () => {
     } finally {
       await store.eraseAll();
       await store.close();
+    }
+  });
+});
+
+describe('Neo4j memory erasure in batches', { skip: NEO4J_SKIP }, () => {
+  const fact = (content: string, speakerId: string, addresseeIds: string[] = []) => ({
+    content, speakerId, addresseeIds, subjectId: speakerId, kind: 'preference' as const, slot: null, value: null,
+    time: '2026-12-01T00:00:00.000Z', referIds: [], validFrom: '2026-12-01T00:00:00.000Z', supersedes: null,
+    confidence: 0.9, sessionId: 's1', source: 'test',
+  });
+
+  test('more facts than one batch: all erased and reported in insertion order; other people keep theirs', async () => {
+    const memory = new Neo4jMemoryStore(neo4jTestOptions('test-erase-mem'));
+    try {
+      const theirs: string[] = [];
+      for (let i = 0; i < ERASE_BATCH + 200; i += 400) {
+        const said = await memory.addFacts('t1', Array.from({ length: 300 }, (_, j) => fact(`likes ${i + j}`, 'p_a')));
+        const heard = await memory.addFacts('t1', Array.from({ length: 100 }, (_, j) => fact(`told Ana ${i + j}`, 'p_b', ['p_a'])));
+        theirs.push(...said.map((f) => f.id), ...heard.map((f) => f.id));
+      }
+      const kept = await memory.addFacts('t1', [fact('Ben likes tea', 'p_b')]);
+      const erased = await memory.deleteParticipant('t1', 'p_a');
+      assert.deepEqual(erased.factIds, theirs);
+      assert.deepEqual((await memory.listFacts('t1', { limit: 1000, includeHistory: true })).map((f) => f.id), kept.map((f) => f.id));
+    } finally {
+      await memory.eraseAll();
+      await memory.close();
     }
   });
 });
