@@ -105,8 +105,15 @@ export class Neo4jVectorStore extends Neo4jStoreBase implements VectorStore {
 
   async upsert(tenant: TenantId, collection: string, points: VectorPoint[]): Promise<void> {
     if (points.length === 0) return;
+    await this.write(tenant, collection, points, false);
+  }
+
+  /** `upsert`, with the binding read afresh when `fresh` (after the cached one proved stale). */
+  private async write(tenant: TenantId, collection: string, points: VectorPoint[], fresh: boolean): Promise<void> {
+    if (fresh) this.cache.delete(collection);
     const binding = await this.binding(collection);
     if (!binding) throw collectionMissing(collection);
+    if (!fresh && points.some((p) => p.vector.length !== binding.dimension)) return this.write(tenant, collection, points, true);
     assertPointDimensions(collection, points, binding.dimension);
     await this.ensureIndex(binding);
     for (let i = 0; i < points.length; i += WRITE_BATCH) {
@@ -114,14 +121,25 @@ export class Neo4jVectorStore extends Neo4jStoreBase implements VectorStore {
         id: p.id, vector: Array.from(p.vector), payload: JSON.stringify(p.payload), layer: p.payload.layer ?? null,
         sessionId: p.payload.sessionId ?? null, speakerId: p.payload.speakerId ?? null, addresseeIds: p.payload.addresseeIds ?? [],
       }));
-      await this.db.write(`upsert into ${collection}`, (tx) => tx.run(`
-        UNWIND $rows AS row
-        MERGE (n:VectorPoint {tenant: $tenant, collection: $collection, id: row.id})
-        SET n:\`${binding.label}\`, n.payload = row.payload, n.layer = row.layer, n.sessionId = row.sessionId,
-          n.speakerId = row.speakerId, n.addresseeIds = row.addresseeIds
-        WITH n, row
-        CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)`,
-      { tenant: this.t(tenant), collection: this.c(collection), rows }));
+      const params = { tenant: this.t(tenant), collection: this.c(collection), label: binding.label, rows };
+      const written = await this.db.write(`upsert into ${collection}`, async (tx) => {
+        // The cached binding may be stale (another process re-embedded the collection): write only
+        // under the binding the registry holds now.
+        const bound = await tx.run('MATCH (c:VectorCollection {name: $collection}) WHERE c.label = $label RETURN 1', params);
+        if (bound.records.length === 0) return false;
+        await tx.run(`
+          UNWIND $rows AS row
+          MERGE (n:VectorPoint {tenant: $tenant, collection: $collection, id: row.id})
+          SET n:\`${binding.label}\`, n.payload = row.payload, n.layer = row.layer, n.sessionId = row.sessionId,
+            n.speakerId = row.speakerId, n.addresseeIds = row.addresseeIds
+          WITH n, row
+          CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)`, params);
+        return true;
+      });
+      if (!written) {
+        if (fresh) throw collectionMissing(collection);
+        return this.write(tenant, collection, points.slice(i), true);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Driver } from 'neo4j-driver';
 import { Neo4jLexicalIndex } from '../../graph/neo4j/neo4j-lexical-index.js';
 import { EXACT_MAX, Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
 import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
@@ -118,6 +119,40 @@ describe('Neo4j vector collections under concurrency', { skip: NEO4J_SKIP }, () 
       await stores[0]!.dropAll();
       await stores[0]!.eraseAll();
       await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});
+
+describe('Neo4j vector collections re-embedded by another process', { skip: NEO4J_SKIP }, () => {
+  test('a store with a stale cached binding writes under the current one', async () => {
+    const options = neo4jTestOptions('test-vec-stale');
+    const one = new Neo4jVectorStore(options);
+    const two = new Neo4jVectorStore(options);
+    try {
+      await one.ensureCollection('c', { model: 'm1', dimension: 2 });
+      assert.deepEqual(await two.collectionSpace('c'), { model: 'm1', dimension: 2 }, 'two caches the binding');
+      // Re-embedded elsewhere with another model of the same dimension, then of another dimension.
+      await one.dropCollection('c');
+      await one.ensureCollection('c', { model: 'm2', dimension: 2 });
+      await two.upsert('t1', 'c', [{ id: 'a', vector: Float32Array.from([1, 0]), payload: { layer: 'fact' } }]);
+      // The point must carry the current binding's label, or the current vector index never sees it.
+      const driver = (one as unknown as { driver: Driver }).driver;
+      const underCurrentLabel = async (id: string) => (await driver.executeQuery(`
+        MATCH (c:VectorCollection {name: $name}) MATCH (n:VectorPoint {collection: $name, id: $id}) RETURN c.label IN labels(n) AS ok`,
+      { name: `${options.tenantPrefix}c`, id }, { database: options.database })).records[0]?.get('ok');
+      assert.equal(await underCurrentLabel('a'), true);
+      assert.deepEqual((await one.search('t1', 'c', Float32Array.from([1, 0]), 5)).map((h) => h.id), ['a']);
+      await one.dropCollection('c');
+      await one.ensureCollection('c', { model: 'm3', dimension: 3 });
+      await two.upsert('t1', 'c', [{ id: 'b', vector: Float32Array.from([0, 1, 0]), payload: { layer: 'fact' } }]);
+      assert.equal(await underCurrentLabel('b'), true);
+      assert.deepEqual((await one.search('t1', 'c', Float32Array.from([0, 1, 0]), 5)).map((h) => h.id), ['b']);
+      await one.dropCollection('c');
+      await assert.rejects(two.upsert('t1', 'c', [{ id: 'c', vector: Float32Array.from([0, 1, 0]), payload: { layer: 'fact' } }]), /ensureCollection/);
+    } finally {
+      await one.dropAll();
+      await one.eraseAll();
+      await Promise.all([one.close(), two.close()]);
     }
   });
 });
