@@ -20,6 +20,9 @@ import { participantRoutes } from './routes/participants.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
+import { mcpRoute } from './mcp/mcp-route.js';
+import { twilioRoute } from './ws/twilio-route.js';
+import { sessionEventRoutes } from './routes/session-events.js';
 
 /** Largest WebSocket message accepted; larger ones close the socket with 1009. */
 export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -38,8 +41,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 16 * 1024 * 1024,
-    // Ids are up to 128 characters (percent-encoded: up to 3 bytes each); longer ones get a Parley 400 from the schema.
-    routerOptions: { maxParamLength: 512 },
+    // Path parameters are up to 200 characters (participant refs: an id, external id or name), each
+    // percent-encoded UTF-8 up to 12 bytes; longer ones get a Parley 400 from the schema.
+    routerOptions: { maxParamLength: 2400 },
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
@@ -57,7 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { config });
   // onClose hooks run last-registered first: the stores drain their queue (whose jobs embed text)
   // before the models they use are closed.
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });
@@ -78,10 +82,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(interactionRoutes);
   await app.register(memoryRoutes);
   await app.register(streamRoute);
+  await app.register(twilioRoute);
+  await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin);
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
+  await app.register(mcpRoute);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();
   return app as unknown as FastifyInstance;

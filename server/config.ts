@@ -21,8 +21,12 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `PARLEY_GRAPH_STORE`: `sqlite` (embedded) or `neo4j`. */
   graphStore: 'sqlite' | 'neo4j';
-  /** `PARLEY_VECTOR_STORE`: `sqlite` (embedded) or `qdrant`. */
-  vectorStore: 'sqlite' | 'qdrant';
+  /**
+   * `PARLEY_VECTOR_STORE`: where vectors, the keyword (BM25) index and voiceprints live: `sqlite`
+   * (embedded), `qdrant` or `neo4j` (native vector and full-text indexes). Default: `sqlite`, or with
+   * `PARLEY_GRAPH_STORE=neo4j` `qdrant` when `QDRANT_URL` is set and `neo4j` when it is not.
+   */
+  vectorStore: 'sqlite' | 'qdrant' | 'neo4j';
   /** `QDRANT_URL`, `QDRANT_API_KEY`. */
   qdrantUrl: string;
   qdrantApiKey: string | null;
@@ -133,6 +137,16 @@ export interface Config {
   sessionQueueLimit: number;
   /** How long shutdown waits for sessions and jobs to finish, ms (`PARLEY_SHUTDOWN_GRACE_MS`). */
   shutdownGraceMs: number;
+  /** `PARLEY_MCP_ALLOW_ERASE`: whether the MCP server offers `erase_participant` (default false). */
+  mcpAllowErase: boolean;
+  /** `PARLEY_MCP_TENANT`: the tenant `npm run mcp` (stdio) reads and writes; default `default`. */
+  mcpTenant: string;
+  /**
+   * `PARLEY_METRICS_PORT`, `PARLEY_METRICS_HOST`: a separate listener serving only `GET /metrics`
+   * without an API key (for a scraper on a private network); null serves metrics on the main port only.
+   */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 /** Raised for invalid environment values; the message lists every problem. */
@@ -268,6 +282,15 @@ export function voiceprintsAllowed(config: Pick<Config, 'voiceprintConsent'>, te
   return c === 'all' || (Array.isArray(c) && c.includes(tenant));
 }
 
+/**
+ * `PARLEY_VECTOR_STORE` when unset: a networked graph brings networked search with it, in Qdrant when
+ * `QDRANT_URL` names one, else in Neo4j itself (Neo4j + Redis is a complete networked deployment).
+ */
+function defaultVectorStore(env: Env): Config['vectorStore'] {
+  if (env.PARLEY_GRAPH_STORE?.trim() !== 'neo4j') return 'sqlite';
+  return env.QDRANT_URL?.trim() ? 'qdrant' : 'neo4j';
+}
+
 /** Build the typed config from `env`; throws `ConfigError` naming every bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
@@ -286,7 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeys,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     graphStore: r.oneOf('PARLEY_GRAPH_STORE', ['sqlite', 'neo4j'] as const, 'sqlite'),
-    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant'] as const, 'sqlite'),
+    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant', 'neo4j'] as const, defaultVectorStore(env)),
     qdrantUrl: r.url('QDRANT_URL', 'http://127.0.0.1:6333', ['http:', 'https:']),
     qdrantApiKey: env.QDRANT_API_KEY?.trim() || null,
     neo4jUri: r.url('NEO4J_URI', 'bolt://127.0.0.1:7687', ['bolt:', 'bolt+s:', 'neo4j:', 'neo4j+s:']),
@@ -331,7 +354,14 @@ export function loadConfig(env: Env = process.env): Config {
     maxResumableSessions: r.int('PARLEY_MAX_RESUMABLE_SESSIONS', maxSessions * 2, 0, 1_000_000),
     sessionQueueLimit: r.int('PARLEY_SESSION_QUEUE', 256, 1, 100_000),
     shutdownGraceMs: r.int('PARLEY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    mcpAllowErase: r.oneOf('PARLEY_MCP_ALLOW_ERASE', ['true', 'false'] as const, 'false') === 'true',
+    mcpTenant: r.string('PARLEY_MCP_TENANT', 'default'),
+    metricsPort: env.PARLEY_METRICS_PORT?.trim() ? r.int('PARLEY_METRICS_PORT', 0, 0, 65535) : null,
+    metricsHost: r.string('PARLEY_METRICS_HOST', '127.0.0.1'),
   };
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.mcpTenant)) {
+    r.problems.push(`PARLEY_MCP_TENANT=${JSON.stringify(config.mcpTenant)} must be 1-64 characters of [A-Za-z0-9_-]`);
+  }
   const needsKey = [
     config.asr === 'openai' && 'PARLEY_ASR=openai',
     config.textEmbedder === 'openai' && 'PARLEY_TEXT_EMBEDDER=openai',

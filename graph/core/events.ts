@@ -71,6 +71,11 @@ export interface ServerEventPayloads {
   };
   'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string }[] };
   'speaker.merged': { from: string; into: string };
+  /**
+   * Answer to `participant.identify`: the participant now holding the external id, or null while it
+   * waits for the session's first speaker.
+   */
+  'participant.identified': { external_id: string; participant: { id: string; name: string | null; external_id: string | null } | null };
   'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
   error: { code: string; message: string; fatal: boolean };
   'session.ended': Record<string, never>;

@@ -2,7 +2,7 @@ import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
-import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
+import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { settles, slotChange } from './changes.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
@@ -11,8 +11,7 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 /** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
 export const EMBEDDED_RULES_VERSION = 2;
 
-/** How a participant whose name is not known yet is written in a fact (never a raw id). */
-export const UNNAMED = 'an unnamed speaker';
+export { CALLER, UNNAMED } from './extractor.js';
 
 const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
 const NEGATION_MARKER = /\b(?:anymore|any more|no longer|after all)\b/i;
@@ -42,7 +41,7 @@ export class EmbeddedExtractor implements Extractor {
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
     const names = { ...input.names };
-    const display = (id: string): string => names[id] ?? UNNAMED;
+    const display = (id: string): string => names[id] ?? input.unnamed?.[id] ?? UNNAMED;
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
     const sentences = this.#sentences(u.text);

@@ -1,6 +1,11 @@
 import type { FactKind, ProfileUpdate } from '../../graph/memory-store.js';
 import type { Utterance } from '../../graph/types.js';
 
+/** How a participant whose name is not known yet is written in a fact (never a raw id). */
+export const UNNAMED = 'an unnamed speaker';
+/** How the unnamed remote party of a phone session (Twilio) is written in a fact. */
+export const CALLER = 'the caller';
+
 /** What an extractor sees: the current turn plus up to 3 previous turns of the session. */
 export interface ExtractionInput {
   current: Utterance;
@@ -8,6 +13,11 @@ export interface ExtractionInput {
   previous: Utterance[];
   /** Display names of the participants involved, by id (null or absent: unknown). */
   names: Record<string, string | null>;
+  /**
+   * How participants without a name are written, by id (e.g. "the caller" for the remote party of a
+   * phone session); absent: "an unnamed speaker".
+   */
+  unnamed?: Record<string, string>;
 }
 
 /** A candidate fact before consolidation. */

@@ -12,6 +12,15 @@ const Ms = Type.Number({ minimum: 0, description: 'milliseconds from the start o
 const Text = Type.String({ minLength: 1, maxLength: 10_000 });
 const Label = Type.String({ minLength: 1, maxLength: 200 });
 
+/** The application's own id for a participant (phone number, CRM id). */
+export const ExternalId = Type.String({ minLength: 1, maxLength: 200, description: "the application's own id for the participant (phone number, CRM id)" });
+
+/** Path parameter naming a participant: its id, external id or name. */
+export const ParticipantRefParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200, description: 'participant id, external_id, or a name (a name several participants hold is a 409)' }),
+});
+export type ParticipantRefParams = Static<typeof ParticipantRefParams>;
+
 export const ParticipantRef = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
 
 export const UtteranceInputSchema = Type.Object(
@@ -66,6 +75,7 @@ export const ParticipantView = Type.Object(
   {
     id: Type.String(),
     name: Type.Union([Type.String(), Type.Null()]),
+    external_id: Type.Union([Type.String(), Type.Null()], { description: "the application's own id (phone number, CRM id), unique per tenant" }),
     aliases: Type.Array(Type.String()),
     attributes: Type.Record(Type.String(), Type.Unknown()),
     voiceprint_count: Type.Integer(),
@@ -79,6 +89,7 @@ export type ParticipantView = Static<typeof ParticipantView>;
 export const ParticipantPatchBody = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    external_id: Type.Optional(Type.Union([ExternalId, Type.Null()], { description: 'null clears it; one another participant holds is a 409' })),
     aliases: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
     attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
@@ -88,8 +99,8 @@ export type ParticipantPatchBody = Static<typeof ParticipantPatchBody>;
 
 export const InteractionsQuery = Type.Object(
   {
-    speaker: Type.Optional(Type.String({ minLength: 1 })),
-    addressee: Type.Optional(Type.String({ minLength: 1 })),
+    speaker: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
+    addressee: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
     session_id: Type.Optional(Type.String({ minLength: 1 })),
     since: Type.Optional(Iso),
     until: Type.Optional(Iso),

@@ -1,11 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { GraphStore } from '../../graph/graph-store.js';
 import type { Fact } from '../../graph/memory-store.js';
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { ErrorBody, IdParams } from '../protocol/http-schemas.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 const Ref = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
 
@@ -32,11 +34,11 @@ export const FactView = Type.Object(
   },
   { $id: 'Memory' },
 );
-type FactView = Static<typeof FactView>;
+export type FactView = Static<typeof FactView>;
 
 const MemoriesQuery = Type.Object(
   {
-    participant: Type.Optional(Type.String({ minLength: 1 })),
+    participant: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
     layer: Type.Optional(Type.Union([Type.Literal('fact'), Type.Literal('profile')])),
     include_history: Type.Optional(Type.Boolean({ default: false })),
@@ -55,35 +57,39 @@ const MemoryPatch = Type.Object(
 );
 type MemoryPatch = Static<typeof MemoryPatch>;
 
+/** Facts as the API shows them, with participant names resolved (`GET /v1/memories`, MCP `get_participant`). */
+export async function factViews(graph: GraphStore, tenant: TenantId, facts: Fact[]): Promise<FactView[]> {
+  const names = new NameResolver(graph, tenant);
+  const ref = (id: string) => names.ref(id);
+  const out: FactView[] = [];
+  for (const f of facts) {
+    out.push({
+      id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
+      addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
+      session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, valid_until: f.validUntil, event_time: f.eventTime,
+      supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
+    });
+  }
+  return out;
+}
+
 /** `GET /v1/memories`, `PATCH|DELETE /v1/memories/{id}`: long-term facts and profile facts. */
 export async function memoryRoutes(app: FastifyInstance): Promise<void> {
   const { stores } = app;
   const indexer = new MemoryIndexer(stores.vectors, stores.lexical, app.models.textEmbedder);
 
-  const views = async (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => {
-    const names = new NameResolver(stores.graph, tenant);
-    const ref = (id: string) => names.ref(id);
-    const out: FactView[] = [];
-    for (const f of facts) {
-      out.push({
-        id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
-        addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
-        session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, valid_until: f.validUntil, event_time: f.eventTime,
-        supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
-      });
-    }
-    return out;
-  };
+  const views = (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => factViews(stores.graph, tenant, facts);
 
   app.get<{ Querystring: MemoriesQuery }>('/v1/memories', {
     schema: {
       summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
       querystring: MemoriesQuery,
-      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody },
+      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (request) => {
     const { tenant } = request;
     const q = request.query;
+    const participant = q.participant ? await resolveParticipantRef(stores.graph, tenant, q.participant) : null;
     let ids: string[] | undefined;
     if (q.q) {
       const hits = await stores.lexical.search(tenant, q.q, q.limit ?? 100, { layer: q.layer ?? ['fact', 'profile'] });
@@ -91,7 +97,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       if (ids.length === 0) return { memories: [] };
     }
     const facts = await stores.memory.listFacts(tenant, {
-      ...(q.participant ? { participantId: q.participant } : {}),
+      ...(participant ? { participantId: participant.id } : {}),
       ...(q.layer ? { layer: q.layer } : {}),
       ...(ids ? { ids } : {}),
       includeHistory: q.include_history ?? false,

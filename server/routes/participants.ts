@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { ParleyError } from '../../graph/core/errors.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import {
-  ErrorBody, IdParams, ParticipantPatchBody, ParticipantView,
+  ErrorBody, ParticipantPatchBody, ParticipantRefParams, ParticipantView,
 } from '../protocol/http-schemas.js';
 import { participantView } from './views.js';
 
@@ -11,50 +12,60 @@ import { participantView } from './views.js';
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/participants', {
     schema: { summary: 'Every participant of the tenant', response: { 200: Type.Object({ participants: Type.Array(ParticipantView) }) } },
-  }, async (request) => ({
-    participants: (await app.stores.graph.listParticipants(request.tenant)).map(participantView),
-  }));
+  }, async (request) => ({ participants: await listParticipantViews(app, request.tenant) }));
 
-  app.get<{ Params: IdParams }>('/v1/participants/:id', {
-    schema: { summary: 'One participant profile', params: IdParams, response: { 200: ParticipantView, 404: ErrorBody } },
-  }, async (request) => {
-    const p = await app.stores.graph.getParticipant(request.tenant, request.params.id);
-    if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${request.params.id}`);
-    return participantView(p);
-  });
-
-  app.patch<{ Params: IdParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
+  app.get<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
-      summary: 'Set name, aliases or attributes',
-      params: IdParams, body: ParticipantPatchBody,
-      response: { 200: ParticipantView, 400: ErrorBody, 404: ErrorBody },
+      summary: 'One participant profile, by id, external_id or name',
+      params: ParticipantRefParams, response: { 200: ParticipantView, 404: ErrorBody, 409: ErrorBody },
+    },
+  }, async (request) => participantView(await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id)));
+
+  app.patch<{ Params: ParticipantRefParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
+    schema: {
+      summary: 'Set name, external_id, aliases or attributes',
+      params: ParticipantRefParams, body: ParticipantPatchBody,
+      response: { 200: ParticipantView, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (request) => {
-    const { name, aliases, attributes } = request.body;
-    const p = await app.stores.graph.updateParticipant(request.tenant, request.params.id, {
+    const { name, external_id: externalId, aliases, attributes } = request.body;
+    const target = await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id);
+    const p = await app.stores.graph.updateParticipant(request.tenant, target.id, {
       ...(name !== undefined ? { name } : {}),
+      ...(externalId !== undefined ? { externalId } : {}),
       ...(aliases !== undefined ? { aliases: [...new Set(aliases)] } : {}),
       ...(attributes !== undefined ? { attributes } : {}),
     });
-    if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${request.params.id}`);
+    if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
     return participantView(p);
   });
 
-  app.delete<{ Params: IdParams }>('/v1/participants/:id', {
+  app.delete<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
-      summary: 'Erase the participant everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
-      params: IdParams,
+      summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
+      params: ParticipantRefParams,
       response: {
         200: Type.Object({
           id: Type.String(), erased_utterances: Type.Integer(), erased_memories: Type.Integer(), erased_voiceprints: Type.Integer(),
         }),
         404: ErrorBody,
+        409: ErrorBody,
       },
     },
-  }, async (request) => {
-    const id = request.params.id;
-    const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, request.tenant, id);
-    if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
-    return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
-  });
+  }, async (request) => erasePerson(app, request.tenant, request.params.id));
+}
+
+/** Every participant of the tenant as the API shows them (`GET /v1/participants`, MCP `list_participants`). */
+export async function listParticipantViews(app: FastifyInstance, tenant: string): Promise<ParticipantView[]> {
+  return (await app.stores.graph.listParticipants(tenant)).map(participantView);
+}
+
+/** Erase a participant, given by id, external_id or name, everywhere (`DELETE /v1/participants/{id}`, MCP `erase_participant`); 404 when unknown. */
+export async function erasePerson(
+  app: FastifyInstance, tenant: string, id: string,
+): Promise<{ id: string; erased_utterances: number; erased_memories: number; erased_voiceprints: number }> {
+  ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
+  const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, tenant, id);
+  if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+  return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
 }

@@ -8,17 +8,18 @@ import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { ErrorBody, ParticipantRef } from '../protocol/http-schemas.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 export const QueryBody = Type.Object({
   question: Type.String({ minLength: 1, maxLength: 4000 }),
-  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'participant id of the asker' })),
+  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name' })),
   audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice' })),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
-  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant id' })),
-  addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories addressed to this participant id' })),
+  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant (id, external_id or name)' })),
+  addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories addressed to this participant (id, external_id or name)' })),
 }, { additionalProperties: false });
 export type QueryBody = Static<typeof QueryBody>;
 
@@ -67,42 +68,66 @@ export async function decodeQueryAudio(b64: string): Promise<Float32Array> {
   }
 }
 
+export type QueryResult = Static<typeof QueryResponse>;
+
+/**
+ * Answer a question from memory, the asker given by id or identified from a voice sample: what
+ * `POST /v1/query` and the MCP `query_memory` tool both run.
+ */
+export async function askMemory(app: FastifyInstance, tenant: string, body: QueryBody): Promise<QueryResult> {
+  const started = performance.now();
+  const resolve = async (ref: string | null | undefined, what: string): Promise<string | null> =>
+    (ref ? (await resolveParticipantRef(app.stores.graph, tenant, ref, what)).id : null);
+  const [givenAsker, speakerId, addresseeId] = await Promise.all([
+    resolve(body.asker, 'asker'), resolve(body.speaker, 'speaker'), resolve(body.addressee, 'addressee'),
+  ]);
+  let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = null;
+  let voiceMs = 0;
+  if (body.audio !== undefined) {
+    const audio = await decodeQueryAudio(body.audio);
+    const embedder = speakerEmbedderOf(app);
+    const prototypes = await app.stores.voiceprints.list(tenant, embedder.modelId);
+    const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
+    const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
+    if (identity.participantId && identity.confidence !== 'unresolved') {
+      asker = { id: identity.participantId, confidence: identity.confidence, score: identity.score };
+    }
+    voiceMs = performance.now() - started;
+  }
+  const askerId = givenAsker ?? asker?.id ?? null;
+  if (givenAsker && !asker) asker = { id: givenAsker, confidence: 'high', score: 1 };
+  const answer = await app.memoryQuery(tenant, {
+    question: body.question, asker: askerId, k: body.k ?? 5,
+    ...(body.session_id ? { sessionId: body.session_id } : {}),
+    ...(speakerId ? { speakerId } : {}),
+    ...(addresseeId ? { addresseeId } : {}),
+  });
+  return {
+    evidence: answer.evidence, asker, rounds: answer.rounds,
+    timings: { ...answer.timings, ...(body.audio !== undefined ? { asker_ms: voiceMs } : {}), request_ms: performance.now() - started },
+  };
+}
+
+const fallbackEmbedders = new WeakMap<FastifyInstance, SpeakerEmbedder>();
+
+/** The app's speaker embedder; an app built without the models plugin gets one of its own. */
+function speakerEmbedderOf(app: FastifyInstance): SpeakerEmbedder {
+  if (app.hasDecorator('models')) return app.models.speakerEmbedder;
+  let own = fallbackEmbedders.get(app);
+  if (!own) {
+    own = new StatsLdaSpeakerEmbedder();
+    fallbackEmbedders.set(app, own);
+  }
+  return own;
+}
+
 /** `POST /v1/query`: evidence for a question, the asker optionally identified by voice. */
 export async function queryRoutes(app: FastifyInstance): Promise<void> {
-  let embedder: SpeakerEmbedder | null = null;
   app.post<{ Body: QueryBody }>('/v1/query', {
     schema: {
       summary: 'Ask memory a question; the asker may be given by id or identified from a voice sample',
       body: QueryBody,
-      response: { 200: QueryResponse, 400: ErrorBody },
+      response: { 200: QueryResponse, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
-  }, async (request) => {
-    const started = performance.now();
-    const body = request.body;
-    let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = null;
-    let voiceMs = 0;
-    if (body.audio !== undefined) {
-      const audio = await decodeQueryAudio(body.audio);
-      embedder ??= app.hasDecorator('models') ? app.models.speakerEmbedder : new StatsLdaSpeakerEmbedder();
-      const prototypes = await app.stores.voiceprints.list(request.tenant, embedder.modelId);
-      const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
-      const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
-      if (identity.participantId && identity.confidence !== 'unresolved') {
-        asker = { id: identity.participantId, confidence: identity.confidence, score: identity.score };
-      }
-      voiceMs = performance.now() - started;
-    }
-    const askerId = body.asker ?? asker?.id ?? null;
-    if (body.asker && !asker) asker = { id: body.asker, confidence: 'high', score: 1 };
-    const answer = await app.memoryQuery(request.tenant, {
-      question: body.question, asker: askerId, k: body.k ?? 5,
-      ...(body.session_id ? { sessionId: body.session_id } : {}),
-      ...(body.speaker ? { speakerId: body.speaker } : {}),
-      ...(body.addressee ? { addresseeId: body.addressee } : {}),
-    });
-    return {
-      evidence: answer.evidence, asker, rounds: answer.rounds,
-      timings: { ...answer.timings, ...(body.audio !== undefined ? { asker_ms: voiceMs } : {}), request_ms: performance.now() - started },
-    };
-  });
+  }, async (request) => askMemory(app, request.tenant, request.body));
 }

@@ -13,6 +13,15 @@ describe('config', () => {
     assert.equal(c.queue, 'embedded');
   });
 
+  test('vector store: embedded by default; with a Neo4j graph, Neo4j unless QDRANT_URL names a Qdrant; explicit wins', () => {
+    assert.equal(loadConfig({}).vectorStore, 'sqlite');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j' }).vectorStore, 'neo4j');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j', QDRANT_URL: 'http://q:6333' }).vectorStore, 'qdrant');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j', PARLEY_VECTOR_STORE: 'sqlite' }).vectorStore, 'sqlite');
+    assert.equal(loadConfig({ PARLEY_VECTOR_STORE: 'neo4j' }).vectorStore, 'neo4j');
+    assert.throws(() => loadConfig({ PARLEY_VECTOR_STORE: 'milvus' }), /PARLEY_VECTOR_STORE/);
+  });
+
   test('API keys map to tenants and allow a public bind', () => {
     const c = loadConfig({ PARLEY_API_KEYS: 'key1-abcdef:tenantA, key2-abcdef:tenantB', HOST: '0.0.0.0' });
     assert.deepEqual(c.apiKeys, [
@@ -30,6 +39,23 @@ describe('config', () => {
         const text = err.message;
         for (const name of ['PORT', 'PARLEY_QUEUE', 'HOST', 'REDIS_URL', 'PARLEY_API_KEYS']) assert.match(text, new RegExp(name));
         assert.equal(err.problems.length, 5);
+        return true;
+      },
+    );
+  });
+
+  test('MCP and metrics settings: erase off, tenant default, no separate metrics listener unless asked', () => {
+    const c = loadConfig({});
+    assert.equal(c.mcpAllowErase, false);
+    assert.equal(c.mcpTenant, 'default');
+    assert.equal(c.metricsPort, null);
+    const set = loadConfig({ PARLEY_MCP_ALLOW_ERASE: 'true', PARLEY_MCP_TENANT: 'acme_1', PARLEY_METRICS_PORT: '9464', PARLEY_METRICS_HOST: '10.0.0.5' });
+    assert.deepEqual([set.mcpAllowErase, set.mcpTenant, set.metricsPort, set.metricsHost], [true, 'acme_1', 9464, '10.0.0.5']);
+    assert.throws(
+      () => loadConfig({ PARLEY_MCP_ALLOW_ERASE: 'yes', PARLEY_MCP_TENANT: 'a b', PARLEY_METRICS_PORT: '70000' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        for (const name of ['PARLEY_MCP_ALLOW_ERASE', 'PARLEY_MCP_TENANT', 'PARLEY_METRICS_PORT']) assert.match(err.message, new RegExp(name));
         return true;
       },
     );
