@@ -60,6 +60,9 @@ launch() {
   local cp
   cp="$launcher/target/classes:$(cat "$launcher/target/classpath.txt")"
   mkdir -p "$state"
+  # Created here, not only by the background job's redirection, which may not have run yet when the
+  # wait loop first reads it (with `set -e` a failed read would end the script).
+  : >"$state/out.log"
   # It stops on SIGTERM (its shutdown hook closes the database).
   nohup java "-Xmx${NEO4J_TEST_HEAP:-1g}" -XX:+UseSerialGC -cp "$cp" parley.Neo4jTestServer "$password" "$state/data" "$@" \
     </dev/null >"$state/out.log" 2>>"$state/err.log" &
