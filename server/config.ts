@@ -21,8 +21,12 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `PARLEY_GRAPH_STORE`: `sqlite` (embedded) or `neo4j`. */
   graphStore: 'sqlite' | 'neo4j';
-  /** `PARLEY_VECTOR_STORE`: `sqlite` (embedded) or `qdrant`. */
-  vectorStore: 'sqlite' | 'qdrant';
+  /**
+   * `PARLEY_VECTOR_STORE`: where vectors, the keyword (BM25) index and voiceprints live: `sqlite`
+   * (embedded), `qdrant` or `neo4j` (native vector and full-text indexes). Default: `sqlite`, or with
+   * `PARLEY_GRAPH_STORE=neo4j` `qdrant` when `QDRANT_URL` is set and `neo4j` when it is not.
+   */
+  vectorStore: 'sqlite' | 'qdrant' | 'neo4j';
   /** `QDRANT_URL`, `QDRANT_API_KEY`. */
   qdrantUrl: string;
   qdrantApiKey: string | null;
@@ -255,6 +259,15 @@ export function voiceprintsAllowed(config: Pick<Config, 'voiceprintConsent'>, te
   return c === 'all' || (Array.isArray(c) && c.includes(tenant));
 }
 
+/**
+ * `PARLEY_VECTOR_STORE` when unset: a networked graph brings networked search with it, in Qdrant when
+ * `QDRANT_URL` names one, else in Neo4j itself (Neo4j + Redis is a complete networked deployment).
+ */
+function defaultVectorStore(env: Env): Config['vectorStore'] {
+  if (env.PARLEY_GRAPH_STORE?.trim() !== 'neo4j') return 'sqlite';
+  return env.QDRANT_URL?.trim() ? 'qdrant' : 'neo4j';
+}
+
 /** Build the typed config from `env`; throws `ConfigError` naming every bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
@@ -273,7 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeys,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     graphStore: r.oneOf('PARLEY_GRAPH_STORE', ['sqlite', 'neo4j'] as const, 'sqlite'),
-    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant'] as const, 'sqlite'),
+    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant', 'neo4j'] as const, defaultVectorStore(env)),
     qdrantUrl: r.url('QDRANT_URL', 'http://127.0.0.1:6333', ['http:', 'https:']),
     qdrantApiKey: env.QDRANT_API_KEY?.trim() || null,
     neo4jUri: r.url('NEO4J_URI', 'bolt://127.0.0.1:7687', ['bolt:', 'bolt+s:', 'neo4j:', 'neo4j+s:']),

@@ -12,6 +12,15 @@ describe('config', () => {
     assert.equal(c.queue, 'embedded');
   });
 
+  test('vector store: embedded by default; with a Neo4j graph, Neo4j unless QDRANT_URL names a Qdrant; explicit wins', () => {
+    assert.equal(loadConfig({}).vectorStore, 'sqlite');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j' }).vectorStore, 'neo4j');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j', QDRANT_URL: 'http://q:6333' }).vectorStore, 'qdrant');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j', PARLEY_VECTOR_STORE: 'sqlite' }).vectorStore, 'sqlite');
+    assert.equal(loadConfig({ PARLEY_VECTOR_STORE: 'neo4j' }).vectorStore, 'neo4j');
+    assert.throws(() => loadConfig({ PARLEY_VECTOR_STORE: 'milvus' }), /PARLEY_VECTOR_STORE/);
+  });
+
   test('API keys map to tenants and allow a public bind', () => {
     const c = loadConfig({ PARLEY_API_KEYS: 'key1-abcdef:tenantA, key2-abcdef:tenantB', HOST: '0.0.0.0' });
     assert.deepEqual(c.apiKeys, [

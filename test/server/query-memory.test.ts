@@ -1,20 +1,69 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import neo4j from 'neo4j-driver';
+import { Neo4jLexicalIndex } from '../../graph/neo4j/neo4j-lexical-index.js';
+import { Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
+import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
+import { collectionFor } from '../../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { deleteKeys, TEST_REDIS_URL } from '../helpers/redis.js';
+import { NEO4J_SKIP } from '../helpers/stores.js';
 
-describe('POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation)', () => {
+interface Deployment {
+  name: string;
+  skip?: string;
+  /** Settings besides DATA_DIR; the tenant is the one its API key maps to. */
+  env(tenant: string): Record<string, string>;
+  cleanup(tenant: string): Promise<void>;
+}
+
+const KEY = 'query-memory-test-key';
+const run = `${process.pid}-${Date.now()}`;
+
+const deployments: Deployment[] = [
+  { name: 'embedded (SQLite, in-process queue)', env: () => ({}), cleanup: async () => {} },
+  {
+    // Graph, memories, entity index, vectors, keyword index and voiceprints all in the real Neo4j
+    // (no QDRANT_URL, so PARLEY_VECTOR_STORE defaults to neo4j), jobs on Redis (BullMQ).
+    name: 'networked (Neo4j for every store, Redis queue)',
+    skip: NEO4J_SKIP,
+    env: (tenant) => ({
+      PARLEY_API_KEYS: `${KEY}:${tenant}`, PARLEY_GRAPH_STORE: 'neo4j', NEO4J_URI: process.env.NEO4J_URI ?? '',
+      NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '',
+      NEO4J_DATABASE: process.env.NEO4J_DATABASE ?? 'neo4j', PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL,
+      PARLEY_REDIS_PREFIX: `parley-test-qm-${run}`,
+    }),
+    cleanup: async (tenant) => {
+      await deleteKeys(`parley-test-qm-${run}`);
+      // Every node Parley writes carries its tenant; an auto-commit session allows IN TRANSACTIONS.
+      const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? ''));
+      const session = driver.session({ database: process.env.NEO4J_DATABASE ?? 'neo4j' });
+      try {
+        await session.run('MATCH (n {tenant: $tenant}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS', { tenant });
+      } finally {
+        await session.close();
+        await driver.close();
+      }
+    },
+  },
+];
+
+for (const deployment of deployments) describe(`POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation), ${deployment.name}`, { skip: deployment.skip }, () => {
   let t: TestApp;
+  // A tenant of its own per run, so runs sharing one Neo4j never see each other's people.
+  const tenant = deployment.env('x').PARLEY_API_KEYS ? `qm-${run}` : 'default';
+  const headers: Record<string, string> = deployment.env('x').PARLEY_API_KEYS ? { authorization: `Bearer ${KEY}` } : {};
   const post = async (url: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     assert.ok(res.ok, await res.clone().text());
     return res.json() as Promise<Record<string, unknown>>;
   };
   const ask = async (question: string): Promise<MemoryItem[]> => (await post('/v1/query', { question })).evidence as MemoryItem[];
 
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp(deployment.env(tenant));
     await post('/v1/sessions/demo/utterances', { utterances: [
       { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
       { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
@@ -30,7 +79,8 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
   });
   after(async () => {
-    await t.close();
+    await t?.close();
+    await deployment.cleanup(tenant);
   });
 
   test('"What did Ana promise Ben?" puts the commitment Ana made, as a fact item, first', async () => {
@@ -43,7 +93,7 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     assert.equal(top.superseded, false);
     assert.equal(top.valid_to, null);
     assert.equal(top.valid_from, '2026-11-02T10:00:00.000Z');
-    const [source] = await t.app.stores.graph.getTranscript('default', 'demo');
+    const [source] = await t.app.stores.graph.getTranscript(tenant, 'demo');
     assert.deepEqual(top.refer_ids, [source?.id], 'the fact names the turn it came from');
   });
 
@@ -77,7 +127,7 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
   });
 
   test('live retrieval (memory.context) marks a turn whose facts were all replaced as superseded', async () => {
-    const r = await t.app.retriever.retrieve({ tenant: 'default', text: 'Lena, do you still live in Richmond near the marina?', k: 10 });
+    const r = await t.app.retriever.retrieve({ tenant, text: 'Lena, do you still live in Richmond near the marina?', k: 10 });
     const richmond = r.items.find((i) => i.layer === 'interaction' && /I live in Richmond/.test(i.text));
     assert.ok(richmond, JSON.stringify(r.items.map((i) => i.text)));
     assert.equal(richmond.superseded, true);
@@ -86,8 +136,20 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     if (marina) assert.equal(marina.superseded, false, 'a turn whose facts hold is not superseded');
   });
 
+  if (deployment.name.startsWith('networked')) {
+    test('every store is the Neo4j one, and the vectors and keywords of the tenant are in Neo4j', async () => {
+      const { stores } = t.app;
+      assert.ok(stores.vectors instanceof Neo4jVectorStore);
+      assert.ok(stores.lexical instanceof Neo4jLexicalIndex);
+      assert.ok(stores.voiceprints instanceof Neo4jVoiceprintStore);
+      assert.ok(await stores.vectors.count(tenant, collectionFor('fact')) > 0);
+      assert.ok(await stores.vectors.count(tenant, collectionFor('interaction')) >= 6);
+      assert.ok((await stores.lexical.search(tenant, 'Berkeley', 5)).length > 0);
+    });
+  }
+
   test('a speaker filter keeps every layer to that speaker', async () => {
-    const omar = (await t.app.stores.graph.findParticipantsByName('default', 'Omar'))[0];
+    const omar = (await t.app.stores.graph.findParticipantsByName(tenant, 'Omar'))[0];
     assert.ok(omar);
     const evidence = (await post('/v1/query', { question: 'What does Lena think of the marina?', speaker: omar.id })).evidence as MemoryItem[];
     assert.ok(evidence.length > 0);
