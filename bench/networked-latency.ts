@@ -1,13 +1,15 @@
 /**
  * Networked against embedded, in one run: the same server (in this process, consolidation included,
- * `PARLEY_RUN_JOBS=true`) once on the embedded default (SQLite graph, memory and queue) and once on
- * the networked backends this machine can run (`PARLEY_GRAPH_STORE=neo4j` on a private Neo4j started
- * through scripts/neo4j-test-server.sh, `PARLEY_QUEUE=redis` on BullMQ; vectors, lexical index and
- * voiceprints stay in SQLite in both). Each deployment gets the same synthetic memories; then, at each
+ * `PARLEY_RUN_JOBS=true`) on three deployments: the embedded default (every store and the queue in
+ * SQLite); the Neo4j graph store (graph, facts, entity index) with the Redis queue, vectors and
+ * keyword index still in SQLite; and every store in Neo4j (`PARLEY_VECTOR_STORE=neo4j`: native vector
+ * and full-text indexes) with the Redis queue. Neo4j is a private server started through
+ * scripts/neo4j-test-server.sh; Redis is BullMQ under a key prefix of this run. Each deployment gets
+ * the same synthetic memories; then, at each
  * level of live sessions streaming the fixture speech in real time, it reports the confirmed
  * `memory.context`'s `ready_at_ms` and search time (as bench/retrieval-latency.ts does) and the
  * fact-searchable latency: from a `POST /v1/sessions/…/utterances` of "I live in <city>…" to the
- * first `POST /v1/query` that returns the fact, polled every 100 ms while the live sessions run.
+ * first `POST /v1/query` that returns it as a fact or profile memory, polled every 100 ms while the live sessions run.
  * Run: node dist/bench/networked-latency.js [--memories 2000] [--entities 200] [--sessions 4,8] [--rounds 1] [--facts 6]
  * Needs Redis (`REDIS_URL`, default redis://127.0.0.1:6379/0), Java 17 and Maven; prints SKIP otherwise.
  */
@@ -73,7 +75,7 @@ async function factSearchable(httpUrl: string, tag: string, n: number, during: P
     while (!found && performance.now() < deadline) {
       const q = await postJson(`${httpUrl}/v1/query`, { question: `Where does ${name} live?`, k: 5 });
       const evidence = (q.body as { evidence?: { layer: string; text: string }[] }).evidence ?? [];
-      found = evidence.some((e) => e.layer === 'fact' && e.text.includes(city) && e.text.includes(name));
+      found = evidence.some((e) => (e.layer === 'fact' || e.layer === 'profile') && e.text.includes(city) && e.text.includes(name));
       if (!found) await new Promise((r) => setTimeout(r, 100));
     }
     if (found) ms.push(performance.now() - t0);
@@ -124,13 +126,16 @@ async function main(): Promise<void> {
   const prefix = `parley-bench-net-${process.pid}`;
   const rows: string[][] = [];
   try {
-    const t0 = performance.now();
-    const neo4j = (await neo4jServer('start', neo4jDir.dir))!;
-    console.log(`private Neo4j up in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${neo4j.NEO4J_URI}`);
-    rows.push(...await measure('embedded (SQLite graph + queue)', {}));
-    rows.push(...await measure('networked (Neo4j graph + Redis queue)', {
-      ...neo4j, PARLEY_GRAPH_STORE: 'neo4j', PARLEY_QUEUE: 'redis', REDIS_URL: redisUrl, PARLEY_REDIS_PREFIX: prefix,
-    }));
+    rows.push(...await measure('embedded (SQLite stores + queue)', {}));
+    // A fresh Neo4j (and Redis prefix) for each networked deployment, so neither sees the other's memories.
+    const fresh = async (n: number): Promise<Record<string, string>> => {
+      const t0 = performance.now();
+      const neo4j = (await neo4jServer('start', neo4jDir.dir))!;
+      console.log(`private Neo4j up in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${neo4j.NEO4J_URI}`);
+      return { ...neo4j, PARLEY_GRAPH_STORE: 'neo4j', PARLEY_QUEUE: 'redis', REDIS_URL: redisUrl, PARLEY_REDIS_PREFIX: `${prefix}-${n}` };
+    };
+    rows.push(...await measure('Neo4j graph + Redis queue, SQLite vectors', { ...await fresh(1), PARLEY_VECTOR_STORE: 'sqlite' }));
+    rows.push(...await measure('all stores in Neo4j + Redis queue', { ...await fresh(2), PARLEY_VECTOR_STORE: 'neo4j' }));
   } finally {
     await neo4jServer('stop', neo4jDir.dir).catch((err: Error) => console.error(err.message));
     await deleteKeys(prefix, redisUrl);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
@@ -21,10 +22,10 @@ import { TestWsClient } from '../helpers/ws-client.js';
  * can be restarted on the same store and port). The servers do not consolidate
  * (`PARLEY_RUN_JOBS=false`): only the workers do.
  *
- * The interaction graph, facts, profiles, persona and the entity index live in Neo4j. Vectors, the
- * lexical index and voiceprints have no Neo4j store yet, so all four processes share one DATA_DIR
- * (one SQLite file in WAL mode, which several processes on one machine may open); the test therefore
- * proves the Neo4j and Redis halves across processes, not a deployment across machines.
+ * Every store is networked: the interaction graph, facts, profiles, persona, the entity index,
+ * vectors, the keyword index and voiceprints live in Neo4j (`PARLEY_GRAPH_STORE=neo4j`,
+ * `PARLEY_VECTOR_STORE=neo4j`). Each process has a DATA_DIR of its own (its outbox and audio spans
+ * only), as on separate machines: nothing is shared through the local disk.
  *
  * It takes minutes (a Neo4j start and restart, stalled-job recovery after a SIGKILL), more than the
  * per-file limit of the main `npm test` pass (--test-timeout=120000 applies to each file), so that
@@ -46,7 +47,8 @@ const NAMES = ['Ana', 'Bruno', 'Carla', 'Duarte', 'Elena', 'Filipe', 'Gabriela',
 
 describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, timeout: 1_500_000 }, () => {
   const prefix = `parley-test-scaleout-${process.pid}-${Date.now()}`;
-  const shared = tempDir('parley-scaleout-data-');
+  const dataDirs = tempDir('parley-scaleout-data-');
+  let processes = 0;
   const neo4jDir = tempDir('parley-scaleout-neo4j-');
   let neo4j: Neo4jEnv;
   let env: Record<string, string>;
@@ -58,8 +60,10 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
   /** Every utterance id acknowledged (201) by a server, for the final count. */
   const acknowledged = new Set<string>();
 
+  /** The topology's env, with a DATA_DIR of the process's own. */
+  const own = (): Record<string, string> => ({ ...env, DATA_DIR: path.join(dataDirs.dir, `p${++processes}`) });
   const startWorker = async (n: number): Promise<ParleyProcess> => {
-    const w = await startParleyProcess(`worker ${n}`, WORKER_MAIN, env, 'parley worker running');
+    const w = await startParleyProcess(`worker ${n}`, WORKER_MAIN, own(), 'parley worker running');
     workers.push(w);
     return w;
   };
@@ -125,11 +129,11 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     neo4j = (await neo4jServer('start', neo4jDir.dir))!;
     env = {
       ...neo4j,
-      DATA_DIR: shared.dir, PARLEY_GRAPH_STORE: 'neo4j', PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL,
+      PARLEY_GRAPH_STORE: 'neo4j', PARLEY_VECTOR_STORE: 'neo4j', PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL,
       PARLEY_REDIS_PREFIX: prefix, PARLEY_RUN_JOBS: 'false', PARLEY_ASR: 'none', PARLEY_INFERENCE_WORKERS: '1',
     };
     // One at a time: four cold starts at once on two cores only slow each other down.
-    for (const n of [1, 2]) servers.push(await startParleyProcess(`server ${n}`, SERVER_MAIN, env, 'parley listening'));
+    for (const n of [1, 2]) servers.push(await startParleyProcess(`server ${n}`, SERVER_MAIN, own(), 'parley listening'));
     await startWorker(1);
     await startWorker(2);
     const url = new URL(TEST_REDIS_URL);
@@ -148,20 +152,22 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     await memory?.close();
     await neo4jServer('stop', neo4jDir.dir).catch(() => undefined);
     await deleteKeys(prefix);
-    shared.remove();
+    dataDirs.remove();
     neo4jDir.remove();
   }, { timeout: 300_000 });
 
   test('an utterance posted to server 1 is answerable through POST /v1/query on server 2', { timeout: 600_000 }, async () => {
     const [s1, s2] = servers as [ParleyProcess, ParleyProcess];
     await post(s1, 'scale-a', [{ utterance_id: 'scale-a-1', speaker: 'Ana', text: 'I live in Porto and I love sushi.' }]);
+    // A memory the worker made of it ("Ana lives in Porto" goes to Ana's profile), not the raw utterance.
+    const consolidated = (e: { layer: string; text: string }): boolean => (e.layer === 'fact' || e.layer === 'profile') && /Porto/.test(e.text);
     const evidence = await waitFor('a fact about Porto through server 2', async () => {
       const res = await postJson(`${s2.httpUrl}/v1/query`, { question: 'Where does Ana live?', k: 5 });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const items = (res.body as { evidence: { layer: string; text: string }[] }).evidence;
-      return items.some((e) => e.layer === 'fact' && /Porto/.test(e.text)) ? items : undefined;
+      return items.some(consolidated) ? items : undefined;
     }, LONG, 1000);
-    assert.ok(evidence.some((e) => e.layer === 'fact' && /Porto/.test(e.text)), JSON.stringify(evidence));
+    assert.ok(evidence.some(consolidated), JSON.stringify(evidence));
     // The fact was written by a worker: neither server runs jobs.
     const recorded = await memory.processedFacts(TENANT, 'scale-a-1');
     assert.ok(recorded && recorded.length > 0, 'consolidation recorded its facts in Neo4j');
@@ -185,7 +191,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     }
   });
 
-  test('SIGKILL of a worker in the middle of jobs loses and duplicates nothing', { timeout: 900_000 }, async () => {
+  test('SIGKILL of a worker in the middle of jobs loses and duplicates nothing', { timeout: 900_000 }, async (t) => {
     const [s1, s2] = servers as [ParleyProcess, ParleyProcess];
     // Only worker 1 takes jobs, so the jobs active when it is killed are its own.
     await stopProcess(workers[1]!, 'SIGTERM');
@@ -215,6 +221,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
       return Object.values(counts).every((n) => n === 0) ? true : undefined;
     }, LONG, 500);
     const counts = await queue.getJobCounts('completed', 'failed');
+    t.diagnostic(`worker killed while jobs were ${JSON.stringify(killedWhile)}; afterwards ${JSON.stringify(counts)}`);
     assert.equal(counts.failed, 0, `no job failed for good (killed while ${JSON.stringify(killedWhile)})`);
     assert.ok((counts.completed ?? 0) >= ids.length, `every job completed: ${JSON.stringify(counts)}`);
     for (const id of ids) assert.ok((processed.get(id) ?? []).length > 0, `${id} produced its facts`);
@@ -223,7 +230,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     await startWorker(4);
   });
 
-  test('restarting Neo4j on the same data during ingest delays but loses no acknowledged utterance', { timeout: 1_200_000 }, async () => {
+  test('restarting Neo4j on the same data during ingest delays but loses no acknowledged utterance', { timeout: 1_200_000 }, async (t) => {
     const [s1, s2] = servers as [ParleyProcess, ParleyProcess];
     const sessionId = 'restart-s';
     const total = 40;
@@ -242,6 +249,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
       }]);
     }
     await restarted;
+    t.diagnostic(`${total} utterances acknowledged; ${failures} POSTs refused or failed while Neo4j restarted`);
     // Every acknowledged utterance is in the graph, once, readable from either server.
     const transcript = await waitFor('the transcript through server 2', async () => {
       const res = await fetch(`${s2.httpUrl}/v1/sessions/${sessionId}/transcript`);
