@@ -102,7 +102,7 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
     await app.retriever.retrieve({ tenant: 'default', text: 'warm up the cat and the coffee' });
     console.log(`${label}: synthesised ${memories} memories, ${entities} entities in ${(synthMs / 1000).toFixed(1)} s`);
     for (const c of levels) {
-      const live = streamLiveTurns(`ws://127.0.0.1:${port}`, c, rounds, `net-${label}`);
+      const live = streamLiveTurns(`ws://127.0.0.1:${port}`, c, rounds, `net-${label.replace(/[^A-Za-z0-9]+/g, '-')}`);
       const facts = await factSearchable(`http://127.0.0.1:${port}`, `L${c}`, factProbes, live);
       const turns = await live;
       rows.push([label, String(c), `${turns.ready.length}/${turns.expected}`, f1(pct(turns.ready, 50)), f1(pct(turns.ready, 95)),
