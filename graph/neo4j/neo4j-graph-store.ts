@@ -1,8 +1,40 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
-import { Neo4jStoreBase, propRows as rows, type Props } from './neo4j-store-base.js';
+import { Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
+
+/**
+ * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
+ * per distinct lower-cased name or alias, so a lookup by name seeks the `(tenant, key)` index instead
+ * of filtering every participant of the tenant (Neo4j indexes neither `toLower` nor list elements).
+ */
+const SYNC_NAMES = `
+  MATCH (p:Participant {tenant: $tenant, id: $pid})
+  OPTIONAL MATCH (old:ParticipantName {tenant: $tenant, participantId: $pid})
+  DELETE old
+  WITH DISTINCT p
+  SET p.namesIndexed = true
+  WITH p
+  UNWIND [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS key
+  WITH DISTINCT p, key
+  CREATE (:ParticipantName {tenant: $tenant, participantId: p.id, key: key})`;
+
+/** Name keys for participants written before they existed, 500 participants per transaction. */
+const BACKFILL_NAMES = `
+  MATCH (p:Participant) WHERE p.namesIndexed IS NULL
+  WITH p LIMIT 500
+  OPTIONAL MATCH (old:ParticipantName {tenant: p.tenant, participantId: p.id})
+  DELETE old
+  WITH DISTINCT p
+  SET p.namesIndexed = true
+  WITH p, [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS keys
+  FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
+    CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
+  RETURN count(p) AS n`;
+
+/** Nodes changed per transaction when a participant is erased. */
+export const ERASE_BATCH = 1000;
 
 function toParticipant(p: Props): Participant {
   return {
@@ -38,6 +70,23 @@ function toSession(s: Props): SessionRecord {
  * for traversal. Parameterised Cypher only, in managed transactions that retry transient errors.
  */
 export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
+  private names: Promise<void> | undefined;
+
+  /** The schema, then name keys for participants stored before they existed (once per process). */
+  override async init(): Promise<void> {
+    await super.init();
+    this.names ??= (async () => {
+      for (;;) {
+        const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
+        if (n < 500) return;
+      }
+    })().catch((err: unknown) => {
+      this.names = undefined;
+      throw err;
+    });
+    await this.names;
+  }
+
   constructor(options: Neo4jOptions) {
     super(options, GRAPH_SCHEMA);
   }
@@ -85,6 +134,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       RETURN n {.*} AS n`, {
       tenant: this.t(tenant), id: init.id ?? newId('p'), name: init.name ?? null, aliases: init.aliases ?? [],
       attributes: JSON.stringify(init.attributes ?? {}), now,
+    }).then(async (found) => {
+      if (found[0] && found[0].namesIndexed !== true) await tx.run(SYNC_NAMES, { tenant: this.t(tenant), pid: found[0].id });
+      return found;
     }));
     return toParticipant(p!);
   }
@@ -99,8 +151,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
     await this.init();
     const found = await this.db.read('findParticipantsByName', (tx) => rows(tx, `
-      MATCH (n:Participant {tenant: $tenant})
-      WHERE toLower(n.name) = $name OR any(a IN n.aliases WHERE toLower(a) = $name)
+      MATCH (k:ParticipantName {tenant: $tenant, key: $name})
+      WITH DISTINCT k.participantId AS pid
+      MATCH (n:Participant {tenant: $tenant, id: pid})
       RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), name: name.toLowerCase() }));
     return found.map(toParticipant);
   }
@@ -134,6 +187,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       tenant: this.t(tenant), id, setName: patch.name !== undefined, name: patch.name ?? null,
       aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
       now: new Date().toISOString(),
+    }).then(async (found) => {
+      if (found[0] && (patch.name !== undefined || patch.aliases !== undefined)) await tx.run(SYNC_NAMES, { tenant: this.t(tenant), pid: id });
+      return found;
     }));
     return p ? toParticipant(p) : null;
   }
@@ -145,23 +201,57 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       { tenant: this.t(tenant), id, count: int(count) }));
   }
 
+  /**
+   * Erase a participant in batches of `ERASE_BATCH` (one transaction each), not one transaction
+   * holding every lock and change at once: first the ids of every utterance they spoke are recorded
+   * on the participant node (`erasing`), then those utterances are deleted, their id removed from
+   * addressee lists, their remaining edges deleted, and the participant last. An erasure cut short
+   * (an outage, a crash) leaves the participant and its record in place, so calling it again
+   * finishes the work and still returns every utterance id, including those deleted the first time.
+   */
   async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
     await this.init();
-    const t = this.t(tenant);
-    return this.db.write('deleteParticipant', async (tx) => {
-      const exists = await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) RETURN n.id AS id', { tenant: t, id });
-      if (exists.records.length === 0) return null;
-      const spoken = await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
-        WITH u, u.id AS uid ORDER BY u.sessionId, u.seq
-        DETACH DELETE u
-        RETURN uid`, { tenant: t, id });
-      await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
-        SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]`, { tenant: t, id });
-      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: t, id });
-      return spoken.records.map((r) => String(r.get('uid')));
+    const params = { tenant: this.t(tenant), id };
+    const ids = await this.db.write('deleteParticipant.plan', async (tx) => {
+      const found = await tx.run(`
+        MATCH (p:Participant {tenant: $tenant, id: $id})
+        CALL {
+          WITH p
+          OPTIONAL MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
+          WITH u ORDER BY u.sessionId, u.seq
+          RETURN collect(u.id) AS spoken
+        }
+        SET p.erasing = CASE WHEN p.erasing IS NULL THEN spoken ELSE p.erasing + [x IN spoken WHERE NOT x IN p.erasing] END
+        RETURN p.erasing AS ids`, params);
+      return found.records.length === 0 ? null : stringList(found.records[0]!.get('ids'));
     });
+    if (!ids) return null;
+    for (let i = 0; i < ids.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.utterances', (tx) => tx.run(`
+        UNWIND $ids AS uid
+        MATCH (u:Utterance {tenant: $tenant, id: uid}) DETACH DELETE u`, { ...params, ids: ids.slice(i, i + ERASE_BATCH) }));
+    }
+    const batched = async (what: string, cypher: string) => {
+      for (;;) {
+        const n = await this.db.write(what, async (tx) => toNum((await tx.run(cypher, { ...params, batch: int(ERASE_BATCH) })).records[0]?.get('n') ?? 0));
+        if (n < ERASE_BATCH) return;
+      }
+    };
+    await batched('deleteParticipant.addressees', `
+      MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
+      WITH u LIMIT $batch
+      SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]
+      RETURN count(u) AS n`);
+    await batched('deleteParticipant.edges', `
+      MATCH (:Participant {tenant: $tenant, id: $id})-[r]-()
+      WITH r LIMIT $batch
+      DELETE r
+      RETURN count(r) AS n`);
+    await this.db.write('deleteParticipant', async (tx) => {
+      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k', params);
+      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
+    });
+    return ids;
   }
 
   async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
@@ -200,6 +290,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         ...params, name, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
         count: int(from.voiceprintCount), now: new Date().toISOString(),
       });
+      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $from}) DELETE k', params);
+      await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: intoId });
     });
   }
 

@@ -26,6 +26,9 @@ export const MEMORY_SCHEMA = [
   'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
 ];
 
+/** Nodes deleted per transaction when a participant's memories are erased. */
+export const ERASE_BATCH = 1000;
+
 let lastOrd = 0;
 
 /**
@@ -231,26 +234,37 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     await tx.run('MATCH (n:PersonaNode {tenant: $tenant, participantId: $into}) REMOVE n._lock', { tenant: t, into: intoId });
   }
 
+  /**
+   * Erase the facts and persona of a participant: their ids are read first, then the nodes deleted
+   * in batches of `ERASE_BATCH` (one transaction each), so a person with many memories never holds
+   * one huge transaction. Returns every id when all batches succeed; a failure is reported to the
+   * caller.
+   */
   async deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory> {
     await this.init();
     const params = { tenant: this.t(tenant), id: participantId };
-    return this.db.write('deleteParticipant', async (tx) => {
+    const { factIds, personaIds } = await this.db.read('deleteParticipant.plan', async (tx) => {
       const facts = await tx.run(`
         MATCH (f:Fact {tenant: $tenant})
         WHERE f.speakerId = $id OR f.subjectId = $id OR $id IN f.addresseeIds
-        WITH f, f.id AS fid ORDER BY f.ord
-        DETACH DELETE f
-        RETURN fid`, params);
+        RETURN f.id AS fid ORDER BY f.ord`, params);
       const persona = await tx.run(`
         MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
-        WITH n, n.id AS nid ORDER BY n.id
-        DETACH DELETE n
-        RETURN nid`, params);
+        RETURN n.id AS nid ORDER BY n.id`, params);
       return {
         factIds: facts.records.map((r) => String(r.get('fid'))),
         personaIds: persona.records.map((r) => String(r.get('nid'))),
       };
     });
+    for (let i = 0; i < factIds.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.facts', (tx) => tx.run(`
+        UNWIND $ids AS fid MATCH (f:Fact {tenant: $tenant, id: fid}) DETACH DELETE f`, { ...params, ids: factIds.slice(i, i + ERASE_BATCH) }));
+    }
+    for (let i = 0; i < personaIds.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.persona', (tx) => tx.run(`
+        UNWIND $ids AS nid MATCH (n:PersonaNode {tenant: $tenant, id: nid}) DETACH DELETE n`, { ...params, ids: personaIds.slice(i, i + ERASE_BATCH) }));
+    }
+    return { factIds, personaIds };
   }
 
   async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {

@@ -220,10 +220,17 @@ export class Neo4jVectorStore extends Neo4jStoreBase implements VectorStore {
     let pending = this.indexed.get(binding.index);
     if (!pending) {
       pending = (async () => {
-        await this.schemaQuery(`
-          CREATE VECTOR INDEX \`${binding.index}\` IF NOT EXISTS FOR (n:\`${binding.label}\`) ON (n.embedding)
-          OPTIONS {indexConfig: {\`vector.dimensions\`: ${binding.dimension}, \`vector.similarity_function\`: 'cosine',
-            \`vector.quantization.enabled\`: false}}`);
+        try {
+          await this.schemaQuery(`
+            CREATE VECTOR INDEX \`${binding.index}\` IF NOT EXISTS FOR (n:\`${binding.label}\`) ON (n.embedding)
+            OPTIONS {indexConfig: {\`vector.dimensions\`: ${binding.dimension}, \`vector.similarity_function\`: 'cosine',
+              \`vector.quantization.enabled\`: false}}`);
+        } catch (err) {
+          // Another process creating the same index at the same moment can make this one fail;
+          // the index then exists, which the wait below confirms (or it rethrows this error).
+          await this.schemaQuery('CALL db.awaitIndex($index, 300)', { index: binding.index }).catch(() => { throw err; });
+          return;
+        }
         await this.schemaQuery('CALL db.awaitIndex($index, 300)', { index: binding.index });
       })().catch((err: unknown) => {
         this.indexed.delete(binding.index);

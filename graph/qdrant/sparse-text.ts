@@ -1,8 +1,8 @@
 /**
  * Client-side text → sparse vector for BM25 in Qdrant: the tokeniser of `graph/lexical-terms.ts`
  * (shared with the Neo4j full-text index; how it differs from SQLite FTS5 is said there), terms
- * hashed to 32-bit indices. Documents carry BM25's saturated term frequency;
- * Qdrant multiplies in the IDF (`modifier: idf`), so a query with unit weights scores as BM25.
+ * hashed to 32-bit indices. Documents carry BM25's saturated term frequency; the query carries
+ * the tenant's idf per term (`QdrantLexicalIndex`), so the dot product scores as BM25.
  */
 import { BM25_B, BM25_K1, stem, terms } from '../lexical-terms.js';
 
@@ -31,7 +31,7 @@ function toSparse(weights: Map<number, number>): SparseVector {
   return { indices: entries.map((e) => e[0]), values: entries.map((e) => e[1]) };
 }
 
-/** A document's vector: BM25-saturated term frequency per term (IDF is applied by Qdrant). */
+/** A document's vector: BM25-saturated term frequency per term (the query brings the IDF). */
 export function documentVector(text: string): SparseVector {
   const all = terms(text);
   const tf = new Map<number, number>();

@@ -104,6 +104,24 @@ describe('Neo4j vector search with filters above the exact-scan size', { skip: N
   });
 });
 
+describe('Neo4j vector collections under concurrency', { skip: NEO4J_SKIP }, () => {
+  test('several stores binding one collection at once create one binding and one index', async () => {
+    const options = neo4jTestOptions('test-vec-race');
+    const stores = Array.from({ length: 4 }, () => new Neo4jVectorStore(options));
+    try {
+      await Promise.all(stores.map((s) => s.ensureCollection('c', { model: 'm', dimension: 4 })));
+      await Promise.all(stores.map((s, i) => s.upsert('t1', 'c', [{ id: `p${i}`, vector: Float32Array.from([1, i, 0, 0]), payload: { layer: 'fact' } }])));
+      assert.equal(await stores[0]!.count('t1', 'c'), 4);
+      assert.equal((await stores[3]!.search('t1', 'c', Float32Array.from([1, 0, 0, 0]), 1))[0]!.id, 'p0');
+      await assert.rejects(stores[1]!.ensureCollection('c', { model: 'other', dimension: 4 }), /re-embed/);
+    } finally {
+      await stores[0]!.dropAll();
+      await stores[0]!.eraseAll();
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});
+
 describe('Neo4j keyword ranking per tenant', { skip: NEO4J_SKIP }, () => {
   test("one tenant's documents never change another tenant's scores", async () => {
     const index = new Neo4jLexicalIndex(neo4jTestOptions('test-lex-stats'));

@@ -6,6 +6,7 @@ import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixture
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 /** Every file under `dir`, recursively. */
@@ -16,18 +17,22 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-describe('erasure of a person', () => {
+for (const deployment of deployments('erase')) describe(`erasure of a person, ${deployment.name}`, { skip: deployment.skip }, () => {
   let t: TestApp;
+  const { tenant, headers } = deployment;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...deployment.env });
     await t.app.models.inference();
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t?.close();
+    await deployment.cleanup();
+  });
 
   test('leaves nothing of them in any store or file: name, words, ids, audio', async () => {
     // Their voice: three utterances with audio spans and a voiceprint.
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`, headers);
     await c.next('session.started');
     const samples = fixtureSamples(awb);
     const padded = new Float32Array(samples.length + 16000 * 1.2);
@@ -41,11 +46,11 @@ describe('erasure of a person', () => {
     const finals = c.events.filter((e) => e.type === 'transcript.final');
     assert.ok(finals.length >= 1);
     const id = (finals[0]!.speaker as { id: string }).id;
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/participants/${id}`, payload: { name: 'Zephyrine Quaxley' } });
+    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/participants/${id}`, headers, payload: { name: 'Zephyrine Quaxley' } });
     assert.equal(patched.statusCode, 200);
     // Their words, and someone else's that must stay.
     const posted = await t.app.inject({
-      method: 'POST', url: '/v1/sessions/erase-text/utterances',
+      method: 'POST', url: '/v1/sessions/erase-text/utterances', headers,
       payload: { utterances: [
         { speaker: 'Zephyrine Quaxley', text: 'I keep bees in Oaxwellton and I work as a glassblower.' },
         { speaker: 'Zephyrine Quaxley', text: 'My sister Brindlemoor lives in Tarrowick.' },
@@ -54,16 +59,17 @@ describe('erasure of a person', () => {
     });
     assert.equal(posted.statusCode, 201);
     const elsewhere = await t.app.inject({
-      method: 'POST', url: '/v1/sessions/erase-other/utterances',
+      method: 'POST', url: '/v1/sessions/erase-other/utterances', headers,
       payload: { utterances: [{ speaker: 'Ben', text: 'I moved to Lisbon last year.' }] },
     });
     assert.equal(elsewhere.statusCode, 201);
     const [u1, u2] = posted.json().utterance_ids as string[];
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
-    const before = (await t.app.inject({ url: '/v1/memories?include_history=true' })).json().memories as { text: string }[];
+    const before = (await t.app.inject({ url: '/v1/memories?include_history=true', headers })).json().memories as { text: string }[];
     assert.ok(before.some((m) => /Oaxwellton|glassblower/i.test(m.text)), `memories were made first: ${before.map((m) => m.text).join(' | ')}`);
 
-    const erased = await t.app.inject({ method: 'DELETE', url: `/v1/participants/${id}` });
+    assert.ok(await t.app.stores.voiceprints.countByParticipant(tenant, id) >= 1, 'their voiceprint was stored');
+    const erased = await t.app.inject({ method: 'DELETE', url: `/v1/participants/${id}`, headers });
     assert.equal(erased.statusCode, 200);
     assert.equal(erased.json().erased_utterances, finals.length + 2);
 
@@ -77,16 +83,25 @@ describe('erasure of a person', () => {
       }
     }
     assert.deepEqual(leaks, [], 'nothing of the person is left in the data directory');
+    if (deployment.networked) {
+      // Every node of the tenant in Neo4j: graph, memories, entities, vectors, keywords, voiceprints.
+      // (What Neo4j's own store files keep of deleted records is Neo4j's business: this checks content.)
+      const dump = await deployment.dumpNeo4j();
+      assert.match(dump, /Lisbon|lisbon/, 'the dump holds what others said');
+      const inNeo4j = secrets.filter((s) => dump.includes(s) || dump.includes(s.toLowerCase()));
+      assert.deepEqual(inNeo4j, [], 'nothing of the person is left in Neo4j');
+      assert.equal(await t.app.stores.voiceprints.countByParticipant(tenant, id), 0);
+    }
     const audio = filesUnder(t.config.dataDir).filter((f) => f.endsWith('.wav'));
     assert.deepEqual(audio, [], 'their audio spans are deleted');
-    const answer = (await t.app.inject({ method: 'POST', url: '/v1/query', payload: { question: 'who keeps bees in Oaxwellton?' } })).json();
+    const answer = (await t.app.inject({ method: 'POST', url: '/v1/query', headers, payload: { question: 'who keeps bees in Oaxwellton?' } })).json();
     assert.ok(!JSON.stringify(answer).includes('Oaxwellton'));
-    const left = (await t.app.inject({ url: '/v1/memories?include_history=true' })).json().memories as { text: string }[];
+    const left = (await t.app.inject({ url: '/v1/memories?include_history=true', headers })).json().memories as { text: string }[];
     assert.ok(left.some((m) => /Lisbon/.test(m.text)), 'other people keep their memories');
     // Ben's reply to them stays, searchable, without them as its addressee.
-    const said = (await t.app.inject({ url: '/v1/interactions?session_id=erase-text' })).json().interactions as { text: string; addressees: unknown[] }[];
+    const said = (await t.app.inject({ url: '/v1/interactions?session_id=erase-text', headers })).json().interactions as { text: string; addressees: unknown[] }[];
     assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['That sounds lovely, thanks for telling me.', 0]]);
-    const hits = await t.app.stores.lexical.search('default', 'lovely', 5);
+    const hits = await t.app.stores.lexical.search(tenant, 'lovely', 5);
     assert.equal(hits.length, 1);
   });
 });

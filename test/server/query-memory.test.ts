@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import neo4j from 'neo4j-driver';
 import { Neo4jLexicalIndex } from '../../graph/neo4j/neo4j-lexical-index.js';
 import { Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
 import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
@@ -8,53 +7,11 @@ import { collectionFor } from '../../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { deleteKeys, TEST_REDIS_URL } from '../helpers/redis.js';
-import { NEO4J_SKIP } from '../helpers/stores.js';
+import { deployments } from '../helpers/deployments.js';
 
-interface Deployment {
-  name: string;
-  skip?: string;
-  /** Settings besides DATA_DIR; the tenant is the one its API key maps to. */
-  env(tenant: string): Record<string, string>;
-  cleanup(tenant: string): Promise<void>;
-}
-
-const KEY = 'query-memory-test-key';
-const run = `${process.pid}-${Date.now()}`;
-
-const deployments: Deployment[] = [
-  { name: 'embedded (SQLite, in-process queue)', env: () => ({}), cleanup: async () => {} },
-  {
-    // Graph, memories, entity index, vectors, keyword index and voiceprints all in the real Neo4j
-    // (no QDRANT_URL, so PARLEY_VECTOR_STORE defaults to neo4j), jobs on Redis (BullMQ).
-    name: 'networked (Neo4j for every store, Redis queue)',
-    skip: NEO4J_SKIP,
-    env: (tenant) => ({
-      PARLEY_API_KEYS: `${KEY}:${tenant}`, PARLEY_GRAPH_STORE: 'neo4j', NEO4J_URI: process.env.NEO4J_URI ?? '',
-      NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '',
-      NEO4J_DATABASE: process.env.NEO4J_DATABASE ?? 'neo4j', PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL,
-      PARLEY_REDIS_PREFIX: `parley-test-qm-${run}`,
-    }),
-    cleanup: async (tenant) => {
-      await deleteKeys(`parley-test-qm-${run}`);
-      // Every node Parley writes carries its tenant; an auto-commit session allows IN TRANSACTIONS.
-      const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? ''));
-      const session = driver.session({ database: process.env.NEO4J_DATABASE ?? 'neo4j' });
-      try {
-        await session.run('MATCH (n {tenant: $tenant}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS', { tenant });
-      } finally {
-        await session.close();
-        await driver.close();
-      }
-    },
-  },
-];
-
-for (const deployment of deployments) describe(`POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation), ${deployment.name}`, { skip: deployment.skip }, () => {
+for (const deployment of deployments('qm')) describe(`POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation), ${deployment.name}`, { skip: deployment.skip }, () => {
   let t: TestApp;
-  // A tenant of its own per run, so runs sharing one Neo4j never see each other's people.
-  const tenant = deployment.env('x').PARLEY_API_KEYS ? `qm-${run}` : 'default';
-  const headers: Record<string, string> = deployment.env('x').PARLEY_API_KEYS ? { authorization: `Bearer ${KEY}` } : {};
+  const { tenant, headers } = deployment;
   const post = async (url: string, body: unknown): Promise<Record<string, unknown>> => {
     const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     assert.ok(res.ok, await res.clone().text());
@@ -63,7 +20,7 @@ for (const deployment of deployments) describe(`POST /v1/query answers from memo
   const ask = async (question: string): Promise<MemoryItem[]> => (await post('/v1/query', { question })).evidence as MemoryItem[];
 
   before(async () => {
-    t = await startTestApp(deployment.env(tenant));
+    t = await startTestApp(deployment.env);
     await post('/v1/sessions/demo/utterances', { utterances: [
       { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
       { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
@@ -80,7 +37,7 @@ for (const deployment of deployments) describe(`POST /v1/query answers from memo
   });
   after(async () => {
     await t?.close();
-    await deployment.cleanup(tenant);
+    await deployment.cleanup();
   });
 
   test('"What did Ana promise Ben?" puts the commitment Ana made, as a fact item, first', async () => {
@@ -136,7 +93,7 @@ for (const deployment of deployments) describe(`POST /v1/query answers from memo
     if (marina) assert.equal(marina.superseded, false, 'a turn whose facts hold is not superseded');
   });
 
-  if (deployment.name.startsWith('networked')) {
+  if (deployment.networked) {
     test('every store is the Neo4j one, and the vectors and keywords of the tenant are in Neo4j', async () => {
       const { stores } = t.app;
       assert.ok(stores.vectors instanceof Neo4jVectorStore);
