@@ -10,22 +10,14 @@
  * Each session streams its fixture `--rounds` times in a row (more turns, steadier percentiles).
  */
 import { pino } from 'pino';
-import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
-import { encodeS16le } from '../pipelines/audio/pcm-codecs.js';
 import { searchLists } from '../pipelines/retrieval/pool-search.js';
 import { reciprocalRankFusion } from '../pipelines/retrieval/rrf.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { TestWsClient } from '../test/helpers/ws-client.js';
 import { synthesiseMemories } from './retrieval-synth.js';
 import { argString } from './lib/cli.js';
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN);
-}
-const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+import { f1, pct, streamLiveTurns } from './lib/live-turns.js';
 
 const memories = Number(argString('memories', '100000'));
 const entities = Number(argString('entities', '2000'));
@@ -44,46 +36,9 @@ const synthMs = await synthesiseMemories(app, 'default', memories, entities);
 await app.retriever.retrieve({ tenant: 'default', text: 'warm up the cat and the coffee' });
 console.log(`synthesised ${memories} memories, ${entities} entities in ${(synthMs / 1000).toFixed(1)} s`);
 
-const fixtures = loadAudioFixtures().map((f) => ({ f, pcm: encodeS16le(fixtureSamples(f)) }));
 const rows: string[][] = [];
 for (const c of levels) {
-  const ready: number[] = [];
-  const search: number[] = [];
-  let speculative = 0;
-  let late = 0;
-  let lateWithoutPartial = 0;
-  const texts: string[] = [];
-  let expected = 0;
-  await Promise.all(Array.from({ length: c }, async (_, i) => {
-    const { f, pcm } = fixtures[i % fixtures.length]!;
-    expected += rounds * f.utterances.length;
-    for (let r = 0; r < rounds; r++) texts.push(...f.utterances.map((u) => u.text));
-    const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=bench-${c}-${i}&sample_rate=16000&encoding=pcm_s16le`);
-    await ws.next('session.started');
-    const frame = 3200;
-    const t0 = performance.now();
-    const audio = Buffer.concat(Array.from({ length: rounds }, () => [pcm, Buffer.alloc(frame * 12)]).flat());
-    for (let k = 0, n = 0; k < audio.length; k += frame, n++) {
-      ws.sendRaw(audio.subarray(k, k + frame));
-      const wait = t0 + (n + 1) * 100 - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    }
-    await new Promise((r) => setTimeout(r, 3000 + 400 * c));
-    for (const e of ws.events) {
-      if (e.type === 'memory.context' && e.speculative === false && typeof e.ready_at_ms === 'number' && String(e.turn_id).startsWith('turn_')) {
-        const stopped = ws.events.find((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
-        if (!stopped) continue;
-        ready.push(e.ready_at_ms);
-        if (e.ready_at_ms > 0) {
-          late++;
-          if (!ws.events.some((p) => p.type === 'transcript.partial' && p.turn_id === e.turn_id && p.seq < stopped.seq)) lateWithoutPartial++;
-        }
-        search.push((e.timings as { search_ms: number }).search_ms);
-      }
-      if (e.type === 'memory.context' && e.speculative === true) speculative++;
-    }
-    ws.close();
-  }));
+  const { ready, search, speculative, late, lateWithoutPartial, texts, expected } = await streamLiveTurns(wsUrl, c, rounds, 'bench');
   // Baseline: the whole store searched after the end of turn, same concurrency.
   const base: number[] = [];
   const baseSearch: number[] = [];

@@ -45,6 +45,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // percent-encoded UTF-8 up to 12 bytes; longer ones get a Parley 400 from the schema.
     routerOptions: { maxParamLength: 2400 },
     requestIdHeader: 'x-request-id',
+    // Start-up work has its own limits and clear errors (openStoresChecked names the unreachable backend);
+    // Fastify's default of 10 s per plugin failed a healthy start on a loaded machine while Neo4j created
+    // its indexes ("Plugin did not start in time: 'parley-stores'").
+    pluginTimeout: 120_000,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   await app.register(errorHandlerPlugin);
