@@ -13,12 +13,15 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { retrievalPlugin } from './plugins/retrieval.js';
 import { modelsPlugin } from './plugins/models.js';
 import { storesPlugin } from './plugins/stores.js';
+import { consoleRoutes } from './routes/console.js';
 import { healthRoutes } from './routes/health.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { memoryRoutes } from './routes/memories.js';
 import { participantRoutes } from './routes/participants.js';
+import { personaRoutes } from './routes/persona.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { utteranceRoutes } from './routes/utterances.js';
 import { streamRoute } from './ws/stream-route.js';
 
 /** Largest WebSocket message accepted; larger ones close the socket with 1009. */
@@ -82,6 +85,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
+  await app.register(utteranceRoutes);
+  await app.register(personaRoutes);
+  await app.register(consoleRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();
   return app as unknown as FastifyInstance;
