@@ -44,7 +44,7 @@ export const authPlugin = fp(
     if (opts.apiKeys.length === 0) return;
     app.addHook('onRequest', async (request) => {
       // The console's static files (routes/console.ts) hold no tenant data: the page asks for the key itself.
-      if (/^\/console(?:[/?]|$)/.test(request.url)) return;
+      if (/^\/console(?:[/?]|$)/.test(request.url) && !request.url.includes('..')) return;
       const key = presentedKey(request);
       const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
       if (!match) {
