@@ -81,7 +81,7 @@ function App() {
           <LiveView sessionId={sessionId} erased={erased} names={names} onRename={onRename} onSpeakersChanged={() => void refresh()} />
         </div>
         {tab === 'graph' && <GraphView sessionId={sessionId} version={version} erased={erased} onErased={onErased} />}
-        {tab === 'memory' && <MemoryView sessionId={sessionId} people={people} version={version} onErased={onErased} />}
+        {tab === 'memory' && <MemoryView people={people} version={version} onErased={onErased} />}
       </main>
     </>
   );

@@ -81,7 +81,7 @@ function FactChains(props: { facts: Fact[] }) {
   );
 }
 
-function QuestionBox(props: { sessionId: string }) {
+function QuestionBox() {
   const [question, setQuestion] = useState('');
   const [answer, setAnswer] = useState<QueryAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -124,7 +124,6 @@ function QuestionBox(props: { sessionId: string }) {
 }
 
 export interface MemoryProps {
-  sessionId: string;
   people: Participant[];
   version: number;
   onErased: (id: string) => void;
@@ -162,7 +161,7 @@ export function MemoryView(props: MemoryProps) {
           {error && <p class="error" role="alert">{error}</p>}
           {facts.length === 0 ? <p class="muted">no facts{search ? ` matching “${search}”` : ''}</p> : <FactChains facts={facts} />}
           <h3>Ask</h3>
-          <QuestionBox sessionId={props.sessionId} />
+          <QuestionBox />
         </div>
         <aside>
           <h3>People</h3>

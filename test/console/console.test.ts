@@ -130,7 +130,10 @@ describe('browser console (chromium, fake microphone)', { skip: existsSync(CHROM
 
   async function walkThrough(): Promise<void> {
     await page.goto(`${t.httpUrl}/console`);
-    // The key is asked for once and kept in session storage.
+    // The key is asked for; a wrong one is refused on the page, the right one kept in session storage.
+    await page.getByLabel('API key').fill('not-the-key');
+    await page.getByRole('button', { name: 'Use key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'refused' }).waitFor();
     await page.getByLabel('API key').fill(KEY);
     await page.getByRole('button', { name: 'Use key' }).click();
     await page.locator('#start').waitFor();
@@ -150,6 +153,11 @@ describe('browser console (chromium, fake microphone)', { skip: existsSync(CHROM
     assert.ok(await page.locator('.speaker-chip').count() >= 2);
     assert.ok(await page.locator('li.turn.final .to').count() >= 1, 'addressees are shown');
     assert.ok(texts.some((x) => /paris|hospital|thank/.test(x)), `recognised speech: ${texts.join(' | ')}`);
+    // Each finished turn shows its memory.context with ready_at_ms.
+    const context = page.locator('li.turn.final .context summary').last();
+    await context.waitFor({ timeout: SLOW });
+    assert.match(await context.textContent() ?? '', /memory\.context: \d+ item\(s\), ready_at_ms -?\d+/);
+    await context.click();
     await shot(page, 'live');
 
     // Rename the first speaker from the page (PATCH /v1/participants/{id}).
@@ -177,6 +185,9 @@ describe('browser console (chromium, fake microphone)', { skip: existsSync(CHROM
     await panel.getByRole('heading', { name: 'Kal' }).waitFor();
     await panel.getByRole('heading', { name: 'Persona' }).waitFor();
     await shot(page, 'graph');
+    // Everyone: Ana (who spoke only in the imported history) joins the graph.
+    await page.getByLabel('everyone').check();
+    await page.locator('.graph .people li', { hasText: 'Ana' }).waitFor({ timeout: 30_000 });
 
     // Memory: a fact from the speech, history (Porto replaced by Lisbon), the source utterance's audio.
     await page.goto(`${t.httpUrl}/console/#memory`);
