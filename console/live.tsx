@@ -128,7 +128,7 @@ export function LiveView(props: LiveProps) {
           speaker: t.speaker?.id === from ? { id: into, name: t.speaker.name } : t.speaker,
           addressees: t.addressees.map((a) => (a.id === from ? { id: into, name: a.name } : a)),
         })));
-        note(seq, `speaker.merged: ${from} → ${into}`);
+        note(seq, `speaker.merged: ${nameOf({ id: from, name: null })} is ${nameOf({ id: into, name: null })}`);
         props.onSpeakersChanged();
         break;
       }
@@ -138,6 +138,10 @@ export function LiveView(props: LiveProps) {
     }
   };
 
+  // The socket outlives renders: it calls the latest handler, which sees the latest props (names).
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+
   const start = async (): Promise<void> => {
     setError(null);
     setStatus('connecting');
@@ -146,7 +150,7 @@ export function LiveView(props: LiveProps) {
       socket.binaryType = 'arraybuffer';
       ws.current = socket;
       socket.onmessage = (m) => {
-        if (typeof m.data === 'string') onEvent(JSON.parse(m.data) as Record<string, unknown>);
+        if (typeof m.data === 'string') handler.current(JSON.parse(m.data) as Record<string, unknown>);
       };
       socket.onclose = (c) => {
         setStatus('stopped');

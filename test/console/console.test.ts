@@ -238,3 +238,45 @@ describe('browser console (chromium, fake microphone)', { skip: existsSync(CHROM
     assert.deepEqual(consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e)), [], 'no CSP violation');
   }
 });
+
+describe('browser console: speaker.merged at session end', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (scripts/setup.sh installs Debian's chromium)` }, () => {
+  let t: TestApp;
+  let browser: Browser;
+  before(async () => {
+    // As in test/server/voice-stream.test.ts: a strict online threshold splits one voice into an id per
+    // utterance, and the end-of-session merge joins them again.
+    t = await startTestApp({
+      PARLEY_INFERENCE_WORKERS: '1',
+      PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+      PARLEY_SPEAKER_TAU_MATCH: '0.995',
+      PARLEY_SPEAKER_TAU_UPDATE: '0.999',
+      PARLEY_SPEAKER_MERGE_TAU: '0.7',
+      PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
+    });
+    await t.app.models.inference();
+    const awb = path.join(repoRoot(), 'test', 'fixtures', 'audio', 'awb.wav');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM, headless: true,
+      args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${awb}`, '--no-sandbox'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  test('one voice split online is merged at session end: the page relabels the turns and says so', { timeout: 900_000 }, async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
+    await page.goto(`${t.httpUrl}/console/`); // no API keys configured: no key asked
+    await page.locator('#start').click();
+    await page.locator('li.turn.final').nth(2).waitFor({ timeout: SLOW });
+    const online = new Set(await page.locator('li.turn.final').evaluateAll((els) => els.map((e) => e.getAttribute('data-speaker'))));
+    assert.ok(online.size >= 2, `the strict threshold split the voice (${online.size} ids)`);
+    await page.locator('#stop').click();
+    await page.locator('.log li', { hasText: 'session ended' }).waitFor({ timeout: SLOW });
+    assert.ok(await page.locator('.log li', { hasText: 'speaker.merged' }).count() >= 1, 'speaker.merged is shown');
+    const after = new Set(await page.locator('li.turn.final').evaluateAll((els) => els.map((e) => e.getAttribute('data-speaker'))));
+    assert.equal(after.size, 1, 'every turn now belongs to the surviving speaker');
+    assert.equal(await page.locator('.speaker-chip').count(), 1);
+  });
+});
