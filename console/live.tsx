@@ -7,6 +7,8 @@ import { speakerColor } from './colors.ts';
 interface Turn {
   turnId: string;
   partial: string;
+  /** How many partial transcripts arrived before the final. */
+  partials: number;
   final: string | null;
   utteranceId: string | null;
   speaker: ParticipantRefJson | null;
@@ -16,7 +18,7 @@ interface Turn {
   context: { items: MemoryItem[]; readyAtMs: number; speculative: boolean } | null;
 }
 
-interface LogLine { seq: number; text: string }
+interface LogLine { seq: number; text: string; merged?: { from: string; into: string } }
 
 type Vad = 'idle' | 'speech' | 'silence';
 
@@ -82,13 +84,14 @@ export function LiveView(props: LiveProps) {
     setTurns((all) => {
       const i = all.findIndex((t) => t.turnId === turnId);
       const base: Turn = i >= 0 ? all[i]! : {
-        turnId, partial: '', final: null, utteranceId: null, speaker: null, addressees: [], startMs: null, endMs: null, context: null,
+        turnId, partial: '', partials: 0, final: null, utteranceId: null, speaker: null, addressees: [], startMs: null, endMs: null, context: null,
       };
       const next = patch(base);
       return i >= 0 ? all.map((t, j) => (j === i ? next : t)) : [...all, next];
     });
   };
-  const note = (seq: number, text: string): void => setLog((l) => [{ seq, text }, ...l].slice(0, 50));
+  const note = (seq: number, text: string, merged?: LogLine['merged']): void =>
+    setLog((l) => [{ seq, text, ...(merged ? { merged } : {}) }, ...l].slice(0, 50));
 
   const onEvent = (e: Record<string, unknown>): void => {
     const seq = Number(e.seq ?? 0);
@@ -103,7 +106,7 @@ export function LiveView(props: LiveProps) {
         setVad('silence');
         upsert(turnId, (t) => ({ ...t, endMs: Number(e.audio_end_ms) }));
         break;
-      case 'transcript.partial': upsert(turnId, (t) => ({ ...t, partial: String(e.text) })); break;
+      case 'transcript.partial': upsert(turnId, (t) => ({ ...t, partial: String(e.text), partials: t.partials + 1 })); break;
       case 'transcript.final': {
         const speaker = e.speaker as ParticipantRefJson;
         upsert(turnId, (t) => ({
@@ -128,7 +131,7 @@ export function LiveView(props: LiveProps) {
           speaker: t.speaker?.id === from ? { id: into, name: t.speaker.name } : t.speaker,
           addressees: t.addressees.map((a) => (a.id === from ? { id: into, name: a.name } : a)),
         })));
-        note(seq, `speaker.merged: ${nameOf({ id: from, name: null })} is ${nameOf({ id: into, name: null })}`);
+        note(seq, `speaker.merged: ${nameOf({ id: from, name: null })} is ${nameOf({ id: into, name: null })}`, { from, into });
         props.onSpeakersChanged();
         break;
       }
@@ -238,11 +241,11 @@ export function LiveView(props: LiveProps) {
       <div class="columns">
         <ol class="turns" aria-label="transcript">
           {visible.map((t) => (
-            <li key={t.turnId} class={`turn ${t.final === null ? 'pending' : 'final'}`} data-turn={t.turnId} data-speaker={t.speaker?.id ?? ''}
+            <li key={t.turnId} class={`turn ${t.final === null ? 'pending' : 'final'}`} data-turn={t.turnId} data-speaker={t.speaker?.id ?? ''} data-partials={t.partials}
               style={{ borderLeftColor: t.speaker ? speakerColor(t.speaker.id) : '#bbb' }}>
               <div class="turn-head">
                 <strong style={{ color: t.speaker ? speakerColor(t.speaker.id) : '#777' }}>{nameOf(t.speaker)}</strong>
-                {t.addressees.length > 0 && <span class="to"> → {t.addressees.map((a) => nameOf(a)).join(', ')}</span>}
+                {t.addressees.length > 0 && <span class="to"> → {t.addressees.map((a) => (props.erased.has(a.id) ? '(erased)' : nameOf(a))).join(', ')}</span>}
                 <span class="muted"> {t.startMs !== null ? `${(t.startMs / 1000).toFixed(1)} s` : ''}</span>
               </div>
               <div class="turn-text">{t.final ?? <em>{t.partial || '…'}</em>}</div>
@@ -258,7 +261,7 @@ export function LiveView(props: LiveProps) {
         </ol>
         <aside class="log" aria-label="events">
           <h3>Events</h3>
-          <ul>{log.map((l) => <li key={`${l.seq}-${l.text}`}>{l.text}</li>)}</ul>
+          <ul>{log.map((l) => <li key={`${l.seq}-${l.text}`} data-from={l.merged?.from} data-into={l.merged?.into}>{l.text}</li>)}</ul>
         </aside>
       </div>
     </section>
