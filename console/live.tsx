@@ -45,7 +45,13 @@ class Microphone {
     await this.ctx.audioWorklet.addModule(new URL('pcm-worklet.js', location.href).toString());
     const source = this.ctx.createMediaStreamSource(this.stream);
     this.node = new AudioWorkletNode(this.ctx, 'pcm16k', { numberOfInputs: 1, numberOfOutputs: 1, channelCount: 1, channelCountMode: 'explicit' });
-    this.node.port.onmessage = (e: MessageEvent<ArrayBuffer>) => onFrame(e.data);
+    this.node.port.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
+      if (typeof e.data === 'string') {
+        if (e.data === 'flushed') this.flushed?.();
+      } else {
+        onFrame(e.data);
+      }
+    };
     // A silent sink keeps the graph pulling the worklet without playing the microphone back.
     const mute = this.ctx.createGain();
     mute.gain.value = 0;
@@ -54,11 +60,21 @@ class Microphone {
     return this.ctx.sampleRate;
   }
 
-  /** Stop capturing; the worklet posts what it holds of the last frame first. */
+  private flushed: (() => void) | null = null;
+
+  /** Stop capturing; resolves once the worklet has posted what it held of the last frame (or after 1 s). */
   async stop(): Promise<void> {
-    this.node?.port.postMessage('flush');
     this.stream?.getTracks().forEach((t) => t.stop());
-    await new Promise((r) => setTimeout(r, 100));
+    if (this.node) {
+      const node = this.node;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        this.flushed = () => { clearTimeout(timer); resolve(); };
+        node.port.postMessage('flush');
+      });
+      this.flushed = null;
+      node.port.onmessage = null;
+    }
     const ctx = this.ctx;
     this.ctx = null;
     this.stream = null;
@@ -79,6 +95,7 @@ export function LiveView(props: LiveProps) {
   const ws = useRef<WebSocket | null>(null);
   const mic = useRef<Microphone | null>(null);
   const merged = useRef(new Map<string, string>());
+  const ending = useRef(false);
 
   const upsert = (turnId: string, patch: (t: Turn) => Turn): void => {
     setTurns((all) => {
@@ -148,6 +165,7 @@ export function LiveView(props: LiveProps) {
   const start = async (): Promise<void> => {
     setError(null);
     setStatus('connecting');
+    ending.current = false;
     try {
       const socket = new WebSocket(streamUrl(props.sessionId));
       socket.binaryType = 'arraybuffer';
@@ -168,7 +186,8 @@ export function LiveView(props: LiveProps) {
       const m = new Microphone();
       mic.current = m;
       setRate(await m.start((pcm) => {
-        if (socket.readyState === WebSocket.OPEN) {
+        // Nothing after session.end: the session is finishing.
+        if (socket.readyState === WebSocket.OPEN && !ending.current) {
           socket.send(pcm);
           setFramesSent((n) => n + 1);
         }
@@ -183,6 +202,7 @@ export function LiveView(props: LiveProps) {
   const stop = async (): Promise<void> => {
     setStatus('ending');
     await mic.current?.stop();
+    ending.current = true;
     if (ws.current?.readyState === WebSocket.OPEN) ws.current.send(JSON.stringify({ type: 'session.end' }));
   };
 

@@ -15,6 +15,7 @@ declare function registerProcessor(name: string, ctor: new () => AudioWorkletPro
 const TARGET_RATE = 16_000;
 const FRAME = 1600; // 100 ms at 16 kHz
 const TAPS = 63;
+const MIN_FRAME = 160; // 10 ms, the shortest frame /v1/stream accepts
 
 /** A windowed-sinc (Blackman) low-pass, cut-off in cycles per input sample, unity gain at DC. */
 function lowPass(cutoff: number, taps: number): Float32Array {
@@ -48,8 +49,15 @@ class Pcm16kProcessor extends AudioWorkletProcessor {
 
   constructor() {
     super();
+    // 'flush': post what is held of the last frame (padded with silence to the 10 ms the server accepts
+    // at least), then 'flushed', after which the page sends `session.end`.
     this.port.onmessage = (e: MessageEvent) => {
-      if (e.data === 'flush' && this.filled > 0) this.emit(this.filled);
+      if (e.data !== 'flush') return;
+      if (this.filled > 0) {
+        while (this.filled < MIN_FRAME) this.out[this.filled++] = 0;
+        this.emit(this.filled);
+      }
+      this.port.postMessage('flushed');
     };
   }
 

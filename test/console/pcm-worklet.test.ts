@@ -13,13 +13,14 @@ import { CONSOLE_DIR } from '../../server/routes/console.js';
 type Processor = { process(inputs: Float32Array[][]): boolean; port: { onmessage: ((e: { data: unknown }) => void) | null } };
 
 /** Load the bundled worklet at `rate` Hz; returns the processor and the frames it posts. */
-function loadWorklet(rate: number): { proc: Processor; frames: Int16Array[] } {
+function loadWorklet(rate: number): { proc: Processor; frames: Int16Array[]; messages: unknown[] } {
   const file = path.join(CONSOLE_DIR, 'pcm-worklet.js');
   assert.ok(existsSync(file), `no ${file}: run \`npm run build\``);
   const frames: Int16Array[] = [];
+  const messages: unknown[] = [];
   let ctor: (new () => Processor) | undefined;
   class AudioWorkletProcessor {
-    port = { onmessage: null, postMessage: (buf: ArrayBuffer) => frames.push(new Int16Array(buf)) };
+    port = { onmessage: null, postMessage: (m: unknown) => (typeof m === 'string' ? messages.push(m) : frames.push(new Int16Array(m as ArrayBuffer))) };
   }
   const scope = { sampleRate: rate, AudioWorkletProcessor, registerProcessor: (name: string, c: new () => Processor) => {
     assert.equal(name, 'pcm16k');
@@ -27,7 +28,7 @@ function loadWorklet(rate: number): { proc: Processor; frames: Int16Array[] } {
   } };
   vm.runInNewContext(readFileSync(file, 'utf8'), scope);
   assert.ok(ctor, 'the worklet registers its processor');
-  return { proc: new ctor(), frames };
+  return { proc: new ctor(), frames, messages };
 }
 
 /** Feed `seconds` of a sine at `hz` (amplitude 0.5) in render quanta of 128 samples. */
@@ -74,12 +75,22 @@ describe('console AudioWorklet: capture rate → 16 kHz pcm_s16le frames', () =>
     assert.ok(rms(all, 800) < 0.005, `rms ${rms(all, 800)} left of a 0.35 rms tone`);
   });
 
-  test('flush posts the partial last frame', () => {
-    const { proc, frames } = loadWorklet(48_000);
+  test('flush posts the partial last frame, then says so', () => {
+    const { proc, frames, messages } = loadWorklet(48_000);
     feedSine(proc, 48_000, 440, 0.05); // 50 ms: no whole frame yet
     assert.equal(frames.length, 0);
     proc.port.onmessage!({ data: 'flush' });
     assert.equal(frames.length, 1);
     assert.ok(Math.abs(frames[0]!.length - 800) <= 1, `${frames[0]!.length} samples`);
+    assert.deepEqual(messages, ['flushed']);
+  });
+
+  test('a flushed tail shorter than 10 ms is padded with silence to 10 ms (the shortest frame accepted)', () => {
+    const { proc, frames } = loadWorklet(48_000);
+    feedSine(proc, 48_000, 440, 0.003);
+    proc.port.onmessage!({ data: 'flush' });
+    assert.equal(frames.length, 1);
+    assert.equal(frames[0]!.length, 160);
+    assert.equal(frames[0]![159], 0);
   });
 });
