@@ -1,8 +1,14 @@
-/** One colour per speaker, the same in every view: a hue picked from the participant id. */
-const PALETTE = ['#2f7ed8', '#d9534f', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f00', '#1f3a93'];
+/**
+ * One colour per speaker, the same in every view of the page: speakers get hues in the order the page first
+ * meets them, each a golden angle (137.5°) from the last, so the first several are far apart.
+ */
+const order = new Map<string, number>();
 
 export function speakerColor(id: string): string {
-  let h = 0;
-  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
-  return PALETTE[h % PALETTE.length]!;
+  let i = order.get(id);
+  if (i === undefined) {
+    i = order.size;
+    order.set(id, i);
+  }
+  return `hsl(${Math.round((215 + i * 137.508) % 360)}, 65%, 42%)`;
 }

@@ -7,6 +7,9 @@ import { LiveView } from './live.tsx';
 import { MemoryView } from './memory.tsx';
 
 type Tab = 'live' | 'graph' | 'memory';
+const TABS: readonly Tab[] = ['live', 'graph', 'memory'];
+/** The view named by the URL's hash (#live, #graph, #memory); Live otherwise. */
+const tabFromHash = (): Tab => TABS.find((t) => `#${t}` === location.hash) ?? 'live';
 
 function KeyForm(props: { message: string | null; onKey: (key: string) => void }) {
   const [key, setKey] = useState('');
@@ -24,7 +27,7 @@ function KeyForm(props: { message: string | null; onKey: (key: string) => void }
 function App() {
   const [auth, setAuth] = useState<'checking' | 'needed' | 'ok'>('checking');
   const [authMessage, setAuthMessage] = useState<string | null>(null);
-  const [tab, setTab] = useState<Tab>(() => (location.hash.slice(1) as Tab) || 'live');
+  const [tab, setTab] = useState<Tab>(tabFromHash);
   const [sessionId] = useState(() => `console-${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`);
   const [people, setPeople] = useState<Participant[]>([]);
   const [erased, setErased] = useState<Set<string>>(new Set());
@@ -48,7 +51,7 @@ function App() {
 
   useEffect(() => { void refresh(); }, [refresh]);
   useEffect(() => {
-    const onHash = (): void => setTab((location.hash.slice(1) as Tab) || 'live');
+    const onHash = (): void => setTab(tabFromHash());
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);

@@ -1,4 +1,5 @@
 /** A person: profile, current facts, persona; and erasure with a confirmation. */
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { displayName, eraseParticipant, getParticipant, getPersona, listFacts, type Fact, type Participant, type PersonaNode } from './api.ts';
 import { speakerColor } from './colors.ts';
@@ -65,7 +66,7 @@ export function PersonPanel(props: { id: string; version: number; onErased: (id:
       <dl>
         <dt>id</dt><dd><code>{person.id}</code></dd>
         {person.aliases.length > 0 && <><dt>aliases</dt><dd>{person.aliases.join(', ')}</dd></>}
-        {Object.entries(person.attributes).map(([k, v]) => <><dt>{k}</dt><dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd></>)}
+        {Object.entries(person.attributes).map(([k, v]) => <Fragment key={k}><dt>{k}</dt><dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd></Fragment>)}
         <dt>voiceprints</dt><dd>{person.voiceprint_count}</dd>
         <dt>since</dt><dd>{new Date(person.created_at).toLocaleString()}</dd>
       </dl>
