@@ -66,6 +66,8 @@ export const authPlugin = fp(
       // Liveness probes cannot send a key; `/healthz` says only that the process is up.
       if ((request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === '/healthz') return;
       if (SELF_AUTHENTICATED_ROUTES.has(request.routeOptions.url ?? '')) return;
+      // The console's static files (routes/console.ts) hold no tenant data: the page asks for the key itself.
+      if (/^\/console(?:[/?]|$)/.test(request.url) && !request.url.includes('..')) return;
       const key = presentedKey(request);
       const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
       if (!match) {

@@ -104,6 +104,12 @@ export class VoiceTurns {
   private opening: Promise<AudioSession> | null = null;
   private reader: Promise<void> | null = null;
   private tracker: Promise<SpeakerTracker> | null = null;
+  /**
+   * True while `close(true)` (session.end) finishes the open turn: frames arriving then are dropped, since
+   * opening a new audio stream under the closing one left `close` waiting on a reader that never ends.
+   */
+  private ending = false;
+  private droppedWhileEnding = false;
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
@@ -113,6 +119,11 @@ export class VoiceTurns {
 
   /** Take one binary frame; bad frames are reported to the client and the session goes on. */
   push(frame: Buffer): void {
+    if (this.ending) {
+      if (!this.droppedWhileEnding) this.session.sendError('PARLEY_ERR_SESSION_ENDED', 'audio after session.end is dropped');
+      this.droppedWhileEnding = true;
+      return;
+    }
     if (this.deps.config.asr === 'none') {
       // No recogniser: the frame is still checked, then dropped.
       try {
@@ -156,13 +167,21 @@ export class VoiceTurns {
    * Then merge fragmented speaker ids of this session.
    */
   async close(flush: boolean): Promise<void> {
-    const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
-    this.audio = null;
-    this.opening = null;
-    if (audio) await audio.close({ flush });
-    await this.reader;
-    this.reader = null;
-    if (flush) for (const store of [...this.unstored]) await store();
+    if (flush) {
+      this.ending = true;
+      this.droppedWhileEnding = false;
+    }
+    try {
+      const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
+      this.audio = null;
+      this.opening = null;
+      if (audio) await audio.close({ flush });
+      await this.reader;
+      this.reader = null;
+      if (flush) for (const store of [...this.unstored]) await store();
+    } finally {
+      if (flush) this.ending = false;
+    }
   }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
