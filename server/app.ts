@@ -20,6 +20,8 @@ import { participantRoutes } from './routes/participants.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
+import { asyncApiDocument } from './protocol/asyncapi.js';
+import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 
 /** Largest WebSocket message accepted; larger ones close the socket with 1009. */
 export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -44,17 +46,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   await app.register(errorHandlerPlugin);
+  for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Parley',
         version: '1',
-        description: 'Real-time voice-memory server. The WebSocket protocol of /v1/stream is described in docs/PROTOCOL.md.',
+        description: 'Real-time voice-memory server. The WebSocket protocol of /v1/stream is described in docs/PROTOCOL.md '
+          + 'and, machine-readably, as AsyncAPI 3 at GET /asyncapi.json.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      ...(config.apiKeys.length > 0 ? { security: [{ bearer: [] }] } : {}),
+      servers: [{ url: '/', description: 'this server' }],
+      tags: [
+        { name: 'health', description: 'Liveness and readiness probes' },
+        { name: 'sessions', description: 'Import utterances, end a session, read its transcript' },
+        { name: 'participants', description: 'People Parley knows: profiles, corrections, erasure' },
+        { name: 'interactions', description: 'Who said what to whom' },
+        { name: 'memories', description: 'Long-term facts and profile facts' },
+        { name: 'query', description: 'Ask memory a question' },
+      ],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key of PARLEY_API_KEYS; not needed when none is configured' },
+        },
+      },
+      security: [{ bearer: [] }],
     },
+    // Named schemas (`$id`) become components.schemas under that name instead of def-0, def-1…
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
   await app.register(metricsPlugin);
@@ -83,6 +103,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const asyncApi = asyncApiDocument();
+  app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);
   await app.ready();
   return app as unknown as FastifyInstance;
 }

@@ -5,33 +5,12 @@ import { NameResolver } from '../../graph/name-resolver.js';
 import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import { ErrorBody, IdParams } from '../protocol/http-schemas.js';
+import {
+  errorResponse, errorResponses, FactView, IdParams, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
+} from '../protocol/http-schemas.js';
 
-const Ref = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
-
-export const FactView = Type.Object(
-  {
-    id: Type.String(),
-    layer: Type.Union([Type.Literal('fact'), Type.Literal('profile')]),
-    text: Type.String(),
-    kind: Type.String(),
-    speaker: Ref,
-    addressees: Type.Array(Ref),
-    subject_id: Type.String(),
-    refer_ids: Type.Array(Type.String()),
-    session_id: Type.String(),
-    time: Type.String(),
-    valid_from: Type.String(),
-    valid_to: Type.Union([Type.String(), Type.Null()]),
-    event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated' }),
-    supersedes: Type.Union([Type.String(), Type.Null()]),
-    superseded_by: Type.Union([Type.String(), Type.Null()]),
-    confidence: Type.Number(),
-    source: Type.String(),
-  },
-  { $id: 'Memory' },
-);
-type FactView = Static<typeof FactView>;
+const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such memory');
+const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or body');
 
 const MemoriesQuery = Type.Object(
   {
@@ -44,15 +23,6 @@ const MemoriesQuery = Type.Object(
   { additionalProperties: false },
 );
 type MemoriesQuery = Static<typeof MemoriesQuery>;
-
-const MemoryPatch = Type.Object(
-  {
-    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
-    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
-type MemoryPatch = Static<typeof MemoryPatch>;
 
 /** `GET /v1/memories`, `PATCH|DELETE /v1/memories/{id}`: long-term facts and profile facts. */
 export async function memoryRoutes(app: FastifyInstance): Promise<void> {
@@ -76,9 +46,10 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: MemoriesQuery }>('/v1/memories', {
     schema: {
+      operationId: 'listMemories', tags: ['memories'],
       summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
       querystring: MemoriesQuery,
-      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody },
+      response: { 200: ref(MemoriesResponse), 400: BAD_REQUEST, ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;
@@ -105,9 +76,10 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: IdParams; Body: MemoryPatch }>('/v1/memories/:id', {
     schema: {
+      operationId: 'updateMemory', tags: ['memories'],
       summary: 'Correct a memory (its text or confidence); it is re-indexed',
-      params: IdParams, body: MemoryPatch,
-      response: { 200: FactView, 400: ErrorBody, 404: ErrorBody },
+      params: IdParams, body: ref(MemoryPatch),
+      response: { 200: ref(FactView), 400: BAD_REQUEST, 404: NOT_FOUND, ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { tenant } = request;
@@ -125,9 +97,10 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: IdParams }>('/v1/memories/:id', {
     schema: {
+      operationId: 'deleteMemory', tags: ['memories'],
       summary: 'Erase a memory and its index entries',
       params: IdParams,
-      response: { 200: Type.Object({ id: Type.String(), deleted: Type.Boolean() }), 404: ErrorBody },
+      response: { 200: ref(MemoryDeletedResponse), 404: NOT_FOUND, ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;

@@ -1,22 +1,29 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
-  ErrorBody, IdParams, ParticipantPatchBody, ParticipantView,
+  errorResponse, errorResponses, IdParams, ParticipantErasedResponse, ParticipantPatchBody, ParticipantsResponse, ParticipantView, ref,
 } from '../protocol/http-schemas.js';
+
+const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such participant');
 import { participantView } from './views.js';
 
 /** Participant profiles: list, read, patch, erase. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/participants', {
-    schema: { summary: 'Every participant of the tenant', response: { 200: Type.Object({ participants: Type.Array(ParticipantView) }) } },
+    schema: {
+      operationId: 'listParticipants', tags: ['participants'], summary: 'Every participant of the tenant',
+      response: { 200: ref(ParticipantsResponse), ...errorResponses() },
+    },
   }, async (request) => ({
     participants: (await app.stores.graph.listParticipants(request.tenant)).map(participantView),
   }));
 
   app.get<{ Params: IdParams }>('/v1/participants/:id', {
-    schema: { summary: 'One participant profile', params: IdParams, response: { 200: ParticipantView, 404: ErrorBody } },
+    schema: {
+      operationId: 'getParticipant', tags: ['participants'], summary: 'One participant profile', params: IdParams,
+      response: { 200: ref(ParticipantView), 404: NOT_FOUND, ...errorResponses() },
+    },
   }, async (request) => {
     const p = await app.stores.graph.getParticipant(request.tenant, request.params.id);
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${request.params.id}`);
@@ -25,9 +32,9 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: IdParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
     schema: {
-      summary: 'Set name, aliases or attributes',
-      params: IdParams, body: ParticipantPatchBody,
-      response: { 200: ParticipantView, 400: ErrorBody, 404: ErrorBody },
+      operationId: 'updateParticipant', tags: ['participants'], summary: 'Set name, aliases or attributes',
+      params: IdParams, body: ref(ParticipantPatchBody),
+      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body'), 404: NOT_FOUND, ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, aliases, attributes } = request.body;
@@ -42,14 +49,10 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: IdParams }>('/v1/participants/:id', {
     schema: {
+      operationId: 'eraseParticipant', tags: ['participants'],
       summary: 'Erase the participant everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
       params: IdParams,
-      response: {
-        200: Type.Object({
-          id: Type.String(), erased_utterances: Type.Integer(), erased_memories: Type.Integer(), erased_voiceprints: Type.Integer(),
-        }),
-        404: ErrorBody,
-      },
+      response: { 200: ref(ParticipantErasedResponse), 404: NOT_FOUND, ...errorResponses() },
     },
   }, async (request) => {
     const id = request.params.id;
