@@ -17,8 +17,10 @@ module.exports = {
       from: { path: '^graph/core/' }, to: { path: '^(server|pipelines|graph|bench|scripts|test)/', pathNot: '^graph/core/' } },
     { name: 'backends-apart', severity: 'error', comment: 'One backend never imports another: shared helpers live in graph/ or graph/core.',
       from: { path: '^graph/(sqlite|neo4j|qdrant|redis)/' }, to: { path: '^graph/(sqlite|neo4j|qdrant|redis)/', pathNot: '^graph/$1/' } },
+    { name: 'client-stands-alone', severity: 'error', comment: 'clients/typescript is its own package: it imports only itself, ws and Node built-ins.',
+      from: { path: '^clients/typescript/' }, to: { path: '^(?!clients/typescript/)', dependencyTypesNot: ['core'], pathNot: '(^|/)node_modules/ws/' } },
     { name: 'production-not-test', severity: 'error', comment: 'Test doubles and helpers live under test/.',
-      from: { path: '^(server|pipelines|graph)/' }, to: { path: '^(test|bench)/' } },
+      from: { path: '^(server|pipelines|graph|clients)/' }, to: { path: '^(test|bench)/' } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
