@@ -63,6 +63,16 @@ export class TestWsClient {
     }
   }
 
+  /** Audio through the SDK's pacer (as the connect options say: `pacing`, `speed`, `frameMs`). */
+  sendAudio(audio: Uint8Array): void {
+    this.session!.sendAudio(audio);
+  }
+
+  /** Resolves once the audio given to `sendAudio` has all gone out. */
+  drained(): Promise<void> {
+    return this.session!.drained();
+  }
+
   sendJson(message: unknown): void {
     this.socket.send(JSON.stringify(message));
   }
