@@ -17,7 +17,7 @@ import { reciprocalRankFusion } from '../pipelines/retrieval/rrf.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { TestWsClient } from '../test/helpers/ws-client.js';
+import { ParleyClient, type ServerEvent } from '../clients/typescript/src/index.js';
 import { synthesiseMemories } from './retrieval-synth.js';
 import { argString } from './lib/cli.js';
 
@@ -39,7 +39,7 @@ const config = loadConfig({
 const app = await buildApp(config, { logger: pino({ level: 'silent' }), eagerModels: true });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
-const wsUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const client = new ParleyClient({ baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
 const synthMs = await synthesiseMemories(app, 'default', memories, entities);
 await app.retriever.retrieve({ tenant: 'default', text: 'warm up the cat and the coffee' });
 console.log(`synthesised ${memories} memories, ${entities} entities in ${(synthMs / 1000).toFixed(1)} s`);
@@ -58,31 +58,32 @@ for (const c of levels) {
     const { f, pcm } = fixtures[i % fixtures.length]!;
     expected += rounds * f.utterances.length;
     for (let r = 0; r < rounds; r++) texts.push(...f.utterances.map((u) => u.text));
-    const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=bench-${c}-${i}&sample_rate=16000&encoding=pcm_s16le`);
-    await ws.next('session.started');
-    const frame = 3200;
-    const t0 = performance.now();
-    const audio = Buffer.concat(Array.from({ length: rounds }, () => [pcm, Buffer.alloc(frame * 12)]).flat());
-    for (let k = 0, n = 0; k < audio.length; k += frame, n++) {
-      ws.sendRaw(audio.subarray(k, k + frame));
-      const wait = t0 + (n + 1) * 100 - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    }
+    // The SDK paces the audio in real time, in 100 ms frames, as a live microphone would send it.
+    const session = await client.stream({
+      sessionId: `bench-${c}-${i}`, sampleRate: 16000, encoding: 'pcm_s16le', pacing: 'realtime', frameMs: 100, resume: false,
+    });
+    const events: ServerEvent[] = [];
+    const collecting = (async () => {
+      for await (const e of session) events.push(e);
+    })().catch(() => undefined);
+    session.sendAudio(Buffer.concat(Array.from({ length: rounds }, () => [pcm, Buffer.alloc(3200 * 12)]).flat()));
+    await session.drained();
     await new Promise((r) => setTimeout(r, 3000 + 400 * c));
-    for (const e of ws.events) {
-      if (e.type === 'memory.context' && e.speculative === false && typeof e.ready_at_ms === 'number' && String(e.turn_id).startsWith('turn_')) {
-        const stopped = ws.events.find((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
+    for (const e of events) {
+      if (e.type === 'memory.context' && !e.speculative && e.turn_id.startsWith('turn_')) {
+        const stopped = events.find((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
         if (!stopped) continue;
         ready.push(e.ready_at_ms);
         if (e.ready_at_ms > 0) {
           late++;
-          if (!ws.events.some((p) => p.type === 'transcript.partial' && p.turn_id === e.turn_id && p.seq < stopped.seq)) lateWithoutPartial++;
+          if (!events.some((p) => p.type === 'transcript.partial' && p.turn_id === e.turn_id && p.seq < stopped.seq)) lateWithoutPartial++;
         }
-        search.push((e.timings as { search_ms: number }).search_ms);
+        search.push(e.timings.search_ms);
       }
-      if (e.type === 'memory.context' && e.speculative === true) speculative++;
+      if (e.type === 'memory.context' && e.speculative) speculative++;
     }
-    ws.close();
+    session.close();
+    await collecting;
   }));
   // Baseline: the whole store searched after the end of turn, same concurrency.
   const base: number[] = [];
