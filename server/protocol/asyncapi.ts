@@ -67,7 +67,7 @@ export function asyncApiDocument(): Record<string, unknown> {
   const serverTypes = Object.keys(SERVER_EVENT_PAYLOADS);
   const security = [{ $ref: '#/components/securitySchemes/bearer' }];
   return {
-    asyncapi: '3.0.0',
+    asyncapi: '3.1.0',
     info: {
       title: 'Parley stream',
       version: '1',

@@ -60,7 +60,7 @@ describe('API documents', () => {
     const res = await t.app.inject({ url: '/asyncapi.json', headers: { authorization: 'Bearer key-docs-1' } });
     assert.equal(res.statusCode, 200);
     const raw = res.json() as { asyncapi: string; components: { messages?: unknown }; channels: { stream: { messages: Record<string, unknown> } } };
-    assert.equal(raw.asyncapi, '3.0.0');
+    assert.match(raw.asyncapi, /^3\./);
     const parser = new Parser();
     const diagnostics = await parser.validate(JSON.stringify(raw));
     const errors = diagnostics.filter((d) => d.severity === 0);
