@@ -65,7 +65,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   private readonly queue: AudioQueue;
   private readonly buffered: ServerEvent[] = [];
   private readonly listeners = new Set<Listener>();
-  private wake: (() => void) | null = null;
+  /** Iterators waiting for the next event. */
+  private wakers: (() => void)[] = [];
   private outcome: { error: ParleyError | null } | null = null;
   private closing = false;
   private ended = false;
@@ -177,7 +178,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     });
   }
 
-  /** Server events in order, across reconnects; ends after the socket closes for good (throws if by an error). */
+  /**
+   * Server events in order, across reconnects; ends after the socket closes for good (throws if by an
+   * error). Events wait here until taken, so a long session should be iterated; with more than one
+   * iterator, each event goes to one of them.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<ServerEvent> {
     for (;;) {
       const next = this.buffered.shift();
@@ -190,7 +195,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         return;
       }
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
+        this.wakers.push(resolve);
       });
     }
   }
@@ -204,16 +209,14 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     if (event.type === 'session.ended') this.sawEnded = true;
     this.buffered.push(event);
     for (const l of [...this.listeners]) l(event);
-    this.wake?.();
-    this.wake = null;
+    for (const wake of this.wakers.splice(0)) wake();
   }
 
   private finish(error: ParleyError | null): void {
     if (this.outcome) return;
     this.outcome = { error };
     for (const l of [...this.listeners]) l(null);
-    this.wake?.();
-    this.wake = null;
+    for (const wake of this.wakers.splice(0)) wake();
     for (const w of this.drainWaiters.splice(0)) w();
     this.setConnected();
   }
