@@ -1,32 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
-import type { MemoryItem } from '../../graph/core/events.js';
+import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 describe('POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation)', () => {
   let t: TestApp;
-  const post = async (url: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    assert.ok(res.ok, await res.clone().text());
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-  const ask = async (question: string): Promise<MemoryItem[]> => (await post('/v1/query', { question })).evidence as MemoryItem[];
+  let api: ParleyClient;
+  const ask = async (question: string): Promise<MemoryItem[]> => (await api.query({ question })).evidence;
 
   before(async () => {
     t = await startTestApp();
-    await post('/v1/sessions/demo/utterances', { utterances: [
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+    await api.postUtterances('demo', [
       { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
       { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
-    ] });
-    await post('/v1/sessions/lena-1/utterances', { utterances: [
+    ]);
+    await api.postUtterances('lena-1', [
       { speaker: 'Lena', addressees: ['Omar'], text: 'I live in Richmond, close to the marina.', time: '2026-03-01T09:00:00Z' },
       { speaker: 'Omar', addressees: ['Lena'], text: 'Nice, I love the marina in spring.', time: '2026-03-01T09:01:00Z' },
-    ] });
-    await post('/v1/sessions/lena-2/utterances', { utterances: [
+    ]);
+    await api.postUtterances('lena-2', [
       { speaker: 'Lena', addressees: ['Omar'], text: 'Big news: I moved to Berkeley last month.', time: '2026-10-05T09:00:00Z' },
       { speaker: 'Omar', addressees: ['Lena'], text: 'Congratulations on the new place!', time: '2026-10-05T09:01:00Z' },
-    ] });
+    ]);
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
   });
   after(async () => {
@@ -89,7 +86,7 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
   test('a speaker filter keeps every layer to that speaker', async () => {
     const omar = (await t.app.stores.graph.findParticipantsByName('default', 'Omar'))[0];
     assert.ok(omar);
-    const evidence = (await post('/v1/query', { question: 'What does Lena think of the marina?', speaker: omar.id })).evidence as MemoryItem[];
+    const evidence = (await api.query({ question: 'What does Lena think of the marina?', speaker: omar.id })).evidence;
     assert.ok(evidence.length > 0);
     assert.ok(evidence.every((i) => i.speaker?.id === omar.id), JSON.stringify(evidence.map((i) => [i.layer, i.speaker])));
   });
