@@ -25,6 +25,16 @@ export interface DeadLetter {
   failedAt: string;
 }
 
+/** What a queue holds of one job name, for operators (metrics). */
+export interface QueueStats {
+  /** Jobs not running yet: due, delayed for a retry, or (outbox) not yet handed to the queue. */
+  waiting: number;
+  /** Jobs running now. */
+  running: number;
+  /** How long the oldest job that is due has been waiting to start, ms; null when none is due. */
+  oldestWaitingMs: number | null;
+}
+
 export type JobHandler<T = unknown> = (job: Job<T>, signal: AbortSignal) => Promise<void>;
 
 export interface WorkerOptions {
@@ -43,6 +53,8 @@ export interface JobQueue {
   process<T>(name: string, handler: JobHandler<T>, options?: WorkerOptions): void;
   /** Jobs waiting or running, per name. */
   pending(name: string): Promise<number>;
+  /** Waiting and running jobs of `name` and the age of the oldest due one. */
+  stats(name: string): Promise<QueueStats>;
   deadLetters(name: string): Promise<DeadLetter[]>;
   /** Put a dead letter back on the queue. */
   retryDeadLetter(name: string, id: string): Promise<boolean>;

@@ -20,6 +20,7 @@ import { participantRoutes } from './routes/participants.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoute } from './ws/stream-route.js';
+import { mcpRoute } from './mcp/mcp-route.js';
 import { asyncApiDocument } from './protocol/asyncapi.js';
 import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 
@@ -77,7 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { config });
   // onClose hooks run last-registered first: the stores drain their queue (whose jobs embed text)
   // before the models they use are closed.
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
+  await app.register(mcpRoute);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const asyncApi = asyncApiDocument();
   app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);

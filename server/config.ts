@@ -120,6 +120,16 @@ export interface Config {
   sessionQueueLimit: number;
   /** How long shutdown waits for sessions and jobs to finish, ms (`PARLEY_SHUTDOWN_GRACE_MS`). */
   shutdownGraceMs: number;
+  /** `PARLEY_MCP_ALLOW_ERASE`: whether the MCP server offers `erase_participant` (default false). */
+  mcpAllowErase: boolean;
+  /** `PARLEY_MCP_TENANT`: the tenant `npm run mcp` (stdio) reads and writes; default `default`. */
+  mcpTenant: string;
+  /**
+   * `PARLEY_METRICS_PORT`, `PARLEY_METRICS_HOST`: a separate listener serving only `GET /metrics`
+   * without an API key (for a scraper on a private network); null serves metrics on the main port only.
+   */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 /** Raised for invalid environment values; the message lists every problem. */
@@ -315,7 +325,14 @@ export function loadConfig(env: Env = process.env): Config {
     maxResumableSessions: r.int('PARLEY_MAX_RESUMABLE_SESSIONS', maxSessions * 2, 0, 1_000_000),
     sessionQueueLimit: r.int('PARLEY_SESSION_QUEUE', 256, 1, 100_000),
     shutdownGraceMs: r.int('PARLEY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    mcpAllowErase: r.oneOf('PARLEY_MCP_ALLOW_ERASE', ['true', 'false'] as const, 'false') === 'true',
+    mcpTenant: r.string('PARLEY_MCP_TENANT', 'default'),
+    metricsPort: env.PARLEY_METRICS_PORT?.trim() ? r.int('PARLEY_METRICS_PORT', 0, 0, 65535) : null,
+    metricsHost: r.string('PARLEY_METRICS_HOST', '127.0.0.1'),
   };
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.mcpTenant)) {
+    r.problems.push(`PARLEY_MCP_TENANT=${JSON.stringify(config.mcpTenant)} must be 1-64 characters of [A-Za-z0-9_-]`);
+  }
   const needsKey = [
     config.asr === 'openai' && 'PARLEY_ASR=openai',
     config.textEmbedder === 'openai' && 'PARLEY_TEXT_EMBEDDER=openai',

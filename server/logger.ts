@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { destination, pino, type Logger, type LoggerOptions } from 'pino';
 
 /**
  * Keys that may hold personal data (transcripts, questions, names, credentials). Log such values only
@@ -43,6 +43,7 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-export function createLogger(level: string): Logger {
-  return pino(loggerOptions(level));
+/** The process logger: JSON lines on stdout, or on stderr with `toStderr` (the MCP stdio server, whose stdout is the protocol). */
+export function createLogger(level: string, options: { toStderr?: boolean } = {}): Logger {
+  return options.toStderr ? pino(loggerOptions(level), destination(2)) : pino(loggerOptions(level));
 }

@@ -10,6 +10,7 @@ export const ERRORS = {
   PARLEY_ERR_BAD_AUDIO: { status: 400, wsClose: 1003, retryable: false },
   PARLEY_ERR_FRAME_TOO_LARGE: { status: 413, wsClose: 1009, retryable: false },
   PARLEY_ERR_UNAUTHORIZED: { status: 401, wsClose: 1008, retryable: false },
+  PARLEY_ERR_FORBIDDEN: { status: 403, wsClose: 1008, retryable: false },
   PARLEY_ERR_NOT_FOUND: { status: 404, wsClose: 1008, retryable: false },
   PARLEY_ERR_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
   PARLEY_ERR_SESSION_ENDED: { status: 409, wsClose: 1000, retryable: false },

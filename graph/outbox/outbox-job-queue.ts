@@ -1,5 +1,5 @@
 import { ParleyError } from '../core/errors.js';
-import type { DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions } from '../job-queue.js';
+import type { DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions } from '../job-queue.js';
 import type { OutboxHandler, OutboxForwarder } from './outbox-forwarder.js';
 import type { Outbox } from './outbox.js';
 import { newId } from '../core/ids.js';
@@ -56,6 +56,19 @@ export class OutboxJobQueue implements JobQueue {
   async pending(name: string): Promise<number> {
     const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000).filter((e) => (e.payload as EnqueuePayload).name === name).length;
     return held + (await this.inner.pending(name));
+  }
+
+  /** The queue's stats, with jobs still held in the outbox counted as waiting since they were recorded. */
+  async stats(name: string): Promise<QueueStats> {
+    const held = this.outbox.pendingFor(QUEUE_TARGET, 100_000).filter((e) => (e.payload as EnqueuePayload).name === name);
+    const inner = await this.inner.stats(name);
+    const heldSince = held.length > 0 ? Date.now() - Math.min(...held.map((e) => e.createdAt)) : null;
+    const ages = [inner.oldestWaitingMs, heldSince].filter((a): a is number => a !== null);
+    return {
+      waiting: inner.waiting + held.length,
+      running: inner.running,
+      oldestWaitingMs: ages.length > 0 ? Math.max(0, ...ages) : null,
+    };
   }
 
   deadLetters(name: string): Promise<DeadLetter[]> {

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { newId } from '../core/ids.js';
 import type {
-  DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions,
+  DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions,
 } from '../job-queue.js';
 
 export interface BullmqJobQueueOptions {
@@ -77,6 +77,19 @@ export class BullmqJobQueue implements JobQueue {
   async pending(name: string): Promise<number> {
     const counts = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
     return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
+  async stats(name: string): Promise<QueueStats> {
+    const queue = this.queue(name);
+    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+    const oldest = await queue.getJobs(['waiting', 'prioritized'], 0, 0, true);
+    const first = Math.min(...oldest.map((job) => job.timestamp + (job.delay ?? 0)));
+    const now = Date.now();
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) + (counts['waiting-children'] ?? 0),
+      running: counts.active ?? 0,
+      oldestWaitingMs: Number.isFinite(first) ? Math.max(0, now - first) : null,
+    };
   }
 
   async deadLetters(name: string): Promise<DeadLetter[]> {

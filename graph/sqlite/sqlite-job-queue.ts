@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type {
-  DeadLetter, EnqueueOptions, JobHandler, JobQueue, WorkerOptions,
+  DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions,
 } from '../job-queue.js';
 import { type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
@@ -93,6 +93,16 @@ export class SqliteJobQueue implements JobQueue {
       .prepare("SELECT COUNT(*) AS n FROM jobs WHERE name = ? AND state IN ('waiting', 'active')")
       .get(name) as { n: number };
     return row.n;
+  }
+
+  async stats(name: string): Promise<QueueStats> {
+    const now = Date.now();
+    const row = this.db
+      .prepare(`SELECT COALESCE(SUM(state = 'waiting'), 0) AS waiting, COALESCE(SUM(state = 'active'), 0) AS running,
+          MIN(CASE WHEN state = 'waiting' AND run_at <= ? THEN run_at END) AS oldest
+        FROM jobs WHERE name = ? AND state IN ('waiting', 'active')`)
+      .get(now, name) as { waiting: number; running: number; oldest: number | null };
+    return { waiting: row.waiting, running: row.running, oldestWaitingMs: row.oldest === null ? null : Math.max(0, now - row.oldest) };
   }
 
   async deadLetters(name: string): Promise<DeadLetter[]> {

@@ -35,6 +35,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   /** Session clock: 16 kHz samples received, shed ones included. */
   private clockSamples = 0;
   private acceptedSamples = 0;
+  private shedSamples = 0;
   private inFlightSamples = 0;
   private firstFrameAt: number | undefined;
   private overloaded = false;
@@ -67,6 +68,11 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   /** Session audio received so far, in milliseconds. */
   get positionMs(): number {
     return this.clockSamples / SAMPLES_PER_MS;
+  }
+
+  /** Session audio shed under overload so far, in milliseconds. */
+  get shedMs(): number {
+    return this.shedSamples / SAMPLES_PER_MS;
   }
 
   private onEvent(e: AudioSessionEvent): void {
@@ -103,6 +109,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
         this.channel.put({ type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, message: `audio shed: ${why}` });
       }
       this.overloaded = true;
+      this.shedSamples += samples.length;
       return undefined;
     }
     this.overloaded = false;

@@ -61,6 +61,8 @@ export interface RetrieverOptions extends EntityMatcherOptions {
   denseWeight?: number;
   /** RRF bonus factor for memories by / to / about the asker; default 0.25. */
   askerBoost?: number;
+  /** Called with the timings of every retrieval that completes (metrics). */
+  onRetrieved?: (timings: RetrievalTimings) => void;
 }
 
 const now = (): number => performance.now();
@@ -74,7 +76,8 @@ const now = (): number => performance.now();
 export class Retriever {
   readonly matcher: EntityMatcher;
   readonly schemas: SchemaVectors;
-  readonly #o: Required<Omit<RetrieverOptions, keyof EntityMatcherOptions>>;
+  readonly #o: Required<Omit<RetrieverOptions, keyof EntityMatcherOptions | 'onRetrieved'>>;
+  readonly #onRetrieved: ((timings: RetrievalTimings) => void) | undefined;
   readonly #vectorCache = new Map<string, Promise<Float32Array>>();
 
   constructor(
@@ -89,6 +92,7 @@ export class Retriever {
       maxPool: options.maxPool ?? 3000, minPool: options.minPool ?? 20, schemaEntities: options.schemaEntities ?? 30,
       neighbours: options.neighbours ?? 6, globalWeight: options.globalWeight ?? 0, denseWeight: options.denseWeight ?? 0.5, askerBoost: options.askerBoost ?? 0.25,
     };
+    this.#onRetrieved = options.onRetrieved;
   }
 
   /** The query vector, cached by text (speculative and final retrievals often share it). */
@@ -156,9 +160,11 @@ export class Retriever {
     const items = await hydrate(this.stores, names, tenant, fused, persona, req.askerId ?? null, this.#o.askerBoost);
     signal?.throwIfAborted();
     const t3 = now();
+    const timings = { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 };
+    this.#onRetrieved?.(timings);
     return {
       items: items.slice(0, k),
-      timings: { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 },
+      timings,
       poolSize, fallback,
       zone: { entityIds: [...direct, ...neighbourIds, ...ofSchemas], schemaIds: semantic.schemaIds },
     };

@@ -35,16 +35,16 @@ function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Tenancy: without keys every request is tenant `default`; with keys every request must present one,
- * and is scoped to that key's tenant (except `/healthz`, which is open).
+ * Tenancy: without keys every request is tenant `default`; with keys every request but `GET /healthz`
+ * must present one, and is scoped to that key's tenant.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { apiKeys: ApiKey[] }) => {
     app.decorateRequest('tenant', DEFAULT_TENANT);
     if (opts.apiKeys.length === 0) return;
     app.addHook('onRequest', async (request) => {
-      // Liveness probes cannot send a key; /healthz tells nothing about any tenant.
-      if (request.routeOptions.url === '/healthz') return;
+      // Liveness probes cannot send a key; `/healthz` says only that the process is up.
+      if ((request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === '/healthz') return;
       const key = presentedKey(request);
       const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
       if (!match) {

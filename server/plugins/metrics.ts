@@ -1,7 +1,15 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import type { Config } from '../config.js';
+
+/** Where a stored utterance came from. */
+export type UtteranceSource = 'http' | 'ws' | 'voice' | 'mcp';
 
 /** Parley's Prometheus metrics, one registry per app instance. */
 export interface Metrics {
@@ -10,18 +18,86 @@ export interface Metrics {
   liveSessions: Gauge;
   wsEvents: Counter<'type'>;
   wsErrors: Counter<'code'>;
+  /** Labelled by {@link UtteranceSource}. */
   utterancesStored: Counter<'source'>;
+  /** Wall time from the arrival of the audio a `transcript.partial` has heard up to, to sending it. */
+  partialLag: Histogram;
+  /** Wall time from the arrival of the end of speech (`end_ms`) to sending `transcript.final`. */
+  finalLatency: Histogram;
+  /** `ready_at_ms` of confirmed `memory.context` events (negative: memory was ready before the turn ended). */
+  readyAt: Histogram;
+  /** Duration of one staged retrieval of a live turn's memory context (speculative or confirmed). */
+  searchDuration: Histogram;
+  /** Duration of one question answered from memory (`POST /v1/query`, WS `query`, MCP `query_memory`). */
+  queryDuration: Histogram;
+  /** Seconds of session audio shed under overload. */
+  audioShed: Counter;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: Metrics;
+    /** The separate metrics listener's address (`PARLEY_METRICS_PORT`), once listening; else null. */
+    metricsAddress(): AddressInfo | null;
   }
 }
 
-function createMetrics(): Metrics {
+/** The queues whose depth and oldest-job age are reported. */
+const QUEUES = [CONSOLIDATION_JOB, SESSION_END_JOB];
+
+/**
+ * prom-client's default Node metrics, except its three `*_total` gauges: promtool rejects a gauge
+ * named `_total`, and each is the sum of the per-type gauge of the same name without the suffix
+ * (`nodejs_active_handles{type}` …), which stays.
+ */
+const DROPPED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+function createMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'parley_' });
+  collectDefaultMetrics({ register: registry });
+  for (const name of DROPPED_DEFAULTS) registry.removeSingleMetric(name);
+  const registers = [registry];
+  const latency = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
+  new Gauge({
+    name: 'parley_queue_jobs',
+    help: 'Background jobs by queue and state (waiting: not started yet, including retries and outbox hand-over; running)',
+    labelNames: ['queue', 'state'],
+    registers,
+    async collect() {
+      if (!app.hasDecorator('stores')) return;
+      for (const queue of QUEUES) {
+        const stats = await app.stores.queue.stats(queue).catch(() => null);
+        if (!stats) continue;
+        this.set({ queue, state: 'waiting' }, stats.waiting);
+        this.set({ queue, state: 'running' }, stats.running);
+      }
+    },
+  });
+  new Gauge({
+    name: 'parley_queue_oldest_job_age_seconds',
+    help: 'How long the oldest due job of each queue has waited to start (0 when none waits)',
+    labelNames: ['queue'],
+    registers,
+    async collect() {
+      if (!app.hasDecorator('stores')) return;
+      for (const queue of QUEUES) {
+        const stats = await app.stores.queue.stats(queue).catch(() => null);
+        if (stats) this.set({ queue }, (stats.oldestWaitingMs ?? 0) / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'parley_sessions',
+    help: 'Sessions held by this process: live (a client is connected) or waiting_resume (disconnected, kept for a resume)',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      if (!app.hasDecorator('sessions')) return;
+      const counts = app.sessions.countsByState();
+      this.set({ state: 'live' }, counts.live);
+      this.set({ state: 'waiting_resume' }, counts.waitingResume);
+    },
+  });
   return {
     registry,
     httpDuration: new Histogram({
@@ -29,21 +105,58 @@ function createMetrics(): Metrics {
       help: 'HTTP request duration',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-      registers: [registry],
+      registers,
     }),
-    liveSessions: new Gauge({ name: 'parley_live_sessions', help: 'Live WebSocket sessions', registers: [registry] }),
-    wsEvents: new Counter({ name: 'parley_ws_events_total', help: 'Server events sent', labelNames: ['type'], registers: [registry] }),
-    wsErrors: new Counter({ name: 'parley_ws_errors_total', help: 'Error events sent', labelNames: ['code'], registers: [registry] }),
+    liveSessions: new Gauge({ name: 'parley_live_sessions', help: 'Sessions held by this process, live or waiting for a resume', registers }),
+    wsEvents: new Counter({ name: 'parley_ws_events_total', help: 'Server events sent', labelNames: ['type'], registers }),
+    wsErrors: new Counter({ name: 'parley_ws_errors_total', help: 'Error events sent', labelNames: ['code'], registers }),
     utterancesStored: new Counter({
-      name: 'parley_utterances_stored_total', help: 'Utterances stored', labelNames: ['source'], registers: [registry],
+      name: 'parley_utterances_stored_total', help: 'Utterances stored, by source (http, ws, voice, mcp)', labelNames: ['source'], registers,
+    }),
+    partialLag: new Histogram({
+      name: 'parley_transcript_partial_lag_seconds',
+      help: 'Wall time from the arrival of the audio a transcript.partial has heard up to, to sending it',
+      buckets: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5],
+      registers,
+    }),
+    finalLatency: new Histogram({
+      name: 'parley_transcript_final_latency_seconds',
+      help: 'Wall time from the arrival of the end of speech to sending transcript.final (includes the end-of-turn silence)',
+      buckets: latency,
+      registers,
+    }),
+    readyAt: new Histogram({
+      name: 'parley_memory_ready_at_seconds',
+      help: 'ready_at_ms of confirmed memory.context events, in seconds: negative when memory was ready before the end of turn was decided',
+      buckets: [-2, -1, -0.5, -0.25, -0.1, 0, 0.05, 0.1, 0.25, 0.5, 1, 2],
+      registers,
+    }),
+    searchDuration: new Histogram({
+      name: 'parley_memory_search_duration_seconds',
+      help: 'Duration of one completed staged memory retrieval for a live turn (memory.context, speculative or confirmed)',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    queryDuration: new Histogram({
+      name: 'parley_query_duration_seconds',
+      help: 'Duration of one question answered from memory (POST /v1/query, WebSocket query, MCP query_memory)',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+    audioShed: new Counter({
+      name: 'parley_audio_shed_seconds_total', help: 'Seconds of session audio shed under overload', registers,
     }),
   };
 }
 
-/** Decorates `app.metrics` and serves `GET /metrics` in the Prometheus text format. */
+/**
+ * Decorates `app.metrics` and serves `GET /metrics` in the Prometheus text format, behind the API key
+ * like every route but `/healthz`. With `PARLEY_METRICS_PORT` it is also served, without a key, on a
+ * separate listener (`PARLEY_METRICS_HOST`, loopback by default) started with the app's own.
+ */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance) => {
-    const metrics = createMetrics();
+  async (app: FastifyInstance, opts: { config?: Pick<Config, 'metricsPort' | 'metricsHost'> }) => {
+    const metrics = createMetrics(app);
     app.decorate('metrics', metrics);
     app.addHook('onResponse', async (request, reply) => {
       metrics.httpDuration.observe(
@@ -54,6 +167,39 @@ export const metricsPlugin = fp(
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
       void reply.header('content-type', metrics.registry.contentType);
       return metrics.registry.metrics();
+    });
+
+    let separate: Server | null = null;
+    app.decorate('metricsAddress', () => (separate?.address() as AddressInfo | null | undefined) ?? null);
+    const config = opts.config;
+    const port = config?.metricsPort ?? null;
+    if (port === null) return;
+    app.addHook('onListen', async () => {
+      separate = createServer((req, res) => {
+        if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(
+            JSON.stringify({ error: { code: 'PARLEY_ERR_NOT_FOUND', message: 'this listener serves only GET /metrics' } }),
+          );
+          return;
+        }
+        metrics.registry.metrics().then(
+          (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+          (err: Error) => {
+            app.log.error({ err }, 'metrics collection failed');
+            res.writeHead(500).end();
+          },
+        );
+      });
+      const server = separate;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, config?.metricsHost ?? '127.0.0.1', () => resolve());
+      });
+      app.log.info({ address: server.address() }, 'metrics listening');
+    });
+    app.addHook('onClose', async () => {
+      const server = separate;
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     });
   },
   { name: 'parley-metrics' },

@@ -53,7 +53,14 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   const own = (opts.embedder ?? shared) ? null : new UseLiteEmbedder();
   const embedder = opts.embedder ?? shared ?? (own as UseLiteEmbedder);
   const entityIndex = app.stores.entities;
-  const retriever = new Retriever(app.stores, entityIndex, embedder, opts.retriever);
+  const metrics = app.hasDecorator('metrics') ? app.metrics : null;
+  const retriever = new Retriever(app.stores, entityIndex, embedder, {
+    ...opts.retriever,
+    onRetrieved: (timings) => {
+      opts.retriever?.onRetrieved?.(timings);
+      metrics?.searchDuration.observe(timings.total_ms / 1000);
+    },
+  });
   const coherence = new QueryCoherence(entityIndex, opts.judge ?? new DeterministicJudge(), opts.coherence);
   const log = app.log.child({ component: 'retrieval' });
   const record = (tenant: string, text: string, items: MemoryItem[]): void => {
@@ -66,7 +73,9 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   app.decorate('retriever', retriever);
   app.decorate('queryCoherence', coherence);
   app.decorate('memoryQuery', (async (tenant, input) => {
+    const started = performance.now();
     const answer = await answerQuestion(retriever, tenant, input, opts.agentic);
+    metrics?.queryDuration.observe((performance.now() - started) / 1000);
     record(tenant, input.question, answer.evidence);
     return answer;
   }) satisfies MemoryQueryFn);

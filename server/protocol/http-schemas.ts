@@ -32,7 +32,8 @@ export const ParticipantRef = Type.Object(
   { $id: 'ParticipantRef', description: 'A participant by id, with its name when known' },
 );
 
-export const UtteranceInputSchema = Type.Object(
+/** One utterance to store (no `$id` here: the MCP tools compile it with TypeBox, which needs no refs). */
+const utteranceInput = () => Type.Object(
   {
     utterance_id: Type.Optional(Type.String({
       minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$',
@@ -45,11 +46,12 @@ export const UtteranceInputSchema = Type.Object(
     end_ms: Type.Optional(Ms),
     time: Type.Optional(Iso),
   },
-  { additionalProperties: false, $id: 'UtteranceInput' },
+  { additionalProperties: false },
 );
 
+/** Self-contained (its items inline, not a `$ref`), so the MCP `add_utterances` tool can reuse it. */
 export const PostUtterancesBody = Type.Object(
-  { utterances: Type.Array(ref(UtteranceInputSchema), { minItems: 1, maxItems: 1000 }) },
+  { utterances: Type.Array(utteranceInput(), { minItems: 1, maxItems: 1000 }) },
   { additionalProperties: false, $id: 'PostUtterancesRequest' },
 );
 export type PostUtterancesBody = Static<typeof PostUtterancesBody>;
@@ -249,7 +251,7 @@ export const QueryResponse = Type.Object({
 
 /** Every named schema, registered with `app.addSchema` before the routes that refer to them. */
 export const NAMED_SCHEMAS: TSchema[] = [
-  ErrorBody, ParticipantRef, UtteranceInputSchema, PostUtterancesBody, PostUtterancesResponse, UtteranceView,
+  ErrorBody, ParticipantRef, PostUtterancesBody, PostUtterancesResponse, UtteranceView,
   TranscriptResponse, SessionEndResponse, InteractionsResponse, ParticipantView, ParticipantsResponse,
   ParticipantPatchBody, ParticipantErasedResponse, HealthResponse, ReadinessResponse, FactView, MemoriesResponse,
   MemoryPatch, MemoryDeletedResponse, QueryBody, MemoryItemView, QueryResponse,

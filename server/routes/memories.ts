@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { GraphStore } from '../../graph/graph-store.js';
 import type { Fact } from '../../graph/memory-store.js';
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { TenantId } from '../../graph/types.js';
@@ -24,25 +25,28 @@ const MemoriesQuery = Type.Object(
 );
 type MemoriesQuery = Static<typeof MemoriesQuery>;
 
+/** Facts as the API shows them, with participant names resolved (`GET /v1/memories`, MCP `get_participant`). */
+export async function factViews(graph: GraphStore, tenant: TenantId, facts: Fact[]): Promise<FactView[]> {
+  const names = new NameResolver(graph, tenant);
+  const ref = (id: string) => names.ref(id);
+  const out: FactView[] = [];
+  for (const f of facts) {
+    out.push({
+      id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
+      addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
+      session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, event_time: f.eventTime,
+      supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
+    });
+  }
+  return out;
+}
+
 /** `GET /v1/memories`, `PATCH|DELETE /v1/memories/{id}`: long-term facts and profile facts. */
 export async function memoryRoutes(app: FastifyInstance): Promise<void> {
   const { stores } = app;
   const indexer = new MemoryIndexer(stores.vectors, stores.lexical, app.models.textEmbedder);
 
-  const views = async (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => {
-    const names = new NameResolver(stores.graph, tenant);
-    const ref = (id: string) => names.ref(id);
-    const out: FactView[] = [];
-    for (const f of facts) {
-      out.push({
-        id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
-        addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
-        session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, event_time: f.eventTime,
-        supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
-      });
-    }
-    return out;
-  };
+  const views = (tenant: TenantId, facts: Fact[]): Promise<FactView[]> => factViews(stores.graph, tenant, facts);
 
   app.get<{ Querystring: MemoriesQuery }>('/v1/memories', {
     schema: {

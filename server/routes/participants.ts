@@ -5,8 +5,9 @@ import {
   errorResponse, errorResponses, IdParams, ParticipantErasedResponse, ParticipantPatchBody, ParticipantsResponse, ParticipantView, ref,
 } from '../protocol/http-schemas.js';
 
-const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such participant');
 import { participantView } from './views.js';
+
+const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such participant');
 
 /** Participant profiles: list, read, patch, erase. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
@@ -15,9 +16,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'listParticipants', tags: ['participants'], summary: 'Every participant of the tenant',
       response: { 200: ref(ParticipantsResponse), ...errorResponses() },
     },
-  }, async (request) => ({
-    participants: (await app.stores.graph.listParticipants(request.tenant)).map(participantView),
-  }));
+  }, async (request) => ({ participants: await listParticipantViews(app, request.tenant) }));
 
   app.get<{ Params: IdParams }>('/v1/participants/:id', {
     schema: {
@@ -54,10 +53,19 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       params: IdParams,
       response: { 200: ref(ParticipantErasedResponse), 404: NOT_FOUND, ...errorResponses() },
     },
-  }, async (request) => {
-    const id = request.params.id;
-    const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, request.tenant, id);
-    if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
-    return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
-  });
+  }, async (request) => erasePerson(app, request.tenant, request.params.id));
+}
+
+/** Every participant of the tenant as the API shows them (`GET /v1/participants`, MCP `list_participants`). */
+export async function listParticipantViews(app: FastifyInstance, tenant: string): Promise<ParticipantView[]> {
+  return (await app.stores.graph.listParticipants(tenant)).map(participantView);
+}
+
+/** Erase a participant everywhere (`DELETE /v1/participants/{id}`, MCP `erase_participant`); 404 when unknown. */
+export async function erasePerson(
+  app: FastifyInstance, tenant: string, id: string,
+): Promise<{ id: string; erased_utterances: number; erased_memories: number; erased_voiceprints: number }> {
+  const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, tenant, id);
+  if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+  return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
 }

@@ -1,4 +1,5 @@
 import LibSampleRate from '@alexanderolsen/libsamplerate-js';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseWav } from '../../pipelines/audio/wav.js';
 import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.js';
@@ -9,6 +10,8 @@ import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, QueryBody, QueryResponse, ref,
 } from '../protocol/http-schemas.js';
+
+export { QueryBody } from '../protocol/http-schemas.js';
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
@@ -33,9 +36,56 @@ export async function decodeQueryAudio(b64: string): Promise<Float32Array> {
   }
 }
 
+export type QueryResult = Static<typeof QueryResponse>;
+
+/**
+ * Answer a question from memory, the asker given by id or identified from a voice sample: what
+ * `POST /v1/query` and the MCP `query_memory` tool both run.
+ */
+export async function askMemory(app: FastifyInstance, tenant: string, body: QueryBody): Promise<QueryResult> {
+  const started = performance.now();
+  let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = null;
+  let voiceMs = 0;
+  if (body.audio !== undefined) {
+    const audio = await decodeQueryAudio(body.audio);
+    const embedder = speakerEmbedderOf(app);
+    const prototypes = await app.stores.voiceprints.list(tenant, embedder.modelId);
+    const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
+    const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
+    if (identity.participantId && identity.confidence !== 'unresolved') {
+      asker = { id: identity.participantId, confidence: identity.confidence, score: identity.score };
+    }
+    voiceMs = performance.now() - started;
+  }
+  const askerId = body.asker ?? asker?.id ?? null;
+  if (body.asker && !asker) asker = { id: body.asker, confidence: 'high', score: 1 };
+  const answer = await app.memoryQuery(tenant, {
+    question: body.question, asker: askerId, k: body.k ?? 5,
+    ...(body.session_id ? { sessionId: body.session_id } : {}),
+    ...(body.speaker ? { speakerId: body.speaker } : {}),
+    ...(body.addressee ? { addresseeId: body.addressee } : {}),
+  });
+  return {
+    evidence: answer.evidence, asker, rounds: answer.rounds,
+    timings: { ...answer.timings, ...(body.audio !== undefined ? { asker_ms: voiceMs } : {}), request_ms: performance.now() - started },
+  };
+}
+
+const fallbackEmbedders = new WeakMap<FastifyInstance, SpeakerEmbedder>();
+
+/** The app's speaker embedder; an app built without the models plugin gets one of its own. */
+function speakerEmbedderOf(app: FastifyInstance): SpeakerEmbedder {
+  if (app.hasDecorator('models')) return app.models.speakerEmbedder;
+  let own = fallbackEmbedders.get(app);
+  if (!own) {
+    own = new StatsLdaSpeakerEmbedder();
+    fallbackEmbedders.set(app, own);
+  }
+  return own;
+}
+
 /** `POST /v1/query`: evidence for a question, the asker optionally identified by voice. */
 export async function queryRoutes(app: FastifyInstance): Promise<void> {
-  let embedder: SpeakerEmbedder | null = null;
   app.post<{ Body: QueryBody }>('/v1/query', {
     schema: {
       operationId: 'queryMemory', tags: ['query'],
@@ -47,33 +97,5 @@ export async function queryRoutes(app: FastifyInstance): Promise<void> {
         ...errorResponses({ body: true }),
       },
     },
-  }, async (request) => {
-    const started = performance.now();
-    const body = request.body;
-    let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = null;
-    let voiceMs = 0;
-    if (body.audio !== undefined) {
-      const audio = await decodeQueryAudio(body.audio);
-      embedder ??= app.hasDecorator('models') ? app.models.speakerEmbedder : new StatsLdaSpeakerEmbedder();
-      const prototypes = await app.stores.voiceprints.list(request.tenant, embedder.modelId);
-      const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
-      const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
-      if (identity.participantId && identity.confidence !== 'unresolved') {
-        asker = { id: identity.participantId, confidence: identity.confidence, score: identity.score };
-      }
-      voiceMs = performance.now() - started;
-    }
-    const askerId = body.asker ?? asker?.id ?? null;
-    if (body.asker && !asker) asker = { id: body.asker, confidence: 'high', score: 1 };
-    const answer = await app.memoryQuery(request.tenant, {
-      question: body.question, asker: askerId, k: body.k ?? 5,
-      ...(body.session_id ? { sessionId: body.session_id } : {}),
-      ...(body.speaker ? { speakerId: body.speaker } : {}),
-      ...(body.addressee ? { addresseeId: body.addressee } : {}),
-    });
-    return {
-      evidence: answer.evidence, asker, rounds: answer.rounds,
-      timings: { ...answer.timings, ...(body.audio !== undefined ? { asker_ms: voiceMs } : {}), request_ms: performance.now() - started },
-    };
-  });
+  }, async (request) => askMemory(app, request.tenant, request.body));
 }

@@ -4,13 +4,14 @@ import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interac
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
-  TranscriptResponse,
+  TranscriptResponse, type UtteranceView,
 } from '../protocol/http-schemas.js';
 
 const NO_SESSION = errorResponse('PARLEY_ERR_NOT_FOUND: no such session');
 const BAD_ID = errorResponse('PARLEY_ERR_BAD_REQUEST: the session id is not 1-128 of A-Za-z0-9_.:-');
 import { utteranceViews } from './views.js';
 import { isoTime } from '../protocol/iso-time.js';
+import type { UtteranceSource } from '../plugins/metrics.js';
 
 /** Session routes: import utterances, end a session, read its transcript. */
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {
@@ -31,25 +32,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      for (const [i, u] of request.body.utterances.entries()) {
-        if (u.start_ms !== undefined && u.end_ms !== undefined && u.end_ms < u.start_ms) {
-          throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}]: end_ms is before start_ms`);
-        }
-      }
-      const key = idempotencyKey(request.headers['idempotency-key']);
-      const stored = await app.ingest.ingest(
-        request.tenant,
-        request.params.session_id,
-        request.body.utterances.map((u, i) => ({
-          ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}` } : {}),
-          speaker: u.speaker, text: u.text,
-          ...(u.addressees ? { addressees: u.addressees } : {}),
-          startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
-          ...(u.time ? { time: isoTime(u.time, `utterances[${i}].time`) } : {}),
-        })),
-      );
-      app.metrics.utterancesStored.inc({ source: 'http' }, stored.length);
-      return reply.status(201).send({ utterance_ids: stored.map((s) => s.utterance.id) });
+      const ids = await storeUtterances(app, request.tenant, request.params.session_id, request.body.utterances, request.headers['idempotency-key'], 'http');
+      return reply.status(201).send({ utterance_ids: ids });
     },
   );
 
@@ -87,16 +71,52 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: ref(TranscriptResponse), 400: BAD_ID, 404: NO_SESSION, ...errorResponses() },
       },
     },
-    async (request) => {
-      const { tenant } = request;
-      const id = request.params.session_id;
-      if (!(await app.stores.graph.getSession(tenant, id))) {
-        throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
-      }
-      const utterances = await app.stores.graph.getTranscript(tenant, id);
-      return { session_id: id, utterances: await utteranceViews(app.stores.graph, tenant, utterances) };
-    },
+    async (request) => sessionTranscript(app, request.tenant, request.params.session_id),
   );
+}
+
+/**
+ * Store finished utterances in a session: what `POST /v1/sessions/{id}/utterances` and the MCP
+ * `add_utterances` tool both run (the same checks, the same idempotency). Returns the utterance ids.
+ */
+export async function storeUtterances(
+  app: FastifyInstance,
+  tenant: string,
+  sessionId: string,
+  utterances: PostUtterancesBody['utterances'],
+  idempotencyKeyValue: string | string[] | undefined,
+  source: UtteranceSource,
+): Promise<string[]> {
+  for (const [i, u] of utterances.entries()) {
+    if (u.start_ms !== undefined && u.end_ms !== undefined && u.end_ms < u.start_ms) {
+      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}]: end_ms is before start_ms`);
+    }
+  }
+  const key = idempotencyKey(idempotencyKeyValue);
+  const stored = await app.ingest.ingest(
+    tenant,
+    sessionId,
+    utterances.map((u, i) => ({
+      ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}` } : {}),
+      speaker: u.speaker, text: u.text,
+      ...(u.addressees ? { addressees: u.addressees } : {}),
+      startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
+      ...(u.time ? { time: isoTime(u.time, `utterances[${i}].time`) } : {}),
+    })),
+  );
+  app.metrics.utterancesStored.inc({ source }, stored.length);
+  return stored.map((s) => s.utterance.id);
+}
+
+/** A session's utterances in order (`GET /v1/sessions/{id}/transcript`, MCP `get_transcript`); 404 when there is no such session. */
+export async function sessionTranscript(
+  app: FastifyInstance, tenant: string, sessionId: string,
+): Promise<{ session_id: string; utterances: UtteranceView[] }> {
+  if (!(await app.stores.graph.getSession(tenant, sessionId))) {
+    throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${sessionId}`);
+  }
+  const utterances = await app.stores.graph.getTranscript(tenant, sessionId);
+  return { session_id: sessionId, utterances: await utteranceViews(app.stores.graph, tenant, utterances) };
 }
 
 /**

@@ -143,6 +143,10 @@ export class LiveSession implements TurnSession {
     }
     socket.send(JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload }));
     this.deps.metrics.wsEvents.inc({ type });
+    if (type === 'memory.context') {
+      const context = payload as ServerEventPayloads['memory.context'];
+      if (!context.speculative) this.deps.metrics.readyAt.observe(context.ready_at_ms / 1000);
+    }
   }
 
   /** Send an `error` event; a fatal one also closes the socket with the code's close code. */

@@ -60,6 +60,13 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
+  /** Sessions with a connected client, and disconnected ones kept for a resume (metrics). */
+  countsByState(): { live: number; waitingResume: number } {
+    let live = 0;
+    for (const s of this.sessions.values()) if (s.connected) live += 1;
+    return { live, waitingResume: this.waiting.size };
+  }
+
   get(tenant: string, id: string): LiveSession | undefined {
     return this.sessions.get(this.key(tenant, id));
   }

@@ -13,6 +13,7 @@ import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
+import type { Metrics } from '../plugins/metrics.js';
 import type { Models } from '../plugins/models.js';
 
 /** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
@@ -37,6 +38,54 @@ export interface VoiceTurnsDeps {
   stores: Stores;
   models: Models;
   ingest: InteractionIngest;
+  metrics: Metrics;
+}
+
+/** How much audio history {@link ArrivalClock} keeps at least, ms of session audio (it drops the older half in one go). */
+const ARRIVAL_HISTORY_MS = 2 * 60_000;
+
+/**
+ * When each stretch of session audio arrived (wall clock), so latencies can be measured from the
+ * moment the audio an event is about reached the server: `transcript.partial` lag, `transcript.final`
+ * after the end of speech. Audio older than its history is unknown (no observation), never guessed.
+ */
+export class ArrivalClock {
+  /** Session audio position (ms) after each frame, ascending, and the frame's arrival time. */
+  private ends: number[] = [];
+  private times: number[] = [];
+  /** Audio up to here has been forgotten. */
+  private forgottenUpToMs = -1;
+
+  /** Audio up to `positionMs` had arrived at `at` (`performance.now()`). */
+  record(positionMs: number, at: number): void {
+    this.ends.push(positionMs);
+    this.times.push(at);
+    if ((this.ends[0] ?? positionMs) < positionMs - 2 * ARRIVAL_HISTORY_MS) {
+      const keep = this.ends.findIndex((e) => e >= positionMs - ARRIVAL_HISTORY_MS);
+      this.forgottenUpToMs = this.ends[keep - 1] ?? this.forgottenUpToMs;
+      this.ends = this.ends.slice(keep);
+      this.times = this.times.slice(keep);
+    }
+  }
+
+  /** When the audio at `positionMs` arrived: the first frame reaching it; null when unknown. */
+  arrivalOf(positionMs: number): number | null {
+    if (positionMs <= this.forgottenUpToMs) return null;
+    let lo = 0;
+    let hi = this.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.ends[mid] ?? 0) < positionMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.times.length ? this.times[lo] ?? null : null;
+  }
+
+  /** Seconds since the audio at `positionMs` arrived; null when unknown. */
+  secondsSince(positionMs: number): number | null {
+    const at = this.arrivalOf(positionMs);
+    return at === null ? null : Math.max(0, performance.now() - at) / 1000;
+  }
 }
 
 /**
@@ -54,6 +103,7 @@ export class VoiceTurns {
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
+  private readonly arrivals = new ArrivalClock();
 
   constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
 
@@ -69,11 +119,20 @@ export class VoiceTurns {
       }
       return;
     }
+    const at = performance.now();
     if (this.audio) {
-      this.report(this.audio.push(frame));
+      this.pushTo(this.audio, frame, at);
       return;
     }
-    void this.open().then((audio) => this.report(audio.push(frame)), (err: unknown) => this.fail(err));
+    void this.open().then((audio) => this.pushTo(audio, frame, at), (err: unknown) => this.fail(err));
+  }
+
+  private pushTo(audio: AudioSession, frame: Buffer, at: number): void {
+    const shedBefore = audio.shedMs;
+    this.report(audio.push(frame));
+    this.arrivals.record(audio.positionMs, at);
+    const shed = audio.shedMs - shedBefore;
+    if (shed > 0) this.deps.metrics.audioShed.inc(shed / 1000);
   }
 
   /** `input.commit`: end the open turn now. */
@@ -176,6 +235,8 @@ export class VoiceTurns {
         const turnId = this.turnIds.get(e.turnId);
         if (!turnId || e.text.trim() === '') return;
         s.send('transcript.partial', { turn_id: turnId, text: e.text });
+        const lag = this.arrivals.secondsSince(e.atMs);
+        if (lag !== null) this.deps.metrics.partialLag.observe(lag);
         s.notify((l) => l.onPartial?.(turnId, e.text));
         return;
       }
@@ -219,7 +280,11 @@ export class VoiceTurns {
       id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs,
       confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
     }]);
-    if (stored) this.session.finalised(turnId, stored);
+    if (!stored) return;
+    this.deps.metrics.utterancesStored.inc({ source: 'voice' });
+    this.session.finalised(turnId, stored);
+    const latency = this.arrivals.secondsSince(e.endMs);
+    if (latency !== null) this.deps.metrics.finalLatency.observe(latency);
   }
 
   /**

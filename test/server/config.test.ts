@@ -34,6 +34,23 @@ describe('config', () => {
     );
   });
 
+  test('MCP and metrics settings: erase off, tenant default, no separate metrics listener unless asked', () => {
+    const c = loadConfig({});
+    assert.equal(c.mcpAllowErase, false);
+    assert.equal(c.mcpTenant, 'default');
+    assert.equal(c.metricsPort, null);
+    const set = loadConfig({ PARLEY_MCP_ALLOW_ERASE: 'true', PARLEY_MCP_TENANT: 'acme_1', PARLEY_METRICS_PORT: '9464', PARLEY_METRICS_HOST: '10.0.0.5' });
+    assert.deepEqual([set.mcpAllowErase, set.mcpTenant, set.metricsPort, set.metricsHost], [true, 'acme_1', 9464, '10.0.0.5']);
+    assert.throws(
+      () => loadConfig({ PARLEY_MCP_ALLOW_ERASE: 'yes', PARLEY_MCP_TENANT: 'a b', PARLEY_METRICS_PORT: '70000' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        for (const name of ['PARLEY_MCP_ALLOW_ERASE', 'PARLEY_MCP_TENANT', 'PARLEY_METRICS_PORT']) assert.match(err.message, new RegExp(name));
+        return true;
+      },
+    );
+  });
+
   test('pocketsphinx options are "-name value" pairs', () => {
     assert.deepEqual(loadConfig({}).pocketsphinxOptions, {});
     assert.deepEqual(loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: ' -ds 1  -maxhmmpf 30000 ' }).pocketsphinxOptions, { '-ds': '1', '-maxhmmpf': '30000' });

@@ -109,7 +109,7 @@ export class ParleyClient {
   }
 
   /** Store finished utterances; with `idempotencyKey`, resending the batch stores nothing twice. */
-  postUtterances(sessionId: string, utterances: Schemas['UtteranceInput'][], options: { idempotencyKey?: string } = {}): Promise<Schemas['PostUtterancesResponse']> {
+  postUtterances(sessionId: string, utterances: Schemas['PostUtterancesRequest']['utterances'], options: { idempotencyKey?: string } = {}): Promise<Schemas['PostUtterancesResponse']> {
     return this.request('postUtterances', {
       path: { session_id: sessionId },
       body: { utterances },

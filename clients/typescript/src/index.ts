@@ -11,7 +11,8 @@ import type { Schemas } from './generated/api.js';
 
 export type Participant = Schemas['Participant'];
 export type Utterance = Schemas['Utterance'];
-export type UtteranceInput = Schemas['UtteranceInput'];
+/** One utterance of `postUtterances`. */
+export type UtteranceInput = Schemas['PostUtterancesRequest']['utterances'][number];
 export type Memory = Schemas['Memory'];
 export type MemoryItem = Schemas['MemoryItem'];
 export type QueryRequest = Schemas['QueryRequest'];

@@ -68,6 +68,33 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       assert.equal(attempts.length, 4);
     });
 
+    test('stats count waiting and running jobs and age the oldest due one (metrics)', async () => {
+      assert.deepEqual(await fx.queue.stats('metered'), { waiting: 0, running: 0, oldestWaitingMs: null });
+      await fx.queue.enqueue('metered', { n: 1 });
+      await new Promise((r) => setTimeout(r, 80));
+      await fx.queue.enqueue('metered', { n: 2 });
+      const waiting = await fx.queue.stats('metered');
+      assert.equal(waiting.waiting, 2);
+      assert.equal(waiting.running, 0);
+      assert.ok(waiting.oldestWaitingMs !== null && waiting.oldestWaitingMs >= 70, `the oldest has waited ${waiting.oldestWaitingMs} ms`);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => { release = r; });
+      let started = false;
+      fx.queue.process('metered', async () => {
+        started = true;
+        await gate;
+      });
+      // Polled: a queue's own timers may not keep the process alive.
+      for (let i = 0; i < 1000 && !started; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(started, 'the first job started');
+      const busy = await fx.queue.stats('metered');
+      assert.equal(busy.running, 1);
+      assert.equal(busy.waiting, 1);
+      release();
+      await fx.queue.drain('metered', 10_000);
+      assert.deepEqual(await fx.queue.stats('metered'), { waiting: 0, running: 0, oldestWaitingMs: null });
+    });
+
     test('forget removes the jobs that name given ids, and only those', async () => {
       await fx.queue.enqueue('erasable', { utteranceId: 'u_gone_1' });
       await fx.queue.enqueue('erasable', { utteranceId: 'u_kept_2' });

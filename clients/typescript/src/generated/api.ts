@@ -96,7 +96,20 @@ export interface Schemas {
     name: string | null;
   };
   PostUtterancesRequest: {
-    utterances: Schemas["UtteranceInput"][];
+    utterances: {
+      /** the client's id for this utterance: sending it again stores nothing twice */
+      utterance_id?: string;
+      /** participant id, or a name/label to resolve */
+      speaker: string;
+      text: string;
+      addressees?: string[];
+      /** milliseconds from the start of the session audio */
+      start_ms?: number;
+      /** milliseconds from the start of the session audio */
+      end_ms?: number;
+      /** ISO-8601 wall-clock time */
+      time?: string;
+    }[];
   };
   PostUtterancesResponse: {
     /** the stored utterances' ids, in the order sent */
@@ -153,20 +166,6 @@ export interface Schemas {
     time: string;
     confidence: number | null;
     audio_ref: string | null;
-  };
-  UtteranceInput: {
-    /** the client's id for this utterance: sending it again stores nothing twice */
-    utterance_id?: string;
-    /** participant id, or a name/label to resolve */
-    speaker: string;
-    text: string;
-    addressees?: string[];
-    /** milliseconds from the start of the session audio */
-    start_ms?: number;
-    /** milliseconds from the start of the session audio */
-    end_ms?: number;
-    /** ISO-8601 wall-clock time */
-    time?: string;
   };
 }
 

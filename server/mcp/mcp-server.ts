@@ -1,0 +1,200 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchema, McpError,
+  type CallToolResult, type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { FastifyInstance } from 'fastify';
+import { ParleyError, toClientError } from '../../graph/core/errors.js';
+import { PostUtterancesBody, SessionIdParams, IdParams } from '../protocol/http-schemas.js';
+import { factViews } from '../routes/memories.js';
+import { erasePerson, listParticipantViews } from '../routes/participants.js';
+import { askMemory, QueryBody } from '../routes/query.js';
+import { sessionTranscript, storeUtterances } from '../routes/sessions.js';
+import { participantView } from '../routes/views.js';
+
+/** The MCP server's name and version as it reports them in `initialize`. */
+export const MCP_SERVER_INFO = { name: 'parley', version: '1' } as const;
+
+// The HTTP schemas use `format: date-time` (fastify's Ajv knows it; TypeBox needs it registered).
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+if (!FormatRegistry.Has('date-time')) {
+  FormatRegistry.Set('date-time', (v) => ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
+}
+
+const AddUtterancesInput = Type.Object({
+  session_id: SessionIdParams.properties.session_id,
+  utterances: PostUtterancesBody.properties.utterances,
+  idempotency_key: Type.Optional(Type.String({
+    minLength: 1, maxLength: 200,
+    description: 'as the Idempotency-Key header of POST /v1/sessions/{id}/utterances: resending the same batch with it stores nothing twice',
+  })),
+}, { additionalProperties: false });
+
+const ParticipantInput = Type.Object({ id: IdParams.properties.id }, { additionalProperties: false });
+const TranscriptInput = Type.Object({ session_id: SessionIdParams.properties.session_id }, { additionalProperties: false });
+const NoInput = Type.Object({}, { additionalProperties: false });
+
+/** What one MCP call runs with: the app's stores and pipelines, scoped to one tenant. */
+interface ToolContext {
+  app: FastifyInstance;
+  tenant: string;
+}
+
+interface ToolDef<S extends TSchema> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  annotations: Tool['annotations'];
+  run(ctx: ToolContext, args: Static<S>): Promise<unknown>;
+}
+
+function tool<S extends TSchema>(def: ToolDef<S>): ToolDef<S> & { check: TypeCheck<S> } {
+  return { ...def, check: TypeCompiler.Compile(def.input) };
+}
+
+const TOOLS = [
+  tool({
+    name: 'query_memory',
+    title: 'Query memory',
+    description: 'Ask Parley\'s long-term memory a question (as POST /v1/query): returns ranked evidence ' +
+      '(utterances, facts, profile and persona items, relations) with who said it to whom and when.',
+    input: QueryBody,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: ({ app, tenant }, args) => askMemory(app, tenant, args),
+  }),
+  tool({
+    name: 'list_participants',
+    title: 'List participants',
+    description: 'Every participant (person) Parley knows in this tenant, with id, name, aliases and attributes.',
+    input: NoInput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async ({ app, tenant }) => ({ participants: await listParticipantViews(app, tenant) }),
+  }),
+  tool({
+    name: 'get_participant',
+    title: 'Get a participant',
+    description: 'One participant by id, with their current facts, profile facts and persona ' +
+      '(traits, preferences, affect towards targets).',
+    input: ParticipantInput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: ({ app, tenant }, args) => participantDetail(app, tenant, args.id),
+  }),
+  tool({
+    name: 'add_utterances',
+    title: 'Add utterances',
+    description: 'Store finished utterances in a session (as POST /v1/sessions/{id}/utterances): the speaker is a ' +
+      'participant id or a name; facts are extracted in the background. Returns the utterance ids.',
+    input: AddUtterancesInput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: async ({ app, tenant }, args) => ({
+      utterance_ids: await storeUtterances(app, tenant, args.session_id, args.utterances, args.idempotency_key, 'mcp'),
+    }),
+  }),
+  tool({
+    name: 'get_transcript',
+    title: 'Get a session transcript',
+    description: 'A session\'s utterances in order, with speaker, addressees and times.',
+    input: TranscriptInput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: ({ app, tenant }, args) => sessionTranscript(app, tenant, args.session_id),
+  }),
+] as const;
+
+const ERASE = tool({
+  name: 'erase_participant',
+  title: 'Erase a person',
+  description: 'Erase a participant everywhere (as DELETE /v1/participants/{id}): profile, utterances, edges, ' +
+    'memories, persona, voiceprints, audio and index entries. Irreversible.',
+  input: ParticipantInput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: ({ app, tenant }, args) => erasePerson(app, tenant, args.id),
+});
+
+/** A participant with their facts, profile facts and persona nodes. */
+async function participantDetail(app: FastifyInstance, tenant: string, id: string): Promise<unknown> {
+  const p = await app.stores.graph.getParticipant(tenant, id);
+  if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+  const [facts, profile, persona] = await Promise.all([
+    app.stores.memory.listFacts(tenant, { participantId: id, layer: 'fact', limit: 200 }),
+    app.stores.memory.listFacts(tenant, { participantId: id, layer: 'profile', limit: 200 }),
+    app.stores.memory.listPersona(tenant, id),
+  ]);
+  return {
+    participant: participantView(p),
+    facts: await factViews(app.stores.graph, tenant, facts),
+    profile: await factViews(app.stores.graph, tenant, profile),
+    persona: persona.map((n) => ({
+      id: n.id, kind: n.kind, target: n.target, valence: n.valence, label: n.label, strength: n.strength,
+      evidence_count: n.evidenceCount, stable: n.stable, first_seen: n.firstSeen, last_seen: n.lastSeen,
+    })),
+  };
+}
+
+/** A Parley error as an MCP tool error: `{"error":{"code","message"}}` as text, `isError: true`. */
+function toolError(code: string, message: string): CallToolResult {
+  const error = { code, message };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };
+}
+
+function describeErrors(check: TypeCheck<TSchema>, args: unknown): string {
+  const problems: string[] = [];
+  for (const e of check.Errors(args)) {
+    problems.push(`${e.path || '/'}: ${e.message}`);
+    if (problems.length >= 5) break;
+  }
+  return `invalid arguments: ${problems.join('; ')}`;
+}
+
+export interface McpServerOptions {
+  /** Offer `erase_participant` (`PARLEY_MCP_ALLOW_ERASE=true`); otherwise it is not listed and calling it is refused. */
+  allowErase: boolean;
+}
+
+/**
+ * An MCP server over Parley's memory for one tenant. Its tools run the same functions as the HTTP
+ * routes (validation, idempotency, erasure); errors come back as tool errors carrying Parley's codes.
+ */
+export function createMcpServer(app: FastifyInstance, tenant: string, options: McpServerOptions): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: 'Parley is a voice-memory server: it remembers who said what to whom across conversations. ' +
+      'Use query_memory to recall, list_participants / get_participant to see people and what is known about them, ' +
+      'add_utterances to record a conversation, get_transcript to read one back.',
+  });
+  const tools: readonly (ToolDef<TSchema> & { check: TypeCheck<TSchema> })[] = options.allowErase ? [...TOOLS, ERASE] : TOOLS;
+  const log = app.log.child({ component: 'mcp' });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((t) => ({
+      name: t.name, title: t.title, description: t.description,
+      inputSchema: JSON.parse(JSON.stringify(t.input)) as Tool['inputSchema'],
+      annotations: t.annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const args: unknown = request.params.arguments ?? {};
+    if (name === ERASE.name && !options.allowErase) {
+      return toolError('PARLEY_ERR_FORBIDDEN', 'erase_participant is disabled: start Parley with PARLEY_MCP_ALLOW_ERASE=true to allow it');
+    }
+    const def = tools.find((t) => t.name === name);
+    if (!def) throw new McpError(McpErrorCode.InvalidParams, `unknown tool ${name}`);
+    if (!def.check.Check(args)) return toolError('PARLEY_ERR_BAD_REQUEST', describeErrors(def.check, args));
+    try {
+      const result = await def.run({ app, tenant }, args);
+      return {
+        content: [{ type: 'text', text: JSON.stringify(result) }],
+        structuredContent: result as Record<string, unknown>,
+      };
+    } catch (err) {
+      const mapped = toClientError(err);
+      if (!(err instanceof ParleyError)) log.error({ err, tool: name }, 'MCP tool failed');
+      return toolError(mapped.code, mapped.message);
+    }
+  });
+  return server;
+}
