@@ -19,6 +19,10 @@ module.exports = {
       from: { path: '^graph/(sqlite|neo4j|qdrant|redis)/' }, to: { path: '^graph/(sqlite|neo4j|qdrant|redis)/', pathNot: '^graph/$1/' } },
     { name: 'client-stands-alone', severity: 'error', comment: 'clients/typescript is its own package: it imports only itself, ws and Node built-ins.',
       from: { path: '^clients/typescript/' }, to: { path: '^(?!clients/typescript/)', dependencyTypesNot: ['core'], pathNot: '(^|/)node_modules/ws/' } },
+    { name: 'console-browser-only', severity: 'error', comment: 'console/ runs in the browser: of ours it may import only the event types of graph/core/events.ts.',
+      from: { path: '^console/' }, to: { path: '^(server|pipelines|graph|bench|scripts|test)/', pathNot: '^graph/core/events\\.ts$' } },
+    { name: 'nothing-imports-console', severity: 'error', comment: 'The console is bundled for the browser by esbuild; server code serves its build output, never imports it.',
+      from: { path: '^(server|pipelines|graph|bench|scripts|test)/' }, to: { path: '^console/' } },
     { name: 'production-not-test', severity: 'error', comment: 'Test doubles and helpers live under test/.',
       from: { path: '^(server|pipelines|graph|clients)/' }, to: { path: '^(test|bench)/' } },
   ],
@@ -26,6 +30,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
   },
 };

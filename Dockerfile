@@ -13,11 +13,11 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json .npmrc* ./
 
-# 1. Compile TypeScript with the dev dependencies.
+# 1. Compile TypeScript with the dev dependencies, and bundle the browser console (dist/console).
 FROM toolchain AS build
 RUN npm ci
 COPY . .
-RUN npx tsc -p . --outDir dist
+RUN npx tsc -p . --outDir dist && npx tsc -p console && node dist/scripts/build-console.js
 
 # 2. Production dependencies only (native modules built here, where the compilers are).
 FROM toolchain AS deps

@@ -8,7 +8,9 @@
  * - coverage: share of informative turns that yield a memory op (ADD / UPDATE / DELETE / KEEP);
  * - noise: share of non-informative turns that yield one;
  * - lifecycle accuracy: share of outcomes whose earlier fact is closed the expected way
- *   (superseded = UPDATE, closed without a replacement = DELETE).
+ *   (superseded = UPDATE, closed without a replacement = DELETE), and of temporary states ("for a
+ *   month", "until Friday", labelled `until`) whose fact carries that end (`validUntil`); the
+ *   temporary states are also reported on their own.
  *
  *   npm run build && node dist/bench/memory-coverage.js
  */
@@ -28,6 +30,8 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 interface Turn {
   scenario: string; turn: number; speaker: string; addressee: string; text: string; informative: boolean;
   closes?: number; expect?: 'UPDATE' | 'DELETE';
+  /** A temporary state: the ISO-8601 end its fact must carry. */
+  until?: string;
 }
 
 /** Display names at the start: the caller is unknown until they introduce themself. */
@@ -54,7 +58,7 @@ async function main(): Promise<void> {
       return ids.get(name)!;
     };
     await graph.openSession(tenant, 's', '2026-12-01T10:00:00.000Z');
-    let informative = 0, covered = 0, quiet = 0, noisy = 0, outcomes = 0, closedRight = 0;
+    let informative = 0, covered = 0, quiet = 0, noisy = 0, outcomes = 0, closedRight = 0, states = 0, endsRight = 0;
     const misses: string[] = [];
     for (const t of turns.filter((x) => x.scenario === scenario)) {
       const [u] = await graph.addUtterances(tenant, [{ sessionId: 's', speakerId: await who(t.speaker), addresseeIds: [await who(t.addressee)],
@@ -84,9 +88,19 @@ async function main(): Promise<void> {
         if (got === t.expect) closedRight++;
         else misses.push(`  lifecycle: ${scenario} ${t.turn} expected ${t.expect} of turn ${t.closes}, got ${got}`);
       }
+      if (t.until) {
+        states++;
+        const made = (await memory.processedFacts(tenant, u!.id)) ?? [];
+        const facts = await memory.listFacts(tenant, { ids: made, includeHistory: true });
+        // Read without the field's type, so this bench also runs against code from before `validUntil`.
+        const ends = facts.map((f) => (f as { validUntil?: string | null }).validUntil ?? null);
+        if (ends.includes(t.until)) endsRight++;
+        else misses.push(`  lifecycle: ${scenario} ${t.turn} "${t.text}" expected end ${t.until}, got ${JSON.stringify(ends)}`);
+      }
     }
     console.log(`${scenario}: coverage ${covered}/${informative} = ${(covered / informative).toFixed(2)}, ` +
-      `noise ${noisy}/${quiet} = ${(noisy / quiet).toFixed(2)}, lifecycle ${closedRight}/${outcomes} = ${(closedRight / outcomes).toFixed(2)}`);
+      `noise ${noisy}/${quiet} = ${(noisy / quiet).toFixed(2)}, lifecycle ${closedRight + endsRight}/${outcomes + states} = ${((closedRight + endsRight) / (outcomes + states)).toFixed(2)}` +
+      ` (closings ${closedRight}/${outcomes}${states > 0 ? `, temporary-state ends ${endsRight}/${states}` : ''})`);
     if (process.argv.includes('--show') && scenario === 'garden') for (const m of misses) console.log(m);
   }
   await embedder.close();

@@ -10,22 +10,14 @@
  * Each session streams its fixture `--rounds` times in a row (more turns, steadier percentiles).
  */
 import { pino } from 'pino';
-import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
-import { encodeS16le } from '../pipelines/audio/pcm-codecs.js';
 import { searchLists } from '../pipelines/retrieval/pool-search.js';
 import { reciprocalRankFusion } from '../pipelines/retrieval/rrf.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { ParleyClient, type ServerEvent } from '../clients/typescript/src/index.js';
 import { synthesiseMemories } from './retrieval-synth.js';
 import { argString } from './lib/cli.js';
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN);
-}
-const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+import { f1, pct, streamLiveTurns } from './lib/live-turns.js';
 
 const memories = Number(argString('memories', '100000'));
 const entities = Number(argString('entities', '2000'));
@@ -39,52 +31,14 @@ const config = loadConfig({
 const app = await buildApp(config, { logger: pino({ level: 'silent' }), eagerModels: true });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
-const client = new ParleyClient({ baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+const wsUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 const synthMs = await synthesiseMemories(app, 'default', memories, entities);
 await app.retriever.retrieve({ tenant: 'default', text: 'warm up the cat and the coffee' });
 console.log(`synthesised ${memories} memories, ${entities} entities in ${(synthMs / 1000).toFixed(1)} s`);
 
-const fixtures = loadAudioFixtures().map((f) => ({ f, pcm: encodeS16le(fixtureSamples(f)) }));
 const rows: string[][] = [];
 for (const c of levels) {
-  const ready: number[] = [];
-  const search: number[] = [];
-  let speculative = 0;
-  let late = 0;
-  let lateWithoutPartial = 0;
-  const texts: string[] = [];
-  let expected = 0;
-  await Promise.all(Array.from({ length: c }, async (_, i) => {
-    const { f, pcm } = fixtures[i % fixtures.length]!;
-    expected += rounds * f.utterances.length;
-    for (let r = 0; r < rounds; r++) texts.push(...f.utterances.map((u) => u.text));
-    // The SDK paces the audio in real time, in 100 ms frames, as a live microphone would send it.
-    const session = await client.stream({
-      sessionId: `bench-${c}-${i}`, sampleRate: 16000, encoding: 'pcm_s16le', pacing: 'realtime', frameMs: 100, resume: false,
-    });
-    const events: ServerEvent[] = [];
-    const collecting = (async () => {
-      for await (const e of session) events.push(e);
-    })().catch(() => undefined);
-    session.sendAudio(Buffer.concat(Array.from({ length: rounds }, () => [pcm, Buffer.alloc(3200 * 12)]).flat()));
-    await session.drained();
-    await new Promise((r) => setTimeout(r, 3000 + 400 * c));
-    for (const e of events) {
-      if (e.type === 'memory.context' && !e.speculative && e.turn_id.startsWith('turn_')) {
-        const stopped = events.find((s) => s.type === 'vad.speech_stopped' && s.turn_id === e.turn_id);
-        if (!stopped) continue;
-        ready.push(e.ready_at_ms);
-        if (e.ready_at_ms > 0) {
-          late++;
-          if (!events.some((p) => p.type === 'transcript.partial' && p.turn_id === e.turn_id && p.seq < stopped.seq)) lateWithoutPartial++;
-        }
-        search.push(e.timings.search_ms);
-      }
-      if (e.type === 'memory.context' && e.speculative) speculative++;
-    }
-    session.close();
-    await collecting;
-  }));
+  const { ready, search, speculative, late, lateWithoutPartial, texts, expected } = await streamLiveTurns(wsUrl, c, rounds, 'bench');
   // Baseline: the whole store searched after the end of turn, same concurrency.
   const base: number[] = [];
   const baseSearch: number[] = [];

@@ -1,7 +1,8 @@
 /**
  * Soak: bounded runs against a real server process on loopback that report what held.
- *   1. RSS of the server over `--rounds` rounds of `--sessions` concurrent speech sessions (fixture
- *      speech streamed in real time, 100 ms frames, then `session.end`), measured with no live session.
+ *   1. RSS of the server over `--rounds` rounds of `--sessions` concurrent speech sessions (`--clips`
+ *      fixture clips back to back, streamed in real time, 100 ms frames, then `session.end`), measured
+ *      with no live session, with where it sits (glibc arenas, main heap, other anonymous, files).
  *   2. `--fuzz` fuzzed frames/bodies generated from the protocol schemas (half WebSocket, half HTTP
  *      utterance batches): server crashes, HTTP 5xx, `PARLEY_ERR_INTERNAL` events, 1011 closes.
  *   3. Session slots after dropped sockets: 4× the session cap opened and dropped without `session.end`,
@@ -13,7 +14,15 @@
  *   5. kill -9 durability: `--crashes` kills of a server under HTTP and WebSocket writes; after a
  *      restart, acknowledged utterances lost (must be 0) and consolidation jobs left pending.
  *
- *   npm run soak -- [--rounds 10] [--sessions 4] [--fuzz 10000] [--flood-rate 5000] [--flood-s 10]
+ *   npm run soak -- [--rounds 10] [--sessions 8] [--clips 3] [--max-growth-mb 150] [--max-rss-growth-mb 300]
+ *                   [--server-env K=V,…]
+ *                   [--fuzz 10000] [--flood-rate 5000] [--flood-s 10] [--only=rss,fuzz,slots,flood,durability]
+ *
+ * The RSS part is a regression check: it exits 1 when malloc-held memory (glibc arenas + main heap,
+ * from /proc/<pid>/smaps) grows by more than `--max-growth-mb`, or RSS by more than
+ * `--max-rss-growth-mb`, from round 1 (when the pool holds every decoder the load needs) to the last.
+ * Decoders made and freed per turn (`--server-env PARLEY_ASR_IDLE_DECODERS=0,PARLEY_ASR_MAX_DECODERS=64`)
+ * grew ~1 GB there and fail it; the bounded pool stays within a few tens of MB (docs/BENCHMARKS.md).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,14 +34,30 @@ import { TestWsClient } from '../test/helpers/ws-client.js';
 import { percentile } from './lib/locomo.js';
 import { fuzzBatchBody, fuzzWsFrame } from './lib/fuzz.js';
 import { seededRandom } from './lib/seeded-random.js';
-import { argNumber } from './lib/cli.js';
+import { argNumber, argString } from './lib/cli.js';
+import { formatBreakdown, memoryBreakdown, type MemoryBreakdown } from './lib/proc-memory.js';
 
 const rounds = argNumber('rounds', 10);
-const sessions = argNumber('sessions', 4);
+const sessions = argNumber('sessions', 8);
 const fuzzCount = argNumber('fuzz', 10_000);
 const floodRate = argNumber('flood-rate', 5000);
 const floodS = argNumber('flood-s', 10);
 const crashes = argNumber('crashes', 5);
+/** Extra environment of the RSS part's server, `K=V,K=V` (e.g. `MALLOC_ARENA_MAX=2`, `PARLEY_ASR_IDLE_DECODERS=0`). */
+const serverEnv = Object.fromEntries(argString('server-env', '').split(',').filter(Boolean).map((kv) => {
+  const at = kv.indexOf('=');
+  if (at <= 0) throw new Error(`--server-env wants K=V pairs, got ${JSON.stringify(kv)}`);
+  return [kv.slice(0, at), kv.slice(at + 1)];
+}));
+/**
+ * Fail (exit 1) when malloc-held memory (glibc arenas + main heap) grows by more than this many MB
+ * from round 1 to the last round, or RSS by more than `--max-rss-growth-mb` (RSS also moves with the
+ * JS heaps: up to ~100 MB from one round to the next with no native growth).
+ */
+const maxGrowthMb = argNumber('max-growth-mb', 150);
+const maxRssGrowthMb = argNumber('max-rss-growth-mb', 300);
+/** Fixture clips each RSS session streams back to back (longer sessions, more turns each). */
+const clipsPerSession = Math.max(1, Math.floor(argNumber('clips', 3)));
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withServer<T>(env: Record<string, string>, run: (s: ServerProcess) => Promise<T>): Promise<T> {
@@ -53,18 +78,26 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** 1. Server RSS after each round of concurrent real-speech sessions. */
+/**
+ * 1. Server RSS after each round of concurrent real-speech sessions, with where it sits (glibc arenas,
+ * main heap, other anonymous memory, file mappings). Growth is counted from round 1, after every
+ * decoder the load needs has been made; `--max-growth-mb` turns it into a pass/fail check.
+ */
 async function rssRounds(): Promise<void> {
   const clips = loadAudioFixtures().map((f) => fixtureSamples(f));
-  await withServer({}, async (server) => {
+  const env = serverEnv;
+  await withServer(env, async (server) => {
     const pid = server.child.pid!;
     const rss = [rssMb(pid)];
+    const shape = [memoryBreakdown(pid)];
     let finals = 0;
     for (let r = 0; r < rounds; r++) {
       await Promise.all(Array.from({ length: sessions }, async (_, i) => {
         const ws = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=rss-${r}-${i}`);
         await ws.next('session.started');
-        const audio = clips[(r + i) % clips.length]!;
+        const parts = Array.from({ length: clipsPerSession }, (_, c) => clips[(r + i + c) % clips.length]!);
+        const audio = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+        parts.reduce((at, p) => (audio.set(p, at), at + p.length), 0);
         const pcm = Buffer.alloc(audio.length * 2);
         for (let k = 0; k < audio.length; k++) pcm.writeInt16LE(Math.round(Math.max(-1, Math.min(1, audio[k]!)) * 32767), k * 2);
         for (let at = 0; at < pcm.length; at += 3200) {
@@ -77,11 +110,24 @@ async function rssRounds(): Promise<void> {
         await ws.closed();
       }));
       rss.push(rssMb(pid));
+      shape.push(memoryBreakdown(pid));
     }
-    console.log(`\n## 1. RSS over ${rounds} rounds of ${sessions} speech sessions (${finals} finals)`);
+    const envText = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'none';
+    console.log(`\n## 1. RSS over ${rounds} rounds of ${sessions} speech sessions of ${clipsPerSession} clip(s) each (${finals} finals; server env: ${envText})`);
     console.log(`RSS MB: start ${rss[0]!.toFixed(0)}; after each round ${rss.slice(1).map((x) => x.toFixed(0)).join(', ')}`);
     const afterFirst = rss.slice(1);
     console.log(`growth after round 1: ${(afterFirst.at(-1)! - afterFirst[0]!).toFixed(0)} MB (min ${Math.min(...afterFirst).toFixed(0)}, max ${Math.max(...afterFirst).toFixed(0)})`);
+    for (const [i, b] of shape.entries()) console.log(`  ${i === 0 ? 'start' : `round ${i}`}: ${formatBreakdown(b)} MB`);
+    if (rounds >= 2) {
+      // malloc-held memory (arenas + main heap) moves little with the JS heap, so it shows native growth more clearly than RSS.
+      const heldMb = (b: MemoryBreakdown): number => b.arenas + b.mainHeap;
+      const growth = rss.at(-1)! - rss[1]!;
+      const held = heldMb(shape.at(-1)!) - heldMb(shape[1]!);
+      const ok = growth <= maxRssGrowthMb && held <= maxGrowthMb;
+      console.log(`growth from round 1 to ${rounds}: RSS ${growth.toFixed(0)} MB (limit ${maxRssGrowthMb}), ` +
+        `malloc-held (arenas + main heap) ${held.toFixed(0)} MB (limit ${maxGrowthMb}): ${ok ? 'PASS' : 'FAIL'}`);
+      if (!ok) process.exitCode = 1;
+    }
   });
 }
 

@@ -117,9 +117,11 @@ function baselineLexical(db: SqliteDatabase, tenant: string, fts: string, k: num
     where.push('d.id IN (SELECT value FROM json_each(@ids))');
     params.ids = toJson(filter.ids);
   }
-  const rows = db.prepare(`SELECT d.id AS id, bm25(lexical_fts) AS rank FROM lexical_fts
-      JOIN lexical_docs d ON d.rowid = lexical_fts.rowid
-      WHERE lexical_fts MATCH @fts AND ${where.join(' AND ')} ORDER BY rank LIMIT @k`)
+  // The tenant's own FTS5 table (one per tenant since BM25 statistics are per tenant).
+  const table = db.prepare('SELECT fts FROM lexical_tenants WHERE tenant = ?').pluck().get(tenant) as string;
+  const rows = db.prepare(`SELECT d.id AS id, bm25(${table}) AS rank FROM ${table}
+      JOIN lexical_docs d ON d.rowid = ${table}.rowid
+      WHERE ${table} MATCH @fts AND ${where.join(' AND ')} ORDER BY rank LIMIT @k`)
     .all(params) as { id: string; rank: number }[];
   return rows.map((r) => ({ id: r.id, score: -r.rank }));
 }

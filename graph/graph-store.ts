@@ -20,6 +20,8 @@ export interface InteractionFilter {
 /** Fields a PATCH may change on a participant. */
 export interface ParticipantPatch {
   name?: string | null;
+  /** The application's own id; null clears it. Unique per tenant: a taken one is `PARLEY_ERR_CONFLICT`. */
+  externalId?: string | null;
   aliases?: string[];
   attributes?: Record<string, unknown>;
 }
@@ -38,9 +40,14 @@ export interface GraphStore {
     patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
   ): Promise<void>;
 
-  /** Create a participant with a fresh id, or with `id` if given and unused. */
+  /**
+   * Create a participant with a fresh id, or with `id` if given and unused.
+   * @throws ParleyError `PARLEY_ERR_CONFLICT` when `externalId` is already held by another participant.
+   */
   createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant>;
   getParticipant(tenant: TenantId, id: string): Promise<Participant | null>;
+  /** The participant holding this external id (exact match), if any. */
+  getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null>;
   /** Case-insensitive match on name or any alias, oldest first. */
   findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]>;
   /**
@@ -50,6 +57,7 @@ export interface GraphStore {
    */
   findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]>;
   listParticipants(tenant: TenantId): Promise<Participant[]>;
+  /** @throws ParleyError `PARLEY_ERR_CONFLICT` when `patch.externalId` is held by another participant. */
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
   setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
@@ -58,7 +66,11 @@ export interface GraphStore {
    * utterances (so other stores can erase what derives from them), or null if the participant is absent.
    */
   deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null>;
-  /** Relabel everything `fromId` touched as `intoId`, then remove `fromId`. */
+  /**
+   * Relabel everything `fromId` touched as `intoId`, then remove `fromId`. `intoId` keeps its external
+   * id, or takes `fromId`'s when it has none.
+   * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (two known people).
+   */
   mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
 
   /**

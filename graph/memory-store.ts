@@ -47,6 +47,12 @@ export interface Fact {
   validFrom: string;
   /** ISO-8601 when closed by UPDATE / DELETE; null while current. */
   validTo: string | null;
+  /**
+   * ISO-8601 end a temporary state carries by its own words ("I can't lift heavy things for a month"
+   * -> `validFrom` + 1 month; exclusive); null when open-ended. Past it the fact no longer holds and
+   * retrieval serves it as past, though it stays open (`validTo` null) until something replaces it.
+   */
+  validUntil: string | null;
   /** Id of the fact this one replaced, if any. */
   supersedes: string | null;
   /** Id of the fact that replaced this one, if any. */
@@ -62,10 +68,17 @@ export interface Fact {
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */
 export interface NewFact
-  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy' | 'eventTime'> {
+  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy' | 'eventTime' | 'validUntil'> {
   id?: string;
   /** Default null (undated). */
   eventTime?: string | null;
+  /** Default null (no end of its own). */
+  validUntil?: string | null;
+}
+
+/** True when `f` has ended by its own words (`validUntil`) at `nowIso`. */
+export function factEnded(f: Pick<Fact, 'validUntil'>, nowIso: string): boolean {
+  return f.validUntil !== null && f.validUntil !== undefined && Date.parse(f.validUntil) <= Date.parse(nowIso);
 }
 
 /** Filters for listing facts; all optional, combined with AND. */

@@ -6,9 +6,14 @@ import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { LexicalIndex } from './lexical-index.js';
 import type { MemoryStore } from './memory-store.js';
+import type { Neo4jOptions } from './neo4j/neo4j-connection.js';
 import { Neo4jEntityIndex } from './neo4j/neo4j-entity-index.js';
 import { Neo4jGraphStore } from './neo4j/neo4j-graph-store.js';
+import { Neo4jLexicalIndex } from './neo4j/neo4j-lexical-index.js';
 import { Neo4jMemoryStore } from './neo4j/neo4j-memory-store.js';
+import { Neo4jStoreBase } from './neo4j/neo4j-store-base.js';
+import { Neo4jVectorStore } from './neo4j/neo4j-vector-store.js';
+import { Neo4jVoiceprintStore } from './neo4j/neo4j-voiceprint-store.js';
 import { OutboxForwarder } from './outbox/outbox-forwarder.js';
 import { OutboxJobQueue, QUEUE_TARGET, queueOutboxHandler } from './outbox/outbox-job-queue.js';
 import {
@@ -37,7 +42,7 @@ export interface StoreConfig {
   queue: 'embedded' | 'redis';
   redisUrl: string;
   redisPrefix: string;
-  vectorStore: 'sqlite' | 'qdrant';
+  vectorStore: 'sqlite' | 'qdrant' | 'neo4j';
   qdrantUrl: string;
   qdrantApiKey: string | null;
   graphStore: 'sqlite' | 'neo4j';
@@ -54,7 +59,9 @@ export interface StoreConfig {
  * delays those writes but loses none. With `PARLEY_GRAPH_STORE=neo4j` the interaction graph, the
  * memory store (facts, persona) and the entity index all live in Neo4j; their writes are not
  * deferred: they fail with `PARLEY_ERR_STORE_UNAVAILABLE` naming `NEO4J_URI` (after the driver's
- * retries) and the caller reports it.
+ * retries) and the caller reports it. With `PARLEY_VECTOR_STORE=neo4j` vectors, the keyword index and
+ * voiceprints live in Neo4j too (native vector and full-text indexes), written directly like the
+ * graph: Neo4j + Redis is then a complete networked deployment, no Qdrant needed.
  * Makes no network call; use `openStoresChecked` to fail fast when a backend is unreachable.
  */
 export function openStores(config: StoreConfig, logger: Logger): Stores {
@@ -84,13 +91,18 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
     vectors = new OutboxVectorStore(qdrantVectors, outbox, forwarder);
     lexical = new OutboxLexicalIndex(qdrantLexical, outbox, forwarder);
     voiceprints = new QdrantVoiceprintStore(options);
+  } else if (config.vectorStore === 'neo4j') {
+    const options = neo4jOptions(config);
+    vectors = new Neo4jVectorStore(options);
+    lexical = new Neo4jLexicalIndex(options);
+    voiceprints = new Neo4jVoiceprintStore(options);
   }
 
   let graph: GraphStore = new SqliteGraphStore(sqlite);
   let memory: MemoryStore = new SqliteMemoryStore(sqlite);
   let entities: EntityIndex = new SqliteEntityIndex(sqlite);
   if (config.graphStore === 'neo4j') {
-    const options = { uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase };
+    const options = neo4jOptions(config);
     graph = new Neo4jGraphStore(options);
     memory = new Neo4jMemoryStore(options);
     entities = new Neo4jEntityIndex(options);
@@ -116,12 +128,17 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   return stores;
 }
 
+/** The Neo4j connection settings (every Neo4j store of the process shares one driver for them). */
+function neo4jOptions(config: StoreConfig): Neo4jOptions {
+  return { uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase };
+}
+
 /** The networked backends a config uses, each with the env var that points at it and a ping. */
 function networkedChecks(config: StoreConfig, stores: Stores): { name: string; envVar: string; target: string; ping: () => Promise<boolean> }[] {
   const checks = [];
   if (config.queue === 'redis') checks.push({ name: 'Redis', envVar: 'REDIS_URL', target: config.redisUrl, ping: () => stores.queue.ready() });
   if (config.vectorStore === 'qdrant') checks.push({ name: 'Qdrant', envVar: 'QDRANT_URL', target: config.qdrantUrl, ping: () => stores.vectors.ready() });
-  if (config.graphStore === 'neo4j') {
+  if (config.graphStore === 'neo4j' || config.vectorStore === 'neo4j') {
     checks.push({ name: 'Neo4j', envVar: 'NEO4J_URI', target: config.neo4jUri, ping: () => initNeo4j(stores) });
   }
   return checks;
@@ -129,9 +146,8 @@ function networkedChecks(config: StoreConfig, stores: Stores): { name: string; e
 
 /** Ping every Neo4j-backed store and create its constraints and indexes; false while any does not answer. */
 async function initNeo4j(stores: Stores): Promise<boolean> {
-  const neo4jStores = [stores.graph, stores.memory, stores.entities]
-    .filter((s): s is Neo4jGraphStore | Neo4jMemoryStore | Neo4jEntityIndex =>
-      s instanceof Neo4jGraphStore || s instanceof Neo4jMemoryStore || s instanceof Neo4jEntityIndex);
+  const neo4jStores = ([stores.graph, stores.memory, stores.entities, stores.vectors, stores.lexical, stores.voiceprints] as unknown[])
+    .filter((s): s is Neo4jStoreBase => s instanceof Neo4jStoreBase);
   for (const store of neo4jStores) {
     if (!(await store.ready())) return false;
     await store.init();

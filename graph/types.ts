@@ -11,6 +11,11 @@ export interface Participant {
   id: string;
   /** Display name, once known (self-introduction, repeated address, or PATCH). */
   name: string | null;
+  /**
+   * The application's own id for this person (phone number, CRM id), unique per tenant; null when
+   * none was given (session start, `participant.identify`, or PATCH).
+   */
+  externalId: string | null;
   aliases: string[];
   /** Background and preference attributes (free-form, JSON-serialisable). */
   attributes: Record<string, unknown>;

@@ -29,4 +29,5 @@ run consolidation-scale dist/bench/consolidation-scale.js
 run store-search dist/bench/store-search.js
 run retrieval-latency dist/bench/retrieval-latency.js
 run retrieval-locomo dist/bench/retrieval-locomo.js
+run networked-latency dist/bench/networked-latency.js
 echo "results in $out" >&2

@@ -13,16 +13,21 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { retrievalPlugin } from './plugins/retrieval.js';
 import { modelsPlugin } from './plugins/models.js';
 import { storesPlugin } from './plugins/stores.js';
+import { consoleRoutes } from './routes/console.js';
 import { healthRoutes } from './routes/health.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { memoryRoutes } from './routes/memories.js';
 import { participantRoutes } from './routes/participants.js';
+import { personaRoutes } from './routes/persona.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { utteranceRoutes } from './routes/utterances.js';
 import { streamRoute } from './ws/stream-route.js';
 import { mcpRoute } from './mcp/mcp-route.js';
 import { asyncApiDocument } from './protocol/asyncapi.js';
 import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
+import { twilioRoute } from './ws/twilio-route.js';
+import { sessionEventRoutes } from './routes/session-events.js';
 
 /** Largest WebSocket message accepted; larger ones close the socket with 1009. */
 export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -41,9 +46,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 16 * 1024 * 1024,
-    // Ids are up to 128 characters (percent-encoded: up to 3 bytes each); longer ones get a Parley 400 from the schema.
-    routerOptions: { maxParamLength: 512 },
+    // Path parameters are up to 200 characters (participant refs: an id, external id or name), each
+    // percent-encoded UTF-8 up to 12 bytes; longer ones get a Parley 400 from the schema.
+    routerOptions: { maxParamLength: 2400 },
     requestIdHeader: 'x-request-id',
+    // Start-up work has its own limits and clear errors (openStoresChecked names the unreachable backend);
+    // Fastify's default of 10 s per plugin failed a healthy start on a loaded machine while Neo4j created
+    // its indexes ("Plugin did not start in time: 'parley-stores'").
+    pluginTimeout: 120_000,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   await app.register(errorHandlerPlugin);
@@ -99,11 +109,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(interactionRoutes);
   await app.register(memoryRoutes);
   await app.register(streamRoute);
+  await app.register(twilioRoute);
+  await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin);
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
   await app.register(mcpRoute);
+  await app.register(utteranceRoutes);
+  await app.register(personaRoutes);
+  await app.register(consoleRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const asyncApi = asyncApiDocument();
   app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);

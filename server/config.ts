@@ -21,8 +21,12 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `PARLEY_GRAPH_STORE`: `sqlite` (embedded) or `neo4j`. */
   graphStore: 'sqlite' | 'neo4j';
-  /** `PARLEY_VECTOR_STORE`: `sqlite` (embedded) or `qdrant`. */
-  vectorStore: 'sqlite' | 'qdrant';
+  /**
+   * `PARLEY_VECTOR_STORE`: where vectors, the keyword (BM25) index and voiceprints live: `sqlite`
+   * (embedded), `qdrant` or `neo4j` (native vector and full-text indexes). Default: `sqlite`, or with
+   * `PARLEY_GRAPH_STORE=neo4j` `qdrant` when `QDRANT_URL` is set and `neo4j` when it is not.
+   */
+  vectorStore: 'sqlite' | 'qdrant' | 'neo4j';
   /** `QDRANT_URL`, `QDRANT_API_KEY`. */
   qdrantUrl: string;
   qdrantApiKey: string | null;
@@ -49,6 +53,19 @@ export interface Config {
    * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
    */
   pocketsphinxOptions: Record<string, string>;
+  /**
+   * `PARLEY_ASR_MAX_DECODERS`: most pocketsphinx decoders alive at once per inference worker thread
+   * (~160 MB of native memory each); turns past it wait for a free one and catch up. Default 4.
+   */
+  asrMaxDecoders: number;
+  /**
+   * `PARLEY_ASR_IDLE_DECODERS`: decoders kept loaded between turns per thread (at most the cap, its
+   * default). 0 frees every decoder after its turn and makes a new one per turn: slower, and measured
+   * to grow native memory (docs/BENCHMARKS.md, "Native memory"); for benchmarks only.
+   */
+  asrIdleDecoders: number;
+  /** `PARLEY_ORT_MEM_ARENA`: onnxruntime's CPU memory arena and memory patterns for the VAD (default true). */
+  ortMemArena: boolean;
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
   inferenceWorkers: number;
   /** `PARLEY_WORKER_NICE`: nice value (0–19) of inference worker threads, so the event loop wins busy cores; default 0. */
@@ -265,6 +282,15 @@ export function voiceprintsAllowed(config: Pick<Config, 'voiceprintConsent'>, te
   return c === 'all' || (Array.isArray(c) && c.includes(tenant));
 }
 
+/**
+ * `PARLEY_VECTOR_STORE` when unset: a networked graph brings networked search with it, in Qdrant when
+ * `QDRANT_URL` names one, else in Neo4j itself (Neo4j + Redis is a complete networked deployment).
+ */
+function defaultVectorStore(env: Env): Config['vectorStore'] {
+  if (env.PARLEY_GRAPH_STORE?.trim() !== 'neo4j') return 'sqlite';
+  return env.QDRANT_URL?.trim() ? 'qdrant' : 'neo4j';
+}
+
 /** Build the typed config from `env`; throws `ConfigError` naming every bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
@@ -283,7 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeys,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     graphStore: r.oneOf('PARLEY_GRAPH_STORE', ['sqlite', 'neo4j'] as const, 'sqlite'),
-    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant'] as const, 'sqlite'),
+    vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant', 'neo4j'] as const, defaultVectorStore(env)),
     qdrantUrl: r.url('QDRANT_URL', 'http://127.0.0.1:6333', ['http:', 'https:']),
     qdrantApiKey: env.QDRANT_API_KEY?.trim() || null,
     neo4jUri: r.url('NEO4J_URI', 'bolt://127.0.0.1:7687', ['bolt:', 'bolt+s:', 'neo4j:', 'neo4j+s:']),
@@ -296,6 +322,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
+    asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
+    asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
+    ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),
     vadThreshold: r.number('PARLEY_VAD_THRESHOLD', 0.5, 0.05, 0.95),

@@ -16,6 +16,7 @@ export const VALID_WS: Record<keyof typeof CLIENT_MESSAGES, Record<string, unkno
   'input.commit': { type: 'input.commit' },
   query: { type: 'query', question: 'what did Ana promise?' },
   'session.end': { type: 'session.end' },
+  'participant.identify': { type: 'participant.identify', external_id: 'crm:bench-1' },
 };
 
 /** A valid `POST /v1/sessions/{id}/utterances` body. */

@@ -24,11 +24,16 @@ export interface MemoryItem {
   time: string | null;
   /** ISO-8601 from when the memory holds (a turn: when it was said; a fact: when it was stated), or null. */
   valid_from: string | null;
-  /** ISO-8601 when a newer memory replaced or retracted it; null while it holds. */
+  /**
+   * ISO-8601 when a newer memory replaced or retracted it, or the end a fact carries by its own words
+   * ("I can't lift heavy things for a month": `valid_from` + 1 month; may lie ahead); null while it
+   * holds with no end.
+   */
   valid_to: string | null;
   /**
    * True when a newer memory replaced or retracted this one (a closed fact, or a turn all of whose
-   * facts are closed). Superseded items are returned only when the question asks about the past.
+   * facts are closed), or when its own end (`valid_to`) has passed. Superseded items are dropped when
+   * the question asks about now and ranked first when it asks about the past.
    */
   superseded: boolean;
   score: number;
@@ -66,6 +71,11 @@ export interface ServerEventPayloads {
   };
   'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string }[] };
   'speaker.merged': { from: string; into: string };
+  /**
+   * Answer to `participant.identify`: the participant now holding the external id, or null while it
+   * waits for the session's first speaker.
+   */
+  'participant.identified': { external_id: string; participant: { id: string; name: string | null; external_id: string | null } | null };
   'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
   error: { code: string; message: string; fatal: boolean };
   'session.ended': Record<string, never>;

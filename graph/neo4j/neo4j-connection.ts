@@ -155,6 +155,8 @@ export class Neo4jRunner {
 /** Schema statements run once at start-up; each is idempotent. */
 export const GRAPH_SCHEMA = [
   'CREATE CONSTRAINT parley_participant_key IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  // Nodes without an externalId are outside a uniqueness constraint: only given external ids must differ.
+  'CREATE CONSTRAINT parley_participant_external_id IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.externalId) IS UNIQUE',
   'CREATE CONSTRAINT parley_utterance_key IF NOT EXISTS FOR (n:Utterance) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_counter_key IF NOT EXISTS FOR (n:SessionCounter) REQUIRE (n.tenant, n.sessionId) IS UNIQUE',
@@ -165,4 +167,7 @@ export const GRAPH_SCHEMA = [
   // tenant's nodes through these instead of scanning the label across every tenant.
   'CREATE INDEX parley_participant_tenant IF NOT EXISTS FOR (n:Participant) ON (n.tenant)',
   'CREATE INDEX parley_utterance_tenant IF NOT EXISTS FOR (n:Utterance) ON (n.tenant)',
+  // Names and aliases, lower-cased, one node each: lookups by name seek (tenant, key).
+  'CREATE INDEX parley_participant_name_key IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.key)',
+  'CREATE INDEX parley_participant_name_owner IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.participantId)',
 ];

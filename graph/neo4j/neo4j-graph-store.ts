@@ -1,12 +1,46 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
-import { Neo4jStoreBase, propRows as rows, type Props } from './neo4j-store-base.js';
+import { Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
+import { checkMergeable, externalIdTaken } from '../external-id.js';
+
+/**
+ * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
+ * per distinct lower-cased name or alias, so a lookup by name seeks the `(tenant, key)` index instead
+ * of filtering every participant of the tenant (Neo4j indexes neither `toLower` nor list elements).
+ */
+const SYNC_NAMES = `
+  MATCH (p:Participant {tenant: $tenant, id: $pid})
+  OPTIONAL MATCH (old:ParticipantName {tenant: $tenant, participantId: $pid})
+  DELETE old
+  WITH DISTINCT p
+  SET p.namesIndexed = true
+  WITH p
+  UNWIND [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS key
+  WITH DISTINCT p, key
+  CREATE (:ParticipantName {tenant: $tenant, participantId: p.id, key: key})`;
+
+/** Name keys for participants written before they existed, 500 participants per transaction. */
+const BACKFILL_NAMES = `
+  MATCH (p:Participant) WHERE p.namesIndexed IS NULL
+  WITH p LIMIT 500
+  OPTIONAL MATCH (old:ParticipantName {tenant: p.tenant, participantId: p.id})
+  DELETE old
+  WITH DISTINCT p
+  SET p.namesIndexed = true
+  WITH p, [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS keys
+  FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
+    CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
+  RETURN count(p) AS n`;
+
+/** Nodes changed per transaction when a participant is erased. */
+export const ERASE_BATCH = 1000;
 
 function toParticipant(p: Props): Participant {
   return {
-    id: String(p.id), name: (p.name as string | undefined) ?? null, aliases: (p.aliases as string[] | undefined) ?? [],
+    id: String(p.id), name: (p.name as string | undefined) ?? null,
+    externalId: (p.externalId as string | undefined) ?? null, aliases: (p.aliases as string[] | undefined) ?? [],
     attributes: JSON.parse((p.attributes as string | undefined) ?? '{}') as Record<string, unknown>,
     voiceprintCount: toNum(p.voiceprintCount ?? 0), createdAt: String(p.createdAt), updatedAt: String(p.updatedAt),
   };
@@ -38,6 +72,23 @@ function toSession(s: Props): SessionRecord {
  * for traversal. Parameterised Cypher only, in managed transactions that retry transient errors.
  */
 export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
+  private names: Promise<void> | undefined;
+
+  /** The schema, then name keys for participants stored before they existed (once per process). */
+  override async init(): Promise<void> {
+    await super.init();
+    this.names ??= (async () => {
+      for (;;) {
+        const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
+        if (n < 500) return;
+      }
+    })().catch((err: unknown) => {
+      this.names = undefined;
+      throw err;
+    });
+    await this.names;
+  }
+
   constructor(options: Neo4jOptions) {
     super(options, GRAPH_SCHEMA);
   }
@@ -78,14 +129,26 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     await this.init();
     const now = new Date().toISOString();
-    const [p] = await this.db.write('createParticipant', (tx) => rows(tx, `
+    const id = init.id ?? newId('p');
+    const t = this.t(tenant);
+    const [p] = await this.db.write('createParticipant', async (tx) => {
+      // Checked in the write transaction; the uniqueness constraint on (tenant, externalId) backs it.
+      if (init.externalId) {
+        const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: init.externalId });
+        if (holder && String(holder.id) !== id) throw externalIdTaken(init.externalId, String(holder.id));
+      }
+      return rows(tx, `
       MERGE (n:Participant {tenant: $tenant, id: $id})
-      ON CREATE SET n.name = $name, n.aliases = $aliases, n.attributes = $attributes,
+      ON CREATE SET n.name = $name, n.externalId = $externalId, n.aliases = $aliases, n.attributes = $attributes,
                     n.voiceprintCount = 0, n.createdAt = $now, n.updatedAt = $now
       RETURN n {.*} AS n`, {
-      tenant: this.t(tenant), id: init.id ?? newId('p'), name: init.name ?? null, aliases: init.aliases ?? [],
-      attributes: JSON.stringify(init.attributes ?? {}), now,
-    }));
+        tenant: t, id, name: init.name ?? null, externalId: init.externalId ?? null, aliases: init.aliases ?? [],
+        attributes: JSON.stringify(init.attributes ?? {}), now,
+      }).then(async (found) => {
+        if (found[0] && found[0].namesIndexed !== true) await tx.run(SYNC_NAMES, { tenant: t, pid: found[0].id });
+        return found;
+      });
+    });
     return toParticipant(p!);
   }
 
@@ -96,11 +159,19 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return p ? toParticipant(p) : null;
   }
 
+  async getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null> {
+    await this.init();
+    const [p] = await this.db.read('getParticipantByExternalId', (tx) => rows(tx,
+      'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: this.t(tenant), ext: externalId }));
+    return p ? toParticipant(p) : null;
+  }
+
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
     await this.init();
     const found = await this.db.read('findParticipantsByName', (tx) => rows(tx, `
-      MATCH (n:Participant {tenant: $tenant})
-      WHERE toLower(n.name) = $name OR any(a IN n.aliases WHERE toLower(a) = $name)
+      MATCH (k:ParticipantName {tenant: $tenant, key: $name})
+      WITH DISTINCT k.participantId AS pid
+      MATCH (n:Participant {tenant: $tenant, id: pid})
       RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), name: name.toLowerCase() }));
     return found.map(toParticipant);
   }
@@ -124,17 +195,29 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
 
   async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
     await this.init();
-    const [p] = await this.db.write('updateParticipant', (tx) => rows(tx, `
+    const t = this.t(tenant);
+    const [p] = await this.db.write('updateParticipant', async (tx) => {
+      if (patch.externalId) {
+        const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: patch.externalId });
+        if (holder && String(holder.id) !== id) throw externalIdTaken(patch.externalId, String(holder.id));
+      }
+      return rows(tx, `
       MATCH (n:Participant {tenant: $tenant, id: $id})
       SET n.name = CASE WHEN $setName THEN $name ELSE n.name END,
+          n.externalId = CASE WHEN $setExternalId THEN $externalId ELSE n.externalId END,
           n.aliases = coalesce($aliases, n.aliases),
           n.attributes = coalesce($attributes, n.attributes),
           n.updatedAt = $now
       RETURN n {.*} AS n`, {
-      tenant: this.t(tenant), id, setName: patch.name !== undefined, name: patch.name ?? null,
-      aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
-      now: new Date().toISOString(),
-    }));
+        tenant: t, id, setName: patch.name !== undefined, name: patch.name ?? null,
+        setExternalId: patch.externalId !== undefined, externalId: patch.externalId ?? null,
+        aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
+        now: new Date().toISOString(),
+      }).then(async (found) => {
+        if (found[0] && (patch.name !== undefined || patch.aliases !== undefined)) await tx.run(SYNC_NAMES, { tenant: t, pid: id });
+        return found;
+      });
+    });
     return p ? toParticipant(p) : null;
   }
 
@@ -145,23 +228,57 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       { tenant: this.t(tenant), id, count: int(count) }));
   }
 
+  /**
+   * Erase a participant in batches of `ERASE_BATCH` (one transaction each), not one transaction
+   * holding every lock and change at once: first the ids of every utterance they spoke are recorded
+   * on the participant node (`erasing`), then those utterances are deleted, their id removed from
+   * addressee lists, their remaining edges deleted, and the participant last. An erasure cut short
+   * (an outage, a crash) leaves the participant and its record in place, so calling it again
+   * finishes the work and still returns every utterance id, including those deleted the first time.
+   */
   async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
     await this.init();
-    const t = this.t(tenant);
-    return this.db.write('deleteParticipant', async (tx) => {
-      const exists = await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) RETURN n.id AS id', { tenant: t, id });
-      if (exists.records.length === 0) return null;
-      const spoken = await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
-        WITH u, u.id AS uid ORDER BY u.sessionId, u.seq
-        DETACH DELETE u
-        RETURN uid`, { tenant: t, id });
-      await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
-        SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]`, { tenant: t, id });
-      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: t, id });
-      return spoken.records.map((r) => String(r.get('uid')));
+    const params = { tenant: this.t(tenant), id };
+    const ids = await this.db.write('deleteParticipant.plan', async (tx) => {
+      const found = await tx.run(`
+        MATCH (p:Participant {tenant: $tenant, id: $id})
+        CALL {
+          WITH p
+          OPTIONAL MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
+          WITH u ORDER BY u.sessionId, u.seq
+          RETURN collect(u.id) AS spoken
+        }
+        SET p.erasing = CASE WHEN p.erasing IS NULL THEN spoken ELSE p.erasing + [x IN spoken WHERE NOT x IN p.erasing] END
+        RETURN p.erasing AS ids`, params);
+      return found.records.length === 0 ? null : stringList(found.records[0]!.get('ids'));
     });
+    if (!ids) return null;
+    for (let i = 0; i < ids.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.utterances', (tx) => tx.run(`
+        UNWIND $ids AS uid
+        MATCH (u:Utterance {tenant: $tenant, id: uid}) DETACH DELETE u`, { ...params, ids: ids.slice(i, i + ERASE_BATCH) }));
+    }
+    const batched = async (what: string, cypher: string) => {
+      for (;;) {
+        const n = await this.db.write(what, async (tx) => toNum((await tx.run(cypher, { ...params, batch: int(ERASE_BATCH) })).records[0]?.get('n') ?? 0));
+        if (n < ERASE_BATCH) return;
+      }
+    };
+    await batched('deleteParticipant.addressees', `
+      MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
+      WITH u LIMIT $batch
+      SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]
+      RETURN count(u) AS n`);
+    await batched('deleteParticipant.edges', `
+      MATCH (:Participant {tenant: $tenant, id: $id})-[r]-()
+      WITH r LIMIT $batch
+      DELETE r
+      RETURN count(r) AS n`);
+    await this.db.write('deleteParticipant', async (tx) => {
+      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k', params);
+      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
+    });
+    return ids;
   }
 
   async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
@@ -173,6 +290,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       const from = found.map(toParticipant).find((p) => p.id === fromId);
       const into = found.map(toParticipant).find((p) => p.id === intoId);
       if (!from || !into) return;
+      checkMergeable(from, into);
       const name = into.name ?? from.name;
       const aliases = new Set([...into.aliases, ...from.aliases]);
       if (from.name && from.name !== into.name) aliases.add(from.name);
@@ -192,14 +310,17 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         MATCH (u:Utterance {tenant: $tenant, speakerId: $into}) WHERE $into IN u.addresseeIds
         SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $into]
         WITH u MATCH (u)-[r:ADDRESSES]->(:Participant {tenant: $tenant, id: $into}) DELETE r`, params);
+      // The merged-away node goes first, so its external id is free for `into` (uniqueness constraint).
+      await tx.run('MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f', params);
       await tx.run(`
         MATCH (i:Participant {tenant: $tenant, id: $into})
-        SET i.name = $name, i.aliases = $aliases, i.attributes = $attributes,
-            i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now
-        WITH i MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f`, {
-        ...params, name, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
+        SET i.name = $name, i.externalId = $externalId, i.aliases = $aliases, i.attributes = $attributes,
+            i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now`, {
+        ...params, name, externalId: into.externalId ?? from.externalId, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
         count: int(from.voiceprintCount), now: new Date().toISOString(),
       });
+      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $from}) DELETE k', params);
+      await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: intoId });
     });
   }
 

@@ -26,6 +26,9 @@ export const MEMORY_SCHEMA = [
   'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
 ];
 
+/** Nodes deleted per transaction when a participant's memories are erased. */
+export const ERASE_BATCH = 1000;
+
 let lastOrd = 0;
 
 /**
@@ -61,7 +64,7 @@ function toFact(f: Props): Fact {
     id: String(f.id), content: String(f.content), speakerId: String(f.speakerId), addresseeIds: stringList(f.addresseeIds),
     subjectId: String(f.subjectId), kind: String(f.kind) as FactKind, layer: String(f.layer) as FactLayer,
     slot: optString(f.slot), value: optString(f.value), time: String(f.time), eventTime: optString(f.eventTime), referIds: stringList(f.referIds),
-    validFrom: String(f.validFrom), validTo: optString(f.validTo), supersedes: optString(f.supersedes),
+    validFrom: String(f.validFrom), validTo: optString(f.validTo), validUntil: optString(f.validUntil), supersedes: optString(f.supersedes),
     supersededBy: optString(f.supersededBy), confidence: toNum(f.confidence), sessionId: String(f.sessionId),
     source: String(f.source), createdAt: String(f.createdAt),
   };
@@ -92,7 +95,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
         id: ids[i]!, ord: int(ords[i]!), content: f.content, speakerId: f.speakerId, addresseeIds: f.addresseeIds,
         subjectId: f.subjectId, kind: f.kind, layer: layerOfKind(f.kind), slot: f.slot, value: f.value, time: f.time,
         referIds: f.referIds, validFrom: f.validFrom, supersedes: f.supersedes, confidence: f.confidence,
-        sessionId: f.sessionId, source: f.source, createdAt: now, eventTime: f.eventTime ?? null,
+        sessionId: f.sessionId, source: f.source, createdAt: now, eventTime: f.eventTime ?? null, validUntil: f.validUntil ?? null,
       }));
       await tx.run(`
         UNWIND $rows AS row
@@ -100,7 +103,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
           addresseeIds: row.addresseeIds, subjectId: row.subjectId, kind: row.kind, layer: row.layer, slot: row.slot,
           value: row.value, time: row.time, referIds: row.referIds, validFrom: row.validFrom, supersedes: row.supersedes,
           confidence: row.confidence, sessionId: row.sessionId, source: row.source, createdAt: row.createdAt,
-          eventTime: row.eventTime})
+          eventTime: row.eventTime, validUntil: row.validUntil})
         WITH f, row
         OPTIONAL MATCH (old:Fact {tenant: $tenant, id: row.supersedes})
         FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END | MERGE (f)-[:SUPERSEDES]->(o))`, { tenant: t, rows });
@@ -231,26 +234,37 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     await tx.run('MATCH (n:PersonaNode {tenant: $tenant, participantId: $into}) REMOVE n._lock', { tenant: t, into: intoId });
   }
 
+  /**
+   * Erase the facts and persona of a participant: their ids are read first, then the nodes deleted
+   * in batches of `ERASE_BATCH` (one transaction each), so a person with many memories never holds
+   * one huge transaction. Returns every id when all batches succeed; a failure is reported to the
+   * caller.
+   */
   async deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory> {
     await this.init();
     const params = { tenant: this.t(tenant), id: participantId };
-    return this.db.write('deleteParticipant', async (tx) => {
+    const { factIds, personaIds } = await this.db.read('deleteParticipant.plan', async (tx) => {
       const facts = await tx.run(`
         MATCH (f:Fact {tenant: $tenant})
         WHERE f.speakerId = $id OR f.subjectId = $id OR $id IN f.addresseeIds
-        WITH f, f.id AS fid ORDER BY f.ord
-        DETACH DELETE f
-        RETURN fid`, params);
+        RETURN f.id AS fid ORDER BY f.ord`, params);
       const persona = await tx.run(`
         MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
-        WITH n, n.id AS nid ORDER BY n.id
-        DETACH DELETE n
-        RETURN nid`, params);
+        RETURN n.id AS nid ORDER BY n.id`, params);
       return {
         factIds: facts.records.map((r) => String(r.get('fid'))),
         personaIds: persona.records.map((r) => String(r.get('nid'))),
       };
     });
+    for (let i = 0; i < factIds.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.facts', (tx) => tx.run(`
+        UNWIND $ids AS fid MATCH (f:Fact {tenant: $tenant, id: fid}) DETACH DELETE f`, { ...params, ids: factIds.slice(i, i + ERASE_BATCH) }));
+    }
+    for (let i = 0; i < personaIds.length; i += ERASE_BATCH) {
+      await this.db.write('deleteParticipant.persona', (tx) => tx.run(`
+        UNWIND $ids AS nid MATCH (n:PersonaNode {tenant: $tenant, id: nid}) DETACH DELETE n`, { ...params, ids: personaIds.slice(i, i + ERASE_BATCH) }));
+    }
+    return { factIds, personaIds };
   }
 
   async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {

@@ -43,16 +43,22 @@ export abstract class Neo4jStoreBase {
   /** Create constraints and indexes (idempotent); called before the first query. */
   init(): Promise<void> {
     this.schema ??= (async () => {
-      for (const statement of this.statements) {
-        await this.driver.executeQuery(statement, {}, { database: this.options.database ?? 'neo4j', bookmarkManager: this.shared.bookmarks }).catch((err: unknown) => {
-          throw toParleyError(err, 'creating the Neo4j schema');
-        });
-      }
+      for (const statement of this.statements) await this.schemaQuery(statement);
     })().catch((err: unknown) => {
       this.schema = undefined;
       throw err;
     });
     return this.schema;
+  }
+
+  /**
+   * One schema statement (or `db.awaitIndex`) in its own auto-commit transaction: Neo4j refuses schema
+   * changes inside a transaction that also reads or writes data.
+   */
+  protected async schemaQuery(statement: string, params: Props = {}): Promise<void> {
+    await this.driver.executeQuery(statement, params, { database: this.options.database ?? 'neo4j', bookmarkManager: this.shared.bookmarks }).catch((err: unknown) => {
+      throw toParleyError(err, 'creating the Neo4j schema');
+    });
   }
 
   /** True when the server answers within `readyTimeoutMs`. */

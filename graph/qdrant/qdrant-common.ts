@@ -18,10 +18,25 @@ export interface QdrantConnectionOptions {
 /** Points per upsert request. */
 export const UPSERT_BATCH = 256;
 
+/**
+ * Where the client must send requests for `QDRANT_URL`: scheme and host, the port (the URL's, else
+ * the scheme's: 80 or 443) and the path as a prefix. The client by itself would use port 6333 for a
+ * URL without one and drop the path (a Qdrant behind a reverse proxy at `https://host/qdrant`).
+ */
+export function qdrantAddress(url: string): { url: string; port: number; prefix: string } {
+  const parsed = new URL(url);
+  const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+  const prefix = parsed.pathname.replace(/\/+$/, '');
+  return { url: `${parsed.protocol}//${parsed.hostname}`, port, prefix };
+}
+
 /** A client for the options; no request is made until the first call. */
 export function createQdrantClient(options: QdrantConnectionOptions, timeoutMs = options.timeoutMs ?? 10_000): QdrantClient {
+  const address = qdrantAddress(options.url);
   return new QdrantClient({
-    url: options.url,
+    url: address.url,
+    port: address.port,
+    ...(address.prefix ? { prefix: address.prefix } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     timeout: timeoutMs,
     checkCompatibility: false,

@@ -44,14 +44,27 @@ export class QdrantRegistry {
     return binding;
   }
 
+  /** Drop the cached binding, so the next `get` asks Qdrant. */
+  forget(collection: string): void {
+    this.cache.delete(collection);
+  }
+
   async set(collection: string, binding: CollectionBinding): Promise<void> {
     await this.ensure();
-    await qdrantCall('writing the collection registry', () =>
-      this.client.upsert(this.name, {
-        wait: true,
-        points: [{ id: pointId('', collection), vector: [1], payload: { collection, ...binding } }],
-      }),
-    );
+    const upsert = () => this.client.upsert(this.name, {
+      wait: true,
+      points: [{ id: pointId('', collection), vector: [1], payload: { collection, ...binding } }],
+    });
+    await qdrantCall('writing the collection registry', async () => {
+      try {
+        await upsert();
+      } catch (err) {
+        if (statusOf(err) !== 404) throw err;
+        this.created = undefined;
+        await this.ensure();
+        await upsert();
+      }
+    });
     this.cache.set(collection, { binding, at: Date.now() });
   }
 

@@ -42,6 +42,11 @@ export class QdrantVectorStore implements VectorStore {
       return;
     }
     const qdrantName = `${this.prefix}${safeName(collection)}__${safeName(space.model)}_${space.dimension}`;
+    await this.createQdrantCollection(qdrantName, space);
+    await this.registry.set(collection, { ...space, qdrantName });
+  }
+
+  private async createQdrantCollection(qdrantName: string, space: EmbeddingSpace): Promise<void> {
     await qdrantCall(`creating collection ${qdrantName}`, async () => {
       await createIfAbsent(this.client, qdrantName, { vectors: { size: space.dimension, distance: 'Cosine' } });
       await this.client.createPayloadIndex(qdrantName, {
@@ -51,7 +56,6 @@ export class QdrantVectorStore implements VectorStore {
         await this.client.createPayloadIndex(qdrantName, { wait: true, field_name: field, field_schema: 'keyword' });
       }
     });
-    await this.registry.set(collection, { ...space, qdrantName });
   }
 
   async collectionSpace(collection: string): Promise<EmbeddingSpace | null> {
@@ -61,20 +65,33 @@ export class QdrantVectorStore implements VectorStore {
 
   async upsert(tenant: TenantId, collection: string, points: VectorPoint[]): Promise<void> {
     if (points.length === 0) return;
-    const binding = await this.requireBinding(collection);
+    let binding = await this.requireBinding(collection);
     assertPointDimensions(collection, points, binding.dimension);
     for (const batch of batches(points, UPSERT_BATCH)) {
       // `wait: true`: Qdrant answers once the batch is applied, so an acknowledged write is durable.
-      await qdrantCall(`upsert into ${binding.qdrantName}`, () =>
-        this.client.upsert(binding.qdrantName, {
-          wait: true,
-          points: batch.map((p) => ({
-            id: pointId(tenant, p.id),
-            vector: Array.from(p.vector),
-            payload: { ...p.payload, [TENANT_KEY]: tenant, [ID_KEY]: p.id },
-          })),
-        }),
-      );
+      const upsert = (into: CollectionBinding) => this.client.upsert(into.qdrantName, {
+        wait: true,
+        points: batch.map((p) => ({
+          id: pointId(tenant, p.id),
+          vector: Array.from(p.vector),
+          payload: { ...p.payload, [TENANT_KEY]: tenant, [ID_KEY]: p.id },
+        })),
+      });
+      await qdrantCall(`upsert into ${binding.qdrantName}`, async () => {
+        try {
+          await upsert(binding);
+        } catch (err) {
+          // A stale binding (another process re-embedded the collection) or a Qdrant collection
+          // gone under a live binding: read the binding again, create its collection if missing,
+          // and write there, rather than drop the write.
+          if (statusOf(err) !== 404) throw err;
+          this.registry.forget(collection);
+          binding = await this.requireBinding(collection);
+          assertPointDimensions(collection, points, binding.dimension);
+          await this.createQdrantCollection(binding.qdrantName, binding);
+          await upsert(binding);
+        }
+      });
     }
   }
 

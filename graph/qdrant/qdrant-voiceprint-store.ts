@@ -75,9 +75,18 @@ export class QdrantVoiceprintStore implements VoiceprintStore {
       [TENANT_KEY]: tenant, [ID_KEY]: id, participantId: print.participantId, modelId: print.modelId,
       updateCount: print.updateCount, createdAt: existing?.print.createdAt ?? now, updatedAt: now,
     };
-    await qdrantCall(`upsert into ${name}`, () =>
-      this.client.upsert(name, { wait: true, points: [{ id: pointId(tenant, id), vector: Array.from(print.vector), payload }] }),
-    );
+    const upsert = () => this.client.upsert(name, { wait: true, points: [{ id: pointId(tenant, id), vector: Array.from(print.vector), payload }] });
+    await qdrantCall(`upsert into ${name}`, async () => {
+      try {
+        await upsert();
+      } catch (err) {
+        // The collection was created once by this process and is gone now: create it again.
+        if (statusOf(err) !== 404) throw err;
+        this.created.delete(name);
+        await this.ensure(name, print.vector.length);
+        await upsert();
+      }
+    });
     return { id, participantId: print.participantId, modelId: print.modelId, vector: Float32Array.from(print.vector), updateCount: print.updateCount, createdAt: payload.createdAt, updatedAt: now };
   }
 

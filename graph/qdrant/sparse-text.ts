@@ -1,40 +1,15 @@
 /**
- * Client-side text → sparse vector for BM25 in Qdrant: the same tokenisation as the SQLite FTS index
- * (lower-case letter/digit runs, the same stop words), the Porter2 stemmer of wink-nlp's English model,
- * terms hashed to 32-bit indices. Documents carry BM25's saturated term frequency;
- * Qdrant multiplies in the IDF (`modifier: idf`), so a query with unit weights scores as BM25.
+ * Client-side text → sparse vector for BM25 in Qdrant: the tokeniser of `graph/lexical-terms.ts`
+ * (shared with the Neo4j full-text index; how it differs from SQLite FTS5 is said there), terms
+ * hashed to 32-bit indices. Documents carry BM25's saturated term frequency; the query carries
+ * the tenant's idf per term (`QdrantLexicalIndex`), so the dot product scores as BM25.
  */
-import model from 'wink-eng-lite-web-model';
+import { BM25_B, BM25_K1, stem, terms } from '../lexical-terms.js';
 
-/** Shared with `SqliteLexicalIndex`'s list (kept identical so both rank the same words). */
-const STOPWORDS = new Set(
-  ('a an and are as at be but by did do does for from had has have he her his i if in is it its me my ' +
-    'of on or our she so that the their them they this to was we were what when where which who whom ' +
-    'why will with would you your how').split(' '),
-);
+export { BM25_B, BM25_K1, stem, terms };
 
-/** BM25 term-frequency saturation. */
-export const BM25_K1 = 1.2;
-/** BM25 length normalisation. */
-export const BM25_B = 0.75;
 /** Expected document length in terms (utterances and facts are short). */
 export const BM25_AVG_LENGTH = 16;
-
-/** The Porter2 stemmer wink-nlp's English model ships (what `its.stem` uses). */
-const porter2 = model.addons.stem as (word: string) => string;
-
-/**
- * Stem of a lower-case word (Porter2): `cats`/`cat` and `promised`/`promise` meet. Words with
- * letters outside a–z (other languages, digits) are left as they are: the stemmer is English.
- */
-export function stem(word: string): string {
-  return /^[a-z]+$/.test(word) ? porter2(word) : word;
-}
-
-/** Lower-case word runs minus stop words, stemmed. Punctuation and query operators are separators. */
-export function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w)).map(stem);
-}
 
 /** FNV-1a 32-bit hash of a term: its sparse index. */
 export function termIndex(term: string): number {
@@ -56,7 +31,7 @@ function toSparse(weights: Map<number, number>): SparseVector {
   return { indices: entries.map((e) => e[0]), values: entries.map((e) => e[1]) };
 }
 
-/** A document's vector: BM25-saturated term frequency per term (IDF is applied by Qdrant). */
+/** A document's vector: BM25-saturated term frequency per term (the query brings the IDF). */
 export function documentVector(text: string): SparseVector {
   const all = terms(text);
   const tf = new Map<number, number>();

@@ -2,6 +2,7 @@ import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } fr
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
+import { checkMergeable, externalIdTaken } from '../external-id.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -28,8 +29,22 @@ CREATE TABLE IF NOT EXISTS addresses (
 CREATE INDEX IF NOT EXISTS addresses_by_participant ON addresses (tenant, participant_id);
 `;
 
+/**
+ * Columns added after the first release, with the statement that adds each one to an existing database
+ * (`CREATE TABLE IF NOT EXISTS` leaves an old table as it is).
+ */
+const PARTICIPANT_MIGRATIONS: Array<{ column: string; add: string }> = [
+  { column: 'external_id', add: 'ALTER TABLE participants ADD COLUMN external_id TEXT' },
+];
+
+/** Indexes on migrated columns: created once the columns exist. */
+const MIGRATED_INDEXES = `
+CREATE UNIQUE INDEX IF NOT EXISTS participants_by_external_id ON participants (tenant, external_id)
+  WHERE external_id IS NOT NULL;
+`;
+
 interface ParticipantRow {
-  id: string; name: string | null; aliases: string; attributes: string; voiceprint_count: number;
+  id: string; name: string | null; external_id: string | null; aliases: string; attributes: string; voiceprint_count: number;
   created_at: string; updated_at: string;
 }
 interface UtteranceRow {
@@ -50,6 +65,7 @@ function toParticipant(row: ParticipantRow): Participant {
   return {
     id: row.id,
     name: row.name,
+    externalId: row.external_id ?? null,
     aliases: fromJson<string[]>(row.aliases, []),
     attributes: fromJson<Record<string, unknown>>(row.attributes, {}),
     voiceprintCount: row.voiceprint_count,
@@ -95,6 +111,34 @@ function toSession(row: SessionRow): SessionRecord {
 export class SqliteGraphStore implements GraphStore {
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
+    this.migrate();
+  }
+
+  /** Bring a database written by an older version up to this schema; existing rows keep their data. */
+  private migrate(): void {
+    const columns = new Set((this.db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
+    const run = this.db.transaction(() => {
+      for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) this.db.exec(m.add);
+      this.db.exec(MIGRATED_INDEXES);
+    });
+    run();
+  }
+
+  /** Run a write; a lost race on the external id (unique index) is the same conflict as the check's. */
+  private guardExternalId<T>(externalId: string | null | undefined, write: () => T): T {
+    try {
+      return write();
+    } catch (err) {
+      if (externalId && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw externalIdTaken(externalId, 'another participant');
+      throw err;
+    }
+  }
+
+  /** Throw `PARLEY_ERR_CONFLICT` when another participant than `selfId` holds `externalId`. */
+  private async checkExternalId(tenant: TenantId, externalId: string | null | undefined, selfId: string | null): Promise<void> {
+    if (!externalId) return;
+    const holder = await this.getParticipantByExternalId(tenant, externalId);
+    if (holder && holder.id !== selfId) throw externalIdTaken(externalId, holder.id);
   }
 
   async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
@@ -134,10 +178,11 @@ export class SqliteGraphStore implements GraphStore {
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     const now = new Date().toISOString();
     const id = init.id ?? newId('p');
-    this.db
-      .prepare(`INSERT INTO participants (tenant, id, name, aliases, attributes, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`)
-      .run(tenant, id, init.name ?? null, toJson(init.aliases ?? []), toJson(init.attributes ?? {}), now, now);
+    await this.checkExternalId(tenant, init.externalId, id);
+    this.guardExternalId(init.externalId, () => this.db
+      .prepare(`INSERT INTO participants (tenant, id, name, external_id, aliases, attributes, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`)
+      .run(tenant, id, init.name ?? null, init.externalId ?? null, toJson(init.aliases ?? []), toJson(init.attributes ?? {}), now, now));
     return (await this.getParticipant(tenant, id)) as Participant;
   }
 
@@ -145,6 +190,13 @@ export class SqliteGraphStore implements GraphStore {
     const row = this.db
       .prepare('SELECT * FROM participants WHERE tenant = ? AND id = ?')
       .get(tenant, id) as ParticipantRow | undefined;
+    return row ? toParticipant(row) : null;
+  }
+
+  async getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null> {
+    const row = this.db
+      .prepare('SELECT * FROM participants WHERE tenant = ? AND external_id = ?')
+      .get(tenant, externalId) as ParticipantRow | undefined;
     return row ? toParticipant(row) : null;
   }
 
@@ -182,16 +234,18 @@ export class SqliteGraphStore implements GraphStore {
   async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
     const current = await this.getParticipant(tenant, id);
     if (!current) return null;
-    this.db
-      .prepare('UPDATE participants SET name = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+    await this.checkExternalId(tenant, patch.externalId, id);
+    this.guardExternalId(patch.externalId, () => this.db
+      .prepare('UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
       .run(
         patch.name !== undefined ? patch.name : current.name,
+        patch.externalId !== undefined ? patch.externalId : current.externalId,
         toJson(patch.aliases ?? current.aliases),
         toJson(patch.attributes ?? current.attributes),
         new Date().toISOString(),
         tenant,
         id,
-      );
+      ));
     return this.getParticipant(tenant, id);
   }
 
@@ -223,6 +277,7 @@ export class SqliteGraphStore implements GraphStore {
     const from = await this.getParticipant(tenant, fromId);
     const into = await this.getParticipant(tenant, intoId);
     if (!from || !into) return;
+    checkMergeable(from, into);
     const aliases = new Set([...into.aliases, ...from.aliases]);
     if (from.name && from.name !== into.name) aliases.add(from.name);
     if (into.name) aliases.delete(into.name);
@@ -238,11 +293,14 @@ export class SqliteGraphStore implements GraphStore {
         .prepare(`DELETE FROM addresses WHERE tenant = ? AND participant_id = ?
           AND utterance_id IN (SELECT id FROM utterances WHERE tenant = ? AND speaker_id = ?)`)
         .run(tenant, intoId, tenant, intoId);
+      // The merged-away row goes first, so its external id is free for `into` (unique index).
+      this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, fromId);
       this.db
-        .prepare(`UPDATE participants SET name = ?, aliases = ?, attributes = ?,
+        .prepare(`UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = ?,
           voiceprint_count = voiceprint_count + ?, updated_at = ? WHERE tenant = ? AND id = ?`)
         .run(
           into.name ?? from.name,
+          into.externalId ?? from.externalId,
           toJson([...aliases].filter((a) => a !== (into.name ?? from.name))),
           toJson({ ...from.attributes, ...into.attributes }),
           from.voiceprintCount,
@@ -250,7 +308,6 @@ export class SqliteGraphStore implements GraphStore {
           tenant,
           intoId,
         );
-      this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, fromId);
     });
     merge();
   }

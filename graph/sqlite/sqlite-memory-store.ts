@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS memory_facts (
   layer TEXT NOT NULL, slot TEXT, value TEXT, time TEXT NOT NULL, refer_ids TEXT NOT NULL DEFAULT '[]',
   valid_from TEXT NOT NULL, valid_to TEXT, supersedes TEXT, superseded_by TEXT,
   confidence REAL NOT NULL, session_id TEXT NOT NULL, source TEXT NOT NULL, created_at TEXT NOT NULL,
-  event_time TEXT, PRIMARY KEY (tenant, id));
+  event_time TEXT, valid_until TEXT, PRIMARY KEY (tenant, id));
 CREATE INDEX IF NOT EXISTS memory_facts_subject ON memory_facts (tenant, subject_id, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_subject_time ON memory_facts (tenant, subject_id, valid_to, time);
 CREATE INDEX IF NOT EXISTS memory_facts_subject_slot ON memory_facts (tenant, subject_id, slot, valid_to);
@@ -50,7 +50,7 @@ interface FactRow {
   kind: string; layer: string; slot: string | null; value: string | null; time: string;
   refer_ids: string; valid_from: string; valid_to: string | null; supersedes: string | null;
   superseded_by: string | null; confidence: number; session_id: string; source: string;
-  created_at: string; event_time: string | null;
+  created_at: string; event_time: string | null; valid_until: string | null;
 }
 
 interface PersonaRow {
@@ -65,7 +65,7 @@ function toFact(r: FactRow): Fact {
     addresseeIds: fromJson<string[]>(r.addressee_ids, []), subjectId: r.subject_id,
     kind: r.kind as FactKind, layer: r.layer as FactLayer, slot: r.slot, value: r.value,
     time: r.time, eventTime: r.event_time ?? null, referIds: fromJson<string[]>(r.refer_ids, []), validFrom: r.valid_from,
-    validTo: r.valid_to, supersedes: r.supersedes, supersededBy: r.superseded_by,
+    validTo: r.valid_to, validUntil: r.valid_until ?? null, supersedes: r.supersedes, supersededBy: r.superseded_by,
     confidence: r.confidence, sessionId: r.session_id, source: r.source, createdAt: r.created_at,
   };
 }
@@ -100,13 +100,15 @@ export class SqliteMemoryStore implements MemoryStore {
     // Databases created before `event_time` existed get the column (null: undated).
     const columns = this.#db.prepare('PRAGMA table_info(memory_facts)').all() as Array<{ name: string }>;
     if (!columns.some((c) => c.name === 'event_time')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN event_time TEXT');
+    // …and before `valid_until` (null: no end of its own).
+    if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
   }
 
   async addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]> {
     const insert = this.#db.prepare(`INSERT INTO memory_facts (tenant, id, content, speaker_id,
       addressee_ids, subject_id, kind, layer, slot, value, time, refer_ids, valid_from, valid_to,
-      supersedes, superseded_by, confidence, session_id, source, created_at, event_time)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?)`);
+      supersedes, superseded_by, confidence, session_id, source, created_at, event_time, valid_until)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?)`);
     const now = new Date().toISOString();
     const ids: string[] = [];
     this.#db.transaction(() => {
@@ -115,7 +117,7 @@ export class SqliteMemoryStore implements MemoryStore {
         ids.push(id);
         insert.run(tenant, id, f.content, f.speakerId, toJson(f.addresseeIds), f.subjectId, f.kind,
           layerOfKind(f.kind), f.slot, f.value, f.time, toJson(f.referIds), f.validFrom,
-          f.supersedes, f.confidence, f.sessionId, f.source, now, f.eventTime ?? null);
+          f.supersedes, f.confidence, f.sessionId, f.source, now, f.eventTime ?? null, f.validUntil ?? null);
       }
     })();
     const byId = new Map((await this.listFacts(tenant, { ids, includeHistory: true, limit: 1000 })).map((f) => [f.id, f]));

@@ -43,6 +43,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   private pendingCommits = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  /** Set while a flushing `close` waits: the workers acknowledged audio or sent an event. */
+  private onProgress: (() => void) | null = null;
   private readonly maxQueuedSamples: number;
   private readonly maxLeadMs: number;
 
@@ -53,7 +55,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     this.maxLeadMs = options.maxLeadMs ?? 5000;
     this.stream = options.pool.openStream({ vad: options.vad ?? {} }, {
       onEvent: (e) => this.onEvent(e),
-      onAck: (n) => { this.inFlightSamples = Math.max(0, this.inFlightSamples - n); this.checkIdle(); },
+      onAck: (n) => { this.inFlightSamples = Math.max(0, this.inFlightSamples - n); this.onProgress?.(); this.checkIdle(); },
       onCommitted: () => { this.pendingCommits = Math.max(0, this.pendingCommits - 1); this.checkIdle(); },
       onWorkerCrashed: (err) => {
         this.inFlightSamples = 0;
@@ -76,6 +78,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   }
 
   private onEvent(e: AudioSessionEvent): void {
+    this.onProgress?.();
     if (e.type === 'speech_stopped') this.awaitingFinal++;
     if (e.type === 'final') this.awaitingFinal = Math.max(0, this.awaitingFinal - 1);
     this.channel.put(e);
@@ -132,18 +135,30 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   }
 
   /**
-   * Stop the session. With `flush`, first commit the open turn and wait (up to `timeoutMs`, default 10000)
-   * until queued audio is processed and every stopped turn has its final. The event iterator then ends.
+   * Stop the session. With `flush`, first commit the open turn and wait until queued audio is processed
+   * and every stopped turn has its final; it gives up only after `timeoutMs` (default 10000) without
+   * progress (no acknowledged audio, no event), so a backlog on a busy machine is finished, not dropped
+   * with the caller's last words. The event iterator then ends.
    */
   async close(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     if (options.flush) {
       this.commit();
+      const limit = options.timeoutMs ?? 10000;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.timeoutMs ?? 10000);
-        this.idleWaiters.push(() => { clearTimeout(timer); resolve(); });
+        let timer = setTimeout(done, limit);
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.onProgress = () => {
+          clearTimeout(timer);
+          timer = setTimeout(done, limit);
+        };
+        this.idleWaiters.push(done);
         this.checkIdle();
       });
+      this.onProgress = null;
     }
     this.closed = true;
     this.stream.close();

@@ -71,15 +71,21 @@ export class SileroVadModel {
   /**
    * Load the model (10–50 ms).
    * @param feed `bare` drops the v5 context (previous behaviour, for side-by-side benchmarks only).
+   * @param opts.memArena onnxruntime's CPU memory arena and memory patterns (`enableCpuMemArena`,
+   *   `enableMemPattern`); default true, onnxruntime's own default.
    * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when the file cannot be loaded or is not a Silero export.
    */
-  static async load(modelPath: string = defaultSileroModelPath(), feed: SileroFeed = 'context'): Promise<SileroVadModel> {
+  static async load(modelPath: string = defaultSileroModelPath(), feed: SileroFeed = 'context',
+    opts: { memArena?: boolean } = {}): Promise<SileroVadModel> {
     let session: ort.InferenceSession;
+    const memArena = opts.memArena ?? true;
     try {
       session = await ort.InferenceSession.create(modelPath, {
         intraOpNumThreads: 1,
         interOpNumThreads: 1,
         executionMode: 'sequential',
+        enableCpuMemArena: memArena,
+        enableMemPattern: memArena,
       });
     } catch (err) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING',

@@ -1,6 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { mentionedParticipants } from './addressee.js';
+import { findParticipantByRef } from './participant-ref.js';
 
 /**
  * Maps speaker labels, names and ids to participants for one ingest call, creating unknown ones. Looks
@@ -26,14 +27,18 @@ export class ParticipantResolver {
     this.known.set(p.id, p);
   }
 
-  /** An id, else a name or alias (case-insensitive, the oldest holder), else a new participant so named. */
+  /**
+   * An id, else an external id, else a name or alias (case-insensitive), else a new participant so
+   * named. A label that names several participants is refused (`PARLEY_ERR_CONFLICT`, listing them):
+   * two people labelled alike are never merged by the label alone.
+   */
   async resolve(label: string): Promise<{ participant: Participant; isNew: boolean }> {
     const [byId] = await this.byIds([label]);
     if (byId) return { participant: byId, isNew: false };
-    const [byName] = await this.graph.findParticipantsByName(this.tenant, label);
-    if (byName) {
-      this.remember(byName);
-      return { participant: byName, isNew: false };
+    const found = await findParticipantByRef(this.graph, this.tenant, label);
+    if (found) {
+      this.remember(found);
+      return { participant: found, isNew: false };
     }
     const created = await this.graph.createParticipant(this.tenant, { name: label });
     this.remember(created);

@@ -10,7 +10,9 @@ import { collectionFor } from './collections.js';
 import { RuleDecider, type Candidate, type Decider, type Decision } from './decide.js';
 import type { ExtractedFact, Extractor } from './extractor.js';
 import { MemoryIndexer } from './memory-indexer.js';
+import { stateEnd } from './relative-date.js';
 import { applyProfileUpdates } from './profile-updates.js';
+import { CALLER, UNNAMED } from './extractor.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
@@ -93,8 +95,12 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
       for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
     }
-    const extraction = await deps.extractor.extract({ current: u, previous, names });
+    const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
+    const extraction = await deps.extractor.extract({ current: u, previous, names, unnamed });
     signal.throwIfAborted();
+    // Memory text never shows a raw participant id, whatever the extractor wrote.
+    const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
+    for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
     if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
@@ -136,6 +142,33 @@ async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, 
   const covered = latest.length < n + RECENT_SLACK || latest.filter((p) => p.seq < u.seq).length >= n;
   const pool = covered ? latest : await graph.queryInteractions(tenant, { sessionId: u.sessionId, until: u.time, limit: n + 8 });
   return pool.filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-n);
+}
+
+/** A participant id as `newId('p')` makes them. */
+const PARTICIPANT_ID = /\bp_[0-9a-f]{32}\b/g;
+
+/** `text` with every participant id replaced by how that participant is shown. */
+export function withoutParticipantIds(text: string, shown: (id: string) => string): string {
+  return text.replace(PARTICIPANT_ID, (id, offset: number) => {
+    const s = shown(id);
+    // At the start of a sentence, capitalised.
+    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
+    return start ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+  });
+}
+
+/**
+ * How the unnamed speakers of `u`'s session are written: in a phone session (Twilio) they are the
+ * remote party, "the caller"; elsewhere the extractor's default ("an unnamed speaker").
+ */
+async function unnamedDisplay(
+  graph: GraphStore, tenant: TenantId, u: Utterance, previous: Utterance[], names: Record<string, string | null>,
+): Promise<Record<string, string>> {
+  const session = await graph.getSession(tenant, u.sessionId);
+  if (session?.metadata.channel !== 'twilio') return {};
+  const out: Record<string, string> = {};
+  for (const x of [u, ...previous]) if (!names[x.speakerId]) out[x.speakerId] = CALLER;
+  return out;
 }
 
 async function participantNames(graph: GraphStore, tenant: TenantId, us: Utterance[]): Promise<Record<string, string | null>> {
@@ -190,6 +223,7 @@ async function apply(
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
+    validUntil: ef.validUntil !== undefined ? ef.validUntil : stateEnd(ef.content, u.time),
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {

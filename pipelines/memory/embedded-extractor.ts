@@ -2,17 +2,16 @@ import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
-import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
+import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { settles, slotChange } from './changes.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
-import { absoluteDates, findDates } from './relative-date.js';
+import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
 /** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
 export const EMBEDDED_RULES_VERSION = 2;
 
-/** How a participant whose name is not known yet is written in a fact (never a raw id). */
-export const UNNAMED = 'an unnamed speaker';
+export { CALLER, UNNAMED } from './extractor.js';
 
 const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
 const NEGATION_MARKER = /\b(?:anymore|any more|no longer|after all)\b/i;
@@ -42,7 +41,7 @@ export class EmbeddedExtractor implements Extractor {
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
     const names = { ...input.names };
-    const display = (id: string): string => names[id] ?? UNNAMED;
+    const display = (id: string): string => names[id] ?? input.unnamed?.[id] ?? UNNAMED;
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
     const sentences = this.#sentences(u.text);
@@ -105,8 +104,10 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
           subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, dates[0] ?? null));
       }
+      // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
+      const until = stateEnd(raw, u.time);
       for (const f of sentenceFacts) {
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until };
         facts.push(settled && f.slot === null ? { ...said, settles: settled } : said);
       }
     }

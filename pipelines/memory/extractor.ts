@@ -1,6 +1,11 @@
 import type { FactKind, ProfileUpdate } from '../../graph/memory-store.js';
 import type { Utterance } from '../../graph/types.js';
 
+/** How a participant whose name is not known yet is written in a fact (never a raw id). */
+export const UNNAMED = 'an unnamed speaker';
+/** How the unnamed remote party of a phone session (Twilio) is written in a fact. */
+export const CALLER = 'the caller';
+
 /** What an extractor sees: the current turn plus up to 3 previous turns of the session. */
 export interface ExtractionInput {
   current: Utterance;
@@ -8,6 +13,11 @@ export interface ExtractionInput {
   previous: Utterance[];
   /** Display names of the participants involved, by id (null or absent: unknown). */
   names: Record<string, string | null>;
+  /**
+   * How participants without a name are written, by id (e.g. "the caller" for the remote party of a
+   * phone session); absent: "an unnamed speaker".
+   */
+  unnamed?: Record<string, string>;
 }
 
 /** A candidate fact before consolidation. */
@@ -20,6 +30,11 @@ export interface ExtractedFact {
   addresseeIds: string[];
   /** ISO date (or `YYYY-MM`) the fact's event happens or happened; null or absent when undated. */
   eventTime?: string | null;
+  /**
+   * ISO-8601 end of a temporary state by its own words ("for a month", "until Friday"; see
+   * `stateEnd`); absent: consolidation reads it from `content`; null: no end.
+   */
+  validUntil?: string | null;
   /** Exclusive slot the fact fills for its subject (e.g. `lives_in`), else null. */
   slot: string | null;
   value: string | null;

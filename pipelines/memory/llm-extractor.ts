@@ -2,6 +2,7 @@ import type { FactKind, ProfileUpdate } from '../../graph/memory-store.js';
 import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
 import { LlmJsonClient } from './llm-client.js';
 import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT } from './llm-prompts.js';
+import { UNNAMED } from './extractor.js';
 
 interface FactsReply {
   facts: Array<{ content: string; kind: FactKind; subject: string; slot: string | null; value: string | null; retraction: boolean; confidence: number }>;
@@ -18,7 +19,9 @@ export class LlmExtractor implements Extractor {
 
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
-    const label = (id: string): string => (input.names[id] ? `${input.names[id]} (${id})` : id);
+    // The id is there for the reply's `subject` field; the text uses the name (consolidation also
+    // replaces any id that slips into a fact's text).
+    const label = (id: string): string => `${input.names[id] ?? input.unnamed?.[id] ?? UNNAMED} (${id})`;
     const line = (x: typeof u): string =>
       `[${x.time}] ${label(x.speakerId)} -> ${x.addresseeIds.map(label).join(', ') || 'everyone'}: ${x.text}`;
     const user = [

@@ -51,7 +51,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const d = new Date(`${date.slice(0, 10)}T00:00:00.000Z`);
       date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
     }
-    out.push({ phrase, date, duration: DURATION.test(phrase), week });
+    // "for the next few days": chrono's phrase leaves out the "for (the)" before it.
+    const duration = DURATION.test(phrase) || /\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index));
+    out.push({ phrase, date, duration, week: week && !duration });
   }
   return out;
 }
@@ -77,7 +79,7 @@ export function spokenDate(date: string): string {
 /**
  * `text` with each relative date phrase ("next Friday", "tomorrow") replaced by the calendar date
  * it meant ("on Friday 4 December 2026"), so the fact still reads right next month. Durations
- * ("for a month") stay as spoken: their end is a field (`validTo`), not text.
+ * ("for a month") stay as spoken: their end is a field (`validUntil`, see {@link stateEnd}), not text.
  */
 export function absoluteDates(text: string, dates: FoundDate[]): string {
   let out = text;
@@ -85,7 +87,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     if (d.duration) continue;
     const at = out.indexOf(d.phrase);
     if (at < 0) continue;
-    const before = out.slice(0, at);
+    // "until the end of the month": the article goes with the phrase it leads.
+    const before = out.slice(0, at).replace(/\bthe\s+$/i, '');
     const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
     const prep = lead || (HAS_PREPOSITION.test(before) ? '' : d.date.length === 7 || d.week ? 'in ' : 'on ');
@@ -93,4 +96,45 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }
   return out;
+}
+
+const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
+const UNTIL_BEFORE = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?$/i;
+const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/i;
+/** A plan or report ("I'll send it this week", "I moved…") rather than a state that holds now. */
+const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
+const DAY_MS = 86_400_000;
+
+/**
+ * When a temporary state ends by its own words, as an ISO-8601 instant (exclusive: the state holds
+ * before it), resolved against the utterance time `refIso` with chrono-node; null when the text gives
+ * no end. Forms:
+ * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
+ *   "for the next few days" is chrono's reading of "few", 3 days (an approximation);
+ * - "until Friday" / "till the end of the month": the start of the day after that day (UTC);
+ * - "this week" / "this month" in a present-tense statement ("I'm working from home this week", not
+ *   "I'll send it this week"): the start of the next week (Monday) or month (UTC).
+ */
+export function stateEnd(text: string, refIso: string): string | null {
+  const instant = new Date(refIso);
+  if (Number.isNaN(instant.getTime())) return null;
+  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
+    const phrase = r.text.trim();
+    const before = text.slice(0, r.index);
+    const span = THIS_SPAN.exec(phrase);
+    if (span) {
+      if (NOT_A_STATE.test(text)) continue;
+      const day = Date.parse(`${refIso.slice(0, 10)}T00:00:00.000Z`);
+      if (span[1]!.toLowerCase() === 'week') return new Date(day + (7 - ((instant.getUTCDay() + 6) % 7)) * DAY_MS).toISOString();
+      return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1)).toISOString();
+    }
+    const end = r.start.date();
+    if (end.getTime() <= instant.getTime()) continue;
+    if (DURATION.test(phrase) || FOR_BEFORE.test(before)) return end.toISOString();
+    if (UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) {
+      const d = Date.parse(`${end.toISOString().slice(0, 10)}T00:00:00.000Z`);
+      return new Date(d + DAY_MS).toISOString();
+    }
+  }
+  return null;
 }

@@ -1,4 +1,4 @@
-import type { PersonaNode } from '../../graph/memory-store.js';
+import { factEnded, type PersonaNode } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
@@ -49,7 +49,8 @@ export async function personaCandidates(
 /**
  * Turn fused ids into MemoryItems (interaction, fact / profile, persona), boosting those by, to or
  * about the asker, best first. Ids no longer stored (erased, closed) are dropped. A turn whose facts
- * were all replaced or retracted is marked superseded and keeps `supersededFactor` of its score.
+ * were all replaced or retracted (or ended by their own words), and a fact past its own end, are
+ * marked superseded and keep `supersededFactor` of their score.
  */
 export async function hydrate(
   stores: MemoryStores, names: NameResolver, tenant: TenantId, fused: { id: string; score: number }[],
@@ -63,7 +64,8 @@ export async function hydrate(
     rest.length > 0 ? stores.memory.listFacts(tenant, { ids: rest, limit: rest.length }) : Promise.resolve([]),
   ]);
   const uById = new Map(utterances.map((u) => [u.id, u]));
-  const closedAt = await turnsClosedAt(stores, tenant, utterances.map((u) => u.id));
+  const now = new Date().toISOString();
+  const closedAt = await turnsClosedAt(stores, tenant, utterances.map((u) => u.id), now);
   const fById = new Map(facts.map((f) => [f.id, f]));
   const items: MemoryItem[] = [];
   for (const { id, score } of fused) {
@@ -74,9 +76,9 @@ export async function hydrate(
       (u && (u.speakerId === askerId || u.addresseeIds.includes(askerId))) ||
       (f && (f.speakerId === askerId || f.subjectId === askerId || f.addresseeIds.includes(askerId))) ||
       (p && p.participantId === askerId));
-    const s = (involved ? score * (1 + boost) : score) * (u && closedAt.has(u.id) ? supersededFactor : 1);
+    const s = (involved ? score * (1 + boost) : score) * ((u && closedAt.has(u.id)) || (f && factEnded(f, now)) ? supersededFactor : 1);
     if (u) items.push(await utteranceItem(names, u, s, closedAt.get(u.id) ?? null));
-    else if (f) items.push(await factItem(names, f, s));
+    else if (f) items.push(await factItem(names, f, s, now));
     else if (p) items.push(await personaItem(names, p, s));
   }
   return items.sort((a, b) => b.score - a.score);

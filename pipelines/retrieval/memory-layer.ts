@@ -1,4 +1,4 @@
-import type { Fact } from '../../graph/memory-store.js';
+import { factEnded, type Fact } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
@@ -21,7 +21,8 @@ export interface MemoryLayerOptions {
   /** Weight of a persona node's rank among the asker's and named people's matching nodes; default 0.5 (0: none). */
   personaItemWeight?: number;
   /**
-   * Honour validity (default true): a superseded item (closed fact, or a turn whose facts are all closed) is
+   * Honour validity (default true): a superseded item (closed fact, a fact past its own end such as
+   * "for a month", or a turn whose facts are all closed or ended) is
    * dropped when the question asks about now, ranks below the rest (`supersededFactor`) when it has no
    * temporal cue, and is preferred (`pastFactor`, with the facts a matched fact replaced) when it asks
    * about the past. False ignores validity (as before).
@@ -72,6 +73,8 @@ export interface MemoryLayerInput {
    * through its source turn.
    */
   terms: readonly string[];
+  /** ISO-8601 time the question is asked at: a fact past its own end (`validUntil`) no longer holds. Default now. */
+  now?: string;
 }
 
 type Candidate =
@@ -94,11 +97,12 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const personaW = o.personaItemWeight ?? 0.5;
   const validity = o.validity ?? true;
   const turnRank = new Map(input.turns.map((t, i) => [t.u.id, i + 1]));
+  const nowIso = input.now ?? new Date().toISOString();
   const [facts, persona, closedAt] = await Promise.all([
     factW > 0 ? matchFacts(input) : Promise.resolve([]),
     personaW > 0 && !input.filters.addresseeId && !input.filters.sessionId
       ? personaCandidates(stores, tenant, input.question, input.askerId) : Promise.resolve([]),
-    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u.id)) : Promise.resolve(new Map<string, string>()),
+    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u.id), nowIso) : Promise.resolve(new Map<string, string>()),
   ]);
   const candidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const seen = new Set(candidates.map((c) => c.id));
@@ -128,7 +132,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
 
   const scored = candidates.flatMap((c) => {
-    const superseded = c.kind === 'turn' ? c.closedAt !== null : c.kind === 'fact' && c.f.validTo !== null;
+    const superseded = c.kind === 'turn' ? c.closedAt !== null : c.kind === 'fact' && (c.f.validTo !== null || factEnded(c.f, nowIso));
     if (!validity || !superseded) return [c];
     if (intent === 'current') return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
@@ -160,7 +164,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   }
   kept.push(...deferred.filter((c) => c.kind !== 'turn' || !covered.has(c.id)).slice(0, Math.max(0, input.k - kept.length)));
   return Promise.all(kept.map((c) => (c.kind === 'turn' ? utteranceItem(input.names, c.u, c.score, c.closedAt)
-    : c.kind === 'fact' ? factItem(input.names, c.f, c.score) : personaItem(input.names, c.p.node, c.score))));
+    : c.kind === 'fact' ? factItem(input.names, c.f, c.score, nowIso) : personaItem(input.names, c.p.node, c.score))));
 }
 
 /** Tie-break: a fact (distilled, self-contained) before the turn it restates, persona last. */

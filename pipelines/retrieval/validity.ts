@@ -1,8 +1,13 @@
+import { factEnded } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 
-/** Turns whose facts were all closed (replaced or retracted), with when the last one was closed. */
-export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: TenantId, ids: string[]): Promise<Map<string, string>> {
+/**
+ * Turns whose facts were all closed (replaced or retracted) or have ended by their own words by `now`
+ * ("for a month", `validUntil`), with when the last one was closed or ended.
+ */
+export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: TenantId, ids: string[],
+  now: string = new Date().toISOString()): Promise<Map<string, string>> {
   const produced = await Promise.all(ids.map((id) => stores.memory.processedFacts(tenant, id)));
   const factIds = [...new Set(produced.flatMap((p) => p ?? []))];
   const out = new Map<string, string>();
@@ -10,8 +15,9 @@ export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: Tena
   const byId = new Map((await stores.memory.listFacts(tenant, { ids: factIds, includeHistory: true, limit: factIds.length })).map((f) => [f.id, f]));
   ids.forEach((id, i) => {
     const facts = (produced[i] ?? []).map((f) => byId.get(f));
-    if (facts.length === 0 || facts.some((f) => !f || f.validTo === null)) return;
-    out.set(id, facts.map((f) => f!.validTo as string).sort().at(-1) as string);
+    const ends = facts.map((f) => (!f ? null : f.validTo ?? (factEnded(f, now) ? f.validUntil : null)));
+    if (ends.length === 0 || ends.some((e) => e === null)) return;
+    out.set(id, (ends as string[]).sort().at(-1) as string);
   });
   return out;
 }

@@ -90,6 +90,15 @@ export interface UtteranceEvidence {
   namedAddresseeIds?: string[];
 }
 
+/**
+ * Pairs of participants the application told apart (each holds an external id, and they differ):
+ * never one person, however alike their voices.
+ */
+export function externalIdCannotLinks(people: { id: string; externalId: string | null }[]): [string, string][] {
+  const told = people.filter((p) => p.externalId);
+  return told.flatMap((a, i) => told.slice(i + 1).filter((b) => b.externalId !== a.externalId).map((b): [string, string] => [a.id, b.id]));
+}
+
 /** Pairs of ids that overlapped in time or addressed each other by name: never the same person. */
 export function cannotLinkFrom(utterances: UtteranceEvidence[]): [string, string][] {
   const pairs = new Map<string, [string, string]>();

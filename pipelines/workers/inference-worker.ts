@@ -36,7 +36,7 @@ async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; as
       // Not permitted or not supported here: run at the normal priority.
     }
   }
-  const vad = await SileroVadModel.load(c.vadModelPath);
+  const vad = await SileroVadModel.load(c.vadModelPath, 'context', { memArena: c.ortMemArena ?? true });
   const asr = await createStreamingAsr(c.asr);
   return { vad, asr };
 }

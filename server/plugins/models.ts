@@ -40,7 +40,10 @@ export function asrBackend(config: Config): AsrBackendConfig {
     case 'openai':
       return { kind: 'openai', baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.transcriptionModel };
     default:
-      return { kind: 'pocketsphinx', options: config.pocketsphinxOptions };
+      return {
+        kind: 'pocketsphinx', options: config.pocketsphinxOptions,
+        maxDecoders: config.asrMaxDecoders, maxIdleDecoders: Math.min(config.asrIdleDecoders, config.asrMaxDecoders),
+      };
   }
 }
 
@@ -77,7 +80,7 @@ export const modelsPlugin = fp(
     const inference = (): Promise<WorkerPool> => {
       if (closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'the inference pool is closed'));
       pool ??= WorkerPool.create({
-        asr: asrBackend(config), vadModelPath: sileroModelPath(config.vadModel), size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
+        asr: asrBackend(config), vadModelPath: sileroModelPath(config.vadModel), ortMemArena: config.ortMemArena, size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
       });
       return pool;
     };

@@ -3,7 +3,7 @@ import type { ServerEventType } from '../../graph/core/events.js';
 import { MemoryItemView, ParticipantRef } from './http-schemas.js';
 import { SERVER_EVENT_PAYLOADS, serverEventSchema } from './ws-events.js';
 import {
-  InputCommitMessage, QueryMessage, SessionEndMessage, SessionUpdateMessage, StreamQuery, UtteranceMessage,
+  InputCommitMessage, ParticipantIdentifyMessage, QueryMessage, SessionEndMessage, SessionUpdateMessage, StreamQuery, UtteranceMessage,
 } from './ws-messages.js';
 
 /** What each message does, for the document (docs/PROTOCOL.md says the same in prose). */
@@ -12,6 +12,10 @@ const CLIENT: Record<string, { schema: TSchema; summary: string }> = {
   utterance: { schema: UtteranceMessage, summary: 'A finished utterance from a client with its own ASR; answered by transcript.final' },
   'input.commit': { schema: InputCommitMessage, summary: 'End the current spoken turn now' },
   query: { schema: QueryMessage, summary: 'Ask memory; answered by query.result with the same id' },
+  'participant.identify': {
+    schema: ParticipantIdentifyMessage,
+    summary: 'Give a participant (default: the last speaker) the application\'s own id; answered by participant.identified',
+  },
   'session.end': { schema: SessionEndMessage, summary: 'Finish and store the open turn, consolidate, then session.ended and close (1000)' },
 };
 
@@ -25,6 +29,7 @@ const SERVER_SUMMARY: Record<ServerEventType, string> = {
   'memory.context': 'Memory relevant to the turn, ready around its end',
   'memory.updated': 'Long-term memory changed after consolidation',
   'speaker.merged': 'Two speaker ids found to be one person',
+  'participant.identified': 'The participant now holding an external id (null while it waits for the first speaker)',
   'query.result': 'Evidence for a query message',
   error: 'An error; fatal ones close the socket',
   'session.ended': 'The session is finished; the socket closes with 1000',

@@ -27,6 +27,15 @@ const Ms = Type.Number({ minimum: 0, description: 'milliseconds from the start o
 const Text = Type.String({ minLength: 1, maxLength: 10_000 });
 const Label = Type.String({ minLength: 1, maxLength: 200 });
 
+/** The application's own id for a participant (phone number, CRM id). */
+export const ExternalId = Type.String({ minLength: 1, maxLength: 200, description: "the application's own id for the participant (phone number, CRM id)" });
+
+/** Path parameter naming a participant: its id, external id or name. */
+export const ParticipantRefParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200, description: 'participant id, external_id, or a name (a name several participants hold is a 409)' }),
+});
+export type ParticipantRefParams = Static<typeof ParticipantRefParams>;
+
 export const ParticipantRef = Type.Object(
   { id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) },
   { $id: 'ParticipantRef', description: 'A participant by id, with its name when known' },
@@ -106,6 +115,7 @@ export const ParticipantView = Type.Object(
   {
     id: Type.String(),
     name: Type.Union([Type.String(), Type.Null()]),
+    external_id: Type.Union([Type.String(), Type.Null()], { description: "the application's own id (phone number, CRM id), unique per tenant" }),
     aliases: Type.Array(Type.String()),
     attributes: Type.Record(Type.String(), Type.Unknown()),
     voiceprint_count: Type.Integer(),
@@ -124,6 +134,7 @@ export const ParticipantsResponse = Type.Object(
 export const ParticipantPatchBody = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    external_id: Type.Optional(Type.Union([ExternalId, Type.Null()], { description: 'null clears it; one another participant holds is a 409' })),
     aliases: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
     attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
@@ -140,8 +151,8 @@ export const ParticipantErasedResponse = Type.Object(
 
 export const InteractionsQuery = Type.Object(
   {
-    speaker: Type.Optional(Type.String({ minLength: 1 })),
-    addressee: Type.Optional(Type.String({ minLength: 1 })),
+    speaker: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
+    addressee: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
     session_id: Type.Optional(Type.String({ minLength: 1 })),
     since: Type.Optional(Iso),
     until: Type.Optional(Iso),
@@ -190,7 +201,8 @@ export const FactView = Type.Object(
     session_id: Type.String(),
     time: Type.String(),
     valid_from: Type.String(),
-    valid_to: Type.Union([Type.String(), Type.Null()]),
+    valid_to: Type.Union([Type.String(), Type.Null()], { description: 'when a newer memory replaced or retracted it; null while it holds' }),
+    valid_until: Type.Union([Type.String(), Type.Null()], { description: 'the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended' }),
     event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated' }),
     supersedes: Type.Union([Type.String(), Type.Null()]),
     superseded_by: Type.Union([Type.String(), Type.Null()]),
@@ -218,11 +230,11 @@ const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 export const QueryBody = Type.Object({
   question: Type.String({ minLength: 1, maxLength: 4000 }),
-  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'participant id of the asker' })),
+  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name' })),
   audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice' })),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
-  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant id' })),
+  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant (id, external_id or name)' })),
   addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories addressed to this participant id' })),
 }, { additionalProperties: false, $id: 'QueryRequest' });
 export type QueryBody = Static<typeof QueryBody>;
@@ -237,7 +249,7 @@ export const MemoryItemView = Type.Object({
   session_id: Type.Union([Type.String(), Type.Null()]),
   time: Type.Union([Type.String(), Type.Null()]),
   valid_from: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 from when the memory holds' }),
-  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it; null while it holds' }),
+  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   score: Type.Number(),
 }, { $id: 'MemoryItem' });
@@ -250,9 +262,30 @@ export const QueryResponse = Type.Object({
 }, { $id: 'QueryResponse' });
 
 /** Every named schema, registered with `app.addSchema` before the routes that refer to them. */
+export const PersonaNodeView = Type.Object({
+  id: Type.String(),
+  kind: Type.Union([Type.Literal('trait'), Type.Literal('preference'), Type.Literal('affect')]),
+  target: Type.String({ description: 'what it is about, lower-case; `self` for traits without a target' }),
+  valence: Type.Number({ description: 'mean valence of the evidence in [-1, 1]' }),
+  label: Type.Union([Type.String(), Type.Null()], { description: 'dominant emotion of an affect node' }),
+  strength: Type.Number(),
+  evidence_count: Type.Integer(),
+  evidence_ids: Type.Array(Type.String(), { description: 'utterance ids, oldest first' }),
+  session_ids: Type.Array(Type.String()),
+  first_seen: Type.String(),
+  last_seen: Type.String(),
+  stable: Type.Boolean({ description: 'long-horizon consolidation judged the evidence repeated enough' }),
+}, { $id: 'PersonaNode' });
+
+export const PersonaResponse = Type.Object(
+  { participant_id: Type.String(), persona: Type.Array(ref(PersonaNodeView)) },
+  { $id: 'PersonaResponse' },
+);
+
 export const NAMED_SCHEMAS: TSchema[] = [
   ErrorBody, ParticipantRef, PostUtterancesBody, PostUtterancesResponse, UtteranceView,
   TranscriptResponse, SessionEndResponse, InteractionsResponse, ParticipantView, ParticipantsResponse,
   ParticipantPatchBody, ParticipantErasedResponse, HealthResponse, ReadinessResponse, FactView, MemoriesResponse,
   MemoryPatch, MemoryDeletedResponse, QueryBody, MemoryItemView, QueryResponse,
+  PersonaNodeView, PersonaResponse,
 ];

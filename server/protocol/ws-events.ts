@@ -50,6 +50,13 @@ export const SERVER_EVENT_PAYLOADS = {
     })),
   }),
   'speaker.merged': Type.Object({ from: Type.String(), into: Type.String() }, { description: 'everything of `from` now belongs to `into`' }),
+  'participant.identified': Type.Object({
+    external_id: Type.String(),
+    participant: Type.Union([
+      Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), external_id: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ], { description: 'the participant now holding the external id; null while it waits for the session\'s first speaker' }),
+  }, { description: 'answer to participant.identify' }),
   'query.result': Type.Object({ id: Type.String(), evidence: Type.Array(ref(MemoryItemView)), rounds: Type.Number(), timings: Timings }),
   error: Type.Object({
     code: Type.String({ description: 'a PARLEY_ERR_* code' }),
@@ -64,7 +71,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _inSync: { [K in ServerEventType]: Same<Static<(typeof SERVER_EVENT_PAYLOADS)[K]>, ServerEventPayloads[K]> } = {
   'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
   'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
-  'speaker.merged': true, 'query.result': true, error: true, 'session.ended': true,
+  'speaker.merged': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
 };
 void _inSync;
 

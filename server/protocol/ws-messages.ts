@@ -31,8 +31,20 @@ export const QueryMessage = Type.Object({
 
 export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') });
 
+/** External ids: the application's own id for a person (phone number, CRM id). */
+const ExternalIdString = Type.String({ minLength: 1, maxLength: 200 });
+
+export const ParticipantIdentifyMessage = Type.Object({
+  type: Type.Literal('participant.identify'),
+  external_id: ExternalIdString,
+  participant: Type.Optional(Type.String({
+    minLength: 1, maxLength: 200,
+    description: 'id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet',
+  })),
+});
+
 export const ClientMessage = Type.Union([
-  SessionUpdateMessage, UtteranceMessage, InputCommitMessage, QueryMessage, SessionEndMessage,
+  SessionUpdateMessage, UtteranceMessage, InputCommitMessage, QueryMessage, SessionEndMessage, ParticipantIdentifyMessage,
 ]);
 export type ClientMessage = Static<typeof ClientMessage>;
 
@@ -43,6 +55,7 @@ export const CLIENT_MESSAGES = {
   'input.commit': TypeCompiler.Compile(InputCommitMessage),
   query: TypeCompiler.Compile(QueryMessage),
   'session.end': TypeCompiler.Compile(SessionEndMessage),
+  'participant.identify': TypeCompiler.Compile(ParticipantIdentifyMessage),
 } as const;
 
 /** Query parameters of the WebSocket upgrade. */
@@ -52,4 +65,5 @@ export const StreamQuery = Type.Object({
   encoding: Type.Optional(Type.String({ description: `one of ${AUDIO_ENCODINGS.join(', ')}; default pcm_s16le` })),
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
+  external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line)" })),
 });

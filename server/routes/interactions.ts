@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorResponse, errorResponses, InteractionsQuery, InteractionsResponse, ref } from '../protocol/http-schemas.js';
 import { isoTime } from '../protocol/iso-time.js';
 import { utteranceViews } from './views.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 /** `GET /v1/interactions`: who said what to whom, newest first. */
 export async function interactionRoutes(app: FastifyInstance): Promise<void> {
@@ -10,13 +11,17 @@ export async function interactionRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'listInteractions', tags: ['interactions'],
       summary: 'Who said what to whom (filters combine with AND)',
       querystring: InteractionsQuery,
-      response: { 200: ref(InteractionsResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: a query parameter is invalid'), ...errorResponses() },
+      response: { 200: ref(InteractionsResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: a query parameter is invalid'), 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
     },
   }, async (request) => {
     const q = request.query;
-    const utterances = await app.stores.graph.queryInteractions(request.tenant, {
-      ...(q.speaker ? { speakerId: q.speaker } : {}),
-      ...(q.addressee ? { addresseeId: q.addressee } : {}),
+    const { graph } = app.stores;
+    // Participant filters take an id, an external id or a name; an unknown one is a 404, not [].
+    const speaker = q.speaker ? await resolveParticipantRef(graph, request.tenant, q.speaker, 'speaker') : null;
+    const addressee = q.addressee ? await resolveParticipantRef(graph, request.tenant, q.addressee, 'addressee') : null;
+    const utterances = await graph.queryInteractions(request.tenant, {
+      ...(speaker ? { speakerId: speaker.id } : {}),
+      ...(addressee ? { addresseeId: addressee.id } : {}),
       ...(q.session_id ? { sessionId: q.session_id } : {}),
       ...(q.since ? { since: isoTime(q.since, 'since') } : {}),
       ...(q.until ? { until: isoTime(q.until, 'until') } : {}),

@@ -9,13 +9,16 @@ import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, FactView, IdParams, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
 } from '../protocol/http-schemas.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+
+export { FactView } from '../protocol/http-schemas.js';
 
 const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such memory');
 const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or body');
 
 const MemoriesQuery = Type.Object(
   {
-    participant: Type.Optional(Type.String({ minLength: 1 })),
+    participant: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
     layer: Type.Optional(Type.Union([Type.Literal('fact'), Type.Literal('profile')])),
     include_history: Type.Optional(Type.Boolean({ default: false })),
@@ -34,7 +37,7 @@ export async function factViews(graph: GraphStore, tenant: TenantId, facts: Fact
     out.push({
       id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
       addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
-      session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, event_time: f.eventTime,
+      session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, valid_until: f.validUntil, event_time: f.eventTime,
       supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
     });
   }
@@ -53,11 +56,12 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'listMemories', tags: ['memories'],
       summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
       querystring: MemoriesQuery,
-      response: { 200: ref(MemoriesResponse), 400: BAD_REQUEST, ...errorResponses() },
+      response: { 200: ref(MemoriesResponse), 400: BAD_REQUEST, 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;
     const q = request.query;
+    const participant = q.participant ? await resolveParticipantRef(stores.graph, tenant, q.participant) : null;
     let ids: string[] | undefined;
     if (q.q) {
       const hits = await stores.lexical.search(tenant, q.q, q.limit ?? 100, { layer: q.layer ?? ['fact', 'profile'] });
@@ -65,7 +69,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       if (ids.length === 0) return { memories: [] };
     }
     const facts = await stores.memory.listFacts(tenant, {
-      ...(q.participant ? { participantId: q.participant } : {}),
+      ...(participant ? { participantId: participant.id } : {}),
       ...(q.layer ? { layer: q.layer } : {}),
       ...(ids ? { ids } : {}),
       includeHistory: q.include_history ?? false,

@@ -10,6 +10,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, QueryBody, QueryResponse, ref,
 } from '../protocol/http-schemas.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 export { QueryBody } from '../protocol/http-schemas.js';
 
@@ -44,6 +45,11 @@ export type QueryResult = Static<typeof QueryResponse>;
  */
 export async function askMemory(app: FastifyInstance, tenant: string, body: QueryBody): Promise<QueryResult> {
   const started = performance.now();
+  const resolve = async (ref: string | null | undefined, what: string): Promise<string | null> =>
+    (ref ? (await resolveParticipantRef(app.stores.graph, tenant, ref, what)).id : null);
+  const [givenAsker, speakerId, addresseeId] = await Promise.all([
+    resolve(body.asker, 'asker'), resolve(body.speaker, 'speaker'), resolve(body.addressee, 'addressee'),
+  ]);
   let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = null;
   let voiceMs = 0;
   if (body.audio !== undefined) {
@@ -57,13 +63,13 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
     }
     voiceMs = performance.now() - started;
   }
-  const askerId = body.asker ?? asker?.id ?? null;
-  if (body.asker && !asker) asker = { id: body.asker, confidence: 'high', score: 1 };
+  const askerId = givenAsker ?? asker?.id ?? null;
+  if (givenAsker && !asker) asker = { id: givenAsker, confidence: 'high', score: 1 };
   const answer = await app.memoryQuery(tenant, {
     question: body.question, asker: askerId, k: body.k ?? 5,
     ...(body.session_id ? { sessionId: body.session_id } : {}),
-    ...(body.speaker ? { speakerId: body.speaker } : {}),
-    ...(body.addressee ? { addresseeId: body.addressee } : {}),
+    ...(speakerId ? { speakerId } : {}),
+    ...(addresseeId ? { addresseeId } : {}),
   });
   return {
     evidence: answer.evidence, asker, rounds: answer.rounds,
@@ -94,6 +100,8 @@ export async function queryRoutes(app: FastifyInstance): Promise<void> {
       response: {
         200: ref(QueryResponse),
         400: errorResponse('PARLEY_ERR_BAD_REQUEST or PARLEY_ERR_BAD_AUDIO: invalid body or audio'),
+        404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'),
+        409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'),
         ...errorResponses({ body: true }),
       },
     },

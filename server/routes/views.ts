@@ -5,7 +5,7 @@ import type { ParticipantView, UtteranceView } from '../protocol/http-schemas.js
 
 export function participantView(p: Participant): ParticipantView {
   return {
-    id: p.id, name: p.name, aliases: p.aliases, attributes: p.attributes,
+    id: p.id, name: p.name, external_id: p.externalId, aliases: p.aliases, attributes: p.attributes,
     voiceprint_count: p.voiceprintCount, created_at: p.createdAt, updated_at: p.updatedAt,
   };
 }

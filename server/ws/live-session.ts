@@ -11,6 +11,7 @@ import type { Models } from '../plugins/models.js';
 import type { MemoryQueryFn } from '../plugins/retrieval.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { VoiceTurns } from './voice-turns.js';
+import type { SessionEventHub } from './session-event-hub.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -24,6 +25,17 @@ export interface LiveSessionDeps {
   queueLimit: number;
   /** Answers `query` messages (the retrieval plugin's `app.memoryQuery`). */
   memoryQuery: MemoryQueryFn;
+  /** Subscribers to sessions' events besides their sockets (server-sent events). */
+  hub: SessionEventHub;
+}
+
+/** How a socket takes part in its session. */
+export interface AttachOptions {
+  /**
+   * False for a socket that carries only audio in (Twilio Media Streams): events then go only to
+   * the hub's subscribers. Default true.
+   */
+  events?: boolean;
 }
 
 /** Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`. */
@@ -46,6 +58,8 @@ function nextLoopTurn(): Promise<void> {
  */
 export class LiveSession implements TurnSession {
   private socket: WebSocket | null = null;
+  /** Whether events are written to `socket` (false for audio-only sockets). */
+  private socketEvents = true;
   private seq: number;
   private reservedSeq: number;
   private readonly work: (() => Promise<void>)[] = [];
@@ -62,6 +76,12 @@ export class LiveSession implements TurnSession {
   private voiceTurns: VoiceTurns | null = null;
   /** Called when the session should leave the registry. */
   onFinished: () => void = () => {};
+  /**
+   * The application's own id for the session's first speaker (`?external_id=`, Twilio
+   * `customParameters.external_id`, or `participant.identify` before anyone spoke); taken by the
+   * first participant to speak, then cleared.
+   */
+  pendingExternalId: string | null = null;
 
   constructor(
     readonly tenant: string,
@@ -82,9 +102,10 @@ export class LiveSession implements TurnSession {
   }
 
   /** Bind a (new) socket; a previous socket of the same session is closed as replaced. */
-  attach(socket: WebSocket, format: StreamFormat, resumed: boolean): void {
+  attach(socket: WebSocket, format: StreamFormat, resumed: boolean, options: AttachOptions = {}): void {
     if (this.socket && this.socket !== socket) this.socket.close(4000, 'session resumed on another connection');
     this.socket = socket;
+    this.socketEvents = options.events ?? true;
     this.format = format;
     this.voiceTurns?.reformat(format);
     this.ended = false;
@@ -130,10 +151,14 @@ export class LiveSession implements TurnSession {
     if (this.socket === socket) this.socket = null;
   }
 
-  /** Send one event (dropped when no client is connected). */
+  /**
+   * Send one event to the session's socket and to the hub's subscribers (server-sent events);
+   * dropped when nobody receives it.
+   */
   send<T extends ServerEventType>(type: T, payload: ServerEventPayloads[T]): void {
-    const socket = this.socket;
-    if (!socket || socket.readyState !== socket.OPEN) return;
+    const socket = this.socketEvents ? this.socket : null;
+    const toSocket = socket !== null && socket.readyState === socket.OPEN;
+    if (!toSocket && !this.deps.hub.has(this.tenant, this.id)) return;
     this.seq += 1;
     if (this.seq > this.reservedSeq) {
       this.reservedSeq = this.seq + SEQ_BLOCK;
@@ -141,7 +166,9 @@ export class LiveSession implements TurnSession {
         .updateSession(this.tenant, this.id, { lastEventSeq: this.reservedSeq })
         .catch((err: Error) => this.log.warn({ err: err.message }, 'could not reserve event numbers'));
     }
-    socket.send(JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload }));
+    const json = JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload });
+    if (toSocket) socket.send(json);
+    this.deps.hub.publish(this.tenant, this.id, { type, seq: this.seq, json });
     this.deps.metrics.wsEvents.inc({ type });
     if (type === 'memory.context') {
       const context = payload as ServerEventPayloads['memory.context'];
@@ -173,6 +200,39 @@ export class LiveSession implements TurnSession {
 
   lastSpeakerId(): string | null {
     return this.lastSpeaker;
+  }
+
+  /**
+   * The participant a new voice becomes: the holder of the pending external id (a returning caller),
+   * or one created with it; without a pending id, a new participant.
+   */
+  async participantForNewVoice(): Promise<string> {
+    const { graph } = this.deps.stores;
+    const externalId = this.pendingExternalId;
+    if (!externalId) return (await graph.createParticipant(this.tenant, {})).id;
+    this.pendingExternalId = null;
+    const holder = await graph.getParticipantByExternalId(this.tenant, externalId);
+    return (holder ?? (await graph.createParticipant(this.tenant, { externalId }))).id;
+  }
+
+  /**
+   * Give the pending external id to the participant who just spoke first. When another participant
+   * holds it, or the speaker holds another one, nothing changes and the client gets an `error`.
+   */
+  async claimExternalId(speakerId: string): Promise<void> {
+    const externalId = this.pendingExternalId;
+    if (!externalId) return;
+    this.pendingExternalId = null;
+    const { graph } = this.deps.stores;
+    const holder = await graph.getParticipantByExternalId(this.tenant, externalId);
+    if (holder?.id === speakerId) return;
+    const speaker = await graph.getParticipant(this.tenant, speakerId);
+    if (holder || speaker?.externalId) {
+      const why = holder ? `it belongs to participant ${holder.id}` : `they already hold external_id ${JSON.stringify(speaker?.externalId)}`;
+      this.sendError('PARLEY_ERR_CONFLICT', `external_id ${JSON.stringify(externalId)} was not given to the first speaker ${speakerId}: ${why}`);
+      return;
+    }
+    await graph.updateParticipant(this.tenant, speakerId, { externalId });
   }
 
   /** Call every listener's `hook`; a failing listener is logged and never breaks the session. */

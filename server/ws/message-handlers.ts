@@ -2,8 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
-  CLIENT_MESSAGES, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
+  CLIENT_MESSAGES, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 
 type MessageType = keyof typeof CLIENT_MESSAGES;
@@ -51,6 +52,8 @@ export async function handleClientMessage(
       return;
     case 'query':
       return answerQuery(session, deps, message as Static<typeof QueryMessage>);
+    case 'participant.identify':
+      return identifyParticipant(session, deps, message as Static<typeof ParticipantIdentifyMessage>);
     case 'session.end':
       return endSession(session, deps);
   }
@@ -81,13 +84,33 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   ]);
   if (!stored) return;
   deps.metrics.utterancesStored.inc({ source: 'ws' });
+  await session.claimExternalId(stored.speaker.id);
   session.finalised(session.nextTurnId(), stored);
 }
 
+/**
+ * `participant.identify`: give a participant (by default the session's last speaker) the
+ * application's own id. Before anyone spoke, the session's first speaker takes it.
+ */
+async function identifyParticipant(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof ParticipantIdentifyMessage>): Promise<void> {
+  const ref = msg.participant ?? session.lastSpeakerId();
+  if (!ref) {
+    session.pendingExternalId = msg.external_id;
+    session.send('participant.identified', { external_id: msg.external_id, participant: null });
+    return;
+  }
+  const { graph } = deps.stores;
+  const target = await resolveParticipantRef(graph, session.tenant, ref);
+  const p = await graph.updateParticipant(session.tenant, target.id, { externalId: msg.external_id });
+  if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
+  session.send('participant.identified', { external_id: msg.external_id, participant: { id: p.id, name: p.name, external_id: p.externalId } });
+}
+
 async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<void> {
+  const asker = msg.asker ? (await resolveParticipantRef(deps.stores.graph, session.tenant, msg.asker, 'asker')).id : null;
   const result = await deps.memoryQuery(session.tenant, {
     question: msg.question,
-    asker: msg.asker ?? null,
+    asker,
     k: msg.k ?? 5,
     sessionId: session.id,
   });

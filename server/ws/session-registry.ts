@@ -26,6 +26,8 @@ export class SessionRegistry {
   private readonly expiry = new Map<string, NodeJS.Timeout>();
   /** Disconnected sessions waiting for a resume, oldest first (Map keeps insertion order). */
   private readonly waiting = new Map<string, LiveSession>();
+  /** Set by drainAll: no session is kept for a resume any more. */
+  private draining = false;
 
   constructor(
     private readonly deps: LiveSessionDeps,
@@ -91,6 +93,9 @@ export class SessionRegistry {
 
   /** The client went away: keep the session for a resume, then let it go. */
   disconnected(session: LiveSession): void {
+    // A socket that closes during or after shutdown: drainAll has finished the session, and a resume
+    // timer now would fire into closed stores (the process crashed on it minutes after app.close()).
+    if (this.draining) return;
     const key = this.key(session.tenant, session.id);
     clearTimeout(this.expiry.get(key));
     this.waiting.delete(key);
@@ -139,6 +144,10 @@ export class SessionRegistry {
 
   /** Graceful shutdown: finish queued work in every session, tell clients, close their sockets. */
   async drainAll(): Promise<void> {
+    this.draining = true;
+    for (const timer of this.expiry.values()) clearTimeout(timer);
+    this.expiry.clear();
+    this.waiting.clear();
     const all = [...this.sessions.values()];
     await Promise.allSettled(
       all.map(async (s) => {

@@ -7,13 +7,18 @@ import { validateStreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { handleClientMessage, parseClientMessage } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
+import { SessionEventHub } from './session-event-hub.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionRegistry;
+    /** Subscribers to sessions' events besides their sockets (`GET /v1/sessions/{id}/events`). */
+    sessionEvents: SessionEventHub;
     /** Add a factory here (in a plugin that depends on `parley-stream`) to follow every session's turns. */
     turnListeners: TurnListenerFactory[];
+    /** What live sessions are built from (other session transports, e.g. `/v1/twilio`, reuse it). */
+    liveSessionDeps: LiveSessionDeps;
   }
 }
 
@@ -31,7 +36,9 @@ function refuse(socket: WebSocket, err: ParleyError): void {
 
 /** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */
 export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
+  const hub = new SessionEventHub();
   const deps: LiveSessionDeps = {
+    hub,
     config: app.config,
     models: app.models,
     stores: app.stores,
@@ -49,6 +56,8 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     maxResumable: app.config.maxResumableSessions,
   }, app.log);
   app.decorate('sessions', registry);
+  app.decorate('sessionEvents', hub);
+  app.decorate('liveSessionDeps', deps);
   app.decorate('turnListeners', registry.listenerFactories);
 
   app.get(
@@ -67,6 +76,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
         registry.admit(request.tenant, sessionId);
         const opened = await registry.open(request.tenant, sessionId);
         session = opened.session;
+        if (typeof query.external_id === 'string') session.pendingExternalId = query.external_id;
         session.attach(socket, format, opened.resumed);
       } catch (err) {
         const { code, message } = toClientError(err);

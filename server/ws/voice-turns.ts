@@ -8,7 +8,7 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
-import { cannotLinkFrom, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import { cannotLinkFrom, externalIdCannotLinks, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
@@ -31,6 +31,10 @@ export interface VoiceTurnsHost {
   notify(hook: (listener: TurnListener) => void): void;
   /** The turn's utterance is stored: send `transcript.final` and tell the turn listeners. */
   finalised(turnId: string, stored: IngestedUtterance): void;
+  /** The participant a new voice becomes (the holder of the session's pending external id, or a new one). */
+  participantForNewVoice(): Promise<string>;
+  /** Give the session's pending external id to its first speaker. */
+  claimExternalId(speakerId: string): Promise<void>;
 }
 
 export interface VoiceTurnsDeps {
@@ -100,6 +104,12 @@ export class VoiceTurns {
   private opening: Promise<AudioSession> | null = null;
   private reader: Promise<void> | null = null;
   private tracker: Promise<SpeakerTracker> | null = null;
+  /**
+   * True while `close(true)` (session.end) finishes the open turn: frames arriving then are dropped, since
+   * opening a new audio stream under the closing one left `close` waiting on a reader that never ends.
+   */
+  private ending = false;
+  private droppedWhileEnding = false;
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
@@ -109,6 +119,11 @@ export class VoiceTurns {
 
   /** Take one binary frame; bad frames are reported to the client and the session goes on. */
   push(frame: Buffer): void {
+    if (this.ending) {
+      if (!this.droppedWhileEnding) this.session.sendError('PARLEY_ERR_SESSION_ENDED', 'audio after session.end is dropped');
+      this.droppedWhileEnding = true;
+      return;
+    }
     if (this.deps.config.asr === 'none') {
       // No recogniser: the frame is still checked, then dropped.
       try {
@@ -152,13 +167,21 @@ export class VoiceTurns {
    * Then merge fragmented speaker ids of this session.
    */
   async close(flush: boolean): Promise<void> {
-    const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
-    this.audio = null;
-    this.opening = null;
-    if (audio) await audio.close({ flush });
-    await this.reader;
-    this.reader = null;
-    if (flush) for (const store of [...this.unstored]) await store();
+    if (flush) {
+      this.ending = true;
+      this.droppedWhileEnding = false;
+    }
+    try {
+      const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
+      this.audio = null;
+      this.opening = null;
+      if (audio) await audio.close({ flush });
+      await this.reader;
+      this.reader = null;
+      if (flush) for (const store of [...this.unstored]) await store();
+    } finally {
+      if (flush) this.ending = false;
+    }
   }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
@@ -176,7 +199,8 @@ export class VoiceTurns {
     const merges = planMerges(candidates, {
       mergeTau: this.deps.models.speakerThresholds.mergeTau,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
-      cannotLink: cannotLinkFrom(withNamedAddressees(transcript, people)),
+      // Two ids the application told apart (different external ids) are never one person.
+      cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
     });
     this.session.log.info({ ids: candidates.length, merges: merges.length, mergeTau: this.deps.models.speakerThresholds.mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
@@ -282,6 +306,7 @@ export class VoiceTurns {
     }]);
     if (!stored) return;
     this.deps.metrics.utterancesStored.inc({ source: 'voice' });
+    await this.session.claimExternalId(stored.speaker.id);
     this.session.finalised(turnId, stored);
     const latency = this.arrivals.secondsSince(e.endMs);
     if (latency !== null) this.deps.metrics.finalLatency.observe(latency);
@@ -302,9 +327,9 @@ export class VoiceTurns {
     } catch (err) {
       if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
       if (this.lastVoice) return { participantId: this.lastVoice, confidence: 0, isNew: false };
-      const created = await this.deps.stores.graph.createParticipant(this.session.tenant, {});
-      this.lastVoice = created.id;
-      return { participantId: created.id, confidence: 0, isNew: true };
+      const created = await this.session.participantForNewVoice();
+      this.lastVoice = created;
+      return { participantId: created, confidence: 0, isNew: true };
     }
   }
 
@@ -317,7 +342,7 @@ export class VoiceTurns {
       thresholds: models.speakerThresholds,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
-      createParticipant: async () => (await stores.graph.createParticipant(tenant, {})).id,
+      createParticipant: () => this.session.participantForNewVoice(),
       onVoiceprintCount: (participantId, count) => stores.graph.setVoiceprintCount(tenant, participantId, count),
     });
     return this.tracker;

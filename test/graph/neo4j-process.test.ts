@@ -78,7 +78,7 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
     ['utterances of a speaker', 'MATCH (u:Utterance {tenant: $tenant, speakerId: $id}) RETURN u', { id: 'p_a' }],
     ['open facts of a tenant', 'MATCH (f:Fact {tenant: $tenant}) WHERE f.validTo IS NULL RETURN f', {}],
     ['facts addressed to someone', 'MATCH (f:Fact {tenant: $tenant}) WHERE $id IN f.addresseeIds RETURN f', { id: 'p_a' }],
-    ['participant by name or alias', 'MATCH (n:Participant {tenant: $tenant}) WHERE toLower(n.name) = $name OR any(a IN n.aliases WHERE toLower(a) = $name) RETURN n', { name: 'miko' }],
+    ['participant by name or alias', 'MATCH (k:ParticipantName {tenant: $tenant, key: $name}) WITH DISTINCT k.participantId AS pid MATCH (n:Participant {tenant: $tenant, id: pid}) RETURN n', { name: 'miko' }],
     ['utterances addressed to someone', 'MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds RETURN u', { id: 'p_a' }],
     ['entity by alias', 'MATCH (a:EntityAlias {tenant: $tenant, alias: $alias}) RETURN a', { alias: 'miko' }],
   ];

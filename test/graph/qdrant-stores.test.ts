@@ -13,7 +13,7 @@ import { voiceprintStoreContract } from './contracts/voiceprint-store.contract.j
 import { closedPort, storeUnavailable } from '../helpers/stores.js';
 
 const QDRANT_URL = process.env.QDRANT_URL;
-const skip = QDRANT_URL ? undefined : 'QDRANT_URL is not set: no Qdrant server to run the networked contract against';
+const skip = QDRANT_URL ? undefined : 'QDRANT_URL is not set: no Qdrant server installable here (none in the registries these machines reach)';
 let fixtures = 0;
 
 /** A unique collection prefix per fixture, and a clean-up that drops every collection under it. */

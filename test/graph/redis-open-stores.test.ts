@@ -51,6 +51,22 @@ describe('openStores', () => {
     }
   });
 
+  test('PARLEY_VECTOR_STORE=neo4j alone (graph embedded) still checks Neo4j at start-up', async () => {
+    const tmp = tempDir();
+    const port = await closedPort();
+    try {
+      const config = loadConfig({ DATA_DIR: tmp.dir, PARLEY_VECTOR_STORE: 'neo4j', NEO4J_URI: `bolt://127.0.0.1:${port}`, NEO4J_PASSWORD: 'secret-pw' });
+      await assert.rejects(openStoresChecked(config, logger, 500), (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
+        assert.match(err.message, /NEO4J_URI/);
+        assert.doesNotMatch(err.message, /secret-pw/);
+        return true;
+      });
+    } finally {
+      tmp.remove();
+    }
+  });
+
   test('with PARLEY_QUEUE=redis jobs go through the outbox to Redis and reach a worker', { skip }, async () => {
     const tmp = tempDir();
     const prefix = `parley-test-open-${process.pid}-${Date.now()}`;

@@ -94,3 +94,80 @@ describe('sqlite fts5: words in half of all documents or more', () => {
     }
   });
 });
+
+describe('sqlite fts5: BM25 statistics per tenant', () => {
+  it("one tenant's documents never change another tenant's scores", async () => {
+    const { value: index, cleanup } = await withDb((db) => new SqliteLexicalIndex(db))();
+    try {
+      await index.index('tB', [
+        { id: 'b1', text: 'Miko the cat likes tuna', layer: 'fact' },
+        { id: 'b2', text: 'the garden needs water', layer: 'fact' },
+        { id: 'b3', text: 'Miko sleeps in the garden', layer: 'fact' },
+      ]);
+      const before = await index.search('tB', 'Miko garden tuna', 5);
+      assert.equal(before.length, 3);
+      // Tenant A floods the same words, in long documents: with one index for all tenants, idf
+      // and average length would move and B's scores with them.
+      await index.index('tA', Array.from({ length: 300 }, (_, i) => ({
+        id: `a${i}`, layer: 'fact', text: i % 2 ? 'tuna tuna tuna and a very long story about nothing much at all today' : 'Miko and more Miko',
+      })));
+      assert.deepEqual(await index.search('tB', 'Miko garden tuna', 5), before);
+      await index.delete('tA', ['a1', 'a2']);
+      assert.deepEqual(await index.search('tB', 'Miko garden tuna', 5), before);
+      assert.equal((await index.search('tA', 'tuna', 500)).length, 149);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a second instance on the same file (another process) sees a tenant the first created', async () => {
+    const { value: one, db, cleanup } = await withDb((d) => new SqliteLexicalIndex(d))();
+    try {
+      const two = new SqliteLexicalIndex(db);
+      assert.deepEqual(await two.search('t', 'ferry', 5), []);
+      await one.index('t', [{ id: 'x', text: 'the ferry leaves at noon', layer: 'fact' }]);
+      assert.deepEqual((await two.search('t', 'ferry', 5)).map((h) => h.id), ['x']);
+      await two.index('t', [{ id: 'x', text: 'the bus leaves at noon', layer: 'fact' }]);
+      assert.deepEqual(await one.search('t', 'ferry', 5), []);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('an index of the earlier layout (one FTS5 table for all tenants) moves to one table per tenant', async () => {
+    const tmp = tempDir();
+    const file = path.join(tmp.dir, 'parley.db');
+    try {
+      const old = openDatabase(file);
+      // The earlier schema, verbatim: one FTS5 table kept by triggers.
+      old.exec(`CREATE TABLE lexical_docs (
+          rowid INTEGER PRIMARY KEY, tenant TEXT NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL,
+          layer TEXT NOT NULL, session_id TEXT, speaker_id TEXT, addressees TEXT NOT NULL DEFAULT '[]',
+          UNIQUE (tenant, id));
+        CREATE VIRTUAL TABLE lexical_fts USING fts5(text, content = 'lexical_docs', content_rowid = 'rowid', tokenize = 'porter unicode61');
+        CREATE TRIGGER lexical_docs_ai AFTER INSERT ON lexical_docs BEGIN
+          INSERT INTO lexical_fts (rowid, text) VALUES (new.rowid, new.text);
+        END;
+        CREATE TRIGGER lexical_docs_ad AFTER DELETE ON lexical_docs BEGIN
+          INSERT INTO lexical_fts (lexical_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+        END;
+        INSERT INTO lexical_docs (tenant, id, text, layer) VALUES ('t1', 'u1', 'Ben adopted a cat called Miko', 'interaction'),
+          ('t2', 'u2', 'the cat sleeps', 'interaction'), ('t1', 'u3', 'lovely weather', 'interaction');`);
+      old.close();
+      const db = openDatabase(file);
+      try {
+        const index = new SqliteLexicalIndex(db);
+        assert.deepEqual((await index.search('t1', 'cats', 5)).map((h) => h.id), ['u1']);
+        assert.deepEqual((await index.search('t2', 'cat', 5)).map((h) => h.id), ['u2']);
+        assert.equal(db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('lexical_fts', 'lexical_docs_ai', 'lexical_docs_ad')").pluck().get(), 0);
+        await index.delete('t1', ['u1']);
+        assert.deepEqual(await index.search('t1', 'cats', 5), []);
+        assert.deepEqual((await index.search('t1', 'weather', 5)).map((h) => h.id), ['u3']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      tmp.remove();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { asrBackend } from '../../server/plugins/models.js';
 
 describe('config', () => {
   test('defaults: port 8080, ./data, loopback, single tenant, embedded queue', () => {
@@ -10,6 +11,15 @@ describe('config', () => {
     assert.ok(c.dataDir.endsWith('/data'));
     assert.deepEqual(c.apiKeys, []);
     assert.equal(c.queue, 'embedded');
+  });
+
+  test('vector store: embedded by default; with a Neo4j graph, Neo4j unless QDRANT_URL names a Qdrant; explicit wins', () => {
+    assert.equal(loadConfig({}).vectorStore, 'sqlite');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j' }).vectorStore, 'neo4j');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j', QDRANT_URL: 'http://q:6333' }).vectorStore, 'qdrant');
+    assert.equal(loadConfig({ PARLEY_GRAPH_STORE: 'neo4j', PARLEY_VECTOR_STORE: 'sqlite' }).vectorStore, 'sqlite');
+    assert.equal(loadConfig({ PARLEY_VECTOR_STORE: 'neo4j' }).vectorStore, 'neo4j');
+    assert.throws(() => loadConfig({ PARLEY_VECTOR_STORE: 'milvus' }), /PARLEY_VECTOR_STORE/);
   });
 
   test('API keys map to tenants and allow a public bind', () => {
@@ -56,6 +66,17 @@ describe('config', () => {
     assert.deepEqual(loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: ' -ds 1  -maxhmmpf 30000 ' }).pocketsphinxOptions, { '-ds': '1', '-maxhmmpf': '30000' });
     assert.throws(() => loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: '-ds' }), /PARLEY_POCKETSPHINX_OPTIONS must be pairs/);
     assert.throws(() => loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: 'ds 1' }), /PARLEY_POCKETSPHINX_OPTIONS/);
+  });
+
+  test('decoder pool and onnxruntime arena settings reach the inference workers\' config', () => {
+    assert.deepEqual(asrBackend(loadConfig({})), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4 },
+      'by default every decoder made is kept for later turns (none freed and made again)');
+    assert.equal(loadConfig({}).ortMemArena, true);
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_MAX_DECODERS: '64', PARLEY_ASR_IDLE_DECODERS: '0', PARLEY_ORT_MEM_ARENA: 'false' })),
+      { kind: 'pocketsphinx', options: {}, maxDecoders: 64, maxIdleDecoders: 0 });
+    assert.equal(loadConfig({ PARLEY_ORT_MEM_ARENA: 'false' }).ortMemArena, false);
+    assert.throws(() => loadConfig({ PARLEY_ASR_MAX_DECODERS: '0' }), /PARLEY_ASR_MAX_DECODERS/);
+    assert.throws(() => loadConfig({ PARLEY_ORT_MEM_ARENA: 'off' }), /PARLEY_ORT_MEM_ARENA/);
   });
 
   test('speaker thresholds can be overridden, and must stay consistent', () => {

@@ -20,14 +20,17 @@ describe('edge-of-contract input', () => {
     assert.equal(list.interactions[0]?.time, '2016-12-31T23:59:59.999Z');
   });
 
-  test('ids of up to 128 characters reach the route; longer ones get a Parley 400', async () => {
+  test('ids of up to 128 characters (participant references: 200) reach the route; longer ones get a Parley 400', async () => {
     const id128 = `p_${'a'.repeat(126)}`;
     const found = await fetch(`${t.httpUrl}/v1/participants/${id128}`);
     assert.equal(found.status, 404);
     assert.equal(((await found.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_NOT_FOUND');
     const session = await post(`/v1/sessions/${'s'.repeat(128)}/utterances`, { utterances: [{ speaker: 'Ana', text: 'hello' }] });
     assert.equal(session.status, 201);
-    const tooLong = await fetch(`${t.httpUrl}/v1/participants/${'a'.repeat(129)}`);
+    // A participant reference may also be an external id or a name: up to 200 characters.
+    const ref200 = await fetch(`${t.httpUrl}/v1/participants/${encodeURIComponent('é'.repeat(200))}`);
+    assert.equal(ref200.status, 404);
+    const tooLong = await fetch(`${t.httpUrl}/v1/participants/${'a'.repeat(201)}`);
     assert.equal(tooLong.status, 400);
     assert.equal(((await tooLong.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_BAD_REQUEST');
   });

@@ -6,6 +6,7 @@ import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixture
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 
@@ -17,18 +18,22 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-describe('erasure of a person', () => {
+for (const deployment of deployments('erase')) describe(`erasure of a person, ${deployment.name}`, { skip: deployment.skip }, () => {
   let t: TestApp;
+  const { tenant, headers } = deployment;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...deployment.env });
     await t.app.models.inference();
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t?.close();
+    await deployment.cleanup();
+  });
 
   test('leaves nothing of them in any store or file: name, words, ids, audio', async () => {
     // Their voice: three utterances with audio spans and a voiceprint.
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`, headers);
     await c.next('session.started');
     const samples = fixtureSamples(awb);
     const padded = new Float32Array(samples.length + 16000 * 1.2);
@@ -42,7 +47,7 @@ describe('erasure of a person', () => {
     const finals = c.events.filter((e) => e.type === 'transcript.final');
     assert.ok(finals.length >= 1);
     const id = (finals[0]!.speaker as { id: string }).id;
-    const api = new ParleyClient({ baseUrl: t.httpUrl });
+    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
     assert.equal((await api.updateParticipant(id, { name: 'Zephyrine Quaxley' })).name, 'Zephyrine Quaxley');
     // Their words, and someone else's that must stay.
     const posted = await api.postUtterances('erase-text', [
@@ -56,6 +61,7 @@ describe('erasure of a person', () => {
     const before = await api.memories({ include_history: true });
     assert.ok(before.some((m) => /Oaxwellton|glassblower/i.test(m.text)), `memories were made first: ${before.map((m) => m.text).join(' | ')}`);
 
+    assert.ok(await t.app.stores.voiceprints.countByParticipant(tenant, id) >= 1, 'their voiceprint was stored');
     const erased = await api.eraseParticipant(id);
     assert.equal(erased.erased_utterances, finals.length + 2);
 
@@ -69,6 +75,15 @@ describe('erasure of a person', () => {
       }
     }
     assert.deepEqual(leaks, [], 'nothing of the person is left in the data directory');
+    if (deployment.networked) {
+      // Every node of the tenant in Neo4j: graph, memories, entities, vectors, keywords, voiceprints.
+      // (What Neo4j's own store files keep of deleted records is Neo4j's business: this checks content.)
+      const dump = await deployment.dumpNeo4j();
+      assert.match(dump, /Lisbon|lisbon/, 'the dump holds what others said');
+      const inNeo4j = secrets.filter((s) => dump.includes(s) || dump.includes(s.toLowerCase()));
+      assert.deepEqual(inNeo4j, [], 'nothing of the person is left in Neo4j');
+      assert.equal(await t.app.stores.voiceprints.countByParticipant(tenant, id), 0);
+    }
     const audio = filesUnder(t.config.dataDir).filter((f) => f.endsWith('.wav'));
     assert.deepEqual(audio, [], 'their audio spans are deleted');
     const answer = await api.query({ question: 'who keeps bees in Oaxwellton?' });
@@ -78,7 +93,7 @@ describe('erasure of a person', () => {
     // Ben's reply to them stays, searchable, without them as its addressee.
     const said = await api.interactions({ session_id: 'erase-text' });
     assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['That sounds lovely, thanks for telling me.', 0]]);
-    const hits = await t.app.stores.lexical.search('default', 'lovely', 5);
+    const hits = await t.app.stores.lexical.search(tenant, 'lovely', 5);
     assert.equal(hits.length, 1);
   });
 });

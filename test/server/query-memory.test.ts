@@ -1,17 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Neo4jLexicalIndex } from '../../graph/neo4j/neo4j-lexical-index.js';
+import { Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
+import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
+import { collectionFor } from '../../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { deployments } from '../helpers/deployments.js';
 
-describe('POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation)', () => {
+for (const deployment of deployments('qm')) describe(`POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation), ${deployment.name}`, { skip: deployment.skip }, () => {
   let t: TestApp;
+  const { tenant } = deployment;
   let api: ParleyClient;
   const ask = async (question: string): Promise<MemoryItem[]> => (await api.query({ question })).evidence;
 
   before(async () => {
-    t = await startTestApp();
-    api = new ParleyClient({ baseUrl: t.httpUrl });
+    t = await startTestApp(deployment.env);
+    api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
     await api.postUtterances('demo', [
       { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
       { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
@@ -27,7 +33,8 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
   });
   after(async () => {
-    await t.close();
+    await t?.close();
+    await deployment.cleanup();
   });
 
   test('"What did Ana promise Ben?" puts the commitment Ana made, as a fact item, first', async () => {
@@ -40,7 +47,7 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     assert.equal(top.superseded, false);
     assert.equal(top.valid_to, null);
     assert.equal(top.valid_from, '2026-11-02T10:00:00.000Z');
-    const [source] = await t.app.stores.graph.getTranscript('default', 'demo');
+    const [source] = await t.app.stores.graph.getTranscript(tenant, 'demo');
     assert.deepEqual(top.refer_ids, [source?.id], 'the fact names the turn it came from');
   });
 
@@ -74,7 +81,7 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
   });
 
   test('live retrieval (memory.context) marks a turn whose facts were all replaced as superseded', async () => {
-    const r = await t.app.retriever.retrieve({ tenant: 'default', text: 'Lena, do you still live in Richmond near the marina?', k: 10 });
+    const r = await t.app.retriever.retrieve({ tenant, text: 'Lena, do you still live in Richmond near the marina?', k: 10 });
     const richmond = r.items.find((i) => i.layer === 'interaction' && /I live in Richmond/.test(i.text));
     assert.ok(richmond, JSON.stringify(r.items.map((i) => i.text)));
     assert.equal(richmond.superseded, true);
@@ -83,8 +90,20 @@ describe('POST /v1/query answers from memory: facts with their validity, not onl
     if (marina) assert.equal(marina.superseded, false, 'a turn whose facts hold is not superseded');
   });
 
+  if (deployment.networked) {
+    test('every store is the Neo4j one, and the vectors and keywords of the tenant are in Neo4j', async () => {
+      const { stores } = t.app;
+      assert.ok(stores.vectors instanceof Neo4jVectorStore);
+      assert.ok(stores.lexical instanceof Neo4jLexicalIndex);
+      assert.ok(stores.voiceprints instanceof Neo4jVoiceprintStore);
+      assert.ok(await stores.vectors.count(tenant, collectionFor('fact')) > 0);
+      assert.ok(await stores.vectors.count(tenant, collectionFor('interaction')) >= 6);
+      assert.ok((await stores.lexical.search(tenant, 'Berkeley', 5)).length > 0);
+    });
+  }
+
   test('a speaker filter keeps every layer to that speaker', async () => {
-    const omar = (await t.app.stores.graph.findParticipantsByName('default', 'Omar'))[0];
+    const omar = (await t.app.stores.graph.findParticipantsByName(tenant, 'Omar'))[0];
     assert.ok(omar);
     const evidence = (await api.query({ question: 'What does Lena think of the marina?', speaker: omar.id })).evidence;
     assert.ok(evidence.length > 0);

@@ -26,6 +26,26 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       await fx.cleanup();
     });
 
+    test('external ids: unique per tenant, found exactly, cleared by null, kept through a merge', async () => {
+      const a = await fx.store.createParticipant('t1', { name: 'Ana', externalId: '+15550100' });
+      assert.equal(a.externalId, '+15550100');
+      assert.equal((await fx.store.getParticipantByExternalId('t1', '+15550100'))?.id, a.id);
+      assert.equal(await fx.store.getParticipantByExternalId('t2', '+15550100'), null, 'per tenant');
+      const other = await fx.store.createParticipant('t2', { externalId: '+15550100' });
+      assert.equal(other.externalId, '+15550100', 'another tenant may hold the same external id');
+      await assert.rejects(fx.store.createParticipant('t1', { externalId: '+15550100' }), { code: 'PARLEY_ERR_CONFLICT' });
+      const b = await fx.store.createParticipant('t1', { name: 'Ben' });
+      assert.equal(b.externalId, null);
+      await assert.rejects(fx.store.updateParticipant('t1', b.id, { externalId: '+15550100' }), { code: 'PARLEY_ERR_CONFLICT' });
+      assert.equal((await fx.store.updateParticipant('t1', b.id, { externalId: 'crm:7' }))?.externalId, 'crm:7');
+      assert.equal((await fx.store.updateParticipant('t1', b.id, { name: 'Benny' }))?.externalId, 'crm:7', 'a patch without it keeps it');
+      await assert.rejects(fx.store.mergeParticipants('t1', b.id, a.id), { code: 'PARLEY_ERR_CONFLICT' }, 'two known people are never merged');
+      assert.equal((await fx.store.updateParticipant('t1', a.id, { externalId: null }))?.externalId, null);
+      await fx.store.mergeParticipants('t1', b.id, a.id);
+      assert.equal((await fx.store.getParticipant('t1', a.id))?.externalId, 'crm:7', 'into takes the merged one\'s external id');
+      assert.equal((await fx.store.getParticipantByExternalId('t1', 'crm:7'))?.id, a.id);
+    });
+
     test('sessions open once and keep their settings', async () => {
       const first = await fx.store.openSession('t1', 's1', '2026-11-01T10:00:00.000Z');
       const again = await fx.store.openSession('t1', 's1', '2026-11-02T10:00:00.000Z');

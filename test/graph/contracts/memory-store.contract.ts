@@ -36,6 +36,11 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(a.eventTime, null, 'undated unless given');
       const [dated] = await store.addFacts('t1', [fact({ kind: 'plan', content: 'Ana is flying to Lisbon on Friday 4 December 2026', slot: null, value: null, eventTime: '2026-12-04' })]);
       assert.equal((await store.getFact('t1', dated?.id ?? ''))?.eventTime, '2026-12-04');
+      assert.equal(a.validUntil, null, 'no end of its own unless given');
+      const [temporary] = await store.addFacts('t1', [fact({ kind: 'statement', content: "Tom can't lift heavy things for a month", slot: null, value: null, validUntil: '2027-01-01T10:00:00.000Z' })]);
+      const back = await store.getFact('t1', temporary?.id ?? '');
+      assert.equal(back?.validUntil, '2027-01-01T10:00:00.000Z');
+      assert.equal(back?.validTo, null, 'an end of its own leaves the fact open');
       assert.deepEqual((await store.getFact('t1', a.id))?.addresseeIds, ['p_ben']);
       assert.equal(await store.getFact('t2', a.id), null, 'other tenant must not see it');
       assert.equal((await store.listFacts('t2')).length, 0);

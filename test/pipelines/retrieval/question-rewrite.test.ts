@@ -6,7 +6,7 @@ import { covers, roundActions } from '../../../pipelines/retrieval/question-poli
 import { rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 
 const person = (id: string, name: string | null, aliases: string[] = []): Participant => ({
-  id, name, aliases, attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+  id, name, externalId: null, aliases, attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
 });
 const PEOPLE = [person('p_car', 'Caroline', ['Caro']), person('p_mel', 'Melanie'), person('p_x', null)];
 

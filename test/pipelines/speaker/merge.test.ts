@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cannotLinkFrom, planMerges, type MergeCandidate } from '../../../pipelines/speaker/merge.js';
+import { cannotLinkFrom, externalIdCannotLinks, planMerges, type MergeCandidate } from '../../../pipelines/speaker/merge.js';
 
 const at = (deg: number): Float32Array => Float32Array.from([Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)]);
 const c = (id: string, deg: number, utterances: number, known = false): MergeCandidate => ({ participantId: id, prototype: at(deg), utterances, known });
@@ -38,5 +38,19 @@ describe('cannotLinkFrom', () => {
       { speakerId: 'd', startMs: 3100, endMs: 4000 },
     ]).map((p) => [...p].sort().join('-'));
     assert.deepEqual(pairs.sort(), ['a-b', 'a-c']);
+  });
+});
+
+describe('externalIdCannotLinks', () => {
+  test('two ids holding different external ids are never merged, however alike their voices', () => {
+    const people = [
+      { id: 'a', externalId: '+15550001' }, { id: 'b', externalId: '+15550002' }, { id: 'c', externalId: null },
+    ];
+    const apart = externalIdCannotLinks(people);
+    assert.deepEqual(apart, [['a', 'b']]);
+    // Same voice (same prototype): without the pair a and b would merge; with it only the unlabelled c joins.
+    assert.deepEqual(planMerges([c('a', 0, 5), c('b', 1, 4)], { mergeTau: 0.9 }), [{ from: 'b', into: 'a' }]);
+    assert.deepEqual(planMerges([c('a', 0, 5), c('b', 1, 4)], { mergeTau: 0.9, cannotLink: apart }), []);
+    assert.deepEqual(planMerges([c('a', 0, 5), c('c', 1, 4)], { mergeTau: 0.9, cannotLink: apart }), [{ from: 'c', into: 'a' }]);
   });
 });

@@ -31,7 +31,10 @@ export interface Schemas {
     session_id: string;
     time: string;
     valid_from: string;
+    /** when a newer memory replaced or retracted it; null while it holds */
     valid_to: string | null;
+    /** the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended */
+    valid_until: string | null;
     /** when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated */
     event_time: string | null;
     supersedes: string | null;
@@ -54,7 +57,7 @@ export interface Schemas {
     time: string | null;
     /** ISO-8601 from when the memory holds */
     valid_from: string | null;
-    /** ISO-8601 when a newer memory replaced or retracted it; null while it holds */
+    /** ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end */
     valid_to: string | null;
     /** replaced or retracted; returned only when the question asks about the past */
     superseded: boolean;
@@ -70,6 +73,8 @@ export interface Schemas {
   Participant: {
     id: string;
     name: string | null;
+    /** the application's own id (phone number, CRM id), unique per tenant */
+    external_id: string | null;
     aliases: string[];
     attributes: Record<string, unknown>;
     voiceprint_count: number;
@@ -87,6 +92,8 @@ export interface Schemas {
   };
   ParticipantPatch: {
     name?: string | null;
+    /** null clears it; one another participant holds is a 409 */
+    external_id?: string | null;
     aliases?: string[];
     attributes?: Record<string, unknown>;
   };
@@ -94,6 +101,29 @@ export interface Schemas {
   ParticipantRef: {
     id: string;
     name: string | null;
+  };
+  PersonaNode: {
+    id: string;
+    kind: "trait" | "preference" | "affect";
+    /** what it is about, lower-case; `self` for traits without a target */
+    target: string;
+    /** mean valence of the evidence in [-1, 1] */
+    valence: number;
+    /** dominant emotion of an affect node */
+    label: string | null;
+    strength: number;
+    evidence_count: number;
+    /** utterance ids, oldest first */
+    evidence_ids: string[];
+    session_ids: string[];
+    first_seen: string;
+    last_seen: string;
+    /** long-horizon consolidation judged the evidence repeated enough */
+    stable: boolean;
+  };
+  PersonaResponse: {
+    participant_id: string;
+    persona: Schemas["PersonaNode"][];
   };
   PostUtterancesRequest: {
     utterances: {
@@ -117,14 +147,14 @@ export interface Schemas {
   };
   QueryRequest: {
     question: string;
-    /** participant id of the asker */
+    /** the asker: participant id, external_id or name */
     asker?: string | null;
     /** base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker's voice */
     audio?: string;
     /** the session the question is asked in (context, not a filter) */
     session_id?: string;
     k?: number;
-    /** only memories spoken by this participant id */
+    /** only memories spoken by this participant (id, external_id or name) */
     speaker?: string;
     /** only memories addressed to this participant id */
     addressee?: string;
@@ -174,10 +204,14 @@ export const OPERATIONS = {
   deleteMemory: { method: "DELETE", path: "/v1/memories/{id}" },
   endSession: { method: "POST", path: "/v1/sessions/{session_id}/end" },
   eraseParticipant: { method: "DELETE", path: "/v1/participants/{id}" },
+  followSessionEvents: { method: "GET", path: "/v1/sessions/{session_id}/events" },
   getHealth: { method: "GET", path: "/healthz" },
   getParticipant: { method: "GET", path: "/v1/participants/{id}" },
+  getParticipantPersona: { method: "GET", path: "/v1/participants/{id}/persona" },
   getReadiness: { method: "GET", path: "/readyz" },
   getTranscript: { method: "GET", path: "/v1/sessions/{session_id}/transcript" },
+  getUtterance: { method: "GET", path: "/v1/utterances/{id}" },
+  getUtteranceAudio: { method: "GET", path: "/v1/utterances/{id}/audio" },
   listInteractions: { method: "GET", path: "/v1/interactions" },
   listMemories: { method: "GET", path: "/v1/memories" },
   listParticipants: { method: "GET", path: "/v1/participants" },
@@ -215,9 +249,10 @@ export interface Operations {
     response: Schemas["SessionEnd"];
     errors: 400 | 401 | 404 | 413 | 503;
   };
-  /** Erase the participant everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries */
+  /** Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries */
   eraseParticipant: {
     path: {
+      /** participant id, external_id, or a name (a name several participants hold is a 409) */
       id: string;
     };
     query: Record<string, never>;
@@ -225,7 +260,22 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["ParticipantErased"];
-    errors: 401 | 404 | 503;
+    errors: 401 | 404 | 409 | 503;
+  };
+  /** Follow a session's server events (server-sent events), subscribable before the session starts */
+  followSessionEvents: {
+    path: {
+      session_id: string;
+    };
+    query: {
+      /** API key, for clients that cannot set headers (EventSource) */
+      token?: string;
+    };
+    headers: Record<string, never>;
+    body: undefined;
+    status: 200;
+    response: unknown;
+    errors: 401 | 503;
   };
   /** Process is up */
   getHealth: {
@@ -237,9 +287,10 @@ export interface Operations {
     response: Schemas["Health"];
     errors: never;
   };
-  /** One participant profile */
+  /** One participant profile, by id, external_id or name */
   getParticipant: {
     path: {
+      /** participant id, external_id, or a name (a name several participants hold is a 409) */
       id: string;
     };
     query: Record<string, never>;
@@ -247,7 +298,21 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["Participant"];
-    errors: 401 | 404 | 503;
+    errors: 401 | 404 | 409 | 503;
+  };
+  /** A participant's persona: traits, preferences and affect, with their evidence */
+  getParticipantPersona: {
+    path: {
+      id: string;
+    };
+    query: {
+      stable_only?: boolean;
+    };
+    headers: Record<string, never>;
+    body: undefined;
+    status: 200;
+    response: Schemas["PersonaResponse"];
+    errors: 400 | 401 | 404 | 503;
   };
   /** Stores and workers are ready */
   getReadiness: {
@@ -271,11 +336,37 @@ export interface Operations {
     response: Schemas["Transcript"];
     errors: 400 | 401 | 404 | 503;
   };
+  /** One utterance with speaker and addressees */
+  getUtterance: {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    status: 200;
+    response: Schemas["Utterance"];
+    errors: 401 | 404 | 503;
+  };
+  /** The utterance's kept audio span (audio/wav, 16 kHz 16-bit mono); 404 when none is kept */
+  getUtteranceAudio: {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    status: 200;
+    response: unknown;
+    errors: 401 | 404 | 503;
+  };
   /** Who said what to whom (filters combine with AND) */
   listInteractions: {
     path: Record<string, never>;
     query: {
+      /** participant id, external_id or name */
       speaker?: string;
+      /** participant id, external_id or name */
       addressee?: string;
       session_id?: string;
       /** ISO-8601 wall-clock time */
@@ -288,12 +379,13 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["InteractionList"];
-    errors: 400 | 401 | 503;
+    errors: 400 | 401 | 404 | 409 | 503;
   };
   /** Current long-term memories; with include_history=true also closed (superseded or deleted) ones */
   listMemories: {
     path: Record<string, never>;
     query: {
+      /** participant id, external_id or name */
       participant?: string;
       q?: string;
       layer?: "fact" | "profile";
@@ -304,7 +396,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["MemoryList"];
-    errors: 400 | 401 | 503;
+    errors: 400 | 401 | 404 | 409 | 503;
   };
   /** Every participant of the tenant */
   listParticipants: {
@@ -339,7 +431,7 @@ export interface Operations {
     body: Schemas["QueryRequest"];
     status: 200;
     response: Schemas["QueryResponse"];
-    errors: 400 | 401 | 413 | 503;
+    errors: 400 | 401 | 404 | 409 | 413 | 503;
   };
   /** Correct a memory (its text or confidence); it is re-indexed */
   updateMemory: {
@@ -353,9 +445,10 @@ export interface Operations {
     response: Schemas["Memory"];
     errors: 400 | 401 | 404 | 413 | 503;
   };
-  /** Set name, aliases or attributes */
+  /** Set name, external_id, aliases or attributes */
   updateParticipant: {
     path: {
+      /** participant id, external_id, or a name (a name several participants hold is a 409) */
       id: string;
     };
     query: Record<string, never>;
@@ -363,7 +456,7 @@ export interface Operations {
     body: Schemas["ParticipantPatch"];
     status: 200;
     response: Schemas["Participant"];
-    errors: 400 | 401 | 404 | 413 | 503;
+    errors: 400 | 401 | 404 | 409 | 413 | 503;
   };
 }
 
@@ -398,6 +491,13 @@ export interface ClientMessages {
     question: string;
     asker?: string;
     k?: number;
+  };
+  /** Give a participant (default: the last speaker) the application's own id; answered by participant.identified */
+  "participant.identify": {
+    type: "participant.identify";
+    external_id: string;
+    /** id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet */
+    participant?: string;
   };
   /** Finish and store the open turn, consolidate, then session.ended and close (1000) */
   "session.end": {
@@ -528,6 +628,21 @@ export interface ServerEvents {
     from: string;
     into: string;
   };
+  /** The participant now holding an external id (null while it waits for the first speaker) */
+  "participant.identified": {
+    type: "participant.identified";
+    /** null only on an error refusing the connection */
+    session_id: string | null;
+    /** 1, 2, 3… per session, continued across reconnects (0 on a refusal) */
+    seq: number;
+    external_id: string;
+    /** the participant now holding the external id; null while it waits for the session's first speaker */
+    participant: {
+      id: string;
+      name: string | null;
+      external_id: string | null;
+    } | null;
+  };
   /** Evidence for a query message */
   "query.result": {
     type: "query.result";
@@ -578,4 +693,6 @@ export type StreamQuery = {
   channels?: string;
   /** API key, for clients that cannot set headers */
   token?: string;
+  /** the application's own id for the session's first speaker (e.g. the caller on a one-party line) */
+  external_id?: string;
 };

@@ -1,0 +1,166 @@
+/** The console's HTTP client: every call carries the API key (kept in sessionStorage) as a Bearer token. */
+import type { MemoryItem, ParticipantRefJson } from '../graph/core/events.ts';
+
+export type { MemoryItem, ParticipantRefJson };
+
+const KEY_STORAGE = 'parley.api_key';
+
+export function storedKey(): string | null {
+  return sessionStorage.getItem(KEY_STORAGE);
+}
+export function storeKey(key: string | null): void {
+  if (key) sessionStorage.setItem(KEY_STORAGE, key);
+  else sessionStorage.removeItem(KEY_STORAGE);
+}
+
+/** An HTTP error with Parley's error code (`PARLEY_ERR_…`). */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const key = storedKey();
+  return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
+}
+
+async function failure(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    return new ApiError(res.status, body.error?.code ?? 'HTTP', body.error?.message ?? res.statusText);
+  } catch {
+    return new ApiError(res.status, 'HTTP', res.statusText);
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: headers(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!res.ok) throw await failure(res);
+  return (await res.json()) as T;
+}
+
+/** A binary resource (an audio span) as an object URL the page can play. */
+export async function blobUrl(path: string): Promise<string> {
+  const res = await fetch(path, { headers: headers() });
+  if (!res.ok) throw await failure(res);
+  return URL.createObjectURL(await res.blob());
+}
+
+/** The WebSocket URL of /v1/stream on this server, with the key as `?token=` (browsers cannot set headers). */
+export function streamUrl(sessionId: string): string {
+  const u = new URL('/v1/stream', location.href);
+  u.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  u.searchParams.set('session_id', sessionId);
+  u.searchParams.set('sample_rate', '16000');
+  u.searchParams.set('encoding', 'pcm_s16le');
+  const key = storedKey();
+  if (key) u.searchParams.set('token', key);
+  return u.toString();
+}
+
+export interface Participant {
+  id: string;
+  name: string | null;
+  aliases: string[];
+  attributes: Record<string, unknown>;
+  voiceprint_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Utterance {
+  id: string;
+  session_id: string;
+  seq: number;
+  speaker: ParticipantRefJson;
+  addressees: ParticipantRefJson[];
+  text: string;
+  start_ms: number | null;
+  end_ms: number | null;
+  time: string;
+  confidence: number | null;
+  audio_ref: string | null;
+}
+
+export interface Fact {
+  id: string;
+  layer: 'fact' | 'profile';
+  text: string;
+  kind: string;
+  speaker: ParticipantRefJson;
+  addressees: ParticipantRefJson[];
+  subject_id: string;
+  refer_ids: string[];
+  session_id: string;
+  time: string;
+  valid_from: string;
+  valid_to: string | null;
+  event_time: string | null;
+  supersedes: string | null;
+  superseded_by: string | null;
+  confidence: number;
+  source: string;
+}
+
+export interface PersonaNode {
+  id: string;
+  kind: 'trait' | 'preference' | 'affect';
+  target: string;
+  valence: number;
+  label: string | null;
+  strength: number;
+  evidence_count: number;
+  stable: boolean;
+  last_seen: string;
+}
+
+export interface QueryAnswer {
+  evidence: MemoryItem[];
+  asker: { id: string; confidence: string; score: number } | null;
+  rounds: number;
+  timings: Record<string, number>;
+}
+
+export const listParticipants = async (): Promise<Participant[]> =>
+  (await api<{ participants: Participant[] }>('GET', '/v1/participants')).participants;
+
+export const renameParticipant = (id: string, name: string | null): Promise<Participant> =>
+  api<Participant>('PATCH', `/v1/participants/${encodeURIComponent(id)}`, { name });
+
+export const eraseParticipant = (id: string): Promise<{ id: string; erased_utterances: number; erased_memories: number }> =>
+  api('DELETE', `/v1/participants/${encodeURIComponent(id)}`);
+
+export const getParticipant = (id: string): Promise<Participant> => api('GET', `/v1/participants/${encodeURIComponent(id)}`);
+
+export const getPersona = async (id: string): Promise<PersonaNode[]> =>
+  (await api<{ persona: PersonaNode[] }>('GET', `/v1/participants/${encodeURIComponent(id)}/persona`)).persona;
+
+export async function listFacts(filter: { participant?: string; q?: string; history?: boolean }): Promise<Fact[]> {
+  const p = new URLSearchParams({ limit: '500' });
+  if (filter.participant) p.set('participant', filter.participant);
+  if (filter.q) p.set('q', filter.q);
+  if (filter.history) p.set('include_history', 'true');
+  return (await api<{ memories: Fact[] }>('GET', `/v1/memories?${p}`)).memories;
+}
+
+export async function listInteractions(sessionId: string | null): Promise<Utterance[]> {
+  const p = new URLSearchParams({ limit: '1000' });
+  if (sessionId) p.set('session_id', sessionId);
+  return (await api<{ interactions: Utterance[] }>('GET', `/v1/interactions?${p}`)).interactions;
+}
+
+export const getUtterance = (id: string): Promise<Utterance> => api('GET', `/v1/utterances/${encodeURIComponent(id)}`);
+
+export const ask = (question: string, sessionId: string | null): Promise<QueryAnswer> =>
+  api('POST', '/v1/query', { question, k: 8, ...(sessionId ? { session_id: sessionId } : {}) });
+
+/** A participant's display name: their name, else a short label from the id. */
+export function displayName(p: { id: string; name: string | null } | null | undefined): string {
+  if (!p) return 'unknown';
+  return p.name ?? `Speaker ${p.id.replace(/^p_/, '').slice(0, 4)}`;
+}

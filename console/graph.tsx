@@ -1,0 +1,132 @@
+/** Graph view: who speaks to whom (utterances addressed), drawn with cytoscape; a click shows the person. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Core } from 'cytoscape';
+import { displayName, listInteractions, listParticipants, type Participant } from './api.ts';
+import { speakerColor } from './colors.ts';
+import { PersonPanel } from './person.tsx';
+
+interface Edge { from: string; to: string; weight: number }
+
+/** Edges weighted by the number of utterances a speaker addressed to each addressee; self-edges dropped. */
+export function interactionEdges(utterances: { speaker: { id: string }; addressees: { id: string }[] }[]): Edge[] {
+  const weights = new Map<string, Edge>();
+  for (const u of utterances) {
+    for (const a of u.addressees) {
+      if (a.id === u.speaker.id) continue;
+      const key = `${u.speaker.id}\u0000${a.id}`;
+      const e = weights.get(key) ?? { from: u.speaker.id, to: a.id, weight: 0 };
+      e.weight++;
+      weights.set(key, e);
+    }
+  }
+  return [...weights.values()].sort((a, b) => b.weight - a.weight);
+}
+
+export interface GraphProps {
+  sessionId: string;
+  version: number;
+  erased: Set<string>;
+  onErased: (id: string) => void;
+}
+
+export function GraphView(props: GraphProps) {
+  const [scope, setScope] = useState<'session' | 'everyone'>('session');
+  const [sessionId, setSessionId] = useState(props.sessionId);
+  const [people, setPeople] = useState<Participant[]>([]);
+  const [edges, setEdges] = useState<Edge[]>([]);
+  const [spoke, setSpoke] = useState<Map<string, number>>(new Map());
+  const [selected, setSelected] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const cy = useRef<Core | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      try {
+        const [all, utterances] = await Promise.all([listParticipants(), listInteractions(scope === 'session' ? sessionId : null)]);
+        if (cancelled) return;
+        const counts = new Map<string, number>();
+        for (const u of utterances) counts.set(u.speaker.id, (counts.get(u.speaker.id) ?? 0) + 1);
+        const involved = new Set<string>(counts.keys());
+        const es = interactionEdges(utterances);
+        for (const e of es) involved.add(e.to);
+        setPeople(all.filter((p) => !props.erased.has(p.id) && (scope === 'everyone' || involved.has(p.id))));
+        setEdges(es.filter((e) => !props.erased.has(e.from) && !props.erased.has(e.to)));
+        setSpoke(counts);
+        setError(null);
+      } catch (err) {
+        setError((err as Error).message);
+      }
+    })();
+    return () => { cancelled = true; };
+  }, [scope, sessionId, props.version, props.erased]);
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      const { default: cytoscape } = await import('cytoscape');
+      if (cancelled || !box.current) return;
+      cy.current?.destroy();
+      const ids = new Set(people.map((p) => p.id));
+      const maxW = Math.max(1, ...edges.map((e) => e.weight));
+      cy.current = cytoscape({
+        container: box.current,
+        elements: [
+          ...people.map((p) => ({ data: { id: p.id, label: `${displayName(p)} (${spoke.get(p.id) ?? 0})`, color: speakerColor(p.id), size: 30 + 6 * Math.sqrt(spoke.get(p.id) ?? 0) } })),
+          ...edges.filter((e) => ids.has(e.from) && ids.has(e.to)).map((e) => ({
+            data: { id: `${e.from}->${e.to}`, source: e.from, target: e.to, weight: e.weight, width: 1 + (7 * e.weight) / maxW },
+          })),
+        ],
+        style: [
+          { selector: 'node', style: { 'background-color': 'data(color)', label: 'data(label)', width: 'data(size)', height: 'data(size)', 'font-size': 12, 'text-valign': 'bottom', 'text-margin-y': 4 } },
+          { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#222' } },
+          { selector: 'edge', style: { width: 'data(width)', 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'line-color': '#9aa', 'target-arrow-color': '#9aa', label: 'data(weight)', 'font-size': 11, 'text-background-color': '#fff', 'text-background-opacity': 1 } },
+        ],
+        layout: { name: people.length > 2 ? 'cose' : 'circle', animate: false, padding: 40 },
+        wheelSensitivity: 0.3,
+      });
+      cy.current.on('tap', 'node', (ev) => setSelected(ev.target.id() as string));
+    })();
+    return () => { cancelled = true; };
+  }, [people, edges, spoke]);
+
+  useEffect(() => () => cy.current?.destroy(), []);
+
+  const byId = new Map(people.map((p) => [p.id, p]));
+  return (
+    <section class="graph">
+      <div class="toolbar">
+        <label><input type="radio" name="scope" checked={scope === 'session'} onChange={() => setScope('session')} /> session</label>
+        <input aria-label="session id" value={sessionId} onChange={(e) => setSessionId(e.currentTarget.value)} disabled={scope !== 'session'} />
+        <label><input type="radio" name="scope" checked={scope === 'everyone'} onChange={() => setScope('everyone')} /> everyone</label>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <div class="columns">
+        <div>
+          <div class="cy" ref={box} aria-label="interaction graph" />
+          <table class="edges" aria-label="who spoke to whom">
+            <thead><tr><th>speaker</th><th>to</th><th>utterances</th></tr></thead>
+            <tbody>
+              {edges.map((e) => (
+                <tr key={`${e.from}-${e.to}`} data-edge={`${e.from}->${e.to}`}>
+                  <td>{displayName(byId.get(e.from) ?? { id: e.from, name: null })}</td>
+                  <td>{displayName(byId.get(e.to) ?? { id: e.to, name: null })}</td>
+                  <td>{e.weight}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ul class="people" aria-label="people in the graph">
+            {people.map((p) => (
+              <li key={p.id} data-person={p.id}>
+                <button class="link" onClick={() => setSelected(p.id)} style={{ color: speakerColor(p.id) }}>{displayName(p)}</button>
+              </li>
+            ))}
+          </ul>
+        </div>
+        {selected && !props.erased.has(selected) && <PersonPanel id={selected} version={props.version} onErased={(id) => { setSelected(null); props.onErased(id); }} />}
+      </div>
+    </section>
+  );
+}

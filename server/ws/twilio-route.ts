@@ -1,0 +1,251 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Type } from '@sinclair/typebox';
+import type { RawData, WebSocket } from 'ws';
+import { ERRORS, ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
+import { presentedKey } from '../plugins/auth.js';
+import type { LiveSession } from './live-session.js';
+import { handleClientMessage, MAX_SESSION_METADATA_BYTES } from './message-handlers.js';
+
+/** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
+const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
+
+/** `customParameters` entries Parley reads (`<Parameter name="…" value="…"/>` in the TwiML). */
+export const TWILIO_PARAMS = {
+  /** The API key, when it is not in the URL's `?token=`. */
+  token: 'parley_token',
+  /** The application's own id for the caller (phone number, CRM id). */
+  externalId: 'external_id',
+} as const;
+
+const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export const TwilioQuery = Type.Object({
+  token: Type.Optional(Type.String({ description: 'API key (Twilio cannot set headers); or send it as customParameters.parley_token' })),
+});
+
+/** A close reason is at most 123 bytes of UTF-8. */
+function closeReason(code: ErrorCode, message: string): string {
+  let reason = `${code}: ${message}`;
+  while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -2);
+  return reason;
+}
+
+function toText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function badFrame(message: string): ParleyError {
+  return new ParleyError('PARLEY_ERR_BAD_FRAME', message);
+}
+
+/** The fields of a `start` message Parley uses, checked. */
+interface TwilioStart {
+  streamSid: string;
+  callSid: string;
+  accountSid: string | null;
+  tracks: string[];
+  customParameters: Record<string, string>;
+}
+
+function parseStart(msg: Record<string, unknown>): TwilioStart {
+  const start = record(msg.start);
+  if (!start) throw badFrame('start: missing the "start" object');
+  const callSid = start.callSid;
+  const streamSid = start.streamSid ?? msg.streamSid;
+  if (typeof callSid !== 'string' || !SESSION_ID.test(callSid)) {
+    throw badFrame('start: start.callSid must be a string of 1 to 128 letters, digits, "_", ".", ":" or "-"');
+  }
+  if (typeof streamSid !== 'string' || streamSid === '') throw badFrame('start: missing start.streamSid');
+  const format = record(start.mediaFormat);
+  const encoding = format?.encoding;
+  const rate = Number(format?.sampleRate);
+  const channels = Number(format?.channels ?? 1);
+  if (encoding !== 'audio/x-mulaw' || rate !== 8000 || channels !== 1) {
+    throw new ParleyError('PARLEY_ERR_BAD_AUDIO',
+      `unsupported mediaFormat ${JSON.stringify(encoding ?? null)} ${String(format?.sampleRate)} Hz ${String(format?.channels)} ch; Parley takes Twilio's audio/x-mulaw 8000 Hz mono`);
+  }
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(record(start.customParameters) ?? {})) if (typeof v === 'string') params[k] = v;
+  const tracks = Array.isArray(start.tracks) ? start.tracks.filter((t): t is string => typeof t === 'string') : ['inbound'];
+  return { streamSid, callSid, accountSid: typeof start.accountSid === 'string' ? start.accountSid : null, tracks, customParameters: params };
+}
+
+/**
+ * One Twilio Media Streams connection: `connected`, `start`, `media`…, `mark`, `stop`, as Twilio sends
+ * them (JSON text frames). The call becomes the Parley session named by its call SID; the caller's
+ * audio (the inbound track) goes through the same live-session pipeline as `/v1/stream`; `stop` ends the
+ * session as `session.end` does. The socket carries nothing back: events go to the session's
+ * subscribers (`GET /v1/sessions/{call SID}/events`).
+ */
+class TwilioConnection {
+  private session: LiveSession | null = null;
+  private state: 'waiting' | 'live' | 'stopped' | 'closed' = 'waiting';
+  /** Messages run one after another (the `start` lookup is asynchronous; media behind it waits). */
+  private chain: Promise<void> = Promise.resolve();
+  private lastSequence = 0;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly socket: WebSocket,
+    private readonly request: FastifyRequest,
+  ) {
+    // A key in the URL is checked at once, so a wrong one is refused before any audio.
+    const urlKey = presentedKey(request);
+    if (urlKey !== undefined && app.tenantForKey(urlKey) === null) {
+      this.refuse(new ParleyError('PARLEY_ERR_UNAUTHORIZED', 'unknown API key'));
+      return;
+    }
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      this.chain = this.chain.then(() => this.onMessage(data, isBinary)).catch((err: unknown) => this.refuse(err));
+    });
+    socket.on('close', () => this.onClose());
+    socket.on('error', (err) => request.log.warn({ err: err.message }, 'twilio socket error'));
+  }
+
+  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+    if (this.state === 'closed') return;
+    if (isBinary) throw badFrame('Twilio Media Streams sends JSON text frames; got a binary frame');
+    let msg: Record<string, unknown> | null;
+    try {
+      msg = record(JSON.parse(toText(data)));
+    } catch {
+      msg = null;
+    }
+    if (!msg || typeof msg.event !== 'string') throw badFrame('every frame must be a JSON object with an "event" field');
+    const sequence = Number(msg.sequenceNumber);
+    if (Number.isFinite(sequence)) this.lastSequence = sequence;
+    switch (msg.event) {
+      case 'connected':
+        return;
+      case 'start':
+        return this.start(msg);
+      case 'media':
+        return this.media(msg);
+      case 'stop':
+        return this.stop();
+      case 'mark':
+      case 'dtmf':
+        // Marks echo audio a bidirectional stream played back (Parley plays none); key presses are not speech.
+        if (this.state === 'waiting') throw badFrame(`${msg.event} before start`);
+        return;
+      default:
+        // Events added to Twilio's protocol later are let through rather than dropping the call.
+        this.request.log.debug({ event: msg.event }, 'unknown Twilio event ignored');
+    }
+  }
+
+  private async start(msg: Record<string, unknown>): Promise<void> {
+    if (this.state !== 'waiting') throw badFrame('start: the stream has already started');
+    const start = parseStart(msg);
+    const key = presentedKey(this.request) ?? start.customParameters[TWILIO_PARAMS.token];
+    const tenant = this.app.tenantForKey(key);
+    if (tenant === null) {
+      throw new ParleyError('PARLEY_ERR_UNAUTHORIZED', key
+        ? 'unknown API key'
+        : `missing API key: add ?token= to the stream URL or a <Parameter name="${TWILIO_PARAMS.token}"> to the TwiML`);
+    }
+    const { [TWILIO_PARAMS.token]: _token, ...visible } = start.customParameters;
+    const externalId = visible[TWILIO_PARAMS.externalId];
+    if (externalId !== undefined && (externalId.length < 1 || externalId.length > 200)) {
+      throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to 200 characters`);
+    }
+    // Everything that can refuse the call is checked before the session opens.
+    const graph = this.app.stores.graph;
+    const stored = await graph.getSession(tenant, start.callSid);
+    const metadata = {
+      ...(stored?.metadata ?? {}),
+      channel: 'twilio',
+      twilio: { call_sid: start.callSid, stream_sid: start.streamSid, account_sid: start.accountSid, tracks: start.tracks, custom_parameters: visible },
+    };
+    if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_SESSION_METADATA_BYTES) {
+      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `customParameters would make the session metadata larger than ${MAX_SESSION_METADATA_BYTES} bytes`);
+    }
+    const registry = this.app.sessions;
+    registry.admit(tenant, start.callSid);
+    const opened = await registry.open(tenant, start.callSid);
+    const session = opened.session;
+    try {
+      await graph.updateSession(tenant, start.callSid, { metadata });
+    } catch (err) {
+      if (!session.connected) registry.disconnected(session);
+      throw err;
+    }
+    if (this.socketGone()) {
+      // Twilio hung up while the session opened: it waits for a resume like any dropped stream.
+      if (!session.connected) registry.disconnected(session);
+      return;
+    }
+    if (externalId !== undefined) session.pendingExternalId = externalId;
+    this.session = session;
+    this.state = 'live';
+    session.attach(this.socket, TWILIO_FORMAT, opened.resumed, { events: false });
+    session.log.info({ streamSid: start.streamSid, tracks: start.tracks }, 'twilio stream started');
+  }
+
+  /** Whether the socket closed (read after awaits, where the compiler's narrowing no longer holds). */
+  private socketGone(): boolean {
+    return this.state === 'closed';
+  }
+
+  private media(msg: Record<string, unknown>): void {
+    if (this.state === 'waiting' || !this.session) throw badFrame('media before start: Twilio sends "start" (with the call SID and media format) first');
+    if (this.state !== 'live') return;
+    const media = record(msg.media);
+    const payload = media?.payload;
+    if (typeof payload !== 'string') throw badFrame('media: missing media.payload (base64 mu-law)');
+    // With both tracks streamed, "outbound" is what the caller hears (the bot): only the caller is heard.
+    if (media?.track === 'outbound') return;
+    this.session.voice.push(Buffer.from(payload, 'base64'));
+  }
+
+  private stop(): void {
+    if (this.state === 'waiting' || !this.session) throw badFrame('stop before start');
+    if (this.state !== 'live') return;
+    this.state = 'stopped';
+    const session = this.session;
+    // Ends exactly as `session.end` does: finals stored, memory.updated out, then session.ended.
+    const deps = this.app.liveSessionDeps;
+    session.enqueue(() => handleClientMessage(session, deps, 'session.end', { type: 'session.end' }));
+  }
+
+  private onClose(): void {
+    const previous = this.state;
+    this.state = 'closed';
+    const session = this.session;
+    if (!session) return;
+    session.detach(this.socket);
+    // Without `stop` (a dropped connection) the session waits for a resume, as on /v1/stream.
+    if (previous === 'live' && !session.ended && !session.connected) this.app.sessions.disconnected(session);
+  }
+
+  /** Tell subscribers (when there is a session) and close the socket with the error as its reason. */
+  private refuse(err: unknown): void {
+    const { code, message } = toClientError(err);
+    if (code === 'PARLEY_ERR_INTERNAL') this.request.log.error({ err }, 'twilio stream failed');
+    else this.request.log.info({ code, message, sequenceNumber: this.lastSequence }, 'twilio stream refused');
+    if (this.state === 'closed') return;
+    if (this.session && this.state === 'live') {
+      this.app.metrics.wsErrors.inc({ code });
+      this.session.send('error', { code, message, fatal: true });
+    }
+    this.socket.close(ERRORS[code].wsClose, closeReason(code, message));
+  }
+}
+
+/** `GET /v1/twilio`: Twilio Media Streams, unchanged (see docs/PROTOCOL.md). */
+export const twilioRoute = fp(async (app: FastifyInstance): Promise<void> => {
+  app.get('/v1/twilio', {
+    websocket: true,
+    schema: { querystring: TwilioQuery, summary: 'Twilio Media Streams (WebSocket): a call becomes a session named by its call SID' },
+  }, (socket, request) => {
+    new TwilioConnection(app, socket, request);
+  });
+}, { name: 'parley-twilio', dependencies: ['parley-stream', 'parley-auth'] });

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../../pipelines/models/repo-root.js';
+
+/** A Twilio-style SID: two letters and 32 hex digits. */
+export function twilioSid(prefix: 'CA' | 'MZ' | 'AC'): string {
+  return `${prefix}${randomBytes(16).toString('hex')}`;
+}
+
+/** Bytes of one 20 ms Twilio media payload: 160 mu-law samples at 8 kHz. */
+export const TWILIO_CHUNK_BYTES = 160;
+
+/** The recorded caller (raw mu-law 8 kHz mono, made by scripts/make-twilio-fixture.sh) and its texts. */
+export function twilioFixture(): { audio: Buffer; utterances: string[] } {
+  const dir = path.join(repoRoot(), 'test', 'fixtures', 'audio');
+  const meta = JSON.parse(readFileSync(path.join(dir, 'twilio-call.json'), 'utf8')) as { utterances: string[] };
+  return { audio: readFileSync(path.join(dir, 'twilio-call.ulaw')), utterances: meta.utterances };
+}
+
+export interface TwilioCall {
+  accountSid: string;
+  callSid: string;
+  streamSid: string;
+  customParameters: Record<string, string>;
+}
+
+/**
+ * The text frames Twilio sends for one call, in order, shaped as Twilio's Media Streams docs show them:
+ * `connected`, `start`, one `media` per 20 ms of audio (base64 payload, `chunk` and `timestamp` as
+ * strings, `sequenceNumber` counting every message after `connected`), a `mark`, then `stop`.
+ */
+export function twilioMessages(call: TwilioCall, mulaw: Buffer, opts: { mark?: string } = {}): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [{ event: 'connected', protocol: 'Call', version: '1.0.0' }];
+  let seq = 0;
+  const next = (): string => String(++seq);
+  out.push({
+    event: 'start', sequenceNumber: next(), streamSid: call.streamSid,
+    start: {
+      accountSid: call.accountSid, streamSid: call.streamSid, callSid: call.callSid, tracks: ['inbound'],
+      customParameters: call.customParameters,
+      mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+    },
+  });
+  let chunk = 0;
+  for (let at = 0; at + TWILIO_CHUNK_BYTES <= mulaw.length; at += TWILIO_CHUNK_BYTES) {
+    chunk += 1;
+    out.push({
+      event: 'media', sequenceNumber: next(), streamSid: call.streamSid,
+      media: { track: 'inbound', chunk: String(chunk), timestamp: String((chunk - 1) * 20), payload: mulaw.subarray(at, at + TWILIO_CHUNK_BYTES).toString('base64') },
+    });
+  }
+  if (opts.mark) out.push({ event: 'mark', sequenceNumber: next(), streamSid: call.streamSid, mark: { name: opts.mark } });
+  out.push({ event: 'stop', sequenceNumber: next(), streamSid: call.streamSid, stop: { accountSid: call.accountSid, callSid: call.callSid } });
+  return out;
+}
+
+/** One server-sent event as received. */
+export interface SseEvent {
+  event: string;
+  id: string | null;
+  data: Record<string, unknown>;
+}
+
+/** A server-sent events subscriber over plain HTTP that records events and knows when the stream ended. */
+export class SseClient {
+  readonly events: SseEvent[] = [];
+  ended = false;
+  private buffer = '';
+  private listeners: (() => void)[] = [];
+
+  private constructor(private readonly req: http.ClientRequest) {}
+
+  /** Open the stream; resolves once the server confirmed the subscription (its first comment line). */
+  static open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+    return new Promise((resolve, reject) => {
+      const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } });
+      const client = new SseClient(req);
+      req.on('error', reject);
+      req.on('response', (res) => {
+        if (res.statusCode !== 200) {
+          let body = '';
+          res.on('data', (d: Buffer) => { body += d.toString(); });
+          res.on('end', () => reject(new Error(`HTTP ${res.statusCode}: ${body}`)));
+          return;
+        }
+        res.setEncoding('utf8');
+        let confirmed = false;
+        res.on('data', (text: string) => {
+          client.buffer += text;
+          if (!confirmed && client.buffer.includes(': subscribed')) {
+            confirmed = true;
+            resolve(client);
+          }
+          client.parse();
+        });
+        res.on('end', () => {
+          client.ended = true;
+          client.notify();
+        });
+      });
+    });
+  }
+
+  private parse(): void {
+    let cut = this.buffer.indexOf('\n\n');
+    while (cut >= 0) {
+      const block = this.buffer.slice(0, cut);
+      this.buffer = this.buffer.slice(cut + 2);
+      let event = 'message';
+      let id: string | null = null;
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('id: ')) id = line.slice(4);
+        else if (line.startsWith('data: ')) data.push(line.slice(6));
+      }
+      if (data.length > 0) this.events.push({ event, id, data: JSON.parse(data.join('\n')) as Record<string, unknown> });
+      cut = this.buffer.indexOf('\n\n');
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** Wait until `done()` holds (checked on every event), or fail after `timeoutMs`. */
+  until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!done()) return;
+        clearTimeout(timer);
+        this.listeners = this.listeners.filter((l) => l !== check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.listeners = this.listeners.filter((l) => l !== check);
+        reject(new Error(`timed out waiting for ${what}; got ${this.events.map((e) => e.event).join(', ')}`));
+      }, timeoutMs);
+      this.listeners.push(check);
+    });
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
+}
