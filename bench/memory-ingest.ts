@@ -14,6 +14,7 @@ import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
+import { ParleyClient } from '../clients/typescript/src/index.js';
 import { argNumber, loadLocomoTurns, locomoTime, percentile, type LocomoTurn } from './lib/locomo.js';
 
 interface RunResult {
@@ -31,7 +32,7 @@ async function run(conversations: [string, LocomoTurn[]][], consolidate: boolean
   const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const api = new ParleyClient({ baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
   const acknowledged = new Map<string, number>();
   const lags: number[] = [];
   app.afterConsolidation.push(async (job) => {
@@ -45,15 +46,9 @@ async function run(conversations: [string, LocomoTurn[]][], consolidate: boolean
     // One HTTP call per turn, as a live client would send them, in conversation order.
     for (const t of convTurns) {
       const t0 = performance.now();
-      const res = await fetch(`${base}/v1/sessions/${conv}-s${t.session}/utterances`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          utterances: [{ speaker: t.speaker, addressees: [t.addressee], text: t.text, time: locomoTime(t.session_date_time, t.turn_idx * 30) }],
-        }),
-      });
-      if (res.status !== 201) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-      const [id] = ((await res.json()) as { utterance_ids: string[] }).utterance_ids;
+      const { utterance_ids: [id] } = await api.postUtterances(`${conv}-s${t.session}`, [
+        { speaker: t.speaker, addressees: [t.addressee], text: t.text, time: locomoTime(t.session_date_time, t.turn_idx * 30) },
+      ]);
       const now = performance.now();
       postTimes.push(now - t0);
       acknowledged.set(id!, now);

@@ -24,6 +24,8 @@ import { sessionRoutes } from './routes/sessions.js';
 import { utteranceRoutes } from './routes/utterances.js';
 import { streamRoute } from './ws/stream-route.js';
 import { mcpRoute } from './mcp/mcp-route.js';
+import { asyncApiDocument } from './protocol/asyncapi.js';
+import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 import { twilioRoute } from './ws/twilio-route.js';
 import { sessionEventRoutes } from './routes/session-events.js';
 
@@ -55,17 +57,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   await app.register(errorHandlerPlugin);
+  for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Parley',
         version: '1',
-        description: 'Real-time voice-memory server. The WebSocket protocol of /v1/stream is described in docs/PROTOCOL.md.',
+        description: 'Real-time voice-memory server. The WebSocket protocol of /v1/stream is described in docs/PROTOCOL.md '
+          + 'and, machine-readably, as AsyncAPI 3 at GET /asyncapi.json.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      ...(config.apiKeys.length > 0 ? { security: [{ bearer: [] }] } : {}),
+      servers: [{ url: '/', description: 'this server' }],
+      tags: [
+        { name: 'health', description: 'Liveness and readiness probes' },
+        { name: 'sessions', description: 'Import utterances, end a session, read its transcript' },
+        { name: 'participants', description: 'People Parley knows: profiles, corrections, erasure' },
+        { name: 'interactions', description: 'Who said what to whom' },
+        { name: 'memories', description: 'Long-term facts and profile facts' },
+        { name: 'query', description: 'Ask memory a question' },
+      ],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key of PARLEY_API_KEYS; not needed when none is configured' },
+        },
+      },
+      security: [{ bearer: [] }],
     },
+    // Named schemas (`$id`) become components.schemas under that name instead of def-0, def-1…
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
   await app.register(metricsPlugin, { config });
@@ -100,6 +120,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(personaRoutes);
   await app.register(consoleRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const asyncApi = asyncApiDocument();
+  app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);
   await app.ready();
   return app as unknown as FastifyInstance;
 }

@@ -1,10 +1,25 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
-/** HTTP request and response schemas; fastify validates with them and @fastify/swagger publishes them. */
+/**
+ * HTTP request and response schemas; fastify validates with them and @fastify/swagger publishes them.
+ * Every schema with an `$id` is registered once (`NAMED_SCHEMAS`, added in `buildApp`) and used
+ * through `ref()`, so /openapi.json lists it under `components.schemas` by that name.
+ */
+
+/** A `$ref` to a named schema that keeps the schema's static type. */
+export function ref<T extends TSchema>(schema: T, options: { description?: string } = {}): T {
+  if (!schema.$id) throw new Error('ref() needs a schema with an $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(schema.$id, options)) as unknown as T;
+}
 
 export const ErrorBody = Type.Object(
-  { error: Type.Object({ code: Type.String(), message: Type.String() }) },
-  { $id: 'Error' },
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'stable PARLEY_ERR_* code (docs/PROTOCOL.md, "Error codes")' }),
+      message: Type.String({ description: 'human-readable; may change between versions' }),
+    }, { additionalProperties: false }),
+  },
+  { $id: 'Error', description: 'Every error response: a stable code and a message, never a stack trace' },
 );
 
 const Iso = Type.String({ format: 'date-time', description: 'ISO-8601 wall-clock time' });
@@ -21,9 +36,13 @@ export const ParticipantRefParams = Type.Object({
 });
 export type ParticipantRefParams = Static<typeof ParticipantRefParams>;
 
-export const ParticipantRef = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
+export const ParticipantRef = Type.Object(
+  { id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) },
+  { $id: 'ParticipantRef', description: 'A participant by id, with its name when known' },
+);
 
-export const UtteranceInputSchema = Type.Object(
+/** One utterance to store (no `$id` here: the MCP tools compile it with TypeBox, which needs no refs). */
+const utteranceInput = () => Type.Object(
   {
     utterance_id: Type.Optional(Type.String({
       minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$',
@@ -39,11 +58,17 @@ export const UtteranceInputSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Self-contained (its items inline, not a `$ref`), so the MCP `add_utterances` tool can reuse it. */
 export const PostUtterancesBody = Type.Object(
-  { utterances: Type.Array(UtteranceInputSchema, { minItems: 1, maxItems: 1000 }) },
-  { additionalProperties: false },
+  { utterances: Type.Array(utteranceInput(), { minItems: 1, maxItems: 1000 }) },
+  { additionalProperties: false, $id: 'PostUtterancesRequest' },
 );
 export type PostUtterancesBody = Static<typeof PostUtterancesBody>;
+
+export const PostUtterancesResponse = Type.Object(
+  { utterance_ids: Type.Array(Type.String(), { description: 'the stored utterances\' ids, in the order sent' }) },
+  { $id: 'PostUtterancesResponse' },
+);
 
 export const SessionIdParams = Type.Object({
   session_id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' }),
@@ -58,8 +83,8 @@ export const UtteranceView = Type.Object(
     id: Type.String(),
     session_id: Type.String(),
     seq: Type.Integer(),
-    speaker: ParticipantRef,
-    addressees: Type.Array(ParticipantRef),
+    speaker: ref(ParticipantRef),
+    addressees: Type.Array(ref(ParticipantRef)),
     text: Type.String(),
     start_ms: Type.Union([Type.Number(), Type.Null()]),
     end_ms: Type.Union([Type.Number(), Type.Null()]),
@@ -70,6 +95,21 @@ export const UtteranceView = Type.Object(
   { $id: 'Utterance' },
 );
 export type UtteranceView = Static<typeof UtteranceView>;
+
+export const TranscriptResponse = Type.Object(
+  { session_id: Type.String(), utterances: Type.Array(ref(UtteranceView)) },
+  { $id: 'Transcript' },
+);
+
+export const SessionEndResponse = Type.Object(
+  { session_id: Type.String(), ended_at: Type.String(), job_id: Type.String() },
+  { $id: 'SessionEnd', description: 'End-of-session consolidation is queued as job_id' },
+);
+
+export const InteractionsResponse = Type.Object(
+  { interactions: Type.Array(ref(UtteranceView)) },
+  { $id: 'InteractionList' },
+);
 
 export const ParticipantView = Type.Object(
   {
@@ -86,6 +126,11 @@ export const ParticipantView = Type.Object(
 );
 export type ParticipantView = Static<typeof ParticipantView>;
 
+export const ParticipantsResponse = Type.Object(
+  { participants: Type.Array(ref(ParticipantView)) },
+  { $id: 'ParticipantList' },
+);
+
 export const ParticipantPatchBody = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
@@ -93,9 +138,16 @@ export const ParticipantPatchBody = Type.Object(
     aliases: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
     attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, $id: 'ParticipantPatch' },
 );
 export type ParticipantPatchBody = Static<typeof ParticipantPatchBody>;
+
+export const ParticipantErasedResponse = Type.Object(
+  {
+    id: Type.String(), erased_utterances: Type.Integer(), erased_memories: Type.Integer(), erased_voiceprints: Type.Integer(),
+  },
+  { $id: 'ParticipantErased' },
+);
 
 export const InteractionsQuery = Type.Object(
   {
@@ -109,3 +161,131 @@ export const InteractionsQuery = Type.Object(
   { additionalProperties: false },
 );
 export type InteractionsQuery = Static<typeof InteractionsQuery>;
+
+export const HealthResponse = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
+
+export const ReadinessResponse = Type.Object(
+  { status: Type.String(), checks: Type.Record(Type.String(), Type.Boolean()) },
+  { $id: 'Readiness', description: 'status "ready" when every check is true, else "not ready"' },
+);
+
+/**
+ * Errors any authenticated route may answer: 401 (with `PARLEY_API_KEYS` set, a missing or unknown
+ * key) and 503 (a store or the queue is unavailable, or the server is shutting down); routes with a
+ * body also 413 (larger than the body limit).
+ */
+export function errorResponses(opts: { body?: boolean } = {}): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {
+    401: ref(ErrorBody, { description: 'PARLEY_ERR_UNAUTHORIZED: missing or unknown API key' }),
+    503: ref(ErrorBody, { description: 'PARLEY_ERR_STORE_UNAVAILABLE, PARLEY_ERR_OVERLOADED or PARLEY_ERR_SHUTTING_DOWN: retry later' }),
+  };
+  if (opts.body) out[413] = ref(ErrorBody, { description: 'PARLEY_ERR_FRAME_TOO_LARGE: request body over 16 MiB' });
+  return out;
+}
+
+/** A documented error response. */
+export function errorResponse(description: string): TSchema {
+  return ref(ErrorBody, { description });
+}
+
+export const FactView = Type.Object(
+  {
+    id: Type.String(),
+    layer: Type.Union([Type.Literal('fact'), Type.Literal('profile')]),
+    text: Type.String(),
+    kind: Type.String(),
+    speaker: ref(ParticipantRef),
+    addressees: Type.Array(ref(ParticipantRef)),
+    subject_id: Type.String(),
+    refer_ids: Type.Array(Type.String()),
+    session_id: Type.String(),
+    time: Type.String(),
+    valid_from: Type.String(),
+    valid_to: Type.Union([Type.String(), Type.Null()], { description: 'when a newer memory replaced or retracted it; null while it holds' }),
+    valid_until: Type.Union([Type.String(), Type.Null()], { description: 'the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended' }),
+    event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated' }),
+    supersedes: Type.Union([Type.String(), Type.Null()]),
+    superseded_by: Type.Union([Type.String(), Type.Null()]),
+    confidence: Type.Number(),
+    source: Type.String(),
+  },
+  { $id: 'Memory' },
+);
+export type FactView = Static<typeof FactView>;
+
+export const MemoriesResponse = Type.Object({ memories: Type.Array(ref(FactView)) }, { $id: 'MemoryList' });
+
+export const MemoryPatch = Type.Object(
+  {
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'MemoryPatch' },
+);
+export type MemoryPatch = Static<typeof MemoryPatch>;
+
+export const MemoryDeletedResponse = Type.Object({ id: Type.String(), deleted: Type.Boolean() }, { $id: 'MemoryDeleted' });
+
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+
+export const QueryBody = Type.Object({
+  question: Type.String({ minLength: 1, maxLength: 4000 }),
+  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name' })),
+  audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice' })),
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
+  k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
+  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant (id, external_id or name)' })),
+  addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories addressed to this participant id' })),
+}, { additionalProperties: false, $id: 'QueryRequest' });
+export type QueryBody = Static<typeof QueryBody>;
+
+export const MemoryItemView = Type.Object({
+  id: Type.String(),
+  layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona'), Type.Literal('relation')]),
+  text: Type.String(),
+  speaker: Type.Union([ref(ParticipantRef), Type.Null()]),
+  addressees: Type.Array(ref(ParticipantRef)),
+  refer_ids: Type.Array(Type.String()),
+  session_id: Type.Union([Type.String(), Type.Null()]),
+  time: Type.Union([Type.String(), Type.Null()]),
+  valid_from: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 from when the memory holds' }),
+  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
+  superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
+  score: Type.Number(),
+}, { $id: 'MemoryItem' });
+
+export const QueryResponse = Type.Object({
+  evidence: Type.Array(ref(MemoryItemView)),
+  asker: Type.Union([Type.Object({ id: Type.String(), confidence: Type.Union([Type.Literal('high'), Type.Literal('low')]), score: Type.Number() }), Type.Null()]),
+  rounds: Type.Integer(),
+  timings: Type.Record(Type.String(), Type.Number()),
+}, { $id: 'QueryResponse' });
+
+/** Every named schema, registered with `app.addSchema` before the routes that refer to them. */
+export const PersonaNodeView = Type.Object({
+  id: Type.String(),
+  kind: Type.Union([Type.Literal('trait'), Type.Literal('preference'), Type.Literal('affect')]),
+  target: Type.String({ description: 'what it is about, lower-case; `self` for traits without a target' }),
+  valence: Type.Number({ description: 'mean valence of the evidence in [-1, 1]' }),
+  label: Type.Union([Type.String(), Type.Null()], { description: 'dominant emotion of an affect node' }),
+  strength: Type.Number(),
+  evidence_count: Type.Integer(),
+  evidence_ids: Type.Array(Type.String(), { description: 'utterance ids, oldest first' }),
+  session_ids: Type.Array(Type.String()),
+  first_seen: Type.String(),
+  last_seen: Type.String(),
+  stable: Type.Boolean({ description: 'long-horizon consolidation judged the evidence repeated enough' }),
+}, { $id: 'PersonaNode' });
+
+export const PersonaResponse = Type.Object(
+  { participant_id: Type.String(), persona: Type.Array(ref(PersonaNodeView)) },
+  { $id: 'PersonaResponse' },
+);
+
+export const NAMED_SCHEMAS: TSchema[] = [
+  ErrorBody, ParticipantRef, PostUtterancesBody, PostUtterancesResponse, UtteranceView,
+  TranscriptResponse, SessionEndResponse, InteractionsResponse, ParticipantView, ParticipantsResponse,
+  ParticipantPatchBody, ParticipantErasedResponse, HealthResponse, ReadinessResponse, FactView, MemoriesResponse,
+  MemoryPatch, MemoryDeletedResponse, QueryBody, MemoryItemView, QueryResponse,
+  PersonaNodeView, PersonaResponse,
+];

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { errorResponses, HealthResponse, ReadinessResponse, ref } from '../protocol/http-schemas.js';
 
 async function check(probe: () => Promise<boolean>): Promise<boolean> {
   try {
@@ -12,15 +12,19 @@ async function check(probe: () => Promise<boolean>): Promise<boolean> {
 /** `/healthz`: the process is up. `/readyz`: every store and the queue answer. */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', {
-    schema: { summary: 'Process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    schema: {
+      operationId: 'getHealth', tags: ['health'], summary: 'Process is up', security: [],
+      response: { 200: ref(HealthResponse) },
+    },
   }, async () => ({ status: 'ok' as const }));
 
   app.get('/readyz', {
     schema: {
-      summary: 'Stores and workers are ready',
+      operationId: 'getReadiness', tags: ['health'], summary: 'Stores and workers are ready',
       response: {
-        200: Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.Boolean()) }),
-        503: Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.Boolean()) }),
+        200: ref(ReadinessResponse),
+        401: errorResponses()[401]!,
+        503: ref(ReadinessResponse, { description: 'a store, the queue or the event bus does not answer' }),
       },
     },
   }, async (_request, reply) => {

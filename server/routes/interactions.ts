@@ -1,6 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ErrorBody, InteractionsQuery, UtteranceView } from '../protocol/http-schemas.js';
+import { errorResponse, errorResponses, InteractionsQuery, InteractionsResponse, ref } from '../protocol/http-schemas.js';
 import { isoTime } from '../protocol/iso-time.js';
 import { utteranceViews } from './views.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
@@ -9,9 +8,10 @@ import { resolveParticipantRef } from '../../pipelines/interaction/participant-r
 export async function interactionRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: InteractionsQuery }>('/v1/interactions', {
     schema: {
+      operationId: 'listInteractions', tags: ['interactions'],
       summary: 'Who said what to whom (filters combine with AND)',
       querystring: InteractionsQuery,
-      response: { 200: Type.Object({ interactions: Type.Array(UtteranceView) }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      response: { 200: ref(InteractionsResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: a query parameter is invalid'), 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
     },
   }, async (request) => {
     const q = request.query;

@@ -6,35 +6,15 @@ import { NameResolver } from '../../graph/name-resolver.js';
 import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import { ErrorBody, IdParams } from '../protocol/http-schemas.js';
+import {
+  errorResponse, errorResponses, FactView, IdParams, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
+} from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
-const Ref = Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) });
+export { FactView } from '../protocol/http-schemas.js';
 
-export const FactView = Type.Object(
-  {
-    id: Type.String(),
-    layer: Type.Union([Type.Literal('fact'), Type.Literal('profile')]),
-    text: Type.String(),
-    kind: Type.String(),
-    speaker: Ref,
-    addressees: Type.Array(Ref),
-    subject_id: Type.String(),
-    refer_ids: Type.Array(Type.String()),
-    session_id: Type.String(),
-    time: Type.String(),
-    valid_from: Type.String(),
-    valid_to: Type.Union([Type.String(), Type.Null()], { description: 'when a newer memory replaced or retracted it; null while it holds' }),
-    valid_until: Type.Union([Type.String(), Type.Null()], { description: 'the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended' }),
-    event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated' }),
-    supersedes: Type.Union([Type.String(), Type.Null()]),
-    superseded_by: Type.Union([Type.String(), Type.Null()]),
-    confidence: Type.Number(),
-    source: Type.String(),
-  },
-  { $id: 'Memory' },
-);
-export type FactView = Static<typeof FactView>;
+const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such memory');
+const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or body');
 
 const MemoriesQuery = Type.Object(
   {
@@ -47,15 +27,6 @@ const MemoriesQuery = Type.Object(
   { additionalProperties: false },
 );
 type MemoriesQuery = Static<typeof MemoriesQuery>;
-
-const MemoryPatch = Type.Object(
-  {
-    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
-    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
-type MemoryPatch = Static<typeof MemoryPatch>;
 
 /** Facts as the API shows them, with participant names resolved (`GET /v1/memories`, MCP `get_participant`). */
 export async function factViews(graph: GraphStore, tenant: TenantId, facts: Fact[]): Promise<FactView[]> {
@@ -82,9 +53,10 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: MemoriesQuery }>('/v1/memories', {
     schema: {
+      operationId: 'listMemories', tags: ['memories'],
       summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
       querystring: MemoriesQuery,
-      response: { 200: Type.Object({ memories: Type.Array(FactView) }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      response: { 200: ref(MemoriesResponse), 400: BAD_REQUEST, 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;
@@ -112,9 +84,10 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: IdParams; Body: MemoryPatch }>('/v1/memories/:id', {
     schema: {
+      operationId: 'updateMemory', tags: ['memories'],
       summary: 'Correct a memory (its text or confidence); it is re-indexed',
-      params: IdParams, body: MemoryPatch,
-      response: { 200: FactView, 400: ErrorBody, 404: ErrorBody },
+      params: IdParams, body: ref(MemoryPatch),
+      response: { 200: ref(FactView), 400: BAD_REQUEST, 404: NOT_FOUND, ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { tenant } = request;
@@ -132,9 +105,10 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: IdParams }>('/v1/memories/:id', {
     schema: {
+      operationId: 'deleteMemory', tags: ['memories'],
       summary: 'Erase a memory and its index entries',
       params: IdParams,
-      response: { 200: Type.Object({ id: Type.String(), deleted: Type.Boolean() }), 404: ErrorBody },
+      response: { 200: ref(MemoryDeletedResponse), 404: NOT_FOUND, ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;

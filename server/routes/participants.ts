@@ -1,31 +1,38 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import {
-  ErrorBody, ParticipantPatchBody, ParticipantRefParams, ParticipantView,
+  errorResponse, errorResponses, ParticipantErasedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsResponse, ParticipantView, ref,
 } from '../protocol/http-schemas.js';
+
 import { participantView } from './views.js';
+
+const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name');
+const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
 
 /** Participant profiles: list, read, patch, erase. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/participants', {
-    schema: { summary: 'Every participant of the tenant', response: { 200: Type.Object({ participants: Type.Array(ParticipantView) }) } },
+    schema: {
+      operationId: 'listParticipants', tags: ['participants'], summary: 'Every participant of the tenant',
+      response: { 200: ref(ParticipantsResponse), ...errorResponses() },
+    },
   }, async (request) => ({ participants: await listParticipantViews(app, request.tenant) }));
 
   app.get<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
-      summary: 'One participant profile, by id, external_id or name',
-      params: ParticipantRefParams, response: { 200: ParticipantView, 404: ErrorBody, 409: ErrorBody },
+      operationId: 'getParticipant', tags: ['participants'], summary: 'One participant profile, by id, external_id or name',
+      params: ParticipantRefParams,
+      response: { 200: ref(ParticipantView), 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
   }, async (request) => participantView(await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id)));
 
   app.patch<{ Params: ParticipantRefParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
     schema: {
-      summary: 'Set name, external_id, aliases or attributes',
-      params: ParticipantRefParams, body: ParticipantPatchBody,
-      response: { 200: ParticipantView, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      operationId: 'updateParticipant', tags: ['participants'], summary: 'Set name, external_id, aliases or attributes',
+      params: ParticipantRefParams, body: ref(ParticipantPatchBody),
+      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, or another participant holds that external_id'), ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, external_id: externalId, aliases, attributes } = request.body;
@@ -42,15 +49,10 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
+      operationId: 'eraseParticipant', tags: ['participants'],
       summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
       params: ParticipantRefParams,
-      response: {
-        200: Type.Object({
-          id: Type.String(), erased_utterances: Type.Integer(), erased_memories: Type.Integer(), erased_voiceprints: Type.Integer(),
-        }),
-        404: ErrorBody,
-        409: ErrorBody,
-      },
+      response: { 200: ref(ParticipantErasedResponse), 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
   }, async (request) => erasePerson(app, request.tenant, request.params.id));
 }

@@ -1,5 +1,5 @@
 import LibSampleRate from '@alexanderolsen/libsamplerate-js';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseWav } from '../../pipelines/audio/wav.js';
 import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.js';
@@ -7,43 +7,12 @@ import { SPEAKER_SAMPLE_RATE, type SpeakerEmbedder } from '../../pipelines/speak
 import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import { ErrorBody, ParticipantRef } from '../protocol/http-schemas.js';
+import {
+  errorResponse, errorResponses, QueryBody, QueryResponse, ref,
+} from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
-const Id = Type.String({ minLength: 1, maxLength: 200 });
-
-export const QueryBody = Type.Object({
-  question: Type.String({ minLength: 1, maxLength: 4000 }),
-  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name' })),
-  audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice' })),
-  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
-  k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
-  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant (id, external_id or name)' })),
-  addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories addressed to this participant (id, external_id or name)' })),
-}, { additionalProperties: false });
-export type QueryBody = Static<typeof QueryBody>;
-
-export const MemoryItemView = Type.Object({
-  id: Type.String(),
-  layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona'), Type.Literal('relation')]),
-  text: Type.String(),
-  speaker: Type.Union([ParticipantRef, Type.Null()]),
-  addressees: Type.Array(ParticipantRef),
-  refer_ids: Type.Array(Type.String()),
-  session_id: Type.Union([Type.String(), Type.Null()]),
-  time: Type.Union([Type.String(), Type.Null()]),
-  valid_from: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 from when the memory holds' }),
-  valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
-  superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
-  score: Type.Number(),
-}, { $id: 'MemoryItem' });
-
-const QueryResponse = Type.Object({
-  evidence: Type.Array(MemoryItemView),
-  asker: Type.Union([Type.Object({ id: Type.String(), confidence: Type.Union([Type.Literal('high'), Type.Literal('low')]), score: Type.Number() }), Type.Null()]),
-  rounds: Type.Integer(),
-  timings: Type.Record(Type.String(), Type.Number()),
-});
+export { QueryBody } from '../protocol/http-schemas.js';
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
@@ -125,9 +94,16 @@ function speakerEmbedderOf(app: FastifyInstance): SpeakerEmbedder {
 export async function queryRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: QueryBody }>('/v1/query', {
     schema: {
+      operationId: 'queryMemory', tags: ['query'],
       summary: 'Ask memory a question; the asker may be given by id or identified from a voice sample',
-      body: QueryBody,
-      response: { 200: QueryResponse, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      body: ref(QueryBody),
+      response: {
+        200: ref(QueryResponse),
+        400: errorResponse('PARLEY_ERR_BAD_REQUEST or PARLEY_ERR_BAD_AUDIO: invalid body or audio'),
+        404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'),
+        409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'),
+        ...errorResponses({ body: true }),
+      },
     },
   }, async (request) => askMemory(app, request.tenant, request.body));
 }

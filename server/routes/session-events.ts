@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ParleyError } from '../../graph/core/errors.js';
-import { ErrorBody, SessionIdParams } from '../protocol/http-schemas.js';
+import { errorResponses, SessionIdParams } from '../protocol/http-schemas.js';
 
 /** A comment line every this often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -25,11 +25,14 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: SessionIdParams }>('/v1/sessions/:session_id/events', {
     schema: {
+      operationId: 'followSessionEvents', tags: ['sessions'],
       summary: 'Follow a session\'s server events (server-sent events), subscribable before the session starts',
       params: SessionIdParams,
       querystring: EventsQuery,
-      produces: ['text/event-stream'],
-      response: { 200: Type.String({ description: 'text/event-stream: `event: <type>`, `id: <seq>`, `data: <JSON as on /v1/stream>`' }), 401: ErrorBody, 503: ErrorBody },
+      response: { 200: {
+          description: 'server-sent events: `event: <type>`, `id: <seq>`, `data: <JSON as on /v1/stream>`',
+          content: { 'text/event-stream': { schema: Type.String() } },
+        }, ...errorResponses() },
     },
   }, async (request, reply) => {
     const { tenant } = request;

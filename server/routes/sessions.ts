@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
-  ErrorBody, PostUtterancesBody, SessionIdParams, UtteranceView,
+  errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
+  TranscriptResponse, type UtteranceView,
 } from '../protocol/http-schemas.js';
+
+const NO_SESSION = errorResponse('PARLEY_ERR_NOT_FOUND: no such session');
+const BAD_ID = errorResponse('PARLEY_ERR_BAD_REQUEST: the session id is not 1-128 of A-Za-z0-9_.:-');
 import { utteranceViews } from './views.js';
 import { isoTime } from '../protocol/iso-time.js';
 import type { UtteranceSource } from '../plugins/metrics.js';
@@ -16,10 +19,16 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     '/v1/sessions/:session_id/utterances',
     {
       schema: {
+        operationId: 'postUtterances', tags: ['sessions'],
         summary: 'Store finished utterances (imported history or client-side ASR)',
         params: SessionIdParams,
-        body: PostUtterancesBody,
-        response: { 201: Type.Object({ utterance_ids: Type.Array(Type.String()) }), 400: ErrorBody },
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 200, description: 'resending a batch with the same key stores nothing twice' } } },
+        body: ref(PostUtterancesBody),
+        response: {
+          201: ref(PostUtterancesResponse, { description: 'stored (or already stored: resending is safe)' }),
+          400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body or session id'),
+          ...errorResponses({ body: true }),
+        },
       },
     },
     async (request, reply) => {
@@ -32,9 +41,10 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     '/v1/sessions/:session_id/end',
     {
       schema: {
+        operationId: 'endSession', tags: ['sessions'],
         summary: 'End a session: end-of-session consolidation (speaker merge, long-horizon persona)',
         params: SessionIdParams,
-        response: { 202: Type.Object({ session_id: Type.String(), ended_at: Type.String(), job_id: Type.String() }), 404: ErrorBody },
+        response: { 202: ref(SessionEndResponse), 400: BAD_ID, 404: NO_SESSION, ...errorResponses({ body: true }) },
       },
     },
     async (request, reply) => {
@@ -55,12 +65,10 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     '/v1/sessions/:session_id/transcript',
     {
       schema: {
+        operationId: 'getTranscript', tags: ['sessions'],
         summary: "A session's utterances in order, with speaker and addressees",
         params: SessionIdParams,
-        response: {
-          200: Type.Object({ session_id: Type.String(), utterances: Type.Array(UtteranceView) }),
-          404: ErrorBody,
-        },
+        response: { 200: ref(TranscriptResponse), 400: BAD_ID, 404: NO_SESSION, ...errorResponses() },
       },
     },
     async (request) => sessionTranscript(app, request.tenant, request.params.session_id),

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError } from '../../graph/core/errors.js';
-import { ErrorBody, IdParams, UtteranceView } from '../protocol/http-schemas.js';
+import { errorResponse, errorResponses, IdParams, ref, UtteranceView } from '../protocol/http-schemas.js';
 import { utteranceViews } from './views.js';
 
 /**
@@ -11,7 +11,10 @@ import { utteranceViews } from './views.js';
  */
 export async function utteranceRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: IdParams }>('/v1/utterances/:id', {
-    schema: { summary: 'One utterance with speaker and addressees', params: IdParams, response: { 200: UtteranceView, 404: ErrorBody } },
+    schema: {
+      operationId: 'getUtterance', tags: ['utterances'], summary: 'One utterance with speaker and addressees', params: IdParams,
+      response: { 200: ref(UtteranceView), 404: errorResponse('PARLEY_ERR_NOT_FOUND: no such utterance'), ...errorResponses() },
+    },
   }, async (request) => {
     const u = await app.stores.graph.getUtterance(request.tenant, request.params.id);
     if (!u) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no utterance ${request.params.id}`);
@@ -20,10 +23,10 @@ export async function utteranceRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams }>('/v1/utterances/:id/audio', {
     schema: {
+      operationId: 'getUtteranceAudio', tags: ['utterances'],
       summary: "The utterance's kept audio span (audio/wav, 16 kHz 16-bit mono); 404 when none is kept",
       params: IdParams,
-      produces: ['audio/wav'],
-      response: { 200: Type.String({ contentMediaType: 'audio/wav', description: 'WAV file' }), 404: ErrorBody },
+      response: { 200: { description: 'WAV file', content: { 'audio/wav': { schema: Type.String({ format: 'binary' }) } } }, 404: errorResponse('PARLEY_ERR_NOT_FOUND: no such utterance, or no audio kept for it'), ...errorResponses() },
     },
   }, async (request, reply) => {
     const u = await app.stores.graph.getUtterance(request.tenant, request.params.id);

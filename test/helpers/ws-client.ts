@@ -1,11 +1,14 @@
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { ParleyError, StreamSession, type ServerEvent as SdkServerEvent, type StreamOptions } from '../../clients/typescript/src/index.js';
 
-/** A server event as received. */
+/** A server event as received (loosely typed, so tests can read any field). */
 export type ServerEvent = Record<string, unknown> & { type: string; seq: number; session_id: string | null };
 
 /**
- * A real WebSocket client that records every event and lets a test wait for the next one matching
- * a predicate (with a generous time-out so a broken server fails the test instead of hanging it).
+ * A test's view of one /v1/stream connection, on the SDK's `StreamSession` (no resume: a test sees
+ * every drop). It records every event and lets a test wait for the next one matching a predicate
+ * (with a generous time-out so a broken server fails the test instead of hanging it). Malformed
+ * frames, which the SDK never sends, go out on the raw socket with `sendRaw`.
  */
 export class TestWsClient {
   readonly events: ServerEvent[] = [];
@@ -13,37 +16,61 @@ export class TestWsClient {
   private waiters: { match: (e: ServerEvent) => boolean; resolve: (e: ServerEvent) => void; from: number }[] = [];
   private closedWaiters: ((code: number) => void)[] = [];
 
-  private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      const event = JSON.parse(data.toString()) as ServerEvent;
-      this.events.push(event);
-      for (const w of [...this.waiters]) {
-        if (this.events.length - 1 >= w.from && w.match(event)) {
-          this.waiters = this.waiters.filter((x) => x !== w);
-          w.resolve(event);
-        }
+  private constructor(readonly session: StreamSession | null, refusal?: ParleyError) {
+    if (refusal) {
+      // Refused after the upgrade: the server sent a fatal error, then closed.
+      this.record({ type: 'error', session_id: null, seq: 0, code: refusal.code, message: refusal.message, fatal: true });
+      this.onClose(refusal.closeCode ?? 1006);
+      return;
+    }
+    void (async () => {
+      try {
+        for await (const event of session!) this.record(event as SdkServerEvent & ServerEvent);
+      } catch {
+        // a drop or fatal error: the close code tells the test
       }
-    });
-    socket.on('close', (code) => {
-      this.closeCode = code;
-      for (const w of this.closedWaiters) w(code);
-    });
+      this.onClose(session!.closeCode ?? 1006);
+    })();
   }
 
-  static async connect(url: string, headers: Record<string, string> = {}): Promise<TestWsClient> {
-    const socket = new WebSocket(url, { headers });
-    const client = new TestWsClient(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-      socket.once('unexpected-response', (req, res) => {
-        req.destroy();
-        res.destroy();
-        reject(new Error(`HTTP ${res.statusCode}`));
+  /** The SDK session's socket (null once closed), for tests that break the connection on purpose. */
+  get socket(): WebSocket {
+    const ws = this.session?.socket;
+    if (!ws) throw new Error('no open socket');
+    return ws;
+  }
+
+  /**
+   * Connect to a `ws://…/v1/stream?…` URL. Resolves once the server started the session, or with a
+   * refused client (its `error` event and close code recorded) when the server refused it after
+   * the upgrade; rejects with the SDK's ParleyError when the upgrade itself is refused (401…).
+   */
+  static async connect(url: string, headers: Record<string, string> = {}, options: StreamOptions = {}): Promise<TestWsClient> {
+    const parsed = new URL(url);
+    const query = Object.fromEntries(parsed.searchParams);
+    const sessionId = query.session_id;
+    delete query.session_id;
+    const apiKey = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+    const base = `${parsed.protocol === 'wss:' ? 'https' : 'http'}://${parsed.host}`;
+    try {
+      const session = await StreamSession.open(base, apiKey, {
+        resume: false, pacing: 'none', ...(sessionId ? { sessionId } : {}), query, ...options,
       });
-    });
-    return client;
+      return new TestWsClient(session);
+    } catch (err) {
+      if (err instanceof ParleyError && err.fatal) return new TestWsClient(null, err);
+      throw err;
+    }
+  }
+
+  /** Audio through the SDK's pacer (as the connect options say: `pacing`, `speed`, `frameMs`). */
+  sendAudio(audio: Uint8Array): void {
+    this.session!.sendAudio(audio);
+  }
+
+  /** Resolves once the audio given to `sendAudio` has all gone out. */
+  drained(): Promise<void> {
+    return this.session!.drained();
   }
 
   sendJson(message: unknown): void {
@@ -79,7 +106,22 @@ export class TestWsClient {
   }
 
   close(): void {
-    this.socket.close();
+    this.session?.close();
+  }
+
+  private record(event: ServerEvent): void {
+    this.events.push(event);
+    for (const w of [...this.waiters]) {
+      if (this.events.length - 1 >= w.from && w.match(event)) {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        w.resolve(event);
+      }
+    }
+  }
+
+  private onClose(code: number): void {
+    this.closeCode = code;
+    for (const w of this.closedWaiters) w(code);
   }
 
   private waitFor(match: (e: ServerEvent) => boolean, from: number, timeoutMs: number, what: string): Promise<ServerEvent> {

@@ -3,6 +3,7 @@ import { after, describe, test } from 'node:test';
 import { killHard, startServerProcess } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { TestWsClient } from '../helpers/ws-client.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 
 describe('durability', () => {
   const tmp = tempDir('parley-durable-');
@@ -11,12 +12,7 @@ describe('durability', () => {
   test('acknowledged utterances survive kill -9 of the server', async () => {
     const env = { DATA_DIR: tmp.dir };
     const first = await startServerProcess(env);
-    const res = await fetch(`${first.httpUrl}/v1/sessions/crash/utterances`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ utterances: [{ speaker: 'Ana', text: 'imported before the crash' }] }),
-    });
-    assert.equal(res.status, 201);
+    await new ParleyClient({ baseUrl: first.httpUrl }).postUtterances('crash', [{ speaker: 'Ana', text: 'imported before the crash' }]);
     const ws = await TestWsClient.connect(`${first.wsUrl}/v1/stream?session_id=crash`);
     await ws.next('session.started');
     ws.sendJson({ type: 'utterance', speaker: 'Ben', text: 'spoken just before the crash' });
@@ -25,9 +21,7 @@ describe('durability', () => {
 
     const second = await startServerProcess(env);
     try {
-      const transcript = (await (await fetch(`${second.httpUrl}/v1/sessions/crash/transcript`)).json()) as {
-        utterances: { id: string; text: string }[];
-      };
+      const transcript = await new ParleyClient({ baseUrl: second.httpUrl }).transcript('crash');
       assert.deepEqual(transcript.utterances.map((u) => u.text), ['imported before the crash', 'spoken just before the crash']);
       assert.equal(transcript.utterances[1]?.id, final.utterance_id);
       const resumed = await TestWsClient.connect(`${second.wsUrl}/v1/stream?session_id=crash`);

@@ -8,6 +8,7 @@ import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -46,32 +47,23 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
     const finals = c.events.filter((e) => e.type === 'transcript.final');
     assert.ok(finals.length >= 1);
     const id = (finals[0]!.speaker as { id: string }).id;
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/participants/${id}`, headers, payload: { name: 'Zephyrine Quaxley' } });
-    assert.equal(patched.statusCode, 200);
+    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    assert.equal((await api.updateParticipant(id, { name: 'Zephyrine Quaxley' })).name, 'Zephyrine Quaxley');
     // Their words, and someone else's that must stay.
-    const posted = await t.app.inject({
-      method: 'POST', url: '/v1/sessions/erase-text/utterances', headers,
-      payload: { utterances: [
-        { speaker: 'Zephyrine Quaxley', text: 'I keep bees in Oaxwellton and I work as a glassblower.' },
-        { speaker: 'Zephyrine Quaxley', text: 'My sister Brindlemoor lives in Tarrowick.' },
-        { speaker: 'Ben', text: 'That sounds lovely, thanks for telling me.' },
-      ] },
-    });
-    assert.equal(posted.statusCode, 201);
-    const elsewhere = await t.app.inject({
-      method: 'POST', url: '/v1/sessions/erase-other/utterances', headers,
-      payload: { utterances: [{ speaker: 'Ben', text: 'I moved to Lisbon last year.' }] },
-    });
-    assert.equal(elsewhere.statusCode, 201);
-    const [u1, u2] = posted.json().utterance_ids as string[];
+    const posted = await api.postUtterances('erase-text', [
+      { speaker: 'Zephyrine Quaxley', text: 'I keep bees in Oaxwellton and I work as a glassblower.' },
+      { speaker: 'Zephyrine Quaxley', text: 'My sister Brindlemoor lives in Tarrowick.' },
+      { speaker: 'Ben', text: 'That sounds lovely, thanks for telling me.' },
+    ]);
+    await api.postUtterances('erase-other', [{ speaker: 'Ben', text: 'I moved to Lisbon last year.' }]);
+    const [u1, u2] = posted.utterance_ids;
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
-    const before = (await t.app.inject({ url: '/v1/memories?include_history=true', headers })).json().memories as { text: string }[];
+    const before = await api.memories({ include_history: true });
     assert.ok(before.some((m) => /Oaxwellton|glassblower/i.test(m.text)), `memories were made first: ${before.map((m) => m.text).join(' | ')}`);
 
     assert.ok(await t.app.stores.voiceprints.countByParticipant(tenant, id) >= 1, 'their voiceprint was stored');
-    const erased = await t.app.inject({ method: 'DELETE', url: `/v1/participants/${id}`, headers });
-    assert.equal(erased.statusCode, 200);
-    assert.equal(erased.json().erased_utterances, finals.length + 2);
+    const erased = await api.eraseParticipant(id);
+    assert.equal(erased.erased_utterances, finals.length + 2);
 
     const secrets = ['Quaxley', 'Oaxwellton', 'glassblower', 'Brindlemoor', 'Tarrowick', id, u1!, u2!,
       ...finals.map((f) => String(f.utterance_id))];
@@ -94,12 +86,12 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
     }
     const audio = filesUnder(t.config.dataDir).filter((f) => f.endsWith('.wav'));
     assert.deepEqual(audio, [], 'their audio spans are deleted');
-    const answer = (await t.app.inject({ method: 'POST', url: '/v1/query', headers, payload: { question: 'who keeps bees in Oaxwellton?' } })).json();
+    const answer = await api.query({ question: 'who keeps bees in Oaxwellton?' });
     assert.ok(!JSON.stringify(answer).includes('Oaxwellton'));
-    const left = (await t.app.inject({ url: '/v1/memories?include_history=true', headers })).json().memories as { text: string }[];
+    const left = await api.memories({ include_history: true });
     assert.ok(left.some((m) => /Lisbon/.test(m.text)), 'other people keep their memories');
     // Ben's reply to them stays, searchable, without them as its addressee.
-    const said = (await t.app.inject({ url: '/v1/interactions?session_id=erase-text', headers })).json().interactions as { text: string; addressees: unknown[] }[];
+    const said = await api.interactions({ session_id: 'erase-text' });
     assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['That sounds lovely, thanks for telling me.', 0]]);
     const hits = await t.app.stores.lexical.search(tenant, 'lovely', 5);
     assert.equal(hits.length, 1);

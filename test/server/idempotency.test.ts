@@ -2,43 +2,43 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
+import { ParleyClient, type UtteranceInput } from '../../clients/typescript/src/index.js';
 
 describe('resends and crashes between store and queue', () => {
   let t: TestApp;
-  before(async () => { t = await startTestApp({ PARLEY_ASR: 'none' }); });
+  let api: ParleyClient;
+  before(async () => {
+    t = await startTestApp({ PARLEY_ASR: 'none' });
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+  });
   after(async () => { await t.close(); });
 
-  const post = (session: string, utterances: unknown[], headers: Record<string, string> = {}) => t.app.inject({
-    method: 'POST', url: `/v1/sessions/${session}/utterances`, headers, payload: { utterances },
-  });
-  const transcript = async (session: string): Promise<string[]> =>
-    ((await t.app.inject({ url: `/v1/sessions/${session}/transcript` })).json().utterances as { text: string }[]).map((u) => u.text);
+  const post = async (session: string, utterances: UtteranceInput[], idempotencyKey?: string): Promise<string[]> =>
+    (await api.postUtterances(session, utterances, idempotencyKey ? { idempotencyKey } : {})).utterance_ids;
+  const transcript = async (session: string): Promise<string[]> => (await api.transcript(session)).utterances.map((u) => u.text);
   const jobsAbout = (id: string): number =>
     (t.app.stores.sqlite.prepare('SELECT COUNT(*) AS n FROM jobs WHERE instr(data, ?) > 0').get(id) as { n: number }).n;
 
   test('a client utterance_id stores once, however often it is sent', async () => {
-    const first = await post('idem-1', [{ utterance_id: 'client-42', speaker: 'Ana', text: 'I will bring the seeds on Saturday.' }]);
-    assert.equal(first.statusCode, 201);
+    assert.deepEqual(await post('idem-1', [{ utterance_id: 'client-42', speaker: 'Ana', text: 'I will bring the seeds on Saturday.' }]), ['client-42']);
     const again = await post('idem-1', [
       { utterance_id: 'client-42', speaker: 'Ana', text: 'I will bring the seeds on Saturday.' },
       { utterance_id: 'client-43', speaker: 'Ben', text: 'Great, see you then.' },
     ]);
-    assert.equal(again.statusCode, 201);
-    assert.deepEqual(again.json().utterance_ids, ['client-42', 'client-43']);
+    assert.deepEqual(again, ['client-42', 'client-43']);
     assert.deepEqual(await transcript('idem-1'), ['I will bring the seeds on Saturday.', 'Great, see you then.']);
     assert.equal(jobsAbout('client-42'), 1, 'queued for consolidation once');
-    const twice = await post('idem-1', [{ utterance_id: 'dup', speaker: 'Ana', text: 'a' }, { utterance_id: 'dup', speaker: 'Ana', text: 'b' }]);
-    assert.equal(twice.statusCode, 400);
+    await assert.rejects(post('idem-1', [{ utterance_id: 'dup', speaker: 'Ana', text: 'a' }, { utterance_id: 'dup', speaker: 'Ana', text: 'b' }]), { status: 400 });
   });
 
   test('an Idempotency-Key makes a whole batch safe to resend', async () => {
     const batch = [{ speaker: 'Ana', text: 'The grant is two thousand dollars.' }, { speaker: 'Ben', text: 'Then rain barrels it is.' }];
-    const first = await post('idem-2', batch, { 'idempotency-key': 'batch-7f3' });
-    const again = await post('idem-2', batch, { 'idempotency-key': 'batch-7f3' });
-    assert.deepEqual(again.json().utterance_ids, first.json().utterance_ids);
+    const first = await post('idem-2', batch, 'batch-7f3');
+    const again = await post('idem-2', batch, 'batch-7f3');
+    assert.deepEqual(again, first);
     assert.equal((await transcript('idem-2')).length, 2);
-    const other = await post('idem-2', batch, { 'idempotency-key': 'batch-8a1' });
-    assert.notDeepEqual(other.json().utterance_ids, first.json().utterance_ids);
+    const other = await post('idem-2', batch, 'batch-8a1');
+    assert.notDeepEqual(other, first);
     assert.equal((await transcript('idem-2')).length, 4);
   });
 
@@ -60,15 +60,13 @@ describe('resends and crashes between store and queue', () => {
     const enqueue = queue.enqueue.bind(queue);
     queue.enqueue = async () => { throw new Error('disk full'); };
     try {
-      const failed = await post('idem-4', [{ utterance_id: 'crashy', speaker: 'Ana', text: 'The raised beds are finished.' }]);
-      assert.ok(failed.statusCode >= 500);
+      await assert.rejects(post('idem-4', [{ utterance_id: 'crashy', speaker: 'Ana', text: 'The raised beds are finished.' }]), (err: { status?: number }) => (err.status ?? 0) >= 500);
     } finally {
       queue.enqueue = enqueue;
     }
     assert.deepEqual(await transcript('idem-4'), []);
     assert.equal(await t.app.stores.graph.getUtterance('default', 'crashy'), null);
-    const retried = await post('idem-4', [{ utterance_id: 'crashy', speaker: 'Ana', text: 'The raised beds are finished.' }]);
-    assert.equal(retried.statusCode, 201);
+    assert.deepEqual(await post('idem-4', [{ utterance_id: 'crashy', speaker: 'Ana', text: 'The raised beds are finished.' }]), ['crashy']);
     assert.equal(jobsAbout('crashy'), 1);
   });
 });

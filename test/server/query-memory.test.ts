@@ -5,34 +5,31 @@ import { Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
 import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
 import { collectionFor } from '../../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
-import type { MemoryItem } from '../../graph/core/events.js';
+import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 
 for (const deployment of deployments('qm')) describe(`POST /v1/query answers from memory: facts with their validity, not only turns (real consolidation), ${deployment.name}`, { skip: deployment.skip }, () => {
   let t: TestApp;
-  const { tenant, headers } = deployment;
-  const post = async (url: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    assert.ok(res.ok, await res.clone().text());
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-  const ask = async (question: string): Promise<MemoryItem[]> => (await post('/v1/query', { question })).evidence as MemoryItem[];
+  const { tenant } = deployment;
+  let api: ParleyClient;
+  const ask = async (question: string): Promise<MemoryItem[]> => (await api.query({ question })).evidence;
 
   before(async () => {
     t = await startTestApp(deployment.env);
-    await post('/v1/sessions/demo/utterances', { utterances: [
+    api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    await api.postUtterances('demo', [
       { speaker: 'Ana', text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
       { speaker: 'Ben', text: 'Thanks Ana. I am flying to Lisbon next week.', time: '2026-11-02T10:00:30Z' },
-    ] });
-    await post('/v1/sessions/lena-1/utterances', { utterances: [
+    ]);
+    await api.postUtterances('lena-1', [
       { speaker: 'Lena', addressees: ['Omar'], text: 'I live in Richmond, close to the marina.', time: '2026-03-01T09:00:00Z' },
       { speaker: 'Omar', addressees: ['Lena'], text: 'Nice, I love the marina in spring.', time: '2026-03-01T09:01:00Z' },
-    ] });
-    await post('/v1/sessions/lena-2/utterances', { utterances: [
+    ]);
+    await api.postUtterances('lena-2', [
       { speaker: 'Lena', addressees: ['Omar'], text: 'Big news: I moved to Berkeley last month.', time: '2026-10-05T09:00:00Z' },
       { speaker: 'Omar', addressees: ['Lena'], text: 'Congratulations on the new place!', time: '2026-10-05T09:01:00Z' },
-    ] });
+    ]);
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
   });
   after(async () => {
@@ -108,7 +105,7 @@ for (const deployment of deployments('qm')) describe(`POST /v1/query answers fro
   test('a speaker filter keeps every layer to that speaker', async () => {
     const omar = (await t.app.stores.graph.findParticipantsByName(tenant, 'Omar'))[0];
     assert.ok(omar);
-    const evidence = (await post('/v1/query', { question: 'What does Lena think of the marina?', speaker: omar.id })).evidence as MemoryItem[];
+    const evidence = (await api.query({ question: 'What does Lena think of the marina?', speaker: omar.id })).evidence;
     assert.ok(evidence.length > 0);
     assert.ok(evidence.every((i) => i.speaker?.id === omar.id), JSON.stringify(evidence.map((i) => [i.layer, i.speaker])));
   });

@@ -6,6 +6,7 @@ import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixture
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 
 /** 16 → 32 kHz by linear interpolation (no new content), so the server has to resample it back. */
 function upsample2(samples: Float32Array): Float32Array {
@@ -73,12 +74,7 @@ describe('retrieval on the audio path and voice askers (real VAD, ASR, speaker e
     });
     // A 32 kHz WAV of the same voice: exercises resampling to 16 kHz.
     const audio = encodeWav(upsample2(samples), 32000).toString('base64');
-    const res = await fetch(`${t.httpUrl}/v1/query`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: 'who should I call tomorrow?', audio }),
-    });
-    assert.equal(res.status, 200);
-    const body = await res.json() as { asker: { id: string; confidence: string } | null; evidence: { text: string }[] };
+    const body = await new ParleyClient({ baseUrl: t.httpUrl }).query({ question: 'who should I call tomorrow?', audio });
     assert.equal(body.asker?.id, ana.id);
     assert.ok(body.evidence.some((e) => /sister/.test(e.text)));
     const after = await t.app.stores.voiceprints.get('default', print.id);

@@ -4,6 +4,7 @@ import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
+import { ParleyClient, type QueryRequest } from '../../clients/typescript/src/index.js';
 
 const items = (e: ServerEvent): MemoryItem[] => e.items as MemoryItem[];
 
@@ -57,12 +58,8 @@ describe('memory.context over a real WebSocket (text utterances, real consolidat
 
   test('POST /v1/query answers with evidence; bad audio is a clear 400', async () => {
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 30_000);
-    const res = await fetch(`${t.httpUrl}/v1/query`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: 'What did Ana promise Ben?', k: 3 }),
-    });
-    assert.equal(res.status, 200);
-    const body = await res.json() as { evidence: MemoryItem[]; asker: unknown; rounds: number; timings: Record<string, number> };
+    const api = new ParleyClient({ baseUrl: t.httpUrl });
+    const body = await api.query({ question: 'What did Ana promise Ben?', k: 3 });
     assert.ok(body.evidence.length > 0 && body.evidence.length <= 3);
     assert.ok(body.evidence.some((i) => /budget report/.test(i.text)));
     assert.equal(body.asker, null);
@@ -70,14 +67,10 @@ describe('memory.context over a real WebSocket (text utterances, real consolidat
     assert.equal(typeof body.timings.total_ms, 'number');
 
     for (const audio of ['***not base64***', Buffer.from('hello, not a wav').toString('base64')]) {
-      const bad = await fetch(`${t.httpUrl}/v1/query`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'x', audio }),
-      });
-      assert.equal(bad.status, 400);
-      assert.equal(((await bad.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_BAD_AUDIO');
+      await assert.rejects(api.query({ question: 'x', audio }), { code: 'PARLEY_ERR_BAD_AUDIO', status: 400 });
     }
-    const noQuestion = await fetch(`${t.httpUrl}/v1/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(noQuestion.status, 400);
+    // Ill-typed on purpose: the server must refuse a query without a question.
+    await assert.rejects(api.query({} as QueryRequest), { code: 'PARLEY_ERR_BAD_REQUEST', status: 400 });
   });
 
   test('the WS query message and app.memoryQuery share the retrieval', async () => {

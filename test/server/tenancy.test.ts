@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 
 const A = 'key-alpha-123';
 const B = 'key-bravo-456';
@@ -24,41 +25,37 @@ describe('tenancy with PARLEY_API_KEYS', () => {
       assert.equal(res.json().error.code, 'PARLEY_ERR_UNAUTHORIZED');
     }
     assert.equal((await t.app.inject({ url: '/v1/participants', headers: as('wrong-key-000') })).statusCode, 401);
-    await assert.rejects(TestWsClient.connect(`${t.wsUrl}/v1/stream`), /401/);
-    await assert.rejects(TestWsClient.connect(`${t.wsUrl}/v1/stream?token=wrong-key-000`), /401/);
+    await assert.rejects(TestWsClient.connect(`${t.wsUrl}/v1/stream`), { code: 'PARLEY_ERR_UNAUTHORIZED', status: 401 });
+    await assert.rejects(TestWsClient.connect(`${t.wsUrl}/v1/stream?token=wrong-key-000`), { code: 'PARLEY_ERR_UNAUTHORIZED', status: 401 });
   });
 
   test('tenant A never sees tenant B', async () => {
-    const wrote = await t.app.inject({
-      method: 'POST', url: '/v1/sessions/shared-id/utterances', headers: as(A),
-      payload: { utterances: [{ speaker: 'Ana', text: 'my secret plan for Friday' }] },
-    });
-    assert.equal(wrote.statusCode, 201);
-    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=shared-id&token=${B}`);
-    await ws.next('session.started');
-    ws.sendJson({ type: 'utterance', speaker: 'Bob', text: 'tenant B speaking' });
-    await ws.next('transcript.final');
-    ws.sendJson({ type: 'query', id: 'q', question: 'secret plan Friday' });
-    const result = await ws.next('query.result');
-    const texts = (result.evidence as { text: string }[]).map((e) => e.text);
+    const a = new ParleyClient({ baseUrl: t.httpUrl, apiKey: A });
+    const b = new ParleyClient({ baseUrl: t.httpUrl, apiKey: B });
+    await a.postUtterances('shared-id', [{ speaker: 'Ana', text: 'my secret plan for Friday' }]);
+    const session = await b.stream({ sessionId: 'shared-id' });
+    session.send({ type: 'utterance', speaker: 'Bob', text: 'tenant B speaking' });
+    await session.waitFor('transcript.final');
+    session.send({ type: 'query', id: 'q', question: 'secret plan Friday' });
+    const result = await session.waitFor('query.result');
+    const texts = result.evidence.map((e) => e.text);
     assert.ok(!texts.some((t) => t.includes('secret')), `B cannot retrieve A: ${texts.join(' | ')}`);
-    ws.close();
+    session.close();
 
-    const aTranscript = (await t.app.inject({ url: '/v1/sessions/shared-id/transcript', headers: as(A) })).json();
-    const bTranscript = (await t.app.inject({ url: '/v1/sessions/shared-id/transcript', headers: as(B) })).json();
-    assert.deepEqual(aTranscript.utterances.map((u: { text: string }) => u.text), ['my secret plan for Friday']);
-    assert.deepEqual(bTranscript.utterances.map((u: { text: string }) => u.text), ['tenant B speaking']);
+    assert.deepEqual((await a.transcript('shared-id')).utterances.map((u) => u.text), ['my secret plan for Friday']);
+    assert.deepEqual((await b.transcript('shared-id')).utterances.map((u) => u.text), ['tenant B speaking']);
 
-    const aPeople = (await t.app.inject({ url: '/v1/participants', headers: as(A) })).json().participants;
-    const bPeople = (await t.app.inject({ url: '/v1/participants', headers: as(B) })).json().participants;
-    assert.deepEqual(aPeople.map((p: { name: string }) => p.name), ['Ana']);
-    assert.deepEqual(bPeople.map((p: { name: string }) => p.name), ['Bob']);
-    const anaId = aPeople[0].id as string;
-    assert.equal((await t.app.inject({ url: `/v1/participants/${anaId}`, headers: as(B) })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/participants/${anaId}`, headers: as(B) })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'PATCH', url: `/v1/participants/${anaId}`, headers: as(B), payload: { name: 'x' } })).statusCode, 404);
+    const aPeople = await a.participants();
+    const bPeople = await b.participants();
+    assert.deepEqual(aPeople.map((p) => p.name), ['Ana']);
+    assert.deepEqual(bPeople.map((p) => p.name), ['Bob']);
+    const anaId = aPeople[0]!.id;
+    const notFound = { code: 'PARLEY_ERR_NOT_FOUND', status: 404 };
+    await assert.rejects(b.participant(anaId), notFound);
+    await assert.rejects(b.eraseParticipant(anaId), notFound);
+    await assert.rejects(b.updateParticipant(anaId, { name: 'x' }), notFound);
     // Another tenant's participant is unknown here: a 404, as for any participant filter that names nobody.
-    assert.equal((await t.app.inject({ url: `/v1/interactions?speaker=${anaId}`, headers: as(B) })).statusCode, 404);
-    assert.equal((await t.app.inject({ url: `/v1/participants/${anaId}`, headers: as(A) })).statusCode, 200);
+    await assert.rejects(b.interactions({ speaker: anaId }), notFound);
+    assert.equal((await a.participant(anaId)).name, 'Ana');
   });
 });

@@ -8,22 +8,20 @@ import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
-/**
- * Stream 16 kHz audio as 100 ms pcm_s16le frames at `speed` × real time, then 1.2 s of silence.
- */
-async function streamAudio(client: TestWsClient, samples: Float32Array, speed = 1): Promise<void> {
-  const frame = 1600;
+/** Real-time pacing of the SDK, in 100 ms pcm_s16le frames, `speed` × real time. */
+const paced = (speed = 1) => ({ pacing: 'realtime' as const, frameMs: 100, speed });
+
+/** Stream 16 kHz audio through the SDK's pacer, then 1.2 s of silence; resolves once it all went out. */
+async function streamAudio(client: TestWsClient, samples: Float32Array): Promise<void> {
   const padded = new Float32Array(samples.length + 16000 * 1.2);
   padded.set(samples);
-  for (let i = 0; i < padded.length; i += frame) {
-    client.sendRaw(encodeS16le(padded.subarray(i, Math.min(i + frame, padded.length))));
-    await new Promise((r) => setTimeout(r, 100 / speed));
-  }
+  client.sendAudio(encodeS16le(padded));
+  await client.drained();
 }
 
 /** A whole session: connect, stream the fixture at real time, `session.end`, wait for `session.ended`. */
 async function speakWholeSession(t: TestApp, sessionId: string, fixture: AudioFixture): Promise<TestWsClient> {
-  const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}`);
+  const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}`, {}, paced());
   await c.next('session.started');
   await streamAudio(c, fixtureSamples(fixture));
   c.sendJson({ type: 'session.end' });
@@ -50,7 +48,7 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   test('turns, partials before finals, transcripts close to the text, one voice one speaker, another voice another', async () => {
     const awb = fixtures.find((f) => f.file === 'awb.wav')!;
     const slt = fixtures.find((f) => f.file === 'slt.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-1&sample_rate=16000&encoding=pcm_s16le`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-1&sample_rate=16000&encoding=pcm_s16le`, {}, paced());
     await c.next('session.started');
     await streamAudio(c, fixtureSamples(awb));
     const finalsOf = (): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
@@ -109,7 +107,7 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   test('the same voice in a later session gets the same participant id', async () => {
     const awb = fixtures.find((f) => f.file === 'awb.wav')!;
     const before = (await t.app.stores.graph.getTranscript('default', 'voice-1'))[0]!.speakerId;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-2`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-2`, {}, paced());
     await c.next('session.started');
     await streamAudio(c, fixtureSamples(awb).subarray(0, 16000 * 2.3));
     const final = await c.next('transcript.final', () => true, 20_000);
@@ -120,15 +118,13 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
 
   test('input.commit ends the turn at once', async () => {
     const slt = fixtures.find((f) => f.file === 'slt.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-3`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-3`, {}, paced(2));
     await c.next('session.started');
     const samples = fixtureSamples(slt);
     const speechStart = Math.round((slt.utterances[0]!.start_ms / 1000) * 16000);
     const cut = samples.subarray(0, speechStart + 16000); // one second into the first utterance
-    for (let i = 0; i < cut.length; i += 1600) {
-      c.sendRaw(encodeS16le(cut.subarray(i, Math.min(i + 1600, cut.length))));
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    c.sendAudio(encodeS16le(cut));
+    await c.drained();
     c.sendJson({ type: 'input.commit' });
     const stopped = await c.next('vad.speech_stopped', () => true, 15_000);
     assert.equal(stopped.reason, 'commit');
@@ -137,15 +133,13 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   });
   test('a caller hanging up mid-sentence: session.end delivers the last final before session.ended', async () => {
     const slt = fixtures.find((f) => f.file === 'slt.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-hangup`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-hangup`, {}, paced(5));
     await c.next('session.started');
     const samples = fixtureSamples(slt);
     const speechStart = Math.round((slt.utterances[0]!.start_ms / 1000) * 16000);
     const cut = samples.subarray(0, speechStart + 24000); // 1.5 s into the first utterance, no silence after
-    for (let i = 0; i < cut.length; i += 1600) {
-      c.sendRaw(encodeS16le(cut.subarray(i, Math.min(i + 1600, cut.length))));
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    c.sendAudio(encodeS16le(cut));
+    await c.drained();
     await c.next('vad.speech_started', () => true, 30_000);
     c.sendJson({ type: 'session.end' });
     const ended = await c.next('session.ended', () => true, 60_000);

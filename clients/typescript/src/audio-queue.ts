@@ -1,0 +1,74 @@
+/** Audio encodings /v1/stream accepts, and their bytes per sample. */
+export const BYTES_PER_SAMPLE = { pcm_s16le: 2, f32le: 4, mulaw: 1 } as const;
+export type AudioEncoding = keyof typeof BYTES_PER_SAMPLE;
+
+/** The byte of silence in each encoding (μ-law silence is 0xFF). */
+const SILENCE = { pcm_s16le: 0, f32le: 0, mulaw: 0xff } as const;
+
+/** Shortest frame the server accepts, ms. */
+export const MIN_FRAME_MS = 10;
+
+/**
+ * Outgoing audio cut into frames of `frameMs`, and JSON messages kept in order with it (a message
+ * sent after some audio goes out after that audio).
+ */
+export type Outgoing = { kind: 'audio'; data: Uint8Array; ms: number } | { kind: 'json'; text: string };
+
+export class AudioQueue {
+  private readonly items: Outgoing[] = [];
+  private pending = new Uint8Array(0);
+  readonly frameBytes: number;
+  private readonly sampleBytes: number;
+
+  constructor(private readonly encoding: AudioEncoding, private readonly sampleRate: number, readonly frameMs: number) {
+    if (!Number.isFinite(frameMs) || frameMs < MIN_FRAME_MS || frameMs > 1000) {
+      throw new RangeError(`frameMs must be ${MIN_FRAME_MS} to 1000, not ${frameMs}`);
+    }
+    this.sampleBytes = BYTES_PER_SAMPLE[encoding];
+    this.frameBytes = Math.round((sampleRate * frameMs) / 1000) * this.sampleBytes;
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** Add audio bytes; whole frames become ready, the rest waits for more (or `flush`). */
+  pushAudio(bytes: Uint8Array): void {
+    const joined = new Uint8Array(this.pending.byteLength + bytes.byteLength);
+    joined.set(this.pending);
+    joined.set(bytes, this.pending.byteLength);
+    let offset = 0;
+    while (joined.byteLength - offset >= this.frameBytes) {
+      this.items.push({ kind: 'audio', data: joined.slice(offset, offset + this.frameBytes), ms: this.frameMs });
+      offset += this.frameBytes;
+    }
+    this.pending = joined.slice(offset);
+  }
+
+  /** Send the partial frame still held, padded with silence to at least `MIN_FRAME_MS`. */
+  flush(): void {
+    if (this.pending.byteLength === 0) return;
+    if (this.pending.byteLength % this.sampleBytes !== 0) {
+      throw new RangeError(`audio ends in the middle of a sample (${this.pending.byteLength} bytes of ${this.encoding} left)`);
+    }
+    const minBytes = Math.round((this.sampleRate * MIN_FRAME_MS) / 1000) * this.sampleBytes;
+    const data = new Uint8Array(Math.max(minBytes, this.pending.byteLength)).fill(SILENCE[this.encoding]);
+    data.set(this.pending);
+    this.items.push({ kind: 'audio', data, ms: (data.byteLength / this.sampleBytes / this.sampleRate) * 1000 });
+    this.pending = new Uint8Array(0);
+  }
+
+  /** A JSON message, after the audio queued so far (its partial frame included). */
+  pushJson(text: string): void {
+    this.flush();
+    this.items.push({ kind: 'json', text });
+  }
+
+  peek(): Outgoing | undefined {
+    return this.items[0];
+  }
+
+  shift(): Outgoing | undefined {
+    return this.items.shift();
+  }
+}

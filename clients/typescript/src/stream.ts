@@ -1,0 +1,371 @@
+import WebSocket from 'ws';
+import { AudioQueue, type AudioEncoding } from './audio-queue.js';
+import { errorFromResponse, ParleyError } from './errors.js';
+import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
+
+/** How audio given to `sendAudio` goes out. */
+export type Pacing =
+  /** One frame per `frameMs` of wall-clock time (× `speed`), as a live microphone would. */
+  | 'realtime'
+  /** As fast as the server allows: up to `maxLeadMs` of audio ahead of real time (tests, file upload). */
+  | 'fast'
+  /** No pacing at all: every frame as soon as it is queued (the server sheds audio over 5 s ahead). */
+  | 'none';
+
+/** Options of `ParleyClient.stream()`. */
+export interface StreamOptions {
+  /** Resume (or name) this session; default: the server makes up an id (`session.sessionId`). */
+  sessionId?: string;
+  /** Samples per second of the audio you send. Default 16000. */
+  sampleRate?: 8000 | 16000 | 24000 | 44100 | 48000;
+  /** Default `pcm_s16le`. */
+  encoding?: AudioEncoding;
+  /** Default `realtime`. */
+  pacing?: Pacing;
+  /** With `realtime` pacing: multiple of real time. Default 1. */
+  speed?: number;
+  /** Audio per binary frame, ms (10–1000). Default 20. */
+  frameMs?: number;
+  /** With `fast` pacing: most audio sent ahead of real time, ms. Default 4000 (the server sheds past 5000). */
+  maxLeadMs?: number;
+  /**
+   * Reconnect with the session id after the connection drops (not after `session.ended`, a fatal
+   * error or `close()`). Default `{ attempts: 8, delayMs: 250 }`; the delay doubles up to 5 s.
+   */
+  resume?: false | { attempts?: number; delayMs?: number };
+  /** Wait this long for each connection's `session.started`, ms. Default 15 000. */
+  openTimeoutMs?: number;
+  /** Extra query parameters of the upgrade (future server options). */
+  query?: Record<string, string>;
+}
+
+/** Called with each event, and with null once the stream is closed for good. */
+type Listener = (event: ServerEvent | null) => void;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Close codes after which the session is over or belongs to another connection: never resumed. */
+const FINAL_CLOSES = new Set([1000, 4000]);
+
+/**
+ * One session on `GET /v1/stream`. Iterate it (`for await (const e of session)`) for the server's
+ * events, typed by `type`; `sendAudio` paces audio; `end()` ends the session and waits for
+ * `session.ended`. When the connection drops it reconnects with the same session id (the server
+ * resumes the session: same transcript, speakers and event numbering); events the server sent while
+ * no connection was up are lost.
+ */
+export class StreamSession implements AsyncIterable<ServerEvent> {
+  /** The session id (the server's, when none was given). */
+  sessionId: string;
+  /** How many times the connection was re-established. */
+  reconnects = 0;
+  /** The close code of the last connection to close (undefined while none has). */
+  closeCode: number | undefined;
+  private ws: WebSocket | null = null;
+  private readonly queue: AudioQueue;
+  private readonly buffered: ServerEvent[] = [];
+  private readonly listeners = new Set<Listener>();
+  /** Iterators waiting for the next event. */
+  private wakers: (() => void)[] = [];
+  private outcome: { error: ParleyError | null } | null = null;
+  private closing = false;
+  private ended = false;
+  private lastFatal: ParleyError | null = null;
+  private sawEnded = false;
+  private pumping = false;
+  private drainWaiters: (() => void)[] = [];
+  private clockStart = 0;
+  private sentMs = 0;
+  /** Whether a connection is up (its session started); while not, the pump waits on `connectedWaiter`. */
+  private connected = false;
+  private setConnected: () => void = () => {};
+  private connectedWaiter: Promise<void> = new Promise((resolve) => {
+    this.setConnected = resolve;
+  });
+
+  private constructor(private readonly url: URL, private readonly headers: Record<string, string>, private readonly options: StreamOptions) {
+    this.sessionId = options.sessionId ?? '';
+    this.queue = new AudioQueue(options.encoding ?? 'pcm_s16le', options.sampleRate ?? 16000, options.frameMs ?? 20);
+  }
+
+  /** Open a session; resolves once the server sent `session.started`, rejects with a ParleyError when refused. */
+  static async open(baseUrl: string, apiKey: string | undefined, options: StreamOptions = {}): Promise<StreamSession> {
+    const url = new URL(`${baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/v1/stream`);
+    const query: Record<string, string> = {
+      ...(options.sampleRate !== undefined ? { sample_rate: String(options.sampleRate) } : {}),
+      ...(options.encoding !== undefined ? { encoding: options.encoding } : {}),
+      ...options.query,
+    };
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const session = new StreamSession(url, apiKey ? { authorization: `Bearer ${apiKey}` } : {}, options);
+    await session.connect();
+    return session;
+  }
+
+  /** The current socket (for tests that need to break the connection); null while reconnecting. */
+  get socket(): WebSocket | null {
+    return this.ws;
+  }
+
+  /** Queue audio in the declared encoding; it goes out in frames, paced as configured. */
+  sendAudio(audio: Uint8Array | ArrayBufferView | ArrayBuffer): void {
+    this.assertOpen();
+    const bytes = audio instanceof ArrayBuffer ? new Uint8Array(audio) : new Uint8Array(audio.buffer, audio.byteOffset, audio.byteLength);
+    this.queue.pushAudio(bytes);
+    this.pump();
+  }
+
+  /** Send a JSON message; it goes out after the audio queued before it. */
+  send(message: ClientMessage): void {
+    this.assertOpen();
+    this.queue.pushJson(JSON.stringify(message));
+    this.pump();
+  }
+
+  /** Resolves when everything queued so far (audio and messages) has been handed to the socket. */
+  async drained(): Promise<void> {
+    this.queue.flush();
+    this.pump();
+    if (this.queue.length === 0 && !this.pumping) return;
+    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /**
+   * End the session: the queued audio goes out, then `session.end`; resolves with `session.ended`
+   * (the server has stored the last turn and closes the socket).
+   */
+  async end(options: { timeoutMs?: number } = {}): Promise<ServerEvents['session.ended']> {
+    const ended = this.waitFor('session.ended', () => true, { timeoutMs: options.timeoutMs ?? 120_000 });
+    this.send({ type: 'session.end' });
+    this.ended = true;
+    return ended;
+  }
+
+  /** Close the connection without ending the session (it stays resumable on the server for a while). */
+  close(): void {
+    this.closing = true;
+    this.ws?.close(1000, 'client closed');
+    this.finish(null);
+  }
+
+  /**
+   * The next event of `type` (matching `match`) from now on, without taking it from the iterator.
+   * Rejects with a ParleyError when the stream ends first or after `timeoutMs` (default 30 000).
+   */
+  waitFor<T extends ServerEventType>(type: T, match: (event: ServerEvents[T]) => boolean = () => true, options: { timeoutMs?: number } = {}): Promise<ServerEvents[T]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    return new Promise((resolve, reject) => {
+      if (this.outcome) {
+        reject(this.outcome.error ?? new ParleyError('PARLEY_CLIENT_CLOSED', `stream closed; no ${type} event will come`));
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.listeners.delete(listener);
+        reject(new ParleyError('PARLEY_CLIENT_TIMEOUT', `no ${type} event within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const listener: Listener = (event) => {
+        if (event === null) {
+          clearTimeout(timer);
+          this.listeners.delete(listener);
+          reject(this.outcome?.error ?? new ParleyError('PARLEY_CLIENT_CLOSED', `stream closed before ${type}`));
+        } else if (event.type === type && match(event as ServerEvents[T])) {
+          clearTimeout(timer);
+          this.listeners.delete(listener);
+          resolve(event as ServerEvents[T]);
+        }
+      };
+      this.listeners.add(listener);
+    });
+  }
+
+  /**
+   * Server events in order, across reconnects; ends after the socket closes for good (throws if by an
+   * error). Events wait here until taken, so a long session should be iterated; with more than one
+   * iterator, each event goes to one of them.
+   */
+  async *[Symbol.asyncIterator](): AsyncIterator<ServerEvent> {
+    for (;;) {
+      const next = this.buffered.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.outcome) {
+        if (this.outcome.error) throw this.outcome.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.wakers.push(resolve);
+      });
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.ended) throw new ParleyError('PARLEY_ERR_SESSION_ENDED', 'end() was called on this session');
+    if (this.outcome) throw this.outcome.error ?? new ParleyError('PARLEY_CLIENT_CLOSED', 'the stream is closed');
+  }
+
+  private deliver(event: ServerEvent): void {
+    if (event.type === 'session.ended') this.sawEnded = true;
+    this.buffered.push(event);
+    for (const l of [...this.listeners]) l(event);
+    for (const wake of this.wakers.splice(0)) wake();
+  }
+
+  private finish(error: ParleyError | null): void {
+    if (this.outcome) return;
+    this.outcome = { error };
+    for (const l of [...this.listeners]) l(null);
+    for (const wake of this.wakers.splice(0)) wake();
+    for (const w of this.drainWaiters.splice(0)) w();
+    this.setConnected();
+  }
+
+  /** One connection attempt: resolves on `session.started`. */
+  private connect(): Promise<void> {
+    const url = new URL(this.url);
+    this.lastFatal = null;
+    if (this.sessionId) url.searchParams.set('session_id', this.sessionId);
+    return new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: this.headers });
+      let started = false;
+      const timer = setTimeout(() => {
+        ws.terminate();
+        reject(new ParleyError('PARLEY_CLIENT_TIMEOUT', `no session.started within ${this.options.openTimeoutMs ?? 15_000} ms`));
+      }, this.options.openTimeoutMs ?? 15_000);
+      ws.once('unexpected-response', (req, res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => { text += chunk; });
+        res.on('end', () => {
+          clearTimeout(timer);
+          req.destroy();
+          let body: unknown = null;
+          try { body = JSON.parse(text); } catch { /* not JSON */ }
+          reject(errorFromResponse(res.statusCode ?? 0, body, text));
+        });
+      });
+      ws.on('error', (err) => {
+        if (started) return;
+        clearTimeout(timer);
+        reject(new ParleyError('PARLEY_CLIENT_NETWORK', `cannot connect to ${url.origin}: ${err.message}`, { cause: err }));
+      });
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return;
+        let event: ServerEvent;
+        try {
+          event = JSON.parse(data.toString()) as ServerEvent;
+        } catch {
+          return;
+        }
+        if (event.type === 'error' && event.fatal) {
+          // A refusal (bad format, no free slot) is followed by the close: reported with its code.
+          this.lastFatal = new ParleyError(event.code, event.message, { fatal: true });
+        }
+        if (event.type === 'session.started' && !started) {
+          started = true;
+          clearTimeout(timer);
+          const id = (event.config as { session_id?: unknown }).session_id;
+          if (typeof id === 'string') this.sessionId = id;
+          this.ws = ws;
+          this.connected = true;
+          // Pacing continues from here: audio held during a drop is not rushed out after it.
+          this.clockStart = performance.now() - this.sentMs / this.speed;
+          this.setConnected();
+          resolve();
+        }
+        if (started) this.deliver(event);
+      });
+      ws.on('close', (code, reason) => {
+        clearTimeout(timer);
+        this.closeCode = code;
+        if (!started) {
+          const fatal = this.lastFatal;
+          reject(fatal
+            ? new ParleyError(fatal.code, fatal.message, { fatal: true, closeCode: code })
+            : new ParleyError('PARLEY_CLIENT_CLOSED', `closed (${code}${reason.length ? ` ${reason.toString()}` : ''}) before session.started`, { closeCode: code }));
+          return;
+        }
+        if (this.ws === ws) {
+          this.ws = null;
+          this.connected = false;
+          this.connectedWaiter = new Promise((resolve) => {
+            this.setConnected = resolve;
+          });
+        }
+        void this.onDrop(code, reason.toString());
+      });
+    });
+  }
+
+  /** The socket closed after the session started: finish, or reconnect and resume. */
+  private async onDrop(code: number, reason: string): Promise<void> {
+    const resume = this.options.resume ?? {};
+    const sawEnd = this.sawEnded;
+    if (this.closing || sawEnd || this.lastFatal || FINAL_CLOSES.has(code) || resume === false) {
+      const error = this.closing || sawEnd ? null
+        : this.lastFatal
+          ? new ParleyError(this.lastFatal.code, this.lastFatal.message, { fatal: true, closeCode: code })
+          : new ParleyError('PARLEY_CLIENT_CLOSED', `connection closed (${code}${reason ? ` ${reason}` : ''})`, { closeCode: code });
+      this.finish(error);
+      return;
+    }
+    let delay = resume.delayMs ?? 250;
+    let last: unknown = null;
+    for (let attempt = 0; attempt < (resume.attempts ?? 8); attempt++) {
+      await sleep(delay);
+      if (this.closing) return;
+      delay = Math.min(delay * 2, 5_000);
+      try {
+        await this.connect();
+        this.reconnects += 1;
+        this.pump();
+        return;
+      } catch (err) {
+        last = err;
+        if (err instanceof ParleyError && !err.retryable && err.code !== 'PARLEY_CLIENT_CLOSED') break;
+      }
+    }
+    this.finish(new ParleyError('PARLEY_CLIENT_CLOSED', `connection lost (${code}) and not resumed: ${(last as Error | null)?.message ?? 'no attempt'}`, { cause: last }));
+  }
+
+  /** Audio ms per wall-clock ms: `speed` when paced in real time, else 1 (`fast` counts its lead in real time). */
+  private get speed(): number {
+    return (this.options.pacing ?? 'realtime') === 'realtime' ? this.options.speed ?? 1 : 1;
+  }
+
+  /** Send queued items in order, pacing audio. One pump at a time. */
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    void this.pumpLoop().finally(() => {
+      this.pumping = false;
+      if (this.queue.length === 0 || this.outcome) for (const w of this.drainWaiters.splice(0)) w();
+      else this.pump();
+    });
+  }
+
+  private async pumpLoop(): Promise<void> {
+    const pacing = this.options.pacing ?? 'realtime';
+    const maxLead = this.options.maxLeadMs ?? 4_000;
+    for (let item = this.queue.peek(); item && !this.outcome; item = this.queue.peek()) {
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
+        // Closing: its close event (then a reconnect) comes shortly; disconnected: wait for the reconnect.
+        await (this.connected ? sleep(10) : this.connectedWaiter);
+        continue;
+      }
+      if (item.kind === 'audio' && pacing !== 'none') {
+        const lead = pacing === 'fast' ? maxLead : 0;
+        const wait = this.clockStart + (this.sentMs - lead) / this.speed - performance.now();
+        if (wait > 0) {
+          await sleep(wait);
+          continue;
+        }
+      }
+      this.queue.shift();
+      ws.send(item.kind === 'audio' ? item.data : item.text);
+      if (item.kind === 'audio') this.sentMs += item.ms;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
+import { MemoryItemView, ParticipantRef, ref } from './http-schemas.js';
+
+/**
+ * Server → client events on `GET /v1/stream` as JSON Schema (TypeBox), for the AsyncAPI document.
+ * The compiler holds each schema to `ServerEventPayloads` (graph/core/events.ts), which the server
+ * sends, so the published protocol cannot drift from the code.
+ */
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const Timings = Type.Record(Type.String(), Type.Number(), { description: 'milliseconds per stage' });
+
+export const SERVER_EVENT_PAYLOADS = {
+  'session.started': Type.Object({
+    config: Type.Record(Type.String(), Type.Unknown(), { description: '{session_id, sample_rate, encoding, channels}' }),
+    resumed: Type.Boolean({ description: 'true when this socket continues an existing session' }),
+  }),
+  'session.updated': Type.Object({ session: Type.Record(Type.String(), Type.Unknown(), { description: 'the merged settings' }) }),
+  'vad.speech_started': Type.Object({ turn_id: Type.String(), audio_start_ms: Type.Number() }),
+  'vad.speech_stopped': Type.Object({
+    turn_id: Type.String(),
+    audio_end_ms: Type.Number({ description: 'where the speech ended' }),
+    decided_at_ms: Type.Number({ description: 'audio position of the end-of-turn decision' }),
+    reason: Type.Union([Type.Literal('silence'), Type.Literal('commit'), Type.Literal('max_turn')]),
+  }),
+  'transcript.partial': Type.Object({ turn_id: Type.String(), text: Type.String() }),
+  'transcript.final': Type.Object({
+    turn_id: Type.String(),
+    utterance_id: Type.String(),
+    text: Type.String(),
+    start_ms: NullableNumber,
+    end_ms: NullableNumber,
+    confidence: NullableNumber,
+    speaker: Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), confidence: Type.Number(), is_new: Type.Boolean() }),
+    addressees: Type.Array(ref(ParticipantRef)),
+  }, { description: 'sent only after the utterance is durably stored' }),
+  'memory.context': Type.Object({
+    turn_id: Type.String(),
+    speculative: Type.Boolean(),
+    items: Type.Array(ref(MemoryItemView)),
+    timings: Type.Object({ match_ms: Type.Number(), expand_ms: Type.Number(), search_ms: Type.Number(), total_ms: Type.Number() }),
+    ready_at_ms: Type.Number({ description: 'relative to the turn\'s vad.speech_stopped decision; negative = ready before it' }),
+  }),
+  'memory.updated': Type.Object({
+    ops: Type.Array(Type.Object({
+      op: Type.Union([Type.Literal('ADD'), Type.Literal('UPDATE'), Type.Literal('DELETE'), Type.Literal('KEEP')]),
+      memory_id: Type.String(),
+      text: Type.String(),
+    })),
+  }),
+  'speaker.merged': Type.Object({ from: Type.String(), into: Type.String() }, { description: 'everything of `from` now belongs to `into`' }),
+  'participant.identified': Type.Object({
+    external_id: Type.String(),
+    participant: Type.Union([
+      Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), external_id: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ], { description: 'the participant now holding the external id; null while it waits for the session\'s first speaker' }),
+  }, { description: 'answer to participant.identify' }),
+  'query.result': Type.Object({ id: Type.String(), evidence: Type.Array(ref(MemoryItemView)), rounds: Type.Number(), timings: Timings }),
+  error: Type.Object({
+    code: Type.String({ description: 'a PARLEY_ERR_* code' }),
+    message: Type.String(),
+    fatal: Type.Boolean({ description: 'the socket closes after a fatal error' }),
+  }),
+  'session.ended': Type.Object({}),
+} satisfies Record<ServerEventType, TSchema>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Fails to compile when a schema above and the payload the server sends disagree. */
+const _inSync: { [K in ServerEventType]: Same<Static<(typeof SERVER_EVENT_PAYLOADS)[K]>, ServerEventPayloads[K]> } = {
+  'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
+  'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
+  'speaker.merged': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
+};
+void _inSync;
+
+/** Fields every server frame carries besides its payload. */
+export const ServerEventEnvelope = {
+  session_id: Type.Union([Type.String(), Type.Null()], { description: 'null only on an error refusing the connection' }),
+  seq: Type.Integer({ minimum: 0, description: '1, 2, 3… per session, continued across reconnects (0 on a refusal)' }),
+};
+
+/** The full frame schema of one event type: envelope + payload. */
+export function serverEventSchema(type: ServerEventType): TSchema {
+  const payload = SERVER_EVENT_PAYLOADS[type];
+  return Type.Object({ type: Type.Literal(type), ...ServerEventEnvelope, ...payload.properties }, {
+    ...(payload.description ? { description: payload.description } : {}),
+  });
+}
