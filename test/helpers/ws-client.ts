@@ -1,5 +1,6 @@
 import type WebSocket from 'ws';
 import { ParleyError, StreamSession, type ServerEvent as SdkServerEvent, type StreamOptions } from '../../clients/typescript/src/index.js';
+import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 
 /** A server event as received (loosely typed, so tests can read any field). */
 export type ServerEvent = Record<string, unknown> & { type: string; seq: number; session_id: string | null };
@@ -66,6 +67,17 @@ export class TestWsClient {
   /** Audio through the SDK's pacer (as the connect options say: `pacing`, `speed`, `frameMs`). */
   sendAudio(audio: Uint8Array): void {
     this.session!.sendAudio(audio);
+  }
+
+  /**
+   * Speak 16 kHz samples through the SDK's pacer, followed by `silenceS` seconds of silence (so the
+   * last turn ends), and resolve once it all went out. The connect options set the pace.
+   */
+  async speak(samples: Float32Array, silenceS = 1.2): Promise<void> {
+    const padded = new Float32Array(samples.length + Math.round(16000 * silenceS));
+    padded.set(samples);
+    this.sendAudio(encodeS16le(padded));
+    await this.drained();
   }
 
   /** Resolves once the audio given to `sendAudio` has all gone out. */

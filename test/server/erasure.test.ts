@@ -3,7 +3,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
-import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
@@ -33,15 +32,9 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
   test('leaves nothing of them in any store or file: name, words, ids, audio', async () => {
     // Their voice: three utterances with audio spans and a voiceprint.
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`, headers);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=erase-voice`, headers, { pacing: 'realtime', frameMs: 100, speed: 2.5 });
     await c.next('session.started');
-    const samples = fixtureSamples(awb);
-    const padded = new Float32Array(samples.length + 16000 * 1.2);
-    padded.set(samples);
-    for (let i = 0; i < padded.length; i += 1600) {
-      c.sendRaw(encodeS16le(padded.subarray(i, Math.min(i + 1600, padded.length))));
-      await new Promise((r) => setTimeout(r, 40));
-    }
+    await c.speak(fixtureSamples(awb));
     c.sendJson({ type: 'session.end' });
     await c.next('session.ended', () => true, 120_000);
     const finals = c.events.filter((e) => e.type === 'transcript.final');

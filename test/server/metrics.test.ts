@@ -146,15 +146,9 @@ describe('voice metrics: transcript lag and latency, ready_at, voice utterances,
 
   test('a spoken session counts voice utterances and observes partial lag, final latency, ready_at and search latency', async (ctx) => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=metrics-voice`);
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=metrics-voice`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
     await c.next('session.started');
-    const samples = fixtureSamples(awb);
-    const padded = new Float32Array(samples.length + 16000 * 1.2);
-    padded.set(samples);
-    for (let i = 0; i < padded.length; i += 1600) {
-      c.sendRaw(encodeS16le(padded.subarray(i, Math.min(i + 1600, padded.length))));
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await c.speak(fixtureSamples(awb));
     c.sendJson({ type: 'session.end' });
     await c.next('session.ended', () => true, 120_000);
     const finals = c.events.filter((e) => e.type === 'transcript.final').length;

@@ -11,19 +11,11 @@ import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 /** Real-time pacing of the SDK, in 100 ms pcm_s16le frames, `speed` × real time. */
 const paced = (speed = 1) => ({ pacing: 'realtime' as const, frameMs: 100, speed });
 
-/** Stream 16 kHz audio through the SDK's pacer, then 1.2 s of silence; resolves once it all went out. */
-async function streamAudio(client: TestWsClient, samples: Float32Array): Promise<void> {
-  const padded = new Float32Array(samples.length + 16000 * 1.2);
-  padded.set(samples);
-  client.sendAudio(encodeS16le(padded));
-  await client.drained();
-}
-
 /** A whole session: connect, stream the fixture at real time, `session.end`, wait for `session.ended`. */
 async function speakWholeSession(t: TestApp, sessionId: string, fixture: AudioFixture): Promise<TestWsClient> {
   const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}`, {}, paced());
   await c.next('session.started');
-  await streamAudio(c, fixtureSamples(fixture));
+  await c.speak(fixtureSamples(fixture));
   c.sendJson({ type: 'session.end' });
   await c.next('session.ended', () => true, 60_000);
   return c;
@@ -50,10 +42,10 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     const slt = fixtures.find((f) => f.file === 'slt.wav')!;
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-1&sample_rate=16000&encoding=pcm_s16le`, {}, paced());
     await c.next('session.started');
-    await streamAudio(c, fixtureSamples(awb));
+    await c.speak(fixtureSamples(awb));
     const finalsOf = (): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
     for (let i = 0; i < 600 && finalsOf().length < awb.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
-    await streamAudio(c, fixtureSamples(slt));
+    await c.speak(fixtureSamples(slt));
     const expected = awb.utterances.length + slt.utterances.length;
     for (let i = 0; i < 600 && finalsOf().length < expected; i++) await new Promise((r) => setTimeout(r, 100));
 
@@ -109,7 +101,7 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     const before = (await t.app.stores.graph.getTranscript('default', 'voice-1'))[0]!.speakerId;
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-2`, {}, paced());
     await c.next('session.started');
-    await streamAudio(c, fixtureSamples(awb).subarray(0, 16000 * 2.3));
+    await c.speak(fixtureSamples(awb).subarray(0, 16000 * 2.3));
     const final = await c.next('transcript.final', () => true, 20_000);
     assert.equal((final.speaker as { id: string }).id, before);
     assert.equal((final.speaker as { is_new: boolean }).is_new, false);
