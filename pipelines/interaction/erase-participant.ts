@@ -1,4 +1,5 @@
 import type { Stores } from '../../graph/stores.js';
+import type { InteractionFilter } from '../../graph/graph-store.js';
 import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
@@ -30,33 +31,72 @@ export interface ErasureReport {
  * the entity index, queued jobs, voiceprints and kept audio. Then the embedded database's file is
  * checkpointed so deleted rows do not linger in its write-ahead log (pages are zeroed on delete).
  * Returns null when the participant does not exist.
+ *
+ * The graph's participant goes last: every earlier step is idempotent and finds its targets
+ * through the graph and the memory store, so an erasure cut short by a failing store (a network
+ * error, a crash) leaves the participant in place and the same request, repeated, finishes it.
  */
 export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string): Promise<ErasureReport | null> {
-  const { stores, audioSpans } = deps;
-  const addressedThem = await utterancesAddressing(stores, tenant, participantId);
+  const { stores } = deps;
+  if (!(await stores.graph.getParticipant(tenant, participantId))) return null;
+  const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
+  const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
+  const facts = await factsMentioning(stores, tenant, participantId);
+  const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
+  let report = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
+  await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
+  const memory = await stores.memory.deleteParticipant(tenant, participantId);
   const utteranceIds = await stores.graph.deleteParticipant(tenant, participantId);
   if (!utteranceIds) return null;
-  const memory = await stores.memory.deleteParticipant(tenant, participantId);
-  await stores.memory.forgetUtterances(tenant, utteranceIds);
+  // Whatever arrived while the erasure ran (a last turn, a fact consolidated meanwhile).
+  const late = utteranceIds.filter((id) => !spoken.includes(id));
+  const lateFacts = memory.factIds.filter((id) => !facts.includes(id));
+  const latePersona = memory.personaIds.filter((id) => !persona.includes(id));
+  if (late.length + lateFacts.length + latePersona.length > 0) {
+    const more = await eraseDerived(deps, tenant, participantId, late, lateFacts, latePersona);
+    report = {
+      utteranceIds: [...report.utteranceIds, ...more.utteranceIds], factIds: [...report.factIds, ...more.factIds],
+      personaIds: [...report.personaIds, ...more.personaIds], voiceprints: report.voiceprints + more.voiceprints,
+      audioFiles: report.audioFiles + more.audioFiles,
+    };
+  }
+  stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  return report;
+}
+
+/** Remove everything derived from the person's utterances, facts and persona: each step may run again. */
+async function eraseDerived(
+  deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[], factIds: string[], personaIds: string[],
+): Promise<ErasureReport> {
+  const { stores, audioSpans } = deps;
+  const derived = [...utteranceIds, ...factIds, ...personaIds];
+  await stores.queue.forget(utteranceIds);
   const voiceprints = await stores.voiceprints.deleteByParticipant(tenant, participantId);
-  const derived = [...utteranceIds, ...memory.factIds, ...memory.personaIds];
   await stores.lexical.delete(tenant, derived);
   for (const layer of MEMORY_LAYERS) await stores.vectors.delete(tenant, collectionFor(layer), derived);
   const entities = await stores.entities.eraseMemories(tenant, derived);
   await stores.vectors.delete(tenant, ENTITY_COLLECTION, entities);
-  await reindexWithout(deps, tenant, addressedThem.filter((id) => !utteranceIds.includes(id)));
-  await stores.queue.forget(utteranceIds);
   const audioFiles = audioSpans ? await audioSpans.removeUtterances(tenant, utteranceIds) : 0;
-  stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
-  return { utteranceIds, factIds: memory.factIds, personaIds: memory.personaIds, voiceprints, audioFiles };
+  await stores.memory.forgetUtterances(tenant, utteranceIds);
+  return { utteranceIds, factIds, personaIds, voiceprints, audioFiles };
 }
 
-/** Ids of every utterance addressed to the participant, newest first, page by page. */
-async function utterancesAddressing(stores: Stores, tenant: TenantId, participantId: string): Promise<string[]> {
+/** Ids of every fact that mentions the participant (speaker, subject or addressee), history included. */
+async function factsMentioning(stores: Stores, tenant: TenantId, participantId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await stores.memory.listFacts(tenant, { participantId, role: 'any', includeHistory: true, limit: 1000, offset });
+    ids.push(...page.map((f) => f.id));
+    if (page.length < 1000) return [...new Set(ids)];
+  }
+}
+
+/** Ids of every utterance matching the filter (spoken by or addressed to someone), newest first, page by page. */
+async function pagedUtterances(stores: Stores, tenant: TenantId, filter: Pick<InteractionFilter, 'speakerId' | 'addresseeId'>): Promise<string[]> {
   const ids: string[] = [];
   let until: string | undefined;
   for (;;) {
-    const page = await stores.graph.queryInteractions(tenant, { addresseeId: participantId, limit: 1000, ...(until ? { until } : {}) });
+    const page = await stores.graph.queryInteractions(tenant, { ...filter, limit: 1000, ...(until ? { until } : {}) });
     const fresh = page.filter((u) => !ids.includes(u.id));
     ids.push(...fresh.map((u) => u.id));
     if (page.length < 1000 || fresh.length === 0) return ids;
@@ -64,13 +104,13 @@ async function utterancesAddressing(stores: Stores, tenant: TenantId, participan
   }
 }
 
-/** Index other people's utterances again, now that the erased person is gone from their addressees. */
-async function reindexWithout(deps: ErasureDeps, tenant: TenantId, utteranceIds: string[]): Promise<void> {
+/** Index other people's utterances again without the erased person among their addressees. */
+async function reindexWithout(deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[]): Promise<void> {
   const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
   for (const id of utteranceIds) {
     const u = await deps.stores.graph.getUtterance(tenant, id);
     if (!u) continue;
     const [vector] = await deps.embedder.embed([u.text]);
-    if (vector) await indexer.indexUtterance(tenant, u, vector);
+    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
   }
 }

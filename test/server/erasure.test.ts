@@ -89,4 +89,44 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
     const hits = await t.app.stores.lexical.search(tenant, 'lovely', 5);
     assert.equal(hits.length, 1);
   });
+
+  test('an erasure cut short by a failing store leaves the person in place, and repeating it finishes', async () => {
+    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    const posted = await api.postUtterances('erase-retry', [
+      { speaker: 'Quillon Varbeck', text: 'I repair harpsichords in Dunmorrow and I volunteer at the lighthouse.' },
+      { speaker: 'Ben', text: 'Quillon, that is a rare trade.', addressees: ['Quillon Varbeck'] },
+    ]);
+    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+    const id = (await api.interactions({ session_id: 'erase-retry' })).find((u) => u.text.startsWith('I repair'))!.speaker.id;
+    assert.ok((await api.memories({ include_history: true })).some((m) => /harpsichord|Dunmorrow/i.test(m.text)), 'memories were made first');
+
+    // The vector store fails once, part-way through the erasure.
+    const vectors = t.app.stores.vectors;
+    const realDelete = vectors.delete.bind(vectors);
+    let failures = 0;
+    vectors.delete = async (...args: Parameters<typeof vectors.delete>) => {
+      if (failures++ === 0) throw new Error('vector store unreachable (injected)');
+      return realDelete(...args);
+    };
+    try {
+      await assert.rejects(api.eraseParticipant(id), (err: { status?: number }) => err.status === 500);
+    } finally {
+      vectors.delete = realDelete;
+    }
+    assert.equal((await api.participant(id)).id, id, 'the person is still there, so the erasure can be asked again');
+
+    const erased = await api.eraseParticipant(id);
+    assert.equal(erased.erased_utterances, 1);
+    await assert.rejects(api.participant(id), (err: { status?: number }) => err.status === 404);
+    const left = JSON.stringify(await api.memories({ include_history: true }));
+    assert.doesNotMatch(left, /harpsichord|Dunmorrow|Quillon|Varbeck/i);
+    assert.deepEqual(await t.app.stores.lexical.search(tenant, 'harpsichords Dunmorrow lighthouse', 5), []);
+    const [vector] = await t.app.models.textEmbedder.embed(['I repair harpsichords in Dunmorrow']);
+    for (const collection of ['interaction', 'fact', 'profile'].map((l) => `memory_${l}`)) {
+      const near = await t.app.stores.vectors.search(tenant, collection, vector!, 10).catch(() => []);
+      assert.ok(!near.some((h) => h.id === posted.utterance_ids[0]), `${collection} still finds the erased utterance`);
+    }
+    const said = await api.interactions({ session_id: 'erase-retry' });
+    assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['Quillon, that is a rare trade.', 0]]);
+  });
 });
