@@ -70,6 +70,7 @@ const PRESENCE_WINDOW = 50;
  */
 export class InteractionIngest {
   private readonly naming;
+  private readonly idLocks = new KeyedLocks();
 
   constructor(private readonly deps: InteractionIngestDeps) {
     this.naming = new SessionNaming(deps.graph);
@@ -82,6 +83,21 @@ export class InteractionIngest {
   async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
     const ids = inputs.flatMap((i) => (i.id ? [i.id] : []));
     if (new Set(ids).size !== ids.length) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'an utterance id appears twice in one batch');
+    if (ids.length === 0) return this.ingestOnce(tenant, sessionId, inputs, ids);
+    // Requests carrying the same ids (a client resending before its first try was acknowledged)
+    // take turns in this process; across processes the store's unique key catches the loser,
+    // which then finds the winner's utterances and returns them instead of failing.
+    return this.idLocks.run(ids.map((id) => `${tenant}\u0000${id}`), async () => {
+      try {
+        return await this.ingestOnce(tenant, sessionId, inputs, ids);
+      } catch (err) {
+        if (!isDuplicateId(err)) throw err;
+        return this.ingestOnce(tenant, sessionId, inputs, ids);
+      }
+    });
+  }
+
+  private async ingestOnce(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], ids: string[]): Promise<IngestedUtterance[]> {
     const known = new Map<string, IngestedUtterance>();
     for (const id of ids) {
       const stored = await this.deps.graph.getUtterance(tenant, id);
@@ -208,6 +224,35 @@ export class InteractionIngest {
     for (const u of stored) {
       const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
       await this.deps.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `consolidate-${tenant}-${u.id}` });
+    }
+  }
+}
+
+/** A unique-key violation on a stored id: another process stored the same utterance first. */
+function isDuplicateId(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'PARLEY_ERR_CONFLICT';
+}
+
+/**
+ * Runs work holding every one of its keys: work sharing a key runs one after the other, in arrival
+ * order; work with disjoint keys runs concurrently. Keys are all taken at once (synchronously), so
+ * two holders never wait on each other.
+ */
+class KeyedLocks {
+  readonly #tails = new Map<string, Promise<void>>();
+
+  async run<T>(keys: string[], work: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => { release = resolve; });
+    const before = keys.map((k) => this.#tails.get(k) ?? Promise.resolve());
+    for (const k of keys) this.#tails.set(k, mine);
+    await Promise.all(before);
+    try {
+      return await work();
+    } finally {
+      release();
+      for (const k of keys) if (this.#tails.get(k) === mine) this.#tails.delete(k);
     }
   }
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { pino } from 'pino';
+import { InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient, type UtteranceInput } from '../../clients/typescript/src/index.js';
@@ -29,6 +31,26 @@ describe('resends and crashes between store and queue', () => {
     assert.deepEqual(await transcript('idem-1'), ['I will bring the seeds on Saturday.', 'Great, see you then.']);
     assert.equal(jobsAbout('client-42'), 1, 'queued for consolidation once');
     await assert.rejects(post('idem-1', [{ utterance_id: 'dup', speaker: 'Ana', text: 'a' }, { utterance_id: 'dup', speaker: 'Ana', text: 'b' }]), { status: 400 });
+  });
+
+  test('the same new utterance_id sent concurrently stores once and every request gets it', async () => {
+    const line = { id: 'race-1', speaker: 'Ana', text: 'The seed swap is on the first Sunday of March.' };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => t.app.ingest.ingest('default', 'idem-race', [line])));
+    assert.deepEqual(answers.map((a) => a.map((u) => u.utterance.id)), [['race-1'], ['race-1'], ['race-1'], ['race-1']]);
+    assert.deepEqual(await transcript('idem-race'), [line.text]);
+    assert.equal(jobsAbout('race-1'), 1, 'queued for consolidation once');
+    assert.deepEqual(await post('idem-race', [{ utterance_id: 'race-1', speaker: 'Ana', text: line.text }]), ['race-1']);
+  });
+
+  test('two processes storing the same new utterance_id: the loser returns the stored utterance', async () => {
+    // Two ingest pipelines over one store stand for two servers: no in-process lock is shared.
+    const a = new InteractionIngest({ ...t.app.stores, logger: pino({ level: 'silent' }) });
+    const b = new InteractionIngest({ ...t.app.stores, logger: pino({ level: 'silent' }) });
+    const input = { id: 'race-2', speaker: 'Ben', text: 'I will fix the gate hinge tomorrow.' };
+    const [x, y] = await Promise.all([a.ingest('default', 'idem-race-2', [input]), b.ingest('default', 'idem-race-2', [input])]);
+    assert.equal(x[0]!.utterance.id, 'race-2');
+    assert.equal(y[0]!.utterance.id, 'race-2');
+    assert.deepEqual(await transcript('idem-race-2'), [input.text]);
   });
 
   test('an Idempotency-Key makes a whole batch safe to resend', async () => {
