@@ -12,10 +12,11 @@
  * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
- * split skips ingestion (for query-time changes only). `--options '{"factItemWeight":1}'` asks
+ * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
+ * `--store` and stops before any question is asked (so a held-out store can be built without looking). `--options '{"factItemWeight":1}'` asks
  * in-process through `answerQuestion` with those `AgenticOptions` instead of over HTTP (tuning: dev only).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -100,6 +101,12 @@ if (stored) {
 } else {
   diaToUtt = await ingest();
   if (store) writeFileSync(idsFile, JSON.stringify({ conversations: convs, ids: Object.fromEntries(diaToUtt) }));
+}
+
+if (process.argv.includes('--ingest-only')) {
+  console.log(`--ingest-only: ${diaToUtt.size} turns stored in ${dataDir}; no question asked`);
+  await app.close();
+  process.exit(0);
 }
 
 const deps: LocomoDeps = { app, post, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options };
