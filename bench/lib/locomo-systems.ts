@@ -21,7 +21,11 @@ export interface LocomoDeps {
 }
 
 /** A LoCoMo question as `locomo_qa.jsonl` has it. */
-export interface LocomoQa { conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[] }
+export interface LocomoQa {
+  conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[];
+  /** Optional question kind of another set ("who-said", …): reported in a table of its own. */
+  kind?: string;
+}
 
 /** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
 export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0 };
@@ -35,7 +39,7 @@ const LABEL: Record<System, string> = {
 };
 const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;
 type Metric = (typeof METRICS)[number];
-interface Row { group: '1-4' | '5'; category: number; scores: Record<System, Record<Metric, number>> }
+interface Row { group: '1-4' | '5'; category: number; kind?: string; scores: Record<System, Record<Metric, number>> }
 
 /** Ask every question of every system; print the tables (95 % bootstrap intervals, paired differences). */
 export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], title: string): Promise<void> {
@@ -91,7 +95,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
         ans1: states[0] ? 1 : 0, ans3: states.slice(0, 3).some(Boolean) ? 1 : 0,
       };
     }
-    rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, scores });
+    rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, ...(q.kind ? { kind: q.kind } : {}), scores });
   }
   report(rows, latency, rounds, title, (performance.now() - t0) / 1000, deps.options);
 }
@@ -121,6 +125,17 @@ function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], t
       const xs = rows.filter((r) => r.category === c + 1).map((r) => r.scores[s].any);
       return xs.length ? `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)} % (n ${xs.length})` : 'n/a';
     }).join(' | ')} |`);
+  }
+  const kinds = [...new Set(rows.flatMap((r) => (r.kind ? [r.kind] : [])))].sort();
+  if (kinds.length > 0) {
+    console.log(`\nany@${K} / all@${K} per question kind\n| system | ${kinds.map((k) => `${k} (n ${rows.filter((r) => r.kind === k).length})`).join(' | ')} |\n|---|${kinds.map(() => '---|').join('')}`);
+    for (const s of SYSTEMS) {
+      console.log(`| ${s} | ${kinds.map((k) => {
+        const of = rows.filter((r) => r.kind === k);
+        const mean = (m: Metric): string => ((100 * of.reduce((a, r) => a + r.scores[s][m], 0)) / of.length).toFixed(1);
+        return `${mean('any')} / ${mean('all')} %`;
+      }).join(' | ')} |`);
+    }
   }
   const mean = rounds.reduce((a, b) => a + b, 0) / Math.max(1, rounds.length);
   console.log(`\nParley agentic rounds per question: mean ${mean.toFixed(2)}; latency: Parley = POST /v1/query round trip (or the in-process call with --options), before = in-process call, baselines = bare store calls`);
