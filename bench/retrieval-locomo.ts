@@ -12,7 +12,7 @@
  * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR] [--dump FILE]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
@@ -21,7 +21,8 @@
  * `--data DIR` reads another set in LoCoMo's format from DIR (`turns.jsonl` and `qa.jsonl`, or the
  * `locomo_`-prefixed names; `addressee` may list several names separated by commas, or none); all its
  * conversations are asked (no split: such a set is for reporting, never for tuning). A question's
- * optional `kind` ("who-said", …) gets its own any@5 table.
+ * optional `kind` ("who-said", …) gets its own any@5 table. `--dump FILE` appends one JSON line per
+ * question (gold ids, every system's items and scores): for diagnosis on dev.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -117,7 +118,8 @@ if (process.argv.includes('--ingest-only')) {
   process.exit(0);
 }
 
-const deps: LocomoDeps = { app, post, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options };
+const dump = arg('dump');
+const deps: LocomoDeps = { app, post, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}) };
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
 await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
 await app.close();

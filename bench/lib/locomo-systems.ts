@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { collectionFor } from '../../pipelines/memory/collections.js';
@@ -18,6 +19,8 @@ export interface LocomoDeps {
   diaToUtt: Map<string, string>;
   /** Ask Parley in-process with these options instead of over HTTP. */
   options: AgenticOptions | null;
+  /** Write one JSON line per question (gold ids, each system's items and scores) to this file (diagnosis on dev). */
+  dump?: string;
 }
 
 /** A LoCoMo question as `locomo_qa.jsonl` has it. */
@@ -30,11 +33,17 @@ export interface LocomoQa {
 /** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
 export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0 };
 
+/**
+ * The defaults before issue #16 parts 5–6 (commit 23786f1: answer layer on, no diversity cap): each
+ * source turn may be served by several items, every named participant is searched as a speaker.
+ */
+export const PREVIOUS: AgenticOptions = { sourceOnce: false, addresseeRoles: false };
+
 const K = 5;
-const SYSTEMS = ['parley', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
+const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
-  parley: 'Parley POST /v1/query (this change)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
 };
 const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;
@@ -77,6 +86,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
         rounds.push(a.rounds);
         return fromItems(a.evidence);
       },
+      previous: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, PREVIOUS)).evidence),
       before: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, BEFORE)).evidence),
       bm25: async () => turnItems(await bm25(K)),
       bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: 'bench-named' })).map((h) => h.id.slice('named:'.length))),
@@ -84,9 +94,11 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
       dense: async () => turnItems(await dense(K)),
     };
     const scores = {} as Row['scores'];
+    const shown: Record<string, { refs: string[]; text: string }[]> = {};
     for (const s of SYSTEMS) {
       const started = performance.now();
       const items = await run[s]();
+      shown[s] = items;
       latency.get(s)?.push(performance.now() - started);
       const found = new Set(items.flatMap((i) => i.refs));
       const states = items.map((i) => statesAnswer(i.text, answer));
@@ -95,6 +107,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
         ans1: states[0] ? 1 : 0, ans3: states.slice(0, 3).some(Boolean) ? 1 : 0,
       };
     }
+    if (deps.dump) appendFileSync(deps.dump, `${JSON.stringify({ conv: q.conv_id, question: q.question, answer, category: q.category, kind: q.kind, gold, scores, items: shown })}\n`);
     rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, ...(q.kind ? { kind: q.kind } : {}), scores });
   }
   report(rows, latency, rounds, title, (performance.now() - t0) / 1000, deps.options);
