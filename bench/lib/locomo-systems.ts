@@ -31,7 +31,7 @@ export interface LocomoQa {
 }
 
 /** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
-export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0 };
+export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false };
 
 /**
  * The defaults before issue #16 parts 5–6 (commit 23786f1: answer layer on, no diversity cap): each
