@@ -4,8 +4,8 @@
  * conversations 6–10 (`--split test`, the default). Every conversation of the split is ingested
  * through the HTTP API into its own tenant, consolidated by the server's own jobs (facts, vectors,
  * left brain), then every question is asked via POST /v1/query (k = 5). Side by side, in the same
- * run, over the same turns: Parley before this change's answer layer (in-process, `BEFORE` options:
- * turns only, as the previous defaults served), flat BM25, BM25 over turns with the speaker's name
+ * run, over the same turns: Parley with the previous defaults (in-process, `PREVIOUS` options), Parley
+ * before the answer layer (in-process, `BEFORE` options: turns only), flat BM25, BM25 over turns with the speaker's name
  * prepended, BM25 + dense (USE-lite) fused with RRF (k = 60), and flat dense.
  * Metrics per question: evidence any@5 / all@5 (gold dia_ids map to utterance ids by ingestion order;
  * an item's refer_ids count as its turns) and answer level: does the top item (ans@1) or one of the
@@ -58,6 +58,7 @@ const qas = readFileSync(qaFile, 'utf8').split('\n').filter(Boolean)
 const tenantOf = (conv: string): string => conv.replace(/[^A-Za-z0-9_-]/g, '_');
 const keyOf = (conv: string): string => `benchkey_${tenantOf(conv)}`;
 const store = arg('store');
+if (process.argv.includes('--ingest-only') && !store) throw new Error('--ingest-only needs --store DIR (where the ingested store is kept)');
 const tmp = store ? null : tempDir('parley-locomo-');
 const dataDir = store ? path.resolve(store) : tmp!.dir;
 mkdirSync(dataDir, { recursive: true });
