@@ -4,19 +4,25 @@
  * conversations 6–10 (`--split test`, the default). Every conversation of the split is ingested
  * through the HTTP API into its own tenant, consolidated by the server's own jobs (facts, vectors,
  * left brain), then every question is asked via POST /v1/query (k = 5). Side by side, in the same
- * run, over the same turns: Parley before this change's answer layer (in-process, `BEFORE` options:
- * turns only, as the previous defaults served), flat BM25, BM25 over turns with the speaker's name
+ * run, over the same turns: Parley with the previous defaults (in-process, `PREVIOUS` options), Parley
+ * before the answer layer (in-process, `BEFORE` options: turns only), flat BM25, BM25 over turns with the speaker's name
  * prepended, BM25 + dense (USE-lite) fused with RRF (k = 60), and flat dense.
  * Metrics per question: evidence any@5 / all@5 (gold dia_ids map to utterance ids by ingestion order;
  * an item's refer_ids count as its turns) and answer level: does the top item (ans@1) or one of the
  * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR] [--dump FILE]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
- * split skips ingestion (for query-time changes only). `--options '{"factItemWeight":1}'` asks
+ * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
+ * `--store` and stops before any question is asked (so a held-out store can be built without looking). `--options '{"factItemWeight":1}'` asks
  * in-process through `answerQuestion` with those `AgenticOptions` instead of over HTTP (tuning: dev only).
+ * `--data DIR` reads another set in LoCoMo's format from DIR (`turns.jsonl` and `qa.jsonl`, or the
+ * `locomo_`-prefixed names; `addressee` may list several names separated by commas, or none); all its
+ * conversations are asked (no split: such a set is for reporting, never for tuning). A question's
+ * optional `kind` ("who-said", …) gets its own any@5 table. `--dump FILE` appends one JSON line per
+ * question (gold ids, every system's items and scores): for diagnosis on dev.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,28 +32,33 @@ import type { AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
-import { runLocomoQuestions, type LocomoDeps } from './lib/locomo-systems.js';
+import { addresseesOf, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
+import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo-systems.js';
 
-interface Qa { conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[] }
-
-const byConv = loadLocomoTurns();
-if (!byConv) process.exit(0);
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const split = arg('split') ?? 'test';
-if (split !== 'dev' && split !== 'test') throw new Error('--split is dev (conversations 1–5) or test (6–10)');
-const skip = split === 'dev' ? 0 : 5;
-const convs = [...byConv.keys()].slice(skip, skip + Math.min(5, Number(arg('only') ?? 5)));
+// `--data DIR`: another set in LoCoMo's format (turns.jsonl + qa.jsonl, or locomo_turns.jsonl + locomo_qa.jsonl).
+const data = arg('data');
+const fileIn = (dir: string, name: string): string => (existsSync(path.join(dir, name)) ? path.join(dir, name) : path.join(dir, `locomo_${name}`));
+const turnsFile = data ? fileIn(path.resolve(data), 'turns.jsonl') : path.join(sharedDataDir(), 'locomo', 'locomo_turns.jsonl');
+const qaFile = data ? fileIn(path.resolve(data), 'qa.jsonl') : path.join(sharedDataDir(), 'locomo', 'locomo_qa.jsonl');
+const byConv = loadLocomoTurns(turnsFile);
+if (!byConv) process.exit(0);
+const split = data ? 'all' : arg('split') ?? 'test';
+if (split !== 'dev' && split !== 'test' && split !== 'all') throw new Error('--split is dev (conversations 1–5) or test (6–10)');
+const skip = split === 'test' ? 5 : 0;
+const most = split === 'all' ? byConv.size : 5;
+const convs = [...byConv.keys()].slice(skip, skip + Math.min(most, Number(arg('only') ?? most)));
 const options = arg('options') === undefined ? null : JSON.parse(arg('options') as string) as AgenticOptions;
-const qas = readFileSync(path.join(sharedDataDir(), 'locomo', 'locomo_qa.jsonl'), 'utf8').split('\n').filter(Boolean)
-  .map((l) => JSON.parse(l) as Qa).filter((q) => convs.includes(q.conv_id)).slice(0, Number(arg('questions') ?? Infinity));
+const qas = readFileSync(qaFile, 'utf8').split('\n').filter(Boolean)
+  .map((l) => JSON.parse(l) as LocomoQa).filter((q) => convs.includes(q.conv_id)).slice(0, Number(arg('questions') ?? Infinity));
 
 const tenantOf = (conv: string): string => conv.replace(/[^A-Za-z0-9_-]/g, '_');
 const keyOf = (conv: string): string => `benchkey_${tenantOf(conv)}`;
 const store = arg('store');
+if (process.argv.includes('--ingest-only') && !store) throw new Error('--ingest-only needs --store DIR (where the ingested store is kept)');
 const tmp = store ? null : tempDir('parley-locomo-');
 const dataDir = store ? path.resolve(store) : tmp!.dir;
 mkdirSync(dataDir, { recursive: true });
@@ -78,8 +89,12 @@ async function ingest(): Promise<Map<string, string>> {
     const mine = byConv!.get(conv) as (LocomoTurn & { img_caption?: string })[];
     for (const session of [...new Set(mine.map((t) => t.session))]) {
       const rows = mine.filter((t) => t.session === session);
+      // A name already stored as a participant's own name is sent as that participant's id: consolidation
+      // may give another participant the same name as an alias (then the bare name is ambiguous, HTTP 409).
+      const idByName = new Map((await app.stores.graph.listParticipants(tenantOf(conv))).flatMap((p) => (p.name ? [[p.name, p.id] as const] : [])));
+      const ref = (name: string): string => idByName.get(name) ?? name;
       const body = { utterances: rows.map((t, i) => ({
-        speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * i),
+        speaker: ref(t.speaker), addressees: addresseesOf(t).map(ref), time: locomoTime(t.session_date_time, 60 * i),
         text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
       })) };
       const res = await post(conv, `/v1/sessions/${tenantOf(conv)}-s${session}/utterances`, body) as { utterance_ids: string[] };
@@ -102,7 +117,15 @@ if (stored) {
   if (store) writeFileSync(idsFile, JSON.stringify({ conversations: convs, ids: Object.fromEntries(diaToUtt) }));
 }
 
-const deps: LocomoDeps = { app, post, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options };
-await runLocomoQuestions(deps, qas, `${split} split, conversations ${skip + 1}–${skip + convs.length} (${convs.join(', ')})`);
+if (process.argv.includes('--ingest-only')) {
+  console.log(`--ingest-only: ${diaToUtt.size} turns stored in ${dataDir}; no question asked`);
+  await app.close();
+  process.exit(0);
+}
+
+const dump = arg('dump');
+const deps: LocomoDeps = { app, post, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}) };
+const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
+await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
 await app.close();
 tmp?.remove();

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { collectionFor } from '../../pipelines/memory/collections.js';
@@ -18,24 +19,36 @@ export interface LocomoDeps {
   diaToUtt: Map<string, string>;
   /** Ask Parley in-process with these options instead of over HTTP. */
   options: AgenticOptions | null;
+  /** Write one JSON line per question (gold ids, each system's items and scores) to this file (diagnosis on dev). */
+  dump?: string;
 }
 
 /** A LoCoMo question as `locomo_qa.jsonl` has it. */
-export interface LocomoQa { conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[] }
+export interface LocomoQa {
+  conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[];
+  /** Optional question kind of another set ("who-said", …): reported in a table of its own. */
+  kind?: string;
+}
 
 /** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
-export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0 };
+export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false };
+
+/**
+ * The defaults before issue #16 parts 5–6 (commit 23786f1: answer layer on, no diversity cap): each
+ * source turn may be served by several items, every named participant is searched as a speaker.
+ */
+export const PREVIOUS: AgenticOptions = { sourceOnce: false, addresseeRoles: false };
 
 const K = 5;
-const SYSTEMS = ['parley', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
+const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
-  parley: 'Parley POST /v1/query (this change)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
 };
 const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;
 type Metric = (typeof METRICS)[number];
-interface Row { group: '1-4' | '5'; category: number; scores: Record<System, Record<Metric, number>> }
+interface Row { group: '1-4' | '5'; category: number; kind?: string; scores: Record<System, Record<Metric, number>> }
 
 /** Ask every question of every system; print the tables (95 % bootstrap intervals, paired differences). */
 export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], title: string): Promise<void> {
@@ -73,6 +86,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
         rounds.push(a.rounds);
         return fromItems(a.evidence);
       },
+      previous: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, PREVIOUS)).evidence),
       before: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, BEFORE)).evidence),
       bm25: async () => turnItems(await bm25(K)),
       bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: 'bench-named' })).map((h) => h.id.slice('named:'.length))),
@@ -80,9 +94,11 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
       dense: async () => turnItems(await dense(K)),
     };
     const scores = {} as Row['scores'];
+    const shown: Record<string, { refs: string[]; text: string }[]> = {};
     for (const s of SYSTEMS) {
       const started = performance.now();
       const items = await run[s]();
+      shown[s] = items;
       latency.get(s)?.push(performance.now() - started);
       const found = new Set(items.flatMap((i) => i.refs));
       const states = items.map((i) => statesAnswer(i.text, answer));
@@ -91,7 +107,8 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
         ans1: states[0] ? 1 : 0, ans3: states.slice(0, 3).some(Boolean) ? 1 : 0,
       };
     }
-    rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, scores });
+    if (deps.dump) appendFileSync(deps.dump, `${JSON.stringify({ conv: q.conv_id, question: q.question, answer, category: q.category, kind: q.kind, gold, scores, items: shown })}\n`);
+    rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, ...(q.kind ? { kind: q.kind } : {}), scores });
   }
   report(rows, latency, rounds, title, (performance.now() - t0) / 1000, deps.options);
 }
@@ -121,6 +138,17 @@ function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], t
       const xs = rows.filter((r) => r.category === c + 1).map((r) => r.scores[s].any);
       return xs.length ? `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)} % (n ${xs.length})` : 'n/a';
     }).join(' | ')} |`);
+  }
+  const kinds = [...new Set(rows.flatMap((r) => (r.kind ? [r.kind] : [])))].sort();
+  if (kinds.length > 0) {
+    console.log(`\nany@${K} / all@${K} per question kind\n| system | ${kinds.map((k) => `${k} (n ${rows.filter((r) => r.kind === k).length})`).join(' | ')} |\n|---|${kinds.map(() => '---|').join('')}`);
+    for (const s of SYSTEMS) {
+      console.log(`| ${s} | ${kinds.map((k) => {
+        const of = rows.filter((r) => r.kind === k);
+        const mean = (m: Metric): string => ((100 * of.reduce((a, r) => a + r.scores[s][m], 0)) / of.length).toFixed(1);
+        return `${mean('any')} / ${mean('all')} %`;
+      }).join(' | ')} |`);
+    }
   }
   const mean = rounds.reduce((a, b) => a + b, 0) / Math.max(1, rounds.length);
   console.log(`\nParley agentic rounds per question: mean ${mean.toFixed(2)}; latency: Parley = POST /v1/query round trip (or the in-process call with --options), before = in-process call, baselines = bare store calls`);

@@ -19,9 +19,11 @@ export function sharedDataDir(): string {
   return process.env.PARLEY_SHARED_DATA ?? path.resolve(repoRoot(), '../shared/data');
 }
 
-/** LoCoMo turns grouped by conversation, or null (with the reason printed) when the data is absent. */
-export function loadLocomoTurns(): Map<string, LocomoTurn[]> | null {
-  const file = path.join(sharedDataDir(), 'locomo', 'locomo_turns.jsonl');
+/**
+ * LoCoMo turns grouped by conversation (in file order), or null (with the reason printed) when the
+ * data is absent. `file` defaults to the shared LoCoMo turns; another set in the same format may be given.
+ */
+export function loadLocomoTurns(file = path.join(sharedDataDir(), 'locomo', 'locomo_turns.jsonl')): Map<string, LocomoTurn[]> | null {
   if (!existsSync(file)) {
     console.log(`SKIP: ${file} not found (set PARLEY_SHARED_DATA to the shared data folder)`);
     return null;
@@ -34,6 +36,11 @@ export function loadLocomoTurns(): Map<string, LocomoTurn[]> | null {
     byConv.get(t.conv_id)!.push(t);
   }
   return byConv;
+}
+
+/** A turn's addressees: LoCoMo names one; a multi-party set may list several ("Ana, Ben") or none. */
+export function addresseesOf(t: Pick<LocomoTurn, 'addressee'>): string[] {
+  return (t.addressee ?? '').split(',').map((a) => a.trim()).filter(Boolean);
 }
 
 /** `1:56 pm on 8 May, 2023` → ISO-8601, plus `offsetS` seconds (turn order within the session). */

@@ -41,6 +41,12 @@ export interface MemoryLayerOptions {
   stretchCap?: number;
   /** Turns either side of an item that count as its stretch; default 3. */
   stretchTurns?: number;
+  /**
+   * Serve each source turn once (default true): a fact or turn whose source turns are all already
+   * served by a better-ranked item (its own turn, or another fact drawn from the same turn) is
+   * skipped, so one turn's several facts do not fill the answer. False: only a turn a fact restates is skipped (as before).
+   */
+  sourceOnce?: boolean;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -138,18 +144,23 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
 
-  // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates.
+  // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates
+  // (`sourceOnce`: and a fact or turn whose source turns are all served already).
   // At most `stretchCap` items per stretch of conversation first; the others fill leftover places.
   const turnById = new Map(input.turns.map((t) => [t.u.id, t.u]));
   const place = (c: Candidate): Utterance | undefined => (c.kind === 'turn' ? c.u : c.kind === 'fact' ? c.f.referIds.map((r) => turnById.get(r)).find(Boolean) : undefined);
   const cap = o.stretchCap ?? 0;
   const near = o.stretchTurns ?? 3;
+  const once = o.sourceOnce ?? true;
+  const sources = (c: Candidate): string[] => (c.kind === 'turn' ? [c.id] : c.kind === 'fact' ? c.f.referIds : []);
+  const served = (c: Candidate): boolean => (c.kind === 'turn' || (once && c.kind === 'fact' && c.f.referIds.length > 0)) &&
+    sources(c).every((r) => covered.has(r));
   const covered = new Set<string>();
   const kept: Candidate[] = [];
   const deferred: Candidate[] = [];
   for (const c of scored) {
     if (kept.length >= input.k) break;
-    if (c.kind === 'turn' && covered.has(c.id)) continue;
+    if (served(c)) continue;
     const at = place(c);
     const crowded = cap > 0 && at !== undefined && kept.filter((x) => {
       const y = place(x);
@@ -159,10 +170,15 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
       deferred.push(c);
       continue;
     }
-    if (c.kind === 'fact') for (const r of c.f.referIds) covered.add(r);
+    if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
     kept.push(c);
   }
-  kept.push(...deferred.filter((c) => c.kind !== 'turn' || !covered.has(c.id)).slice(0, Math.max(0, input.k - kept.length)));
+  for (const c of deferred) {
+    if (kept.length >= input.k) break;
+    if (served(c)) continue;
+    if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
+    kept.push(c);
+  }
   return Promise.all(kept.map((c) => (c.kind === 'turn' ? utteranceItem(input.names, c.u, c.score, c.closedAt)
     : c.kind === 'fact' ? factItem(input.names, c.f, c.score, nowIso) : personaItem(input.names, c.p.node, c.score))));
 }

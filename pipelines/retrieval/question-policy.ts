@@ -11,6 +11,8 @@ export interface Action {
   query: string;
   /** Only turns spoken by this participant. */
   speakerId?: string;
+  /** Only turns addressed to this participant. */
+  addresseeId?: string;
   /** `time`: only turns from the time the question names (see `timeScope`). */
   scope?: 'time';
   /** Weight of the action's list in the round's fusion. */
@@ -34,6 +36,13 @@ export interface PolicyOptions {
   denseWeight?: number;
   /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
   timeWeight?: number;
+  /**
+   * Who-to-whom (default true): a participant the question names as addressee ("What did Ana promise
+   * **Ben**?", "Who told **Ben**…?") is searched as the turns' addressee, not their speaker; in a "who"
+   * question a name in neither role ("Who said **Ben** would come?") gets no per-speaker search (the
+   * answer is someone else). False: every named participant is searched as a speaker (as before).
+   */
+  addresseeRoles?: boolean;
 }
 
 /** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
@@ -57,7 +66,7 @@ export function covers(text: string, terms: readonly string[]): boolean {
 /**
  * The deterministic policy: which actions a round runs, given the rewritten question, feedback
  * words (after round 1) and what was already done. Round 1: BM25 over turns (all, and per named
- * participant as speaker), BM25 over facts and profiles (names kept), dense over turns with the
+ * participant as speaker, or as addressee when named so: `addresseeRoles`), BM25 over facts and profiles (names kept), dense over turns with the
  * question, and (when weighted) the staged pool search; when the question names a time (`timed`),
  * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
  * the query expanded by feedback words. Round 3: dense search with the rewritten query, per named
@@ -68,18 +77,23 @@ export function roundActions(
   filters: SearchFilters, o: PolicyOptions, timed = false,
 ): Action[] {
   const base = q.text;
-  const speakers = filters.speakerId ? [] : q.participantIds;
+  const roles = o.addresseeRoles ?? true;
+  const who = /^\s*(?:who|whom)\b/i.test(q.question);
+  const speakers = filters.speakerId ? [] : !roles ? q.participantIds
+    : q.participantIds.filter((p) => !q.addresseeIds.includes(p) && (!who || q.subjectIds.includes(p)));
+  const addressees = !roles || filters.addresseeId ? [] : q.addresseeIds;
   const withNames = [...q.terms, ...q.nameWords].join(' ');
   const actions: Action[] = [];
   const add = (a: Action): void => {
     if (a.weight <= 0 || a.query.trim() === '') return;
-    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId && b.scope === a.scope;
+    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId && b.addresseeId === a.addresseeId && b.scope === a.scope;
     if (!history.some(same) && !actions.some(same)) actions.push(a);
   };
   if (round === 1) {
     add({ layer: 'interaction', tool: 'staged', query: q.text || withNames, weight: o.stagedWeight ?? 0 });
     add({ layer: 'interaction', tool: 'bm25', query: base || withNames, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: base, speakerId: s, weight: o.speakerWeight ?? 1 });
+    for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: base, addresseeId: a, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
     add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.5 });
     if (timed) {
@@ -91,10 +105,12 @@ export function roundActions(
     const expanded = [...q.terms, ...expansion].join(' ');
     add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: expanded, speakerId: s, weight: o.speakerWeight ?? 1 });
+    for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: expanded, addresseeId: a, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: [withNames, ...expansion].join(' '), weight: o.factWeight ?? 0.7 });
     if (timed) add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: expanded, weight: o.timeWeight ?? 1 });
   } else if (round === 3) {
     for (const s of speakers) add({ layer: 'interaction', tool: 'vector', query: base, speakerId: s, weight: o.denseWeight ?? 0.5 });
+    for (const a of addressees) add({ layer: 'interaction', tool: 'vector', query: base, addresseeId: a, weight: o.denseWeight ?? 0.5 });
     add({ layer: 'interaction', tool: 'vector', query: base, weight: o.denseWeight ?? 0.5 });
   }
   return actions;

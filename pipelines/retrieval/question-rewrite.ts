@@ -44,7 +44,27 @@ export interface RewrittenQuestion {
    * "and"/"or". A name in object position ("…promise **Ben**") is not a subject.
    */
   subjectIds: string[];
+  /**
+   * Participants named as whom something was said or given to ("What did Ana promise **Ben**?", "Who
+   * told **Ben** …?", "…said to **Ana** and **Caroline**"): a name, not possessive and not a subject,
+   * after a verb of telling or giving, or after such a verb or one of saying followed by "to" (not
+   * "important to", "according to"), or joined to such a name with "and"/"or".
+   */
+  addresseeIds: string[];
 }
+
+/** Verbs after which a (non-possessive) name is the one spoken or given to. */
+const ADDRESS_VERBS = new Set((
+  'tell tells told telling ask asks asked asking promise promises promised remind reminds reminded warn warns warned ' +
+  'thank thanks thanked invite invites invited give gives gave given show shows showed shown send sends sent ' +
+  'recommend recommends recommended advise advises advised assure assured update updated offer offers offered'
+).split(' '));
+
+/** Verbs of saying that take their addressee after "to" ("say to Ben", "make an offer to Ben"). */
+const SAY_TO_VERBS = new Set([...ADDRESS_VERBS, ...(
+  'say says said talk talks talked speak speaks spoke write writes wrote mention mentions mentioned explain explains ' +
+  'explained make makes made suggest suggests suggested describe describes described introduce introduced complain complained'
+).split(' ')]);
 
 /** Auxiliaries and modals after which a name is the subject of the question. */
 const AUXILIARIES = new Set('am is are was were do does did has have had can could shall should will would may might must'.split(' '));
@@ -80,9 +100,12 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   }
   const participantIds = new Set<string>();
   const subjectIds = new Set<string>();
+  const addresseeIds = new Set<string>();
   const nameWords = new Set<string>();
   const terms: string[] = [];
+  const possessive = (question.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => /['’]s$/.test(w));
   let subjectEnds = -1;
+  let addresseeEnds = -1;
   words.forEach((w, i) => {
     const ids = byWord.get(w);
     if (ids) {
@@ -94,10 +117,15 @@ export function rewriteQuestion(question: string, participants: readonly Partici
       if (subject) {
         for (const id of ids) subjectIds.add(id);
         subjectEnds = i;
+      } else if (!possessive[i] && ((before !== undefined && ADDRESS_VERBS.has(before)) ||
+        (before === 'to' && SAY_TO_VERBS.has(words[i - 2] ?? '')) || addresseeEnds === i - 1 ||
+        (addresseeEnds === i - 2 && (before === 'and' || before === 'or')))) {
+        for (const id of ids) addresseeIds.add(id);
+        addresseeEnds = i;
       }
     } else if (isContentWord(w) && !terms.includes(w)) terms.push(w);
   });
   const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);
-  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds] };
+  return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds], addresseeIds: [...addresseeIds] };
 }

@@ -30,7 +30,7 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
   const { retriever, tenant, depth } = ctx;
   const { stores } = retriever;
   const filters: SearchFilters & { ids?: string[] } = {
-    ...ctx.filters, ...(a.speakerId ? { speakerId: a.speakerId } : {}), ...(a.scope === 'time' ? { ids: ctx.timePool } : {}),
+    ...ctx.filters, ...(a.speakerId ? { speakerId: a.speakerId } : {}), ...(a.addresseeId ? { addresseeId: a.addresseeId } : {}), ...(a.scope === 'time' ? { ids: ctx.timePool } : {}),
   };
   if (filters.ids?.length === 0) return { ids: [], weight: a.weight };
   let ids: string[] = [];

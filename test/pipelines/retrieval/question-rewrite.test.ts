@@ -29,6 +29,21 @@ describe('question rewriting', () => {
     assert.deepEqual(rewriteQuestion('What did Ben give to Ana and Caroline?', people).subjectIds, ['p_ben']);
   });
 
+  test('a name after a verb of telling or giving, or "say to", is the addressee; "important to", possessives are not', () => {
+    const people = [...PEOPLE, person('p_ana', 'Ana'), person('p_ben', 'Ben')];
+    const roles = (q: string): [string[], string[]] => {
+      const r = rewriteQuestion(q, people);
+      return [r.subjectIds.sort(), r.addresseeIds.sort()];
+    };
+    assert.deepEqual(roles('What did Ana promise Ben?'), [['p_ana'], ['p_ben']]);
+    assert.deepEqual(roles('Who told Ben about the lease?'), [[], ['p_ben']]);
+    assert.deepEqual(roles('What did Ben say to Ana and Caroline?'), [['p_ben'], ['p_ana', 'p_car']]);
+    assert.deepEqual(roles('What offer does Ana make to Ben?'), [['p_ana'], ['p_ben']]);
+    assert.deepEqual(roles('Why are flowers important to Melanie?'), [[], []], '"important to" names no addressee');
+    assert.deepEqual(roles("Who told Ben's sister?"), [[], []], 'a possessive is no addressee');
+    assert.deepEqual(roles('Who said Ben would come?'), [[], []]);
+  });
+
   test('possessives, aliases and several names', () => {
     const q = rewriteQuestion("What does Melanie think about Caro's decision to adopt?", PEOPLE);
     assert.deepEqual(q.participantIds.sort(), ['p_car', 'p_mel']);
@@ -54,6 +69,20 @@ describe('the deterministic policy', () => {
     assert.ok(a.some((x) => x.tool === 'bm25' && x.speakerId === 'p_mel'));
     assert.ok(a.some((x) => x.tool === 'bm25' && x.layer === 'fact' && x.query.includes('melanie')), 'facts keep names (they are written with them)');
     assert.ok(a.some((x) => x.tool === 'vector'));
+  });
+
+  test('who-to-whom: a named addressee is searched as addressee, a name in no role of a "who" question not as speaker', () => {
+    const people = [...PEOPLE, person('p_ana', 'Ana'), person('p_ben', 'Ben')];
+    const promised = roundActions(1, rewriteQuestion('What did Ana promise Ben?', people), [], [], {}, {});
+    assert.ok(promised.some((x) => x.speakerId === 'p_ana'));
+    assert.ok(promised.some((x) => x.addresseeId === 'p_ben' && x.tool === 'bm25'));
+    assert.ok(!promised.some((x) => x.speakerId === 'p_ben'), 'Ben is not searched as the speaker');
+    const said = roundActions(1, rewriteQuestion('Who said Ben would come?', people), [], [], {}, {});
+    assert.ok(!said.some((x) => x.speakerId || x.addresseeId), 'the answer is someone other than Ben');
+    const before = roundActions(1, rewriteQuestion('What did Ana promise Ben?', people), [], [], {}, { addresseeRoles: false });
+    assert.ok(before.some((x) => x.speakerId === 'p_ben') && !before.some((x) => x.addresseeId), 'off: every name as speaker');
+    const filtered = roundActions(1, rewriteQuestion('What did Ana promise Ben?', people), [], [], { addresseeId: 'p_ben' }, {});
+    assert.ok(!filtered.some((x) => x.addresseeId), 'an explicit addressee filter replaces the per-name addressee lists');
   });
 
   test('an explicit speaker filter replaces the per-name speaker lists; zero weights skip actions', () => {
