@@ -32,6 +32,8 @@ export interface Metrics {
   queryDuration: Histogram;
   /** Seconds of session audio shed under overload. */
   audioShed: Counter;
+  /** HTTP requests refused with 429 `PARLEY_ERR_RATE_LIMITED`, by route. */
+  rateLimited: Counter<'route'>;
 }
 
 declare module 'fastify' {
@@ -145,6 +147,12 @@ function createMetrics(app: FastifyInstance): Metrics {
     }),
     audioShed: new Counter({
       name: 'parley_audio_shed_seconds_total', help: 'Seconds of session audio shed under overload', registers,
+    }),
+    rateLimited: new Counter({
+      name: 'parley_http_rate_limited_total',
+      help: 'HTTP requests refused with 429 PARLEY_ERR_RATE_LIMITED (a tenant over PARLEY_RATE_LIMIT_PER_MIN), by route',
+      labelNames: ['route'],
+      registers,
     }),
   };
 }
