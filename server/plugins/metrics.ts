@@ -26,8 +26,11 @@ export interface Metrics {
   finalLatency: Histogram;
   /** `ready_at_ms` of confirmed `memory.context` events (negative: memory was ready before the turn ended). */
   readyAt: Histogram;
-  /** Duration of one staged retrieval of a live turn's memory context (speculative or confirmed). */
-  searchDuration: Histogram;
+  /**
+   * Duration of one memory search, labelled by `kind`: `turn` (a staged retrieval of a live turn's
+   * memory context, speculative or confirmed) or `query_round` (one retrieval round of a question).
+   */
+  searchDuration: Histogram<'kind'>;
   /** Duration of one question answered from memory (`POST /v1/query`, WS `query`, MCP `query_memory`). */
   queryDuration: Histogram;
   /** Seconds of session audio shed under overload. */
@@ -135,7 +138,9 @@ function createMetrics(app: FastifyInstance): Metrics {
     }),
     searchDuration: new Histogram({
       name: 'parley_memory_search_duration_seconds',
-      help: 'Duration of one completed staged memory retrieval for a live turn (memory.context, speculative or confirmed)',
+      help: 'Duration of one memory search: kind="turn", a staged retrieval for a live turn (memory.context, speculative or confirmed); '
+        + 'kind="query_round", one retrieval round of a question (POST /v1/query, WebSocket query, MCP query_memory)',
+      labelNames: ['kind'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     }),
