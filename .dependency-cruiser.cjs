@@ -19,7 +19,7 @@ module.exports = {
       from: { path: '^graph/(sqlite|neo4j|qdrant|redis)/' }, to: { path: '^graph/(sqlite|neo4j|qdrant|redis)/', pathNot: '^graph/$1/' } },
     { name: 'client-stands-alone', severity: 'error', comment: 'clients/typescript is its own package: it imports only itself, its dependencies (ws, eventsource-parser) and Node built-ins.',
       from: { path: '^clients/typescript/' }, to: { path: '^(?!clients/typescript/)', dependencyTypesNot: ['core'], pathNot: '(^|/)node_modules/(ws|eventsource-parser)/' } },
-    { name: 'console-browser-only', severity: 'error', comment: 'console/ runs in the browser: of ours it may import only the event types of graph/core/events.ts.',
+    { name: 'console-browser-only', severity: 'error', comment: 'console/ runs in the browser: of ours it may import only the event types of graph/core/events.ts and the SDK types generated from the API documents (clients/).',
       from: { path: '^console/' }, to: { path: '^(server|pipelines|graph|bench|scripts|test)/', pathNot: '^graph/core/events\\.ts$' } },
     { name: 'nothing-imports-console', severity: 'error', comment: 'The console is bundled for the browser by esbuild; server code serves its build output, never imports it.',
       from: { path: '^(server|pipelines|graph|bench|scripts|test)/' }, to: { path: '^console/' } },
