@@ -116,6 +116,13 @@ describe('@parley/client: 429 retries honour Retry-After, bounded', () => {
     assert.deepEqual(participants, []);
     assert.ok(patient.rateLimitedRetries >= 1, 'it was refused, then retried');
     assert.ok(performance.now() - started >= 900, 'it waited for the window the server named');
+
+    // The stream's upgrade is a request too: refused in this window, opened in the next.
+    const retriesBefore = patient.rateLimitedRetries;
+    const session = await patient.stream({ sessionId: 'after-429' });
+    assert.equal(session.sessionId, 'after-429');
+    assert.ok(patient.rateLimitedRetries > retriesBefore, 'the upgrade was refused, then retried');
+    session.close();
   });
 
   test('Retry-After as seconds or an HTTP date', () => {

@@ -177,12 +177,18 @@ export class ParleyClient {
       } finally {
         ex.clearTimeout();
       }
-      const retry = this.rateLimitRetry;
-      const wait = error.retryAfterMs ?? 1_000;
-      if (error.code !== 'PARLEY_ERR_RATE_LIMITED' || !retry || attempt >= retry.attempts || wait > retry.maxWaitMs) throw error;
-      this.rateLimitedRetries += 1;
-      await sleep(wait, signal);
+      await this.waitToRetry(error, attempt, signal);
     }
+  }
+
+  /** Wait out a 429's `Retry-After` when `rateLimitRetry` allows another attempt; else throw `error`. */
+  private async waitToRetry(error: unknown, attempt: number, signal: AbortSignal | undefined): Promise<void> {
+    const retry = this.rateLimitRetry;
+    if (!(error instanceof ParleyError) || error.code !== 'PARLEY_ERR_RATE_LIMITED' || !retry || attempt >= retry.attempts) throw error;
+    const wait = error.retryAfterMs ?? 1_000;
+    if (wait > retry.maxWaitMs) throw error;
+    this.rateLimitedRetries += 1;
+    await sleep(wait, signal);
   }
 
   /** One fetch with the time-out running until `clearTimeout`. */
@@ -272,9 +278,18 @@ export class ParleyClient {
     return this.request('deleteMemory', { path: { id } });
   }
 
-  /** Open a session on `GET /v1/stream` (audio in, events out); resolves once the server started it. */
-  stream(options: StreamOptions = {}): Promise<StreamSession> {
-    return StreamSession.open(this.baseUrl, this.apiKey, options);
+  /**
+   * Open a session on `GET /v1/stream` (audio in, events out); resolves once the server started it.
+   * An upgrade refused with 429 is retried as `rateLimitRetry` allows.
+   */
+  async stream(options: StreamOptions = {}): Promise<StreamSession> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await StreamSession.open(this.baseUrl, this.apiKey, options);
+      } catch (err) {
+        await this.waitToRetry(err, attempt, undefined);
+      }
+    }
   }
 
   /** One utterance, with speaker and addressees. */
