@@ -27,6 +27,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ParleyClient, ParleyError } from '../clients/typescript/src/index.js';
+import { encodeS16le } from '../pipelines/audio/pcm-codecs.js';
 import { loadAudioFixtures, fixtureSamples } from '../pipelines/audio/fixtures.js';
 import { killHard, startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
@@ -91,23 +93,20 @@ async function rssRounds(): Promise<void> {
     const rss = [rssMb(pid)];
     const shape = [memoryBreakdown(pid)];
     let finals = 0;
+    const parley = new ParleyClient({ baseUrl: server.httpUrl });
     for (let r = 0; r < rounds; r++) {
       await Promise.all(Array.from({ length: sessions }, async (_, i) => {
-        const ws = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=rss-${r}-${i}`);
-        await ws.next('session.started');
+        // Real time, 100 ms frames, paced by the SDK; no resume (a drop would end the round with an error).
+        const session = await parley.stream({ sessionId: `rss-${r}-${i}`, pacing: 'realtime', frameMs: 100, resume: false });
         const parts = Array.from({ length: clipsPerSession }, (_, c) => clips[(r + i + c) % clips.length]!);
         const audio = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
         parts.reduce((at, p) => (audio.set(p, at), at + p.length), 0);
-        const pcm = Buffer.alloc(audio.length * 2);
-        for (let k = 0; k < audio.length; k++) pcm.writeInt16LE(Math.round(Math.max(-1, Math.min(1, audio[k]!)) * 32767), k * 2);
-        for (let at = 0; at < pcm.length; at += 3200) {
-          ws.sendRaw(pcm.subarray(at, at + 3200));
-          await sleep(100);
-        }
-        ws.sendJson({ type: 'session.end' });
-        await ws.next('session.ended', undefined, 120_000);
-        finals += ws.events.filter((e) => e.type === 'transcript.final').length;
-        await ws.closed();
+        const reading = (async () => {
+          for await (const e of session) if (e.type === 'transcript.final') finals += 1;
+        })();
+        session.sendAudio(encodeS16le(audio));
+        await session.end({ timeoutMs: 120_000 });
+        await reading;
       }));
       rss.push(rssMb(pid));
       shape.push(memoryBreakdown(pid));
@@ -135,12 +134,14 @@ async function rssRounds(): Promise<void> {
 async function fuzz(): Promise<void> {
   const rand = seededRandom(12);
   const rnd = { int: (n: number): number => Math.floor(rand() * n) };
-  await withServer({ PARLEY_SESSION_QUEUE: '100000' }, async (server) => {
+  // Rate limiting off: the fuzzer floods HTTP on purpose, and its figures count what the handlers answer.
+  await withServer({ PARLEY_SESSION_QUEUE: '100000', PARLEY_RATE_LIMIT_PER_MIN: '0' }, async (server) => {
     let http5xx = 0;
     let httpOk = 0;
     let http4xx = 0;
     const wsCount = Math.floor(fuzzCount / 2);
     for (let i = 0; i < fuzzCount - wsCount; i++) {
+      // Raw on purpose (as the WebSocket frames below): fuzzed bodies are what the SDK's typed calls never send.
       const res = await fetch(`${server.httpUrl}/v1/sessions/fuzz-${i % 20}/utterances`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: fuzzBatchBody(rnd),
       });
@@ -169,7 +170,7 @@ async function fuzz(): Promise<void> {
     await sleep(2000);
     tally(ws);
     ws.close();
-    const alive = server.child.exitCode === null && (await fetch(`${server.httpUrl}/healthz`)).ok;
+    const alive = server.child.exitCode === null && (await new ParleyClient({ baseUrl: server.httpUrl }).health().then(() => true, () => false));
     console.log(`\n## 2. Fuzz: ${fuzzCount - wsCount} HTTP bodies, ${wsCount} WebSocket frames (seed 12)`);
     console.log(`HTTP: ${http5xx} 5xx, ${http4xx} 4xx, ${httpOk} 2xx. WebSocket: ${internal} PARLEY_ERR_INTERNAL, ${closes1011} closes 1011, ${reconnects} sockets closed by the server (8 MiB or fatal). Server alive after: ${alive}`);
   });
@@ -206,22 +207,22 @@ async function slots(): Promise<void> {
  */
 async function durability(): Promise<void> {
   const tmp = tempDir('parley-soak-durable-');
-  const env = { DATA_DIR: tmp.dir, PARLEY_ASR: 'none' };
+  // Rate limiting off: the writers send as fast as the server answers, on purpose.
+  const env = { DATA_DIR: tmp.dir, PARLEY_ASR: 'none', PARLEY_RATE_LIMIT_PER_MIN: '0' };
   const rnd = seededRandom(11);
   const acked = new Set<string>();
   let sent = 0;
   try {
     for (let round = 0; round < crashes; round++) {
       const server = await startServerProcess(env);
+      const parley = new ParleyClient({ baseUrl: server.httpUrl });
       let alive = true;
       const http = (async () => {
         for (let i = 0; alive; i++) {
           sent += 1;
-          const res = await fetch(`${server.httpUrl}/v1/sessions/durable-http/utterances`, {
-            method: 'POST', headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ utterances: [{ speaker: 'Ana', text: `I planted row ${round}-${i} of tomatoes today.` }] }),
-          }).catch(() => null);
-          if (res?.status === 201) for (const id of ((await res.json()) as { utterance_ids: string[] }).utterance_ids) acked.add(id);
+          const res = await parley.postUtterances('durable-http', [{ speaker: 'Ana', text: `I planted row ${round}-${i} of tomatoes today.` }])
+            .catch(() => null);
+          for (const id of res?.utterance_ids ?? []) acked.add(id);
         }
       })();
       const ws = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=durable-ws`);
@@ -229,25 +230,29 @@ async function durability(): Promise<void> {
       const socket = (async () => {
         for (let i = 0; alive; i++) {
           sent += 1;
-          ws.sendJson({ type: 'utterance', speaker: 'Ben', text: `The shed key ${round}-${i} is under the pot.` });
+          try {
+            ws.session!.send({ type: 'utterance', speaker: 'Ben', text: `The shed key ${round}-${i} is under the pot.` });
+          } catch (err) {
+            if (err instanceof ParleyError) break; // the connection is gone (the server was killed)
+            throw err;
+          }
           await sleep(5);
         }
       })();
-      ws.socket.on('message', (m) => {
-        const e = JSON.parse(String(m)) as { type: string; utterance_id?: string };
-        if (e.type === 'transcript.final' && e.utterance_id) acked.add(e.utterance_id);
-      });
       await sleep(500 + rnd() * 1500);
       await killHard(server);
       alive = false;
       await Promise.allSettled([http, socket]);
+      await ws.closed().catch(() => undefined);
+      // Every transcript.final the client received before the kill acknowledges its utterance.
+      for (const e of ws.events) if (e.type === 'transcript.final' && typeof e.utterance_id === 'string') acked.add(e.utterance_id);
     }
     const server = await startServerProcess(env);
     try {
       const stored = new Set<string>();
+      const parley = new ParleyClient({ baseUrl: server.httpUrl });
       for (const session of ['durable-http', 'durable-ws']) {
-        const t = (await (await fetch(`${server.httpUrl}/v1/sessions/${session}/transcript`)).json()) as { utterances: { id: string }[] };
-        for (const u of t.utterances) stored.add(u.id);
+        for (const u of (await parley.transcript(session)).utterances) stored.add(u.id);
       }
       const lost = [...acked].filter((id) => !stored.has(id)).length;
       // Consolidation after the restart: jobs of the killed processes run again once their lease lapses.
@@ -281,7 +286,7 @@ async function controlLatencies(wsUrl: string, id: string, count: number): Promi
   for (let i = 0; i < count; i++) {
     const text = `Control message ${i} from the other room.`;
     const t0 = performance.now();
-    ws.sendJson({ type: 'utterance', speaker: 'Cal', text });
+    ws.session!.send({ type: 'utterance', speaker: 'Cal', text });
     await ws.next('transcript.final', (e) => e.text === text, 120_000);
     out.push(performance.now() - t0);
     await sleep(200);
@@ -302,7 +307,7 @@ async function flood(): Promise<void> {
     const perTick = Math.max(1, Math.round(floodRate / 100));
     const ticker = (async () => {
       while (!stop) {
-        for (let k = 0; k < perTick; k++) f.sendJson({ type: 'utterance', speaker: 'Fay', text: `Flood ${sent++} about the budget.` });
+        for (let k = 0; k < perTick; k++) f.session!.send({ type: 'utterance', speaker: 'Fay', text: `Flood ${sent++} about the budget.` });
         await sleep(10);
       }
     })();

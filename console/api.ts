@@ -1,5 +1,6 @@
 /** The console's HTTP client: every call carries the API key (kept in sessionStorage) as a Bearer token. */
 import type { MemoryItem, ParticipantRefJson } from '../graph/core/events.ts';
+import type { Schemas } from '../clients/typescript/src/generated/api.ts';
 
 export type { MemoryItem, ParticipantRefJson };
 
@@ -63,95 +64,39 @@ export function streamUrl(sessionId: string): string {
   return u.toString();
 }
 
-export interface Participant {
-  id: string;
-  name: string | null;
-  aliases: string[];
-  attributes: Record<string, unknown>;
-  voiceprint_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Utterance {
-  id: string;
-  session_id: string;
-  seq: number;
-  speaker: ParticipantRefJson;
-  addressees: ParticipantRefJson[];
-  text: string;
-  start_ms: number | null;
-  end_ms: number | null;
-  time: string;
-  confidence: number | null;
-  audio_ref: string | null;
-}
-
-export interface Fact {
-  id: string;
-  layer: 'fact' | 'profile';
-  text: string;
-  kind: string;
-  speaker: ParticipantRefJson;
-  addressees: ParticipantRefJson[];
-  subject_id: string;
-  refer_ids: string[];
-  session_id: string;
-  time: string;
-  valid_from: string;
-  valid_to: string | null;
-  event_time: string | null;
-  supersedes: string | null;
-  superseded_by: string | null;
-  confidence: number;
-  source: string;
-}
-
-export interface PersonaNode {
-  id: string;
-  kind: 'trait' | 'preference' | 'affect';
-  target: string;
-  valence: number;
-  label: string | null;
-  strength: number;
-  evidence_count: number;
-  stable: boolean;
-  last_seen: string;
-}
-
-export interface QueryAnswer {
-  evidence: MemoryItem[];
-  asker: { id: string; confidence: string; score: number } | null;
-  rounds: number;
-  timings: Record<string, number>;
-}
+/** HTTP types, generated from the server's /openapi.json for @parley/client (`npm run gen:client`). */
+export type Participant = Schemas['Participant'];
+export type Utterance = Schemas['Utterance'];
+export type Fact = Schemas['Memory'];
+export type PersonaNode = Schemas['PersonaNode'];
+export type QueryAnswer = Schemas['QueryResponse'];
 
 export const listParticipants = async (): Promise<Participant[]> =>
-  (await api<{ participants: Participant[] }>('GET', '/v1/participants')).participants;
+  (await api<Schemas['ParticipantList']>('GET', '/v1/participants')).participants;
 
 export const renameParticipant = (id: string, name: string | null): Promise<Participant> =>
   api<Participant>('PATCH', `/v1/participants/${encodeURIComponent(id)}`, { name });
 
-export const eraseParticipant = (id: string): Promise<{ id: string; erased_utterances: number; erased_memories: number }> =>
+export const eraseParticipant = (id: string): Promise<Schemas['ParticipantErased']> =>
   api('DELETE', `/v1/participants/${encodeURIComponent(id)}`);
 
 export const getParticipant = (id: string): Promise<Participant> => api('GET', `/v1/participants/${encodeURIComponent(id)}`);
 
 export const getPersona = async (id: string): Promise<PersonaNode[]> =>
-  (await api<{ persona: PersonaNode[] }>('GET', `/v1/participants/${encodeURIComponent(id)}/persona`)).persona;
+  (await api<Schemas['PersonaResponse']>('GET', `/v1/participants/${encodeURIComponent(id)}/persona`)).persona;
 
 export async function listFacts(filter: { participant?: string; q?: string; history?: boolean }): Promise<Fact[]> {
   const p = new URLSearchParams({ limit: '500' });
   if (filter.participant) p.set('participant', filter.participant);
   if (filter.q) p.set('q', filter.q);
   if (filter.history) p.set('include_history', 'true');
-  return (await api<{ memories: Fact[] }>('GET', `/v1/memories?${p}`)).memories;
+  return (await api<Schemas['MemoryList']>('GET', `/v1/memories?${p}`)).memories;
 }
 
 export async function listInteractions(sessionId: string | null): Promise<Utterance[]> {
   const p = new URLSearchParams({ limit: '1000' });
   if (sessionId) p.set('session_id', sessionId);
-  return (await api<{ interactions: Utterance[] }>('GET', `/v1/interactions?${p}`)).interactions;
+  return (await api<Schemas['InteractionList']>('GET', `/v1/interactions?${p}`)).interactions;
 }
 
 export const getUtterance = (id: string): Promise<Utterance> => api('GET', `/v1/utterances/${encodeURIComponent(id)}`);

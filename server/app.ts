@@ -10,6 +10,7 @@ import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { eventBusPlugin } from './plugins/event-bus.js';
 import { jobsPlugin } from './plugins/jobs.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { retrievalPlugin } from './plugins/retrieval.js';
 import { modelsPlugin } from './plugins/models.js';
 import { storesPlugin } from './plugins/stores.js';
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authPlugin, { apiKeys: config.apiKeys });
   await app.register(metricsPlugin, { config });
+  await app.register(rateLimitPlugin, { config });
   // onClose hooks run last-registered first: the stores drain their queue (whose jobs embed text)
   // before the models they use are closed.
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });

@@ -147,6 +147,16 @@ export interface Config {
    */
   metricsPort: number | null;
   metricsHost: string;
+  /**
+   * `PARLEY_RATE_LIMIT_PER_MIN`: most HTTP requests per minute per tenant (API key's tenant) and server
+   * process before 429 `PARLEY_ERR_RATE_LIMITED`; 0 turns rate limiting off. Default 6000.
+   */
+  rateLimitPerMin: number;
+  /**
+   * `PARLEY_RATE_LIMIT_WINDOW_MS`: the counting window, ms (1000–60 000, default 60 000); each window
+   * allows `rateLimitPerMin × window / 60 000` requests (at least 1), and `Retry-After` is at most one window.
+   */
+  rateLimitWindowMs: number;
 }
 
 /** Raised for invalid environment values; the message lists every problem. */
@@ -358,6 +368,8 @@ export function loadConfig(env: Env = process.env): Config {
     mcpTenant: r.string('PARLEY_MCP_TENANT', 'default'),
     metricsPort: env.PARLEY_METRICS_PORT?.trim() ? r.int('PARLEY_METRICS_PORT', 0, 0, 65535) : null,
     metricsHost: r.string('PARLEY_METRICS_HOST', '127.0.0.1'),
+    rateLimitPerMin: r.int('PARLEY_RATE_LIMIT_PER_MIN', 6000, 0, 10_000_000),
+    rateLimitWindowMs: r.int('PARLEY_RATE_LIMIT_WINDOW_MS', 60_000, 1000, 60_000),
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(config.mcpTenant)) {
     r.problems.push(`PARLEY_MCP_TENANT=${JSON.stringify(config.mcpTenant)} must be 1-64 characters of [A-Za-z0-9_-]`);

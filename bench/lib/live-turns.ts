@@ -34,7 +34,7 @@ const fixtures = (() => {
 
 /**
  * `sessions` concurrent WebSocket sessions on `wsUrl` stream the fixture speech in real time
- * (100 ms frames of 16 kHz s16le), each `rounds` times in a row with 1.2 s of silence after each
+ * (100 ms frames of 16 kHz s16le, paced by the SDK), each `rounds` times in a row with 1.2 s of silence after each
  * round, then wait for the last contexts; returns the confirmed `memory.context` latencies.
  */
 export async function streamLiveTurns(wsUrl: string, sessions: number, rounds: number, sessionPrefix: string): Promise<LiveTurns> {
@@ -44,16 +44,14 @@ export async function streamLiveTurns(wsUrl: string, sessions: number, rounds: n
     const { f, pcm } = all[i % all.length]!;
     out.expected += rounds * f.utterances.length;
     for (let r = 0; r < rounds; r++) out.texts.push(...f.utterances.map((u) => u.text));
-    const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=${sessionPrefix}-${sessions}-${i}&sample_rate=16000&encoding=pcm_s16le`);
+    // The SDK's pacer sends one 100 ms frame per 100 ms of wall-clock time.
+    const ws = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=${sessionPrefix}-${sessions}-${i}&sample_rate=16000&encoding=pcm_s16le`, {}, {
+      pacing: 'realtime', frameMs: 100,
+    });
     await ws.next('session.started');
-    const frame = 3200;
-    const t0 = performance.now();
-    const audio = Buffer.concat(Array.from({ length: rounds }, () => [pcm, Buffer.alloc(frame * 12)]).flat());
-    for (let k = 0, n = 0; k < audio.length; k += frame, n++) {
-      ws.sendRaw(audio.subarray(k, k + frame));
-      const wait = t0 + (n + 1) * 100 - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    }
+    const silence = Buffer.alloc(3200 * 12);
+    ws.sendAudio(Buffer.concat(Array.from({ length: rounds }, () => [pcm, silence]).flat()));
+    await ws.drained();
     await new Promise((r) => setTimeout(r, 3000 + 400 * sessions));
     for (const e of ws.events) {
       if (e.type === 'memory.context' && e.speculative === false && typeof e.ready_at_ms === 'number' && String(e.turn_id).startsWith('turn_')) {

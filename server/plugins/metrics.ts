@@ -26,12 +26,17 @@ export interface Metrics {
   finalLatency: Histogram;
   /** `ready_at_ms` of confirmed `memory.context` events (negative: memory was ready before the turn ended). */
   readyAt: Histogram;
-  /** Duration of one staged retrieval of a live turn's memory context (speculative or confirmed). */
-  searchDuration: Histogram;
+  /**
+   * Duration of one memory search, labelled by `kind`: `turn` (a staged retrieval of a live turn's
+   * memory context, speculative or confirmed) or `query_round` (one retrieval round of a question).
+   */
+  searchDuration: Histogram<'kind'>;
   /** Duration of one question answered from memory (`POST /v1/query`, WS `query`, MCP `query_memory`). */
   queryDuration: Histogram;
   /** Seconds of session audio shed under overload. */
   audioShed: Counter;
+  /** HTTP requests refused with 429 `PARLEY_ERR_RATE_LIMITED`, by route. */
+  rateLimited: Counter<'route'>;
 }
 
 declare module 'fastify' {
@@ -133,7 +138,9 @@ function createMetrics(app: FastifyInstance): Metrics {
     }),
     searchDuration: new Histogram({
       name: 'parley_memory_search_duration_seconds',
-      help: 'Duration of one completed staged memory retrieval for a live turn (memory.context, speculative or confirmed)',
+      help: 'Duration of one memory search: kind="turn", a staged retrieval for a live turn (memory.context, speculative or confirmed); '
+        + 'kind="query_round", one retrieval round of a question (POST /v1/query, WebSocket query, MCP query_memory)',
+      labelNames: ['kind'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     }),
@@ -145,6 +152,12 @@ function createMetrics(app: FastifyInstance): Metrics {
     }),
     audioShed: new Counter({
       name: 'parley_audio_shed_seconds_total', help: 'Seconds of session audio shed under overload', registers,
+    }),
+    rateLimited: new Counter({
+      name: 'parley_http_rate_limited_total',
+      help: 'HTTP requests refused with 429 PARLEY_ERR_RATE_LIMITED (a tenant over PARLEY_RATE_LIMIT_PER_MIN), by route',
+      labelNames: ['route'],
+      registers,
     }),
   };
 }

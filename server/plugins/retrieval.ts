@@ -58,7 +58,7 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
     ...opts.retriever,
     onRetrieved: (timings) => {
       opts.retriever?.onRetrieved?.(timings);
-      metrics?.searchDuration.observe(timings.total_ms / 1000);
+      metrics?.searchDuration.observe({ kind: 'turn' }, timings.total_ms / 1000);
     },
   });
   const coherence = new QueryCoherence(entityIndex, opts.judge ?? new DeterministicJudge(), opts.coherence);
@@ -76,6 +76,10 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
     const started = performance.now();
     const answer = await answerQuestion(retriever, tenant, input, opts.agentic);
     metrics?.queryDuration.observe((performance.now() - started) / 1000);
+    // Each retrieval round of the question (`round1_ms`…) is a search too, told apart from live turns.
+    for (const [name, ms] of Object.entries(answer.timings)) {
+      if (/^round\d+_ms$/.test(name)) metrics?.searchDuration.observe({ kind: 'query_round' }, ms / 1000);
+    }
     record(tenant, input.question, answer.evidence);
     return answer;
   }) satisfies MemoryQueryFn);

@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
  */
 
 /** A `$ref` to a named schema that keeps the schema's static type. */
-export function ref<T extends TSchema>(schema: T, options: { description?: string } = {}): T {
+export function ref<T extends TSchema>(schema: T, options: { description?: string; headers?: Record<string, { description?: string; type?: string; minimum?: number }> } = {}): T {
   if (!schema.$id) throw new Error('ref() needs a schema with an $id');
   return Type.Unsafe<Static<T>>(Type.Ref(schema.$id, options)) as unknown as T;
 }
@@ -171,17 +171,26 @@ export const ReadinessResponse = Type.Object(
 
 /**
  * Errors any authenticated route may answer: 401 (with `PARLEY_API_KEYS` set, a missing or unknown
- * key) and 503 (a store or the queue is unavailable, or the server is shutting down); routes with a
- * body also 413 (larger than the body limit).
+ * key), 429 (the key's tenant is over `PARLEY_RATE_LIMIT_PER_MIN`) and 503 (a store or the queue is
+ * unavailable, or the server is shutting down); routes with a body also 413 (larger than the body limit).
  */
 export function errorResponses(opts: { body?: boolean } = {}): Record<number, TSchema> {
   const out: Record<number, TSchema> = {
     401: ref(ErrorBody, { description: 'PARLEY_ERR_UNAUTHORIZED: missing or unknown API key' }),
+    429: RATE_LIMITED,
     503: ref(ErrorBody, { description: 'PARLEY_ERR_STORE_UNAVAILABLE, PARLEY_ERR_OVERLOADED or PARLEY_ERR_SHUTTING_DOWN: retry later' }),
   };
   if (opts.body) out[413] = ref(ErrorBody, { description: 'PARLEY_ERR_FRAME_TOO_LARGE: request body over 16 MiB' });
   return out;
 }
+
+/** 429, with the `Retry-After` header @fastify/rate-limit sets (server/plugins/rate-limit.ts). */
+const RATE_LIMITED = ref(ErrorBody, {
+  description: 'PARLEY_ERR_RATE_LIMITED: this API key\'s tenant sent more than PARLEY_RATE_LIMIT_PER_MIN requests; retry after Retry-After seconds',
+  headers: {
+    'retry-after': { description: 'seconds until the tenant\'s window resets', type: 'integer', minimum: 0 },
+  },
+});
 
 /** A documented error response. */
 export function errorResponse(description: string): TSchema {

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -164,8 +165,8 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
       assert.deepEqual(evidence.find((e) => /Porto/.test(e.text))?.refer_ids, [added.utterance_ids[0]], 'the fact names the turn it came from');
       const transcript = await call<{ utterances: { id: string }[] }>(acme, 'get_transcript', { session_id: 'web-1' });
       assert.deepEqual(transcript.utterances.map((u) => u.id), added.utterance_ids);
-      const http = await fetch(`${t.httpUrl}/v1/sessions/web-1/transcript`, { headers: { authorization: 'Bearer mcp-key-acme-1' } });
-      assert.equal(http.status, 200, 'the MCP write is visible over the HTTP API of the same tenant');
+      const http = await new ParleyClient({ baseUrl: t.httpUrl, apiKey: 'mcp-key-acme-1' }).transcript('web-1');
+      assert.deepEqual(http.utterances.map((u) => u.id), added.utterance_ids, 'the MCP write is visible over the HTTP API of the same tenant');
       const { participants } = await call<{ participants: { id: string; name: string }[] }>(acme, 'list_participants');
       const ana = participants.find((p) => p.name === 'Ana')!;
       assert.equal((await callError(acme, 'erase_participant', { id: ana.id })).code, 'PARLEY_ERR_FORBIDDEN');
@@ -188,6 +189,7 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
   test('without a key, or with a wrong one, /mcp answers 401 with Parley\'s error and the client cannot connect', async () => {
     await assert.rejects(connect(null));
     await assert.rejects(connect('not-a-real-key'));
+    // Raw: /mcp is the MCP transport, not an operation of /openapi.json, so the SDK has no method for it.
     const res = await fetch(`${t.httpUrl}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
@@ -44,13 +45,16 @@ const KEY_A = 'metrics-key-a1';
 
 describe('operator metrics and probes (API keys, jobs left waiting, separate metrics listener)', () => {
   let t: TestApp;
+  let sdk: ParleyClient;
   before(async () => {
     t = await startTestApp({ PARLEY_API_KEYS: `${KEY_A}:tenantA`, PARLEY_RUN_JOBS: 'false', PARLEY_METRICS_PORT: '0' });
+    sdk = new ParleyClient({ baseUrl: t.httpUrl, apiKey: KEY_A });
   });
   after(async () => {
     await t.close();
   });
   const auth = { authorization: `Bearer ${KEY_A}` };
+  // `/metrics` is no API operation (not in /openapi.json), so the SDK has no method for it: scraped raw.
   const scrape = async (): Promise<string> => {
     const res = await fetch(`${t.httpUrl}/metrics`, { headers: auth });
     assert.equal(res.status, 200);
@@ -58,11 +62,13 @@ describe('operator metrics and probes (API keys, jobs left waiting, separate met
   };
 
   test('/healthz answers without a key and says nothing else; /metrics needs the key on the main port', async () => {
-    const health = await fetch(`${t.httpUrl}/healthz`);
-    assert.equal(health.status, 200);
-    assert.deepEqual(await health.json(), { status: 'ok' });
+    const keyless = new ParleyClient({ baseUrl: t.httpUrl });
+    assert.deepEqual(await keyless.health(), { status: 'ok' });
+    await assert.rejects(keyless.readiness(), { code: 'PARLEY_ERR_UNAUTHORIZED', status: 401 });
+    await assert.rejects(keyless.participants(), { code: 'PARLEY_ERR_UNAUTHORIZED', status: 401 });
+    // Raw: HEAD, /metrics (no API operation) and a dot-segment path are requests the SDK never makes.
     assert.equal((await fetch(`${t.httpUrl}/healthz`, { method: 'HEAD' })).status, 200);
-    for (const url of ['/metrics', '/readyz', '/v1/participants', '/healthz/../v1/participants']) {
+    for (const url of ['/metrics', '/healthz/../v1/participants']) {
       const res = await fetch(`${t.httpUrl}${url}`);
       assert.equal(res.status, 401, url);
     }
@@ -74,22 +80,21 @@ describe('operator metrics and probes (API keys, jobs left waiting, separate met
     assert.ok(address, 'the metrics listener is up');
     assert.equal(address.address, '127.0.0.1');
     const base = `http://127.0.0.1:${address.port}`;
+    // Raw: this listener serves only /metrics, no API operation.
     const res = await fetch(`${base}/metrics`);
     assert.equal(res.status, 200);
     assert.match(await res.text(), /^parley_queue_jobs\{/m);
-    assert.equal((await fetch(`${base}/v1/participants`)).status, 404);
-    assert.equal((await fetch(`${base}/healthz`)).status, 404);
+    const onMetricsListener = new ParleyClient({ baseUrl: base });
+    await assert.rejects(onMetricsListener.participants(), { code: 'PARLEY_ERR_NOT_FOUND', status: 404 });
+    await assert.rejects(onMetricsListener.health(), { code: 'PARLEY_ERR_NOT_FOUND', status: 404 });
   });
 
   test('queue depth and oldest job age are read from the queue at scrape time', async () => {
     const before = await scrape();
     assert.equal(sample(before, 'parley_queue_jobs{queue="memory.consolidate",state="waiting"}'), 0);
     assert.equal(sample(before, 'parley_queue_oldest_job_age_seconds{queue="memory.consolidate"}'), 0);
-    const res = await fetch(`${t.httpUrl}/v1/sessions/q-1/utterances`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ utterances: [{ speaker: 'Ana', text: 'I live in Porto.' }, { speaker: 'Ben', text: 'I love sushi.' }] }),
-    });
-    assert.equal(res.status, 201);
+    const stored = await sdk.postUtterances('q-1', [{ speaker: 'Ana', text: 'I live in Porto.' }, { speaker: 'Ben', text: 'I love sushi.' }]);
+    assert.equal(stored.utterance_ids.length, 2);
     await new Promise((r) => setTimeout(r, 300));
     const now = await scrape();
     assert.equal(sample(now, 'parley_queue_jobs{queue="memory.consolidate",state="waiting"}'), 2, 'no worker runs them here');
@@ -116,14 +121,13 @@ describe('operator metrics and probes (API keys, jobs left waiting, separate met
     assert.equal(sample(text, 'parley_utterances_stored_total{source="ws"}'), 1);
   });
 
-  test('query latency is observed; Node defaults keep their standard names; the exposition passes promtool', async (ctx) => {
-    const res = await fetch(`${t.httpUrl}/v1/query`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'Where does Ana live?' }),
-    });
-    assert.equal(res.status, 200);
+  test('query latency and its retrieval rounds are observed; Node defaults keep their standard names; the exposition passes promtool', async (ctx) => {
+    const answer = await sdk.query({ question: 'Where does Ana live?' });
     const text = await scrape();
     assert.equal(sample(text, 'parley_query_duration_seconds_count'), 1);
     assert.ok(sample(text, 'parley_query_duration_seconds_sum')! > 0);
+    assert.ok(answer.rounds >= 1);
+    assert.equal(sample(text, 'parley_memory_search_duration_seconds_count{kind="query_round"}'), answer.rounds, 'one search per round');
     // Node's defaults under their standard names, not prefixed.
     assert.match(text, /^process_cpu_seconds_total /m);
     assert.match(text, /^nodejs_heap_size_used_bytes /m);
@@ -161,7 +165,8 @@ describe('voice metrics: transcript lag and latency, ready_at, voice utterances,
     assert.equal(sample(text, 'parley_transcript_final_latency_seconds_count'), finals);
     assert.equal(sample(text, 'parley_transcript_partial_lag_seconds_count'), partials);
     assert.equal(sample(text, 'parley_memory_ready_at_seconds_count'), confirmed);
-    assert.ok(sample(text, 'parley_memory_search_duration_seconds_count')! >= 1);
+    assert.ok(sample(text, 'parley_memory_search_duration_seconds_count{kind="turn"}')! >= 1);
+    assert.equal(sample(text, 'parley_memory_search_duration_seconds_count{kind="query_round"}'), undefined, 'no question asked here');
     // The final comes at least the end-of-turn silence (500 ms) after the end of speech arrived.
     assert.ok(sample(text, 'parley_transcript_final_latency_seconds_sum')! >= 0.5 * finals);
     assert.equal(sample(text, 'parley_transcript_final_latency_seconds_bucket{le="0.25"}'), 0);

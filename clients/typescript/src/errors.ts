@@ -2,14 +2,14 @@
 export const PARLEY_ERROR_CODES = [
   'PARLEY_ERR_BAD_REQUEST', 'PARLEY_ERR_BAD_FRAME', 'PARLEY_ERR_UNKNOWN_TYPE', 'PARLEY_ERR_BAD_AUDIO',
   'PARLEY_ERR_FRAME_TOO_LARGE', 'PARLEY_ERR_UNAUTHORIZED', 'PARLEY_ERR_FORBIDDEN', 'PARLEY_ERR_NOT_FOUND', 'PARLEY_ERR_CONFLICT',
-  'PARLEY_ERR_SESSION_ENDED', 'PARLEY_ERR_SESSION_BUSY', 'PARLEY_ERR_OVERLOADED', 'PARLEY_ERR_STORE_UNAVAILABLE',
+  'PARLEY_ERR_SESSION_ENDED', 'PARLEY_ERR_SESSION_BUSY', 'PARLEY_ERR_RATE_LIMITED', 'PARLEY_ERR_OVERLOADED', 'PARLEY_ERR_STORE_UNAVAILABLE',
   'PARLEY_ERR_EMBEDDING_MISMATCH', 'PARLEY_ERR_MODEL_MISSING', 'PARLEY_ERR_WORKER_CRASHED', 'PARLEY_ERR_UPSTREAM',
   'PARLEY_ERR_SHUTTING_DOWN', 'PARLEY_ERR_INTERNAL',
 ] as const;
 
 /** Codes a retry of the same request may succeed after. */
 const RETRYABLE = new Set<string>([
-  'PARLEY_ERR_SESSION_BUSY', 'PARLEY_ERR_OVERLOADED', 'PARLEY_ERR_STORE_UNAVAILABLE', 'PARLEY_ERR_WORKER_CRASHED',
+  'PARLEY_ERR_SESSION_BUSY', 'PARLEY_ERR_RATE_LIMITED', 'PARLEY_ERR_OVERLOADED', 'PARLEY_ERR_STORE_UNAVAILABLE', 'PARLEY_ERR_WORKER_CRASHED',
   'PARLEY_ERR_UPSTREAM', 'PARLEY_ERR_SHUTTING_DOWN', 'PARLEY_ERR_INTERNAL',
 ]);
 
@@ -33,6 +33,8 @@ export interface ParleyErrorOptions {
   fatal?: boolean;
   /** The WebSocket close code that followed a fatal error. */
   closeCode?: number;
+  /** The server's `Retry-After`, ms (a 429 `PARLEY_ERR_RATE_LIMITED`). */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -47,6 +49,11 @@ export class ParleyError extends Error {
   readonly fatal: boolean;
   /** The WebSocket close code that followed a fatal error (e.g. 1013 for a server at capacity). */
   readonly closeCode: number | undefined;
+  /**
+   * How long the server asked the client to wait before trying again, ms (its `Retry-After` header;
+   * set on `PARLEY_ERR_RATE_LIMITED`, and on any error response that carries the header).
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(code: ParleyError['code'], message: string, options: ParleyErrorOptions = {}) {
     super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
@@ -55,6 +62,7 @@ export class ParleyError extends Error {
     this.status = options.status;
     this.fatal = options.fatal ?? false;
     this.closeCode = options.closeCode;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   /** Whether the same request may succeed if retried later. */
@@ -63,11 +71,25 @@ export class ParleyError extends Error {
   }
 }
 
+/**
+ * A `Retry-After` header in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when
+ * absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 /** A ParleyError from an HTTP error response (a Parley error body, or whatever came instead). */
-export function errorFromResponse(status: number, body: unknown, text: string): ParleyError {
+export function errorFromResponse(status: number, body: unknown, text: string, retryAfter?: string | null): ParleyError {
+  const retryAfterMs = parseRetryAfter(retryAfter);
+  const extra = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   if (error && typeof error.code === 'string' && typeof error.message === 'string') {
-    return new ParleyError(error.code, error.message, { status });
+    return new ParleyError(error.code, error.message, extra);
   }
-  return new ParleyError('PARLEY_CLIENT_BAD_RESPONSE', `HTTP ${status}: ${text.slice(0, 200)}`, { status });
+  return new ParleyError('PARLEY_CLIENT_BAD_RESPONSE', `HTTP ${status}: ${text.slice(0, 200)}`, extra);
 }

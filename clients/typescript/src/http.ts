@@ -1,6 +1,18 @@
 import { errorFromResponse, ParleyError } from './errors.js';
+import { SessionEventStream } from './session-events.js';
 import { StreamSession, type StreamOptions } from './stream.js';
 import { OPERATIONS, type OperationId, type Operations, type Schemas } from './generated/api.js';
+
+/** Retrying a request the server refused with 429 `PARLEY_ERR_RATE_LIMITED`. */
+export interface RateLimitRetry {
+  /** Retries after the first refusal. Default 2. */
+  attempts?: number;
+  /**
+   * Longest `Retry-After` waited for, ms (default 10 000): a refusal asking for longer is thrown at
+   * once, so a caller never waits more than `attempts × maxWaitMs`. A 429 without the header waits 1 s.
+   */
+  maxWaitMs?: number;
+}
 
 /** Options of a `ParleyClient`. */
 export interface ParleyClientOptions {
@@ -8,10 +20,47 @@ export interface ParleyClientOptions {
   baseUrl: string;
   /** An API key of the server's `PARLEY_API_KEYS`; omit when the server has none. */
   apiKey?: string;
-  /** Per-request time-out, ms. Default 30 000. */
+  /** Per-request time-out, ms (for `sessionEvents`: until the stream is open). Default 30 000. */
   timeoutMs?: number;
   /** The fetch to use (tests, proxies). Default: Node's global fetch. */
   fetch?: typeof fetch;
+  /**
+   * After a 429 `PARLEY_ERR_RATE_LIMITED` (the key's tenant is over the server's
+   * `PARLEY_RATE_LIMIT_PER_MIN`), wait the server's `Retry-After` and try again, bounded; then the
+   * `ParleyError` (code `PARLEY_ERR_RATE_LIMITED`, `status` 429, `retryAfterMs`) is thrown. A refused
+   * request did nothing on the server, so every method is retried. Default `{ attempts: 2, maxWaitMs: 10_000 }`;
+   * `false` throws the first 429.
+   */
+  rateLimitRetry?: false | RateLimitRetry;
+}
+
+/** One request in flight: its signal (the caller's, plus the time-out) and the time-out's timer. */
+interface Exchange {
+  res: Response;
+  /** Stop the time-out (the body is read, or a stream is open). */
+  clearTimeout(): void;
+  /** A ParleyError for a failure while reading the body. */
+  failure(err: unknown): ParleyError;
+  /** Abort the request (and its body). */
+  abort(): void;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new ParleyError('PARLEY_CLIENT_CLOSED', 'aborted', { cause: signal.reason }));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new ParleyError('PARLEY_CLIENT_CLOSED', 'aborted while waiting to retry', { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 type IsEmpty<T> = string extends keyof T ? true : [keyof T] extends [never] ? true : false;
@@ -42,6 +91,9 @@ export class ParleyClient {
   private readonly apiKey: string | undefined;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly rateLimitRetry: Required<RateLimitRetry> | false;
+  /** How many times a request was sent again after a 429 (for tests and metrics of the caller). */
+  rateLimitedRetries = 0;
 
   constructor(options: ParleyClientOptions) {
     let url: URL;
@@ -57,16 +109,30 @@ export class ParleyClient {
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.fetchImpl = options.fetch ?? fetch;
+    const retry = options.rateLimitRetry ?? {};
+    this.rateLimitRetry = retry === false ? false : { attempts: retry.attempts ?? 2, maxWaitMs: retry.maxWaitMs ?? 10_000 };
   }
 
   /** Call one operation by its operationId. Resolves with the documented success body. */
   async request<Op extends OperationId>(op: Op, args: RequestArgs<Op>): Promise<Operations[Op]['response']> {
-    const { method, path } = OPERATIONS[op];
-    const url = new URL(this.baseUrl + fillPath(path, args.path as Record<string, string> | undefined));
+    const { res, text, url } = await this.fetchText(op, args, 'application/json');
+    let parsed: unknown = undefined;
+    try {
+      parsed = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: reported below
+    }
+    if (parsed === undefined) throw new ParleyError('PARLEY_CLIENT_BAD_RESPONSE', `${OPERATIONS[op].method} ${url.pathname}: HTTP ${res.status} without a JSON body`, { status: res.status });
+    return parsed as Operations[Op]['response'];
+  }
+
+  /** The URL and headers of one operation's request. */
+  private prepare<Op extends OperationId>(op: Op, args: RequestArgs<Op>, accept: string): { url: URL; headers: Record<string, string>; body: string | undefined } {
+    const url = new URL(this.baseUrl + fillPath(OPERATIONS[op].path, args.path as Record<string, string> | undefined));
     for (const [name, value] of Object.entries((args.query ?? {}) as Record<string, unknown>)) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     for (const [name, value] of Object.entries((args.headers ?? {}) as Record<string, string | undefined>)) {
       if (value !== undefined) headers[name] = value;
@@ -76,26 +142,78 @@ export class ParleyClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(args.body);
     }
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = args.signal ? AbortSignal.any([args.signal, timeout]) : timeout;
-    let res: Response;
-    let text: string;
+    return { url, headers, body };
+  }
+
+  /** One operation up to its whole body as text; error responses are thrown (429s retried first). */
+  private async fetchText<Op extends OperationId>(op: Op, args: RequestArgs<Op>, accept: string): Promise<{ res: Response; text: string; url: URL }> {
+    const { url, headers, body } = this.prepare(op, args, accept);
+    const ex = await this.exchange(OPERATIONS[op].method, url, headers, body, args.signal);
     try {
-      res = await this.fetchImpl(url, { method, headers, ...(body !== undefined ? { body } : {}), signal });
-      text = await res.text();
+      return { res: ex.res, text: await ex.res.text(), url };
     } catch (err) {
-      const what = timeout.aborted ? `no answer within ${this.timeoutMs} ms` : (err as Error).message;
-      throw new ParleyError(timeout.aborted ? 'PARLEY_CLIENT_TIMEOUT' : 'PARLEY_CLIENT_NETWORK', `${method} ${url.pathname}: ${what}`, { cause: err });
+      throw ex.failure(err);
+    } finally {
+      ex.clearTimeout();
     }
-    let parsed: unknown = undefined;
+  }
+
+  /**
+   * Send a request until it is not refused with 429 (as `rateLimitRetry` allows); resolves once a
+   * 2xx response's headers are in, with its body unread. Error responses are thrown as ParleyError.
+   */
+  private async exchange(method: string, url: URL, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<Exchange> {
+    for (let attempt = 0; ; attempt++) {
+      const ex = await this.attempt(method, url, headers, body, signal);
+      if (ex.res.ok) return ex;
+      let error: ParleyError;
+      try {
+        const text = await ex.res.text();
+        let parsed: unknown = null;
+        try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+        error = errorFromResponse(ex.res.status, parsed, text, ex.res.headers.get('retry-after'));
+      } catch (err) {
+        throw ex.failure(err);
+      } finally {
+        ex.clearTimeout();
+      }
+      await this.waitToRetry(error, attempt, signal);
+    }
+  }
+
+  /** Wait out a 429's `Retry-After` when `rateLimitRetry` allows another attempt; else throw `error`. */
+  private async waitToRetry(error: unknown, attempt: number, signal: AbortSignal | undefined): Promise<void> {
+    const retry = this.rateLimitRetry;
+    if (!(error instanceof ParleyError) || error.code !== 'PARLEY_ERR_RATE_LIMITED' || !retry || attempt >= retry.attempts) throw error;
+    const wait = error.retryAfterMs ?? 1_000;
+    if (wait > retry.maxWaitMs) throw error;
+    this.rateLimitedRetries += 1;
+    await sleep(wait, signal);
+  }
+
+  /** One fetch with the time-out running until `clearTimeout`. */
+  private async attempt(method: string, url: URL, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<Exchange> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const failure = (err: unknown): ParleyError => {
+      if (err instanceof ParleyError) return err;
+      const what = timedOut ? `no answer within ${this.timeoutMs} ms` : (err as Error).message;
+      return new ParleyError(timedOut ? 'PARLEY_CLIENT_TIMEOUT' : 'PARLEY_CLIENT_NETWORK', `${method} ${url.pathname}: ${what}`, { cause: err });
+    };
     try {
-      parsed = text.length > 0 ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: reported below
+      const res = await this.fetchImpl(url, {
+        method, headers, ...(body !== undefined ? { body } : {}),
+        signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+      });
+      return { res, clearTimeout: () => clearTimeout(timer), failure, abort: () => controller.abort() };
+    } catch (err) {
+      clearTimeout(timer);
+      throw failure(err);
     }
-    if (!res.ok) throw errorFromResponse(res.status, parsed, text);
-    if (parsed === undefined) throw new ParleyError('PARLEY_CLIENT_BAD_RESPONSE', `${method} ${url.pathname}: HTTP ${res.status} without a JSON body`, { status: res.status });
-    return parsed as Operations[Op]['response'];
   }
 
   /** `GET /healthz`: the process is up (needs no key). */
@@ -160,9 +278,59 @@ export class ParleyClient {
     return this.request('deleteMemory', { path: { id } });
   }
 
-  /** Open a session on `GET /v1/stream` (audio in, events out); resolves once the server started it. */
-  stream(options: StreamOptions = {}): Promise<StreamSession> {
-    return StreamSession.open(this.baseUrl, this.apiKey, options);
+  /**
+   * Open a session on `GET /v1/stream` (audio in, events out); resolves once the server started it.
+   * An upgrade refused with 429 is retried as `rateLimitRetry` allows.
+   */
+  async stream(options: StreamOptions = {}): Promise<StreamSession> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await StreamSession.open(this.baseUrl, this.apiKey, options);
+      } catch (err) {
+        await this.waitToRetry(err, attempt, undefined);
+      }
+    }
+  }
+
+  /** One utterance, with speaker and addressees. */
+  utterance(id: string): Promise<Schemas['Utterance']> {
+    return this.request('getUtterance', { path: { id } });
+  }
+
+  /**
+   * The utterance's kept audio span: a WAV file (16 kHz 16-bit mono). Throws PARLEY_ERR_NOT_FOUND
+   * when no audio is kept for it (no voice, no consent, or `PARLEY_AUDIO_RETENTION_DAYS` removed it).
+   */
+  async utteranceAudio(id: string, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+    const { url, headers } = this.prepare('getUtteranceAudio', { path: { id } }, 'audio/wav');
+    const ex = await this.exchange('GET', url, headers, undefined, options.signal);
+    try {
+      return new Uint8Array(await ex.res.arrayBuffer());
+    } catch (err) {
+      throw ex.failure(err);
+    } finally {
+      ex.clearTimeout();
+    }
+  }
+
+  /** A participant's persona: traits, preferences and affect, with their evidence. */
+  persona(id: string, query: Operations['getParticipantPersona']['query'] = {}): Promise<Schemas['PersonaResponse']> {
+    return this.request('getParticipantPersona', { path: { id }, query });
+  }
+
+  /**
+   * Follow a session's server events over server-sent events (`GET /v1/sessions/{id}/events`):
+   * resolves once the subscription is in place (it may precede the session, e.g. a Twilio call about
+   * to be placed), with a typed async iterator of the same events `/v1/stream` sends. Stop with
+   * `close()` or the signal.
+   */
+  async sessionEvents(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<SessionEventStream> {
+    const { url, headers } = this.prepare('followSessionEvents', { path: { session_id: sessionId } }, 'text/event-stream');
+    const ex = await this.exchange('GET', url, headers, undefined, options.signal);
+    ex.clearTimeout();
+    const body = ex.res.body;
+    if (!body) throw new ParleyError('PARLEY_CLIENT_BAD_RESPONSE', `GET ${url.pathname}: HTTP ${ex.res.status} without a body`);
+    return new SessionEventStream(sessionId, body, ex.abort, options.signal);
   }
 
   /** Ask memory a question. */

@@ -1,8 +1,9 @@
 /** @parley/client: Parley's HTTP API and /v1/stream sessions, typed from the server's OpenAPI and AsyncAPI documents. */
-export { ParleyClient, fillPath, type ParleyClientOptions, type RequestArgs } from './http.js';
+export { ParleyClient, fillPath, type ParleyClientOptions, type RateLimitRetry, type RequestArgs } from './http.js';
+export { SessionEventStream } from './session-events.js';
 export { StreamSession, type Pacing, type StreamOptions } from './stream.js';
 export { AudioQueue, BYTES_PER_SAMPLE, MIN_FRAME_MS, type AudioEncoding } from './audio-queue.js';
-export { ParleyError, PARLEY_ERROR_CODES, type ClientErrorCode, type ParleyErrorCode } from './errors.js';
+export { ParleyError, PARLEY_ERROR_CODES, parseRetryAfter, type ClientErrorCode, type ParleyErrorCode } from './errors.js';
 export {
   OPERATIONS, type ClientMessage, type ClientMessages, type OperationId, type Operations, type Schemas,
   type ServerEvent, type ServerEvents, type ServerEventType, type StreamQuery,

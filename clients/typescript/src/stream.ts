@@ -242,7 +242,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           req.destroy();
           let body: unknown = null;
           try { body = JSON.parse(text); } catch { /* not JSON */ }
-          reject(errorFromResponse(res.statusCode ?? 0, body, text));
+          reject(errorFromResponse(res.statusCode ?? 0, body, text, res.headers['retry-after']));
         });
       });
       ws.on('error', (err) => {
@@ -324,6 +324,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       } catch (err) {
         last = err;
         if (err instanceof ParleyError && !err.retryable && err.code !== 'PARLEY_CLIENT_CLOSED') break;
+        // A 429 says when to come back: not sooner.
+        if (err instanceof ParleyError && err.retryAfterMs !== undefined) delay = Math.max(delay, err.retryAfterMs);
       }
     }
     this.finish(new ParleyError('PARLEY_CLIENT_CLOSED', `connection lost (${code}) and not resumed: ${(last as Error | null)?.message ?? 'no attempt'}`, { cause: last }));

@@ -235,7 +235,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["MemoryDeleted"];
-    errors: 401 | 404 | 503;
+    errors: 401 | 404 | 429 | 503;
   };
   /** End a session: end-of-session consolidation (speaker merge, long-horizon persona) */
   endSession: {
@@ -247,7 +247,7 @@ export interface Operations {
     body: undefined;
     status: 202;
     response: Schemas["SessionEnd"];
-    errors: 400 | 401 | 404 | 413 | 503;
+    errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
   /** Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries */
   eraseParticipant: {
@@ -260,7 +260,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["ParticipantErased"];
-    errors: 401 | 404 | 409 | 503;
+    errors: 401 | 404 | 409 | 429 | 503;
   };
   /** Follow a session's server events (server-sent events), subscribable before the session starts */
   followSessionEvents: {
@@ -275,7 +275,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: unknown;
-    errors: 401 | 503;
+    errors: 401 | 429 | 503;
   };
   /** Process is up */
   getHealth: {
@@ -298,7 +298,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["Participant"];
-    errors: 401 | 404 | 409 | 503;
+    errors: 401 | 404 | 409 | 429 | 503;
   };
   /** A participant's persona: traits, preferences and affect, with their evidence */
   getParticipantPersona: {
@@ -312,7 +312,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["PersonaResponse"];
-    errors: 400 | 401 | 404 | 503;
+    errors: 400 | 401 | 404 | 429 | 503;
   };
   /** Stores and workers are ready */
   getReadiness: {
@@ -334,7 +334,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["Transcript"];
-    errors: 400 | 401 | 404 | 503;
+    errors: 400 | 401 | 404 | 429 | 503;
   };
   /** One utterance with speaker and addressees */
   getUtterance: {
@@ -346,7 +346,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["Utterance"];
-    errors: 401 | 404 | 503;
+    errors: 401 | 404 | 429 | 503;
   };
   /** The utterance's kept audio span (audio/wav, 16 kHz 16-bit mono); 404 when none is kept */
   getUtteranceAudio: {
@@ -358,7 +358,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: unknown;
-    errors: 401 | 404 | 503;
+    errors: 401 | 404 | 429 | 503;
   };
   /** Who said what to whom (filters combine with AND) */
   listInteractions: {
@@ -379,7 +379,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["InteractionList"];
-    errors: 400 | 401 | 404 | 409 | 503;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
   /** Current long-term memories; with include_history=true also closed (superseded or deleted) ones */
   listMemories: {
@@ -396,7 +396,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["MemoryList"];
-    errors: 400 | 401 | 404 | 409 | 503;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
   /** Every participant of the tenant */
   listParticipants: {
@@ -406,7 +406,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["ParticipantList"];
-    errors: 401 | 503;
+    errors: 401 | 429 | 503;
   };
   /** Store finished utterances (imported history or client-side ASR) */
   postUtterances: {
@@ -421,7 +421,7 @@ export interface Operations {
     body: Schemas["PostUtterancesRequest"];
     status: 201;
     response: Schemas["PostUtterancesResponse"];
-    errors: 400 | 401 | 413 | 503;
+    errors: 400 | 401 | 413 | 429 | 503;
   };
   /** Ask memory a question; the asker may be given by id or identified from a voice sample */
   queryMemory: {
@@ -431,7 +431,7 @@ export interface Operations {
     body: Schemas["QueryRequest"];
     status: 200;
     response: Schemas["QueryResponse"];
-    errors: 400 | 401 | 404 | 409 | 413 | 503;
+    errors: 400 | 401 | 404 | 409 | 413 | 429 | 503;
   };
   /** Correct a memory (its text or confidence); it is re-indexed */
   updateMemory: {
@@ -443,7 +443,7 @@ export interface Operations {
     body: Schemas["MemoryPatch"];
     status: 200;
     response: Schemas["Memory"];
-    errors: 400 | 401 | 404 | 413 | 503;
+    errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
   /** Set name, external_id, aliases or attributes */
   updateParticipant: {
@@ -456,7 +456,7 @@ export interface Operations {
     body: Schemas["ParticipantPatch"];
     status: 200;
     response: Schemas["Participant"];
-    errors: 400 | 401 | 404 | 409 | 413 | 503;
+    errors: 400 | 401 | 404 | 409 | 413 | 429 | 503;
   };
 }
 
