@@ -37,7 +37,10 @@ export class SessionNaming {
     });
   }
 
-  /** "I'm Ana" names the speaker at once; a speaker who already has another name gains an alias. */
+  /**
+   * "I'm Ana" names the speaker at once; a speaker who already has another name gains an alias,
+   * unless someone else present holds that name.
+   */
   async selfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string, present: readonly Participant[]): Promise<Participant> {
     const known = new Set([...firstNames(present), ...(await namesHeardFor(this.evidence, tenant, speaker.id))]);
     const binding = nameFromSelfIntroduction(speaker.id, text, { known });
@@ -45,6 +48,8 @@ export class SessionNaming {
     const name = binding.name;
     const holds = [speaker.name, ...speaker.aliases].some((n) => n?.toLowerCase() === name.toLowerCase());
     if (holds) return speaker;
+    // A named speaker saying "it's Tomasz" while Tomasz is here is talking about him, not introducing themself.
+    if (speaker.name && firstNames(present.filter((p) => p.id !== speaker.id)).has(name.toLowerCase())) return speaker;
     const patch = speaker.name ? { aliases: [...speaker.aliases, name] } : { name };
     const updated = (await this.graph.updateParticipant(tenant, speaker.id, patch)) ?? speaker;
     resolver.remember(updated);

@@ -39,8 +39,9 @@ function slots(t: Tok[]): { at: number; form: IntroductionForm; strong: boolean 
     if (w(i) === 'my' && w(i + 1) === 'name' && is(i + 2)) out.push({ at: i + 3, form: 'my-name', strong: true });
     else if (w(i) === 'my' && (w(i + 1) === 'names' || w(i + 1) === "name's")) out.push({ at: i + 2, form: 'my-name', strong: true });
     else if (w(i) === 'call' && w(i + 1) === 'me') out.push({ at: i + 2, form: 'call-me', strong: true });
-    else if (w(i) === 'this' && is(i + 1)) out.push({ at: i + 2, form: 'this-is', strong: ORG_WORDS.has(w(i + 3)) });
-    else if ((w(i) === 'it' && is(i + 1)) || w(i) === 'its' || w(i) === "it's") {
+    // "this is X" / "it's X" open a turn (after a greeting at most): "if it's PayWell, …" names no one.
+    else if (w(i) === 'this' && is(i + 1) && startOfTurn(i)) out.push({ at: i + 2, form: 'this-is', strong: ORG_WORDS.has(w(i + 3)) });
+    else if (((w(i) === 'it' && is(i + 1)) || w(i) === 'its' || w(i) === "it's") && startOfTurn(i)) {
       const at = w(i) === 'it' ? i + 2 : i + 1;
       out.push({ at, form: 'it-is', strong: ORG_WORDS.has(w(at + 1)) });
     } else if (w(i) === 'im' || w(i) === "i'm" || (w(i) === 'i' && (w(i + 1) === "'m" || w(i + 1) === 'am'))) {

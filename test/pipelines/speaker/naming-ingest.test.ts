@@ -42,6 +42,17 @@ describe('names bound while utterances are ingested', () => {
     assert.deepEqual((await stores.graph.getParticipant('t2', a))?.aliases, []);
   });
 
+  test('a named speaker answering "It\'s Tomasz." while Tomasz is present gains no alias', async () => {
+    const turns = await ingest.ingest('t9', 's1', [
+      { speaker: 'Priya', text: 'Someone keeps leaving dishes overnight.' },
+      { speaker: 'Tomasz', text: 'Not me, I was away all weekend.' },
+      { speaker: 'Kwame', text: "It's Tomasz." },
+    ]);
+    const kwame = await stores.graph.getParticipant('t9', turns[2]!.speaker.id);
+    assert.equal(kwame?.name, 'Kwame');
+    assert.deepEqual(kwame?.aliases, []);
+  });
+
   test('"i\'m tired" and "this is great" name nobody', async () => {
     const a = await voice('t3');
     await say('t3', 's1', a, "i'm tired");

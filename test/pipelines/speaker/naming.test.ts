@@ -43,7 +43,8 @@ describe('self-introductions in recognised speech (lower-case, no punctuation)',
   ] as const)
     test(`"${text}" → ${name}`, () => assert.equal(detectSelfIntroduction(text), name));
   for (const text of ["i'm tired", 'this is great', "it's done", "i'm frank with you", 'this is will be fine', "it's may or june",
-    'call me tomorrow', 'my name is wrong on the invoice', 'my name is not on the list', 'i am not sure', 'this is the last one', 'i am looking after the trucks', "i'm kumar and i work here"])
+    'call me tomorrow', 'my name is wrong on the invoice', 'my name is not on the list', 'i am not sure', 'this is the last one', 'i am looking after the trucks', "i'm kumar and i work here",
+    "If it's PayWell, double the estimate.", 'maybe this is Ken on the phone', "well it seems it's Tomasz again"])
     test(`no name in "${text}"`, () => assert.equal(detectSelfIntroduction(text), null));
   test('a name is one clean first name, never the next word', () => {
     assert.deepEqual(detectIntroduction('my name is alan and biden the warehouse'), { name: 'Alan', form: 'my-name', via: 'list' });
