@@ -89,12 +89,13 @@ async function ingest(): Promise<Map<string, string>> {
     const mine = byConv!.get(conv) as (LocomoTurn & { img_caption?: string })[];
     for (const session of [...new Set(mine.map((t) => t.session))]) {
       const rows = mine.filter((t) => t.session === session);
+      const speakersHere = [...new Set(rows.map((t) => t.speaker))];
       // A name already stored as a participant's own name is sent as that participant's id: consolidation
       // may give another participant the same name as an alias (then the bare name is ambiguous, HTTP 409).
       const idByName = new Map((await app.stores.graph.listParticipants(tenantOf(conv))).flatMap((p) => (p.name ? [[p.name, p.id] as const] : [])));
       const ref = (name: string): string => idByName.get(name) ?? name;
       const body = { utterances: rows.map((t, i) => ({
-        speaker: ref(t.speaker), addressees: addresseesOf(t).map(ref), time: locomoTime(t.session_date_time, 60 * i),
+        speaker: ref(t.speaker), addressees: addresseesOf(t, speakersHere).map(ref), time: locomoTime(t.session_date_time, 60 * i),
         text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
       })) };
       const res = await post(conv, `/v1/sessions/${tenantOf(conv)}-s${session}/utterances`, body) as { utterance_ids: string[] };

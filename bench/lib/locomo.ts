@@ -38,9 +38,14 @@ export function loadLocomoTurns(file = path.join(sharedDataDir(), 'locomo', 'loc
   return byConv;
 }
 
-/** A turn's addressees: LoCoMo names one; a multi-party set may list several ("Ana, Ben") or none. */
-export function addresseesOf(t: Pick<LocomoTurn, 'addressee'>): string[] {
-  return (t.addressee ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+/**
+ * A turn's addressees: LoCoMo names one; a multi-party set may list several ("Ana, Ben"), none, or
+ * "all" (bench/data/multiparty), which means everyone else who speaks in that session (`sessionSpeakers`).
+ */
+export function addresseesOf(t: Pick<LocomoTurn, 'addressee' | 'speaker'>, sessionSpeakers: readonly string[] = []): string[] {
+  const named = (t.addressee ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  if (named.length === 1 && named[0]!.toLowerCase() === 'all') return sessionSpeakers.filter((s) => s !== t.speaker);
+  return named;
 }
 
 /** `1:56 pm on 8 May, 2023` → ISO-8601, plus `offsetS` seconds (turn order within the session). */
