@@ -12,11 +12,13 @@
  * process CPU time: all threads, the embedder's worker included) since the previous job ended, or
  * since its batch was posted. Reports turns per minute per `--step` window (default 100) and for the
  * first and last `--window` turns (default 200), side by side, plus the whole run.
+ * `--serial` posts one turn at a time, each consolidated before the next, so the job order cannot vary
+ * between runs (for `--dump`; slower: no two jobs overlap).
  * `--spans` also times every store and embedder method per window (`bench/lib/spans.ts`).
  * `--dump FILE` writes the stored memory, ids replaced by stable labels and sorted
  * (`bench/lib/memory-dump.ts`), to compare two builds over the same input.
  *
- *   npm run build && node dist/bench/consolidation-scale.js [--turns N] [--window N] [--step N] [--convs A,B] [--spans] [--dump FILE]
+ *   npm run build && node dist/bench/consolidation-scale.js [--turns N] [--window N] [--step N] [--convs A,B] [--serial] [--spans] [--dump FILE]
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -77,17 +79,28 @@ async function main(): Promise<void> {
 
   const label = new Map<string, string>();
   const costs: { wallMs: number; cpuMs: number }[] = [];
-  const batches = [...new Set(turns.map((t) => `${t.conv_id}|${t.session}`))];
+  // `--serial`: one turn per post, each consolidated before the next (job order cannot vary: for `--dump`).
+  const serial = process.argv.includes('--serial');
+  const batchOf = (t: LocomoTurn): string => `${t.conv_id}|${t.session}${serial ? `|${t.dia_id}` : ''}`;
+  const batches = [...new Set(turns.map(batchOf))];
+  // Within its LoCoMo session a turn is a minute after the one before, as bench/retrieval-locomo.ts sends them.
+  const minute = new Map<LocomoTurn, number>();
+  const counts = new Map<string, number>();
+  for (const t of turns) {
+    const key = `${t.conv_id}|${t.session}`;
+    minute.set(t, counts.get(key) ?? 0);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   const started = performance.now();
   for (const [b, batch] of batches.entries()) {
-    const rows = turns.filter((t) => `${t.conv_id}|${t.session}` === batch);
-    const body = { utterances: rows.map((t, i) => ({
-      speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * i),
+    const rows = turns.filter((t) => batchOf(t) === batch);
+    const body = { utterances: rows.map((t) => ({
+      speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * minute.get(t)!),
       text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
     })) };
     let prev: Mark = { t: performance.now(), cpuMs: cpuNow() };
     const first = ends.length;
-    const res = await fetch(`${base}/v1/sessions/${batch.replace(/[^A-Za-z0-9_-]/g, '_')}/utterances`, {
+    const res = await fetch(`${base}/v1/sessions/${`${rows[0]!.conv_id}-s${rows[0]!.session}`.replace(/[^A-Za-z0-9_-]/g, '_')}/utterances`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`POST ${batch}: HTTP ${res.status} ${await res.text()}`);
@@ -99,7 +112,7 @@ async function main(): Promise<void> {
       prev = end;
     }
     if (ends.length - first !== rows.length) throw new Error(`${batch}: ${rows.length} turns posted, ${ends.length - first} consolidated`);
-    if ((b + 1) % 5 === 0) process.stderr.write(`  ${costs.length} turns, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    if ((b + 1) % (serial ? 100 : 5) === 0) process.stderr.write(`  ${costs.length} turns, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }
 
   const facts = await app.stores.memory.listFacts(TENANT, { includeHistory: true, limit: 1000 });
