@@ -3,7 +3,10 @@ import type {
   LinkStrength, SchemaRecord,
 } from '../entity-index.js';
 import type { TenantId } from '../types.js';
+import type Database from 'better-sqlite3';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
+
+type Statement = Database.Statement<unknown[]>;
 import { entityKey, newId } from '../core/ids.js';
 import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
@@ -52,9 +55,21 @@ function toSchema(r: SchemaRow): SchemaRecord {
 export class SqliteEntityIndex implements EntityIndex {
   readonly #db: SqliteDatabase;
 
+  /** The writes `record` repeats many times per utterance, prepared once. */
+  readonly #stmts: { addMemory: Statement; countMemories: Statement; link: Statement; bump: Statement };
+
   constructor(db: SqliteDatabase) {
     this.#db = db;
     db.exec(SCHEMA);
+    this.#stmts = {
+      addMemory: db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
+        VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`),
+      countMemories: db.prepare('UPDATE lb_entities SET memory_count = memory_count + ? WHERE tenant = ? AND id = ?'),
+      link: db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (tenant, a, b, strength) DO UPDATE SET weight = weight + excluded.weight`),
+      bump: db.prepare(`INSERT INTO lb_versions (tenant, version) VALUES (?, 1)
+        ON CONFLICT (tenant) DO UPDATE SET version = version + 1`),
+    };
   }
 
   async ensureSchemas(tenant: TenantId, schemas: Omit<SchemaRecord, 'createdAt'>[]): Promise<void> {
@@ -235,21 +250,19 @@ export class SqliteEntityIndex implements EntityIndex {
   // Writers called inside a transaction; each bumps the version as its public call always did.
 
   #addMemories(tenant: TenantId, m: EntityMemoryWrite): void {
-    const insert = this.#db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
-      VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`);
+    const insert = this.#stmts.addMemory;
     let added = 0;
     for (const id of m.factIds ?? []) added += insert.run(tenant, m.entityId, id, 'fact', tenant, m.entityId).changes;
     for (const id of m.utteranceIds ?? []) added += insert.run(tenant, m.entityId, id, 'utterance', tenant, m.entityId).changes;
     if (added > 0) {
-      this.#db.prepare('UPDATE lb_entities SET memory_count = memory_count + ? WHERE tenant = ? AND id = ?').run(added, tenant, m.entityId);
+      this.#stmts.countMemories.run(added, tenant, m.entityId);
     }
     this.#bump(tenant);
   }
 
   #link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by: number): void {
     if (a === b) return;
-    const upsert = this.#db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (tenant, a, b, strength) DO UPDATE SET weight = weight + excluded.weight`);
+    const upsert = this.#stmts.link;
     upsert.run(tenant, a, b, strength, by);
     upsert.run(tenant, b, a, strength, by);
     this.#bump(tenant);
@@ -261,7 +274,6 @@ export class SqliteEntityIndex implements EntityIndex {
   }
 
   #bump(tenant: TenantId): void {
-    this.#db.prepare(`INSERT INTO lb_versions (tenant, version) VALUES (?, 1)
-      ON CONFLICT (tenant) DO UPDATE SET version = version + 1`).run(tenant);
+    this.#stmts.bump.run(tenant);
   }
 }
