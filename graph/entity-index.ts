@@ -58,6 +58,22 @@ export interface EntityNeighbour {
   weight: number;
 }
 
+/** One `link` call, as data. */
+export interface EntityLinkWrite {
+  a: string;
+  b: string;
+  strength: LinkStrength;
+  /** Default 1. */
+  by?: number;
+}
+
+/** One `addMemories` call, as data. */
+export interface EntityMemoryWrite {
+  entityId: string;
+  factIds?: string[];
+  utteranceIds?: string[];
+}
+
 /** Lightweight name entry for in-memory matching of partial transcripts. */
 export interface EntityName {
   id: string;
@@ -107,6 +123,13 @@ export interface EntityIndex {
 
   /** Add `by` (default 1) to the link between two distinct entities, in both directions. */
   link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by?: number): Promise<void>;
+  /**
+   * The same as `addMemories` for each of `memories`, then `link` for each of `links`, in order
+   * (ranks and weights come out as those calls would leave them), written together: the embedded
+   * backend commits them in one transaction, so indexing one utterance costs one commit, not one per
+   * call.
+   */
+  record(tenant: TenantId, writes: { memories: EntityMemoryWrite[]; links: EntityLinkWrite[] }): Promise<void>;
   /** One-hop neighbours of `ids`, strongest first, at most `limitPerEntity` per entity and strength. */
   neighbours(tenant: TenantId, ids: string[], limitPerEntity: number): Promise<EntityNeighbour[]>;
 

@@ -1,6 +1,6 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type {
-  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord,
+  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord, EntityLinkWrite, EntityMemoryWrite,
 } from '../entity-index.js';
 import type { TenantId } from '../types.js';
 import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
@@ -278,6 +278,16 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
       await bump(tx, t);
       return res.records.map((r) => String(r.get('id')));
     });
+  }
+
+  /**
+   * Each write in turn, each its own transaction as `addMemories` and `link` are: one transaction
+   * over many entities would take many node locks at once, where the single calls take at most two
+   * in a fixed order and cannot deadlock.
+   */
+  async record(tenant: TenantId, writes: { memories: EntityMemoryWrite[]; links: EntityLinkWrite[] }): Promise<void> {
+    for (const m of writes.memories) await this.addMemories(tenant, m.entityId, { factIds: m.factIds ?? [], utteranceIds: m.utteranceIds ?? [] });
+    for (const l of writes.links) await this.link(tenant, l.a, l.b, l.strength, l.by);
   }
 
   async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {

@@ -1,8 +1,12 @@
 import type {
-  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord,
+  EntityIndex, EntityInput, EntityLinkWrite, EntityMemories, EntityMemoryWrite, EntityName, EntityNeighbour, EntityRecord,
+  LinkStrength, SchemaRecord,
 } from '../entity-index.js';
 import type { TenantId } from '../types.js';
+import type Database from 'better-sqlite3';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
+
+type Statement = Database.Statement<unknown[]>;
 import { entityKey, newId } from '../core/ids.js';
 import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
@@ -51,9 +55,21 @@ function toSchema(r: SchemaRow): SchemaRecord {
 export class SqliteEntityIndex implements EntityIndex {
   readonly #db: SqliteDatabase;
 
+  /** The writes `record` repeats many times per utterance, prepared once. */
+  readonly #stmts: { addMemory: Statement; countMemories: Statement; link: Statement; bump: Statement };
+
   constructor(db: SqliteDatabase) {
     this.#db = db;
     db.exec(SCHEMA);
+    this.#stmts = {
+      addMemory: db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
+        VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`),
+      countMemories: db.prepare('UPDATE lb_entities SET memory_count = memory_count + ? WHERE tenant = ? AND id = ?'),
+      link: db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (tenant, a, b, strength) DO UPDATE SET weight = weight + excluded.weight`),
+      bump: db.prepare(`INSERT INTO lb_versions (tenant, version) VALUES (?, 1)
+        ON CONFLICT (tenant) DO UPDATE SET version = version + 1`),
+    };
   }
 
   async ensureSchemas(tenant: TenantId, schemas: Omit<SchemaRecord, 'createdAt'>[]): Promise<void> {
@@ -90,6 +106,7 @@ export class SqliteEntityIndex implements EntityIndex {
         this.#db.prepare('UPDATE lb_entities SET aliases = ?, updated_at = ? WHERE tenant = ? AND id = ?')
           .run(toJson(merged), now, tenant, existing.id);
         this.#writeAliases(tenant, existing.id, merged);
+        this.#bump(tenant);
         return { ...existing, aliases: toJson(merged), updated_at: now };
       }
       const row: EntityRow = {
@@ -99,10 +116,10 @@ export class SqliteEntityIndex implements EntityIndex {
       this.#db.prepare(`INSERT INTO lb_entities (tenant, id, key, name, aliases, description, schema_id, memory_count, updated_at)
         VALUES (@tenant, @id, @key, @name, @aliases, @description, @schema_id, @memory_count, @updated_at)`).run({ tenant, ...row });
       this.#writeAliases(tenant, row.id, aliases);
+      this.#bump(tenant);
       return row;
     });
     const row = run();
-    this.#bump(tenant);
     return toEntity(row);
   }
 
@@ -116,9 +133,12 @@ export class SqliteEntityIndex implements EntityIndex {
   async findByNames(tenant: TenantId, names: string[]): Promise<EntityRecord[]> {
     if (names.length === 0) return [];
     const keys = toJson([...new Set(names.map(entityKey))]);
-    const rows = this.#db.prepare(`SELECT * FROM lb_entities WHERE tenant = @tenant AND (key IN (SELECT value FROM json_each(@keys))
-        OR id IN (SELECT entity_id FROM lb_aliases WHERE tenant = @tenant AND alias IN (SELECT value FROM json_each(@keys))))
-      ORDER BY id`).all({ tenant, keys }) as EntityRow[];
+    // The names drive the lookups (CROSS JOIN keeps json_each outside): without it SQLite scans every
+    // entity of the tenant against a bloom filter, a cost that grows with the conversation.
+    const rows = this.#db.prepare(`SELECT e.* FROM lb_entities e WHERE e.tenant = @tenant AND e.id IN (
+        SELECT x.id FROM json_each(@keys) j CROSS JOIN lb_entities x WHERE x.tenant = @tenant AND x.key = j.value
+        UNION SELECT a.entity_id FROM json_each(@keys) j CROSS JOIN lb_aliases a WHERE a.tenant = @tenant AND a.alias = j.value)
+      ORDER BY e.id`).all({ tenant, keys }) as EntityRow[];
     return rows.map(toEntity);
   }
 
@@ -142,17 +162,14 @@ export class SqliteEntityIndex implements EntityIndex {
   }
 
   async addMemories(tenant: TenantId, entityId: string, memories: Partial<EntityMemories>): Promise<void> {
-    const insert = this.#db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
-      VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`);
+    this.#db.transaction(() => this.#addMemories(tenant, { entityId, ...memories }))();
+  }
+
+  async record(tenant: TenantId, writes: { memories: EntityMemoryWrite[]; links: EntityLinkWrite[] }): Promise<void> {
     this.#db.transaction(() => {
-      let added = 0;
-      for (const id of memories.factIds ?? []) added += insert.run(tenant, entityId, id, 'fact', tenant, entityId).changes;
-      for (const id of memories.utteranceIds ?? []) added += insert.run(tenant, entityId, id, 'utterance', tenant, entityId).changes;
-      if (added > 0) {
-        this.#db.prepare('UPDATE lb_entities SET memory_count = memory_count + ? WHERE tenant = ? AND id = ?').run(added, tenant, entityId);
-      }
+      for (const m of writes.memories) this.#addMemories(tenant, m);
+      for (const l of writes.links) this.#link(tenant, l.a, l.b, l.strength, l.by ?? 1);
     })();
-    this.#bump(tenant);
   }
 
   async memoriesOf(tenant: TenantId, entityIds: string[], limit: number): Promise<EntityMemories> {
@@ -166,8 +183,9 @@ export class SqliteEntityIndex implements EntityIndex {
 
   async entitiesOfMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]> {
     if (memoryIds.length === 0) return [];
-    const rows = this.#db.prepare(`SELECT DISTINCT entity_id FROM lb_memories WHERE tenant = ? AND memory_id IN (SELECT value FROM json_each(?))
-      ORDER BY entity_id`).all(tenant, toJson(memoryIds)) as { entity_id: string }[];
+    // By memory id through its index: left to itself SQLite scans the tenant's every memory row.
+    const rows = this.#db.prepare(`SELECT DISTINCT entity_id FROM lb_memories INDEXED BY lb_memories_memory
+      WHERE tenant = ? AND memory_id IN (SELECT value FROM json_each(?)) ORDER BY entity_id`).all(tenant, toJson(memoryIds)) as { entity_id: string }[];
     return rows.map((r) => r.entity_id);
   }
 
@@ -203,14 +221,7 @@ export class SqliteEntityIndex implements EntityIndex {
   }
 
   async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {
-    if (a === b) return;
-    const upsert = this.#db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (tenant, a, b, strength) DO UPDATE SET weight = weight + excluded.weight`);
-    this.#db.transaction(() => {
-      upsert.run(tenant, a, b, strength, by);
-      upsert.run(tenant, b, a, strength, by);
-    })();
-    this.#bump(tenant);
+    this.#db.transaction(() => this.#link(tenant, a, b, strength, by))();
   }
 
   async neighbours(tenant: TenantId, ids: string[], limitPerEntity: number): Promise<EntityNeighbour[]> {
@@ -236,13 +247,33 @@ export class SqliteEntityIndex implements EntityIndex {
   /** The database handle belongs to the caller. */
   async close(): Promise<void> {}
 
+  // Writers called inside a transaction; each bumps the version as its public call always did.
+
+  #addMemories(tenant: TenantId, m: EntityMemoryWrite): void {
+    const insert = this.#stmts.addMemory;
+    let added = 0;
+    for (const id of m.factIds ?? []) added += insert.run(tenant, m.entityId, id, 'fact', tenant, m.entityId).changes;
+    for (const id of m.utteranceIds ?? []) added += insert.run(tenant, m.entityId, id, 'utterance', tenant, m.entityId).changes;
+    if (added > 0) {
+      this.#stmts.countMemories.run(added, tenant, m.entityId);
+    }
+    this.#bump(tenant);
+  }
+
+  #link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by: number): void {
+    if (a === b) return;
+    const upsert = this.#stmts.link;
+    upsert.run(tenant, a, b, strength, by);
+    upsert.run(tenant, b, a, strength, by);
+    this.#bump(tenant);
+  }
+
   #writeAliases(tenant: TenantId, entityId: string, aliases: string[]): void {
     const insert = this.#db.prepare('INSERT OR IGNORE INTO lb_aliases (tenant, alias, entity_id) VALUES (?, ?, ?)');
     for (const a of aliases) insert.run(tenant, a, entityId);
   }
 
   #bump(tenant: TenantId): void {
-    this.#db.prepare(`INSERT INTO lb_versions (tenant, version) VALUES (?, 1)
-      ON CONFLICT (tenant) DO UPDATE SET version = version + 1`).run(tenant);
+    this.#stmts.bump.run(tenant);
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type {
   DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions,
 } from '../job-queue.js';
+import type Database from 'better-sqlite3';
 import { type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 
@@ -55,6 +56,9 @@ export class SqliteJobQueue implements JobQueue {
   /** This handle's claims, so a lapsed lease taken over by another process is never overwritten. */
   private readonly owner = newId('q');
   private readonly leases: NodeJS.Timeout;
+  /** Statements run on every poll and every job: prepared once (preparing is most of their cost). */
+  private readonly claimStmt: Database.Statement<unknown[]>;
+  private readonly pendingStmt: Database.Statement<unknown[]>;
 
   constructor(private readonly db: SqliteDatabase, private readonly options: SqliteJobQueueOptions = {}) {
     db.exec(SCHEMA);
@@ -64,6 +68,12 @@ export class SqliteJobQueue implements JobQueue {
     this.pollMs = options.pollMs ?? 200;
     this.leaseMs = options.leaseMs ?? 15_000;
     db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(Date.now() - KEEP_DONE_MS);
+    this.claimStmt = db.prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?, owner = ?, lease_until = ?
+        WHERE id = (SELECT id FROM jobs WHERE name = ? AND run_at <= ?
+                      AND (state = 'waiting' OR (state = 'active' AND (lease_until IS NULL OR lease_until < ?)))
+                    ORDER BY run_at LIMIT 1)
+        RETURNING *`);
+    this.pendingStmt = db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE name = ? AND state IN ('waiting', 'active')");
     this.leases = setInterval(() => this.renewLeases(), Math.max(10, Math.floor(this.leaseMs / 3)));
     this.leases.unref();
   }
@@ -89,9 +99,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async pending(name: string): Promise<number> {
-    const row = this.db
-      .prepare("SELECT COUNT(*) AS n FROM jobs WHERE name = ? AND state IN ('waiting', 'active')")
-      .get(name) as { n: number };
+    const row = this.pendingStmt.get(name) as { n: number };
     return row.n;
   }
 
@@ -188,13 +196,7 @@ export class SqliteJobQueue implements JobQueue {
   /** Take one due job: waiting and due, or active under a lease that lapsed (its process died). */
   private claim(name: string): JobRow | undefined {
     const now = Date.now();
-    return this.db
-      .prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?, owner = ?, lease_until = ?
-        WHERE id = (SELECT id FROM jobs WHERE name = ? AND run_at <= ?
-                      AND (state = 'waiting' OR (state = 'active' AND (lease_until IS NULL OR lease_until < ?)))
-                    ORDER BY run_at LIMIT 1)
-        RETURNING *`)
-      .get(now, this.owner, now + this.leaseMs, name, now, now) as JobRow | undefined;
+    return this.claimStmt.get(now, this.owner, now + this.leaseMs, name, now, now) as JobRow | undefined;
   }
 
   private renewLeases(): void {

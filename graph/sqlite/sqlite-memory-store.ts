@@ -24,7 +24,6 @@ CREATE TABLE IF NOT EXISTS memory_facts (
   valid_from TEXT NOT NULL, valid_to TEXT, supersedes TEXT, superseded_by TEXT,
   confidence REAL NOT NULL, session_id TEXT NOT NULL, source TEXT NOT NULL, created_at TEXT NOT NULL,
   event_time TEXT, valid_until TEXT, PRIMARY KEY (tenant, id));
-CREATE INDEX IF NOT EXISTS memory_facts_subject ON memory_facts (tenant, subject_id, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_subject_time ON memory_facts (tenant, subject_id, valid_to, time);
 CREATE INDEX IF NOT EXISTS memory_facts_subject_slot ON memory_facts (tenant, subject_id, slot, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_speaker ON memory_facts (tenant, speaker_id, valid_to);
@@ -102,6 +101,9 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!columns.some((c) => c.name === 'event_time')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN event_time TEXT');
     // …and before `valid_until` (null: no end of its own).
     if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
+    // A prefix of memory_facts_subject_time: while it existed SQLite chose it for a subject's newest
+    // facts and sorted all of them (a cost growing with the conversation) instead of reading in time order.
+    this.#db.exec('DROP INDEX IF EXISTS memory_facts_subject');
   }
 
   async addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]> {

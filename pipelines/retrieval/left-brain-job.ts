@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EntityIndex, EntityRecord } from '../../graph/entity-index.js';
+import type { EntityIndex, EntityLinkWrite, EntityMemoryWrite, EntityRecord } from '../../graph/entity-index.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Job, JobHandler } from '../../graph/job-queue.js';
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
@@ -76,25 +76,30 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
     const entities = await resolveEntities(deps, schemas, tenant, all, u.text, minScore);
     const idOf = (m: EntityMention): string | undefined => entities.get(m.name.toLowerCase())?.id;
 
+    // Every memory and link of this utterance is written in one call (one commit on SQLite).
+    const memories: EntityMemoryWrite[] = [];
+    const links: EntityLinkWrite[] = [];
     for (const m of fromUtterance) {
       const id = idOf(m);
-      if (id) await deps.entities.addMemories(tenant, id, { utteranceIds: [u.id] });
+      if (id) memories.push({ entityId: id, utteranceIds: [u.id] });
     }
     for (const { fact, mentions } of fromFacts) {
       const ids = [...new Set(mentions.map(idOf).filter((x): x is string => x !== undefined))];
-      for (const id of ids) await deps.entities.addMemories(tenant, id, { factIds: [fact.id], utteranceIds: fact.referIds });
-      for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) await deps.entities.link(tenant, ids[i]!, ids[j]!, 'strong');
+      for (const id of ids) memories.push({ entityId: id, factIds: [fact.id], utteranceIds: fact.referIds });
+      for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) links.push({ a: ids[i]!, b: ids[j]!, strength: 'strong' });
     }
     // Mentions of one utterance are close too: strong when few, else weak.
     const uttIds = [...new Set(fromUtterance.map(idOf).filter((x): x is string => x !== undefined))];
     const uttStrength = uttIds.length <= 3 ? 'strong' : 'weak';
-    for (let i = 0; i < uttIds.length; i++) for (let j = i + 1; j < uttIds.length; j++) await deps.entities.link(tenant, uttIds[i]!, uttIds[j]!, uttStrength);
+    for (let i = 0; i < uttIds.length; i++) for (let j = i + 1; j < uttIds.length; j++) links.push({ a: uttIds[i]!, b: uttIds[j]!, strength: uttStrength });
 
-    // Weak links to entities of the session window.
+    // Weak links to entities of the session window. (Read before this utterance's memories are
+    // written: those only add entities of `mine`, which get no weak link anyway.)
     const window = (await deps.graph.recentUtterances(tenant, u.sessionId, windowTurns + 1)).filter((p) => p.seq < u.seq).slice(-windowTurns);
     const near = await deps.entities.entitiesOfMemories(tenant, window.map((p) => p.id));
     const mine = new Set([...entities.values()].map((e) => e.id));
-    for (const a of mine) for (const b of near) if (!mine.has(b)) await deps.entities.link(tenant, a, b, 'weak');
+    for (const a of mine) for (const b of near) if (!mine.has(b)) links.push({ a, b, strength: 'weak' });
+    await deps.entities.record(tenant, { memories, links });
   };
 }
 

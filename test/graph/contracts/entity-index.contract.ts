@@ -97,6 +97,42 @@ export function entityIndexContract(name: string, make: EntityIndexFactory, skip
       assert.deepEqual(await index.neighbours('t2', [a], 5), []);
     });
 
+    test('record leaves memories, ranks, counts, links and the version as the single calls in order would', async () => {
+      const make = async (tenant: string): Promise<string[]> => {
+        const ids = [];
+        for (const n of ['a', 'b', 'c']) ids.push((await index.upsertEntity(tenant, { name: n, description: n, schemaId: 'sch_work' })).id);
+        return ids;
+      };
+      const [a, b, c] = await make('single') as [string, string, string];
+      await index.addMemories('single', a, { utteranceIds: ['u1'] });
+      await index.addMemories('single', b, { factIds: ['f1'], utteranceIds: ['u1', 'u0'] });
+      await index.addMemories('single', a, { factIds: ['f1'], utteranceIds: ['u1'] });
+      await index.link('single', a, b, 'strong');
+      await index.link('single', b, a, 'strong');
+      await index.link('single', a, c, 'weak', 2);
+      await index.link('single', c, c, 'weak');
+      const [x, y, z] = await make('batch') as [string, string, string];
+      const before = await index.version('batch');
+      await index.record('batch', {
+        memories: [
+          { entityId: x, utteranceIds: ['u1'] }, { entityId: y, factIds: ['f1'], utteranceIds: ['u1', 'u0'] },
+          { entityId: x, factIds: ['f1'], utteranceIds: ['u1'] },
+        ],
+        links: [{ a: x, b: y, strength: 'strong' }, { a: y, b: x, strength: 'strong' }, { a: x, b: z, strength: 'weak', by: 2 }, { a: z, b: z, strength: 'weak' }],
+      });
+      assert.equal(await index.version('batch') - before, await index.version('single') - 3, 'the version moves as with the single calls');
+      const rename = (ids: string[]): string[] => ids.map((id) => ({ [x]: a, [y]: b, [z]: c })[id] ?? id);
+      for (const [single, batch] of [[a, x], [b, y], [c, z]] as const) {
+        assert.deepEqual(await index.memoriesOf('batch', [batch], 10), await index.memoriesOf('single', [single], 10), 'same memories in the same order');
+        assert.equal((await index.getEntities('batch', [batch]))[0]?.memoryCount, (await index.getEntities('single', [single]))[0]?.memoryCount);
+        const got = (await index.neighbours('batch', [batch], 5)).map((n) => [rename([n.neighbourId])[0], n.strength, n.weight]);
+        assert.deepEqual(got, (await index.neighbours('single', [single], 5)).map((n) => [n.neighbourId, n.strength, n.weight]));
+      }
+      assert.deepEqual((await index.neighbours('batch', [x], 5)).map((n) => [n.strength, n.weight]), [['strong', 2], ['weak', 2]]);
+      await index.record('batch', { memories: [], links: [] });
+      assert.deepEqual((await index.memoriesOf('batch', [x], 10)).utteranceIds, ['u1'], 'memories are recorded once');
+    });
+
     test('entities of schemas come most-remembered first; setSchema moves them and bumps the version', async () => {
       const a = await index.upsertEntity('t1', { name: 'a', description: 'a', schemaId: 'sch_work' });
       const b = await index.upsertEntity('t1', { name: 'b', description: 'b', schemaId: 'sch_work' });

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
+import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
+import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
+
+/**
+ * The lookups consolidation makes for every turn must cost the same however long the conversation
+ * has been: each is answered through an index from what it is given (names, memory ids, a subject's
+ * newest facts), never by reading every row the tenant has. Checked on SQLite's query plans of the
+ * statements the stores actually run.
+ */
+
+/** Runs `work` and returns the plan lines of every statement it prepared. */
+async function plansOf(db: SqliteDatabase, work: () => Promise<unknown>): Promise<string[][]> {
+  const seen: string[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    seen.push(sql);
+    return prepare(sql);
+  }) as typeof db.prepare;
+  try {
+    await work();
+  } finally {
+    db.prepare = prepare as typeof db.prepare;
+  }
+  return seen.map((sql) => {
+    const params = (sql.match(/\?/g) ?? []).map(() => 'x');
+    const named = Object.fromEntries([...new Set(sql.match(/@\w+/g) ?? [])].map((n) => [n.slice(1), '[]']));
+    const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+    const rows = (Object.keys(named).length > 0 ? stmt.all(named) : stmt.all(...params)) as { detail: string }[];
+    return rows.map((r) => r.detail);
+  });
+}
+
+/** A plan step that reads every row of the tenant in some table (an index searched by tenant alone). */
+const tenantScan = (detail: string): boolean => /^(SCAN \w+$|SCAN \w+ USING|SEARCH \w+ USING (COVERING )?INDEX \S+ \(tenant=\?\)$)/.test(detail);
+
+test('entity lookups by name and by memory id go through indexes, not over every entity or memory row', async () => {
+  const db = openDatabase(':memory:');
+  const index = new SqliteEntityIndex(db);
+  const e = await index.upsertEntity('t', { name: 'Lisbon', aliases: ['lisboa'], description: 'a city', schemaId: 'sch_places' });
+  await index.addMemories('t', e.id, { utteranceIds: ['u1'] });
+  const plans = await plansOf(db, async () => {
+    assert.deepEqual((await index.findByNames('t', ['Lisbon', 'Lisboa', 'Porto'])).map((x) => x.id), [e.id]);
+    assert.deepEqual(await index.entitiesOfMemories('t', ['u1', 'u2']), [e.id]);
+  });
+  assert.equal(plans.length, 2);
+  for (const plan of plans) assert.ok(!plan.some(tenantScan), `a lookup reads every row of the tenant: ${plan.join(' | ')}`);
+  db.close();
+});
+
+test("a subject's newest facts are read in time order, not all sorted", async () => {
+  const db = openDatabase(':memory:');
+  const memory = new SqliteMemoryStore(db);
+  const plans = await plansOf(db, () => memory.listFacts('t', { subjectId: 'p1', limit: 200 }));
+  assert.equal(plans.length, 1);
+  assert.ok(plans[0]!.some((d) => d.includes('memory_facts_subject_time')), plans[0]!.join(' | '));
+  assert.ok(!plans[0]!.includes('USE TEMP B-TREE FOR ORDER BY'), `every current fact of the subject is sorted: ${plans[0]!.join(' | ')}`);
+  db.close();
+});
