@@ -99,13 +99,14 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       }));
       await tx.run(`
         UNWIND $rows AS row
-        CREATE (f:Fact {tenant: $tenant, id: row.id, ord: row.ord, content: row.content, speakerId: row.speakerId,
-          addresseeIds: row.addresseeIds, subjectId: row.subjectId, kind: row.kind, layer: row.layer, slot: row.slot,
-          value: row.value, time: row.time, referIds: row.referIds, validFrom: row.validFrom, supersedes: row.supersedes,
-          confidence: row.confidence, sessionId: row.sessionId, source: row.source, createdAt: row.createdAt,
-          eventTime: row.eventTime, validUntil: row.validUntil})
-        WITH f, row
-        OPTIONAL MATCH (old:Fact {tenant: $tenant, id: row.supersedes})
+        MERGE (f:Fact {tenant: $tenant, id: row.id})
+        ON CREATE SET f.ord = row.ord, f.content = row.content, f.speakerId = row.speakerId,
+          f.addresseeIds = row.addresseeIds, f.subjectId = row.subjectId, f.kind = row.kind, f.layer = row.layer,
+          f.slot = row.slot, f.value = row.value, f.time = row.time, f.referIds = row.referIds, f.validFrom = row.validFrom,
+          f.supersedes = row.supersedes, f.confidence = row.confidence, f.sessionId = row.sessionId, f.source = row.source,
+          f.createdAt = row.createdAt, f.eventTime = row.eventTime, f.validUntil = row.validUntil
+        WITH f
+        OPTIONAL MATCH (old:Fact {tenant: $tenant, id: f.supersedes})
         FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END | MERGE (f)-[:SUPERSEDES]->(o))`, { tenant: t, rows });
       await tx.run(RELINK_FACTS, { tenant: t, ids });
     });
