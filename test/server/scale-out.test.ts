@@ -168,9 +168,13 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
       return items.some(consolidated) ? items : undefined;
     }, LONG, 1000);
     assert.ok(evidence.some(consolidated), JSON.stringify(evidence));
-    // The fact was written by a worker: neither server runs jobs.
-    const recorded = await memory.processedFacts(TENANT, 'scale-a-1');
-    assert.ok(recorded && recorded.length > 0, 'consolidation recorded its facts in Neo4j');
+    // The fact was written by a worker: neither server runs jobs. The job records the utterance as
+    // processed after it indexed the fact, so the query can see the fact first: wait for the record.
+    const recorded = await waitFor('consolidation to record its facts in Neo4j', async () => {
+      const ids = await memory.processedFacts(TENANT, 'scale-a-1');
+      return ids && ids.length > 0 ? ids : undefined;
+    }, LONG, 500);
+    assert.ok(recorded.length > 0, 'consolidation recorded its facts in Neo4j');
   });
 
   test('memory.updated for a WebSocket session on server 1 reaches its client from a worker', { timeout: 600_000 }, async () => {
@@ -191,12 +195,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     }
   });
 
-  test('SIGKILL of a worker in the middle of jobs loses and duplicates nothing', {
-    timeout: 900_000,
-    // Known defect, kept visible: after a SIGKILL the re-run job can store a fact the killed run already stored
-    // (1 of 3 CI runs on 2026-12-01). Reported as todo, not passed, until consolidation is idempotent across re-runs.
-    todo: 'a re-run consolidation job can store a fact twice after a worker SIGKILL (issue #11)',
-  }, async (t) => {
+  test('SIGKILL of a worker in the middle of jobs loses and duplicates nothing', { timeout: 900_000 }, async (t) => {
     const [s1, s2] = servers as [ParleyProcess, ParleyProcess];
     // Only worker 1 takes jobs, so the jobs active when it is killed are its own.
     await stopProcess(workers[1]!, 'SIGTERM');
