@@ -40,6 +40,8 @@ const skip = process.env.PARLEY_TEST_SCALE_OUT !== '1'
 const TENANT = 'default';
 /** Generous: a loaded 2-core machine runs this alongside other suites. */
 const LONG = 240_000;
+/** While Neo4j restarts: as long as the restart may take (NEO4J_TEST_START_S in topology.ts), and then some. */
+const RESTART_WAIT = 600_000;
 
 const CITIES = ['Porto', 'Lisbon', 'Madrid', 'Paris', 'Berlin', 'Vienna', 'Prague', 'Oslo', 'Dublin', 'Rome', 'Athens', 'Warsaw'];
 const FOODS = ['sushi', 'pasta', 'curry', 'tacos', 'ramen', 'paella', 'falafel', 'dumplings', 'pizza', 'noodles', 'risotto', 'gnocchi'];
@@ -69,7 +71,9 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
   };
 
   /** POST utterances to a server; retries until acknowledged (a retry reuses the utterance ids). */
-  const post = async (server: ParleyProcess, sessionId: string, utterances: { utterance_id: string; speaker: string; text: string }[]): Promise<number> => {
+  const post = async (
+    server: ParleyProcess, sessionId: string, utterances: { utterance_id: string; speaker: string; text: string }[], timeoutMs = LONG,
+  ): Promise<number> => {
     let failures = 0;
     await waitFor(`${server.name} to acknowledge ${utterances[0]!.utterance_id}…`, async () => {
       const res = await postJson(`${server.httpUrl}/v1/sessions/${sessionId}/utterances`, { utterances }).catch((err: Error) => ({ status: 0, body: err.message }));
@@ -77,7 +81,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
       failures += 1;
       if (res.status === 400) throw new Error(`rejected: ${JSON.stringify(res.body)}`);
       return undefined;
-    }, LONG, 500);
+    }, timeoutMs, 500);
     for (const u of utterances) acknowledged.add(u.utterance_id);
     return failures;
   };
@@ -244,13 +248,15 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     for (const [i, id] of ids.entries()) {
       if (i === 10) {
         // SIGKILL, then the same store and port: only what Neo4j committed survives.
-        restarted = neo4jServer('restart', neo4jDir.dir, { NEO4J_TEST_RESTART_SIGNAL: 'KILL' });
+        const since = Date.now();
+        restarted = neo4jServer('restart', neo4jDir.dir, { NEO4J_TEST_RESTART_SIGNAL: 'KILL' })
+          .then(() => t.diagnostic(`Neo4j restarted (SIGKILL, recovery, start) in ${Math.round((Date.now() - since) / 1000)} s`));
       }
       const server = i % 2 === 0 ? s1 : s2;
       failures += await post(server, sessionId, [{
         utterance_id: id, speaker: NAMES[i % NAMES.length]!,
         text: `I live in ${CITIES[i % CITIES.length]} and I love ${FOODS[(i * 7) % FOODS.length]}.`,
-      }]);
+      }], RESTART_WAIT);
     }
     await restarted;
     t.diagnostic(`${total} utterances acknowledged; ${failures} POSTs refused or failed while Neo4j restarted`);
