@@ -13,10 +13,8 @@ CREATE TABLE IF NOT EXISTS vectors (
   tenant TEXT NOT NULL, collection TEXT NOT NULL, id TEXT NOT NULL, vector BLOB NOT NULL,
   payload TEXT NOT NULL, PRIMARY KEY (tenant, collection, id));
 CREATE TABLE IF NOT EXISTS vector_revisions (
-  tenant TEXT NOT NULL, collection TEXT NOT NULL, rev INTEGER NOT NULL, PRIMARY KEY (tenant, collection));
-CREATE TABLE IF NOT EXISTS vector_deletions (
-  tenant TEXT NOT NULL, collection TEXT NOT NULL, id TEXT NOT NULL, rev INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS vector_deletions_rev ON vector_deletions (tenant, collection, rev);
+  tenant TEXT NOT NULL, collection TEXT NOT NULL, rev INTEGER NOT NULL, deleted_rev INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant, collection));
 `;
 
 interface VectorRow { id: string; vector: Buffer; payload: string }
@@ -39,11 +37,12 @@ interface Mirror {
  * beside the matrix, never from payload objects.
  *
  * Another process on the same file (a separate `npm run worker`) writes rows this process's mirror
- * does not hold. Each write bumps a revision per tenant and collection and stamps its rows (deletes
- * leave an id in `vector_deletions`); before a search, `PRAGMA data_version` (which changes only
- * when another connection committed, and costs no table read) says whether to look, and if the
- * revision moved, only the rows and deletions after the mirror's revision are applied. A process
- * alone on its file never reads more than that pragma.
+ * does not hold. Each write bumps a revision per tenant and collection and stamps its rows (a delete
+ * records its revision as `deleted_rev`, keeping no id: an erased person's ids must not linger);
+ * before a search, `PRAGMA data_version` (which changes only when another connection committed, and
+ * costs no table read) says whether to look, and if the revision moved, the rows written after the
+ * mirror's revision are applied, and after a delete the ids still stored (ids only, from the primary
+ * key) tell which to drop. A process alone on its file never reads more than that pragma.
  */
 export class SqliteVectorStore implements VectorStore {
   private readonly mirrors = new Map<string, Mirror>();
@@ -111,10 +110,9 @@ export class SqliteVectorStore implements VectorStore {
   async delete(tenant: TenantId, collection: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     const stmt = this.db.prepare('DELETE FROM vectors WHERE tenant = ? AND collection = ? AND id = ?');
-    const logged = this.db.prepare('INSERT INTO vector_deletions (tenant, collection, id, rev) VALUES (?, ?, ?, ?)');
     const rev = this.db.transaction(() => {
-      const next = this.bump(tenant, collection);
-      for (const id of ids) if (stmt.run(tenant, collection, id).changes > 0) logged.run(tenant, collection, id, next);
+      const next = this.bump(tenant, collection, true);
+      for (const id of ids) stmt.run(tenant, collection, id);
       return next;
     })();
     const mirror = this.mirrors.get(this.key(tenant, collection));
@@ -127,7 +125,6 @@ export class SqliteVectorStore implements VectorStore {
   async dropCollection(collection: string): Promise<void> {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM vectors WHERE collection = ?').run(collection);
-      this.db.prepare('DELETE FROM vector_deletions WHERE collection = ?').run(collection);
       this.db.prepare('DELETE FROM vector_revisions WHERE collection = ?').run(collection);
       this.db.prepare('DELETE FROM vector_collections WHERE name = ?').run(collection);
     })();
@@ -161,17 +158,18 @@ export class SqliteVectorStore implements VectorStore {
     return `${tenant}\u0000${collection}`;
   }
 
-  /** The next revision of a tenant's collection, inside the caller's write transaction. */
-  private bump(tenant: TenantId, collection: string): number {
-    const row = this.db.prepare(`INSERT INTO vector_revisions (tenant, collection, rev) VALUES (?, ?, 1)
-      ON CONFLICT (tenant, collection) DO UPDATE SET rev = rev + 1 RETURNING rev`).get(tenant, collection) as { rev: number };
+  /** The next revision of a tenant's collection (a deletion's too, with `deleting`), inside the caller's write transaction. */
+  private bump(tenant: TenantId, collection: string, deleting = false): number {
+    const row = this.db.prepare(`INSERT INTO vector_revisions (tenant, collection, rev, deleted_rev) VALUES (?, ?, 1, ?)
+      ON CONFLICT (tenant, collection) DO UPDATE SET rev = rev + 1, deleted_rev = CASE WHEN ? THEN rev + 1 ELSE deleted_rev END
+      RETURNING rev`).get(tenant, collection, deleting ? 1 : 0, deleting ? 1 : 0) as { rev: number };
     return row.rev;
   }
 
-  private revision(tenant: TenantId, collection: string): number {
-    const row = this.db.prepare('SELECT rev FROM vector_revisions WHERE tenant = ? AND collection = ?')
-      .get(tenant, collection) as { rev: number } | undefined;
-    return row?.rev ?? 0;
+  private revision(tenant: TenantId, collection: string): { rev: number; deletedRev: number } {
+    const row = this.db.prepare('SELECT rev, deleted_rev AS deletedRev FROM vector_revisions WHERE tenant = ? AND collection = ?')
+      .get(tenant, collection) as { rev: number; deletedRev: number } | undefined;
+    return row ?? { rev: 0, deletedRev: 0 };
   }
 
   /** The mirror of a tenant's collection, loaded on first use and brought up to date with other processes' writes. */
@@ -181,13 +179,15 @@ export class SqliteVectorStore implements VectorStore {
     const mirror = this.mirrors.get(key);
     if (mirror && mirror.seen === seen) return mirror.matrix;
     if (!mirror) return this.load(tenant, collection, dimension, seen).matrix;
-    const rev = this.revision(tenant, collection);
+    const { rev, deletedRev } = this.revision(tenant, collection);
     // Dropped and created again elsewhere: the revisions started over.
     if (rev < mirror.rev) return this.load(tenant, collection, dimension, seen).matrix;
     if (rev > mirror.rev) {
-      const gone = this.db.prepare('SELECT id FROM vector_deletions WHERE tenant = ? AND collection = ? AND rev > ?')
-        .all(tenant, collection, mirror.rev) as Array<{ id: string }>;
-      for (const { id } of gone) mirror.matrix.remove(id);
+      if (deletedRev > mirror.rev) {
+        const stored = new Set((this.db.prepare('SELECT id FROM vectors WHERE tenant = ? AND collection = ?')
+          .pluck().all(tenant, collection) as string[]));
+        for (const id of mirror.matrix.keys()) if (!stored.has(id)) mirror.matrix.remove(id);
+      }
       // After the deletions: a point deleted and written again is in `vectors` with the later revision.
       this.fill(mirror.matrix, this.db.prepare('SELECT id, vector, payload FROM vectors WHERE tenant = ? AND collection = ? AND rev > ?')
         .iterate(tenant, collection, mirror.rev) as IterableIterator<VectorRow>);
@@ -200,7 +200,7 @@ export class SqliteVectorStore implements VectorStore {
   private load(tenant: TenantId, collection: string, dimension: number, seen: number): Mirror {
     // One read transaction, so the revision matches the rows.
     return this.db.transaction(() => {
-      const rev = this.revision(tenant, collection);
+      const { rev } = this.revision(tenant, collection);
       const { n } = this.db
         .prepare('SELECT COUNT(*) AS n FROM vectors WHERE tenant = ? AND collection = ?')
         .get(tenant, collection) as { n: number };
