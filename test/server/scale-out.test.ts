@@ -79,8 +79,8 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
       const res = await postJson(`${server.httpUrl}/v1/sessions/${sessionId}/utterances`, { utterances }).catch((err: Error) => ({ status: 0, body: err.message }));
       if (res.status === 201) return true;
       failures += 1;
-      if (res.status === 400) throw new Error(`rejected: ${JSON.stringify(res.body)}`);
-      return undefined;
+      // Kept by waitFor as the last error, and said if the deadline passes: the answer and the server's last log lines.
+      throw new Error(`${res.status} ${JSON.stringify(res.body).slice(0, 400)}\n${server.tail().split('\n').slice(-6).join('\n')}`);
     }, timeoutMs, 500);
     for (const u of utterances) acknowledged.add(u.utterance_id);
     return failures;
