@@ -132,7 +132,7 @@ function rerunSuite(name: string, open: () => Promise<Stores>, skip?: string): v
       await stores?.dispose();
     });
 
-    test('every interruption point: the re-run stores each fact once and finishes what the cut run left', async (t) => {
+    test('every interruption point: the re-run stores each fact once and finishes what the cut run left', { timeout: 300_000 }, async (t) => {
       // An uninterrupted run, counting its writes; and the same job run again stores nothing more.
       const control = await person();
       let writes = 0;
