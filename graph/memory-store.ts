@@ -177,7 +177,11 @@ export interface ErasedMemory {
  * Implementations: SQLite (embedded default), Neo4j (networked). Every call is tenant-scoped.
  */
 export interface MemoryStore {
-  /** Store facts atomically; returns them as stored. */
+  /**
+   * Store facts atomically; returns them as stored. A fact whose given `id` the tenant already holds
+   * is not written again (insert-or-ignore: the stored one is returned unchanged), so a consolidation
+   * job re-run with deterministic ids adds nothing twice.
+   */
   addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]>;
   getFact(tenant: TenantId, id: string): Promise<Fact | null>;
   /** Current facts (and with `includeHistory` closed ones), newest first. */

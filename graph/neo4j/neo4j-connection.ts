@@ -163,11 +163,14 @@ export const GRAPH_SCHEMA = [
   'CREATE INDEX parley_utterance_session IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.sessionId, n.seq)',
   'CREATE INDEX parley_utterance_speaker IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.speakerId)',
   'CREATE INDEX parley_utterance_time IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.time)',
-  // Lookups no composite index serves (names and aliases in any case, addressee lists) seek the
-  // tenant's nodes through these instead of scanning the label across every tenant.
+  // Lookups no composite index serves (names in a text) seek the tenant's nodes through these
+  // instead of scanning the label across every tenant.
   'CREATE INDEX parley_participant_tenant IF NOT EXISTS FOR (n:Participant) ON (n.tenant)',
   'CREATE INDEX parley_utterance_tenant IF NOT EXISTS FOR (n:Utterance) ON (n.tenant)',
   // Names and aliases, lower-cased, one node each: lookups by name seek (tenant, key).
   'CREATE INDEX parley_participant_name_key IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.key)',
   'CREATE INDEX parley_participant_name_owner IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.participantId)',
+  // Addressees, one key node per (tenant, participant id), even for ids no participant has yet:
+  // `(:Utterance|Fact)-[:ADDRESSED]->(:Addressee)` makes "addressed to X" an index seek and an expand.
+  'CREATE CONSTRAINT parley_addressee_key IF NOT EXISTS FOR (n:Addressee) REQUIRE (n.tenant, n.id) IS UNIQUE',
 ];

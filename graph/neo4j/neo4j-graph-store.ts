@@ -1,7 +1,7 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
-import { Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
+import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
 
@@ -33,6 +33,15 @@ const BACKFILL_NAMES = `
   FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
     CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
   RETURN count(p) AS n`;
+
+/** ADDRESSED edges for utterances stored before addressee key nodes existed; run once (`ParleyMigration`). */
+const BACKFILL_UTTERANCE_ADDRESSEES = `
+  MATCH (u:Utterance) WHERE size(u.addresseeIds) > 0 AND NOT (u)-[:ADDRESSED]->()
+  CALL { WITH u
+    UNWIND u.addresseeIds AS aid
+    MERGE (k:Addressee {tenant: u.tenant, id: aid})
+    MERGE (u)-[:ADDRESSED]->(k)
+  } IN TRANSACTIONS OF 1000 ROWS`;
 
 /** Nodes changed per transaction when a participant is erased. */
 export const ERASE_BATCH = 1000;
@@ -80,8 +89,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     this.names ??= (async () => {
       for (;;) {
         const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
-        if (n < 500) return;
+        if (n < 500) break;
       }
+      await this.migrateOnce('utterance-addressees', BACKFILL_UTTERANCE_ADDRESSEES);
     })().catch((err: unknown) => {
       this.names = undefined;
       throw err;
@@ -265,9 +275,10 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       }
     };
     await batched('deleteParticipant.addressees', `
-      MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds
-      WITH u LIMIT $batch
+      MATCH (:Addressee {tenant: $tenant, id: $id})<-[r:ADDRESSED]-(u:Utterance)
+      WITH u, r LIMIT $batch
       SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]
+      DELETE r
       RETURN count(u) AS n`);
     await batched('deleteParticipant.edges', `
       MATCH (:Participant {tenant: $tenant, id: $id})-[r]-()
@@ -277,6 +288,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     await this.db.write('deleteParticipant', async (tx) => {
       await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k', params);
       await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
+      await tx.run(DROP_ORPHAN_ADDRESSEE, params);
     });
     return ids;
   }
@@ -300,16 +312,21 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         MATCH (u:Utterance {tenant: $tenant, speakerId: $from}) SET u.speakerId = $into
         WITH u MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (i)-[:SPEAKS]->(u)`, params);
       await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant}) WHERE $from IN u.addresseeIds
+        MATCH (:Addressee {tenant: $tenant, id: $from})<-[r:ADDRESSED]-(u:Utterance)
+        DELETE r
         WITH u, [a IN u.addresseeIds WHERE a <> $from] AS rest
         SET u.addresseeIds = CASE WHEN $into IN rest OR u.speakerId = $into THEN rest ELSE rest + $into END
         WITH u WHERE u.speakerId <> $into
-        MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (u)-[:ADDRESSES]->(i)`, params);
+        MERGE (k:Addressee {tenant: $tenant, id: $into})
+        MERGE (u)-[:ADDRESSED]->(k)
+        WITH u MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (u)-[:ADDRESSES]->(i)`, params);
       // Fragments of one person that addressed each other: nobody addresses themself.
       await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant, speakerId: $into}) WHERE $into IN u.addresseeIds
+        MATCH (:Addressee {tenant: $tenant, id: $into})<-[r:ADDRESSED]-(u:Utterance {speakerId: $into})
+        DELETE r
         SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $into]
         WITH u MATCH (u)-[r:ADDRESSES]->(:Participant {tenant: $tenant, id: $into}) DELETE r`, params);
+      await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
       // The merged-away node goes first, so its external id is free for `into` (uniqueness constraint).
       await tx.run('MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f', params);
       await tx.run(`
@@ -366,6 +383,12 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         MATCH (u:Utterance {tenant: $tenant, id: row.id})
         MATCH (a:Participant {tenant: $tenant, id: aid})
         MERGE (u)-[:ADDRESSES]->(a)`, { tenant: t, rows: list });
+      await tx.run(`
+        UNWIND $rows AS row
+        UNWIND row.addresseeIds AS aid
+        MATCH (u:Utterance {tenant: $tenant, id: row.id})
+        MERGE (k:Addressee {tenant: $tenant, id: aid})
+        MERGE (u)-[:ADDRESSED]->(k)`, { tenant: t, rows: list });
     });
     return this.getUtterances(tenant, ids);
   }
@@ -407,10 +430,13 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     if (filter.sessionId) where.push('n.sessionId = $sessionId');
     if (filter.since) where.push('n.time >= $since');
     if (filter.until) where.push('n.time < $until');
-    if (filter.addresseeId) where.push('$addresseeId IN n.addresseeIds');
+    // "Addressed to X" starts at X's addressee key node: an index seek, then its edges.
+    const match = filter.addresseeId
+      ? 'MATCH (:Addressee {tenant: $tenant, id: $addresseeId})<-[:ADDRESSED]-(n:Utterance)'
+      : 'MATCH (n:Utterance {tenant: $tenant})';
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
     const found = await this.db.read('queryInteractions', (tx) => rows(tx, `
-      MATCH (n:Utterance {tenant: $tenant}) ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ${match} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       RETURN n {.*} AS n ORDER BY n.time DESC, n.seq DESC LIMIT $limit`, {
       tenant: this.t(tenant), limit: int(limit), speakerId: filter.speakerId ?? null, sessionId: filter.sessionId ?? null,
       since: filter.since ?? null, until: filter.until ?? null, addresseeId: filter.addresseeId ?? null,

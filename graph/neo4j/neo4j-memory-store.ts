@@ -6,7 +6,7 @@ import {
 import type { TenantId } from '../types.js';
 import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { addEvidence, firstEvidence, mergeStates, personaState, stateProps, toPersona } from './neo4j-persona.js';
-import { Neo4jStoreBase, optString, propRows, stringList, type Props } from './neo4j-store-base.js';
+import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, optString, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
@@ -15,7 +15,7 @@ export const MEMORY_SCHEMA = [
   'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
   'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
-  // Open facts (`validTo IS NULL`, which no index holds) and addressee lists seek the tenant's facts.
+  // Open facts (`validTo IS NULL`, which no index holds) seek the tenant's facts.
   'CREATE INDEX parley_fact_tenant IF NOT EXISTS FOR (n:Fact) ON (n.tenant)',
   'CREATE INDEX parley_fact_slot IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.slot)',
   'CREATE INDEX parley_fact_supersedes IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.supersedes)',
@@ -24,7 +24,33 @@ export const MEMORY_SCHEMA = [
   'CREATE INDEX parley_fact_speaker IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.speakerId)',
   'CREATE INDEX parley_fact_session IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.sessionId)',
   'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
+  // Addressees, one key node per (tenant, participant id), even for ids no participant has yet:
+  // `(:Utterance|Fact)-[:ADDRESSED]->(:Addressee)` makes "addressed to X" an index seek and an expand.
+  'CREATE CONSTRAINT parley_addressee_key IF NOT EXISTS FOR (n:Addressee) REQUIRE (n.tenant, n.id) IS UNIQUE',
 ];
+
+/**
+ * Every fact where `$pid` is the speaker, the subject or an addressee, as `f`: three index-backed
+ * lookups (the addressee one through its key node) instead of a filter over the tenant's facts. The
+ * hints keep the planner from the `(tenant)` index, which it picked on a small store.
+ */
+export const FACTS_OF_PARTICIPANT = `
+  CALL {
+    MATCH (f:Fact {tenant: $tenant, speakerId: $pid}) USING INDEX f:Fact(tenant, speakerId) RETURN f
+    UNION
+    MATCH (f:Fact {tenant: $tenant, subjectId: $pid}) USING INDEX f:Fact(tenant, subjectId) RETURN f
+    UNION
+    MATCH (:Addressee {tenant: $tenant, id: $pid})<-[:ADDRESSED]-(f:Fact) RETURN f
+  }`;
+
+/** ADDRESSED edges for facts stored before addressee key nodes existed; run once (`ParleyMigration`). */
+const BACKFILL_FACT_ADDRESSEES = `
+  MATCH (f:Fact) WHERE size(f.addresseeIds) > 0 AND NOT (f)-[:ADDRESSED]->()
+  CALL { WITH f
+    UNWIND f.addresseeIds AS aid
+    MERGE (k:Addressee {tenant: f.tenant, id: aid})
+    MERGE (f)-[:ADDRESSED]->(k)
+  } IN TRANSACTIONS OF 1000 ROWS`;
 
 /** Nodes deleted per transaction when a participant's memories are erased. */
 export const ERASE_BATCH = 1000;
@@ -45,14 +71,17 @@ function nextOrds(n: number): number[] {
 
 /**
  * Rebuild the SAID_BY / ABOUT / ADDRESSED_TO edges of facts `$ids` from their id properties (the
- * record of truth), to whichever of those participants exist now.
+ * record of truth), to whichever of those participants exist now, and the ADDRESSED edges to the
+ * addressee key nodes (which exist for every id).
  */
 const RELINK_FACTS = `
   UNWIND $ids AS fid
   MATCH (f:Fact {tenant: $tenant, id: fid})
-  OPTIONAL MATCH (f)-[old:SAID_BY|ABOUT|ADDRESSED_TO]->(:Participant)
+  OPTIONAL MATCH (f)-[old:SAID_BY|ABOUT|ADDRESSED_TO|ADDRESSED]->()
   DELETE old
   WITH DISTINCT f
+  FOREACH (aid IN f.addresseeIds | MERGE (k:Addressee {tenant: $tenant, id: aid}) MERGE (f)-[:ADDRESSED]->(k))
+  WITH f
   OPTIONAL MATCH (p:Participant {tenant: $tenant}) WHERE p.id IN [f.speakerId, f.subjectId] + f.addresseeIds
   WITH f, collect(p) AS ps
   FOREACH (p IN [x IN ps WHERE x.id = f.speakerId] | MERGE (f)-[:SAID_BY]->(p))
@@ -79,8 +108,20 @@ function toFact(f: Props): Fact {
  * insertion number `ord` (see `nextOrds`) to break ordering ties as SQLite's rowid does. Same semantics as `SqliteMemoryStore`.
  */
 export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
+  private migrated: Promise<void> | undefined;
+
   constructor(options: Neo4jOptions) {
     super(options, MEMORY_SCHEMA);
+  }
+
+  /** The schema, then ADDRESSED edges for facts stored before them (once per database). */
+  override async init(): Promise<void> {
+    await super.init();
+    this.migrated ??= this.migrateOnce('fact-addressees', BACKFILL_FACT_ADDRESSEES).catch((err: unknown) => {
+      this.migrated = undefined;
+      throw err;
+    });
+    await this.migrated;
   }
 
   async addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]> {
@@ -99,13 +140,14 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       }));
       await tx.run(`
         UNWIND $rows AS row
-        CREATE (f:Fact {tenant: $tenant, id: row.id, ord: row.ord, content: row.content, speakerId: row.speakerId,
-          addresseeIds: row.addresseeIds, subjectId: row.subjectId, kind: row.kind, layer: row.layer, slot: row.slot,
-          value: row.value, time: row.time, referIds: row.referIds, validFrom: row.validFrom, supersedes: row.supersedes,
-          confidence: row.confidence, sessionId: row.sessionId, source: row.source, createdAt: row.createdAt,
-          eventTime: row.eventTime, validUntil: row.validUntil})
-        WITH f, row
-        OPTIONAL MATCH (old:Fact {tenant: $tenant, id: row.supersedes})
+        MERGE (f:Fact {tenant: $tenant, id: row.id})
+        ON CREATE SET f.ord = row.ord, f.content = row.content, f.speakerId = row.speakerId,
+          f.addresseeIds = row.addresseeIds, f.subjectId = row.subjectId, f.kind = row.kind, f.layer = row.layer,
+          f.slot = row.slot, f.value = row.value, f.time = row.time, f.referIds = row.referIds, f.validFrom = row.validFrom,
+          f.supersedes = row.supersedes, f.confidence = row.confidence, f.sessionId = row.sessionId, f.source = row.source,
+          f.createdAt = row.createdAt, f.eventTime = row.eventTime, f.validUntil = row.validUntil
+        WITH f
+        OPTIONAL MATCH (old:Fact {tenant: $tenant, id: f.supersedes})
         FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END | MERGE (f)-[:SUPERSEDES]->(o))`, { tenant: t, rows });
       await tx.run(RELINK_FACTS, { tenant: t, ids });
     });
@@ -123,13 +165,14 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     await this.init();
     // Only fixed clauses are spliced in; every value travels as a parameter.
     const where: string[] = [];
+    let match = 'MATCH (f:Fact {tenant: $tenant})';
     if (!filter.includeHistory) where.push('f.validTo IS NULL');
     if (filter.participantId !== undefined) {
       const role = filter.role ?? 'any';
       if (role === 'speaker') where.push('f.speakerId = $participantId');
       else if (role === 'subject') where.push('f.subjectId = $participantId');
-      else if (role === 'addressee') where.push('$participantId IN f.addresseeIds');
-      else where.push('(f.speakerId = $participantId OR f.subjectId = $participantId OR $participantId IN f.addresseeIds)');
+      else if (role === 'addressee') match = 'MATCH (:Addressee {tenant: $tenant, id: $participantId})<-[:ADDRESSED]-(f:Fact)';
+      else match = `${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$participantId')} WITH f`;
     }
     if (filter.sessionId !== undefined) where.push('f.sessionId = $sessionId');
     if (filter.layer !== undefined) where.push('f.layer = $layer');
@@ -140,7 +183,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
     const offset = Math.max(0, Math.floor(filter.offset ?? 0));
     const found = await this.db.read('listFacts', (tx) => propRows(tx, `
-      MATCH (f:Fact {tenant: $tenant}) ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ${match} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       RETURN f {.*} AS n ORDER BY n.time DESC, n.createdAt DESC, n.ord DESC SKIP $offset LIMIT $limit`, {
       tenant: this.t(tenant), participantId: filter.participantId ?? null, sessionId: filter.sessionId ?? null,
       layer: filter.layer ?? null, kind: filter.kind ?? null, slot: filter.slot ?? null,
@@ -196,8 +239,8 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     const params = { tenant: t, from: fromId, into: intoId };
     await this.db.write('relabelParticipant', async (tx) => {
       const changed = await tx.run(`
-        MATCH (f:Fact {tenant: $tenant})
-        WHERE f.speakerId = $from OR f.subjectId = $from OR $from IN f.addresseeIds
+        ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$from')}
+        WITH DISTINCT f
         SET f.speakerId = CASE WHEN f.speakerId = $from THEN $into ELSE f.speakerId END,
             f.subjectId = CASE WHEN f.subjectId = $from THEN $into ELSE f.subjectId END,
             f.addresseeIds = reduce(acc = [], a IN [x IN f.addresseeIds | CASE WHEN x = $from THEN $into ELSE x END] |
@@ -205,6 +248,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
         RETURN f.id AS id`, params);
       await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
       await this.relabelPersona(tx, t, fromId, intoId);
+      await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
     });
   }
 
@@ -245,8 +289,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     const params = { tenant: this.t(tenant), id: participantId };
     const { factIds, personaIds } = await this.db.read('deleteParticipant.plan', async (tx) => {
       const facts = await tx.run(`
-        MATCH (f:Fact {tenant: $tenant})
-        WHERE f.speakerId = $id OR f.subjectId = $id OR $id IN f.addresseeIds
+        ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')}
         RETURN f.id AS fid ORDER BY f.ord`, params);
       const persona = await tx.run(`
         MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
@@ -264,6 +307,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       await this.db.write('deleteParticipant.persona', (tx) => tx.run(`
         UNWIND $ids AS nid MATCH (n:PersonaNode {tenant: $tenant, id: nid}) DETACH DELETE n`, { ...params, ids: personaIds.slice(i, i + ERASE_BATCH) }));
     }
+    await this.db.write('deleteParticipant.addressee', (tx) => tx.run(DROP_ORPHAN_ADDRESSEE, params));
     return { factIds, personaIds };
   }
 

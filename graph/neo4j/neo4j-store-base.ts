@@ -1,5 +1,5 @@
 import type { Driver, ManagedTransaction } from 'neo4j-driver';
-import { acquireDriver, Neo4jRunner, toParleyError, type Neo4jOptions, type SharedDriver } from './neo4j-connection.js';
+import { acquireDriver, Neo4jRunner, toNum, toParleyError, type Neo4jOptions, type SharedDriver } from './neo4j-connection.js';
 
 /** A node's properties as returned by `RETURN n {.*}`. */
 export type Props = Record<string, unknown>;
@@ -9,6 +9,9 @@ export async function propRows(tx: ManagedTransaction, cypher: string, params: P
   const result = await tx.run(cypher, params);
   return result.records.map((r) => r.get(key) as Props);
 }
+
+/** Delete participant `$id`'s addressee key node of tenant `$tenant` once nothing is ADDRESSED to it. */
+export const DROP_ORPHAN_ADDRESSEE = 'MATCH (k:Addressee {tenant: $tenant, id: $id}) WHERE NOT (k)<-[:ADDRESSED]-() DELETE k';
 
 /** A string property that may be absent (Neo4j drops properties set to null). */
 export function optString(value: unknown): string | null {
@@ -59,6 +62,20 @@ export abstract class Neo4jStoreBase {
     await this.driver.executeQuery(statement, params, { database: this.options.database ?? 'neo4j', bookmarkManager: this.shared.bookmarks }).catch((err: unknown) => {
       throw toParleyError(err, 'creating the Neo4j schema');
     });
+  }
+
+  /**
+   * Run a data migration `cypher` (an auto-commit query, so it may batch with `IN TRANSACTIONS`)
+   * unless a `(:ParleyMigration {name})` node says it ran; then record it. Idempotent, so two
+   * processes starting at once may both run it.
+   */
+  protected async migrateOnce(name: string, cypher: string): Promise<void> {
+    const done = await this.db.read(`checking migration ${name}`, async (tx) =>
+      toNum((await tx.run('MATCH (m:ParleyMigration {name: $name}) RETURN count(m) AS n', { name })).records[0]?.get('n') ?? 0));
+    if (done > 0) return;
+    await this.db.autoCommit(`migration ${name}`, cypher, {});
+    await this.db.write(`recording migration ${name}`, (tx) => tx.run(
+      'MERGE (m:ParleyMigration {name: $name}) ON CREATE SET m.at = $now', { name, now: new Date().toISOString() }));
   }
 
   /** True when the server answers within `readyTimeoutMs`. */

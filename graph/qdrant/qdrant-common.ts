@@ -67,6 +67,39 @@ export async function qdrantCall<T>(what: string, call: () => Promise<T>): Promi
   }
 }
 
+/**
+ * A Qdrant write (through `qdrantCall`) that survives a stale 404: when the collection this process
+ * created or resolved earlier is gone (deleted, re-embedded by another process, a server restarted
+ * on empty storage), `recreate` makes it exist again (reading a binding again if need be) and the
+ * write runs once more, rather than being dropped as a bad request.
+ */
+export async function qdrantWrite<T>(what: string, write: () => Promise<T>, recreate: () => Promise<void>): Promise<T> {
+  return qdrantCall(what, async () => {
+    try {
+      return await write();
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
+      await recreate();
+      return write();
+    }
+  });
+}
+
+/**
+ * A Qdrant call (through `qdrantCall`) for which a missing collection (404) is an answer: `absent`
+ * (an empty read, nothing to delete).
+ */
+export async function qdrantCallOr<T>(what: string, call: () => Promise<T>, absent: T): Promise<T> {
+  return qdrantCall(what, async () => {
+    try {
+      return await call();
+    } catch (err) {
+      if (statusOf(err) === 404) return absent;
+      throw err;
+    }
+  });
+}
+
 /** True when Qdrant answers within `timeoutMs`. */
 export async function qdrantReady(options: QdrantConnectionOptions): Promise<boolean> {
   const probe = createQdrantClient(options, options.readyTimeoutMs ?? 2000);

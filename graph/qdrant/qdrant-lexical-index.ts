@@ -2,7 +2,7 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { LexicalDoc, LexicalFilter, LexicalHit, LexicalIndex } from '../lexical-index.js';
 import type { TenantId } from '../types.js';
 import {
-  batches, createQdrantClient, pointId, qdrantCall, qdrantReady, statusOf, UPSERT_BATCH,
+  batches, createQdrantClient, pointId, qdrantCall, qdrantCallOr, qdrantReady, qdrantWrite, UPSERT_BATCH,
   type QdrantConnectionOptions,
 } from './qdrant-common.js';
 import { ID_KEY, KEYWORD_FIELDS, TENANT_KEY, toQdrantFilter } from './qdrant-filter.js';
@@ -53,17 +53,9 @@ export class QdrantLexicalIndex implements LexicalIndex {
           },
         })),
       });
-      await qdrantCall(`index into ${this.collection}`, async () => {
-        try {
-          await upsert();
-        } catch (err) {
-          // A 404 means the collection this process created earlier is gone (deleted, or a server
-          // restarted on empty storage): create it again and write, rather than drop the write.
-          if (statusOf(err) !== 404) throw err;
-          this.created = undefined;
-          await this.ensure();
-          await upsert();
-        }
+      await qdrantWrite(`index into ${this.collection}`, upsert, async () => {
+        this.created = undefined;
+        await this.ensure();
       });
     }
   }
@@ -71,18 +63,13 @@ export class QdrantLexicalIndex implements LexicalIndex {
   async search(tenant: TenantId, query: string, k: number, filter?: LexicalFilter): Promise<LexicalHit[]> {
     const terms = queryVector(query).indices;
     if (terms.length === 0 || k <= 0 || filter?.ids?.length === 0) return [];
-    const result = await qdrantCall(`search in ${this.collection}`, async () => {
-      try {
-        const vector = await this.tenantIdf(tenant, terms);
-        if (vector.indices.length === 0) return { points: [] };
-        return await this.client.query(this.collection, {
-          query: vector, using: SPARSE, filter: toQdrantFilter(tenant, filter), limit: k, with_payload: [ID_KEY],
-        });
-      } catch (err) {
-        if (statusOf(err) === 404) return { points: [] };
-        throw err;
-      }
-    });
+    const result = await qdrantCallOr(`search in ${this.collection}`, async () => {
+      const vector = await this.tenantIdf(tenant, terms);
+      if (vector.indices.length === 0) return { points: [] };
+      return this.client.query(this.collection, {
+        query: vector, using: SPARSE, filter: toQdrantFilter(tenant, filter), limit: k, with_payload: [ID_KEY],
+      });
+    }, { points: [] });
     return result.points
       .filter((p) => p.score > 0)
       .map((p) => ({ id: String(p.payload?.[ID_KEY] ?? ''), score: p.score }));
@@ -114,13 +101,9 @@ export class QdrantLexicalIndex implements LexicalIndex {
   async delete(tenant: TenantId, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     for (const batch of batches(ids, UPSERT_BATCH)) {
-      await qdrantCall(`delete from ${this.collection}`, async () => {
-        try {
-          await this.client.delete(this.collection, { wait: true, filter: toQdrantFilter(tenant, { ids: batch }) });
-        } catch (err) {
-          if (statusOf(err) !== 404) throw err;
-        }
-      });
+      await qdrantCallOr(`delete from ${this.collection}`, async () => {
+        await this.client.delete(this.collection, { wait: true, filter: toQdrantFilter(tenant, { ids: batch }) });
+      }, undefined);
     }
   }
 

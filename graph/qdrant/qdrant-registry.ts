@@ -1,6 +1,6 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { EmbeddingSpace } from '../vector-store.js';
-import { pointId, qdrantCall, statusOf } from './qdrant-common.js';
+import { pointId, qdrantCall, qdrantCallOr, qdrantWrite, statusOf } from './qdrant-common.js';
 
 /** Where a Parley collection lives in Qdrant and which embedding space it is bound to. */
 export interface CollectionBinding extends EmbeddingSpace {
@@ -28,14 +28,8 @@ export class QdrantRegistry {
   async get(collection: string): Promise<CollectionBinding | null> {
     const hit = this.cache.get(collection);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.binding;
-    const points = await qdrantCall('reading the collection registry', async () => {
-      try {
-        return await this.client.retrieve(this.name, { ids: [pointId('', collection)], with_payload: true });
-      } catch (err) {
-        if (statusOf(err) === 404) return [];
-        throw err;
-      }
-    });
+    const points = await qdrantCallOr('reading the collection registry',
+      () => this.client.retrieve(this.name, { ids: [pointId('', collection)], with_payload: true }), []);
     const payload = points[0]?.payload as Partial<CollectionBinding> | undefined;
     const binding = payload?.model && payload.dimension && payload.qdrantName
       ? { model: payload.model, dimension: Number(payload.dimension), qdrantName: payload.qdrantName }
@@ -55,28 +49,18 @@ export class QdrantRegistry {
       wait: true,
       points: [{ id: pointId('', collection), vector: [1], payload: { collection, ...binding } }],
     });
-    await qdrantCall('writing the collection registry', async () => {
-      try {
-        await upsert();
-      } catch (err) {
-        if (statusOf(err) !== 404) throw err;
-        this.created = undefined;
-        await this.ensure();
-        await upsert();
-      }
+    await qdrantWrite('writing the collection registry', upsert, async () => {
+      this.created = undefined;
+      await this.ensure();
     });
     this.cache.set(collection, { binding, at: Date.now() });
   }
 
   async remove(collection: string): Promise<void> {
     this.cache.delete(collection);
-    await qdrantCall('writing the collection registry', async () => {
-      try {
-        await this.client.delete(this.name, { wait: true, points: [pointId('', collection)] });
-      } catch (err) {
-        if (statusOf(err) !== 404) throw err;
-      }
-    });
+    await qdrantCallOr('writing the collection registry', async () => {
+      await this.client.delete(this.name, { wait: true, points: [pointId('', collection)] });
+    }, undefined);
   }
 
   private ensure(): Promise<void> {

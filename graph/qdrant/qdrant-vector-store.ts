@@ -5,7 +5,7 @@ import {
   type EmbeddingSpace, type VectorFilter, type VectorHit, type VectorPayload, type VectorPoint, type VectorStore,
 } from '../vector-store.js';
 import {
-  batches, createQdrantClient, pointId, qdrantCall, qdrantReady, safeName, statusOf, UPSERT_BATCH,
+  batches, createQdrantClient, pointId, qdrantCall, qdrantCallOr, qdrantReady, qdrantWrite, safeName, UPSERT_BATCH,
   type QdrantConnectionOptions,
 } from './qdrant-common.js';
 import { ID_KEY, KEYWORD_FIELDS, TENANT_KEY, toQdrantFilter } from './qdrant-filter.js';
@@ -77,20 +77,13 @@ export class QdrantVectorStore implements VectorStore {
           payload: { ...p.payload, [TENANT_KEY]: tenant, [ID_KEY]: p.id },
         })),
       });
-      await qdrantCall(`upsert into ${binding.qdrantName}`, async () => {
-        try {
-          await upsert(binding);
-        } catch (err) {
-          // A stale binding (another process re-embedded the collection) or a Qdrant collection
-          // gone under a live binding: read the binding again, create its collection if missing,
-          // and write there, rather than drop the write.
-          if (statusOf(err) !== 404) throw err;
-          this.registry.forget(collection);
-          binding = await this.requireBinding(collection);
-          assertPointDimensions(collection, points, binding.dimension);
-          await this.createQdrantCollection(binding.qdrantName, binding);
-          await upsert(binding);
-        }
+      // A stale binding (another process re-embedded the collection) or a Qdrant collection gone
+      // under a live binding: read the binding again and create its collection if missing.
+      await qdrantWrite(`upsert into ${binding.qdrantName}`, () => upsert(binding), async () => {
+        this.registry.forget(collection);
+        binding = await this.requireBinding(collection);
+        assertPointDimensions(collection, points, binding.dimension);
+        await this.createQdrantCollection(binding.qdrantName, binding);
       });
     }
   }
@@ -112,26 +105,18 @@ export class QdrantVectorStore implements VectorStore {
     const binding = await this.registry.get(collection);
     if (!binding) return;
     for (const batch of batches(ids, UPSERT_BATCH)) {
-      await qdrantCall(`delete from ${binding.qdrantName}`, async () => {
-        try {
-          await this.client.delete(binding.qdrantName, { wait: true, filter: toQdrantFilter(tenant, { ids: batch }) });
-        } catch (err) {
-          if (statusOf(err) !== 404) throw err;
-        }
-      });
+      await qdrantCallOr(`delete from ${binding.qdrantName}`, async () => {
+        await this.client.delete(binding.qdrantName, { wait: true, filter: toQdrantFilter(tenant, { ids: batch }) });
+      }, undefined);
     }
   }
 
   async dropCollection(collection: string): Promise<void> {
     const binding = await this.registry.get(collection);
     if (binding) {
-      await qdrantCall(`dropping ${binding.qdrantName}`, async () => {
-        try {
-          await this.client.deleteCollection(binding.qdrantName);
-        } catch (err) {
-          if (statusOf(err) !== 404) throw err;
-        }
-      });
+      await qdrantCallOr(`dropping ${binding.qdrantName}`, async () => {
+        await this.client.deleteCollection(binding.qdrantName);
+      }, undefined);
     }
     await this.registry.remove(collection);
   }

@@ -2,7 +2,7 @@ import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import type { TenantId } from '../types.js';
 import type { Voiceprint, VoiceprintInput, VoiceprintStore } from '../voiceprint-store.js';
 import {
-  createQdrantClient, pointId, qdrantCall, safeName, statusOf, type QdrantConnectionOptions,
+  createQdrantClient, pointId, qdrantCall, qdrantCallOr, qdrantWrite, safeName, type QdrantConnectionOptions,
 } from './qdrant-common.js';
 import { ID_KEY, TENANT_KEY } from './qdrant-filter.js';
 import { createIfAbsent } from './qdrant-registry.js';
@@ -76,16 +76,9 @@ export class QdrantVoiceprintStore implements VoiceprintStore {
       updateCount: print.updateCount, createdAt: existing?.print.createdAt ?? now, updatedAt: now,
     };
     const upsert = () => this.client.upsert(name, { wait: true, points: [{ id: pointId(tenant, id), vector: Array.from(print.vector), payload }] });
-    await qdrantCall(`upsert into ${name}`, async () => {
-      try {
-        await upsert();
-      } catch (err) {
-        // The collection was created once by this process and is gone now: create it again.
-        if (statusOf(err) !== 404) throw err;
-        this.created.delete(name);
-        await this.ensure(name, print.vector.length);
-        await upsert();
-      }
+    await qdrantWrite(`upsert into ${name}`, upsert, async () => {
+      this.created.delete(name);
+      await this.ensure(name, print.vector.length);
     });
     return { id, participantId: print.participantId, modelId: print.modelId, vector: Float32Array.from(print.vector), updateCount: print.updateCount, createdAt: payload.createdAt, updatedAt: now };
   }
@@ -157,14 +150,8 @@ export class QdrantVoiceprintStore implements VoiceprintStore {
 
   private async locate(tenant: string, id: string): Promise<{ collection: string; print: Voiceprint } | null> {
     for (const name of await this.collections()) {
-      const points = await qdrantCall(`reading ${name}`, async () => {
-        try {
-          return await this.client.retrieve(name, { ids: [pointId(tenant, id)], with_payload: true, with_vector: true });
-        } catch (err) {
-          if (statusOf(err) === 404) return [];
-          throw err;
-        }
-      });
+      const points = await qdrantCallOr(`reading ${name}`,
+        () => this.client.retrieve(name, { ids: [pointId(tenant, id)], with_payload: true, with_vector: true }), []);
       const point = points.find((p) => p.payload?.[TENANT_KEY] === tenant);
       if (point) return { collection: name, print: toPrint(point) };
     }

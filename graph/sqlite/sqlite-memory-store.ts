@@ -110,7 +110,8 @@ export class SqliteMemoryStore implements MemoryStore {
     const insert = this.#db.prepare(`INSERT INTO memory_facts (tenant, id, content, speaker_id,
       addressee_ids, subject_id, kind, layer, slot, value, time, refer_ids, valid_from, valid_to,
       supersedes, superseded_by, confidence, session_id, source, created_at, event_time, valid_until)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (tenant, id) DO NOTHING`);
     const now = new Date().toISOString();
     const ids: string[] = [];
     this.#db.transaction(() => {

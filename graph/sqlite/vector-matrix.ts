@@ -71,6 +71,11 @@ export class VectorMatrix<P extends VectorPayload> {
     this.stamps = new Uint32Array(this.capacity);
   }
 
+  /** The ids held, in row order (a copy). */
+  keys(): string[] {
+    return [...this.ids];
+  }
+
   get size(): number {
     return this.ids.length;
   }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Job, JobHandler } from '../../graph/job-queue.js';
@@ -63,7 +64,11 @@ export interface ConsolidationDeps {
  * its context, decide ADD / UPDATE / DELETE / KEEP against the subject's nearest current facts,
  * write them (closing superseded facts, keeping history), apply profile updates, index the
  * utterance and every new fact for vector and lexical search, then report the ops.
- * Idempotent: a processed utterance is only re-indexed, never extracted twice.
+ * Idempotent: a processed utterance is only re-indexed, never extracted twice. A run cut short
+ * (a worker killed mid-job) and run again adds no second copy of a fact it stored: each fact's id
+ * is derived from the utterance and what the fact says (`extractedFactId`), the stores insert or
+ * ignore by id, and a fact found under its id is finished (what it replaces closed, indexed)
+ * instead of being decided again.
  */
 export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<ConsolidationJob> {
   const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder);
@@ -113,19 +118,28 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
       const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
       const vector = vectors[i + 1] as Float32Array;
+      const id = extractedFactId(tenant, utteranceId, ef);
+      const earlier = await deps.memory.getFact(tenant, id);
+      if (earlier) {
+        // An earlier run of this job stored it and stopped before recording the utterance as processed.
+        const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
+        ops.push(...op.ops);
+        factIds.push(...op.factIds);
+        continue;
+      }
       const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
       const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
       const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
       const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
       if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
-      const op = await apply(deps, indexer, tenant, u, ef, vector, decision);
+      const op = await apply(deps, indexer, tenant, u, ef, id, vector, decision);
       ops.push(...op.ops);
       factIds.push(...op.factIds);
     }
     // A profile value kept because the stored transcript was better is not overwritten either.
     const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
     if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
-    await deps.memory.markProcessed(tenant, utteranceId, factIds);
+    await deps.memory.markProcessed(tenant, utteranceId, [...new Set(factIds)]);
     log.debug({ ops: ops.map((o) => o.op), facts: factIds.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
   };
@@ -217,7 +231,7 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
 }
 
 async function apply(
-  deps: ConsolidationDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact,
+  deps: ConsolidationDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, id: string,
   vector: Float32Array, decision: Decision,
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
   const base = {
@@ -240,7 +254,7 @@ async function apply(
     return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [] };
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
-  const [added] = await deps.memory.addFacts(tenant, [{ ...base, supersedes }]);
+  const [added] = await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
   if (!added) return { ops: [], factIds: [] };
   if (supersedes) {
     const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);
@@ -248,6 +262,39 @@ async function apply(
   }
   await indexer.indexFacts(tenant, [{ fact: added, vector }]);
   return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
+}
+
+/** Lower-case letter and digit runs, single-spaced: what a re-extraction must reproduce for the same id. */
+function normalised(text: string | null): string {
+  return (text ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/**
+ * The id of a fact extracted from `utteranceId`, the same on every run of its job: a hash of the
+ * tenant, the utterance, the subject and what the fact fills (slot and normalised value) or, with
+ * no slot, its normalised text. `f_` and 32 hex digits, like `newId('f')`.
+ */
+export function extractedFactId(tenant: TenantId, utteranceId: string, ef: Pick<ExtractedFact, 'subjectId' | 'slot' | 'value' | 'content'>): string {
+  const what = ef.slot !== null ? ['slot', ef.slot, normalised(ef.value)] : ['text', normalised(ef.content)];
+  const digest = crypto.createHash('sha256').update([tenant, utteranceId, ef.subjectId, ...what].join('\u0000')).digest('hex');
+  return `f_${digest.slice(0, 32)}`;
+}
+
+/**
+ * Finish a fact an interrupted run of the job stored: close the fact it replaces (if that run had
+ * not), take closed facts out of the indexes and index it while it is current. Every step is
+ * idempotent, so it does no harm where that run had got further.
+ */
+async function finishStored(
+  deps: ConsolidationDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, fact: Fact, vector: Float32Array,
+): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
+  if (fact.supersedes) {
+    const old = await deps.memory.closeFact(tenant, fact.supersedes, u.time, fact.id) ?? await deps.memory.getFact(tenant, fact.supersedes);
+    if (old && old.validTo !== null) await indexer.removeFacts(tenant, [old]);
+  }
+  if (fact.validTo !== null) return { ops: [], factIds: [fact.id] };
+  await indexer.indexFacts(tenant, [{ fact, vector }]);
+  return { ops: [{ op: fact.supersedes ? 'UPDATE' : 'ADD', memory_id: fact.id, text: fact.content }], factIds: [fact.id] };
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import neo4j from 'neo4j-driver';
 import { Neo4jEntityIndex } from '../../graph/neo4j/neo4j-entity-index.js';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
-import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
+import { FACTS_OF_PARTICIPANT, Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
 
 const fact = (content: string, slot: string | null = null) => ({
@@ -77,9 +77,9 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
     ['open facts', 'MATCH (f:Fact {tenant: $tenant}) WHERE f.validTo IS NULL AND f.subjectId = $id RETURN f', { id: 'p_a' }],
     ['utterances of a speaker', 'MATCH (u:Utterance {tenant: $tenant, speakerId: $id}) RETURN u', { id: 'p_a' }],
     ['open facts of a tenant', 'MATCH (f:Fact {tenant: $tenant}) WHERE f.validTo IS NULL RETURN f', {}],
-    ['facts addressed to someone', 'MATCH (f:Fact {tenant: $tenant}) WHERE $id IN f.addresseeIds RETURN f', { id: 'p_a' }],
+    ['facts addressed to someone', 'MATCH (:Addressee {tenant: $tenant, id: $id})<-[:ADDRESSED]-(f:Fact) RETURN f', { id: 'p_a' }],
     ['participant by name or alias', 'MATCH (k:ParticipantName {tenant: $tenant, key: $name}) WITH DISTINCT k.participantId AS pid MATCH (n:Participant {tenant: $tenant, id: pid}) RETURN n', { name: 'miko' }],
-    ['utterances addressed to someone', 'MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds RETURN u', { id: 'p_a' }],
+    ['utterances addressed to someone', 'MATCH (:Addressee {tenant: $tenant, id: $id})<-[:ADDRESSED]-(u:Utterance) RETURN u', { id: 'p_a' }],
     ['entity by alias', 'MATCH (a:EntityAlias {tenant: $tenant, alias: $alias}) RETURN a', { alias: 'miko' }],
   ];
   test('every hot predicate seeks an index', async () => {
@@ -90,13 +90,15 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
       for (const s of stores) await s.init();
       // The planner uses only online indexes; new ones populate in the background.
       await driver.executeQuery('CALL db.awaitIndexes(60)', {}, { database: options.database });
+      type Plan = { operatorType: string; arguments: Record<string, unknown>; children: unknown[] };
+      /** Every operator of the plan, `Type(details)`, root first. */
       const operators = async (cypher: string, params: Record<string, unknown>): Promise<string[]> => {
         const { summary } = await driver.executeQuery(`PROFILE ${cypher}`, { tenant: `${options.tenantPrefix}t1`, ...params }, { database: options.database });
         const ops: string[] = [];
-        const walk = (p: { operatorType: string; children: unknown[] } | false | undefined) => {
+        const walk = (p: Plan | false | undefined) => {
           if (!p) return;
-          ops.push(p.operatorType);
-          for (const c of p.children) walk(c as { operatorType: string; children: unknown[] });
+          ops.push(`${p.operatorType}(${String(p.arguments.Details ?? '')})`);
+          for (const c of p.children) walk(c as Plan);
         };
         walk(summary.profile as never);
         return ops;
@@ -110,7 +112,72 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
         if (scanning(ops)) scans.push(`${what}: ${ops.join(' < ')}`);
       }
       assert.deepEqual(scans, []);
+      // Addressee lookups, as the stores run them (listFacts, queryInteractions, erasure and merges),
+      // seek the addressee's key node: never the tenant's whole label through the (tenant) index.
+      const byTenantOnly = (ops: string[]) => ops.some((op) => /Index.*:(Fact|Utterance)\(tenant\)/.test(op));
+      const addressee: Array<[string, string]> = [
+        ['facts addressed to someone', 'MATCH (:Addressee {tenant: $tenant, id: $id})<-[:ADDRESSED]-(f:Fact) WHERE f.validTo IS NULL RETURN f'],
+        ['facts of someone in any role', `${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')} WITH f RETURN f`],
+        ['utterances addressed to someone', 'MATCH (:Addressee {tenant: $tenant, id: $id})<-[:ADDRESSED]-(u:Utterance) RETURN u'],
+      ];
+      // The check itself: the predicate on the list property is seen to go through the (tenant) index.
+      assert.ok(byTenantOnly(await operators('MATCH (u:Utterance {tenant: $tenant}) WHERE $id IN u.addresseeIds RETURN u', { id: 'p_a' })));
+      const filtered: string[] = [];
+      for (const [what, cypher] of addressee) {
+        const ops = await operators(cypher, { id: 'p_a' });
+        if (scanning(ops) || byTenantOnly(ops) || !ops.some((op) => /Seek.*:Addressee/.test(op))) filtered.push(`${what}: ${ops.join(' < ')}`);
+      }
+      assert.deepEqual(filtered, []);
     } finally {
+      await driver.close();
+      for (const s of stores) await s.close();
+    }
+  });
+});
+
+describe('Neo4j addressee keys for data stored before them', { skip: NEO4J_SKIP }, () => {
+  test('a start adds ADDRESSED edges to utterances and facts of the earlier shape, once', async () => {
+    const options = neo4jTestOptions('test-migrate');
+    const tenant = `${options.tenantPrefix}t1`;
+    const driver = neo4j.driver(options.uri, neo4j.auth.basic(options.user, options.password));
+    const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, { tenant, ...params }, { database: options.database });
+    const edges = async () => neo4j.integer.toNumber((await run(
+      'MATCH (n {tenant: $tenant})-[r:ADDRESSED]->(:Addressee {tenant: $tenant, id: "p_b"}) RETURN count(r) AS n')).records[0]!.get('n'));
+    const stores: Array<Neo4jGraphStore | Neo4jMemoryStore> = [];
+    const open = async () => {
+      const graph = new Neo4jGraphStore(options);
+      const memory = new Neo4jMemoryStore(options);
+      stores.push(graph, memory);
+      await graph.init();
+      await memory.init();
+      return { graph, memory };
+    };
+    try {
+      await open();
+      // Nodes as an earlier version stored them: addressee lists as properties only, no key nodes.
+      await run(`CREATE (:Utterance {tenant: $tenant, id: 'u_old', sessionId: 's1', seq: 1, speakerId: 'p_a', addresseeIds: ['p_b'],
+        text: 'Ben, the draft is ready.', time: '2026-01-01T00:00:00.000Z'})`);
+      await run(`CREATE (:Fact {tenant: $tenant, id: 'f_old', ord: 1, content: 'Ana told Ben the draft is ready', speakerId: 'p_a',
+        addresseeIds: ['p_b'], subjectId: 'p_a', kind: 'statement', layer: 'fact', time: '2026-01-01T00:00:00.000Z',
+        referIds: ['u_old'], validFrom: '2026-01-01T00:00:00.000Z', confidence: 0.9, sessionId: 's1', source: 'test/1',
+        createdAt: '2026-01-01T00:00:00.000Z'})`);
+      // The migrations are recorded (by the first open): a start does not look again.
+      const before = await open();
+      assert.deepEqual((await before.graph.queryInteractions('t1', { addresseeId: 'p_b' })).map((u) => u.id), [], 'the earlier shape is invisible to the new lookup');
+      await run("MATCH (m:ParleyMigration) WHERE m.name IN ['utterance-addressees', 'fact-addressees'] DELETE m");
+      const after = await open();
+      assert.deepEqual((await after.graph.queryInteractions('t1', { addresseeId: 'p_b' })).map((u) => u.id), ['u_old']);
+      assert.deepEqual((await after.memory.listFacts('t1', { participantId: 'p_b', role: 'addressee' })).map((f) => f.id), ['f_old']);
+      assert.deepEqual((await after.memory.listFacts('t1', { participantId: 'p_b' })).map((f) => f.id), ['f_old']);
+      assert.equal(await edges(), 2);
+      // Recorded: the next start does not scan again; run again anyway, it adds nothing.
+      const marks = await run("MATCH (m:ParleyMigration) WHERE m.name IN ['utterance-addressees', 'fact-addressees'] RETURN count(m) AS n");
+      assert.equal(neo4j.integer.toNumber(marks.records[0]!.get('n')), 2);
+      await run("MATCH (m:ParleyMigration) WHERE m.name IN ['utterance-addressees', 'fact-addressees'] DELETE m");
+      await open();
+      assert.equal(await edges(), 2);
+    } finally {
+      await stores[0]?.eraseAll();
       await driver.close();
       for (const s of stores) await s.close();
     }

@@ -133,8 +133,12 @@ export async function neo4jServer(command: 'start' | 'restart' | 'stop', dir: st
   await new Promise<void>((resolve, reject) => {
     execFile('bash', [path.join(REPO_ROOT, 'scripts/neo4j-test-server.sh'), command], {
       cwd: REPO_ROOT,
-      env: { ...process.env, NEO4J_TEST_DIR: dir, NEO4J_TEST_ENV: path.join(dir, 'env'), NEO4J_TEST_KEEP_DATA: '1', NEO4J_TEST_HEAP: '768m', ...extraEnv },
-      timeout: 400_000,
+      // A start (and the recovery after a SIGKILL) on a loaded 2-core machine took over 180 s once (2026-12-01).
+      env: {
+        ...process.env, NEO4J_TEST_DIR: dir, NEO4J_TEST_ENV: path.join(dir, 'env'), NEO4J_TEST_KEEP_DATA: '1', NEO4J_TEST_HEAP: '768m',
+        NEO4J_TEST_START_S: '480', ...extraEnv,
+      },
+      timeout: 600_000,
     }, (err, _stdout, stderr) => (err ? reject(new Error(`neo4j-test-server.sh ${command} failed: ${err.message}\n${stderr}`)) : resolve()));
   });
   if (command === 'stop') return null;

@@ -40,6 +40,8 @@ const skip = process.env.PARLEY_TEST_SCALE_OUT !== '1'
 const TENANT = 'default';
 /** Generous: a loaded 2-core machine runs this alongside other suites. */
 const LONG = 240_000;
+/** While Neo4j restarts: as long as the restart may take (NEO4J_TEST_START_S in topology.ts), and then some. */
+const RESTART_WAIT = 600_000;
 
 const CITIES = ['Porto', 'Lisbon', 'Madrid', 'Paris', 'Berlin', 'Vienna', 'Prague', 'Oslo', 'Dublin', 'Rome', 'Athens', 'Warsaw'];
 const FOODS = ['sushi', 'pasta', 'curry', 'tacos', 'ramen', 'paella', 'falafel', 'dumplings', 'pizza', 'noodles', 'risotto', 'gnocchi'];
@@ -69,15 +71,17 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
   };
 
   /** POST utterances to a server; retries until acknowledged (a retry reuses the utterance ids). */
-  const post = async (server: ParleyProcess, sessionId: string, utterances: { utterance_id: string; speaker: string; text: string }[]): Promise<number> => {
+  const post = async (
+    server: ParleyProcess, sessionId: string, utterances: { utterance_id: string; speaker: string; text: string }[], timeoutMs = LONG,
+  ): Promise<number> => {
     let failures = 0;
     await waitFor(`${server.name} to acknowledge ${utterances[0]!.utterance_id}…`, async () => {
       const res = await postJson(`${server.httpUrl}/v1/sessions/${sessionId}/utterances`, { utterances }).catch((err: Error) => ({ status: 0, body: err.message }));
       if (res.status === 201) return true;
       failures += 1;
-      if (res.status === 400) throw new Error(`rejected: ${JSON.stringify(res.body)}`);
-      return undefined;
-    }, LONG, 500);
+      // Kept by waitFor as the last error, and said if the deadline passes: the answer and the server's last log lines.
+      throw new Error(`${res.status} ${JSON.stringify(res.body).slice(0, 400)}\n${server.tail().split('\n').slice(-6).join('\n')}`);
+    }, timeoutMs, 500);
     for (const u of utterances) acknowledged.add(u.utterance_id);
     return failures;
   };
@@ -168,9 +172,13 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
       return items.some(consolidated) ? items : undefined;
     }, LONG, 1000);
     assert.ok(evidence.some(consolidated), JSON.stringify(evidence));
-    // The fact was written by a worker: neither server runs jobs.
-    const recorded = await memory.processedFacts(TENANT, 'scale-a-1');
-    assert.ok(recorded && recorded.length > 0, 'consolidation recorded its facts in Neo4j');
+    // The fact was written by a worker: neither server runs jobs. The job records the utterance as
+    // processed after it indexed the fact, so the query can see the fact first: wait for the record.
+    const recorded = await waitFor('consolidation to record its facts in Neo4j', async () => {
+      const ids = await memory.processedFacts(TENANT, 'scale-a-1');
+      return ids && ids.length > 0 ? ids : undefined;
+    }, LONG, 500);
+    assert.ok(recorded.length > 0, 'consolidation recorded its facts in Neo4j');
   });
 
   test('memory.updated for a WebSocket session on server 1 reaches its client from a worker', { timeout: 600_000 }, async () => {
@@ -191,12 +199,7 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     }
   });
 
-  test('SIGKILL of a worker in the middle of jobs loses and duplicates nothing', {
-    timeout: 900_000,
-    // Known defect, kept visible: after a SIGKILL the re-run job can store a fact the killed run already stored
-    // (1 of 3 CI runs on 2026-12-01). Reported as todo, not passed, until consolidation is idempotent across re-runs.
-    todo: 'a re-run consolidation job can store a fact twice after a worker SIGKILL (issue #11)',
-  }, async (t) => {
+  test('SIGKILL of a worker in the middle of jobs loses and duplicates nothing', { timeout: 900_000 }, async (t) => {
     const [s1, s2] = servers as [ParleyProcess, ParleyProcess];
     // Only worker 1 takes jobs, so the jobs active when it is killed are its own.
     await stopProcess(workers[1]!, 'SIGTERM');
@@ -245,13 +248,15 @@ describe('scale-out: two servers and two workers on Redis and Neo4j', { skip, ti
     for (const [i, id] of ids.entries()) {
       if (i === 10) {
         // SIGKILL, then the same store and port: only what Neo4j committed survives.
-        restarted = neo4jServer('restart', neo4jDir.dir, { NEO4J_TEST_RESTART_SIGNAL: 'KILL' });
+        const since = Date.now();
+        restarted = neo4jServer('restart', neo4jDir.dir, { NEO4J_TEST_RESTART_SIGNAL: 'KILL' })
+          .then(() => t.diagnostic(`Neo4j restarted (SIGKILL, recovery, start) in ${Math.round((Date.now() - since) / 1000)} s`));
       }
       const server = i % 2 === 0 ? s1 : s2;
       failures += await post(server, sessionId, [{
         utterance_id: id, speaker: NAMES[i % NAMES.length]!,
         text: `I live in ${CITIES[i % CITIES.length]} and I love ${FOODS[(i * 7) % FOODS.length]}.`,
-      }]);
+      }], RESTART_WAIT);
     }
     await restarted;
     t.diagnostic(`${total} utterances acknowledged; ${failures} POSTs refused or failed while Neo4j restarted`);

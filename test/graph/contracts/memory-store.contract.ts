@@ -120,6 +120,27 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.deepEqual(await store.processedFacts('t8', 'u_9'), [], 'other tenants untouched');
     });
 
+    test('adding a fact under an id already stored adds nothing and returns the stored fact', async () => {
+      const [old] = await store.addFacts('t7b', [fact()]);
+      assert.ok(old);
+      const [first] = await store.addFacts('t7b', [fact({ id: 'f_rerun', content: 'Ana lives in Lisbon', value: 'Lisbon', supersedes: old.id })]);
+      assert.equal(first?.id, 'f_rerun');
+      // A re-run writes the same id again, possibly with other details: the stored fact stands.
+      const again = await store.addFacts('t7b', [
+        fact({ id: 'f_rerun', content: 'Ana lives in Lisbon now', value: 'Lisbon', supersedes: null, confidence: 0.1 }),
+        fact({ id: 'f_other', content: 'Ana loves tea', kind: 'preference', slot: 'preference:tea', value: 'love' }),
+      ]);
+      assert.deepEqual(again.map((f) => f.id), ['f_rerun', 'f_other']);
+      assert.deepEqual(again[0], first, 'the stored fact, unchanged');
+      const all = await store.listFacts('t7b', { includeHistory: true });
+      assert.deepEqual(all.map((f) => f.id).sort(), [old.id, 'f_other', 'f_rerun'].sort(), 'no second copy');
+      assert.equal((await store.getFact('t7b', 'f_rerun'))?.supersedes, old.id);
+      assert.equal(await store.getFact('t7c', 'f_rerun'), null, 'ids are per tenant');
+      const [elsewhere] = await store.addFacts('t7c', [fact({ id: 'f_rerun', content: 'Cy lives in Rome' })]);
+      assert.equal(elsewhere?.content, 'Cy lives in Rome', 'the same id in another tenant is another fact');
+      assert.equal((await store.getFact('t7b', 'f_rerun'))?.content, 'Ana lives in Lisbon');
+    });
+
     test('persona evidence accumulates once per utterance and can be marked stable', async () => {
       const base = { participantId: 'p_a', kind: 'preference' as const, target: 'jazz', label: null, strength: 0.6, sessionId: 's_1' };
       await store.addPersonaEvidence('t9', { ...base, valence: 1, utteranceId: 'u_1', time: '2026-01-01T00:00:00.000Z' });
