@@ -82,8 +82,11 @@ export interface GraphStore {
   getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]>;
   /** A session's utterances in order. */
   getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]>;
-  /** The last `n` utterances of a session, oldest first. */
-  recentUtterances(tenant: TenantId, sessionId: string, n: number): Promise<Utterance[]>;
+  /**
+   * The last `n` utterances of a session, oldest first; with `beforeSeq`, the last `n` before that
+   * sequence number (the turns that preceded one utterance, however many came after it).
+   */
+  recentUtterances(tenant: TenantId, sessionId: string, n: number, beforeSeq?: number): Promise<Utterance[]>;
   /** Utterances matching the filter, newest first. */
   queryInteractions(tenant: TenantId, filter: InteractionFilter): Promise<Utterance[]>;
 

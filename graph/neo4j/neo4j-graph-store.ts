@@ -414,11 +414,12 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return found.map(toUtterance);
   }
 
-  async recentUtterances(tenant: TenantId, sessionId: string, n: number): Promise<Utterance[]> {
+  async recentUtterances(tenant: TenantId, sessionId: string, n: number, beforeSeq?: number): Promise<Utterance[]> {
     await this.init();
     const found = await this.db.read('recentUtterances', (tx) => rows(tx,
-      'MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) RETURN n {.*} AS n ORDER BY n.seq DESC LIMIT $n',
-      { tenant: this.t(tenant), sessionId, n: int(Math.max(0, n)) }));
+      `MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) WHERE n.seq < $beforeSeq
+       RETURN n {.*} AS n ORDER BY n.seq DESC LIMIT $n`,
+      { tenant: this.t(tenant), sessionId, n: int(Math.max(0, n)), beforeSeq: int(beforeSeq ?? Number.MAX_SAFE_INTEGER) }));
     return found.map(toUtterance).reverse();
   }
 

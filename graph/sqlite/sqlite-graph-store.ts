@@ -360,11 +360,11 @@ export class SqliteGraphStore implements GraphStore {
     return rows.map(toUtterance);
   }
 
-  async recentUtterances(tenant: TenantId, sessionId: string, n: number): Promise<Utterance[]> {
+  async recentUtterances(tenant: TenantId, sessionId: string, n: number, beforeSeq?: number): Promise<Utterance[]> {
     const rows = this.db
-      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ?
+      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? AND u.seq < ?
         ORDER BY u.seq DESC LIMIT ?`)
-      .all(tenant, sessionId, n) as UtteranceRow[];
+      .all(tenant, sessionId, beforeSeq ?? Number.MAX_SAFE_INTEGER, n) as UtteranceRow[];
     return rows.map(toUtterance).reverse();
   }
 

@@ -17,8 +17,6 @@ import { CALLER, UNNAMED } from './extractor.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
 const RECENT_POOL = 200;
-/** Extra newest turns read so a queue a little behind still finds a turn's context by seq. */
-const RECENT_SLACK = 32;
 
 /** A sentence that starts with a capitalised word other than "I": it may report on someone by name. */
 const REPORT_START = /(?:^|[.!?]\s+)(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
@@ -145,17 +143,10 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
   };
 }
 
-/**
- * The `n` turns before `u` in its session, oldest first. The session's newest turns come from the
- * seq index (constant cost); only when the queue is far behind (u is older than those) does it fall
- * back to a time-bounded query.
- */
+/** The `n` turns before `u` in its session, oldest first, from the seq index (constant cost however far behind the queue is). */
 async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number): Promise<Utterance[]> {
   if (n <= 0) return [];
-  const latest = await graph.recentUtterances(tenant, u.sessionId, n + RECENT_SLACK);
-  const covered = latest.length < n + RECENT_SLACK || latest.filter((p) => p.seq < u.seq).length >= n;
-  const pool = covered ? latest : await graph.queryInteractions(tenant, { sessionId: u.sessionId, until: u.time, limit: n + 8 });
-  return pool.filter((p) => p.seq < u.seq).sort((a, b) => a.seq - b.seq).slice(-n);
+  return graph.recentUtterances(tenant, u.sessionId, n, u.seq);
 }
 
 /** A participant id as `newId('p')` makes them. */

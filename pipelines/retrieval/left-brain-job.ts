@@ -95,7 +95,7 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
 
     // Weak links to entities of the session window. (Read before this utterance's memories are
     // written: those only add entities of `mine`, which get no weak link anyway.)
-    const window = (await deps.graph.recentUtterances(tenant, u.sessionId, windowTurns + 1)).filter((p) => p.seq < u.seq).slice(-windowTurns);
+    const window = await deps.graph.recentUtterances(tenant, u.sessionId, windowTurns, u.seq);
     const near = await deps.entities.entitiesOfMemories(tenant, window.map((p) => p.id));
     const mine = new Set([...entities.values()].map((e) => e.id));
     for (const a of mine) for (const b of near) if (!mine.has(b)) links.push({ a, b, strength: 'weak' });

@@ -110,6 +110,10 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       const anaToBen = await fx.store.queryInteractions('t1', { speakerId: ana.id, addresseeId: ben.id });
       assert.equal(anaToBen.length, 1);
       assert.equal((await fx.store.recentUtterances('t1', 's1', 2)).map((u) => u.text).join('|'), 'Thanks Ana|Hi both');
+      // The turns before one utterance, however many came after it (a batch stored at once).
+      assert.equal((await fx.store.recentUtterances('t1', 's1', 2, 3)).map((u) => u.text).join('|'), 'Ben, I will send you the draft|Thanks Ana');
+      assert.equal((await fx.store.recentUtterances('t1', 's1', 5, 2)).map((u) => u.text).join('|'), 'Ben, I will send you the draft');
+      assert.deepEqual(await fx.store.recentUtterances('t1', 's1', 5, 1), []);
       assert.equal((await fx.store.getUtterance('t1', stored[1]!.id))?.text, 'Thanks Ana');
     });
 

@@ -24,6 +24,8 @@ export interface MemoryFixture {
   people: Record<string, string>;
   /** Store an utterance and consolidate it (facts, vectors, left brain) before returning. */
   say(session: string, speaker: string, addressees: string[], text: string, time: string): Promise<Utterance>;
+  /** Store several utterances in one commit (as an HTTP batch is), then consolidate them in order. */
+  sayBatch(session: string, lines: { speaker: string; addressees: string[]; text: string; time: string }[]): Promise<Utterance[]>;
   close(): Promise<void>;
 }
 
@@ -44,21 +46,24 @@ export async function memoryFixture(tenant: string, names: string[]): Promise<Me
   for (const name of names) people[name] = (await graph.createParticipant(tenant, { name })).id;
   let n = 0;
   const signal = new AbortController().signal;
-  return {
-    db, graph, memory, vectors, lexical, entities, embedder, people,
-    async say(session, speaker, addressees, text, time) {
-      await graph.openSession(tenant, session, time);
-      const [u] = await graph.addUtterances(tenant, [{
-        sessionId: session, speakerId: people[speaker] as string, addresseeIds: addressees.map((a) => people[a] as string),
-        text, startMs: null, endMs: null, time, confidence: null, audioRef: null,
-      }]);
-      if (!u) throw new Error('not stored');
+  const sayBatch: MemoryFixture['sayBatch'] = async (session, lines) => {
+    await graph.openSession(tenant, session, lines[0]!.time);
+    const stored = await graph.addUtterances(tenant, lines.map((l) => ({
+      sessionId: session, speakerId: people[l.speaker] as string, addresseeIds: l.addressees.map((a) => people[a] as string),
+      text: l.text, startMs: null, endMs: null, time: l.time, confidence: null, audioRef: null,
+    })));
+    for (const u of stored) {
       n += 1;
       await consolidate({ id: `c${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u.id } }, signal);
       const factIds = (await memory.processedFacts(tenant, u.id)) ?? [];
       await leftBrain({ id: `l${n}`, name: 'retrieval.left-brain', attempt: 1, data: { tenant, utteranceId: u.id, factIds } }, signal);
-      return u;
-    },
+    }
+    return stored;
+  };
+  return {
+    db, graph, memory, vectors, lexical, entities, embedder, people,
+    say: async (session, speaker, addressees, text, time) => (await sayBatch(session, [{ speaker, addressees, text, time }]))[0]!,
+    sayBatch,
     async close() {
       await embedder.close();
       db.close();
