@@ -18,11 +18,10 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import { loadStatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { arrangeSessions, scoreAttributions, shufflePerSpeaker, type AttributionScore } from './lib/speaker-scores.js';
-import { oneIdPerSession, runSessions, type EvalUtterance, type MergeTally, type RunOptions } from './lib/speaker-sessions.js';
+import { emptyTally, oneIdPerSession, runSessions, type EvalUtterance, type MergeTally, type RunOptions } from './lib/speaker-sessions.js';
 import { hasSharedSpeech, hasTts, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_HELDOUT_VOICES, type LabelledUtterance } from '../pipelines/speaker/eval-corpus.js';
 import { defaultWespeakerPath, OnnxSpeakerEmbedder } from '../pipelines/speaker/onnx-speaker-embedder.js';
-import { planMerges, type MergeCandidate } from '../pipelines/speaker/merge.js';
-import { l2Normalise, type SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
+import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { ECAPA_THRESHOLDS, SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { MfccMeanSpeakerEmbedder, StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 
@@ -58,10 +57,10 @@ interface System { name: string; e: SpeakerEmbedder | null; run: RunOptions | nu
 const lda = new StatsLdaSpeakerEmbedder();
 const t = thresholdsFor(lda.modelId);
 const systems: System[] = [
-  { name: 'stats-lda-v2, thresholds from training speakers, merge on session means', e: lda, run: { thresholds: t, mergeTau: t.mergeTau } },
+  { name: 'stats-lda-v2, thresholds from training speakers, merge by session clustering', e: lda, run: { thresholds: t, mergeTau: t.mergeTau } },
   { name: '  same, no end-of-session merge', e: lda, run: { thresholds: t, mergeTau: null } },
   { name: 'previous: stats-lda-v1, thresholds saw eval speakers, merge on prototypes', e: new StatsLdaSpeakerEmbedder(v1), run: { thresholds: PREVIOUS, mergeTau: PREVIOUS.mergeTau, mergeOn: 'prototype' } },
-  { name: 'stats-lda-v1, thresholds from training speakers, merge on session means', e: new StatsLdaSpeakerEmbedder(v1), run: { thresholds: V1_CROSS_FITTED, mergeTau: V1_CROSS_FITTED.mergeTau } },
+  { name: 'stats-lda-v1, thresholds from training speakers, merge on session means', e: new StatsLdaSpeakerEmbedder(v1), run: { thresholds: V1_CROSS_FITTED, mergeTau: V1_CROSS_FITTED.mergeTau, mergeOn: 'session-mean' } },
   { name: 'baseline: mfcc mean+std cosine, tau tuned on training speakers', e: new MfccMeanSpeakerEmbedder(), run: null },
   { name: 'baseline: one id per session', e: null, run: null },
 ];
@@ -93,7 +92,7 @@ for (const [scen, us] of Object.entries(scenarios)) {
     const items = sys.e ? vectors.get(sys.e) ?? (await embedAll(sys.e, us)) : us.map((u) => ({ speaker: u.speaker, vector: new Float32Array(1), seconds: u.audio.length / 16_000 }));
     if (sys.e) vectors.set(sys.e, items);
     const scores: AttributionScore[] = [];
-    const tally: MergeTally = { mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0 };
+    const tally = emptyTally();
     for (let r = 1; r <= RUNS; r++) {
       const sessions = arrangeSessions(shufflePerSpeaker(items, r), PER_SESSION);
       if (!sys.run) { scores.push(scoreAttributions(oneIdPerSession(sessions))); continue; }
@@ -148,46 +147,8 @@ console.log('\nShort fragments (real held-out clean; each utterance > 2 s split 
   }
 }
 
-// The merge alone: two ids that are one speaker (must merge) and ids of two speakers (must not), each
-// id the mean of `size` utterances of one session, through the production planMerges.
-console.log('\nEnd-of-session merge alone (stats-lda-v2; each id = mean of its utterances):');
-for (const [scen, us] of Object.entries(scenarios)) {
-  const items = await embedAll(lda, us);
-  for (const size of [2, 4]) {
-    for (const [label, tau] of [['calibrated', t.mergeTau], ['previous value', PREVIOUS.mergeTau]] as const) {
-      let must = 0, fired = 0, mustNot = 0, wrong = 0;
-      for (let r = 1; r <= RUNS; r++) {
-        const groups = new Map<string, Float32Array[]>();
-        for (const spk of new Set(items.map((x) => x.speaker))) {
-          const vs = shufflePerSpeaker(items.filter((x) => x.speaker === spk), r);
-          const gs: Float32Array[] = [];
-          for (let i = 0; i + size <= vs.length && gs.length < 2; i += size) gs.push(meanOf(vs.slice(i, i + size).map((v) => v.vector)));
-          groups.set(spk, gs);
-        }
-        const cand = (id: string, v: Float32Array): MergeCandidate => ({ participantId: id, prototype: v, utterances: size, known: false });
-        for (const [spk, gs] of groups) if (gs.length === 2) {
-          must++;
-          if (planMerges([cand(`${spk}#1`, gs[0]!), cand(`${spk}#2`, gs[1]!)], { mergeTau: tau }).length > 0) fired++;
-        }
-        const spks = [...groups.keys()];
-        for (let i = 0; i < spks.length; i++) for (let j = i + 1; j < spks.length; j++) {
-          mustNot++;
-          if (planMerges([cand(spks[i]!, groups.get(spks[i]!)![0]!), cand(spks[j]!, groups.get(spks[j]!)![0]!)], { mergeTau: tau }).length > 0) wrong++;
-        }
-      }
-      console.log(`  ${scen}, ${size} utterances per id, ${label} mergeTau ${tau.toFixed(3)}: merged ${fired}/${must} same-speaker pairs (${pctOf(fired, must)}), ${wrong}/${mustNot} different-speaker pairs (${pctOf(wrong, mustNot)})`);
-    }
-  }
-}
+// The end-of-session merge on its own (held-out speakers, fragmented sessions): bench/speaker-merge.ts.
 
-function meanOf(vs: Float32Array[]): Float32Array {
-  const m = new Float32Array(vs[0]!.length);
-  for (const v of vs) v.forEach((x, k) => (m[k] = m[k]! + x));
-  return l2Normalise(m);
-}
-function pctOf(a: number, b: number): string {
-  return b ? `${((a / b) * 100).toFixed(1)}%` : 'n/a';
-}
 function avg(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }

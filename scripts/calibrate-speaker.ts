@@ -2,7 +2,7 @@
  * Calibrate the statistics embedder's thresholds on the TRAINING speakers only, and write them into
  * pipelines/speaker/params/stats-lda-v2.json (`thresholds`, `calibration`).
  *
- *   npm run build --silent && node dist/scripts/calibrate-speaker.js
+ *   npm run build --silent && node dist/scripts/calibrate-speaker.js [--merge-only]
  *
  * Cross-fitting: the training speakers (LibriSpeech LIBRI_TRAIN, TTS_TRAIN_VOICES) are split into three
  * folds; for each fold an LDA is fitted on the other two (as `train-speaker-embedder.ts` fits the shipped
@@ -12,12 +12,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { degrade, TRAIN_CHANNELS } from '../bench/lib/far-field.js';
-import { arrangeSessions, scoreAttributions, shufflePerSpeaker } from '../bench/lib/speaker-scores.js';
-import { runSessions, type EvalUtterance } from '../bench/lib/speaker-sessions.js';
+import { arrangeSessions, scoreAttributions, shufflePerSpeaker, withinSessionAccuracy } from '../bench/lib/speaker-scores.js';
+import { emptyTally, runSessions, type EvalUtterance, type MergeTally } from '../bench/lib/speaker-sessions.js';
 import { hasSharedSpeech, LIBRI_TRAIN, loadLibriSpeech, loadTts, TTS_TRAIN_VOICES } from '../pipelines/speaker/eval-corpus.js';
 import { equalErrorRate, pairScores, segments } from '../pipelines/speaker/eval-metrics.js';
 import { fitLda, type LabelledVector } from '../pipelines/speaker/lda-trainer.js';
-import { l2Normalise } from '../pipelines/speaker/speaker-embedder.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { loadStatsLdaParams, statsLdaParamsPath, type SpeakerThresholds } from '../pipelines/speaker/stats-lda-params.js';
 import { utteranceStats } from '../pipelines/speaker/stats-features.js';
@@ -26,7 +25,10 @@ if (!hasSharedSpeech()) {
   console.error('calibrate-speaker: ../shared/data/speech is absent (set PARLEY_SHARED_DATA); nothing calibrated');
   process.exit(1);
 }
+/** `--merge-only`: keep the shipped tracker and asker thresholds, recalibrate only the merge threshold. */
+const MERGE_ONLY = process.argv.includes('--merge-only');
 const params = loadStatsLdaParams();
+if (MERGE_ONLY && !params.thresholds) throw new Error('--merge-only needs shipped thresholds');
 const { thresholds: _shipped, calibration: _was, ...base } = params;
 const dims = params.projection.length;
 /** Folds of training speakers; a TTS voice and its pitch-shifted copy stay in one fold. */
@@ -68,35 +70,62 @@ const score = async (t: { tauMatch: number; tauUpdate: number; alpha: number }, 
 };
 const tracker = (tau: number): { tauMatch: number; tauUpdate: number; alpha: number } => ({ tauMatch: round(tau), tauUpdate: round(Math.min(tau + 0.1, 0.97)), alpha: 0.1 });
 const sweep: { tauMatch: number; accuracy: number; idsPerSpeaker: number; reidentification: number }[] = [];
-for (let tau = 0.2; tau <= 0.9001; tau += 0.05) {
+for (let tau = 0.2; tau <= 0.9001 && !MERGE_ONLY; tau += 0.05) {
   const s = await score(tracker(tau), null);
   sweep.push({ tauMatch: round(tau), accuracy: round(s.acc), idsPerSpeaker: round(s.frag), reidentification: round(s.reid) });
   console.log(`tauMatch ${tau.toFixed(2)}  accuracy ${(s.acc * 100).toFixed(1)}%  ids/speaker ${s.frag.toFixed(2)}  re-id ${(s.reid * 100).toFixed(1)}%`);
 }
 // The centre of the best neighbourhood (mean accuracy with both neighbours), not a lone spike.
 const smooth = sweep.map((row, i) => ({ row, acc: mean(sweep.slice(Math.max(0, i - 1), i + 2).map((r) => r.accuracy)) }));
-const bestTau = smooth.reduce((a, b) => (b.acc > a.acc + 1e-9 ? b : a)).row.tauMatch;
-// Merge threshold: the merge compares ids by the mean of their session embeddings, each id holding at
-// least MERGE_MIN utterances; so calibrate on means of MERGE_MIN utterances of one speaker, out of fold:
-// the lowest cosine that merges at most 0.5 % of different-speaker pairs.
-const MERGE_MIN = 2;
-const groups: EvalUtterance[] = [];
-for (const spk of new Set(real.map((x) => x.speaker))) {
-  const vs = real.filter((x) => x.speaker === spk);
-  for (let i = 0; i + MERGE_MIN <= vs.length; i += MERGE_MIN) {
-    const m = new Float32Array(vs[0]!.vector.length);
-    for (const v of vs.slice(i, i + MERGE_MIN)) v.vector.forEach((x, k) => (m[k] = m[k]! + x));
-    groups.push({ speaker: spk, vector: l2Normalise(m), seconds: 0 });
+const bestTau = MERGE_ONLY ? params.thresholds!.tauMatch : smooth.reduce((a, b) => (b.acc > a.acc + 1e-9 ? b : a)).row.tauMatch;
+// Merge threshold: the end-of-session merge is average-linkage clustering over all of a session's
+// utterance embeddings (session-clustering.ts), so it is calibrated by running it, out of fold, on two
+// kinds of sessions of the training speakers: the tracker at bestTau (the fragments it really leaves),
+// and fully fragmented sessions (every utterance its own id: the clustering alone). Scored by accuracy
+// within each session (what the merge can change). The threshold: the best mean over both kinds among
+// thresholds that join at most MAX_DIFFERENT_JOINED of the different-speaker id pairs (a wrong merge
+// fuses two people's memories, a missed one leaves a fragment: the bound comes first).
+const FRAGMENTED = { tauMatch: 0.999, tauUpdate: 0.9999, alpha: 0.1 };
+const mergeSweep: { mergeTau: number; trackerSessions: number; fragmentedSessions: number; samePairsJoined: string; differentPairsJoined: string }[] = [];
+const withinSessions = async (th: { tauMatch: number; tauUpdate: number; alpha: number }, m: number | null): Promise<{ acc: number; tally: MergeTally }> => {
+  let acc = 0;
+  const tally = emptyTally();
+  for (const sessions of orders) {
+    const out = await runSessions(sessions, 'fold', { thresholds: th, mergeTau: m });
+    acc += withinSessionAccuracy(out.attributions) / orders.length;
+    for (const k of Object.keys(tally) as (keyof MergeTally)[]) tally[k] += out.merges[k];
   }
+  return { acc, tally };
+};
+for (let tau = 0.3; tau <= 0.9751; tau += 0.025) {
+  const m = round(tau);
+  const [tr, fr] = [await withinSessions(tracker(bestTau), m), await withinSessions(FRAGMENTED, m)];
+  const same = tr.tally.samePairsJoined + fr.tally.samePairsJoined, sameAll = tr.tally.samePairs + fr.tally.samePairs;
+  const diffJ = tr.tally.differentPairsJoined + fr.tally.differentPairsJoined, diffAll = tr.tally.differentPairs + fr.tally.differentPairs;
+  mergeSweep.push({ mergeTau: m, trackerSessions: round(tr.acc), fragmentedSessions: round(fr.acc), samePairsJoined: `${same}/${sameAll}`, differentPairsJoined: `${diffJ}/${diffAll}` });
+  console.log(`mergeTau ${m.toFixed(3)}  within-session accuracy: tracker sessions ${(tr.acc * 100).toFixed(1)}%, fragmented ${(fr.acc * 100).toFixed(1)}%  ` +
+    `same-speaker id pairs joined ${same}/${sameAll}  different ${diffJ}/${diffAll}`);
 }
-const meanPairs = pairScores(groups);
-const mergeTau = round(Math.max(quantile(meanPairs.diff, 0.995), bestTau));
-const mergeRecall = meanPairs.same.filter((x) => x >= mergeTau).length / meanPairs.same.length;
-console.log(`mergeTau ${mergeTau}: merges ${(mergeRecall * 100).toFixed(1)}% of same-speaker pairs of ${MERGE_MIN}-utterance means (out of fold), ` +
-  `${(meanPairs.diff.filter((x) => x >= mergeTau).length / meanPairs.diff.length * 100).toFixed(2)}% of different-speaker pairs`);
-// For the record: the whole tracker with that merge, beside the sweep above.
-const withMerge = await score(tracker(bestTau), mergeTau);
-console.log(`tracker at ${bestTau} with the merge: accuracy ${(withMerge.acc * 100).toFixed(1)}%  ids/speaker ${withMerge.frag.toFixed(2)}`);
+const MAX_DIFFERENT_JOINED = 0.01;
+const share = (x: string): number => Number(x.split('/')[0]) / Math.max(1, Number(x.split('/')[1]));
+const safe = mergeSweep.filter((r) => share(r.differentPairsJoined) <= MAX_DIFFERENT_JOINED);
+if (safe.length === 0) throw new Error('no merge threshold keeps wrong joins within the bound');
+const mergeTau = safe.reduce((a, b) => (b.trackerSessions + b.fragmentedSessions > a.trackerSessions + a.fragmentedSessions + 1e-9 ? b : a)).mergeTau;
+const [noMergeTr, noMergeFr] = [await withinSessions(tracker(bestTau), null), await withinSessions(FRAGMENTED, null)];
+console.log(`mergeTau ${mergeTau}; within-session accuracy without the merge: tracker sessions ${(noMergeTr.acc * 100).toFixed(1)}%, fragmented ${(noMergeFr.acc * 100).toFixed(1)}%`);
+const mergeCalibration = {
+  on: 'average-linkage clustering of each session\'s utterance embeddings weighted by voiced seconds; within-session accuracy on tracker sessions (at tauMatch) and fully fragmented sessions of the out-of-fold LibriSpeech training speakers',
+  rule: `best mean within-session accuracy among thresholds joining at most ${MAX_DIFFERENT_JOINED * 100} % of different-speaker id pairs`,
+  sweep: mergeSweep, withoutMerge: { trackerSessions: round(noMergeTr.acc), fragmentedSessions: round(noMergeFr.acc) },
+  createdAt: new Date().toISOString(),
+};
+if (MERGE_ONLY) {
+  params.thresholds = { ...params.thresholds!, mergeTau };
+  params.calibration = { ...params.calibration, merge: mergeCalibration };
+  writeFileSync(statsLdaParamsPath(), JSON.stringify(params) + '\n');
+  console.log('mergeTau written; the other thresholds kept as shipped', params.thresholds);
+  process.exit(0);
+}
 
 const { same, diff } = pairScores(outOfFold);
 const eer = equalErrorRate(same, diff);
@@ -119,7 +148,7 @@ params.calibration = {
   eerThreshold: round(eer.threshold),
   diffQuantiles: { q97: round(quantile(diff, 0.97)), q995: round(quantile(diff, 0.995)), q999: round(quantile(diff, 0.999)) },
   trackerSweep: sweep,
-  merge: { on: `session means of ${MERGE_MIN} utterances`, pairs: { same: meanPairs.same.length, diff: meanPairs.diff.length }, sameMerged: round(mergeRecall), trackerAccuracyWithMerge: round(withMerge.acc), idsPerSpeakerWithMerge: round(withMerge.frag) },
+  merge: mergeCalibration,
   createdAt: new Date().toISOString(),
 };
 writeFileSync(statsLdaParamsPath(), JSON.stringify(params) + '\n');

@@ -95,7 +95,7 @@ export interface Config {
    * `PARLEY_SPEAKER_ASKER_HIGH`, `PARLEY_SPEAKER_ASKER_LOW`, `PARLEY_SPEAKER_ASKER_MARGIN` (cosines).
    */
   speakerThresholds: Partial<SpeakerThresholds>;
-  /** `PARLEY_SPEAKER_MERGE_MIN_UTTERANCES`: utterances each id needs before an end-of-session merge. */
+  /** `PARLEY_SPEAKER_MERGE_MIN_UTTERANCES`: utterances each id needs before an end-of-session merge (default 1: every id). */
   speakerMergeMinUtterances: number;
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
@@ -346,7 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
     voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
     speakerThresholds: speakerThresholdOverrides(r),
-    speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 2, 1, 1000),
+    speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
     textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'openai'] as const, 'use-lite'),
     extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),

@@ -114,3 +114,13 @@ export function shufflePerSpeaker<T extends { speaker: string }>(utts: T[], seed
   }
   return out;
 }
+
+/**
+ * Attribution accuracy within each session (best one-to-one mapping per session), pooled over
+ * utterances: what the end-of-session merge alone can change, whatever happens across sessions.
+ */
+export function withinSessionAccuracy(as: Attribution[]): number {
+  let right = 0;
+  for (const s of new Set(as.map((a) => a.session))) right += bestMappingWeight(as.filter((a) => a.session === s), () => 1);
+  return right / as.length;
+}

@@ -1,6 +1,7 @@
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
 
@@ -32,6 +33,16 @@ export interface MergeTally {
   wrongMerges: number;
   /** Pairs of eligible ids of different speakers (chances to merge wrongly). */
   differentPairs: number;
+  /** Pairs of eligible ids of one speaker (by majority) in a session, and how many of them ended as one id. */
+  samePairs: number;
+  samePairsJoined: number;
+  /** Different-speaker pairs of eligible ids that ended as one id (directly or through a chain). */
+  differentPairsJoined: number;
+}
+
+/** An empty tally. */
+export function emptyTally(): MergeTally {
+  return { mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0, samePairs: 0, samePairsJoined: 0, differentPairsJoined: 0 };
 }
 
 /** Options of {@link runSessions}. */
@@ -39,13 +50,15 @@ export interface RunOptions {
   thresholds: Pick<SpeakerThresholds, 'tauMatch' | 'tauUpdate' | 'alpha'>;
   /** End-of-session merge threshold; null runs no merge. */
   mergeTau: number | null;
-  /** Utterances an id needs in the session to take part in the merge. Default 2. */
+  /** Utterances an id needs in the session to take part in the merge. Default 2 (1 for `clusters`). */
   minUtterances?: number;
   /**
-   * What represents an id in the merge: the mean of its session embeddings (production since
-   * issue #17) or its online prototype (the earlier setup). Default `session-mean`.
+   * How the merge sees an id: `clusters`, average-linkage clustering over all of the session's utterance
+   * embeddings weighted by voiced seconds (production since the end of issue #17, mergeTau is its
+   * linkage threshold); the pairwise greedy merge on the mean of the id's session embeddings
+   * (`session-mean`, the first issue #17 merge) or on its online prototype (`prototype`, before). Default `clusters`.
    */
-  mergeOn?: 'session-mean' | 'prototype';
+  mergeOn?: 'clusters' | 'session-mean' | 'prototype';
   /** Utterances shorter than this (seconds) go through `assignShort` (as production does); 0 for none. */
   shortSeconds?: number;
 }
@@ -57,10 +70,11 @@ export interface RunOptions {
 export async function runSessions(sessions: EvalUtterance[][], modelId: string, o: RunOptions): Promise<{ attributions: Attribution[]; merges: MergeTally }> {
   const db = openDatabase(':memory:');
   const store = new SqliteVoiceprintStore(db);
-  const minUtterances = o.minUtterances ?? 2;
+  const mergeOn = o.mergeOn ?? 'clusters';
+  const minUtterances = o.minUtterances ?? (mergeOn === 'clusters' ? 1 : 2);
   let next = 0;
   const attributions: Attribution[] = [];
-  const tally: MergeTally = { mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0 };
+  const tally = emptyTally();
   try {
     for (const [s, utts] of sessions.entries()) {
       const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}` });
@@ -68,13 +82,14 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
       let previous: string | null = null;
       for (const u of utts) {
         const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous) : null;
-        const id: string = (short ?? (await tracker.assign(u.vector))).participantId;
+        const id: string = (short ?? (await tracker.assign(u.vector, u.seconds))).participantId;
         previous = id;
         here.push({ speaker: u.speaker, id, session: s, seconds: u.seconds });
       }
-      if (o.mergeTau !== null) {
+      {
+        // With no merge (mergeTau null) the tally still counts the eligible id pairs, none joined.
         const stats = tracker.sessionStats();
-        const candidates = o.mergeOn === 'prototype'
+        const candidates = mergeOn === 'prototype'
           ? tracker.prototypes().filter((p) => stats.some((x) => x.participantId === p.participantId))
             .map((p) => ({ participantId: p.participantId, prototype: p.vector, utterances: stats.find((x) => x.participantId === p.participantId)!.utterances, known: p.known }))
           : sessionMergeCandidates(tracker.prototypes(), stats);
@@ -85,7 +100,9 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
         const must = [...bySpeaker.values()].some((n) => n >= 2);
         for (let i = 0; i < eligible.length; i++)
           for (let j = i + 1; j < eligible.length; j++) if (owner.get(eligible[i]!) !== owner.get(eligible[j]!)) tally.differentPairs++;
-        const merges = planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });
+        const merges = o.mergeTau === null ? [] : mergeOn === 'clusters'
+          ? clusterSessionIds(sessionIdsFrom(tracker.prototypes(), stats), { linkageTau: o.mergeTau, minUtterances })
+          : planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });
         let fired = false;
         for (const m of merges) {
           if (owner.get(m.from) === owner.get(m.into)) { tally.correctMerges++; fired = true; } else tally.wrongMerges++;
@@ -93,6 +110,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
         if (must) { tally.mustMergeSessions++; if (fired) tally.firedWhereMust++; }
         await tracker.applyMerges(merges);
         const into = new Map(merges.map((m) => [m.from, m.into]));
+        const final = (id: string): string => into.get(id) ?? id;
+        for (let i = 0; i < eligible.length; i++)
+          for (let j = i + 1; j < eligible.length; j++) {
+            const joined = final(eligible[i]!) === final(eligible[j]!);
+            if (owner.get(eligible[i]!) === owner.get(eligible[j]!)) { tally.samePairs++; if (joined) tally.samePairsJoined++; }
+            else if (joined) tally.differentPairsJoined++;
+          }
         for (const a of here) a.id = into.get(a.id) ?? a.id;
       }
       attributions.push(...here);

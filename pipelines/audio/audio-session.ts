@@ -3,6 +3,9 @@ import type { PoolStream, WorkerPool } from '../workers/worker-pool.js';
 import type { AudioSessionEvent } from './audio-events.js';
 import { AudioDecoder } from './audio-decoder.js';
 import { PIPELINE_SAMPLE_RATE, validateStreamFormat, type StreamFormatParams } from './audio-format.js';
+
+/** Streams declared at this rate or below carry phone-band audio and get the narrowband recogniser. */
+export const NARROWBAND_MAX_RATE = 8000;
 import { EventChannel } from './event-channel.js';
 import type { VadOptions } from './vad-options.js';
 
@@ -53,7 +56,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     this.channel = new EventChannel(options.maxBufferedEvents ?? 256);
     this.maxQueuedSamples = (options.maxQueuedMs ?? 2000) * SAMPLES_PER_MS;
     this.maxLeadMs = options.maxLeadMs ?? 5000;
-    this.stream = options.pool.openStream({ vad: options.vad ?? {} }, {
+    this.stream = options.pool.openStream({ vad: options.vad ?? {}, narrowband: decoder.format.sampleRate <= NARROWBAND_MAX_RATE }, {
       onEvent: (e) => this.onEvent(e),
       onAck: (n) => { this.inFlightSamples = Math.max(0, this.inFlightSamples - n); this.onProgress?.(); this.checkIdle(); },
       onCommitted: () => { this.pendingCommits = Math.max(0, this.pendingCommits - 1); this.checkIdle(); },

@@ -14,6 +14,11 @@ export interface SpeechPipelineOptions {
   vad?: VadOptions;
   /** First turn id (a stream re-opened after a worker crash continues the numbering). Default 1. */
   firstTurnId?: number;
+  /**
+   * The stream was sampled at 8 kHz or less (a phone line): the worker recognises it with its narrowband
+   * recogniser settings (`narrowbandAsrConfig`). Default false.
+   */
+  narrowband?: boolean;
 }
 
 interface OpenTurn { id: number; onsetMs: number; asr: AsrTurnStream; chunks: Float32Array[]; firstSample: number }

@@ -5,7 +5,8 @@ export type { SpeakerThresholds } from './stats-lda-params.js';
 
 /**
  * The paper's values for ECAPA-TDNN (docs/ARCHITECTURE.md, "Speaker identity"): the default for ECAPA-like
- * embedders, and the scale every other embedder is calibrated against. `mergeTau` is ours.
+ * embedders, and the scale every other embedder is calibrated against. `mergeTau` is ours and uncalibrated
+ * (now the average-linkage threshold of the end-of-session clustering).
  */
 export const ECAPA_THRESHOLDS: SpeakerThresholds = {
   tauMatch: 0.35,

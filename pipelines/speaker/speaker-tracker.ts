@@ -2,6 +2,7 @@ import type { TenantId } from '../../graph/types.js';
 import type { VoiceprintStore } from '../../graph/voiceprint-store.js';
 import { cosine, l2Normalise } from './speaker-embedder.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
+import type { WeightedEmbedding } from './session-clustering.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {
@@ -52,7 +53,15 @@ export interface SessionSpeakerStats {
   utterances: number;
   /** Sum of this session's embeddings assigned to the id (not normalised). */
   embeddingSum: Float32Array;
+  /**
+   * This session's embeddings assigned to the id with their voiced seconds, for the end-of-session
+   * clustering; the most recent {@link MAX_KEPT_PER_ID} only.
+   */
+  embeddings: WeightedEmbedding[];
 }
+
+/** Embeddings kept per id and session for the end-of-session clustering (13 floats each for stats-lda). */
+export const MAX_KEPT_PER_ID = 500;
 
 /**
  * Online speaker re-identification for one session (docs/ARCHITECTURE.md, "Speaker identity"): cosine against
@@ -82,9 +91,13 @@ export class SpeakerTracker {
     );
   }
 
-  /** Attribute one utterance's embedding (L2-normalised by the embedder). */
-  assign(embedding: Float32Array): Promise<SpeakerAssignment> {
-    const run = this.queue.then(() => this.assignNow(embedding));
+  /**
+   * Attribute one utterance's embedding (L2-normalised by the embedder). `voicedSeconds` (default 1)
+   * is the utterance's speech duration: its weight in the end-of-session clustering.
+   */
+  assign(embedding: Float32Array, voicedSeconds = 1): Promise<SpeakerAssignment> {
+    if (!(voicedSeconds > 0)) return Promise.reject(new RangeError('voicedSeconds must be > 0'));
+    const run = this.queue.then(() => this.assignNow(embedding, voicedSeconds));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -111,7 +124,7 @@ export class SpeakerTracker {
     return run;
   }
 
-  private async assignNow(embedding: Float32Array): Promise<SpeakerAssignment> {
+  private async assignNow(embedding: Float32Array, voicedSeconds: number): Promise<SpeakerAssignment> {
     const { tauMatch, tauUpdate, alpha } = this.o.thresholds;
     let best: Prototype | null = null;
     let bestScore = -Infinity;
@@ -130,7 +143,7 @@ export class SpeakerTracker {
         best.updateCount++;
         await this.persist(best);
       }
-      this.note(best.participantId, embedding);
+      this.note(best.participantId, embedding, voicedSeconds);
       return { participantId: best.participantId, confidence: bestScore, isNew: false, updated };
     }
     const participantId = await this.o.createParticipant();
@@ -138,18 +151,20 @@ export class SpeakerTracker {
     this.protos.push(proto);
     await this.persist(proto);
     if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
-    this.note(participantId, embedding);
+    this.note(participantId, embedding, voicedSeconds);
     const confidence = best ? 1 - Math.max(0, bestScore) / tauMatch : 1;
     return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false };
   }
 
-  private note(participantId: string, embedding: Float32Array): void {
+  private note(participantId: string, embedding: Float32Array, seconds: number): void {
     let s = this.stats.get(participantId);
     if (!s) {
-      s = { participantId, utterances: 0, embeddingSum: new Float32Array(embedding.length) };
+      s = { participantId, utterances: 0, embeddingSum: new Float32Array(embedding.length), embeddings: [] };
       this.stats.set(participantId, s);
     }
     s.utterances++;
+    s.embeddings.push({ vector: Float32Array.from(embedding), seconds });
+    if (s.embeddings.length > MAX_KEPT_PER_ID) s.embeddings.shift();
     for (let i = 0; i < embedding.length; i++) s.embeddingSum[i] = s.embeddingSum[i]! + embedding[i]!;
   }
 
@@ -172,7 +187,7 @@ export class SpeakerTracker {
 
   /** Per-id evidence gathered in this session. */
   sessionStats(): SessionSpeakerStats[] {
-    return [...this.stats.values()].map((s) => ({ ...s, embeddingSum: Float32Array.from(s.embeddingSum) }));
+    return [...this.stats.values()].map((s) => ({ ...s, embeddingSum: Float32Array.from(s.embeddingSum), embeddings: s.embeddings.map((e) => ({ ...e })) }));
   }
 
   /**
@@ -195,6 +210,8 @@ export class SpeakerTracker {
         if (sb) {
           sb.utterances += sa.utterances;
           for (let i = 0; i < sb.embeddingSum.length; i++) sb.embeddingSum[i] = sb.embeddingSum[i]! + sa.embeddingSum[i]!;
+          sb.embeddings.push(...sa.embeddings);
+          sb.embeddings.splice(0, Math.max(0, sb.embeddings.length - MAX_KEPT_PER_ID));
         } else this.stats.set(into, { ...sa, participantId: into });
         this.stats.delete(from);
       }

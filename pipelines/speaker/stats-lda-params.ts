@@ -16,7 +16,10 @@ export interface SpeakerThresholds {
   askerMargin: number;
   /** Asker identification: low confidence at or above this cosine; unresolved below. */
   askerLow: number;
-  /** End-of-session merge: prototype cosine needed to merge two ids (stricter than tauMatch). */
+  /**
+   * End-of-session merge: average linkage (duration-weighted mean utterance-pair cosine) at which two
+   * ids' groups join (`session-clustering.ts`).
+   */
   mergeTau: number;
 }
 

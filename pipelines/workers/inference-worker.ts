@@ -6,6 +6,7 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ParleyError } from '../../graph/core/errors.js';
 import { createStreamingAsr } from '../asr/create-streaming-asr.js';
+import { narrowbandAsrConfig } from '../asr/narrowband.js';
 import type { StreamingAsr } from '../asr/streaming-asr.js';
 import type { AudioSessionEvent } from '../audio/audio-events.js';
 import { SileroVadModel } from '../audio/silero-vad-model.js';
@@ -18,6 +19,8 @@ const port = parentPort;
 if (!port) throw new Error('inference-worker must run in a worker thread');
 
 let models: Promise<{ vad: SileroVadModel; asr: StreamingAsr }> | undefined;
+/** The narrowband recogniser, loaded on the first phone-band stream (null: the backend needs none). */
+let narrowAsr: Promise<StreamingAsr> | null | undefined;
 let config: InferenceWorkerConfig | undefined;
 const streams = new Map<number, Stream>();
 
@@ -39,6 +42,15 @@ async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; as
   const vad = await SileroVadModel.load(c.vadModelPath, 'context', { memArena: c.ortMemArena ?? true });
   const asr = await createStreamingAsr(c.asr);
   return { vad, asr };
+}
+
+/** This thread's narrowband recogniser, created once on first use; null when the backend needs none. */
+function narrowband(): Promise<StreamingAsr> | null {
+  if (narrowAsr === undefined) {
+    const c = config && narrowbandAsrConfig(config.asr);
+    narrowAsr = c ? createStreamingAsr(c) : null;
+  }
+  return narrowAsr;
 }
 
 /** Run `task` after the stream's earlier work; errors become non-fatal error events. */
@@ -64,7 +76,9 @@ port.on('message', (msg: ToWorker) => {
       if (!models) return;
       const emit = (event: AudioSessionEvent): void => send({ type: 'event', streamId: msg.streamId, event });
       const stream: Stream = { pipeline: undefined, chain: Promise.resolve() };
-      stream.chain = models.then(({ vad, asr }) => { stream.pipeline = new SpeechPipeline(vad, asr, emit, msg.options); });
+      stream.chain = models.then(async ({ vad, asr }) => {
+        stream.pipeline = new SpeechPipeline(vad, (msg.options.narrowband ? await narrowband() : null) ?? asr, emit, msg.options);
+      });
       streams.set(msg.streamId, stream);
       return;
     }
@@ -98,6 +112,7 @@ async function shutdown(): Promise<void> {
   if (models) {
     const { vad, asr } = await models.catch(() => ({ vad: undefined, asr: undefined }));
     await asr?.close();
+    await (await narrowAsr?.catch(() => undefined))?.close();
     await vad?.close();
   }
   port?.close();

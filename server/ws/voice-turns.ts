@@ -8,7 +8,8 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
-import { cannotLinkFrom, externalIdCannotLinks, planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
+import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
+import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
@@ -190,19 +191,20 @@ export class VoiceTurns {
     const tracker = await this.tracker;
     const { stores } = this.deps;
     const { tenant, id } = this.session;
-    // Each id by the mean of all its embeddings of this session (pooled evidence, steadier than the
-    // online prototype); never merged: ids that overlapped in time, or where one named the other.
-    const candidates = sessionMergeCandidates(tracker.prototypes(), tracker.sessionStats());
+    // Average-linkage clustering over every utterance embedding of the session (weighted by voiced
+    // seconds); never joined: ids that overlapped in time, where one named the other (so a merge never
+    // leaves a person addressing themself), or that hold different external ids.
+    const ids = sessionIdsFrom(tracker.prototypes(), tracker.sessionStats());
     const transcript = await stores.graph.getTranscript(tenant, id);
-    const ids = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
-    const people = (await Promise.all(ids.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
-    const merges = planMerges(candidates, {
-      mergeTau: this.deps.models.speakerThresholds.mergeTau,
+    const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
+    const people = (await Promise.all(heard.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
+    const mergeTau = this.deps.models.speakerThresholds.mergeTau;
+    const merges = clusterSessionIds(ids, {
+      linkageTau: mergeTau,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
-      // Two ids the application told apart (different external ids) are never one person.
       cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
     });
-    this.session.log.info({ ids: candidates.length, merges: merges.length, mergeTau: this.deps.models.speakerThresholds.mergeTau }, 'end-of-session speaker merge');
+    this.session.log.info({ ids: ids.length, merges: merges.length, mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
       await stores.graph.mergeParticipants(tenant, from, into);
       await stores.memory.relabelParticipant(tenant, from, into);
@@ -321,7 +323,7 @@ export class VoiceTurns {
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
       const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice) : null;
-      const assigned = short ?? (await tracker.assign(embedding));
+      const assigned = short ?? (await tracker.assign(embedding, speechMs / 1000));
       this.lastVoice = assigned.participantId;
       return assigned;
     } catch (err) {

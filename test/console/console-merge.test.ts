@@ -21,7 +21,7 @@ describe('browser console: speaker.merged at session end', { skip: chromiumSkip(
       PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
       PARLEY_SPEAKER_TAU_MATCH: '0.995',
       PARLEY_SPEAKER_TAU_UPDATE: '0.999',
-      PARLEY_SPEAKER_MERGE_TAU: '0.7',
+      PARLEY_SPEAKER_MERGE_TAU: '0.6', // an average-linkage threshold, as in voice-stream.test.ts
       PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
     });
     await t.app.models.inference();

@@ -1,0 +1,20 @@
+import type { AsrBackendConfig } from './streaming-asr.js';
+
+/**
+ * pocketsphinx options for narrowband streams (8 kHz input upsampled to 16 kHz: Twilio, `sample_rate=8000`):
+ * acoustic scores on every frame and up to 10000 active HMMs, where wideband streams skip every second
+ * frame with 3000. Chosen on bench/asr-narrowband.ts's development voices (docs/BENCHMARKS.md, "8 kHz
+ * μ-law recognition"); front-end settings such as `-upperf` cannot be set here: the model's own
+ * feat.params overrides them.
+ */
+export const NARROWBAND_OPTIONS: Readonly<Record<string, string>> = { '-ds': '1', '-maxhmmpf': '10000' };
+
+/**
+ * The recogniser configuration for narrowband streams: pocketsphinx with {@link NARROWBAND_OPTIONS}
+ * under the operator's own options; null when the backend needs nothing different (the wideband
+ * recogniser then serves those streams too).
+ */
+export function narrowbandAsrConfig(config: AsrBackendConfig): AsrBackendConfig | null {
+  if (config.kind !== 'pocketsphinx' || Object.keys(NARROWBAND_OPTIONS).length === 0) return null;
+  return { ...config, options: { ...NARROWBAND_OPTIONS, ...config.options } };
+}

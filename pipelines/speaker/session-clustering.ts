@@ -1,0 +1,117 @@
+import { cosine } from './speaker-embedder.js';
+
+/** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
+export interface WeightedEmbedding {
+  /** L2-normalised embedding. */
+  vector: Float32Array;
+  /** Voiced speech in the utterance, seconds (> 0). */
+  seconds: number;
+}
+
+/** One speaker id of the session as the end-of-session clustering sees it. */
+export interface SessionId {
+  participantId: string;
+  /** True when the id existed before this session; two known ids are never joined here. */
+  known: boolean;
+  /** This session's utterances attributed to the id. */
+  utterances: readonly WeightedEmbedding[];
+}
+
+/** Options of {@link clusterSessionIds}. */
+export interface SessionClusterOptions {
+  /**
+   * Average-linkage threshold: two groups join when the duration-weighted mean cosine over every pair
+   * of their utterances is at least this (the embedder's calibrated `mergeTau`).
+   */
+  linkageTau: number;
+  /** Ids with fewer utterances in the session take no part. Default 1. */
+  minUtterances?: number;
+  /** Pairs of ids that are never one person (overlapping speech, one named the other, different external ids). */
+  cannotLink?: Iterable<readonly [string, string]>;
+}
+
+interface Group {
+  root: SessionId;
+  members: string[];
+  seconds: number;
+  known: boolean;
+}
+
+/**
+ * End-of-session merge by agglomerative clustering over all of a session's fragments: each id starts as
+ * a group of its utterances; the two groups with the highest average linkage (mean utterance-pair
+ * cosine, each pair weighted by the product of their voiced durations) join while that linkage is at
+ * least `linkageTau`, unless a cannot-link pair spans them or both hold a known id. Returns
+ * `{from, into}` pairs in the order to apply them, `into` being the surviving id (the known one, else
+ * the one with more voiced speech) and always a final survivor, never an id merged away later.
+ */
+export function clusterSessionIds(ids: readonly SessionId[], options: SessionClusterOptions): { from: string; into: string }[] {
+  if (!(options.linkageTau >= -1 && options.linkageTau <= 1)) throw new RangeError('linkageTau must be a cosine in [-1, 1]');
+  const minUtt = options.minUtterances ?? 1;
+  const forbidden = new Set<string>();
+  for (const [a, b] of options.cannotLink ?? []) forbidden.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);
+  const eligible = ids.filter((c) => c.utterances.length >= minUtt && c.utterances.every((u) => u.seconds > 0));
+  const groups: (Group | null)[] = eligible.map((c) => ({
+    root: c, members: [c.participantId], seconds: c.utterances.reduce((s, u) => s + u.seconds, 0), known: c.known,
+  }));
+  // link[i][j]: duration-weighted mean of utterance-pair cosines between groups i and j.
+  const link = eligible.map((a) => eligible.map((b) => {
+    if (a === b) return -Infinity;
+    let sum = 0;
+    let weight = 0;
+    for (const x of a.utterances) for (const y of b.utterances) {
+      sum += x.seconds * y.seconds * cosine(x.vector, y.vector);
+      weight += x.seconds * y.seconds;
+    }
+    return sum / weight;
+  }));
+  const merges: { from: string; into: string }[] = [];
+  for (;;) {
+    let best: [number, number] | null = null;
+    let bestScore = options.linkageTau;
+    for (let i = 0; i < groups.length; i++)
+      for (let j = i + 1; j < groups.length; j++) {
+        const gi = groups[i];
+        const gj = groups[j];
+        const s = link[i]![j]!;
+        if (!gi || !gj || s < bestScore || (best && s === bestScore)) continue;
+        if (gi.known && gj.known) continue;
+        if (gi.members.some((a) => gj.members.some((b) => forbidden.has(`${a}\u0000${b}`)))) continue;
+        best = [i, j];
+        bestScore = s;
+      }
+    if (!best) return merges;
+    const [i, j] = best;
+    const a = groups[i]!;
+    const b = groups[j]!;
+    const keepA = a.known || (!b.known && a.seconds >= b.seconds);
+    const [into, from, k, gone] = keepA ? [a, b, i, j] : [b, a, j, i];
+    // Lance–Williams update of average linkage for the joined group.
+    for (let m = 0; m < groups.length; m++) {
+      if (m === k || m === gone || !groups[m]) continue;
+      const s = (into.seconds * link[k]![m]! + from.seconds * link[gone]![m]!) / (into.seconds + from.seconds);
+      link[k]![m] = s;
+      link[m]![k] = s;
+    }
+    into.seconds += from.seconds;
+    into.known ||= from.known;
+    into.members.push(...from.members);
+    for (const prior of merges) if (from.members.includes(prior.into)) prior.into = into.root.participantId;
+    merges.push({ from: from.root.participantId, into: into.root.participantId });
+    groups[gone] = null;
+  }
+}
+
+/**
+ * The session's ids for {@link clusterSessionIds}: every id the tracker attributed utterances to in this
+ * session (from `SpeakerTracker.sessionStats()`), `known` when it existed before the session.
+ */
+export function sessionIdsFrom(
+  prototypes: readonly { participantId: string; known: boolean }[],
+  stats: readonly { participantId: string; embeddings: readonly WeightedEmbedding[] }[],
+): SessionId[] {
+  const known = new Map(prototypes.map((p) => [p.participantId, p.known]));
+  return stats
+    .filter((s) => known.has(s.participantId) && s.embeddings.length > 0)
+    .map((s) => ({ participantId: s.participantId, known: known.get(s.participantId)!, utterances: s.embeddings }));
+}
