@@ -29,6 +29,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
 import type { AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
+import { ParleyClient } from '../clients/typescript/src/index.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
@@ -75,11 +76,9 @@ const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const post = async (conv: string, url: string, body: unknown): Promise<unknown> => {
-  const res = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${keyOf(conv)}` }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
-};
+const clients = new Map(convs.map((c) => [c, new ParleyClient({ baseUrl: base, apiKey: keyOf(c) })] as const));
+/** The SDK client of a conversation's tenant. */
+const client = (conv: string): ParleyClient => clients.get(conv)!;
 
 /** Ingest session by session; returns dia_id → utterance id (key `conv|dia_id`). */
 async function ingest(): Promise<Map<string, string>> {
@@ -94,11 +93,11 @@ async function ingest(): Promise<Map<string, string>> {
       // may give another participant the same name as an alias (then the bare name is ambiguous, HTTP 409).
       const idByName = new Map((await app.stores.graph.listParticipants(tenantOf(conv))).flatMap((p) => (p.name ? [[p.name, p.id] as const] : [])));
       const ref = (name: string): string => idByName.get(name) ?? name;
-      const body = { utterances: rows.map((t, i) => ({
+      const utterances = rows.map((t, i) => ({
         speaker: ref(t.speaker), addressees: addresseesOf(t, speakersHere).map(ref), time: locomoTime(t.session_date_time, 60 * i),
         text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
-      })) };
-      const res = await post(conv, `/v1/sessions/${tenantOf(conv)}-s${session}/utterances`, body) as { utterance_ids: string[] };
+      }));
+      const res = await client(conv).postUtterances(`${tenantOf(conv)}-s${session}`, utterances);
       rows.forEach((t, i) => diaToUtt.set(`${conv}|${t.dia_id}`, res.utterance_ids[i]!));
     }
   }
@@ -125,7 +124,7 @@ if (process.argv.includes('--ingest-only')) {
 }
 
 const dump = arg('dump');
-const deps: LocomoDeps = { app, post, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}) };
+const deps: LocomoDeps = { app, client, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}) };
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
 await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
 await app.close();

@@ -1,3 +1,4 @@
+import type { ParleyClient } from '../../clients/typescript/src/index.js';
 import { appendFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { MemoryItem } from '../../graph/core/events.js';
@@ -11,7 +12,8 @@ import { percentile, type LocomoTurn } from './locomo.js';
 /** What the question runner needs from the bench's set-up. */
 export interface LocomoDeps {
   app: FastifyInstance;
-  post: (conv: string, url: string, body: unknown) => Promise<unknown>;
+  /** The SDK client of a conversation's tenant. */
+  client: (conv: string) => ParleyClient;
   tenantOf: (conv: string) => string;
   byConv: Map<string, LocomoTurn[]>;
   convs: string[];
@@ -82,7 +84,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
       parley: async () => {
         const a = deps.options
           ? await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, deps.options)
-          : (await deps.post(q.conv_id, '/v1/query', { question: q.question, k: K })) as { evidence: MemoryItem[]; rounds: number };
+          : (await deps.client(q.conv_id).query({ question: q.question, k: K })) as { evidence: MemoryItem[]; rounds: number };
         rounds.push(a.rounds);
         return fromItems(a.evidence);
       },

@@ -4,6 +4,7 @@ import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { stateEnd } from '../../pipelines/memory/relative-date.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { ParleyClient, type Memory } from '../../clients/typescript/src/index.js';
 
 describe('stateEnd: the end a temporary state carries by its own words', () => {
   const monday = '2026-03-02T10:00:00.000Z';
@@ -27,19 +28,10 @@ describe('stateEnd: the end a temporary state carries by its own words', () => {
 
 describe('temporary states over the real pipeline: stored with their end, served as past after it', () => {
   let t: TestApp;
-  const post = async (url: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${t.httpUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    assert.ok(res.ok, await res.clone().text());
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-  const ask = async (question: string): Promise<MemoryItem[]> => (await post('/v1/query', { question })).evidence as MemoryItem[];
-  interface MemoryView { text: string; valid_from: string; valid_to: string | null; valid_until: string | null }
-  const memories = async (): Promise<MemoryView[]> => {
-    const res = await fetch(`${t.httpUrl}/v1/memories?limit=100`);
-    assert.ok(res.ok);
-    return ((await res.json()) as { memories: MemoryView[] }).memories;
-  };
-  const memory = async (pattern: RegExp): Promise<MemoryView> => {
+  let api: ParleyClient;
+  const ask = async (question: string): Promise<MemoryItem[]> => (await api.query({ question })).evidence as MemoryItem[];
+  const memories = async (): Promise<Memory[]> => api.memories({ limit: 100 });
+  const memory = async (pattern: RegExp): Promise<Memory> => {
     const all = await memories();
     const m = all.find((x) => pattern.test(x.text));
     assert.ok(m, `${pattern} in ${JSON.stringify(all.map((x) => x.text))}`);
@@ -50,16 +42,17 @@ describe('temporary states over the real pipeline: stored with their end, served
 
   before(async () => {
     t = await startTestApp();
-    await post('/v1/sessions/garden/utterances', { utterances: [
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+    await api.postUtterances('garden', [
       { speaker: 'Tom', addressees: ['Lena'], text: "I hurt my back, so I can't lift heavy things for a month.", time: '2026-03-02T10:00:00Z' },
       { speaker: 'Lena', addressees: ['Tom'], text: "I'm off work until Friday.", time: '2026-03-02T10:01:00Z' },
       { speaker: 'Tom', addressees: ['Lena'], text: "I'm staying with my sister in Oakland for two weeks.", time: '2026-03-02T10:02:00Z' },
       { speaker: 'Lena', addressees: ['Tom'], text: "I'm on antibiotics for the next few days.", time: '2026-03-02T10:03:00Z' },
       { speaker: 'Tom', addressees: ['Lena'], text: "I'm working from home this week.", time: '2026-03-04T15:00:00Z' },
-    ] });
-    await post('/v1/sessions/garage/utterances', { utterances: [
+    ]);
+    await api.postUtterances('garage', [
       { speaker: 'Mia', addressees: ['Ravi'], text: "I broke my wrist, so I can't drive my car for a month.", time: yesterday },
-    ] });
+    ]);
     await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
   });
   after(async () => {
