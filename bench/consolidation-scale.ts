@@ -23,6 +23,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { pino } from 'pino';
+import { ParleyClient } from '../clients/typescript/src/index.js';
 import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
   if (spans) spans.phase = '1–';
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const api = new ParleyClient({ baseUrl: base, apiKey: KEY });
 
   const label = new Map<string, string>();
   const costs: { wallMs: number; cpuMs: number }[] = [];
@@ -94,17 +96,13 @@ async function main(): Promise<void> {
   const started = performance.now();
   for (const [b, batch] of batches.entries()) {
     const rows = turns.filter((t) => batchOf(t) === batch);
-    const body = { utterances: rows.map((t) => ({
+    const utterances = rows.map((t) => ({
       speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * minute.get(t)!),
       text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
-    })) };
+    }));
     let prev: Mark = { t: performance.now(), cpuMs: cpuNow() };
     const first = ends.length;
-    const res = await fetch(`${base}/v1/sessions/${`${rows[0]!.conv_id}-s${rows[0]!.session}`.replace(/[^A-Za-z0-9_-]/g, '_')}/utterances`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`POST ${batch}: HTTP ${res.status} ${await res.text()}`);
-    const { utterance_ids: ids } = await res.json() as { utterance_ids: string[] };
+    const { utterance_ids: ids } = await api.postUtterances(`${rows[0]!.conv_id}-s${rows[0]!.session}`.replace(/[^A-Za-z0-9_-]/g, '_'), utterances);
     rows.forEach((t, i) => label.set(ids[i]!, `${t.conv_id}|${t.dia_id}`));
     await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
     for (const end of ends.slice(first)) {

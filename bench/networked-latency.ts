@@ -20,7 +20,8 @@ import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { deleteKeys } from '../test/helpers/redis.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { neo4jServer, postJson } from '../test/helpers/topology.js';
+import { ParleyClient } from '../clients/typescript/src/index.js';
+import { neo4jServer } from '../test/helpers/topology.js';
 import { argString } from './lib/cli.js';
 import { f1, pct, streamLiveTurns } from './lib/live-turns.js';
 import { synthesiseMemories } from './retrieval-synth.js';
@@ -68,13 +69,12 @@ async function factSearchable(httpUrl: string, tag: string, n: number, during: P
     const name = `${NAMES[k % NAMES.length]}${tag}`;
     const city = CITIES[(k * 5) % CITIES.length]!;
     const t0 = performance.now();
-    const res = await postJson(`${httpUrl}/v1/sessions/facts-${tag}/utterances`, { utterances: [{ speaker: name, text: `I live in ${city}.` }] });
-    if (res.status !== 201) throw new Error(`POST utterances answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const api = new ParleyClient({ baseUrl: httpUrl });
+    await api.postUtterances(`facts-${tag}`, [{ speaker: name, text: `I live in ${city}.` }]);
     let found = false;
     const deadline = t0 + 60_000;
     while (!found && performance.now() < deadline) {
-      const q = await postJson(`${httpUrl}/v1/query`, { question: `Where does ${name} live?`, k: 5 });
-      const evidence = (q.body as { evidence?: { layer: string; text: string }[] }).evidence ?? [];
+      const { evidence } = await api.query({ question: `Where does ${name} live?`, k: 5 });
       found = evidence.some((e) => (e.layer === 'fact' || e.layer === 'profile') && e.text.includes(city) && e.text.includes(name));
       if (!found) await new Promise((r) => setTimeout(r, 100));
     }
