@@ -43,23 +43,22 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
   const facts = await factsMentioning(stores, tenant, participantId);
   const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
-  let report = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
+  const first = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
   const memory = await stores.memory.deleteParticipant(tenant, participantId);
-  const utteranceIds = await stores.graph.deleteParticipant(tenant, participantId);
-  if (!utteranceIds) return null;
-  // Whatever arrived while the erasure ran (a last turn, a fact consolidated meanwhile).
-  const late = utteranceIds.filter((id) => !spoken.includes(id));
-  const lateFacts = memory.factIds.filter((id) => !facts.includes(id));
-  const latePersona = memory.personaIds.filter((id) => !persona.includes(id));
-  if (late.length + lateFacts.length + latePersona.length > 0) {
-    const more = await eraseDerived(deps, tenant, participantId, late, lateFacts, latePersona);
-    report = {
-      utteranceIds: [...report.utteranceIds, ...more.utteranceIds], factIds: [...report.factIds, ...more.factIds],
-      personaIds: [...report.personaIds, ...more.personaIds], voiceprints: report.voiceprints + more.voiceprints,
-      audioFiles: report.audioFiles + more.audioFiles,
-    };
-  }
+  const deleted = await stores.graph.deleteParticipant(tenant, participantId);
+  if (!deleted) return null;
+  // Once more for everything, now that the graph no longer holds them: a consolidation job that ran
+  // during the erasure may have indexed an utterance or stored a fact after the first pass (jobs stop
+  // writing once the utterance is gone from the graph). Every step is idempotent.
+  const utteranceIds = [...new Set([...spoken, ...deleted])];
+  const factIds = [...new Set([...facts, ...memory.factIds])];
+  const personaIds = [...new Set([...persona, ...memory.personaIds])];
+  const second = await eraseDerived(deps, tenant, participantId, utteranceIds, factIds, personaIds);
+  const report = {
+    utteranceIds, factIds, personaIds,
+    voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles,
+  };
   stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   return report;
 }

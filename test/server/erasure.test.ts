@@ -90,6 +90,27 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
     assert.equal(hits.length, 1);
   });
 
+  test('a consolidation job indexing their utterance while the erasure runs leaves nothing behind', async () => {
+    const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+    const posted = await api.postUtterances('erase-race', [{ speaker: 'Orsolya Ventrik', text: 'I breed axolotls in Quenwick.' }]);
+    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+    const id = (await api.interactions({ session_id: 'erase-race' }))[0]!.speaker.id;
+    const uttId = posted.utterance_ids[0]!;
+    // A job that read the utterance before the erasure began writes its keyword entry mid-way.
+    const memory = t.app.stores.memory;
+    const realDelete = memory.deleteParticipant.bind(memory);
+    memory.deleteParticipant = async (...args: Parameters<typeof memory.deleteParticipant>) => {
+      await t.app.stores.lexical.index(tenant, [{ id: uttId, text: 'I breed axolotls in Quenwick.', layer: 'interaction', sessionId: 'erase-race', speakerId: id, addresseeIds: [] }]);
+      return realDelete(...args);
+    };
+    try {
+      await api.eraseParticipant(id);
+    } finally {
+      memory.deleteParticipant = realDelete;
+    }
+    assert.deepEqual(await t.app.stores.lexical.search(tenant, 'axolotls Quenwick', 5), []);
+  });
+
   test('an erasure cut short by a failing store leaves the person in place, and repeating it finishes', async () => {
     const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
     const posted = await api.postUtterances('erase-retry', [
