@@ -68,6 +68,20 @@ export function acquireDriver(options: Neo4jOptions): SharedDriver {
   };
 }
 
+/**
+ * ADDRESSED edges to `Addressee` key nodes for `label` nodes stored before those existed (their
+ * `addresseeIds` list only); run once per store through `migrateOnce`.
+ */
+export function backfillAddressees(label: 'Utterance' | 'Fact'): string {
+  return `
+  MATCH (n:${label}) WHERE size(n.addresseeIds) > 0 AND NOT (n)-[:ADDRESSED]->()
+  CALL { WITH n
+    UNWIND n.addresseeIds AS aid
+    MERGE (k:Addressee {tenant: n.tenant, id: aid})
+    MERGE (n)-[:ADDRESSED]->(k)
+  } IN TRANSACTIONS OF 1000 ROWS`;
+}
+
 /** A Neo4j integer or float as a JS number (graph counts and sequence numbers stay far below 2^53). */
 export function toNum(value: unknown): number {
   if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();

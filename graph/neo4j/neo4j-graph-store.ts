@@ -1,6 +1,6 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
-import { GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
+import { backfillAddressees, GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
@@ -33,15 +33,6 @@ const BACKFILL_NAMES = `
   FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
     CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
   RETURN count(p) AS n`;
-
-/** ADDRESSED edges for utterances stored before addressee key nodes existed; run once (`ParleyMigration`). */
-const BACKFILL_UTTERANCE_ADDRESSEES = `
-  MATCH (u:Utterance) WHERE size(u.addresseeIds) > 0 AND NOT (u)-[:ADDRESSED]->()
-  CALL { WITH u
-    UNWIND u.addresseeIds AS aid
-    MERGE (k:Addressee {tenant: u.tenant, id: aid})
-    MERGE (u)-[:ADDRESSED]->(k)
-  } IN TRANSACTIONS OF 1000 ROWS`;
 
 /** Nodes changed per transaction when a participant is erased. */
 export const ERASE_BATCH = 1000;
@@ -91,7 +82,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
         if (n < 500) break;
       }
-      await this.migrateOnce('utterance-addressees', BACKFILL_UTTERANCE_ADDRESSEES);
+      await this.migrateOnce('utterance-addressees', backfillAddressees('Utterance'));
     })().catch((err: unknown) => {
       this.names = undefined;
       throw err;
@@ -377,18 +368,17 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         WITH u, row
         OPTIONAL MATCH (s:Session {tenant: $tenant, id: row.sessionId})
         FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | CREATE (u)-[:IN_SESSION]->(s))`, { tenant: t, rows: list });
-      await tx.run(`
-        UNWIND $rows AS row
-        UNWIND row.addresseeIds AS aid
-        MATCH (u:Utterance {tenant: $tenant, id: row.id})
-        MATCH (a:Participant {tenant: $tenant, id: aid})
-        MERGE (u)-[:ADDRESSES]->(a)`, { tenant: t, rows: list });
+      // Each addressee: the ADDRESSED edge to its key node (index-backed lookups) and, when the
+      // participant exists, the ADDRESSES edge of the interaction graph.
       await tx.run(`
         UNWIND $rows AS row
         UNWIND row.addresseeIds AS aid
         MATCH (u:Utterance {tenant: $tenant, id: row.id})
         MERGE (k:Addressee {tenant: $tenant, id: aid})
-        MERGE (u)-[:ADDRESSED]->(k)`, { tenant: t, rows: list });
+        MERGE (u)-[:ADDRESSED]->(k)
+        WITH u, aid
+        OPTIONAL MATCH (a:Participant {tenant: $tenant, id: aid})
+        FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | MERGE (u)-[:ADDRESSES]->(a))`, { tenant: t, rows: list });
     });
     return this.getUtterances(tenant, ids);
   }

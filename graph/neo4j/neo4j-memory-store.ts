@@ -4,7 +4,7 @@ import {
   type NewFact, type PersonaEvidence, type PersonaNode,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
-import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
+import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { addEvidence, firstEvidence, mergeStates, personaState, stateProps, toPersona } from './neo4j-persona.js';
 import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, optString, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
@@ -42,15 +42,6 @@ export const FACTS_OF_PARTICIPANT = `
     UNION
     MATCH (:Addressee {tenant: $tenant, id: $pid})<-[:ADDRESSED]-(f:Fact) RETURN f
   }`;
-
-/** ADDRESSED edges for facts stored before addressee key nodes existed; run once (`ParleyMigration`). */
-const BACKFILL_FACT_ADDRESSEES = `
-  MATCH (f:Fact) WHERE size(f.addresseeIds) > 0 AND NOT (f)-[:ADDRESSED]->()
-  CALL { WITH f
-    UNWIND f.addresseeIds AS aid
-    MERGE (k:Addressee {tenant: f.tenant, id: aid})
-    MERGE (f)-[:ADDRESSED]->(k)
-  } IN TRANSACTIONS OF 1000 ROWS`;
 
 /** Nodes deleted per transaction when a participant's memories are erased. */
 export const ERASE_BATCH = 1000;
@@ -117,7 +108,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
   /** The schema, then ADDRESSED edges for facts stored before them (once per database). */
   override async init(): Promise<void> {
     await super.init();
-    this.migrated ??= this.migrateOnce('fact-addressees', BACKFILL_FACT_ADDRESSEES).catch((err: unknown) => {
+    this.migrated ??= this.migrateOnce('fact-addressees', backfillAddressees('Fact')).catch((err: unknown) => {
       this.migrated = undefined;
       throw err;
     });
