@@ -142,6 +142,12 @@ export interface Config {
   /** `PARLEY_MCP_TENANT`: the tenant `npm run mcp` (stdio) reads and writes; default `default`. */
   mcpTenant: string;
   /**
+   * `PARLEY_MCP_ALLOWED_ORIGINS`: browser origins (`https://agent.example.com`) whose pages may call
+   * `POST /mcp`, besides loopback ones; `*` allows any. A request without an `Origin` header (a
+   * non-browser client) is always let through.
+   */
+  mcpAllowedOrigins: string[];
+  /**
    * `PARLEY_METRICS_PORT`, `PARLEY_METRICS_HOST`: a separate listener serving only `GET /metrics`
    * without an API key (for a scraper on a private network); null serves metrics on the main port only.
    */
@@ -223,6 +229,29 @@ class EnvReader {
     }
     return value;
   }
+}
+
+/** Parse `https://a.example,http://localhost:5173` (or `*`) into normalised origins. */
+function parseOrigins(raw: string | undefined, problems: string[]): string[] {
+  const origins: string[] = [];
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    if (entry === '*') {
+      origins.push('*');
+      continue;
+    }
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || entry.endsWith('/')) {
+      problems.push(`PARLEY_MCP_ALLOWED_ORIGINS entries must be origins such as https://agent.example.com (scheme, host, optional port; no path), or *: ${JSON.stringify(entry)}`);
+      continue;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
 }
 
 /** Parse `key1:tenantA,key2:tenantB`. */
@@ -366,6 +395,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: r.int('PARLEY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     mcpAllowErase: r.oneOf('PARLEY_MCP_ALLOW_ERASE', ['true', 'false'] as const, 'false') === 'true',
     mcpTenant: r.string('PARLEY_MCP_TENANT', 'default'),
+    mcpAllowedOrigins: parseOrigins(env.PARLEY_MCP_ALLOWED_ORIGINS, r.problems),
     metricsPort: env.PARLEY_METRICS_PORT?.trim() ? r.int('PARLEY_METRICS_PORT', 0, 0, 65535) : null,
     metricsHost: r.string('PARLEY_METRICS_HOST', '127.0.0.1'),
     rateLimitPerMin: r.int('PARLEY_RATE_LIMIT_PER_MIN', 6000, 0, 10_000_000),

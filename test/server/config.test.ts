@@ -61,6 +61,17 @@ describe('config', () => {
     );
   });
 
+  test('PARLEY_MCP_ALLOWED_ORIGINS: none by default; origins normalised; a path, another scheme or a trailing slash refused', () => {
+    assert.deepEqual(loadConfig({}).mcpAllowedOrigins, []);
+    assert.deepEqual(
+      loadConfig({ PARLEY_MCP_ALLOWED_ORIGINS: 'https://Agent.Example.com, http://10.0.0.5:5173,*' }).mcpAllowedOrigins,
+      ['https://agent.example.com', 'http://10.0.0.5:5173', '*'],
+    );
+    for (const bad of ['https://a.example.com/mcp', 'ftp://a.example.com', 'https://a.example.com/', 'a.example.com', 'https://u@a.example.com']) {
+      assert.throws(() => loadConfig({ PARLEY_MCP_ALLOWED_ORIGINS: bad }), /PARLEY_MCP_ALLOWED_ORIGINS/, bad);
+    }
+  });
+
   test('pocketsphinx options are "-name value" pairs', () => {
     assert.deepEqual(loadConfig({}).pocketsphinxOptions, {});
     assert.deepEqual(loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: ' -ds 1  -maxhmmpf 30000 ' }).pocketsphinxOptions, { '-ds': '1', '-maxhmmpf': '30000' });

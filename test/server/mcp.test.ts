@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { mcpOriginAllowed } from '../../server/mcp/origin.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -143,9 +144,9 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
     await t.close();
   });
 
-  const connect = async (key: string | null): Promise<Client> => {
+  const connect = async (key: string | null, origin?: string): Promise<Client> => {
     const transport = new StreamableHTTPClientTransport(new URL(`${t.httpUrl}/mcp`), {
-      requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
+      requestInit: { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(origin ? { origin } : {}) } },
     });
     const client = new Client({ name: 'parley-test', version: '1' });
     await client.connect(transport);
@@ -197,5 +198,67 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
     });
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_UNAUTHORIZED');
+  });
+
+  test('a browser Origin that is not loopback (DNS rebinding) is refused with 403 even with a valid key; loopback origins connect', async () => {
+    // Raw: the refusal happens before any MCP message is read, so check the HTTP answer itself.
+    const res = await fetch(`${t.httpUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json', accept: 'application/json, text/event-stream',
+        authorization: 'Bearer mcp-key-acme-1', origin: 'http://rebound.example.com:8080',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    assert.equal(res.status, 403);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'PARLEY_ERR_FORBIDDEN');
+    assert.match(body.error.message, /PARLEY_MCP_ALLOWED_ORIGINS/);
+    await assert.rejects(connect('mcp-key-acme-1', 'http://rebound.example.com:8080'));
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080']) {
+      const client = await connect('mcp-key-acme-1', origin);
+      try {
+        assert.deepEqual((await client.listTools()).tools.map((x) => x.name).sort(), READ_TOOLS);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
+
+describe('MCP origins listed in PARLEY_MCP_ALLOWED_ORIGINS', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_MCP_ALLOWED_ORIGINS: 'https://agent.example.com' });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('a listed origin connects; an unlisted one (or one on another port or scheme) is refused', async () => {
+    const connect = async (origin: string): Promise<Client> => {
+      const client = new Client({ name: 'parley-test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${t.httpUrl}/mcp`), { requestInit: { headers: { origin } } }));
+      return client;
+    };
+    const ok = await connect('https://agent.example.com');
+    try {
+      assert.deepEqual((await ok.listTools()).tools.map((x) => x.name).sort(), READ_TOOLS);
+    } finally {
+      await ok.close();
+    }
+    for (const origin of ['https://other.example.com', 'https://agent.example.com:8443', 'http://agent.example.com']) {
+      await assert.rejects(connect(origin), Error, origin);
+    }
+  });
+
+  test('mcpOriginAllowed: no Origin passes; "null", other schemes and garbage do not; * allows any web origin', () => {
+    assert.equal(mcpOriginAllowed(undefined, []), true);
+    assert.equal(mcpOriginAllowed('null', []), false);
+    assert.equal(mcpOriginAllowed('chrome-extension://abc', []), false);
+    assert.equal(mcpOriginAllowed('http://[::1]:3000', []), true);
+    assert.equal(mcpOriginAllowed('http://app.localhost', []), true);
+    assert.equal(mcpOriginAllowed('http://localhost.evil.com', []), false);
+    assert.equal(mcpOriginAllowed('https://anything.example', ['*']), true);
   });
 });
