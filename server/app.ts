@@ -88,7 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Named schemas (`$id`) become components.schemas under that name instead of def-0, def-1…
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(authPlugin, { apiKeys: config.apiKeys });
+  await app.register(authPlugin, { apiKeys: config.apiKeys, allowedHosts: config.allowedHosts });
   await app.register(metricsPlugin, { config });
   await app.register(rateLimitPlugin, { config });
   // onClose hooks run last-registered first: the stores drain their queue (whose jobs embed text)

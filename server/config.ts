@@ -18,6 +18,11 @@ export interface Config {
   dataDir: string;
   /** `PARLEY_API_KEYS`; empty means single tenant `default`, loopback only. */
   apiKeys: ApiKey[];
+  /**
+   * `PARLEY_ALLOWED_HOSTS`: without API keys, the Host names (besides loopback ones) that requests may
+   * be addressed to, e.g. a local tunnel's name; any other Host is refused (DNS rebinding protection).
+   */
+  allowedHosts: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `PARLEY_GRAPH_STORE`: `sqlite` (embedded) or `neo4j`. */
   graphStore: 'sqlite' | 'neo4j';
@@ -338,6 +343,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (apiKeys.length === 0 && !LOOPBACK.has(host)) {
     r.problems.push(`HOST=${host} is not loopback: without PARLEY_API_KEYS Parley only listens on 127.0.0.1 or ::1`);
   }
+  const allowedHosts = (env.PARLEY_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const h of allowedHosts) {
+    if (!/^[a-z0-9.-]+$/.test(h)) r.problems.push(`PARLEY_ALLOWED_HOSTS entries must be host names without scheme or port: ${JSON.stringify(h)}`);
+  }
   const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
   const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
   const perTenantDefault = tenants > 1 ? Math.ceil(maxSessions / 2) : maxSessions;
@@ -346,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: path.resolve(r.string('DATA_DIR', './data')),
     apiKeys,
+    allowedHosts,
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     graphStore: r.oneOf('PARLEY_GRAPH_STORE', ['sqlite', 'neo4j'] as const, 'sqlite'),
     vectorStore: r.oneOf('PARLEY_VECTOR_STORE', ['sqlite', 'qdrant', 'neo4j'] as const, defaultVectorStore(env)),

@@ -50,18 +50,45 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** Whether a Host header names this machine's loopback interface (with or without a port). */
+export function loopbackHost(host: string | undefined, allowed: readonly string[] = []): boolean {
+  if (!host) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (allowed.includes(hostname)) return true;
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
 /**
  * Tenancy: without keys every request is tenant `default`; with keys every request but `GET /healthz`
  * must present one, and is scoped to that key's tenant.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { apiKeys: ApiKey[] }) => {
+  async (app: FastifyInstance, opts: { apiKeys: ApiKey[]; allowedHosts?: string[] }) => {
     app.decorateRequest('tenant', DEFAULT_TENANT);
     app.decorate('tenantForKey', (key: string | undefined): string | null => {
       if (opts.apiKeys.length === 0) return DEFAULT_TENANT;
       return (key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined)?.tenant ?? null;
     });
-    if (opts.apiKeys.length === 0) return;
+    if (opts.apiKeys.length === 0) {
+      // Without keys Parley listens on loopback only (config.ts), and every request acts in the one
+      // tenant. A web page on another site can still reach it by DNS rebinding (its own hostname
+      // resolving to 127.0.0.1): the browser then sends that hostname as Host. Answer only requests
+      // addressed to a loopback name or address, or to a name the operator listed.
+      app.addHook('onRequest', async (request) => {
+        if (!loopbackHost(request.headers.host, opts.allowedHosts)) {
+          throw new ParleyError(
+            'PARLEY_ERR_FORBIDDEN',
+            `Host ${JSON.stringify(request.headers.host ?? '')} is not loopback: without PARLEY_API_KEYS Parley answers only requests addressed to localhost, 127.0.0.1, [::1] or a name in PARLEY_ALLOWED_HOSTS`,
+          );
+        }
+      });
+      return;
+    }
     app.addHook('onRequest', async (request) => {
       // Liveness probes cannot send a key; `/healthz` says only that the process is up.
       if ((request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url === '/healthz') return;

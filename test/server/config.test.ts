@@ -72,6 +72,13 @@ describe('config', () => {
     }
   });
 
+  test('PARLEY_ALLOWED_HOSTS: host names, lower-cased; a scheme or port is refused', () => {
+    assert.deepEqual(loadConfig({}).allowedHosts, []);
+    assert.deepEqual(loadConfig({ PARLEY_ALLOWED_HOSTS: 'Parley.Tunnel.test, box.lan' }).allowedHosts, ['parley.tunnel.test', 'box.lan']);
+    assert.throws(() => loadConfig({ PARLEY_ALLOWED_HOSTS: 'https://box.lan' }), /PARLEY_ALLOWED_HOSTS/);
+    assert.throws(() => loadConfig({ PARLEY_ALLOWED_HOSTS: 'box.lan:8080' }), /PARLEY_ALLOWED_HOSTS/);
+  });
+
   test('pocketsphinx options are "-name value" pairs', () => {
     assert.deepEqual(loadConfig({}).pocketsphinxOptions, {});
     assert.deepEqual(loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: ' -ds 1  -maxhmmpf 30000 ' }).pocketsphinxOptions, { '-ds': '1', '-maxhmmpf': '30000' });

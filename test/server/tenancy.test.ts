@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import WebSocket from 'ws';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 
@@ -57,5 +58,43 @@ describe('tenancy with PARLEY_API_KEYS', () => {
     // Another tenant's participant is unknown here: a 404, as for any participant filter that names nobody.
     await assert.rejects(b.interactions({ speaker: anaId }), notFound);
     assert.equal((await a.participant(anaId)).name, 'Ana');
+  });
+});
+
+describe('without PARLEY_API_KEYS: only requests addressed to a loopback host (DNS rebinding)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_ALLOWED_HOSTS: 'parley.tunnel.test' });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('a page whose own name resolved to 127.0.0.1 is refused (HTTP and WebSocket); loopback names and listed hosts are answered', async () => {
+    for (const host of ['rebound.example.com', 'rebound.example.com:8080', '10.0.0.5:8080', 'localhost.evil.test']) {
+      const res = await t.app.inject({ url: '/v1/participants', headers: { host } });
+      assert.equal(res.statusCode, 403, host);
+      assert.equal(res.json().error.code, 'PARLEY_ERR_FORBIDDEN');
+      assert.match(res.json().error.message, /PARLEY_ALLOWED_HOSTS/);
+    }
+    for (const host of ['localhost', 'localhost:8080', '127.0.0.1:8080', '[::1]:8080', 'app.localhost', 'parley.tunnel.test:443']) {
+      assert.equal((await t.app.inject({ url: '/v1/participants', headers: { host } })).statusCode, 200, host);
+    }
+    // The real socket: the test client addresses 127.0.0.1, and a forged Host on the upgrade is refused.
+    // Raw `ws`: the SDK cannot forge a Host header.
+    const upgrade = (host?: string) => new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${t.wsUrl}/v1/stream`, host ? { headers: { host } } : {});
+      socket.once('open', () => {
+        socket.close();
+        resolve(101);
+      });
+      socket.once('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0);
+        socket.terminate();
+      });
+      socket.once('error', reject);
+    });
+    assert.equal(await upgrade(), 101);
+    assert.equal(await upgrade('rebound.example.com'), 403);
   });
 });
