@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
+import { PocketsphinxNameSpotter, type SpottingDecoder } from './pocketsphinx-name-spotter.js';
 import { DecoderPool } from './pocketsphinx-pool.js';
-import type { AsrFinal, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
+import type { AsrFinal, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
-interface Decoder { config: Pointer; ps: Pointer }
+interface Decoder extends SpottingDecoder { config: Pointer; ps: Pointer }
 
 /**
  * Decoder options Parley sets over pocketsphinx's own defaults (see `PocketsphinxAsrConfig.options`):
@@ -33,11 +34,14 @@ export class PocketsphinxAsr implements StreamingAsr {
   readonly pool: DecoderPool<Decoder>;
   private readonly partialIntervalSamples: number;
   private readonly options: Record<string, string>;
+  /** The second pass that hears the tenant's names; undefined when `nameSpotting` is false. */
+  private readonly spotter: PocketsphinxNameSpotter | undefined;
   private closed = false;
 
   private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
+    this.spotter = config.nameSpotting === false ? undefined : new PocketsphinxNameSpotter(api, config.nameSpotting);
     const max = config.maxDecoders ?? 4;
     this.pool = new DecoderPool(() => this.createDecoder(), (d) => this.freeDecoder(d), max,
       Math.min(max, config.maxIdleDecoders ?? max));
@@ -88,14 +92,20 @@ export class PocketsphinxAsr implements StreamingAsr {
     this.api.cmdLnFree(d.config);
   }
 
-  startTurn(): AsrTurnStream {
+  /**
+   * Begin a turn. With `options.names` (and name spotting on), the final text is corrected by a
+   * keyword-spotting pass for those names over the turn's audio; partials come from the first pass only.
+   */
+  startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
     if (this.closed) throw new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'speech recogniser is closed');
-    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples);
+    const names = this.spotter && options.names && options.names.length > 0 ? options.names : undefined;
+    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples, names && this.spotter ? { spotter: this.spotter, names } : undefined);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.pool.close();
+    this.spotter?.close();
   }
 }
 
@@ -108,12 +118,16 @@ class PocketsphinxTurn implements AsrTurnStream {
   /** While every decoder is busy: the turn's audio so far, and its place in the queue. */
   private held: Int16Array[] = [];
   private pending: { decoder: Promise<Decoder | undefined>; cancel: () => void } | undefined;
+  /** The turn's audio, kept for the name-spotting pass (only when names are given). */
+  private readonly kept: Int16Array[] | undefined;
 
   constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
-    private readonly partialIntervalSamples: number) {
+    private readonly partialIntervalSamples: number,
+    private readonly spotting?: { spotter: PocketsphinxNameSpotter; names: readonly string[] }) {
+    this.kept = spotting ? [] : undefined;
     this.decoder = pool.tryTake();
     if (this.decoder) {
-      api.psStartUtt(this.decoder.ps);
+      this.startUtt(this.decoder);
       return;
     }
     this.pending = pool.wait();
@@ -129,9 +143,15 @@ class PocketsphinxTurn implements AsrTurnStream {
       return;
     }
     this.decoder = decoder;
-    this.api.psStartUtt(decoder.ps);
+    this.startUtt(decoder);
     for (const chunk of this.held) this.api.psProcessRaw(decoder.ps, chunk, chunk.length, 0, 0);
     this.held = [];
+  }
+
+  /** With spotting, frames count from the turn's start so first-pass and spotted words share one clock. */
+  private startUtt(decoder: Decoder): void {
+    if (this.spotting) this.api.psStartStream(decoder.ps);
+    this.api.psStartUtt(decoder.ps);
   }
 
   accept(samples: Float32Array): string | undefined {
@@ -141,8 +161,9 @@ class PocketsphinxTurn implements AsrTurnStream {
       const v = samples[i] ?? 0;
       this.pcm[i] = v >= 1 ? 32767 : v <= -1 ? -32768 : Math.round(v * 32767);
     }
+    if (this.kept) this.kept.push(this.pcm.slice(0, samples.length));
     if (!this.decoder) {
-      this.held.push(this.pcm.slice(0, samples.length));
+      this.held.push(this.kept ? this.kept[this.kept.length - 1]! : this.pcm.slice(0, samples.length));
       return undefined;
     }
     this.api.psProcessRaw(this.decoder.ps, this.pcm, samples.length, 0, 0);
@@ -168,13 +189,23 @@ class PocketsphinxTurn implements AsrTurnStream {
     if (!decoder) return { text: '', confidence: 0 };
     const { ps } = decoder;
     this.api.psEndUtt(ps);
-    const text = normalise(this.api.psGetHyp(ps, null));
+    let text = normalise(this.api.psGetHyp(ps, null));
     // The utterance posterior shrinks with length; its per-word geometric mean is comparable across turns.
     const posterior = text === '' ? 0 : this.api.logmathExp(this.api.psGetLogmath(ps), this.api.psGetProb(ps));
     const confidence = text === '' ? 0 : Math.pow(posterior, 1 / text.split(' ').length);
+    let nameSpotting: AsrFinal['nameSpotting'];
+    if (this.spotting && this.kept && text !== '') {
+      const { spotter, names } = this.spotting;
+      const firstPass = spotter.segments(ps);
+      const fixed = spotter.spot(decoder, this.kept, firstPass, names);
+      if (fixed) {
+        nameSpotting = { firstPass, spotted: fixed.spotted, corrections: fixed.corrections };
+        if (fixed.corrections.length > 0) text = fixed.words.join(' ');
+      }
+    }
     this.decoder = undefined;
     this.pool.give(decoder);
-    return { text, confidence: Math.max(0, Math.min(1, confidence)) };
+    return { text, confidence: Math.max(0, Math.min(1, confidence)), ...(nameSpotting ? { nameSpotting } : {}) };
   }
 
   abort(): void {
