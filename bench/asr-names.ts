@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { correctNames } from '../pipelines/asr/name-spotting.js';
-import { NAME_SPOTTING_DEFAULTS } from '../pipelines/asr/pocketsphinx-name-spotter.js';
+import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocketsphinx-name-spotter.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
 import type { AsrFinal, PocketsphinxAsrConfig } from '../pipelines/asr/streaming-asr.js';
 import { normaliseForWer, wordErrors } from '../pipelines/asr/wer.js';
@@ -127,7 +127,7 @@ const f1 = (x: number): string => (100 * x).toFixed(1);
 function atDistance(d: Decoded, maxPhoneDistance: number): string {
   const ns = d.final.nameSpotting;
   if (!ns) return d.final.text;
-  return correctNames(ns.firstPass, ns.spotted, pronunciations, { maxPhoneDistance }).words.join(' ');
+  return correctNames(ns.firstPass, ns.spotted, pronunciations, { maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES }).words.join(' ');
 }
 
 async function main(): Promise<void> {

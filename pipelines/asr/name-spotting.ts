@@ -32,6 +32,8 @@ export interface NameCorrectionOptions {
   maxPhoneDistance: number;
   /** Longest run of first-pass words one name may replace. Default 3. */
   maxWords?: number;
+  /** Frames a detection may sit off the words it overlaps (the two passes' clocks differ slightly). Default 0. */
+  toleranceFrames?: number;
 }
 
 /** One first-pass run of words rewritten as a name. */
@@ -65,7 +67,8 @@ export function correctNames(words: readonly TimedWord[], spotted: readonly Spot
   for (const d of [...spotted].sort((a, b) => b.score - a.score)) {
     if (taken.some((t) => t.startFrame <= d.endFrame && d.startFrame <= t.endFrame)) continue;
     taken.push(d);
-    const near = words.map((_, i) => i).filter((i) => !used.has(i) && overlaps(words[i]!, d));
+    const tol = options.toleranceFrames ?? 0;
+    const near = words.map((_, i) => i).filter((i) => !used.has(i) && overlaps(words[i]!, d, tol));
     const namePhones = spokenPhones(d.name.split(' '), phones);
     let best: { from: number; to: number; distance: number } | null = null;
     for (let a = 0; a < near.length; a++) {
@@ -87,7 +90,7 @@ export function correctNames(words: readonly TimedWord[], spotted: readonly Spot
   return { words: out.filter((w): w is string => w !== null), corrections };
 }
 
-const overlaps = (w: TimedWord, d: SpottedName): boolean => w.startFrame <= d.endFrame && d.startFrame <= w.endFrame;
+const overlaps = (w: TimedWord, d: SpottedName, tol: number): boolean => w.startFrame <= d.endFrame + tol && d.startFrame - tol <= w.endFrame;
 
 /** Every pronunciation of words said in a row (their pronunciations' combinations, at most 16). */
 function spokenPhones(words: readonly string[], phones: (word: string) => string[][]): string[][] {

@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
-import { PocketsphinxNameSpotter, type SpottingDecoder } from './pocketsphinx-name-spotter.js';
+import { PocketsphinxNameSpotter } from './pocketsphinx-name-spotter.js';
 import { DecoderPool } from './pocketsphinx-pool.js';
 import type { AsrFinal, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
-interface Decoder extends SpottingDecoder { config: Pointer; ps: Pointer }
+interface Decoder { config: Pointer; ps: Pointer }
 
 /**
  * Decoder options Parley sets over pocketsphinx's own defaults (see `PocketsphinxAsrConfig.options`):
@@ -41,7 +41,7 @@ export class PocketsphinxAsr implements StreamingAsr {
   private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
-    this.spotter = config.nameSpotting === false ? undefined : new PocketsphinxNameSpotter(api, config.nameSpotting);
+    this.spotter = config.nameSpotting === false ? undefined : new PocketsphinxNameSpotter(api, modelDir, this.options, config.nameSpotting);
     const max = config.maxDecoders ?? 4;
     this.pool = new DecoderPool(() => this.createDecoder(), (d) => this.freeDecoder(d), max,
       Math.min(max, config.maxIdleDecoders ?? max));
@@ -127,7 +127,7 @@ class PocketsphinxTurn implements AsrTurnStream {
     this.kept = spotting ? [] : undefined;
     this.decoder = pool.tryTake();
     if (this.decoder) {
-      this.startUtt(this.decoder);
+      api.psStartUtt(this.decoder.ps);
       return;
     }
     this.pending = pool.wait();
@@ -143,15 +143,9 @@ class PocketsphinxTurn implements AsrTurnStream {
       return;
     }
     this.decoder = decoder;
-    this.startUtt(decoder);
+    this.api.psStartUtt(decoder.ps);
     for (const chunk of this.held) this.api.psProcessRaw(decoder.ps, chunk, chunk.length, 0, 0);
     this.held = [];
-  }
-
-  /** With spotting, frames count from the turn's start so first-pass and spotted words share one clock. */
-  private startUtt(decoder: Decoder): void {
-    if (this.spotting) this.api.psStartStream(decoder.ps);
-    this.api.psStartUtt(decoder.ps);
   }
 
   accept(samples: Float32Array): string | undefined {
@@ -194,17 +188,21 @@ class PocketsphinxTurn implements AsrTurnStream {
     const posterior = text === '' ? 0 : this.api.logmathExp(this.api.psGetLogmath(ps), this.api.psGetProb(ps));
     const confidence = text === '' ? 0 : Math.pow(posterior, 1 / text.split(' ').length);
     let nameSpotting: AsrFinal['nameSpotting'];
-    if (this.spotting && this.kept && text !== '') {
-      const { spotter, names } = this.spotting;
-      const firstPass = spotter.segments(ps);
-      const fixed = spotter.spot(decoder, this.kept, firstPass, names);
-      if (fixed) {
-        nameSpotting = { firstPass, spotted: fixed.spotted, corrections: fixed.corrections };
-        if (fixed.corrections.length > 0) text = fixed.words.join(' ');
+    try {
+      const keyphrases = this.spotting && text !== '' ? this.spotting.spotter.keyphraseFile(this.spotting.names) : null;
+      if (this.spotting && this.kept && keyphrases) {
+        const { spotter } = this.spotting;
+        const firstPass = spotter.segments(ps);
+        const fixed = spotter.spot(keyphrases, this.kept, firstPass);
+        if (fixed) {
+          nameSpotting = { firstPass, spotted: fixed.spotted, corrections: fixed.corrections };
+          if (fixed.corrections.length > 0) text = fixed.words.join(' ');
+        }
       }
+    } finally {
+      this.decoder = undefined;
+      this.pool.give(decoder);
     }
-    this.decoder = undefined;
-    this.pool.give(decoder);
     return { text, confidence: Math.max(0, Math.min(1, confidence)), ...(nameSpotting ? { nameSpotting } : {}) };
   }
 
