@@ -21,7 +21,7 @@ export interface NameSpottingOptions {
 }
 
 /** Chosen on the development half of bench/asr-names.ts (docs/BENCHMARKS.md, "Names the recogniser can hear"). */
-export const NAME_SPOTTING_DEFAULTS: Required<NameSpottingOptions> = { thresholdPerPhone: 5, maxPhoneDistance: 0.5, maxNames: 100 };
+export const NAME_SPOTTING_DEFAULTS: Required<NameSpottingOptions> = { thresholdPerPhone: 2, maxPhoneDistance: 0.3, maxNames: 100 };
 
 /** The search the spotting decoder uses for the tenant's names. */
 const SEARCH = 'parley_names';

@@ -79,6 +79,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_ORT_MEM_ARENA: 'off' }), /PARLEY_ORT_MEM_ARENA/);
   });
 
+  test('name spotting is on by default and PARLEY_ASR_NAME_SPOTTING=false turns it off in the workers\' recogniser', () => {
+    assert.equal(loadConfig({}).asrNameSpotting, true);
+    const off = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'false' }));
+    assert.equal(off.kind === 'pocketsphinx' ? off.nameSpotting : null, false);
+    assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'yes' }), /PARLEY_ASR_NAME_SPOTTING/);
+  });
+
   test('speaker thresholds can be overridden, and must stay consistent', () => {
     const c = loadConfig({ PARLEY_SPEAKER_TAU_MATCH: '0.6', PARLEY_SPEAKER_TAU_UPDATE: '0.7' });
     assert.deepEqual(c.speakerThresholds, { tauMatch: 0.6, tauUpdate: 0.7 });
