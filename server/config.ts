@@ -68,7 +68,7 @@ export interface Config {
    * `PARLEY_ASR_NAME_SPOTTING`: pocketsphinx listens a second time to each turn for the names the tenant
    * knows (participants' first names and aliases) and writes a spotted name over first-pass words that
    * sound like it (more recogniser CPU; docs/BENCHMARKS.md, "Names the recogniser can hear"). Default false:
-   * on real speech without names it wrote one name over other words in 20 LibriSpeech clips.
+   * on real speech without the names it once wrote a name over other words (LibriSpeech).
    */
   asrNameSpotting: boolean;
   /** `PARLEY_ORT_MEM_ARENA`: onnxruntime's CPU memory arena and memory patterns for the VAD (default true). */
