@@ -69,6 +69,13 @@ export interface Config {
    * to grow native memory (docs/BENCHMARKS.md, "Native memory"); for benchmarks only.
    */
   asrIdleDecoders: number;
+  /**
+   * `PARLEY_ASR_NAME_SPOTTING`: pocketsphinx listens a second time to each turn for the names the tenant
+   * knows (participants' first names and aliases) and writes a spotted name over first-pass words that
+   * sound like it (more recogniser CPU; docs/BENCHMARKS.md, "Names the recogniser can hear"). Default false:
+   * on real speech without the names it once wrote a name over other words (LibriSpeech).
+   */
+  asrNameSpotting: boolean;
   /** `PARLEY_ORT_MEM_ARENA`: onnxruntime's CPU memory arena and memory patterns for the VAD (default true). */
   ortMemArena: boolean;
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
@@ -373,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
+    asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false'] as const, 'false') === 'true',
     ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),

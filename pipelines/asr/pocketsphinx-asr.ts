@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
+import { PocketsphinxNameSpotter } from './pocketsphinx-name-spotter.js';
 import { DecoderPool } from './pocketsphinx-pool.js';
-import type { AsrFinal, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
+import type { AsrFinal, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
@@ -33,11 +34,14 @@ export class PocketsphinxAsr implements StreamingAsr {
   readonly pool: DecoderPool<Decoder>;
   private readonly partialIntervalSamples: number;
   private readonly options: Record<string, string>;
+  /** The second pass that hears the tenant's names; undefined when `nameSpotting` is false. */
+  private readonly spotter: PocketsphinxNameSpotter | undefined;
   private closed = false;
 
   private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
+    this.spotter = config.nameSpotting === false ? undefined : new PocketsphinxNameSpotter(api, modelDir, this.options, config.nameSpotting);
     const max = config.maxDecoders ?? 4;
     this.pool = new DecoderPool(() => this.createDecoder(), (d) => this.freeDecoder(d), max,
       Math.min(max, config.maxIdleDecoders ?? max));
@@ -88,14 +92,20 @@ export class PocketsphinxAsr implements StreamingAsr {
     this.api.cmdLnFree(d.config);
   }
 
-  startTurn(): AsrTurnStream {
+  /**
+   * Begin a turn. With `options.names` (and name spotting on), the final text is corrected by a
+   * keyword-spotting pass for those names over the turn's audio; partials come from the first pass only.
+   */
+  startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
     if (this.closed) throw new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'speech recogniser is closed');
-    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples);
+    const names = this.spotter && options.names && options.names.length > 0 ? options.names : undefined;
+    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples, names && this.spotter ? { spotter: this.spotter, names } : undefined);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.pool.close();
+    this.spotter?.close();
   }
 }
 
@@ -108,9 +118,13 @@ class PocketsphinxTurn implements AsrTurnStream {
   /** While every decoder is busy: the turn's audio so far, and its place in the queue. */
   private held: Int16Array[] = [];
   private pending: { decoder: Promise<Decoder | undefined>; cancel: () => void } | undefined;
+  /** The turn's audio, kept for the name-spotting pass (only when names are given). */
+  private readonly kept: Int16Array[] | undefined;
 
   constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
-    private readonly partialIntervalSamples: number) {
+    private readonly partialIntervalSamples: number,
+    private readonly spotting?: { spotter: PocketsphinxNameSpotter; names: readonly string[] }) {
+    this.kept = spotting ? [] : undefined;
     this.decoder = pool.tryTake();
     if (this.decoder) {
       api.psStartUtt(this.decoder.ps);
@@ -141,8 +155,9 @@ class PocketsphinxTurn implements AsrTurnStream {
       const v = samples[i] ?? 0;
       this.pcm[i] = v >= 1 ? 32767 : v <= -1 ? -32768 : Math.round(v * 32767);
     }
+    if (this.kept) this.kept.push(this.pcm.slice(0, samples.length));
     if (!this.decoder) {
-      this.held.push(this.pcm.slice(0, samples.length));
+      this.held.push(this.kept ? this.kept[this.kept.length - 1]! : this.pcm.slice(0, samples.length));
       return undefined;
     }
     this.api.psProcessRaw(this.decoder.ps, this.pcm, samples.length, 0, 0);
@@ -168,13 +183,27 @@ class PocketsphinxTurn implements AsrTurnStream {
     if (!decoder) return { text: '', confidence: 0 };
     const { ps } = decoder;
     this.api.psEndUtt(ps);
-    const text = normalise(this.api.psGetHyp(ps, null));
+    let text = normalise(this.api.psGetHyp(ps, null));
     // The utterance posterior shrinks with length; its per-word geometric mean is comparable across turns.
     const posterior = text === '' ? 0 : this.api.logmathExp(this.api.psGetLogmath(ps), this.api.psGetProb(ps));
     const confidence = text === '' ? 0 : Math.pow(posterior, 1 / text.split(' ').length);
-    this.decoder = undefined;
-    this.pool.give(decoder);
-    return { text, confidence: Math.max(0, Math.min(1, confidence)) };
+    let nameSpotting: AsrFinal['nameSpotting'];
+    try {
+      const keyphrases = this.spotting && text !== '' ? this.spotting.spotter.keyphraseFile(this.spotting.names) : null;
+      if (this.spotting && this.kept && keyphrases) {
+        const { spotter } = this.spotting;
+        const firstPass = spotter.segments(ps);
+        const fixed = spotter.spot(keyphrases, this.kept, firstPass);
+        if (fixed) {
+          nameSpotting = { firstPass, spotted: fixed.spotted, corrections: fixed.corrections };
+          if (fixed.corrections.length > 0) text = fixed.words.join(' ');
+        }
+      }
+    } finally {
+      this.decoder = undefined;
+      this.pool.give(decoder);
+    }
+    return { text, confidence: Math.max(0, Math.min(1, confidence)), ...(nameSpotting ? { nameSpotting } : {}) };
   }
 
   abort(): void {

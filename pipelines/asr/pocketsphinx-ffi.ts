@@ -20,6 +20,27 @@ export interface PocketsphinxApi {
   logmathExp(lmath: Pointer, logValue: number): number;
   /** `err_set_logfp`: NULL turns sphinxbase's process-wide log off. */
   errSetLogfp(fp: Pointer): void;
+  /** Restart frame counting: segment frames of the next utterance start at 0 (also resets noise statistics). */
+  psStartStream(ps: Pointer): number;
+  /** Add (or replace) a keyword-spotting search `name` reading keyphrases from `keyfile` ("phrase /threshold/" lines). */
+  psSetKws(ps: Pointer, name: string, keyfile: string): number;
+  /** Make search `name` (`_default` is the n-gram search) the active one; 0 on success. */
+  psSetSearch(ps: Pointer, name: string): number;
+  /** Word segments of the last hypothesis; `null` when there is none. Iterate to the end (frees itself) or call `psSegFree`. */
+  psSegIter(ps: Pointer): Pointer;
+  psSegNext(seg: Pointer): Pointer;
+  psSegWord(seg: Pointer): string;
+  psSegFrames(seg: Pointer, sf: Int32Array, ef: Int32Array): void;
+  psSegProb(seg: Pointer, ascr: Int32Array | null, lscr: Int32Array | null, lback: Int32Array | null): number;
+  psSegFree(seg: Pointer): void;
+  /** The word's phones as the decoder's dictionary has them (a malloc'd string: read with {@link cString}, free with `ckdFree`); null when unknown. */
+  psLookupWord(ps: Pointer, word: string): Pointer;
+  ckdFree(p: Pointer): void;
+}
+
+/** Read a NUL-terminated C string at a native pointer. */
+export function cString(p: Pointer): string {
+  return koffi.decode(p, 'char', -1) as string;
 }
 
 let api: PocketsphinxApi | undefined;
@@ -46,6 +67,17 @@ export function pocketsphinxApi(): PocketsphinxApi {
     psGetLogmath: ps.func('void *ps_get_logmath(void *ps)'),
     logmathExp: sb.func('double logmath_exp(void *lmath, int logb_p)'),
     errSetLogfp: sb.func('void err_set_logfp(void *fp)'),
+    psStartStream: ps.func('int ps_start_stream(void *ps)'),
+    psSetKws: ps.func('int ps_set_kws(void *ps, const char *name, const char *keyfile)'),
+    psSetSearch: ps.func('int ps_set_search(void *ps, const char *name)'),
+    psSegIter: ps.func('void *ps_seg_iter(void *ps)'),
+    psSegNext: ps.func('void *ps_seg_next(void *seg)'),
+    psSegWord: ps.func('const char *ps_seg_word(void *seg)'),
+    psSegFrames: ps.func('void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
+    psSegProb: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)'),
+    psSegFree: ps.func('void ps_seg_free(void *seg)'),
+    psLookupWord: ps.func('void *ps_lookup_word(void *ps, const char *word)'),
+    ckdFree: sb.func('void ckd_free(void *p)'),
   } as PocketsphinxApi;
   // The log is one FILE per process. Decoders must not be given `-logfn`: each ps_init would then
   // fclose the FILE that other threads' decoders are writing to (heap corruption under load).

@@ -1,3 +1,6 @@
+import type { NameCorrection, SpottedName, TimedWord } from './name-spotting.js';
+import type { NameSpottingOptions } from './pocketsphinx-name-spotter.js';
+
 /**
  * The one interface every speech recogniser backend implements: a recogniser loads its model once and
  * hands out per-turn streams that take 16 kHz mono Float32 audio, return partial texts while the user
@@ -10,6 +13,11 @@ export interface AsrFinal {
   text: string;
   /** Confidence in [0, 1]; backends without a score report 0.5. */
   confidence: number;
+  /**
+   * Pocketsphinx turns given names: the first-pass words with their frames, the names the spotting pass
+   * detected, and what it changed (`text` is already corrected). For benches and diagnostics.
+   */
+  nameSpotting?: { firstPass: TimedWord[]; spotted: SpottedName[]; corrections: NameCorrection[] };
 }
 
 /** One turn of streaming recognition. Calls must not overlap; after `finish` or `abort` the stream is spent. */
@@ -31,6 +39,15 @@ export interface AsrTurnStream {
   abort(): void;
 }
 
+/** Per-turn hints to the recogniser. */
+export interface AsrTurnOptions {
+  /**
+   * Names the tenant knows (participants' names and aliases, any case). Backends that can favour them
+   * do (pocketsphinx: a name-spotting pass, see `PocketsphinxAsrConfig.nameSpotting`); others ignore them.
+   */
+  names?: readonly string[];
+}
+
 /** A loaded speech recogniser. One instance serves many concurrent turns within one thread. */
 export interface StreamingAsr {
   /** Backend name, e.g. `pocketsphinx`. */
@@ -38,7 +55,7 @@ export interface StreamingAsr {
   /** Whether turns produce partial texts before their final. */
   readonly producesPartials: boolean;
   /** Begin a new turn. */
-  startTurn(): AsrTurnStream;
+  startTurn(options?: AsrTurnOptions): AsrTurnStream;
   /** Release native resources; turns in flight are aborted. */
   close(): Promise<void>;
 }
@@ -63,6 +80,12 @@ export interface PocketsphinxAsrConfig {
    * (`POCKETSPHINX_DEFAULT_OPTIONS`), e.g. `{ '-maxhmmpf': '-1' }` for no pruning.
    */
   options?: Record<string, string>;
+  /**
+   * The name-spotting pass run on turns given `names` (`AsrTurnOptions`): keyword spotting of those names
+   * over the turn's audio, replacing first-pass words that sound like a spotted name. `false` never runs
+   * it. Default on with `NAME_SPOTTING_DEFAULTS`; it only runs for turns given names.
+   */
+  nameSpotting?: NameSpottingOptions | false;
 }
 
 /** A sherpa-onnx streaming transducer, its files fetched by the `models` command. */

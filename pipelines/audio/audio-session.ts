@@ -125,6 +125,11 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     return undefined;
   }
 
+  /** Names the tenant knows, for the recogniser to favour from the next turn on (`SpeechPipelineOptions.names`). */
+  setNames(names: string[]): void {
+    if (!this.closed) this.stream.setNames(names);
+  }
+
   /** End the current turn now (client `input.commit`). */
   commit(): void {
     if (this.closed) return;

@@ -19,6 +19,11 @@ export interface SpeechPipelineOptions {
    * recogniser settings (`narrowbandAsrConfig`). Default false.
    */
   narrowband?: boolean;
+  /**
+   * Names the tenant knows (participants' names and aliases), passed to the recogniser at each turn's
+   * start (`AsrTurnOptions.names`); `setNames` replaces them. Default none.
+   */
+  names?: string[];
 }
 
 interface OpenTurn { id: number; onsetMs: number; asr: AsrTurnStream; chunks: Float32Array[]; firstSample: number }
@@ -40,6 +45,7 @@ export class SpeechPipeline {
   private readonly ringWindows: number;
   private turn: OpenTurn | undefined;
   private nextTurnId: number;
+  private names: readonly string[];
   private closed = false;
 
   constructor(private readonly vad: SileroVadModel, private readonly asr: StreamingAsr,
@@ -48,7 +54,13 @@ export class SpeechPipeline {
     this.segmenter = new TurnSegmenter(this.opts);
     this.vadState = vad.createState();
     this.nextTurnId = options.firstTurnId ?? 1;
+    this.names = options.names ?? [];
     this.ringWindows = Math.ceil(((this.opts.prePaddingMs + this.opts.minSpeechMs) * SAMPLES_PER_MS) / SILERO_WINDOW_SAMPLES) + 2;
+  }
+
+  /** Names for the recogniser to favour from the next turn on (see `SpeechPipelineOptions.names`). */
+  setNames(names: readonly string[]): void {
+    this.names = names;
   }
 
   /** Session time in ms of the audio processed so far. */
@@ -101,7 +113,7 @@ export class SpeechPipeline {
     const id = this.nextTurnId++;
     const from = Math.max(0, Math.round((onsetMs - this.opts.prePaddingMs) * SAMPLES_PER_MS));
     const first = this.ring.find((w) => w.start + SILERO_WINDOW_SAMPLES > from);
-    this.turn = { id, onsetMs, asr: this.asr.startTurn(), chunks: [], firstSample: first ? Math.max(from, first.start) : from };
+    this.turn = { id, onsetMs, asr: this.asr.startTurn(this.names.length > 0 ? { names: this.names } : {}), chunks: [], firstSample: first ? Math.max(from, first.start) : from };
     this.emit({ type: 'speech_started', turnId: id, audioStartMs: onsetMs });
     for (const w of this.ring) {
       if (w.start + SILERO_WINDOW_SAMPLES <= from) continue;

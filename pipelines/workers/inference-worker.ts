@@ -94,6 +94,9 @@ port.on('message', (msg: ToWorker) => {
         send({ type: 'committed', streamId: msg.streamId });
       });
       return;
+    case 'names':
+      enqueue(msg.streamId, (p) => p.setNames(msg.names));
+      return;
     case 'close':
       enqueue(msg.streamId, (p) => { p.close(); streams.delete(msg.streamId); });
       return;

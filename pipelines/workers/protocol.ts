@@ -28,6 +28,8 @@ export type ToWorker =
   | { type: 'open'; streamId: number; options: SpeechPipelineOptions }
   | { type: 'audio'; streamId: number; samples: Float32Array; /** Session sample index of samples[0]. */ startSample: number }
   | { type: 'commit'; streamId: number }
+  /** Names the tenant knows, for the recogniser to favour from the stream's next turn on. */
+  | { type: 'names'; streamId: number; names: string[] }
   | { type: 'close'; streamId: number }
   | { type: 'shutdown' }
   | { type: 'test_crash' };

@@ -195,7 +195,7 @@ export class PoolStream {
   private nextTurnId = 1;
   private closed = false;
 
-  constructor(readonly id: number, private readonly options: SpeechPipelineOptions, readonly listener: StreamListener) {}
+  constructor(readonly id: number, private options: SpeechPipelineOptions, readonly listener: StreamListener) {}
 
   /** @internal */
   deliver(event: AudioSessionEvent): void {
@@ -220,6 +220,13 @@ export class PoolStream {
 
   private post(msg: ToWorker, transfer?: ArrayBuffer[]): void {
     this.slot?.worker.postMessage(msg, transfer);
+  }
+
+  /** Names for the recogniser to favour from the next turn on; kept if the stream moves to another worker. */
+  setNames(names: string[]): void {
+    if (this.closed) return;
+    this.options = { ...this.options, names };
+    this.post({ type: 'names', streamId: this.id, names });
   }
 
   /** Send 16 kHz audio starting at session sample `startSample`; the buffer is transferred (unusable after). */

@@ -6,6 +6,7 @@ import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-fo
 import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import { firstNames } from '../../pipelines/interaction/session-naming.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
@@ -16,6 +17,11 @@ import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { Models } from '../plugins/models.js';
+
+/** Most names the recogniser is given per session (the most recently updated participants'). */
+const MAX_NAMES = 100;
+/** Least time between two readings of the tenant's names for the recogniser, ms. */
+const NAMES_REFRESH_MS = 10_000;
 
 /** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
 export interface VoiceTurnsHost {
@@ -114,6 +120,8 @@ export class VoiceTurns {
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
+  /** When the tenant's names were last sent to the recogniser (`performance.now()`); null before the first time. */
+  private namesSentAt: number | null = null;
   private readonly arrivals = new ArrivalClock();
 
   constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
@@ -232,6 +240,7 @@ export class VoiceTurns {
       });
       this.audio = audio;
       this.reader = this.read(audio);
+      this.sendNames();
       return audio;
     })();
     return this.opening;
@@ -281,6 +290,7 @@ export class VoiceTurns {
         // waiting itself, since `session.end` runs in that same queue ahead of them.
         const store = async (): Promise<void> => {
           if (this.unstored.delete(store)) await this.storeFinal(turnId, e);
+          if (this.namesSentAt !== null && performance.now() - this.namesSentAt >= NAMES_REFRESH_MS) this.sendNames();
         };
         this.unstored.add(store);
         s.enqueue(store);
@@ -289,6 +299,21 @@ export class VoiceTurns {
       case 'error':
         s.sendError(e.code, e.message, e.fatal);
     }
+  }
+
+  /**
+   * Give the recogniser the names the tenant knows (`PARLEY_ASR_NAME_SPOTTING`): participants' first
+   * names and aliases, most recently updated first, at most {@link MAX_NAMES}. Sent when the audio opens and
+   * again after a stored turn at most every {@link NAMES_REFRESH_MS}, so names learnt in the session count.
+   */
+  private sendNames(): void {
+    const { config, stores } = this.deps;
+    if (!config.asrNameSpotting || config.asr !== 'pocketsphinx') return;
+    this.namesSentAt = performance.now();
+    void stores.graph.listParticipants(this.session.tenant).then((people) => {
+      const recent = [...people].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+      this.audio?.setNames([...firstNames(recent)].slice(0, MAX_NAMES));
+    }, (err: unknown) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read the tenant\'s names for the recogniser'));
   }
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {

@@ -87,14 +87,23 @@ describe('config', () => {
   });
 
   test('decoder pool and onnxruntime arena settings reach the inference workers\' config', () => {
-    assert.deepEqual(asrBackend(loadConfig({})), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4 },
+    assert.deepEqual(asrBackend(loadConfig({})), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4, nameSpotting: false },
       'by default every decoder made is kept for later turns (none freed and made again)');
     assert.equal(loadConfig({}).ortMemArena, true);
     assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_MAX_DECODERS: '64', PARLEY_ASR_IDLE_DECODERS: '0', PARLEY_ORT_MEM_ARENA: 'false' })),
-      { kind: 'pocketsphinx', options: {}, maxDecoders: 64, maxIdleDecoders: 0 });
+      { kind: 'pocketsphinx', options: {}, maxDecoders: 64, maxIdleDecoders: 0, nameSpotting: false });
     assert.equal(loadConfig({ PARLEY_ORT_MEM_ARENA: 'false' }).ortMemArena, false);
     assert.throws(() => loadConfig({ PARLEY_ASR_MAX_DECODERS: '0' }), /PARLEY_ASR_MAX_DECODERS/);
     assert.throws(() => loadConfig({ PARLEY_ORT_MEM_ARENA: 'off' }), /PARLEY_ORT_MEM_ARENA/);
+  });
+
+  test('name spotting is off by default (the workers\' recogniser gets nameSpotting: false); PARLEY_ASR_NAME_SPOTTING=true turns it on', () => {
+    assert.equal(loadConfig({}).asrNameSpotting, false);
+    const off = asrBackend(loadConfig({}));
+    assert.equal(off.kind === 'pocketsphinx' ? off.nameSpotting : null, false);
+    const on = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true' }));
+    assert.equal(on.kind === 'pocketsphinx' ? on.nameSpotting : null, undefined, 'the recogniser\'s own defaults');
+    assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'yes' }), /PARLEY_ASR_NAME_SPOTTING/);
   });
 
   test('speaker thresholds can be overridden, and must stay consistent', () => {

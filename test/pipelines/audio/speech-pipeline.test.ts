@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PocketsphinxAsr } from '../../../pipelines/asr/pocketsphinx-asr.js';
-import type { StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
+import type { AsrTurnOptions, StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
@@ -36,6 +36,30 @@ describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
 
   const fixtures = loadAudioFixtures();
   const results: { reference: string; hypothesis: string }[] = [];
+
+  test('the tenant\'s names reach the recogniser at each turn\'s start; setNames replaces them for later turns', async () => {
+    const seen: AsrTurnOptions[] = [];
+    const spy: StreamingAsr = {
+      name: asr.name, producesPartials: asr.producesPartials, close: async () => {},
+      startTurn: (options = {}) => { seen.push(options); return asr.startTurn(options); },
+    };
+    const f = fixtures.find((x) => x.file === 'awb.wav')!;
+    const samples = fixtureSamples(f);
+    const p = new SpeechPipeline(vad, spy, () => {}, { names: ['grace', 'robert'] });
+    const firstEnd = Math.round(((f.utterances[0]!.end_ms + f.utterances[1]!.start_ms) / 2) * 16);
+    for (let i = 0; i < samples.length; i += 1600) {
+      if (i <= firstEnd && firstEnd < i + 1600) p.setNames(['ana']);
+      await p.process(samples.subarray(i, i + 1600), i);
+    }
+    assert.equal(seen.length, f.utterances.length);
+    assert.deepEqual(seen[0], { names: ['grace', 'robert'] });
+    for (const o of seen.slice(1)) assert.deepEqual(o, { names: ['ana'] });
+    p.setNames([]);
+    const q = new SpeechPipeline(vad, spy, () => {});
+    for (let i = 0; i < samples.length; i += 1600) await q.process(samples.subarray(i, i + 1600), i);
+    for (const o of seen.slice(f.utterances.length)) assert.deepEqual(o, {}, 'no names, no hint');
+    await new Promise((r) => setImmediate(r));
+  });
 
   for (const f of fixtures) {
     test(`${f.file}: one turn per utterance at the true spans, partials before each final`, async () => {

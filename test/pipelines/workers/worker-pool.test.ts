@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
 import { createAudioSession, type AudioSession } from '../../../pipelines/audio/audio-session.js';
 import { fixtureSamples, loadAudioFixtures, type AudioFixture } from '../../../pipelines/audio/fixtures.js';
 import { encodeS16le } from '../../../pipelines/audio/pcm-codecs.js';
+import { readWav } from '../../../pipelines/audio/wav.js';
 import { WorkerPool } from '../../../pipelines/workers/worker-pool.js';
 
 const fixtures = loadAudioFixtures();
@@ -182,6 +185,38 @@ describe('WorkerPool thread priority', () => {
       assert.equal(os.getPriority(), mainNice, 'the main thread is unchanged');
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe('WorkerPool: the tenant\'s names reach the worker\'s recogniser', () => {
+  test('names set on an open session make its turns spot them; without names the same audio gets the plain decode', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-pool-names-'));
+    try {
+      execFileSync('flite', ['-voice', 'awb', '-t', 'hi this is grace from accounts', '-o', path.join(dir, 'raw.wav')]);
+      execFileSync('sox', [path.join(dir, 'raw.wav'), '-r', '16000', '-c', '1', '-b', '16', path.join(dir, 'line.wav'), 'pad', '0.6', '1.2']);
+      const pcm = encodeS16le(readWav(path.join(dir, 'line.wav')).samples);
+      // Each on a fresh one-worker pool: a decoder's cepstral mean adapts over turns, so both are a first turn.
+      const finalText = async (names: string[] | null): Promise<string> => {
+        const pool = await WorkerPool.create({ size: 1, asr: { kind: 'pocketsphinx' } });
+        try {
+          const s = await createAudioSession({ format: {}, pool, ...unthrottled });
+          const events = drain(s);
+          s.push(pcm.subarray(0, 3200)); // the stream is open on its worker before the names are sent
+          if (names) s.setNames(names);
+          for (let i = 3200; i < pcm.length; i += 3200) s.push(pcm.subarray(i, i + 3200));
+          await s.close({ flush: true, timeoutMs: 120_000 });
+          return (await events).filter((e) => e.type === 'final').map((e) => (e.type === 'final' ? e.text : '')).join(' | ');
+        } finally {
+          await pool.close();
+        }
+      };
+      const plain = await finalText(null);
+      const named = await finalText(['grace', 'robert', 'linda', 'keith']);
+      assert.doesNotMatch(plain, /\bgrace\b/, `without names: "${plain}"`);
+      assert.match(named, /\bgrace\b/, `with names: "${named}"`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

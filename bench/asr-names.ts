@@ -1,0 +1,246 @@
+/**
+ * Names the recogniser can hear (issue #17 parts 4–5): pocketsphinx with and without the name-spotting
+ * pass (pipelines/asr/name-spotting.ts) on the scripted naming set spoken by TTS voices, each line with a
+ * tenant name list of 10 (the speaker's own name, when the line gives one, and 9 others from the set).
+ * The spotting threshold and the phone distance are chosen on the development lines (naming-set `dev` +
+ * `seen`); the held-out lines are then decoded once with and without spotting in the same run, and so are
+ * real speech (SpeechBrain clips with transcripts, LibriSpeech test-other clips without: there, every
+ * word spotting changes is listed) and the flite fixtures. Figures: name-word recognition (the spoken
+ * name appears in the transcript), naming precision / recall (detectSelfIntroduction on the transcript,
+ * as bench/naming.ts), false names (a tenant name in the transcript that was not said), WER, and CPU ms
+ * per second of audio (process user + system). Spread: 95 % bootstrap intervals over lines, paired.
+ *
+ *   npm run bench:asr-names   (--dev-only: stop after choosing; --report-only: skip choosing, report the
+ *   shipped NAME_SPOTTING_DEFAULTS; --libri=N clips per speaker, default 2)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { correctNames } from '../pipelines/asr/name-spotting.js';
+import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocketsphinx-name-spotter.js';
+import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
+import type { AsrFinal, PocketsphinxAsrConfig } from '../pipelines/asr/streaming-asr.js';
+import { normaliseForWer, wordErrors } from '../pipelines/asr/wer.js';
+import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
+import { readWav } from '../pipelines/audio/wav.js';
+import { repoRoot } from '../pipelines/models/repo-root.js';
+import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
+import { pronunciations } from '../pipelines/speaker/phonetic.js';
+import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
+import { seededRandom } from './lib/seeded-random.js';
+import { dev as firstDev, heldOut as heldOutLines, seen, type NamingLine } from './naming-set.js';
+
+interface Clip { text: string | null; samples: Float32Array; names: string[]; expect: string | null; name: string }
+interface Decoded { clip: Clip; final: AsrFinal; cpuMs: number }
+
+const CHUNK = 1600;
+const VOICES = ['flite:awb', 'flite:rms', 'flite:slt', 'flite:kal16', 'festival:kal_diphone'];
+const arg = (k: string): string | undefined => process.argv.find((a) => a.startsWith(`--${k}=`))?.split('=')[1];
+
+/** Lines a speaker can say as written: not the text-only lines that simulate a misheard name. */
+const speakable = (l: NamingLine): boolean => !(l.known && l.expect && !l.text.split(' ').includes(l.expect));
+const POOL = [...new Set([...firstDev, ...seen, ...heldOutLines].flatMap((l) => (l.expect ? [l.expect] : [])))].sort();
+
+/** The tenant's names for a line: the speaker's own (if any) and others not said in it, 10 in all. */
+function tenantNames(line: NamingLine, seed: number): string[] {
+  const rng = seededRandom(seed);
+  const said = new Set(line.text.split(' '));
+  const others = POOL.filter((n) => n !== line.expect && !said.has(n));
+  const names = line.expect ? [line.expect] : [];
+  while (names.length < 10) {
+    const n = others.splice(Math.floor(rng() * others.length), 1)[0];
+    if (!n) break;
+    names.push(n);
+  }
+  return names;
+}
+
+function synth(dir: string, voice: string, text: string): Float32Array {
+  const [engine, name] = voice.split(':') as [string, string];
+  const raw = path.join(dir, 'raw.wav');
+  const out = path.join(dir, 'out.wav');
+  if (engine === 'flite') execFileSync('flite', ['-voice', name, '-t', text, '-o', raw]);
+  else execFileSync('text2wave', ['-eval', `(voice_${name})`, '-o', raw], { input: text });
+  execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', out]);
+  return readWav(out).samples;
+}
+
+function scripted(dir: string, lines: NamingLine[], seedBase: number): Clip[] {
+  return lines.filter(speakable).slice(0, Number(arg('limit') ?? Infinity)).map((l, i) => {
+    const voice = VOICES[i % VOICES.length]!;
+    return { text: l.text, expect: l.expect, names: tenantNames(l, seedBase + i), samples: synth(dir, voice, l.text), name: `${voice} "${l.text}"` };
+  });
+}
+
+async function decode(asr: PocketsphinxAsr, clips: Clip[], withNames: boolean): Promise<Decoded[]> {
+  const out: Decoded[] = [];
+  for (const clip of clips) {
+    const t0 = process.cpuUsage();
+    const turn = asr.startTurn(withNames ? { names: clip.names } : {});
+    for (let i = 0; i < clip.samples.length; i += CHUNK) turn.accept(clip.samples.subarray(i, i + CHUNK));
+    const final = await turn.finish();
+    const d = process.cpuUsage(t0);
+    out.push({ clip, final, cpuMs: (d.user + d.system) / 1000 });
+  }
+  return out;
+}
+
+/** A recogniser warmed on one fixture turn (its cepstral mean adapts over the first turns). */
+async function recogniser(nameSpotting: PocketsphinxAsrConfig['nameSpotting']): Promise<PocketsphinxAsr> {
+  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting });
+  const f = loadAudioFixtures()[0]!;
+  await decode(asr, [{ text: null, expect: null, names: [], samples: fixtureSamples(f), name: 'warm-up' }], false);
+  return asr;
+}
+
+interface Score { nameHit: number[]; tp: number[]; fp: number[]; fn: number[]; falseNames: number[]; errors: number[]; words: number[]; cpuMs: number; audioS: number }
+
+function score(results: { clip: Clip; text: string; cpuMs: number }[]): Score {
+  const s: Score = { nameHit: [], tp: [], fp: [], fn: [], falseNames: [], errors: [], words: [], cpuMs: 0, audioS: 0 };
+  for (const { clip, text, cpuMs } of results) {
+    const said = new Set(normaliseForWer(text));
+    const ref = new Set(clip.text ? normaliseForWer(clip.text) : []);
+    if (clip.expect) s.nameHit.push(said.has(clip.expect) ? 1 : 0);
+    const got = detectSelfIntroduction(text, { known: new Set(clip.names) })?.toLowerCase() ?? null;
+    const tp = got !== null && got === clip.expect ? 1 : 0;
+    s.tp.push(tp);
+    s.fp.push(got !== null && !tp ? 1 : 0);
+    s.fn.push(clip.expect !== null && !tp ? 1 : 0);
+    s.falseNames.push(clip.names.filter((n) => said.has(n) && !ref.has(n)).length);
+    const e = clip.text ? wordErrors(clip.text, text) : { errors: 0, words: 0 };
+    s.errors.push(e.errors);
+    s.words.push(e.words);
+    s.cpuMs += cpuMs;
+    s.audioS += clip.samples.length / 16000;
+  }
+  return s;
+}
+
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+const ratio = (a: number, b: number): number => (b === 0 ? 1 : a / b);
+const precision = (s: Score): number => ratio(sum(s.tp), sum(s.tp) + sum(s.fp));
+const recall = (s: Score): number => ratio(sum(s.tp), sum(s.tp) + sum(s.fn));
+const wer = (s: Score): number => sum(s.errors) / Math.max(1, sum(s.words));
+const f1 = (x: number): string => (100 * x).toFixed(1);
+
+/** Extra CPU of the spotting run over the plain one, per clip (on / off − 1): mean with its 95 % bootstrap interval, and min / max. */
+function extraCpu(off: Decoded[], on: Decoded[]): string {
+  const r = on.map((d, i) => d.cpuMs / Math.max(1e-3, off[i]!.cpuMs) - 1);
+  return `${pct(bootstrapMean(r), true)}, min ${f1(Math.min(...r))} %, max ${f1(Math.max(...r))} % (CPU time is inflated by other work on a shared host)`;
+}
+
+/** Offline: the text the spotting pass would give at another phone distance (tuning only). */
+function atDistance(d: Decoded, maxPhoneDistance: number): string {
+  const ns = d.final.nameSpotting;
+  if (!ns) return d.final.text;
+  return correctNames(ns.firstPass, ns.spotted, pronunciations, { maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES }).words.join(' ');
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'parley-asr-names-'));
+  try {
+    if (process.argv.includes('--report-only')) {
+      console.log(`reporting the shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)}`);
+      await heldOut(dir, NAME_SPOTTING_DEFAULTS);
+      return;
+    }
+    const devClips = scripted(dir, [...firstDev, ...seen], 1000);
+    console.log(`development: ${devClips.length} spoken lines (${devClips.filter((c) => c.expect).length} with a name); tenant list of 10 names per line`);
+    const off = score((await decode(await recogniser(false), devClips, false)).map((d) => ({ ...d, text: d.final.text })));
+    const row = (label: string, s: Score): void => console.log(`| ${label} | ${sum(s.nameHit)}/${s.nameHit.length} | ${f1(precision(s))} | ${f1(recall(s))} | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} (${f1(wer(s))} %) | ${(s.cpuMs / s.audioS).toFixed(0)} |`);
+    console.log('| setting | names heard | naming P % | naming R % | false names | word errors (WER) | CPU ms/s |');
+    console.log('|---|---|---|---|---|---|---|');
+    row('off (first pass only)', off);
+    let best: { t: number; d: number; s: Score; key: number[] } | null = null;
+    for (const t of [2, 3, 4, 5, 6, 8]) {
+      const asr = await recogniser({ thresholdPerPhone: t, maxPhoneDistance: 1 });
+      const decoded = await decode(asr, devClips, true);
+      await asr.close();
+      for (const d of [0.2, 0.25, 0.3, 0.35, 0.4, 0.5]) {
+        const s = score(decoded.map((x) => ({ ...x, text: atDistance(x, d) })));
+        row(`threshold 1e-${t}/phone, distance ≤ ${d}`, s);
+        // Most names heard net of false names, then fewer word errors; ties keep the earlier (stricter) setting.
+        const key = [sum(s.nameHit) - sum(s.falseNames) - sum(s.fp), -sum(s.errors)];
+        if (!best || key[0]! > best.key[0]! || (key[0] === best.key[0] && key[1]! > best.key[1]!)) best = { t, d, s, key };
+      }
+    }
+    if (!best) return;
+    console.log(`chosen: thresholdPerPhone ${best.t}, maxPhoneDistance ${best.d} (shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)})`);
+    if (process.argv.includes('--dev-only')) return;
+    await heldOut(dir, { thresholdPerPhone: best.t, maxPhoneDistance: best.d });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function heldOut(dir: string, chosen: { thresholdPerPhone: number; maxPhoneDistance: number }): Promise<void> {
+  const clips = scripted(dir, heldOutLines, 5000);
+  const offAsr = await recogniser(false);
+  const onAsr = await recogniser(chosen);
+  const off = await decode(offAsr, clips, false);
+  const on = await decode(onAsr, clips, true);
+  const so = score(off.map((d) => ({ ...d, text: d.final.text })));
+  const sn = score(on.map((d) => ({ ...d, text: d.final.text })));
+  console.log(`\nheld-out: ${clips.length} spoken lines (${so.nameHit.length} with a name), same run`);
+  console.log('| recogniser | names heard | naming precision | naming recall | false names | word errors (WER) | CPU ms/s |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [label, s] of [['first pass only (baseline)', so], ['with name spotting', sn]] as const) {
+    console.log(`| ${label} | ${pct(bootstrapMean(s.nameHit))} | ${f1(precision(s))} % | ${f1(recall(s))} % | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} (${f1(wer(s))} %) | ${(s.cpuMs / s.audioS).toFixed(0)} |`);
+  }
+  console.log(`extra CPU of spotting per clip: ${extraCpu(off, on)}`);
+  const tpOf = (s: Score): number[] => s.tp.map((x, i) => x - s.fp[i]!);
+  console.log(`paired differences (on − off): names heard ${pct(bootstrapDelta(sn.nameHit, so.nameHit), true)}; ` +
+    `naming tp − fp per line ${pct(bootstrapDelta(tpOf(sn), tpOf(so)), true)}; word errors per line ${bootstrapDelta(sn.errors, so.errors).mean.toFixed(3)} ` +
+    `[${bootstrapDelta(sn.errors, so.errors).lo.toFixed(3)}, ${bootstrapDelta(sn.errors, so.errors).hi.toFixed(3)}]`);
+  for (const d of on) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  corrected "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
+  await other(offAsr, onAsr);
+  await offAsr.close();
+  await onAsr.close();
+}
+
+/** Real speech and fixtures, with a tenant list of 10 names from the set (none said, except by chance). */
+async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr): Promise<void> {
+  const names = POOL.filter((_, i) => i % Math.max(1, Math.floor(POOL.length / 10)) === 0).slice(0, 10);
+  const data = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech');
+  const sets: [string, Clip[]][] = [];
+  const sbFile = path.join(data, 'speechbrain', 'transcripts.jsonl');
+  if (existsSync(sbFile)) {
+    sets.push(['real: SpeechBrain (transcribed)', readFileSync(sbFile, 'utf8').split('\n').filter(Boolean).map((line) => {
+      const row = JSON.parse(line) as { file: string; text: string };
+      return { text: row.text, expect: null, names, samples: readWav(path.join(data, 'speechbrain', row.file)).samples, name: row.file };
+    })]);
+  }
+  const libri = path.join(data, 'librispeech-test-other-10');
+  const perSpeaker = Number(arg('libri') ?? 2);
+  if (existsSync(libri)) {
+    const clips: Clip[] = [];
+    for (const spk of readdirSync(libri).filter((d) => /^\d+$/.test(d)).sort()) {
+      for (const f of readdirSync(path.join(libri, spk)).filter((x) => x.endsWith('.wav')).sort().slice(0, perSpeaker)) {
+        clips.push({ text: null, expect: null, names, samples: readWav(path.join(libri, spk, f)).samples, name: f });
+      }
+    }
+    sets.push([`real: LibriSpeech test-other (${perSpeaker} per speaker, no transcripts)`, clips]);
+  } else {
+    process.stderr.write(`skipping LibriSpeech: ${libri} not found (set PARLEY_SHARED_DATA)\n`);
+  }
+  sets.push(['synthetic: flite fixtures', loadAudioFixtures().map((f) => ({
+    text: f.utterances.map((u) => u.text).join(' '), expect: null, names, samples: fixtureSamples(f), name: f.file }))]);
+  console.log(`\nother sets, tenant names ${names.join(', ')} (same recognisers, same run)`);
+  console.log('| set | clips | audio s | word errors off → on | words changed by spotting | CPU ms/s off → on |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [label, clips] of sets) {
+    const off = await decode(offAsr, clips, false);
+    const on = await decode(onAsr, clips, true);
+    const so = score(off.map((d) => ({ ...d, text: d.final.text })));
+    const sn = score(on.map((d) => ({ ...d, text: d.final.text })));
+    const changed = on.reduce((n, d, i) => n + wordErrors(off[i]!.final.text, d.final.text).errors, 0);
+    const total = off.reduce((n, d) => n + normaliseForWer(d.final.text).length, 0);
+    const errs = clips.some((c) => c.text) ? `${sum(so.errors)} → ${sum(sn.errors)} of ${sum(so.words)}` : 'n/a';
+    console.log(`| ${label} | ${clips.length} | ${so.audioS.toFixed(0)} | ${errs} | ${changed} of ${total} | ${(so.cpuMs / so.audioS).toFixed(0)} → ${(sn.cpuMs / sn.audioS).toFixed(0)} |`);
+    for (const d of on) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  corrected "${c.from}" → "${c.to}" in ${d.clip.name}`);
+    console.log(`  extra CPU of spotting per clip: ${extraCpu(off, on)}`);
+  }
+}
+
+await main();

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ParleyError } from '../../graph/core/errors.js';
+import { correctNames, isFiller, keyphraseFile, type NameCorrection, type SpottedName, type TimedWord } from './name-spotting.js';
+import { cString, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
+
+/** Settings of the name-spotting pass (`PocketsphinxAsrConfig.nameSpotting`). */
+export interface NameSpottingOptions {
+  /**
+   * Detection threshold per phone of a name, as a power of ten: a name of n phones is spotted when
+   * its score beats the garbage model's by 10^-(perPhone × n). Higher finds more names and more false
+   * alarms. Default {@link NAME_SPOTTING_DEFAULTS}.
+   */
+  thresholdPerPhone?: number;
+  /** Most phone distance (0–1) between first-pass words and a spotted name for the name to replace them. */
+  maxPhoneDistance?: number;
+  /** Most names listened for in one turn (the first ones given). Default 100. */
+  maxNames?: number;
+}
+
+/** Chosen on the development half of bench/asr-names.ts (docs/BENCHMARKS.md, "Names the recogniser can hear"). */
+export const NAME_SPOTTING_DEFAULTS: Required<NameSpottingOptions> = { thresholdPerPhone: 2, maxPhoneDistance: 0.3, maxNames: 100 };
+
+/** The search the spotting decoder uses for the tenant's names. */
+const SEARCH = 'parley_names';
+/** Detections may sit this many frames (10 ms) off the first-pass words they overlap: the two passes run on different decoders. */
+export const TOLERANCE_FRAMES = 25;
+
+/**
+ * The second pass of a pocketsphinx turn: keyword spotting of the tenant's names over the turn's audio,
+ * then {@link correctNames} on the first-pass words. It runs on a decoder of its own (acoustic model and
+ * dictionary, no language model: ~30 MB, made on first use), so the first pass is exactly what it is
+ * without spotting: the first-pass decoders' cepstral-mean and noise statistics never see the audio twice.
+ * One spotting decoder per thread suffices: a pass runs to its end synchronously. Keyphrase files live
+ * in a private temporary folder (pocketsphinx reads them by path), one per name list, removed on `close`.
+ * Pronunciations come from the decoder's own dictionary.
+ */
+export class PocketsphinxNameSpotter {
+  private readonly options: Required<NameSpottingOptions>;
+  private decoder: { config: Pointer; ps: Pointer; keyphrases?: string } | undefined;
+  private dir: string | undefined;
+  private readonly files = new Map<string, string>();
+  private readonly phoneCache = new Map<string, string[][]>();
+
+  /**
+   * @param modelDir the first pass's model folder (its `en-us/` acoustic model and `cmudict-en-us.dict`).
+   * @param decoderOptions the first pass's decoder options (`-ds` and the like), reused for the same front end.
+   */
+  constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string,
+    private readonly decoderOptions: Record<string, string>, options: NameSpottingOptions = {}) {
+    this.options = { ...NAME_SPOTTING_DEFAULTS, ...options };
+  }
+
+  private ps(): Pointer {
+    if (this.decoder) return this.decoder.ps;
+    const s = (v: string | null): unknown[] => ['str', v];
+    // Pruning options of the n-gram search mean nothing to keyword spotting; front-end ones (-ds) are kept.
+    const options = Object.entries(this.decoderOptions).filter(([k]) => !/^-(maxhmmpf|maxwpf|lw|wip|pip|beam|wbeam|pbeam|lpbeam|lponlybeam|fwdflat|bestpath)/.test(k));
+    const config = this.api.cmdLnInit(null, this.api.psArgs(), 1,
+      ...s('-hmm'), ...s(path.join(this.modelDir, 'en-us')),
+      ...s('-dict'), ...s(path.join(this.modelDir, 'cmudict-en-us.dict')),
+      ...s('-keyphrase'), ...s('hello'),
+      ...options.flatMap(([k, v]) => [...s(k), ...s(v)]),
+      ...s(null));
+    const ps = config ? this.api.psInit(config) : null;
+    if (!ps) {
+      if (config) this.api.cmdLnFree(config);
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load a name-spotting decoder from ${this.modelDir}`);
+    }
+    this.decoder = { config, ps };
+    return ps;
+  }
+
+  /** The word's pronunciations in the dictionary (alternates `word(2)`… included); empty when unknown. */
+  phones(word: string): string[][] {
+    const cached = this.phoneCache.get(word);
+    if (cached) return cached;
+    const ps = this.ps();
+    const out: string[][] = [];
+    const keys = /\(\d+\)$/.test(word) ? [word] : [word, ...[2, 3, 4].map((k) => `${word}(${k})`)];
+    for (const key of keys) {
+      const p = this.api.psLookupWord(ps, key);
+      if (!p) break;
+      out.push(cString(p).trim().split(/\s+/));
+      this.api.ckdFree(p);
+    }
+    if (this.phoneCache.size > 20000) this.phoneCache.clear();
+    this.phoneCache.set(word, out);
+    return out;
+  }
+
+  /** Word segments of a first-pass decoder's last hypothesis, fillers left out, frames from the first segment. */
+  segments(ps: Pointer): TimedWord[] {
+    const out: TimedWord[] = [];
+    const sf = new Int32Array(1);
+    const ef = new Int32Array(1);
+    let origin: number | undefined;
+    for (let seg = this.api.psSegIter(ps); seg; seg = this.api.psSegNext(seg)) {
+      this.api.psSegFrames(seg, sf, ef);
+      origin ??= sf[0]!;
+      const word = this.api.psSegWord(seg);
+      if (!isFiller(word)) out.push({ word, startFrame: sf[0]! - origin, endFrame: ef[0]! - origin });
+    }
+    return out;
+  }
+
+  /**
+   * Listen to `audio` (the whole turn, as fed to the first pass) for the names of `file` (from
+   * {@link keyphraseFile}) and correct `words`. Returns null when pocketsphinx refused the keyphrase list.
+   */
+  spot(file: string, audio: readonly Int16Array[], words: readonly TimedWord[]):
+    { words: string[]; corrections: NameCorrection[]; spotted: SpottedName[] } | null {
+    const ps = this.ps();
+    const decoder = this.decoder!;
+    if (decoder.keyphrases !== file) {
+      if (this.api.psSetKws(ps, SEARCH, file) !== 0 || this.api.psSetSearch(ps, SEARCH) !== 0) return null;
+      decoder.keyphrases = file;
+    }
+    this.api.psStartStream(ps); // detections' frames count from the turn's start
+    this.api.psStartUtt(ps);
+    for (const chunk of audio) this.api.psProcessRaw(ps, chunk, chunk.length, 0, 0);
+    this.api.psEndUtt(ps);
+    const spotted: SpottedName[] = [];
+    const sf = new Int32Array(1);
+    const ef = new Int32Array(1);
+    for (let seg = this.api.psSegIter(ps); seg; seg = this.api.psSegNext(seg)) {
+      this.api.psSegFrames(seg, sf, ef);
+      spotted.push({ name: this.api.psSegWord(seg).trim(), startFrame: sf[0]!, endFrame: ef[0]!, score: this.api.psSegProb(seg, null, null, null) });
+    }
+    const fixed = correctNames(words, spotted, (w) => this.phones(w),
+      { maxPhoneDistance: this.options.maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES });
+    return { ...fixed, spotted };
+  }
+
+  /** Path of the keyphrase file for this name list (written once), or null when none is in the dictionary. */
+  keyphraseFile(names: readonly string[]): string | null {
+    const key = createHash('sha256').update(JSON.stringify(names)).digest('hex').slice(0, 24);
+    const known = this.files.get(key);
+    if (known !== undefined) return known || null;
+    const text = keyphraseFile(names, (w) => this.phones(w), this.options.thresholdPerPhone, this.options.maxNames);
+    let file = '';
+    if (text) {
+      this.dir ??= mkdtempSync(path.join(tmpdir(), 'parley-names-'));
+      file = path.join(this.dir, `${key}.kws`);
+      writeFileSync(file, text);
+    }
+    if (this.files.size > 256) this.files.clear();
+    this.files.set(key, file);
+    return file || null;
+  }
+
+  /** Free the spotting decoder and remove the keyphrase files. */
+  close(): void {
+    if (this.decoder) {
+      this.api.psFree(this.decoder.ps);
+      this.api.cmdLnFree(this.decoder.config);
+      this.decoder = undefined;
+    }
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+    this.files.clear();
+  }
+}
