@@ -69,7 +69,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
 
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
-    embedder, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}),
+    embedder, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}), locks: stores.locks,
     onOps: (tenant, sessionId, ops) => deps.publish(tenant, sessionId, 'memory.updated', { ops }),
     logger: log,
   });
