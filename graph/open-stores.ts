@@ -5,7 +5,6 @@ import type { EntityIndex } from './entity-index.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { KeyedLock } from './keyed-lock.js';
-import { MemoryKeyedLock } from './memory-keyed-lock.js';
 import type { LexicalIndex } from './lexical-index.js';
 import type { MemoryStore } from './memory-store.js';
 import type { Neo4jOptions } from './neo4j/neo4j-connection.js';
@@ -31,6 +30,7 @@ import { openDatabase, sqliteAtomically } from './sqlite/database.js';
 import { SqliteEntityIndex } from './sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
 import { SqliteJobQueue } from './sqlite/sqlite-job-queue.js';
+import { SqliteKeyedLock } from './sqlite/sqlite-keyed-lock.js';
 import { SqliteLexicalIndex } from './sqlite/sqlite-lexical-index.js';
 import { SqliteMemoryStore } from './sqlite/sqlite-memory-store.js';
 import { SqliteVectorStore } from './sqlite/sqlite-vector-store.js';
@@ -82,7 +82,8 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
     queue = new OutboxJobQueue(bull, outbox, forwarder);
   } else {
     queue = new SqliteJobQueue(sqlite, { logger: logger.child({ component: 'queue' }) });
-    locks = new MemoryKeyedLock();
+    // The server and `npm run worker` may share the file (and so the queue): the lock lives there too.
+    locks = new SqliteKeyedLock(sqlite, { logger: logger.child({ component: 'locks' }) });
   }
 
   let vectors: VectorStore = new SqliteVectorStore(sqlite);

@@ -22,8 +22,8 @@ export interface Stores {
   lexical: LexicalIndex;
   queue: JobQueue;
   /**
-   * Serialises consolidation per subject wherever the queue's jobs run: in-process with the
-   * embedded queue, on Redis with the Redis queue.
+   * Serialises consolidation per subject wherever the queue's jobs run: in the SQLite file with the
+   * embedded queue (which processes on this machine may share), on Redis with the Redis queue.
    */
   locks: KeyedLock;
   /**

@@ -3,18 +3,32 @@ import { afterEach, beforeEach, test } from 'node:test';
 import type { KeyedLock } from '../../../graph/keyed-lock.js';
 import { contractSuite } from './contract-suite.js';
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 export interface KeyedLockFixture {
   /** Two handles on the same lock, as two processes of one deployment hold them. */
   a: KeyedLock;
   b: KeyedLock;
+  /** For locks kept in a store with leases: write or read a key's holder there directly. */
+  leases?: {
+    /** Make `token` hold `key` for `leaseMs`, as a holder that then died (or took a lapsed key) would. */
+    plant(key: string, token: string, leaseMs: number): Promise<void>;
+    /** The token holding `key` now, or null. */
+    holder(key: string): Promise<string | null>;
+  };
   cleanup(): Promise<void>;
+}
+
+export interface KeyedLockFixtureOptions {
+  maxWaitMs?: number;
+  leaseMs?: number;
 }
 
 /** Resolves on the next turn of the event loop, so other holders get to run in between. */
 const yieldTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The behaviour every KeyedLock implementation must show. */
-export function keyedLockContract(name: string, factory: (maxWaitMs?: number) => Promise<KeyedLockFixture>, skip?: string): void {
+export function keyedLockContract(name: string, factory: (options?: KeyedLockFixtureOptions) => Promise<KeyedLockFixture>, skip?: string): void {
   contractSuite(`KeyedLock contract: ${name}`, skip, () => {
     let fx: KeyedLockFixture;
     beforeEach(async () => {
@@ -62,7 +76,7 @@ export function keyedLockContract(name: string, factory: (maxWaitMs?: number) =>
     });
 
     test('a wait is bounded: the caller gets a retryable error and holds nothing', async () => {
-      const bounded = await factory(50);
+      const bounded = await factory({ maxWaitMs: 50 });
       try {
         let release!: () => void;
         const held = new Promise<void>((resolve) => { release = resolve; });
@@ -82,6 +96,43 @@ export function keyedLockContract(name: string, factory: (maxWaitMs?: number) =>
         assert.equal(await bounded.b.withLock(['k'], async () => 'after'), 'after');
       } finally {
         await bounded.cleanup();
+      }
+    });
+
+    test('leases: a dead holder\'s key lapses; a live holder renews past its lease; a taken-over holder is told', async (t) => {
+      // A lease well above a busy machine's timer delays, so renewals in time are not a matter of luck.
+      const short = await factory({ leaseMs: 1000, maxWaitMs: 10_000 });
+      const { leases } = short;
+      if (!leases) {
+        t.skip('an in-process lock has no leases: it cannot outlive its process');
+        await short.cleanup();
+        return;
+      }
+      try {
+        // A holder that died: its key stays, unrenewed, until the lease runs out; then it is taken.
+        await leases.plant('dead', 'dead-holder', 300);
+        const seen = await short.a.withLock(['dead'], async () => leases.holder('dead'));
+        assert.ok(seen && seen !== 'dead-holder', 'taken once the dead holder\'s lease lapsed');
+
+        // Held for two and a half leases: renewals keep it; the signal stays quiet.
+        await short.a.withLock(['long'], async (signal) => {
+          await sleep(2500);
+          assert.equal(signal.aborted, false);
+          assert.ok(await leases.holder('long'), 'still held after its first lease ran out');
+        });
+        assert.equal(await leases.holder('long'), null, 'released');
+
+        // Another holder took the key over (as after a pause longer than the lease): the signal aborts,
+        // and the release leaves the new holder's key alone.
+        const aborted = await short.a.withLock(['k'], async (signal) => {
+          await leases.plant('k', 'someone-else', 60_000);
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          return signal.aborted;
+        });
+        assert.equal(aborted, true);
+        assert.equal(await leases.holder('k'), 'someone-else', 'release deletes only its own token');
+      } finally {
+        await short.cleanup();
       }
     });
   });

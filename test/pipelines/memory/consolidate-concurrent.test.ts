@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
@@ -10,6 +11,7 @@ import { RedisKeyedLock } from '../../../graph/redis/redis-keyed-lock.js';
 import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteJobQueue } from '../../../graph/sqlite/sqlite-job-queue.js';
+import { SqliteKeyedLock } from '../../../graph/sqlite/sqlite-keyed-lock.js';
 import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
@@ -19,10 +21,11 @@ import {
 } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { deleteKeys, redisSkipReason, TEST_REDIS_URL } from '../../helpers/redis.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /*
- * Two consolidation jobs about the same person, run at once (two jobs of one process, or two queue
- * workers on Redis), must leave one current value per exclusive slot. Each job reads the person's
+ * Two consolidation jobs about the same person, run at once (two jobs of one process, two processes
+ * sharing the embedded SQLite queue, or two queue workers on Redis), must leave one current value per exclusive slot. Each job reads the person's
  * current facts of the slot before it decides; a networked store's latency can make both read
  * before either writes. The test makes that happen every time: the slot read is a rendezvous
  * that holds each job until every job of the round has read (or a few seconds have passed, which
@@ -78,9 +81,9 @@ interface World {
   rendezvous: Rendezvous;
 }
 
-function world(embedder: UseLiteEmbedder): World {
-  const db = openDatabase(':memory:');
-  const rendezvous = new Rendezvous(2, 5000);
+/** The stores of one process on the database `file`; processes of one test share `rendezvous`. */
+function world(embedder: UseLiteEmbedder, file = ':memory:', rendezvous = new Rendezvous(2, 5000)): World {
+  const db = openDatabase(file);
   const memory = new SqliteMemoryStore(db);
   return {
     db,
@@ -139,7 +142,7 @@ describe('concurrent consolidation of one person', { timeout: 300_000 }, () => {
 
   test('embedded: two jobs of one SQLite queue at once end with one current home', async () => {
     const w = world(embedder);
-    const locks = new MemoryKeyedLock();
+    const locks = new SqliteKeyedLock(w.db);
     const queue: JobQueue = new SqliteJobQueue(w.db, { pollMs: 10, logger: silent });
     try {
       const { ana, jobs } = await anaMoves(w, locks);
@@ -152,6 +155,36 @@ describe('concurrent consolidation of one person', { timeout: 300_000 }, () => {
     } finally {
       await queue.close();
       w.db.close();
+    }
+  });
+
+  test('embedded: the server and a worker process sharing the SQLite file end with one current home', async () => {
+    const tmp = tempDir('parley-slotrace-');
+    const file = path.join(tmp.dir, 'parley.db');
+    const rendezvous = new Rendezvous(2, 5000);
+    // Two connections to one file, each with its own queue handle and lock handle: two processes.
+    const processes = [0, 1].map(() => {
+      const w = world(embedder, file, rendezvous);
+      return { w, queue: new SqliteJobQueue(w.db, { pollMs: 10, logger: silent }), locks: new SqliteKeyedLock(w.db) };
+    });
+    try {
+      const [server, worker] = processes;
+      assert.ok(server && worker);
+      const { ana, jobs } = await anaMoves(server.w, server.locks);
+      rendezvous.arm();
+      for (const { w, queue, locks } of processes) {
+        queue.process<ConsolidationJob>(CONSOLIDATION_JOB, createConsolidationHandler({ ...w.deps, locks }), { concurrency: 1 });
+      }
+      for (const job of jobs) await server.queue.enqueue(CONSOLIDATION_JOB, job, { attempts: 1 });
+      await server.queue.drain(CONSOLIDATION_JOB, 120_000);
+      assert.deepEqual(await server.queue.deadLetters(CONSOLIDATION_JOB), []);
+      await assertOneCurrentHome(server.w, ana);
+    } finally {
+      for (const { w, queue } of processes) {
+        await queue.close();
+        w.db.close();
+      }
+      tmp.remove();
     }
   });
 
