@@ -71,10 +71,12 @@ export interface ConsolidationDeps {
  * write them (closing superseded facts, keeping history), apply profile updates, index the
  * utterance and every new fact for vector and lexical search, then report the ops.
  * Idempotent: a processed utterance is only re-indexed, never extracted twice. A run cut short
- * (a worker killed mid-job) and run again adds no second copy of a fact it stored: each fact's id
- * is derived from the utterance and what the fact says (`extractedFactId`), the stores insert or
- * ignore by id, and a fact found under its id is finished (what it replaces closed, indexed)
- * instead of being decided again.
+ * (a worker killed mid-job) and run again adds no second copy of a fact it stored: the extraction
+ * is kept in the memory store before any write (`extractOnce`) and replayed by the re-run, even
+ * where an LLM would word it differently the second time; each fact's id is derived from the
+ * utterance and what the fact says (`extractedFactId`), the stores insert or ignore by id, and a
+ * fact found under its id is finished (what it replaces closed, indexed) instead of being decided
+ * again.
  * Jobs about the same subject never decide at once: deciding and writing run under the lock of
  * every subject the utterance's facts are about (`consolidationLockKeys`), and read the subject's
  * current facts inside it, so two jobs cannot both add a value for one exclusive slot, nor both
@@ -105,18 +107,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
-    const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
-    const names = await participantNames(deps.graph, tenant, [u, ...previous]);
-    if (REPORT_START.test(u.text)) {
-      // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
-      for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
-    }
-    const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
-    const extraction = await deps.extractor.extract({ current: u, previous, names, unnamed });
+    const extraction = await extractOnce(deps, tenant, u, contextTurns);
     signal.throwIfAborted();
-    // Memory text never shows a raw participant id, whatever the extractor wrote.
-    const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
-    for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
     const keys = consolidationLockKeys(tenant, sessionId, extraction);
@@ -181,6 +173,30 @@ async function writeFacts(
   if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
   await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)]);
   return ops;
+}
+
+/**
+ * What the extractor finds in `u` and its context, with every participant id in fact text replaced
+ * by how that participant is shown; kept in the memory store before anything is written, so a run
+ * of the job again after a crash replays the very same facts (same ids, nothing twice) instead of
+ * asking the extractor again, which an LLM may answer in other words.
+ */
+async function extractOnce(deps: ConsolidationDeps, tenant: TenantId, u: Utterance, contextTurns: number): Promise<ExtractionResult> {
+  const kept = await deps.memory.keptExtraction(tenant, u.id);
+  if (kept !== null) return JSON.parse(kept) as ExtractionResult;
+  const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
+  const names = await participantNames(deps.graph, tenant, [u, ...previous]);
+  if (REPORT_START.test(u.text)) {
+    // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
+    for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
+  }
+  const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
+  const extraction = await deps.extractor.extract({ current: u, previous, names, unnamed });
+  // Memory text never shows a raw participant id, whatever the extractor wrote.
+  const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
+  for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
+  // Two deliveries of the job at once: both go on with the extraction kept first.
+  return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(extraction))) as ExtractionResult;
 }
 
 /**
