@@ -41,6 +41,8 @@ export abstract class LeaseKeyedLock implements KeyedLock {
   abstract close(): Promise<void>;
 
   async withLock<T>(keys: readonly string[], work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // Nothing to hold (an utterance with no facts): nothing to wait for, renew or lose.
+    if (keys.length === 0) return work(new AbortController().signal);
     const deadline = Date.now() + this.#maxWaitMs;
     return this.#local.withLock(keys, async () => {
       const token = crypto.randomUUID();
