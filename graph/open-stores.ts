@@ -83,7 +83,7 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   } else {
     queue = new SqliteJobQueue(sqlite, { logger: logger.child({ component: 'queue' }) });
     // The server and `npm run worker` may share the file (and so the queue): the lock lives there too.
-    locks = new SqliteKeyedLock(sqlite, { logger: logger.child({ component: 'locks' }) });
+    locks = SqliteKeyedLock.open(path.join(config.dataDir, 'parley.db'), { logger: logger.child({ component: 'locks' }) });
   }
 
   let vectors: VectorStore = new SqliteVectorStore(sqlite);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LeaseKeyedLock, type LeaseKeyedLockOptions } from '../lease-keyed-lock.js';
-import type { SqliteDatabase } from './database.js';
+import { openDatabase, type SqliteDatabase } from './database.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS keyed_locks (key TEXT PRIMARY KEY, token TEXT NOT NULL, lease_until INTEGER NOT NULL);
@@ -15,7 +15,26 @@ export class SqliteKeyedLock extends LeaseKeyedLock {
   readonly #take: Database.Statement<unknown[]>;
   readonly #renew: Database.Statement<unknown[]>;
   readonly #release: Database.Statement<unknown[]>;
+  #owned = false;
 
+  /**
+   * A lock on a connection of its own to `file`, closed by `close`. Its commits skip the fsync
+   * (`synchronous = NORMAL`, still safe from corruption in WAL mode): a lock row has nothing to
+   * keep across a power loss, which ends its holder too.
+   */
+  static open(file: string, options: LeaseKeyedLockOptions = {}): SqliteKeyedLock {
+    const db = openDatabase(file);
+    db.pragma('synchronous = NORMAL');
+    // Never wait inside SQLite: the process's main connection may hold the write lock across a few
+    // awaits (`Stores.atomically`), and a synchronous busy wait here would stall the event loop it
+    // needs to finish. A busy file is "not taken yet" (polled again) or "release later" instead.
+    db.pragma('busy_timeout = 0');
+    const lock = new SqliteKeyedLock(db, options);
+    lock.#owned = true;
+    return lock;
+  }
+
+  /** A lock on the caller's connection `db` (which the caller closes). */
   constructor(private readonly db: SqliteDatabase, options: LeaseKeyedLockOptions = {}) {
     super(options);
     db.exec(SCHEMA);
@@ -27,7 +46,12 @@ export class SqliteKeyedLock extends LeaseKeyedLock {
 
   protected async tryTake(key: string, token: string): Promise<boolean> {
     const now = Date.now();
-    return this.#take.run(key, token, now + this.leaseMs, now).changes === 1;
+    try {
+      return this.#take.run(key, token, now + this.leaseMs, now).changes === 1;
+    } catch (err) {
+      if (isBusy(err)) return false;
+      throw err;
+    }
   }
 
   protected async renew(keys: string[], token: string): Promise<boolean> {
@@ -36,9 +60,25 @@ export class SqliteKeyedLock extends LeaseKeyedLock {
   }
 
   protected async release(keys: string[], token: string): Promise<void> {
-    if (!this.db.open) return;
-    this.db.transaction(() => { for (const k of keys) this.#release.run(k, token); })();
+    for (let attempt = 0; ; attempt++) {
+      if (!this.db.open) return;
+      try {
+        this.db.transaction(() => { for (const k of keys) this.#release.run(k, token); })();
+        return;
+      } catch (err) {
+        // Past a few tries the rows are left to lapse with their lease.
+        if (!isBusy(err) || attempt >= 20) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+      }
+    }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    if (this.#owned && this.db.open) this.db.close();
+  }
+}
+
+/** True for SQLite's "database is locked" (another connection is writing). */
+function isBusy(err: unknown): boolean {
+  return (err as { code?: string }).code === 'SQLITE_BUSY';
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import { RedisKeyedLock } from '../../graph/redis/redis-keyed-lock.js';
@@ -29,25 +30,50 @@ keyedLockContract('in-process', async (options = {}) => {
 keyedLockContract('sqlite (two connections to one file, as two processes)', async (options = {}) => {
   const tmp = tempDir('parley-slotrace-lock-');
   const file = path.join(tmp.dir, 'parley.db');
-  const [one, two] = [openDatabase(file), openDatabase(file)];
-  const a = new SqliteKeyedLock(one, options);
-  const b = new SqliteKeyedLock(two, options);
+  const a = SqliteKeyedLock.open(file, options);
+  const b = SqliteKeyedLock.open(file, options);
+  const probe = openDatabase(file);
   return {
     a,
     b,
     leases: {
       plant: async (key, token, leaseMs) => {
-        two.prepare(`INSERT INTO keyed_locks (key, token, lease_until) VALUES (?, ?, ?)
+        probe.prepare(`INSERT INTO keyed_locks (key, token, lease_until) VALUES (?, ?, ?)
           ON CONFLICT (key) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until`).run(key, token, Date.now() + leaseMs);
       },
-      holder: async (key) => (two.prepare('SELECT token FROM keyed_locks WHERE key = ?').get(key) as { token: string } | undefined)?.token ?? null,
+      holder: async (key) => (probe.prepare('SELECT token FROM keyed_locks WHERE key = ?').get(key) as { token: string } | undefined)?.token ?? null,
     },
     cleanup: async () => {
-      one.close();
-      two.close();
+      await a.close();
+      await b.close();
+      probe.close();
       tmp.remove();
     },
   };
+});
+
+test('SQLite: while the process\'s main connection holds the write lock, a lock waits without stalling the event loop, then takes the key', async () => {
+  const tmp = tempDir('parley-slotrace-lock-');
+  const file = path.join(tmp.dir, 'parley.db');
+  const main = openDatabase(file);
+  const lock = SqliteKeyedLock.open(file, { maxWaitMs: 200 });
+  try {
+    // As `Stores.atomically` does: a write transaction open across a few awaits of this process.
+    main.exec('BEGIN IMMEDIATE');
+    let ticks = 0;
+    const ticker = setInterval(() => { ticks += 1; }, 1);
+    // A wait inside SQLite (busy_timeout) would block the thread, timers included, until it gave up.
+    await assert.rejects(lock.withLock(['k'], async () => 'taken'), { code: 'PARLEY_ERR_OVERLOADED' });
+    clearInterval(ticker);
+    assert.ok(ticks > 0, 'timers ran while the lock waited');
+    main.exec('COMMIT');
+    assert.equal(await lock.withLock(['k'], async () => 'taken'), 'taken');
+  } finally {
+    if (main.inTransaction) main.exec('ROLLBACK');
+    await lock.close();
+    main.close();
+    tmp.remove();
+  }
 });
 
 keyedLockContract('redis (two handles, as two processes)', async (options = {}) => {
