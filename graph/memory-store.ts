@@ -204,11 +204,25 @@ export interface MemoryStore {
   /** Erase every fact and persona node that mentions the participant. */
   deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
 
-  /** Record that consolidation of `utteranceId` finished, with the fact ids it produced. */
+  /**
+   * Record that consolidation of `utteranceId` finished, with the fact ids it produced; drops the
+   * extraction kept for it (`keepExtraction`).
+   */
   markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void>;
+  /**
+   * Keep what consolidation extracted from an utterance (opaque JSON) before it writes any of it,
+   * so a run again after a crash replays the same facts, and so the same fact ids, where an LLM
+   * asked again may word them differently. The first extraction kept for the utterance stays;
+   * returns it (a second delivery of the job running meanwhile replays the first one's).
+   * `markProcessed` and `forgetUtterances` drop it, and `deleteParticipant` drops every one that
+   * names the participant.
+   */
+  keepExtraction(tenant: TenantId, utteranceId: string, extraction: string): Promise<string>;
+  /** The extraction kept for an utterance whose consolidation has not finished, or null. */
+  keptExtraction(tenant: TenantId, utteranceId: string): Promise<string | null>;
   /** The fact ids recorded for an utterance, or null if it was never processed. */
   processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null>;
-  /** Drop the consolidation bookkeeping of these utterances (their speaker was erased). */
+  /** Drop the consolidation bookkeeping (processed records, kept extractions) of these utterances (their speaker was erased). */
   forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void>;
 
   /** Merge one observation into the (participant, kind, target) node, creating it if needed. */

@@ -4,6 +4,7 @@ import { ParleyError } from './core/errors.js';
 import type { EntityIndex } from './entity-index.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
+import type { KeyedLock } from './keyed-lock.js';
 import type { LexicalIndex } from './lexical-index.js';
 import type { MemoryStore } from './memory-store.js';
 import type { Neo4jOptions } from './neo4j/neo4j-connection.js';
@@ -24,10 +25,12 @@ import { QdrantLexicalIndex } from './qdrant/qdrant-lexical-index.js';
 import { QdrantVectorStore } from './qdrant/qdrant-vector-store.js';
 import { QdrantVoiceprintStore } from './qdrant/qdrant-voiceprint-store.js';
 import { BullmqJobQueue } from './redis/bullmq-job-queue.js';
+import { RedisKeyedLock } from './redis/redis-keyed-lock.js';
 import { openDatabase, sqliteAtomically } from './sqlite/database.js';
 import { SqliteEntityIndex } from './sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
 import { SqliteJobQueue } from './sqlite/sqlite-job-queue.js';
+import { SqliteKeyedLock } from './sqlite/sqlite-keyed-lock.js';
 import { SqliteLexicalIndex } from './sqlite/sqlite-lexical-index.js';
 import { SqliteMemoryStore } from './sqlite/sqlite-memory-store.js';
 import { SqliteVectorStore } from './sqlite/sqlite-vector-store.js';
@@ -71,12 +74,16 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   const forwarder = new OutboxForwarder(outbox, handlers, { logger: logger.child({ component: 'outbox' }) });
 
   let queue: JobQueue;
+  let locks: KeyedLock;
   if (config.queue === 'redis') {
+    locks = new RedisKeyedLock({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'locks' }) });
     const bull = new BullmqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'queue' }) });
     handlers[QUEUE_TARGET] = queueOutboxHandler(bull);
     queue = new OutboxJobQueue(bull, outbox, forwarder);
   } else {
     queue = new SqliteJobQueue(sqlite, { logger: logger.child({ component: 'queue' }) });
+    // The server and `npm run worker` may share the file (and so the queue): the lock lives there too.
+    locks = SqliteKeyedLock.open(path.join(config.dataDir, 'parley.db'), { logger: logger.child({ component: 'locks' }) });
   }
 
   let vectors: VectorStore = new SqliteVectorStore(sqlite);
@@ -114,9 +121,10 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   const oneFile = config.graphStore === 'sqlite' && config.vectorStore === 'sqlite' && config.queue === 'embedded';
   const atomically = oneFile ? sqliteAtomically(sqlite) : <T>(work: () => Promise<T>) => work();
   const stores: Stores = {
-    sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue, atomically,
+    sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue, locks, atomically,
     async close(timeoutMs = 10_000) {
       await queue.close(timeoutMs);
+      await locks.close();
       await forwarder.stop();
       await Promise.all([
         stores.graph.close(), stores.memory.close(), stores.entities.close(), stores.voiceprints.close(),

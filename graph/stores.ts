@@ -1,6 +1,7 @@
 import type { EntityIndex } from './entity-index.js';
 import type { GraphStore } from './graph-store.js';
 import type { JobQueue } from './job-queue.js';
+import type { KeyedLock } from './keyed-lock.js';
 import type { LexicalIndex } from './lexical-index.js';
 import type { MemoryStore } from './memory-store.js';
 import type { SqliteDatabase } from './sqlite/database.js';
@@ -20,6 +21,11 @@ export interface Stores {
   vectors: VectorStore;
   lexical: LexicalIndex;
   queue: JobQueue;
+  /**
+   * Serialises consolidation per subject wherever the queue's jobs run: in the SQLite file with the
+   * embedded queue (which processes on this machine may share), on Redis with the Redis queue.
+   */
+  locks: KeyedLock;
   /**
    * The embedded SQLite handle. Always open: embedded stores live in it, and networked deployments
    * keep their outbox of not-yet-forwarded writes there.

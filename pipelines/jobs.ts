@@ -8,6 +8,7 @@ import { createPersonaConsolidator } from './affect/persona.js';
 import { TextAffectClassifier } from './affect/text-affect.js';
 import { readWav } from './audio/wav.js';
 import type { TextEmbedder } from './embeddings/text-embedder.js';
+import { RecentEmbeddings } from './embeddings/recent-embeddings.js';
 import { reembedIfNeeded } from './embeddings/reembed.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
@@ -66,10 +67,12 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, logger: log }, knownTenants(config));
   const { extractor, llm } = extractorFor(config);
   const affect = embedder instanceof UseLiteEmbedder ? new TextAffectClassifier(embedder) : null;
+  // Consolidation embeds the turn; affect then classifies that vector instead of embedding the text again.
+  const turnEmbeddings = new RecentEmbeddings(embedder);
 
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
-    embedder, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}),
+    embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}), locks: stores.locks,
     onOps: (tenant, sessionId, ops) => deps.publish(tenant, sessionId, 'memory.updated', { ops }),
     logger: log,
   });
@@ -79,7 +82,8 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const utterance = await stores.graph.getUtterance(job.data.tenant, job.data.utteranceId);
     if (affect && utterance) {
       const audio = utterance.audioRef ? readSpan(config.dataDir, utterance.audioRef, log) : undefined;
-      await analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio)
+      await turnEmbeddings.embed([utterance.text])
+        .then(([vector]) => analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio, vector))
         .catch((err: Error) => log.warn({ err: err.message }, 'affect attribution failed'));
     }
     for (const after of deps.afterConsolidation ?? []) {

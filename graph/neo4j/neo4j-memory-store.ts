@@ -15,6 +15,7 @@ export const MEMORY_SCHEMA = [
   'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
   'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
+  'CREATE CONSTRAINT parley_kept_extraction_key IF NOT EXISTS FOR (n:KeptExtraction) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
   // Open facts (`validTo IS NULL`, which no index holds) seek the tenant's facts.
   'CREATE INDEX parley_fact_tenant IF NOT EXISTS FOR (n:Fact) ON (n.tenant)',
   'CREATE INDEX parley_fact_slot IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.slot)',
@@ -299,6 +300,9 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
         UNWIND $ids AS nid MATCH (n:PersonaNode {tenant: $tenant, id: nid}) DETACH DELETE n`, { ...params, ids: personaIds.slice(i, i + ERASE_BATCH) }));
     }
     await this.db.write('deleteParticipant.addressee', (tx) => tx.run(DROP_ORPHAN_ADDRESSEE, params));
+    // An unfinished consolidation's kept extraction may quote them (as speaker, subject or addressee).
+    await this.db.write('deleteParticipant.extractions', (tx) => tx.run(`
+      MATCH (k:KeptExtraction {tenant: $tenant}) WHERE k.extraction CONTAINS $id DELETE k`, params));
     return { factIds, personaIds };
   }
 
@@ -306,15 +310,38 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     await this.init();
     await this.db.write('markProcessed', (tx) => tx.run(`
       MERGE (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId})
-      SET n.factIds = $factIds, n.processedAt = $now`,
+      SET n.factIds = $factIds, n.processedAt = $now
+      WITH n OPTIONAL MATCH (k:KeptExtraction {tenant: $tenant, utteranceId: $utteranceId}) DELETE k`,
     { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString() }));
+  }
+
+  async keepExtraction(tenant: TenantId, utteranceId: string, extraction: string): Promise<string> {
+    await this.init();
+    // MERGE on the unique key: of two deliveries at once, one creates the node and both read its text.
+    const rows = await this.db.write('keepExtraction', (tx) => tx.run(`
+      MERGE (k:KeptExtraction {tenant: $tenant, utteranceId: $utteranceId})
+      ON CREATE SET k.extraction = $extraction, k.keptAt = $now
+      RETURN k.extraction AS extraction`,
+    { tenant: this.t(tenant), utteranceId, extraction, now: new Date().toISOString() }));
+    return String(rows.records[0]?.get('extraction') ?? extraction);
+  }
+
+  async keptExtraction(tenant: TenantId, utteranceId: string): Promise<string | null> {
+    await this.init();
+    const rows = await this.db.read('keptExtraction', (tx) => tx.run(`
+      MATCH (k:KeptExtraction {tenant: $tenant, utteranceId: $utteranceId}) RETURN k.extraction AS extraction`,
+    { tenant: this.t(tenant), utteranceId }));
+    const found = rows.records[0]?.get('extraction') as string | undefined;
+    return found ?? null;
   }
 
   async forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void> {
     await this.init();
-    await this.db.write('forgetUtterances', (tx) => tx.run(`
-      MATCH (n:ProcessedUtterance {tenant: $tenant}) WHERE n.utteranceId IN $utteranceIds DETACH DELETE n`,
-    { tenant: this.t(tenant), utteranceIds }));
+    const params = { tenant: this.t(tenant), utteranceIds };
+    await this.db.write('forgetUtterances', async (tx) => {
+      await tx.run('MATCH (n:ProcessedUtterance {tenant: $tenant}) WHERE n.utteranceId IN $utteranceIds DETACH DELETE n', params);
+      await tx.run('MATCH (k:KeptExtraction {tenant: $tenant}) WHERE k.utteranceId IN $utteranceIds DELETE k', params);
+    });
   }
 
   async processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null> {

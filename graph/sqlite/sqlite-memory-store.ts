@@ -32,6 +32,9 @@ CREATE INDEX IF NOT EXISTS memory_facts_session_time ON memory_facts (tenant, se
 CREATE TABLE IF NOT EXISTS memory_processed (
   tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, fact_ids TEXT NOT NULL, processed_at TEXT NOT NULL,
   PRIMARY KEY (tenant, utterance_id));
+CREATE TABLE IF NOT EXISTS memory_extractions (
+  tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, extraction TEXT NOT NULL, kept_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, utterance_id));
 CREATE TABLE IF NOT EXISTS memory_persona (
   tenant TEXT NOT NULL, id TEXT NOT NULL, participant_id TEXT NOT NULL, kind TEXT NOT NULL,
   target TEXT NOT NULL, valence REAL NOT NULL, label TEXT, strength REAL NOT NULL,
@@ -254,19 +257,45 @@ export class SqliteMemoryStore implements MemoryStore {
       const persona = db.prepare('SELECT id FROM memory_persona WHERE tenant = ? AND participant_id = ?')
         .all(tenant, participantId) as Array<{ id: string }>;
       db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND participant_id = ?').run(tenant, participantId);
+      // An unfinished consolidation's kept extraction may quote them (as speaker, subject or addressee).
+      db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND instr(extraction, ?) > 0').run(tenant, participantId);
       return { factIds, personaIds: persona.map((p) => p.id) };
     })();
   }
 
   async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
-    this.#db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at)
-      VALUES (?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
-      processed_at = excluded.processed_at`).run(tenant, utteranceId, toJson(factIds), new Date().toISOString());
+    const db = this.#db;
+    db.transaction(() => {
+      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at)
+        VALUES (?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
+        processed_at = excluded.processed_at`).run(tenant, utteranceId, toJson(factIds), new Date().toISOString());
+      db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND utterance_id = ?').run(tenant, utteranceId);
+    })();
+  }
+
+  async keepExtraction(tenant: TenantId, utteranceId: string, extraction: string): Promise<string> {
+    const db = this.#db;
+    return db.transaction(() => {
+      db.prepare(`INSERT INTO memory_extractions (tenant, utterance_id, extraction, kept_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (tenant, utterance_id) DO NOTHING`).run(tenant, utteranceId, extraction, new Date().toISOString());
+      return (db.prepare('SELECT extraction FROM memory_extractions WHERE tenant = ? AND utterance_id = ?')
+        .get(tenant, utteranceId) as { extraction: string }).extraction;
+    })();
+  }
+
+  async keptExtraction(tenant: TenantId, utteranceId: string): Promise<string | null> {
+    const row = this.#db.prepare('SELECT extraction FROM memory_extractions WHERE tenant = ? AND utterance_id = ?')
+      .get(tenant, utteranceId) as { extraction: string } | undefined;
+    return row?.extraction ?? null;
   }
 
   async forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void> {
-    this.#db.prepare('DELETE FROM memory_processed WHERE tenant = ? AND utterance_id IN (SELECT value FROM json_each(?))')
-      .run(tenant, toJson(utteranceIds));
+    const db = this.#db;
+    db.transaction(() => {
+      for (const table of ['memory_processed', 'memory_extractions']) {
+        db.prepare(`DELETE FROM ${table} WHERE tenant = ? AND utterance_id IN (SELECT value FROM json_each(?))`).run(tenant, toJson(utteranceIds));
+      }
+    })();
   }
 
   async processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null> {

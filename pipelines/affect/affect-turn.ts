@@ -23,14 +23,17 @@ const MIN_CONFIDENCE = 0.5;
 /**
  * Short-horizon attribution of one turn: text emotion, prosody when the 16 kHz audio span is given,
  * and the target it is about. Non-neutral, confident emotions with a target become persona evidence.
+ * `textVector`, the classifier's embedder's vector of `u.text` when the caller already has it
+ * (consolidation embedded the turn), spares embedding the text again.
  */
 export async function analyseTurnAffect(
   deps: { classifier: TextAffectClassifier; memory: MemoryStore },
   tenant: TenantId,
   u: Utterance,
   audio16k?: Float32Array,
+  textVector?: Float32Array,
 ): Promise<TurnAffect> {
-  const [text] = await deps.classifier.classify([u.text]);
+  const [text] = textVector ? await deps.classifier.classifyVectors([textVector]) : await deps.classifier.classify([u.text]);
   const t = text ?? { label: 'neutral', confidence: 0, valence: 0 };
   const prosody = audio16k ? computeProsody(audio16k, u.text.split(/\s+/).filter(Boolean).length) : null;
   const a = prosody ? arousal(prosody) : null;

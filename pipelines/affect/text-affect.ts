@@ -1,4 +1,5 @@
 import type { UseLiteEmbedder } from '../embeddings/use-lite-embedder.js';
+import type { ClassifyResult } from '../embeddings/use-lite-protocol.js';
 import { AFFECT_EXAMPLES, LABEL_VALENCE } from './affect-examples.js';
 
 /** Emotion of one text. */
@@ -19,10 +20,17 @@ export class TextAffectClassifier {
 
   async classify(texts: string[]): Promise<TextAffectResult[]> {
     this.#id ??= this.embedder.createClassifier(AFFECT_EXAMPLES);
-    const results = await this.embedder.classify(await this.#id, texts);
-    return results.map((r) => {
-      const confidence = r.confidences[r.label] ?? 0;
-      return { label: r.label, confidence, valence: (LABEL_VALENCE[r.label] ?? 0) * confidence };
-    });
+    return (await this.embedder.classify(await this.#id, texts)).map(toAffect);
   }
+
+  /** As `classify`, for texts the same embedder already embedded (their `embed` vectors). */
+  async classifyVectors(vectors: Float32Array[]): Promise<TextAffectResult[]> {
+    this.#id ??= this.embedder.createClassifier(AFFECT_EXAMPLES);
+    return (await this.embedder.classifyVectors(await this.#id, vectors)).map(toAffect);
+  }
+}
+
+function toAffect(r: ClassifyResult): TextAffectResult {
+  const confidence = r.confidences[r.label] ?? 0;
+  return { label: r.label, confidence, valence: (LABEL_VALENCE[r.label] ?? 0) * confidence };
 }

@@ -83,6 +83,17 @@ export class UseLiteEmbedder implements TextEmbedder {
     return res.results;
   }
 
+  /**
+   * Classify texts this embedder already embedded, by their vectors from `embed`: the same answer
+   * as `classify` on the texts, without running the model on them again.
+   */
+  async classifyVectors(classifierId: number, vectors: Float32Array[]): Promise<ClassifyResult[]> {
+    if (vectors.length === 0) return [];
+    const res = await this.#request({ op: 'classifyVectors', classifierId, vectors });
+    if (!('results' in res)) throw new ParleyError('PARLEY_ERR_INTERNAL', 'bad classify reply');
+    return res.results;
+  }
+
   /** Terminate the worker; later calls fail with `PARLEY_ERR_SHUTTING_DOWN` instead of starting a new one. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -6,7 +6,9 @@ export type LabelledExample = [string, string];
 export type UseLiteRequest =
   | { id: number; op: 'embed'; texts: string[] }
   | { id: number; op: 'classifier'; examples: LabelledExample[] }
-  | { id: number; op: 'classify'; classifierId: number; texts: string[] };
+  | { id: number; op: 'classify'; classifierId: number; texts: string[] }
+  /** Classify texts already embedded by this model (`embed`), without embedding them again. */
+  | { id: number; op: 'classifyVectors'; classifierId: number; vectors: Float32Array[] };
 
 /** Result of one few-shot classification. */
 export interface ClassifyResult {

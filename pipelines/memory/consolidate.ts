@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Job, JobHandler } from '../../graph/job-queue.js';
+import type { KeyedLock } from '../../graph/keyed-lock.js';
+import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
@@ -9,7 +11,7 @@ import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { collectionFor } from './collections.js';
 import { RuleDecider, type Candidate, type Decider, type Decision } from './decide.js';
-import type { ExtractedFact, Extractor } from './extractor.js';
+import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { stateEnd } from './relative-date.js';
 import { applyProfileUpdates } from './profile-updates.js';
@@ -55,6 +57,12 @@ export interface ConsolidationDeps {
   contextTurns?: number;
   /** Nearest current facts of the same subject considered; default 8. */
   candidateK?: number;
+  /**
+   * Serialises the decide-and-write step per (tenant, subject). Pass the stores' lock (`Stores.locks`)
+   * so every handler of the process, and every worker process of the deployment, shares it; default:
+   * a lock of this handler's own.
+   */
+  locks?: KeyedLock;
 }
 
 /**
@@ -63,16 +71,23 @@ export interface ConsolidationDeps {
  * write them (closing superseded facts, keeping history), apply profile updates, index the
  * utterance and every new fact for vector and lexical search, then report the ops.
  * Idempotent: a processed utterance is only re-indexed, never extracted twice. A run cut short
- * (a worker killed mid-job) and run again adds no second copy of a fact it stored: each fact's id
- * is derived from the utterance and what the fact says (`extractedFactId`), the stores insert or
- * ignore by id, and a fact found under its id is finished (what it replaces closed, indexed)
- * instead of being decided again.
+ * (a worker killed mid-job) and run again adds no second copy of a fact it stored: the extraction
+ * is kept in the memory store before any write (`extractOnce`) and replayed by the re-run, even
+ * where an LLM would word it differently the second time; each fact's id is derived from the
+ * utterance and what the fact says (`extractedFactId`), the stores insert or ignore by id, and a
+ * fact found under its id is finished (what it replaces closed, indexed) instead of being decided
+ * again.
+ * Jobs about the same subject never decide at once: deciding and writing run under the lock of
+ * every subject the utterance's facts are about (`consolidationLockKeys`), and read the subject's
+ * current facts inside it, so two jobs cannot both add a value for one exclusive slot, nor both
+ * supersede the same fact.
  */
 export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<ConsolidationJob> {
   const indexer = new MemoryIndexer(deps.vectors, deps.lexical, deps.embedder);
   const decider = deps.decider ?? new RuleDecider();
   const contextTurns = deps.contextTurns ?? 3;
   const candidateK = deps.candidateK ?? 8;
+  const locks = deps.locks ?? new MemoryKeyedLock();
 
   return async (job: Job<ConsolidationJob>, signal: AbortSignal): Promise<void> => {
     const { tenant, sessionId, utteranceId } = job.data;
@@ -92,55 +107,110 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
-    const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
-    const names = await participantNames(deps.graph, tenant, [u, ...previous]);
-    if (REPORT_START.test(u.text)) {
-      // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
-      for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
-    }
-    const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
-    const extraction = await deps.extractor.extract({ current: u, previous, names, unnamed });
+    const extraction = await extractOnce(deps, tenant, u, contextTurns);
     signal.throwIfAborted();
-    // Memory text never shows a raw participant id, whatever the extractor wrote.
-    const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
-    for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
-    if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
-    await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
-
-    const ops: MemoryOp[] = [];
-    const factIds: string[] = [];
-    const keptBetter = new Set<string>();
-    for (const [i, extracted] of extraction.facts.entries()) {
-      // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
-      const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
-      const vector = vectors[i + 1] as Float32Array;
-      const id = extractedFactId(tenant, utteranceId, ef);
-      const earlier = await deps.memory.getFact(tenant, id);
-      if (earlier) {
-        // An earlier run of this job stored it and stopped before recording the utterance as processed.
-        const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
-        ops.push(...op.ops);
-        factIds.push(...op.factIds);
-        continue;
-      }
-      const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
-      const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
-      const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
-      const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
-      if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
-      const op = await apply(deps, indexer, tenant, u, ef, id, vector, decision);
-      ops.push(...op.ops);
-      factIds.push(...op.factIds);
-    }
-    // A profile value kept because the stored transcript was better is not overwritten either.
-    const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
-    if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
-    await deps.memory.markProcessed(tenant, utteranceId, [...new Set(factIds)]);
-    log.debug({ ops: ops.map((o) => o.op), facts: factIds.length }, 'utterance consolidated');
+    const keys = consolidationLockKeys(tenant, sessionId, extraction);
+    const ops = await locks.withLock(keys, async (lost) => {
+      // Another delivery of this job finished while this one waited: nothing left to write.
+      if ((await deps.memory.processedFacts(tenant, utteranceId)) !== null) return [];
+      if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return [];
+      return writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, AbortSignal.any([signal, lost]));
+    });
+    log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
   };
+}
+
+interface WriteContext {
+  deps: ConsolidationDeps;
+  indexer: MemoryIndexer;
+  decider: Decider;
+  candidateK: number;
+}
+
+/**
+ * Decide and write each extracted fact against its subject's current facts, read now (the caller
+ * holds the subjects' locks), apply the profile updates and record the utterance as processed.
+ * `live` aborts when the queue closes or a lock was lost: no write starts after that.
+ */
+async function writeFacts(
+  { deps, indexer, decider, candidateK }: WriteContext, tenant: TenantId, u: Utterance, extraction: ExtractionResult,
+  vectors: Float32Array[], live: AbortSignal,
+): Promise<MemoryOp[]> {
+  await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
+  const ops: MemoryOp[] = [];
+  const factIds: string[] = [];
+  const keptBetter = new Set<string>();
+  for (const [i, extracted] of extraction.facts.entries()) {
+    live.throwIfAborted();
+    // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
+    const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
+    const vector = vectors[i + 1] as Float32Array;
+    const id = extractedFactId(tenant, u.id, ef);
+    const earlier = await deps.memory.getFact(tenant, id);
+    if (earlier) {
+      // An earlier run of this job stored it and stopped before recording the utterance as processed.
+      const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
+      ops.push(...op.ops);
+      factIds.push(...op.factIds);
+      continue;
+    }
+    const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
+    const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
+    const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
+    const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
+    if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
+    live.throwIfAborted();
+    const op = await apply(deps, indexer, tenant, u, ef, id, vector, decision);
+    ops.push(...op.ops);
+    factIds.push(...op.factIds);
+  }
+  // A profile value kept because the stored transcript was better is not overwritten either.
+  const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
+  live.throwIfAborted();
+  if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
+  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)]);
+  return ops;
+}
+
+/**
+ * What the extractor finds in `u` and its context, with every participant id in fact text replaced
+ * by how that participant is shown; kept in the memory store before anything is written, so a run
+ * of the job again after a crash replays the very same facts (same ids, nothing twice) instead of
+ * asking the extractor again, which an LLM may answer in other words.
+ */
+async function extractOnce(deps: ConsolidationDeps, tenant: TenantId, u: Utterance, contextTurns: number): Promise<ExtractionResult> {
+  const kept = await deps.memory.keptExtraction(tenant, u.id);
+  if (kept !== null) return JSON.parse(kept) as ExtractionResult;
+  const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
+  const names = await participantNames(deps.graph, tenant, [u, ...previous]);
+  if (REPORT_START.test(u.text)) {
+    // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
+    for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
+  }
+  const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
+  const extraction = await deps.extractor.extract({ current: u, previous, names, unnamed });
+  // Memory text never shows a raw participant id, whatever the extractor wrote.
+  const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
+  for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
+  // Two deliveries of the job at once: both go on with the extraction kept first.
+  return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(extraction))) as ExtractionResult;
+}
+
+/**
+ * The lock keys of consolidating one extraction: one per subject its facts and profile updates are
+ * about, and the session's when a fact settles a plan (the plan may be someone else's in the session).
+ */
+export function consolidationLockKeys(tenant: TenantId, sessionId: string, extraction: ExtractionResult): string[] {
+  const keys = new Set<string>();
+  for (const f of extraction.facts) {
+    keys.add(`consolidate:${tenant}:subject:${f.subjectId}`);
+    if (f.settles) keys.add(`consolidate:${tenant}:session:${sessionId}`);
+  }
+  for (const p of extraction.profileUpdates) keys.add(`consolidate:${tenant}:subject:${p.participantId}`);
+  return [...keys];
 }
 
 /** The `n` turns before `u` in its session, oldest first, from the seq index (constant cost however far behind the queue is). */
@@ -289,8 +359,8 @@ async function finishStored(
 }
 
 /**
- * True when the utterance was erased while the job waited on the embedder: nothing of it may be
- * written back. (With the embedded stores the job's writes after this check run without a pause.)
+ * True when the utterance was erased while the job waited on the embedder or for its lock: nothing
+ * of it may be written back. (With the embedded stores the job's writes after this check run without a pause.)
  */
 async function erasedMeanwhile(graph: GraphStore, tenant: TenantId, utteranceId: string): Promise<boolean> {
   return (await graph.getUtterance(tenant, utteranceId)) === null;

@@ -120,6 +120,25 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.deepEqual(await store.processedFacts('t8', 'u_9'), [], 'other tenants untouched');
     });
 
+    test('keeps the first extraction of an unfinished utterance until it is processed, forgotten or its person erased', async () => {
+      assert.equal(await store.keptExtraction('t7k', 'u_1'), null);
+      assert.equal(await store.keepExtraction('t7k', 'u_1', '{"facts":["first"]}'), '{"facts":["first"]}');
+      assert.equal(await store.keepExtraction('t7k', 'u_1', '{"facts":["reworded"]}'), '{"facts":["first"]}', 'the first one stays');
+      assert.equal(await store.keptExtraction('t7k', 'u_1'), '{"facts":["first"]}');
+      assert.equal(await store.keptExtraction('t7k-other', 'u_1'), null, 'per tenant');
+      await store.markProcessed('t7k', 'u_1', []);
+      assert.equal(await store.keptExtraction('t7k', 'u_1'), null, 'dropped once processed');
+
+      await store.keepExtraction('t7k', 'u_2', '{"subject":"p_kept"}');
+      await store.keepExtraction('t7k', 'u_3', '{"subject":"p_other"}');
+      await store.forgetUtterances('t7k', ['u_2']);
+      assert.equal(await store.keptExtraction('t7k', 'u_2'), null, 'forgotten');
+      await store.keepExtraction('t7k', 'u_4', '{"subject":"p_kept"}');
+      await store.deleteParticipant('t7k', 'p_kept');
+      assert.equal(await store.keptExtraction('t7k', 'u_4'), null, 'an erased person\'s words do not stay in a kept extraction');
+      assert.equal(await store.keptExtraction('t7k', 'u_3'), '{"subject":"p_other"}');
+    });
+
     test('adding a fact under an id already stored adds nothing and returns the stored fact', async () => {
       const [old] = await store.addFacts('t7b', [fact()]);
       assert.ok(old);

@@ -36,6 +36,14 @@ describe('affect', () => {
     assert.equal(sad?.label, 'sadness');
   });
 
+  test('classifying the vectors embed() gave for texts answers as classifying the texts', async () => {
+    const texts = ['I am so happy, this is fantastic news!', 'I am absolutely furious with my landlord', 'The meeting is at noon.'];
+    const byText = await classifier.classify(texts);
+    const byVector = await classifier.classifyVectors(await embedder.embed(texts));
+    assert.deepEqual(byVector.map((r) => r.label), byText.map((r) => r.label));
+    for (const [i, r] of byVector.entries()) assert.ok(Math.abs(r.confidence - (byText[i]?.confidence ?? -1)) < 1e-6, `${texts[i]}: same confidence`);
+  });
+
   test('attribution finds what the emotion is about', () => {
     assert.equal(affectTarget('I love my new job so much'), 'new job');
     assert.equal(affectTarget('I hate the traffic on the bridge'), 'traffic');

@@ -37,7 +37,7 @@ interface Stores {
 }
 
 /** Store methods that write (the rest read). */
-const WRITES = new Set(['addFacts', 'closeFact', 'markProcessed', 'upsert', 'delete', 'index', 'updateParticipant']);
+const WRITES = new Set(['addFacts', 'closeFact', 'markProcessed', 'keepExtraction', 'upsert', 'delete', 'index', 'updateParticipant']);
 
 /** A view of `target` whose writes go through `gate` (which throws once the process is "dead"). */
 function gated<T extends object>(target: T, gate: () => void): T {
