@@ -165,7 +165,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     await this.init();
     const found = await this.db.read('getParticipants', (tx) => rows(tx, `
       UNWIND $ids AS pid
-      MATCH (n:Participant {tenant: $tenant, id: pid}) RETURN n {.*} AS n`, { tenant: this.t(tenant), ids: [...new Set(ids)] }));
+      MATCH (n:Participant {tenant: $tenant, id: pid}) USING INDEX n:Participant(tenant, id)
+      RETURN n {.*} AS n`, { tenant: this.t(tenant), ids: [...new Set(ids)] }));
     return found.map(toParticipant);
   }
 
