@@ -36,6 +36,7 @@ let watching = false;
  * unless they connect to the same port.
  */
 export function disableNagle(uri: string): void {
+  if (!URL.canParse(uri)) return;
   boltPorts.add(Number(new URL(uri).port || 7687));
   if (watching) return;
   watching = true;
