@@ -46,6 +46,8 @@ export interface GraphStore {
    */
   createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant>;
   getParticipant(tenant: TenantId, id: string): Promise<Participant | null>;
+  /** The participants of these ids that exist, in no particular order (one round trip for many). */
+  getParticipants(tenant: TenantId, ids: string[]): Promise<Participant[]>;
   /** The participant holding this external id (exact match), if any. */
   getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null>;
   /** Case-insensitive match on name or any alias, oldest first. */

@@ -222,6 +222,11 @@ export interface MemoryStore {
   keptExtraction(tenant: TenantId, utteranceId: string): Promise<string | null>;
   /** The fact ids recorded for an utterance, or null if it was never processed. */
   processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null>;
+  /**
+   * `processedFacts` of many utterances in one call: the fact ids recorded for each processed one;
+   * utterances never processed are absent from the map.
+   */
+  processedFactsOf(tenant: TenantId, utteranceIds: string[]): Promise<Map<string, string[]>>;
   /** Drop the consolidation bookkeeping (processed records, kept extractions) of these utterances (their speaker was erased). */
   forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void>;
 

@@ -160,6 +160,16 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return p ? toParticipant(p) : null;
   }
 
+  async getParticipants(tenant: TenantId, ids: string[]): Promise<Participant[]> {
+    if (ids.length === 0) return [];
+    await this.init();
+    const found = await this.db.read('getParticipants', (tx) => rows(tx, `
+      UNWIND $ids AS pid
+      MATCH (n:Participant {tenant: $tenant, id: pid}) USING INDEX n:Participant(tenant, id)
+      RETURN n {.*} AS n`, { tenant: this.t(tenant), ids: [...new Set(ids)] }));
+    return found.map(toParticipant);
+  }
+
   async getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null> {
     await this.init();
     const [p] = await this.db.read('getParticipantByExternalId', (tx) => rows(tx,

@@ -352,6 +352,16 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return n ? stringList(n.factIds) : null;
   }
 
+  async processedFactsOf(tenant: TenantId, utteranceIds: string[]): Promise<Map<string, string[]>> {
+    if (utteranceIds.length === 0) return new Map();
+    await this.init();
+    const found = await this.db.read('processedFactsOf', (tx) => propRows(tx, `
+      UNWIND $utteranceIds AS uid
+      MATCH (n:ProcessedUtterance {tenant: $tenant, utteranceId: uid}) RETURN n {.utteranceId, .factIds} AS n`,
+    { tenant: this.t(tenant), utteranceIds: [...new Set(utteranceIds)] }));
+    return new Map(found.map((n) => [String(n.utteranceId), stringList(n.factIds)]));
+  }
+
   async addPersonaEvidence(tenant: TenantId, e: PersonaEvidence): Promise<PersonaNode> {
     await this.init();
     const t = this.t(tenant);

@@ -152,15 +152,11 @@ export class Neo4jVectorStore extends Neo4jStoreBase implements VectorStore {
     const { conditions, params } = filterClause(filter);
     Object.assign(params, { tenant: this.t(tenant), collection: this.c(collection), vector: Array.from(vector), k: int(k) });
     return this.db.read(`search in ${collection}`, async (tx) => {
-      if (filter.ids === undefined) {
-        const counted = await tx.run(`MATCH (n:VectorPoint {tenant: $tenant, collection: $collection}) ${where(conditions)} RETURN count(n) AS n`, params);
-        const candidates = toNum(counted.records[0]!.get('n'));
-        if (candidates > EXACT_MAX) {
-          const hits = await this.approximate(tx, binding, conditions, params, k, candidates);
-          if (hits) return hits;
-        }
-      }
-      return exact(tx, conditions, params);
+      if (filter.ids !== undefined) return exact(tx, conditions, params);
+      // One round trip when the candidates are few: counted, and scored in the same query.
+      const counted = await countAndScore(tx, binding, conditions, params);
+      if (counted.hits) return counted.hits;
+      return (await this.approximate(tx, binding, conditions, params, k, counted.candidates, counted.total)) ?? exact(tx, conditions, params);
     });
   }
 
@@ -218,8 +214,9 @@ export class Neo4jVectorStore extends Neo4jStoreBase implements VectorStore {
    * filters (`candidates` of `total`), so a selective filter starts with a deeper fetch, or goes
    * straight to the exact scan.
    */
-  private async approximate(tx: ManagedTransaction, binding: Binding, conditions: string[], params: Props, k: number, candidates: number): Promise<VectorHit[] | null> {
-    const total = toNum((await tx.run(`MATCH (n:\`${binding.label}\`) RETURN count(n) AS n`)).records[0]!.get('n'));
+  private async approximate(
+    tx: ManagedTransaction, binding: Binding, conditions: string[], params: Props, k: number, candidates: number, total: number,
+  ): Promise<VectorHit[] | null> {
     for (let fetch = Math.max(100, Math.ceil((4 * k * total) / candidates)); fetch <= ANN_MAX_FETCH; fetch *= 4) {
       const result = await tx.run(`
         CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS n
@@ -287,6 +284,30 @@ function toBinding(c: Props): Binding {
 
 function toHit(r: { get(key: string): unknown }): VectorHit {
   return { id: String(r.get('id')), score: toCosine(r.get('score')), payload: toPayload(r.get('payload')) };
+}
+
+/**
+ * The number of candidates passing the filters and of the collection's points (all tenants), and,
+ * when the candidates are at most `EXACT_MAX`, the exact hits (else null): one query.
+ */
+async function countAndScore(tx: ManagedTransaction, binding: Binding, conditions: string[], params: Props): Promise<{ candidates: number; total: number; hits: VectorHit[] | null }> {
+  const result = await tx.run(`
+    MATCH (n:VectorPoint {tenant: $tenant, collection: $collection}) ${where(conditions)}
+    WITH count(n) AS candidates
+    CALL { MATCH (m:\`${binding.label}\`) RETURN count(m) AS total }
+    CALL {
+      WITH candidates
+      WITH candidates WHERE candidates <= $exactMax
+      MATCH (n:VectorPoint {tenant: $tenant, collection: $collection}) ${where(conditions)}
+      WITH n, vector.similarity.cosine(n.embedding, $vector) AS score WHERE score IS NOT NULL
+      WITH n.id AS id, score, n.payload AS payload ORDER BY score DESC, id LIMIT $k
+      RETURN collect({id: id, score: score, payload: payload}) AS hits
+    }
+    RETURN candidates, total, hits`, { ...params, exactMax: int(EXACT_MAX) });
+  const row = result.records[0]!;
+  const candidates = toNum(row.get('candidates'));
+  const hits = (row.get('hits') as Props[]).map((h) => toHit({ get: (key: string) => h[key] }));
+  return { candidates, total: toNum(row.get('total')), hits: candidates <= EXACT_MAX ? hits : null };
 }
 
 /** Every candidate that passes the filters, scored exactly, best `$k` first. */

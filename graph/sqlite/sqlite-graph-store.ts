@@ -193,6 +193,14 @@ export class SqliteGraphStore implements GraphStore {
     return row ? toParticipant(row) : null;
   }
 
+  async getParticipants(tenant: TenantId, ids: string[]): Promise<Participant[]> {
+    if (ids.length === 0) return [];
+    const found = this.db
+      .prepare('SELECT * FROM participants WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))')
+      .all(tenant, toJson([...new Set(ids)])) as ParticipantRow[];
+    return found.map(toParticipant);
+  }
+
   async getParticipantByExternalId(tenant: TenantId, externalId: string): Promise<Participant | null> {
     const row = this.db
       .prepare('SELECT * FROM participants WHERE tenant = ? AND external_id = ?')

@@ -304,6 +304,14 @@ export class SqliteMemoryStore implements MemoryStore {
     return row ? fromJson<string[]>(row.fact_ids, []) : null;
   }
 
+  async processedFactsOf(tenant: TenantId, utteranceIds: string[]): Promise<Map<string, string[]>> {
+    if (utteranceIds.length === 0) return new Map();
+    const rows = this.#db.prepare(`SELECT utterance_id, fact_ids FROM memory_processed
+      WHERE tenant = ? AND utterance_id IN (SELECT value FROM json_each(?))`)
+      .all(tenant, toJson(utteranceIds)) as { utterance_id: string; fact_ids: string }[];
+    return new Map(rows.map((r) => [r.utterance_id, fromJson<string[]>(r.fact_ids, [])]));
+  }
+
   async addPersonaEvidence(tenant: TenantId, e: PersonaEvidence): Promise<PersonaNode> {
     const db = this.#db;
     const target = e.target.toLowerCase();

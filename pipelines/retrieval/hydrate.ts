@@ -65,7 +65,11 @@ export async function hydrate(
   ]);
   const uById = new Map(utterances.map((u) => [u.id, u]));
   const now = new Date().toISOString();
-  const closedAt = await turnsClosedAt(stores, tenant, utterances.map((u) => u.id), now);
+  // Every name the items show, fetched at once and alongside the validity lookup: resolved item by
+  // item, each would be a store round trip of its own (a Neo4j graph made that most of a turn's time).
+  const people = [...utterances.flatMap((u) => [u.speakerId, ...u.addresseeIds]), ...facts.flatMap((f) => [f.speakerId, ...f.addresseeIds]),
+    ...persona.map((p) => p.node.participantId)];
+  const [closedAt] = await Promise.all([turnsClosedAt(stores, tenant, utterances.map((u) => u.id), now), names.prefetch(people)]);
   const fById = new Map(facts.map((f) => [f.id, f]));
   const items: MemoryItem[] = [];
   for (const { id, score } of fused) {

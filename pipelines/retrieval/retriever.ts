@@ -1,4 +1,4 @@
-import type { EntityIndex } from '../../graph/entity-index.js';
+import type { EntityIndex, EntityMemories } from '../../graph/entity-index.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
@@ -121,22 +121,26 @@ export class Retriever {
     const layers = req.layers ?? ['interaction', 'fact', 'profile'];
     const names = new NameResolver(this.stores.graph, tenant);
 
-    // Stage 1: match (names now, embedding when ready); the right brain starts in parallel.
+    // Stage 1: match by name and by embedding at once; the right brain starts in parallel. (With
+    // networked stores every call is a round trip, so independent ones never wait for each other.)
     const vectorP = this.embed(req.text).catch(() => null);
     const personaP = personaCandidates(this.stores, tenant, req.text, req.askerId ?? null);
-    const lexicalEntities = await this.matcher.lexical(tenant, req.text);
-    const vector = await vectorP;
-    const semantic = vector ? await this.matcher.semantic(tenant, vector) : { entityIds: [], schemaIds: [] };
+    const semanticP = vectorP.then((v) => (v ? this.matcher.semantic(tenant, v) : { entityIds: [], schemaIds: [] }));
+    const [lexicalEntities, vector, semantic] = await Promise.all([this.matcher.lexical(tenant, req.text), vectorP, semanticP]);
     signal?.throwIfAborted();
     const t1 = now();
 
     // Stage 2: expand the zone one hop and collect the pool.
     const direct = [...new Set([...lexicalEntities, ...semantic.entityIds])];
-    const hops = await this.entities.neighbours(tenant, direct, this.#o.neighbours);
+    // The first tier's memories need only `direct`, so they are read alongside the hops.
+    const [hops, schemaEntities, directMemories] = await Promise.all([
+      this.entities.neighbours(tenant, direct, this.#o.neighbours),
+      this.entities.entitiesOfSchemas(tenant, semantic.schemaIds, this.#o.schemaEntities),
+      this.entities.memoriesOf(tenant, direct, this.#o.maxPool),
+    ]);
     const neighbourIds = [...new Set(hops.map((h) => h.neighbourId))].filter((id) => !direct.includes(id));
-    const ofSchemas = (await this.entities.entitiesOfSchemas(tenant, semantic.schemaIds, this.#o.schemaEntities))
-      .map((e) => e.id).filter((id) => !direct.includes(id) && !neighbourIds.includes(id));
-    const pool = await this.#pool(tenant, [direct, neighbourIds, ofSchemas]);
+    const ofSchemas = schemaEntities.map((e) => e.id).filter((id) => !direct.includes(id) && !neighbourIds.includes(id));
+    const pool = await this.#pool(tenant, directMemories, [neighbourIds, ofSchemas]);
     const poolSize = pool.utteranceIds.length + pool.factIds.length;
     signal?.throwIfAborted();
     const t2 = now();
@@ -170,16 +174,22 @@ export class Retriever {
     };
   }
 
-  /** Memory ids of the zone, nearest tiers first, up to `maxPool`. */
-  async #pool(tenant: TenantId, tiers: string[][]): Promise<Pool> {
+  /**
+   * Memory ids of the zone, nearest tiers first, up to `maxPool`: the first tier's memories (read
+   * with the whole `maxPool` as its room), then each further tier's in the room left.
+   */
+  async #pool(tenant: TenantId, first: EntityMemories, tiers: string[][]): Promise<Pool> {
     const pool: Pool = { utteranceIds: [], factIds: [] };
     const seen = new Set<string>();
+    const add = (m: EntityMemories): void => {
+      for (const id of m.utteranceIds) if (!seen.has(id)) { seen.add(id); pool.utteranceIds.push(id); }
+      for (const id of m.factIds) if (!seen.has(id)) { seen.add(id); pool.factIds.push(id); }
+    };
+    add(first);
     for (const tier of tiers) {
       const room = this.#o.maxPool - seen.size;
       if (room <= 0 || tier.length === 0) continue;
-      const m = await this.entities.memoriesOf(tenant, tier, room);
-      for (const id of m.utteranceIds) if (!seen.has(id)) { seen.add(id); pool.utteranceIds.push(id); }
-      for (const id of m.factIds) if (!seen.has(id)) { seen.add(id); pool.factIds.push(id); }
+      add(await this.entities.memoriesOf(tenant, tier, room));
     }
     return pool;
   }

@@ -8,7 +8,8 @@ import type { TenantId } from '../../graph/types.js';
  */
 export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: TenantId, ids: string[],
   now: string = new Date().toISOString()): Promise<Map<string, string>> {
-  const produced = await Promise.all(ids.map((id) => stores.memory.processedFacts(tenant, id)));
+  const processed = await stores.memory.processedFactsOf(tenant, ids);
+  const produced = ids.map((id) => processed.get(id) ?? null);
   const factIds = [...new Set(produced.flatMap((p) => p ?? []))];
   const out = new Map<string, string>();
   if (factIds.length === 0) return out;

@@ -135,9 +135,9 @@ export class LiveSession implements TurnSession {
   async awaitConsolidation(timeoutMs: number): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     while (this.unconsolidated.size > 0) {
-      for (const id of [...this.unconsolidated]) {
-        if ((await this.deps.stores.memory.processedFacts(this.tenant, id)) !== null) this.unconsolidated.delete(id);
-      }
+      // One store call per poll for the whole session, not one per utterance.
+      const processed = await this.deps.stores.memory.processedFactsOf(this.tenant, [...this.unconsolidated]);
+      for (const id of processed.keys()) this.unconsolidated.delete(id);
       if (this.unconsolidated.size === 0 || Date.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

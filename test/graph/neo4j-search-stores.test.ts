@@ -63,7 +63,12 @@ describe('Neo4j vector search with filters above the exact-scan size', { skip: N
 
   before(async () => {
     await store.ensureCollection('c', { model: 'rand', dimension: dim });
-    await store.upsert('t1', 'c', points.map((p) => ({ id: p.id, vector: p.v, payload: { layer: p.layer, speakerId: p.layer === 'fact' ? 'p_near' : 'p_far' } })));
+    // Addressees: every near point is addressed to p_near; of the mixed points, the first 40 to p_few
+    // (few matching, none near) and all of them to p_far (more than the exact-scan size, none near).
+    await store.upsert('t1', 'c', points.map((p, i) => ({ id: p.id, vector: p.v, payload: {
+      layer: p.layer, speakerId: p.layer === 'fact' ? 'p_near' : 'p_far',
+      addresseeIds: p.layer === 'fact' ? ['p_near'] : i < 1540 ? ['p_few', 'p_far'] : ['p_far'],
+    } })));
     await store.upsert('t2', 'c', [0, 1, 2].map((i) => ({ id: `t2_${i}`, vector: query, payload: { layer: 'interaction', speakerId: 'p_far' } })));
   });
   after(async () => {
@@ -80,6 +85,20 @@ describe('Neo4j vector search with filters above the exact-scan size', { skip: N
     for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score);
     const byId = new Map(points.map((p) => [p.id, p]));
     for (const h of hits) assert.ok(Math.abs(h.score - cosine(byId.get(h.id)!.v, query)) < 1e-4, 'scores are cosine in [-1, 1]');
+  });
+
+  test('an addressee filter with many non-matching near neighbours returns a full k, best first', async () => {
+    const k = 10;
+    const byId = new Map(points.map((p, i) => [p.id, i]));
+    for (const [addressee, matching] of [['p_few', 40], ['p_far', EXACT_MAX + 300]] as const) {
+      const hits = await store.search('t1', 'c', query, k, { addresseeId: addressee });
+      assert.equal(hits.length, k, `${addressee}: ${matching} points match, a full k comes back`);
+      for (const h of hits) assert.ok(h.payload.addresseeIds?.includes(addressee), `${h.id} is addressed to ${addressee}`);
+      if (addressee === 'p_few') {
+        // Below the exact-scan size the answer is the exact top k of the matching points.
+        assert.deepEqual(hits.map((h) => h.id), truth((p) => p.layer !== 'fact' && byId.get(p.id)! < 1540, k));
+      }
+    }
   });
 
   test('with a filter uncorrelated with distance the approximate answer is close to the exact one', async () => {

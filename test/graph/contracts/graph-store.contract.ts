@@ -71,6 +71,16 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.updateParticipant('t1', 'p_missing', { name: 'x' }), null);
     });
 
+    test('participants by ids in one call: those that exist, each once, this tenant only', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const ben = await fx.store.createParticipant('t1', { name: 'Ben', aliases: ['Benny'] });
+      const other = await fx.store.createParticipant('t2', { name: 'Cy' });
+      const found = await fx.store.getParticipants('t1', [ben.id, 'p_missing', ana.id, ben.id, other.id]);
+      assert.deepEqual(found.map((p) => p.name).sort(), ['Ana', 'Ben']);
+      assert.deepEqual(found.find((p) => p.id === ben.id), await fx.store.getParticipant('t1', ben.id), 'the same record getParticipant returns');
+      assert.deepEqual(await fx.store.getParticipants('t1', []), []);
+    });
+
     test('participants named in a text: name or alias, any case, oldest first; other tenants never', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
       // Creation times have millisecond resolution: let "oldest first" be defined.

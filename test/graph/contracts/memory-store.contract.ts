@@ -139,6 +139,15 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(await store.keptExtraction('t7k', 'u_3'), '{"subject":"p_other"}');
     });
 
+    test('processed utterances read many at once: fact ids of each processed one, the others absent', async () => {
+      await store.markProcessed('t7c', 'u_1', ['f_1', 'f_2']);
+      await store.markProcessed('t7c', 'u_2', []);
+      await store.markProcessed('t7d', 'u_3', ['f_9']);
+      const found = await store.processedFactsOf('t7c', ['u_1', 'u_2', 'u_3', 'u_missing', 'u_1']);
+      assert.deepEqual([...found.entries()].sort(), [['u_1', ['f_1', 'f_2']], ['u_2', []]]);
+      assert.equal((await store.processedFactsOf('t7c', [])).size, 0);
+    });
+
     test('adding a fact under an id already stored adds nothing and returns the stored fact', async () => {
       const [old] = await store.addFacts('t7b', [fact()]);
       assert.ok(old);
