@@ -10,7 +10,10 @@ export interface Job<T = unknown> {
 export interface EnqueueOptions {
   /** Jobs with the same id are enqueued once (idempotency); default: a fresh id. */
   jobId?: string;
-  /** Total tries before the job goes to the dead-letter list; default 5. */
+  /**
+   * Total tries before the job goes to the dead-letter list; default 5. A try that fails because a
+   * store is down (`PARLEY_ERR_STORE_UNAVAILABLE`) does not count: see `isStoreOutage`.
+   */
   attempts?: number;
   /** First retry delay in ms, doubled on each further retry; default 500. */
   backoffMs?: number;
@@ -35,6 +38,28 @@ export interface QueueStats {
   oldestWaitingMs: number | null;
 }
 
+/** The longest wait between two tries of a job whose stores are down, ms. */
+export const OUTAGE_MAX_DELAY_MS = 30_000;
+
+/**
+ * True when `err` (or an error in its `cause` chain) is `PARLEY_ERR_STORE_UNAVAILABLE`: a backend did
+ * not answer. Every queue retries such a job for as long as the outage lasts, waiting
+ * `outageDelay` between tries, without using up its attempts and without ever dead-lettering it:
+ * the utterance it consolidates was acknowledged, and a Neo4j restart that outlasts the attempts'
+ * backoff (seconds) must not drop its memory.
+ */
+export function isStoreOutage(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth += 1) {
+    if ((e as { code?: unknown }).code === 'PARLEY_ERR_STORE_UNAVAILABLE') return true;
+  }
+  return false;
+}
+
+/** The wait before the next try when `outages` earlier tries met a store outage: `backoffMs` doubled per such try, at most OUTAGE_MAX_DELAY_MS. */
+export function outageDelay(backoffMs: number, outages: number): number {
+  return Math.min(OUTAGE_MAX_DELAY_MS, backoffMs * 2 ** Math.min(Math.max(0, outages), 20));
+}
+
 export type JobHandler<T = unknown> = (job: Job<T>, signal: AbortSignal) => Promise<void>;
 
 export interface WorkerOptions {
@@ -44,7 +69,9 @@ export interface WorkerOptions {
 
 /**
  * Durable job queue. Implementations: SQLite (embedded, in-process), Redis via BullMQ (networked,
- * workers in other processes). Delivery is at least once: handlers must be idempotent.
+ * workers in other processes). Delivery is at least once: handlers must be idempotent. A handler
+ * that fails with a store outage (`isStoreOutage`) is tried again until the store is back, without
+ * using up the job's attempts; any other failure uses one.
  */
 export interface JobQueue {
   /** Durably enqueue; resolves once the job will survive a crash. Returns the job id. */

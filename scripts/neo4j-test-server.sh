@@ -7,7 +7,8 @@
 #                                        for its Bolt URI and write NEO4J_URI / NEO4J_USER /
 #                                        NEO4J_PASSWORD to $NEO4J_TEST_ENV (source it)
 #   scripts/neo4j-test-server.sh stop    stop it and remove its data
-#   scripts/neo4j-test-server.sh restart stop it (SIGTERM, or SIGKILL with NEO4J_TEST_RESTART_SIGNAL=KILL)
+#   scripts/neo4j-test-server.sh restart stop it (SIGTERM, or SIGKILL with NEO4J_TEST_RESTART_SIGNAL=KILL),
+#                                        leave it down NEO4J_TEST_RESTART_PAUSE_S seconds (default 0)
 #                                        and start it again on the same data, port and password;
 #                                        only for a server started with NEO4J_TEST_KEEP_DATA=1
 #
@@ -101,6 +102,7 @@ restart() {
     echo "neo4j-test-server: restart needs a server started with NEO4J_TEST_KEEP_DATA=1 in $state" >&2; exit 1; }
   build
   terminate "${NEO4J_TEST_RESTART_SIGNAL:-TERM}"
+  sleep "${NEO4J_TEST_RESTART_PAUSE_S:-0}"
   launch "$(cat "$state/password")" --keep-data --port "$(cat "$state/port")"
 }
 

@@ -1,9 +1,9 @@
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { DelayedError, Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { newId } from '../core/ids.js';
-import type {
-  DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions,
+import {
+  isStoreOutage, outageDelay, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 
 export interface BullmqJobQueueOptions {
@@ -59,11 +59,23 @@ export class BullmqJobQueue implements JobQueue {
   process<T>(name: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
     const worker = new Worker(
       name,
-      async (job) => {
-        await handler(
-          { id: job.id ?? '', name: job.name, data: job.data as T, attempt: job.attemptsMade + 1 },
-          this.controller.signal,
-        );
+      async (job, token) => {
+        try {
+          await handler(
+            { id: job.id ?? '', name: job.name, data: job.data as T, attempt: job.attemptsMade + 1 },
+            this.controller.signal,
+          );
+        } catch (err) {
+          if (!isStoreOutage(err) || !token) throw err;
+          // A store is down: try again later without using up an attempt (BullMQ counts an attempt
+          // only when the processor fails; a job moved to delayed with DelayedError is not failed).
+          // Runs started but not counted as attempts are the earlier outages (or stalled runs).
+          const outages = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
+          const delayMs = outageDelay((job.opts.backoff as { delay?: number } | undefined)?.delay ?? 500, outages);
+          this.options.logger?.warn({ jobId: job.id, job: name, outages: outages + 1, retryInMs: delayMs, err: (err as Error).message }, 'store unavailable; job retried later');
+          await job.moveToDelayed(Date.now() + delayMs, token);
+          throw new DelayedError();
+        }
       },
       { connection: this.connection, prefix: this.prefix, concurrency: Math.max(1, options.concurrency ?? 1) },
     );

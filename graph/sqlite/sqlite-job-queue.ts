@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type {
-  DeadLetter, EnqueueOptions, JobHandler, JobQueue, QueueStats, WorkerOptions,
+import {
+  isStoreOutage, outageDelay, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 import type Database from 'better-sqlite3';
 import { type SqliteDatabase } from './database.js';
@@ -20,6 +20,8 @@ const KEEP_DONE_MS = 24 * 3600 * 1000;
 interface JobRow {
   id: string; name: string; data: string; attempts_made: number; max_attempts: number;
   backoff_ms: number; error: string | null; updated_at: number;
+  /** Tries in a row that met a store outage (not counted in attempts_made). */
+  outages: number;
 }
 
 interface Registration {
@@ -65,6 +67,7 @@ export class SqliteJobQueue implements JobQueue {
     const columns = new Set((db.prepare('PRAGMA table_info(jobs)').all() as { name: string }[]).map((c) => c.name));
     if (!columns.has('owner')) db.exec('ALTER TABLE jobs ADD COLUMN owner TEXT');
     if (!columns.has('lease_until')) db.exec('ALTER TABLE jobs ADD COLUMN lease_until INTEGER');
+    if (!columns.has('outages')) db.exec('ALTER TABLE jobs ADD COLUMN outages INTEGER NOT NULL DEFAULT 0');
     this.pollMs = options.pollMs ?? 200;
     this.leaseMs = options.leaseMs ?? 15_000;
     db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(Date.now() - KEEP_DONE_MS);
@@ -126,7 +129,7 @@ export class SqliteJobQueue implements JobQueue {
   async retryDeadLetter(name: string, id: string): Promise<boolean> {
     const now = Date.now();
     const changes = this.db
-      .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = 0, run_at = ?, updated_at = ?
+      .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = 0, outages = 0, run_at = ?, updated_at = ?
         WHERE id = ? AND name = ? AND state = 'dead'`)
       .run(now, now, id, name).changes;
     this.schedule(0);
@@ -215,10 +218,20 @@ export class SqliteJobQueue implements JobQueue {
         .run(Date.now(), row.id, this.owner);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      if (isStoreOutage(err)) {
+        // A store is down: the claim's attempt is given back and the job waits, for as long as the outage lasts.
+        const delay = outageDelay(row.backoff_ms, row.outages);
+        this.db
+          .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = attempts_made - 1, outages = outages + 1, error = ?, run_at = ?,
+              updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?`)
+          .run(message, Date.now() + delay, Date.now(), row.id, this.owner);
+        this.options.logger?.warn({ jobId: row.id, job: row.name, outages: row.outages + 1, retryInMs: delay, err: message }, 'store unavailable; job retried later');
+        return;
+      }
       const dead = row.attempts_made >= row.max_attempts;
       const delay = row.backoff_ms * 2 ** (row.attempts_made - 1);
       this.db
-        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?')
+        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ?, lease_until = NULL, outages = 0 WHERE id = ? AND owner = ?')
         .run(dead ? 'dead' : 'waiting', message, Date.now() + delay, Date.now(), row.id, this.owner);
       this.options.logger?.warn({ jobId: row.id, job: row.name, attempt: row.attempts_made, dead, err: message }, 'job failed');
     }

@@ -171,9 +171,13 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 /**
  * POST JSON; returns the status and parsed body (null when not JSON). Raw on purpose: the scale-out test
  * counts every answer (a refused or failed POST while Neo4j restarts) instead of retrying or throwing as the SDK does.
+ * With `timeoutMs`, a request still unanswered then fails (`TimeoutError`) instead of waiting on a server that hangs.
  */
-export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export async function postJson(url: string, body: unknown, timeoutMs?: number): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+  });
   const text = await res.text();
   let parsed: unknown = null;
   try {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
+import { ParleyError } from '../../../graph/core/errors.js';
 import type { JobQueue } from '../../../graph/job-queue.js';
 import { contractSuite } from './contract-suite.js';
 
@@ -66,6 +67,24 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       await fx.queue.drain('flaky', 10_000);
       assert.equal((await fx.queue.deadLetters('flaky')).length, 0);
       assert.equal(attempts.length, 4);
+    });
+
+    test('a store outage delays a job for as long as it lasts without using up its attempts', async () => {
+      const tries: number[] = [];
+      const down = (): ParleyError => new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during a test');
+      fx.queue.process('outage', async (job) => {
+        tries.push(job.attempt);
+        // Six tries meet a store that is down (three times as many as the job's attempts), three of
+        // them through a wrapping error's cause; then the store is back, and an ordinary failure
+        // still uses up an attempt.
+        if (tries.length <= 3) throw down();
+        if (tries.length <= 6) throw new Error('consolidation failed', { cause: down() });
+        if (tries.length === 7) throw new Error('boom');
+      });
+      await fx.queue.enqueue('outage', { k: 1 }, { attempts: 2, backoffMs: 10 });
+      await fx.queue.drain('outage', 20_000);
+      assert.deepEqual(tries, [1, 1, 1, 1, 1, 1, 1, 2]);
+      assert.deepEqual(await fx.queue.deadLetters('outage'), []);
     });
 
     test('stats count waiting and running jobs and age the oldest due one (metrics)', async () => {
