@@ -37,9 +37,10 @@ export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0,
 
 /**
  * The defaults before this change (commit 5f93910): facts ranked as items of their own beside the
- * turns (not as pointers to their source turns).
+ * turns (not as pointers to their source turns), and a time something was said at ("as mentioned on
+ * 3 June") widened like any other.
  */
-export const PREVIOUS: AgenticOptions = { factsAsPointers: false };
+export const PREVIOUS: AgenticOptions = { factsAsPointers: false, timeScope: { saidAt: false } };
 
 const K = 5;
 const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;

@@ -34,11 +34,12 @@ export function itemCandidates(
  * Facts as pointers to their turns: the answer's places are turns. A topical fact (best first)
  * lifts its source turn to the better of the turn's score and the fact's own rank, and the turn is
  * then served as that fact (the best-ranked one `usable` for it; `usable` gets whether every fact of
- * the turn is closed). A source turn outside the loop's list is read from the graph and joins with
+ * the turn is closed); a ranked turn with no topical fact is served as its best matched fact among
+ * `others`, if any, without a lift. A source turn outside the loop's list is read from the graph and joins with
  * the fact's score. A fact none of whose source turns can be read stays an item of its own.
  */
 export async function pointerCandidates(
-  input: MemoryLayerInput, turns: Candidate[], topical: Fact[], ownRank: OwnRank,
+  input: MemoryLayerInput, turns: Candidate[], topical: Fact[], others: Fact[], ownRank: OwnRank,
   usable: (f: Fact, turnClosed: boolean) => boolean,
 ): Promise<Candidate[]> {
   const byTurn = new Map<string, Candidate>();
@@ -62,6 +63,13 @@ export async function pointerCandidates(
     if (!usable(f, closed)) continue;
     lifted.set(at, Math.max(lifted.get(at) ?? 0, score));
     if (!served.has(at)) served.set(at, { f, score });
+  }
+  // A ranked turn none of whose facts the question matches on its words is served as its best
+  // matched fact (found by names or by vector), in the turn's place: the item then holds both.
+  for (const f of others) {
+    const at = f.referIds.find((r) => byTurn.has(r));
+    const turn = at === undefined ? undefined : byTurn.get(at);
+    if (at !== undefined && !served.has(at) && usable(f, turn?.kind === 'turn' && turn.closedAt !== null)) served.set(at, { f, score: 0 });
   }
   const out: Candidate[] = [];
   for (const c of turns) {

@@ -50,16 +50,17 @@ export interface MemoryLayerOptions {
   sourceOnce?: boolean;
   /**
    * Facts as pointers to their turns (default true): the answer is ranked by source turn. A fact the
-   * question matches on its own lifts its source turn (the turn scores the better of its own rank and
-   * `factItemWeight` × the fact's rank), and a turn with such a fact is served as that fact, carrying
-   * the turn's words (`source_text`): a fact never pushes a turn out, and what the fact leaves out of
-   * its turn is still served. A turn none of whose facts the question matches is served as the turn.
+   * question matches on its words may lift its source turn (`factLiftWeight`), and a ranked turn is
+   * served as its best matched fact (one matching the question's words first, else one found by
+   * names or by vector), carrying the turn's words (`source_text`): a fact never pushes a turn out,
+   * and what the fact leaves out of its turn is still served. A turn with no matched fact is served as the turn.
    * False: facts rank as items of their own beside the turns (as before).
    */
   factsAsPointers?: boolean;
   /**
    * With `factsAsPointers`: weight of a matched fact's own rank in its source turn's score (the lift);
-   * default 0.5. 0: facts never move a turn, they only stand for the turns the loop ranked.
+   * default 0: facts never move a turn, they only stand for the turns the loop ranked (whose ranking
+   * already counts fact matches). Chosen on LoCoMo conversations 1–5 against 0.25 and 0.5 (docs/BENCHMARKS.md).
    */
   factLiftWeight?: number;
 }
@@ -125,7 +126,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time });
   const superseded = (f: Fact): boolean => f.validTo !== null || factEnded(f, nowIso);
   const candidates = (o.factsAsPointers ?? true)
-    ? await pointerCandidates(input, turnCandidates, topical, ownRank(o.factLiftWeight ?? 0.5),
+    ? await pointerCandidates(input, turnCandidates, topical, facts.filter((f) => !topical.includes(f)), ownRank(o.factLiftWeight ?? 0),
       (f, turnClosed) => !validity || intent === 'past' || turnClosed || !superseded(f))
     : itemCandidates(input, turnCandidates, topical, facts, ownRank(factW), share);
   const seen = new Set(candidates.map((c) => c.id));

@@ -23,6 +23,8 @@ export interface TimeScopeOptions {
   slackAfterDays?: number;
   /** A month or day named without a year stands for that month or day in each of this many years, newest first; default 10. */
   yearsBack?: number;
+  /** A time something was said at ("as mentioned on 3 June") gets no slack after it; default true (false: as any time). */
+  saidAt?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -62,7 +64,7 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     // Durations ("for a few weeks") and the future ("next month") name no time a memory is from;
     // a bare "weekend" or "morning" is a topic unless "last", "this", "ago"... anchor it.
     if (/^for\b/i.test(r.text) || /\bnext\b/i.test(r.text) || (!calendar && !RELATIVE.test(r.text))) continue;
-    const said = SAID_AT.test(question.slice(0, r.index));
+    const said = (options.saidAt ?? true) && SAID_AT.test(question.slice(0, r.index));
     const at = r.start.date();
     const y = at.getUTCFullYear();
     const m = at.getUTCMonth();

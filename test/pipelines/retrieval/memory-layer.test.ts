@@ -62,18 +62,18 @@ describe('memory layer: facts as pointers to their turns (the default)', () => {
     assert.ok(items.slice(1).every((i) => i.layer === 'interaction' && i.source_text === null));
   });
 
-  test('a fact matched on names alone does not replace its turn: the turn is served', async () => {
+  test('a fact matched on names alone stands for its turn in the turn\'s place, carrying the turn\'s words', async () => {
     // "Ana is Ben's friend" holds none of the question's content words (it matched on the names).
     const items = await answerItems(input([fact('fn', 'u2', 'Ana is Ben\'s friend')]), opts);
-    assert.deepEqual(items.map((i) => i.id), ['u1', 'u2', 'u3', 'u4'], items.map((i) => `${i.layer}: ${i.text}`).join(' | '));
-    const before = await answerItems(input([fact('fn', 'u2', 'Ana is Ben\'s friend')]), { ...opts, factsAsPointers: false });
-    assert.equal(before[1]?.id, 'fn', 'as items, the thinner fact stood in for the turn');
+    assert.deepEqual(items.map((i) => i.refer_ids[0]), ['u1', 'u2', 'u3', 'u4'], items.map((i) => `${i.layer}: ${i.text}`).join(' | '));
+    assert.equal(items[1]?.id, 'fn');
+    assert.equal(items[1]?.source_text, TURNS[1]?.text);
   });
 
   test('a matched fact lifts its source turn from outside the ranking, served as the fact with the turn\'s words', async () => {
     const far = turn('u9', 9, 'Last summer we also sailed along the coast to a tiny island.');
     const facts = [{ ...fact('f9', 'u9', 'Ana sailed along the coast'), speakerId: 'p_ana' }];
-    const lifted = await answerItems({ ...input(facts, TURNS, [far]), factor: () => 3 }, opts);
+    const lifted = await answerItems({ ...input(facts, TURNS, [far]), factor: () => 3 }, { ...opts, factLiftWeight: 0.5 });
     const item = lifted.find((i) => i.id === 'f9');
     assert.ok(item, lifted.map((i) => i.id).join(', '));
     assert.equal(item.source_text, far.text);
@@ -81,10 +81,10 @@ describe('memory layer: facts as pointers to their turns (the default)', () => {
     assert.equal(new Set(lifted.flatMap((i) => i.refer_ids)).size, 4, 'four different turns');
   });
 
-  test('factLiftWeight 0: a fact never moves a turn, it only stands for a ranked one', async () => {
+  test('by default (factLiftWeight 0) a fact never moves a turn, it only stands for a ranked one', async () => {
     const far = turn('u9', 9, 'Last summer we also sailed along the coast to a tiny island.');
     const facts = [fact('f9', 'u9', 'Ana sailed along the coast'), fact('f3', 'u3', 'The harbour was busy with boats')];
-    const items = await answerItems({ ...input(facts, TURNS, [far]), factor: () => 3 }, { ...opts, factLiftWeight: 0 });
+    const items = await answerItems({ ...input(facts, TURNS, [far]), factor: () => 3 }, opts);
     assert.deepEqual(items.map((i) => i.refer_ids[0]), ['u1', 'u2', 'u3', 'u4']);
     assert.equal(items[2]?.id, 'f3', 'the ranked turn is served as its fact');
   });

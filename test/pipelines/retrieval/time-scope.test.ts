@@ -55,6 +55,7 @@ describe('the time a question names', () => {
     assert.equal(told?.ranges[0]?.until, '2023-11-07T00:00:00.000Z');
     const happened = timeScope('Where did Maria volunteer on 3 June, 2023?', NOW, slack);
     assert.equal(happened?.ranges[0]?.until, '2023-06-18T00:00:00.000Z', 'an event\'s date keeps the slack: told days later');
+    assert.equal(timeScope('What did Tim say on November 6, 2023?', NOW, { ...slack, saidAt: false })?.ranges[0]?.until, '2023-11-21T00:00:00.000Z');
   });
 });
 
