@@ -100,12 +100,13 @@ export interface MemoryLayerInput {
 }
 
 /**
- * Fuse the loop's turns with facts, profiles, relations and persona nodes the question matches (rank
- * fusion: a turn scores 1/(rrfK + rank); a fact scores the better of its weighted rank among the
- * facts the question matches and the score of its best-ranked source turn: it stands in for the turn
- * it restates, which it then replaces; the loop's turn ranking already counts fact matches).
- * Validity: see `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items:
- * best first, then any that only filled places left after the diversity cap.
+ * Join the loop's turns with the facts, profiles, relations and persona nodes the question matches
+ * (a turn scores 1/(rrfK + rank)). By default facts are pointers to their turns
+ * (`factsAsPointers`): a ranked turn is served as its best matched fact, carrying the turn's words;
+ * otherwise a fact scores the better of its weighted rank among the matched facts and the score of
+ * its best-ranked source turn, and stands beside the turns. Validity: see
+ * `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items: best first, then
+ * any that only filled places left after the diversity cap.
  */
 export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions = {}): Promise<MemoryItem[]> {
   const { stores, tenant, rrfK, intent } = input;
