@@ -1,13 +1,20 @@
+import type { GraphStore } from '../../graph/graph-store.js';
 import type { Fact } from '../../graph/memory-store.js';
-import type { Utterance } from '../../graph/types.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
 import type { PersonaCandidate } from './hydrate.js';
-import type { MemoryLayerInput } from './memory-layer.js';
 
 /** One place in an answer: a turn, a fact (standing for its source turns) or a persona node. */
 export type Candidate =
   | { kind: 'turn'; id: string; score: number; u: Utterance; closedAt: string | null }
   | { kind: 'fact'; id: string; score: number; f: Fact }
   | { kind: 'persona'; id: string; score: number; p: PersonaCandidate };
+
+/** What candidate building reads: the loop's turns, best first, and the graph (source turns outside them). */
+export interface CandidateInput {
+  stores: { graph: Pick<GraphStore, 'getUtterances'> };
+  tenant: TenantId;
+  turns: { u: Utterance }[];
+}
 
 /** A fact's score from its own rank among the facts the question matches (0-based `i`). */
 export type OwnRank = (f: Fact, i: number) => number;
@@ -17,7 +24,7 @@ export type OwnRank = (f: Fact, i: number) => number;
  * rank (only when topical) and the score of its best-ranked source turn, and stands beside the turns.
  */
 export function itemCandidates(
-  input: MemoryLayerInput, turns: Candidate[], topical: Fact[], facts: Fact[], ownRank: OwnRank, share: (rank: number) => number,
+  input: CandidateInput, turns: Candidate[], topical: Fact[], facts: Fact[], ownRank: OwnRank, share: (rank: number) => number,
 ): Candidate[] {
   const turnRank = new Map(input.turns.map((t, i) => [t.u.id, i + 1]));
   const own = new Set(topical.map((f) => f.id));
@@ -39,7 +46,7 @@ export function itemCandidates(
  * the fact's score. A fact none of whose source turns can be read stays an item of its own.
  */
 export async function pointerCandidates(
-  input: MemoryLayerInput, turns: Candidate[], topical: Fact[], others: Fact[], ownRank: OwnRank,
+  input: CandidateInput, turns: Candidate[], topical: Fact[], others: Fact[], ownRank: OwnRank,
   usable: (f: Fact, turnClosed: boolean) => boolean,
 ): Promise<Candidate[]> {
   const byTurn = new Map<string, Candidate>();
