@@ -9,10 +9,11 @@
  * prepended, BM25 + dense (USE-lite) fused with RRF (k = 60), and flat dense.
  * Metrics per question: evidence any@5 / all@5 (gold dia_ids map to utterance ids by ingestion order;
  * an item's refer_ids count as its turns) and answer level: does the top item (ans@1) or one of the
- * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`). Categories 1–4 together, 5
+ * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`; an item states what its text
+ * and, for a fact, the source turn's words it carries in `source_text` state). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR] [--dump FILE]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR] [--dump FILE] [--variants FILE]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
@@ -22,7 +23,10 @@
  * `locomo_`-prefixed names; `addressee` may list several names separated by commas, or none); all its
  * conversations are asked (no split: such a set is for reporting, never for tuning). A question's
  * optional `kind` ("who-said", …) gets its own any@5 table. `--dump FILE` appends one JSON line per
- * question (gold ids, every system's items and scores): for diagnosis on dev.
+ * question (gold ids, every system's items and scores): for diagnosis on dev. `--variants FILE` (dev
+ * split only) asks Parley in-process with each named set of `AgenticOptions` in FILE (a JSON object,
+ * name → options; the first is the reference) and prints one row per variant with paired
+ * differences from the reference, and no baselines: for choosing options on conversations 1–5.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +39,7 @@ import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { addresseesOf, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
 import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo-systems.js';
+import { runLocomoVariants } from './lib/locomo-variants.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -126,6 +131,10 @@ if (process.argv.includes('--ingest-only')) {
 const dump = arg('dump');
 const deps: LocomoDeps = { app, client, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}) };
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
-await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
+const variants = arg('variants');
+if (variants) {
+  if (split !== 'dev') throw new Error('--variants is for choosing options: dev split only');
+  await runLocomoVariants(deps, qas, JSON.parse(readFileSync(variants, 'utf8')) as Record<string, AgenticOptions>, `${what} (${convs.join(', ')})`);
+} else await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
 await app.close();
 tmp?.remove();

@@ -36,16 +36,17 @@ export interface LocomoQa {
 export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false };
 
 /**
- * The defaults before issue #16 parts 5–6 (commit 23786f1: answer layer on, no diversity cap): each
- * source turn may be served by several items, every named participant is searched as a speaker.
+ * The defaults before this change (commit 5f93910): facts ranked as items of their own beside the
+ * turns (not as pointers to their source turns), and a time something was said at ("as mentioned on
+ * 3 June") widened like any other.
  */
-export const PREVIOUS: AgenticOptions = { sourceOnce: false, addresseeRoles: false };
+export const PREVIOUS: AgenticOptions = { factsAsPointers: false, timeScope: { saidAt: false } };
 
 const K = 5;
 const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
-  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (facts as items; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
 };
 const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;
@@ -77,7 +78,8 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
     const answer = q.category === 5 ? (q.adversarial_answer ?? q.answer ?? '') : (q.answer ?? '');
     const vector = (await app.retriever.embedder.embed([q.question]))[0] as Float32Array;
     const turnItems = (ids: string[]): { refs: string[]; text: string }[] => ids.map((id) => ({ refs: [id], text: textOf.get(id) ?? '' }));
-    const fromItems = (items: MemoryItem[]): { refs: string[]; text: string }[] => items.map((i) => ({ refs: i.refer_ids, text: i.text }));
+    // What an item states: its text and, for a fact, the words of its source turns it carries.
+    const fromItems = (items: MemoryItem[]): { refs: string[]; text: string }[] => items.map((i) => ({ refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text }));
     const bm25 = async (n: number): Promise<string[]> => (await app.stores.lexical.search(tenant, q.question, n, { layer: 'interaction' })).map((h) => h.id);
     const dense = async (n: number): Promise<string[]> => (await app.stores.vectors.search(tenant, collectionFor('interaction'), vector, n)).map((h) => h.id);
     const run: Record<System, () => Promise<{ refs: string[]; text: string }[]>> = {

@@ -36,6 +36,11 @@ export interface MemoryItem {
    * the question asks about now and ranked first when it asks about the past.
    */
   superseded: boolean;
+  /**
+   * A fact, profile or relation item: the words of the turns it was drawn from, as said (so what
+   * the distilled text leaves out is still there); null for a turn (its text is the turn) and a persona node.
+   */
+  source_text: string | null;
   score: number;
 }
 

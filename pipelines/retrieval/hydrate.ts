@@ -71,6 +71,13 @@ export async function hydrate(
     ...persona.map((p) => p.node.participantId)];
   const [closedAt] = await Promise.all([turnsClosedAt(stores, tenant, utterances.map((u) => u.id), now), names.prefetch(people)]);
   const fById = new Map(facts.map((f) => [f.id, f]));
+  // A fact item carries the words of its source turns.
+  const sourceIds = [...new Set(facts.flatMap((f) => f.referIds))].filter((r) => !uById.has(r));
+  const sourceById = new Map([...uById, ...(await stores.graph.getUtterances(tenant, sourceIds)).map((u) => [u.id, u] as const)]);
+  const said = (ids: string[]): string | null => {
+    const texts = ids.flatMap((r) => sourceById.get(r)?.text ?? []);
+    return texts.length > 0 ? texts.join(' … ') : null;
+  };
   const items: MemoryItem[] = [];
   for (const { id, score } of fused) {
     const u = uById.get(id);
@@ -82,7 +89,7 @@ export async function hydrate(
       (p && p.participantId === askerId));
     const s = (involved ? score * (1 + boost) : score) * ((u && closedAt.has(u.id)) || (f && factEnded(f, now)) ? supersededFactor : 1);
     if (u) items.push(await utteranceItem(names, u, s, closedAt.get(u.id) ?? null));
-    else if (f) items.push(await factItem(names, f, s, now));
+    else if (f) items.push(await factItem(names, f, s, now, said(f.referIds)));
     else if (p) items.push(await personaItem(names, p, s));
   }
   return items.sort((a, b) => b.score - a.score);

@@ -13,20 +13,23 @@ export async function utteranceItem(names: NameResolver, u: Utterance, score: nu
   return {
     id: u.id, layer: 'interaction', text: u.text, speaker: await names.ref(u.speakerId),
     addressees: await Promise.all(u.addresseeIds.map((a) => names.ref(a))), refer_ids: [u.id],
-    session_id: u.sessionId, time: u.time, valid_from: u.time, valid_to: closedAt, superseded: closedAt !== null, score,
+    session_id: u.sessionId, time: u.time, valid_from: u.time, valid_to: closedAt, superseded: closedAt !== null, source_text: null, score,
   };
 }
 
 /**
  * A fact-, profile- or relation-layer item (a fact of kind `relation` is served as `relation`).
  * `valid_to` is when it was closed, else the end it carries by its own words ("for a month"; may
- * lie ahead of `now`); past that end it is served as superseded.
+ * lie ahead of `now`); past that end it is served as superseded. `sourceText`: the words of its
+ * source turns, as said (what the fact leaves out of them).
  */
-export async function factItem(names: NameResolver, f: Fact, score: number, now: string = new Date().toISOString()): Promise<MemoryItem> {
+export async function factItem(
+  names: NameResolver, f: Fact, score: number, now: string = new Date().toISOString(), sourceText: string | null = null,
+): Promise<MemoryItem> {
   return {
     id: f.id, layer: f.kind === 'relation' ? 'relation' : f.layer, text: f.content, speaker: await names.ref(f.speakerId),
     addressees: await Promise.all(f.addresseeIds.map((a) => names.ref(a))), refer_ids: f.referIds,
-    session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo ?? f.validUntil, superseded: f.validTo !== null || factEnded(f, now), score,
+    session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo ?? f.validUntil, superseded: f.validTo !== null || factEnded(f, now), source_text: sourceText, score,
   };
 }
 
@@ -45,6 +48,6 @@ export async function personaItem(names: NameResolver, node: PersonaNode, score:
   return {
     id: node.id, layer: 'persona', text: personaText(node, speaker.name), speaker, addressees: [],
     refer_ids: node.evidenceIds, session_id: node.sessionIds.at(-1) ?? null, time: node.lastSeen,
-    valid_from: node.firstSeen, valid_to: null, superseded: false, score,
+    valid_from: node.firstSeen, valid_to: null, superseded: false, source_text: null, score,
   };
 }

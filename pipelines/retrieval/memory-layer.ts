@@ -3,7 +3,8 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { collectionFor } from '../memory/collections.js';
-import { personaCandidates, type PersonaCandidate } from './hydrate.js';
+import { personaCandidates } from './hydrate.js';
+import { itemCandidates, pointerCandidates, type Candidate } from './memory-candidates.js';
 import { factItem, personaItem, utteranceItem, type NameResolver } from './memory-items.js';
 import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
@@ -47,6 +48,21 @@ export interface MemoryLayerOptions {
    * skipped, so one turn's several facts do not fill the answer. False: only a turn a fact restates is skipped (as before).
    */
   sourceOnce?: boolean;
+  /**
+   * Facts as pointers to their turns (default true): the answer is ranked by source turn. A fact the
+   * question matches on its words may lift its source turn (`factLiftWeight`), and a ranked turn is
+   * served as its best matched fact (one matching the question's words first, else one found by
+   * names or by vector), carrying the turn's words (`source_text`): a fact never pushes a turn out,
+   * and what the fact leaves out of its turn is still served. A turn with no matched fact is served as the turn.
+   * False: facts rank as items of their own beside the turns (as before).
+   */
+  factsAsPointers?: boolean;
+  /**
+   * With `factsAsPointers`: weight of a matched fact's own rank in its source turn's score (the lift);
+   * default 0: facts never move a turn, they only stand for the turns the loop ranked (whose ranking
+   * already counts fact matches). Chosen on LoCoMo conversations 1–5 against 0.25 and 0.5 (docs/BENCHMARKS.md).
+   */
+  factLiftWeight?: number;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -83,18 +99,14 @@ export interface MemoryLayerInput {
   now?: string;
 }
 
-type Candidate =
-  | { kind: 'turn'; id: string; score: number; u: Utterance; closedAt: string | null }
-  | { kind: 'fact'; id: string; score: number; f: Fact }
-  | { kind: 'persona'; id: string; score: number; p: PersonaCandidate };
-
 /**
- * Fuse the loop's turns with facts, profiles, relations and persona nodes the question matches (rank
- * fusion: a turn scores 1/(rrfK + rank); a fact scores the better of its weighted rank among the
- * facts the question matches and the score of its best-ranked source turn: it stands in for the turn
- * it restates, which it then replaces; the loop's turn ranking already counts fact matches).
- * Validity: see `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items:
- * best first, then any that only filled places left after the diversity cap.
+ * Join the loop's turns with the facts, profiles, relations and persona nodes the question matches
+ * (a turn scores 1/(rrfK + rank)). By default facts are pointers to their turns
+ * (`factsAsPointers`): a ranked turn is served as its best matched fact, carrying the turn's words;
+ * otherwise a fact scores the better of its weighted rank among the matched facts and the score of
+ * its best-ranked source turn, and stands beside the turns. Validity: see
+ * `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items: best first, then
+ * any that only filled places left after the diversity cap.
  */
 export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions = {}): Promise<MemoryItem[]> {
   const { stores, tenant, rrfK, intent } = input;
@@ -102,7 +114,6 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const factW = o.factItemWeight ?? 0.5;
   const personaW = o.personaItemWeight ?? 0.5;
   const validity = o.validity ?? true;
-  const turnRank = new Map(input.turns.map((t, i) => [t.u.id, i + 1]));
   const nowIso = input.now ?? new Date().toISOString();
   const [facts, persona, closedAt] = await Promise.all([
     factW > 0 ? matchFacts(input) : Promise.resolve([]),
@@ -110,24 +121,25 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
       ? personaCandidates(stores, tenant, input.question, input.askerId) : Promise.resolve([]),
     validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u.id), nowIso) : Promise.resolve(new Map<string, string>()),
   ]);
-  const candidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
-  const seen = new Set(candidates.map((c) => c.id));
+  const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
-  const own = new Set(topical.map((f) => f.id));
-  for (const [i, f] of [...topical, ...facts.filter((f) => !own.has(f.id))].entries()) {
-    const viaTurn = Math.max(0, ...f.referIds.map((r) => (turnRank.has(r) ? share(turnRank.get(r) as number) : 0)));
-    const factor = input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time });
-    const score = Math.max(own.has(f.id) ? factW * share(i + 1) * factor : 0, viaTurn);
-    if (score === 0) continue;
-    candidates.push({ kind: 'fact', id: f.id, score, f });
-    seen.add(f.id);
-    if (validity && intent === 'past') {
-      // What the fact replaced answers "before": follow the chain back (at most 3 steps).
-      let prev = f.supersedes;
+  const ownRank = (weight: number) => (f: Fact, i: number): number =>
+    weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time });
+  const superseded = (f: Fact): boolean => f.validTo !== null || factEnded(f, nowIso);
+  const candidates = (o.factsAsPointers ?? true)
+    ? await pointerCandidates(input, turnCandidates, topical, facts.filter((f) => !topical.includes(f)), ownRank(o.factLiftWeight ?? 0),
+      (f, turnClosed) => !validity || intent === 'past' || turnClosed || !superseded(f))
+    : itemCandidates(input, turnCandidates, topical, facts, ownRank(factW), share);
+  const seen = new Set(candidates.map((c) => c.id));
+  if (validity && intent === 'past') {
+    // What a matched fact replaced answers "before": follow the chain back (at most 3 steps).
+    for (const c of [...candidates]) {
+      if (c.kind !== 'fact') continue;
+      let prev = c.f.supersedes;
       for (let step = 0; prev && step < 3 && !seen.has(prev); step++) {
         const old = await stores.memory.getFact(tenant, prev);
         if (!old) break;
-        candidates.push({ kind: 'fact', id: old.id, score, f: old });
+        candidates.push({ kind: 'fact', id: old.id, score: c.score, f: old });
         seen.add(old.id);
         prev = old.supersedes;
       }
@@ -138,8 +150,8 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
 
   const scored = candidates.flatMap((c) => {
-    const superseded = c.kind === 'turn' ? c.closedAt !== null : c.kind === 'fact' && (c.f.validTo !== null || factEnded(c.f, nowIso));
-    if (!validity || !superseded) return [c];
+    const old = c.kind === 'turn' ? c.closedAt !== null : c.kind === 'fact' && superseded(c.f);
+    if (!validity || !old) return [c];
     if (intent === 'current') return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
@@ -179,8 +191,20 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
     kept.push(c);
   }
+  const said = await sourceTexts(input, kept);
   return Promise.all(kept.map((c) => (c.kind === 'turn' ? utteranceItem(input.names, c.u, c.score, c.closedAt)
-    : c.kind === 'fact' ? factItem(input.names, c.f, c.score, nowIso) : personaItem(input.names, c.p.node, c.score))));
+    : c.kind === 'fact' ? factItem(input.names, c.f, c.score, nowIso, said(c.f)) : personaItem(input.names, c.p.node, c.score))));
+}
+
+/** The words of each kept fact's source turns, joined (null when none is stored). */
+async function sourceTexts(input: MemoryLayerInput, kept: Candidate[]): Promise<(f: Fact) => string | null> {
+  const byId = new Map(input.turns.map((t) => [t.u.id, t.u]));
+  const missing = [...new Set(kept.flatMap((c) => (c.kind === 'fact' ? c.f.referIds : [])))].filter((id) => !byId.has(id));
+  if (missing.length > 0) for (const u of await input.stores.graph.getUtterances(input.tenant, missing)) byId.set(u.id, u);
+  return (f) => {
+    const texts = f.referIds.flatMap((id) => byId.get(id)?.text ?? []);
+    return texts.length > 0 ? texts.join(' … ') : null;
+  };
 }
 
 /** Tie-break: a fact (distilled, self-contained) before the turn it restates, persona last. */

@@ -23,11 +23,18 @@ export interface TimeScopeOptions {
   slackAfterDays?: number;
   /** A month or day named without a year stands for that month or day in each of this many years, newest first; default 10. */
   yearsBack?: number;
+  /** A time something was said at ("as mentioned on 3 June") gets no slack after it; default true (false: as any time). */
+  saidAt?: boolean;
 }
 
 const DAY_MS = 86_400_000;
 /** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
 const RELATIVE = /\b(?:yesterday|today|tonight|ago|last|this|past|previous)\b/i;
+/**
+ * A time the question says something was said at ("as mentioned on 3 June", "what did Tim say on
+ * 6 November", "as of December 2023"): the conversation's own date, so no slack after it.
+ */
+const SAID_AT = /\b(?:mention|mentioned|say|said|tell|told|talk|talked|share|shared|discuss|discussed|state|stated|as\s+of)\s*,?\s*(?:on|in|at|during)?\s*$/i;
 /** "in 2022", "during 2021": a bare year, which chrono leaves alone (it reads like any number). */
 const BARE_YEAR = /\b(?:in|during|since|of|by|for)\s+((?:19|20)\d\d)\b/gi;
 
@@ -36,7 +43,8 @@ const BARE_YEAR = /\b(?:in|during|since|of|by|for)\s+((?:19|20)\d\d)\b/gi;
  * 2022", "in June") and relative ("yesterday", "last week", "3 days ago", relative to `now`) time
  * expressions, parsed by chrono. Each expression becomes a range of its precision (day, week,
  * month or year) widened by the slack; a month or day without a year becomes one range per year.
- * Durations ("for two weeks"), future times and bare time words ("at night") are not scopes.
+ * A time the question says something was said at ("as mentioned on 3 June") gets no slack after
+ * it. Durations ("for two weeks"), future times and bare time words ("at night") are not scopes.
  * Returns null when the question names no time.
  */
 export function timeScope(question: string, now: Date, options: TimeScopeOptions = {}): TimeScope | null {
@@ -46,8 +54,8 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   const ranges: TimeRange[] = [];
   const expressions: string[] = [];
   let rest = question;
-  const add = (start: number, end: number): void => {
-    ranges.push({ since: new Date(start - before).toISOString(), until: new Date(end + after).toISOString() });
+  const add = (start: number, end: number, said = false): void => {
+    ranges.push({ since: new Date(start - before).toISOString(), until: new Date(end + (said ? 0 : after)).toISOString() });
   };
 
   for (const r of chrono.parse(question, now)) {
@@ -56,6 +64,7 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     // Durations ("for a few weeks") and the future ("next month") name no time a memory is from;
     // a bare "weekend" or "morning" is a topic unless "last", "this", "ago"... anchor it.
     if (/^for\b/i.test(r.text) || /\bnext\b/i.test(r.text) || (!calendar && !RELATIVE.test(r.text))) continue;
+    const said = (options.saidAt ?? true) && SAID_AT.test(question.slice(0, r.index));
     const at = r.start.date();
     const y = at.getUTCFullYear();
     const m = at.getUTCMonth();
@@ -69,10 +78,10 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     const end = r.end?.date();
     if (end) {
       const [ey, em, ed] = [end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()];
-      add(Date.UTC(y, m, known('day') ? d : 1), r.end!.isCertain('day') ? Date.UTC(ey, em, ed + 1) : Date.UTC(ey, em + 1, 1));
+      add(Date.UTC(y, m, known('day') ? d : 1), r.end!.isCertain('day') ? Date.UTC(ey, em, ed + 1) : Date.UTC(ey, em + 1, 1), said);
     } else if (known('month') && !known('year')) {
-      for (let i = 0; i < yearsBack; i++) add(...span(now.getUTCFullYear() - i));
-    } else add(...span(y));
+      for (let i = 0; i < yearsBack; i++) add(...span(now.getUTCFullYear() - i), said);
+    } else add(...span(y), said);
     expressions.push(r.text);
     if (calendar) rest = rest.replace(r.text, ' ');
   }

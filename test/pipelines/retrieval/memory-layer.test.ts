@@ -20,17 +20,19 @@ const TURNS = [turn('u1', 1, 'We drove to the coast, hiked the cliffs and ate at
   turn('u3', 3, 'The harbour was busy.'), turn('u4', 4, 'We slept in a tent.')];
 const FACTS = [fact('f1', 'u1', 'Ana drove to the coast'), fact('f2', 'u1', 'Ana hiked the cliffs'), fact('f3', 'u1', 'Ana ate at the harbour')];
 
-function input(): MemoryLayerInput {
-  const graph = { getParticipant: async () => null };
+/** The layer's input over `turns` (ranked in order) and `facts` (matched in order); `stored` are turns outside the ranking. */
+function input(facts: Fact[] = FACTS, turns: Utterance[] = TURNS, stored: Utterance[] = [], terms = ['coast', 'cliffs', 'harbour']): MemoryLayerInput {
+  const all = [...turns, ...stored];
+  const graph = { getParticipant: async () => null, getUtterances: async (_t: string, ids: string[]) => all.filter((u) => ids.includes(u.id)) };
   const stores = {
     graph, vectors: { search: async () => [] },
-    lexical: { search: async () => FACTS.map((f, i) => ({ id: f.id, score: 3 - i })) },
-    memory: { listFacts: async () => FACTS, getFact: async () => null },
+    lexical: { search: async () => facts.map((f, i) => ({ id: f.id, score: 3 - i })) },
+    memory: { listFacts: async () => facts, getFact: async () => null },
   } as unknown as MemoryLayerInput['stores'];
   return {
-    stores, tenant: T, names: new NameResolver(graph as never, T), question: 'Where did Ana go on the trip?', keywords: 'coast cliffs harbour',
-    vector: null, filters: {}, askerId: null, factor: () => 1, intent: null, k: 4, rrfK: 5, depth: 10, terms: ['coast', 'cliffs', 'harbour'],
-    turns: TURNS.map((u, i) => ({ u, score: 1 / (i + 1) })),
+    stores, tenant: T, names: new NameResolver(graph as never, T), question: 'Where did Ana go on the trip?', keywords: terms.join(' '),
+    vector: null, filters: {}, askerId: null, factor: () => 1, intent: null, k: 4, rrfK: 5, depth: 10, terms,
+    turns: turns.map((u, i) => ({ u, score: 1 / (i + 1) })),
   } as MemoryLayerInput;
 }
 
@@ -42,9 +44,48 @@ describe('memory layer: each source turn served once', () => {
     assert.deepEqual(items.slice(1).map((i) => i.id), ['u2', 'u3', 'u4'], 'the other turns take the places');
   });
 
-  test('sourceOnce false: several facts of one turn may be served (as before)', async () => {
-    const items = await answerItems(input(), { validity: false, personaItemWeight: 0, sourceOnce: false });
+  test('sourceOnce false, facts as items: several facts of one turn may be served (as before)', async () => {
+    const items = await answerItems(input(), { validity: false, personaItemWeight: 0, sourceOnce: false, factsAsPointers: false });
     assert.ok(items.filter((i) => i.refer_ids.includes('u1')).length >= 2, items.map((i) => i.text).join(' | '));
     assert.ok(!items.some((i) => i.id === 'u1'), 'the turn a fact restates is still not served beside it');
+  });
+});
+
+describe('memory layer: facts as pointers to their turns (the default)', () => {
+  const opts = { validity: false, personaItemWeight: 0 };
+
+  test('a turn with a fact the question matches is served as that fact, carrying the turn\'s words', async () => {
+    const items = await answerItems(input(), opts);
+    assert.equal(items[0]?.layer, 'fact');
+    assert.deepEqual(items[0]?.refer_ids, ['u1']);
+    assert.equal(items[0]?.source_text, TURNS[0]?.text);
+    assert.ok(items.slice(1).every((i) => i.layer === 'interaction' && i.source_text === null));
+  });
+
+  test('a fact matched on names alone stands for its turn in the turn\'s place, carrying the turn\'s words', async () => {
+    // "Ana is Ben's friend" holds none of the question's content words (it matched on the names).
+    const items = await answerItems(input([fact('fn', 'u2', 'Ana is Ben\'s friend')]), opts);
+    assert.deepEqual(items.map((i) => i.refer_ids[0]), ['u1', 'u2', 'u3', 'u4'], items.map((i) => `${i.layer}: ${i.text}`).join(' | '));
+    assert.equal(items[1]?.id, 'fn');
+    assert.equal(items[1]?.source_text, TURNS[1]?.text);
+  });
+
+  test('a matched fact lifts its source turn from outside the ranking, served as the fact with the turn\'s words', async () => {
+    const far = turn('u9', 9, 'Last summer we also sailed along the coast to a tiny island.');
+    const facts = [{ ...fact('f9', 'u9', 'Ana sailed along the coast'), speakerId: 'p_ana' }];
+    const lifted = await answerItems({ ...input(facts, TURNS, [far]), factor: () => 3 }, { ...opts, factLiftWeight: 0.5 });
+    const item = lifted.find((i) => i.id === 'f9');
+    assert.ok(item, lifted.map((i) => i.id).join(', '));
+    assert.equal(item.source_text, far.text);
+    assert.equal(lifted.length, 4);
+    assert.equal(new Set(lifted.flatMap((i) => i.refer_ids)).size, 4, 'four different turns');
+  });
+
+  test('by default (factLiftWeight 0) a fact never moves a turn, it only stands for a ranked one', async () => {
+    const far = turn('u9', 9, 'Last summer we also sailed along the coast to a tiny island.');
+    const facts = [fact('f9', 'u9', 'Ana sailed along the coast'), fact('f3', 'u3', 'The harbour was busy with boats')];
+    const items = await answerItems({ ...input(facts, TURNS, [far]), factor: () => 3 }, opts);
+    assert.deepEqual(items.map((i) => i.refer_ids[0]), ['u1', 'u2', 'u3', 'u4']);
+    assert.equal(items[2]?.id, 'f3', 'the ranked turn is served as its fact');
   });
 });

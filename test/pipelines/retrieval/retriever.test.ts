@@ -51,6 +51,17 @@ describe('staged retrieval over the left brain (real USE-lite, SQLite, consolida
     assert.ok(r.timings.total_ms >= r.timings.search_ms);
   });
 
+  test('a fact item carries the words of its source turn; a turn item carries none', async () => {
+    const r = await retriever.retrieve({ tenant: T, text: 'What did Ana promise Ben?', k: 10 });
+    const facts = r.items.filter((i) => i.layer === 'fact' || i.layer === 'profile' || i.layer === 'relation');
+    assert.ok(facts.length > 0, r.items.map((i) => i.layer).join(', '));
+    for (const item of facts) {
+      const sources = item.refer_ids.map((id) => said.find((u) => u.id === id)?.text).filter(Boolean);
+      assert.equal(item.source_text, sources.join(' … '), item.text);
+    }
+    for (const item of r.items.filter((i) => i.layer === 'interaction' || i.layer === 'persona')) assert.equal(item.source_text, null);
+  });
+
   test('finds the right memory for entity questions', async () => {
     const cases: [string, string][] = [
       ['How is Miko doing, is the cat still sick?', 'finally eating again'],

@@ -44,6 +44,19 @@ describe('the time a question names', () => {
       assert.equal(timeScope(q, NOW), null, q);
     }
   });
+
+  test('a time something was said at is the conversation\'s date: no slack after it', () => {
+    const slack = { slackBeforeDays: 1, slackAfterDays: 14 };
+    const said = timeScope('What new activity did Maria start recently, as mentioned on 3 June, 2023?', NOW, slack);
+    assert.deepEqual(said?.ranges, [{ since: '2023-06-02T00:00:00.000Z', until: '2023-06-04T00:00:00.000Z' }]);
+    const asOf = timeScope('How long has Tim been playing the piano for, as of December 2023?', NOW, slack);
+    assert.deepEqual(asOf?.ranges, [{ since: '2023-11-30T00:00:00.000Z', until: '2024-01-01T00:00:00.000Z' }]);
+    const told = timeScope('What did Tim say on November 6, 2023?', NOW, slack);
+    assert.equal(told?.ranges[0]?.until, '2023-11-07T00:00:00.000Z');
+    const happened = timeScope('Where did Maria volunteer on 3 June, 2023?', NOW, slack);
+    assert.equal(happened?.ranges[0]?.until, '2023-06-18T00:00:00.000Z', 'an event\'s date keeps the slack: told days later');
+    assert.equal(timeScope('What did Tim say on November 6, 2023?', NOW, { ...slack, saidAt: false })?.ranges[0]?.until, '2023-11-21T00:00:00.000Z');
+  });
 });
 
 describe('the answer a question asks for', () => {

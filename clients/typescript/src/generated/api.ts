@@ -61,6 +61,8 @@ export interface Schemas {
     valid_to: string | null;
     /** replaced or retracted; returned only when the question asks about the past */
     superseded: boolean;
+    /** a fact, profile or relation: the words of the turns it was drawn from, as said; null for a turn (its text is the turn) and a persona node */
+    source_text: string | null;
     score: number;
   };
   MemoryList: {
