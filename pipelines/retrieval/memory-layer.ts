@@ -191,7 +191,11 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
     kept.push(c);
   }
-  const said = await sourceTexts(input, kept);
+  // Every speaker and addressee of the served items in one store call (with networked stores, one
+  // round trip instead of one per person).
+  const people = kept.flatMap((c) => (c.kind === 'turn' ? [c.u.speakerId, ...c.u.addresseeIds]
+    : c.kind === 'fact' ? [c.f.speakerId, ...c.f.addresseeIds] : [c.p.node.participantId]));
+  const [said] = await Promise.all([sourceTexts(input, kept), input.names.prefetch(people)]);
   return Promise.all(kept.map((c) => (c.kind === 'turn' ? utteranceItem(input.names, c.u, c.score, c.closedAt)
     : c.kind === 'fact' ? factItem(input.names, c.f, c.score, nowIso, said(c.f)) : personaItem(input.names, c.p.node, c.score))));
 }

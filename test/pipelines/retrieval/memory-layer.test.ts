@@ -23,7 +23,18 @@ const FACTS = [fact('f1', 'u1', 'Ana drove to the coast'), fact('f2', 'u1', 'Ana
 /** The layer's input over `turns` (ranked in order) and `facts` (matched in order); `stored` are turns outside the ranking. */
 function input(facts: Fact[] = FACTS, turns: Utterance[] = TURNS, stored: Utterance[] = [], terms = ['coast', 'cliffs', 'harbour']): MemoryLayerInput {
   const all = [...turns, ...stored];
-  const graph = { getParticipant: async () => null, getUtterances: async (_t: string, ids: string[]) => all.filter((u) => ids.includes(u.id)) };
+  const graph = {
+    calls: { one: 0, many: 0 },
+    getParticipant: async () => {
+      graph.calls.one++;
+      return null;
+    },
+    getParticipants: async (_t: string, ids: string[]) => {
+      graph.calls.many++;
+      return ids.map((id) => ({ id, name: `name of ${id}` }));
+    },
+    getUtterances: async (_t: string, ids: string[]) => all.filter((u) => ids.includes(u.id)),
+  };
   const stores = {
     graph, vectors: { search: async () => [] },
     lexical: { search: async () => facts.map((f, i) => ({ id: f.id, score: 3 - i })) },
@@ -48,6 +59,17 @@ describe('memory layer: each source turn served once', () => {
     const items = await answerItems(input(), { validity: false, personaItemWeight: 0, sourceOnce: false, factsAsPointers: false });
     assert.ok(items.filter((i) => i.refer_ids.includes('u1')).length >= 2, items.map((i) => i.text).join(' | '));
     assert.ok(!items.some((i) => i.id === 'u1'), 'the turn a fact restates is still not served beside it');
+  });
+});
+
+describe('memory layer: names of the served items', () => {
+  test('every speaker and addressee is read in one store call, not one per person', async () => {
+    const i = input();
+    const graph = i.stores.graph as unknown as { calls: { one: number; many: number } };
+    const items = await answerItems(i, { validity: false, personaItemWeight: 0 });
+    assert.ok(items.length >= 3);
+    assert.deepEqual(graph.calls, { one: 0, many: 1 });
+    assert.ok(items.every((it) => it.speaker?.name === `name of ${it.speaker?.id}`), JSON.stringify(items.map((it) => it.speaker)));
   });
 });
 
