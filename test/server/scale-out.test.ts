@@ -29,14 +29,14 @@ import { TestWsClient } from '../helpers/ws-client.js';
  *
  * It takes minutes (a Neo4j start and restart, stalled-job recovery after a SIGKILL), more than the
  * per-file limit of the main `npm test` pass (--test-timeout=120000 applies to each file), so that
- * pass skips it; it runs on its own through `npm run test:scale-out` (which sets
- * PARLEY_TEST_SCALE_OUT=1 and a longer limit), not as part of `npm test` or `.ci/run`. It runs when
+ * pass skips it; `npm test` then runs it on its own through `npm run test:scale-out` (which sets
+ * PARLEY_TEST_SCALE_OUT=1 and a longer limit), so `.ci/run` runs it too. It runs when
  * the CI's Neo4j is configured (NEO4J_URI set: Java, Maven and the launcher are there) and Redis
  * answers; it skips with the reason otherwise.
  */
 const redisSkip = NEO4J_SKIP ? undefined : await redisSkipReason();
 const skip = process.env.PARLEY_TEST_SCALE_OUT !== '1'
-  ? 'runs in its own pass: npm run test:scale-out (not part of npm test)'
+  ? 'runs in its own pass: npm run test:scale-out (the last step of npm test)'
   : NEO4J_SKIP ?? redisSkip;
 const TENANT = 'default';
 /** Generous: a loaded 2-core machine runs this alongside other suites. */
