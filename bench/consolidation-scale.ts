@@ -17,12 +17,14 @@
  * `--one-session` posts every turn into ONE session (a robot's day-long dialogue loop, one long call),
  * `--batch N` turns a post (default 20) as they come, the next batch once the queue drained: what is
  * keyed by the session (context windows, presence, naming, per-session queries) grows with the run.
+ * `--infer-addressees` leaves out LoCoMo's addressee, so the server infers it (vocatives, replies, naming
+ * evidence), as for a robot's or a call's turns that come without one.
  * `--spans` also times every store and embedder method per window (`bench/lib/spans.ts`).
  * `--dump FILE` writes the stored memory, ids replaced by stable labels and sorted
  * (`bench/lib/memory-dump.ts`), to compare two builds over the same input.
  *
  *   npm run build && node dist/bench/consolidation-scale.js [--turns N] [--window N] [--step N] [--convs A,B] [--serial]
- *     [--one-session [--batch N]] [--spans] [--dump FILE]
+ *     [--one-session [--batch N]] [--infer-addressees] [--spans] [--dump FILE]
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
   const serial = process.argv.includes('--serial');
   // `--one-session`: one session id for every turn, `--batch` turns a post (one turn with `--serial`).
   const oneSession = process.argv.includes('--one-session');
+  const inferAddressees = process.argv.includes('--infer-addressees');
   const batchSize = serial ? 1 : argNumber('batch', 20);
   const batchOf = (t: LocomoTurn, i: number): string => (oneSession
     ? `one|${Math.floor(i / batchSize)}`
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   for (const [b, [batch, rows]] of [...batchRows].entries()) {
     const utterances = rows.map((t) => ({
-      speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * minute.get(t)!),
+      speaker: t.speaker, ...(inferAddressees ? {} : { addressees: [t.addressee] }), time: locomoTime(t.session_date_time, 60 * minute.get(t)!),
       text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
     }));
     let prev: Mark = { t: performance.now(), cpuMs: cpuNow() };
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
 
   const facts = await app.stores.memory.listFacts(TENANT, { includeHistory: true, limit: 1000 });
   console.log(`consolidation-scale (server path): ${turns.length} LoCoMo turns (${[...new Set(turns.map((t) => t.conv_id))].join(' + ')}) `
-    + `in one tenant, ${oneSession ? 'one session, ' : ''}${batchRows.size} batches, ${facts.length}${facts.length === 1000 ? '+' : ''} facts stored; `
+    + `in one tenant, ${oneSession ? 'one session, ' : ''}${inferAddressees ? 'addressees inferred, ' : ''}${batchRows.size} batches, ${facts.length}${facts.length === 1000 ? '+' : ''} facts stored; `
     + `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
   const perMin = (xs: number[]): string => (xs.length / (xs.reduce((a, b) => a + b, 0) / 60_000)).toFixed(0);
   const row = (name: string, xs: typeof costs): string => {
@@ -144,7 +147,8 @@ async function main(): Promise<void> {
   console.log(row('all', costs));
   for (let i = 0; i < costs.length; i += step) console.log(row(`${i + 1}–${Math.min(costs.length, i + step)}`, costs.slice(i, i + step)));
   if (spans) {
-    const phases = [...spans.phases.keys()].filter((p) => p !== 'start');
+    // The phase opened after the last turn holds only the teardown: not a window.
+    const phases = [...spans.phases.keys()].filter((p) => p !== 'start' && Number.parseInt(p, 10) <= costs.length);
     console.log(`\ntime inside store and embedder methods, ms (calls), per ${step}-turn window (--spans):`);
     console.log(spans.table(25, [phases[0]!, phases[Math.floor(phases.length / 2)]!, phases[phases.length - 1]!]));
   }
