@@ -56,10 +56,8 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
   // every pair is the dot product of the two ids' duration-weighted sums of unit vectors, so it costs
   // one pass over the session's utterances, not one per pair of them (a day-long session has thousands).
   const sums = eligible.map((c) => weightedUnitSum(c.utterances));
-  const link = eligible.map((a, i) => eligible.map((b, j) => {
+  const link = sums.map((x, i) => sums.map((y, j) => {
     if (i === j) return -Infinity;
-    const x = sums[i]!;
-    const y = sums[j]!;
     let dot = 0;
     for (let d = 0; d < Math.min(x.sum.length, y.sum.length); d++) dot += x.sum[d]! * y.sum[d]!;
     return dot / (x.seconds * y.seconds);
