@@ -14,11 +14,17 @@
  * first and last `--window` turns (default 200), side by side, plus the whole run.
  * `--serial` posts one turn at a time, each consolidated before the next, so the job order cannot vary
  * between runs (for `--dump`; slower: no two jobs overlap).
+ * `--one-session` posts every turn into ONE session (a robot's day-long dialogue loop, one long call),
+ * `--batch N` turns a post (default 20) as they come, the next batch once the queue drained: what is
+ * keyed by the session (context windows, presence, naming, per-session queries) grows with the run.
+ * `--infer-addressees` leaves out LoCoMo's addressee, so the server infers it (vocatives, replies, naming
+ * evidence), as for a robot's or a call's turns that come without one.
  * `--spans` also times every store and embedder method per window (`bench/lib/spans.ts`).
  * `--dump FILE` writes the stored memory, ids replaced by stable labels and sorted
  * (`bench/lib/memory-dump.ts`), to compare two builds over the same input.
  *
- *   npm run build && node dist/bench/consolidation-scale.js [--turns N] [--window N] [--step N] [--convs A,B] [--serial] [--spans] [--dump FILE]
+ *   npm run build && node dist/bench/consolidation-scale.js [--turns N] [--window N] [--step N] [--convs A,B] [--serial]
+ *     [--one-session [--batch N]] [--infer-addressees] [--spans] [--dump FILE]
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -83,8 +89,19 @@ async function main(): Promise<void> {
   const costs: { wallMs: number; cpuMs: number }[] = [];
   // `--serial`: one turn per post, each consolidated before the next (job order cannot vary: for `--dump`).
   const serial = process.argv.includes('--serial');
-  const batchOf = (t: LocomoTurn): string => `${t.conv_id}|${t.session}${serial ? `|${t.dia_id}` : ''}`;
-  const batches = [...new Set(turns.map(batchOf))];
+  // `--one-session`: one session id for every turn, `--batch` turns a post (one turn with `--serial`).
+  const oneSession = process.argv.includes('--one-session');
+  const inferAddressees = process.argv.includes('--infer-addressees');
+  const batchSize = serial ? 1 : argNumber('batch', 20);
+  const batchOf = (t: LocomoTurn, i: number): string => (oneSession
+    ? `one|${Math.floor(i / batchSize)}`
+    : `${t.conv_id}|${t.session}${serial ? `|${t.dia_id}` : ''}`);
+  const batchRows = new Map<string, typeof turns>();
+  for (const [i, t] of turns.entries()) {
+    const b = batchOf(t, i);
+    batchRows.set(b, [...(batchRows.get(b) ?? []), t]);
+  }
+  const sessionOf = (t: LocomoTurn): string => (oneSession ? 'one-long-session' : `${t.conv_id}-s${t.session}`.replace(/[^A-Za-z0-9_-]/g, '_'));
   // Within its LoCoMo session a turn is a minute after the one before, as bench/retrieval-locomo.ts sends them.
   const minute = new Map<LocomoTurn, number>();
   const counts = new Map<string, number>();
@@ -94,15 +111,14 @@ async function main(): Promise<void> {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const started = performance.now();
-  for (const [b, batch] of batches.entries()) {
-    const rows = turns.filter((t) => batchOf(t) === batch);
+  for (const [b, [batch, rows]] of [...batchRows].entries()) {
     const utterances = rows.map((t) => ({
-      speaker: t.speaker, addressees: [t.addressee], time: locomoTime(t.session_date_time, 60 * minute.get(t)!),
+      speaker: t.speaker, ...(inferAddressees ? {} : { addressees: [t.addressee] }), time: locomoTime(t.session_date_time, 60 * minute.get(t)!),
       text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
     }));
     let prev: Mark = { t: performance.now(), cpuMs: cpuNow() };
     const first = ends.length;
-    const { utterance_ids: ids } = await api.postUtterances(`${rows[0]!.conv_id}-s${rows[0]!.session}`.replace(/[^A-Za-z0-9_-]/g, '_'), utterances);
+    const { utterance_ids: ids } = await api.postUtterances(sessionOf(rows[0]!), utterances);
     rows.forEach((t, i) => label.set(ids[i]!, `${t.conv_id}|${t.dia_id}`));
     await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
     for (const end of ends.slice(first)) {
@@ -115,7 +131,7 @@ async function main(): Promise<void> {
 
   const facts = await app.stores.memory.listFacts(TENANT, { includeHistory: true, limit: 1000 });
   console.log(`consolidation-scale (server path): ${turns.length} LoCoMo turns (${[...new Set(turns.map((t) => t.conv_id))].join(' + ')}) `
-    + `in one tenant, ${batches.length} batches, ${facts.length}${facts.length === 1000 ? '+' : ''} facts stored; `
+    + `in one tenant, ${oneSession ? 'one session, ' : ''}${inferAddressees ? 'addressees inferred, ' : ''}${batchRows.size} batches, ${facts.length}${facts.length === 1000 ? '+' : ''} facts stored; `
     + `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
   const perMin = (xs: number[]): string => (xs.length / (xs.reduce((a, b) => a + b, 0) / 60_000)).toFixed(0);
   const row = (name: string, xs: typeof costs): string => {
@@ -131,7 +147,8 @@ async function main(): Promise<void> {
   console.log(row('all', costs));
   for (let i = 0; i < costs.length; i += step) console.log(row(`${i + 1}–${Math.min(costs.length, i + step)}`, costs.slice(i, i + step)));
   if (spans) {
-    const phases = [...spans.phases.keys()].filter((p) => p !== 'start');
+    // The phase opened after the last turn holds only the teardown: not a window.
+    const phases = [...spans.phases.keys()].filter((p) => p !== 'start' && Number.parseInt(p, 10) <= costs.length);
     console.log(`\ntime inside store and embedder methods, ms (calls), per ${step}-turn window (--spans):`);
     console.log(spans.table(25, [phases[0]!, phases[Math.floor(phases.length / 2)]!, phases[phases.length - 1]!]));
   }

@@ -32,7 +32,7 @@ export interface NeighbourOptions {
  * scores, best first; `utterances` collects every utterance read (for hydration).
  */
 export async function spreadToNeighbours(
-  graph: Pick<GraphStore, 'getUtterances' | 'getTranscript'>,
+  graph: Pick<GraphStore, 'getUtterances' | 'recentUtterances'>,
   tenant: TenantId,
   scored: { id: string; score: number }[],
   utterances: Map<string, Utterance>,
@@ -47,14 +47,11 @@ export async function spreadToNeighbours(
   if ((weight <= 0 && backWeight <= 0) || top.length === 0) return scored;
   const missing = top.map((s) => s.id).filter((id) => !utterances.has(id));
   for (const u of await graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
-  const sessions = [...new Set(top.map((s) => utterances.get(s.id)?.sessionId).filter((s): s is string => s !== undefined))];
   const bySeq = new Map<string, Utterance>();
-  const transcripts = await Promise.all(sessions.map((s) => graph.getTranscript(tenant, s)));
-  for (const list of transcripts) {
-    for (const u of list) {
-      bySeq.set(`${u.sessionId}|${u.seq}`, u);
-      if (!utterances.has(u.id)) utterances.set(u.id, u);
-    }
+  const hits = top.map((s) => utterances.get(s.id)).filter((u): u is Utterance => u !== undefined);
+  for (const u of await neighbourhood(graph, tenant, hits, window)) {
+    bySeq.set(`${u.sessionId}|${u.seq}`, u);
+    if (!utterances.has(u.id)) utterances.set(u.id, u);
   }
   const base = new Map(scored.map((s) => [s.id, s.score]));
   const out = new Map(base);
@@ -72,6 +69,9 @@ export async function spreadToNeighbours(
   }
   const sessionWeight = options.sessionWeight ?? 0;
   if (sessionWeight > 0) {
+    // Every candidate of a top session shares its prior, however far from the top turns.
+    const unread = [...out.keys()].filter((id) => !utterances.has(id));
+    for (const u of await graph.getUtterances(tenant, unread)) utterances.set(u.id, u);
     const perSession = new Map<string, number>();
     for (const { id, score } of top) {
       const s = utterances.get(id)?.sessionId;
@@ -86,4 +86,28 @@ export async function spreadToNeighbours(
     }
   }
   return [...out.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The turns within `window` of each of `hits` in its session (the hits included), one read per
+ * stretch where their windows touch: what scoring needs, never a whole transcript, so a query costs
+ * the same in a day-long session as in a short one. Gaps in a session's sequence (erased turns) are
+ * covered: each read takes every turn up to the stretch's end, as many as the stretch could hold.
+ */
+async function neighbourhood(
+  graph: Pick<GraphStore, 'recentUtterances'>, tenant: TenantId, hits: Utterance[], window: number,
+): Promise<Utterance[]> {
+  const seqs = new Map<string, number[]>();
+  for (const u of hits) seqs.set(u.sessionId, [...(seqs.get(u.sessionId) ?? []), u.seq]);
+  const stretches: { sessionId: string; from: number; to: number }[] = [];
+  for (const [sessionId, list] of seqs) {
+    list.sort((a, b) => a - b);
+    for (const seq of list) {
+      const last = stretches.at(-1);
+      if (last && last.sessionId === sessionId && seq - window <= last.to + 1) last.to = seq + window;
+      else stretches.push({ sessionId, from: seq - window, to: seq + window });
+    }
+  }
+  const reads = await Promise.all(stretches.map((s) => graph.recentUtterances(tenant, s.sessionId, s.to - s.from + 1, s.to + 1)));
+  return reads.flat();
 }

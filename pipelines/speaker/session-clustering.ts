@@ -1,5 +1,3 @@
-import { cosine } from './speaker-embedder.js';
-
 /** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
 export interface WeightedEmbedding {
   /** L2-normalised embedding. */
@@ -54,16 +52,15 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
   const groups: (Group | null)[] = eligible.map((c) => ({
     root: c, members: [c.participantId], seconds: c.utterances.reduce((s, u) => s + u.seconds, 0), known: c.known,
   }));
-  // link[i][j]: duration-weighted mean of utterance-pair cosines between groups i and j.
-  const link = eligible.map((a) => eligible.map((b) => {
-    if (a === b) return -Infinity;
-    let sum = 0;
-    let weight = 0;
-    for (const x of a.utterances) for (const y of b.utterances) {
-      sum += x.seconds * y.seconds * cosine(x.vector, y.vector);
-      weight += x.seconds * y.seconds;
-    }
-    return sum / weight;
+  // link[i][j]: duration-weighted mean of utterance-pair cosines between groups i and j. The sum over
+  // every pair is the dot product of the two ids' duration-weighted sums of unit vectors, so it costs
+  // one pass over the session's utterances, not one per pair of them (a day-long session has thousands).
+  const sums = eligible.map((c) => weightedUnitSum(c.utterances));
+  const link = sums.map((x, i) => sums.map((y, j) => {
+    if (i === j) return -Infinity;
+    let dot = 0;
+    for (let d = 0; d < Math.min(x.sum.length, y.sum.length); d++) dot += x.sum[d]! * y.sum[d]!;
+    return dot / (x.seconds * y.seconds);
   }));
   const merges: { from: string; into: string }[] = [];
   for (;;) {
@@ -100,6 +97,23 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
     merges.push({ from: from.root.participantId, into: into.root.participantId });
     groups[gone] = null;
   }
+}
+
+/** Σ seconds × vector / |vector| over `utterances` (a zero vector adds nothing: its cosine is 0), and Σ seconds. */
+function weightedUnitSum(utterances: readonly WeightedEmbedding[]): { sum: Float64Array; seconds: number } {
+  let dimension = 0;
+  for (const u of utterances) dimension = Math.max(dimension, u.vector.length);
+  const sum = new Float64Array(dimension);
+  let seconds = 0;
+  for (const u of utterances) {
+    seconds += u.seconds;
+    let squares = 0;
+    for (const v of u.vector) squares += v * v;
+    if (squares === 0) continue;
+    const scale = u.seconds / Math.sqrt(squares);
+    for (let d = 0; d < u.vector.length; d++) sum[d] = (sum[d] ?? 0) + scale * (u.vector[d] ?? 0);
+  }
+  return { sum, seconds };
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
 import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
+import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
 
 /**
@@ -57,5 +58,24 @@ test("a subject's newest facts are read in time order, not all sorted", async ()
   assert.equal(plans.length, 1);
   assert.ok(plans[0]!.some((d) => d.includes('memory_facts_subject_time')), plans[0]!.join(' | '));
   assert.ok(!plans[0]!.includes('USE TEMP B-TREE FOR ORDER BY'), `every current fact of the subject is sorted: ${plans[0]!.join(' | ')}`);
+  db.close();
+});
+
+test("a session's newest facts and its turns before one are read through the session's indexes, however long the session", async () => {
+  const db = openDatabase(':memory:');
+  const memory = new SqliteMemoryStore(db);
+  const graph = new SqliteGraphStore(db);
+  // What consolidation reads per turn by session: the facts an outcome may settle, and the context window.
+  const plans = await plansOf(db, async () => {
+    await memory.listFacts('t', { sessionId: 's', limit: 200 });
+    await graph.recentUtterances('t', 's', 4, 1_000);
+  });
+  assert.equal(plans.length, 2);
+  assert.ok(plans[0]!.some((d) => d.includes('memory_facts_session_time')), plans[0]!.join(' | '));
+  assert.ok(plans[1]!.some((d) => d.includes('utterances_by_session') && d.includes('seq<?')), plans[1]!.join(' | '));
+  for (const plan of plans) {
+    assert.ok(!plan.includes('USE TEMP B-TREE FOR ORDER BY'), `every row of the session is sorted: ${plan.join(' | ')}`);
+    assert.ok(!plan.some(tenantScan), `a lookup reads every row of the tenant: ${plan.join(' | ')}`);
+  }
   db.close();
 });

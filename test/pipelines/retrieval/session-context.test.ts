@@ -71,4 +71,53 @@ describe('context-aware scoring: scores spread to neighbouring turns of the same
     assert.equal(new Map(out.map((o) => [o.id, o.score])).get((s2[2] as Utterance).id), 1, 'between two hits');
     assert.deepEqual(await spreadToNeighbours(graph, T, input, new Map(), { weight: 0, backWeight: 0 }), input);
   });
+
+  test('in a long session only the turns around the hits are read, never the whole transcript', async () => {
+    const [a, b] = (await graph.listParticipants(T)).map((p) => p.id) as [string, string];
+    const c = (await graph.createParticipant(T, { name: 'Cleo' })).id;
+    await graph.openSession(T, 'long', '2026-01-03T10:00:00Z');
+    // 300 turns; Cleo speaks turn 101, then is erased: a gap in the session's sequence.
+    const long = await graph.addUtterances(T, Array.from({ length: 300 }, (_, i) => ({
+      sessionId: 'long', speakerId: i === 101 ? c : i % 2 ? b : a, addresseeIds: [i % 2 ? a : b], text: `long turn ${i}`,
+      startMs: null, endMs: null, time: '2026-01-03T10:00:00Z', confidence: null, audioRef: null,
+    })));
+    await graph.deleteParticipant(T, c);
+    let rows = 0;
+    const counting = {
+      getUtterances: async (tenant: string, ids: string[]) => { const r = await graph.getUtterances(tenant, ids); rows += r.length; return r; },
+      recentUtterances: async (tenant: string, session: string, n: number, before?: number) => {
+        const r = await graph.recentUtterances(tenant, session, n, before);
+        rows += r.length;
+        return r;
+      },
+      getTranscript: async (tenant: string, session: string) => { const r = await graph.getTranscript(tenant, session); rows += r.length; return r; },
+    };
+    const at = (i: number): string => (long[i] as Utterance).id;
+    // Hits at both ends, two whose windows touch (150, 153), and one beside the gap (103: 101 is gone).
+    const hits = [0, 150, 153, 103, 299].map((i, r) => ({ id: at(i), score: 1 - r / 10 }));
+    const out = await spreadToNeighbours(counting, T, hits, new Map(), { weight: 0.4, backWeight: 0.2, window: 2 });
+    assert.ok(rows <= 5 + 5 * 5, `read ${rows} turns for 5 hits with a 2-turn window, not the 300-turn transcript`);
+    const score = new Map(out.map((o) => [o.id, o.score]));
+    const near = (i: number, want: number): void => assert.ok(Math.abs((score.get(at(i)) ?? 0) - want) < 1e-9, `turn ${i}: ${score.get(at(i))} ≠ ${want}`);
+    near(1, 0.4);
+    near(2, 0.2);
+    near(151, 0.4 * 0.9 + 0.2 * 0.8 / 2);
+    near(152, 0.4 * 0.9 / 2 + 0.2 * 0.8);
+    near(149, 0.2 * 0.9);
+    near(104, 0.4 * 0.7);
+    near(102, 0.2 * 0.7);
+    near(298, 0.2 * 0.6);
+    assert.ok(!score.has(at(101)), 'an erased turn gets nothing');
+    assert.ok(!score.has(at(100)), 'the gap counts as a turn: 100 is three steps before 103');
+    assert.ok(!score.has(at(147)) && !score.has(at(156)), 'nothing beyond the window');
+  });
+
+  test('with a session prior, every candidate of a top session shares it, however far from the top turns', async () => {
+    const long = await graph.getTranscript(T, 'long');
+    const far = (long[250] as Utterance).id;
+    const input = [{ id: (long[10] as Utterance).id, score: 1 }, { id: (s1[0] as Utterance).id, score: 0.5 }, { id: far, score: 0.1 }];
+    const out = await spreadToNeighbours(graph, T, input, new Map(), { weight: 0.1, window: 1, top: 2, sessionWeight: 0.5 });
+    const score = new Map(out.map((o) => [o.id, o.score]));
+    assert.ok(Math.abs((score.get(far) ?? 0) - (0.1 + 0.5 * 1 * 1)) < 1e-9, `${score.get(far)}`);
+  });
 });

@@ -63,6 +63,47 @@ describe('clusterSessionIds', () => {
     assert.equal(clusterSessionIds(ids, { linkageTau: 0.9, cannotLink: plain }).length, 1);
   });
 
+  test('linkage is the duration-weighted mean cosine over every pair, whatever the vectors\' lengths', () => {
+    let seed = 3;
+    const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
+    const utterances = (n: number, bias: number): SessionId['utterances'] => Array.from({ length: n }, (_, i) => ({
+      // Unnormalised vectors (norms 0.1–3) and one zero vector, which counts as cosine 0.
+      vector: i === 0 ? new Float32Array(16) : Float32Array.from({ length: 16 }, (_, d) => (random() + (d === 0 ? bias : 0)) * (0.1 + 3 * (random() + 0.5))),
+      seconds: 0.3 + 4 * (random() + 0.5),
+    }));
+    const a: SessionId = { participantId: 'a', known: false, utterances: utterances(7, 1) };
+    const b: SessionId = { participantId: 'b', known: false, utterances: utterances(5, 1) };
+    let sum = 0;
+    let weight = 0;
+    for (const x of a.utterances) for (const y of b.utterances) {
+      let dot = 0;
+      let nx = 0;
+      let ny = 0;
+      x.vector.forEach((v, d) => { dot += v * y.vector[d]!; nx += v * v; ny += y.vector[d]! ** 2; });
+      sum += x.seconds * y.seconds * (nx > 0 && ny > 0 ? dot / Math.sqrt(nx * ny) : 0);
+      weight += x.seconds * y.seconds;
+    }
+    const linkage = sum / weight;
+    assert.equal(clusterSessionIds([a, b], { linkageTau: linkage - 1e-9 }).length, 1, `joins just below ${linkage}`);
+    assert.deepEqual(clusterSessionIds([a, b], { linkageTau: linkage + 1e-9 }), [], `stays apart just above ${linkage}`);
+  });
+
+  test('a day-long session: each utterance is read a few times, not once per utterance of every other id', () => {
+    let reads = 0;
+    const counted = (participantId: string, degrees: number[]): SessionId => {
+      const list = id(participantId, degrees).utterances;
+      return { participantId, known: false, utterances: new Proxy(list, {
+        get: (target, key, receiver) => {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      }) };
+    };
+    const out = clusterSessionIds([counted('a', Array.from({ length: 300 }, (_, i) => i % 5)), counted('b', Array.from({ length: 300 }, (_, i) => 1 + (i % 3)))], { linkageTau: cos(10) });
+    assert.deepEqual(out, [{ from: 'b', into: 'a' }]);
+    assert.ok(reads <= 10 * 600, `${reads} reads of 600 utterances`);
+  });
+
   test('minimum utterances; a threshold that is not a cosine is an error', () => {
     assert.deepEqual(clusterSessionIds([id('a', [0, 1]), id('b', [2])], { linkageTau: 0.9, minUtterances: 2 }), []);
     assert.equal(clusterSessionIds([id('a', [0, 1]), id('b', [2])], { linkageTau: 0.9 }).length, 1);
