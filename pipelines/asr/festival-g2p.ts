@@ -72,6 +72,8 @@ export interface FestivalG2pOptions {
 export class FestivalG2p {
   private readonly cache = new Map<string, string[] | null>();
   private readonly queued = new Set<string>();
+  /** Words of the batch festival is answering now. */
+  private readonly inFlight = new Set<string>();
   private running: Promise<void> | undefined;
   private unavailable = false;
   private closed = false;
@@ -94,7 +96,7 @@ export class FestivalG2p {
   /** Queue words for lookup (those not cached nor queued); resolves when the queue has been drained. */
   request(words: Iterable<string>): Promise<void> {
     if (this.unavailable || this.closed) return Promise.resolve();
-    for (const w of words) if (isLookupWord(w) && !this.cache.has(w)) this.queued.add(w);
+    for (const w of words) if (isLookupWord(w) && !this.cache.has(w) && !this.inFlight.has(w)) this.queued.add(w);
     if (this.queued.size === 0) return this.running ?? Promise.resolve();
     this.running ??= this.drain().finally(() => { this.running = undefined; });
     return this.running;
@@ -109,11 +111,15 @@ export class FestivalG2p {
   private async drain(): Promise<void> {
     while (this.queued.size > 0 && !this.unavailable && !this.closed) {
       const batch = [...this.queued].slice(0, this.options.batchSize);
-      for (const w of batch) this.queued.delete(w);
+      for (const w of batch) {
+        this.queued.delete(w);
+        this.inFlight.add(w);
+      }
       let found: Map<string, string[] | null>;
       try {
         found = parseLexLookups(await this.run(batch));
       } catch (err) {
+        this.inFlight.clear();
         this.unavailable = true;
         this.queued.clear();
         this.options.onUnavailable?.(err instanceof Error ? err.message : String(err));
@@ -121,6 +127,7 @@ export class FestivalG2p {
       }
       if (this.cache.size > 50000) this.cache.clear();
       for (const w of batch) this.cache.set(w, found.get(w) ?? null);
+      this.inFlight.clear();
     }
   }
 

@@ -171,20 +171,22 @@ export class PocketsphinxNameSpotter {
   private addPronunciations(names: readonly string[]): void {
     const g2p = this.letterToSound;
     if (!g2p?.available) return;
-    const missing = this.missingWords(names);
-    if (missing.size === 0) return;
-    if (this.added + missing.size > MAX_ADDED_WORDS) this.close();
-    const ps = this.ps();
+    const ready: [string, string[]][] = [];
     const wait: string[] = [];
-    for (const w of missing) {
+    for (const w of this.missingWords(names)) {
       const phones = g2p.get(w);
       if (phones === undefined) wait.push(w);
-      else if (phones && this.api.psAddWord(ps, w, phones.join(' '), 1) >= 0) {
-        this.phoneCache.delete(w);
-        this.added += 1;
-      }
+      else if (phones) ready.push([w, phones]);
     }
     if (wait.length > 0) void g2p.request(wait);
+    if (ready.length === 0) return;
+    if (this.added + ready.length > MAX_ADDED_WORDS) this.close();
+    const ps = this.ps();
+    for (const [w, phones] of ready) {
+      if (this.api.psAddWord(ps, w, phones.join(' '), 1) < 0) continue;
+      this.phoneCache.delete(w);
+      this.added += 1;
+    }
   }
 
   /** Path of the keyphrase file for this name list (written once), or null when none can be spotted. */
