@@ -12,6 +12,12 @@
  *
  *   npm run bench:asr-names   (--dev-only: stop after choosing; --report-only: skip choosing, report the
  *   shipped NAME_SPOTTING_DEFAULTS; --libri=N clips per speaker, default 2)
+ *
+ * `--lts`: letter-to-sound (festival pronunciations for names cmudict lacks) with the shipped defaults,
+ * against spotting without it and the first pass, same run: the held-out lines and `unknownNames`, tenant
+ * lists drawn from all their names (so both sets hear unsaid names cmudict lacks), then real speech and
+ * fixtures with 5 cmudict names and 5 it lacks. Names are looked up (prepareNames) before decoding, as
+ * a stream's names are when it opens.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +35,7 @@ import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
 import { pronunciations } from '../pipelines/speaker/phonetic.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { seededRandom } from './lib/seeded-random.js';
-import { dev as firstDev, heldOut as heldOutLines, seen, type NamingLine } from './naming-set.js';
+import { dev as firstDev, heldOut as heldOutLines, seen, unknownNames, type NamingLine } from './naming-set.js';
 
 interface Clip { text: string | null; samples: Float32Array; names: string[]; expect: string | null; name: string }
 interface Decoded { clip: Clip; final: AsrFinal; cpuMs: number }
@@ -43,10 +49,12 @@ const speakable = (l: NamingLine): boolean => !(l.known && l.expect && !l.text.s
 const POOL = [...new Set([...firstDev, ...seen, ...heldOutLines].flatMap((l) => (l.expect ? [l.expect] : [])))].sort();
 
 /** The tenant's names for a line: the speaker's own (if any) and others not said in it, 10 in all. */
-function tenantNames(line: NamingLine, seed: number): string[] {
+const UNKNOWN = unknownNames.flatMap((l) => (l.expect ? [l.expect] : [])).sort();
+
+function tenantNames(line: NamingLine, seed: number, pool: readonly string[] = POOL): string[] {
   const rng = seededRandom(seed);
   const said = new Set(line.text.split(' '));
-  const others = POOL.filter((n) => n !== line.expect && !said.has(n));
+  const others = pool.filter((n) => n !== line.expect && !said.has(n));
   const names = line.expect ? [line.expect] : [];
   while (names.length < 10) {
     const n = others.splice(Math.floor(rng() * others.length), 1)[0];
@@ -66,10 +74,10 @@ function synth(dir: string, voice: string, text: string): Float32Array {
   return readWav(out).samples;
 }
 
-function scripted(dir: string, lines: NamingLine[], seedBase: number): Clip[] {
+function scripted(dir: string, lines: NamingLine[], seedBase: number, pool: readonly string[] = POOL): Clip[] {
   return lines.filter(speakable).slice(0, Number(arg('limit') ?? Infinity)).map((l, i) => {
     const voice = VOICES[i % VOICES.length]!;
-    return { text: l.text, expect: l.expect, names: tenantNames(l, seedBase + i), samples: synth(dir, voice, l.text), name: `${voice} "${l.text}"` };
+    return { text: l.text, expect: l.expect, names: tenantNames(l, seedBase + i, pool), samples: synth(dir, voice, l.text), name: `${voice} "${l.text}"` };
   });
 }
 
@@ -140,6 +148,10 @@ function atDistance(d: Decoded, maxPhoneDistance: number): string {
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-asr-names-'));
   try {
+    if (process.argv.includes('--lts')) {
+      await letterToSound(dir);
+      return;
+    }
     if (process.argv.includes('--report-only')) {
       console.log(`reporting the shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)}`);
       await heldOut(dir, NAME_SPOTTING_DEFAULTS);
@@ -199,9 +211,53 @@ async function heldOut(dir: string, chosen: { thresholdPerPhone: number; maxPhon
   await onAsr.close();
 }
 
-/** Real speech and fixtures, with a tenant list of 10 names from the set (none said, except by chance). */
-async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr): Promise<void> {
-  const names = POOL.filter((_, i) => i % Math.max(1, Math.floor(POOL.length / 10)) === 0).slice(0, 10);
+/** Held-out and unknown-name lines: first pass, spotting without and with letter-to-sound, same run. */
+async function letterToSound(dir: string): Promise<void> {
+  const pool = [...new Set([...POOL, ...UNKNOWN])].sort();
+  const sets: [string, Clip[]][] = [
+    ['held-out (naming-set heldOut)', scripted(dir, heldOutLines, 5000, pool)],
+    ['names cmudict lacks (naming-set unknownNames)', scripted(dir, unknownNames, 7000, pool)],
+  ];
+  const firstAsr = await recogniser(false);
+  const noLts = await recogniser({ ...NAME_SPOTTING_DEFAULTS, letterToSound: false });
+  const lts = await recogniser(NAME_SPOTTING_DEFAULTS);
+  const t0 = Date.now();
+  await lts.prepareNames(pool);
+  console.log(`festival looked up ${pool.length} names' words in ${Date.now() - t0} ms (one process)`);
+  for (const [label, clips] of sets) {
+    const first = await decode(firstAsr, clips, false);
+    const off = await decode(noLts, clips, true);
+    const on = await decode(lts, clips, true);
+    const ss = [first, off, on].map((r) => score(r.map((d) => ({ ...d, text: d.final.text }))));
+    console.log(`\n${label}: ${clips.length} spoken lines (${ss[0]!.nameHit.length} with a name), same run`);
+    console.log('| recogniser | names heard | naming precision | naming recall | false names | word errors (WER) | CPU ms/s |');
+    console.log('|---|---|---|---|---|---|---|');
+    ['first pass only', 'spotting without letter-to-sound (baseline)', 'spotting with letter-to-sound'].forEach((name, i) => {
+      const s = ss[i]!;
+      console.log(`| ${name} | ${sum(s.nameHit)}/${s.nameHit.length}, ${pct(bootstrapMean(s.nameHit))} | ${f1(precision(s))} % | ${f1(recall(s))} % | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} (${f1(wer(s))} %) | ${(s.cpuMs / s.audioS).toFixed(0)} |`);
+    });
+    const [, so, sn] = ss as [Score, Score, Score];
+    console.log(`paired (with − without letter-to-sound): names heard ${pct(bootstrapDelta(sn.nameHit, so.nameHit), true)}; word errors per line ` +
+      `${bootstrapDelta(sn.errors, so.errors).mean.toFixed(3)} [${bootstrapDelta(sn.errors, so.errors).lo.toFixed(3)}, ${bootstrapDelta(sn.errors, so.errors).hi.toFixed(3)}]`);
+    console.log(`extra CPU of letter-to-sound spotting per clip: ${extraCpu(off, on)}`);
+    for (const d of on) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  corrected "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
+    for (const d of on) {
+      const heard = d.final.nameSpotting?.spotted.map((x) => x.name).filter((n) => UNKNOWN.includes(n)) ?? [];
+      if (heard.length) console.log(`  spotted ${heard.join(', ')} in ${d.clip.name} → "${d.final.text}"`);
+    }
+  }
+  const names = [...POOL.filter((_, i) => i % Math.max(1, Math.floor(POOL.length / 5)) === 0).slice(0, 5), ...UNKNOWN.slice(0, 5)];
+  await lts.prepareNames(names);
+  await other(noLts, lts, names, true);
+  await Promise.all([firstAsr.close(), noLts.close(), lts.close()]);
+}
+
+/**
+ * Real speech and fixtures, with a tenant list of 10 names (none said, except by chance): by default from
+ * the set, the "off" recogniser decoding without names; `offNames`: it decodes with them too.
+ */
+async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr,
+  names = POOL.filter((_, i) => i % Math.max(1, Math.floor(POOL.length / 10)) === 0).slice(0, 10), offNames = false): Promise<void> {
   const data = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech');
   const sets: [string, Clip[]][] = [];
   const sbFile = path.join(data, 'speechbrain', 'transcripts.jsonl');
@@ -230,7 +286,7 @@ async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr): Promise<v
   console.log('| set | clips | audio s | word errors off → on | words changed by spotting | CPU ms/s off → on |');
   console.log('|---|---|---|---|---|---|');
   for (const [label, clips] of sets) {
-    const off = await decode(offAsr, clips, false);
+    const off = await decode(offAsr, clips, offNames);
     const on = await decode(onAsr, clips, true);
     const so = score(off.map((d) => ({ ...d, text: d.final.text })));
     const sn = score(on.map((d) => ({ ...d, text: d.final.text })));

@@ -153,3 +153,22 @@ export const heldOut: NamingLine[] = [
   { text: 'this is it', expect: null },
   { text: "i'm new to this", expect: null },
 ];
+
+/**
+ * Names the decoder's dictionary (cmudict-en-us) lacks, for letter-to-sound (issue #17 part 4): written
+ * before any run of the festival pronunciations, only scored. Checked absent from the dictionary.
+ */
+export const unknownNames: NamingLine[] = [
+  { text: 'hi this is kwame from the loading dock', expect: 'kwame' },
+  { text: "i'm tomasz i drive the night truck", expect: 'tomasz' },
+  { text: 'my name is priyanka and i handle the invoices', expect: 'priyanka' },
+  { text: 'you can call me zofia', expect: 'zofia' },
+  { text: 'ngozi here from quality control', expect: 'ngozi' },
+  { text: "it's chidi from the front desk", expect: 'chidi' },
+  { text: 'good morning this is yusuf speaking', expect: 'yusuf' },
+  { text: "hello i'm anjali the new planner", expect: 'anjali' },
+  { text: 'this is saoirse calling about the delivery', expect: 'saoirse' },
+  { text: 'my name is thandiwe', expect: 'thandiwe' },
+  { text: 'we moved the pallets to the back', expect: null },
+  { text: 'can you check the order again', expect: null },
+];

@@ -1,15 +1,15 @@
-import type { AsrBackendConfig, StreamingAsr } from './streaming-asr.js';
+import type { AsrBackendConfig, AsrLog, StreamingAsr } from './streaming-asr.js';
 
 /**
- * Load the configured backend.
+ * Load the configured backend; `log` receives its warnings that do not stop recognition.
  * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when its model files or credentials are missing; the
  * message names the fix.
  */
-export async function createStreamingAsr(config: AsrBackendConfig): Promise<StreamingAsr> {
+export async function createStreamingAsr(config: AsrBackendConfig, log?: AsrLog): Promise<StreamingAsr> {
   switch (config.kind) {
     case 'pocketsphinx': {
       const { PocketsphinxAsr } = await import('./pocketsphinx-asr.js');
-      return PocketsphinxAsr.load(config);
+      return PocketsphinxAsr.load(config, log);
     }
     case 'sherpa-onnx': {
       const { SherpaOnnxAsr } = await import('./sherpa-onnx-asr.js');

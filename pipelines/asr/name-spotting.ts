@@ -109,18 +109,21 @@ function closest(as: string[][], bs: string[][]): number {
   return best;
 }
 
+/** A name as a keyphrase: lower case, letters, apostrophes and single spaces only ('' when nothing is left). */
+export const normaliseName = (raw: string): string => raw.toLowerCase().replace(/[^a-z' ]+/g, ' ').trim().replace(/\s+/g, ' ');
+
 /**
  * The keyphrase file of a name list for `ps_set_kws`: one line per distinct lower-case name whose
  * words the decoder's dictionary holds, with a detection threshold of `10^-(perPhone × phones)` (longer
- * names need a lower threshold to be found at all). Names the dictionary lacks are left out: adding
- * words to a decoder shared by tenants cannot be undone.
+ * names need a lower threshold to be found at all). Names the dictionary lacks are left out (the
+ * spotting decoder is given letter-to-sound pronunciations for them beforehand, see `PocketsphinxNameSpotter`).
  * @returns the file's text, empty when no name can be spotted.
  */
 export function keyphraseFile(names: Iterable<string>, phones: (word: string) => string[][], perPhone: number, maxNames: number): string {
   const lines: string[] = [];
   const seen = new Set<string>();
   for (const raw of names) {
-    const name = raw.toLowerCase().replace(/[^a-z' ]+/g, ' ').trim().replace(/\s+/g, ' ');
+    const name = normaliseName(raw);
     if (!name || seen.has(name)) continue;
     seen.add(name);
     const pron = name.split(' ').map((w) => phones(w)[0]);

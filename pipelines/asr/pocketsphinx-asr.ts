@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
+import { FestivalG2p } from './festival-g2p.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
 import { PocketsphinxNameSpotter } from './pocketsphinx-name-spotter.js';
 import { DecoderPool } from './pocketsphinx-pool.js';
-import type { AsrFinal, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
+import type { AsrFinal, AsrLog, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrConfig, StreamingAsr } from './streaming-asr.js';
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
@@ -36,22 +37,30 @@ export class PocketsphinxAsr implements StreamingAsr {
   private readonly options: Record<string, string>;
   /** The second pass that hears the tenant's names; undefined when `nameSpotting` is false. */
   private readonly spotter: PocketsphinxNameSpotter | undefined;
+  /** Letter-to-sound for the spotter's names the dictionary lacks; undefined when spotting or it is off. */
+  private readonly g2p: FestivalG2p | undefined;
   private closed = false;
 
-  private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig) {
+  private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig, log?: AsrLog) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
-    this.spotter = config.nameSpotting === false ? undefined : new PocketsphinxNameSpotter(api, modelDir, this.options, config.nameSpotting);
+    const spotting = config.nameSpotting;
+    const lts = spotting === false ? false : spotting?.letterToSound ?? {};
+    this.g2p = lts === false ? undefined : new FestivalG2p({
+      ...(lts.command ? { command: lts.command } : {}),
+      onUnavailable: (reason) => log?.warn({ reason }, 'festival cannot run: names the pronouncing dictionary lacks are not spotted'),
+    });
+    this.spotter = spotting === false ? undefined : new PocketsphinxNameSpotter(api, modelDir, this.options, spotting, this.g2p);
     const max = config.maxDecoders ?? 4;
     this.pool = new DecoderPool(() => this.createDecoder(), (d) => this.freeDecoder(d), max,
       Math.min(max, config.maxIdleDecoders ?? max));
   }
 
   /**
-   * Bind the library and load one decoder.
+   * Bind the library and load one decoder. `log` receives warnings that do not stop recognition.
    * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when the library or model is not installed.
    */
-  static load(config: PocketsphinxAsrConfig): PocketsphinxAsr {
+  static load(config: PocketsphinxAsrConfig, log?: AsrLog): PocketsphinxAsr {
     const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
     const fix = 'install the Debian packages `pocketsphinx` and `pocketsphinx-en-us` (apt-get install pocketsphinx pocketsphinx-en-us)';
     for (const f of ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict']) {
@@ -65,7 +74,7 @@ export class PocketsphinxAsr implements StreamingAsr {
     } catch (err) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `libpocketsphinx.so.3 cannot be loaded; ${fix}`, { cause: err });
     }
-    const asr = new PocketsphinxAsr(api, modelDir, config);
+    const asr = new PocketsphinxAsr(api, modelDir, config, log);
     asr.pool.warm();
     return asr;
   }
@@ -102,9 +111,15 @@ export class PocketsphinxAsr implements StreamingAsr {
     return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples, names && this.spotter ? { spotter: this.spotter, names } : undefined);
   }
 
+  /** Look up letter-to-sound pronunciations for the names' words the dictionary lacks (when spotting and festival are on). */
+  prepareNames(names: readonly string[]): Promise<void> {
+    return this.spotter && !this.closed ? this.spotter.prepare(names) : Promise.resolve();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.pool.close();
+    this.g2p?.close();
     this.spotter?.close();
   }
 }

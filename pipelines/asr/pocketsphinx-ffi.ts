@@ -36,6 +36,13 @@ export interface PocketsphinxApi {
   /** The word's phones as the decoder's dictionary has them (a malloc'd string: read with {@link cString}, free with `ckdFree`); null when unknown. */
   psLookupWord(ps: Pointer, word: string): Pointer;
   ckdFree(p: Pointer): void;
+  /**
+   * Add `word` with `phones` (CMU phones, space-separated) to this decoder's dictionary, and to the model
+   * of each of its n-gram searches; `update` 1 rebuilds its searches. The word id, or -1.
+   */
+  psAddWord(ps: Pointer, word: string, phones: string, update: number): number;
+  /** The language model of search `name`; null when that search is not an n-gram search (or absent). */
+  psGetLm(ps: Pointer, name: string): Pointer;
 }
 
 /** Read a NUL-terminated C string at a native pointer. */
@@ -78,6 +85,8 @@ export function pocketsphinxApi(): PocketsphinxApi {
     psSegFree: ps.func('void ps_seg_free(void *seg)'),
     psLookupWord: ps.func('void *ps_lookup_word(void *ps, const char *word)'),
     ckdFree: sb.func('void ckd_free(void *p)'),
+    psAddWord: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)'),
+    psGetLm: ps.func('void *ps_get_lm(void *ps, const char *name)'),
   } as PocketsphinxApi;
   // The log is one FILE per process. Decoders must not be given `-logfn`: each ps_init would then
   // fclose the FILE that other threads' decoders are writing to (heap corruption under load).

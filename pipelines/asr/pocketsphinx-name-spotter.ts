@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
-import { correctNames, isFiller, keyphraseFile, type NameCorrection, type SpottedName, type TimedWord } from './name-spotting.js';
+import type { FestivalG2p } from './festival-g2p.js';
+import { correctNames, isFiller, keyphraseFile, normaliseName, type NameCorrection, type SpottedName, type TimedWord } from './name-spotting.js';
 import { cString, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
 
 /** Settings of the name-spotting pass (`PocketsphinxAsrConfig.nameSpotting`). */
@@ -18,13 +19,20 @@ export interface NameSpottingOptions {
   maxPhoneDistance?: number;
   /** Most names listened for in one turn (the first ones given). Default 100. */
   maxNames?: number;
+  /**
+   * Pronunciations for names the dictionary lacks, from festival's letter-to-sound (`festival` on PATH,
+   * Debian package `festival`), or `false` to skip such names. Default on, `{}`.
+   */
+  letterToSound?: { command?: string } | false;
 }
 
 /** Chosen on the development half of bench/asr-names.ts (docs/BENCHMARKS.md, "Names the recogniser can hear"). */
-export const NAME_SPOTTING_DEFAULTS: Required<NameSpottingOptions> = { thresholdPerPhone: 2, maxPhoneDistance: 0.3, maxNames: 100 };
+export const NAME_SPOTTING_DEFAULTS: Required<NameSpottingOptions> = { thresholdPerPhone: 2, maxPhoneDistance: 0.3, maxNames: 100, letterToSound: {} };
 
 /** The search the spotting decoder uses for the tenant's names. */
 const SEARCH = 'parley_names';
+/** Letter-to-sound words added to one spotting decoder before it is made afresh (a dictionary only grows). */
+export const MAX_ADDED_WORDS = 5000;
 /** Detections may sit this many frames (10 ms) off the first-pass words they overlap: the two passes run on different decoders. */
 export const TOLERANCE_FRAMES = 25;
 
@@ -35,7 +43,11 @@ export const TOLERANCE_FRAMES = 25;
  * without spotting: the first-pass decoders' cepstral-mean and noise statistics never see the audio twice.
  * One spotting decoder per thread suffices: a pass runs to its end synchronously. Keyphrase files live
  * in a private temporary folder (pocketsphinx reads them by path), one per name list, removed on `close`.
- * Pronunciations come from the decoder's own dictionary.
+ * Pronunciations come from the decoder's own dictionary; with `letterToSound`, names it lacks are looked
+ * up in the background and added to the SPOTTING decoder's dictionary only (`ps_add_word`): it has no
+ * language model, so nothing else changes, and the first-pass decoders (their own dictionaries and
+ * language model) never see the word. A word in the spotting dictionary is searched only in turns whose
+ * name list holds it, so other tenants' turns on the same thread are unaffected.
  */
 export class PocketsphinxNameSpotter {
   private readonly options: Required<NameSpottingOptions>;
@@ -43,13 +55,16 @@ export class PocketsphinxNameSpotter {
   private dir: string | undefined;
   private readonly files = new Map<string, string>();
   private readonly phoneCache = new Map<string, string[][]>();
+  /** Words given to the spotting decoder by letter-to-sound (part of the keyphrase files' key). */
+  private added = 0;
 
   /**
    * @param modelDir the first pass's model folder (its `en-us/` acoustic model and `cmudict-en-us.dict`).
    * @param decoderOptions the first pass's decoder options (`-ds` and the like), reused for the same front end.
    */
   constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string,
-    private readonly decoderOptions: Record<string, string>, options: NameSpottingOptions = {}) {
+    private readonly decoderOptions: Record<string, string>, options: NameSpottingOptions = {},
+    private readonly letterToSound?: FestivalG2p) {
     this.options = { ...NAME_SPOTTING_DEFAULTS, ...options };
   }
 
@@ -134,9 +149,50 @@ export class PocketsphinxNameSpotter {
     return { ...fixed, spotted };
   }
 
-  /** Path of the keyphrase file for this name list (written once), or null when none is in the dictionary. */
+  /** Words of `names` the spotting decoder's dictionary lacks. */
+  private missingWords(names: readonly string[]): Set<string> {
+    const missing = new Set<string>();
+    for (const name of names.slice(0, this.options.maxNames)) {
+      for (const w of normaliseName(name).split(' ')) if (w && this.phones(w).length === 0) missing.add(w);
+    }
+    return missing;
+  }
+
+  /** Look up, in the background, the words of `names` the dictionary lacks; resolves when the lookup is done. */
+  prepare(names: readonly string[]): Promise<void> {
+    if (!this.letterToSound?.available) return Promise.resolve();
+    return this.letterToSound.request(this.missingWords(names));
+  }
+
+  /**
+   * Give the spotting decoder the letter-to-sound pronunciations ready for words of `names` its dictionary
+   * lacks, and queue the others for lookup (never waited for: later turns get them).
+   */
+  private addPronunciations(names: readonly string[]): void {
+    const g2p = this.letterToSound;
+    if (!g2p?.available) return;
+    const ready: [string, string[]][] = [];
+    const wait: string[] = [];
+    for (const w of this.missingWords(names)) {
+      const phones = g2p.get(w);
+      if (phones === undefined) wait.push(w);
+      else if (phones) ready.push([w, phones]);
+    }
+    if (wait.length > 0) void g2p.request(wait);
+    if (ready.length === 0) return;
+    if (this.added + ready.length > MAX_ADDED_WORDS) this.close();
+    const ps = this.ps();
+    for (const [w, phones] of ready) {
+      if (this.api.psAddWord(ps, w, phones.join(' '), 1) < 0) continue;
+      this.phoneCache.delete(w);
+      this.added += 1;
+    }
+  }
+
+  /** Path of the keyphrase file for this name list (written once), or null when none can be spotted. */
   keyphraseFile(names: readonly string[]): string | null {
-    const key = createHash('sha256').update(JSON.stringify(names)).digest('hex').slice(0, 24);
+    this.addPronunciations(names);
+    const key = createHash('sha256').update(JSON.stringify([this.added, names])).digest('hex').slice(0, 24);
     const known = this.files.get(key);
     if (known !== undefined) return known || null;
     const text = keyphraseFile(names, (w) => this.phones(w), this.options.thresholdPerPhone, this.options.maxNames);
@@ -151,7 +207,7 @@ export class PocketsphinxNameSpotter {
     return file || null;
   }
 
-  /** Free the spotting decoder and remove the keyphrase files. */
+  /** Free the spotting decoder and remove the keyphrase files (made again on the next use). */
   close(): void {
     if (this.decoder) {
       this.api.psFree(this.decoder.ps);
@@ -161,5 +217,7 @@ export class PocketsphinxNameSpotter {
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
     this.files.clear();
+    this.phoneCache.clear();
+    this.added = 0;
   }
 }

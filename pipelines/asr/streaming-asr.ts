@@ -48,6 +48,11 @@ export interface AsrTurnOptions {
   names?: readonly string[];
 }
 
+/** Where a recogniser reports what does not stop it (pino's signature: fields first, static message). */
+export interface AsrLog {
+  warn(fields: Record<string, unknown>, msg: string): void;
+}
+
 /** A loaded speech recogniser. One instance serves many concurrent turns within one thread. */
 export interface StreamingAsr {
   /** Backend name, e.g. `pocketsphinx`. */
@@ -56,6 +61,12 @@ export interface StreamingAsr {
   readonly producesPartials: boolean;
   /** Begin a new turn. */
   startTurn(options?: AsrTurnOptions): AsrTurnStream;
+  /**
+   * Start, in the background, what the backend needs to favour these names in later turns (pocketsphinx:
+   * letter-to-sound pronunciations for names its dictionary lacks); resolves when that is done. Turns
+   * never wait for it. Absent when the backend needs nothing.
+   */
+  prepareNames?(names: readonly string[]): Promise<void>;
   /** Release native resources; turns in flight are aborted. */
   close(): Promise<void>;
 }

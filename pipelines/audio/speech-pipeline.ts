@@ -55,12 +55,14 @@ export class SpeechPipeline {
     this.vadState = vad.createState();
     this.nextTurnId = options.firstTurnId ?? 1;
     this.names = options.names ?? [];
+    if (this.names.length > 0) void asr.prepareNames?.(this.names);
     this.ringWindows = Math.ceil(((this.opts.prePaddingMs + this.opts.minSpeechMs) * SAMPLES_PER_MS) / SILERO_WINDOW_SAMPLES) + 2;
   }
 
   /** Names for the recogniser to favour from the next turn on (see `SpeechPipelineOptions.names`). */
   setNames(names: readonly string[]): void {
     this.names = names;
+    void this.asr.prepareNames?.(names);
   }
 
   /** Session time in ms of the audio processed so far. */

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { ParleyError } from '../../graph/core/errors.js';
 import { createStreamingAsr } from '../asr/create-streaming-asr.js';
 import { narrowbandAsrConfig } from '../asr/narrowband.js';
-import type { StreamingAsr } from '../asr/streaming-asr.js';
+import type { AsrLog, StreamingAsr } from '../asr/streaming-asr.js';
 import type { AudioSessionEvent } from '../audio/audio-events.js';
 import { SileroVadModel } from '../audio/silero-vad-model.js';
 import { SpeechPipeline } from '../audio/speech-pipeline.js';
@@ -29,6 +29,9 @@ function send(msg: FromWorker): void {
   else port?.postMessage(msg);
 }
 
+/** Recogniser warnings go to the pool's logger. */
+const asrLog: AsrLog = { warn: (fields, msg) => send({ type: 'log', level: 'warn', fields, msg }) };
+
 async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; asr: StreamingAsr }> {
   config = c;
   // pid 0 = the calling thread on Linux: only this worker yields to the event loop.
@@ -40,7 +43,7 @@ async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; as
     }
   }
   const vad = await SileroVadModel.load(c.vadModelPath, 'context', { memArena: c.ortMemArena ?? true });
-  const asr = await createStreamingAsr(c.asr);
+  const asr = await createStreamingAsr(c.asr, asrLog);
   return { vad, asr };
 }
 
@@ -48,7 +51,7 @@ async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; as
 function narrowband(): Promise<StreamingAsr> | null {
   if (narrowAsr === undefined) {
     const c = config && narrowbandAsrConfig(config.asr);
-    narrowAsr = c ? createStreamingAsr(c) : null;
+    narrowAsr = c ? createStreamingAsr(c, asrLog) : null;
   }
   return narrowAsr;
 }

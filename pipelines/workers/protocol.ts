@@ -40,4 +40,6 @@ export type FromWorker =
   | { type: 'failed'; code: string; message: string }
   | { type: 'event'; streamId: number; event: AudioSessionEvent }
   | { type: 'ack'; streamId: number; /** 16 kHz samples processed. */ samples: number }
-  | { type: 'committed'; streamId: number };
+  | { type: 'committed'; streamId: number }
+  /** A warning that does not stop the worker (the pool logs each message once). */
+  | { type: 'log'; level: 'warn'; fields: Record<string, unknown>; msg: string };

@@ -41,6 +41,8 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private nextStreamId = 1;
   private closed = false;
+  /** Worker warnings already logged (by message). */
+  private readonly logged = new Set<string>();
 
   private constructor(private readonly opts: WorkerPoolOptions) {}
 
@@ -111,6 +113,12 @@ export class WorkerPool {
 
   private attach(slot: Slot): void {
     slot.worker.on('message', (m: FromWorker) => {
+      if (m.type === 'log') {
+        // Every worker thread meets the same condition (festival missing): one line per pool.
+        if (!this.logged.has(m.msg)) this.opts.logger?.[m.level]({ workerIndex: slot.index, ...m.fields }, m.msg);
+        this.logged.add(m.msg);
+        return;
+      }
       if (m.type !== 'event' && m.type !== 'ack' && m.type !== 'committed') return;
       for (const s of slot.streams) {
         if (s.id !== m.streamId) continue;

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PocketsphinxAsr } from '../../../pipelines/asr/pocketsphinx-asr.js';
+import { cString, pocketsphinxApi } from '../../../pipelines/asr/pocketsphinx-ffi.js';
+import type { NameSpottingOptions } from '../../../pipelines/asr/pocketsphinx-name-spotter.js';
 import type { AsrFinal, AsrTurnOptions } from '../../../pipelines/asr/streaming-asr.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
 import { readWav } from '../../../pipelines/audio/wav.js';
@@ -19,13 +21,37 @@ function flite(dir: string, voice: string, text: string): Float32Array {
   return readWav(out).samples;
 }
 
-/** One turn on a fresh recogniser (so earlier turns' cepstral means do not differ between the two compared). */
+/** One turn on a fresh recogniser, no letter-to-sound (so earlier turns' cepstral means do not differ between the two compared). */
 async function firstTurn(samples: Float32Array, spotting: boolean, options: AsrTurnOptions): Promise<AsrFinal> {
-  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, ...(spotting ? {} : { nameSpotting: false }) });
+  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: spotting ? { letterToSound: false } : false });
   try {
     const turn = asr.startTurn(options);
     for (let i = 0; i < samples.length; i += 1600) turn.accept(samples.subarray(i, i + 1600));
     return await turn.finish();
+  } finally {
+    await asr.close();
+  }
+}
+
+/** Turns on one recogniser, names looked up (prepareNames) before the first: the way a stream given names runs. */
+async function turns(clips: Float32Array[], spotting: NameSpottingOptions | false, options: AsrTurnOptions,
+  warnings: string[] = []): Promise<{ finals: AsrFinal[]; firstPassKnows: boolean }> {
+  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: spotting }, { warn: (_f, msg) => warnings.push(msg) });
+  try {
+    await asr.prepareNames(options.names ?? []);
+    const finals: AsrFinal[] = [];
+    for (const samples of clips) {
+      const turn = asr.startTurn(options);
+      for (let i = 0; i < samples.length; i += 1600) turn.accept(samples.subarray(i, i + 1600));
+      finals.push(await turn.finish());
+    }
+    // The first-pass decoder's own dictionary (each decoder has one): letter-to-sound must not reach it.
+    const api = pocketsphinxApi();
+    const d = asr.pool.tryTake()!;
+    const p = api.psLookupWord(d.ps, 'tomasz');
+    if (p) api.ckdFree(p);
+    asr.pool.give(d);
+    return { finals, firstPassKnows: Boolean(p && cString(p)) };
   } finally {
     await asr.close();
   }
@@ -66,5 +92,33 @@ describe('pocketsphinx name spotting', () => {
     assert.equal(r.text, plain.text);
     assert.ok(r.nameSpotting, 'the spotting pass ran');
     assert.deepEqual(r.nameSpotting.corrections, []);
+  });
+
+  test('a name the dictionary lacks is spotted with festival\'s pronunciation, and only by the spotting decoder', async () => {
+    const audio = flite(dir, 'rms', 'hello i am tomasz from accounts');
+    const names = [...TENANT, 'Tomasz'];
+    const plain = await turns([audio, audio], false, { names });
+    const without = await turns([audio, audio], { letterToSound: false }, { names });
+    const lts = await turns([audio, audio], {}, { names });
+    for (const r of [plain, without]) assert.doesNotMatch(r.finals[0]!.text, /\btomasz\b/, r.finals[0]!.text);
+    assert.deepEqual(without.finals.map((f) => f.text), plain.finals.map((f) => f.text), 'no letter-to-sound: as today');
+    for (const f of lts.finals) {
+      assert.match(f.text, /\bi am tomasz from\b/, f.text);
+      assert.deepEqual(f.nameSpotting?.corrections.map((c) => c.to), ['tomasz']);
+    }
+    assert.deepEqual(lts.finals.map((f) => f.confidence), plain.finals.map((f) => f.confidence), 'the first passes are the same decodes');
+    assert.equal(lts.firstPassKnows, false, 'the first-pass dictionary never got the word');
+    assert.equal(detectSelfIntroduction(lts.finals[0]!.text, { known: new Set(names.map((n) => n.toLowerCase())) }), 'Tomasz');
+  });
+
+  test('festival absent: names the dictionary lacks are skipped as without letter-to-sound, with one warning', async () => {
+    const audio = flite(dir, 'rms', 'hello i am tomasz from accounts');
+    const names = [...TENANT, 'tomasz'];
+    const warnings: string[] = [];
+    const absent = await turns([audio, audio], { letterToSound: { command: '/nonexistent/festival' } }, { names }, warnings);
+    const without = await turns([audio, audio], { letterToSound: false }, { names });
+    assert.deepEqual(absent.finals, without.finals);
+    assert.equal(warnings.length, 1, warnings.join('; '));
+    assert.match(warnings[0]!, /festival/);
   });
 });

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { pino } from 'pino';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
 import { createAudioSession, type AudioSession } from '../../../pipelines/audio/audio-session.js';
@@ -218,5 +219,29 @@ describe('WorkerPool: the tenant\'s names reach the worker\'s recogniser', () =>
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('WorkerPool: festival missing', () => {
+  test('every worker meets it, the log gets one warning, and turns go on', async () => {
+    const lines: { level: number; msg: string; workerIndex?: number }[] = [];
+    const logger = pino({ level: 'info' }, { write: (s: string) => { lines.push(JSON.parse(s) as (typeof lines)[number]); } });
+    const pool = await WorkerPool.create({ size: 2, logger,
+      asr: { kind: 'pocketsphinx', nameSpotting: { letterToSound: { command: '/nonexistent/festival' } } } });
+    try {
+      const sessions = await Promise.all([0, 1].map(() => createAudioSession({ format: {}, pool, ...unthrottled })));
+      assert.deepEqual(pool.load, [1, 1], 'one session per worker');
+      const drained = sessions.map(drain);
+      for (const s of sessions) s.setNames(['kwame', 'grace']);
+      await Promise.all(sessions.map((s) => pushFile(s, fixtures[0]!, 0, Infinity, 5)));
+      await Promise.all(sessions.map((s) => s.close({ flush: true, timeoutMs: 120_000 })));
+      const finals = (await Promise.all(drained)).map((events) => events.filter((e) => e.type === 'final').length);
+      assert.ok(finals.every((n) => n > 0), `finals per session ${finals.join(', ')}`);
+    } finally {
+      await pool.close();
+    }
+    const warnings = lines.filter((l) => /festival/.test(l.msg));
+    assert.equal(warnings.length, 1, JSON.stringify(lines));
+    assert.equal(warnings[0]!.level, 40);
   });
 });
