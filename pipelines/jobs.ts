@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isStoreOutage, outageDelay } from '../graph/job-queue.js';
 import type { Stores } from '../graph/stores.js';
 import type { TenantId } from '../graph/types.js';
 import type { ServerEventPayloads, ServerEventType } from '../graph/core/events.js';
@@ -41,8 +43,50 @@ export interface JobDeps {
   embedder: TextEmbedder;
   logger: Logger;
   publish: Publish;
-  /** Further work after each consolidation, run in order; failures are logged, never retried. */
+  /**
+   * Further work after each consolidation, run in order. A step that fails because a store is down
+   * is tried again, waiting out the outage (see `runAfterStep`); any other failure is logged and the
+   * step skipped.
+   */
   afterConsolidation?: AfterConsolidation[];
+  /** First wait before a post-consolidation step is tried again after a store outage, ms; default 500. */
+  afterStepBackoffMs?: number;
+  /** How long a post-consolidation step keeps waiting out an outage, ms; default 10 minutes. */
+  afterStepOutageMs?: number;
+}
+
+/**
+ * Run one post-consolidation step. The consolidation it follows is already stored (and, on a re-run,
+ * skipped as processed), so a step failing on a store outage (a Neo4j restart) would lose its work
+ * for good: it is tried again with the queue's outage backoff until the store answers, the job is
+ * aborted (shutdown) or `outageMs` has passed; then, as for any other failure, it is logged and the
+ * step skipped. Meanwhile the job holds one of the process's consolidation slots: the jobs behind it
+ * would meet the same outage.
+ */
+export async function runAfterStep(
+  step: AfterConsolidation, job: ConsolidationJob, factIds: string[], signal: AbortSignal, log: Logger,
+  options: { backoffMs?: number; outageMs?: number } = {},
+): Promise<void> {
+  const backoffMs = options.backoffMs ?? 500;
+  const deadline = Date.now() + (options.outageMs ?? 600_000);
+  for (let outages = 0; ; outages += 1) {
+    try {
+      await step(job, factIds);
+      return;
+    } catch (err) {
+      const wait = outageDelay(backoffMs, outages);
+      if (!isStoreOutage(err) || signal.aborted || Date.now() + wait > deadline) {
+        log.warn({ err: (err as Error).message, outages }, 'post-consolidation step failed');
+        return;
+      }
+      log.info({ err: (err as Error).message, waitMs: wait }, 'post-consolidation step waits out a store outage');
+      const aborted = await sleep(wait, false, { signal }).catch(() => true);
+      if (aborted) {
+        log.warn({ err: (err as Error).message }, 'post-consolidation step abandoned: the job was aborted during a store outage');
+        return;
+      }
+    }
+  }
 }
 
 /** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
@@ -87,7 +131,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
         .catch((err: Error) => log.warn({ err: err.message }, 'affect attribution failed'));
     }
     for (const after of deps.afterConsolidation ?? []) {
-      await after(job.data, facts ?? []).catch((err: Error) => log.warn({ err: err.message }, 'post-consolidation step failed'));
+      await runAfterStep(after, job.data, facts ?? [], signal, log, { backoffMs: deps.afterStepBackoffMs, outageMs: deps.afterStepOutageMs });
     }
   }, { concurrency: 2 });
 
