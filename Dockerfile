@@ -32,7 +32,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/models
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pocketsphinx pocketsphinx-en-us wordnet-base tini \
+ && apt-get install -y --no-install-recommends pocketsphinx pocketsphinx-en-us tini \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system parley && useradd --system --gid parley --home-dir /app parley \
  && mkdir -p /data /models && chown parley:parley /data /models

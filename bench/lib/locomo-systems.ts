@@ -32,20 +32,21 @@ export interface LocomoQa {
   kind?: string;
 }
 
-/** Parley's answer before the answer layer: turns only, every named participant boosted, validity ignored, no diversity, no WordNet synonyms. */
-export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false, synonymWeight: 0 };
+/** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
+export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false };
 
 /**
- * The defaults before this change (commit 91766a7): no BM25 round with WordNet synonyms. (The change
- * before, commit 5f93910's ranking, was `{ factsAsPointers: false, timeScope: { saidAt: false } }`.)
+ * The defaults before this change (commit 5f93910): facts ranked as items of their own beside the
+ * turns (not as pointers to their source turns), and a time something was said at ("as mentioned on
+ * 3 June") widened like any other.
  */
-export const PREVIOUS: AgenticOptions = { synonymWeight: 0 };
+export const PREVIOUS: AgenticOptions = { factsAsPointers: false, timeScope: { saidAt: false } };
 
 const K = 5;
 const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
-  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (no WordNet synonyms; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (facts as items; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
 };
 const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;

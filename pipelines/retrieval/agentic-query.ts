@@ -133,7 +133,7 @@ export async function answerQuestion(
     timePool: await turnsIn(stores.graph, tenant, ranges, filters, options.timePoolSize ?? 1000),
     ...(signal ? { signal } : {}),
   };
-  const wordnet = (options.synonymWeight ?? 0.6) > 0 ? options.wordnet ?? defaultWordNet() : null;
+  const wordnet = (options.synonymWeight ?? 0) > 0 ? options.wordnet ?? defaultWordNet() : null;
   const synonyms = wordnet ? [...new Set(rewritten.terms.flatMap((t) => wordnet.synonymsOf(t, { perWord: options.synonymsPerWord ?? 4 })))]
     .filter((s) => !rewritten.terms.includes(s)) : [];
   const utterances = new Map<string, Utterance>();

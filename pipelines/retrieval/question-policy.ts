@@ -45,8 +45,9 @@ export interface PolicyOptions {
   addresseeRoles?: boolean;
   /**
    * Weight of one more BM25 search over turns in round 1 with the question's content words and their
-   * WordNet synonyms (`synonyms`, given by the caller); default 0.6 (chosen on LoCoMo conversations 1–5;
-   * no synonyms, e.g. no WordNet installed: no search).
+   * WordNet synonyms (`synonyms`, given by the caller; none, e.g. no WordNet installed: no search).
+   * Default 0 (off): 0.6 with 4 synonyms a word was best on LoCoMo conversations 1–5 (+0.9 all@5), but
+   * level on conversations 6–10 and on the multi-party set, where it cost 3 points of ans@1 (docs/BENCHMARKS.md).
    */
   synonymWeight?: number;
   /** With `synonymWeight`: search the synonyms alone instead of with the content words; default false. */
@@ -106,7 +107,7 @@ export function roundActions(
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
     add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.5 });
     if (synonyms.length > 0) {
-      add({ layer: 'interaction', tool: 'bm25', query: (o.synonymsOnly ? synonyms : [...q.terms, ...synonyms]).join(' '), weight: o.synonymWeight ?? 0.6 });
+      add({ layer: 'interaction', tool: 'bm25', query: (o.synonymsOnly ? synonyms : [...q.terms, ...synonyms]).join(' '), weight: o.synonymWeight ?? 0 });
     }
     if (timed) {
       add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: base || withNames, weight: o.timeWeight ?? 1 });
