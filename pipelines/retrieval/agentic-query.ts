@@ -11,6 +11,7 @@ import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
+import { defaultWordNet, type WordNet } from './wordnet.js';
 import { inScope, timeScope, type TimeRange, type TimeScopeOptions } from './time-scope.js';
 
 /** An explicit question to answer from memory. */
@@ -79,6 +80,10 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   timePoolSize?: number;
   /** Score bonus factor for turns holding the kind of answer the question asks for ("When…" → a time); default 1. */
   answerTypeBoost?: number;
+  /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
+  wordnet?: WordNet;
+  /** WordNet synonyms per content word for `synonymWeight`; default 4. */
+  synonymsPerWord?: number;
 }
 
 const now = (): number => performance.now();
@@ -128,6 +133,9 @@ export async function answerQuestion(
     timePool: await turnsIn(stores.graph, tenant, ranges, filters, options.timePoolSize ?? 1000),
     ...(signal ? { signal } : {}),
   };
+  const wordnet = (options.synonymWeight ?? 0) > 0 ? options.wordnet ?? defaultWordNet() : null;
+  const synonyms = wordnet ? [...new Set(rewritten.terms.flatMap((t) => wordnet.synonymsOf(t, { perWord: options.synonymsPerWord ?? 4 })))]
+    .filter((s) => !rewritten.terms.includes(s)) : [];
   const utterances = new Map<string, Utterance>();
   const timings: Record<string, number> = { rewrite_ms: now() - t0 };
   const roundLists: RankedList[] = [];
@@ -139,7 +147,7 @@ export async function answerQuestion(
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
     const started = now();
-    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0);
+    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms);
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);

@@ -43,6 +43,15 @@ export interface PolicyOptions {
    * answer is someone else). False: every named participant is searched as a speaker (as before).
    */
   addresseeRoles?: boolean;
+  /**
+   * Weight of one more BM25 search over turns in round 1 with the question's content words and their
+   * WordNet synonyms (`synonyms`, given by the caller; none, e.g. no WordNet installed: no search).
+   * Default 0 (off): 0.6 with 4 synonyms a word was best on LoCoMo conversations 1–5 (+0.9 all@5), but
+   * level on conversations 6–10 and on the multi-party set, where it cost 3 points of ans@1 (docs/BENCHMARKS.md).
+   */
+  synonymWeight?: number;
+  /** With `synonymWeight`: search the synonyms alone instead of with the content words; default false. */
+  synonymsOnly?: boolean;
 }
 
 /** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
@@ -69,12 +78,13 @@ export function covers(text: string, terms: readonly string[]): boolean {
  * participant as speaker, or as addressee when named so: `addresseeRoles`), BM25 over facts and profiles (names kept), dense over turns with the
  * question, and (when weighted) the staged pool search; when the question names a time (`timed`),
  * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
- * the query expanded by feedback words. Round 3: dense search with the rewritten query, per named
+ * the query expanded by feedback words (and, when `synonymWeight` is set and `synonyms` are given, one more
+ * BM25 over turns in round 1 with the content words and their synonyms). Round 3: dense search with the rewritten query, per named
  * participant and over all turns. An action already taken is never repeated.
  */
 export function roundActions(
   round: number, q: RewrittenQuestion, expansion: readonly string[], history: readonly Action[],
-  filters: SearchFilters, o: PolicyOptions, timed = false,
+  filters: SearchFilters, o: PolicyOptions, timed = false, synonyms: readonly string[] = [],
 ): Action[] {
   const base = q.text;
   const roles = o.addresseeRoles ?? true;
@@ -96,6 +106,9 @@ export function roundActions(
     for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: base, addresseeId: a, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
     add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.5 });
+    if (synonyms.length > 0) {
+      add({ layer: 'interaction', tool: 'bm25', query: (o.synonymsOnly ? synonyms : [...q.terms, ...synonyms]).join(' '), weight: o.synonymWeight ?? 0 });
+    }
     if (timed) {
       add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: base || withNames, weight: o.timeWeight ?? 1 });
       add({ layer: 'interaction', tool: 'vector', scope: 'time', query: base || withNames, weight: o.denseWeight ?? 0.5 });

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
+import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { writeWordNet } from '../../helpers/wordnet.js';
 import { memoryFixture, SNIPPETS, type MemoryFixture } from './memory-fixture.js';
 
 const T = 't_agentic';
@@ -128,5 +132,47 @@ describe('agentic question answering: a diverse top k', () => {
     assert.ok(capped.filter((s) => s === 's-long').length <= 2);
     const uncapped = await sessions();
     assert.deepEqual(uncapped, ['s-long', 's-long', 's-long'], 'without the cap (the default) one stretch fills the top 3');
+  });
+});
+
+describe('agentic question answering: WordNet synonyms as one more keyword search', () => {
+  const T4 = 't_agentic_synonyms';
+  const tmp = tempDir('parley-agentic-wn-');
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  let wordnet: WordNet;
+  let answerId = '';
+  before(async () => {
+    writeWordNet(tmp.dir, 'noun', [{ words: ['car', 'auto', 'automobile'] }, { words: ['dog', 'domestic_dog'] }]);
+    writeWordNet(tmp.dir, 'verb', [{ words: ['buy', 'purchase'] }], ['bought buy']);
+    wordnet = new WordNet(tmp.dir);
+    f = await memoryFixture(T4, ['Ana', 'Ben']);
+    const turns = ['Did you go to the automobile show downtown?', 'The automobile show was crowded, I did not stay long.',
+      'Automobile prices are crazy this year.', 'My sister wants to purchase a bike for her commute.',
+      'We walked the dog along the river.', 'The weather was lovely for a walk.'];
+    for (const [i, text] of turns.entries()) await f.say('s1', i % 2 ? 'Ben' : 'Ana', [i % 2 ? 'Ana' : 'Ben'], text, `2026-11-01T10:0${i}:00Z`);
+    answerId = (await f.say('s2', 'Ben', ['Ana'], 'I finally got a red car, second hand, last Friday.', '2026-11-10T10:00:00Z')).id;
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    wordnet.close();
+    await f.close();
+    tmp.remove();
+  });
+
+  test('the synonym search finds a turn that says "car" for a question about an automobile (the other searches off)', async () => {
+    const only = { bm25Weight: 0, speakerWeight: 0, factWeight: 0, denseWeight: 0 };
+    const first = async (options: object): Promise<string[] | undefined> =>
+      (await answerQuestion(retriever, T4, { question: 'Which automobile did Ben purchase?', k: 3 }, { wordnet, ...only, ...options })).evidence[0]?.refer_ids;
+    assert.ok((await first({ synonymWeight: 1, synonymsOnly: true }))?.includes(answerId), 'the synonyms "car" and "buy" find the answer');
+    assert.ok(!(await first({ synonymWeight: 0 }))?.includes(answerId), 'without synonyms nothing searches for "car"');
+  });
+
+  test('no WordNet: the synonym weight changes nothing', async () => {
+    const absent = new WordNet(path.join(tmp.dir, 'absent'));
+    const q = { question: 'Which automobile did Ben purchase?', k: 3 };
+    const a = await answerQuestion(retriever, T4, q, { wordnet: absent, synonymWeight: 1 });
+    const b = await answerQuestion(retriever, T4, q, { synonymWeight: 0 });
+    assert.deepEqual(a.evidence.map((i) => i.id), b.evidence.map((i) => i.id));
   });
 });

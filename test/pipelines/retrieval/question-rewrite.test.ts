@@ -102,6 +102,16 @@ describe('the deterministic policy', () => {
     assert.ok(roundActions(4, q, ['x'], [], {}, {}).length === 0);
   });
 
+  test('WordNet synonyms: one more BM25 over turns in round 1 when weighted, with or without the content words', () => {
+    const q = rewriteQuestion('Which automobile did Ana purchase?', [...PEOPLE, person('p_ana', 'Ana')]);
+    const synonymAction = (o: object, synonyms: string[]) => roundActions(1, q, [], [], {}, o, false, synonyms)
+      .filter((x) => x.tool === 'bm25' && x.layer === 'interaction' && !x.speakerId && x.query !== q.text);
+    assert.deepEqual(synonymAction({ synonymWeight: 0.6 }, ['car', 'buy']).map((x) => [x.query, x.weight]), [['automobile purchase car buy', 0.6]]);
+    assert.deepEqual(synonymAction({ synonymWeight: 0.6, synonymsOnly: true }, ['car', 'buy']).map((x) => x.query), ['car buy']);
+    assert.deepEqual(synonymAction({}, ['car', 'buy']), [], 'off by default');
+    assert.deepEqual(synonymAction({ synonymWeight: 0.6 }, []), [], 'no synonyms (no WordNet): no extra search');
+  });
+
   test('covers matches stems of every term', () => {
     assert.equal(covers('I promised to send the reports.', ['promise', 'report']), true);
     assert.equal(covers('I promised to send it.', ['promise', 'report']), false);
