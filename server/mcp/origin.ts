@@ -5,7 +5,7 @@
  * other origin must be listed in `PARLEY_MCP_ALLOWED_ORIGINS`. Requests without an Origin header come
  * from non-browser clients (agents, the SDK) and are not affected.
  */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLoopbackHostname } from '../loopback.js';
 
 /** Whether a request with this `Origin` header may use `/mcp`; `allowed` holds normalised origins or `*`. */
 export function mcpOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
@@ -18,6 +18,6 @@ export function mcpOriginAllowed(origin: string | undefined, allowed: readonly s
     return false; // "null" (sandboxed frames, file:) and garbage
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  if (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost')) return true;
+  if (isLoopbackHostname(url.hostname)) return true;
   return allowed.includes(url.origin);
 }

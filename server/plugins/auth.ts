@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiKey } from '../config.js';
 import { ParleyError } from '../../graph/core/errors.js';
+import { isLoopbackHostname } from '../loopback.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,7 +61,7 @@ export function loopbackHost(host: string | undefined, allowed: readonly string[
     return false;
   }
   if (allowed.includes(hostname)) return true;
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+  return isLoopbackHostname(hostname);
 }
 
 /**

@@ -153,6 +153,16 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
     return client;
   };
 
+  /**
+   * One `tools/list` POST, raw: /mcp is the MCP transport, not an operation of /openapi.json, so the
+   * SDK has no method for it, and a refusal (401, 403) comes before any MCP message is read.
+   */
+  const rawMcpPost = (headers: Record<string, string>): Promise<Response> => fetch(`${t.httpUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+
   test('list, add, query, transcript in the key\'s tenant; another tenant sees nothing; erase refused', async () => {
     const acme = await connect('mcp-key-acme-1');
     try {
@@ -190,26 +200,13 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
   test('without a key, or with a wrong one, /mcp answers 401 with Parley\'s error and the client cannot connect', async () => {
     await assert.rejects(connect(null));
     await assert.rejects(connect('not-a-real-key'));
-    // Raw: /mcp is the MCP transport, not an operation of /openapi.json, so the SDK has no method for it.
-    const res = await fetch(`${t.httpUrl}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    });
+    const res = await rawMcpPost({});
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_UNAUTHORIZED');
   });
 
   test('a browser Origin that is not loopback (DNS rebinding) is refused with 403 even with a valid key; loopback origins connect', async () => {
-    // Raw: the refusal happens before any MCP message is read, so check the HTTP answer itself.
-    const res = await fetch(`${t.httpUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json', accept: 'application/json, text/event-stream',
-        authorization: 'Bearer mcp-key-acme-1', origin: 'http://rebound.example.com:8080',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    });
+    const res = await rawMcpPost({ authorization: 'Bearer mcp-key-acme-1', origin: 'http://rebound.example.com:8080' });
     assert.equal(res.status, 403);
     const body = (await res.json()) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'PARLEY_ERR_FORBIDDEN');
