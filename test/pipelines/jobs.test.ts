@@ -87,12 +87,13 @@ describe('post-consolidation steps during a store outage', () => {
     }, job, [], new AbortController().signal, log, { backoffMs: 1 });
     assert.equal(calls, 1);
 
+    // No time left to wait out the outage: given up after the one try, whatever the machine's speed.
     calls = 0;
     await runAfterStep(async () => {
       calls += 1;
       throw outage();
-    }, job, [], new AbortController().signal, log, { backoffMs: 5, outageMs: 60 });
-    assert.ok(calls >= 2 && calls <= 6, `tried while the limit allowed (${calls})`);
+    }, job, [], new AbortController().signal, log, { backoffMs: 5, outageMs: 0 });
+    assert.equal(calls, 1, 'given up once the limit is passed');
 
     calls = 0;
     const abort = new AbortController();

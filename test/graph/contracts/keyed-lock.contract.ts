@@ -101,7 +101,8 @@ export function keyedLockContract(name: string, factory: (options?: KeyedLockFix
 
     test('leases: a dead holder\'s key lapses; a live holder renews past its lease; a taken-over holder is told', async (t) => {
       // A lease well above a busy machine's timer delays, so renewals in time are not a matter of luck.
-      const short = await factory({ leaseMs: 1000, maxWaitMs: 10_000 });
+      // 3 s: renewals every second keep it while the event loop stalls for up to 2 s.
+      const short = await factory({ leaseMs: 3000, maxWaitMs: 20_000 });
       const { leases } = short;
       if (!leases) {
         t.skip('an in-process lock has no leases: it cannot outlive its process');
@@ -116,7 +117,7 @@ export function keyedLockContract(name: string, factory: (options?: KeyedLockFix
 
         // Held for two and a half leases: renewals keep it; the signal stays quiet.
         await short.a.withLock(['long'], async (signal) => {
-          await sleep(2500);
+          await sleep(7500);
           assert.equal(signal.aborted, false);
           assert.ok(await leases.holder('long'), 'still held after its first lease ran out');
         });
