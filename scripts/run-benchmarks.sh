@@ -30,4 +30,10 @@ run store-search dist/bench/store-search.js
 run retrieval-latency dist/bench/retrieval-latency.js
 run retrieval-locomo dist/bench/retrieval-locomo.js
 run networked-latency dist/bench/networked-latency.js
+run speaker-merge dist/bench/speaker-merge.js
+run asr-names dist/bench/asr-names.js
+run retrieval-calls dist/bench/retrieval-calls.js
+run neighbour-reads dist/bench/neighbour-reads.js
+run session-merge-scale dist/bench/session-merge-scale.js
+run keyed-lock-overhead dist/bench/keyed-lock-overhead.js
 echo "results in $out" >&2
