@@ -26,6 +26,12 @@ export interface ParticipantPatch {
   attributes?: Record<string, unknown>;
 }
 
+/** One page of a transcript: the utterances after `afterSeq` (default: from the start), at most `limit` (default: all). */
+export interface TranscriptPage {
+  afterSeq?: number;
+  limit?: number;
+}
+
 /**
  * The interaction graph: participants, utterances, and the `SPEAKS` / `ADDRESSES` edges between them.
  * Implementations: SQLite (embedded default), Neo4j (networked).
@@ -82,8 +88,11 @@ export interface GraphStore {
   addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]>;
   getUtterance(tenant: TenantId, id: string): Promise<Utterance | null>;
   getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]>;
-  /** A session's utterances in order. */
-  getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]>;
+  /**
+   * A session's utterances in order; with `page`, at most `page.limit` of them after sequence number
+   * `page.afterSeq` (a transcript read in pages, however long the session).
+   */
+  getTranscript(tenant: TenantId, sessionId: string, page?: TranscriptPage): Promise<Utterance[]>;
   /**
    * The last `n` utterances of a session, oldest first; with `beforeSeq`, the last `n` before that
    * sequence number (the turns that preceded one utterance, however many came after it).

@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { backfillAddressees, GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
@@ -406,11 +406,12 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]> {
+  async getTranscript(tenant: TenantId, sessionId: string, page: TranscriptPage = {}): Promise<Utterance[]> {
     await this.init();
     const found = await this.db.read('getTranscript', (tx) => rows(tx,
-      'MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) RETURN n {.*} AS n ORDER BY n.seq',
-      { tenant: this.t(tenant), sessionId }));
+      `MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) WHERE n.seq > $afterSeq
+       RETURN n {.*} AS n ORDER BY n.seq${page.limit === undefined ? '' : ' LIMIT $limit'}`,
+      { tenant: this.t(tenant), sessionId, afterSeq: int(page.afterSeq ?? -1), limit: int(Math.max(0, page.limit ?? 0)) }));
     return found.map(toUtterance);
   }
 

@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch } from '../graph-store.js';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
@@ -361,10 +361,11 @@ export class SqliteGraphStore implements GraphStore {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async getTranscript(tenant: TenantId, sessionId: string): Promise<Utterance[]> {
+  async getTranscript(tenant: TenantId, sessionId: string, page: TranscriptPage = {}): Promise<Utterance[]> {
     const rows = this.db
-      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? ORDER BY u.seq`)
-      .all(tenant, sessionId) as UtteranceRow[];
+      .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? AND u.seq > ?
+        ORDER BY u.seq LIMIT ?`)
+      .all(tenant, sessionId, page.afterSeq ?? -1, page.limit ?? -1) as UtteranceRow[];
     return rows.map(toUtterance);
   }
 

@@ -7,7 +7,7 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
-import { PostUtterancesBody, SessionIdParams, IdParams } from '../protocol/http-schemas.js';
+import { PostUtterancesBody, SessionIdParams, IdParams, TranscriptQuery } from '../protocol/http-schemas.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
@@ -33,7 +33,9 @@ const AddUtterancesInput = Type.Object({
 }, { additionalProperties: false });
 
 const ParticipantInput = Type.Object({ id: IdParams.properties.id }, { additionalProperties: false });
-const TranscriptInput = Type.Object({ session_id: SessionIdParams.properties.session_id }, { additionalProperties: false });
+const TranscriptInput = Type.Object(
+  { session_id: SessionIdParams.properties.session_id, ...TranscriptQuery.properties }, { additionalProperties: false },
+);
 const NoInput = Type.Object({}, { additionalProperties: false });
 
 /** What one MCP call runs with: the app's stores and pipelines, scoped to one tenant. */
@@ -96,10 +98,13 @@ const TOOLS = [
   tool({
     name: 'get_transcript',
     title: 'Get a session transcript',
-    description: 'A session\'s utterances in order, with speaker, addressees and times.',
+    description: 'A session\'s utterances in order, with speaker, addressees and times, up to `limit` (default 1000) ' +
+      'after `after_seq`; `next_after_seq` is where the next page starts (null on the last page).',
     input: TranscriptInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: ({ app, tenant }, args) => sessionTranscript(app, tenant, args.session_id),
+    run: ({ app, tenant }, args) => sessionTranscript(app, tenant, args.session_id, {
+      ...(args.after_seq !== undefined ? { after_seq: args.after_seq } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
+    }),
   }),
 ] as const;
 

@@ -96,8 +96,27 @@ export const UtteranceView = Type.Object(
 );
 export type UtteranceView = Static<typeof UtteranceView>;
 
+/** Most utterances one transcript page holds, and how many it holds when the request does not say. */
+export const TRANSCRIPT_PAGE_MAX = 5000;
+export const TRANSCRIPT_PAGE_DEFAULT = 1000;
+
+export const TranscriptQuery = Type.Object(
+  {
+    after_seq: Type.Optional(Type.Integer({ minimum: 0, description: 'only utterances after this seq (the previous page\'s next_after_seq)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRANSCRIPT_PAGE_MAX, default: TRANSCRIPT_PAGE_DEFAULT })),
+  },
+  { additionalProperties: false },
+);
+export type TranscriptQuery = Static<typeof TranscriptQuery>;
+
 export const TranscriptResponse = Type.Object(
-  { session_id: Type.String(), utterances: Type.Array(ref(UtteranceView)) },
+  {
+    session_id: Type.String(),
+    utterances: Type.Array(ref(UtteranceView)),
+    next_after_seq: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'more utterances follow: ask again with after_seq set to this; null on the last page',
+    }),
+  },
   { $id: 'Transcript' },
 );
 

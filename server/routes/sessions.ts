@@ -4,7 +4,7 @@ import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interac
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
-  TranscriptResponse, type UtteranceView,
+  TRANSCRIPT_PAGE_DEFAULT, TRANSCRIPT_PAGE_MAX, TranscriptQuery, TranscriptResponse, type UtteranceView,
 } from '../protocol/http-schemas.js';
 
 const NO_SESSION = errorResponse('PARLEY_ERR_NOT_FOUND: no such session');
@@ -61,17 +61,18 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: SessionIdParams }>(
+  app.get<{ Params: SessionIdParams; Querystring: TranscriptQuery }>(
     '/v1/sessions/:session_id/transcript',
     {
       schema: {
         operationId: 'getTranscript', tags: ['sessions'],
-        summary: "A session's utterances in order, with speaker and addressees",
+        summary: "A session's utterances in order, with speaker and addressees, a page at a time",
         params: SessionIdParams,
+        querystring: TranscriptQuery,
         response: { 200: ref(TranscriptResponse), 400: BAD_ID, 404: NO_SESSION, ...errorResponses() },
       },
     },
-    async (request) => sessionTranscript(app, request.tenant, request.params.session_id),
+    async (request) => sessionTranscript(app, request.tenant, request.params.session_id, request.query),
   );
 }
 
@@ -108,15 +109,23 @@ export async function storeUtterances(
   return stored.map((s) => s.utterance.id);
 }
 
-/** A session's utterances in order (`GET /v1/sessions/{id}/transcript`, MCP `get_transcript`); 404 when there is no such session. */
+/**
+ * One page of a session's utterances in order (`GET /v1/sessions/{id}/transcript`, MCP
+ * `get_transcript`): at most `limit` (default 1,000) after `after_seq`, and the seq to ask from next
+ * (null on the last page); 404 when there is no such session.
+ */
 export async function sessionTranscript(
-  app: FastifyInstance, tenant: string, sessionId: string,
-): Promise<{ session_id: string; utterances: UtteranceView[] }> {
+  app: FastifyInstance, tenant: string, sessionId: string, page: TranscriptQuery = {},
+): Promise<{ session_id: string; utterances: UtteranceView[]; next_after_seq: number | null }> {
   if (!(await app.stores.graph.getSession(tenant, sessionId))) {
     throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${sessionId}`);
   }
-  const utterances = await app.stores.graph.getTranscript(tenant, sessionId);
-  return { session_id: sessionId, utterances: await utteranceViews(app.stores.graph, tenant, utterances) };
+  const limit = Math.min(page.limit ?? TRANSCRIPT_PAGE_DEFAULT, TRANSCRIPT_PAGE_MAX);
+  // One more than the page holds says whether another page follows.
+  const read = await app.stores.graph.getTranscript(tenant, sessionId, { afterSeq: page.after_seq ?? 0, limit: limit + 1 });
+  const utterances = read.slice(0, limit);
+  const next = read.length > limit ? utterances[utterances.length - 1]!.seq : null;
+  return { session_id: sessionId, utterances: await utteranceViews(app.stores.graph, tenant, utterances), next_after_seq: next };
 }
 
 /**

@@ -150,3 +150,36 @@ describe('HTTP API: finding people', () => {
     assert.equal(people.filter((p) => p.name?.toLowerCase() === 'émile').length, 1);
   });
 });
+
+describe('HTTP API: transcripts in pages', () => {
+  let t: TestApp;
+  let api: ParleyClient;
+  before(async () => {
+    t = await startTestApp();
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('a transcript is read a page at a time, and bad page parameters are refused', async () => {
+    await api.postUtterances('s-pages', Array.from({ length: 7 }, (_, i) => ({ speaker: i % 2 ? 'Ben' : 'Ana', text: `line ${i + 1}` })));
+    const first = await api.transcript('s-pages', { limit: 3 });
+    assert.deepEqual(first.utterances.map((u) => u.text), ['line 1', 'line 2', 'line 3']);
+    assert.equal(first.next_after_seq, first.utterances[2]!.seq);
+    const second = await api.transcript('s-pages', { limit: 3, after_seq: first.next_after_seq! });
+    assert.deepEqual(second.utterances.map((u) => u.text), ['line 4', 'line 5', 'line 6']);
+    const last = await api.transcript('s-pages', { limit: 3, after_seq: second.next_after_seq! });
+    assert.deepEqual(last.utterances.map((u) => u.text), ['line 7']);
+    assert.equal(last.next_after_seq, null, 'the last page says so');
+    // Exactly a page's worth left: no empty page after it.
+    assert.equal((await api.transcript('s-pages', { limit: 7 })).next_after_seq, null);
+    assert.equal((await api.transcript('s-pages')).utterances.length, 7, 'the default page holds a short session');
+    assert.deepEqual((await api.transcriptAll('s-pages', 2)).map((u) => u.text), Array.from({ length: 7 }, (_, i) => `line ${i + 1}`));
+    for (const query of ['limit=0', 'limit=5001', 'after_seq=-1', 'limit=abc', 'page=2']) {
+      const res = await fetch(`${t.httpUrl}/v1/sessions/s-pages/transcript?${query}`);
+      assert.equal(res.status, 400, query);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_BAD_REQUEST', query);
+    }
+  });
+});

@@ -124,6 +124,11 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.recentUtterances('t1', 's1', 2, 3)).map((u) => u.text).join('|'), 'Ben, I will send you the draft|Thanks Ana');
       assert.equal((await fx.store.recentUtterances('t1', 's1', 5, 2)).map((u) => u.text).join('|'), 'Ben, I will send you the draft');
       assert.deepEqual(await fx.store.recentUtterances('t1', 's1', 5, 1), []);
+      // A transcript read a page at a time: after a seq, at most `limit`.
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { limit: 2 })).map((u) => u.seq), [1, 2]);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { afterSeq: 2, limit: 2 })).map((u) => u.seq), [3]);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { afterSeq: 1 })).map((u) => u.text), ['Thanks Ana', 'Hi both']);
+      assert.deepEqual(await fx.store.getTranscript('t1', 's1', { afterSeq: 3, limit: 5 }), []);
       assert.equal((await fx.store.getUtterance('t1', stored[1]!.id))?.text, 'Thanks Ana');
     });
 

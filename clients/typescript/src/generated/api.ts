@@ -185,6 +185,8 @@ export interface Schemas {
   Transcript: {
     session_id: string;
     utterances: Schemas["Utterance"][];
+    /** more utterances follow: ask again with after_seq set to this; null on the last page */
+    next_after_seq: number | null;
   };
   Utterance: {
     id: string;
@@ -326,12 +328,16 @@ export interface Operations {
     response: Schemas["Readiness"];
     errors: 401 | 503;
   };
-  /** A session's utterances in order, with speaker and addressees */
+  /** A session's utterances in order, with speaker and addressees, a page at a time */
   getTranscript: {
     path: {
       session_id: string;
     };
-    query: Record<string, never>;
+    query: {
+      /** only utterances after this seq (the previous page's next_after_seq) */
+      after_seq?: number;
+      limit?: number;
+    };
     headers: Record<string, never>;
     body: undefined;
     status: 200;
