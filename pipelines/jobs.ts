@@ -38,6 +38,8 @@ export interface JobsConfig {
   llmModel: string;
   openaiApiKey: string | null;
   openaiBaseUrl: string;
+  /** Days an extraction kept for the re-run of an unfinished consolidation stays (`PARLEY_KEPT_EXTRACTION_DAYS`); default 7. */
+  keptExtractionDays?: number;
 }
 
 export interface JobDeps {
@@ -54,6 +56,9 @@ export interface JobDeps {
    */
   afterConsolidation?: AfterConsolidation[];
 }
+
+/** How often kept extractions past their bound are looked for, ms. */
+const KEPT_SWEEP_EVERY_MS = 3_600_000;
 
 /** Every job name the handlers take (queues for metrics and `/readyz`). */
 export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDATION_JOB, SESSION_END_JOB];
@@ -85,6 +90,8 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const turnEmbeddings = new RecentEmbeddings(embedder);
 
   const afterSteps = deps.afterConsolidation ?? [];
+  const sweepKept = keptExtractionSweep(stores, (config.keptExtractionDays ?? 7) * 86_400_000, log);
+  sweepKept();
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
     embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}), locks: stores.locks,
@@ -92,6 +99,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     logger: log,
   });
   stores.queue.process<ConsolidationJob>(CONSOLIDATION_JOB, async (job, signal) => {
+    sweepKept();
     await consolidate(job, signal);
     const utterance = await stores.graph.getUtterance(job.data.tenant, job.data.utteranceId);
     if (affect && utterance) {
@@ -120,6 +128,23 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const transcript = await stores.graph.getTranscript(tenant, sessionId);
     for (const speakerId of new Set(transcript.map((u) => u.speakerId))) await consolidatePersona(tenant, speakerId);
   });
+}
+
+/**
+ * Starts a sweep of the extractions kept longer than `ttlMs` (`MemoryStore.dropKeptExtractions`): at
+ * start-up, then at most hourly when a consolidation job starts (no timer outlives the stores). It
+ * runs beside the job, never failing or delaying it; a failed sweep is logged and tried an hour later.
+ */
+function keptExtractionSweep(stores: Stores, ttlMs: number, log: Logger): () => void {
+  let last = -Infinity;
+  return () => {
+    if (Date.now() - last < KEPT_SWEEP_EVERY_MS) return;
+    last = Date.now();
+    stores.memory.dropKeptExtractions(new Date(last - ttlMs).toISOString()).then(
+      (dropped) => { if (dropped > 0) log.info({ dropped, ttlMs }, 'dropped extractions kept for consolidation jobs that never finished'); },
+      (err: Error) => log.warn({ err: err.message }, 'sweep of kept extractions failed'),
+    );
+  };
 }
 
 /** The 16 kHz audio of a stored span, or undefined when it is gone (retention) or unreadable. */

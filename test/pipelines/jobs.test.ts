@@ -66,7 +66,7 @@ describe('registered job handlers (embedded stores, real USE-lite)', { timeout: 
 const redisSkip = await redisSkipReason();
 
 for (const queue of ['embedded', 'redis'] as const) {
-  describe(`steps after consolidation: a durable job of their own (${queue === 'embedded' ? 'SQLite queue' : 'BullMQ'})`, {
+  describe(`around consolidation: its later steps a durable job of their own, kept extractions bounded (${queue === 'embedded' ? 'SQLite queue' : 'BullMQ'})`, {
     timeout: 300_000, skip: queue === 'redis' ? redisSkip : undefined,
   }, () => {
     const log = pino({ level: 'silent' });
@@ -138,6 +138,24 @@ for (const queue of ['embedded', 'redis'] as const) {
         assert.deepEqual(done, [{ utteranceId: id, factIds: facts }], 'the step ran to the end once, with the facts');
         assert.deepEqual(await stores.queue.deadLetters(AFTER_CONSOLIDATION_JOB), []);
         assert.deepEqual(await stores.queue.deadLetters(CONSOLIDATION_JOB), []);
+      } finally {
+        await stores.close(1000);
+        remove();
+      }
+    });
+
+    test('an extraction kept for a job that crashed and never ran again is dropped after PARLEY_KEPT_EXTRACTION_DAYS; a fresh one stays', async () => {
+      const { config, remove } = deployment();
+      const stores = openStores(config, log);
+      try {
+        await stores.memory.keepExtraction('t', 'u_crashed', '{"facts":[],"profileUpdates":[]}');
+        await stores.memory.keepExtraction('t', 'u_running', '{"facts":[],"profileUpdates":[]}');
+        // Kept eight days ago by a job that has not run since.
+        stores.sqlite.prepare("UPDATE memory_extractions SET kept_at = ? WHERE utterance_id = 'u_crashed'")
+          .run(new Date(Date.now() - 8 * 86_400_000).toISOString());
+        await registerJobHandlers({ config: { ...config, keptExtractionDays: 7 }, stores, embedder, logger: log, publish: () => {} });
+        await until('the old extraction is dropped', async () => (await stores.memory.keptExtraction('t', 'u_crashed')) === null);
+        assert.ok(await stores.memory.keptExtraction('t', 'u_running'), 'an extraction younger than the bound stays');
       } finally {
         await stores.close(1000);
         remove();
