@@ -85,6 +85,7 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       await fx.queue.drain('outage', 20_000);
       assert.deepEqual(tries, [1, 1, 1, 1, 1, 1, 1, 2]);
       assert.deepEqual(await fx.queue.deadLetters('outage'), []);
+      assert.equal((await fx.queue.stats('outage')).outageWaiting, 0, 'no longer counted once the store answered');
     });
 
     test('a job waits out an outage for at most maxOutageWaitMs, counted meanwhile, then is a dead letter with its data that replays', async () => {
