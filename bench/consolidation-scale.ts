@@ -30,7 +30,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { pino } from 'pino';
 import { ParleyClient } from '../clients/typescript/src/index.js';
-import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../pipelines/memory/after-consolidation.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     const first = ends.length;
     const { utterance_ids: ids } = await api.postUtterances(sessionOf(rows[0]!), utterances);
     rows.forEach((t, i) => label.set(ids[i]!, `${t.conv_id}|${t.dia_id}`));
-    await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
+    await drainConsolidation(app.stores.queue, 3_600_000);
     for (const end of ends.slice(first)) {
       costs.push({ wallMs: end.t - prev.t, cpuMs: end.cpuMs - prev.cpuMs });
       prev = end;

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { pino } from 'pino';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../pipelines/memory/after-consolidation.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { ParleyClient } from '../clients/typescript/src/index.js';
 import { argNumber, loadLocomoTurns, locomoTime, percentile, type LocomoTurn } from './lib/locomo.js';
@@ -57,7 +57,7 @@ async function run(conversations: [string, LocomoTurn[]][], consolidate: boolean
       if (turns % 500 === 0) process.stderr.write(`  ${consolidate ? 'parley' : 'baseline'}: ${turns} turns posted\n`);
     }
   }
-  if (consolidate) await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
+  if (consolidate) await drainConsolidation(app.stores.queue, 3_600_000);
   const wallS = (performance.now() - started) / 1000;
   const facts = consolidate ? (await app.stores.memory.listFacts('default', { includeHistory: true, limit: 1000, offset: 0 })).length : 0;
   let total = facts;

@@ -31,7 +31,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { CONSOLIDATION_JOB } from '../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../pipelines/memory/after-consolidation.js';
 import type { AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import { ParleyClient } from '../clients/typescript/src/index.js';
 import { buildApp } from '../server/app.js';
@@ -107,7 +107,7 @@ async function ingest(): Promise<Map<string, string>> {
     }
   }
   const ingestMs = performance.now() - t0;
-  await app.stores.queue.drain(CONSOLIDATION_JOB, 3_600_000);
+  await drainConsolidation(app.stores.queue, 3_600_000);
   const consolidateMs = performance.now() - t0 - ingestMs;
   console.log(`ingested ${diaToUtt.size} turns of ${convs.length} conversations in ${(ingestMs / 1000).toFixed(1)} s, consolidated in ${(consolidateMs / 1000).toFixed(1)} s`);
   return diaToUtt;

@@ -36,6 +36,8 @@ export interface QueueStats {
   running: number;
   /** How long the oldest job that is due has been waiting to start, ms; null when none is due. */
   oldestWaitingMs: number | null;
+  /** Jobs (waiting or running) whose last try met a store outage (`isStoreOutage`) and that have not finished since. */
+  outageWaiting: number;
 }
 
 /** The longest wait between two tries of a job whose stores are down, ms. */
@@ -44,15 +46,28 @@ export const OUTAGE_MAX_DELAY_MS = 30_000;
 /**
  * True when `err` (or an error in its `cause` chain) is `PARLEY_ERR_STORE_UNAVAILABLE`: a backend did
  * not answer. Every queue retries such a job for as long as the outage lasts, waiting
- * `outageDelay` between tries, without using up its attempts and without ever dead-lettering it:
+ * `outageDelay` between tries, without using up its attempts and without dead-lettering it for them:
  * the utterance it consolidates was acknowledged, and a Neo4j restart that outlasts the attempts'
- * backoff (seconds) must not drop its memory.
+ * backoff (seconds) must not drop its memory. A queue given `maxOutageWaitMs` fails a job that has
+ * waited that long since its first such try into the dead letters (`OUTAGE_GAVE_UP`), data kept.
  */
 export function isStoreOutage(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth += 1) {
     if ((e as { code?: unknown }).code === 'PARLEY_ERR_STORE_UNAVAILABLE') return true;
   }
   return false;
+}
+
+/**
+ * How a job that waited out a store outage for longer than its queue allows (`maxOutageWaitMs`) is
+ * failed: into the dead letters, data kept, with an error that starts with this (replay it with
+ * `retryDeadLetter`, e.g. `npm run jobs -- retry <name> <id>`).
+ */
+export const OUTAGE_GAVE_UP = 'gave up waiting out a store outage after';
+
+/** The dead-letter error of a job failed after waiting `waitedMs` on an outage whose last error was `message`. */
+export function outageGaveUpError(waitedMs: number, message: string): string {
+  return `${OUTAGE_GAVE_UP} ${Math.round(waitedMs / 1000)} s: ${message}`;
 }
 
 /** The wait before the next try when `outages` earlier tries met a store outage: `backoffMs` doubled per such try, at most OUTAGE_MAX_DELAY_MS. */

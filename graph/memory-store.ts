@@ -214,12 +214,18 @@ export interface MemoryStore {
    * so a run again after a crash replays the same facts, and so the same fact ids, where an LLM
    * asked again may word them differently. The first extraction kept for the utterance stays;
    * returns it (a second delivery of the job running meanwhile replays the first one's).
-   * `markProcessed` and `forgetUtterances` drop it, and `deleteParticipant` drops every one that
-   * names the participant.
+   * `markProcessed` and `forgetUtterances` drop it, `deleteParticipant` drops every one that
+   * names the participant, and `dropKeptExtractions` every one older than the jobs' bound.
    */
   keepExtraction(tenant: TenantId, utteranceId: string, extraction: string): Promise<string>;
   /** The extraction kept for an utterance whose consolidation has not finished, or null. */
   keptExtraction(tenant: TenantId, utteranceId: string): Promise<string | null>;
+  /**
+   * Drop every extraction (of any tenant) kept before `keptBefore` (ISO time): one whose job crashed
+   * and never ran again, or was failed for good and never replayed, is not kept for ever. Returns how
+   * many were dropped.
+   */
+  dropKeptExtractions(keptBefore: string): Promise<number>;
   /** The fact ids recorded for an utterance, or null if it was never processed. */
   processedFacts(tenant: TenantId, utteranceId: string): Promise<string[] | null>;
   /**

@@ -53,6 +53,8 @@ export interface StoreConfig {
   neo4jUser: string;
   neo4jPassword: string;
   neo4jDatabase: string;
+  /** The longest a job waits out a store outage before it is a dead letter, ms; 0 or absent: for as long as it lasts. */
+  jobMaxOutageWaitMs?: number;
 }
 
 /**
@@ -77,11 +79,13 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
   let locks: KeyedLock;
   if (config.queue === 'redis') {
     locks = new RedisKeyedLock({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'locks' }) });
-    const bull = new BullmqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: 'queue' }) });
+    const bull = new BullmqJobQueue({
+      url: config.redisUrl, prefix: config.redisPrefix, maxOutageWaitMs: config.jobMaxOutageWaitMs, logger: logger.child({ component: 'queue' }),
+    });
     handlers[QUEUE_TARGET] = queueOutboxHandler(bull);
     queue = new OutboxJobQueue(bull, outbox, forwarder);
   } else {
-    queue = new SqliteJobQueue(sqlite, { logger: logger.child({ component: 'queue' }) });
+    queue = new SqliteJobQueue(sqlite, { maxOutageWaitMs: config.jobMaxOutageWaitMs, logger: logger.child({ component: 'queue' }) });
     // The server and `npm run worker` may share the file (and so the queue): the lock lives there too.
     locks = SqliteKeyedLock.open(path.join(config.dataDir, 'parley.db'), { logger: logger.child({ component: 'locks' }) });
   }

@@ -1,7 +1,5 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isStoreOutage, outageDelay } from '../graph/job-queue.js';
 import type { Stores } from '../graph/stores.js';
 import type { TenantId } from '../graph/types.js';
 import type { ServerEventPayloads, ServerEventType } from '../graph/core/events.js';
@@ -14,6 +12,7 @@ import { RecentEmbeddings } from './embeddings/recent-embeddings.js';
 import { reembedIfNeeded } from './embeddings/reembed.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
+import { AFTER_CONSOLIDATION_JOB, afterConsolidationJobId, type AfterConsolidationJob } from './memory/after-consolidation.js';
 import { CONSOLIDATION_JOB, createConsolidationHandler, type ConsolidationJob } from './memory/consolidate.js';
 import { EmbeddedExtractor } from './memory/embedded-extractor.js';
 import type { Extractor } from './memory/extractor.js';
@@ -24,7 +23,11 @@ import { LlmExtractor } from './memory/llm-extractor.js';
 /** Delivers an event to a session's client, wherever it is connected. */
 export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: string, type: T, payload: ServerEventPayloads[T]) => void;
 
-/** Runs after a consolidation job stored its facts (e.g. the left-brain index update). */
+/**
+ * Runs after a consolidation job stored its facts (e.g. the left-brain index update), in the
+ * `memory.after-consolidation` job; must be idempotent (the job may run again after a crash, or
+ * after a later step of it failed).
+ */
 export type AfterConsolidation = (job: ConsolidationJob, factIds: string[]) => Promise<void>;
 
 /** The settings the job handlers read (the server's `Config` satisfies it). */
@@ -35,6 +38,8 @@ export interface JobsConfig {
   llmModel: string;
   openaiApiKey: string | null;
   openaiBaseUrl: string;
+  /** Days an extraction kept for the re-run of an unfinished consolidation stays (`PARLEY_KEPT_EXTRACTION_DAYS`); default 7. */
+  keptExtractionDays?: number;
 }
 
 export interface JobDeps {
@@ -44,50 +49,19 @@ export interface JobDeps {
   logger: Logger;
   publish: Publish;
   /**
-   * Further work after each consolidation, run in order. A step that fails because a store is down
-   * is tried again, waiting out the outage (see `runAfterStep`); any other failure is logged and the
-   * step skipped.
+   * Further work after each consolidation, run in order in a `memory.after-consolidation` job of its
+   * own that the consolidation job enqueues once its facts are stored (none when this is empty). The
+   * queue retries that job like any other: waiting out a store outage without holding a consolidation
+   * slot, and surviving a crash of the process.
    */
   afterConsolidation?: AfterConsolidation[];
-  /** First wait before a post-consolidation step is tried again after a store outage, ms; default 500. */
-  afterStepBackoffMs?: number;
-  /** How long a post-consolidation step keeps waiting out an outage, ms; default 10 minutes. */
-  afterStepOutageMs?: number;
 }
 
-/**
- * Run one post-consolidation step. The consolidation it follows is already stored (and, on a re-run,
- * skipped as processed), so a step failing on a store outage (a Neo4j restart) would lose its work
- * for good: it is tried again with the queue's outage backoff until the store answers, the job is
- * aborted (shutdown) or `outageMs` has passed; then, as for any other failure, it is logged and the
- * step skipped. Meanwhile the job holds one of the process's consolidation slots: the jobs behind it
- * would meet the same outage.
- */
-export async function runAfterStep(
-  step: AfterConsolidation, job: ConsolidationJob, factIds: string[], signal: AbortSignal, log: Logger,
-  options: { backoffMs?: number; outageMs?: number } = {},
-): Promise<void> {
-  const backoffMs = options.backoffMs ?? 500;
-  const deadline = Date.now() + (options.outageMs ?? 600_000);
-  for (let outages = 0; ; outages += 1) {
-    try {
-      await step(job, factIds);
-      return;
-    } catch (err) {
-      const wait = outageDelay(backoffMs, outages);
-      if (!isStoreOutage(err) || signal.aborted || Date.now() + wait > deadline) {
-        log.warn({ err: (err as Error).message, outages }, 'post-consolidation step failed');
-        return;
-      }
-      log.info({ err: (err as Error).message, waitMs: wait }, 'post-consolidation step waits out a store outage');
-      const aborted = await sleep(wait, false, { signal }).catch(() => true);
-      if (aborted) {
-        log.warn({ err: (err as Error).message }, 'post-consolidation step abandoned: the job was aborted during a store outage');
-        return;
-      }
-    }
-  }
-}
+/** How often kept extractions past their bound are looked for, ms. */
+const KEPT_SWEEP_EVERY_MS = 3_600_000;
+
+/** Every job name the handlers take (queues for metrics and `/readyz`). */
+export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDATION_JOB, SESSION_END_JOB];
 
 /** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
 export function knownTenants(config: JobsConfig): TenantId[] {
@@ -102,7 +76,8 @@ function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonC
 
 /**
  * Register every background job handler on the queue: per-utterance consolidation (facts, profiles,
- * indexes, affect) and end-of-session consolidation (long-horizon persona). The server calls this in
+ * indexes, affect), the steps after it (`afterConsolidation`) and end-of-session consolidation
+ * (long-horizon persona). The server calls this in
  * embedded mode; `npm run worker` calls it against the Redis queues.
  */
 export async function registerJobHandlers(deps: JobDeps): Promise<void> {
@@ -114,6 +89,9 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   // Consolidation embeds the turn; affect then classifies that vector instead of embedding the text again.
   const turnEmbeddings = new RecentEmbeddings(embedder);
 
+  const afterSteps = deps.afterConsolidation ?? [];
+  const sweepKept = keptExtractionSweep(stores, (config.keptExtractionDays ?? 7) * 86_400_000, log);
+  sweepKept();
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
     embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}), locks: stores.locks,
@@ -121,8 +99,8 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     logger: log,
   });
   stores.queue.process<ConsolidationJob>(CONSOLIDATION_JOB, async (job, signal) => {
+    sweepKept();
     await consolidate(job, signal);
-    const facts = await stores.memory.processedFacts(job.data.tenant, job.data.utteranceId);
     const utterance = await stores.graph.getUtterance(job.data.tenant, job.data.utteranceId);
     if (affect && utterance) {
       const audio = utterance.audioRef ? readSpan(config.dataDir, utterance.audioRef, log) : undefined;
@@ -130,9 +108,18 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
         .then(([vector]) => analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio, vector))
         .catch((err: Error) => log.warn({ err: err.message }, 'affect attribution failed'));
     }
-    for (const after of deps.afterConsolidation ?? []) {
-      await runAfterStep(after, job.data, facts ?? [], signal, log, { backoffMs: deps.afterStepBackoffMs, outageMs: deps.afterStepOutageMs });
+    // Committed before this job completes: a crash after the facts were stored runs this job again, which enqueues it then.
+    if (afterSteps.length > 0) {
+      await stores.queue.enqueue<AfterConsolidationJob>(AFTER_CONSOLIDATION_JOB, job.data, { jobId: afterConsolidationJobId(job.id) });
     }
+  }, { concurrency: 2 });
+
+  stores.queue.process<AfterConsolidationJob>(AFTER_CONSOLIDATION_JOB, async (job) => {
+    const { tenant, utteranceId } = job.data;
+    // Never consolidated, or its speaker was erased since: nothing to file.
+    const facts = await stores.memory.processedFacts(tenant, utteranceId);
+    if (facts === null) return;
+    for (const step of afterSteps) await step(job.data, facts);
   }, { concurrency: 2 });
 
   const consolidatePersona = createPersonaConsolidator(stores.memory);
@@ -141,6 +128,23 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const transcript = await stores.graph.getTranscript(tenant, sessionId);
     for (const speakerId of new Set(transcript.map((u) => u.speakerId))) await consolidatePersona(tenant, speakerId);
   });
+}
+
+/**
+ * Starts a sweep of the extractions kept longer than `ttlMs` (`MemoryStore.dropKeptExtractions`): at
+ * start-up, then at most hourly when a consolidation job starts (no timer outlives the stores). It
+ * runs beside the job, never failing or delaying it; a failed sweep is logged and tried an hour later.
+ */
+function keptExtractionSweep(stores: Stores, ttlMs: number, log: Logger): () => void {
+  let last = -Infinity;
+  return () => {
+    if (Date.now() - last < KEPT_SWEEP_EVERY_MS) return;
+    last = Date.now();
+    stores.memory.dropKeptExtractions(new Date(last - ttlMs).toISOString()).then(
+      (dropped) => { if (dropped > 0) log.info({ dropped, ttlMs }, 'dropped extractions kept for consolidation jobs that never finished'); },
+      (err: Error) => log.warn({ err: err.message }, 'sweep of kept extractions failed'),
+    );
+  };
 }
 
 /** The 16 kHz audio of a stored span, or undefined when it is gone (retention) or unreadable. */

@@ -51,6 +51,18 @@ export interface Config {
   redisUrl: string;
   /** `PARLEY_REDIS_PREFIX`: key prefix for every Redis key Parley writes. */
   redisPrefix: string;
+  /**
+   * `PARLEY_JOB_MAX_OUTAGE_WAIT_MS`: the longest a background job waits out a store outage, from its
+   * first try that met it, before it is failed into the dead letters with its data kept (replayable:
+   * `npm run jobs -- retry`), ms; `0` waits for as long as the outage lasts. Default one day.
+   */
+  jobMaxOutageWaitMs: number;
+  /**
+   * `PARLEY_KEPT_EXTRACTION_DAYS`: how long an extraction kept for the re-run of an unfinished
+   * consolidation job is kept before it is dropped (its job crashed and never ran again, or is a dead
+   * letter nobody replayed); default 7.
+   */
+  keptExtractionDays: number;
   /** `PARLEY_ASR`: speech recognition backend; `none` accepts audio frames but transcribes nothing. */
   asr: 'pocketsphinx' | 'sherpa-onnx' | 'openai' | 'none';
   /**
@@ -376,6 +388,8 @@ export function loadConfig(env: Env = process.env): Config {
     runJobs: r.oneOf('PARLEY_RUN_JOBS', ['true', 'false'] as const, 'true') === 'true',
     redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
+    jobMaxOutageWaitMs: r.int('PARLEY_JOB_MAX_OUTAGE_WAIT_MS', 86_400_000, 0, 30 * 86_400_000),
+    keptExtractionDays: r.int('PARLEY_KEPT_EXTRACTION_DAYS', 7, 1, 3650),
     asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),

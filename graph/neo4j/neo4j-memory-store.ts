@@ -335,6 +335,16 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return found ?? null;
   }
 
+  async dropKeptExtractions(keptBefore: string): Promise<number> {
+    await this.init();
+    // Only this deployment's tenants (its prefix): ISO times of one format compare as strings.
+    const rows = await this.db.write('dropKeptExtractions', (tx) => tx.run(`
+      MATCH (k:KeptExtraction) WHERE k.tenant STARTS WITH $prefix AND k.keptAt < $before
+      DELETE k RETURN count(*) AS n`,
+    { prefix: this.t(''), before: keptBefore }));
+    return Number(rows.records[0]?.get('n') ?? 0);
+  }
+
   async forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void> {
     await this.init();
     const params = { tenant: this.t(tenant), utteranceIds };

@@ -68,6 +68,7 @@ export class OutboxJobQueue implements JobQueue {
       waiting: inner.waiting + held.length,
       running: inner.running,
       oldestWaitingMs: ages.length > 0 ? Math.max(0, ...ages) : null,
+      outageWaiting: inner.outageWaiting,
     };
   }
 

@@ -1,9 +1,9 @@
-import { DelayedError, Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { newId } from '../core/ids.js';
 import {
-  isStoreOutage, outageDelay, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
+  isStoreOutage, OUTAGE_GAVE_UP, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 
 export interface BullmqJobQueueOptions {
@@ -11,6 +11,12 @@ export interface BullmqJobQueueOptions {
   url: string;
   /** Key prefix for every queue, so several deployments (or tests) share one Redis; default `parley`. */
   prefix?: string;
+  /**
+   * The longest a job waits out a store outage, from its first try that met it, before it is failed
+   * into the failed set with its data kept (replayable with `retryDeadLetter`), ms; default 0: for as
+   * long as the outage lasts.
+   */
+  maxOutageWaitMs?: number;
   logger?: Logger;
 }
 
@@ -66,16 +72,13 @@ export class BullmqJobQueue implements JobQueue {
             this.controller.signal,
           );
         } catch (err) {
-          if (!isStoreOutage(err) || !token) throw err;
-          // A store is down: try again later without using up an attempt (BullMQ counts an attempt
-          // only when the processor fails; a job moved to delayed with DelayedError is not failed).
-          // Runs started but not counted as attempts are the earlier outages (or stalled runs).
-          const outages = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
-          const delayMs = outageDelay((job.opts.backoff as { delay?: number } | undefined)?.delay ?? 500, outages);
-          this.options.logger?.warn({ jobId: job.id, job: name, outages: outages + 1, retryInMs: delayMs, err: (err as Error).message }, 'store unavailable; job retried later');
-          await job.moveToDelayed(Date.now() + delayMs, token);
-          throw new DelayedError();
+          if (!isStoreOutage(err) || !token) {
+            await this.outageOver(name, job);
+            throw err;
+          }
+          await this.waitOutOutage(name, job, token, err as Error);
         }
+        await this.outageOver(name, job);
       },
       { connection: this.connection, prefix: this.prefix, concurrency: Math.max(1, options.concurrency ?? 1) },
     );
@@ -101,13 +104,15 @@ export class BullmqJobQueue implements JobQueue {
       waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) + (counts['waiting-children'] ?? 0),
       running: counts.active ?? 0,
       oldestWaitingMs: Number.isFinite(first) ? Math.max(0, now - first) : null,
+      outageWaiting: await (await this.redis(name)).hlen(this.outageKey(name)),
     };
   }
 
   async deadLetters(name: string): Promise<DeadLetter[]> {
     const failed = await this.queue(name).getFailed();
     return failed
-      .filter((job) => job.attemptsMade >= (job.opts.attempts ?? 1))
+      // Failed for good: out of attempts, or past the longest wait on a store outage.
+      .filter((job) => job.attemptsMade >= (job.opts.attempts ?? 1) || (job.failedReason ?? '').startsWith(OUTAGE_GAVE_UP))
       .map((job) => ({
         id: job.id ?? '',
         name: job.name,
@@ -121,7 +126,7 @@ export class BullmqJobQueue implements JobQueue {
   async retryDeadLetter(name: string, id: string): Promise<boolean> {
     const job = await this.queue(name).getJob(safeJobId(id));
     if (!job || !(await job.isFailed())) return false;
-    await job.retry('failed', { resetAttemptsMade: true });
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     return true;
   }
 
@@ -143,6 +148,7 @@ export class BullmqJobQueue implements JobQueue {
         const data = JSON.stringify(job.data ?? null);
         if (!ids.some((id) => data.includes(id))) continue;
         await job.remove().then(() => { removed += 1; }, () => {}); // taken by a worker meanwhile: it runs
+        if (job.id) await (await this.redis(queue.name)).hdel(this.outageKey(queue.name), job.id);
       }
     }
     return removed;
@@ -165,7 +171,10 @@ export class BullmqJobQueue implements JobQueue {
 
   /** Remove every key of the given queues (tests). */
   async obliterate(names: string[]): Promise<void> {
-    for (const name of names) await this.queue(name).obliterate({ force: true });
+    for (const name of names) {
+      await this.queue(name).obliterate({ force: true });
+      await (await this.redis(name)).del(this.outageKey(name));
+    }
   }
 
   async close(timeoutMs = 10_000): Promise<void> {
@@ -174,6 +183,49 @@ export class BullmqJobQueue implements JobQueue {
     clearTimeout(timer);
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.health?.disconnect();
+  }
+
+  /**
+   * A store is down: try again later without using up an attempt (BullMQ counts an attempt only when
+   * the processor fails; a job moved to delayed with DelayedError is not failed), unless the job has
+   * waited `maxOutageWaitMs` since its first such try (kept per queue in a hash beside BullMQ's keys):
+   * then it fails for good (`UnrecoverableError`), into the failed set with its data.
+   */
+  private async waitOutOutage(name: string, job: BullJob, token: string, err: Error): Promise<never> {
+    const redis = await this.redis(name);
+    const id = job.id ?? '';
+    const now = Date.now();
+    await redis.hsetnx(this.outageKey(name), id, String(now));
+    const since = Number(await redis.hget(this.outageKey(name), id)) || now;
+    const limit = this.options.maxOutageWaitMs ?? 0;
+    if (limit > 0 && now - since >= limit) {
+      await redis.hdel(this.outageKey(name), id);
+      this.options.logger?.error({ jobId: job.id, job: name, waitedMs: now - since, err: err.message },
+        'store unavailable for longer than the queue waits; job moved to the failed set');
+      throw new UnrecoverableError(outageGaveUpError(now - since, err.message));
+    }
+    // Runs started but not counted as attempts are the earlier outages (or stalled runs).
+    const outages = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
+    const delayMs = outageDelay((job.opts.backoff as { delay?: number } | undefined)?.delay ?? 500, outages);
+    this.options.logger?.warn({ jobId: job.id, job: name, outages: outages + 1, retryInMs: delayMs, err: err.message }, 'store unavailable; job retried later');
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  }
+
+  /** The job's last try met no store outage (it finished or failed otherwise): it no longer waits on one. */
+  private async outageOver(name: string, job: BullJob): Promise<void> {
+    // Only a job that met an outage before (runs started beyond its counted attempts) can have an entry.
+    if (job.id && job.attemptsStarted - job.attemptsMade > 1) await (await this.redis(name)).hdel(this.outageKey(name), job.id);
+  }
+
+  /** The ioredis client of queue `name`'s producer connection (BullMQ types it narrowly). */
+  private async redis(name: string): Promise<Redis> {
+    return (await this.queue(name).client) as unknown as Redis;
+  }
+
+  /** Jobs of queue `name` waiting out a store outage: job id → when their first try met it (ms). */
+  private outageKey(name: string): string {
+    return `${this.prefix}:parley-outage:${name}`;
   }
 
   private queue(name: string): Queue {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import {
-  isStoreOutage, outageDelay, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
+  isStoreOutage, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
 import type Database from 'better-sqlite3';
 import { type SqliteDatabase } from './database.js';
@@ -22,6 +22,8 @@ interface JobRow {
   backoff_ms: number; error: string | null; updated_at: number;
   /** Tries in a row that met a store outage (not counted in attempts_made). */
   outages: number;
+  /** When the first of those tries failed, ms since the epoch; null when the last try met none. */
+  outage_since: number | null;
 }
 
 interface Registration {
@@ -38,6 +40,12 @@ export interface SqliteJobQueueOptions {
    * third of that while the job runs; a job whose lease lapsed (its process died) runs again.
    */
   leaseMs?: number;
+  /**
+   * The longest a job waits out a store outage, from its first try that met it, before it is failed
+   * into the dead letters with its data kept (replayable with `retryDeadLetter`), ms; default 0: for
+   * as long as the outage lasts.
+   */
+  maxOutageWaitMs?: number;
   logger?: Logger;
 }
 
@@ -68,6 +76,7 @@ export class SqliteJobQueue implements JobQueue {
     if (!columns.has('owner')) db.exec('ALTER TABLE jobs ADD COLUMN owner TEXT');
     if (!columns.has('lease_until')) db.exec('ALTER TABLE jobs ADD COLUMN lease_until INTEGER');
     if (!columns.has('outages')) db.exec('ALTER TABLE jobs ADD COLUMN outages INTEGER NOT NULL DEFAULT 0');
+    if (!columns.has('outage_since')) db.exec('ALTER TABLE jobs ADD COLUMN outage_since INTEGER');
     this.pollMs = options.pollMs ?? 200;
     this.leaseMs = options.leaseMs ?? 15_000;
     db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(Date.now() - KEEP_DONE_MS);
@@ -110,10 +119,13 @@ export class SqliteJobQueue implements JobQueue {
     const now = Date.now();
     const row = this.db
       .prepare(`SELECT COALESCE(SUM(state = 'waiting'), 0) AS waiting, COALESCE(SUM(state = 'active'), 0) AS running,
-          MIN(CASE WHEN state = 'waiting' AND run_at <= ? THEN run_at END) AS oldest
+          MIN(CASE WHEN state = 'waiting' AND run_at <= ? THEN run_at END) AS oldest, COALESCE(SUM(outages > 0), 0) AS outage
         FROM jobs WHERE name = ? AND state IN ('waiting', 'active')`)
-      .get(now, name) as { waiting: number; running: number; oldest: number | null };
-    return { waiting: row.waiting, running: row.running, oldestWaitingMs: row.oldest === null ? null : Math.max(0, now - row.oldest) };
+      .get(now, name) as { waiting: number; running: number; oldest: number | null; outage: number };
+    return {
+      waiting: row.waiting, running: row.running, oldestWaitingMs: row.oldest === null ? null : Math.max(0, now - row.oldest),
+      outageWaiting: row.outage,
+    };
   }
 
   async deadLetters(name: string): Promise<DeadLetter[]> {
@@ -129,7 +141,7 @@ export class SqliteJobQueue implements JobQueue {
   async retryDeadLetter(name: string, id: string): Promise<boolean> {
     const now = Date.now();
     const changes = this.db
-      .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = 0, outages = 0, run_at = ?, updated_at = ?
+      .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = 0, outages = 0, outage_since = NULL, run_at = ?, updated_at = ?
         WHERE id = ? AND name = ? AND state = 'dead'`)
       .run(now, now, id, name).changes;
     this.schedule(0);
@@ -214,26 +226,45 @@ export class SqliteJobQueue implements JobQueue {
         { id: row.id, name: row.name, data: JSON.parse(row.data) as unknown, attempt: row.attempts_made },
         this.controller.signal,
       );
-      this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?")
+      this.db.prepare("UPDATE jobs SET state = 'done', error = NULL, updated_at = ?, lease_until = NULL, outages = 0, outage_since = NULL WHERE id = ? AND owner = ?")
         .run(Date.now(), row.id, this.owner);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (isStoreOutage(err)) {
-        // A store is down: the claim's attempt is given back and the job waits, for as long as the outage lasts.
-        const delay = outageDelay(row.backoff_ms, row.outages);
-        this.db
-          .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = attempts_made - 1, outages = outages + 1, error = ?, run_at = ?,
-              updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?`)
-          .run(message, Date.now() + delay, Date.now(), row.id, this.owner);
-        this.options.logger?.warn({ jobId: row.id, job: row.name, outages: row.outages + 1, retryInMs: delay, err: message }, 'store unavailable; job retried later');
+        this.waitOutOutage(row, message);
         return;
       }
       const dead = row.attempts_made >= row.max_attempts;
       const delay = row.backoff_ms * 2 ** (row.attempts_made - 1);
       this.db
-        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ?, lease_until = NULL, outages = 0 WHERE id = ? AND owner = ?')
+        .prepare('UPDATE jobs SET state = ?, error = ?, run_at = ?, updated_at = ?, lease_until = NULL, outages = 0, outage_since = NULL WHERE id = ? AND owner = ?')
         .run(dead ? 'dead' : 'waiting', message, Date.now() + delay, Date.now(), row.id, this.owner);
       this.options.logger?.warn({ jobId: row.id, job: row.name, attempt: row.attempts_made, dead, err: message }, 'job failed');
     }
+  }
+
+  /**
+   * A store is down: the claim's attempt is given back and the job waits, for as long as the outage
+   * lasts, or until it has waited `maxOutageWaitMs` since its first such try: then it is dead, data kept.
+   */
+  private waitOutOutage(row: JobRow, message: string): void {
+    const now = Date.now();
+    const since = row.outage_since ?? now;
+    const limit = this.options.maxOutageWaitMs ?? 0;
+    if (limit > 0 && now - since >= limit) {
+      this.db
+        .prepare(`UPDATE jobs SET state = 'dead', attempts_made = attempts_made - 1, error = ?, updated_at = ?, lease_until = NULL
+            WHERE id = ? AND owner = ?`)
+        .run(outageGaveUpError(now - since, message), now, row.id, this.owner);
+      this.options.logger?.error({ jobId: row.id, job: row.name, outages: row.outages + 1, waitedMs: now - since, err: message },
+        'store unavailable for longer than the queue waits; job moved to the dead letters');
+      return;
+    }
+    const delay = outageDelay(row.backoff_ms, row.outages);
+    this.db
+      .prepare(`UPDATE jobs SET state = 'waiting', attempts_made = attempts_made - 1, outages = outages + 1, outage_since = ?, error = ?,
+          run_at = ?, updated_at = ?, lease_until = NULL WHERE id = ? AND owner = ?`)
+      .run(since, message, now + delay, now, row.id, this.owner);
+    this.options.logger?.warn({ jobId: row.id, job: row.name, outages: row.outages + 1, retryInMs: delay, err: message }, 'store unavailable; job retried later');
   }
 }

@@ -289,6 +289,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return row?.extraction ?? null;
   }
 
+  async dropKeptExtractions(keptBefore: string): Promise<number> {
+    return this.#db.prepare('DELETE FROM memory_extractions WHERE kept_at < ?').run(keptBefore).changes;
+  }
+
   async forgetUtterances(tenant: TenantId, utteranceIds: string[]): Promise<void> {
     const db = this.#db;
     db.transaction(() => {

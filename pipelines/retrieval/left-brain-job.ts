@@ -162,7 +162,8 @@ async function resolveEntities(
 
 /**
  * The left-brain update as a post-consolidation step (`afterConsolidation` in pipelines/jobs.ts):
- * runs the handler inline in the consolidation job, off the critical path.
+ * runs the handler in the `memory.after-consolidation` job the consolidation job enqueues, off the
+ * critical path; that job is retried by the queue (store outages waited out, crashes survived).
  */
 export function leftBrainStep(deps: LeftBrainDeps): (job: { tenant: TenantId; utteranceId: string }, factIds: string[]) => Promise<void> {
   const handler = createLeftBrainHandler(deps);

@@ -4,8 +4,7 @@ import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { JOB_NAMES } from '../../pipelines/jobs.js';
 import type { Config } from '../config.js';
 
 /** Where a stored utterance came from. */
@@ -48,7 +47,7 @@ declare module 'fastify' {
 }
 
 /** The queues whose depth and oldest-job age are reported. */
-const QUEUES = [CONSOLIDATION_JOB, SESSION_END_JOB];
+const QUEUES = JOB_NAMES;
 
 /**
  * prom-client's default Node metrics, except its three `*_total` gauges: promtool rejects a gauge
@@ -88,6 +87,19 @@ function createMetrics(app: FastifyInstance): Metrics {
       for (const queue of QUEUES) {
         const stats = await app.stores.queue.stats(queue).catch(() => null);
         if (stats) this.set({ queue }, (stats.oldestWaitingMs ?? 0) / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'parley_queue_outage_waiting_jobs',
+    help: 'Jobs of each queue whose last try met a store outage (PARLEY_ERR_STORE_UNAVAILABLE) and that wait to be tried again',
+    labelNames: ['queue'],
+    registers,
+    async collect() {
+      if (!app.hasDecorator('stores')) return;
+      for (const queue of QUEUES) {
+        const stats = await app.stores.queue.stats(queue).catch(() => null);
+        if (stats) this.set({ queue }, stats.outageWaiting);
       }
     },
   });

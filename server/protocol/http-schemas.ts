@@ -184,7 +184,14 @@ export type InteractionsQuery = Static<typeof InteractionsQuery>;
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
 
 export const ReadinessResponse = Type.Object(
-  { status: Type.String(), checks: Type.Record(Type.String(), Type.Boolean()) },
+  {
+    status: Type.String(),
+    checks: Type.Record(Type.String(), Type.Boolean()),
+    waiting_on_outage: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+      description: 'per queue, jobs whose last try met a store outage (PARLEY_ERR_STORE_UNAVAILABLE) and that wait to be tried again; '
+        + 'they do not make the process unready (a check of the store that is down does); absent when the queue does not answer',
+    })),
+  },
   { $id: 'Readiness', description: 'status "ready" when every check is true, else "not ready"' },
 );
 

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { JobQueue } from '../../graph/job-queue.js';
+import { JOB_NAMES } from '../../pipelines/jobs.js';
 import { errorResponses, HealthResponse, ReadinessResponse, ref } from '../protocol/http-schemas.js';
 
 async function check(probe: () => Promise<boolean>): Promise<boolean> {
@@ -6,6 +8,17 @@ async function check(probe: () => Promise<boolean>): Promise<boolean> {
     return await probe();
   } catch {
     return false;
+  }
+}
+
+/** Per job queue, the jobs waiting out a store outage; undefined when the queue does not say. */
+async function waitingOnOutage(queue: JobQueue): Promise<Record<string, number> | undefined> {
+  try {
+    const out: Record<string, number> = {};
+    for (const name of JOB_NAMES) out[name] = (await queue.stats(name)).outageWaiting;
+    return out;
+  } catch {
+    return undefined;
   }
 }
 
@@ -38,6 +51,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       events: await check(() => app.events.ready()),
     };
     const ok = Object.values(checks).every(Boolean);
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks });
+    const waiting = checks.queue ? await waitingOnOutage(stores.queue) : undefined;
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks, ...(waiting ? { waiting_on_outage: waiting } : {}) });
   });
 }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { CONSOLE_CSP, CONSOLE_DIR } from '../../server/routes/console.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -83,7 +83,7 @@ describe('browser console (chromium, fake microphone)', { skip: chromiumSkip() }
         method: 'POST', headers: auth, body: JSON.stringify({ utterances: [{ speaker: 'Ana', text }] }),
       });
       assert.equal(res.status, 201);
-      await t.app.stores.queue.drain(CONSOLIDATION_JOB, SLOW);
+      await drainConsolidation(t.app.stores.queue, SLOW);
     }
     browser = await launchWithMicrophone(wav);
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });

@@ -7,14 +7,14 @@ const skip = await redisSkipReason();
 jobQueueContract('bullmq (redis)', async () => {
   const prefix = `parley-test-${process.pid}-${Date.now()}`;
   const handles: BullmqJobQueue[] = [];
-  const open = (): BullmqJobQueue => {
-    const q = new BullmqJobQueue({ url: TEST_REDIS_URL, prefix });
+  const open = (options: { maxOutageWaitMs?: number } = {}): BullmqJobQueue => {
+    const q = new BullmqJobQueue({ url: TEST_REDIS_URL, prefix, ...options });
     handles.push(q);
     return q;
   };
   return {
     queue: open(),
-    reopen: async () => open(),
+    reopen: async (options) => open(options),
     cleanup: async () => {
       for (const q of handles) await q.close(2000);
       await deleteKeys(prefix);

@@ -68,9 +68,9 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: numbe
 }
 
 /** The networked queue with the outbox in front, as `openStores` builds it, on one SQLite file. */
-function outboxQueue(db: SqliteDatabase, url: string, prefix: string) {
+function outboxQueue(db: SqliteDatabase, url: string, prefix: string, options: { maxOutageWaitMs?: number } = {}) {
   const outbox = new Outbox(db);
-  const inner = new BullmqJobQueue({ url, prefix });
+  const inner = new BullmqJobQueue({ url, prefix, ...options });
   const forwarder = new OutboxForwarder(outbox, { [QUEUE_TARGET]: queueOutboxHandler(inner) }, { pollMs: 50, baseBackoffMs: 50, maxBackoffMs: 500, attemptTimeoutMs: 1000 });
   forwarder.start();
   return { outbox, inner, forwarder, queue: new OutboxJobQueue(inner, outbox, forwarder) };
@@ -81,16 +81,16 @@ jobQueueContract('bullmq (redis) behind the SQLite outbox', async () => {
   const prefix = newPrefix();
   const opened: ReturnType<typeof outboxQueue>[] = [];
   const dbs: SqliteDatabase[] = [];
-  const open = () => {
+  const open = (options: { maxOutageWaitMs?: number } = {}) => {
     const db = openDatabase(path.join(tmp.dir, 'parley.db'));
     dbs.push(db);
-    const q = outboxQueue(db, REDIS_URL, prefix);
+    const q = outboxQueue(db, REDIS_URL, prefix, options);
     opened.push(q);
     return q.queue;
   };
   return {
     queue: open(),
-    reopen: async () => open(),
+    reopen: async (options) => open(options),
     cleanup: async () => {
       for (const q of opened) {
         await q.forwarder.stop();

@@ -40,15 +40,15 @@ jobQueueContract('sqlite (in-process)', async () => {
   const tmp = tempDir();
   const file = path.join(tmp.dir, 'parley.db');
   const handles: { db: SqliteDatabase; queue: SqliteJobQueue }[] = [];
-  const open = (): SqliteJobQueue => {
+  const open = (options: { maxOutageWaitMs?: number } = {}): SqliteJobQueue => {
     const db = openDatabase(file);
-    const queue = new SqliteJobQueue(db, { pollMs: 10 });
+    const queue = new SqliteJobQueue(db, { pollMs: 10, ...options });
     handles.push({ db, queue });
     return queue;
   };
   return {
     queue: open(),
-    reopen: async () => open(),
+    reopen: async (options) => open(options),
     cleanup: async () => {
       for (const h of handles) {
         await h.queue.close(1000);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
@@ -50,7 +50,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
     ]);
     await api.postUtterances('erase-other', [{ speaker: 'Ben', text: 'I moved to Lisbon last year.' }]);
     const [u1, u2] = posted.utterance_ids;
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+    await drainConsolidation(t.app.stores.queue, 120_000);
     const before = await api.memories({ include_history: true });
     assert.ok(before.some((m) => /Oaxwellton|glassblower/i.test(m.text)), `memories were made first: ${before.map((m) => m.text).join(' | ')}`);
 
@@ -93,7 +93,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
   test('a consolidation job indexing their utterance while the erasure runs leaves nothing behind', async () => {
     const api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
     const posted = await api.postUtterances('erase-race', [{ speaker: 'Orsolya Ventrik', text: 'I breed axolotls in Quenwick.' }]);
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+    await drainConsolidation(t.app.stores.queue, 120_000);
     const id = (await api.interactions({ session_id: 'erase-race' }))[0]!.speaker.id;
     const uttId = posted.utterance_ids[0]!;
     // A job that read the utterance before the erasure began writes its keyword entry mid-way.
@@ -117,7 +117,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
       { speaker: 'Quillon Varbeck', text: 'I repair harpsichords in Dunmorrow and I volunteer at the lighthouse.' },
       { speaker: 'Ben', text: 'Quillon, that is a rare trade.', addressees: ['Quillon Varbeck'] },
     ]);
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+    await drainConsolidation(t.app.stores.queue, 120_000);
     const id = (await api.interactions({ session_id: 'erase-retry' })).find((u) => u.text.startsWith('I repair'))!.speaker.id;
     assert.ok((await api.memories({ include_history: true })).some((m) => /harpsichord|Dunmorrow/i.test(m.text)), 'memories were made first');
 

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { TestWsClient } from '../helpers/ws-client.js';
@@ -34,7 +34,7 @@ describe('participants carry the application\'s own ids (external_id); lookups t
       ],
     });
     assert.equal(res.statusCode, 201, res.body);
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
+    await drainConsolidation(t.app.stores.queue, 60_000);
     const ana = (await people()).find((p) => p.name === 'Ana')!;
     assert.equal(ana.external_id, null, 'the field is there, null until given');
 

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { mcpOriginAllowed } from '../../server/mcp/origin.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -170,7 +170,7 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
       assert.deepEqual(tools.map((x) => x.name).sort(), READ_TOOLS);
       const added = await call<{ utterance_ids: string[] }>(acme, 'add_utterances', { session_id: 'web-1', utterances: ANA });
       assert.equal(added.utterance_ids.length, 2);
-      await t.app.stores.queue.drain(CONSOLIDATION_JOB, 120_000);
+      await drainConsolidation(t.app.stores.queue, 120_000);
       const { evidence } = await call<{ evidence: Item[] }>(acme, 'query_memory', { question: 'Where does Ana live?', k: 10 });
       assert.ok(evidence.some((e) => e.layer !== 'interaction' && /Porto/.test(e.text)), JSON.stringify(evidence));
       assert.deepEqual(evidence.find((e) => /Porto/.test(e.text))?.refer_ids, [added.utterance_ids[0]], 'the fact names the turn it came from');

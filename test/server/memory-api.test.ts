@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { ParleyClient, type Memory, type Operations, type ServerEvent } from '../../clients/typescript/src/index.js';
 
@@ -17,7 +17,7 @@ describe('long-term memory through the API (embedded extractor, in-process queue
 
   const say = async (session: string, utterances: { speaker: string; text: string; addressees?: string[] }[]): Promise<string[]> => {
     const { utterance_ids: ids } = await api.postUtterances(session, utterances);
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
+    await drainConsolidation(t.app.stores.queue, 60_000);
     return ids;
   };
   const memories = (query: Operations['listMemories']['query'] = {}): Promise<Memory[]> => api.memories(query);

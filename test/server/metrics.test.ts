@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, test, type TestContext } from 'node:test';
+import { ParleyError } from '../../graph/core/errors.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { AFTER_CONSOLIDATION_JOB } from '../../pipelines/memory/after-consolidation.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -101,6 +103,27 @@ describe('operator metrics and probes (API keys, jobs left waiting, separate met
     assert.equal(sample(now, 'parley_queue_jobs{queue="memory.consolidate",state="running"}'), 0);
     assert.ok(sample(now, 'parley_queue_oldest_job_age_seconds{queue="memory.consolidate"}')! >= 0.3);
     assert.equal(sample(now, 'parley_utterances_stored_total{source="http"}'), 2);
+  });
+
+  test('jobs waiting out a store outage are counted per queue, in /metrics and in /readyz', async () => {
+    const before = await scrape();
+    assert.equal(sample(before, 'parley_queue_outage_waiting_jobs{queue="memory.after-consolidation"}'), 0);
+    // No worker runs here (PARLEY_RUN_JOBS=false): this handler meets a store that is down, every time.
+    t.app.stores.queue.process(AFTER_CONSOLIDATION_JOB, async () => {
+      throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during a test');
+    });
+    await t.app.stores.queue.enqueue(AFTER_CONSOLIDATION_JOB, { tenant: 'tenantA', sessionId: 'm-outage', utteranceId: 'u_m_outage' });
+    let text = before;
+    for (let i = 0; i < 600 && sample(text, 'parley_queue_outage_waiting_jobs{queue="memory.after-consolidation"}') !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      text = await scrape();
+    }
+    assert.equal(sample(text, 'parley_queue_outage_waiting_jobs{queue="memory.after-consolidation"}'), 1);
+    assert.equal(sample(text, 'parley_queue_outage_waiting_jobs{queue="memory.consolidate"}'), 0);
+    const ready = await sdk.readiness();
+    assert.equal(ready.status, 'ready', 'a job waiting on an outage does not make the process unready');
+    assert.equal(ready.waiting_on_outage?.['memory.after-consolidation'], 1);
+    assert.equal(ready.waiting_on_outage?.['memory.consolidate'], 0);
   });
 
   test('sessions by state: live while connected, waiting_resume after the socket drops', async () => {

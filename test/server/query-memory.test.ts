@@ -4,7 +4,7 @@ import { Neo4jLexicalIndex } from '../../graph/neo4j/neo4j-lexical-index.js';
 import { Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
 import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
 import { collectionFor } from '../../pipelines/memory/collections.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
@@ -30,7 +30,7 @@ for (const deployment of deployments('qm')) describe(`POST /v1/query answers fro
       { speaker: 'Lena', addressees: ['Omar'], text: 'Big news: I moved to Berkeley last month.', time: '2026-10-05T09:00:00Z' },
       { speaker: 'Omar', addressees: ['Lena'], text: 'Congratulations on the new place!', time: '2026-10-05T09:01:00Z' },
     ]);
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
+    await drainConsolidation(t.app.stores.queue, 60_000);
   });
   after(async () => {
     await t?.close();

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { encodeWav } from '../../pipelines/audio/wav.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
@@ -26,7 +26,7 @@ describe('retrieval on the audio path and voice askers (real VAD, ASR, speaker e
       c.sendJson({ type: 'utterance', speaker: 'Ana', text });
       await c.nextNew('transcript.final');
     }
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 30_000);
+    await drainConsolidation(t.app.stores.queue, 30_000);
     c.close();
   });
   after(async () => {

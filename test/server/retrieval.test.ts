@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
@@ -35,7 +35,7 @@ describe('memory.context over a real WebSocket (text utterances, real consolidat
       for (const key of ['match_ms', 'expand_ms', 'search_ms', 'total_ms']) assert.equal(typeof (ctx.timings as Record<string, unknown>)[key], 'number');
       assert.ok(!items(ctx).some((i) => i.id === final.utterance_id), 'never the utterance being answered');
     }
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 30_000);
+    await drainConsolidation(t.app.stores.queue, 30_000);
     const promise = (await t.app.stores.graph.getTranscript('default', 'ret-1'))[0];
     assert.ok(promise);
     first.close();
@@ -57,7 +57,7 @@ describe('memory.context over a real WebSocket (text utterances, real consolidat
   });
 
   test('POST /v1/query answers with evidence; bad audio is a clear 400', async () => {
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 30_000);
+    await drainConsolidation(t.app.stores.queue, 30_000);
     const api = new ParleyClient({ baseUrl: t.httpUrl });
     const body = await api.query({ question: 'What did Ana promise Ben?', k: 3 });
     assert.ok(body.evidence.length > 0 && body.evidence.length <= 3);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { stateEnd } from '../../pipelines/memory/relative-date.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -53,7 +53,7 @@ describe('temporary states over the real pipeline: stored with their end, served
     await api.postUtterances('garage', [
       { speaker: 'Mia', addressees: ['Ravi'], text: "I broke my wrist, so I can't drive my car for a month.", time: yesterday },
     ]);
-    await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
+    await drainConsolidation(t.app.stores.queue, 60_000);
   });
   after(async () => {
     await t.close();

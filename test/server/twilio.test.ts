@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
-import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SseClient, twilioFixture, twilioMessages, twilioSid, type TwilioCall } from '../helpers/twilio.js';
 
@@ -111,7 +111,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
       const speaker = await graph.createParticipant(TENANT, {});
       const res = await t.app.inject({ method: 'POST', url: `/v1/sessions/${sessionId}/utterances`, headers: auth, payload: { utterances: [{ speaker: speaker.id, text: 'I love hiking in the mountains.' }] } });
       assert.equal(res.statusCode, 201, res.body);
-      await t.app.stores.queue.drain(CONSOLIDATION_JOB, 60_000);
+      await drainConsolidation(t.app.stores.queue, 60_000);
       const memories = (await t.app.inject({ url: `/v1/memories?participant=${speaker.id}`, headers: auth })).json().memories as { text: string }[];
       return memories.map((m) => m.text);
     };

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { ParleyError } from '../../../graph/core/errors.js';
-import type { JobQueue } from '../../../graph/job-queue.js';
+import { OUTAGE_GAVE_UP, type JobQueue } from '../../../graph/job-queue.js';
 import { contractSuite } from './contract-suite.js';
 
 export interface JobQueueFixture {
   queue: JobQueue;
-  /** A second handle on the same backing store, as after a restart or in another process. */
-  reopen(): Promise<JobQueue>;
+  /** A second handle on the same backing store, as after a restart or in another process; `options` as the queues take them. */
+  reopen(options?: { maxOutageWaitMs?: number }): Promise<JobQueue>;
   cleanup(): Promise<void>;
 }
 
@@ -85,10 +85,43 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       await fx.queue.drain('outage', 20_000);
       assert.deepEqual(tries, [1, 1, 1, 1, 1, 1, 1, 2]);
       assert.deepEqual(await fx.queue.deadLetters('outage'), []);
+      assert.equal((await fx.queue.stats('outage')).outageWaiting, 0, 'no longer counted once the store answered');
+    });
+
+    test('a job waits out an outage for at most maxOutageWaitMs, counted meanwhile, then is a dead letter with its data that replays', async () => {
+      const q = await fx.reopen({ maxOutageWaitMs: 400 });
+      let down = true;
+      let tries = 0;
+      q.process('stuck', async () => {
+        tries += 1;
+        if (down) throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during a test');
+      });
+      const id = await q.enqueue('stuck', { utteranceId: 'u_kept' }, { attempts: 2, backoffMs: 20 });
+      const until = async (what: string, done: () => Promise<boolean>): Promise<void> => {
+        const deadline = Date.now() + 15_000;
+        while (!(await done())) {
+          assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      };
+      await until('the job waits on the outage', async () => (await q.stats('stuck')).outageWaiting === 1);
+      await until('the job is a dead letter', async () => (await q.deadLetters('stuck')).length > 0);
+      assert.ok(tries >= 3, `tried ${tries} times before giving up`);
+      const [dead] = await q.deadLetters('stuck');
+      assert.equal(dead?.id, id);
+      assert.deepEqual(dead?.data, { utteranceId: 'u_kept' });
+      assert.ok(dead?.error.startsWith(OUTAGE_GAVE_UP), dead?.error);
+      assert.match(dead?.error ?? '', /NEO4J_URI/);
+      assert.deepEqual(await q.stats('stuck'), { waiting: 0, running: 0, oldestWaitingMs: null, outageWaiting: 0 });
+      down = false;
+      assert.equal(await q.retryDeadLetter('stuck', id), true);
+      await q.drain('stuck', 10_000);
+      assert.deepEqual(await q.deadLetters('stuck'), []);
+      assert.equal((await q.stats('stuck')).outageWaiting, 0);
     });
 
     test('stats count waiting and running jobs and age the oldest due one (metrics)', async () => {
-      assert.deepEqual(await fx.queue.stats('metered'), { waiting: 0, running: 0, oldestWaitingMs: null });
+      assert.deepEqual(await fx.queue.stats('metered'), { waiting: 0, running: 0, oldestWaitingMs: null, outageWaiting: 0 });
       await fx.queue.enqueue('metered', { n: 1 });
       await new Promise((r) => setTimeout(r, 80));
       await fx.queue.enqueue('metered', { n: 2 });
@@ -111,7 +144,7 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       assert.equal(busy.waiting, 1);
       release();
       await fx.queue.drain('metered', 10_000);
-      assert.deepEqual(await fx.queue.stats('metered'), { waiting: 0, running: 0, oldestWaitingMs: null });
+      assert.deepEqual(await fx.queue.stats('metered'), { waiting: 0, running: 0, oldestWaitingMs: null, outageWaiting: 0 });
     });
 
     test('forget removes the jobs that name given ids, and only those', async () => {

@@ -139,6 +139,16 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(await store.keptExtraction('t7k', 'u_3'), '{"subject":"p_other"}');
     });
 
+    test('kept extractions older than a bound are dropped (a job that crashed and never ran again), newer ones stay', async () => {
+      await store.keepExtraction('t7x', 'u_old', '{"facts":["old"]}');
+      await store.keepExtraction('t7y', 'u_old', '{"facts":["old"]}');
+      assert.equal(await store.dropKeptExtractions(new Date(Date.now() - 60_000).toISOString()), 0, 'none kept before a minute ago');
+      assert.equal(await store.keptExtraction('t7x', 'u_old'), '{"facts":["old"]}');
+      assert.ok(await store.dropKeptExtractions(new Date(Date.now() + 60_000).toISOString()) >= 2, 'every tenant\'s');
+      assert.equal(await store.keptExtraction('t7x', 'u_old'), null);
+      assert.equal(await store.keptExtraction('t7y', 'u_old'), null);
+    });
+
     test('processed utterances read many at once: fact ids of each processed one, the others absent', async () => {
       await store.markProcessed('t7c', 'u_1', ['f_1', 'f_2']);
       await store.markProcessed('t7c', 'u_2', []);

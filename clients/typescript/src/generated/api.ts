@@ -175,6 +175,8 @@ export interface Schemas {
   Readiness: {
     status: string;
     checks: Record<string, boolean>;
+    /** per queue, jobs whose last try met a store outage (PARLEY_ERR_STORE_UNAVAILABLE) and that wait to be tried again; they do not make the process unready (a check of the store that is down does); absent when the queue does not answer */
+    waiting_on_outage?: Record<string, number>;
   };
   /** End-of-session consolidation is queued as job_id */
   SessionEnd: {
