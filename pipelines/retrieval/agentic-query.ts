@@ -80,6 +80,12 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * names but not as its subject ("Who told **Ben**…?": Ben's own turns are not the answer); default 1.
    */
   whoNamedSpeakerFactor?: number;
+  /**
+   * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
+   * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
+   * stays true when the thing is later cancelled or changed; default `supersededFactor` (unchanged).
+   */
+  whoSupersededFactor?: number;
   /** RRF constant of the loop's fusions (smaller trusts each list's head more); default 5. */
   rrfK?: number;
   /** Also stop as soon as the best record covers the question's content words; default false. */
@@ -238,7 +244,7 @@ export async function answerQuestion(
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent: temporalIntent(input.question), turns: final, k, rrfK, depth: ctx.depth,
-  }, options);
+  }, who && options.whoSupersededFactor !== undefined ? { ...options, supersededFactor: options.whoSupersededFactor } : options);
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;
   timings.pool_size = ctx.poolSize;

@@ -247,3 +247,34 @@ describe('agentic question answering: WordNet synonyms as one more keyword searc
     assert.deepEqual(a.evidence.map((i) => i.id), b.evidence.map((i) => i.id));
   });
 });
+
+describe('agentic question answering: who said a thing stays true when the thing changes', () => {
+  const T6 = 't_agentic_who_validity';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T6, ['Lena', 'Omar', 'Ben']);
+    await f.say('lena-1', 'Lena', ['Omar'], 'I live in Richmond, close to the marina.', '2026-03-01T09:00:00Z');
+    await f.say('lena-1', 'Omar', ['Lena'], 'Nice, I love the marina in spring.', '2026-03-01T09:01:00Z');
+    await f.say('ben-1', 'Ben', ['Omar'], 'The marina in Richmond is close to the ferry, people live there for it.', '2026-04-01T09:00:00Z');
+    await f.say('ben-1', 'Ben', ['Omar'], 'Richmond rents are close to Berkeley rents now.', '2026-04-01T09:01:00Z');
+    await f.say('lena-2', 'Lena', ['Omar'], 'Big news: I moved to Berkeley last month.', '2026-10-05T09:00:00Z');
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  test('"Who said they live in Richmond…?": the replaced turn is not discounted (whoSupersededFactor 1), and still marked', async () => {
+    const ask = async (options = {}): Promise<{ rank: number; superseded: boolean | undefined }> => {
+      const items = (await answerQuestion(retriever, T6, { question: 'Who said they live in Richmond close to the marina?', k: 5 }, options)).evidence;
+      const rank = items.findIndex((i) => /I live in Richmond/.test(i.source_text ?? i.text));
+      return { rank: rank < 0 ? Infinity : rank, superseded: items[rank]?.superseded };
+    };
+    const plain = await ask();
+    const kept = await ask({ whoSupersededFactor: 1 });
+    assert.ok(Number.isFinite(kept.rank), 'served');
+    assert.equal(kept.superseded, true, 'still marked as replaced');
+    assert.ok(plain.rank > kept.rank, `by default (supersededFactor 0.5) the replaced turn ranks lower: ${plain.rank} against ${kept.rank}`);
+  });
+});
