@@ -83,7 +83,8 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /**
    * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
    * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
-   * stays true when the thing is later cancelled or changed; default `supersededFactor` (unchanged).
+   * stays true when the thing is later cancelled or changed; default 1 (chosen on multiparty-dev and
+   * LoCoMo conversations 1–5, docs/BENCHMARKS.md; `supersededFactor` there: as before). The item stays marked `superseded`.
    */
   whoSupersededFactor?: number;
   /** RRF constant of the loop's fusions (smaller trusts each list's head more); default 5. */
@@ -244,7 +245,7 @@ export async function answerQuestion(
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent: temporalIntent(input.question), turns: final, k, rrfK, depth: ctx.depth,
-  }, who && options.whoSupersededFactor !== undefined ? { ...options, supersededFactor: options.whoSupersededFactor } : options);
+  }, who ? { ...options, supersededFactor: options.whoSupersededFactor ?? 1 } : options);
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;
   timings.pool_size = ctx.poolSize;
