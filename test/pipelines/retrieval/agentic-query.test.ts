@@ -200,7 +200,7 @@ describe('agentic question answering: who said it, and to whom', () => {
     const question = 'Who said the picnic by the lake is on Sunday?';
     const plain = await ranked(question);
     const still = await ranked(question, { whoNeighbourFactor: 0 });
-    assert.ok(rankOf(still, 'Lovely.') > rankOf(plain, 'Lovely.'), `the reply "Lovely." is not lifted: ${plain.join(' | ')} → ${still.join(' | ')}`);
+    assert.ok(rankOf(still, 'Maybe the lake') > rankOf(plain, 'Maybe the lake'), `the reply "Maybe the lake, maybe not." is not lifted: ${plain.join(' | ')} → ${still.join(' | ')}`);
     assert.deepEqual(await ranked('What about the picnic by the lake on Sunday?', { whoNeighbourFactor: 0 }), await ranked('What about the picnic by the lake on Sunday?'),
       'not a "who" question: unchanged');
   });
