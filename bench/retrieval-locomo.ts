@@ -13,7 +13,7 @@
  * and, for a fact, the source turn's words it carries in `source_text` state). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR] [--dump FILE] [--variants FILE]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
@@ -21,12 +21,14 @@
  * in-process through `answerQuestion` with those `AgenticOptions` instead of over HTTP (tuning: dev only).
  * `--data DIR` reads another set in LoCoMo's format from DIR (`turns.jsonl` and `qa.jsonl`, or the
  * `locomo_`-prefixed names; `addressee` may list several names separated by commas, or none); all its
- * conversations are asked (no split: such a set is for reporting, never for tuning). A question's
+ * conversations are asked (no split: such a set is for reporting, unless declared for development with `--dev-data`). A question's
  * optional `kind` ("who-said", …) gets its own any@5 table. `--dump FILE` appends one JSON line per
  * question (gold ids, every system's items and scores): for diagnosis on dev. `--variants FILE` (dev
- * split only) asks Parley in-process with each named set of `AgenticOptions` in FILE (a JSON object,
+ * split, or a `--data` set declared for development with `--dev-data`, which is refused when the set's
+ * README.md calls it held out) asks Parley in-process with each named set of `AgenticOptions` in FILE (a JSON object,
  * name → options; the first is the reference) and prints one row per variant with paired
- * differences from the reference, and no baselines: for choosing options on conversations 1–5.
+ * differences from the reference, then flat BM25 of the same run (no other baseline) and, where the set
+ * has question kinds, any@5 / all@5 per kind: for choosing options on conversations 1–5 or a development set.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,7 +39,7 @@ import { ParleyClient } from '../clients/typescript/src/index.js';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { addresseesOf, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
+import { addresseesOf, declaredForDevelopment, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
 import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo-systems.js';
 import { runLocomoVariants } from './lib/locomo-variants.js';
 
@@ -133,7 +135,9 @@ const deps: LocomoDeps = { app, client, tenantOf, byConv: byConv as Map<string, 
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
 const variants = arg('variants');
 if (variants) {
-  if (split !== 'dev') throw new Error('--variants is for choosing options: dev split only');
+  if (split !== 'dev' && !(data && process.argv.includes('--dev-data') && declaredForDevelopment(path.resolve(data)))) {
+    throw new Error('--variants is for choosing options: dev split only, or a --data set declared for development with --dev-data (whose README does not call it held out)');
+  }
   await runLocomoVariants(deps, qas, JSON.parse(readFileSync(variants, 'utf8')) as Record<string, AgenticOptions>, `${what} (${convs.join(', ')})`);
 } else await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
 await app.close();

@@ -67,3 +67,16 @@ export function percentile(values: number[], p: number): number {
 }
 
 export { argNumber } from './cli.js';
+
+/**
+ * Whether the set in `dir` may be used for choosing options (`--dev-data`): throws when its README.md
+ * declares it held out (in its title, or "**Never used for tuning**"), whose figures are for reporting
+ * only; true otherwise.
+ */
+export function declaredForDevelopment(dir: string): boolean {
+  const readme = path.join(dir, 'README.md');
+  const text = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
+  const title = text.split('\n').find((l) => l.startsWith('# ')) ?? '';
+  if (/held[\s-]out/i.test(title) || /\*\*never used for tuning/i.test(text)) throw new Error(`${dir} declares itself held out (README.md): not for choosing options`);
+  return true;
+}

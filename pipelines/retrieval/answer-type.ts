@@ -26,3 +26,13 @@ export function holdsAnswerType(text: string, type: AnswerType): boolean {
   if (type === 'number') return NUMBER.test(text);
   return YEAR.test(text) || chrono.parse(text, REFERENCE).length > 0;
 }
+
+/**
+ * True when the question asks for a person ("Who told Ben…?", "Whom did Ana invite?", "Whose idea
+ * was…?", "To whom…", "Which of them…", "Which person…"): its evidence is the turn that says or does
+ * the thing (its speaker is the answer), not the reply to it.
+ */
+export function asksWho(question: string): boolean {
+  return /^\s*(?:(?:to|by|from|with|for)\s+)?(?:who|whom|whose)\b/i.test(question) ||
+    /^\s*which\s+(?:of\s+(?:them|you|us|the\s+\w+)|(?:\w+\s+)?(?:person|people|one|member|participant|speaker))\b/i.test(question);
+}

@@ -133,6 +133,77 @@ describe('agentic question answering: a diverse top k', () => {
     const uncapped = await sessions();
     assert.deepEqual(uncapped, ['s-long', 's-long', 's-long'], 'without the cap (the default) one stretch fills the top 3');
   });
+
+  test('soft diversity: each item served from a stretch discounts the next one from it (stretchDecay)', async () => {
+    const sessions = async (options = {}): Promise<(string | null)[]> =>
+      (await answerQuestion(retriever, T3, { question: 'What about compost for the garden beds?', k: 3 }, options)).evidence.map((i) => i.session_id);
+    const decayed = await sessions({ stretchDecay: 0.3, stretchTurns: 5 });
+    assert.equal(decayed.length, 3);
+    assert.ok(decayed.includes('s-other'), `the other session's turn is served: ${decayed.join(', ')}`);
+    assert.deepEqual(await sessions({ stretchDecay: 0.99, stretchTurns: 5 }), ['s-long', 's-long', 's-long'], 'a mild discount keeps a stretch that outscores the rest');
+  });
+});
+
+describe('agentic question answering: who said it, and to whom', () => {
+  const T5 = 't_agentic_who';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  const said = new Map<string, string>();
+  before(async () => {
+    f = await memoryFixture(T5, ['Ana', 'Ben', 'Clara']);
+    const turns: [string, string, string, string][] = [
+      ['s1', 'Ana', 'Ben', 'The lake picnic is on Sunday.'],
+      ['s1', 'Ben', 'Ana', 'Lovely.'],
+      ['s2', 'Ben', 'Clara', 'By the way, the picnic by the lake is happening on Sunday, I think, if the weather holds.'],
+      ['s2', 'Clara', 'Ben', 'Noted.'],
+      ['s3', 'Clara', 'Ana', 'A lake picnic on Sunday, I love a lake picnic.'],
+      ['s3', 'Ana', 'Clara', 'Me too.'],
+      ['s4', 'Ana', 'Ben', 'Sunday lunch at the lake cafe instead of a picnic?'],
+      ['s4', 'Ben', 'Ana', 'Maybe the lake, maybe not.'],
+      ['s5', 'Ben', 'Ana', 'I bought picnic plates for Sunday.'],
+    ];
+    for (const [i, [session, speaker, to, text]] of turns.entries()) {
+      said.set(text, (await f.say(session, speaker, [to], text, `2026-11-${String(i + 1).padStart(2, '0')}T10:00:00Z`)).id);
+    }
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+  const ranked = async (question: string, options = {}, k = 5): Promise<string[]> =>
+    (await answerQuestion(retriever, T5, { question, k }, options)).evidence.map((i) => i.source_text ?? i.text);
+  const rankOf = (list: string[], text: string): number => {
+    const i = list.findIndex((t) => t.includes(text));
+    return i < 0 ? Infinity : i;
+  };
+
+  test('a person named as addressee lifts the turns said to them (namedAddresseeBoost)', async () => {
+    const question = 'Who told Clara about the picnic by the lake on Sunday?';
+    // The addressee search (`addresseeRoles`) off, so that the boost alone decides.
+    const plain = await ranked(question, { addresseeRoles: false });
+    const boosted = await ranked(question, { addresseeRoles: false, namedAddresseeBoost: 2 });
+    const toClara = 'By the way, the picnic by the lake';
+    const toBen = 'The lake picnic is on Sunday.';
+    assert.ok(rankOf(boosted, toClara) < rankOf(boosted, toBen), boosted.join(' | '));
+    assert.ok(rankOf(plain, toClara) > rankOf(plain, toBen), `without the boost (the default) the shorter turn to Ben wins: ${plain.join(' | ')}`);
+  });
+
+  test('in a "who" question, turns by a person named only as addressee are discounted (whoNamedSpeakerFactor)', async () => {
+    const question = 'Who told Clara about the lake picnic on Sunday?';
+    const plain = await ranked(question);
+    const discounted = await ranked(question, { whoNamedSpeakerFactor: 0.2 });
+    const clara = 'I love a lake picnic';
+    assert.ok(rankOf(discounted, clara) > rankOf(plain, clara), `Clara's own turn drops: ${plain.join(' | ')} → ${discounted.join(' | ')}`);
+  });
+
+  test('in a "who" question the reply after a matching turn can be kept from rising (whoNeighbourFactor)', async () => {
+    const question = 'Who said the picnic by the lake is on Sunday?';
+    const plain = await ranked(question);
+    const still = await ranked(question, { whoNeighbourFactor: 0 });
+    assert.ok(rankOf(still, 'Maybe the lake') > rankOf(plain, 'Maybe the lake'), `the reply "Maybe the lake, maybe not." is not lifted: ${plain.join(' | ')} → ${still.join(' | ')}`);
+    assert.deepEqual(await ranked('What about the picnic by the lake on Sunday?', { whoNeighbourFactor: 0 }), await ranked('What about the picnic by the lake on Sunday?'),
+      'not a "who" question: unchanged');
+  });
 });
 
 describe('agentic question answering: WordNet synonyms as one more keyword search', () => {
@@ -174,5 +245,36 @@ describe('agentic question answering: WordNet synonyms as one more keyword searc
     const a = await answerQuestion(retriever, T4, q, { wordnet: absent, synonymWeight: 1 });
     const b = await answerQuestion(retriever, T4, q, { synonymWeight: 0 });
     assert.deepEqual(a.evidence.map((i) => i.id), b.evidence.map((i) => i.id));
+  });
+});
+
+describe('agentic question answering: who said a thing stays true when the thing changes', () => {
+  const T6 = 't_agentic_who_validity';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T6, ['Lena', 'Omar', 'Ben']);
+    await f.say('lena-1', 'Lena', ['Omar'], 'I live in Richmond, close to the marina.', '2026-03-01T09:00:00Z');
+    await f.say('lena-1', 'Omar', ['Lena'], 'Nice, I love the marina in spring.', '2026-03-01T09:01:00Z');
+    await f.say('ben-1', 'Ben', ['Omar'], 'The marina in Richmond is close to the ferry, people live there for it.', '2026-04-01T09:00:00Z');
+    await f.say('ben-1', 'Ben', ['Omar'], 'Richmond rents are close to Berkeley rents now.', '2026-04-01T09:01:00Z');
+    await f.say('lena-2', 'Lena', ['Omar'], 'Big news: I moved to Berkeley last month.', '2026-10-05T09:00:00Z');
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  test('"Who said they live in Richmond…?": the replaced turn is not discounted (whoSupersededFactor, default 1), and still marked', async () => {
+    const ask = async (options = {}): Promise<{ rank: number; superseded: boolean | undefined }> => {
+      const items = (await answerQuestion(retriever, T6, { question: 'Who said they live in Richmond close to the marina?', k: 5 }, options)).evidence;
+      const rank = items.findIndex((i) => /I live in Richmond/.test(i.source_text ?? i.text));
+      return { rank: rank < 0 ? Infinity : rank, superseded: items[rank]?.superseded };
+    };
+    const plain = await ask({ whoSupersededFactor: 0.5 });
+    const kept = await ask();
+    assert.ok(Number.isFinite(kept.rank), 'served');
+    assert.equal(kept.superseded, true, 'still marked as replaced');
+    assert.ok(plain.rank > kept.rank, `discounted as in other questions (0.5, as before), the replaced turn ranks lower: ${plain.rank} against ${kept.rank}`);
   });
 });

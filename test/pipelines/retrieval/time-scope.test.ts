@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { expectedAnswerType, holdsAnswerType } from '../../../pipelines/retrieval/answer-type.js';
+import { asksWho, expectedAnswerType, holdsAnswerType } from '../../../pipelines/retrieval/answer-type.js';
 import { inScope, timeScope } from '../../../pipelines/retrieval/time-scope.js';
 
 const NOW = new Date('2026-11-25T15:00:00Z'); // a Wednesday
@@ -73,5 +73,11 @@ describe('the answer a question asks for', () => {
     assert.ok(!holdsAnswerType('I love playing video games with friends.', 'time'));
     assert.ok(holdsAnswerType('I have three turtles now.', 'number'));
     assert.ok(!holdsAnswerType('I love turtles.', 'number'));
+  });
+
+  test('a question that asks for a person (its evidence is the turn that says the thing)', () => {
+    for (const q of ['Who told Monica about the party?', 'whom did Ana invite?', 'Whose idea was the rota?', 'To whom did Ben send the draft?',
+      'Which of them offered to drive?', 'Which person fixed the kettle?', 'Which team member booked the van?']) assert.ok(asksWho(q), q);
+    for (const q of ['What did Ana promise Ben?', 'Which book did Ben like?', 'When did Ana tell Ben?', 'Did Ben say who came?']) assert.ok(!asksWho(q), q);
   });
 });
