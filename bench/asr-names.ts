@@ -18,12 +18,18 @@
  * lists drawn from all their names (so both sets hear unsaid names cmudict lacks), then real speech and
  * fixtures with 5 cmudict names and 5 it lacks. Names are looked up (prepareNames) before decoding, as
  * a stream's names are when it opens.
+ *
+ * `--phone`: the same lines as a phone call hears them (300–3400 Hz, 8 kHz G.711 μ-law, decoded by Parley's
+ * stream decoder back to 16 kHz), on the narrowband recogniser an 8 kHz stream gets (NARROWBAND_OPTIONS),
+ * with and without spotting at the shipped defaults: nothing is chosen, so every set is reported (the
+ * development lines, the held-out lines, real speech and fixtures, all through the phone line).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { correctNames } from '../pipelines/asr/name-spotting.js';
+import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
 import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocketsphinx-name-spotter.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
 import type { AsrFinal, PocketsphinxAsrConfig } from '../pipelines/asr/streaming-asr.js';
@@ -34,6 +40,7 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
 import { pronunciations } from '../pipelines/speaker/phonetic.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
+import { phoneLine, sox } from './lib/room-audio.js';
 import { seededRandom } from './lib/seeded-random.js';
 import { dev as firstDev, heldOut as heldOutLines, seen, unknownNames, type NamingLine } from './naming-set.js';
 
@@ -94,11 +101,20 @@ async function decode(asr: PocketsphinxAsr, clips: Clip[], withNames: boolean): 
   return out;
 }
 
-/** A recogniser warmed on one fixture turn (its cepstral mean adapts over the first turns). */
+/** `--phone`: every clip goes through a phone line and 8 kHz streams' recogniser settings. */
+const PHONE = process.argv.includes('--phone');
+
+/** A clip as a phone call carries it: band-limited, 8 kHz μ-law, decoded back to 16 kHz by Parley's stream decoder. */
+async function onPhone(clips: Clip[]): Promise<Clip[]> {
+  if (!PHONE) return clips;
+  return Promise.all(clips.map(async (c) => ({ ...c, samples: await phoneLine(sox(c.samples, ['highpass', '300', 'lowpass', '3400'])) })));
+}
+
+/** A recogniser warmed on one fixture turn (its cepstral mean adapts over the first turns); with `--phone`, an 8 kHz stream's. */
 async function recogniser(nameSpotting: PocketsphinxAsrConfig['nameSpotting']): Promise<PocketsphinxAsr> {
-  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting });
+  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting, ...(PHONE ? { options: { ...NARROWBAND_OPTIONS } } : {}) });
   const f = loadAudioFixtures()[0]!;
-  await decode(asr, [{ text: null, expect: null, names: [], samples: fixtureSamples(f), name: 'warm-up' }], false);
+  await decode(asr, await onPhone([{ text: null, expect: null, names: [], samples: fixtureSamples(f), name: 'warm-up' }]), false);
   return asr;
 }
 
@@ -152,6 +168,11 @@ async function main(): Promise<void> {
       await letterToSound(dir);
       return;
     }
+    if (PHONE) {
+      console.log(`phone line (300–3400 Hz, 8 kHz μ-law) and narrowband settings ${JSON.stringify(NARROWBAND_OPTIONS)}; spotting at the shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)}`);
+      await heldOut(dir, NAME_SPOTTING_DEFAULTS, [['development lines (naming-set dev + seen)', [...firstDev, ...seen], 1000], ['held-out lines (naming-set heldOut)', heldOutLines, 5000]]);
+      return;
+    }
     if (process.argv.includes('--report-only')) {
       console.log(`reporting the shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)}`);
       await heldOut(dir, NAME_SPOTTING_DEFAULTS);
@@ -186,15 +207,23 @@ async function main(): Promise<void> {
   }
 }
 
-async function heldOut(dir: string, chosen: { thresholdPerPhone: number; maxPhoneDistance: number }): Promise<void> {
-  const clips = scripted(dir, heldOutLines, 5000);
+async function heldOut(dir: string, chosen: { thresholdPerPhone: number; maxPhoneDistance: number },
+  sets: [string, NamingLine[], number][] = [['held-out', heldOutLines, 5000]]): Promise<void> {
   const offAsr = await recogniser(false);
   const onAsr = await recogniser(chosen);
+  for (const [label, lines, seed] of sets) await compare(label, await onPhone(scripted(dir, lines, seed)), offAsr, onAsr);
+  await other(offAsr, onAsr);
+  await offAsr.close();
+  await onAsr.close();
+}
+
+/** One set of spoken lines decoded without and with spotting, same run: the table, paired differences and corrections. */
+async function compare(label: string, clips: Clip[], offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr): Promise<void> {
   const off = await decode(offAsr, clips, false);
   const on = await decode(onAsr, clips, true);
   const so = score(off.map((d) => ({ ...d, text: d.final.text })));
   const sn = score(on.map((d) => ({ ...d, text: d.final.text })));
-  console.log(`\nheld-out: ${clips.length} spoken lines (${so.nameHit.length} with a name), same run`);
+  console.log(`\n${label}: ${clips.length} spoken lines (${so.nameHit.length} with a name), same run`);
   console.log('| recogniser | names heard | naming precision | naming recall | false names | word errors (WER) | CPU ms/s |');
   console.log('|---|---|---|---|---|---|---|');
   for (const [label, s] of [['first pass only (baseline)', so], ['with name spotting', sn]] as const) {
@@ -206,9 +235,6 @@ async function heldOut(dir: string, chosen: { thresholdPerPhone: number; maxPhon
     `naming tp − fp per line ${pct(bootstrapDelta(tpOf(sn), tpOf(so)), true)}; word errors per line ${bootstrapDelta(sn.errors, so.errors).mean.toFixed(3)} ` +
     `[${bootstrapDelta(sn.errors, so.errors).lo.toFixed(3)}, ${bootstrapDelta(sn.errors, so.errors).hi.toFixed(3)}]`);
   for (const d of on) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  corrected "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
-  await other(offAsr, onAsr);
-  await offAsr.close();
-  await onAsr.close();
 }
 
 /** Held-out and unknown-name lines: first pass, spotting without and with letter-to-sound, same run. */
@@ -285,7 +311,8 @@ async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr,
   console.log(`\nother sets, tenant names ${names.join(', ')} (same recognisers, same run)`);
   console.log('| set | clips | audio s | word errors off → on | words changed by spotting | CPU ms/s off → on |');
   console.log('|---|---|---|---|---|---|');
-  for (const [label, clips] of sets) {
+  for (const [label, raw] of sets) {
+    const clips = await onPhone(raw);
     const off = await decode(offAsr, clips, offNames);
     const on = await decode(onAsr, clips, true);
     const so = score(off.map((d) => ({ ...d, text: d.final.text })));
