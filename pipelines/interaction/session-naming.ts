@@ -12,6 +12,21 @@ export function firstNames(people: readonly Participant[]): Set<string> {
   return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n ? [n.trim().split(/\s+/)[0]!.toLowerCase()] : [])));
 }
 
+/**
+ * The first `max` first names (as {@link firstNames}) of the tenant's participants, most recently
+ * updated first: read a page of named participants at a time from the store's recency index, so a
+ * tenant of a hundred thousand callers costs a page or two, not every participant.
+ */
+export async function recentFirstNames(graph: GraphStore, tenant: TenantId, max: number): Promise<string[]> {
+  const seen: Participant[] = [];
+  for (;;) {
+    const page = await graph.recentNamedParticipants(tenant, max, seen.length);
+    seen.push(...page);
+    const names = firstNames(seen);
+    if (names.size >= max || page.length < max) return [...names].slice(0, max);
+  }
+}
+
 /** Names used vocatively in `text` that none of `present` holds: evidence about whoever answers. */
 export function unknownVocatives(text: string, present: readonly Participant[]): string[] {
   const held = firstNames(present);

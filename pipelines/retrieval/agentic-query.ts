@@ -5,7 +5,7 @@ import { feedbackTerms } from './feedback-terms.js';
 import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
 import { covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
-import { rewriteQuestion } from './question-rewrite.js';
+import { rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
@@ -120,9 +120,10 @@ export async function answerQuestion(
   const { stores } = retriever;
   const signal = input.signal;
 
-  const participants = await stores.graph.listParticipants(tenant);
   const scope = timeScope(input.question, input.now ?? new Date(), options.timeScope);
-  const rewritten = rewriteQuestion(scope?.rest ?? input.question, participants);
+  const asked = scope?.rest ?? input.question;
+  // Only the participants holding a word of the question can be named in it: read those, not the tenant.
+  const rewritten = rewriteQuestion(asked, await stores.graph.findParticipantsByWords(tenant, tokens(asked)));
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
