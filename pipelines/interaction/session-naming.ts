@@ -14,16 +14,17 @@ export function firstNames(people: readonly Participant[]): Set<string> {
 
 /**
  * The first `max` first names (as {@link firstNames}) of the tenant's participants, most recently
- * updated first: read a page of named participants at a time from the store's recency index, so a
- * tenant of a hundred thousand callers costs a page or two, not every participant.
+ * updated first: read pages of named participants from the store's recency index until `max` distinct
+ * first names are in, so a tenant of a hundred thousand callers costs a few pages, not every participant.
  */
 export async function recentFirstNames(graph: GraphStore, tenant: TenantId, max: number): Promise<string[]> {
   const seen: Participant[] = [];
-  for (;;) {
-    const page = await graph.recentNamedParticipants(tenant, max, seen.length);
+  // First names repeat (a call centre's callers), so each page is twice the last: few round trips.
+  for (let size = Math.max(1, max); ; size *= 2) {
+    const page = await graph.recentNamedParticipants(tenant, size, seen.length);
     seen.push(...page);
     const names = firstNames(seen);
-    if (names.size >= max || page.length < max) return [...names].slice(0, max);
+    if (names.size >= max || page.length < size) return [...names].slice(0, max);
   }
 }
 
