@@ -3,7 +3,7 @@ import type { Participant, SessionRecord, TenantId, Utterance } from '../types.j
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
-import { participantNameWords } from '../name-words.js';
+import { nameWords, participantNameWords } from '../name-words.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -246,6 +246,11 @@ export class SqliteGraphStore implements GraphStore {
   // exact Unicode check in JavaScript; for the rest the SQL test is already exact.
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
     const wanted = name.toLowerCase();
+    // Whoever holds the name holds its words: seek those in the index, then check the whole name.
+    const words = nameWords(name);
+    if (words.length > 0) {
+      return (await this.findParticipantsByWords(tenant, words)).filter((p) => namesOf(p).some((n) => n.toLowerCase() === wanted));
+    }
     const rows = this.db
       .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (lower(p.name) = ? OR p.name GLOB ?
         OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE lower(json_each.value) = ? OR json_each.value GLOB ?))

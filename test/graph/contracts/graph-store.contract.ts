@@ -87,6 +87,9 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual(await ids([]), []);
       assert.deepEqual(await ids(['ana'], 't3'), [], 'tenants apart');
       assert.deepEqual((await fx.store.findParticipantsByWords('t1', ['obrien']))[0], await fx.store.getParticipant('t1', ben.id), 'the stored record');
+      assert.deepEqual((await fx.store.findParticipantsByName('t1', 'ana SILVA')).map((p) => p.id), [ana.id], 'by name: the whole name');
+      assert.deepEqual(await fx.store.findParticipantsByName('t1', 'silva'), [], 'by name: a word of it is not the name');
+      assert.deepEqual((await fx.store.findParticipantsByName('t1', 'ÉLODIE')).map((p) => p.id), [elo.id]);
       await fx.store.updateParticipant('t1', ana.id, { aliases: ['Nan'] });
       assert.deepEqual(await ids(['annie']), [], 'a replaced alias is gone');
       assert.deepEqual(await ids(['nan', 'silva']), [ana.id]);
