@@ -8,7 +8,7 @@
  * load on the machine falls on both alike; the paired difference has a 95 % bootstrap interval.
  * Embedded stores (SQLite, USE-lite, real consolidation of the fixture conversation). With `--neo4j`
  * (NEO4J_URI etc. set) the same store reads are also timed on a Neo4jGraphStore.
- * Run: node dist/bench/participant-scale.js [--participants 100,100000] [--reps 5] [--neo4j]
+ * Run: node dist/bench/participant-scale.js [--participants 100,100000] [--reps 5] [--neo4j] [--neo4j-only]
  */
 import neo4j from 'neo4j-driver';
 import type { GraphStore } from '../graph/graph-store.js';
@@ -27,6 +27,7 @@ import { f1, pct } from './lib/live-turns.js';
 const sizes = argString('participants', '100,100000').split(',').map(Number);
 const reps = Number(argString('reps', '5'));
 const withNeo4j = process.argv.includes('--neo4j');
+const embedded = !process.argv.includes('--neo4j-only');
 const T = 'bench-people';
 const QUESTIONS = [
   'What did Ana promise Ben?', "What is Ana's cat called?", 'What did Ben say about the cat?', 'Who is learning the cello?',
@@ -79,7 +80,7 @@ const timed = async <R>(work: () => Promise<R>): Promise<[number, R]> => {
   return [performance.now() - t0, r];
 };
 
-for (const n of sizes) {
+for (const n of embedded ? sizes : []) {
   const f = await memoryFixture(T, ['Ana', 'Ben', 'Clara']);
   for (const s of SNIPPETS) await f.say(s.session, s.speaker, s.to, s.text, s.time);
   const t0 = performance.now();

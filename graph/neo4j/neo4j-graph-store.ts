@@ -246,11 +246,14 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return found.map(toParticipant);
   }
 
+  // Ordered by the whole index key (tenant and named are fixed here): the planner then reads the
+  // (tenant, named, updatedAt) index in order and stops after the page; by updatedAt alone it sorted them all.
   async recentNamedParticipants(tenant: TenantId, limit: number, offset = 0): Promise<Participant[]> {
     await this.init();
     const found = await this.db.read('recentNamedParticipants', (tx) => rows(tx, `
       MATCH (n:Participant {tenant: $tenant, named: true}) WHERE n.updatedAt IS NOT NULL
-      RETURN n {.*} AS n ORDER BY n.updatedAt DESC, n.createdAt, n.id SKIP $offset LIMIT $limit`,
+      WITH n ORDER BY n.tenant DESC, n.named DESC, n.updatedAt DESC, n.createdAt, n.id SKIP $offset LIMIT $limit
+      RETURN n {.*} AS n`,
     { tenant: this.t(tenant), limit: int(Math.max(0, Math.floor(limit))), offset: int(Math.max(0, Math.floor(offset))) }));
     return found.map(toParticipant);
   }
