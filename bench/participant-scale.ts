@@ -8,7 +8,7 @@
  * load on the machine falls on both alike; the paired difference has a 95 % bootstrap interval.
  * Embedded stores (SQLite, USE-lite, real consolidation of the fixture conversation). With `--neo4j`
  * (NEO4J_URI etc. set) the same store reads are also timed on a Neo4jGraphStore.
- * Run: node dist/bench/participant-scale.js [--participants 100,100000] [--reps 5] [--neo4j] [--neo4j-only]
+ * Run: node dist/bench/participant-scale.js [--participants 100,100000] [--reps 5] [--given A,B,…] [--neo4j] [--neo4j-only]
  */
 import neo4j from 'neo4j-driver';
 import type { GraphStore } from '../graph/graph-store.js';
@@ -33,7 +33,8 @@ const QUESTIONS = [
   'What did Ana promise Ben?', "What is Ana's cat called?", 'What did Ben say about the cat?', 'Who is learning the cello?',
   'Did Clara and Ben talk about the report?', 'When is the budget report due?', 'What did Ben tell Ana about Miko?', 'What instrument is Ben learning?',
 ];
-const GIVEN = ['Maria', 'John', 'Wei', 'Fatima', 'Olga', 'Carlos', 'Aisha', 'Tom', 'Priya', 'Lars', 'Ana', 'Ben'];
+/** Callers' first names (`--given a,b,…`); by default two are the questions' Ana and Ben, so 1 caller in 12 shares each. */
+const GIVEN = argString('given', 'Maria,John,Wei,Fatima,Olga,Carlos,Aisha,Tom,Priya,Lars,Ana,Ben').split(',');
 const MAX_NAMES = 100;
 
 /** The i-th synthetic caller: a third unnamed, the rest a given name and a surname of their own, some with an alias. */
