@@ -123,7 +123,8 @@ export async function answerQuestion(
   const scope = timeScope(input.question, input.now ?? new Date(), options.timeScope);
   const asked = scope?.rest ?? input.question;
   // Only the participants holding a word of the question can be named in it: read those, not the tenant.
-  const rewritten = rewriteQuestion(asked, await stores.graph.findParticipantsByWords(tenant, tokens(asked)));
+  const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
+  const rewritten = rewriteQuestion(asked, participants);
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
