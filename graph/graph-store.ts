@@ -64,6 +64,19 @@ export interface GraphStore {
    * people an utterance names without reading every participant of the tenant.
    */
   findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]>;
+  /**
+   * Participants whose name or an alias holds one of `words` as a whole word, oldest first (the order
+   * of `listParticipants`). Words are compared as `nameWords` splits and folds them: case-insensitive,
+   * multi-word names word by word, "Ana's" as "ana". Answered from an index of name words, so the cost
+   * follows the matches, not the size of the tenant.
+   */
+  findParticipantsByWords(tenant: TenantId, words: readonly string[]): Promise<Participant[]>;
+  /**
+   * The `limit` most recently updated participants that hold a name or an alias, newest first (ties
+   * oldest created first), after skipping `offset` of them: the names a recogniser should expect,
+   * read through an index however many participants the tenant has.
+   */
+  recentNamedParticipants(tenant: TenantId, limit: number, offset?: number): Promise<Participant[]>;
   listParticipants(tenant: TenantId): Promise<Participant[]>;
   /** @throws ParleyError `PARLEY_ERR_CONFLICT` when `patch.externalId` is held by another participant. */
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;

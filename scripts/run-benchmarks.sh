@@ -36,4 +36,5 @@ run retrieval-calls dist/bench/retrieval-calls.js
 run neighbour-reads dist/bench/neighbour-reads.js
 run session-merge-scale dist/bench/session-merge-scale.js
 run keyed-lock-overhead dist/bench/keyed-lock-overhead.js
+run participant-scale dist/bench/participant-scale.js
 echo "results in $out" >&2

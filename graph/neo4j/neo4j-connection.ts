@@ -213,6 +213,11 @@ export const GRAPH_SCHEMA = [
   // Names and aliases, lower-cased, one node each: lookups by name seek (tenant, key).
   'CREATE INDEX parley_participant_name_key IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.key)',
   'CREATE INDEX parley_participant_name_owner IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.participantId)',
+  // The words of names and aliases (`nameWords`), one node each: findParticipantsByWords seeks (tenant, word).
+  'CREATE INDEX parley_participant_word IF NOT EXISTS FOR (n:ParticipantWord) ON (n.tenant, n.word)',
+  'CREATE INDEX parley_participant_word_owner IF NOT EXISTS FOR (n:ParticipantWord) ON (n.tenant, n.participantId)',
+  // recentNamedParticipants: the tenant's named participants in updatedAt order, from the index.
+  'CREATE INDEX parley_participant_named_update IF NOT EXISTS FOR (n:Participant) ON (n.tenant, n.named, n.updatedAt)',
   // Addressees, one key node per (tenant, participant id), even for ids no participant has yet:
   // `(:Utterance|Fact)-[:ADDRESSED]->(:Addressee)` makes "addressed to X" an index seek and an expand.
   'CREATE CONSTRAINT parley_addressee_key IF NOT EXISTS FOR (n:Addressee) REQUIRE (n.tenant, n.id) IS UNIQUE',

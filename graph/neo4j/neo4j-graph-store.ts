@@ -4,6 +4,7 @@ import { backfillAddressees, GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from 
 import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
+import { participantNameWords } from '../name-words.js';
 
 /**
  * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
@@ -33,6 +34,30 @@ const BACKFILL_NAMES = `
   FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
     CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
   RETURN count(p) AS n`;
+
+/**
+ * Rewrite the name words of the participants in `$batch` (`{tenant, id, words, named}` each): one
+ * `(:ParticipantWord {tenant, participantId, word})` per word (`nameWords`, split and folded in
+ * JavaScript so they match the words callers look up), and `named` for recentNamedParticipants.
+ */
+const SYNC_WORDS = `
+  UNWIND $batch AS b
+  MATCH (p:Participant {tenant: b.tenant, id: b.id})
+  OPTIONAL MATCH (old:ParticipantWord {tenant: b.tenant, participantId: b.id})
+  DELETE old
+  WITH DISTINCT p, b
+  SET p.wordsIndexed = true, p.named = b.named
+  FOREACH (w IN b.words | CREATE (:ParticipantWord {tenant: b.tenant, participantId: b.id, word: w}))`;
+
+/** The SYNC_WORDS entry of a participant. */
+function wordsEntry(tenant: string, p: { id: string; name: string | null; aliases: string[] }): Record<string, unknown> {
+  return { tenant, id: p.id, words: participantNameWords(p.name, p.aliases), named: p.name !== null || p.aliases.length > 0 };
+}
+
+/** Participants stored before their words were indexed, 500 at a time. */
+const UNINDEXED_WORDS = `
+  MATCH (p:Participant) WHERE p.wordsIndexed IS NULL
+  RETURN p.tenant AS tenant, p.id AS id, p.name AS name, coalesce(p.aliases, []) AS aliases LIMIT 500`;
 
 /** Nodes changed per transaction when a participant is erased. */
 export const ERASE_BATCH = 1000;
@@ -80,6 +105,16 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     this.names ??= (async () => {
       for (;;) {
         const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
+        if (n < 500) break;
+      }
+      for (;;) {
+        const n = await this.db.write('indexing participant name words', async (tx) => {
+          const found = (await tx.run(UNINDEXED_WORDS)).records.map((r) => wordsEntry(String(r.get('tenant')), {
+            id: String(r.get('id')), name: (r.get('name') as string | null) ?? null, aliases: r.get('aliases') as string[],
+          }));
+          if (found.length > 0) await tx.run(SYNC_WORDS, { batch: found });
+          return found.length;
+        });
         if (n < 500) break;
       }
       await this.migrateOnce('utterance-addressees', backfillAddressees('Utterance'));
@@ -147,6 +182,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         attributes: JSON.stringify(init.attributes ?? {}), now,
       }).then(async (found) => {
         if (found[0] && found[0].namesIndexed !== true) await tx.run(SYNC_NAMES, { tenant: t, pid: found[0].id });
+        if (found[0] && found[0].wordsIndexed !== true) await tx.run(SYNC_WORDS, { batch: [wordsEntry(t, toParticipant(found[0]))] });
         return found;
       });
     });
@@ -197,6 +233,31 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return found.map(toParticipant);
   }
 
+  async findParticipantsByWords(tenant: TenantId, words: readonly string[]): Promise<Participant[]> {
+    const wanted = [...new Set(words.map((w) => w.toLowerCase()))];
+    if (wanted.length === 0) return [];
+    await this.init();
+    const found = await this.db.read('findParticipantsByWords', (tx) => rows(tx, `
+      UNWIND $words AS w
+      MATCH (k:ParticipantWord {tenant: $tenant, word: w})
+      WITH DISTINCT k.participantId AS pid
+      MATCH (n:Participant {tenant: $tenant, id: pid})
+      RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), words: wanted }));
+    return found.map(toParticipant);
+  }
+
+  // Ordered by the whole index key (tenant and named are fixed here): the planner then reads the
+  // (tenant, named, updatedAt) index in order and stops after the page; by updatedAt alone it sorted them all.
+  async recentNamedParticipants(tenant: TenantId, limit: number, offset = 0): Promise<Participant[]> {
+    await this.init();
+    const found = await this.db.read('recentNamedParticipants', (tx) => rows(tx, `
+      MATCH (n:Participant {tenant: $tenant, named: true}) WHERE n.updatedAt IS NOT NULL
+      WITH n ORDER BY n.tenant DESC, n.named DESC, n.updatedAt DESC, n.createdAt, n.id SKIP $offset LIMIT $limit
+      RETURN n {.*} AS n`,
+    { tenant: this.t(tenant), limit: int(Math.max(0, Math.floor(limit))), offset: int(Math.max(0, Math.floor(offset))) }));
+    return found.map(toParticipant);
+  }
+
   async listParticipants(tenant: TenantId): Promise<Participant[]> {
     await this.init();
     const found = await this.db.read('listParticipants', (tx) => rows(tx,
@@ -225,7 +286,10 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         aliases: patch.aliases ?? null, attributes: patch.attributes ? JSON.stringify(patch.attributes) : null,
         now: new Date().toISOString(),
       }).then(async (found) => {
-        if (found[0] && (patch.name !== undefined || patch.aliases !== undefined)) await tx.run(SYNC_NAMES, { tenant: t, pid: id });
+        if (found[0] && (patch.name !== undefined || patch.aliases !== undefined)) {
+          await tx.run(SYNC_NAMES, { tenant: t, pid: id });
+          await tx.run(SYNC_WORDS, { batch: [wordsEntry(t, toParticipant(found[0]))] });
+        }
         return found;
       });
     });
@@ -288,6 +352,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       RETURN count(r) AS n`);
     await this.db.write('deleteParticipant', async (tx) => {
       await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k', params);
+      await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $id}) DELETE k', params);
       await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
       await tx.run(DROP_ORPHAN_ADDRESSEE, params);
     });
@@ -339,6 +404,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       });
       await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $from}) DELETE k', params);
       await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: intoId });
+      await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $from}) DELETE k', params);
+      await tx.run(SYNC_WORDS, { batch: [wordsEntry(params.tenant, { id: intoId, name, aliases: [...aliases] })] });
     });
   }
 

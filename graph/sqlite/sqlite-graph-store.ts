@@ -3,6 +3,7 @@ import type { Participant, SessionRecord, TenantId, Utterance } from '../types.j
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
+import { nameWords, participantNameWords } from '../name-words.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -16,6 +17,9 @@ CREATE TABLE IF NOT EXISTS participants (
   PRIMARY KEY (tenant, id));
 -- listParticipants reads a tenant's participants in creation order (each ingest does): no sort.
 CREATE INDEX IF NOT EXISTS participants_by_age ON participants (tenant, created_at, id);
+-- recentNamedParticipants: the newest named participants, in index order, however many are unnamed.
+CREATE INDEX IF NOT EXISTS participants_named_by_update ON participants (tenant, updated_at DESC, created_at, id)
+  WHERE name IS NOT NULL OR aliases <> '[]';
 CREATE TABLE IF NOT EXISTS utterances (
   tenant TEXT NOT NULL, id TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
   speaker_id TEXT NOT NULL, text TEXT NOT NULL, start_ms REAL, end_ms REAL, time TEXT NOT NULL,
@@ -36,6 +40,17 @@ CREATE INDEX IF NOT EXISTS addresses_by_participant ON addresses (tenant, partic
 const PARTICIPANT_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'external_id', add: 'ALTER TABLE participants ADD COLUMN external_id TEXT' },
 ];
+
+/**
+ * The words of every participant's name and aliases (`nameWords`, folded in JavaScript, which folds
+ * all of Unicode where SQLite's lower() folds ASCII only): findParticipantsByWords seeks (tenant, word).
+ */
+const NAME_WORDS = `
+CREATE TABLE participant_words (
+  tenant TEXT NOT NULL, word TEXT NOT NULL, participant_id TEXT NOT NULL,
+  PRIMARY KEY (tenant, word, participant_id));
+CREATE INDEX participant_words_by_owner ON participant_words (tenant, participant_id);
+`;
 
 /** Indexes on migrated columns: created once the columns exist. */
 const MIGRATED_INDEXES = `
@@ -117,11 +132,26 @@ export class SqliteGraphStore implements GraphStore {
   /** Bring a database written by an older version up to this schema; existing rows keep their data. */
   private migrate(): void {
     const columns = new Set((this.db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
+    const hasWords = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'participant_words'").get() !== undefined;
     const run = this.db.transaction(() => {
       for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) this.db.exec(m.add);
       this.db.exec(MIGRATED_INDEXES);
+      if (!hasWords) {
+        // Created with the words of the participants already stored, once.
+        this.db.exec(NAME_WORDS);
+        const all = this.db.prepare('SELECT tenant, id, name, aliases FROM participants').all() as
+          Array<{ tenant: string; id: string; name: string | null; aliases: string }>;
+        for (const p of all) this.indexWords(p.tenant, p.id, p.name, fromJson<string[]>(p.aliases, []));
+      }
     });
     run();
+  }
+
+  /** Replace the name words of participant `id` with those of `name` and `aliases`. */
+  private indexWords(tenant: TenantId, id: string, name: string | null, aliases: readonly string[]): void {
+    this.db.prepare('DELETE FROM participant_words WHERE tenant = ? AND participant_id = ?').run(tenant, id);
+    const insert = this.db.prepare('INSERT OR IGNORE INTO participant_words (tenant, word, participant_id) VALUES (?, ?, ?)');
+    for (const word of participantNameWords(name, aliases)) insert.run(tenant, word, id);
   }
 
   /** Run a write; a lost race on the external id (unique index) is the same conflict as the check's. */
@@ -179,10 +209,14 @@ export class SqliteGraphStore implements GraphStore {
     const now = new Date().toISOString();
     const id = init.id ?? newId('p');
     await this.checkExternalId(tenant, init.externalId, id);
-    this.guardExternalId(init.externalId, () => this.db
-      .prepare(`INSERT INTO participants (tenant, id, name, external_id, aliases, attributes, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`)
-      .run(tenant, id, init.name ?? null, init.externalId ?? null, toJson(init.aliases ?? []), toJson(init.attributes ?? {}), now, now));
+    const create = this.db.transaction(() => {
+      const added = this.db
+        .prepare(`INSERT INTO participants (tenant, id, name, external_id, aliases, attributes, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`)
+        .run(tenant, id, init.name ?? null, init.externalId ?? null, toJson(init.aliases ?? []), toJson(init.attributes ?? {}), now, now);
+      if (added.changes > 0) this.indexWords(tenant, id, init.name ?? null, init.aliases ?? []);
+    });
+    this.guardExternalId(init.externalId, () => create());
     return (await this.getParticipant(tenant, id)) as Participant;
   }
 
@@ -212,6 +246,11 @@ export class SqliteGraphStore implements GraphStore {
   // exact Unicode check in JavaScript; for the rest the SQL test is already exact.
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
     const wanted = name.toLowerCase();
+    // Whoever holds the name holds its words: seek those in the index, then check the whole name.
+    const words = nameWords(name);
+    if (words.length > 0) {
+      return (await this.findParticipantsByWords(tenant, words)).filter((p) => namesOf(p).some((n) => n.toLowerCase() === wanted));
+    }
     const rows = this.db
       .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (lower(p.name) = ? OR p.name GLOB ?
         OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE lower(json_each.value) = ? OR json_each.value GLOB ?))
@@ -232,6 +271,26 @@ export class SqliteGraphStore implements GraphStore {
     return rows.map(toParticipant).filter((p) => namesOf(p).some((n) => n.length > 1 && lower.includes(n.toLowerCase())));
   }
 
+  async findParticipantsByWords(tenant: TenantId, words: readonly string[]): Promise<Participant[]> {
+    const wanted = [...new Set(words.map((w) => w.toLowerCase()))];
+    if (wanted.length === 0) return [];
+    const rows = this.db
+      // The unary + keeps the planner off participants_by_age: sorting the few found beats walking the tenant in order.
+      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND p.id IN (SELECT w.participant_id FROM participant_words w
+          WHERE w.tenant = ? AND w.word IN (SELECT value FROM json_each(?)))
+        ORDER BY +p.created_at, p.id`)
+      .all(tenant, tenant, toJson(wanted)) as ParticipantRow[];
+    return rows.map(toParticipant);
+  }
+
+  async recentNamedParticipants(tenant: TenantId, limit: number, offset = 0): Promise<Participant[]> {
+    const rows = this.db
+      .prepare(`SELECT * FROM participants WHERE tenant = ? AND (name IS NOT NULL OR aliases <> '[]')
+        ORDER BY updated_at DESC, created_at, id LIMIT ? OFFSET ?`)
+      .all(tenant, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset))) as ParticipantRow[];
+    return rows.map(toParticipant);
+  }
+
   async listParticipants(tenant: TenantId): Promise<Participant[]> {
     const rows = this.db
       .prepare('SELECT * FROM participants WHERE tenant = ? ORDER BY created_at, id')
@@ -243,17 +302,23 @@ export class SqliteGraphStore implements GraphStore {
     const current = await this.getParticipant(tenant, id);
     if (!current) return null;
     await this.checkExternalId(tenant, patch.externalId, id);
-    this.guardExternalId(patch.externalId, () => this.db
-      .prepare('UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
-      .run(
-        patch.name !== undefined ? patch.name : current.name,
-        patch.externalId !== undefined ? patch.externalId : current.externalId,
-        toJson(patch.aliases ?? current.aliases),
-        toJson(patch.attributes ?? current.attributes),
-        new Date().toISOString(),
-        tenant,
-        id,
-      ));
+    const name = patch.name !== undefined ? patch.name : current.name;
+    const aliases = patch.aliases ?? current.aliases;
+    const update = this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+        .run(
+          name,
+          patch.externalId !== undefined ? patch.externalId : current.externalId,
+          toJson(aliases),
+          toJson(patch.attributes ?? current.attributes),
+          new Date().toISOString(),
+          tenant,
+          id,
+        );
+      if (patch.name !== undefined || patch.aliases !== undefined) this.indexWords(tenant, id, name, aliases);
+    });
+    this.guardExternalId(patch.externalId, () => update());
     return this.getParticipant(tenant, id);
   }
 
@@ -274,6 +339,7 @@ export class SqliteGraphStore implements GraphStore {
         .run(tenant, tenant, id);
       this.db.prepare('DELETE FROM utterances WHERE tenant = ? AND speaker_id = ?').run(tenant, id);
       this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND participant_id = ?').run(tenant, id);
+      this.db.prepare('DELETE FROM participant_words WHERE tenant = ? AND participant_id = ?').run(tenant, id);
       const removed = this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
       return removed ? spoken.map((r) => r.id) : null;
     });
@@ -289,6 +355,7 @@ export class SqliteGraphStore implements GraphStore {
     const aliases = new Set([...into.aliases, ...from.aliases]);
     if (from.name && from.name !== into.name) aliases.add(from.name);
     if (into.name) aliases.delete(into.name);
+    const mergedAliases = [...aliases].filter((a) => a !== (into.name ?? from.name));
     const merge = this.db.transaction(() => {
       this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
       this.db
@@ -303,13 +370,15 @@ export class SqliteGraphStore implements GraphStore {
         .run(tenant, intoId, tenant, intoId);
       // The merged-away row goes first, so its external id is free for `into` (unique index).
       this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, fromId);
+      this.db.prepare('DELETE FROM participant_words WHERE tenant = ? AND participant_id = ?').run(tenant, fromId);
+      this.indexWords(tenant, intoId, into.name ?? from.name, mergedAliases);
       this.db
         .prepare(`UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = ?,
           voiceprint_count = voiceprint_count + ?, updated_at = ? WHERE tenant = ? AND id = ?`)
         .run(
           into.name ?? from.name,
           into.externalId ?? from.externalId,
-          toJson([...aliases].filter((a) => a !== (into.name ?? from.name))),
+          toJson(mergedAliases),
           toJson({ ...from.attributes, ...into.attributes }),
           from.voiceprintCount,
           new Date().toISOString(),

@@ -12,6 +12,22 @@ export function firstNames(people: readonly Participant[]): Set<string> {
   return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n ? [n.trim().split(/\s+/)[0]!.toLowerCase()] : [])));
 }
 
+/**
+ * The first `max` first names (as {@link firstNames}) of the tenant's participants, most recently
+ * updated first: read pages of named participants from the store's recency index until `max` distinct
+ * first names are in, so a tenant of a hundred thousand callers costs a few pages, not every participant.
+ */
+export async function recentFirstNames(graph: GraphStore, tenant: TenantId, max: number): Promise<string[]> {
+  const seen: Participant[] = [];
+  // First names repeat (a call centre's callers), so each page is twice the last: few round trips.
+  for (let size = Math.max(1, max); ; size *= 2) {
+    const page = await graph.recentNamedParticipants(tenant, size, seen.length);
+    seen.push(...page);
+    const names = firstNames(seen);
+    if (names.size >= max || page.length < size) return [...names].slice(0, max);
+  }
+}
+
 /** Names used vocatively in `text` that none of `present` holds: evidence about whoever answers. */
 export function unknownVocatives(text: string, present: readonly Participant[]): string[] {
   const held = firstNames(present);

@@ -144,9 +144,11 @@ export async function answerQuestion(
   const { stores } = retriever;
   const signal = input.signal;
 
-  const participants = await stores.graph.listParticipants(tenant);
   const scope = timeScope(input.question, input.now ?? new Date(), options.timeScope);
-  const rewritten = rewriteQuestion(scope?.rest ?? input.question, participants);
+  const asked = scope?.rest ?? input.question;
+  // Only the participants holding a word of the question can be named in it: read those, not the tenant.
+  const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
+  const rewritten = rewriteQuestion(asked, participants);
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),

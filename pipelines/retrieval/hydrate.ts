@@ -34,7 +34,8 @@ export async function personaCandidates(
   const words = contentWords(text);
   if (words.size === 0) return [];
   const people = new Set<string>(askerId ? [askerId] : []);
-  for (const p of await stores.graph.listParticipants(tenant)) {
+  // A whole name equal to a content word is one word of it: read just the participants holding those words.
+  for (const p of await stores.graph.findParticipantsByWords(tenant, [...words])) {
     if ([p.name, ...p.aliases].some((n) => n && words.has(n.toLowerCase()))) people.add(p.id);
   }
   const nodes = (await Promise.all([...people].map((id) => stores.memory.listPersona(tenant, id)))).flat();

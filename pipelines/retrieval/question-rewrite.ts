@@ -1,3 +1,4 @@
+import { nameWords } from '../../graph/name-words.js';
 import type { Participant } from '../../graph/types.js';
 
 /**
@@ -71,7 +72,7 @@ const AUXILIARIES = new Set('am is are was were do does did has have had can cou
 
 /** Lower-case word tokens, a trailing possessive removed. */
 export function tokens(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => w.replace(/['’]s$/, '').replace(/['’]/g, ''));
+  return nameWords(text);
 }
 
 /** True for a word that carries content (not a function word, longer than one character). */
@@ -82,7 +83,9 @@ export function isContentWord(w: string): boolean {
 /**
  * Rewrite a question for retrieval: drop wh-words, auxiliaries and other function words, and take
  * out participant names (a name rarely appears in its owner's own turns, so it is used as a
- * speaker filter instead of a keyword). Multi-word names match word by word.
+ * speaker filter instead of a keyword). Multi-word names match word by word. Only participants holding
+ * a word of the question matter, so `participants` may be just those (`GraphStore.findParticipantsByWords`
+ * with the question's `tokens`), in the order the store lists them: the result is the same.
  */
 export function rewriteQuestion(question: string, participants: readonly Participant[]): RewrittenQuestion {
   const words = tokens(question);

@@ -6,7 +6,7 @@ import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-fo
 import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
-import { firstNames } from '../../pipelines/interaction/session-naming.js';
+import { recentFirstNames } from '../../pipelines/interaction/session-naming.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
@@ -310,9 +310,8 @@ export class VoiceTurns {
     const { config, stores } = this.deps;
     if (!config.asrNameSpotting || config.asr !== 'pocketsphinx') return;
     this.namesSentAt = performance.now();
-    void stores.graph.listParticipants(this.session.tenant).then((people) => {
-      const recent = [...people].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-      this.audio?.setNames([...firstNames(recent)].slice(0, MAX_NAMES));
+    void recentFirstNames(stores.graph, this.session.tenant, MAX_NAMES).then((names) => {
+      this.audio?.setNames(names);
     }, (err: unknown) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read the tenant\'s names for the recogniser'));
   }
 

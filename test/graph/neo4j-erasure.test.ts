@@ -139,3 +139,30 @@ describe('Neo4j memory erasure in batches', { skip: NEO4J_SKIP }, () => {
     }
   });
 });
+
+describe('Neo4j participant name words', { skip: NEO4J_SKIP }, () => {
+  test('participants written before name words existed get them at start-up, and are then found by word and by recency', async () => {
+    const options = neo4jTestOptions('test-words');
+    const store = new Neo4jGraphStore(options);
+    const driver = (store as unknown as { driver: Driver }).driver;
+    const tenant = (store as unknown as { t(x: string): string }).t('t1');
+    try {
+      await store.init();
+      // As an older version left it: no word nodes, no `named`, no mark.
+      await driver.executeQuery(`CREATE (:Participant {tenant: $tenant, id: 'p_old', name: "Zoë O'Brien", aliases: ['Zed'],
+        attributes: '{}', voiceprintCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'})`,
+      { tenant }, { database: options.database });
+      assert.deepEqual(await store.findParticipantsByWords('t1', ['obrien']), []);
+      const restarted = new Neo4jGraphStore(options);
+      try {
+        assert.deepEqual((await restarted.findParticipantsByWords('t1', ['zoë', 'zed'])).map((p) => p.id), ['p_old']);
+        assert.deepEqual((await restarted.recentNamedParticipants('t1', 5)).map((p) => p.id), ['p_old']);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await store.eraseAll();
+      await store.close();
+    }
+  });
+});

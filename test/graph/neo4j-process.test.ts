@@ -79,6 +79,7 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
     ['open facts of a tenant', 'MATCH (f:Fact {tenant: $tenant}) WHERE f.validTo IS NULL RETURN f', {}],
     ['facts addressed to someone', 'MATCH (:Addressee {tenant: $tenant, id: $id})<-[:ADDRESSED]-(f:Fact) RETURN f', { id: 'p_a' }],
     ['participant by name or alias', 'MATCH (k:ParticipantName {tenant: $tenant, key: $name}) WITH DISTINCT k.participantId AS pid MATCH (n:Participant {tenant: $tenant, id: pid}) RETURN n', { name: 'miko' }],
+    ['participants by name words', 'UNWIND $words AS w MATCH (k:ParticipantWord {tenant: $tenant, word: w}) WITH DISTINCT k.participantId AS pid MATCH (n:Participant {tenant: $tenant, id: pid}) RETURN n', { words: ['miko', 'ana'] }],
     ['utterances addressed to someone', 'MATCH (:Addressee {tenant: $tenant, id: $id})<-[:ADDRESSED]-(u:Utterance) RETURN u', { id: 'p_a' }],
     ['entity by alias', 'MATCH (a:EntityAlias {tenant: $tenant, alias: $alias}) RETURN a', { alias: 'miko' }],
   ];
@@ -112,6 +113,15 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
         if (scanning(ops)) scans.push(`${what}: ${ops.join(' < ')}`);
       }
       assert.deepEqual(scans, []);
+      // The newest named participants come in index order from (tenant, named, updatedAt), not by sorting the tenant's.
+      const recentCypher = (order: string) => `MATCH (n:Participant {tenant: $tenant, named: true}) WHERE n.updatedAt IS NOT NULL
+        WITH n ORDER BY ${order} SKIP $offset LIMIT $limit RETURN n {.*} AS n`;
+      const page = { offset: neo4j.int(0), limit: neo4j.int(100) };
+      const sortsAll = (ops: string[]) => ops.some((op) => /^(Sort|Top)[@(]/.test(op));
+      // The check itself: ordered by updatedAt alone, every named participant is read and sorted.
+      assert.ok(sortsAll(await operators(recentCypher('n.updatedAt DESC, n.createdAt, n.id'), page)));
+      const recent = await operators(recentCypher('n.tenant DESC, n.named DESC, n.updatedAt DESC, n.createdAt, n.id'), page);
+      assert.ok(recent.some((op) => /Seek.*:Participant\(tenant, named, updatedAt\)/.test(op)) && !sortsAll(recent), recent.join(' < '));
       // Addressee lookups, as the stores run them (listFacts, queryInteractions, erasure and merges),
       // seek the addressee's key node: never the tenant's whole label through the (tenant) index.
       const byTenantOnly = (ops: string[]) => ops.some((op) => /Index.*:(Fact|Utterance)\(tenant\)/.test(op));

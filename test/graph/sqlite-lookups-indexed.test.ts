@@ -79,3 +79,33 @@ test("a session's newest facts and its turns before one are read through the ses
   }
   db.close();
 });
+
+test('participants by name, by name words and the newest named ones are read through indexes, not every participant', async () => {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const ana = await graph.createParticipant('t', { name: 'Ana Silva' });
+  const plans = await plansOf(db, async () => {
+    assert.deepEqual((await graph.findParticipantsByWords('t', ['silva', 'ben'])).map((p) => p.id), [ana.id]);
+    assert.deepEqual((await graph.recentNamedParticipants('t', 100)).map((p) => p.id), [ana.id]);
+    assert.deepEqual((await graph.findParticipantsByName('t', 'ANA SILVA')).map((p) => p.id), [ana.id]);
+  });
+  assert.equal(plans.length, 3);
+  assert.ok(plans[0]!.some((d) => d.includes('participant_words')), plans[0]!.join(' | '));
+  assert.ok(!plans[2]!.some(tenantScan), `a lookup by name reads every participant of the tenant: ${plans[2]!.join(' | ')}`);
+  assert.ok(plans[1]!.some((d) => d.includes('participants_named_by_update')), plans[1]!.join(' | '));
+  assert.ok(!plans[0]!.some(tenantScan), `a lookup reads every participant of the tenant: ${plans[0]!.join(' | ')}`);
+  // The newest come first in the partial index's order, so LIMIT stops the walk after a page; a sort would read them all.
+  assert.ok(!plans[1]!.includes('USE TEMP B-TREE FOR ORDER BY'), `every named participant is sorted: ${plans[1]!.join(' | ')}`);
+  db.close();
+});
+
+test('a database from before name words gets the words of the participants it holds, once', async () => {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const ana = await graph.createParticipant('t', { name: 'Ana', aliases: ["Annie O'Neil"] });
+  db.exec('DROP TABLE participant_words');
+  const reopened = new SqliteGraphStore(db);
+  assert.deepEqual((await reopened.findParticipantsByWords('t', ['oneil'])).map((p) => p.id), [ana.id]);
+  assert.deepEqual((await new SqliteGraphStore(db).findParticipantsByWords('t', ['ana'])).map((p) => p.id), [ana.id], 'opened again, nothing twice');
+  db.close();
+});

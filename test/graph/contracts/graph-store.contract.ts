@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { GraphStore, NewUtterance } from '../../../graph/graph-store.js';
+import { nameWords } from '../../../graph/name-words.js';
 import { contractSuite } from './contract-suite.js';
 
 export interface GraphStoreFixture {
@@ -69,6 +70,55 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(patched?.name, 'Ana');
       assert.equal((await fx.store.listParticipants('t1')).length, 2);
       assert.equal(await fx.store.updateParticipant('t1', 'p_missing', { name: 'x' }), null);
+    });
+
+    test('participants by the words of their names: whole words, any case, aliases, possessives, oldest first', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana Silva', aliases: ['Annie'] });
+      const ben = await fx.store.createParticipant('t1', { name: "Ben O'Brien" });
+      const elo = await fx.store.createParticipant('t1', { name: 'Élodie' });
+      const anon = await fx.store.createParticipant('t1', {});
+      await fx.store.createParticipant('t2', { name: 'Ana' });
+      const ids = async (words: string[], tenant = 't1') => (await fx.store.findParticipantsByWords(tenant, words)).map((p) => p.id);
+      assert.deepEqual(await ids(['silva']), [ana.id], 'a word of a multi-word name');
+      assert.deepEqual(await ids(['ANNIE']), [ana.id], 'an alias, any case');
+      assert.deepEqual(await ids(nameWords("What did Ben O'Brien's sister and Ana's friend say?")), [ana.id, ben.id], 'possessives, once each, oldest first');
+      assert.deepEqual(await ids(['élodie']), [elo.id], 'folded beyond ASCII');
+      assert.deepEqual(await ids(['an', 'silv', 'obrie', 'anasilva']), [], 'whole words only');
+      assert.deepEqual(await ids([]), []);
+      assert.deepEqual(await ids(['ana'], 't3'), [], 'tenants apart');
+      assert.deepEqual((await fx.store.findParticipantsByWords('t1', ['obrien']))[0], await fx.store.getParticipant('t1', ben.id), 'the stored record');
+      assert.deepEqual((await fx.store.findParticipantsByName('t1', 'ana SILVA')).map((p) => p.id), [ana.id], 'by name: the whole name');
+      assert.deepEqual(await fx.store.findParticipantsByName('t1', 'silva'), [], 'by name: a word of it is not the name');
+      assert.deepEqual((await fx.store.findParticipantsByName('t1', 'ÉLODIE')).map((p) => p.id), [elo.id]);
+      await fx.store.updateParticipant('t1', ana.id, { aliases: ['Nan'] });
+      assert.deepEqual(await ids(['annie']), [], 'a replaced alias is gone');
+      assert.deepEqual(await ids(['nan', 'silva']), [ana.id]);
+      await fx.store.updateParticipant('t1', anon.id, { name: 'Cy Silva' });
+      assert.deepEqual(await ids(['silva']), [ana.id, anon.id], 'a name given later');
+      await fx.store.mergeParticipants('t1', ben.id, elo.id);
+      assert.deepEqual(await ids(['obrien', 'élodie']), [elo.id], 'the merged name is an alias of the survivor');
+      await fx.store.deleteParticipant('t1', anon.id);
+      assert.deepEqual(await ids(['cy', 'silva']), [ana.id], 'an erased participant is not found');
+    });
+
+    test('recently updated named participants: newest first, in pages, unnamed ones skipped', async () => {
+      const pause = () => new Promise((r) => setTimeout(r, 5));
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      await pause();
+      const ben = await fx.store.createParticipant('t1', { aliases: ['Benny'] });
+      await pause();
+      await fx.store.createParticipant('t1', {});
+      await pause();
+      const cy = await fx.store.createParticipant('t1', { name: 'Cy' });
+      await fx.store.createParticipant('t2', { name: 'Dee' });
+      await pause();
+      const names = async (limit: number, offset?: number) => (await fx.store.recentNamedParticipants('t1', limit, offset)).map((p) => p.id);
+      assert.deepEqual(await names(10), [cy.id, ben.id, ana.id]);
+      await fx.store.updateParticipant('t1', ana.id, { attributes: { city: 'Porto' } });
+      assert.deepEqual(await names(2), [ana.id, cy.id], 'an update makes a participant recent');
+      assert.deepEqual(await names(2, 2), [ben.id], 'the next page');
+      assert.deepEqual(await names(0), []);
+      assert.deepEqual((await fx.store.recentNamedParticipants('t1', 1))[0], await fx.store.getParticipant('t1', ana.id), 'the stored record');
     });
 
     test('participants by ids in one call: those that exist, each once, this tenant only', async () => {
