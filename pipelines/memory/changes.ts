@@ -84,10 +84,27 @@ export function isIntention(text: string): boolean {
   return INTENTION.test(text);
 }
 
-/** Whether a sentence settles an earlier plan or commitment, and how. */
+/** Before a "done" word: it did not happen ("haven't done", "not finished") or only might have ("couldn't have done"). */
+const NOT_DONE = /(?:\b(?:not|never|no)|n['’]t)(?:\s+\w+){0,2}\s*$|\b(?:would|could|should|might|must)(?:\s+not|n['’]t)?\s+have\s*$/i;
+
+/** True when `sentence` reports something done, not denied, wished or asked about. */
+function reportsDone(sentence: string): boolean {
+  if (/\?\s*$/.test(sentence)) return false;
+  const re = new RegExp(DONE.source, 'gi');
+  for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
+    if (!NOT_DONE.test(sentence.slice(0, m.index))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a sentence settles an earlier plan or commitment, and how. A "done" word counts only
+ * where it is not denied ("I haven't done pottery yet"), counterfactual ("I couldn't have done it
+ * without them") or asked about ("Have you finished the beds?").
+ */
 export function settles(sentence: string): Settles | null {
   if (CANCELLED.test(sentence)) return 'cancelled';
   if (INSTEAD.test(sentence)) return 'instead';
-  if (DONE.test(sentence)) return 'done';
+  if (reportsDone(sentence)) return 'done';
   return null;
 }

@@ -159,7 +159,7 @@ async function writeFacts(
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
-    const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
+    const decision = await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time });
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();

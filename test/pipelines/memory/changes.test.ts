@@ -23,6 +23,11 @@ test('outcomes are told apart from plans', () => {
   assert.equal(settles("Sorry, I won't be able to call the plumber."), 'cancelled');
   assert.equal(settles('We decided to spend the grant on rain barrels instead.'), 'instead');
   assert.equal(settles("I'll build the raised beds."), null);
+  assert.equal(settles("I haven't done pottery yet, but I'm game for trying new art."), null, 'denied');
+  assert.equal(settles("I couldn't have done it without them."), null, 'counterfactual');
+  assert.equal(settles('The beds are not finished.'), null, 'denied');
+  assert.equal(settles('Have you finished the raised beds?'), null, 'asked');
+  assert.equal(settles("I didn't think so, but I finished the beds."), 'done', 'a denial elsewhere in the sentence does not count');
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
@@ -44,6 +49,22 @@ test('the decider settles only an open plan or commitment similar enough', async
   const pref = fact({ kind: 'preference', content: 'Tom likes raised beds' });
   assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: pref, score: 0.8 }], retractedFacts: [] }), { op: 'ADD' },
     'a preference is not settled by an outcome');
+});
+
+test('an outcome settles only a plan about the same thing, and a dated plan only once due', async () => {
+  const d = new RuleDecider({ settleCosine: 0.4 });
+  const wish = fact({ kind: 'plan', content: 'Melanie wants to be brave for Melanie\'s family' });
+  const painted: ExtractedFact = { ...outcome('done'), content: "Melanie's kids and Melanie just finished another painting" };
+  assert.deepEqual(await d.decide({ fact: painted, candidates: [{ fact: wish, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' },
+    'no shared topic word (names left out): not settled');
+  const show = fact({ kind: 'plan', content: 'Caroline is having an art show with her paintings', eventTime: '2023-08' });
+  const finished: ExtractedFact = { ...outcome('done'), content: 'Caroline has been busy painting, here is something she just finished' };
+  const at = (time: string) => ({ fact: finished, candidates: [{ fact: show, score: 0.7 }], retractedFacts: [], time });
+  assert.deepEqual(await d.decide(at('2023-07-20T10:00:00.000Z')), { op: 'ADD' }, 'a show next month is not done yet');
+  assert.deepEqual(await d.decide(at('2023-08-20T10:00:00.000Z')), { op: 'UPDATE', targetId: 'f1' }, 'once its month has come it may be');
+  const cancelled: ExtractedFact = { ...outcome('cancelled'), content: 'Caroline called off the art show' };
+  assert.deepEqual(await d.decide({ fact: cancelled, candidates: [{ fact: show, score: 0.7 }], retractedFacts: [], time: '2023-07-20T10:00:00.000Z' }),
+    { op: 'DELETE', targetIds: ['f1'] }, 'a plan can be cancelled before its date');
 });
 
 test('a worse transcript of the same statement keeps the better text; a real change still updates', async () => {
