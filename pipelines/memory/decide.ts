@@ -100,7 +100,8 @@ export function spellingSimilarity(a: string, b: string): number {
 /**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment that shares a topic word with it and, when done, is due (done / instead -> UPDATE,
- * cancelled -> DELETE); retraction -> DELETE of the matching current facts;
+ * cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
+ * similar and on the same topic), KEEP of a slot already ended;
  * same slot with the same value, a near-duplicate, or a less confident transcript of a similarly
  * spelled value -> KEEP; same slot with another value -> UPDATE;
  * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost.
@@ -130,8 +131,12 @@ export class RuleDecider implements Decider {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };
       }
       const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot) : [];
-      if (bySlot.length > 0) return { op: 'DELETE', targetIds: bySlot.map((c) => c.fact.id) };
-      const near = candidates.find((c) => c.fact.kind === fact.kind && c.score >= this.#retract);
+      // A slot already ended ("lost my job", stored with no value) is ended again by a restatement, not withdrawn.
+      const held = bySlot.filter((c) => c.fact.value !== null);
+      if (held.length > 0) return { op: 'DELETE', targetIds: held.map((c) => c.fact.id) };
+      const ended = bySlot.find((c) => c.fact.value === null);
+      if (ended) return { op: 'KEEP', targetId: ended.fact.id };
+      const near = candidates.find((c) => c.fact.kind === fact.kind && c.score >= this.#retract && sameTopic(fact.content, c.fact.content));
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {

@@ -9,6 +9,7 @@ test('slot changes are found across paraphrases', () => {
   assert.deepEqual(slotChange('We finally relocated to Lisbon in the spring.'), { slot: 'lives_in', value: 'Lisbon', attribute: 'lives_in' });
   assert.deepEqual(slotChange("I'm living in Oakland these days."), { slot: 'lives_in', value: 'Oakland', attribute: 'lives_in' });
   assert.equal(slotChange('I joined Globex in March.')?.value, 'Globex');
+  assert.equal(slotChange('Just yesterday I joined a nearby church.'), null, 'joining a church, a gym or a group is no job');
   assert.equal(slotChange('I got a job at the public library.')?.slot, 'works_at');
   assert.deepEqual(slotChange('Sam and I broke up.'), { slot: 'relation:partner', value: null });
   assert.deepEqual(slotChange('I got laid off from Umbrella Corp.'), { slot: 'works_at', value: null });
@@ -28,6 +29,10 @@ test('outcomes are told apart from plans', () => {
   assert.equal(settles('The beds are not finished.'), null, 'denied');
   assert.equal(settles('Have you finished the raised beds?'), null, 'asked');
   assert.equal(settles("I didn't think so, but I finished the beds."), 'done', 'a denial elsewhere in the sentence does not count');
+  assert.equal(settles("Let me know what you think when you're done!"), null, 'not yet: a when-clause');
+  assert.equal(settles('We can really get amazing stuff done together.'), null, 'not yet: a modal');
+  assert.equal(settles("Can't wait to see your dance studio done!"), null, 'not yet: a wish');
+  assert.equal(settles('By the way, I finished up my writing for my book last week.'), 'done');
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
