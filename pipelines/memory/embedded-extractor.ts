@@ -14,8 +14,11 @@ export const EMBEDDED_RULES_VERSION = 2;
 export { CALLER, UNNAMED } from './extractor.js';
 
 const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
-/** "… anymore", "no longer", "after all": the sentence withdraws something. "Any more trips?" is not a withdrawal. */
-const NEGATION_MARKER = /\b(?:anymore|any more(?=\s*(?:[,.;!]|$))|no longer|after all)\b/i;
+/**
+ * "… anymore", "no longer", "after all": the sentence withdraws something. "Any more suggestions" and
+ * "after all these games" (a determiner before a noun) withdraw nothing.
+ */
+const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[,.;!]|$)))/i;
 
 /** Turn a withdrawn statement into its positive form so the rules find the slot it withdraws. */
 function positiveForm(s: string): string {
