@@ -25,6 +25,8 @@ export interface DecisionInput {
   retractedFacts: Fact[];
   /** When the new fact was said (ISO-8601): a plan dated to a later month is not done yet. Absent: not checked. */
   time?: string;
+  /** Names of the people the fact and its candidates are about: a shared name is no shared topic. */
+  names?: string[];
 }
 
 /** Decides ADD / UPDATE / DELETE / KEEP. Implementations: deterministic rules, LLM. */
@@ -58,12 +60,15 @@ const FRAME = new Set(terms('want wants plan plans planning going go goes went w
   + 'need needs make makes made get gets got try tried trying hope hopes just really also too very been being not never '
   + 'finished finish done complete completed installed built delivered sent brought fixed ready handed took care '
   + 'cancelled canceled cancel called off decided skip skipping dropped drop forget mind instead rather changed able '
-  + 'new some thing things one lot time like good great much more still now yet all about after again back'));
+  + 'new some thing things one lot time like good great much more still now yet all about after again back '
+  // Dates are written into fact text ("on Sunday 17 April 2022"): a shared date is no shared topic.
+  + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august '
+  + 'september october november december week weekend month year today yesterday tomorrow'));
 
-/** True when the outcome and the open plan share a topic word; the names that open either text do not count. */
-function sameTopic(outcome: string, open: string): boolean {
-  const names = new Set([outcome, open].flatMap((t) => terms(t.match(/^[A-Z][\w-]*/)?.[0] ?? '')));
-  const topic = (t: string): string[] => terms(t).filter((w) => w.length > 2 && !FRAME.has(w) && !names.has(w));
+/** True when the outcome and the open plan share a topic word; people's names (`people`, and the word opening either text) do not count. */
+function sameTopic(outcome: string, open: string, people: string[] = []): boolean {
+  const names = new Set([outcome, open].flatMap((t) => terms(t.match(/^[A-Z][\w-]*/)?.[0] ?? '')).concat(people.flatMap(terms)));
+  const topic = (t: string): string[] => terms(t).filter((w) => w.length > 2 && !/^\d+$/.test(w) && !FRAME.has(w) && !names.has(w));
   const planned = new Set(topic(open));
   return topic(outcome).some((w) => planned.has(w));
 }
@@ -119,11 +124,11 @@ export class RuleDecider implements Decider {
     this.#spelling = options.sameValueSpelling ?? 0.5;
   }
 
-  async decide({ fact, candidates, retractedFacts, time }: DecisionInput): Promise<Decision> {
+  async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle
-        && sameTopic(fact.content, c.fact.content) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
+        && sameTopic(fact.content, c.fact.content, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
       if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
     }
     if (fact.retraction) {
@@ -136,7 +141,7 @@ export class RuleDecider implements Decider {
       if (held.length > 0) return { op: 'DELETE', targetIds: held.map((c) => c.fact.id) };
       const ended = bySlot.find((c) => c.fact.value === null);
       if (ended) return { op: 'KEEP', targetId: ended.fact.id };
-      const near = candidates.find((c) => c.fact.kind === fact.kind && c.score >= this.#retract && sameTopic(fact.content, c.fact.content));
+      const near = candidates.find((c) => c.fact.kind === fact.kind && c.score >= this.#retract && sameTopic(fact.content, c.fact.content, names));
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {
