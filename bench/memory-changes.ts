@@ -1,6 +1,7 @@
 /**
- * Changes of mind: 48 pairs of statements written for this bench (bench/data/changes.jsonl):
+ * Changes of mind: 61 pairs of statements written for this bench (bench/data/changes.jsonl):
  * residence, job, employer, relationship, diet, plans, preferences and commitments, paraphrased,
+ * and (ids 49 on) statements that must not close an earlier fact (an outcome denied, not yet, of another topic; a group joined; a restated ending),
  * a month apart in two sessions, the second stated by the person or reported by someone else.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
  * tenant of its own; the decision taken on the first statement's facts is read back from the store:

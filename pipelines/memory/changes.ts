@@ -28,7 +28,9 @@ const FILLS: Array<[RegExp, string]> = [
   [/\bmy\s+(?:apartment|flat|house|home|place)\s+is\s+in\s+(.+)/i, 'lives_in'],
   [/\bin\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*),?\s+where\s+I\s+(?:live|grew up)\b/, 'lives_in'],
   [/\bI(?:\s+\w+ly|\s+still|\s+now)?(?:\s+work|\s+am working|['’]m working|['’]m still working)\s+(?:at|for)\s+(.+)/i, 'works_at'],
-  [/\bI\s+(?:joined|started at|got a job (?:at|with)|was hired by|got hired by)\s+(.+)/i, 'works_at'],
+  // "I joined Globex", not "I joined a gym" or "a nearby church": joining a named organisation.
+  [/\bI\s+joined\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)/, 'works_at'],
+  [/\bI\s+(?:started at|got a job (?:at|with)|was hired by|got hired by)\s+(.+)/i, 'works_at'],
   [/\bI\s+(?:work as|became|am now|['’]m now)\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI(?:['’]m| am)\s+(?:still\s+)?(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI\s+(?:teach)\s+([a-z][a-z -]+)/i, 'occupation:teaches'],
@@ -84,10 +86,35 @@ export function isIntention(text: string): boolean {
   return INTENTION.test(text);
 }
 
-/** Whether a sentence settles an earlier plan or commitment, and how. */
+/**
+ * Before a "done" word: it did not happen ("haven't done", "not finished"), only might have ("couldn't
+ * have done"), may happen ("we can get it done", "let me know when you're done", "can't wait to see it done").
+ */
+const NOT_DONE = new RegExp([
+  /(?:\b(?:not|never|no)|n['’]t)(?:\s+\w+){0,2}\s*$/.source,
+  /\b(?:would|could|should|might|must)(?:\s+not|n['’]t)?\s+have\s*$/.source,
+  /\b(?:can|could|will|would|should|might|may|must|gonna|going to|to (?:see|get|have))(?:\s+[\w'’]+){0,4}\s*$/.source,
+  /\b(?:when|whenever|once|if|until|till|before)(?:\s+[\w'’]+){0,3}\s*$/.source,
+].join('|'), 'i');
+
+/** True when `sentence` reports something done, not denied, wished or asked about. */
+function reportsDone(sentence: string): boolean {
+  if (/\?\s*$/.test(sentence)) return false;
+  const re = new RegExp(DONE.source, 'gi');
+  for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
+    if (!NOT_DONE.test(sentence.slice(0, m.index))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a sentence settles an earlier plan or commitment, and how. A "done" word counts only
+ * where it is not denied ("I haven't done pottery yet"), counterfactual ("I couldn't have done it
+ * without them") or asked about ("Have you finished the beds?").
+ */
 export function settles(sentence: string): Settles | null {
   if (CANCELLED.test(sentence)) return 'cancelled';
   if (INSTEAD.test(sentence)) return 'instead';
-  if (DONE.test(sentence)) return 'done';
+  if (reportsDone(sentence)) return 'done';
   return null;
 }

@@ -143,6 +143,7 @@ async function writeFacts(
   const ops: MemoryOp[] = [];
   const factIds: string[] = [];
   const keptBetter = new Set<string>();
+  const known = new Map<string, string | null>();
   for (const [i, extracted] of extraction.facts.entries()) {
     live.throwIfAborted();
     // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
@@ -159,7 +160,9 @@ async function writeFacts(
     }
     const candidates = await nearestCandidates(deps, tenant, u.sessionId, ef, vector, candidateK);
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
-    const decision = await decider.decide({ fact: ef, candidates, retractedFacts });
+    const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
+      ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
+    const decision = await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names });
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
@@ -280,6 +283,16 @@ async function nearestCandidates(
   // Same-slot facts always count, even when not among the nearest vectors.
   for (const f of slotted) if (!scored.some((c) => c.fact.id === f.id)) scored.push({ fact: f, score: 0 });
   return scored.slice(0, k + 4);
+}
+
+/** The names of `ids` (those not in `known` read in one call and kept there). */
+async function peopleNames(graph: GraphStore, tenant: TenantId, ids: string[], known: Map<string, string | null>): Promise<string[]> {
+  const missing = [...new Set(ids)].filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    for (const id of missing) known.set(id, null);
+    for (const p of await graph.getParticipants(tenant, missing)) known.set(p.id, p.name);
+  }
+  return [...new Set(ids.flatMap((id) => known.get(id) ?? []))];
 }
 
 async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: string[]): Promise<Fact[]> {

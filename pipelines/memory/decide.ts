@@ -1,4 +1,5 @@
 import type { Fact } from '../../graph/memory-store.js';
+import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import type { ExtractedFact } from './extractor.js';
 
@@ -22,6 +23,10 @@ export interface DecisionInput {
   candidates: Candidate[];
   /** Current facts that came from the utterances a "cancel that" withdraws. */
   retractedFacts: Fact[];
+  /** When the new fact was said (ISO-8601): a plan dated to a later month is not done yet. Absent: not checked. */
+  time?: string;
+  /** Names of the people the fact and its candidates are about: a shared name is no shared topic. */
+  names?: string[];
 }
 
 /** Decides ADD / UPDATE / DELETE / KEEP. Implementations: deterministic rules, LLM. */
@@ -47,6 +52,36 @@ export interface RuleDeciderOptions {
 /** Kinds an outcome can settle. */
 const SETTLEABLE = new Set(['plan', 'commitment', 'request']);
 
+/**
+ * Stems that say how or whether something happens, not what: an outcome and the plan it settles
+ * must share a word beyond these ("the raised beds are finished" / "Tom will build the raised beds").
+ */
+const FRAME = new Set(terms('want wants plan plans planning going go goes went will would can could should might must '
+  + 'need needs make makes made get gets got try tried trying hope hopes just really also too very been being not never '
+  + 'finished finish done complete completed installed built delivered sent brought fixed ready handed took care '
+  + 'cancelled canceled cancel called off decided skip skipping dropped drop forget mind instead rather changed able '
+  + 'new some thing things one lot time like good great much more still now yet all about after again back '
+  // Dates are written into fact text ("on Sunday 17 April 2022"): a shared date is no shared topic.
+  + 'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august '
+  + 'september october november december week weekend month year today yesterday tomorrow'));
+
+/** True when the outcome and the open plan share a topic word; people's names (`people`, and the word opening either text) do not count. */
+function sameTopic(outcome: string, open: string, people: string[] = []): boolean {
+  const names = new Set([outcome, open].flatMap((t) => terms(t.match(/^[A-Z][\w-]*/)?.[0] ?? '')).concat(people.flatMap(terms)));
+  const topic = (t: string): string[] => terms(t).filter((w) => w.length > 2 && !/^\d+$/.test(w) && !FRAME.has(w) && !names.has(w));
+  const planned = new Set(topic(open));
+  return topic(outcome).some((w) => planned.has(w));
+}
+
+/**
+ * True when a dated plan's month is still to come at `time`: it cannot be done yet. Months, not days:
+ * a job planned for "next week" may be finished early, an event of next month has not happened.
+ */
+function notYetDue(plan: Fact, time: string | undefined): boolean {
+  if (!time || !plan.eventTime) return false;
+  return plan.eventTime.slice(0, 7) > time.slice(0, 7);
+}
+
 function norm(v: string | null): string {
   return (v ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
@@ -69,7 +104,9 @@ export function spellingSimilarity(a: string, b: string): number {
 
 /**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
- * commitment (done / instead -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts;
+ * commitment that shares a topic word with it and, when done, is due (done / instead -> UPDATE,
+ * cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
+ * similar and on the same topic), KEEP of a slot already ended;
  * same slot with the same value, a near-duplicate, or a less confident transcript of a similarly
  * spelled value -> KEEP; same slot with another value -> UPDATE;
  * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost.
@@ -87,9 +124,11 @@ export class RuleDecider implements Decider {
     this.#spelling = options.sameValueSpelling ?? 0.5;
   }
 
-  async decide({ fact, candidates, retractedFacts }: DecisionInput): Promise<Decision> {
+  async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
-      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle);
+      // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
+      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle
+        && sameTopic(fact.content, c.fact.content, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
       if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
     }
     if (fact.retraction) {
@@ -97,8 +136,12 @@ export class RuleDecider implements Decider {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };
       }
       const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot) : [];
-      if (bySlot.length > 0) return { op: 'DELETE', targetIds: bySlot.map((c) => c.fact.id) };
-      const near = candidates.find((c) => c.fact.kind === fact.kind && c.score >= this.#retract);
+      // A slot already ended ("lost my job", stored with no value) is ended again by a restatement, not withdrawn.
+      const held = bySlot.filter((c) => c.fact.value !== null);
+      if (held.length > 0) return { op: 'DELETE', targetIds: held.map((c) => c.fact.id) };
+      const ended = bySlot.find((c) => c.fact.value === null);
+      if (ended) return { op: 'KEEP', targetId: ended.fact.id };
+      const near = candidates.find((c) => c.fact.kind === fact.kind && c.score >= this.#retract && sameTopic(fact.content, c.fact.content, names));
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {

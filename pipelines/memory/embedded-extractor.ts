@@ -14,7 +14,11 @@ export const EMBEDDED_RULES_VERSION = 2;
 export { CALLER, UNNAMED } from './extractor.js';
 
 const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
-const NEGATION_MARKER = /\b(?:anymore|any more|no longer|after all)\b/i;
+/**
+ * "… anymore", "no longer", "after all": the sentence withdraws something. "Any more suggestions" and
+ * "after all these games" (a determiner before a noun) withdraw nothing.
+ */
+const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[,.;!]|$)))/i;
 
 /** Turn a withdrawn statement into its positive form so the rules find the slot it withdraws. */
 function positiveForm(s: string): string {
@@ -71,7 +75,8 @@ export class EmbeddedExtractor implements Extractor {
       const text = reported?.text ?? raw;
       const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
       const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
-      const retraction = NEGATION_MARKER.test(text);
+      // A question withdraws nothing ("do you have any more recipes?").
+      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text);
       const ruleText = retraction ? positiveForm(text) : text;
       const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
         .filter((f) => !(reported && f.slot === 'name'));

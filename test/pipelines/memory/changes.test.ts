@@ -9,6 +9,7 @@ test('slot changes are found across paraphrases', () => {
   assert.deepEqual(slotChange('We finally relocated to Lisbon in the spring.'), { slot: 'lives_in', value: 'Lisbon', attribute: 'lives_in' });
   assert.deepEqual(slotChange("I'm living in Oakland these days."), { slot: 'lives_in', value: 'Oakland', attribute: 'lives_in' });
   assert.equal(slotChange('I joined Globex in March.')?.value, 'Globex');
+  assert.equal(slotChange('Just yesterday I joined a nearby church.'), null, 'joining a church, a gym or a group is no job');
   assert.equal(slotChange('I got a job at the public library.')?.slot, 'works_at');
   assert.deepEqual(slotChange('Sam and I broke up.'), { slot: 'relation:partner', value: null });
   assert.deepEqual(slotChange('I got laid off from Umbrella Corp.'), { slot: 'works_at', value: null });
@@ -23,6 +24,15 @@ test('outcomes are told apart from plans', () => {
   assert.equal(settles("Sorry, I won't be able to call the plumber."), 'cancelled');
   assert.equal(settles('We decided to spend the grant on rain barrels instead.'), 'instead');
   assert.equal(settles("I'll build the raised beds."), null);
+  assert.equal(settles("I haven't done pottery yet, but I'm game for trying new art."), null, 'denied');
+  assert.equal(settles("I couldn't have done it without them."), null, 'counterfactual');
+  assert.equal(settles('The beds are not finished.'), null, 'denied');
+  assert.equal(settles('Have you finished the raised beds?'), null, 'asked');
+  assert.equal(settles("I didn't think so, but I finished the beds."), 'done', 'a denial elsewhere in the sentence does not count');
+  assert.equal(settles("Let me know what you think when you're done!"), null, 'not yet: a when-clause');
+  assert.equal(settles('We can really get amazing stuff done together.'), null, 'not yet: a modal');
+  assert.equal(settles("Can't wait to see your dance studio done!"), null, 'not yet: a wish');
+  assert.equal(settles('By the way, I finished up my writing for my book last week.'), 'done');
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
@@ -44,6 +54,22 @@ test('the decider settles only an open plan or commitment similar enough', async
   const pref = fact({ kind: 'preference', content: 'Tom likes raised beds' });
   assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: pref, score: 0.8 }], retractedFacts: [] }), { op: 'ADD' },
     'a preference is not settled by an outcome');
+});
+
+test('an outcome settles only a plan about the same thing, and a dated plan only once due', async () => {
+  const d = new RuleDecider({ settleCosine: 0.4 });
+  const wish = fact({ kind: 'plan', content: 'Melanie wants to be brave for Melanie\'s family' });
+  const painted: ExtractedFact = { ...outcome('done'), content: "Melanie's kids and Melanie just finished another painting" };
+  assert.deepEqual(await d.decide({ fact: painted, candidates: [{ fact: wish, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' },
+    'no shared topic word (names left out): not settled');
+  const show = fact({ kind: 'plan', content: 'Caroline is having an art show with her paintings', eventTime: '2023-08' });
+  const finished: ExtractedFact = { ...outcome('done'), content: 'Caroline has been busy painting, here is something she just finished' };
+  const at = (time: string) => ({ fact: finished, candidates: [{ fact: show, score: 0.7 }], retractedFacts: [], time });
+  assert.deepEqual(await d.decide(at('2023-07-20T10:00:00.000Z')), { op: 'ADD' }, 'a show next month is not done yet');
+  assert.deepEqual(await d.decide(at('2023-08-20T10:00:00.000Z')), { op: 'UPDATE', targetId: 'f1' }, 'once its month has come it may be');
+  const cancelled: ExtractedFact = { ...outcome('cancelled'), content: 'Caroline called off the art show' };
+  assert.deepEqual(await d.decide({ fact: cancelled, candidates: [{ fact: show, score: 0.7 }], retractedFacts: [], time: '2023-07-20T10:00:00.000Z' }),
+    { op: 'DELETE', targetIds: ['f1'] }, 'a plan can be cancelled before its date');
 });
 
 test('a worse transcript of the same statement keeps the better text; a real change still updates', async () => {
