@@ -71,8 +71,9 @@ export type Fact = Schemas['Memory'];
 export type PersonaNode = Schemas['PersonaNode'];
 export type QueryAnswer = Schemas['QueryResponse'];
 
+/** The tenant's first 5,000 participants, oldest first (one page at the API's largest size). */
 export const listParticipants = async (): Promise<Participant[]> =>
-  (await api<Schemas['ParticipantList']>('GET', '/v1/participants')).participants;
+  (await api<Schemas['ParticipantList']>('GET', '/v1/participants?limit=5000')).participants;
 
 export const renameParticipant = (id: string, name: string | null): Promise<Participant> =>
   api<Participant>('PATCH', `/v1/participants/${encodeURIComponent(id)}`, { name });

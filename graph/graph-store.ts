@@ -26,6 +26,12 @@ export interface ParticipantPatch {
   attributes?: Record<string, unknown>;
 }
 
+/** One page of the participant list: those after `after` in (createdAt, id) order, at most `limit` (default: all). */
+export interface ParticipantPage {
+  after?: { createdAt: string; id: string };
+  limit?: number;
+}
+
 /** One page of a transcript: the utterances after `afterSeq` (default: from the start), at most `limit` (default: all). */
 export interface TranscriptPage {
   afterSeq?: number;
@@ -77,7 +83,12 @@ export interface GraphStore {
    * read through an index however many participants the tenant has.
    */
   recentNamedParticipants(tenant: TenantId, limit: number, offset?: number): Promise<Participant[]>;
-  listParticipants(tenant: TenantId): Promise<Participant[]>;
+  /**
+   * The tenant's participants, oldest first (by `createdAt`, then id); with `page`, at most `page.limit`
+   * of them after the participant created at `page.after.createdAt` with id `page.after.id` (keyset
+   * paging: a page is read through an index, and stays right while participants come and go).
+   */
+  listParticipants(tenant: TenantId, page?: ParticipantPage): Promise<Participant[]>;
   /** @throws ParleyError `PARLEY_ERR_CONFLICT` when `patch.externalId` is held by another participant. */
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */

@@ -209,6 +209,7 @@ export const GRAPH_SCHEMA = [
   // Lookups no composite index serves (names in a text) seek the tenant's nodes through these
   // instead of scanning the label across every tenant.
   'CREATE INDEX parley_participant_tenant IF NOT EXISTS FOR (n:Participant) ON (n.tenant)',
+  'CREATE INDEX parley_participant_age IF NOT EXISTS FOR (n:Participant) ON (n.tenant, n.createdAt)',
   'CREATE INDEX parley_utterance_tenant IF NOT EXISTS FOR (n:Utterance) ON (n.tenant)',
   // Names and aliases, lower-cased, one node each: lookups by name seek (tenant, key).
   'CREATE INDEX parley_participant_name_key IF NOT EXISTS FOR (n:ParticipantName) ON (n.tenant, n.key)',

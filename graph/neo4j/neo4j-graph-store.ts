@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch, TranscriptPage } from '../graph-store.js';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { backfillAddressees, GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
@@ -258,10 +258,13 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return found.map(toParticipant);
   }
 
-  async listParticipants(tenant: TenantId): Promise<Participant[]> {
+  async listParticipants(tenant: TenantId, page: ParticipantPage = {}): Promise<Participant[]> {
     await this.init();
+    const after = page.after ?? { createdAt: '', id: '' };
     const found = await this.db.read('listParticipants', (tx) => rows(tx,
-      'MATCH (n:Participant {tenant: $tenant}) RETURN n {.*} AS n ORDER BY n.createdAt, n.id', { tenant: this.t(tenant) }));
+      `MATCH (n:Participant {tenant: $tenant}) WHERE n.createdAt > $createdAt OR (n.createdAt = $createdAt AND n.id > $id)
+       RETURN n {.*} AS n ORDER BY n.createdAt, n.id${page.limit === undefined ? '' : ' LIMIT $limit'}`,
+      { tenant: this.t(tenant), createdAt: after.createdAt, id: after.id, limit: int(Math.max(0, page.limit ?? 0)) }));
     return found.map(toParticipant);
   }
 

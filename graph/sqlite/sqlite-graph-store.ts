@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPatch, TranscriptPage } from '../graph-store.js';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
@@ -291,10 +291,11 @@ export class SqliteGraphStore implements GraphStore {
     return rows.map(toParticipant);
   }
 
-  async listParticipants(tenant: TenantId): Promise<Participant[]> {
+  async listParticipants(tenant: TenantId, page: ParticipantPage = {}): Promise<Participant[]> {
+    const after = page.after ?? { createdAt: '', id: '' };
     const rows = this.db
-      .prepare('SELECT * FROM participants WHERE tenant = ? ORDER BY created_at, id')
-      .all(tenant) as ParticipantRow[];
+      .prepare(`SELECT * FROM participants WHERE tenant = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`)
+      .all(tenant, after.createdAt, after.id, page.limit ?? -1) as ParticipantRow[];
     return rows.map(toParticipant);
   }
 

@@ -7,7 +7,7 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
-import { PostUtterancesBody, SessionIdParams, IdParams, TranscriptQuery } from '../protocol/http-schemas.js';
+import { PostUtterancesBody, SessionIdParams, IdParams, ParticipantsQuery, TranscriptQuery } from '../protocol/http-schemas.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
@@ -36,7 +36,7 @@ const ParticipantInput = Type.Object({ id: IdParams.properties.id }, { additiona
 const TranscriptInput = Type.Object(
   { session_id: SessionIdParams.properties.session_id, ...TranscriptQuery.properties }, { additionalProperties: false },
 );
-const NoInput = Type.Object({}, { additionalProperties: false });
+const ParticipantsInput = Type.Object({ ...ParticipantsQuery.properties }, { additionalProperties: false });
 
 /** What one MCP call runs with: the app's stores and pipelines, scoped to one tenant. */
 interface ToolContext {
@@ -70,10 +70,13 @@ const TOOLS = [
   tool({
     name: 'list_participants',
     title: 'List participants',
-    description: 'Every participant (person) Parley knows in this tenant, with id, name, aliases and attributes.',
-    input: NoInput,
+    description: 'The participants (people) Parley knows in this tenant, oldest first, with id, name, aliases and attributes: ' +
+      'up to `limit` (default 1000) a call; pass `next_cursor` back as `cursor` for the next page (null on the last).',
+    input: ParticipantsInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ app, tenant }) => ({ participants: await listParticipantViews(app, tenant) }),
+    run: ({ app, tenant }, args) => listParticipantViews(app, tenant, {
+      ...(args.limit !== undefined ? { limit: args.limit } : {}), ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+    }),
   }),
   tool({
     name: 'get_participant',

@@ -145,8 +145,26 @@ export const ParticipantView = Type.Object(
 );
 export type ParticipantView = Static<typeof ParticipantView>;
 
+/** Most participants one page of the list holds, and how many it holds when the request does not say. */
+export const PARTICIPANT_PAGE_MAX = 5000;
+export const PARTICIPANT_PAGE_DEFAULT = 1000;
+
+export const ParticipantsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PARTICIPANT_PAGE_MAX, default: PARTICIPANT_PAGE_DEFAULT })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'the previous page\'s next_cursor' })),
+  },
+  { additionalProperties: false },
+);
+export type ParticipantsQuery = Static<typeof ParticipantsQuery>;
+
 export const ParticipantsResponse = Type.Object(
-  { participants: Type.Array(ref(ParticipantView)) },
+  {
+    participants: Type.Array(ref(ParticipantView)),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'more participants follow: ask again with cursor set to this; null on the last page',
+    }),
+  },
   { $id: 'ParticipantList' },
 );
 

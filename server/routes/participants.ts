@@ -3,7 +3,8 @@ import { eraseParticipant } from '../../pipelines/interaction/erase-participant.
 import { ParleyError } from '../../graph/core/errors.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import {
-  errorResponse, errorResponses, ParticipantErasedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsResponse, ParticipantView, ref,
+  errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantPatchBody, ParticipantRefParams,
+  ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
 } from '../protocol/http-schemas.js';
 
 import { participantView } from './views.js';
@@ -13,12 +14,13 @@ const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold 
 
 /** Participant profiles: list, read, patch, erase. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/v1/participants', {
+  app.get<{ Querystring: ParticipantsQuery }>('/v1/participants', {
     schema: {
-      operationId: 'listParticipants', tags: ['participants'], summary: 'Every participant of the tenant',
-      response: { 200: ref(ParticipantsResponse), ...errorResponses() },
+      operationId: 'listParticipants', tags: ['participants'], summary: 'The participants of the tenant, oldest first, a page at a time',
+      querystring: ParticipantsQuery,
+      response: { 200: ref(ParticipantsResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: a query parameter is invalid'), ...errorResponses() },
     },
-  }, async (request) => ({ participants: await listParticipantViews(app, request.tenant) }));
+  }, async (request) => listParticipantViews(app, request.tenant, request.query));
 
   app.get<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
@@ -57,9 +59,37 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
   }, async (request) => erasePerson(app, request.tenant, request.params.id));
 }
 
-/** Every participant of the tenant as the API shows them (`GET /v1/participants`, MCP `list_participants`). */
-export async function listParticipantViews(app: FastifyInstance, tenant: string): Promise<ParticipantView[]> {
-  return (await app.stores.graph.listParticipants(tenant)).map(participantView);
+/**
+ * One page of the tenant's participants, oldest first, as the API shows them (`GET /v1/participants`,
+ * MCP `list_participants`): at most `limit` (default 1,000) after `cursor`, and the cursor of the next
+ * page (null on the last). The cursor is opaque to clients: the last participant's creation time and id.
+ */
+export async function listParticipantViews(
+  app: FastifyInstance, tenant: string, query: ParticipantsQuery = {},
+): Promise<{ participants: ParticipantView[]; next_cursor: string | null }> {
+  const limit = Math.min(query.limit ?? PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  // One more than the page holds says whether another page follows.
+  const read = await app.stores.graph.listParticipants(tenant, { ...(after ? { after } : {}), limit: limit + 1 });
+  const page = read.slice(0, limit);
+  const last = page[page.length - 1];
+  return { participants: page.map(participantView), next_cursor: read.length > limit && last ? encodeCursor(last) : null };
+}
+
+function encodeCursor(p: { createdAt: string; id: string }): string {
+  return Buffer.from(JSON.stringify([p.createdAt, p.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+      return { createdAt: value[0] as string, id: value[1] as string };
+    }
+  } catch {
+    // not JSON: refused below
+  }
+  throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'cursor is not a next_cursor this API gave');
 }
 
 /** Erase a participant, given by id, external_id or name, everywhere (`DELETE /v1/participants/{id}`, MCP `erase_participant`); 404 when unknown. */

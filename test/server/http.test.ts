@@ -151,7 +151,7 @@ describe('HTTP API: finding people', () => {
   });
 });
 
-describe('HTTP API: transcripts in pages', () => {
+describe('HTTP API: transcripts and participants in pages', () => {
   let t: TestApp;
   let api: ParleyClient;
   before(async () => {
@@ -178,6 +178,31 @@ describe('HTTP API: transcripts in pages', () => {
     assert.deepEqual((await api.transcriptAll('s-pages', 2)).map((u) => u.text), Array.from({ length: 7 }, (_, i) => `line ${i + 1}`));
     for (const query of ['limit=0', 'limit=5001', 'after_seq=-1', 'limit=abc', 'page=2']) {
       const res = await fetch(`${t.httpUrl}/v1/sessions/s-pages/transcript?${query}`);
+      assert.equal(res.status, 400, query);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_BAD_REQUEST', query);
+    }
+  });
+
+  test('participants are listed a page at a time, and a bad cursor is refused', async () => {
+    await api.postUtterances('s-people', ['Ana', 'Ben', 'Cy', 'Dee', 'Eve'].map((speaker) => ({ speaker, text: `I am ${speaker}` })));
+    const all = await api.participants();
+    const names = all.map((p) => p.name);
+    for (const n of ['Ana', 'Ben', 'Cy', 'Dee', 'Eve']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+    const first = await api.participantsPage({ limit: 2 });
+    assert.equal(first.participants.length, 2);
+    assert.ok(first.next_cursor, 'another page follows');
+    const paged = [...first.participants];
+    let cursor: string | null = first.next_cursor;
+    while (cursor !== null) {
+      const page: Awaited<ReturnType<typeof api.participantsPage>> = await api.participantsPage({ limit: 2, cursor });
+      paged.push(...page.participants);
+      cursor = page.next_cursor;
+    }
+    assert.deepEqual(paged.map((p) => p.id), all.map((p) => p.id), 'pages join up to the whole list, each participant once');
+    assert.equal((await api.participantsPage({ limit: all.length })).next_cursor, null, 'no empty page after an exact fit');
+    assert.deepEqual((await api.participants(2)).map((p) => p.id), all.map((p) => p.id));
+    for (const query of ['cursor=nonsense', `cursor=${Buffer.from('[1,2]').toString('base64url')}`, 'limit=0', 'limit=5001', 'after=x']) {
+      const res = await fetch(`${t.httpUrl}/v1/participants?${query}`);
       assert.equal(res.status, 400, query);
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_BAD_REQUEST', query);
     }

@@ -92,9 +92,14 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     assert.deepEqual(porto.refer_ids, [first.utterance_ids[0]], 'the fact names the turn it came from');
     assert.equal(porto.speaker?.name, 'Ana');
 
-    const { participants } = await call<{ participants: { id: string; name: string }[] }>(client, 'list_participants');
+    const { participants, next_cursor } = await call<{ participants: { id: string; name: string }[]; next_cursor: string | null }>(client, 'list_participants');
     const ana = participants.find((p) => p.name === 'Ana');
     assert.ok(ana, JSON.stringify(participants));
+    assert.equal(next_cursor, null, 'one page holds them all');
+    const one = await call<{ participants: { id: string }[]; next_cursor: string | null }>(client, 'list_participants', { limit: 1 });
+    assert.equal(one.participants.length, 1);
+    const rest = await call<{ participants: { id: string }[] }>(client, 'list_participants', { limit: 1000, cursor: one.next_cursor });
+    assert.deepEqual([...one.participants, ...rest.participants].map((p) => p.id), participants.map((p) => p.id));
     const detail = await call<{ participant: { id: string }; facts: Item[]; profile: Item[]; persona: unknown[] }>(client, 'get_participant', { id: ana.id });
     assert.equal(detail.participant.id, ana.id);
     assert.ok([...detail.facts, ...detail.profile].some((f) => /Porto/.test(f.text)), JSON.stringify(detail));

@@ -260,8 +260,21 @@ export class ParleyClient {
     return all;
   }
 
-  async participants(): Promise<Schemas['Participant'][]> {
-    return (await this.request('listParticipants', {})).participants;
+  /** Every participant of the tenant, oldest first, read page by page (see {@link participantsPage}). */
+  async participants(pageSize?: number): Promise<Schemas['Participant'][]> {
+    const all: Schemas['Participant'][] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page: Schemas['ParticipantList'] = await this.participantsPage({ ...(cursor ? { cursor } : {}), ...(pageSize ? { limit: pageSize } : {}) });
+      all.push(...page.participants);
+      cursor = page.next_cursor;
+    } while (cursor);
+    return all;
+  }
+
+  /** One page of the participant list (default 1,000); `next_cursor` asks for the next, null on the last. */
+  participantsPage(query: Operations['listParticipants']['query'] = {}): Promise<Schemas['ParticipantList']> {
+    return this.request('listParticipants', { query });
   }
 
   participant(id: string): Promise<Schemas['Participant']> {

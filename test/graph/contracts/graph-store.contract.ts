@@ -72,6 +72,31 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.updateParticipant('t1', 'p_missing', { name: 'x' }), null);
     });
 
+    test('participants listed a page at a time: oldest first, after a (createdAt, id) key, at most limit', async () => {
+      const made = [];
+      for (const name of ['P1', 'P2', 'P3', 'P4', 'P5']) made.push(await fx.store.createParticipant('tp', { name }));
+      const all = await fx.store.listParticipants('tp');
+      assert.deepEqual(all.map((p) => p.name), ['P1', 'P2', 'P3', 'P4', 'P5']);
+      const first = await fx.store.listParticipants('tp', { limit: 2 });
+      assert.deepEqual(first.map((p) => p.name), ['P1', 'P2']);
+      const second = await fx.store.listParticipants('tp', { after: first[1]!, limit: 2 });
+      assert.deepEqual(second.map((p) => p.name), ['P3', 'P4']);
+      // A page stays right when a participant before the key is deleted meanwhile.
+      await fx.store.deleteParticipant('tp', made[0]!.id);
+      assert.deepEqual((await fx.store.listParticipants('tp', { after: second[1]!, limit: 2 })).map((p) => p.name), ['P5']);
+      assert.deepEqual(await fx.store.listParticipants('tp', { after: all[4]!, limit: 2 }), []);
+      // Same creation time: the id breaks the tie, so no participant is skipped or served twice.
+      const tied = [...all.slice(1)].sort((a, b) => (a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt.localeCompare(b.createdAt)));
+      const paged = [];
+      for (let after: { createdAt: string; id: string } | undefined; ;) {
+        const page = await fx.store.listParticipants('tp', { ...(after ? { after } : {}), limit: 1 });
+        if (page.length === 0) break;
+        paged.push(page[0]!.id);
+        after = page[0]!;
+      }
+      assert.deepEqual(paged, tied.map((p) => p.id));
+    });
+
     test('participants by the words of their names: whole words, any case, aliases, possessives, oldest first', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana Silva', aliases: ['Annie'] });
       const ben = await fx.store.createParticipant('t1', { name: "Ben O'Brien" });

@@ -91,6 +91,8 @@ export interface Schemas {
   };
   ParticipantList: {
     participants: Schemas["Participant"][];
+    /** more participants follow: ask again with cursor set to this; null on the last page */
+    next_cursor: string | null;
   };
   ParticipantPatch: {
     name?: string | null;
@@ -408,15 +410,19 @@ export interface Operations {
     response: Schemas["MemoryList"];
     errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
-  /** Every participant of the tenant */
+  /** The participants of the tenant, oldest first, a page at a time */
   listParticipants: {
     path: Record<string, never>;
-    query: Record<string, never>;
+    query: {
+      limit?: number;
+      /** the previous page's next_cursor */
+      cursor?: string;
+    };
     headers: Record<string, never>;
     body: undefined;
     status: 200;
     response: Schemas["ParticipantList"];
-    errors: 401 | 429 | 503;
+    errors: 400 | 401 | 429 | 503;
   };
   /** Store finished utterances (imported history or client-side ASR) */
   postUtterances: {
