@@ -3,7 +3,7 @@ import type { Participant, SessionRecord, TenantId, Utterance } from '../types.j
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
-import { nameWords, participantNameWords } from '../name-words.js';
+import { namedInText, nameWords, participantNameWords, textNameWords } from '../name-words.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -260,15 +260,7 @@ export class SqliteGraphStore implements GraphStore {
   }
 
   async findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]> {
-    const lower = text.toLowerCase();
-    const rows = this.db
-      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (
-          (length(p.name) > 1 AND (instr(?, lower(p.name)) > 0 OR p.name GLOB ?))
-          OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE length(json_each.value) > 1
-            AND (instr(?, lower(json_each.value)) > 0 OR json_each.value GLOB ?)))
-        ORDER BY p.created_at, p.id`)
-      .all(tenant, lower, NON_ASCII, lower, NON_ASCII) as ParticipantRow[];
-    return rows.map(toParticipant).filter((p) => namesOf(p).some((n) => n.length > 1 && lower.includes(n.toLowerCase())));
+    return (await this.findParticipantsByWords(tenant, textNameWords(text))).filter((p) => namedInText(text, namesOf(p)));
   }
 
   async findParticipantsByWords(tenant: TenantId, words: readonly string[]): Promise<Participant[]> {
