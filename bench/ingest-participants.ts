@@ -6,8 +6,15 @@
  * Reports ingest p50/p95, and the name-mention check (`mentionedParticipants`) over every participant
  * against the baseline measured in the same run: a whole-word pattern built for every participant.
  *
- *   npm run build && node dist/bench/ingest-participants.js [--sizes 0,1000,10000,50000]
+ * With `--baseline DIR` (the dist/ folder of another build, e.g. main before a change built in a scratch
+ * worktree) that build runs in the same process on a store of its own holding the same participants;
+ * each line is ingested by both, in turn, and the table gives both builds' ingest times and the paired
+ * difference per line with its 95 % bootstrap interval (the name-scan columns are then left out).
+ *
+ *   npm run build && node dist/bench/ingest-participants.js [--sizes 0,1000,10000,50000] [--baseline DIR]
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { openStores } from '../graph/open-stores.js';
 import { mentionedParticipants, mentionsName, type KnownParticipant } from '../pipelines/interaction/addressee.js';
@@ -16,8 +23,10 @@ import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { percentile } from './lib/locomo.js';
 import { argString } from './lib/cli.js';
+import { bootstrapDelta } from './lib/bootstrap.js';
 
 const sizes = argString('sizes', '0,1000,10000,50000').split(',').map(Number);
+const baselineDir = argString('baseline', '');
 const FIRST = ['Ana', 'Ben', 'Carla', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun'];
 const LINES = [
   'Hi, this is Ana from support, how can I help?',
@@ -51,6 +60,17 @@ const tmp = tempDir('parley-bench-participants-');
 const logger = pino({ level: 'silent' });
 const stores = openStores(loadConfig({ DATA_DIR: tmp.dir, PARLEY_RUN_JOBS: 'false' }), logger);
 const ingest = new InteractionIngest({ ...stores, logger });
+
+/** The build to compare with, loaded from its own dist/ folder, on a store of its own. */
+async function openBaseline(dir: string): Promise<{ graph: typeof stores.graph; ingest: InteractionIngest; close: () => Promise<void> }> {
+  const load = async <M>(file: string): Promise<M> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as M;
+  const opened = (await load<typeof import('../graph/open-stores.js')>('graph/open-stores.js')).openStores(
+    (await load<typeof import('../server/config.js')>('server/config.js')).loadConfig({ DATA_DIR: baseTmp.dir, PARLEY_RUN_JOBS: 'false' }), logger);
+  const Ingest = (await load<typeof import('../pipelines/interaction/ingest.js')>('pipelines/interaction/ingest.js')).InteractionIngest;
+  return { graph: opened.graph, ingest: new Ingest({ ...opened, logger }), close: () => opened.close(1000) };
+}
+const baseTmp = tempDir('parley-bench-participants-base-');
+const base = baselineDir ? await openBaseline(baselineDir) : null;
 const f1 = (x: number): string => x.toFixed(1);
 const rows: string[] = [];
 let made = 0;
@@ -59,14 +79,26 @@ try {
     const t0 = performance.now();
     while (made < n) {
       await stores.graph.createParticipant('default', { name: `${FIRST[made % FIRST.length]} Caller${made}` });
+      await base?.graph.createParticipant('default', { name: `${FIRST[made % FIRST.length]} Caller${made}` });
       made++;
     }
     process.stderr.write(`${n} participants written in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
     const ingestMs: number[] = [];
+    const baseIngestMs: number[] = [];
     for (let i = 0; i < 40; i++) {
-      const started = performance.now();
-      await ingest.ingest('default', `call-${n}`, [{ speaker: i % 2 === 0 ? 'Agent' : 'Customer', text: LINES[i % LINES.length]! }]);
-      ingestMs.push(performance.now() - started);
+      const line = [{ speaker: i % 2 === 0 ? 'Agent' : 'Customer', text: LINES[i % LINES.length]! }];
+      // The two builds take turns going first, so neither always runs on a warmer machine.
+      for (const which of i % 2 === 0 ? ['now', 'base'] : ['base', 'now']) {
+        if (which === 'base' && !base) continue;
+        const started = performance.now();
+        await (which === 'now' ? ingest : base!.ingest).ingest('default', `call-${n}`, line);
+        (which === 'now' ? ingestMs : baseIngestMs).push(performance.now() - started);
+      }
+    }
+    if (base) {
+      const d = bootstrapDelta(ingestMs, baseIngestMs);
+      rows.push(`| ${n + 2} | ${f1(percentile(ingestMs, 50))} | ${f1(percentile(ingestMs, 95))} | ${f1(percentile(baseIngestMs, 50))} | ${f1(percentile(baseIngestMs, 95))} | ${f1(d.mean)} [${f1(d.lo)}, ${f1(d.hi)}] |`);
+      continue;
     }
     const everyone = await stores.graph.listParticipants('default');
     const text = LINES[3]!;
@@ -79,10 +111,16 @@ try {
     }
     rows.push(`| ${everyone.length} | ${f1(percentile(ingestMs, 50))} | ${f1(percentile(ingestMs, 95))} | ${f1(percentile(scanMs, 50))} | ${f1(baseMs[0]!)} | ${f1(percentile(baseMs.slice(1), 50))} |`);
   }
-  console.log('| participants in the tenant | ingest p50 ms | ingest p95 ms | name scan p50 ms | baseline scan (pattern per participant), first call ms | baseline scan, repeated, p50 ms |');
+  if (base) {
+    console.log('| participants in the tenant | ingest p50 ms | ingest p95 ms | baseline build ingest p50 ms | baseline build p95 ms | mean difference per line ms [95 % CI] |');
+  } else {
+    console.log('| participants in the tenant | ingest p50 ms | ingest p95 ms | name scan p50 ms | baseline scan (pattern per participant), first call ms | baseline scan, repeated, p50 ms |');
+  }
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 } finally {
   await stores.close(1000);
+  await base?.close();
   tmp.remove();
+  baseTmp.remove();
 }

@@ -65,9 +65,10 @@ export interface GraphStore {
   /** Case-insensitive match on name or any alias, oldest first. */
   findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]>;
   /**
-   * Participants whose name or an alias (of two characters or more) occurs in `text`, ignoring case,
-   * oldest first: a substring screen, so callers check word boundaries. Lets the text path find the
-   * people an utterance names without reading every participant of the tenant.
+   * Participants whose name or an alias (of two characters or more) occurs in `text` as whole words
+   * (not inside a longer word: "Ben" in "Ben's" but not in "Benefits"), ignoring case, oldest first.
+   * Answered from the index of name words (`findParticipantsByWords` on the words of `text`), so the
+   * cost follows the participants the text names, not the size of the tenant.
    */
   findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]>;
   /**

@@ -4,7 +4,7 @@ import { backfillAddressees, GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from 
 import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
-import { participantNameWords } from '../name-words.js';
+import { namedInText, participantNameWords, textNameWords } from '../name-words.js';
 
 /**
  * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
@@ -224,13 +224,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   }
 
   async findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]> {
-    await this.init();
-    const found = await this.db.read('findParticipantsInText', (tx) => rows(tx, `
-      MATCH (n:Participant {tenant: $tenant})
-      WHERE (size(n.name) > 1 AND $text CONTAINS toLower(n.name))
-        OR any(a IN n.aliases WHERE size(a) > 1 AND $text CONTAINS toLower(a))
-      RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), text: text.toLowerCase() }));
-    return found.map(toParticipant);
+    return (await this.findParticipantsByWords(tenant, textNameWords(text))).filter((p) => namedInText(text, [p.name, ...p.aliases]));
   }
 
   async findParticipantsByWords(tenant: TenantId, words: readonly string[]): Promise<Participant[]> {

@@ -3,7 +3,7 @@ import type { Participant, SessionRecord, TenantId, Utterance } from '../types.j
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
-import { nameWords, participantNameWords } from '../name-words.js';
+import { namedInText, nameWords, participantNameWords, textNameWords } from '../name-words.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -259,16 +259,22 @@ export class SqliteGraphStore implements GraphStore {
     return rows.map(toParticipant).filter((p) => namesOf(p).some((n) => n.toLowerCase() === wanted));
   }
 
+  // The participants holding a word of the text, screened in SQL by a substring test (exact for ASCII
+  // names, see findParticipantsByName) so that only names the text holds become objects here; the
+  // whole-word check then runs on those.
   async findParticipantsInText(tenant: TenantId, text: string): Promise<Participant[]> {
+    const words = textNameWords(text);
+    if (words.length === 0) return [];
     const lower = text.toLowerCase();
     const rows = this.db
-      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND (
-          (length(p.name) > 1 AND (instr(?, lower(p.name)) > 0 OR p.name GLOB ?))
+      .prepare(`SELECT * FROM participants p WHERE p.tenant = ? AND p.id IN (SELECT w.participant_id FROM participant_words w
+          WHERE w.tenant = ? AND w.word IN (SELECT value FROM json_each(?)))
+        AND ((length(p.name) > 1 AND (instr(?, lower(p.name)) > 0 OR p.name GLOB ?))
           OR EXISTS (SELECT 1 FROM json_each(p.aliases) WHERE length(json_each.value) > 1
             AND (instr(?, lower(json_each.value)) > 0 OR json_each.value GLOB ?)))
-        ORDER BY p.created_at, p.id`)
-      .all(tenant, lower, NON_ASCII, lower, NON_ASCII) as ParticipantRow[];
-    return rows.map(toParticipant).filter((p) => namesOf(p).some((n) => n.length > 1 && lower.includes(n.toLowerCase())));
+        ORDER BY +p.created_at, p.id`)
+      .all(tenant, tenant, toJson(words), lower, NON_ASCII, lower, NON_ASCII) as ParticipantRow[];
+    return rows.map(toParticipant).filter((p) => namedInText(text, namesOf(p)));
   }
 
   async findParticipantsByWords(tenant: TenantId, words: readonly string[]): Promise<Participant[]> {

@@ -20,10 +20,10 @@ export function mentionsName(text: string, name: string): boolean {
 }
 
 /**
- * Ids of participants whose name or alias appears as a whole word in `text`. Runs for every
- * participant of the tenant on each utterance, so a plain substring test screens names first: building
- * the whole-word pattern costs ~0.4 ms, which for a tenant of 10,000 callers was seconds per utterance
- * (bench/ingest-participants.ts).
+ * Ids of participants whose name or alias appears as a whole word in `text`. A plain substring test
+ * screens names first: building the whole-word pattern costs ~0.4 ms, which over every caller of a
+ * tenant of 10,000 was seconds per utterance (bench/ingest-participants.ts). The resolver now passes only
+ * the participants the word index finds in the text (`GraphStore.findParticipantsInText`).
  */
 export function mentionedParticipants(text: string, participants: KnownParticipant[]): string[] {
   const lower = text.toLowerCase();

@@ -99,6 +99,20 @@ test('participants by name, by name words and the newest named ones are read thr
   db.close();
 });
 
+test('the participants a text names are read through the name words, not every participant (once per utterance at ingest)', async () => {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const ana = await graph.createParticipant('t', { name: 'Ana Silva', aliases: ['Annie'] });
+  await graph.createParticipant('t', { name: 'Ben' });
+  const plans = await plansOf(db, async () => {
+    assert.deepEqual((await graph.findParticipantsInText('t', "Annie's draft, ana silva said: benefits")).map((p) => p.id), [ana.id]);
+  });
+  assert.ok(plans.length > 0);
+  for (const plan of plans) assert.ok(!plan.some(tenantScan), `a lookup reads every participant of the tenant: ${plan.join(' | ')}`);
+  assert.ok(plans.some((plan) => plan.some((d) => d.includes('participant_words'))), plans.map((p) => p.join(' | ')).join(' || '));
+  db.close();
+});
+
 test('a database from before name words gets the words of the participants it holds, once', async () => {
   const db = openDatabase(':memory:');
   const graph = new SqliteGraphStore(db);

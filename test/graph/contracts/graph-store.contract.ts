@@ -161,7 +161,7 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       // Creation times have millisecond resolution: let "oldest first" be defined.
       await new Promise((resolve) => setTimeout(resolve, 3));
       const emile = await fx.store.createParticipant('t1', { name: 'Émile Zola' });
-      await fx.store.createParticipant('t1', { name: 'Ben' });
+      const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
       await fx.store.createParticipant('t1', { name: 'X' });
       await fx.store.createParticipant('t2', { name: 'Annie' });
       const ids = async (text: string): Promise<string[]> => (await fx.store.findParticipantsInText('t1', text)).map((p) => p.id);
@@ -169,8 +169,13 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual(await ids('émile zola wrote that'), [emile.id]);
       assert.deepEqual(await ids('nobody here'), []);
       assert.deepEqual(await ids('x marks the spot'), [], 'one-letter names are never matched');
-      // A substring screen: word boundaries are the caller's check.
-      assert.deepEqual(await ids('Benefits'), (await fx.store.findParticipantsByName('t1', 'Ben')).map((p) => p.id));
+      assert.deepEqual(await ids('Benefits'), [], 'whole words only');
+      assert.deepEqual(await ids("Ben's and l'Annie's notes"), [ana.id, ben.id], 'possessives and elisions');
+      assert.deepEqual(await ids('Émile said so'), [], 'the whole name, not one of its words');
+      const al = await fx.store.createParticipant('t1', { name: "Al O'Neil", aliases: ['Al'] });
+      assert.deepEqual(await ids('AL came'), [al.id], 'two characters');
+      assert.deepEqual(await ids("ask al o'neil"), [al.id]);
+      assert.deepEqual(await ids('a salad'), []);
       assert.deepEqual((await fx.store.findParticipantsByName('t1', 'émile zola')).map((p) => p.id), [emile.id]);
     });
 
