@@ -19,6 +19,9 @@
  * fixtures with 5 cmudict names and 5 it lacks. Names are looked up (prepareNames) before decoding, as
  * a stream's names are when it opens.
  *
+ * `--gate-grid`: the function-word gate (`functionWordThreshold`, `functionWordContractions`) evaluated offline
+ * from one decode of the development lines at the shipped threshold and distance (with `--phone` too).
+ *
  * `--phone`: the same lines as a phone call hears them (300–3400 Hz, 8 kHz G.711 μ-law, decoded by Parley's
  * stream decoder back to 16 kHz), on the narrowband recogniser an 8 kHz stream gets (NARROWBAND_OPTIONS),
  * with and without spotting at the shipped defaults: nothing is chosen, so every set is reported (the
@@ -28,7 +31,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { correctNames } from '../pipelines/asr/name-spotting.js';
+import { correctNames, plainWord } from '../pipelines/asr/name-spotting.js';
 import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
 import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocketsphinx-name-spotter.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
@@ -166,7 +169,8 @@ type Gate = { functionWordThreshold?: number; functionWordContractions?: boolean
 function corrected(d: Decoded, maxPhoneDistance: number, gate: Gate): ReturnType<typeof correctNames> {
   const ns = d.final.nameSpotting;
   if (!ns) return { words: normaliseForWer(d.final.text), corrections: [] };
-  return correctNames(ns.firstPass, ns.spotted, pronunciations, { maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES, ...gate });
+  // First-pass words carry the decoder's alternate-pronunciation marker ("we'll(2)"): look them up without it.
+  return correctNames(ns.firstPass, ns.spotted, (w) => pronunciations(plainWord(w)), { maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES, ...gate });
 }
 
 /**
