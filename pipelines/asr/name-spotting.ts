@@ -11,7 +11,9 @@ import { phoneDistance } from '../speaker/phonetic.js';
  * spotter fires on them often enough that the phone check alone lets false names through. So a run made
  * only of function words (the closed list {@link FUNCTION_WORDS}: articles, prepositions, pronouns,
  * auxiliaries, conjunctions, and optionally their contractions "we'll", "it's") is replaced only when the
- * detection is far more certain than the keyphrase threshold asks: `functionWordThreshold`.
+ * detection also clears the stricter `functionWordThreshold`. The spotter's scores barely differ between
+ * right and false detections, so Parley's default refuses such runs outright; the price is a name misheard
+ * as a function word ("so" for sue, "we'll" for will), which stays as heard.
  */
 
 /** A word of a hypothesis and its frames (10 ms each, from the start of the turn, end inclusive). */
