@@ -19,6 +19,9 @@
  * fixtures with 5 cmudict names and 5 it lacks. Names are looked up (prepareNames) before decoding, as
  * a stream's names are when it opens.
  *
+ * `--gate-grid`: the function-word gate (`functionWordThreshold`, `functionWordContractions`) evaluated offline
+ * from one decode of the development lines at the shipped threshold and distance (with `--phone` too).
+ *
  * `--phone`: the same lines as a phone call hears them (300–3400 Hz, 8 kHz G.711 μ-law, decoded by Parley's
  * stream decoder back to 16 kHz), on the narrowband recogniser an 8 kHz stream gets (NARROWBAND_OPTIONS),
  * with and without spotting at the shipped defaults: nothing is chosen, so every set is reported (the
@@ -28,7 +31,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { correctNames } from '../pipelines/asr/name-spotting.js';
+import { correctNames, plainWord } from '../pipelines/asr/name-spotting.js';
 import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
 import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocketsphinx-name-spotter.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
@@ -48,6 +51,8 @@ interface Clip { text: string | null; samples: Float32Array; names: string[]; ex
 interface Decoded { clip: Clip; final: AsrFinal; cpuMs: number }
 
 const CHUNK = 1600;
+/** Settings as JSON, ±Infinity written out (JSON would print null). */
+const show = (o: object): string => JSON.stringify(o, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
 const VOICES = ['flite:awb', 'flite:rms', 'flite:slt', 'flite:kal16', 'festival:kal_diphone'];
 const arg = (k: string): string | undefined => process.argv.find((a) => a.startsWith(`--${k}=`))?.split('=')[1];
 
@@ -154,27 +159,68 @@ function extraCpu(off: Decoded[], on: Decoded[]): string {
   return `${pct(bootstrapMean(r), true)}, min ${f1(Math.min(...r))} %, max ${f1(Math.max(...r))} % (CPU time is inflated by other work on a shared host)`;
 }
 
-/** Offline: the text the spotting pass would give at another phone distance (tuning only). */
-function atDistance(d: Decoded, maxPhoneDistance: number): string {
+/** Offline: the text the spotting pass would give at another phone distance or function-word gate (tuning only). */
+function atDistance(d: Decoded, maxPhoneDistance: number, gate: Gate = {}): string {
+  return corrected(d, maxPhoneDistance, gate).words.join(' ');
+}
+
+type Gate = { functionWordThreshold?: number; functionWordContractions?: boolean };
+
+function corrected(d: Decoded, maxPhoneDistance: number, gate: Gate): ReturnType<typeof correctNames> {
   const ns = d.final.nameSpotting;
-  if (!ns) return d.final.text;
-  return correctNames(ns.firstPass, ns.spotted, pronunciations, { maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES }).words.join(' ');
+  if (!ns) return { words: normaliseForWer(d.final.text), corrections: [] };
+  // First-pass words carry the decoder's alternate-pronunciation marker ("we'll(2)"): look them up without it.
+  return correctNames(ns.firstPass, ns.spotted, (w) => pronunciations(plainWord(w)), { maxPhoneDistance, toleranceFrames: TOLERANCE_FRAMES, ...gate });
+}
+
+/**
+ * `--gate-grid`: the function-word gate chosen offline from one decode of the development lines at the
+ * shipped threshold and distance (with `--phone`, through the phone line): every gate setting re-runs
+ * `correctNames` on the same detections. Prints each setting's row and the corrections it makes.
+ */
+async function gateGrid(dir: string): Promise<void> {
+  const devClips = await onPhone(scripted(dir, [...firstDev, ...seen], 1000));
+  console.log(`development${PHONE ? ' (phone line)' : ''}: ${devClips.length} spoken lines; spotting at ${show(NAME_SPOTTING_DEFAULTS)}, gate applied offline`);
+  const asr = await recogniser({ ...NAME_SPOTTING_DEFAULTS, functionWordThreshold: Infinity });
+  const decoded = await decode(asr, devClips, true);
+  await asr.close();
+  for (const x of decoded) {
+    for (const s of x.final.nameSpotting?.spotted ?? []) {
+      const n = pronunciations(s.name)[0]?.length ?? 0;
+      console.log(`  spotted ${s.name} score ${s.score} (${(s.score * Math.log10(1.0001) / Math.max(1, n)).toFixed(2)} log10/phone) in ${x.clip.name}`);
+    }
+  }
+  console.log('| gate | names heard | naming P % | naming R % | false names | word errors | corrections |');
+  console.log('|---|---|---|---|---|---|---|');
+  const gates: [string, Gate][] = [['none', {}]];
+  for (const contractions of [true, false]) {
+    for (const t of [-Infinity, 0, 0.5, 1, 1.5]) gates.push([`function words${contractions ? ' + contractions' : ''} need 1e-${t}/phone`, { functionWordThreshold: t, functionWordContractions: contractions }]);
+  }
+  for (const [label, gate] of gates) {
+    const s = score(decoded.map((x) => ({ ...x, text: atDistance(x, NAME_SPOTTING_DEFAULTS.maxPhoneDistance, gate) })));
+    const cs = decoded.flatMap((x) => corrected(x, NAME_SPOTTING_DEFAULTS.maxPhoneDistance, gate).corrections.map((c) => `${c.from}→${c.to}`));
+    console.log(`| ${label} | ${sum(s.nameHit)}/${s.nameHit.length} | ${f1(precision(s))} | ${f1(recall(s))} | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} | ${cs.join(', ')} |`);
+  }
 }
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-asr-names-'));
   try {
+    if (process.argv.includes('--gate-grid')) {
+      await gateGrid(dir);
+      return;
+    }
     if (process.argv.includes('--lts')) {
       await letterToSound(dir);
       return;
     }
     if (PHONE) {
-      console.log(`phone line (300–3400 Hz, 8 kHz μ-law) and narrowband settings ${JSON.stringify(NARROWBAND_OPTIONS)}; spotting at the shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)}`);
+      console.log(`phone line (300–3400 Hz, 8 kHz μ-law) and narrowband settings ${JSON.stringify(NARROWBAND_OPTIONS)}; spotting at the shipped defaults ${show(NAME_SPOTTING_DEFAULTS)}`);
       await heldOut(dir, NAME_SPOTTING_DEFAULTS, [['development lines (naming-set dev + seen)', [...firstDev, ...seen], 1000], ['held-out lines (naming-set heldOut)', heldOutLines, 5000]]);
       return;
     }
     if (process.argv.includes('--report-only')) {
-      console.log(`reporting the shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)}`);
+      console.log(`reporting the shipped defaults ${show(NAME_SPOTTING_DEFAULTS)}`);
       await heldOut(dir, NAME_SPOTTING_DEFAULTS);
       return;
     }
@@ -199,7 +245,7 @@ async function main(): Promise<void> {
       }
     }
     if (!best) return;
-    console.log(`chosen: thresholdPerPhone ${best.t}, maxPhoneDistance ${best.d} (shipped defaults ${JSON.stringify(NAME_SPOTTING_DEFAULTS)})`);
+    console.log(`chosen: thresholdPerPhone ${best.t}, maxPhoneDistance ${best.d} (shipped defaults ${show(NAME_SPOTTING_DEFAULTS)})`);
     if (process.argv.includes('--dev-only')) return;
     await heldOut(dir, { thresholdPerPhone: best.t, maxPhoneDistance: best.d });
   } finally {
@@ -235,6 +281,17 @@ async function compare(label: string, clips: Clip[], offAsr: PocketsphinxAsr, on
     `naming tp − fp per line ${pct(bootstrapDelta(tpOf(sn), tpOf(so)), true)}; word errors per line ${bootstrapDelta(sn.errors, so.errors).mean.toFixed(3)} ` +
     `[${bootstrapDelta(sn.errors, so.errors).lo.toFixed(3)}, ${bootstrapDelta(sn.errors, so.errors).hi.toFixed(3)}]`);
   for (const d of on) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  corrected "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
+  refusedByGate(on);
+}
+
+/** Corrections the function-word gate refused in these decodes (the same detections, corrected offline without the gate). */
+function refusedByGate(on: Decoded[]): void {
+  for (const d of on) {
+    const made = new Set((d.final.nameSpotting?.corrections ?? []).map((c) => `${c.from}→${c.to}`));
+    for (const c of corrected(d, NAME_SPOTTING_DEFAULTS.maxPhoneDistance, { functionWordThreshold: Infinity }).corrections) {
+      if (!made.has(`${c.from}→${c.to}`)) console.log(`  refused by the function-word gate: "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
+    }
+  }
 }
 
 /** Held-out and unknown-name lines: first pass, spotting without and with letter-to-sound, same run. */
@@ -322,6 +379,7 @@ async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr,
     const errs = clips.some((c) => c.text) ? `${sum(so.errors)} → ${sum(sn.errors)} of ${sum(so.words)}` : 'n/a';
     console.log(`| ${label} | ${clips.length} | ${so.audioS.toFixed(0)} | ${errs} | ${changed} of ${total} | ${(so.cpuMs / so.audioS).toFixed(0)} → ${(sn.cpuMs / sn.audioS).toFixed(0)} |`);
     for (const d of on) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  corrected "${c.from}" → "${c.to}" in ${d.clip.name}`);
+    refusedByGate(on);
     console.log(`  extra CPU of spotting per clip: ${extraCpu(off, on)}`);
   }
 }

@@ -6,6 +6,14 @@ import { phoneDistance } from '../speaker/phonetic.js';
  * words at the same time when they sound like it ("rubber" → "robert", "great" → "grace"). The first
  * pass alone rarely writes a name that the language model finds unlikely; the spotter finds it, and the
  * phonetic check keeps a spotter false alarm from overwriting words that sound nothing like the name.
+ *
+ * Short function words are the exception: "an", "on", "and a" sound close to "anne" or "linda", and the
+ * spotter fires on them often enough that the phone check alone lets false names through. So a run made
+ * only of function words (the closed list {@link FUNCTION_WORDS}: articles, prepositions, pronouns,
+ * auxiliaries, conjunctions, and optionally their contractions "we'll", "it's") is replaced only when the
+ * detection also clears the stricter `functionWordThreshold`. The spotter's scores barely differ between
+ * right and false detections, so Parley's default refuses such runs outright; the price is a name misheard
+ * as a function word ("so" for sue, "we'll" for will), which stays as heard.
  */
 
 /** A word of a hypothesis and its frames (10 ms each, from the start of the turn, end inclusive). */
@@ -22,8 +30,36 @@ export interface SpottedName {
   name: string;
   startFrame: number;
   endFrame: number;
-  /** The detection's log score (`ps_seg_prob`): higher is more certain. */
+  /**
+   * The detection's log score (`ps_seg_prob`, in the decoder's log base {@link LOG_BASE}): the margin of
+   * the keyphrase over the spotter's garbage model, 0 or less; higher is more certain.
+   */
   score: number;
+}
+
+/** Pocketsphinx's default `-logbase`: scores are log-likelihoods in this base. */
+export const LOG_BASE = 1.0001;
+
+/** Articles, prepositions, pronouns, auxiliaries and conjunctions (a closed list, lower case). */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the',
+  'about', 'above', 'after', 'at', 'before', 'by', 'down', 'for', 'from', 'in', 'into', 'of', 'off', 'on', 'onto',
+  'out', 'over', 'through', 'to', 'under', 'up', 'upon', 'with', 'without',
+  'i', 'me', 'my', 'mine', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he', 'him', 'his', 'she', 'her', 'hers',
+  'it', 'its', 'they', 'them', 'their', 'theirs', 'this', 'that', 'these', 'those', 'who', 'whom', 'whose', 'which', 'what',
+  'am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'have', 'has', 'had', 'do', 'does', 'did',
+  'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must',
+  'and', 'or', 'but', 'nor', 'so', 'if', 'as', 'than', 'because', 'yet',
+]);
+
+/**
+ * Whether a (plain, lower-case) word is a function word: in {@link FUNCTION_WORDS}, or with `contractions`
+ * a contraction whose first part is one ("we'll", "it's", "didn't").
+ */
+export function isFunctionWord(word: string, contractions: boolean): boolean {
+  if (FUNCTION_WORDS.has(word)) return true;
+  const apostrophe = word.indexOf("'");
+  return contractions && apostrophe > 0 && FUNCTION_WORDS.has(word.slice(0, apostrophe));
 }
 
 /** Options of {@link correctNames}. */
@@ -34,6 +70,15 @@ export interface NameCorrectionOptions {
   maxWords?: number;
   /** Frames a detection may sit off the words it overlaps (the two passes' clocks differ slightly). Default 0. */
   toleranceFrames?: number;
+  /**
+   * The gate for runs of function words only: such a run is replaced only when the detection's score is
+   * at least 10^-(functionWordThreshold × the name's phones), as a keyphrase threshold per phone (so a
+   * value below the spotting `thresholdPerPhone` is the stricter bar; -Infinity refuses every such run).
+   * Undefined: no gate.
+   */
+  functionWordThreshold?: number;
+  /** Whether contractions of a function word ("we'll", "it's") count as function words for the gate. Default true. */
+  functionWordContractions?: boolean;
 }
 
 /** One first-pass run of words rewritten as a name. */
@@ -81,6 +126,9 @@ export function correctNames(words: readonly TimedWord[], spotted: readonly Spot
     }
     if (!best || best.distance > options.maxPhoneDistance) continue;
     const from = out.slice(best.from, best.to + 1).join(' ');
+    if (options.functionWordThreshold !== undefined && from !== d.name &&
+      from.split(' ').every((w) => isFunctionWord(w, options.functionWordContractions ?? true)) &&
+      !clears(d.score, namePhones[0]?.length ?? 0, options.functionWordThreshold)) continue;
     for (let i = best.from; i <= best.to; i++) used.add(i);
     if (from === d.name) continue;
     out.fill(null, best.from, best.to + 1);
@@ -88,6 +136,11 @@ export function correctNames(words: readonly TimedWord[], spotted: readonly Spot
     corrections.push({ from, to: d.name, distance: best.distance });
   }
   return { words: out.filter((w): w is string => w !== null), corrections };
+}
+
+/** Whether a detection's score clears a keyphrase threshold of 10^-(perPhone × phones) (false for perPhone -Infinity). */
+export function clears(score: number, phones: number, perPhone: number): boolean {
+  return score * Math.log10(LOG_BASE) >= -perPhone * phones;
 }
 
 const overlaps = (w: TimedWord, d: SpottedName, tol: number): boolean => w.startFrame <= d.endFrame + tol && d.startFrame - tol <= w.endFrame;
