@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { JOB_NAMES } from '../../pipelines/jobs.js';
+import type { QueueStats } from '../../graph/job-queue.js';
 import type { Config } from '../config.js';
 
 /** Where a stored utterance came from. */
@@ -62,6 +63,19 @@ function createMetrics(app: FastifyInstance): Metrics {
   for (const name of DROPPED_DEFAULTS) registry.removeSingleMetric(name);
   const registers = [registry];
   const latency = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
+  // The three queue gauges share one stats read per queue per scrape (the registry collects them all at
+  // once; each collect() would otherwise read again: three SQLite queries or Redis round trips per queue).
+  // The read is shared only while in flight, so a scrape never sees an earlier scrape's figures.
+  let inFlight: Promise<Map<string, QueueStats | null>> | null = null;
+  const queueStats = (): Promise<Map<string, QueueStats | null>> => {
+    if (!inFlight) {
+      const { queue } = app.stores;
+      inFlight = Promise.all(QUEUES.map((q) => queue.stats(q).catch(() => null)))
+        .then((list) => new Map(QUEUES.map((q, i) => [q, list[i] ?? null])))
+        .finally(() => { inFlight = null; });
+    }
+    return inFlight;
+  };
   new Gauge({
     name: 'parley_queue_jobs',
     help: 'Background jobs by queue and state (waiting: not started yet, including retries and outbox hand-over; running)',
@@ -69,8 +83,7 @@ function createMetrics(app: FastifyInstance): Metrics {
     registers,
     async collect() {
       if (!app.hasDecorator('stores')) return;
-      for (const queue of QUEUES) {
-        const stats = await app.stores.queue.stats(queue).catch(() => null);
+      for (const [queue, stats] of await queueStats()) {
         if (!stats) continue;
         this.set({ queue, state: 'waiting' }, stats.waiting);
         this.set({ queue, state: 'running' }, stats.running);
@@ -84,8 +97,7 @@ function createMetrics(app: FastifyInstance): Metrics {
     registers,
     async collect() {
       if (!app.hasDecorator('stores')) return;
-      for (const queue of QUEUES) {
-        const stats = await app.stores.queue.stats(queue).catch(() => null);
+      for (const [queue, stats] of await queueStats()) {
         if (stats) this.set({ queue }, (stats.oldestWaitingMs ?? 0) / 1000);
       }
     },
@@ -97,8 +109,7 @@ function createMetrics(app: FastifyInstance): Metrics {
     registers,
     async collect() {
       if (!app.hasDecorator('stores')) return;
-      for (const queue of QUEUES) {
-        const stats = await app.stores.queue.stats(queue).catch(() => null);
+      for (const [queue, stats] of await queueStats()) {
         if (stats) this.set({ queue }, stats.outageWaiting);
       }
     },

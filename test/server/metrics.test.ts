@@ -105,6 +105,23 @@ describe('operator metrics and probes (API keys, jobs left waiting, separate met
     assert.equal(sample(now, 'parley_utterances_stored_total{source="http"}'), 2);
   });
 
+  test('one scrape reads each queue\'s stats once, shared by the three queue gauges', async () => {
+    const queue = t.app.stores.queue;
+    const read = queue.stats.bind(queue);
+    const calls: string[] = [];
+    queue.stats = (name: string) => { calls.push(name); return read(name); };
+    try {
+      await scrape();
+      assert.equal(calls.length, new Set(calls).size, `each queue once: ${calls.join(', ')}`);
+      assert.ok(calls.includes('memory.consolidate'));
+      calls.length = 0;
+      await scrape();
+      assert.ok(calls.includes('memory.consolidate'), 'the next scrape reads afresh');
+    } finally {
+      queue.stats = read;
+    }
+  });
+
   test('jobs waiting out a store outage are counted per queue, in /metrics and in /readyz', async () => {
     const before = await scrape();
     assert.equal(sample(before, 'parley_queue_outage_waiting_jobs{queue="memory.after-consolidation"}'), 0);
