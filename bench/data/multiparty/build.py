@@ -8,14 +8,16 @@ source/<conv_id>.qa    one question a line:
                        kind | category | question | answer | label, label, ...
 Labels name turns so that evidence is written once, next to the turn, and
 resolved to dia_ids here. Run: python3 build.py && python3 validate.py
+Another set in this format (../multiparty-dev) builds with this script: python3 build.py DIR CONV...
+(its sources in DIR/source, its conversations in order).
 """
 import json
 import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-CONVS = ["mp-house", "mp-team", "mp-family"]
+HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parent
+CONVS = sys.argv[2:] or ["mp-house", "mp-team", "mp-family"]
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 TURN_RE = re.compile(r"^([A-Z][A-Za-z]+) > ([A-Za-z, ]+): (.+)$")
 LABEL_RE = re.compile(r"\s\^([a-z0-9_]+)")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check turns.jsonl and qa.jsonl of the multi-party set; print counts. Exit 1 on any error."""
+"""Check turns.jsonl and qa.jsonl of the multi-party set (or of the set in the directory given); print counts. Exit 1 on any error."""
 import collections
 import datetime
 import json
@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parent
 TURN_KEYS = ["conv_id", "session", "session_date_time", "dia_id", "speaker", "addressee", "text", "turn_idx"]
 QA_KEYS = ["conv_id", "qa_idx", "question", "answer", "category", "category_name", "evidence", "kind"]
 KINDS = {"who-said", "who-to-whom", "change-of-mind", "commitment", "temporal", "multi-hop", "fact"}
