@@ -75,18 +75,23 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
     test('participants listed a page at a time: oldest first, after a (createdAt, id) key, at most limit', async () => {
       const made = [];
       for (const name of ['P1', 'P2', 'P3', 'P4', 'P5']) made.push(await fx.store.createParticipant('tp', { name }));
+      // Participants made within one millisecond share a creation time and the id orders them, so the
+      // expected order is computed from the key, not assumed to be the order of creation.
+      const byKey = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+        a.createdAt === b.createdAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.createdAt < b.createdAt ? -1 : 1;
+      const order = [...made].sort(byKey).map((p) => p.name);
       const all = await fx.store.listParticipants('tp');
-      assert.deepEqual(all.map((p) => p.name), ['P1', 'P2', 'P3', 'P4', 'P5']);
+      assert.deepEqual(all.map((p) => p.name), order);
       const first = await fx.store.listParticipants('tp', { limit: 2 });
-      assert.deepEqual(first.map((p) => p.name), ['P1', 'P2']);
+      assert.deepEqual(first.map((p) => p.name), order.slice(0, 2));
       const second = await fx.store.listParticipants('tp', { after: first[1]!, limit: 2 });
-      assert.deepEqual(second.map((p) => p.name), ['P3', 'P4']);
+      assert.deepEqual(second.map((p) => p.name), order.slice(2, 4));
       // A page stays right when a participant before the key is deleted meanwhile.
-      await fx.store.deleteParticipant('tp', made[0]!.id);
-      assert.deepEqual((await fx.store.listParticipants('tp', { after: second[1]!, limit: 2 })).map((p) => p.name), ['P5']);
+      await fx.store.deleteParticipant('tp', all[0]!.id);
+      assert.deepEqual((await fx.store.listParticipants('tp', { after: second[1]!, limit: 2 })).map((p) => p.name), order.slice(4));
       assert.deepEqual(await fx.store.listParticipants('tp', { after: all[4]!, limit: 2 }), []);
       // Same creation time: the id breaks the tie, so no participant is skipped or served twice.
-      const tied = [...all.slice(1)].sort((a, b) => (a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt.localeCompare(b.createdAt)));
+      const tied = [...all.slice(1)].sort(byKey);
       const paged = [];
       for (let after: { createdAt: string; id: string } | undefined; ;) {
         const page = await fx.store.listParticipants('tp', { ...(after ? { after } : {}), limit: 1 });
@@ -98,9 +103,14 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
     });
 
     test('participants by the words of their names: whole words, any case, aliases, possessives, oldest first', async () => {
+      // Creation times have millisecond resolution: a pause lets "oldest first" be defined.
+      const pause = () => new Promise((r) => setTimeout(r, 3));
       const ana = await fx.store.createParticipant('t1', { name: 'Ana Silva', aliases: ['Annie'] });
+      await pause();
       const ben = await fx.store.createParticipant('t1', { name: "Ben O'Brien" });
+      await pause();
       const elo = await fx.store.createParticipant('t1', { name: 'Élodie' });
+      await pause();
       const anon = await fx.store.createParticipant('t1', {});
       await fx.store.createParticipant('t2', { name: 'Ana' });
       const ids = async (words: string[], tenant = 't1') => (await fx.store.findParticipantsByWords(tenant, words)).map((p) => p.id);
