@@ -6,8 +6,6 @@
  * call of the step cost before). Runs alternate the two arms in pairs (AB, BA, …) on fresh data
  * directories; the turns are synthetic (no parameter is chosen here).
  * Run: node dist/bench/after-consolidation-overhead.js [--turns 80] [--pairs 5]
- * At most 9 pairs per process: each run makes a rule extractor, and wink-eng-lite-web-model's loader
- * JSON-encodes its meta model again at each load, so the 20th or so fails with "Invalid string length".
  */
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';

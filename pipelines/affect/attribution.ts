@@ -1,7 +1,5 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { wink } from '../wink.js';
 
-const nlp = winkNLP(model);
 const PRONOUNS = new Set(['i', 'me', 'you', 'it', 'this', 'that', 'he', 'she', 'they', 'them', 'we', 'us', 'everything', 'something']);
 
 /**
@@ -10,6 +8,7 @@ const PRONOUNS = new Set(['i', 'me', 'you', 'it', 'this', 'that', 'he', 'she', '
  * turn names nothing.
  */
 export function affectTarget(text: string): string | null {
+  const nlp = wink();
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out(nlp.its.value);
   const pos = doc.tokens().out(nlp.its.pos);

@@ -1,5 +1,4 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { wink } from '../wink.js';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
@@ -40,7 +39,7 @@ function capitalise(s: string): string {
  */
 export class EmbeddedExtractor implements Extractor {
   readonly source = `embedded-rules/${EMBEDDED_RULES_VERSION}`;
-  readonly #nlp = winkNLP(model);
+  readonly #nlp = wink();
 
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;

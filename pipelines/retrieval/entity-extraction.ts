@@ -1,5 +1,4 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { wink } from '../wink.js';
 
 /** An entity mention found in a text. */
 export interface EntityMention {
@@ -25,7 +24,7 @@ const MAX_WORDS = 3;
  * words, generic nouns dropped), using wink-nlp's part-of-speech tags. Deterministic.
  */
 export class EntityExtractor {
-  readonly #nlp = winkNLP(model);
+  readonly #nlp = wink();
 
   /** Mentions in order of first appearance, de-duplicated case-insensitively. */
   extract(text: string): EntityMention[] {
