@@ -67,6 +67,29 @@ export interface EntityLinkWrite {
   by?: number;
 }
 
+/** What `record` writes. */
+export interface EntityWrites {
+  memories: EntityMemoryWrite[];
+  links: EntityLinkWrite[];
+  /** What the writes come from (an utterance id): its links are added once however often it is recorded. */
+  source?: string;
+}
+
+/**
+ * The note `record` keeps of each link of a source, by position: the pair (either order), the
+ * strength, and which repeat of them in the list it is, so a list recorded again matches its notes
+ * whatever order its links come in.
+ */
+export function linkNotes(links: readonly EntityLinkWrite[]): string[] {
+  const seen = new Map<string, number>();
+  return links.map((l) => {
+    const pair = `${l.a < l.b ? `${l.a}|${l.b}` : `${l.b}|${l.a}`}|${l.strength}`;
+    const n = (seen.get(pair) ?? 0) + 1;
+    seen.set(pair, n);
+    return `${pair}#${n}`;
+  });
+}
+
 /** One `addMemories` call, as data. */
 export interface EntityMemoryWrite {
   entityId: string;
@@ -128,8 +151,14 @@ export interface EntityIndex {
    * (ranks and weights come out as those calls would leave them), written together: the embedded
    * backend commits them in one transaction, so indexing one utterance costs one commit, not one per
    * call.
+   *
+   * `source` names what the writes come from (the utterance id): memories are idempotent anyway,
+   * and a link the source has recorded before (`linkNotes`) is not added again, so a job run again
+   * after a crash, or cut short between links, leaves every link weight as one run would; a re-index
+   * of the utterance adds only the links it did not have.
+   * Erasing the source's memories (`eraseMemories` with its id) forgets the source.
    */
-  record(tenant: TenantId, writes: { memories: EntityMemoryWrite[]; links: EntityLinkWrite[] }): Promise<void>;
+  record(tenant: TenantId, writes: EntityWrites): Promise<void>;
   /** One-hop neighbours of `ids`, strongest first, at most `limitPerEntity` per entity and strength. */
   neighbours(tenant: TenantId, ids: string[], limitPerEntity: number): Promise<EntityNeighbour[]>;
 

@@ -1,11 +1,12 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type {
-  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord, EntityLinkWrite, EntityMemoryWrite,
+  EntityIndex, EntityInput, EntityMemories, EntityName, EntityNeighbour, EntityRecord, LinkStrength, SchemaRecord, EntityWrites,
 } from '../entity-index.js';
 import type { TenantId } from '../types.js';
 import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { entityKey, newId } from '../core/ids.js';
+import { linkNotes } from '../entity-index.js';
 import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
@@ -15,6 +16,7 @@ export const ENTITY_SCHEMA = [
   'CREATE CONSTRAINT parley_entity_name_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_entity_alias_key IF NOT EXISTS FOR (n:EntityAlias) REQUIRE (n.tenant, n.alias, n.entityId) IS UNIQUE',
   'CREATE CONSTRAINT parley_memory_ref_key IF NOT EXISTS FOR (n:MemoryRef) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_link_source_key IF NOT EXISTS FOR (n:EntityLinkSource) REQUIRE (n.tenant, n.id) IS UNIQUE',
   // One version node per tenant serialised every writer; now VERSION_SHARDS nodes share the count.
   'DROP CONSTRAINT parley_entity_version_key IF EXISTS',
   'CREATE CONSTRAINT parley_entity_version_shard_key IF NOT EXISTS FOR (n:EntityIndexVersion) REQUIRE (n.tenant, n.shard) IS UNIQUE',
@@ -270,6 +272,8 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
       MATCH (e:Entity {tenant: $tenant})-[:ABOUT_MEMORY]->(m:MemoryRef {tenant: $tenant}) WHERE m.id IN $ids
       RETURN DISTINCT e.id AS id`, { tenant: t, ids: memoryIds })).records.map((r) => String(r.get('id'))));
     await this.removeMemories(tenant, memoryIds);
+    await this.db.write('eraseMemories.sources', (tx) => tx.run(`
+      MATCH (s:EntityLinkSource {tenant: $tenant}) WHERE s.id IN $ids DELETE s`, { tenant: t, ids: memoryIds }));
     if (touched.length === 0) return [];
     return this.db.write('eraseMemories.prune', async (tx) => {
       const res = await tx.run(`
@@ -283,14 +287,23 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
   /**
    * Each write in turn, each its own transaction as `addMemories` and `link` are: one transaction
    * over many entities would take many node locks at once, where the single calls take at most two
-   * in a fixed order and cannot deadlock.
+   * in a fixed order and cannot deadlock. With a `source`, each link's transaction also notes the
+   * link (`linkNotes`) on the source's `(:EntityLinkSource)` node and adds nothing when the note is
+   * there.
    */
-  async record(tenant: TenantId, writes: { memories: EntityMemoryWrite[]; links: EntityLinkWrite[] }): Promise<void> {
+  async record(tenant: TenantId, writes: EntityWrites): Promise<void> {
     for (const m of writes.memories) await this.addMemories(tenant, m.entityId, { factIds: m.factIds ?? [], utteranceIds: m.utteranceIds ?? [] });
-    for (const l of writes.links) await this.link(tenant, l.a, l.b, l.strength, l.by);
+    const notes = linkNotes(writes.links);
+    for (const [i, l] of writes.links.entries()) {
+      await this.#link(tenant, l.a, l.b, l.strength, l.by ?? 1, writes.source === undefined ? null : { id: writes.source, key: notes[i]! });
+    }
   }
 
   async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {
+    await this.#link(tenant, a, b, strength, by, null);
+  }
+
+  async #link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by: number, source: { id: string; key: string } | null): Promise<void> {
     if (a === b) return;
     await this.init();
     const t = this.t(tenant);
@@ -298,6 +311,15 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     // link(a, b) and link(b, a) take the two node locks in the same order and cannot deadlock.
     const [lo, hi] = a < b ? [a, b] : [b, a];
     await this.db.write('link', async (tx) => {
+      if (source) {
+        // The source's note of the links it added; one writer per source, so its lock is never contended.
+        const added = await tx.run(`
+          MERGE (s:EntityLinkSource {tenant: $tenant, id: $id}) ON CREATE SET s.links = []
+          WITH s WHERE NOT $key IN s.links
+          SET s.links = s.links + $key
+          RETURN 1`, { tenant: t, id: source.id, key: source.key });
+        if (added.records.length === 0) return;
+      }
       // Locking both ends first keeps concurrent MERGEs from creating the same link twice.
       await tx.run(`
         MATCH (x:Entity {tenant: $tenant, id: $a})

@@ -1,7 +1,8 @@
 import type {
-  EntityIndex, EntityInput, EntityLinkWrite, EntityMemories, EntityMemoryWrite, EntityName, EntityNeighbour, EntityRecord,
+  EntityIndex, EntityInput, EntityMemories, EntityMemoryWrite, EntityName, EntityNeighbour, EntityRecord, EntityWrites,
   LinkStrength, SchemaRecord,
 } from '../entity-index.js';
+import { linkNotes } from '../entity-index.js';
 import type { TenantId } from '../types.js';
 import type Database from 'better-sqlite3';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
@@ -30,6 +31,8 @@ CREATE INDEX IF NOT EXISTS lb_memories_rank ON lb_memories (tenant, entity_id, r
 CREATE TABLE IF NOT EXISTS lb_links (
   tenant TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL, strength TEXT NOT NULL, weight REAL NOT NULL,
   PRIMARY KEY (tenant, a, b, strength));
+CREATE TABLE IF NOT EXISTS lb_link_notes (
+  tenant TEXT NOT NULL, source TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY (tenant, source, note));
 CREATE TABLE IF NOT EXISTS lb_versions (tenant TEXT PRIMARY KEY, version INTEGER NOT NULL);
 `;
 
@@ -56,7 +59,7 @@ export class SqliteEntityIndex implements EntityIndex {
   readonly #db: SqliteDatabase;
 
   /** The writes `record` repeats many times per utterance, prepared once. */
-  readonly #stmts: { addMemory: Statement; countMemories: Statement; link: Statement; bump: Statement };
+  readonly #stmts: { addMemory: Statement; countMemories: Statement; link: Statement; bump: Statement; linkNote: Statement };
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -67,6 +70,7 @@ export class SqliteEntityIndex implements EntityIndex {
       countMemories: db.prepare('UPDATE lb_entities SET memory_count = memory_count + ? WHERE tenant = ? AND id = ?'),
       link: db.prepare(`INSERT INTO lb_links (tenant, a, b, strength, weight) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (tenant, a, b, strength) DO UPDATE SET weight = weight + excluded.weight`),
+      linkNote: db.prepare('INSERT OR IGNORE INTO lb_link_notes (tenant, source, note) VALUES (?, ?, ?)'),
       bump: db.prepare(`INSERT INTO lb_versions (tenant, version) VALUES (?, 1)
         ON CONFLICT (tenant) DO UPDATE SET version = version + 1`),
     };
@@ -165,10 +169,15 @@ export class SqliteEntityIndex implements EntityIndex {
     this.#db.transaction(() => this.#addMemories(tenant, { entityId, ...memories }))();
   }
 
-  async record(tenant: TenantId, writes: { memories: EntityMemoryWrite[]; links: EntityLinkWrite[] }): Promise<void> {
+  async record(tenant: TenantId, writes: EntityWrites): Promise<void> {
     this.#db.transaction(() => {
       for (const m of writes.memories) this.#addMemories(tenant, m);
-      for (const l of writes.links) this.#link(tenant, l.a, l.b, l.strength, l.by ?? 1);
+      // One transaction: a link's note is kept exactly when its weight is added.
+      const notes = writes.source === undefined ? null : linkNotes(writes.links);
+      writes.links.forEach((l, i) => {
+        if (notes && this.#stmts.linkNote.run(tenant, writes.source, notes[i]).changes === 0) return;
+        this.#link(tenant, l.a, l.b, l.strength, l.by ?? 1);
+      });
     })();
   }
 
@@ -207,6 +216,7 @@ export class SqliteEntityIndex implements EntityIndex {
     const touched = this.#db.prepare(`SELECT DISTINCT entity_id FROM lb_memories WHERE tenant = ?
       AND memory_id IN (SELECT value FROM json_each(?))`).all(tenant, toJson(memoryIds)) as { entity_id: string }[];
     await this.removeMemories(tenant, memoryIds);
+    this.#db.prepare('DELETE FROM lb_link_notes WHERE tenant = ? AND source IN (SELECT value FROM json_each(?))').run(tenant, toJson(memoryIds));
     const empty = touched.map((r) => r.entity_id).filter((id) =>
       this.#db.prepare('SELECT 1 FROM lb_memories WHERE tenant = ? AND entity_id = ? LIMIT 1').get(tenant, id) === undefined);
     this.#db.transaction(() => {

@@ -99,7 +99,7 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
     const near = await deps.entities.entitiesOfMemories(tenant, window.map((p) => p.id));
     const mine = new Set([...entities.values()].map((e) => e.id));
     for (const a of mine) for (const b of near) if (!mine.has(b)) links.push({ a, b, strength: 'weak' });
-    await deps.entities.record(tenant, { memories, links });
+    await deps.entities.record(tenant, { memories, links, source: u.id });
   };
 }
 

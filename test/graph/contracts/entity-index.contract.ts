@@ -133,6 +133,29 @@ export function entityIndexContract(name: string, make: EntityIndexFactory, skip
       assert.deepEqual((await index.memoriesOf('batch', [x], 10)).utteranceIds, ['u1'], 'memories are recorded once');
     });
 
+    test('links recorded for a source are added once: a run again, reordered, cut short or extended adds only what is new', async () => {
+      const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(async (n) => (await index.upsertEntity('src', { name: n, description: n, schemaId: 'sch_work' })).id)) as [string, string, string];
+      const weights = async (): Promise<Array<[string, string, number]>> =>
+        (await index.neighbours('src', [a], 5)).map((n) => [n.neighbourId, n.strength, n.weight]);
+      const links = [{ a, b, strength: 'strong' as const }, { a: b, b: a, strength: 'strong' as const }, { a, b: c, strength: 'weak' as const, by: 2 }];
+      await index.record('src', { memories: [{ entityId: a, utteranceIds: ['u1'] }], links, source: 'u1' });
+      const once = await weights();
+      assert.deepEqual(once, [[b, 'strong', 2], [c, 'weak', 2]]);
+      await index.record('src', { memories: [{ entityId: a, utteranceIds: ['u1'] }], links, source: 'u1' });
+      assert.deepEqual(await weights(), once, 'the same source again adds nothing');
+      await index.record('src', { memories: [], links: [...links].reverse(), source: 'u1' });
+      assert.deepEqual(await weights(), once, 'nor in another order');
+      await index.record('src', { memories: [], links: [...links, { a: c, b: a, strength: 'weak' }], source: 'u1' });
+      assert.deepEqual(await weights(), [[b, 'strong', 2], [c, 'weak', 3]], 'a link the source lacked is added');
+      await index.record('src', { memories: [], links: [{ a, b, strength: 'strong' }], source: 'u2' });
+      assert.deepEqual((await weights())[0], [b, 'strong', 3], 'another source adds its own');
+      await index.record('src', { memories: [], links: [{ a, b, strength: 'strong' }] });
+      assert.deepEqual((await weights())[0], [b, 'strong', 4], 'no source: added every time');
+      await index.eraseMemories('src', ['u2']);
+      await index.record('src', { memories: [], links: [{ a, b, strength: 'strong' }], source: 'u2' });
+      assert.deepEqual((await weights())[0], [b, 'strong', 5], 'erasing a source\'s memories forgets its links');
+    });
+
     test('entities of schemas come most-remembered first; setSchema moves them and bumps the version', async () => {
       const a = await index.upsertEntity('t1', { name: 'a', description: 'a', schemaId: 'sch_work' });
       const b = await index.upsertEntity('t1', { name: 'b', description: 'b', schemaId: 'sch_work' });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import { createLeftBrainHandler } from '../../../pipelines/retrieval/left-brain-job.js';
 import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
 
 /**
@@ -43,5 +45,27 @@ describe('left-brain session window', () => {
     const linked = await weakNeighbours(batch, 'Marco');
     assert.ok(linked.some((k) => /tahoe|cabin/i.test(k)), `Marco is weakly linked to the cabin at Lake Tahoe: ${linked.join(', ')}`);
     assert.deepEqual(linked, await weakNeighbours(oneByOne, 'Marco'));
+  });
+});
+
+describe('left-brain job run again', () => {
+  let fx: MemoryFixture;
+  before(async () => {
+    fx = await memoryFixture('t', ['Ana', 'Ben']);
+  });
+  after(async () => fx?.close());
+
+  test('a job run again for a turn (a crash before it completed) leaves every link weight as one run did', async () => {
+    const u = await fx.say('s1', 'Ana', ['Ben'], 'My brother Marco booked the cabin at Lake Tahoe with Ben.', '2026-11-02T10:00:00Z');
+    const [marco] = await fx.entities.findByNames('t', ['Marco']);
+    assert.ok(marco);
+    const links = async () => (await fx.entities.neighbours('t', [marco.id], 50)).map((n) => [n.neighbourId, n.strength, n.weight]);
+    const once = await links();
+    assert.ok(once.length > 0, 'Marco is linked');
+    const leftBrain = createLeftBrainHandler({ graph: fx.graph, memory: fx.memory, vectors: fx.vectors, entities: fx.entities, embedder: fx.embedder,
+      logger: pino({ level: 'silent' }) });
+    const factIds = (await fx.memory.processedFacts('t', u.id)) ?? [];
+    await leftBrain({ id: 'again', name: 'retrieval.left-brain', attempt: 2, data: { tenant: 't', utteranceId: u.id, factIds } }, new AbortController().signal);
+    assert.deepEqual(await links(), once);
   });
 });
