@@ -24,9 +24,9 @@ import { LlmExtractor } from './memory/llm-extractor.js';
 export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: string, type: T, payload: ServerEventPayloads[T]) => void;
 
 /**
- * Runs after a consolidation job stored its facts (e.g. the left-brain index update), in the
- * `memory.after-consolidation` job; must be idempotent (the job may run again after a crash, or
- * after a later step of it failed).
+ * Runs after a consolidation job stored its facts (e.g. the left-brain index update): inline, at the
+ * end of the consolidation job, and in a `memory.after-consolidation` job when that fails; must be
+ * idempotent (it may run again after a crash, or after a later step failed).
  */
 export type AfterConsolidation = (job: ConsolidationJob, factIds: string[]) => Promise<void>;
 
@@ -49,10 +49,12 @@ export interface JobDeps {
   logger: Logger;
   publish: Publish;
   /**
-   * Further work after each consolidation, run in order in a `memory.after-consolidation` job of its
-   * own that the consolidation job enqueues once its facts are stored (none when this is empty). The
-   * queue retries that job like any other: waiting out a store outage without holding a consolidation
-   * slot, and surviving a crash of the process.
+   * Further work after each consolidation, run in order at the end of the consolidation job once its
+   * facts are stored. When a step fails (a store outage, an error), the steps are handed to a
+   * `memory.after-consolidation` job of their own, which the queue retries like any other: waiting out
+   * the outage without holding a consolidation slot. A crash during the steps runs the unfinished
+   * consolidation job again (its facts are stored once), and so the steps. One job per utterance in
+   * the usual case: the second job's enqueue, claim and completion cost three commits.
    */
   afterConsolidation?: AfterConsolidation[];
 }
@@ -108,8 +110,15 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
         .then(([vector]) => analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio, vector))
         .catch((err: Error) => log.warn({ err: err.message }, 'affect attribution failed'));
     }
-    // Committed before this job completes: a crash after the facts were stored runs this job again, which enqueues it then.
-    if (afterSteps.length > 0) {
+    if (afterSteps.length === 0) return;
+    try {
+      const facts = await stores.memory.processedFacts(job.data.tenant, job.data.utteranceId);
+      if (facts !== null) for (const step of afterSteps) await step(job.data, facts);
+    } catch (err) {
+      // Shutting down: the job fails and runs again, steps included.
+      signal.throwIfAborted();
+      log.warn({ err: (err as Error).message, utteranceId: job.data.utteranceId }, 'a step after consolidation failed; it is retried in a job of its own');
+      // Committed before this job completes: a crash before this line runs this job again, steps included.
       await stores.queue.enqueue<AfterConsolidationJob>(AFTER_CONSOLIDATION_JOB, job.data, { jobId: afterConsolidationJobId(job.id) });
     }
   }, { concurrency: 2 });

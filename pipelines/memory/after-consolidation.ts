@@ -2,8 +2,9 @@ import type { JobQueue } from '../../graph/job-queue.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from './consolidate.js';
 
 /**
- * The queue name of the steps run after a consolidation (the left-brain entity index, …): a job of
- * its own, enqueued when the consolidation job has stored its facts, with the consolidation job's data.
+ * The queue name of the steps run after a consolidation (the left-brain entity index, …) when they
+ * failed inside the consolidation job: a job of its own, with the consolidation job's data, that the
+ * queue retries (store outages waited out without holding a consolidation slot).
  */
 export const AFTER_CONSOLIDATION_JOB = 'memory.after-consolidation';
 

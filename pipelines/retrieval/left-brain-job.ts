@@ -161,9 +161,10 @@ async function resolveEntities(
 }
 
 /**
- * The left-brain update as a post-consolidation step (`afterConsolidation` in pipelines/jobs.ts):
- * runs the handler in the `memory.after-consolidation` job the consolidation job enqueues, off the
- * critical path; that job is retried by the queue (store outages waited out, crashes survived).
+ * The left-brain update as a post-consolidation step (`afterConsolidation` in pipelines/jobs.ts): runs
+ * at the end of the consolidation job, and in a `memory.after-consolidation` job the queue retries
+ * when it failed there (store outages waited out, crashes survived). Idempotent: links are recorded
+ * once per utterance (`EntityIndex.record`'s `source`).
  */
 export function leftBrainStep(deps: LeftBrainDeps): (job: { tenant: TenantId; utteranceId: string }, factIds: string[]) => Promise<void> {
   const handler = createLeftBrainHandler(deps);

@@ -66,7 +66,7 @@ describe('registered job handlers (embedded stores, real USE-lite)', { timeout: 
 const redisSkip = await redisSkipReason();
 
 for (const queue of ['embedded', 'redis'] as const) {
-  describe(`around consolidation: its later steps a durable job of their own, kept extractions bounded (${queue === 'embedded' ? 'SQLite queue' : 'BullMQ'})`, {
+  describe(`around consolidation: its later steps inline, a durable job of their own when they fail, kept extractions bounded (${queue === 'embedded' ? 'SQLite queue' : 'BullMQ'})`, {
     timeout: 300_000, skip: queue === 'redis' ? redisSkip : undefined,
   }, () => {
     const log = pino({ level: 'silent' });
@@ -110,6 +110,33 @@ for (const queue of ['embedded', 'redis'] as const) {
         await new Promise((r) => setTimeout(r, 20));
       }
     }
+
+    test('steps that succeed run inside the consolidation job: one job per utterance', async () => {
+      const { config, remove } = deployment();
+      const stores = openStores(config, log);
+      const enqueued: string[] = [];
+      const enqueue = stores.queue.enqueue.bind(stores.queue);
+      stores.queue.enqueue = (async (name: string, data: unknown, options?: { jobId?: string }) => {
+        enqueued.push(name);
+        return enqueue(name, data as never, options);
+      }) as typeof stores.queue.enqueue;
+      const done: { utteranceId: string; factIds: string[] }[] = [];
+      try {
+        await registerJobHandlers({
+          config, stores, embedder, logger: log, publish: () => {},
+          afterConsolidation: [async (j, factIds) => { done.push({ utteranceId: j.utteranceId, factIds }); }],
+        });
+        const id = await storeTurn(stores);
+        await drainConsolidation(stores.queue, 120_000);
+        const facts = await stores.memory.processedFacts('t', id);
+        assert.ok(facts && facts.length > 0);
+        assert.deepEqual(done, [{ utteranceId: id, factIds: facts }], 'the step ran once, with the facts');
+        assert.deepEqual(enqueued, [CONSOLIDATION_JOB], 'no job of its own for the step');
+      } finally {
+        await stores.close(1000);
+        remove();
+      }
+    });
 
     test('a store outage in a step holds no consolidation job; the step runs once when the store answers', async () => {
       const { config, remove } = deployment();
