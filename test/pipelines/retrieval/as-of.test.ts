@@ -90,6 +90,13 @@ describe('questions that name a time are answered as of that time (real USE-lite
     assert.deepEqual(items.map((i) => i.id), (await ask('Where did Lena live before?', { asOf: false })).map((i) => i.id));
   });
 
+  test('a past cue besides a named time ("used to … in 2025") asks about the past as before', async () => {
+    const q = 'Where did Lena use to live in 2025?';
+    const items = await ask(q);
+    assert.match(said(items[0]), /Richmond/, show(items));
+    assert.deepEqual(items.map((i) => i.id), (await ask(q, { asOf: false })).map((i) => i.id));
+  });
+
   test('a time before anything was said: nothing held then, no item is preferred over another, marks as of now', async () => {
     const items = await ask('Where did Lena live in 2022?');
     const unjudged = await ask('Where did Lena live in 2022?', { supersededFactor: 1 });
