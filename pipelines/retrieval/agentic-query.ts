@@ -127,7 +127,8 @@ const now = (): number => performance.now();
  * or (opt-in) the best record covers every content word. The best turns are then fused with the
  * facts, profiles, relations and persona nodes the question matches (`answerItems`): evidence items
  * of every layer, best first, current memories above what they replaced unless the question asks
- * about the past (`temporalIntent`).
+ * about the past (`temporalIntent`); a question that names a time ("in 2024", "last year") is
+ * answered as of it: what held then ranks as current, even if replaced since (`asOf`).
  */
 export async function answerQuestion(
   retriever: Retriever, tenant: TenantId, input: QuestionInput, options: AgenticOptions = {},
@@ -242,11 +243,15 @@ export async function answerQuestion(
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, k * 3);
+  // A named time ("last year", "two months ago") is no past cue of its own: validity is judged as of
+  // it (`asOf`); a past cue besides it ("Where did Lena live before 2025?") asks about the past as before.
+  const asOf = (options.validity ?? true) && (options.asOf ?? true) && scope !== null;
+  const intent = temporalIntent(asOf ? scope.expressions.reduce((q, e) => q.replace(e, ' '), input.question) : input.question);
   const memoryStarted = now();
   const evidence = await answerItems({
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
-    terms: rewritten.terms, filters, askerId, factor, intent: temporalIntent(input.question), turns: final, k, rrfK, depth: ctx.depth,
+    terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
   }, who ? { ...options, supersededFactor: options.whoSupersededFactor ?? 1 } : options);
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;

@@ -9,7 +9,9 @@ import { factItem, personaItem, utteranceItem, type NameResolver } from './memor
 import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
 import { reciprocalRankFusion } from './rrf.js';
+import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
+import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
@@ -29,6 +31,14 @@ export interface MemoryLayerOptions {
    * about the past. False ignores validity (as before).
    */
   validity?: boolean;
+  /**
+   * Judge validity as of the time a question names (default true; with `validity`): given
+   * `MemoryLayerInput.asOf` windows and no past cue, an item that held then (`heldAsOf`) ranks as
+   * current even if replaced since, and one replaced before then, or begun after it, ranks as a
+   * superseded item does (`supersededFactor`); a matched fact that did not hold then brings the fact
+   * it replaced that did. Items stay marked as of now. False: validity as of now whatever the question names.
+   */
+  asOf?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -88,6 +98,8 @@ export interface MemoryLayerInput {
    */
   factor: (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }) => number;
   intent: TemporalIntent;
+  /** The times the question names, as validity windows (`TimeScope.windows`); none: validity as of now. */
+  asOf?: readonly AsOfWindow[];
   /** The loop's turns, best first (scores only order them). */
   turns: { u: Utterance; score: number }[];
   k: number;
@@ -132,11 +144,34 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const ownRank = (weight: number) => (f: Fact, i: number): number =>
     weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time });
   const superseded = (f: Fact): boolean => f.validTo !== null || factEnded(f, nowIso);
+  // As of a named time (no past cue): what held then is current, the rest ranks as replaced.
+  const windows = validity && (o.asOf ?? true) && intent !== 'past' ? input.asOf ?? [] : [];
+  const asOf = windows.length > 0;
+  const heldThen = (f: Fact): boolean => heldAsOf(f.validFrom, f.validTo ?? f.validUntil, windows);
+  const stale = (c: Candidate): boolean => (c.kind === 'turn' ? (asOf ? !heldAsOf(c.u.time, c.closedAt, windows) : c.closedAt !== null)
+    : c.kind === 'fact' && (asOf ? !heldThen(c.f) : superseded(c.f)));
   const candidates = (o.factsAsPointers ?? true)
     ? await pointerCandidates(input, turnCandidates, topical, facts.filter((f) => !topical.includes(f)), ownRank(o.factLiftWeight ?? 0),
-      (f, turnClosed) => !validity || intent === 'past' || turnClosed || !superseded(f))
+      (f, turnClosed) => !validity || intent === 'past' || turnClosed || !superseded(f) || (asOf && heldThen(f)))
     : itemCandidates(input, turnCandidates, topical, facts, ownRank(factW), share);
   const seen = new Set(candidates.map((c) => c.id));
+  if (asOf) {
+    // A matched fact that did not hold then brings the one it replaced that did (at most 3 steps back).
+    for (const c of [...candidates]) {
+      if (c.kind !== 'fact' || heldThen(c.f)) continue;
+      let prev = c.f.supersedes;
+      for (let step = 0; prev && step < 3 && !seen.has(prev); step++) {
+        const old = await stores.memory.getFact(tenant, prev);
+        if (!old) break;
+        seen.add(old.id);
+        if (heldThen(old)) {
+          candidates.push({ kind: 'fact', id: old.id, score: c.score, f: old });
+          break;
+        }
+        prev = old.supersedes;
+      }
+    }
+  }
   if (validity && intent === 'past') {
     // What a matched fact replaced answers "before": follow the chain back (at most 3 steps).
     for (const c of [...candidates]) {
@@ -156,9 +191,8 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
 
   const scored = candidates.flatMap((c) => {
-    const old = c.kind === 'turn' ? c.closedAt !== null : c.kind === 'fact' && superseded(c.f);
-    if (!validity || !old) return [c];
-    if (intent === 'current') return [];
+    if (!validity || !stale(c)) return [c];
+    if (intent === 'current' && !asOf) return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
 

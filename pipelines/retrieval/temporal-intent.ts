@@ -2,7 +2,8 @@
  * Whether a question asks about what holds now or what held before: `current` ("Where does Lena live
  * now?", "Is Ben still at Acme?", "What does Ana currently drink?"), `past` ("Where did Lena live
  * before?", "Where did she use to work?", "her previous job", "last year"), or null (no cue: current
- * memories rank first, replaced ones follow, marked).
+ * memories rank first, replaced ones follow, marked). `answerQuestion` reads it without the times the
+ * question names: "last year" or "two months ago" is judged as of that time, not as a past cue.
  */
 export type TemporalIntent = 'current' | 'past' | null;
 

@@ -6,9 +6,20 @@ export interface TimeRange {
   until: string;
 }
 
+/**
+ * A named time as validity is judged against it ("as of"): the range without slack; `open` when
+ * the question runs it on to now ("since March 2025", "after 2024") or back from the start ("until
+ * June", "by 2024").
+ */
+export interface AsOfWindow extends TimeRange {
+  open: boolean;
+}
+
 /** When a question is about: the ranges it names, and the words that named them. */
 export interface TimeScope {
   ranges: TimeRange[];
+  /** The same times as validity windows: no slack, a year for "last year", opened by "since" or "until". */
+  windows: AsOfWindow[];
   /** The question's text without its calendar dates (so "June", "2023" do not act as keywords). */
   rest: string;
   /** The time expressions as written ("on October 13, 2023", "last week"). */
@@ -35,6 +46,10 @@ const RELATIVE = /\b(?:yesterday|today|tonight|ago|last|this|past|previous)\b/i;
  * 6 November", "as of December 2023"): the conversation's own date, so no slack after it.
  */
 const SAID_AT = /\b(?:mention|mentioned|say|said|tell|told|talk|talked|share|shared|discuss|discussed|state|stated|as\s+of)\s*,?\s*(?:on|in|at|during)?\s*$/i;
+/** Words before a time that run it on to now ("since June", "after 2024"). */
+const ONWARD = /\b(?:since|after|from)\s*$/i;
+/** Words before a time that run it back from the start ("until June", "by 2024"). */
+const UPTO = /\b(?:until|till|til|by|through|up\s+to)\s*$/i;
 /** "in 2022", "during 2021": a bare year, which chrono leaves alone (it reads like any number). */
 const BARE_YEAR = /\b(?:in|during|since|of|by|for)\s+((?:19|20)\d\d)\b/gi;
 
@@ -52,10 +67,21 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   const after = (options.slackAfterDays ?? 14) * DAY_MS;
   const yearsBack = Math.max(1, options.yearsBack ?? 10);
   const ranges: TimeRange[] = [];
+  const windows: AsOfWindow[] = [];
   const expressions: string[] = [];
   let rest = question;
   const add = (start: number, end: number, said = false): void => {
     ranges.push({ since: new Date(start - before).toISOString(), until: new Date(end + (said ? 0 : after)).toISOString() });
+  };
+  // The validity window of a time named after `lead` (the question's words before it).
+  const addWindow = (start: number, end: number, lead: string): void => {
+    const onward = ONWARD.test(lead);
+    const upto = !onward && UPTO.test(lead);
+    const t = now.getTime();
+    // A time runs at most to now ("this year" as of March is January to March); "after June" begins when June ends.
+    const since = upto ? 0 : /\bafter\s*$/i.test(lead) ? end : start;
+    const until = onward ? Math.max(end, t) : start < t ? Math.min(end, t) : end;
+    windows.push({ since: new Date(since).toISOString(), until: new Date(until).toISOString(), open: onward || upto });
   };
 
   for (const r of chrono.parse(question, now)) {
@@ -75,13 +101,23 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
       if (known('day') || known('weekday') || !known('month')) return [Date.UTC(year, m, d), Date.UTC(year, m, d + 1)];
       return [Date.UTC(year, m, 1), Date.UTC(year, m + 1, 1)];
     };
+    const lead = question.slice(0, r.index);
     const end = r.end?.date();
     if (end) {
       const [ey, em, ed] = [end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()];
-      add(Date.UTC(y, m, known('day') ? d : 1), r.end!.isCertain('day') ? Date.UTC(ey, em, ed + 1) : Date.UTC(ey, em + 1, 1), said);
+      const range: [number, number] = [Date.UTC(y, m, known('day') ? d : 1), r.end!.isCertain('day') ? Date.UTC(ey, em, ed + 1) : Date.UTC(ey, em + 1, 1)];
+      add(...range, said);
+      addWindow(...range, lead);
     } else if (known('month') && !known('year')) {
       for (let i = 0; i < yearsBack; i++) add(...span(now.getUTCFullYear() - i), said);
-    } else add(...span(y), said);
+      // As of "June": the latest June that has begun.
+      const latest = span(now.getUTCFullYear());
+      addWindow(...(latest[0] <= now.getTime() ? latest : span(now.getUTCFullYear() - 1)), lead);
+    } else {
+      add(...span(y), said);
+      // "last year", "this year" name a calendar year (chrono gives a day of it).
+      addWindow(...(/\byear\b/i.test(r.text) && !/\bago\b/i.test(r.text) && !known('month') ? [Date.UTC(y, 0, 1), Date.UTC(y + 1, 0, 1)] as [number, number] : span(y)), lead);
+    }
     expressions.push(r.text);
     if (calendar) rest = rest.replace(r.text, ' ');
   }
@@ -89,10 +125,11 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     if (!rest.includes(match[0])) continue;
     const year = Number(match[1]);
     add(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1));
+    addWindow(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1), question.slice(0, match.index) + match[0].slice(0, -4));
     expressions.push(match[0]);
     rest = rest.replace(match[0], ' ');
   }
-  return ranges.length > 0 ? { ranges, rest: rest.replace(/\s+/g, ' ').trim(), expressions } : null;
+  return ranges.length > 0 ? { ranges, windows, rest: rest.replace(/\s+/g, ' ').trim(), expressions } : null;
 }
 
 /** True when the ISO time `time` lies in one of `ranges`. */

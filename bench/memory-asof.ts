@@ -1,0 +1,125 @@
+/**
+ * Questions that name a time, answered as of that time: 10 people with dated changes of mind
+ * (residence, employer, job, diet), 43 questions naming a time ("in 2024", "in March 2025", "last
+ * year", "two years ago"), asking about now, about before, or with no cue (bench/data/asof.jsonl,
+ * written for this bench before any run on it; held out: nothing was chosen on it). Each person's
+ * lines (with a friend's replies) run through the real consolidation and left-brain handlers
+ * (embedded extractor, USE-lite, SQLite), one tenant per person, at the times the set gives; each
+ * question is asked through `answerQuestion` with its `now` (default 2026-05-20).
+ *
+ * An answer is right when the item's source turns include a line holding one of the question's
+ * `answer` fragments. Reports top-1 and any@3 for validity as of now (`asOf: false`, as before) and
+ * as of the named time (`asOf: true`, the default) in the same run, each with its 95 % bootstrap
+ * interval and the paired difference, overall and per kind of question.
+ *
+ *   npm run build && node dist/bench/memory-asof.js [--show]
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pino } from 'pino';
+import { openDatabase } from '../graph/sqlite/database.js';
+import { SqliteEntityIndex } from '../graph/sqlite/sqlite-entity-index.js';
+import { SqliteGraphStore } from '../graph/sqlite/sqlite-graph-store.js';
+import { SqliteLexicalIndex } from '../graph/sqlite/sqlite-lexical-index.js';
+import { SqliteMemoryStore } from '../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../graph/sqlite/sqlite-vector-store.js';
+import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
+import { createConsolidationHandler } from '../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
+import { repoRoot } from '../pipelines/models/repo-root.js';
+import { answerQuestion } from '../pipelines/retrieval/agentic-query.js';
+import { createLeftBrainHandler } from '../pipelines/retrieval/left-brain-job.js';
+import { Retriever } from '../pipelines/retrieval/retriever.js';
+import { temporalIntent } from '../pipelines/retrieval/temporal-intent.js';
+import { timeScope } from '../pipelines/retrieval/time-scope.js';
+import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
+
+interface Person {
+  id: number; person: string; friend: string;
+  lines: { by: string; text: string; time: string }[];
+  questions: { q: string; now?: string; answer: string[] }[];
+}
+type Kind = 'time' | 'now' | 'before' | 'no cue';
+
+const DEFAULT_NOW = '2026-05-20T12:00:00Z';
+const SYSTEMS = [['as of now (before)', { asOf: false }], ['as of the named time', { asOf: true }]] as const;
+
+/** The kind of a question: it names a time, asks about now, about before, or has no cue. */
+function kindOf(q: string, now: Date): Kind {
+  if (timeScope(q, now) !== null) return 'time';
+  const intent = temporalIntent(q);
+  return intent === 'current' ? 'now' : intent === 'past' ? 'before' : 'no cue';
+}
+
+async function main(): Promise<void> {
+  const people = readFileSync(path.join(repoRoot(), 'bench', 'data', 'asof.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Person);
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const memory = new SqliteMemoryStore(db);
+  const vectors = new SqliteVectorStore(db);
+  const lexical = new SqliteLexicalIndex(db);
+  const entities = new SqliteEntityIndex(db);
+  const embedder = new UseLiteEmbedder();
+  const logger = pino({ level: 'silent' });
+  const consolidate = createConsolidationHandler({ graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(), onOps: () => {}, logger });
+  const leftBrain = createLeftBrainHandler({ graph, memory, vectors, entities, embedder, logger });
+  const retriever = new Retriever({ graph, memory, vectors, lexical }, entities, embedder, { minPool: 1 });
+  const signal = new AbortController().signal;
+  const rows: { kind: Kind; top1: number[]; any3: number[]; q: string; got: string[] }[] = [];
+  let job = 0;
+  for (const p of people) {
+    const tenant = `asof${p.id}`;
+    const ids: Record<string, string> = {};
+    for (const name of [p.person, p.friend]) ids[name] = (await graph.createParticipant(tenant, { name })).id;
+    const lineIds: { id: string; text: string }[] = [];
+    let session = '';
+    for (const l of p.lines) {
+      // A new session on each new day.
+      const day = `s${l.time.slice(0, 10)}`;
+      if (day !== session) await graph.openSession(tenant, (session = day), l.time);
+      const to = l.by === p.person ? p.friend : p.person;
+      const [u] = await graph.addUtterances(tenant, [{ sessionId: session, speakerId: ids[l.by] as string, addresseeIds: [ids[to] as string],
+        text: l.text, startMs: null, endMs: null, time: l.time, confidence: null, audioRef: null }]);
+      job += 1;
+      await consolidate({ id: `c${job}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u!.id } }, signal);
+      const factIds = (await memory.processedFacts(tenant, u!.id)) ?? [];
+      await leftBrain({ id: `l${job}`, name: 'retrieval.left-brain', attempt: 1, data: { tenant, utteranceId: u!.id, factIds } }, signal);
+      lineIds.push({ id: u!.id, text: l.text });
+    }
+    for (const q of p.questions) {
+      const right = new Set(lineIds.filter((l) => q.answer.some((a) => l.text.includes(a))).map((l) => l.id));
+      if (right.size === 0) throw new Error(`person ${p.id}: no line holds the answer of "${q.q}"`);
+      const now = new Date(q.now ?? DEFAULT_NOW);
+      const row = { kind: kindOf(q.q, now), top1: [] as number[], any3: [] as number[], q: q.q, got: [] as string[] };
+      for (const [, options] of SYSTEMS) {
+        const items = (await answerQuestion(retriever, tenant, { question: q.q, k: 3, now }, options)).evidence;
+        const hit = items.map((i) => i.refer_ids.some((r) => right.has(r)));
+        row.top1.push(hit[0] ? 1 : 0);
+        row.any3.push(hit.some(Boolean) ? 1 : 0);
+        row.got.push(items[0]?.source_text ?? items[0]?.text ?? '(none)');
+      }
+      rows.push(row);
+    }
+  }
+  console.log(`memory-asof: ${people.length} people, ${rows.length} questions`);
+  console.log('| questions | n | measure | as of now (before) | as of the named time | difference (paired) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const kind of ['all', 'time', 'now', 'before', 'no cue'] as const) {
+    const rs = rows.filter((r) => kind === 'all' || r.kind === kind);
+    if (rs.length === 0) continue;
+    for (const m of ['top1', 'any3'] as const) {
+      const [a, b] = [0, 1].map((s) => rs.map((r) => r[m][s] as number)) as [number[], number[]];
+      console.log(`| ${kind} | ${rs.length} | ${m === 'top1' ? 'top-1' : 'any@3'} | ${pct(bootstrapMean(a))} | ${pct(bootstrapMean(b))} | ${pct(bootstrapDelta(b, a), true)} |`);
+    }
+  }
+  if (process.argv.includes('--show')) {
+    for (const r of rows) {
+      if (r.top1[0] !== r.top1[1] || r.top1[1] === 0) console.log(`  [${r.kind}] ${r.q}: before ${r.top1[0] ? 'right' : 'wrong'} ("${r.got[0]}"), as of ${r.top1[1] ? 'right' : 'wrong'} ("${r.got[1]}")`);
+    }
+  }
+  await embedder.close();
+  db.close();
+}
+
+await main();
