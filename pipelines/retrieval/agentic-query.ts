@@ -65,22 +65,6 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    */
   subjectOnlyBoost?: boolean;
   /**
-   * In a question that asks for a person (`asksWho`: "Who told Ben…?"), the forward share neighbours
-   * receive (`neighbourWeight`) is multiplied by this: the evidence is the turn
-   * that says the thing, and its reply must not rise above it; default 1 (unchanged).
-   */
-  whoNeighbourFactor?: number;
-  /**
-   * Score bonus factor for turns addressed to, or naming, a participant the question names as
-   * addressee ("Who told **Ben**…?", "What did Ana promise **Ben**?"; see `RewrittenQuestion.addresseeIds`); default 0.
-   */
-  namedAddresseeBoost?: number;
-  /**
-   * In a question that asks for a person, score factor for turns spoken by a participant the question
-   * names but not as its subject ("Who told **Ben**…?": Ben's own turns are not the answer); default 1.
-   */
-  whoNamedSpeakerFactor?: number;
-  /**
    * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
    * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
    * stays true when the thing is later cancelled or changed; default 1 (chosen on multiparty-dev and
@@ -138,7 +122,7 @@ export async function answerQuestion(
   const maxRounds = Math.min(3, Math.max(1, options.maxRounds ?? 3));
   const cap = Math.max(options.perRound ?? 20, k);
   const who = asksWho(input.question);
-  const neighbourWeight = (options.neighbourWeight ?? 0.5) * (who ? options.whoNeighbourFactor ?? 1 : 1);
+  const neighbourWeight = options.neighbourWeight ?? 0.5;
   const laterWeight = options.laterRoundWeight ?? 0.7;
   const askerId = input.asker ?? null;
   const rrfK = options.rrfK ?? 5;
@@ -217,23 +201,12 @@ export async function answerQuestion(
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
   const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
-  const addresseeBoost = options.namedAddresseeBoost ?? 0;
-  const toWhom = rewritten.addresseeIds;
-  // The name words (as the question has them) of each participant named as addressee.
-  const toWhomWords = new Set(participants.filter((p) => toWhom.includes(p.id))
-    .flatMap((p) => [p.name, ...p.aliases].flatMap((n) => (n ? tokens(n) : []))).filter((w) => rewritten.nameWords.includes(w)));
-  const notAnswer = who ? rewritten.participantIds.filter((p) => !rewritten.subjectIds.includes(p)) : [];
-  const whoNamed = options.whoNamedSpeakerFactor ?? 1;
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const named = m.speakerIds.some((s) => boosted.includes(s));
-    const to = addresseeBoost > 0 && toWhom.length > 0 && !m.speakerIds.some((s) => toWhom.includes(s)) &&
-      (m.addresseeIds.some((a) => toWhom.includes(a)) || tokens(m.text).some((w) => toWhomWords.has(w)));
-    const other = whoNamed !== 1 && m.speakerIds.length > 0 && m.speakerIds.every((s) => notAnswer.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(m.text, answerType);
-    return (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
-      (to ? 1 + addresseeBoost : 1) * (other ? whoNamed : 1);
+    return (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
   };
   const final = ranking
     .filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance))

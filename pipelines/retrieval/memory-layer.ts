@@ -50,12 +50,6 @@ export interface MemoryLayerOptions {
    * on LoCoMo conversations 6–7 a cap of 2 cost 20 points of category-5 any@5 (docs/BENCHMARKS.md).
    */
   stretchCap?: number;
-  /**
-   * Soft diversity (maximal marginal relevance): while the answer is filled, an item's score is
-   * multiplied by this factor once for every item already served from its stretch (`stretchTurns`),
-   * so a stretch keeps its places only while its items outscore the best from elsewhere; default 1 (off).
-   */
-  stretchDecay?: number;
   /** Turns either side of an item that count as its stretch; default 3. */
   stretchTurns?: number;
   /**
@@ -123,7 +117,7 @@ export interface MemoryLayerInput {
  * (`factsAsPointers`): a ranked turn is served as its best matched fact, carrying the turn's words;
  * otherwise a fact scores the better of its weighted rank among the matched facts and the score of
  * its best-ranked source turn, and stands beside the turns. Validity: see
- * `MemoryLayerOptions.validity`; diversity: `stretchCap` and `stretchDecay`. Returns at most `k` items: best first, then
+ * `MemoryLayerOptions.validity`; diversity: `stretchCap`. Returns at most `k` items: best first, then
  * any that only filled places left after the diversity cap.
  */
 export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions = {}): Promise<MemoryItem[]> {
@@ -210,7 +204,6 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const covered = new Set<string>();
   const kept: Candidate[] = [];
   const deferred: Candidate[] = [];
-  const decay = o.stretchDecay ?? 1;
   const inStretch = (c: Candidate): number => {
     const at = place(c);
     return at === undefined ? 0 : kept.filter((x) => {
@@ -220,16 +213,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   };
   const pending = [...scored];
   while (kept.length < input.k && pending.length > 0) {
-    // Best first; with `stretchDecay`, an item loses that factor per item already served from its stretch.
-    let at = 0;
-    if (decay < 1) {
-      let best = -Infinity;
-      pending.forEach((c, i) => {
-        const s = c.score * decay ** inStretch(c);
-        if (s > best) [best, at] = [s, i];
-      });
-    }
-    const [c] = pending.splice(at, 1) as [Candidate];
+    const c = pending.shift() as Candidate;
     if (served(c)) continue;
     const crowded = cap > 0 && inStretch(c) >= cap;
     if (crowded) {
