@@ -1,11 +1,13 @@
 /**
- * What running the steps after consolidation as a job of their own (`memory.after-consolidation`)
- * costs consolidation throughput: jobs/s through the embedded queue (SQLite, real USE-lite, rule
- * extractor) with one post-consolidation step that does nothing, so each utterance makes two jobs,
- * against the same turns with no step (the baseline, same run: one job per utterance, as the inline
- * call of the step cost before). Runs alternate the two arms in pairs (AB, BA, …) on fresh data
- * directories; the turns are synthetic (no parameter is chosen here).
- * Run: node dist/bench/after-consolidation-overhead.js [--turns 80] [--pairs 5]
+ * What the steps after consolidation cost consolidation throughput: utterances/s through the embedded
+ * queue (SQLite, real USE-lite, rule extractor), in three arms on the same turns: no step (baseline:
+ * one job per utterance); one step that does nothing, run inline at the end of the consolidation job
+ * (what the server does: still one job per utterance); the same step failing once inline, so each
+ * utterance's steps are handed to a `memory.after-consolidation` job of their own (two jobs per
+ * utterance: what every utterance cost before the steps ran inline, and what a failing step costs
+ * now). The arms rotate (ABC, BCA, CAB, …) on fresh data directories after a warm-up run; the turns
+ * are synthetic (no parameter is chosen here).
+ * Run: node dist/bench/after-consolidation-overhead.js [--turns 80] [--rounds 6]
  */
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
@@ -19,7 +21,7 @@ import { bootstrapDelta, bootstrapMean } from './lib/bootstrap.js';
 import { argNumber } from './lib/cli.js';
 
 const turns = argNumber('turns', 80);
-const pairs = argNumber('pairs', 5);
+const rounds = argNumber('rounds', 6);
 const log = pino({ level: 'silent' });
 const embedder = new UseLiteEmbedder();
 const CITIES = ['Porto', 'Lisbon', 'Boulder', 'Leeds', 'Turin', 'Graz', 'Ghent', 'Bergen'];
@@ -60,21 +62,32 @@ async function run(steps: AfterConsolidation[]): Promise<number> {
 }
 
 const noop: AfterConsolidation = async () => {};
+/** Fails the first time it meets an utterance (inline), succeeds the next (in its own job). */
+function failingOnce(): AfterConsolidation {
+  const seen = new Set<string>();
+  return async (job) => {
+    if (seen.has(job.utteranceId)) return;
+    seen.add(job.utteranceId);
+    throw new Error('step failed inline');
+  };
+}
 await run([]); // warm-up: the model, the JIT
-const base: number[] = [];
-const withJob: number[] = [];
-for (let p = 0; p < pairs; p++) {
-  if (p % 2 === 0) {
-    base.push(await run([]));
-    withJob.push(await run([noop]));
-  } else {
-    withJob.push(await run([noop]));
-    base.push(await run([]));
+const arms = {
+  base: { label: 'no step (one job per utterance)', steps: (): AfterConsolidation[] => [], rates: [] as number[] },
+  inline: { label: 'a no-op step inline (one job per utterance)', steps: (): AfterConsolidation[] => [noop], rates: [] as number[] },
+  job: { label: 'the step in a job of its own (two jobs per utterance)', steps: (): AfterConsolidation[] => [failingOnce()], rates: [] as number[] },
+};
+const order = [arms.base, arms.inline, arms.job];
+for (let r = 0; r < rounds; r++) {
+  for (let k = 0; k < order.length; k++) {
+    const arm = order[(r + k) % order.length]!;
+    arm.rates.push(await run(arm.steps()));
   }
-  console.log(`pair ${p + 1}: baseline ${base[p]!.toFixed(2)} utterances/s, with the after-consolidation job ${withJob[p]!.toFixed(2)} utterances/s`);
+  console.log(`round ${r + 1}: ${order.map((a) => `${a.label} ${a.rates[r]!.toFixed(2)}`).join('; ')} utterances/s`);
 }
 const f = (ci: { mean: number; lo: number; hi: number }): string => `${ci.mean.toFixed(2)} [${ci.lo.toFixed(2)}, ${ci.hi.toFixed(2)}]`;
-console.log(`baseline (no step, one job per utterance): ${f(bootstrapMean(base))} utterances/s`);
-console.log(`with the step as its own job (two jobs per utterance): ${f(bootstrapMean(withJob))} utterances/s`);
-console.log(`paired difference (with − baseline): ${f(bootstrapDelta(withJob, base))} utterances/s`);
+for (const a of order) console.log(`${a.label}: ${f(bootstrapMean(a.rates))} utterances/s`);
+console.log(`paired difference, inline − no step: ${f(bootstrapDelta(arms.inline.rates, arms.base.rates))} utterances/s`);
+console.log(`paired difference, own job − no step: ${f(bootstrapDelta(arms.job.rates, arms.base.rates))} utterances/s`);
+console.log(`paired difference, inline − own job: ${f(bootstrapDelta(arms.inline.rates, arms.job.rates))} utterances/s`);
 await embedder.close();
