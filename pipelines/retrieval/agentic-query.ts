@@ -23,7 +23,7 @@ export interface QuestionInput {
   sessionId?: string;
   speakerId?: string;
   addresseeId?: string;
-  /** What relative times ("last week") count from; default now. */
+  /** When the question is asked: what relative times ("last week") count from and what has ended by ("for a month"); default now.*/
   now?: Date;
   signal?: AbortSignal;
 }
@@ -225,6 +225,7 @@ export async function answerQuestion(
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
+    ...(input.now ? { now: input.now.toISOString() } : {}),
   }, who ? { ...options, supersededFactor: options.whoSupersededFactor ?? 1 } : options);
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;

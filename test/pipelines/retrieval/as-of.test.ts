@@ -106,3 +106,30 @@ describe('questions that name a time are answered as of that time (real USE-lite
     assert.ok(items.some((i) => /Berkeley/.test(said(i)) && !i.superseded));
   });
 });
+
+describe('a temporary state has ended or not as of when the question is asked', () => {
+  const T = 't_asked_at';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T, ['Tom', 'Lena']);
+    await f.say('s1', 'Tom', ['Lena'], "I hurt my back, so I can't lift heavy things for a month.", '2026-11-02T09:00:00Z');
+    await f.say('s1', 'Lena', ['Tom'], 'Take care of yourself.', '2026-11-02T09:01:00Z');
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+  const back = async (now: string): Promise<MemoryItem | undefined> =>
+    (await answerQuestion(retriever, T, { question: 'Can Tom lift heavy things?', k: 3, now: new Date(now) })).evidence
+      .find((i) => /lift heavy things/.test(i.source_text ?? i.text));
+
+  test('"for a month" said on 2 November: current on 10 November, ended (superseded) by 20 December', async () => {
+    const early = await back('2026-11-10T12:00:00Z');
+    assert.ok(early, 'served');
+    assert.equal(early.superseded, false, JSON.stringify(early));
+    const late = await back('2026-12-20T12:00:00Z');
+    assert.ok(late, 'served');
+    assert.equal(late.superseded, true, JSON.stringify(late));
+  });
+});
