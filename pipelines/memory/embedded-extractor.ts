@@ -3,7 +3,8 @@ import type { ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
-import { settles, slotChange } from './changes.js';
+import { isIntention, settles, slotChange } from './changes.js';
+import { readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
@@ -110,8 +111,13 @@ export class EmbeddedExtractor implements Extractor {
       }
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       const until = stateEnd(raw, u.time);
+      // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
+      const about = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'))
+        && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || settled !== null);
+      const planObject = sentenceFacts.some(about) ? readPlanObject(this.#nlp, text) : null;
       for (const f of sentenceFacts) {
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until };
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until,
+          ...(planObject && about(f) ? { planObject } : {}) };
         facts.push(settled && f.slot === null ? { ...said, settles: settled } : said);
       }
     }
