@@ -85,6 +85,8 @@ export interface PlanObject {
   actionNamed?: boolean;
   /** Outcomes: heads (or the verb) after "instead of" / "rather than": what the alternative replaces. */
   replaces?: string[];
+  /** The action is told as done: a past tense or a passive participle, not negated, asked or hedged ("Lena picked up the cake"). */
+  past?: boolean;
 }
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */

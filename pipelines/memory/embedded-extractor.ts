@@ -112,13 +112,17 @@ export class EmbeddedExtractor implements Extractor {
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       const until = stateEnd(raw, u.time);
       // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
-      const about = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'))
-        && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || settled !== null);
-      const planObject = sentenceFacts.some(about) ? readPlanObject(this.#nlp, text) : null;
+      const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
+      const planObject = sentenceFacts.some(open) ? readPlanObject(this.#nlp, text) : null;
+      // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
+      const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
+      const outcome = settled ?? (toldDone ? 'done' : null);
+      const about = (f: ExtractedFact): boolean => open(f)
+        && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null);
       for (const f of sentenceFacts) {
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until,
-          ...(planObject && about(f) ? { planObject } : {}) };
-        facts.push(settled && f.slot === null ? { ...said, settles: settled } : said);
+        const object = planObject && about(f) ? { planObject: toldDone ? { ...planObject, actionNamed: true } : planObject } : {};
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };
+        facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }
     }
     return { facts, profileUpdates };

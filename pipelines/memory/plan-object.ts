@@ -47,10 +47,20 @@ function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } 
   for (;;) {
     let head: string | null = null;
     let stopped = false;
-    while (j < toks.length && inPhrase(toks[j]!)) {
+    let determined = false;
+    let named = false;
+    // After a determiner or a possessive and before any noun, a verb form is a participle ("the leaking
+    // tap") or a noun the tagger read as a verb ("the cake"): part of the phrase, and its head when last.
+    // After a noun, a verb or a possessive starts a clause of its own ("the cake my sister likes").
+    const member = (t: Tok): boolean => (t.pos === 'PRON' && named ? false : inPhrase(t))
+      || (determined && !named && t.pos === 'VERB');
+    while (j < toks.length && member(toks[j]!)) {
       const t = toks[j]!;
-      if (nounish(t) && NOT_OBJECTS.has(t.lemma)) stopped = true;
-      else if (nounish(t) && !stopped) head = t.lemma;
+      if (t.pos === 'DET' || t.pos === 'PRON') determined = true;
+      const nounLike = nounish(t) || t.pos === 'VERB';
+      if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
+      if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
+      else if (nounLike && !stopped) head = t.lemma;
       j++;
     }
     if (head) heads.push(head);
@@ -147,9 +157,24 @@ export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
   }
   const out: PlanObject = { verb: verb ? clause[verb.at]!.lemma : null, objects: [...new Set(objects)], complements: [...new Set(complements)] };
   if (verb?.named) out.actionNamed = true;
+  if (verb && toldAsDone(clause, verb.at, sentence)) out.past = true;
   if (replaces.length > 0) out.replaces = [...new Set(replaces)];
   if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
   return out;
+}
+
+const HEDGES = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'to', 'not', "n't", 'never', 'if', 'when', 'once', 'until', 'before']);
+
+/**
+ * True when the clause tells its action as done: the verb is a past form or a participle ("picked",
+ * "was installed"; "went", "built"), with no modal, "to", negation or condition before it, in no question.
+ */
+function toldAsDone(clause: Tok[], at: number, sentence: string): boolean {
+  const v = clause[at]!;
+  const word = v.word.toLowerCase();
+  if (/\?\s*$/.test(sentence) || word === v.lemma || /ing$/.test(word) || word === `${v.lemma}s` || word === `${v.lemma}es`
+    || (/ies$/.test(word) && v.lemma.endsWith('y'))) return false;
+  return !clause.slice(0, at).some((t) => HEDGES.has(t.word.toLowerCase()) || HEDGES.has(t.lemma));
 }
 
 /** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */
@@ -168,8 +193,8 @@ export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what ab
  * - instead / decided: the alternative names an action, not a habit; "instead of X" names the plan
  *   (X among its object, complements or verb); without it, the alternative shares the plan's verb or
  *   a head noun of its object or complements ("bring a salad to the potluck instead" / "make lasagne
- *   for the potluck"); a decision without "instead" settles only a proposal (`PROPOSAL`), by a shared
- *   head noun;
+ *   for the potluck"); a decision without "instead" settles only a proposal (`PROPOSAL`) whose object
+ *   (or, with none, complement) it names;
  * - cancelled: not read here (the caller keeps the shared-word rule).
  * `sentence` is the outcome's text (for the habit test), `planText` the plan's.
  */
@@ -185,6 +210,9 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     return outcome.replaces.some((w) => planWords.has(w) || w === plan.verb);
   }
   const shared = [...outcome.objects, ...outcome.complements].some((w) => planWords.has(w));
-  if (how === 'decided') return shared && PROPOSAL.test(planText);
+  // A decision chooses what the proposal acts on ("hold the reunion at…" / "could hold the reunion…"), not
+  // only where or for what ("plant tomatoes in the garden" / "could get a fence for the garden").
+  const proposed = new Set(aboutWords(plan));
+  if (how === 'decided') return [...outcome.objects, ...outcome.complements].some((w) => proposed.has(w)) && PROPOSAL.test(planText);
   return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go');
 }

@@ -21,7 +21,7 @@ const read = (s: string): PlanObject | null => readPlanObject(wink(), s);
 test('a plan object is the verb and the head nouns of its object, lemmatised', () => {
   assert.deepEqual(read("I'll build the raised beds next week."), { verb: 'build', objects: ['bed'], complements: [] }, 'a date is no object');
   assert.deepEqual(read('We could spend the grant on a new water tank.'), { verb: 'spend', objects: ['grant'], complements: ['tank'] });
-  assert.deepEqual(read('The raised beds are finished.'), { verb: 'finish', objects: ['bed'], complements: [] }, 'passive: the subject is the object');
+  assert.deepEqual(read('The raised beds are finished.'), { verb: 'finish', objects: ['bed'], complements: [], past: true }, 'passive: the subject is the object');
   assert.deepEqual(read('I finished writing my book.'), { verb: 'write', objects: ['book'], complements: [], actionNamed: true });
   assert.deepEqual(read('Can you send me the list of seedlings?'), { verb: 'send', objects: ['list'], complements: ['seedling'] }, 'a pronoun object names nothing');
   assert.deepEqual(read("I'm going to clean out the garage."), { verb: 'clean', objects: ['garage'], complements: [] }, 'a particle belongs to the verb');
@@ -30,6 +30,17 @@ test('a plan object is the verb and the head nouns of its object, lemmatised', (
   assert.deepEqual(read('We decided to spend the grant on rain barrels instead of the water tank.')?.replaces, ['tank']);
   assert.equal(read('dairy-free options like almond milk instead')?.verb, null, 'no action named');
   assert.deepEqual(read('I think a rain barrel system would be cheaper.'), { verb: null, objects: ['system'], complements: [] });
+  assert.deepEqual(read("I'm going to fix the leaking tap in the bathroom.")?.objects, ['tap'], 'a participle, and a noun tagged as a verb, stay in the phrase');
+  assert.deepEqual(read('I want to buy the cake my sister likes.')?.objects, ['cake'], 'a clause after the noun is not its head');
+});
+
+test('an action told as done: a past form or a participle, not hedged, negated or asked', () => {
+  assert.equal(read('I picked up the parcel from the post office.')?.past, true);
+  assert.equal(read('The fence was painted on Monday.')?.past, true);
+  assert.equal(read("I'll pick up the parcel.")?.past, undefined);
+  assert.equal(read("I didn't pick up the parcel.")?.past, undefined);
+  assert.equal(read('If I picked up the parcel, it would be here.')?.past, undefined);
+  assert.equal(read('Did you pick up the parcel?')?.past, undefined);
 });
 
 test('settling by plan object: the outcome names the plan\'s object; a named action must be the plan\'s', () => {
@@ -97,6 +108,12 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
     const promise = planned('f_promise', 'Tom will call everyone about the reunion', "I'll call everyone about the reunion.");
     assert.deepEqual(await d.decide({ fact: decision, candidates: [{ fact: promise, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' });
     assert.equal(settles("I'll go with you to the station."), null, 'going with someone is no decision');
+  });
+
+  test('a decision settles the proposal whose object it names, not one that only shares a place', async () => {
+    const fence = planned('f_fence', 'Tom should get a new fence for the yard', 'We should get a new fence for the yard.');
+    const beans = said('Tom decided to grow beans in the yard', 'We decided to grow beans in the yard.');
+    assert.deepEqual(await d.decide({ fact: beans, candidates: [{ fact: fence, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' });
   });
 
   test('facts stored before plan objects keep the shared-word rule', async () => {
@@ -168,6 +185,23 @@ describe('plan objects through extraction, storage and consolidation (real USE-l
     await say(tom, lena, 'The raised beds are finished.');
     assert.notEqual((await factsOf(beds))[0]?.validTo, null, 'the beds plan is done');
     assert.equal((await factsOf(flowers))[0]?.validTo, null, 'the flowers plan stays open');
+  });
+
+  test('an action told as done with no done-word closes the plan of that verb and object only', async () => {
+    const parcel = await say(lena, tom, "I'll pick up the parcel from the post office tomorrow.");
+    const stamps = await say(lena, tom, 'I want to buy stamps at the post office.');
+    await say(tom, lena, 'Lena picked up the parcel, it is on the table.');
+    assert.notEqual((await factsOf(parcel))[0]?.validTo, null, 'picked up: done');
+    assert.equal((await factsOf(stamps))[0]?.validTo, null, 'the other plan at the post office stays open');
+    const call = await say(lena, tom, "I'll call the landlord about the heating.");
+    await say(lena, tom, 'I emailed the landlord about the rent.');
+    assert.equal((await factsOf(call))[0]?.validTo, null, 'another action on the same person settles nothing');
+  });
+
+  test('"maybe we should…" is kept as a proposal', async () => {
+    const [proposal] = await factsOf(await say(lena, tom, 'Maybe we should paint the shed green.'));
+    assert.equal(proposal?.content, 'Maybe Lena and Tom should paint the shed green');
+    assert.deepEqual(proposal?.planObject?.objects, ['shed']);
   });
 
   test('a plan stored without a plan object (before they existed) is still closed by the shared-word rule', async () => {
