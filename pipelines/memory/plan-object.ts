@@ -19,7 +19,7 @@ const FRAME_BEFORE_VERB = new Set(['have', 'do', 'plan', 'want', 'hope', 'intend
 /** Verbs that say an action is over; followed by a verb ("finished writing"), that verb is the action. */
 const DONE_VERBS = new Set(['finish', 'complete', 'do', 'wrap', 'stop']);
 /** Particles of phrasal verbs ("pick up the cake", "clean out the garage"). */
-const PARTICLES = new Set(['up', 'out', 'off', 'down', 'away', 'back', 'over', 'in']);
+const PARTICLES = new Set(['up', 'out', 'off', 'down', 'away', 'back']);
 /** Nouns that date or size an action rather than say what it is about. */
 const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
   'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november',
@@ -182,6 +182,9 @@ function aboutWords(o: PlanObject): string[] {
   return o.objects.length > 0 ? o.objects : o.complements;
 }
 
+/** A wish, not a plan: one trip to the beach does not settle "wants to go to the beach more". */
+const WISH = /\b(?:wants? to|hopes? to|would (?:like|love) to|wish(?:es)? to|dreams? (?:of|about))\b/i;
+
 /** A proposal: an option put forward, not a promise or a wish ("we could…", "maybe we should…", "…would be cheaper"). */
 export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what about|why don['’]t|would be)\b/i;
 
@@ -189,7 +192,9 @@ export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what ab
  * Whether an outcome, an alternative ("instead") or a decision settles a plan, by what each is about:
  * - done: the outcome names the plan's object ("the raised beds are finished" / "build the raised
  *   beds"); when it names which action was done ("finished writing the book"), that must be the
- *   plan's action too ("publish a book" is not done by writing one);
+ *   plan's action too ("publish a book" is not done by writing one); an action told as done with no
+ *   done-word ("Lena picked up the cake": `past` and `actionNamed`) settles a plan, commitment or
+ *   request, not a wish ("wants to go to the beach more");
  * - instead / decided: the alternative names an action, not a habit; "instead of X" names the plan
  *   (X among its object, complements or verb); without it, the alternative shares the plan's verb or
  *   a head noun of its object or complements ("bring a salad to the potluck instead" / "make lasagne
@@ -202,6 +207,7 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && plan.verb && outcome.verb !== plan.verb) return false;
+    if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }

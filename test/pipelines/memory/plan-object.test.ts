@@ -196,6 +196,11 @@ describe('plan objects through extraction, storage and consolidation (real USE-l
     const call = await say(lena, tom, "I'll call the landlord about the heating.");
     await say(lena, tom, 'I emailed the landlord about the rent.');
     assert.equal((await factsOf(call))[0]?.validTo, null, 'another action on the same person settles nothing');
+    const wish = await say(lena, tom, 'I want to visit the museum more often.');
+    const visit = await say(lena, tom, "I'm going to visit the gallery on Saturday.");
+    await say(lena, tom, 'I visited the museum on Sunday.');
+    assert.equal((await factsOf(wish))[0]?.validTo, null, 'one visit does not settle a wish');
+    assert.equal((await factsOf(visit))[0]?.validTo, null, 'the same verb on another object settles nothing');
   });
 
   test('"maybe we should…" is kept as a proposal', async () => {
