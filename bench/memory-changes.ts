@@ -2,9 +2,10 @@
  * Changes of mind: pairs of statements written for this bench: bench/data/changes.jsonl (61 pairs:
  * residence, job, employer, relationship, diet, plans, preferences and commitments, paraphrased,
  * and (ids 49 on) statements that must not close an earlier fact (an outcome denied, not yet, of
- * another topic; a group joined; a restated ending)) and bench/data/closures.jsonl (28 pairs, ids
- * 101 on: which plan an outcome, an "instead" or a decision closes; written before the plan-object
- * rules were run on them, all held out). The two statements of a pair are a month apart in two
+ * another topic; a group joined; a restated ending)), bench/data/closures.jsonl (28 pairs, ids
+ * 101 on: which plan an outcome, an "instead" or a decision closes; held out for the first plan-object
+ * rules, development data since) and bench/data/closures-2.jsonl (24 pairs, ids 201 on, written
+ * after those fixes, held out for the final rules). The two statements of a pair are a month apart in two
  * sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
