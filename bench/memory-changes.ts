@@ -1,18 +1,30 @@
 /**
- * Changes of mind: 61 pairs of statements written for this bench (bench/data/changes.jsonl):
+ * Changes of mind: pairs of statements written for this bench: bench/data/changes.jsonl (61 pairs:
  * residence, job, employer, relationship, diet, plans, preferences and commitments, paraphrased,
- * and (ids 49 on) statements that must not close an earlier fact (an outcome denied, not yet, of another topic; a group joined; a restated ending),
- * a month apart in two sessions, the second stated by the person or reported by someone else.
+ * and (ids 49 on) statements that must not close an earlier fact (an outcome denied, not yet, of
+ * another topic; a group joined; a restated ending)), bench/data/closures.jsonl (28 pairs, ids
+ * 101 on: which plan an outcome, an "instead" or a decision closes; held out for the first plan-object
+ * rules, development data since) and bench/data/closures-2.jsonl (24 pairs, ids 201 on, written
+ * after those fixes, held out for the final rules). The two statements of a pair are a month apart in two
+ * sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
+ * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
  * tenant of its own; the decision taken on the first statement's facts is read back from the store:
- * closed and superseded = UPDATE, closed = DELETE, KEEP op on it = KEEP, untouched = ADD.
- * Odd ids are the dev split (used while writing the rules), even ids the held-out split.
+ * closed and superseded = UPDATE, closed = DELETE, KEEP op on it = KEEP, untouched = ADD; where the
+ * first statement is untouched but one of `others` was closed, that closure is the decision (a wrong
+ * target), and a pair counts as right only when no other plan was closed.
+ * In changes.jsonl odd ids are the dev split (used while writing the rules), even ids the held-out
+ * split; `--held-out` makes the whole file one held-out split.
+ * `--baseline DIR` (the dist/ folder of another build, e.g. main built in a scratch copy) runs every
+ * pair through that build's stores, extractor and consolidation too, in the same process, and
+ * reports both and the paired difference in accuracy (95 % bootstrap).
  * Reports per-decision precision / recall and accuracy with a 95 % bootstrap interval, per split.
  *
- *   npm run build && node dist/bench/memory-changes.js [--split dev|held-out|all]
+ *   npm run build && node dist/bench/memory-changes.js [--split dev|held-out|all] [--file F] [--held-out] [--baseline DIR] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { openDatabase } from '../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../graph/sqlite/sqlite-graph-store.js';
@@ -25,7 +37,9 @@ import { createConsolidationHandler, type MemoryOp } from '../pipelines/memory/c
 import { repoRoot } from '../pipelines/models/repo-root.js';
 
 type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
-interface Pair { id: number; family: string; a: { by: 'self' | 'other'; text: string }; b: { by: 'self' | 'other'; text: string }; expect: Op }
+interface Said { by: 'self' | 'other'; text: string }
+interface Pair { id: number; family: string; a: Said; others?: Said[]; b: Said; expect: Op }
+interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string }
 
 const OPS: Op[] = ['UPDATE', 'DELETE', 'KEEP', 'ADD'];
 
@@ -42,20 +56,43 @@ function bootstrap(hits: boolean[], rounds = 2000): [number, number] {
   return [means[Math.floor(rounds * 0.025)] ?? 0, means[Math.floor(rounds * 0.975)] ?? 0];
 }
 
-async function main(): Promise<void> {
-  const split = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'all';
-  const file = path.join(repoRoot(), 'bench', 'data', 'changes.jsonl');
-  const pairs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Pair);
-  const db = openDatabase(':memory:');
-  const graph = new SqliteGraphStore(db);
-  const memory = new SqliteMemoryStore(db);
-  const embedder = new UseLiteEmbedder();
+/** The modules a build needs to run the pairs: this one's, or another build's dist/ (`--baseline`). */
+interface Build {
+  openDatabase: typeof import('../graph/sqlite/database.js').openDatabase;
+  SqliteGraphStore: typeof import('../graph/sqlite/sqlite-graph-store.js').SqliteGraphStore;
+  SqliteMemoryStore: typeof import('../graph/sqlite/sqlite-memory-store.js').SqliteMemoryStore;
+  SqliteVectorStore: typeof import('../graph/sqlite/sqlite-vector-store.js').SqliteVectorStore;
+  SqliteLexicalIndex: typeof import('../graph/sqlite/sqlite-lexical-index.js').SqliteLexicalIndex;
+  EmbeddedExtractor: typeof import('../pipelines/memory/embedded-extractor.js').EmbeddedExtractor;
+  createConsolidationHandler: typeof import('../pipelines/memory/consolidate.js').createConsolidationHandler;
+}
+
+const thisBuild: Build = { openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler };
+
+async function loadBuild(dir: string): Promise<Build> {
+  const load = async <M>(file: string): Promise<M> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as M;
+  return {
+    openDatabase: (await load<typeof import('../graph/sqlite/database.js')>('graph/sqlite/database.js')).openDatabase,
+    SqliteGraphStore: (await load<typeof import('../graph/sqlite/sqlite-graph-store.js')>('graph/sqlite/sqlite-graph-store.js')).SqliteGraphStore,
+    SqliteMemoryStore: (await load<typeof import('../graph/sqlite/sqlite-memory-store.js')>('graph/sqlite/sqlite-memory-store.js')).SqliteMemoryStore,
+    SqliteVectorStore: (await load<typeof import('../graph/sqlite/sqlite-vector-store.js')>('graph/sqlite/sqlite-vector-store.js')).SqliteVectorStore,
+    SqliteLexicalIndex: (await load<typeof import('../graph/sqlite/sqlite-lexical-index.js')>('graph/sqlite/sqlite-lexical-index.js')).SqliteLexicalIndex,
+    EmbeddedExtractor: (await load<typeof import('../pipelines/memory/embedded-extractor.js')>('pipelines/memory/embedded-extractor.js')).EmbeddedExtractor,
+    createConsolidationHandler: (await load<typeof import('../pipelines/memory/consolidate.js')>('pipelines/memory/consolidate.js')).createConsolidationHandler,
+  };
+}
+
+/** Every pair through one build's consolidation, each in a tenant of its own. */
+async function runPairs(build: Build, embedder: UseLiteEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
+  const db = build.openDatabase(':memory:');
+  const graph = new build.SqliteGraphStore(db);
+  const memory = new build.SqliteMemoryStore(db);
   const ops: MemoryOp[] = [];
-  const handler = createConsolidationHandler({
-    graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
-    extractor: new EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
+  const handler = build.createConsolidationHandler({
+    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
+    extractor: new build.EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
   });
-  const results: Array<{ pair: Pair; got: Op; split: string }> = [];
+  const results: Result[] = [];
   for (const pair of pairs) {
     const tenant = `c${pair.id}`;
     const lena = (await graph.createParticipant(tenant, { name: 'Lena' })).id;
@@ -71,37 +108,99 @@ async function main(): Promise<void> {
       return u!.id;
     };
     const aId = await say('s1', '2026-10-01T10:00:00.000Z', pair.a.by, pair.a.text);
+    const otherIds: string[] = [];
+    for (const [i, o] of (pair.others ?? []).entries()) otherIds.push(await say('s1', `2026-10-01T10:0${i + 1}:00.000Z`, o.by, o.text));
     const before = ops.length;
     await say('s2', '2026-11-01T10:00:00.000Z', pair.b.by, pair.b.text);
-    const aFacts = await memory.listFacts(tenant, { ids: (await memory.processedFacts(tenant, aId)) ?? [], includeHistory: true });
+    const factsOf = async (id: string) => memory.listFacts(tenant, { ids: (await memory.processedFacts(tenant, id)) ?? [], includeHistory: true });
+    const aFacts = await factsOf(aId);
+    const otherFacts = (await Promise.all(otherIds.map(factsOf))).flat();
     const bOps = ops.slice(before);
-    let got: Op = 'ADD';
-    if (aFacts.some((f) => f.validTo !== null && f.supersededBy !== null)) got = 'UPDATE';
-    else if (aFacts.some((f) => f.validTo !== null)) got = 'DELETE';
-    else if (bOps.some((o) => o.op === 'KEEP' && aFacts.some((f) => f.id === o.memory_id))) got = 'KEEP';
-    results.push({ pair, got, split: pair.id % 2 === 1 ? 'dev' : 'held-out' });
+    const closedAs = (fs: typeof aFacts): Op | null => fs.some((f) => f.validTo !== null && f.supersededBy !== null) ? 'UPDATE'
+      : fs.some((f) => f.validTo !== null) ? 'DELETE' : null;
+    const othersClosed = closedAs(otherFacts) !== null;
+    let got: Op = closedAs(aFacts) ?? closedAs(otherFacts) ?? 'ADD';
+    if (got === 'ADD' && bOps.some((o) => o.op === 'KEEP' && aFacts.some((f) => f.id === o.memory_id))) got = 'KEEP';
+    results.push({ pair, got, othersClosed, split: heldOut ? 'held-out' : pair.id % 2 === 1 ? 'dev' : 'held-out' });
   }
+  db.close();
+  return results;
+}
+
+const right = (r: Result): boolean => r.got === r.pair.expect && !r.othersClosed;
+
+function report(label: string, results: Result[], split: string): void {
   for (const name of ['dev', 'held-out']) {
     if (split !== 'all' && split !== name) continue;
     const rs = results.filter((r) => r.split === name);
-    const hits = rs.map((r) => r.got === r.pair.expect);
+    if (rs.length === 0) continue;
+    const hits = rs.map(right);
     const [lo, hi] = bootstrap(hits);
-    console.log(`\n${name}: ${rs.length} pairs, accuracy ${(hits.filter(Boolean).length / rs.length).toFixed(2)} (95 % bootstrap ${lo.toFixed(2)}–${hi.toFixed(2)})`);
+    const wrongTarget = rs.filter((r) => r.othersClosed).length;
+    console.log(`\n${label}, ${name}: ${rs.length} pairs, accuracy ${(hits.filter(Boolean).length / rs.length).toFixed(2)} (95 % bootstrap ${lo.toFixed(2)}–${hi.toFixed(2)}), other plans closed in ${wrongTarget} pairs`);
     console.log('| decision | expected | predicted | correct | precision | recall |');
     console.log('|---|---|---|---|---|---|');
     for (const op of OPS) {
       const expected = rs.filter((r) => r.pair.expect === op).length;
       const predicted = rs.filter((r) => r.got === op).length;
-      const correct = rs.filter((r) => r.got === op && r.pair.expect === op).length;
+      const correct = rs.filter((r) => r.got === op && r.pair.expect === op && !r.othersClosed).length;
       const pr = predicted ? (correct / predicted).toFixed(2) : 'n/a';
       console.log(`| ${op} | ${expected} | ${predicted} | ${correct} | ${pr} | ${expected ? (correct / expected).toFixed(2) : 'n/a'} |`);
     }
     if (name === 'dev' || process.argv.includes('--show')) {
-      for (const r of rs) if (r.got !== r.pair.expect) console.log(`  miss ${r.pair.id} ${r.pair.family}: expected ${r.pair.expect}, got ${r.got} — "${r.pair.b.text}"`);
+      for (const r of rs) {
+        if (!right(r)) console.log(`  miss ${r.pair.id} ${r.pair.family}: expected ${r.pair.expect}, got ${r.got}${r.othersClosed ? ' (closed another plan)' : ''} — "${r.pair.b.text}"`);
+      }
     }
   }
+}
+
+/** Paired difference in accuracy (this build − baseline) over the same pairs, with a 95 % bootstrap interval. */
+function pairedDifference(a: Result[], b: Result[], split: string): void {
+  for (const name of ['dev', 'held-out']) {
+    if (split !== 'all' && split !== name) continue;
+    const ids = a.filter((r) => r.split === name).map((r) => r.pair.id);
+    if (ids.length === 0) continue;
+    const byId = (rs: Result[]) => new Map(rs.map((r) => [r.pair.id, right(r) ? 1 : 0]));
+    const x = byId(a);
+    const y = byId(b);
+    const d = ids.map((id) => (x.get(id) ?? 0) - (y.get(id) ?? 0));
+    let seed = 11;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const means: number[] = [];
+    for (let r = 0; r < 2000; r++) {
+      let s = 0;
+      for (let i = 0; i < d.length; i++) s += d[Math.floor(rand() * d.length)]!;
+      means.push(s / d.length);
+    }
+    means.sort((p, q) => p - q);
+    const mean = d.reduce((p, q) => p + q, 0) / d.length;
+    console.log(`\n${name}: accuracy this build − baseline ${mean >= 0 ? '+' : ''}${mean.toFixed(2)} (95 % bootstrap ${means[50]!.toFixed(2)} to ${means[1949]!.toFixed(2)}), `
+      + `${d.filter((v) => v > 0).length} pairs gained, ${d.filter((v) => v < 0).length} lost`);
+  }
+}
+
+async function main(): Promise<void> {
+  const arg = (name: string): string | undefined => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
+  const split = arg('split') ?? 'all';
+  const file = arg('file') ?? path.join(repoRoot(), 'bench', 'data', 'changes.jsonl');
+  const heldOut = process.argv.includes('--held-out');
+  const baseline = arg('baseline');
+  const pairs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Pair);
+  for (const p of pairs) {
+    if (!p.a?.text || !p.b?.text || !OPS.includes(p.expect)) throw new Error(`${file}: pair ${p.id} needs a.text, b.text and expect in ${OPS.join(' / ')}`);
+  }
+  const embedder = new UseLiteEmbedder();
+  const mine = await runPairs(thisBuild, embedder, pairs, heldOut);
+  if (baseline) {
+    const base = await runPairs(await loadBuild(baseline), embedder, pairs, heldOut);
+    report(`baseline (${baseline})`, base, split);
+    report('this build', mine, split);
+    pairedDifference(mine, base, split);
+  } else {
+    report('this build', mine, split);
+  }
   await embedder.close();
-  db.close();
 }
 
 await main();

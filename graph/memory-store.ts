@@ -53,6 +53,13 @@ export interface Fact {
    * retrieval serves it as past, though it stays open (`validTo` null) until something replaces it.
    */
   validUntil: string | null;
+  /**
+   * What a plan, commitment, request or proposal is about (or what an outcome says was done): its
+   * verb and the head nouns of its object, lemmatised ("Tom will build the raised beds" -> build /
+   * bed). Consolidation closes a plan only by an outcome naming its object. Null when not read: facts
+   * stored before it existed, or an extractor that does not fill it (the older shared-word rule applies).
+   */
+  planObject: PlanObject | null;
   /** Id of the fact this one replaced, if any. */
   supersedes: string | null;
   /** Id of the fact that replaced this one, if any. */
@@ -66,14 +73,32 @@ export interface Fact {
   createdAt: string;
 }
 
+/** What a plan or an outcome is about: lemmas, lower-case (see `Fact.planObject`). */
+export interface PlanObject {
+  /** The action's verb ("build", "spend"); null when the text names none ("a rain barrel system would be cheaper"). */
+  verb: string | null;
+  /** Head nouns of the action's object ("the raised beds" -> bed; "milk and eggs" -> milk, egg). */
+  objects: string[];
+  /** Head nouns after a preposition of the action ("to the airport" -> airport); dates and times left out. */
+  complements: string[];
+  /** Outcomes: true when the outcome names which action was done ("finished writing the book"). */
+  actionNamed?: boolean;
+  /** Outcomes: heads (or the verb) after "instead of" / "rather than": what the alternative replaces. */
+  replaces?: string[];
+  /** The action is told as done: a past tense or a passive participle, not negated, asked or hedged ("Lena picked up the cake"). */
+  past?: boolean;
+}
+
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */
 export interface NewFact
-  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy' | 'eventTime' | 'validUntil'> {
+  extends Omit<Fact, 'id' | 'layer' | 'createdAt' | 'validTo' | 'supersededBy' | 'eventTime' | 'validUntil' | 'planObject'> {
   id?: string;
   /** Default null (undated). */
   eventTime?: string | null;
   /** Default null (no end of its own). */
   validUntil?: string | null;
+  /** Default null (not read). */
+  planObject?: PlanObject | null;
 }
 
 /** True when `f` has ended by its own words (`validUntil`) at `nowIso`. */

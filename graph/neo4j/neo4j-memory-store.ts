@@ -1,7 +1,7 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import {
   layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactKind, type FactLayer, type FactPatch, type MemoryStore,
-  type NewFact, type PersonaEvidence, type PersonaNode,
+  type NewFact, type PersonaEvidence, type PersonaNode, type PlanObject,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
@@ -80,12 +80,23 @@ const RELINK_FACTS = `
   FOREACH (p IN [x IN ps WHERE x.id = f.subjectId] | MERGE (f)-[:ABOUT]->(p))
   FOREACH (p IN [x IN ps WHERE x.id IN f.addresseeIds] | MERGE (f)-[:ADDRESSED_TO]->(p))`;
 
+/** A fact's `planObject` property (JSON text; absent on facts stored before it existed: null). */
+function planObjectOf(v: unknown): PlanObject | null {
+  if (typeof v !== 'string' || v === '') return null;
+  try {
+    return JSON.parse(v) as PlanObject;
+  } catch {
+    return null;
+  }
+}
+
 function toFact(f: Props): Fact {
   return {
     id: String(f.id), content: String(f.content), speakerId: String(f.speakerId), addresseeIds: stringList(f.addresseeIds),
     subjectId: String(f.subjectId), kind: String(f.kind) as FactKind, layer: String(f.layer) as FactLayer,
     slot: optString(f.slot), value: optString(f.value), time: String(f.time), eventTime: optString(f.eventTime), referIds: stringList(f.referIds),
-    validFrom: String(f.validFrom), validTo: optString(f.validTo), validUntil: optString(f.validUntil), supersedes: optString(f.supersedes),
+    validFrom: String(f.validFrom), validTo: optString(f.validTo), validUntil: optString(f.validUntil),
+    planObject: planObjectOf(f.planObject), supersedes: optString(f.supersedes),
     supersededBy: optString(f.supersededBy), confidence: toNum(f.confidence), sessionId: String(f.sessionId),
     source: String(f.source), createdAt: String(f.createdAt),
   };
@@ -129,6 +140,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
         subjectId: f.subjectId, kind: f.kind, layer: layerOfKind(f.kind), slot: f.slot, value: f.value, time: f.time,
         referIds: f.referIds, validFrom: f.validFrom, supersedes: f.supersedes, confidence: f.confidence,
         sessionId: f.sessionId, source: f.source, createdAt: now, eventTime: f.eventTime ?? null, validUntil: f.validUntil ?? null,
+        planObject: f.planObject ? JSON.stringify(f.planObject) : null,
       }));
       await tx.run(`
         UNWIND $rows AS row
@@ -137,7 +149,8 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
           f.addresseeIds = row.addresseeIds, f.subjectId = row.subjectId, f.kind = row.kind, f.layer = row.layer,
           f.slot = row.slot, f.value = row.value, f.time = row.time, f.referIds = row.referIds, f.validFrom = row.validFrom,
           f.supersedes = row.supersedes, f.confidence = row.confidence, f.sessionId = row.sessionId, f.source = row.source,
-          f.createdAt = row.createdAt, f.eventTime = row.eventTime, f.validUntil = row.validUntil
+          f.createdAt = row.createdAt, f.eventTime = row.eventTime, f.validUntil = row.validUntil,
+          f.planObject = row.planObject
         WITH f
         OPTIONAL MATCH (old:Fact {tenant: $tenant, id: f.supersedes})
         FOREACH (o IN CASE WHEN old IS NULL THEN [] ELSE [old] END | MERGE (f)-[:SUPERSEDES]->(o))`, { tenant: t, rows });

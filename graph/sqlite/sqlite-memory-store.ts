@@ -11,6 +11,7 @@ import {
   type PersonaEvidence,
   type PersonaKind,
   type PersonaNode,
+  type PlanObject,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
@@ -23,7 +24,7 @@ CREATE TABLE IF NOT EXISTS memory_facts (
   layer TEXT NOT NULL, slot TEXT, value TEXT, time TEXT NOT NULL, refer_ids TEXT NOT NULL DEFAULT '[]',
   valid_from TEXT NOT NULL, valid_to TEXT, supersedes TEXT, superseded_by TEXT,
   confidence REAL NOT NULL, session_id TEXT NOT NULL, source TEXT NOT NULL, created_at TEXT NOT NULL,
-  event_time TEXT, valid_until TEXT, PRIMARY KEY (tenant, id));
+  event_time TEXT, valid_until TEXT, plan_object TEXT, PRIMARY KEY (tenant, id));
 CREATE INDEX IF NOT EXISTS memory_facts_subject_time ON memory_facts (tenant, subject_id, valid_to, time);
 CREATE INDEX IF NOT EXISTS memory_facts_subject_slot ON memory_facts (tenant, subject_id, slot, valid_to);
 CREATE INDEX IF NOT EXISTS memory_facts_speaker ON memory_facts (tenant, speaker_id, valid_to);
@@ -52,7 +53,7 @@ interface FactRow {
   kind: string; layer: string; slot: string | null; value: string | null; time: string;
   refer_ids: string; valid_from: string; valid_to: string | null; supersedes: string | null;
   superseded_by: string | null; confidence: number; session_id: string; source: string;
-  created_at: string; event_time: string | null; valid_until: string | null;
+  created_at: string; event_time: string | null; valid_until: string | null; plan_object: string | null;
 }
 
 interface PersonaRow {
@@ -67,7 +68,8 @@ function toFact(r: FactRow): Fact {
     addresseeIds: fromJson<string[]>(r.addressee_ids, []), subjectId: r.subject_id,
     kind: r.kind as FactKind, layer: r.layer as FactLayer, slot: r.slot, value: r.value,
     time: r.time, eventTime: r.event_time ?? null, referIds: fromJson<string[]>(r.refer_ids, []), validFrom: r.valid_from,
-    validTo: r.valid_to, validUntil: r.valid_until ?? null, supersedes: r.supersedes, supersededBy: r.superseded_by,
+    validTo: r.valid_to, validUntil: r.valid_until ?? null,
+    planObject: r.plan_object ? fromJson<PlanObject | null>(r.plan_object, null) : null, supersedes: r.supersedes, supersededBy: r.superseded_by,
     confidence: r.confidence, sessionId: r.session_id, source: r.source, createdAt: r.created_at,
   };
 }
@@ -104,6 +106,8 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!columns.some((c) => c.name === 'event_time')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN event_time TEXT');
     // …and before `valid_until` (null: no end of its own).
     if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
+    // …and before `plan_object` (null: not read; consolidation falls back to the shared-word rule).
+    if (!columns.some((c) => c.name === 'plan_object')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN plan_object TEXT');
     // A prefix of memory_facts_subject_time: while it existed SQLite chose it for a subject's newest
     // facts and sorted all of them (a cost growing with the conversation) instead of reading in time order.
     this.#db.exec('DROP INDEX IF EXISTS memory_facts_subject');
@@ -112,8 +116,8 @@ export class SqliteMemoryStore implements MemoryStore {
   async addFacts(tenant: TenantId, facts: NewFact[]): Promise<Fact[]> {
     const insert = this.#db.prepare(`INSERT INTO memory_facts (tenant, id, content, speaker_id,
       addressee_ids, subject_id, kind, layer, slot, value, time, refer_ids, valid_from, valid_to,
-      supersedes, superseded_by, confidence, session_id, source, created_at, event_time, valid_until)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?)
+      supersedes, superseded_by, confidence, session_id, source, created_at, event_time, valid_until, plan_object)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (tenant, id) DO NOTHING`);
     const now = new Date().toISOString();
     const ids: string[] = [];
@@ -123,7 +127,8 @@ export class SqliteMemoryStore implements MemoryStore {
         ids.push(id);
         insert.run(tenant, id, f.content, f.speakerId, toJson(f.addresseeIds), f.subjectId, f.kind,
           layerOfKind(f.kind), f.slot, f.value, f.time, toJson(f.referIds), f.validFrom,
-          f.supersedes, f.confidence, f.sessionId, f.source, now, f.eventTime ?? null, f.validUntil ?? null);
+          f.supersedes, f.confidence, f.sessionId, f.source, now, f.eventTime ?? null, f.validUntil ?? null,
+          f.planObject ? toJson(f.planObject) : null);
       }
     })();
     const byId = new Map((await this.listFacts(tenant, { ids, includeHistory: true, limit: 1000 })).map((f) => [f.id, f]));

@@ -9,7 +9,7 @@
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
 
 /** How a sentence settles an earlier plan or commitment of the same person. */
-export type Settles = 'done' | 'cancelled' | 'instead';
+export type Settles = 'done' | 'cancelled' | 'instead' | 'decided';
 
 /** A slot the sentence fills (`value` set) or ends (`value` null). */
 export interface SlotChange {
@@ -78,6 +78,8 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
 const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the)\b/i;
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
+/** A choice between options: "we decided to…", "we went with the rain barrels" (not "I'll go with you"). */
+const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
 
 const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
 
@@ -108,13 +110,14 @@ function reportsDone(sentence: string): boolean {
 }
 
 /**
- * Whether a sentence settles an earlier plan or commitment, and how. A "done" word counts only
+ * Whether a sentence settles an earlier plan or commitment, and how (a decision settles a proposal). A "done" word counts only
  * where it is not denied ("I haven't done pottery yet"), counterfactual ("I couldn't have done it
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
   if (CANCELLED.test(sentence)) return 'cancelled';
   if (INSTEAD.test(sentence)) return 'instead';
+  if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;
 }

@@ -311,7 +311,7 @@ async function apply(
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
-    validUntil: ef.validUntil !== undefined ? ef.validUntil : stateEnd(ef.content, u.time),
+    validUntil: ef.validUntil !== undefined ? ef.validUntil : stateEnd(ef.content, u.time), planObject: ef.planObject ?? null,
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {

@@ -1,6 +1,7 @@
 import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
+import { PROPOSAL, settlesByObject } from './plan-object.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -74,6 +75,20 @@ function sameTopic(outcome: string, open: string, people: string[] = []): boolea
 }
 
 /**
+ * True when `outcome` is about the plan `open`. Both with a plan object (what each is about, read at
+ * extraction): done / instead / decided match on it (`settlesByObject`). Otherwise (a fact stored
+ * before plan objects, an extractor that leaves it empty, a cancellation): a shared topic word, and a
+ * decision settles only a proposal.
+ */
+function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefined): boolean {
+  const how = outcome.settles;
+  if (how && how !== 'cancelled' && outcome.planObject && open.planObject) {
+    return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
+  }
+  return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
+}
+
+/**
  * True when a dated plan's month is still to come at `time`: it cannot be done yet. Months, not days:
  * a job planned for "next week" may be finished early, an event of next month has not happened.
  */
@@ -104,8 +119,8 @@ export function spellingSimilarity(a: string, b: string): number {
 
 /**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
- * commitment that shares a topic word with it and, when done, is due (done / instead -> UPDATE,
- * cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
+ * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
+ * done, is due (done / instead / decided -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
  * similar and on the same topic), KEEP of a slot already ended;
  * same slot with the same value, a near-duplicate, or a less confident transcript of a similarly
  * spelled value -> KEEP; same slot with another value -> UPDATE;
@@ -128,7 +143,7 @@ export class RuleDecider implements Decider {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle
-        && sameTopic(fact.content, c.fact.content, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
+        && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
       if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
     }
     if (fact.retraction) {

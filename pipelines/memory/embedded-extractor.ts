@@ -3,7 +3,8 @@ import type { ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
-import { settles, slotChange } from './changes.js';
+import { isIntention, settles, slotChange } from './changes.js';
+import { readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
@@ -110,9 +111,18 @@ export class EmbeddedExtractor implements Extractor {
       }
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       const until = stateEnd(raw, u.time);
+      // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
+      const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
+      const planObject = sentenceFacts.some(open) ? readPlanObject(this.#nlp, text) : null;
+      // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
+      const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
+      const outcome = settled ?? (toldDone ? 'done' : null);
+      const about = (f: ExtractedFact): boolean => open(f)
+        && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null);
       for (const f of sentenceFacts) {
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until };
-        facts.push(settled && f.slot === null ? { ...said, settles: settled } : said);
+        const object = planObject && about(f) ? { planObject: toldDone ? { ...planObject, actionNamed: true } : planObject } : {};
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };
+        facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }
     }
     return { facts, profileUpdates };

@@ -224,7 +224,8 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const intro = introductionOf(c.sentence);
   const rest = intro ? c.sentence.replace(intro.clause, '').replace(/^(?:\s*(?:hi|hello|hey)\b)?[\s,.;!-]*/i, '') : c.sentence;
   const restWords = rest.split(/\s+/).filter(Boolean).length;
-  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but),?\s+)?(?:I|my|we|our)\b/i.test(rest);
+  // "Maybe we should rent a van": a proposal, said as one.
+  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps),?\s+)?(?:I|my|we|our)\b/i.test(rest);
   if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
     && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
     const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');

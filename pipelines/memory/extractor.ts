@@ -1,4 +1,4 @@
-import type { FactKind, ProfileUpdate } from '../../graph/memory-store.js';
+import type { FactKind, PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import type { Utterance } from '../../graph/types.js';
 
 /** How a participant whose name is not known yet is written in a fact (never a raw id). */
@@ -46,9 +46,15 @@ export interface ExtractedFact {
   /**
    * Set when the turn settles an earlier plan or commitment of the subject ("the raised beds are
    * finished", "I won't be able to call the plumber", "…rain barrels instead"): consolidation closes
-   * the most similar open one (UPDATE for done / instead, DELETE for cancelled).
+   * the most similar open one about the same thing (UPDATE for done / instead / decided, DELETE for
+   * cancelled). "decided": a choice ("we decided to hold the reunion at…") that settles a proposal.
    */
-  settles?: 'done' | 'cancelled' | 'instead';
+  settles?: 'done' | 'cancelled' | 'instead' | 'decided';
+  /**
+   * Plans, commitments, requests, proposals and outcomes: what the action is about (`Fact.planObject`).
+   * Absent or null: consolidation matches an outcome by shared words instead.
+   */
+  planObject?: PlanObject | null;
   /** For "cancel that"-style retractions: the earlier utterances whose facts are withdrawn. */
   retractsUtteranceIds?: string[];
   confidence: number;

@@ -41,6 +41,10 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       const back = await store.getFact('t1', temporary?.id ?? '');
       assert.equal(back?.validUntil, '2027-01-01T10:00:00.000Z');
       assert.equal(back?.validTo, null, 'an end of its own leaves the fact open');
+      assert.equal(a.planObject, null, 'no plan object unless given');
+      const about = { verb: 'build', objects: ['bed'], complements: ['garden'] };
+      const [planned] = await store.addFacts('t1', [fact({ kind: 'commitment', content: 'Tom will build the raised beds', slot: null, value: null, planObject: about })]);
+      assert.deepEqual((await store.getFact('t1', planned?.id ?? ''))?.planObject, about, 'the plan object reads back as stored');
       assert.deepEqual((await store.getFact('t1', a.id))?.addresseeIds, ['p_ben']);
       assert.equal(await store.getFact('t2', a.id), null, 'other tenant must not see it');
       assert.equal((await store.listFacts('t2')).length, 0);

@@ -38,7 +38,7 @@ test('outcomes are told apart from plans', () => {
 const fact = (over: Partial<Fact>): Fact => ({
   id: 'f1', content: 'Tom will build the raised beds', speakerId: 'p_tom', addresseeIds: [], subjectId: 'p_tom', kind: 'commitment',
   layer: 'fact', slot: null, value: null, time: '2026-12-01T10:00:00.000Z', eventTime: null, referIds: ['u1'],
-  validFrom: '2026-12-01T10:00:00.000Z', validTo: null, validUntil: null, supersedes: null, supersededBy: null, confidence: 0.7, sessionId: 's',
+  validFrom: '2026-12-01T10:00:00.000Z', validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null, confidence: 0.7, sessionId: 's',
   source: 'test', createdAt: '2026-12-01T10:00:00.000Z', ...over,
 });
 const outcome = (settled: ExtractedFact['settles']): ExtractedFact => ({

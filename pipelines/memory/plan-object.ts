@@ -1,0 +1,224 @@
+/**
+ * What a plan, commitment, request or proposal is about, and what an outcome says was done: the
+ * action's verb and the head nouns of its object, lemmatised, read from wink-nlp POS tags. An
+ * outcome then closes the plan whose object it names ("the raised beds are finished" closes "Tom
+ * will build the raised beds", not "Tom wants more flowers in the raised-bed garden"), and words the
+ * two texts share only in passing (a modifier, a place, a date) close nothing.
+ */
+import type { PlanObject } from '../../graph/memory-store.js';
+import type { Wink } from '../wink.js';
+
+export type { PlanObject } from '../../graph/memory-store.js';
+
+/** Verbs that frame an action rather than name it: "will", "I think", "let's". */
+const FRAME_VERBS = new Set(['be', 'will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'think',
+  'let', 'gon', 'wan', 'guess', 'suppose', 'bet', 'believe', 'reckon']);
+/** Verbs that frame the verb after them ("want to build", "keep pursuing", "have to go") and are the action otherwise ("want a bike"). */
+const FRAME_BEFORE_VERB = new Set(['have', 'do', 'plan', 'want', 'hope', 'intend', 'try', 'need', 'decide', 'keep', 'like',
+  'love', 'wish', 'mean', 'promise', 'ask', 'start', 'begin', 'get', 'go', 'come', 'help']);
+/** Verbs that say an action is over; followed by a verb ("finished writing"), that verb is the action. */
+const DONE_VERBS = new Set(['finish', 'complete', 'do', 'wrap', 'stop']);
+/** Particles of phrasal verbs ("pick up the cake", "clean out the garage"). */
+const PARTICLES = new Set(['up', 'out', 'off', 'down', 'away', 'back']);
+/** Nouns that date or size an action rather than say what it is about. */
+const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november',
+  'december', 'spring', 'summer', 'autumn', 'fall', 'winter', 'day', 'week', 'weekend', 'month', 'year', 'today',
+  'tomorrow', 'yesterday', 'tonight', 'morning', 'afternoon', 'evening', 'night', 'time', 'moment', 'hour', 'minute',
+  'end', 'while', "i'm", 'im', 'i', 'thing', 'stuff', 'lot', 'bit', 'way', 'one', 'something', 'everything', 'anything', 'nothing']);
+/** Words that tell a habit, which replaces no plan ("I usually use oat milk instead"). */
+const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every (?:day|morning|week|time))\b/i;
+
+interface Tok { word: string; pos: string; lemma: string }
+
+const nounish = (t: Tok): boolean => t.pos === 'NOUN' || t.pos === 'PROPN';
+const inPhrase = (t: Tok): boolean => ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t.pos)
+  || (t.pos === 'PRON' && /^(?:my|your|our|his|her|their|its)$/i.test(t.word)) || t.word === "'s" || t.word === '’s'
+  || t.word === '-';
+
+/**
+ * Heads of the noun phrase(s) starting at `i` ("the raised beds next week" -> bed; "milk and eggs" ->
+ * milk, egg): the last noun of each run, a run ending at a date or time word. Returns the heads and
+ * the index after the phrase.
+ */
+function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } {
+  const heads: string[] = [];
+  let j = i;
+  for (;;) {
+    let head: string | null = null;
+    let stopped = false;
+    let determined = false;
+    let named = false;
+    // After a determiner or a possessive and before any noun, a verb form is a participle ("the leaking
+    // tap") or a noun the tagger read as a verb ("the cake"): part of the phrase, and its head when last.
+    // After a noun, a verb or a possessive starts a clause of its own ("the cake my sister likes").
+    const member = (t: Tok): boolean => (t.pos === 'PRON' && named ? false : inPhrase(t))
+      || (determined && !named && t.pos === 'VERB');
+    while (j < toks.length && member(toks[j]!)) {
+      const t = toks[j]!;
+      if (t.pos === 'DET' || t.pos === 'PRON') determined = true;
+      const nounLike = nounish(t) || t.pos === 'VERB';
+      if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
+      if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
+      else if (nounLike && !stopped) head = t.lemma;
+      j++;
+    }
+    if (head) heads.push(head);
+    // "milk and eggs": another conjunct of the same phrase.
+    if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
+    return { heads, next: j };
+  }
+}
+
+/** The first clause (split at , ; : and sentence ends) that names an action, else the first one. */
+function clauses(toks: Tok[]): Tok[][] {
+  const out: Tok[][] = [[]];
+  for (const t of toks) {
+    if (t.pos === 'PUNCT' && /^(?:[,;:.!?]+|[—–]|--)$/.test(t.word)) { if (out[out.length - 1]!.length > 0) out.push([]); continue; }
+    out[out.length - 1]!.push(t);
+  }
+  return out.filter((c) => c.length > 0);
+}
+
+/** Where the action's verb is in a clause, and whether a done-verb named it ("finished writing"). */
+function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
+  for (let i = 0; i < c.length; i++) {
+    const t = c[i]!;
+    if (t.pos !== 'VERB') continue;
+    const after = c[i + 1];
+    if (FRAME_VERBS.has(t.lemma)) continue;
+    // "going to clean", "want to build", "keep pursuing": the next verb is the action; "went with green" is one.
+    const next = after?.word.toLowerCase() === 'to' ? c[i + 2] : after?.pos === 'ADV' ? c[i + 2] : after;
+    if (FRAME_BEFORE_VERB.has(t.lemma) && next?.pos === 'VERB' && !DONE_VERBS.has(t.lemma)) continue;
+    if (DONE_VERBS.has(t.lemma) && after?.pos === 'VERB') return { at: i + 1, named: true };
+    return { at: i, named: false };
+  }
+  return null;
+}
+
+/**
+ * What a sentence's action is about, or null when the sentence has no words to read. A passive or
+ * copular outcome ("the raised beds are finished") is about its subject; a clause with no action verb
+ * ("a rain barrel system would be cheaper") is about its noun phrases.
+ */
+export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
+  const tokens = nlp.readDoc(sentence).tokens();
+  const words = tokens.out();
+  const pos = tokens.out(nlp.its.pos);
+  const lemmas = tokens.out(nlp.its.lemma as unknown as typeof nlp.its.value);
+  const toks: Tok[] = words.map((word, i) => ({ word, pos: pos[i] ?? '', lemma: (lemmas[i] ?? word).toLowerCase() }));
+  const all = clauses(toks);
+  if (all.length === 0) return null;
+  const found = all.map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
+  const clause = found?.c ?? all[0]!;
+  const verb = found?.verb ?? null;
+  const objects: string[] = [];
+  const complements: string[] = [];
+  const replaces: string[] = [];
+  let i = 0;
+  if (verb) {
+    const v = clause[verb.at]!;
+    // Passive or copular ("the beds are finished", "the printer was installed"): the subject is the object.
+    const before = clause.slice(0, verb.at).filter((t) => t.pos !== 'ADV');
+    if (before[before.length - 1]?.pos === 'AUX' && /^(?:be|get)$/.test(before[before.length - 1]!.lemma)) {
+      const start = before.findIndex((t) => inPhrase(t) && !(t.pos === 'PRON'));
+      if (start >= 0) objects.push(...phraseHeads(before, start).heads);
+    }
+    i = verb.at + 1;
+    if (clause[i] && PARTICLES.has(clause[i]!.word.toLowerCase()) && clause[i]!.pos !== 'VERB') i++;
+    // "send you the list", "book you on Friday": a pronoun object names nothing; the phrase after it may.
+    while (clause[i]?.pos === 'PRON' && !inPhrase(clause[i]!)) i++;
+    const object = phraseHeads(clause, i);
+    objects.push(...object.heads);
+    i = object.next;
+    if (objects.length === 0 && v.lemma === 'do') return null;
+  }
+  // Prepositional phrases: complements, and what "instead of" / "rather than" names.
+  for (; i < clause.length; i++) {
+    const t = clause[i]!;
+    const w = t.word.toLowerCase();
+    const insteadOf = w === 'instead' && clause[i + 1]?.word.toLowerCase() === 'of';
+    const ratherThan = w === 'rather' && clause[i + 1]?.word.toLowerCase() === 'than';
+    if (insteadOf || ratherThan) {
+      const after = clause[i + 2];
+      if (after?.pos === 'VERB') { replaces.push(after.lemma); i += 2; continue; }
+      const p = phraseHeads(clause, i + 2);
+      replaces.push(...p.heads);
+      i = p.next - 1;
+      continue;
+    }
+    if (t.pos === 'ADP' || (t.pos === 'SCONJ' && w === 'for') || (!verb && inPhrase(t))) {
+      const p = phraseHeads(clause, verb || !inPhrase(t) ? i + 1 : i);
+      (verb ? complements : objects).push(...p.heads);
+      i = Math.max(i, p.next - 1);
+    } else if (verb && t.pos === 'VERB') {
+      break;
+    }
+  }
+  const out: PlanObject = { verb: verb ? clause[verb.at]!.lemma : null, objects: [...new Set(objects)], complements: [...new Set(complements)] };
+  if (verb?.named) out.actionNamed = true;
+  if (verb && toldAsDone(clause, verb.at, sentence)) out.past = true;
+  if (replaces.length > 0) out.replaces = [...new Set(replaces)];
+  if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
+  return out;
+}
+
+const HEDGES = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'to', 'not', "n't", 'never', 'if', 'when', 'once', 'until', 'before']);
+
+/**
+ * True when the clause tells its action as done: the verb is a past form or a participle ("picked",
+ * "was installed"; "went", "built"), with no modal, "to", negation or condition before it, in no question.
+ */
+function toldAsDone(clause: Tok[], at: number, sentence: string): boolean {
+  const v = clause[at]!;
+  const word = v.word.toLowerCase();
+  if (/\?\s*$/.test(sentence) || word === v.lemma || /ing$/.test(word) || word === `${v.lemma}s` || word === `${v.lemma}es`
+    || (/ies$/.test(word) && v.lemma.endsWith('y'))) return false;
+  return !clause.slice(0, at).some((t) => HEDGES.has(t.word.toLowerCase()) || HEDGES.has(t.lemma));
+}
+
+/** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */
+function aboutWords(o: PlanObject): string[] {
+  return o.objects.length > 0 ? o.objects : o.complements;
+}
+
+/** A wish, not a plan: one trip to the beach does not settle "wants to go to the beach more". */
+const WISH = /\b(?:wants? to|hopes? to|would (?:like|love) to|wish(?:es)? to|dreams? (?:of|about))\b/i;
+
+/** A proposal: an option put forward, not a promise or a wish ("we could…", "maybe we should…", "…would be cheaper"). */
+export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what about|why don['’]t|would be)\b/i;
+
+/**
+ * Whether an outcome, an alternative ("instead") or a decision settles a plan, by what each is about:
+ * - done: the outcome names the plan's object ("the raised beds are finished" / "build the raised
+ *   beds"); when it names which action was done ("finished writing the book"), that must be the
+ *   plan's action too ("publish a book" is not done by writing one); an action told as done with no
+ *   done-word ("Lena picked up the cake": `past` and `actionNamed`) settles a plan, commitment or
+ *   request, not a wish ("wants to go to the beach more");
+ * - instead / decided: the alternative names an action, not a habit; "instead of X" names the plan
+ *   (X among its object, complements or verb); without it, the alternative shares the plan's verb or
+ *   a head noun of its object or complements ("bring a salad to the potluck instead" / "make lasagne
+ *   for the potluck"); a decision without "instead" settles only a proposal (`PROPOSAL`) whose object
+ *   (or, with none, complement) it names;
+ * - cancelled: not read here (the caller keeps the shared-word rule).
+ * `sentence` is the outcome's text (for the habit test), `planText` the plan's.
+ */
+export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
+  const planWords = new Set([...plan.objects, ...plan.complements]);
+  if (how === 'done') {
+    if (outcome.actionNamed && plan.verb && outcome.verb !== plan.verb) return false;
+    if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
+    const named = new Set(aboutWords(plan));
+    return aboutWords(outcome).some((w) => named.has(w));
+  }
+  if (!outcome.verb || HABIT.test(sentence)) return false;
+  if (outcome.replaces && outcome.replaces.length > 0) {
+    return outcome.replaces.some((w) => planWords.has(w) || w === plan.verb);
+  }
+  const shared = [...outcome.objects, ...outcome.complements].some((w) => planWords.has(w));
+  // A decision chooses what the proposal acts on ("hold the reunion at…" / "could hold the reunion…"), not
+  // only where or for what ("plant tomatoes in the garden" / "could get a fence for the garden").
+  const proposed = new Set(aboutWords(plan));
+  if (how === 'decided') return [...outcome.objects, ...outcome.complements].some((w) => proposed.has(w)) && PROPOSAL.test(planText);
+  return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go');
+}
