@@ -88,6 +88,16 @@ export interface Config {
    * on real speech without the names it once wrote a name over other words (LibriSpeech).
    */
   asrNameSpotting: boolean;
+  /**
+   * `PARLEY_ASR_NAME_SPOTTING_MAX_NAMES`: most names a session's recogniser listens for (1–1000, default 100):
+   * the session's people first (expected caller, speakers, addressees), then the tenant's recently named ones.
+   */
+  asrNameSpottingMaxNames: number;
+  /**
+   * `PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES`: most of those names that are the tenant's recently named
+   * participants rather than the session's own people (0 = the session's people only; default 100).
+   */
+  asrNameSpottingTenantNames: number;
   /** `PARLEY_ORT_MEM_ARENA`: onnxruntime's CPU memory arena and memory patterns for the VAD (default true). */
   ortMemArena: boolean;
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
@@ -395,6 +405,8 @@ export function loadConfig(env: Env = process.env): Config {
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
     asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false'] as const, 'false') === 'true',
+    asrNameSpottingMaxNames: r.int('PARLEY_ASR_NAME_SPOTTING_MAX_NAMES', 100, 1, 1000),
+    asrNameSpottingTenantNames: r.int('PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES', 100, 0, 1000),
     ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),

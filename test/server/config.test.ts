@@ -102,8 +102,14 @@ describe('config', () => {
     const off = asrBackend(loadConfig({}));
     assert.equal(off.kind === 'pocketsphinx' ? off.nameSpotting : null, false);
     const on = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true' }));
-    assert.equal(on.kind === 'pocketsphinx' ? on.nameSpotting : null, undefined, 'the recogniser\'s own defaults');
+    assert.deepEqual(on.kind === 'pocketsphinx' ? on.nameSpotting : null, { maxNames: 100 }, 'the recogniser\'s own defaults, the session vocabulary\'s cap');
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'yes' }), /PARLEY_ASR_NAME_SPOTTING/);
+    const capped = loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '20', PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '0' });
+    assert.equal(capped.asrNameSpottingTenantNames, 0);
+    const cappedAsr = asrBackend(capped);
+    assert.deepEqual(cappedAsr.kind === 'pocketsphinx' ? cappedAsr.nameSpotting : null, { maxNames: 20 });
+    assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '0' }), /PARLEY_ASR_NAME_SPOTTING_MAX_NAMES/);
+    assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '-1' }), /PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES/);
   });
 
   test('speaker thresholds can be overridden, and must stay consistent', () => {
