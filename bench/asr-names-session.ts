@@ -24,6 +24,8 @@
  *   node dist/bench/asr-names-session.js --switch-cost   (cost of changing the spotting decoder's keyphrase list)
  *
  * `--phone`: every clip through a phone line (300–3400 Hz, 8 kHz μ-law) and the narrowband recogniser.
+ * `--real-only`: real speech only, vocabularies `tenant 100` and `session + 0`; `--libri-skip=N` skips each
+ * LibriSpeech speaker's first N clips (to decode clips no earlier run decoded).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -203,7 +205,8 @@ function realSpeech(seed: number): Promise<Clip[]> {
   const libri = path.join(data, 'librispeech-test-other-10');
   if (existsSync(libri)) {
     for (const spk of readdirSync(libri).filter((d) => /^\d+$/.test(d)).sort()) {
-      for (const f of readdirSync(path.join(libri, spk)).filter((x) => x.endsWith('.wav')).sort().slice(0, Number(arg('libri') ?? 2))) {
+      const skip = Number(arg('libri-skip') ?? 0);
+      for (const f of readdirSync(path.join(libri, spk)).filter((x) => x.endsWith('.wav')).sort().slice(skip, skip + Number(arg('libri') ?? 2))) {
         files.push({ file: path.join(libri, spk, f), text: null });
       }
     }
@@ -245,6 +248,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-asr-names-session-'));
   try {
     console.log(`${PHONE ? 'phone line (8 kHz μ-law), narrowband recogniser; ' : ''}spotting at the shipped defaults`);
+    if (process.argv.includes('--real-only')) {
+      await run('real speech (SpeechBrain, LibriSpeech test-other; no list name said)', await realSpeech(9000), ['tenant 100', 'session + 0']);
+      return;
+    }
     const labels = ['tenant 100', ...TAILS.map((t) => `session + ${t}`)];
     const devScores = await run('development (naming-set dev + seen)', await scripted(dir, [...dev, ...seen], 1000), labels);
     let best: { label: string; key: number[] } | null = null;

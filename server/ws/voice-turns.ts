@@ -3,7 +3,7 @@ import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/err
 import type { Stores } from '../../graph/stores.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
-import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
+import { createAudioSession, NARROWBAND_MAX_RATE, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
@@ -322,7 +322,8 @@ export class VoiceTurns {
    */
   private sendNames(): void {
     const { config, stores } = this.deps;
-    if (!config.asrNameSpotting || config.asr !== 'pocketsphinx') return;
+    if (config.asrNameSpotting === 'false' || config.asr !== 'pocketsphinx') return;
+    if (config.asrNameSpotting === 'wideband' && this.format.sampleRate <= NARROWBAND_MAX_RATE) return;
     this.namesSentAt = performance.now();
     const reading = ++this.namesRead;
     const { tenant, pendingExternalId, vocabulary } = this.session;

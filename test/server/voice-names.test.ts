@@ -20,10 +20,12 @@ function speech(text: string): Float32Array {
   }
 }
 
-describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true', () => {
+describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true and 100 of the tenant\'s names after the session\'s', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_ASR_NAME_SPOTTING: 'true' });
+    t = await startTestApp({
+      PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '100',
+    });
     await t.app.models.inference();
   });
   after(async () => { await t.close(); });
