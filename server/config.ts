@@ -82,12 +82,25 @@ export interface Config {
    */
   asrIdleDecoders: number;
   /**
-   * `PARLEY_ASR_NAME_SPOTTING`: pocketsphinx listens a second time to each turn for the names the tenant
-   * knows (participants' first names and aliases) and writes a spotted name over first-pass words that
-   * sound like it (more recogniser CPU; docs/BENCHMARKS.md, "Names the recogniser can hear"). Default false:
-   * on real speech without the names it once wrote a name over other words (LibriSpeech).
+   * `PARLEY_ASR_NAME_SPOTTING`: pocketsphinx listens a second time to each turn for the names of the
+   * session's people (then the tenant's, see below) and writes a spotted name over first-pass words that
+   * sound like it (more recogniser CPU). `true`: every stream; `wideband`: streams above 8 kHz only (phone
+   * lines get none); `false`: none. Default `wideband` (docs/BENCHMARKS.md, "Name spotting that listens for
+   * the session's people").
    */
-  asrNameSpotting: boolean;
+  asrNameSpotting: 'true' | 'false' | 'wideband';
+  /**
+   * `PARLEY_ASR_NAME_SPOTTING_MAX_NAMES`: most names a session's recogniser listens for (1–1000, default 100):
+   * the session's people first (expected caller, speakers, addressees), then the tenant's recently named ones.
+   */
+  asrNameSpottingMaxNames: number;
+  /**
+   * `PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES`: most of those names that are the tenant's recently named
+   * participants rather than the session's own people. Default 0, the session's people only: chosen on the
+   * development lines of bench/asr-names-session.ts against 7 and 97 (docs/BENCHMARKS.md, "Name spotting
+   * that listens for the session's people"); a call-centre tenant's 100 recent names wrote false names.
+   */
+  asrNameSpottingTenantNames: number;
   /** `PARLEY_ORT_MEM_ARENA`: onnxruntime's CPU memory arena and memory patterns for the VAD (default true). */
   ortMemArena: boolean;
   /** `PARLEY_INFERENCE_WORKERS`: inference worker threads (VAD + ASR); default the core count. */
@@ -394,7 +407,9 @@ export function loadConfig(env: Env = process.env): Config {
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
-    asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false'] as const, 'false') === 'true',
+    asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false', 'wideband'] as const, 'wideband'),
+    asrNameSpottingMaxNames: r.int('PARLEY_ASR_NAME_SPOTTING_MAX_NAMES', 100, 1, 1000),
+    asrNameSpottingTenantNames: r.int('PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES', 0, 0, 1000),
     ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',
     inferenceWorkers: r.int('PARLEY_INFERENCE_WORKERS', os.availableParallelism(), 1, 256),
     workerNice: r.int('PARLEY_WORKER_NICE', 0, 0, 19),

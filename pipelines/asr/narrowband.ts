@@ -11,10 +11,10 @@ export const NARROWBAND_OPTIONS: Readonly<Record<string, string>> = { '-ds': '1'
 
 /**
  * The recogniser configuration for narrowband streams: pocketsphinx with {@link NARROWBAND_OPTIONS}
- * under the operator's own options; null when the backend needs nothing different (the wideband
- * recogniser then serves those streams too).
+ * under the operator's own options, without name spotting when `narrowbandNameSpotting` is false; null when
+ * the backend needs nothing different (the wideband recogniser then serves those streams too).
  */
 export function narrowbandAsrConfig(config: AsrBackendConfig): AsrBackendConfig | null {
   if (config.kind !== 'pocketsphinx' || Object.keys(NARROWBAND_OPTIONS).length === 0) return null;
-  return { ...config, options: { ...NARROWBAND_OPTIONS, ...config.options } };
+  return { ...config, options: { ...NARROWBAND_OPTIONS, ...config.options }, ...(config.narrowbandNameSpotting === false ? { nameSpotting: false } : {}) };
 }

@@ -97,6 +97,8 @@ export interface PocketsphinxAsrConfig {
    * it. Default on with `NAME_SPOTTING_DEFAULTS`; it only runs for turns given names.
    */
   nameSpotting?: NameSpottingOptions | false;
+  /** `false`: the narrowband recogniser (`narrowbandAsrConfig`, 8 kHz streams) runs no name-spotting pass. */
+  narrowbandNameSpotting?: false;
 }
 
 /** A sherpa-onnx streaming transducer, its files fetched by the `models` command. */

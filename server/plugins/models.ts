@@ -43,7 +43,8 @@ export function asrBackend(config: Config): AsrBackendConfig {
       return {
         kind: 'pocketsphinx', options: config.pocketsphinxOptions,
         maxDecoders: config.asrMaxDecoders, maxIdleDecoders: Math.min(config.asrIdleDecoders, config.asrMaxDecoders),
-        ...(config.asrNameSpotting ? {} : { nameSpotting: false }),
+        nameSpotting: config.asrNameSpotting === 'false' ? false : { maxNames: config.asrNameSpottingMaxNames },
+        ...(config.asrNameSpotting === 'wideband' ? { narrowbandNameSpotting: false as const } : {}),
       };
   }
 }

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Models } from '../plugins/models.js';
 import type { MemoryQueryFn } from '../plugins/retrieval.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
+import { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
 import { VoiceTurns } from './voice-turns.js';
 import type { SessionEventHub } from './session-event-hub.js';
 
@@ -82,6 +83,8 @@ export class LiveSession implements TurnSession {
    * first participant to speak, then cleared.
    */
   pendingExternalId: string | null = null;
+  /** The names its recogniser listens for (name spotting): the session's people first, then the tenant's. */
+  readonly vocabulary: SessionVocabulary;
 
   constructor(
     readonly tenant: string,
@@ -95,6 +98,9 @@ export class LiveSession implements TurnSession {
     // Turns happen only while a client is connected, and each sends at least one numbered event, so
     // continuing from the stored numbering keeps turn ids unique across restarts.
     this.turnCounter = lastEventSeq;
+    this.vocabulary = new SessionVocabulary(deps.stores.graph, tenant, {
+      max: deps.config.asrNameSpottingMaxNames, tenantNames: deps.config.asrNameSpottingTenantNames,
+    });
   }
 
   get connected(): boolean {
@@ -250,6 +256,7 @@ export class LiveSession implements TurnSession {
   finalised(turnId: string, stored: IngestedUtterance): void {
     this.lastSpeaker = stored.speaker.id;
     this.unconsolidated.add(stored.utterance.id);
+    if (this.vocabulary.heard([stored.speaker, ...stored.addressees])) this.voiceTurns?.namesChanged();
     this.send('transcript.final', {
       turn_id: turnId,
       utterance_id: stored.utterance.id,

@@ -3,10 +3,10 @@ import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/err
 import type { Stores } from '../../graph/stores.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
-import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
+import { createAudioSession, NARROWBAND_MAX_RATE, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
-import { recentFirstNames } from '../../pipelines/interaction/session-naming.js';
+import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
@@ -18,10 +18,8 @@ import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { Models } from '../plugins/models.js';
 
-/** Most names the recogniser is given per session (the most recently updated participants'). */
-const MAX_NAMES = 100;
-/** Least time between two readings of the tenant's names for the recogniser, ms. */
-const NAMES_REFRESH_MS = 10_000;
+/** Least time between two readings of the tenant's names for the recogniser when the session's people did not change, ms. */
+export const NAMES_REFRESH_MS = 10_000;
 
 /** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
 export interface VoiceTurnsHost {
@@ -42,6 +40,10 @@ export interface VoiceTurnsHost {
   participantForNewVoice(): Promise<string>;
   /** Give the session's pending external id to its first speaker. */
   claimExternalId(speakerId: string): Promise<void>;
+  /** The application's own id for the session's first speaker, until that speaker takes it. */
+  readonly pendingExternalId: string | null;
+  /** The names the session's recogniser listens for: its people first, then the tenant's recent ones. */
+  readonly vocabulary: SessionVocabulary;
 }
 
 export interface VoiceTurnsDeps {
@@ -120,8 +122,10 @@ export class VoiceTurns {
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
-  /** When the tenant's names were last sent to the recogniser (`performance.now()`); null before the first time. */
+  /** When the names were last sent to the recogniser (`performance.now()`); null before the first time. */
   private namesSentAt: number | null = null;
+  /** Number of the latest names reading: an earlier one that resolves later is dropped. */
+  private namesRead = 0;
   private readonly arrivals = new ArrivalClock();
 
   constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
@@ -302,17 +306,33 @@ export class VoiceTurns {
   }
 
   /**
-   * Give the recogniser the names the tenant knows (`PARLEY_ASR_NAME_SPOTTING`): participants' first
-   * names and aliases, most recently updated first, at most {@link MAX_NAMES}. Sent when the audio opens and
-   * again after a stored turn at most every {@link NAMES_REFRESH_MS}, so names learnt in the session count.
+   * The session's people changed (someone new spoke or was addressed, or was named): give the recogniser
+   * its names again now, not at the next periodic refresh. Nothing before the audio opens (it reads them then).
+   */
+  namesChanged(): void {
+    if (this.namesSentAt !== null) this.sendNames();
+  }
+
+  /**
+   * Give the recogniser the names this session is likely to hear (`PARLEY_ASR_NAME_SPOTTING`): the first
+   * names and aliases of the session's expected caller (pending external id) and of its speakers and
+   * addressees so far, then the tenant's recently named participants (`SessionVocabulary`). Sent when the
+   * audio opens, when the session's people change, and after a stored turn at most every
+   * {@link NAMES_REFRESH_MS}, so aliases and the tenant's new names count too.
    */
   private sendNames(): void {
     const { config, stores } = this.deps;
-    if (!config.asrNameSpotting || config.asr !== 'pocketsphinx') return;
+    if (config.asrNameSpotting === 'false' || config.asr !== 'pocketsphinx') return;
+    if (config.asrNameSpotting === 'wideband' && this.format.sampleRate <= NARROWBAND_MAX_RATE) return;
     this.namesSentAt = performance.now();
-    void recentFirstNames(stores.graph, this.session.tenant, MAX_NAMES).then((names) => {
-      this.audio?.setNames(names);
-    }, (err: unknown) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read the tenant\'s names for the recogniser'));
+    const reading = ++this.namesRead;
+    const { tenant, pendingExternalId, vocabulary } = this.session;
+    void (async () => {
+      const expected = pendingExternalId ? await stores.graph.getParticipantByExternalId(tenant, pendingExternalId) : null;
+      return vocabulary.names(expected ? [expected.id] : []);
+    })().then((names) => {
+      if (reading === this.namesRead) this.audio?.setNames(names);
+    }, (err: unknown) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read the session\'s names for the recogniser'));
   }
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
 import { asrBackend } from '../../server/plugins/models.js';
 
 describe('config', () => {
@@ -87,23 +88,38 @@ describe('config', () => {
   });
 
   test('decoder pool and onnxruntime arena settings reach the inference workers\' config', () => {
-    assert.deepEqual(asrBackend(loadConfig({})), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4, nameSpotting: false },
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'false' })), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4, nameSpotting: false },
       'by default every decoder made is kept for later turns (none freed and made again)');
     assert.equal(loadConfig({}).ortMemArena, true);
-    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_MAX_DECODERS: '64', PARLEY_ASR_IDLE_DECODERS: '0', PARLEY_ORT_MEM_ARENA: 'false' })),
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_MAX_DECODERS: '64', PARLEY_ASR_IDLE_DECODERS: '0', PARLEY_ORT_MEM_ARENA: 'false', PARLEY_ASR_NAME_SPOTTING: 'false' })),
       { kind: 'pocketsphinx', options: {}, maxDecoders: 64, maxIdleDecoders: 0, nameSpotting: false });
     assert.equal(loadConfig({ PARLEY_ORT_MEM_ARENA: 'false' }).ortMemArena, false);
     assert.throws(() => loadConfig({ PARLEY_ASR_MAX_DECODERS: '0' }), /PARLEY_ASR_MAX_DECODERS/);
     assert.throws(() => loadConfig({ PARLEY_ORT_MEM_ARENA: 'off' }), /PARLEY_ORT_MEM_ARENA/);
   });
 
-  test('name spotting is off by default (the workers\' recogniser gets nameSpotting: false); PARLEY_ASR_NAME_SPOTTING=true turns it on', () => {
-    assert.equal(loadConfig({}).asrNameSpotting, false);
-    const off = asrBackend(loadConfig({}));
+  test('name spotting is on by default for wideband streams only (the narrowband recogniser gets none); true for all, false for none', () => {
+    assert.equal(loadConfig({}).asrNameSpotting, 'wideband');
+    const wide = asrBackend(loadConfig({}));
+    assert.ok(wide.kind === 'pocketsphinx');
+    assert.deepEqual(wide.nameSpotting, { maxNames: 100 }, 'the recogniser\'s own defaults, the session vocabulary\'s cap');
+    assert.equal(wide.narrowbandNameSpotting, false);
+    const narrow = narrowbandAsrConfig(wide);
+    assert.equal(narrow?.kind === 'pocketsphinx' ? narrow.nameSpotting : null, false, '8 kHz streams are not spotted');
+    const off = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'false' }));
     assert.equal(off.kind === 'pocketsphinx' ? off.nameSpotting : null, false);
     const on = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true' }));
-    assert.equal(on.kind === 'pocketsphinx' ? on.nameSpotting : null, undefined, 'the recogniser\'s own defaults');
+    assert.deepEqual(on.kind === 'pocketsphinx' ? on.nameSpotting : null, { maxNames: 100 });
+    const onNarrow = narrowbandAsrConfig(on);
+    assert.deepEqual(onNarrow?.kind === 'pocketsphinx' ? onNarrow.nameSpotting : null, { maxNames: 100 }, 'true: 8 kHz streams are spotted too');
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'yes' }), /PARLEY_ASR_NAME_SPOTTING/);
+    assert.equal(loadConfig({}).asrNameSpottingTenantNames, 0, 'the session\'s people only');
+    assert.equal(loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '7' }).asrNameSpottingTenantNames, 7);
+    const capped = loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '20' });
+    const cappedAsr = asrBackend(capped);
+    assert.deepEqual(cappedAsr.kind === 'pocketsphinx' ? cappedAsr.nameSpotting : null, { maxNames: 20 });
+    assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '0' }), /PARLEY_ASR_NAME_SPOTTING_MAX_NAMES/);
+    assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '-1' }), /PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES/);
   });
 
   test('speaker thresholds can be overridden, and must stay consistent', () => {

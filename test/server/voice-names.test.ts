@@ -20,13 +20,31 @@ function speech(text: string): Float32Array {
   }
 }
 
-describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true', () => {
+describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true and 100 of the tenant\'s names after the session\'s', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_ASR_NAME_SPOTTING: 'true' });
+    t = await startTestApp({
+      PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '100',
+    });
     await t.app.models.inference();
   });
   after(async () => { await t.close(); });
+
+  // Runs first: a fresh recogniser writes "great" for this audio; after other audio it may write "grace" unaided.
+  test('the session\'s expected caller is listened for although a hundred callers of the tenant were named since', async () => {
+    const { graph } = t.app.stores;
+    // A returning caller known by phone number, named long ago; then 150 other callers were named.
+    await graph.createParticipant('default', { name: 'Grace Lee', externalId: '+15550123' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let i = 0; i < 150; i++) await graph.createParticipant('default', { name: `Caller${i}` });
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=names-2&external_id=%2B15550123`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await c.next('session.started');
+    await c.speak(speech('hi this is grace from accounts'));
+    const final = await c.next('transcript.final', () => true, 60_000);
+    assert.match(String(final.text), /\bgrace\b/, `final: "${String(final.text)}"`);
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 60_000);
+  });
 
   test('a participant the tenant knows is heard by name (the plain decoder writes "great" for this audio)', async () => {
     await t.app.stores.graph.createParticipant('default', { name: 'Grace Hopper' });

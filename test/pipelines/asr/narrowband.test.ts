@@ -11,6 +11,10 @@ describe('narrowband recogniser settings', () => {
     const own = narrowbandAsrConfig({ kind: 'pocketsphinx', options: { '-ds': '3' } });
     assert.equal(own?.kind === 'pocketsphinx' ? own.options?.['-ds'] : null, '3', 'the operator\'s option wins');
     assert.equal(narrowbandAsrConfig({ kind: 'openai', apiKey: 'k' }), null);
+    const unspotted = narrowbandAsrConfig({ kind: 'pocketsphinx', nameSpotting: { maxNames: 10 }, narrowbandNameSpotting: false });
+    assert.equal(unspotted?.kind === 'pocketsphinx' ? unspotted.nameSpotting : null, false, 'narrowbandNameSpotting false: no spotting on phone lines');
+    const spotted = narrowbandAsrConfig({ kind: 'pocketsphinx', nameSpotting: { maxNames: 10 } });
+    assert.deepEqual(spotted?.kind === 'pocketsphinx' ? spotted.nameSpotting : null, { maxNames: 10 });
   });
 
   test('the narrowband options load in pocketsphinx and recognise speech', async () => {
