@@ -50,8 +50,20 @@ const SAID_AT = /\b(?:mention|mentioned|say|said|tell|told|talk|talked|share|sha
 const ONWARD = /\b(?:since|after|from)\s*$/i;
 /** Words before a time that run it back from the start ("until June", "by 2024"). */
 const UPTO = /\b(?:until|till|til|by|through|up\s+to)\s*$/i;
-/** "in 2022", "during 2021": a bare year, which chrono leaves alone (it reads like any number). */
-const BARE_YEAR = /\b(?:in|during|since|of|by|for)\s+((?:19|20)\d\d)\b/gi;
+/** Words before a time that ask about what came before it ("before June 2024"): it ends when that time begins. */
+const BEFORE = /\bbefore\s*$/i;
+/** "in 2022", "during 2021", "before 2025": a bare year, which chrono leaves alone (it reads like any number). */
+const BARE_YEAR = /\b(?:in|during|since|of|by|for|before|after|until|till|from)\s+((?:19|20)\d\d)\b/gi;
+/** "between 2023 and 2024", "between March and June 2024": a span from the start of one time to the end of another. */
+const BETWEEN = /\bbetween\s+([^?!.,]+?)\s+and\s+([^?!.,]+?)(?=\s*(?:[?!.,]|$))/gi;
+/**
+ * A season with a year or anchored to now ("the summer of 2025", "winter 2023", "last summer", "this
+ * spring"), chrono knowing none: meteorological seasons of the northern hemisphere (winter is December
+ * to February, named by the year it begins in).
+ */
+const SEASON = /\b(?:(last|this|past)\s+)?(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?((?:19|20)\d\d))?\b/gi;
+const SEASON_START: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+const YEAR_ONLY = /^(?:19|20)\d\d$/;
 
 /**
  * The time a question is about, from its absolute ("on 13 October 2023", "in May 2023", "in
@@ -59,7 +71,10 @@ const BARE_YEAR = /\b(?:in|during|since|of|by|for)\s+((?:19|20)\d\d)\b/gi;
  * expressions, parsed by chrono. Each expression becomes a range of its precision (day, week,
  * month or year) widened by the slack; a month or day without a year becomes one range per year.
  * A time the question says something was said at ("as mentioned on 3 June") gets no slack after
- * it. Durations ("for two weeks"), future times and bare time words ("at night") are not scopes.
+ * it. "before June 2024" is everything before it; "between 2023 and 2024" (or "between March and June
+ * 2024") runs from the start of one to the end of the other; a season with a year or "last" / "this"
+ * ("the summer of 2025", "last winter") is its three months. Durations ("for two weeks"), future times
+ * and bare time words ("at night", "summer camp") are not scopes.
  * Returns null when the question names no time.
  */
 export function timeScope(question: string, now: Date, options: TimeScopeOptions = {}): TimeScope | null {
@@ -76,15 +91,69 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   // The validity window of a time named after `lead` (the question's words before it).
   const addWindow = (start: number, end: number, lead: string): void => {
     const onward = ONWARD.test(lead);
-    const upto = !onward && UPTO.test(lead);
+    const before = !onward && BEFORE.test(lead);
+    const upto = !onward && !before && UPTO.test(lead);
     const t = now.getTime();
     // A time runs at most to now ("this year" as of March is January to March); "after June" begins when June ends.
-    const since = upto ? 0 : /\bafter\s*$/i.test(lead) ? end : start;
-    const until = onward ? Math.max(end, t) : start < t ? Math.min(end, t) : end;
-    windows.push({ since: new Date(since).toISOString(), until: new Date(until).toISOString(), open: onward || upto });
+    const since = upto || before ? 0 : /\bafter\s*$/i.test(lead) ? end : start;
+    const until = before ? start : onward ? Math.max(end, t) : start < t ? Math.min(end, t) : end;
+    windows.push({ since: new Date(since).toISOString(), until: new Date(until).toISOString(), open: onward || upto || before });
   };
+  // The search range of a time named after `lead`: "before June 2024" searches the turns before it.
+  const addRange = (start: number, end: number, lead: string, said = false): void => {
+    if (BEFORE.test(lead)) ranges.push({ since: new Date(0).toISOString(), until: new Date(start).toISOString() });
+    else add(start, end, said);
+  };
+  // Spans taken by "between … and …" and seasons, which chrono would read otherwise (or not at all).
+  const taken: Array<[number, number]> = [];
+  const free = (from: number, to: number): boolean => taken.every(([a, b]) => to <= a || from >= b);
+  // [start, end) of a time on its own ("2024", "June 2024", "3 March 2024"), resolved near `ref`.
+  const period = (text: string, ref: Date): [number, number] | null => {
+    const t = text.trim();
+    if (YEAR_ONLY.test(t)) return [Date.UTC(Number(t), 0, 1), Date.UTC(Number(t) + 1, 0, 1)];
+    const [r] = chrono.parse(t, ref);
+    if (!r || r.index !== 0 || r.text.length < t.length - 1) return null;
+    const at = r.start.date();
+    const [y, m, d] = [at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()];
+    if (r.start.isCertain('day')) return [Date.UTC(y, m, d), Date.UTC(y, m, d + 1)];
+    if (r.start.isCertain('month')) return [Date.UTC(y, m, 1), Date.UTC(y, m + 1, 1)];
+    return null;
+  };
+  for (const match of question.matchAll(BETWEEN)) {
+    // The second time first: it carries the year the first may leave out ("between March and June 2024").
+    const last = period(match[2] as string, now);
+    const first = last ? period(match[1] as string, new Date(last[0])) : null;
+    if (!first || !last || first[0] >= last[1]) continue;
+    add(first[0], last[1]);
+    // A span like a year: what held through most of it ("between 2025 and 2026", asked in March 2026: 2025 to now).
+    windows.push({ since: new Date(first[0]).toISOString(), until: new Date(Math.min(last[1], Math.max(first[0], now.getTime()))).toISOString(), open: false });
+    expressions.push(match[0]);
+    taken.push([match.index, match.index + match[0].length]);
+    rest = rest.replace(match[0], ' ');
+  }
+  for (const match of question.matchAll(SEASON)) {
+    const [, anchor, season, named] = match as unknown as [string, string | undefined, string, string | undefined];
+    if (!anchor && !named) continue; // "summer camp": a topic, not a time
+    if (!free(match.index, match.index + match[0].length)) continue;
+    const startMonth = SEASON_START[season.toLowerCase()] as number;
+    const span = (year: number): [number, number] => [Date.UTC(year, startMonth, 1), Date.UTC(year, startMonth + 3, 1)];
+    let year = named ? Number(named) : now.getUTCFullYear();
+    if (!named) {
+      // "this summer": the one of this year (winter: the one begun last December, until March is out);
+      // "last summer": the latest one already over.
+      if (startMonth === 11 && now.getUTCMonth() < 3) year -= 1;
+      if (anchor?.toLowerCase() !== 'this') while (span(year)[1] > now.getTime()) year -= 1;
+    }
+    const lead = question.slice(0, match.index);
+    addRange(...span(year), lead);
+    addWindow(...span(year), lead);
+    expressions.push(match[0]);
+    taken.push([match.index, match.index + match[0].length]);
+    rest = rest.replace(match[0], ' ');
+  }
 
   for (const r of chrono.parse(question, now)) {
+    if (!free(r.index, r.index + r.text.length)) continue;
     const known = (unit: Parameters<typeof r.start.isCertain>[0]): boolean => r.start.isCertain(unit);
     const calendar = /[a-z]/i.test(r.text) && (r.text.match(/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i) !== null);
     // Durations ("for a few weeks") and the future ("next month") name no time a memory is from;
@@ -106,26 +175,28 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     if (end) {
       const [ey, em, ed] = [end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()];
       const range: [number, number] = [Date.UTC(y, m, known('day') ? d : 1), r.end!.isCertain('day') ? Date.UTC(ey, em, ed + 1) : Date.UTC(ey, em + 1, 1)];
-      add(...range, said);
+      addRange(...range, lead, said);
       addWindow(...range, lead);
     } else if (known('month') && !known('year')) {
-      for (let i = 0; i < yearsBack; i++) add(...span(now.getUTCFullYear() - i), said);
+      for (let i = 0; i < yearsBack; i++) addRange(...span(now.getUTCFullYear() - i), lead, said);
       // As of "June": the latest June that has begun.
       const latest = span(now.getUTCFullYear());
       addWindow(...(latest[0] <= now.getTime() ? latest : span(now.getUTCFullYear() - 1)), lead);
     } else {
-      add(...span(y), said);
+      addRange(...span(y), lead, said);
       // "last year", "this year" name a calendar year (chrono gives a day of it).
       addWindow(...(/\byear\b/i.test(r.text) && !/\bago\b/i.test(r.text) && !known('month') ? [Date.UTC(y, 0, 1), Date.UTC(y + 1, 0, 1)] as [number, number] : span(y)), lead);
     }
-    expressions.push(r.text);
+    // "before June 2024": the word belongs to the time (it is no past cue of its own).
+    expressions.push(BEFORE.test(lead) ? `${lead.match(/before\s*$/i)![0]}${r.text}` : r.text);
     if (calendar) rest = rest.replace(r.text, ' ');
   }
   for (const match of question.matchAll(BARE_YEAR)) {
     if (!rest.includes(match[0])) continue;
     const year = Number(match[1]);
-    add(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1));
-    addWindow(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1), question.slice(0, match.index) + match[0].slice(0, -4));
+    const lead = question.slice(0, match.index) + match[0].slice(0, -4);
+    addRange(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1), lead);
+    addWindow(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1), lead);
     expressions.push(match[0]);
     rest = rest.replace(match[0], ' ');
   }

@@ -39,6 +39,23 @@ describe('validity as of a named time', () => {
       [{ since: '2026-01-01T00:00:00.000Z', until: '2026-03-10T12:00:00.000Z', open: false }], 'runs at most to now');
     assert.deepEqual(timeScope('Where did Lena live in June?', now)?.windows,
       [{ since: '2025-06-01T00:00:00.000Z', until: '2025-07-01T00:00:00.000Z', open: false }], 'the latest June begun');
+    assert.deepEqual(timeScope('Where did Lena live before 2025?', now)?.windows,
+      [{ since: '1970-01-01T00:00:00.000Z', until: '2025-01-01T00:00:00.000Z', open: true }], '"before": everything before it');
+    assert.deepEqual(timeScope('What did Ana do before June 2024?', now)?.expressions, ['before June 2024'], '"before" belongs to the time');
+    assert.deepEqual(timeScope('What did Ana do before June 2024?', now)?.ranges,
+      [{ since: '1970-01-01T00:00:00.000Z', until: '2024-06-01T00:00:00.000Z' }], 'and the turns searched are those before it');
+    assert.deepEqual(timeScope('Where did Lena live between 2023 and 2024?', now)?.windows,
+      [{ since: '2023-01-01T00:00:00.000Z', until: '2025-01-01T00:00:00.000Z', open: false }]);
+    assert.deepEqual(timeScope('Where did Lena live between March and June 2024?', now)?.windows,
+      [{ since: '2024-03-01T00:00:00.000Z', until: '2024-07-01T00:00:00.000Z', open: false }], 'the year of the second time serves the first');
+    assert.deepEqual(timeScope('What did Ana eat in the summer of 2025?', now)?.windows,
+      [{ since: '2025-06-01T00:00:00.000Z', until: '2025-09-01T00:00:00.000Z', open: false }]);
+    assert.equal(timeScope('What did Ana eat in the summer of 2025?', now)?.rest, 'What did Ana eat in the ?', 'the season is out of the keywords');
+    assert.deepEqual(timeScope('What did Ana do last summer?', now)?.windows,
+      [{ since: '2025-06-01T00:00:00.000Z', until: '2025-09-01T00:00:00.000Z', open: false }]);
+    assert.deepEqual(timeScope('What did Ana do this winter?', now)?.windows,
+      [{ since: '2025-12-01T00:00:00.000Z', until: '2026-03-01T00:00:00.000Z', open: false }], 'in March, the winter just past');
+    assert.equal(timeScope('Did Ana go to summer camp?', now), null, 'a season with no year or anchor is a topic');
     assert.deepEqual(timeScope('Where did Lena live in 2024?', now)?.ranges,
       [{ since: '2023-12-31T00:00:00.000Z', until: '2025-01-15T00:00:00.000Z' }], 'the search ranges keep their slack');
   });
@@ -95,6 +112,16 @@ describe('questions that name a time are answered as of that time (real USE-lite
     const items = await ask(q);
     assert.match(said(items[0]), /Richmond/, show(items));
     assert.deepEqual(items.map((i) => i.id), (await ask(q, { asOf: false })).map((i) => i.id));
+  });
+
+  test('"before 2025" (a year, no past cue of its own): Richmond, which held before Berkeley began', async () => {
+    const items = await ask('Where did Lena live before 2025?');
+    assert.match(said(items[0]), /Richmond/, show(items));
+  });
+
+  test('"between 2025 and 2026" (asked in March 2026): Berkeley, which held through most of it', async () => {
+    const items = await ask('Where did Lena live between 2025 and 2026?');
+    assert.match(said(items[0]), /Berkeley/, show(items));
   });
 
   test('a time before anything was said: nothing held then, no item is preferred over another, marks as of now', async () => {
