@@ -64,6 +64,33 @@ export class SessionVocabulary {
     return changed;
   }
 
+  /**
+   * Learn the session's people from its stored turns (the last `turns` of them): a session resumed
+   * after a restart listens for who was in it before anyone speaks again. People already heard in
+   * this process stay ahead of them.
+   */
+  async seed(sessionId: string, turns = 50): Promise<void> {
+    const stored = await this.graph.recentUtterances(this.tenant, sessionId, turns);
+    const ids = [...new Set(stored.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
+    const found = new Map((await this.graph.getParticipants(this.tenant, ids)).map((p) => [p.id, p]));
+    // Read after the reads above: whoever was heard meanwhile stays ahead too.
+    const live = this.sessionPeople();
+    // Oldest first, so the last speaker ends most recent; the live ones are put back in front after.
+    for (const u of stored) {
+      for (const id of [...u.addresseeIds, u.speakerId]) {
+        const p = found.get(id);
+        if (!p) continue;
+        this.people.delete(id);
+        this.people.set(id, p.name);
+      }
+    }
+    for (const id of [...live].reverse()) {
+      const name = this.people.get(id) ?? null;
+      this.people.delete(id);
+      this.people.set(id, name);
+    }
+  }
+
   /** Ids of the session's people, most recently heard first. */
   sessionPeople(): string[] {
     return [...this.people.keys()].reverse();

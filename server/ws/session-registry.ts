@@ -87,6 +87,10 @@ export class SessionRegistry {
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => this.remove(tenant, id);
     this.sessions.set(key, session);
+    // Resumed from the store (a restart, another server): listen for the names of who was in it, in the background.
+    if (existing) {
+      void session.vocabulary.seed(id).catch((err: Error) => this.log.warn({ err: err.message, session: id }, 'could not read the session\'s people for name spotting'));
+    }
     this.deps.metrics.liveSessions.set(this.sessions.size);
     return { session, resumed: existing !== null };
   }

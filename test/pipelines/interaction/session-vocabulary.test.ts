@@ -113,4 +113,28 @@ describe('SessionVocabulary: the names a session\'s recogniser listens for', () 
     assert.throws(() => new SessionVocabulary(graph, T, { tenantNames: -1 }), /tenantNames must be a non-negative integer/);
     close();
   });
+
+  test('a session resumed from the store listens for who was in it, the last speaker first; people heard since stay ahead', async () => {
+    const db = openDatabase(':memory:');
+    const graph = new SqliteGraphStore(db);
+    const ana = await make(graph, { name: 'Ana' });
+    const ben = await make(graph, { name: 'Ben' });
+    const cy = await make(graph, { name: 'Cy' });
+    const dee = await make(graph, { name: 'Dee' });
+    await make(graph, { name: 'Other' });
+    await graph.openSession(T, 's1', '2026-12-01T10:00:00.000Z');
+    const say = (speakerId: string, addresseeIds: string[], i: number) => ({ sessionId: 's1', speakerId, addresseeIds, text: `turn ${i}`,
+      startMs: null, endMs: null, time: `2026-12-01T10:0${i}:00.000Z`, confidence: null, audioRef: null });
+    await graph.addUtterances(T, [say(ana.id, [ben.id], 1), say(ben.id, [ana.id], 2), say(cy.id, [ana.id], 3)]);
+    const fresh = new SessionVocabulary(graph, T, { tenantNames: 0 });
+    assert.deepEqual(await fresh.names(), [], 'nothing known before seeding');
+    await fresh.seed('s1');
+    assert.deepEqual(await fresh.names(), ['cy', 'ana', 'ben'], 'the last speaker first, then whom they addressed, then the earlier people');
+    const busy = new SessionVocabulary(graph, T, { tenantNames: 0 });
+    busy.heard([{ id: dee.id, name: 'Dee' }]);
+    await busy.seed('s1');
+    assert.deepEqual(await busy.names(), ['dee', 'cy', 'ana', 'ben'], 'someone heard in this process stays ahead');
+    await new SessionVocabulary(graph, T).seed('no-such-session');
+    db.close();
+  });
 });
