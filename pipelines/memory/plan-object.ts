@@ -200,7 +200,7 @@ export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what ab
  *   a head noun of its object or complements ("bring a salad to the potluck instead" / "make lasagne
  *   for the potluck"); a decision without "instead" settles only a proposal (`PROPOSAL`) whose object
  *   (or, with none, complement) it names;
- * - cancelled: not read here (the caller keeps the shared-word rule).
+ * - cancelled: read by `cancelsByObject`.
  * `sentence` is the outcome's text (for the habit test), `planText` the plan's.
  */
 export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
@@ -221,4 +221,27 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const proposed = new Set(aboutWords(plan));
   if (how === 'decided') return [...outcome.objects, ...outcome.complements].some((w) => proposed.has(w)) && PROPOSAL.test(planText);
   return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go');
+}
+
+/** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds"). */
+const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget', 'decide', 'make']);
+
+/**
+ * Whether a cancellation withdraws a plan, by what each is about, or null when the cancellation names
+ * nothing to match ("sorry, I have to cancel"): the caller then keeps the shared-word rule.
+ * - A cancelling verb ("called off the picnic", "decided against the surprise party", "can't make it
+ *   to Leeds") names the plan by its object, or with none its complement: that word must be the plan's
+ *   verb or among its object or complement heads ("cancelled the cooking class at the restaurant" does
+ *   not cancel "book a table at the restaurant").
+ * - Otherwise the cancellation names the action itself ("won't be driving us", "not going to sell the
+ *   bike"): the same verb cancels the plan unless both name objects and they differ ("bake the cake" /
+ *   "bake bread"); another verb cancels it only by naming its object.
+ */
+export function cancelsByObject(cancel: PlanObject, plan: PlanObject): boolean | null {
+  const words = aboutWords(cancel);
+  const planWords = new Set([...plan.objects, ...plan.complements]);
+  const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb);
+  if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
+  if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
+  return words.length === 0 ? null : namesPlan;
 }
