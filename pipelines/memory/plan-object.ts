@@ -26,6 +26,8 @@ const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'frid
   'december', 'spring', 'summer', 'autumn', 'fall', 'winter', 'day', 'week', 'weekend', 'month', 'year', 'today',
   'tomorrow', 'yesterday', 'tonight', 'morning', 'afternoon', 'evening', 'night', 'time', 'moment', 'hour', 'minute',
   'end', 'while', "i'm", 'im', 'i', 'thing', 'stuff', 'lot', 'bit', 'way', 'one', 'something', 'everything', 'anything', 'nothing']);
+/** Nouns that name an action or an outing, not a thing: their modifiers say what it is about ("the bike repair"). */
+const ACTION_NOUNS = new Set(['repair', 'trip', 'visit', 'appointment', 'booking', 'reservation', 'lesson']);
 /** Words that tell a habit, which replaces no plan ("I usually use oat milk instead"). */
 const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every (?:day|morning|week|time))\b/i;
 
@@ -46,6 +48,7 @@ function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } 
   let j = i;
   for (;;) {
     let head: string | null = null;
+    const before: string[] = [];
     let stopped = false;
     let determined = false;
     let named = false;
@@ -60,10 +63,12 @@ function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } 
       const nounLike = nounish(t) || t.pos === 'VERB';
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
-      else if (nounLike && !stopped) head = t.lemma;
+      else if (nounLike && !stopped) { if (head) before.push(head); head = t.lemma; }
       j++;
     }
     if (head) heads.push(head);
+    // "the bike repair", "the camping trip": an action noun is about its modifier too.
+    if (head && ACTION_NOUNS.has(head)) heads.push(...before);
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
     return { heads, next: j };

@@ -32,6 +32,8 @@ test('a plan object is the verb and the head nouns of its object, lemmatised', (
   assert.deepEqual(read('I think a rain barrel system would be cheaper.'), { verb: null, objects: ['system'], complements: [] });
   assert.deepEqual(read("I'm going to fix the leaking tap in the bathroom.")?.objects, ['tap'], 'a participle, and a noun tagged as a verb, stay in the phrase');
   assert.deepEqual(read('I want to buy the cake my sister likes.')?.objects, ['cake'], 'a clause after the noun is not its head');
+  assert.deepEqual(read('Forget about the car repair, I can\'t do it.')?.complements, ['repair', 'car'], 'an action noun is about its modifier');
+  assert.deepEqual(read('I cancelled the cooking class at the gym.')?.objects, ['class'], 'a thing is not about its modifier');
 });
 
 test('an action told as done: a past form or a participle, not hedged, negated or asked', () => {
@@ -125,6 +127,9 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
     const herbs = planned('f_herbs', 'Tom wants to grow herbs in the garden', 'I want to grow herbs in the garden.');
     assert.deepEqual(await d.decide({ fact: said('Tom called off the barbecue', 'We called off the barbecue.'),
       candidates: [{ fact: herbs, score: 0.8 }, { fact: barbecue, score: 0.7 }], retractedFacts: [] }), { op: 'DELETE', targetIds: ['f_bbq'] });
+    const car = planned('f_car', 'Tom will fix your car this week', "I'll fix your car this week.");
+    assert.deepEqual(await d.decide({ fact: said("Tom can't do the car repair", "Forget about the car repair, I can't do it."),
+      candidates: [{ fact: car, score: 0.6 }], retractedFacts: [] }), { op: 'DELETE', targetIds: ['f_car'] }, 'the repair is of the car');
   });
 
   test('a cancellation naming the action deletes the plan of that action and object, not another object', async () => {
