@@ -1,7 +1,7 @@
 import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
-import { PROPOSAL, settlesByObject } from './plan-object.js';
+import { PROPOSAL, cancelsByObject, settlesByObject } from './plan-object.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -76,14 +76,17 @@ function sameTopic(outcome: string, open: string, people: string[] = []): boolea
 
 /**
  * True when `outcome` is about the plan `open`. Both with a plan object (what each is about, read at
- * extraction): done / instead / decided match on it (`settlesByObject`). Otherwise (a fact stored
- * before plan objects, an extractor that leaves it empty, a cancellation): a shared topic word, and a
+ * extraction): done / instead / decided match on it (`settlesByObject`), a cancellation too when it
+ * names an object or an action (`cancelsByObject`). Otherwise (a fact stored before plan objects, an
+ * extractor that leaves it empty, a cancellation that names nothing): a shared topic word, and a
  * decision settles only a proposal.
  */
 function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefined): boolean {
   const how = outcome.settles;
-  if (how && how !== 'cancelled' && outcome.planObject && open.planObject) {
-    return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
+  if (how && outcome.planObject && open.planObject) {
+    if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
+    const named = cancelsByObject(outcome.planObject, open.planObject);
+    if (named !== null) return named;
   }
   return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
 }

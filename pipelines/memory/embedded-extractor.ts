@@ -113,12 +113,14 @@ export class EmbeddedExtractor implements Extractor {
       const until = stateEnd(raw, u.time);
       // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
-      const planObject = sentenceFacts.some(open) ? readPlanObject(this.#nlp, text) : null;
+      // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.
+      const cancels = (f: ExtractedFact): boolean => settled === 'cancelled' && f.slot === null;
+      const planObject = sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, text) : null;
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
       const outcome = settled ?? (toldDone ? 'done' : null);
-      const about = (f: ExtractedFact): boolean => open(f)
-        && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null);
+      const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
+        && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
       for (const f of sentenceFacts) {
         const object = planObject && about(f) ? { planObject: toldDone ? { ...planObject, actionNamed: true } : planObject } : {};
         const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };

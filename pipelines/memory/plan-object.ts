@@ -26,6 +26,8 @@ const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'frid
   'december', 'spring', 'summer', 'autumn', 'fall', 'winter', 'day', 'week', 'weekend', 'month', 'year', 'today',
   'tomorrow', 'yesterday', 'tonight', 'morning', 'afternoon', 'evening', 'night', 'time', 'moment', 'hour', 'minute',
   'end', 'while', "i'm", 'im', 'i', 'thing', 'stuff', 'lot', 'bit', 'way', 'one', 'something', 'everything', 'anything', 'nothing']);
+/** Nouns that name an action or an outing, not a thing: their modifiers say what it is about ("the bike repair"). */
+const ACTION_NOUNS = new Set(['repair', 'trip', 'visit', 'appointment', 'booking', 'reservation', 'lesson']);
 /** Words that tell a habit, which replaces no plan ("I usually use oat milk instead"). */
 const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every (?:day|morning|week|time))\b/i;
 
@@ -46,6 +48,7 @@ function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } 
   let j = i;
   for (;;) {
     let head: string | null = null;
+    const before: string[] = [];
     let stopped = false;
     let determined = false;
     let named = false;
@@ -60,10 +63,12 @@ function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } 
       const nounLike = nounish(t) || t.pos === 'VERB';
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
-      else if (nounLike && !stopped) head = t.lemma;
+      else if (nounLike && !stopped) { if (head) before.push(head); head = t.lemma; }
       j++;
     }
     if (head) heads.push(head);
+    // "the bike repair", "the camping trip": an action noun is about its modifier too.
+    if (head && ACTION_NOUNS.has(head)) heads.push(...before);
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
     return { heads, next: j };
@@ -200,7 +205,7 @@ export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what ab
  *   a head noun of its object or complements ("bring a salad to the potluck instead" / "make lasagne
  *   for the potluck"); a decision without "instead" settles only a proposal (`PROPOSAL`) whose object
  *   (or, with none, complement) it names;
- * - cancelled: not read here (the caller keeps the shared-word rule).
+ * - cancelled: read by `cancelsByObject`.
  * `sentence` is the outcome's text (for the habit test), `planText` the plan's.
  */
 export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
@@ -221,4 +226,27 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const proposed = new Set(aboutWords(plan));
   if (how === 'decided') return [...outcome.objects, ...outcome.complements].some((w) => proposed.has(w)) && PROPOSAL.test(planText);
   return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go');
+}
+
+/** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds"). */
+const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget', 'decide', 'make']);
+
+/**
+ * Whether a cancellation withdraws a plan, by what each is about, or null when the cancellation names
+ * nothing to match ("sorry, I have to cancel"): the caller then keeps the shared-word rule.
+ * - A cancelling verb ("called off the picnic", "decided against the surprise party", "can't make it
+ *   to Leeds") names the plan by its object, or with none its complement: that word must be the plan's
+ *   verb or among its object or complement heads ("cancelled the cooking class at the restaurant" does
+ *   not cancel "book a table at the restaurant").
+ * - Otherwise the cancellation names the action itself ("won't be driving us", "not going to sell the
+ *   bike"): the same verb cancels the plan unless both name objects and they differ ("bake the cake" /
+ *   "bake bread"); another verb cancels it only by naming its object.
+ */
+export function cancelsByObject(cancel: PlanObject, plan: PlanObject): boolean | null {
+  const words = aboutWords(cancel);
+  const planWords = new Set([...plan.objects, ...plan.complements]);
+  const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb);
+  if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
+  if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
+  return words.length === 0 ? null : namesPlan;
 }

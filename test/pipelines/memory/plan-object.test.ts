@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { wink } from '../../../pipelines/wink.js';
-import { readPlanObject, settlesByObject } from '../../../pipelines/memory/plan-object.js';
+import { cancelsByObject, readPlanObject, settlesByObject } from '../../../pipelines/memory/plan-object.js';
 import { settles } from '../../../pipelines/memory/changes.js';
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
 import type { Fact, PlanObject } from '../../../graph/memory-store.js';
@@ -32,6 +32,8 @@ test('a plan object is the verb and the head nouns of its object, lemmatised', (
   assert.deepEqual(read('I think a rain barrel system would be cheaper.'), { verb: null, objects: ['system'], complements: [] });
   assert.deepEqual(read("I'm going to fix the leaking tap in the bathroom.")?.objects, ['tap'], 'a participle, and a noun tagged as a verb, stay in the phrase');
   assert.deepEqual(read('I want to buy the cake my sister likes.')?.objects, ['cake'], 'a clause after the noun is not its head');
+  assert.deepEqual(read('Forget about the car repair, I can\'t do it.')?.complements, ['repair', 'car'], 'an action noun is about its modifier');
+  assert.deepEqual(read('I cancelled the cooking class at the gym.')?.objects, ['class'], 'a thing is not about its modifier');
 });
 
 test('an action told as done: a past form or a participle, not hedged, negated or asked', () => {
@@ -114,6 +116,41 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
     const fence = planned('f_fence', 'Tom should get a new fence for the yard', 'We should get a new fence for the yard.');
     const beans = said('Tom decided to grow beans in the yard', 'We decided to grow beans in the yard.');
     assert.deepEqual(await d.decide({ fact: beans, candidates: [{ fact: fence, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' });
+  });
+
+  test('a cancellation deletes the plan whose object it names, not one sharing a place', async () => {
+    const volunteer = planned('f_vol', 'Tom will volunteer at the community centre on Friday', "I'll volunteer at the community centre on Friday.");
+    const cancelled = said('Tom cancelled the gym class at the community centre', 'I cancelled the gym class at the community centre.');
+    assert.equal(cancelled.settles, 'cancelled');
+    assert.deepEqual(await d.decide({ fact: cancelled, candidates: [{ fact: volunteer, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' });
+    const barbecue = planned('f_bbq', 'Tom will host a barbecue in the garden on Sunday', "I'll host a barbecue in the garden on Sunday.");
+    const herbs = planned('f_herbs', 'Tom wants to grow herbs in the garden', 'I want to grow herbs in the garden.');
+    assert.deepEqual(await d.decide({ fact: said('Tom called off the barbecue', 'We called off the barbecue.'),
+      candidates: [{ fact: herbs, score: 0.8 }, { fact: barbecue, score: 0.7 }], retractedFacts: [] }), { op: 'DELETE', targetIds: ['f_bbq'] });
+    const car = planned('f_car', 'Tom will fix your car this week', "I'll fix your car this week.");
+    assert.deepEqual(await d.decide({ fact: said("Tom can't do the car repair", "Forget about the car repair, I can't do it."),
+      candidates: [{ fact: car, score: 0.6 }], retractedFacts: [] }), { op: 'DELETE', targetIds: ['f_car'] }, 'the repair is of the car');
+  });
+
+  test('a cancellation naming the action deletes the plan of that action and object, not another object', async () => {
+    const kitchen = planned('f_kitchen', 'Tom wants to paint the kitchen', 'I want to paint the kitchen.');
+    const shed = planned('f_shed', 'Tom will paint the shed', "I'll paint the shed.");
+    const notShed = { ...said('Tom is not going to paint the shed after all', "I'm not going to paint the shed after all."), retraction: true };
+    assert.deepEqual(await d.decide({ fact: notShed, candidates: [{ fact: kitchen, score: 0.8 }, { fact: shed, score: 0.7 }], retractedFacts: [] }),
+      { op: 'DELETE', targetIds: ['f_shed'] });
+    const cook = planned('f_cook', 'Tom will cook dinner for everyone on Friday', "I'll cook dinner for everyone on Friday.");
+    const noCooking = { ...said("Tom won't be cooking after all", "I won't be cooking after all."), settles: 'cancelled' as const, retraction: true };
+    assert.deepEqual(await d.decide({ fact: noCooking, candidates: [{ fact: cook, score: 0.6 }], retractedFacts: [] }),
+      { op: 'DELETE', targetIds: ['f_cook'] }, 'the action alone names the plan');
+  });
+
+  test('a cancellation that names nothing keeps the shared-word rule', async () => {
+    const plumber = planned('f_plumber', 'Tom will call the plumber about the leak tomorrow', "I'll call the plumber about the leak tomorrow.");
+    const bare = said('Tom has to cancel', 'Sorry, I have to cancel.');
+    assert.equal(cancelsByObject(bare.planObject!, plumber.planObject!), null);
+    assert.deepEqual(await d.decide({ fact: bare, candidates: [{ fact: plumber, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' });
+    const meeting = planned('f_meet', 'Tom will go to the meeting on Monday', "I'll go to the meeting on Monday.");
+    assert.equal(cancelsByObject(read("I can't make it to the meeting after all.")!, meeting.planObject!), true, '"can\'t make it to" names the place');
   });
 
   test('facts stored before plan objects keep the shared-word rule', async () => {
@@ -207,6 +244,20 @@ describe('plan objects through extraction, storage and consolidation (real USE-l
     const [proposal] = await factsOf(await say(lena, tom, 'Maybe we should paint the shed green.'));
     assert.equal(proposal?.content, 'Maybe Lena and Tom should paint the shed green');
     assert.deepEqual(proposal?.planObject?.objects, ['shed']);
+  });
+
+  test('a cancellation said as a withdrawal carries its plan object and deletes the plan it names only', async () => {
+    const kitchen = await say(tom, lena, 'I want to paint the kitchen.');
+    const shed = await say(tom, lena, "I'll paint the shed on Sunday.");
+    const cancel = await say(tom, lena, "I'm not going to paint the shed after all.");
+    const extracted = await new EmbeddedExtractor().extract({ current: (await graph.getUtterance(T, cancel))!, previous: [], names: {} });
+    assert.deepEqual(extracted.facts.find((f) => f.settles === 'cancelled')?.planObject, { verb: 'paint', objects: ['shed'], complements: [] },
+      'the withdrawal carries what it cancels');
+    assert.notEqual((await factsOf(shed))[0]?.validTo, null, 'the shed plan is cancelled');
+    assert.equal((await factsOf(kitchen))[0]?.validTo, null, 'the kitchen plan stays open');
+    const centre = await say(lena, tom, "I'll volunteer at the community centre on Friday.");
+    await say(lena, tom, 'I cancelled the gym class at the community centre.');
+    assert.equal((await factsOf(centre))[0]?.validTo, null, 'a cancelled class at the same place cancels nothing');
   });
 
   test('a plan stored without a plan object (before they existed) is still closed by the shared-word rule', async () => {
