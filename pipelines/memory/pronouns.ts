@@ -25,9 +25,11 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\b[Ii] have\b/g, `${s} has`], [/\b[Ii]['’]m\b/g, `${s} is`], [/\b[Ii] am\b/g, `${s} is`], [/\b[Ii]['’]ll\b/g, `${s} will`],
     [/\b[Ii]['’]ve\b/g, `${s} has`], [/\b[Ii]['’]d\b/g, `${s} would`], [/\b[Ii]\b/g, s],
     [/\bmyself\b/gi, s], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
-    [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
+    [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byou['’]ll\b/gi, `${a} will`], [/\byou['’]d\b/gi, `${a} would`],
+    [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
     [/\byour\b/gi, `${a}'s`], [/\byou\b/gi, a],
-    [/\bwe['’]re\b/gi, `${both} are`], [/\bwe\b/gi, both], [/\bour\b/gi, `${both}'s`], [/\bus\b/gi, both],
+    [/\bwe['’]re\b/gi, `${both} are`], [/\bwe['’]ll\b/gi, `${both} will`], [/\bwe['’]ve\b/gi, `${both} have`],
+    [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bour\b/gi, `${both}'s`], [/\bus\b/gi, both],
   ];
   let out = text;
   for (const [re, rep] of rules) out = out.replace(re, rep);

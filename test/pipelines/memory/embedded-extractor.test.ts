@@ -68,3 +68,11 @@ test('negation with "anymore" is a retraction of the same slot; adjectives are n
   assert.ok(!idiom.facts.some((f) => f.slot === 'occupation'), 'an idiom is not a job');
   assert.deepEqual(idiom.profileUpdates, []);
 });
+
+test('contractions of "we" and "you" read in full once the pronoun is a name', async () => {
+  const picnic = await run("We'll have a picnic by the lake on Sunday.");
+  assert.ok(picnic.facts.some((f) => /^Ana and Ben will have a picnic by the lake/.test(f.content)), JSON.stringify(picnic.facts));
+  const booked = await run("We've booked the cabin for March.");
+  assert.ok(booked.facts.some((f) => /^Ana and Ben have booked the cabin/.test(f.content)), JSON.stringify(booked.facts));
+  for (const f of [...picnic.facts, ...booked.facts]) assert.doesNotMatch(f.content, /['’](?:ll|ve|d)\b/, f.content);
+});
