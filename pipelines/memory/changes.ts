@@ -75,7 +75,7 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
   return null;
 }
 
-const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the)\b/i;
+const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the)\b/i;
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 /** A choice between options: "we decided to…", "we went with the rain barrels" (not "I'll go with you"). */

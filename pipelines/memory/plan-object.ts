@@ -228,8 +228,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go');
 }
 
-/** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds"). */
-const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget', 'decide', 'make']);
+/** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds", "pulled out of the race"). */
+const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget', 'decide', 'make', 'pull', 'back']);
 
 /**
  * Whether a cancellation withdraws a plan, by what each is about, or null when the cancellation names

@@ -22,6 +22,8 @@ test('slot changes are found across paraphrases', () => {
 test('outcomes are told apart from plans', () => {
   assert.equal(settles('The raised beds are finished.'), 'done');
   assert.equal(settles("Sorry, I won't be able to call the plumber."), 'cancelled');
+  assert.equal(settles("I've pulled out of the half marathon, my ankle is still sore."), 'cancelled');
+  assert.equal(settles('Ben backed out of the camping trip.'), 'cancelled');
   assert.equal(settles('We decided to spend the grant on rain barrels instead.'), 'instead');
   assert.equal(settles("I'll build the raised beds."), null);
   assert.equal(settles("I haven't done pottery yet, but I'm game for trying new art."), null, 'denied');
