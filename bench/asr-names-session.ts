@@ -43,7 +43,7 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import { givenNamesPath } from '../pipelines/speaker/given-names.js';
 import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
-import { phoneLine, sox } from './lib/room-audio.js';
+import { phoneLine, sox, synth } from './lib/room-audio.js';
 import { seededRandom } from './lib/seeded-random.js';
 import { dev, heldOut, seen, type NamingLine } from './naming-set.js';
 
@@ -90,15 +90,6 @@ function vocabularies(line: NamingLine, seed: number): { lists: Vocabularies; kn
   return { lists, known: new Set(Object.values(lists).flat()) };
 }
 
-function synth(dir: string, voice: string, text: string): Float32Array {
-  const [engine, name] = voice.split(':') as [string, string];
-  const raw = path.join(dir, 'raw.wav');
-  const out = path.join(dir, 'out.wav');
-  if (engine === 'flite') execFileSync('flite', ['-voice', name, '-t', text, '-o', raw]);
-  else execFileSync('text2wave', ['-eval', `(voice_${name})`, '-o', raw], { input: text });
-  execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', out]);
-  return readWav(out).samples;
-}
 
 async function onPhone(samples: Float32Array): Promise<Float32Array> {
   return PHONE ? phoneLine(sox(samples, ['highpass', '300', 'lowpass', '3400'])) : samples;

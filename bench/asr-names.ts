@@ -43,7 +43,7 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
 import { pronunciations } from '../pipelines/speaker/phonetic.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
-import { phoneLine, sox } from './lib/room-audio.js';
+import { phoneLine, sox, synth } from './lib/room-audio.js';
 import { seededRandom } from './lib/seeded-random.js';
 import { dev as firstDev, heldOut as heldOutLines, seen, unknownNames, type NamingLine } from './naming-set.js';
 
@@ -76,15 +76,6 @@ function tenantNames(line: NamingLine, seed: number, pool: readonly string[] = P
   return names;
 }
 
-function synth(dir: string, voice: string, text: string): Float32Array {
-  const [engine, name] = voice.split(':') as [string, string];
-  const raw = path.join(dir, 'raw.wav');
-  const out = path.join(dir, 'out.wav');
-  if (engine === 'flite') execFileSync('flite', ['-voice', name, '-t', text, '-o', raw]);
-  else execFileSync('text2wave', ['-eval', `(voice_${name})`, '-o', raw], { input: text });
-  execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', out]);
-  return readWav(out).samples;
-}
 
 function scripted(dir: string, lines: NamingLine[], seedBase: number, pool: readonly string[] = POOL): Clip[] {
   return lines.filter(speakable).slice(0, Number(arg('limit') ?? Infinity)).map((l, i) => {

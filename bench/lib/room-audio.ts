@@ -167,3 +167,14 @@ export async function phoneLine(x: Float32Array): Promise<Float32Array> {
   dec.close();
   return y;
 }
+
+/** A line of text spoken by `voice` ("flite:slt", "festival:kal_diphone"), as 16 kHz mono samples, through files in `dir`. */
+export function synth(dir: string, voice: string, text: string): Float32Array {
+  const [engine, name] = voice.split(':') as [string, string];
+  const raw = path.join(dir, 'raw.wav');
+  const out = path.join(dir, 'out.wav');
+  if (engine === 'flite') execFileSync('flite', ['-voice', name, '-t', text, '-o', raw]);
+  else execFileSync('text2wave', ['-eval', `(voice_${name})`, '-o', raw], { input: text });
+  execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', out]);
+  return readWav(out).samples;
+}
