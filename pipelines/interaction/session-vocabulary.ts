@@ -27,7 +27,7 @@ export interface HeardParticipant {
  * The names a session's recogniser listens for (name spotting): first the people of this session, the
  * participants it expects (a returning caller's external id) and those who spoke or were addressed so
  * far, most recently heard first; then the tenant's most recently named participants, up to the cap.
- * The session's people are read again at every {@link names} call (a few indexed reads), so a name
+ * The session's people are read again at every {@link names} call (one read for all of them), so a name
  * learned mid-session enters at once and an erased participant of the session leaves at once; the
  * tenant's recent names, which cost a page of the recency index or more, are read at most every
  * `tenantRefreshMs` (at once after one of the session's people was found erased, or after
@@ -104,16 +104,17 @@ export class SessionVocabulary {
   async names(expected: readonly string[] = []): Promise<string[]> {
     const out = new Set<string>();
     const ids = [...new Set([...expected, ...this.sessionPeople()])];
-    const found = await Promise.all(ids.map((id) => this.graph.getParticipant(this.tenant, id)));
-    ids.forEach((id, i) => {
-      if (found[i]) return;
+    // One read for all of them; the store returns them in no particular order.
+    const byId = new Map((ids.length > 0 ? await this.graph.getParticipants(this.tenant, ids) : []).map((p) => [p.id, p]));
+    for (const id of ids) {
+      const p = byId.get(id);
+      if (p) {
+        for (const n of firstNames([p])) if (out.size < this.max) out.add(n);
+        continue;
+      }
       // Erased: forget them, and read the tenant's names again (the cached ones may hold theirs).
       this.people.delete(id);
       this.tenantNames = null;
-    });
-    for (const p of found) {
-      if (!p) continue;
-      for (const n of firstNames([p])) if (out.size < this.max) out.add(n);
     }
     const limit = Math.min(this.max, out.size + this.tenantMax);
     if (out.size < limit) {

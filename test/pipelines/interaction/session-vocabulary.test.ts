@@ -37,6 +37,26 @@ describe('SessionVocabulary: the names a session\'s recogniser listens for', () 
     close();
   });
 
+  test('the session\'s people are read in one call, however many there are, in the order heard', async () => {
+    const { graph, close } = await tenant(0);
+    const people = [];
+    for (let i = 0; i < 6; i++) people.push(await make(graph, { name: `Person${i}` }));
+    const reads = { one: 0, many: 0 };
+    const counted = new Proxy(graph, {
+      get(target, key, receiver) {
+        if (key === 'getParticipant') reads.one++;
+        if (key === 'getParticipants') reads.many++;
+        const v = Reflect.get(target, key, receiver) as unknown;
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const vocabulary = new SessionVocabulary(counted, T, { max: 20, tenantNames: 0 });
+    vocabulary.heard(people.map((p) => ({ id: p.id, name: p.name })));
+    assert.deepEqual(await vocabulary.names(), ['person0', 'person1', 'person2', 'person3', 'person4', 'person5']);
+    assert.deepEqual(reads, { one: 0, many: 1 });
+    close();
+  });
+
   test('the most recently heard of the session\'s people comes first; hearing the same people again changes nothing', async () => {
     const { graph, close } = await tenant(0);
     const ana = await make(graph, { name: 'Ana' });
