@@ -13,7 +13,7 @@
  * and, for a fact, the source turn's words it carries in `source_text` state). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--now clock|last-turn]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
@@ -29,6 +29,9 @@
  * name → options; the first is the reference) and prints one row per variant with paired
  * differences from the reference, then flat BM25 of the same run (no other baseline) and, where the set
  * has question kinds, any@5 / all@5 per kind: for choosing options on conversations 1–5 or a development set.
+ * `--now last-turn` asks every Parley system in-process as of the day after the conversation's last turn
+ * (LoCoMo's chats end in 2023: asked on the machine's clock, the default `--now clock`, "last year" names
+ * a year with nothing in it); the baselines ignore time either way.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,6 +62,8 @@ if (split !== 'dev' && split !== 'test' && split !== 'all') throw new Error('--s
 const skip = split === 'test' ? 5 : 0;
 const most = split === 'all' ? byConv.size : 5;
 const convs = [...byConv.keys()].slice(skip, skip + Math.min(most, Number(arg('only') ?? most)));
+const nowMode = arg('now') ?? 'clock';
+if (nowMode !== 'clock' && nowMode !== 'last-turn') throw new Error(`--now is clock or last-turn, got ${JSON.stringify(nowMode)}`);
 const options = arg('options') === undefined ? null : JSON.parse(arg('options') as string) as AgenticOptions;
 const qas = readFileSync(qaFile, 'utf8').split('\n').filter(Boolean)
   .map((l) => JSON.parse(l) as LocomoQa).filter((q) => convs.includes(q.conv_id)).slice(0, Number(arg('questions') ?? Infinity));
@@ -131,7 +136,15 @@ if (process.argv.includes('--ingest-only')) {
 }
 
 const dump = arg('dump');
-const deps: LocomoDeps = { app, client, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}) };
+/** The day after each conversation's last turn (`--now last-turn`). */
+const lastTurnNow = new Map(convs.map((conv) => {
+  const last = Math.max(...(byConv.get(conv) ?? []).map((t) => Date.parse(locomoTime(t.session_date_time))));
+  return [conv, new Date(last + 24 * 3600 * 1000)];
+}));
+const deps: LocomoDeps = {
+  app, client, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}),
+  ...(nowMode === 'last-turn' ? { nowOf: (conv: string) => lastTurnNow.get(conv) as Date } : {}),
+};
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
 const variants = arg('variants');
 if (variants) {

@@ -23,6 +23,11 @@ export interface LocomoDeps {
   options: AgenticOptions | null;
   /** Write one JSON line per question (gold ids, each system's items and scores) to this file (diagnosis on dev). */
   dump?: string;
+  /**
+   * When a conversation's questions are asked (`--now last-turn`): Parley is then asked in-process with
+   * this `now` (POST /v1/query has no such field: it asks as of the server's clock). Unset: the clock.
+   */
+  nowOf?: (conv: string) => Date;
 }
 
 /** A LoCoMo question as `locomo_qa.jsonl` has it. */
@@ -81,16 +86,17 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
     const fromItems = (items: MemoryItem[]): { refs: string[]; text: string }[] => items.map((i) => ({ refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text }));
     const bm25 = async (n: number): Promise<string[]> => (await app.stores.lexical.search(tenant, q.question, n, { layer: 'interaction' })).map((h) => h.id);
     const dense = async (n: number): Promise<string[]> => (await app.stores.vectors.search(tenant, collectionFor('interaction'), vector, n)).map((h) => h.id);
+    const input = { question: q.question, k: K, ...(deps.nowOf ? { now: deps.nowOf(q.conv_id) } : {}) };
     const run: Record<System, () => Promise<{ refs: string[]; text: string }[]>> = {
       parley: async () => {
-        const a = deps.options
-          ? await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, deps.options)
+        const a = deps.options || deps.nowOf
+          ? await answerQuestion(app.retriever, tenant, input, deps.options ?? {})
           : (await deps.client(q.conv_id).query({ question: q.question, k: K })) as { evidence: MemoryItem[]; rounds: number };
         rounds.push(a.rounds);
         return fromItems(a.evidence);
       },
-      previous: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, PREVIOUS)).evidence),
-      before: async () => fromItems((await answerQuestion(app.retriever, tenant, { question: q.question, k: K }, BEFORE)).evidence),
+      previous: async () => fromItems((await answerQuestion(app.retriever, tenant, input, PREVIOUS)).evidence),
+      before: async () => fromItems((await answerQuestion(app.retriever, tenant, input, BEFORE)).evidence),
       bm25: async () => turnItems(await bm25(K)),
       bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: 'bench-named' })).map((h) => h.id.slice('named:'.length))),
       hybrid: async () => turnItems(reciprocalRankFusion([{ ids: await bm25(50) }, { ids: await dense(50) }]).slice(0, K).map((r) => r.id)),
@@ -113,20 +119,21 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
     if (deps.dump) appendFileSync(deps.dump, `${JSON.stringify({ conv: q.conv_id, question: q.question, answer, category: q.category, kind: q.kind, gold, scores, items: shown })}\n`);
     rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, ...(q.kind ? { kind: q.kind } : {}), scores });
   }
-  report(rows, latency, rounds, title, (performance.now() - t0) / 1000, deps.options);
+  report(rows, latency, rounds, title, (performance.now() - t0) / 1000, deps.options, deps.nowOf !== undefined);
 }
 
-function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], title: string, seconds: number, options: AgenticOptions | null): void {
+function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], title: string, seconds: number, options: AgenticOptions | null, lastTurnNow: boolean): void {
   const of = (group: string, s: System, m: Metric): number[] => rows.filter((r) => r.group === group).map((r) => r.scores[s][m]);
   for (const group of ['1-4', '5'] as const) {
     const n = rows.filter((r) => r.group === group).length;
     if (n === 0) continue;
     console.log(`\nLoCoMo ${title}, categories ${group}: ${n} questions (all asked in ${seconds.toFixed(0)} s); mean [95 % bootstrap interval over questions]`);
     if (options) console.log(`Parley asked in-process through answerQuestion with options ${JSON.stringify(options)}`);
+    if (lastTurnNow) console.log('--now last-turn: every Parley system asked in-process as of the day after its conversation\'s last turn');
     console.log(`| system | any@${K} | all@${K} | ans@1 | ans@3 | query p50 / p95 ms |\n|---|---|---|---|---|---|`);
     for (const s of SYSTEMS) {
       const ms = latency.get(s) ?? [];
-      const label = s === 'parley' && options ? 'Parley answerQuestion with --options (in-process)' : LABEL[s];
+      const label = s === 'parley' && (options || lastTurnNow) ? `Parley answerQuestion${options ? ' with --options' : ''} (in-process)` : LABEL[s];
       console.log(`| ${label} | ${METRICS.map((m) => pct(bootstrapMean(of(group, s, m)))).join(' | ')} | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} |`);
     }
     console.log(`\nParley − system, paired over the same questions (categories ${group})\n| baseline | any@${K} | all@${K} | ans@1 | ans@3 |\n|---|---|---|---|---|`);

@@ -26,7 +26,7 @@ export async function runLocomoVariants(deps: LocomoDeps, qas: LocomoQa[], varia
     const scores: Record<string, Scores> = {};
     const shown: Record<string, { refs: string[]; text: string; layer: string }[]> = {};
     for (const name of names) {
-      const a = await answerQuestion(deps.app.retriever, deps.tenantOf(q.conv_id), { question: q.question, k: 5 }, variants[name]);
+      const a = await answerQuestion(deps.app.retriever, deps.tenantOf(q.conv_id), { question: q.question, k: 5, ...(deps.nowOf ? { now: deps.nowOf(q.conv_id) } : {}) }, variants[name]);
       const items = a.evidence.map((i: MemoryItem) => ({ refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text, layer: i.layer }));
       shown[name] = items;
       const found = new Set(items.flatMap((i) => i.refs));
