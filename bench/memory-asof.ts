@@ -16,22 +16,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pino } from 'pino';
-import { openDatabase } from '../graph/sqlite/database.js';
-import { SqliteEntityIndex } from '../graph/sqlite/sqlite-entity-index.js';
-import { SqliteGraphStore } from '../graph/sqlite/sqlite-graph-store.js';
-import { SqliteLexicalIndex } from '../graph/sqlite/sqlite-lexical-index.js';
-import { SqliteMemoryStore } from '../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../graph/sqlite/sqlite-vector-store.js';
-import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
-import { createConsolidationHandler } from '../pipelines/memory/consolidate.js';
-import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { answerQuestion } from '../pipelines/retrieval/agentic-query.js';
-import { createLeftBrainHandler } from '../pipelines/retrieval/left-brain-job.js';
 import { Retriever } from '../pipelines/retrieval/retriever.js';
 import { temporalIntent } from '../pipelines/retrieval/temporal-intent.js';
 import { timeScope } from '../pipelines/retrieval/time-scope.js';
+import { embeddedMemory } from '../test/pipelines/retrieval/memory-fixture.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 
 interface Person {
@@ -54,20 +44,10 @@ function kindOf(q: string, now: Date): Kind {
 async function main(): Promise<void> {
   const people = readFileSync(path.join(repoRoot(), 'bench', 'data', 'asof.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Person);
-  const db = openDatabase(':memory:');
-  const graph = new SqliteGraphStore(db);
-  const memory = new SqliteMemoryStore(db);
-  const vectors = new SqliteVectorStore(db);
-  const lexical = new SqliteLexicalIndex(db);
-  const entities = new SqliteEntityIndex(db);
-  const embedder = new UseLiteEmbedder();
-  const logger = pino({ level: 'silent' });
-  const consolidate = createConsolidationHandler({ graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(), onOps: () => {}, logger });
-  const leftBrain = createLeftBrainHandler({ graph, memory, vectors, entities, embedder, logger });
+  const stores = embeddedMemory();
+  const { graph, memory, vectors, lexical, entities, embedder } = stores;
   const retriever = new Retriever({ graph, memory, vectors, lexical }, entities, embedder, { minPool: 1 });
-  const signal = new AbortController().signal;
   const rows: { kind: Kind; top1: number[]; any3: number[]; q: string; got: string[] }[] = [];
-  let job = 0;
   for (const p of people) {
     const tenant = `asof${p.id}`;
     const ids: Record<string, string> = {};
@@ -81,10 +61,7 @@ async function main(): Promise<void> {
       const to = l.by === p.person ? p.friend : p.person;
       const [u] = await graph.addUtterances(tenant, [{ sessionId: session, speakerId: ids[l.by] as string, addresseeIds: [ids[to] as string],
         text: l.text, startMs: null, endMs: null, time: l.time, confidence: null, audioRef: null }]);
-      job += 1;
-      await consolidate({ id: `c${job}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u!.id } }, signal);
-      const factIds = (await memory.processedFacts(tenant, u!.id)) ?? [];
-      await leftBrain({ id: `l${job}`, name: 'retrieval.left-brain', attempt: 1, data: { tenant, utteranceId: u!.id, factIds } }, signal);
+      await stores.consolidate(tenant, session, u!.id);
       lineIds.push({ id: u!.id, text: l.text });
     }
     for (const q of p.questions) {
@@ -118,8 +95,7 @@ async function main(): Promise<void> {
       if (r.top1[0] !== r.top1[1] || r.top1[1] === 0) console.log(`  [${r.kind}] ${r.q}: before ${r.top1[0] ? 'right' : 'wrong'} ("${r.got[0]}"), as of ${r.top1[1] ? 'right' : 'wrong'} ("${r.got[1]}")`);
     }
   }
-  await embedder.close();
-  db.close();
+  await stores.close();
 }
 
 await main();

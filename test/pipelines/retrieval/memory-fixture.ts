@@ -11,8 +11,8 @@ import { createConsolidationHandler } from '../../../pipelines/memory/consolidat
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { createLeftBrainHandler } from '../../../pipelines/retrieval/left-brain-job.js';
 
-/** Real embedded stores, real USE-lite, real consolidation and left-brain jobs, run inline. */
-export interface MemoryFixture {
+/** Real embedded stores (one in-memory SQLite database), real USE-lite, real consolidation and left-brain jobs, run inline. */
+export interface EmbeddedMemory {
   db: SqliteDatabase;
   graph: SqliteGraphStore;
   memory: SqliteMemoryStore;
@@ -20,16 +20,13 @@ export interface MemoryFixture {
   lexical: SqliteLexicalIndex;
   entities: SqliteEntityIndex;
   embedder: UseLiteEmbedder;
-  /** Participant ids by name. */
-  people: Record<string, string>;
-  /** Store an utterance and consolidate it (facts, vectors, left brain) before returning. */
-  say(session: string, speaker: string, addressees: string[], text: string, time: string): Promise<Utterance>;
-  /** Store several utterances in one commit (as an HTTP batch is), then consolidate them in order. */
-  sayBatch(session: string, lines: { speaker: string; addressees: string[]; text: string; time: string }[]): Promise<Utterance[]>;
+  /** Run a stored utterance through consolidation (facts, vectors) and the left brain, as the server's jobs would. */
+  consolidate(tenant: string, sessionId: string, utteranceId: string): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function memoryFixture(tenant: string, names: string[]): Promise<MemoryFixture> {
+/** The embedded stores and memory jobs of {@link EmbeddedMemory}, for any number of tenants (benches use one per person). */
+export function embeddedMemory(): EmbeddedMemory {
   const db = openDatabase(':memory:');
   const graph = new SqliteGraphStore(db);
   const memory = new SqliteMemoryStore(db);
@@ -42,32 +39,51 @@ export async function memoryFixture(tenant: string, names: string[]): Promise<Me
     graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(), onOps: () => {}, logger,
   });
   const leftBrain = createLeftBrainHandler({ graph, memory, vectors, entities, embedder, logger });
+  const signal = new AbortController().signal;
+  let n = 0;
+  return {
+    db, graph, memory, vectors, lexical, entities, embedder,
+    async consolidate(tenant, sessionId, utteranceId) {
+      n += 1;
+      await consolidate({ id: `c${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId, utteranceId } }, signal);
+      const factIds = (await memory.processedFacts(tenant, utteranceId)) ?? [];
+      await leftBrain({ id: `l${n}`, name: 'retrieval.left-brain', attempt: 1, data: { tenant, utteranceId, factIds } }, signal);
+    },
+    async close() {
+      await embedder.close();
+      db.close();
+    },
+  };
+}
+
+/** {@link EmbeddedMemory} with one tenant's named people and a way to say things. */
+export interface MemoryFixture extends EmbeddedMemory {
+  /** Participant ids by name. */
+  people: Record<string, string>;
+  /** Store an utterance and consolidate it (facts, vectors, left brain) before returning. */
+  say(session: string, speaker: string, addressees: string[], text: string, time: string): Promise<Utterance>;
+  /** Store several utterances in one commit (as an HTTP batch is), then consolidate them in order. */
+  sayBatch(session: string, lines: { speaker: string; addressees: string[]; text: string; time: string }[]): Promise<Utterance[]>;
+}
+
+export async function memoryFixture(tenant: string, names: string[]): Promise<MemoryFixture> {
+  const stores = embeddedMemory();
+  const { graph } = stores;
   const people: Record<string, string> = {};
   for (const name of names) people[name] = (await graph.createParticipant(tenant, { name })).id;
-  let n = 0;
-  const signal = new AbortController().signal;
   const sayBatch: MemoryFixture['sayBatch'] = async (session, lines) => {
     await graph.openSession(tenant, session, lines[0]!.time);
     const stored = await graph.addUtterances(tenant, lines.map((l) => ({
       sessionId: session, speakerId: people[l.speaker] as string, addresseeIds: l.addressees.map((a) => people[a] as string),
       text: l.text, startMs: null, endMs: null, time: l.time, confidence: null, audioRef: null,
     })));
-    for (const u of stored) {
-      n += 1;
-      await consolidate({ id: `c${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u.id } }, signal);
-      const factIds = (await memory.processedFacts(tenant, u.id)) ?? [];
-      await leftBrain({ id: `l${n}`, name: 'retrieval.left-brain', attempt: 1, data: { tenant, utteranceId: u.id, factIds } }, signal);
-    }
+    for (const u of stored) await stores.consolidate(tenant, session, u.id);
     return stored;
   };
   return {
-    db, graph, memory, vectors, lexical, entities, embedder, people,
+    ...stores, people,
     say: async (session, speaker, addressees, text, time) => (await sayBatch(session, [{ speaker, addressees, text, time }]))[0]!,
     sayBatch,
-    async close() {
-      await embedder.close();
-      db.close();
-    },
   };
 }
 
