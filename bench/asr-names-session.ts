@@ -24,6 +24,10 @@
  *   node dist/bench/asr-names-session.js --switch-cost   (cost of changing the spotting decoder's keyphrase list)
  *
  * `--phone`: every clip through a phone line (300–3400 Hz, 8 kHz μ-law) and the narrowband recogniser.
+ * `--new-caller`: the speaker is a NEW caller: the session's people are the two others only, never the speaker's own
+ * name, and false names count every census first name too (a broad list may write any of them). Vocabularies:
+ * `off`, `new caller` (the session's two others, the shipped spotting) and the variants of {@link NEW_CALLER_VARIANTS};
+ * paired against `new caller`. Development lines by default; `--held-out` the held-out lines; `--real-only` real speech.
  * `--real-only`: real speech only, vocabularies `tenant 100` and `session + 0`; `--libri-skip=N` skips each
  * LibriSpeech speaker's first N clips (to decode clips no earlier run decoded).
  */
@@ -32,7 +36,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
-import { NAME_SPOTTING_DEFAULTS, PocketsphinxNameSpotter } from '../pipelines/asr/pocketsphinx-name-spotter.js';
+import { NAME_SPOTTING_DEFAULTS, PocketsphinxNameSpotter, type NameSpottingOptions } from '../pipelines/asr/pocketsphinx-name-spotter.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
 import { pocketsphinxApi } from '../pipelines/asr/pocketsphinx-ffi.js';
 import type { AsrFinal } from '../pipelines/asr/streaming-asr.js';
@@ -56,12 +60,22 @@ const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 /** Vocabularies of one line, by label; `off` decodes without names. */
 type Vocabularies = Record<string, string[]>;
-interface Clip { text: string | null; expect: string | null; samples: Float32Array; name: string; lists: Vocabularies; known: Set<string> }
+interface Clip {
+  text: string | null; expect: string | null; samples: Float32Array; name: string; lists: Vocabularies;
+  /** Names the naming detector knows (`detectSelfIntroduction`'s `known`). */
+  known: Set<string>;
+  /** Names counted as false when written and not said (default `known`). */
+  counted?: Set<string>;
+}
 interface Decoded { clip: Clip; final: AsrFinal }
 
 const speakable = (l: NamingLine): boolean => !(l.known && l.expect && !l.text.split(' ').includes(l.expect));
 const SET_NAMES = [...new Set([...dev, ...seen, ...heldOut].flatMap((l) => (l.expect ? [l.expect] : [])))].sort();
 const CENSUS = Object.entries((JSON.parse(readFileSync(givenNamesPath(), 'utf8')) as { names: Record<string, number> }).names);
+const NEW_CALLER = process.argv.includes('--new-caller');
+const CENSUS_NAMES = new Set(CENSUS.map(([n]) => n));
+/** `--new-caller`: spotting settings by vocabulary label; each decodes the session's two others. */
+const NEW_CALLER_VARIANTS: Record<string, NameSpottingOptions> = { 'new caller': NAME_SPOTTING_DEFAULTS };
 
 /** Draw `n` distinct names by prevalence, none in `exclude`. */
 function tenantRecent(rng: () => number, n: number, exclude: Set<string>): string[] {
@@ -78,12 +92,18 @@ function tenantRecent(rng: () => number, n: number, exclude: Set<string>): strin
 }
 
 /** The line's vocabularies: `tenant 100` and `session + t` for each t of {@link TAILS}. */
-function vocabularies(line: NamingLine, seed: number): { lists: Vocabularies; known: Set<string> } {
+function vocabularies(line: NamingLine, seed: number): { lists: Vocabularies; known: Set<string>; counted?: Set<string> } {
   const rng = seededRandom(seed);
   const said = new Set(line.text.split(' '));
   const others = SET_NAMES.filter((n) => n !== line.expect && !said.has(n));
   const session = line.expect ? [line.expect] : [];
   for (let k = 0; k < 2; k++) session.push(others.splice(Math.floor(rng() * others.length), 1)[0]!);
+  if (NEW_CALLER) {
+    // A new caller: the session knows the two others only; the speaker's own name is in no list.
+    const two = session.filter((n) => n !== line.expect);
+    const lists: Vocabularies = Object.fromEntries(Object.keys(NEW_CALLER_VARIANTS).map((label) => [label, two]));
+    return { lists, known: new Set(two), counted: new Set([...two, ...CENSUS_NAMES]) };
+  }
   const tenant = tenantRecent(rng, 100, new Set([...said, ...session, ...SET_NAMES]));
   const lists: Vocabularies = { 'tenant 100': tenant };
   for (const t of TAILS) lists[`session + ${t}`] = [...session, ...tenant.slice(0, t)];
@@ -127,7 +147,7 @@ function score(decoded: Decoded[]): Score {
     const tp = got !== null && got === clip.expect ? 1 : 0;
     s.tp.push(tp);
     s.fp.push(got !== null && !tp ? 1 : 0);
-    s.falseNames.push([...clip.known].filter((n) => said.has(n) && !ref.has(n)).length);
+    s.falseNames.push([...(clip.counted ?? clip.known)].filter((n) => said.has(n) && !ref.has(n)).length);
     const e = clip.text ? wordErrors(clip.text, final.text) : { errors: 0, words: 0 };
     s.errors.push(e.errors);
     s.words.push(e.words);
@@ -141,23 +161,26 @@ const precision = (s: Score): string => (sum(s.tp) + sum(s.fp) === 0 ? '–' : `
 const recall = (s: Score): string => `${f1(sum(s.tp) / Math.max(1, s.nameHit.length))} %`;
 
 /** A recogniser warmed on one fixture turn (through the phone line with `--phone`). */
-async function recogniser(spotting: boolean): Promise<PocketsphinxAsr> {
-  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: spotting ? NAME_SPOTTING_DEFAULTS : false,
+async function recogniser(spotting: NameSpottingOptions | false): Promise<PocketsphinxAsr> {
+  const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: spotting,
     ...(PHONE ? { options: { ...NARROWBAND_OPTIONS } } : {}) });
   const f = loadAudioFixtures()[0]!;
   await decode(asr, [{ text: null, expect: null, samples: await onPhone(fixtureSamples(f)), name: 'warm-up', lists: {}, known: new Set() }], 'off');
   return asr;
 }
 
-/** Every vocabulary on one set: the table, paired differences against `tenant 100`, corrections. */
-async function run(title: string, clips: Clip[], labels: string[]): Promise<Map<string, Score>> {
+/** Every vocabulary on one set: the table, paired differences against `base`, corrections, decode time. */
+async function run(title: string, clips: Clip[], labels: string[], base = 'tenant 100'): Promise<Map<string, Score>> {
   const scores = new Map<string, Score>();
   const decoded = new Map<string, Decoded[]>();
+  const cpu = new Map<string, number>();
   for (const label of ['off', ...labels]) {
     // A fresh recogniser per vocabulary, warmed alike: its first pass sees the clips in the same order with
     // the same cepstral-mean history as the baseline's, so only the spotting pass differs.
-    const asr = await recogniser(label !== 'off');
+    const asr = await recogniser(label === 'off' ? false : NEW_CALLER ? NEW_CALLER_VARIANTS[label]! : NAME_SPOTTING_DEFAULTS);
+    const t0 = process.hrtime.bigint();
     const d = await decode(asr, clips, label);
+    cpu.set(label, Number(process.hrtime.bigint() - t0) / 1e6);
     await asr.close();
     decoded.set(label, d);
     scores.set(label, score(d));
@@ -170,12 +193,17 @@ async function run(title: string, clips: Clip[], labels: string[]): Promise<Map<
     const heard = s.nameHit.length ? `${sum(s.nameHit)}/${s.nameHit.length}, ${pct(bootstrapMean(s.nameHit))}` : '–';
     console.log(`| ${label === 'off' ? 'first pass only' : label} | ${heard} | ${precision(s)} | ${recall(s)} | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} |`);
   }
-  const base = scores.get('tenant 100')!;
-  for (const label of labels.filter((l) => l !== 'tenant 100')) {
+  const baseline = scores.get(base)!;
+  for (const label of labels.filter((l) => l !== base)) {
     const s = scores.get(label)!;
-    console.log(`paired (${label} − tenant 100): names heard ${s.nameHit.length ? pct(bootstrapDelta(s.nameHit, base.nameHit), true) : '–'}; ` +
-      `false names per line ${bootstrapDelta(s.falseNames, base.falseNames).mean.toFixed(3)} [${bootstrapDelta(s.falseNames, base.falseNames).lo.toFixed(3)}, ${bootstrapDelta(s.falseNames, base.falseNames).hi.toFixed(3)}]`);
+    const b = baseline;
+    console.log(`paired (${label} − ${base}): names heard ${s.nameHit.length ? pct(bootstrapDelta(s.nameHit, b.nameHit), true) : '–'}; ` +
+      `false names per line ${bootstrapDelta(s.falseNames, b.falseNames).mean.toFixed(3)} [${bootstrapDelta(s.falseNames, b.falseNames).lo.toFixed(3)}, ${bootstrapDelta(s.falseNames, b.falseNames).hi.toFixed(3)}]; ` +
+      `naming right ${pct(bootstrapDelta(s.tp, b.tp), true)}, wrong ${pct(bootstrapDelta(s.fp, b.fp), true)}`);
   }
+  const audioS = clips.reduce((a, c) => a + c.samples.length / 16000, 0);
+  console.log(`decode wall time (load-dependent) over ${audioS.toFixed(0)} s of audio: ` +
+    [...cpu].map(([l, ms]) => `${l} ${(ms / 1000).toFixed(1)} s (×${(ms / cpu.get('off')!).toFixed(2)} of first pass only)`).join('; '));
   for (const label of labels) {
     for (const d of decoded.get(label)!) for (const c of d.final.nameSpotting?.corrections ?? []) console.log(`  ${label}: "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
   }
@@ -239,6 +267,17 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-asr-names-session-'));
   try {
     console.log(`${PHONE ? 'phone line (8 kHz μ-law), narrowband recogniser; ' : ''}spotting at the shipped defaults`);
+    if (NEW_CALLER) {
+      const labels = Object.keys(NEW_CALLER_VARIANTS);
+      if (process.argv.includes('--real-only')) {
+        await run('real speech, new caller (SpeechBrain, LibriSpeech test-other)', await realSpeech(9000), labels, 'new caller');
+      } else if (process.argv.includes('--held-out')) {
+        await run('held-out, new caller (naming-set heldOut)', await scripted(dir, heldOut, 5000), labels, 'new caller');
+      } else {
+        await run('development, new caller (naming-set dev + seen)', await scripted(dir, [...dev, ...seen], 1000), labels, 'new caller');
+      }
+      return;
+    }
     if (process.argv.includes('--real-only')) {
       await run('real speech (SpeechBrain, LibriSpeech test-other; no list name said)', await realSpeech(9000), ['tenant 100', 'session + 0']);
       return;
