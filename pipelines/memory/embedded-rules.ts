@@ -3,7 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
-import { IDIOM_NOUN, relationSlot } from './changes.js';
+import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 
@@ -219,7 +219,8 @@ function plan(c: RuleContext, dates: string[]): RuleFact[] {
 function jointPlan(c: RuleContext, dates: string[]): RuleFact[] {
   const joint = readJointPlan(c.sentence, c.who, dates.length > 0);
   if (!joint) return [];
-  const slot = dates.length > 0 ? `plan:${joint.verb}:${dates[0]}` : null;
+  // A decision ("we decided to take the kids to the beach on Saturday") settles a proposal first: no slot, which would keep it from settling.
+  const slot = dates.length > 0 && !settles(c.sentence) ? `plan:${joint.verb}:${dates[0]}` : null;
   return [{ content: joint.content, kind: 'plan', subject: 'speaker', slot, value: slot ? joint.content : null, confidence: 0.7, shared: true }];
 }
 

@@ -144,6 +144,15 @@ describe('consolidation: a joint plan is closed by either of its people (real US
     assert.equal((await memory.getFact(tenant, id))?.supersededBy, done[0]?.memory_id);
   });
 
+  test('a dated "we" decision still settles the proposal it chooses between', async () => {
+    const proposal = await say(ana, ben, 'We could host the reunion at the boathouse in March.');
+    const id = proposal[0]!.memory_id;
+    const decided = await say(ana, ben, 'We decided to host the reunion at the old school on Saturday.');
+    assert.deepEqual(decided.map((o) => o.op), ['UPDATE']);
+    assert.equal((await memory.getFact(tenant, id))?.supersededBy, decided[0]?.memory_id);
+    assert.equal((await memory.getFact(tenant, decided[0]!.memory_id))?.kind, 'plan', 'the decision is a plan of its own');
+  });
+
   test('a plan of the speaker\'s own is not closed by the addressee\'s outcome in another session', async () => {
     const plan = await say(ana, ben, "I'm going to sell my old guitar next month.");
     const id = plan[0]!.memory_id;
