@@ -87,6 +87,11 @@ export interface PlanObject {
   replaces?: string[];
   /** The action is told as done: a past tense or a passive participle, not negated, asked or hedged ("Lena picked up the cake"). */
   past?: boolean;
+  /**
+   * Plans said with "we" or "let's": the speaker's and the addressees' together, so an outcome or a
+   * cancellation by any of them settles it, in any session.
+   */
+  shared?: boolean;
 }
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */

@@ -204,13 +204,16 @@ async function extractOnce(deps: ConsolidationDeps, tenant: TenantId, u: Utteran
 
 /**
  * The lock keys of consolidating one extraction: one per subject its facts and profile updates are
- * about, and the session's when a fact settles a plan (the plan may be someone else's in the session).
+ * about, and when a fact settles a plan, the session's (the plan may be someone else's in the
+ * session) and the addressees' (it may be a plan they share with the speaker, said in another session).
  */
 export function consolidationLockKeys(tenant: TenantId, sessionId: string, extraction: ExtractionResult): string[] {
   const keys = new Set<string>();
   for (const f of extraction.facts) {
     keys.add(`consolidate:${tenant}:subject:${f.subjectId}`);
-    if (f.settles) keys.add(`consolidate:${tenant}:session:${sessionId}`);
+    if (!f.settles) continue;
+    keys.add(`consolidate:${tenant}:session:${sessionId}`);
+    for (const a of f.addresseeIds) keys.add(`consolidate:${tenant}:subject:${a}`);
   }
   for (const p of extraction.profileUpdates) keys.add(`consolidate:${tenant}:subject:${p.participantId}`);
   return [...keys];
@@ -270,7 +273,11 @@ async function nearestCandidates(
   const slotted = ef.slot === null ? [] : await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, slot: ef.slot, limit: 50 });
   // An outcome may settle what someone else in the session proposed or promised ("we decided… instead").
   const session = ef.settles ? await deps.memory.listFacts(tenant, { sessionId, limit: RECENT_POOL }) : [];
-  const byId = new Map([...recent, ...slotted, ...session].map((f) => [f.id, f]));
+  // …or a plan said to them with "we" ("Lena and Ben will have a picnic"), in any session.
+  const shared = ef.settles
+    ? (await deps.memory.listFacts(tenant, { participantId: ef.subjectId, role: 'addressee', limit: RECENT_POOL })).filter((f) => f.planObject?.shared === true)
+    : [];
+  const byId = new Map([...recent, ...slotted, ...session, ...shared].map((f) => [f.id, f]));
   if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
     const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);

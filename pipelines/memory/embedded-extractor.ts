@@ -81,12 +81,16 @@ export class EmbeddedExtractor implements Extractor {
       const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
         .filter((f) => !(reported && f.slot === 'name'));
       const sentenceFacts: ExtractedFact[] = [];
+      // Plans said with "we" or "let's": the plan object records that the addressees share them.
+      const shared = new Set<ExtractedFact>();
       const change = slotChange(text, this.#ctx(text, subjectId, [], display).isNounPhrase);
       for (const f of rules) {
         if (retraction && f.slot === 'name') continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
-        sentenceFacts.push(this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, dates[0] ?? null));
+        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, dates[0] ?? null);
+        sentenceFacts.push(made);
+        if (f.shared) shared.add(made);
         if (!retraction && f.profile) {
           profileUpdates.push({ participantId: this.#subjectId(view, f), attribute: f.profile.attribute,
             value: f.profile.value, referIds: [u.id], confidence: f.confidence });
@@ -122,7 +126,8 @@ export class EmbeddedExtractor implements Extractor {
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
       for (const f of sentenceFacts) {
-        const object = planObject && about(f) ? { planObject: toldDone ? { ...planObject, actionNamed: true } : planObject } : {};
+        const read = planObject && toldDone ? { ...planObject, actionNamed: true } : planObject;
+        const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
         const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };
         facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }

@@ -3,8 +3,9 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
-import { IDIOM_NOUN, relationSlot } from './changes.js';
+import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
+import { readJointPlan } from './joint-plan.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -31,6 +32,8 @@ export interface RuleFact {
   confidence: number;
   /** Profile attribute to update on the subject, if any. */
   profile?: { attribute: string; value: string };
+  /** A plan said with "we" or "let's": the addressees share it (`PlanObject.shared`). */
+  shared?: boolean;
 }
 
 const I = "\\b[Ii]";
@@ -212,12 +215,24 @@ function plan(c: RuleContext, dates: string[]): RuleFact[] {
   return [{ content, kind: 'plan', subject: 'speaker', slot, value: slot ? content : null, confidence: 0.7 }];
 }
 
+/** "We'll have a picnic on Saturday", "let's meet up next week": a plan of the speaker's and the addressees' together. */
+function jointPlan(c: RuleContext, dates: string[]): RuleFact[] {
+  const joint = readJointPlan(c.sentence, c.who, dates.length > 0);
+  if (!joint) return [];
+  // A decision ("we decided to take the kids to the beach on Saturday") settles a proposal first: no slot, which would keep it from settling.
+  const slot = dates.length > 0 && !settles(c.sentence) ? `plan:${joint.verb}:${dates[0]}` : null;
+  return [{ content: joint.content, kind: 'plan', subject: 'speaker', slot, value: slot ? joint.content : null, confidence: 0.7, shared: true }];
+}
+
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const out = [...introduction(c), ...preference(c), ...background(c), ...relation(c)];
   const cr = commitmentOrRequest(c);
   out.push(...cr);
-  if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) out.push(...plan(c, dates));
+  if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) {
+    const own = plan(c, dates);
+    out.push(...(own.length > 0 ? own : jointPlan(c, dates)));
+  }
   const words = c.sentence.split(/\s+/).length;
   const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
   // The statement fallback leaves out a self-introduction already recorded ("I'm Lena, I teach…").

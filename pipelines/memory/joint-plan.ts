@@ -1,0 +1,89 @@
+/**
+ * Plans said with "we" ("we'll have a picnic on Saturday", "we're going to repaint the kitchen",
+ * "let's get together on Friday", "shall we book the cabin?"): the speaker's and the addressees'
+ * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
+ */
+import { joinNames, resolvePronouns, type Perspective } from './pronouns.js';
+
+/** A joint plan read from one sentence: its text with names, and the first word of its action. */
+export interface JointPlan {
+  content: string;
+  verb: string;
+}
+
+/** Words before "we" that keep it the subject ("so we'll…", "I think we should…", "okay, let's…"). */
+const LEAD = String.raw`^(?<lead>(?:(?:well|so|okay|ok|alright|all right|right|yeah|yes|then|and|but|anyway|great|perfect|good|cool|maybe|perhaps|i think|i guess|i reckon|i suppose)\b[\s,]*)*)`;
+/** A time said first ("next Saturday we're…", "on Friday, let's…", "after the holidays we'll…"). */
+const WHEN = String.raw`(?:(?<when>(?:next|this|on|in|at|after|before|tomorrow|tonight|later|soon)\b[^,.;!?]{0,30}?),?\s+)?`;
+/** Words between "we" and its verb that change nothing ("we'll all…", "we should really…"). */
+const ADV = String.raw`(?:\s+(?:all|both|really|definitely|probably|just|still|also|finally|actually|then|totally|absolutely|certainly))*`;
+/** Verbs of a progressive that tells a plan ("we're flying to Madrid on the 12th"). */
+const MOVES = 'going|flying|travell?ing|driving|heading|moving|visiting|starting|taking|leaving|meeting|seeing|attending|having|hosting|celebrating|throwing|getting|doing|running|joining|staying|spending';
+
+/** The modal or verb a mode captured ("need", "'ve decided"), lower-case. */
+const how = (m: RegExpMatchArray): string => (m.groups?.how ?? '').trim().toLowerCase();
+
+/** Each way of saying a joint plan, and how the fact says it ("will", "are going to", "should"). */
+const MODES: Array<{ re: RegExp; say: (m: RegExpMatchArray) => string; weak?: boolean; dated?: boolean }> = [
+  { re: new RegExp(`${LEAD}${WHEN}let(?:['’]s| us) not forget to\\s+(?<act>.+)`, 'i'), say: () => 'will' },
+  { re: new RegExp(`${LEAD}${WHEN}let(?:['’]s| us)${ADV}\\s+(?!not\\b)(?<act>.+)`, 'i'), say: () => 'plan to' },
+  { re: new RegExp(`${LEAD}${WHEN}(?:shall we|why don['’]t we|how about we|what about we)${ADV}\\s+(?<act>.+)`, 'i'), say: () => 'could' },
+  { re: new RegExp(`${LEAD}${WHEN}we(?:['’]ll|\\s+will|\\s+shall)${ADV}\\s+(?!not\\b|never\\b)(?<act>.+)`, 'i'), say: () => 'will' },
+  { re: new RegExp(`${LEAD}${WHEN}we(?:(?:['’]re|\\s+are)${ADV}\\s+going to|(?:['’]re|\\s+are)?${ADV}\\s+gonna)\\s+(?<act>.+)`, 'i'), say: () => 'are going to' },
+  {
+    re: new RegExp(`${LEAD}${WHEN}we(?:['’]re|\\s+are)${ADV}\\s+(?<how>planning|hoping|intending|aiming) to\\s+(?<act>.+)`, 'i'),
+    say: (m) => `are ${how(m)} to`,
+  },
+  {
+    re: new RegExp(`${LEAD}${WHEN}we${ADV}(?<how>\\s+plan|\\s+want|\\s+hope|\\s+intend|\\s+aim|(?:['’]ve|\\s+have)?${ADV}\\s+decided|['’]d (?:like|love)|\\s+would (?:like|love)) to\\s+(?<act>.+)`, 'i'),
+    say: (m) => `${how(m).replace(/^['’]ve\b/, 'have').replace(/^['’]d\b/, 'would').replace(/\s+/g, ' ')} to`,
+  },
+  {
+    re: new RegExp(`${LEAD}${WHEN}we${ADV}(?<how>\\s+need|\\s+have|['’]ve got|\\s+have got|\\s+ought) to${ADV}\\s+(?<act>.+)`, 'i'),
+    say: (m) => `${how(m).replace(/^['’]ve got/, 'have got')} to`, weak: true,
+  },
+  { re: new RegExp(`${LEAD}${WHEN}we${ADV}\\s+(?<how>should|must)${ADV}\\s+(?!not\\b|never\\b|have\\b)(?<act>.+)`, 'i'), say: how, weak: true },
+  { re: new RegExp(`${LEAD}${WHEN}we(?:['’]re|\\s+are)${ADV}\\s+(?<act>(?:${MOVES})\\b.+)`, 'i'), say: () => 'are', dated: true },
+];
+
+/** What follows a modal without making a plan ("we'll see", "we'll be fine", "let's say…", "let's face it"). */
+const NO_ACTION = /^(?:see|say|face|hope|assume|suppose|imagine|pretend|manage|survive|cope|miss|know|wait and see|be (?:fine|ok|okay|alright|all right|honest|clear|real|careful|friends)|get (?:through|over|used)|figure (?:it|this|that|something) out|move on|recap|focus)\b/i;
+/** Words that tell a habit, not a plan ("we usually…", "we'll always…"). */
+const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|never|every (?:day|morning|evening|week|weekend|time))\b/i;
+/** A time to come, said in words ("tomorrow", "next week", "on Friday"). */
+const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end))/i;
+/** What a weak "we should / we need to" must name to be a plan and not a maxim ("we should all drink more water"). */
+const SPECIFIC = /\b(?:the|that|this|these|those|our|your|my)\b/i;
+
+/**
+ * The joint plan a sentence states, or null. `dated`: the sentence carries a date (from the date
+ * reader). Questions are plans only when they propose ("shall we…?", "why don't we…?"); "should
+ * we…?" asks and agrees nothing. "We should / need to / must" is a plan only with a time or a thing
+ * of its own ("…call the landlord tomorrow"), and a progressive only with a time ("we're flying to
+ * Madrid on the 12th", not "we're having fun").
+ */
+export function readJointPlan(sentence: string, who: Perspective, dated: boolean): JointPlan | null {
+  const s = sentence.trim();
+  if (HABIT.test(s)) return null;
+  const question = /\?\s*$/.test(s);
+  for (const mode of MODES) {
+    const m = s.match(mode.re);
+    if (!m) continue;
+    const action = (m.groups?.act ?? '').replace(/[.!?]+$/, '').trim();
+    if (!action || NO_ACTION.test(action)) return null;
+    const proposes = /\b(?:shall we|why don['’]t we|how about we|what about we)\b/i.test(s);
+    if (question && !proposes) return null;
+    const timed = dated || FUTURE.test(s);
+    if (mode.weak && !timed && !SPECIFIC.test(action)) return null;
+    if (mode.dated && !timed) return null;
+    const names = joinNames([who.speaker, ...who.addressees]);
+    const everyone = who.addressees.length > 0 ? names : `${who.speaker} and others`;
+    const verb = action.split(/\s+/)[0]!.toLowerCase();
+    // A time said first goes last, as a plan is written ("next Saturday we're…" -> "… next Saturday").
+    const when = m.groups?.when ? ` ${m.groups.when.trim().replace(/^\w/, (c) => c.toLowerCase())}` : '';
+    // "Maybe we should…" stays a maybe.
+    const hedge = /\b(?:maybe|perhaps)\b/i.exec(m.groups?.lead ?? '')?.[0].toLowerCase();
+    return { content: `${hedge ? `${hedge} ` : ''}${everyone} ${mode.say(m)} ${resolvePronouns(action, who)}${when}`, verb };
+  }
+  return null;
+}

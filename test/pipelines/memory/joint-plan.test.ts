@@ -1,0 +1,162 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import type { Utterance } from '../../../graph/types.js';
+import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { readJointPlan } from '../../../pipelines/memory/joint-plan.js';
+import { consolidationLockKeys, createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+
+const who = { speaker: 'Ana', addressees: ['Ben'] };
+const T = '2026-12-01T10:00:00.000Z'; // a Tuesday
+
+describe('readJointPlan', () => {
+  test('"we", "let\'s" and "shall we" plans name everyone they are for', () => {
+    assert.deepEqual(readJointPlan("We'll rent a canoe at the marina.", who, false), { content: 'Ana and Ben will rent a canoe at the marina', verb: 'rent' });
+    assert.equal(readJointPlan("We're going to redo the bathroom tiles.", who, false)?.content, 'Ana and Ben are going to redo the bathroom tiles');
+    assert.equal(readJointPlan('We plan to cycle to the old mill.', who, false)?.content, 'Ana and Ben plan to cycle to the old mill');
+    assert.equal(readJointPlan("We've decided to repaint your study.", who, false)?.content, "Ana and Ben have decided to repaint Ben's study");
+    assert.equal(readJointPlan("Let's try the ramen bar after work.", who, false)?.content, 'Ana and Ben plan to try the ramen bar after work');
+    assert.equal(readJointPlan('Shall we visit the flea market?', who, false)?.content, 'Ana and Ben could visit the flea market');
+    assert.equal(readJointPlan("Let's not forget to water the plants.", who, false)?.content, 'Ana and Ben will water the plants');
+    assert.equal(readJointPlan("We're all going to the quiz night.", { speaker: 'Ana', addressees: ['Ben', 'Cy'] }, false)?.content,
+      'Ana, Ben and Cy are going to the quiz night');
+  });
+
+  test('a time said first is written last', () => {
+    assert.equal(readJointPlan("Tomorrow we're going to fix the gate.", who, true)?.content, 'Ana and Ben are going to fix the gate tomorrow');
+    assert.equal(readJointPlan("On Sunday, let's bake bread.", who, true)?.content, 'Ana and Ben plan to bake bread on Sunday');
+  });
+
+  test('habits, questions, maxims, negations and idle talk are no plans', () => {
+    for (const s of ['We always walk the dog after dinner.', 'Should we sell the piano?', 'What should we cook tonight?',
+      'We should all read more.', "We won't make it to the concert.", "We'll see.", "Let's face it, the plan was bad.",
+      "We're having a great time.", 'We went bowling on Friday.', 'We need to relax.', "Let's not argue about it."]) {
+      assert.equal(readJointPlan(s, who, false), null, s);
+    }
+  });
+
+  test('"we should" or a progressive is a plan with a time or a thing of its own', () => {
+    assert.ok(readJointPlan('We should book the dentist.', who, false));
+    assert.ok(readJointPlan('We should go swimming tomorrow.', who, true));
+    assert.equal(readJointPlan('We should go swimming.', who, false), null);
+    assert.ok(readJointPlan("We're driving to the coast next week.", who, true));
+    assert.equal(readJointPlan("We're driving to the coast.", who, false), null);
+  });
+});
+
+describe('embedded extractor: joint plans', () => {
+  const x = new EmbeddedExtractor();
+  const u = (text: string): Utterance => ({ id: 'u1', sessionId: 's', speakerId: 'p_ana', addresseeIds: ['p_ben'], text,
+    startMs: null, endMs: null, time: T, confidence: null, audioRef: null, seq: 1 });
+
+  test('a "we" plan is a plan of the speaker with a shared plan object', async () => {
+    const r = await x.extract({ current: u("We're going to build a treehouse for the kids next month."), previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' } });
+    assert.equal(r.facts.length, 1, JSON.stringify(r.facts));
+    const f = r.facts[0]!;
+    assert.equal(f.kind, 'plan');
+    assert.equal(f.subjectId, 'p_ana');
+    assert.match(f.content, /^Ana and Ben are going to build a treehouse for the kids/);
+    assert.equal(f.planObject?.verb, 'build');
+    assert.deepEqual(f.planObject?.objects, ['treehouse']);
+    assert.equal(f.planObject?.shared, true);
+  });
+
+  test('a plan said with "I" is not shared', async () => {
+    const r = await x.extract({ current: u("I'm going to build a treehouse next month."), previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' } });
+    assert.equal(r.facts[0]?.kind, 'commitment');
+    assert.equal(r.facts[0]?.planObject?.shared, undefined);
+  });
+
+  test('a habit said with "we" stays a statement', async () => {
+    const r = await x.extract({ current: u('We usually build a snowman every winter.'), previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' } });
+    assert.ok(!r.facts.some((f) => f.kind === 'plan'), JSON.stringify(r.facts));
+  });
+});
+
+test('a settling turn locks its addressees too: the plan may be one they share', () => {
+  const fact = { content: 'x', kind: 'statement' as const, subjectId: 'p_ben', speakerId: 'p_ben', addresseeIds: ['p_ana'], slot: null, value: null,
+    retraction: false, confidence: 0.6, referIds: ['u'] };
+  assert.deepEqual(consolidationLockKeys('t', 's', { facts: [{ ...fact, settles: 'cancelled' }], profileUpdates: [] }).sort(),
+    ['consolidate:t:session:s', 'consolidate:t:subject:p_ana', 'consolidate:t:subject:p_ben']);
+  assert.deepEqual(consolidationLockKeys('t', 's', { facts: [fact], profileUpdates: [] }), ['consolidate:t:subject:p_ben']);
+});
+
+describe('consolidation: a joint plan is closed by either of its people (real USE-lite, real SQLite)', () => {
+  const tenant = 't_joint';
+  let db: SqliteDatabase;
+  let graph: SqliteGraphStore;
+  let memory: SqliteMemoryStore;
+  const embedder = new UseLiteEmbedder();
+  const ops: MemoryOp[] = [];
+  let handler: ReturnType<typeof createConsolidationHandler>;
+  let ana: string;
+  let ben: string;
+  let n = 0;
+
+  /** One utterance in its own session (a day apart), through the handler; its ops. */
+  async function say(speaker: string, addressee: string, text: string): Promise<MemoryOp[]> {
+    n++;
+    const time = new Date(Date.parse(T) + n * 86_400_000).toISOString();
+    await graph.openSession(tenant, `s${n}`, time);
+    const [u] = await graph.addUtterances(tenant, [{ sessionId: `s${n}`, speakerId: speaker, addresseeIds: [addressee], text,
+      startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
+    const before = ops.length;
+    await handler({ id: `j${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: `s${n}`, utteranceId: u!.id } }, new AbortController().signal);
+    return ops.slice(before);
+  }
+
+  before(async () => {
+    db = openDatabase(':memory:');
+    graph = new SqliteGraphStore(db);
+    memory = new SqliteMemoryStore(db);
+    ana = (await graph.createParticipant(tenant, { name: 'Ana' })).id;
+    ben = (await graph.createParticipant(tenant, { name: 'Ben' })).id;
+    handler = createConsolidationHandler({ graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
+      extractor: new EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }) });
+  });
+  after(async () => {
+    await embedder.close();
+    db.close();
+  });
+
+  test('a "we" plan cancelled by the other person, in another session, is cancelled', async () => {
+    const plan = await say(ana, ben, "We'll go kayaking on the river next weekend.");
+    assert.deepEqual(plan.map((o) => o.op), ['ADD']);
+    const id = plan[0]!.memory_id;
+    assert.equal((await memory.getFact(tenant, id))?.kind, 'plan');
+    const off = await say(ben, ana, 'We called off the kayaking, the river is flooded.');
+    assert.deepEqual(off.map((o) => [o.op, o.memory_id]), [['DELETE', id]]);
+    const closed = await memory.getFact(tenant, id);
+    assert.notEqual(closed?.validTo, null, 'the plan is no longer open');
+  });
+
+  test('an outcome by the speaker settles their own "we" plan', async () => {
+    const plan = await say(ana, ben, "Let's clean out the shed on Saturday.");
+    const id = plan[0]!.memory_id;
+    const done = await say(ana, ben, 'We finished cleaning out the shed.');
+    assert.deepEqual(done.map((o) => [o.op]), [['UPDATE']]);
+    assert.equal((await memory.getFact(tenant, id))?.supersededBy, done[0]?.memory_id);
+  });
+
+  test('a dated "we" decision still settles the proposal it chooses between', async () => {
+    const proposal = await say(ana, ben, 'We could host the reunion at the boathouse in March.');
+    const id = proposal[0]!.memory_id;
+    const decided = await say(ana, ben, 'We decided to host the reunion at the old school on Saturday.');
+    assert.deepEqual(decided.map((o) => o.op), ['UPDATE']);
+    assert.equal((await memory.getFact(tenant, id))?.supersededBy, decided[0]?.memory_id);
+    assert.equal((await memory.getFact(tenant, decided[0]!.memory_id))?.kind, 'plan', 'the decision is a plan of its own');
+  });
+
+  test('a plan of the speaker\'s own is not closed by the addressee\'s outcome in another session', async () => {
+    const plan = await say(ana, ben, "I'm going to sell my old guitar next month.");
+    const id = plan[0]!.memory_id;
+    await say(ben, ana, 'I sold the old guitar.');
+    assert.equal((await memory.getFact(tenant, id))?.validTo, null, 'still open: Ben sold a guitar of his own');
+  });
+});
