@@ -60,6 +60,7 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): { heads: st
   for (;;) {
     let head: string | null = null;
     const before: string[] = [];
+    const owners = new Set<string>();
     let stopped = false;
     let determined = false;
     let named = false;
@@ -75,14 +76,17 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): { heads: st
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
       else if (nounLike && !stopped) { if (head) before.push(head); head = t.lemma; }
+      if (nounLike && /^['’]s$/.test(toks[j + 1]?.word ?? '')) owners.add(t.lemma);
       j++;
     }
     if (head) heads.push(head);
     // "the bike repair", "the camping trip": an action noun is about its modifier too.
     if (head && ACTION_NOUNS.has(head)) heads.push(...before);
     // "my passport renewal": a noun derived from a verb names an action about its modifiers, kept apart
-    // from the heads ("the kitchen delivery" is no plan about the kitchen).
-    else if (head && words && before.length > 0 && NOMINAL.test(head) && words.derivedForms(head, 'noun').length > 0) modifiers.push(...before);
+    // from the heads ("the kitchen delivery" is no plan about the kitchen); an owner ("Lena's delivery") is none.
+    else if (head && words && before.length > 0 && NOMINAL.test(head) && words.derivedForms(head, 'noun').length > 0) {
+      modifiers.push(...before.filter((w) => !owners.has(w)));
+    }
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
     return { heads, modifiers, next: j };
@@ -245,14 +249,14 @@ function namesActionByDerivation(outcome: PlanObject, plan: PlanObject, words: W
   // The outcome's noun names the plan's action.
   if (plan.verb && !FRAME_VERBS.has(plan.verb)) {
     for (const n of aboutWords(outcome)) {
-      if (n === plan.verb || planWords.has(n) || !words.derivedFrom(n, plan.verb)) continue;
+      if (planWords.has(n) || !words.derivedFrom(n, plan.verb)) continue;
       if (within([...outcomeWords].filter((w) => w !== n), planWords)) return true;
     }
   }
   // The plan's noun names the outcome's action.
   if (outcome.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== plan.verb) {
     for (const n of aboutWords(plan)) {
-      if (n === outcome.verb || !words.derivedFrom(n, outcome.verb)) continue;
+      if (!words.derivedFrom(n, outcome.verb)) continue;
       if (within(outcomeWords, planWords)) return true;
     }
   }
