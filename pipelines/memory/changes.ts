@@ -79,7 +79,7 @@ const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cance
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 /** A choice between options: "we decided to…", "we went with the rain barrels", "we chose tulips" (not "I'll go with you"). */
-const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|cho(?:se|sen)|picked out|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
+const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|chose\b|(?:have|has|had|'ve) chosen|picked out|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
 
 const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
 

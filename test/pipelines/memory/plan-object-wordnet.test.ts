@@ -64,6 +64,8 @@ describe('plan objects matched by meaning: derivational relatives and close kin 
   test('a decision for a close kin of the proposal\'s object settles it; a plain outcome or another action does not', () => {
     assert.equal(closes('Maybe we should get a cat.', 'We decided on a dog in the end.'), true);
     assert.equal(closes('Maybe we should get a cat.', 'We chose a hamster.'), true, '"chose" is a decision');
+    assert.equal(settles("We've chosen a hamster."), 'decided');
+    assert.equal(settles('Being chosen as a coach is a great step.'), null, 'chosen by others is no decision');
     assert.equal(closes('Maybe we should get a cat.', 'We decided on a dog in the end.', none), false, 'no kin without WordNet');
     assert.equal(closes('Maybe we should get a cat.', 'My neighbour got a dog last week.'), false, 'an outcome, not a choice');
     assert.equal(closes("I'll get a cat for the kids.", 'We decided on a dog in the end.'), false, 'a promise is no proposal');
