@@ -7,7 +7,10 @@
  * rules, development data since) and bench/data/closures-2.jsonl (24 pairs, ids 201 on, written
  * after those fixes, held out for the final rules) and bench/data/closures-3.jsonl (20 pairs, ids 301 on:
  * cancellations that must delete the plan they name, ones sharing only an incidental word with an open
- * plan, and ones that name nothing; held out for the cancellation rule). The two statements of a pair are a month apart in two
+ * plan, and ones that name nothing; held out for the cancellation rule) and bench/data/closures-4.jsonl (28 pairs,
+ * ids 401 on: outcomes and cancellations naming the plan's action by a derivational relative, decisions
+ * for a close kin of the proposal, outcomes told with another verb, and related-but-different pairs that
+ * must close nothing; held out for the WordNet matching). The two statements of a pair are a month apart in two
  * sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a

@@ -85,6 +85,11 @@ export interface PlanObject {
   actionNamed?: boolean;
   /** Outcomes: heads (or the verb) after "instead of" / "rather than": what the alternative replaces. */
   replaces?: string[];
+  /**
+   * Nouns before a head that names an action by a noun derived from a verb ("passport" in "my passport
+   * renewal"): what that action is about. Absent when there are none.
+   */
+  modifiers?: string[];
   /** The action is told as done: a past tense or a passive participle, not negated, asked or hedged ("Lena picked up the cake"). */
   past?: boolean;
   /**

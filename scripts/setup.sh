@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(pocketsphinx pocketsphinx-en-us flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts sox bzip2 libtext-names-perl chromium prometheus)
+APT_PACKAGES=(pocketsphinx pocketsphinx-en-us flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts sox bzip2 libtext-names-perl chromium prometheus wordnet-base)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -78,8 +78,8 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
 const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the)\b/i;
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
-/** A choice between options: "we decided to…", "we went with the rain barrels" (not "I'll go with you"). */
-const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
+/** A choice between options: "we decided to…", "we went with the rain barrels", "we chose tulips" (not "I'll go with you"). */
+const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|chose\b|(?:have|has|had|'ve) chosen|picked out|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
 
 const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
 

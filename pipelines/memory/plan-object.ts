@@ -7,6 +7,7 @@
  */
 import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
+import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
 
@@ -28,6 +29,15 @@ const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'frid
   'end', 'while', "i'm", 'im', 'i', 'thing', 'stuff', 'lot', 'bit', 'way', 'one', 'something', 'everything', 'anything', 'nothing']);
 /** Nouns that name an action or an outing, not a thing: their modifiers say what it is about ("the bike repair"). */
 const ACTION_NOUNS = new Set(['repair', 'trip', 'visit', 'appointment', 'booking', 'reservation', 'lesson']);
+/** Endings of nouns that name an action ("renewal", "application", "payment", "delivery", "insurance"). */
+const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
+
+/**
+ * What plan-object matching asks WordNet (`WordNet`; absent, it relates nothing): derivational
+ * relatives of a noun and a verb, and the close hypernym two nouns share.
+ */
+export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'>;
+
 /** Words that tell a habit, which replaces no plan ("I usually use oat milk instead"). */
 const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every (?:day|morning|week|time))\b/i;
 
@@ -43,12 +53,14 @@ const inPhrase = (t: Tok): boolean => ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].inc
  * milk, egg): the last noun of each run, a run ending at a date or time word. Returns the heads and
  * the index after the phrase.
  */
-function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } {
+function phraseHeads(toks: Tok[], i: number, words?: WordRelations): { heads: string[]; modifiers: string[]; next: number } {
   const heads: string[] = [];
+  const modifiers: string[] = [];
   let j = i;
   for (;;) {
     let head: string | null = null;
     const before: string[] = [];
+    const owners = new Set<string>();
     let stopped = false;
     let determined = false;
     let named = false;
@@ -64,14 +76,20 @@ function phraseHeads(toks: Tok[], i: number): { heads: string[]; next: number } 
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
       else if (nounLike && !stopped) { if (head) before.push(head); head = t.lemma; }
+      if (nounLike && /^['’]s$/.test(toks[j + 1]?.word ?? '')) owners.add(t.lemma);
       j++;
     }
     if (head) heads.push(head);
     // "the bike repair", "the camping trip": an action noun is about its modifier too.
     if (head && ACTION_NOUNS.has(head)) heads.push(...before);
+    // "my passport renewal": a noun derived from a verb names an action about its modifiers, kept apart
+    // from the heads ("the kitchen delivery" is no plan about the kitchen); an owner ("Lena's delivery") is none.
+    else if (head && words && before.length > 0 && NOMINAL.test(head) && words.derivedForms(head, 'noun').length > 0) {
+      modifiers.push(...before.filter((w) => !owners.has(w)));
+    }
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
-    return { heads, next: j };
+    return { heads, modifiers, next: j };
   }
 }
 
@@ -106,7 +124,7 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
  * copular outcome ("the raised beds are finished") is about its subject; a clause with no action verb
  * ("a rain barrel system would be cheaper") is about its noun phrases.
  */
-export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
+export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelations = defaultWordNet()): PlanObject | null {
   const tokens = nlp.readDoc(sentence).tokens();
   const words = tokens.out();
   const pos = tokens.out(nlp.its.pos);
@@ -120,6 +138,12 @@ export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
   const objects: string[] = [];
   const complements: string[] = [];
   const replaces: string[] = [];
+  const modifiers: string[] = [];
+  const heads = (at: Tok[], start: number): { heads: string[]; next: number } => {
+    const p = phraseHeads(at, start, relations);
+    modifiers.push(...p.modifiers);
+    return p;
+  };
   let i = 0;
   if (verb) {
     const v = clause[verb.at]!;
@@ -127,13 +151,23 @@ export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
     const before = clause.slice(0, verb.at).filter((t) => t.pos !== 'ADV');
     if (before[before.length - 1]?.pos === 'AUX' && /^(?:be|get)$/.test(before[before.length - 1]!.lemma)) {
       const start = before.findIndex((t) => inPhrase(t) && !(t.pos === 'PRON'));
-      if (start >= 0) objects.push(...phraseHeads(before, start).heads);
+      if (start >= 0) {
+        const subject = heads(before, start);
+        objects.push(...subject.heads);
+        // "My application to the art school was accepted": the subject's own complements.
+        for (let k = subject.next; before[k]?.pos === 'ADP'; ) {
+          const p = heads(before, k + 1);
+          if (p.heads.length === 0) break;
+          complements.push(...p.heads);
+          k = p.next;
+        }
+      }
     }
     i = verb.at + 1;
     if (clause[i] && PARTICLES.has(clause[i]!.word.toLowerCase()) && clause[i]!.pos !== 'VERB') i++;
     // "send you the list", "book you on Friday": a pronoun object names nothing; the phrase after it may.
     while (clause[i]?.pos === 'PRON' && !inPhrase(clause[i]!)) i++;
-    const object = phraseHeads(clause, i);
+    const object = heads(clause, i);
     objects.push(...object.heads);
     i = object.next;
     if (objects.length === 0 && v.lemma === 'do') return null;
@@ -147,13 +181,13 @@ export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
     if (insteadOf || ratherThan) {
       const after = clause[i + 2];
       if (after?.pos === 'VERB') { replaces.push(after.lemma); i += 2; continue; }
-      const p = phraseHeads(clause, i + 2);
+      const p = heads(clause, i + 2);
       replaces.push(...p.heads);
       i = p.next - 1;
       continue;
     }
     if (t.pos === 'ADP' || (t.pos === 'SCONJ' && w === 'for') || (!verb && inPhrase(t))) {
-      const p = phraseHeads(clause, verb || !inPhrase(t) ? i + 1 : i);
+      const p = heads(clause, verb || !inPhrase(t) ? i + 1 : i);
       (verb ? complements : objects).push(...p.heads);
       i = Math.max(i, p.next - 1);
     } else if (verb && t.pos === 'VERB') {
@@ -164,6 +198,7 @@ export function readPlanObject(nlp: Wink, sentence: string): PlanObject | null {
   if (verb?.named) out.actionNamed = true;
   if (verb && toldAsDone(clause, verb.at, sentence)) out.past = true;
   if (replaces.length > 0) out.replaces = [...new Set(replaces)];
+  if (modifiers.length > 0) out.modifiers = [...new Set(modifiers)];
   if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
   return out;
 }
@@ -179,7 +214,9 @@ function toldAsDone(clause: Tok[], at: number, sentence: string): boolean {
   const word = v.word.toLowerCase();
   if (/\?\s*$/.test(sentence) || word === v.lemma || /ing$/.test(word) || word === `${v.lemma}s` || word === `${v.lemma}es`
     || (/ies$/.test(word) && v.lemma.endsWith('y'))) return false;
-  return !clause.slice(0, at).some((t) => HEDGES.has(t.word.toLowerCase()) || HEDGES.has(t.lemma));
+  // "to" hedges as an infinitive ("to pick up"), not as a preposition ("my application to the school was accepted").
+  return !clause.slice(0, at).some((t, k) => (t.word.toLowerCase() === 'to' ? clause[k + 1]?.pos === 'VERB'
+    : HEDGES.has(t.word.toLowerCase()) || HEDGES.has(t.lemma)));
 }
 
 /** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */
@@ -193,26 +230,89 @@ const WISH = /\b(?:wants? to|hopes? to|would (?:like|love) to|wish(?:es)? to|dre
 /** A proposal: an option put forward, not a promise or a wish ("we could…", "maybe we should…", "…would be cheaper"). */
 export const PROPOSAL = /\b(?:could|should|might|maybe|perhaps|how about|what about|why don['’]t|would be)\b/i;
 
+/** Every noun a plan object names: object and complement heads, and the modifiers of an action noun. */
+function allWords(o: PlanObject): Set<string> {
+  return new Set([...o.objects, ...o.complements, ...(o.modifiers ?? [])]);
+}
+
+/**
+ * True when one text names the other's action by its derivational relative and names nothing the
+ * other does not: the outcome's noun for the plan's verb ("my application to the art school was
+ * accepted" / "apply to the art school"; "my passport renewal is done" / "renew my passport"), or the
+ * plan's noun for the outcome's verb ("I donated to the food bank" / "make a donation to the food
+ * bank"). "My application to art school" does not name "apply for a loan": art school is not the loan.
+ */
+function namesActionByDerivation(outcome: PlanObject, plan: PlanObject, words: WordRelations): boolean {
+  const planWords = allWords(plan);
+  const outcomeWords = allWords(outcome);
+  const within = (rest: Iterable<string>, of: Set<string>): boolean => [...rest].every((w) => of.has(w));
+  // The outcome's noun names the plan's action.
+  if (plan.verb && !FRAME_VERBS.has(plan.verb)) {
+    for (const n of aboutWords(outcome)) {
+      if (planWords.has(n) || !words.derivedFrom(n, plan.verb)) continue;
+      if (within([...outcomeWords].filter((w) => w !== n), planWords)) return true;
+    }
+  }
+  // The plan's noun names the outcome's action.
+  if (outcome.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== plan.verb) {
+    for (const n of aboutWords(plan)) {
+      if (!words.derivedFrom(n, outcome.verb)) continue;
+      if (within(outcomeWords, planWords)) return true;
+    }
+  }
+  return false;
+}
+
+/** Verbs whose object is what was chosen ("decided on", "settled on", "opted for", "went with", "chose", "picked"). */
+const CHOICE_VERBS = new Set(['decide', 'settle', 'opt', 'go', 'choose', 'pick']);
+
+/**
+ * True when a decision names a close kin of what the proposal is about ("we decided on a dog" /
+ * "maybe we should get a cat": both carnivores; "sushi" / "pizza": both dishes) and nothing else the
+ * proposal does not name ("sushi for the party" / "pizza for the party"; not "the train to Paris" /
+ * "the ferry to the island"). The decision's verb must be a choice's or the proposal's own ("we
+ * decided to hang new curtains" does not choose them over "buy a bigger table").
+ */
+function choosesKin(decision: PlanObject, proposal: PlanObject, words: WordRelations): boolean {
+  // "We decided to hang new curtains" acts on its own; "we decided on curtains" chooses them.
+  if (!decision.verb || !(CHOICE_VERBS.has(decision.verb) || decision.verb === proposal.verb)) return false;
+  const planWords = allWords(proposal);
+  const chosen = [...decision.objects, ...decision.complements];
+  for (const w of chosen) {
+    if (planWords.has(w)) continue;
+    if (!aboutWords(proposal).some((p) => words.sharedHypernym(w, p) !== null)) continue;
+    if ([...allWords(decision)].every((x) => x === w || planWords.has(x))) return true;
+  }
+  return false;
+}
+
 /**
  * Whether an outcome, an alternative ("instead") or a decision settles a plan, by what each is about:
  * - done: the outcome names the plan's object ("the raised beds are finished" / "build the raised
  *   beds"); when it names which action was done ("finished writing the book"), that must be the
  *   plan's action too ("publish a book" is not done by writing one); an action told as done with no
  *   done-word ("Lena picked up the cake": `past` and `actionNamed`) settles a plan, commitment or
- *   request, not a wish ("wants to go to the beach more");
+ *   request, not a wish ("wants to go to the beach more"); or it names the plan's action by a
+ *   derivational relative (`namesActionByDerivation`: "my application was accepted" / "apply to the
+ *   art school");
  * - instead / decided: the alternative names an action, not a habit; "instead of X" names the plan
  *   (X among its object, complements or verb); without it, the alternative shares the plan's verb or
  *   a head noun of its object or complements ("bring a salad to the potluck instead" / "make lasagne
- *   for the potluck"); a decision without "instead" settles only a proposal (`PROPOSAL`) whose object
- *   (or, with none, complement) it names;
+ *   for the potluck"), or names its action by a derivational relative; a decision without "instead"
+ *   settles only a proposal (`PROPOSAL`) whose object (or, with none, complement) it names, or a close
+ *   kin of it (`choosesKin`: "we decided on a dog" / "maybe we should get a cat"; a choice only, never
+ *   a plain outcome: "my neighbour got a dog" settles nothing);
  * - cancelled: read by `cancelsByObject`.
- * `sentence` is the outcome's text (for the habit test), `planText` the plan's.
+ * `sentence` is the outcome's text (for the habit test), `planText` the plan's; `words` relates
+ * words by WordNet (default: the process's; without WordNet, no relation beyond the same word).
  */
-export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
+export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: PlanObject, plan: PlanObject, sentence: string, planText: string,
+  words: WordRelations = defaultWordNet()): boolean {
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
-    if (outcome.actionNamed && plan.verb && outcome.verb !== plan.verb) return false;
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
+    if (namesActionByDerivation(outcome, plan, words)) return true;
+    if (outcome.actionNamed && plan.verb && outcome.verb !== plan.verb) return false;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }
@@ -224,8 +324,12 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   // A decision chooses what the proposal acts on ("hold the reunion at…" / "could hold the reunion…"), not
   // only where or for what ("plant tomatoes in the garden" / "could get a fence for the garden").
   const proposed = new Set(aboutWords(plan));
-  if (how === 'decided') return [...outcome.objects, ...outcome.complements].some((w) => proposed.has(w)) && PROPOSAL.test(planText);
-  return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go');
+  if (how === 'decided') {
+    return PROPOSAL.test(planText) && ([...outcome.objects, ...outcome.complements].some((w) => proposed.has(w))
+      || namesActionByDerivation(outcome, plan, words) || choosesKin(outcome, plan, words));
+  }
+  return shared || (outcome.verb === plan.verb && !FRAME_VERBS.has(outcome.verb) && outcome.verb !== 'go')
+    || namesActionByDerivation(outcome, plan, words);
 }
 
 /** Verbs that cancel what they name ("called off the picnic", "cancelled the dentist", "can't make it to Leeds", "pulled out of the race"). */
@@ -241,11 +345,15 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  * - Otherwise the cancellation names the action itself ("won't be driving us", "not going to sell the
  *   bike"): the same verb cancels the plan unless both name objects and they differ ("bake the cake" /
  *   "bake bread"); another verb cancels it only by naming its object.
+ * - A name of the plan's action by its derivational relative counts as naming it ("Lena cancelled her
+ *   application" / "apply for the teaching job"), when the cancellation names nothing else the plan
+ *   does not (`namesActionByDerivation`).
  */
-export function cancelsByObject(cancel: PlanObject, plan: PlanObject): boolean | null {
+export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet()): boolean | null {
   const words = aboutWords(cancel);
   const planWords = new Set([...plan.objects, ...plan.complements]);
-  const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb);
+  const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb)
+    || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));
   if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
   return words.length === 0 ? null : namesPlan;

@@ -6,6 +6,12 @@ export const DEFAULT_WORDNET_DIR = '/usr/share/wordnet';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 type Pos = (typeof POS)[number];
+/** Parts of speech as pointers name them (`s`: an adjective satellite). */
+const POS_OF: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
+/** A pointer of a synset: lexical when `source` and `target` name word numbers (1-based), semantic when both are 0. */
+interface Pointer { symbol: string; offset: number; pos: Pos; source: number; target: number }
+interface Synset { words: string[]; pointers: Pointer[] }
 
 /** Suffix rules of WordNet's morphology (morphy): inflected ending → base ending, per part of speech. */
 const DETACH: Record<Pos, [string, string][]> = {
@@ -23,6 +29,16 @@ export interface SynonymOptions {
   perWord?: number;
 }
 
+/** Options of `sharedHypernym`. */
+export interface KinOptions {
+  /** Senses of each word read, most frequent first; default 2. */
+  senses?: number;
+  /** Most hypernym steps from each word to the shared synset; default 3. */
+  maxUp?: number;
+  /** Fewest steps from the root ("entity") to the shared synset; default 6. */
+  minDepth?: number;
+}
+
 /**
  * Synonyms from a local WordNet database (the `index.*`, `data.*` and `*.exc` files). The index is
  * read lazily on first use; synset lines are read from the data files by their byte offset. When the
@@ -34,6 +50,8 @@ export class WordNet {
   #exceptions: Map<Pos, Map<string, string[]>> | null = null;
   #fds = new Map<Pos, number>();
   readonly #cache = new Map<string, string[]>();
+  readonly #records = new Map<string, Synset>();
+  readonly #depths = new Map<string, number>();
 
   constructor(readonly dir: string = DEFAULT_WORDNET_DIR) {
     this.available = POS.some((p) => existsSync(path.join(dir, `index.${p}`)) && existsSync(path.join(dir, `data.${p}`)));
@@ -86,26 +104,56 @@ export class WordNet {
     return [...out];
   }
 
-  /** The words of the synset at `offset` in `data.<pos>` (multi-word lemmas with spaces). */
-  #synset(pos: Pos, offset: number): string[] {
+  /** The line of the synset at `offset` in `data.<pos>` (read until its end: a line can run past 4 KiB). */
+  #line(pos: Pos, offset: number): string {
     let fd = this.#fds.get(pos);
     if (fd === undefined) {
       fd = openSync(path.join(this.dir, `data.${pos}`), 'r');
       this.#fds.set(pos, fd);
     }
-    const buf = Buffer.alloc(4096);
-    const n = readSync(fd, buf, 0, buf.length, offset);
-    const line = buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
-    // synset_offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id…] …
-    const f = line.split(' ');
-    if (Number(f[0]) !== offset) return [];
-    const count = Number.parseInt(f[3] ?? '0', 16);
-    const words: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const w = f[4 + 2 * i];
-      if (w) words.push(w.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+    const chunks: Buffer[] = [];
+    for (let at = offset; chunks.length < 64; at += 4096) {
+      const buf = Buffer.alloc(4096);
+      const n = readSync(fd, buf, 0, buf.length, at);
+      const end = buf.subarray(0, n).indexOf(10);
+      chunks.push(buf.subarray(0, end >= 0 ? end : n));
+      if (end >= 0 || n < buf.length) break;
     }
-    return words;
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** The synset at `offset` in `data.<pos>`: its words (multi-word lemmas with spaces) and pointers. */
+  #record(pos: Pos, offset: number): Synset {
+    const key = `${pos}:${offset}`;
+    const hit = this.#records.get(key);
+    if (hit) return hit;
+    // synset_offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id…] p_cnt [symbol offset pos source/target…] …
+    const f = this.#line(pos, offset).split(' ');
+    const record: Synset = { words: [], pointers: [] };
+    if (Number(f[0]) === offset) {
+      const count = Number.parseInt(f[3] ?? '0', 16);
+      for (let i = 0; i < count; i++) {
+        const w = f[4 + 2 * i];
+        if (w) record.words.push(w.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+      }
+      const at = 4 + 2 * count;
+      const pointers = Number(f[at]);
+      for (let i = 0; i < pointers; i++) {
+        const [symbol, off, p, st] = f.slice(at + 1 + 4 * i, at + 5 + 4 * i);
+        const to = POS_OF[p ?? ''];
+        if (!symbol || !to || !st) continue;
+        record.pointers.push({ symbol, offset: Number(off), pos: to,
+          source: Number.parseInt(st.slice(0, 2), 16), target: Number.parseInt(st.slice(2), 16) });
+      }
+    }
+    this.#records.set(key, record);
+    if (this.#records.size > 20000) this.#records.delete(this.#records.keys().next().value as string);
+    return record;
+  }
+
+  /** The words of the synset at `offset` in `data.<pos>` (multi-word lemmas with spaces). */
+  #synset(pos: Pos, offset: number): string[] {
+    return this.#record(pos, offset).words;
   }
 
   /**
@@ -133,6 +181,101 @@ export class WordNet {
     const out = found.filter((s) => !own.has(s)).slice(0, perWord);
     this.#cache.set(key, out);
     if (this.#cache.size > 5000) this.#cache.delete(this.#cache.keys().next().value as string);
+    return out;
+  }
+
+  /**
+   * Single-word lemmas of the other part of speech that WordNet links to `word` by a derivational
+   * pointer (`+`), over all its senses: "apply" (verb) → application, applicant…; "renewal" (noun) →
+   * renew. Only pointers from `word` itself count, not from its synonyms. None without WordNet.
+   */
+  derivedForms(word: string, pos: 'noun' | 'verb'): string[] {
+    if (!this.available) return [];
+    const w = word.toLowerCase();
+    const key = `+${pos}|${w}`;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    const other: Pos = pos === 'noun' ? 'verb' : 'noun';
+    const found = new Set<string>();
+    for (const base of this.baseForms(w, pos)) {
+      for (const offset of this.#index!.get(pos)!.get(base) ?? []) {
+        const record = this.#record(pos, offset);
+        const own = record.words.indexOf(base.replace(/_/g, ' ')) + 1;
+        for (const p of record.pointers) {
+          if (p.symbol !== '+' || p.pos !== other || (p.source !== 0 && p.source !== own)) continue;
+          const words = this.#record(other, p.offset).words;
+          for (const t of p.target === 0 ? words : [words[p.target - 1]]) if (t && !t.includes(' ')) found.add(t);
+        }
+      }
+    }
+    const out = [...found];
+    this.#cache.set(key, out);
+    return out;
+  }
+
+  /** True when the noun and the verb are one word or derivational relatives ("application" / "apply", "booking" / "book"). */
+  derivedFrom(noun: string, verb: string): boolean {
+    const n = noun.toLowerCase();
+    const v = verb.toLowerCase();
+    return n === v || this.derivedForms(v, 'verb').includes(n) || this.derivedForms(n, 'noun').includes(v);
+  }
+
+  /** Steps from the synset up to a root of its hierarchy by the shortest hypernym path (cached). */
+  #depth(pos: Pos, offset: number, guard = 0): number {
+    const key = `${pos}:${offset}`;
+    const hit = this.#depths.get(key);
+    if (hit !== undefined) return hit;
+    // WordNet's hierarchies have no cycles; the guard only stops a damaged file from recursing forever.
+    const up = guard > 40 ? [] : this.#record(pos, offset).pointers.filter((p) => (p.symbol === '@' || p.symbol === '@i') && p.pos === pos);
+    const depth = up.length === 0 ? 0 : 1 + Math.min(...up.map((p) => this.#depth(pos, p.offset, guard + 1)));
+    this.#depths.set(key, depth);
+    return depth;
+  }
+
+  /** Synsets reachable from the first `senses` senses of `word` in at most `maxUp` hypernym steps, with their fewest steps. */
+  #ancestors(word: string, pos: Pos, senses: number, maxUp: number): Map<number, number> {
+    const out = new Map<number, number>();
+    let frontier: number[] = [];
+    for (const base of this.baseForms(word, pos)) frontier.push(...(this.#index!.get(pos)!.get(base) ?? []).slice(0, senses));
+    for (let step = 0; step <= maxUp && frontier.length > 0; step++) {
+      const next: number[] = [];
+      for (const o of frontier) {
+        if (out.has(o)) continue;
+        out.set(o, step);
+        for (const p of this.#record(pos, o).pointers) if ((p.symbol === '@' || p.symbol === '@i') && p.pos === pos) next.push(p.offset);
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  /**
+   * The closest hypernym two nouns share, as its first word, or null: co-hyponyms ("dog" / "cat" →
+   * carnivore) or one under the other ("van" / "truck" → truck). Each word climbs at most `maxUp`
+   * steps from its first `senses` senses, and the shared synset must lie at least `minDepth` steps
+   * below the root of the hierarchy, so that "entity", "object" or "artifact" never count. Null for
+   * one and the same word and without WordNet.
+   */
+  sharedHypernym(a: string, b: string, options: KinOptions = {}): string | null {
+    if (!this.available) return null;
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    if (x === y) return null;
+    const senses = options.senses ?? 2;
+    const maxUp = options.maxUp ?? 3;
+    const minDepth = options.minDepth ?? 6;
+    const key = `@${x}|${y}|${senses}|${maxUp}|${minDepth}`;
+    const hit = this.#cache.get(key);
+    if (hit) return hit[0] ?? null;
+    const left = this.#ancestors(x, 'noun', senses, maxUp);
+    let best: { offset: number; steps: number } | null = null;
+    for (const [offset, steps] of this.#ancestors(y, 'noun', senses, maxUp)) {
+      const other = left.get(offset);
+      if (other === undefined || this.#depth('noun', offset) < minDepth) continue;
+      if (!best || steps + other < best.steps) best = { offset, steps: steps + other };
+    }
+    const out = best ? (this.#record('noun', best.offset).words[0] ?? null) : null;
+    this.#cache.set(key, out ? [out] : []);
     return out;
   }
 

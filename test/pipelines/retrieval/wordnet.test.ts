@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { writeWordNet } from '../../helpers/wordnet.js';
+import { writePlanWordNet, writeWordNet, writeWordNetGraph } from '../../helpers/wordnet.js';
 
 describe('WordNet synonyms', () => {
   const tmp = tempDir('parley-wordnet-');
@@ -32,5 +32,48 @@ describe('WordNet synonyms', () => {
     const wn = new WordNet(path.join(tmp.dir, 'nowhere'));
     assert.equal(wn.available, false);
     assert.deepEqual(wn.synonymsOf('car'), []);
+    assert.deepEqual(wn.derivedForms('apply', 'verb'), []);
+    assert.equal(wn.derivedFrom('application', 'apply'), false);
+    assert.equal(wn.derivedFrom('move', 'move'), true, 'the same word needs no WordNet');
+    assert.equal(wn.sharedHypernym('dog', 'cat'), null);
+  });
+
+  test('derivational relatives: the other part of speech, from the word itself, over all its senses', () => {
+    const dir = path.join(tmp.dir, 'derive');
+    writeWordNetGraph(dir, [
+      { id: 'v-apply', pos: 'verb', words: ['apply', 'use'], pointers: [
+        { symbol: '+', to: 'n-application', source: 1, target: 1 },
+        { symbol: '+', to: 'n-usage', source: 2, target: 1 }] },
+      { id: 'v-apply2', pos: 'verb', words: ['apply'], pointers: [{ symbol: '+', to: 'n-applicant', source: 1, target: 1 }] },
+      { id: 'n-application', pos: 'noun', words: ['application'], pointers: [{ symbol: '+', to: 'v-apply', source: 1, target: 1 }] },
+      { id: 'n-usage', pos: 'noun', words: ['usage'] },
+      { id: 'n-applicant', pos: 'noun', words: ['applicant'] },
+      { id: 'n-renewal', pos: 'noun', words: ['renewal'], pointers: [{ symbol: '+', to: 'v-renew', source: 1, target: 1 }] },
+      { id: 'v-renew', pos: 'verb', words: ['renew'] },
+    ]);
+    const wn = new WordNet(dir);
+    assert.deepEqual(wn.derivedForms('apply', 'verb'), ['application', 'applicant'], 'both senses; not "usage", which derives from "use"');
+    assert.deepEqual(wn.derivedForms('applies', 'verb'), ['application', 'applicant'], 'from an inflected form');
+    assert.deepEqual(wn.derivedForms('application', 'noun'), ['apply']);
+    assert.equal(wn.derivedFrom('application', 'apply'), true);
+    assert.equal(wn.derivedFrom('renewal', 'renew'), true, 'a pointer from the noun side only');
+    assert.equal(wn.derivedFrom('usage', 'apply'), false);
+    assert.equal(wn.derivedFrom('interview', 'interview'), true, 'one word, noun and verb');
+    wn.close();
+  });
+
+  test('the close hypernym two nouns share: within a few steps, never near the root', () => {
+    const dir = path.join(tmp.dir, 'kin');
+    writePlanWordNet(dir);
+    const wn = new WordNet(dir);
+    assert.equal(wn.sharedHypernym('dog', 'cat'), 'carnivore');
+    assert.equal(wn.sharedHypernym('dogs', 'cat'), 'carnivore', 'from an inflected form');
+    assert.equal(wn.sharedHypernym('dog', 'hamster'), 'placental', 'three steps up from dog, two from hamster');
+    assert.equal(wn.sharedHypernym('dog', 'hamster', { maxUp: 2 }), null, 'past the step limit');
+    assert.equal(wn.sharedHypernym('table', 'sofa'), null, 'they share only "artifact", four steps below the root');
+    assert.equal(wn.sharedHypernym('table', 'sofa', { minDepth: 4 }), 'artifact');
+    assert.equal(wn.sharedHypernym('dog', 'dog'), null, 'one word is no kin of itself');
+    assert.equal(wn.sharedHypernym('dog', 'garden'), null, 'a word WordNet does not list');
+    wn.close();
   });
 });
