@@ -23,7 +23,7 @@ RUN npx tsc -p . --outDir dist && npx tsc -p console && node dist/scripts/build-
 FROM toolchain AS deps
 RUN npm ci --omit=dev && npm cache clean --force
 
-# 3. Runtime: compiled JS, production node_modules, pocketsphinx; runs as an unprivileged user.
+# 3. Runtime: compiled JS, production node_modules, pocketsphinx, WordNet (plan matching); runs as an unprivileged user.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     ONNXRUNTIME_NODE_INSTALL=skip \
@@ -32,7 +32,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/models
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pocketsphinx pocketsphinx-en-us tini \
+ && apt-get install -y --no-install-recommends pocketsphinx pocketsphinx-en-us wordnet-base tini \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system parley && useradd --system --gid parley --home-dir /app parley \
  && mkdir -p /data /models && chown parley:parley /data /models
