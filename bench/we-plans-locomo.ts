@@ -9,9 +9,10 @@
  * - `--split test` prints only counts (held out), unless `--sample N` asks for N accepted plans drawn at
  *   random (seeded), to be labelled once after the rules are final.
  * - `--baseline DIR` (the dist/ folder of another build) runs that build's extractor over the same
- *   turns and reports its counts (and precision by the labels) alongside.
+ *   turns and reports its counts (and precision by the labels) alongside; with `--dropped` it lists
+ *   the turns whose plan the baseline accepted and this build does not (on test: once, rules final).
  *
- *   node dist/bench/we-plans-locomo.js [--split dev|test] [--labels FILE] [--sample N] [--baseline DIR]
+ *   node dist/bench/we-plans-locomo.js [--split dev|test] [--labels FILE] [--sample N [--seed S]] [--baseline DIR [--dropped]]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -118,6 +119,11 @@ if (byConv) {
       console.log(`concrete labelled plans no longer accepted: ${lost.length}`);
       for (const l of lost) console.log(`  lost ${l.conv_id} ${l.dia_id}: ${l.content}`);
     }
+  }
+  if (base && process.argv.includes('--dropped')) {
+    // Turns whose "we" plan the baseline accepted and this build does not: to label once, after the rules are final.
+    const kept = new Set(mine.map((a) => `${a.conv_id}|${a.dia_id}`));
+    for (const a of base.filter((b) => !kept.has(`${b.conv_id}|${b.dia_id}`))) console.log(`dropped ${a.conv_id} ${a.dia_id}: ${a.content}  <- "${a.text}"`);
   }
   if (sample > 0) {
     const next = seededRandom(argNumber('seed', 1));
