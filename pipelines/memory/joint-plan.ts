@@ -4,6 +4,7 @@
  * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
  */
 import { joinNames, resolvePronouns, type Perspective } from './pronouns.js';
+import { planSubstance } from './plan-substance.js';
 
 /** A joint plan read from one sentence: its text with names, and the first word of its action. */
 export interface JointPlan {
@@ -55,12 +56,24 @@ const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|sprin
 /** What a weak "we should / we need to" must name to be a plan and not a maxim ("we should all drink more water"). */
 const SPECIFIC = /\b(?:the|that|this|these|those|our|your|my)\b/i;
 
+/** "Going to" followed by a place, not a verb ("…going to the lake house", "…going to Lisbon"). */
+const GOING_TO_PLACE = /^(?:the|a|an|my|our|your|his|her|their|this|that|some)\b|^[A-Z]/;
+
+/** The action without a name it is said to at its end ("…unforgettable, Gina"). */
+function withoutVocative(action: string, who: Perspective): string {
+  const names = who.addressees.filter(Boolean).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return names.length > 0 ? action.replace(new RegExp(`,\\s*(?:${names.join('|')})\\s*$`, 'i'), '').trim() : action;
+}
+
 /**
  * The joint plan a sentence states, or null. `dated`: the sentence carries a date (from the date
  * reader). Questions are plans only when they propose ("shall we…?", "why don't we…?"); "should
  * we…?" asks and agrees nothing. "We should / need to / must" is a plan only with a time or a thing
  * of its own ("…call the landlord tomorrow"), and a progressive only with a time ("we're flying to
- * Madrid on the 12th", not "we're having fun").
+ * Madrid on the 12th", not "we're having fun"). Encouragement said as a plan is none ("let's keep each
+ * other motivated", "we'll make a difference", "let's go for it": `planSubstance`), and a "let's" or
+ * "we'll" plan must name a time or a thing, place or event of its own ("let's go to a dance class", not
+ * "let's boogie").
  */
 export function readJointPlan(sentence: string, who: Perspective, dated: boolean): JointPlan | null {
   const s = sentence.trim();
@@ -69,21 +82,29 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
   for (const mode of MODES) {
     const m = s.match(mode.re);
     if (!m) continue;
-    const action = (m.groups?.act ?? '').replace(/[.!?]+$/, '').trim();
+    const action = withoutVocative((m.groups?.act ?? '').replace(/[.!?]+$/, '').trim(), who);
     if (!action || NO_ACTION.test(action)) return null;
     const proposes = /\b(?:shall we|why don['’]t we|how about we|what about we)\b/i.test(s);
     if (question && !proposes) return null;
     const timed = dated || FUTURE.test(s);
     if (mode.weak && !timed && !SPECIFIC.test(action)) return null;
     if (mode.dated && !timed) return null;
+    // Encouragement said as a plan ("let's keep each other motivated", "we'll make a difference") is no plan;
+    // nor is an activity with nothing to hold it ("let's boogie"), unless said as "we should / need to" with a thing of its own.
+    const substance = planSubstance(action, timed);
+    if (substance === 'wish' || (substance === 'bare' && !mode.weak)) return null;
     const names = joinNames([who.speaker, ...who.addressees]);
     const everyone = who.addressees.length > 0 ? names : `${who.speaker} and others`;
-    const verb = action.split(/\s+/)[0]!.toLowerCase();
+    let say = mode.say(m);
+    // "Let's plan a hike": a plan to plan is a plan ("will plan a hike").
+    if (/^plan\b/i.test(action) && /\bplan(?:ning)? to$/.test(say)) say = 'will';
+    // "We're going to the lake house": going somewhere, not a verb "the".
+    const verb = /going to$/.test(say) && GOING_TO_PLACE.test(action) ? 'go' : action.split(/\s+/)[0]!.toLowerCase();
     // A time said first goes last, as a plan is written ("next Saturday we're…" -> "… next Saturday").
     const when = m.groups?.when ? ` ${m.groups.when.trim().replace(/^\w/, (c) => c.toLowerCase())}` : '';
     // "Maybe we should…" stays a maybe.
     const hedge = /\b(?:maybe|perhaps)\b/i.exec(m.groups?.lead ?? '')?.[0].toLowerCase();
-    return { content: `${hedge ? `${hedge} ` : ''}${everyone} ${mode.say(m)} ${resolvePronouns(action, who)}${when}`, verb };
+    return { content: `${hedge ? `${hedge} ` : ''}${everyone} ${say} ${resolvePronouns(action, who)}${when}`, verb };
   }
   return null;
 }

@@ -66,7 +66,7 @@ export function resolveDatePhrase(phrase: string, refIso: string): string | null
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
   'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const HAS_PREPOSITION = /\b(?:on|by|until|till|before|after|from|since|of)\s+$/i;
+const HAS_PREPOSITION = /\b(?:on|in|during|by|until|till|before|after|from|since|of)\s+$/i;
 
 /** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged. */
 export function spokenDate(date: string): string {

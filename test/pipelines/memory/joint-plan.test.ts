@@ -50,6 +50,43 @@ describe('readJointPlan', () => {
   });
 });
 
+describe('readJointPlan: encouragement and wishes are no plans', () => {
+  test('carrying on, feelings, cheers and abstract goals stay statements', () => {
+    for (const s of ["Let's keep pushing forward!", "Let's keep cheering each other on.", "We'll keep at it.", "Let's continue to share the load.",
+      "We'll make a real difference together.", "Let's chase our dreams this year.", "We'll find some good people.", "Let's do this!",
+      "Let's go for it, Ben!", "We'll get there.", "We'll make it.", "Let's cherish these days.", "Let's make the party unforgettable.",
+      "Let's work together on this.", "Let's spread some joy tomorrow.", "Let's boogie!", "We'll have to check some out.",
+      "Let's hope the weather holds.", "We'll always have the summer.", "Let's make sure we make progress next month."]) {
+      assert.equal(readJointPlan(s, who, /tomorrow|next month|this year/.test(s)), null, s);
+    }
+  });
+
+  test('an activity with a time, a place, a thing or an event of its own stays a plan', () => {
+    for (const [s, dated] of [["Let's grab lunch on Thursday.", true], ["We're going hiking in August.", true], ["Let's go camping.", false],
+      ["Let's book a table at the noodle place.", false], ["We'll repaint the fence.", false], ["Let's keep the old sofa.", false],
+      ["Let's make sure we book the van.", false], ["Let's talk to the landlord about the boiler.", false], ['We should plan a road trip soon.', true],
+      ["Let's go to the pottery class.", false], ["We're all going to the quiz night.", false]] as const) {
+      assert.ok(readJointPlan(s, who, dated), s);
+    }
+  });
+
+  test('a name said to at the end is not part of the plan', () => {
+    assert.equal(readJointPlan("Let's rent a boat on Sunday, Ben.", who, true)?.content, 'Ana and Ben plan to rent a boat on Sunday');
+  });
+
+  test('"let\'s plan a hike" is a plan to hike, said once', () => {
+    assert.equal(readJointPlan("Let's plan a hike.", who, false)?.content, 'Ana and Ben will plan a hike');
+    assert.equal(readJointPlan('We plan to plan the party.', who, false)?.content, 'Ana and Ben will plan the party');
+    assert.equal(readJointPlan("We're planning to plan the party.", who, false)?.content, 'Ana and Ben will plan the party');
+  });
+
+  test('going to a place is going, not a verb "the"', () => {
+    assert.equal(readJointPlan("We're going to the lake house in July.", who, true)?.verb, 'go');
+    assert.equal(readJointPlan("We're going to Lisbon.", who, false)?.verb, 'go');
+    assert.equal(readJointPlan("We're going to paint the hall.", who, false)?.verb, 'paint');
+  });
+});
+
 describe('embedded extractor: joint plans', () => {
   const x = new EmbeddedExtractor();
   const u = (text: string): Utterance => ({ id: 'u1', sessionId: 's', speakerId: 'p_ana', addresseeIds: ['p_ben'], text,
@@ -65,6 +102,19 @@ describe('embedded extractor: joint plans', () => {
     assert.equal(f.planObject?.verb, 'build');
     assert.deepEqual(f.planObject?.objects, ['treehouse']);
     assert.equal(f.planObject?.shared, true);
+  });
+
+  test('a month after "in" is written once, and the slot is keyed on going', async () => {
+    const r = await x.extract({ current: u("We're going to the lake house in July."), previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' } });
+    assert.equal(r.facts[0]?.content, 'Ana and Ben are going to the lake house in July 2027');
+    assert.equal(r.facts[0]?.slot, 'plan:go:2027-07');
+    const own = await x.extract({ current: u("I'm flying to Oslo in March."), previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' } });
+    assert.match(own.facts[0]?.content ?? '', /to Oslo in March 2027$/);
+  });
+
+  test('encouragement said with "let\'s" is no plan', async () => {
+    const r = await x.extract({ current: u("Let's keep motivating each other and make a difference together!"), previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' } });
+    assert.ok(!r.facts.some((f) => f.kind === 'plan'), JSON.stringify(r.facts));
   });
 
   test('a plan said with "I" is not shared', async () => {
