@@ -10,14 +10,18 @@ import { namedInText, participantNameWords, textNameWords } from '../name-words.
  * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
  * per distinct lower-cased name or alias, so a lookup by name seeks the `(tenant, key)` index instead
  * of filtering every participant of the tenant (Neo4j indexes neither `toLower` nor list elements).
+ * The participant is written first (its write lock), and only then are its old keys read: a
+ * concurrent rewrite of the same participant (an update, or another process's start-up backfill)
+ * waits for the lock and then reads and deletes the keys the first one committed, so a participant
+ * never ends with two sets of keys. The same order holds in BACKFILL_NAMES and SYNC_WORDS.
  */
 const SYNC_NAMES = `
   MATCH (p:Participant {tenant: $tenant, id: $pid})
+  SET p.namesIndexed = true
+  WITH p
   OPTIONAL MATCH (old:ParticipantName {tenant: $tenant, participantId: $pid})
   DELETE old
   WITH DISTINCT p
-  SET p.namesIndexed = true
-  WITH p
   UNWIND [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS key
   WITH DISTINCT p, key
   CREATE (:ParticipantName {tenant: $tenant, participantId: p.id, key: key})`;
@@ -26,10 +30,11 @@ const SYNC_NAMES = `
 const BACKFILL_NAMES = `
   MATCH (p:Participant) WHERE p.namesIndexed IS NULL
   WITH p LIMIT 500
+  SET p.namesIndexed = true
+  WITH p
   OPTIONAL MATCH (old:ParticipantName {tenant: p.tenant, participantId: p.id})
   DELETE old
   WITH DISTINCT p
-  SET p.namesIndexed = true
   WITH p, [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS keys
   FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
     CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
@@ -43,10 +48,11 @@ const BACKFILL_NAMES = `
 const SYNC_WORDS = `
   UNWIND $batch AS b
   MATCH (p:Participant {tenant: b.tenant, id: b.id})
+  SET p.wordsIndexed = true, p.named = b.named
+  WITH p, b
   OPTIONAL MATCH (old:ParticipantWord {tenant: b.tenant, participantId: b.id})
   DELETE old
   WITH DISTINCT p, b
-  SET p.wordsIndexed = true, p.named = b.named
   FOREACH (w IN b.words | CREATE (:ParticipantWord {tenant: b.tenant, participantId: b.id, word: w}))`;
 
 /** The SYNC_WORDS entry of a participant. */

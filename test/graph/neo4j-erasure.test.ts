@@ -113,6 +113,41 @@ describe('Neo4j participant names by index', { skip: NEO4J_SKIP }, () => {
   });
 });
 
+describe('Neo4j name keys under concurrent start-ups', { skip: NEO4J_SKIP }, () => {
+  test('servers starting together key each older participant once (names and words)', async () => {
+    const options = neo4jTestOptions('test-names-race');
+    const store = new Neo4jGraphStore(options);
+    const starting: Neo4jGraphStore[] = [];
+    try {
+      const people = [];
+      for (let i = 0; i < 40; i++) people.push(await store.createParticipant('t1', { name: `Person${i} Doe`, aliases: [`P${i}`] }));
+      const driver = (store as unknown as { driver: Driver }).driver;
+      const tenant = (store as unknown as { t(x: string): string }).t('t1');
+      const db = { database: process.env.NEO4J_DATABASE ?? 'neo4j' };
+      // Stored before keys existed: no keys, no words, no marks.
+      await driver.executeQuery(`
+        MATCH (p:Participant {tenant: $tenant}) REMOVE p.namesIndexed, p.wordsIndexed
+        WITH p OPTIONAL MATCH (k:ParticipantName|ParticipantWord {tenant: $tenant, participantId: p.id}) DELETE k`, { tenant }, db);
+      // Three servers start at once: each backfills what it finds unkeyed.
+      for (let i = 0; i < 3; i++) starting.push(new Neo4jGraphStore(options));
+      await Promise.all(starting.map((s) => s.init()));
+      const { records } = await driver.executeQuery(`
+        MATCH (k:ParticipantName {tenant: $tenant}) WITH k.participantId AS id, count(k) AS keys
+        OPTIONAL MATCH (w:ParticipantWord {tenant: $tenant, participantId: id}) RETURN id, keys, count(w) AS words`, { tenant }, db);
+      assert.equal(records.length, people.length, 'every participant keyed');
+      for (const r of records) {
+        assert.equal(Number(r.get('keys')), 2, `participant ${String(r.get('id'))}: its name and alias keyed once each`);
+        assert.equal(Number(r.get('words')), 3, `participant ${String(r.get('id'))}: "person<i>", "doe", "p<i>" once each`);
+      }
+      assert.deepEqual((await starting[0]!.findParticipantsByName('t1', 'p7')).map((p) => p.id), [people[7]!.id]);
+    } finally {
+      await store.eraseAll();
+      await store.close();
+      for (const s of starting) await s.close();
+    }
+  });
+});
+
 describe('Neo4j memory erasure in batches', { skip: NEO4J_SKIP }, () => {
   const fact = (content: string, speakerId: string, addresseeIds: string[] = []) => ({
     content, speakerId, addresseeIds, subjectId: speakerId, kind: 'preference' as const, slot: null, value: null,
