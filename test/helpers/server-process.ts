@@ -12,6 +12,12 @@ export interface ServerProcess {
   wsUrl: string;
 }
 
+/**
+ * How long a server may take to listen. Start-up loads the models (VAD, recogniser, embedder); on a
+ * machine busy with other jobs that took over 20 s, so this only catches a server that never starts.
+ */
+const START_TIMEOUT_MS = 120_000;
+
 /** Start `server/main.js` as a real process on a random port and wait until it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [MAIN], {
@@ -22,13 +28,19 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();
   });
+  const logged: string[] = [];
   const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms; stderr: ${stderr}; last log lines:\n${logged.slice(-10).join('\n')}`));
+    }, START_TIMEOUT_MS);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${stderr}`));
     });
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      logged.push(line);
+      if (logged.length > 50) logged.shift();
       try {
         const entry = JSON.parse(line) as { msg?: string; address?: string };
         if (entry.msg === 'parley listening' && entry.address) {
