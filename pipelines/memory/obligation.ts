@@ -24,7 +24,8 @@ const LEAD = String.raw`^(?:(?:well|so|okay|ok|alright|all right|right|yeah|yes|
 /** Words between "I" and its modal that change nothing ("I really need to…", "I still have to…"). */
 const ADV = String.raw`(?:\s+(?:really|definitely|probably|just|still|also|finally|actually|seriously|absolutely|totally|urgently))*`;
 /** The ways of saying an obligation, as written in the fact ("needs to", "has got to", "must"). */
-const MODAL = String.raw`(?<how>\s+need to|\s+have to|['’]ve got to|\s+have got to|\s+got to|\s+gotta|\s+ought to|\s+must|\s+should)`;
+/** "I got to" alone is past ("I got to volunteer at the fair": was able to), not an obligation. */
+const MODAL = String.raw`(?<how>\s+need to|\s+have to|['’]ve got to|\s+have got to|\s+gotta|\s+ought to|\s+must|\s+should)`;
 const OBLIGATION = new RegExp(`${LEAD}I${ADV}${MODAL}${ADV}\\s+(?!not\\b|never\\b)(?<act>.+)`, 'i');
 
 /** What follows the modal without naming something to do: a turn of phrase, a thought, a state, a past ("should have"). */
@@ -35,8 +36,13 @@ const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|never|regu
 const MAXIM = /\b(?:more|less|fewer|better|harder|healthier)\b/i;
 /** A time to come, said in words ("tomorrow", "next week", "by Friday", "this month"). */
 const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
-/** A particular thing of the action's own ("the hotel", "my passport"), not any one ("a job") or none ("sleep"). */
-const SPECIFIC = /\b(?:the|that|this|these|those|my|our|your|his|her|their)\b/i;
+/**
+ * A particular thing of the action's own ("the hotel", "my passport"), not any one ("a job") or none
+ * ("sleep"); a "that" with no noun after it points back at what someone else said ("I need to try baking that").
+ */
+const SPECIFIC = /\b(?:the|that|this|these|those|my|our|your|his|her|their)\s+(?!(?:is|was|are|were|too|again)\b)[a-z]/i;
+/** A question tagged on at the end ("I should start one, shouldn't I"). */
+const TAG_QUESTION = /\b(?:shouldn['’]t|mustn['’]t|don['’]t|haven['’]t|needn['’]t)\s+I\s*(?:[.!,]|$)|,\s*right\s*[.!]?$/i;
 
 /** How the fact says the modal: "needs to", "has to", "has got to", "must", "should", "ought to". */
 function modalPhrase(how: string): string {
@@ -58,7 +64,7 @@ export function readObligation(sentence: string, who: Perspective, dated: boolea
   const m = s.match(OBLIGATION);
   if (!m?.groups?.how || !m.groups.act) return null;
   const action = m.groups.act.replace(/[.!]+$/, '').trim();
-  if (!action || NO_ACTION.test(action)) return null;
+  if (!action || NO_ACTION.test(action) || TAG_QUESTION.test(action)) return null;
   const timed = dated || FUTURE.test(action);
   if (!timed && (MAXIM.test(action) || !SPECIFIC.test(action))) return null;
   if (planSubstance(action, timed) === 'wish') return null;

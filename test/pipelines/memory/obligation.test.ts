@@ -41,7 +41,9 @@ describe('readObligation', () => {
       'I have to say the soup was great.', 'I must admit the film surprised me.', 'I need to tell you about the party.',
       'I should have called the garage.', 'I need to be patient with my son.', 'Do I need to bring the charger?',
       'Should I call the landlord?', 'I must not forget the tickets.', 'I need to keep pushing myself.', 'You need to fix the gate.',
-      'Tom has to sell the car.']) {
+      'Tom has to sell the car.', 'I got to meet the band after the show.', 'I have to try that.', 'I should cook something like that.',
+      'I should paint the shed myself, shouldn\'t I.',
+      'I should build a treehouse of my own shouldn\'t I. It looks like fun.']) {
       assert.equal(readObligation(s, who, false), null, s);
     }
   });
