@@ -6,6 +6,7 @@ import type { FactKind } from '../../graph/memory-store.js';
 import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
+import { readObligation } from './obligation.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -215,6 +216,14 @@ function plan(c: RuleContext, dates: string[]): RuleFact[] {
   return [{ content, kind: 'plan', subject: 'speaker', slot, value: slot ? content : null, confidence: 0.7 }];
 }
 
+/** "I need to renew my passport", "I have to return the books by Friday": an obligation with a time or a thing of its own. */
+function obligation(c: RuleContext, dates: string[]): RuleFact[] {
+  const o = readObligation(c.sentence, c.who, dates.length > 0);
+  if (!o) return [];
+  const slot = dates.length > 0 ? `plan:${o.verb}:${dates[0]}` : null;
+  return [{ content: o.content, kind: 'plan', subject: 'speaker', slot, value: slot ? o.content : null, confidence: 0.7 }];
+}
+
 /** "We'll have a picnic on Saturday", "let's meet up next week": a plan of the speaker's and the addressees' together. */
 function jointPlan(c: RuleContext, dates: string[]): RuleFact[] {
   const joint = readJointPlan(c.sentence, c.who, dates.length > 0);
@@ -231,7 +240,8 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   out.push(...cr);
   if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) {
     const own = plan(c, dates);
-    out.push(...(own.length > 0 ? own : jointPlan(c, dates)));
+    const owed = own.length > 0 ? own : obligation(c, dates);
+    out.push(...(owed.length > 0 ? owed : jointPlan(c, dates)));
   }
   const words = c.sentence.split(/\s+/).length;
   const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
