@@ -4,7 +4,7 @@ import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
-import { covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
+import { coverage, covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
 import { rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
@@ -64,6 +64,15 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * every participant it names; default true (false: every named participant, as before).
    */
   subjectOnlyBoost?: boolean;
+  /**
+   * Share (0–1) of `namedSpeakerBoost` that depends on how well the turn matches the question's content
+   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match)`,
+   * where match is the share of content words it holds over that of the best-matching candidate turn (at
+   * most 1). So a weakly matching turn by the named person is not lifted above another person's turn that
+   * matches the question's content clearly better ("What did Ana realize after her race?" when Ben ran it);
+   * 0: the full boost whatever the turn says (as before).
+   */
+  namedBoostMatch?: number;
   /**
    * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
    * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
@@ -201,15 +210,22 @@ export async function answerQuestion(
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
   const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
+  const candidates = ranking.filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance));
+  const matchShare = options.namedBoostMatch ?? 0;
+  if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
+  // The best content match among the candidate turns: a named speaker's turn is boosted in proportion to its match against it.
+  const bestMatch = matchShare > 0 && boosted.length > 0 && rewritten.terms.length > 0
+    ? Math.max(0, ...candidates.map((r) => coverage((utterances.get(r.id) as Utterance).text, rewritten.terms))) : 0;
+  const nameFactor = (text: string): number =>
+    namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? coverage(text, rewritten.terms) : 0, bestMatch);
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const named = m.speakerIds.some((s) => boosted.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(m.text, answerType);
-    return (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
+    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
   };
-  const final = ranking
-    .filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance))
+  const final = candidates
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
       return { u, score: r.score * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time }) };
@@ -231,6 +247,15 @@ export async function answerQuestion(
   timings.total_ms = now() - t0;
   timings.pool_size = ctx.poolSize;
   return { evidence, rounds, timings };
+}
+
+/**
+ * The score factor of a turn by the question's named subject (`namedBoostMatch`): `1 + boost × (1 − share +
+ * share × min(1, match / bestMatch))`, where `match` is the share of the question's content words the turn holds and
+ * `bestMatch` the best such share among the candidate turns; no content match anywhere (`bestMatch` 0): the whole boost.
+ */
+export function namedSpeakerFactor(boost: number, share: number, match: number, bestMatch: number): number {
+  return 1 + boost * (bestMatch > 0 ? 1 - share + share * Math.min(1, match / bestMatch) : 1);
 }
 
 /** Ids of the turns in `ranges` (each newest first, at most `limit`), honouring the filters. */
