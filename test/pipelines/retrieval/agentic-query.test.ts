@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
-import { answerQuestion, namedSpeakerFactor } from '../../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, namedSpeakerFactor, statedPart } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -253,9 +253,26 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.equal(namedSpeakerFactor(0.6, 1, 0, 0), 1.6, 'no content match anywhere: the whole boost');
   });
 
+  test('statedPart: another person\'s questions are not matched against (they ask, they do not state)', () => {
+    assert.equal(statedPart('Wow! Did you see that band?'), 'Wow!');
+    assert.equal(statedPart('What pet do you have?'), '');
+    assert.equal(statedPart('I ran the charity race. It was hard! Did you run?'), 'I ran the charity race. It was hard!');
+  });
+
+  test('with namedBoostMatchMin 1, a partial match by another speaker leaves the whole boost', async () => {
+    const question = 'What did Ana realize after the charity race?';
+    const ask = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question, k: 5 }, o)).evidence.map((i) => i.id);
+    // Ben's race turn holds every content word: min 1 changes nothing; Ben's toys reply holds none, so it cannot gate.
+    assert.deepEqual(await ask({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await ask({ namedBoostMatch: 1 }));
+    const partial = 'What did Ana realize about the charity gala?';
+    const askPartial = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question: partial, k: 5 }, o)).evidence.map((i) => i.id);
+    assert.deepEqual(await askPartial({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await askPartial({}), 'no statement by Ben holds every content word: as before');
+  });
+
   test('a share outside 0–1 is refused', async () => {
     for (const bad of [-0.1, 1.5, Number.NaN]) {
       await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: bad }), RangeError);
+      await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: 1, namedBoostMatchMin: bad }), RangeError);
     }
   });
 });
