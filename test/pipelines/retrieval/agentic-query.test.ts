@@ -230,18 +230,27 @@ describe('agentic question answering: a question that names the wrong person (na
     await f.close();
   });
 
-  test('the named person\'s turns holding none of the question\'s content words no longer outrank the other person\'s close match', async () => {
+  const ranks = async (question: string, options: object): Promise<{ race: number; anaOffTopic: number }> => {
+    const items = (await answerQuestion(retriever, T7, { question, k: 5 }, options)).evidence;
+    const race = items.findIndex((i) => (i.source_text ?? i.text).includes('ran the charity race'));
+    const off = items.map((i, n) => ({ i, n })).filter(({ i }) => i.speaker?.name === 'Ana' && !/charity|race|reali/i.test(i.source_text ?? i.text));
+    return { race: race < 0 ? Infinity : race, anaOffTopic: Math.min(...off.map(({ n }) => n)) };
+  };
+
+  test('per turn: the named person\'s turns holding none of the question\'s content words no longer outrank the other person\'s close match', async () => {
     const question = 'What did Ana realize after the charity race?';
-    const ranks = async (namedBoostMatch: number): Promise<{ race: number; anaOffTopic: number }> => {
-      const items = (await answerQuestion(retriever, T7, { question, k: 5 }, { namedBoostMatch })).evidence;
-      const race = items.findIndex((i) => (i.source_text ?? i.text).includes('ran the charity race'));
-      const off = items.map((i, n) => ({ i, n })).filter(({ i }) => i.speaker?.name === 'Ana' && !/charity|race|reali/i.test(i.source_text ?? i.text));
-      return { race: race < 0 ? Infinity : race, anaOffTopic: Math.min(...off.map(({ n }) => n)) };
-    };
-    const full = await ranks(0);
-    const scaled = await ranks(1);
+    const full = await ranks(question, { namedBoostMatch: 0 });
+    const scaled = await ranks(question, { namedBoostMatch: 1, namedBoostMatchPerson: false });
     assert.ok(full.anaOffTopic < full.race, `the whole name boost lifts Ana's off-topic turns: ${JSON.stringify(full)}`);
     assert.ok(Number.isFinite(scaled.race) && scaled.race < scaled.anaOffTopic, `scaled by content match, Ben's race turn comes first: ${JSON.stringify(scaled)}`);
+  });
+
+  test('per person (default): Ana never stated anything about the race, so her turns lose the boost against Ben\'s statement', async () => {
+    const question = 'What did Ana realize after the race?';
+    const full = await ranks(question, { namedBoostMatch: 0 });
+    const scaled = await ranks(question, {});
+    assert.ok(full.anaOffTopic < full.race, `the whole name boost lifts Ana's off-topic turns: ${JSON.stringify(full)}`);
+    assert.ok(Number.isFinite(scaled.race) && scaled.race < scaled.anaOffTopic, `Ben's race turn comes first: ${JSON.stringify(scaled)}`);
   });
 
   test('namedSpeakerFactor: the whole boost for the best match or when nothing matches, none for no match at share 1', () => {
@@ -266,7 +275,7 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.deepEqual(await ask({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await ask({ namedBoostMatch: 1 }));
     const partial = 'What did Ana realize about the charity gala?';
     const askPartial = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question: partial, k: 5 }, o)).evidence.map((i) => i.id);
-    assert.deepEqual(await askPartial({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await askPartial({}), 'no statement by Ben holds every content word: as before');
+    assert.deepEqual(await askPartial({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await askPartial({ namedBoostMatch: 0 }), 'no statement by Ben holds every content word: as before');
   });
 
   test('a share outside 0–1 is refused', async () => {
