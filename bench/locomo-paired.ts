@@ -45,7 +45,8 @@ console.log(`${pairs.length} questions in both (${a.length} in A, ${b.length} in
 console.log('| metric | A | B | B − A (paired) |\n|---|---|---|---|');
 const rows = (cats: number[]) => pairs.filter(([x]) => cats.includes(x.category));
 for (const [label, cats, metric] of [['any@5 cat 1–4', [1, 2, 3, 4], 'any'], ['all@5 cat 1–4', [1, 2, 3, 4], 'all'],
-  ['ans@1 cat 1–4', [1, 2, 3, 4], 'ans1'], ['ans@3 cat 1–4', [1, 2, 3, 4], 'ans3'], ['any@5 cat 5', [5], 'any']] as const) {
+  ['ans@1 cat 1–4', [1, 2, 3, 4], 'ans1'], ['ans@3 cat 1–4', [1, 2, 3, 4], 'ans3'], ['any@5 cat 5', [5], 'any'], ['all@5 cat 5', [5], 'all'],
+  ['ans@1 cat 5', [5], 'ans1'], ['ans@3 cat 5', [5], 'ans3']] as const) {
   const xa = rows([...cats]).map(([x]) => x.scores[sysA]?.[metric] ?? 0);
   const xb = rows([...cats]).map(([, y]) => y.scores[sysB]?.[metric] ?? 0);
   console.log(`| ${label} (n ${xa.length}) | ${pct(bootstrapMean(xa))} | ${pct(bootstrapMean(xb))} | ${pct(bootstrapDelta(xb, xa), true)} |`);

@@ -4,7 +4,7 @@ import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
-import { covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
+import { coverage, covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
 import { rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
@@ -64,6 +64,30 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * every participant it names; default true (false: every named participant, as before).
    */
   subjectOnlyBoost?: boolean;
+  /**
+   * Share (0–1) of `namedSpeakerBoost` that depends on how well the turn matches the question's content
+   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match)`,
+   * where match is the share of content words it holds over the best share among the candidate turns of other
+   * speakers, counting only what those state (sentences ending in "?" left out), at most 1. So a weakly
+   * matching turn by the named person is not lifted above another person's statement that matches the
+   * question's content clearly better ("What did Ana realize after her race?" when Ben ran it), while another
+   * person's question ("What pet do you have?") takes nothing from the named person's reply. Default 1 (with
+   * `namedBoostMatchPerson`; chosen on LoCoMo conversations 1–5, docs/BENCHMARKS.md); 0: the full boost whatever
+   * the turn says (as before).
+   */
+  namedBoostMatch?: number;
+  /**
+   * With `namedBoostMatch`: scale the boost only when another speaker's best statement holds at least this share
+   * (0–1) of the question's content words (1: all of them, a clearly closer match); below it the whole boost; default 0.
+   */
+  namedBoostMatchMin?: number;
+  /**
+   * With `namedBoostMatch`: the match is the named person's, not the turn's: the best share of content words any of
+   * their candidate turns states (questions left out), the same for all their turns, so their reply that holds the
+   * answer but not the question's words keeps the boost when they themselves talked about it; default true
+   * (false, the turn's own match, cost categories 1–4 of LoCoMo conversations 1–5 1.6 points of any@5).
+   */
+  namedBoostMatchPerson?: boolean;
   /**
    * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
    * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
@@ -201,15 +225,30 @@ export async function answerQuestion(
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
   const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
+  const candidates = ranking.filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance));
+  const matchShare = options.namedBoostMatch ?? 1;
+  if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
+  // The best content match among what other people stated (their questions left out: "What pet do you have?" asks,
+  // it does not answer): a named speaker's turn is boosted in proportion to its match against it.
+  const matchMin = options.namedBoostMatchMin ?? 0;
+  if (!(matchMin >= 0 && matchMin <= 1)) throw new RangeError(`namedBoostMatchMin is a share from 0 to 1, got ${String(matchMin)}`);
+  const stated = matchShare > 0 && boosted.length > 0 && rewritten.terms.length > 0
+    ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => !boosted.includes(u.speakerId))
+      .map((u) => coverage(statedPart(u.text), rewritten.terms))) : 0;
+  const bestMatch = stated >= matchMin ? stated : 0;
+  const personMatch = bestMatch > 0 && (options.namedBoostMatchPerson ?? true)
+    ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => boosted.includes(u.speakerId))
+      .map((u) => coverage(statedPart(u.text), rewritten.terms))) : null;
+  const nameFactor = (text: string): number =>
+    namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch);
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const named = m.speakerIds.some((s) => boosted.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(m.text, answerType);
-    return (mine ? 1 + boost : 1) * (named ? 1 + namedBoost : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
+    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
   };
-  const final = ranking
-    .filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance))
+  const final = candidates
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
       return { u, score: r.score * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time }) };
@@ -231,6 +270,20 @@ export async function answerQuestion(
   timings.total_ms = now() - t0;
   timings.pool_size = ctx.poolSize;
   return { evidence, rounds, timings };
+}
+
+/**
+ * The score factor of a turn by the question's named subject (`namedBoostMatch`): `1 + boost × (1 − share +
+ * share × min(1, match / bestMatch))`, where `match` is the share of the question's content words the turn holds and
+ * `bestMatch` the best such share stated by another speaker's candidate turn; none (`bestMatch` 0): the whole boost.
+ */
+export function namedSpeakerFactor(boost: number, share: number, match: number, bestMatch: number): number {
+  return 1 + boost * (bestMatch > 0 ? 1 - share + share * Math.min(1, match / bestMatch) : 1);
+}
+
+/** A turn's sentences that do not end in a question mark (what it states, not what it asks). */
+export function statedPart(text: string): string {
+  return text.split(/(?<=[.!?])\s+/).filter((sentence) => !sentence.trim().endsWith('?')).join(' ');
 }
 
 /** Ids of the turns in `ranges` (each newest first, at most `limit`), honouring the filters. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
-import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, namedSpeakerFactor, statedPart } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -205,5 +205,83 @@ describe('agentic question answering: who said a thing stays true when the thing
     assert.ok(Number.isFinite(kept.rank), 'served');
     assert.equal(kept.superseded, true, 'still marked as replaced');
     assert.ok(plain.rank > kept.rank, `discounted as in other questions (0.5, as before), the replaced turn ranks lower: ${plain.rank} against ${kept.rank}`);
+  });
+});
+
+describe('agentic question answering: a question that names the wrong person (namedBoostMatch)', () => {
+  const T7 = 't_agentic_named_match';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T7, ['Ana', 'Ben']);
+    await f.say('s1', 'Ben', ['Ana'], 'I ran the charity race on Saturday and realized I love running with other people.', '2026-05-02T10:00:00Z');
+    await f.say('s1', 'Ana', ['Ben'], 'That sounds wonderful, well done.', '2026-05-02T10:01:00Z');
+    await f.say('s2', 'Ana', ['Ben'], 'Our office is collecting toys for a charity this month.', '2026-05-09T10:00:00Z');
+    await f.say('s2', 'Ben', ['Ana'], 'I can bring some toys on Monday.', '2026-05-09T10:01:00Z');
+    await f.sayBatch('s3', [
+      ['Ana', 'I painted the kitchen blue over the weekend.'], ['Ben', 'Blue is a calm colour for a kitchen.'],
+      ['Ana', 'My sister is visiting from Porto next week.'], ['Ben', 'Porto has great food, take her to the river.'],
+      ['Ana', 'I started reading a novel about sailors.'], ['Ben', 'I prefer films about space, honestly.'],
+      ['Ana', 'The bakery on our street closed down.'], ['Ben', 'That is sad, their bread was the best.'],
+    ].map(([speaker, text], i) => ({ speaker: speaker as string, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text: text as string, time: `2026-05-16T10:0${i}:00Z` })));
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  const ranks = async (question: string, options: object): Promise<{ race: number; anaOffTopic: number }> => {
+    const items = (await answerQuestion(retriever, T7, { question, k: 5 }, options)).evidence;
+    const race = items.findIndex((i) => (i.source_text ?? i.text).includes('ran the charity race'));
+    const off = items.map((i, n) => ({ i, n })).filter(({ i }) => i.speaker?.name === 'Ana' && !/charity|race|reali/i.test(i.source_text ?? i.text));
+    return { race: race < 0 ? Infinity : race, anaOffTopic: Math.min(...off.map(({ n }) => n)) };
+  };
+
+  test('per turn: the named person\'s turns holding none of the question\'s content words no longer outrank the other person\'s close match', async () => {
+    const question = 'What did Ana realize after the charity race?';
+    const full = await ranks(question, { namedBoostMatch: 0 });
+    const scaled = await ranks(question, { namedBoostMatch: 1, namedBoostMatchPerson: false });
+    assert.ok(full.anaOffTopic < full.race, `the whole name boost lifts Ana's off-topic turns: ${JSON.stringify(full)}`);
+    assert.ok(Number.isFinite(scaled.race) && scaled.race < scaled.anaOffTopic, `scaled by content match, Ben's race turn comes first: ${JSON.stringify(scaled)}`);
+  });
+
+  test('per person (default): Ana never stated anything about the race, so her turns lose the boost against Ben\'s statement', async () => {
+    const question = 'What did Ana realize after the race?';
+    const full = await ranks(question, { namedBoostMatch: 0 });
+    const scaled = await ranks(question, {});
+    assert.ok(full.anaOffTopic < full.race, `the whole name boost lifts Ana's off-topic turns: ${JSON.stringify(full)}`);
+    assert.ok(Number.isFinite(scaled.race) && scaled.race < scaled.anaOffTopic, `Ben's race turn comes first: ${JSON.stringify(scaled)}`);
+  });
+
+  test('namedSpeakerFactor: the whole boost for the best match or when nothing matches, none for no match at share 1', () => {
+    assert.equal(namedSpeakerFactor(0.6, 1, 1, 1), 1.6);
+    assert.equal(namedSpeakerFactor(0.6, 1, 0, 1), 1);
+    assert.equal(namedSpeakerFactor(0.6, 0, 0, 1), 1.6, 'share 0: as before');
+    assert.equal(namedSpeakerFactor(0.6, 0.5, 0, 1), 1.3);
+    assert.ok(Math.abs(namedSpeakerFactor(0.6, 1, 1 / 3, 2 / 3) - 1.3) < 1e-9, 'relative to the best candidate');
+    assert.equal(namedSpeakerFactor(0.6, 1, 0, 0), 1.6, 'no content match anywhere: the whole boost');
+  });
+
+  test('statedPart: another person\'s questions are not matched against (they ask, they do not state)', () => {
+    assert.equal(statedPart('Wow! Did you see that band?'), 'Wow!');
+    assert.equal(statedPart('What pet do you have?'), '');
+    assert.equal(statedPart('I ran the charity race. It was hard! Did you run?'), 'I ran the charity race. It was hard!');
+  });
+
+  test('with namedBoostMatchMin 1, a partial match by another speaker leaves the whole boost', async () => {
+    const question = 'What did Ana realize after the charity race?';
+    const ask = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question, k: 5 }, o)).evidence.map((i) => i.id);
+    // Ben's race turn holds every content word: min 1 changes nothing; Ben's toys reply holds none, so it cannot gate.
+    assert.deepEqual(await ask({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await ask({ namedBoostMatch: 1 }));
+    const partial = 'What did Ana realize about the charity gala?';
+    const askPartial = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question: partial, k: 5 }, o)).evidence.map((i) => i.id);
+    assert.deepEqual(await askPartial({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await askPartial({ namedBoostMatch: 0 }), 'no statement by Ben holds every content word: as before');
+  });
+
+  test('a share outside 0–1 is refused', async () => {
+    for (const bad of [-0.1, 1.5, Number.NaN]) {
+      await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: bad }), RangeError);
+      await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: 1, namedBoostMatchMin: bad }), RangeError);
+    }
   });
 });
