@@ -77,11 +77,6 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    */
   namedBoostMatch?: number;
   /**
-   * With `namedBoostMatch`: scale the boost only when another speaker's best statement holds at least this share
-   * (0–1) of the question's content words (1: all of them, a clearly closer match); below it the whole boost; default 0.
-   */
-  namedBoostMatchMin?: number;
-  /**
    * With `namedBoostMatch`: the match is the named person's, not the turn's: the best share of content words any of
    * their candidate turns states (questions left out), the same for all their turns, so their reply that holds the
    * answer but not the question's words keeps the boost when they themselves talked about it; default true
@@ -230,12 +225,9 @@ export async function answerQuestion(
   if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
   // The best content match among what other people stated (their questions left out: "What pet do you have?" asks,
   // it does not answer): a named speaker's turn is boosted in proportion to its match against it.
-  const matchMin = options.namedBoostMatchMin ?? 0;
-  if (!(matchMin >= 0 && matchMin <= 1)) throw new RangeError(`namedBoostMatchMin is a share from 0 to 1, got ${String(matchMin)}`);
-  const stated = matchShare > 0 && boosted.length > 0 && rewritten.terms.length > 0
+  const bestMatch = matchShare > 0 && boosted.length > 0 && rewritten.terms.length > 0
     ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => !boosted.includes(u.speakerId))
       .map((u) => coverage(statedPart(u.text), rewritten.terms))) : 0;
-  const bestMatch = stated >= matchMin ? stated : 0;
   const personMatch = bestMatch > 0 && (options.namedBoostMatchPerson ?? true)
     ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => boosted.includes(u.speakerId))
       .map((u) => coverage(statedPart(u.text), rewritten.terms))) : null;

@@ -268,20 +268,9 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.equal(statedPart('I ran the charity race. It was hard! Did you run?'), 'I ran the charity race. It was hard!');
   });
 
-  test('with namedBoostMatchMin 1, a partial match by another speaker leaves the whole boost', async () => {
-    const question = 'What did Ana realize after the charity race?';
-    const ask = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question, k: 5 }, o)).evidence.map((i) => i.id);
-    // Ben's race turn holds every content word: min 1 changes nothing; Ben's toys reply holds none, so it cannot gate.
-    assert.deepEqual(await ask({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await ask({ namedBoostMatch: 1 }));
-    const partial = 'What did Ana realize about the charity gala?';
-    const askPartial = async (o: object): Promise<string[]> => (await answerQuestion(retriever, T7, { question: partial, k: 5 }, o)).evidence.map((i) => i.id);
-    assert.deepEqual(await askPartial({ namedBoostMatch: 1, namedBoostMatchMin: 1 }), await askPartial({ namedBoostMatch: 0 }), 'no statement by Ben holds every content word: as before');
-  });
-
   test('a share outside 0–1 is refused', async () => {
     for (const bad of [-0.1, 1.5, Number.NaN]) {
       await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: bad }), RangeError);
-      await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: 1, namedBoostMatchMin: bad }), RangeError);
     }
   });
 });
