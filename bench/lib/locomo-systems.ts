@@ -37,11 +37,11 @@ export interface LocomoQa {
   kind?: string;
 }
 
-/** Parley's answer before this change: turns only, every named participant boosted, validity ignored, no diversity. */
+/** Parley's answer before the answer layer: turns only, every named participant boosted, validity ignored, no diversity. */
 export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false };
 
 /**
- * The defaults before this change (main at b61c578): in a "who" question a replaced turn or fact was
+ * The default before b61c578: in a "who" question a replaced turn or fact was
  * discounted like in any other question (`supersededFactor`, 0.5), now it is not (`whoSupersededFactor` 1).
  */
 export const PREVIOUS: AgenticOptions = { whoSupersededFactor: 0.5 };
@@ -50,7 +50,7 @@ const K = 5;
 const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
-  parley: 'Parley POST /v1/query (this change)', previous: 'Parley previous defaults (main b61c578: replaced items discounted in who questions; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  parley: 'Parley POST /v1/query (defaults)', previous: 'Parley with replaced items discounted in who questions too (whoSupersededFactor 0.5, the default before b61c578; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
 };
 const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;

@@ -8,8 +8,12 @@ import { readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
-/** Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`. */
-export const EMBEDDED_RULES_VERSION = 2;
+/**
+ * Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`: raise it when the rules change
+ * what they extract, so facts of different rule sets can be told apart. 3: plans said with "we", obligations,
+ * plan objects matched by WordNet.
+ */
+export const EMBEDDED_RULES_VERSION = 3;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
