@@ -1,16 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pino from 'pino';
 import type { Utterance } from '../../../graph/types.js';
-import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { readJointPlan } from '../../../pipelines/memory/joint-plan.js';
-import { consolidationLockKeys, createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { consolidationLockKeys, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { turnSessions, type TurnSessions } from './turn-sessions.js';
 
 const who = { speaker: 'Ana', addressees: ['Ben'] };
 const T = '2026-12-01T10:00:00.000Z'; // a Tuesday
@@ -139,41 +133,19 @@ test('a settling turn locks its addressees too: the plan may be one they share',
 
 describe('consolidation: a joint plan is closed by either of its people (real USE-lite, real SQLite)', () => {
   const tenant = 't_joint';
-  let db: SqliteDatabase;
-  let graph: SqliteGraphStore;
-  let memory: SqliteMemoryStore;
-  const embedder = new UseLiteEmbedder();
-  const ops: MemoryOp[] = [];
-  let handler: ReturnType<typeof createConsolidationHandler>;
+  let fx: TurnSessions;
+  let memory: TurnSessions['memory'];
   let ana: string;
   let ben: string;
-  let n = 0;
-
   /** One utterance in its own session (a day apart), through the handler; its ops. */
-  async function say(speaker: string, addressee: string, text: string): Promise<MemoryOp[]> {
-    n++;
-    const time = new Date(Date.parse(T) + n * 86_400_000).toISOString();
-    await graph.openSession(tenant, `s${n}`, time);
-    const [u] = await graph.addUtterances(tenant, [{ sessionId: `s${n}`, speakerId: speaker, addresseeIds: [addressee], text,
-      startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
-    const before = ops.length;
-    await handler({ id: `j${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: `s${n}`, utteranceId: u!.id } }, new AbortController().signal);
-    return ops.slice(before);
-  }
+  const say = (speaker: string, addressee: string, text: string): Promise<MemoryOp[]> => fx.say(speaker, addressee, text);
 
   before(async () => {
-    db = openDatabase(':memory:');
-    graph = new SqliteGraphStore(db);
-    memory = new SqliteMemoryStore(db);
-    ana = (await graph.createParticipant(tenant, { name: 'Ana' })).id;
-    ben = (await graph.createParticipant(tenant, { name: 'Ben' })).id;
-    handler = createConsolidationHandler({ graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
-      extractor: new EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }) });
+    fx = await turnSessions(tenant, ['Ana', 'Ben'], T, 86_400_000);
+    ({ memory } = fx);
+    ({ Ana: ana, Ben: ben } = fx.people as { Ana: string; Ben: string });
   });
-  after(async () => {
-    await embedder.close();
-    db.close();
-  });
+  after(() => fx.close());
 
   test('a "we" plan cancelled by the other person, in another session, is cancelled', async () => {
     const plan = await say(ana, ben, "We'll go kayaking on the river next weekend.");

@@ -1,16 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pino from 'pino';
 import type { Utterance } from '../../../graph/types.js';
-import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { readObligation } from '../../../pipelines/memory/obligation.js';
-import { createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import type { MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { turnSessions, type TurnSessions } from './turn-sessions.js';
 
 const who = { speaker: 'Ana', addressees: ['Ben'] };
 const T = '2026-12-01T10:00:00.000Z'; // a Tuesday
@@ -87,41 +81,19 @@ describe('embedded extractor: obligations', () => {
 
 describe('consolidation: an obligation is closed by its outcome (real USE-lite, real SQLite)', () => {
   const tenant = 't_oblige';
-  let db: SqliteDatabase;
-  let graph: SqliteGraphStore;
-  let memory: SqliteMemoryStore;
-  const embedder = new UseLiteEmbedder();
-  const ops: MemoryOp[] = [];
-  let handler: ReturnType<typeof createConsolidationHandler>;
+  let fx: TurnSessions;
+  let memory: TurnSessions['memory'];
   let ana: string;
   let ben: string;
-  let n = 0;
-
   /** One utterance in its own session (a week apart), through the handler; its ops. */
-  async function say(speaker: string, addressee: string, text: string): Promise<MemoryOp[]> {
-    n++;
-    const time = new Date(Date.parse(T) + n * 7 * 86_400_000).toISOString();
-    await graph.openSession(tenant, `s${n}`, time);
-    const [u] = await graph.addUtterances(tenant, [{ sessionId: `s${n}`, speakerId: speaker, addresseeIds: [addressee], text,
-      startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
-    const before = ops.length;
-    await handler({ id: `o${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: `s${n}`, utteranceId: u!.id } }, new AbortController().signal);
-    return ops.slice(before);
-  }
+  const say = (speaker: string, addressee: string, text: string): Promise<MemoryOp[]> => fx.say(speaker, addressee, text);
 
   before(async () => {
-    db = openDatabase(':memory:');
-    graph = new SqliteGraphStore(db);
-    memory = new SqliteMemoryStore(db);
-    ana = (await graph.createParticipant(tenant, { name: 'Ana' })).id;
-    ben = (await graph.createParticipant(tenant, { name: 'Ben' })).id;
-    handler = createConsolidationHandler({ graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
-      extractor: new EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }) });
+    fx = await turnSessions(tenant, ['Ana', 'Ben'], T, 7 * 86_400_000);
+    ({ memory } = fx);
+    ({ Ana: ana, Ben: ben } = fx.people as { Ana: string; Ben: string });
   });
-  after(async () => {
-    await embedder.close();
-    db.close();
-  });
+  after(() => fx.close());
 
   test('"I need to renew my passport", then "I renewed my passport": the plan is superseded by the outcome', async () => {
     const plan = await say(ana, ben, 'I need to renew my passport.');

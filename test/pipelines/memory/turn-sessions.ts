@@ -1,0 +1,50 @@
+import pino from 'pino';
+import { openDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
+import { createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+
+/** Real SQLite stores, real USE-lite and the embedded extractor, consolidating one turn per session. */
+export interface TurnSessions {
+  memory: SqliteMemoryStore;
+  /** Participant ids by name. */
+  people: Record<string, string>;
+  /** One utterance in a session of its own, `stepMs` after the previous one, consolidated before this returns: its ops. */
+  say(speakerId: string, addresseeId: string, text: string): Promise<MemoryOp[]>;
+  close(): Promise<void>;
+}
+
+/** {@link TurnSessions} for `names` in `tenant`, the first turn `stepMs` after `start`. */
+export async function turnSessions(tenant: string, names: string[], start: string, stepMs: number): Promise<TurnSessions> {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const memory = new SqliteMemoryStore(db);
+  const embedder = new UseLiteEmbedder();
+  const ops: MemoryOp[] = [];
+  const handler = createConsolidationHandler({ graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
+    extractor: new EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }) });
+  const people: Record<string, string> = {};
+  for (const name of names) people[name] = (await graph.createParticipant(tenant, { name })).id;
+  let n = 0;
+  return {
+    memory, people,
+    async say(speakerId, addresseeId, text) {
+      n++;
+      const time = new Date(Date.parse(start) + n * stepMs).toISOString();
+      await graph.openSession(tenant, `s${n}`, time);
+      const [u] = await graph.addUtterances(tenant, [{ sessionId: `s${n}`, speakerId, addresseeIds: [addresseeId], text,
+        startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
+      const before = ops.length;
+      await handler({ id: `j${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: `s${n}`, utteranceId: u!.id } }, new AbortController().signal);
+      return ops.slice(before);
+    },
+    async close() {
+      await embedder.close();
+      db.close();
+    },
+  };
+}
