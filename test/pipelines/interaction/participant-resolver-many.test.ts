@@ -58,3 +58,34 @@ test('the people an utterance names are those a read of every participant finds,
   assert.ok(returned() <= found + texts.length, `${returned()} participants read for ${found} mentions`);
   db.close();
 });
+
+test('byIds reads the ids it has not seen in one call, keeps their order and skips unknown ids', async () => {
+  const db = openDatabase(':memory:');
+  const store = new SqliteGraphStore(db);
+  const made = [];
+  for (let i = 0; i < 30; i++) made.push(await store.createParticipant(T, { name: `Caller ${i}` }));
+  const calls: string[] = [];
+  const graph = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(key));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as GraphStore;
+  const resolver = new ParticipantResolver(graph, T);
+  const ids = [made[7]!.id, 'p_nobody', made[2]!.id, made[7]!.id, ...made.slice(10, 20).map((p) => p.id)];
+  const got = await resolver.byIds(ids);
+  assert.deepEqual(got.map((p) => p.name), ['Caller 7', 'Caller 2', 'Caller 7', ...made.slice(10, 20).map((p) => p.name)]);
+  assert.deepEqual(calls, ['getParticipants']);
+  // Seen ones are not read again; only the new id is.
+  calls.length = 0;
+  await resolver.byIds([made[2]!.id, made[25]!.id]);
+  assert.deepEqual(calls, ['getParticipants']);
+  calls.length = 0;
+  assert.equal((await resolver.byIds([made[2]!.id, made[25]!.id])).length, 2);
+  assert.deepEqual(calls, []);
+  db.close();
+});
