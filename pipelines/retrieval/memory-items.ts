@@ -2,6 +2,7 @@ import { NameResolver } from '../../graph/name-resolver.js';
 import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store.js';
 import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
+import { UNNAMED } from '../memory/extractor.js';
 
 export { NameResolver };
 
@@ -33,9 +34,9 @@ export async function factItem(
   };
 }
 
-/** The text a persona node is shown (and matched) as. */
+/** The text a persona node is shown (and matched) as; an unnamed person is "An unnamed speaker", never their id. */
 export function personaText(node: PersonaNode, name: string | null): string {
-  const who = name ?? node.participantId;
+  const who = name ?? UNNAMED.charAt(0).toUpperCase() + UNNAMED.slice(1);
   if (node.kind === 'trait') return `${who} is ${node.target}`;
   const feeling = node.valence >= 0.2 ? 'likes' : node.valence <= -0.2 ? 'dislikes' : 'feels neutral about';
   const label = node.kind === 'affect' && node.label ? ` (${node.label})` : '';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Fact } from '../../../graph/memory-store.js';
+import type { Fact, PersonaNode } from '../../../graph/memory-store.js';
 import type { Utterance } from '../../../graph/types.js';
 import { answerItems, type MemoryLayerInput } from '../../../pipelines/retrieval/memory-layer.js';
-import { NameResolver } from '../../../pipelines/retrieval/memory-items.js';
+import { NameResolver, personaItem, personaText } from '../../../pipelines/retrieval/memory-items.js';
 
 const T = 't_layer';
 const turn = (id: string, seq: number, text: string): Utterance => ({
@@ -110,4 +110,17 @@ describe('memory layer: facts as pointers to their turns (the default)', () => {
     assert.deepEqual(items.map((i) => i.refer_ids[0]), ['u1', 'u2', 'u3', 'u4']);
     assert.equal(items[2]?.id, 'f3', 'the ranked turn is served as its fact');
   });
+});
+
+test('a persona item of an unnamed person never shows their id', async () => {
+  const node: PersonaNode = {
+    id: 'pn_1', participantId: 'p_3f9a', kind: 'preference', target: 'jazz', valence: 0.8, label: null, strength: 0.7,
+    evidenceCount: 3, evidenceIds: ['u_1'], sessionIds: ['s_1'], firstSeen: '2026-01-01T00:00:00Z', lastSeen: '2026-01-02T00:00:00Z', stable: true,
+  };
+  assert.equal(personaText(node, null), 'An unnamed speaker likes jazz');
+  assert.equal(personaText(node, 'Ana'), 'Ana likes jazz');
+  const names = new NameResolver({ getParticipant: async () => null, getParticipants: async () => [] } as never, 't');
+  const item = await personaItem(names, node, 1);
+  assert.doesNotMatch(item.text, /p_3f9a/);
+  assert.equal(item.text, 'An unnamed speaker likes jazz');
 });
