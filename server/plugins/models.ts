@@ -24,6 +24,11 @@ export interface Models {
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
+  /**
+   * Whether the inference pool serves: `null` while it was never started (tests start it on first use),
+   * `false` while it starts, after it failed to start, or once it has no live worker left.
+   */
+  inferenceReady(): boolean | null;
 }
 
 declare module 'fastify' {
@@ -78,12 +83,14 @@ export const modelsPlugin = fp(
     const textEmbedder = createTextEmbedder(config);
     const speakerEmbedder = await createSpeakerEmbedder(config);
     let pool: Promise<WorkerPool> | null = null;
+    let started: WorkerPool | null = null;
     let closed = false;
     const inference = (): Promise<WorkerPool> => {
       if (closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'the inference pool is closed'));
       pool ??= WorkerPool.create({
         asr: asrBackend(config), vadModelPath: sileroModelPath(config.vadModel), ortMemArena: config.ortMemArena, size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
       });
+      pool.then((p) => { started = p; }, () => { /* the caller sees the failure; inferenceReady stays false */ });
       return pool;
     };
     const models: Models = {
@@ -92,6 +99,7 @@ export const modelsPlugin = fp(
       speakerThresholds: { ...thresholdsFor(speakerEmbedder.modelId), ...config.speakerThresholds },
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
+      inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),
     };
     app.decorate('models', models);
     if (opts.eager) {

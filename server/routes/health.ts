@@ -37,7 +37,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       response: {
         200: ref(ReadinessResponse),
         401: errorResponses()[401]!,
-        503: ref(ReadinessResponse, { description: 'a store, the queue or the event bus does not answer' }),
+        503: ref(ReadinessResponse, { description: 'a store, the queue or the event bus does not answer, or no inference worker is live' }),
       },
     },
   }, async (_request, reply) => {
@@ -49,6 +49,8 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       queue: await check(() => stores.queue.ready()),
       memory: await check(() => stores.memory.ready()),
       events: await check(() => app.events.ready()),
+      // The VAD + ASR workers, once started (the server starts them at boot; tests on first use).
+      ...(app.models.inferenceReady() === null ? {} : { workers: app.models.inferenceReady() === true }),
     };
     const ok = Object.values(checks).every(Boolean);
     const waiting = checks.queue ? await waitingOnOutage(stores.queue) : undefined;
