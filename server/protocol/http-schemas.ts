@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { MAX_QUESTION_CHARS } from './ws-messages.js';
 
 /**
  * HTTP request and response schemas; fastify validates with them and @fastify/swagger publishes them.
@@ -282,7 +283,7 @@ export const MemoryDeletedResponse = Type.Object({ id: Type.String(), deleted: T
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 export const QueryBody = Type.Object({
-  question: Type.String({ minLength: 1, maxLength: 4000 }),
+  question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS }),
   asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name' })),
   audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice' })),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),

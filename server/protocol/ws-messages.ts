@@ -21,10 +21,13 @@ export const UtteranceMessage = Type.Object({
 
 export const InputCommitMessage = Type.Object({ type: Type.Literal('input.commit') });
 
+/** Longest question, in characters, on the WebSocket `query` and `POST /v1/query` alike. */
+export const MAX_QUESTION_CHARS = 4_000;
+
 export const QueryMessage = Type.Object({
   type: Type.Literal('query'),
   id: Type.String({ minLength: 1, maxLength: 200 }),
-  question: Type.String({ minLength: 1, maxLength: 2_000 }),
+  question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS }),
   asker: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
 });

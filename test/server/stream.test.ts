@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 describe('WebSocket /v1/stream', () => {
@@ -126,5 +127,23 @@ describe('WebSocket /v1/stream', () => {
     const session = await t.app.stores.graph.getSession('default', 'ws-end');
     assert.ok(session?.endedAt);
     assert.deepEqual(session?.metadata, { language: 'en', metadata: { room: 'kitchen' } });
+  });
+
+  test('a query may be as long over the socket as over HTTP, and one longer is refused without ending the session', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-long-question`);
+    await c.next('session.started');
+    const long = `what does Miko like? ${'and tell me more '.repeat(400)}`.slice(0, MAX_QUESTION_CHARS);
+    c.sendJson({ type: 'query', id: 'q-long', question: long });
+    assert.equal((await c.next('query.result')).id, 'q-long');
+    const http = await t.app.inject({ method: 'POST', url: '/v1/query', payload: { question: long } });
+    assert.equal(http.statusCode, 200);
+    c.sendJson({ type: 'query', id: 'q-too-long', question: `${long}?` });
+    const e = await c.next('error');
+    assert.equal(e.fatal, false);
+    assert.match(String(e.message), /question/);
+    const tooLong = await t.app.inject({ method: 'POST', url: '/v1/query', payload: { question: `${long}?` } });
+    assert.equal(tooLong.statusCode, 400);
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended');
   });
 });
