@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CMUDICT } from '../pipelines/speaker/phonetic.js';
 import type { SpeakerThresholds } from '../pipelines/speaker/speaker-thresholds.js';
 
 /** A tenant bound to an API key. */
@@ -459,6 +461,14 @@ export function loadConfig(env: Env = process.env): Config {
   const t = config.speakerThresholds;
   if (t.tauMatch !== undefined && t.tauUpdate !== undefined && t.tauUpdate < t.tauMatch) {
     r.problems.push('PARLEY_SPEAKER_TAU_UPDATE must be at least PARLEY_SPEAKER_TAU_MATCH');
+  }
+  if (config.keptExtractionDays * 86_400_000 <= config.jobMaxOutageWaitMs) {
+    // A job that waits out an outage replays its kept extraction: it must outlive the wait.
+    r.problems.push(`PARLEY_KEPT_EXTRACTION_DAYS (${config.keptExtractionDays} days) must be longer than PARLEY_JOB_MAX_OUTAGE_WAIT_MS (${config.jobMaxOutageWaitMs} ms)`);
+  }
+  const cmudict = env.PARLEY_CMUDICT?.trim();
+  if (cmudict && !existsSync(cmudict)) {
+    r.problems.push(`PARLEY_CMUDICT=${JSON.stringify(cmudict)}: no such file (unset it to use ${DEFAULT_CMUDICT})`);
   }
   if (needsKey.length > 0 && !config.openaiApiKey) {
     r.problems.push(`${needsKey.join(', ')} needs OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint)`);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
@@ -120,6 +121,14 @@ describe('config', () => {
     assert.deepEqual(cappedAsr.kind === 'pocketsphinx' ? cappedAsr.nameSpotting : null, { maxNames: 20 });
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '0' }), /PARLEY_ASR_NAME_SPOTTING_MAX_NAMES/);
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '-1' }), /PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES/);
+  });
+
+  test('a kept extraction must outlive the longest outage wait, and PARLEY_CMUDICT must name a file', () => {
+    assert.doesNotThrow(() => loadConfig({ PARLEY_KEPT_EXTRACTION_DAYS: '2', PARLEY_JOB_MAX_OUTAGE_WAIT_MS: String(86_400_000) }));
+    assert.throws(() => loadConfig({ PARLEY_KEPT_EXTRACTION_DAYS: '7', PARLEY_JOB_MAX_OUTAGE_WAIT_MS: String(10 * 86_400_000) }),
+      /PARLEY_KEPT_EXTRACTION_DAYS \(7 days\) must be longer than PARLEY_JOB_MAX_OUTAGE_WAIT_MS/);
+    assert.throws(() => loadConfig({ PARLEY_CMUDICT: '/nonexistent/cmudict.dict' }), /PARLEY_CMUDICT="\/nonexistent\/cmudict.dict": no such file/);
+    assert.doesNotThrow(() => loadConfig({ PARLEY_CMUDICT: fileURLToPath(import.meta.url) }));
   });
 
   test('speaker thresholds can be overridden, and must stay consistent', () => {
