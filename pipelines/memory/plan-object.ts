@@ -8,6 +8,7 @@
 import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
+import { HABIT_OUTCOME } from './plan-cues.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
 
@@ -37,9 +38,6 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
 export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'>;
-
-/** Words that tell a habit, which replaces no plan ("I usually use oat milk instead"). */
-const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every (?:day|morning|week|time))\b/i;
 
 interface Tok { word: string; pos: string; lemma: string }
 
@@ -316,7 +314,7 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }
-  if (!outcome.verb || HABIT.test(sentence)) return false;
+  if (!outcome.verb || HABIT_OUTCOME.test(sentence)) return false;
   if (outcome.replaces && outcome.replaces.length > 0) {
     return outcome.replaces.some((w) => planWords.has(w) || w === plan.verb);
   }
