@@ -4,7 +4,7 @@
  * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
  */
 import { joinNames, resolvePronouns, type Perspective } from './pronouns.js';
-import { DEFINITE, FUTURE, HABIT_WE } from './plan-cues.js';
+import { FUTURE, HABIT, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
 /** A joint plan read from one sentence: its text with names, and the first word of its action. */
@@ -71,7 +71,7 @@ function withoutVocative(action: string, who: Perspective): string {
  */
 export function readJointPlan(sentence: string, who: Perspective, dated: boolean): JointPlan | null {
   const s = sentence.trim();
-  if (HABIT_WE.test(s)) return null;
+  if (HABIT.test(s)) return null;
   const question = /\?\s*$/.test(s);
   for (const mode of MODES) {
     const m = s.match(mode.re);
@@ -81,7 +81,7 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
     const proposes = /\b(?:shall we|why don['’]t we|how about we|what about we)\b/i.test(s);
     if (question && !proposes) return null;
     const timed = dated || FUTURE.test(s);
-    if (mode.weak && !timed && !DEFINITE.test(action)) return null;
+    if (mode.weak && !timed && !OWN_THING.test(action)) return null;
     if (mode.dated && !timed) return null;
     // Encouragement said as a plan ("let's keep each other motivated", "we'll make a difference") is no plan;
     // nor is an activity with nothing to hold it ("let's boogie"), unless said as "we should / need to" with a thing of its own.

@@ -9,20 +9,11 @@
 /** Words of frequency: what is done again and again, not once. */
 const FREQUENCY = 'usually|always|often|sometimes|normally|generally';
 
-/** A habit, as "we" plans read it ("we usually…", "we'll always…", "every weekend"). */
-export const HABIT_WE = new RegExp(`\\b(?:${FREQUENCY}|never|every (?:day|morning|evening|week|weekend|time))\\b`, 'i');
-
-/** A habit ("every day", "usually") or a resolution kept over time ("more often", "regularly"), as obligations read it. */
+/** A habit ("every day", "usually", "we'll always…") or a resolution kept over time ("more often", "regularly"). */
 export const HABIT = new RegExp(`\\b(?:${FREQUENCY}|never|regularly|every (?:day|morning|evening|night|week|weekend|month|time)|each (?:day|morning|week)|daily|weekly)\\b`, 'i');
-
-/** A habit, as plan-object matching reads an alternative or a decision ("I usually use oat milk instead"). */
-export const HABIT_OUTCOME = new RegExp(`\\b(?:${FREQUENCY}|every (?:day|morning|week|time))\\b`, 'i');
 
 /** A time to come, said in words ("tomorrow", "next week", "this month", "on Friday", "by the end of…"). */
 export const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
-
-/** A definite word anywhere in a "we should / we need to" action ("…call the landlord"). */
-export const DEFINITE = /\b(?:the|that|this|these|those|our|your|my)\b/i;
 
 /**
  * A particular thing of the action's own ("the hotel", "my passport"), not any one ("a job") or none

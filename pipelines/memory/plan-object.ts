@@ -8,7 +8,7 @@
 import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
-import { HABIT_OUTCOME } from './plan-cues.js';
+import { HABIT } from './plan-cues.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
 
@@ -314,7 +314,7 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }
-  if (!outcome.verb || HABIT_OUTCOME.test(sentence)) return false;
+  if (!outcome.verb || HABIT.test(sentence)) return false;
   if (outcome.replaces && outcome.replaces.length > 0) {
     return outcome.replaces.some((w) => planWords.has(w) || w === plan.verb);
   }

@@ -42,6 +42,15 @@ describe('readJointPlan', () => {
     assert.ok(readJointPlan("We're driving to the coast next week.", who, true));
     assert.equal(readJointPlan("We're driving to the coast.", who, false), null);
   });
+
+  test('the cues shared with obligations: habits said with "daily" / "every night", a bare "that", a thing of theirs', () => {
+    for (const s of ["We'll water the tomatoes daily.", "We'll walk the dog every night.", "We'll tidy the shed regularly.",
+      'We should try that.']) {
+      assert.equal(readJointPlan(s, who, false), null, s);
+    }
+    assert.equal(readJointPlan('We need to fix their fence.', who, false)?.content, 'Ana and Ben need to fix their fence');
+    assert.ok(readJointPlan('We should try that bakery.', who, false));
+  });
 });
 
 describe('readJointPlan: encouragement and wishes are no plans', () => {

@@ -58,6 +58,12 @@ test('settling by plan object: the outcome names the plan\'s object; a named act
   const always = read('I always take the stairs instead of the lift.')!;
   assert.equal(settlesByObject('instead', always, read("I'll take the lift to the roof terrace.")!, 'I always take the stairs instead of the lift', ''), false,
     'a habit replaces no plan');
+  const weekends = read('I cycle to the office every weekend instead of the bus.')!;
+  assert.equal(settlesByObject('instead', weekends, read("I'll take the bus to the office on Monday.")!, 'I cycle to the office every weekend instead of the bus', ''), false,
+    '"every weekend" is a habit too');
+  const never = read('I never take the car, I walk to the market instead.')!;
+  assert.equal(settlesByObject('instead', never, read("I'll take the car to the market.")!, 'I never take the car, I walk to the market instead', ''), false,
+    '"never" is a habit too');
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
