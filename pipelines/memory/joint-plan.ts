@@ -4,7 +4,7 @@
  * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
  */
 import { joinNames, resolvePronouns, type Perspective } from './pronouns.js';
-import { FUTURE, HABIT, OWN_THING } from './plan-cues.js';
+import { FAREWELL, FUTURE, HABIT, LEAVE_TAKING, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
 /** A joint plan read from one sentence: its text with names, and the first word of its action. */
@@ -77,7 +77,8 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
     const m = s.match(mode.re);
     if (!m) continue;
     const action = withoutVocative((m.groups?.act ?? '').replace(/[.!?]+$/, '').trim(), who);
-    if (!action || NO_ACTION.test(action)) return null;
+    // "Let's chat soon", "we have to go now": a farewell or a leave-taking, no plan.
+    if (!action || NO_ACTION.test(action) || FAREWELL.test(action) || LEAVE_TAKING.test(action)) return null;
     const proposes = /\b(?:shall we|why don['’]t we|how about we|what about we)\b/i.test(s);
     if (question && !proposes) return null;
     const timed = dated || FUTURE.test(s);

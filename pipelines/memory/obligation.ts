@@ -11,7 +11,7 @@
  * (`planSubstance`).
  */
 import { resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
-import { FUTURE, HABIT, MAXIM, OWN_THING } from './plan-cues.js';
+import { FUTURE, HABIT, LEAVE_TAKING, MAXIM, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
 /** An obligation read from one sentence: its text with the speaker's name, and the first word of its action. */
@@ -54,7 +54,8 @@ export function readObligation(sentence: string, who: Perspective, dated: boolea
   const m = s.match(OBLIGATION);
   if (!m?.groups?.how || !m.groups.act) return null;
   const action = m.groups.act.replace(/[.!]+$/, '').trim();
-  if (!action || NO_ACTION.test(action) || TAG_QUESTION.test(action)) return null;
+  // "I have to go, talk to you tomorrow": a leave-taking, no plan even with a date near.
+  if (!action || NO_ACTION.test(action) || LEAVE_TAKING.test(action) || TAG_QUESTION.test(action)) return null;
   const timed = dated || FUTURE.test(action);
   if (!timed && (MAXIM.test(action) || !OWN_THING.test(action))) return null;
   if (planSubstance(action, timed) === 'wish') return null;

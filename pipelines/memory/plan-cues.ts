@@ -23,3 +23,21 @@ export const OWN_THING = /\b(?:the|that|this|these|those|my|our|your|his|her|the
 
 /** A comparative: a resolution no single act fulfils ("drink more water", "take better care of my car"). */
 export const MAXIM = /\b(?:more|less|fewer|better|harder|healthier)\b/i;
+
+/** Modifiers that leave a farewell a farewell ("soon", "later", "again", "sometime"). */
+const VAGUE = String.raw`(?:\s+(?:again|soon|later|sometime|some time|another time|then|properly|shortly|in a (?:bit|while)|at some point|one of these days|before long|real soon|very soon|more|with each other|(?:to|with) (?:you|u)))*`;
+
+/**
+ * A farewell said as a plan: talking again with no topic or time of its own ("let's chat soon",
+ * "let's catch up later", "let's talk again soon", "talk to you soon"). "Let's chat about the budget on
+ * Monday" names a topic and a day: a plan.
+ */
+export const FAREWELL = new RegExp(String.raw`^(?:chat|talk|speak|catch up|touch base|(?:keep|stay|get) in touch)${VAGUE}\s*[.!]*$`, 'i');
+
+/**
+ * A leave-taking said as an obligation ("I have to go", "I have to run, speak to you on Monday", "we need
+ * to get going now"): leaving the conversation, with nothing after it but "now" or the end of the clause.
+ * "I have to go to the dentist", "I have to leave for the airport" name where to: plans.
+ */
+export const LEAVE_TAKING = /^(?:go|run|dash|leave|split|head off|head out|get going|get off|shoot off|sign off|log off|hop off|jump off)(?:\s+(?:now|soon|for now|right now|too|then|so|in a (?:bit|minute|sec|second|moment)))*\s*(?:[,;:.!?—–-]|$)/i;
+
