@@ -41,3 +41,10 @@ export const FAREWELL = new RegExp(String.raw`^(?:chat|talk|speak|catch up|touch
  */
 export const LEAVE_TAKING = /^(?:go|run|dash|leave|split|head off|head out|get going|get off|shoot off|sign off|log off|hop off|jump off)(?:\s+(?:now|soon|for now|right now|too|then|so|in a (?:bit|minute|sec|second|moment)))*\s*(?:[,;:.!?—–-]|$)/i;
 
+/**
+ * True for a text that tells a habit or a resolution kept over time, not one act ("Lena should call
+ * Lena's mum more often", "Lena should always check the tyres"): no single outcome fulfils it.
+ */
+export function habitOrMaxim(text: string): boolean {
+  return HABIT.test(text) || MAXIM.test(text);
+}

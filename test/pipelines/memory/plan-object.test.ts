@@ -167,6 +167,18 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
     assert.deepEqual(await d.decide({ fact: said('The raised beds are finished'), candidates: [{ fact: oldFlowers, score: 0.6 }], retractedFacts: [] }),
       { op: 'ADD' }, 'no shared word: still nothing');
   });
+
+  test('a habit or a resolution said with "should" is closed by no single act; a "should" with a thing of its own is', async () => {
+    const called = (sentence: string): ExtractedFact => ({ ...said('Tom called Tom\'s mum', sentence), settles: 'done',
+      planObject: { ...read(sentence)!, actionNamed: true } });
+    for (const content of ["Tom should call Tom's mum more often", "Tom should always call Tom's mum on Sundays"]) {
+      const maxim = fact({ id: 'f_mum', content, kind: 'statement', planObject: read("I should call my mum more often.") });
+      assert.deepEqual(await d.decide({ fact: called('I called my mum.'), candidates: [{ fact: maxim, score: 0.8 }], retractedFacts: [] }), { op: 'ADD' }, content);
+    }
+    const once = fact({ id: 'f_once', content: "Tom should call Tom's mum about the party", kind: 'statement', planObject: read('I should call my mum about the party.') });
+    assert.deepEqual(await d.decide({ fact: called('I called my mum.'), candidates: [{ fact: once, score: 0.8 }], retractedFacts: [] }),
+      { op: 'UPDATE', targetId: 'f_once' });
+  });
 });
 
 describe('plan objects through extraction, storage and consolidation (real USE-lite, real SQLite)', () => {
