@@ -84,6 +84,8 @@ function sameTopic(outcome: string, open: string, people: string[] = []): boolea
  */
 function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefined): boolean {
   const how = outcome.settles;
+  // What the speaker's sister or neighbours did settles only what was told about them, and the other way round.
+  if (outcome.planObject && open.planObject && (outcome.planObject.reportedBy ?? null) !== (open.planObject.reportedBy ?? null)) return false;
   if (how && outcome.planObject && open.planObject) {
     if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
     const named = cancelsByObject(outcome.planObject, open.planObject);

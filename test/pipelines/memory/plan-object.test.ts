@@ -168,6 +168,22 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
       { op: 'ADD' }, 'no shared word: still nothing');
   });
 
+  test('what someone else decided or did settles only what was told about them', async () => {
+    const dog = fact({ id: 'f_dog', content: 'Tom could get a dog', kind: 'statement', planObject: read('We could get a dog.') });
+    const theirs = (content: string, sentence: string, by: string): ExtractedFact => ({ ...said(content, sentence), planObject: { ...read(sentence)!, reportedBy: by } });
+    assert.deepEqual(await d.decide({ fact: theirs("Tom's neighbours decided on a dog", 'Our neighbours decided on a dog.', 'neighbour'),
+      candidates: [{ fact: dog, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' }, 'the neighbours chose for themselves');
+    assert.deepEqual(await d.decide({ fact: said('Tom decided on a dog', 'We decided on a dog.'), candidates: [{ fact: dog, score: 0.7 }], retractedFacts: [] }),
+      { op: 'UPDATE', targetId: 'f_dog' });
+    const car = fact({ id: 'f_car', content: "Tom's sister is going to sell her old car", kind: 'statement',
+      planObject: { ...read('My sister is going to sell her old car.')!, reportedBy: 'sister' } });
+    const done = (f: ExtractedFact): ExtractedFact => ({ ...f, settles: 'done', planObject: { ...f.planObject!, actionNamed: true } });
+    assert.deepEqual(await d.decide({ fact: done(said('Tom sold his old car', 'I sold my old car.')), candidates: [{ fact: car, score: 0.7 }], retractedFacts: [] }),
+      { op: 'ADD' }, 'the sister\'s plan is not the speaker\'s');
+    assert.deepEqual(await d.decide({ fact: done(theirs("Tom's sister sold her car", 'My sister sold her car.', 'sister')), candidates: [{ fact: car, score: 0.7 }],
+      retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_car' });
+  });
+
   test('a habit or a resolution said with "should" is closed by no single act; a "should" with a thing of its own is', async () => {
     const called = (sentence: string): ExtractedFact => ({ ...said('Tom called Tom\'s mum', sentence), settles: 'done',
       planObject: { ...read(sentence)!, actionNamed: true } });
