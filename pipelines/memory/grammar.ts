@@ -80,6 +80,8 @@ const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'father', '
   'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
   'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
   'teacher', 'doctor', 'therapist', 'in-laws', 'landlord', 'landlady', 'mate', 'buddy', 'bestie']);
+/** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
+const TIME_WORD = /^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */
 const LEAD_WORDS = /^(?:(?:well|so|oh|and|but|anyway|actually|apparently|guess what|fun fact)\b[\s,]*)*/i;
 
@@ -101,7 +103,8 @@ export function reportedSubject(nlp: WinkMethods, sentence: string): string | nu
   const end = pos.findIndex((p) => p === 'VERB' || p === 'AUX');
   if (end <= 0) return null;
   const subject = words.slice(0, end).map((w) => w.toLowerCase());
-  if (subject.some((w) => w === 'i' || w === 'me' || w === 'we' || w === 'us')) return null;
+  // "I", "I'm", "we're", "me", "us" (the tagger may read "I'm" as one word, and a proper noun).
+  if (subject.some((w) => /^(?:i|me|we|us|you|let)(?:['’]\w+)?$/.test(w))) return null;
   if (pos.slice(0, end).some((p) => p === 'PUNCT')) return null;
   const first = subject[0]!;
   if (/^(?:my|our|your|his|her|their)$/.test(first)) {
@@ -116,6 +119,6 @@ export function reportedSubject(nlp: WinkMethods, sentence: string): string | nu
     return null;
   }
   // A name not of a participant ("Anna decided to…"): capitalised, tagged a proper noun, right before the verb.
-  if (end <= 2 && pos[0] === 'PROPN' && /^[A-Z][a-z'-]+$/.test(words[0]!) && (end === 1 || pos[1] === 'PROPN')) return first;
+  if (end <= 2 && pos[0] === 'PROPN' && /^[A-Z][a-z'-]+$/.test(words[0]!) && (end === 1 || pos[1] === 'PROPN') && !TIME_WORD.test(first)) return first;
   return null;
 }

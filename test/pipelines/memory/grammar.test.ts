@@ -13,7 +13,8 @@ test('reportedSubject: who a sentence tells about when not the speaker', () => {
   assert.equal(by('Anna decided on a guitar.'), 'anna', 'a name of no participant');
   for (const s of ['I decided on a dog.', 'We decided on a dog.', 'My sister and I decided to move to Lyon.', 'My partner and I decided on the sofa.',
     'My passport renewal is done.', 'My new licence arrived in the post.', 'The plumber fixed the tap.', 'Someone bought my old sofa.',
-    "Let's chat soon.", 'Maybe we should get a cat.']) {
+    "Let's chat soon.", 'Maybe we should get a cat.', "I'm going to run the half marathon in May.", "I've pulled out of the race.",
+    "We're going to host a garden party.", "You're going to love it.", 'Yesterday was great.']) {
     assert.equal(by(s), null, s);
   }
 });
