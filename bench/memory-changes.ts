@@ -10,7 +10,10 @@
  * plan, and ones that name nothing; held out for the cancellation rule) and bench/data/closures-4.jsonl (28 pairs,
  * ids 401 on: outcomes and cancellations naming the plan's action by a derivational relative, decisions
  * for a close kin of the proposal, outcomes told with another verb, and related-but-different pairs that
- * must close nothing; held out for the WordNet matching). The two statements of a pair are a month apart in two
+ * must close nothing; held out for the WordNet matching), bench/data/closures-5.jsonl (28 pairs, ids 501 on:
+ * first-person obligations; held out for them) and bench/data/closures-6.jsonl (40 pairs, ids 601 on: decisions,
+ * plans and outcomes told about someone else, maxims said with "should", farewells said as "let's" and "I have to
+ * go", and look-alikes that must stay plans; held out for those rules). The two statements of a pair are a month apart in two
  * sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a

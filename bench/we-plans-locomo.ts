@@ -8,11 +8,13 @@
  *   accepted plans by those labels, with a 95 % bootstrap interval, and lists unlabelled ones.
  * - `--split test` prints only counts (held out), unless `--sample N` asks for N accepted plans drawn at
  *   random (seeded), to be labelled once after the rules are final.
+ * - `--own` collects the speaker's own plans instead (plan facts not shared: "I'm going to…", "I need to…"),
+ *   for the obligation and leave-taking rules; `--labels` stays for "we" plans.
  * - `--baseline DIR` (the dist/ folder of another build) runs that build's extractor over the same
  *   turns and reports its counts (and precision by the labels) alongside; with `--dropped` it lists
  *   the turns whose plan the baseline accepted and this build does not (on test: once, rules final).
  *
- *   node dist/bench/we-plans-locomo.js [--split dev|test] [--labels FILE] [--sample N [--seed S]] [--baseline DIR [--dropped]]
+ *   node dist/bench/we-plans-locomo.js [--split dev|test] [--own] [--labels FILE] [--sample N [--seed S]] [--baseline DIR [--dropped]]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,6 +38,8 @@ const labelsFile = argString('labels', '');
 if (labelsFile && split !== 'dev') throw new Error('--labels is for the dev split (the test split is held out)');
 const sample = argNumber('sample', 0);
 const baselineDir = argString('baseline', '');
+const own = process.argv.includes('--own');
+if (own && labelsFile) throw new Error('--labels are for "we" plans, not --own');
 
 type ExtractorClass = typeof EmbeddedExtractor;
 
@@ -46,8 +50,12 @@ async function loadExtractor(dir: string): Promise<ExtractorClass> {
 
 /** Whether a fact is a plan the addressees share (a "we" plan). */
 const isShared = (f: ExtractedFact): boolean => f.kind === 'plan' && f.planObject?.shared === true;
+/** Whether a fact is a plan of the speaker's own (not shared). */
+const isOwn = (f: ExtractedFact): boolean => f.kind === 'plan' && f.planObject?.shared !== true;
+const collected = own ? isOwn : isShared;
+const what = own ? 'own' : '"we"';
 
-/** Every turn of `convs` through one build's extractor; the shared plans it returned. */
+/** Every turn of `convs` through one build's extractor; the shared (or, with `--own`, own) plans it returned. */
 async function run(Extractor: ExtractorClass, convs: LocomoTurn[][]): Promise<Accepted[]> {
   const extractor = new Extractor();
   const out: Accepted[] = [];
@@ -63,7 +71,7 @@ async function run(Extractor: ExtractorClass, convs: LocomoTurn[][]): Promise<Ac
       };
       if (previous.length > 0 && previous[previous.length - 1]!.sessionId !== u.sessionId) previous.length = 0;
       const { facts } = await extractor.extract({ current: u, previous: previous.slice(-3), names });
-      for (const f of facts.filter(isShared)) out.push({ conv_id: t.conv_id, dia_id: t.dia_id, text: t.text, content: f.content });
+      for (const f of facts.filter(collected)) out.push({ conv_id: t.conv_id, dia_id: t.dia_id, text: t.text, content: f.content });
       previous.push(u);
     }
   }
@@ -100,7 +108,7 @@ if (byConv) {
   const turns = convs.reduce((n, c) => n + c.length, 0);
   const mine = await run(EmbeddedExtractor, convs);
   const base = baselineDir ? await run(await loadExtractor(baselineDir), convs) : null;
-  console.log(`LoCoMo ${split} split (conversations ${split === 'dev' ? '1–5' : '6–10'}, ${turns} turns): ${mine.length} "we" plans${base ? `; baseline ${base.length}` : ''}`);
+  console.log(`LoCoMo ${split} split (conversations ${split === 'dev' ? '1–5' : '6–10'}, ${turns} turns): ${mine.length} ${what} plans${base ? `; baseline ${base.length}` : ''}`);
   if (split === 'dev') {
     if (!sample) for (const a of mine) console.log(`${a.conv_id} ${a.dia_id}: ${a.content}  <- "${a.text}"`);
     if (labelsFile) {
@@ -121,7 +129,7 @@ if (byConv) {
     }
   }
   if (base && process.argv.includes('--dropped')) {
-    // Turns whose "we" plan the baseline accepted and this build does not: to label once, after the rules are final.
+    // Turns whose plan the baseline accepted and this build does not: to label once, after the rules are final.
     const kept = new Set(mine.map((a) => `${a.conv_id}|${a.dia_id}`));
     for (const a of base.filter((b) => !kept.has(`${b.conv_id}|${b.dia_id}`))) console.log(`dropped ${a.conv_id} ${a.dia_id}: ${a.content}  <- "${a.text}"`);
   }

@@ -97,6 +97,14 @@ export interface PlanObject {
    * cancellation by any of them settles it, in any session.
    */
   shared?: boolean;
+  /**
+   * Who the text tells about when it is theirs alone, not the speaker's: a plan ("my sister is going to
+   * move" -> `sister`), a choice ("our neighbours decided on a dog" -> `neighbor`), an act on a thing of
+   * their own ("my dad fixed his gate" -> `dad`); lower-case, singular. Such a plan or outcome settles, and
+   * is settled by, only what is told about the same person. Absent: the speaker's own, or an act that may
+   * be for the speaker ("our landlord fixed the heating").
+   */
+  reportedBy?: string;
 }
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */

@@ -1,6 +1,7 @@
 import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
+import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelsByObject, settlesByObject } from './plan-object.js';
 import type { ExtractedFact } from './extractor.js';
 
@@ -83,12 +84,23 @@ function sameTopic(outcome: string, open: string, people: string[] = []): boolea
  */
 function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefined): boolean {
   const how = outcome.settles;
+  // What the speaker's sister or neighbours did settles only what was told about them, and the other way round.
+  if (outcome.planObject && open.planObject && (outcome.planObject.reportedBy ?? null) !== (open.planObject.reportedBy ?? null)) return false;
   if (how && outcome.planObject && open.planObject) {
     if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
     const named = cancelsByObject(outcome.planObject, open.planObject);
     if (named !== null) return named;
   }
   return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
+}
+
+/**
+ * True when an outcome is told as done and the open statement is a habit or a resolution kept over
+ * time, with no date of its own ("Lena should call Lena's mum more often", "…should always check the
+ * tyres"): one call does not fulfil it. A plan, commitment or request is read as one before it is stored.
+ */
+function resolutionDone(outcome: ExtractedFact, open: Fact): boolean {
+  return outcome.settles === 'done' && !open.eventTime && habitOrMaxim(open.content);
 }
 
 /**
@@ -145,7 +157,8 @@ export class RuleDecider implements Decider {
   async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
-      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content)) && c.score >= this.#settle
+      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact)))
+        && c.score >= this.#settle
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
       if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
     }

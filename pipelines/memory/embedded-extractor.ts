@@ -5,7 +5,7 @@ import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResul
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { isIntention, settles, slotChange } from './changes.js';
 import { readPlanObject } from './plan-object.js';
-import { conjugateAfterI, reportedAsFirstPerson, reportsEvent } from './grammar.js';
+import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
 /**
@@ -127,10 +127,16 @@ export class EmbeddedExtractor implements Extractor {
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
       const outcome = settled ?? (toldDone ? 'done' : null);
+      // Told about someone else and theirs alone: a plan ("my sister is going to move to Lyon"), a choice ("our neighbours
+      // decided on a dog"), an act on a thing of their own ("my dad fixed his gate"). "Our landlord fixed the heating" may
+      // be what the speaker needed done: it stays an outcome for the speaker's plans.
+      const by = planObject && !reported ? reportedSubject(this.#nlp, text) : null;
+      const theirs = by !== null && (outcome === null || outcome === 'decided' || /\b(?:his|her|hers|their|theirs)\b/i.test(text));
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
       for (const f of sentenceFacts) {
-        const read = planObject && toldDone ? { ...planObject, actionNamed: true } : planObject;
+        const told = planObject && by !== null && theirs ? { ...planObject, reportedBy: by } : planObject;
+        const read = told && toldDone ? { ...told, actionNamed: true } : told;
         const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
         const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };
         facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);

@@ -73,3 +73,52 @@ export function reportsEvent(nlp: WinkMethods, text: string): boolean {
   if (!SUBJECT_START.has(pos[0] ?? '')) return false;
   return pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX');
 }
+
+/** Nouns of people a speaker tells about ("my sister", "our neighbours", "his wife"), singular. */
+const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'parent', 'wife', 'husband', 'partner',
+  'boyfriend', 'girlfriend', 'fiance', 'fiancé', 'fiancée', 'son', 'daughter', 'kid', 'child', 'children', 'baby', 'friend', 'manager',
+  'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
+  'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
+  'teacher', 'doctor', 'therapist', 'in-laws', 'landlord', 'landlady', 'mate', 'buddy', 'bestie']);
+/** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
+const TIME_WORD = /^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
+/** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */
+const LEAD_WORDS = /^(?:(?:well|so|oh|and|but|anyway|actually|apparently|guess what|fun fact)\b[\s,]*)*/i;
+
+/**
+ * Who a sentence tells about when it is not the speaker: the person noun of a possessive subject ("our
+ * neighbours decided on a dog" -> `neighbor`, "my brother and his wife decided…" -> `brother`), or a name
+ * not of a participant ("Anna decided to…" -> `anna`; a participant's name is read by `reportedAsFirstPerson`
+ * first), lower-case and singular; null when the speaker is the subject or among it ("I…", "we…", "my
+ * sister and I…") or the subject is a thing ("my passport renewal is done").
+ */
+export function reportedSubject(nlp: WinkMethods, sentence: string): string | null {
+  const text = sentence.replace(LEAD_WORDS, '');
+  const its = nlp.its;
+  const tokens = nlp.readDoc(text).tokens();
+  const words = tokens.out();
+  const pos = tokens.out(its.pos);
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.value);
+  // The subject runs up to its verb; "and I" / "and me" / "and we" puts the speaker in it.
+  const end = pos.findIndex((p) => p === 'VERB' || p === 'AUX');
+  if (end <= 0) return null;
+  const subject = words.slice(0, end).map((w) => w.toLowerCase());
+  // "I", "I'm", "we're", "me", "us" (the tagger may read "I'm" as one word, and a proper noun).
+  if (subject.some((w) => /^(?:i|me|we|us|you|let)(?:['’]\w+)?$/.test(w))) return null;
+  if (pos.slice(0, end).some((p) => p === 'PUNCT')) return null;
+  const first = subject[0]!;
+  if (/^(?:my|our|your|his|her|their)$/.test(first)) {
+    // The first noun of the subject is who it is ("my brother and his wife" -> brother); a thing is no one.
+    for (let i = 1; i < end; i++) {
+      if (pos[i] !== 'NOUN' && pos[i] !== 'PROPN') continue;
+      const lemma = (lemmas[i] ?? words[i]!).toLowerCase();
+      const singular = PEOPLE.has(lemma) ? lemma : lemma.replace(/s$/, '');
+      // "my sister Maria": the name after the role is the same person.
+      return PEOPLE.has(singular) ? singular : null;
+    }
+    return null;
+  }
+  // A name not of a participant ("Anna decided to…"): capitalised, tagged a proper noun, right before the verb.
+  if (end <= 2 && pos[0] === 'PROPN' && /^[A-Z][a-z'-]+$/.test(words[0]!) && (end === 1 || pos[1] === 'PROPN') && !TIME_WORD.test(first)) return first;
+  return null;
+}

@@ -4,6 +4,7 @@
  * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
  */
 import { joinNames, resolvePronouns, type Perspective } from './pronouns.js';
+import { FAREWELL, FUTURE, HABIT, LEAVE_TAKING, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
 /** A joint plan read from one sentence: its text with names, and the first word of its action. */
@@ -49,13 +50,6 @@ const MODES: Array<{ re: RegExp; say: (m: RegExpMatchArray) => string; weak?: bo
 
 /** What follows a modal without making a plan ("we'll see", "we'll be fine", "let's say…", "let's face it"). */
 const NO_ACTION = /^(?:see|say|face|hope|assume|suppose|imagine|pretend|manage|survive|cope|miss|know|wait and see|be (?:fine|ok|okay|alright|all right|honest|clear|real|careful|friends)|get (?:through|over|used)|figure (?:it|this|that|something) out|move on|recap|focus)\b/i;
-/** Words that tell a habit, not a plan ("we usually…", "we'll always…"). */
-const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|never|every (?:day|morning|evening|week|weekend|time))\b/i;
-/** A time to come, said in words ("tomorrow", "next week", "on Friday"). */
-const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end))/i;
-/** What a weak "we should / we need to" must name to be a plan and not a maxim ("we should all drink more water"). */
-const SPECIFIC = /\b(?:the|that|this|these|those|our|your|my)\b/i;
-
 /** "Going to" followed by a place, not a verb ("…going to the lake house", "…going to Lisbon"). */
 const GOING_TO_PLACE = /^(?:the|a|an|my|our|your|his|her|their|this|that|some)\b|^[A-Z]/;
 
@@ -83,11 +77,12 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
     const m = s.match(mode.re);
     if (!m) continue;
     const action = withoutVocative((m.groups?.act ?? '').replace(/[.!?]+$/, '').trim(), who);
-    if (!action || NO_ACTION.test(action)) return null;
+    // "Let's chat soon", "we have to go now": a farewell or a leave-taking, no plan.
+    if (!action || NO_ACTION.test(action) || FAREWELL.test(action) || LEAVE_TAKING.test(action)) return null;
     const proposes = /\b(?:shall we|why don['’]t we|how about we|what about we)\b/i.test(s);
     if (question && !proposes) return null;
     const timed = dated || FUTURE.test(s);
-    if (mode.weak && !timed && !SPECIFIC.test(action)) return null;
+    if (mode.weak && !timed && !OWN_THING.test(action)) return null;
     if (mode.dated && !timed) return null;
     // Encouragement said as a plan ("let's keep each other motivated", "we'll make a difference") is no plan;
     // nor is an activity with nothing to hold it ("let's boogie"), unless said as "we should / need to" with a thing of its own.

@@ -11,6 +11,7 @@
  * (`planSubstance`).
  */
 import { resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
+import { FUTURE, HABIT, LEAVE_TAKING, MAXIM, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
 /** An obligation read from one sentence: its text with the speaker's name, and the first word of its action. */
@@ -30,17 +31,6 @@ const OBLIGATION = new RegExp(`${LEAD}I${ADV}${MODAL}${ADV}\\s+(?!not\\b|never\\
 
 /** What follows the modal without naming something to do: a turn of phrase, a thought, a state, a past ("should have"). */
 const NO_ACTION = /^(?:say|admit|confess|agree|mention|tell you|ask you|warn you|thank|apologi[sz]e|know|think|wonder|guess|imagine|remember|see|hope|be|have\s+\w+(?:ed|en)\b|have been|go now|get going|run now|leave now)\b/i;
-/** Words that tell a habit ("every day", "usually") or a resolution kept over time ("more often"). */
-const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|never|regularly|every (?:day|morning|evening|night|week|weekend|month|time)|each (?:day|morning|week)|daily|weekly)\b/i;
-/** A comparative: a resolution no single act fulfils ("drink more water", "take better care of my car"). */
-const MAXIM = /\b(?:more|less|fewer|better|harder|healthier)\b/i;
-/** A time to come, said in words ("tomorrow", "next week", "by Friday", "this month"). */
-const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
-/**
- * A particular thing of the action's own ("the hotel", "my passport"), not any one ("a job") or none
- * ("sleep"); a "that" with no noun after it points back at what someone else said ("I need to try baking that").
- */
-const SPECIFIC = /\b(?:the|that|this|these|those|my|our|your|his|her|their)\s+(?!(?:is|was|are|were|too|again)\b)[a-z]/i;
 /** A question tagged on at the end ("I should start one, shouldn't I"). */
 const TAG_QUESTION = /\b(?:shouldn['’]t|mustn['’]t|don['’]t|haven['’]t|needn['’]t)\s+I\s*(?:[.!,]|$)|,\s*right\s*[.!]?$/i;
 
@@ -64,9 +54,10 @@ export function readObligation(sentence: string, who: Perspective, dated: boolea
   const m = s.match(OBLIGATION);
   if (!m?.groups?.how || !m.groups.act) return null;
   const action = m.groups.act.replace(/[.!]+$/, '').trim();
-  if (!action || NO_ACTION.test(action) || TAG_QUESTION.test(action)) return null;
+  // "I have to go, talk to you tomorrow": a leave-taking, no plan even with a date near.
+  if (!action || NO_ACTION.test(action) || LEAVE_TAKING.test(action) || TAG_QUESTION.test(action)) return null;
   const timed = dated || FUTURE.test(action);
-  if (!timed && (MAXIM.test(action) || !SPECIFIC.test(action))) return null;
+  if (!timed && (MAXIM.test(action) || !OWN_THING.test(action))) return null;
   if (planSubstance(action, timed) === 'wish') return null;
   const verb = action.split(/\s+/)[0]!.toLowerCase();
   return { content: `${who.speaker} ${modalPhrase(m.groups.how)} ${resolvePronouns(action, who)}`, verb };

@@ -8,6 +8,7 @@
 import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
+import { HABIT } from './plan-cues.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
 
@@ -37,9 +38,6 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
 export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'>;
-
-/** Words that tell a habit, which replaces no plan ("I usually use oat milk instead"). */
-const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every (?:day|morning|week|time))\b/i;
 
 interface Tok { word: string; pos: string; lemma: string }
 

@@ -76,3 +76,16 @@ test('contractions of "we" and "you" read in full once the pronoun is a name', a
   assert.ok(booked.facts.some((f) => /^Ana and Ben have booked the cabin/.test(f.content)), JSON.stringify(booked.facts));
   for (const f of [...picnic.facts, ...booked.facts]) assert.doesNotMatch(f.content, /['’](?:ll|ve|d)\b/, f.content);
 });
+
+test('a decision or plan told about someone else carries who it is about; the speaker\'s own carries nothing', async () => {
+  const [neighbours] = (await run('Our neighbours decided on a dog.')).facts;
+  assert.equal(neighbours?.planObject?.reportedBy, 'neighbor');
+  const [sister] = (await run('My sister is going to move to Lyon.')).facts;
+  assert.equal(sister?.planObject?.reportedBy, 'sister');
+  const [both] = (await run('My sister and I decided to move to Lyon.')).facts;
+  assert.ok(both?.planObject && both.planObject.reportedBy === undefined);
+  const [gate] = (await run('My dad fixed his gate last weekend.')).facts;
+  assert.equal(gate?.planObject?.reportedBy, 'dad', 'a thing of his own');
+  const [heating] = (await run('Our landlord fixed the heating yesterday.')).facts;
+  assert.ok(heating?.settles && heating.planObject && heating.planObject.reportedBy === undefined, 'the heating may be what the speaker needed fixed');
+});

@@ -42,6 +42,25 @@ describe('readJointPlan', () => {
     assert.ok(readJointPlan("We're driving to the coast next week.", who, true));
     assert.equal(readJointPlan("We're driving to the coast.", who, false), null);
   });
+
+  test('farewells and leave-takings are no plans; a talk with a topic, a meeting with a place are', () => {
+    for (const s of ["Let's chat soon!", "Let's catch up later, Ben.", 'Okay, let\'s speak later then.', "Great, let's talk again soon.",
+      "Let's keep in touch.", 'We have to go now, the kids are tired.', "We need to run, let's talk tomorrow."]) {
+      assert.equal(readJointPlan(s, who, /tomorrow/.test(s)), null, s);
+    }
+    assert.equal(readJointPlan("Let's talk to the landlord on Monday.", who, true)?.content, 'Ana and Ben plan to talk to the landlord on Monday');
+    assert.ok(readJointPlan("Let's catch up over dinner at Luigi's on Friday.", who, true));
+    assert.ok(readJointPlan('We have to leave for the station at seven tomorrow.', who, true));
+  });
+
+  test('the cues shared with obligations: habits said with "daily" / "every night", a bare "that", a thing of theirs', () => {
+    for (const s of ["We'll water the tomatoes daily.", "We'll walk the dog every night.", "We'll tidy the shed regularly.",
+      'We should try that.']) {
+      assert.equal(readJointPlan(s, who, false), null, s);
+    }
+    assert.equal(readJointPlan('We need to fix their fence.', who, false)?.content, 'Ana and Ben need to fix their fence');
+    assert.ok(readJointPlan('We should try that bakery.', who, false));
+  });
 });
 
 describe('readJointPlan: encouragement and wishes are no plans', () => {

@@ -41,6 +41,16 @@ describe('readObligation', () => {
       assert.equal(readObligation(s, who, false), null, s);
     }
   });
+
+  test('a leave-taking is no plan, even with a date near; going or leaving somewhere is', () => {
+    for (const s of ['Okay, I have to go, my bus is here, talk to you tomorrow.', 'I have to go now, see you on Friday.',
+      'So I have to run, speak to you on Monday.', 'I need to head off, talk tomorrow!', 'I have to go.']) {
+      assert.equal(readObligation(s, who, true), null, s);
+    }
+    assert.equal(readObligation('I have to go to the dentist on Monday.', who, true)?.content, 'Ana has to go to the dentist on Monday');
+    assert.ok(readObligation('I have to leave for the airport at six tomorrow.', who, true));
+    assert.ok(readObligation('I have to run the stall at the fair on Saturday.', who, true));
+  });
 });
 
 describe('embedded extractor: obligations', () => {

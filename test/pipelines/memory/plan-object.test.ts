@@ -58,6 +58,12 @@ test('settling by plan object: the outcome names the plan\'s object; a named act
   const always = read('I always take the stairs instead of the lift.')!;
   assert.equal(settlesByObject('instead', always, read("I'll take the lift to the roof terrace.")!, 'I always take the stairs instead of the lift', ''), false,
     'a habit replaces no plan');
+  const weekends = read('I cycle to the office every weekend instead of the bus.')!;
+  assert.equal(settlesByObject('instead', weekends, read("I'll take the bus to the office on Monday.")!, 'I cycle to the office every weekend instead of the bus', ''), false,
+    '"every weekend" is a habit too');
+  const never = read('I never take the car, I walk to the market instead.')!;
+  assert.equal(settlesByObject('instead', never, read("I'll take the car to the market.")!, 'I never take the car, I walk to the market instead', ''), false,
+    '"never" is a habit too');
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
@@ -160,6 +166,34 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
     const oldFlowers = fact({ id: 'f_old2', content: 'Tom wants more flowers in the garden', planObject: null });
     assert.deepEqual(await d.decide({ fact: said('The raised beds are finished'), candidates: [{ fact: oldFlowers, score: 0.6 }], retractedFacts: [] }),
       { op: 'ADD' }, 'no shared word: still nothing');
+  });
+
+  test('what someone else decided or did settles only what was told about them', async () => {
+    const dog = fact({ id: 'f_dog', content: 'Tom could get a dog', kind: 'statement', planObject: read('We could get a dog.') });
+    const theirs = (content: string, sentence: string, by: string): ExtractedFact => ({ ...said(content, sentence), planObject: { ...read(sentence)!, reportedBy: by } });
+    assert.deepEqual(await d.decide({ fact: theirs("Tom's neighbours decided on a dog", 'Our neighbours decided on a dog.', 'neighbour'),
+      candidates: [{ fact: dog, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' }, 'the neighbours chose for themselves');
+    assert.deepEqual(await d.decide({ fact: said('Tom decided on a dog', 'We decided on a dog.'), candidates: [{ fact: dog, score: 0.7 }], retractedFacts: [] }),
+      { op: 'UPDATE', targetId: 'f_dog' });
+    const car = fact({ id: 'f_car', content: "Tom's sister is going to sell her old car", kind: 'statement',
+      planObject: { ...read('My sister is going to sell her old car.')!, reportedBy: 'sister' } });
+    const done = (f: ExtractedFact): ExtractedFact => ({ ...f, settles: 'done', planObject: { ...f.planObject!, actionNamed: true } });
+    assert.deepEqual(await d.decide({ fact: done(said('Tom sold his old car', 'I sold my old car.')), candidates: [{ fact: car, score: 0.7 }], retractedFacts: [] }),
+      { op: 'ADD' }, 'the sister\'s plan is not the speaker\'s');
+    assert.deepEqual(await d.decide({ fact: done(theirs("Tom's sister sold her car", 'My sister sold her car.', 'sister')), candidates: [{ fact: car, score: 0.7 }],
+      retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_car' });
+  });
+
+  test('a habit or a resolution said with "should" is closed by no single act; a "should" with a thing of its own is', async () => {
+    const called = (sentence: string): ExtractedFact => ({ ...said('Tom called Tom\'s mum', sentence), settles: 'done',
+      planObject: { ...read(sentence)!, actionNamed: true } });
+    for (const content of ["Tom should call Tom's mum more often", "Tom should always call Tom's mum on Sundays"]) {
+      const maxim = fact({ id: 'f_mum', content, kind: 'statement', planObject: read("I should call my mum more often.") });
+      assert.deepEqual(await d.decide({ fact: called('I called my mum.'), candidates: [{ fact: maxim, score: 0.8 }], retractedFacts: [] }), { op: 'ADD' }, content);
+    }
+    const once = fact({ id: 'f_once', content: "Tom should call Tom's mum about the party", kind: 'statement', planObject: read('I should call my mum about the party.') });
+    assert.deepEqual(await d.decide({ fact: called('I called my mum.'), candidates: [{ fact: once, score: 0.8 }], retractedFacts: [] }),
+      { op: 'UPDATE', targetId: 'f_once' });
   });
 });
 
