@@ -11,9 +11,10 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 /**
  * Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`: raise it when the rules change
  * what they extract, so facts of different rule sets can be told apart. 3: plans said with "we", obligations,
- * plan objects matched by WordNet.
+ * plan objects matched by WordNet. 4: farewells and leave-takings are no plans, plans and choices told about
+ * someone else carry `reportedBy`, maxims said with "should" stay open.
  */
-export const EMBEDDED_RULES_VERSION = 3;
+export const EMBEDDED_RULES_VERSION = 4;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
