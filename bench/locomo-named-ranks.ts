@@ -1,7 +1,8 @@
 /**
  * Diagnosis of questions that name a person (LoCoMo dev split only: conversations 1–5): where each
  * question's gold turn ranks at each stage of the agentic loop's round 1 (BM25 over all turns, BM25
- * filtered to the named subject, BM25 over facts, dense; then their RRF fusion), in Parley's final
+ * filtered to the named subject, BM25 over facts, dense; then their RRF fusion, the subject's searches weighted as
+ * the loop weights them), in Parley's final
  * evidence, and in flat BM25, and who holds the top evidence item when the gold is not first.
  * Questions whose gold turns are all spoken by someone other than the named subject (LoCoMo
  * category 5 mostly) are counted apart from those where the subject spoke a gold turn.
@@ -15,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { Utterance } from '../graph/types.js';
-import { answerQuestion, type AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, subjectSearchFactors, type AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import { roundActions } from '../pipelines/retrieval/question-policy.js';
 import { rewriteQuestion, tokens } from '../pipelines/retrieval/question-rewrite.js';
 import { runAction, type ActionContext } from '../pipelines/retrieval/question-tools.js';
@@ -82,7 +83,12 @@ for (const q of qas) {
   const actions = roundActions(1, rewritten, [], [], {}, options, false, []);
   const lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
   actions.forEach((a, i) => count(group, `round 1 ${a.tool}${a.layer === 'fact' ? ' facts' : ''}${a.speakerId ? ' (subject)' : a.addresseeId ? ' (addressee)' : ''}`, rankOf(lists[i]?.ids ?? [], gold)));
-  count(group, 'round 1 fused (RRF)', rankOf(reciprocalRankFusion(lists, options.rrfK ?? 5).map((r) => r.id), gold));
+  // The subject's searches weighted as the loop weights them (`namedSearchMatch`, `namedMatchPower`).
+  const read = await graph.getUtterances(tenant, [...new Set(lists.flatMap((l) => l.ids.slice(0, options.namedSearchDepth ?? 20)))]);
+  const factors = rewritten.terms.length === 0 ? new Map<string, number>()
+    : subjectSearchFactors(read, rewritten.subjectIds, rewritten.terms, options.namedSearchMatch ?? 1, options.namedMatchPower ?? 3);
+  const weighted = lists.map((l, i) => ({ ...l, weight: (l.weight ?? 1) * (factors.get(actions[i]?.speakerId ?? '') ?? 1) }));
+  count(group, 'round 1 fused (RRF)', rankOf(reciprocalRankFusion(weighted, options.rrfK ?? 5).map((r) => r.id), gold));
   const answer = await answerQuestion(app.retriever, tenant, { question: q.question, k: 10, now }, options);
   const evidence = answer.evidence.map((e) => e.refer_ids);
   const finalRank = evidence.findIndex((refs) => refs.some((id) => gold.has(id))) + 1;
