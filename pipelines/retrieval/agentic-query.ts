@@ -66,7 +66,7 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   subjectOnlyBoost?: boolean;
   /**
    * Share (0–1) of `namedSpeakerBoost` that depends on how well the turn matches the question's content
-   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match)`,
+   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match ^ namedMatchPower)`,
    * where match is the share of content words it holds over the best share among the candidate turns of other
    * speakers, counting only what those state (sentences ending in "?" left out), at most 1. So a weakly
    * matching turn by the named person is not lifted above another person's statement that matches the
@@ -197,6 +197,8 @@ export async function answerQuestion(
   const matchPower = options.namedMatchPower ?? 3;
   if (!(matchPower > 0)) throw new RangeError(`namedMatchPower is a positive exponent, got ${String(matchPower)}`);
   if (!(searchShare >= 0 && searchShare <= 1)) throw new RangeError(`namedSearchMatch is a share from 0 to 1, got ${String(searchShare)}`);
+  const depth = options.namedSearchDepth ?? 20;
+  if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
 
@@ -208,8 +210,7 @@ export async function answerQuestion(
     rounds = round;
     history.push(...actions);
     const lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
-    if (round === 1 && searchShare > 0 && rewritten.subjectIds.length > 0 && rewritten.terms.length > 0) {
-      const depth = options.namedSearchDepth ?? 20;
+    if (round === 1 && searchShare > 0 && rewritten.terms.length > 0 && actions.some((a) => a.speakerId && rewritten.subjectIds.includes(a.speakerId))) {
       const ids = [...new Set(lists.flatMap((l) => l.ids.slice(0, depth)))];
       await textsOf(stores.graph, tenant, ids, utterances);
       subjectSearch = subjectSearchFactors(ids.flatMap((id) => utterances.get(id) ?? []), rewritten.subjectIds, rewritten.terms, searchShare, matchPower);
@@ -310,7 +311,7 @@ export function namedSpeakerFactor(boost: number, share: number, match: number, 
 
 /**
  * The weight factor of the searches filtered to each subject (`namedSearchMatch`): `1 − share + share ×
- * min(1, match / best)`, match = the best share of `terms` a turn of the subject states (`statedPart`), best = the
+ * min(1, match / best) ^ power`, match = the best share of `terms` a turn of the subject states (`statedPart`), best = the
  * best share a turn of any other speaker states; a subject is left out (the whole weight) when no other speaker's
  * turn states any of the terms.
  */

@@ -338,12 +338,15 @@ describe('agentic question answering: the subject\'s own searches when the quest
     assert.equal(subjectSearchFactors(turns.slice(0, 1), ['ana'], terms, 1).size, 0, 'nobody else stated any of it: no factor');
   });
 
-  test('a share outside 0–1 or an exponent that is not positive is refused', async () => {
+  test('a share outside 0–1, an exponent that is not positive or a depth that is not a positive whole number is refused', async () => {
     for (const bad of [-0.5, 2, Number.NaN]) {
       await assert.rejects(answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt?' }, { namedSearchMatch: bad }), RangeError);
     }
     for (const bad of [0, -1, Number.NaN]) {
       await assert.rejects(answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt?' }, { namedMatchPower: bad }), RangeError);
+    }
+    for (const bad of [0, 2.5, -3]) {
+      await assert.rejects(answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt?' }, { namedSearchDepth: bad }), RangeError);
     }
   });
 });
