@@ -66,7 +66,7 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   subjectOnlyBoost?: boolean;
   /**
    * Share (0–1) of `namedSpeakerBoost` that depends on how well the turn matches the question's content
-   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match)`,
+   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match ^ namedMatchPower)`,
    * where match is the share of content words it holds over the best share among the candidate turns of other
    * speakers, counting only what those state (sentences ending in "?" left out), at most 1. So a weakly
    * matching turn by the named person is not lifted above another person's statement that matches the
@@ -83,6 +83,25 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * (false, the turn's own match, cost categories 1–4 of LoCoMo conversations 1–5 1.6 points of any@5).
    */
   namedBoostMatchPerson?: boolean;
+  /**
+   * Share (0–1) of the weight of the searches filtered to the question's subject (BM25 and dense over their turns,
+   * every round) that depends on whether the subject ever stated the question's content: the weight becomes
+   * `weight × (1 − share + share × min(1, match / best) ^ namedMatchPower)`, match = the best share of the question's content words
+   * (names left out) the subject's turns in round 1's lists state (sentences ending in "?" left out), best = the
+   * same for every other speaker's turns there; none stated by anyone else: the whole weight. So when the question
+   * names the wrong person ("What did Ana realize after the race?" when Ben ran it), the subject's own turns, which
+   * rank first in their filtered list whatever they say, do not crowd the other person's statement out of the pool.
+   * Default 1 (chosen on LoCoMo conversations 1–5, docs/BENCHMARKS.md); 0: the whole weight (as before).
+   */
+  namedSearchMatch?: number;
+  /**
+   * Exponent of the subject's match ratio in both `namedBoostMatch` and `namedSearchMatch` (`min(1, match / best) ^
+   * power`): a subject who stated part of what another person stated in full keeps little of the boost and of their
+   * searches' weight. Default 3 (1: linear, as before; 3 was best on LoCoMo conversations 1–5, docs/BENCHMARKS.md).
+   */
+  namedMatchPower?: number;
+  /** With `namedSearchMatch`: how many of each round-1 list's best turns are read for the match; default 20. */
+  namedSearchDepth?: number;
   /**
    * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
    * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
@@ -173,6 +192,15 @@ export async function answerQuestion(
   let ranking: { id: string; score: number }[] = [];
   let expansion: string[] = [];
   let rounds = 0;
+  const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
+  const searchShare = options.namedSearchMatch ?? 1;
+  const matchPower = options.namedMatchPower ?? 3;
+  if (!(matchPower > 0)) throw new RangeError(`namedMatchPower is a positive exponent, got ${String(matchPower)}`);
+  if (!(searchShare >= 0 && searchShare <= 1)) throw new RangeError(`namedSearchMatch is a share from 0 to 1, got ${String(searchShare)}`);
+  const depth = options.namedSearchDepth ?? 20;
+  if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
+  // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
+  let subjectSearch = new Map<string, number>();
 
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
@@ -182,7 +210,16 @@ export async function answerQuestion(
     rounds = round;
     history.push(...actions);
     const lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
-    let fused = reciprocalRankFusion(lists, rrfK);
+    if (round === 1 && searchShare > 0 && rewritten.terms.length > 0 && actions.some((a) => a.speakerId && rewritten.subjectIds.includes(a.speakerId))) {
+      const ids = [...new Set(lists.flatMap((l) => l.ids.slice(0, depth)))];
+      await textsOf(stores.graph, tenant, ids, utterances);
+      subjectSearch = subjectSearchFactors(ids.flatMap((id) => utterances.get(id) ?? []), rewritten.subjectIds, rewritten.terms, searchShare, matchPower);
+    }
+    const weighted = lists.map((l, i) => {
+      const f = subjectSearch.get(actions[i]?.speakerId ?? '');
+      return f === undefined ? l : { ...l, weight: (l.weight ?? 1) * f };
+    });
+    let fused = reciprocalRankFusion(weighted, rrfK);
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
       weight: neighbourWeight, backWeight: options.neighbourBackWeight ?? 0.2, top: cap * 2,
       window: options.neighbourWindow ?? 2, questionBoost: options.questionBoost ?? 0.5, sessionWeight: options.sessionWeight ?? 0,
@@ -219,7 +256,6 @@ export async function answerQuestion(
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
-  const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
   const candidates = ranking.filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance));
   const matchShare = options.namedBoostMatch ?? 1;
   if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
@@ -232,7 +268,7 @@ export async function answerQuestion(
     ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => boosted.includes(u.speakerId))
       .map((u) => coverage(statedPart(u.text), rewritten.terms))) : null;
   const nameFactor = (text: string): number =>
-    namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch);
+    namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const named = m.speakerIds.some((s) => boosted.includes(s));
@@ -266,11 +302,29 @@ export async function answerQuestion(
 
 /**
  * The score factor of a turn by the question's named subject (`namedBoostMatch`): `1 + boost × (1 − share +
- * share × min(1, match / bestMatch))`, where `match` is the share of the question's content words the turn holds and
- * `bestMatch` the best such share stated by another speaker's candidate turn; none (`bestMatch` 0): the whole boost.
+ * share × min(1, match / bestMatch) ^ power)`, where `match` is the share of the question's content words the turn holds
+ * and `bestMatch` the best such share stated by another speaker's candidate turn; none (`bestMatch` 0): the whole boost.
  */
-export function namedSpeakerFactor(boost: number, share: number, match: number, bestMatch: number): number {
-  return 1 + boost * (bestMatch > 0 ? 1 - share + share * Math.min(1, match / bestMatch) : 1);
+export function namedSpeakerFactor(boost: number, share: number, match: number, bestMatch: number, power = 1): number {
+  return 1 + boost * (bestMatch > 0 ? 1 - share + share * Math.min(1, match / bestMatch) ** power : 1);
+}
+
+/**
+ * The weight factor of the searches filtered to each subject (`namedSearchMatch`): `1 − share + share ×
+ * min(1, match / best) ^ power`, match = the best share of `terms` a turn of the subject states (`statedPart`), best = the
+ * best share a turn of any other speaker states; a subject is left out (the whole weight) when no other speaker's
+ * turn states any of the terms.
+ */
+export function subjectSearchFactors(
+  turns: readonly Pick<Utterance, 'speakerId' | 'text'>[], subjectIds: readonly string[], terms: readonly string[], share: number, power = 1,
+): Map<string, number> {
+  const stated = (u: Pick<Utterance, 'text'>): number => coverage(statedPart(u.text), terms);
+  const best = Math.max(0, ...turns.filter((u) => !subjectIds.includes(u.speakerId)).map(stated));
+  if (best === 0) return new Map();
+  return new Map(subjectIds.map((s) => {
+    const match = Math.max(0, ...turns.filter((u) => u.speakerId === s).map(stated));
+    return [s, 1 - share + share * Math.min(1, match / best) ** power] as const;
+  }));
 }
 
 /** A turn's sentences that do not end in a question mark (what it states, not what it asks). */

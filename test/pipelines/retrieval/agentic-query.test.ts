@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
-import { answerQuestion, namedSpeakerFactor, statedPart } from '../../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, namedSpeakerFactor, statedPart, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -239,7 +239,7 @@ describe('agentic question answering: a question that names the wrong person (na
 
   test('per turn: the named person\'s turns holding none of the question\'s content words no longer outrank the other person\'s close match', async () => {
     const question = 'What did Ana realize after the charity race?';
-    const full = await ranks(question, { namedBoostMatch: 0 });
+    const full = await ranks(question, { namedBoostMatch: 0, namedSearchMatch: 0 });
     const scaled = await ranks(question, { namedBoostMatch: 1, namedBoostMatchPerson: false });
     assert.ok(full.anaOffTopic < full.race, `the whole name boost lifts Ana's off-topic turns: ${JSON.stringify(full)}`);
     assert.ok(Number.isFinite(scaled.race) && scaled.race < scaled.anaOffTopic, `scaled by content match, Ben's race turn comes first: ${JSON.stringify(scaled)}`);
@@ -247,7 +247,7 @@ describe('agentic question answering: a question that names the wrong person (na
 
   test('per person (default): Ana never stated anything about the race, so her turns lose the boost against Ben\'s statement', async () => {
     const question = 'What did Ana realize after the race?';
-    const full = await ranks(question, { namedBoostMatch: 0 });
+    const full = await ranks(question, { namedBoostMatch: 0, namedSearchMatch: 0 });
     const scaled = await ranks(question, {});
     assert.ok(full.anaOffTopic < full.race, `the whole name boost lifts Ana's off-topic turns: ${JSON.stringify(full)}`);
     assert.ok(Number.isFinite(scaled.race) && scaled.race < scaled.anaOffTopic, `Ben's race turn comes first: ${JSON.stringify(scaled)}`);
@@ -260,6 +260,7 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.equal(namedSpeakerFactor(0.6, 0.5, 0, 1), 1.3);
     assert.ok(Math.abs(namedSpeakerFactor(0.6, 1, 1 / 3, 2 / 3) - 1.3) < 1e-9, 'relative to the best candidate');
     assert.equal(namedSpeakerFactor(0.6, 1, 0, 0), 1.6, 'no content match anywhere: the whole boost');
+    assert.ok(Math.abs(namedSpeakerFactor(0.6, 1, 0.5, 1, 2) - 1.15) < 1e-9, 'power 2: half the best match keeps a quarter of the boost');
   });
 
   test('statedPart: another person\'s questions are not matched against (they ask, they do not state)', () => {
@@ -271,6 +272,81 @@ describe('agentic question answering: a question that names the wrong person (na
   test('a share outside 0–1 is refused', async () => {
     for (const bad of [-0.1, 1.5, Number.NaN]) {
       await assert.rejects(answerQuestion(retriever, T7, { question: 'What did Ana realize?' }, { namedBoostMatch: bad }), RangeError);
+    }
+  });
+});
+
+describe('agentic question answering: the subject\'s own searches when the question names the wrong person (namedSearchMatch)', () => {
+  const T8 = 't_agentic_named_search';
+  let f: MemoryFixture;
+  let retriever: Retriever;
+  before(async () => {
+    f = await memoryFixture(T8, ['Ana', 'Ben']);
+    // Ben adopted the puppy; Ana talks about dogs, shelters and adoption papers, but never about adopting a puppy herself.
+    await f.sayBatch('s1', [
+      ['Ana', 'The shelter near my office needs volunteers for the dogs on weekends.'],
+      ['Ben', 'I adopted a puppy from the shelter.'],
+      ['Ana', 'My neighbour walks two big dogs every morning.'],
+      ['Ben', 'Toast chews everything, even my shoes.'],
+      ['Ana', 'I signed the papers for the new flat yesterday.'],
+      ['Ben', 'Congratulations on the flat!'],
+      ['Ana', 'The dogs at the shelter were so happy to see us.'],
+      ['Ben', 'I should volunteer there too one day.'],
+    ].map(([speaker, text], i) => ({ speaker: speaker as string, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text: text as string, time: `2026-05-02T10:0${i}:00Z` })));
+    await f.sayBatch('s2', [
+      ['Ana', 'I adopted a new routine: running before work.'], ['Ben', 'Running early is hard for me.'],
+      ['Ana', 'A puppy class meets in the park on Sundays.'], ['Ben', 'Toast is too young for classes.'],
+      ['Ana', 'I went to the shelter again on Saturday.'], ['Ben', 'Did they find homes for the old dogs?'],
+    ].map(([speaker, text], i) => ({ speaker: speaker as string, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text: text as string, time: `2026-05-09T10:0${i}:00Z` })));
+    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  const rankOfAdoption = async (options: object): Promise<number> => {
+    const items = (await answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt from the shelter?', k: 5 }, options)).evidence;
+    const i = items.findIndex((item) => (item.source_text ?? item.text).includes('I adopted a puppy from the shelter'));
+    return i < 0 ? Infinity : i;
+  };
+
+  test('Ana never said she adopted a puppy, Ben did: his turn ranks first once her own searches and boost follow what she stated', async () => {
+    const before = await rankOfAdoption({ namedSearchMatch: 0, namedMatchPower: 1 });
+    const searches = await rankOfAdoption({ namedSearchMatch: 1, namedMatchPower: 1 });
+    const after = await rankOfAdoption({});
+    assert.ok(before > 1, `with her searches at full weight, Ana's turns come first: Ben's turn at ${before}`);
+    assert.ok(searches < before, `her searches weighted by what she stated: Ben's turn rises (${before} → ${searches})`);
+    assert.equal(after, 0, 'by default (her match cubed), Ben\'s statement is the first evidence item');
+  });
+
+  test('the subject who did state it keeps the first place', async () => {
+    const items = (await answerQuestion(retriever, T8, { question: 'What puppy did Ben adopt from the shelter?', k: 5 })).evidence;
+    assert.ok((items[0]?.source_text ?? items[0]?.text ?? '').includes('I adopted a puppy from the shelter'), JSON.stringify(items.map((i) => i.text)));
+  });
+
+  test('subjectSearchFactors: scaled by the subject\'s best statement against the best other speaker\'s; questions do not count', () => {
+    const turns = [
+      { speakerId: 'ana', text: 'The shelter needs volunteers.' },
+      { speakerId: 'ben', text: 'I adopted a puppy from the shelter.' },
+      { speakerId: 'ana', text: 'Did you adopt a puppy from the shelter?' },
+    ];
+    const terms = ['puppy', 'adopt', 'shelter'];
+    assert.ok(Math.abs((subjectSearchFactors(turns, ['ana'], terms, 1).get('ana') ?? NaN) - 1 / 3) < 1e-9);
+    assert.ok(Math.abs((subjectSearchFactors(turns, ['ana'], terms, 0.5).get('ana') ?? NaN) - 2 / 3) < 1e-9);
+    assert.ok(Math.abs((subjectSearchFactors(turns, ['ana'], terms, 1, 3).get('ana') ?? NaN) - 1 / 27) < 1e-9, 'power 3: the ratio cubed');
+    assert.equal(subjectSearchFactors(turns, ['ben'], terms, 1).get('ben'), 1, 'the subject who stated it keeps the whole weight');
+    assert.equal(subjectSearchFactors(turns.slice(0, 1), ['ana'], terms, 1).size, 0, 'nobody else stated any of it: no factor');
+  });
+
+  test('a share outside 0–1, an exponent that is not positive or a depth that is not a positive whole number is refused', async () => {
+    for (const bad of [-0.5, 2, Number.NaN]) {
+      await assert.rejects(answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt?' }, { namedSearchMatch: bad }), RangeError);
+    }
+    for (const bad of [0, -1, Number.NaN]) {
+      await assert.rejects(answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt?' }, { namedMatchPower: bad }), RangeError);
+    }
+    for (const bad of [0, 2.5, -3]) {
+      await assert.rejects(answerQuestion(retriever, T8, { question: 'What puppy did Ana adopt?' }, { namedSearchDepth: bad }), RangeError);
     }
   });
 });
