@@ -296,7 +296,6 @@ export async function answerQuestion(
   }, who ? { ...options, supersededFactor: options.whoSupersededFactor ?? 1 } : options);
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;
-  timings.pool_size = ctx.poolSize;
   return { evidence, rounds, timings };
 }
 
