@@ -7,15 +7,19 @@
  * (top 50 of each, k = 60); each figure with its 95 % bootstrap interval over questions and the paired
  * difference from USE-lite (dense) or from BM25 (fused). Also ms per text to embed the turns (one
  * ONNX thread, batches of 32; USE-lite in its worker, batches of 64) on this machine.
- * Run: node dist/bench/embedder-probe.js --models FILE [--only N] [--questions N]
+ * Run: npm run bench:embedder-probe [-- --models FILE] [--only N] [--questions N]
+ * Without --models it probes bge-small-en-v1.5 as `npm run models -- fetch bge-small-en-v1.5` installs it in MODELS_DIR.
  * FILE is a JSON array of `{ label, model, tokenizer, pooling: 'cls' | 'mean', queryPrefix?, passagePrefix?, maxTokens? }`
  * (paths to an .onnx file and its tokenizer.json), e.g. the files `npm run models -- fetch bge-small-en-v1.5` installs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../graph/sqlite/database.js';
 import { SqliteLexicalIndex } from '../graph/sqlite/sqlite-lexical-index.js';
 import { OnnxSentenceModel, type Pooling } from '../pipelines/embeddings/onnx-sentence-model.js';
+import { BGE_SMALL_EN, TEXT_MODEL_FILE, TEXT_TOKENIZER_FILE } from '../pipelines/embeddings/onnx-text-embedder.js';
+import { installedPath } from '../pipelines/models/manifest.js';
+import { modelsDir } from '../pipelines/models/repo-root.js';
 import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
 import { reciprocalRankFusion } from '../pipelines/retrieval/rrf.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
@@ -37,9 +41,17 @@ interface Embed { label: string; embed: (texts: string[]) => Promise<Float32Arra
 const K = 5;
 const POOL = 50;
 const modelsFile = argString('models', '');
-if (!modelsFile) throw new Error('--models FILE is required (a JSON array of ONNX encoders to probe)');
-const specs = JSON.parse(readFileSync(modelsFile, 'utf8')) as ModelSpec[];
+/** Without --models: bge-small-en-v1.5 as `npm run models -- fetch bge-small-en-v1.5` installs it. */
+const installed: ModelSpec = {
+  label: BGE_SMALL_EN.name, pooling: BGE_SMALL_EN.pooling,
+  model: installedPath(modelsDir(), BGE_SMALL_EN.name, TEXT_MODEL_FILE), tokenizer: installedPath(modelsDir(), BGE_SMALL_EN.name, TEXT_TOKENIZER_FILE),
+};
+const specs = modelsFile ? JSON.parse(readFileSync(modelsFile, 'utf8')) as ModelSpec[] : [installed];
 if (!Array.isArray(specs)) throw new Error(`${modelsFile}: expected a JSON array of model specs`);
+if (!modelsFile && !existsSync(installed.model)) {
+  console.log(`SKIP: ${installed.model} not found (npm run models -- fetch ${BGE_SMALL_EN.name}, or pass --models FILE)`);
+  process.exit(0);
+}
 const byConv = loadLocomoTurns();
 if (!byConv) process.exit(0);
 // Dev split only: conversations 1–5 (the held-out 6–10 are never loaded into the probe).
