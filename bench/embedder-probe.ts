@@ -7,7 +7,8 @@
  * (top 50 of each, k = 60); each figure with its 95 % bootstrap interval over questions and the paired
  * difference from USE-lite (dense) or from BM25 (fused). Also ms per text to embed the turns (one
  * ONNX thread, batches of 32; USE-lite in its worker, batches of 64) on this machine.
- * Run: npm run bench:embedder-probe [-- --models FILE] [--only N] [--questions N]
+ * Run: npm run bench:embedder-probe [-- --models FILE] [--only N] [--questions N] [--speaker-names]
+ * `--speaker-names` embeds each turn as "Speaker: text" (how a question naming a person can meet that person's turns).
  * Without --models it probes bge-small-en-v1.5 as `npm run models -- fetch bge-small-en-v1.5` installs it in MODELS_DIR.
  * FILE is a JSON array of `{ label, model, tokenizer, pooling: 'cls' | 'mean', queryPrefix?, passagePrefix?, maxTokens? }`
  * (paths to an .onnx file and its tokenizer.json), e.g. the files `npm run models -- fetch bge-small-en-v1.5` installs.
@@ -52,6 +53,8 @@ if (!modelsFile && !existsSync(installed.model)) {
   console.log(`SKIP: ${installed.model} not found (npm run models -- fetch ${BGE_SMALL_EN.name}, or pass --models FILE)`);
   process.exit(0);
 }
+/** `--speaker-names`: embed each turn as "Speaker: text" (BM25 stays over the bare text). */
+const speakerNames = process.argv.includes('--speaker-names');
 const byConv = loadLocomoTurns();
 if (!byConv) process.exit(0);
 // Dev split only: conversations 1–5 (the held-out 6–10 are never loaded into the probe).
@@ -83,7 +86,7 @@ const questionVecs = new Map<string, Float32Array[]>();
 const msPerTurn = new Map<string, number>();
 for (const e of embedders) {
   const t0 = performance.now();
-  const vecs = await e.embed(allTurns.map(({ t }) => e.passagePrefix + turnText(t)));
+  const vecs = await e.embed(allTurns.map(({ t }) => e.passagePrefix + (speakerNames ? `${t.speaker}: ` : '') + turnText(t)));
   msPerTurn.set(e.label, (performance.now() - t0) / allTurns.length);
   const byC = new Map<string, Float32Array[]>();
   allTurns.forEach(({ conv }, i) => {
@@ -129,7 +132,7 @@ for (const [qi, q] of qas.entries()) {
 }
 
 const n = any.get('BM25')!.length;
-console.log(`\nLoCoMo dev split (conversations ${convs.join(', ')}), categories 1–4: ${n} questions; mean [95 % bootstrap interval over questions]`);
+console.log(`\nLoCoMo dev split (conversations ${convs.join(', ')}), turns embedded ${speakerNames ? 'as "Speaker: text"' : 'as their text'}, categories 1–4: ${n} questions; mean [95 % bootstrap interval over questions]`);
 console.log(`${'system'.padEnd(34)} ${'any@5'.padEnd(22)} ${'all@5'.padEnd(22)} Δany@5 (paired)        Δall@5 (paired)        vs`);
 for (const s of systems) {
   const ref = s.startsWith('dense ') ? 'dense USE-lite' : 'BM25';

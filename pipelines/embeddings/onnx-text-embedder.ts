@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ParleyError } from '../../graph/core/errors.js';
 import type { EmbeddingSpace } from '../../graph/vector-store.js';
-import { BGE_SMALL_EN_MODEL, installedPath } from '../models/manifest.js';
+import { BGE_SMALL_EN_MODEL, BGE_SMALL_EN_Q_MODEL, installedPath } from '../models/manifest.js';
 import type { Pooling } from './onnx-sentence-model.js';
 import type { OnnxTextHandshake, OnnxTextRequest, OnnxTextResponse, OnnxTextWorkerData } from './onnx-text-protocol.js';
 import type { TextEmbedder } from './text-embedder.js';
@@ -23,6 +23,11 @@ export const TEXT_TOKENIZER_FILE = 'tokenizer.json';
 
 /** BAAI bge-small-en-v1.5 (MIT): 384-d, [CLS] pooling; used without a query instruction (symmetric). */
 export const BGE_SMALL_EN: OnnxTextModelSpec = { name: BGE_SMALL_EN_MODEL, dimension: 384, pooling: 'cls' };
+/** Its int8-quantised export: its own embedding space (vectors differ slightly from the fp32 model's). */
+export const BGE_SMALL_EN_Q: OnnxTextModelSpec = { name: BGE_SMALL_EN_Q_MODEL, dimension: 384, pooling: 'cls' };
+
+/** The ONNX text models `PARLEY_TEXT_EMBEDDER` can name, by name. */
+export const ONNX_TEXT_MODELS = { [BGE_SMALL_EN_MODEL]: BGE_SMALL_EN, [BGE_SMALL_EN_Q_MODEL]: BGE_SMALL_EN_Q } as const satisfies Record<string, OnnxTextModelSpec>;
 
 /** Options for {@link OnnxTextEmbedder}. */
 export interface OnnxTextEmbedderOptions {

