@@ -36,7 +36,6 @@ export class OnnxSentenceModel {
   readonly #pooling: Pooling;
   readonly #maxTokens: number;
   readonly #maxBatch: number;
-  readonly #withTypeIds: boolean;
   readonly #sepId: number;
   /** Width of every vector (the encoder's hidden size). */
   readonly dimension: number;
@@ -47,7 +46,6 @@ export class OnnxSentenceModel {
     this.#pooling = o.pooling;
     this.#maxTokens = o.maxTokens ?? 256;
     this.#maxBatch = o.maxBatch ?? 32;
-    this.#withTypeIds = session.inputNames.includes('token_type_ids');
     this.#sepId = sepId;
     this.dimension = dimension;
   }
@@ -86,10 +84,8 @@ export class OnnxSentenceModel {
       await session.release();
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `text model at ${path.basename(o.modelPath)} lacks input(s) ${missing.join(', ')}: not a sentence encoder`);
     }
-    const model = new OnnxSentenceModel(session, tokenizer, o, 0, sepId);
-    const probe = await model.#run([[tokenizer.token_to_id('[CLS]') ?? 0, sepId]]);
-    (model as { dimension: number }).dimension = probe[0]!.length;
-    return model;
+    const probe = await encode(session, o.pooling, [[tokenizer.token_to_id('[CLS]') ?? 0, sepId]]);
+    return new OnnxSentenceModel(session, tokenizer, o, probe[0]!.length, sepId);
   }
 
   /** Token ids of `text` with [CLS] … [SEP], cut to `maxTokens` (the last id stays [SEP]). */
@@ -107,7 +103,7 @@ export class OnnxSentenceModel {
     const out = new Array<Float32Array>(texts.length);
     for (let at = 0; at < order.length; at += this.#maxBatch) {
       const batch = order.slice(at, at + this.#maxBatch);
-      const vectors = await this.#run(batch.map((i) => ids[i]!));
+      const vectors = await encode(this.#session, this.#pooling, batch.map((i) => ids[i]!));
       batch.forEach((i, j) => { out[i] = vectors[j]!; });
     }
     return out;
@@ -116,38 +112,37 @@ export class OnnxSentenceModel {
   async close(): Promise<void> {
     await this.#session.release();
   }
+}
 
-  /** Run one padded batch; pool each row's token states into a unit vector. */
-  async #run(batch: number[][]): Promise<Float32Array[]> {
-    const b = batch.length;
-    const t = Math.max(...batch.map((r) => r.length));
-    const inputIds = new BigInt64Array(b * t);
-    const mask = new BigInt64Array(b * t);
-    batch.forEach((row, r) => row.forEach((id, c) => {
-      inputIds[r * t + c] = BigInt(id);
-      mask[r * t + c] = 1n;
-    }));
-    const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor('int64', inputIds, [b, t]),
-      attention_mask: new ort.Tensor('int64', mask, [b, t]),
-    };
-    if (this.#withTypeIds) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(b * t), [b, t]);
-    const result = await this.#session.run(feeds);
-    const states = result[this.#session.outputNames[0]!]!;
-    if (states.dims.length !== 3) throw new ParleyError('PARLEY_ERR_INTERNAL', `text model output has shape [${states.dims.join(', ')}], expected [batch, tokens, hidden]`);
-    const h = Number(states.dims[2]);
-    const data = states.data as Float32Array;
-    return batch.map((row, r) => {
-      const v = new Float32Array(h);
-      if (this.#pooling === 'cls') v.set(data.subarray(r * t * h, r * t * h + h));
-      else {
-        for (let c = 0; c < row.length; c++) {
-          const base = (r * t + c) * h;
-          for (let k = 0; k < h; k++) v[k]! += data[base + k]!;
-        }
-        for (let k = 0; k < h; k++) v[k]! /= row.length;
+/** Run one padded batch of token ids through `session`; pool each row's token states into a unit vector. */
+async function encode(session: ort.InferenceSession, pooling: Pooling, batch: number[][]): Promise<Float32Array[]> {
+  const b = batch.length;
+  const t = Math.max(...batch.map((r) => r.length));
+  const inputIds = new BigInt64Array(b * t);
+  const mask = new BigInt64Array(b * t);
+  batch.forEach((row, r) => row.forEach((id, c) => {
+    inputIds[r * t + c] = BigInt(id);
+    mask[r * t + c] = 1n;
+  }));
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', inputIds, [b, t]),
+    attention_mask: new ort.Tensor('int64', mask, [b, t]),
+  };
+  if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(b * t), [b, t]);
+  const states = (await session.run(feeds))[session.outputNames[0]!]!;
+  if (states.dims.length !== 3) throw new ParleyError('PARLEY_ERR_INTERNAL', `text model output has shape [${states.dims.join(', ')}], expected [batch, tokens, hidden]`);
+  const h = Number(states.dims[2]);
+  const data = states.data as Float32Array;
+  return batch.map((row, r) => {
+    const v = new Float32Array(h);
+    if (pooling === 'cls') v.set(data.subarray(r * t * h, r * t * h + h));
+    else {
+      for (let c = 0; c < row.length; c++) {
+        const base = (r * t + c) * h;
+        for (let k = 0; k < h; k++) v[k]! += data[base + k]!;
       }
-      return l2normalise(v);
-    });
-  }
+      for (let k = 0; k < h; k++) v[k]! /= row.length;
+    }
+    return l2normalise(v);
+  });
 }
