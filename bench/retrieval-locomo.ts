@@ -32,6 +32,8 @@
  * `--now last-turn` asks every Parley system in-process as of the day after the conversation's last turn
  * (LoCoMo's chats end in 2023: asked on the machine's clock, the default `--now clock`, "last year" names
  * a year with nothing in it); the baselines ignore time either way.
+ * `PARLEY_TEXT_EMBEDDER` and `MODELS_DIR` in the environment choose the text embedder (default USE-lite); a
+ * `--store` keeps the vectors of the embedder it was built with (build a store per embedder).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -81,10 +83,13 @@ if (stored && !convs.every((c) => stored.conversations.includes(c))) {
   console.error(`${dataDir} holds conversations ${stored.conversations.join(', ')}, not all of ${convs.join(', ')}: use another --store`);
   process.exit(1);
 }
+// `PARLEY_TEXT_EMBEDDER` (and `MODELS_DIR`) from the environment pick the text embedder, e.g. bge-small-en-v1.5.
+const embedderEnv = Object.fromEntries((['PARLEY_TEXT_EMBEDDER', 'MODELS_DIR'] as const).flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 const config = loadConfig({
-  DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','),
+  DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','), ...embedderEnv,
 });
 const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+console.log(`text embedder: ${app.retriever.embedder.space.model} (Parley's dense searches and the "dense USE-lite" / "BM25 + dense" baselines use it)`);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

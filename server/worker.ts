@@ -1,6 +1,7 @@
 import type { SessionEvent } from '../graph/event-bus.js';
 import { openStoresChecked } from '../graph/open-stores.js';
 import { registerJobHandlers } from '../pipelines/jobs.js';
+import { OnnxTextEmbedder } from '../pipelines/embeddings/onnx-text-embedder.js';
 import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
 import { createLogger } from './logger.js';
 import { createTextEmbedder } from './plugins/models.js';
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
   const stores = await openStoresChecked(config, logger);
   const events = openEventBus(config, logger);
   const embedder = createTextEmbedder(config);
+  // A missing ONNX text model stops the worker here, with a message naming the fetch command.
+  if (embedder instanceof OnnxTextEmbedder) await embedder.start();
   await registerJobHandlers({
     config,
     stores,

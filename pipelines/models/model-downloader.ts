@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import AdmZip from 'adm-zip';
 import type { ModelEntry, ModelFile } from './manifest.js';
+import { fetchJarWithMaven, mavenJarUrl, parseMavenUrl } from './maven-artifact.js';
 
 const run = promisify(execFile);
 
@@ -21,6 +23,11 @@ export interface FetchOptions {
   onProgress?: (file: ModelFile, receivedBytes: number, totalBytes: number | undefined) => void;
   /** Notices such as the computed hash of an unverified file. */
   onNotice?: (message: string) => void;
+  /**
+   * Base URL of a Maven repository (standard layout) to download `maven:` files from; without it
+   * they are fetched with the `mvn` client. `models` passes `PARLEY_MAVEN_REPOSITORY`.
+   */
+  mavenRepository?: string;
   signal?: AbortSignal;
 }
 
@@ -78,7 +85,8 @@ export async function downloadResumable(url: string, partFile: string, opts: {
 
 /**
  * Fetch every file of `model` into `<modelsDir>/<name>/`: resumable download to `.part`, SHA-256 check,
- * atomic rename, optional tar.bz2 extraction. Files already present with the right hash are skipped.
+ * atomic rename, optional extraction (tar.bz2 whole; a zip's listed members, each verified). Files
+ * already present with the right hash (for a zip: every member) are skipped.
  * @throws Error on a hash mismatch (the `.part` file is deleted) or an unverified file without `allowUnverified`.
  */
 export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise<string> {
@@ -89,13 +97,18 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
     const dest = path.join(dir, file.path);
     const expected = file.sha256 ?? sums.get(file.path);
     if (!file.extract && expected && (await sizeOf(dest)) > 0 && (await sha256File(dest)) === expected) continue;
+    if (file.extract === 'zip' && (await membersInstalled(dir, file))) continue;
     if (await adoptFormer(dir, file, dest)) continue;
     const part = dest + '.part';
     await mkdir(path.dirname(dest), { recursive: true });
-    await downloadResumable(file.url, part, {
-      onProgress: (r, t) => opts.onProgress?.(file, r, t),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const maven = parseMavenUrl(file.url);
+    if (maven && !opts.mavenRepository) await fetchJarWithMaven(maven, part, opts.signal);
+    else {
+      await downloadResumable(maven ? mavenJarUrl(opts.mavenRepository!, maven) : file.url, part, {
+        onProgress: (r, t) => opts.onProgress?.(file, r, t),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+    }
     const actual = await sha256File(part);
     if (file.sha256 === null) {
       opts.onNotice?.(`${file.path}: no published SHA-256; computed ${actual}`);
@@ -113,9 +126,47 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
     if (file.extract === 'tar.bz2') {
       await run('tar', ['-xjf', dest, '-C', dir]);
       await rm(dest, { force: true });
+    } else if (file.extract === 'zip') {
+      await extractMembers(model.name, dir, file, dest);
+      await rm(dest, { force: true });
     }
   }
   return dir;
+}
+
+/** Whether every member of a zip file is installed with its pinned hash (so the archive need not be fetched). */
+async function membersInstalled(dir: string, file: ModelFile): Promise<boolean> {
+  const members = file.members ?? [];
+  for (const m of members) {
+    const dest = path.join(dir, m.path);
+    if ((await sizeOf(dest)) === 0 || (await sha256File(dest)) !== m.sha256) return false;
+  }
+  return members.length > 0;
+}
+
+/**
+ * Install a verified zip's listed members: each is checked against its own hash before it is written
+ * (`.part`, then renamed). @throws Error on a missing entry or a mismatch (nothing of that member is installed).
+ */
+async function extractMembers(modelName: string, dir: string, file: ModelFile, archive: string): Promise<void> {
+  if (!file.members?.length) throw new Error(`${modelName}/${file.path}: a zip file needs the members to install`);
+  let zip: AdmZip;
+  try {
+    zip = new AdmZip(archive);
+  } catch (err) {
+    throw new Error(`${modelName}/${file.path} is not a readable zip archive (${(err as Error).message})`, { cause: err });
+  }
+  for (const m of file.members) {
+    const entry = zip.getEntry(m.entry);
+    if (!entry || entry.isDirectory) throw new Error(`${modelName}/${file.path} has no entry ${m.entry}`);
+    const data = entry.getData();
+    const actual = createHash('sha256').update(data).digest('hex');
+    if (actual !== m.sha256) throw new Error(`${modelName}/${m.path} (${m.entry} in ${file.path}): SHA-256 mismatch (expected ${m.sha256}, got ${actual}); not installed`);
+    const dest = path.join(dir, m.path);
+    await mkdir(path.dirname(dest), { recursive: true });
+    await writeFile(dest + '.part', data);
+    await rename(dest + '.part', dest);
+  }
 }
 
 /** Move a verified copy saved under a former name to `dest`; true when one was adopted. */
@@ -151,12 +202,24 @@ async function recordedSums(dir: string): Promise<Map<string, string>> {
  */
 export interface VerifyResult { path: string; status: 'ok' | 'recorded' | 'missing' | 'mismatch' | 'unverified'; sha256?: string }
 
-/** Re-hash an installed model's files against the manifest or the first-fetch record (extracted archives are `unverified`). */
+/**
+ * Re-hash an installed model's files against the manifest or the first-fetch record: a zip's members
+ * each against its pinned hash; a whole extracted tar archive is `unverified`.
+ */
 export async function verifyModel(model: ModelEntry, modelsDir: string): Promise<VerifyResult[]> {
   const out: VerifyResult[] = [];
   const sums = await recordedSums(path.join(modelsDir, model.name));
   for (const file of model.files) {
     const dest = path.join(modelsDir, model.name, file.path);
+    if (file.extract === 'zip') {
+      for (const m of file.members ?? []) {
+        const at = path.join(modelsDir, model.name, m.path);
+        if ((await sizeOf(at)) === 0) { out.push({ path: m.path, status: 'missing' }); continue; }
+        const sha256 = await sha256File(at);
+        out.push({ path: m.path, sha256, status: sha256 === m.sha256 ? 'ok' : 'mismatch' });
+      }
+      continue;
+    }
     if (file.extract) {
       out.push({ path: file.path, status: (await sizeOf(path.join(modelsDir, model.name))) > 0 ? 'unverified' : 'missing' });
       continue;

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
 import type { AsrBackendConfig } from '../../pipelines/asr/streaming-asr.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
+import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
 import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
@@ -62,6 +63,7 @@ export function createTextEmbedder(config: Config): TextEmbedder {
       model: config.embeddingModel, dimension: config.embeddingDimension,
     });
   }
+  if (config.textEmbedder !== 'use-lite') return new OnnxTextEmbedder({ spec: ONNX_TEXT_MODELS[config.textEmbedder], modelsDir: config.modelsDir });
   return new UseLiteEmbedder();
 }
 
@@ -103,7 +105,7 @@ export const modelsPlugin = fp(
     };
     app.decorate('models', models);
     if (opts.eager) {
-      if (textEmbedder instanceof UseLiteEmbedder) await textEmbedder.start();
+      if (textEmbedder instanceof UseLiteEmbedder || textEmbedder instanceof OnnxTextEmbedder) await textEmbedder.start();
       if (config.asr !== 'none') await inference();
     }
     app.addHook('onClose', async () => {

@@ -106,11 +106,12 @@ describe('models downloader (against a local HTTP server)', () => {
     assert.deepEqual((await verifyModel(entry, dir)).map((r) => r.status), ['mismatch']);
   });
 
-  test('the manifest pins every file by URL and either a SHA-256 or an explanation', () => {
+  test('the manifest pins every file by URL (or Maven coordinates) and either a SHA-256 or an explanation', () => {
     const names = MODEL_MANIFEST.map((m) => m.name);
     assert.ok(names.includes('sherpa-zipformer-en') && names.includes('wespeaker-resnet34'));
     for (const m of MODEL_MANIFEST) for (const f of m.files) {
-      assert.match(f.url, /^https:\/\//);
+      assert.match(f.url, /^(https:\/\/|maven:[\w.-]+:[\w.-]+:[\w.-]+$)/);
+      for (const member of f.members ?? []) assert.match(member.sha256, /^[0-9a-f]{64}$/);
       if (f.sha256 === null) assert.ok(f.note && f.note.length > 10, `${m.name}/${f.path} needs a note`);
       else assert.match(f.sha256, /^[0-9a-f]{64}$/);
     }
