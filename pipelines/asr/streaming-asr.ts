@@ -125,5 +125,19 @@ export interface OpenAiAsrConfig {
   timeoutMs?: number;
 }
 
+/** Moonshine encoder-decoder ONNX models (Useful Sensors, MIT), fetched by the `models` command. */
+export interface MoonshineAsrConfig {
+  kind: 'moonshine';
+  /** Manifest name of the model (`moonshine-tiny`, `moonshine-base`). Default `moonshine-tiny`. */
+  model?: string;
+  /** Folder holding `encoder_model.onnx` and `decoder_model_merged.onnx`; default `<MODELS_DIR>/<model>`. */
+  modelDir?: string;
+  /**
+   * Minimum audio between background re-decodes of the turn so far (partials), in milliseconds; 0: no
+   * partials, one decode per turn (and per 25 s piece of a long turn). Default 0.
+   */
+  partialIntervalMs?: number;
+}
+
 /** Backend selection; plain data so it can be sent to worker threads. */
-export type AsrBackendConfig = PocketsphinxAsrConfig | SherpaOnnxAsrConfig | OpenAiAsrConfig;
+export type AsrBackendConfig = PocketsphinxAsrConfig | SherpaOnnxAsrConfig | OpenAiAsrConfig | MoonshineAsrConfig;
