@@ -16,7 +16,12 @@ export interface ModelFile {
   /** Expected size in bytes, when published. */
   sizeBytes?: number;
   /** Unpack after verifying (system `tar`), then delete the archive. */
-  extract?: 'tar.bz2';
+  extract?: 'tar.bz2' | 'tar.gz';
+  /**
+   * For an archive: the only members to keep, each moved to its own path under the model's folder and
+   * checked against its own hash (default: every member, unpacked as the archive lays them out).
+   */
+  members?: ArchiveMember[];
   /** Why a value is missing, or anything else a maintainer should know. */
   note?: string;
   /**
@@ -24,6 +29,16 @@ export interface ModelFile {
    * pinned hash is moved to `path` instead of being downloaded again.
    */
   formerPaths?: string[];
+}
+
+/** One file kept from an archive. */
+export interface ArchiveMember {
+  /** Path inside the archive. */
+  from: string;
+  /** Path under the model's folder. */
+  path: string;
+  /** Expected SHA-256 of the unpacked file, lower-case hex. */
+  sha256: string;
 }
 
 /** A named model the `models` command can fetch into `MODELS_DIR/<name>/`. */
@@ -42,6 +57,12 @@ const WESPEAKER_REV = 'ff1ac5bca8ef11e90662b879aa923979e0bd277b';
 export const WESPEAKER_MODEL = 'wespeaker-resnet34';
 /** The file of {@link WESPEAKER_MODEL} the embedder loads (what `models fetch` saves it as). */
 export const WESPEAKER_FILE = 'model.onnx';
+
+/** Members of a moonshine-js npm tarball holding one Moonshine model (`tiny` or `base`, int8-quantised). */
+const moonshineMembers = (size: 'tiny' | 'base', encoderSha: string, decoderSha: string): ArchiveMember[] => [
+  { from: `package/dist/model/${size}/quantized/encoder_model.onnx`, path: 'encoder_model.onnx', sha256: encoderSha },
+  { from: `package/dist/model/${size}/quantized/decoder_model_merged.onnx`, path: 'decoder_model_merged.onnx', sha256: decoderSha },
+];
 
 /** Every model the project knows how to fetch. */
 export const MODEL_MANIFEST: readonly ModelEntry[] = [
@@ -77,6 +98,31 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
     files: [
       { url: `https://huggingface.co/Wespeaker/wespeaker-voxceleb-resnet34/resolve/${WESPEAKER_REV}/voxceleb_resnet34.onnx`,
         path: WESPEAKER_FILE, formerPaths: ['voxceleb_resnet34.onnx'], sha256: '9fea6516d7ad6bf0a76c7689f5a49b65d330fad6dde96c91bb4435ffbfe056a1', sizeBytes: 26534127 },
+    ],
+  },
+  {
+    name: 'moonshine-tiny',
+    description: 'Moonshine tiny (27M parameters) English ASR, int8 ONNX encoder + merged decoder, from the moonshine-js npm package',
+    licence: 'MIT',
+    files: [
+      { url: 'https://registry.npmjs.org/@moonshine-ai/moonshine-js/-/moonshine-js-0.1.29.tgz', path: 'moonshine-js-0.1.29.tgz',
+        sha256: '864e17a00ed494857c71693e835306fa038e0f82002c76e3056d67d574e1c2d8', sizeBytes: 21514347, extract: 'tar.gz',
+        members: moonshineMembers('tiny', 'c6fc4b7bc5af75c0591fd157a1f3829b533d18e9769a888fd95a62e470dd4f4a', 'eed87831c3a6103534aae7d47a5d485025c659a1323901513961c39fe8a1a367'),
+        note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published ' +
+          'dist.integrity sha512-Gx1B3mJcbM68ihSy/LyJEuEkGq7sYMqTb04zNdcIeidU0URVlSmXP0GyiQOTTAqDZQXlIC7k+bky+FdXk0UPlg==' },
+    ],
+  },
+  {
+    name: 'moonshine-base',
+    description: 'Moonshine base (61M parameters) English ASR, int8 ONNX encoder + merged decoder, from the last moonshine-js npm releases that ship it',
+    licence: 'MIT',
+    files: [
+      { url: 'https://registry.npmjs.org/@usefulsensors/moonshine-js/-/moonshine-js-0.1.14.tgz', path: 'moonshine-js-0.1.14.tgz',
+        sha256: '184a518b8fcbdf9016e479f2a1f1c6841f2f98113b400186ce9f7eff7f93eb62', sizeBytes: 72711419, extract: 'tar.gz',
+        members: moonshineMembers('base', '1dd9ab0a7f987113d30affcba5a068d11c8f90fa0223caa3e491ade431ad9751', 'cc9f3cd6698a369c6008b41aa60aa3fb3322e7f03c9bdf19d8e6b7200afca4f3'),
+        note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published ' +
+          'dist.integrity sha512-AbpOnDdMSZ8ZlZYdlUb2UvzBb1Yk9rVoU9BWPtXLpdrt5A6CoDbEct7guLkpcT+GhTtwpsiRrQR1CH1KQy8/mQ==; ' +
+          '@usefulsensors/moonshine-js 0.1.10, 0.1.11, 0.1.14 and 0.1.17 ship the English base model; 0.1.0 and 0.1.19-0.1.21 do not' },
     ],
   },
 ];

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import type { ModelEntry, ModelFile } from './manifest.js';
+import type { ArchiveMember, ModelEntry, ModelFile } from './manifest.js';
 
 const run = promisify(execFile);
 
@@ -78,7 +78,8 @@ export async function downloadResumable(url: string, partFile: string, opts: {
 
 /**
  * Fetch every file of `model` into `<modelsDir>/<name>/`: resumable download to `.part`, SHA-256 check,
- * atomic rename, optional tar.bz2 extraction. Files already present with the right hash are skipped.
+ * atomic rename, optional tar.bz2 / tar.gz extraction (of only the listed members, each checked against
+ * its own hash, when the entry lists them). Files already present with the right hash are skipped.
  * @throws Error on a hash mismatch (the `.part` file is deleted) or an unverified file without `allowUnverified`.
  */
 export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise<string> {
@@ -89,6 +90,7 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
     const dest = path.join(dir, file.path);
     const expected = file.sha256 ?? sums.get(file.path);
     if (!file.extract && expected && (await sizeOf(dest)) > 0 && (await sha256File(dest)) === expected) continue;
+    if (file.members && (await Promise.all(file.members.map((m) => memberStatus(dir, m)))).every((st) => st === 'ok')) continue;
     if (await adoptFormer(dir, file, dest)) continue;
     const part = dest + '.part';
     await mkdir(path.dirname(dest), { recursive: true });
@@ -110,12 +112,41 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
       throw new Error(`${model.name}/${file.path}: SHA-256 mismatch (expected ${file.sha256}, got ${actual}); the download was deleted`);
     }
     await rename(part, dest);
-    if (file.extract === 'tar.bz2') {
-      await run('tar', ['-xjf', dest, '-C', dir]);
-      await rm(dest, { force: true });
-    }
+    if (file.extract) await extract(dir, dest, file.extract, file.members);
   }
   return dir;
+}
+
+/** Unpack `archive` into `dir` (only `members`, moved to their paths, when given), then delete it. */
+async function extract(dir: string, archive: string, kind: 'tar.bz2' | 'tar.gz', members: ArchiveMember[] | undefined): Promise<void> {
+  const flag = kind === 'tar.bz2' ? '-xjf' : '-xzf';
+  if (!members) {
+    await run('tar', [flag, archive, '-C', dir]);
+    await rm(archive, { force: true });
+    return;
+  }
+  const tmp = await mkdtemp(path.join(dir, '.extract-'));
+  try {
+    await run('tar', [flag, archive, '-C', tmp, '--', ...members.map((m) => m.from)]);
+    for (const m of members) {
+      const actual = await sha256File(path.join(tmp, m.from));
+      if (actual !== m.sha256) throw new Error(`${path.basename(archive)}: ${m.from}: SHA-256 mismatch (expected ${m.sha256}, got ${actual})`);
+    }
+    for (const m of members) {
+      await mkdir(path.dirname(path.join(dir, m.path)), { recursive: true });
+      await rename(path.join(tmp, m.from), path.join(dir, m.path));
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+    await rm(archive, { force: true });
+  }
+}
+
+/** Whether an archive member is installed with its pinned hash. */
+async function memberStatus(dir: string, m: ArchiveMember): Promise<'ok' | 'missing' | 'mismatch'> {
+  const file = path.join(dir, m.path);
+  if ((await sizeOf(file)) === 0) return 'missing';
+  return (await sha256File(file)) === m.sha256 ? 'ok' : 'mismatch';
 }
 
 /** Move a verified copy saved under a former name to `dest`; true when one was adopted. */
@@ -151,12 +182,22 @@ async function recordedSums(dir: string): Promise<Map<string, string>> {
  */
 export interface VerifyResult { path: string; status: 'ok' | 'recorded' | 'missing' | 'mismatch' | 'unverified'; sha256?: string }
 
-/** Re-hash an installed model's files against the manifest or the first-fetch record (extracted archives are `unverified`). */
+/**
+ * Re-hash an installed model's files against the manifest or the first-fetch record; an archive's listed
+ * members are checked against their own hashes, a wholly unpacked archive is `unverified`.
+ */
 export async function verifyModel(model: ModelEntry, modelsDir: string): Promise<VerifyResult[]> {
   const out: VerifyResult[] = [];
   const sums = await recordedSums(path.join(modelsDir, model.name));
   for (const file of model.files) {
     const dest = path.join(modelsDir, model.name, file.path);
+    if (file.members) {
+      for (const m of file.members) {
+        const st = await memberStatus(path.join(modelsDir, model.name), m);
+        out.push({ path: m.path, status: st, ...(st === 'mismatch' ? { sha256: await sha256File(path.join(modelsDir, model.name, m.path)) } : {}) });
+      }
+      continue;
+    }
     if (file.extract) {
       out.push({ path: file.path, status: (await sizeOf(path.join(modelsDir, model.name))) > 0 ? 'unverified' : 'missing' });
       continue;
