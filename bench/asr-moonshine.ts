@@ -4,7 +4,8 @@
  * per second of audio, at 16 kHz and through an 8 kHz G.711 μ-law line (band-limited 300–3400 Hz,
  * decoded and resampled to 16 kHz by Parley's stream decoder, bench/lib/room-audio.ts).
  * Whole clip per turn in 100 ms chunks (the recogniser alone, no VAD); process CPU (user + system,
- * onnxruntime's threads included).
+ * onnxruntime's threads included); `finish()` wall time: how long the final takes after the turn ends
+ * (Moonshine decodes the whole turn then; pocketsphinx has decoded as the audio came).
  *
  *   node dist/bench/asr-moonshine.js          report: SpeechBrain clips with transcripts (real), the flite
  *                                             fixtures, TTS held-out voices × sentences 7–12
@@ -31,7 +32,7 @@ import { phoneLine, sox } from './lib/room-audio.js';
 
 interface Clip { name: string; samples: Float32Array; text: string }
 interface PerClip { errors: number; words: number }
-interface Row { errors: number; words: number; cpuMs: number; audioS: number; clips: PerClip[]; hyps: string[] }
+interface Row { errors: number; words: number; cpuMs: number; audioS: number; clips: PerClip[]; hyps: string[]; finishMs: number[] }
 
 const CHUNK = 1600;
 const dev = process.argv.includes('--dev');
@@ -54,8 +55,10 @@ function werCi(a: PerClip[], b?: PerClip[], rounds = 2000): { mean: number; lo: 
 const pct = (ci: { mean: number; lo: number; hi: number }, signed = false): string =>
   `${signed && ci.mean >= 0 ? '+' : ''}${(100 * ci.mean).toFixed(1)} [${(100 * ci.lo).toFixed(1)}, ${(100 * ci.hi).toFixed(1)}]`;
 
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
 async function run(asr: StreamingAsr, clips: Clip[], pacedMs = 0): Promise<Row> {
-  const row: Row = { errors: 0, words: 0, cpuMs: 0, audioS: 0, clips: [], hyps: [] };
+  const row: Row = { errors: 0, words: 0, cpuMs: 0, audioS: 0, clips: [], hyps: [], finishMs: [] };
   for (const c of clips) {
     const t0 = process.cpuUsage();
     const turn = asr.startTurn();
@@ -63,7 +66,9 @@ async function run(asr: StreamingAsr, clips: Clip[], pacedMs = 0): Promise<Row> 
       turn.accept(c.samples.subarray(i, i + CHUNK));
       if (pacedMs > 0) await sleep(pacedMs);
     }
+    const w0 = performance.now();
     const f = await turn.finish();
+    row.finishMs.push(performance.now() - w0);
     const d = process.cpuUsage(t0);
     const e = wordErrors(c.text, f.text);
     row.errors += e.errors; row.words += e.words; row.clips.push(e); row.hyps.push(f.text);
@@ -112,8 +117,8 @@ async function main(): Promise<void> {
     ['moonshine-base', async () => (existsSync(path.join(base, 'decoder_model_merged.onnx')) ? MoonshineAsr.load({ kind: 'moonshine', modelDir: base }) : null)],
   ];
   console.log(`${dev ? 'DEVELOPMENT' : 'REPORT'} sets; WER % [95 % bootstrap over clips]; ΔWER: paired, against the baseline row of the same set and line`);
-  console.log('| set | line | recogniser | errors / words | WER % | ΔWER vs Parley pocketsphinx (points) | CPU ms per s of audio |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| set | line | recogniser | errors / words | WER % | ΔWER vs Parley pocketsphinx (points) | CPU ms per s of audio | finish() wall ms, median / max |');
+  console.log('|---|---|---|---|---|---|---|---|');
   const examples: string[] = [];
   for (const [setName, clean] of sets) {
     if (clean.length === 0) continue;
@@ -122,14 +127,14 @@ async function main(): Promise<void> {
       let baseline: Row | undefined;
       for (const [name, load] of recognisers) {
         const asr = await load(line);
-        if (!asr) { console.log(`| ${setName} | ${line} | ${name} | not fetched | | | |`); continue; }
+        if (!asr) { console.log(`| ${setName} | ${line} | ${name} | not fetched | | | | |`); continue; }
         // Warm-up turn (pocketsphinx's cepstral mean adapts; onnxruntime's first runs allocate).
         await run(asr, clips.slice(0, 1));
         const r = await run(asr, clips);
         await asr.close();
         baseline ??= r;
         const delta = r === baseline ? '(baseline)' : pct(werCi(r.clips, baseline.clips), true);
-        console.log(`| ${setName} | ${line} | ${name} | ${r.errors}/${r.words} | ${pct(werCi(r.clips))} | ${delta} | ${(r.cpuMs / r.audioS).toFixed(0)} |`);
+        console.log(`| ${setName} | ${line} | ${name} | ${r.errors}/${r.words} | ${pct(werCi(r.clips))} | ${delta} | ${(r.cpuMs / r.audioS).toFixed(0)} | ${median(r.finishMs).toFixed(0)} / ${Math.max(...r.finishMs).toFixed(0)} |`);
         if (name.startsWith('moonshine')) examples.push(`${setName} ${line} ${name}: ${clips.slice(0, 2).map((c, i) => `"${r.hyps[i]}" (ref "${c.text}")`).join('; ')}`);
       }
     }
