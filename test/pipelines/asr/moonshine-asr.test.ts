@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -126,6 +128,47 @@ describe('moonshine backend', { skip: SKIP }, () => {
     } finally {
       await withPartials.close();
     }
+  });
+});
+
+describe('moonshine backend in several worker threads', { skip: SKIP }, () => {
+  test('three threads load the model and decode at once: same text in each, no crash', async () => {
+    // onnxruntime-node sessions in several worker threads have been reported to crash (microsoft/onnxruntime
+    // #24486): the inference pool runs one recogniser per thread. A child process, so a native crash fails only this test.
+    const asrUrl = new URL('../../../pipelines/asr/moonshine-asr.js', import.meta.url).href;
+    const fxUrl = new URL('../../../pipelines/audio/fixtures.js', import.meta.url).href;
+    const body = `
+      const { parentPort } = require('node:worker_threads');
+      Promise.all([import(${JSON.stringify(asrUrl)}), import(${JSON.stringify(fxUrl)})]).then(async ([{ MoonshineAsr }, fx]) => {
+        const asr = await MoonshineAsr.load({ kind: 'moonshine', modelDir: ${JSON.stringify(MODEL_DIR)} });
+        const audio = fx.fixtureSamples(fx.loadAudioFixtures().find((f) => f.file === 'kal16.wav'));
+        const texts = [];
+        for (let i = 0; i < 2; i++) {
+          const turns = [asr.startTurn(), asr.startTurn()];
+          for (const t of turns) t.accept(audio);
+          for (const t of turns) texts.push((await t.finish()).text);
+        }
+        await asr.close();
+        parentPort.postMessage(texts);
+      });
+    `;
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const out = [];
+      for (let i = 0; i < 3; i++) new Worker(${JSON.stringify(body)}, { eval: true }).once('message', (t) => { out.push(...t); if (out.length === 12) console.log(JSON.stringify(out)); });
+    `;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    assert.equal(signal, null, `crashed: ${err.slice(-500)}`);
+    assert.equal(code, 0, err.slice(-500));
+    const texts = JSON.parse(out) as string[];
+    assert.equal(texts.length, 12);
+    assert.equal(new Set(texts).size, 1, `greedy decoding is deterministic: ${JSON.stringify([...new Set(texts)])}`);
+    assert.ok(wordErrorRate([{ reference: 'she reads a book every night the children played in the park', hypothesis: texts[0]! }]) < 0.3, texts[0]);
   });
 });
 
