@@ -10,7 +10,7 @@ const TOKENS_PER_SECOND = 6;
 /** Token limit of the shortest pieces ("yes." is three tokens with its end token; 6/s gives a 0.3 s turn one). */
 const MIN_TOKENS = 4;
 /**
- * Longest piece of a turn decoded at once (Moonshine was trained on utterances of at most ~30 s); longer
+ * Longest piece of a turn decoded at once (Moonshine's authors recommend inputs below about 30 s); longer
  * turns are cut at the quietest 100 ms of the window's last {@link CUT_SEARCH_SAMPLES}.
  */
 export const MOONSHINE_MAX_PIECE_SAMPLES = 25 * RATE;
