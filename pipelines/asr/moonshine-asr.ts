@@ -84,7 +84,10 @@ class MoonshineTurn implements AsrTurnStream {
     while (this.length >= MOONSHINE_MAX_PIECE_SAMPLES) this.cutPiece();
     if (this.interval === 0) return undefined;
     this.sincePartial += samples.length;
-    if (this.sincePartial >= this.interval) this.flush();
+    if (this.sincePartial >= this.interval) {
+      this.sincePartial = 0;
+      this.startPartial();
+    }
     return this.takePartial();
   }
 
