@@ -9,8 +9,10 @@
  *
  *   node dist/bench/asr-moonshine.js          report: SpeechBrain clips with transcripts (real), the flite
  *                                             fixtures, TTS held-out voices × sentences 7–12
- *   node dist/bench/asr-moonshine.js --dev    development: TTS training voices × sentences 1–6, and
- *                                             the CPU of Moonshine partials (paced in real time)
+ *   node dist/bench/asr-moonshine.js --dev    development: TTS training voices × sentences 1–6, the CPU
+ *                                             of Moonshine partials and the final's latency behind VAD
+ *                                             (both streamed at real time; `--latency-only`: just that,
+ *                                             without --dev on the TTS held-out voices)
  *
  * Greedy decoding has no knob; nothing here was tuned on the report sets.
  * Run: npm run bench:asr-moonshine   (needs `npm run models -- fetch moonshine-tiny`; moonshine-base optional)
@@ -27,6 +29,8 @@ import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.j
 import { readWav } from '../pipelines/audio/wav.js';
 import { modelsDir, repoRoot } from '../pipelines/models/repo-root.js';
 import { hasTts, synthesise, TTS_HELDOUT_VOICES, TTS_SENTENCES, TTS_TRAIN_VOICES } from '../pipelines/speaker/eval-corpus.js';
+import { SileroVadModel } from '../pipelines/audio/silero-vad-model.js';
+import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
 import { seededRandom } from './lib/seeded-random.js';
 import { phoneLine, sox } from './lib/room-audio.js';
 
@@ -108,6 +112,12 @@ async function main(): Promise<void> {
       ['synthetic: flite fixtures (6 files, whole file per turn)', loadAudioFixtures().map((f) => ({ name: f.file, samples: fixtureSamples(f), text: f.utterances.map((u) => u.text).join(' ') }))],
       ['TTS held-out voices × sentences 7–12', hasTts() ? tts(TTS_HELDOUT_VOICES, 6, 12) : []],
     ];
+  if (process.argv.includes('--latency-only')) {
+    // dev: the training voices; report: the TTS held-out voices.
+    const set = sets.find(([n]) => n.startsWith('TTS'));
+    if (set && set[1].length > 0) await pipelineLatency(set[1], tiny, process.argv.includes('--skip-baseline'));
+    return;
+  }
   const base = path.join(modelsDir(), 'moonshine-base');
   const recognisers: [string, (line: string) => Promise<StreamingAsr | null>][] = [
     ['baseline: pocketsphinx, Parley (16 kHz: -ds 2 -maxhmmpf 3000; 8 kHz: narrowband -ds 1 -maxhmmpf 10000)',
@@ -151,8 +161,60 @@ async function main(): Promise<void> {
       console.log(`| ${ms === 0 ? 'off (finals only)' : `${ms} ms`} | ${pct(werCi(r.clips))} | ${(r.cpuMs / r.audioS).toFixed(0)} |`);
     }
   }
+  if (dev && sets[0]![1].length > 0) await pipelineLatency(sets[0]![1], tiny);
   console.log('\nExamples (first two clips of each Moonshine row):');
   for (const e of examples) console.log(`- ${e}`);
+}
+
+/**
+ * Parley's path (Silero end of turn, then the recogniser), each clip followed by 1.5 s of silence and streamed
+ * at real time: how long after `speech_stopped` each final arrives, WER of the finals, CPU.
+ */
+async function pipelineLatency(clips: Clip[], tiny: string, skipBaseline = false): Promise<void> {
+  const vad = await SileroVadModel.load();
+  const all: [string, () => Promise<StreamingAsr>][] = [
+    ['baseline: pocketsphinx, Parley', async () => PocketsphinxAsr.load({ kind: 'pocketsphinx', nameSpotting: false })],
+    ['moonshine-tiny, one decode when the turn ends', () => MoonshineAsr.load({ kind: 'moonshine', modelDir: tiny })],
+    ['moonshine-tiny, decode started at each pause (pauseDecode)', () => MoonshineAsr.load({ kind: 'moonshine', modelDir: tiny, pauseDecode: true })],
+  ];
+  const systems = process.argv.includes('--pause-only') ? all.slice(2) : skipBaseline ? all.slice(1) : all;
+  console.log(`\nVAD + recogniser, streamed at real time (${dev ? 'dev set' : 'TTS held-out'}, 16 kHz, 1.5 s of silence after each clip)`);
+  console.log('| recogniser | turns | errors / words | WER % | final after speech_stopped, ms: median / p90 / max | CPU ms per s of audio |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, load] of systems) {
+    const asr = await load();
+    const lat: number[] = [];
+    const per: PerClip[] = [];
+    let cpu = 0, audioS = 0, turns = 0;
+    for (const c of clips) {
+      const audio = new Float32Array(c.samples.length + 24000);
+      audio.set(c.samples);
+      const finals: string[] = [];
+      const stoppedAt = new Map<number, number>();
+      const p = new SpeechPipeline(vad, asr, (e) => {
+        if (e.type === 'speech_stopped') stoppedAt.set(e.turnId, performance.now());
+        if (e.type === 'final') { finals.push(e.text); turns++; const t = stoppedAt.get(e.turnId); if (t !== undefined) lat.push(performance.now() - t); }
+      });
+      const t0 = process.cpuUsage();
+      const w0 = performance.now();
+      for (let i = 0, k = 0; i < audio.length; i += CHUNK, k++) {
+        await p.process(audio.subarray(i, i + CHUNK), i);
+        const wait = w0 + (k + 1) * 100 - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      p.commit();
+      for (let i = 0; i < 100 && finals.length < stoppedAt.size; i++) await sleep(20);
+      const d = process.cpuUsage(t0);
+      cpu += (d.user + d.system) / 1000; audioS += audio.length / 16000;
+      per.push(wordErrors(c.text, finals.join(' ')));
+      p.close();
+    }
+    await asr.close();
+    const q = (x: number): number => [...lat].sort((a, b) => a - b)[Math.min(lat.length - 1, Math.floor(x * lat.length))] ?? NaN;
+    const e = per.reduce((n, x) => n + x.errors, 0), w = per.reduce((n, x) => n + x.words, 0);
+    console.log(`| ${name} | ${turns} | ${e}/${w} | ${pct(werCi(per))} | ${q(0.5).toFixed(0)} / ${q(0.9).toFixed(0)} / ${Math.max(...lat).toFixed(0)} | ${(cpu / audioS).toFixed(0)} |`);
+  }
+  await vad.close();
 }
 
 await main();

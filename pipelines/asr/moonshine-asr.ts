@@ -17,6 +17,9 @@ export const MOONSHINE_MAX_PIECE_SAMPLES = 25 * RATE;
 const CUT_SEARCH_SAMPLES = 5 * RATE;
 const CUT_FRAME = RATE / 10;
 
+/** Silence appended to the audio decoded at a pause (500 ms). */
+const PAUSE_PADDING_SAMPLES = RATE / 2;
+
 /** Default manifest name of the Moonshine model. */
 export const MOONSHINE_DEFAULT_MODEL = 'moonshine-tiny';
 
@@ -30,7 +33,7 @@ export class MoonshineAsr implements StreamingAsr {
   readonly name = 'moonshine';
   readonly producesPartials: boolean;
 
-  private constructor(private readonly model: MoonshineModel, private readonly partialIntervalSamples: number) {
+  private constructor(private readonly model: MoonshineModel, private readonly partialIntervalSamples: number, private readonly pauseDecode: boolean) {
     this.producesPartials = partialIntervalSamples > 0;
   }
 
@@ -45,11 +48,11 @@ export class MoonshineAsr implements StreamingAsr {
       'on a machine that can reach registry.npmjs.org, or set MODELS_DIR';
     const interval = config.partialIntervalMs ?? 0;
     if (!Number.isFinite(interval) || interval < 0) throw new RangeError(`partialIntervalMs must be 0 or more, got ${interval}`);
-    return new MoonshineAsr(await MoonshineModel.load(dir, hint), Math.round((interval * RATE) / 1000));
+    return new MoonshineAsr(await MoonshineModel.load(dir, hint), Math.round((interval * RATE) / 1000), config.pauseDecode ?? false);
   }
 
   startTurn(): AsrTurnStream {
-    return new MoonshineTurn(this.model, this.partialIntervalSamples);
+    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode);
   }
 
   async close(): Promise<void> {
@@ -74,8 +77,10 @@ class MoonshineTurn implements AsrTurnStream {
   private latest = '';
   private returned = '';
   private done = false;
+  /** Without partials: the decode started at the latest pause, and how many buffered samples it covers. */
+  private atPause: { samples: number; result: Promise<MoonshineResult> } | undefined;
 
-  constructor(private readonly model: MoonshineModel, private readonly interval: number) {}
+  constructor(private readonly model: MoonshineModel, private readonly interval: number, private readonly pauseDecode: boolean) {}
 
   accept(samples: Float32Array): string | undefined {
     if (this.done || samples.length === 0) return undefined;
@@ -92,7 +97,11 @@ class MoonshineTurn implements AsrTurnStream {
   }
 
   flush(): string | undefined {
-    if (this.done || this.interval === 0) return undefined;
+    if (this.done) return undefined;
+    if (this.interval === 0) {
+      if (this.pauseDecode) this.startPauseDecode();
+      return undefined;
+    }
     this.sincePartial = 0;
     this.startPartial();
     return this.takePartial();
@@ -101,7 +110,18 @@ class MoonshineTurn implements AsrTurnStream {
   async finish(): Promise<AsrFinal> {
     if (this.done) return { text: '', confidence: 0 };
     this.done = true;
-    const rest = this.take(this.length);
+    let rest = this.take(this.length);
+    if (this.atPause) {
+      // The audio up to the last pause is being decoded already. When what came after it holds no words
+      // (the silence that ended the turn) that decode is the final; otherwise the whole is decoded again,
+      // as without pauseDecode.
+      const tail = rest.subarray(this.atPause.samples);
+      const after = tail.length >= MOONSHINE_MIN_SAMPLES ? await this.decode(tail) : undefined;
+      if (!after || asrText(after.text) === '') {
+        this.pieces.push(this.atPause.result);
+        rest = new Float32Array(0);
+      }
+    }
     // A remainder under 100 ms after a cut is silence or a word's tail; a short turn of its own is padded.
     if (rest.length >= MOONSHINE_MIN_SAMPLES || (this.pieces.length === 0 && rest.length > 0)) this.pieces.push(this.decode(rest));
     const results = await Promise.all(this.pieces);
@@ -136,6 +156,7 @@ class MoonshineTurn implements AsrTurnStream {
     }
     const piece = this.take(best);
     this.pieces.push(this.decode(piece));
+    this.atPause = undefined;
   }
 
   /** The first `n` buffered samples as one array; removed from the buffer unless `remove` is false. */
@@ -153,6 +174,17 @@ class MoonshineTurn implements AsrTurnStream {
       this.length -= out.length;
     }
     return out;
+  }
+
+  /** Decode the audio buffered so far in the background: at a pause it may be all the turn's speech. */
+  private startPauseDecode(): void {
+    if (this.length < MOONSHINE_MIN_SAMPLES || this.atPause?.samples === this.length) return;
+    const audio = this.take(this.length, false);
+    // Followed by silence, as the turn's own audio will be if the pause ends it: cut off bare at the pause,
+    // the last word was often lost on the development voices.
+    const padded = new Float32Array(audio.length + PAUSE_PADDING_SAMPLES);
+    padded.set(audio);
+    this.atPause = { samples: audio.length, result: this.decode(padded) };
   }
 
   /** Re-decode the turn so far in the background unless a partial decode is already running. */

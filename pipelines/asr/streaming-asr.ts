@@ -137,6 +137,12 @@ export interface MoonshineAsrConfig {
    * partials, one decode per turn (and per 25 s piece of a long turn). Default 0.
    */
   partialIntervalMs?: number;
+  /**
+   * Without partials: start decoding the turn so far at each pause (`flush`); at `finish`, when the audio
+   * after the last pause holds no words, that decode is the final (only the short tail is decoded after
+   * the turn ends), else the whole turn is decoded again. Default false.
+   */
+  pauseDecode?: boolean;
 }
 
 /** Backend selection; plain data so it can be sent to worker threads. */

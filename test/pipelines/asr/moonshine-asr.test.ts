@@ -109,6 +109,36 @@ describe('moonshine backend', { skip: SKIP }, () => {
     assert.deepEqual(await aborted.finish(), { text: '', confidence: 0 });
   });
 
+  test('pauseDecode: the decode started at a pause is the final when only silence follows; speech after it is added', async () => {
+    const paused = await createStreamingAsr({ kind: 'moonshine', modelDir: MODEL_DIR, pauseDecode: true });
+    try {
+      assert.equal(paused.producesPartials, false);
+      const f = fixtures.find((x) => x.file === 'awb.wav')!;
+      const audio = fixtureSamples(f);
+      const [u1, u2] = f.utterances as [typeof f.utterances[0], typeof f.utterances[0]];
+      const first = audio.subarray(Math.round((u1.start_ms - 300) * 16), Math.round((u1.end_ms + 100) * 16));
+      const plain = asr.startTurn();
+      plain.accept(first);
+      const expected = (await plain.finish()).text;
+
+      const turn = paused.startTurn();
+      turn.accept(first);
+      assert.equal(turn.flush(), undefined, 'no partials');
+      turn.accept(new Float32Array(8000));
+      assert.equal((await turn.finish()).text, expected);
+
+      // Speech resumed after the pause (the turn ended by input.commit): both parts are transcribed.
+      const resumed = paused.startTurn();
+      resumed.accept(first);
+      resumed.flush();
+      resumed.accept(audio.subarray(Math.round((u2.start_ms - 300) * 16), Math.round((u2.end_ms + 300) * 16)));
+      const both = await resumed.finish();
+      assert.ok(wordErrorRate([{ reference: `${u1.text} ${u2.text}`, hypothesis: both.text }]) < 0.3, both.text);
+    } finally {
+      await paused.close();
+    }
+  });
+
   test('with a partial interval, partials arrive while the turn is streamed and grow towards the final', async () => {
     const withPartials = await createStreamingAsr({ kind: 'moonshine', modelDir: MODEL_DIR, partialIntervalMs: 300 });
     try {
