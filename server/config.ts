@@ -73,6 +73,11 @@ export interface Config {
    */
   moonshinePartialMs: number;
   /**
+   * `PARLEY_MOONSHINE_PAUSE_DECODE`: with `PARLEY_ASR=moonshine` and no partials, start decoding a turn at
+   * each pause so its final is ready soon after the turn ends (`MoonshineAsrConfig.pauseDecode`); default false.
+   */
+  moonshinePauseDecode: boolean;
+  /**
    * `PARLEY_POCKETSPHINX_OPTIONS`: pocketsphinx decoder options as on its command line, e.g.
    * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
    */
@@ -413,6 +418,7 @@ export function loadConfig(env: Env = process.env): Config {
     asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'moonshine', 'none'] as const, 'pocketsphinx'),
     moonshineModel: r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny'),
     moonshinePartialMs: r.int('PARLEY_MOONSHINE_PARTIAL_MS', 0, 0, 60_000),
+    moonshinePauseDecode: r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['true', 'false'] as const, 'false') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
