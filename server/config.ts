@@ -66,7 +66,19 @@ export interface Config {
    */
   keptExtractionDays: number;
   /** `PARLEY_ASR`: speech recognition backend; `none` accepts audio frames but transcribes nothing. */
-  asr: 'pocketsphinx' | 'sherpa-onnx' | 'openai' | 'none';
+  asr: 'pocketsphinx' | 'sherpa-onnx' | 'openai' | 'moonshine' | 'none';
+  /** `PARLEY_MOONSHINE_MODEL`: the Moonshine model `PARLEY_ASR=moonshine` loads from MODELS_DIR; default `moonshine-tiny`. */
+  moonshineModel: 'moonshine-tiny' | 'moonshine-base';
+  /**
+   * `PARLEY_MOONSHINE_PARTIAL_MS`: audio between background re-decodes of a turn so far (partials) with
+   * `PARLEY_ASR=moonshine`, in ms; 0 (default): no partials, one decode per turn.
+   */
+  moonshinePartialMs: number;
+  /**
+   * `PARLEY_MOONSHINE_PAUSE_DECODE`: with `PARLEY_ASR=moonshine` and no partials, start decoding a turn at
+   * each pause so its final is ready soon after the turn ends (`MoonshineAsrConfig.pauseDecode`); default false.
+   */
+  moonshinePauseDecode: boolean;
   /**
    * `PARLEY_POCKETSPHINX_OPTIONS`: pocketsphinx decoder options as on its command line, e.g.
    * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
@@ -409,7 +421,10 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     jobMaxOutageWaitMs: r.int('PARLEY_JOB_MAX_OUTAGE_WAIT_MS', 86_400_000, 0, 30 * 86_400_000),
     keptExtractionDays: r.int('PARLEY_KEPT_EXTRACTION_DAYS', 7, 1, 3650),
-    asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'none'] as const, 'pocketsphinx'),
+    asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'moonshine', 'none'] as const, 'pocketsphinx'),
+    moonshineModel: r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny'),
+    moonshinePartialMs: r.int('PARLEY_MOONSHINE_PARTIAL_MS', 0, 0, 60_000),
+    moonshinePauseDecode: r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['true', 'false'] as const, 'false') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),

@@ -15,6 +15,10 @@ export async function createStreamingAsr(config: AsrBackendConfig, log?: AsrLog)
       const { SherpaOnnxAsr } = await import('./sherpa-onnx-asr.js');
       return SherpaOnnxAsr.load(config);
     }
+    case 'moonshine': {
+      const { MoonshineAsr } = await import('./moonshine-asr.js');
+      return MoonshineAsr.load(config);
+    }
     case 'openai': {
       const { OpenAiAsr } = await import('./openai-asr.js');
       return OpenAiAsr.load(config);

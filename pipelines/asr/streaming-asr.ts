@@ -125,5 +125,25 @@ export interface OpenAiAsrConfig {
   timeoutMs?: number;
 }
 
+/** Moonshine encoder-decoder ONNX models (Useful Sensors, MIT), fetched by the `models` command. */
+export interface MoonshineAsrConfig {
+  kind: 'moonshine';
+  /** Manifest name of the model (`moonshine-tiny`, `moonshine-base`). Default `moonshine-tiny`. */
+  model?: string;
+  /** Folder holding `encoder_model.onnx` and `decoder_model_merged.onnx`; default `<MODELS_DIR>/<model>`. */
+  modelDir?: string;
+  /**
+   * Minimum audio between background re-decodes of the turn so far (partials), in milliseconds; 0: no
+   * partials, one decode per turn (and per 25 s piece of a long turn). Default 0.
+   */
+  partialIntervalMs?: number;
+  /**
+   * Without partials: start decoding the turn so far at each pause (`flush`); at `finish`, when the audio
+   * after the last pause holds no words, that decode is the final (only the short tail is decoded after
+   * the turn ends), else the whole turn is decoded again. Default false.
+   */
+  pauseDecode?: boolean;
+}
+
 /** Backend selection; plain data so it can be sent to worker threads. */
-export type AsrBackendConfig = PocketsphinxAsrConfig | SherpaOnnxAsrConfig | OpenAiAsrConfig;
+export type AsrBackendConfig = PocketsphinxAsrConfig | SherpaOnnxAsrConfig | OpenAiAsrConfig | MoonshineAsrConfig;

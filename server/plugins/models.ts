@@ -43,6 +43,8 @@ export function asrBackend(config: Config): AsrBackendConfig {
   switch (config.asr) {
     case 'sherpa-onnx':
       return { kind: 'sherpa-onnx', modelDir: path.join(config.modelsDir, 'sherpa-zipformer-en') };
+    case 'moonshine':
+      return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode };
     case 'openai':
       return { kind: 'openai', baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.transcriptionModel };
     default:

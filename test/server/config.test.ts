@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
@@ -86,6 +87,16 @@ describe('config', () => {
     assert.deepEqual(loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: ' -ds 1  -maxhmmpf 30000 ' }).pocketsphinxOptions, { '-ds': '1', '-maxhmmpf': '30000' });
     assert.throws(() => loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: '-ds' }), /PARLEY_POCKETSPHINX_OPTIONS must be pairs/);
     assert.throws(() => loadConfig({ PARLEY_POCKETSPHINX_OPTIONS: 'ds 1' }), /PARLEY_POCKETSPHINX_OPTIONS/);
+  });
+
+  test('PARLEY_ASR=moonshine loads MODELS_DIR/<PARLEY_MOONSHINE_MODEL> with PARLEY_MOONSHINE_PARTIAL_MS', () => {
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m' })),
+      { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join('/m', 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false });
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m', PARLEY_MOONSHINE_MODEL: 'moonshine-base', PARLEY_MOONSHINE_PARTIAL_MS: '500', PARLEY_MOONSHINE_PAUSE_DECODE: 'true' })),
+      { kind: 'moonshine', model: 'moonshine-base', modelDir: path.join('/m', 'moonshine-base'), partialIntervalMs: 500, pauseDecode: true });
+    assert.throws(() => loadConfig({ PARLEY_MOONSHINE_MODEL: 'moonshine-huge' }), /PARLEY_MOONSHINE_MODEL/);
+    assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PARTIAL_MS: '-5' }), /PARLEY_MOONSHINE_PARTIAL_MS/);
+    assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PAUSE_DECODE: 'yes' }), /PARLEY_MOONSHINE_PAUSE_DECODE/);
   });
 
   test('decoder pool and onnxruntime arena settings reach the inference workers\' config', () => {

