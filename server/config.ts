@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { modelsDir } from '../pipelines/models/repo-root.js';
 import { DEFAULT_CMUDICT } from '../pipelines/speaker/phonetic.js';
 import type { SpeakerThresholds } from '../pipelines/speaker/speaker-thresholds.js';
 
@@ -453,7 +454,8 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingModel: r.string('PARLEY_EMBEDDING_MODEL', 'text-embedding-3-small'),
     embeddingDimension: r.int('PARLEY_EMBEDDING_DIMENSION', 1536, 8, 8192),
     transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
-    modelsDir: path.resolve(r.string('MODELS_DIR', './models')),
+    // Where `npm run models` installs them, whatever the working directory (an MCP client may start Parley elsewhere).
+    modelsDir: modelsDir(r.string('MODELS_DIR', '')),
     sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
     maxSessions,
     sessionEndWaitMs: r.int('PARLEY_SESSION_END_WAIT_MS', 10_000, 0, 600_000),

@@ -16,7 +16,10 @@ export function repoRoot(): string {
   }
 }
 
-/** Where the `models` command installs downloaded models: env `MODELS_DIR`, default `<repo>/models`. */
-export function modelsDir(): string {
-  return path.resolve(process.env['MODELS_DIR'] ?? path.join(repoRoot(), 'models'));
+/**
+ * Where downloaded models live: `dir` (the server's `MODELS_DIR`), else env `MODELS_DIR`, else `<repo>/models`;
+ * a relative path is taken from the working directory. The server and the `models` command share this default.
+ */
+export function modelsDir(dir: string | undefined = process.env['MODELS_DIR']): string {
+  return path.resolve(dir?.trim() ? dir : path.join(repoRoot(), 'models'));
 }

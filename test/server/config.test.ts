@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, test } from 'node:test';
+import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
 import { asrBackend } from '../../server/plugins/models.js';
@@ -132,6 +134,18 @@ describe('config', () => {
     assert.deepEqual(cappedAsr.kind === 'pocketsphinx' ? cappedAsr.nameSpotting : null, { maxNames: 20 });
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '0' }), /PARLEY_ASR_NAME_SPOTTING_MAX_NAMES/);
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '-1' }), /PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES/);
+  });
+
+  test('MODELS_DIR defaults to the models folder of the install, whatever the working directory', () => {
+    const before = process.cwd();
+    try {
+      process.chdir(os.tmpdir());
+      assert.equal(loadConfig({}).modelsDir, path.join(repoRoot(), 'models'));
+      assert.equal(loadConfig({ MODELS_DIR: 'm' }).modelsDir, path.join(os.tmpdir(), 'm'), 'a relative value is taken from the working directory');
+      assert.equal(loadConfig({ MODELS_DIR: '/srv/models' }).modelsDir, '/srv/models');
+    } finally {
+      process.chdir(before);
+    }
   });
 
   test('a kept extraction must outlive the longest outage wait, and PARLEY_CMUDICT must name a file', () => {
