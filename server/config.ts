@@ -105,6 +105,12 @@ export interface Config {
    */
   asrNameSpotting: 'true' | 'false' | 'wideband';
   /**
+   * `PARLEY_ASR_PHONE`: with `PARLEY_ASR=pocketsphinx`, the recogniser of 8 kHz streams (Twilio, `sample_rate=8000`):
+   * `pocketsphinx` (default: its narrowband settings, with name spotting under `PARLEY_ASR_NAME_SPOTTING=true`) or
+   * `moonshine` (`PARLEY_MOONSHINE_MODEL` from MODELS_DIR; the server does not start when it is not installed).
+   */
+  asrPhone: 'moonshine' | 'pocketsphinx';
+  /**
    * `PARLEY_ASR_NAME_SPOTTING_MAX_NAMES`: most names a session's recogniser listens for (1–1000, default 100):
    * the session's people first (expected caller, speakers, addressees), then the tenant's recently named ones.
    */
@@ -430,6 +436,7 @@ export function loadConfig(env: Env = process.env): Config {
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
     asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false', 'wideband'] as const, 'wideband'),
+    asrPhone: r.oneOf('PARLEY_ASR_PHONE', ['pocketsphinx', 'moonshine'] as const, 'pocketsphinx'),
     asrNameSpottingMaxNames: r.int('PARLEY_ASR_NAME_SPOTTING_MAX_NAMES', 100, 1, 1000),
     asrNameSpottingTenantNames: r.int('PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES', 0, 0, 1000),
     ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',

@@ -10,11 +10,14 @@ import type { AsrBackendConfig } from './streaming-asr.js';
 export const NARROWBAND_OPTIONS: Readonly<Record<string, string>> = { '-ds': '1', '-maxhmmpf': '10000' };
 
 /**
- * The recogniser configuration for narrowband streams: pocketsphinx with {@link NARROWBAND_OPTIONS}
+ * The recogniser configuration for narrowband streams: the pocketsphinx config's `narrowbandRecogniser`
+ * (Moonshine) when it names one, else pocketsphinx with {@link NARROWBAND_OPTIONS}
  * under the operator's own options, without name spotting when `narrowbandNameSpotting` is false; null when
  * the backend needs nothing different (the wideband recogniser then serves those streams too).
  */
 export function narrowbandAsrConfig(config: AsrBackendConfig): AsrBackendConfig | null {
-  if (config.kind !== 'pocketsphinx' || Object.keys(NARROWBAND_OPTIONS).length === 0) return null;
+  if (config.kind !== 'pocketsphinx') return null;
+  if (config.narrowbandRecogniser) return config.narrowbandRecogniser;
+  if (Object.keys(NARROWBAND_OPTIONS).length === 0) return null;
   return { ...config, options: { ...NARROWBAND_OPTIONS, ...config.options }, ...(config.narrowbandNameSpotting === false ? { nameSpotting: false } : {}) };
 }

@@ -99,6 +99,12 @@ export interface PocketsphinxAsrConfig {
   nameSpotting?: NameSpottingOptions | false;
   /** `false`: the narrowband recogniser (`narrowbandAsrConfig`, 8 kHz streams) runs no name-spotting pass. */
   narrowbandNameSpotting?: false;
+  /**
+   * The recogniser of narrowband streams (8 kHz: Twilio, `sample_rate=8000`) when it is not pocketsphinx with
+   * the narrowband options: Moonshine, far better on phone lines (docs/BENCHMARKS.md, "Moonshine … against
+   * pocketsphinx"). Absent: pocketsphinx with {@link narrowbandAsrConfig}'s options.
+   */
+  narrowbandRecogniser?: MoonshineAsrConfig;
 }
 
 /** A sherpa-onnx streaming transducer, its files fetched by the `models` command. */

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
-import type { AsrBackendConfig } from '../../pipelines/asr/streaming-asr.js';
+import type { AsrBackendConfig, MoonshineAsrConfig } from '../../pipelines/asr/streaming-asr.js';
+import { MOONSHINE_FILES } from '../../pipelines/asr/moonshine-model.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
 import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
 import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
@@ -44,7 +46,7 @@ export function asrBackend(config: Config): AsrBackendConfig {
     case 'sherpa-onnx':
       return { kind: 'sherpa-onnx', modelDir: path.join(config.modelsDir, 'sherpa-zipformer-en') };
     case 'moonshine':
-      return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode };
+      return moonshineBackend(config);
     case 'openai':
       return { kind: 'openai', baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.transcriptionModel };
     default:
@@ -53,8 +55,19 @@ export function asrBackend(config: Config): AsrBackendConfig {
         maxDecoders: config.asrMaxDecoders, maxIdleDecoders: Math.min(config.asrIdleDecoders, config.asrMaxDecoders),
         nameSpotting: config.asrNameSpotting === 'false' ? false : { maxNames: config.asrNameSpottingMaxNames },
         ...(config.asrNameSpotting === 'wideband' ? { narrowbandNameSpotting: false as const } : {}),
+        ...(phoneMoonshine(config) ? { narrowbandRecogniser: moonshineBackend(config) } : {}),
       };
   }
+}
+
+function moonshineBackend(config: Config): MoonshineAsrConfig {
+  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode };
+}
+
+/** Whether 8 kHz streams go to Moonshine: asked for (`PARLEY_ASR_PHONE=moonshine`) and its model is installed. */
+export function phoneMoonshine(config: Config): boolean {
+  return config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine'
+    && Object.values(MOONSHINE_FILES).every((f) => existsSync(path.join(config.modelsDir, config.moonshineModel, f)));
 }
 
 /** The text embedder the config names. */
@@ -84,6 +97,9 @@ export async function createSpeakerEmbedder(config: Config): Promise<SpeakerEmbe
 export const modelsPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; eager: boolean }) => {
     const { config } = opts;
+    if (config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine' && !phoneMoonshine(config)) {
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `PARLEY_ASR_PHONE=moonshine: ${config.moonshineModel} is not installed in ${config.modelsDir}; run \`npm run models -- fetch ${config.moonshineModel}\``);
+    }
     const textEmbedder = createTextEmbedder(config);
     const speakerEmbedder = await createSpeakerEmbedder(config);
     let pool: Promise<WorkerPool> | null = null;

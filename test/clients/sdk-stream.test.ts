@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ParleyClient, ParleyError, type ServerEvent } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 
 /** Collect a session's events in the background, as an application's event loop would. */
 function collect(events: AsyncIterable<ServerEvent>): { seen: ServerEvent[]; done: Promise<unknown> } {
@@ -85,7 +86,7 @@ describe('@parley/client: stream sessions against the server', () => {
 
   test('server errors on a live session are typed events, and the session goes on', async () => {
     const session = await client.stream({ sessionId: 'sdk-err' });
-    session.send({ type: 'query', id: 'q', question: 'x'.repeat(2_001) });
+    session.send({ type: 'query', id: 'q', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) });
     const error = await session.waitFor('error');
     assert.equal(error.code, 'PARLEY_ERR_BAD_FRAME');
     assert.match(error.message, /question/);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
-import { asrBackend } from '../../server/plugins/models.js';
+import { asrBackend, phoneMoonshine } from '../../server/plugins/models.js';
 
 describe('config', () => {
   test('defaults: port 8080, ./data, loopback, single tenant, embedded queue', () => {
@@ -134,6 +135,27 @@ describe('config', () => {
     assert.deepEqual(cappedAsr.kind === 'pocketsphinx' ? cappedAsr.nameSpotting : null, { maxNames: 20 });
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_MAX_NAMES: '0' }), /PARLEY_ASR_NAME_SPOTTING_MAX_NAMES/);
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '-1' }), /PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES/);
+  });
+
+  test('PARLEY_ASR_PHONE=moonshine gives 8 kHz streams Moonshine when its model is installed', () => {
+    assert.equal(loadConfig({}).asrPhone, 'pocketsphinx');
+    assert.throws(() => loadConfig({ PARLEY_ASR_PHONE: 'whisper' }), /PARLEY_ASR_PHONE/);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-phone-'));
+    try {
+      const config = loadConfig({ PARLEY_ASR_PHONE: 'moonshine', MODELS_DIR: dir });
+      assert.equal(phoneMoonshine(config), false, 'not installed');
+      const none = asrBackend(config);
+      assert.equal(none.kind === 'pocketsphinx' ? none.narrowbandRecogniser : 'x', undefined);
+      mkdirSync(path.join(dir, 'moonshine-tiny'));
+      for (const f of ['encoder_model.onnx', 'decoder_model_merged.onnx']) writeFileSync(path.join(dir, 'moonshine-tiny', f), 'x');
+      assert.equal(phoneMoonshine(config), true);
+      const backend = asrBackend(config);
+      assert.deepEqual(backend.kind === 'pocketsphinx' ? backend.narrowbandRecogniser : null,
+        { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false });
+      assert.equal(phoneMoonshine(loadConfig({ MODELS_DIR: dir })), false, 'only when asked for');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('MODELS_DIR defaults to the models folder of the install, whatever the working directory', () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
@@ -72,4 +74,58 @@ describe('voice over WebSocket with PARLEY_ASR=moonshine', { skip: SKIP }, () =>
     assert.ok(wer < 0.3, `WER ${wer}: ${finals.map((f) => f.text).join(' | ')}`);
     c.close();
   });
+});
+
+/** PARLEY_ASR_PHONE=moonshine: pocketsphinx keeps wideband streams, Moonshine takes the 8 kHz ones. */
+describe('phone lines on Moonshine beside pocketsphinx (PARLEY_ASR_PHONE=moonshine)', { skip: SKIP }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({
+      PARLEY_ASR_PHONE: 'moonshine', MODELS_DIR: MODELS, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+    });
+    await t.app.models.inference();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('an 8 kHz μ-law stream is decoded by Moonshine (finals, no partials); a 16 kHz one by pocketsphinx (partials)', async () => {
+    const slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
+    const phone = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=phone-moon`, {},
+      { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
+    await phone.next('session.started');
+    const wide = fixtureSamples(slt);
+    const narrow = new Float32Array(Math.floor(wide.length / 2) + 9600);
+    for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
+    phone.sendAudio(encodeMulaw(narrow));
+    await phone.drained();
+    const finalsOf = (c: TestWsClient): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
+    for (let i = 0; i < 600 && finalsOf(phone).length < slt.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+    const finals = finalsOf(phone);
+    assert.equal(finals.length, slt.utterances.length, finals.map((f) => f.text).join(' | '));
+    assert.equal(phone.events.filter((e) => e.type === 'transcript.partial').length, 0, 'Moonshine makes no partials by default; pocketsphinx would');
+    const wer = wordErrorRate(slt.utterances.map((u, i) => ({ reference: u.text, hypothesis: String(finals[i]!.text) })));
+    assert.ok(wer < 0.3, `WER ${wer}: ${finals.map((f) => f.text).join(' | ')}`);
+    phone.close();
+
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const wideband = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=wide-ps&sample_rate=16000&encoding=pcm_s16le`, {},
+      { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await wideband.next('session.started');
+    await wideband.speak(fixtureSamples(awb));
+    for (let i = 0; i < 600 && finalsOf(wideband).length < awb.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(finalsOf(wideband).length >= 1);
+    assert.ok(wideband.events.some((e) => e.type === 'transcript.partial'), 'pocketsphinx still serves 16 kHz streams, with partials');
+    wideband.close();
+  });
+});
+
+test('PARLEY_ASR_PHONE=moonshine without the model installed stops the server, naming the fetch command', async () => {
+  const empty = await mkdtemp(path.join(os.tmpdir(), 'parley-no-models-'));
+  try {
+    await assert.rejects(startTestApp({ PARLEY_ASR_PHONE: 'moonshine', MODELS_DIR: empty }, false),
+      (err: Error & { code?: string }) => err.code === 'PARLEY_ERR_MODEL_MISSING' && /npm run models -- fetch moonshine-tiny/.test(err.message));
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
 });

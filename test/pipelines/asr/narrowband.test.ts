@@ -15,6 +15,8 @@ describe('narrowband recogniser settings', () => {
     assert.equal(unspotted?.kind === 'pocketsphinx' ? unspotted.nameSpotting : null, false, 'narrowbandNameSpotting false: no spotting on phone lines');
     const spotted = narrowbandAsrConfig({ kind: 'pocketsphinx', nameSpotting: { maxNames: 10 } });
     assert.deepEqual(spotted?.kind === 'pocketsphinx' ? spotted.nameSpotting : null, { maxNames: 10 });
+    const moon = { kind: 'moonshine', model: 'moonshine-tiny', modelDir: '/m/moonshine-tiny' } as const;
+    assert.deepEqual(narrowbandAsrConfig({ kind: 'pocketsphinx', narrowbandRecogniser: moon }), moon, 'a named phone-line recogniser serves 8 kHz streams');
   });
 
   test('the narrowband options load in pocketsphinx and recognise speech', async () => {
