@@ -13,8 +13,9 @@
  * and, for a fact, the source turn's words it carries in `source_text` state). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--now clock|last-turn]
- * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests).
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn]
+ * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests);
+ * `--categories LIST` only the questions of those categories (comma-separated).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
  * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
  * `--store` and stops before any question is asked (so a held-out store can be built without looking). `--options '{"factItemWeight":1}'` asks
@@ -29,6 +30,9 @@
  * name → options; the first is the reference) and prints one row per variant with paired
  * differences from the reference, then flat BM25 of the same run (no other baseline) and, where the set
  * has question kinds, any@5 / all@5 per kind: for choosing options on conversations 1–5 or a development set.
+ * `--misses FILE` (dev split only, like `--variants`) writes, per question of categories 1–4, where each gold turn ranked in
+ * Parley's answer (with `--options`, default the defaults), in flat BM25 and in flat dense, what filled the top 5, and a
+ * miss category (`bench/lib/locomo-misses.ts`), then prints the table of categories: for diagnosing misses.
  * `--now last-turn` asks every Parley system in-process as of the day after the conversation's last turn
  * (LoCoMo's chats end in 2023: asked on the machine's clock, the default `--now clock`, "last year" names
  * a year with nothing in it); the baselines ignore time either way.
@@ -46,6 +50,7 @@ import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { addresseesOf, declaredForDevelopment, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
 import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo-systems.js';
+import { runLocomoMisses } from './lib/locomo-misses.js';
 import { runLocomoVariants } from './lib/locomo-variants.js';
 
 const arg = (name: string): string | undefined => {
@@ -68,7 +73,9 @@ const nowMode = arg('now') ?? 'clock';
 if (nowMode !== 'clock' && nowMode !== 'last-turn') throw new Error(`--now is clock or last-turn, got ${JSON.stringify(nowMode)}`);
 const options = arg('options') === undefined ? null : JSON.parse(arg('options') as string) as AgenticOptions;
 const qas = readFileSync(qaFile, 'utf8').split('\n').filter(Boolean)
-  .map((l) => JSON.parse(l) as LocomoQa).filter((q) => convs.includes(q.conv_id)).slice(0, Number(arg('questions') ?? Infinity));
+  .map((l) => JSON.parse(l) as LocomoQa).filter((q) => convs.includes(q.conv_id))
+  .filter((q) => arg('categories') === undefined || (arg('categories') as string).split(',').map(Number).includes(q.category))
+  .slice(0, Number(arg('questions') ?? Infinity));
 
 const tenantOf = (conv: string): string => conv.replace(/[^A-Za-z0-9_-]/g, '_');
 const keyOf = (conv: string): string => `benchkey_${tenantOf(conv)}`;
@@ -152,7 +159,13 @@ const deps: LocomoDeps = {
 };
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;
 const variants = arg('variants');
-if (variants) {
+const misses = arg('misses');
+if (misses) {
+  if (split !== 'dev' && !(data && process.argv.includes('--dev-data') && declaredForDevelopment(path.resolve(data)))) {
+    throw new Error('--misses is for diagnosis: dev split only, or a --data set declared for development with --dev-data');
+  }
+  await runLocomoMisses(deps, qas, options ?? {}, misses);
+} else if (variants) {
   if (split !== 'dev' && !(data && process.argv.includes('--dev-data') && declaredForDevelopment(path.resolve(data)))) {
     throw new Error('--variants is for choosing options: dev split only, or a --data set declared for development with --dev-data (whose README does not call it held out)');
   }

@@ -1,6 +1,6 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
-import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
+import { asksForList, asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
@@ -129,7 +129,28 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */
   synonymsPerWord?: number;
+  /**
+   * In a question that asks for several things (`asksForList`: "What books has Ana read?"), at most this many items
+   * from one session before items of other sessions (the rest fill leftover places): each of the things was likely
+   * said on another day. Default 0 (off; `stretchCap` applies as in any question).
+   */
+  listSessionCap?: number;
+  /** With `residualWeight`: how many of round 1's best records must leave a content word open for it to be searched again; default 1. */
+  residualDocs?: number;
 }
+
+/**
+ * Defaults that depend on the text embedder (its embedding space's model name), under the caller's options: with
+ * bge-small-en-v1.5 (fp32 or int8), a far stronger dense retriever than USE-lite on conversation turns (docs/BENCHMARKS.md),
+ * dense search weighs as much as BM25 and also runs per named participant in round 1. Other embedders: none (the
+ * defaults of each option, chosen with USE-lite).
+ */
+export function embedderDefaults(model: string): AgenticOptions {
+  return /^bge-small-en-v1\.5/.test(model) ? { ...BGE_DEFAULTS } : {};
+}
+
+/** `embedderDefaults` for bge-small-en-v1.5 (chosen on LoCoMo conversations 1–5, docs/BENCHMARKS.md). */
+const BGE_DEFAULTS: AgenticOptions = {};
 
 const now = (): number => performance.now();
 
@@ -153,8 +174,10 @@ const now = (): number => performance.now();
  * answered as of it: what held then ranks as current, even if replaced since (`asOf`).
  */
 export async function answerQuestion(
-  retriever: Retriever, tenant: TenantId, input: QuestionInput, options: AgenticOptions = {},
+  retriever: Retriever, tenant: TenantId, input: QuestionInput,
+  given: AgenticOptions = {},
 ): Promise<QuestionAnswer> {
+  const options: AgenticOptions = { ...embedderDefaults(retriever.embedder.space.model), ...given };
   const t0 = now();
   const k = input.k ?? 5;
   const maxRounds = Math.min(3, Math.max(1, options.maxRounds ?? 3));
@@ -191,6 +214,7 @@ export async function answerQuestion(
   const history: Action[] = [];
   let ranking: { id: string; score: number }[] = [];
   let expansion: string[] = [];
+  let residual: string[] = [];
   let rounds = 0;
   const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
   const searchShare = options.namedSearchMatch ?? 1;
@@ -205,7 +229,7 @@ export async function answerQuestion(
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
     const started = now();
-    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms);
+    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms, residual);
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);
@@ -242,6 +266,7 @@ export async function answerQuestion(
     if (round === 1) {
       const top = await textsOf(stores.graph, tenant, ranking.slice(0, 15).map((r) => r.id), utterances);
       expansion = feedbackTerms(top, new Set([...rewritten.terms, ...rewritten.nameWords]), options.feedbackTerms ?? 5, options.feedbackDocs ?? 3);
+      if ((options.residualWeight ?? 0) > 0) residual = openTerms(top.slice(0, options.residualDocs ?? 1), rewritten.terms);
     }
   }
 
@@ -293,7 +318,10 @@ export async function answerQuestion(
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
     ...(input.now ? { now: input.now.toISOString() } : {}),
-  }, who ? { ...options, supersededFactor: options.whoSupersededFactor ?? 1 } : options);
+  }, {
+    ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),
+    ...((options.listSessionCap ?? 0) > 0 && asksForList(input.question) ? { stretchCap: options.listSessionCap, stretchTurns: Number.POSITIVE_INFINITY } : {}),
+  });
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;
   return { evidence, rounds, timings };
@@ -324,6 +352,16 @@ export function subjectSearchFactors(
     const match = Math.max(0, ...turns.filter((u) => u.speakerId === s).map(stated));
     return [s, 1 - share + share * Math.min(1, match / best) ** power] as const;
   }));
+}
+
+/**
+ * The content words of a question that none of `texts` (round 1's best records) holds, when those records hold some
+ * of them (a question answered in part: the rest is searched for again, `residualWeight`); else none.
+ */
+export function openTerms(texts: readonly string[], terms: readonly string[]): string[] {
+  if (texts.length === 0 || terms.length < 2) return [];
+  const open = terms.filter((t) => texts.every((x) => coverage(x, [t]) === 0));
+  return open.length > 0 && open.length < terms.length ? open : [];
 }
 
 /** A turn's sentences that do not end in a question mark (what it states, not what it asks). */

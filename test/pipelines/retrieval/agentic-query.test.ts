@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
-import { answerQuestion, namedSpeakerFactor, statedPart, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, embedderDefaults, namedSpeakerFactor, openTerms, statedPart, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -261,6 +261,22 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.ok(Math.abs(namedSpeakerFactor(0.6, 1, 1 / 3, 2 / 3) - 1.3) < 1e-9, 'relative to the best candidate');
     assert.equal(namedSpeakerFactor(0.6, 1, 0, 0), 1.6, 'no content match anywhere: the whole boost');
     assert.ok(Math.abs(namedSpeakerFactor(0.6, 1, 0.5, 1, 2) - 1.15) < 1e-9, 'power 2: half the best match keeps a quarter of the boost');
+  });
+
+  test('openTerms: the content words the best records leave open, only when they answer part of the question', () => {
+    const terms = ['country', 'visit', 'purchase'];
+    assert.deepEqual(openTerms(['We visited a lovely country last spring.'], terms), ['purchase']);
+    assert.deepEqual(openTerms(['We visited a lovely country.', 'I purchased a rug.'], terms), [], 'open only if every record leaves it open');
+    assert.deepEqual(openTerms(['Nothing related here.'], terms), [], 'a record holding none of it answers no part');
+    assert.deepEqual(openTerms(['I visited the country and purchased a rug.'], terms), [], 'all covered');
+    assert.deepEqual(openTerms(['We visited.'], ['visit']), [], 'one content word: no parts');
+    assert.deepEqual(openTerms([], terms), []);
+  });
+
+  test('embedderDefaults: per-embedder defaults for bge-small-en-v1.5 (fp32 and int8) only, under the caller\'s options', () => {
+    assert.deepEqual(embedderDefaults('use-lite-en-0.2'), {});
+    assert.deepEqual(embedderDefaults('text-embedding-3-small'), {});
+    assert.deepEqual(embedderDefaults('bge-small-en-v1.5'), embedderDefaults('bge-small-en-v1.5-q'));
   });
 
   test('statedPart: another person\'s questions are not matched against (they ask, they do not state)', () => {
