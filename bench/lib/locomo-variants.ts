@@ -58,7 +58,8 @@ export async function runLocomoVariants(deps: LocomoDeps, qas: LocomoQa[], varia
       const d = v === ref ? '' : ` (${pct(bootstrapDelta(of([1, 2, 3, 4], v, m), of([1, 2, 3, 4], ref, m)), true)})`;
       return `${pct(bootstrapMean(of([1, 2, 3, 4], v, m)))}${d}`;
     });
-    const c5 = `${pct(bootstrapMean(of([5], v, 'any')))}${v === ref ? '' : ` (${pct(bootstrapDelta(of([5], v, 'any'), of([5], ref, 'any')), true)})`}`;
+    const c5 = of([5], v, 'any').length === 0 ? '–'
+      : `${pct(bootstrapMean(of([5], v, 'any')))}${v === ref ? '' : ` (${pct(bootstrapDelta(of([5], v, 'any'), of([5], ref, 'any')), true)})`}`;
     console.log(`| ${v}${v === BM25 ? '' : ` \`${JSON.stringify(variants[v])}\``} | ${cells.join(' | ')} | ${c5} |`);
   }
   const kinds = [...new Set(rows.flatMap((r) => (r.kind ? [r.kind] : [])))].sort();

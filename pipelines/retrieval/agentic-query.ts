@@ -142,15 +142,18 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
 /**
  * Defaults that depend on the text embedder (its embedding space's model name), under the caller's options: with
  * bge-small-en-v1.5 (fp32 or int8), a far stronger dense retriever than USE-lite on conversation turns (docs/BENCHMARKS.md),
- * dense search weighs as much as BM25 and also runs per named participant in round 1. Other embedders: none (the
- * defaults of each option, chosen with USE-lite).
+ * dense search weighs as much as BM25 (`denseWeight` 1). Other embedders: none (the defaults of each option, chosen
+ * with USE-lite).
  */
 export function embedderDefaults(model: string): AgenticOptions {
   return /^bge-small-en-v1\.5/.test(model) ? { ...BGE_DEFAULTS } : {};
 }
 
-/** `embedderDefaults` for bge-small-en-v1.5 (chosen on LoCoMo conversations 1–5, docs/BENCHMARKS.md). */
-const BGE_DEFAULTS: AgenticOptions = {};
+/**
+ * `embedderDefaults` for bge-small-en-v1.5, chosen on LoCoMo conversations 1–5 (docs/BENCHMARKS.md): `denseWeight` 1
+ * against 0.5, 0.75 and 1.5; `speakerDenseWeight`, `residualWeight` and `listSessionCap` added nothing there and stay off.
+ */
+const BGE_DEFAULTS: AgenticOptions = { denseWeight: 1 };
 
 const now = (): number => performance.now();
 

@@ -32,7 +32,7 @@ export interface PolicyOptions {
   speakerWeight?: number;
   /** Weight of BM25 over facts and profiles (names kept); default 0.7. */
   factWeight?: number;
-  /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.5. */
+  /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.5, 1 with bge-small-en-v1.5 (`embedderDefaults`). */
   denseWeight?: number;
   /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
   timeWeight?: number;

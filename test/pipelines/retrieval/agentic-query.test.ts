@@ -277,6 +277,7 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.deepEqual(embedderDefaults('use-lite-en-0.2'), {});
     assert.deepEqual(embedderDefaults('text-embedding-3-small'), {});
     assert.deepEqual(embedderDefaults('bge-small-en-v1.5'), embedderDefaults('bge-small-en-v1.5-q'));
+    assert.equal(embedderDefaults('bge-small-en-v1.5-q').denseWeight, 1, 'a strong dense retriever weighs as much as BM25');
   });
 
   test('statedPart: another person\'s questions are not matched against (they ask, they do not state)', () => {
