@@ -66,13 +66,20 @@ export class MoonshineModel {
     }
     const options = { what: 'Moonshine model', session: { executionMode: 'sequential' } } as const;
     const encoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.encoder), options);
-    const decoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.decoder), options);
-    const { cache, vocabSize } = checkModel(dir, encoder, decoder);
-    const pieces = await llamaPieces();
-    if (pieces[START_TOKEN] !== '<s>' || pieces[EOS_TOKEN] !== '</s>') {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'llama-tokenizer-js vocabulary does not start with <unk> <s> </s>; reinstall with `npm ci`');
+    let decoder: ort.InferenceSession | undefined;
+    try {
+      decoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.decoder), options);
+      const { cache, vocabSize } = checkModel(dir, encoder, decoder);
+      const pieces = await llamaPieces();
+      if (pieces[START_TOKEN] !== '<s>' || pieces[EOS_TOKEN] !== '</s>') {
+        throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'llama-tokenizer-js vocabulary does not start with <unk> <s> </s>; reinstall with `npm ci`');
+      }
+      return new MoonshineModel(encoder, decoder, cache, vocabSize, pieces);
+    } catch (err) {
+      // A half-loaded model holds native memory until its sessions are released.
+      await Promise.allSettled([encoder.release(), decoder?.release()]);
+      throw err;
     }
-    return new MoonshineModel(encoder, decoder, cache, vocabSize, pieces);
   }
 
   /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +11,7 @@ import { ParleyError } from '../../../graph/core/errors.js';
 import { createStreamingAsr } from '../../../pipelines/asr/create-streaming-asr.js';
 import { asrText, llamaPieces, piecesToText } from '../../../pipelines/asr/llama-vocabulary.js';
 import { MOONSHINE_MAX_PIECE_SAMPLES, moonshineTokenLimit } from '../../../pipelines/asr/moonshine-asr.js';
+import { MOONSHINE_FILES, MoonshineModel } from '../../../pipelines/asr/moonshine-model.js';
 import type { AsrTurnStream, StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
@@ -200,6 +202,21 @@ describe('moonshine backend in several worker threads', { skip: SKIP }, () => {
     assert.equal(texts.length, 12);
     assert.equal(new Set(texts).size, 1, `greedy decoding is deterministic: ${JSON.stringify([...new Set(texts)])}`);
     assert.ok(wordErrorRate([{ reference: 'she reads a book every night the children played in the park', hypothesis: texts[0]! }]) < 0.3, texts[0]);
+  });
+});
+
+describe('moonshine model files that are not a Moonshine export', { skip: SKIP }, () => {
+  test('an encoder in the decoder\'s place is refused naming the folder and what is wrong', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-moonshine-bad-'));
+    try {
+      await symlink(path.join(MODEL_DIR, MOONSHINE_FILES.encoder), path.join(dir, MOONSHINE_FILES.encoder));
+      await symlink(path.join(MODEL_DIR, MOONSHINE_FILES.encoder), path.join(dir, MOONSHINE_FILES.decoder));
+      await assert.rejects(MoonshineModel.load(dir), (e: unknown) =>
+        e instanceof ParleyError && e.code === 'PARLEY_ERR_MODEL_MISSING' &&
+        e.message.includes(dir) && e.message.includes('decoder has no input_ids input'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
