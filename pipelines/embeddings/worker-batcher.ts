@@ -163,7 +163,11 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
         void worker.terminate();
         fail(new ParleyError('PARLEY_ERR_MODEL_MISSING', `${o.label} worker did not start in time`));
       }, o.startTimeoutMs);
+      let failed = false;
       const fail = (err: Error): void => {
+        // A crash can report twice ('error', then 'exit'); by the second a fresh worker may be serving.
+        if (failed) return;
+        failed = true;
         clearTimeout(timer);
         this.#worker = null; // the next call starts a fresh worker
         for (const p of this.#pending.values()) p.reject(new ParleyError('PARLEY_ERR_WORKER_CRASHED', `${o.label} worker died`, { cause: err }));

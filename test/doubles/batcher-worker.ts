@@ -1,7 +1,8 @@
 /**
  * Test double of a model worker for `WorkerBatcher` tests (no model): its handshake is what
  * `workerData.start` says; it answers `{ id, texts }` with one vector per text, `[request number,
- * index in the request, text length]`. The text `bad` makes a failed reply, `crash` ends the thread.
+ * index in the request, text length]`. The text `bad` makes a failed reply, `crash` ends the thread,
+ * `throw` throws in it (an 'error' event, then 'exit').
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -20,6 +21,7 @@ else if (start !== 'silent') {
   port.on('message', (req: BatcherWorkerRequest) => {
     served += 1;
     if (req.texts.includes('crash')) process.exit(3);
+    if (req.texts.includes('throw')) throw new Error('thrown in the worker');
     const reply: BatcherWorkerReply = req.texts.includes('bad')
       ? { id: req.id, ok: false, error: 'bad text' }
       : { id: req.id, ok: true, vectors: req.texts.map((t, i) => Float32Array.of(served, i, t.length)) };

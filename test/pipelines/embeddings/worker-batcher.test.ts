@@ -65,6 +65,18 @@ test('a crash fails the requests in flight with PARLEY_ERR_WORKER_CRASHED; the n
   }
 });
 
+test('a worker that throws reports twice (error, then exit); the second report leaves the fresh worker serving', async () => {
+  const b = batcher('ready');
+  try {
+    await assert.rejects(b.embed(['throw']), (err: unknown) => code('PARLEY_ERR_WORKER_CRASHED')(err) && /thrown in the worker/.test(String((err as Error).cause)));
+    assert.deepEqual(rows(await b.embed(['one'])), [[1, 0, 3]], 'request 1 of a new worker');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the thrower's 'exit' has arrived by now
+    assert.deepEqual(rows(await b.embed(['two'])), [[2, 0, 3]], 'request 2 of the same worker, not a third one');
+  } finally {
+    await b.close();
+  }
+});
+
 test('start-up failures: failed handshake, refused ready, time-out and preflight, each with its own error', async () => {
   const failed = batcher('failed');
   await assert.rejects(failed.start(), (err: unknown) => code('PARLEY_ERR_MODEL_MISSING')(err) && /double failed to load: no such model/.test((err as Error).message));
