@@ -149,14 +149,17 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
 
   #ensureWorker(): Promise<Worker> {
     if (this.#closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'text embedder is closed'));
-    this.#worker ??= this.#spawn();
+    if (!this.#worker) {
+      // Checked on every start until a worker runs: files fetched after a refusal are found.
+      const refused = this.#o.preflight?.();
+      if (refused) return Promise.reject(refused);
+      this.#worker = this.#spawn();
+    }
     return this.#worker;
   }
 
   #spawn(): Promise<Worker> {
     const o = this.#o;
-    const refused = o.preflight?.();
-    if (refused) return Promise.reject(refused);
     const worker = new Worker(o.url, o.workerData === undefined ? {} : { workerData: o.workerData });
     return new Promise<Worker>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -93,6 +93,19 @@ test('start-up failures: failed handshake, refused ready, time-out and preflight
   await absent.close();
 });
 
+test('a preflight refusal is not kept: once the files are there, the next start runs a worker', async () => {
+  let present = false;
+  const b = batcher('ready', { preflight: () => present ? undefined : new ParleyError('PARLEY_ERR_MODEL_MISSING', 'files missing') });
+  try {
+    await assert.rejects(b.start(), /files missing/);
+    present = true; // fetched meanwhile
+    await b.start();
+    assert.deepEqual(rows(await b.embed(['x'])), [[1, 0, 1]]);
+  } finally {
+    await b.close();
+  }
+});
+
 test('after close every call is PARLEY_ERR_SHUTTING_DOWN and no worker starts', async () => {
   const b = batcher('ready');
   await b.embed(['x']);
