@@ -61,7 +61,8 @@ export function asrBackend(config: Config): AsrBackendConfig {
 }
 
 function moonshineBackend(config: Config): MoonshineAsrConfig {
-  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode };
+  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode,
+    ...(config.moonshineNames ? {} : { knownNames: false as const }) };
 }
 
 /** Whether 8 kHz streams go to Moonshine: asked for (`PARLEY_ASR_PHONE=moonshine`) and its model is installed. */

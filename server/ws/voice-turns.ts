@@ -314,7 +314,8 @@ export class VoiceTurns {
   }
 
   /**
-   * Give the recogniser the names this session is likely to hear (`PARLEY_ASR_NAME_SPOTTING`): the first
+   * Give the recogniser the names this session is likely to hear (`PARLEY_ASR_NAME_SPOTTING`, or
+   * `PARLEY_MOONSHINE_NAMES` for streams on Moonshine): the first
    * names and aliases of the session's expected caller (pending external id) and of its speakers and
    * addressees so far, then the tenant's recently named participants (`SessionVocabulary`). Sent when the
    * audio opens, when the session's people change, and after a stored turn at most every
@@ -322,8 +323,7 @@ export class VoiceTurns {
    */
   private sendNames(): void {
     const { config, stores } = this.deps;
-    if (config.asrNameSpotting === 'false' || config.asr !== 'pocketsphinx') return;
-    if (config.asrNameSpotting === 'wideband' && this.format.sampleRate <= NARROWBAND_MAX_RATE) return;
+    if (!favoursNames(config, this.format.sampleRate)) return;
     this.namesSentAt = performance.now();
     const reading = ++this.namesRead;
     const { tenant, pendingExternalId, vocabulary } = this.session;
@@ -403,4 +403,16 @@ export class VoiceTurns {
     if (code === 'PARLEY_ERR_INTERNAL') this.session.log.error({ err }, 'audio pipeline failed to start');
     this.session.sendError(code, message);
   }
+}
+
+/**
+ * Whether a stream at `sampleRate` gets the session's names: on Moonshine (`PARLEY_ASR=moonshine`, or an 8 kHz
+ * stream under `PARLEY_ASR_PHONE=moonshine`) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
+ * `PARLEY_ASR_NAME_SPOTTING` says; never on other backends.
+ */
+export function favoursNames(config: Config, sampleRate: number): boolean {
+  const narrow = sampleRate <= NARROWBAND_MAX_RATE;
+  if (config.asr === 'moonshine' || (config.asr === 'pocketsphinx' && narrow && config.asrPhone === 'moonshine')) return config.moonshineNames;
+  if (config.asr !== 'pocketsphinx' || config.asrNameSpotting === 'false') return false;
+  return !(config.asrNameSpotting === 'wideband' && narrow);
 }
