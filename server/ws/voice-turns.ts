@@ -3,7 +3,7 @@ import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/err
 import type { Stores } from '../../graph/stores.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
-import { createAudioSession, NARROWBAND_MAX_RATE, type AudioSession } from '../../pipelines/audio/audio-session.js';
+import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
@@ -16,7 +16,7 @@ import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
-import type { Models } from '../plugins/models.js';
+import { favoursNames, type Models } from '../plugins/models.js';
 
 /** Least time between two readings of the tenant's names for the recogniser when the session's people did not change, ms. */
 export const NAMES_REFRESH_MS = 10_000;
@@ -403,16 +403,4 @@ export class VoiceTurns {
     if (code === 'PARLEY_ERR_INTERNAL') this.session.log.error({ err }, 'audio pipeline failed to start');
     this.session.sendError(code, message);
   }
-}
-
-/**
- * Whether a stream at `sampleRate` gets the session's names: on Moonshine (`PARLEY_ASR=moonshine`, or an 8 kHz
- * stream under `PARLEY_ASR_PHONE=moonshine`) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
- * `PARLEY_ASR_NAME_SPOTTING` says; never on other backends.
- */
-export function favoursNames(config: Config, sampleRate: number): boolean {
-  const narrow = sampleRate <= NARROWBAND_MAX_RATE;
-  if (config.asr === 'moonshine' || (config.asr === 'pocketsphinx' && narrow && config.asrPhone === 'moonshine')) return config.moonshineNames;
-  if (config.asr !== 'pocketsphinx' || config.asrNameSpotting === 'false') return false;
-  return !(config.asrNameSpotting === 'wideband' && narrow);
 }
