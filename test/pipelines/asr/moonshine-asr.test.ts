@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,11 +15,24 @@ import { MOONSHINE_FILES, MoonshineModel } from '../../../pipelines/asr/moonshin
 import type { AsrTurnStream, StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
+import { readWav } from '../../../pipelines/audio/wav.js';
 import { modelsDir } from '../../../pipelines/models/repo-root.js';
 
 const MODEL_DIR = path.join(modelsDir(), 'moonshine-tiny');
 const HAVE_MODEL = existsSync(path.join(MODEL_DIR, 'decoder_model_merged.onnx'));
 const SKIP = HAVE_MODEL ? false : `${MODEL_DIR} absent: run \`npm run models -- fetch moonshine-tiny\` (scripts/setup.sh does)`;
+
+/** flite `voice` saying `text`, 16 kHz mono. */
+function flite(voice: string, text: string): Float32Array {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-moonshine-names-'));
+  try {
+    execFileSync('flite', ['-voice', voice, '-t', text, '-o', path.join(dir, 'raw.wav')]);
+    execFileSync('sox', [path.join(dir, 'raw.wav'), '-r', '16000', '-c', '1', '-b', '16', path.join(dir, 'x.wav')]);
+    return readWav(path.join(dir, 'x.wav')).samples;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Stream `audio` in 100 ms chunks as a client does, yielding between chunks so background decodes finish. */
 async function stream(turn: AsrTurnStream, audio: Float32Array, pauseMs = 0): Promise<string[]> {
@@ -80,6 +93,29 @@ describe('moonshine backend', { skip: SKIP }, () => {
     }
     const wer = wordErrorRate(pairs);
     assert.ok(wer < 0.15, `WER ${wer}: ${JSON.stringify(pairs)}`);
+  });
+
+  test('known names: a capitalised word that sounds like one is rewritten as it; without names, or with knownNames false, not', async () => {
+    // flite slt: Moonshine tiny writes "My name is Ellen and Biden the Warehouse." (bench/asr-names.ts development line).
+    const audio = flite('slt', 'my name is alan and biden the warehouse');
+    const decodeWith = async (r: StreamingAsr, names?: string[]) => {
+      const turn = r.startTurn(names ? { names } : {});
+      turn.accept(audio);
+      return turn.finish();
+    };
+    const plain = await decodeWith(asr);
+    assert.doesNotMatch(plain.text, /\balan\b/, `without names: "${plain.text}"`);
+    assert.equal(plain.knownNames, undefined);
+    const named = await decodeWith(asr, ['Alan', 'Grace']);
+    assert.match(named.text, /^my name is alan\b/, `with names: "${named.text}"`);
+    assert.deepEqual(named.knownNames?.corrections.map((c) => c.to), ['alan']);
+    assert.match(named.knownNames!.heard, /[A-Z]/, 'Moonshine\'s own text, cased');
+    const off = await createStreamingAsr({ kind: 'moonshine', modelDir: MODEL_DIR, knownNames: false });
+    try {
+      assert.equal((await decodeWith(off, ['Alan'])).text, plain.text);
+    } finally {
+      await off.close();
+    }
   });
 
   test('a turn longer than one piece is cut and transcribed whole', async () => {
