@@ -139,7 +139,9 @@ export class EmbeddedExtractor implements Extractor {
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
       for (const f of sentenceFacts) {
-        const told = planObject && by !== null && theirs ? { ...planObject, reportedBy: by } : planObject;
+        // An act by someone else on no thing of their own ("my parents painted the fence") may settle a plan told about
+        // them or one of the speaker's: it carries who did it apart (`doneBy`).
+        const told = planObject && by !== null ? { ...planObject, ...(theirs ? { reportedBy: by } : { doneBy: by }) } : planObject;
         const read = told && toldDone ? { ...told, actionNamed: true } : told;
         const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
         const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };

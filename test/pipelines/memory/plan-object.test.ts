@@ -220,6 +220,19 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
       { op: 'ADD' }, 'the sister\'s plan is not the speaker\'s');
     assert.deepEqual(await d.decide({ fact: done(theirs("Tom's sister sold her car", 'My sister sold her car.', 'sister')), candidates: [{ fact: car, score: 0.7 }],
       retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_car' });
+    // An act by others on no thing of their own (`doneBy`): it settles a plan told about them, or one of the speaker's.
+    const fence = fact({ id: 'f_fence', content: "Tom's parents are going to paint the fence", kind: 'statement',
+      planObject: { ...read('My parents are going to paint the fence.')!, reportedBy: 'parent' } });
+    const byParents = done({ ...said("Tom's parents painted the fence", 'My parents painted the fence.'),
+      planObject: { ...read('My parents painted the fence.')!, doneBy: 'parent' } });
+    assert.deepEqual(await d.decide({ fact: byParents, candidates: [{ fact: fence, score: 0.7 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_fence' });
+    const own = fact({ id: 'f_own', content: 'Tom is going to paint the fence', kind: 'plan', planObject: read("I'm going to paint the fence.") });
+    assert.deepEqual(await d.decide({ fact: byParents, candidates: [{ fact: own, score: 0.7 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_own' },
+      'the parents may have painted it for the speaker');
+    const sisters = fact({ id: 'f_sis', content: "Tom's sister is going to paint the fence", kind: 'statement',
+      planObject: { ...read('My sister is going to paint the fence.')!, reportedBy: 'sister' } });
+    assert.deepEqual(await d.decide({ fact: byParents, candidates: [{ fact: sisters, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' },
+      "the parents' act is not the sister's plan");
   });
 
   test('a habit or a resolution said with "should" is closed by no single act; a "should" with a thing of its own is', async () => {
