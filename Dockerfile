@@ -47,6 +47,8 @@ EXPOSE 8080
 VOLUME ["/data", "/models"]
 # Models: mount them at /models, or fetch into it once, e.g.
 #   docker run --rm -v parley-models:/models parley node dist/scripts/models.js fetch <name>
+# (the bge-small-en-v1.5 models come from Maven Central, and this image has no mvn: add
+#  -e PARLEY_MAVEN_REPOSITORY=https://repo1.maven.org/maven2)
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=4 \
   CMD node -e "const k=(process.env.PARLEY_API_KEYS||'').split(',')[0].split(':')[0];fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz',{headers:k?{authorization:'Bearer '+k}:{}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["/usr/bin/tini", "--"]

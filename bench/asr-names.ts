@@ -25,6 +25,14 @@
  * `--moonshine`: the held-out lines on Moonshine tiny / base (no name favouring: it has no vocabulary hook)
  * against pocketsphinx without and with spotting at the shipped defaults, same run (with `--phone` too).
  *
+ * `--moonshine-match`: Moonshine with the tenant's names favoured after decoding (pipelines/asr/known-names.ts).
+ * The development lines are decoded once with names; every setting of the matcher (phone distance, evidence,
+ * other first names kept) re-runs offline on Moonshine's own text (`AsrFinal.knownNames.heard`), scored
+ * against that text without the hook. The held-out lines, the names cmudict lacks, and real speech and the
+ * fixtures are then decoded once each with the chosen setting, the baseline being the same decodes' text
+ * without the hook (decoding is deterministic, and the hook only rewrites the text). `--model=moonshine-base`
+ * for the larger model; with `--phone` too.
+ *
  * `--phone`: the same lines as a phone call hears them (300–3400 Hz, 8 kHz G.711 μ-law, decoded by Parley's
  * stream decoder back to 16 kHz), on the narrowband recogniser an 8 kHz stream gets (NARROWBAND_OPTIONS),
  * with and without spotting at the shipped defaults: nothing is chosen, so every set is reported (the
@@ -40,6 +48,8 @@ import { NAME_SPOTTING_DEFAULTS, TOLERANCE_FRAMES } from '../pipelines/asr/pocke
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
 import type { AsrFinal, PocketsphinxAsrConfig, StreamingAsr } from '../pipelines/asr/streaming-asr.js';
 import { MoonshineAsr } from '../pipelines/asr/moonshine-asr.js';
+import { favourKnownNames, KNOWN_NAME_DEFAULTS, type KnownNameOptions, type NameEvidence } from '../pipelines/asr/known-names.js';
+import { asrText } from '../pipelines/asr/llama-vocabulary.js';
 import { normaliseForWer, wordErrors } from '../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../pipelines/audio/fixtures.js';
 import { readWav } from '../pipelines/audio/wav.js';
@@ -209,6 +219,10 @@ async function main(): Promise<void> {
       await letterToSound(dir);
       return;
     }
+    if (process.argv.includes('--moonshine-match')) {
+      await moonshineMatch(dir);
+      return;
+    }
     if (process.argv.includes('--moonshine')) {
       await moonshineNames(dir);
       return;
@@ -305,7 +319,7 @@ async function moonshineNames(dir: string): Promise<void> {
     [`pocketsphinx + name spotting ${show(NAME_SPOTTING_DEFAULTS)} (baseline)`, () => recogniser(NAME_SPOTTING_DEFAULTS)],
     ...['moonshine-tiny', 'moonshine-base'].map((m): [string, () => Promise<StreamingAsr | null>] => [m, async () => {
       const d = path.join(modelsDir(), m);
-      return existsSync(path.join(d, 'decoder_model_merged.onnx')) ? MoonshineAsr.load({ kind: 'moonshine', modelDir: d }) : null;
+      return existsSync(path.join(d, 'decoder_model_merged.onnx')) ? MoonshineAsr.load({ kind: 'moonshine', modelDir: d, knownNames: false }) : null;
     }]),
   ];
   console.log(`held-out lines${PHONE ? ' through the phone line (pocketsphinx: narrowband settings)' : ''}: ${clips.length} spoken lines, tenant list of 10 names per line, same run`);
@@ -411,6 +425,115 @@ async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr,
     refusedByGate(on);
     console.log(`  extra CPU of spotting per clip: ${extraCpu(off, on)}`);
   }
+}
+
+
+/** `--moonshine-match`: see the file's comment. */
+async function moonshineMatch(dir: string): Promise<void> {
+  const model = arg('model') ?? 'moonshine-tiny';
+  const modelDir = path.join(modelsDir(), model);
+  if (!existsSync(path.join(modelDir, 'decoder_model_merged.onnx'))) throw new Error(`${model} is not fetched: npm run models -- fetch ${model}`);
+  const load = (knownNames: KnownNameOptions): Promise<MoonshineAsr> => MoonshineAsr.load({ kind: 'moonshine', modelDir, knownNames });
+  const heard = (d: Decoded): string => d.final.knownNames?.heard ?? d.final.text;
+  const matchText = (d: Decoded, o: KnownNameOptions): string => favourKnownNames(heard(d), d.clip.names, pronunciations, o).text;
+  const row = (label: string, s: Score, extra = ''): void => console.log(`| ${label} | ${sum(s.nameHit)}/${s.nameHit.length} | ${f1(precision(s))} / ${f1(recall(s))} % | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} (${f1(wer(s))} %) |${extra}`);
+  console.log(`${model}${PHONE ? ', phone line (300–3400 Hz, 8 kHz μ-law)' : ', 16 kHz'}; tenant list of 10 names per line`);
+
+  const devClips = await onPhone(scripted(dir, [...firstDev, ...seen], 1000));
+  const devAsr = await load(KNOWN_NAME_DEFAULTS);
+  const dev = await decode(devAsr, devClips, true);
+  await devAsr.close();
+  console.log(`\ndevelopment lines (naming-set dev + seen): ${devClips.length} spoken lines (${devClips.filter((c) => c.expect).length} with a name), one decode, settings applied offline`);
+  console.log('| setting | names heard | naming P / R | false names | word errors (WER) | rewrites (wrong ones) |');
+  console.log('|---|---|---|---|---|---|');
+  if (process.argv.includes('--verbose')) for (const d of dev) console.log(`  ${d.clip.expect ?? '-'} [${d.clip.names.join(' ')}] "${d.clip.text}" heard "${heard(d)}"`);
+  const base = score(dev.map((d) => ({ ...d, text: asrText(heard(d)) })));
+  row('off: Moonshine\'s text (baseline)', base, ' |');
+  let best: { o: KnownNameOptions; key: number[] } | null = null;
+  for (const maxPhoneDistance of [0.2, 0.25, 0.3, 0.34, 0.4, 0.45, 0.5]) {
+    for (const evidence of ['context', 'cased', 'cased-or-context'] as NameEvidence[]) {
+      for (const keepOtherNames of [true, false]) {
+        const o: KnownNameOptions = { maxPhoneDistance, evidence, keepOtherNames, maxWords: 2 };
+        const s = score(dev.map((d) => ({ ...d, text: matchText(d, o) })));
+        const rewrites = dev.flatMap((d) => favourKnownNames(heard(d), d.clip.names, pronunciations, o).corrections.map((c) => ({ c, d })));
+        const wrong = rewrites.filter(({ c, d }) => c.to !== d.clip.expect || !(d.clip.text ?? '').split(' ').includes(c.to)).length;
+        const wrongList = rewrites.filter(({ c, d }) => c.to !== d.clip.expect || !(d.clip.text ?? '').split(' ').includes(c.to)).map(({ c }) => `${c.from}→${c.to}`);
+        row(`distance ≤ ${maxPhoneDistance}, ${evidence}${keepOtherNames ? '' : ', other names rewritten'}`, s, ` ${rewrites.length} (${wrong}${wrong ? `: ${wrongList.join(', ')}` : ''}) |`);
+        // Most names heard net of false names and wrong namings, then fewer word errors; ties keep the earlier (stricter) setting.
+        const key = [sum(s.nameHit) - sum(s.falseNames) - sum(s.fp), -sum(s.errors)];
+        if (!best || key[0]! > best.key[0]! || (key[0] === best.key[0] && key[1]! > best.key[1]!)) best = { o, key };
+      }
+    }
+  }
+  if (!best) return;
+  console.log(`chosen: ${show(best.o)} (shipped KNOWN_NAME_DEFAULTS ${show(KNOWN_NAME_DEFAULTS)})`);
+  if (process.argv.includes('--dev-only')) return;
+
+  const chosen = process.argv.includes('--report-only') ? KNOWN_NAME_DEFAULTS : best.o;
+  const asr = await load(chosen);
+  const pool = [...new Set([...POOL, ...UNKNOWN])].sort();
+  const sets: [string, Clip[]][] = [
+    ['held-out lines (naming-set heldOut)', await onPhone(scripted(dir, heldOutLines, 5000))],
+    ['names cmudict lacks (naming-set unknownNames; tenant lists drawn from all names)', await onPhone(scripted(dir, unknownNames, 7000, pool))],
+  ];
+  console.log(`\nreported with ${show(chosen)}; baseline: the same decode's text without the hook`);
+  for (const [label, clips] of sets) {
+    const on = await decode(asr, clips, true);
+    const so = score(on.map((d) => ({ ...d, text: asrText(heard(d)) })));
+    const sn = score(on.map((d) => ({ ...d, text: d.final.text })));
+    console.log(`\n${label}: ${clips.length} spoken lines (${so.nameHit.length} with a name), same run`);
+    console.log('| recogniser | names heard [95 % CI] | naming P / R | false names | word errors (WER) | CPU ms/s |');
+    console.log('|---|---|---|---|---|---|');
+    for (const [name, s] of [[`${model} without the hook (baseline)`, so], [`${model} + known names`, sn]] as const) {
+      console.log(`| ${name} | ${sum(s.nameHit)}/${s.nameHit.length}, ${pct(bootstrapMean(s.nameHit))} | ${f1(precision(s))} / ${f1(recall(s))} % | ${sum(s.falseNames)} | ${sum(s.errors)}/${sum(s.words)} (${f1(wer(s))} %) | ${(sn.cpuMs / sn.audioS).toFixed(0)} |`);
+    }
+    const tpOf = (s: Score): number[] => s.tp.map((x, i) => x - s.fp[i]!);
+    const de = bootstrapDelta(sn.errors, so.errors);
+    console.log(`paired (with − without): names heard ${pct(bootstrapDelta(sn.nameHit, so.nameHit), true)}; naming tp − fp per line ` +
+      `${pct(bootstrapDelta(tpOf(sn), tpOf(so)), true)}; word errors per line ${de.mean.toFixed(3)} [${de.lo.toFixed(3)}, ${de.hi.toFixed(3)}]`);
+    let falseRewrites = 0;
+    let nameless = 0;
+    for (const d of on) {
+      const said = new Set((d.clip.text ?? '').split(' '));
+      if (!d.clip.expect) nameless += 1;
+      for (const c of d.final.knownNames?.corrections ?? []) {
+        const right = said.has(c.to);
+        if (!right) falseRewrites += 1;
+        console.log(`  ${right ? 'rewrote' : 'FALSE rewrite'} "${c.from}" → "${c.to}" (distance ${c.distance.toFixed(2)}) in ${d.clip.name}; heard "${heard(d)}"`);
+      }
+    }
+    console.log(`false rewrites (a name written that the line does not say): ${falseRewrites}; lines without a name: ${nameless}`);
+  }
+  await otherMoonshine(asr, heard);
+  await asr.close();
+}
+
+/** Real speech and fixtures through the hook with 10 tenant names none of them says: every rewrite is a false one. */
+async function otherMoonshine(asr: MoonshineAsr, heard: (d: Decoded) => string): Promise<void> {
+  const names = POOL.filter((_, i) => i % Math.max(1, Math.floor(POOL.length / 10)) === 0).slice(0, 10);
+  const data = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech');
+  const clips: Clip[] = [];
+  const sbFile = path.join(data, 'speechbrain', 'transcripts.jsonl');
+  if (existsSync(sbFile)) {
+    for (const line of readFileSync(sbFile, 'utf8').split('\n').filter(Boolean)) {
+      const row = JSON.parse(line) as { file: string; text: string };
+      clips.push({ text: row.text, expect: null, names, samples: readWav(path.join(data, 'speechbrain', row.file)).samples, name: row.file });
+    }
+  }
+  const libri = path.join(data, 'librispeech-test-other-10');
+  if (existsSync(libri)) {
+    for (const spk of readdirSync(libri).filter((d) => /^\d+$/.test(d)).sort()) {
+      for (const f of readdirSync(path.join(libri, spk)).filter((x) => x.endsWith('.wav')).sort().slice(0, Number(arg('libri') ?? 2))) {
+        clips.push({ text: null, expect: null, names, samples: readWav(path.join(libri, spk, f)).samples, name: f });
+      }
+    }
+  }
+  clips.push(...loadAudioFixtures().map((f) => ({ text: f.utterances.map((u) => u.text).join(' '), expect: null, names, samples: fixtureSamples(f), name: f.file })));
+  const on = await decode(asr, await onPhone(clips), true);
+  const words = on.reduce((n, d) => n + normaliseForWer(d.final.text).length, 0);
+  const rewrites = on.flatMap((d) => (d.final.knownNames?.corrections ?? []).map((c) => `"${c.from}" → "${c.to}" in ${d.clip.name} (heard "${heard(d)}")`));
+  console.log(`\nreal speech (SpeechBrain, LibriSpeech test-other) and flite fixtures: ${clips.length} clips, ${words} words, tenant names ${names.join(', ')}: ${rewrites.length} rewrites (all false)`);
+  for (const r of rewrites) console.log(`  ${r}`);
 }
 
 await main();

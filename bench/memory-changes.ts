@@ -13,8 +13,10 @@
  * must close nothing; held out for the WordNet matching), bench/data/closures-5.jsonl (28 pairs, ids 501 on:
  * first-person obligations; held out for them) and bench/data/closures-6.jsonl (40 pairs, ids 601 on: decisions,
  * plans and outcomes told about someone else, maxims said with "should", farewells said as "let's" and "I have to
- * go", and look-alikes that must stay plans; held out for those rules). The two statements of a pair are a month apart in two
- * sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
+ * go", and look-alikes that must stay plans; held out for those rules) and bench/data/closures-7.jsonl (50 pairs, ids 701 on:
+ * outcomes worded apart from the plan (owner against receiver, two objects, particles), plans, choices and acts of
+ * coordinated people ("Mum and Dad…"), and look-alikes for another person or thing; held out for those rules).
+ * The two statements of a pair are a month apart in two sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
  * tenant of its own; the decision taken on the first statement's facts is read back from the store:

@@ -105,6 +105,21 @@ export interface PlanObject {
    * be for the speaker ("our landlord fixed the heating").
    */
   reportedBy?: string;
+  /**
+   * Outcomes told about someone else that may be for the speaker ("our landlord fixed the heating", "my
+   * parents painted the fence"): who did it, lower-case, singular. Such an outcome settles a plan told
+   * about the same person (`reportedBy`) or one of the speaker's own.
+   */
+  doneBy?: string;
+  /**
+   * The people the action is for or whose the thing is: owners ("my sister's drill" -> sister),
+   * receivers ("to my sister", "write my grandmother a letter") and objects that are people ("pick
+   * up my brother"), lower-case, singular. A plan and an outcome that both name people settle each
+   * other only when they share one. Absent: none named.
+   */
+  people?: string[];
+  /** The verb with its particle ("gave the drill back" -> `give_back`), for WordNet's phrasal verbs. Absent: none. */
+  phrasal?: string;
 }
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */

@@ -81,6 +81,13 @@ export interface Config {
    */
   moonshinePauseDecode: boolean;
   /**
+   * `PARLEY_MOONSHINE_NAMES`: streams on Moonshine (`PARLEY_ASR=moonshine`, or 8 kHz streams under
+   * `PARLEY_ASR_PHONE=moonshine`) get the session's names as pocketsphinx's name spotting does, and a heard
+   * word that sounds like one of them is rewritten as it where Moonshine capitalised it or the sentence names
+   * or addresses someone there (`MoonshineAsrConfig.knownNames`). `true` / `false`; default `false`.
+   */
+  moonshineNames: boolean;
+  /**
    * `PARLEY_POCKETSPHINX_OPTIONS`: pocketsphinx decoder options as on its command line, e.g.
    * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
    */
@@ -432,6 +439,7 @@ export function loadConfig(env: Env = process.env): Config {
     moonshineModel: r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny'),
     moonshinePartialMs: r.int('PARLEY_MOONSHINE_PARTIAL_MS', 0, 0, 60_000),
     moonshinePauseDecode: r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['true', 'false'] as const, 'false') === 'true',
+    moonshineNames: r.oneOf('PARLEY_MOONSHINE_NAMES', ['true', 'false'] as const, 'false') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
     asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),

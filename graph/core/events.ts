@@ -16,7 +16,7 @@ export interface MemoryItem {
   id: string;
   layer: MemoryLayer;
   text: string;
-  speaker: ParticipantRefJson | null;
+  speaker: ParticipantRefJson;
   addressees: ParticipantRefJson[];
   /** Source utterance ids (a turn: its own id). */
   refer_ids: string[];

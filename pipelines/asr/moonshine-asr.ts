@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { modelsDir } from '../models/repo-root.js';
+import { favourKnownNames, KNOWN_NAME_DEFAULTS, type KnownNameOptions } from './known-names.js';
 import { asrText } from './llama-vocabulary.js';
+import { pronunciations } from '../speaker/phonetic.js';
 import { MOONSHINE_MIN_SAMPLES, MoonshineModel, type MoonshineResult } from './moonshine-model.js';
-import type { AsrFinal, AsrTurnStream, MoonshineAsrConfig, StreamingAsr } from './streaming-asr.js';
+import type { AsrFinal, AsrTurnOptions, AsrTurnStream, MoonshineAsrConfig, StreamingAsr } from './streaming-asr.js';
 
 const RATE = 16000;
 /** Token limit per second of audio (moonshine-js's bound on greedy decoding, which stops runaway repeats). */
@@ -27,13 +29,15 @@ export const MOONSHINE_DEFAULT_MODEL = 'moonshine-tiny';
  * Moonshine (Useful Sensors) encoder-decoder recogniser on onnxruntime-node. A turn's audio is buffered and
  * decoded whole when it ends (pieces of at most 25 s, decoded as soon as they are complete); with
  * `partialIntervalMs` the audio so far is re-decoded in the background at most that often, and `accept` /
- * `flush` return the newest finished partial. Moonshine has no vocabulary hook: turn `names` are ignored.
+ * `flush` return the newest finished partial. Moonshine has no vocabulary hook: turn `names` are favoured
+ * after decoding, in the final's text only (`favourKnownNames`, unless `knownNames` is false).
  */
 export class MoonshineAsr implements StreamingAsr {
   readonly name = 'moonshine';
   readonly producesPartials: boolean;
 
-  private constructor(private readonly model: MoonshineModel, private readonly partialIntervalSamples: number, private readonly pauseDecode: boolean) {
+  private constructor(private readonly model: MoonshineModel, private readonly partialIntervalSamples: number, private readonly pauseDecode: boolean,
+    private readonly knownNames: KnownNameOptions | false) {
     this.producesPartials = partialIntervalSamples > 0;
   }
 
@@ -48,11 +52,13 @@ export class MoonshineAsr implements StreamingAsr {
       'on a machine that can reach registry.npmjs.org, or set MODELS_DIR';
     const interval = config.partialIntervalMs ?? 0;
     if (!Number.isFinite(interval) || interval < 0) throw new RangeError(`partialIntervalMs must be 0 or more, got ${interval}`);
-    return new MoonshineAsr(await MoonshineModel.load(dir, hint), Math.round((interval * RATE) / 1000), config.pauseDecode ?? false);
+    return new MoonshineAsr(await MoonshineModel.load(dir, hint), Math.round((interval * RATE) / 1000), config.pauseDecode ?? false,
+      config.knownNames === false ? false : { ...KNOWN_NAME_DEFAULTS, ...config.knownNames });
   }
 
-  startTurn(): AsrTurnStream {
-    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode);
+  startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
+    const names = this.knownNames && options.names?.length ? { names: options.names, options: this.knownNames } : undefined;
+    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode, names);
   }
 
   async close(): Promise<void> {
@@ -80,7 +86,8 @@ class MoonshineTurn implements AsrTurnStream {
   /** Without partials: the decode started at the latest pause, and how many buffered samples it covers. */
   private atPause: { samples: number; result: Promise<MoonshineResult> } | undefined;
 
-  constructor(private readonly model: MoonshineModel, private readonly interval: number, private readonly pauseDecode: boolean) {}
+  constructor(private readonly model: MoonshineModel, private readonly interval: number, private readonly pauseDecode: boolean,
+    private readonly names: { names: readonly string[]; options: KnownNameOptions } | undefined) {}
 
   accept(samples: Float32Array): string | undefined {
     if (this.done || samples.length === 0) return undefined;
@@ -125,10 +132,15 @@ class MoonshineTurn implements AsrTurnStream {
     // A remainder under 100 ms after a cut is silence or a word's tail; a short turn of its own is padded.
     if (rest.length >= MOONSHINE_MIN_SAMPLES || (this.pieces.length === 0 && rest.length > 0)) this.pieces.push(this.decode(rest));
     const results = await Promise.all(this.pieces);
-    const text = asrText(results.map((r) => r.text).join(' '));
+    const heard = results.map((r) => r.text).join(' ');
     const tokens = results.reduce((n, r) => n + r.tokens.length + (r.cut ? 0 : 1), 0);
     const logProb = results.reduce((s, r) => s + r.logProb, 0);
-    return { text, confidence: text === '' || tokens === 0 ? 0 : Math.exp(logProb / tokens) };
+    const matched = this.names ? favourKnownNames(heard, this.names.names, pronunciations, this.names.options) : undefined;
+    const text = matched?.text ?? asrText(heard);
+    return {
+      text, confidence: text === '' || tokens === 0 ? 0 : Math.exp(logProb / tokens),
+      ...(matched ? { knownNames: { heard, corrections: matched.corrections } } : {}),
+    };
   }
 
   abort(): void {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
 import { ParleyError } from '../../graph/core/errors.js';
+import { openOnnxSession } from '../models/onnx-session.js';
 import { llamaPieces, piecesToText } from './llama-vocabulary.js';
 
 /** The two files of a Moonshine ONNX export (names as the `models` command installs them). */
@@ -63,21 +64,22 @@ export class MoonshineModel {
     if (missing.length > 0) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `Moonshine model files missing in ${dir} (${missing.join(', ')})${fetchHint}`);
     }
-    const options: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };
-    let encoder: ort.InferenceSession;
-    let decoder: ort.InferenceSession;
+    const options = { what: 'Moonshine model', session: { executionMode: 'sequential' } } as const;
+    const encoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.encoder), options);
+    let decoder: ort.InferenceSession | undefined;
     try {
-      encoder = await ort.InferenceSession.create(path.join(dir, MOONSHINE_FILES.encoder), options);
-      decoder = await ort.InferenceSession.create(path.join(dir, MOONSHINE_FILES.decoder), options);
+      decoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.decoder), options);
+      const { cache, vocabSize } = checkModel(dir, encoder, decoder);
+      const pieces = await llamaPieces();
+      if (pieces[START_TOKEN] !== '<s>' || pieces[EOS_TOKEN] !== '</s>') {
+        throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'llama-tokenizer-js vocabulary does not start with <unk> <s> </s>; reinstall with `npm ci`');
+      }
+      return new MoonshineModel(encoder, decoder, cache, vocabSize, pieces);
     } catch (err) {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `cannot load the Moonshine model in ${dir}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      // A half-loaded model holds native memory until its sessions are released.
+      await Promise.allSettled([encoder.release(), decoder?.release()]);
+      throw err;
     }
-    const { cache, vocabSize } = checkModel(dir, encoder, decoder);
-    const pieces = await llamaPieces();
-    if (pieces[START_TOKEN] !== '<s>' || pieces[EOS_TOKEN] !== '</s>') {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'llama-tokenizer-js vocabulary does not start with <unk> <s> </s>; reinstall with `npm ci`');
-    }
-    return new MoonshineModel(encoder, decoder, cache, vocabSize, pieces);
   }
 
   /**

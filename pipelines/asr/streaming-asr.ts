@@ -1,4 +1,5 @@
 import type { NameCorrection, SpottedName, TimedWord } from './name-spotting.js';
+import type { KnownNameOptions } from './known-names.js';
 import type { NameSpottingOptions } from './pocketsphinx-name-spotter.js';
 
 /**
@@ -18,6 +19,11 @@ export interface AsrFinal {
    * detected, and what it changed (`text` is already corrected). For benches and diagnostics.
    */
   nameSpotting?: { firstPass: TimedWord[]; spotted: SpottedName[]; corrections: NameCorrection[] };
+  /**
+   * Moonshine turns given names (`MoonshineAsrConfig.knownNames`): the recogniser's own text (cased and
+   * punctuated) and the known names written over it (`text` is already corrected). For benches and diagnostics.
+   */
+  knownNames?: { heard: string; corrections: NameCorrection[] };
 }
 
 /** One turn of streaming recognition. Calls must not overlap; after `finish` or `abort` the stream is spent. */
@@ -43,7 +49,8 @@ export interface AsrTurnStream {
 export interface AsrTurnOptions {
   /**
    * Names the tenant knows (participants' names and aliases, any case). Backends that can favour them
-   * do (pocketsphinx: a name-spotting pass, see `PocketsphinxAsrConfig.nameSpotting`); others ignore them.
+   * do (pocketsphinx: a name-spotting pass, see `PocketsphinxAsrConfig.nameSpotting`; Moonshine: a phonetic
+   * match of its text, see `MoonshineAsrConfig.knownNames`); others ignore them.
    */
   names?: readonly string[];
 }
@@ -149,6 +156,12 @@ export interface MoonshineAsrConfig {
    * the turn ends), else the whole turn is decoded again. Default false.
    */
   pauseDecode?: boolean;
+  /**
+   * Turns given names: heard words that sound like one of them are rewritten as it where the recogniser
+   * capitalised them or the sentence names or addresses someone there (`favourKnownNames`). `false` never
+   * does. Default on with `KNOWN_NAME_DEFAULTS`.
+   */
+  knownNames?: KnownNameOptions | false;
 }
 
 /** Backend selection; plain data so it can be sent to worker threads. */

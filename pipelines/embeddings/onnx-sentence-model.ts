@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import { ParleyError } from '../../graph/core/errors.js';
+import { openOnnxSession } from '../models/onnx-session.js';
 import { l2normalise } from './text-embedder.js';
 
 /** How a BERT-style encoder's token states become one sentence vector. */
@@ -69,16 +70,9 @@ export class OnnxSentenceModel {
     }
     const sepId = tokenizer.token_to_id('[SEP]');
     if (sepId === undefined) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `tokenizer at ${o.tokenizerPath} has no [SEP] token: not a BERT-family tokenizer`);
-    let session: ort.InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(o.modelPath, {
-        intraOpNumThreads: o.intraOpNumThreads ?? 1,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-      });
-    } catch (err) {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `text model at ${o.modelPath} cannot be loaded (${(err as Error).message.split('\n')[0]})`, { cause: err });
-    }
+    const session = await openOnnxSession(o.modelPath, {
+      what: 'text model', intraOpNumThreads: o.intraOpNumThreads, session: { graphOptimizationLevel: 'all' },
+    });
     const missing = ['input_ids', 'attention_mask'].filter((n) => !session.inputNames.includes(n));
     if (missing.length > 0) {
       await session.release();

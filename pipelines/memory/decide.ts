@@ -85,7 +85,12 @@ function sameTopic(outcome: string, open: string, people: string[] = []): boolea
 function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefined): boolean {
   const how = outcome.settles;
   // What the speaker's sister or neighbours did settles only what was told about them, and the other way round.
-  if (outcome.planObject && open.planObject && (outcome.planObject.reportedBy ?? null) !== (open.planObject.reportedBy ?? null)) return false;
+  // An act by others that may be for the speaker (`doneBy`) settles the speaker's own plan or one told about the same people.
+  if (outcome.planObject && open.planObject) {
+    const by = outcome.planObject.reportedBy ?? outcome.planObject.doneBy ?? null;
+    const about = open.planObject.reportedBy ?? null;
+    if (by !== about && !(outcome.planObject.doneBy !== undefined && about === null)) return false;
+  }
   if (how && outcome.planObject && open.planObject) {
     if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
     const named = cancelsByObject(outcome.planObject, open.planObject);

@@ -12,9 +12,12 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`: raise it when the rules change
  * what they extract, so facts of different rule sets can be told apart. 3: plans said with "we", obligations,
  * plan objects matched by WordNet. 4: farewells and leave-takings are no plans, plans and choices told about
- * someone else carry `reportedBy`, maxims said with "should" stay open.
+ * someone else carry `reportedBy`, maxims said with "should" stay open. 5: plan objects name the people an action
+ * is for or whose the thing is apart from what it is about ("my sister's drill", "to my sister"), read two objects
+ * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
+ * and a participant's possessive ("Lena's parents…") are told about someone else.
  */
-export const EMBEDDED_RULES_VERSION = 4;
+export const EMBEDDED_RULES_VERSION = 5;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -131,12 +134,14 @@ export class EmbeddedExtractor implements Extractor {
       // Told about someone else and theirs alone: a plan ("my sister is going to move to Lyon"), a choice ("our neighbours
       // decided on a dog"), an act on a thing of their own ("my dad fixed his gate"). "Our landlord fixed the heating" may
       // be what the speaker needed done: it stays an outcome for the speaker's plans.
-      const by = planObject && !reported ? reportedSubject(this.#nlp, text) : null;
+      const by = planObject ? reportedSubject(this.#nlp, text) : null;
       const theirs = by !== null && (outcome === null || outcome === 'decided' || /\b(?:his|her|hers|their|theirs)\b/i.test(text));
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
       for (const f of sentenceFacts) {
-        const told = planObject && by !== null && theirs ? { ...planObject, reportedBy: by } : planObject;
+        // An act by someone else on no thing of their own ("my parents painted the fence") may settle a plan told about
+        // them or one of the speaker's: it carries who did it apart (`doneBy`).
+        const told = planObject && by !== null ? { ...planObject, ...(theirs ? { reportedBy: by } : { doneBy: by }) } : planObject;
         const read = told && toldDone ? { ...told, actionNamed: true } : told;
         const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
         const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };

@@ -43,6 +43,8 @@ const THIRD_TO_FIRST: Record<string, string> = { is: 'am', has: 'have', does: 'd
 export function reportedAsFirstPerson(
   nlp: WinkMethods, sentence: string, names: Record<string, string | null>, speakerId: string,
 ): { subjectId: string; text: string } | null {
+  const owned = ownedByParticipant(nlp, sentence, names, speakerId);
+  if (owned) return owned;
   const m = sentence.match(/^([A-Z][a-z'-]+)\s+(\S+)(.*)$/s);
   // "Ben is my manager" is about the speaker, not a report on Ben.
   if (!m?.[1] || !m[2] || /\b(?:I|my|me|mine|myself)\b/i.test(m[3] ?? '')) return null;
@@ -56,6 +58,23 @@ export function reportedAsFirstPerson(
   if (pos !== 'VERB' && pos !== 'AUX') return null;
   const verb = THIRD_TO_FIRST[word] ?? (word.endsWith('s') && lemma !== word ? lemma : m[2]);
   return { subjectId: entry[0], text: `I ${verb}${m[3] ?? ''}` };
+}
+
+/**
+ * "Lena's parents bought a caravan", "Lena's parking permit application was approved" (a participant's
+ * possessive opening the subject, then its noun): the participant's "My parents bought a caravan", so
+ * that it is read as told about them; null otherwise ("Lena's going to…" is "Lena is", left to the rule above).
+ */
+function ownedByParticipant(nlp: WinkMethods, sentence: string, names: Record<string, string | null>, speakerId: string): { subjectId: string; text: string } | null {
+  const m = sentence.match(/^([A-Z][a-z-]+)['’]s\s+(.+)$/s);
+  if (!m?.[1] || !m[2] || /\b(?:I|my|me|mine|myself)\b/i.test(m[2])) return null;
+  const entry = Object.entries(names).find(([id, n]) => id !== speakerId && n !== null && n.split(' ')[0] === m[1]);
+  if (!entry) return null;
+  const pos = nlp.readDoc(m[2]).tokens().out(nlp.its.pos);
+  // A noun, or adjectives then a noun ("Lena's new job"); "Lena's happy" is "Lena is happy".
+  const k = pos.findIndex((p) => p !== 'ADJ');
+  if (k < 0 || (pos[k] !== 'NOUN' && pos[k] !== 'PROPN')) return null;
+  return { subjectId: entry[0], text: `My ${m[2]}` };
 }
 
 const SUBJECT_START = new Set(['NUM', 'DET', 'PROPN', 'NOUN']);
@@ -75,11 +94,11 @@ export function reportsEvent(nlp: WinkMethods, text: string): boolean {
 }
 
 /** Nouns of people a speaker tells about ("my sister", "our neighbours", "his wife"), singular. */
-const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'parent', 'wife', 'husband', 'partner',
+export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'parent', 'wife', 'husband', 'partner',
   'boyfriend', 'girlfriend', 'fiance', 'fiancé', 'fiancée', 'son', 'daughter', 'kid', 'child', 'children', 'baby', 'friend', 'manager',
   'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
   'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
-  'teacher', 'doctor', 'therapist', 'in-laws', 'landlord', 'landlady', 'mate', 'buddy', 'bestie']);
+  'teacher', 'doctor', 'therapist', 'in-laws', 'in-law', 'sister-in-law', 'brother-in-law', 'mother-in-law', 'father-in-law', 'landlord', 'landlady', 'mate', 'buddy', 'bestie']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
 const TIME_WORD = /^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */
@@ -105,20 +124,42 @@ export function reportedSubject(nlp: WinkMethods, sentence: string): string | nu
   const subject = words.slice(0, end).map((w) => w.toLowerCase());
   // "I", "I'm", "we're", "me", "us" (the tagger may read "I'm" as one word, and a proper noun).
   if (subject.some((w) => /^(?:i|me|we|us|you|let)(?:['’]\w+)?$/.test(w))) return null;
-  if (pos.slice(0, end).some((p) => p === 'PUNCT')) return null;
-  const first = subject[0]!;
-  if (/^(?:my|our|your|his|her|their)$/.test(first)) {
-    // The first noun of the subject is who it is ("my brother and his wife" -> brother); a thing is no one.
-    for (let i = 1; i < end; i++) {
-      if (pos[i] !== 'NOUN' && pos[i] !== 'PROPN') continue;
-      const lemma = (lemmas[i] ?? words[i]!).toLowerCase();
-      const singular = PEOPLE.has(lemma) ? lemma : lemma.replace(/s$/, '');
-      // "my sister Maria": the name after the role is the same person.
-      return PEOPLE.has(singular) ? singular : null;
-    }
-    return null;
+  if (pos.slice(0, end).some((p, i) => p === 'PUNCT' && words[i] !== '-')) return null;
+  // "Mum and Dad", "my aunt and uncle", "Tom and Sara", "my brother and his wife": each conjunct a person;
+  // who the sentence tells about is the first one.
+  const conjuncts: number[][] = [[]];
+  for (let i = 0; i < end; i++) {
+    if (pos[i] === 'CCONJ' && /^(?:and|&)$/i.test(words[i]!)) conjuncts.push([]);
+    else conjuncts[conjuncts.length - 1]!.push(i);
   }
-  // A name not of a participant ("Anna decided to…"): capitalised, tagged a proper noun, right before the verb.
-  if (end <= 2 && pos[0] === 'PROPN' && /^[A-Z][a-z'-]+$/.test(words[0]!) && (end === 1 || pos[1] === 'PROPN') && !TIME_WORD.test(first)) return first;
+  const people = conjuncts.map((c, k) => (k === 0 ? person(c, words, pos, lemmas) : person(c, words, pos, lemmas, true)));
+  // A thing in the subject ("my passport renewal and the visa"): no one.
+  return people.every((p) => p !== null) ? people[0]! : null;
+}
+
+/**
+ * The person one conjunct of a subject names, lower-case and singular: a person noun after a
+ * possessive or "the" ("my sister", "our neighbours", "the kids"; in a later conjunct bare too: "my
+ * aunt and uncle"), a bare kin word ("Mum", "Grandma"), or a name ("Anna", "Anna Smith"); else null.
+ */
+function person(at: number[], words: string[], pos: string[], lemmas: string[], later = false): string | null {
+  if (at.length === 0) return null;
+  const w = (i: number): string => words[i]!.toLowerCase();
+  const first = w(at[0]!);
+  const kin = (i: number): string | null => {
+    const lemma = (lemmas[i] ?? words[i]!).toLowerCase();
+    const singular = PEOPLE.has(lemma) ? lemma : PEOPLE.has(w(i)) ? w(i) : lemma.replace(/s$/, '');
+    return PEOPLE.has(singular) ? singular : null;
+  };
+  if (/^(?:my|our|your|his|her|their|the)$/.test(first)) {
+    // The first noun is who it is ("my brother's wife" -> brother: the family it belongs to); a thing is no one.
+    const noun = at.slice(1).find((i) => pos[i] === 'NOUN' || pos[i] === 'PROPN');
+    return noun === undefined ? null : kin(noun);
+  }
+  // "Mum", "Grandma", "(my aunt and) uncle": a kin word said as a name.
+  const one = at.length === 1 || words[at[1]!] === '-';
+  if (one && (pos[at[0]!] === 'PROPN' || (later && pos[at[0]!] === 'NOUN')) && kin(at[0]!) !== null) return kin(at[0]!);
+  // A name not of a participant ("Anna decided to…"): capitalised, tagged a proper noun, at most two words.
+  if (at.length <= 2 && at.every((i) => pos[i] === 'PROPN') && /^[A-Z][a-z'-]+$/.test(words[at[0]!]!) && !TIME_WORD.test(first)) return first;
   return null;
 }

@@ -1,15 +1,54 @@
-import type { FactKind, ProfileUpdate } from '../../graph/memory-store.js';
+import type { FactKind, PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from './extractor.js';
 import { LlmJsonClient } from './llm-client.js';
-import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT } from './llm-prompts.js';
+import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT, SETTLES } from './llm-prompts.js';
 import { UNNAMED } from './extractor.js';
 
+interface PlanObjectReply { verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; past?: unknown }
+
 interface FactsReply {
-  facts: Array<{ content: string; kind: FactKind; subject: string; slot: string | null; value: string | null; retraction: boolean; confidence: number }>;
+  facts: Array<{ content: string; kind: FactKind; subject: string; slot: string | null; value: string | null; retraction: boolean; confidence: number;
+    settles?: unknown; plan_object?: PlanObjectReply | null }>;
   profile_updates: Array<{ participant: string; attribute: string; value: string }>;
 }
 
 const KINDS = new Set<FactKind>(['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile']);
+
+/** One word of a plan object as the rules write it: lower-case, trimmed, no article or possessive; null when it is not a word. */
+function word(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const w = v.trim().toLowerCase().replace(/^(?:the|a|an|my|our|your|his|her|their)\s+/, '').replace(/['’]s$/, '').replace(/\s+/g, '_');
+  return /^[\p{L}\p{N}][\p{L}\p{N}_'’-]{0,39}$/u.test(w) ? w : null;
+}
+
+function words(v: unknown): string[] {
+  return Array.isArray(v) ? [...new Set(v.map(word).filter((w): w is string => w !== null))].slice(0, 8) : [];
+}
+
+/**
+ * The reply's `plan_object` as a `PlanObject`, or null when absent, not an object, or naming nothing
+ * (no verb, object or complement): consolidation then matches the outcome by shared words, as for a
+ * fact stored before plan objects. Words the model wrote in another shape are dropped, not guessed at.
+ */
+export function parsePlanObject(raw: unknown): PlanObject | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const r = raw as PlanObjectReply;
+  const verb = word(r.verb);
+  const out: PlanObject = { verb, objects: words(r.objects), complements: words(r.complements) };
+  if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
+  // "give_back": the verb and its particle, for WordNet's phrasal verbs, as the rules write them.
+  if (verb?.includes('_')) { out.verb = verb.split('_')[0]!; out.phrasal = verb; }
+  const people = words(r.people);
+  if (people.length > 0) out.people = people;
+  const by = word(r.reported_by);
+  if (by !== null) out.reportedBy = by;
+  if (r.past === true) { out.past = true; if (out.verb !== null) out.actionNamed = true; }
+  return out;
+}
+
+function settlesOf(v: unknown): ExtractedFact['settles'] | undefined {
+  return (SETTLES as readonly unknown[]).includes(v) ? (v as ExtractedFact['settles']) : undefined;
+}
 
 /** Joint fact / profile extraction by an LLM behind any OpenAI-compatible endpoint. */
 export class LlmExtractor implements Extractor {
@@ -29,13 +68,18 @@ export class LlmExtractor implements Extractor {
     ].join('\n');
     const reply = await this.llm.complete<FactsReply>('memory_facts', FACTS_SYSTEM_PROMPT, user, FACTS_SCHEMA);
     const known = new Set([u.speakerId, ...u.addresseeIds, ...input.previous.map((p) => p.speakerId)]);
-    const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => ({
-      content: f.content, kind: f.kind,
-      subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,
-      speakerId: u.speakerId, addresseeIds: u.addresseeIds, slot: f.slot ?? null, value: f.value ?? null,
-      retraction: f.retraction === true, confidence: Math.min(1, Math.max(0, Number(f.confidence) || 0.5)),
-      referIds: [u.id],
-    }));
+    const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => {
+      const settles = settlesOf(f.settles);
+      return {
+        content: f.content, kind: f.kind,
+        subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,
+        speakerId: u.speakerId, addresseeIds: u.addresseeIds, slot: f.slot ?? null, value: f.value ?? null,
+        retraction: f.retraction === true, confidence: Math.min(1, Math.max(0, Number(f.confidence) || 0.5)),
+        referIds: [u.id], planObject: parsePlanObject(f.plan_object),
+        // An outcome settles only an open plan: a slotted fact (a move, a new job) changes its slot instead.
+        ...(settles && !f.slot ? { settles } : {}),
+      };
+    });
     const profileUpdates: ProfileUpdate[] = (reply.profile_updates ?? [])
       .filter((p) => known.has(p.participant) && p.attribute && p.value)
       .map((p) => ({ participantId: p.participant, attribute: p.attribute, value: p.value, referIds: [u.id], confidence: 0.8 }));

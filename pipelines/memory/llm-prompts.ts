@@ -1,9 +1,11 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v1';
+export const FACTS_PROMPT_VERSION = 'facts-v2';
 export const DECIDE_PROMPT_VERSION = 'decide-v1';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
+/** How an outcome settles an earlier plan (`ExtractedFact.settles`). */
+export const SETTLES = ['done', 'cancelled', 'instead', 'decided'] as const;
 
 export const FACTS_SYSTEM_PROMPT = `You extract long-term memory from a multi-party spoken conversation.
 Read the CURRENT turn; earlier turns are context only. Return facts stated or implied by the CURRENT turn.
@@ -14,7 +16,19 @@ subject is the participant id (or "entity:<name>") the fact is about. slot names
 the subject when a newer value replaces an older one (e.g. lives_in, works_at, preference:<thing>,
 relation:<role>), else null. Set retraction true when the turn withdraws an earlier fact
 ("I don't like X anymore", "cancel that"). profile_updates are background or preference attributes
-of participants (attribute "name" for a self-introduction). Return {"facts":[],"profile_updates":[]} when nothing.`;
+of participants (attribute "name" for a self-introduction).
+settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
+"I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
+alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
+plan_object: for plans, commitments, requests, proposals and for outcomes that settle one, what the action is
+about, else null: verb is the action's verb as a lemma ("return"; with its particle joined by "_" when that
+changes the meaning: "give_back"), objects the head nouns of what is acted on, complements the head nouns after
+its prepositions, people who the action is for or whose the thing is ("return my sister's drill" and "return
+the drill to my sister" both give objects ["drill"], people ["sister"]); all lower-case, singular, no
+articles or possessives, no dates. reported_by is the person the turn tells about when the plan, choice or
+outcome is theirs alone and not the subject's own ("my parents are going to sell their house",
+"Mum and Dad decided on a dog": "parent", "mum"), else null. past is true when the action is told as done.
+Return {"facts":[],"profile_updates":[]} when nothing.`;
 
 /** JSON schema for `response_format: json_schema` (strict). */
 export const FACTS_SCHEMA = {
@@ -27,7 +41,7 @@ export const FACTS_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['content', 'kind', 'subject', 'slot', 'value', 'retraction', 'confidence'],
+        required: ['content', 'kind', 'subject', 'slot', 'value', 'retraction', 'confidence', 'settles', 'plan_object'],
         properties: {
           content: { type: 'string' },
           kind: { type: 'string', enum: KINDS },
@@ -36,6 +50,20 @@ export const FACTS_SCHEMA = {
           value: { type: ['string', 'null'] },
           retraction: { type: 'boolean' },
           confidence: { type: 'number' },
+          settles: { type: ['string', 'null'], enum: [...SETTLES, null] },
+          plan_object: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            required: ['verb', 'objects', 'complements', 'people', 'reported_by', 'past'],
+            properties: {
+              verb: { type: ['string', 'null'] },
+              objects: { type: 'array', items: { type: 'string' } },
+              complements: { type: 'array', items: { type: 'string' } },
+              people: { type: 'array', items: { type: 'string' } },
+              reported_by: { type: ['string', 'null'] },
+              past: { type: 'boolean' },
+            },
+          },
         },
       },
     },

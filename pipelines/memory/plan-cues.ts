@@ -12,8 +12,8 @@ const FREQUENCY = 'usually|always|often|sometimes|normally|generally';
 /** A habit ("every day", "usually", "we'll always…") or a resolution kept over time ("more often", "regularly"). */
 export const HABIT = new RegExp(`\\b(?:${FREQUENCY}|never|regularly|every (?:day|morning|evening|night|week|weekend|month|time)|each (?:day|morning|week)|daily|weekly)\\b`, 'i');
 
-/** A time to come, said in words ("tomorrow", "next week", "this month", "on Friday", "by the end of…"). */
-export const FUTURE = /\b(?:tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
+/** A time to come, said in words ("tomorrow", "next week", "this month", "on Friday", "by the end of…", "for March"). */
+export const FUTURE = /\b(?:(?:in|for|before|until) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
 
 /**
  * A particular thing of the action's own ("the hotel", "my passport"), not any one ("a job") or none

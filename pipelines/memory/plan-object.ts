@@ -9,6 +9,7 @@ import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
 import { HABIT } from './plan-cues.js';
+import { PEOPLE } from './grammar.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
 
@@ -37,26 +38,33 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * What plan-object matching asks WordNet (`WordNet`; absent, it relates nothing): derivational
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
-export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'>;
+export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense'>>;
 
-interface Tok { word: string; pos: string; lemma: string }
+interface Tok { word: string; pos: string; lemma: string; person?: boolean }
 
 const nounish = (t: Tok): boolean => t.pos === 'NOUN' || t.pos === 'PROPN';
 const inPhrase = (t: Tok): boolean => ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t.pos)
   || (t.pos === 'PRON' && /^(?:my|your|our|his|her|their|its)$/i.test(t.word)) || t.word === "'s" || t.word === '’s'
   || t.word === '-';
 
+/** Heads, modifiers and people of a noun phrase (`phraseHeads`). */
+interface Phrase { heads: string[]; modifiers: string[]; people: string[]; next: number }
+
 /**
  * Heads of the noun phrase(s) starting at `i` ("the raised beds next week" -> bed; "milk and eggs" ->
- * milk, egg): the last noun of each run, a run ending at a date or time word. Returns the heads and
- * the index after the phrase.
+ * milk, egg): the last noun of each run, a run ending at a date or time word, at a determiner or a
+ * possessive after a noun ("my cousin | a card"). An owner ("my sister's drill") is no head: it is
+ * among the phrase's `people`, with every head that names a person ("my sister"); an owner named
+ * ("Tom's parents") is one too. Returns the
+ * heads and the index after the phrase.
  */
-function phraseHeads(toks: Tok[], i: number, words?: WordRelations): { heads: string[]; modifiers: string[]; next: number } {
+function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
   const heads: string[] = [];
   const modifiers: string[] = [];
+  const people: string[] = [];
   let j = i;
   for (;;) {
-    let head: string | null = null;
+    let head: Tok | null = null;
     const before: string[] = [];
     const owners = new Set<string>();
     let stopped = false;
@@ -64,31 +72,82 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): { heads: st
     let named = false;
     // After a determiner or a possessive and before any noun, a verb form is a participle ("the leaking
     // tap") or a noun the tagger read as a verb ("the cake"): part of the phrase, and its head when last.
-    // After a noun, a verb or a possessive starts a clause of its own ("the cake my sister likes").
-    const member = (t: Tok): boolean => (t.pos === 'PRON' && named ? false : inPhrase(t))
+    // After a noun, a verb, a determiner or a possessive starts a phrase or clause of its own ("the cake
+    // my sister likes", "send my cousin | a card"); an owner's "'s" does not ("my sister's drill").
+    const member = (t: Tok): boolean => ((t.pos === 'PRON' || t.pos === 'DET') && named ? false : inPhrase(t))
       || (determined && !named && t.pos === 'VERB');
     while (j < toks.length && member(toks[j]!)) {
       const t = toks[j]!;
+      if (/^['’]s$/.test(t.word)) {
+        // "my sister's drill": what follows the owner is the thing, even a word tagged a verb.
+        if (head) { owners.add(head.lemma); head = null; }
+        determined = true;
+        named = false;
+        j++;
+        continue;
+      }
       if (t.pos === 'DET' || t.pos === 'PRON') determined = true;
       const nounLike = nounish(t) || t.pos === 'VERB';
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
-      else if (nounLike && !stopped) { if (head) before.push(head); head = t.lemma; }
-      if (nounLike && /^['’]s$/.test(toks[j + 1]?.word ?? '')) owners.add(t.lemma);
+      else if (nounLike && !stopped) { if (head) before.push(head.lemma); head = t; }
       j++;
     }
-    if (head) heads.push(head);
+    // The owner alone ("at the landlord's"): the head after all.
+    if (!head && owners.size > 0) head = { word: '', pos: 'NOUN', lemma: [...owners].pop()!, person: true };
+    if (head) heads.push(head.lemma);
+    if (head?.person) people.push(head.lemma);
+    for (const o of owners) if (o !== head?.lemma) people.push(o);
     // "the bike repair", "the camping trip": an action noun is about its modifier too.
-    if (head && ACTION_NOUNS.has(head)) heads.push(...before);
+    if (head && ACTION_NOUNS.has(head.lemma)) heads.push(...before);
     // "my passport renewal": a noun derived from a verb names an action about its modifiers, kept apart
     // from the heads ("the kitchen delivery" is no plan about the kitchen); an owner ("Lena's delivery") is none.
-    else if (head && words && before.length > 0 && NOMINAL.test(head) && words.derivedForms(head, 'noun').length > 0) {
+    else if (head && words && before.length > 0 && NOMINAL.test(head.lemma) && words.derivedForms(head.lemma, 'noun').length > 0) {
       modifiers.push(...before.filter((w) => !owners.has(w)));
     }
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
-    return { heads, modifiers, next: j };
+    return { heads, modifiers, people, next: j };
   }
+}
+
+/**
+ * Tokens as plan-object matching reads them: a hyphenated compound one word ("thank-you card",
+ * "sister-in-law"), a modifier when a noun follows; a plural owner's apostrophe an owner's "'s" ("the
+ * kids' bedroom"); people marked (`PEOPLE` nouns: "my sister", "Grandma").
+ */
+function readTokens(nlp: Wink, sentence: string): Tok[] {
+  const tokens = nlp.readDoc(sentence).tokens();
+  const words = tokens.out();
+  const pos = tokens.out(nlp.its.pos);
+  const lemmas = tokens.out(nlp.its.lemma as unknown as typeof nlp.its.value);
+  const spaces = tokens.out(nlp.its.precedingSpaces);
+  const toks: Tok[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const last = toks[toks.length - 1];
+    // "thank - you", "sister - in - law" written with no spaces: one word.
+    if (last && word === '-' && spaces[i] === '' && spaces[i + 1] === '' && i + 1 < words.length && /^\w/.test(words[i + 1]!)) {
+      const next = words[i + 1]!;
+      last.word = `${last.word}-${next}`;
+      last.lemma = `${last.lemma}-${(lemmas[i + 1] ?? next).toLowerCase()}`;
+      last.pos = 'NOUN';
+      i++;
+      continue;
+    }
+    if (last && /^['’]$/.test(word) && spaces[i] === '' && nounish(last) && /s$/i.test(last.word)) {
+      toks.push({ word: "'s", pos: 'PART', lemma: "'s" });
+      continue;
+    }
+    toks.push({ word, pos: pos[i] ?? '', lemma: (lemmas[i] ?? word).toLowerCase() });
+  }
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    // A compound before a noun (also one the tagger read as a verb) modifies it: "a thank-you card".
+    if (t.word.includes('-') && t.pos === 'NOUN' && ['NOUN', 'PROPN', 'VERB'].includes(toks[i + 1]?.pos ?? '')) t.pos = 'ADJ';
+    if (nounish(t) && PEOPLE.has(t.lemma)) t.person = true;
+  }
+  return toks;
 }
 
 /** The first clause (split at , ; : and sentence ends) that names an action, else the first one. */
@@ -109,7 +168,9 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
     const after = c[i + 1];
     if (FRAME_VERBS.has(t.lemma)) continue;
     // "going to clean", "want to build", "keep pursuing": the next verb is the action; "went with green" is one.
-    const next = after?.word.toLowerCase() === 'to' ? c[i + 2] : after?.pos === 'ADV' ? c[i + 2] : after;
+    // "decided not to lend": past the negation too.
+    const k = /^(?:not|never)$/i.test(after?.word ?? '') ? i + 2 : i + 1;
+    const next = c[k]?.word.toLowerCase() === 'to' ? c[k + 1] : c[k]?.pos === 'ADV' ? c[k + 1] : c[k];
     if (FRAME_BEFORE_VERB.has(t.lemma) && next?.pos === 'VERB' && !DONE_VERBS.has(t.lemma)) continue;
     if (DONE_VERBS.has(t.lemma) && after?.pos === 'VERB') return { at: i + 1, named: true };
     return { at: i, named: false };
@@ -123,11 +184,7 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
  * ("a rain barrel system would be cheaper") is about its noun phrases.
  */
 export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelations = defaultWordNet()): PlanObject | null {
-  const tokens = nlp.readDoc(sentence).tokens();
-  const words = tokens.out();
-  const pos = tokens.out(nlp.its.pos);
-  const lemmas = tokens.out(nlp.its.lemma as unknown as typeof nlp.its.value);
-  const toks: Tok[] = words.map((word, i) => ({ word, pos: pos[i] ?? '', lemma: (lemmas[i] ?? word).toLowerCase() }));
+  const toks = readTokens(nlp, sentence);
   const all = clauses(toks);
   if (all.length === 0) return null;
   const found = all.map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
@@ -137,12 +194,16 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   const complements: string[] = [];
   const replaces: string[] = [];
   const modifiers: string[] = [];
-  const heads = (at: Tok[], start: number): { heads: string[]; next: number } => {
+  const people: string[] = [];
+  const heads = (at: Tok[], start: number): Phrase => {
     const p = phraseHeads(at, start, relations);
     modifiers.push(...p.modifiers);
+    people.push(...p.people);
     return p;
   };
   let i = 0;
+  let lemma = verb ? clause[verb.at]!.lemma : null;
+  let particle: string | null = null;
   if (verb) {
     const v = clause[verb.at]!;
     // Passive or copular ("the beds are finished", "the printer was installed"): the subject is the object.
@@ -162,12 +223,33 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
       }
     }
     i = verb.at + 1;
-    if (clause[i] && PARTICLES.has(clause[i]!.word.toLowerCase()) && clause[i]!.pos !== 'VERB') i++;
+    const isParticle = (t: Tok | undefined): boolean => t !== undefined && PARTICLES.has(t.word.toLowerCase()) && t.pos !== 'VERB';
+    if (isParticle(clause[i])) particle = clause[i++]!.word.toLowerCase();
     // "send you the list", "book you on Friday": a pronoun object names nothing; the phrase after it may.
     while (clause[i]?.pos === 'PRON' && !inPhrase(clause[i]!)) i++;
-    const object = heads(clause, i);
+    let object = heads(clause, i);
+    // "write my grandmother a letter", "sent the client the invoice": the first of two objects is who
+    // receives the second, as in "a letter to my grandmother". A phrase followed by its verb starts a
+    // relative clause instead ("the jigsaw | my aunt gave me").
+    if (object.heads.length > 0 && clause[object.next] && inPhrase(clause[object.next]!) && clause[object.next]!.word !== '-') {
+      const second = phraseHeads(clause, object.next, relations);
+      if (second.heads.length > 0 && !['VERB', 'AUX'].includes(clause[second.next]?.pos ?? '')) {
+        heads(clause, object.next);
+        complements.push(...object.heads);
+        object = second;
+      }
+    }
     objects.push(...object.heads);
     i = object.next;
+    // "gave the drill back", "dropped the keys off": the particle after the object.
+    if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
+    // "get the car serviced", "have the boiler checked": the participle after the object is the action.
+    const done = clause[i];
+    if (/^(?:get|have)$/.test(v.lemma) && objects.length > 0 && done?.pos === 'VERB' && done.word.toLowerCase() !== done.lemma
+      && /(?:ed|en|t)$/i.test(done.word)) {
+      lemma = done.lemma;
+      i++;
+    }
     if (objects.length === 0 && v.lemma === 'do') return null;
   }
   // Prepositional phrases: complements, and what "instead of" / "rather than" names.
@@ -192,7 +274,9 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
       break;
     }
   }
-  const out: PlanObject = { verb: verb ? clause[verb.at]!.lemma : null, objects: [...new Set(objects)], complements: [...new Set(complements)] };
+  const out: PlanObject = { verb: lemma, objects: [...new Set(objects)], complements: [...new Set(complements)] };
+  if (people.length > 0) out.people = [...new Set(people)];
+  if (lemma && particle) out.phrasal = `${lemma}_${particle}`;
   if (verb?.named) out.actionNamed = true;
   if (verb && toldAsDone(clause, verb.at, sentence)) out.past = true;
   if (replaces.length > 0) out.replaces = [...new Set(replaces)];
@@ -261,6 +345,26 @@ function namesActionByDerivation(outcome: PlanObject, plan: PlanObject, words: W
   return false;
 }
 
+/**
+ * True when both name the people the action is for or whose the thing is, and none is the same
+ * ("return the drill to my brother" / "returned my sister's drill"; `PlanObject.people`).
+ */
+function otherPeople(a: PlanObject, b: PlanObject): boolean {
+  if (!a.people?.length || !b.people?.length) return false;
+  return !a.people.some((p) => b.people!.includes(p));
+}
+
+/**
+ * True when the outcome's action is the plan's: the same verb, or a phrasal verb that WordNet lists
+ * with the other's verb ("gave the drill back" / "return the drill": `give_back` is a sense of `return`).
+ */
+function sameAction(outcome: PlanObject, plan: PlanObject, words: WordRelations): boolean {
+  if (outcome.verb === plan.verb) return true;
+  if (!words.phrasalSense || !outcome.verb || !plan.verb) return false;
+  return (outcome.phrasal !== undefined && words.phrasalSense(outcome.phrasal, plan.verb))
+    || (plan.phrasal !== undefined && words.phrasalSense(plan.phrasal, outcome.verb));
+}
+
 /** Verbs whose object is what was chosen ("decided on", "settled on", "opted for", "went with", "chose", "picked"). */
 const CHOICE_VERBS = new Set(['decide', 'settle', 'opt', 'go', 'choose', 'pick']);
 
@@ -309,8 +413,9 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
+    if (otherPeople(outcome, plan)) return false;
     if (namesActionByDerivation(outcome, plan, words)) return true;
-    if (outcome.actionNamed && plan.verb && outcome.verb !== plan.verb) return false;
+    if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }
@@ -349,6 +454,7 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  */
 export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet()): boolean | null {
   const words = aboutWords(cancel);
+  if (otherPeople(cancel, plan)) return false;
   const planWords = new Set([...plan.objects, ...plan.complements]);
   const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb)
     || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));

@@ -198,6 +198,7 @@ export async function answerQuestion(
   // Only the participants holding a word of the question can be named in it: read those, not the tenant.
   const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
   const rewritten = rewriteQuestion(asked, participants);
+  const stated = statedShares(rewritten.terms);
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -240,7 +241,7 @@ export async function answerQuestion(
     if (round === 1 && searchShare > 0 && rewritten.terms.length > 0 && actions.some((a) => a.speakerId && rewritten.subjectIds.includes(a.speakerId))) {
       const ids = [...new Set(lists.flatMap((l) => l.ids.slice(0, depth)))];
       await textsOf(stores.graph, tenant, ids, utterances);
-      subjectSearch = subjectSearchFactors(ids.flatMap((id) => utterances.get(id) ?? []), rewritten.subjectIds, rewritten.terms, searchShare, matchPower);
+      subjectSearch = subjectSearchFactors(ids.flatMap((id) => utterances.get(id) ?? []), rewritten.subjectIds, rewritten.terms, searchShare, matchPower, stated);
     }
     const weighted = lists.map((l, i) => {
       const f = subjectSearch.get(actions[i]?.speakerId ?? '');
@@ -291,10 +292,10 @@ export async function answerQuestion(
   // it does not answer): a named speaker's turn is boosted in proportion to its match against it.
   const bestMatch = matchShare > 0 && boosted.length > 0 && rewritten.terms.length > 0
     ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => !boosted.includes(u.speakerId))
-      .map((u) => coverage(statedPart(u.text), rewritten.terms))) : 0;
+      .map(stated)) : 0;
   const personMatch = bestMatch > 0 && (options.namedBoostMatchPerson ?? true)
     ? Math.max(0, ...candidates.map((r) => utterances.get(r.id) as Utterance).filter((u) => boosted.includes(u.speakerId))
-      .map((u) => coverage(statedPart(u.text), rewritten.terms))) : null;
+      .map(stated)) : null;
   const nameFactor = (text: string): number =>
     namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
   const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
@@ -343,12 +344,13 @@ export function namedSpeakerFactor(boost: number, share: number, match: number, 
  * The weight factor of the searches filtered to each subject (`namedSearchMatch`): `1 − share + share ×
  * min(1, match / best) ^ power`, match = the best share of `terms` a turn of the subject states (`statedPart`), best = the
  * best share a turn of any other speaker states; a subject is left out (the whole weight) when no other speaker's
- * turn states any of the terms.
+ * turn states any of the terms. `stated` gives a turn's share of `terms` (default computed here; `statedShares`
+ * shares it with the rest of a question).
  */
-export function subjectSearchFactors(
-  turns: readonly Pick<Utterance, 'speakerId' | 'text'>[], subjectIds: readonly string[], terms: readonly string[], share: number, power = 1,
+export function subjectSearchFactors<T extends Pick<Utterance, 'speakerId' | 'text'>>(
+  turns: readonly T[], subjectIds: readonly string[], terms: readonly string[], share: number, power = 1,
+  stated: (u: T) => number = (u) => coverage(statedPart(u.text), terms),
 ): Map<string, number> {
-  const stated = (u: Pick<Utterance, 'text'>): number => coverage(statedPart(u.text), terms);
   const best = Math.max(0, ...turns.filter((u) => !subjectIds.includes(u.speakerId)).map(stated));
   if (best === 0) return new Map();
   return new Map(subjectIds.map((s) => {
@@ -365,6 +367,22 @@ export function openTerms(texts: readonly string[], terms: readonly string[]): s
   if (texts.length === 0 || terms.length < 2) return [];
   const open = terms.filter((t) => texts.every((x) => coverage(x, [t]) === 0));
   return open.length > 0 && open.length < terms.length ? open : [];
+}
+
+/**
+ * The share of `terms` each turn states (`coverage` of its `statedPart`), computed once per turn id and
+ * kept for one question only (the terms are that question's).
+ */
+export function statedShares(terms: readonly string[]): (u: Pick<Utterance, 'id' | 'text'>) => number {
+  const shares = new Map<string, number>();
+  return (u) => {
+    let share = shares.get(u.id);
+    if (share === undefined) {
+      share = coverage(statedPart(u.text), terms);
+      shares.set(u.id, share);
+    }
+    return share;
+  };
 }
 
 /** A turn's sentences that do not end in a question mark (what it states, not what it asks). */

@@ -220,6 +220,20 @@ export class WordNet {
     return n === v || this.derivedForms(v, 'verb').includes(n) || this.derivedForms(n, 'noun').includes(v);
   }
 
+  /**
+   * True when a phrasal verb, written with an underscore ("give_back"), is listed in one synset with
+   * `verb` ("return"): one of its senses is a sense of the verb. Phrasal verbs have few senses, so all
+   * of both words' verb senses are read. False for a phrasal verb WordNet does not list, and without WordNet.
+   */
+  phrasalSense(phrasal: string, verb: string): boolean {
+    if (!this.available) return false;
+    this.#load();
+    const index = this.#index!.get('verb')!;
+    const mine = new Set(index.get(phrasal.toLowerCase()) ?? []);
+    if (mine.size === 0) return false;
+    return this.baseForms(verb.toLowerCase(), 'verb').some((b) => (index.get(b) ?? []).some((o) => mine.has(o)));
+  }
+
   /** Steps from the synset up to a root of its hierarchy by the shortest hypernym path (cached). */
   #depth(pos: Pos, offset: number, guard = 0): number {
     const key = `${pos}:${offset}`;

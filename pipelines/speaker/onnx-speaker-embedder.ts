@@ -5,6 +5,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import { computeFbank, subtractMean } from './fbank.js';
 import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
 import { installedPath, WESPEAKER_FILE, WESPEAKER_MODEL } from '../models/manifest.js';
+import { openOnnxSession } from '../models/onnx-session.js';
 import { modelsDir } from '../models/repo-root.js';
 
 /** Options of an ONNX speaker embedder taking [B, T, bins] fbank and returning [B, D]. */
@@ -61,16 +62,10 @@ export class OnnxSpeakerEmbedder implements SpeakerEmbedder {
     if (!existsSync(o.modelPath)) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `speaker model not found at ${o.modelPath}; run: npm run models -- fetch ${name} (MODELS_DIR=${path.dirname(path.dirname(o.modelPath))})`);
     }
-    let session: ort.InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(o.modelPath, {
-        intraOpNumThreads: o.intraOpNumThreads ?? 1,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-      });
-    } catch (err) {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `speaker model at ${o.modelPath} cannot be loaded (${(err as Error).message.split('\n')[0]}); check it with: npm run models -- verify ${name}`, { cause: err });
-    }
+    const session = await openOnnxSession(o.modelPath, {
+      what: 'speaker model', hint: `check it with: npm run models -- verify ${name}`,
+      intraOpNumThreads: o.intraOpNumThreads, session: { graphOptimizationLevel: 'all' },
+    });
     const probe = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', new Float32Array(MIN_FRAMES * (o.numBins ?? 80)), [1, MIN_FRAMES, o.numBins ?? 80]) });
     const dimension = probe[session.outputNames[0]!]!.dims.at(-1)!;
     return new OnnxSpeakerEmbedder(session, o.modelId ?? path.basename(path.dirname(o.modelPath)), dimension, o);

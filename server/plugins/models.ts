@@ -6,6 +6,7 @@ import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
 import type { AsrBackendConfig, MoonshineAsrConfig } from '../../pipelines/asr/streaming-asr.js';
 import { MOONSHINE_FILES } from '../../pipelines/asr/moonshine-model.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
+import { NARROWBAND_MAX_RATE } from '../../pipelines/audio/audio-session.js';
 import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
 import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
@@ -61,13 +62,26 @@ export function asrBackend(config: Config): AsrBackendConfig {
 }
 
 function moonshineBackend(config: Config): MoonshineAsrConfig {
-  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode };
+  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode,
+    ...(config.moonshineNames ? {} : { knownNames: false as const }) };
 }
 
 /** Whether 8 kHz streams go to Moonshine: asked for (`PARLEY_ASR_PHONE=moonshine`) and its model is installed. */
 export function phoneMoonshine(config: Config): boolean {
   return config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine'
     && Object.values(MOONSHINE_FILES).every((f) => existsSync(path.join(config.modelsDir, config.moonshineModel, f)));
+}
+
+/**
+ * Whether a stream at `sampleRate` gets the session's names: on Moonshine (`PARLEY_ASR=moonshine`, or an 8 kHz
+ * stream under `PARLEY_ASR_PHONE=moonshine`) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
+ * `PARLEY_ASR_NAME_SPOTTING` says; never on other backends.
+ */
+export function favoursNames(config: Config, sampleRate: number): boolean {
+  const narrow = sampleRate <= NARROWBAND_MAX_RATE;
+  if (config.asr === 'moonshine' || (config.asr === 'pocketsphinx' && narrow && config.asrPhone === 'moonshine')) return config.moonshineNames;
+  if (config.asr !== 'pocketsphinx' || config.asrNameSpotting === 'false') return false;
+  return !(config.asrNameSpotting === 'wideband' && narrow);
 }
 
 /** The text embedder the config names. */

@@ -297,7 +297,7 @@ export const MemoryItemView = Type.Object({
   id: Type.String(),
   layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona'), Type.Literal('relation')]),
   text: Type.String(),
-  speaker: Type.Union([ref(ParticipantRef), Type.Null()]),
+  speaker: ref(ParticipantRef),
   addressees: Type.Array(ref(ParticipantRef)),
   refer_ids: Type.Array(Type.String()),
   session_id: Type.Union([Type.String(), Type.Null()]),

@@ -3,7 +3,7 @@ import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/err
 import type { Stores } from '../../graph/stores.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
-import { createAudioSession, NARROWBAND_MAX_RATE, type AudioSession } from '../../pipelines/audio/audio-session.js';
+import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
@@ -16,7 +16,7 @@ import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed, type Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
-import type { Models } from '../plugins/models.js';
+import { favoursNames, type Models } from '../plugins/models.js';
 
 /** Least time between two readings of the tenant's names for the recogniser when the session's people did not change, ms. */
 export const NAMES_REFRESH_MS = 10_000;
@@ -314,7 +314,8 @@ export class VoiceTurns {
   }
 
   /**
-   * Give the recogniser the names this session is likely to hear (`PARLEY_ASR_NAME_SPOTTING`): the first
+   * Give the recogniser the names this session is likely to hear (`PARLEY_ASR_NAME_SPOTTING`, or
+   * `PARLEY_MOONSHINE_NAMES` for streams on Moonshine): the first
    * names and aliases of the session's expected caller (pending external id) and of its speakers and
    * addressees so far, then the tenant's recently named participants (`SessionVocabulary`). Sent when the
    * audio opens, when the session's people change, and after a stored turn at most every
@@ -322,8 +323,7 @@ export class VoiceTurns {
    */
   private sendNames(): void {
     const { config, stores } = this.deps;
-    if (config.asrNameSpotting === 'false' || config.asr !== 'pocketsphinx') return;
-    if (config.asrNameSpotting === 'wideband' && this.format.sampleRate <= NARROWBAND_MAX_RATE) return;
+    if (!favoursNames(config, this.format.sampleRate)) return;
     this.namesSentAt = performance.now();
     const reading = ++this.namesRead;
     const { tenant, pendingExternalId, vocabulary } = this.session;

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
-import { asrBackend, phoneMoonshine } from '../../server/plugins/models.js';
+import { asrBackend, favoursNames, phoneMoonshine } from '../../server/plugins/models.js';
 
 describe('config', () => {
   test('defaults: port 8080, ./data, loopback, single tenant, embedded queue', () => {
@@ -94,9 +94,9 @@ describe('config', () => {
 
   test('PARLEY_ASR=moonshine loads MODELS_DIR/<PARLEY_MOONSHINE_MODEL> with PARLEY_MOONSHINE_PARTIAL_MS', () => {
     assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m' })),
-      { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join('/m', 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false });
+      { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join('/m', 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, knownNames: false });
     assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m', PARLEY_MOONSHINE_MODEL: 'moonshine-base', PARLEY_MOONSHINE_PARTIAL_MS: '500', PARLEY_MOONSHINE_PAUSE_DECODE: 'true' })),
-      { kind: 'moonshine', model: 'moonshine-base', modelDir: path.join('/m', 'moonshine-base'), partialIntervalMs: 500, pauseDecode: true });
+      { kind: 'moonshine', model: 'moonshine-base', modelDir: path.join('/m', 'moonshine-base'), partialIntervalMs: 500, pauseDecode: true, knownNames: false });
     assert.throws(() => loadConfig({ PARLEY_MOONSHINE_MODEL: 'moonshine-huge' }), /PARLEY_MOONSHINE_MODEL/);
     assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PARTIAL_MS: '-5' }), /PARLEY_MOONSHINE_PARTIAL_MS/);
     assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PAUSE_DECODE: 'yes' }), /PARLEY_MOONSHINE_PAUSE_DECODE/);
@@ -137,6 +137,28 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '-1' }), /PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES/);
   });
 
+  test('PARLEY_MOONSHINE_NAMES: streams on Moonshine get the session\'s names only when it is true (default false)', () => {
+    assert.equal(loadConfig({}).moonshineNames, false);
+    assert.throws(() => loadConfig({ PARLEY_MOONSHINE_NAMES: 'yes' }), /PARLEY_MOONSHINE_NAMES/);
+    const off = loadConfig({ PARLEY_ASR: 'moonshine' });
+    const on = loadConfig({ PARLEY_ASR: 'moonshine', PARLEY_MOONSHINE_NAMES: 'true' });
+    assert.equal(favoursNames(off, 16000), false);
+    assert.equal(favoursNames(on, 16000), true);
+    assert.equal(favoursNames(on, 8000), true);
+    const offBackend = asrBackend(off);
+    assert.equal(offBackend.kind === 'moonshine' ? offBackend.knownNames : null, false, 'the recogniser is told too');
+    const onBackend = asrBackend(on);
+    assert.equal(onBackend.kind === 'moonshine' ? onBackend.knownNames : null, undefined, 'its own defaults');
+    // PARLEY_ASR_PHONE=moonshine: 8 kHz streams follow PARLEY_MOONSHINE_NAMES, wideband ones PARLEY_ASR_NAME_SPOTTING.
+    const phone = loadConfig({ PARLEY_ASR_PHONE: 'moonshine', PARLEY_ASR_NAME_SPOTTING: 'true' });
+    assert.equal(favoursNames(phone, 8000), false);
+    assert.equal(favoursNames(phone, 16000), true);
+    assert.equal(favoursNames({ ...phone, moonshineNames: true }, 8000), true);
+    assert.equal(favoursNames(loadConfig({}), 8000), false, 'default: pocketsphinx spots names on wideband streams only');
+    assert.equal(favoursNames(loadConfig({}), 16000), true);
+    assert.equal(favoursNames(loadConfig({ PARLEY_ASR: 'sherpa-onnx', PARLEY_MOONSHINE_NAMES: 'true' }), 16000), false);
+  });
+
   test('PARLEY_ASR_PHONE=moonshine gives 8 kHz streams Moonshine when its model is installed', () => {
     assert.equal(loadConfig({}).asrPhone, 'pocketsphinx');
     assert.throws(() => loadConfig({ PARLEY_ASR_PHONE: 'whisper' }), /PARLEY_ASR_PHONE/);
@@ -151,7 +173,7 @@ describe('config', () => {
       assert.equal(phoneMoonshine(config), true);
       const backend = asrBackend(config);
       assert.deepEqual(backend.kind === 'pocketsphinx' ? backend.narrowbandRecogniser : null,
-        { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false });
+        { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, knownNames: false });
       assert.equal(phoneMoonshine(loadConfig({ MODELS_DIR: dir })), false, 'only when asked for');
     } finally {
       rmSync(dir, { recursive: true, force: true });

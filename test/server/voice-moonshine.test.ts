@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
+import { readWav } from '../../pipelines/audio/wav.js';
 import { modelsDir } from '../../pipelines/models/repo-root.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
@@ -73,6 +75,44 @@ describe('voice over WebSocket with PARLEY_ASR=moonshine', { skip: SKIP }, () =>
     const wer = wordErrorRate(slt.utterances.map((u, i) => ({ reference: u.text, hypothesis: String(finals[i]!.text) })));
     assert.ok(wer < 0.3, `WER ${wer}: ${finals.map((f) => f.text).join(' | ')}`);
     c.close();
+  });
+});
+
+/** flite `voice` saying `text`, 16 kHz, with 0.6 s of silence before it. */
+function flite(voice: string, text: string): Float32Array {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-voice-moonshine-'));
+  try {
+    execFileSync('flite', ['-voice', voice, '-t', text, '-o', path.join(dir, 'raw.wav')]);
+    execFileSync('sox', [path.join(dir, 'raw.wav'), '-r', '16000', '-c', '1', '-b', '16', path.join(dir, 'x.wav'), 'pad', '0.6', '0']);
+    return readWav(path.join(dir, 'x.wav')).samples;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** PARLEY_MOONSHINE_NAMES=true: the session's names reach Moonshine and a misheard one is written as the name. */
+describe('voice over WebSocket with PARLEY_ASR=moonshine and PARLEY_MOONSHINE_NAMES=true', { skip: SKIP }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({
+      PARLEY_ASR: 'moonshine', PARLEY_MOONSHINE_NAMES: 'true', MODELS_DIR: MODELS, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+    });
+    await t.app.models.inference();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('the expected caller\'s name is heard where Moonshine alone writes "Ellen"', async () => {
+    await t.app.stores.graph.createParticipant('default', { name: 'Alan Smith', externalId: '+15550199' });
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=moon-names&external_id=%2B15550199&sample_rate=16000&encoding=pcm_s16le`, {},
+      { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await c.next('session.started');
+    await c.speak(flite('slt', 'my name is alan and biden the warehouse'));
+    const final = await c.next('transcript.final', () => true, 60_000);
+    assert.match(String(final.text), /\bmy name is alan\b/, `final: "${String(final.text)}"`);
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 60_000);
   });
 });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,14 +11,28 @@ import { ParleyError } from '../../../graph/core/errors.js';
 import { createStreamingAsr } from '../../../pipelines/asr/create-streaming-asr.js';
 import { asrText, llamaPieces, piecesToText } from '../../../pipelines/asr/llama-vocabulary.js';
 import { MOONSHINE_MAX_PIECE_SAMPLES, moonshineTokenLimit } from '../../../pipelines/asr/moonshine-asr.js';
+import { MOONSHINE_FILES, MoonshineModel } from '../../../pipelines/asr/moonshine-model.js';
 import type { AsrTurnStream, StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
+import { readWav } from '../../../pipelines/audio/wav.js';
 import { modelsDir } from '../../../pipelines/models/repo-root.js';
 
 const MODEL_DIR = path.join(modelsDir(), 'moonshine-tiny');
 const HAVE_MODEL = existsSync(path.join(MODEL_DIR, 'decoder_model_merged.onnx'));
 const SKIP = HAVE_MODEL ? false : `${MODEL_DIR} absent: run \`npm run models -- fetch moonshine-tiny\` (scripts/setup.sh does)`;
+
+/** flite `voice` saying `text`, 16 kHz mono. */
+function flite(voice: string, text: string): Float32Array {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-moonshine-names-'));
+  try {
+    execFileSync('flite', ['-voice', voice, '-t', text, '-o', path.join(dir, 'raw.wav')]);
+    execFileSync('sox', [path.join(dir, 'raw.wav'), '-r', '16000', '-c', '1', '-b', '16', path.join(dir, 'x.wav')]);
+    return readWav(path.join(dir, 'x.wav')).samples;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Stream `audio` in 100 ms chunks as a client does, yielding between chunks so background decodes finish. */
 async function stream(turn: AsrTurnStream, audio: Float32Array, pauseMs = 0): Promise<string[]> {
@@ -78,6 +93,29 @@ describe('moonshine backend', { skip: SKIP }, () => {
     }
     const wer = wordErrorRate(pairs);
     assert.ok(wer < 0.15, `WER ${wer}: ${JSON.stringify(pairs)}`);
+  });
+
+  test('known names: a capitalised word that sounds like one is rewritten as it; without names, or with knownNames false, not', async () => {
+    // flite slt: Moonshine tiny writes "My name is Ellen and Biden the Warehouse." (bench/asr-names.ts development line).
+    const audio = flite('slt', 'my name is alan and biden the warehouse');
+    const decodeWith = async (r: StreamingAsr, names?: string[]) => {
+      const turn = r.startTurn(names ? { names } : {});
+      turn.accept(audio);
+      return turn.finish();
+    };
+    const plain = await decodeWith(asr);
+    assert.doesNotMatch(plain.text, /\balan\b/, `without names: "${plain.text}"`);
+    assert.equal(plain.knownNames, undefined);
+    const named = await decodeWith(asr, ['Alan', 'Grace']);
+    assert.match(named.text, /^my name is alan\b/, `with names: "${named.text}"`);
+    assert.deepEqual(named.knownNames?.corrections.map((c) => c.to), ['alan']);
+    assert.match(named.knownNames!.heard, /[A-Z]/, 'Moonshine\'s own text, cased');
+    const off = await createStreamingAsr({ kind: 'moonshine', modelDir: MODEL_DIR, knownNames: false });
+    try {
+      assert.equal((await decodeWith(off, ['Alan'])).text, plain.text);
+    } finally {
+      await off.close();
+    }
   });
 
   test('a turn longer than one piece is cut and transcribed whole', async () => {
@@ -200,6 +238,21 @@ describe('moonshine backend in several worker threads', { skip: SKIP }, () => {
     assert.equal(texts.length, 12);
     assert.equal(new Set(texts).size, 1, `greedy decoding is deterministic: ${JSON.stringify([...new Set(texts)])}`);
     assert.ok(wordErrorRate([{ reference: 'she reads a book every night the children played in the park', hypothesis: texts[0]! }]) < 0.3, texts[0]);
+  });
+});
+
+describe('moonshine model files that are not a Moonshine export', { skip: SKIP }, () => {
+  test('an encoder in the decoder\'s place is refused naming the folder and what is wrong', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-moonshine-bad-'));
+    try {
+      await symlink(path.join(MODEL_DIR, MOONSHINE_FILES.encoder), path.join(dir, MOONSHINE_FILES.encoder));
+      await symlink(path.join(MODEL_DIR, MOONSHINE_FILES.encoder), path.join(dir, MOONSHINE_FILES.decoder));
+      await assert.rejects(MoonshineModel.load(dir), (e: unknown) =>
+        e instanceof ParleyError && e.code === 'PARLEY_ERR_MODEL_MISSING' &&
+        e.message.includes(dir) && e.message.includes('decoder has no input_ids input'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

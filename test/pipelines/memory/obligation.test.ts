@@ -26,6 +26,9 @@ describe('readObligation', () => {
     assert.equal(readObligation('I need to go swimming tomorrow.', who, true)?.verb, 'go');
     assert.ok(readObligation('I have to buy milk by Friday.', who, false));
     assert.equal(readObligation('I have to buy milk.', who, false), null);
+    assert.ok(readObligation('I need to book a hotel in Rome for March.', who, false), 'a month to come said with "for" or "in"');
+    assert.ok(readObligation('I have to finish a report before June.', who, false));
+    assert.equal(readObligation('I need to book a hotel in Rome.', who, false), null);
   });
 
   test('maxims, habits, turns of phrase, states, questions and negations are no plans', () => {

@@ -5,6 +5,7 @@ import { wink } from '../../../pipelines/wink.js';
 import { cancelsByObject, readPlanObject, settlesByObject } from '../../../pipelines/memory/plan-object.js';
 import { settles } from '../../../pipelines/memory/changes.js';
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
+import { defaultWordNet } from '../../../pipelines/retrieval/wordnet.js';
 import type { Fact, PlanObject } from '../../../graph/memory-store.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
@@ -17,6 +18,7 @@ import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.
 import { createConsolidationHandler, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
 
 const read = (s: string): PlanObject | null => readPlanObject(wink(), s);
+const wordNetHere = (): boolean => defaultWordNet().available;
 
 test('a plan object is the verb and the head nouns of its object, lemmatised', () => {
   assert.deepEqual(read("I'll build the raised beds next week."), { verb: 'build', objects: ['bed'], complements: [] }, 'a date is no object');
@@ -24,7 +26,7 @@ test('a plan object is the verb and the head nouns of its object, lemmatised', (
   assert.deepEqual(read('The raised beds are finished.'), { verb: 'finish', objects: ['bed'], complements: [], past: true }, 'passive: the subject is the object');
   assert.deepEqual(read('I finished writing my book.'), { verb: 'write', objects: ['book'], complements: [], actionNamed: true });
   assert.deepEqual(read('Can you send me the list of seedlings?'), { verb: 'send', objects: ['list'], complements: ['seedling'] }, 'a pronoun object names nothing');
-  assert.deepEqual(read("I'm going to clean out the garage."), { verb: 'clean', objects: ['garage'], complements: [] }, 'a particle belongs to the verb');
+  assert.deepEqual(read("I'm going to clean out the garage."), { verb: 'clean', objects: ['garage'], complements: [], phrasal: 'clean_out' }, 'a particle belongs to the verb');
   assert.deepEqual(read("I'll keep pursuing my passion for writing.")?.objects, ['passion']);
   assert.deepEqual(read("I'll just need the dairy-free recipe.")?.objects, ['recipe'], 'the head, not a hyphenated modifier');
   assert.deepEqual(read('We decided to spend the grant on rain barrels instead of the water tank.')?.replaces, ['tank']);
@@ -34,6 +36,42 @@ test('a plan object is the verb and the head nouns of its object, lemmatised', (
   assert.deepEqual(read('I want to buy the cake my sister likes.')?.objects, ['cake'], 'a clause after the noun is not its head');
   assert.deepEqual(read('Forget about the car repair, I can\'t do it.')?.complements, ['repair', 'car'], 'an action noun is about its modifier');
   assert.deepEqual(read('I cancelled the cooking class at the gym.')?.objects, ['class'], 'a thing is not about its modifier');
+});
+
+test("whose the thing is and whom it is for: the owner's 's and the receiver are people, not what the action is about", () => {
+  assert.deepEqual(read("I need to return my sister's drill."), { verb: 'return', objects: ['drill'], complements: [], people: ['sister'] },
+    "the thing after an owner's 's is the head, even tagged a verb");
+  assert.deepEqual(read('I returned the drill to my sister on Monday.'),
+    { verb: 'return', objects: ['drill'], complements: ['sister'], people: ['sister'], past: true });
+  assert.deepEqual(read("I'll send my cousin a birthday card."), { verb: 'send', objects: ['card'], complements: ['cousin'], people: ['cousin'] },
+    'of two objects the first receives the second');
+  assert.deepEqual(read('I sent the client the invoice this morning.')?.objects, ['invoice']);
+  assert.deepEqual(read('I finished the jigsaw my aunt gave me.')?.objects, ['jigsaw'], 'a relative clause is no second object');
+  assert.deepEqual(read("I'm going to paint the kids' bedroom.")?.objects, ['bedroom'], "a plural owner's apostrophe");
+  assert.deepEqual(read("I'm going to paint the kids' bedroom.")?.people, ['kid']);
+  assert.deepEqual(read('I have to write a thank-you card to my aunt.')?.objects, ['card'], 'a hyphenated compound modifies the noun after it');
+  assert.deepEqual(read('I dropped the keys off at the landlord\'s office.'),
+    { verb: 'drop', objects: ['key'], complements: ['office'], people: ['landlord'], phrasal: 'drop_off', past: true }, 'a particle after the object');
+  assert.deepEqual(read('I need to get the car serviced next week.'), { verb: 'service', objects: ['car'], complements: [] },
+    'get + object + participle: the participle is the action');
+});
+
+test('an outcome worded apart from the plan settles it: owner or receiver, phrasal verb; other people do not', () => {
+  const done = (o: string, p: string): boolean => settlesByObject('done', { ...read(o)!, actionNamed: true }, read(p)!, o, p);
+  assert.equal(done('I returned the drill to my sister on Monday.', "I need to return my sister's drill."), true);
+  assert.equal(done("I returned my sister's drill yesterday.", "I'm going to return the drill to my brother."), false, 'another person');
+  assert.equal(done('I sent my aunt a birthday card.', "I'll send my cousin a birthday card."), false, 'another receiver');
+  assert.equal(done('I wrote a letter to my grandmother.', "I'll write my grandmother a letter."), true);
+  assert.equal(done('I bought a birthday present for my mum yesterday.', "I'm going to buy my mum a birthday present."), true);
+  assert.equal(cancelsByObject(read("I've decided not to lend my brother the camera.")!, read("I'm going to lend my camera to my cousin.")!), false);
+  assert.equal(cancelsByObject(read("I've decided not to lend my cousin the camera.")!, read("I'm going to lend my camera to my cousin.")!), true);
+});
+
+test('a phrasal verb WordNet lists with the plan\'s verb names its action ("gave the drill back" / "return the drill")', { skip: !wordNetHere() }, () => {
+  const done = (o: string, p: string): boolean => settlesByObject('done', { ...read(o)!, actionNamed: true }, read(p)!, o, p);
+  assert.equal(done('I gave the drill back to Tom.', 'I need to return the drill to Tom.'), true);
+  assert.equal(done('I took the jacket back to the shop.', "I'm going to return the jacket to the shop."), true);
+  assert.equal(done('I gave the drill to Tom.', 'I need to return the drill to Tom.'), false, 'give alone is not return');
 });
 
 test('an action told as done: a past form or a participle, not hedged, negated or asked', () => {
@@ -182,6 +220,19 @@ describe('the decider closes the plan an outcome, an alternative or a decision i
       { op: 'ADD' }, 'the sister\'s plan is not the speaker\'s');
     assert.deepEqual(await d.decide({ fact: done(theirs("Tom's sister sold her car", 'My sister sold her car.', 'sister')), candidates: [{ fact: car, score: 0.7 }],
       retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_car' });
+    // An act by others on no thing of their own (`doneBy`): it settles a plan told about them, or one of the speaker's.
+    const fence = fact({ id: 'f_fence', content: "Tom's parents are going to paint the fence", kind: 'statement',
+      planObject: { ...read('My parents are going to paint the fence.')!, reportedBy: 'parent' } });
+    const byParents = done({ ...said("Tom's parents painted the fence", 'My parents painted the fence.'),
+      planObject: { ...read('My parents painted the fence.')!, doneBy: 'parent' } });
+    assert.deepEqual(await d.decide({ fact: byParents, candidates: [{ fact: fence, score: 0.7 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_fence' });
+    const own = fact({ id: 'f_own', content: 'Tom is going to paint the fence', kind: 'plan', planObject: read("I'm going to paint the fence.") });
+    assert.deepEqual(await d.decide({ fact: byParents, candidates: [{ fact: own, score: 0.7 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f_own' },
+      'the parents may have painted it for the speaker');
+    const sisters = fact({ id: 'f_sis', content: "Tom's sister is going to paint the fence", kind: 'statement',
+      planObject: { ...read('My sister is going to paint the fence.')!, reportedBy: 'sister' } });
+    assert.deepEqual(await d.decide({ fact: byParents, candidates: [{ fact: sisters, score: 0.7 }], retractedFacts: [] }), { op: 'ADD' },
+      "the parents' act is not the sister's plan");
   });
 
   test('a habit or a resolution said with "should" is closed by no single act; a "should" with a thing of its own is', async () => {

@@ -20,7 +20,7 @@ import { modelsDir as installedModelsDir } from '../../../pipelines/models/repo-
 import { loadConfig } from '../../../server/config.js';
 import { asrBackend, createSpeakerEmbedder } from '../../../server/plugins/models.js';
 import { buildTestSpeakerModel, TEST_SPEAKER_DIM } from '../../doubles/onnx-speaker-model.js';
-import { serveLocally } from '../../helpers/local-http.js';
+import { serveFiles } from '../../helpers/local-http.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const fixture = (name: string): string => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/audio', name);
@@ -41,12 +41,7 @@ describe('model install path: fetch → verify → the server loads what was fet
     dir = await mkdtemp(path.join(os.tmpdir(), 'parley-install-'));
     buildTestSpeakerModel(path.join(dir, 'stand-in.onnx'));
     model = await readFile(path.join(dir, 'stand-in.onnx'));
-    ({ server, base } = await serveLocally((req, res) => {
-      const body = served.get(req.url ?? '');
-      if (!body) { res.statusCode = 404; res.end(); return; }
-      res.setHeader('content-length', String(body.length));
-      res.end(body);
-    }));
+    ({ server, base } = await serveFiles(served));
   });
   after(async () => {
     server.close();

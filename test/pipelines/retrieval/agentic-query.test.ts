@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
-import { answerQuestion, embedderDefaults, namedSpeakerFactor, openTerms, statedPart, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, embedderDefaults, namedSpeakerFactor, openTerms, statedPart, statedShares, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -353,6 +353,22 @@ describe('agentic question answering: the subject\'s own searches when the quest
     assert.ok(Math.abs((subjectSearchFactors(turns, ['ana'], terms, 1, 3).get('ana') ?? NaN) - 1 / 27) < 1e-9, 'power 3: the ratio cubed');
     assert.equal(subjectSearchFactors(turns, ['ben'], terms, 1).get('ben'), 1, 'the subject who stated it keeps the whole weight');
     assert.equal(subjectSearchFactors(turns.slice(0, 1), ['ana'], terms, 1).size, 0, 'nobody else stated any of it: no factor');
+  });
+
+  test('statedShares: a turn\'s stated share of the terms, worked out once per turn id for the question; subjectSearchFactors reads it', () => {
+    const terms = ['puppy', 'adopt', 'shelter'];
+    const stated = statedShares(terms);
+    const ben = { id: 'u2', speakerId: 'ben', text: 'I adopted a puppy from the shelter.' };
+    const ana = { id: 'u3', speakerId: 'ana', text: 'The shelter needs volunteers. Did you adopt a puppy?' };
+    assert.equal(stated(ben), 1);
+    assert.equal(stated(ana), 1 / 3, 'the question is not counted');
+    // Kept by id: the same turn read again (here under another text, to tell) is not worked out again.
+    assert.equal(stated({ ...ana, text: 'puppy adopt shelter' }), 1 / 3);
+    assert.equal(statedShares(terms)({ ...ana, text: 'puppy adopt shelter' }), 1, 'a new question starts afresh');
+    const reads = new Map<string, number>();
+    const counted = (u: typeof ben): number => { reads.set(u.id, (reads.get(u.id) ?? 0) + 1); return stated(u); };
+    assert.ok(Math.abs((subjectSearchFactors([ben, ana], ['ana'], terms, 1, 1, counted).get('ana') ?? NaN) - 1 / 3) < 1e-9);
+    assert.deepEqual([...reads.values()], [1, 1], 'each turn read once');
   });
 
   test('a share outside 0–1, an exponent that is not positive or a depth that is not a positive whole number is refused', async () => {

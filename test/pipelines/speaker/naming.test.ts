@@ -120,3 +120,14 @@ describe('naming from direct address', () => {
     assert.deepEqual(attrs.get('p_1')!.name_evidence, { ben: { events: 3, sessions: ['s1', 's2'], score: 3 } });
   });
 });
+
+describe('first names the recogniser\'s dictionary lacks (census names Moonshine can write)', () => {
+  test('a census name cmudict lacks is accepted in a weak form; ordinary words still are not', () => {
+    assert.equal(detectSelfIntroduction("hi i'm caitlyn from the front desk"), 'Caitlyn');
+    assert.equal(detectSelfIntroduction('this is graciela speaking'), 'Graciela');
+    assert.equal(detectSelfIntroduction("i'm kiersten"), 'Kiersten');
+    assert.equal(detectSelfIntroduction("i'm exhausted from the trip"), null);
+    assert.equal(detectSelfIntroduction('this is fantastic'), null);
+    assert.equal(detectSelfIntroduction("i'm kwame"), null, 'not a census name, and not known to the tenant');
+  });
+});

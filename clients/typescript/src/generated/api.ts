@@ -50,7 +50,7 @@ export interface Schemas {
     id: string;
     layer: "interaction" | "fact" | "profile" | "persona" | "relation";
     text: string;
-    speaker: Schemas["ParticipantRef"] | null;
+    speaker: Schemas["ParticipantRef"];
     addressees: Schemas["ParticipantRef"][];
     refer_ids: string[];
     session_id: string | null;
