@@ -27,7 +27,7 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\bmyself\b/gi, s], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
     [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byou['’]ll\b/gi, `${a} will`], [/\byou['’]d\b/gi, `${a} would`],
     [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
-    [/\byour\b/gi, `${a}'s`], [/\byou\b/gi, a],
+    [/\byour\b/gi, `${a}'s`], [/(?<!\bthank-)\byou\b/gi, a], // a "thank-you card" thanks nobody in particular
     [/\bwe['’]re\b/gi, `${both} are`], [/\bwe['’]ll\b/gi, `${both} will`], [/\bwe['’]ve\b/gi, `${both} have`],
     [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bour\b/gi, `${both}'s`], [/\bus\b/gi, both],
   ];
