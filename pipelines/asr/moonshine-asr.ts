@@ -57,8 +57,7 @@ export class MoonshineAsr implements StreamingAsr {
   }
 
   startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
-    const names = this.knownNames && options.names?.length ? { names: options.names, options: this.knownNames } : undefined;
-    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode, names);
+    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode, this.knownNames, options.names ?? []);
   }
 
   async close(): Promise<void> {
@@ -87,7 +86,12 @@ class MoonshineTurn implements AsrTurnStream {
   private atPause: { samples: number; result: Promise<MoonshineResult> } | undefined;
 
   constructor(private readonly model: MoonshineModel, private readonly interval: number, private readonly pauseDecode: boolean,
-    private readonly names: { names: readonly string[]; options: KnownNameOptions } | undefined) {}
+    private readonly knownNames: KnownNameOptions | false, private names: readonly string[]) {}
+
+  /** Names are matched when the turn ends, so names read while it was spoken count for it too. */
+  setNames(names: readonly string[]): void {
+    this.names = names;
+  }
 
   accept(samples: Float32Array): string | undefined {
     if (this.done || samples.length === 0) return undefined;
@@ -135,7 +139,7 @@ class MoonshineTurn implements AsrTurnStream {
     const heard = results.map((r) => r.text).join(' ');
     const tokens = results.reduce((n, r) => n + r.tokens.length + (r.cut ? 0 : 1), 0);
     const logProb = results.reduce((s, r) => s + r.logProb, 0);
-    const matched = this.names ? favourKnownNames(heard, this.names.names, pronunciations, this.names.options) : undefined;
+    const matched = this.knownNames && this.names.length > 0 ? favourKnownNames(heard, this.names, pronunciations, this.knownNames) : undefined;
     const text = matched?.text ?? asrText(heard);
     return {
       text, confidence: text === '' || tokens === 0 ? 0 : Math.exp(logProb / tokens),

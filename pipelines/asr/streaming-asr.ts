@@ -43,6 +43,12 @@ export interface AsrTurnStream {
   finish(): Promise<AsrFinal>;
   /** Abandon the turn; frees its decoder without a result. */
   abort(): void;
+  /**
+   * Names that arrived while the turn is open (`AsrTurnOptions.names` replaced). Backends that favour
+   * names only once the turn ends (Moonshine) use them for this turn's final; absent elsewhere, where
+   * new names count from the next turn.
+   */
+  setNames?(names: readonly string[]): void;
 }
 
 /** Per-turn hints to the recogniser. */

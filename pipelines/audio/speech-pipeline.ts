@@ -59,9 +59,14 @@ export class SpeechPipeline {
     this.ringWindows = Math.ceil(((this.opts.prePaddingMs + this.opts.minSpeechMs) * SAMPLES_PER_MS) / SILERO_WINDOW_SAMPLES) + 2;
   }
 
-  /** Names for the recogniser to favour from the next turn on (see `SpeechPipelineOptions.names`). */
+  /**
+   * Names for the recogniser to favour from the next turn on (see `SpeechPipelineOptions.names`), and in the open
+   * turn where its backend takes them (`AsrTurnStream.setNames`): the session's first names are read while its
+   * first words may already be spoken.
+   */
   setNames(names: readonly string[]): void {
     this.names = names;
+    this.turn?.asr.setNames?.(names);
     void this.asr.prepareNames?.(names);
   }
 

@@ -108,6 +108,10 @@ describe('moonshine backend', { skip: SKIP }, () => {
     assert.equal(plain.knownNames, undefined);
     const named = await decodeWith(asr, ['Alan', 'Grace']);
     assert.match(named.text, /^my name is alan\b/, `with names: "${named.text}"`);
+    const late = asr.startTurn({});
+    late.accept(audio);
+    late.setNames?.(['Alan', 'Grace']); // read while the turn was spoken
+    assert.equal((await late.finish()).text, named.text, 'names given to the open turn count for its final');
     assert.deepEqual(named.knownNames?.corrections.map((c) => c.to), ['alan']);
     assert.match(named.knownNames!.heard, /[A-Z]/, 'Moonshine\'s own text, cased');
     const off = await createStreamingAsr({ kind: 'moonshine', modelDir: MODEL_DIR, knownNames: false });

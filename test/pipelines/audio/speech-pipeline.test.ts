@@ -61,6 +61,28 @@ describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
     await new Promise((r) => setImmediate(r));
   });
 
+  test('names set while a turn is open reach that turn too (backends that use them at its end)', async () => {
+    const late: { turn: number; names: readonly string[] }[] = [];
+    let turns = 0;
+    const spy: StreamingAsr = {
+      name: asr.name, producesPartials: asr.producesPartials, close: async () => {},
+      startTurn: (options = {}) => {
+        const turn = ++turns;
+        return Object.assign(asr.startTurn(options), { setNames: (names: readonly string[]) => { late.push({ turn, names }); } });
+      },
+    };
+    const f = fixtures.find((x) => x.file === 'awb.wav')!;
+    const samples = fixtureSamples(f);
+    const p = new SpeechPipeline(vad, spy, () => {});
+    const midFirst = Math.round(((f.utterances[0]!.start_ms + f.utterances[0]!.end_ms) / 2) * 16);
+    for (let i = 0; i < samples.length; i += 1600) {
+      if (i <= midFirst && midFirst < i + 1600) p.setNames(['ana']);
+      await p.process(samples.subarray(i, i + 1600), i);
+    }
+    assert.deepEqual(late, [{ turn: 1, names: ['ana'] }]);
+    await new Promise((r) => setImmediate(r));
+  });
+
   for (const f of fixtures) {
     test(`${f.file}: one turn per utterance at the true spans, partials before each final`, async () => {
       const events = await runFile(fixtureSamples(f));
