@@ -107,8 +107,7 @@ export class PocketsphinxAsr implements StreamingAsr {
    */
   startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
     if (this.closed) throw new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'speech recogniser is closed');
-    const names = this.spotter && options.names && options.names.length > 0 ? options.names : undefined;
-    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples, names && this.spotter ? { spotter: this.spotter, names } : undefined);
+    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples, this.spotter ? { spotter: this.spotter, names: options.names ?? [] } : undefined);
   }
 
   /** Look up letter-to-sound pronunciations for the names' words the dictionary lacks (when spotting and festival are on). */
@@ -133,12 +132,13 @@ class PocketsphinxTurn implements AsrTurnStream {
   /** While every decoder is busy: the turn's audio so far, and its place in the queue. */
   private held: Int16Array[] = [];
   private pending: { decoder: Promise<Decoder | undefined>; cancel: () => void } | undefined;
-  /** The turn's audio, kept for the name-spotting pass (only when names are given). */
+  /** The turn's audio, kept for the name-spotting pass (only when spotting is on). */
   private readonly kept: Int16Array[] | undefined;
 
   constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
     private readonly partialIntervalSamples: number,
     private readonly spotting?: { spotter: PocketsphinxNameSpotter; names: readonly string[] }) {
+    // Kept even before any name is known: names read while the turn is spoken (`setNames`) count for its final.
     this.kept = spotting ? [] : undefined;
     this.decoder = pool.tryTake();
     if (this.decoder) {
@@ -161,6 +161,11 @@ class PocketsphinxTurn implements AsrTurnStream {
     this.api.psStartUtt(decoder.ps);
     for (const chunk of this.held) this.api.psProcessRaw(decoder.ps, chunk, chunk.length, 0, 0);
     this.held = [];
+  }
+
+  /** The spotting pass runs when the turn ends, so names read while it was spoken count for it too. */
+  setNames(names: readonly string[]): void {
+    if (this.spotting) this.spotting.names = names;
   }
 
   accept(samples: Float32Array): string | undefined {
@@ -204,7 +209,7 @@ class PocketsphinxTurn implements AsrTurnStream {
     const confidence = text === '' ? 0 : Math.pow(posterior, 1 / text.split(' ').length);
     let nameSpotting: AsrFinal['nameSpotting'];
     try {
-      const keyphrases = this.spotting && text !== '' ? this.spotting.spotter.keyphraseFile(this.spotting.names) : null;
+      const keyphrases = this.spotting && this.spotting.names.length > 0 && text !== '' ? this.spotting.spotter.keyphraseFile(this.spotting.names) : null;
       if (this.spotting && this.kept && keyphrases) {
         const { spotter } = this.spotting;
         const firstPass = spotter.segments(ps);

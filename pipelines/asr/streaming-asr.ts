@@ -45,8 +45,8 @@ export interface AsrTurnStream {
   abort(): void;
   /**
    * Names that arrived while the turn is open (`AsrTurnOptions.names` replaced). Backends that favour
-   * names only once the turn ends (Moonshine) use them for this turn's final; absent elsewhere, where
-   * new names count from the next turn.
+   * names once the turn ends (Moonshine's match, pocketsphinx's spotting pass) use them for this turn's
+   * final; absent elsewhere, where new names count from the next turn.
    */
   setNames?(names: readonly string[]): void;
 }

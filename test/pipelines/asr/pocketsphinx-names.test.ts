@@ -75,6 +75,24 @@ describe('pocketsphinx name spotting', () => {
     assert.equal(biased.confidence, plain.confidence, 'the first pass is the same decode');
   });
 
+  test('names given while the turn is spoken count for its final as names given at its start', async () => {
+    const audio = flite(dir, 'awb', 'hi this is grace from accounts');
+    const atStart = await firstTurn(audio, true, { names: TENANT });
+    const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: { letterToSound: false } });
+    try {
+      const turn = asr.startTurn({});
+      const half = Math.floor(audio.length / 3200) * 1600;
+      for (let i = 0; i < half; i += 1600) turn.accept(audio.subarray(i, i + 1600));
+      turn.setNames?.(TENANT);
+      for (let i = half; i < audio.length; i += 1600) turn.accept(audio.subarray(i, Math.min(i + 1600, audio.length)));
+      const late = await turn.finish();
+      assert.match(late.text, /\bthis is grace\b/, `names given late: "${late.text}"`);
+      assert.deepEqual(late, atStart);
+    } finally {
+      await asr.close();
+    }
+  });
+
   test('without names, or with names the dictionary lacks, a turn is decoded exactly as by the plain decoder', async () => {
     const audio = flite(dir, 'awb', 'hi this is grace from accounts');
     const plain = await firstTurn(audio, false, {});
