@@ -3,7 +3,7 @@ import { detectIntroduction, findVocatives } from '../speaker/name-patterns.js';
 import { givenNamePrevalence } from '../speaker/given-names.js';
 import { phoneDistance } from '../speaker/phonetic.js';
 import { asrText } from './llama-vocabulary.js';
-import { isFunctionWord, normaliseName, type NameCorrection } from './name-spotting.js';
+import { isFunctionWord, normaliseName, spokenPhones, type NameCorrection } from './name-spotting.js';
 
 /**
  * Favouring the tenant's known names in a recogniser's text after the fact, for recognisers without a
@@ -87,21 +87,10 @@ function letterDistance(a: string, b: string): number {
   return prev[b.length]! / Math.max(a.length, b.length);
 }
 
-/** Every pronunciation of words said in a row (at most 16 combinations); empty when a word has none. */
-function spoken(words: readonly string[], phones: (word: string) => string[][]): string[][] {
-  let acc: string[][] = [[]];
-  for (const w of words) {
-    const ps = phones(w);
-    if (ps.length === 0) return [];
-    acc = acc.flatMap((head) => ps.map((p) => [...head, ...p])).slice(0, 16);
-  }
-  return acc;
-}
-
 /** How far heard words sound from a name: closest pronunciations, else (a word without one) their letters. */
 function distance(words: readonly string[], name: string, phones: (word: string) => string[][]): number {
-  const a = spoken(words, phones);
-  const b = spoken(name.split(' '), phones);
+  const a = spokenPhones(words, phones);
+  const b = spokenPhones(name.split(' '), phones);
   if (a.length === 0 || b.length === 0) return letterDistance(words.join(''), name.replace(/ /g, ''));
   let best = 1;
   for (const x of a) for (const y of b) best = Math.min(best, phoneDistance(x, y));

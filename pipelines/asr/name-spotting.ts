@@ -145,8 +145,8 @@ export function clears(score: number, phones: number, perPhone: number): boolean
 
 const overlaps = (w: TimedWord, d: SpottedName, tol: number): boolean => w.startFrame <= d.endFrame + tol && d.startFrame - tol <= w.endFrame;
 
-/** Every pronunciation of words said in a row (their pronunciations' combinations, at most 16). */
-function spokenPhones(words: readonly string[], phones: (word: string) => string[][]): string[][] {
+/** Every pronunciation of words said in a row (their pronunciations' combinations, at most 16); empty when a word has none. */
+export function spokenPhones(words: readonly string[], phones: (word: string) => string[][]): string[][] {
   let acc: string[][] = [[]];
   for (const w of words) {
     const ps = phones(w);
