@@ -15,9 +15,11 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * someone else carry `reportedBy`, maxims said with "should" stay open. 5: plan objects name the people an action
  * is for or whose the thing is apart from what it is about ("my sister's drill", "to my sister"), read two objects
  * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
- * and a participant's possessive ("Lena's parents…") are told about someone else.
+ * and a participant's possessive ("Lena's parents…") are told about someone else. 6: a month or weekday in a sentence
+ * told of the past ("we went camping in May", "I called her on Tuesday") is dated behind, not ahead; a phrase that
+ * names only a year ("last year", "four years ago") dates the year, not a made-up day.
  */
-export const EMBEDDED_RULES_VERSION = 5;
+export const EMBEDDED_RULES_VERSION = 6;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
