@@ -17,7 +17,9 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
  * and a participant's possessive ("Lena's parents…") are told about someone else. 6: a month or weekday in a sentence
  * told of the past ("we went camping in May", "I called her on Tuesday") is dated behind, not ahead; a phrase that
- * names only a year ("last year", "four years ago") dates the year, not a made-up day.
+ * names only a year ("last year", "four years ago") dates the year, not a made-up day; one person addressed as "you"
+ * takes a third-person verb ("glad you like it" -> "glad Ben likes it", "you are" -> "Ben is"), and "I haven't" reads
+ * "Lena hasn't".
  */
 export const EMBEDDED_RULES_VERSION = 6;
 
@@ -158,7 +160,7 @@ export class EmbeddedExtractor implements Extractor {
     const intro = introductionOf(text);
     const rest = intro ? text.replace(intro.clause, '').replace(/^[\s,.;!-]*/, '') : text;
     const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
-    return resolvePronouns(conjugateAfterI(this.#nlp, said), who);
+    return resolvePronouns(conjugateAfterI(this.#nlp, said, who.addressees.length === 1), who);
   }
 
   #sentences(text: string): string[] {
@@ -169,7 +171,7 @@ export class EmbeddedExtractor implements Extractor {
     return {
       sentence, speakerId, addresseeIds,
       who: { speaker: display(speakerId), addressees: addresseeIds.map(display) },
-      conjugate: (text) => conjugateAfterI(this.#nlp, text),
+      conjugate: (text) => conjugateAfterI(this.#nlp, text, addresseeIds.length === 1),
       reportsEvent: (text) => reportsEvent(this.#nlp, text),
       isNounPhrase: (phrase) => {
         const pos = this.#nlp.readDoc(phrase).tokens().out(this.#nlp.its.pos);

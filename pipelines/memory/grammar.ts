@@ -1,18 +1,23 @@
 /** Third-person agreement for facts rewritten from first person, from wink-nlp POS tags and lemmas. */
 import type { WinkMethods } from 'wink-nlp';
-import { thirdPerson } from './pronouns.js';
+import { NOT_BEFORE_SUBJECT_YOU, thirdPerson } from './pronouns.js';
 
 /** Verbs whose past tense is spelled like the base form: left alone ("I hurt my back" is past). */
 const SAME_PAST = new Set(['hurt', 'put', 'cut', 'set', 'let', 'hit', 'read', 'quit', 'cost', 'shut', 'spread',
   'bet', 'burst', 'cast', 'split', 'upset', 'broadcast', 'forecast', 'beat']);
 const IRREGULAR: Record<string, string> = { have: 'has', do: 'does', go: 'goes', be: 'is' };
 
+/** Lemmas of verbs after which "you" and a bare verb are an object and its action ("let you know", "help you find"). */
+const OBJECT_THEN_VERB = new Set(NOT_BEFORE_SUBJECT_YOU.split('|'));
+
 /**
  * `I think…` -> `I thinks…` so that replacing "I" by a name reads "Tom thinks…": a present-tense
  * verb right after "I" (adverbs between are skipped) takes the third-person form. Past tenses,
  * modals and auxiliaries handled by the pronoun rules ("I'm", "I'll", "I don't") are left alone.
+ * With `singularYou` (one person addressed), the same after "you" as a subject ("glad you like it" -> "glad you likes
+ * it", read "glad Melanie likes it"); not after an auxiliary, "to" or a verb that makes "you" its object ("let you know").
  */
-export function conjugateAfterI(nlp: WinkMethods, text: string): string {
+export function conjugateAfterI(nlp: WinkMethods, text: string, singularYou = false): string {
   const its = nlp.its;
   const tokens = nlp.readDoc(text).tokens();
   const values = tokens.out(its.value);
@@ -21,7 +26,9 @@ export function conjugateAfterI(nlp: WinkMethods, text: string): string {
   const lemmas = tokens.out(its.lemma as unknown as typeof its.value);
   const spaces = tokens.out(its.precedingSpaces);
   for (let i = 0; i < values.length; i++) {
-    if (values[i] !== 'I') continue;
+    const you = singularYou && values[i]?.toLowerCase() === 'you' && (i === 0 || (pos[i - 1] !== 'AUX' && pos[i - 1] !== 'PART'
+      && !OBJECT_THEN_VERB.has((values[i - 1] ?? '').toLowerCase()) && !OBJECT_THEN_VERB.has(lemmas[i - 1] ?? '')));
+    if (values[i] !== 'I' && !you) continue;
     let j = i + 1;
     while (pos[j] === 'ADV' && j < i + 3) j++;
     const word = values[j] ?? '';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wink } from '../../../pipelines/wink.js';
-import { reportedAsFirstPerson, reportedSubject } from '../../../pipelines/memory/grammar.js';
+import { conjugateAfterI, reportedAsFirstPerson, reportedSubject } from '../../../pipelines/memory/grammar.js';
 
 test('reportedSubject: who a sentence tells about when not the speaker', () => {
   const by = (s: string): string | null => reportedSubject(wink(), s);
@@ -40,4 +40,14 @@ test("reportedAsFirstPerson: a participant's possessive opening the subject is t
   assert.equal(read("Lena's happy about it."), null, '"Lena\'s happy" is "Lena is happy"');
   assert.equal(read("Tom's parents bought a caravan."), null, 'not a participant');
   assert.equal(read("Lena's sister called me."), null, 'about the speaker too');
+});
+
+test('conjugateAfterI: with one person addressed, a present verb after "you" as a subject agrees too', () => {
+  const c = (s: string, one = true): string => conjugateAfterI(wink(), s, one);
+  assert.equal(c('Glad you like it'), 'Glad you likes it');
+  assert.equal(c('I hope you enjoy it and I think you need a rest'), 'I hopes you enjoys it and I thinks you needs a rest');
+  assert.equal(c('I will let you know'), 'I will let you know', 'an object of "let"');
+  assert.equal(c('I can help you find it'), 'I can help you find it');
+  assert.equal(c('Did you like it?'), 'Did you like it?', 'after an auxiliary');
+  assert.equal(c('Glad you like it', false), 'Glad you like it', 'several people addressed: plural');
 });

@@ -14,3 +14,15 @@ test('the compound "thank-you" keeps its "you"; a thank-you said to someone stil
   assert.equal(resolvePronouns('I have to write a thank-you card to my aunt', who), 'Lena has to write a thank-you card to their aunt');
   assert.equal(resolvePronouns('I thanked you for the help', who), 'Lena thanked Ben for the help');
 });
+
+test('one person addressed as a subject takes a third-person verb: "you are" -> "Ben is"; an object or a question reads right too', () => {
+  assert.equal(resolvePronouns('You are so brave and you were right', who), 'Ben is so brave and Ben was right');
+  assert.equal(resolvePronouns("You don't need to worry, you haven't missed it", who), "Ben doesn't need to worry, Ben hasn't missed it");
+  assert.equal(resolvePronouns('It shows who you are', who), 'It shows who Ben is');
+  assert.equal(resolvePronouns('Do you have kids? What do you think?', who), 'Does Ben have kids? What does Ben think?');
+  assert.equal(resolvePronouns("I haven't done pottery yet", who), "Lena hasn't done pottery yet");
+  assert.equal(resolvePronouns('Are you okay?', who), 'Is Ben okay?');
+  assert.equal(resolvePronouns('Glad to have you there', who), 'Glad to have Ben there', '"have you" after "to" asks nothing');
+  const two = { speaker: 'Lena', addressees: ['Ben', 'Cy'] };
+  assert.equal(resolvePronouns('You are so brave. Do you have kids?', two), 'Ben and Cy are so brave. Do Ben and Cy have kids?', 'several people: plural');
+});
