@@ -15,9 +15,12 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * someone else carry `reportedBy`, maxims said with "should" stay open. 5: plan objects name the people an action
  * is for or whose the thing is apart from what it is about ("my sister's drill", "to my sister"), read two objects
  * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
- * and a participant's possessive ("Lena's parents…") are told about someone else.
+ * and a participant's possessive ("Lena's parents…") are told about someone else. 6: "my own" names the speaker among
+ * a plan object's people, a noun compound's last noun tagged a verb is its head ("the kitchen tap"), an irregular past
+ * tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's prescription"),
+ * "won't be …ing" cancels and "dropped the keys off" does not.
  */
-export const EMBEDDED_RULES_VERSION = 5;
+export const EMBEDDED_RULES_VERSION = 6;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

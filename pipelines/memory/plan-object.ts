@@ -38,7 +38,10 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * What plan-object matching asks WordNet (`WordNet`; absent, it relates nothing): derivational
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
-export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense'>>;
+export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense' | 'baseForms'>>;
+
+/** Who "my own …" names among a phrase's `people`: the speaker, told apart from everyone a plan names ("my son's bike"). */
+export const OWN = 'own';
 
 interface Tok { word: string; pos: string; lemma: string; person?: boolean }
 
@@ -46,6 +49,19 @@ const nounish = (t: Tok): boolean => t.pos === 'NOUN' || t.pos === 'PROPN';
 const inPhrase = (t: Tok): boolean => ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t.pos)
   || (t.pos === 'PRON' && /^(?:my|your|our|his|her|their|its)$/i.test(t.word)) || t.word === "'s" || t.word === '’s'
   || t.word === '-';
+
+/**
+ * True when the token at `j`, tagged a verb, ends a noun compound: a base form right after a singular noun that names
+ * no person, followed by no phrase of its own, and a noun in WordNet ("the kitchen tap").
+ */
+function compoundNoun(toks: Tok[], j: number, words?: WordRelations): boolean {
+  const t = toks[j]!;
+  const before = toks[j - 1];
+  const after = toks[j + 1];
+  if (t.pos !== 'VERB' || !words?.baseForms || t.word.toLowerCase() !== t.lemma || before?.pos !== 'NOUN' || before.person
+    || before.word.toLowerCase() !== before.lemma || (after && (inPhrase(after) || after.pos === 'PART'))) return false;
+  return words.baseForms(t.lemma, 'noun').includes(t.lemma);
+}
 
 /** Heads, modifiers and people of a noun phrase (`phraseHeads`). */
 interface Phrase { heads: string[]; modifiers: string[]; people: string[]; next: number }
@@ -76,7 +92,7 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
     // my sister likes", "send my cousin | a card"); an owner's "'s" does not ("my sister's drill").
     const member = (t: Tok): boolean => ((t.pos === 'PRON' || t.pos === 'DET') && named ? false : inPhrase(t))
       || (determined && !named && t.pos === 'VERB');
-    while (j < toks.length && member(toks[j]!)) {
+    while (j < toks.length && (member(toks[j]!) || (named && compoundNoun(toks, j, words)))) {
       const t = toks[j]!;
       if (/^['’]s$/.test(t.word)) {
         // "my sister's drill": what follows the owner is the thing, even a word tagged a verb.
@@ -87,6 +103,11 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
         continue;
       }
       if (t.pos === 'DET' || t.pos === 'PRON') determined = true;
+      // "my own bike": the speaker's, not a son's or a sister's.
+      if (t.word.toLowerCase() === 'own' && /^(?:my|our)$/i.test(toks[j - 1]?.word ?? '')) people.push(OWN);
+      // "the kitchen tap", "the shower drain": a base form the tagger read as a verb, after a singular thing and with no
+      // object of its own, is the compound's last noun when WordNet lists it as one ("the cake my sisters make" stays a clause).
+      if (named && compoundNoun(toks, j, words)) t.pos = 'NOUN';
       const nounLike = nounish(t) || t.pos === 'VERB';
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
@@ -114,9 +135,9 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
 /**
  * Tokens as plan-object matching reads them: a hyphenated compound one word ("thank-you card",
  * "sister-in-law"), a modifier when a noun follows; a plural owner's apostrophe an owner's "'s" ("the
- * kids' bedroom"); people marked (`PEOPLE` nouns: "my sister", "Grandma").
+ * kids' bedroom"); people marked (`PEOPLE` nouns: "my sister", "Grandma"); an irregular past read as a noun a verb.
  */
-function readTokens(nlp: Wink, sentence: string): Tok[] {
+function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok[] {
   const tokens = nlp.readDoc(sentence).tokens();
   const words = tokens.out();
   const pos = tokens.out(nlp.its.pos);
@@ -146,6 +167,12 @@ function readTokens(nlp: Wink, sentence: string): Tok[] {
     // A compound before a noun (also one the tagger read as a verb) modifies it: "a thank-you card".
     if (t.word.includes('-') && t.pos === 'NOUN' && ['NOUN', 'PROPN', 'VERB'].includes(toks[i + 1]?.pos ?? '')) t.pos = 'ADJ';
     if (nounish(t) && PEOPLE.has(t.lemma)) t.person = true;
+    // "We redid the bathroom": an irregular past (WordNet's exceptions) the tagger read as a noun after a subject pronoun.
+    const w = t.word.toLowerCase();
+    if (t.pos === 'NOUN' && /^(?:i|we|you|he|she|they)$/i.test(toks[i - 1]?.word ?? '') && !/(?:s|ed|ing)$/.test(w) && relations?.baseForms) {
+      const base = relations.baseForms(w, 'verb').find((b) => b !== w);
+      if (base) { t.pos = 'VERB'; t.lemma = base; }
+    }
   }
   return toks;
 }
@@ -184,7 +211,7 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
  * ("a rain barrel system would be cheaper") is about its noun phrases.
  */
 export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelations = defaultWordNet()): PlanObject | null {
-  const toks = readTokens(nlp, sentence);
+  const toks = readTokens(nlp, sentence, relations);
   const all = clauses(toks);
   if (all.length === 0) return null;
   const found = all.map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);

@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { wink } from '../../../pipelines/wink.js';
+import { OWN, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { settles } from '../../../pipelines/memory/changes.js';
+import { readObligation } from '../../../pipelines/memory/obligation.js';
+import type { PlanObject } from '../../../graph/memory-store.js';
+
+/** A WordNet stand-in: the nouns and the irregular pasts these tests name, nothing else. */
+const NOUNS = new Set(['tap', 'drain', 'make', 'kitchen', 'shower', 'bathroom']);
+const PASTS: Record<string, string> = { redid: 'redo', rewrote: 'rewrite' };
+const words: WordRelations = {
+  derivedForms: () => [],
+  derivedFrom: () => false,
+  sharedHypernym: () => null,
+  baseForms: (w: string, pos: string) => (pos === 'noun' ? (NOUNS.has(w) ? [w] : []) : PASTS[w] ? [PASTS[w]!] : []),
+};
+const read = (s: string): PlanObject => {
+  const o = readPlanObject(wink(), s, words);
+  assert.ok(o, s);
+  return o;
+};
+const done = (outcome: string, plan: string): boolean => settlesByObject('done', read(outcome), read(plan), outcome, plan, words);
+
+test('"won\'t be …ing" cancels; "dropped the keys off" delivers, "dropped the course" cancels', () => {
+  assert.equal(settles("I won't be returning the laptop to my boss, IT is collecting it."), 'cancelled');
+  assert.equal(settles('We will not be hosting the party this year.'), 'cancelled');
+  assert.notEqual(settles("I dropped the keys off at the landlord's office."), 'cancelled');
+  assert.notEqual(settles('I dropped the spare key off.'), 'cancelled');
+  assert.equal(settles("I've dropped the Italian course, I have no time."), 'cancelled');
+  assert.equal(settles('I dropped the idea of moving to Leeds.'), 'cancelled');
+});
+
+test('an obligation on a named owner\'s thing is a plan ("pick up Grandma\'s prescription")', () => {
+  const who = { speaker: 'Ana', addressees: ['Ben'] };
+  assert.equal(readObligation("I need to pick up Grandma's prescription.", who, false)?.verb, 'pick');
+  assert.equal(readObligation("I have to return Tom's drill.", who, false)?.verb, 'return');
+  assert.equal(readObligation('I need to sleep.', who, false), null, 'still no plan without a thing of its own');
+});
+
+test('"my own" names the speaker among the people: it does not settle a plan for someone else\'s thing', () => {
+  assert.deepEqual(read('I fixed my own bike at the weekend.').people, [OWN]);
+  assert.equal(done('I fixed my own bike at the weekend.', "I'm going to fix my son's bike."), false);
+  assert.equal(done('I fixed my bike at the weekend.', "I'm going to fix my own bike."), true, 'no one else named: it settles');
+  assert.equal(done('I fixed my own bike.', "I'm going to fix my own bike."), true);
+});
+
+test('a noun compound\'s last noun read as a verb is its head ("the kitchen tap"), not a relative clause\'s verb', () => {
+  assert.deepEqual(read('I need to repair the kitchen tap.').objects, ['tap']);
+  assert.deepEqual(read('I need to unblock the shower drain.').objects, ['drain']);
+  assert.equal(done('I repaired the tap in the kitchen yesterday.', 'I need to repair the kitchen tap.'), true);
+  assert.deepEqual(read('I ate the cake my sisters make.').objects, ['cake'], 'after a person it starts a clause');
+});
+
+test('an irregular past the tagger reads as a noun after a subject pronoun is the verb ("we redid the bathroom")', () => {
+  const o = read('We redid the bathroom in March.');
+  assert.equal(o.verb, 'redo');
+  assert.equal(o.past, true);
+  assert.deepEqual(o.objects, ['bathroom']);
+  assert.equal(done('We redid the bathroom in March.', 'My wife and I are going to redo the bathroom.'), true);
+});
