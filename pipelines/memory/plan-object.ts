@@ -312,6 +312,18 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   return out;
 }
 
+/**
+ * True when the sentence's action is on a thing named for the first time ("bought an electric car", "planted an apple
+ * tree", "got some chickens"), not on one both sides know ("fixed the boiler"): told about others, such a thing is theirs.
+ */
+export function actsOnNewThing(nlp: Wink, sentence: string): boolean {
+  const found = clauses(readTokens(nlp, sentence)).map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
+  if (!found?.verb) return false;
+  let i = found.verb.at + 1;
+  if (PARTICLES.has(found.c[i]?.word.toLowerCase() ?? '')) i++;
+  return /^(?:a|an|some|another)$/i.test(found.c[i]?.word ?? '');
+}
+
 const HEDGES = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'to', 'not', "n't", 'never', 'if', 'when', 'once', 'until', 'before']);
 
 /**

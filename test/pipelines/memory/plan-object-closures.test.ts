@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wink } from '../../../pipelines/wink.js';
-import { OWN, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { OWN, actsOnNewThing, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { settles } from '../../../pipelines/memory/changes.js';
 import { readObligation } from '../../../pipelines/memory/obligation.js';
 import type { PlanObject } from '../../../graph/memory-store.js';
+import type { Utterance } from '../../../graph/types.js';
 
 /** A WordNet stand-in: the nouns and the irregular pasts these tests name, nothing else. */
 const NOUNS = new Set(['tap', 'drain', 'make', 'kitchen', 'shower', 'bathroom']);
@@ -58,4 +60,22 @@ test('an irregular past the tagger reads as a noun after a subject pronoun is th
   assert.equal(o.past, true);
   assert.deepEqual(o.objects, ['bathroom']);
   assert.equal(done('We redid the bathroom in March.', 'My wife and I are going to redo the bathroom.'), true);
+});
+
+test('others acting on a new thing, or planning an alternative, tell about their own; on a known thing it may be the speaker\'s', async () => {
+  assert.equal(actsOnNewThing(wink(), 'My aunt and uncle bought an electric car.'), true);
+  assert.equal(actsOnNewThing(wink(), 'Our neighbours picked up some chickens.'), true);
+  assert.equal(actsOnNewThing(wink(), 'Our landlord fixed the heating.'), false);
+  const x = new EmbeddedExtractor();
+  const told = async (text: string): Promise<PlanObject | null | undefined> => {
+    const current = { id: 'u1', sessionId: 's1', speakerId: 'lena', addresseeIds: ['ben'], text, startMs: null, endMs: null,
+      time: '2026-10-01T10:00:00.000Z', confidence: null, audioRef: null } as unknown as Utterance;
+    const r = await x.extract({ current, previous: [], names: { lena: 'Lena', ben: 'Ben' } });
+    return r.facts.find((f) => f.planObject)?.planObject;
+  };
+  assert.equal((await told('My aunt and uncle bought an electric car.'))?.reportedBy, 'aunt');
+  assert.equal((await told('My parents are going to drive to Edinburgh instead.'))?.reportedBy, 'parent');
+  const landlord = await told('Our landlord fixed the heating.');
+  assert.equal(landlord?.reportedBy, undefined);
+  assert.equal(landlord?.doneBy, 'landlord');
 });
