@@ -19,7 +19,8 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * a plan object's people, a noun compound's last noun tagged a verb is its head ("the kitchen tap"), an irregular past
  * tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's prescription"),
  * "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and uncle bought an
- * electric car") and alternatives they plan ("…drive instead") carry `reportedBy`.
+ * electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…" names the nephew
+ * among the people.
  */
 export const EMBEDDED_RULES_VERSION = 6;
 

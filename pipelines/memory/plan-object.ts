@@ -177,6 +177,12 @@ function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok
   return toks;
 }
 
+/** People named with the speaker as the subject ("my nephew and I", "Mum and I"), lower-case. */
+function companions(subject: Tok[]): string[] {
+  const and = subject.findIndex((t, k) => /^(?:and|&)$/i.test(t.word) && /^(?:i|me)$/i.test(subject[k + 1]?.word ?? ''));
+  return and < 0 ? [] : subject.slice(0, and).filter((t) => t.person).map((t) => t.lemma);
+}
+
 /** The first clause (split at , ; : and sentence ends) that names an action, else the first one. */
 function clauses(toks: Tok[]): Tok[][] {
   const out: Tok[][] = [[]];
@@ -233,6 +239,8 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   let particle: string | null = null;
   if (verb) {
     const v = clause[verb.at]!;
+    // "My nephew and I went…": who the speaker did it with.
+    people.push(...companions(clause.slice(0, verb.at)));
     // Passive or copular ("the beds are finished", "the printer was installed"): the subject is the object.
     const before = clause.slice(0, verb.at).filter((t) => t.pos !== 'ADV');
     if (before[before.length - 1]?.pos === 'AUX' && /^(?:be|get)$/.test(before[before.length - 1]!.lemma)) {
@@ -393,6 +401,22 @@ function otherPeople(a: PlanObject, b: PlanObject): boolean {
   return !a.people.some((p) => b.people!.includes(p));
 }
 
+/** True when `text` names `word` as whom or where something goes: after "to" ("a letter to the council", "to my grandmother"). */
+function sentTo(text: string, word: string): boolean {
+  return new RegExp(String.raw`\bto\s+(?:(?:the|a|an|my|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}${word}`, 'i').test(text);
+}
+
+/**
+ * True when the outcome went to a person and the plan to something else it does not name ("wrote a letter to my
+ * grandmother" / "write a letter to the council"): the people rule (`otherPeople`) has no person of the plan's to compare.
+ */
+function otherReceiver(outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
+  if (!outcome.people?.length || plan.people?.length) return false;
+  const named = allWords(outcome);
+  return outcome.people.some((p) => sentTo(sentence, p))
+    && plan.complements.some((c) => sentTo(planText, c)) && !plan.complements.some((c) => named.has(c));
+}
+
 /**
  * True when the outcome's action is the plan's: the same verb, or a phrasal verb that WordNet lists
  * with the other's verb ("gave the drill back" / "return the drill": `give_back` is a sense of `return`).
@@ -402,6 +426,19 @@ function sameAction(outcome: PlanObject, plan: PlanObject, words: WordRelations)
   if (!words.phrasalSense || !outcome.verb || !plan.verb) return false;
   return (outcome.phrasal !== undefined && words.phrasalSense(outcome.phrasal, plan.verb))
     || (plan.phrasal !== undefined && words.phrasalSense(plan.phrasal, outcome.verb));
+}
+
+/** Verbs of taking someone along ("take my nephew to the zoo"), and of going there together ("my nephew and I went"). */
+const ACCOMPANY = new Set(['take', 'bring']);
+const GO = new Set(['go', 'come']);
+
+/**
+ * True when the outcome says the speaker went with the person the plan takes along, to a place the plan names ("my
+ * nephew and I went to the zoo" / "take my nephew to the zoo").
+ */
+function wentTogether(outcome: PlanObject, plan: PlanObject): boolean {
+  if (!outcome.verb || !plan.verb || !GO.has(outcome.verb) || !ACCOMPANY.has(plan.verb)) return false;
+  return plan.objects.some((o) => outcome.people?.includes(o)) && outcome.complements.some((c) => plan.complements.includes(c));
 }
 
 /** Verbs whose object is what was chosen ("decided on", "settled on", "opted for", "went with", "chose", "picked"). */
@@ -452,8 +489,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
-    if (otherPeople(outcome, plan)) return false;
-    if (namesActionByDerivation(outcome, plan, words)) return true;
+    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText)) return false;
+    if (namesActionByDerivation(outcome, plan, words) || wentTogether(outcome, plan)) return true;
     if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));

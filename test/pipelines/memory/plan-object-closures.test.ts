@@ -79,3 +79,17 @@ test('others acting on a new thing, or planning an alternative, tell about their
   assert.equal(landlord?.reportedBy, undefined);
   assert.equal(landlord?.doneBy, 'landlord');
 });
+
+test('"my nephew and I went to the zoo" settles "take my nephew to the zoo"; not another person or place', () => {
+  assert.deepEqual(read('My nephew and I went to the zoo on Saturday.').people, ['nephew']);
+  assert.equal(done('My nephew and I went to the zoo on Saturday.', "I'm going to take my nephew to the zoo."), true);
+  assert.equal(done('My nephew and I went to the cinema.', "I'm going to take my nephew to the zoo."), false);
+  assert.equal(done('My sister and I went to the zoo.', "I'm going to take my nephew to the zoo."), false);
+});
+
+test('an outcome sent to a person does not settle a plan sent to something else ("to my grandmother" / "to the council")', () => {
+  assert.equal(done('I wrote a letter to my grandmother.', 'I have to write a letter to the council.'), false);
+  assert.equal(done('I wrote a letter to the council.', 'I have to write a letter to the council.'), true);
+  assert.equal(done('I wrote a letter to my grandmother.', 'I have to write a letter.'), true, 'a plan with no receiver');
+  assert.equal(done('I returned the parcel to my landlord.', 'I need to return the parcel to the depot.'), false);
+});
