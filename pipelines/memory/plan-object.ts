@@ -64,7 +64,7 @@ function compoundNoun(toks: Tok[], j: number, words?: WordRelations): boolean {
 }
 
 /** Heads, modifiers and people of a noun phrase (`phraseHeads`). */
-interface Phrase { heads: string[]; modifiers: string[]; people: string[]; next: number }
+interface Phrase { heads: string[]; modifiers: string[]; people: string[]; compounds: string[]; next: number }
 
 /**
  * Heads of the noun phrase(s) starting at `i` ("the raised beds next week" -> bed; "milk and eggs" ->
@@ -78,6 +78,7 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
   const heads: string[] = [];
   const modifiers: string[] = [];
   const people: string[] = [];
+  const compounds: string[] = [];
   let j = i;
   for (;;) {
     let head: Tok | null = null;
@@ -118,6 +119,8 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
     if (!head && owners.size > 0) head = { word: '', pos: 'NOUN', lemma: [...owners].pop()!, person: true };
     if (head) heads.push(head.lemma);
     if (head?.person) people.push(head.lemma);
+    // "the kitchen tap": the nouns before the head say which one.
+    if (head) compounds.push(...before.filter((w) => !owners.has(w)));
     for (const o of owners) if (o !== head?.lemma) people.push(o);
     // "the bike repair", "the camping trip": an action noun is about its modifier too.
     if (head && ACTION_NOUNS.has(head.lemma)) heads.push(...before);
@@ -128,7 +131,7 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
     }
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
-    return { heads, modifiers, people, next: j };
+    return { heads, modifiers, people, compounds, next: j };
   }
 }
 
@@ -228,6 +231,7 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   const replaces: string[] = [];
   const modifiers: string[] = [];
   const people: string[] = [];
+  const qualifiers: string[] = [];
   const heads = (at: Tok[], start: number): Phrase => {
     const p = phraseHeads(at, start, relations);
     modifiers.push(...p.modifiers);
@@ -275,9 +279,15 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
       }
     }
     objects.push(...object.heads);
+    qualifiers.push(...object.compounds);
     i = object.next;
     // "gave the drill back", "dropped the keys off": the particle after the object.
     if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
+    // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it.
+    if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP') {
+      const which = phraseHeads(clause, i + 1, relations);
+      qualifiers.push(...which.heads, ...which.compounds);
+    }
     // "get the car serviced", "have the boiler checked": the participle after the object is the action.
     const done = clause[i];
     if (/^(?:get|have)$/.test(v.lemma) && objects.length > 0 && done?.pos === 'VERB' && done.word.toLowerCase() !== done.lemma
@@ -316,6 +326,7 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   if (verb && toldAsDone(clause, verb.at, sentence)) out.past = true;
   if (replaces.length > 0) out.replaces = [...new Set(replaces)];
   if (modifiers.length > 0) out.modifiers = [...new Set(modifiers)];
+  if (qualifiers.length > 0) out.which = [...new Set(qualifiers)];
   if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
   return out;
 }
@@ -418,6 +429,17 @@ function otherReceiver(outcome: PlanObject, plan: PlanObject, sentence: string, 
 }
 
 /**
+ * True when both say which of a thing they name and none is the same ("fixed the tap in the bathroom" / "fix the
+ * kitchen tap"; `PlanObject.which`); a side that does not say ("fixed the tap") may be either.
+ */
+function otherOne(outcome: PlanObject, plan: PlanObject): boolean {
+  if (!outcome.which?.length || !plan.which?.length) return false;
+  const planWords = new Set([...allWords(plan), ...plan.which]);
+  const outcomeWords = new Set([...allWords(outcome), ...outcome.which]);
+  return !outcome.which.some((w) => planWords.has(w)) && !plan.which.some((w) => outcomeWords.has(w));
+}
+
+/**
  * True when the outcome's action is the plan's: the same verb, or a phrasal verb that WordNet lists
  * with the other's verb ("gave the drill back" / "return the drill": `give_back` is a sense of `return`).
  */
@@ -489,7 +511,7 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
-    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText)) return false;
+    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)) return false;
     if (namesActionByDerivation(outcome, plan, words) || wentTogether(outcome, plan)) return true;
     if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
     const named = new Set(aboutWords(plan));

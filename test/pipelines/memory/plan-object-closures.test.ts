@@ -93,3 +93,12 @@ test('an outcome sent to a person does not settle a plan sent to something else 
   assert.equal(done('I wrote a letter to my grandmother.', 'I have to write a letter.'), true, 'a plan with no receiver');
   assert.equal(done('I returned the parcel to my landlord.', 'I need to return the parcel to the depot.'), false);
 });
+
+test('a compound and an "in / on / of" phrase say which one: the same one settles, another one does not', () => {
+  assert.deepEqual(read('I need to repair the kitchen tap.').which, ['kitchen']);
+  assert.deepEqual(read('I repaired the tap in the kitchen.').which, ['kitchen']);
+  assert.equal(done('I repaired the tap in the bathroom.', 'I need to repair the kitchen tap.'), false);
+  assert.equal(done('I painted the door of the garage.', 'I need to paint the garage door.'), true);
+  assert.equal(done('I painted the door in the hall.', 'I need to paint the garage door.'), false);
+  assert.equal(done('I painted the door.', 'I need to paint the garage door.'), true, 'an outcome that does not say which may be it');
+});
