@@ -283,8 +283,10 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     i = object.next;
     // "gave the drill back", "dropped the keys off": the particle after the object.
     if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
-    // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it.
-    if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP') {
+    // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it
+    // (a known one: "spend the grant on a new tank" says what for).
+    if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP'
+      && /^(?:the|my|our|your|his|her|their)$/i.test(clause[i + 1]?.word ?? '')) {
       const which = phraseHeads(clause, i + 1, relations);
       qualifiers.push(...which.heads, ...which.compounds);
     }
