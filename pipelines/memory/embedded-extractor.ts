@@ -20,7 +20,7 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's prescription"),
  * "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and uncle bought an
  * electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…" names the nephew
- * among the people; plan objects say which one a compound or an "in / on / of" phrase names (`which`).
+ * among the people, and "Lena and her brother…" (said of a participant) is Lena's "my brother and I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`).
  */
 export const EMBEDDED_RULES_VERSION = 6;
 

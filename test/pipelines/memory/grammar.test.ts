@@ -41,3 +41,14 @@ test("reportedAsFirstPerson: a participant's possessive opening the subject is t
   assert.equal(read("Tom's parents bought a caravan."), null, 'not a participant');
   assert.equal(read("Lena's sister called me."), null, 'about the speaker too');
 });
+
+test('reportedAsFirstPerson: a participant and a person of theirs as the subject is the participant\'s "X and I"', () => {
+  const names = { p1: 'Lena', p2: 'Ben' };
+  const read = (s: string) => reportedAsFirstPerson(wink(), s, names, 'p2');
+  assert.deepEqual(read("Lena and her brother are going to fix their grandad's shed."),
+    { subjectId: 'p1', text: "My brother and I are going to fix my grandad's shed." });
+  assert.deepEqual(read('Lena and her parents are flying to Rome.'), { subjectId: 'p1', text: 'My parents and I are flying to Rome.' });
+  assert.equal(read('Lena and her car were stuck in the snow.'), null, 'a thing of hers is no person');
+  assert.equal(read('Tom and his sister are moving.'), null, 'not a participant');
+  assert.equal(read('Lena and her sister invited me.'), null, 'about the speaker too');
+});
