@@ -17,7 +17,12 @@
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests);
  * `--categories LIST` only the questions of those categories (comma-separated).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
- * split skips ingestion (for query-time changes only); `--ingest-only` ingests and consolidates into
+ * split skips ingestion (for query-time changes only) and writes nothing to DIR: no job runs, and the
+ * "speaker: turn" documents of the named BM25 baseline (`bench/lib/locomo-named.ts`, in every mode
+ * written once ingestion is consolidated, before any question) are kept with the store, so several
+ * runs may ask one store at once and a held-out store stays as built. A store ingested before those
+ * documents were kept with it is refused until one `--ingest-only` run on it adds them; one built with
+ * another text embedder is refused. `--ingest-only` ingests and consolidates into
  * `--store` and stops before any question is asked (so a held-out store can be built without looking). `--options '{"factItemWeight":1}'` asks
  * in-process through `answerQuestion` with those `AgenticOptions` instead of over HTTP (tuning: dev only).
  * `--data DIR` reads another set in LoCoMo's format from DIR (`turns.jsonl` and `qa.jsonl`, or the
@@ -43,6 +48,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { drainConsolidation } from '../pipelines/memory/after-consolidation.js';
+import { collectionFor } from '../pipelines/memory/collections.js';
 import type { AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import { ParleyClient } from '../clients/typescript/src/index.js';
 import { buildApp } from '../server/app.js';
@@ -51,6 +57,7 @@ import { tempDir } from '../test/helpers/temp-dir.js';
 import { addresseesOf, declaredForDevelopment, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
 import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo-systems.js';
 import { runLocomoMisses } from './lib/locomo-misses.js';
+import { convsLackingNamedTurns, indexNamedTurns } from './lib/locomo-named.js';
 import { runLocomoVariants } from './lib/locomo-variants.js';
 
 const arg = (name: string): string | undefined => {
@@ -92,8 +99,10 @@ if (stored && !convs.every((c) => stored.conversations.includes(c))) {
 }
 // `PARLEY_TEXT_EMBEDDER` (and `MODELS_DIR`) from the environment pick the text embedder, e.g. bge-small-en-v1.5.
 const embedderEnv = Object.fromEntries((['PARLEY_TEXT_EMBEDDER', 'MODELS_DIR'] as const).flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+// A kept store is consolidated already: no job runs (a job queue that runs jobs prunes old finished ones, a write).
 const config = loadConfig({
-  DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','), ...embedderEnv,
+  DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','),
+  PARLEY_RUN_JOBS: stored ? 'false' : 'true', ...embedderEnv,
 });
 const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
 console.log(`text embedder: ${app.retriever.embedder.space.model} (Parley's dense searches and the "dense USE-lite" / "BM25 + dense" baselines use it)`);
@@ -132,16 +141,34 @@ async function ingest(): Promise<Map<string, string>> {
   return diaToUtt;
 }
 
+const ingestOnly = process.argv.includes('--ingest-only');
 let diaToUtt: Map<string, string>;
 if (stored) {
   diaToUtt = new Map(Object.entries(stored.ids));
   console.log(`reusing the ${diaToUtt.size} turns ingested in ${dataDir}`);
+  const space = await app.stores.vectors.collectionSpace(collectionFor('interaction'));
+  const want = app.retriever.embedder.space;
+  if (space && (space.model !== want.model || space.dimension !== want.dimension)) {
+    console.error(`${dataDir} holds vectors of ${space.model}, not of ${want.model}: build a store per embedder`);
+    await app.close();
+    process.exit(1);
+  }
 } else {
   diaToUtt = await ingest();
-  if (store) writeFileSync(idsFile, JSON.stringify({ conversations: convs, ids: Object.fromEntries(diaToUtt) }));
 }
+// The "speaker: turn" documents of the named BM25 baseline are written with the store, never while asking.
+const named = { byConv: byConv as Map<string, LocomoTurn[]>, diaToUtt, tenantOf };
+const lacking = convsLackingNamedTurns(app.stores.sqlite, named, convs);
+if (lacking.length > 0 && stored && !ingestOnly) {
+  console.error(`${dataDir} lacks the "speaker: turn" documents of ${lacking.join(', ')} (ingested before they were kept with the store): `
+    + 'add them with one run of --ingest-only on it; asking never writes to a kept store');
+  await app.close();
+  process.exit(1);
+}
+if (lacking.length > 0) console.log(`indexed ${await indexNamedTurns(app.stores.lexical, named, lacking)} "speaker: turn" documents for the named BM25 baseline`);
+if (store && !stored) writeFileSync(idsFile, JSON.stringify({ conversations: convs, ids: Object.fromEntries(diaToUtt) }));
 
-if (process.argv.includes('--ingest-only')) {
+if (ingestOnly) {
   console.log(`--ingest-only: ${diaToUtt.size} turns stored in ${dataDir}; no question asked`);
   await app.close();
   process.exit(0);

@@ -8,6 +8,7 @@ import { reciprocalRankFusion } from '../../pipelines/retrieval/rrf.js';
 import { statesAnswer } from './answer-match.js';
 import { bootstrapDelta, bootstrapMean, pct } from './bootstrap.js';
 import { percentile, type LocomoTurn } from './locomo.js';
+import { NAMED_LAYER, NAMED_PREFIX } from './locomo-named.js';
 
 /** What the question runner needs from the bench's set-up. */
 export interface LocomoDeps {
@@ -61,15 +62,11 @@ interface Row { group: '1-4' | '5'; category: number; kind?: string; scores: Rec
 export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], title: string): Promise<void> {
   const { app, diaToUtt } = deps;
   const textOf = new Map<string, string>();
-  // BM25 over "speaker: text": a second index, ids prefixed so they never clash with the turns'.
   for (const conv of deps.convs) {
-    const docs = (deps.byConv.get(conv) ?? []).flatMap((t) => {
+    for (const t of deps.byConv.get(conv) ?? []) {
       const id = diaToUtt.get(`${conv}|${t.dia_id}`);
-      if (!id) return [];
-      textOf.set(id, t.text);
-      return [{ id: `named:${id}`, text: `${t.speaker}: ${t.text}`, layer: 'bench-named' }];
-    });
-    await app.stores.lexical.index(deps.tenantOf(conv), docs);
+      if (id) textOf.set(id, t.text);
+    }
   }
   const rows: Row[] = [];
   const latency = new Map<System, number[]>(SYSTEMS.map((s) => [s, []]));
@@ -98,7 +95,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
       previous: async () => fromItems((await answerQuestion(app.retriever, tenant, input, PREVIOUS)).evidence),
       before: async () => fromItems((await answerQuestion(app.retriever, tenant, input, BEFORE)).evidence),
       bm25: async () => turnItems(await bm25(K)),
-      bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: 'bench-named' })).map((h) => h.id.slice('named:'.length))),
+      bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: NAMED_LAYER })).map((h) => h.id.slice(NAMED_PREFIX.length))),
       hybrid: async () => turnItems(reciprocalRankFusion([{ ids: await bm25(50) }, { ids: await dense(50) }]).slice(0, K).map((r) => r.id)),
       dense: async () => turnItems(await dense(K)),
     };

@@ -37,6 +37,13 @@ export interface MemoryItem {
    */
   superseded: boolean;
   /**
+   * When what the item tells of happens or happened, as its own words date it: an ISO date (`YYYY-MM-DD`; a week, "last
+   * week": its Monday), or `YYYY-MM` when only the month is known. A fact: the date it was stated with (its
+   * `event_time`); a turn: the first date its words name, resolved against when it was said ("last Friday", "in May");
+   * null when undated, and for a persona node. Not when it was said (`time`).
+   */
+  event_time: string | null;
+  /**
    * A fact, profile or relation item: the words of the turns it was drawn from, as said (so what
    * the distilled text leaves out is still there); null for a turn (its text is the turn) and a persona node.
    */

@@ -69,6 +69,8 @@ export class SqliteJobQueue implements JobQueue {
   /** Statements run on every poll and every job: prepared once (preparing is most of their cost). */
   private readonly claimStmt: Database.Statement<unknown[]>;
   private readonly pendingStmt: Database.Statement<unknown[]>;
+  /** Whether this handle has dropped the finished jobs older than `KEEP_DONE_MS` (on its first `process`). */
+  private pruned = false;
 
   constructor(private readonly db: SqliteDatabase, private readonly options: SqliteJobQueueOptions = {}) {
     db.exec(SCHEMA);
@@ -79,7 +81,6 @@ export class SqliteJobQueue implements JobQueue {
     if (!columns.has('outage_since')) db.exec('ALTER TABLE jobs ADD COLUMN outage_since INTEGER');
     this.pollMs = options.pollMs ?? 200;
     this.leaseMs = options.leaseMs ?? 15_000;
-    db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(Date.now() - KEEP_DONE_MS);
     this.claimStmt = db.prepare(`UPDATE jobs SET state = 'active', attempts_made = attempts_made + 1, updated_at = ?, owner = ?, lease_until = ?
         WHERE id = (SELECT id FROM jobs WHERE name = ? AND run_at <= ?
                       AND (state = 'waiting' OR (state = 'active' AND (lease_until IS NULL OR lease_until < ?)))
@@ -101,7 +102,16 @@ export class SqliteJobQueue implements JobQueue {
     return id;
   }
 
+  /**
+   * Run `name`'s jobs in this process. The first call also drops the finished jobs older than
+   * `KEEP_DONE_MS`: a handle that only enqueues or reads (an API-only process, a bench asking a kept
+   * store) writes nothing when it opens.
+   */
   process<T>(name: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    if (!this.pruned) {
+      this.db.prepare("DELETE FROM jobs WHERE state = 'done' AND updated_at < ?").run(Date.now() - KEEP_DONE_MS);
+      this.pruned = true;
+    }
     this.registrations.set(name, {
       handler: handler as JobHandler,
       concurrency: Math.max(1, options.concurrency ?? 1),

@@ -15,14 +15,17 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * someone else carry `reportedBy`, maxims said with "should" stay open. 5: plan objects name the people an action
  * is for or whose the thing is apart from what it is about ("my sister's drill", "to my sister"), read two objects
  * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
- * and a participant's possessive ("Lena's parents…") are told about someone else. 6: "my own" names the speaker among
- * a plan object's people, a noun compound's last noun tagged a verb is its head ("the kitchen tap"), an irregular past
- * tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's prescription"),
- * "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and uncle bought an
- * electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…" names the nephew
- * among the people, and "Lena and her brother…" (said of a participant) is Lena's "my brother and I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`).
+ * and a participant's possessive ("Lena's parents…") are told about someone else. 6: a month or weekday in a sentence
+ * told of the past ("we went camping in May", "I called her on Tuesday") is dated behind, not ahead; a phrase that
+ * names only a year ("last year", "four years ago") dates the year, not a made-up day. 7: "my own" names the speaker
+ * among a plan object's people, a noun compound's last noun tagged a verb is its head ("the kitchen tap"), an irregular
+ * past tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's
+ * prescription"), "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and
+ * uncle bought an electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…"
+ * names the nephew among the people, and "Lena and her brother…" (said of a participant) is Lena's "my brother and
+ * I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`).
  */
-export const EMBEDDED_RULES_VERSION = 6;
+export const EMBEDDED_RULES_VERSION = 7;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

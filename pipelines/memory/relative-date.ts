@@ -3,6 +3,7 @@
  * chrono-node. Dates become fields of a fact (`eventTime`, `validTo`), never text glued onto it.
  */
 import * as chrono from 'chrono-node';
+import { wink } from '../wink.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -25,25 +26,54 @@ function precise(c: chrono.ParsedComponents): string {
   const d = c.date().toISOString();
   if (c.isCertain('day') || c.isCertain('weekday')) return d.slice(0, 10);
   if (c.isCertain('month')) return d.slice(0, 7);
+  // "last year", "four years ago": the year alone, not a day chrono made up.
+  if (c.isCertain('year')) return d.slice(0, 4);
   return d.slice(0, 10);
+}
+
+/** Present forms of "be", whose lemma differs from the word though they tell of now. */
+const PRESENT_BE = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be']);
+/** Words that look ahead: a sentence with one is not read as told of the past. */
+const AHEAD = /\b(?:will|won['’]t|['’]ll|going to|gonna|shall|next|tomorrow|soon|plan(?:ning)? to|want to|hope to|about to)\b/i;
+
+/**
+ * True when `text` tells of the past: a verb in a past form ("went", "got", "have been": a verb or auxiliary whose
+ * form is not its lemma, not a present "-s" or "-ing" form, nor "am / is / are") and no word that looks ahead.
+ * Then a date it names lies behind ("we went camping in May", said in July: this May).
+ */
+export function toldAsPast(text: string): boolean {
+  if (AHEAD.test(text)) return false;
+  const nlp = wink();
+  const doc = nlp.readDoc(text);
+  const words = doc.tokens().out() as string[];
+  const pos = doc.tokens().out(nlp.its.pos) as string[];
+  const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value) as string[];
+  return words.some((w, i) => {
+    const word = w.toLowerCase();
+    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_BE.has(word) && !/(?:s|ing)$/.test(word);
+  });
 }
 
 /**
  * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
- * looks back ("last Monday"); a bare or `next` weekday is its next occurrence after today.
+ * looks back ("last Monday") or the text is told of the past (`toldAsPast`: "we went camping in May");
+ * a bare or `next` weekday is its next occurrence after today.
  */
 export function findDates(text: string, refIso: string): FoundDate[] {
   const instant = new Date(refIso);
   const dayStart = refIso.slice(0, 10);
   const out: FoundDate[] = [];
-  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: !PAST.test(text) })) {
+  const back = PAST.test(text) || toldAsPast(text);
+  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: !back })) {
     const phrase = r.text.trim();
     let date = precise(r.start);
     if (BARE_WEEKDAY.test(phrase)) {
-      // "next Friday" / "on Tuesday": the next such day after today (chrono skips a week for "next").
+      // "next Friday" / "on Tuesday": the next such day after today (chrono skips a week for "next"); told of the
+      // past ("I called her on Friday"), the last such day before today.
       const target = r.start.get('weekday') ?? 0;
       const now = instant.getUTCDay();
-      const days = ((target - now + 7) % 7) || 7;
+      const ahead = !back || /^(?:next|coming)\s/i.test(phrase);
+      const days = ahead ? ((target - now + 7) % 7) || 7 : -(((now - target + 7) % 7) || 7);
       date = new Date(Date.parse(`${dayStart}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
@@ -68,7 +98,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const HAS_PREPOSITION = /\b(?:on|in|during|by|until|till|before|after|from|since|of)\s+$/i;
 
-/** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged. */
+/** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
 export function spokenDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   if (y === undefined || m === undefined) return date;
@@ -91,7 +121,7 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const before = out.slice(0, at).replace(/\bthe\s+$/i, '');
     const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
-    const prep = lead || (HAS_PREPOSITION.test(before) ? '' : d.date.length === 7 || d.week ? 'in ' : 'on ');
+    const prep = lead || (HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
     const spoken = d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date);
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }

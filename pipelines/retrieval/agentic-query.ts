@@ -1,6 +1,6 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
-import { asksForList, asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
+import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
@@ -129,14 +129,6 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */
   synonymsPerWord?: number;
-  /**
-   * In a question that asks for several things (`asksForList`: "What books has Ana read?"), at most this many items
-   * from one session before items of other sessions (the rest fill leftover places): each of the things was likely
-   * said on another day. Default 0 (off; `stretchCap` applies as in any question).
-   */
-  listSessionCap?: number;
-  /** With `residualWeight`: how many of round 1's best records must leave a content word open for it to be searched again; default 1. */
-  residualDocs?: number;
 }
 
 /**
@@ -151,7 +143,8 @@ export function embedderDefaults(model: string): AgenticOptions {
 
 /**
  * `embedderDefaults` for bge-small-en-v1.5, chosen on LoCoMo conversations 1–5 (docs/BENCHMARKS.md): `denseWeight` 1
- * against 0.5, 0.75 and 1.5; `speakerDenseWeight`, `residualWeight` and `listSessionCap` added nothing there and stay off.
+ * against 0.5, 0.75 and 1.5 (dense search per named person in round 1, searching again for the words round 1 left open,
+ * and a per-session cap for list questions added nothing there and held out, and were removed).
  */
 const BGE_DEFAULTS: AgenticOptions = { denseWeight: 1 };
 
@@ -218,7 +211,6 @@ export async function answerQuestion(
   const history: Action[] = [];
   let ranking: { id: string; score: number }[] = [];
   let expansion: string[] = [];
-  let residual: string[] = [];
   let rounds = 0;
   const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
   const searchShare = options.namedSearchMatch ?? 1;
@@ -233,7 +225,7 @@ export async function answerQuestion(
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
     const started = now();
-    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms, residual);
+    const actions = roundActions(round, rewritten, expansion, history, filters, options, ctx.timePool.length > 0, synonyms);
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);
@@ -270,7 +262,6 @@ export async function answerQuestion(
     if (round === 1) {
       const top = await textsOf(stores.graph, tenant, ranking.slice(0, 15).map((r) => r.id), utterances);
       expansion = feedbackTerms(top, new Set([...rewritten.terms, ...rewritten.nameWords]), options.feedbackTerms ?? 5, options.feedbackDocs ?? 3);
-      if ((options.residualWeight ?? 0) > 0) residual = openTerms(top.slice(0, options.residualDocs ?? 1), rewritten.terms);
     }
   }
 
@@ -324,7 +315,6 @@ export async function answerQuestion(
     ...(input.now ? { now: input.now.toISOString() } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),
-    ...((options.listSessionCap ?? 0) > 0 && asksForList(input.question) ? { stretchCap: options.listSessionCap, stretchTurns: Number.POSITIVE_INFINITY } : {}),
   });
   timings.memory_ms = now() - memoryStarted;
   timings.total_ms = now() - t0;
@@ -357,16 +347,6 @@ export function subjectSearchFactors<T extends Pick<Utterance, 'speakerId' | 'te
     const match = Math.max(0, ...turns.filter((u) => u.speakerId === s).map(stated));
     return [s, 1 - share + share * Math.min(1, match / best) ** power] as const;
   }));
-}
-
-/**
- * The content words of a question that none of `texts` (round 1's best records) holds, when those records hold some
- * of them (a question answered in part: the rest is searched for again, `residualWeight`); else none.
- */
-export function openTerms(texts: readonly string[], terms: readonly string[]): string[] {
-  if (texts.length === 0 || terms.length < 2) return [];
-  const open = terms.filter((t) => texts.every((x) => coverage(x, [t]) === 0));
-  return open.length > 0 && open.length < terms.length ? open : [];
 }
 
 /**

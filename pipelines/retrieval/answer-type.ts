@@ -37,23 +37,3 @@ export function asksWho(question: string): boolean {
     /^\s*which\s+(?:of\s+(?:them|you|us|the\s+\w+)|(?:\w+\s+)?(?:person|people|one|member|participant|speaker))\b/i.test(question);
 }
 
-/** Words ending in "s" that are no plural noun after "what" / "which". */
-const NOT_PLURAL = new Set(['is', 'was', 'has', 'does', 'this', 'its', 'his', 'hers', 'yours', 'ours', 'theirs', 'always', 'perhaps', 'across', 'plus', 'less', 'unless', 'thus', 'us']);
-
-/**
- * True when the question asks for several things, each likely said at another time ("What books has Ana read?",
- * "Which cities has John been to?", "What kinds of art…", "What are Ana's pets' names?", "Where has Ana camped?",
- * "What do Ana and Ben both like?", "How many times…"): a plural noun after "what" / "which" (with "kind(s) of",
- * "type(s) of"), "what are", a wh-question in the perfect ("has / have … <verb>"), "both", or "how many times".
- */
-export function asksForList(question: string): boolean {
-  const q = question.trim().toLowerCase();
-  if (/\bboth\b/.test(q)) return true;
-  if (!/^(?:what|which|where|who|how|in what)\b/.test(q)) return false;
-  if (/^how many times\b/.test(q) || /^(?:what|which) are\b/.test(q)) return true;
-  if (/^(?:what|which|where|who)\s+(?:\w+\s+){0,2}(?:has|have)\s+(?!to\b|a\b|an\b|the\b)\w+(?:\s+and\s+\w+)?\s+(?!to\b|a\b|an\b|the\b)\w+/.test(q)) return true;
-  const head = /^(?:in\s+)?(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[a-z+-]+\s+)?([a-z]+)\b/.exec(q);
-  const plural = (w: string): boolean => w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w) && !NOT_PLURAL.has(w);
-  if (/^(?:in\s+)?(?:what|which)\s+(?:kinds|types|sorts|ways)\b/.test(q)) return true;
-  return head !== null && (plural(head[1] as string) || plural(/^(?:in\s+)?(?:what|which)\s+([a-z]+)/.exec(q)?.[1] ?? ''));
-}

@@ -3,18 +3,33 @@ import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store
 import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { UNNAMED } from '../memory/extractor.js';
+import { findDates } from '../memory/relative-date.js';
 
 export { NameResolver };
 
 /**
+ * The first date `text` names that is no duration ("last Friday", "on 3 May"; not "for a month"), resolved against
+ * `said` (when the words were said), or null.
+ */
+export function namedDate(text: string, said: string): string | null {
+  // chrono reads bare small numbers as hours or days ("I have 3"): a turn with no date-like word is not parsed.
+  if (!DATE_WORD.test(text)) return null;
+  return findDates(text, said).find((d) => !d.duration)?.date ?? null;
+}
+
+/** Words without which no date is named. */
+const DATE_WORD = /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|week|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4}|\d{1,2}\/\d{1,2})\b/i;
+
+/**
  * An interaction-layer item. A turn holds from when it was said; `closedAt` (when every fact it
- * produced was replaced or retracted) marks it superseded.
+ * produced was replaced or retracted) marks it superseded. `event_time`: the first date its words name (`namedDate`).
  */
 export async function utteranceItem(names: NameResolver, u: Utterance, score: number, closedAt: string | null = null): Promise<MemoryItem> {
   return {
     id: u.id, layer: 'interaction', text: u.text, speaker: await names.ref(u.speakerId),
     addressees: await Promise.all(u.addresseeIds.map((a) => names.ref(a))), refer_ids: [u.id],
-    session_id: u.sessionId, time: u.time, valid_from: u.time, valid_to: closedAt, superseded: closedAt !== null, source_text: null, score,
+    session_id: u.sessionId, time: u.time, valid_from: u.time, valid_to: closedAt, superseded: closedAt !== null,
+    event_time: namedDate(u.text, u.time), source_text: null, score,
   };
 }
 
@@ -30,7 +45,8 @@ export async function factItem(
   return {
     id: f.id, layer: f.kind === 'relation' ? 'relation' : f.layer, text: f.content, speaker: await names.ref(f.speakerId),
     addressees: await Promise.all(f.addresseeIds.map((a) => names.ref(a))), refer_ids: f.referIds,
-    session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo ?? f.validUntil, superseded: f.validTo !== null || factEnded(f, now), source_text: sourceText, score,
+    session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo ?? f.validUntil, superseded: f.validTo !== null || factEnded(f, now),
+    event_time: f.eventTime, source_text: sourceText, score,
   };
 }
 
@@ -49,6 +65,6 @@ export async function personaItem(names: NameResolver, node: PersonaNode, score:
   return {
     id: node.id, layer: 'persona', text: personaText(node, speaker.name), speaker, addressees: [],
     refer_ids: node.evidenceIds, session_id: node.sessionIds.at(-1) ?? null, time: node.lastSeen,
-    valid_from: node.firstSeen, valid_to: null, superseded: false, source_text: null, score,
+    valid_from: node.firstSeen, valid_to: null, superseded: false, event_time: null, source_text: null, score,
   };
 }

@@ -52,19 +52,6 @@ export interface PolicyOptions {
   synonymWeight?: number;
   /** With `synonymWeight`: search the synonyms alone instead of with the content words; default false. */
   synonymsOnly?: boolean;
-  /**
-   * Weight of dense search over the turns of each participant the question names (as speaker, or as addressee when
-   * named so) in round 1, beside the BM25 searches filtered the same way; 0 (the default with USE-lite): only in round 3,
-   * at `denseWeight`. See `embedderDefaults` for the default with other embedders.
-   */
-  speakerDenseWeight?: number;
-  /**
-   * Weight of round 2's searches for the part of the question the best records of round 1 leave open (`residual`,
-   * given by the loop: the content words none of round 1's best records holds), BM25 and dense over turns, per named
-   * participant too; 0 (off) by default. For questions of two parts ("Which country did Ana visit and what did she buy
-   * there?") whose second part is stated in another turn.
-   */
-  residualWeight?: number;
 }
 
 /** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
@@ -89,16 +76,15 @@ export function covers(text: string, terms: readonly string[]): boolean {
  * The deterministic policy: which actions a round runs, given the rewritten question, feedback
  * words (after round 1) and what was already done. Round 1: BM25 over turns (all, and per named
  * participant as speaker, or as addressee when named so: `addresseeRoles`), BM25 over facts and profiles (names kept), dense over turns with the
- * question (and, at `speakerDenseWeight`, per named participant), and (when weighted) the staged pool search; when the question names a time (`timed`),
+ * question, and (when weighted) the staged pool search; when the question names a time (`timed`),
  * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
  * the query expanded by feedback words (and, when `synonymWeight` is set and `synonyms` are given, one more
- * BM25 over turns in round 1 with the content words and their synonyms; and, when `residualWeight` is set, BM25 and dense
- * over turns for the content words `residual` that round 1's best records leave open). Round 3: dense search with the rewritten query, per named
+ * BM25 over turns in round 1 with the content words and their synonyms). Round 3: dense search with the rewritten query, per named
  * participant and over all turns. An action already taken is never repeated.
  */
 export function roundActions(
   round: number, q: RewrittenQuestion, expansion: readonly string[], history: readonly Action[],
-  filters: SearchFilters, o: PolicyOptions, timed = false, synonyms: readonly string[] = [], residual: readonly string[] = [],
+  filters: SearchFilters, o: PolicyOptions, timed = false, synonyms: readonly string[] = [],
 ): Action[] {
   const base = q.text;
   const roles = o.addresseeRoles ?? true;
@@ -120,8 +106,6 @@ export function roundActions(
     for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: base, addresseeId: a, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
     add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.5 });
-    for (const s of speakers) add({ layer: 'interaction', tool: 'vector', query: base, speakerId: s, weight: o.speakerDenseWeight ?? 0 });
-    for (const a of addressees) add({ layer: 'interaction', tool: 'vector', query: base, addresseeId: a, weight: o.speakerDenseWeight ?? 0 });
     if (synonyms.length > 0) {
       add({ layer: 'interaction', tool: 'bm25', query: (o.synonymsOnly ? synonyms : [...q.terms, ...synonyms]).join(' '), weight: o.synonymWeight ?? 0 });
     }
@@ -130,13 +114,6 @@ export function roundActions(
       add({ layer: 'interaction', tool: 'vector', scope: 'time', query: base || withNames, weight: o.denseWeight ?? 0.5 });
     }
   } else if (round === 2) {
-    const open = residual.join(' ');
-    if (open !== '') {
-      add({ layer: 'interaction', tool: 'bm25', query: open, weight: o.residualWeight ?? 0 });
-      add({ layer: 'interaction', tool: 'vector', query: open, weight: o.residualWeight ?? 0 });
-      for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: open, speakerId: s, weight: o.residualWeight ?? 0 });
-      for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: open, addresseeId: a, weight: o.residualWeight ?? 0 });
-    }
     if (expansion.length === 0) return actions;
     const expanded = [...q.terms, ...expansion].join(' ');
     add({ layer: 'interaction', tool: 'bm25', query: expanded, weight: o.bm25Weight ?? 1 });

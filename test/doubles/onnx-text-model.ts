@@ -1,7 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import onnxProto from 'onnx-proto';
-
-const { onnx } = onnxProto;
+import { FLOAT, INT64, intAttribute, tensorValue, writeTestOnnxModel } from './onnx-graph.js';
 
 /** The stand-in's WordPiece vocabulary (BERT's special tokens at BERT's ids are not needed here). */
 export const TEST_TEXT_VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'hello', 'world', 'un', '##aff', '##able', 'the', 'cat', 'sat', '.', ',', '!', 'a', '##s'];
@@ -41,34 +38,25 @@ export function testTokenRow(id: number, dim: number): Float32Array {
 export function buildTestTextModel(file: string, dim: number): void {
   const table = new Float32Array(TEST_TEXT_VOCAB.length * dim);
   TEST_TEXT_VOCAB.forEach((_, id) => table.set(testTokenRow(id, dim), id * dim));
-  const f = onnx.TensorProto.DataType.FLOAT;
-  const i64 = onnx.TensorProto.DataType.INT64;
-  const bt = { dim: [{ dimParam: 'B' }, { dimParam: 'T' }] };
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    opsetImport: [{ domain: '', version: 13 }],
-    producerName: 'parley-test',
-    graph: {
-      name: 'token-table-plus-sum',
-      node: [
-        { opType: 'Gather', input: ['E', 'input_ids'], output: ['rows'] },
-        { opType: 'Cast', input: ['attention_mask'], output: ['maskF'], attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: f }] },
-        { opType: 'Unsqueeze', input: ['maskF', 'axis2'], output: ['mask3'] },
-        { opType: 'Mul', input: ['rows', 'mask3'], output: ['masked'] },
-        { opType: 'ReduceSum', input: ['masked', 'axis1'], output: ['sum'], attribute: [{ name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 1 }] },
-        { opType: 'Cast', input: ['token_type_ids'], output: ['typeF'], attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: f }] },
-        { opType: 'Unsqueeze', input: ['typeF', 'axis2'], output: ['type3'] },
-        { opType: 'Add', input: ['masked', 'sum'], output: ['withSum'] },
-        { opType: 'Add', input: ['withSum', 'type3'], output: ['last_hidden_state'] },
-      ],
-      initializer: [
-        { name: 'E', dataType: f, dims: [TEST_TEXT_VOCAB.length, dim], rawData: new Uint8Array(table.buffer) },
-        { name: 'axis1', dataType: i64, dims: [1], int64Data: [1] },
-        { name: 'axis2', dataType: i64, dims: [1], int64Data: [2] },
-      ],
-      input: ['input_ids', 'attention_mask', 'token_type_ids'].map((name) => ({ name, type: { tensorType: { elemType: i64, shape: bt } } })),
-      output: [{ name: 'last_hidden_state', type: { tensorType: { elemType: f, shape: { dim: [{ dimParam: 'B' }, { dimParam: 'T' }, { dimValue: dim }] } } } }],
-    },
+  writeTestOnnxModel(file, {
+    name: 'token-table-plus-sum',
+    node: [
+      { opType: 'Gather', input: ['E', 'input_ids'], output: ['rows'] },
+      { opType: 'Cast', input: ['attention_mask'], output: ['maskF'], attribute: [intAttribute('to', FLOAT)] },
+      { opType: 'Unsqueeze', input: ['maskF', 'axis2'], output: ['mask3'] },
+      { opType: 'Mul', input: ['rows', 'mask3'], output: ['masked'] },
+      { opType: 'ReduceSum', input: ['masked', 'axis1'], output: ['sum'], attribute: [intAttribute('keepdims', 1)] },
+      { opType: 'Cast', input: ['token_type_ids'], output: ['typeF'], attribute: [intAttribute('to', FLOAT)] },
+      { opType: 'Unsqueeze', input: ['typeF', 'axis2'], output: ['type3'] },
+      { opType: 'Add', input: ['masked', 'sum'], output: ['withSum'] },
+      { opType: 'Add', input: ['withSum', 'type3'], output: ['last_hidden_state'] },
+    ],
+    initializer: [
+      { name: 'E', dataType: FLOAT, dims: [TEST_TEXT_VOCAB.length, dim], rawData: new Uint8Array(table.buffer) },
+      { name: 'axis1', dataType: INT64, dims: [1], int64Data: [1] },
+      { name: 'axis2', dataType: INT64, dims: [1], int64Data: [2] },
+    ],
+    input: ['input_ids', 'attention_mask', 'token_type_ids'].map((name) => tensorValue(name, INT64, ['B', 'T'])),
+    output: [tensorValue('last_hidden_state', FLOAT, ['B', 'T', dim])],
   });
-  writeFileSync(file, onnx.ModelProto.encode(model).finish());
 }

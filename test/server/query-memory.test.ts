@@ -47,6 +47,7 @@ for (const deployment of deployments('qm')) describe(`POST /v1/query answers fro
     assert.equal(top.superseded, false);
     assert.equal(top.valid_to, null);
     assert.equal(top.valid_from, '2026-11-02T10:00:00.000Z');
+    assert.equal(top.event_time, '2026-11-06', 'the Friday it names, as a field');
     const [source] = await t.app.stores.graph.getTranscript(tenant, 'demo');
     assert.deepEqual(top.refer_ids, [source?.id], 'the fact names the turn it came from');
   });
@@ -67,6 +68,14 @@ for (const deployment of deployments('qm')) describe(`POST /v1/query answers fro
     assert.ok(berkeley >= 0);
     assert.ok(richmond === -1 || richmond > berkeley);
     if (richmond >= 0) assert.equal(evidence[richmond]!.superseded, true);
+  });
+
+  test('"When did Lena move to Berkeley?": the month her words name ("last month") is the item\'s event_time, not when she said it', async () => {
+    const evidence = await ask('When did Lena move to Berkeley?');
+    const moved = evidence.filter((i) => /moved to Berkeley/.test(i.source_text ?? i.text));
+    assert.ok(moved.length > 0, evidence.map((i) => i.text).join(' | '));
+    for (const i of moved) assert.equal(i.event_time, '2026-09', `${i.layer}: ${i.text}`);
+    assert.ok(evidence.filter((i) => /marina in spring/.test(i.text)).every((i) => i.event_time === null), 'a turn naming no date has none');
   });
 
   test('"Where did Lena live before?" serves the replaced fact first, marked superseded with its validity', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,6 +16,7 @@ import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
 import { readWav } from '../../../pipelines/audio/wav.js';
 import { modelsDir } from '../../../pipelines/models/repo-root.js';
+import { runInWorkerThreads } from '../../helpers/worker-threads-child.js';
 
 const MODEL_DIR = path.join(modelsDir(), 'moonshine-tiny');
 const HAVE_MODEL = existsSync(path.join(MODEL_DIR, 'decoder_model_merged.onnx'));
@@ -225,20 +225,7 @@ describe('moonshine backend in several worker threads', { skip: SKIP }, () => {
         parentPort.postMessage(texts);
       });
     `;
-    const script = `
-      const { Worker } = require('node:worker_threads');
-      const out = [];
-      for (let i = 0; i < 3; i++) new Worker(${JSON.stringify(body)}, { eval: true }).once('message', (t) => { out.push(...t); if (out.length === 12) console.log(JSON.stringify(out)); });
-    `;
-    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
-    assert.equal(signal, null, `crashed: ${err.slice(-500)}`);
-    assert.equal(code, 0, err.slice(-500));
-    const texts = JSON.parse(out) as string[];
+    const texts = (await runInWorkerThreads(body, 3)).messages.flat() as string[];
     assert.equal(texts.length, 12);
     assert.equal(new Set(texts).size, 1, `greedy decoding is deterministic: ${JSON.stringify([...new Set(texts)])}`);
     assert.ok(wordErrorRate([{ reference: 'she reads a book every night the children played in the park', hypothesis: texts[0]! }]) < 0.3, texts[0]);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { createStreamingAsr } from '../../../pipelines/asr/create-streaming-asr.
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
 import { parseWav } from '../../../pipelines/audio/wav.js';
+import { runInWorkerThreads } from '../../helpers/worker-threads-child.js';
 
 const isModelMissing = (fix: RegExp) => (e: unknown): boolean =>
   e instanceof ParleyError && e.code === 'PARLEY_ERR_MODEL_MISSING' && fix.test(e.message);
@@ -48,37 +48,23 @@ describe('pocketsphinx backend', () => {
     // may not hit); logging is switched off instead, so any log line on stderr means it came back.
     // A child process, so a native crash fails only this test.
     const asrUrl = new URL('../../../pipelines/asr/create-streaming-asr.js', import.meta.url).href;
-    const script = `
-      const { Worker } = require('node:worker_threads');
-      const body = \`
-        const { parentPort } = require('node:worker_threads');
-        import(${JSON.stringify(asrUrl)}).then(async ({ createStreamingAsr }) => {
-          const asr = await createStreamingAsr({ kind: 'pocketsphinx', maxIdleDecoders: 0 });
-          const noise = new Float32Array(16000).map(() => Math.random() * 0.2 - 0.1);
-          for (let i = 0; i < 2; i++) {
-            const turns = [asr.startTurn(), asr.startTurn()];
-            for (const t of turns) t.accept(noise);
-            for (const t of turns) await t.finish();
-          }
-          await asr.close();
-          parentPort.postMessage('done');
-        });
-      \`;
-      let left = 3;
-      for (let i = 0; i < 3; i++) {
-        new Worker(body, { eval: true }).once('message', () => { if (--left === 0) console.log('all done'); });
-      }
+    const body = `
+      const { parentPort } = require('node:worker_threads');
+      import(${JSON.stringify(asrUrl)}).then(async ({ createStreamingAsr }) => {
+        const asr = await createStreamingAsr({ kind: 'pocketsphinx', maxIdleDecoders: 0 });
+        const noise = new Float32Array(16000).map(() => Math.random() * 0.2 - 0.1);
+        for (let i = 0; i < 2; i++) {
+          const turns = [asr.startTurn(), asr.startTurn()];
+          for (const t of turns) t.accept(noise);
+          for (const t of turns) await t.finish();
+        }
+        await asr.close();
+        parentPort.postMessage('done');
+      });
     `;
-    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
-    assert.equal(signal, null, `crashed: ${err.slice(-500)}`);
-    assert.equal(code, 0, err.slice(-500));
-    assert.equal(out.trim(), 'all done');
-    assert.doesNotMatch(err, /INFO:|ERROR:/, 'pocketsphinx log lines reached stderr');
+    const { messages, stderr } = await runInWorkerThreads(body, 3);
+    assert.deepEqual(messages, ['done', 'done', 'done']);
+    assert.doesNotMatch(stderr, /INFO:|ERROR:/, 'pocketsphinx log lines reached stderr');
   });
 
   test('an unknown decoder option fails at start-up naming the variable', async () => {

@@ -1,19 +1,11 @@
 /** The LLM memory path against the OpenAI-compatible TEST DOUBLE (no LLM runs on these machines). */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pino from 'pino';
-import { startOpenAiDouble, type ChatRequestBody, type OpenAiDouble } from '../../doubles/openai-double.js';
-import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { OpenAiEmbedder } from '../../../pipelines/embeddings/openai-embedder.js';
+import type { ChatRequestBody } from '../../doubles/openai-double.js';
 import { LlmJsonClient } from '../../../pipelines/memory/llm-client.js';
-import { LlmExtractor } from '../../../pipelines/memory/llm-extractor.js';
-import { LlmDecider } from '../../../pipelines/memory/llm-decider.js';
 import { FACTS_PROMPT_VERSION } from '../../../pipelines/memory/llm-prompts.js';
-import { createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import type { MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { llmConsolidation, withLlmDouble } from '../../helpers/llm-consolidation.js';
 
 /** Canned replies keyed on the current turn's text, as a real model would answer. */
 function cannedChat(body: ChatRequestBody): string {
@@ -36,28 +28,12 @@ function cannedChat(body: ChatRequestBody): string {
 }
 
 describe('LLM memory path (OpenAI-compatible test double)', () => {
-  let double: OpenAiDouble;
-  let db: SqliteDatabase;
-  before(async () => {
-    double = await startOpenAiDouble({ chat: cannedChat, dimension: 64 });
-    db = openDatabase(':memory:');
-  });
-  after(async () => {
-    await double.close();
-    db.close();
-  });
+  const fixture = withLlmDouble(cannedChat);
 
   test('extracts, decides UPDATE, records the prompt version, retries and counts tokens', async () => {
-    const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-model' });
-    const graph = new SqliteGraphStore(db);
-    const memory = new SqliteMemoryStore(db);
-    const embedder = new OpenAiEmbedder({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-embed', dimension: 64 });
+    const { double } = fixture;
     const ops: MemoryOp[] = [];
-    const handler = createConsolidationHandler({
-      graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
-      extractor: new LlmExtractor(llm), decider: new LlmDecider(llm), onOps: (_t, _s, o) => ops.push(...o),
-      logger: pino({ level: 'silent' }),
-    });
+    const { llm, graph, memory, embedder, handler } = llmConsolidation(fixture, { decider: true, onOps: (o) => ops.push(...o) });
     const ana = await graph.createParticipant('t', { name: 'Ana' });
     const ben = await graph.createParticipant('t', { name: 'Ben' });
     await graph.openSession('t', 's', '2026-01-01T00:00:00.000Z');
@@ -88,9 +64,10 @@ describe('LLM memory path (OpenAI-compatible test double)', () => {
   });
 
   /** Chat requests the double received so far. */
-  const chatCount = (): number => double.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+  const chatCount = (): number => fixture.double.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
   test('gives up with PARLEY_ERR_UPSTREAM after the configured tries', async () => {
+    const { double } = fixture;
     const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'k', model: 'm', maxAttempts: 2 });
     const before = chatCount();
     double.failNext(2, 503);
@@ -101,6 +78,7 @@ describe('LLM memory path (OpenAI-compatible test double)', () => {
 
   for (const status of [400, 401]) {
     test(`does not retry a ${status}`, async () => {
+      const { double } = fixture;
       const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'k', model: 'm', maxAttempts: 3 });
       const before = chatCount();
       double.failNext(1, status);

@@ -1,18 +1,12 @@
 /** Plan objects and outcomes from the LLM extractor, against the OpenAI-compatible TEST DOUBLE (no network). */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pino from 'pino';
-import { startOpenAiDouble, type ChatRequestBody, type OpenAiDouble } from '../../doubles/openai-double.js';
-import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { OpenAiEmbedder } from '../../../pipelines/embeddings/openai-embedder.js';
-import { LlmJsonClient } from '../../../pipelines/memory/llm-client.js';
-import { LlmExtractor, parsePlanObject } from '../../../pipelines/memory/llm-extractor.js';
+import type { ChatRequestBody } from '../../doubles/openai-double.js';
+import type { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { parsePlanObject } from '../../../pipelines/memory/llm-extractor.js';
 import { FACTS_SCHEMA } from '../../../pipelines/memory/llm-prompts.js';
-import { createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import type { MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { llmConsolidation, withLlmDouble } from '../../helpers/llm-consolidation.js';
 
 type Reply = Record<string, unknown>;
 const fact = (subject: string, content: string, kind: string, extra: Reply): Reply => ({
@@ -48,29 +42,13 @@ function cannedChat(body: ChatRequestBody): string {
 }
 
 describe('LLM extractor: plan objects and outcomes (OpenAI-compatible test double)', () => {
-  let double: OpenAiDouble;
-  let db: SqliteDatabase;
-  before(async () => {
-    double = await startOpenAiDouble({ chat: cannedChat, dimension: 64 });
-    db = openDatabase(':memory:');
-  });
-  after(async () => {
-    await double.close();
-    db.close();
-  });
+  const fixture = withLlmDouble(cannedChat);
 
   /** Says each text in turn (one session a month apart each) and returns the ops of the last one. */
   async function run(tenant: string, texts: string[]): Promise<{ ops: MemoryOp[]; memory: SqliteMemoryStore }> {
-    const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-model' });
-    const graph = new SqliteGraphStore(db);
-    const memory = new SqliteMemoryStore(db);
-    const embedder = new OpenAiEmbedder({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-embed', dimension: 64 });
     let ops: MemoryOp[] = [];
     // The rule decider (no LLM decider): it settles by the plan objects the LLM extractor wrote.
-    const handler = createConsolidationHandler({
-      graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
-      extractor: new LlmExtractor(llm), onOps: (_t, _s, o) => { ops = o; }, logger: pino({ level: 'silent' }),
-    });
+    const { graph, memory, handler } = llmConsolidation(fixture, { decider: false, onOps: (o) => { ops = o; } });
     const ana = await graph.createParticipant(tenant, { name: 'Ana' });
     const ben = await graph.createParticipant(tenant, { name: 'Ben' });
     for (const [k, text] of texts.entries()) {
@@ -88,7 +66,7 @@ describe('LLM extractor: plan objects and outcomes (OpenAI-compatible test doubl
     const { memory } = await run('t1', ["I need to return my sister's drill."]);
     const props = FACTS_SCHEMA.properties.facts.items.properties;
     assert.ok('plan_object' in props && 'settles' in props);
-    const sent = double.requests.filter((r) => r.path.includes('chat')).at(-1)?.body as ChatRequestBody & { response_format?: { json_schema?: { schema?: unknown } } };
+    const sent = fixture.double.requests.filter((r) => r.path.includes('chat')).at(-1)?.body as ChatRequestBody & { response_format?: { json_schema?: { schema?: unknown } } };
     assert.equal(sent.response_format?.json_schema?.name, 'memory_facts');
     assert.match(JSON.stringify(sent.response_format?.json_schema?.schema), /"plan_object"/);
     const [plan] = await memory.listFacts('t1', {});

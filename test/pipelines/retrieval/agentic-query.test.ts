@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Utterance } from '../../../graph/types.js';
-import { answerQuestion, embedderDefaults, namedSpeakerFactor, openTerms, statedPart, statedShares, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
+import { answerQuestion, embedderDefaults, namedSpeakerFactor, statedPart, statedShares, subjectSearchFactors } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -263,15 +263,6 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.ok(Math.abs(namedSpeakerFactor(0.6, 1, 0.5, 1, 2) - 1.15) < 1e-9, 'power 2: half the best match keeps a quarter of the boost');
   });
 
-  test('openTerms: the content words the best records leave open, only when they answer part of the question', () => {
-    const terms = ['country', 'visit', 'purchase'];
-    assert.deepEqual(openTerms(['We visited a lovely country last spring.'], terms), ['purchase']);
-    assert.deepEqual(openTerms(['We visited a lovely country.', 'I purchased a rug.'], terms), [], 'open only if every record leaves it open');
-    assert.deepEqual(openTerms(['Nothing related here.'], terms), [], 'a record holding none of it answers no part');
-    assert.deepEqual(openTerms(['I visited the country and purchased a rug.'], terms), [], 'all covered');
-    assert.deepEqual(openTerms(['We visited.'], ['visit']), [], 'one content word: no parts');
-    assert.deepEqual(openTerms([], terms), []);
-  });
 
   test('embedderDefaults: per-embedder defaults for bge-small-en-v1.5 (fp32 and int8) only, under the caller\'s options', () => {
     assert.deepEqual(embedderDefaults('use-lite-en-0.2'), {});

@@ -112,23 +112,6 @@ describe('the deterministic policy', () => {
     assert.deepEqual(synonymAction({ synonymWeight: 0.6 }, []), [], 'no synonyms (no WordNet): no extra search');
   });
 
-  test('dense search per named participant in round 1 only when weighted (round 3 then does not repeat it)', () => {
-    const dense = (o: object) => roundActions(1, q, [], [], {}, o).filter((x) => x.tool === 'vector' && x.speakerId);
-    assert.deepEqual(dense({}), [], 'off by default');
-    assert.deepEqual(dense({ speakerDenseWeight: 0.8 }).map((x) => [x.speakerId, x.query, x.weight]), [['p_mel', q.text, 0.8]]);
-    const r3 = roundActions(3, q, [], dense({ speakerDenseWeight: 0.8 }), {}, {});
-    assert.ok(!r3.some((x) => x.speakerId === 'p_mel'), 'round 3 does not search the same again');
-  });
-
-  test('round 2 searches again for the content words round 1 left open, when weighted, even without feedback words', () => {
-    const open = (o: object, residual: string[], expansion: string[] = []) => roundActions(2, q, expansion, [], {}, o, false, [], residual)
-      .filter((x) => x.query === residual.join(' '));
-    assert.deepEqual(open({}, ['summer']), [], 'off by default');
-    assert.deepEqual(open({ residualWeight: 0.5 }, ['summer']).map((x) => [x.tool, x.speakerId ?? null, x.weight]),
-      [['bm25', null, 0.5], ['vector', null, 0.5], ['bm25', 'p_mel', 0.5]]);
-    assert.deepEqual(open({ residualWeight: 0.5 }, []), [], 'nothing open: no search');
-    assert.ok(roundActions(2, q, ['canvas'], [], {}, { residualWeight: 0.5 }, false, [], ['summer']).some((x) => x.query.includes('canvas')), 'feedback too');
-  });
 
   test('covers matches stems of every term', () => {
     assert.equal(covers('I promised to send the reports.', ['promise', 'report']), true);

@@ -17,7 +17,7 @@ function fakeRetriever(): { retriever: Retriever; calls: Call[] } {
       calls.push({
         text: req.text, signal: req.signal,
         finish: () => resolve({
-          items: [{ id: `m:${req.text}`, layer: 'interaction', text: req.text, speaker: { id: 'p_test', name: null }, addressees: [], refer_ids: [], session_id: null, time: null, valid_from: null, valid_to: null, superseded: false, source_text: null, score: 1 }],
+          items: [{ id: `m:${req.text}`, layer: 'interaction', text: req.text, speaker: { id: 'p_test', name: null }, addressees: [], refer_ids: [], session_id: null, time: null, valid_from: null, valid_to: null, superseded: false, event_time: null, source_text: null, score: 1 }],
           timings: { match_ms: 0, expand_ms: 0, search_ms: 1, total_ms: 1 },
           poolSize: 1, fallback: false, zone: { entityIds: [], schemaIds: [] },
         }),
