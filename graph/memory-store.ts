@@ -120,6 +120,12 @@ export interface PlanObject {
   people?: string[];
   /** The verb with its particle ("gave the drill back" -> `give_back`), for WordNet's phrasal verbs. Absent: none. */
   phrasal?: string;
+  /**
+   * Which of its kind the object is, as a noun compound or an "in / on / of" phrase after it says ("the kitchen tap",
+   * "the tap in the kitchen" -> kitchen), lower-case lemmas. Two that both say and share none name different things.
+   * Absent: not said.
+   */
+  which?: string[];
 }
 
 /** A fact to store; the store assigns `id` (unless given), `layer`, `createdAt`. */

@@ -75,7 +75,11 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
   return null;
 }
 
-const CANCELLED = /\b(?:won['’]t be able to|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the)\b/i;
+/**
+ * "won't be returning the laptop" cancels as "not going to return" does; "dropped the course" does, "dropped the keys
+ * off" (the particle after the object: a delivery) does not.
+ */
+const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 /** A choice between options: "we decided to…", "we went with the rain barrels", "we chose tulips" (not "I'll go with you"). */

@@ -4,7 +4,7 @@ import { applyRules, introductionOf, type RuleContext, type RuleFact } from './e
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { isIntention, settles, slotChange } from './changes.js';
-import { readPlanObject } from './plan-object.js';
+import { actsOnNewThing, readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
@@ -19,9 +19,15 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * told of the past ("we went camping in May", "I called her on Tuesday") is dated behind, not ahead; a phrase that
  * names only a year ("last year", "four years ago") dates the year, not a made-up day; one person addressed as "you"
  * takes a third-person verb ("glad you like it" -> "glad Ben likes it", "you are" -> "Ben is"), and "I haven't" reads
- * "Lena hasn't".
+ * "Lena hasn't". 7: "my own" names the speaker
+ * among a plan object's people, a noun compound's last noun tagged a verb is its head ("the kitchen tap"), an irregular
+ * past tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's
+ * prescription"), "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and
+ * uncle bought an electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…"
+ * names the nephew among the people, and "Lena and her brother…" (said of a participant) is Lena's "my brother and
+ * I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`).
  */
-export const EMBEDDED_RULES_VERSION = 6;
+export const EMBEDDED_RULES_VERSION = 7;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -139,7 +145,10 @@ export class EmbeddedExtractor implements Extractor {
       // decided on a dog"), an act on a thing of their own ("my dad fixed his gate"). "Our landlord fixed the heating" may
       // be what the speaker needed done: it stays an outcome for the speaker's plans.
       const by = planObject ? reportedSubject(this.#nlp, text) : null;
-      const theirs = by !== null && (outcome === null || outcome === 'decided' || /\b(?:his|her|hers|their|theirs)\b/i.test(text));
+      // A new thing they acted on ("my aunt and uncle bought an electric car") and an alternative they plan ("my parents are
+      // going to drive instead") are theirs too.
+      const theirs = by !== null && (outcome === null || outcome === 'decided' || (outcome === 'instead' && planObject?.past !== true)
+        || /\b(?:his|her|hers|their|theirs)\b/i.test(text) || actsOnNewThing(this.#nlp, text));
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
       for (const f of sentenceFacts) {

@@ -50,7 +50,7 @@ const THIRD_TO_FIRST: Record<string, string> = { is: 'am', has: 'have', does: 'd
 export function reportedAsFirstPerson(
   nlp: WinkMethods, sentence: string, names: Record<string, string | null>, speakerId: string,
 ): { subjectId: string; text: string } | null {
-  const owned = ownedByParticipant(nlp, sentence, names, speakerId);
+  const owned = ownedByParticipant(nlp, sentence, names, speakerId) ?? withParticipant(nlp, sentence, names, speakerId);
   if (owned) return owned;
   const m = sentence.match(/^([A-Z][a-z'-]+)\s+(\S+)(.*)$/s);
   // "Ben is my manager" is about the speaker, not a report on Ben.
@@ -82,6 +82,25 @@ function ownedByParticipant(nlp: WinkMethods, sentence: string, names: Record<st
   const k = pos.findIndex((p) => p !== 'ADJ');
   if (k < 0 || (pos[k] !== 'NOUN' && pos[k] !== 'PROPN')) return null;
   return { subjectId: entry[0], text: `My ${m[2]}` };
+}
+
+/**
+ * "Lena and her brother are going to fix their grandad's shed" (a participant and someone else as the subject): the
+ * participant's "My brother and I are going to fix my grandad's shed" (theirs is the participant's); null when the other is no one of theirs ("Lena
+ * and Ben", "Lena and the kids") or the sentence speaks of the speaker.
+ */
+function withParticipant(nlp: WinkMethods, sentence: string, names: Record<string, string | null>, speakerId: string): { subjectId: string; text: string } | null {
+  const m = sentence.match(/^([A-Z][a-z'-]+)\s+and\s+(?:her|his)\s+([a-z-]+)\s+(.+)$/s);
+  if (!m?.[1] || !m[2] || !m[3] || /\b(?:I|my|me|mine|myself|we|us|our)\b/i.test(m[3])) return null;
+  const entry = Object.entries(names).find(([id, n]) => id !== speakerId && n !== null && n.split(' ')[0] === m[1]);
+  if (!entry) return null;
+  const tokens = nlp.readDoc(`My ${m[2]} and I ${m[3]}`).tokens();
+  const words = tokens.out();
+  const pos = tokens.out(nlp.its.pos);
+  // The other is a person of the participant's ("her brother", "his parents"), then the verb.
+  const and = words.findIndex((w, k) => w.toLowerCase() === 'and' && words[k + 1] === 'I');
+  if (and < 2 || !PEOPLE.has(words[and - 1]!.toLowerCase().replace(/s$/, '')) || !['VERB', 'AUX'].includes(pos[and + 2] ?? '')) return null;
+  return { subjectId: entry[0], text: `My ${m[2]} and I ${m[3].replace(/\btheir\b/gi, 'my')}` };
 }
 
 const SUBJECT_START = new Set(['NUM', 'DET', 'PROPN', 'NOUN']);

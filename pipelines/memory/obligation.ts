@@ -6,12 +6,12 @@
  * to spend more time with my kids"), a habit ("I have to take the bus every day"), a turn of phrase
  * ("I have to say the cake was great", "I must admit…"), a state ("I need to be patient"). The rule,
  * the same as for "we should / we need to" (`joint-plan.ts`): an obligation is a plan when it names a
- * time, or a particular thing of its own (with "the", "my", "this"…); not when it says "more", "less",
+ * time, or a particular thing of its own (with "the", "my", "this"…, or a named owner's: "Grandma's prescription"); not when it says "more", "less",
  * "better" (a resolution no single act fulfils) without a time, not a habit, and not a wish
  * (`planSubstance`).
  */
 import { resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
-import { FUTURE, HABIT, LEAVE_TAKING, MAXIM, OWN_THING } from './plan-cues.js';
+import { FUTURE, HABIT, LEAVE_TAKING, MAXIM, NAMED_OWNER, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
 /** An obligation read from one sentence: its text with the speaker's name, and the first word of its action. */
@@ -57,7 +57,7 @@ export function readObligation(sentence: string, who: Perspective, dated: boolea
   // "I have to go, talk to you tomorrow": a leave-taking, no plan even with a date near.
   if (!action || NO_ACTION.test(action) || LEAVE_TAKING.test(action) || TAG_QUESTION.test(action)) return null;
   const timed = dated || FUTURE.test(action);
-  if (!timed && (MAXIM.test(action) || !OWN_THING.test(action))) return null;
+  if (!timed && (MAXIM.test(action) || !(OWN_THING.test(action) || NAMED_OWNER.test(action)))) return null;
   if (planSubstance(action, timed) === 'wish') return null;
   const verb = action.split(/\s+/)[0]!.toLowerCase();
   return { content: `${who.speaker} ${modalPhrase(m.groups.how)} ${resolvePronouns(action, who)}`, verb };

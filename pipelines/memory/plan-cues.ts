@@ -21,6 +21,9 @@ export const FUTURE = /\b(?:(?:in|for|before|until) (?:january|february|march|ap
  */
 export const OWN_THING = /\b(?:the|that|this|these|those|my|our|your|his|her|their)\s+(?!(?:is|was|are|were|too|again)\b)[a-z]/i;
 
+/** A named owner's thing ("Grandma's prescription", "Tom's bike"): as particular as "my" makes it. */
+export const NAMED_OWNER = /\b[A-Z][a-z]+['’]s\s+[a-z]/;
+
 /** A comparative: a resolution no single act fulfils ("drink more water", "take better care of my car"). */
 export const MAXIM = /\b(?:more|less|fewer|better|harder|healthier)\b/i;
 

@@ -38,7 +38,10 @@ const NOMINAL = /(?:al|ion|ment|ery|ance|ence)$/;
  * What plan-object matching asks WordNet (`WordNet`; absent, it relates nothing): derivational
  * relatives of a noun and a verb, and the close hypernym two nouns share.
  */
-export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense'>>;
+export type WordRelations = Pick<WordNet, 'derivedForms' | 'derivedFrom' | 'sharedHypernym'> & Partial<Pick<WordNet, 'phrasalSense' | 'baseForms'>>;
+
+/** Who "my own …" names among a phrase's `people`: the speaker, told apart from everyone a plan names ("my son's bike"). */
+export const OWN = 'own';
 
 interface Tok { word: string; pos: string; lemma: string; person?: boolean }
 
@@ -47,8 +50,21 @@ const inPhrase = (t: Tok): boolean => ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].inc
   || (t.pos === 'PRON' && /^(?:my|your|our|his|her|their|its)$/i.test(t.word)) || t.word === "'s" || t.word === '’s'
   || t.word === '-';
 
+/**
+ * True when the token at `j`, tagged a verb, ends a noun compound: a base form right after a singular noun that names
+ * no person, followed by no phrase of its own, and a noun in WordNet ("the kitchen tap").
+ */
+function compoundNoun(toks: Tok[], j: number, words?: WordRelations): boolean {
+  const t = toks[j]!;
+  const before = toks[j - 1];
+  const after = toks[j + 1];
+  if (t.pos !== 'VERB' || !words?.baseForms || t.word.toLowerCase() !== t.lemma || before?.pos !== 'NOUN' || before.person
+    || before.word.toLowerCase() !== before.lemma || (after && (inPhrase(after) || after.pos === 'PART'))) return false;
+  return words.baseForms(t.lemma, 'noun').includes(t.lemma);
+}
+
 /** Heads, modifiers and people of a noun phrase (`phraseHeads`). */
-interface Phrase { heads: string[]; modifiers: string[]; people: string[]; next: number }
+interface Phrase { heads: string[]; modifiers: string[]; people: string[]; compounds: string[]; next: number }
 
 /**
  * Heads of the noun phrase(s) starting at `i` ("the raised beds next week" -> bed; "milk and eggs" ->
@@ -62,6 +78,7 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
   const heads: string[] = [];
   const modifiers: string[] = [];
   const people: string[] = [];
+  const compounds: string[] = [];
   let j = i;
   for (;;) {
     let head: Tok | null = null;
@@ -76,7 +93,7 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
     // my sister likes", "send my cousin | a card"); an owner's "'s" does not ("my sister's drill").
     const member = (t: Tok): boolean => ((t.pos === 'PRON' || t.pos === 'DET') && named ? false : inPhrase(t))
       || (determined && !named && t.pos === 'VERB');
-    while (j < toks.length && member(toks[j]!)) {
+    while (j < toks.length && (member(toks[j]!) || (named && compoundNoun(toks, j, words)))) {
       const t = toks[j]!;
       if (/^['’]s$/.test(t.word)) {
         // "my sister's drill": what follows the owner is the thing, even a word tagged a verb.
@@ -87,6 +104,11 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
         continue;
       }
       if (t.pos === 'DET' || t.pos === 'PRON') determined = true;
+      // "my own bike": the speaker's, not a son's or a sister's.
+      if (t.word.toLowerCase() === 'own' && /^(?:my|our)$/i.test(toks[j - 1]?.word ?? '')) people.push(OWN);
+      // "the kitchen tap", "the shower drain": a base form the tagger read as a verb, after a singular thing and with no
+      // object of its own, is the compound's last noun when WordNet lists it as one ("the cake my sisters make" stays a clause).
+      if (named && compoundNoun(toks, j, words)) t.pos = 'NOUN';
       const nounLike = nounish(t) || t.pos === 'VERB';
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
@@ -97,6 +119,8 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
     if (!head && owners.size > 0) head = { word: '', pos: 'NOUN', lemma: [...owners].pop()!, person: true };
     if (head) heads.push(head.lemma);
     if (head?.person) people.push(head.lemma);
+    // "the kitchen tap": the nouns before the head say which one.
+    if (head) compounds.push(...before.filter((w) => !owners.has(w)));
     for (const o of owners) if (o !== head?.lemma) people.push(o);
     // "the bike repair", "the camping trip": an action noun is about its modifier too.
     if (head && ACTION_NOUNS.has(head.lemma)) heads.push(...before);
@@ -107,16 +131,16 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
     }
     // "milk and eggs": another conjunct of the same phrase.
     if (j + 1 < toks.length && toks[j]!.pos === 'CCONJ' && inPhrase(toks[j + 1]!)) { j++; continue; }
-    return { heads, modifiers, people, next: j };
+    return { heads, modifiers, people, compounds, next: j };
   }
 }
 
 /**
  * Tokens as plan-object matching reads them: a hyphenated compound one word ("thank-you card",
  * "sister-in-law"), a modifier when a noun follows; a plural owner's apostrophe an owner's "'s" ("the
- * kids' bedroom"); people marked (`PEOPLE` nouns: "my sister", "Grandma").
+ * kids' bedroom"); people marked (`PEOPLE` nouns: "my sister", "Grandma"); an irregular past read as a noun a verb.
  */
-function readTokens(nlp: Wink, sentence: string): Tok[] {
+function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok[] {
   const tokens = nlp.readDoc(sentence).tokens();
   const words = tokens.out();
   const pos = tokens.out(nlp.its.pos);
@@ -146,8 +170,20 @@ function readTokens(nlp: Wink, sentence: string): Tok[] {
     // A compound before a noun (also one the tagger read as a verb) modifies it: "a thank-you card".
     if (t.word.includes('-') && t.pos === 'NOUN' && ['NOUN', 'PROPN', 'VERB'].includes(toks[i + 1]?.pos ?? '')) t.pos = 'ADJ';
     if (nounish(t) && PEOPLE.has(t.lemma)) t.person = true;
+    // "We redid the bathroom": an irregular past (WordNet's exceptions) the tagger read as a noun after a subject pronoun.
+    const w = t.word.toLowerCase();
+    if (t.pos === 'NOUN' && /^(?:i|we|you|he|she|they)$/i.test(toks[i - 1]?.word ?? '') && !/(?:s|ed|ing)$/.test(w) && relations?.baseForms) {
+      const base = relations.baseForms(w, 'verb').find((b) => b !== w);
+      if (base) { t.pos = 'VERB'; t.lemma = base; }
+    }
   }
   return toks;
+}
+
+/** People named with the speaker as the subject ("my nephew and I", "Mum and I"), lower-case. */
+function companions(subject: Tok[]): string[] {
+  const and = subject.findIndex((t, k) => /^(?:and|&)$/i.test(t.word) && /^(?:i|me)$/i.test(subject[k + 1]?.word ?? ''));
+  return and < 0 ? [] : subject.slice(0, and).filter((t) => t.person).map((t) => t.lemma);
 }
 
 /** The first clause (split at , ; : and sentence ends) that names an action, else the first one. */
@@ -184,7 +220,7 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
  * ("a rain barrel system would be cheaper") is about its noun phrases.
  */
 export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelations = defaultWordNet()): PlanObject | null {
-  const toks = readTokens(nlp, sentence);
+  const toks = readTokens(nlp, sentence, relations);
   const all = clauses(toks);
   if (all.length === 0) return null;
   const found = all.map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
@@ -195,6 +231,7 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   const replaces: string[] = [];
   const modifiers: string[] = [];
   const people: string[] = [];
+  const qualifiers: string[] = [];
   const heads = (at: Tok[], start: number): Phrase => {
     const p = phraseHeads(at, start, relations);
     modifiers.push(...p.modifiers);
@@ -206,6 +243,8 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   let particle: string | null = null;
   if (verb) {
     const v = clause[verb.at]!;
+    // "My nephew and I went…": who the speaker did it with.
+    people.push(...companions(clause.slice(0, verb.at)));
     // Passive or copular ("the beds are finished", "the printer was installed"): the subject is the object.
     const before = clause.slice(0, verb.at).filter((t) => t.pos !== 'ADV');
     if (before[before.length - 1]?.pos === 'AUX' && /^(?:be|get)$/.test(before[before.length - 1]!.lemma)) {
@@ -240,9 +279,17 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
       }
     }
     objects.push(...object.heads);
+    qualifiers.push(...object.compounds);
     i = object.next;
     // "gave the drill back", "dropped the keys off": the particle after the object.
     if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
+    // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it
+    // (a known one: "spend the grant on a new tank" says what for).
+    if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP'
+      && /^(?:the|my|our|your|his|her|their)$/i.test(clause[i + 1]?.word ?? '')) {
+      const which = phraseHeads(clause, i + 1, relations);
+      qualifiers.push(...which.heads, ...which.compounds);
+    }
     // "get the car serviced", "have the boiler checked": the participle after the object is the action.
     const done = clause[i];
     if (/^(?:get|have)$/.test(v.lemma) && objects.length > 0 && done?.pos === 'VERB' && done.word.toLowerCase() !== done.lemma
@@ -281,8 +328,21 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   if (verb && toldAsDone(clause, verb.at, sentence)) out.past = true;
   if (replaces.length > 0) out.replaces = [...new Set(replaces)];
   if (modifiers.length > 0) out.modifiers = [...new Set(modifiers)];
+  if (qualifiers.length > 0) out.which = [...new Set(qualifiers)];
   if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
   return out;
+}
+
+/**
+ * True when the sentence's action is on a thing named for the first time ("bought an electric car", "planted an apple
+ * tree", "got some chickens"), not on one both sides know ("fixed the boiler"): told about others, such a thing is theirs.
+ */
+export function actsOnNewThing(nlp: Wink, sentence: string): boolean {
+  const found = clauses(readTokens(nlp, sentence)).map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
+  if (!found?.verb) return false;
+  let i = found.verb.at + 1;
+  if (PARTICLES.has(found.c[i]?.word.toLowerCase() ?? '')) i++;
+  return /^(?:a|an|some|another)$/i.test(found.c[i]?.word ?? '');
 }
 
 const HEDGES = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'to', 'not', "n't", 'never', 'if', 'when', 'once', 'until', 'before']);
@@ -354,6 +414,33 @@ function otherPeople(a: PlanObject, b: PlanObject): boolean {
   return !a.people.some((p) => b.people!.includes(p));
 }
 
+/** True when `text` names `word` as whom or where something goes: after "to" ("a letter to the council", "to my grandmother"). */
+function sentTo(text: string, word: string): boolean {
+  return new RegExp(String.raw`\bto\s+(?:(?:the|a|an|my|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}${word}`, 'i').test(text);
+}
+
+/**
+ * True when the outcome went to a person and the plan to something else it does not name ("wrote a letter to my
+ * grandmother" / "write a letter to the council"): the people rule (`otherPeople`) has no person of the plan's to compare.
+ */
+function otherReceiver(outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
+  if (!outcome.people?.length || plan.people?.length) return false;
+  const named = allWords(outcome);
+  return outcome.people.some((p) => sentTo(sentence, p))
+    && plan.complements.some((c) => sentTo(planText, c)) && !plan.complements.some((c) => named.has(c));
+}
+
+/**
+ * True when both say which of a thing they name and none is the same ("fixed the tap in the bathroom" / "fix the
+ * kitchen tap"; `PlanObject.which`); a side that does not say ("fixed the tap") may be either.
+ */
+function otherOne(outcome: PlanObject, plan: PlanObject): boolean {
+  if (!outcome.which?.length || !plan.which?.length) return false;
+  const planWords = new Set([...allWords(plan), ...plan.which]);
+  const outcomeWords = new Set([...allWords(outcome), ...outcome.which]);
+  return !outcome.which.some((w) => planWords.has(w)) && !plan.which.some((w) => outcomeWords.has(w));
+}
+
 /**
  * True when the outcome's action is the plan's: the same verb, or a phrasal verb that WordNet lists
  * with the other's verb ("gave the drill back" / "return the drill": `give_back` is a sense of `return`).
@@ -363,6 +450,19 @@ function sameAction(outcome: PlanObject, plan: PlanObject, words: WordRelations)
   if (!words.phrasalSense || !outcome.verb || !plan.verb) return false;
   return (outcome.phrasal !== undefined && words.phrasalSense(outcome.phrasal, plan.verb))
     || (plan.phrasal !== undefined && words.phrasalSense(plan.phrasal, outcome.verb));
+}
+
+/** Verbs of taking someone along ("take my nephew to the zoo"), and of going there together ("my nephew and I went"). */
+const ACCOMPANY = new Set(['take', 'bring']);
+const GO = new Set(['go', 'come']);
+
+/**
+ * True when the outcome says the speaker went with the person the plan takes along, to a place the plan names ("my
+ * nephew and I went to the zoo" / "take my nephew to the zoo").
+ */
+function wentTogether(outcome: PlanObject, plan: PlanObject): boolean {
+  if (!outcome.verb || !plan.verb || !GO.has(outcome.verb) || !ACCOMPANY.has(plan.verb)) return false;
+  return plan.objects.some((o) => outcome.people?.includes(o)) && outcome.complements.some((c) => plan.complements.includes(c));
 }
 
 /** Verbs whose object is what was chosen ("decided on", "settled on", "opted for", "went with", "chose", "picked"). */
@@ -413,8 +513,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
-    if (otherPeople(outcome, plan)) return false;
-    if (namesActionByDerivation(outcome, plan, words)) return true;
+    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)) return false;
+    if (namesActionByDerivation(outcome, plan, words) || wentTogether(outcome, plan)) return true;
     if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));

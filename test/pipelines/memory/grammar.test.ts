@@ -51,3 +51,14 @@ test('conjugateAfterI: with one person addressed, a present verb after "you" as 
   assert.equal(c('Did you like it?'), 'Did you like it?', 'after an auxiliary');
   assert.equal(c('Glad you like it', false), 'Glad you like it', 'several people addressed: plural');
 });
+
+test('reportedAsFirstPerson: a participant and a person of theirs as the subject is the participant\'s "X and I"', () => {
+  const names = { p1: 'Lena', p2: 'Ben' };
+  const read = (s: string) => reportedAsFirstPerson(wink(), s, names, 'p2');
+  assert.deepEqual(read("Lena and her brother are going to fix their grandad's shed."),
+    { subjectId: 'p1', text: "My brother and I are going to fix my grandad's shed." });
+  assert.deepEqual(read('Lena and her parents are flying to Rome.'), { subjectId: 'p1', text: 'My parents and I are flying to Rome.' });
+  assert.equal(read('Lena and her car were stuck in the snow.'), null, 'a thing of hers is no person');
+  assert.equal(read('Tom and his sister are moving.'), null, 'not a participant');
+  assert.equal(read('Lena and her sister invited me.'), null, 'about the speaker too');
+});

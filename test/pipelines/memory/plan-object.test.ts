@@ -43,7 +43,7 @@ test("whose the thing is and whom it is for: the owner's 's and the receiver are
     "the thing after an owner's 's is the head, even tagged a verb");
   assert.deepEqual(read('I returned the drill to my sister on Monday.'),
     { verb: 'return', objects: ['drill'], complements: ['sister'], people: ['sister'], past: true });
-  assert.deepEqual(read("I'll send my cousin a birthday card."), { verb: 'send', objects: ['card'], complements: ['cousin'], people: ['cousin'] },
+  assert.deepEqual(read("I'll send my cousin a birthday card."), { verb: 'send', objects: ['card'], complements: ['cousin'], people: ['cousin'], which: ['birthday'] },
     'of two objects the first receives the second');
   assert.deepEqual(read('I sent the client the invoice this morning.')?.objects, ['invoice']);
   assert.deepEqual(read('I finished the jigsaw my aunt gave me.')?.objects, ['jigsaw'], 'a relative clause is no second object');

@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { wink } from '../../../pipelines/wink.js';
+import { OWN, actsOnNewThing, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { settles } from '../../../pipelines/memory/changes.js';
+import { readObligation } from '../../../pipelines/memory/obligation.js';
+import type { PlanObject } from '../../../graph/memory-store.js';
+import type { Utterance } from '../../../graph/types.js';
+
+/** A WordNet stand-in: the nouns and the irregular pasts these tests name, nothing else. */
+const NOUNS = new Set(['tap', 'drain', 'make', 'kitchen', 'shower', 'bathroom']);
+const PASTS: Record<string, string> = { redid: 'redo', rewrote: 'rewrite' };
+const words: WordRelations = {
+  derivedForms: () => [],
+  derivedFrom: () => false,
+  sharedHypernym: () => null,
+  baseForms: (w: string, pos: string) => (pos === 'noun' ? (NOUNS.has(w) ? [w] : []) : PASTS[w] ? [PASTS[w]!] : []),
+};
+const read = (s: string): PlanObject => {
+  const o = readPlanObject(wink(), s, words);
+  assert.ok(o, s);
+  return o;
+};
+const done = (outcome: string, plan: string): boolean => settlesByObject('done', read(outcome), read(plan), outcome, plan, words);
+
+test('"won\'t be …ing" cancels; "dropped the keys off" delivers, "dropped the course" cancels', () => {
+  assert.equal(settles("I won't be returning the laptop to my boss, IT is collecting it."), 'cancelled');
+  assert.equal(settles('We will not be hosting the party this year.'), 'cancelled');
+  assert.notEqual(settles("I dropped the keys off at the landlord's office."), 'cancelled');
+  assert.notEqual(settles('I dropped the spare key off.'), 'cancelled');
+  assert.equal(settles("I've dropped the Italian course, I have no time."), 'cancelled');
+  assert.equal(settles('I dropped the idea of moving to Leeds.'), 'cancelled');
+});
+
+test('an obligation on a named owner\'s thing is a plan ("pick up Grandma\'s prescription")', () => {
+  const who = { speaker: 'Ana', addressees: ['Ben'] };
+  assert.equal(readObligation("I need to pick up Grandma's prescription.", who, false)?.verb, 'pick');
+  assert.equal(readObligation("I have to return Tom's drill.", who, false)?.verb, 'return');
+  assert.equal(readObligation('I need to sleep.', who, false), null, 'still no plan without a thing of its own');
+});
+
+test('"my own" names the speaker among the people: it does not settle a plan for someone else\'s thing', () => {
+  assert.deepEqual(read('I fixed my own bike at the weekend.').people, [OWN]);
+  assert.equal(done('I fixed my own bike at the weekend.', "I'm going to fix my son's bike."), false);
+  assert.equal(done('I fixed my bike at the weekend.', "I'm going to fix my own bike."), true, 'no one else named: it settles');
+  assert.equal(done('I fixed my own bike.', "I'm going to fix my own bike."), true);
+});
+
+test('a noun compound\'s last noun read as a verb is its head ("the kitchen tap"), not a relative clause\'s verb', () => {
+  assert.deepEqual(read('I need to repair the kitchen tap.').objects, ['tap']);
+  assert.deepEqual(read('I need to unblock the shower drain.').objects, ['drain']);
+  assert.equal(done('I repaired the tap in the kitchen yesterday.', 'I need to repair the kitchen tap.'), true);
+  assert.deepEqual(read('I ate the cake my sisters make.').objects, ['cake'], 'after a person it starts a clause');
+});
+
+test('an irregular past the tagger reads as a noun after a subject pronoun is the verb ("we redid the bathroom")', () => {
+  const o = read('We redid the bathroom in March.');
+  assert.equal(o.verb, 'redo');
+  assert.equal(o.past, true);
+  assert.deepEqual(o.objects, ['bathroom']);
+  assert.equal(done('We redid the bathroom in March.', 'My wife and I are going to redo the bathroom.'), true);
+});
+
+test('others acting on a new thing, or planning an alternative, tell about their own; on a known thing it may be the speaker\'s', async () => {
+  assert.equal(actsOnNewThing(wink(), 'My aunt and uncle bought an electric car.'), true);
+  assert.equal(actsOnNewThing(wink(), 'Our neighbours picked up some chickens.'), true);
+  assert.equal(actsOnNewThing(wink(), 'Our landlord fixed the heating.'), false);
+  const x = new EmbeddedExtractor();
+  const told = async (text: string): Promise<PlanObject | null | undefined> => {
+    const current = { id: 'u1', sessionId: 's1', speakerId: 'lena', addresseeIds: ['ben'], text, startMs: null, endMs: null,
+      time: '2026-10-01T10:00:00.000Z', confidence: null, audioRef: null } as unknown as Utterance;
+    const r = await x.extract({ current, previous: [], names: { lena: 'Lena', ben: 'Ben' } });
+    return r.facts.find((f) => f.planObject)?.planObject;
+  };
+  assert.equal((await told('My aunt and uncle bought an electric car.'))?.reportedBy, 'aunt');
+  assert.equal((await told('My parents are going to drive to Edinburgh instead.'))?.reportedBy, 'parent');
+  const landlord = await told('Our landlord fixed the heating.');
+  assert.equal(landlord?.reportedBy, undefined);
+  assert.equal(landlord?.doneBy, 'landlord');
+});
+
+test('"my nephew and I went to the zoo" settles "take my nephew to the zoo"; not another person or place', () => {
+  assert.deepEqual(read('My nephew and I went to the zoo on Saturday.').people, ['nephew']);
+  assert.equal(done('My nephew and I went to the zoo on Saturday.', "I'm going to take my nephew to the zoo."), true);
+  assert.equal(done('My nephew and I went to the cinema.', "I'm going to take my nephew to the zoo."), false);
+  assert.equal(done('My sister and I went to the zoo.', "I'm going to take my nephew to the zoo."), false);
+});
+
+test('an outcome sent to a person does not settle a plan sent to something else ("to my grandmother" / "to the council")', () => {
+  assert.equal(done('I wrote a letter to my grandmother.', 'I have to write a letter to the council.'), false);
+  assert.equal(done('I wrote a letter to the council.', 'I have to write a letter to the council.'), true);
+  assert.equal(done('I wrote a letter to my grandmother.', 'I have to write a letter.'), true, 'a plan with no receiver');
+  assert.equal(done('I returned the parcel to my landlord.', 'I need to return the parcel to the depot.'), false);
+});
+
+test('a compound and an "in / on / of" phrase say which one: the same one settles, another one does not', () => {
+  assert.deepEqual(read('I need to repair the kitchen tap.').which, ['kitchen']);
+  assert.deepEqual(read('I repaired the tap in the kitchen.').which, ['kitchen']);
+  assert.equal(done('I repaired the tap in the bathroom.', 'I need to repair the kitchen tap.'), false);
+  assert.equal(done('I painted the door of the garage.', 'I need to paint the garage door.'), true);
+  assert.equal(done('I painted the door in the hall.', 'I need to paint the garage door.'), false);
+  assert.equal(done('I painted the door.', 'I need to paint the garage door.'), true, 'an outcome that does not say which may be it');
+});
