@@ -1,6 +1,6 @@
 import { wink } from '../wink.js';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
-import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { isIntention, settles, slotChange } from './changes.js';
@@ -15,9 +15,12 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * someone else carry `reportedBy`, maxims said with "should" stay open. 5: plan objects name the people an action
  * is for or whose the thing is apart from what it is about ("my sister's drill", "to my sister"), read two objects
  * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
- * and a participant's possessive ("Lena's parents…") are told about someone else.
+ * and a participant's possessive ("Lena's parents…") are told about someone else. 6: introductions said on the phone
+ * ("this is Priya speaking", "Priya here"), small talk that is no memory ("I'm sorry about that", "I'll remember that",
+ * going to bed), days of the month ("on the 15th"), "for the rest of the month", dated arrangements of someone else's
+ * ("an engineer can come on…") and "we're planning a party on…" are plans, statements after several opening words.
  */
-export const EMBEDDED_RULES_VERSION = 5;
+export const EMBEDDED_RULES_VERSION = 6;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -153,8 +156,7 @@ export class EmbeddedExtractor implements Extractor {
 
   /** A first-person sentence as a third-person fact about the speaker of `who`. */
   #render(text: string, who: Perspective): string {
-    const intro = introductionOf(text);
-    const rest = intro ? text.replace(intro.clause, '').replace(/^[\s,.;!-]*/, '') : text;
+    const rest = withoutIntroduction(text);
     const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
     return resolvePronouns(conjugateAfterI(this.#nlp, said), who);
   }
