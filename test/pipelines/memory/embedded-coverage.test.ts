@@ -1,7 +1,8 @@
 /**
  * Statement kinds the embedded extractor learned from the call-centre and household-robot scenarios
  * (bench/data/scenarios-dev-2.jsonl): introductions said on the phone, small talk that is no memory,
- * days of the month, the rest of a month, arrangements of someone else's, plans said as "planning a…".
+ * days of the month, the rest of a month, arrangements of someone else's, plans said as "planning a…", an
+ * action on "it" that takes its thing from the turn before.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,4 +76,15 @@ test('"we\'re planning a party" with a day is a shared plan', async () => {
   assert.equal(r.facts[0]?.kind, 'plan');
   assert.equal(r.facts[0]?.planObject?.shared, true);
   assert.deepEqual(r.facts[0]?.planObject?.objects, ['party']);
+});
+
+test('"I\'ll order it" takes what it orders from the request just before', async () => {
+  const asked: Utterance = { ...u('Can you order a chocolate cake from the bakery on Mill Street?'), id: 'u0', speakerId: 'p_ben', addresseeIds: ['p_ana'] };
+  const r = await x.extract({ current: u("Sure, I'll order it today."), previous: [asked], names: { p_ana: 'Maya', p_ben: 'Ben' } });
+  assert.equal(r.facts[0]?.kind, 'commitment');
+  assert.deepEqual(r.facts[0]?.planObject?.objects, ['cake']);
+  // Another action before: nothing to take.
+  const other: Utterance = { ...asked, text: 'Can you bake a chocolate cake?' };
+  const s = await x.extract({ current: u("Sure, I'll order it today."), previous: [other], names: { p_ana: 'Maya', p_ben: 'Ben' } });
+  assert.deepEqual(s.facts[0]?.planObject?.objects, []);
 });
