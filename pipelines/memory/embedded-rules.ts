@@ -7,6 +7,7 @@ import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
+import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -60,8 +61,9 @@ const NOT_SURNAMES = new Set(['and', 'but', 'so', 'or', 'the', 'from', 'here', '
 const INTRO = [
   /\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me)\s+([A-Za-z][\w'-]+)(?:\s+([A-Z][\w'-]+))?/,
   /\bI(?:['’]m| am)\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?\b/,
-  // On the phone: "this is Priya speaking", "Hi Daniel, Priya here".
-  /\b[Tt]his is\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+(?:speaking|calling|here))\b/,
+  // On the phone: "this is Priya speaking", "Hi Daniel, Priya here". Not "this is X calling": a place or a firm
+  // ("this is Boston calling") takes that slot as often (docs/BENCHMARKS.md, unlisted names from Moonshine's capitals).
+  /\b[Tt]his is\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+(?:speaking|here))\b/,
   /(?:^|,\s*)([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+here)(?=\s*(?:[,.;!]|$))/,
 ];
 /** Words that stand before "here" without being a name ("Come here", "Everyone here", "Sign here"). */
@@ -75,7 +77,8 @@ export function introductionOf(sentence: string): { name: string; clause: string
     if (!m || !first) continue;
     if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return null;
     const tail = m[3];
-    if (tail && (NOT_HERE_NAMES.test(first) || (m[2] && NOT_HERE_NAMES.test(m[2])))) continue;
+    const notName = (w: string): boolean => NOT_HERE_NAMES.test(w) || SPEAKER_NOT_NAMES.has(w.toLowerCase());
+    if (tail && (notName(first) || (m[2] && notName(m[2])))) continue;
     const last = m[2] && !NOT_SURNAMES.has(m[2].toLowerCase()) ? m[2] : undefined;
     const name = [first, last].filter((w): w is string => !!w).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
     const named = last ? m[0] : m[0].slice(0, m[0].indexOf(first) + first.length);

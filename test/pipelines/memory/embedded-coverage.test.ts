@@ -23,7 +23,7 @@ test('an introduction said on the phone names the speaker, and the rest of the s
   assert.deepEqual(back.profileUpdates.map((p) => [p.attribute, p.value]), [['name', 'Priya']]);
   assert.ok(back.facts.some((f) => f.content === 'Priya is calling Ben back as promised'), JSON.stringify(back.facts.map((f) => f.content)));
   // Words before "here" that are no name.
-  for (const text of ['Come here.', 'Okay, sign here.', 'Everyone here, please.']) {
+  for (const text of ['Come here.', 'Okay, sign here.', 'Everyone here, please.', 'Hi, Mum here.', 'This is Boston calling.']) {
     assert.deepEqual((await run(text, { p_ana: null, p_ben: null })).profileUpdates, [], text);
   }
 });
