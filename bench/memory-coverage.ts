@@ -1,8 +1,11 @@
 /**
- * Memory coverage and lifecycle on scripted conversations written for this bench
- * (bench/data/scenarios.jsonl: a community-garden meeting and a clinic call, 40 turns). Each turn is
- * labelled informative or not; some are outcomes that must close an earlier turn's fact (a plan
- * decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
+ * Memory coverage and lifecycle on scripted conversations written for this bench. Files:
+ * bench/data/scenarios.jsonl (a community-garden meeting and a clinic call, 44 turns; the first rules
+ * were written against it), bench/data/scenarios-dev-2.jsonl (a call-centre call and a household robot,
+ * 50 turns; development data) and bench/data/scenarios-held-2.jsonl (a team stand-up and a landlord-tenant
+ * call, 50 turns; held out: run once before and once after the rules written on the others).
+ * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
+ * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
  * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.
  *
  * - coverage: share of informative turns that yield a memory op (ADD / UPDATE / DELETE / KEEP);
@@ -12,20 +15,21 @@
  *   month", "until Friday", labelled `until`) whose fact carries that end (`validUntil`); the
  *   temporary states are also reported on their own.
  *
- *   npm run build && node dist/bench/memory-coverage.js
+ * Figures per scenario and for the whole file, with a 95 % bootstrap interval over the turns each
+ * share counts. `--baseline DIR` (another build's dist/) runs the same turns through that build too and
+ * reports the paired difference (this build − baseline, same turns resampled). `--show` prints the misses.
+ *
+ *   npm run build && node dist/bench/memory-coverage.js [--file F] [--baseline DIR] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { openDatabase } from '../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../graph/sqlite/sqlite-lexical-index.js';
 import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
-import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
-import { createConsolidationHandler, type MemoryOp } from '../pipelines/memory/consolidate.js';
+import type { MemoryOp } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
+import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
+import { argString } from './lib/cli.js';
+import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 interface Turn {
   scenario: string; turn: number; speaker: string; addressee: string; text: string; informative: boolean;
@@ -34,32 +38,35 @@ interface Turn {
   until?: string;
 }
 
-/** Display names at the start: the caller is unknown until they introduce themself. */
-const START_NAMES: Record<string, string | null> = { Tom: 'Tom', Lena: 'Lena', Agent: 'Rita', Caller: null };
+/** One turn's outcome: each field is 1 (right), 0 (wrong) or null (the turn does not count there). */
+interface Scored { turn: Turn; covered: number | null; noisy: number | null; closed: number | null; ended: number | null; miss: string[] }
 
-async function main(): Promise<void> {
-  const file = path.join(repoRoot(), 'bench', 'data', 'scenarios.jsonl');
-  const turns = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Turn);
-  const db = openDatabase(':memory:');
-  const graph = new SqliteGraphStore(db);
-  const memory = new SqliteMemoryStore(db);
-  const embedder = new UseLiteEmbedder();
+/**
+ * Display names at the start: callers and customers are unknown until they introduce themselves; the
+ * clinic's agent is Rita; anyone else starts with the name the file gives them.
+ */
+const START_NAMES: Record<string, string | null> = { Agent: 'Rita', Caller: null, Customer: null };
+
+/** Every turn through one build's consolidation, in order, one tenant per scenario. */
+async function runTurns(build: MemoryBuild, embedder: UseLiteEmbedder, turns: Turn[]): Promise<Scored[]> {
+  const db = build.openDatabase(':memory:');
+  const graph = new build.SqliteGraphStore(db);
+  const memory = new build.SqliteMemoryStore(db);
   let ops: MemoryOp[] = [];
-  const handler = createConsolidationHandler({
-    graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
-    extractor: new EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
+  const handler = build.createConsolidationHandler({
+    graph, memory, vectors: new build.SqliteVectorStore(db), lexical: new build.SqliteLexicalIndex(db), embedder,
+    extractor: new build.EmbeddedExtractor(), onOps: (_t, _s, o) => ops.push(...o), logger: pino({ level: 'silent' }),
   });
+  const out: Scored[] = [];
   for (const scenario of [...new Set(turns.map((t) => t.scenario))]) {
     const tenant = scenario;
     const ids = new Map<string, string>();
     const utterance = new Map<number, string>();
     const who = async (name: string): Promise<string> => {
-      if (!ids.has(name)) ids.set(name, (await graph.createParticipant(tenant, { name: START_NAMES[name] ?? null })).id);
+      if (!ids.has(name)) ids.set(name, (await graph.createParticipant(tenant, { name: name in START_NAMES ? START_NAMES[name]! : name })).id);
       return ids.get(name)!;
     };
     await graph.openSession(tenant, 's', '2026-12-01T10:00:00.000Z');
-    let informative = 0, covered = 0, quiet = 0, noisy = 0, outcomes = 0, closedRight = 0, states = 0, endsRight = 0;
-    const misses: string[] = [];
     for (const t of turns.filter((x) => x.scenario === scenario)) {
       const [u] = await graph.addUtterances(tenant, [{ sessionId: 's', speakerId: await who(t.speaker), addresseeIds: [await who(t.addressee)],
         text: t.text, startMs: null, endMs: null, time: new Date(Date.parse('2026-12-01T10:00:00.000Z') + t.turn * 60_000).toISOString(),
@@ -68,43 +75,90 @@ async function main(): Promise<void> {
       ops = [];
       await handler({ id: `${tenant}-${t.turn}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: 's', utteranceId: u!.id } },
         new AbortController().signal);
+      const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, miss: [] };
       if (t.informative) {
-        informative++;
-        if (ops.length > 0) covered++;
-        else misses.push(`  no memory: ${scenario} ${t.turn} "${t.text}"`);
+        s.covered = ops.length > 0 ? 1 : 0;
+        if (!s.covered) s.miss.push(`no memory: ${scenario} ${t.turn} "${t.text}"`);
       } else {
-        quiet++;
-        if (ops.length > 0) {
-          noisy++;
-          misses.push(`  noise: ${scenario} ${t.turn} "${t.text}" -> ${ops.map((o) => o.text).join(' | ')}`);
-        }
+        s.noisy = ops.length > 0 ? 1 : 0;
+        if (s.noisy) s.miss.push(`noise: ${scenario} ${t.turn} "${t.text}" -> ${ops.map((o) => o.text).join(' | ')}`);
       }
       if (t.closes !== undefined && t.expect) {
-        outcomes++;
         const earlier = (await memory.processedFacts(tenant, utterance.get(t.closes) ?? '')) ?? [];
         const facts = await memory.listFacts(tenant, { ids: earlier, includeHistory: true });
         const got = facts.some((f) => f.validTo !== null && f.supersededBy !== null) ? 'UPDATE'
           : facts.some((f) => f.validTo !== null) ? 'DELETE' : 'open';
-        if (got === t.expect) closedRight++;
-        else misses.push(`  lifecycle: ${scenario} ${t.turn} expected ${t.expect} of turn ${t.closes}, got ${got}`);
+        s.closed = got === t.expect ? 1 : 0;
+        if (!s.closed) s.miss.push(`lifecycle: ${scenario} ${t.turn} expected ${t.expect} of turn ${t.closes}, got ${got}`);
       }
       if (t.until) {
-        states++;
         const made = (await memory.processedFacts(tenant, u!.id)) ?? [];
         const facts = await memory.listFacts(tenant, { ids: made, includeHistory: true });
         // Read without the field's type, so this bench also runs against code from before `validUntil`.
         const ends = facts.map((f) => (f as { validUntil?: string | null }).validUntil ?? null);
-        if (ends.includes(t.until)) endsRight++;
-        else misses.push(`  lifecycle: ${scenario} ${t.turn} "${t.text}" expected end ${t.until}, got ${JSON.stringify(ends)}`);
+        s.ended = ends.includes(t.until) ? 1 : 0;
+        if (!s.ended) s.miss.push(`lifecycle: ${scenario} ${t.turn} "${t.text}" expected end ${t.until}, got ${JSON.stringify(ends)}`);
       }
+      out.push(s);
     }
-    console.log(`${scenario}: coverage ${covered}/${informative} = ${(covered / informative).toFixed(2)}, ` +
-      `noise ${noisy}/${quiet} = ${(noisy / quiet).toFixed(2)}, lifecycle ${closedRight + endsRight}/${outcomes + states} = ${((closedRight + endsRight) / (outcomes + states)).toFixed(2)}` +
-      ` (closings ${closedRight}/${outcomes}${states > 0 ? `, temporary-state ends ${endsRight}/${states}` : ''})`);
-    if (process.argv.includes('--show') && scenario === 'garden') for (const m of misses) console.log(m);
+  }
+  db.close();
+  return out;
+}
+
+const share = (xs: (number | null)[]): number[] => xs.filter((x): x is number => x !== null);
+const lifecycle = (s: Scored): number | null => s.closed ?? s.ended;
+const count = (xs: number[]): string => `${xs.filter((x) => x === 1).length}/${xs.length}`;
+
+/** Coverage, noise and lifecycle of one set of turns (a scenario or the file). */
+function report(name: string, rs: Scored[]): void {
+  const cov = share(rs.map((r) => r.covered));
+  const noise = share(rs.map((r) => r.noisy));
+  const life = share(rs.map(lifecycle));
+  const closings = share(rs.map((r) => r.closed));
+  const ends = share(rs.map((r) => r.ended));
+  console.log(`  ${name}: coverage ${count(cov)} = ${pct(bootstrapMean(cov))}, noise ${count(noise)} = ${pct(bootstrapMean(noise))}, ` +
+    `lifecycle ${count(life)} = ${pct(bootstrapMean(life))} (closings ${count(closings)}${ends.length > 0 ? `, temporary-state ends ${count(ends)}` : ''})`);
+}
+
+/** Per-scenario and whole-file figures of one build. */
+function reportBuild(label: string, rs: Scored[]): void {
+  console.log(`${label}:`);
+  for (const scenario of [...new Set(rs.map((r) => r.turn.scenario))]) report(scenario, rs.filter((r) => r.turn.scenario === scenario));
+  report('all', rs);
+  if (process.argv.includes('--show')) for (const r of rs) for (const m of r.miss) console.log(`    ${m}`);
+}
+
+/** This build − baseline on the same turns: each measure over the turns it counts. */
+function pairedDifference(a: Scored[], b: Scored[]): void {
+  const measures: [string, (s: Scored) => number | null][] = [['coverage', (s) => s.covered], ['noise', (s) => s.noisy], ['lifecycle', lifecycle]];
+  const parts = measures.map(([name, f]) => {
+    const keep = a.map((s, i) => (f(s) !== null && f(b[i]!) !== null ? i : -1)).filter((i) => i >= 0);
+    const x = keep.map((i) => f(a[i]!)!);
+    const y = keep.map((i) => f(b[i]!)!);
+    const gained = keep.filter((_, j) => x[j]! > y[j]!).length;
+    const lost = keep.filter((_, j) => x[j]! < y[j]!).length;
+    return `${name} ${pct(bootstrapDelta(x, y), true)} (${gained} turns up, ${lost} down)`;
+  });
+  console.log(`this build − baseline: ${parts.join(', ')}`);
+}
+
+async function main(): Promise<void> {
+  const file = argString('file', path.join(repoRoot(), 'bench', 'data', 'scenarios.jsonl'));
+  const baseline = argString('baseline', '');
+  const turns = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Turn);
+  const embedder = new UseLiteEmbedder();
+  console.log(`${file}: ${turns.length} turns`);
+  const mine = await runTurns(thisBuild, embedder, turns);
+  if (baseline) {
+    const base = await runTurns(await loadBuild(baseline), embedder, turns);
+    reportBuild(`baseline (${baseline})`, base);
+    reportBuild('this build', mine);
+    pairedDifference(mine, base);
+  } else {
+    reportBuild('this build', mine);
   }
   await embedder.close();
-  db.close();
 }
 
 await main();

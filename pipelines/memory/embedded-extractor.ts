@@ -1,6 +1,6 @@
 import { wink } from '../wink.js';
-import type { ProfileUpdate } from '../../graph/memory-store.js';
-import { applyRules, introductionOf, type RuleContext, type RuleFact } from './embedded-rules.js';
+import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
+import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { resolvePronouns, type Perspective } from './pronouns.js';
 import { isIntention, settles, slotChange } from './changes.js';
@@ -25,9 +25,13 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * prescription"), "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and
  * uncle bought an electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…"
  * names the nephew among the people, and "Lena and her brother…" (said of a participant) is Lena's "my brother and
- * I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`).
+ * I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`). 8: introductions said on the phone
+ * ("this is Priya speaking", "Priya here"), small talk that is no memory ("I'm sorry about that", "I'll remember that",
+ * going to bed), days of the month ("on the 15th"), "for the rest of the month", dated arrangements of someone else's
+ * ("an engineer can come on…") and "we're planning a party on…" are plans, statements after several opening words;
+ * "I'll order it" takes what it orders from the turn before ("can you order a cake?").
  */
-export const EMBEDDED_RULES_VERSION = 7;
+export const EMBEDDED_RULES_VERSION = 8;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -137,7 +141,7 @@ export class EmbeddedExtractor implements Extractor {
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
       // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.
       const cancels = (f: ExtractedFact): boolean => settled === 'cancelled' && f.slot === null;
-      const planObject = sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, text) : null;
+      const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, text) : null, text, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
       const outcome = settled ?? (toldDone ? 'done' : null);
@@ -164,10 +168,26 @@ export class EmbeddedExtractor implements Extractor {
     return { facts, profileUpdates };
   }
 
+  /**
+   * "Can you order a chocolate cake?" / "Sure, I'll order it today": an action on "it" or "them" takes what it acts on
+   * from the turn just before by someone else, when that turn names the same action on a thing.
+   */
+  #antecedent(object: PlanObject | null, text: string, input: ExtractionInput): PlanObject | null {
+    if (!object?.verb || object.objects.length > 0 || !/\b(?:it|them)\b/i.test(text)) return object;
+    const before = [...input.previous].reverse().find((p) => p.speakerId !== input.current.speakerId);
+    if (!before) return object;
+    for (const sentence of this.#sentences(before.text)) {
+      const named = readPlanObject(this.#nlp, sentence);
+      if (named?.verb === object.verb && named.objects.length > 0) {
+        return { ...object, objects: named.objects, complements: object.complements.length > 0 ? object.complements : named.complements };
+      }
+    }
+    return object;
+  }
+
   /** A first-person sentence as a third-person fact about the speaker of `who`. */
   #render(text: string, who: Perspective): string {
-    const intro = introductionOf(text);
-    const rest = intro ? text.replace(intro.clause, '').replace(/^[\s,.;!-]*/, '') : text;
+    const rest = withoutIntroduction(text);
     const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
     return resolvePronouns(conjugateAfterI(this.#nlp, said, who.addressees.length === 1), who);
   }

@@ -7,6 +7,7 @@ import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
+import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -60,7 +61,13 @@ const NOT_SURNAMES = new Set(['and', 'but', 'so', 'or', 'the', 'from', 'here', '
 const INTRO = [
   /\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me)\s+([A-Za-z][\w'-]+)(?:\s+([A-Z][\w'-]+))?/,
   /\bI(?:['’]m| am)\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?\b/,
+  // On the phone: "this is Priya speaking", "Hi Daniel, Priya here". Not "this is X calling": a place or a firm
+  // ("this is Boston calling") takes that slot as often (docs/BENCHMARKS.md, unlisted names from Moonshine's capitals).
+  /\b[Tt]his is\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+(?:speaking|here))\b/,
+  /(?:^|,\s*)([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+here)(?=\s*(?:[,.;!]|$))/,
 ];
+/** Words that stand before "here" without being a name ("Come here", "Everyone here", "Sign here"). */
+const NOT_HERE_NAMES = /^(?:come|sign|stay|wait|look|over|right|up|down|out|in|everyone|everybody|anyone|anybody|someone|somebody|nobody|none|all|click|start|stop|put|leave|get|go|bring|sit|stand|just|still|not|only|from|and|but|so|yes|no|okay|hi|hello|hey)$/i;
 
 /** "My name is Ana", "call me Ana", "I'm Ana Silva"; `clause` is the matched words. */
 export function introductionOf(sentence: string): { name: string; clause: string } | null {
@@ -69,11 +76,25 @@ export function introductionOf(sentence: string): { name: string; clause: string
     const first = m?.[1];
     if (!m || !first) continue;
     if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return null;
+    const tail = m[3];
+    const notName = (w: string): boolean => NOT_HERE_NAMES.test(w) || SPEAKER_NOT_NAMES.has(w.toLowerCase());
+    if (tail && (notName(first) || (m[2] && notName(m[2])))) continue;
     const last = m[2] && !NOT_SURNAMES.has(m[2].toLowerCase()) ? m[2] : undefined;
     const name = [first, last].filter((w): w is string => !!w).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
-    return { name, clause: last ? m[0] : m[0].slice(0, m[0].indexOf(first) + first.length) };
+    const named = last ? m[0] : m[0].slice(0, m[0].indexOf(first) + first.length);
+    return { name, clause: tail ? `${named.replace(/^,\s*/, '')}${tail}` : named };
   }
   return null;
+}
+
+/**
+ * The sentence without its self-introduction and the greeting before it ("Hi Daniel, Priya here, I'm calling
+ * you back" -> "I'm calling you back"); the sentence itself when it introduces nobody.
+ */
+export function withoutIntroduction(sentence: string): string {
+  const intro = introductionOf(sentence);
+  if (!intro) return sentence;
+  return sentence.replace(intro.clause, '').replace(/^(?:\s*(?:hi|hello|hey)\b(?:\s+[A-Z][a-z'-]+)?)?[\s,.;!-]*/i, '');
 }
 
 function introduction(c: RuleContext): RuleFact[] {
@@ -191,7 +212,7 @@ function commitmentOrRequest(c: RuleContext): RuleFact[] {
   return [];
 }
 
-const PLAN_VERBS = 'going|flying|travell?ing|driving|heading|moving|visiting|starting|taking|leaving|meeting|seeing|attending|getting|having|running|joining|hosting|celebrating';
+const PLAN_VERBS = 'going|flying|travell?ing|driving|heading|moving|visiting|starting|taking|leaving|meeting|seeing|attending|getting|having|running|joining|hosting|celebrating|throwing|planning|organi[sz]ing|arranging';
 
 /** "I'm flying to Lisbon next Friday", "I plan to visit Rome", "I'll run a marathon". */
 function plan(c: RuleContext, dates: string[]): RuleFact[] {
@@ -200,7 +221,7 @@ function plan(c: RuleContext, dates: string[]): RuleFact[] {
   const intent = s.match(new RegExp(`${I}(?:['’]m| am)?\\s*(plan to|planning to|want to|hope to|intend to|will|['’]ll|am going to|['’]m going to)\\s+(.+?)[.!]?$`, 'i'));
   let content: string | undefined;
   let verb: string | undefined;
-  if (prog?.[1] && !/^going to\b/i.test(prog[1])) {
+  if (prog?.[1] && !/^(?:going|planning) to\b/i.test(prog[1])) {
     content = `${c.who.speaker} is ${resolvePronouns(prog[1], c.who)}`;
     verb = prog[1].split(/\s+/)[0]?.toLowerCase();
   } else if (intent?.[1] && intent[2]) {
@@ -233,8 +254,24 @@ function jointPlan(c: RuleContext, dates: string[]): RuleFact[] {
   return [{ content: joint.content, kind: 'plan', subject: 'speaker', slot, value: slot ? joint.content : null, confidence: 0.7, shared: true }];
 }
 
+const ARRANGEMENT_LEAD = /^(?:(?:then|so|okay|ok|alright|and|but|good news|great),?\s+)*/i;
+/** Someone named by a noun phrase, then what they will or can do: "the plumber will come…", "a nurse can see you…". */
+const ARRANGEMENT = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}(?:the|a|an|our|your|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:will|['’]ll|can|could|is going to|are going to|is scheduled to|are scheduled to)\s+(?!not\b|never\b|be\b)[a-z]+`, 'i');
+
+const LEAD = String.raw`^(?:(?:oh|ah|well|okay|ok|sure|yes|yeah|right|thanks|thank you)[,!.]?\s+)*`;
+/**
+ * Said to keep the talk going, about nothing of its own: sympathy or gladness about what was just said ("I'm
+ * really sorry about that"), taking note ("I'll remember that", "I'll keep it in mind"), going to bed.
+ */
+const SMALL_TALK = [
+  new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:(?:really|so|very|truly|terribly|awfully)\s+)?(?:sorry|glad|happy|sad|pleased|relieved|thrilled)\s+(?:about|to hear|for)\s+(?:that|this|it|you)\s*(?:[,.;!]|$)`, 'i'),
+  new RegExp(String.raw`${LEAD}I(?:['’]ll| will)\s+(?:(?:remember|note|keep|bear)\s+(?:it|that|this)(?:\s+in mind)?|make a note of (?:it|that|this))\s*(?:[,.;!]|$)`, 'i'),
+  new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:off\s+)?(?:(?:going|heading|off)\s+)?to\s+(?:bed|sleep)(?:\s+now)?\s*(?:[,.;!]|$)`, 'i'),
+];
+
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
+  if (SMALL_TALK.some((re) => re.test(c.sentence))) return [];
   const out = [...introduction(c), ...preference(c), ...background(c), ...relation(c)];
   const cr = commitmentOrRequest(c);
   out.push(...cr);
@@ -247,14 +284,19 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
   // The statement fallback leaves out a self-introduction already recorded ("I'm Lena, I teach…").
   const intro = introductionOf(c.sentence);
-  const rest = intro ? c.sentence.replace(intro.clause, '').replace(/^(?:\s*(?:hi|hello|hey)\b)?[\s,.;!-]*/i, '') : c.sentence;
+  const rest = withoutIntroduction(c.sentence);
   const restWords = rest.split(/\s+/).filter(Boolean).length;
   // "Maybe we should rent a van": a proposal, said as one.
-  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps),?\s+)?(?:I|my|we|our)\b/i.test(rest);
+  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps),?\s+)*(?:I|my|we|our)\b/i.test(rest);
   if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
     && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
     const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
     out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
+      subject: 'speaker', slot: null, value: null, confidence: 0.5 });
+  } else if (out.length === 0 && dates.length > 0 && ARRANGEMENT.test(c.sentence) && !c.sentence.endsWith('?')) {
+    // "An engineer can come on Wednesday the 16th": an arrangement of someone else's, dated; a later outcome or
+    // "instead" settles it like a plan.
+    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, '').replace(ARRANGEMENT_LEAD, ''), c.who), kind: 'plan',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
     // An event told in the third person ("Eleven kids came to the planting day"), recorded as said.

@@ -20,7 +20,7 @@ const WHEN = String.raw`(?:(?<when>(?:next|this|on|in|at|after|before|tomorrow|t
 /** Words between "we" and its verb that change nothing ("we'll all…", "we should really…"). */
 const ADV = String.raw`(?:\s+(?:all|both|really|definitely|probably|just|still|also|finally|actually|then|totally|absolutely|certainly))*`;
 /** Verbs of a progressive that tells a plan ("we're flying to Madrid on the 12th"). */
-const MOVES = 'going|flying|travell?ing|driving|heading|moving|visiting|starting|taking|leaving|meeting|seeing|attending|having|hosting|celebrating|throwing|getting|doing|running|joining|staying|spending';
+const MOVES = 'going|flying|travell?ing|driving|heading|moving|visiting|starting|taking|leaving|meeting|seeing|attending|having|hosting|celebrating|throwing|planning|organi[sz]ing|arranging|getting|doing|running|joining|staying|spending';
 
 /** The modal or verb a mode captured ("need", "'ve decided"), lower-case. */
 const how = (m: RegExpMatchArray): string => (m.groups?.how ?? '').trim().toLowerCase();

@@ -22,6 +22,28 @@ const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:mon|tues|wednes|th
 const DURATION = /^for\s+/i;
 const WEEK = /\bweek\b/i;
 
+/** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
+const TIME_OF_DAY = /^(?:in\s+)?(?:the\s+)?(?:morning|afternoon|evening|night)$/i;
+/** "the 15th", "Thursday the 17th": a day of the month with no month named (chrono reads none). */
+const ORDINAL_DAY = /\b(?:(?:on|by|until|till|from)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|time|century|floor|row|place|day|week|year|birthday|anniversary|grade)\b)/i;
+
+/**
+ * The date a bare day of the month names: that day of this month, or of the next when it has passed
+ * (of the previous one when the sentence looks back).
+ */
+function ordinalDay(text: string, refIso: string): { phrase: string; date: string; index: number } | null {
+  const m = ORDINAL_DAY.exec(text);
+  const day = Number(m?.[1]);
+  if (!m || day < 1 || day > 31) return null;
+  const [y, mo, d] = refIso.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const back = PAST.test(text);
+  const month = back ? (day <= d ? mo - 1 : mo - 2) : (day >= d ? mo - 1 : mo);
+  const date = new Date(Date.UTC(y, month, day));
+  // "the 31st" in a month of 30 days names no day of it.
+  if (date.getUTCDate() !== day) return null;
+  return { phrase: m[0], date: date.toISOString().slice(0, 10), index: m.index };
+}
+
 function precise(c: chrono.ParsedComponents): string {
   const d = c.date().toISOString();
   if (c.isCertain('day') || c.isCertain('weekday')) return d.slice(0, 10);
@@ -63,9 +85,13 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const instant = new Date(refIso);
   const dayStart = refIso.slice(0, 10);
   const out: FoundDate[] = [];
+  const ordinal = ordinalDay(text, refIso);
+  if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
   const back = PAST.test(text) || toldAsPast(text);
   for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: !back })) {
     const phrase = r.text.trim();
+    if (TIME_OF_DAY.test(phrase)) continue;
+    if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
     let date = precise(r.start);
     if (BARE_WEEKDAY.test(phrase)) {
       // "next Friday" / "on Tuesday": the next such day after today (chrono skips a week for "next"); told of the
@@ -115,7 +141,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
   let out = text;
   for (const d of dates) {
     if (d.duration) continue;
-    const at = out.indexOf(d.phrase);
+    // A whole-word match: "in May" is no part of "Maya is…".
+    const at = out.search(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`));
     if (at < 0) continue;
     // "until the end of the month": the article goes with the phrase it leads.
     const before = out.slice(0, at).replace(/\bthe\s+$/i, '');
@@ -134,6 +161,19 @@ const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/
 /** A plan or report ("I'll send it this week", "I moved…") rather than a state that holds now. */
 const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
 const DAY_MS = 86_400_000;
+/** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
+const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
+
+/** The start (UTC) of the week (Monday), month or year after the one holding `refIso`. */
+function spanEnd(span: string, refIso: string): string {
+  const instant = new Date(refIso);
+  if (span === 'week') {
+    const day = Date.parse(`${refIso.slice(0, 10)}T00:00:00.000Z`);
+    return new Date(day + (7 - ((instant.getUTCDay() + 6) % 7)) * DAY_MS).toISOString();
+  }
+  if (span === 'month') return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1)).toISOString();
+  return new Date(Date.UTC(instant.getUTCFullYear() + 1, 0, 1)).toISOString();
+}
 
 /**
  * When a temporary state ends by its own words, as an ISO-8601 instant (exclusive: the state holds
@@ -142,21 +182,21 @@ const DAY_MS = 86_400_000;
  * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
  *   "for the next few days" is chrono's reading of "few", 3 days (an approximation);
  * - "until Friday" / "till the end of the month": the start of the day after that day (UTC);
- * - "this week" / "this month" in a present-tense statement ("I'm working from home this week", not
- *   "I'll send it this week"): the start of the next week (Monday) or month (UTC).
+ * - "this week" / "this month" / "the rest of the month" in a present-tense statement ("I'm working from home
+ *   this week", not "I'll send it this week"): the start of the next week (Monday), month or year (UTC).
  */
 export function stateEnd(text: string, refIso: string): string | null {
   const instant = new Date(refIso);
   if (Number.isNaN(instant.getTime())) return null;
+  const rest = REST_OF.exec(text);
+  if (rest && !NOT_A_STATE.test(text)) return spanEnd(rest[1]!.toLowerCase(), refIso);
   for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
     const phrase = r.text.trim();
     const before = text.slice(0, r.index);
     const span = THIS_SPAN.exec(phrase);
     if (span) {
       if (NOT_A_STATE.test(text)) continue;
-      const day = Date.parse(`${refIso.slice(0, 10)}T00:00:00.000Z`);
-      if (span[1]!.toLowerCase() === 'week') return new Date(day + (7 - ((instant.getUTCDay() + 6) % 7)) * DAY_MS).toISOString();
-      return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1)).toISOString();
+      return spanEnd(span[1]!.toLowerCase(), refIso);
     }
     const end = r.start.date();
     if (end.getTime() <= instant.getTime()) continue;

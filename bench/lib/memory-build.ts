@@ -1,0 +1,45 @@
+/**
+ * The modules a memory bench needs to run the real consolidation: this build's, or another build's
+ * dist/ (`--baseline DIR`, e.g. main built in a scratch copy), loaded in the same process so both
+ * builds see the same data and the same embedder.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openDatabase } from '../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
+import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
+import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
+import { createConsolidationHandler } from '../../pipelines/memory/consolidate.js';
+
+/** Stores, extractor and consolidation of one build. */
+export interface MemoryBuild {
+  openDatabase: typeof openDatabase;
+  SqliteGraphStore: typeof SqliteGraphStore;
+  SqliteMemoryStore: typeof SqliteMemoryStore;
+  SqliteVectorStore: typeof SqliteVectorStore;
+  SqliteLexicalIndex: typeof SqliteLexicalIndex;
+  EmbeddedExtractor: typeof EmbeddedExtractor;
+  createConsolidationHandler: typeof createConsolidationHandler;
+}
+
+/** This build's modules. */
+export const thisBuild: MemoryBuild = {
+  openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler,
+};
+
+/** Another build's modules, from its dist/ folder `dir`. */
+export async function loadBuild(dir: string): Promise<MemoryBuild> {
+  const load = async (file: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as Record<string, unknown>;
+  const pick = async <K extends keyof MemoryBuild>(file: string, name: K): Promise<MemoryBuild[K]> => (await load(file))[name] as MemoryBuild[K];
+  return {
+    openDatabase: await pick('graph/sqlite/database.js', 'openDatabase'),
+    SqliteGraphStore: await pick('graph/sqlite/sqlite-graph-store.js', 'SqliteGraphStore'),
+    SqliteMemoryStore: await pick('graph/sqlite/sqlite-memory-store.js', 'SqliteMemoryStore'),
+    SqliteVectorStore: await pick('graph/sqlite/sqlite-vector-store.js', 'SqliteVectorStore'),
+    SqliteLexicalIndex: await pick('graph/sqlite/sqlite-lexical-index.js', 'SqliteLexicalIndex'),
+    EmbeddedExtractor: await pick('pipelines/memory/embedded-extractor.js', 'EmbeddedExtractor'),
+    createConsolidationHandler: await pick('pipelines/memory/consolidate.js', 'createConsolidationHandler'),
+  };
+}
