@@ -2,7 +2,7 @@ import { wink } from '../wink.js';
 import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
-import { resolvePronouns, type Perspective } from './pronouns.js';
+import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { isIntention, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
@@ -29,9 +29,11 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * ("this is Priya speaking", "Priya here"), small talk that is no memory ("I'm sorry about that", "I'll remember that",
  * going to bed), days of the month ("on the 15th"), "for the rest of the month", dated arrangements of someone else's
  * ("an engineer can come on…") and "we're planning a party on…" are plans, statements after several opening words;
- * "I'll order it" takes what it orders from the turn before ("can you order a cake?").
+ * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: "we", "us" and "our" told to
+ * one person take the listener in only when the sentence says so (a plan, "let's", "we both", "since we last talked");
+ * else they are the speaker's own people ("Melanie and others went camping", "Melanie's family trip").
  */
-export const EMBEDDED_RULES_VERSION = 8;
+export const EMBEDDED_RULES_VERSION = 9;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -197,9 +199,10 @@ export class EmbeddedExtractor implements Extractor {
   }
 
   #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string): RuleContext {
+    const addressees = addresseeIds.map(display);
     return {
       sentence, speakerId, addresseeIds,
-      who: { speaker: display(speakerId), addressees: addresseeIds.map(display) },
+      who: { speaker: display(speakerId), addressees, inclusive: inclusiveWe(sentence, { speaker: display(speakerId), addressees }) },
       conjugate: (text) => conjugateAfterI(this.#nlp, text, addresseeIds.length === 1),
       reportsEvent: (text) => reportsEvent(this.#nlp, text),
       isNounPhrase: (phrase) => {

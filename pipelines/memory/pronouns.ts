@@ -5,6 +5,11 @@ export interface Perspective {
   speaker: string;
   /** Addressee display names; empty when nobody in particular was addressed. */
   addressees: string[];
+  /**
+   * Whether "we", "us" and "our" take in the addressees, read from the whole sentence (`inclusiveWe`) when only part of
+   * it is rewritten ("I'll drive us…": the rule rewrites "drive us…"); absent: read from the text rewritten.
+   */
+  inclusive?: boolean;
 }
 
 /** "Ben", "Ben and Cy", "Ben, Cy and Di"; `fallback` when empty. */
@@ -17,6 +22,23 @@ export function joinNames(names: string[], fallback = 'the listener'): string {
 /** Words after which "you" is no subject of the verb that follows: auxiliaries, "to", verbs that take an object and a bare verb. */
 export const NOT_BEFORE_SUBJECT_YOU = 'do|does|did|can|could|will|would|should|shall|may|might|must|are|were|was|is|am|have|has|had|to|let|lets|make|makes|made|help|helps|helped|see|saw|seen|watch|watched|hear|heard|thank|bid';
 
+/**
+ * Words that put the people addressed in "we": a plan or proposal, which is often made together ("I'll drive us", "we're
+ * going to…", "let's", "shall we", "we should", "why don't we"), both named ("we both", "you and I", "the two of us"), a shared memory ("remember when we…", "since we last talked"),
+ * "together".
+ */
+const WE_TOGETHER = /(?:['’]ll\b|\b(?:will|shall|going to|gonna|need to|have to|want to|plan(?:ning)? to)\b)|\b(?:let['’]?s|let us|shall we|should we|we should|could we|we could|can we|we can|why don['’]t we|how about we|what if we|we both|both of us|you and (?:I|me)|(?:I|me) and you|the two of us|remember (?:when|how|that|the time) we|we (?:last )?(?:talked|chatted|spoke|caught up)|together)\b/i;
+
+/**
+ * Whether "we" in `text` takes in the people addressed: when the words say so (`WE_TOGETHER`), or when a group is
+ * addressed (two or more people: a meeting's "we" is the room). Told to one person with nothing of the kind ("we went
+ * camping", "we've booked the cabin", "our kids"), "we" is the speaker's own people: one does not tell a person what
+ * they did themselves.
+ */
+export function inclusiveWe(text: string, who: Perspective): boolean {
+  return who.addressees.length > 1 || WE_TOGETHER.test(text);
+}
+
 /** Words after which a verb and "you" ask a question ("what do you think", "so are you coming"). */
 const QUESTION_WORDS = 'what|where|when|why|how|who|whom|which|so|and|but|then|or|well|oh|hey';
 
@@ -25,7 +47,13 @@ export function resolvePronouns(text: string, who: Perspective): string {
   const s = who.speaker;
   const a = joinNames(who.addressees);
   const aVerb = who.addressees.length > 1 ? 'are' : 'is';
-  const both = `${s} and ${a}`;
+  // "We" is the speaker and the people addressed only when the words or the setting say so (`inclusiveWe`); else the
+  // speaker and people not named ("we went camping with the kids", told to a friend or to an assistant), and "our" is
+  // the speaker's ("our family trip"): never a false memory about the listener, at worst one less name.
+  const inclusive = who.inclusive ?? inclusiveWe(text, who);
+  const everyone = who.addressees.length > 0 ? joinNames([s, ...who.addressees]) : `${s} and ${a}`;
+  const both = inclusive ? everyone : `${s} and others`;
+  const ours = inclusive ? `${everyone}'s` : `${s}'s`;
   // One person addressed as the subject of "you are", "you don't"…: "Melanie is", "Melanie doesn't". Not after a word
   // that makes "you" an object or asks a question ("are you", "let you know", "to you", "did you have").
   const one = who.addressees.length === 1;
@@ -49,7 +77,7 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
     [/\byour\b/gi, `${a}'s`], [/(?<!\bthank-)\byou\b/gi, a], // a "thank-you card" thanks nobody in particular
     [/\bwe['’]re\b/gi, `${both} are`], [/\bwe['’]ll\b/gi, `${both} will`], [/\bwe['’]ve\b/gi, `${both} have`],
-    [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bour\b/gi, `${both}'s`], [/\bus\b/gi, both],
+    [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bours\b/gi, ours], [/\bour\b/gi, ours], [/\bus\b/gi, both],
   ];
   let out = text;
   // A capital at the start of what was replaced stays ("Do you…" -> "Does Melanie…").

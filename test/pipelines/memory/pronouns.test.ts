@@ -26,3 +26,14 @@ test('one person addressed as a subject takes a third-person verb: "you are" -> 
   const two = { speaker: 'Lena', addressees: ['Ben', 'Cy'] };
   assert.equal(resolvePronouns('You are so brave. Do you have kids?', two), 'Ben and Cy are so brave. Do Ben and Cy have kids?', 'several people: plural');
 });
+
+test('"we" told to one person is the speaker\'s own people unless the words put the listener in; "our" is the speaker\'s', () => {
+  assert.equal(resolvePronouns('We went camping with our kids', who), 'Lena and others went camping with their kids');
+  assert.equal(resolvePronouns('Our group meets on Mondays', who), "Lena's group meets on Mondays");
+  assert.equal(resolvePronouns("Let's meet at the cafe, we both like it", who), 'Let\'s meet at the cafe, Lena and Ben both like it');
+  assert.equal(resolvePronouns("We'll have a picnic", who), 'Lena and Ben will have a picnic', 'a plan said with "we\'ll"');
+  assert.equal(resolvePronouns('Remember when we got lost in Lisbon?', who), 'Remember when Lena and Ben got lost in Lisbon?');
+  assert.equal(resolvePronouns("A lot has happened since we last talked", who), 'A lot has happened since Lena and Ben last talked');
+  const room = { speaker: 'Tom', addressees: ['Lena', 'Ana'] };
+  assert.equal(resolvePronouns('We got a grant for our garden', room), "Tom, Lena and Ana got a grant for Tom, Lena and Ana's garden", 'a group addressed: the room');
+});
