@@ -18,7 +18,10 @@
  * coordinated people ("Mum and Dad…"), and look-alikes for another person or thing; held out for those rules) and
  * bench/data/closures-8.jsonl (50 pairs, ids 801 on: a noun compound against its "of / in / on" phrase, "my own", receivers
  * that are no person, acts and "instead"s of others, plans of "X and I" settled by "we", cancellations with "won't be …ing",
- * particles ("drop off", "put off"), and look-alikes that must stay open; held out for the closures-7 fixes).
+ * particles ("drop off", "put off"), and look-alikes that must stay open; held out for the closures-7 fixes) and
+ * bench/data/closures-9.jsonl (45 pairs, ids 901 on: doing against cancelling with the same verb ("cancelled my subscription"
+ * as the plan done), people nouns (professionals, neighbours), "the X course / the evening class", outcomes told with "myself",
+ * plans of groups of others, and look-alikes that must stay open; held out for the closures-8 fixes).
  * The two statements of a pair are a month apart in two sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
