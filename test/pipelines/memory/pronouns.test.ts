@@ -26,3 +26,9 @@ test('one person addressed as a subject takes a third-person verb: "you are" -> 
   const two = { speaker: 'Lena', addressees: ['Ben', 'Cy'] };
   assert.equal(resolvePronouns('You are so brave. Do you have kids?', two), 'Ben and Cy are so brave. Do Ben and Cy have kids?', 'several people: plural');
 });
+
+test('"my own" stays the speaker\'s once named; "myself" reads "themselves" after the name', () => {
+  assert.equal(resolvePronouns('I washed my own car and my bike', who), "Lena washed Lena's own car and their bike");
+  assert.equal(resolvePronouns('I did my tax return myself', who), 'Lena did their tax return themselves');
+  assert.equal(resolvePronouns('Myself and Ben will go', who), 'Lena and Ben will go');
+});
