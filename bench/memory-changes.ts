@@ -18,7 +18,10 @@
  * coordinated people ("Mum and Dad…"), and look-alikes for another person or thing; held out for those rules) and
  * bench/data/closures-8.jsonl (50 pairs, ids 801 on: a noun compound against its "of / in / on" phrase, "my own", receivers
  * that are no person, acts and "instead"s of others, plans of "X and I" settled by "we", cancellations with "won't be …ing",
- * particles ("drop off", "put off"), and look-alikes that must stay open; held out for the closures-7 fixes).
+ * particles ("drop off", "put off"), and look-alikes that must stay open; held out for the closures-7 fixes) and
+ * bench/data/closures-9.jsonl (45 pairs, ids 901 on: doing against cancelling with the same verb ("cancelled my subscription"
+ * as the plan done), people nouns (professionals, neighbours), "the X course / the evening class", outcomes told with "myself",
+ * plans of groups of others, and look-alikes that must stay open; held out for the closures-8 fixes).
  * The two statements of a pair are a month apart in two sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
@@ -37,17 +40,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { openDatabase } from '../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../graph/sqlite/sqlite-lexical-index.js';
 import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
-import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
-import { createConsolidationHandler, type MemoryOp } from '../pipelines/memory/consolidate.js';
+import type { MemoryOp } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
+import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
 interface Said { by: 'self' | 'other'; text: string }
@@ -69,34 +66,8 @@ function bootstrap(hits: boolean[], rounds = 2000): [number, number] {
   return [means[Math.floor(rounds * 0.025)] ?? 0, means[Math.floor(rounds * 0.975)] ?? 0];
 }
 
-/** The modules a build needs to run the pairs: this one's, or another build's dist/ (`--baseline`). */
-interface Build {
-  openDatabase: typeof import('../graph/sqlite/database.js').openDatabase;
-  SqliteGraphStore: typeof import('../graph/sqlite/sqlite-graph-store.js').SqliteGraphStore;
-  SqliteMemoryStore: typeof import('../graph/sqlite/sqlite-memory-store.js').SqliteMemoryStore;
-  SqliteVectorStore: typeof import('../graph/sqlite/sqlite-vector-store.js').SqliteVectorStore;
-  SqliteLexicalIndex: typeof import('../graph/sqlite/sqlite-lexical-index.js').SqliteLexicalIndex;
-  EmbeddedExtractor: typeof import('../pipelines/memory/embedded-extractor.js').EmbeddedExtractor;
-  createConsolidationHandler: typeof import('../pipelines/memory/consolidate.js').createConsolidationHandler;
-}
-
-const thisBuild: Build = { openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler };
-
-async function loadBuild(dir: string): Promise<Build> {
-  const load = async <M>(file: string): Promise<M> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as M;
-  return {
-    openDatabase: (await load<typeof import('../graph/sqlite/database.js')>('graph/sqlite/database.js')).openDatabase,
-    SqliteGraphStore: (await load<typeof import('../graph/sqlite/sqlite-graph-store.js')>('graph/sqlite/sqlite-graph-store.js')).SqliteGraphStore,
-    SqliteMemoryStore: (await load<typeof import('../graph/sqlite/sqlite-memory-store.js')>('graph/sqlite/sqlite-memory-store.js')).SqliteMemoryStore,
-    SqliteVectorStore: (await load<typeof import('../graph/sqlite/sqlite-vector-store.js')>('graph/sqlite/sqlite-vector-store.js')).SqliteVectorStore,
-    SqliteLexicalIndex: (await load<typeof import('../graph/sqlite/sqlite-lexical-index.js')>('graph/sqlite/sqlite-lexical-index.js')).SqliteLexicalIndex,
-    EmbeddedExtractor: (await load<typeof import('../pipelines/memory/embedded-extractor.js')>('pipelines/memory/embedded-extractor.js')).EmbeddedExtractor,
-    createConsolidationHandler: (await load<typeof import('../pipelines/memory/consolidate.js')>('pipelines/memory/consolidate.js')).createConsolidationHandler,
-  };
-}
-
 /** Every pair through one build's consolidation, each in a tenant of its own. */
-async function runPairs(build: Build, embedder: UseLiteEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
+async function runPairs(build: MemoryBuild, embedder: UseLiteEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
   const db = build.openDatabase(':memory:');
   const graph = new build.SqliteGraphStore(db);
   const memory = new build.SqliteMemoryStore(db);

@@ -17,17 +17,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { openDatabase } from '../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../graph/sqlite/sqlite-graph-store.js';
-import { SqliteMemoryStore } from '../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../graph/sqlite/sqlite-vector-store.js';
-import { SqliteLexicalIndex } from '../graph/sqlite/sqlite-lexical-index.js';
 import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
-import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
-import { createConsolidationHandler } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
+import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 
 interface Line {
@@ -42,36 +35,10 @@ interface Line {
 }
 interface Result { line: Line; detected: boolean; named: boolean; closed: 'UPDATE' | 'DELETE' | null; contents: string[] }
 
-interface Build {
-  openDatabase: typeof openDatabase;
-  SqliteGraphStore: typeof SqliteGraphStore;
-  SqliteMemoryStore: typeof SqliteMemoryStore;
-  SqliteVectorStore: typeof SqliteVectorStore;
-  SqliteLexicalIndex: typeof SqliteLexicalIndex;
-  EmbeddedExtractor: typeof EmbeddedExtractor;
-  createConsolidationHandler: typeof createConsolidationHandler;
-}
-
-const thisBuild: Build = { openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler };
-
-async function loadBuild(dir: string): Promise<Build> {
-  const load = async (file: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as Record<string, unknown>;
-  const pick = async <K extends keyof Build>(file: string, name: K): Promise<Build[K]> => (await load(file))[name] as Build[K];
-  return {
-    openDatabase: await pick('graph/sqlite/database.js', 'openDatabase'),
-    SqliteGraphStore: await pick('graph/sqlite/sqlite-graph-store.js', 'SqliteGraphStore'),
-    SqliteMemoryStore: await pick('graph/sqlite/sqlite-memory-store.js', 'SqliteMemoryStore'),
-    SqliteVectorStore: await pick('graph/sqlite/sqlite-vector-store.js', 'SqliteVectorStore'),
-    SqliteLexicalIndex: await pick('graph/sqlite/sqlite-lexical-index.js', 'SqliteLexicalIndex'),
-    EmbeddedExtractor: await pick('pipelines/memory/embedded-extractor.js', 'EmbeddedExtractor'),
-    createConsolidationHandler: await pick('pipelines/memory/consolidate.js', 'createConsolidationHandler'),
-  };
-}
-
 const PLAN_KINDS = new Set(['plan', 'commitment']);
 
 /** Every line through one build's consolidation, each in a tenant of its own. */
-async function runLines(build: Build, embedder: UseLiteEmbedder, lines: Line[]): Promise<Result[]> {
+async function runLines(build: MemoryBuild, embedder: UseLiteEmbedder, lines: Line[]): Promise<Result[]> {
   const db = build.openDatabase(':memory:');
   const graph = new build.SqliteGraphStore(db);
   const memory = new build.SqliteMemoryStore(db);

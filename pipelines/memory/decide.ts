@@ -2,7 +2,7 @@ import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
-import { PROPOSAL, cancelsByObject, settlesByObject } from './plan-object.js';
+import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-object.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** A consolidation decision for one extracted fact. */
@@ -165,7 +165,10 @@ export class RuleDecider implements Decider {
       const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact)))
         && c.score >= this.#settle
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
-      if (open) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
+      // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
+      const withdrawn = fact.settles === 'cancelled'
+        && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
+      if (open) return withdrawn ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
     }
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {

@@ -29,11 +29,15 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * ("this is Priya speaking", "Priya here"), small talk that is no memory ("I'm sorry about that", "I'll remember that",
  * going to bed), days of the month ("on the 15th"), "for the rest of the month", dated arrangements of someone else's
  * ("an engineer can come on…") and "we're planning a party on…" are plans, statements after several opening words;
- * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: "we", "us" and "our" told to
+ * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: "did" before an object is
+ * the verb ("I did my tax return myself"), an irregular past between people and an object is too ("my parents redid the
+ * patio"), people paid for a service ("to my accountant") are people an action is for, "the people next door" are told about, a date word before a noun
+ * says which one ("the evening course"), "my aunt's" as one word is the aunt's; "my own" stays "Lena's own", "myself" reads
+ * "themselves", "at the weekend" reads "on Saturday …". 10: "we", "us" and "our" told to
  * one person take the listener in only when the sentence says so (a plan, "let's", "we both", "since we last talked");
  * else they are the speaker's own people ("Melanie and others went camping", "Melanie's family trip").
  */
-export const EMBEDDED_RULES_VERSION = 9;
+export const EMBEDDED_RULES_VERSION = 10;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

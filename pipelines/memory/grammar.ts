@@ -124,7 +124,16 @@ export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'fat
   'boyfriend', 'girlfriend', 'fiance', 'fiancé', 'fiancée', 'son', 'daughter', 'kid', 'child', 'children', 'baby', 'friend', 'manager',
   'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
   'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
-  'teacher', 'doctor', 'therapist', 'in-laws', 'in-law', 'sister-in-law', 'brother-in-law', 'mother-in-law', 'father-in-law', 'landlord', 'landlady', 'mate', 'buddy', 'bestie']);
+  'teacher', 'doctor', 'therapist', 'in-laws', 'in-law', 'sister-in-law', 'brother-in-law', 'mother-in-law', 'father-in-law', 'landlord', 'landlady', 'mate', 'buddy', 'bestie',
+  // People named by where they live ("the people next door insulated their loft").
+  'people']);
+/**
+ * People one pays for a service ("sent the form to my accountant"): people an action is for, but, as the subject, no one
+ * the sentence tells about apart from the speaker ("the plumber fixed the tap" may be the speaker's plan done).
+ */
+export const SERVICE_PEOPLE = new Set(['accountant', 'solicitor', 'lawyer', 'dentist', 'physiotherapist', 'physio', 'architect',
+  'builder', 'plumber', 'electrician', 'mechanic', 'vet', 'nurse', 'gardener', 'handyman', 'decorator', 'optician', 'hairdresser',
+  'babysitter', 'nanny', 'tutor']);
 /** Days and times the tagger may read as a name at the start of a sentence ("Yesterday was great"). */
 const TIME_WORD = /^(?:yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 /** Words before a subject that leave it the subject ("so my sister…", "anyway, our neighbours…"). */
@@ -145,7 +154,9 @@ export function reportedSubject(nlp: WinkMethods, sentence: string): string | nu
   const pos = tokens.out(its.pos);
   const lemmas = tokens.out(its.lemma as unknown as typeof its.value);
   // The subject runs up to its verb; "and I" / "and me" / "and we" puts the speaker in it.
-  const end = pos.findIndex((p) => p === 'VERB' || p === 'AUX');
+  // "My parents redid the patio": a word tagged a noun between people and the determiner of an object is the verb.
+  const end = pos.findIndex((p, i) => p === 'VERB' || p === 'AUX' || (p === 'NOUN' && i > 0
+    && PEOPLE.has((lemmas[i - 1] ?? '').toLowerCase()) && /^(?:the|a|an|my|our|your|his|her|their)$/i.test(words[i + 1] ?? '')));
   if (end <= 0) return null;
   const subject = words.slice(0, end).map((w) => w.toLowerCase());
   // "I", "I'm", "we're", "me", "us" (the tagger may read "I'm" as one word, and a proper noun).

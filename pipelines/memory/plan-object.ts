@@ -9,7 +9,7 @@ import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
 import { HABIT } from './plan-cues.js';
-import { PEOPLE } from './grammar.js';
+import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
 
@@ -111,6 +111,10 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
       if (named && compoundNoun(toks, j, words)) t.pos = 'NOUN';
       const nounLike = nounish(t) || t.pos === 'VERB';
       if (nounish(t) || (t.pos === 'VERB' && !/(?:ing|ed)$/i.test(t.word))) named = true;
+      // "the evening course", "the weekend class": a date word before a noun of the same run says which one, dates nothing.
+      const next = toks[j + 1];
+      const modifiesNext = next !== undefined && nounish(next) && !NOT_OBJECTS.has(next.lemma) && !next.person;
+      if (nounLike && NOT_OBJECTS.has(t.lemma) && modifiesNext && !stopped && head === null) { j++; continue; }
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
       else if (nounLike && !stopped) { if (head) before.push(head.lemma); head = t; }
       j++;
@@ -163,16 +167,30 @@ function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok
       toks.push({ word: "'s", pos: 'PART', lemma: "'s" });
       continue;
     }
+    // "my aunt's" read as one word: the owner and its "'s", as when written apart.
+    const owner = /^([A-Za-z]+)['’]s$/.exec(word);
+    if (owner && ['NOUN', 'PROPN'].includes(pos[i] ?? '')) {
+      toks.push({ word: owner[1]!, pos: 'NOUN', lemma: owner[1]!.toLowerCase() }, { word: "'s", pos: 'PART', lemma: "'s" });
+      continue;
+    }
     toks.push({ word, pos: pos[i] ?? '', lemma: (lemmas[i] ?? word).toLowerCase() });
   }
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
     // A compound before a noun (also one the tagger read as a verb) modifies it: "a thank-you card".
     if (t.word.includes('-') && t.pos === 'NOUN' && ['NOUN', 'PROPN', 'VERB'].includes(toks[i + 1]?.pos ?? '')) t.pos = 'ADJ';
-    if (nounish(t) && PEOPLE.has(t.lemma)) t.person = true;
-    // "We redid the bathroom": an irregular past (WordNet's exceptions) the tagger read as a noun after a subject pronoun.
+    if (nounish(t) && (PEOPLE.has(t.lemma) || SERVICE_PEOPLE.has(t.lemma))) t.person = true;
+    // "We redid the bathroom", "my parents redid the patio": an irregular past (WordNet's exceptions) the tagger read as a
+    // noun after a subject pronoun, or between people and the determiner of an object.
     const w = t.word.toLowerCase();
-    if (t.pos === 'NOUN' && /^(?:i|we|you|he|she|they)$/i.test(toks[i - 1]?.word ?? '') && !/(?:s|ed|ing)$/.test(w) && relations?.baseForms) {
+    const prev = toks[i - 1];
+    const afterSubject = /^(?:i|we|you|he|she|they)$/i.test(prev?.word ?? '')
+      || (prev?.person === true && /^(?:the|a|an|my|our|your|his|her|their)$/i.test(toks[i + 1]?.word ?? ''));
+    // "I did my tax return": "did" before an object is the verb, not an auxiliary.
+    if (t.pos === 'AUX' && t.lemma === 'do' && w !== 'do' && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
+      t.pos = 'VERB';
+    }
+    if (t.pos === 'NOUN' && afterSubject && !/(?:s|ed|ing)$/.test(w) && relations?.baseForms) {
       const base = relations.baseForms(w, 'verb').find((b) => b !== w);
       if (base) { t.pos = 'VERB'; t.lemma = base; }
     }
@@ -561,4 +579,17 @@ export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations:
   if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
   return words.length === 0 ? null : namesPlan;
+}
+
+/** Verbs whose plan is itself to end something ("cancel the newspaper delivery", "call off the party", "stop the subscription"). */
+const ENDING_VERBS = new Set(['cancel', 'call', 'drop', 'scrap', 'stop', 'quit', 'end', 'terminate']);
+
+/**
+ * True when a cancellation is the plan done, not withdrawn: the plan is to cancel something and the cancellation tells the
+ * same act as done ("I cancelled the paper delivery" / "I need to cancel the newspaper delivery"). "I won't be cancelling
+ * it" (not done) and "I cancelled the table" for "book a table" withdraw the plan.
+ */
+export function cancelIsPlanDone(cancel: PlanObject, plan: PlanObject): boolean {
+  return cancel.past === true && plan.verb !== null && ENDING_VERBS.has(plan.verb) && cancel.verb === plan.verb
+    && (cancel.phrasal ?? null) === (plan.phrasal ?? null);
 }

@@ -72,7 +72,7 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\b[Ii] don['’]t\b/g, `${s} doesn't`], [/\b[Ii] do not\b/g, `${s} does not`], [/\b[Ii] haven['’]t\b/g, `${s} hasn't`],
     [/\b[Ii] have\b/g, `${s} has`], [/\b[Ii]['’]m\b/g, `${s} is`], [/\b[Ii] am\b/g, `${s} is`], [/\b[Ii]['’]ll\b/g, `${s} will`],
     [/\b[Ii]['’]ve\b/g, `${s} has`], [/\b[Ii]['’]d\b/g, `${s} would`], [/\b[Ii]\b/g, s],
-    [/\bmyself\b/gi, s], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
+    [/\bmyself\b/gi, SELF], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
     ...youAgree, [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byou['’]ll\b/gi, `${a} will`], [/\byou['’]d\b/gi, `${a} would`],
     [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
     [/\byour\b/gi, `${a}'s`], [/(?<!\bthank-)\byou\b/gi, a], // a "thank-you card" thanks nobody in particular
@@ -86,10 +86,18 @@ export function resolvePronouns(text: string, who: Perspective): string {
   const first = out.indexOf(s);
   if (first >= 0) {
     const head = out.slice(0, first + s.length);
-    out = head + out.slice(head.length).split(`${s}'s`).join('their');
+    // "Tom did their own tax return" would read as someone else's: "Tom's own" stays.
+    const possessive = new RegExp(`${`${s}'s`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?! own\\b)`, 'g');
+    out = head + out.slice(head.length).replace(possessive, 'their');
   }
+  // "I did it myself": "themselves" once the speaker is named before it, the name otherwise ("myself and Ben").
+  const named = out.indexOf(s);
+  out = out.replace(new RegExp(SELF, 'g'), (_m, at: number) => (named >= 0 && named < at ? 'themselves' : s));
   return out;
 }
+
+/** Stands for "myself" until the speaker's first mention is known. */
+const SELF = '\u0000self\u0000';
 
 /** Third-person present form of a verb: like -> likes, watch -> watches, study -> studies. */
 export function thirdPerson(verb: string): string {

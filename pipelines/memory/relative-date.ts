@@ -145,7 +145,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const at = out.search(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`));
     if (at < 0) continue;
     // "until the end of the month": the article goes with the phrase it leads.
-    const before = out.slice(0, at).replace(/\bthe\s+$/i, '');
+    // "at the weekend" (a day's date, no clock time): the date takes its own preposition ("on Saturday 14 March").
+    const before = out.slice(0, at).replace(/\bthe\s+$/i, '').replace(/\bat\s+$/i, (m) => (d.date.length === 10 && !/\d/.test(d.phrase) ? '' : m));
     const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
     const prep = lead || (HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');

@@ -48,6 +48,16 @@ const outcome = (settled: ExtractedFact['settles']): ExtractedFact => ({
   slot: null, value: null, retraction: false, confidence: 0.6, referIds: ['u2'], settles: settled,
 });
 
+test('a cancellation that does what a plan to cancel says closes it as done (UPDATE); one of another plan withdraws it (DELETE)', async () => {
+  const d = new RuleDecider({ settleCosine: 0.4 });
+  const cancelling = { verb: 'cancel', objects: ['delivery'], complements: [], past: true };
+  const said = { ...outcome('cancelled'), content: 'Tom cancelled the paper delivery', planObject: cancelling };
+  const toCancel = fact({ kind: 'plan', content: 'Tom needs to cancel the newspaper delivery', planObject: { verb: 'cancel', objects: ['delivery'], complements: [] } });
+  assert.deepEqual(await d.decide({ fact: said, candidates: [{ fact: toCancel, score: 0.6 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f1' });
+  const toBook = fact({ kind: 'plan', content: 'Tom is going to book the delivery', planObject: { verb: 'book', objects: ['delivery'], complements: [] } });
+  assert.deepEqual(await d.decide({ fact: said, candidates: [{ fact: toBook, score: 0.6 }], retractedFacts: [] }), { op: 'DELETE', targetIds: ['f1'] });
+});
+
 test('the decider settles only an open plan or commitment similar enough', async () => {
   const d = new RuleDecider({ settleCosine: 0.4 });
   assert.deepEqual(await d.decide({ fact: outcome('done'), candidates: [{ fact: fact({}), score: 0.6 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f1' });

@@ -1,15 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wink } from '../../../pipelines/wink.js';
-import { OWN, actsOnNewThing, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { OWN, actsOnNewThing, cancelIsPlanDone, cancelsByObject, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { settles } from '../../../pipelines/memory/changes.js';
+import { reportedSubject } from '../../../pipelines/memory/grammar.js';
 import { readObligation } from '../../../pipelines/memory/obligation.js';
 import type { PlanObject } from '../../../graph/memory-store.js';
 import type { Utterance } from '../../../graph/types.js';
 
 /** A WordNet stand-in: the nouns and the irregular pasts these tests name, nothing else. */
-const NOUNS = new Set(['tap', 'drain', 'make', 'kitchen', 'shower', 'bathroom']);
+const NOUNS = new Set(['tap', 'drain', 'make', 'kitchen', 'shower', 'bathroom', 'course']);
 const PASTS: Record<string, string> = { redid: 'redo', rewrote: 'rewrite' };
 const words: WordRelations = {
   derivedForms: () => [],
@@ -101,4 +102,49 @@ test('a compound and an "in / on / of" phrase say which one: the same one settle
   assert.equal(done('I painted the door of the garage.', 'I need to paint the garage door.'), true);
   assert.equal(done('I painted the door in the hall.', 'I need to paint the garage door.'), false);
   assert.equal(done('I painted the door.', 'I need to paint the garage door.'), true, 'an outcome that does not say which may be it');
+});
+
+test('"did" before an object is the verb: "I did my tax return myself" settles "do my own tax return"', () => {
+  const o = read('I did my tax return myself.');
+  assert.equal(o.verb, 'do');
+  assert.equal(o.past, true);
+  assert.deepEqual(o.objects, ['return']);
+  assert.equal(done('I did my tax return myself.', "I'm going to do my own tax return this year."), true);
+  assert.equal(done('I did my own tax return myself.', "I'm going to do my brother's tax return."), false);
+  assert.equal(read('Did you see the match?').verb, 'see', 'a question\'s "did" stays an auxiliary');
+});
+
+test('an irregular past read as a noun after people and before an object\'s determiner is the verb ("my parents redid the patio")', () => {
+  const o = read('My parents redid the patio over Easter.');
+  assert.equal(o.verb, 'redo');
+  assert.deepEqual(o.objects, ['patio']);
+  assert.equal(reportedSubject(wink(), 'My parents redid the patio over Easter.'), 'parent');
+});
+
+test('people one pays for a service and "the people next door" are people: an outcome sent to them, or done by them, is theirs', () => {
+  assert.deepEqual(read('I sent the form to my accountant.').people, ['accountant']);
+  assert.equal(done('I sent the form to my accountant.', 'I need to send the form to the bank.'), false);
+  assert.equal(done('I sent the form to my accountant.', 'I need to send the form to my accountant.'), true);
+  assert.equal(reportedSubject(wink(), 'The people next door insulated their loft.'), 'people');
+  assert.equal(reportedSubject(wink(), 'The plumber fixed the tap.'), null, 'a tradesperson may do the speaker\'s plan');
+});
+
+test('a date word before a noun says which one ("the evening course"): the noun is the object', () => {
+  assert.deepEqual(read("I'm going to take the evening course in Italian.").objects, ['course']);
+  assert.deepEqual(read('I need to book the weekend class.').objects, ['class']);
+  assert.deepEqual(read('I will call her next week.').objects, [], 'a date alone is still no object');
+  assert.equal(cancelsByObject(read("I've dropped the Italian course, I have no time."), read("I'm going to take the evening course in Italian.")), true);
+});
+
+test('"my aunt\'s" read as one word is the aunt\'s: a cancellation names the same place as the plan', () => {
+  const cancel = read("We won't be driving up to my aunt's, the car broke down.");
+  assert.deepEqual(cancel.complements, ['aunt']);
+  assert.equal(cancelsByObject(cancel, read("We're going to drive up to my aunt's for Christmas.")), true);
+});
+
+test('a plan to cancel something is done by cancelling it; cancelling another plan\'s thing withdraws that plan', () => {
+  const plan = read('I need to cancel the newspaper delivery.');
+  assert.equal(cancelIsPlanDone(read('I cancelled the paper delivery on Monday.'), plan), true);
+  assert.equal(cancelIsPlanDone(read("I won't be cancelling the newspaper delivery."), plan), false, 'not done');
+  assert.equal(cancelIsPlanDone(read('I cancelled the table at the restaurant.'), read("I'm going to book a table at the restaurant.")), false);
 });

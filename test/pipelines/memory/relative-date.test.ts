@@ -29,6 +29,13 @@ describe('relative dates told of the past', () => {
     assert.equal(absoluteDates('I helped them last year.', findDates('I helped them last year.', SAID)), 'I helped them in 2022.');
   });
 
+  test('"at the weekend" takes the date\'s own preposition, not "at on Saturday"', () => {
+    const text = "I'm going to mow the lawn at the weekend.";
+    const out = absoluteDates(text, findDates(text, SAID));
+    assert.match(out, /lawn on Saturday \d+ July 2023/);
+    assert.doesNotMatch(out, /\bat on\b/);
+  });
+
   test('namedDate: the first date a turn names, none for durations or no date', () => {
     assert.equal(namedDate('Started to learn these tools today.', SAID), '2023-07-14');
     assert.equal(namedDate('Last week I scored 40 points.', SAID), '2023-07-03', 'a week: its Monday');
