@@ -29,9 +29,12 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * ("this is Priya speaking", "Priya here"), small talk that is no memory ("I'm sorry about that", "I'll remember that",
  * going to bed), days of the month ("on the 15th"), "for the rest of the month", dated arrangements of someone else's
  * ("an engineer can come on…") and "we're planning a party on…" are plans, statements after several opening words;
- * "I'll order it" takes what it orders from the turn before ("can you order a cake?").
+ * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: running the meeting ("let's keep it
+ * quick") is no memory; statements and events after "Heads up,", "Also,", "Yes, the…" or a time ("Tomorrow morning I'm…"),
+ * with a question tagged on, or told of "he / she / they"; "Hi, it's Sofia Marin" names the speaker; "I'm out on Thursday
+ * and Friday" ends after Friday.
  */
-export const EMBEDDED_RULES_VERSION = 8;
+export const EMBEDDED_RULES_VERSION = 9;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
