@@ -32,7 +32,7 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: running the meeting ("let's keep it
  * quick") is no memory; statements and events after "Heads up,", "Also,", "Yes, the…" or a time ("Tomorrow morning I'm…"),
  * with a question tagged on, or told of "he / she / they"; "Hi, it's Sofia Marin" names the speaker; "I'm out on Thursday
- * and Friday" ends after Friday.
+ * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing.
  */
 export const EMBEDDED_RULES_VERSION = 9;
 
@@ -44,6 +44,15 @@ const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?
  * "after all these games" (a determiner before a noun) withdraw nothing.
  */
 const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[,.;!]|$)))/i;
+
+/**
+ * "It was the database cleanup after all": "after all" in a sentence with no negation says how something turned
+ * out, it withdraws nothing ("Luca won't be moving in after all" does).
+ */
+function turnedOut(s: string): boolean {
+  return /\bafter all\b/i.test(s) && !/\b(?:anymore|any more|no longer)\b/i.test(s)
+    && !/\b(?:not|no|never|nothing|nobody|none)\b|n['’]t\b|\bcannot\b/i.test(s);
+}
 
 /** Turn a withdrawn statement into its positive form so the rules find the slot it withdraws. */
 function positiveForm(s: string): string {
@@ -101,7 +110,7 @@ export class EmbeddedExtractor implements Extractor {
       const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
       const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
       // A question withdraws nothing ("do you have any more recipes?").
-      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text);
+      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text);
       const ruleText = retraction ? positiveForm(text) : text;
       const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
         .filter((f) => !(reported && f.slot === 'name'));

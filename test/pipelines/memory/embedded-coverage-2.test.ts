@@ -66,3 +66,12 @@ test('something told of a person by "he", "she" or "they" is read; "it" and "tha
   assert.deepEqual(await contents("He'll need to be added to the lease."), ["He'll need to be added to the lease"]);
   assert.deepEqual(await contents("That's not what I meant."), []);
 });
+
+test('"after all" with no negation tells how something turned out; with one it withdraws', async () => {
+  const fixed = await run('The payment tests are fixed, it was the database cleanup after all.');
+  assert.ok(fixed.facts.length > 0);
+  assert.ok(fixed.facts.every((f) => !f.retraction && f.settles === 'done'), JSON.stringify(fixed.facts.map((f) => [f.retraction, f.settles])));
+  const off = await run("Luca won't be moving in after all, he got a job in Lisbon.");
+  assert.ok(off.facts.some((f) => f.settles === 'cancelled'), JSON.stringify(off.facts.map((f) => [f.retraction, f.settles])));
+  assert.ok((await run("I'm not selling the bike after all.")).facts.some((f) => f.retraction));
+});
