@@ -32,7 +32,8 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: running the meeting ("let's keep it
  * quick") is no memory; statements and events after "Heads up,", "Also,", "Yes, the…" or a time ("Tomorrow morning I'm…"),
  * with a question tagged on, or told of "he / she / they"; "Hi, it's Sofia Marin" names the speaker; "I'm out on Thursday
- * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing.
+ * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing; "I'm still stuck" is a state,
+ * not an action told as done.
  */
 export const EMBEDDED_RULES_VERSION = 9;
 
@@ -155,7 +156,7 @@ export class EmbeddedExtractor implements Extractor {
       const cancels = (f: ExtractedFact): boolean => settled === 'cancelled' && f.slot === null;
       const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, text) : null, text, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
-      const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
+      const toldDone = !settled && planObject?.past === true && planObject.verb !== null && !this.#stateNow(text, planObject.verb);
       const outcome = settled ?? (toldDone ? 'done' : null);
       // Told about someone else and theirs alone: a plan ("my sister is going to move to Lyon"), a choice ("our neighbours
       // decided on a dog"), an act on a thing of their own ("my dad fixed his gate"). "Our landlord fixed the heating" may
@@ -195,6 +196,20 @@ export class EmbeddedExtractor implements Extractor {
       }
     }
     return object;
+  }
+
+  /**
+   * True when the verb's past participle follows a present "be" ("I'm still stuck on the tests", "the shop is closed"):
+   * a state that holds now, not an action told as done.
+   */
+  #stateNow(text: string, verb: string): boolean {
+    const re = /\b(?:am|is|are|['’]m|['’]re)\s+(?:(?:still|so|really|totally|completely|a bit|kind of)\s+)*([a-z]+)\b/gi;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const its = this.#nlp.its;
+      const lemma = this.#nlp.readDoc(m[1]!).tokens().out(its.lemma as unknown as typeof its.value)[0];
+      if (lemma === verb && m[1]!.toLowerCase() !== verb) return true;
+    }
+    return false;
   }
 
   /** A first-person sentence as a third-person fact about the speaker of `who`. */
