@@ -199,11 +199,11 @@ export class EmbeddedExtractor implements Extractor {
   }
 
   /**
-   * True when the verb's past participle follows a present "be" ("I'm still stuck on the tests", "the shop is closed"):
-   * a state that holds now, not an action told as done.
+   * True when the verb's past participle follows a present "be" and "still" ("I'm still stuck on the tests", "the shop is
+   * still closed"): a state that holds now, not an action told as done ("the bedroom is painted" may be one).
    */
   #stateNow(text: string, verb: string): boolean {
-    const re = /\b(?:am|is|are|['’]m|['’]re)\s+(?:(?:still|so|really|totally|completely|a bit|kind of)\s+)*([a-z]+)\b/gi;
+    const re = /\b(?:am|is|are|['’]m|['’]re)\s+still\s+(?:(?:so|really|totally|completely|a bit|kind of)\s+)*([a-z]+)\b/gi;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const its = this.#nlp.its;
       const lemma = this.#nlp.readDoc(m[1]!).tokens().out(its.lemma as unknown as typeof its.value)[0];
