@@ -2,8 +2,10 @@
  * Memory coverage and lifecycle on scripted conversations written for this bench. Files:
  * bench/data/scenarios.jsonl (a community-garden meeting and a clinic call, 44 turns; the first rules
  * were written against it), bench/data/scenarios-dev-2.jsonl (a call-centre call and a household robot,
- * 50 turns; development data) and bench/data/scenarios-held-2.jsonl (a team stand-up and a landlord-tenant
- * call, 50 turns; held out: run once before and once after the rules written on the others).
+ * 50 turns; development data), bench/data/scenarios-held-2.jsonl (a team stand-up and a landlord-tenant
+ * call, 50 turns; held out for rules 6, development data since) and bench/data/scenarios-held-3.jsonl (a
+ * car-repair call and a family of three at dinner, 50 turns; held out: run once before and once after the rules
+ * written on the others).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
  * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.

@@ -55,6 +55,12 @@ export interface RuleDeciderOptions {
 const SETTLEABLE = new Set(['plan', 'commitment', 'request']);
 
 /**
+ * A problem told as holding now ("Mei is still stuck on the flaky payment tests", "the boiler stopped working"): an
+ * outcome told as done about the same thing ("the payment tests are fixed") settles it, as it settles a plan.
+ */
+const PROBLEM = /\b(?:stuck (?:on|with)|broken|(?:is|are|was|were)n['’]t working|(?:is|are) not working|(?:does|do)n['’]t work|stopped working|(?:keeps|keep) (?:breaking|crashing|failing|leaking)|(?:a |the )?problems? with|(?:an |the )?issues? with)\b/i;
+
+/**
  * Stems that say how or whether something happens, not what: an outcome and the plan it settles
  * must share a word beyond these ("the raised beds are finished" / "Tom will build the raised beds").
  */
@@ -162,7 +168,8 @@ export class RuleDecider implements Decider {
   async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
-      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact)))
+      const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
+          || (fact.settles === 'done' && PROBLEM.test(c.fact.content)))
         && c.score >= this.#settle
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.

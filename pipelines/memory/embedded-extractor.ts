@@ -36,8 +36,13 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * "themselves", "at the weekend" reads "on Saturday …". 10: "we", "us" and "our" told to
  * one person take the listener in only when the sentence says so (a plan, "let's", "we both", "since we last talked");
  * else they are the speaker's own people ("Melanie and others went camping", "Melanie's family trip").
+ * 11: running the meeting ("let's keep it
+ * quick") is no memory; statements and events after "Heads up,", "Also,", "Yes, the…" or a time ("Tomorrow morning I'm…"),
+ * with a question tagged on, or told of "he / she / they"; "Hi, it's Sofia Marin" names the speaker; "I'm out on Thursday
+ * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing; "I'm still stuck" is a state,
+ * not an action told as done.
  */
-export const EMBEDDED_RULES_VERSION = 10;
+export const EMBEDDED_RULES_VERSION = 11;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -47,6 +52,15 @@ const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?
  * "after all these games" (a determiner before a noun) withdraw nothing.
  */
 const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[,.;!]|$)))/i;
+
+/**
+ * "It was the database cleanup after all": "after all" in a sentence with no negation says how something turned
+ * out, it withdraws nothing ("Luca won't be moving in after all" does).
+ */
+function turnedOut(s: string): boolean {
+  return /\bafter all\b/i.test(s) && !/\b(?:anymore|any more|no longer)\b/i.test(s)
+    && !/\b(?:not|no|never|nothing|nobody|none)\b|n['’]t\b|\bcannot\b/i.test(s);
+}
 
 /** Turn a withdrawn statement into its positive form so the rules find the slot it withdraws. */
 function positiveForm(s: string): string {
@@ -104,7 +118,7 @@ export class EmbeddedExtractor implements Extractor {
       const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
       const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
       // A question withdraws nothing ("do you have any more recipes?").
-      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text);
+      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text);
       const ruleText = retraction ? positiveForm(text) : text;
       const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
         .filter((f) => !(reported && f.slot === 'name'));
@@ -149,7 +163,7 @@ export class EmbeddedExtractor implements Extractor {
       const cancels = (f: ExtractedFact): boolean => settled === 'cancelled' && f.slot === null;
       const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, text) : null, text, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
-      const toldDone = !settled && planObject?.past === true && planObject.verb !== null;
+      const toldDone = !settled && planObject?.past === true && planObject.verb !== null && !this.#stateNow(text, planObject.verb);
       const outcome = settled ?? (toldDone ? 'done' : null);
       // Told about someone else and theirs alone: a plan ("my sister is going to move to Lyon"), a choice ("our neighbours
       // decided on a dog"), an act on a thing of their own ("my dad fixed his gate"). "Our landlord fixed the heating" may
@@ -189,6 +203,20 @@ export class EmbeddedExtractor implements Extractor {
       }
     }
     return object;
+  }
+
+  /**
+   * True when the verb's past participle follows a present "be" and "still" ("I'm still stuck on the tests", "the shop is
+   * still closed"): a state that holds now, not an action told as done ("the bedroom is painted" may be one).
+   */
+  #stateNow(text: string, verb: string): boolean {
+    const re = /\b(?:am|is|are|['’]m|['’]re)\s+still\s+(?:(?:so|really|totally|completely|a bit|kind of)\s+)*([a-z]+)\b/gi;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const its = this.#nlp.its;
+      const lemma = this.#nlp.readDoc(m[1]!).tokens().out(its.lemma as unknown as typeof its.value)[0];
+      if (lemma === verb && m[1]!.toLowerCase() !== verb) return true;
+    }
+    return false;
   }
 
   /** A first-person sentence as a third-person fact about the speaker of `who`. */

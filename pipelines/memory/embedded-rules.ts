@@ -7,6 +7,7 @@ import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
+import { withoutEventLead } from './grammar.js';
 import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 
 /** One sentence and who is speaking to whom. */
@@ -65,7 +66,11 @@ const INTRO = [
   // ("this is Boston calling") takes that slot as often (docs/BENCHMARKS.md, unlisted names from Moonshine's capitals).
   /\b[Tt]his is\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+(?:speaking|here))\b/,
   /(?:^|,\s*)([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+here)(?=\s*(?:[,.;!]|$))/,
+  // After a greeting only: "Hi, it's Sofia Marin from flat 3" (not "it's Monday", nor "it's Tom's car" without one).
+  /^(?:hi|hello|hey)(?:\s+there)?,?\s+it['’]s\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(?![\w'’])/i,
 ];
+/** Days and months, which follow "it's" as often as a name does ("Hi, it's Monday again"). */
+const CALENDAR_WORD = /^(?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter)$/i;
 /** Words that stand before "here" without being a name ("Come here", "Everyone here", "Sign here"). */
 const NOT_HERE_NAMES = /^(?:come|sign|stay|wait|look|over|right|up|down|out|in|everyone|everybody|anyone|anybody|someone|somebody|nobody|none|all|click|start|stop|put|leave|get|go|bring|sit|stand|just|still|not|only|from|and|but|so|yes|no|okay|hi|hello|hey)$/i;
 
@@ -76,6 +81,8 @@ export function introductionOf(sentence: string): { name: string; clause: string
     const first = m?.[1];
     if (!m || !first) continue;
     if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first)) return null;
+    if (/^(?:hi|hello|hey)\b/i.test(m[0]) && (!/^[A-Z]/.test(first) || SPEAKER_NOT_NAMES.has(first.toLowerCase()) || NOT_HERE_NAMES.test(first)
+      || CALENDAR_WORD.test(first))) continue;
     const tail = m[3];
     const notName = (w: string): boolean => NOT_HERE_NAMES.test(w) || SPEAKER_NOT_NAMES.has(w.toLowerCase());
     if (tail && (notName(first) || (m[2] && notName(m[2])))) continue;
@@ -258,6 +265,8 @@ const ARRANGEMENT_LEAD = /^(?:(?:then|so|okay|ok|alright|and|but|good news|great
 /** Someone named by a noun phrase, then what they will or can do: "the plumber will come…", "a nurse can see you…". */
 const ARRANGEMENT = new RegExp(String.raw`${ARRANGEMENT_LEAD.source.slice(1)}(?:the|a|an|our|your|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:will|['’]ll|can|could|is going to|are going to|is scheduled to|are scheduled to)\s+(?!not\b|never\b|be\b)[a-z]+`, 'i');
 
+/** A time said before the subject: "Tomorrow morning I'm at the hospital", "On Friday, we…". */
+const TIME_LEAD = String.raw`(?:(?:tomorrow|today|tonight|yesterday|(?:on|this|next|last)\s+\w+)(?:\s+(?:morning|afternoon|evening|night))?,?\s+)?`;
 const LEAD = String.raw`^(?:(?:oh|ah|well|okay|ok|sure|yes|yeah|right|thanks|thank you)[,!.]?\s+)*`;
 /**
  * Said to keep the talk going, about nothing of its own: sympathy or gladness about what was just said ("I'm
@@ -267,6 +276,8 @@ const SMALL_TALK = [
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:(?:really|so|very|truly|terribly|awfully)\s+)?(?:sorry|glad|happy|sad|pleased|relieved|thrilled)\s+(?:about|to hear|for)\s+(?:that|this|it|you)\s*(?:[,.;!]|$)`, 'i'),
   new RegExp(String.raw`${LEAD}I(?:['’]ll| will)\s+(?:(?:remember|note|keep|bear)\s+(?:it|that|this)(?:\s+in mind)?|make a note of (?:it|that|this))\s*(?:[,.;!]|$)`, 'i'),
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:off\s+)?(?:(?:going|heading|off)\s+)?to\s+(?:bed|sleep)(?:\s+now)?\s*(?:[,.;!]|$)`, 'i'),
+  // Running the meeting itself: "Morning all, let's keep it quick today", "Right, let's get started".
+  /^(?:(?:(?:good\s+)?(?:morning|afternoon|evening)|hi|hello|hey|okay|ok|right|alright|so)(?:\s+(?:all|everyone|everybody|folks|team|guys))?[,!.]?\s+)?let['’]?s\s+(?:keep\s+(?:it|this)\s+(?:quick|short|brief)|get\s+(?:started|going)|start|begin|crack\s+on|wrap\s+(?:it|this)\s+up)(?:\s+(?:today|now|then|please))?\s*[.!]?$/i,
 ];
 
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
@@ -284,13 +295,14 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   const onlyRelations = out.length > 0 && out.every((f) => f.kind === 'relation');
   // The statement fallback leaves out a self-introduction already recorded ("I'm Lena, I teach…").
   const intro = introductionOf(c.sentence);
-  const rest = withoutIntroduction(c.sentence);
+  // "…, could it be Thursday?": the statement before a question tagged on.
+  const rest = withoutIntroduction(c.sentence).replace(/^(.{12,}?),\s*(?:could|can|would|will|shall|is|does|do|how about|what about)\b[^,]*\?$/i, '$1');
   const restWords = rest.split(/\s+/).filter(Boolean).length;
   // "Maybe we should rent a van": a proposal, said as one.
-  const firstPersonRest = /^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps),?\s+)*(?:I|my|we|our)\b/i.test(rest);
+  const firstPersonRest = new RegExp(String.raw`^(?:(?:well|so|yeah|oh|actually|and|but|maybe|perhaps|also|anyway|heads up|by the way|btw|just so you know|fyi),?\s+)*${TIME_LEAD}(?:I|my|we|our)\b`, 'i').test(rest);
   if ((out.filter((f) => f.slot !== 'name').length === 0 || (onlyRelations && words >= 5)) && firstPersonRest
     && restWords >= (intro ? 3 : 4) && !rest.endsWith('?')) {
-    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but)\b[\s,]*)+/i, '');
+    const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but|also|anyway|heads up|by the way|btw|just so you know|fyi)\b[\s,]*)+/i, '');
     out.push({ content: resolvePronouns(c.conjugate(said), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   } else if (out.length === 0 && dates.length > 0 && ARRANGEMENT.test(c.sentence) && !c.sentence.endsWith('?')) {
@@ -300,7 +312,8 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
     // An event told in the third person ("Eleven kids came to the planting day"), recorded as said.
-    out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, ''), c.who), kind: 'statement',
+    const told = withoutEventLead(c.sentence).replace(/[.!]+$/, '');
+    out.push({ content: resolvePronouns(told.charAt(0).toUpperCase() + told.slice(1), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.4 });
   }
   return out;

@@ -104,7 +104,17 @@ function withParticipant(nlp: WinkMethods, sentence: string, names: Record<strin
 }
 
 const SUBJECT_START = new Set(['NUM', 'DET', 'PROPN', 'NOUN']);
-const PLEASANTRIES = /^(?:thanks|thank|great|good|nice|sure|okay|ok|sorry|hi|hello|hey|bye|welcome|cheers|congrats)\b/i;
+const PLEASANTRIES = /^(?:(?:no|oh)(?=\s*[,.!])|thanks|thank|great|good|nice|sure|okay|ok|sorry|hi|hello|hey|bye|welcome|cheers|congrats)\b/i;
+/**
+ * Words before an event's subject that leave it the subject: "Also, the design team switched…", "Heads up, …";
+ * "yes" or "okay" only before a noun phrase with its article ("Yes, the hot water is back"), not before "that's fine".
+ */
+const EVENT_LEAD = /^(?:(?:also|and|but|so|oh|anyway|actually|by the way|btw|heads up|just so you know|fyi)\b[\s,]*|(?:yes|yeah|okay|ok|right|alright)\b[\s,]*(?=(?:the|my|our|your|a|an)\s))*/i;
+
+/** An event as told, without the words before its subject nor a "thanks" after it ("Yes, the hot water is back, thanks"). */
+export function withoutEventLead(text: string): string {
+  return text.replace(EVENT_LEAD, '').replace(/,?\s*(?:thanks|thank you|cheers)\s*[.!]*$/i, '');
+}
 
 /**
  * True for a declarative sentence with a subject of its own and a finite verb ("Eleven kids came
@@ -113,9 +123,13 @@ const PLEASANTRIES = /^(?:thanks|thank|great|good|nice|sure|okay|ok|sorry|hi|hel
  * see you") do not start that way.
  */
 export function reportsEvent(nlp: WinkMethods, text: string): boolean {
-  if (PLEASANTRIES.test(text)) return false;
-  const pos = nlp.readDoc(text).tokens().out(nlp.its.pos);
-  if (!SUBJECT_START.has(pos[0] ?? '')) return false;
+  const told = withoutEventLead(text);
+  if (PLEASANTRIES.test(told)) return false;
+  const tokens = nlp.readDoc(told).tokens();
+  const pos = tokens.out(nlp.its.pos);
+  // "He'll need to be added to the lease": a person told of by a pronoun ("it", "that" say no one).
+  const person = pos[0] === 'PRON' && /^(?:he|she|they)$/i.test(tokens.out()[0] ?? '');
+  if (!SUBJECT_START.has(pos[0] ?? '') && !person) return false;
   return pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX');
 }
 

@@ -165,6 +165,9 @@ const DAY_MS = 86_400_000;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
 const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
 
+/** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
+const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
+
 /** The start (UTC) of the week (Monday), month or year after the one holding `refIso`. */
 function spanEnd(span: string, refIso: string): string {
   const instant = new Date(refIso);
@@ -183,6 +186,7 @@ function spanEnd(span: string, refIso: string): string {
  * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
  *   "for the next few days" is chrono's reading of "few", 3 days (an approximation);
  * - "until Friday" / "till the end of the month": the start of the day after that day (UTC);
+ * - away on named days, "I'm out on Thursday and Friday": the start of the day after the last of them;
  * - "this week" / "this month" / "the rest of the month" in a present-tense statement ("I'm working from home
  *   this week", not "I'll send it this week"): the start of the next week (Monday), month or year (UTC).
  */
@@ -191,6 +195,12 @@ export function stateEnd(text: string, refIso: string): string | null {
   if (Number.isNaN(instant.getTime())) return null;
   const rest = REST_OF.exec(text);
   if (rest && !NOT_A_STATE.test(text)) return spanEnd(rest[1]!.toLowerCase(), refIso);
+  const away = AWAY_ON.exec(text);
+  if (away && !NOT_A_STATE.test(text)) {
+    const days = findDates(text.slice(away.index + away[0].length), refIso).filter((d) => !d.duration && !d.week && d.date.length === 10);
+    const last = days.map((d) => d.date).sort().pop();
+    if (last) return new Date(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS).toISOString();
+  }
   for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
     const phrase = r.text.trim();
     const before = text.slice(0, r.index);

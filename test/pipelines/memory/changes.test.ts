@@ -96,3 +96,19 @@ test('a worse transcript of the same statement keeps the better text; a real cha
   assert.deepEqual(await d.decide(input(heard('Berkley', 0.95))), { op: 'UPDATE', targetId: 'f_home' }, 'a surer transcript replaces');
   assert.deepEqual(await d.decide(input(heard('Oakland', 0.4))), { op: 'UPDATE', targetId: 'f_home' }, 'another place is a change');
 });
+
+test('an outcome told as done settles a problem about the same thing; a cancellation or another topic does not', async () => {
+  const d = new RuleDecider({ settleCosine: 0.4 });
+  const stuck = fact({ kind: 'statement', content: 'Mei is still stuck on the flaky payment tests' });
+  const fixed: ExtractedFact = { ...outcome('done'), content: 'The payment tests are fixed, it was the database cleanup after all' };
+  assert.deepEqual(await d.decide({ fact: fixed, candidates: [{ fact: stuck, score: 0.6 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f1' });
+  const boiler = fact({ kind: 'statement', content: 'The boiler stopped working on Sunday night' });
+  const repaired: ExtractedFact = { ...outcome('done'), content: 'The plumber has fixed the boiler' };
+  assert.deepEqual(await d.decide({ fact: repaired, candidates: [{ fact: boiler, score: 0.6 }], retractedFacts: [] }), { op: 'UPDATE', targetId: 'f1' });
+  const other: ExtractedFact = { ...outcome('done'), content: 'The login page redesign is finished' };
+  assert.deepEqual(await d.decide({ fact: other, candidates: [{ fact: stuck, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'another topic');
+  const dropped: ExtractedFact = { ...outcome('cancelled'), content: 'We dropped the payment tests' };
+  assert.deepEqual(await d.decide({ fact: dropped, candidates: [{ fact: stuck, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'a problem is not cancelled');
+  const state = fact({ kind: 'statement', content: 'Mei is working on the flaky payment tests' });
+  assert.deepEqual(await d.decide({ fact: fixed, candidates: [{ fact: state, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'no problem told');
+});
