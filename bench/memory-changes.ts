@@ -21,7 +21,11 @@
  * particles ("drop off", "put off"), and look-alikes that must stay open; held out for the closures-7 fixes) and
  * bench/data/closures-9.jsonl (45 pairs, ids 901 on: doing against cancelling with the same verb ("cancelled my subscription"
  * as the plan done), people nouns (professionals, neighbours), "the X course / the evening class", outcomes told with "myself",
- * plans of groups of others, and look-alikes that must stay open; held out for the closures-8 fixes).
+ * plans of groups of others, and look-alikes that must stay open; held out for the closures-8 fixes) and
+ * bench/data/closures-10.jsonl (40 pairs, ids 1001 on: plans naming their thing by "it" / "her" settled by the noun,
+ * "won't need / don't need to" cancellations, "has been moved to" reschedules, "let's … instead", the second of two joined
+ * verbs, "up and running", "spoke to" / "have a word with", "given up on", and look-alikes that must stay open; held out
+ * for the lifecycle4 fixes).
  * The two statements of a pair are a month apart in two sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a

@@ -5,7 +5,8 @@
  * 50 turns; development data), bench/data/scenarios-held-2.jsonl (a team stand-up and a landlord-tenant
  * call, 50 turns; held out for rules 6, development data since) and bench/data/scenarios-held-3.jsonl (a
  * car-repair call and a family of three at dinner, 50 turns; held out: run once before and once after the rules
- * written on the others).
+ * written on the others; development data since) and bench/data/scenarios-held-4.jsonl (a parent-teacher call and a
+ * shop's call with its produce supplier, 50 turns; held out for the lifecycle4 rules).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
  * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.
