@@ -77,10 +77,17 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
 
 /**
  * "won't be returning the laptop" cancels as "not going to return" does; "dropped the course" does, "dropped the keys
- * off" (the particle after the object: a delivery) does not.
+ * off" (the particle after the object: a delivery) does not. "I won't need a van", "I don't need to buy a printer any
+ * more", "I've given up on the pottery class" and a negative imperative at a clause start ("Actually, don't send the
+ * lemons") cancel too; "I still haven't cancelled my phone contract" (a denied cancelling) does not.
  */
-const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|can['’]t (?:do it|make it)|cancel(?:l?ed)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
-const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready)\b/i;
+const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been))?\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
+/** "The new printer is up and running": set up and working, a plan to set it up done. */
+const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready|up and running)\b/i;
+/** A negative imperative at a clause start ("And on second thought, don't do the MOT"), not "don't worry" or "don't forget". */
+const DONT = /(?:^|[,;:]\s*|\b(?:and|so|then|actually|please)\s+)(?:please\s+)?(?:don['’]t|do not)\s+(?!(?:worry|forget|mind|know|think|like|want|have|get|see|understand|remember|be|you)\b)[a-z]+/i;
+/** "The appointment has been moved to Thursday", "book club got moved to Friday": a reschedule, the event put elsewhere. */
+const MOVED = /\b(?:has|have|had|'s|'ve)?\s*(?:been|got|gets|was|were)\s+(?:moved|rescheduled|pushed back|brought forward|put back|changed)\s+to\b/i;
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 /** A choice between options: "we decided to…", "we went with the rain barrels", "we chose tulips" (not "I'll go with you"). */
 const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|chose\b|(?:have|has|had|'ve) chosen|picked out|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
@@ -119,8 +126,8 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if (CANCELLED.test(sentence)) return 'cancelled';
-  if (INSTEAD.test(sentence)) return 'instead';
+  if (CANCELLED.test(sentence) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
+  if (INSTEAD.test(sentence) || MOVED.test(sentence)) return 'instead';
   if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;

@@ -40,9 +40,11 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * quick") is no memory; statements and events after "Heads up,", "Also,", "Yes, the…" or a time ("Tomorrow morning I'm…"),
  * with a question tagged on, or told of "he / she / they"; "Hi, it's Sofia Marin" names the speaker; "I'm out on Thursday
  * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing; "I'm still stuck" is a state,
- * not an action told as done.
+ * not an action told as done. 12: "won't need", "don't need to", "given up on" and a negative imperative ("don't do the
+ * MOT") cancel, a denied cancelling ("still haven't cancelled") does not; "has been moved to" reschedules; "up and
+ * running" is done.
  */
-export const EMBEDDED_RULES_VERSION = 11;
+export const EMBEDDED_RULES_VERSION = 12;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

@@ -35,6 +35,15 @@ test('outcomes are told apart from plans', () => {
   assert.equal(settles('We can really get amazing stuff done together.'), null, 'not yet: a modal');
   assert.equal(settles("Can't wait to see your dance studio done!"), null, 'not yet: a wish');
   assert.equal(settles('By the way, I finished up my writing for my book last week.'), 'done');
+  assert.equal(settles("Actually, my brother is lending me his van, so I won't need a courtesy car."), 'cancelled', "won't need");
+  assert.equal(settles("Grandma already bought you boots, so we don't need to go shopping."), 'cancelled', "don't need to");
+  assert.equal(settles("I've given up on the pottery class, it clashes with work."), 'cancelled', 'given up on');
+  assert.equal(settles("And on second thought, don't do the MOT this time."), 'cancelled', 'a negative imperative');
+  assert.equal(settles("Don't worry about the invoice."), null, "don't worry cancels nothing");
+  assert.equal(settles("I still haven't cancelled my phone contract."), null, 'a denied cancelling');
+  assert.equal(settles('Oh, coach just texted, the match has been moved to Sunday.'), 'instead', 'a reschedule');
+  assert.equal(settles('Staging is up and running.'), 'done', 'up and running');
+  assert.equal(settles("We've moved house."), null, 'a move is no reschedule');
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
