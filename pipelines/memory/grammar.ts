@@ -139,8 +139,8 @@ export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'fat
   'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
   'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
   'teacher', 'doctor', 'therapist', 'in-laws', 'in-law', 'sister-in-law', 'brother-in-law', 'mother-in-law', 'father-in-law', 'landlord', 'landlady', 'mate', 'buddy', 'bestie',
-  // People named by where they live ("the people next door insulated their loft").
-  'people']);
+  // People named by where they live ("the people next door insulated their loft", "the couple across the road").
+  'people', 'couple']);
 /**
  * People one pays for a service ("sent the form to my accountant"): people an action is for, but, as the subject, no one
  * the sentence tells about apart from the speaker ("the plumber fixed the tap" may be the speaker's plan done).

@@ -384,6 +384,11 @@ function aboutWords(o: PlanObject): string[] {
   return o.objects.length > 0 ? o.objects : o.complements;
 }
 
+/** True when the verb's object is a pronoun ("email it", "ring her after dinner", "call them back"). */
+function pronounObject(text: string, verb: string): boolean {
+  return new RegExp(String.raw`\b${verb.replace(/[^a-z]/gi, '')}\w*\s+(?:it|her|him|them)\b`, 'i').test(text);
+}
+
 /** A wish, not a plan: one trip to the beach does not settle "wants to go to the beach more". */
 const WISH = /\b(?:wants? to|hopes? to|would (?:like|love) to|wish(?:es)? to|dreams? (?:of|about))\b/i;
 
@@ -534,6 +539,10 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)) return false;
     if (namesActionByDerivation(outcome, plan, words) || wentTogether(outcome, plan)) return true;
     if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
+    // "I'll email it to you" / "I've just emailed you the invoice", "I'll ring her" / "I rang your mum": a plan that names
+    // its thing or person only by a pronoun is done by the same action told as done, whatever it then names.
+    if (plan.objects.length === 0 && !plan.people?.length && outcome.past && plan.verb && !FRAME_VERBS.has(plan.verb)
+      && pronounObject(planText, plan.verb) && sameAction(outcome, plan, words)) return true;
     const named = new Set(aboutWords(plan));
     return aboutWords(outcome).some((w) => named.has(w));
   }

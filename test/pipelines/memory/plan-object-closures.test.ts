@@ -148,3 +148,14 @@ test('a plan to cancel something is done by cancelling it; cancelling another pl
   assert.equal(cancelIsPlanDone(read("I won't be cancelling the newspaper delivery."), plan), false, 'not done');
   assert.equal(cancelIsPlanDone(read('I cancelled the table at the restaurant.'), read("I'm going to book a table at the restaurant.")), false);
 });
+
+test('a plan naming its thing by a pronoun is done by the same action told as done on a noun; another action is not', () => {
+  assert.equal(done("I've just emailed you the invoice.", "I'll email it to you this afternoon."), true);
+  assert.equal(done('I rang your mum already.', "I'll ring her after dinner to say yes."), true);
+  assert.equal(done('I posted the invoice.', "I'll email it to you this afternoon."), false, 'another action');
+  assert.equal(done('I emailed the invoice.', "I'll email the quote to you."), false, 'a plan naming another thing');
+});
+
+test('"the couple across the road" are people told about', () => {
+  assert.equal(reportedSubject(wink(), 'The couple across the road cleared out their garage.'), 'couple');
+});
