@@ -29,6 +29,11 @@ const NOT_OBJECTS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'frid
   'december', 'spring', 'summer', 'autumn', 'fall', 'winter', 'day', 'week', 'weekend', 'month', 'year', 'today',
   'tomorrow', 'yesterday', 'tonight', 'morning', 'afternoon', 'evening', 'night', 'time', 'moment', 'hour', 'minute',
   'end', 'while', "i'm", 'im', 'i', 'thing', 'stuff', 'lot', 'bit', 'way', 'one', 'something', 'everything', 'anything', 'nothing']);
+/** British and American spellings of one verb, read as one ("enrolled" / "enroll"). */
+const SPELLINGS: Record<string, string> = { enrol: 'enroll', instal: 'install', fulfil: 'fulfill', distil: 'distill', instil: 'instill' };
+/** What "have a word / chat / talk with" and "speak / chat to" name: talking to someone. */
+const TALK_NOUNS = new Set(['word', 'chat', 'talk']);
+const TALK_VERBS = new Set(['speak', 'chat']);
 /** Nouns that name an action or an outing, not a thing: their modifiers say what it is about ("the bike repair"). */
 const ACTION_NOUNS = new Set(['repair', 'trip', 'visit', 'appointment', 'booking', 'reservation', 'lesson']);
 /** Endings of nouns that name an action ("renewal", "application", "payment", "delivery", "insurance"). */
@@ -115,6 +120,8 @@ function phraseHeads(toks: Tok[], i: number, words?: WordRelations): Phrase {
       const next = toks[j + 1];
       const modifiesNext = next !== undefined && nounish(next) && !NOT_OBJECTS.has(next.lemma) && !next.person;
       if (nounLike && NOT_OBJECTS.has(t.lemma) && modifiesNext && !stopped && head === null) { j++; continue; }
+      // "the French course", "the Italian class": a capitalised adjective (a language, a nation) says which one.
+      if (t.pos === 'ADJ' && /^[A-Z]/.test(t.word) && j > 0 && head === null && !stopped) { before.push(t.word.toLowerCase()); j++; continue; }
       if (nounLike && NOT_OBJECTS.has(t.lemma)) stopped = true;
       else if (nounLike && !stopped) { if (head) before.push(head.lemma); head = t; }
       j++;
@@ -303,8 +310,10 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
     // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it
     // (a known one: "spend the grant on a new tank" says what for).
+    // "the evening course in Spanish": a capitalised name after "in" says which one too.
     if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP'
-      && /^(?:the|my|our|your|his|her|their)$/i.test(clause[i + 1]?.word ?? '')) {
+      && (/^(?:the|my|our|your|his|her|their)$/i.test(clause[i + 1]?.word ?? '')
+        || (/^in$/i.test(clause[i]!.word) && /^[A-Z][a-z]/.test(clause[i + 1]?.word ?? '') && nounish(clause[i + 1]!)))) {
       const which = phraseHeads(clause, i + 1, relations);
       qualifiers.push(...which.heads, ...which.compounds);
     }
@@ -339,6 +348,11 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
       break;
     }
   }
+  // "enrol" and "enroll", "instal" and "install": one verb.
+  lemma = lemma && SPELLINGS[lemma] ? SPELLINGS[lemma]! : lemma;
+  // "have a word with the headteacher", "had a chat with my manager", "spoke to…": one action, talking to someone.
+  if (lemma === 'have' && objects.length === 1 && TALK_NOUNS.has(objects[0]!)) { lemma = 'talk'; objects.length = 0; }
+  if (lemma && TALK_VERBS.has(lemma)) lemma = 'talk';
   const out: PlanObject = { verb: lemma, objects: [...new Set(objects)], complements: [...new Set(complements)] };
   if (people.length > 0) out.people = [...new Set(people)];
   if (lemma && particle) out.phrasal = `${lemma}_${particle}`;
@@ -384,9 +398,9 @@ function aboutWords(o: PlanObject): string[] {
   return o.objects.length > 0 ? o.objects : o.complements;
 }
 
-/** True when the verb's object is a pronoun ("email it", "ring her after dinner", "call them back"). */
+/** True when the verb's object is a pronoun ("email it", "ring her after dinner", "call them back", "have a word with them"). */
 function pronounObject(text: string, verb: string): boolean {
-  return new RegExp(String.raw`\b${verb.replace(/[^a-z]/gi, '')}\w*\s+(?:it|her|him|them)\b`, 'i').test(text);
+  return new RegExp(String.raw`\b(?:${verb.replace(/[^a-z]/gi, '')}\w*|with|to)\s+(?:it|her|him|them)\b`, 'i').test(text);
 }
 
 /** A wish, not a plan: one trip to the beach does not settle "wants to go to the beach more". */
@@ -581,7 +595,8 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  */
 export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet()): boolean | null {
   const words = aboutWords(cancel);
-  if (otherPeople(cancel, plan)) return false;
+  // "I dropped the French course" withdraws no "evening course in Spanish": another one of the same thing.
+  if (otherPeople(cancel, plan) || otherOne(cancel, plan)) return false;
   const planWords = new Set([...plan.objects, ...plan.complements]);
   const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb)
     || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));

@@ -159,3 +159,20 @@ test('a plan naming its thing by a pronoun is done by the same action told as do
 test('"the couple across the road" are people told about', () => {
   assert.equal(reportedSubject(wink(), 'The couple across the road cleared out their garage.'), 'couple');
 });
+
+test('a capitalised adjective or an "in" name says which course: dropping another one cancels nothing', () => {
+  const plan = read("I'm going to take the evening course in Spanish.");
+  assert.equal(cancelsByObject(read('I dropped the French course.'), plan), false);
+  assert.equal(cancelsByObject(read('I dropped the Spanish course.'), plan), true);
+  assert.equal(cancelsByObject(read('I dropped the course.'), plan), true, 'a course not said which may be the one');
+});
+
+test('"enrolled" and "enroll" are one verb', () => {
+  assert.equal(read('I enrolled in the photography class on Wednesday.').verb, read("I'm going to enroll in the photography class.").verb);
+});
+
+test('"have a word with", "had a chat with" and "spoke to" are one action: talking to the same person settles it', () => {
+  assert.equal(done('I spoke to my boss on Monday.', "I'll have a word with my boss about the holiday."), true);
+  assert.equal(done('I spoke to the plumber.', "I'll have a word with the landlord."), false, 'another person');
+  assert.equal(done('I spoke to the upstairs neighbours.', "I'll have a word with them."), true, 'told by a pronoun');
+});
