@@ -132,3 +132,14 @@ export function settles(sentence: string): Settles | null {
   if (reportsDone(sentence)) return 'done';
   return null;
 }
+
+/**
+ * The clause of a sentence that cancels, from the clause start before the cancelling words ("Actually, my brother is lending
+ * me his van, so I won't need a courtesy car" -> "I won't need a courtesy car"); the sentence when no one clause does.
+ */
+export function cancellingClause(sentence: string): string {
+  const parts = sentence.split(/\s*[,;:]\s*(?:(?:so|but|because|and)\s+)?|\s+(?:so|but|because)\s+/i).filter((p) => p.length > 0);
+  if (parts.length < 2) return sentence;
+  const found = parts.find((p) => settles(p) === 'cancelled');
+  return found ?? sentence;
+}

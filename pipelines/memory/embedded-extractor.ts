@@ -3,7 +3,7 @@ import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
-import { isIntention, settles, slotChange } from './changes.js';
+import { cancellingClause, isIntention, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
@@ -163,14 +163,16 @@ export class EmbeddedExtractor implements Extractor {
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
       // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.
       const cancels = (f: ExtractedFact): boolean => settled === 'cancelled' && f.slot === null;
-      const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, text) : null, text, input);
+      // "My brother is lending me his van, so I won't need a courtesy car": a cancellation is about its own clause.
+      const said = settled === 'cancelled' ? cancellingClause(text) : text;
+      const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, said) : null, said, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null && !this.#stateNow(text, planObject.verb);
       const outcome = settled ?? (toldDone ? 'done' : null);
       // Told about someone else and theirs alone: a plan ("my sister is going to move to Lyon"), a choice ("our neighbours
       // decided on a dog"), an act on a thing of their own ("my dad fixed his gate"). "Our landlord fixed the heating" may
       // be what the speaker needed done: it stays an outcome for the speaker's plans.
-      const by = planObject ? reportedSubject(this.#nlp, text) : null;
+      const by = planObject ? reportedSubject(this.#nlp, said) : null;
       // A new thing they acted on ("my aunt and uncle bought an electric car") and an alternative they plan ("my parents are
       // going to drive instead") are theirs too.
       const theirs = by !== null && (outcome === null || outcome === 'decided' || (outcome === 'instead' && planObject?.past !== true)

@@ -595,8 +595,9 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  */
 export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet()): boolean | null {
   const words = aboutWords(cancel);
-  // "I dropped the French course" withdraws no "evening course in Spanish": another one of the same thing.
-  if (otherPeople(cancel, plan) || otherOne(cancel, plan)) return false;
+  // "I dropped the French course" withdraws no "evening course in Spanish": another one of the same thing. A plan that is
+  // itself to cancel is done by the same act, which may name its thing more loosely ("the paper delivery" / "the newspaper delivery").
+  if (otherPeople(cancel, plan) || (otherOne(cancel, plan) && cancel.verb !== plan.verb)) return false;
   const planWords = new Set([...plan.objects, ...plan.complements]);
   const namesPlan = words.some((w) => planWords.has(w) || w === plan.verb)
     || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));

@@ -165,6 +165,8 @@ test('a capitalised adjective or an "in" name says which course: dropping anothe
   assert.equal(cancelsByObject(read('I dropped the French course.'), plan), false);
   assert.equal(cancelsByObject(read('I dropped the Spanish course.'), plan), true);
   assert.equal(cancelsByObject(read('I dropped the course.'), plan), true, 'a course not said which may be the one');
+  assert.equal(cancelsByObject(read('I cancelled the paper delivery on Monday.'), read('I need to cancel the newspaper delivery.')), true,
+    'a plan to cancel is done by the same act');
 });
 
 test('"enrolled" and "enroll" are one verb', () => {
