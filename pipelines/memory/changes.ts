@@ -143,3 +143,10 @@ export function cancellingClause(sentence: string): string {
   const found = parts.find((p) => settles(p) === 'cancelled');
   return found ?? sentence;
 }
+
+/** The clause that tells a reschedule ("Oh, coach just texted, the match has been moved to Sunday" -> "the match has been moved to Sunday"). */
+export function movedClause(sentence: string): string | null {
+  if (!MOVED.test(sentence) || INSTEAD.test(sentence)) return null;
+  const parts = sentence.split(/\s*[,;:]\s*(?:(?:so|but|because|and)\s+)?|\s+(?:so|but|because)\s+/i).filter((p) => p.length > 0);
+  return parts.find((p) => MOVED.test(p)) ?? sentence;
+}

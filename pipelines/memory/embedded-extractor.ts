@@ -3,7 +3,7 @@ import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
-import { cancellingClause, isIntention, settles, slotChange } from './changes.js';
+import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
@@ -164,7 +164,8 @@ export class EmbeddedExtractor implements Extractor {
       // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.
       const cancels = (f: ExtractedFact): boolean => settled === 'cancelled' && f.slot === null;
       // "My brother is lending me his van, so I won't need a courtesy car": a cancellation is about its own clause.
-      const said = settled === 'cancelled' ? cancellingClause(text) : text;
+      // "Coach just texted, the match has been moved to Sunday": a reschedule too.
+      const said = settled === 'cancelled' ? cancellingClause(text) : settled === 'instead' ? movedClause(text) ?? text : text;
       const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, said) : null, said, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null && !this.#stateNow(text, planObject.verb);

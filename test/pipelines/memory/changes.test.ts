@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cancellingClause, settles, slotChange } from '../../../pipelines/memory/changes.js';
+import { cancellingClause, movedClause, settles, slotChange } from '../../../pipelines/memory/changes.js';
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
@@ -50,6 +50,8 @@ test('a cancellation is read from the clause that cancels', () => {
   assert.equal(cancellingClause("Actually, my brother is lending me his van, so I won't need a courtesy car."), "I won't need a courtesy car.");
   assert.equal(cancellingClause("And on second thought, don't do the MOT this time."), "don't do the MOT this time.");
   assert.equal(cancellingClause("I'm not going to sell the bike after all."), "I'm not going to sell the bike after all.");
+  assert.equal(movedClause('Oh, coach just texted, the match has been moved to Sunday.'), 'the match has been moved to Sunday.');
+  assert.equal(movedClause('We moved the sofa to the window.'), null);
 });
 
 const fact = (over: Partial<Fact>): Fact => ({
