@@ -42,7 +42,9 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing; "I'm still stuck" is a state,
  * not an action told as done. 12: "won't need", "don't need to", "given up on" and a negative imperative ("don't do the
  * MOT") cancel, a denied cancelling ("still haven't cancelled") does not; "has been moved to" reschedules; "up and
- * running" is done.
+ * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
+ * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
+ * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people.
  */
 export const EMBEDDED_RULES_VERSION = 12;
 
