@@ -79,9 +79,10 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
  * "won't be returning the laptop" cancels as "not going to return" does; "dropped the course" does, "dropped the keys
  * off" (the particle after the object: a delivery) does not. "I won't need a van", "I don't need to buy a printer any
  * more", "I've given up on the pottery class" and a negative imperative at a clause start ("Actually, don't send the
- * lemons") cancel too; "I still haven't cancelled my phone contract" (a denied cancelling) does not.
+ * lemons") cancel too; "I still haven't cancelled my phone contract", "I haven't got round to cancelling it" and "I forgot
+ * to cancel it" (a cancelling denied) do not.
  */
-const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been))?\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
+const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been|got(?:ten)? (?:a)?round to|managed to|had (?:the |a )?(?:time|chance) to))?|\bforg[eo]t to)\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
 /** "The new printer is up and running": set up and working, a plan to set it up done. */
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready|up and running)\b/i;
 /** A negative imperative at a clause start ("And on second thought, don't do the MOT"), not "don't worry" or "don't forget". */

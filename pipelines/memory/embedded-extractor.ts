@@ -44,9 +44,10 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * MOT") cancel, a denied cancelling ("still haven't cancelled") does not; "has been moved to" reschedules; "up and
  * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
  * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
- * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people.
+ * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
+ * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing.
  */
-export const EMBEDDED_RULES_VERSION = 12;
+export const EMBEDDED_RULES_VERSION = 13;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

@@ -41,6 +41,10 @@ test('outcomes are told apart from plans', () => {
   assert.equal(settles("And on second thought, don't do the MOT this time."), 'cancelled', 'a negative imperative');
   assert.equal(settles("Don't worry about the invoice."), null, "don't worry cancels nothing");
   assert.equal(settles("I still haven't cancelled my phone contract."), null, 'a denied cancelling');
+  assert.equal(settles("I haven't got round to cancelling the gym membership."), null, 'not yet done');
+  assert.equal(settles('I forgot to cancel the newspaper.'), null, 'forgotten');
+  assert.equal(settles("I haven't managed to cancel it."), null);
+  assert.equal(settles('I cancelled the newspaper.'), 'cancelled');
   assert.equal(settles('Oh, coach just texted, the match has been moved to Sunday.'), 'instead', 'a reschedule');
   assert.equal(settles('Staging is up and running.'), 'done', 'up and running');
   assert.equal(settles("We've moved house."), null, 'a move is no reschedule');
