@@ -8,7 +8,7 @@ const SAME_PAST = new Set(['hurt', 'put', 'cut', 'set', 'let', 'hit', 'read', 'q
 const IRREGULAR: Record<string, string> = { have: 'has', do: 'does', go: 'goes', be: 'is' };
 
 /** Lemmas of verbs after which "you" and a bare verb are an object and its action ("let you know", "help you find"). */
-const OBJECT_THEN_VERB = new Set(NOT_BEFORE_SUBJECT_YOU.split('|'));
+const OBJECT_THEN_VERB = new Set(NOT_BEFORE_SUBJECT_YOU);
 
 /**
  * `I think…` -> `I thinks…` so that replacing "I" by a name reads "Tom thinks…": a present-tense

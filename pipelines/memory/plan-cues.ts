@@ -16,6 +16,13 @@ export const HABIT = new RegExp(`\\b(?:${FREQUENCY}|never|regularly|every (?:day
 export const FUTURE = /\b(?:(?:in|for|before|until) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|tomorrow|tonight|next|this (?:weekend|week|month|year|spring|summer|autumn|fall|winter|evening|afternoon|morning)|soon|later|in (?:a|two|three|a few) (?:days?|weeks?|months?)|on (?:the \d|mon|tue|wed|thu|fri|sat|sun)|by (?:mon|tue|wed|thu|fri|sat|sun|january|february|march|april|may|june|july|august|september|october|november|december|the end|tomorrow|next))/i;
 
 /**
+ * A modal or verb that looks ahead ("will", "'ll", "going to", "gonna", "shall", "need / have / want / hope /
+ * plan to", "about to"): what a sentence with one tells is still to come. Read by the date reader (such a sentence is
+ * not told of the past) and by the pronoun rules (a "we" said with one is often a plan made together).
+ */
+export const LOOKS_AHEAD = /(?:['’]ll\b|\b(?:will|shall|going to|gonna|(?:need|have|want|hope|plan(?:ning)?|about) to)\b)/i;
+
+/**
  * A particular thing of the action's own ("the hotel", "my passport"), not any one ("a job") or none
  * ("sleep"); a "that" with no noun after it points back at what someone else said ("I need to try baking that").
  */

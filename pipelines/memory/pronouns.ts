@@ -1,4 +1,5 @@
 /** Rewrite first / second person into names so a fact reads on its own. */
+import { LOOKS_AHEAD } from './plan-cues.js';
 
 /** Who "I" and "you" are in one utterance, as display names ("an unnamed speaker" when unknown). */
 export interface Perspective {
@@ -20,14 +21,16 @@ export function joinNames(names: string[], fallback = 'the listener'): string {
 }
 
 /** Words after which "you" is no subject of the verb that follows: auxiliaries, "to", verbs that take an object and a bare verb. */
-export const NOT_BEFORE_SUBJECT_YOU = 'do|does|did|can|could|will|would|should|shall|may|might|must|are|were|was|is|am|have|has|had|to|let|lets|make|makes|made|help|helps|helped|see|saw|seen|watch|watched|hear|heard|thank|bid';
+export const NOT_BEFORE_SUBJECT_YOU: readonly string[] = ['do', 'does', 'did', 'can', 'could', 'will', 'would', 'should', 'shall',
+  'may', 'might', 'must', 'are', 'were', 'was', 'is', 'am', 'have', 'has', 'had', 'to', 'let', 'lets', 'make', 'makes', 'made',
+  'help', 'helps', 'helped', 'see', 'saw', 'seen', 'watch', 'watched', 'hear', 'heard', 'thank', 'bid'];
 
 /**
- * Words that put the people addressed in "we": a plan or proposal, which is often made together ("I'll drive us", "we're
- * going to…", "let's", "shall we", "we should", "why don't we"), both named ("we both", "you and I", "the two of us"), a shared memory ("remember when we…", "since we last talked"),
+ * Words that put the people addressed in "we" (besides a modal that looks ahead, `LOOKS_AHEAD`: "I'll drive us", "we're
+ * going to…"): a proposal ("let's", "shall we", "we should", "why don't we"), both named ("we both", "you and I", "the two of us"), a shared memory ("remember when we…", "since we last talked"),
  * "together".
  */
-const WE_TOGETHER = /(?:['’]ll\b|\b(?:will|shall|going to|gonna|need to|have to|want to|plan(?:ning)? to)\b)|\b(?:let['’]?s|let us|shall we|should we|we should|could we|we could|can we|we can|why don['’]t we|how about we|what if we|we both|both of us|you and (?:I|me)|(?:I|me) and you|the two of us|remember (?:when|how|that|the time) we|we (?:last )?(?:talked|chatted|spoke|caught up)|together)\b/i;
+const WE_TOGETHER = /\b(?:let['’]?s|let us|shall we|should we|we should|could we|we could|can we|we can|why don['’]t we|how about we|what if we|we both|both of us|you and (?:I|me)|(?:I|me) and you|the two of us|remember (?:when|how|that|the time) we|we (?:last )?(?:talked|chatted|spoke|caught up)|together)\b/i;
 
 /**
  * Whether "we" in `text` takes in the people addressed: when the words say so (`WE_TOGETHER`), or when a group is
@@ -36,11 +39,28 @@ const WE_TOGETHER = /(?:['’]ll\b|\b(?:will|shall|going to|gonna|need to|have t
  * they did themselves.
  */
 export function inclusiveWe(text: string, who: Perspective): boolean {
-  return who.addressees.length > 1 || WE_TOGETHER.test(text);
+  return who.addressees.length > 1 || LOOKS_AHEAD.test(text) || WE_TOGETHER.test(text);
 }
 
 /** Words after which a verb and "you" ask a question ("what do you think", "so are you coming"). */
 const QUESTION_WORDS = 'what|where|when|why|how|who|whom|which|so|and|but|then|or|well|oh|hey';
+
+/** "you <rest>" as the subject of its verb: not after a word that makes "you" an object or asks ("let you know", "are you"). */
+const subjectYou = (rest: string): RegExp => new RegExp(`(?<!\\b(?:${NOT_BEFORE_SUBJECT_YOU.join('|')})\\s+)\\byou ${rest}\\b`, 'gi');
+/** "<verb> you" first in its clause: a question ("Do you…?", "what do you think"), not "glad to have you". */
+const askYou = (verb: string): RegExp => new RegExp(`(?<=^|[.?!,;:]\\s*|\\b(?:${QUESTION_WORDS})\\s+)\\b${verb} you\\b`, 'gi');
+
+/**
+ * One person addressed as the subject of "you are", "you don't"…, or asked "do you", "are you": the verb each takes
+ * with a name ("Melanie is", "Melanie doesn't", "does Melanie"). Built once; `$` stands for the name.
+ */
+const YOU_AGREE: ReadonlyArray<readonly [RegExp, string]> = [
+  [subjectYou('are'), '$ is'], [subjectYou('were'), '$ was'], [subjectYou("aren['’]t"), "$ isn't"],
+  [subjectYou("weren['’]t"), "$ wasn't"], [subjectYou("haven['’]t"), "$ hasn't"], [subjectYou("don['’]t"), "$ doesn't"],
+  [subjectYou('do not'), '$ does not'],
+  [askYou('do'), 'does $'], [askYou('are'), 'is $'], [askYou('were'), 'was $'], [askYou('have'), 'has $'],
+  [askYou("don['’]t"), "doesn't $"], [askYou("aren['’]t"), "isn't $"],
+];
 
 /** Replace first- and second-person words in `text` by names. */
 export function resolvePronouns(text: string, who: Perspective): string {
@@ -54,20 +74,8 @@ export function resolvePronouns(text: string, who: Perspective): string {
   const everyone = who.addressees.length > 0 ? joinNames([s, ...who.addressees]) : `${s} and ${a}`;
   const both = inclusive ? everyone : `${s} and others`;
   const ours = inclusive ? `${everyone}'s` : `${s}'s`;
-  // One person addressed as the subject of "you are", "you don't"…: "Melanie is", "Melanie doesn't". Not after a word
-  // that makes "you" an object or asks a question ("are you", "let you know", "to you", "did you have").
-  const one = who.addressees.length === 1;
-  const subjectYou = (rest: string): RegExp => new RegExp(`(?<!\\b(?:${NOT_BEFORE_SUBJECT_YOU})\\s+)\\byou ${rest}\\b`, 'gi');
-  const askYou = (verb: string): RegExp => new RegExp(`(?<=^|[.?!,;:]\\s*|\\b(?:${QUESTION_WORDS})\\s+)\\b${verb} you\\b`, 'gi');
-  const youAgree: Array<[RegExp, string]> = one ? [
-    [subjectYou('are'), `${a} is`], [subjectYou('were'), `${a} was`], [subjectYou("aren['’]t"), `${a} isn't`],
-    [subjectYou("weren['’]t"), `${a} wasn't`], [subjectYou("haven['’]t"), `${a} hasn't`], [subjectYou("don['’]t"), `${a} doesn't`],
-    [subjectYou('do not'), `${a} does not`],
-    // A question to one person, the verb first in its clause: "do you", "are you" -> "does Melanie", "is Melanie"
-    // (not "glad to have you").
-    [askYou('do'), `does ${a}`], [askYou('are'), `is ${a}`], [askYou('were'), `was ${a}`], [askYou('have'), `has ${a}`],
-    [askYou("don['’]t"), `doesn't ${a}`], [askYou("aren['’]t"), `isn't ${a}`],
-  ] : [];
+  // One person addressed: "you are" -> "Melanie is", "do you" -> "does Melanie" (`YOU_AGREE`).
+  const youAgree: Array<[RegExp, string]> = who.addressees.length === 1 ? YOU_AGREE.map(([re, rep]) => [re, rep.replace('$', a)]) : [];
   const rules: Array<[RegExp, string]> = [
     [/\b[Ii] don['’]t\b/g, `${s} doesn't`], [/\b[Ii] do not\b/g, `${s} does not`], [/\b[Ii] haven['’]t\b/g, `${s} hasn't`],
     [/\b[Ii] have\b/g, `${s} has`], [/\b[Ii]['’]m\b/g, `${s} is`], [/\b[Ii] am\b/g, `${s} is`], [/\b[Ii]['’]ll\b/g, `${s} will`],

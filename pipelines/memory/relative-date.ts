@@ -4,6 +4,7 @@
  */
 import * as chrono from 'chrono-node';
 import { wink } from '../wink.js';
+import { LOOKS_AHEAD } from './plan-cues.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -55,8 +56,8 @@ function precise(c: chrono.ParsedComponents): string {
 
 /** Present forms of "be", whose lemma differs from the word though they tell of now. */
 const PRESENT_BE = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be']);
-/** Words that look ahead: a sentence with one is not read as told of the past. */
-const AHEAD = /\b(?:will|won['’]t|['’]ll|going to|gonna|shall|next|tomorrow|soon|plan(?:ning)? to|want to|hope to|about to)\b/i;
+/** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
+const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b/i;
 
 /**
  * True when `text` tells of the past: a verb in a past form ("went", "got", "have been": a verb or auxiliary whose
@@ -64,7 +65,7 @@ const AHEAD = /\b(?:will|won['’]t|['’]ll|going to|gonna|shall|next|tomorrow|
  * Then a date it names lies behind ("we went camping in May", said in July: this May).
  */
 export function toldAsPast(text: string): boolean {
-  if (AHEAD.test(text)) return false;
+  if (LOOKS_AHEAD.test(text) || AHEAD_WORD.test(text)) return false;
   const nlp = wink();
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out() as string[];
