@@ -17,14 +17,12 @@
  *   node dist/bench/we-plans-locomo.js [--split dev|test] [--own] [--labels FILE] [--sample N [--seed S]] [--baseline DIR [--dropped]]
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Utterance } from '../graph/types.js';
 import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../pipelines/memory/extractor.js';
 import { bootstrapMean, pct } from './lib/bootstrap.js';
 import { argNumber, argString } from './lib/cli.js';
-import { addresseesOf, loadLocomoTurns, locomoTime, type LocomoTurn } from './lib/locomo.js';
+import { loadLocomoTurns, type LocomoTurn } from './lib/locomo.js';
+import { extractLocomo, loadExtractor, type ExtractorClass } from './lib/locomo-extract.js';
 import { seededRandom } from './lib/seeded-random.js';
 
 /** One accepted "we" plan: the turn it came from and the fact's text. */
@@ -41,13 +39,6 @@ const baselineDir = argString('baseline', '');
 const own = process.argv.includes('--own');
 if (own && labelsFile) throw new Error('--labels are for "we" plans, not --own');
 
-type ExtractorClass = typeof EmbeddedExtractor;
-
-async function loadExtractor(dir: string): Promise<ExtractorClass> {
-  const mod = (await import(pathToFileURL(path.resolve(dir, 'pipelines/memory/embedded-extractor.js')).href)) as { EmbeddedExtractor: ExtractorClass };
-  return mod.EmbeddedExtractor;
-}
-
 /** Whether a fact is a plan the addressees share (a "we" plan). */
 const isShared = (f: ExtractedFact): boolean => f.kind === 'plan' && f.planObject?.shared === true;
 /** Whether a fact is a plan of the speaker's own (not shared). */
@@ -57,25 +48,8 @@ const what = own ? 'own' : '"we"';
 
 /** Every turn of `convs` through one build's extractor; the shared (or, with `--own`, own) plans it returned. */
 async function run(Extractor: ExtractorClass, convs: LocomoTurn[][]): Promise<Accepted[]> {
-  const extractor = new Extractor();
-  const out: Accepted[] = [];
-  for (const turns of convs) {
-    const speakers = [...new Set(turns.map((t) => t.speaker))];
-    const names = Object.fromEntries(speakers.map((s) => [s, s]));
-    const previous: Utterance[] = [];
-    for (const t of turns) {
-      const u: Utterance = {
-        id: `${t.conv_id}:${t.dia_id}`, sessionId: `${t.conv_id}:${t.session}`, speakerId: t.speaker,
-        addresseeIds: addresseesOf(t, speakers), text: t.text, startMs: null, endMs: null,
-        time: locomoTime(t.session_date_time, t.turn_idx * 30), confidence: null, audioRef: null, seq: t.turn_idx + 1,
-      };
-      if (previous.length > 0 && previous[previous.length - 1]!.sessionId !== u.sessionId) previous.length = 0;
-      const { facts } = await extractor.extract({ current: u, previous: previous.slice(-3), names });
-      for (const f of facts.filter(collected)) out.push({ conv_id: t.conv_id, dia_id: t.dia_id, text: t.text, content: f.content });
-      previous.push(u);
-    }
-  }
-  return out;
+  return (await extractLocomo(Extractor, convs)).flatMap(({ turn: t, facts }) =>
+    facts.filter(collected).map((f) => ({ conv_id: t.conv_id, dia_id: t.dia_id, text: t.text, content: f.content })));
 }
 
 const key = (a: { conv_id: string; dia_id: string; content: string }): string => `${a.conv_id}|${a.dia_id}|${a.content}`;
