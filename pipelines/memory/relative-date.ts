@@ -88,8 +88,15 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const out: FoundDate[] = [];
   const ordinal = ordinalDay(text, refIso);
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
-  const back = PAST.test(text) || toldAsPast(text);
-  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: !back })) {
+  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate });
+  // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
+  let back = PAST.test(text);
+  let results = parse(!back);
+  if (!back && results.length > 0 && toldAsPast(text)) {
+    back = true;
+    results = parse(false);
+  }
+  for (const r of results) {
     const phrase = r.text.trim();
     if (TIME_OF_DAY.test(phrase)) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
