@@ -4,7 +4,9 @@ import { LlmJsonClient } from './llm-client.js';
 import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT, SETTLES } from './llm-prompts.js';
 import { UNNAMED } from './extractor.js';
 
-interface PlanObjectReply { verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; past?: unknown }
+interface PlanObjectReply {
+  verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; which?: unknown; past?: unknown;
+}
 
 interface FactsReply {
   facts: Array<{ content: string; kind: FactKind; subject: string; slot: string | null; value: string | null; retraction: boolean; confidence: number;
@@ -40,6 +42,9 @@ export function parsePlanObject(raw: unknown): PlanObject | null {
   if (verb?.includes('_')) { out.verb = verb.split('_')[0]!; out.phrasal = verb; }
   const people = words(r.people);
   if (people.length > 0) out.people = people;
+  // "the kitchen tap" / "the tap in the kitchen": which one of its kind (`PlanObject.which`); absent when not said.
+  const which = words(r.which);
+  if (which.length > 0) out.which = which;
   const by = word(r.reported_by);
   if (by !== null) out.reportedBy = by;
   if (r.past === true) { out.past = true; if (out.verb !== null) out.actionNamed = true; }

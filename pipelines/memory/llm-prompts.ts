@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v2';
+export const FACTS_PROMPT_VERSION = 'facts-v3';
 export const DECIDE_PROMPT_VERSION = 'decide-v1';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -27,7 +27,10 @@ its prepositions, people who the action is for or whose the thing is ("return my
 the drill to my sister" both give objects ["drill"], people ["sister"]); all lower-case, singular, no
 articles or possessives, no dates. reported_by is the person the turn tells about when the plan, choice or
 outcome is theirs alone and not the subject's own ("my parents are going to sell their house",
-"Mum and Dad decided on a dog": "parent", "mum"), else null. past is true when the action is told as done.
+"Mum and Dad decided on a dog": "parent", "mum"), else null. which lists the words that say which one of its kind
+the object is, from a compound or a phrase after it ("fix the kitchen tap" and "fix the tap in the kitchen" both give
+["kitchen"], "the French course" ["french"], "the evening class" ["evening"]), else []; lower-case, singular. past is
+true when the action is told as done.
 Return {"facts":[],"profile_updates":[]} when nothing.`;
 
 /** JSON schema for `response_format: json_schema` (strict). */
@@ -54,13 +57,14 @@ export const FACTS_SCHEMA = {
           plan_object: {
             type: ['object', 'null'],
             additionalProperties: false,
-            required: ['verb', 'objects', 'complements', 'people', 'reported_by', 'past'],
+            required: ['verb', 'objects', 'complements', 'people', 'reported_by', 'which', 'past'],
             properties: {
               verb: { type: ['string', 'null'] },
               objects: { type: 'array', items: { type: 'string' } },
               complements: { type: 'array', items: { type: 'string' } },
               people: { type: 'array', items: { type: 'string' } },
               reported_by: { type: ['string', 'null'] },
+              which: { type: 'array', items: { type: 'string' } },
               past: { type: 'boolean' },
             },
           },

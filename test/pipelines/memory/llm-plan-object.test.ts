@@ -34,6 +34,15 @@ function cannedChat(body: ChatRequestBody): string {
   } else if (current.includes('Mum and Dad decided')) {
     facts.push(fact(s, "Ana's mum and dad decided to sell their piano", 'statement', { settles: 'decided',
       plan_object: { verb: 'sell', objects: ['piano'], complements: [], people: [], reported_by: 'mum', past: true } }));
+  } else if (current.includes('fix the kitchen tap')) {
+    facts.push(fact(s, 'Ana will fix the kitchen tap', 'plan',
+      { plan_object: { verb: 'fix', objects: ['tap'], complements: [], people: [], reported_by: null, which: ['Kitchen'], past: false } }));
+  } else if (current.includes('fixed the tap in the bathroom')) {
+    facts.push(fact(s, 'Ana fixed the tap in the bathroom', 'statement', { settles: 'done',
+      plan_object: { verb: 'fix', objects: ['tap'], complements: ['bathroom'], people: [], reported_by: null, which: ['bathroom'], past: true } }));
+  } else if (current.includes('fixed the tap in the kitchen')) {
+    facts.push(fact(s, 'Ana fixed the tap in the kitchen', 'statement', { settles: 'done',
+      plan_object: { verb: 'fix', objects: ['tap'], complements: ['kitchen'], people: [], reported_by: null, which: ['kitchen'], past: true } }));
   } else if (current.includes('sold the piano')) {
     facts.push(fact(s, 'Ana sold the piano', 'statement', { settles: 'done',
       plan_object: { verb: 'sell', objects: ['piano'], complements: [], people: [], reported_by: null, past: true } }));
@@ -86,6 +95,16 @@ describe('LLM extractor: plan objects and outcomes (OpenAI-compatible test doubl
   test("someone else's drill does not close the plan, though the texts share words", async () => {
     const { ops } = await run('t3', ["I need to return my sister's drill.", "I returned my brother's drill yesterday."]);
     assert.deepEqual(ops.map((o) => o.op), ['ADD']);
+  });
+
+  test('asks which one of its kind the object is; another one of that kind leaves the plan open, the same one closes it', async () => {
+    assert.ok('which' in FACTS_SCHEMA.properties.facts.items.properties.plan_object.properties);
+    const other = await run('t6', ["I'll fix the kitchen tap this weekend.", 'I fixed the tap in the bathroom.']);
+    assert.deepEqual(other.ops.map((o) => o.op), ['ADD']);
+    const [plan] = await other.memory.listFacts('t6', { kind: 'plan' });
+    assert.deepEqual(plan?.planObject?.which, ['kitchen']);
+    const same = await run('t7', ["I'll fix the kitchen tap this weekend.", 'I fixed the tap in the kitchen.']);
+    assert.deepEqual(same.ops.map((o) => o.op), ['UPDATE']);
   });
 
   test('a decision told about others (reported_by) leaves the speaker\'s plan open; the speaker\'s own sale closes it', async () => {
