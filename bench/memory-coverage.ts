@@ -7,6 +7,8 @@
  * car-repair call and a family of three at dinner, 50 turns; held out: run once before and once after the rules
  * written on the others; development data since) and bench/data/scenarios-held-4.jsonl (a parent-teacher call and a
  * shop's call with its produce supplier, 50 turns; held out for the lifecycle4 rules).
+ * bench/data/scenarios-held-5.jsonl (a district nurse's call with a patient's daughter and a charity quiz-night planning
+ * meeting, 56 turns) was written by an author who did not write the rules, held out for the coverage5 round.
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
  * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.
