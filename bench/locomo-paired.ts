@@ -45,8 +45,14 @@ console.log(`${pairs.length} questions in both (${a.length} in A, ${b.length} in
 console.log('| metric | A | B | B − A (paired) |\n|---|---|---|---|');
 const rows = (cats: number[]) => pairs.filter(([x]) => cats.includes(x.category));
 for (const [label, cats, metric] of [['any@5 cat 1–4', [1, 2, 3, 4], 'any'], ['all@5 cat 1–4', [1, 2, 3, 4], 'all'],
-  ['ans@1 cat 1–4', [1, 2, 3, 4], 'ans1'], ['ans@3 cat 1–4', [1, 2, 3, 4], 'ans3'], ['any@5 cat 5', [5], 'any'], ['all@5 cat 5', [5], 'all'],
+  ['ans@1 cat 1–4', [1, 2, 3, 4], 'ans1'], ['ans@3 cat 1–4', [1, 2, 3, 4], 'ans3'],
+  ['ans@1 with the item\'s date, cat 1–4', [1, 2, 3, 4], 'ans1d'], ['ans@1 with date, cat 2 (temporal)', [2], 'ans1d'], ['ans@1 cat 2', [2], 'ans1'], ['any@5 cat 5', [5], 'any'], ['all@5 cat 5', [5], 'all'],
   ['ans@1 cat 5', [5], 'ans1'], ['ans@3 cat 5', [5], 'ans3']] as const) {
+  // A dump written before a metric existed has none: say so rather than count it as 0.
+  if (pairs.some(([x, y]) => x.scores[sysA]?.[metric] === undefined || y.scores[sysB]?.[metric] === undefined)) {
+    console.log(`| ${label} | not in both dumps | | |`);
+    continue;
+  }
   const xa = rows([...cats]).map(([x]) => x.scores[sysA]?.[metric] ?? 0);
   const xb = rows([...cats]).map(([, y]) => y.scores[sysB]?.[metric] ?? 0);
   console.log(`| ${label} (n ${xa.length}) | ${pct(bootstrapMean(xa))} | ${pct(bootstrapMean(xb))} | ${pct(bootstrapDelta(xb, xa), true)} |`);

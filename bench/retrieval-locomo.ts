@@ -10,7 +10,8 @@
  * Metrics per question: evidence any@5 / all@5 (gold dia_ids map to utterance ids by ingestion order;
  * an item's refer_ids count as its turns) and answer level: does the top item (ans@1) or one of the
  * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`; an item states what its text
- * and, for a fact, the source turn's words it carries in `source_text` state). Categories 1–4 together, 5
+ * and, for a fact, the source turn's words it carries in `source_text` state), and "ans@1 with date": the top item's
+ * text with its `event_time` (a turn's date resolved against when it was said). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
  * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn]

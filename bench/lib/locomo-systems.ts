@@ -31,6 +31,19 @@ export interface LocomoDeps {
   nowOf?: (conv: string) => Date;
 }
 
+/** An item as judged: the turns it refers to, the words it states and, where it has one, its date (`event_time`). */
+export interface Shown { refs: string[]; text: string; eventTime?: string }
+
+/** Answer-level scores of a ranked list: the top item (ans@1), one of the top 3 (ans@3), the top item with its date (ans@1 with date). */
+export function answerScores(items: Shown[], answer: string | number): { ans1: number; ans3: number; ans1d: number } {
+  const states = items.slice(0, 3).map((i) => statesAnswer(i.text, answer));
+  const top = items[0];
+  return {
+    ans1: states[0] ? 1 : 0, ans3: states.some(Boolean) ? 1 : 0,
+    ans1d: top && statesAnswer(top.eventTime ? `${top.text} ${top.eventTime}` : top.text, answer) ? 1 : 0,
+  };
+}
+
 /** A LoCoMo question as `locomo_qa.jsonl` has it. */
 export interface LocomoQa {
   conv_id: string; question: string; answer?: string | number; adversarial_answer?: string; category: number; evidence: string[];
@@ -54,7 +67,12 @@ const LABEL: Record<System, string> = {
   parley: 'Parley POST /v1/query (defaults)', previous: 'Parley with replaced items discounted in who questions too (whoSupersededFactor 0.5, the default before b61c578; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
 };
-const METRICS = ['any', 'all', 'ans1', 'ans3'] as const;
+/**
+ * `ans1d`: ans@1 judged on the top item's text with its `event_time` (the date its words name, resolved against when it
+ * was said: "I went yesterday" said on 8 May 2023 carries 2023-05-07), which an agent reading the item sees too; the
+ * flat baselines' turns carry no date, so for them it equals ans@1.
+ */
+const METRICS = ['any', 'all', 'ans1', 'ans3', 'ans1d'] as const;
 type Metric = (typeof METRICS)[number];
 interface Row { group: '1-4' | '5'; category: number; kind?: string; scores: Record<System, Record<Metric, number>> }
 
@@ -78,13 +96,14 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
     const tenant = deps.tenantOf(q.conv_id);
     const answer = q.category === 5 ? (q.adversarial_answer ?? q.answer ?? '') : (q.answer ?? '');
     const vector = (await app.retriever.embedder.embed([q.question]))[0] as Float32Array;
-    const turnItems = (ids: string[]): { refs: string[]; text: string }[] => ids.map((id) => ({ refs: [id], text: textOf.get(id) ?? '' }));
-    // What an item states: its text and, for a fact, the words of its source turns it carries.
-    const fromItems = (items: MemoryItem[]): { refs: string[]; text: string }[] => items.map((i) => ({ refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text }));
+    const turnItems = (ids: string[]): Shown[] => ids.map((id) => ({ refs: [id], text: textOf.get(id) ?? '' }));
+    // What an item states: its text and, for a fact, the words of its source turns it carries; its date apart (`ans1d`).
+    const fromItems = (items: MemoryItem[]): Shown[] => items.map((i) => ({ refs: i.refer_ids, text: i.source_text ? `${i.text} ${i.source_text}` : i.text,
+      ...(i.event_time ? { eventTime: i.event_time } : {}) }));
     const bm25 = async (n: number): Promise<string[]> => (await app.stores.lexical.search(tenant, q.question, n, { layer: 'interaction' })).map((h) => h.id);
     const dense = async (n: number): Promise<string[]> => (await app.stores.vectors.search(tenant, collectionFor('interaction'), vector, n)).map((h) => h.id);
     const input = { question: q.question, k: K, ...(deps.nowOf ? { now: deps.nowOf(q.conv_id) } : {}) };
-    const run: Record<System, () => Promise<{ refs: string[]; text: string }[]>> = {
+    const run: Record<System, () => Promise<Shown[]>> = {
       parley: async () => {
         const a = deps.options || deps.nowOf
           ? await answerQuestion(app.retriever, tenant, input, deps.options ?? {})
@@ -100,18 +119,14 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
       dense: async () => turnItems(await dense(K)),
     };
     const scores = {} as Row['scores'];
-    const shown: Record<string, { refs: string[]; text: string }[]> = {};
+    const shown: Record<string, Shown[]> = {};
     for (const s of SYSTEMS) {
       const started = performance.now();
       const items = await run[s]();
       shown[s] = items;
       latency.get(s)?.push(performance.now() - started);
       const found = new Set(items.flatMap((i) => i.refs));
-      const states = items.map((i) => statesAnswer(i.text, answer));
-      scores[s] = {
-        any: gold.some((g) => found.has(g)) ? 1 : 0, all: gold.every((g) => found.has(g)) ? 1 : 0,
-        ans1: states[0] ? 1 : 0, ans3: states.slice(0, 3).some(Boolean) ? 1 : 0,
-      };
+      scores[s] = { any: gold.some((g) => found.has(g)) ? 1 : 0, all: gold.every((g) => found.has(g)) ? 1 : 0, ...answerScores(items, answer) };
     }
     if (deps.dump) appendFileSync(deps.dump, `${JSON.stringify({ conv: q.conv_id, question: q.question, answer, category: q.category, kind: q.kind, gold, scores, items: shown })}\n`);
     rows.push({ group: q.category === 5 ? '5' : '1-4', category: q.category, ...(q.kind ? { kind: q.kind } : {}), scores });
@@ -127,13 +142,13 @@ function report(rows: Row[], latency: Map<System, number[]>, rounds: number[], t
     console.log(`\nLoCoMo ${title}, categories ${group}: ${n} questions (all asked in ${seconds.toFixed(0)} s); mean [95 % bootstrap interval over questions]`);
     if (options) console.log(`Parley asked in-process through answerQuestion with options ${JSON.stringify(options)}`);
     if (lastTurnNow) console.log('--now last-turn: every Parley system asked in-process as of the day after its conversation\'s last turn');
-    console.log(`| system | any@${K} | all@${K} | ans@1 | ans@3 | query p50 / p95 ms |\n|---|---|---|---|---|---|`);
+    console.log(`| system | any@${K} | all@${K} | ans@1 | ans@3 | ans@1 with date | query p50 / p95 ms |\n|---|---|---|---|---|---|---|`);
     for (const s of SYSTEMS) {
       const ms = latency.get(s) ?? [];
       const label = s === 'parley' && (options || lastTurnNow) ? `Parley answerQuestion${options ? ' with --options' : ''} (in-process)` : LABEL[s];
       console.log(`| ${label} | ${METRICS.map((m) => pct(bootstrapMean(of(group, s, m)))).join(' | ')} | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} |`);
     }
-    console.log(`\nParley − system, paired over the same questions (categories ${group})\n| baseline | any@${K} | all@${K} | ans@1 | ans@3 |\n|---|---|---|---|---|`);
+    console.log(`\nParley − system, paired over the same questions (categories ${group})\n| baseline | any@${K} | all@${K} | ans@1 | ans@3 | ans@1 with date |\n|---|---|---|---|---|---|`);
     for (const s of SYSTEMS.filter((x) => x !== 'parley')) {
       console.log(`| ${LABEL[s]} | ${METRICS.map((m) => pct(bootstrapDelta(of(group, 'parley', m), of(group, s, m)), true)).join(' | ')} |`);
     }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { contentWords, statesAnswer } from '../../bench/lib/answer-match.js';
 import { bootstrapDelta, bootstrapMean } from '../../bench/lib/bootstrap.js';
+import { answerScores } from '../../bench/lib/locomo-systems.js';
 
 describe('answer-level judging (bench/lib/answer-match.ts)', () => {
   test('dates in any common form match; another day does not', () => {
@@ -42,5 +43,13 @@ describe('bootstrap intervals (bench/lib/bootstrap.ts)', () => {
     const d = bootstrapDelta(better, x);
     assert.ok(d.mean > 0 && d.lo > 0, JSON.stringify(d));
     assert.throws(() => bootstrapDelta([1], [1, 0]));
+  });
+
+  test("ans@1 with date reads the top item's event_time; ans@1 reads its words only", () => {
+    const dated = [{ refs: ['u1'], text: 'I went to the support group yesterday', eventTime: '2023-05-07' }, { refs: ['u2'], text: 'on 7 May 2023' }];
+    assert.deepEqual(answerScores(dated, '7 May 2023'), { ans1: 0, ans3: 1, ans1d: 1 });
+    assert.deepEqual(answerScores([{ ...dated[0]!, eventTime: '2024-06-09' }], '7 May 2023'), { ans1: 0, ans3: 0, ans1d: 0 }, 'another date');
+    assert.deepEqual(answerScores([{ refs: ['u3'], text: 'Caroline went on 7 May 2023' }], '7 May 2023'), { ans1: 1, ans3: 1, ans1d: 1 });
+    assert.deepEqual(answerScores([], 'Rex'), { ans1: 0, ans3: 0, ans1d: 0 });
   });
 });
