@@ -45,9 +45,11 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
  * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
  * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
- * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing.
+ * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: a duration told in the
+ * perfect or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead;
+ * "can't" is no past tense (its date lies ahead); a bare "the 15th" told of the past lies behind.
  */
-export const EMBEDDED_RULES_VERSION = 13;
+export const EMBEDDED_RULES_VERSION = 14;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

@@ -16,6 +16,12 @@ export interface FoundDate {
   duration: boolean;
   /** True when only the week is known ("last week"): `date` is its Monday. */
   week: boolean;
+  /**
+   * A duration told in the perfect ("I've had them for three years", "she's been teaching for six months now"): the
+   * state began that long before it was said, and this is when (`YYYY` for years, `YYYY-MM` for months, else the day).
+   * Such a duration ends nothing ahead (`stateEnd`).
+   */
+  since?: string;
 }
 
 const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
@@ -37,7 +43,8 @@ function ordinalDay(text: string, refIso: string): { phrase: string; date: strin
   const day = Number(m?.[1]);
   if (!m || day < 1 || day > 31) return null;
   const [y, mo, d] = refIso.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const back = PAST.test(text);
+  // Told of the past ("I met up with them on the 15th"): this month's day if it has come, else last month's.
+  const back = PAST.test(text) || toldAsPast(text);
   const month = back ? (day <= d ? mo - 1 : mo - 2) : (day >= d ? mo - 1 : mo);
   const date = new Date(Date.UTC(y, month, day));
   // "the 31st" in a month of 30 days names no day of it.
@@ -54,8 +61,11 @@ function precise(c: chrono.ParsedComponents): string {
   return d.slice(0, 10);
 }
 
-/** Present forms of "be", whose lemma differs from the word though they tell of now. */
-const PRESENT_BE = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be']);
+/**
+ * Present forms whose lemma differs from the word though they tell of now: "be", and the stems wink splits off
+ * "can't", "won't" and "shan't" ("ca", "wo", "sha").
+ */
+const PRESENT_FORMS = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be', 'ca', 'wo', 'sha']);
 /** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
 const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b/i;
 
@@ -73,7 +83,7 @@ export function toldAsPast(text: string): boolean {
   const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value) as string[];
   return words.some((w, i) => {
     const word = w.toLowerCase();
-    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_BE.has(word) && !/(?:s|ing)$/.test(word);
+    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && !/(?:s|ing)$/.test(word);
   });
 }
 
@@ -117,7 +127,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     }
     // "for the next few days": chrono's phrase leaves out the "for (the)" before it.
     const duration = DURATION.test(phrase) || /\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index));
-    out.push({ phrase, date, duration, week: week && !duration });
+    const since = duration ? startOfPerfect(text, r, instant) : null;
+    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
   }
   return out;
 }
@@ -164,6 +175,46 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
   return out;
 }
 
+/** Where one clause ends and the next begins: punctuation, a dash, or a joining word. */
+const CLAUSE_BREAK = /[,;:!?.]|\s[-–—]\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
+
+/** The clause of `text` that holds the character at `index`. */
+export function clauseAround(text: string, index: number): string {
+  let start = 0;
+  let end = text.length;
+  for (const m of text.matchAll(CLAUSE_BREAK)) {
+    const at = m.index ?? 0;
+    if (at + m[0].length <= index) start = at + m[0].length;
+    else if (at >= index) { end = at; break; }
+  }
+  return text.slice(start, end);
+}
+
+/** "have / has / 've / 's" then, within two words ("have always been"), a past participle: the perfect. */
+function toldInPerfect(clause: string): boolean {
+  const nlp = wink();
+  const doc = nlp.readDoc(clause);
+  const words = (doc.tokens().out() as string[]).map((w) => w.toLowerCase());
+  const pos = doc.tokens().out(nlp.its.pos) as string[];
+  const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value) as string[];
+  return words.some((w, i) => /^(?:have|has|['’]ve|['’]s)$/.test(w) && pos[i] === 'AUX' && [i + 1, i + 2].some((j) => {
+    const v = words[j];
+    return v !== undefined && (pos[j] === 'VERB' || pos[j] === 'AUX') && v !== lemmas[j] && !/(?:s|ing)$/.test(v);
+  }));
+}
+
+/**
+ * A duration told in the perfect ("I've had them for three years now"): when the state began, `instant` less the
+ * duration, as precise as the duration's unit; null when the clause is not in the perfect.
+ */
+function startOfPerfect(text: string, r: chrono.ParsedResult, instant: Date): string | null {
+  if (!toldInPerfect(clauseAround(text, r.index))) return null;
+  const start = new Date(2 * instant.getTime() - r.start.date().getTime()).toISOString();
+  if (/\b(?:years?|decades?)\b/i.test(r.text)) return start.slice(0, 4);
+  if (/\bmonths?\b/i.test(r.text)) return start.slice(0, 7);
+  return start.slice(0, 10);
+}
+
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_BEFORE = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?$/i;
 const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/i;
@@ -192,7 +243,8 @@ function spanEnd(span: string, refIso: string): string {
  * before it), resolved against the utterance time `refIso` with chrono-node; null when the text gives
  * no end. Forms:
  * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
- *   "for the next few days" is chrono's reading of "few", 3 days (an approximation);
+ *   "for the next few days" is chrono's reading of "few", 3 days (an approximation); not when the clause holding it
+ *   is told of the past or in the perfect ("I lived there for five years", "I've had them for three years now");
  * - "until Friday" / "till the end of the month": the start of the day after that day (UTC);
  * - away on named days, "I'm out on Thursday and Friday": the start of the day after the last of them;
  * - "this week" / "this month" / "the rest of the month" in a present-tense statement ("I'm working from home
@@ -219,7 +271,12 @@ export function stateEnd(text: string, refIso: string): string | null {
     }
     const end = r.start.date();
     if (end.getTime() <= instant.getTime()) continue;
-    if (DURATION.test(phrase) || FOR_BEFORE.test(before)) return end.toISOString();
+    if (DURATION.test(phrase) || FOR_BEFORE.test(before)) {
+      // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
+      // the duration lies behind: it ends no state ahead.
+      if (toldAsPast(clauseAround(text, r.index))) continue;
+      return end.toISOString();
+    }
     if (UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) {
       const d = Date.parse(`${end.toISOString().slice(0, 10)}T00:00:00.000Z`);
       return new Date(d + DAY_MS).toISOString();

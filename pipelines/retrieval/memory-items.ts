@@ -3,22 +3,34 @@ import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store
 import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { UNNAMED } from '../memory/extractor.js';
-import { findDates } from '../memory/relative-date.js';
+import { findDates, toldAsPast } from '../memory/relative-date.js';
 
 export { NameResolver };
 
 /**
- * The first date `text` names that is no duration ("last Friday", "on 3 May"; not "for a month"), resolved against
- * `said` (when the words were said), or null.
+ * When what `text` tells of happened, resolved against `said` (when the words were said), or null. Each sentence is
+ * read on its own ("On Friday I got the news. Next month I'm off to Ireland": last Friday); the first that names a
+ * date gives it: the start of a state told in the perfect ("I've had them for three years now": three years before
+ * it was said), else its first date that is no duration ("last Friday", "on the 15th"; not "for a month"). With no
+ * date named, an act told as just done ("I just got accepted", "I've just finished it") gives the day it was said.
  */
 export function namedDate(text: string, said: string): string | null {
-  // chrono reads bare small numbers as hours or days ("I have 3"): a turn with no date-like word is not parsed.
-  if (!DATE_WORD.test(text)) return null;
-  return findDates(text, said).find((d) => !d.duration)?.date ?? null;
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  for (const sentence of sentences) {
+    // chrono reads bare small numbers as hours or days ("I have 3"): a sentence with no date-like word is not parsed.
+    if (!DATE_WORD.test(sentence)) continue;
+    const found = findDates(sentence, said);
+    // A state's start before any "now" the sentence holds ("I've had them for three years now").
+    const date = found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date;
+    if (date) return date;
+  }
+  return sentences.some((s) => JUST_DONE.test(s) && toldAsPast(s.slice(JUST_DONE.exec(s)!.index))) ? said.slice(0, 10) : null;
 }
 
 /** Words without which no date is named. */
-const DATE_WORD = /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|week|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4}|\d{1,2}\/\d{1,2})\b/i;
+const DATE_WORD = /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|weeks?|months?|years?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4}|\d{1,2}\/\d{1,2}|the\s+\d{1,2}(?:st|nd|rd|th))\b/i;
+/** "I just got…", "we've just finished…": `toldAsPast` then reads the verb after it. */
+const JUST_DONE = /\bjust\s+(?=\w)/i;
 
 /**
  * An interaction-layer item. A turn holds from when it was said; `closedAt` (when every fact it

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absoluteDates, findDates, toldAsPast } from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates, clauseAround, findDates, stateEnd, toldAsPast } from '../../../pipelines/memory/relative-date.js';
 import { namedDate } from '../../../pipelines/retrieval/memory-items.js';
 
 // Friday 14 July 2023, 15:00 UTC.
@@ -42,5 +42,53 @@ describe('relative dates told of the past', () => {
     assert.equal(namedDate("I can't lift heavy things for a month.", SAID), null, 'a duration is no event time');
     assert.equal(namedDate('I have 3 kids and 2 dogs.', SAID), null);
     assert.equal(namedDate('I may go there sometime.', SAID), null, '"may" the verb is no month');
+  });
+});
+
+describe('durations told in the perfect or the past, and dates read sentence by sentence', () => {
+  test('"can\'t" is no past tense: a weekday it names lies ahead', () => {
+    assert.ok(!toldAsPast("I can't come on Friday."));
+    assert.equal(dateOf("I can't come on Tuesday."), '2023-07-18');
+    assert.equal(dateOf('I came on Tuesday.'), '2023-07-11', 'told of the past: behind');
+  });
+
+  test('a duration in the perfect or the past ends no state ahead; in the present it does', () => {
+    assert.equal(stateEnd('I have been vegetarian for two years.', SAID), null, 'the two years lie behind');
+    assert.equal(stateEnd("I've had them for 3 years now.", SAID), null);
+    assert.equal(stateEnd('I lived there for five years.', SAID), null);
+    assert.equal(stateEnd("I'm off work for a month.", SAID), '2023-08-14T15:00:00.000Z');
+    assert.equal(stateEnd("I hurt my back, so I can't lift heavy things for a month.", SAID), '2023-08-14T15:00:00.000Z',
+      'the clause holding the duration counts, not an earlier one in the past');
+    assert.equal(stateEnd("I broke my leg so I'm on crutches for six weeks.", SAID), '2023-08-25T15:00:00.000Z');
+  });
+
+  test('a duration in the perfect gives when the state began, as precise as its unit', () => {
+    const since = (t: string): string | undefined => findDates(t, SAID).find((d) => d.since)?.since;
+    assert.equal(since("I've had them for 3 years now."), '2020');
+    assert.equal(since("She's been teaching for six months."), '2023-01');
+    assert.equal(since("I've been off sick for ten days."), '2023-07-04');
+    assert.equal(since("I'm away for two weeks."), undefined, 'the present: an end ahead, no start');
+    assert.equal(since('I lived there for five years.'), undefined, 'the past: it ended, when is not said');
+  });
+
+  test('a bare day of the month told of the past lies behind', () => {
+    assert.equal(dateOf('I met up with my teammates on the 12th.'), '2023-07-12');
+    assert.equal(dateOf('I met up with them on the 20th.'), '2023-06-20');
+    assert.equal(dateOf('The party is on the 20th.'), '2023-07-20');
+  });
+
+  test('clauseAround: the clause holding a position', () => {
+    const t = "I hurt my back, so I can't lift heavy things for a month.";
+    assert.equal(clauseAround(t, t.indexOf('for a month')).trim(), "I can't lift heavy things for a month");
+    assert.equal(clauseAround(t, 3).trim(), 'I hurt my back');
+  });
+
+  test('namedDate: each sentence on its own, a perfect state\'s start, an act just done', () => {
+    assert.equal(namedDate("On Tuesday I got great news. Next month I'm off to Ireland!", SAID), '2023-07-11',
+      'the look-ahead of another sentence does not move the Tuesday ahead');
+    assert.equal(namedDate("I've had them for 3 years now and they bring me joy!", SAID), '2020', 'not "now"');
+    assert.equal(namedDate('Hey! I just got accepted for an internship!', SAID), '2023-07-14');
+    assert.equal(namedDate("It's just a hobby, really.", SAID), null, '"just" with nothing done');
+    assert.equal(namedDate('I just love it.', SAID), null);
   });
 });
