@@ -96,6 +96,12 @@ export async function storeUtterances(
     }
   }
   const key = idempotencyKey(idempotencyKeyValue);
+  // Each utterance is checked against its stored namesake in ingest; a stored utterance one past
+  // this batch's end means the key was first sent with a longer batch.
+  if (key && await app.stores.graph.getUtterance(tenant, `${key}-${utterances.length}`)) {
+    throw new ParleyError('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED',
+      'this Idempotency-Key was already used for a longer batch; nothing was stored: send new utterances with a new key');
+  }
   const stored = await app.ingest.ingest(
     tenant,
     sessionId,

@@ -85,7 +85,11 @@ describe('resends and crashes between store and queue', () => {
       { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' }, 'another speaker is another body');
     await assert.rejects(post('idem-5-other', [{ speaker: 'Ana', text: 'The compost bins arrive on Monday.' }], 'batch-reuse'),
       { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' }, 'another session is another request');
-    assert.deepEqual(await transcript('idem-5'), ['The compost bins arrive on Monday.']);
+    const pair = [{ speaker: 'Ana', text: 'The hoses are in the shed.' }, { speaker: 'Ben', text: 'And the gloves?' }];
+    await post('idem-5', pair, 'batch-pair');
+    await assert.rejects(post('idem-5', pair.slice(0, 1), 'batch-pair'),
+      { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' }, 'a shorter body is another body');
+    assert.deepEqual(await transcript('idem-5'), ['The compost bins arrive on Monday.', ...pair.map((u) => u.text)]);
     await assert.rejects(api.transcript('idem-5-other'), { status: 404 });
     assert.deepEqual(await post('idem-5', [{ speaker: 'Ana', text: 'The compost bins arrive on Monday.' }], 'batch-reuse'), first);
   });
