@@ -29,9 +29,7 @@ import { asyncApiDocument } from './protocol/asyncapi.js';
 import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 import { twilioRoute } from './ws/twilio-route.js';
 import { sessionEventRoutes } from './routes/session-events.js';
-
-/** Largest WebSocket message accepted; larger ones close the socket with 1009. */
-export const MAX_WS_MESSAGE_BYTES = 8 * 1024 * 1024;
+import { WS_HARD_CAP_BYTES } from './ws/frame-limits.js';
 
 export interface BuildOptions {
   logger?: Logger;
@@ -96,7 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(modelsPlugin, { config, eager: options.eagerModels ?? false });
   await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
   await app.register(websocket, {
-    options: { maxPayload: MAX_WS_MESSAGE_BYTES },
+    options: { maxPayload: WS_HARD_CAP_BYTES },
     // Replaces the plugin's default, which closes every socket at once: sessions first finish their
     // queued work and tell their clients, then the remaining sockets close.
     preClose: async function (this: FastifyInstance) {

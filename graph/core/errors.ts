@@ -13,6 +13,8 @@ export const ERRORS = {
   PARLEY_ERR_FORBIDDEN: { status: 403, wsClose: 1008, retryable: false },
   PARLEY_ERR_NOT_FOUND: { status: 404, wsClose: 1008, retryable: false },
   PARLEY_ERR_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
+  PARLEY_ERR_UTTERANCE_ID_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
+  PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: { status: 422, wsClose: 1008, retryable: false },
   PARLEY_ERR_SESSION_ENDED: { status: 409, wsClose: 1000, retryable: false },
   PARLEY_ERR_SESSION_BUSY: { status: 409, wsClose: 1008, retryable: true },
   PARLEY_ERR_RATE_LIMITED: { status: 429, wsClose: 1013, retryable: true },

@@ -8,6 +8,7 @@ import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.
 import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-inference.js';
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
+import { isResendOf, resendConflict } from './resend-check.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
 export interface UtteranceInput {
@@ -28,6 +29,11 @@ export interface UtteranceInput {
   speakerConfidence?: number;
   /** The speaker was first heard in this utterance (set by voice re-identification). */
   speakerIsNew?: boolean;
+  /**
+   * `id` was derived from an `Idempotency-Key` header: taken by other content, the key was reused
+   * (`PARLEY_ERR_IDEMPOTENCY_KEY_REUSED`) rather than the id (`PARLEY_ERR_UTTERANCE_ID_CONFLICT`).
+   */
+  idFromKey?: boolean;
 }
 
 /** A stored utterance with its resolved speaker and addressees, ready for `transcript.final`. */
@@ -35,6 +41,8 @@ export interface IngestedUtterance {
   utterance: Utterance;
   speaker: { id: string; name: string | null; confidence: number; isNew: boolean };
   addressees: { id: string; name: string | null }[];
+  /** Already stored before this call (a resend): nothing was stored now. */
+  resent?: boolean;
 }
 
 export interface InteractionIngestDeps {
@@ -78,30 +86,35 @@ export class InteractionIngest {
 
   /**
    * Store `inputs` in order. An input whose `id` is already stored for the tenant is not stored
-   * again: its stored utterance comes back in its place (a resend after a lost acknowledgement).
+   * again: its stored utterance comes back in its place, marked `resent` (a resend after a lost
+   * acknowledgement). Ids are unique per tenant: an id stored in another session or with another
+   * speaker or text refuses the whole batch before anything of it is stored
+   * (`PARLEY_ERR_UTTERANCE_ID_CONFLICT`, or `PARLEY_ERR_IDEMPOTENCY_KEY_REUSED` for `idFromKey`).
    */
   async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
     const ids = inputs.flatMap((i) => (i.id ? [i.id] : []));
     if (new Set(ids).size !== ids.length) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'an utterance id appears twice in one batch');
-    if (ids.length === 0) return this.ingestOnce(tenant, sessionId, inputs, ids);
+    if (ids.length === 0) return this.ingestOnce(tenant, sessionId, inputs);
     // Requests carrying the same ids (a client resending before its first try was acknowledged)
     // take turns in this process; across processes the store's unique key catches the loser,
     // which then finds the winner's utterances and returns them instead of failing.
     return this.idLocks.run(ids.map((id) => `${tenant}\u0000${id}`), async () => {
       try {
-        return await this.ingestOnce(tenant, sessionId, inputs, ids);
+        return await this.ingestOnce(tenant, sessionId, inputs);
       } catch (err) {
         if (!isDuplicateId(err)) throw err;
-        return this.ingestOnce(tenant, sessionId, inputs, ids);
+        return this.ingestOnce(tenant, sessionId, inputs);
       }
     });
   }
 
-  private async ingestOnce(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], ids: string[]): Promise<IngestedUtterance[]> {
+  private async ingestOnce(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
     const known = new Map<string, IngestedUtterance>();
-    for (const id of ids) {
-      const stored = await this.deps.graph.getUtterance(tenant, id);
-      if (stored) known.set(id, await this.asIngested(tenant, stored));
+    for (const input of inputs) {
+      const stored = input.id ? await this.deps.graph.getUtterance(tenant, input.id) : null;
+      if (!stored) continue;
+      if (!(await isResendOf(this.deps.graph, tenant, sessionId, input, stored))) throw resendConflict(input, stored, sessionId);
+      known.set(stored.id, await this.asIngested(tenant, stored));
     }
     const fresh = inputs.filter((i) => !i.id || !known.has(i.id));
     const added = fresh.length > 0 ? await this.store(tenant, sessionId, fresh) : [];
@@ -118,6 +131,7 @@ export class InteractionIngest {
       utterance: u,
       speaker: { id: u.speakerId, name: speaker?.name ?? null, confidence: 1, isNew: false },
       addressees: addressees.map((a) => ({ id: a.id, name: a.name })),
+      resent: true,
     };
   }
 

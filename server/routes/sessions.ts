@@ -22,11 +22,13 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'postUtterances', tags: ['sessions'],
         summary: 'Store finished utterances (imported history or client-side ASR)',
         params: SessionIdParams,
-        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 200, description: 'resending a batch with the same key stores nothing twice' } } },
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 200, description: 'resending a batch with the same key stores nothing twice; the key used with other utterances or another session is a 422' } } },
         body: ref(PostUtterancesBody),
         response: {
           201: ref(PostUtterancesResponse, { description: 'stored (or already stored: resending is safe)' }),
           400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body or session id'),
+          409: errorResponse('PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold. Nothing of the batch was stored'),
+          422: errorResponse('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for other utterances or another session; nothing was stored'),
           ...errorResponses({ body: true }),
         },
       },
@@ -94,18 +96,24 @@ export async function storeUtterances(
     }
   }
   const key = idempotencyKey(idempotencyKeyValue);
+  // Each utterance is checked against its stored namesake in ingest; a stored utterance one past
+  // this batch's end means the key was first sent with a longer batch.
+  if (key && await app.stores.graph.getUtterance(tenant, `${key}-${utterances.length}`)) {
+    throw new ParleyError('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED',
+      'this Idempotency-Key was already used for a longer batch; nothing was stored: send new utterances with a new key');
+  }
   const stored = await app.ingest.ingest(
     tenant,
     sessionId,
     utterances.map((u, i) => ({
-      ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}` } : {}),
+      ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}`, idFromKey: true } : {}),
       speaker: u.speaker, text: u.text,
       ...(u.addressees ? { addressees: u.addressees } : {}),
       startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
       ...(u.time ? { time: isoTime(u.time, `utterances[${i}].time`) } : {}),
     })),
   );
-  app.metrics.utterancesStored.inc({ source }, stored.length);
+  app.metrics.utterancesStored.inc({ source }, stored.filter((s) => !s.resent).length);
   return stored.map((s) => s.utterance.id);
 }
 

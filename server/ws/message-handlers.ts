@@ -83,6 +83,10 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
     },
   ]);
   if (!stored) return;
+  if (stored.resent) {
+    session.acknowledgeResend(stored);
+    return;
+  }
   deps.metrics.utterancesStored.inc({ source: 'ws' });
   await session.claimExternalId(stored.speaker.id);
   session.finalised(session.nextTurnId(), stored);

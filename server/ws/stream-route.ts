@@ -8,6 +8,7 @@ import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { handleClientMessage, parseClientMessage } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
 import { SessionEventHub } from './session-event-hub.js';
+import { checkMessageSize, nameHardCapOnClose } from './frame-limits.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 
 declare module 'fastify' {
@@ -84,12 +85,14 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
         return;
       }
 
+      nameHardCapOnClose(socket);
       socket.on('message', (data: RawData, isBinary: boolean) => {
-        if (isBinary) {
-          session.voice.push(toBuffer(data));
-          return;
-        }
         try {
+          checkMessageSize(data);
+          if (isBinary) {
+            session.voice.push(toBuffer(data));
+            return;
+          }
           const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
           session.enqueue(() => handleClientMessage(session, deps, type, message));
         } catch (err) {

@@ -7,6 +7,7 @@ import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { presentedKey } from '../plugins/auth.js';
 import type { LiveSession } from './live-session.js';
 import { handleClientMessage, MAX_SESSION_METADATA_BYTES } from './message-handlers.js';
+import { nameHardCapOnClose } from './frame-limits.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -103,6 +104,7 @@ class TwilioConnection {
       this.refuse(new ParleyError('PARLEY_ERR_UNAUTHORIZED', 'unknown API key'));
       return;
     }
+    nameHardCapOnClose(socket);
     socket.on('message', (data: RawData, isBinary: boolean) => {
       this.chain = this.chain.then(() => this.onMessage(data, isBinary)).catch((err: unknown) => this.refuse(err));
     });

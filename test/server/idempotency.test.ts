@@ -77,6 +77,65 @@ describe('resends and crashes between store and queue', () => {
     ws.close();
   });
 
+  test('an Idempotency-Key reused with another body is refused (422), the same body still replays', async () => {
+    const first = await post('idem-5', [{ speaker: 'Ana', text: 'The compost bins arrive on Monday.' }], 'batch-reuse');
+    await assert.rejects(post('idem-5', [{ speaker: 'Ana', text: 'Completely different words.' }], 'batch-reuse'),
+      { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' });
+    await assert.rejects(post('idem-5', [{ speaker: 'Ben', text: 'The compost bins arrive on Monday.' }], 'batch-reuse'),
+      { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' }, 'another speaker is another body');
+    await assert.rejects(post('idem-5-other', [{ speaker: 'Ana', text: 'The compost bins arrive on Monday.' }], 'batch-reuse'),
+      { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' }, 'another session is another request');
+    const pair = [{ speaker: 'Ana', text: 'The hoses are in the shed.' }, { speaker: 'Ben', text: 'And the gloves?' }];
+    await post('idem-5', pair, 'batch-pair');
+    await assert.rejects(post('idem-5', pair.slice(0, 1), 'batch-pair'),
+      { status: 422, code: 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED' }, 'a shorter body is another body');
+    assert.deepEqual(await transcript('idem-5'), ['The compost bins arrive on Monday.', ...pair.map((u) => u.text)]);
+    await assert.rejects(api.transcript('idem-5-other'), { status: 404 });
+    assert.deepEqual(await post('idem-5', [{ speaker: 'Ana', text: 'The compost bins arrive on Monday.' }], 'batch-reuse'), first);
+  });
+
+  test('an utterance_id is the tenant\'s: reused with other content or in another session it is refused (409), whole batch', async () => {
+    const line = { utterance_id: 'nc-u1', speaker: 'Ana', text: 'The shed key is under the blue pot.' };
+    assert.deepEqual(await post('idem-6', [line]), ['nc-u1']);
+    const conflict = { status: 409, code: 'PARLEY_ERR_UTTERANCE_ID_CONFLICT' };
+    await assert.rejects(post('idem-6-other', [{ utterance_id: 'nc-u1', speaker: 'Zed', text: 'Completely different words.' }]), conflict);
+    await assert.rejects(api.transcript('idem-6-other'), { status: 404 }, 'nothing stored, not even the session');
+    await assert.rejects(post('idem-6-other', [line]), conflict, 'the same words in another session');
+    await assert.rejects(post('idem-6', [{ ...line, text: 'The shed key is under the red pot.' }]), conflict);
+    await assert.rejects(post('idem-6', [{ ...line, speaker: 'Ben' }]), conflict);
+    await assert.rejects(post('idem-6', [{ utterance_id: 'nc-u2', speaker: 'Ben', text: 'Thanks, found it.' }, { ...line, text: 'changed' }]), conflict);
+    assert.equal(await t.app.stores.graph.getUtterance('default', 'nc-u2'), null, 'no partial write');
+    // A resend naming the speaker by participant id (or in another case) is the same utterance.
+    const stored = await t.app.stores.graph.getUtterance('default', 'nc-u1');
+    assert.deepEqual(await post('idem-6', [{ ...line, speaker: stored!.speakerId }]), ['nc-u1']);
+    assert.deepEqual(await post('idem-6', [{ ...line, speaker: 'ANA' }]), ['nc-u1']);
+    assert.deepEqual(await transcript('idem-6'), [line.text]);
+  });
+
+  test('over WebSocket, a resend keeps its turn id and gets no second memory.context; other content is refused', async () => {
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=idem-7`);
+    await ws.next('session.started');
+    const message = { type: 'utterance', utterance_id: 'ws-7', speaker: 'Ana', text: 'The seedlings need water twice a day.' };
+    ws.sendJson(message);
+    const a = await ws.nextNew('transcript.final');
+    await ws.next('memory.context', (e) => e.turn_id === a.turn_id, 30_000);
+    ws.sendJson(message);
+    const b = await ws.nextNew('transcript.final');
+    assert.equal(b.turn_id, a.turn_id);
+    assert.equal(b.utterance_id, 'ws-7');
+    ws.sendJson({ ...message, text: 'Something else entirely.' });
+    const refused = await ws.nextNew('error');
+    assert.equal(refused.code, 'PARLEY_ERR_UTTERANCE_ID_CONFLICT');
+    assert.equal(refused.fatal, false);
+    ws.sendJson({ type: 'utterance', utterance_id: 'ws-8', speaker: 'Ben', text: 'I can do the mornings.' });
+    const c = await ws.nextNew('transcript.final');
+    await ws.next('memory.context', (e) => e.turn_id === c.turn_id, 30_000);
+    const contexts = ws.events.filter((e) => e.type === 'memory.context').map((e) => e.turn_id);
+    assert.deepEqual(contexts, [a.turn_id, c.turn_id], 'no memory.context for the resend');
+    assert.deepEqual(await transcript('idem-7'), [message.text, 'I can do the mornings.']);
+    ws.close();
+  });
+
   test('an utterance that could not be queued is not stored either (one commit), and a resend then succeeds', async () => {
     const queue = t.app.stores.queue;
     const enqueue = queue.enqueue.bind(queue);

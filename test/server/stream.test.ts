@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 import { TestWsClient } from '../helpers/ws-client.js';
+import WebSocket from 'ws';
+import { MAX_WS_MESSAGE_BYTES, WS_HARD_CAP_BYTES } from '../../server/ws/frame-limits.js';
 
 describe('WebSocket /v1/stream', () => {
   let t: TestApp;
@@ -83,6 +85,34 @@ describe('WebSocket /v1/stream', () => {
     const errors = c.events.filter((e) => e.type === 'error');
     assert.equal(errors.length, 9, 'the valid audio frame raised no error');
     c.close();
+  });
+
+  test('a message over Parley\'s limit gets a non-fatal error; one over the hard cap closes 1009 naming the limit', async () => {
+    assert.ok(WS_HARD_CAP_BYTES >= 4 * MAX_WS_MESSAGE_BYTES, 'the hard cap lies well above the documented limit');
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-big`);
+    await c.next('session.started');
+    for (const frame of [Buffer.alloc(MAX_WS_MESSAGE_BYTES + 2), JSON.stringify({ type: 'utterance', speaker: 'A', text: 'x'.repeat(MAX_WS_MESSAGE_BYTES) })]) {
+      const pending = c.nextNew('error');
+      c.sendRaw(frame);
+      const e = await pending;
+      assert.equal(e.code, 'PARLEY_ERR_FRAME_TOO_LARGE');
+      assert.equal(e.fatal, false);
+      assert.match(e.message as string, new RegExp(`${MAX_WS_MESSAGE_BYTES}`));
+    }
+    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'still here' });
+    assert.equal((await c.nextNew('transcript.final')).text, 'still here');
+    c.close();
+
+    const raw = new WebSocket(`${t.wsUrl}/v1/stream?session_id=ws-huge`);
+    await new Promise((resolve, reject) => { raw.once('open', resolve); raw.once('error', reject); });
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      raw.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    raw.on('error', () => {});
+    raw.send(Buffer.alloc(WS_HARD_CAP_BYTES + 1));
+    const { code, reason } = await closed;
+    assert.equal(code, 1009);
+    assert.match(reason, new RegExp(`PARLEY_ERR_FRAME_TOO_LARGE.*${WS_HARD_CAP_BYTES}`));
   });
 
   test('f32le frames with NaN are rejected', async () => {

@@ -433,13 +433,13 @@ export interface Operations {
     };
     query: Record<string, never>;
     headers: {
-      /** resending a batch with the same key stores nothing twice */
+      /** resending a batch with the same key stores nothing twice; the key used with other utterances or another session is a 422 */
       "idempotency-key"?: string;
     };
     body: Schemas["PostUtterancesRequest"];
     status: 201;
     response: Schemas["PostUtterancesResponse"];
-    errors: 400 | 401 | 413 | 429 | 503;
+    errors: 400 | 401 | 409 | 413 | 422 | 429 | 503;
   };
   /** Ask memory a question; the asker may be given by id or identified from a voice sample */
   queryMemory: {
