@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   const stores = await openStoresChecked(config, logger);
   const events = openEventBus(config, logger);
   const embedder = createTextEmbedder(config);
+  // The embedded (SQLite) queue polls on an unref'd timer so that it never holds a server or a test
+  // open by itself; this process exists only to take jobs, so it holds itself open until a signal.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   // A missing ONNX text model stops the worker here, with a message naming the fetch command.
   if (embedder instanceof OnnxTextEmbedder) await embedder.start();
   await registerJobHandlers({
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     config.shutdownGraceMs + 5000,
     async (signal) => {
       logger.info({ signal }, 'worker shutting down: finishing running jobs');
+      clearInterval(keepAlive);
       await stores.close(config.shutdownGraceMs);
       await events.close();
       await embedder.close();
