@@ -6,7 +6,7 @@ import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
 import { createLogger } from './logger.js';
 import { createTextEmbedder } from './plugins/models.js';
 import { openEventBus } from './plugins/event-bus.js';
-import { exitOnStartFailure, loadConfigOrExit, onShutdownSignal } from './process.js';
+import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings, onShutdownSignal } from './process.js';
 
 /**
  * `npm run worker`: a consolidation worker process. It takes jobs from the configured queue (Redis
@@ -14,8 +14,9 @@ import { exitOnStartFailure, loadConfigOrExit, onShutdownSignal } from './proces
  * and sends `memory.updated` to live sessions through the event bus.
  */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit('parley worker');
+  const { config, warnings } = loadConfigOrExit('parley worker');
   const logger = createLogger(config.logLevel).child({ process: 'worker' });
+  logConfigWarnings(logger, warnings);
   const stores = await openStoresChecked(config, logger);
   const events = openEventBus(config, logger);
   const embedder = createTextEmbedder(config);

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildApp } from '../app.js';
 import { createLogger } from '../logger.js';
-import { exitOnStartFailure, loadConfigOrExit } from '../process.js';
+import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings } from '../process.js';
 import { createMcpServer } from './mcp-server.js';
 
 /**
@@ -15,8 +15,9 @@ async function main(): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const config = loadConfigOrExit('parley mcp');
+  const { config, warnings } = loadConfigOrExit('parley mcp');
   const logger = createLogger(config.logLevel, { toStderr: true }).child({ process: 'mcp' });
+  logConfigWarnings(logger, warnings);
   const app = await buildApp(config, { logger });
   const server = createMcpServer(app, config.mcpTenant, { allowErase: config.mcpAllowErase });
   let closing = false;
