@@ -98,8 +98,8 @@ export interface Config {
    */
   asrMaxDecoders: number;
   /**
-   * `PARLEY_ASR_IDLE_DECODERS`: decoders kept loaded between turns per thread (at most the cap, its
-   * default). 0 frees every decoder after its turn and makes a new one per turn: slower, and measured
+   * `PARLEY_ASR_IDLE_DECODERS`: decoders kept loaded between turns per thread (default the cap;
+   * above it is refused). 0 frees every decoder after its turn and makes a new one per turn: slower, and measured
    * to grow native memory (docs/BENCHMARKS.md, "Native memory"); for benchmarks only.
    */
   asrIdleDecoders: number;
