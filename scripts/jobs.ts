@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { JobQueue } from '../graph/job-queue.js';
 import { openStoresChecked } from '../graph/open-stores.js';
 import { JOB_NAMES } from '../pipelines/jobs.js';
-import { loadConfigOrExit } from '../server/process.js';
+import { loadConfigOrExit, logConfigWarnings } from '../server/process.js';
 
 const USAGE = `usage: npm run jobs -- dead [queue]            list dead letters (all queues, or one)
        npm run jobs -- retry <queue> <id>...     put dead letters back on their queue
@@ -43,8 +43,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
   }
-  const config = loadConfigOrExit('parley jobs');
-  const stores = await openStoresChecked(config, pino({ level: 'warn' }, pino.destination(2)));
+  const { config, warnings } = loadConfigOrExit('parley jobs');
+  const logger = pino({ level: 'warn' }, pino.destination(2));
+  logConfigWarnings(logger, warnings);
+  const stores = await openStoresChecked(config, logger);
   let missing = 0;
   try {
     if (command === 'dead') await listDead(stores.queue, name ? [name] : JOB_NAMES);

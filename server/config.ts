@@ -98,8 +98,8 @@ export interface Config {
    */
   asrMaxDecoders: number;
   /**
-   * `PARLEY_ASR_IDLE_DECODERS`: decoders kept loaded between turns per thread (at most the cap, its
-   * default). 0 frees every decoder after its turn and makes a new one per turn: slower, and measured
+   * `PARLEY_ASR_IDLE_DECODERS`: decoders kept loaded between turns per thread (default the cap;
+   * above it is refused). 0 frees every decoder after its turn and makes a new one per turn: slower, and measured
    * to grow native memory (docs/BENCHMARKS.md, "Native memory"); for benchmarks only.
    */
   asrIdleDecoders: number;
@@ -399,6 +399,77 @@ function defaultVectorStore(env: Env): Config['vectorStore'] {
   return env.QDRANT_URL?.trim() ? 'qdrant' : 'neo4j';
 }
 
+/**
+ * `PARLEY_*` variables read by Parley's tools, benches and tests rather than by the server's config;
+ * not typos. (Every name the server reads is the config's own: `loadConfigWithWarnings` records them.)
+ */
+const TOOL_ENV = new Set(['PARLEY_MAVEN_REPOSITORY', 'PARLEY_SHARED_DATA', 'PARLEY_TTS_CACHE', 'PARLEY_SPEAKER_RUNS']);
+const TOOL_ENV_PREFIX = 'PARLEY_TEST_';
+
+/** The config and what in the environment looks like a mistake without being invalid. */
+export interface LoadedConfig {
+  config: Config;
+  /** One line per doubtful setting, to log as a warning at start-up. */
+  warnings: string[];
+}
+
+/** Edit distance between `a` and `b` (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(next[j - 1]! + 1, row[j]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+function closest(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(name, c);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+/**
+ * `loadConfig`, and warnings for settings that are valid but look like mistakes: a `PARLEY_*` variable
+ * the config does not read (a misspelt name is otherwise ignored; the closest name it reads is
+ * suggested), and a `PARLEY_VOICEPRINTS` list naming tenants that no API key (nor the MCP tenant) serves.
+ */
+export function loadConfigWithWarnings(env: Env = process.env): LoadedConfig {
+  const read = new Set<string>();
+  const recorded = new Proxy(env, {
+    get(target, key) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.get(target, key) as unknown;
+    },
+  });
+  const config = loadConfig(recorded);
+  const warnings: string[] = [];
+  const known = [...read].filter((n) => n.startsWith('PARLEY_'));
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('PARLEY_') || read.has(name) || TOOL_ENV.has(name) || name.startsWith(TOOL_ENV_PREFIX)) continue;
+    const suggestion = closest(name, known);
+    warnings.push(`${name} is not a Parley setting and is ignored${suggestion ? `; did you mean ${suggestion}?` : ''}`);
+  }
+  if (Array.isArray(config.voiceprintConsent)) {
+    const served = new Set([...(config.apiKeys.length > 0 ? config.apiKeys.map((k) => k.tenant) : ['default']), config.mcpTenant]);
+    const unserved = config.voiceprintConsent.filter((t) => !served.has(t));
+    if (unserved.length > 0) {
+      warnings.push(
+        `PARLEY_VOICEPRINTS is read as a list of tenants that consent to voiceprints, and names ${unserved.map((t) => JSON.stringify(t)).join(', ')}, ` +
+          `which no API key serves (${[...served].join(', ')}); use all or none for every or no tenant`,
+      );
+    }
+  }
+  return { config, warnings };
+}
+
 /** Build the typed config from `env`; throws `ConfigError` naming every bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
@@ -414,6 +485,11 @@ export function loadConfig(env: Env = process.env): Config {
   const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
   const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
   const perTenantDefault = tenants > 1 ? Math.ceil(maxSessions / 2) : maxSessions;
+  const asrMaxDecoders = r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256);
+  const asrIdleDecoders = r.int('PARLEY_ASR_IDLE_DECODERS', asrMaxDecoders, 0, 256);
+  if (asrIdleDecoders > asrMaxDecoders) {
+    r.problems.push(`PARLEY_ASR_IDLE_DECODERS=${asrIdleDecoders} must be at most PARLEY_ASR_MAX_DECODERS (${asrMaxDecoders}): the idle decoders are some of those`);
+  }
   const config: Config = {
     port: r.int('PORT', 8080, 0, 65535),
     host,
@@ -441,8 +517,8 @@ export function loadConfig(env: Env = process.env): Config {
     moonshinePauseDecode: r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['true', 'false'] as const, 'false') === 'true',
     moonshineNames: r.oneOf('PARLEY_MOONSHINE_NAMES', ['true', 'false'] as const, 'false') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
-    asrMaxDecoders: r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256),
-    asrIdleDecoders: r.int('PARLEY_ASR_IDLE_DECODERS', 256, 0, 256),
+    asrMaxDecoders,
+    asrIdleDecoders,
     asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false', 'wideband'] as const, 'wideband'),
     asrPhone: r.oneOf('PARLEY_ASR_PHONE', ['pocketsphinx', 'moonshine'] as const, 'pocketsphinx'),
     asrNameSpottingMaxNames: r.int('PARLEY_ASR_NAME_SPOTTING_MAX_NAMES', 100, 1, 1000),

@@ -1,11 +1,12 @@
 import { buildApp } from './app.js';
 import { createLogger } from './logger.js';
-import { exitOnStartFailure, loadConfigOrExit, onShutdownSignal } from './process.js';
+import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings, onShutdownSignal } from './process.js';
 
 /** Start Parley: read the config, listen, and shut down gracefully on SIGINT / SIGTERM. */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit('parley');
+  const { config, warnings } = loadConfigOrExit('parley');
   const logger = createLogger(config.logLevel);
+  logConfigWarnings(logger, warnings);
   const app = await buildApp(config, { logger, eagerModels: true });
   onShutdownSignal(
     config.shutdownGraceMs + 5000,

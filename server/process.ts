@@ -1,9 +1,13 @@
-import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfigWithWarnings, type LoadedConfig } from './config.js';
 
-/** Read the config, or print every problem and exit with status 2 (bad configuration). */
-export function loadConfigOrExit(program: string): Config {
+/**
+ * Read the config, or print every problem and exit with status 2 (bad configuration). Its warnings
+ * (settings valid but doubtful) are for `logConfigWarnings` once a logger exists.
+ */
+export function loadConfigOrExit(program: string): LoadedConfig {
   try {
-    return loadConfig();
+    return loadConfigWithWarnings();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${program}: ${err.message}\n`);
@@ -11,6 +15,11 @@ export function loadConfigOrExit(program: string): Config {
     }
     throw err;
   }
+}
+
+/** Log each configuration warning at start-up. */
+export function logConfigWarnings(logger: Logger, warnings: string[]): void {
+  for (const warning of warnings) logger.warn({ warning }, 'doubtful configuration');
 }
 
 /**
@@ -35,9 +44,13 @@ export function onShutdownSignal(graceMs: number, stop: (signal: string) => Prom
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-/** Report a failed start and exit 1. */
+/** Report a failed start and exit 1, or 2 when the configuration is at fault (`ConfigError`). */
 export function exitOnStartFailure(program: string): (err: unknown) => void {
   return (err) => {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${program}: ${err.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`${program}: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   };

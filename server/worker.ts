@@ -6,7 +6,7 @@ import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
 import { createLogger } from './logger.js';
 import { createTextEmbedder } from './plugins/models.js';
 import { openEventBus } from './plugins/event-bus.js';
-import { exitOnStartFailure, loadConfigOrExit, onShutdownSignal } from './process.js';
+import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings, onShutdownSignal } from './process.js';
 
 /**
  * `npm run worker`: a consolidation worker process. It takes jobs from the configured queue (Redis
@@ -14,11 +14,15 @@ import { exitOnStartFailure, loadConfigOrExit, onShutdownSignal } from './proces
  * and sends `memory.updated` to live sessions through the event bus.
  */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit('parley worker');
+  const { config, warnings } = loadConfigOrExit('parley worker');
   const logger = createLogger(config.logLevel).child({ process: 'worker' });
+  logConfigWarnings(logger, warnings);
   const stores = await openStoresChecked(config, logger);
   const events = openEventBus(config, logger);
   const embedder = createTextEmbedder(config);
+  // The embedded (SQLite) queue polls on an unref'd timer so that it never holds a server or a test
+  // open by itself; this process exists only to take jobs, so it holds itself open until a signal.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   // A missing ONNX text model stops the worker here, with a message naming the fetch command.
   if (embedder instanceof OnnxTextEmbedder) await embedder.start();
   await registerJobHandlers({
@@ -41,6 +45,7 @@ async function main(): Promise<void> {
     config.shutdownGraceMs + 5000,
     async (signal) => {
       logger.info({ signal }, 'worker shutting down: finishing running jobs');
+      clearInterval(keepAlive);
       await stores.close(config.shutdownGraceMs);
       await events.close();
       await embedder.close();

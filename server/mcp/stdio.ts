@@ -1,8 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildApp } from '../app.js';
 import { createLogger } from '../logger.js';
-import { exitOnStartFailure, loadConfigOrExit } from '../process.js';
+import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings } from '../process.js';
 import { createMcpServer } from './mcp-server.js';
+import { ReplyTrackingTransport } from './reply-tracking-transport.js';
 
 /**
  * `npm run -s mcp` (or `node dist/server/mcp/stdio.js`): Parley's MCP server over stdio, for an agent
@@ -15,17 +16,20 @@ async function main(): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const config = loadConfigOrExit('parley mcp');
+  const { config, warnings } = loadConfigOrExit('parley mcp');
   const logger = createLogger(config.logLevel, { toStderr: true }).child({ process: 'mcp' });
+  logConfigWarnings(logger, warnings);
   const app = await buildApp(config, { logger });
   const server = createMcpServer(app, config.mcpTenant, { allowErase: config.mcpAllowErase });
+  const transport = new ReplyTrackingTransport(new StdioServerTransport());
   let closing = false;
   const shutdown = (reason: string): void => {
     if (closing) return;
     closing = true;
     logger.info({ reason }, 'parley mcp shutting down');
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
-    Promise.allSettled([server.close(), app.close()]).then(
+    // Calls already received are answered first: a client may pipe its calls and close stdin at once.
+    transport.settled().then(() => Promise.allSettled([server.close(), app.close()])).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -33,7 +37,7 @@ async function main(): Promise<void> {
   process.stdin.on('end', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await server.connect(new StdioServerTransport());
+  await server.connect(transport);
   logger.info({ tenant: config.mcpTenant, dataDir: config.dataDir, erase: config.mcpAllowErase }, 'parley mcp serving on stdio');
 }
 

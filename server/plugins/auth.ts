@@ -99,7 +99,7 @@ export const authPlugin = fp(
       const key = presentedKey(request);
       const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
       if (!match) {
-        throw new ParleyError('PARLEY_ERR_UNAUTHORIZED', key ? 'unknown API key' : 'missing API key: send Authorization: Bearer <key>');
+        throw new ParleyError('PARLEY_ERR_UNAUTHORIZED', key ? 'unknown API key' : 'missing API key: send Authorization: Bearer <key> (WebSocket and event streams: or ?token=<key>)');
       }
       request.tenant = match.tenant;
     });

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import type { SessionEvent } from '../../graph/event-bus.js';
-import { registerJobHandlers, type AfterConsolidation, type Publish } from '../../pipelines/jobs.js';
+import { watchUnclaimedJobs } from '../unclaimed-jobs.js';
+import { JOB_NAMES, registerJobHandlers, type AfterConsolidation, type Publish } from '../../pipelines/jobs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,7 +28,15 @@ export const jobsPlugin = fp(
     };
     app.decorate('publish', publish);
     app.decorate('afterConsolidation', [] as AfterConsolidation[]);
-    if (!app.config.runJobs) return;
+    if (!app.config.runJobs) {
+      // Memories form only if a worker takes the jobs: say so when none does.
+      let stop = (): void => undefined;
+      app.addHook('onReady', async () => {
+        stop = watchUnclaimedJobs({ queue: app.stores.queue, names: JOB_NAMES, logger: opts.logger });
+      });
+      app.addHook('onClose', async () => stop());
+      return;
+    }
     app.addHook('onReady', async () => {
       await registerJobHandlers({
         config: app.config,

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { JOB_NAMES } from '../../pipelines/jobs.js';
 import type { QueueStats } from '../../graph/job-queue.js';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 
 /** Where a stored utterance came from. */
 export type UtteranceSource = 'http' | 'ws' | 'voice' | 'mcp';
@@ -188,7 +188,8 @@ function createMetrics(app: FastifyInstance): Metrics {
 /**
  * Decorates `app.metrics` and serves `GET /metrics` in the Prometheus text format, behind the API key
  * like every route but `/healthz`. With `PARLEY_METRICS_PORT` it is also served, without a key, on a
- * separate listener (`PARLEY_METRICS_HOST`, loopback by default) started with the app's own.
+ * separate listener (`PARLEY_METRICS_HOST`, loopback by default) started when the app is ready; one
+ * that cannot listen there fails start-up with a `ConfigError` naming both variables.
  */
 export const metricsPlugin = fp(
   async (app: FastifyInstance, opts: { config?: Pick<Config, 'metricsPort' | 'metricsHost'> }) => {
@@ -210,7 +211,8 @@ export const metricsPlugin = fp(
     const config = opts.config;
     const port = config?.metricsPort ?? null;
     if (port === null) return;
-    app.addHook('onListen', async () => {
+    // On ready, not on listen: a listener that cannot bind must fail start-up (Fastify only logs onListen errors).
+    app.addHook('onReady', async () => {
       separate = createServer((req, res) => {
         if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
           res.writeHead(404, { 'content-type': 'application/json' }).end(
@@ -227,10 +229,18 @@ export const metricsPlugin = fp(
         );
       });
       const server = separate;
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, config?.metricsHost ?? '127.0.0.1', () => resolve());
-      });
+      const host = config?.metricsHost ?? '127.0.0.1';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, host, () => resolve());
+        });
+      } catch (err) {
+        separate = null;
+        throw new ConfigError([
+          `PARLEY_METRICS_HOST=${JSON.stringify(host)}, PARLEY_METRICS_PORT=${port}: the metrics listener cannot listen there (${err instanceof Error ? err.message : String(err)})`,
+        ]);
+      }
       app.log.info({ address: server.address() }, 'metrics listening');
     });
     app.addHook('onClose', async () => {

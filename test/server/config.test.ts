@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { describe, test } from 'node:test';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
-import { ConfigError, loadConfig } from '../../server/config.js';
+import { ConfigError, loadConfig, loadConfigWithWarnings } from '../../server/config.js';
 import { narrowbandAsrConfig } from '../../pipelines/asr/narrowband.js';
 import { asrBackend, favoursNames, phoneMoonshine } from '../../server/plugins/models.js';
 
@@ -209,5 +209,39 @@ describe('config', () => {
 
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
+  });
+
+  test('idle decoders are at most the decoder cap, which they default to: above it is refused', () => {
+    assert.equal(loadConfig({}).asrIdleDecoders, 4);
+    assert.equal(loadConfig({ PARLEY_ASR_MAX_DECODERS: '16' }).asrIdleDecoders, 16);
+    assert.equal(loadConfig({ PARLEY_ASR_IDLE_DECODERS: '4' }).asrIdleDecoders, 4);
+    assert.throws(() => loadConfig({ PARLEY_ASR_IDLE_DECODERS: '9' }), /PARLEY_ASR_IDLE_DECODERS=9 must be at most PARLEY_ASR_MAX_DECODERS \(4\)/);
+    assert.equal(loadConfig({ PARLEY_ASR_MAX_DECODERS: '16', PARLEY_ASR_IDLE_DECODERS: '9' }).asrIdleDecoders, 9);
+  });
+
+  test('warnings: a PARLEY_ variable the config does not read, with the closest name it reads', () => {
+    const { warnings } = loadConfigWithWarnings({ PARLEY_ASR_NAMESPOTTING: 'true', PARLEY_QUEU: 'redis', PARLEY_ASR: 'none', HOME: '/x' });
+    assert.deepEqual(warnings, [
+      'PARLEY_ASR_NAMESPOTTING is not a Parley setting and is ignored; did you mean PARLEY_ASR_NAME_SPOTTING?',
+      'PARLEY_QUEU is not a Parley setting and is ignored; did you mean PARLEY_QUEUE?',
+    ]);
+    // Every variable the config reads is known, even one read only through a condition or outside EnvReader.
+    const every = {
+      PARLEY_METRICS_PORT: '9464', PARLEY_METRICS_HOST: '127.0.0.1', PARLEY_API_KEYS: 'abcdefgh1:t1', PARLEY_CMUDICT: '',
+      PARLEY_SPEAKER_TAU_MATCH: '0.5', PARLEY_POCKETSPHINX_OPTIONS: '-ds 1', PARLEY_TEST_REDIS_URL: 'redis://x', PARLEY_SHARED_DATA: '/d',
+    };
+    assert.deepEqual(loadConfigWithWarnings(every).warnings, []);
+  });
+
+  test('warnings: PARLEY_VOICEPRINTS naming a tenant no API key serves (a typo of all reads as tenant "al")', () => {
+    const typo = loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'al' }).warnings;
+    assert.equal(typo.length, 1);
+    assert.match(typo[0]!, /PARLEY_VOICEPRINTS .*"al".*no API key serves \(default\).*all or none/);
+    assert.deepEqual(loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'all' }).warnings, []);
+    assert.deepEqual(loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'none' }).warnings, []);
+    assert.deepEqual(loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'default' }).warnings, []);
+    const keys = { PARLEY_API_KEYS: 'abcdefgh1:acme,abcdefgh2:beta' };
+    assert.deepEqual(loadConfigWithWarnings({ ...keys, PARLEY_VOICEPRINTS: 'acme, beta' }).warnings, []);
+    assert.match(loadConfigWithWarnings({ ...keys, PARLEY_VOICEPRINTS: 'acme,betta' }).warnings[0]!, /"betta"/);
   });
 });

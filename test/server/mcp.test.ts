@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -136,6 +138,35 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     assert.ok(transcript.utterances.every((u) => !/Porto/.test(u.text)));
     await client.close();
     assert.deepEqual(protocolErrors, []);
+  });
+});
+
+describe('MCP over stdio: a client that pipes its calls and closes stdin at once', () => {
+  const tmp = tempDir('parley-mcp-pipe-');
+  after(() => tmp.remove());
+
+  test('gets every reply before the server shuts down', async () => {
+    const child = spawn(process.execPath, [STDIO], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: tmp.dir, LOG_LEVEL: 'info' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const stderr: string[] = [];
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query_memory', arguments: { question: 'Where does Ana live?' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    ];
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    assert.equal(await exited, 0, stderr.join(''));
+    const replies = lines.map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean } });
+    assert.deepEqual(replies.map((r) => r.id).sort(), [1, 2, 3], lines.join('\n'));
+    assert.notEqual(replies.find((r) => r.id === 2)?.result?.isError, true, 'query_memory answered without an error');
+    assert.match(stderr.join(''), /stdin closed/);
   });
 });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { JOB_NAMES } from '../../pipelines/jobs.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { deleteKeys, redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -11,6 +12,80 @@ import { TestWsClient } from '../helpers/ws-client.js';
 
 const WORKER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/worker.js');
 const skip = await redisSkipReason();
+
+/** Start `npm run worker` on `env` and resolve once it says it runs. */
+async function startWorker(env: Record<string, string>): Promise<ReturnType<typeof spawn>> {
+  const worker = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('worker did not start')), 30_000);
+    createInterface({ input: worker.stdout! }).on('line', (line) => {
+      if (line.includes('parley worker running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  return worker;
+}
+
+/** Resolve once no job of the server's queue waits or runs (the worker took and finished them all). */
+async function drained(server: TestApp, worker: ReturnType<typeof spawn>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let pending = 0;
+    for (const name of JOB_NAMES) pending += await server.app.stores.queue.pending(name);
+    if (pending === 0) return;
+    assert.equal(worker.exitCode, null, `the worker exited (${worker.exitCode}) with ${pending} jobs left`);
+    if (Date.now() > deadline) throw new Error(`${pending} jobs still pending`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('npm run worker on the embedded (SQLite) queue: stays up and takes jobs another process enqueues', () => {
+  const tmp = tempDir('parley-worker-sqlite-');
+  const env = { DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' };
+  let server: TestApp;
+  let worker: ReturnType<typeof spawn>;
+
+  before(async () => {
+    server = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false' });
+    worker = await startWorker(env);
+  });
+  after(async () => {
+    if (worker.exitCode === null) {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGKILL');
+      await exited;
+    }
+    await server.close();
+    tmp.remove();
+  });
+
+  test('every job is consumed, the worker outlives an idle queue, and exits 0 on SIGTERM', async () => {
+    const say = async (sessionId: string, lines: string[]): Promise<void> => {
+      const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=${sessionId}`);
+      await c.next('session.started');
+      for (const text of lines) {
+        c.sendJson({ type: 'utterance', speaker: 'Ana', text });
+        await c.next('transcript.final');
+      }
+      c.close();
+    };
+    await say('s1', ['I live in Porto.', 'I love sushi.', 'My sister is called Rita.', 'I work as a nurse.']);
+    await drained(server, worker);
+    // Idle a while: a worker that holds nothing open ends here, and the second batch below is never taken.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.equal(worker.exitCode, null, 'the worker is still running with the queue drained');
+    await say('s2', ['I moved to Lisbon last year.']);
+    await drained(server, worker);
+    const facts = await server.app.stores.memory.listFacts('default', {});
+    for (const word of ['Rita', 'Lisbon']) assert.ok(facts.some((f) => f.content.includes(word)), `the worker wrote the ${word} fact: ${JSON.stringify(facts.map((f) => f.content))}`);
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    worker.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  });
+});
 
 describe('npm run worker: consolidation in another process over Redis', { skip }, () => {
   const prefix = `parley-test-worker-${process.pid}`;
@@ -23,17 +98,7 @@ describe('npm run worker: consolidation in another process over Redis', { skip }
 
   before(async () => {
     server = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false' });
-    worker = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('worker did not start')), 30_000);
-      createInterface({ input: worker.stdout! }).on('line', (line) => {
-        if (line.includes('parley worker running')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    });
+    worker = await startWorker(env);
   });
   after(async () => {
     const exited = new Promise((resolve) => worker.once('exit', resolve));
