@@ -5,6 +5,7 @@ import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResul
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
+import { splitPlanClauses } from './clause-split.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
@@ -95,7 +96,8 @@ export class EmbeddedExtractor implements Extractor {
     const display = (id: string): string => names[id] ?? input.unnamed?.[id] ?? UNNAMED;
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
-    const sentences = this.#sentences(u.text);
+    // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
+    const sentences = this.#sentences(u.text).flatMap((s) => splitPlanClauses(this.#nlp, s));
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {

@@ -197,6 +197,15 @@ function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok
     if (t.pos === 'AUX' && t.lemma === 'do' && w !== 'do' && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
       t.pos = 'VERB';
     }
+    // "I'll forward it", "let's do the team lunch": a base form after a modal, "to" or "let's", before an object, is the
+    // verb the tagger read as an adverb, a noun or an auxiliary.
+    const afterModal = prev !== undefined && (prev.pos === 'AUX' && /^(?:will|would|shall|should|must|can|could|may|might)$/.test(prev.lemma)
+      || (prev.pos === 'PART' && prev.word.toLowerCase() === 'to') || /^['’]s$/.test(prev.word) && /^let$/i.test(toks[i - 2]?.word ?? ''));
+    if (afterModal && ['ADV', 'NOUN', 'ADJ', 'AUX'].includes(t.pos) && w === t.lemma && relations?.baseForms
+      && /^(?:the|a|an|my|our|your|his|her|their|some|it|them|him)$/i.test(toks[i + 1]?.word ?? '')
+      && relations.baseForms(w, 'verb').includes(w)) {
+      t.pos = 'VERB';
+    }
     if (t.pos === 'NOUN' && afterSubject && !/(?:s|ed|ing)$/.test(w) && relations?.baseForms) {
       const base = relations.baseForms(w, 'verb').find((b) => b !== w);
       if (base) { t.pos = 'VERB'; t.lemma = base; }
@@ -272,7 +281,9 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     people.push(...companions(clause.slice(0, verb.at)));
     // Passive or copular ("the beds are finished", "the printer was installed"): the subject is the object.
     const before = clause.slice(0, verb.at).filter((t) => t.pos !== 'ADV');
-    if (before[before.length - 1]?.pos === 'AUX' && /^(?:be|get)$/.test(before[before.length - 1]!.lemma)) {
+    // "The haircut got moved": "get" as the passive's auxiliary, tagged a verb or not.
+    const aux = before[before.length - 1];
+    if (aux && (aux.pos === 'AUX' || (aux.pos === 'VERB' && aux.lemma === 'get')) && /^(?:be|get)$/.test(aux.lemma)) {
       const start = before.findIndex((t) => inPhrase(t) && !(t.pos === 'PRON'));
       if (start >= 0) {
         const subject = heads(before, start);
