@@ -89,6 +89,10 @@ const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brough
 const DONT = /(?:^|[,;:]\s*|\b(?:and|so|then|actually|please)\s+)(?:please\s+)?(?:don['’]t|do not)\s+(?!(?:worry|forget|mind|know|think|like|want|have|get|see|understand|remember|be|you)\b)[a-z]+/i;
 /** "The appointment has been moved to Thursday", "book club got moved to Friday": a reschedule, the event put elsewhere. */
 const MOVED = /\b(?:has|have|had|'s|'ve)?\s*(?:been|got|gets|was|were)\s+(?:moved|rescheduled|pushed back|brought forward|put back|changed)\s+to\b/i;
+/** True when the sentence tells a reschedule ("the appointment has been moved to Friday"). */
+export function reschedules(sentence: string): boolean {
+  return MOVED.test(sentence);
+}
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 /** A choice between options: "we decided to…", "we went with the rain barrels", "we chose tulips" (not "I'll go with you"). */
 const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|chose\b|(?:have|has|had|'ve) chosen|picked out|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;

@@ -169,7 +169,7 @@ export class RuleDecider implements Decider {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
       const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
-          || (fact.settles === 'done' && PROBLEM.test(c.fact.content)))
+          || (fact.settles === 'done' && PROBLEM.test(c.fact.content)) || ((fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true))
         && c.score >= this.#settle
         && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.

@@ -4,7 +4,7 @@ import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
-import { actsOnNewThing, readPlanObject } from './plan-object.js';
+import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
@@ -185,7 +185,16 @@ export class EmbeddedExtractor implements Extractor {
         || /\b(?:his|her|hers|their|theirs)\b/i.test(text) || actsOnNewThing(this.#nlp, text));
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
+      // "My dentist appointment is on Tuesday", "I've got a match on Saturday": an event told for a day, which a later
+      // reschedule or cancellation may settle (`RuleDecider`), carries what it is about.
+      const event = (f: ExtractedFact): boolean => outcome === null && f.kind === 'statement' && f.slot === null && !f.retraction
+        && Boolean(f.eventTime) && planObject?.past !== true;
+      const eventObject = sentenceFacts.some(event) ? readEventObject(this.#nlp, said) : null;
       for (const f of sentenceFacts) {
+        if (event(f) && eventObject) {
+          facts.push({ ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: until, planObject: { ...eventObject, event: true } });
+          continue;
+        }
         // An act by someone else on no thing of their own ("my parents painted the fence") may settle a plan told about
         // them or one of the speaker's: it carries who did it apart (`doneBy`).
         const told = planObject && by !== null ? { ...planObject, ...(theirs ? { reportedBy: by } : { doneBy: by }) } : planObject;

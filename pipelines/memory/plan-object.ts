@@ -9,6 +9,7 @@ import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
 import { HABIT } from './plan-cues.js';
+import { reschedules } from './changes.js';
 import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
@@ -288,6 +289,8 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
       if (start >= 0) {
         const subject = heads(before, start);
         objects.push(...subject.heads);
+        // "The pottery class has been moved": the nouns before the head say which one, as an object's do.
+        qualifiers.push(...subject.compounds);
         // "My application to the art school was accepted": the subject's own complements.
         for (let k = subject.next; before[k]?.pos === 'ADP'; ) {
           const p = heads(before, k + 1);
@@ -354,6 +357,8 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     if (t.pos === 'ADP' || (t.pos === 'SCONJ' && w === 'for') || (!verb && inPhrase(t))) {
       const p = heads(clause, verb || !inPhrase(t) ? i + 1 : i);
       (verb ? complements : objects).push(...p.heads);
+      // "My yoga class is on Thursday": with no action, the nouns before a head say which one too.
+      if (!verb && inPhrase(t)) qualifiers.push(...p.compounds);
       i = Math.max(i, p.next - 1);
     } else if (verb && t.pos === 'VERB') {
       break;
@@ -374,6 +379,25 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   if (qualifiers.length > 0) out.which = [...new Set(qualifiers)];
   if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
   return out;
+}
+
+/**
+ * What an event told for a day is about ("my dentist appointment is on Tuesday", "the book club meets on Wednesday",
+ * "I've got a football match on Saturday"): the plan object, and where its verb takes no object, its subject, so a
+ * reschedule or a cancellation that names the event ("book club has been moved to Friday") settles it.
+ */
+export function readEventObject(nlp: Wink, sentence: string, relations: WordRelations = defaultWordNet()): PlanObject | null {
+  const object = readPlanObject(nlp, sentence, relations);
+  if (!object?.verb || object.objects.length > 0) return object;
+  const found = clauses(readTokens(nlp, sentence, relations)).map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
+  if (!found?.verb) return object;
+  const before = found.c.slice(0, found.verb.at);
+  const start = before.findIndex((t) => inPhrase(t) && t.pos !== 'PRON');
+  if (start < 0) return object;
+  const subject = phraseHeads(before, start, relations);
+  if (subject.heads.length === 0 || subject.people.length > 0) return object;
+  const which = [...(object.which ?? []), ...subject.compounds];
+  return { ...object, objects: subject.heads, ...(which.length > 0 ? { which: [...new Set(which)] } : {}) };
 }
 
 /**
@@ -399,6 +423,8 @@ function toldAsDone(clause: Tok[], at: number, sentence: string): boolean {
   const word = v.word.toLowerCase();
   if (/\?\s*$/.test(sentence) || word === v.lemma || /ing$/.test(word) || word === `${v.lemma}s` || word === `${v.lemma}es`
     || (/ies$/.test(word) && v.lemma.endsWith('y'))) return false;
+  // "I've got a match on Saturday", "he's got a dentist appointment": possession now, not a past act.
+  if (word === 'got' && /^(?:have|has|['’]ve|['’]s)$/i.test(clause[at - 1]?.word ?? '')) return false;
   // "to" hedges as an infinitive ("to pick up"), not as a preposition ("my application to the school was accepted").
   return !clause.slice(0, at).some((t, k) => (t.word.toLowerCase() === 'to' ? clause[k + 1]?.pos === 'VERB'
     : HEDGES.has(t.word.toLowerCase()) || HEDGES.has(t.lemma)));
@@ -572,6 +598,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     return aboutWords(outcome).some((w) => named.has(w));
   }
   if (!outcome.verb || HABIT.test(sentence)) return false;
+  // "The pottery class has been moved to Tuesday" moves no yoga class: a reschedule moves the same one.
+  if (reschedules(sentence) && otherOne(outcome, plan)) return false;
   if (outcome.replaces && outcome.replaces.length > 0) {
     return outcome.replaces.some((w) => planWords.has(w) || w === plan.verb);
   }
