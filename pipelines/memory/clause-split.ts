@@ -135,9 +135,13 @@ function joinedPlans(nlp: Wink, clause: string): string[] {
 
 /**
  * A sentence as the sentences it tells: a clause before a first-person plan clause apart from it (the plan's object
- * pronoun resolved in that clause), and a plan of two joined actions as two plans. Unchanged when neither applies.
+ * pronoun resolved in that clause), and a plan of two joined actions as two plans; "the plan is to…" as "we plan to…".
+ * Unchanged when none applies.
  */
-export function splitPlanClauses(nlp: Wink, sentence: string): string[] {
+export function splitPlanClauses(nlp: Wink, said: string): string[] {
+  // "The plan is to meet at six", "my plan is to…": a plan told as one ("we plan to meet at six").
+  const sentence = said.replace(/\b(the|our|my) plan is to\b/i, (_m, whose: string) => (/^my$/i.test(whose) ? 'I plan to' : 'we plan to'))
+    .replace(/^we plan/, 'We plan');
   const re = new RegExp(PLAN_CLAUSE.source, 'gi');
   for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
     if (m.index === 0) continue;

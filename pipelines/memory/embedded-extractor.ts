@@ -171,7 +171,10 @@ export class EmbeddedExtractor implements Extractor {
       // "My brother is lending me his van, so I won't need a courtesy car": a cancellation is about its own clause.
       // "Coach just texted, the match has been moved to Sunday": a reschedule too.
       const said = settled === 'cancelled' ? cancellingClause(text) : settled === 'instead' ? movedClause(text) ?? text : text;
-      const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, said) : null, said, input);
+      const asSaid = sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, said) : null;
+      // "The new printer is up and running": a done-word outcome whose verb takes no object is about its subject.
+      const intransitive = settled === 'done' && asSaid?.verb && asSaid.objects.length === 0 && asSaid.complements.length === 0;
+      const planObject = this.#antecedent(intransitive ? readEventObject(this.#nlp, said) : asSaid, said, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null && !this.#stateNow(text, planObject.verb);
       const outcome = settled ?? (toldDone ? 'done' : null);
@@ -189,7 +192,9 @@ export class EmbeddedExtractor implements Extractor {
       // reschedule or cancellation may settle (`RuleDecider`), carries what it is about.
       const event = (f: ExtractedFact): boolean => outcome === null && f.kind === 'statement' && f.slot === null && !f.retraction
         && Boolean(f.eventTime) && planObject?.past !== true;
-      const eventObject = sentenceFacts.some(event) ? readEventObject(this.#nlp, said) : null;
+      // An event is named by a thing ("the appointment", "book club"): "I have to go now, talk tomorrow" names none.
+      const eventRead = sentenceFacts.some(event) ? readEventObject(this.#nlp, said) : null;
+      const eventObject = eventRead && eventRead.objects.length > 0 ? eventRead : null;
       for (const f of sentenceFacts) {
         if (event(f) && eventObject) {
           facts.push({ ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: until, planObject: { ...eventObject, event: true } });

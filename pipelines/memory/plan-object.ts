@@ -20,6 +20,8 @@ const FRAME_VERBS = new Set(['be', 'will', 'would', 'can', 'could', 'shall', 'sh
 /** Verbs that frame the verb after them ("want to build", "keep pursuing", "have to go") and are the action otherwise ("want a bike"). */
 const FRAME_BEFORE_VERB = new Set(['have', 'do', 'plan', 'want', 'hope', 'intend', 'try', 'need', 'decide', 'keep', 'like',
   'love', 'wish', 'mean', 'promise', 'ask', 'start', 'begin', 'get', 'go', 'come', 'help']);
+/** Verbs that have someone else do the action after them ("get someone to fix the roof"). */
+const CAUSATIVE = new Set(['get', 'ask', 'have', 'pay', 'hire', 'find']);
 /** Verbs that say an action is over; followed by a verb ("finished writing"), that verb is the action. */
 const DONE_VERBS = new Set(['finish', 'complete', 'do', 'wrap', 'stop']);
 /** Particles of phrasal verbs ("pick up the cake", "clean out the garage"). */
@@ -195,7 +197,9 @@ function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok
     const afterSubject = /^(?:i|we|you|he|she|they)$/i.test(prev?.word ?? '')
       || (prev?.person === true && /^(?:the|a|an|my|our|your|his|her|their)$/i.test(toks[i + 1]?.word ?? ''));
     // "I did my tax return": "did" before an object is the verb, not an auxiliary.
-    if (t.pos === 'AUX' && t.lemma === 'do' && w !== 'do' && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
+    // "I had a chat with my manager": "had" before an object too.
+    if (t.pos === 'AUX' && ((t.lemma === 'do' && w !== 'do') || (t.lemma === 'have' && w === 'had'))
+      && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
       t.pos = 'VERB';
     }
     // "I'll forward it", "let's do the team lunch": a base form after a modal, "to" or "let's", before an object, is the
@@ -243,6 +247,9 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
     const k = /^(?:not|never)$/i.test(after?.word ?? '') ? i + 2 : i + 1;
     const next = c[k]?.word.toLowerCase() === 'to' ? c[k + 1] : c[k]?.pos === 'ADV' ? c[k + 1] : c[k];
     if (FRAME_BEFORE_VERB.has(t.lemma) && next?.pos === 'VERB' && !DONE_VERBS.has(t.lemma)) continue;
+    // "get someone to fix the roof", "ask somebody to look at it": the action is the one someone is got to do.
+    if (CAUSATIVE.has(t.lemma) && /^(?:someone|somebody|anyone|anybody)$/i.test(after?.word ?? '')
+      && c[i + 2]?.word.toLowerCase() === 'to' && c[i + 3]?.pos === 'VERB') return { at: i + 3, named: false };
     if (DONE_VERBS.has(t.lemma) && after?.pos === 'VERB') return { at: i + 1, named: true };
     return { at: i, named: false };
   }
@@ -324,10 +331,11 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
     // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it
     // (a known one: "spend the grant on a new tank" says what for).
-    // "the evening course in Spanish": a capitalised name after "in" says which one too.
+    // "the evening course in Spanish", "the class in watercolour": a bare noun after "in" says which one too.
     if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP'
       && (/^(?:the|my|our|your|his|her|their)$/i.test(clause[i + 1]?.word ?? '')
-        || (/^in$/i.test(clause[i]!.word) && /^[A-Z][a-z]/.test(clause[i + 1]?.word ?? '') && nounish(clause[i + 1]!)))) {
+        || (/^in$/i.test(clause[i]!.word) && nounish(clause[i + 1] ?? { word: '', pos: '', lemma: '' })
+          && !NOT_OBJECTS.has(clause[i + 1]!.lemma) && !clause[i + 1]!.person))) {
       const which = phraseHeads(clause, i + 1, relations);
       qualifiers.push(...which.heads, ...which.compounds);
     }
@@ -493,6 +501,21 @@ function sentTo(text: string, word: string): boolean {
   return new RegExp(String.raw`\bto\s+(?:(?:the|a|an|my|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}${word}`, 'i').test(text);
 }
 
+/** True when `text` names `word` as where something comes from ("a taxi back from the airport"). */
+function comesFrom(text: string, word: string): boolean {
+  return new RegExp(String.raw`\bfrom\s+(?:(?:the|a|an|my|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}${word}`, 'i').test(text);
+}
+
+/**
+ * True when both name one place, one as where the action goes and the other as where it comes from ("a taxi back from the
+ * airport" / "book a taxi to the airport"): the return is not the outbound trip.
+ */
+function otherWay(outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
+  const planWords = allWords(plan);
+  return [...allWords(outcome)].filter((w) => planWords.has(w)).some((w) => (sentTo(planText, w) && !sentTo(sentence, w) && comesFrom(sentence, w))
+    || (comesFrom(planText, w) && !comesFrom(sentence, w) && sentTo(sentence, w)));
+}
+
 /**
  * True when the outcome went to a person and the plan to something else it does not name ("wrote a letter to my
  * grandmother" / "write a letter to the council"): the people rule (`otherPeople`) has no person of the plan's to compare.
@@ -587,7 +610,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
-    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)) return false;
+    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)
+      || otherWay(outcome, plan, sentence, planText)) return false;
     if (namesActionByDerivation(outcome, plan, words) || wentTogether(outcome, plan)) return true;
     if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
     // "I'll email it to you" / "I've just emailed you the invoice", "I'll ring her" / "I rang your mum": a plan that names
@@ -631,9 +655,13 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  * - A name of the plan's action by its derivational relative counts as naming it ("Lena cancelled her
  *   application" / "apply for the teaching job"), when the cancellation names nothing else the plan
  *   does not (`namesActionByDerivation`).
+ * - A place the cancellation comes from that the plan goes to, or the other way round (`texts`), is another trip.
  */
-export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet()): boolean | null {
+export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet(),
+  texts?: { cancel: string; plan: string }): boolean | null {
   const words = aboutWords(cancel);
+  // "I won't need a taxi back from the airport" withdraws no "taxi to the airport".
+  if (texts && otherWay(cancel, plan, texts.cancel, texts.plan)) return false;
   // "I dropped the French course" withdraws no "evening course in Spanish": another one of the same thing. A plan that is
   // itself to cancel is done by the same act, which may name its thing more loosely ("the paper delivery" / "the newspaper delivery").
   if (otherPeople(cancel, plan) || (otherOne(cancel, plan) && cancel.verb !== plan.verb)) return false;
