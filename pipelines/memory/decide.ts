@@ -131,13 +131,14 @@ function retimes(fact: ExtractedFact): boolean {
 }
 
 /**
- * The open plan, commitment or request with a date of its own said most recently on the day of `time` (ISO-8601), which an
- * alternative naming only a time moves, however unlike in words.
+ * The plan, commitment, request or statement ("I can deliver them on Friday") for a day still to come said most recently
+ * on the day of `time` (ISO-8601), which an alternative naming only a time moves, however unlike in words.
  */
 function latestDatedPlan(candidates: Candidate[], time: string | undefined): Candidate | undefined {
   if (!time) return undefined;
-  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || isIntention(c.fact.content) || c.fact.planObject?.event === true)
-    && c.fact.eventTime && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
+  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && c.fact.slot === null
+    && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
+    && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
   return dated.sort((a, b) => b.fact.validFrom.localeCompare(a.fact.validFrom))[0];
 }
 

@@ -46,9 +46,15 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
  * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
  * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
- * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing.
+ * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: a report before a plan
+ * clause is a sentence of its own and the plan's "it" / "her" names its thing or person ("The plumber sent me a quote,
+ * I'll forward it…"); two joined plan actions are two plans; an event told for a day ("my dentist appointment is on
+ * Tuesday", "I've got a match on Saturday": "have got" is now) is settled by a reschedule or a cancellation of the same
+ * one; "let's do Saturday instead" moves the latest dated plan of the day; "the plan is to…" is a plan; "actually, I
+ * won't order…" cancels; a return trip is not the outbound one; "the class in watercolour" says which one; "had a chat
+ * with", "get someone to fix", "the printer is up and running" (about its subject).
  */
-export const EMBEDDED_RULES_VERSION = 13;
+export const EMBEDDED_RULES_VERSION = 14;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
