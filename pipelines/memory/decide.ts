@@ -123,11 +123,17 @@ function notYetDue(plan: Fact, time: string | undefined): boolean {
   return plan.eventTime.slice(0, 7) > time.slice(0, 7);
 }
 
-/** True for an alternative that names only a new time ("let's do Saturday at seven instead", "let's say eight instead"). */
+/** Verbs that name no action of their own in "let's do / say / make it Saturday instead". */
+const TIME_ONLY_VERBS = new Set(['do', 'say', 'make']);
+
+/**
+ * True for an alternative that names only a new time ("let's do Saturday at seven instead", "let's say eight instead"), not
+ * one that names what it replaces ("text my mobile rather than the landline") or an action of its own.
+ */
 function retimes(fact: ExtractedFact): boolean {
   const o = fact.planObject;
-  return fact.settles === 'instead' && Boolean(fact.eventTime) && !o?.replaces?.length
-    && (!o || (o.objects.length === 0 && o.complements.length === 0));
+  return fact.settles === 'instead' && Boolean(fact.eventTime) && !/\b(?:instead of|rather than)\b/i.test(fact.content)
+    && (!o || (o.objects.length === 0 && o.complements.length === 0 && (o.verb === null || TIME_ONLY_VERBS.has(o.verb))));
 }
 
 /**
@@ -136,7 +142,9 @@ function retimes(fact: ExtractedFact): boolean {
  */
 function latestDatedPlan(candidates: Candidate[], time: string | undefined): Candidate | undefined {
   if (!time) return undefined;
+  // "Friday is no good", "Friday doesn't work": a time turned down is no arrangement to move.
   const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && c.fact.slot === null
+    && !/\b(?:not|no|never|cannot)\b|n['’]t\b/i.test(c.fact.content)
     && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
     && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
   return dated.sort((a, b) => b.fact.validFrom.localeCompare(a.fact.validFrom))[0];

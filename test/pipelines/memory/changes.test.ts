@@ -178,6 +178,14 @@ test('an alternative naming only a time moves the latest dated plan of the day; 
   assert.equal(await pair('I will bring the crates myself.', "Let's do Saturday at seven instead."), 'ADD', 'no dated plan to move');
   assert.equal(await pair('I delivered the crates on Monday.', "Let's do Saturday at seven instead."), 'ADD', 'a day gone by is not moved');
   assert.match(await pair('The plan is to meet at the station at six.', "Let's meet at the cafe instead."), /^UPDATE/);
+  assert.equal(await pair("I'll call you back on Wednesday.", "Please text my mobile rather than the landline, it's being disconnected on Friday."), 'ADD',
+    'an alternative naming what it replaces moves no plan by its time');
+  assert.equal(await pair('Friday is no good, I need the car for work.', "Let's say Saturday at eight instead."), 'ADD', 'a time turned down is not moved');
+});
+
+test('another action cancels a plan only by naming its object, not a thing it is about', async () => {
+  assert.equal(await pair("I'll check the warehouse and call you back about the lemons.", "Actually, don't send the lemons, we found some locally."), 'ADD');
+  assert.equal(await pair("I'll send the lemons on Friday.", "Actually, don't send the lemons, we found some locally."), 'DELETE');
 });
 
 test('a return trip does not cancel the outbound one; another class does not; "won\'t" said as a change of mind does', async () => {
