@@ -670,8 +670,9 @@ export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations:
     || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));
   if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
-  // "Don't send the lemons" withdraws no "call you back about the lemons": another action names the plan only by its object.
-  if (words.length > 0 && plan.verb !== null) return words.some((w) => plan.objects.includes(w));
+  // "Don't send the lemons" withdraws no "call you back about the lemons": another action that names an object of its own
+  // names the plan only by the plan's object ("not going to the airport" still names "leave for the airport" by its place).
+  if (cancel.objects.length > 0 && plan.verb !== null) return cancel.objects.some((w) => plan.objects.includes(w));
   return words.length === 0 ? null : namesPlan;
 }
 
