@@ -90,6 +90,11 @@ export interface PlanObject {
    * renewal"): what that action is about. Absent when there are none.
    */
   modifiers?: string[];
+  /**
+   * A statement of an event on a day, not a plan ("my dentist appointment is on Tuesday"): settled only by a reschedule
+   * or a cancellation of it, never by an outcome told as done.
+   */
+  event?: boolean;
   /** The action is told as done: a past tense or a passive participle, not negated, asked or hedged ("Lena picked up the cake"). */
   past?: boolean;
   /**

@@ -85,15 +85,25 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
 const CANCELLED = /\b(?:won['’]t be able to|(?:won['’]t|will not) be \w+ing|(?:won['’]t|will not|(?:do|does)(?:n['’]t| not)) need\b|given up (?:on|the)\b|gave up (?:on|the)\b|can['’]t (?:do it|make it)|(?<!(?:(?:n['’]t|\bnot|\bnever)(?:\s+(?:yet|even|still|been|got(?:ten)? (?:a)?round to|managed to|had (?:the |a )?(?:time|chance) to))?|\bforg[eo]t to)\s+)cancel(?:l?ed|ling)?|call(?:ed)? off|(?:pull(?:ed|ing)?|back(?:ed|ing)?) out of|decided (?:to skip|against|not to)|(?:forget|never mind) about|not going to|skip(?:ping)? the|drop(?:ped)? the(?!(?:\s+[\w'’-]+){1,3}\s+off\b))\b/i;
 /** "The new printer is up and running": set up and working, a plan to set it up done. */
 const DONE = /\b(?:finished|done|completed|installed|built|delivered|sent|brought|fixed|took care of|handed in|are ready|is ready|up and running)\b/i;
+/**
+ * "Actually, I won't order the curtains": a first-person "won't" and an action, said as a change of mind, cancels that
+ * action; "I won't be late", "I won't forget" and a "won't" with no change of mind do not.
+ */
+const WONT = /\b(?:I|we)\s+(?:won['’]t|will not)\s+(?!(?:be|forget|let|mind|know|have|get|see|tell|say|lie|stop|worry|miss|keep)\b)[a-z]+/i;
+const CHANGE_OF_MIND = /\b(?:actually|after all|on second thoughts?|in the end|thinking about it|changed (?:my|our) mind)\b/i;
 /** A negative imperative at a clause start ("And on second thought, don't do the MOT"), not "don't worry" or "don't forget". */
 const DONT = /(?:^|[,;:]\s*|\b(?:and|so|then|actually|please)\s+)(?:please\s+)?(?:don['’]t|do not)\s+(?!(?:worry|forget|mind|know|think|like|want|have|get|see|understand|remember|be|you)\b)[a-z]+/i;
 /** "The appointment has been moved to Thursday", "book club got moved to Friday": a reschedule, the event put elsewhere. */
 const MOVED = /\b(?:has|have|had|'s|'ve)?\s*(?:been|got|gets|was|were)\s+(?:moved|rescheduled|pushed back|brought forward|put back|changed)\s+to\b/i;
+/** True when the sentence tells a reschedule ("the appointment has been moved to Friday"). */
+export function reschedules(sentence: string): boolean {
+  return MOVED.test(sentence);
+}
 const INSTEAD = /\b(?:instead|rather than|changed (?:my|our) mind)\b/i;
 /** A choice between options: "we decided to…", "we went with the rain barrels", "we chose tulips" (not "I'll go with you"). */
 const DECIDED = /\b(?:decided (?:to|on)|settled on|opted for|chose\b|(?:have|has|had|'ve) chosen|picked out|(?:went|go|going) with (?!(?:you|me|us|him|her|them|my|our|your|his|their)\b))/i;
 
-const INTENTION = /\b(?:plans? to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
+const INTENTION = /\b(?:plans? to|(?:the|my|our) plan is to|planning to|will|is going to|are going to|wants? to|intends? to|hopes? to|decided to|could|should|might|suggests?|proposes?)\b/i;
 
 /** True for text that states an intention or proposal still open ("Lena and Ben could spend the grant on…"). */
 export function isIntention(text: string): boolean {
@@ -127,7 +137,7 @@ function reportsDone(sentence: string): boolean {
  * without them") or asked about ("Have you finished the beds?").
  */
 export function settles(sentence: string): Settles | null {
-  if (CANCELLED.test(sentence) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
+  if (CANCELLED.test(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
   if (INSTEAD.test(sentence) || MOVED.test(sentence)) return 'instead';
   if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';
   if (reportsDone(sentence)) return 'done';

@@ -99,7 +99,7 @@ function aboutPlan(outcome: ExtractedFact, open: Fact, names: string[] | undefin
   }
   if (how && outcome.planObject && open.planObject) {
     if (how !== 'cancelled') return settlesByObject(how, outcome.planObject, open.planObject, outcome.content, open.content);
-    const named = cancelsByObject(outcome.planObject, open.planObject);
+    const named = cancelsByObject(outcome.planObject, open.planObject, undefined, { cancel: outcome.content, plan: open.content });
     if (named !== null) return named;
   }
   return sameTopic(outcome.content, open.content, names) && (how !== 'decided' || PROPOSAL.test(open.content));
@@ -121,6 +121,33 @@ function resolutionDone(outcome: ExtractedFact, open: Fact): boolean {
 function notYetDue(plan: Fact, time: string | undefined): boolean {
   if (!time || !plan.eventTime) return false;
   return plan.eventTime.slice(0, 7) > time.slice(0, 7);
+}
+
+/** Verbs that name no action of their own in "let's do / say / make it Saturday instead". */
+const TIME_ONLY_VERBS = new Set(['do', 'say', 'make']);
+
+/**
+ * True for an alternative that names only a new time ("let's do Saturday at seven instead", "let's say eight instead"), not
+ * one that names what it replaces ("text my mobile rather than the landline") or an action of its own.
+ */
+function retimes(fact: ExtractedFact): boolean {
+  const o = fact.planObject;
+  return fact.settles === 'instead' && Boolean(fact.eventTime) && !/\b(?:instead of|rather than)\b/i.test(fact.content)
+    && (!o || (o.objects.length === 0 && o.complements.length === 0 && (o.verb === null || TIME_ONLY_VERBS.has(o.verb))));
+}
+
+/**
+ * The plan, commitment, request or statement ("I can deliver them on Friday") for a day still to come said most recently
+ * on the day of `time` (ISO-8601), which an alternative naming only a time moves, however unlike in words.
+ */
+function latestDatedPlan(candidates: Candidate[], time: string | undefined): Candidate | undefined {
+  if (!time) return undefined;
+  // "Friday is no good", "Friday doesn't work": a time turned down is no arrangement to move.
+  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && c.fact.slot === null
+    && !/\b(?:not|no|never|cannot)\b|n['’]t\b/i.test(c.fact.content)
+    && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
+    && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
+  return dated.sort((a, b) => b.fact.validFrom.localeCompare(a.fact.validFrom))[0];
 }
 
 function norm(v: string | null): string {
@@ -168,14 +195,19 @@ export class RuleDecider implements Decider {
   async decide({ fact, candidates, retractedFacts, time, names }: DecisionInput): Promise<Decision> {
     if (fact.settles && !fact.retractsUtteranceIds) {
       // An outcome settles a plan about the same thing, and a dated plan is not done before its day.
+      const fits = (c: Candidate): boolean => c.score >= this.#settle
+        && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time));
+      // A plan first; an event told for a day ("the match is on Saturday") only when no plan is about the same thing, and
+      // only by a reschedule or a cancellation.
       const open = candidates.find((c) => (SETTLEABLE.has(c.fact.kind) || (isIntention(c.fact.content) && !resolutionDone(fact, c.fact))
-          || (fact.settles === 'done' && PROBLEM.test(c.fact.content)))
-        && c.score >= this.#settle
-        && aboutPlan(fact, c.fact, names) && !(fact.settles === 'done' && notYetDue(c.fact, time)));
+          || (fact.settles === 'done' && PROBLEM.test(c.fact.content))) && fits(c))
+        ?? candidates.find((c) => (fact.settles === 'instead' || fact.settles === 'cancelled') && c.fact.planObject?.event === true && fits(c));
+      // "Let's do Saturday at seven instead": an alternative naming only a new time moves the latest plan dated that day.
+      const moved = open ?? (retimes(fact) ? latestDatedPlan(candidates, time) : undefined);
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
-      if (open) return withdrawn ? { op: 'DELETE', targetIds: [open.fact.id] } : { op: 'UPDATE', targetId: open.fact.id };
+      if (moved) return withdrawn ? { op: 'DELETE', targetIds: [moved.fact.id] } : { op: 'UPDATE', targetId: moved.fact.id };
     }
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {

@@ -4,7 +4,8 @@ import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
-import { actsOnNewThing, readPlanObject } from './plan-object.js';
+import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
+import { splitPlanClauses } from './clause-split.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
@@ -45,11 +46,17 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
  * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
  * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
- * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: a duration told in the
- * perfect or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead;
- * "can't" is no past tense (its date lies ahead); a bare "the 15th" told of the past lies behind.
+ * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: a report before a plan
+ * clause is a sentence of its own and the plan's "it" / "her" names its thing or person ("The plumber sent me a quote,
+ * I'll forward it…"); two joined plan actions are two plans; an event told for a day ("my dentist appointment is on
+ * Tuesday", "I've got a match on Saturday": "have got" is now) is settled by a reschedule or a cancellation of the same
+ * one; "let's do Saturday instead" moves the latest dated plan of the day; "the plan is to…" is a plan; "actually, I
+ * won't order…" cancels; a return trip is not the outbound one; "the class in watercolour" says which one; "had a chat
+ * with", "get someone to fix", "the printer is up and running" (about its subject). 15: a duration told in the perfect
+ * or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead; "can't" is no
+ * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind.
  */
-export const EMBEDDED_RULES_VERSION = 14;
+export const EMBEDDED_RULES_VERSION = 15;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -97,7 +104,8 @@ export class EmbeddedExtractor implements Extractor {
     const display = (id: string): string => names[id] ?? input.unnamed?.[id] ?? UNNAMED;
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
-    const sentences = this.#sentences(u.text);
+    // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
+    const sentences = this.#sentences(u.text).flatMap((s) => splitPlanClauses(this.#nlp, s));
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {
@@ -171,7 +179,10 @@ export class EmbeddedExtractor implements Extractor {
       // "My brother is lending me his van, so I won't need a courtesy car": a cancellation is about its own clause.
       // "Coach just texted, the match has been moved to Sunday": a reschedule too.
       const said = settled === 'cancelled' ? cancellingClause(text) : settled === 'instead' ? movedClause(text) ?? text : text;
-      const planObject = this.#antecedent(sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, said) : null, said, input);
+      const asSaid = sentenceFacts.some((f) => open(f) || cancels(f)) ? readPlanObject(this.#nlp, said) : null;
+      // "The new printer is up and running": a done-word outcome whose verb takes no object is about its subject.
+      const intransitive = settled === 'done' && asSaid?.verb && asSaid.objects.length === 0 && asSaid.complements.length === 0;
+      const planObject = this.#antecedent(intransitive ? readEventObject(this.#nlp, said) : asSaid, said, input);
       // "Lena picked up the cake": an action told as done, with no done-word, settles only a plan of the same verb and object.
       const toldDone = !settled && planObject?.past === true && planObject.verb !== null && !this.#stateNow(text, planObject.verb);
       const outcome = settled ?? (toldDone ? 'done' : null);
@@ -185,7 +196,18 @@ export class EmbeddedExtractor implements Extractor {
         || /\b(?:his|her|hers|their|theirs)\b/i.test(text) || actsOnNewThing(this.#nlp, text));
       const about = (f: ExtractedFact): boolean => cancels(f) || (open(f)
         && (['plan', 'commitment', 'request'].includes(f.kind) || isIntention(f.content) || outcome !== null));
+      // "My dentist appointment is on Tuesday", "I've got a match on Saturday": an event told for a day, which a later
+      // reschedule or cancellation may settle (`RuleDecider`), carries what it is about.
+      const event = (f: ExtractedFact): boolean => outcome === null && f.kind === 'statement' && f.slot === null && !f.retraction
+        && Boolean(f.eventTime) && planObject?.past !== true;
+      // An event is named by a thing ("the appointment", "book club"): "I have to go now, talk tomorrow" names none.
+      const eventRead = sentenceFacts.some(event) ? readEventObject(this.#nlp, said) : null;
+      const eventObject = eventRead && eventRead.objects.length > 0 ? eventRead : null;
       for (const f of sentenceFacts) {
+        if (event(f) && eventObject) {
+          facts.push({ ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: until, planObject: { ...eventObject, event: true } });
+          continue;
+        }
         // An act by someone else on no thing of their own ("my parents painted the fence") may settle a plan told about
         // them or one of the speaker's: it carries who did it apart (`doneBy`).
         const told = planObject && by !== null ? { ...planObject, ...(theirs ? { reportedBy: by } : { doneBy: by }) } : planObject;

@@ -9,6 +9,7 @@ import type { PlanObject } from '../../graph/memory-store.js';
 import type { Wink } from '../wink.js';
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
 import { HABIT } from './plan-cues.js';
+import { reschedules } from './changes.js';
 import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
 
 export type { PlanObject } from '../../graph/memory-store.js';
@@ -19,6 +20,8 @@ const FRAME_VERBS = new Set(['be', 'will', 'would', 'can', 'could', 'shall', 'sh
 /** Verbs that frame the verb after them ("want to build", "keep pursuing", "have to go") and are the action otherwise ("want a bike"). */
 const FRAME_BEFORE_VERB = new Set(['have', 'do', 'plan', 'want', 'hope', 'intend', 'try', 'need', 'decide', 'keep', 'like',
   'love', 'wish', 'mean', 'promise', 'ask', 'start', 'begin', 'get', 'go', 'come', 'help']);
+/** Verbs that have someone else do the action after them ("get someone to fix the roof"). */
+const CAUSATIVE = new Set(['get', 'ask', 'have', 'pay', 'hire', 'find']);
 /** Verbs that say an action is over; followed by a verb ("finished writing"), that verb is the action. */
 const DONE_VERBS = new Set(['finish', 'complete', 'do', 'wrap', 'stop']);
 /** Particles of phrasal verbs ("pick up the cake", "clean out the garage"). */
@@ -194,7 +197,18 @@ function readTokens(nlp: Wink, sentence: string, relations?: WordRelations): Tok
     const afterSubject = /^(?:i|we|you|he|she|they)$/i.test(prev?.word ?? '')
       || (prev?.person === true && /^(?:the|a|an|my|our|your|his|her|their)$/i.test(toks[i + 1]?.word ?? ''));
     // "I did my tax return": "did" before an object is the verb, not an auxiliary.
-    if (t.pos === 'AUX' && t.lemma === 'do' && w !== 'do' && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
+    // "I had a chat with my manager": "had" before an object too.
+    if (t.pos === 'AUX' && ((t.lemma === 'do' && w !== 'do') || (t.lemma === 'have' && w === 'had'))
+      && /^(?:the|a|an|my|our|your|his|her|their|some|all)$/i.test(toks[i + 1]?.word ?? '')) {
+      t.pos = 'VERB';
+    }
+    // "I'll forward it", "let's do the team lunch": a base form after a modal, "to" or "let's", before an object, is the
+    // verb the tagger read as an adverb, a noun or an auxiliary.
+    const afterModal = prev !== undefined && (prev.pos === 'AUX' && /^(?:will|would|shall|should|must|can|could|may|might)$/.test(prev.lemma)
+      || (prev.pos === 'PART' && prev.word.toLowerCase() === 'to') || /^['’]s$/.test(prev.word) && /^let$/i.test(toks[i - 2]?.word ?? ''));
+    if (afterModal && ['ADV', 'NOUN', 'ADJ', 'AUX'].includes(t.pos) && w === t.lemma && relations?.baseForms
+      && /^(?:the|a|an|my|our|your|his|her|their|some|it|them|him)$/i.test(toks[i + 1]?.word ?? '')
+      && relations.baseForms(w, 'verb').includes(w)) {
       t.pos = 'VERB';
     }
     if (t.pos === 'NOUN' && afterSubject && !/(?:s|ed|ing)$/.test(w) && relations?.baseForms) {
@@ -233,6 +247,9 @@ function actionVerb(c: Tok[]): { at: number; named: boolean } | null {
     const k = /^(?:not|never)$/i.test(after?.word ?? '') ? i + 2 : i + 1;
     const next = c[k]?.word.toLowerCase() === 'to' ? c[k + 1] : c[k]?.pos === 'ADV' ? c[k + 1] : c[k];
     if (FRAME_BEFORE_VERB.has(t.lemma) && next?.pos === 'VERB' && !DONE_VERBS.has(t.lemma)) continue;
+    // "get someone to fix the roof", "ask somebody to look at it": the action is the one someone is got to do.
+    if (CAUSATIVE.has(t.lemma) && /^(?:someone|somebody|anyone|anybody)$/i.test(after?.word ?? '')
+      && c[i + 2]?.word.toLowerCase() === 'to' && c[i + 3]?.pos === 'VERB') return { at: i + 3, named: false };
     if (DONE_VERBS.has(t.lemma) && after?.pos === 'VERB') return { at: i + 1, named: true };
     return { at: i, named: false };
   }
@@ -272,11 +289,15 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     people.push(...companions(clause.slice(0, verb.at)));
     // Passive or copular ("the beds are finished", "the printer was installed"): the subject is the object.
     const before = clause.slice(0, verb.at).filter((t) => t.pos !== 'ADV');
-    if (before[before.length - 1]?.pos === 'AUX' && /^(?:be|get)$/.test(before[before.length - 1]!.lemma)) {
+    // "The haircut got moved": "get" as the passive's auxiliary, tagged a verb or not.
+    const aux = before[before.length - 1];
+    if (aux && (aux.pos === 'AUX' || (aux.pos === 'VERB' && aux.lemma === 'get')) && /^(?:be|get)$/.test(aux.lemma)) {
       const start = before.findIndex((t) => inPhrase(t) && !(t.pos === 'PRON'));
       if (start >= 0) {
         const subject = heads(before, start);
         objects.push(...subject.heads);
+        // "The pottery class has been moved": the nouns before the head say which one, as an object's do.
+        qualifiers.push(...subject.compounds);
         // "My application to the art school was accepted": the subject's own complements.
         for (let k = subject.next; before[k]?.pos === 'ADP'; ) {
           const p = heads(before, k + 1);
@@ -310,10 +331,11 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     if (!particle && isParticle(clause[i])) particle = clause[i]!.word.toLowerCase();
     // "the tap in the kitchen", "the lock on the front door", "the membership of the club": which one, as a compound says it
     // (a known one: "spend the grant on a new tank" says what for).
-    // "the evening course in Spanish": a capitalised name after "in" says which one too.
+    // "the evening course in Spanish", "the class in watercolour": a bare noun after "in" says which one too.
     if (object.heads.length > 0 && /^(?:in|on|of)$/i.test(clause[i]?.word ?? '') && clause[i]!.pos === 'ADP'
       && (/^(?:the|my|our|your|his|her|their)$/i.test(clause[i + 1]?.word ?? '')
-        || (/^in$/i.test(clause[i]!.word) && /^[A-Z][a-z]/.test(clause[i + 1]?.word ?? '') && nounish(clause[i + 1]!)))) {
+        || (/^in$/i.test(clause[i]!.word) && nounish(clause[i + 1] ?? { word: '', pos: '', lemma: '' })
+          && !NOT_OBJECTS.has(clause[i + 1]!.lemma) && !clause[i + 1]!.person))) {
       const which = phraseHeads(clause, i + 1, relations);
       qualifiers.push(...which.heads, ...which.compounds);
     }
@@ -343,6 +365,8 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
     if (t.pos === 'ADP' || (t.pos === 'SCONJ' && w === 'for') || (!verb && inPhrase(t))) {
       const p = heads(clause, verb || !inPhrase(t) ? i + 1 : i);
       (verb ? complements : objects).push(...p.heads);
+      // "My yoga class is on Thursday": with no action, the nouns before a head say which one too.
+      if (!verb && inPhrase(t)) qualifiers.push(...p.compounds);
       i = Math.max(i, p.next - 1);
     } else if (verb && t.pos === 'VERB') {
       break;
@@ -363,6 +387,25 @@ export function readPlanObject(nlp: Wink, sentence: string, relations: WordRelat
   if (qualifiers.length > 0) out.which = [...new Set(qualifiers)];
   if (out.verb === null && out.objects.length === 0 && out.complements.length === 0) return null;
   return out;
+}
+
+/**
+ * What an event told for a day is about ("my dentist appointment is on Tuesday", "the book club meets on Wednesday",
+ * "I've got a football match on Saturday"): the plan object, and where its verb takes no object, its subject, so a
+ * reschedule or a cancellation that names the event ("book club has been moved to Friday") settles it.
+ */
+export function readEventObject(nlp: Wink, sentence: string, relations: WordRelations = defaultWordNet()): PlanObject | null {
+  const object = readPlanObject(nlp, sentence, relations);
+  if (!object?.verb || object.objects.length > 0) return object;
+  const found = clauses(readTokens(nlp, sentence, relations)).map((c) => ({ c, verb: actionVerb(c) })).find((x) => x.verb !== null);
+  if (!found?.verb) return object;
+  const before = found.c.slice(0, found.verb.at);
+  const start = before.findIndex((t) => inPhrase(t) && t.pos !== 'PRON');
+  if (start < 0) return object;
+  const subject = phraseHeads(before, start, relations);
+  if (subject.heads.length === 0 || subject.people.length > 0) return object;
+  const which = [...(object.which ?? []), ...subject.compounds];
+  return { ...object, objects: subject.heads, ...(which.length > 0 ? { which: [...new Set(which)] } : {}) };
 }
 
 /**
@@ -388,6 +431,8 @@ function toldAsDone(clause: Tok[], at: number, sentence: string): boolean {
   const word = v.word.toLowerCase();
   if (/\?\s*$/.test(sentence) || word === v.lemma || /ing$/.test(word) || word === `${v.lemma}s` || word === `${v.lemma}es`
     || (/ies$/.test(word) && v.lemma.endsWith('y'))) return false;
+  // "I've got a match on Saturday", "he's got a dentist appointment": possession now, not a past act.
+  if (word === 'got' && /^(?:have|has|['’]ve|['’]s)$/i.test(clause[at - 1]?.word ?? '')) return false;
   // "to" hedges as an infinitive ("to pick up"), not as a preposition ("my application to the school was accepted").
   return !clause.slice(0, at).some((t, k) => (t.word.toLowerCase() === 'to' ? clause[k + 1]?.pos === 'VERB'
     : HEDGES.has(t.word.toLowerCase()) || HEDGES.has(t.lemma)));
@@ -454,6 +499,21 @@ function otherPeople(a: PlanObject, b: PlanObject): boolean {
 /** True when `text` names `word` as whom or where something goes: after "to" ("a letter to the council", "to my grandmother"). */
 function sentTo(text: string, word: string): boolean {
   return new RegExp(String.raw`\bto\s+(?:(?:the|a|an|my|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}${word}`, 'i').test(text);
+}
+
+/** True when `text` names `word` as where something comes from ("a taxi back from the airport"). */
+function comesFrom(text: string, word: string): boolean {
+  return new RegExp(String.raw`\bfrom\s+(?:(?:the|a|an|my|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}${word}`, 'i').test(text);
+}
+
+/**
+ * True when both name one place, one as where the action goes and the other as where it comes from ("a taxi back from the
+ * airport" / "book a taxi to the airport"): the return is not the outbound trip.
+ */
+function otherWay(outcome: PlanObject, plan: PlanObject, sentence: string, planText: string): boolean {
+  const planWords = allWords(plan);
+  return [...allWords(outcome)].filter((w) => planWords.has(w)).some((w) => (sentTo(planText, w) && !sentTo(sentence, w) && comesFrom(sentence, w))
+    || (comesFrom(planText, w) && !comesFrom(sentence, w) && sentTo(sentence, w)));
 }
 
 /**
@@ -550,7 +610,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
   const planWords = new Set([...plan.objects, ...plan.complements]);
   if (how === 'done') {
     if (outcome.actionNamed && outcome.past && WISH.test(planText)) return false;
-    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)) return false;
+    if (otherPeople(outcome, plan) || otherReceiver(outcome, plan, sentence, planText) || otherOne(outcome, plan)
+      || otherWay(outcome, plan, sentence, planText)) return false;
     if (namesActionByDerivation(outcome, plan, words) || wentTogether(outcome, plan)) return true;
     if (outcome.actionNamed && plan.verb && !sameAction(outcome, plan, words)) return false;
     // "I'll email it to you" / "I've just emailed you the invoice", "I'll ring her" / "I rang your mum": a plan that names
@@ -561,6 +622,8 @@ export function settlesByObject(how: 'done' | 'instead' | 'decided', outcome: Pl
     return aboutWords(outcome).some((w) => named.has(w));
   }
   if (!outcome.verb || HABIT.test(sentence)) return false;
+  // "The pottery class has been moved to Tuesday" moves no yoga class: a reschedule moves the same one.
+  if (reschedules(sentence) && otherOne(outcome, plan)) return false;
   if (outcome.replaces && outcome.replaces.length > 0) {
     return outcome.replaces.some((w) => planWords.has(w) || w === plan.verb);
   }
@@ -592,9 +655,13 @@ const CANCEL_VERBS = new Set(['cancel', 'call', 'drop', 'skip', 'scrap', 'forget
  * - A name of the plan's action by its derivational relative counts as naming it ("Lena cancelled her
  *   application" / "apply for the teaching job"), when the cancellation names nothing else the plan
  *   does not (`namesActionByDerivation`).
+ * - A place the cancellation comes from that the plan goes to, or the other way round (`texts`), is another trip.
  */
-export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet()): boolean | null {
+export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations: WordRelations = defaultWordNet(),
+  texts?: { cancel: string; plan: string }): boolean | null {
   const words = aboutWords(cancel);
+  // "I won't need a taxi back from the airport" withdraws no "taxi to the airport".
+  if (texts && otherWay(cancel, plan, texts.cancel, texts.plan)) return false;
   // "I dropped the French course" withdraws no "evening course in Spanish": another one of the same thing. A plan that is
   // itself to cancel is done by the same act, which may name its thing more loosely ("the paper delivery" / "the newspaper delivery").
   if (otherPeople(cancel, plan) || (otherOne(cancel, plan) && cancel.verb !== plan.verb)) return false;
@@ -603,6 +670,9 @@ export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations:
     || (cancel.verb !== null && CANCEL_VERBS.has(cancel.verb) && namesActionByDerivation({ ...cancel, verb: null }, plan, relations));
   if (cancel.verb === null || CANCEL_VERBS.has(cancel.verb)) return words.length === 0 ? null : namesPlan;
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
+  // "Don't send the lemons" withdraws no "call you back about the lemons": another action that names an object of its own
+  // names the plan only by the plan's object ("not going to the airport" still names "leave for the airport" by its place).
+  if (cancel.objects.length > 0 && plan.verb !== null) return cancel.objects.some((w) => plan.objects.includes(w));
   return words.length === 0 ? null : namesPlan;
 }
 

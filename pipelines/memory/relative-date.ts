@@ -67,7 +67,7 @@ function precise(c: chrono.ParsedComponents): string {
  */
 const PRESENT_FORMS = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be', 'ca', 'wo', 'sha']);
 /** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
-const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b/i;
+const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b/i;
 
 /**
  * True when `text` tells of the past: a verb in a past form ("went", "got", "have been": a verb or auxiliary whose
@@ -81,9 +81,12 @@ export function toldAsPast(text: string): boolean {
   const words = doc.tokens().out() as string[];
   const pos = doc.tokens().out(nlp.its.pos) as string[];
   const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value) as string[];
+  // "I've got a match on Saturday", "he's got a dentist appointment": possession now, not a past act.
+  const hasGot = (i: number): boolean => (/^(?:have|has|['’]ve|['’]s)$/i.test(words[i] ?? '') && /^got$/i.test(words[i + 1] ?? ''))
+    || (/^got$/i.test(words[i] ?? '') && /^(?:have|has|['’]ve|['’]s)$/i.test(words[i - 1] ?? ''));
   return words.some((w, i) => {
     const word = w.toLowerCase();
-    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && !/(?:s|ing)$/.test(word);
+    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && !/(?:s|ing)$/.test(word) && !hasGot(i);
   });
 }
 
@@ -141,7 +144,7 @@ export function resolveDatePhrase(phrase: string, refIso: string): string | null
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
   'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const HAS_PREPOSITION = /\b(?:on|in|during|by|until|till|before|after|from|since|of)\s+$/i;
+const HAS_PREPOSITION = /\b(?:on|in|during|by|until|till|before|after|from|since|of|to)\s+$/i;
 
 /** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
 export function spokenDate(date: string): string {

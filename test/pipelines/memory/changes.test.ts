@@ -4,6 +4,7 @@ import { cancellingClause, movedClause, settles, slotChange } from '../../../pip
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 
 test('slot changes are found across paraphrases', () => {
   assert.deepEqual(slotChange('We finally relocated to Lisbon in the spring.'), { slot: 'lives_in', value: 'Lisbon', attribute: 'lives_in' });
@@ -132,4 +133,74 @@ test('an outcome told as done settles a problem about the same thing; a cancella
   assert.deepEqual(await d.decide({ fact: dropped, candidates: [{ fact: stuck, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'a problem is not cancelled');
   const state = fact({ kind: 'statement', content: 'Mei is working on the flaky payment tests' });
   assert.deepEqual(await d.decide({ fact: fixed, candidates: [{ fact: state, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'no problem told');
+});
+
+const extractor = new EmbeddedExtractor();
+/** What Ana's first turn leaves stored and what her second (said `later`) decides about it, at cosine 0.6. */
+async function pair(first: string, second: string, later = '2026-12-01T15:00:00.000Z'): Promise<string> {
+  const said = async (text: string, id: string, time: string) => (await extractor.extract({
+    current: { id, sessionId: 's', speakerId: 'p_ana', addresseeIds: ['p_ben'], text, startMs: null, endMs: null, time, confidence: null, audioRef: null, seq: 1 },
+    previous: [], names: { p_ana: 'Ana', p_ben: 'Ben' },
+  })).facts;
+  const stored = (await said(first, 'u1', '2026-12-01T10:00:00.000Z')).map((f, i) => fact({
+    id: `f${i + 1}`, content: f.content, kind: f.kind, slot: f.slot, eventTime: f.eventTime ?? null, planObject: f.planObject ?? null,
+    subjectId: 'p_ana', speakerId: 'p_ana',
+  }));
+  const outcome = (await said(second, 'u2', later)).find((f) => f.settles);
+  if (!outcome) return 'ADD';
+  const d = new RuleDecider({ settleCosine: 0.4 });
+  const got = await d.decide({ fact: outcome, candidates: stored.map((f) => ({ fact: f, score: 0.6 })), retractedFacts: [], time: later });
+  return got.op === 'UPDATE' ? `UPDATE ${stored.find((f) => f.id === got.targetId)!.content}` : got.op;
+}
+
+test('a plan clause after a report names the report\'s thing by its pronoun; an outcome naming that thing settles it', async () => {
+  assert.match(await pair("The plumber sent me a quote, I'll forward it to my landlord tonight.", "I forwarded the plumber's quote to my landlord."),
+    /^UPDATE Ana will forward the quote/);
+  assert.match(await pair('My aunt left a message, I\'ll call her back after lunch.', 'I called my aunt back this afternoon.'), /^UPDATE Ana will call Ana's aunt back/);
+  assert.equal(await pair("The dentist sent a reminder, I'll reply to it tomorrow.", 'I replied to the email from my boss.'), 'ADD',
+    'another thing replied to: the reminder stays open');
+});
+
+test('the second of two joined plan actions is a plan of its own', async () => {
+  assert.match(await pair("I'll check the boiler settings and ring the landlord.", 'I rang the landlord this morning.'), /^UPDATE Ana will ring the landlord/);
+  assert.equal(await pair("I'll wash the car and clean the windows.", 'I cleaned the oven yesterday.'), 'ADD');
+});
+
+test('an event told for a day is moved by a reschedule of the same one, not of another', async () => {
+  assert.match(await pair("I've got a football match on Saturday at ten.", 'Coach just texted, the match has been moved to Sunday.'), /^UPDATE Ana has got a football match/);
+  assert.match(await pair('The book club meets on Wednesday evening.', 'Book club has been moved to Friday this week.'), /^UPDATE The book club meets/);
+  assert.equal(await pair('My yoga class is on Thursday evening.', 'The pottery class has been moved to Tuesday.'), 'ADD', 'another class');
+  assert.equal(await pair('Alright, I have to go now, talk tomorrow!', "I'm not going to go to the party after all."), 'ADD', 'a farewell names no event');
+});
+
+test('an alternative naming only a time moves the latest dated plan of the day; "the plan is to" is a plan', async () => {
+  assert.match(await pair('I can deliver the crates on Friday afternoon.', "Let's do Saturday at seven instead."), /^UPDATE Ana can deliver/);
+  assert.equal(await pair('I will bring the crates myself.', "Let's do Saturday at seven instead."), 'ADD', 'no dated plan to move');
+  assert.equal(await pair('I delivered the crates on Monday.', "Let's do Saturday at seven instead."), 'ADD', 'a day gone by is not moved');
+  assert.match(await pair('The plan is to meet at the station at six.', "Let's meet at the cafe instead."), /^UPDATE/);
+  assert.equal(await pair("I'll call you back on Wednesday.", "Please text my mobile rather than the landline, it's being disconnected on Friday."), 'ADD',
+    'an alternative naming what it replaces moves no plan by its time');
+  assert.equal(await pair('Friday is no good, I need the car for work.', "Let's say Saturday at eight instead."), 'ADD', 'a time turned down is not moved');
+});
+
+test('another action cancels a plan only by naming its object, not a thing it is about', async () => {
+  assert.equal(await pair("I'll check the warehouse and call you back about the lemons.", "Actually, don't send the lemons, we found some locally."), 'ADD');
+  assert.equal(await pair("I'll send the lemons on Friday.", "Actually, don't send the lemons, we found some locally."), 'DELETE');
+});
+
+test('a return trip does not cancel the outbound one; another class does not; "won\'t" said as a change of mind does', async () => {
+  assert.equal(await pair('I need to book a taxi to the airport.', "I won't need a taxi back from the airport, Sam is picking me up."), 'ADD');
+  assert.equal(await pair('I need to book a taxi to the airport.', "I won't need a taxi to the airport, Sam is driving me."), 'DELETE');
+  assert.equal(await pair("I'm going to take the Saturday class in watercolour.", 'I dropped the oil painting class.'), 'ADD');
+  assert.equal(await pair("I'm going to order the blue curtains for the lounge.", "Actually, I won't order the curtains, the old ones are fine."), 'DELETE');
+  assert.equal(settles("I won't forget the curtains, actually."), null, 'not a cancellation');
+  assert.equal(settles("I won't order the curtains."), null, 'no change of mind told');
+});
+
+test('"up and running" is about its subject; "had a chat with" is talking; "get someone to fix" is fixing', async () => {
+  assert.match(await pair('I need to set up the new printer at the office.', 'The new printer is up and running.'), /^UPDATE/);
+  assert.equal(await pair('I need to set up the new router.', 'The coffee machine is up and running again.'), 'ADD');
+  assert.match(await pair('I need to talk to my manager about the rota.', 'I had a chat with my manager about the rota yesterday.'), /^UPDATE/);
+  assert.match(await pair('I need to get someone to fix the roof.', 'A roofer fixed the roof on Tuesday.'), /^UPDATE/);
+  assert.equal(await pair('I need to get someone to fix the roof.', 'A roofer fixed the shed door on Tuesday.'), 'ADD');
 });

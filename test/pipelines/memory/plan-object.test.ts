@@ -31,7 +31,8 @@ test('a plan object is the verb and the head nouns of its object, lemmatised', (
   assert.deepEqual(read("I'll just need the dairy-free recipe.")?.objects, ['recipe'], 'the head, not a hyphenated modifier');
   assert.deepEqual(read('We decided to spend the grant on rain barrels instead of the water tank.')?.replaces, ['tank']);
   assert.equal(read('dairy-free options like almond milk instead')?.verb, null, 'no action named');
-  assert.deepEqual(read('I think a rain barrel system would be cheaper.'), { verb: null, objects: ['system'], complements: [] });
+  assert.deepEqual(read('I think a rain barrel system would be cheaper.'), { verb: null, objects: ['system'], complements: [], which: ['rain', 'barrel'] },
+    'with no action, the nouns before a head say which one');
   assert.deepEqual(read("I'm going to fix the leaking tap in the bathroom.")?.objects, ['tap'], 'a participle, and a noun tagged as a verb, stay in the phrase');
   assert.deepEqual(read('I want to buy the cake my sister likes.')?.objects, ['cake'], 'a clause after the noun is not its head');
   assert.deepEqual(read('Forget about the car repair, I can\'t do it.')?.complements, ['repair', 'car'], 'an action noun is about its modifier');

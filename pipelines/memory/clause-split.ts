@@ -1,0 +1,156 @@
+/**
+ * Sentences that carry a plan in a clause of their own, read as sentences of their own: "The plumber sent me a quote,
+ * I'll forward it to my landlord" is a report ("The plumber sent me a quote.") and a plan whose "it" is the report's
+ * quote ("I'll forward the quote to my landlord."); "I'll check the boiler and ring the landlord" is two plans. Each
+ * plan then names what it is about, and an outcome that names it ("I forwarded the plumber's quote") settles it.
+ */
+import type { Wink } from '../wink.js';
+import { defaultWordNet } from '../retrieval/wordnet.js';
+import { PEOPLE, SERVICE_PEOPLE } from './grammar.js';
+
+/** A first-person plan at a clause start: "I'll", "I need to", "we're going to". */
+const PLAN_START = String.raw`(?:I|we)(?:['’]ll|\s+will|\s+(?:need|have|want|plan)\s+to|\s+(?:have|['’]ve)\s+got\s+to|\s+must|\s+should|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to)\b`;
+/** Where a plan clause starts after a clause of its own: after , ; or "and / so / but / then". */
+const PLAN_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|so|but|then)\s+)?|\s+(?:and|so|but|then)\s+)(?=${PLAN_START})`, 'g');
+/** The plan's own words before its action: "I'll", "I need to", "we're going to". */
+const PLAN_PREFIX = new RegExp(String.raw`^(?:(?:well|so|ok|okay|actually|and|then),?\s+)*${PLAN_START}\s+`, 'i');
+/** Words that date or size an action: no antecedent of "it". */
+const NOT_THINGS = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|morning|afternoon|evening|night|week|weekend|month|year|time|day|moment|minute|hour|lot|bit|thing|way)$/i;
+
+interface Tok { word: string; pos: string; lemma: string; space: string }
+
+/** A noun phrase of a clause: its words, and whether its head names a person, is plural, follows a preposition. */
+interface NounPhrase { text: string; person: boolean; plural: boolean; afterPreposition: boolean }
+
+function tokens(nlp: Wink, text: string): Tok[] {
+  const t = nlp.readDoc(text).tokens();
+  const words = t.out();
+  const pos = t.out(nlp.its.pos);
+  const lemmas = t.out(nlp.its.lemma as unknown as typeof nlp.its.value);
+  const spaces = t.out(nlp.its.precedingSpaces);
+  const toks = words.map((word, i) => ({ word, pos: pos[i] ?? '', lemma: (lemmas[i] ?? word).toLowerCase(), space: spaces[i] ?? ' ' }));
+  // "his drill", "the cake": a word tagged a verb right after a determiner or a possessive is a noun.
+  toks.forEach((t, i) => { if (t.pos === 'VERB' && i > 0 && (toks[i - 1]!.pos === 'DET' || POSSESSIVE.test(toks[i - 1]!.word))) t.pos = 'NOUN'; });
+  return toks;
+}
+
+/**
+ * True when the token is a verb in its base form: tagged so, or a word WordNet lists as a verb that the tagger read
+ * otherwise before an object ("clean the windows", "forward it").
+ */
+function baseVerb(t: Tok | undefined, next: Tok | undefined): boolean {
+  if (!t || t.word.toLowerCase() !== t.lemma) return false;
+  if (t.pos === 'VERB') return true;
+  return ['ADJ', 'ADV', 'NOUN'].includes(t.pos) && next !== undefined && (next.pos === 'DET' || next.pos === 'PRON')
+    && defaultWordNet().baseForms(t.lemma, 'verb').includes(t.lemma);
+}
+
+const join = (toks: Tok[]): string => toks.map((t, i) => (i === 0 ? '' : t.space) + t.word).join('');
+const POSSESSIVE = /^(?:my|your|our|his|her|their|its)$/i;
+const phraseWord = (t: Tok): boolean => ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t.pos)
+  || (t.pos === 'PRON' && POSSESSIVE.test(t.word)) || /^['’]s$/.test(t.word);
+
+/**
+ * Noun phrases of a clause, in order: a run of determiners, possessives, adjectives and nouns with a noun last, taking
+ * in an "of / for / from" phrase after it ("the form for the school trip").
+ */
+function nounPhrases(toks: Tok[]): NounPhrase[] {
+  const out: NounPhrase[] = [];
+  for (let i = 0; i < toks.length; ) {
+    if (!phraseWord(toks[i]!)) { i++; continue; }
+    let j = i;
+    while (j < toks.length && phraseWord(toks[j]!)) j++;
+    let head = j - 1;
+    while (head >= i && !['NOUN', 'PROPN'].includes(toks[head]!.pos)) head--;
+    if (head < i) { i = j; continue; }
+    let end = head + 1;
+    // "the form for the school trip": the phrase after it says which one.
+    if (/^(?:of|for|from)$/i.test(toks[end]?.word ?? '') && toks[end + 1] && phraseWord(toks[end + 1]!)) {
+      let k = end + 1;
+      while (k < toks.length && phraseWord(toks[k]!)) k++;
+      if (['NOUN', 'PROPN'].includes(toks[k - 1]!.pos)) end = k;
+    }
+    const h = toks[head]!;
+    if (!NOT_THINGS.test(h.lemma)) {
+      out.push({
+        text: join(toks.slice(i, end)),
+        person: h.pos === 'PROPN' || PEOPLE.has(h.lemma) || SERVICE_PEOPLE.has(h.lemma),
+        plural: h.word.toLowerCase() !== h.lemma && /s$/i.test(h.word),
+        afterPreposition: toks[i - 1]?.pos === 'ADP',
+      });
+    }
+    i = Math.max(end, j);
+  }
+  return out;
+}
+
+/** What an object pronoun stands for among the phrases before it: "her" / "him" a person, "it" a thing, "them" a plural. */
+function antecedent(pronoun: string, phrases: NounPhrase[]): NounPhrase | null {
+  const p = pronoun.toLowerCase();
+  const fits = phrases.filter((n) => (p === 'it' ? !n.person && !n.plural : p === 'them' ? n.plural : n.person && !n.plural));
+  // A subject or object before a phrase after a preposition ("the form for the school trip", not "the trip").
+  const main = fits.filter((n) => !n.afterPreposition);
+  return main[main.length - 1] ?? fits[fits.length - 1] ?? null;
+}
+
+/** The phrase as it stands in for a pronoun: "a quote" -> "the quote"; "My aunt" -> "my aunt". */
+function definite(n: NounPhrase): string {
+  const text = n.text.replace(/^(?:a|an|some)\s+/i, 'the ');
+  return /^(?:The|My|Your|Our|His|Her|Their)\b/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+/**
+ * The plan clause with its object pronoun ("forward it", "call her back", "reply to it") replaced by what it stands for
+ * in the clauses before it; unchanged when no phrase there fits.
+ */
+function resolveObject(nlp: Wink, plan: string, before: string): string {
+  const toks = tokens(nlp, plan);
+  const at = toks.findIndex((t, i) => i > 0 && /^(?:it|them|her|him)$/i.test(t.word)
+    && (['VERB', 'ADP'].includes(toks[i - 1]!.pos) || baseVerb(toks[i - 1], t))
+    // "her" before a noun is her own thing ("call her mum"), no object.
+    && !(t.word.toLowerCase() === 'her' && ['NOUN', 'PROPN', 'ADJ'].includes(toks[i + 1]?.pos ?? '')));
+  if (at < 0) return plan;
+  const found = antecedent(toks[at]!.word, nounPhrases(tokens(nlp, before)));
+  if (!found) return plan;
+  return join([...toks.slice(0, at), { ...toks[at]!, word: definite(found) }, ...toks.slice(at + 1)]);
+}
+
+/** "I'll check the boiler settings and ring the landlord" -> "I'll check the boiler settings.", "I'll ring the landlord.". */
+function joinedPlans(nlp: Wink, clause: string): string[] {
+  const prefix = PLAN_PREFIX.exec(clause);
+  if (!prefix) return [clause];
+  // Tagged with the plan's own words before it: alone, "check the boiler" reads as a noun.
+  const rest = tokens(nlp, clause).slice(tokens(nlp, prefix[0].trim()).length);
+  // The first action takes an object of its own ("check the boiler settings", not "come and see"), and the second starts
+  // with a verb in its base form after "and".
+  if (!baseVerb(rest[0], rest[1])) return [clause];
+  for (let i = 2; i < rest.length - 1; i++) {
+    if (rest[i]!.word.toLowerCase() !== 'and' || !baseVerb(rest[i + 1], rest[i + 2])) continue;
+    if (!rest.slice(1, i).some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) return [clause];
+    const lead = prefix[0];
+    return [`${lead}${join(rest.slice(0, i)).replace(/[,\s]+$/, '')}.`, `${lead}${join(rest.slice(i + 1))}`];
+  }
+  return [clause];
+}
+
+/**
+ * A sentence as the sentences it tells: a clause before a first-person plan clause apart from it (the plan's object
+ * pronoun resolved in that clause), and a plan of two joined actions as two plans; "the plan is to…" as "we plan to…".
+ * Unchanged when none applies.
+ */
+export function splitPlanClauses(nlp: Wink, said: string): string[] {
+  // "The plan is to meet at six", "my plan is to…": a plan told as one ("we plan to meet at six").
+  const sentence = said.replace(/\b(the|our|my) plan is to\b/i, (_m, whose: string) => (/^my$/i.test(whose) ? 'I plan to' : 'we plan to'))
+    .replace(/^we plan/, 'We plan');
+  const re = new RegExp(PLAN_CLAUSE.source, 'gi');
+  for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
+    if (m.index === 0) continue;
+    const before = sentence.slice(0, m.index);
+    // The clause before tells something of its own: a verb and a noun, and no plan ("Tomorrow, I'll…" is one clause).
+    const toks = tokens(nlp, before);
+    if (!toks.some((t) => t.pos === 'VERB') || !toks.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') || new RegExp(PLAN_START, 'i').test(before)) continue;
+    const plan = resolveObject(nlp, sentence.slice(m.index + m[0].length), before);
+    return [`${before.replace(/[,;\s]+$/, '')}.`, ...joinedPlans(nlp, plan)];
+  }
+  return joinedPlans(nlp, sentence);
+}
