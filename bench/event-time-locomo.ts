@@ -8,8 +8,11 @@
  * turns; with `--baseline DIR` (another build's dist/) the same for that build and the paired difference, and how
  * many turns each gains or loses. `--split dev` (conversations 1–5) for choosing, `--split test` (6–10, default) for
  * reporting. `--show` prints the turns the build's date does not state the answer for (dev only).
+ * `--facts` also runs every turn of the split's conversations through the embedded extractor (this build's, and the
+ * baseline's) and judges the facts of each gold turn: does one of them, its text with its `eventTime`, state the answer
+ * (the item an answer shows in place of the turn when it ranks the fact first)?
  *
- *   npm run build && node dist/bench/event-time-locomo.js [--split dev|test] [--baseline DIR] [--show]
+ *   npm run build && node dist/bench/event-time-locomo.js [--split dev|test] [--baseline DIR] [--facts] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +22,8 @@ import { statesAnswer } from './lib/answer-match.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
 import { loadLocomoTurns, locomoTime, sharedDataDir } from './lib/locomo.js';
+import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
+import { extractLocomo, loadExtractor, type ExtractorClass } from './lib/locomo-extract.js';
 
 type NamedDate = typeof namedDate;
 
@@ -35,10 +40,10 @@ const qas = readFileSync(path.join(sharedDataDir(), 'locomo', 'locomo_qa.jsonl')
   .map((l) => JSON.parse(l) as { conv_id: string; question: string; answer?: string | number; category: number; evidence: string[] })
   .filter((q) => convs.has(q.conv_id) && q.category === 2);
 
-interface Case { question: string; answer: string; text: string; said: string }
+interface Case { question: string; answer: string; text: string; said: string; key: string }
 const cases: Case[] = qas.flatMap((q) => q.evidence.flatMap((d) => {
   const t = byConv.get(q.conv_id)?.find((x) => x.dia_id === d);
-  return t ? [{ question: q.question, answer: String(q.answer ?? ''), text: t.text, said: locomoTime(t.session_date_time, t.turn_idx * 30) }] : [];
+  return t ? [{ question: q.question, answer: String(q.answer ?? ''), text: t.text, said: locomoTime(t.session_date_time, t.turn_idx * 30), key: `${t.conv_id}|${t.dia_id}` }] : [];
 }));
 
 interface Scored { dated: number[]; states: number[]; dates: (string | null)[] }
@@ -64,6 +69,28 @@ if (baselineDir) {
   const gained = mine.states.filter((x, i) => x > base.states[i]!).length;
   const lost = mine.states.filter((x, i) => x < base.states[i]!).length;
   console.log(`this build − baseline: words + date ${pct(bootstrapDelta(mine.states, base.states), true)}, ${gained} turns gained, ${lost} lost; dated ${pct(bootstrapDelta(mine.dated, base.dated), true)}`);
+}
+if (process.argv.includes('--facts')) {
+  const turnsOf = [...byConv.entries()].filter(([c]) => convs.has(c)).map(([, ts]) => ts);
+  /** Per gold turn: 1 when one of its facts, with its date, states the answer; and whether one has a date. */
+  const judgeFacts = async (Extractor: ExtractorClass): Promise<{ states: number[]; dated: number[] }> => {
+    const byKey = new Map((await extractLocomo(Extractor, turnsOf)).map((e) => [`${e.turn.conv_id}|${e.turn.dia_id}`, e.facts]));
+    const facts = cases.map((c) => byKey.get(c.key) ?? []);
+    return {
+      states: cases.map((c, i) => (facts[i]!.some((f) => statesAnswer(f.eventTime ? `${f.content} ${f.eventTime}` : f.content, c.answer)) ? 1 : 0)),
+      dated: facts.map((fs) => (fs.some((f) => f.eventTime) ? 1 : 0)),
+    };
+  };
+  const mineFacts = await judgeFacts(EmbeddedExtractor);
+  console.log('\nFacts of the gold turns (embedded extractor)\n| build | a fact has a date | a fact with its date states the answer |\n|---|---|---|');
+  console.log(`| this build | ${pct(bootstrapMean(mineFacts.dated))} | ${pct(bootstrapMean(mineFacts.states))} |`);
+  if (baselineDir) {
+    const baseFacts = await judgeFacts(await loadExtractor(baselineDir));
+    console.log(`| baseline | ${pct(bootstrapMean(baseFacts.dated))} | ${pct(bootstrapMean(baseFacts.states))} |`);
+    const gained = mineFacts.states.filter((x, i) => x > baseFacts.states[i]!).length;
+    const lost = mineFacts.states.filter((x, i) => x < baseFacts.states[i]!).length;
+    console.log(`this build − baseline (facts): ${pct(bootstrapDelta(mineFacts.states, baseFacts.states), true)}, ${gained} turns gained, ${lost} lost`);
+  }
 }
 if (show) {
   for (const [i, c] of cases.entries()) {

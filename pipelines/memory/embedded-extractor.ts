@@ -7,7 +7,7 @@ import { cancellingClause, isIntention, movedClause, settles, slotChange } from 
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
 import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
-import { absoluteDates, findDates, stateEnd } from './relative-date.js';
+import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.js';
 
 /**
  * Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`: raise it when the rules change
@@ -54,9 +54,11 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * won't order…" cancels; a return trip is not the outbound one; "the class in watercolour" says which one; "had a chat
  * with", "get someone to fix", "the printer is up and running" (about its subject). 15: a duration told in the perfect
  * or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead; "can't" is no
- * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind.
+ * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind. 16: a fact's `eventTime` is also
+ * the start of a state told in the perfect ("I've had them for three years now") or, for an act told as just done ("I
+ * just got accepted"), the day it was said.
  */
-export const EMBEDDED_RULES_VERSION = 15;
+export const EMBEDDED_RULES_VERSION = 16;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -126,6 +128,8 @@ export class EmbeddedExtractor implements Extractor {
       }
       const found = findDates(raw, u.time);
       const dates = found.filter((d) => !d.duration).map((d) => d.date);
+      // When what the sentence tells of happened: its date, a perfect state's start, or today for an act just done.
+      const eventTime = eventDate(raw, u.time, found);
       // "Lena moved to Boulder", said by Ben: read as Lena's own "I moved to Boulder", about Lena.
       const reported = reportedAsFirstPerson(this.#nlp, raw, names, u.speakerId);
       const subjectId = reported?.subjectId ?? u.speakerId;
@@ -145,7 +149,7 @@ export class EmbeddedExtractor implements Extractor {
         if (retraction && f.slot === 'name') continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
-        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, dates[0] ?? null);
+        const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, eventTime);
         sentenceFacts.push(made);
         if (f.shared) shared.add(made);
         if (!retraction && f.profile) {
@@ -159,7 +163,7 @@ export class EmbeddedExtractor implements Extractor {
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
         const ends = change.value === null || retraction;
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'profile',
-          subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, dates[0] ?? null));
+          subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }
@@ -168,7 +172,7 @@ export class EmbeddedExtractor implements Extractor {
       if (settled && sentenceFacts.length === 0) {
         // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment.
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
-          subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, dates[0] ?? null));
+          subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, eventTime));
       }
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       const until = stateEnd(raw, u.time);

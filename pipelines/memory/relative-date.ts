@@ -90,6 +90,24 @@ export function toldAsPast(text: string): boolean {
   });
 }
 
+/** "I just got…", "we've just finished…": `toldAsPast` then reads the verb after "just". */
+const JUST = /\bjust\s+(?=\w)/i;
+
+/** True when `sentence` tells of an act just done ("I just got accepted", "we've just finished it"; not "it's just a hobby"). */
+export function toldJustDone(sentence: string): boolean {
+  const m = JUST.exec(sentence);
+  return m !== null && toldAsPast(sentence.slice(m.index));
+}
+
+/**
+ * When what one sentence tells of happened, from the dates it names (`found`: `findDates` of it): the start of a state
+ * told in the perfect ("I've had them for three years now"), else its first date that is no duration, else, for an act
+ * told as just done, the day it was said (`refIso`); null when none.
+ */
+export function eventDate(sentence: string, refIso: string, found: FoundDate[] = findDates(sentence, refIso)): string | null {
+  return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
+}
+
 /**
  * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
  * looks back ("last Monday") or the text is told of the past (`toldAsPast`: "we went camping in May");

@@ -3,7 +3,7 @@ import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store
 import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { UNNAMED } from '../memory/extractor.js';
-import { findDates, toldAsPast } from '../memory/relative-date.js';
+import { findDates, toldJustDone } from '../memory/relative-date.js';
 
 export { NameResolver };
 
@@ -24,13 +24,11 @@ export function namedDate(text: string, said: string): string | null {
     const date = found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date;
     if (date) return date;
   }
-  return sentences.some((s) => JUST_DONE.test(s) && toldAsPast(s.slice(JUST_DONE.exec(s)!.index))) ? said.slice(0, 10) : null;
+  return sentences.some(toldJustDone) ? said.slice(0, 10) : null;
 }
 
 /** Words without which no date is named. */
 const DATE_WORD = /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|weeks?|months?|years?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4}|\d{1,2}\/\d{1,2}|the\s+\d{1,2}(?:st|nd|rd|th))\b/i;
-/** "I just got…", "we've just finished…": `toldAsPast` then reads the verb after it. */
-const JUST_DONE = /\bjust\s+(?=\w)/i;
 
 /**
  * An interaction-layer item. A turn holds from when it was said; `closedAt` (when every fact it

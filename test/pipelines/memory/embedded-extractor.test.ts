@@ -89,3 +89,12 @@ test('a decision or plan told about someone else carries who it is about; the sp
   const [heating] = (await run('Our landlord fixed the heating yesterday.')).facts;
   assert.ok(heating?.settles && heating.planObject && heating.planObject.reportedBy === undefined, 'the heating may be what the speaker needed fixed');
 });
+
+test("a fact's eventTime: a perfect state's start, an act just done is today, a duration in the present none", async () => {
+  const since = await run("I've had my turtles for 3 years now.");
+  assert.ok(since.facts.length > 0 && since.facts.every((f) => f.eventTime === '2023'), JSON.stringify(since.facts.map((f) => [f.content, f.eventTime])));
+  const just = await run('I just got accepted for a fashion internship!');
+  assert.ok(just.facts.length > 0 && just.facts.every((f) => f.eventTime === '2026-12-01'), JSON.stringify(just.facts.map((f) => [f.content, f.eventTime])));
+  const away = await run("I'm off work for a month.");
+  assert.ok(away.facts.every((f) => f.eventTime === null && f.validUntil !== null), JSON.stringify(away.facts.map((f) => [f.content, f.eventTime, f.validUntil])));
+});

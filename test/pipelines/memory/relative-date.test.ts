@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absoluteDates, clauseAround, findDates, stateEnd, toldAsPast } from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates, clauseAround, eventDate, findDates, stateEnd, toldAsPast } from '../../../pipelines/memory/relative-date.js';
 import { namedDate } from '../../../pipelines/retrieval/memory-items.js';
 
 // Friday 14 July 2023, 15:00 UTC.
@@ -90,5 +90,13 @@ describe('durations told in the perfect or the past, and dates read sentence by 
     assert.equal(namedDate('Hey! I just got accepted for an internship!', SAID), '2023-07-14');
     assert.equal(namedDate("It's just a hobby, really.", SAID), null, '"just" with nothing done');
     assert.equal(namedDate('I just love it.', SAID), null);
+  });
+
+  test('eventDate: a perfect state\'s start before a "now", else the first date, else today for an act just done', () => {
+    assert.equal(eventDate("I've had them for 3 years now.", SAID), '2020');
+    assert.equal(eventDate('I went there last Tuesday.', SAID), '2023-07-11');
+    assert.equal(eventDate("We've just finished the kitchen.", SAID), '2023-07-14');
+    assert.equal(eventDate("It's just a hobby.", SAID), null);
+    assert.equal(eventDate("I'm away for two weeks.", SAID), null, 'a duration ahead is an end, no event date');
   });
 });
