@@ -5,7 +5,7 @@ import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResul
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
-import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
+import { conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
 /**
@@ -45,9 +45,16 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
  * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
  * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
- * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing.
+ * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: events whose subject
+ * opens with "his / her / your…" or runs past five words, "X's off / at…", a time before the subject ("Since yesterday
+ * the car…"), a first-person clause after an act ("Calling you back as promised, we have…"), asking leave for someone
+ * else with a time ("Can Maisie sleep over on Saturday?"); a statement opened by "he / his…" names the person the
+ * sentences before opened with; well-wishing ("I hope it heals quickly"), "see you Saturday" and "this pasta is lovely"
+ * are no memory; a date is past or to come by its own clause, "now" stays a word; a "we" plan or decision told to one
+ * person takes the listener in only as `inclusiveWe` or a time to come says ("we decided to do doggy playdates" is the
+ * speaker's own people's, and not shared).
  */
-export const EMBEDDED_RULES_VERSION = 13;
+export const EMBEDDED_RULES_VERSION = 14;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -74,6 +81,11 @@ function positiveForm(s: string): string {
     .replace(/\b(?:don['’]t|do not|doesn['’]t|does not|didn['’]t|won['’]t)\s+/i, '')
     .replace(/\b(am|['’]m|is|are)\s+not\b/i, '$1')
     .replace(/\s*,?\s*\b(?:anymore|any more|after all)\b/i, '');
+}
+
+/** A statement opened by "He / His / She / Her" with the name in its place ("His reading…" -> "Jamie's reading…"). */
+function withName(content: string, name: string): string {
+  return content.replace(/^(?:he|she)\b/i, name).replace(/^(?:his|her)\b/i, `${name}'s`);
 }
 
 function capitalise(s: string): string {
@@ -105,7 +117,7 @@ export class EmbeddedExtractor implements Extractor {
     }
     const who = (): Perspective => ({ speaker: display(u.speakerId), addressees: u.addresseeIds.map(display) });
 
-    for (const raw of sentences) {
+    for (const [k, raw] of sentences.entries()) {
       if (RETRACT_ALL.test(raw)) {
         const earlier = [...input.previous].reverse().find((p) => p.speakerId === u.speakerId);
         if (earlier) {
@@ -131,7 +143,11 @@ export class EmbeddedExtractor implements Extractor {
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
       const change = slotChange(text, this.#ctx(text, subjectId, [], display).isNounPhrase);
-      for (const f of rules) {
+      // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
+      // the person a sentence just before opened with.
+      const named = rules.some((f) => f.kind === 'statement' && openingPronoun(f.content)) ? this.#openedBefore(sentences.slice(0, k), input, openingPronoun(text)) : null;
+      for (const f0 of rules) {
+        const f = named && f0.kind === 'statement' ? { ...f0, content: withName(f0.content, named) } : f0;
         if (retraction && f.slot === 'name') continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
@@ -197,6 +213,23 @@ export class EmbeddedExtractor implements Extractor {
   }
 
   /**
+   * Who a "he / she…" opening the current sentence is: walking back over the sentences before it in this turn, then the
+   * turns before (latest first), past sentences opened by a pronoun of the same family, to one opened by a name
+   * (`subjectName`). Any other sentence between breaks the chain: null.
+   */
+  #openedBefore(earlier: string[], input: ExtractionInput, family: 'he' | 'she' | null): string | null {
+    if (!family) return null;
+    const before = [...input.previous].flatMap((p) => this.#sentences(p.text));
+    const chain = [...before, ...earlier].reverse().slice(0, 4);
+    for (const sentence of chain) {
+      const name = subjectName(this.#nlp, sentence);
+      if (name) return name;
+      if (openingPronoun(sentence) !== family) return null;
+    }
+    return null;
+  }
+
+  /**
    * "Can you order a chocolate cake?" / "Sure, I'll order it today": an action on "it" or "them" takes what it acts on
    * from the turn just before by someone else, when that turn names the same action on a thing.
    */
@@ -245,6 +278,7 @@ export class EmbeddedExtractor implements Extractor {
       who: { speaker: display(speakerId), addressees, inclusive: inclusiveWe(sentence, { speaker: display(speakerId), addressees }) },
       conjugate: (text) => conjugateAfterI(this.#nlp, text, addresseeIds.length === 1),
       reportsEvent: (text) => reportsEvent(this.#nlp, text),
+      tags: (text) => this.#nlp.readDoc(text).tokens().out(this.#nlp.its.pos),
       isNounPhrase: (phrase) => {
         const pos = this.#nlp.readDoc(phrase).tokens().out(this.#nlp.its.pos);
         return pos.length > 0 && ['NOUN', 'PROPN'].includes(pos[pos.length - 1] ?? '');
