@@ -5,6 +5,7 @@ import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResul
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
+import { defaultWordNet } from '../retrieval/wordnet.js';
 import { conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
@@ -223,10 +224,23 @@ export class EmbeddedExtractor implements Extractor {
     const chain = [...before, ...earlier].reverse().slice(0, 4);
     for (const sentence of chain) {
       const name = subjectName(this.#nlp, sentence);
-      if (name) return name;
+      if (name) return this.#isName(name, [...before, ...earlier], input.names) ? name : null;
       if (openingPronoun(sentence) !== family) return null;
     }
     return null;
+  }
+
+  /**
+   * A capitalised word that opens a sentence is a name when it is a participant's, is written capitalised inside a
+   * sentence of the context ("I took Max for a walk"), or is no word WordNet lists ("Jamie"); "Things have been tough" is none.
+   */
+  #isName(name: string, context: string[], names: Record<string, string | null>): boolean {
+    const first = name.split(' ')[0]!;
+    if (Object.values(names).some((n) => n?.split(' ')[0] === first)) return true;
+    const inside = new RegExp(`\\S\\s+${first}\\b`);
+    if (context.some((sentence) => inside.test(sentence))) return true;
+    const wordnet = defaultWordNet();
+    return !(['noun', 'verb', 'adj', 'adv'] as const).some((pos) => wordnet.baseForms(first.toLowerCase(), pos).length > 0);
   }
 
   /**

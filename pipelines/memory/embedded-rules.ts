@@ -309,11 +309,15 @@ const LATER_FIRST = /^(.+?),\s+((?:so\s+|and\s+|but\s+)?(?:I|we)(?:['’](?:m|ll
 /** Leads that only reply or judge ("Thanks so much", "Wow, that's amazing", "That sounds great"). */
 const REPLY_LEAD = /^(?:(?:wow|aw+|oh|ah|haha|lol|omg|yay|hey|hi|hello|yes|yeah|yep|no|nope|well|um|hmm|okay|ok|sure|right|great|cool|nice|awesome|thanks|thank you|so much|very much|a lot|sorry|congrats|congratulations|no problem|no worries)\b[\s,!.]*)+$|^(?:that|it|this)(?:['’]s|\s+is|\s+was|\s+sounds|\s+looks|\s+seems)\s+(?:(?:so|really|very|totally|just|pretty|absolutely|such)\s+)*(?:an?\s+)?[a-z]+(?:\s+(?:idea|news|thing|one))?$/i;
 
+/** Leads that are an act or a guess of their own: a negative imperative, "that'll / it would…", "since we last spoke". */
+const ACT_LEAD = /^(?:don['’]t|do not|never)\s+[a-z]+|^(?:that|it)(?:['’]ll|['’]d|\s+will|\s+would|\s+must|\s+might|\s+could)\s+(?:probably\s+|likely\s+|definitely\s+)?be\s+(?:the|a|an|your|his|her|their|our)\s|^since\s+(?:we\s+last\s+[a-z]+|we\s+[a-z]+\s+last|then|yesterday|last\s+[a-z]+)$/i;
+
 /**
- * A sentence whose informative part is a first-person clause after a comma, the words before it an act or a thing of
- * their own ("Calling you back as promised, we have the lemons in stock", "Don't worry about the helpers, we've got
- * enough now", "That'll probably be the brake pads, we'd need to take a look"): recorded whole, as said. A lead that
- * only replies or judges ("Thanks so much, I really appreciate it") leaves nothing.
+ * A sentence whose informative part is a first-person clause after a comma, the words before it an act of its own: a
+ * participle or an imperative ("Calling you back as promised, we have the lemons in stock"), a negative imperative
+ * ("Don't worry about the helpers, we've got enough now"), a guess at a thing ("That'll probably be the brake pads, we'd
+ * need to take a look"), a time since the last talk ("Since we last spoke, I took my kids to a park"): recorded whole, as
+ * said. Other leads ("Thanks so much, I…", "It's a tough issue, but we…", "If we need help, we…") leave nothing.
  */
 function laterFirstPerson(c: RuleContext, rest: string): RuleFact[] {
   const m = LATER_FIRST.exec(rest.replace(/[.!]+$/, ''));
@@ -321,7 +325,9 @@ function laterFirstPerson(c: RuleContext, rest: string): RuleFact[] {
   const lead = m[1].trim();
   if (REPLY_LEAD.test(lead) || lead.split(/\s+/).length < 3) return [];
   const tags = c.tags(lead);
-  if (tags.includes('INTJ') || !tags.some((t) => t === 'VERB' || t === 'NOUN' || t === 'PROPN')) return [];
+  // A participle or an imperative first, with no finite verb of its own ("Seeing my kids' smiles was…" has one).
+  const act = tags[0] === 'VERB' && !tags.includes('AUX');
+  if (tags.includes('INTJ') || !(act || ACT_LEAD.test(lead))) return [];
   const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but|also|anyway)\b[\s,]*)+/i, '');
   return [{ content: capitalise(resolvePronouns(c.conjugate(said), c.who)), kind: 'statement', subject: 'speaker', slot: null,
     value: null, confidence: 0.45 }];

@@ -130,21 +130,32 @@ const OTHERS_POSSESSIVE = /^(?:his|her|their|its|your)$/i;
  * car makes a grinding noise"). Greetings and replies ("Sure", "Thanks, see you") do not start that way.
  */
 export function reportsEvent(nlp: WinkMethods, text: string): boolean {
-  const told = withoutEventLead(text).replace(EVENT_TIME_LEAD, '');
+  const told = withoutEventLead(text);
+  // "Yesterday was crazy cool" has its time for a subject.
+  return toldWithSubject(nlp, told) || (EVENT_TIME_LEAD.test(told) && toldWithSubject(nlp, told.replace(EVENT_TIME_LEAD, '')));
+}
+
+/** Tags of a noun phrase's words after its first (`reportsEvent`). */
+const NOUN_PHRASE = new Set(['NOUN', 'PROPN', 'DET', 'ADJ', 'NUM', 'ADP']);
+
+function toldWithSubject(nlp: WinkMethods, told: string): boolean {
   if (PLEASANTRIES.test(told)) return false;
   const tokens = nlp.readDoc(told).tokens();
   const pos = tokens.out(nlp.its.pos);
   const words = tokens.out();
   // "He'll need to be added to the lease": a person told of by a pronoun ("it", "that" say no one).
   const person = pos[0] === 'PRON' && /^(?:he|she|they)$/i.test(words[0] ?? '');
-  const owned = pos[0] === 'PRON' && OTHERS_POSSESSIVE.test(words[0] ?? '') && ['NOUN', 'ADJ', 'PROPN'].includes(pos[1] ?? '');
+  // "Your mum called", not "your words mean a lot": told to the listener, "your" opens news only of their people.
+  const yours = /^your$/i.test(words[0] ?? '') ? words.slice(1, 3).some((w) => PEOPLE.has(w.toLowerCase().replace(/s$/, ''))) : true;
+  const owned = pos[0] === 'PRON' && OTHERS_POSSESSIVE.test(words[0] ?? '') && ['NOUN', 'ADJ', 'PROPN'].includes(pos[1] ?? '') && yours;
   if (!SUBJECT_START.has(pos[0] ?? '') && !person && !owned) return false;
   if (pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX')) return true;
-  // A longer subject ("the school trip to the science museum is…") runs up to its verb with no punctuation between.
+  // A longer subject ("the school trip to the science museum is…") is a noun phrase up to its verb: nouns, determiners,
+  // adjectives, numbers and prepositions only ("Expression of myself and a way to relax" is none).
   for (let i = 1; i < Math.min(pos.length, 9); i++) {
-    if (pos[i] === 'PUNCT') return false;
     if (pos[i] === 'VERB' || pos[i] === 'AUX') return true;
     if (pos[i] === 'PART' && /^['’]s$/.test(words[i] ?? '') && !['NOUN', 'PROPN', 'ADJ', 'NUM'].includes(pos[i + 1] ?? '')) return true;
+    if (!NOUN_PHRASE.has(pos[i] ?? '')) return false;
   }
   return false;
 }

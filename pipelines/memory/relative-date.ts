@@ -117,10 +117,12 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     return toldAsPast(clause !== null && hasVerb(clause) ? clause : text);
   };
   const backAt = ahead.map((r) => looksBack || pastAt(r.index));
-  const behind = backAt.some(Boolean) && !looksBack ? parse(false) : ahead;
-  const results = ahead.map((r, k) => (backAt[k] && !looksBack ? behind.find((b) => b.index === r.index) ?? r : r));
-  for (const [k, r] of results.entries()) {
-    const back = backAt[k] ?? looksBack;
+  // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
+  const behind = looksBack || !backAt.some(Boolean) ? [] : parse(false);
+  const results: Array<[chrono.ParsedResult, boolean]> = looksBack ? ahead.map((r) => [r, true])
+    : backAt.every(Boolean) ? behind.map((r) => [r, true])
+      : ahead.flatMap((r, k): Array<[chrono.ParsedResult, boolean]> => (backAt[k] ? behind.filter((b) => b.index === r.index).map((b) => [b, true]) : [[r, false]]));
+  for (const [r, back] of results) {
     // "until Friday, so…": chrono keeps the comma.
     const phrase = r.text.trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase)) continue;

@@ -23,6 +23,9 @@ test('an event whose subject opens with "his / her / your" is read; "it" or a re
   assert.deepEqual(await contents('Your mum called, she wants us over for lunch on Sunday.'),
     ["Ben's mum called, she wants Ana and others over for lunch on Sunday 6 December 2026"]);
   assert.deepEqual(await contents('Its fine.'), []);
+  // "Your" opens news of the listener's people only; a long subject is a noun phrase.
+  assert.deepEqual(await contents('Your words mean a lot.'), []);
+  assert.deepEqual(await contents('Expression of myself and a way to relax.'), []);
   assert.deepEqual(await contents('Your call, really.'), []);
 });
 
@@ -95,6 +98,9 @@ test('"he / his" opening a statement names the person the sentences just before 
   // Another pronoun family, or a sentence about something else between, names no one.
   const she = await x.extract({ current: said('His reading has slipped a bit.', 'u7'), previous: [four, said('She loves the new teacher.', 'u6', 'p_ben')], names });
   assert.deepEqual(she.facts.map((f) => f.content), ['His reading has slipped a bit']);
+  // A common word that opens a sentence is no name ("Things have been tough for her lately.").
+  const things = await x.extract({ current: said('She had to leave in a hurry.', 'u8'), previous: [said('Things have been tough for her lately.', 'u7')], names });
+  assert.deepEqual(things.facts.map((f) => f.content), ['She had to leave in a hurry']);
   const broken = await x.extract({ current: said("He's got a dentist appointment on Thursday.", 'u9'), previous: [four, said('That would be great.', 'u8', 'p_ben')], names });
   assert.match(broken.facts[0]?.content ?? '', /^He's got a dentist appointment/);
 });
