@@ -6,7 +6,7 @@ import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readPlanObject } from './plan-object.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
+import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, findDates, stateEnd } from './relative-date.js';
 
 /**
@@ -47,10 +47,11 @@ import { absoluteDates, findDates, stateEnd } from './relative-date.js';
  * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
  * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
  * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: events whose subject
- * opens with "his / her / your…" or runs past five words, "X's off / at…", a time before the subject ("Since yesterday
- * the car…"), a first-person clause after an act ("Calling you back as promised, we have…"), asking leave for someone
- * else with a time ("Can Maisie sleep over on Saturday?"); a statement opened by "he / his…" names the person the
- * sentences before opened with; well-wishing ("I hope it heals quickly"), "see you Saturday" and "this pasta is lovely"
+ * opens with "his / her…" (a person, or a thing of someone named just before), "your" + a person, or is a noun phrase
+ * past five words, "X's off / at…", a time before the subject ("Since yesterday the car…"), a first-person clause after
+ * an act, a guess or "since we last spoke" ("Calling you back as promised, we have…"), asking leave for someone else
+ * with a time ("Can Maisie sleep over on Saturday?"); a statement opened by "he / his…" names the person the sentences
+ * before opened with (a name: a participant's, one written inside a sentence, or no WordNet word); well-wishing ("I hope it heals quickly"), "see you Saturday" and "this pasta is lovely"
  * are no memory; a date is past or to come by its own clause, "now" stays a word; a "we" plan or decision told to one
  * person takes the listener in only as `inclusiveWe` or a time to come says ("we decided to do doggy playdates" is the
  * speaker's own people's, and not shared).
@@ -82,6 +83,14 @@ function positiveForm(s: string): string {
     .replace(/\b(?:don['’]t|do not|doesn['’]t|does not|didn['’]t|won['’]t)\s+/i, '')
     .replace(/\b(am|['’]m|is|are)\s+not\b/i, '$1')
     .replace(/\s*,?\s*\b(?:anymore|any more|after all)\b/i, '');
+}
+
+/** "Their support…", "His journey…": a possessive pronoun before a thing, not a person ("his grandad"). */
+function unownedThing(content: string): boolean {
+  const m = /^(?:his|her|their|its)\s+(?:[a-z]+\s+)?([a-z-]+)/i.exec(content);
+  if (!m) return false;
+  const words = content.split(/\s+/).slice(1, 3).map((w) => w.toLowerCase().replace(/['’]s$/, ''));
+  return !words.some((w) => PEOPLE.has(w) || PEOPLE.has(w.replace(/s$/, '')));
 }
 
 /** A statement opened by "He / His / She / Her" with the name in its place ("His reading…" -> "Jamie's reading…"). */
@@ -148,6 +157,9 @@ export class EmbeddedExtractor implements Extractor {
       // the person a sentence just before opened with.
       const named = rules.some((f) => f.kind === 'statement' && openingPronoun(f.content)) ? this.#openedBefore(sentences.slice(0, k), input, openingPronoun(text)) : null;
       for (const f0 of rules) {
+        // "Their support boosts your motivation" with no one named before: whose is not known, and a thing of no one
+        // known is no memory; "his grandad is staying with us" tells of a person all the same.
+        if (!named && f0.kind === 'statement' && unownedThing(f0.content)) continue;
         const f = named && f0.kind === 'statement' ? { ...f0, content: withName(f0.content, named) } : f0;
         if (retraction && f.slot === 'name') continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;

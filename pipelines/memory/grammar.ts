@@ -164,7 +164,7 @@ function toldWithSubject(nlp: WinkMethods, told: string): boolean {
 export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'parent', 'wife', 'husband', 'partner',
   'boyfriend', 'girlfriend', 'fiance', 'fiancé', 'fiancée', 'son', 'daughter', 'kid', 'child', 'children', 'baby', 'friend', 'manager',
   'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
-  'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
+  'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandad', 'granddad', 'grandparent', 'grandson', 'granddaughter',
   'teacher', 'doctor', 'therapist', 'in-laws', 'in-law', 'sister-in-law', 'brother-in-law', 'mother-in-law', 'father-in-law', 'landlord', 'landlady', 'mate', 'buddy', 'bestie',
   // People named by where they live ("the people next door insulated their loft", "the couple across the road").
   'people', 'couple']);

@@ -19,7 +19,8 @@ const run = (text: string) => x.extract({ current: u(text), previous: [], names:
 const contents = async (text: string): Promise<string[]> => (await run(text)).facts.map((f) => f.content);
 
 test('an event whose subject opens with "his / her / your" is read; "it" or a reply is not', async () => {
-  assert.deepEqual(await contents('His reading has slipped a bit though.'), ['His reading has slipped a bit']);
+  // Whose reading is not known with no one named before it (see below): no memory; "Your mum" is the listener's.
+  assert.deepEqual(await contents('His reading has slipped a bit though.'), []);
   assert.deepEqual(await contents('Your mum called, she wants us over for lunch on Sunday.'),
     ["Ben's mum called, she wants Ana and others over for lunch on Sunday 6 December 2026"]);
   assert.deepEqual(await contents('Its fine.'), []);
@@ -97,7 +98,7 @@ test('"he / his" opening a statement names the person the sentences just before 
   assert.deepEqual(r6.facts.map((f) => f.content), ["Jamie's been reading comics instead of his school books"]);
   // Another pronoun family, or a sentence about something else between, names no one.
   const she = await x.extract({ current: said('His reading has slipped a bit.', 'u7'), previous: [four, said('She loves the new teacher.', 'u6', 'p_ben')], names });
-  assert.deepEqual(she.facts.map((f) => f.content), ['His reading has slipped a bit']);
+  assert.deepEqual(she.facts.map((f) => f.content), []);
   // A common word that opens a sentence is no name ("Things have been tough for her lately.").
   const things = await x.extract({ current: said('She had to leave in a hurry.', 'u8'), previous: [said('Things have been tough for her lately.', 'u7')], names });
   assert.deepEqual(things.facts.map((f) => f.content), ['She had to leave in a hurry']);
