@@ -280,7 +280,7 @@ const SMALL_TALK = [
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:off\s+)?(?:(?:going|heading|off)\s+)?to\s+(?:bed|sleep)(?:\s+now)?\s*(?:[,.;!]|$)`, 'i'),
   // Well-wishing about what was just said ("I hope it heals quickly", "I hope you feel better soon"): no thing, person
   // or time of its own ("I hope the weather holds on Saturday" names one).
-  new RegExp(String.raw`${LEAD}I\s+(?:(?:really|do|just|truly)\s+)?hope\s+(?:that\s+)?(?:it|that|this|things|everything|all|he|she|they|you)\b(?![^.!?]*\b(?:the|this|that|these|those|my|your|his|her|their|our|on|next|tomorrow|tonight|by|at)\b)[^.!?]{0,40}[.!]?$`, 'i'),
+  new RegExp(String.raw`${LEAD}I\s+(?:(?:really|do|just|truly)\s+)?hope\s+(?:that\s+)?(?:it|that|this|things|everything|all|he|she|they|you)\b(?![^.!?]*\b(?:the|this|that|these|those|my|your|his|her|their|our|on|next|tomorrow|tonight|by|at)\b)[^.!?,;]{0,40}[.!]?$`, 'i'),
   // A leave-taking that names the next meeting already agreed ("No problem, see you Saturday", "Thanks, see you then").
   /^(?:(?:no problem|no worries|thanks|thank you|great|perfect|lovely|brilliant|ok|okay|right|alright|cheers|bye)[,!.]?\s+)*see you(?:\s+(?:then|soon|later|tomorrow|tonight|there|next week|on\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:\s+(?:morning|afternoon|evening|night))?)?\s*[.!]?$/i,
   // Running the meeting itself: "Morning all, let's keep it quick today", "Right, let's get started".

@@ -75,6 +75,7 @@ test('well-wishing, a leave-taking and a remark on the thing at hand are no memo
     assert.deepEqual(await contents(text), [], text);
   }
   assert.ok((await contents("I hope the weather holds on Saturday for the barbecue.")).length > 0);
+  assert.ok((await contents("I hope it does well, and I've been doing great!")).length > 0, 'a clause of its own after the wish');
   assert.ok((await contents('This pasta is from the new Italian place on Main Street.')).length > 0);
 });
 
