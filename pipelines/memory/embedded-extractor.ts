@@ -6,7 +6,8 @@ import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
-import { conjugateAfterI, reportedAsFirstPerson, reportedSubject, reportsEvent } from './grammar.js';
+import { defaultWordNet } from '../retrieval/wordnet.js';
+import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.js';
 
 /**
@@ -52,13 +53,21 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * Tuesday", "I've got a match on Saturday": "have got" is now) is settled by a reschedule or a cancellation of the same
  * one; "let's do Saturday instead" moves the latest dated plan of the day; "the plan is to…" is a plan; "actually, I
  * won't order…" cancels; a return trip is not the outbound one; "the class in watercolour" says which one; "had a chat
- * with", "get someone to fix", "the printer is up and running" (about its subject). 15: a duration told in the perfect
+ * with", "get someone to fix", "the printer is up and running" (about its subject). 15: events whose subject
+ * opens with "his / her…" (a person, or a thing of someone named just before), "your" + a person, or is a noun phrase
+ * past five words, "X's off / at…", a time before the subject ("Since yesterday the car…"), a first-person clause after
+ * an act, a guess or "since we last spoke" ("Calling you back as promised, we have…"), asking leave for someone else
+ * with a time ("Can Maisie sleep over on Saturday?"); a statement opened by "he / his…" names the person the sentences
+ * before opened with (a name: a participant's, one written inside a sentence, or no WordNet word); well-wishing ("I hope it heals quickly"), "see you Saturday" and "this pasta is lovely"
+ * are no memory; a date is past or to come by its own clause, "now" stays a word; a "we" plan or decision told to one
+ * person takes the listener in only as `inclusiveWe` or a time to come says ("we decided to do doggy playdates" is the
+ * speaker's own people's, and not shared). 16: a duration told in the perfect
  * or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead; "can't" is no
- * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind. 16: a fact's `eventTime` is also
+ * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind. 17: a fact's `eventTime` is also
  * the start of a state told in the perfect ("I've had them for three years now") or, for an act told as just done ("I
  * just got accepted"), the day it was said.
  */
-export const EMBEDDED_RULES_VERSION = 16;
+export const EMBEDDED_RULES_VERSION = 17;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -85,6 +94,19 @@ function positiveForm(s: string): string {
     .replace(/\b(?:don['’]t|do not|doesn['’]t|does not|didn['’]t|won['’]t)\s+/i, '')
     .replace(/\b(am|['’]m|is|are)\s+not\b/i, '$1')
     .replace(/\s*,?\s*\b(?:anymore|any more|after all)\b/i, '');
+}
+
+/** "Their support…", "His journey…": a possessive pronoun before a thing, not a person ("his grandad"). */
+function unownedThing(content: string): boolean {
+  const m = /^(?:his|her|their|its)\s+(?:[a-z]+\s+)?([a-z-]+)/i.exec(content);
+  if (!m) return false;
+  const words = content.split(/\s+/).slice(1, 3).map((w) => w.toLowerCase().replace(/['’]s$/, ''));
+  return !words.some((w) => PEOPLE.has(w) || PEOPLE.has(w.replace(/s$/, '')));
+}
+
+/** A statement opened by "He / His / She / Her" with the name in its place ("His reading…" -> "Jamie's reading…"). */
+function withName(content: string, name: string): string {
+  return content.replace(/^(?:he|she)\b/i, name).replace(/^(?:his|her)\b/i, `${name}'s`);
 }
 
 function capitalise(s: string): string {
@@ -117,7 +139,7 @@ export class EmbeddedExtractor implements Extractor {
     }
     const who = (): Perspective => ({ speaker: display(u.speakerId), addressees: u.addresseeIds.map(display) });
 
-    for (const raw of sentences) {
+    for (const [k, raw] of sentences.entries()) {
       if (RETRACT_ALL.test(raw)) {
         const earlier = [...input.previous].reverse().find((p) => p.speakerId === u.speakerId);
         if (earlier) {
@@ -145,7 +167,14 @@ export class EmbeddedExtractor implements Extractor {
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
       const change = slotChange(text, this.#ctx(text, subjectId, [], display).isNounPhrase);
-      for (const f of rules) {
+      // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
+      // the person a sentence just before opened with.
+      const named = rules.some((f) => f.kind === 'statement' && openingPronoun(f.content)) ? this.#openedBefore(sentences.slice(0, k), input, openingPronoun(text)) : null;
+      for (const f0 of rules) {
+        // "Their support boosts your motivation" with no one named before: whose is not known, and a thing of no one
+        // known is no memory; "his grandad is staying with us" tells of a person all the same.
+        if (!named && f0.kind === 'statement' && unownedThing(f0.content)) continue;
+        const f = named && f0.kind === 'statement' ? { ...f0, content: withName(f0.content, named) } : f0;
         if (retraction && f.slot === 'name') continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
@@ -225,6 +254,36 @@ export class EmbeddedExtractor implements Extractor {
   }
 
   /**
+   * Who a "he / she…" opening the current sentence is: walking back over the sentences before it in this turn, then the
+   * turns before (latest first), past sentences opened by a pronoun of the same family, to one opened by a name
+   * (`subjectName`). Any other sentence between breaks the chain: null.
+   */
+  #openedBefore(earlier: string[], input: ExtractionInput, family: 'he' | 'she' | null): string | null {
+    if (!family) return null;
+    const before = [...input.previous].flatMap((p) => this.#sentences(p.text));
+    const chain = [...before, ...earlier].reverse().slice(0, 4);
+    for (const sentence of chain) {
+      const name = subjectName(this.#nlp, sentence);
+      if (name) return this.#isName(name, [...before, ...earlier], input.names) ? name : null;
+      if (openingPronoun(sentence) !== family) return null;
+    }
+    return null;
+  }
+
+  /**
+   * A capitalised word that opens a sentence is a name when it is a participant's, is written capitalised inside a
+   * sentence of the context ("I took Max for a walk"), or is no word WordNet lists ("Jamie"); "Things have been tough" is none.
+   */
+  #isName(name: string, context: string[], names: Record<string, string | null>): boolean {
+    const first = name.split(' ')[0]!;
+    if (Object.values(names).some((n) => n?.split(' ')[0] === first)) return true;
+    const inside = new RegExp(`\\S\\s+${first}\\b`);
+    if (context.some((sentence) => inside.test(sentence))) return true;
+    const wordnet = defaultWordNet();
+    return !(['noun', 'verb', 'adj', 'adv'] as const).some((pos) => wordnet.baseForms(first.toLowerCase(), pos).length > 0);
+  }
+
+  /**
    * "Can you order a chocolate cake?" / "Sure, I'll order it today": an action on "it" or "them" takes what it acts on
    * from the turn just before by someone else, when that turn names the same action on a thing.
    */
@@ -273,6 +332,7 @@ export class EmbeddedExtractor implements Extractor {
       who: { speaker: display(speakerId), addressees, inclusive: inclusiveWe(sentence, { speaker: display(speakerId), addressees }) },
       conjugate: (text) => conjugateAfterI(this.#nlp, text, addresseeIds.length === 1),
       reportsEvent: (text) => reportsEvent(this.#nlp, text),
+      tags: (text) => this.#nlp.readDoc(text).tokens().out(this.#nlp.its.pos),
       isNounPhrase: (phrase) => {
         const pos = this.#nlp.readDoc(phrase).tokens().out(this.#nlp.its.pos);
         return pos.length > 0 && ['NOUN', 'PROPN'].includes(pos[pos.length - 1] ?? '');

@@ -22,6 +22,8 @@ export interface RuleContext {
   reportsEvent: (text: string) => boolean;
   /** "I think…" -> "I thinks…", so the name that replaces "I" agrees with its verb. */
   conjugate: (text: string) => string;
+  /** Universal POS tags of a text's tokens (wink-nlp). */
+  tags: (text: string) => string[];
 }
 
 /** A rule's output, before ids and bookkeeping are attached. */
@@ -258,7 +260,7 @@ function jointPlan(c: RuleContext, dates: string[]): RuleFact[] {
   if (!joint) return [];
   // A decision ("we decided to take the kids to the beach on Saturday") settles a proposal first: no slot, which would keep it from settling.
   const slot = dates.length > 0 && !settles(c.sentence) ? `plan:${joint.verb}:${dates[0]}` : null;
-  return [{ content: joint.content, kind: 'plan', subject: 'speaker', slot, value: slot ? joint.content : null, confidence: 0.7, shared: true }];
+  return [{ content: joint.content, kind: 'plan', subject: 'speaker', slot, value: slot ? joint.content : null, confidence: 0.7, shared: joint.shared }];
 }
 
 const ARRANGEMENT_LEAD = /^(?:(?:then|so|okay|ok|alright|and|but|good news|great),?\s+)*/i;
@@ -276,13 +278,77 @@ const SMALL_TALK = [
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:(?:really|so|very|truly|terribly|awfully)\s+)?(?:sorry|glad|happy|sad|pleased|relieved|thrilled)\s+(?:about|to hear|for)\s+(?:that|this|it|you)\s*(?:[,.;!]|$)`, 'i'),
   new RegExp(String.raw`${LEAD}I(?:['’]ll| will)\s+(?:(?:remember|note|keep|bear)\s+(?:it|that|this)(?:\s+in mind)?|make a note of (?:it|that|this))\s*(?:[,.;!]|$)`, 'i'),
   new RegExp(String.raw`${LEAD}I(?:['’]m| am)\s+(?:off\s+)?(?:(?:going|heading|off)\s+)?to\s+(?:bed|sleep)(?:\s+now)?\s*(?:[,.;!]|$)`, 'i'),
+  // Well-wishing about what was just said ("I hope it heals quickly", "I hope you feel better soon"): no thing, person
+  // or time of its own ("I hope the weather holds on Saturday" names one).
+  new RegExp(String.raw`${LEAD}I\s+(?:(?:really|do|just|truly)\s+)?hope\s+(?:that\s+)?(?:it|that|this|things|everything|all|he|she|they|you)\b(?![^.!?]*\b(?:the|this|that|these|those|my|your|his|her|their|our|on|next|tomorrow|tonight|by|at)\b)[^.!?,;]{0,40}[.!]?$`, 'i'),
+  // A leave-taking that names the next meeting already agreed ("No problem, see you Saturday", "Thanks, see you then").
+  /^(?:(?:no problem|no worries|thanks|thank you|great|perfect|lovely|brilliant|ok|okay|right|alright|cheers|bye)[,!.]?\s+)*see you(?:\s+(?:then|soon|later|tomorrow|tonight|there|next week|on\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:\s+(?:morning|afternoon|evening|night))?)?\s*[.!]?$/i,
   // Running the meeting itself: "Morning all, let's keep it quick today", "Right, let's get started".
   /^(?:(?:(?:good\s+)?(?:morning|afternoon|evening)|hi|hello|hey|okay|ok|right|alright|so)(?:\s+(?:all|everyone|everybody|folks|team|guys))?[,!.]?\s+)?let['’]?s\s+(?:keep\s+(?:it|this)\s+(?:quick|short|brief)|get\s+(?:started|going)|start|begin|crack\s+on|wrap\s+(?:it|this)\s+up)(?:\s+(?:today|now|then|please))?\s*[.!]?$/i,
 ];
 
+/** "Can Maisie sleep over on Saturday night?", "Could my sister stay with us next week?": asking leave for someone else. */
+const LEAVE_ASKED = /^(?:(?:oh|and|so|mum|mom|dad|please),?\s+)*(?:can|could|may)\s+((?:my|our|his|her|their|the)\s+[a-z-]+|[A-Z][a-z'-]+)\s+(?!you\b|I\b|we\b)([a-z].*?)\s*\?$/i;
+
+/**
+ * A question asking leave for someone else, with a time ("Can Maisie sleep over on Saturday night?"): what the speaker
+ * asked the people addressed, recorded as a request. Undated ("Can Tom swim?") it asks about an ability: nothing.
+ */
+function leaveAsked(c: RuleContext, dates: string[]): RuleFact[] {
+  const m = LEAVE_ASKED.exec(c.sentence.trim());
+  if (!m?.[1] || !m[2] || dates.length === 0 || /^(?:it|that|this|there)$/i.test(m[1])) return [];
+  const tags = c.tags(m[2]);
+  if (tags[0] !== 'VERB' && tags[0] !== 'NOUN') return [];
+  const asked = c.who.addressees.length > 0 ? ` ${joinNames(c.who.addressees)}` : '';
+  return [{ content: `${c.who.speaker} asked${asked} whether ${resolvePronouns(`${m[1]} can ${m[2]}`, c.who)}`, kind: 'request',
+    subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
+}
+
+/** A first-person clause after a comma ("…, we have the lemons in stock"), with the words before it. */
+const LATER_FIRST = /^(.+?),\s+((?:so\s+|and\s+|but\s+)?(?:I|we)(?:['’](?:m|ll|ve|re|d)\b|\s).+)$/i;
+/** Leads that only reply or judge ("Thanks so much", "Wow, that's amazing", "That sounds great"). */
+const REPLY_LEAD = /^(?:(?:wow|aw+|oh|ah|haha|lol|omg|yay|hey|hi|hello|yes|yeah|yep|no|nope|well|um|hmm|okay|ok|sure|right|great|cool|nice|awesome|thanks|thank you|so much|very much|a lot|sorry|congrats|congratulations|no problem|no worries)\b[\s,!.]*)+$|^(?:that|it|this)(?:['’]s|\s+is|\s+was|\s+sounds|\s+looks|\s+seems)\s+(?:(?:so|really|very|totally|just|pretty|absolutely|such)\s+)*(?:an?\s+)?[a-z]+(?:\s+(?:idea|news|thing|one))?$/i;
+
+/** Leads that are an act or a guess of their own: a negative imperative, "that'll / it would…", "since we last spoke". */
+const ACT_LEAD = /^(?:don['’]t|do not|never)\s+[a-z]+|^(?:that|it)(?:['’]ll|['’]d|\s+will|\s+would|\s+must|\s+might|\s+could)\s+(?:probably\s+|likely\s+|definitely\s+)?be\s+(?:the|a|an|your|his|her|their|our)\s|^since\s+(?:we\s+last\s+[a-z]+|we\s+[a-z]+\s+last|then|yesterday|last\s+[a-z]+)$/i;
+
+/**
+ * A sentence whose informative part is a first-person clause after a comma, the words before it an act of its own: a
+ * participle or an imperative ("Calling you back as promised, we have the lemons in stock"), a negative imperative
+ * ("Don't worry about the helpers, we've got enough now"), a guess at a thing ("That'll probably be the brake pads, we'd
+ * need to take a look"), a time since the last talk ("Since we last spoke, I took my kids to a park"): recorded whole, as
+ * said. Other leads ("Thanks so much, I…", "It's a tough issue, but we…", "If we need help, we…") leave nothing.
+ */
+function laterFirstPerson(c: RuleContext, rest: string): RuleFact[] {
+  const m = LATER_FIRST.exec(rest.replace(/[.!]+$/, ''));
+  if (!m?.[1] || !m[2] || rest.endsWith('?') || m[2].split(/\s+/).length < 4) return [];
+  const lead = m[1].trim();
+  if (REPLY_LEAD.test(lead) || lead.split(/\s+/).length < 3) return [];
+  const tags = c.tags(lead);
+  // A participle or an imperative first, with no finite verb of its own ("Seeing my kids' smiles was…" has one).
+  const act = tags[0] === 'VERB' && !tags.includes('AUX');
+  if (tags.includes('INTJ') || !(act || ACT_LEAD.test(lead))) return [];
+  const said = rest.replace(/[.!]+$/, '').replace(/^(?:(?:well|so|yeah|yes|oh|ok|okay|actually|honestly|and|but|also|anyway)\b[\s,]*)+/i, '');
+  return [{ content: capitalise(resolvePronouns(c.conjugate(said), c.who)), kind: 'statement', subject: 'speaker', slot: null,
+    value: null, confidence: 0.45 }];
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** "This pasta is lovely", "these biscuits are really good": a remark on what is here and now. */
+const HERE_AND_NOW = /^(?:this|these)\s+[a-z]+\s+(?:is|are|['’]s)\s+(?:(?:so|really|very|absolutely|just|quite|pretty|too)\s+)*([a-z]+)\s*[.!]?$/i;
+
+/** True for a remark on the thing at hand, judged by one adjective (`HERE_AND_NOW`): small talk, no memory. */
+function remarkOnThingAtHand(c: RuleContext): boolean {
+  const m = HERE_AND_NOW.exec(c.sentence.trim());
+  return m?.[1] !== undefined && c.tags(m[1])[0] === 'ADJ';
+}
+
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
-  if (SMALL_TALK.some((re) => re.test(c.sentence))) return [];
+  if (SMALL_TALK.some((re) => re.test(c.sentence)) || remarkOnThingAtHand(c)) return [];
   const out = [...introduction(c), ...preference(c), ...background(c), ...relation(c)];
   const cr = commitmentOrRequest(c);
   out.push(...cr);
@@ -311,10 +377,13 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
     out.push({ content: resolvePronouns(c.sentence.replace(/[.!]+$/, '').replace(ARRANGEMENT_LEAD, ''), c.who), kind: 'plan',
       subject: 'speaker', slot: null, value: null, confidence: 0.5 });
   } else if (out.length === 0 && !firstPersonRest && words >= 4 && !c.sentence.endsWith('?') && c.reportsEvent(c.sentence)) {
-    // An event told in the third person ("Eleven kids came to the planting day"), recorded as said.
-    const told = withoutEventLead(c.sentence).replace(/[.!]+$/, '');
-    out.push({ content: resolvePronouns(told.charAt(0).toUpperCase() + told.slice(1), c.who), kind: 'statement',
+    // An event told in the third person ("Eleven kids came to the planting day"), recorded as said; "when I brake" agrees.
+    const told = withoutEventLead(c.sentence).replace(/[.!]+$/, '').replace(/,?\s+though$/i, '');
+    out.push({ content: resolvePronouns(c.conjugate(capitalise(told)), c.who), kind: 'statement',
       subject: 'speaker', slot: null, value: null, confidence: 0.4 });
+  } else if (out.length === 0 && !firstPersonRest) {
+    out.push(...leaveAsked(c, dates));
+    if (out.length === 0) out.push(...laterFirstPerson(c, rest));
   }
   return out;
 }

@@ -116,28 +116,55 @@ export function withoutEventLead(text: string): string {
   return text.replace(EVENT_LEAD, '').replace(/,?\s*(?:thanks|thank you|cheers)\s*[.!]*$/i, '');
 }
 
+/** A time said before the subject ("Since yesterday the car makes…", "This morning the van broke down"). */
+const EVENT_TIME_LEAD = /^(?:(?:since|from|until|as of)\s+(?:yesterday|today|this morning|last\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:yesterday|today|tonight|this|last)(?:\s+(?:morning|afternoon|evening|night|week))?)\b,?\s+(?=\S)/i;
+/** Possessives that open a subject told of someone else ("His reading has slipped", "Your mum called"). */
+const OTHERS_POSSESSIVE = /^(?:his|her|their|its|your)$/i;
+
 /**
  * True for a declarative sentence with a subject of its own and a finite verb ("Eleven kids came
- * to the planting day", "The rain barrels were installed"): first tag a number, determiner or noun,
- * then a verb or auxiliary within the next five tokens. Greetings and replies ("Sure", "Thanks,
- * see you") do not start that way.
+ * to the planting day", "The rain barrels were installed", "His reading has slipped a bit", "The school trip to
+ * the science museum is on the fourteenth"): first a number, determiner, noun or a possessive before a noun, then a
+ * verb or auxiliary before any punctuation, within eight tokens; "'s" after the subject and before no noun is "is"
+ * ("Jamie's off football practice", "The car's at the garage"). A time said first is skipped ("Since yesterday the
+ * car makes a grinding noise"). Greetings and replies ("Sure", "Thanks, see you") do not start that way.
  */
 export function reportsEvent(nlp: WinkMethods, text: string): boolean {
   const told = withoutEventLead(text);
+  // "Yesterday was crazy cool" has its time for a subject.
+  return toldWithSubject(nlp, told) || (EVENT_TIME_LEAD.test(told) && toldWithSubject(nlp, told.replace(EVENT_TIME_LEAD, '')));
+}
+
+/** Tags of a noun phrase's words after its first (`reportsEvent`). */
+const NOUN_PHRASE = new Set(['NOUN', 'PROPN', 'DET', 'ADJ', 'NUM', 'ADP']);
+
+function toldWithSubject(nlp: WinkMethods, told: string): boolean {
   if (PLEASANTRIES.test(told)) return false;
   const tokens = nlp.readDoc(told).tokens();
   const pos = tokens.out(nlp.its.pos);
+  const words = tokens.out();
   // "He'll need to be added to the lease": a person told of by a pronoun ("it", "that" say no one).
-  const person = pos[0] === 'PRON' && /^(?:he|she|they)$/i.test(tokens.out()[0] ?? '');
-  if (!SUBJECT_START.has(pos[0] ?? '') && !person) return false;
-  return pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX');
+  const person = pos[0] === 'PRON' && /^(?:he|she|they)$/i.test(words[0] ?? '');
+  // "Your mum called", not "your words mean a lot": told to the listener, "your" opens news only of their people.
+  const yours = /^your$/i.test(words[0] ?? '') ? words.slice(1, 3).some((w) => PEOPLE.has(w.toLowerCase().replace(/s$/, ''))) : true;
+  const owned = pos[0] === 'PRON' && OTHERS_POSSESSIVE.test(words[0] ?? '') && ['NOUN', 'ADJ', 'PROPN'].includes(pos[1] ?? '') && yours;
+  if (!SUBJECT_START.has(pos[0] ?? '') && !person && !owned) return false;
+  if (pos.slice(1, 6).some((p) => p === 'VERB' || p === 'AUX')) return true;
+  // A longer subject ("the school trip to the science museum is…") is a noun phrase up to its verb: nouns, determiners,
+  // adjectives, numbers and prepositions only ("Expression of myself and a way to relax" is none).
+  for (let i = 1; i < Math.min(pos.length, 9); i++) {
+    if (pos[i] === 'VERB' || pos[i] === 'AUX') return true;
+    if (pos[i] === 'PART' && /^['’]s$/.test(words[i] ?? '') && !['NOUN', 'PROPN', 'ADJ', 'NUM'].includes(pos[i + 1] ?? '')) return true;
+    if (!NOUN_PHRASE.has(pos[i] ?? '')) return false;
+  }
+  return false;
 }
 
 /** Nouns of people a speaker tells about ("my sister", "our neighbours", "his wife"), singular. */
 export const PEOPLE = new Set(['sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'parent', 'wife', 'husband', 'partner',
   'boyfriend', 'girlfriend', 'fiance', 'fiancé', 'fiancée', 'son', 'daughter', 'kid', 'child', 'children', 'baby', 'friend', 'manager',
   'boss', 'colleague', 'coworker', 'co-worker', 'cousin', 'aunt', 'uncle', 'niece', 'nephew', 'neighbor', 'neighbour', 'roommate',
-  'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'grandson', 'granddaughter',
+  'flatmate', 'housemate', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandad', 'granddad', 'grandparent', 'grandson', 'granddaughter',
   'teacher', 'doctor', 'therapist', 'in-laws', 'in-law', 'sister-in-law', 'brother-in-law', 'mother-in-law', 'father-in-law', 'landlord', 'landlady', 'mate', 'buddy', 'bestie',
   // People named by where they live ("the people next door insulated their loft", "the couple across the road").
   'people', 'couple']);
@@ -213,4 +240,29 @@ function person(at: number[], words: string[], pos: string[], lemmas: string[], 
   // A name not of a participant ("Anna decided to…"): capitalised, tagged a proper noun, at most two words.
   if (at.length <= 2 && at.every((i) => pos[i] === 'PROPN') && /^[A-Z][a-z'-]+$/.test(words[at[0]!]!) && !TIME_WORD.test(first)) return first;
   return null;
+}
+
+/** "He / she / his / her" opening a sentence, by the family they belong to. */
+const OPENING_PRONOUN = /^(?:(?:also|and|but|so|oh|actually)\b[\s,]*)*(he|his|him|she|her)(?=['’\s])/i;
+
+/** The family of a pronoun opening `sentence` ("he" for he / his / him, "she" for she / her), or null. */
+export function openingPronoun(sentence: string): 'he' | 'she' | null {
+  const w = OPENING_PRONOUN.exec(sentence)?.[1]?.toLowerCase();
+  return w === undefined ? null : /^h(?:e|is|im)$/.test(w) ? 'he' : 'she';
+}
+
+/**
+ * The name that opens `sentence` as its subject ("Jamie has been doing really well in maths", "Jamie's off football
+ * practice"): a capitalised word tagged a proper noun, then a verb or "'s"; null otherwise ("Thursday is fine", "Thanks").
+ */
+export function subjectName(nlp: WinkMethods, sentence: string): string | null {
+  const text = sentence.replace(LEAD_WORDS, '');
+  const tokens = nlp.readDoc(text).tokens();
+  const words = tokens.out();
+  const pos = tokens.out(nlp.its.pos);
+  const first = words[0] ?? '';
+  if (pos[0] !== 'PROPN' || !/^[A-Z][a-z'-]+$/.test(first) || TIME_WORD.test(first.toLowerCase())) return null;
+  const next = pos[1] === 'PROPN' && /^[A-Z]/.test(words[1] ?? '') ? 2 : 1;
+  const verb = pos[next] === 'VERB' || pos[next] === 'AUX' || (pos[next] === 'PART' && /^['’]s$/.test(words[next] ?? ''));
+  return verb ? words.slice(0, next).join(' ') : null;
 }

@@ -3,7 +3,7 @@
  * "let's get together on Friday", "shall we book the cabin?"): the speaker's and the addressees'
  * together, written with all their names ("Lena and Ben will have a picnic on Saturday").
  */
-import { joinNames, resolvePronouns, type Perspective } from './pronouns.js';
+import { inclusiveWe, joinNames, resolvePronouns, type Perspective } from './pronouns.js';
 import { FAREWELL, FUTURE, HABIT, LEAVE_TAKING, OWN_THING } from './plan-cues.js';
 import { planSubstance } from './plan-substance.js';
 
@@ -11,7 +11,12 @@ import { planSubstance } from './plan-substance.js';
 export interface JointPlan {
   content: string;
   verb: string;
+  /** Whether the people addressed are in it ("let's…", "we'll…"), or only the speaker's own people ("we decided to…"). */
+  shared: boolean;
 }
+
+/** Words that place a dated sentence behind now ("we decided last week to…"). */
+const BEHIND = /\b(?:last|ago|yesterday|earlier|previously)\b/i;
 
 /** Words before "we" that keep it the subject ("so we'll…", "I think we should…", "okay, let's…"). */
 const LEAD = String.raw`^(?<lead>(?:(?:well|so|okay|ok|alright|all right|right|yeah|yes|then|and|but|anyway|great|perfect|good|cool|maybe|perhaps|i think|i guess|i reckon|i suppose)\b[\s,]*)*)`;
@@ -88,8 +93,14 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
     // nor is an activity with nothing to hold it ("let's boogie"), unless said as "we should / need to" with a thing of its own.
     const substance = planSubstance(action, timed);
     if (substance === 'wish' || (substance === 'bare' && !mode.weak)) return null;
-    const names = joinNames([who.speaker, ...who.addressees]);
-    const everyone = who.addressees.length > 0 ? names : `${who.speaker} and others`;
+    // "We" takes in the people addressed when the sentence or the setting says so (`inclusiveWe`: "let's", "we'll", a
+    // group addressed), or when the plan is set at a time to come, as "we'll" is ("we're flying to Madrid on the 12th",
+    // "we've decided to sell the car next month"); "we decided to do doggy playdates", told to one person, is the
+    // speaker's own people's.
+    const ahead = FUTURE.test(s) || (dated && !BEHIND.test(s));
+    const shared = who.addressees.length > 0 && ((who.inclusive ?? inclusiveWe(s, who)) || ahead);
+    const us: Perspective = { ...who, inclusive: shared };
+    const everyone = shared ? joinNames([who.speaker, ...who.addressees]) : `${who.speaker} and others`;
     let say = mode.say(m);
     // "Let's plan a hike": a plan to plan is a plan ("will plan a hike").
     if (/^plan\b/i.test(action) && /\bplan(?:ning)? to$/.test(say)) say = 'will';
@@ -99,7 +110,7 @@ export function readJointPlan(sentence: string, who: Perspective, dated: boolean
     const when = m.groups?.when ? ` ${m.groups.when.trim().replace(/^\w/, (c) => c.toLowerCase())}` : '';
     // "Maybe we should…" stays a maybe.
     const hedge = /\b(?:maybe|perhaps)\b/i.exec(m.groups?.lead ?? '')?.[0].toLowerCase();
-    return { content: `${hedge ? `${hedge} ` : ''}${everyone} ${say} ${resolvePronouns(action, who)}${when}`, verb };
+    return { content: `${hedge ? `${hedge} ` : ''}${everyone} ${say} ${resolvePronouns(action, us)}${when}`, verb, shared };
   }
   return null;
 }

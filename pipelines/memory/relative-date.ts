@@ -108,6 +108,24 @@ export function eventDate(sentence: string, refIso: string, found: FoundDate[] =
   return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
 }
 
+/** The clause of `text` (between commas, semicolons or dashes) that holds the character at `index`; null for the whole. */
+function clauseAt(text: string, index: number): string | null {
+  const bounds = [...text.matchAll(/\s*[,;–—]\s+/g)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as const);
+  if (bounds.length === 0) return null;
+  let start = 0;
+  for (const [from, to] of bounds) {
+    if (index < from) return text.slice(start, from);
+    start = to;
+  }
+  return text.slice(start);
+}
+
+/** True when `text` has a verb of its own (a finite clause, not "on Tuesday"). */
+function hasVerb(text: string): boolean {
+  const nlp = wink();
+  return nlp.readDoc(text).tokens().out(nlp.its.pos).some((p) => p === 'VERB' || p === 'AUX');
+}
+
 /**
  * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
  * looks back ("last Monday") or the text is told of the past (`toldAsPast`: "we went camping in May");
@@ -121,14 +139,23 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
   const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
-  let back = PAST.test(text);
-  let results = parse(!back);
-  if (!back && results.length > 0 && toldAsPast(text)) {
-    back = true;
-    results = parse(false);
-  }
-  for (const r of results) {
-    const phrase = r.text.trim();
+  const looksBack = PAST.test(text);
+  const ahead = parse(!looksBack);
+  // Told of the past or not, read from the clause that holds the date when it has a verb of its own ("Your mum called,
+  // she wants us over on Sunday": Sunday to come), else from the whole sentence ("I called her, on Tuesday").
+  const pastAt = (index: number): boolean => {
+    const clause = clauseAt(text, index);
+    return toldAsPast(clause !== null && hasVerb(clause) ? clause : text);
+  };
+  const backAt = ahead.map((r) => looksBack || pastAt(r.index));
+  // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
+  const behind = looksBack || !backAt.some(Boolean) ? [] : parse(false);
+  const results: Array<[chrono.ParsedResult, boolean]> = looksBack ? ahead.map((r) => [r, true])
+    : backAt.every(Boolean) ? behind.map((r) => [r, true])
+      : ahead.flatMap((r, k): Array<[chrono.ParsedResult, boolean]> => (backAt[k] ? behind.filter((b) => b.index === r.index).map((b) => [b, true]) : [[r, false]]));
+  for (const [r, back] of results) {
+    // "until Friday, so…": chrono keeps the comma.
+    const phrase = r.text.trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase)) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
     let date = precise(r.start);
@@ -180,7 +207,8 @@ export function spokenDate(date: string): string {
 export function absoluteDates(text: string, dates: FoundDate[]): string {
   let out = text;
   for (const d of dates) {
-    if (d.duration) continue;
+    // "we've got enough now": "now" says no day worth writing into the text (it stays the event time).
+    if (d.duration || /^(?:right\s+)?now$/i.test(d.phrase)) continue;
     // A whole-word match: "in May" is no part of "Maya is…".
     const at = out.search(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`));
     if (at < 0) continue;
@@ -292,7 +320,8 @@ export function stateEnd(text: string, refIso: string): string | null {
     }
     const end = r.start.date();
     if (end.getTime() <= instant.getTime()) continue;
-    if (DURATION.test(phrase) || FOR_BEFORE.test(before)) {
+    // "sleep over on Saturday night": "over" before a phrase with its own preposition spans nothing.
+    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase))) {
       // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
       // the duration lies behind: it ends no state ahead.
       if (toldAsPast(clauseAround(text, r.index))) continue;

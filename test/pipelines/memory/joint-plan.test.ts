@@ -11,15 +11,26 @@ const T = '2026-12-01T10:00:00.000Z'; // a Tuesday
 
 describe('readJointPlan', () => {
   test('"we", "let\'s" and "shall we" plans name everyone they are for', () => {
-    assert.deepEqual(readJointPlan("We'll rent a canoe at the marina.", who, false), { content: 'Ana and Ben will rent a canoe at the marina', verb: 'rent' });
+    assert.deepEqual(readJointPlan("We'll rent a canoe at the marina.", who, false), { content: 'Ana and Ben will rent a canoe at the marina', verb: 'rent', shared: true });
     assert.equal(readJointPlan("We're going to redo the bathroom tiles.", who, false)?.content, 'Ana and Ben are going to redo the bathroom tiles');
     assert.equal(readJointPlan('We plan to cycle to the old mill.', who, false)?.content, 'Ana and Ben plan to cycle to the old mill');
-    assert.equal(readJointPlan("We've decided to repaint your study.", who, false)?.content, "Ana and Ben have decided to repaint Ben's study");
     assert.equal(readJointPlan("Let's try the ramen bar after work.", who, false)?.content, 'Ana and Ben plan to try the ramen bar after work');
     assert.equal(readJointPlan('Shall we visit the flea market?', who, false)?.content, 'Ana and Ben could visit the flea market');
     assert.equal(readJointPlan("Let's not forget to water the plants.", who, false)?.content, 'Ana and Ben will water the plants');
     assert.equal(readJointPlan("We're all going to the quiz night.", { speaker: 'Ana', addressees: ['Ben', 'Cy'] }, false)?.content,
       'Ana, Ben and Cy are going to the quiz night');
+  });
+
+  test('a decision told to one person with no time to come is the speaker\'s own people\'s, not shared; with one, or to a group, it is everyone\'s', () => {
+    assert.deepEqual(readJointPlan("We've decided to repaint your study.", who, false),
+      { content: "Ana and others have decided to repaint Ben's study", verb: 'repaint', shared: false });
+    assert.equal(readJointPlan('We decided to do doggy playdates, which is awesome considering we all need friends for our pets.', who, false)?.content,
+      "Ana and others decided to do doggy playdates, which is awesome considering Ana and others all need friends for their pets");
+    assert.deepEqual(readJointPlan("We've decided to sell the old car next month.", who, true),
+      { content: 'Ana and Ben have decided to sell the old car next month', verb: 'sell', shared: true });
+    assert.equal(readJointPlan("We're flying to Madrid on the 12th.", who, true)?.shared, true);
+    assert.equal(readJointPlan('We decided last week to sell the car on Friday.', who, true)?.shared ?? false, false);
+    assert.equal(readJointPlan('We decided to do doggy playdates.', { speaker: 'Ana', addressees: ['Ben', 'Cy'] }, false)?.shared, true);
   });
 
   test('a time said first is written last', () => {
