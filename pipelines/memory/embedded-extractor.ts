@@ -65,9 +65,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead; "can't" is no
  * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind. 17: a fact's `eventTime` is also
  * the start of a state told in the perfect ("I've had them for three years now") or, for an act told as just done ("I
- * just got accepted"), the day it was said.
+ * just got accepted"), the day it was said. 18: "was" is a past form (a day named with it lies behind: "I was in Paris
+ * on Friday"); a participle after a present "be" is a state now ("the road is closed for two weeks", "I'm tied up for
+ * a week" end ahead); "until the 9th" ends a state; an "until" told of the past ("I was off until Monday") ends none.
  */
-export const EMBEDDED_RULES_VERSION = 17;
+export const EMBEDDED_RULES_VERSION = 18;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

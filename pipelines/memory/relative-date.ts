@@ -66,6 +66,8 @@ function precise(c: chrono.ParsedComponents): string {
  * "can't", "won't" and "shan't" ("ca", "wo", "sha").
  */
 const PRESENT_FORMS = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be', 'ca', 'wo', 'sha']);
+/** Present forms of "be" before a participle ("is closed", "I'm tied up": wink may keep "I'm" one word). */
+const PRESENT_BE = /^(?:am|are|is)$|['’](?:m|re|s)$/i;
 /** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
 const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b/i;
 
@@ -84,9 +86,13 @@ export function toldAsPast(text: string): boolean {
   // "I've got a match on Saturday", "he's got a dentist appointment": possession now, not a past act.
   const hasGot = (i: number): boolean => (/^(?:have|has|['’]ve|['’]s)$/i.test(words[i] ?? '') && /^got$/i.test(words[i + 1] ?? ''))
     || (/^got$/i.test(words[i] ?? '') && /^(?:have|has|['’]ve|['’]s)$/i.test(words[i - 1] ?? ''));
+  // "is closed", "'m tied up", "are booked": a participle after a present "be" tells of a state now, not a past act.
+  const afterPresentBe = (i: number): boolean => (words[i] ?? '').toLowerCase() !== 'been' && pos[i - 1] !== 'PUNCT'
+    && [i - 1, i - 2].some((j) => j >= 0 && PRESENT_BE.test(words[j] ?? ''));
   return words.some((w, i) => {
     const word = w.toLowerCase();
-    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && !/(?:s|ing)$/.test(word) && !hasGot(i);
+    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && (!/(?:s|ing)$/.test(word) || word === 'was')
+      && !hasGot(i) && !afterPresentBe(i);
   });
 }
 
@@ -265,6 +271,7 @@ function startOfPerfect(text: string, r: chrono.ParsedResult, instant: Date): st
 }
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
+const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
 const UNTIL_BEFORE = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?$/i;
 const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/i;
 /** A plan or report ("I'll send it this week", "I moved…") rather than a state that holds now. */
@@ -310,6 +317,11 @@ export function stateEnd(text: string, refIso: string): string | null {
     const last = days.map((d) => d.date).sort().pop();
     if (last) return new Date(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS).toISOString();
   }
+  // "I'm on nights until the 9th": a bare day of the month, which chrono does not read; the day to come.
+  const ordinal = UNTIL_ORDINAL.test(text) ? ordinalDay(text, refIso) : null;
+  if (ordinal && /^(?:until|till|til)\s/i.test(ordinal.phrase) && !toldAsPast(clauseAround(text, ordinal.index))) {
+    return new Date(Date.parse(`${ordinal.date}T00:00:00.000Z`) + DAY_MS).toISOString();
+  }
   for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
     const phrase = r.text.trim();
     const before = text.slice(0, r.index);
@@ -327,7 +339,7 @@ export function stateEnd(text: string, refIso: string): string | null {
       if (toldAsPast(clauseAround(text, r.index))) continue;
       return end.toISOString();
     }
-    if (UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) {
+    if ((UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) && !toldAsPast(clauseAround(text, r.index))) {
       const d = Date.parse(`${end.toISOString().slice(0, 10)}T00:00:00.000Z`);
       return new Date(d + DAY_MS).toISOString();
     }

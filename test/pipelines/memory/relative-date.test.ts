@@ -99,4 +99,24 @@ describe('durations told in the perfect or the past, and dates read sentence by 
     assert.equal(eventDate("It's just a hobby.", SAID), null);
     assert.equal(eventDate("I'm away for two weeks.", SAID), null, 'a duration ahead is an end, no event date');
   });
+
+  test('"was" is a past form: a day it names lies behind, and an "until" told of the past ends nothing', () => {
+    assert.equal(dateOf('I was in Paris on Tuesday.'), '2023-07-11');
+    assert.equal(dateOf('She is at the vet on Tuesday.'), '2023-07-18');
+    assert.equal(stateEnd('I was off until Monday.', SAID), null);
+    assert.equal(stateEnd("I'm off until Monday.", SAID), '2023-07-18T00:00:00.000Z');
+  });
+
+  test('"until the 9th": a bare day of the month ends a state on the day after it', () => {
+    assert.equal(stateEnd("Heads up, I'm on nights at the hospital until the 20th, so evenings are tricky.", SAID), '2023-07-21T00:00:00.000Z');
+    assert.equal(stateEnd('The shop is shut till the 3rd.', SAID), '2023-08-04T00:00:00.000Z', 'a day gone by this month: next month\'s');
+  });
+
+  test('a participle after a present "be" is a state now, not a past act: its duration or "until" ends it ahead', () => {
+    assert.equal(stateEnd('The road is closed for two weeks.', SAID), '2023-07-28T15:00:00.000Z');
+    assert.equal(stateEnd("I'm tied up for a week.", SAID), '2023-07-21T15:00:00.000Z');
+    assert.equal(stateEnd('Our card machine is broken until Wednesday.', SAID), '2023-07-20T00:00:00.000Z');
+    assert.equal(stateEnd('The shop has been closed for two weeks.', SAID), null, 'the perfect: behind');
+    assert.ok(!toldAsPast('The meeting is scheduled for Friday.'));
+  });
 });
