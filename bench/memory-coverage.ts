@@ -8,7 +8,8 @@
  * written on the others; development data since) and bench/data/scenarios-held-4.jsonl (a parent-teacher call and a
  * shop's call with its produce supplier, 50 turns; held out for the lifecycle4 rules).
  * bench/data/scenarios-held-5.jsonl (a district nurse's call with a patient's daughter and a charity quiz-night planning
- * meeting, 56 turns) was written by an author who did not write the rules, held out for the coverage5 round.
+ * meeting, 56 turns) was written by an author who did not write the rules, held out for the coverage5 round (run once on
+ * 632db92; its misses were read, so it is development data since).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
  * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.
