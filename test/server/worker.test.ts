@@ -29,6 +29,29 @@ async function startWorker(env: Record<string, string>): Promise<ReturnType<type
   return worker;
 }
 
+/**
+ * A server that runs no jobs (`PARLEY_RUN_JOBS=false`) and one worker process, both on `env`, started before the
+ * suite's tests and stopped after them (the worker killed if still running; `cleanup` then).
+ */
+function serverAndWorker(env: Record<string, string>, cleanup: () => Promise<void> | void): { server: () => TestApp; worker: () => ReturnType<typeof spawn> } {
+  let server: TestApp;
+  let worker: ReturnType<typeof spawn>;
+  before(async () => {
+    server = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false' });
+    worker = await startWorker(env);
+  });
+  after(async () => {
+    if (worker.exitCode === null && worker.signalCode === null) {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGTERM');
+      await exited;
+    }
+    await server.close();
+    await cleanup();
+  });
+  return { server: () => server, worker: () => worker };
+}
+
 /** Resolve once no job of the server's queue waits or runs (the worker took and finished them all). */
 async function drained(server: TestApp, worker: ReturnType<typeof spawn>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -44,25 +67,11 @@ async function drained(server: TestApp, worker: ReturnType<typeof spawn>, timeou
 
 describe('npm run worker on the embedded (SQLite) queue: stays up and takes jobs another process enqueues', () => {
   const tmp = tempDir('parley-worker-sqlite-');
-  const env = { DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' };
-  let server: TestApp;
-  let worker: ReturnType<typeof spawn>;
-
-  before(async () => {
-    server = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false' });
-    worker = await startWorker(env);
-  });
-  after(async () => {
-    if (worker.exitCode === null) {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.kill('SIGKILL');
-      await exited;
-    }
-    await server.close();
-    tmp.remove();
-  });
+  const both = serverAndWorker({ DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' }, () => tmp.remove());
 
   test('every job is consumed, the worker outlives an idle queue, and exits 0 on SIGTERM', async () => {
+    const server = both.server();
+    const worker = both.worker();
     const say = async (sessionId: string, lines: string[]): Promise<void> => {
       const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=${sessionId}`);
       await c.next('session.started');
@@ -90,26 +99,15 @@ describe('npm run worker on the embedded (SQLite) queue: stays up and takes jobs
 describe('npm run worker: consolidation in another process over Redis', { skip }, () => {
   const prefix = `parley-test-worker-${process.pid}`;
   const tmp = tempDir('parley-worker-');
-  const env = {
+  const both = serverAndWorker({
     DATA_DIR: tmp.dir, PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL, PARLEY_REDIS_PREFIX: prefix, PARLEY_ASR: 'none',
-  };
-  let server: TestApp;
-  let worker: ReturnType<typeof spawn>;
-
-  before(async () => {
-    server = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false' });
-    worker = await startWorker(env);
-  });
-  after(async () => {
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGTERM');
-    await exited;
-    await server.close();
+  }, async () => {
     await deleteKeys(prefix);
     tmp.remove();
   });
 
   test('a fact said on the server is consolidated by the worker and reported to the live session', async () => {
+    const server = both.server();
     const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=w1`);
     await c.next('session.started');
     c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'I live in Porto and I love sushi.' });
