@@ -124,7 +124,8 @@ function namedThings(text: string, people: string[]): Set<string> {
   for (const m of text.matchAll(/[A-Z][\p{L}'’-]*/gu)) {
     const before = text.slice(0, m.index).trimEnd();
     if (m[0] === 'I' || before === '' || /[.!?:]$/.test(before) || !/^[A-Z][a-z]/.test(m[0])) continue;
-    for (const t of terms(m[0])) if (!skip.has(t)) out.add(t);
+    // Days and months are dates, not things ("on Saturday 31 October").
+    for (const t of terms(m[0])) if (t.length > 2 && !skip.has(t) && !FRAME.has(t)) out.add(t);
   }
   return out;
 }
@@ -147,11 +148,13 @@ function kinTerms(a: string, b: string): boolean {
  * "I got the tyres on the Corsa replaced" about "I drive a silver Corsa" (the name alone).
  */
 export function sameNamedThing(outcome: string, open: string, people: string[] = []): boolean {
-  const named = namedThings(outcome, people);
-  const theirs = namedThings(open, people);
+  // The name opening either text is the person it is about ("Lena paid…", "Lena is going to fix Lena's son's bike").
+  const opening = (t: string): string[] => t.match(/^[A-Z][\w-]*/)?.[0] ? [t.match(/^[A-Z][\w-]*/)![0]] : [];
+  const them = [...people, ...opening(outcome), ...opening(open)];
+  const named = namedThings(outcome, them);
+  const theirs = namedThings(open, them);
   if (![...named].some((t) => theirs.has(t))) return false;
-  const opening = (t: string): string[] => terms(t.match(/^[A-Z][\w-]*/)?.[0] ?? '');
-  const skip = new Set([...named, ...theirs, ...opening(outcome), ...opening(open), ...people.flatMap(terms)]);
+  const skip = new Set([...named, ...theirs, ...them.flatMap(terms)]);
   const content = (t: string): string[] => terms(t).filter((w) => w.length > 2 && !/^\d+$/.test(w) && !FRAME.has(w) && !skip.has(w));
   const planned = content(open);
   return content(outcome).some((w) => planned.some((p) => kinTerms(w, p)));
@@ -256,7 +259,7 @@ export class RuleDecider implements Decider {
       // the same person. Not someone else's act (`reportedBy`, `doneBy`), not an outcome still to happen.
       const own = !fact.planObject || (fact.planObject.reportedBy === undefined && fact.planObject.doneBy === undefined);
       const named = own && (fact.settles === 'done' || fact.settles === 'cancelled') && !isIntention(fact.content)
-        ? candidates.find((c) => c.score >= this.#settle && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
+        ? candidates.find((c) => c.score >= this.#settle && c.fact.kind !== 'preference' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
           && sameNamedThing(fact.content, c.fact.content, names))
         : undefined;
       if (named) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [named.fact.id] } : { op: 'UPDATE', targetId: named.fact.id };

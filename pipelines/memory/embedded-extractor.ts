@@ -66,9 +66,10 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead; "can't" is no
  * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind. 17: a fact's `eventTime` is also
  * the start of a state told in the perfect ("I've had them for three years now") or, for an act told as just done ("I
- * just got accepted"), the day it was said.
+ * just got accepted"), the day it was said. 18: a sentence told with its "I" left out and opened by a past form ("Paid
+ * Marcus back for the tickets", "Spoke to Gran this morning") is read with the "I".
  */
-export const EMBEDDED_RULES_VERSION = 17;
+export const EMBEDDED_RULES_VERSION = 18;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
