@@ -256,10 +256,12 @@ export class RuleDecider implements Decider {
       if (moved) return withdrawn ? { op: 'DELETE', targetIds: [moved.fact.id] } : { op: 'UPDATE', targetId: moved.fact.id };
       // Told in other words than the plan ("Paid Marcus back for the tickets" / "I owe Marcus forty quid for the concert
       // tickets"): the same named thing and a shared content word settle an open plan, commitment, obligation or state of
-      // the same person. Not someone else's act (`reportedBy`, `doneBy`), not an outcome still to happen.
+      // the same person. Not someone else's act (`reportedBy`, `doneBy`), not an outcome still to happen, and not a taste or
+      // who someone is ("Priya is Lena's wife").
       const own = !fact.planObject || (fact.planObject.reportedBy === undefined && fact.planObject.doneBy === undefined);
-      const named = own && (fact.settles === 'done' || fact.settles === 'cancelled') && !isIntention(fact.content)
-        ? candidates.find((c) => c.score >= this.#settle && c.fact.kind !== 'preference' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
+      // An act told as done "again" repeats a habit ("My wife Priya and I went hiking again"), it completes nothing.
+      const named = own && (fact.settles === 'done' || fact.settles === 'cancelled') && !isIntention(fact.content) && !/\bagain\b/i.test(fact.content)
+        ? candidates.find((c) => c.score >= this.#settle && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
           && sameNamedThing(fact.content, c.fact.content, names))
         : undefined;
       if (named) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [named.fact.id] } : { op: 'UPDATE', targetId: named.fact.id };

@@ -38,6 +38,11 @@ test('the decider settles an obligation told done in other words, and keeps look
   assert.deepEqual(await d.decide({ fact: theirs, candidates: [{ fact: owed, score: 0.5 }], retractedFacts: [] }), { op: 'ADD' }, "someone else's act");
   const other = outcome({ content: 'Lena paid Marcus back for the taxi' });
   assert.deepEqual(await d.decide({ fact: other, candidates: [{ fact: owed, score: 0.5 }], retractedFacts: [] }), { op: 'ADD' }, 'another thing owed to the same person');
+  const wife = open({ kind: 'relation', slot: 'relation:partner', content: "Priya is Lena's wife" });
+  const hiked = outcome({ content: "Lena's wife Priya and Lena went hiking again", planObject: { verb: 'go', objects: ['hiking'], complements: [], past: true } });
+  assert.deepEqual(await d.decide({ fact: hiked, candidates: [{ fact: wife, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'who someone is is no plan');
+  const likes = open({ content: "Lena's wife Priya loves hiking" });
+  assert.deepEqual(await d.decide({ fact: hiked, candidates: [{ fact: likes, score: 0.6 }], retractedFacts: [] }), { op: 'ADD' }, 'done again: a habit, not a completion');
   const toCome = outcome({ content: 'Lena will pay Marcus back for the tickets' });
   assert.deepEqual(await d.decide({ fact: toCome, candidates: [{ fact: owed, score: 0.5 }], retractedFacts: [] }), { op: 'ADD' }, 'not done yet');
 });
