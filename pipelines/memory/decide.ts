@@ -115,6 +115,52 @@ function resolutionDone(outcome: ExtractedFact, open: Fact): boolean {
 }
 
 /**
+ * Proper names in `text` other than the people it is about: capitalised words that do not open a sentence ("Paid Marcus
+ * back", "the Carver Street flat", "my Riverside membership"), as lexical terms. "I" and `people` do not count.
+ */
+function namedThings(text: string, people: string[]): Set<string> {
+  const skip = new Set(people.flatMap(terms));
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Z][\p{L}'’-]*/gu)) {
+    const before = text.slice(0, m.index).trimEnd();
+    if (m[0] === 'I' || before === '' || /[.!?:]$/.test(before) || !/^[A-Z][a-z]/.test(m[0])) continue;
+    // Days and months are dates, not things ("on Saturday 31 October").
+    for (const t of terms(m[0])) if (t.length > 2 && !skip.has(t) && !FRAME.has(t)) out.add(t);
+  }
+  return out;
+}
+
+/** Noun-forming suffixes: "membership" is of "member", "ownership" of "owner". */
+const NOUN_SUFFIX = /^(?:ship|hood|ment|ness|ism)$/;
+
+/** True when two content terms are one word or one is the other with a noun-forming suffix ("member" / "membership"). */
+function kinTerms(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 5 && long.startsWith(short) && NOUN_SUFFIX.test(long.slice(short.length));
+}
+
+/**
+ * True when an outcome told in other words than the plan is about the same thing: both name the same thing by a proper
+ * name other than the people they are about ("Marcus", "Carver Street", "Riverside") and share a content word besides it
+ * or its kin ("tickets", "flat", "member" / "membership"). "Paid Marcus back for the tickets" is about "I owe Marcus forty
+ * quid for the concert tickets"; "I went camping in Snowdonia" is not about "camping in the Lakes" (another name), nor is
+ * "I got the tyres on the Corsa replaced" about "I drive a silver Corsa" (the name alone).
+ */
+export function sameNamedThing(outcome: string, open: string, people: string[] = []): boolean {
+  // The name opening either text is the person it is about ("Lena paid…", "Lena is going to fix Lena's son's bike").
+  const opening = (t: string): string[] => t.match(/^[A-Z][\w-]*/)?.[0] ? [t.match(/^[A-Z][\w-]*/)![0]] : [];
+  const them = [...people, ...opening(outcome), ...opening(open)];
+  const named = namedThings(outcome, them);
+  const theirs = namedThings(open, them);
+  if (![...named].some((t) => theirs.has(t))) return false;
+  const skip = new Set([...named, ...theirs, ...them.flatMap(terms)]);
+  const content = (t: string): string[] => terms(t).filter((w) => w.length > 2 && !/^\d+$/.test(w) && !FRAME.has(w) && !skip.has(w));
+  const planned = content(open);
+  return content(outcome).some((w) => planned.some((p) => kinTerms(w, p)));
+}
+
+/**
  * True when a dated plan's month is still to come at `time`: it cannot be done yet. Months, not days:
  * a job planned for "next week" may be finished early, an event of next month has not happened.
  */
@@ -208,6 +254,17 @@ export class RuleDecider implements Decider {
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
       if (moved) return withdrawn ? { op: 'DELETE', targetIds: [moved.fact.id] } : { op: 'UPDATE', targetId: moved.fact.id };
+      // Told in other words than the plan ("Paid Marcus back for the tickets" / "I owe Marcus forty quid for the concert
+      // tickets"): the same named thing and a shared content word settle an open plan, commitment, obligation or state of
+      // the same person. Not someone else's act (`reportedBy`, `doneBy`), not an outcome still to happen, and not a taste or
+      // who someone is ("Priya is Lena's wife").
+      const own = !fact.planObject || (fact.planObject.reportedBy === undefined && fact.planObject.doneBy === undefined);
+      // An act told as done "again" repeats a habit ("My wife Priya and I went hiking again"), it completes nothing.
+      const named = own && (fact.settles === 'done' || fact.settles === 'cancelled') && !isIntention(fact.content) && !/\bagain\b/i.test(fact.content)
+        ? candidates.find((c) => c.score >= this.#settle && c.fact.kind !== 'preference' && c.fact.kind !== 'relation' && c.fact.planObject?.past !== true && !(fact.settles === 'done' && notYetDue(c.fact, time))
+          && sameNamedThing(fact.content, c.fact.content, names))
+        : undefined;
+      if (named) return fact.settles === 'cancelled' ? { op: 'DELETE', targetIds: [named.fact.id] } : { op: 'UPDATE', targetId: named.fact.id };
     }
     if (fact.retraction) {
       if (fact.retractsUtteranceIds) {

@@ -1,4 +1,5 @@
 import { wink } from '../wink.js';
+import type { Wink } from '../wink.js';
 import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
@@ -68,8 +69,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * just got accepted"), the day it was said. 18: "was" is a past form (a day named with it lies behind: "I was in Paris
  * on Friday"); a participle after a present "be" is a state now ("the road is closed for two weeks", "I'm tied up for
  * a week" end ahead); "until the 9th" ends a state; an "until" told of the past ("I was off until Monday") ends none.
+ * 19: a sentence told with its "I" left out and opened by a past form ("Paid Marcus back for the tickets", "Spoke to
+ * Gran this morning") is read with the "I"; an outcome naming the same thing as an open fact by a proper name and a
+ * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
  */
-export const EMBEDDED_RULES_VERSION = 18;
+export const EMBEDDED_RULES_VERSION = 19;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -116,6 +120,24 @@ function capitalise(s: string): string {
 }
 
 /**
+ * A sentence told with its "I" left out, diary style, opened by a past form of a verb ("Paid Marcus back for the tickets",
+ * "Spoke to Gran this morning", "Ran the Manchester half on Sunday"): read with the "I". Not a base form, which may be an
+ * imperative or a present ("Put it there", "Turns out…"), nor a participle before "in / at / by / from" ("Based in Leeds").
+ */
+export function withElidedI(nlp: Wink, sentence: string): string {
+  const doc = nlp.readDoc(sentence);
+  const words = doc.tokens().out();
+  const pos = doc.tokens().out(nlp.its.pos);
+  const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value);
+  const first = words[0] ?? '';
+  const lemma = (lemmas[0] ?? '').toLowerCase();
+  const word = first.toLowerCase();
+  if (pos[0] !== 'VERB' || !/^[A-Z][a-z]+$/.test(first) || word === lemma || /(?:ing|s)$/.test(word)) return sentence;
+  if (/^(?:in|at|by|from|with|for)$/i.test(words[1] ?? '') || /\?\s*$/.test(sentence)) return sentence;
+  return `I ${word}${sentence.slice(first.length)}`;
+}
+
+/**
  * Joint fact / profile extraction without an LLM: wink-nlp sentence splitting and POS tags, plus
  * hand-written rules for introductions, preferences, plans and dates, commitments and requests,
  * relations between people, and background. Relative dates are resolved against the utterance time.
@@ -131,7 +153,7 @@ export class EmbeddedExtractor implements Extractor {
     const facts: ExtractedFact[] = [];
     const profileUpdates: ProfileUpdate[] = [];
     // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
-    const sentences = this.#sentences(u.text).flatMap((s) => splitPlanClauses(this.#nlp, s));
+    const sentences = this.#sentences(u.text).map((s) => withElidedI(this.#nlp, s)).flatMap((s) => splitPlanClauses(this.#nlp, s));
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {
