@@ -62,7 +62,8 @@ describe('WebSocket /v1/stream', () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-bad&sample_rate=16000&encoding=pcm_s16le`);
     await c.next('session.started');
     const expectError = async (send: () => void, code: string, message?: RegExp): Promise<void> => {
-      const pending = c.nextNew('error');
+      // The first audio frame may wait on a speech worker starting: generous on a busy machine.
+      const pending = c.nextNew('error', () => true, 60_000);
       send();
       const e = await pending;
       assert.equal(e.code, code);
@@ -80,7 +81,7 @@ describe('WebSocket /v1/stream', () => {
     await expectError(() => c.sendRaw(Buffer.alloc(2 * 16000 * 2)), 'PARLEY_ERR_FRAME_TOO_LARGE');
     c.sendRaw(Buffer.alloc(2 * 1600)); // 100 ms of silence: valid, no event
     c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'still here' });
-    const final = await c.nextNew('transcript.final');
+    const final = await c.nextNew('transcript.final', () => true, 60_000);
     assert.equal(final.text, 'still here');
     const errors = c.events.filter((e) => e.type === 'error');
     assert.equal(errors.length, 9, 'the valid audio frame raised no error');
