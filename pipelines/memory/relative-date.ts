@@ -149,9 +149,13 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const ahead = parse(!looksBack);
   // Told of the past or not, read from the clause that holds the date when it has a verb of its own ("Your mum called,
   // she wants us over on Sunday": Sunday to come), else from the whole sentence ("I called her, on Tuesday").
+  // Tagged once per clause: several dates may lie in one.
+  const told = new Map<string, boolean>();
   const pastAt = (index: number): boolean => {
     const clause = clauseAt(text, index);
-    return toldAsPast(clause !== null && hasVerb(clause) ? clause : text);
+    const read = clause !== null && hasVerb(clause) ? clause : text;
+    if (!told.has(read)) told.set(read, toldAsPast(read));
+    return told.get(read)!;
   };
   const backAt = ahead.map((r) => looksBack || pastAt(r.index));
   // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
