@@ -29,7 +29,8 @@
  * bench/data/closures-11.jsonl (60 pairs, ids 1101 on: outcomes, reschedules, cancellations and changes of state, some told
  * by someone else, and look-alikes that must stay open) was written by an author who did not write the rules, held out for the closings5 round
  * (run once on 632db92: 0.42 either side; its misses were read, so it is development data since).
- * The two statements of a pair are a month apart in two sessions, the second stated by the person or reported by someone else. A pair may carry `others`:
+ * The two statements of a pair are a month apart in two sessions, the second stated by the person (to Ben) or reported by Ben to
+ * Cy; the person is named by the pair's `self` (default Lena: closures-11's reports name theirs). A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.
  * Each pair runs through the real consolidation handler (embedded extractor, USE-lite, SQLite) in a
  * tenant of its own; the decision taken on the first statement's facts is read back from the store:
@@ -55,7 +56,8 @@ import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
 interface Said { by: 'self' | 'other'; text: string }
-interface Pair { id: number; family: string; a: Said; others?: Said[]; b: Said; expect: Op }
+/** `self`: the person's name (default Lena); the listener is Ben, and Ben reports to Cy when `by` is `other`. */
+interface Pair { id: number; family: string; self?: string; a: Said; others?: Said[]; b: Said; expect: Op }
 interface Result { pair: Pair; got: Op; othersClosed: boolean; split: string }
 
 const OPS: Op[] = ['UPDATE', 'DELETE', 'KEEP', 'ADD'];
@@ -86,7 +88,7 @@ async function runPairs(build: MemoryBuild, embedder: UseLiteEmbedder, pairs: Pa
   const results: Result[] = [];
   for (const pair of pairs) {
     const tenant = `c${pair.id}`;
-    const lena = (await graph.createParticipant(tenant, { name: 'Lena' })).id;
+    const lena = (await graph.createParticipant(tenant, { name: pair.self ?? 'Lena' })).id;
     const ben = (await graph.createParticipant(tenant, { name: 'Ben' })).id;
     const cy = (await graph.createParticipant(tenant, { name: 'Cy' })).id;
     const say = async (session: string, time: string, by: 'self' | 'other', text: string): Promise<string> => {
@@ -180,6 +182,9 @@ async function main(): Promise<void> {
   const pairs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Pair);
   for (const p of pairs) {
     if (!p.a?.text || !p.b?.text || !OPS.includes(p.expect)) throw new Error(`${file}: pair ${p.id} needs a.text, b.text and expect in ${OPS.join(' / ')}`);
+    if (p.self !== undefined && (typeof p.self !== 'string' || !/^[A-Z]/.test(p.self) || ['Ben', 'Cy'].includes(p.self))) {
+      throw new Error(`${file}: pair ${p.id}: self must be a capitalised name other than Ben and Cy (the listener and the one Ben reports to)`);
+    }
   }
   const embedder = new UseLiteEmbedder();
   const mine = await runPairs(thisBuild, embedder, pairs, heldOut);
