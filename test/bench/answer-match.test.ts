@@ -12,6 +12,38 @@ describe('answer-level judging (bench/lib/answer-match.ts)', () => {
     assert.ok(!statesAnswer('I went on 9 June 2024', '7 May 2023'));
   });
 
+  test('a dated answer needs its day: another day of the same month and year does not match', () => {
+    assert.ok(!statesAnswer('I went on 2023-05-02', '7 May 2023'));
+    assert.ok(!statesAnswer('we met on 20 May 2023', 'May 7, 2023'));
+    assert.ok(!statesAnswer('I went on 7 May 2022', '7 May 2023'), 'another year');
+    assert.ok(statesAnswer('it was on the 13th of august', '13 August'), 'no year on either side');
+    assert.ok(statesAnswer('the move 2023-08-13', '13 August'));
+    assert.ok(statesAnswer('I went in May 2023', 'May 2023'), 'a month answer is still judged on words');
+  });
+
+  test('a relative dated answer accepts the days it allows', () => {
+    // 25 May 2023 was a Thursday: the Sunday before is 21 May.
+    assert.ok(statesAnswer('Painted it 2023-05-21', 'The sunday before 25 May 2023'));
+    assert.ok(!statesAnswer('Painted it 2023-05-14', 'The sunday before 25 May 2023'));
+    assert.ok(!statesAnswer('Painted it 2023-05-25', 'The sunday before 25 May 2023'));
+    assert.ok(statesAnswer('trip on 2023-06-03', 'The week before 9 June 2023'));
+    // 9 June 2023 was a Friday: "last week" said that day is the week of Monday 29 May.
+    assert.ok(statesAnswer('trip on 2023-05-29', 'The week before 9 June 2023'));
+    assert.ok(!statesAnswer('trip on 2023-05-26', 'The week before 9 June 2023'));
+    assert.ok(statesAnswer('got her 2023-07-28', 'Two weeks before 11 August 2023'));
+    assert.ok(!statesAnswer('got her 2023-08-04', 'Two weeks before 11 August 2023'));
+    assert.ok(statesAnswer('made it 2022-06-25', 'The weekend of 24June, 2022.'));
+    assert.ok(statesAnswer('applied 2023-08-21', 'The week of 23 August 2023'));
+    assert.ok(!statesAnswer('applied 2023-08-14', 'The week of 23 August 2023'));
+    assert.ok(statesAnswer('met 2023-07-17', 'three days before 20 July 2023'));
+    assert.ok(!statesAnswer('met 2023-07-18', 'three days before 20 July 2023'));
+    assert.ok(!statesAnswer('trip on 2023-06-20', 'The week before 9 June 2023'));
+    assert.ok(statesAnswer('on 2022-06-05', 'The weekend after 3June, 2022.'), 'a day glued to its month');
+    assert.ok(statesAnswer('the day after 4 July 2023 we left', 'the day after 4 July 2023'), "the answer's own words");
+    assert.ok(statesAnswer('left on 2023-07-05', 'the day after 4 July 2023'));
+    assert.ok(!statesAnswer('left on 2023-07-06', 'the day after 4 July 2023'));
+  });
+
   test('content words with light stemming, at least half of them; stop words do not count', () => {
     assert.ok(statesAnswer('Melanie painted two sunsets by the lake', 'sunset'));
     assert.ok(statesAnswer('She is researching adoption agencies', 'Researching adoption agencies'));
