@@ -72,8 +72,10 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * 19: a sentence told with its "I" left out and opened by a past form ("Paid Marcus back for the tickets", "Spoke to
  * Gran this morning") is read with the "I"; an outcome naming the same thing as an open fact by a proper name and a
  * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
+ * 20: "this week" is the week holding the day it was said (told of the past it was read as last week); "Tues" and "Weds"
+ * are read as weekdays ("last Tues", "on Weds"), and a bare abbreviated weekday ("on Wed.") as a full one.
  */
-export const EMBEDDED_RULES_VERSION = 19;
+export const EMBEDDED_RULES_VERSION = 20;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

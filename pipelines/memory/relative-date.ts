@@ -25,9 +25,12 @@ export interface FoundDate {
 }
 
 const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
-const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i;
+const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
 const DURATION = /^for\s+/i;
 const WEEK = /\bweek\b/i;
+const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
+/** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
+const WEEKDAY_ABBREVIATION = /\b(?:Tues|Weds)(?=\.|\b)/gi;
 
 /** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
 const TIME_OF_DAY = /^(?:in\s+)?(?:the\s+)?(?:morning|afternoon|evening|night)$/i;
@@ -143,7 +146,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const out: FoundDate[] = [];
   const ordinal = ordinalDay(text, refIso);
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
-  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate });
+  // "last Tues", "on Weds": abbreviations chrono does not read, given as ones it does, of the same length (indices hold).
+  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `);
+  const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(readable, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
   const looksBack = PAST.test(text);
   const ahead = parse(!looksBack);
@@ -165,7 +170,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       : ahead.flatMap((r, k): Array<[chrono.ParsedResult, boolean]> => (backAt[k] ? behind.filter((b) => b.index === r.index).map((b) => [b, true]) : [[r, false]]));
   for (const [r, back] of results) {
     // "until Friday, so…": chrono keeps the comma.
-    const phrase = r.text.trim().replace(/[,;:]+$/, '');
+    // The words as said ("last Tues"), the rest of a word chrono read in part included.
+    const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
+    const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase)) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
     let date = precise(r.start);
@@ -180,7 +187,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
     if (week) {
-      const d = new Date(`${date.slice(0, 10)}T00:00:00.000Z`);
+      // "Guess what I did this week?": the week holding today (chrono's weeks start on Sunday, told of the past it gives
+      // the Sunday before, a day of last week).
+      const d = new Date(`${(THIS_WEEK.test(phrase) ? dayStart : date).slice(0, 10)}T00:00:00.000Z`);
       date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
     }
     // "for the next few days": chrono's phrase leaves out the "for (the)" before it.

@@ -120,3 +120,19 @@ describe('durations told in the perfect or the past, and dates read sentence by 
     assert.ok(!toldAsPast('The meeting is scheduled for Friday.'));
   });
 });
+
+describe('"this week" and abbreviated weekdays', () => {
+  test('"this week" is the week holding the day it was said, told of the past or not', () => {
+    assert.equal(dateOf('Guess what I did this week?'), '2023-07-10');
+    assert.equal(dateOf("I'm working from home this week."), '2023-07-10');
+    assert.equal(dateOf('I went there last week.'), '2023-07-03');
+  });
+
+  test('"Tues" and "Weds" are weekdays, and an abbreviated weekday on its own reads as the full one', () => {
+    assert.equal(dateOf('I just joined a new activist group last Tues.'), '2023-07-11');
+    assert.equal(dateOf("I'll see her on Weds."), '2023-07-19');
+    assert.equal(dateOf('I saw her on Wed.'), '2023-07-12');
+    const said = 'I just joined a new activist group last Tues.';
+    assert.equal(absoluteDates(said, findDates(said, SAID)), 'I just joined a new activist group on Tuesday 11 July 2023.');
+  });
+});
