@@ -74,8 +74,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
  * 20: "this week" is the week holding the day it was said (told of the past it was read as last week); "Tues" and "Weds"
  * are read as weekdays ("last Tues", "on Weds"), and a bare abbreviated weekday ("on Wed.") as a full one.
+ * 21: the speaker's name is found as a word whatever the case of its first letter: an unnamed speaker's later
+ * possessives read "their" ("…should buy their bread", not "…an unnamed speaker's bread"), "Al" is not found in "Also";
+ * "I" becomes "An unnamed speaker" / "The caller" with a capital only where a sentence starts.
  */
-export const EMBEDDED_RULES_VERSION = 20;
+export const EMBEDDED_RULES_VERSION = 21;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

@@ -88,10 +88,25 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bours\b/gi, ours], [/\bour\b/gi, ours], [/\bus\b/gi, both],
   ];
   let out = text;
-  // A capital at the start of what was replaced stays ("Do you…" -> "Does Melanie…").
-  for (const [re, rep] of rules) out = out.replace(re, (m) => (/^[A-Z]/.test(m) ? rep.charAt(0).toUpperCase() + rep.slice(1) : rep));
-  // Once named, the speaker's later possessives read "their": "Tom hurt their back", not "Tom's back".
-  const first = out.indexOf(s);
+  // A capital at the start of what was replaced stays ("Do you…" -> "Does Melanie…"); "I", always written with one, gets
+  // one only where a sentence starts ("Also an unnamed speaker hurt…").
+  const opens = (at: number, whole: string): boolean => /(?:^|[.!?]\s+)["“]?$/.test(whole.slice(0, at));
+  for (const [re, rep] of rules) {
+    out = out.replace(re, (m: string, ...rest: unknown[]) => {
+      // The replacer's last arguments: the match's offset and the whole string (no rule has named groups).
+      const at = rest[rest.length - 2] as number;
+      const capital = /^[A-Z]/.test(m) && (!/^I(?![\p{L}])/u.test(m) || opens(at, rest[rest.length - 1] as string));
+      return capital ? rep.charAt(0).toUpperCase() + rep.slice(1) : rep;
+    });
+  }
+  // Once named, the speaker's later possessives read "their": "Tom hurt their back", not "Tom's back". The name as a
+  // word, its first letter in either case ("An unnamed speaker and others should buy their bread", not "…buy an unnamed
+  // speaker's bread"; "Al" is not in "Also").
+  const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const inClass = (c: string): string => c.replace(/[\]\\^-]/g, '\\$&');
+  const nameAt = (): number => new RegExp(`(?<![\\p{L}\\p{N}'’])[${inClass(s.charAt(0).toUpperCase())}${inClass(s.charAt(0).toLowerCase())}]`
+    + `${esc(s.slice(1))}(?![\\p{L}\\p{N}])`, 'u').exec(out)?.index ?? -1;
+  const first = nameAt();
   if (first >= 0) {
     const head = out.slice(0, first + s.length);
     // "Tom did their own tax return" would read as someone else's: "Tom's own" stays.
@@ -99,7 +114,7 @@ export function resolvePronouns(text: string, who: Perspective): string {
     out = head + out.slice(head.length).replace(possessive, 'their');
   }
   // "I did it myself": "themselves" once the speaker is named before it, the name otherwise ("myself and Ben").
-  const named = out.indexOf(s);
+  const named = nameAt();
   out = out.replace(new RegExp(SELF, 'g'), (_m, at: number) => (named >= 0 && named < at ? 'themselves' : s));
   return out;
 }

@@ -31,6 +31,7 @@ const WEEK = /\bweek\b/i;
 const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 /** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
 const WEEKDAY_ABBREVIATION = /\b(?:Tues|Weds)(?=\.|\b)/gi;
+const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues?|weds?|thu(?:rs?)?|fri|sat)\.?$/;
 
 /** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
 const TIME_OF_DAY = /^(?:in\s+)?(?:the\s+)?(?:morning|afternoon|evening|night)$/i;
@@ -174,6 +175,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
     const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase)) continue;
+    // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
+    if (LOWER_ABBREVIATION.test(phrase)) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
     let date = precise(r.start);
     if (BARE_WEEKDAY.test(phrase)) {

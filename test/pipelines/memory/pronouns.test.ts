@@ -43,3 +43,17 @@ test('"my own" stays the speaker\'s once named; "myself" reads "themselves" afte
   assert.equal(resolvePronouns('I did my tax return myself', who), 'Lena did their tax return themselves');
   assert.equal(resolvePronouns('Myself and Ben will go', who), 'Lena and Ben will go');
 });
+
+test('an unnamed speaker: later possessives read "their", and "an" is capitalised only where a sentence starts', () => {
+  const unnamed = { speaker: 'an unnamed speaker', addressees: [] };
+  assert.equal(resolvePronouns('We should buy my bread and milk', unnamed), 'An unnamed speaker and the listener should buy their bread and milk');
+  assert.equal(resolvePronouns('I asked you to call my sister', unnamed), 'An unnamed speaker asked the listener to call their sister');
+  assert.equal(resolvePronouns('Also I hurt my back.', unnamed), 'Also an unnamed speaker hurt their back.');
+  assert.equal(resolvePronouns('Also I hurt my back.', { speaker: 'the caller', addressees: ['Rita'] }), 'Also the caller hurt their back.');
+});
+
+test('the speaker\'s name is found as a word: "Al" is not in "Also"', () => {
+  assert.equal(resolvePronouns('Also my back hurts, I hurt my back.', { speaker: 'Al', addressees: ['Ben'] }),
+    "Also Al's back hurts, Al hurt their back.");
+  assert.equal(resolvePronouns('I lost my keys', { speaker: 'Mary-Jane', addressees: [] }), 'Mary-Jane lost their keys');
+});

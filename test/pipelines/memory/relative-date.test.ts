@@ -132,6 +132,8 @@ describe('"this week" and abbreviated weekdays', () => {
     assert.equal(dateOf('I just joined a new activist group last Tues.'), '2023-07-11');
     assert.equal(dateOf("I'll see her on Weds."), '2023-07-19');
     assert.equal(dateOf('I saw her on Wed.'), '2023-07-12');
+    assert.equal(dateOf('So, I sat with her and we talked.'), undefined, '"sat" is no Saturday');
+    assert.ok(!findDates('They will wed in June.', SAID).some((d) => /wed/i.test(d.phrase)), '"wed" is no Wednesday');
     const said = 'I just joined a new activist group last Tues.';
     assert.equal(absoluteDates(said, findDates(said, SAID)), 'I just joined a new activist group on Tuesday 11 July 2023.');
   });
