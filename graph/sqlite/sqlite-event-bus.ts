@@ -16,20 +16,23 @@ export interface SqliteEventBusOptions {
   pollMs?: number;
   /** Events older than this are deleted, ms; default 60,000 (a process reads them within a poll). */
   keepMs?: number;
+  /**
+   * How often a handle deletes the events older than `keepMs`, ms; default 10,000. It does on opening,
+   * and then when it publishes or polls, so no row outlives `keepMs` + this by much while a server runs.
+   */
+  pruneEveryMs?: number;
   /** Most events read per poll; default 500. */
   batch?: number;
   logger?: BusLogger;
 }
 
-/** How many publishes between two prunes of old events. */
-const PRUNE_EVERY = 100;
-
 /**
  * The embedded event bus across the processes that share one SQLite file (the server and
  * `npm run worker` on the embedded queue): a publish goes to this handle's own subscribers at once
  * (as `MemoryEventBus` does) and into a `bus_events` table, which every handle with subscribers
- * tails (`pollMs`) for the events other handles wrote. Rows are pruned after `keepMs`. Delivery is
- * best effort, as on every bus: a process reads only the events written after it opened.
+ * tails (`pollMs`) for the events other handles wrote. Rows are pruned after `keepMs` (they hold
+ * memory texts: an erased person's words stay there no longer than that). Delivery is best effort,
+ * as on every bus: a process reads only the events written after it opened.
  *
  * The table is on a connection of its own, written without waiting inside SQLite (the main
  * connection may hold the write lock across awaits, see `SqliteKeyedLock.open`): a busy file is
@@ -44,7 +47,7 @@ export class SqliteEventBus implements EventBus {
   private lastId: number;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
-  private published = 0;
+  private lastPrune = 0;
   private closed = false;
   /** Writes in publish order, so other processes read them in that order. */
   private tail: Promise<void> = Promise.resolve();
@@ -63,6 +66,7 @@ export class SqliteEventBus implements EventBus {
     this.readStmt = db.prepare('SELECT id, origin, body FROM bus_events WHERE id > ? ORDER BY id LIMIT ?');
     this.pruneStmt = db.prepare('DELETE FROM bus_events WHERE created_at < ?');
     this.lastId = (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM bus_events').get() as { id: number }).id;
+    this.prune(Date.now());
   }
 
   async publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void> {
@@ -103,12 +107,23 @@ export class SqliteEventBus implements EventBus {
       try {
         const now = Date.now();
         this.insertStmt.run(this.origin, body, now);
-        if (++this.published % PRUNE_EVERY === 1) this.pruneStmt.run(now - (this.options.keepMs ?? 60_000));
+        this.prune(now);
         return;
       } catch (err) {
         if (!isBusy(err) || attempt >= 200) throw err;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
       }
+    }
+  }
+
+  /** Delete the events older than `keepMs`, at most every `pruneEveryMs`; a busy file waits for the next time. */
+  private prune(now: number): void {
+    if (now - this.lastPrune < (this.options.pruneEveryMs ?? 10_000)) return;
+    try {
+      this.pruneStmt.run(now - (this.options.keepMs ?? 60_000));
+      this.lastPrune = now;
+    } catch (err) {
+      if (!isBusy(err)) this.options.logger?.warn({ err: (err as Error).message }, 'event bus prune failed');
     }
   }
 
@@ -141,6 +156,7 @@ export class SqliteEventBus implements EventBus {
         }
         if (rows.length < batch) break;
       }
+      this.prune(Date.now());
     } catch (err) {
       if (!isBusy(err)) this.options.logger?.warn({ err: (err as Error).message }, 'event bus read failed');
     } finally {

@@ -31,10 +31,10 @@ eventBusContract('sqlite file (server and worker on one DATA_DIR)', async () => 
   };
 });
 
-test('sqlite event bus: a handle delivers its own events once, reads only what was written after it opened, and prunes old rows', async () => {
+test('sqlite event bus: a handle delivers its own events once and reads only what was written after it opened', async () => {
   const tmp = tempDir('parley-bus-');
   const file = path.join(tmp.dir, 'parley.db');
-  const early = SqliteEventBus.open(file, { pollMs: 10, keepMs: 0 });
+  const early = SqliteEventBus.open(file, { pollMs: 10 });
   try {
     await early.publish('t1', 'before', { type: 'session.ended', payload: {} });
     const bus = SqliteEventBus.open(file, { pollMs: 10 });
@@ -42,22 +42,40 @@ test('sqlite event bus: a handle delivers its own events once, reads only what w
     bus.subscribe((e) => seen.push(e));
     await bus.publish('t1', 'own', { type: 'session.ended', payload: {} });
     await early.publish('t1', 'other', { type: 'session.ended', payload: {} });
-    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(seen.map((e) => e.sessionId), ['own', 'other']);
+    // A marker published after both: once it arrives, everything before it has been read.
+    await early.publish('t1', 'marker', { type: 'session.ended', payload: {} });
+    for (let i = 0; i < 1000 && !seen.some((e) => e.sessionId === 'marker'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(seen.map((e) => e.sessionId), ['own', 'other', 'marker']);
     await bus.close();
-    // `keepMs: 0`: a handle prunes on its 1st, 101st… publish, dropping every row older than that moment.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    for (let i = 0; i < 98; i++) await early.publish('t1', `s${i}`, { type: 'session.ended', payload: {} });
-    const db = openDatabase(file);
-    const sessionsLeft = () => (db.prepare('SELECT body FROM bus_events').all() as { body: string }[]).map((r) => (JSON.parse(r.body) as BusEvent).sessionId);
-    assert.ok(sessionsLeft().includes('own'), 'not pruned before the 101st publish');
-    await early.publish('t1', 'last', { type: 'session.ended', payload: {} });
-    const left = sessionsLeft();
-    db.close();
-    assert.deepEqual(left.filter((s) => ['before', 'own', 'other'].includes(s)), [], 'rows older than keepMs are pruned');
   } finally {
     await early.close();
+    tmp.remove();
+  }
+});
+
+test('sqlite event bus: rows older than keepMs are deleted by publishers, by readers and on opening', async () => {
+  const tmp = tempDir('parley-bus-');
+  const file = path.join(tmp.dir, 'parley.db');
+  const db = openDatabase(file);
+  const sessionsLeft = (): string[] =>
+    (db.prepare('SELECT body FROM bus_events ORDER BY id').all() as { body: string }[]).map((r) => (JSON.parse(r.body) as BusEvent).sessionId);
+  const publisher = SqliteEventBus.open(file, { keepMs: 60_000 });
+  try {
+    await publisher.publish('t1', 'old', { type: 'session.ended', payload: {} });
+    await publisher.publish('t1', 'fresh', { type: 'session.ended', payload: {} });
+    db.prepare('UPDATE bus_events SET created_at = created_at - 120000 WHERE instr(body, ?) > 0').run('"sessionId":"old"');
+    // Opening prunes: the row written two minutes ago goes, the fresh one stays.
+    const reader = SqliteEventBus.open(file, { keepMs: 60_000 });
+    assert.deepEqual(sessionsLeft(), ['fresh']);
+    await reader.close();
+    db.prepare('UPDATE bus_events SET created_at = created_at - 120000').run();
+    const eager = SqliteEventBus.open(file, { keepMs: 60_000, pruneEveryMs: 0 });
+    await eager.publish('t1', 'new', { type: 'session.ended', payload: {} });
+    assert.deepEqual(sessionsLeft(), ['new'], 'a publish prunes too');
+    await eager.close();
+  } finally {
+    await publisher.close();
+    db.close();
     tmp.remove();
   }
 });
