@@ -46,6 +46,12 @@ export interface Utterance {
   audioRef: string | null;
   /** Position within the session, 1-based, assigned by the store. */
   seq: number;
+  /**
+   * The `/v1/stream` turn that stored it (`transcript.final`'s `turn_id`), so a resend of its
+   * `utterance_id` is acknowledged with the same turn after a restart too; absent for utterances
+   * stored over HTTP or before this was kept.
+   */
+  turnId?: string;
 }
 
 /** A live or finished conversation. */

@@ -50,6 +50,12 @@ export interface Config {
    * set `false` when separate `npm run worker` processes take them from Redis.
    */
   runJobs: boolean;
+  /**
+   * `PARLEY_JOBS_UNCLAIMED_MS`: a due background job waiting this long to start is reported as
+   * unclaimed (`/readyz` `jobs.status`, `parley_queue_unclaimed`, one log warning): no worker takes
+   * jobs, or they fall behind. Default 60,000.
+   */
+  jobsUnclaimedMs: number;
   /** `REDIS_URL`, used when `queue` is `redis`. */
   redisUrl: string;
   /** `PARLEY_REDIS_PREFIX`: key prefix for every Redis key Parley writes. */
@@ -507,6 +513,7 @@ export function loadConfig(env: Env = process.env): Config {
     neo4jDatabase: r.string('NEO4J_DATABASE', 'neo4j'),
     queue: r.oneOf('PARLEY_QUEUE', ['embedded', 'redis'] as const, 'embedded'),
     runJobs: r.oneOf('PARLEY_RUN_JOBS', ['true', 'false'] as const, 'true') === 'true',
+    jobsUnclaimedMs: r.int('PARLEY_JOBS_UNCLAIMED_MS', 60_000, 1000, 30 * 86_400_000),
     redisUrl: r.url('REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     jobMaxOutageWaitMs: r.int('PARLEY_JOB_MAX_OUTAGE_WAIT_MS', 86_400_000, 0, 30 * 86_400_000),

@@ -1,5 +1,35 @@
 import type { Logger } from 'pino';
-import type { JobQueue } from '../graph/job-queue.js';
+import type { JobQueue, QueueStats } from '../graph/job-queue.js';
+
+/** The background jobs of every queue, as `/readyz` reports them. */
+export interface JobsSummary {
+  /** Jobs not running yet (due, delayed for a retry, or waiting out an outage), all queues. */
+  waiting: number;
+  running: number;
+  /** How long the oldest due job of any queue has waited to start, ms; null when none is due. */
+  oldestWaitingMs: number | null;
+  /** `unclaimed` when that wait is `afterMs` or more: no worker takes jobs, or they fall far behind. */
+  status: 'ok' | 'unclaimed';
+  afterMs: number;
+  /** Per queue, its stats (null when the queue did not answer for it). */
+  byQueue: Record<string, QueueStats | null>;
+}
+
+/** Read the stats of `names` on `queue` and sum them up; the queue's errors propagate. */
+export async function summariseJobs(queue: JobQueue, names: readonly string[], afterMs: number): Promise<JobsSummary> {
+  const byQueue: Record<string, QueueStats | null> = {};
+  let waiting = 0;
+  let running = 0;
+  let oldest: number | null = null;
+  for (const name of names) {
+    const stats = await queue.stats(name);
+    byQueue[name] = stats;
+    waiting += stats.waiting;
+    running += stats.running;
+    if (stats.oldestWaitingMs !== null) oldest = Math.max(oldest ?? 0, stats.oldestWaitingMs);
+  }
+  return { waiting, running, oldestWaitingMs: oldest, status: (oldest ?? 0) >= afterMs ? 'unclaimed' : 'ok', afterMs, byQueue };
+}
 
 export interface UnclaimedJobsOptions {
   queue: JobQueue;

@@ -84,6 +84,7 @@ function toUtterance(u: Props): Utterance {
     addresseeIds: [...((u.addresseeIds as string[] | undefined) ?? [])].sort(), text: String(u.text),
     startMs: num(u.startMs), endMs: num(u.endMs), time: String(u.time), confidence: num(u.confidence),
     audioRef: (u.audioRef as string | undefined) ?? null,
+    ...(typeof u.turnId === 'string' ? { turnId: u.turnId } : {}),
   };
 }
 
@@ -437,13 +438,14 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
           id: ids[i]!, sessionId: u.sessionId, seq: int(seq), speakerId: u.speakerId,
           addresseeIds: [...new Set(u.addresseeIds)].filter((a) => a !== u.speakerId), text: u.text,
           startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
+          turnId: u.turnId ?? null,
         };
       });
       await tx.run(`
         UNWIND $rows AS row
         CREATE (u:Utterance {tenant: $tenant, id: row.id, sessionId: row.sessionId, seq: row.seq,
           speakerId: row.speakerId, addresseeIds: row.addresseeIds, text: row.text, startMs: row.startMs,
-          endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef})
+          endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef, turnId: row.turnId})
         WITH u, row
         OPTIONAL MATCH (p:Participant {tenant: $tenant, id: row.speakerId})
         FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | CREATE (p)-[:SPEAKS]->(u))

@@ -40,6 +40,9 @@ CREATE INDEX IF NOT EXISTS addresses_by_participant ON addresses (tenant, partic
 const PARTICIPANT_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'external_id', add: 'ALTER TABLE participants ADD COLUMN external_id TEXT' },
 ];
+const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
+  { column: 'turn_id', add: 'ALTER TABLE utterances ADD COLUMN turn_id TEXT' },
+];
 
 /**
  * The words of every participant's name and aliases (`nameWords`, folded in JavaScript, which folds
@@ -65,14 +68,14 @@ interface ParticipantRow {
 interface UtteranceRow {
   id: string; session_id: string; seq: number; speaker_id: string; text: string;
   start_ms: number | null; end_ms: number | null; time: string; confidence: number | null;
-  audio_ref: string | null; addressees: string | null;
+  audio_ref: string | null; turn_id: string | null; addressees: string | null;
 }
 interface SessionRow {
   id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number;
 }
 
 const UTTERANCE_COLUMNS = `u.id, u.session_id, u.seq, u.speaker_id, u.text, u.start_ms, u.end_ms, u.time,
-  u.confidence, u.audio_ref,
+  u.confidence, u.audio_ref, u.turn_id,
   (SELECT json_group_array(a.participant_id) FROM addresses a
      WHERE a.tenant = u.tenant AND a.utterance_id = u.id) AS addressees`;
 
@@ -109,6 +112,7 @@ function toUtterance(row: UtteranceRow): Utterance {
     time: row.time,
     confidence: row.confidence,
     audioRef: row.audio_ref,
+    ...(row.turn_id ? { turnId: row.turn_id } : {}),
   };
 }
 
@@ -132,9 +136,11 @@ export class SqliteGraphStore implements GraphStore {
   /** Bring a database written by an older version up to this schema; existing rows keep their data. */
   private migrate(): void {
     const columns = new Set((this.db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
+    const utteranceColumns = new Set((this.db.prepare('PRAGMA table_info(utterances)').all() as { name: string }[]).map((c) => c.name));
     const hasWords = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'participant_words'").get() !== undefined;
     const run = this.db.transaction(() => {
       for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) this.db.exec(m.add);
+      for (const m of UTTERANCE_MIGRATIONS) if (!utteranceColumns.has(m.column)) this.db.exec(m.add);
       this.db.exec(MIGRATED_INDEXES);
       if (!hasWords) {
         // Created with the words of the participants already stored, once.
@@ -401,8 +407,8 @@ export class SqliteGraphStore implements GraphStore {
       'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM utterances WHERE tenant = ? AND session_id = ?',
     );
     const insert = this.db.prepare(`INSERT INTO utterances
-      (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref)
-      VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef)`);
+      (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref, turn_id)
+      VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef, @turnId)`);
     const edge = this.db.prepare(
       'INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id) VALUES (?, ?, ?)',
     );
@@ -413,7 +419,7 @@ export class SqliteGraphStore implements GraphStore {
         const { seq } = nextSeq.get(tenant, u.sessionId) as { seq: number };
         insert.run({
           tenant, id, seq, sessionId: u.sessionId, speakerId: u.speakerId, text: u.text,
-          startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
+          startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef, turnId: u.turnId ?? null,
         });
         for (const a of new Set(u.addresseeIds)) if (a !== u.speakerId) edge.run(tenant, id, a);
         ids.push(id);

@@ -25,6 +25,8 @@ export interface UtteranceInput {
   time?: string;
   confidence?: number | null;
   audioRef?: string | null;
+  /** The `/v1/stream` turn storing it (kept with it for resends). */
+  turnId?: string;
   /** Confidence of the speaker attribution in [0, 1]; 1 when the client named the speaker. */
   speakerConfidence?: number;
   /** The speaker was first heard in this utterance (set by voice re-identification). */
@@ -186,6 +188,7 @@ export class InteractionIngest {
           time: input.time ?? new Date().toISOString(),
           confidence: input.confidence ?? null,
           audioRef: input.audioRef ?? null,
+          ...(input.turnId ? { turnId: input.turnId } : {}),
         })));
         await this.afterStore(tenant, rows);
         return rows;

@@ -1,8 +1,9 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { EventBus } from '../../graph/event-bus.js';
-import { MemoryEventBus } from '../../graph/memory-event-bus.js';
 import { RedisEventBus } from '../../graph/redis/redis-event-bus.js';
+import { SqliteEventBus } from '../../graph/sqlite/sqlite-event-bus.js';
 import type { Config } from '../config.js';
 
 declare module 'fastify' {
@@ -12,12 +13,15 @@ declare module 'fastify' {
   }
 }
 
-/** The bus the config asks for: Redis pub/sub when the queue is on Redis (workers elsewhere), else in-process. */
+/**
+ * The bus the config asks for: Redis pub/sub when the queue is on Redis (workers elsewhere), else
+ * the embedded file's (`DATA_DIR/parley.db`), which `npm run worker` on the same file shares.
+ */
 export function openEventBus(config: Config, logger: FastifyInstance['log']): EventBus {
   const log = logger.child({ component: 'event-bus' });
   return config.queue === 'redis'
     ? new RedisEventBus({ url: config.redisUrl, prefix: config.redisPrefix, logger: log })
-    : new MemoryEventBus(log);
+    : SqliteEventBus.open(path.join(config.dataDir, 'parley.db'), { logger: log });
 }
 
 /**

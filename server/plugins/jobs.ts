@@ -32,7 +32,7 @@ export const jobsPlugin = fp(
       // Memories form only if a worker takes the jobs: say so when none does.
       let stop = (): void => undefined;
       app.addHook('onReady', async () => {
-        stop = watchUnclaimedJobs({ queue: app.stores.queue, names: JOB_NAMES, logger: opts.logger });
+        stop = watchUnclaimedJobs({ queue: app.stores.queue, names: JOB_NAMES, logger: opts.logger, afterMs: app.config.jobsUnclaimedMs });
       });
       app.addHook('onClose', async () => stop());
       return;

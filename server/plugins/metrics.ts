@@ -115,6 +115,18 @@ function createMetrics(app: FastifyInstance): Metrics {
     },
   });
   new Gauge({
+    name: 'parley_queue_unclaimed',
+    help: 'Per queue, 1 while its oldest due job has waited PARLEY_JOBS_UNCLAIMED_MS or longer to start (no worker takes jobs, or they fall far behind), else 0',
+    labelNames: ['queue'],
+    registers,
+    async collect() {
+      if (!app.hasDecorator('stores') || !app.hasDecorator('config')) return;
+      for (const [queue, stats] of await queueStats()) {
+        if (stats) this.set({ queue }, (stats.oldestWaitingMs ?? 0) >= app.config.jobsUnclaimedMs ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
     name: 'parley_sessions',
     help: 'Sessions held by this process: live (a client is connected) or waiting_resume (disconnected, kept for a resume)',
     labelNames: ['state'],

@@ -202,6 +202,26 @@ export type InteractionsQuery = Static<typeof InteractionsQuery>;
 
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
 
+const QueueReadiness = Type.Object({
+  waiting: Type.Integer({ minimum: 0 }),
+  running: Type.Integer({ minimum: 0 }),
+  oldest_waiting_ms: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+
+export const JobsReadiness = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unclaimed')], {
+    description: '"unclaimed" when a due job has waited unclaimed_after_ms or longer to start: no worker takes jobs '
+      + '(PARLEY_RUN_JOBS=false and no `npm run worker` on this queue) or they fall far behind. A warning, not a readiness failure: '
+      + 'the server still stores utterances and answers queries; memories form once a worker takes the jobs',
+  }),
+  waiting: Type.Integer({ minimum: 0, description: 'jobs not running yet, all queues (due, delayed for a retry, or waiting out an outage)' }),
+  running: Type.Integer({ minimum: 0 }),
+  oldest_waiting_ms: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'how long the oldest due job has waited to start; null when none is due' }),
+  unclaimed_after_ms: Type.Integer({ minimum: 0, description: 'PARLEY_JOBS_UNCLAIMED_MS' }),
+  run_here: Type.Boolean({ description: 'whether this server runs jobs itself (PARLEY_RUN_JOBS)' }),
+  queues: Type.Record(Type.String(), QueueReadiness),
+});
+
 export const ReadinessResponse = Type.Object(
   {
     status: Type.String(),
@@ -209,6 +229,10 @@ export const ReadinessResponse = Type.Object(
     waiting_on_outage: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
       description: 'per queue, jobs whose last try met a store outage (PARLEY_ERR_STORE_UNAVAILABLE) and that wait to be tried again; '
         + 'they do not make the process unready (a check of the store that is down does); absent when the queue does not answer',
+    })),
+    jobs: Type.Optional(JobsReadiness),
+    warnings: Type.Optional(Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), {
+      description: 'conditions an operator should see that leave the server ready, e.g. PARLEY_WARN_JOBS_UNCLAIMED (jobs.status "unclaimed")',
     })),
   },
   { $id: 'Readiness', description: 'status "ready" when every check is true, else "not ready"' },

@@ -1,7 +1,8 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { JobQueue } from '../../graph/job-queue.js';
 import { JOB_NAMES } from '../../pipelines/jobs.js';
-import { errorResponses, HealthResponse, ReadinessResponse, ref } from '../protocol/http-schemas.js';
+import { errorResponses, HealthResponse, JobsReadiness, ReadinessResponse, ref } from '../protocol/http-schemas.js';
+import { summariseJobs } from '../unclaimed-jobs.js';
 
 async function check(probe: () => Promise<boolean>): Promise<boolean> {
   try {
@@ -11,15 +12,38 @@ async function check(probe: () => Promise<boolean>): Promise<boolean> {
   }
 }
 
-/** Per job queue, the jobs waiting out a store outage; undefined when the queue does not say. */
-async function waitingOnOutage(queue: JobQueue): Promise<Record<string, number> | undefined> {
+/** The background jobs, and each queue's jobs waiting out a store outage; undefined when the queue does not answer. */
+async function jobsOf(app: FastifyInstance): Promise<{ jobs: Static<typeof JobsReadiness>; waitingOnOutage: Record<string, number> } | undefined> {
   try {
-    const out: Record<string, number> = {};
-    for (const name of JOB_NAMES) out[name] = (await queue.stats(name)).outageWaiting;
-    return out;
+    const summary = await summariseJobs(app.stores.queue, JOB_NAMES, app.config.jobsUnclaimedMs);
+    const waitingOnOutage: Record<string, number> = {};
+    const queues: Static<typeof JobsReadiness>['queues'] = {};
+    for (const [name, stats] of Object.entries(summary.byQueue)) {
+      if (!stats) continue;
+      waitingOnOutage[name] = stats.outageWaiting;
+      queues[name] = { waiting: stats.waiting, running: stats.running, oldest_waiting_ms: stats.oldestWaitingMs };
+    }
+    return {
+      jobs: {
+        status: summary.status, waiting: summary.waiting, running: summary.running, oldest_waiting_ms: summary.oldestWaitingMs,
+        unclaimed_after_ms: summary.afterMs, run_here: app.config.runJobs, queues,
+      },
+      waitingOnOutage,
+    };
   } catch {
     return undefined;
   }
+}
+
+/** The warning for jobs no one takes, worded for where they should run. */
+function unclaimedWarning(jobs: Static<typeof JobsReadiness>): { code: string; message: string } {
+  const waited = `${jobs.waiting} background job(s) waiting, the oldest for ${Math.round((jobs.oldest_waiting_ms ?? 0) / 1000)} s`;
+  return {
+    code: 'PARLEY_WARN_JOBS_UNCLAIMED',
+    message: jobs.run_here
+      ? `${waited}: this server's job runner falls behind; memories form late`
+      : `${waited} and no worker takes them: with PARLEY_RUN_JOBS=false, start \`npm run worker\` on this queue; memories do not form until one runs`,
+  };
 }
 
 /** `/healthz`: the process is up. `/readyz`: every store and the queue answer. */
@@ -53,7 +77,13 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       ...(app.models.inferenceReady() === null ? {} : { workers: app.models.inferenceReady() === true }),
     };
     const ok = Object.values(checks).every(Boolean);
-    const waiting = checks.queue ? await waitingOnOutage(stores.queue) : undefined;
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks, ...(waiting ? { waiting_on_outage: waiting } : {}) });
+    const jobs = checks.queue ? await jobsOf(app) : undefined;
+    // Unclaimed jobs warn but leave the server ready: it still stores and answers (docs/METRICS.md).
+    const warnings = jobs?.jobs.status === 'unclaimed' ? [unclaimedWarning(jobs.jobs)] : [];
+    return reply.status(ok ? 200 : 503).send({
+      status: ok ? 'ready' : 'not ready', checks,
+      ...(jobs ? { waiting_on_outage: jobs.waitingOnOutage, jobs: jobs.jobs } : {}),
+      warnings,
+    });
   });
 }

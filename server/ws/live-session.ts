@@ -42,9 +42,6 @@ export interface AttachOptions {
 /** Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`. */
 const SEQ_BLOCK = 100;
 
-/** How many utterances' turn ids a session keeps for acknowledging resends. */
-const REMEMBERED_TURNS = 1024;
-
 /**
  * Resolve on the next turn of the event loop, after pending I/O. Every session's queue waits here
  * between messages, and `setImmediate` callbacks run first in, first out, so sessions with work take
@@ -69,8 +66,6 @@ export class LiveSession implements TurnSession {
   private readonly work: (() => Promise<void>)[] = [];
   private running: Promise<void> | null = null;
   private turnCounter = 0;
-  /** Turn ids of the session's latest utterances (at most {@link REMEMBERED_TURNS}), for resends. */
-  private readonly turnsByUtterance = new Map<string, string>();
   private lastSpeaker: string | null = null;
   /** Utterances stored in this session whose consolidation `session.end` has not yet seen finish. */
   private readonly unconsolidated = new Set<string>();
@@ -261,7 +256,6 @@ export class LiveSession implements TurnSession {
   finalised(turnId: string, stored: IngestedUtterance): void {
     this.lastSpeaker = stored.speaker.id;
     this.unconsolidated.add(stored.utterance.id);
-    this.rememberTurn(stored.utterance.id, turnId);
     if (this.vocabulary.heard([stored.speaker, ...stored.addressees])) this.voiceTurns?.namesChanged();
     this.sendFinal(turnId, stored);
     this.notify((l) => l.onFinal?.(turnId, stored));
@@ -269,18 +263,12 @@ export class LiveSession implements TurnSession {
 
   /**
    * Acknowledge a resent utterance (already stored): `transcript.final` again, with the turn id it
-   * was first acknowledged with while this process still holds the session (else a new one), and
-   * nothing for the listeners: no second `memory.context`.
+   * was first acknowledged with (kept with the utterance in the store, so also after a restart or on
+   * another server; a new one for an utterance stored over HTTP or by an older version), and nothing
+   * for the listeners: no second `memory.context`.
    */
   acknowledgeResend(stored: IngestedUtterance): void {
-    this.sendFinal(this.turnsByUtterance.get(stored.utterance.id) ?? this.nextTurnId(), stored);
-  }
-
-  private rememberTurn(utteranceId: string, turnId: string): void {
-    this.turnsByUtterance.set(utteranceId, turnId);
-    if (this.turnsByUtterance.size > REMEMBERED_TURNS) {
-      this.turnsByUtterance.delete(this.turnsByUtterance.keys().next().value!);
-    }
+    this.sendFinal(stored.utterance.turnId ?? this.nextTurnId(), stored);
   }
 
   private sendFinal(turnId: string, stored: IngestedUtterance): void {

@@ -74,10 +74,13 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   if (msg.start_ms !== undefined && msg.end_ms !== undefined && msg.end_ms < msg.start_ms) {
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'utterance: end_ms is before start_ms');
   }
+  // Numbered before it is stored, so the turn is kept with the utterance (a resend, even after a
+  // restart, is acknowledged with it); a resend leaves this number unused.
+  const turnId = session.nextTurnId();
   const [stored] = await deps.ingest.ingest(session.tenant, session.id, [
     {
       ...(msg.utterance_id ? { id: msg.utterance_id } : {}),
-      speaker: msg.speaker, text: msg.text,
+      speaker: msg.speaker, text: msg.text, turnId,
       ...(msg.addressees ? { addressees: msg.addressees } : {}),
       startMs: msg.start_ms ?? null, endMs: msg.end_ms ?? null,
     },
@@ -89,7 +92,7 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   }
   deps.metrics.utterancesStored.inc({ source: 'ws' });
   await session.claimExternalId(stored.speaker.id);
-  session.finalised(session.nextTurnId(), stored);
+  session.finalised(turnId, stored);
 }
 
 /**

@@ -347,7 +347,7 @@ export class VoiceTurns {
         return null;
       });
     const [stored] = await this.deps.ingest.ingest(tenant, sessionId, [{
-      id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs,
+      id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs, turnId,
       confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
     }]);
     if (!stored) return;

@@ -171,3 +171,30 @@ describe('sqlite fts5: BM25 statistics per tenant', () => {
     }
   });
 });
+
+describe('sqlite graph store: a database from before utterances kept their turn', () => {
+  it('gains the column on open; old utterances read without a turn, new ones keep theirs', async () => {
+    const tmp = tempDir();
+    try {
+      const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+      // The utterances table as releases before `turn_id` created it.
+      db.exec(`CREATE TABLE utterances (
+        tenant TEXT NOT NULL, id TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+        speaker_id TEXT NOT NULL, text TEXT NOT NULL, start_ms REAL, end_ms REAL, time TEXT NOT NULL,
+        confidence REAL, audio_ref TEXT, PRIMARY KEY (tenant, id));
+        INSERT INTO utterances VALUES ('t1', 'u_old', 's1', 1, 'p_a', 'Said before the upgrade.', NULL, NULL, '2026-01-01T00:00:00.000Z', NULL, NULL);`);
+      const store = new SqliteGraphStore(db);
+      const old = await store.getUtterance('t1', 'u_old');
+      assert.equal(old?.text, 'Said before the upgrade.');
+      assert.equal(old?.turnId, undefined);
+      const [added] = await store.addUtterances('t1', [{
+        id: 'u_new', sessionId: 's1', speakerId: 'p_a', text: 'Said after it.', addresseeIds: [], startMs: null, endMs: null,
+        time: '2026-01-02T00:00:00.000Z', confidence: null, audioRef: null, turnId: 'turn_3',
+      }]);
+      assert.equal(added?.turnId, 'turn_3');
+      db.close();
+    } finally {
+      tmp.remove();
+    }
+  });
+});

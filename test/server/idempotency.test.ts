@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient, type UtteranceInput } from '../../clients/typescript/src/index.js';
 
@@ -149,5 +152,50 @@ describe('resends and crashes between store and queue', () => {
     assert.equal(await t.app.stores.graph.getUtterance('default', 'crashy'), null);
     assert.deepEqual(await post('idem-4', [{ utterance_id: 'crashy', speaker: 'Ana', text: 'The raised beds are finished.' }]), ['crashy']);
     assert.equal(jobsAbout('crashy'), 1);
+  });
+});
+
+describe('a WebSocket resend after a server restart on the same DATA_DIR', () => {
+  test('is acknowledged with the turn id it first had, with no second memory.context', async () => {
+    const tmp = tempDir('parley-resend-restart-');
+    const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_ASR: 'none' });
+    const listen = async (): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; wsUrl: string }> => {
+      const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      return { app, wsUrl: `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+    };
+    try {
+      const message = { type: 'utterance', utterance_id: 'ws-restart-1', speaker: 'Ana', text: 'The seedlings need water twice a day.' };
+      const first = await listen();
+      const before = await TestWsClient.connect(`${first.wsUrl}/v1/stream?session_id=idem-restart`);
+      await before.next('session.started');
+      before.sendJson(message);
+      const a = await before.nextNew('transcript.final');
+      await before.next('memory.context', (e) => e.turn_id === a.turn_id, 30_000);
+      before.close();
+      await first.app.close();
+
+      const second = await listen();
+      try {
+        const ws = await TestWsClient.connect(`${second.wsUrl}/v1/stream?session_id=idem-restart`);
+        await ws.next('session.started');
+        ws.sendJson(message);
+        const b = await ws.nextNew('transcript.final');
+        assert.equal(b.utterance_id, 'ws-restart-1');
+        assert.equal(b.turn_id, a.turn_id, 'the resend keeps its turn id across the restart');
+        ws.sendJson({ type: 'utterance', utterance_id: 'ws-restart-2', speaker: 'Ben', text: 'I can do the mornings.' });
+        const c = await ws.nextNew('transcript.final');
+        assert.notEqual(c.turn_id, a.turn_id);
+        await ws.next('memory.context', (e) => e.turn_id === c.turn_id, 30_000);
+        const contexts = ws.events.filter((e) => e.type === 'memory.context').map((e) => e.turn_id);
+        assert.deepEqual(contexts, [c.turn_id], 'no memory.context for the resend');
+        ws.close();
+      } finally {
+        await second.app.close();
+      }
+    } finally {
+      tmp.remove();
+    }
   });
 });

@@ -65,9 +65,21 @@ async function drained(server: TestApp, worker: ReturnType<typeof spawn>, timeou
   }
 }
 
-describe('npm run worker on the embedded (SQLite) queue: stays up and takes jobs another process enqueues', () => {
+describe('npm run worker on the embedded (SQLite) queue: stays up, takes jobs another process enqueues, reports to live sessions', () => {
   const tmp = tempDir('parley-worker-sqlite-');
   const both = serverAndWorker({ DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' }, () => tmp.remove());
+
+  test('a fact said on the server is consolidated by the worker and reported to the live session (events through the file)', async () => {
+    const server = both.server();
+    const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=e1`);
+    await c.next('session.started');
+    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'I live in Porto and I love sushi.' });
+    await c.next('transcript.final');
+    const updated = await c.next('memory.updated', () => true, 30_000);
+    const ops = updated.ops as { op: string; text: string }[];
+    assert.ok(ops.some((o) => o.op === 'ADD' && /Porto/.test(o.text)), JSON.stringify(ops));
+    c.close();
+  });
 
   test('every job is consumed, the worker outlives an idle queue, and exits 0 on SIGTERM', async () => {
     const server = both.server();

@@ -47,6 +47,18 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getParticipantByExternalId('t1', 'crm:7'))?.id, a.id);
     });
 
+    test('an utterance keeps the stream turn that stored it; one stored without a turn has none', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const [withTurn, without] = await fx.store.addUtterances('t1', [
+        utterance('s1', ana.id, 'Typed in a live session.', { id: 'client-1', turnId: 'turn_7' }),
+        utterance('s1', ana.id, 'Posted over HTTP.'),
+      ]);
+      assert.equal(withTurn?.turnId, 'turn_7');
+      assert.equal(without?.turnId, undefined);
+      assert.equal((await fx.store.getUtterance('t1', 'client-1'))?.turnId, 'turn_7');
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1')).map((u) => u.turnId), ['turn_7', undefined]);
+    });
+
     test('sessions open once and keep their settings', async () => {
       const first = await fx.store.openSession('t1', 's1', '2026-11-01T10:00:00.000Z');
       const again = await fx.store.openSession('t1', 's1', '2026-11-02T10:00:00.000Z');

@@ -181,6 +181,29 @@ export interface Schemas {
     checks: Record<string, boolean>;
     /** per queue, jobs whose last try met a store outage (PARLEY_ERR_STORE_UNAVAILABLE) and that wait to be tried again; they do not make the process unready (a check of the store that is down does); absent when the queue does not answer */
     waiting_on_outage?: Record<string, number>;
+    jobs?: {
+      /** "unclaimed" when a due job has waited unclaimed_after_ms or longer to start: no worker takes jobs (PARLEY_RUN_JOBS=false and no `npm run worker` on this queue) or they fall far behind. A warning, not a readiness failure: the server still stores utterances and answers queries; memories form once a worker takes the jobs */
+      status: "ok" | "unclaimed";
+      /** jobs not running yet, all queues (due, delayed for a retry, or waiting out an outage) */
+      waiting: number;
+      running: number;
+      /** how long the oldest due job has waited to start; null when none is due */
+      oldest_waiting_ms: number | null;
+      /** PARLEY_JOBS_UNCLAIMED_MS */
+      unclaimed_after_ms: number;
+      /** whether this server runs jobs itself (PARLEY_RUN_JOBS) */
+      run_here: boolean;
+      queues: Record<string, {
+          waiting: number;
+          running: number;
+          oldest_waiting_ms: number | null;
+        }>;
+    };
+    /** conditions an operator should see that leave the server ready, e.g. PARLEY_WARN_JOBS_UNCLAIMED (jobs.status "unclaimed") */
+    warnings?: {
+      code: string;
+      message: string;
+    }[];
   };
   /** End-of-session consolidation is queued as job_id */
   SessionEnd: {
