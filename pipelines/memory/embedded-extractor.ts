@@ -72,8 +72,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * 19: a sentence told with its "I" left out and opened by a past form ("Paid Marcus back for the tickets", "Spoke to
  * Gran this morning") is read with the "I"; an outcome naming the same thing as an open fact by a proper name and a
  * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
+ * 20: one clause splitter for dates (`clauseAround`): a date's tense and a duration's are read from the clause holding it,
+ * broken at joining words too ("Your mum called and she wants us over on Sunday": Sunday to come), or from the whole
+ * sentence when that clause has no verb ("For two years, I lived there" ends nothing ahead).
  */
-export const EMBEDDED_RULES_VERSION = 19;
+export const EMBEDDED_RULES_VERSION = 20;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

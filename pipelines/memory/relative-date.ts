@@ -114,22 +114,34 @@ export function eventDate(sentence: string, refIso: string, found: FoundDate[] =
   return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
 }
 
-/** The clause of `text` (between commas, semicolons or dashes) that holds the character at `index`; null for the whole. */
-function clauseAt(text: string, index: number): string | null {
-  const bounds = [...text.matchAll(/\s*[,;–—]\s+/g)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as const);
-  if (bounds.length === 0) return null;
-  let start = 0;
-  for (const [from, to] of bounds) {
-    if (index < from) return text.slice(start, from);
-    start = to;
-  }
-  return text.slice(start);
-}
-
-/** True when `text` has a verb of its own (a finite clause, not "on Tuesday"). */
+/** True when `text` has a verb of its own (a finite clause, not "on Tuesday"); "I'm", which wink may keep one word, counts. */
 function hasVerb(text: string): boolean {
   const nlp = wink();
-  return nlp.readDoc(text).tokens().out(nlp.its.pos).some((p) => p === 'VERB' || p === 'AUX');
+  const tokens = nlp.readDoc(text).tokens();
+  const words = tokens.out() as string[];
+  return tokens.out(nlp.its.pos).some((p, i) => p === 'VERB' || p === 'AUX' || /\w['’](?:m|re|ve|ll|d)$/i.test(words[i] ?? ''));
+}
+
+/** Where one clause ends and the next begins: punctuation, a dash (a hyphen with spaces around it), or a joining word. */
+const CLAUSE_BREAK = /[,;:!?.]|\s*[–—]\s+|\s-\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
+
+/**
+ * The clause of `text` that holds the character at `index`, to read a date phrase's tense from: the words between the
+ * clause breaks around it (punctuation, a dash, or a joining word: "so", "and", "but", "because", "while",
+ * "since", "although", "though", "when", "after", "before"); a break that starts at `index` ends the clause before it.
+ * When that clause has no verb of its own ("I called her, on Tuesday": "on Tuesday" is no clause) or the sentence is
+ * one clause, the whole of `text`.
+ */
+export function clauseAround(text: string, index: number): string {
+  let start = 0;
+  let end = text.length;
+  for (const m of text.matchAll(CLAUSE_BREAK)) {
+    const at = m.index ?? 0;
+    if (at + m[0].length <= index) start = at + m[0].length;
+    else if (at >= index) { end = at; break; }
+  }
+  const clause = text.slice(start, end);
+  return clause.length < text.length && hasVerb(clause) ? clause : text;
 }
 
 /**
@@ -152,8 +164,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // Tagged once per clause: several dates may lie in one.
   const told = new Map<string, boolean>();
   const pastAt = (index: number): boolean => {
-    const clause = clauseAt(text, index);
-    const read = clause !== null && hasVerb(clause) ? clause : text;
+    const read = clauseAround(text, index);
     if (!told.has(read)) told.set(read, toldAsPast(read));
     return told.get(read)!;
   };
@@ -232,21 +243,6 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }
   return out;
-}
-
-/** Where one clause ends and the next begins: punctuation, a dash, or a joining word. */
-const CLAUSE_BREAK = /[,;:!?.]|\s[-–—]\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
-
-/** The clause of `text` that holds the character at `index`. */
-export function clauseAround(text: string, index: number): string {
-  let start = 0;
-  let end = text.length;
-  for (const m of text.matchAll(CLAUSE_BREAK)) {
-    const at = m.index ?? 0;
-    if (at + m[0].length <= index) start = at + m[0].length;
-    else if (at >= index) { end = at; break; }
-  }
-  return text.slice(start, end);
 }
 
 /** "have / has / 've / 's" then, within two words ("have always been"), a past participle: the perfect. */
