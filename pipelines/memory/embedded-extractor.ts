@@ -74,7 +74,8 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
  * 20: one clause splitter for dates (`clauseAround`): a date's tense and a duration's are read from the clause holding it,
  * broken at joining words too ("Your mum called and she wants us over on Sunday": Sunday to come), or from the whole
- * sentence when that clause has no verb ("For two years, I lived there" ends nothing ahead).
+ * sentence when that clause has no verb ("For two years, I lived there" ends nothing ahead); a day or a date after "for"
+ * is when, not how long ("my flight is booked for Friday", "reserved for tomorrow": dated, with no end of their own).
  */
 export const EMBEDDED_RULES_VERSION = 20;
 

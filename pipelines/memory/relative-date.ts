@@ -145,6 +145,19 @@ export function clauseAround(text: string, index: number): string {
 }
 
 /**
+ * A day or a date named after "for" ("my flight is booked for Friday", "reserved for tomorrow", "scheduled for March
+ * 3rd", "planned for the 15th of May"): when, not how long. A span ("for a month", "for the next few days", "for the
+ * weekend") is none.
+ */
+const NAMED_DAY = /^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^\d/i;
+const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnights?|months?|years?|decades?)\b/i;
+
+/** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
+function namesDay(phrase: string): boolean {
+  return NAMED_DAY.test(phrase) && !SPAN_UNIT.test(phrase);
+}
+
+/**
  * Every date phrase of `text`, resolved against `refIso` (UTC). Future is preferred unless the phrase
  * looks back ("last Monday") or the text is told of the past (`toldAsPast`: "we went camping in May");
  * a bare or `next` weekday is its next occurrence after today.
@@ -194,8 +207,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const d = new Date(`${date.slice(0, 10)}T00:00:00.000Z`);
       date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
     }
-    // "for the next few days": chrono's phrase leaves out the "for (the)" before it.
-    const duration = DURATION.test(phrase) || /\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index));
+    // "for the next few days": chrono's phrase leaves out the "for (the)" before it. "Booked for Friday": a day, not how long.
+    const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
   }
@@ -333,7 +346,8 @@ export function stateEnd(text: string, refIso: string): string | null {
     const end = r.start.date();
     if (end.getTime() <= instant.getTime()) continue;
     // "sleep over on Saturday night": "over" before a phrase with its own preposition spans nothing.
-    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase))) {
+    // "booked for Friday": a day after "for" is when, not how long (`namesDay`).
+    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase) && !namesDay(phrase))) {
       // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
       // the duration lies behind: it ends no state ahead.
       if (toldAsPast(clauseAround(text, r.index))) continue;
