@@ -118,22 +118,47 @@ export function eventDate(sentence: string, refIso: string, found: FoundDate[] =
   return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
 }
 
-/** The clause of `text` (between commas, semicolons or dashes) that holds the character at `index`; null for the whole. */
-function clauseAt(text: string, index: number): string | null {
-  const bounds = [...text.matchAll(/\s*[,;–—]\s+/g)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as const);
-  if (bounds.length === 0) return null;
-  let start = 0;
-  for (const [from, to] of bounds) {
-    if (index < from) return text.slice(start, from);
-    start = to;
-  }
-  return text.slice(start);
-}
-
-/** True when `text` has a verb of its own (a finite clause, not "on Tuesday"). */
+/** True when `text` has a verb of its own (a finite clause, not "on Tuesday"); "I'm", which wink may keep one word, counts. */
 function hasVerb(text: string): boolean {
   const nlp = wink();
-  return nlp.readDoc(text).tokens().out(nlp.its.pos).some((p) => p === 'VERB' || p === 'AUX');
+  const tokens = nlp.readDoc(text).tokens();
+  const words = tokens.out() as string[];
+  return tokens.out(nlp.its.pos).some((p, i) => p === 'VERB' || p === 'AUX' || /\w['’](?:m|re|ve|ll|d)$/i.test(words[i] ?? ''));
+}
+
+/** Where one clause ends and the next begins: punctuation, a dash (a hyphen with spaces around it), or a joining word. */
+const CLAUSE_BREAK = /[,;:!?.]|\s*[–—]\s+|\s-\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
+
+/**
+ * The clause of `text` that holds the character at `index`, to read a date phrase's tense from: the words between the
+ * clause breaks around it (punctuation, a dash, or a joining word: "so", "and", "but", "because", "while",
+ * "since", "although", "though", "when", "after", "before"); a break that starts at `index` ends the clause before it.
+ * When that clause has no verb of its own ("I called her, on Tuesday": "on Tuesday" is no clause) or the sentence is
+ * one clause, the whole of `text`.
+ */
+export function clauseAround(text: string, index: number): string {
+  let start = 0;
+  let end = text.length;
+  for (const m of text.matchAll(CLAUSE_BREAK)) {
+    const at = m.index ?? 0;
+    if (at + m[0].length <= index) start = at + m[0].length;
+    else if (at >= index) { end = at; break; }
+  }
+  const clause = text.slice(start, end);
+  return clause.length < text.length && hasVerb(clause) ? clause : text;
+}
+
+/**
+ * A day or a date named after "for" ("my flight is booked for Friday", "reserved for tomorrow", "scheduled for March
+ * 3rd", "planned for the 15th of May"): when, not how long. A span ("for a month", "for the next few days", "for the
+ * weekend") is none.
+ */
+const NAMED_DAY = /^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^\d/i;
+const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnights?|months?|years?|decades?)\b/i;
+
+/** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
+function namesDay(phrase: string): boolean {
+  return NAMED_DAY.test(phrase) && !SPAN_UNIT.test(phrase);
 }
 
 /**
@@ -158,8 +183,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   // Tagged once per clause: several dates may lie in one.
   const told = new Map<string, boolean>();
   const pastAt = (index: number): boolean => {
-    const clause = clauseAt(text, index);
-    const read = clause !== null && hasVerb(clause) ? clause : text;
+    const read = clauseAround(text, index);
     if (!told.has(read)) told.set(read, toldAsPast(read));
     return told.get(read)!;
   };
@@ -195,8 +219,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const d = new Date(`${(THIS_WEEK.test(phrase) ? dayStart : date).slice(0, 10)}T00:00:00.000Z`);
       date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
     }
-    // "for the next few days": chrono's phrase leaves out the "for (the)" before it.
-    const duration = DURATION.test(phrase) || /\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index));
+    // "for the next few days": chrono's phrase leaves out the "for (the)" before it. "Booked for Friday": a day, not how long.
+    const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
   }
@@ -244,21 +268,6 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }
   return out;
-}
-
-/** Where one clause ends and the next begins: punctuation, a dash, or a joining word. */
-const CLAUSE_BREAK = /[,;:!?.]|\s[-–—]\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
-
-/** The clause of `text` that holds the character at `index`. */
-export function clauseAround(text: string, index: number): string {
-  let start = 0;
-  let end = text.length;
-  for (const m of text.matchAll(CLAUSE_BREAK)) {
-    const at = m.index ?? 0;
-    if (at + m[0].length <= index) start = at + m[0].length;
-    else if (at >= index) { end = at; break; }
-  }
-  return text.slice(start, end);
 }
 
 /** "have / has / 've / 's" then, within two words ("have always been"), a past participle: the perfect. */
@@ -349,7 +358,8 @@ export function stateEnd(text: string, refIso: string): string | null {
     const end = r.start.date();
     if (end.getTime() <= instant.getTime()) continue;
     // "sleep over on Saturday night": "over" before a phrase with its own preposition spans nothing.
-    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase))) {
+    // "booked for Friday": a day after "for" is when, not how long (`namesDay`).
+    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase) && !namesDay(phrase))) {
       // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
       // the duration lies behind: it ends no state ahead.
       if (toldAsPast(clauseAround(text, r.index))) continue;

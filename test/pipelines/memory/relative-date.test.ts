@@ -83,6 +83,15 @@ describe('durations told in the perfect or the past, and dates read sentence by 
     assert.equal(clauseAround(t, 3).trim(), 'I hurt my back');
   });
 
+  test('clauseAround: one splitter for tenses and ends, joining words break, a clause with no verb is the sentence', () => {
+    const t = 'For two years, I lived there.';
+    assert.equal(clauseAround(t, 0), t, '"For two years" has no verb of its own');
+    assert.equal(clauseAround('I rang her on Tuesday', 10), 'I rang her on Tuesday', 'one clause: the sentence');
+    assert.equal(stateEnd(t, SAID), null, 'the duration is told of the past');
+    assert.equal(dateOf('Your mum called and she wants us over on Sunday.'), '2023-07-16',
+      'the date is to come by its own clause after "and", the call before it is past');
+  });
+
   test('namedDate: each sentence on its own, a perfect state\'s start, an act just done', () => {
     assert.equal(namedDate("On Tuesday I got great news. Next month I'm off to Ireland!", SAID), '2023-07-11',
       'the look-ahead of another sentence does not move the Tuesday ahead');
