@@ -284,7 +284,8 @@ export class RuleDecider implements Decider {
       if (same) {
         if (norm(same.fact.value) === norm(fact.value)) return { op: 'KEEP', targetId: same.fact.id };
         // "Berkley" heard less surely than "Berkeley": a worse transcript, not a change; keep the better text.
-        const worse = fact.confidence < same.fact.confidence
+        // A taste's value is a polarity ("like" / "dislike"), no transcript: spelt alike, it is still a change.
+        const worse = fact.confidence < same.fact.confidence && !/^preference:/.test(fact.slot)
           && spellingSimilarity(same.fact.value ?? '', fact.value ?? '') >= this.#spelling;
         return worse ? { op: 'KEEP', targetId: same.fact.id } : { op: 'UPDATE', targetId: same.fact.id };
       }

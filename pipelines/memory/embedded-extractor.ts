@@ -190,7 +190,9 @@ export class EmbeddedExtractor implements Extractor {
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
-      const change = slotChange(text, this.#ctx(text, subjectId, [], display).isNounPhrase);
+      // "Tom left Hillcrest, he's tutoring full time now", read as Tom's own: the "he" after is Tom too.
+      const changeText = reported ? text.replace(/\b(?:he|she)(?:['’]s|\s+is)\b/gi, "I'm").replace(/\b(?:he|she)\b/gi, 'I') : text;
+      const change = slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase);
       // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
       // the person a sentence just before opened with.
       const named = rules.some((f) => f.kind === 'statement' && openingPronoun(f.content)) ? this.#openedBefore(sentences.slice(0, k), input, openingPronoun(text)) : null;
@@ -215,7 +217,7 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || f.retraction));
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
         const ends = change.value === null || retraction;
-        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'profile',
+        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: change.kind ?? 'profile',
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
