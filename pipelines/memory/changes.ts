@@ -94,6 +94,7 @@ const DWELLING = /\b(?:flat|house|home|place|apartment|bungalow|cottage|terrace|
 /** Where one lives now, by meaning: "we're in a little terraced house in Ashby now", "we've moved into a flat on Mill Lane". */
 const HOME_NOW: RegExp[] = [
   /\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?(?:\s+have|['’]ve)?\s+moved\s+in(?:to|\s+to)\s+(.+)/i,
+  /\bI(?:['’]m|\s+am)?\s+(?:now\s+)?(?:renting|rent)\s+((?:a|an)\s+(?:\w+\s+){0,2}(?:room|flat|house|place|apartment|studio|bedsit|cottage)\b.*)/i,
   /\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+|all\s+|finally\s+)?(?:settled\s+)?in\s+(.+)/i,
 ];
 /** What one does for a living, told as an activity ("tutoring", "teaching") with a cue that it is the job now. */
@@ -131,7 +132,12 @@ function thingKey(raw: string): string {
 
 /** The life slot a sentence tells by meaning (see above), or null. */
 function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {
-  if (MOVE_CUE.test(sentence) && !STAY.test(sentence)) {
+  if (!STAY.test(sentence)) {
+    // "I've moved back in with my parents": where one lives is with them.
+    const withThem = sentence.match(/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+)?moved\s+(?:back\s+)?in\s+with\s+(.+)/i)?.[1];
+    if (withThem && cut(withThem)) return { slot: 'lives_in', value: `with ${cut(withThem)}`, attribute: 'lives_in' };
+  }
+  if ((MOVE_CUE.test(sentence) || /\brent/i.test(sentence)) && !STAY.test(sentence)) {
     for (const re of HOME_NOW) {
       const value = cutPlace(sentence.match(re)?.[1]);
       if (value && (DWELLING.test(value) || /^[A-Z]/.test(value))) return { slot: 'lives_in', value, attribute: 'lives_in' };
@@ -149,6 +155,9 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
     if (value) return { slot: 'occupation', value, attribute: 'occupation' };
   }
   if (JOB_ENDS.test(sentence)) return { slot: 'works_at', value: null };
+  // "We've moved out of the flat" with no new home told: where one lived ends.
+  const out = sentence.match(/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+)?moved\s+out(?:\s+of\s+(.+))?/i);
+  if (out && (!out[1] || DWELLING.test(cut(out[1]))) && !STAY.test(sentence)) return { slot: 'lives_in', value: null };
   const diet = sentence.match(DIET_NOW)?.[1]?.toLowerCase();
   if (diet) return { slot: 'diet', value: diet === 'veggie' ? 'vegetarian' : diet.replace(/\s+/, '-'), attribute: 'diet' };
   if (NO_MEAT.test(sentence)) return { slot: 'diet', value: 'vegetarian', attribute: 'diet' };

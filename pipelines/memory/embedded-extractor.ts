@@ -72,8 +72,15 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * 19: a sentence told with its "I" left out and opened by a past form ("Paid Marcus back for the tickets", "Spoke to
  * Gran this morning") is read with the "I"; an outcome naming the same thing as an open fact by a proper name and a
  * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
+ * 20: life slots read by meaning (a cue lexicon per slot, `lifeSlot` in changes.ts): where one lives after a move ("we're in
+ * a little terraced house in Ashby now", "moved into…", "moved back in with my parents", "I'm renting a room in…"; a
+ * holiday or a stay is none; "moved out of the flat" alone ends it), a job told as an activity after leaving ("I'm tutoring
+ * full time now": a new value, not an ending), a role started or promoted to, a new job at somewhere, notice handed in or
+ * redundancy (an ending), a diet taken up ("gone vegetarian", "stopped eating meat"), a taste taken up or dropped ("come
+ * round to coffee", "gone off crisps"), an allergy however told ("cats set my allergies off"); a report's later "he / she"
+ * is the person reported on; a street stays in a lives_in value ("above the bakery on Carver Street").
  */
-export const EMBEDDED_RULES_VERSION = 19;
+export const EMBEDDED_RULES_VERSION = 20;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

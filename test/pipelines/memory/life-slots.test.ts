@@ -46,6 +46,10 @@ test('where one lives, told by meaning after a move', () => {
     { slot: 'lives_in', value: 'a little terraced house in Ashby', attribute: 'lives_in' });
   assert.equal(slotChange("We've moved into a two-bed on Mill Lane.")?.value, 'a two-bed on Mill Lane');
   assert.equal(slotChange("We got the keys last week, so we're in Didsbury now.")?.value, 'Didsbury');
+  assert.equal(slotChange("I've moved back in with my parents for now.")?.value, 'with my parents');
+  assert.equal(slotChange("I'm renting a room in a shared house near the university.")?.value, 'a room in a shared house near the university');
+  assert.deepEqual(slotChange("We've moved out of the flat, it was too damp."), { slot: 'lives_in', value: null });
+  assert.equal(slotChange('We moved out of the office in March.'), null, 'an office is no home');
   // Not a move: a holiday, a stay, someone else, a mess.
   assert.equal(slotChange("We're in a lovely cottage in Devon for the week."), null);
   assert.equal(slotChange('We moved to a hotel for the night, the heating was off.'), null);
