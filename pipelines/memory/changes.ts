@@ -19,6 +19,8 @@ export interface SlotChange {
   attribute?: string;
   /** The kind of fact the slot is stored as when not a profile ("preference" for a taste). */
   kind?: 'preference';
+  /** A slot of the same family the sentence ends while filling this one ("I left Hillcrest, I'm tutoring now"). */
+  ends?: string;
 }
 
 const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
@@ -189,7 +191,7 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
   const ended = ENDS.find(([re]) => re.test(sentence))?.[1];
   const filled = fill(sentence, isNounPhrase);
   if (ended && !(filled && family(filled.slot) === family(ended))) return { slot: ended, value: null };
-  return filled;
+  return filled && ended && ended !== filled.slot ? { ...filled, ends: ended } : filled;
 }
 
 function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {

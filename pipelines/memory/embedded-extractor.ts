@@ -226,6 +226,7 @@ export class EmbeddedExtractor implements Extractor {
         const ends = change.value === null || retraction;
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: change.kind ?? 'profile',
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
+        if (change.ends && !ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }

@@ -59,7 +59,7 @@ test('where one lives, told by meaning after a move', () => {
 
 test('a job told as what one does now, a new role, a new employer; working from home is no job', () => {
   assert.deepEqual(slotChange("I left Hillcrest over Easter, I'm tutoring full time from home now."),
-    { slot: 'occupation', value: 'tutoring from home', attribute: 'occupation' }, 'a new job, not only an ending');
+    { slot: 'occupation', value: 'tutoring from home', attribute: 'occupation', ends: 'works_at' }, 'a new job, not only an ending');
   assert.equal(slotChange("I'll start as a train driver in March.")?.value, 'train driver');
   assert.equal(slotChange("I've just started a new job at the council, in housing.")?.value, 'the council');
   assert.deepEqual(slotChange('I was made redundant in the spring.'), { slot: 'works_at', value: null });
@@ -97,4 +97,10 @@ test('a job change told by someone else is the named person\'s, with the "he" af
   assert.deepEqual(got, { op: 'UPDATE', subject: 'p_tom', slot: 'occupation' });
   const mine = await slotPair('I teach maths at Hillcrest Academy.', "Tom left Hillcrest over Easter, he's tutoring full time from home now.", 'p_lena', 'p_ben');
   assert.deepEqual(mine, { op: 'ADD', subject: 'p_tom', slot: 'occupation' }, "Tom's change leaves Lena's job alone");
+});
+
+test('a new role told with leaving an employer supersedes the employer; a role alone leaves it', async () => {
+  assert.deepEqual(slotChange("I left Hillcrest over Easter, I'm tutoring full time from home now.")?.ends, 'works_at');
+  assert.equal((await slotPair('I work at Hillcrest Academy.', "I left Hillcrest over Easter, I'm tutoring full time from home now.")).op, 'UPDATE');
+  assert.equal((await slotPair('I work at Hillcrest Academy.', "I'm tutoring full time these days.")).op, 'ADD', 'no employer left');
 });
