@@ -128,7 +128,7 @@ const DENIED = /\b(?:not|never|no longer)\b|n['’]t\b/i;
 
 /** The thing a taste or an allergy is about, as a slot key: lower-case, singular ("cats" -> "cat"). */
 function thingKey(raw: string): string {
-  const words = cut(raw).toLowerCase().replace(/^(?:the|a|an|some|any)\s+/, '').replace(/[^a-z0-9 -]+/g, ' ').trim().split(/\s+/);
+  const words = cut(raw.replace(/\s+(?:after all|either|any ?more)\b.*$/i, '')).toLowerCase().replace(/^(?:the|a|an|some|any)\s+/, '').replace(/[^a-z0-9 -]+/g, ' ').trim().split(/\s+/);
   return words.map((w, i) => (i === words.length - 1 && w.length > 3 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)).join(' ');
 }
 
@@ -170,6 +170,9 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
       return { slot: `preference:${thing}`, value, kind: 'preference' };
     }
   }
+  // "I'm not actually allergic to penicillin after all": an allergy denied ends the one held.
+  const denied = sentence.match(/\bI(?:['’]m|\s+am)\s+(?:not|no longer)\s+(?:\w+\s+)?allergic\s+to\s+(.+)/i)?.[1];
+  if (denied && thingKey(denied) && !/^(?:anything|it|that)$/.test(thingKey(denied))) return { slot: `allergy:${thingKey(denied)}`, value: null };
   if (!DENIED.test(sentence)) {
     const m = ALLERGY.map((re) => sentence.match(re)).find((x) => x?.[1]) ?? sentence.match(ALLERGY_BY_SUBJECT) ?? sentence.match(ALLERGY_NOUN);
     const thing = m?.[1] ? thingKey(m[1]) : '';

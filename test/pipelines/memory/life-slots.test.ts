@@ -79,7 +79,8 @@ test('a diet taken up, a taste taken up or dropped, an allergy however told', ()
   assert.equal(slotChange("I've gone off to bed."), null);
   assert.deepEqual(slotChange("I'm allergic to cats, they make my eyes stream."), { slot: 'allergy:cat', value: 'allergic' });
   assert.deepEqual(slotChange('Cats set my allergies off something terrible.'), { slot: 'allergy:cat', value: 'allergic' });
-  assert.equal(slotChange("I'm not allergic to cats."), null);
+  assert.deepEqual(slotChange("I'm not allergic to cats."), { slot: 'allergy:cat', value: null }, 'an allergy denied ends it');
+  assert.equal(slotChange("I'm not allergic to anything."), null);
 });
 
 test('a change of state updates the slot it is about, a restatement keeps it', async () => {
@@ -89,6 +90,7 @@ test('a change of state updates the slot it is about, a restatement keeps it', a
   assert.equal((await slotPair("I can't stand coffee, I'm strictly a tea person.", "Weirdly I've come round to coffee, I have a flat white every morning now.")).op,
     'UPDATE', 'like after dislike: no worse transcript of it');
   assert.equal((await slotPair("I'm allergic to cats, they make my eyes stream.", 'Cats set my allergies off something terrible.')).op, 'KEEP');
+  assert.equal((await slotPair("I'm allergic to cats, they make my eyes stream.", "The clinic tested me and I'm not allergic to cats after all.")).op, 'DELETE');
   assert.equal((await slotPair('I live in a flat above the bakery on Carver Street.', "We're in a lovely cottage in Devon for the week.")).op, 'ADD');
 });
 
