@@ -17,10 +17,34 @@ export interface SlotChange {
   value: string | null;
   /** Profile attribute to update when the slot is filled. */
   attribute?: string;
+  /** The kind of fact the slot is stored as when not a profile ("preference" for a taste). */
+  kind?: 'preference';
+  /** A slot of the same family the sentence ends while filling this one ("I left Hillcrest, I'm tutoring now"). */
+  ends?: string;
 }
 
 const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
 const cut = (v: string | undefined): string => (v ?? '').replace(STOP, '').replace(/^(?:the|a|an)\s+(?=[A-Z])/, '').trim();
+/** A weekday or a month: "on" before one dates, it names no place. */
+const DATE_NAME = /^(?:Mondays?|Tuesdays?|Wednesdays?|Thursdays?|Fridays?|Saturdays?|Sundays?|January|February|March|April|May|June|July|August|September|October|November|December)\b/;
+
+/**
+ * A place cut at its clause end (`stop`), but running on past "on" before a street or another named place ("a flat above
+ * the bakery on Carver Street", "on the High Street"), not before a day or a month ("Leeds on Monday", "Leeds on the 5th").
+ */
+export function cutPlaceAt(v: string, stop: RegExp): string {
+  const re = new RegExp(stop.source, stop.flags.includes('g') ? stop.flags : `${stop.flags}g`);
+  for (let m = re.exec(v); m; m = re.exec(v)) {
+    const after = v.slice(m.index).match(/^\s+on\s+(?:the\s+)?(\S+)/);
+    if (after?.[1] && /^[A-Z][a-z]/.test(after[1]) && !DATE_NAME.test(after[1])) {
+      re.lastIndex = m.index + after[0].length - after[1].length;
+      continue;
+    }
+    return v.slice(0, m.index);
+  }
+  return v;
+}
+const cutPlace = (v: string | undefined): string => cutPlaceAt(v ?? '', STOP).replace(/^(?:the|a|an)\s+(?=[A-Z])/, '').trim();
 
 const FILLS: Array<[RegExp, string]> = [
   [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)/i, 'lives_in'],
@@ -58,21 +82,134 @@ export function relationSlot(role: string, single: boolean, name: string): strin
 }
 
 /**
+ * Life slots read by meaning: a small lexicon of cues for each slot (where one lives, the job, the diet, a taste, an
+ * allergy) with the frame of a state told as it holds now. Phrase rules above catch "I live in X" / "I moved to X"; these
+ * catch a state told in other words ("we're in a little terraced house in Ashby now" after a move, "I've gone vegetarian",
+ * "I'm tutoring full time now" after leaving a school, "I've come round to coffee", "cats set my allergies off").
+ */
+/** A move or a home of one's own: the cue that "we're in X now" tells where one lives. */
+const MOVE_CUE = /\b(?:moved|moving|relocated|(?:new|own|first)\s+(?:place|flat|house|home|apartment|digs)|bought\s+(?:a|our|my)\s+(?:first\s+)?(?:house|flat|place|home)|landlord|the\s+keys\b)/i;
+/** A stay, not a home: a holiday, a trip, a visit, a hotel, a stay told for a time. */
+const STAY = /\b(?:holiday|holidays|vacation|trip|visit|visiting|hotel|hostel|staying|stopover|for\s+(?:the|a|one|two|three|a few|a couple of)\s+(?:night|nights|day|days|week|weeks|weekend|fortnight))\b/i;
+/** A dwelling: "a little terraced house", "a one-bed", "a flat". */
+const DWELLING = /\b(?:flat|house|home|place|apartment|bungalow|cottage|terrace|terraced|semi|maisonette|studio|one-bed|two-bed|three-bed|bedsit|digs|houseshare|house share)\b/i;
+/** Where one lives now, by meaning: "we're in a little terraced house in Ashby now", "we've moved into a flat on Mill Lane". */
+const HOME_NOW: RegExp[] = [
+  /\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?(?:\s+have|['’]ve)?\s+moved\s+in(?:to|\s+to)\s+(.+)/i,
+  /\bI(?:['’]m|\s+am)?\s+(?:now\s+)?(?:renting|rent)\s+((?:a|an)\s+(?:\w+\s+){0,2}(?:room|flat|house|place|apartment|studio|bedsit|cottage)\b.*)/i,
+  /\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+|all\s+|finally\s+)?(?:settled\s+)?in\s+(.+)/i,
+];
+/** What one does for a living, told as an activity ("tutoring", "teaching") with a cue that it is the job now. */
+const JOB_ACTIVITY = /\b(?:I['’]m|I\s+am)\s+(?:now\s+)?((?:tutoring|teaching|lecturing|nursing|freelancing|consulting|contracting|temping|childminding|coaching|driving|cleaning|waitressing|bartending|labouring|laboring|farming|training)\b.*)/i;
+/** Said of the job: full time, part time, self-employed, for a living, or a job just left. */
+const JOB_CUE = /\b(?:full[- ]time|part[- ]time|self[- ]employed|freelance|for a living|(?:left|quit)\b|handed in|redundant|retired|new job)\b/i;
+const JOB_FILLS: Array<[RegExp, string]> = [
+  [/\bI(?:['’]ll|\s+will)?\s+(?:start|started|am starting|['’]m starting|begin|began)\s+(?:work\s+|the new job\s+)?as\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI\s+(?:got|landed|took|have|['’]ve got)\s+(?:a|the)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI(?:['’]ve| have)?\s+(?:been|got|was)\s+promoted\s+to\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI(?:['’]ve| have)?(?:\s+just)?\s+(?:started|got|landed|taken|took)\s+(?:a|the)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)/i, 'works_at'],
+];
+const JOB_ENDS = /\b(?:handed in (?:my|his|her) notice|(?:was|been|got|were) made redundant|(?:was|been|got) let go)\b/i;
+/** A diet one has taken up: "I've gone vegetarian", "I turned vegan", "I'm now pescatarian", "I stopped eating meat". */
+const DIET_NOW = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|now\s+|just\s+|finally\s+)?(?:gone|went|turned|become|became|switched\s+to|(?:['’]m|am)\s+now|(?:['’]m|am)\s+going)\s+(?:fully\s+|completely\s+|strictly\s+|full\s+)?(vegan|vegetarian|veggie|pescatarian|plant[- ]based)\b/i;
+const NO_MEAT = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+)?(?:stopped\s+eating|given\s+up|gave\s+up|cut\s+out)\s+meat\b/i;
+/** A taste taken up or dropped: "I've come round to coffee", "I've gone off crisps". */
+const TASTE_TAKEN = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+|finally\s+)?(?:(?:come|came)\s+(?:a)?round\s+to|warmed\s+(?:up\s+)?to|grown\s+to\s+(?:like|love|enjoy)|started\s+(?:liking|loving|enjoying)|(?:become|became)\s+(?:a\s+)?(?:big\s+|huge\s+|real\s+)?fan\s+of)\s+(.+)/i;
+const TASTE_DROPPED = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+)?(?:(?:gone|went)\s+(?:right\s+|completely\s+)?off|fallen\s+out\s+of\s+love\s+with|(?:got|gotten|grown|become)\s+(?:sick|tired)\s+of)\s+(?!to\b|with\b|on\b|at\b|home\b|the\s+(?:idea|plan)\b)(.+)/i;
+/** An allergy, however told: "I'm allergic to cats", "I have a nut allergy", "cats set my allergies off". */
+const ALLERGY: RegExp[] = [
+  /\bI(?:['’]m|\s+am)\s+(?:\w+\s+)?allergic\s+to\s+(.+)/i,
+  /\bI\s+(?:have|['’]ve got|got)\s+(?:a|an)\s+(?:bad\s+|severe\s+|mild\s+)?allergy\s+to\s+(.+)/i,
+];
+const ALLERGY_BY_SUBJECT = /^(?:(?:but|and|so|oh|well|honestly),?\s+)*(?:the\s+)?([A-Za-z][a-z]+(?:\s+[a-z]+)?)\s+(?:set|sets|trigger|triggers|set\s+off|sets\s+off|bring\s+on|brings\s+on)\s+my\s+(?:allerg(?:y|ies)|hay\s*fever|asthma)\b/i;
+const ALLERGY_NOUN = /\b(?:I\s+(?:have|['’]ve got)|my)\s+(?:bad\s+|severe\s+)?([a-z]+)\s+allergy\b/i;
+/** A denial: "I'm not allergic", "I'm no longer…". */
+const DENIED = /\b(?:not|never|no longer)\b|n['’]t\b/i;
+
+/** The thing a taste or an allergy is about, as a slot key: lower-case, singular ("cats" -> "cat"). */
+function thingKey(raw: string): string {
+  const words = cut(raw.replace(/\s+(?:after all|either|any ?more)\b.*$/i, '')).toLowerCase().replace(/^(?:the|a|an|some|any)\s+/, '').replace(/[^a-z0-9 -]+/g, ' ').trim().split(/\s+/);
+  return words.map((w, i) => (i === words.length - 1 && w.length > 3 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)).join(' ');
+}
+
+/** The life slot a sentence tells by meaning (see above), or null. */
+function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {
+  if (!STAY.test(sentence)) {
+    // "I've moved back in with my parents": where one lives is with them.
+    const withThem = sentence.match(/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+)?moved\s+(?:back\s+)?in\s+with\s+(.+)/i)?.[1];
+    if (withThem && cut(withThem)) return { slot: 'lives_in', value: `with ${cut(withThem)}`, attribute: 'lives_in' };
+  }
+  if ((MOVE_CUE.test(sentence) || /\brent/i.test(sentence)) && !STAY.test(sentence)) {
+    for (const re of HOME_NOW) {
+      const value = cutPlace(sentence.match(re)?.[1]);
+      if (value && (DWELLING.test(value) || /^[A-Z]/.test(value))) return { slot: 'lives_in', value, attribute: 'lives_in' };
+    }
+  }
+  for (const [re, slot] of JOB_FILLS) {
+    const raw = cut(sentence.match(re)?.[1]);
+    if (slot === 'works_at' && raw) return { slot, value: raw.replace(/^(?:the|a|an)\s+(?=[A-Z])/, ''), attribute: slot };
+    const value = raw.toLowerCase();
+    if (value && value.split(' ').length <= 4 && isNounPhrase(value)) return { slot, value, attribute: slot };
+  }
+  const activity = sentence.match(JOB_ACTIVITY)?.[1];
+  if (activity && JOB_CUE.test(sentence)) {
+    const value = cut(activity.replace(/\s+(?:full[- ]time|part[- ]time)\b/i, '')).toLowerCase();
+    if (value) return { slot: 'occupation', value, attribute: 'occupation' };
+  }
+  if (JOB_ENDS.test(sentence)) return { slot: 'works_at', value: null };
+  // "We've moved out of the flat" with no new home told: where one lived ends.
+  const out = sentence.match(/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+)?moved\s+out(?:\s+of\s+(.+))?/i);
+  if (out && (!out[1] || DWELLING.test(cut(out[1]))) && !STAY.test(sentence)) return { slot: 'lives_in', value: null };
+  const diet = sentence.match(DIET_NOW)?.[1]?.toLowerCase();
+  if (diet) return { slot: 'diet', value: diet === 'veggie' ? 'vegetarian' : diet.replace(/\s+/, '-'), attribute: 'diet' };
+  if (NO_MEAT.test(sentence)) return { slot: 'diet', value: 'vegetarian', attribute: 'diet' };
+  for (const [re, value] of [[TASTE_TAKEN, 'like'], [TASTE_DROPPED, 'dislike']] as const) {
+    const m = sentence.match(re);
+    const thing = m?.[1] ? thingKey(m[1]) : '';
+    if (thing && thing.split(' ').length <= 3 && !/^(?:it|that|this|them|him|her)$/.test(thing)) {
+      return { slot: `preference:${thing}`, value, kind: 'preference' };
+    }
+  }
+  // "I'm not actually allergic to penicillin after all": an allergy denied ends the one held.
+  const denied = sentence.match(/\bI(?:['’]m|\s+am)\s+(?:not|no longer)\s+(?:\w+\s+)?allergic\s+to\s+(.+)/i)?.[1];
+  if (denied && thingKey(denied) && !/^(?:anything|it|that)$/.test(thingKey(denied))) return { slot: `allergy:${thingKey(denied)}`, value: null };
+  if (!DENIED.test(sentence)) {
+    const m = ALLERGY.map((re) => sentence.match(re)).find((x) => x?.[1]) ?? sentence.match(ALLERGY_BY_SUBJECT) ?? sentence.match(ALLERGY_NOUN);
+    const thing = m?.[1] ? thingKey(m[1]) : '';
+    if (thing && thing.split(' ').length <= 3 && !/^(?:it|that|this|them|bad|severe)$/.test(thing)) return { slot: `allergy:${thing}`, value: 'allergic' };
+  }
+  return null;
+}
+
+/** Slots of one family: a new job ends the old one whichever of employer or role it names. */
+const FAMILY: Record<string, string> = { works_at: 'job', occupation: 'job' };
+const family = (slot: string): string => FAMILY[slot] ?? slot;
+
+/**
  * The slot a first-person sentence fills or ends, if any. `isNounPhrase` (from POS tags) keeps
- * "I'm a bit tired" from being read as a job.
+ * "I'm a bit tired" from being read as a job. A sentence that ends a slot and fills one of its
+ * family ("I left Hillcrest, I'm tutoring full time now") fills it: a new value, not an ending.
  */
 export function slotChange(sentence: string, isNounPhrase: (phrase: string) => boolean = () => true): SlotChange | null {
-  for (const [re, slot] of ENDS) if (re.test(sentence)) return { slot, value: null };
+  const ended = ENDS.find(([re]) => re.test(sentence))?.[1];
+  const filled = fill(sentence, isNounPhrase);
+  if (ended && !(filled && family(filled.slot) === family(ended))) return { slot: ended, value: null };
+  return filled && ended && ended !== filled.slot ? { ...filled, ends: ended } : filled;
+}
+
+function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {
   for (const [re, key] of FILLS) {
     const m = sentence.match(re);
-    const value = cut(m?.[1]);
+    const value = key === 'lives_in' ? cutPlace(m?.[1]) : cut(m?.[1]);
     if (!m || !value) continue;
+    // "We moved to a hotel for the night": a stay, not a home.
+    if (key === 'lives_in' && /\b(?:moved|relocated)\b/i.test(m[0]) && STAY.test(sentence)) continue;
     if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(m[1] ?? '') || !isNounPhrase(value))) continue;
     const [slot, verb] = key.split(':') as [string, string | undefined];
     const v = verb ? `${verb} ${value}` : value.toLowerCase().replace(/\s+/g, ' ');
     return { slot, value: slot === 'lives_in' || slot === 'works_at' ? value : v, attribute: slot };
   }
-  return null;
+  return lifeSlot(sentence, isNounPhrase);
 }
 
 /**

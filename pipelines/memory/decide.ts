@@ -280,11 +280,15 @@ export class RuleDecider implements Decider {
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {
-      const same = candidates.find((c) => c.fact.slot === fact.slot);
+      // "I left Hillcrest, I'm tutoring full time now" after "I work at Hillcrest": the new role supersedes the employer left.
+      const same = candidates.find((c) => c.fact.slot === fact.slot)
+        ?? (fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined);
       if (same) {
+        if (same.fact.slot !== fact.slot) return { op: 'UPDATE', targetId: same.fact.id };
         if (norm(same.fact.value) === norm(fact.value)) return { op: 'KEEP', targetId: same.fact.id };
         // "Berkley" heard less surely than "Berkeley": a worse transcript, not a change; keep the better text.
-        const worse = fact.confidence < same.fact.confidence
+        // A taste's value is a polarity ("like" / "dislike"), no transcript: spelt alike, it is still a change.
+        const worse = fact.confidence < same.fact.confidence && !/^preference:/.test(fact.slot)
           && spellingSimilarity(same.fact.value ?? '', fact.value ?? '') >= this.#spelling;
         return worse ? { op: 'KEEP', targetId: same.fact.id } : { op: 'UPDATE', targetId: same.fact.id };
       }

@@ -84,8 +84,15 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * a sentence with its "I" left out is read with it only when its verb names a thing, place, person or time ("Got it
  * covered", "Agreed, …", "Got your back", "Felt so refreshing" stay as said and give nothing), and a pleasantry opened
  * by a word of feeling that names nothing ("Glad to hear it", "Glad to help, Nate", "Same here") is no memory.
+ * 23: life slots read by meaning (a cue lexicon per slot, `lifeSlot` in changes.ts): where one lives after a move ("we're in
+ * a little terraced house in Ashby now", "moved into…", "moved back in with my parents", "I'm renting a room in…"; a
+ * holiday or a stay is none; "moved out of the flat" alone ends it), a job told as an activity after leaving ("I'm tutoring
+ * full time now": a new value, not an ending), a role started or promoted to, a new job at somewhere, notice handed in or
+ * redundancy (an ending), a diet taken up ("gone vegetarian", "stopped eating meat"), a taste taken up or dropped ("come
+ * round to coffee", "gone off crisps"), an allergy however told ("cats set my allergies off"); a report's later "he / she"
+ * is the person reported on; a street stays in a lives_in value ("above the bakery on Carver Street").
  */
-export const EMBEDDED_RULES_VERSION = 22;
+export const EMBEDDED_RULES_VERSION = 23;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -251,7 +258,9 @@ export class EmbeddedExtractor implements Extractor {
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
-      const change = slotChange(text, this.#ctx(text, subjectId, [], display).isNounPhrase);
+      // "Tom left Hillcrest, he's tutoring full time now", read as Tom's own: the "he" after is Tom too.
+      const changeText = reported ? text.replace(/\b(?:he|she)(?:['’]s|\s+is)\b/gi, "I'm").replace(/\b(?:he|she)\b/gi, 'I') : text;
+      const change = slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase);
       // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
       // the person a sentence just before opened with.
       const named = rules.some((f) => f.kind === 'statement' && openingPronoun(f.content)) ? this.#openedBefore(sentences.slice(0, k), input, openingPronoun(text)) : null;
@@ -276,8 +285,9 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || f.retraction));
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
         const ends = change.value === null || retraction;
-        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'profile',
+        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: change.kind ?? 'profile',
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
+        if (change.ends && !ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }

@@ -3,7 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
-import { IDIOM_NOUN, relationSlot, settles } from './changes.js';
+import { IDIOM_NOUN, cutPlaceAt, relationSlot, settles } from './changes.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
@@ -155,7 +155,8 @@ function background(c: RuleContext): RuleFact[] {
   const s = c.sentence;
   const out: RuleFact[] = [];
   const add = (attribute: string, verb: string, raw: string | undefined, confidence = 0.85): void => {
-    const value = raw ? cutValue(raw) : '';
+    // "A flat above the bakery on Carver Street": a street is part of the place.
+    const value = raw ? (attribute === 'lives_in' ? cutPlaceAt(raw, STOP_VALUE).trim() : cutValue(raw)) : '';
     if (!value) return;
     out.push({ content: `${c.who.speaker} ${verb} ${value}`, kind: 'profile', subject: 'speaker',
       slot: attribute, value, confidence, profile: { attribute, value } });

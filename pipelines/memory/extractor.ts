@@ -51,6 +51,11 @@ export interface ExtractedFact {
    */
   settles?: 'done' | 'cancelled' | 'instead' | 'decided';
   /**
+   * A slot of the same family the turn also ends while filling `slot` ("I left Hillcrest, I'm tutoring full time now":
+   * fills `occupation`, ends `works_at`): consolidation supersedes that one when `slot` holds nothing yet.
+   */
+  endsSlot?: string;
+  /**
    * Plans, commitments, requests, proposals and outcomes: what the action is about (`Fact.planObject`).
    * Absent or null: consolidation matches an outcome by shared words instead.
    */
