@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { openStores } from '../../graph/open-stores.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
@@ -70,4 +74,41 @@ test('a turn shutdown cannot store within its grace is named in the closing erro
   assert.equal(events.filter((e) => e.type === 'transcript.final').length, 0);
   assert.equal(error.unstored_from_ms, started.audio_start_ms, 'resend from the start of the open turn');
   assert.match(String(error.message), /resend/);
+});
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/main.js');
+
+test('kill -TERM of a server process with a turn open: the process exits 0 and the turn is in the transcript', async () => {
+  const tmp = tempDir('parley-shutdown-turns-');
+  const env = { ...process.env, DATA_DIR: tmp.dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' };
+  const server = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    const address = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: server.stdout }).on('line', (line) => {
+        if (line.includes('"msg":"parley listening"')) resolve((JSON.parse(line) as { address: string }).address);
+      });
+      server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const samples = fixtureSamples(awb);
+    const c = await TestWsClient.connect(`${address.replace('http', 'ws')}/v1/stream?session_id=sigterm`);
+    await c.next('session.started');
+    const mid = Math.round(16000 * ((awb.utterances[0]!.start_ms + 1500) / 1000));
+    for (let i = 0; i < mid; i += 1600) {
+      c.sendRaw(encodeS16le(samples.subarray(i, Math.min(i + 1600, mid))));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await c.next('vad.speech_started', () => true, 60_000);
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    assert.equal(c.events.filter((e) => e.type === 'transcript.final').length, 1);
+    const config = loadConfig({ DATA_DIR: tmp.dir, LOG_LEVEL: 'silent' });
+    const reopened = openStores(config, pino({ level: 'silent' }));
+    assert.equal((await reopened.graph.getTranscript('default', 'sigterm')).length, 1, 'stored, read after the process exited');
+    await reopened.close(1000);
+  } finally {
+    server.kill('SIGKILL');
+    tmp.remove();
+  }
 });
