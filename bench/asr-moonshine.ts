@@ -33,6 +33,7 @@ import { SileroVadModel } from '../pipelines/audio/silero-vad-model.js';
 import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
 import { seededRandom } from './lib/seeded-random.js';
 import { phoneLine, sox } from './lib/room-audio.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 interface Clip { name: string; samples: Float32Array; text: string }
 interface PerClip { errors: number; words: number }
@@ -84,6 +85,7 @@ async function run(asr: StreamingAsr, clips: Clip[], pacedMs = 0): Promise<Row> 
 function speechbrain(): Clip[] {
   const dir = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech/speechbrain');
   if (!existsSync(path.join(dir, 'transcripts.jsonl'))) {
+    requireDataOrSkip(`${dir}/transcripts.jsonl`);
     console.log(`(real set skipped: ${dir}/transcripts.jsonl not found; set PARLEY_SHARED_DATA)`);
     return [];
   }

@@ -60,6 +60,7 @@ import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { phoneLine, sox, synth } from './lib/room-audio.js';
 import { seededRandom } from './lib/seeded-random.js';
 import { dev as firstDev, heldOut as heldOutLines, seen, unknownNames, type NamingLine } from './naming-set.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 interface Clip { text: string | null; samples: Float32Array; names: string[]; expect: string | null; name: string }
 interface Decoded { clip: Clip; final: AsrFinal; cpuMs: number }
@@ -404,6 +405,7 @@ async function other(offAsr: PocketsphinxAsr, onAsr: PocketsphinxAsr,
     }
     sets.push([`real: LibriSpeech test-other (${perSpeaker} per speaker, no transcripts)`, clips]);
   } else {
+    requireDataOrSkip(libri);
     process.stderr.write(`skipping LibriSpeech: ${libri} not found (set PARLEY_SHARED_DATA)\n`);
   }
   sets.push(['synthetic: flite fixtures', loadAudioFixtures().map((f) => ({

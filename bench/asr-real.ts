@@ -22,6 +22,7 @@ import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
 import { encodeWav, readWav } from '../pipelines/audio/wav.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { phoneLine, sox } from './lib/room-audio.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 interface Clip { name: string; samples: Float32Array; text: string }
 interface Result { errors: number; words: number; cpuMs: number; audioS: number; perClip: string[] }
@@ -31,6 +32,7 @@ const CHUNK = 1600; // 100 ms, as a client streams
 function speechbrain(): Clip[] {
   const dir = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech/speechbrain');
   if (!existsSync(path.join(dir, 'transcripts.jsonl'))) {
+    requireDataOrSkip(`${dir}/transcripts.jsonl`);
     process.stderr.write(`skipping the real-speech set: ${dir}/transcripts.jsonl not found (set PARLEY_SHARED_DATA)\n`);
     return [];
   }

@@ -16,6 +16,7 @@ import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
 import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
 import { collectionFor } from '../pipelines/memory/collections.js';
 import { createConsolidationHandler, type MemoryOp } from '../pipelines/memory/consolidate.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 function repoRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const dataDir = process.env.PARLEY_SHARED_DATA ?? path.resolve(repoRoot(), '../shared/data');
   const file = path.join(dataDir, 'locomo/locomo_turns.jsonl');
   if (!existsSync(file)) {
+    requireDataOrSkip(file);
     console.log(`SKIP: ${file} not found (set PARLEY_SHARED_DATA)`);
     return;
   }

@@ -24,8 +24,10 @@ import { defaultWespeakerPath, OnnxSpeakerEmbedder } from '../pipelines/speaker/
 import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { ECAPA_THRESHOLDS, SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { MfccMeanSpeakerEmbedder, StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 if (!hasSharedSpeech()) {
+  requireDataOrSkip('the shared speech data (../shared/data/speech)');
   console.log('speaker-eval: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
   process.exit(0);
 }

@@ -19,8 +19,10 @@ import { emptyTally, oneIdPerSession, runSessions, type EvalUtterance, type Merg
 import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain, type LabelledUtterance } from '../pipelines/speaker/eval-corpus.js';
 import { thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 if (!hasSharedSpeech()) {
+  requireDataOrSkip('the shared speech data (../shared/data/speech)');
   console.log('speaker-merge: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
   process.exit(0);
 }

@@ -10,6 +10,7 @@ import { SILERO_WINDOW_SAMPLES, SileroVadModel, type SileroFeed } from '../pipel
 import { TurnSegmenter } from '../pipelines/audio/turn-segmenter.js';
 import { resolveVadOptions, type VadOptions } from '../pipelines/audio/vad-options.js';
 import { CONDITIONS, degrade, librispeechDir, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
+import { requireDataOrSkip } from './lib/cli.js';
 
 const WIN_MS = SILERO_WINDOW_SAMPLES / 16;
 /** Windows next to a reference speech edge are scored neither as hit nor as false alarm (32 ms each side). */
@@ -158,7 +159,11 @@ function testReport(data: Data, current: VadOptions): void {
 
 async function main(): Promise<void> {
   const dir = librispeechDir();
-  if (!dir) { console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)'); return; }
+  if (!dir) {
+    requireDataOrSkip('../shared/data/speech/librispeech-test-other-10');
+    console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)');
+    return;
+  }
   const dev = process.argv.includes('--dev');
   const all = librispeechSpeakers(dir);
   const speakers = dev ? all.slice(0, 5) : all.slice(5);

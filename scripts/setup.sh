@@ -19,9 +19,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ]; then
-  echo "setup: Node.js 20 or later is required (found $(node --version))" >&2; exit 1
+# The same bound as package.json's engines (node >=20.19): the minor version counts too.
+if ! node -e 'const [major, minor] = process.versions.node.split(".").map(Number); process.exit(major > 20 || (major === 20 && minor >= 19) ? 0 : 1)'; then
+  echo "setup: Node.js 20.19 or later is required (found $(node --version))" >&2; exit 1
 fi
 
 # onnxruntime-node's install script downloads CUDA files we do not use; the CPU build ships in the package.

@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Replaces the plugin's default, which closes every socket at once: sessions first finish their
     // queued work and tell their clients, then the remaining sockets close.
     preClose: async function (this: FastifyInstance) {
-      if (this.hasDecorator('sessions')) await this.sessions.drainAll();
+      if (this.hasDecorator('sessions')) await this.sessions.drainAll(config.shutdownGraceMs);
       for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
       await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
     },

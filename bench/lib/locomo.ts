@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
+import { requireDataOrSkip } from './cli.js';
 
 /** One LoCoMo turn as `../shared/data/locomo/locomo_turns.jsonl` has it. */
 export interface LocomoTurn {
@@ -25,6 +26,7 @@ export function sharedDataDir(): string {
  */
 export function loadLocomoTurns(file = path.join(sharedDataDir(), 'locomo', 'locomo_turns.jsonl')): Map<string, LocomoTurn[]> | null {
   if (!existsSync(file)) {
+    requireDataOrSkip(file);
     console.log(`SKIP: ${file} not found (set PARLEY_SHARED_DATA to the shared data folder)`);
     return null;
   }

@@ -62,6 +62,9 @@ export const SERVER_EVENT_PAYLOADS = {
     code: Type.String({ description: 'a PARLEY_ERR_* code' }),
     message: Type.String(),
     fatal: Type.Boolean({ description: 'the socket closes after a fatal error' }),
+    unstored_from_ms: Type.Optional(Type.Number({
+      description: 'PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting',
+    })),
   }),
   'session.ended': Type.Object({}),
 } satisfies Record<ServerEventType, TSchema>;

@@ -135,6 +135,19 @@ export class LiveSession implements TurnSession {
   }
 
   /**
+   * Server shutdown: end the open turn as if speech ended and store every recognised turn (see
+   * `VoiceTurns.finishForShutdown`); audio arriving from now on is dropped.
+   */
+  async finishVoiceForShutdown(): Promise<void> {
+    await this.voiceTurns?.finishForShutdown();
+  }
+
+  /** Where the audio not stored begins (ms into the stream), or null (`VoiceTurns.unstoredFromMs`). */
+  unstoredAudioFromMs(): number | null {
+    return this.voiceTurns?.unstoredFromMs() ?? null;
+  }
+
+  /**
    * Wait, at most `timeoutMs`, until every utterance stored in this session is consolidated, so
    * its `memory.updated` goes out before `session.ended`. Returns how many are still waiting.
    */
@@ -183,9 +196,9 @@ export class LiveSession implements TurnSession {
   }
 
   /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
-  sendError(code: ErrorCode, message: string, fatal = false): void {
+  sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number } = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
-    this.send('error', { code, message, fatal });
+    this.send('error', { code, message, fatal, ...details });
     if (fatal) this.socket?.close(new ParleyError(code, message).status === 503 ? 1013 : 1008, code);
   }
 

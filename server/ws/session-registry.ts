@@ -146,8 +146,12 @@ export class SessionRegistry {
     this.deps.metrics.liveSessions.set(this.sessions.size);
   }
 
-  /** Graceful shutdown: finish queued work in every session, tell clients, close their sockets. */
-  async drainAll(): Promise<void> {
+  /**
+   * Graceful shutdown: in every session finish queued work and end the open turn as if speech ended
+   * (transcribed, stored, its `transcript.final` sent), waiting at most `graceMs`; then tell the client,
+   * naming where the audio not stored begins (`unstored_from_ms`) so it can resend it, and close the socket.
+   */
+  async drainAll(graceMs = Infinity): Promise<void> {
     this.draining = true;
     for (const timer of this.expiry.values()) clearTimeout(timer);
     this.expiry.clear();
@@ -155,8 +159,27 @@ export class SessionRegistry {
     const all = [...this.sessions.values()];
     await Promise.allSettled(
       all.map(async (s) => {
-        await s.flush();
-        s.sendError('PARLEY_ERR_SHUTTING_DOWN', 'server is shutting down; reconnect with the same session_id to resume');
+        const finishing = (async () => {
+          await s.flush();
+          await s.finishVoiceForShutdown();
+          await s.flush();
+        })();
+        let timer: NodeJS.Timeout | undefined;
+        const finished = await Promise.race([
+          finishing.then(() => true, (err: unknown) => {
+            s.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not finish the open turn on shutdown');
+            return false;
+          }),
+          new Promise<boolean>((resolve) => {
+            if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve(false), graceMs);
+          }),
+        ]);
+        clearTimeout(timer);
+        const from = s.unstoredAudioFromMs();
+        if (!finished) s.log.warn({ unstoredFromMs: from }, 'shutdown grace over before the open turn was stored');
+        const resend = from === null ? '' : `; audio from ${Math.round(from)} ms of the stream on was not stored: resend it`;
+        s.sendError('PARLEY_ERR_SHUTTING_DOWN', `server is shutting down; reconnect with the same session_id to resume${resend}`,
+          false, from === null ? {} : { unstored_from_ms: Math.round(from) });
         await s.close(1001, 'server shutting down');
       }),
     );

@@ -119,6 +119,12 @@ export class VoiceTurns {
    */
   private ending = false;
   private droppedWhileEnding = false;
+  /** Set by `finishForShutdown`: frames are dropped silently (the closing error names where they start). */
+  private shuttingDown = false;
+  /** How much audio had been taken when shutdown began (ms into the stream); null before shutdown. */
+  private cutAtMs: number | null = null;
+  /** Audio turn number → where the turn starts (ms into the stream), until its utterance is stored. */
+  private readonly turnStarts = new Map<number, number>();
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   private lastVoice: string | null = null;
@@ -132,6 +138,7 @@ export class VoiceTurns {
 
   /** Take one binary frame; bad frames are reported to the client and the session goes on. */
   push(frame: Buffer): void {
+    if (this.shuttingDown) return;
     if (this.ending) {
       if (!this.droppedWhileEnding) this.session.sendError('PARLEY_ERR_SESSION_ENDED', 'audio after session.end is dropped');
       this.droppedWhileEnding = true;
@@ -195,6 +202,28 @@ export class VoiceTurns {
     } finally {
       if (flush) this.ending = false;
     }
+  }
+
+  /**
+   * Server shutdown: take no more audio, end the open turn as if speech ended, and store every final
+   * (each sends its `transcript.final`). Whatever it has not stored when the caller stops waiting is
+   * named by {@link unstoredFromMs}.
+   */
+  async finishForShutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
+    if (audio) this.cutAtMs ??= audio.positionMs;
+    await this.close(true);
+  }
+
+  /**
+   * Where the audio this session did not store begins, in ms into the stream (the clock of
+   * `audio_start_ms`): the start of the earliest turn not yet stored, else, after shutdown began, where
+   * the audio was cut; null while every turn is stored and audio is still taken.
+   */
+  unstoredFromMs(): number | null {
+    const starts = [...this.turnStarts.values()];
+    return starts.length > 0 ? Math.min(...starts) : this.cutAtMs;
   }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
@@ -266,6 +295,7 @@ export class VoiceTurns {
       case 'speech_started': {
         const turnId = s.nextTurnId();
         this.turnIds.set(e.turnId, turnId);
+        this.turnStarts.set(e.turnId, e.audioStartMs);
         s.send('vad.speech_started', { turn_id: turnId, audio_start_ms: e.audioStartMs });
         s.notify((l) => l.onSpeechStarted?.(turnId, e.audioStartMs));
         return;
@@ -289,11 +319,17 @@ export class VoiceTurns {
       case 'final': {
         const turnId = this.turnIds.get(e.turnId);
         this.turnIds.delete(e.turnId);
-        if (!turnId || e.text.trim() === '') return;
+        if (!turnId || e.text.trim() === '') {
+          this.turnStarts.delete(e.turnId);
+          return;
+        }
         // Stored in arrival order with the session's other messages; `close(true)` stores any still
         // waiting itself, since `session.end` runs in that same queue ahead of them.
         const store = async (): Promise<void> => {
-          if (this.unstored.delete(store)) await this.storeFinal(turnId, e);
+          if (this.unstored.delete(store)) {
+            await this.storeFinal(turnId, e);
+            this.turnStarts.delete(e.turnId);
+          }
           if (this.namesSentAt !== null && performance.now() - this.namesSentAt >= NAMES_REFRESH_MS) this.sendNames();
         };
         this.unstored.add(store);

@@ -709,6 +709,8 @@ export interface ServerEvents {
     message: string;
     /** the socket closes after a fatal error */
     fatal: boolean;
+    /** PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting */
+    unstored_from_ms?: number;
   };
   /** The session is finished; the socket closes with 1000 */
   "session.ended": {

@@ -1,0 +1,51 @@
+// `node scripts/launch.mjs <entry under dist/>`: run a built Parley program in this very process, so
+// that it starts at once and gets its signals directly (`npm start`, `npm run worker`, `npm run -s mcp`
+// run it with `exec`: no shell or build step sits between npm and node). Plain JavaScript because it must
+// run when dist/ is missing. It never builds: a program missing from dist/ stops here naming
+// `npm run build`, and sources newer than the build are reported on stderr (the program still starts).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = process.argv[2];
+if (!entry) {
+  process.stderr.write('usage: node scripts/launch.mjs <program under dist/, e.g. server/worker.js>\n');
+  process.exit(2);
+}
+const built = path.join(root, 'dist', entry);
+if (!existsSync(built)) {
+  process.stderr.write(`parley: ${path.relative(root, built)} is not built: run \`npm run build\` first (again after every update)\n`);
+  process.exit(1);
+}
+
+/** The newest TypeScript source the programs are built from: [path, mtime ms]. */
+function newestSource(dir, newest = ['', 0]) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return newest;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) newestSource(p, newest);
+    else if (e.name.endsWith('.ts')) {
+      const mtime = statSync(p).mtimeMs;
+      if (mtime > newest[1]) newest.splice(0, 2, p, mtime);
+    }
+  }
+  return newest;
+}
+
+// tsc rewrites every output on each build, so a source newer than the program means an old build.
+const builtAt = statSync(built).mtimeMs;
+for (const dir of ['server', 'pipelines', 'graph']) {
+  const [source, mtime] = newestSource(path.join(root, dir));
+  if (mtime > builtAt) {
+    process.stderr.write(`parley: warning: ${path.relative(root, source)} is newer than dist/: run \`npm run build\` to run the current code\n`);
+    break;
+  }
+}
+process.argv.splice(1, 2, built);
+await import(pathToFileURL(built).href);
