@@ -29,6 +29,9 @@
  * bench/data/closures-11.jsonl (60 pairs, ids 1101 on: outcomes, reschedules, cancellations and changes of state, some told
  * by someone else, and look-alikes that must stay open) was written by an author who did not write the rules, held out for the closings5 round
  * (run once on 632db92: 0.42 either side; its misses were read, so it is development data since).
+ * bench/data/closures-12.jsonl (64 pairs, ids 1201 on, each naming its person by `self`: outcomes, changes of state,
+ * restatements and look-alikes, 21 told by someone else) was written by another author who wrote no rule, held out for
+ * the rounds of rules 20–23 (run once: 0.33 either side; its misses were read, so it is development data since).
  * The two statements of a pair are a month apart in two sessions, the second stated by the person (to Ben) or reported by Ben to
  * Cy; the person is named by the pair's `self` (default Lena: closures-11's reports name theirs). A pair may carry `others`:
  * more plans of the same person said after the first statement, which the second must leave open.

@@ -10,6 +10,8 @@
  * bench/data/scenarios-held-5.jsonl (a district nurse's call with a patient's daughter and a charity quiz-night planning
  * meeting, 56 turns) was written by an author who did not write the rules, held out for the coverage5 round (run once on
  * 632db92; its misses were read, so it is development data since).
+ * bench/data/scenarios-held-6.jsonl (a wedding venue's call with a bride and a flat-share house meeting, 60 turns), by
+ * another author who wrote no rule, held out for the rounds of rules 20–23 (run once; development data since).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
  * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.
