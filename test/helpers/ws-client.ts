@@ -2,6 +2,9 @@ import type WebSocket from 'ws';
 import { ParleyError, StreamSession, type ServerEvent as SdkServerEvent, type StreamOptions } from '../../clients/typescript/src/index.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 
+/** How long a test waits for an event by default (see `next`). */
+const EVENT_WAIT_MS = 60_000;
+
 /** A server event as received (loosely typed, so tests can read any field). */
 export type ServerEvent = Record<string, unknown> & { type: string; seq: number; session_id: string | null };
 
@@ -93,8 +96,11 @@ export class TestWsClient {
     this.socket.send(data);
   }
 
-  /** The first event (already received or coming) of `type` that matches. */
-  async next(type: string, match: (e: ServerEvent) => boolean = () => true, timeoutMs = 10_000): Promise<ServerEvent> {
+  /**
+   * The first event (already received or coming) of `type` that matches. Waits up to a minute by default: on a busy
+   * machine (CI shares its cores) a query or a first transcript can take well over 10 s; a waiting test costs nothing.
+   */
+  async next(type: string, match: (e: ServerEvent) => boolean = () => true, timeoutMs = EVENT_WAIT_MS): Promise<ServerEvent> {
     const pred = (e: ServerEvent): boolean => e.type === type && match(e);
     const seen = this.events.find(pred);
     if (seen) return seen;
@@ -102,11 +108,11 @@ export class TestWsClient {
   }
 
   /** The next event of `type` received after this call. */
-  async nextNew(type: string, match: (e: ServerEvent) => boolean = () => true, timeoutMs = 10_000): Promise<ServerEvent> {
+  async nextNew(type: string, match: (e: ServerEvent) => boolean = () => true, timeoutMs = EVENT_WAIT_MS): Promise<ServerEvent> {
     return this.waitFor((e) => e.type === type && match(e), this.events.length, timeoutMs, type);
   }
 
-  async closed(timeoutMs = 10_000): Promise<number> {
+  async closed(timeoutMs = EVENT_WAIT_MS): Promise<number> {
     if (this.closeCode !== undefined) return this.closeCode;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('socket did not close')), timeoutMs);
