@@ -4,9 +4,29 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 
+/**
+ * A schema validation error in words: a value outside a fixed set (an enum, or a union of constants
+ * such as `layer`) names the values allowed instead of Ajv's "must be equal to constant, … must match a
+ * schema in anyOf"; other errors keep Ajv's wording.
+ */
+function validationMessage(err: FastifyError): string {
+  const errors = err.validation ?? [];
+  const allowed = new Map<string, unknown[]>();
+  for (const e of errors) {
+    const params = e.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+    if (e.keyword === 'const') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), params.allowedValue]);
+    if (e.keyword === 'enum') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), ...(params.allowedValues ?? [])]);
+  }
+  if (allowed.size === 0) return err.message;
+  const where = err.validationContext ?? 'body';
+  const others = errors.filter((e) => !allowed.has(e.instancePath)).map((e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}`);
+  const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
+  return [...sets, ...others].join(', ');
+}
+
 /** Status codes fastify itself raises, mapped to Parley's codes. */
 function fromFastify(err: FastifyError): { code: ErrorCode; message: string; status: number } | null {
-  if (err.validation) return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 400 };
+  if (err.validation) return { code: 'PARLEY_ERR_BAD_REQUEST', message: validationMessage(err), status: 400 };
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     return { code: 'PARLEY_ERR_BAD_REQUEST', message: 'a path parameter is too long (a session id is at most 128 characters, a participant reference 200)', status: 414 };
   }
