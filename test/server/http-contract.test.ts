@@ -74,3 +74,32 @@ describe('HTTP contract', () => {
     badRequest(await call({ method: 'GET', url: '/v1/memories?layer=bogus' }), /fact.*profile/);
   });
 });
+
+describe('HTTP: renaming a participant', () => {
+  let t: TestApp;
+  before(async () => { t = await startTestApp({}, false); });
+  after(async () => { await t.close(); });
+
+  test('the old name stays as an alias, so later utterances under it reach the same person', async () => {
+    const stored = await t.app.inject({ method: 'POST', url: '/v1/sessions/r1/utterances', payload: { utterances: [{ speaker: 'Ana', text: 'hello there' }] } });
+    assert.equal(stored.statusCode, 201);
+    const id = (await t.app.inject({ url: '/v1/participants/Ana' })).json().id as string;
+    const renamed = await t.app.inject({ method: 'PATCH', url: '/v1/participants/Ana', payload: { name: 'Anna' } });
+    assert.equal(renamed.statusCode, 200);
+    assert.equal(renamed.json().name, 'Anna');
+    assert.deepEqual(renamed.json().aliases, ['Ana']);
+    await t.app.inject({ method: 'POST', url: '/v1/sessions/r2/utterances', payload: { utterances: [{ speaker: 'Ana', text: 'me again' }] } });
+    const people = (await t.app.inject({ url: '/v1/participants' })).json().participants as { id: string }[];
+    assert.deepEqual(people.map((p) => p.id), [id], 'no new participant');
+  });
+
+  test('an old name another participant holds is not taken as an alias', async () => {
+    await t.app.inject({ method: 'POST', url: '/v1/sessions/r3/utterances', payload: { utterances: [{ speaker: 'Bo', text: 'hi' }, { speaker: 'Cy', text: 'hey' }] } });
+    assert.equal((await t.app.inject({ method: 'PATCH', url: '/v1/participants/Cy', payload: { aliases: ['Bo'] } })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/v1/participants/Bo' })).statusCode, 409);
+    // Bo's name is also Cy's alias: renaming Bo does not hand "Bo" to him as an alias too.
+    const bo = (await t.app.inject({ url: '/v1/participants' })).json().participants.find((p: { name: string }) => p.name === 'Bo');
+    const renamed = await t.app.inject({ method: 'PATCH', url: `/v1/participants/${bo.id}`, payload: { name: 'Bob' } });
+    assert.deepEqual(renamed.json().aliases, []);
+  });
+});
