@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 // What a newcomer met on the HTTP API: wrong JSON types, framework errors, blank input, ended sessions.
@@ -101,5 +102,31 @@ describe('HTTP: renaming a participant', () => {
     const bo = (await t.app.inject({ url: '/v1/participants' })).json().participants.find((p: { name: string }) => p.name === 'Bo');
     const renamed = await t.app.inject({ method: 'PATCH', url: `/v1/participants/${bo.id}`, payload: { name: 'Bob' } });
     assert.deepEqual(renamed.json().aliases, []);
+  });
+});
+
+describe('HTTP: memories of a participant', () => {
+  let t: TestApp;
+  before(async () => { t = await startTestApp({}, false); });
+  after(async () => { await t.close(); });
+
+  test('role= tells facts about a participant from facts others told them', async () => {
+    const stored = await t.app.inject({
+      method: 'POST', url: '/v1/sessions/roles/utterances',
+      payload: { utterances: [{ speaker: 'Ana', text: 'I live in Porto.', addressees: ['Ben'] }, { speaker: 'Ben', text: 'I love sushi.', addressees: ['Ana'] }] },
+    });
+    assert.equal(stored.statusCode, 201);
+    await drainConsolidation(t.app.stores.queue, 60_000);
+    const texts = async (query: string): Promise<string[]> => {
+      const res = await t.app.inject({ url: `/v1/memories?participant=Ben${query}` });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json().memories as { text: string }[]).map((m) => m.text);
+    };
+    const any = await texts('');
+    assert.ok(any.some((x) => /Porto/.test(x)) && any.some((x) => /sushi/.test(x)), any.join(' | '));
+    const about = await texts('&role=subject');
+    assert.ok(about.some((x) => /sushi/.test(x)) && !about.some((x) => /Porto/.test(x)), about.join(' | '));
+    const told = await texts('&role=addressee');
+    assert.ok(told.some((x) => /Porto/.test(x)) && !told.some((x) => /sushi/.test(x)), told.join(' | '));
   });
 });
