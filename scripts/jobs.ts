@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import type { JobQueue } from '../graph/job-queue.js';
 import { openStoresChecked } from '../graph/open-stores.js';
@@ -34,7 +36,8 @@ async function retry(queue: JobQueue, name: string, ids: string[]): Promise<numb
  * `npm run jobs`: the operator's view of failed background jobs, on the configured queue (the same
  * `DATA_DIR` or `REDIS_URL` / `PARLEY_REDIS_PREFIX` as the server): list the dead letters, and put
  * them back on their queue, where the server or a worker runs them (e.g. after a store outage longer
- * than `PARLEY_JOB_MAX_OUTAGE_WAIT_MS`). Exit 1 when a named dead letter was not found, 2 on bad usage.
+ * than `PARLEY_JOB_MAX_OUTAGE_WAIT_MS`). Exit 1 when a named dead letter was not found or (embedded
+ * queue) there is no `DATA_DIR/parley.db`, 2 on bad usage.
  */
 async function main(): Promise<void> {
   const [command, name, ...ids] = process.argv.slice(2);
@@ -46,6 +49,13 @@ async function main(): Promise<void> {
   const { config, warnings } = loadConfigOrExit('parley jobs');
   const logger = pino({ level: 'warn' }, pino.destination(2));
   logConfigWarnings(logger, warnings);
+  // The embedded queue lives in DATA_DIR/parley.db: without that file there is no queue to read, and
+  // opening the stores would create an empty one where a mistyped DATA_DIR points.
+  const db = path.join(config.dataDir, 'parley.db');
+  if (config.queue === 'embedded' && !existsSync(db)) {
+    process.stderr.write(`parley jobs: no database at ${db}: is DATA_DIR right? (nothing was created)\n`);
+    process.exit(1);
+  }
   const stores = await openStoresChecked(config, logger);
   let missing = 0;
   try {

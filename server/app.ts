@@ -1,3 +1,4 @@
+import { AjvCompiler, type ValidatorFactory } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -6,7 +7,7 @@ import type { Stores } from '../graph/stores.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { authPlugin } from './plugins/auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler.js';
 import { eventBusPlugin } from './plugins/event-bus.js';
 import { jobsPlugin } from './plugins/jobs.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -39,6 +40,24 @@ export interface BuildOptions {
   eagerModels?: boolean;
 }
 
+/**
+ * Ajv validators that read a request's parts as they arrive: path parameters, query strings and headers
+ * are text, so `?limit=5` and `?include_history=true` are coerced to the number and boolean their schema
+ * asks for; a JSON body already has types, so it is validated strictly (`{"text":5}` or `{"name":["Bob"]}`
+ * is a 400 naming the field, as the WebSocket and MCP interfaces answer, never stored as "5" or "Bob").
+ */
+function strictBodyValidators(): ValidatorFactory {
+  const pool = AjvCompiler();
+  return (externalSchemas, options) => {
+    const withCoercion = (coerceTypes: 'array' | false) => pool(externalSchemas, {
+      ...options, customOptions: { ...options?.customOptions, coerceTypes },
+    } as Parameters<ValidatorFactory>[1]);
+    const text = withCoercion('array');
+    const body = withCoercion(false);
+    return (route) => (route.httpPart === 'body' ? body : text)(route);
+  };
+}
+
 /** Build the Parley app without listening: tests inject requests or listen on port 0. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -48,12 +67,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Path parameters are up to 200 characters (participant refs: an id, external id or name), each
     // percent-encoded UTF-8 up to 12 bytes; longer ones get a Parley 400 from the schema.
     routerOptions: { maxParamLength: 2400 },
+    // Errors met before a route runs (routing, the HTTP parser) answer in the Parley envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     requestIdHeader: 'x-request-id',
     // Start-up work has its own limits and clear errors (openStoresChecked names the unreachable backend);
     // Fastify's default of 10 s per plugin failed a healthy start on a loaded machine while Neo4j created
     // its indexes ("Plugin did not start in time: 'parley-stores'").
     pluginTimeout: 120_000,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    ajv: { customOptions: { removeAdditional: false, useDefaults: true } },
+    schemaController: { compilersFactory: { buildValidator: strictBodyValidators() } },
   });
   await app.register(errorHandlerPlugin);
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema);

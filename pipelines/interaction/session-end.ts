@@ -8,3 +8,11 @@ export interface SessionEndJobData {
   tenant: TenantId;
   sessionId: string;
 }
+
+/**
+ * The id of a session's end-of-session job, from when it ended: ending an ended session again (HTTP)
+ * answers the same job instead of queueing another.
+ */
+export function sessionEndJobId(tenant: TenantId, sessionId: string, endedAt: string): string {
+  return `session-end-${tenant}-${sessionId}-${Date.parse(endedAt)}`;
+}

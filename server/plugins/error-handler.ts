@@ -1,10 +1,35 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 
+/**
+ * A schema validation error in words: a value outside a fixed set (an enum, or a union of constants
+ * such as `layer`) names the values allowed instead of Ajv's "must be equal to constant, … must match a
+ * schema in anyOf"; other errors keep Ajv's wording.
+ */
+function validationMessage(err: FastifyError): string {
+  const errors = err.validation ?? [];
+  const allowed = new Map<string, unknown[]>();
+  for (const e of errors) {
+    const params = e.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+    if (e.keyword === 'const') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), params.allowedValue]);
+    if (e.keyword === 'enum') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), ...(params.allowedValues ?? [])]);
+  }
+  if (allowed.size === 0) return err.message;
+  const where = err.validationContext ?? 'body';
+  const others = errors.filter((e) => !allowed.has(e.instancePath)).map((e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}`);
+  const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
+  return [...sets, ...others].join(', ');
+}
+
 /** Status codes fastify itself raises, mapped to Parley's codes. */
 function fromFastify(err: FastifyError): { code: ErrorCode; message: string; status: number } | null {
-  if (err.validation) return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 400 };
+  if (err.validation) return { code: 'PARLEY_ERR_BAD_REQUEST', message: validationMessage(err), status: 400 };
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return { code: 'PARLEY_ERR_BAD_REQUEST', message: 'a path parameter is too long (a session id is at most 128 characters, a participant reference 200)', status: 414 };
+  }
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { code: 'PARLEY_ERR_FRAME_TOO_LARGE', message: 'request body too large', status: 413 };
   }
@@ -13,6 +38,31 @@ function fromFastify(err: FastifyError): { code: ErrorCode; message: string; sta
   }
   if (err.statusCode === 415) return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 415 };
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors it meets while routing, before any route or error handler runs
+ * (a path parameter over `maxParamLength`: 414; a URL that does not decode: 400), in the Parley envelope
+ * instead of Fastify's own `{"error":"Bad Request","code":"FST_ERR_…"}`.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const mapped = fromFastify(err) ?? toClientError(err);
+  void reply.status(mapped.status).send({ error: { code: mapped.code, message: mapped.message } });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request node's HTTP parser refused (headers too large: 431, a
+ * timeout: 408, malformed: 400) gets the Parley envelope too, written to the socket as Fastify's default does.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'the request took too long to arrive']
+    : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request headers too large'] : [400, 'malformed HTTP request'];
+  const body = JSON.stringify({ error: { code: 'PARLEY_ERR_BAD_REQUEST', message } });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /** Every error reaches clients as `{"error":{"code","message"}}`; stack traces only reach the log. */

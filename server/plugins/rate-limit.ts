@@ -25,8 +25,10 @@ export function requestsPerWindow(perMin: number, windowMs: number): number {
  * before the routes it covers.
  */
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance, opts: { config: Pick<Config, 'rateLimitPerMin' | 'rateLimitWindowMs'> }) => {
+  async (app: FastifyInstance, opts: { config: Pick<Config, 'rateLimitPerMin' | 'rateLimitWindowMs' | 'apiKeys'> }) => {
     const { rateLimitPerMin: perMin, rateLimitWindowMs: windowMs } = opts.config;
+    // Without API keys every client is the one default tenant and shares its budget.
+    const whose = opts.config.apiKeys.length > 0 ? 'for this API key\'s tenant' : 'from all clients together (no API keys are configured: they share one tenant)';
     if (perMin === 0) return;
     const max = requestsPerWindow(perMin, windowMs);
     const metrics = app.hasDecorator('metrics') ? app.metrics : null;
@@ -41,7 +43,7 @@ export const rateLimitPlugin = fp(
       },
       errorResponseBuilder: (_request, context) => new ParleyError(
         'PARLEY_ERR_RATE_LIMITED',
-        `more than ${context.max} requests in ${windowMs / 1000} s for this API key; retry after ${context.after}`,
+        `more than ${context.max} requests in ${windowMs / 1000} s ${whose}; retry after ${context.after}`,
       ),
     });
   },

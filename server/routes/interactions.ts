@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ParleyError } from '../../graph/core/errors.js';
 import { errorResponse, errorResponses, InteractionsQuery, InteractionsResponse, ref } from '../protocol/http-schemas.js';
 import { isoTime } from '../protocol/iso-time.js';
 import { utteranceViews } from './views.js';
@@ -11,7 +12,7 @@ export async function interactionRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'listInteractions', tags: ['interactions'],
       summary: 'Who said what to whom (filters combine with AND)',
       querystring: InteractionsQuery,
-      response: { 200: ref(InteractionsResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: a query parameter is invalid'), 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
+      response: { 200: ref(InteractionsResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: a query parameter is invalid'), 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name, or no such session'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
     },
   }, async (request) => {
     const q = request.query;
@@ -19,6 +20,10 @@ export async function interactionRoutes(app: FastifyInstance): Promise<void> {
     // Participant filters take an id, an external id or a name; an unknown one is a 404, not [].
     const speaker = q.speaker ? await resolveParticipantRef(graph, request.tenant, q.speaker, 'speaker') : null;
     const addressee = q.addressee ? await resolveParticipantRef(graph, request.tenant, q.addressee, 'addressee') : null;
+    // So is an unknown session, as on its transcript.
+    if (q.session_id && !(await graph.getSession(request.tenant, q.session_id))) {
+      throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${q.session_id}`);
+    }
     const utterances = await graph.queryInteractions(request.tenant, {
       ...(speaker ? { speakerId: speaker.id } : {}),
       ...(addressee ? { addresseeId: addressee.id } : {}),

@@ -18,7 +18,12 @@ const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or
 
 const MemoriesQuery = Type.Object(
   {
-    participant: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
+    participant: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name: facts this participant said, is the subject of, or was told (see role)' })),
+    role: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('subject'), Type.Literal('speaker'), Type.Literal('addressee')], {
+      default: 'any',
+      description: 'how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; '
+        + '`subject` facts about them; `speaker` facts they said; `addressee` facts said to them',
+    })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
     layer: Type.Optional(Type.Union([Type.Literal('fact'), Type.Literal('profile')])),
     include_history: Type.Optional(Type.Boolean({ default: false })),
@@ -69,7 +74,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       if (ids.length === 0) return { memories: [] };
     }
     const facts = await stores.memory.listFacts(tenant, {
-      ...(participant ? { participantId: participant.id } : {}),
+      ...(participant ? { participantId: participant.id, role: q.role ?? 'any' } : {}),
       ...(q.layer ? { layer: q.layer } : {}),
       ...(ids ? { ids } : {}),
       includeHistory: q.include_history ?? false,

@@ -7,6 +7,7 @@ import {
   ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
 } from '../protocol/http-schemas.js';
 
+import type { Participant } from '../../graph/types.js';
 import { participantView } from './views.js';
 
 const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name');
@@ -32,17 +33,18 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: ParticipantRefParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
     schema: {
-      operationId: 'updateParticipant', tags: ['participants'], summary: 'Set name, external_id, aliases or attributes',
+      operationId: 'updateParticipant', tags: ['participants'], summary: 'Set name, external_id, aliases or attributes; a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
       response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, or another participant holds that external_id'), ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, external_id: externalId, aliases, attributes } = request.body;
     const target = await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id);
+    const nextAliases = aliases !== undefined ? [...new Set(aliases)] : await aliasesAfterRename(app, request.tenant, target, name);
     const p = await app.stores.graph.updateParticipant(request.tenant, target.id, {
       ...(name !== undefined ? { name } : {}),
       ...(externalId !== undefined ? { externalId } : {}),
-      ...(aliases !== undefined ? { aliases: [...new Set(aliases)] } : {}),
+      ...(nextAliases !== undefined ? { aliases: nextAliases } : {}),
       ...(attributes !== undefined ? { attributes } : {}),
     });
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
@@ -57,6 +59,22 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: ref(ParticipantErasedResponse), 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
   }, async (request) => erasePerson(app, request.tenant, request.params.id));
+}
+
+/**
+ * A rename keeps the old name as an alias, so transcripts and imports that still say it reach the same
+ * person (not a new participant), unless another participant already holds that name or alias, or the
+ * patch sets the aliases itself. Undefined when the aliases stay as they are.
+ */
+async function aliasesAfterRename(
+  app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined,
+): Promise<string[] | undefined> {
+  const old = target.name;
+  if (!old || !name || name.toLowerCase() === old.toLowerCase()) return undefined;
+  if (target.aliases.some((a) => a.toLowerCase() === old.toLowerCase())) return undefined;
+  const holders = await app.stores.graph.findParticipantsByName(tenant, old);
+  if (holders.some((h) => h.id !== target.id)) return undefined;
+  return [...target.aliases, old];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { SESSION_END_JOB, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
+import { SESSION_END_JOB, sessionEndJobId, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
@@ -27,7 +27,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         response: {
           201: ref(PostUtterancesResponse, { description: 'stored (or already stored: resending is safe)' }),
           400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body or session id'),
-          409: errorResponse('PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold. Nothing of the batch was stored'),
+          409: errorResponse('PARLEY_ERR_SESSION_ENDED: the session has ended (POST /v1/sessions/{id}/end or session.end); PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold. Nothing of the batch was stored'),
           422: errorResponse('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for other utterances or another session; nothing was stored'),
           ...errorResponses({ body: true }),
         },
@@ -44,7 +44,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         operationId: 'endSession', tags: ['sessions'],
-        summary: 'End a session: end-of-session consolidation (speaker merge, long-horizon persona)',
+        summary: 'End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job',
         params: SessionIdParams,
         response: { 202: ref(SessionEndResponse), 400: BAD_ID, 404: NO_SESSION, ...errorResponses({ body: true }) },
       },
@@ -52,13 +52,16 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { tenant } = request;
       const id = request.params.session_id;
-      if (!(await app.stores.graph.getSession(tenant, id))) {
-        throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
+      const session = await app.stores.graph.getSession(tenant, id);
+      if (!session) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
+      // Ending an ended session is the same end: its time and job, nothing queued again.
+      if (session.endedAt) {
+        return reply.status(202).send({ session_id: id, ended_at: session.endedAt, job_id: sessionEndJobId(tenant, id, session.endedAt) });
       }
       const endedAt = new Date().toISOString();
       await app.stores.graph.updateSession(tenant, id, { endedAt });
       const data: SessionEndJobData = { tenant, sessionId: id };
-      const jobId = await app.stores.queue.enqueue(SESSION_END_JOB, data, { jobId: `session-end-${tenant}-${id}-${Date.now()}` });
+      const jobId = await app.stores.queue.enqueue(SESSION_END_JOB, data, { jobId: sessionEndJobId(tenant, id, endedAt) });
       return reply.status(202).send({ session_id: id, ended_at: endedAt, job_id: jobId });
     },
   );
@@ -91,9 +94,15 @@ export async function storeUtterances(
   source: UtteranceSource,
 ): Promise<string[]> {
   for (const [i, u] of utterances.entries()) {
+    if (u.text.trim() === '') throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}].text is blank: an utterance needs words`);
+    if (u.speaker.trim() === '') throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}].speaker is blank`);
     if (u.start_ms !== undefined && u.end_ms !== undefined && u.end_ms < u.start_ms) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}]: end_ms is before start_ms`);
     }
+  }
+  // An ended session takes no more utterances (as a live session refuses them after session.end).
+  if ((await app.stores.graph.getSession(tenant, sessionId))?.endedAt) {
+    throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${sessionId} has ended; store new utterances in a new session`);
   }
   const key = idempotencyKey(idempotencyKeyValue);
   // Each utterance is checked against its stored namesake in ingest; a stored utterance one past

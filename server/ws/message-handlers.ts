@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { SESSION_END_JOB } from '../../pipelines/interaction/session-end.js';
+import { SESSION_END_JOB, sessionEndJobId } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   CLIENT_MESSAGES, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
@@ -128,9 +128,10 @@ async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<
   await session.endVoice(true);
   const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
   if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
-  await deps.stores.graph.updateSession(session.tenant, session.id, { endedAt: new Date().toISOString() });
+  const endedAt = new Date().toISOString();
+  await deps.stores.graph.updateSession(session.tenant, session.id, { endedAt });
   await deps.stores.queue.enqueue(SESSION_END_JOB, { tenant: session.tenant, sessionId: session.id }, {
-    jobId: `session-end-${session.tenant}-${session.id}-${Date.now()}`,
+    jobId: sessionEndJobId(session.tenant, session.id, endedAt),
   });
   session.ended = true;
   session.send('session.ended', {});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { ParleyError } from '../../graph/core/errors.js';
@@ -51,6 +52,22 @@ test('npm run jobs lists a job failed after the longest outage wait, with its da
       await after.close(1000);
       reopened.close();
     }
+  } finally {
+    tmp.remove();
+  }
+});
+
+test('npm run jobs on a DATA_DIR with no database says so, exits 1 and creates nothing', async () => {
+  const tmp = tempDir('parley-jobs-cli-');
+  try {
+    const missing = path.join(tmp.dir, 'typo');
+    const env = { ...process.env, DATA_DIR: missing, LOG_LEVEL: 'silent', PARLEY_QUEUE: 'embedded' };
+    await assert.rejects(run(process.execPath, [CLI, 'dead'], { env }), (err: { code: number; stderr: string }) => {
+      assert.equal(err.code, 1);
+      assert.match(err.stderr, /no database at .*typo.*parley\.db/);
+      return true;
+    });
+    assert.equal(existsSync(missing), false);
   } finally {
     tmp.remove();
   }

@@ -76,3 +76,19 @@ describe('rate limit configuration', () => {
     }
   });
 });
+
+describe('rate limit without API keys', () => {
+  test('the 429 says every client shares the one budget, not "this API key"', async () => {
+    const t = await startTestApp({ PARLEY_RATE_LIMIT_PER_MIN: '1' });
+    try {
+      assert.equal((await fetch(`${t.httpUrl}/v1/participants`)).status, 200);
+      const refused = await fetch(`${t.httpUrl}/v1/participants`);
+      assert.equal(refused.status, 429);
+      const { error } = await refused.json() as { error: { code: string; message: string } };
+      assert.doesNotMatch(error.message, /API key;/);
+      assert.match(error.message, /no API keys are configured/);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -270,7 +270,7 @@ export interface Operations {
     response: Schemas["MemoryDeleted"];
     errors: 401 | 404 | 429 | 503;
   };
-  /** End a session: end-of-session consolidation (speaker merge, long-horizon persona) */
+  /** End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job */
   endSession: {
     path: {
       session_id: string;
@@ -422,8 +422,10 @@ export interface Operations {
   listMemories: {
     path: Record<string, never>;
     query: {
-      /** participant id, external_id or name */
+      /** participant id, external_id or name: facts this participant said, is the subject of, or was told (see role) */
       participant?: string;
+      /** how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; `subject` facts about them; `speaker` facts they said; `addressee` facts said to them */
+      role?: "any" | "subject" | "speaker" | "addressee";
       q?: string;
       layer?: "fact" | "profile";
       include_history?: boolean;
@@ -486,7 +488,7 @@ export interface Operations {
     response: Schemas["Memory"];
     errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
-  /** Set name, external_id, aliases or attributes */
+  /** Set name, external_id, aliases or attributes; a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
   updateParticipant: {
     path: {
       /** participant id, external_id, or a name (a name several participants hold is a 409) */
