@@ -27,6 +27,11 @@ export interface EventBus {
   publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void>;
   /** Receive every event; returns a function that unsubscribes. */
   subscribe(handler: BusHandler): () => void;
+  /**
+   * Delete every event this bus keeps for other processes that concerns `tenant` (erasure: an event may quote a person's
+   * words). Absent where nothing is kept (in-process, Redis pub/sub).
+   */
+  forgetTenant?(tenant: TenantId): Promise<void>;
   /** True when publishing and receiving work (subscription established, backend answers). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -30,8 +30,8 @@ export interface SqliteEventBusOptions {
  * The embedded event bus across the processes that share one SQLite file (the server and
  * `npm run worker` on the embedded queue): a publish goes to this handle's own subscribers at once
  * (as `MemoryEventBus` does) and into a `bus_events` table, which every handle with subscribers
- * tails (`pollMs`) for the events other handles wrote. Rows are pruned after `keepMs` (they hold
- * memory texts: an erased person's words stay there no longer than that). Delivery is best effort,
+ * tails (`pollMs`) for the events other handles wrote. Rows are pruned after `keepMs`; they hold
+ * memory texts, so erasing a person deletes their tenant's rows at once (`forgetTenant`). Delivery is best effort,
  * as on every bus: a process reads only the events written after it opened.
  *
  * The table is on a connection of its own, written without waiting inside SQLite (the main
@@ -44,6 +44,7 @@ export class SqliteEventBus implements EventBus {
   private readonly insertStmt: Database.Statement<unknown[]>;
   private readonly readStmt: Database.Statement<unknown[]>;
   private readonly pruneStmt: Database.Statement<unknown[]>;
+  private readonly forgetStmt: Database.Statement<unknown[]>;
   private lastId: number;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
@@ -65,6 +66,7 @@ export class SqliteEventBus implements EventBus {
     this.insertStmt = db.prepare('INSERT INTO bus_events (origin, body, created_at) VALUES (?, ?, ?)');
     this.readStmt = db.prepare('SELECT id, origin, body FROM bus_events WHERE id > ? ORDER BY id LIMIT ?');
     this.pruneStmt = db.prepare('DELETE FROM bus_events WHERE created_at < ?');
+    this.forgetStmt = db.prepare("DELETE FROM bus_events WHERE json_extract(body, '$.tenant') = ?");
     this.lastId = (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM bus_events').get() as { id: number }).id;
     this.prune(Date.now());
   }
@@ -78,6 +80,21 @@ export class SqliteEventBus implements EventBus {
     await Promise.resolve();
     dispatch([...this.handlers], JSON.parse(body) as BusEvent, this.options.logger);
     await write;
+  }
+
+  /** Delete every kept event of `tenant` (erasure), after this handle's own writes; retried while the file is busy. */
+  async forgetTenant(tenant: TenantId): Promise<void> {
+    await this.tail;
+    for (let attempt = 0; ; attempt++) {
+      if (!this.db.open) return;
+      try {
+        this.forgetStmt.run(tenant);
+        return;
+      } catch (err) {
+        if (!isBusy(err) || attempt >= 200) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+      }
+    }
   }
 
   subscribe(handler: BusHandler): () => void {

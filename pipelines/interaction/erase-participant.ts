@@ -1,3 +1,4 @@
+import type { EventBus } from '../../graph/event-bus.js';
 import type { Stores } from '../../graph/stores.js';
 import type { InteractionFilter } from '../../graph/graph-store.js';
 import type { TenantId } from '../../graph/types.js';
@@ -14,6 +15,8 @@ export interface ErasureDeps {
   audioSpans: AudioSpanStore | null;
   /** Re-embeds other people's utterances that addressed the person, to re-index them without them. */
   embedder: TextEmbedder;
+  /** The session event bus, when it keeps events (embedded across processes): the tenant's kept events are deleted. */
+  events?: Pick<EventBus, 'forgetTenant'>;
 }
 
 /** What an erasure removed, as `DELETE /v1/participants/{id}` reports it. */
@@ -28,7 +31,7 @@ export interface ErasureReport {
 /**
  * Erase a participant from every store: the interaction graph (utterances, edges, profile),
  * memories with their history, persona, consolidation bookkeeping, keyword and vector indexes,
- * the entity index, queued jobs, voiceprints and kept audio. Then the embedded database's file is
+ * the entity index, queued jobs, voiceprints, kept audio and the tenant's kept bus events. Then the embedded database's file is
  * checkpointed so deleted rows do not linger in its write-ahead log (pages are zeroed on delete).
  * Returns null when the participant does not exist.
  *
@@ -59,6 +62,8 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
     utteranceIds, factIds, personaIds,
     voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles,
   };
+  // Live notifications kept for other processes may quote the person (a `memory.updated` text): the tenant's go.
+  await deps.events?.forgetTenant?.(tenant);
   stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   return report;
 }

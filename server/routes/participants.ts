@@ -115,7 +115,7 @@ export async function erasePerson(
   app: FastifyInstance, tenant: string, id: string,
 ): Promise<{ id: string; erased_utterances: number; erased_memories: number; erased_voiceprints: number }> {
   ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
-  const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder }, tenant, id);
+  const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, events: app.events }, tenant, id);
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
 }

@@ -80,6 +80,26 @@ test('sqlite event bus: rows older than keepMs are deleted by publishers, by rea
   }
 });
 
+test('sqlite event bus: forgetting a tenant deletes its kept events at once, and only its own', async () => {
+  const tmp = tempDir('parley-bus-');
+  const file = path.join(tmp.dir, 'parley.db');
+  const db = openDatabase(file);
+  const left = (): string[] => (db.prepare('SELECT body FROM bus_events ORDER BY id').all() as { body: string }[])
+    .map((r) => { const e = JSON.parse(r.body) as BusEvent; return `${e.tenant}/${e.sessionId}`; });
+  const bus = SqliteEventBus.open(file);
+  try {
+    await bus.publish('t1', 'a', { type: 'session.ended', payload: {} });
+    await bus.publish('t2', 'b', { type: 'session.ended', payload: {} });
+    await bus.publish('t1', 'c', { type: 'session.ended', payload: {} });
+    await bus.forgetTenant('t1');
+    assert.deepEqual(left(), ['t2/b']);
+  } finally {
+    await bus.close();
+    db.close();
+    tmp.remove();
+  }
+});
+
 const skip = await redisSkipReason();
 /** Database 14 is this suite's own (pub/sub ignores the database number, but keys would not). */
 const REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
