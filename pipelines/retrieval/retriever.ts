@@ -125,6 +125,9 @@ export class Retriever {
     // networked stores every call is a round trip, so independent ones never wait for each other.)
     const vectorP = this.embed(req.text).catch(() => null);
     const personaP = personaCandidates(this.stores, tenant, req.text, req.askerId ?? null);
+    // Awaited in stage 3; marked handled now, so a failure while an earlier stage throws (an abort, a store closing at
+    // shutdown) is no unhandled rejection.
+    personaP.catch(() => undefined);
     const semanticP = vectorP.then((v) => (v ? this.matcher.semantic(tenant, v) : { entityIds: [], schemaIds: [] }));
     const [lexicalEntities, vector, semantic] = await Promise.all([this.matcher.lexical(tenant, req.text), vectorP, semanticP]);
     signal?.throwIfAborted();

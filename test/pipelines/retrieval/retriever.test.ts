@@ -27,6 +27,29 @@ describe('staged retrieval over the left brain (real USE-lite, SQLite, consolida
     await f.close();
   });
 
+  test('a retrieval aborted while a store fails rejects once, with no unhandled rejection (shutdown mid-turn)', async () => {
+    const graph = new Proxy(f.graph, {
+      get: (target, key) => (key === 'findParticipantsByWords'
+        ? async () => { throw new TypeError('The database connection is not open'); }
+        : (Reflect.get(target, key) as unknown as { bind?: (t: unknown) => unknown }).bind?.(target) ?? Reflect.get(target, key)),
+    });
+    const broken = Object.assign(Object.create(f) as MemoryFixture, { graph });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => { unhandled.push(reason); };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      const retrieval = new Retriever(broken, f.entities, f.embedder, { minPool: 1 }).retrieve({ tenant: T, text: 'What did Ana promise Ben?', k: 5, signal: controller.signal });
+      // Aborted once under way (a new turn, a shutdown): stage 1 throws before the failed persona read is awaited.
+      controller.abort();
+      await assert.rejects(retrieval, (err: Error) => err.name === 'AbortError');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   test('the left brain holds entities in one schema each, with memories and links', async () => {
     const [miko] = await f.entities.findByNames(T, ['miko']);
     assert.ok(miko, 'Miko is an entity');
