@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel).child({ process: 'worker' });
   logConfigWarnings(logger, warnings);
   const stores = await openStoresChecked(config, logger);
-  const events = openEventBus(config, logger);
+  const events = openEventBus(config, logger, 'worker');
   const embedder = createTextEmbedder(config);
   // The embedded (SQLite) queue polls on an unref'd timer so that it never holds a server or a test
   // open by itself; this process exists only to take jobs, so it holds itself open until a signal.

@@ -4,6 +4,7 @@ import { dispatch } from '../memory-event-bus.js';
 import { newId } from '../core/ids.js';
 import type { TenantId } from '../types.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
+import { isBusy, retryBusySync, SqliteBusMembers, type SqliteBusMembersOptions } from './sqlite-bus-members.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS bus_events (
@@ -11,9 +12,14 @@ CREATE TABLE IF NOT EXISTS bus_events (
 CREATE INDEX IF NOT EXISTS bus_events_created ON bus_events (created_at);
 `;
 
-export interface SqliteEventBusOptions {
-  /** How often a handle with subscribers looks for other processes' events, ms; default 100. */
+export interface SqliteEventBusOptions extends SqliteBusMembersOptions {
+  /** How often a handle with subscribers reads other handles' events while another handle is open, ms; default 100. */
   pollMs?: number;
+  /**
+   * How often a handle with subscribers and no other handle open on the file looks for one, ms; default 1,000.
+   * The first events of a handle that opens later wait up to this long (they are in the file, none is lost).
+   */
+  memberCheckMs?: number;
   /** Events older than this are deleted, ms; default 60,000 (a process reads them within a poll). */
   keepMs?: number;
   /**
@@ -29,9 +35,11 @@ export interface SqliteEventBusOptions {
 /**
  * The embedded event bus across the processes that share one SQLite file (the server and
  * `npm run worker` on the embedded queue): a publish goes to this handle's own subscribers at once
- * (as `MemoryEventBus` does) and into a `bus_events` table, which every handle with subscribers
- * tails (`pollMs`) for the events other handles wrote. Rows are pruned after `keepMs`; they hold
- * memory texts, so erasing a person deletes their tenant's rows at once (`forgetTenant`). Delivery is best effort,
+ * (as `MemoryEventBus` does) and, when another live handle on the file has subscribers (see
+ * `SqliteBusMembers`), into a `bus_events` table. A handle with subscribers tails that table
+ * (`pollMs`) while another handle is open, and otherwise only looks for one (`memberCheckMs`), so a
+ * lone server writes no event and reads nothing. Rows are pruned after `keepMs`; they hold memory texts,
+ * so erasing a person deletes their tenant's rows at once (`forgetTenant`). Delivery is best effort,
  * as on every bus: a process reads only the events written after it opened.
  *
  * The table is on a connection of its own, written without waiting inside SQLite (the main
@@ -45,9 +53,15 @@ export class SqliteEventBus implements EventBus {
   private readonly readStmt: Database.Statement<unknown[]>;
   private readonly pruneStmt: Database.Statement<unknown[]>;
   private readonly forgetStmt: Database.Statement<unknown[]>;
+  private readonly maxIdStmt: Database.Statement<unknown[]>;
+  private readonly oldStmt: Database.Statement<unknown[]>;
+  private readonly members: SqliteBusMembers;
   private lastId: number;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
+  /** Whether the last look found another handle open or events unread, so the table is read every `pollMs`. */
+  private reading = false;
+  private lastMemberCheck = 0;
   private lastPrune = 0;
   private closed = false;
   /** Writes in publish order, so other processes read them in that order. */
@@ -67,8 +81,11 @@ export class SqliteEventBus implements EventBus {
     this.readStmt = db.prepare('SELECT id, origin, body FROM bus_events WHERE id > ? ORDER BY id LIMIT ?');
     this.pruneStmt = db.prepare('DELETE FROM bus_events WHERE created_at < ?');
     this.forgetStmt = db.prepare("DELETE FROM bus_events WHERE json_extract(body, '$.tenant') = ?");
-    this.lastId = (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM bus_events').get() as { id: number }).id;
+    this.maxIdStmt = db.prepare('SELECT COALESCE(MAX(id), 0) FROM bus_events').pluck();
+    this.oldStmt = db.prepare('SELECT EXISTS (SELECT 1 FROM bus_events WHERE created_at < ?)').pluck();
+    this.lastId = this.maxIdStmt.get() as number;
     this.prune(Date.now());
+    this.members = new SqliteBusMembers(db, this.origin, () => this.handlers.size > 0, options);
   }
 
   async publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void> {
@@ -98,11 +115,18 @@ export class SqliteEventBus implements EventBus {
   }
 
   subscribe(handler: BusHandler): () => void {
+    const first = this.handlers.size === 0;
     this.handlers.add(handler);
-    this.schedule();
+    if (first && !this.closed) {
+      // Tell the other handles at once that events must now be written for this one, and look for them soon.
+      this.members.beat();
+      this.lastMemberCheck = 0;
+      this.schedule(this.options.pollMs ?? 100);
+    }
     return () => {
-      this.handlers.delete(handler);
-      if (this.handlers.size === 0) clearTimeout(this.timer);
+      if (!this.handlers.delete(handler) || this.handlers.size > 0) return;
+      clearTimeout(this.timer);
+      this.members.beat();
     };
   }
 
@@ -115,12 +139,15 @@ export class SqliteEventBus implements EventBus {
     clearTimeout(this.timer);
     this.handlers.clear();
     await this.tail;
+    await this.members.leave();
     if (this.db.open) this.db.close();
   }
 
+  /** Write `body` for the other handles, if another live one has subscribers; retried while the file is busy. */
   private async write(body: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       if (!this.db.open) throw new Error('event bus is closed');
+      if (!this.members.othersRead()) return;
       try {
         const now = Date.now();
         this.insertStmt.run(this.origin, body, now);
@@ -133,46 +160,43 @@ export class SqliteEventBus implements EventBus {
     }
   }
 
-  /** Delete the events older than `keepMs`, at most every `pruneEveryMs`; a busy file waits for the next time. */
+  /**
+   * Delete the events older than `keepMs`, at most every `pruneEveryMs` (writing only when there is one);
+   * a busy file waits for the next time.
+   */
   private prune(now: number): void {
     if (now - this.lastPrune < (this.options.pruneEveryMs ?? 10_000)) return;
     try {
-      this.pruneStmt.run(now - (this.options.keepMs ?? 60_000));
+      const before = now - (this.options.keepMs ?? 60_000);
+      if (this.oldStmt.get(before) === 1) this.pruneStmt.run(before);
       this.lastPrune = now;
     } catch (err) {
       if (!isBusy(err)) this.options.logger?.warn({ err: (err as Error).message }, 'event bus prune failed');
     }
   }
 
-  private schedule(): void {
+  private schedule(delay = this.reading ? this.options.pollMs ?? 100 : this.options.memberCheckMs ?? 1000): void {
     if (this.closed || this.handlers.size === 0 || this.polling) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.poll(), this.options.pollMs ?? 100);
+    this.timer = setTimeout(() => this.poll(), delay);
     this.timer.unref();
   }
 
-  /** Deliver the events other handles wrote since the last poll, in the order they were written. */
+  /**
+   * Every `memberCheckMs`, look whether the table is worth reading: another handle is open, or events are
+   * unread (a handle that wrote them and closed since). If so, deliver the events other handles wrote since
+   * the last read, in the order they were written.
+   */
   private poll(): void {
     if (this.closed || !this.db.open) return;
     this.polling = true;
     try {
-      for (;;) {
-        const batch = this.options.batch ?? 500;
-        const rows = this.readStmt.all(this.lastId, batch) as { id: number; origin: string; body: string }[];
-        for (const row of rows) {
-          this.lastId = row.id;
-          if (row.origin === this.origin) continue;
-          let event: BusEvent;
-          try {
-            event = JSON.parse(row.body) as BusEvent;
-          } catch {
-            this.options.logger?.warn({ id: row.id }, 'unparsable event on bus');
-            continue;
-          }
-          dispatch([...this.handlers], event, this.options.logger);
-        }
-        if (rows.length < batch) break;
+      const now = Date.now();
+      if (now - this.lastMemberCheck >= (this.options.memberCheckMs ?? 1000)) {
+        this.lastMemberCheck = now;
+        this.reading = this.members.othersOpen() || (this.maxIdStmt.get() as number) > this.lastId;
       }
+      if (this.reading) this.readNew();
       this.prune(Date.now());
     } catch (err) {
       if (!isBusy(err)) this.options.logger?.warn({ err: (err as Error).message }, 'event bus read failed');
@@ -181,22 +205,25 @@ export class SqliteEventBus implements EventBus {
       this.schedule();
     }
   }
-}
 
-/** Run `work`, retrying (briefly, synchronously) while another connection holds the file's write lock. */
-function retryBusySync(work: () => void): void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      work();
-      return;
-    } catch (err) {
-      if (!isBusy(err) || attempt >= 50) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  /** Deliver the events other handles wrote since the last read, in the order they were written. */
+  private readNew(): void {
+    for (;;) {
+      const batch = this.options.batch ?? 500;
+      const rows = this.readStmt.all(this.lastId, batch) as { id: number; origin: string; body: string }[];
+      for (const row of rows) {
+        this.lastId = row.id;
+        if (row.origin === this.origin) continue;
+        let event: BusEvent;
+        try {
+          event = JSON.parse(row.body) as BusEvent;
+        } catch {
+          this.options.logger?.warn({ id: row.id }, 'unparsable event on bus');
+          continue;
+        }
+        dispatch([...this.handlers], event, this.options.logger);
+      }
+      if (rows.length < batch) break;
     }
   }
-}
-
-/** True for SQLite's "database is locked" (another connection is writing). */
-function isBusy(err: unknown): boolean {
-  return (err as { code?: string }).code === 'SQLITE_BUSY';
 }

@@ -15,13 +15,14 @@ declare module 'fastify' {
 
 /**
  * The bus the config asks for: Redis pub/sub when the queue is on Redis (workers elsewhere), else
- * the embedded file's (`DATA_DIR/parley.db`), which `npm run worker` on the same file shares.
+ * the embedded file's (`DATA_DIR/parley.db`), which `npm run worker` on the same file shares
+ * (`role` names this process in the file's `bus_members` table).
  */
-export function openEventBus(config: Config, logger: FastifyInstance['log']): EventBus {
+export function openEventBus(config: Config, logger: FastifyInstance['log'], role: 'server' | 'worker' = 'server'): EventBus {
   const log = logger.child({ component: 'event-bus' });
   return config.queue === 'redis'
     ? new RedisEventBus({ url: config.redisUrl, prefix: config.redisPrefix, logger: log })
-    : SqliteEventBus.open(path.join(config.dataDir, 'parley.db'), { logger: log });
+    : SqliteEventBus.open(path.join(config.dataDir, 'parley.db'), { logger: log, role });
 }
 
 /**

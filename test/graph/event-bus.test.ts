@@ -59,6 +59,9 @@ test('sqlite event bus: rows older than keepMs are deleted by publishers, by rea
   const db = openDatabase(file);
   const sessionsLeft = (): string[] =>
     (db.prepare('SELECT body FROM bus_events ORDER BY id').all() as { body: string }[]).map((r) => (JSON.parse(r.body) as BusEvent).sessionId);
+  // A server that reads (subscribes), so that the publishers write their events into the file.
+  const server = SqliteEventBus.open(file);
+  server.subscribe(() => undefined);
   const publisher = SqliteEventBus.open(file, { keepMs: 60_000 });
   try {
     await publisher.publish('t1', 'old', { type: 'session.ended', payload: {} });
@@ -74,7 +77,7 @@ test('sqlite event bus: rows older than keepMs are deleted by publishers, by rea
     assert.deepEqual(sessionsLeft(), ['new'], 'a publish prunes too');
     await eager.close();
   } finally {
-    await publisher.close();
+    await Promise.all([publisher.close(), server.close()]);
     db.close();
     tmp.remove();
   }
@@ -86,6 +89,8 @@ test('sqlite event bus: forgetting a tenant deletes its kept events at once, and
   const db = openDatabase(file);
   const left = (): string[] => (db.prepare('SELECT body FROM bus_events ORDER BY id').all() as { body: string }[])
     .map((r) => { const e = JSON.parse(r.body) as BusEvent; return `${e.tenant}/${e.sessionId}`; });
+  const server = SqliteEventBus.open(file);
+  server.subscribe(() => undefined);
   const bus = SqliteEventBus.open(file);
   try {
     await bus.publish('t1', 'a', { type: 'session.ended', payload: {} });
@@ -94,7 +99,7 @@ test('sqlite event bus: forgetting a tenant deletes its kept events at once, and
     await bus.forgetTenant('t1');
     assert.deepEqual(left(), ['t2/b']);
   } finally {
-    await bus.close();
+    await Promise.all([bus.close(), server.close()]);
     db.close();
     tmp.remove();
   }
