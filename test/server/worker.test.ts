@@ -65,20 +65,30 @@ async function drained(server: TestApp, worker: ReturnType<typeof spawn>, timeou
   }
 }
 
-describe('npm run worker on the embedded (SQLite) queue: stays up, takes jobs another process enqueues, reports to live sessions', () => {
-  const tmp = tempDir('parley-worker-sqlite-');
-  const both = serverAndWorker({ DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' }, () => tmp.remove());
-
-  test('a fact said on the server is consolidated by the worker and reported to the live session (events through the file)', async () => {
-    const server = both.server();
-    const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=e1`);
+/**
+ * Say a fact on a live session of `server`, and check that the worker consolidated it and reported it to
+ * that session (`memory.updated`, through the event bus: the worker is another process).
+ */
+async function factReachesLiveSession(server: TestApp, sessionId: string): Promise<void> {
+  const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=${sessionId}`);
+  try {
     await c.next('session.started');
     c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'I live in Porto and I love sushi.' });
     await c.next('transcript.final');
     const updated = await c.next('memory.updated', () => true, 30_000);
     const ops = updated.ops as { op: string; text: string }[];
     assert.ok(ops.some((o) => o.op === 'ADD' && /Porto/.test(o.text)), JSON.stringify(ops));
+  } finally {
     c.close();
+  }
+}
+
+describe('npm run worker on the embedded (SQLite) queue: stays up, takes jobs another process enqueues, reports to live sessions', () => {
+  const tmp = tempDir('parley-worker-sqlite-');
+  const both = serverAndWorker({ DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' }, () => tmp.remove());
+
+  test('a fact said on the server is consolidated by the worker and reported to the live session (events through the file)', async () => {
+    await factReachesLiveSession(both.server(), 'e1');
   });
 
   test('every job is consumed, the worker outlives an idle queue, and exits 0 on SIGTERM', async () => {
@@ -120,15 +130,8 @@ describe('npm run worker: consolidation in another process over Redis', { skip }
 
   test('a fact said on the server is consolidated by the worker and reported to the live session', async () => {
     const server = both.server();
-    const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=w1`);
-    await c.next('session.started');
-    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'I live in Porto and I love sushi.' });
-    await c.next('transcript.final');
-    const updated = await c.next('memory.updated', () => true, 30_000);
-    const ops = updated.ops as { op: string; text: string }[];
-    assert.ok(ops.some((o) => o.op === 'ADD' && /Porto/.test(o.text)), JSON.stringify(ops));
+    await factReachesLiveSession(server, 'w1');
     const facts = await server.app.stores.memory.listFacts('default', {});
     assert.ok(facts.some((f) => /Porto/.test(f.content)), 'the worker wrote to the shared store');
-    c.close();
   });
 });
