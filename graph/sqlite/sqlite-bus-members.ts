@@ -22,7 +22,7 @@ export interface SqliteBusMembersOptions {
  * The handles open on one SQLite file's event bus (`bus_members`): each registers on opening,
  * refreshes its heartbeat on a timer, and deletes its row on closing; a row whose heartbeat is
  * older than `deadAfterMs` (a process that died) is ignored and deleted by the next heartbeat of
- * any member. The bus asks it whether another live handle reads events (then a publish must go
+ * any member (a handle that was only stalled that long comes back with its next heartbeat). The bus asks it whether another live handle reads events (then a publish must go
  * through the file) or may write them (then the file is worth reading).
  *
  * Runs on the bus's own connection (`busy_timeout = 0`): a busy file is retried on a timer.

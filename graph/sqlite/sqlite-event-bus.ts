@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { BusEvent, BusHandler, BusLogger, EventBus, SessionEvent } from '../event-bus.js';
+import type { BusEvent, BusHandler, EventBus, SessionEvent } from '../event-bus.js';
 import { dispatch } from '../memory-event-bus.js';
 import { newId } from '../core/ids.js';
 import type { TenantId } from '../types.js';
@@ -29,7 +29,6 @@ export interface SqliteEventBusOptions extends SqliteBusMembersOptions {
   pruneEveryMs?: number;
   /** Most events read per poll; default 500. */
   batch?: number;
-  logger?: BusLogger;
 }
 
 /**
