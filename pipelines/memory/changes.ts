@@ -50,6 +50,9 @@ const FILLS: Array<[RegExp, string]> = [
   [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)/i, 'lives_in'],
   [/\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?\s+(?:moved|relocated|have moved|['’]ve moved)\s+to\s+(.+)/i, 'lives_in'],
   [/\bmy\s+(?:apartment|flat|house|home|place)\s+is\s+in\s+(.+)/i, 'lives_in'],
+  // "I'm living with my parents", "I share a flat with two students": where one lives, as "with my parents", "a flat".
+  [/\bI(?:['’]m|\s+am)?(?:\s+still)?\s+(?:living|live)\s+(with\s+(?:my|our)\s+[a-z]+)\b/i, 'lives_in'],
+  [/\bI(?:\s+still)?\s+(?:share|rent)\s+((?:a|an)\s+(?:\w+\s+)?(?:flat|house|apartment|place|room)\b.*)/i, 'lives_in'],
   [/\bin\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*),?\s+where\s+I\s+(?:live|grew up)\b/, 'lives_in'],
   [/\bI(?:\s+\w+ly|\s+still|\s+now)?(?:\s+work|\s+am working|['’]m working|['’]m still working)\s+(?:at|for)\s+(.+)/i, 'works_at'],
   // "I joined Globex", not "I joined a gym" or "a nearby church": joining a named organisation.
@@ -117,17 +120,16 @@ const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\
 const JOB_OVER: SlotChange = { slot: 'works_at', value: null, ends: 'occupation' };
 
 /**
- * Relationship status, one slot whose new value closes the old: started seeing someone, engaged, married, split up,
- * divorced. A break-up or a divorce also ends the partner (`ends`); a wedding or an engagement to come ("we're getting
- * married in June") is a plan, no status.
+ * Relationship status, one slot whose new value closes the old: started seeing someone, engaged, married. A wedding or an
+ * engagement to come ("we're getting married in June") is a plan, no status. A break-up or a divorce ends the partner
+ * and the status with it (`RELATIONSHIP_OVER`).
  */
 const RELATIONSHIP: Array<[RegExp, string]> = [
-  [/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started|begun|began)\s+(?:seeing|dating|going out with)\s+\S|\bI(?:['’]m|\s+am)\s+(?:now\s+)?(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|bloke))\b/i, 'dating'],
+  [/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started|begun|began)\s+(?:seeing|dating|going out with)\s+\S|\bI(?:['’]m|\s+am|['’]ve\s+been|\s+have\s+been)\s+(?:now\s+)?(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|bloke))\b/i, 'dating'],
   [/\b(?:I|we)(?:['’]ve|['’]re|['’]m|\s+have|\s+are|\s+am)?\s+(?:just\s+|finally\s+|officially\s+|now\s+)?(?:got\s+|gotten\s+|been\s+)?engaged\b(?!\s+(?:in|with)\b)/i, 'engaged'],
   [/\b(?:I|we)(?:['’]ve|['’]re|['’]m|\s+have|\s+are|\s+am)?\s+(?:just\s+|finally\s+|officially\s+|now\s+)?(?:got\s+|gotten\s+|been\s+)?married\b|\b(?:we|I)\s+tied\s+the\s+knot\b/i, 'married'],
-  [/\b(?:got|are|am|['’]m|['’]re|been)\s+divorced\b/i, 'divorced'],
-  [/\b(?:broke up|split up|separated(?!\s+(?:the|it|them|out)\b)|am single|['’]m single)\b/i, 'single'],
 ];
+const RELATIONSHIP_OVER = /\b(?:broke up|split up|separated(?!\s+(?:the|it|them|out)\b)|got divorced|are divorced|am single|['’]m single)\b/i;
 /** A diet one has taken up: "I've gone vegetarian", "I turned vegan", "I'm now pescatarian", "I stopped eating meat". */
 const DIET_NOW = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|now\s+|just\s+|finally\s+)?(?:gone|went|turned|become|became|switched\s+to|(?:['’]m|am)\s+now|(?:['’]m|am)\s+going)\s+(?:fully\s+|completely\s+|strictly\s+|full\s+)?(vegan|vegetarian|veggie|pescatarian|plant[- ]based)\b/i;
 const NO_MEAT = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+)?(?:stopped\s+eating|given\s+up|gave\s+up|cut\s+out)\s+meat\b/i;
@@ -175,8 +177,9 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
     if (value) return { slot: 'occupation', value, attribute: 'occupation' };
   }
   if (JOB_ENDS.test(sentence)) return JOB_OVER;
+  if (RELATIONSHIP_OVER.test(sentence)) return { slot: 'relation:partner', value: null, ends: 'relationship' };
   const status = RELATIONSHIP.find(([re]) => re.test(sentence))?.[1];
-  if (status) return { slot: 'relationship', value: status, attribute: 'relationship', ...(status === 'single' || status === 'divorced' ? { ends: 'relation:partner' } : {}) };
+  if (status) return { slot: 'relationship', value: status, attribute: 'relationship' };
   // "We've moved out of the flat" with no new home told: where one lived ends.
   const out = sentence.match(/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+)?moved\s+out(?:\s+of\s+(.+))?/i);
   if (out && (!out[1] || DWELLING.test(cut(out[1]))) && !STAY.test(sentence)) return { slot: 'lives_in', value: null };

@@ -99,21 +99,26 @@ test('notice handed in, resigning, being let go or retiring ends the employer an
   assert.deepEqual(await decideAfter(["I'm a data analyst."], "I've retired."), { op: 'DELETE', targets: ['occupation'] });
 });
 
-test('relationship status is one slot whose new value closes the old; a break-up ends the partner', async () => {
+test('relationship status is one slot whose new value closes the old; a break-up ends the partner and the status', async () => {
   assert.equal(slotChange("I've started seeing someone from my climbing club.")?.value, 'dating');
   assert.equal(slotChange('We got engaged at the weekend!')?.value, 'engaged');
   assert.equal(slotChange('We got married in June.')?.value, 'married');
-  assert.equal(slotChange('I got divorced last year.')?.value, 'divorced');
+  assert.equal(slotChange("I've been seeing a guy from work for a few months.")?.value, 'dating');
+  assert.deepEqual(slotChange('I got divorced last year.'), { slot: 'relation:partner', value: null, ends: 'relationship' });
   assert.equal(slotChange("I'm engaged in a long project at work."), null);
   assert.equal(slotChange("We're getting married next spring."), null, 'a wedding to come is a plan');
   assert.equal(slotChange('We separated the recycling.'), null);
   assert.deepEqual(await decideAfter(['We got engaged at the weekend!'], 'We got married in June.'), { op: 'UPDATE', targets: ['relationship'] });
-  assert.deepEqual(await decideAfter(['My boyfriend is Sam.'], 'Sam and I split up.'), { op: 'UPDATE', targets: ['relation:partner'] });
+  const over = await decideAfter(['My boyfriend is Sam.', 'We got engaged at the weekend!'], 'Sam and I split up.');
+  assert.deepEqual({ op: over.op, targets: over.targets.sort() }, { op: 'DELETE', targets: ['relation:partner', 'relationship'] });
 });
 
-test('"Sana\'s got her own place now", said by someone else, is where Sana lives', async () => {
+test('"Sana\'s got her own place now", said by someone else, is where Sana lives; living with one\'s parents or sharing a flat is where one lives', async () => {
   const [f] = await facts("Sana's got her own place now.", 'u1', 'p_ben');
   assert.deepEqual({ subject: f?.subjectId, slot: f?.slot, value: f?.value }, { subject: 'p_sana', slot: 'lives_in', value: 'own place' });
   const flat = (await facts("Sana's got her own flat in Leeds.", 'u1', 'p_ben'))[0];
   assert.equal(flat?.value, 'own flat in Leeds');
+  assert.equal(slotChange("I'm living with my parents while I save up.")?.value, 'with my parents');
+  assert.equal(slotChange('I share a flat with two nurses.')?.value, 'a flat');
+  assert.deepEqual(await decideAfter(["I'm living with my parents while I save up."], "I've got my own place now."), { op: 'UPDATE', targets: ['lives_in'] });
 });
