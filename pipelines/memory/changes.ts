@@ -50,6 +50,9 @@ const FILLS: Array<[RegExp, string]> = [
   [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)/i, 'lives_in'],
   [/\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?\s+(?:moved|relocated|have moved|['’]ve moved)\s+to\s+(.+)/i, 'lives_in'],
   [/\bmy\s+(?:apartment|flat|house|home|place)\s+is\s+in\s+(.+)/i, 'lives_in'],
+  // "I'm living with my parents", "I share a flat with two students": where one lives, as "with my parents", "a flat".
+  [/\bI(?:['’]m|\s+am)?(?:\s+still)?\s+(?:living|live)\s+(with\s+(?:my|our)\s+[a-z]+)\b/i, 'lives_in'],
+  [/\bI(?:\s+still)?\s+(?:share|rent)\s+((?:a|an)\s+(?:\w+\s+)?(?:flat|house|apartment|place|room)\b.*)/i, 'lives_in'],
   [/\bin\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*),?\s+where\s+I\s+(?:live|grew up)\b/, 'lives_in'],
   [/\bI(?:\s+\w+ly|\s+still|\s+now)?(?:\s+work|\s+am working|['’]m working|['’]m still working)\s+(?:at|for)\s+(.+)/i, 'works_at'],
   // "I joined Globex", not "I joined a gym" or "a nearby church": joining a named organisation.
@@ -64,10 +67,7 @@ const FILLS: Array<[RegExp, string]> = [
 ];
 
 const ENDS: Array<[RegExp, string]> = [
-  [/\b(?:broke up|split up|separated|got divorced|are divorced|am single|['’]m single)\b/i, 'relation:partner'],
   [/\bI\s+(?:left|quit)\s+(?!my job\b)([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)/, 'works_at'],
-  [/\b(?:got laid off|was laid off|got fired|was fired|lost my job|quit my job)\b/i, 'works_at'],
-  [/\bI\s+(?:retired|am retired|['’]m retired)\b/i, 'occupation'],
   [/\b(?:not|no longer)\s+(?:teaching|working as)\b/i, 'occupation'],
   [/\bI\s+eat\s+meat\s+again\b|\bI\s+(?:stopped being|am not|['’]m not)\s+(?:vegan|vegetarian)\b/i, 'diet'],
   [/\b(?:don['’]t|do not)\s+avoid\s+\w+\s+anymore\b/i, 'diet'],
@@ -98,6 +98,8 @@ const HOME_NOW: RegExp[] = [
   /\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?(?:\s+have|['’]ve)?\s+moved\s+in(?:to|\s+to)\s+(.+)/i,
   /\bI(?:['’]m|\s+am)?\s+(?:now\s+)?(?:renting|rent)\s+((?:a|an)\s+(?:\w+\s+){0,2}(?:room|flat|house|place|apartment|studio|bedsit|cottage)\b.*)/i,
   /\b(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+|all\s+|finally\s+)?(?:settled\s+)?in\s+(.+)/i,
+  // "I've got my own place now", "Sana's got her own flat in Leeds" (read as her own "I've got…").
+  /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:now\s+|finally\s+|just\s+)?got\s+(?:a|my|our|her|his|their)\s+((?:own|new)\s+(?:place|flat|house|home|apartment)\b.*)/i,
 ];
 /** What one does for a living, told as an activity ("tutoring", "teaching") with a cue that it is the job now. */
 const JOB_ACTIVITY = /\b(?:I['’]m|I\s+am)\s+(?:now\s+)?((?:tutoring|teaching|lecturing|nursing|freelancing|consulting|contracting|temping|childminding|coaching|driving|cleaning|waitressing|bartending|labouring|laboring|farming|training)\b.*)/i;
@@ -109,7 +111,25 @@ const JOB_FILLS: Array<[RegExp, string]> = [
   [/\bI(?:['’]ve| have)?\s+(?:been|got|was)\s+promoted\s+to\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI(?:['’]ve| have)?(?:\s+just)?\s+(?:started|got|landed|taken|took)\s+(?:a|the)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)/i, 'works_at'],
 ];
-const JOB_ENDS = /\b(?:handed in (?:my|his|her) notice|(?:was|been|got|were) made redundant|(?:was|been|got) let go)\b/i;
+/**
+ * The whole job over, told as done: notice handed in, resigned, let go, laid off, fired, made redundant, retired ("I'm
+ * going to hand in my notice", "I'm retiring next year" are plans, not endings). The employer ends and the role with it.
+ */
+const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?resigned\b(?!\s+(?:myself|ourselves)\s+to\b)|(?:was|been|got|were) made redundant|(?:was|been|got|were) (?:let go|laid off|fired|sacked)|(?:they|he|she|the company|the firm|my boss)\s+(?:let|laid)\s+me\s+(?:go|off)|lost my job|quit my job|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?retired\b|I(?:['’]m|\s+am)\s+(?:now\s+)?retired\b)/i;
+/** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
+const JOB_OVER: SlotChange = { slot: 'works_at', value: null, ends: 'occupation' };
+
+/**
+ * Relationship status, one slot whose new value closes the old: started seeing someone, engaged, married. A wedding or an
+ * engagement to come ("we're getting married in June") is a plan, no status. A break-up or a divorce ends the partner
+ * and the status with it (`RELATIONSHIP_OVER`).
+ */
+const RELATIONSHIP: Array<[RegExp, string]> = [
+  [/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started|begun|began)\s+(?:seeing|dating|going out with)\s+\S|\bI(?:['’]m|\s+am|['’]ve\s+been|\s+have\s+been)\s+(?:now\s+)?(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|bloke))\b/i, 'dating'],
+  [/\b(?:I|we)(?:['’]ve|['’]re|['’]m|\s+have|\s+are|\s+am)?\s+(?:just\s+|finally\s+|officially\s+|now\s+)?(?:got\s+|gotten\s+|been\s+)?engaged\b(?!\s+(?:in|with)\b)/i, 'engaged'],
+  [/\b(?:I|we)(?:['’]ve|['’]re|['’]m|\s+have|\s+are|\s+am)?\s+(?:just\s+|finally\s+|officially\s+|now\s+)?(?:got\s+|gotten\s+|been\s+)?married\b|\b(?:we|I)\s+tied\s+the\s+knot\b/i, 'married'],
+];
+const RELATIONSHIP_OVER = /\b(?:broke up|split up|separated(?!\s+(?:the|it|them|out)\b)|got divorced|are divorced|am single|['’]m single)\b/i;
 /** A diet one has taken up: "I've gone vegetarian", "I turned vegan", "I'm now pescatarian", "I stopped eating meat". */
 const DIET_NOW = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|now\s+|just\s+|finally\s+)?(?:gone|went|turned|become|became|switched\s+to|(?:['’]m|am)\s+now|(?:['’]m|am)\s+going)\s+(?:fully\s+|completely\s+|strictly\s+|full\s+)?(vegan|vegetarian|veggie|pescatarian|plant[- ]based)\b/i;
 const NO_MEAT = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+)?(?:stopped\s+eating|given\s+up|gave\s+up|cut\s+out)\s+meat\b/i;
@@ -156,7 +176,10 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
     const value = cut(activity.replace(/\s+(?:full[- ]time|part[- ]time)\b/i, '')).toLowerCase();
     if (value) return { slot: 'occupation', value, attribute: 'occupation' };
   }
-  if (JOB_ENDS.test(sentence)) return { slot: 'works_at', value: null };
+  if (JOB_ENDS.test(sentence)) return JOB_OVER;
+  if (RELATIONSHIP_OVER.test(sentence)) return { slot: 'relation:partner', value: null, ends: 'relationship' };
+  const status = RELATIONSHIP.find(([re]) => re.test(sentence))?.[1];
+  if (status) return { slot: 'relationship', value: status, attribute: 'relationship' };
   // "We've moved out of the flat" with no new home told: where one lived ends.
   const out = sentence.match(/\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+)?moved\s+out(?:\s+of\s+(.+))?/i);
   if (out && (!out[1] || DWELLING.test(cut(out[1]))) && !STAY.test(sentence)) return { slot: 'lives_in', value: null };

@@ -270,7 +270,8 @@ export class RuleDecider implements Decider {
       if (fact.retractsUtteranceIds) {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };
       }
-      const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot) : [];
+      // "I handed in my notice" ends the employer and the role with it (`endsSlot`).
+      const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot || (fact.endsSlot !== undefined && c.fact.slot === fact.endsSlot)) : [];
       // A slot already ended ("lost my job", stored with no value) is ended again by a restatement, not withdrawn.
       const held = bySlot.filter((c) => c.fact.value !== null);
       if (held.length > 0) return { op: 'DELETE', targetIds: held.map((c) => c.fact.id) };

@@ -91,8 +91,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * redundancy (an ending), a diet taken up ("gone vegetarian", "stopped eating meat"), a taste taken up or dropped ("come
  * round to coffee", "gone off crisps"), an allergy however told ("cats set my allergies off"); a report's later "he / she"
  * is the person reported on; a street stays in a lives_in value ("above the bakery on Carver Street").
+ * 24: "twice a week" is a frequency, no date; "a few years back" lies behind (its "when" clause with it); "Thought I'd…",
+ * "Heard they're…" (a clause verb, its "I" left out) give a fact; a date that is the subject takes no preposition ("The
+ * week of … has been swamped"); notice, resigning, let go, retiring end employer and role; relationship status a slot.
  */
-export const EMBEDDED_RULES_VERSION = 23;
+export const EMBEDDED_RULES_VERSION = 24;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -143,6 +146,9 @@ const WHEN_WORD = /^(?:when|while|since|after|before|until|till|ago|yesterday|to
 /** A subject pronoun: after one, the opening word is no verb of an "I" left out ("Blessed we both have this mindset"). */
 const SUBJECT_PRONOUN = /^(?:i|we|he|she|they)$/i;
 
+/** Verbs that take a clause ("Thought I'd…", "Heard they're…", "Figured we'd…"): the pronoun after one is the clause's subject. */
+const CLAUSE_VERB = /^(?:think|figure|hear|guess|reckon|realise|realize|decide|notice|learn|suppose|find|read|bet|hope|wish|know|discover)$/;
+
 /**
  * True when the words after the opening word, up to the first punctuation or dash, tell of something: they name a
  * thing, a place or a person (a noun, a name or a number: "Paid Marcus back", "Spoke to Gran", "Heard of that series")
@@ -185,7 +191,9 @@ export function pleasantry(nlp: Wink, sentence: string, listeners: readonly stri
  * "Spoke to Gran this morning", "Ran the Manchester half on Sunday"): read with the "I". Not a base form, which may be an
  * imperative or a present ("Put it there", "Turns out…"), nor a participle before "in / at / by / from" ("Based in Leeds"),
  * nor a set phrase or a reaction whose verb names nothing (`namesSomething`: "Agreed, …", "Got it covered", "Got your
- * back"), which stays as said (and gives no fact). `listeners`: the names of the people it is said to.
+ * back"), which stays as said (and gives no fact). A verb that takes a clause, then the clause's subject ("Thought I'd
+ * refresh those skills", "Heard they're super chill", "Figured I'd give it a go"), is read with the "I" whatever the
+ * clause names. `listeners`: the names of the people it is said to.
  */
 export function withElidedI(nlp: Wink, sentence: string, listeners: readonly string[] = []): string {
   const doc = nlp.readDoc(sentence);
@@ -197,8 +205,10 @@ export function withElidedI(nlp: Wink, sentence: string, listeners: readonly str
   const word = first.toLowerCase();
   if (pos[0] !== 'VERB' || !/^[A-Z][a-z]+$/.test(first) || word === lemma || /(?:ing|s)$/.test(word)) return sentence;
   if (/^(?:in|at|by|from|with|for)$/i.test(words[1] ?? '') || /\?\s*$/.test(sentence)) return sentence;
+  // "Thought I'd refresh those skills", "Heard they're super chill": a verb that takes a clause, the clause's subject after it.
+  const clause = CLAUSE_VERB.test(lemma) && SUBJECT_PRONOUN.test(words[1] ?? '');
   // "Agreed, …", "Got it covered", "Blessed we both have…": a reaction, or no verb of the speaker's.
-  if (SUBJECT_PRONOUN.test(words[1] ?? '') || !namesSomething(words, pos, listeners)) return sentence;
+  if (!clause && (SUBJECT_PRONOUN.test(words[1] ?? '') || !namesSomething(words, pos, listeners))) return sentence;
   return `I ${word}${sentence.slice(first.length)}`;
 }
 
@@ -287,7 +297,8 @@ export class EmbeddedExtractor implements Extractor {
         const ends = change.value === null || retraction;
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: change.kind ?? 'profile',
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
-        if (change.ends && !ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
+        // "I left Hillcrest, I'm tutoring now" ends the employer; "I handed in my notice" ends the role with it.
+        if (change.ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }

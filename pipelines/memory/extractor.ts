@@ -52,7 +52,8 @@ export interface ExtractedFact {
   settles?: 'done' | 'cancelled' | 'instead' | 'decided';
   /**
    * A slot of the same family the turn also ends while filling `slot` ("I left Hillcrest, I'm tutoring full time now":
-   * fills `occupation`, ends `works_at`): consolidation supersedes that one when `slot` holds nothing yet.
+   * fills `occupation`, ends `works_at`): consolidation supersedes that one when `slot` holds nothing yet. On an ending
+   * (`retraction`) the slot it ends too ("I handed in my notice" ends `works_at` and `occupation`).
    */
   endsSlot?: string;
   /**

@@ -52,6 +52,10 @@ export function reportedAsFirstPerson(
 ): { subjectId: string; text: string } | null {
   const owned = ownedByParticipant(nlp, sentence, names, speakerId) ?? withParticipant(nlp, sentence, names, speakerId);
   if (owned) return owned;
+  // "Sana's got her own place now", "Sana's been promoted": "'s" is "has", her own "I've got…".
+  const perfect = sentence.match(/^([A-Z][a-z-]+)['’]s\s+((?:got|been|gone|just|finally|now)\b.*)$/s);
+  const has = perfect ? participant(names, speakerId, perfect[1]!) : null;
+  if (perfect && has && !/\b(?:I|my|me|mine|myself)\b/i.test(perfect[2]!)) return { subjectId: has, text: `I've ${perfect[2]}` };
   const m = sentence.match(/^([A-Z][a-z'-]+)\s+(\S+)(.*)$/s);
   // "Ben is my manager" is about the speaker, not a report on Ben.
   if (!m?.[1] || !m[2] || /\b(?:I|my|me|mine|myself)\b/i.test(m[3] ?? '')) return null;
@@ -65,6 +69,11 @@ export function reportedAsFirstPerson(
   if (pos !== 'VERB' && pos !== 'AUX') return null;
   const verb = THIRD_TO_FIRST[word] ?? (word.endsWith('s') && lemma !== word ? lemma : m[2]);
   return { subjectId: entry[0], text: `I ${verb}${m[3] ?? ''}` };
+}
+
+/** The id of the participant other than the speaker whose first name is `first`, or null. */
+function participant(names: Record<string, string | null>, speakerId: string, first: string): string | null {
+  return Object.entries(names).find(([id, n]) => id !== speakerId && n !== null && n.split(' ')[0] === first)?.[0] ?? null;
 }
 
 /**

@@ -32,6 +32,19 @@ const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 /** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
 const WEEKDAY_ABBREVIATION = /\b(?:Tues|Weds)(?=\.|\b)/gi;
 const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues?|weds?|thu(?:rs?)?|fri|sat)\.?$/;
+/** "a few years back", "two months back": "back" after a span is "ago", which chrono reads ("back" it reads as ahead). */
+const SPAN_BACK = /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple\s+of|several|some)\s+(?:days?|weeks?|months?|years?|decades?))\s+back\b/gi;
+/**
+ * How often, not when: "twice a week", "once a month", "three times a day", "every other week". chrono reads the span
+ * ("a week") as a date; the words before it say it is a frequency.
+ */
+const FREQUENCY_BEFORE = /\b(?:once|twice|thrice|(?:\w+|\d+)\s+times|every\s+other)\s+$/i;
+const FREQUENCY_SPAN = /^(?:(?:a|an|per|each|every)\s+)?(?:day|night|week|weekend|fortnight|month|year)$/i;
+
+/** True when the date phrase `phrase`, found at `index` of `text`, is how often something happens ("twice a week"). */
+export function isFrequency(text: string, index: number, phrase: string): boolean {
+  return FREQUENCY_SPAN.test(phrase.trim()) && FREQUENCY_BEFORE.test(text.slice(0, index));
+}
 
 /** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
 const TIME_OF_DAY = /^(?:in\s+)?(?:the\s+)?(?:morning|afternoon|evening|night)$/i;
@@ -173,10 +186,11 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const ordinal = ordinalDay(text, refIso);
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
   // "last Tues", "on Weds": abbreviations chrono does not read, given as ones it does, of the same length (indices hold).
-  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `);
+  // "a few years back": "ago", padded to the same length.
+  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `);
   const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(readable, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
-  const looksBack = PAST.test(text);
+  const looksBack = PAST.test(readable);
   const ahead = parse(!looksBack);
   // Told of the past or not, read from the clause that holds the date when it has a verb of its own ("Your mum called,
   // she wants us over on Sunday": Sunday to come), else from the whole sentence ("I called her, on Tuesday").
@@ -198,7 +212,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
     const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
-    if (TIME_OF_DAY.test(phrase)) continue;
+    if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
@@ -235,6 +249,10 @@ export function resolveDatePhrase(phrase: string, refIso: string): string | null
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
   'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** Where a subject stands: the sentence's or a clause's start ("Hang tight, this week has been…", "…but last year was"). */
+const SUBJECT_PLACE = /(?:^|[,;:]\s*|\b(?:and|but|so|because)\s+)$/i;
+/** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
+const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
 const HAS_PREPOSITION = /\b(?:on|in|during|by|until|till|before|after|from|since|of|to)\s+$/i;
 
 /** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
@@ -263,7 +281,9 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const before = out.slice(0, at).replace(/\bthe\s+$/i, '').replace(/\bat\s+$/i, (m) => (d.date.length === 10 && !/\d/.test(d.phrase) ? '' : m));
     const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
-    const prep = lead || (HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
+    // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.
+    const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
+    const prep = lead || (subject || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
     const spoken = d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date);
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }

@@ -12,8 +12,8 @@ test('slot changes are found across paraphrases', () => {
   assert.equal(slotChange('I joined Globex in March.')?.value, 'Globex');
   assert.equal(slotChange('Just yesterday I joined a nearby church.'), null, 'joining a church, a gym or a group is no job');
   assert.equal(slotChange('I got a job at the public library.')?.slot, 'works_at');
-  assert.deepEqual(slotChange('Sam and I broke up.'), { slot: 'relation:partner', value: null });
-  assert.deepEqual(slotChange('I got laid off from Umbrella Corp.'), { slot: 'works_at', value: null });
+  assert.deepEqual(slotChange('Sam and I broke up.'), { slot: 'relation:partner', value: null, ends: 'relationship' });
+  assert.deepEqual(slotChange('I got laid off from Umbrella Corp.'), { slot: 'works_at', value: null, ends: 'occupation' });
   assert.equal(slotChange('I went vegan in January.')?.value, 'vegan');
   assert.deepEqual(slotChange('I eat meat again.'), { slot: 'diet', value: null });
   assert.equal(slotChange('I love the tacos here.'), null);

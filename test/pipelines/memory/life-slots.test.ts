@@ -62,7 +62,7 @@ test('a job told as what one does now, a new role, a new employer; working from 
     { slot: 'occupation', value: 'tutoring from home', attribute: 'occupation', ends: 'works_at' }, 'a new job, not only an ending');
   assert.equal(slotChange("I'll start as a train driver in March.")?.value, 'train driver');
   assert.equal(slotChange("I've just started a new job at the council, in housing.")?.value, 'the council');
-  assert.deepEqual(slotChange('I was made redundant in the spring.'), { slot: 'works_at', value: null });
+  assert.deepEqual(slotChange('I was made redundant in the spring.'), { slot: 'works_at', value: null, ends: 'occupation' });
   assert.deepEqual(slotChange('I left Globex in May.'), { slot: 'works_at', value: null }, 'an ending alone still ends');
   assert.equal(slotChange('I work from home on Fridays.'), null);
   assert.equal(slotChange("I'm teaching a class tonight."), null, 'no cue that it is the job');
