@@ -141,8 +141,13 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       assert.ok(facts.some((m) => /sushi/.test(m.text)), JSON.stringify(facts));
     });
 
-    test('merging a person into themself is a 400, an unknown id a 404, and nothing changes', async () => {
+    test('merging a person into themself is a 400, an unknown id a 404, two external ids a 409, and nothing changes', async () => {
+      assert.equal((await send('PATCH', '/v1/participants/Ana', { external_id: `crm-ana-${tenant}` })).statusCode, 200);
+      assert.equal((await send('PATCH', '/v1/participants/Ben', { external_id: `crm-ben-${tenant}` })).statusCode, 200);
       const before = await people();
+      const two = await send('POST', '/v1/participants/Ana/merge', { into: 'Ben' });
+      assert.equal(two.statusCode, 409, two.body);
+      assert.equal(two.json().error.code, 'PARLEY_ERR_CONFLICT');
       const self = await send('POST', '/v1/participants/Ana/merge', { into: 'ana' });
       assert.equal(self.statusCode, 400, self.body);
       assert.match(self.json().error.message, /themself/);
