@@ -464,12 +464,16 @@ export function loadConfigWithWarnings(env: Env = process.env): LoadedConfig {
     warnings.push(`${name} is not a Parley setting and is ignored${suggestion ? `; did you mean ${suggestion}?` : ''}`);
   }
   if (Array.isArray(config.voiceprintConsent)) {
-    const served = new Set([...(config.apiKeys.length > 0 ? config.apiKeys.map((k) => k.tenant) : ['default']), config.mcpTenant]);
-    const unserved = config.voiceprintConsent.filter((t) => !served.has(t));
+    const keyed = config.apiKeys.length > 0;
+    const http = [...new Set(keyed ? config.apiKeys.map((k) => k.tenant) : ['default'])];
+    const unserved = config.voiceprintConsent.filter((t) => !http.includes(t) && t !== config.mcpTenant);
     if (unserved.length > 0) {
+      // Say which tenant comes from where: the MCP tenant is served by `npm run mcp`, not by any key.
+      const sources = [keyed ? `API keys serve ${http.join(', ')}` : 'with no API keys the server serves default'];
+      if (!http.includes(config.mcpTenant)) sources.push(`npm run mcp serves ${config.mcpTenant} (PARLEY_MCP_TENANT)`);
       warnings.push(
         `PARLEY_VOICEPRINTS is read as a list of tenants that consent to voiceprints, and names ${unserved.map((t) => JSON.stringify(t)).join(', ')}, ` +
-          `which no API key serves (${[...served].join(', ')}); use all or none for every or no tenant`,
+          `which nothing here serves (${sources.join('; ')}); use all or none for every or no tenant`,
       );
     }
   }

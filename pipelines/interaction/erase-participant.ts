@@ -95,8 +95,8 @@ async function factsMentioning(stores: Stores, tenant: TenantId, participantId: 
   }
 }
 
-/** Ids of every utterance matching the filter (spoken by or addressed to someone), newest first, page by page. */
-async function pagedUtterances(stores: Stores, tenant: TenantId, filter: Pick<InteractionFilter, 'speakerId' | 'addresseeId'>): Promise<string[]> {
+/** Ids of every utterance matching the filter (spoken by or addressed to someone), newest first, page by page (erasure, manual merge). */
+export async function pagedUtterances(stores: Stores, tenant: TenantId, filter: Pick<InteractionFilter, 'speakerId' | 'addresseeId'>): Promise<string[]> {
   const ids: string[] = [];
   let until: string | undefined;
   for (;;) {

@@ -7,12 +7,13 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
-import { PostUtterancesBody, SessionIdParams, IdParams, ParticipantsQuery, TranscriptQuery } from '../protocol/http-schemas.js';
+import { PostUtterancesBody, SessionIdParams, ParticipantRefParams, ParticipantsQuery, TranscriptQuery } from '../protocol/http-schemas.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
 import { sessionTranscript, storeUtterances } from '../routes/sessions.js';
 import { participantView } from '../routes/views.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 /** The MCP server's name and version as it reports them in `initialize`. */
 export const MCP_SERVER_INFO = { name: 'parley', version: '1' } as const;
@@ -32,7 +33,7 @@ const AddUtterancesInput = Type.Object({
   })),
 }, { additionalProperties: false });
 
-const ParticipantInput = Type.Object({ id: IdParams.properties.id }, { additionalProperties: false });
+const ParticipantInput = Type.Object({ id: ParticipantRefParams.properties.id }, { additionalProperties: false });
 const TranscriptInput = Type.Object(
   { session_id: SessionIdParams.properties.session_id, ...TranscriptQuery.properties }, { additionalProperties: false },
 );
@@ -81,7 +82,7 @@ const TOOLS = [
   tool({
     name: 'get_participant',
     title: 'Get a participant',
-    description: 'One participant by id, with their current facts, profile facts and persona ' +
+    description: 'One participant by id, external_id or name (as GET /v1/participants/{id}), with their current facts, profile facts and persona ' +
       '(traits, preferences, affect towards targets).',
     input: ParticipantInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -122,9 +123,9 @@ const ERASE = tool({
 });
 
 /** A participant with their facts, profile facts and persona nodes. */
-async function participantDetail(app: FastifyInstance, tenant: string, id: string): Promise<unknown> {
-  const p = await app.stores.graph.getParticipant(tenant, id);
-  if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+async function participantDetail(app: FastifyInstance, tenant: string, ref: string): Promise<unknown> {
+  const p = await resolveParticipantRef(app.stores.graph, tenant, ref);
+  const { id } = p;
   const [facts, profile, persona] = await Promise.all([
     app.stores.memory.listFacts(tenant, { participantId: id, layer: 'fact', limit: 200 }),
     app.stores.memory.listFacts(tenant, { participantId: id, layer: 'profile', limit: 200 }),

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_QUESTION_CHARS } from './ws-messages.js';
+import { MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
 
 /**
  * HTTP request and response schemas; fastify validates with them and @fastify/swagger publishes them.
@@ -26,7 +26,7 @@ export const ErrorBody = Type.Object(
 const Iso = Type.String({ format: 'date-time', description: 'ISO-8601 wall-clock time' });
 const Ms = Type.Number({ minimum: 0, description: 'milliseconds from the start of the session audio' });
 const Text = Type.String({ minLength: 1, maxLength: 10_000 });
-const Label = Type.String({ minLength: 1, maxLength: 200 });
+const Label = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 /** The application's own id for a participant (phone number, CRM id). */
 export const ExternalId = Type.String({ minLength: 1, maxLength: 200, description: "the application's own id for the participant (phone number, CRM id)" });
@@ -49,7 +49,7 @@ const utteranceInput = () => Type.Object(
       minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$',
       description: 'the client\'s id for this utterance: sending it again stores nothing twice',
     })),
-    speaker: Type.String({ minLength: 1, maxLength: 200, description: 'participant id, or a name/label to resolve' }),
+    speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, or a name/label to resolve (not blank)' }),
     text: Text,
     addressees: Type.Optional(Type.Array(Label, { maxItems: 50 })),
     start_ms: Type.Optional(Ms),
@@ -171,10 +171,13 @@ export const ParticipantsResponse = Type.Object(
 
 export const ParticipantPatchBody = Type.Object(
   {
-    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), Type.Null()], { description: 'not blank; null clears it' })),
     external_id: Type.Optional(Type.Union([ExternalId, Type.Null()], { description: 'null clears it; one another participant holds is a 409' })),
-    aliases: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
-    attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    aliases: Type.Optional(Type.Array(Label, { maxItems: 100 })),
+    attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
+      description: 'a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; ' +
+        'the attributes after the patch are at most 64 KiB as JSON (400 otherwise)',
+    })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'ParticipantPatch' },
 );
@@ -185,6 +188,23 @@ export const ParticipantErasedResponse = Type.Object(
     id: Type.String(), erased_utterances: Type.Integer(), erased_memories: Type.Integer(), erased_voiceprints: Type.Integer(),
   },
   { $id: 'ParticipantErased' },
+);
+
+export const ParticipantMergeBody = Type.Object(
+  { into: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'the participant who remains: id, external_id or name' }) },
+  { additionalProperties: false, $id: 'ParticipantMerge' },
+);
+export type ParticipantMergeBody = Static<typeof ParticipantMergeBody>;
+
+export const ParticipantMergedResponse = Type.Object(
+  {
+    from: Type.String({ description: 'the merged-away participant\'s id (gone now)' }),
+    into: ref(ParticipantView),
+    moved_utterances: Type.Integer({ description: 'utterances the merged-away participant spoke or was addressed in, now re-pointed' }),
+    moved_voiceprints: Type.Integer(),
+    session_ids: Type.Array(Type.String(), { description: 'the sessions those utterances belong to; each was sent speaker.merged' }),
+  },
+  { $id: 'ParticipantMerged' },
 );
 
 export const InteractionsQuery = Type.Object(
@@ -295,7 +315,7 @@ export const MemoriesResponse = Type.Object({ memories: Type.Array(ref(FactView)
 
 export const MemoryPatch = Type.Object(
   {
-    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK, description: 'not blank' })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'MemoryPatch' },
@@ -365,7 +385,7 @@ export const PersonaResponse = Type.Object(
 export const NAMED_SCHEMAS: TSchema[] = [
   ErrorBody, ParticipantRef, PostUtterancesBody, PostUtterancesResponse, UtteranceView,
   TranscriptResponse, SessionEndResponse, InteractionsResponse, ParticipantView, ParticipantsResponse,
-  ParticipantPatchBody, ParticipantErasedResponse, HealthResponse, ReadinessResponse, FactView, MemoriesResponse,
+  ParticipantPatchBody, ParticipantErasedResponse, ParticipantMergeBody, ParticipantMergedResponse, HealthResponse, ReadinessResponse, FactView, MemoriesResponse,
   MemoryPatch, MemoryDeletedResponse, QueryBody, MemoryItemView, QueryResponse,
   PersonaNodeView, PersonaResponse,
 ];

@@ -4,6 +4,9 @@ import { AUDIO_ENCODINGS, SAMPLE_RATES } from '../../pipelines/audio/audio-forma
 
 /** Client → server text frames on `GET /v1/stream`. */
 
+/** Pattern of a name, label or memory text: something besides whitespace (`"  "` names nobody). */
+export const NON_BLANK = '\\S';
+
 export const SessionUpdateMessage = Type.Object({
   type: Type.Literal('session.update'),
   session: Type.Record(Type.String(), Type.Unknown(), { description: 'settings such as language and metadata' }),
@@ -12,7 +15,7 @@ export const SessionUpdateMessage = Type.Object({
 export const UtteranceMessage = Type.Object({
   type: Type.Literal('utterance'),
   utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: 'resending it stores nothing twice' })),
-  speaker: Type.String({ minLength: 1, maxLength: 200, description: 'label or participant id' }),
+  speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
   text: Type.String({ minLength: 1, maxLength: 10_000 }),
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
   start_ms: Type.Optional(Type.Number({ minimum: 0 })),

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { ParleyError } from '../../graph/core/errors.js';
+import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
+import { patchAttributes } from '../../pipelines/interaction/participant-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import {
-  errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantPatchBody, ParticipantRefParams,
-  ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
+  errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantMergeBody,
+  ParticipantMergedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
 } from '../protocol/http-schemas.js';
 
 import type { Participant } from '../../graph/types.js';
@@ -33,9 +35,10 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: ParticipantRefParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
     schema: {
-      operationId: 'updateParticipant', tags: ['participants'], summary: 'Set name, external_id, aliases or attributes; a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
+      operationId: 'updateParticipant', tags: ['participants'],
+      summary: 'Set name, external_id, aliases or attributes (a merge patch: null removes a key); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
-      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, or another participant holds that external_id'), ...errorResponses({ body: true }) },
+      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, or another participant holds that external_id'), ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, external_id: externalId, aliases, attributes } = request.body;
@@ -45,11 +48,24 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       ...(name !== undefined ? { name } : {}),
       ...(externalId !== undefined ? { externalId } : {}),
       ...(nextAliases !== undefined ? { aliases: nextAliases } : {}),
-      ...(attributes !== undefined ? { attributes } : {}),
+      ...(attributes !== undefined ? { attributes: patchAttributes(target.attributes, attributes) } : {}),
     });
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
     return participantView(p);
   });
+
+  app.post<{ Params: ParticipantRefParams; Body: ParticipantMergeBody }>('/v1/participants/:id/merge', {
+    schema: {
+      operationId: 'mergeParticipant', tags: ['participants'],
+      summary: 'Merge this participant into another (both by id, external_id or name), as the end-of-session speaker merge does: ' +
+        'utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged',
+      params: ParticipantRefParams, body: ref(ParticipantMergeBody),
+      response: {
+        200: ref(ParticipantMergedResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body, or a participant merged into themself'), 404: NOT_FOUND,
+        409: errorResponse('PARLEY_ERR_CONFLICT: a name is ambiguous, or both hold different external ids'), ...errorResponses({ body: true }),
+      },
+    },
+  }, async (request) => mergePerson(app, request.tenant, request.params.id, request.body.into));
 
   app.delete<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
@@ -118,4 +134,19 @@ export async function erasePerson(
   const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, events: app.events }, tenant, id);
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
+}
+
+/** Merge one participant into another, both given by id, external_id or name (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
+export async function mergePerson(
+  app: FastifyInstance, tenant: string, fromRef: string, intoRef: string,
+): Promise<{ from: string; into: ParticipantView; moved_utterances: number; moved_voiceprints: number; session_ids: string[] }> {
+  const from = await resolveParticipantRef(app.stores.graph, tenant, fromRef);
+  const into = await resolveParticipantRef(app.stores.graph, tenant, intoRef);
+  const report = await mergeParticipantsByHand(app.stores, tenant, from.id, into.id, (sessionId, event) => app.publish(tenant, sessionId, 'speaker.merged', event));
+  const merged = await app.stores.graph.getParticipant(tenant, into.id);
+  if (!merged) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${into.id}`);
+  return {
+    from: from.id, into: participantView(merged), moved_utterances: report.utteranceIds.length,
+    moved_voiceprints: report.voiceprints, session_ids: report.sessionIds,
+  };
 }

@@ -132,3 +132,24 @@ describe('@parley/client: 429 retries honour Retry-After, bounded', () => {
     assert.equal(parseRetryAfter(null), undefined);
   });
 });
+
+describe('@parley/client: mergeParticipant', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_API_KEYS: `${KEY}:acme` });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('merges one participant into another by name; a merge into themself is a typed 400', async () => {
+    const client = new ParleyClient({ baseUrl: t.httpUrl, apiKey: KEY });
+    await client.postUtterances('call-m', [{ speaker: 'Voice 2', text: 'hello' }, { speaker: 'Ana', text: 'hi' }]);
+    const ana = await client.participant('Ana');
+    const merged = await client.mergeParticipant('Voice 2', 'Ana');
+    assert.equal(merged.into.id, ana.id);
+    assert.ok(merged.moved_utterances >= 1, 'at least the one Voice 2 spoke');
+    assert.deepEqual((await client.participants()).map((p) => p.id), [ana.id]);
+    await assert.rejects(client.mergeParticipant('Ana', ana.id), { code: 'PARLEY_ERR_BAD_REQUEST', status: 400 });
+  });
+});

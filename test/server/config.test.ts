@@ -236,12 +236,16 @@ describe('config', () => {
   test('warnings: PARLEY_VOICEPRINTS naming a tenant no API key serves (a typo of all reads as tenant "al")', () => {
     const typo = loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'al' }).warnings;
     assert.equal(typo.length, 1);
-    assert.match(typo[0]!, /PARLEY_VOICEPRINTS .*"al".*no API key serves \(default\).*all or none/);
+    assert.match(typo[0]!, /PARLEY_VOICEPRINTS .*"al".*nothing here serves \(with no API keys the server serves default\).*all or none/);
     assert.deepEqual(loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'all' }).warnings, []);
     assert.deepEqual(loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'none' }).warnings, []);
     assert.deepEqual(loadConfigWithWarnings({ PARLEY_VOICEPRINTS: 'default' }).warnings, []);
     const keys = { PARLEY_API_KEYS: 'abcdefgh1:acme,abcdefgh2:beta' };
     assert.deepEqual(loadConfigWithWarnings({ ...keys, PARLEY_VOICEPRINTS: 'acme, beta' }).warnings, []);
     assert.match(loadConfigWithWarnings({ ...keys, PARLEY_VOICEPRINTS: 'acme,betta' }).warnings[0]!, /"betta"/);
+    // No key serves `default`: the list names the keys' tenants, and the MCP tenant as npm run mcp's.
+    const one = loadConfigWithWarnings({ PARLEY_API_KEYS: 'longenoughkey:acme', PARLEY_VOICEPRINTS: 'al' }).warnings[0]!;
+    assert.match(one, /\(API keys serve acme; npm run mcp serves default \(PARLEY_MCP_TENANT\)\)/);
+    assert.doesNotMatch(one, /acme, default/);
   });
 });

@@ -105,6 +105,9 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     const detail = await call<{ participant: { id: string }; facts: Item[]; profile: Item[]; persona: unknown[] }>(client, 'get_participant', { id: ana.id });
     assert.equal(detail.participant.id, ana.id);
     assert.ok([...detail.facts, ...detail.profile].some((f) => /Porto/.test(f.text)), JSON.stringify(detail));
+    const byName = await call<{ participant: { id: string } }>(client, 'get_participant', { id: 'ana' });
+    assert.equal(byName.participant.id, ana.id, 'a name resolves as in GET /v1/participants/{id}');
+    assert.equal((await callError(client, 'get_participant', { id: 'Nobody' })).code, 'PARLEY_ERR_NOT_FOUND');
 
     const bad = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: '' }] });
     assert.equal(bad.code, 'PARLEY_ERR_BAD_REQUEST');

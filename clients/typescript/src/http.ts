@@ -285,6 +285,14 @@ export class ParleyClient {
     return this.request('updateParticipant', { path: { id }, body: patch });
   }
 
+  /**
+   * Merge participant `id` into `into` (each an id, external_id or name), as the end-of-session speaker merge
+   * does: utterances, interactions, facts, persona and voiceprints move to `into`; `id` is gone afterwards.
+   */
+  mergeParticipant(id: string, into: string): Promise<Schemas['ParticipantMerged']> {
+    return this.request('mergeParticipant', { path: { id }, body: { into } });
+  }
+
   /** Erase a participant everywhere (profile, utterances, memories, voiceprints). */
   eraseParticipant(id: string): Promise<Schemas['ParticipantErased']> {
     return this.request('eraseParticipant', { path: { id } });

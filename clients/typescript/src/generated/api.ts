@@ -71,6 +71,7 @@ export interface Schemas {
     memories: Schemas["Memory"][];
   };
   MemoryPatch: {
+    /** not blank */
     text?: string;
     confidence?: number;
   };
@@ -96,11 +97,27 @@ export interface Schemas {
     /** more participants follow: ask again with cursor set to this; null on the last page */
     next_cursor: string | null;
   };
+  ParticipantMerge: {
+    /** the participant who remains: id, external_id or name */
+    into: string;
+  };
+  ParticipantMerged: {
+    /** the merged-away participant's id (gone now) */
+    from: string;
+    into: Schemas["Participant"];
+    /** utterances the merged-away participant spoke or was addressed in, now re-pointed */
+    moved_utterances: number;
+    moved_voiceprints: number;
+    /** the sessions those utterances belong to; each was sent speaker.merged */
+    session_ids: string[];
+  };
   ParticipantPatch: {
+    /** not blank; null clears it */
     name?: string | null;
     /** null clears it; one another participant holds is a 409 */
     external_id?: string | null;
     aliases?: string[];
+    /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
     attributes?: Record<string, unknown>;
   };
   /** A participant by id, with its name when known */
@@ -135,7 +152,7 @@ export interface Schemas {
     utterances: {
       /** the client's id for this utterance: sending it again stores nothing twice */
       utterance_id?: string;
-      /** participant id, or a name/label to resolve */
+      /** participant id, or a name/label to resolve (not blank) */
       speaker: string;
       text: string;
       addressees?: string[];
@@ -248,6 +265,7 @@ export const OPERATIONS = {
   listInteractions: { method: "GET", path: "/v1/interactions" },
   listMemories: { method: "GET", path: "/v1/memories" },
   listParticipants: { method: "GET", path: "/v1/participants" },
+  mergeParticipant: { method: "POST", path: "/v1/participants/{id}/merge" },
   postUtterances: { method: "POST", path: "/v1/sessions/{session_id}/utterances" },
   queryMemory: { method: "POST", path: "/v1/query" },
   updateMemory: { method: "PATCH", path: "/v1/memories/{id}" },
@@ -333,9 +351,10 @@ export interface Operations {
     response: Schemas["Participant"];
     errors: 401 | 404 | 409 | 429 | 503;
   };
-  /** A participant's persona: traits, preferences and affect, with their evidence */
+  /** A participant's persona (by id, external_id or name): traits, preferences and affect, with their evidence */
   getParticipantPersona: {
     path: {
+      /** participant id, external_id, or a name (a name several participants hold is a 409) */
       id: string;
     };
     query: {
@@ -345,7 +364,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["PersonaResponse"];
-    errors: 400 | 401 | 404 | 429 | 503;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
   /** Stores and workers are ready */
   getReadiness: {
@@ -451,6 +470,19 @@ export interface Operations {
     response: Schemas["ParticipantList"];
     errors: 400 | 401 | 429 | 503;
   };
+  /** Merge this participant into another (both by id, external_id or name), as the end-of-session speaker merge does: utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged */
+  mergeParticipant: {
+    path: {
+      /** participant id, external_id, or a name (a name several participants hold is a 409) */
+      id: string;
+    };
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: Schemas["ParticipantMerge"];
+    status: 200;
+    response: Schemas["ParticipantMerged"];
+    errors: 400 | 401 | 404 | 409 | 413 | 429 | 503;
+  };
   /** Store finished utterances (imported history or client-side ASR) */
   postUtterances: {
     path: {
@@ -488,7 +520,7 @@ export interface Operations {
     response: Schemas["Memory"];
     errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
-  /** Set name, external_id, aliases or attributes; a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
+  /** Set name, external_id, aliases or attributes (a merge patch: null removes a key); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
   updateParticipant: {
     path: {
       /** participant id, external_id, or a name (a name several participants hold is a 409) */
@@ -516,7 +548,7 @@ export interface ClientMessages {
     type: "utterance";
     /** resending it stores nothing twice */
     utterance_id?: string;
-    /** label or participant id */
+    /** label or participant id (not blank) */
     speaker: string;
     text: string;
     addressees?: string[];

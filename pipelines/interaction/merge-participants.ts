@@ -1,0 +1,49 @@
+import { ParleyError } from '../../graph/core/errors.js';
+import type { Stores } from '../../graph/stores.js';
+import type { TenantId } from '../../graph/types.js';
+import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
+import { pagedUtterances } from './erase-participant.js';
+
+/** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
+export interface MergeReport {
+  /** The utterances re-pointed (spoken by or addressed to the merged-away participant). */
+  utteranceIds: string[];
+  /** The sessions those utterances belong to: each is sent `speaker.merged`. */
+  sessionIds: string[];
+  /** Voiceprints moved to `into`. */
+  voiceprints: number;
+}
+
+/**
+ * Merge participant `fromId` into `intoId` by hand, as the end-of-session speaker merge does: the graph
+ * re-points utterances and interactions and joins names, aliases, attributes and external ids
+ * (`GraphStore.mergeParticipants`); the memory store relabels facts and persona; the voiceprints move;
+ * the touched utterances are queued for re-indexing under the new ids. `publish` tells each session
+ * the merged-away participant spoke or was addressed in (`speaker.merged`).
+ * @throws ParleyError `PARLEY_ERR_BAD_REQUEST` merging a person into themself, `PARLEY_ERR_NOT_FOUND`
+ *   when either is unknown, `PARLEY_ERR_CONFLICT` when both hold different external ids.
+ */
+export async function mergeParticipantsByHand(
+  stores: Stores, tenant: TenantId, fromId: string, intoId: string,
+  publish: (sessionId: string, event: { from: string; into: string }) => void,
+): Promise<MergeReport> {
+  if (fromId === intoId) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `cannot merge participant ${fromId} into themself`);
+  for (const id of [fromId, intoId]) {
+    if (!(await stores.graph.getParticipant(tenant, id))) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+  }
+  const touched = await pagedUtterances(stores, tenant, { speakerId: fromId });
+  for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
+  await stores.graph.mergeParticipants(tenant, fromId, intoId);
+  await stores.memory.relabelParticipant(tenant, fromId, intoId);
+  const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
+  if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
+  const sessionIds = new Set<string>();
+  // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
+  for (const u of await stores.graph.getUtterances(tenant, touched)) {
+    sessionIds.add(u.sessionId);
+    const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
+    await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
+  }
+  for (const sessionId of sessionIds) publish(sessionId, { from: fromId, into: intoId });
+  return { utteranceIds: touched, sessionIds: [...sessionIds], voiceprints };
+}

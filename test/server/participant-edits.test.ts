@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { NEO4J_SKIP } from '../helpers/stores.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+interface ParticipantJson { id: string; name: string | null; aliases: string[]; attributes: Record<string, unknown>; voiceprint_count: number }
+
+/**
+ * Participant edits through the HTTP API: lookups by name on every sub-route, attributes as a merge
+ * patch, blank values refused, and a manual merge of two people. The merge runs against each graph store.
+ */
+function participantEdits(label: string, env: Record<string, string>, skip?: string): void {
+  describe(`participant edits (${label})`, { skip }, () => {
+    let t: TestApp;
+    // A tenant of its own: a networked store outlives the run.
+    const key = `people-key-${process.pid}-${Date.now()}`;
+    const tenant = `people${process.pid}x${Date.now()}`;
+    const headers = { authorization: `Bearer ${key}` };
+    before(async () => {
+      t = await startTestApp({ ...env, PARLEY_API_KEYS: `${key}:${tenant}` });
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    const send = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
+      t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const person = async (ref: string): Promise<ParticipantJson> => {
+      const res = await send('GET', `/v1/participants/${encodeURIComponent(ref)}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json() as ParticipantJson;
+    };
+    const people = async (): Promise<ParticipantJson[]> => (await send('GET', '/v1/participants')).json().participants as ParticipantJson[];
+
+    test('set-up: two sessions with Ana, Ben and an unnamed voice', async () => {
+      const one = await send('POST', '/v1/sessions/pe-1/utterances', {
+        utterances: [
+          { speaker: 'Ana', addressees: ['Voice 7'], text: 'I live in Oslo and I work at Acme.' },
+          { speaker: 'Voice 7', addressees: ['Ana'], text: 'I keep bees in my garden.' },
+        ],
+      });
+      assert.equal(one.statusCode, 201, one.body);
+      const two = await send('POST', '/v1/sessions/pe-2/utterances', { utterances: [{ speaker: 'Ben', text: 'I love sushi.' }] });
+      assert.equal(two.statusCode, 201, two.body);
+      await drainConsolidation(t.app.stores.queue, 120_000);
+    });
+
+    test('GET /v1/participants/{name}/persona resolves a name as GET /v1/participants/{name} does', async () => {
+      const ana = await person('Ana');
+      const res = await send('GET', '/v1/participants/ana/persona');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().participant_id, ana.id);
+      const unknown = await send('GET', '/v1/participants/Nobody/persona');
+      assert.equal(unknown.statusCode, 404);
+      assert.equal(unknown.json().error.code, 'PARLEY_ERR_NOT_FOUND');
+    });
+
+    test('PATCH attributes is a merge patch: other keys stay, null removes one; oversized attributes are a 400 and change nothing', async () => {
+      const derived = (await person('Ana')).attributes;
+      assert.equal(derived.lives_in, 'Oslo', `derived from what Ana said: ${JSON.stringify(derived)}`);
+      const set = await send('PATCH', '/v1/participants/Ana', { attributes: { tier: 'gold', prefs: { food: 'sushi', drink: 'tea' } } });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.deepEqual(set.json().attributes, { ...derived, tier: 'gold', prefs: { food: 'sushi', drink: 'tea' } }, 'derived keys stay');
+      const removed = await send('PATCH', '/v1/participants/Ana', { attributes: { tier: null, prefs: { drink: null } } });
+      assert.equal(removed.statusCode, 200, removed.body);
+      assert.deepEqual(removed.json().attributes, { ...derived, prefs: { food: 'sushi' } });
+      const huge = await send('PATCH', '/v1/participants/Ana', { attributes: { blob: 'x'.repeat(70 * 1024) } });
+      assert.equal(huge.statusCode, 400, huge.body);
+      assert.equal(huge.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+      assert.match(huge.json().error.message, /at most 65536/);
+      assert.deepEqual((await person('Ana')).attributes, { ...derived, prefs: { food: 'sushi' } });
+    });
+
+    test('blank names, aliases, speakers and memory texts are refused and nothing stored changes', async () => {
+      const before = await people();
+      for (const body of [{ name: '   ' }, { aliases: ['Annie', ' \t'] }]) {
+        const res = await send('PATCH', '/v1/participants/Ana', body);
+        assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
+        assert.equal(res.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+      }
+      const utterance = await send('POST', '/v1/sessions/pe-3/utterances', { utterances: [{ speaker: '  ', text: 'hello' }] });
+      assert.equal(utterance.statusCode, 400, utterance.body);
+      const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=pe-4`, headers);
+      try {
+        ws.sendJson({ type: 'utterance', speaker: '  ', text: 'hello there' });
+        const error = await ws.next('error');
+        assert.equal(error.code, 'PARLEY_ERR_BAD_FRAME');
+        assert.match(String(error.message), /speaker/);
+      } finally {
+        ws.close();
+      }
+      assert.deepEqual(await people(), before, 'no participant renamed or added');
+
+      const memories = (await send('GET', '/v1/memories?participant=Ana')).json().memories as { id: string; text: string }[];
+      const fact = memories[0];
+      assert.ok(fact, 'Ana has a fact');
+      const blank = await send('PATCH', `/v1/memories/${fact.id}`, { text: '  \n ' });
+      assert.equal(blank.statusCode, 400, blank.body);
+      const after = (await send('GET', '/v1/memories?participant=Ana')).json().memories as { id: string; text: string }[];
+      assert.equal(after.find((m) => m.id === fact.id)?.text, fact.text);
+    });
+
+    test('POST /v1/participants/{id}/merge moves utterances, interactions, facts and voiceprints, and tells the live session', async () => {
+      const voice = await person('Voice 7');
+      const ben = await person('Ben');
+      const ana = await person('Ana');
+      // A voiceprint of the unnamed voice, as a consenting tenant's speaker tracker stores one.
+      const vector = new Float32Array(8).fill(Math.SQRT1_2 / 2);
+      await t.app.stores.voiceprints.upsert(tenant, { participantId: voice.id, modelId: 'test-model', vector, updateCount: 1 });
+      const live = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=pe-1`, headers);
+      try {
+        await live.next('session.started');
+        const res = await send('POST', `/v1/participants/${encodeURIComponent('Voice 7')}/merge`, { into: 'ben' });
+        assert.equal(res.statusCode, 200, res.body);
+        const body = res.json() as { from: string; into: ParticipantJson; moved_utterances: number; moved_voiceprints: number; session_ids: string[] };
+        assert.equal(body.from, voice.id);
+        assert.equal(body.into.id, ben.id);
+        assert.ok(body.into.aliases.includes('Voice 7'), JSON.stringify(body.into));
+        assert.equal(body.moved_utterances, 2, 'spoken once, addressed once');
+        assert.deepEqual(body.session_ids, ['pe-1']);
+        assert.equal(body.moved_voiceprints, 1);
+        assert.equal(body.into.voiceprint_count, 1);
+        assert.deepEqual((await t.app.stores.voiceprints.list(tenant)).map((v) => v.participantId), [ben.id]);
+        const merged = await live.next('speaker.merged');
+        assert.equal(merged.from, voice.id);
+        assert.equal(merged.into, ben.id);
+      } finally {
+        live.close();
+      }
+      assert.equal((await send('GET', `/v1/participants/${voice.id}`)).statusCode, 404, 'the merged-away id is gone');
+      const transcript = (await send('GET', '/v1/sessions/pe-1/transcript')).json().utterances as { speaker: { id: string }; addressees: { id: string }[] }[];
+      assert.deepEqual(transcript.map((u) => u.speaker.id), [ana.id, ben.id]);
+      assert.deepEqual(transcript[0]!.addressees.map((a) => a.id), [ben.id]);
+      const toBen = (await send('GET', `/v1/interactions?addressee=${ben.id}`)).json().interactions as unknown[];
+      assert.equal(toBen.length, 1);
+      const facts = (await send('GET', `/v1/memories?participant=${ben.id}`)).json().memories as { text: string }[];
+      assert.ok(facts.some((m) => /bees/.test(m.text)), JSON.stringify(facts));
+      assert.ok(facts.some((m) => /sushi/.test(m.text)), JSON.stringify(facts));
+    });
+
+    test('merging a person into themself is a 400, an unknown id a 404, two external ids a 409, and nothing changes', async () => {
+      assert.equal((await send('PATCH', '/v1/participants/Ana', { external_id: `crm-ana-${tenant}` })).statusCode, 200);
+      assert.equal((await send('PATCH', '/v1/participants/Ben', { external_id: `crm-ben-${tenant}` })).statusCode, 200);
+      const before = await people();
+      const two = await send('POST', '/v1/participants/Ana/merge', { into: 'Ben' });
+      assert.equal(two.statusCode, 409, two.body);
+      assert.equal(two.json().error.code, 'PARLEY_ERR_CONFLICT');
+      const self = await send('POST', '/v1/participants/Ana/merge', { into: 'ana' });
+      assert.equal(self.statusCode, 400, self.body);
+      assert.match(self.json().error.message, /themself/);
+      assert.equal((await send('POST', '/v1/participants/Nobody/merge', { into: 'Ana' })).statusCode, 404);
+      assert.equal((await send('POST', '/v1/participants/Ana/merge', { into: 'Nobody' })).statusCode, 404);
+      assert.equal((await send('POST', '/v1/participants/Ana/merge', { into: '  ' })).statusCode, 400);
+      assert.deepEqual(await people(), before);
+    });
+  });
+}
+
+participantEdits('embedded SQLite', {});
+participantEdits('Neo4j', {
+  PARLEY_GRAPH_STORE: 'neo4j', NEO4J_URI: process.env.NEO4J_URI ?? '', NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j',
+  NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', ...(process.env.NEO4J_DATABASE ? { NEO4J_DATABASE: process.env.NEO4J_DATABASE } : {}),
+}, NEO4J_SKIP);
