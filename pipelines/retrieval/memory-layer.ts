@@ -131,7 +131,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     factW > 0 ? matchFacts(input) : Promise.resolve([]),
     personaW > 0 && !input.filters.addresseeId && !input.filters.sessionId
       ? personaCandidates(stores, tenant, input.question, input.askerId) : Promise.resolve([]),
-    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u.id), nowIso) : Promise.resolve(new Map<string, string>()),
+    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u), nowIso) : Promise.resolve(new Map<string, string>()),
   ]);
   const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);

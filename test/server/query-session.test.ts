@@ -5,7 +5,7 @@ import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/inde
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
-describe('a question\'s session is context, not a filter (HTTP and WS, real consolidation)', () => {
+describe('a question\'s session is context, not a filter; an erased replaced fact does not make its turn current (HTTP and WS, real consolidation)', () => {
   let t: TestApp;
   let api: ParleyClient;
   const texts = (items: MemoryItem[]): string => items.map((i) => `${i.layer}: ${i.text}`).join(' | ');
@@ -54,5 +54,20 @@ describe('a question\'s session is context, not a filter (HTTP and WS, real cons
       assert.match(evidence[0]?.text ?? '', mine, `${session}: ${texts(evidence)}`);
       assert.ok(evidence.some((i) => other.test(i.text)), `the other session's room is context, not filtered out: ${texts(evidence)}`);
     }
+  });
+
+  test('after the replaced Rome fact is erased, "where does Kim live now?" with k=1 serves Paris, not the old turn', async () => {
+    const rome = (await api.memories({ include_history: true })).filter((m) => /Rome/.test(m.text));
+    assert.ok(rome.length > 0, 'consolidation stored the Rome fact');
+    assert.ok(rome.every((m) => m.valid_to !== null), 'Paris replaced it');
+    for (const m of rome) await api.deleteMemory(m.id);
+    const [top] = (await api.query({ question: 'where does Kim live now?', k: 1 })).evidence;
+    assert.ok(top, 'an answer');
+    assert.match(top.text, /Paris/, `${top.layer}: ${top.text}`);
+    assert.equal(top.superseded, false);
+    const all = (await api.query({ question: 'where does Kim live now?', k: 5 })).evidence;
+    assert.ok(all.every((i) => !/Rome/.test(i.text)), `a question about now gets no erased memory as current: ${texts(all)}`);
+    const [transcript] = (await api.transcript('kim-1')).utterances;
+    assert.equal(transcript?.text, 'I live in Rome.', 'the turn itself is kept');
   });
 });
