@@ -24,6 +24,7 @@ describe('a question\'s session is context, not a filter; an erased replaced fac
     // Two sessions that each name a different meeting room: the session asked in decides which comes first.
     await api.postUtterances('room-a', [{ speaker: 'Ana', addressees: ['Ben'], text: 'The design review is in meeting room Alder.', time: '2026-11-02T10:00:00Z' }]);
     await api.postUtterances('room-b', [{ speaker: 'Ana', addressees: ['Ben'], text: 'The design review is in meeting room Birch.', time: '2026-11-03T10:00:00Z' }]);
+    await api.postUtterances('mia-1', [{ speaker: 'Mia', addressees: ['Noor'], text: 'I live in Lyon.', time: '2026-04-01T09:00:00Z' }]);
     await drainConsolidation(t.app.stores.queue, 60_000);
   });
   after(async () => {
@@ -69,5 +70,18 @@ describe('a question\'s session is context, not a filter; an erased replaced fac
     assert.ok(all.every((i) => !/Rome/.test(i.text)), `a question about now gets no erased memory as current: ${texts(all)}`);
     const [transcript] = (await api.transcript('kim-1')).utterances;
     assert.equal(transcript?.text, 'I live in Rome.', 'the turn itself is kept');
+  });
+
+  test('erasing the person a turn was said to erases its memory, but the turn stays current: it was not replaced', async () => {
+    const lyon = (await api.memories()).filter((m) => /Lyon/.test(m.text));
+    assert.ok(lyon.some((m) => m.addressees.some((a) => a.name === 'Noor')), 'the fact names Noor, so her erasure erases it');
+    const noor = (await api.participants()).find((p) => p.name === 'Noor');
+    assert.ok(noor);
+    await api.eraseParticipant(noor.id);
+    assert.ok((await api.memories({ include_history: true })).every((m) => !/Lyon/.test(m.text)), 'the fact is erased');
+    const evidence = (await api.query({ question: 'where does Mia live now?', k: 3 })).evidence;
+    const turn = evidence.find((i) => i.text === 'I live in Lyon.');
+    assert.ok(turn, `Mia's own words are still served: ${texts(evidence)}`);
+    assert.equal(turn.superseded, false);
   });
 });
