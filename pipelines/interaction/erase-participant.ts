@@ -44,7 +44,7 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   if (!(await stores.graph.getParticipant(tenant, participantId))) return null;
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
   const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
-  const facts = await factsMentioning(stores, tenant, participantId);
+  const { ids: facts, sources } = await factsMentioning(stores, tenant, participantId);
   const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
   const first = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
@@ -58,6 +58,7 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const factIds = [...new Set([...facts, ...memory.factIds])];
   const personaIds = [...new Set([...persona, ...memory.personaIds])];
   const second = await eraseDerived(deps, tenant, participantId, utteranceIds, factIds, personaIds);
+  await unlinkErasedFacts(stores, tenant, sources.filter((id) => !utteranceIds.includes(id)), factIds);
   const report = {
     utteranceIds, factIds, personaIds,
     voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles,
@@ -85,13 +86,30 @@ async function eraseDerived(
   return { utteranceIds, factIds, personaIds, voiceprints, audioFiles };
 }
 
-/** Ids of every fact that mentions the participant (speaker, subject or addressee), history included. */
-async function factsMentioning(stores: Stores, tenant: TenantId, participantId: string): Promise<string[]> {
+/**
+ * Ids of every fact that mentions the participant (speaker, subject or addressee), history included, and the
+ * ids of the turns they came from.
+ */
+async function factsMentioning(stores: Stores, tenant: TenantId, participantId: string): Promise<{ ids: string[]; sources: string[] }> {
   const ids: string[] = [];
+  const sources: string[] = [];
   for (let offset = 0; ; offset += 1000) {
     const page = await stores.memory.listFacts(tenant, { participantId, role: 'any', includeHistory: true, limit: 1000, offset });
     ids.push(...page.map((f) => f.id));
-    if (page.length < 1000) return [...new Set(ids)];
+    sources.push(...page.flatMap((f) => f.referIds));
+    if (page.length < 1000) return { ids: [...new Set(ids)], sources: [...new Set(sources)] };
+  }
+}
+
+/**
+ * Drop the erased facts from the consolidation records of other people's turns they came from: a turn that
+ * keeps a record of an erased fact counts as no longer current (`turnsClosedAt`, meant for a memory the user
+ * deleted), while a turn that only mentioned the erased person stays what it was, a turn.
+ */
+async function unlinkErasedFacts(stores: Stores, tenant: TenantId, turnIds: string[], erased: string[]): Promise<void> {
+  const gone = new Set(erased);
+  for (const [id, facts] of await stores.memory.processedFactsOf(tenant, turnIds)) {
+    if (facts.some((f) => gone.has(f))) await stores.memory.markProcessed(tenant, id, facts.filter((f) => !gone.has(f)));
   }
 }
 

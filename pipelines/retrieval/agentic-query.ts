@@ -20,6 +20,10 @@ export interface QuestionInput {
   asker?: string | null;
   /** Evidence items returned; default 5. */
   k?: number;
+  /**
+   * The session the question is asked in: context, not a filter. Its own evidence gains `sessionBoost`;
+   * memory from the tenant's other sessions is found as without it (a new or unknown session is no error).
+   */
   sessionId?: string;
   speakerId?: string;
   addresseeId?: string;
@@ -57,6 +61,8 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   laterRoundWeight?: number;
   /** RRF bonus factor for evidence by or to the asker; default 0.25. */
   askerBoost?: number;
+  /** Score bonus factor for evidence from the session the question is asked in (`QuestionInput.sessionId`); default 0.5. */
+  sessionBoost?: number;
   /** Score bonus factor for turns spoken by a participant the question names as its subject; default 0.6. */
   namedSpeakerBoost?: number;
   /**
@@ -192,9 +198,9 @@ export async function answerQuestion(
   const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
   const rewritten = rewriteQuestion(asked, participants);
   const stated = statedShares(rewritten.terms);
+  // The session is context (`sessionBoost`), never a filter: a question from a new session finds the tenant's memory.
   const filters = {
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
-    ...(input.sessionId ? { sessionId: input.sessionId } : {}),
   };
   const ranges = scope?.ranges ?? [];
   const ctx: ActionContext = {
@@ -269,13 +275,14 @@ export async function answerQuestion(
   const missing = ranking.slice(0, k * 3).map((r) => r.id).filter((id) => !utterances.has(id));
   for (const u of await stores.graph.getUtterances(tenant, missing)) utterances.set(u.id, u);
   const boost = options.askerBoost ?? 0.25;
+  const sessionBoost = options.sessionBoost ?? 0.5;
   const namedBoost = options.namedSpeakerBoost ?? 0.6;
   const timeBoost = options.timeBoost ?? 0.5;
   const answerType = expectedAnswerType(input.question);
   const typeBoost = options.answerTypeBoost ?? 1;
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
-    (!input.addresseeId || u.addresseeIds.includes(input.addresseeId)) && (!input.sessionId || u.sessionId === input.sessionId);
+    (!input.addresseeId || u.addresseeIds.includes(input.addresseeId));
   const candidates = ranking.filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance));
   const matchShare = options.namedBoostMatch ?? 1;
   if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
@@ -289,17 +296,19 @@ export async function answerQuestion(
       .map(stated)) : null;
   const nameFactor = (text: string): number =>
     namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
-  const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string }): number => {
+  const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
+    const here = input.sessionId !== undefined && m.sessionId === input.sessionId;
     const named = m.speakerIds.some((s) => boosted.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(m.text, answerType);
-    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1);
+    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
+      (here ? 1 + sessionBoost : 1);
   };
   const final = candidates
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
-      return { u, score: r.score * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time }) };
+      return { u, score: r.score * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time, sessionId: u.sessionId }) };
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, k * 3);

@@ -70,7 +70,7 @@ export async function hydrate(
   // item, each would be a store round trip of its own (a Neo4j graph made that most of a turn's time).
   const people = [...utterances.flatMap((u) => [u.speakerId, ...u.addresseeIds]), ...facts.flatMap((f) => [f.speakerId, ...f.addresseeIds]),
     ...persona.map((p) => p.node.participantId)];
-  const [closedAt] = await Promise.all([turnsClosedAt(stores, tenant, utterances.map((u) => u.id), now), names.prefetch(people)]);
+  const [closedAt] = await Promise.all([turnsClosedAt(stores, tenant, utterances, now), names.prefetch(people)]);
   const fById = new Map(facts.map((f) => [f.id, f]));
   // A fact item carries the words of its source turns.
   const sourceIds = [...new Set(facts.flatMap((f) => f.referIds))].filter((r) => !uById.has(r));
