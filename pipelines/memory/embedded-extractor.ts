@@ -7,6 +7,7 @@ import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
+import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.js';
@@ -94,8 +95,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * 24: "twice a week" is a frequency, no date; "a few years back" lies behind (its "when" clause with it); "Thought I'd…",
  * "Heard they're…" (a clause verb, its "I" left out) give a fact; a date that is the subject takes no preposition ("The
  * week of … has been swamped"); notice, resigning, let go, retiring end employer and role; relationship status a slot.
+ * 25: a name called at a sentence's start or end is not part of the fact ("Ben, my sister moved to Leeds" → "Dora's sister
+ * moved to Leeds", not "Ben, Dora's sister…"); a turn addressed to no one present reads "you" as the person called
+ * ("Eve, I'll water your plants" → "Dora will water Eve's plants", not "the listener's").
  */
-export const EMBEDDED_RULES_VERSION = 24;
+export const EMBEDDED_RULES_VERSION = 25;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -221,7 +225,12 @@ export class EmbeddedExtractor implements Extractor {
   readonly source = `embedded-rules/${EMBEDDED_RULES_VERSION}`;
   readonly #nlp = wink();
 
-  async extract(input: ExtractionInput): Promise<ExtractionResult> {
+  extract(input: ExtractionInput): Promise<ExtractionResult> {
+    // "Eve, I'll water your plants", said to no one present: "your" is Eve's (`withCalledListeners`).
+    return withCalledListeners(input, (read) => this.#extract(read));
+  }
+
+  async #extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
     const names = { ...input.names };
     const display = (id: string): string => names[id] ?? input.unnamed?.[id] ?? UNNAMED;
@@ -230,7 +239,7 @@ export class EmbeddedExtractor implements Extractor {
     // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
     const listeners = u.addresseeIds.map(display);
     // "Glad to hear it": a pleasantry is no memory.
-    const sentences = this.#sentences(u.text).filter((s) => !pleasantry(this.#nlp, s, listeners))
+    const sentences = this.#sentences(u.text).map((s) => withoutVocative(s, listeners)).filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s));
 
     // Names first, so every other fact of this turn can use the name just introduced.
