@@ -51,6 +51,12 @@ export interface GraphStore {
     sessionId: string,
     patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
   ): Promise<void>;
+  /**
+   * Give back event numbers reserved but not sent: `lastEventSeq` becomes `last` if it still is
+   * `reserved` (the holder's own reservation); a number anyone reserved since is never taken back.
+   * The only write that lowers `lastEventSeq` (`updateSession` never does).
+   */
+  releaseEventSeq(tenant: TenantId, sessionId: string, reserved: number, last: number): Promise<void>;
 
   /**
    * Create a participant with a fresh id, or with `id` if given and unused.

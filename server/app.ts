@@ -30,7 +30,7 @@ import { asyncApiDocument } from './protocol/asyncapi.js';
 import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 import { twilioRoute } from './ws/twilio-route.js';
 import { sessionEventRoutes } from './routes/session-events.js';
-import { WS_HARD_CAP_BYTES } from './ws/frame-limits.js';
+import { WS_HARD_CAP_BYTES, websocketErrorHandler } from './ws/frame-limits.js';
 
 export interface BuildOptions {
   logger?: Logger;
@@ -79,6 +79,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     schemaController: { compilersFactory: { buildValidator: strictBodyValidators() } },
   });
   await app.register(errorHandlerPlugin);
+  // Every request body is JSON: text/plain (which Fastify parses by default, to a string the schema then
+  // refused with a 400 "body must be object") is a 415 like any other media type.
+  app.removeContentTypeParser('text/plain');
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
@@ -118,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storesPlugin, { config, logger, ...(options.stores ? { stores: options.stores } : {}) });
   await app.register(websocket, {
     options: { maxPayload: WS_HARD_CAP_BYTES },
+    errorHandler: websocketErrorHandler,
     // Replaces the plugin's default, which closes every socket at once: sessions first finish their
     // queued work and tell their clients, then the remaining sockets close.
     preClose: async function (this: FastifyInstance) {

@@ -169,6 +169,14 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     }));
   }
 
+  async releaseEventSeq(tenant: TenantId, sessionId: string, reserved: number, last: number): Promise<void> {
+    if (last >= reserved) return;
+    await this.init();
+    await this.db.write('releaseEventSeq', (tx) => tx.run(`
+      MATCH (n:Session {tenant: $tenant, id: $id}) WHERE n.lastEventSeq = $reserved
+      SET n.lastEventSeq = $last`, { tenant: this.t(tenant), id: sessionId, reserved: int(reserved), last: int(last) }));
+  }
+
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     await this.init();
     const now = new Date().toISOString();

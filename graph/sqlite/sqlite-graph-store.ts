@@ -211,6 +211,11 @@ export class SqliteGraphStore implements GraphStore {
     });
   }
 
+  async releaseEventSeq(tenant: TenantId, sessionId: string, reserved: number, last: number): Promise<void> {
+    this.db.prepare('UPDATE sessions SET last_event_seq = ? WHERE tenant = ? AND id = ? AND last_event_seq = ? AND ? < ?')
+      .run(last, tenant, sessionId, reserved, last, reserved);
+  }
+
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     const now = new Date().toISOString();
     const id = init.id ?? newId('p');

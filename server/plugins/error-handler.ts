@@ -33,10 +33,13 @@ function fromFastify(err: FastifyError): { code: ErrorCode; message: string; sta
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { code: 'PARLEY_ERR_FRAME_TOO_LARGE', message: 'request body too large', status: 413 };
   }
+  // Before the other FST_ERR_CTP_ codes: an unsupported Content-Type is FST_ERR_CTP_INVALID_MEDIA_TYPE.
+  if (err.statusCode === 415) {
+    return { code: 'PARLEY_ERR_BAD_REQUEST', message: `${err.message}: send the body as application/json`, status: 415 };
+  }
   if (err.code?.startsWith('FST_ERR_CTP_') || (err.statusCode === 400 && err.code !== undefined)) {
     return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 400 };
   }
-  if (err.statusCode === 415) return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 415 };
   return null;
 }
 

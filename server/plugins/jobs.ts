@@ -20,10 +20,18 @@ declare module 'fastify' {
  */
 export const jobsPlugin = fp(
   async (app: FastifyInstance, opts: { logger: Logger }) => {
+    // Set as the app closes, before the event bus does (hooks run last-registered first): the sockets
+    // are closed by then (sessions drained in preClose), so an event a job still publishes while the
+    // stores drain their queue has no one to reach; not worth a warning.
+    let closing = false;
+    app.addHook('onClose', async () => {
+      closing = true;
+    });
     // Through the event bus, so a session held by another server process gets it too.
     const publish: Publish = (tenant, sessionId, type, payload) => {
       app.events.publish(tenant, sessionId, { type, payload } as SessionEvent).catch((err: Error) => {
-        opts.logger.warn({ err: err.message }, 'event not delivered');
+        if (closing) opts.logger.debug({ err: err.message, sessionId, type }, 'event not delivered: shutting down');
+        else opts.logger.warn({ err: err.message }, 'event not delivered');
       });
     };
     app.decorate('publish', publish);

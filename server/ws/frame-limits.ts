@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { ParleyError } from '../../graph/core/errors.js';
 
@@ -44,4 +45,20 @@ export function nameHardCapOnClose(socket: WebSocket): void {
   socket.close = (code?: number, reason?: string | Buffer): void => {
     close(code, code === 1009 && (reason === undefined || reason.length === 0) ? HARD_CAP_CLOSE_REASON : reason);
   };
+}
+
+/**
+ * The `@fastify/websocket` `errorHandler`. `ws` answers a protocol error (a message over the hard cap:
+ * 1009) with a close frame and ends the connection once that frame is written. The plugin's default
+ * handler terminated the socket at once, which cut off a close frame still queued behind earlier
+ * events: the client saw 1006 and no reason. Such a socket is left to `ws`; an error thrown by a route
+ * handler still terminates its socket.
+ */
+export function websocketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
+  if (socket.readyState === socket.CLOSING) {
+    request.log.warn({ err: error.message }, 'websocket closing after a protocol error');
+    return;
+  }
+  request.log.error({ err: error }, 'websocket handler failed');
+  socket.terminate();
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Stores } from '../../graph/stores.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
-import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import { ERRORS, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
@@ -39,8 +39,14 @@ export interface AttachOptions {
   events?: boolean;
 }
 
-/** Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`. */
+/**
+ * Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`; a
+ * graceful close gives back the numbers it did not use, so a resume after it goes on without a gap.
+ */
 const SEQ_BLOCK = 100;
+
+/** Close reason (and `PARLEY_ERR_SESSION_BUSY` message) for a socket whose session another one took. */
+const REPLACED = 'session resumed on another connection';
 
 /**
  * Resolve on the next turn of the event loop, after pending I/O. Every session's queue waits here
@@ -63,6 +69,8 @@ export class LiveSession implements TurnSession {
   private socketEvents = true;
   private seq: number;
   private reservedSeq: number;
+  /** The store writes of the numbering, in order (a release must land after the reservation it ends). */
+  private seqWrites: Promise<void> = Promise.resolve();
   private readonly work: (() => Promise<void>)[] = [];
   private running: Promise<void> | null = null;
   private turnCounter = 0;
@@ -109,7 +117,7 @@ export class LiveSession implements TurnSession {
 
   /** Bind a (new) socket; a previous socket of the same session is closed as replaced. */
   attach(socket: WebSocket, format: StreamFormat, resumed: boolean, options: AttachOptions = {}): void {
-    if (this.socket && this.socket !== socket) this.socket.close(4000, 'session resumed on another connection');
+    if (this.socket && this.socket !== socket) this.replaceSocket(this.socket);
     this.socket = socket;
     this.socketEvents = options.events ?? true;
     this.format = format;
@@ -119,6 +127,14 @@ export class LiveSession implements TurnSession {
       resumed,
       config: { session_id: this.id, sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels },
     });
+  }
+
+  /** Tell a socket whose session a new connection took why it closes (a fatal error, then 4000). */
+  private replaceSocket(old: WebSocket): void {
+    if (old.readyState === old.OPEN) {
+      old.send(this.numbered('error', { code: 'PARLEY_ERR_SESSION_BUSY', message: REPLACED, fatal: true }));
+    }
+    old.close(ERRORS.PARLEY_ERR_SESSION_BUSY.wsClose, REPLACED);
   }
 
   /** The voice side, created on first use. */
@@ -178,14 +194,7 @@ export class LiveSession implements TurnSession {
     const socket = this.socketEvents ? this.socket : null;
     const toSocket = socket !== null && socket.readyState === socket.OPEN;
     if (!toSocket && !this.deps.hub.has(this.tenant, this.id)) return;
-    this.seq += 1;
-    if (this.seq > this.reservedSeq) {
-      this.reservedSeq = this.seq + SEQ_BLOCK;
-      void this.deps.stores.graph
-        .updateSession(this.tenant, this.id, { lastEventSeq: this.reservedSeq })
-        .catch((err: Error) => this.log.warn({ err: err.message }, 'could not reserve event numbers'));
-    }
-    const json = JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload });
+    const json = this.numbered(type, payload);
     if (toSocket) socket.send(json);
     this.deps.hub.publish(this.tenant, this.id, { type, seq: this.seq, json });
     this.deps.metrics.wsEvents.inc({ type });
@@ -195,11 +204,24 @@ export class LiveSession implements TurnSession {
     }
   }
 
+  /** The JSON of an event with the session's next `seq` (reserving a block of numbers when needed). */
+  private numbered<T extends ServerEventType>(type: T, payload: ServerEventPayloads[T]): string {
+    this.seq += 1;
+    if (this.seq > this.reservedSeq) {
+      this.reservedSeq = this.seq + SEQ_BLOCK;
+      const reserved = this.reservedSeq;
+      this.seqWrites = this.seqWrites.then(() => this.deps.stores.graph
+        .updateSession(this.tenant, this.id, { lastEventSeq: reserved })
+        .catch((err: Error) => this.log.warn({ err: err.message }, 'could not reserve event numbers')));
+    }
+    return JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload });
+  }
+
   /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
   sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number } = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
-    if (fatal) this.socket?.close(new ParleyError(code, message).status === 503 ? 1013 : 1008, code);
+    if (fatal) this.socket?.close(ERRORS[code].wsClose, code);
   }
 
   /** Queue `task` behind earlier messages; sheds it with an error when the queue is full. */
@@ -307,7 +329,12 @@ export class LiveSession implements TurnSession {
    * handler may call it); callers that must finish queued work call `flush()` first.
    */
   async close(code: number, reason: string): Promise<void> {
-    await this.deps.stores.graph.updateSession(this.tenant, this.id, { lastEventSeq: this.seq });
+    // After the last reservation lands: the numbers reserved but not sent are given back.
+    const [reserved, last] = [this.reservedSeq, this.seq];
+    const release = this.seqWrites.then(() => this.deps.stores.graph.releaseEventSeq(this.tenant, this.id, reserved, last));
+    this.seqWrites = release.catch(() => {});
+    await release;
+    this.reservedSeq = last;
     this.socket?.close(code, reason);
     this.socket = null;
   }

@@ -148,11 +148,13 @@ export class SessionRegistry {
 
   /**
    * Graceful shutdown: in every session finish queued work and end the open turn as if speech ended
-   * (transcribed, stored, its `transcript.final` sent), waiting at most `graceMs`; then tell the client,
+   * (transcribed, stored, its `transcript.final` sent), and let this process's jobs consolidate the
+   * session's utterances (their `memory.updated` sent), all within `graceMs`; then tell the client,
    * naming where the audio not stored begins (`unstored_from_ms`) so it can resend it, and close the socket.
    */
   async drainAll(graceMs = Infinity): Promise<void> {
     this.draining = true;
+    const deadline = Date.now() + graceMs;
     for (const timer of this.expiry.values()) clearTimeout(timer);
     this.expiry.clear();
     this.waiting.clear();
@@ -175,6 +177,8 @@ export class SessionRegistry {
           }),
         ]);
         clearTimeout(timer);
+        // The event bus closes after the sockets: a memory.updated is sent now or never on this socket.
+        if (finished) await s.awaitConsolidation(Math.max(0, deadline - Date.now())).catch(() => 0);
         const from = s.unstoredAudioFromMs();
         if (!finished) s.log.warn({ unstoredFromMs: from }, 'shutdown grace over before the open turn was stored');
         const resend = from === null ? '' : `; audio from ${Math.round(from)} ms of the stream on was not stored: resend it`;

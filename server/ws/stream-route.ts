@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
-import { ParleyError, toClientError } from '../../graph/core/errors.js';
+import { ERRORS, ParleyError, toClientError } from '../../graph/core/errors.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
 import { validateStreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
@@ -29,10 +29,10 @@ function toBuffer(data: RawData): Buffer {
   return Buffer.from(data);
 }
 
-/** Close a socket that never became a session, after telling the client why. */
+/** Close a socket that never became a session, after telling the client why (the code's close code). */
 function refuse(socket: WebSocket, err: ParleyError): void {
   socket.send(JSON.stringify({ type: 'error', session_id: null, seq: 0, code: err.code, message: err.message, fatal: true }));
-  socket.close(err.status === 503 ? 1013 : 1008, err.code);
+  socket.close(ERRORS[err.code].wsClose, err.code);
 }
 
 /** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */
@@ -65,6 +65,8 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     '/v1/stream',
     { websocket: true, schema: { querystring: StreamQuery, summary: 'Duplex audio and event stream (WebSocket)' } },
     async (socket, request) => {
+      // Before any await: a message over the hard cap may arrive while the session opens.
+      nameHardCapOnClose(socket);
       const query = request.query as Record<string, unknown>;
       let session: LiveSession;
       try {
@@ -85,20 +87,27 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
         return;
       }
 
-      nameHardCapOnClose(socket);
       socket.on('message', (data: RawData, isBinary: boolean) => {
+        if (isBinary) {
+          try {
+            checkMessageSize(data);
+            session.voice.push(toBuffer(data));
+          } catch (err) {
+            const { code, message } = toClientError(err);
+            session.sendError(code, message);
+          }
+          return;
+        }
+        // A refused text message is answered in its place behind the earlier ones (arrival order).
+        let task: () => Promise<void>;
         try {
           checkMessageSize(data);
-          if (isBinary) {
-            session.voice.push(toBuffer(data));
-            return;
-          }
           const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
-          session.enqueue(() => handleClientMessage(session, deps, type, message));
+          task = () => handleClientMessage(session, deps, type, message);
         } catch (err) {
-          const { code, message } = toClientError(err);
-          session.sendError(code, message);
+          task = () => Promise.reject(err);
         }
+        session.enqueue(task);
       });
       socket.on('close', () => {
         session.detach(socket);

@@ -79,7 +79,7 @@ describe('@parley/client: stream sessions against the server', () => {
   test('a refused session rejects with the server\'s code and close code', async () => {
     await assert.rejects(
       client.stream({ sessionId: 'sdk-bad', query: { sample_rate: '11025' } }),
-      (err: ParleyError) => err instanceof ParleyError && err.code === 'PARLEY_ERR_BAD_AUDIO' && err.fatal && err.closeCode === 1008,
+      (err: ParleyError) => err instanceof ParleyError && err.code === 'PARLEY_ERR_BAD_AUDIO' && err.fatal && err.closeCode === 1003,
     );
     await assert.rejects(client.stream({ sessionId: 'bad id!' }), (err: ParleyError) => err.code === 'PARLEY_ERR_BAD_REQUEST');
   });

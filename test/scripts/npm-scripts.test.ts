@@ -45,9 +45,10 @@ function logLine(child: ChildProcess, stream: 'stdout' | 'stderr', msg: string):
  * an MCP server command first ran `tsc` (a minute on a busy machine), past clients' initialize time-out.
  */
 describe('npm scripts that start a Parley process', () => {
-  test('start, worker and mcp have no build step before them and exec node (no shell left between npm and node)', () => {
-    for (const name of ['worker', 'mcp']) assert.equal(scripts[`pre${name}`], undefined, `pre${name}`);
-    for (const name of ['start', 'worker', 'mcp']) assert.match(scripts[name] ?? '', /^exec node /, name);
+  test('start, worker, mcp and jobs have no build step before them and exec node (no shell left between npm and node)', () => {
+    // `npm run jobs` used to run `tsc -p .` first: a minute, rewriting dist/ under a running server.
+    for (const name of ['worker', 'mcp', 'jobs']) assert.equal(scripts[`pre${name}`], undefined, `pre${name}`);
+    for (const name of ['start', 'worker', 'mcp', 'jobs']) assert.match(scripts[name] ?? '', /^exec node scripts\/launch\.mjs /, name);
   });
 
   test('a program not built stops at once, naming `npm run build` (no build in a server command)', async () => {

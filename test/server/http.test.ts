@@ -93,6 +93,15 @@ describe('HTTP API', () => {
     });
     assert.equal(broken.statusCode, 400);
     assert.equal(broken.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+    // A body that is not JSON by its Content-Type: 415 (it was a 400) in the Parley envelope.
+    for (const type of ['text/plain', 'text/csv']) {
+      const plain = await t.app.inject({
+        method: 'POST', url: '/v1/sessions/s-http/utterances', headers: { 'content-type': type }, payload: 'Ana: hello',
+      });
+      assert.equal(plain.statusCode, 415, type);
+      assert.equal(plain.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+      assert.match(plain.json().error.message, /application\/json/);
+    }
     await rejectsWith(api.postUtterances('bad id', [{ speaker: 'A', text: 'x' }]), 'PARLEY_ERR_BAD_REQUEST', 400);
     await rejectsWith(api.transcript('nope'), 'PARLEY_ERR_NOT_FOUND', 404);
     await rejectsWith(api.updateParticipant('p_x', { name: 'Z' }), 'PARLEY_ERR_NOT_FOUND', 404);

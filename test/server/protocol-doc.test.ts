@@ -20,3 +20,14 @@ test('docs/PROTOCOL.md names every client message, server event and error code',
     assert.ok(doc.includes(`\`${name}\``), `docs/PROTOCOL.md does not mention ${name}`);
   }
 });
+
+test('the error table of docs/PROTOCOL.md is graph/core/errors.ts: status, close code, retry, and what each code means', () => {
+  const doc = readFileSync(path.join(repoRoot(), 'docs', 'PROTOCOL.md'), 'utf8');
+  for (const [code, { status, wsClose, retryable }] of Object.entries(ERRORS)) {
+    const row = doc.split('\n').find((line) => line.startsWith(`| \`${code}\` |`));
+    assert.ok(row, `no table row for ${code}`);
+    const [, , http, close, retry, meaning] = row.split('|').map((cell) => cell.trim());
+    assert.deepEqual([Number(http), Number(close), retry?.startsWith('yes')], [status, wsClose, retryable], row);
+    assert.ok((meaning ?? '').length > 10, `${code} is not explained`);
+  }
+});

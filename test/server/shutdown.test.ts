@@ -58,3 +58,52 @@ test('a socket that closes after shutdown leaves no resume timer to fire into th
     process.off('uncaughtException', onFailure);
   }
 });
+
+test('shutdown sends the memory.updated of the last stored turn to the live socket before closing it', async () => {
+  const server = await startTestApp({ PARLEY_ASR: 'none', PARLEY_SHUTDOWN_GRACE_MS: '60000' });
+  const c = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=shutdown-memory`);
+  try {
+    await c.next('session.started');
+    c.sendJson({ type: 'utterance', speaker: 'Dora', text: 'I work at Acme as a nurse.' });
+    await c.next('transcript.final');
+    // At once: the turn's consolidation job is queued, not done.
+    await server.close();
+    const updated = c.events.find((e) => e.type === 'memory.updated');
+    const bye = c.events.find((e) => e.type === 'error' && e.code === 'PARLEY_ERR_SHUTTING_DOWN');
+    assert.ok(updated, `events: ${c.events.map((e) => e.type).join(', ')}`);
+    assert.ok(bye && (updated.seq as number) < (bye.seq as number), 'memory.updated came before the closing error');
+  } finally {
+    c.close();
+  }
+});
+
+test('a graceful restart goes on with the event numbering where it stopped (no block of numbers skipped)', async () => {
+  const tmp = tempDir('parley-seq-restart-');
+  const env = { DATA_DIR: tmp.dir, PARLEY_ASR: 'none' };
+  const clients: TestWsClient[] = [];
+  try {
+    const first = await startTestApp(env);
+    const a = await TestWsClient.connect(`${first.wsUrl}/v1/stream?session_id=seq-restart`);
+    clients.push(a);
+    await a.next('session.started');
+    a.sendJson({ type: 'utterance', speaker: 'Ana', text: 'first' });
+    const firstFinal = await a.next('transcript.final');
+    await first.close();
+    const lastSeq = Math.max(...a.events.map((e) => e.seq as number));
+    assert.equal(a.events.at(-1)?.code, 'PARLEY_ERR_SHUTTING_DOWN');
+
+    const second = await startTestApp(env);
+    const b = await TestWsClient.connect(`${second.wsUrl}/v1/stream?session_id=seq-restart`);
+    clients.push(b);
+    const started = await b.next('session.started');
+    assert.equal(started.seq, lastSeq + 1, `events before the restart: ${a.events.map((e) => `${e.seq} ${e.type}`).join(', ')}`);
+    b.sendJson({ type: 'utterance', speaker: 'Ana', text: 'second' });
+    const final = await b.next('transcript.final');
+    assert.equal(final.seq, lastSeq + 2);
+    assert.ok(Number((final.turn_id as string).slice('turn_'.length)) <= lastSeq + 2, `turn ids go on too: ${String(firstFinal.turn_id)} then ${String(final.turn_id)}`);
+    await second.close();
+  } finally {
+    for (const c of clients) c.close();
+    tmp.remove();
+  }
+});

@@ -116,6 +116,79 @@ describe('WebSocket /v1/stream', () => {
     assert.match(reason, new RegExp(`PARLEY_ERR_FRAME_TOO_LARGE.*${WS_HARD_CAP_BYTES}`));
   });
 
+  test('the hard cap\'s 1009 close frame reaches a client the server still has events queued for', async () => {
+    const raw = new WebSocket(`${t.wsUrl}/v1/stream?session_id=ws-huge-busy`);
+    await new Promise((resolve) => raw.once('message', resolve));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      raw.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    raw.on('error', () => {});
+    let received = 0;
+    raw.on('message', () => received++);
+    // The client reads nothing for a while, so the server's replies queue up on its side of the socket.
+    raw.pause();
+    const sent = 200;
+    for (let i = 0; i < sent; i++) raw.send(JSON.stringify({ type: 'session.update', session: { notes: `${i}`.padEnd(60_000, 'x') } }));
+    /** Poll (generously: a hang, not a speed limit) until `found` gives a value. */
+    const until = async <T>(found: () => T | undefined): Promise<T | undefined> => {
+      for (let tries = 0; tries < 1200; tries++) {
+        const value = found();
+        if (value !== undefined) return value;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return undefined;
+    };
+    const busy = await until(() => [...t.app.websocketServer.clients].find((s) => s.bufferedAmount > 1024 * 1024));
+    assert.ok(busy, 'the server has replies waiting to be written');
+    raw.send(Buffer.alloc(9 * 1024 * 1024));
+    // The server's plugin used to terminate the socket on ws's error here, dropping the close frame
+    // queued behind the replies (the client saw 1006).
+    assert.ok(await until(() => (busy.readyState !== busy.OPEN ? true : undefined)), 'the server refused the message');
+    raw.resume();
+    const { code, reason } = await closed;
+    assert.equal(code, 1009);
+    assert.match(reason, new RegExp(`PARLEY_ERR_FRAME_TOO_LARGE.*${WS_HARD_CAP_BYTES}`));
+    assert.ok(received > 1, 'the replies queued before the close arrived too');
+  });
+
+  test('a second connection with the same session_id takes over: the first gets a fatal PARLEY_ERR_SESSION_BUSY, then 4000', async () => {
+    const url = `${t.wsUrl}/v1/stream?session_id=ws-twice`;
+    const first = new WebSocket(url);
+    const frames: Record<string, unknown>[] = [];
+    const started = new Promise<void>((resolve) => {
+      first.on('message', (data) => {
+        frames.push(JSON.parse(data.toString()) as Record<string, unknown>);
+        if (frames.length === 1) resolve();
+      });
+    });
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      first.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    await started;
+    const second = await TestWsClient.connect(url);
+    const resumed = await second.next('session.started');
+    const { code, reason } = await closed;
+    assert.equal(code, 4000);
+    assert.match(reason, /resumed on another connection/);
+    const last = frames.at(-1)!;
+    assert.deepEqual({ type: last.type, code: last.code, fatal: last.fatal },
+      { type: 'error', code: 'PARLEY_ERR_SESSION_BUSY', fatal: true }, 'the first socket is told why before it closes');
+    assert.ok((resumed.seq as number) > (last.seq as number), 'numbering goes on for the new connection');
+    second.close();
+  });
+
+  test('a refused text message is answered in arrival order, behind a large earlier one', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-order`);
+    await c.next('session.started');
+    c.sendJson({ type: 'session.update', session: { metadata: { notes: 'x'.repeat(60_000) } } });
+    c.sendJson({ type: 'session.update', session: 'str' });
+    const error = await c.next('error');
+    assert.equal(error.code, 'PARLEY_ERR_BAD_FRAME');
+    const updated = c.events.find((e) => e.type === 'session.updated');
+    assert.ok(updated && (updated.seq as number) < (error.seq as number), 'session.updated came before the error for the later message');
+    c.close();
+  });
+
   test('f32le frames with NaN are rejected', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?encoding=f32le&sample_rate=8000`);
     await c.next('session.started');
@@ -133,7 +206,7 @@ describe('WebSocket /v1/stream', () => {
       const e = await c.next('error');
       assert.equal(e.fatal, true);
       assert.equal(e.code, 'PARLEY_ERR_BAD_AUDIO');
-      assert.equal(await c.closed(), 1008);
+      assert.equal(await c.closed(), 1003, 'the close code of PARLEY_ERR_BAD_AUDIO in the error table');
     }
   });
 

@@ -72,6 +72,18 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.getSession('t2', 's1'), null, 'sessions are per tenant');
     });
 
+    test('event numbers reserved but not sent are given back only by their holder', async () => {
+      await fx.store.openSession('t1', 's-seq', '2026-11-01T10:00:00.000Z');
+      await fx.store.updateSession('t1', 's-seq', { lastEventSeq: 107 });
+      await fx.store.releaseEventSeq('t1', 's-seq', 107, 9);
+      assert.equal((await fx.store.getSession('t1', 's-seq'))?.lastEventSeq, 9, 'the unused reservation is given back');
+      await fx.store.updateSession('t1', 's-seq', { lastEventSeq: 210 });
+      await fx.store.releaseEventSeq('t1', 's-seq', 109, 12);
+      assert.equal((await fx.store.getSession('t1', 's-seq'))?.lastEventSeq, 210, 'a newer reservation is never taken back');
+      await fx.store.releaseEventSeq('t1', 's-seq', 210, 300);
+      assert.equal((await fx.store.getSession('t1', 's-seq'))?.lastEventSeq, 210, 'a release never raises the numbering');
+    });
+
     test('participants: create, find by name or alias, patch, list', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
       await fx.store.createParticipant('t1', { name: 'Ben' });
