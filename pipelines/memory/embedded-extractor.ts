@@ -98,6 +98,7 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * 25: a name called at a sentence's start or end is not part of the fact ("Ben, my sister moved to Leeds" → "Dora's sister
  * moved to Leeds", not "Ben, Dora's sister…"); a turn addressed to no one present reads "you" as the person called
  * ("Eve, I'll water your plants" → "Dora will water Eve's plants", not "the listener's").
+ * "a weekend yoga class", "my weekend" are no dates; "this past weekend", "over the weekend" read whole.
  */
 export const EMBEDDED_RULES_VERSION = 25;
 

@@ -169,6 +169,13 @@ export function clauseAround(text: string, index: number): string {
 const NAMED_DAY = /^(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^\d/i;
 const SPAN_UNIT = /\b(?:seconds?|minutes?|hours?|days|weeks?|weekends?|fortnights?|months?|years?|decades?)\b/i;
 
+/** A bare unit word after a determiner and before a noun is a modifier ("a weekend yoga class"), no date. */
+const UNIT_AS_MODIFIER = /^(?:weekend|week|month|year|day|night)$/i;
+const DETERMINER_BEFORE = /\b(?:a|an|the)\s+$/i;
+const POSSESSIVE_BEFORE = /\b(?:my|our|his|her|their|your)\s+$/i;
+/** The next word is a noun's, not a verb's, a preposition's or a clause's start ("my weekend was great" keeps its date). */
+const NOUN_AFTER = /^\s+(?!(?:was|is|were|are|has|have|had|went|will|would|could|and|or|but|with|in|at|on|of|to|for|i|we|it|he|she|they|you)\b)[a-z]+/i;
+
 /** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
 function namesDay(phrase: string): boolean {
   return NAMED_DAY.test(phrase) && !SPAN_UNIT.test(phrase);
@@ -215,6 +222,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
+    // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.
+    // "My weekend was great": after a possessive it is a thing of someone's, no date to write in.
+    if (UNIT_AS_MODIFIER.test(phrase) && (POSSESSIVE_BEFORE.test(text.slice(0, r.index))
+      || (DETERMINER_BEFORE.test(text.slice(0, r.index)) && NOUN_AFTER.test(text.slice(r.index + phrase.length))))) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
     let date = precise(r.start);
     if (BARE_WEEKDAY.test(phrase)) {
@@ -253,7 +264,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 const SUBJECT_PLACE = /(?:^|[,;:]\s*|\b(?:and|but|so|because)\s+)$/i;
 /** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
 const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
-const HAS_PREPOSITION = /\b(?:on|in|during|by|until|till|before|after|from|since|of|to)\s+$/i;
+const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to)\s+$/i;
 
 /** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
 export function spokenDate(date: string): string {
@@ -278,7 +289,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     if (at < 0) continue;
     // "until the end of the month": the article goes with the phrase it leads.
     // "at the weekend" (a day's date, no clock time): the date takes its own preposition ("on Saturday 14 March").
-    const before = out.slice(0, at).replace(/\bthe\s+$/i, '').replace(/\bat\s+$/i, (m) => (d.date.length === 10 && !/\d/.test(d.phrase) ? '' : m));
+    // "this past weekend": the "this" goes with the phrase too.
+    const before = out.slice(0, at).replace(/\bthe\s+$/i, '').replace(/\bthis\s+$/i, (m) => (/^past\b/i.test(d.phrase) ? '' : m)).replace(/\bat\s+$/i, (m) => (d.date.length === 10 && !/\d/.test(d.phrase) ? '' : m));
     const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
     // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.

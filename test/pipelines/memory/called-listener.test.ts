@@ -56,3 +56,15 @@ test('a day, the speaker\'s own name or a name that is what is said stays', asyn
   assert.equal(withoutVocative('Thanks Ben!', ['Ben']), 'Thanks Ben!');
   assert.equal(withoutVocative('Ben, Cy is coming on Friday.', ['Ben']), 'Cy is coming on Friday.');
 });
+
+test('a unit word naming a kind of thing is no date; "this past weekend" and "over the weekend" read whole', async () => {
+  const { absoluteDates, findDates } = await import('../../../pipelines/memory/relative-date.js');
+  const T = '2023-10-16T10:00:00.000Z';
+  const rewrite = (t: string): string => absoluteDates(t, findDates(t, T));
+  // Exposed once "Hey Maria," no longer hid these sentences from the rules (LoCoMo dev, conv-41 and conv-26).
+  assert.equal(rewrite('I started a weekend yoga class with a colleague.'), 'I started a weekend yoga class with a colleague.');
+  assert.equal(rewrite('My weekend was great.'), 'My weekend was great.');
+  assert.equal(rewrite('That roadtrip this past weekend was insane!'), 'That roadtrip on Sunday 15 October 2023 was insane!');
+  assert.equal(rewrite('I went camping over the weekend.'), 'I went camping over Saturday 14 October 2023.');
+  assert.equal(rewrite('I went hiking at the weekend.'), 'I went hiking on Saturday 14 October 2023.');
+});
