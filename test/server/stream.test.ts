@@ -221,10 +221,12 @@ describe('WebSocket /v1/stream', () => {
     c.sendJson({ type: 'query', id: 'q1', question: 'what does Miko like?' });
     const result = await c.next('query.result');
     assert.equal(result.id, 'q1');
-    const evidence = result.evidence as { text: string; layer: string; speaker: { name: string } }[];
-    assert.equal(evidence[0]?.text, 'My cat Miko loves tuna');
-    assert.equal(evidence[0]?.layer, 'interaction');
-    assert.equal(evidence[0]?.speaker.name, 'Ana');
+    const evidence = result.evidence as { text: string; layer: string; speaker: { name: string }; source_text?: string | null }[];
+    // First the turn, or the fact consolidation made of it if it finished first ("Ana's cat Miko loves tuna", which
+    // carries the turn as its source): either answers, said by Ana.
+    const first = evidence[0];
+    assert.equal(first?.layer === 'interaction' ? first.text : first?.source_text, 'My cat Miko loves tuna', JSON.stringify(evidence));
+    assert.equal(first?.speaker.name, 'Ana');
     c.sendJson({ type: 'session.end' });
     await c.next('session.ended');
     assert.equal(await c.closed(), 1000);
