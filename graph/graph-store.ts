@@ -51,6 +51,11 @@ export interface GraphStore {
     sessionId: string,
     patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
   ): Promise<void>;
+  /**
+   * End the session at `endedAt` unless it has ended already, atomically (two ends at once make one
+   * end). Returns the end that holds and whether this call made it; null when there is no such session.
+   */
+  endSession(tenant: TenantId, sessionId: string, endedAt: string): Promise<{ endedAt: string; ended: boolean } | null>;
 
   /**
    * Create a participant with a fresh id, or with `id` if given and unused.

@@ -73,15 +73,22 @@ export class SessionRegistry {
     return this.sessions.get(this.key(tenant, id));
   }
 
-  /** The live session, or a new one continuing the stored session's event numbering. */
+  /**
+   * The live session, or a new one continuing the stored session's event numbering.
+   * @throws ParleyError `PARLEY_ERR_SESSION_ENDED` when the session has ended (HTTP or `session.end`):
+   * an ended session is never resumed, here or on another server.
+   */
   async open(tenant: string, id: string): Promise<{ session: LiveSession; resumed: boolean }> {
     const key = this.key(tenant, id);
+    const existing = await this.deps.stores.graph.getSession(tenant, id);
+    if (existing?.endedAt) {
+      throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
+    }
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.waiting.delete(key);
     const live = this.sessions.get(key);
     if (live) return { session: live, resumed: true };
-    const existing = await this.deps.stores.graph.getSession(tenant, id);
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
     session.listeners = this.listenerFactories.map((make) => make(session));
