@@ -182,8 +182,11 @@ export class SessionRegistry {
           }),
         ]);
         clearTimeout(timer);
+        // A turn being stored when the grace ran out is waited for (another grace at most), so it is
+        // either stored or named for resend, never both.
+        const settled = await s.sealVoice(graceMs);
         const from = s.unstoredAudioFromMs();
-        if (!finished) s.log.warn({ unstoredFromMs: from }, 'shutdown grace over before the open turn was stored');
+        if (!finished) s.log.warn({ unstoredFromMs: from, settled }, 'shutdown grace over before the open turn was stored');
         const resend = from === null ? '' : `; audio from ${Math.round(from)} ms of the stream on was not stored: resend it`;
         s.sendError('PARLEY_ERR_SHUTTING_DOWN', `server is shutting down; reconnect with the same session_id to resume${resend}`,
           false, from === null ? {} : { unstored_from_ms: Math.round(from) });

@@ -8,6 +8,13 @@ import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed } from '../config.js';
 import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 
+/** Who spoke a turn: the participant, how sure the match is (0 to 1), and whether the voice is new. */
+export interface SpeakerAssignment {
+  participantId: string;
+  confidence: number;
+  isNew: boolean;
+}
+
 /**
  * Who speaks in one live session's audio: each stored turn's voice re-identified against the tenant's
  * voiceprints (a speaker tracker opened on the first turn), and at the end of the session the merge of
@@ -61,7 +68,7 @@ export class SessionSpeakers {
    * Who spoke this audio: voice re-identification; a turn under SHORT_TURN_MS of speech only joins a
    * known voice or the previous one; the previous voice when the audio cannot be embedded.
    */
-  async identify(audio: Float32Array, speechMs: number): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
+  async identify(audio: Float32Array, speechMs: number): Promise<SpeakerAssignment> {
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);

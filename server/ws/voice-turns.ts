@@ -6,7 +6,7 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import { voiceprintsAllowed } from '../config.js';
 import { favoursNames } from '../plugins/models.js';
 import { ArrivalClock } from './arrival-clock.js';
-import { SessionSpeakers } from './session-speakers.js';
+import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
 import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 
 
@@ -32,6 +32,10 @@ export class VoiceTurns {
   private droppedWhileEnding = false;
   /** Set by `finishForShutdown`: frames are dropped silently (the closing error names where they start). */
   private shuttingDown = false;
+  /** Set by `seal` when the shutdown grace is over: no further turn is stored. */
+  private sealed = false;
+  /** The turn being stored (ingest and `transcript.final`; one at a time, in order), until it settles. */
+  private storing: Promise<void> | null = null;
   /** How much audio had been taken when shutdown began (ms into the stream); null before shutdown. */
   private cutAtMs: number | null = null;
   /** Audio turn number → where the turn starts (ms into the stream), until its utterance is stored. */
@@ -131,6 +135,27 @@ export class VoiceTurns {
   }
 
   /**
+   * Shutdown grace over: store no further turn, and wait (at most `timeoutMs`) for the turn being
+   * stored to settle, stored and acknowledged or failed, so that {@link unstoredFromMs} names exactly
+   * the turns not stored: a resend from there stores nothing twice. Returns false when that turn had
+   * not settled in time (it is then named, though its store may still land).
+   */
+  async seal(timeoutMs: number): Promise<boolean> {
+    this.sealed = true;
+    const storing = this.storing;
+    if (!storing) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      storing.then(() => true, () => true),
+      new Promise<boolean>((resolve) => {
+        if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return settled;
+  }
+
+  /**
    * Where the audio this session did not store begins, in ms into the stream (the clock of
    * `audio_start_ms`): the start of the earliest turn not yet stored, else, after shutdown began, where
    * the audio was cut; null while every turn is stored and audio is still taken.
@@ -210,10 +235,7 @@ export class VoiceTurns {
         // Stored in arrival order with the session's other messages; `close(true)` stores any still
         // waiting itself, since `session.end` runs in that same queue ahead of them.
         const store = async (): Promise<void> => {
-          if (this.unstored.delete(store)) {
-            await this.storeFinal(turnId, e);
-            this.turnStarts.delete(e.turnId);
-          }
+          if (this.unstored.delete(store)) await this.storeFinal(turnId, e);
           if (this.namesSentAt !== null && performance.now() - this.namesSentAt >= NAMES_REFRESH_MS) this.sendNames();
         };
         this.unstored.add(store);
@@ -256,8 +278,21 @@ export class VoiceTurns {
   }
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {
-    const { tenant, id: sessionId } = this.session;
+    if (this.sealed) return;
     const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs);
+    // From here the turn is stored (and acknowledged) or it is not, and `seal` waits to know which.
+    if (this.sealed) return;
+    const storing = this.commitFinal(turnId, e, speaker);
+    this.storing = storing;
+    try {
+      await storing;
+    } finally {
+      if (this.storing === storing) this.storing = null;
+    }
+  }
+
+  private async commitFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, speaker: SpeakerAssignment): Promise<void> {
+    const { tenant, id: sessionId } = this.session;
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
     // Without the tenant's consent nothing voice-derived is kept: no audio span (and so no prosody).
     const audioRef = !voiceprintsAllowed(this.deps.config, tenant) ? null : await this.deps.models.audioSpans
@@ -270,6 +305,7 @@ export class VoiceTurns {
       id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs, turnId,
       confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
     }]);
+    this.turnStarts.delete(e.turnId);
     if (!stored) return;
     this.deps.metrics.utterancesStored.inc({ source: 'voice' });
     await this.session.claimExternalId(stored.speaker.id);
