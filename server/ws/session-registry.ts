@@ -155,8 +155,9 @@ export class SessionRegistry {
 
   /**
    * Graceful shutdown: in every session finish queued work and end the open turn as if speech ended
-   * (transcribed, stored, its `transcript.final` sent), waiting at most `graceMs`; then tell the client,
-   * naming where the audio not stored begins (`unstored_from_ms`) so it can resend it, and close the socket.
+   * (transcribed, stored, its `transcript.final` sent), waiting at most `graceMs`, and as long again for a
+   * turn whose storing had begun (so it is stored or named, never both); then tell the client, naming where
+   * the audio not stored begins (`unstored_from_ms`) so it can resend it, and close the socket.
    */
   async drainAll(graceMs = Infinity): Promise<void> {
     this.draining = true;
