@@ -57,6 +57,11 @@ export interface GraphStore {
    * The only write that lowers `lastEventSeq` (`updateSession` never does).
    */
   releaseEventSeq(tenant: TenantId, sessionId: string, reserved: number, last: number): Promise<void>;
+  /**
+   * End the session at `endedAt` unless it has ended already, atomically (two ends at once make one
+   * end). Returns the end that holds and whether this call made it; null when there is no such session.
+   */
+  endSession(tenant: TenantId, sessionId: string, endedAt: string): Promise<{ endedAt: string; ended: boolean } | null>;
 
   /**
    * Create a participant with a fresh id, or with `id` if given and unused.

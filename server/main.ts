@@ -8,9 +8,10 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   logConfigWarnings(logger, warnings);
   const app = await buildApp(config, { logger, eagerModels: true });
-  // Sessions get the grace to store their open turns, then the stores get it to finish their jobs.
+  // Sessions get the grace to store their open turns (and as long again for a turn being stored when it
+  // ran out), then the stores get it to finish their jobs.
   onShutdownSignal(
-    2 * config.shutdownGraceMs + 5000,
+    3 * config.shutdownGraceMs + 5000,
     async (signal) => {
       logger.info({ signal }, 'shutting down: draining sessions and flushing stores');
       await app.close();

@@ -177,6 +177,20 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       SET n.lastEventSeq = $last`, { tenant: this.t(tenant), id: sessionId, reserved: int(reserved), last: int(last) }));
   }
 
+  async endSession(tenant: TenantId, sessionId: string, endedAt: string): Promise<{ endedAt: string; ended: boolean } | null> {
+    await this.init();
+    // The first SET takes the node's write lock, so the read of endedAt after it sees any end committed
+    // meanwhile: of two ends at once, the second finds the first's time.
+    const [r] = await this.db.write('endSession', (tx) => rows(tx, `
+      MATCH (n:Session {tenant: $tenant, id: $id})
+      SET n._ending = true
+      WITH n, n.endedAt IS NULL AS open
+      SET n.endedAt = coalesce(n.endedAt, $endedAt)
+      REMOVE n._ending
+      RETURN {endedAt: n.endedAt, ended: open} AS n`, { tenant: this.t(tenant), id: sessionId, endedAt }));
+    return r ? { endedAt: String(r.endedAt), ended: r.ended === true } : null;
+  }
+
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     await this.init();
     const now = new Date().toISOString();

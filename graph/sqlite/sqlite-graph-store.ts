@@ -216,6 +216,14 @@ export class SqliteGraphStore implements GraphStore {
       .run(last, tenant, sessionId, reserved, last, reserved);
   }
 
+  async endSession(tenant: TenantId, sessionId: string, endedAt: string): Promise<{ endedAt: string; ended: boolean } | null> {
+    const { changes } = this.db
+      .prepare('UPDATE sessions SET ended_at = ? WHERE tenant = ? AND id = ? AND ended_at IS NULL')
+      .run(endedAt, tenant, sessionId);
+    const held = (await this.getSession(tenant, sessionId))?.endedAt;
+    return held ? { endedAt: held, ended: changes > 0 } : null;
+  }
+
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     const now = new Date().toISOString();
     const id = init.id ?? newId('p');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { SESSION_END_JOB, sessionEndJobId, type SessionEndJobData } from '../../pipelines/interaction/session-end.js';
+import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
@@ -50,19 +50,11 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { tenant } = request;
       const id = request.params.session_id;
-      const session = await app.stores.graph.getSession(tenant, id);
-      if (!session) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
-      // Ending an ended session is the same end: its time and job, nothing queued again.
-      if (session.endedAt) {
-        return reply.status(202).send({ session_id: id, ended_at: session.endedAt, job_id: sessionEndJobId(tenant, id, session.endedAt) });
-      }
-      const endedAt = new Date().toISOString();
-      await app.stores.graph.updateSession(tenant, id, { endedAt });
-      const data: SessionEndJobData = { tenant, sessionId: id };
-      const jobId = await app.stores.queue.enqueue(SESSION_END_JOB, data, { jobId: sessionEndJobId(tenant, id, endedAt) });
-      return reply.status(202).send({ session_id: id, ended_at: endedAt, job_id: jobId });
+      // Ending an ended session (or ending it twice at once) is the same end: its time and job, nothing queued again.
+      const end = await endStoredSession(app.stores, request.tenant, id);
+      if (!end) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
+      return reply.status(202).send({ session_id: id, ended_at: end.endedAt, job_id: end.jobId });
     },
   );
 

@@ -158,6 +158,11 @@ export class LiveSession implements TurnSession {
     await this.voiceTurns?.finishForShutdown();
   }
 
+  /** Shutdown grace over: store no further turn (`VoiceTurns.seal`); false when a turn being stored did not settle within `timeoutMs`. */
+  async sealVoice(timeoutMs: number): Promise<boolean> {
+    return (await this.voiceTurns?.seal(timeoutMs)) ?? true;
+  }
+
   /** Where the audio not stored begins (ms into the stream), or null (`VoiceTurns.unstoredFromMs`). */
   unstoredAudioFromMs(): number | null {
     return this.voiceTurns?.unstoredFromMs() ?? null;

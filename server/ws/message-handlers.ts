@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { SESSION_END_JOB, sessionEndJobId } from '../../pipelines/interaction/session-end.js';
+import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   CLIENT_MESSAGES, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
@@ -128,11 +128,8 @@ async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<
   await session.endVoice(true);
   const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
   if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
-  const endedAt = new Date().toISOString();
-  await deps.stores.graph.updateSession(session.tenant, session.id, { endedAt });
-  await deps.stores.queue.enqueue(SESSION_END_JOB, { tenant: session.tenant, sessionId: session.id }, {
-    jobId: sessionEndJobId(session.tenant, session.id, endedAt),
-  });
+  // Ended over HTTP meanwhile: that end holds (one end time, one job).
+  await endStoredSession(deps.stores, session.tenant, session.id);
   session.ended = true;
   session.send('session.ended', {});
   await session.close(1000, 'session ended');

@@ -73,15 +73,22 @@ export class SessionRegistry {
     return this.sessions.get(this.key(tenant, id));
   }
 
-  /** The live session, or a new one continuing the stored session's event numbering. */
+  /**
+   * The live session, or a new one continuing the stored session's event numbering.
+   * @throws ParleyError `PARLEY_ERR_SESSION_ENDED` when the session has ended (HTTP or `session.end`):
+   * an ended session is never resumed, here or on another server.
+   */
   async open(tenant: string, id: string): Promise<{ session: LiveSession; resumed: boolean }> {
     const key = this.key(tenant, id);
+    const existing = await this.deps.stores.graph.getSession(tenant, id);
+    if (existing?.endedAt) {
+      throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
+    }
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.waiting.delete(key);
     const live = this.sessions.get(key);
     if (live) return { session: live, resumed: true };
-    const existing = await this.deps.stores.graph.getSession(tenant, id);
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
     session.listeners = this.listenerFactories.map((make) => make(session));
@@ -148,9 +155,10 @@ export class SessionRegistry {
 
   /**
    * Graceful shutdown: in every session finish queued work and end the open turn as if speech ended
-   * (transcribed, stored, its `transcript.final` sent), and let this process's jobs consolidate the
-   * session's utterances (their `memory.updated` sent), all within `graceMs`; then tell the client,
-   * naming where the audio not stored begins (`unstored_from_ms`) so it can resend it, and close the socket.
+   * (transcribed, stored, its `transcript.final` sent), waiting at most `graceMs`, and as long again for a
+   * turn whose storing had begun (so it is stored or named, never both); let this process's jobs consolidate
+   * the session's utterances (their `memory.updated` sent) within what is left of `graceMs`; then tell the
+   * client, naming where the audio not stored begins (`unstored_from_ms`) so it can resend it, and close the socket.
    */
   async drainAll(graceMs = Infinity): Promise<void> {
     this.draining = true;
@@ -177,10 +185,13 @@ export class SessionRegistry {
           }),
         ]);
         clearTimeout(timer);
+        // A turn being stored when the grace ran out is waited for (another grace at most), so it is
+        // either stored or named for resend, never both.
+        const settled = await s.sealVoice(graceMs);
         // The event bus closes after the sockets: a memory.updated is sent now or never on this socket.
         if (finished) await s.awaitConsolidation(Math.max(0, deadline - Date.now())).catch(() => 0);
         const from = s.unstoredAudioFromMs();
-        if (!finished) s.log.warn({ unstoredFromMs: from }, 'shutdown grace over before the open turn was stored');
+        if (!finished) s.log.warn({ unstoredFromMs: from, settled }, 'shutdown grace over before the open turn was stored');
         const resend = from === null ? '' : `; audio from ${Math.round(from)} ms of the stream on was not stored: resend it`;
         s.sendError('PARLEY_ERR_SHUTTING_DOWN', `server is shutting down; reconnect with the same session_id to resume${resend}`,
           false, from === null ? {} : { unstored_from_ms: Math.round(from) });

@@ -1,105 +1,17 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
-import type { Stores } from '../../graph/stores.js';
+import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
-import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
-import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
-import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
-import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
-import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
-import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
-import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
-import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
-import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
-import { voiceprintsAllowed, type Config } from '../config.js';
-import type { Metrics } from '../plugins/metrics.js';
-import { favoursNames, type Models } from '../plugins/models.js';
+import { voiceprintsAllowed } from '../config.js';
+import { favoursNames } from '../plugins/models.js';
+import { ArrivalClock } from './arrival-clock.js';
+import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
+import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
+
 
 /** Least time between two readings of the tenant's names for the recogniser when the session's people did not change, ms. */
 export const NAMES_REFRESH_MS = 10_000;
-
-/** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
-export interface VoiceTurnsHost {
-  readonly tenant: string;
-  readonly id: string;
-  readonly log: FastifyBaseLogger;
-  send: TurnSession['send'];
-  sendError(code: ErrorCode, message: string, fatal?: boolean): void;
-  /** A new turn id for this session. */
-  nextTurnId(): string;
-  /** Run work in order with the session's other messages. */
-  enqueue(task: () => Promise<void>): void;
-  /** Call every turn listener of the session. */
-  notify(hook: (listener: TurnListener) => void): void;
-  /** The turn's utterance is stored: send `transcript.final` and tell the turn listeners. */
-  finalised(turnId: string, stored: IngestedUtterance): void;
-  /** The participant a new voice becomes (the holder of the session's pending external id, or a new one). */
-  participantForNewVoice(): Promise<string>;
-  /** Give the session's pending external id to its first speaker. */
-  claimExternalId(speakerId: string): Promise<void>;
-  /** The application's own id for the session's first speaker, until that speaker takes it. */
-  readonly pendingExternalId: string | null;
-  /** The names the session's recogniser listens for: its people first, then the tenant's recent ones. */
-  readonly vocabulary: SessionVocabulary;
-}
-
-export interface VoiceTurnsDeps {
-  config: Config;
-  stores: Stores;
-  models: Models;
-  ingest: InteractionIngest;
-  metrics: Metrics;
-}
-
-/** How much audio history {@link ArrivalClock} keeps at least, ms of session audio (it drops the older half in one go). */
-const ARRIVAL_HISTORY_MS = 2 * 60_000;
-
-/**
- * When each stretch of session audio arrived (wall clock), so latencies can be measured from the
- * moment the audio an event is about reached the server: `transcript.partial` lag, `transcript.final`
- * after the end of speech. Audio older than its history is unknown (no observation), never guessed.
- */
-export class ArrivalClock {
-  /** Session audio position (ms) after each frame, ascending, and the frame's arrival time. */
-  private ends: number[] = [];
-  private times: number[] = [];
-  /** Audio up to here has been forgotten. */
-  private forgottenUpToMs = -1;
-
-  /** Audio up to `positionMs` had arrived at `at` (`performance.now()`). */
-  record(positionMs: number, at: number): void {
-    this.ends.push(positionMs);
-    this.times.push(at);
-    if ((this.ends[0] ?? positionMs) < positionMs - 2 * ARRIVAL_HISTORY_MS) {
-      const keep = this.ends.findIndex((e) => e >= positionMs - ARRIVAL_HISTORY_MS);
-      this.forgottenUpToMs = this.ends[keep - 1] ?? this.forgottenUpToMs;
-      this.ends = this.ends.slice(keep);
-      this.times = this.times.slice(keep);
-    }
-  }
-
-  /** When the audio at `positionMs` arrived: the first frame reaching it; null when unknown. */
-  arrivalOf(positionMs: number): number | null {
-    if (positionMs <= this.forgottenUpToMs) return null;
-    let lo = 0;
-    let hi = this.ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.ends[mid] ?? 0) < positionMs) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.times.length ? this.times[lo] ?? null : null;
-  }
-
-  /** Seconds since the audio at `positionMs` arrived; null when unknown. */
-  secondsSince(positionMs: number): number | null {
-    const at = this.arrivalOf(positionMs);
-    return at === null ? null : Math.max(0, performance.now() - at) / 1000;
-  }
-}
 
 /**
  * The voice side of one live session: streamed audio → VAD / ASR events (worker pool) → speaker
@@ -112,7 +24,6 @@ export class VoiceTurns {
   private audio: AudioSession | null = null;
   private opening: Promise<AudioSession> | null = null;
   private reader: Promise<void> | null = null;
-  private tracker: Promise<SpeakerTracker> | null = null;
   /**
    * True while `close(true)` (session.end) finishes the open turn: frames arriving then are dropped, since
    * opening a new audio stream under the closing one left `close` waiting on a reader that never ends.
@@ -121,20 +32,27 @@ export class VoiceTurns {
   private droppedWhileEnding = false;
   /** Set by `finishForShutdown`: frames are dropped silently (the closing error names where they start). */
   private shuttingDown = false;
+  /** Set by `seal` when the shutdown grace is over: no further turn is stored. */
+  private sealed = false;
+  /** The turn being stored (ingest and `transcript.final`; one at a time, in order), until it settles. */
+  private storing: Promise<void> | null = null;
   /** How much audio had been taken when shutdown began (ms into the stream); null before shutdown. */
   private cutAtMs: number | null = null;
   /** Audio turn number → where the turn starts (ms into the stream), until its utterance is stored. */
   private readonly turnStarts = new Map<number, number>();
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
-  private lastVoice: string | null = null;
   /** When the names were last sent to the recogniser (`performance.now()`); null before the first time. */
   private namesSentAt: number | null = null;
   /** Number of the latest names reading: an earlier one that resolves later is dropped. */
   private namesRead = 0;
   private readonly arrivals = new ArrivalClock();
+  /** Who speaks: voice re-identification, and the end-of-session merge of fragmented voice ids. */
+  private readonly speakers: SessionSpeakers;
 
-  constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {}
+  constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {
+    this.speakers = new SessionSpeakers(session, deps);
+  }
 
   /** Take one binary frame; bad frames are reported to the client and the session goes on. */
   push(frame: Buffer): void {
@@ -217,6 +135,27 @@ export class VoiceTurns {
   }
 
   /**
+   * Shutdown grace over: store no further turn, and wait (at most `timeoutMs`) for the turn being
+   * stored to settle, stored and acknowledged or failed, so that {@link unstoredFromMs} names exactly
+   * the turns not stored: a resend from there stores nothing twice. Returns false when that turn had
+   * not settled in time (it is then named, though its store may still land).
+   */
+  async seal(timeoutMs: number): Promise<boolean> {
+    this.sealed = true;
+    const storing = this.storing;
+    if (!storing) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      storing.then(() => true, () => true),
+      new Promise<boolean>((resolve) => {
+        if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return settled;
+  }
+
+  /**
    * Where the audio this session did not store begins, in ms into the stream (the clock of
    * `audio_start_ms`): the start of the earliest turn not yet stored, else, after shutdown began, where
    * the audio was cut; null while every turn is stored and audio is still taken.
@@ -227,38 +166,8 @@ export class VoiceTurns {
   }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
-  async mergeSpeakers(): Promise<void> {
-    if (!this.tracker) return;
-    const tracker = await this.tracker;
-    const { stores } = this.deps;
-    const { tenant, id } = this.session;
-    // Average-linkage clustering over every utterance embedding of the session (weighted by voiced
-    // seconds); never joined: ids that overlapped in time, where one named the other (so a merge never
-    // leaves a person addressing themself), or that hold different external ids.
-    const ids = sessionIdsFrom(tracker.prototypes(), tracker.sessionStats());
-    const transcript = await stores.graph.getTranscript(tenant, id);
-    const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
-    const people = (await Promise.all(heard.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
-    const mergeTau = this.deps.models.speakerThresholds.mergeTau;
-    const merges = clusterSessionIds(ids, {
-      linkageTau: mergeTau,
-      minUtterances: this.deps.config.speakerMergeMinUtterances,
-      cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
-    });
-    this.session.log.info({ ids: ids.length, merges: merges.length, mergeTau }, 'end-of-session speaker merge');
-    for (const { from, into } of merges) {
-      await stores.graph.mergeParticipants(tenant, from, into);
-      await stores.memory.relabelParticipant(tenant, from, into);
-      this.session.send('speaker.merged', { from, into });
-    }
-    if (merges.length === 0) return;
-    await tracker.applyMerges(merges);
-    // The search indexes carry speaker and addressee ids: refresh what the merged ids touched.
-    const merged = new Set(merges.map((m) => m.from));
-    for (const u of transcript.filter((x) => merged.has(x.speakerId) || x.addresseeIds.some((a) => merged.has(a)))) {
-      const data: ConsolidationJob = { tenant, sessionId: id, utteranceId: u.id };
-      await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
-    }
+  mergeSpeakers(): Promise<void> {
+    return this.speakers.merge();
   }
 
   private open(): Promise<AudioSession> {
@@ -326,10 +235,7 @@ export class VoiceTurns {
         // Stored in arrival order with the session's other messages; `close(true)` stores any still
         // waiting itself, since `session.end` runs in that same queue ahead of them.
         const store = async (): Promise<void> => {
-          if (this.unstored.delete(store)) {
-            await this.storeFinal(turnId, e);
-            this.turnStarts.delete(e.turnId);
-          }
+          if (this.unstored.delete(store)) await this.storeFinal(turnId, e);
           if (this.namesSentAt !== null && performance.now() - this.namesSentAt >= NAMES_REFRESH_MS) this.sendNames();
         };
         this.unstored.add(store);
@@ -372,8 +278,21 @@ export class VoiceTurns {
   }
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {
+    if (this.sealed) return;
+    const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs);
+    // From here the turn is stored (and acknowledged) or it is not, and `seal` waits to know which.
+    if (this.sealed) return;
+    const storing = this.commitFinal(turnId, e, speaker);
+    this.storing = storing;
+    try {
+      await storing;
+    } finally {
+      if (this.storing === storing) this.storing = null;
+    }
+  }
+
+  private async commitFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, speaker: SpeakerAssignment): Promise<void> {
     const { tenant, id: sessionId } = this.session;
-    const speaker = await this.identify(e.audio, e.endMs - e.startMs);
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
     // Without the tenant's consent nothing voice-derived is kept: no audio span (and so no prosody).
     const audioRef = !voiceprintsAllowed(this.deps.config, tenant) ? null : await this.deps.models.audioSpans
@@ -386,48 +305,13 @@ export class VoiceTurns {
       id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs, turnId,
       confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
     }]);
+    this.turnStarts.delete(e.turnId);
     if (!stored) return;
     this.deps.metrics.utterancesStored.inc({ source: 'voice' });
     await this.session.claimExternalId(stored.speaker.id);
     this.session.finalised(turnId, stored);
     const latency = this.arrivals.secondsSince(e.endMs);
     if (latency !== null) this.deps.metrics.finalLatency.observe(latency);
-  }
-
-  /**
-   * Who spoke this audio: voice re-identification; a turn under SHORT_TURN_MS of speech only joins a
-   * known voice or the previous one; the previous voice when the audio cannot be embedded.
-   */
-  private async identify(audio: Float32Array, speechMs: number): Promise<{ participantId: string; confidence: number; isNew: boolean }> {
-    const tracker = await this.openTracker();
-    try {
-      const embedding = await this.deps.models.speakerEmbedder.embed(audio);
-      const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice) : null;
-      const assigned = short ?? (await tracker.assign(embedding, speechMs / 1000));
-      this.lastVoice = assigned.participantId;
-      return assigned;
-    } catch (err) {
-      if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
-      if (this.lastVoice) return { participantId: this.lastVoice, confidence: 0, isNew: false };
-      const created = await this.session.participantForNewVoice();
-      this.lastVoice = created;
-      return { participantId: created, confidence: 0, isNew: true };
-    }
-  }
-
-  private openTracker(): Promise<SpeakerTracker> {
-    const { config, stores, models } = this.deps;
-    const tenant = this.session.tenant;
-    this.tracker ??= SpeakerTracker.open({
-      tenant,
-      modelId: models.speakerEmbedder.modelId,
-      thresholds: models.speakerThresholds,
-      storeVoiceprints: voiceprintsAllowed(config, tenant),
-      store: stores.voiceprints,
-      createParticipant: () => this.session.participantForNewVoice(),
-      onVoiceprintCount: (participantId, count) => stores.graph.setVoiceprintCount(tenant, participantId, count),
-    });
-    return this.tracker;
   }
 
   private report(err: ParleyError | undefined): void {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ArrivalClock } from '../../server/ws/voice-turns.js';
+import { ArrivalClock } from '../../server/ws/arrival-clock.js';
 
 test('ArrivalClock: the arrival of the frame that holds a position; unknown past the end or once forgotten', () => {
   const clock = new ArrivalClock();

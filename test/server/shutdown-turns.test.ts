@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { openStores } from '../../graph/open-stores.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
@@ -18,7 +19,10 @@ import { TestWsClient } from '../helpers/ws-client.js';
  * PARLEY_ERR_SHUTTING_DOWN and close 1001, the turn's audio was never transcribed or stored, and nothing
  * told the client what to resend.
  */
-async function shutDownMidTurn(graceMs: string): Promise<{ events: Record<string, unknown>[]; stored: string[]; closeCode: number }> {
+async function shutDownMidTurn(
+  graceMs: string,
+  onApp: (app: FastifyInstance, client: () => TestWsClient) => void = () => {},
+): Promise<{ events: Record<string, unknown>[]; stored: string[]; storedTurns: { startMs: number | null; endMs: number | null }[]; closeCode: number }> {
   const tmp = tempDir('parley-shutdown-turns-');
   try {
     const config = loadConfig({
@@ -26,6 +30,8 @@ async function shutDownMidTurn(graceMs: string): Promise<{ events: Record<string
       PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SHUTDOWN_GRACE_MS: graceMs,
     });
     const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+    let client: TestWsClient | null = null;
+    onApp(app, () => client!);
     await app.listen({ port: 0, host: '127.0.0.1' });
     await app.models.inference();
     const address = app.server.address();
@@ -33,6 +39,7 @@ async function shutDownMidTurn(graceMs: string): Promise<{ events: Record<string
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
     const samples = fixtureSamples(awb);
     const c = await TestWsClient.connect(`ws://127.0.0.1:${address.port}/v1/stream?session_id=cut-by-sigterm`);
+    client = c;
     await c.next('session.started');
     const mid = Math.round(16000 * ((awb.utterances[0]!.start_ms + 1500) / 1000)); // inside the first utterance
     for (let i = 0; i < mid; i += 1600) {
@@ -43,9 +50,9 @@ async function shutDownMidTurn(graceMs: string): Promise<{ events: Record<string
     await app.close();
     const closeCode = await c.closed(60_000);
     const reopened = openStores(config, pino({ level: 'silent' }));
-    const stored = (await reopened.graph.getTranscript('default', 'cut-by-sigterm')).map((u) => u.text);
+    const transcript = await reopened.graph.getTranscript('default', 'cut-by-sigterm');
     await reopened.close(1000);
-    return { events: c.events, stored, closeCode };
+    return { events: c.events, stored: transcript.map((u) => u.text), storedTurns: transcript.map((u) => ({ startMs: u.startMs, endMs: u.endMs })), closeCode };
   } finally {
     tmp.remove();
   }
@@ -74,6 +81,39 @@ test('a turn shutdown cannot store within its grace is named in the closing erro
   assert.equal(events.filter((e) => e.type === 'transcript.final').length, 0);
   assert.equal(error.unstored_from_ms, started.audio_start_ms, 'resend from the start of the open turn');
   assert.match(String(error.message), /resend/);
+});
+
+test('a turn whose storing outlasts the grace is either stored or named for resend, never both', async () => {
+  const graceMs = 30_000;
+  let entered = false;
+  const { events, storedTurns } = await shutDownMidTurn(String(graceMs), (app, client) => {
+    // The store writes the turn, then its answer is slow: the grace runs out while the turn is being
+    // stored. The answer comes once the client has the closing error, or a second after the grace ended.
+    let drainStarted = Infinity;
+    const drainAll = app.sessions.drainAll.bind(app.sessions);
+    app.sessions.drainAll = (ms) => {
+      drainStarted = Date.now();
+      return drainAll(ms);
+    };
+    const ingest = app.ingest.ingest.bind(app.ingest);
+    app.ingest.ingest = async (...args) => {
+      const stored = await ingest(...args);
+      entered = true;
+      while (Date.now() < drainStarted + graceMs + 1_000) {
+        if (client().events.some((e) => e.type === 'error' && e.code === 'PARLEY_ERR_SHUTTING_DOWN')) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return stored;
+    };
+  });
+  assert.ok(entered, 'the turn reached the store within the grace (else this test shows nothing)');
+  assert.equal(storedTurns.length, 1, 'the turn was stored');
+  const error = events.find((e) => e.type === 'error' && e.code === 'PARLEY_ERR_SHUTTING_DOWN');
+  assert.ok(error);
+  assert.equal(events.filter((e) => e.type === 'transcript.final').length, 1, 'the stored turn was acknowledged');
+  const from = error.unstored_from_ms;
+  assert.ok(from === undefined || Number(from) >= Number(storedTurns[0]!.endMs),
+    `the stored turn (${storedTurns[0]!.startMs}–${storedTurns[0]!.endMs} ms) is not named for resend (unstored_from_ms ${String(from)})`);
 });
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/main.js');

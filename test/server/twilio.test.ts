@@ -183,4 +183,26 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
     assert.equal(c.code, 1003);
     assert.match(c.reason, /JSON object with an "event" field/);
   });
+
+  test('a second stream of a call whose session has ended is refused, naming the session', async () => {
+    const c = call({});
+    const [connected, start] = twilioMessages(c, Buffer.alloc(0));
+    const first = await connectTwilio(`${t.wsUrl}/v1/twilio?token=${KEY}`);
+    first.ws.send(JSON.stringify(connected));
+    first.ws.send(JSON.stringify(start));
+    for (let i = 0; i < 1200 && !(await t.app.stores.graph.getSession(TENANT, c.callSid)); i++) await new Promise((r) => setTimeout(r, 50));
+    const end = await t.app.inject({ method: 'POST', url: `/v1/sessions/${c.callSid}/end`, headers: { authorization: `Bearer ${KEY}` } });
+    assert.equal(end.statusCode, 202);
+    first.ws.close();
+    await first.closed;
+    const second = await connectTwilio(`${t.wsUrl}/v1/twilio?token=${KEY}`);
+    second.ws.send(JSON.stringify(connected));
+    second.ws.send(JSON.stringify(start));
+    const refused = await Promise.race([
+      second.closed,
+      new Promise<{ reason: string }>((r) => setTimeout(() => r({ reason: 'still open after 60 s: the ended session was resumed' }), 60_000)),
+    ]);
+    second.ws.close();
+    assert.match(refused.reason, new RegExp(`^PARLEY_ERR_SESSION_ENDED: session ${c.callSid} ended`));
+  });
 });

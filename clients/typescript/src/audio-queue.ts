@@ -64,6 +64,11 @@ export class AudioQueue {
     this.items.push({ kind: 'json', text });
   }
 
+  /** Put items back in front of everything queued (audio to send again first). */
+  unshift(items: Outgoing[]): void {
+    this.items.unshift(...items);
+  }
+
   peek(): Outgoing | undefined {
     return this.items[0];
   }

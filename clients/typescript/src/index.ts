@@ -3,6 +3,7 @@ export { ParleyClient, fillPath, type ParleyClientOptions, type RateLimitRetry, 
 export { SessionEventStream } from './session-events.js';
 export { StreamSession, type Pacing, type StreamOptions } from './stream.js';
 export { AudioQueue, BYTES_PER_SAMPLE, MIN_FRAME_MS, type AudioEncoding } from './audio-queue.js';
+export { DEFAULT_RESEND_BUFFER_MS } from './sent-audio.js';
 export { ParleyError, PARLEY_ERROR_CODES, parseRetryAfter, type ClientErrorCode, type ParleyErrorCode } from './errors.js';
 export {
   OPERATIONS, type ClientMessage, type ClientMessages, type OperationId, type Operations, type Schemas,

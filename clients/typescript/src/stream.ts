@@ -1,43 +1,11 @@
 import WebSocket from 'ws';
-import { AudioQueue, type AudioEncoding } from './audio-queue.js';
+import { AudioQueue } from './audio-queue.js';
+import { DEFAULT_RESEND_BUFFER_MS, SentAudio } from './sent-audio.js';
 import { errorFromResponse, ParleyError } from './errors.js';
 import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
+import type { StreamOptions } from './stream-options.js';
 
-/** How audio given to `sendAudio` goes out. */
-export type Pacing =
-  /** One frame per `frameMs` of wall-clock time (× `speed`), as a live microphone would. */
-  | 'realtime'
-  /** As fast as the server allows: up to `maxLeadMs` of audio ahead of real time (tests, file upload). */
-  | 'fast'
-  /** No pacing at all: every frame as soon as it is queued (the server sheds audio over 5 s ahead). */
-  | 'none';
-
-/** Options of `ParleyClient.stream()`. */
-export interface StreamOptions {
-  /** Resume (or name) this session; default: the server makes up an id (`session.sessionId`). */
-  sessionId?: string;
-  /** Samples per second of the audio you send. Default 16000. */
-  sampleRate?: 8000 | 16000 | 24000 | 44100 | 48000;
-  /** Default `pcm_s16le`. */
-  encoding?: AudioEncoding;
-  /** Default `realtime`. */
-  pacing?: Pacing;
-  /** With `realtime` pacing: multiple of real time. Default 1. */
-  speed?: number;
-  /** Audio per binary frame, ms (10–1000). Default 20. */
-  frameMs?: number;
-  /** With `fast` pacing: most audio sent ahead of real time, ms. Default 4000 (the server sheds past 5000). */
-  maxLeadMs?: number;
-  /**
-   * Reconnect with the session id after the connection drops (not after `session.ended`, a fatal
-   * error or `close()`). Default `{ attempts: 8, delayMs: 250 }`; the delay doubles up to 5 s.
-   */
-  resume?: false | { attempts?: number; delayMs?: number };
-  /** Wait this long for each connection's `session.started`, ms. Default 15 000. */
-  openTimeoutMs?: number;
-  /** Extra query parameters of the upgrade (future server options). */
-  query?: Record<string, string>;
-}
+export type { Pacing, StreamOptions } from './stream-options.js';
 
 /** Called with each event, and with null once the stream is closed for good. */
 type Listener = (event: ServerEvent | null) => void;
@@ -52,7 +20,8 @@ const FINAL_CLOSES = new Set([1000, 4000]);
  * events, typed by `type`; `sendAudio` paces audio; `end()` ends the session and waits for
  * `session.ended`. When the connection drops it reconnects with the same session id (the server
  * resumes the session: same transcript, speakers and event numbering); events the server sent while
- * no connection was up are lost.
+ * no connection was up are lost. After a server shutdown it first sends again the audio the server
+ * named as not stored (`unstored_from_ms`), from the last `resendBufferMs` it keeps.
  */
 export class StreamSession implements AsyncIterable<ServerEvent> {
   /** The session id (the server's, when none was given). */
@@ -61,6 +30,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   reconnects = 0;
   /** The close code of the last connection to close (undefined while none has). */
   closeCode: number | undefined;
+  /** Recent audio sent, for a resend after a server shutdown (`resendBufferMs`). */
+  private readonly sentAudio: SentAudio;
+  /** Set by `PARLEY_ERR_SHUTTING_DOWN`: the server process ends; where its unstored audio begins (null: none). */
+  private shutDownFrom: { ms: number | null } | null = null;
   private ws: WebSocket | null = null;
   private readonly queue: AudioQueue;
   private readonly buffered: ServerEvent[] = [];
@@ -86,6 +59,17 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   private constructor(private readonly url: URL, private readonly headers: Record<string, string>, private readonly options: StreamOptions) {
     this.sessionId = options.sessionId ?? '';
     this.queue = new AudioQueue(options.encoding ?? 'pcm_s16le', options.sampleRate ?? 16000, options.frameMs ?? 20);
+    this.sentAudio = new SentAudio(options.resendBufferMs ?? DEFAULT_RESEND_BUFFER_MS);
+  }
+
+  /** Audio sent again after server shutdowns (what they named as not stored), ms. */
+  get resentAudioMs(): number {
+    return this.sentAudio.resentMs;
+  }
+
+  /** Audio server shutdowns named as not stored that was older than `resendBufferMs`, so not resent, ms. */
+  get lostAudioMs(): number {
+    return this.sentAudio.lostMs;
   }
 
   /** Open a session; resolves once the server sent `session.started`, rejects with a ParleyError when refused. */
@@ -262,8 +246,16 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           // A refusal (bad format, no free slot) is followed by the close: reported with its code.
           this.lastFatal = new ParleyError(event.code, event.message, { fatal: true });
         }
+        if (event.type === 'error' && event.code === 'PARLEY_ERR_SHUTTING_DOWN') {
+          this.shutDownFrom = { ms: event.unstored_from_ms ?? null };
+        }
         if (event.type === 'session.started' && !started) {
           started = true;
+          if (this.shutDownFrom) {
+            // A new server process: the audio the old one did not store goes first, on the new one's clock.
+            this.queue.unshift(this.sentAudio.takeFrom(this.shutDownFrom.ms));
+            this.shutDownFrom = null;
+          }
           clearTimeout(timer);
           const id = (event.config as { session_id?: unknown }).session_id;
           if (typeof id === 'string') this.sessionId = id;
@@ -367,7 +359,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       }
       this.queue.shift();
       ws.send(item.kind === 'audio' ? item.data : item.text);
-      if (item.kind === 'audio') this.sentMs += item.ms;
+      if (item.kind === 'audio') {
+        this.sentMs += item.ms;
+        this.sentAudio.record(item);
+      }
     }
   }
 }

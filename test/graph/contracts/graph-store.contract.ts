@@ -84,6 +84,19 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getSession('t1', 's-seq'))?.lastEventSeq, 210, 'a release never raises the numbering');
     });
 
+    test('endSession: of several ends at once one holds; later ends find it; none for an unknown session', async () => {
+      await fx.store.openSession('t1', 's1', '2026-11-01T10:00:00.000Z');
+      const times = Array.from({ length: 8 }, (_, i) => `2026-11-01T11:00:0${i}.000Z`);
+      const ends = await Promise.all(times.map((at) => fx.store.endSession('t1', 's1', at)));
+      assert.equal(ends.filter((e) => e?.ended).length, 1, 'exactly one call ends it');
+      const held = ends.find((e) => e?.ended)!.endedAt;
+      assert.deepEqual(ends.map((e) => e?.endedAt), times.map(() => held), 'every call answers the same end');
+      assert.deepEqual(await fx.store.endSession('t1', 's1', '2026-11-02T00:00:00.000Z'), { endedAt: held, ended: false });
+      assert.equal((await fx.store.getSession('t1', 's1'))?.endedAt, held);
+      assert.equal(await fx.store.endSession('t1', 'nope', '2026-11-02T00:00:00.000Z'), null);
+      assert.equal(await fx.store.endSession('t2', 's1', '2026-11-02T00:00:00.000Z'), null, 'sessions are per tenant');
+    });
+
     test('participants: create, find by name or alias, patch, list', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
       await fx.store.createParticipant('t1', { name: 'Ben' });

@@ -1,0 +1,51 @@
+import type { Outgoing } from './audio-queue.js';
+
+/** How much sent audio a stream keeps for a resend by default, ms (`StreamOptions.resendBufferMs`). */
+export const DEFAULT_RESEND_BUFFER_MS = 30_000;
+
+type AudioFrame = Extract<Outgoing, { kind: 'audio' }>;
+
+/**
+ * The audio a stream has sent to the current server process, on that process's clock (ms from the
+ * first frame it got: the clock of `audio_start_ms` and `unstored_from_ms`), keeping the last
+ * `keepMs` of it so that, when a server shutting down names where the audio it did not store begins,
+ * that audio can be sent again to the server the stream resumes on.
+ */
+export class SentAudio {
+  private frames: { frame: AudioFrame; startMs: number }[] = [];
+  /** Audio sent to the current server process, ms. */
+  private clockMs = 0;
+  /** Audio sent again after a shutdown, ms (all resends together). */
+  resentMs = 0;
+  /** Audio a shutting-down server named that had already left the buffer, ms (all resends together). */
+  lostMs = 0;
+
+  /** @param keepMs how much of the latest sent audio to keep, ms (0: none, nothing is resent). */
+  constructor(readonly keepMs: number) {
+    if (!Number.isFinite(keepMs) || keepMs < 0) throw new RangeError(`resendBufferMs must be 0 or more, not ${keepMs}`);
+  }
+
+  /** A frame went out. */
+  record(frame: AudioFrame): void {
+    if (this.keepMs > 0) this.frames.push({ frame, startMs: this.clockMs });
+    this.clockMs += frame.ms;
+    let drop = 0;
+    while (drop < this.frames.length && this.clockMs - this.frames[drop]!.startMs > this.keepMs) drop += 1;
+    if (drop > 0) this.frames = this.frames.slice(drop);
+  }
+
+  /**
+   * The server process ended: the frames that hold its audio from `fromMs` on (null: none of it), to
+   * send before anything else to the next one, whose clock starts again at the first of them.
+   */
+  takeFrom(fromMs: number | null): AudioFrame[] {
+    const from = fromMs ?? this.clockMs;
+    const kept = this.frames.filter((f) => f.startMs + f.frame.ms > from).map((f) => f.frame);
+    const heldFrom = this.frames[0]?.startMs ?? this.clockMs;
+    this.lostMs += Math.max(0, Math.min(heldFrom, this.clockMs) - from);
+    this.resentMs += kept.reduce((ms, f) => ms + f.ms, 0);
+    this.frames = [];
+    this.clockMs = 0;
+    return kept;
+  }
+}

@@ -1,0 +1,42 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ErrorCode } from '../../graph/core/errors.js';
+import type { Stores } from '../../graph/stores.js';
+import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
+import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
+import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
+import type { Config } from '../config.js';
+import type { Metrics } from '../plugins/metrics.js';
+import type { Models } from '../plugins/models.js';
+
+/** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
+export interface VoiceTurnsHost {
+  readonly tenant: string;
+  readonly id: string;
+  readonly log: FastifyBaseLogger;
+  send: TurnSession['send'];
+  sendError(code: ErrorCode, message: string, fatal?: boolean): void;
+  /** A new turn id for this session. */
+  nextTurnId(): string;
+  /** Run work in order with the session's other messages. */
+  enqueue(task: () => Promise<void>): void;
+  /** Call every turn listener of the session. */
+  notify(hook: (listener: TurnListener) => void): void;
+  /** The turn's utterance is stored: send `transcript.final` and tell the turn listeners. */
+  finalised(turnId: string, stored: IngestedUtterance): void;
+  /** The participant a new voice becomes (the holder of the session's pending external id, or a new one). */
+  participantForNewVoice(): Promise<string>;
+  /** Give the session's pending external id to its first speaker. */
+  claimExternalId(speakerId: string): Promise<void>;
+  /** The application's own id for the session's first speaker, until that speaker takes it. */
+  readonly pendingExternalId: string | null;
+  /** The names the session's recogniser listens for: its people first, then the tenant's recent ones. */
+  readonly vocabulary: SessionVocabulary;
+}
+
+export interface VoiceTurnsDeps {
+  config: Config;
+  stores: Stores;
+  models: Models;
+  ingest: InteractionIngest;
+  metrics: Metrics;
+}

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SentAudio } from '../../clients/typescript/src/sent-audio.js';
+
+const frame = (n: number): { kind: 'audio'; data: Uint8Array; ms: number } => ({ kind: 'audio', data: new Uint8Array([n]), ms: 20 });
+
+test('SentAudio: keeps the last keepMs of sent audio and resends from the named offset on a new clock', () => {
+  const sent = new SentAudio(100);
+  for (let i = 0; i < 10; i++) sent.record(frame(i)); // 0–200 ms; 100–200 kept
+  // 150 ms falls in the frame 140–160: it goes again, with every later one.
+  assert.deepEqual(sent.takeFrom(150).map((f) => f.data[0]), [7, 8, 9]);
+  assert.equal(sent.resentMs, 60);
+  assert.equal(sent.lostMs, 0);
+  // The next server's clock starts at the first frame sent to it.
+  for (let i = 10; i < 13; i++) sent.record(frame(i));
+  assert.deepEqual(sent.takeFrom(20).map((f) => f.data[0]), [11, 12]);
+});
+
+test('SentAudio: audio named but no longer kept is counted as lost; null names nothing; 0 keeps nothing', () => {
+  const sent = new SentAudio(40);
+  for (let i = 0; i < 5; i++) sent.record(frame(i)); // 0–100 ms; 60–100 kept
+  assert.deepEqual(sent.takeFrom(20).map((f) => f.data[0]), [3, 4]);
+  assert.equal(sent.lostMs, 40, '20–60 ms had left the buffer');
+  sent.record(frame(5));
+  assert.deepEqual(sent.takeFrom(null), []);
+  const none = new SentAudio(0);
+  none.record(frame(0));
+  assert.deepEqual(none.takeFrom(0), []);
+  assert.equal(none.lostMs, 20);
+  assert.throws(() => new SentAudio(-1), RangeError);
+});
