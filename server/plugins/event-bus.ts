@@ -5,6 +5,7 @@ import type { EventBus } from '../../graph/event-bus.js';
 import { RedisEventBus } from '../../graph/redis/redis-event-bus.js';
 import { SqliteEventBus } from '../../graph/sqlite/sqlite-event-bus.js';
 import type { Config } from '../config.js';
+import { endLiveSession } from '../ws/message-handlers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,11 @@ export const eventBusPlugin = fp(
     const stop = events.subscribe((event) => {
       const session = app.sessions.get(event.tenant, event.sessionId);
       if (!session) return;
+      // Ended over HTTP on another server: the socket here ends as session.end would (it sends session.ended itself).
+      if (event.type === 'session.ended') {
+        endLiveSession(session, app.liveSessionDeps).catch((err: Error) => app.log.warn({ err: err.message }, 'could not end the live session'));
+        return;
+      }
       // The bus carries the same (type, payload) pairs `send` takes; the union is correlated by construction.
       (session.send as (type: string, payload: unknown) => void)(event.type, event.payload);
     });

@@ -229,14 +229,15 @@ export class LiveSession implements TurnSession {
     if (fatal) this.socket?.close(ERRORS[code].wsClose, code);
   }
 
-  /** Queue `task` behind earlier messages; sheds it with an error when the queue is full. */
-  enqueue(task: () => Promise<void>): void {
+  /** Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false). */
+  enqueue(task: () => Promise<void>): boolean {
     if (this.work.length >= this.deps.queueLimit) {
       this.sendError('PARLEY_ERR_OVERLOADED', `more than ${this.deps.queueLimit} messages are waiting; this one was dropped`);
-      return;
+      return false;
     }
     this.work.push(task);
     this.running ??= this.runQueue();
+    return true;
   }
 
   /** Resolves when every queued message has been handled. */

@@ -124,6 +124,21 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
   session.send('query.result', { id: msg.id, ...result });
 }
 
+/**
+ * End a live session from outside its socket (`POST /v1/sessions/{id}/end`, or that end made on another server), as
+ * `session.end` would: behind the messages already queued, its open turn stored, then the one end time and job,
+ * `session.ended` and the close. Without it the socket went on storing turns into the ended session, after its job.
+ */
+export async function endLiveSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
+  if (session.ended || !session.connected) return;
+  const done = new Promise<void>((resolve, reject) => {
+    const queued = session.enqueue(() => (session.ended ? Promise.resolve() : endSession(session, deps)).then(resolve, reject));
+    // A full queue sheds it: end after what is queued, all the same.
+    if (!queued) void session.flush().then(() => (session.ended ? undefined : endSession(session, deps))).then(resolve, reject);
+  });
+  await done;
+}
+
 async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
   await session.endVoice(true);
   const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);

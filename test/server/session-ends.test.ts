@@ -72,12 +72,32 @@ for (const store of GRAPH_STORES) describe(`ended sessions (${store.name} graph 
     await assertRefused(sid('ended-ws'));
   });
 
-  test('a session still connected when ended over HTTP takes no second socket', async () => {
+  test('a session still connected when ended over HTTP ends its socket as session.end would, and takes no second socket', async () => {
+    // A newcomer's report: the socket went on storing turns into the ended session, after its end-of-session job.
     const a = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sid('ended-live')}`);
     await a.next('session.started');
-    assert.equal((await endOverHttp(sid('ended-live'))).status, 202);
+    a.sendJson({ type: 'utterance', speaker: 'Ana', text: 'said just before the end' });
+    const http = await endOverHttp(sid('ended-live'));
+    assert.equal(http.status, 202);
+    // The message queued before the end is stored first, then the socket is told and closed.
+    await a.next('transcript.final');
+    await a.next('session.ended');
+    assert.equal(await a.closed(), 1000);
+    const transcript = await (await fetch(`${t.httpUrl}/v1/sessions/${sid('ended-live')}/transcript`)).json() as { utterances: { text: string }[] };
+    assert.deepEqual(transcript.utterances.map((u) => u.text), ['said just before the end']);
+    assert.equal((await t.app.stores.graph.getSession('default', sid('ended-live')))?.endedAt, http.body.ended_at);
     await assertRefused(sid('ended-live'));
-    a.close();
+  });
+
+  test('a session ended on another server ends here when the event reaches this one', async () => {
+    const a = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sid('ended-elsewhere')}`);
+    await a.next('session.started');
+    // What another server's POST …/end does: the stored end, then the event on the shared bus.
+    const end = await t.app.stores.graph.endSession('default', sid('ended-elsewhere'), new Date().toISOString());
+    await t.app.events.publish('default', sid('ended-elsewhere'), { type: 'session.ended', payload: {} });
+    await a.next('session.ended');
+    assert.equal(await a.closed(), 1000);
+    assert.equal((await t.app.stores.graph.getSession('default', sid('ended-elsewhere')))?.endedAt, end?.endedAt, 'that end holds');
   });
 
   test('simultaneous HTTP ends are one end: the same ended_at and job id for all', async () => {
@@ -92,13 +112,15 @@ for (const store of GRAPH_STORES) describe(`ended sessions (${store.name} graph 
     assert.equal((await t.app.stores.graph.getSession('default', sid('ended-race')))?.endedAt, ends[0]!.body.ended_at);
   });
 
-  test('session.end on a session ended over HTTP keeps that end (its time and job), not a second one', async () => {
+  test('session.end and an HTTP end at once are one end: one time, one session.ended', async () => {
     const a = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sid('ended-both')}`);
     await a.next('session.started');
-    const http = await endOverHttp(sid('ended-both'));
     a.sendJson({ type: 'session.end' });
+    const http = await endOverHttp(sid('ended-both'));
     await a.next('session.ended');
     await a.closed();
+    assert.equal(http.status, 202);
     assert.equal((await t.app.stores.graph.getSession('default', sid('ended-both')))?.endedAt, http.body.ended_at);
+    assert.equal(a.events.filter((e) => e.type === 'session.ended').length, 1);
   });
 });
