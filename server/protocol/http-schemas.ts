@@ -324,7 +324,7 @@ export type MemoryPatch = Static<typeof MemoryPatch>;
 
 export const MemoryDeletedResponse = Type.Object({ id: Type.String(), deleted: Type.Boolean() }, { $id: 'MemoryDeleted' });
 
-const Id = Type.String({ minLength: 1, maxLength: 200 });
+const Id = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 export const QueryBody = Type.Object({
   question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS }),

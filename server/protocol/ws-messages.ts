@@ -17,7 +17,7 @@ export const UtteranceMessage = Type.Object({
   utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: 'resending it stores nothing twice' })),
   speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
   text: Type.String({ minLength: 1, maxLength: 10_000 }),
-  addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
+  addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), { maxItems: 50 })),
   start_ms: Type.Optional(Type.Number({ minimum: 0 })),
   end_ms: Type.Optional(Type.Number({ minimum: 0 })),
 });
@@ -31,7 +31,7 @@ export const QueryMessage = Type.Object({
   type: Type.Literal('query'),
   id: Type.String({ minLength: 1, maxLength: 200 }),
   question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS }),
-  asker: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  asker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
 });
 
@@ -44,7 +44,7 @@ export const ParticipantIdentifyMessage = Type.Object({
   type: Type.Literal('participant.identify'),
   external_id: ExternalIdString,
   participant: Type.Optional(Type.String({
-    minLength: 1, maxLength: 200,
+    minLength: 1, maxLength: 200, pattern: NON_BLANK,
     description: 'id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet',
   })),
 });

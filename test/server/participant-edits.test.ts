@@ -83,12 +83,21 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       }
       const utterance = await send('POST', '/v1/sessions/pe-3/utterances', { utterances: [{ speaker: '  ', text: 'hello' }] });
       assert.equal(utterance.statusCode, 400, utterance.body);
+      const query = await send('POST', '/v1/query', { question: 'what does Ana like?', asker: '   ' });
+      assert.equal(query.statusCode, 400, query.body);
       const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=pe-4`, headers);
       try {
         ws.sendJson({ type: 'utterance', speaker: '  ', text: 'hello there' });
         const error = await ws.next('error');
         assert.equal(error.code, 'PARLEY_ERR_BAD_FRAME');
         assert.match(String(error.message), /speaker/);
+        // Blank addressees, asker and participant to identify are refused the same way.
+        for (const message of [{ type: 'utterance', speaker: 'Ana', text: 'hello there', addressees: [' '] },
+          { type: 'query', id: 'q-blank', question: 'what does Ana like?', asker: '  ' },
+          { type: 'participant.identify', external_id: 'crm-1', participant: ' ' }]) {
+          ws.sendJson(message);
+          assert.equal((await ws.next('error')).code, 'PARLEY_ERR_BAD_FRAME', JSON.stringify(message));
+        }
       } finally {
         ws.close();
       }
