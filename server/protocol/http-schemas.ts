@@ -29,7 +29,7 @@ const Text = Type.String({ minLength: 1, maxLength: 10_000 });
 const Label = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 /** The application's own id for a participant (phone number, CRM id). */
-export const ExternalId = Type.String({ minLength: 1, maxLength: 200, description: "the application's own id for the participant (phone number, CRM id)" });
+export const ExternalId = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the participant (phone number, CRM id; not blank)" });
 
 /** Path parameter naming a participant: its id, external id or name. */
 export const ParticipantRefParams = Type.Object({

@@ -16,7 +16,7 @@ export const UtteranceMessage = Type.Object({
   type: Type.Literal('utterance'),
   utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: 'resending it stores nothing twice' })),
   speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
-  text: Type.String({ minLength: 1, maxLength: 10_000 }),
+  text: Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK }),
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), { maxItems: 50 })),
   start_ms: Type.Optional(Type.Number({ minimum: 0 })),
   end_ms: Type.Optional(Type.Number({ minimum: 0 })),
@@ -38,7 +38,7 @@ export const QueryMessage = Type.Object({
 export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') });
 
 /** External ids: the application's own id for a person (phone number, CRM id). */
-const ExternalIdString = Type.String({ minLength: 1, maxLength: 200 });
+const ExternalIdString = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 export const ParticipantIdentifyMessage = Type.Object({
   type: Type.Literal('participant.identify'),

@@ -66,6 +66,28 @@ describe('@parley/client: stream sessions against the server', () => {
     await session.end();
   });
 
+  test('end() after the session was ended over HTTP answers with that session.ended, no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => { unhandled.push(reason); };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const session = await client.stream({ sessionId: 'sdk-ended-http' });
+      const { done } = collect(session);
+      await client.endSession('sdk-ended-http');
+      assert.equal(await done, null, 'the iterator ends with session.ended');
+      const ended = await session.end();
+      assert.equal(ended.type, 'session.ended');
+      // A stream closed otherwise (no session.ended) rejects end() once, and nothing is left unhandled.
+      const other = await client.stream({ sessionId: 'sdk-closed', resume: false });
+      other.close();
+      await assert.rejects(other.end(), { code: 'PARLEY_CLIENT_CLOSED' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   test('without resume, a drop ends the iterator with PARLEY_CLIENT_CLOSED', async () => {
     const session = await client.stream({ sessionId: 'sdk-noresume', resume: false });
     const { done } = collect(session);

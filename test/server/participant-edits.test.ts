@@ -76,7 +76,7 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
 
     test('blank names, aliases, speakers and memory texts are refused and nothing stored changes', async () => {
       const before = await people();
-      for (const body of [{ name: '   ' }, { aliases: ['Annie', ' \t'] }]) {
+      for (const body of [{ name: '   ' }, { aliases: ['Annie', ' \t'] }, { external_id: '  ' }]) {
         const res = await send('PATCH', '/v1/participants/Ana', body);
         assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
         assert.equal(res.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
@@ -93,6 +93,8 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
         assert.match(String(error.message), /speaker/);
         // Blank addressees, asker and participant to identify are refused the same way.
         for (const message of [{ type: 'utterance', speaker: 'Ana', text: 'hello there', addressees: [' '] },
+          { type: 'utterance', speaker: 'Ana', text: ' \t ' },
+          { type: 'participant.identify', external_id: '  ' },
           { type: 'query', id: 'q-blank', question: 'what does Ana like?', asker: '  ' },
           { type: 'participant.identify', external_id: 'crm-1', participant: ' ' }]) {
           ws.sendJson(message);

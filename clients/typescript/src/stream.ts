@@ -45,6 +45,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   private ended = false;
   private lastFatal: ParleyError | null = null;
   private sawEnded = false;
+  /** The `session.ended` received, if any (`end()` after an end made elsewhere answers with it). */
+  private endedEvent: ServerEvents['session.ended'] | null = null;
   private pumping = false;
   private drainWaiters: (() => void)[] = [];
   private clockStart = 0;
@@ -119,10 +121,15 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    * (the server has stored the last turn and closes the socket).
    */
   async end(options: { timeoutMs?: number } = {}): Promise<ServerEvents['session.ended']> {
-    const ended = this.waitFor('session.ended', () => true, { timeoutMs: options.timeoutMs ?? 120_000 });
+    // Ended already (`POST /v1/sessions/{id}/end` ends the socket too): that end is this one.
+    if (this.endedEvent) {
+      this.ended = true;
+      return this.endedEvent;
+    }
+    // Sent first: a closed stream throws here, before a wait nobody would take the rejection of.
     this.send({ type: 'session.end' });
     this.ended = true;
-    return ended;
+    return this.waitFor('session.ended', () => true, { timeoutMs: options.timeoutMs ?? 120_000 });
   }
 
   /** Close the connection without ending the session (it stays resumable on the server for a while). */
@@ -190,7 +197,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   }
 
   private deliver(event: ServerEvent): void {
-    if (event.type === 'session.ended') this.sawEnded = true;
+    if (event.type === 'session.ended') {
+      this.sawEnded = true;
+      this.endedEvent = event;
+    }
     this.buffered.push(event);
     for (const l of [...this.listeners]) l(event);
     for (const wake of this.wakers.splice(0)) wake();
