@@ -3,6 +3,7 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { pagedUtterances } from './erase-participant.js';
+import { UNNAMED } from '../memory/extractor.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
 export interface MergeReport {
@@ -33,8 +34,9 @@ export async function mergeParticipantsByHand(
   }
   const touched = await pagedUtterances(stores, tenant, { speakerId: fromId });
   for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
+  const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
   await stores.graph.mergeParticipants(tenant, fromId, intoId);
-  await stores.memory.relabelParticipant(tenant, fromId, intoId);
+  await relabelFacts(stores, tenant, fromId, intoId, from?.name ?? null, into?.name ?? null);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
   const sessionIds = new Set<string>();
@@ -46,4 +48,30 @@ export async function mergeParticipantsByHand(
   }
   for (const sessionId of sessionIds) publish(sessionId, { from: fromId, into: intoId });
   return { utteranceIds: touched, sessionIds: [...sessionIds], voiceprints };
+}
+
+const UNNAMED_WORDS = new RegExp(`\\b${UNNAMED}(['’]s)?\\b`, 'gi');
+
+/**
+ * Move `fromId`'s facts to `intoId` (`MemoryStore.relabelParticipant`) and, when only `intoId` has a name, name them:
+ * "An unnamed speaker enjoys green tea" said by a voice merged into Xena reads "Xena enjoys green tea". A fact that
+ * names more than one unnamed speaker is left as it is (which one was merged is not in its words). The fact's index
+ * entries keep the words they were indexed with until the fact is next re-indexed.
+ */
+export async function relabelFacts(
+  stores: Pick<Stores, 'memory'>, tenant: TenantId, fromId: string, intoId: string, fromName: string | null, intoName: string | null,
+): Promise<void> {
+  const unnamed = [];
+  if (!fromName && intoName) {
+    for (let offset = 0; ; offset += 1000) {
+      const page = await stores.memory.listFacts(tenant, { participantId: fromId, includeHistory: true, limit: 1000, offset });
+      unnamed.push(...page.filter((f) => (f.speakerId === fromId || f.subjectId === fromId) && (f.content.match(UNNAMED_WORDS)?.length ?? 0) === 1));
+      if (page.length < 1000) break;
+    }
+  }
+  await stores.memory.relabelParticipant(tenant, fromId, intoId);
+  for (const f of unnamed) {
+    const content = f.content.replace(UNNAMED_WORDS, (_m, s: string | undefined) => `${intoName}${s ?? ''}`);
+    await stores.memory.patchFact(tenant, f.id, { content });
+  }
 }

@@ -152,6 +152,26 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       assert.ok(facts.some((m) => /sushi/.test(m.text)), JSON.stringify(facts));
     });
 
+    test('a merged unnamed voice\'s facts take the name of the person it is merged into', async () => {
+      // A newcomer's report: "An unnamed speaker enjoys green tea in the morning" stayed so after the merge into Xena.
+      const voice = await t.app.stores.graph.createParticipant(tenant, {});
+      const ana = await person('Ana');
+      const at = new Date().toISOString();
+      const base = { addresseeIds: [], kind: 'preference' as const, slot: null, value: null, time: at, referIds: [], validFrom: at,
+        supersedes: null, confidence: 0.8, sessionId: 'pe-9', source: 'test' };
+      const [tea, told] = await t.app.stores.memory.addFacts(tenant, [
+        { ...base, content: 'An unnamed speaker enjoys green tea in the morning', speakerId: voice.id, subjectId: voice.id },
+        // Two unnamed people in one fact: which one was merged is not in its words, so it stays.
+        { ...base, content: 'An unnamed speaker told an unnamed speaker about the tram', speakerId: voice.id, subjectId: voice.id },
+      ]);
+      const res = await send('POST', `/v1/participants/${voice.id}/merge`, { into: 'Ana' });
+      assert.equal(res.statusCode, 200, res.body);
+      const after = await t.app.stores.memory.getFact(tenant, tea!.id);
+      assert.equal(after?.content, 'Ana enjoys green tea in the morning');
+      assert.equal(after?.speakerId, ana.id);
+      assert.equal((await t.app.stores.memory.getFact(tenant, told!.id))?.content, 'An unnamed speaker told an unnamed speaker about the tram');
+    });
+
     test('merging a person into themself is a 400, an unknown id a 404, two external ids a 409, and nothing changes', async () => {
       assert.equal((await send('PATCH', '/v1/participants/Ana', { external_id: `crm-ana-${tenant}` })).statusCode, 200);
       assert.equal((await send('PATCH', '/v1/participants/Ben', { external_id: `crm-ben-${tenant}` })).statusCode, 200);
