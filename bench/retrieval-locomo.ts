@@ -53,6 +53,7 @@ import { collectionFor } from '../pipelines/memory/collections.js';
 import type { AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import { ParleyClient } from '../clients/typescript/src/index.js';
 import { buildApp } from '../server/app.js';
+import { MemoryEventBus } from '../graph/memory-event-bus.js';
 import { loadConfig } from '../server/config.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { addresseesOf, declaredForDevelopment, loadLocomoTurns, locomoTime, sharedDataDir, type LocomoTurn } from './lib/locomo.js';
@@ -105,7 +106,8 @@ const config = loadConfig({
   DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_API_KEYS: convs.map((c) => `${keyOf(c)}:${tenantOf(c)}`).join(','),
   PARLEY_RUN_JOBS: stored ? 'false' : 'true', ...embedderEnv,
 });
-const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+// Asking a kept store writes nothing to its file: an in-process event bus (the file's registers its handles).
+const app = await buildApp(config, { logger: pino({ level: 'silent' }), ...(stored ? { events: new MemoryEventBus() } : {}) });
 console.log(`text embedder: ${app.retriever.embedder.space.model} (Parley's dense searches and the "dense USE-lite" / "BM25 + dense" baselines use it)`);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

@@ -31,6 +31,7 @@ import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 import { twilioRoute } from './ws/twilio-route.js';
 import { sessionEventRoutes } from './routes/session-events.js';
 import { WS_HARD_CAP_BYTES, websocketErrorHandler } from './ws/frame-limits.js';
+import type { EventBus } from '../graph/event-bus.js';
 
 export interface BuildOptions {
   logger?: Logger;
@@ -38,6 +39,11 @@ export interface BuildOptions {
   stores?: Stores;
   /** Load every model at start-up (the real server), so a missing one fails early. Default false. */
   eagerModels?: boolean;
+  /**
+   * Use this event bus instead of the configured one (`openEventBus`): a process that only reads a kept store
+   * (bench/retrieval-locomo.ts asking) passes an in-process bus, which writes nothing to the store's file.
+   */
+  events?: EventBus;
 }
 
 /**
@@ -138,7 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(streamRoute);
   await app.register(twilioRoute);
   await app.register(sessionEventRoutes);
-  await app.register(eventBusPlugin);
+  await app.register(eventBusPlugin, options.events ? { events: options.events } : {});
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
