@@ -2,7 +2,7 @@ import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
-import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-object.js';
+import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** A consolidation decision for one extracted fact. */

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wink } from '../../../pipelines/wink.js';
-import { OWN, actsOnNewThing, cancelIsPlanDone, cancelsByObject, readPlanObject, settlesByObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { OWN, actsOnNewThing, readPlanObject, type WordRelations } from '../../../pipelines/memory/plan-object.js';
+import { cancelIsPlanDone, cancelsByObject, settlesByObject } from '../../../pipelines/memory/plan-match.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { settles } from '../../../pipelines/memory/changes.js';
 import { reportedSubject } from '../../../pipelines/memory/grammar.js';
