@@ -4,6 +4,7 @@ import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
 import { namedInText, nameWords, participantNameWords, textNameWords } from '../name-words.js';
+import { migrateUtteranceSeqs, utteranceSeqCounter } from './sqlite-utterance-seqs.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -142,6 +143,7 @@ export class SqliteGraphStore implements GraphStore {
       for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) this.db.exec(m.add);
       for (const m of UTTERANCE_MIGRATIONS) if (!utteranceColumns.has(m.column)) this.db.exec(m.add);
       this.db.exec(MIGRATED_INDEXES);
+      migrateUtteranceSeqs(this.db);
       if (!hasWords) {
         // Created with the words of the participants already stored, once.
         this.db.exec(NAME_WORDS);
@@ -416,9 +418,7 @@ export class SqliteGraphStore implements GraphStore {
   }
 
   async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
-    const nextSeq = this.db.prepare(
-      'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM utterances WHERE tenant = ? AND session_id = ?',
-    );
+    const nextSeq = utteranceSeqCounter(this.db);
     const insert = this.db.prepare(`INSERT INTO utterances
       (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref, turn_id)
       VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef, @turnId)`);
@@ -429,7 +429,7 @@ export class SqliteGraphStore implements GraphStore {
       const ids: string[] = [];
       for (const u of items) {
         const id = u.id ?? newId('u');
-        const { seq } = nextSeq.get(tenant, u.sessionId) as { seq: number };
+        const seq = nextSeq(tenant, u.sessionId);
         insert.run({
           tenant, id, seq, sessionId: u.sessionId, speakerId: u.speakerId, text: u.text,
           startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef, turnId: u.turnId ?? null,

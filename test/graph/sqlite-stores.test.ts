@@ -192,6 +192,7 @@ describe('sqlite graph store: a database from before utterances kept their turn'
         time: '2026-01-02T00:00:00.000Z', confidence: null, audioRef: null, turnId: 'turn_3',
       }]);
       assert.equal(added?.turnId, 'turn_3');
+      assert.equal(added?.seq, 2, 'the session counter starts from the highest number the old table held');
       db.close();
     } finally {
       tmp.remove();

@@ -226,6 +226,19 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual((await fx.store.findParticipantsByName('t1', 'émile zola')).map((p) => p.id), [emile.id]);
     });
 
+    test('a transcript seq is never reused: erasing the last speaker leaves a gap, not a number to hand out again', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
+      await fx.store.addUtterances('t1', [utterance('s-gap', ana.id, 'One'), utterance('s-gap', ben.id, 'Two'), utterance('s-gap', ben.id, 'Three')]);
+      await fx.store.deleteParticipant('t1', ben.id);
+      const [next] = await fx.store.addUtterances('t1', [utterance('s-gap', ana.id, 'Four')]);
+      assert.equal(next?.seq, 4, 'numbers 2 and 3 belonged to the erased utterances');
+      assert.deepEqual((await fx.store.getTranscript('t1', 's-gap')).map((u) => u.seq), [1, 4]);
+      // Each session counts on its own, and so does each tenant.
+      assert.equal((await fx.store.addUtterances('t1', [utterance('s-other', ana.id, 'Hi')]))[0]?.seq, 1);
+      assert.equal((await fx.store.addUtterances('t2', [utterance('s-gap', 'p_x', 'Hi')]))[0]?.seq, 1);
+    });
+
     test('utterances keep order, edges and spans; queried as who said what to whom', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
