@@ -3,7 +3,8 @@
  * Installs into `MODELS_DIR` (default `./models`). A file without a pinned hash is installed only with
  * `--allow-unverified`; its SHA-256 is printed and recorded in `<model>/SHA256SUMS.first-fetch`, and
  * `verify` holds the copy to that record from then on. A model shipped in a Maven jar is fetched with
- * `mvn`, or from the repository whose base URL `PARLEY_MAVEN_REPOSITORY` gives.
+ * `mvn`, or from the repository whose base URL `PARLEY_MAVEN_REPOSITORY` gives. `verify` exits non-zero
+ * for an unknown name (2) and for a missing, partial or corrupt model (1).
  */
 import { MODEL_MANIFEST, findModel } from '../pipelines/models/manifest.js';
 import { fetchModel, verifyModel } from '../pipelines/models/model-downloader.js';
@@ -14,6 +15,40 @@ function progressBar(label: string, received: number, total: number | undefined)
   const width = 30;
   const bar = total ? '#'.repeat(Math.round((received / total) * width)).padEnd(width, '.') : '?'.repeat(width);
   process.stderr.write(`\r${label} [${bar}] ${mb(received)}${total ? '/' + mb(total) : ''} MB`);
+}
+
+/**
+ * `verify [name]`: re-hash installed files. Named, the model must be installed and intact; without a
+ * name, every installed model must be intact and models with no file at all are listed as not installed.
+ * Exit 0 when all is well, 1 for a missing, partial or corrupt model, 2 for a name not in the manifest.
+ */
+async function verify(name: string | undefined, dir: string): Promise<number> {
+  const model = name === undefined ? undefined : findModel(name);
+  if (name !== undefined && !model) {
+    process.stderr.write(`unknown model "${name}"; known: ${MODEL_MANIFEST.map((m) => m.name).join(', ')}\n`);
+    return 2;
+  }
+  const problems: string[] = [];
+  for (const m of model ? [model] : MODEL_MANIFEST) {
+    const results = await verifyModel(m, dir);
+    if (!model && results.every((r) => r.status === 'missing')) {
+      process.stdout.write(`${m.name}: not installed\n`);
+      continue;
+    }
+    if (results.every((r) => r.status === 'missing')) {
+      problems.push(`${m.name} is not installed in ${dir}`);
+      continue;
+    }
+    for (const r of results) {
+      process.stdout.write(`${m.name}/${r.path}: ${r.status}${r.sha256 ? ' ' + r.sha256 : ''}\n`);
+      if (r.status === 'missing') problems.push(`${m.name}/${r.path} is missing from ${dir}`);
+      if (r.status === 'mismatch') problems.push(`${m.name}/${r.path} does not match its SHA-256 (corrupt or replaced)`);
+    }
+  }
+  if (problems.length === 0) return 0;
+  for (const p of problems) process.stderr.write(`${p}\n`);
+  process.stderr.write(`install it with: npm run models -- fetch ${model?.name ?? '<name>'}\n`);
+  return 1;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -42,16 +77,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`installed ${model.name} in ${target}\n`);
     return 0;
   }
-  if (cmd === 'verify') {
-    let bad = 0;
-    for (const m of name ? [findModel(name)].filter((x) => x !== undefined) : MODEL_MANIFEST) {
-      for (const r of await verifyModel(m, dir)) {
-        if (r.status === 'mismatch') bad++;
-        process.stdout.write(`${m.name}/${r.path}: ${r.status}${r.sha256 ? ' ' + r.sha256 : ''}\n`);
-      }
-    }
-    return bad > 0 ? 1 : 0;
-  }
+  if (cmd === 'verify') return verify(name, dir);
   process.stderr.write('usage: models list | fetch <name> [--allow-unverified] | verify [name]\n');
   return 2;
 }
