@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
 import type { RawData, WebSocket } from 'ws';
 import { ERRORS, ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../graph/external-id.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { presentedKey } from '../plugins/auth.js';
 import type { LiveSession } from './live-session.js';
@@ -89,6 +90,8 @@ function parseStart(msg: Record<string, unknown>): TwilioStart {
 class TwilioConnection {
   private session: LiveSession | null = null;
   private state: 'waiting' | 'live' | 'stopped' | 'closed' = 'waiting';
+  /** Set by {@link refuse}: frames still arriving (or queued behind the refused one) are ignored. */
+  private refused = false;
   /** Messages run one after another (the `start` lookup is asynchronous; media behind it waits). */
   private chain: Promise<void> = Promise.resolve();
   private lastSequence = 0;
@@ -113,7 +116,7 @@ class TwilioConnection {
   }
 
   private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.refused) return;
     if (isBinary) throw badFrame('Twilio Media Streams sends JSON text frames; got a binary frame');
     let msg: Record<string, unknown> | null;
     try {
@@ -156,8 +159,8 @@ class TwilioConnection {
     }
     const { [TWILIO_PARAMS.token]: _token, ...visible } = start.customParameters;
     const externalId = visible[TWILIO_PARAMS.externalId];
-    if (externalId !== undefined && (externalId.length < 1 || externalId.length > 200)) {
-      throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to 200 characters`);
+    if (externalId !== undefined && (externalId.trim() === '' || externalId.length > MAX_EXTERNAL_ID_LENGTH)) {
+      throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, not blank`);
     }
     // Everything that can refuse the call is checked before the session opens.
     const graph = this.app.stores.graph;
@@ -233,7 +236,8 @@ class TwilioConnection {
     const { code, message } = toClientError(err);
     if (code === 'PARLEY_ERR_INTERNAL') this.request.log.error({ err }, 'twilio stream failed');
     else this.request.log.info({ code, message, sequenceNumber: this.lastSequence }, 'twilio stream refused');
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.refused) return;
+    this.refused = true;
     if (this.session && this.state === 'live') {
       this.app.metrics.wsErrors.inc({ code });
       this.session.send('error', { code, message, fatal: true });

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { twilioMessages, twilioSid, type TwilioCall } from '../helpers/twilio.js';
+
+/** A socket to /v1/twilio that records how it was closed. */
+async function connectTwilio(url: string): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> {
+  const ws = new WebSocket(url);
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { ws, closed };
+}
+
+function call(customParameters: Record<string, string>): TwilioCall {
+  return { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters };
+}
+
+describe('/v1/twilio refuses bad streams for good', () => {
+  let t: TestApp;
+  before(async () => { t = await startTestApp(); });
+  after(async () => { await t.close(); });
+
+  test('a blank customParameters.external_id refuses the stream before any session opens', async () => {
+    for (const blank of ['', '   ', '\t']) {
+      const c = call({ external_id: blank });
+      const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+      for (const m of twilioMessages(c, Buffer.alloc(320, 0xff)).slice(0, 2)) ws.send(JSON.stringify(m));
+      const how = await closed;
+      assert.equal(how.code, 1003, JSON.stringify(blank));
+      assert.equal(how.reason, 'PARLEY_ERR_BAD_FRAME: start: customParameters.external_id must be 1 to 200 characters, not blank');
+      assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null);
+    }
+  });
+
+  // A refused stream's later frames used to run: a valid `start` behind a junk frame opened the session.
+  test('after a refusal every later frame is ignored: a start sent behind a bad frame opens no session', async () => {
+    const c = call({ external_id: '+15550001111' });
+    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+    const frames = twilioMessages(c, Buffer.alloc(1600, 0xff));
+    // Sent together, so they reach the server before the close: junk, then a whole valid call.
+    ws.send('not json');
+    for (const m of frames) ws.send(JSON.stringify(m));
+    const how = await closed;
+    assert.equal(how.code, 1003);
+    assert.match(how.reason, /^PARLEY_ERR_BAD_FRAME: every frame must be a JSON object/);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null, 'the start behind the refused frame ran');
+    assert.equal(await t.app.stores.graph.getParticipantByExternalId('default', '+15550001111'), null);
+  });
+});
