@@ -3,11 +3,12 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import { BLANK_MESSAGE, isNonBlankPattern } from '../protocol/ws-messages.js';
 
 /**
  * A schema validation error in words: a value outside a fixed set (an enum, or a union of constants
  * such as `layer`) names the values allowed instead of Ajv's "must be equal to constant, … must match a
- * schema in anyOf"; other errors keep Ajv's wording.
+ * schema in anyOf"; a blank value says so instead of "must match pattern \"\\S\""; other errors keep Ajv's wording.
  */
 function validationMessage(err: FastifyError): string {
   const errors = err.validation ?? [];
@@ -17,9 +18,11 @@ function validationMessage(err: FastifyError): string {
     if (e.keyword === 'const') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), params.allowedValue]);
     if (e.keyword === 'enum') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), ...(params.allowedValues ?? [])]);
   }
-  if (allowed.size === 0) return err.message;
+  const blank = (e: (typeof errors)[number]): boolean => e.keyword === 'pattern' && isNonBlankPattern((e.params as { pattern?: unknown }).pattern);
+  if (allowed.size === 0 && !errors.some(blank)) return err.message;
   const where = err.validationContext ?? 'body';
-  const others = errors.filter((e) => !allowed.has(e.instancePath)).map((e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}`);
+  const others = errors.filter((e) => !allowed.has(e.instancePath))
+    .map((e) => `${where}${e.instancePath} ${blank(e) ? BLANK_MESSAGE : e.message ?? 'is invalid'}`);
   const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
   return [...sets, ...others].join(', ');
 }

@@ -209,8 +209,8 @@ export const ParticipantMergedResponse = Type.Object(
 
 export const InteractionsQuery = Type.Object(
   {
-    speaker: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
-    addressee: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name' })),
+    speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id or name (not blank)' })),
+    addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id or name (not blank)' })),
     session_id: Type.Optional(Type.String({ minLength: 1 })),
     since: Type.Optional(Iso),
     until: Type.Optional(Iso),
@@ -327,13 +327,13 @@ export const MemoryDeletedResponse = Type.Object({ id: Type.String(), deleted: T
 const Id = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 export const QueryBody = Type.Object({
-  question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS }),
-  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name' })),
-  audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice' })),
+  question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS, pattern: NON_BLANK, description: 'not blank' }),
+  asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched)' })),
+  audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV)' })),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
-  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories spoken by this participant (id, external_id or name)' })),
-  addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only memories addressed to this participant id' })),
+  speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'only memories spoken by this participant (id, external_id or name; not blank)' })),
+  addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'only memories addressed to this participant (id, external_id or name; not blank)' })),
 }, { additionalProperties: false, $id: 'QueryRequest' });
 export type QueryBody = Static<typeof QueryBody>;
 

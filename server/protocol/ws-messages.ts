@@ -1,11 +1,25 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
 import { AUDIO_ENCODINGS, SAMPLE_RATES } from '../../pipelines/audio/audio-format.js';
 
 /** Client → server text frames on `GET /v1/stream`. */
 
 /** Pattern of a name, label or memory text: something besides whitespace (`"  "` names nobody). */
 export const NON_BLANK = '\\S';
+
+/** What a validation error says of a value that fails {@link NON_BLANK} (instead of "must match pattern"). */
+export const BLANK_MESSAGE = 'must not be blank (empty or only whitespace)';
+
+/** Whether a schema's `pattern` is {@link NON_BLANK}, so its failure reads as {@link BLANK_MESSAGE}. */
+export function isNonBlankPattern(pattern: unknown): boolean {
+  return pattern === NON_BLANK;
+}
+
+/** A TypeBox validation error in words: a blank value reads as {@link BLANK_MESSAGE}. */
+export function valueErrorText(error: ValueError): string {
+  const blank = error.type === ValueErrorType.StringPattern && isNonBlankPattern((error.schema as { pattern?: unknown }).pattern);
+  return blank ? BLANK_MESSAGE : error.message;
+}
 
 export const SessionUpdateMessage = Type.Object({
   type: Type.Literal('session.update'),
@@ -30,14 +44,14 @@ export const MAX_QUESTION_CHARS = 4_000;
 export const QueryMessage = Type.Object({
   type: Type.Literal('query'),
   id: Type.String({ minLength: 1, maxLength: 200 }),
-  question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS }),
+  question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS, pattern: NON_BLANK, description: 'not blank' }),
   asker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
 });
 
 export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') });
 
-/** External ids: the application's own id for a person (phone number, CRM id). */
+/** External ids: the application's own id for a person (phone number, CRM id); never blank. */
 const ExternalIdString = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
 export const ParticipantIdentifyMessage = Type.Object({
@@ -71,5 +85,5 @@ export const StreamQuery = Type.Object({
   encoding: Type.Optional(Type.String({ description: `one of ${AUDIO_ENCODINGS.join(', ')}; default pcm_s16le` })),
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
-  external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line)" })),
+  external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank)" })),
 });

@@ -113,7 +113,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'deleteMemory', tags: ['memories'],
       summary: 'Erase a memory and its index entries',
       params: IdParams,
-      response: { 200: ref(MemoryDeletedResponse), 404: NOT_FOUND, ...errorResponses() },
+      response: { 200: ref(MemoryDeletedResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: the memory id is longer than 128 characters'), 404: NOT_FOUND, ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;

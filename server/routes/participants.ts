@@ -14,6 +14,7 @@ import { participantView } from './views.js';
 
 const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name');
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
+const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is longer than 200 characters');
 
 /** Participant profiles: list, read, patch, erase. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
@@ -29,7 +30,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getParticipant', tags: ['participants'], summary: 'One participant profile, by id, external_id or name',
       params: ParticipantRefParams,
-      response: { 200: ref(ParticipantView), 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
+      response: { 200: ref(ParticipantView), 400: BAD_REF, 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
   }, async (request) => participantView(await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id)));
 
@@ -72,7 +73,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'eraseParticipant', tags: ['participants'],
       summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
       params: ParticipantRefParams,
-      response: { 200: ref(ParticipantErasedResponse), 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
+      response: { 200: ref(ParticipantErasedResponse), 400: BAD_REF, 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
   }, async (request) => erasePerson(app, request.tenant, request.params.id));
 }

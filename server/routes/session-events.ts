@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ParleyError } from '../../graph/core/errors.js';
-import { errorResponses, SessionIdParams } from '../protocol/http-schemas.js';
+import { errorResponse, errorResponses, SessionIdParams } from '../protocol/http-schemas.js';
 
 /** A comment line every this often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -32,7 +32,7 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: {
           description: 'server-sent events: `event: <type>`, `id: <seq>`, `data: <JSON as on /v1/stream>`',
           content: { 'text/event-stream': { schema: Type.String() } },
-        }, ...errorResponses() },
+        }, 400: errorResponse('PARLEY_ERR_BAD_REQUEST: the session id is not 1 to 128 letters, digits, "_", ".", ":" or "-", or an unknown query parameter'), ...errorResponses() },
     },
   }, async (request, reply) => {
     const { tenant } = request;

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
-  CLIENT_MESSAGES, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
+  CLIENT_MESSAGES, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
@@ -30,7 +30,7 @@ export function parseClientMessage(raw: string): { type: MessageType; message: u
   const validator = CLIENT_MESSAGES[type as MessageType];
   const first = validator.Errors(message).First();
   if (first) {
-    throw new ParleyError('PARLEY_ERR_BAD_FRAME', `${type}: ${first.path || '/'} ${first.message}`);
+    throw new ParleyError('PARLEY_ERR_BAD_FRAME', `${type}: ${first.path || '/'} ${valueErrorText(first)}`);
   }
   return { type: type as MessageType, message };
 }

@@ -169,17 +169,18 @@ export interface Schemas {
     utterance_ids: string[];
   };
   QueryRequest: {
+    /** not blank */
     question: string;
-    /** the asker: participant id, external_id or name */
+    /** the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched) */
     asker?: string | null;
-    /** base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker's voice */
+    /** base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
     audio?: string;
     /** the session the question is asked in (context, not a filter) */
     session_id?: string;
     k?: number;
-    /** only memories spoken by this participant (id, external_id or name) */
+    /** only memories spoken by this participant (id, external_id or name; not blank) */
     speaker?: string;
-    /** only memories addressed to this participant id */
+    /** only memories addressed to this participant (id, external_id or name; not blank) */
     addressee?: string;
   };
   QueryResponse: {
@@ -286,7 +287,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["MemoryDeleted"];
-    errors: 401 | 404 | 429 | 503;
+    errors: 400 | 401 | 404 | 429 | 503;
   };
   /** End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job */
   endSession: {
@@ -311,7 +312,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["ParticipantErased"];
-    errors: 401 | 404 | 409 | 429 | 503;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
   /** Follow a session's server events (server-sent events), subscribable before the session starts */
   followSessionEvents: {
@@ -326,7 +327,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: unknown;
-    errors: 401 | 429 | 503;
+    errors: 400 | 401 | 429 | 503;
   };
   /** Process is up */
   getHealth: {
@@ -349,7 +350,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["Participant"];
-    errors: 401 | 404 | 409 | 429 | 503;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
   /** A participant's persona (by id, external_id or name): traits, preferences and affect, with their evidence */
   getParticipantPersona: {
@@ -402,7 +403,7 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: Schemas["Utterance"];
-    errors: 401 | 404 | 429 | 503;
+    errors: 400 | 401 | 404 | 429 | 503;
   };
   /** The utterance's kept audio span (audio/wav, 16 kHz 16-bit mono); 404 when none is kept */
   getUtteranceAudio: {
@@ -414,15 +415,15 @@ export interface Operations {
     body: undefined;
     status: 200;
     response: unknown;
-    errors: 401 | 404 | 429 | 503;
+    errors: 400 | 401 | 404 | 429 | 503;
   };
   /** Who said what to whom (filters combine with AND) */
   listInteractions: {
     path: Record<string, never>;
     query: {
-      /** participant id, external_id or name */
+      /** participant id, external_id or name (not blank) */
       speaker?: string;
-      /** participant id, external_id or name */
+      /** participant id, external_id or name (not blank) */
       addressee?: string;
       session_id?: string;
       /** ISO-8601 wall-clock time */
@@ -563,6 +564,7 @@ export interface ClientMessages {
   query: {
     type: "query";
     id: string;
+    /** not blank */
     question: string;
     asker?: string;
     k?: number;
@@ -770,6 +772,6 @@ export type StreamQuery = {
   channels?: string;
   /** API key, for clients that cannot set headers */
   token?: string;
-  /** the application's own id for the session's first speaker (e.g. the caller on a one-party line) */
+  /** the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank) */
   external_id?: string;
 };
