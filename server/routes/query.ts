@@ -50,21 +50,16 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
   const [givenAsker, speakerId, addresseeId] = await Promise.all([
     resolve(body.asker, 'asker'), resolve(body.speaker, 'speaker'), resolve(body.addressee, 'addressee'),
   ]);
-  let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = null;
+  // An explicit asker wins over the voice: it is the asker reported, and the voice is not matched
+  // (the audio is still checked, so a bad one is a 400 either way).
+  let asker: { id: string; confidence: 'high' | 'low'; score: number } | null = givenAsker ? { id: givenAsker, confidence: 'high', score: 1 } : null;
   let voiceMs = 0;
   if (body.audio !== undefined) {
     const audio = await decodeQueryAudio(body.audio);
-    const embedder = speakerEmbedderOf(app);
-    const prototypes = await app.stores.voiceprints.list(tenant, embedder.modelId);
-    const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
-    const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
-    if (identity.participantId && identity.confidence !== 'unresolved') {
-      asker = { id: identity.participantId, confidence: identity.confidence, score: identity.score };
-    }
+    if (!givenAsker) asker = await askerFromVoice(app, tenant, audio);
     voiceMs = performance.now() - started;
   }
-  const askerId = givenAsker ?? asker?.id ?? null;
-  if (givenAsker && !asker) asker = { id: givenAsker, confidence: 'high', score: 1 };
+  const askerId = asker?.id ?? null;
   const answer = await app.memoryQuery(tenant, {
     question: body.question, asker: askerId, k: body.k ?? 5,
     ...(body.session_id ? { sessionId: body.session_id } : {}),
@@ -75,6 +70,16 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
     evidence: answer.evidence, asker, rounds: answer.rounds,
     timings: { ...answer.timings, ...(body.audio !== undefined ? { asker_ms: voiceMs } : {}), request_ms: performance.now() - started },
   };
+}
+
+/** The known voice the audio matches, or null when none does with at least low confidence. */
+async function askerFromVoice(app: FastifyInstance, tenant: string, audio: Float32Array): Promise<QueryResult['asker']> {
+  const embedder = speakerEmbedderOf(app);
+  const prototypes = await app.stores.voiceprints.list(tenant, embedder.modelId);
+  const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
+  const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
+  if (!identity.participantId || identity.confidence === 'unresolved') return null;
+  return { id: identity.participantId, confidence: identity.confidence, score: identity.score };
 }
 
 const fallbackEmbedders = new WeakMap<FastifyInstance, SpeakerEmbedder>();
