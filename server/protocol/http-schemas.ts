@@ -33,7 +33,7 @@ export const ExternalId = Type.String({ minLength: 1, maxLength: 200, pattern: N
 
 /** Path parameter naming a participant: its id, external id or name. */
 export const ParticipantRefParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 200, description: 'participant id, external_id, or a name (a name several participants hold is a 409)' }),
+  id: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id, or a name (a name several participants hold is a 409; not blank)' }),
 });
 export type ParticipantRefParams = Static<typeof ParticipantRefParams>;
 

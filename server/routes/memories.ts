@@ -10,6 +10,7 @@ import {
   errorResponse, errorResponses, FactView, IdParams, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
 } from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { NON_BLANK } from '../protocol/ws-messages.js';
 
 export { FactView } from '../protocol/http-schemas.js';
 
@@ -18,7 +19,7 @@ const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or
 
 const MemoriesQuery = Type.Object(
   {
-    participant: Type.Optional(Type.String({ minLength: 1, description: 'participant id, external_id or name: facts this participant said, is the subject of, or was told (see role)' })),
+    participant: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role)' })),
     role: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('subject'), Type.Literal('speaker'), Type.Literal('addressee')], {
       default: 'any',
       description: 'how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; '

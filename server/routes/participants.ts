@@ -14,7 +14,7 @@ import { participantView } from './views.js';
 
 const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name');
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
-const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is longer than 200 characters');
+const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
 /** Participant profiles: list, read, patch, erase. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {

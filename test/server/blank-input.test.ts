@@ -76,11 +76,17 @@ describe('blank input is refused with a clear 400 (or error frame), and the docu
     }
   });
 
-  test('GET /v1/interactions: a blank speaker or addressee is a 400, not a 404', async () => {
-    for (const param of ['speaker', 'addressee']) {
-      const res = await t.app.inject({ url: `/v1/interactions?${param}=%20` });
-      assert.equal(res.statusCode, 400, param);
+  test('GET /v1/interactions and /v1/memories: a blank participant filter is a 400, not a 404; so is a blank {ref} in a path', async () => {
+    for (const url of ['/v1/interactions?speaker=%20', '/v1/interactions?addressee=%20', '/v1/memories?participant=%20']) {
+      const res = await t.app.inject({ url });
+      assert.equal(res.statusCode, 400, url);
+      const param = /\?(\w+)=/.exec(url)![1];
       assert.deepEqual(res.json(), { error: { code: 'PARLEY_ERR_BAD_REQUEST', message: `querystring/${param} must not be blank (empty or only whitespace)` } });
+    }
+    for (const url of ['/v1/participants/%20', '/v1/participants/%20/persona']) {
+      const res = await t.app.inject({ url });
+      assert.equal(res.statusCode, 400, url);
+      assert.deepEqual(res.json(), { error: { code: 'PARLEY_ERR_BAD_REQUEST', message: 'params/id must not be blank (empty or only whitespace)' } });
     }
   });
 

@@ -304,7 +304,7 @@ export interface Operations {
   /** Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries */
   eraseParticipant: {
     path: {
-      /** participant id, external_id, or a name (a name several participants hold is a 409) */
+      /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
       id: string;
     };
     query: Record<string, never>;
@@ -342,7 +342,7 @@ export interface Operations {
   /** One participant profile, by id, external_id or name */
   getParticipant: {
     path: {
-      /** participant id, external_id, or a name (a name several participants hold is a 409) */
+      /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
       id: string;
     };
     query: Record<string, never>;
@@ -355,7 +355,7 @@ export interface Operations {
   /** A participant's persona (by id, external_id or name): traits, preferences and affect, with their evidence */
   getParticipantPersona: {
     path: {
-      /** participant id, external_id, or a name (a name several participants hold is a 409) */
+      /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
       id: string;
     };
     query: {
@@ -442,7 +442,7 @@ export interface Operations {
   listMemories: {
     path: Record<string, never>;
     query: {
-      /** participant id, external_id or name: facts this participant said, is the subject of, or was told (see role) */
+      /** participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role) */
       participant?: string;
       /** how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; `subject` facts about them; `speaker` facts they said; `addressee` facts said to them */
       role?: "any" | "subject" | "speaker" | "addressee";
@@ -474,7 +474,7 @@ export interface Operations {
   /** Merge this participant into another (both by id, external_id or name), as the end-of-session speaker merge does: utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged */
   mergeParticipant: {
     path: {
-      /** participant id, external_id, or a name (a name several participants hold is a 409) */
+      /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
       id: string;
     };
     query: Record<string, never>;
@@ -524,7 +524,7 @@ export interface Operations {
   /** Set name, external_id, aliases or attributes (a merge patch: null removes a key); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
   updateParticipant: {
     path: {
-      /** participant id, external_id, or a name (a name several participants hold is a 409) */
+      /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
       id: string;
     };
     query: Record<string, never>;
