@@ -108,6 +108,12 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     const byName = await call<{ participant: { id: string } }>(client, 'get_participant', { id: 'ana' });
     assert.equal(byName.participant.id, ana.id, 'a name resolves as in GET /v1/participants/{id}');
     assert.equal((await callError(client, 'get_participant', { id: 'Nobody' })).code, 'PARLEY_ERR_NOT_FOUND');
+    // Blank references and questions are refused as on HTTP, saying so.
+    for (const [tool, args, path] of [['get_participant', { id: ' ' }, '/id'], ['query_memory', { question: '  ' }, '/question']] as const) {
+      const blank = await callError(client, tool, args);
+      assert.equal(blank.code, 'PARLEY_ERR_BAD_REQUEST', tool);
+      assert.equal(blank.message, `invalid arguments: ${path}: must not be blank (empty or only whitespace)`);
+    }
 
     const bad = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: '' }] });
     assert.equal(bad.code, 'PARLEY_ERR_BAD_REQUEST');
