@@ -1,7 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { withDerived } from './participant-attributes.js';
+import { CLIENT_KEYS, mergedClientKeys, withClientKeys, withDerived } from './participant-attributes.js';
 
 /** A derived attribute to work out again: the participant and the slot (attribute key) of a profile memory about them. */
 export interface DerivedSlot {
@@ -46,4 +46,17 @@ export async function rederiveAttributes(
 async function currentValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string): Promise<string | null> {
   const facts = await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 });
   return facts.find((f) => f.value !== null && f.value.trim() !== '')?.value ?? null;
+}
+
+/**
+ * After `from` was merged into `into` (`GraphStore.mergeParticipants`, which keeps `{...from, ...into}`
+ * attributes): record as client-set both people's client keys whose values survived, so a derived change
+ * never clobbers a value the client set on the merged-away person. `from` and `into` as read before the merge.
+ */
+export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
+  if (!(CLIENT_KEYS in from.attributes)) return;
+  const merged = await graph.getParticipant(tenant, into.id);
+  if (!merged) return;
+  const attributes = withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes));
+  await graph.updateParticipant(tenant, into.id, { attributes });
 }

@@ -29,11 +29,6 @@ export function clientKeys(attributes: Record<string, unknown>): Set<string> {
   return new Set(Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : []);
 }
 
-function withClientKeys(attributes: Record<string, unknown>, keys: Set<string>): Record<string, unknown> {
-  const { [CLIENT_KEYS]: _old, ...rest } = attributes;
-  return keys.size > 0 ? { ...rest, [CLIENT_KEYS]: [...keys].sort() } : rest;
-}
-
 /**
  * Set (or, with null, remove) a derived attribute, unless the client set that key itself: the client's
  * value stands. Returns the attributes unchanged (the same object) when nothing changes.
@@ -46,6 +41,22 @@ export function withDerived(attributes: Record<string, unknown>, key: string, va
     return rest;
   }
   return attributes[key] === value ? attributes : { ...attributes, [key]: value };
+}
+
+/**
+ * The client-set keys after `from` was merged into `into` (whose attributes become `{...from, ...into}`):
+ * `into`'s, and `from`'s that `into` did not hold (their value is `from`'s, so still the client's).
+ */
+export function mergedClientKeys(from: Record<string, unknown>, into: Record<string, unknown>): Set<string> {
+  const keys = clientKeys(into);
+  for (const k of clientKeys(from)) if (!(k in into)) keys.add(k);
+  return keys;
+}
+
+/** The attributes with `keys` recorded as the client-set ones. */
+export function withClientKeys(attributes: Record<string, unknown>, keys: Set<string>): Record<string, unknown> {
+  const { [CLIENT_KEYS]: _old, ...rest } = attributes;
+  return keys.size > 0 ? { ...rest, [CLIENT_KEYS]: [...keys].sort() } : rest;
 }
 
 /** A client's patch applied: the attributes after it, and the top-level keys it cleared (set to null). */

@@ -123,6 +123,18 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
       assert.ok(!('works_at' in (await attributes('Ben'))), JSON.stringify(await attributes('Ben')));
     });
 
+    test('a value the client set on a person merged into another stays the client\'s', async () => {
+      await say('da-5', [{ speaker: 'Dora', text: 'I like tea.' }, { speaker: 'Eve', text: 'I like coffee.' }]);
+      assert.equal((await send('PATCH', '/v1/participants/Dora', { attributes: { works_at: 'Initrode' } })).statusCode, 200);
+      assert.equal((await send('PATCH', '/v1/participants/Eve', { attributes: { tier: 'gold' } })).statusCode, 200);
+      const merged = await send('POST', '/v1/participants/Dora/merge', { into: 'Eve' });
+      assert.equal(merged.statusCode, 200, merged.body);
+      assert.deepEqual(merged.json().into.attributes, { works_at: 'Initrode', tier: 'gold' });
+      await say('da-5', [{ speaker: 'Eve', text: 'I work at Vandelay.' }]);
+      assert.equal((await slotMemory('Eve', 'works_at')).value, 'Vandelay', 'the memory holds the new value');
+      assert.equal((await attributes('Eve')).works_at, 'Initrode', 'the attribute the client set on Dora stays');
+    });
+
     test('erasing a participant leaves no attribute of someone else derived from their memories', async () => {
       const ben = (await send('GET', '/v1/participants/Ben')).json() as { id: string };
       const cleo = await t.app.stores.graph.createParticipant(tenant, { name: 'Cleo' });
