@@ -7,6 +7,7 @@ import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MEMORY_LAYERS, collectionFor } from '../memory/collections.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
+import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -44,7 +45,7 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   if (!(await stores.graph.getParticipant(tenant, participantId))) return null;
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
   const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
-  const { ids: facts, sources } = await factsMentioning(stores, tenant, participantId);
+  const { ids: facts, sources, slots } = await factsMentioning(stores, tenant, participantId);
   const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
   const first = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
@@ -59,6 +60,9 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const personaIds = [...new Set([...persona, ...memory.personaIds])];
   const second = await eraseDerived(deps, tenant, participantId, utteranceIds, factIds, personaIds);
   await unlinkErasedFacts(stores, tenant, sources.filter((id) => !utteranceIds.includes(id)), factIds);
+  // Someone else's attribute derived from an erased memory ("Ana lives in Oslo", said by the erased person)
+  // falls back to what their remaining memories say, or goes.
+  await rederiveAttributes(stores.graph, stores.memory, tenant, slots);
   const report = {
     utteranceIds, factIds, personaIds,
     voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles,
@@ -87,17 +91,21 @@ async function eraseDerived(
 }
 
 /**
- * Ids of every fact that mentions the participant (speaker, subject or addressee), history included, and the
- * ids of the turns they came from.
+ * Ids of every fact that mentions the participant (speaker, subject or addressee), history included, the
+ * ids of the turns they came from, and the derived attributes of other participants those facts may have set.
  */
-async function factsMentioning(stores: Stores, tenant: TenantId, participantId: string): Promise<{ ids: string[]; sources: string[] }> {
+async function factsMentioning(
+  stores: Stores, tenant: TenantId, participantId: string,
+): Promise<{ ids: string[]; sources: string[]; slots: DerivedSlot[] }> {
   const ids: string[] = [];
   const sources: string[] = [];
+  const slots: DerivedSlot[] = [];
   for (let offset = 0; ; offset += 1000) {
     const page = await stores.memory.listFacts(tenant, { participantId, role: 'any', includeHistory: true, limit: 1000, offset });
     ids.push(...page.map((f) => f.id));
     sources.push(...page.flatMap((f) => f.referIds));
-    if (page.length < 1000) return { ids: [...new Set(ids)], sources: [...new Set(sources)] };
+    slots.push(...page.flatMap(derivedSlotOf).filter((s) => s.participantId !== participantId));
+    if (page.length < 1000) return { ids: [...new Set(ids)], sources: [...new Set(sources)], slots };
   }
 }
 

@@ -3,6 +3,7 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { pagedUtterances } from './erase-participant.js';
+import { keepClientKeysAfterMerge } from './derived-attributes.js';
 import { UNNAMED } from '../memory/extractor.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
@@ -36,6 +37,7 @@ export async function mergeParticipantsByHand(
   for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
   const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
   await stores.graph.mergeParticipants(tenant, fromId, intoId);
+  if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
   await relabelFacts(stores, tenant, fromId, intoId, from?.name ?? null, into?.name ?? null);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));

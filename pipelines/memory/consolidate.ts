@@ -15,6 +15,7 @@ import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js'
 import { MemoryIndexer } from './memory-indexer.js';
 import { stateEnd } from './relative-date.js';
 import { applyProfileUpdates } from './profile-updates.js';
+import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
 import { CALLER, UNNAMED } from './extractor.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
@@ -334,6 +335,8 @@ async function apply(
       if (f) closed.push(f);
     }
     await indexer.removeFacts(tenant, closed);
+    // A retracted profile memory ("I don't live in Oslo any more") takes its attribute with it, or back to an older current one.
+    await rederiveAttributes(deps.graph, deps.memory, tenant, closed.flatMap(derivedSlotOf));
     return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [] };
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;

@@ -1,11 +1,12 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
+import { withDerived } from '../interaction/participant-attributes.js';
 
 /**
  * Apply extracted profile updates through `GraphStore.updateParticipant`: a self-introduced name
  * sets the display name when none is known (otherwise it becomes an alias); other attributes
- * overwrite the attribute of the same key.
+ * overwrite the derived attribute of the same key, never one the client set itself by PATCH.
  */
 export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, updates: ProfileUpdate[]): Promise<void> {
   const byParticipant = new Map<string, ProfileUpdate[]>();
@@ -15,13 +16,13 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     if (!p) continue;
     let name = p.name;
     const aliases = new Set(p.aliases);
-    const attributes: Record<string, unknown> = { ...p.attributes };
+    let attributes = p.attributes;
     for (const u of list) {
       if (u.attribute === 'name') {
         if (name === null) name = u.value;
         else if (name.toLowerCase() !== u.value.toLowerCase()) aliases.add(u.value);
       } else {
-        attributes[u.attribute] = u.value;
+        attributes = withDerived(attributes, u.attribute, u.value);
       }
     }
     await graph.updateParticipant(tenant, id, { name, aliases: [...aliases], attributes });

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
+import { CLIENT_KEYS } from '../../pipelines/interaction/participant-attributes.js';
 
 /**
  * HTTP request and response schemas; fastify validates with them and @fastify/swagger publishes them.
@@ -176,7 +177,9 @@ export const ParticipantPatchBody = Type.Object(
     aliases: Type.Optional(Type.Array(Label, { maxItems: 100 })),
     attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
       description: 'a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; ' +
-        'the attributes after the patch are at most 64 KiB as JSON (400 otherwise)',
+        'a key given is the client\'s own from then on (profile memories never change it); a key set to null is the client\'s no longer: ' +
+        'one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; ' +
+        `the key ${CLIENT_KEYS} is reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise)`,
     })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'ParticipantPatch' },
@@ -292,6 +295,8 @@ export const FactView = Type.Object(
     layer: Type.Union([Type.Literal('fact'), Type.Literal('profile')]),
     text: Type.String(),
     kind: Type.String(),
+    slot: Type.Union([Type.String(), Type.Null()], { description: 'what the memory fills for its subject, a newer value replacing an older one (lives_in, works_at, preference:sushi); null when none' }),
+    value: Type.Union([Type.String(), Type.Null()], { description: 'the slot\'s value in plain words (Porto); a profile memory\'s is its subject\'s attribute of the slot\'s key; null when no slot' }),
     speaker: ref(ParticipantRef),
     addressees: Type.Array(ref(ParticipantRef)),
     subject_id: Type.String(),
@@ -315,7 +320,15 @@ export const MemoriesResponse = Type.Object({ memories: Type.Array(ref(FactView)
 
 export const MemoryPatch = Type.Object(
   {
-    text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK, description: 'not blank' })),
+    text: Type.Optional(Type.String({
+      minLength: 1, maxLength: 10_000, pattern: NON_BLANK,
+      description: 'not blank; a memory that fills a slot (lives_in…) takes as its value the words that took the old value\'s place ' +
+        '("Ana lives in Oslo" → "Ana lives in Bergen": Bergen), or keeps it while the text still says it; otherwise give `value` (400)',
+    })),
+    value: Type.Optional(Type.String({
+      minLength: 1, maxLength: 1000, pattern: NON_BLANK,
+      description: 'the new value of the slot the memory fills (400 for a memory that fills none); a profile memory\'s value is its participant\'s attribute of that key, unless the client set that attribute itself',
+    })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'MemoryPatch' },

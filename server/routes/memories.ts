@@ -11,6 +11,8 @@ import {
 } from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import { NON_BLANK } from '../protocol/ws-messages.js';
+import { derivedSlotOf, rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
+import { valueAfterEdit } from '../../pipelines/interaction/memory-edits.js';
 
 export { FactView } from '../protocol/http-schemas.js';
 
@@ -41,7 +43,7 @@ export async function factViews(graph: GraphStore, tenant: TenantId, facts: Fact
   const out: FactView[] = [];
   for (const f of facts) {
     out.push({
-      id: f.id, layer: f.layer, text: f.content, kind: f.kind, speaker: await ref(f.speakerId),
+      id: f.id, layer: f.layer, text: f.content, kind: f.kind, slot: f.slot, value: f.value, speaker: await ref(f.speakerId),
       addressees: await Promise.all(f.addresseeIds.map(ref)), subject_id: f.subjectId, refer_ids: f.referIds,
       session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo, valid_until: f.validUntil, event_time: f.eventTime,
       supersedes: f.supersedes, superseded_by: f.supersededBy, confidence: f.confidence, source: f.source,
@@ -91,17 +93,23 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: IdParams; Body: MemoryPatch }>('/v1/memories/:id', {
     schema: {
       operationId: 'updateMemory', tags: ['memories'],
-      summary: 'Correct a memory (its text or confidence); it is re-indexed',
+      summary: 'Correct a memory (its text, value or confidence); it is re-indexed, and a profile memory\'s participant attribute follows its value',
       params: IdParams, body: ref(MemoryPatch),
       response: { 200: ref(FactView), 400: BAD_REQUEST, 404: NOT_FOUND, ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { tenant } = request;
-    const patched = await stores.memory.patchFact(tenant, request.params.id, {
-      ...(request.body.text !== undefined ? { content: request.body.text } : {}),
-      ...(request.body.confidence !== undefined ? { confidence: request.body.confidence } : {}),
+    const { text, value, confidence } = request.body;
+    const fact = await stores.memory.getFact(tenant, request.params.id);
+    if (!fact) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
+    const nextValue = valueAfterEdit(fact, text, value);
+    const patched = await stores.memory.patchFact(tenant, fact.id, {
+      ...(text !== undefined ? { content: text } : {}),
+      ...(nextValue !== undefined ? { value: nextValue } : {}),
+      ...(confidence !== undefined ? { confidence } : {}),
     });
     if (!patched) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
+    if (nextValue !== undefined) await rederiveAttributes(stores.graph, stores.memory, tenant, derivedSlotOf(patched));
     if (request.body.text !== undefined && patched.validTo === null) {
       const [vector] = await app.models.textEmbedder.embed([patched.content]);
       if (vector) await indexer.indexFacts(tenant, [{ fact: patched, vector }]);
@@ -112,7 +120,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
   app.delete<{ Params: IdParams }>('/v1/memories/:id', {
     schema: {
       operationId: 'deleteMemory', tags: ['memories'],
-      summary: 'Erase a memory and its index entries',
+      summary: 'Erase a memory and its index entries; a profile memory\'s participant attribute falls back to the newest current memory of its slot, or goes',
       params: IdParams,
       response: { 200: ref(MemoryDeletedResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: the memory id is longer than 128 characters'), 404: NOT_FOUND, ...errorResponses() },
     },
@@ -122,6 +130,7 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
     if (!fact) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
     await indexer.removeFacts(tenant, [fact]);
     await stores.memory.deleteFact(tenant, fact.id);
+    await rederiveAttributes(stores.graph, stores.memory, tenant, derivedSlotOf(fact));
     return { id: fact.id, deleted: true };
   });
 }

@@ -3,6 +3,7 @@ import { eraseParticipant } from '../../pipelines/interaction/erase-participant.
 import { ParleyError } from '../../graph/core/errors.js';
 import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
 import { patchAttributes } from '../../pipelines/interaction/participant-attributes.js';
+import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import {
   errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantMergeBody,
@@ -37,7 +38,8 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: ParticipantRefParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
     schema: {
       operationId: 'updateParticipant', tags: ['participants'],
-      summary: 'Set name, external_id, aliases or attributes (a merge patch: null removes a key); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
+      summary: 'Set name, external_id, aliases or attributes (a merge patch: a key set is the client\'s own, which memories never change; null removes the client\'s value, ' +
+        'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
       response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, or another participant holds that external_id'), ...errorResponses({ body: true }) },
     },
@@ -45,14 +47,19 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     const { name, external_id: externalId, aliases, attributes } = request.body;
     const target = await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id);
     const nextAliases = aliases !== undefined ? [...new Set(aliases)] : await aliasesAfterRename(app, request.tenant, target, name);
+    const patched = attributes !== undefined ? patchAttributes(target.attributes, attributes) : undefined;
     const p = await app.stores.graph.updateParticipant(request.tenant, target.id, {
       ...(name !== undefined ? { name } : {}),
       ...(externalId !== undefined ? { externalId } : {}),
       ...(nextAliases !== undefined ? { aliases: nextAliases } : {}),
-      ...(attributes !== undefined ? { attributes: patchAttributes(target.attributes, attributes) } : {}),
+      ...(patched ? { attributes: patched.attributes } : {}),
     });
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
-    return participantView(p);
+    if (!patched || patched.cleared.length === 0) return participantView(p);
+    // A key cleared by null shows what the profile memories say of it again, if they say anything.
+    const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
+    const [rederived] = await rederiveAttributes(app.stores.graph, app.stores.memory, request.tenant, slots);
+    return participantView(rederived ?? p);
   });
 
   app.post<{ Params: ParticipantRefParams; Body: ParticipantMergeBody }>('/v1/participants/:id/merge', {

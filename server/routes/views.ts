@@ -2,10 +2,11 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import type { ParticipantView, UtteranceView } from '../protocol/http-schemas.js';
+import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
 export function participantView(p: Participant): ParticipantView {
   return {
-    id: p.id, name: p.name, external_id: p.externalId, aliases: p.aliases, attributes: p.attributes,
+    id: p.id, name: p.name, external_id: p.externalId, aliases: p.aliases, attributes: shownAttributes(p.attributes),
     voiceprint_count: p.voiceprintCount, created_at: p.createdAt, updated_at: p.updatedAt,
   };
 }

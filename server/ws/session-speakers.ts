@@ -8,6 +8,7 @@ import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed } from '../config.js';
 import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 import { relabelFacts } from '../../pipelines/interaction/merge-participants.js';
+import { keepClientKeysAfterMerge } from '../../pipelines/interaction/derived-attributes.js';
 
 /** Who spoke a turn: the participant, how sure the match is (0 to 1), and whether the voice is new. */
 export interface SpeakerAssignment {
@@ -51,10 +52,10 @@ export class SessionSpeakers {
     });
     this.session.log.info({ ids: ids.length, merges: merges.length, mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
-      const name = async (pid: string): Promise<string | null> => (await stores.graph.getParticipant(tenant, pid))?.name ?? null;
-      const [fromName, intoName] = [await name(from), await name(into)];
+      const [fromP, intoP] = [await stores.graph.getParticipant(tenant, from), await stores.graph.getParticipant(tenant, into)];
       await stores.graph.mergeParticipants(tenant, from, into);
-      await relabelFacts(stores, tenant, from, into, fromName, intoName);
+      if (fromP && intoP) await keepClientKeysAfterMerge(stores.graph, tenant, fromP, intoP);
+      await relabelFacts(stores, tenant, from, into, fromP?.name ?? null, intoP?.name ?? null);
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length === 0) return;

@@ -47,6 +47,11 @@ export class VoiceTurns {
   /** Number of the latest names reading: an earlier one that resolves later is dropped. */
   private namesRead = 0;
   private readonly arrivals = new ArrivalClock();
+  /**
+   * The latest `end_ms` of a turn this object stored or is storing, on the transcript clock (see
+   * {@link transcriptOffset}); 0 before the first.
+   */
+  private lastEndMs = 0;
   /** Who speaks: voice re-identification, and the end-of-session merge of fragmented voice ids. */
   private readonly speakers: SessionSpeakers;
 
@@ -173,6 +178,7 @@ export class VoiceTurns {
   private open(): Promise<AudioSession> {
     this.opening ??= (async () => {
       const { config, models } = this.deps;
+      const offsetMs = await this.transcriptOffset();
       const audio = await createAudioSession({
         format: this.format,
         pool: await models.inference(),
@@ -181,24 +187,53 @@ export class VoiceTurns {
         maxQueuedMs: config.audioMaxQueuedMs,
       });
       this.audio = audio;
-      this.reader = this.read(audio);
+      this.reader = this.read(audio, offsetMs);
       this.sendNames();
       return audio;
     })();
     return this.opening;
   }
 
-  private async read(audio: AudioSession): Promise<void> {
+  /**
+   * Where a new audio stream's turns begin on the session's transcript clock (`start_ms` / `end_ms` of its
+   * stored utterances), ms: after the latest `end_ms` the session stored, so a session resumed with a new
+   * stream (after its resume window, a restart, on another server, or in another format) goes on from where
+   * its transcript ended instead of at 0 again. The time no audio came is not counted. 0 for a new session.
+   */
+  private async transcriptOffset(): Promise<number> {
+    try {
+      return Math.max(this.lastEndMs, await this.storedEndMs());
+    } catch (err) {
+      this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read where the stored transcript ends');
+      return this.lastEndMs;
+    }
+  }
+
+  /** The latest `end_ms` among the session's stored utterances (newest first, a page at a time, until one has one); 0 when none. */
+  private async storedEndMs(): Promise<number> {
+    const { tenant, id: sessionId } = this.session;
+    let before: number | undefined;
+    for (;;) {
+      const page = await this.deps.stores.graph.recentUtterances(tenant, sessionId, 200, before);
+      const ends = page.flatMap((u) => (u.endMs === null ? [] : [u.endMs]));
+      if (ends.length > 0) return Math.max(...ends);
+      if (page.length < 200 || page[0] === undefined) return 0;
+      before = page[0].seq;
+    }
+  }
+
+  private async read(audio: AudioSession, offsetMs: number): Promise<void> {
     for await (const event of audio) {
       try {
-        this.onEvent(event);
+        this.onEvent(event, offsetMs);
       } catch (err) {
         this.session.log.error({ err }, 'audio event failed');
       }
     }
   }
 
-  private onEvent(e: AudioSessionEvent): void {
+  /** One event of an audio stream whose turns begin at `offsetMs` on the transcript clock. */
+  private onEvent(e: AudioSessionEvent, offsetMs: number): void {
     const s = this.session;
     switch (e.type) {
       case 'speech_started': {
@@ -234,8 +269,9 @@ export class VoiceTurns {
         }
         // Stored in arrival order with the session's other messages; `close(true)` stores any still
         // waiting itself, since `session.end` runs in that same queue ahead of them.
+        this.lastEndMs = Math.max(this.lastEndMs, offsetMs + e.endMs);
         const store = async (): Promise<void> => {
-          if (this.unstored.delete(store)) await this.storeFinal(turnId, e);
+          if (this.unstored.delete(store)) await this.storeFinal(turnId, e, offsetMs);
           if (this.namesSentAt !== null && performance.now() - this.namesSentAt >= NAMES_REFRESH_MS) this.sendNames();
         };
         this.unstored.add(store);
@@ -277,12 +313,12 @@ export class VoiceTurns {
     }, (err: unknown) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read the session\'s names for the recogniser'));
   }
 
-  private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>): Promise<void> {
+  private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, offsetMs: number): Promise<void> {
     if (this.sealed) return;
     const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs);
     // From here the turn is stored (and acknowledged) or it is not, and `seal` waits to know which.
     if (this.sealed) return;
-    const storing = this.commitFinal(turnId, e, speaker);
+    const storing = this.commitFinal(turnId, e, speaker, offsetMs);
     this.storing = storing;
     try {
       await storing;
@@ -291,7 +327,9 @@ export class VoiceTurns {
     }
   }
 
-  private async commitFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, speaker: SpeakerAssignment): Promise<void> {
+  private async commitFinal(
+    turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, speaker: SpeakerAssignment, offsetMs: number,
+  ): Promise<void> {
     const { tenant, id: sessionId } = this.session;
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
     // Without the tenant's consent nothing voice-derived is kept: no audio span (and so no prosody).
@@ -302,7 +340,7 @@ export class VoiceTurns {
         return null;
       });
     const [stored] = await this.deps.ingest.ingest(tenant, sessionId, [{
-      id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: e.startMs, endMs: e.endMs, turnId,
+      id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId,
       confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
     }]);
     this.turnStarts.delete(e.turnId);

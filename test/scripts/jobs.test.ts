@@ -72,3 +72,25 @@ test('npm run jobs on a DATA_DIR with no database says so, exits 1 and creates n
     tmp.remove();
   }
 });
+
+test('npm run jobs with no dead jobs says so on stderr, prints no line on stdout and exits 0', async () => {
+  const tmp = tempDir('parley-jobs-cli-');
+  try {
+    const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+    const queue = new SqliteJobQueue(db);
+    await queue.close(1000);
+    db.close();
+    const env = { ...process.env, DATA_DIR: tmp.dir, LOG_LEVEL: 'silent', PARLEY_QUEUE: 'embedded' };
+    const all = await run(process.execPath, [CLI, 'dead'], { env });
+    assert.equal(all.stdout, '');
+    assert.match(all.stderr, /^parley jobs: no dead jobs\n$/);
+    const one = await run(process.execPath, [CLI, 'dead', AFTER_CONSOLIDATION_JOB], { env });
+    assert.equal(one.stdout, '');
+    assert.equal(one.stderr, `parley jobs: no dead jobs on ${AFTER_CONSOLIDATION_JOB}\n`);
+    const retried = await run(process.execPath, [CLI, 'retry', AFTER_CONSOLIDATION_JOB, '--all'], { env });
+    assert.equal(retried.stdout, '');
+    assert.match(retried.stderr, /nothing to retry/);
+  } finally {
+    tmp.remove();
+  }
+});

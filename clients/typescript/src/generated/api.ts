@@ -24,6 +24,10 @@ export interface Schemas {
     layer: "fact" | "profile";
     text: string;
     kind: string;
+    /** what the memory fills for its subject, a newer value replacing an older one (lives_in, works_at, preference:sushi); null when none */
+    slot: string | null;
+    /** the slot's value in plain words (Porto); a profile memory's is its subject's attribute of the slot's key; null when no slot */
+    value: string | null;
     speaker: Schemas["ParticipantRef"];
     addressees: Schemas["ParticipantRef"][];
     subject_id: string;
@@ -71,8 +75,10 @@ export interface Schemas {
     memories: Schemas["Memory"][];
   };
   MemoryPatch: {
-    /** not blank */
+    /** not blank; a memory that fills a slot (lives_in…) takes as its value the words that took the old value's place ("Ana lives in Oslo" → "Ana lives in Bergen": Bergen), or keeps it while the text still says it; otherwise give `value` (400) */
     text?: string;
+    /** the new value of the slot the memory fills (400 for a memory that fills none); a profile memory's value is its participant's attribute of that key, unless the client set that attribute itself */
+    value?: string;
     confidence?: number;
   };
   Participant: {
@@ -117,7 +123,7 @@ export interface Schemas {
     /** null clears it; one another participant holds is a 409 */
     external_id?: string | null;
     aliases?: string[];
-    /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
+    /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; a key given is the client's own from then on (profile memories never change it); a key set to null is the client's no longer: one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; the key $client_keys is reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
     attributes?: Record<string, unknown>;
   };
   /** A participant by id, with its name when known */
@@ -277,7 +283,7 @@ export type OperationId = keyof typeof OPERATIONS;
 
 /** What each operation takes and returns. */
 export interface Operations {
-  /** Erase a memory and its index entries */
+  /** Erase a memory and its index entries; a profile memory's participant attribute falls back to the newest current memory of its slot, or goes */
   deleteMemory: {
     path: {
       id: string;
@@ -509,7 +515,7 @@ export interface Operations {
     response: Schemas["QueryResponse"];
     errors: 400 | 401 | 404 | 409 | 413 | 429 | 503;
   };
-  /** Correct a memory (its text or confidence); it is re-indexed */
+  /** Correct a memory (its text, value or confidence); it is re-indexed, and a profile memory's participant attribute follows its value */
   updateMemory: {
     path: {
       id: string;
@@ -521,7 +527,7 @@ export interface Operations {
     response: Schemas["Memory"];
     errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
-  /** Set name, external_id, aliases or attributes (a merge patch: null removes a key); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
+  /** Set name, external_id, aliases or attributes (a merge patch: a key set is the client's own, which memories never change; null removes the client's value, and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
   updateParticipant: {
     path: {
       /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */

@@ -1,0 +1,62 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import type { Participant, TenantId } from '../../graph/types.js';
+import { CLIENT_KEYS, mergedClientKeys, withClientKeys, withDerived } from './participant-attributes.js';
+
+/** A derived attribute to work out again: the participant and the slot (attribute key) of a profile memory about them. */
+export interface DerivedSlot {
+  participantId: string;
+  slot: string;
+}
+
+/**
+ * The derived slots a profile memory fills: its subject's attribute of the same key as its slot (`lives_in`).
+ * None for other kinds (a preference's `preference:sushi` is no attribute), the `name` slot (the display name is
+ * no attribute), or a subject that is not a participant (`entity:acme`).
+ */
+export function derivedSlotOf(f: Pick<Fact, 'kind' | 'slot' | 'subjectId'>): DerivedSlot[] {
+  if (f.kind !== 'profile' || !f.slot || f.slot === 'name' || f.subjectId.startsWith('entity:')) return [];
+  return [{ participantId: f.subjectId, slot: f.slot }];
+}
+
+/**
+ * Set each slot's derived attribute from the newest current profile memory of that slot about the participant,
+ * or remove it when none is left (after a memory was deleted, closed, corrected or erased). Attributes the client
+ * set itself are left as they are. Returns the participants whose attributes changed, as stored now.
+ */
+export async function rederiveAttributes(
+  graph: GraphStore, memory: MemoryStore, tenant: TenantId, slots: readonly DerivedSlot[],
+): Promise<Participant[]> {
+  const byParticipant = new Map<string, Set<string>>();
+  for (const { participantId, slot } of slots) byParticipant.set(participantId, (byParticipant.get(participantId) ?? new Set()).add(slot));
+  const changed: Participant[] = [];
+  for (const [id, keys] of byParticipant) {
+    const p = await graph.getParticipant(tenant, id);
+    if (!p) continue;
+    let attributes = p.attributes;
+    for (const slot of keys) attributes = withDerived(attributes, slot, await currentValue(memory, tenant, id, slot));
+    if (attributes === p.attributes) continue;
+    const updated = await graph.updateParticipant(tenant, id, { attributes });
+    if (updated) changed.push(updated);
+  }
+  return changed;
+}
+
+/** The value of the newest current profile memory of `slot` about the participant; null when none holds one. */
+async function currentValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string): Promise<string | null> {
+  const facts = await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 });
+  return facts.find((f) => f.value !== null && f.value.trim() !== '')?.value ?? null;
+}
+
+/**
+ * After `from` was merged into `into` (`GraphStore.mergeParticipants`, which keeps `{...from, ...into}`
+ * attributes): record as client-set both people's client keys whose values survived, so a derived change
+ * never clobbers a value the client set on the merged-away person. `from` and `into` as read before the merge.
+ */
+export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
+  if (!(CLIENT_KEYS in from.attributes)) return;
+  const merged = await graph.getParticipant(tenant, into.id);
+  if (!merged) return;
+  const attributes = withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes));
+  await graph.updateParticipant(tenant, into.id, { attributes });
+}

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { NEO4J_SKIP } from '../helpers/stores.js';
+
+interface MemoryJson { id: string; text: string; kind: string; slot: string | null; value: string | null; subject_id: string }
+
+/**
+ * Participant attributes derived from profile memories follow what users do to those memories: a deleted,
+ * corrected, retracted or erased memory changes or removes the attribute, and an attribute the client set
+ * itself by PATCH stays as the client set it. Runs against each graph store.
+ */
+function derivedAttributes(label: string, env: Record<string, string>, skip?: string): void {
+  describe(`derived attributes follow memory edits (${label})`, { skip }, () => {
+    let t: TestApp;
+    const key = `facts-key-${process.pid}-${Date.now()}`;
+    const tenant = `facts${process.pid}x${Date.now()}`;
+    const headers = { authorization: `Bearer ${key}` };
+    before(async () => {
+      t = await startTestApp({ ...env, PARLEY_API_KEYS: `${key}:${tenant}` });
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
+      t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const attributes = async (ref: string): Promise<Record<string, unknown>> => {
+      const res = await send('GET', `/v1/participants/${encodeURIComponent(ref)}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().attributes as Record<string, unknown>;
+    };
+    const memories = async (ref: string): Promise<MemoryJson[]> => {
+      const res = await send('GET', `/v1/memories?participant=${encodeURIComponent(ref)}&role=subject`);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().memories as MemoryJson[];
+    };
+    const slotMemory = async (ref: string, slot: string): Promise<MemoryJson> => {
+      const found = (await memories(ref)).find((m) => m.slot === slot);
+      assert.ok(found, `${ref} has a ${slot} memory: ${JSON.stringify(await memories(ref))}`);
+      return found;
+    };
+    const say = async (sessionId: string, utterances: Array<{ speaker: string; text: string }>): Promise<void> => {
+      const res = await send('POST', `/v1/sessions/${sessionId}/utterances`, { utterances });
+      assert.equal(res.statusCode, 201, res.body);
+      await drainConsolidation(t.app.stores.queue, 120_000);
+    };
+
+    test('set-up: Ana says where she lives and works', async () => {
+      await say('da-1', [{ speaker: 'Ana', text: 'I live in Oslo and I work at Acme.' }]);
+      const attrs = await attributes('Ana');
+      assert.equal(attrs.lives_in, 'Oslo', JSON.stringify(attrs));
+      assert.equal(attrs.works_at, 'Acme', JSON.stringify(attrs));
+      assert.equal((await slotMemory('Ana', 'lives_in')).value, 'Oslo', 'GET /v1/memories shows slot and value');
+    });
+
+    test('PATCH /v1/memories/{id} of a profile memory: the attribute follows its new value; a text that drops the value needs `value`', async () => {
+      const home = await slotMemory('Ana', 'lives_in');
+      const moved = await send('PATCH', `/v1/memories/${home.id}`, { text: 'Ana lives in Bergen' });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.equal(moved.json().value, 'Bergen');
+      assert.equal((await attributes('Ana')).lives_in, 'Bergen');
+
+      const vague = await send('PATCH', `/v1/memories/${home.id}`, { text: 'Ana has a flat by the sea' });
+      assert.equal(vague.statusCode, 400, vague.body);
+      assert.equal(vague.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+      assert.match(vague.json().error.message, /value/);
+      assert.equal((await slotMemory('Ana', 'lives_in')).text, 'Ana lives in Bergen', 'a refused patch changes nothing');
+
+      const given = await send('PATCH', `/v1/memories/${home.id}`, { text: 'Ana has a flat by the sea in Stavanger', value: 'Stavanger' });
+      assert.equal(given.statusCode, 200, given.body);
+      assert.equal((await attributes('Ana')).lives_in, 'Stavanger');
+
+      const typo = await send('PATCH', `/v1/memories/${home.id}`, { text: 'Ana has a flat by the sea, in Stavanger' });
+      assert.equal(typo.statusCode, 200, typo.body);
+      assert.equal(typo.json().value, 'Stavanger', 'a text that still says the value keeps it');
+    });
+
+    test('DELETE /v1/memories/{id} of a profile memory: the attribute falls back to the next current memory of its slot, then goes', async () => {
+      const ana = (await send('GET', '/v1/participants/Ana')).json() as { id: string };
+      const at = '2020-01-01T00:00:00.000Z';
+      // An older memory of the same slot that nothing replaced (as an import or a second extractor may leave).
+      const [older] = await t.app.stores.memory.addFacts(tenant, [{
+        content: 'Ana lives in Tromsø', speakerId: ana.id, subjectId: ana.id, addresseeIds: [], kind: 'profile', slot: 'lives_in',
+        value: 'Tromsø', time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.8, sessionId: 'da-0', source: 'test',
+      }]);
+      const newest = await slotMemory('Ana', 'lives_in');
+      assert.equal(newest.value, 'Stavanger', 'newest first');
+      const res = await send('DELETE', `/v1/memories/${newest.id}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await attributes('Ana')).lives_in, 'Tromsø');
+      assert.equal((await send('DELETE', `/v1/memories/${older!.id}`)).statusCode, 200);
+      assert.ok(!('lives_in' in (await attributes('Ana'))), 'no lives_in memory is left');
+    });
+
+    test('a client-set attribute stays when memories change; null clears it and shows what the memories say again', async () => {
+      const set = await send('PATCH', '/v1/participants/Ana', { attributes: { works_at: 'Globex', tier: 'gold' } });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.deepEqual(set.json().attributes, { works_at: 'Globex', tier: 'gold' }, 'no bookkeeping key shown');
+      const job = await slotMemory('Ana', 'works_at');
+      assert.equal((await send('PATCH', `/v1/memories/${job.id}`, { text: 'Ana works at Initech' })).statusCode, 200);
+      await say('da-2', [{ speaker: 'Ana', text: 'I work at Umbrella.' }]);
+      assert.equal((await attributes('Ana')).works_at, 'Globex', 'neither a corrected nor a new memory overwrites the client\'s value');
+
+      const cleared = await send('PATCH', '/v1/participants/Ana', { attributes: { works_at: null, tier: null } });
+      assert.equal(cleared.statusCode, 200, cleared.body);
+      assert.deepEqual(cleared.json().attributes, { works_at: 'Umbrella' }, 'the client\'s values are gone; the derived one shows again');
+      const now = await slotMemory('Ana', 'works_at');
+      assert.equal((await send('DELETE', `/v1/memories/${now.id}`)).statusCode, 200);
+      assert.deepEqual(await attributes('Ana'), {}, JSON.stringify(await memories('Ana')));
+
+      const reserved = await send('PATCH', '/v1/participants/Ana', { attributes: { $client_keys: ['lives_in'] } });
+      assert.equal(reserved.statusCode, 400, reserved.body);
+      assert.match(reserved.json().error.message, /reserved/);
+    });
+
+    test('a retracted profile memory takes its attribute with it', async () => {
+      await say('da-3', [{ speaker: 'Ben', text: 'I work at Hooli.' }]);
+      assert.equal((await attributes('Ben')).works_at, 'Hooli');
+      await say('da-3', [{ speaker: 'Ben', text: 'I no longer work at Hooli.' }]);
+      assert.ok(!('works_at' in (await attributes('Ben'))), JSON.stringify(await attributes('Ben')));
+    });
+
+    test('a value the client set on a person merged into another stays the client\'s', async () => {
+      await say('da-5', [{ speaker: 'Dora', text: 'I like tea.' }, { speaker: 'Eve', text: 'I like coffee.' }]);
+      assert.equal((await send('PATCH', '/v1/participants/Dora', { attributes: { works_at: 'Initrode' } })).statusCode, 200);
+      assert.equal((await send('PATCH', '/v1/participants/Eve', { attributes: { tier: 'gold' } })).statusCode, 200);
+      const merged = await send('POST', '/v1/participants/Dora/merge', { into: 'Eve' });
+      assert.equal(merged.statusCode, 200, merged.body);
+      assert.deepEqual(merged.json().into.attributes, { works_at: 'Initrode', tier: 'gold' });
+      await say('da-5', [{ speaker: 'Eve', text: 'I work at Vandelay.' }]);
+      assert.equal((await slotMemory('Eve', 'works_at')).value, 'Vandelay', 'the memory holds the new value');
+      assert.equal((await attributes('Eve')).works_at, 'Initrode', 'the attribute the client set on Dora stays');
+    });
+
+    test('erasing a participant leaves no attribute of someone else derived from their memories', async () => {
+      const ben = (await send('GET', '/v1/participants/Ben')).json() as { id: string };
+      const cleo = await t.app.stores.graph.createParticipant(tenant, { name: 'Cleo' });
+      const at = new Date().toISOString();
+      // What Cleo told of Ben ("Ben lives in Lagos") and the attribute it set, as an extractor that reads reports stores them.
+      const [told] = await t.app.stores.memory.addFacts(tenant, [{
+        content: 'Ben lives in Lagos', speakerId: cleo.id, subjectId: ben.id, addresseeIds: [], kind: 'profile', slot: 'lives_in',
+        value: 'Lagos', time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.8, sessionId: 'da-4', source: 'test',
+      }]);
+      await t.app.stores.graph.updateParticipant(tenant, ben.id, { attributes: { ...(await t.app.stores.graph.getParticipant(tenant, ben.id))!.attributes, lives_in: 'Lagos' } });
+      assert.equal((await attributes('Ben')).lives_in, 'Lagos');
+      const erased = await send('DELETE', `/v1/participants/${cleo.id}`);
+      assert.equal(erased.statusCode, 200, erased.body);
+      assert.equal(erased.json().erased_memories, 1);
+      assert.ok(!('lives_in' in (await attributes('Ben'))), JSON.stringify(await attributes('Ben')));
+    });
+  });
+}
+
+derivedAttributes('embedded SQLite', {});
+derivedAttributes('Neo4j', {
+  PARLEY_GRAPH_STORE: 'neo4j', NEO4J_URI: process.env.NEO4J_URI ?? '', NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j',
+  NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', ...(process.env.NEO4J_DATABASE ? { NEO4J_DATABASE: process.env.NEO4J_DATABASE } : {}),
+}, NEO4J_SKIP);
