@@ -165,11 +165,17 @@ export function requestEnd(session: LiveSession, deps: LiveSessionDeps): void {
 
 async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
   session.ending ??= 'session.end was sent';
-  await session.endVoice(true);
-  const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
-  if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
-  // Ended over HTTP meanwhile: that end holds (one end time, one job).
-  await endStoredSession(deps.stores, session.tenant, session.id);
+  try {
+    await session.endVoice(true);
+    const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
+    if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
+    // Ended over HTTP meanwhile: that end holds (one end time, one job).
+    await endStoredSession(deps.stores, session.tenant, session.id);
+  } catch (err) {
+    // Not ended (the store refused the end): the session goes on, and session.end may be sent again.
+    session.ending = null;
+    throw err;
+  }
   session.ended = true;
   // What came after the end and still waits is refused now, in order, before session.ended and the close.
   await session.runQueuedNow();

@@ -145,6 +145,30 @@ describe('the /v1/stream session lifecycle', () => {
     assert.deepEqual(await transcript('http-ending'), ['before the HTTP end']);
   });
 
+  test('an end the store refused leaves the session going: it takes turns again, and session.end again ends it', async () => {
+    const graph = t.app.stores.graph;
+    const endSession = graph.endSession.bind(graph);
+    let refusals = 1;
+    graph.endSession = async (...args) => {
+      if (args[1] === 'end-fails' && refusals-- > 0) throw new Error('store unavailable');
+      return endSession(...args);
+    };
+    try {
+      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=end-fails`);
+      await c.next('session.started');
+      c.sendJson({ type: 'session.end' });
+      assert.equal((await c.next('error')).code, 'PARLEY_ERR_INTERNAL');
+      c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'still talking' });
+      assert.equal((await c.next('transcript.final')).text, 'still talking');
+      c.sendJson({ type: 'session.end' });
+      await c.next('session.ended');
+      assert.equal(await c.closed(), 1000);
+      assert.deepEqual(await transcript('end-fails'), ['still talking']);
+    } finally {
+      graph.endSession = endSession;
+    }
+  });
+
   test('session.end sent while the queue is full still ends the session, after the turns queued before it', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=full-end`);
     await c.next('session.started');
