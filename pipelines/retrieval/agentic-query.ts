@@ -27,6 +27,8 @@ export interface QuestionInput {
   sessionId?: string;
   speakerId?: string;
   addresseeId?: string;
+  /** Turns (utterance ids) that are no evidence: the turn that asked the question. */
+  excludeIds?: string[];
   /** When the question is asked: what relative times ("last week") count from and what has ended by ("for a month"); default now.*/
   now?: Date;
   signal?: AbortSignal;
@@ -283,7 +285,8 @@ export async function answerQuestion(
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId));
-  const candidates = ranking.filter((r) => utterances.has(r.id) && allowed(utterances.get(r.id) as Utterance));
+  const excluded = new Set(input.excludeIds ?? []);
+  const candidates = ranking.filter((r) => utterances.has(r.id) && !excluded.has(r.id) && allowed(utterances.get(r.id) as Utterance));
   const matchShare = options.namedBoostMatch ?? 1;
   if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
   // The best content match among what other people stated (their questions left out: "What pet do you have?" asks,

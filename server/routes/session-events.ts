@@ -15,7 +15,7 @@ const EventsQuery = Type.Object({
  * JSON payloads `/v1/stream` sends (`event:` the type, `id:` its `seq`). For transports whose socket
  * carries no events back (`/v1/twilio`), or a second listener of any session. May be opened before
  * the session starts (a Twilio call SID is known from the webhook); the stream ends after
- * `session.ended`.
+ * `session.ended`, at once for a session that has already ended.
  */
 export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   const open = new Set<() => void>();
@@ -30,7 +30,7 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
       params: SessionIdParams,
       querystring: EventsQuery,
       response: { 200: {
-          description: 'server-sent events: `event: <type>`, `id: <seq>`, `data: <JSON as on /v1/stream>`',
+          description: 'server-sent events: `event: <type>`, `id: <seq>`, `data: <JSON as on /v1/stream>`; ends after `session.ended` (for a session already ended: that one event, at once)',
           content: { 'text/event-stream': { schema: Type.String() } },
         }, 400: errorResponse('PARLEY_ERR_BAD_REQUEST: the session id is not 1 to 128 letters, digits, "_", ".", ":" or "-", or an unknown query parameter'), ...errorResponses() },
     },
@@ -69,5 +69,14 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
     open.add(end);
     // The response closes when the client goes away (or after `end`).
     raw.on('close', end);
+    // Subscribed to a session that has already ended: nothing more will come, so say so and close. A live
+    // session still ending here sends its own session.ended (a session waiting for a resume too: its end frees it).
+    const record = await app.stores.graph.getSession(tenant, sessionId).catch(() => null);
+    const live = app.sessions.get(tenant, sessionId);
+    if (!ended && record?.endedAt && (!live || live.ended)) {
+      const json = JSON.stringify({ type: 'session.ended', session_id: sessionId, seq: record.lastEventSeq });
+      raw.write(`: session ${sessionId} ended at ${record.endedAt}\n\nevent: session.ended\nid: ${record.lastEventSeq}\ndata: ${json}\n\n`);
+      end();
+    }
   });
 }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { endLiveSession } from '../ws/message-handlers.js';
+import { isResendOf, resendConflict } from '../../pipelines/interaction/resend-check.js';
+import type { Utterance } from '../../graph/types.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
@@ -26,9 +28,9 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 200, description: 'resending a batch with the same key stores nothing twice; the key used with other utterances or another session is a 422' } } },
         body: ref(PostUtterancesBody),
         response: {
-          201: ref(PostUtterancesResponse, { description: 'stored (or already stored: resending is safe)' }),
+          201: ref(PostUtterancesResponse, { description: 'stored (or already stored: resending is safe, also after the session ended)' }),
           400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body or session id'),
-          409: errorResponse('PARLEY_ERR_SESSION_ENDED: the session has ended (POST /v1/sessions/{id}/end or session.end); PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold. Nothing of the batch was stored'),
+          409: errorResponse('PARLEY_ERR_SESSION_ENDED: the session has ended (POST /v1/sessions/{id}/end or session.end) and the batch holds an utterance not stored before (a resend of stored ones answers 201); PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold. Nothing of the batch was stored'),
           422: errorResponse('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for other utterances or another session; nothing was stored'),
           ...errorResponses({ body: true }),
         },
@@ -45,7 +47,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         operationId: 'endSession', tags: ['sessions'],
-        summary: 'End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job',
+        summary: 'End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job. A live session (connected, or waiting for a resume) ends as session.end would, and is freed',
         params: SessionIdParams,
         response: { 202: ref(SessionEndResponse), 400: BAD_ID, 404: NO_SESSION, ...errorResponses({ body: true }) },
       },
@@ -98,10 +100,6 @@ export async function storeUtterances(
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `utterances[${i}]: end_ms is before start_ms`);
     }
   }
-  // An ended session takes no more utterances (as a live session refuses them after session.end).
-  if ((await app.stores.graph.getSession(tenant, sessionId))?.endedAt) {
-    throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${sessionId} has ended; store new utterances in a new session`);
-  }
   const key = idempotencyKey(idempotencyKeyValue);
   // Each utterance is checked against its stored namesake in ingest; a stored utterance one past
   // this batch's end means the key was first sent with a longer batch.
@@ -109,19 +107,44 @@ export async function storeUtterances(
     throw new ParleyError('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED',
       'this Idempotency-Key was already used for a longer batch; nothing was stored: send new utterances with a new key');
   }
-  const stored = await app.ingest.ingest(
-    tenant,
-    sessionId,
-    utterances.map((u, i) => ({
-      ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}`, idFromKey: true } : {}),
-      speaker: u.speaker, text: u.text,
-      ...(u.addressees ? { addressees: u.addressees } : {}),
-      startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
-      ...(u.time ? { time: isoTime(u.time, `utterances[${i}].time`) } : {}),
-    })),
-  );
+  const inputs = utterances.map((u, i) => ({
+    ...(u.utterance_id ? { id: u.utterance_id } : key ? { id: `${key}-${i}`, idFromKey: true } : {}),
+    speaker: u.speaker, text: u.text,
+    ...(u.addressees ? { addressees: u.addressees } : {}),
+    startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
+    ...(u.time ? { time: isoTime(u.time, `utterances[${i}].time`) } : {}),
+  }));
+  // An ended session takes no more utterances (as a live session refuses them after session.end); a
+  // resend of a batch it stored before its end answers as the first try did (the ids, or its conflict).
+  if ((await app.stores.graph.getSession(tenant, sessionId))?.endedAt) {
+    return resentToEndedSession(app, tenant, sessionId, inputs);
+  }
+  const stored = await app.ingest.ingest(tenant, sessionId, inputs);
   app.metrics.utterancesStored.inc({ source }, stored.filter((s) => !s.resent).length);
   return stored.map((s) => s.utterance.id);
+}
+
+/**
+ * A batch sent to an ended session: when every utterance of it is already stored (each by its
+ * `utterance_id` or `Idempotency-Key`), a resend, answered with their ids as the first try was, and
+ * with the first try's conflict when one differs; else a 409 `PARLEY_ERR_SESSION_ENDED`. Stores nothing.
+ */
+async function resentToEndedSession(
+  app: FastifyInstance, tenant: string, sessionId: string, inputs: { id?: string; idFromKey?: boolean; speaker: string; text: string }[],
+): Promise<string[]> {
+  const endedError = new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${sessionId} has ended; store new utterances in a new session`);
+  const ids = inputs.flatMap((i) => (i.id ? [i.id] : []));
+  if (new Set(ids).size !== ids.length) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'an utterance id appears twice in one batch');
+  const stored: Utterance[] = [];
+  for (const input of inputs) {
+    const u = input.id ? await app.stores.graph.getUtterance(tenant, input.id) : null;
+    if (!u) throw endedError;
+    stored.push(u);
+  }
+  for (const [i, input] of inputs.entries()) {
+    if (!(await isResendOf(app.stores.graph, tenant, sessionId, input, stored[i]!))) throw resendConflict(input, stored[i]!, sessionId);
+  }
+  return stored.map((u) => u.id);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { MemoryQueryFn } from '../plugins/retrieval.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
 import { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
 import { VoiceTurns } from './voice-turns.js';
+import { RecentTurns } from './recent-turns.js';
 import type { SessionEventHub } from './session-event-hub.js';
 
 /** What a live session needs from the app. */
@@ -79,7 +80,18 @@ export class LiveSession implements TurnSession {
   private readonly unconsolidated = new Set<string>();
   /** Listeners following this session's turns (retrieval, …). */
   listeners: TurnListener[] = [];
+  /** Set once the session has ended (its end stored, `session.ended` about to go out); never cleared. */
   ended = false;
+  /**
+   * Why the session is ending, from when its end was asked for (`session.end` arrived, `POST …/end`,
+   * Twilio `stop`) until it ended; null before. From then on every client message and audio frame is
+   * refused with `PARLEY_ERR_SESSION_ENDED` and nothing of it is stored, and no socket resumes it.
+   */
+  ending: string | null = null;
+  /** Whether audio after the end was already refused once (one error, not one per frame). */
+  private audioRefused = false;
+  /** The last turns stored in this session: a `query` leaves out the turn that asked it. */
+  readonly recentTurns = new RecentTurns();
   format: StreamFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
   /** The voice side (VAD, ASR, speaker identity), created with the first audio frame. */
   private voiceTurns: VoiceTurns | null = null;
@@ -122,7 +134,6 @@ export class LiveSession implements TurnSession {
     this.socketEvents = options.events ?? true;
     this.format = format;
     this.voiceTurns?.reformat(format);
-    this.ended = false;
     this.send('session.started', {
       resumed,
       config: { session_id: this.id, sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels },
@@ -135,6 +146,20 @@ export class LiveSession implements TurnSession {
       old.send(this.numbered('error', { code: 'PARLEY_ERR_SESSION_BUSY', message: REPLACED, fatal: true }));
     }
     old.close(ERRORS.PARLEY_ERR_SESSION_BUSY.wsClose, REPLACED);
+  }
+
+  /**
+   * Take one audio frame: to the voice side, or, once the session's end was asked for, dropped (the
+   * first with a non-fatal `PARLEY_ERR_SESSION_ENDED`).
+   */
+  takeAudio(frame: Buffer): void {
+    if (this.ending === null && !this.ended) {
+      this.voice.push(frame);
+      return;
+    }
+    if (this.audioRefused) return;
+    this.audioRefused = true;
+    this.sendError('PARLEY_ERR_SESSION_ENDED', `audio after the end of session ${this.id} is dropped (${this.ending ?? 'the session has ended'})`);
   }
 
   /** The voice side, created on first use. */
@@ -229,9 +254,12 @@ export class LiveSession implements TurnSession {
     if (fatal) this.socket?.close(ERRORS[code].wsClose, code);
   }
 
-  /** Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false). */
-  enqueue(task: () => Promise<void>): boolean {
-    if (this.work.length >= this.deps.queueLimit) {
+  /**
+   * Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false),
+   * unless `always` (the session's end: it must run, after what is queued before it).
+   */
+  enqueue(task: () => Promise<void>, options: { always?: boolean } = {}): boolean {
+    if (!options.always && this.work.length >= this.deps.queueLimit) {
       this.sendError('PARLEY_ERR_OVERLOADED', `more than ${this.deps.queueLimit} messages are waiting; this one was dropped`);
       return false;
     }
@@ -296,6 +324,7 @@ export class LiveSession implements TurnSession {
   /** Record a stored utterance: `transcript.final`, then listeners. */
   finalised(turnId: string, stored: IngestedUtterance): void {
     this.lastSpeaker = stored.speaker.id;
+    this.recentTurns.add(stored.utterance.id, stored.utterance.text);
     this.unconsolidated.add(stored.utterance.id);
     if (this.vocabulary.heard([stored.speaker, ...stored.addressees])) this.voiceTurns?.namesChanged();
     this.sendFinal(turnId, stored);
@@ -345,16 +374,28 @@ export class LiveSession implements TurnSession {
     this.socket = null;
   }
 
+  /**
+   * Run now, in order, the messages still queued behind the running one (the session's end): each is
+   * refused in its place, its `error` before `session.ended`, while the socket is still open.
+   */
+  async runQueuedNow(): Promise<void> {
+    for (let task = this.work.shift(); task; task = this.work.shift()) await this.runTask(task);
+  }
+
+  private async runTask(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (err) {
+      const { code, message } = toClientError(err);
+      if (code === 'PARLEY_ERR_INTERNAL') this.log.error({ err }, 'session message failed');
+      this.sendError(code, message);
+    }
+  }
+
   private async runQueue(): Promise<void> {
     try {
       for (let task = this.work.shift(); task; task = this.work.shift()) {
-        try {
-          await task();
-        } catch (err) {
-          const { code, message } = toClientError(err);
-          if (code === 'PARLEY_ERR_INTERNAL') this.log.error({ err }, 'session message failed');
-          this.sendError(code, message);
-        }
+        await this.runTask(task);
         // Fairness: let other sessions' messages and pending I/O run before this session's next one.
         if (this.work.length > 0) await nextLoopTurn();
       }

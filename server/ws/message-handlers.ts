@@ -42,6 +42,11 @@ export async function handleClientMessage(
   type: MessageType,
   message: unknown,
 ): Promise<void> {
+  if (session.ended) {
+    // Ended already (by this socket, over HTTP, or Twilio `stop`): a second end has nothing to do.
+    if (type === 'session.end') return;
+    throw endedError(session, type);
+  }
   switch (type) {
     case 'session.update':
       return updateSession(session, deps, message as Static<typeof SessionUpdateMessage>);
@@ -57,6 +62,12 @@ export async function handleClientMessage(
     case 'session.end':
       return endSession(session, deps);
   }
+}
+
+/** The refusal of a client message that came after the session's end was asked for: nothing of it is stored. */
+export function endedError(session: LiveSession, type: string): ParleyError {
+  const why = session.ended ? 'has ended' : `is ending (${session.ending ?? 'session.end'})`;
+  return new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${session.id} ${why}: this ${type} was not handled and nothing of it was stored; use a new session`);
 }
 
 async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof SessionUpdateMessage>): Promise<void> {
@@ -120,6 +131,8 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
     asker,
     k: msg.k ?? 5,
     sessionId: session.id,
+    // The turn that asked it (just spoken, or sent as an `utterance`) is no evidence of its answer.
+    excludeIds: session.recentTurns.asking(msg.question),
   });
   session.send('query.result', { id: msg.id, ...result });
 }
@@ -130,22 +143,42 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
  * `session.ended` and the close. Without it the socket went on storing turns into the ended session, after its job.
  */
 export async function endLiveSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
-  if (session.ended || !session.connected) return;
-  const done = new Promise<void>((resolve, reject) => {
-    const queued = session.enqueue(() => (session.ended ? Promise.resolve() : endSession(session, deps)).then(resolve, reject));
-    // A full queue sheds it: end after what is queued, all the same.
-    if (!queued) void session.flush().then(() => (session.ended ? undefined : endSession(session, deps))).then(resolve, reject);
+  if (session.ended) return;
+  // A session waiting for a resume ends too (its subscribers told, its slot freed), not when its resume window closes.
+  session.ending ??= 'it was ended over HTTP';
+  await new Promise<void>((resolve, reject) => {
+    // Queued even when the queue is full: the end is never shed.
+    session.enqueue(() => (session.ended ? Promise.resolve() : endSession(session, deps)).then(resolve, reject), { always: true });
   });
-  await done;
+}
+
+/**
+ * `session.end` arrived on the socket: from now on the session takes nothing more (`LiveSession.ending`);
+ * the end runs behind the messages queued before it, even when the queue is full.
+ */
+export function requestEnd(session: LiveSession, deps: LiveSessionDeps): void {
+  // Sent again, or after an end over HTTP: that end is under way, and its session.ended answers this one too.
+  if (session.ending !== null || session.ended) return;
+  session.ending = 'session.end was sent';
+  session.enqueue(() => handleClientMessage(session, deps, 'session.end', { type: 'session.end' }), { always: true });
 }
 
 async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
-  await session.endVoice(true);
-  const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
-  if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
-  // Ended over HTTP meanwhile: that end holds (one end time, one job).
-  await endStoredSession(deps.stores, session.tenant, session.id);
+  session.ending ??= 'session.end was sent';
+  try {
+    await session.endVoice(true);
+    const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
+    if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
+    // Ended over HTTP meanwhile: that end holds (one end time, one job).
+    await endStoredSession(deps.stores, session.tenant, session.id);
+  } catch (err) {
+    // Not ended (the store refused the end): the session goes on, and session.end may be sent again.
+    session.ending = null;
+    throw err;
+  }
   session.ended = true;
+  // What came after the end and still waits is refused now, in order, before session.ended and the close.
+  await session.runQueuedNow();
   session.send('session.ended', {});
   await session.close(1000, 'session ended');
   session.onFinished();

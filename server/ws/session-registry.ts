@@ -75,8 +75,8 @@ export class SessionRegistry {
 
   /**
    * The live session, or a new one continuing the stored session's event numbering.
-   * @throws ParleyError `PARLEY_ERR_SESSION_ENDED` when the session has ended (HTTP or `session.end`):
-   * an ended session is never resumed, here or on another server.
+   * @throws ParleyError `PARLEY_ERR_SESSION_ENDED` when the session has ended or is ending (HTTP or
+   * `session.end`): an ended session is never resumed, here or on another server.
    */
   async open(tenant: string, id: string): Promise<{ session: LiveSession; resumed: boolean }> {
     const key = this.key(tenant, id);
@@ -84,10 +84,14 @@ export class SessionRegistry {
     if (existing?.endedAt) {
       throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
     }
+    const live = this.sessions.get(key);
+    // Its end is under way (session.end, an end over HTTP): its store record is not marked yet, but it is over.
+    if (live && (live.ending !== null || live.ended)) {
+      throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} is ending (${live.ending ?? 'ended'}) and cannot be resumed; start a new session with another session_id`);
+    }
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.waiting.delete(key);
-    const live = this.sessions.get(key);
     if (live) return { session: live, resumed: true };
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));

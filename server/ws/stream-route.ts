@@ -3,12 +3,12 @@ import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { ERRORS, ParleyError, toClientError } from '../../graph/core/errors.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
-import { validateStreamFormat } from '../../pipelines/audio/audio-format.js';
+import { validateStreamFormat, type StreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
-import { handleClientMessage, parseClientMessage } from './message-handlers.js';
+import { endedError, handleClientMessage, parseClientMessage, requestEnd } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
 import { SessionEventHub } from './session-event-hub.js';
-import { checkMessageSize, nameHardCapOnClose } from './frame-limits.js';
+import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 
 declare module 'fastify' {
@@ -23,6 +23,9 @@ declare module 'fastify' {
   }
 }
 
+/** Most bytes of messages held for a session while it opens (before `session.started`); more are dropped. */
+const EARLY_BYTES_MAX = WS_HARD_CAP_BYTES;
+
 function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
@@ -33,6 +36,36 @@ function toBuffer(data: RawData): Buffer {
 function refuse(socket: WebSocket, err: ParleyError): void {
   socket.send(JSON.stringify({ type: 'error', session_id: null, seq: 0, code: err.code, message: err.message, fatal: true }));
   socket.close(ERRORS[err.code].wsClose, err.code);
+}
+
+/** One client frame into its session: audio to the voice side, text messages into the queue (refusals in their place). */
+function take(session: LiveSession, deps: LiveSessionDeps, data: RawData, isBinary: boolean): void {
+  if (isBinary) {
+    try {
+      checkMessageSize(data);
+      session.takeAudio(toBuffer(data));
+    } catch (err) {
+      const { code, message } = toClientError(err);
+      session.sendError(code, message);
+    }
+    return;
+  }
+  // A refused text message is answered in its place behind the earlier ones (arrival order).
+  let task: () => Promise<void>;
+  try {
+    checkMessageSize(data);
+    const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
+    if (type === 'session.end') {
+      requestEnd(session, deps);
+      return;
+    }
+    // After session.end (or an end over HTTP) nothing more is taken: refused in its place, nothing stored.
+    if (session.ending !== null || session.ended) throw endedError(session, type);
+    task = () => handleClientMessage(session, deps, type, message);
+  } catch (err) {
+    task = () => Promise.reject(err);
+  }
+  session.enqueue(task);
 }
 
 /** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */
@@ -68,52 +101,63 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       // Before any await: a message over the hard cap may arrive while the session opens.
       nameHardCapOnClose(socket);
       const query = request.query as Record<string, unknown>;
-      let session: LiveSession;
+      // Listeners before any await too: opening the session reads the store (over the network with
+      // networked stores), and what the client sends meanwhile waits for it, in order; a close meanwhile is seen.
+      let session: LiveSession | null = null;
+      let closed = false;
+      const early: { data: RawData; isBinary: boolean }[] = [];
+      let earlyBytes = 0;
+      let earlyShed = 0;
+      socket.on('message', (data: RawData, isBinary: boolean) => {
+        if (session) {
+          take(session, deps, data, isBinary);
+          return;
+        }
+        // Bounded: a flood while the session opens cannot make the server hold more than this.
+        const bytes = messageBytes(data);
+        if (earlyBytes + bytes > EARLY_BYTES_MAX) {
+          earlyShed += 1;
+          return;
+        }
+        earlyBytes += bytes;
+        early.push({ data, isBinary });
+      });
+      socket.on('close', () => {
+        closed = true;
+        if (!session) return;
+        session.detach(socket);
+        if (!session.ended && !session.connected) registry.disconnected(session);
+      });
+      socket.on('error', (err) => (session?.log ?? request.log).warn({ err: err.message }, 'socket error'));
+      let opened: { session: LiveSession; resumed: boolean };
+      let format: StreamFormat;
       try {
-        const format = validateStreamFormat({
+        format = validateStreamFormat({
           encoding: query.encoding as string | undefined,
           sampleRate: query.sample_rate as string | undefined,
           channels: query.channels as string | undefined,
         });
         const sessionId = (query.session_id as string | undefined) ?? `s_${crypto.randomUUID().replaceAll('-', '')}`;
         registry.admit(request.tenant, sessionId);
-        const opened = await registry.open(request.tenant, sessionId);
-        session = opened.session;
-        if (typeof query.external_id === 'string') session.pendingExternalId = query.external_id;
-        session.attach(socket, format, opened.resumed);
+        opened = await registry.open(request.tenant, sessionId);
       } catch (err) {
         const { code, message } = toClientError(err);
         refuse(socket, new ParleyError(code, message));
         return;
       }
-
-      socket.on('message', (data: RawData, isBinary: boolean) => {
-        if (isBinary) {
-          try {
-            checkMessageSize(data);
-            session.voice.push(toBuffer(data));
-          } catch (err) {
-            const { code, message } = toClientError(err);
-            session.sendError(code, message);
-          }
-          return;
-        }
-        // A refused text message is answered in its place behind the earlier ones (arrival order).
-        let task: () => Promise<void>;
-        try {
-          checkMessageSize(data);
-          const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
-          task = () => handleClientMessage(session, deps, type, message);
-        } catch (err) {
-          task = () => Promise.reject(err);
-        }
-        session.enqueue(task);
-      });
-      socket.on('close', () => {
-        session.detach(socket);
-        if (!session.ended && !session.connected) registry.disconnected(session);
-      });
-      socket.on('error', (err) => session.log.warn({ err: err.message }, 'socket error'));
+      const live = opened.session;
+      if (typeof query.external_id === 'string') live.pendingExternalId = query.external_id;
+      if (!closed) {
+        live.attach(socket, format, opened.resumed);
+        session = live;
+      }
+      // What came while it opened, in arrival order (handled even when the client has gone: as after any drop).
+      for (const { data, isBinary } of early.splice(0)) take(live, deps, data, isBinary);
+      if (earlyShed > 0) {
+        live.sendError('PARLEY_ERR_OVERLOADED', `${earlyShed} messages sent before session.started were dropped: more than ${EARLY_BYTES_MAX} bytes waited while the session opened`);
+      }
+      // Gone while the session opened: it holds no live slot, and waits for a resume like any dropped session.
+      if (closed && !live.ended && !live.connected) registry.disconnected(live);
     },
   );
 }, { name: 'parley-stream', dependencies: ['parley-stores', 'parley-metrics', 'parley-models', '@fastify/websocket'] });

@@ -13,6 +13,8 @@ export interface VoiceTurnsHost {
   readonly tenant: string;
   readonly id: string;
   readonly log: FastifyBaseLogger;
+  /** Whether the session has ended: no turn is stored after that. */
+  readonly ended: boolean;
   send: TurnSession['send'];
   sendError(code: ErrorCode, message: string, fatal?: boolean): void;
   /** A new turn id for this session. */

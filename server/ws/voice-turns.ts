@@ -315,6 +315,11 @@ export class VoiceTurns {
 
   private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, offsetMs: number): Promise<void> {
     if (this.sealed) return;
+    if (this.session.ended) {
+      // The end stores every turn recognised before it; one recognised after it is refused, not stored into the ended session.
+      this.session.sendError('PARLEY_ERR_SESSION_ENDED', `a turn recognised after session ${this.session.id} ended was not stored`);
+      return;
+    }
     const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs);
     // From here the turn is stored (and acknowledged) or it is not, and `seal` waits to know which.
     if (this.sealed) return;

@@ -295,7 +295,7 @@ export interface Operations {
     response: Schemas["MemoryDeleted"];
     errors: 400 | 401 | 404 | 429 | 503;
   };
-  /** End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job */
+  /** End a session: end-of-session consolidation (speaker merge, long-horizon persona); ending it again answers the same end and job. A live session (connected, or waiting for a resume) ends as session.end would, and is freed */
   endSession: {
     path: {
       session_id: string;
