@@ -10,8 +10,24 @@ export type SessionEvent = {
   [T in ServerEventType]: { type: T; payload: ServerEventPayloads[T] };
 }[ServerEventType];
 
+/**
+ * A notice for every live session of the tenant on whichever process holds it (published with session id
+ * `ALL_SESSIONS`), never sent to a client: a participant was erased, named by `erasedIdKey` of its id (the
+ * SHA-256, not the id), so live speaker trackers forget that voice's participant.
+ */
+export interface ParticipantErasedNotice {
+  type: 'participant.erased';
+  payload: { erased_key: string };
+}
+
+/** The session id of a notice for every live session of the tenant. */
+export const ALL_SESSIONS = '*';
+
+/** What the bus carries: an event for one session's client, or a notice between processes. */
+export type BusMessage = SessionEvent | ParticipantErasedNotice;
+
 /** An event on the bus: which session it is for, and what to send it. */
-export type BusEvent = SessionEvent & { tenant: TenantId; sessionId: string };
+export type BusEvent = BusMessage & { tenant: TenantId; sessionId: string };
 
 /** Called for every event published by any process on the same bus. Must not throw (errors are logged). */
 export type BusHandler = (event: BusEvent) => void;
@@ -24,7 +40,7 @@ export type BusHandler = (event: BusEvent) => void;
  */
 export interface EventBus {
   /** Publish to every subscriber of every process on this bus. */
-  publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void>;
+  publish(tenant: TenantId, sessionId: string, event: BusMessage): Promise<void>;
   /** Receive every event; returns a function that unsubscribes. */
   subscribe(handler: BusHandler): () => void;
   /**

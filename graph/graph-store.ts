@@ -1,3 +1,4 @@
+import type { RetiredParticipant } from './retired-ids.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from './types.js';
 
 /** A new utterance to store; the store assigns `id` (unless given) and `seq`. */
@@ -106,16 +107,23 @@ export interface GraphStore {
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
   setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
   /**
-   * Remove the participant, their utterances and every edge to them. Returns the ids of the erased
-   * utterances (so other stores can erase what derives from them), or null if the participant is absent.
+   * Remove the participant, their utterances and every edge to them, and record the id as erased by its
+   * SHA-256 only (`retiredParticipant`); ids merged into it earlier count as erased too. Returns the ids of
+   * the erased utterances (so other stores can erase what derives from them), or null if the participant is absent.
    */
   deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null>;
   /**
-   * Relabel everything `fromId` touched as `intoId`, then remove `fromId`. `intoId` keeps its external
-   * id, or takes `fromId`'s when it has none.
+   * Relabel everything `fromId` touched as `intoId`, then remove `fromId`, recording it as merged into
+   * `intoId` (`retiredParticipant`; ids merged into `fromId` before now lead to `intoId`). `intoId` keeps
+   * its external id, or takes `fromId`'s when it has none.
    * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (two known people).
    */
   mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
+  /**
+   * What became of a participant id the store no longer holds: the survivor it was merged into, or that it
+   * was erased (matched by SHA-256); null for an id never merged away or erased (or one that exists).
+   */
+  retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null>;
 
   /**
    * Store utterances atomically (all or none), durably: once the promise resolves they survive a

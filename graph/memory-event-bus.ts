@@ -1,4 +1,4 @@
-import type { BusEvent, BusHandler, BusLogger, EventBus, SessionEvent } from './event-bus.js';
+import type { BusEvent, BusHandler, BusLogger, BusMessage, EventBus } from './event-bus.js';
 import type { TenantId } from './types.js';
 
 /** Calls every handler with the event, isolating handler failures from each other. */
@@ -19,7 +19,7 @@ export class MemoryEventBus implements EventBus {
 
   constructor(private readonly logger?: BusLogger) {}
 
-  async publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void> {
+  async publish(tenant: TenantId, sessionId: string, event: BusMessage): Promise<void> {
     if (this.closed) throw new Error('event bus is closed');
     // Copy through JSON so in-process delivery sees exactly what a networked bus would deliver.
     const copy = JSON.parse(JSON.stringify({ ...event, tenant, sessionId })) as BusEvent;

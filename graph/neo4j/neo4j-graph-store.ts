@@ -5,6 +5,8 @@ import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, ty
 import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
 import { namedInText, participantNameWords, textNameWords } from '../name-words.js';
+import type { RetiredParticipant } from '../retired-ids.js';
+import { lookupRetired, recordErasure, recordMerge, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
 
 /**
  * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
@@ -133,7 +135,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   }
 
   constructor(options: Neo4jOptions) {
-    super(options, GRAPH_SCHEMA);
+    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA]);
   }
 
   async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
@@ -383,8 +385,14 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $id}) DELETE k', params);
       await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
       await tx.run(DROP_ORPHAN_ADDRESSEE, params);
+      await recordErasure(tx, params.tenant, id, new Date().toISOString());
     });
     return ids;
+  }
+
+  async retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null> {
+    await this.init();
+    return this.db.read('retiredParticipant', (tx) => lookupRetired(tx, this.t(tenant), id));
   }
 
   async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
@@ -434,6 +442,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: intoId });
       await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $from}) DELETE k', params);
       await tx.run(SYNC_WORDS, { batch: [wordsEntry(params.tenant, { id: intoId, name, aliases: [...aliases] })] });
+      await recordMerge(tx, params.tenant, fromId, intoId, new Date().toISOString());
     });
   }
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { BusEvent, BusHandler, BusLogger, EventBus, SessionEvent } from '../event-bus.js';
+import type { BusEvent, BusHandler, BusLogger, BusMessage, EventBus } from '../event-bus.js';
 import { dispatch } from '../memory-event-bus.js';
 import type { TenantId } from '../types.js';
 
@@ -48,7 +48,7 @@ export class RedisEventBus implements EventBus {
     this.subscribed.catch((err: Error) => options.logger?.error({ err: err.message }, 'event bus subscribe failed'));
   }
 
-  async publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void> {
+  async publish(tenant: TenantId, sessionId: string, event: BusMessage): Promise<void> {
     if (this.pub.status !== 'ready') await withTimeout(this.waitReady(this.pub), this.options.readyTimeoutMs ?? 2000, 'redis event bus connect');
     await this.pub.publish(this.channel, JSON.stringify({ ...event, tenant, sessionId }));
   }

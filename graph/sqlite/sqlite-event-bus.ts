@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { BusEvent, BusHandler, EventBus, SessionEvent } from '../event-bus.js';
+import type { BusEvent, BusHandler, BusMessage, EventBus } from '../event-bus.js';
 import { dispatch } from '../memory-event-bus.js';
 import { newId } from '../core/ids.js';
 import type { TenantId } from '../types.js';
@@ -87,7 +87,7 @@ export class SqliteEventBus implements EventBus {
     this.members = new SqliteBusMembers(db, this.origin, () => this.handlers.size > 0, options);
   }
 
-  async publish(tenant: TenantId, sessionId: string, event: SessionEvent): Promise<void> {
+  async publish(tenant: TenantId, sessionId: string, event: BusMessage): Promise<void> {
     if (this.closed) throw new Error('event bus is closed');
     const body = JSON.stringify({ ...event, tenant, sessionId });
     const write = this.tail.then(() => this.write(body));

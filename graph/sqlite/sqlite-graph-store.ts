@@ -5,6 +5,8 @@ import { newId } from '../core/ids.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
 import { namedInText, nameWords, participantNameWords, textNameWords } from '../name-words.js';
 import { migrateUtteranceSeqs, utteranceSeqCounter } from './sqlite-utterance-seqs.js';
+import type { RetiredParticipant } from '../retired-ids.js';
+import { lookupRetired, recordErasure, recordMerge, RETIRED_IDS_SCHEMA } from './sqlite-retired-ids.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -144,6 +146,7 @@ export class SqliteGraphStore implements GraphStore {
       for (const m of UTTERANCE_MIGRATIONS) if (!utteranceColumns.has(m.column)) this.db.exec(m.add);
       this.db.exec(MIGRATED_INDEXES);
       migrateUtteranceSeqs(this.db);
+      this.db.exec(RETIRED_IDS_SCHEMA);
       if (!hasWords) {
         // Created with the words of the participants already stored, once.
         this.db.exec(NAME_WORDS);
@@ -369,6 +372,7 @@ export class SqliteGraphStore implements GraphStore {
       this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND participant_id = ?').run(tenant, id);
       this.db.prepare('DELETE FROM participant_words WHERE tenant = ? AND participant_id = ?').run(tenant, id);
       const removed = this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
+      if (removed) recordErasure(this.db, tenant, id, new Date().toISOString());
       return removed ? spoken.map((r) => r.id) : null;
     });
     return erase();
@@ -413,8 +417,13 @@ export class SqliteGraphStore implements GraphStore {
           tenant,
           intoId,
         );
+      recordMerge(this.db, tenant, fromId, intoId, new Date().toISOString());
     });
     merge();
+  }
+
+  async retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null> {
+    return lookupRetired(this.db, tenant, id);
   }
 
   async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {

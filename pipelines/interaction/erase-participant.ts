@@ -1,4 +1,5 @@
-import type { EventBus } from '../../graph/event-bus.js';
+import { ALL_SESSIONS, type EventBus } from '../../graph/event-bus.js';
+import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { Stores } from '../../graph/stores.js';
 import type { InteractionFilter } from '../../graph/graph-store.js';
 import type { TenantId } from '../../graph/types.js';
@@ -16,8 +17,11 @@ export interface ErasureDeps {
   audioSpans: AudioSpanStore | null;
   /** Re-embeds other people's utterances that addressed the person, to re-index them without them. */
   embedder: TextEmbedder;
-  /** The session event bus, when it keeps events (embedded across processes): the tenant's kept events are deleted. */
-  events?: Pick<EventBus, 'forgetTenant'>;
+  /**
+   * The session event bus: the tenant's kept events are deleted (where it keeps them, embedded across processes),
+   * then every live session of the tenant, on any process, is told to forget the person (`participant.erased`).
+   */
+  events?: Pick<EventBus, 'forgetTenant' | 'publish'>;
 }
 
 /** What an erasure removed, as `DELETE /v1/participants/{id}` reports it. */
@@ -69,6 +73,9 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   };
   // Live notifications kept for other processes may quote the person (a `memory.updated` text): the tenant's go.
   await deps.events?.forgetTenant?.(tenant);
+  // Live speaker trackers still map a voice to the id: they drop it (the notice carries its hash, not the id).
+  // Best effort, as the bus is: a session that misses it has its turns under the id refused (the graph keeps the erasure).
+  await deps.events?.publish(tenant, ALL_SESSIONS, { type: 'participant.erased', payload: { erased_key: erasedIdKey(participantId) } }).catch(() => undefined);
   stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   return report;
 }

@@ -17,11 +17,9 @@ export interface MergeReport {
 }
 
 /**
- * Merge participant `fromId` into `intoId` by hand, as the end-of-session speaker merge does: the graph
- * re-points utterances and interactions and joins names, aliases, attributes and external ids
- * (`GraphStore.mergeParticipants`); the memory store relabels facts and persona; the voiceprints move;
- * the touched utterances are queued for re-indexing under the new ids. `publish` tells each session
- * the merged-away participant spoke or was addressed in (`speaker.merged`).
+ * Merge participant `fromId` into `intoId` by hand, as the end-of-session speaker merge does
+ * (`applyMerge`). `publish` tells each session the merged-away participant spoke or was addressed in
+ * (`speaker.merged`; a live session's speaker tracker learns it there, on whichever process holds it).
  * @throws ParleyError `PARLEY_ERR_BAD_REQUEST` merging a person into themself, `PARLEY_ERR_NOT_FOUND`
  *   when either is unknown, `PARLEY_ERR_CONFLICT` when both hold different external ids.
  */
@@ -33,6 +31,20 @@ export async function mergeParticipantsByHand(
   for (const id of [fromId, intoId]) {
     if (!(await stores.graph.getParticipant(tenant, id))) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
   }
+  const report = await applyMerge(stores, tenant, fromId, intoId);
+  for (const sessionId of report.sessionIds) publish(sessionId, { from: fromId, into: intoId });
+  return report;
+}
+
+/**
+ * The bookkeeping of one merge, the same by hand and at the end of a session: the graph re-points
+ * utterances and interactions, joins names, aliases, attributes and external ids, and records `fromId`
+ * as merged into `intoId`, so writes still naming `fromId` are attributed to `intoId`
+ * (`GraphStore.mergeParticipants`); the memory store relabels facts and persona (`relabelFacts`); the
+ * stored voiceprints move; the touched utterances are queued for re-indexing under the new ids. The
+ * caller tells the sessions (`speaker.merged`).
+ */
+export async function applyMerge(stores: Stores, tenant: TenantId, fromId: string, intoId: string): Promise<MergeReport> {
   const touched = await pagedUtterances(stores, tenant, { speakerId: fromId });
   for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
   const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
@@ -48,7 +60,6 @@ export async function mergeParticipantsByHand(
     const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
     await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
   }
-  for (const sessionId of sessionIds) publish(sessionId, { from: fromId, into: intoId });
   return { utteranceIds: touched, sessionIds: [...sessionIds], voiceprints };
 }
 

@@ -34,6 +34,26 @@ export async function findParticipantByRef(graph: GraphStore, tenant: TenantId, 
  */
 export async function resolveParticipantRef(graph: GraphStore, tenant: TenantId, ref: string, what = 'participant'): Promise<Participant> {
   const found = await findParticipantByRef(graph, tenant, ref);
-  if (!found) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no ${what} with id, external_id or name ${JSON.stringify(ref)}`);
-  return found;
+  if (found) return found;
+  const retired = await graph.retiredParticipant(tenant, ref);
+  if (retired && 'mergedInto' in retired) {
+    throw new ParleyError('PARLEY_ERR_NOT_FOUND', `participant ${ref} was merged into ${retired.mergedInto}; use ${retired.mergedInto}`);
+  }
+  if (retired) throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'participant was erased');
+  throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no ${what} with id, external_id or name ${JSON.stringify(ref)}`);
+}
+
+/**
+ * For a write naming `ref` (an utterance's speaker or addressee) that no participant holds: the survivor
+ * when `ref` is an id merged away (the write is attributed to them), null when `ref` was never retired.
+ * @throws ParleyError `PARLEY_ERR_CONFLICT` when `ref` is an erased id: nothing is written under it, and no
+ *   new participant takes it.
+ */
+export async function survivorOfRetired(graph: GraphStore, tenant: TenantId, ref: string): Promise<Participant | null> {
+  const retired = await graph.retiredParticipant(tenant, ref);
+  if (!retired) return null;
+  if ('erased' in retired) {
+    throw new ParleyError('PARLEY_ERR_CONFLICT', 'a speaker or addressee names a participant who was erased; nothing was stored (name the person anew)');
+  }
+  return graph.getParticipant(tenant, retired.mergedInto);
 }

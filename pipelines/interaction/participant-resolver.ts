@@ -1,7 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { mentionedParticipants } from './addressee.js';
-import { findParticipantByRef } from './participant-ref.js';
+import { findParticipantByRef, survivorOfRetired } from './participant-ref.js';
 
 /**
  * Maps speaker labels, names and ids to participants for one ingest call, creating unknown ones. Looks
@@ -26,14 +26,15 @@ export class ParticipantResolver {
   }
 
   /**
-   * An id, else an external id, else a name or alias (case-insensitive), else a new participant so
-   * named. A label that names several participants is refused (`PARLEY_ERR_CONFLICT`, listing them):
-   * two people labelled alike are never merged by the label alone.
+   * An id, else an external id, else a name or alias (case-insensitive), else the survivor of the merge
+   * that retired the id, else a new participant so named. A label that names several participants is
+   * refused (`PARLEY_ERR_CONFLICT`, listing them): two people labelled alike are never merged by the label
+   * alone; so is an erased id (`PARLEY_ERR_CONFLICT`): it never becomes a new participant's name.
    */
   async resolve(label: string): Promise<{ participant: Participant; isNew: boolean }> {
     const [byId] = await this.byIds([label]);
     if (byId) return { participant: byId, isNew: false };
-    const found = await findParticipantByRef(this.graph, this.tenant, label);
+    const found = (await findParticipantByRef(this.graph, this.tenant, label)) ?? (await survivorOfRetired(this.graph, this.tenant, label));
     if (found) {
       this.remember(found);
       return { participant: found, isNew: false };

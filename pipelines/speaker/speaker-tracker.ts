@@ -204,17 +204,7 @@ export class SpeakerTracker {
       b.vector = l2Normalise(Float32Array.from(b.vector, (x, i) => (x * b.updateCount + a.vector[i]! * a.updateCount) / total));
       b.updateCount = total;
       this.protos.splice(this.protos.indexOf(a), 1);
-      const sa = this.stats.get(from);
-      if (sa) {
-        const sb = this.stats.get(into);
-        if (sb) {
-          sb.utterances += sa.utterances;
-          for (let i = 0; i < sb.embeddingSum.length; i++) sb.embeddingSum[i] = sb.embeddingSum[i]! + sa.embeddingSum[i]!;
-          sb.embeddings.push(...sa.embeddings);
-          sb.embeddings.splice(0, Math.max(0, sb.embeddings.length - MAX_KEPT_PER_ID));
-        } else this.stats.set(into, { ...sa, participantId: into });
-        this.stats.delete(from);
-      }
+      this.joinStats(from, into);
       if (this.o.storeVoiceprints) {
         if (a.voiceprintId) await this.o.store!.delete(this.o.tenant, a.voiceprintId);
         await this.o.store!.reassign(this.o.tenant, from, into);
@@ -222,5 +212,50 @@ export class SpeakerTracker {
         await this.o.onVoiceprintCount?.(into, await this.o.store!.countByParticipant(this.o.tenant, into));
       }
     }
+  }
+
+  /**
+   * `from` was merged into `into` elsewhere (a manual merge, which already moved the stored voiceprints):
+   * this session's prototypes and evidence of `from` now name `into`, so later turns of that voice are
+   * `into`'s. In memory only; runs in order with assignments.
+   */
+  relabel(from: string, into: string): Promise<void> {
+    const run = this.queue.then(() => {
+      for (const p of this.protos) if (p.participantId === from) p.participantId = into;
+      this.joinStats(from, into);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Drop every prototype and all evidence of the participants `gone` picks (erased elsewhere, with their
+   * stored voiceprints): their voice, heard again, becomes a new participant. Returns the ids dropped.
+   * Runs in order with assignments.
+   */
+  forget(gone: (participantId: string) => boolean): Promise<string[]> {
+    const run = this.queue.then(() => {
+      const dropped = new Set(this.protos.filter((p) => gone(p.participantId)).map((p) => p.participantId));
+      for (const id of this.stats.keys()) if (gone(id)) dropped.add(id);
+      for (let i = this.protos.length - 1; i >= 0; i--) if (dropped.has(this.protos[i]!.participantId)) this.protos.splice(i, 1);
+      for (const id of dropped) this.stats.delete(id);
+      return [...dropped];
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Move the session evidence of `from` to `into`. */
+  private joinStats(from: string, into: string): void {
+    const sa = this.stats.get(from);
+    if (!sa) return;
+    const sb = this.stats.get(into);
+    if (sb) {
+      sb.utterances += sa.utterances;
+      for (let i = 0; i < sb.embeddingSum.length; i++) sb.embeddingSum[i] = sb.embeddingSum[i]! + sa.embeddingSum[i]!;
+      sb.embeddings.push(...sa.embeddings);
+      sb.embeddings.splice(0, Math.max(0, sb.embeddings.length - MAX_KEPT_PER_ID));
+    } else this.stats.set(into, { ...sa, participantId: into });
+    this.stats.delete(from);
   }
 }

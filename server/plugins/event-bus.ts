@@ -35,8 +35,19 @@ export const eventBusPlugin = fp(
     const events = opts.events ?? openEventBus(app.config, app.log);
     app.decorate('events', events);
     const stop = events.subscribe((event) => {
+      // A participant erased (by hand, perhaps on another server): every live session of the tenant forgets it.
+      if (event.type === 'participant.erased') {
+        for (const s of app.sessions.ofTenant(event.tenant)) {
+          s.participantRetired({ erasedKey: event.payload.erased_key }).catch((err: Error) => app.log.warn({ err: err.message }, 'could not forget an erased participant'));
+        }
+        return;
+      }
       const session = app.sessions.get(event.tenant, event.sessionId);
       if (!session) return;
+      // Merged by hand: the session's speaker tracker attributes that voice's later turns to the survivor.
+      if (event.type === 'speaker.merged') {
+        session.participantRetired(event.payload).catch((err: Error) => app.log.warn({ err: err.message }, 'could not apply a merge to the live session'));
+      }
       // Ended over HTTP on another server: the socket here ends as session.end would (it sends session.ended itself).
       if (event.type === 'session.ended') {
         endLiveSession(session, app.liveSessionDeps).catch((err: Error) => app.log.warn({ err: err.message }, 'could not end the live session'));

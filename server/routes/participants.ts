@@ -13,7 +13,8 @@ import {
 import type { Participant } from '../../graph/types.js';
 import { participantView } from './views.js';
 
-const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name');
+const NOT_FOUND = errorResponse(
+  'PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name; an id merged away says which participant it was merged into, an erased one "participant was erased"');
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
 const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
@@ -41,11 +42,12 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Set name, external_id, aliases or attributes (a merge patch: a key set is the client\'s own, which memories never change; null removes the client\'s value, ' +
         'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
-      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, or another participant holds that external_id'), ...errorResponses({ body: true }) },
+      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, or a new alias is another participant\'s name or alias'), ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, external_id: externalId, aliases, attributes } = request.body;
     const target = await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id);
+    if (aliases !== undefined) await checkAliasesFree(app, request.tenant, target, aliases);
     const nextAliases = aliases !== undefined ? [...new Set(aliases)] : await aliasesAfterRename(app, request.tenant, target, name);
     const patched = attributes !== undefined ? patchAttributes(target.attributes, attributes) : undefined;
     const p = await app.stores.graph.updateParticipant(request.tenant, target.id, {
@@ -83,6 +85,24 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: ref(ParticipantErasedResponse), 400: BAD_REF, 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
   }, async (request) => erasePerson(app, request.tenant, request.params.id));
+}
+
+/**
+ * Refuse aliases another participant holds as a name or alias (`PARLEY_ERR_CONFLICT`, naming them), as a
+ * rename never takes another's name as an alias: a label two people share resolves to neither. Aliases
+ * the participant holds already are not checked again.
+ */
+async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Participant, aliases: string[]): Promise<void> {
+  const held = new Set([target.name, ...target.aliases].flatMap((n) => (n ? [n.toLowerCase()] : [])));
+  for (const alias of new Set(aliases)) {
+    if (held.has(alias.toLowerCase())) continue;
+    const other = (await app.stores.graph.findParticipantsByName(tenant, alias)).find((p) => p.id !== target.id);
+    if (other) {
+      throw new ParleyError('PARLEY_ERR_CONFLICT',
+        `alias ${JSON.stringify(alias)} is the name or an alias of participant ${other.id}${other.name ? ` (${other.name})` : ''}; ` +
+        'one label for two people would resolve to neither: merge them if they are one person');
+    }
+  }
 }
 
 /**

@@ -30,7 +30,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         response: {
           201: ref(PostUtterancesResponse, { description: 'stored (or already stored: resending is safe, also after the session ended)' }),
           400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body or session id'),
-          409: errorResponse('PARLEY_ERR_SESSION_ENDED: the session has ended (POST /v1/sessions/{id}/end or session.end) and the batch holds an utterance not stored before (a resend of stored ones answers 201); PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold. Nothing of the batch was stored'),
+          409: errorResponse('PARLEY_ERR_SESSION_ENDED: the session has ended (POST /v1/sessions/{id}/end or session.end) and the batch holds an utterance not stored before (a resend of stored ones answers 201); PARLEY_ERR_UTTERANCE_ID_CONFLICT: an utterance_id is already stored in another session or with another speaker or text (ids are unique per tenant); PARLEY_ERR_CONFLICT: a speaker or addressee name several participants hold, or is the id of an erased participant (an id merged away is stored as its survivor). Nothing of the batch was stored'),
           422: errorResponse('PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for other utterances or another session; nothing was stored'),
           ...errorResponses({ body: true }),
         },

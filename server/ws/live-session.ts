@@ -13,6 +13,8 @@ import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-l
 import { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
 import { VoiceTurns } from './voice-turns.js';
 import { RecentTurns } from './recent-turns.js';
+import type { RetiredChange } from './voice-turns-host.js';
+import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { SessionEventHub } from './session-event-hub.js';
 
 /** What a live session needs from the app. */
@@ -275,6 +277,17 @@ export class LiveSession implements TurnSession {
 
   lastSpeakerId(): string | null {
     return this.lastSpeaker;
+  }
+
+  /**
+   * A participant of the tenant was merged away or erased (by hand, perhaps on another server): turns
+   * heard from now on name the survivor, and a voice whose participant was erased becomes a new speaker.
+   */
+  async participantRetired(change: RetiredChange): Promise<void> {
+    const last = this.lastSpeaker;
+    if (last && 'erasedKey' in change && erasedIdKey(last) === change.erasedKey) this.lastSpeaker = null;
+    if (last && 'from' in change && last === change.from) this.lastSpeaker = change.into;
+    await this.voiceTurns?.participantRetired(change);
   }
 
   /**

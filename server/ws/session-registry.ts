@@ -73,6 +73,11 @@ export class SessionRegistry {
     return this.sessions.get(this.key(tenant, id));
   }
 
+  /** The tenant's live sessions on this process, connected or waiting for a resume. */
+  ofTenant(tenant: string): LiveSession[] {
+    return [...this.sessions.values()].filter((s) => s.tenant === tenant);
+  }
+
   /**
    * The live session, or a new one continuing the stored session's event numbering.
    * @throws ParleyError `PARLEY_ERR_SESSION_ENDED` when the session has ended or is ending (HTTP or

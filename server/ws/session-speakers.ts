@@ -1,5 +1,4 @@
 import { ParleyError } from '../../graph/core/errors.js';
-import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../pipelines/memory/consolidate.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
@@ -7,8 +6,8 @@ import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
 import { voiceprintsAllowed } from '../config.js';
 import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
-import { relabelFacts } from '../../pipelines/interaction/merge-participants.js';
-import { keepClientKeysAfterMerge } from '../../pipelines/interaction/derived-attributes.js';
+import { applyMerge } from '../../pipelines/interaction/merge-participants.js';
+import { erasedIdKey } from '../../graph/retired-ids.js';
 
 /** Who spoke a turn: the participant, how sure the match is (0 to 1), and whether the voice is new. */
 export interface SpeakerAssignment {
@@ -52,20 +51,37 @@ export class SessionSpeakers {
     });
     this.session.log.info({ ids: ids.length, merges: merges.length, mergeTau }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
-      const [fromP, intoP] = [await stores.graph.getParticipant(tenant, from), await stores.graph.getParticipant(tenant, into)];
-      await stores.graph.mergeParticipants(tenant, from, into);
-      if (fromP && intoP) await keepClientKeysAfterMerge(stores.graph, tenant, fromP, intoP);
-      await relabelFacts(stores, tenant, from, into, fromP?.name ?? null, intoP?.name ?? null);
+      await applyMerge(stores, tenant, from, into);
       this.session.send('speaker.merged', { from, into });
     }
-    if (merges.length === 0) return;
-    await tracker.applyMerges(merges);
-    // The search indexes carry speaker and addressee ids: refresh what the merged ids touched.
-    const merged = new Set(merges.map((m) => m.from));
-    for (const u of transcript.filter((x) => merged.has(x.speakerId) || x.addresseeIds.some((a) => merged.has(a)))) {
-      const data: ConsolidationJob = { tenant, sessionId: id, utteranceId: u.id };
-      await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
-    }
+    if (merges.length > 0) await tracker.applyMerges(merges);
+  }
+
+  /**
+   * `from` was merged into `into` elsewhere (by hand, perhaps on another server: `speaker.merged` on the
+   * bus): later turns of that voice are attributed to `into`.
+   */
+  async participantMerged(from: string, into: string): Promise<void> {
+    if (this.lastVoice === from) this.lastVoice = into;
+    const tracker = await this.openedTracker();
+    await tracker?.relabel(from, into);
+  }
+
+  /**
+   * A participant was erased (named by `erasedIdKey` of its id, perhaps on another server): the session
+   * forgets it, so that voice, heard again, becomes a new unnamed participant rather than the erased id.
+   */
+  async participantErased(erasedKey: string): Promise<void> {
+    const gone = (id: string): boolean => erasedIdKey(id) === erasedKey;
+    if (this.lastVoice && gone(this.lastVoice)) this.lastVoice = null;
+    const tracker = await this.openedTracker();
+    const dropped = (await tracker?.forget(gone)) ?? [];
+    if (dropped.length > 0) this.session.log.info({ dropped: dropped.length }, 'erased participant forgotten by the live speaker tracker');
+  }
+
+  /** The tracker, once opened (null before the first turn, or when it failed to open). */
+  private async openedTracker(): Promise<SpeakerTracker | null> {
+    return this.tracker ? this.tracker.catch(() => null) : null;
   }
 
   /**

@@ -8,6 +8,12 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { Models } from '../plugins/models.js';
 
+/**
+ * A participant retired elsewhere (by hand, perhaps on another server): merged into another (`from` →
+ * `into`), or erased (`erasedKey`: `erasedIdKey` of its id, the SHA-256, as the bus carries it).
+ */
+export type RetiredChange = { from: string; into: string } | { erasedKey: string };
+
 /** What the voice path needs of its live session (kept narrow so the two files do not import each other). */
 export interface VoiceTurnsHost {
   readonly tenant: string;

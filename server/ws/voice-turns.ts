@@ -7,7 +7,7 @@ import { voiceprintsAllowed } from '../config.js';
 import { favoursNames } from '../plugins/models.js';
 import { ArrivalClock } from './arrival-clock.js';
 import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
-import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
+import type { RetiredChange, VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 
 
 /** Least time between two readings of the tenant's names for the recogniser when the session's people did not change, ms. */
@@ -173,6 +173,11 @@ export class VoiceTurns {
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
   mergeSpeakers(): Promise<void> {
     return this.speakers.merge();
+  }
+
+  /** Who speaks learns of a merge or an erasure made elsewhere (see `LiveSession.participantRetired`). */
+  participantRetired(change: RetiredChange): Promise<void> {
+    return 'erasedKey' in change ? this.speakers.participantErased(change.erasedKey) : this.speakers.participantMerged(change.from, change.into);
   }
 
   private open(): Promise<AudioSession> {

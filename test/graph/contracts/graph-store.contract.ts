@@ -329,6 +329,27 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual(await fx.store.queryInteractions('t1', { addresseeId: ana.id }), []);
     });
 
+    test('retired ids: a merged-away id names its survivor through chains of merges; an erased one is known by its hash only', async () => {
+      const a = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const b = await fx.store.createParticipant('t1', { name: 'Bea' });
+      const c = await fx.store.createParticipant('t1', { name: 'Cy' });
+      assert.equal(await fx.store.retiredParticipant('t1', a.id), null, 'a participant that exists is not retired');
+      assert.equal(await fx.store.retiredParticipant('t1', 'p_never'), null);
+      await fx.store.mergeParticipants('t1', a.id, b.id);
+      assert.deepEqual(await fx.store.retiredParticipant('t1', a.id), { mergedInto: b.id });
+      assert.equal(await fx.store.retiredParticipant('t2', a.id), null, 'per tenant');
+      await fx.store.mergeParticipants('t1', b.id, c.id);
+      assert.deepEqual(await fx.store.retiredParticipant('t1', a.id), { mergedInto: c.id }, 'a chain leads to the last survivor');
+      assert.deepEqual(await fx.store.retiredParticipant('t1', b.id), { mergedInto: c.id });
+      await fx.store.deleteParticipant('t1', c.id);
+      for (const id of [a.id, b.id, c.id]) {
+        assert.deepEqual(await fx.store.retiredParticipant('t1', id), { erased: true }, 'erasing the survivor erases what was merged into it');
+      }
+      const d = await fx.store.createParticipant('t1', { name: 'Dee' });
+      await fx.store.deleteParticipant('t1', d.id);
+      assert.deepEqual(await fx.store.retiredParticipant('t1', d.id), { erased: true });
+    });
+
     test('a failing batch stores nothing', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       const [first] = await fx.store.addUtterances('t1', [utterance('s1', ana.id, 'kept')]);

@@ -122,6 +122,28 @@ describe('SpeakerTracker', () => {
     }
   });
 
+  test('relabel: a voice merged elsewhere is heard as the survivor, with its session evidence', async () => {
+    const tr = await SpeakerTracker.open(sessionOptions());
+    await tr.assign(at(0));
+    await tr.assign(at(90));
+    await tr.relabel('p_1', 'p_9');
+    const again = await tr.assign(at(5));
+    assert.deepEqual([again.participantId, again.isNew], ['p_9', false]);
+    assert.deepEqual(tr.sessionStats().map((s) => [s.participantId, s.utterances]).sort(), [['p_2', 1], ['p_9', 2]]);
+    assert.deepEqual(tr.prototypes().map((p) => p.participantId).sort(), ['p_2', 'p_9']);
+  });
+
+  test('forget: an erased participant\'s voice, heard again, is a new participant; other voices stay', async () => {
+    const tr = await SpeakerTracker.open(sessionOptions());
+    await tr.assign(at(0));
+    await tr.assign(at(90));
+    assert.deepEqual(await tr.forget((id) => id === 'p_1'), ['p_1']);
+    const again = await tr.assign(at(0));
+    assert.deepEqual([again.participantId, again.isNew], ['p_3', true]);
+    assert.equal((await tr.assign(at(90))).participantId, 'p_2');
+    assert.ok(tr.sessionStats().every((s) => s.participantId !== 'p_1'), 'no evidence of the erased id is left for the end-of-session merge');
+  });
+
   test('assignShort: joins a matching voice or the previous one, never founds an id or moves a prototype', async () => {
     const tr = await SpeakerTracker.open(sessionOptions());
     assert.equal(await tr.assignShort(at(0), null), null, 'nothing to join yet');
