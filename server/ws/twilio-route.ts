@@ -7,7 +7,7 @@ import { MAX_EXTERNAL_ID_LENGTH } from '../../graph/external-id.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { presentedKey } from '../plugins/auth.js';
 import type { LiveSession } from './live-session.js';
-import { handleClientMessage, MAX_SESSION_METADATA_BYTES } from './message-handlers.js';
+import { MAX_SESSION_METADATA_BYTES, requestEnd } from './message-handlers.js';
 import { nameHardCapOnClose } from './frame-limits.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
@@ -216,9 +216,9 @@ class TwilioConnection {
     if (this.state !== 'live') return;
     this.state = 'stopped';
     const session = this.session;
-    // Ends exactly as `session.end` does: finals stored, memory.updated out, then session.ended.
-    const deps = this.app.liveSessionDeps;
-    session.enqueue(() => handleClientMessage(session, deps, 'session.end', { type: 'session.end' }));
+    // Ends exactly as `session.end` does: finals stored, memory.updated out, then session.ended; never
+    // shed by a full queue, and it runs after the turns queued before it.
+    requestEnd(session, this.app.liveSessionDeps);
   }
 
   private onClose(): void {

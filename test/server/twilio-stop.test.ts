@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { SseClient, twilioFixture, twilioMessages, twilioSid } from '../helpers/twilio.js';
+
+/**
+ * Twilio's `stop` used to be queued like any message: behind a full session queue it was shed with an
+ * overload error, and the call's session never ended. It is now the session's end, as `session.end` is
+ * on /v1/stream: never shed, and run after the turns queued before it.
+ */
+let t: TestApp;
+before(async () => {
+  t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SESSION_QUEUE: '1' });
+  await t.app.models.inference();
+});
+after(async () => {
+  await t.close();
+});
+
+test('Twilio stop behind a full session queue still ends the call, after every recognised turn is stored', async () => {
+  // Storing the first turn waits (a slow disk): the turns recognised after it fill the queue of one.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const spans = t.app.models.audioSpans;
+  const write = spans.write.bind(spans);
+  spans.write = async (...args: Parameters<typeof write>) => {
+    if (++calls === 1) await held;
+    return write(...args);
+  };
+  const fixture = twilioFixture();
+  const c = { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters: {} };
+  const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
+  const ws = new WebSocket(`${t.wsUrl}/v1/twilio`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const messages = twilioMessages(c, fixture.audio);
+  const stop = messages.pop()!;
+  assert.equal(stop.event, 'stop');
+  // Twilio sends a frame every 20 ms; at twice that pace no audio is shed as running ahead of real time.
+  const began = Date.now();
+  for (const [i, m] of messages.entries()) {
+    const due = began + i * 10 - Date.now();
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+    ws.send(JSON.stringify(m));
+  }
+  // Wait until every turn is recognised (the first one's store held, the rest queued), then stop.
+  await sse.until(() => sse.events.filter((e) => e.event === 'vad.speech_stopped').length === fixture.utterances.length, 120_000, 'every turn to be recognised');
+  await new Promise((r) => setTimeout(r, 200));
+  ws.send(JSON.stringify(stop));
+  ws.close(1000);
+  await new Promise((r) => setTimeout(r, 200));
+  release();
+  await sse.until(() => sse.ended, 120_000, 'session.ended');
+  const types = sse.events.map((e) => e.event);
+  assert.ok(sse.events.some((e) => e.event === 'error' && e.data.code === 'PARLEY_ERR_OVERLOADED'), `the queue was full when stop came: ${types.join(',')}`);
+  assert.equal(types.at(-1), 'session.ended', types.join(','));
+  const session = await t.app.stores.graph.getSession('default', c.callSid);
+  assert.ok(session?.endedAt, 'the end is stored');
+  const finals = sse.events.filter((e) => e.event === 'transcript.final').length;
+  const transcript = await t.app.stores.graph.getTranscript('default', c.callSid);
+  assert.equal(transcript.length, finals, 'every acknowledged turn is stored before the end');
+  sse.close();
+});
