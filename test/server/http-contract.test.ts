@@ -96,7 +96,11 @@ describe('HTTP: renaming a participant', () => {
 
   test('an old name another participant holds is not taken as an alias', async () => {
     await t.app.inject({ method: 'POST', url: '/v1/sessions/r3/utterances', payload: { utterances: [{ speaker: 'Bo', text: 'hi' }, { speaker: 'Cy', text: 'hey' }] } });
-    assert.equal((await t.app.inject({ method: 'PATCH', url: '/v1/participants/Cy', payload: { aliases: ['Bo'] } })).statusCode, 200);
+    // A PATCH may not give Cy the name Bo holds (409); an older store or a self-introduction heard where Bo was
+    // absent can still hold it, as this store write does.
+    assert.equal((await t.app.inject({ method: 'PATCH', url: '/v1/participants/Cy', payload: { aliases: ['Bo'] } })).statusCode, 409);
+    const cy = (await t.app.inject({ url: '/v1/participants' })).json().participants.find((p: { name: string }) => p.name === 'Cy');
+    await t.app.stores.graph.updateParticipant('default', cy.id, { aliases: ['Bo'] });
     assert.equal((await t.app.inject({ method: 'GET', url: '/v1/participants/Bo' })).statusCode, 409);
     // Bo's name is also Cy's alias: renaming Bo does not hand "Bo" to him as an alias too.
     const bo = (await t.app.inject({ url: '/v1/participants' })).json().participants.find((p: { name: string }) => p.name === 'Bo');
