@@ -1,0 +1,86 @@
+import type { InteractionFilter, NewUtterance, TranscriptPage } from '../graph-store.js';
+import type { TenantId, Utterance } from '../types.js';
+import { toJson, type SqliteDatabase } from './database.js';
+import { newId } from '../core/ids.js';
+import { utteranceSeqCounter } from './sqlite-utterance-seqs.js';
+import { toUtterance, UTTERANCE_COLUMNS, type UtteranceRow } from './sqlite-graph-rows.js';
+
+// The utterances and addressee edges of the SQLite graph store (SqliteGraphStore delegates here).
+
+/** Store `utterances` (numbered per session) and their addressee edges in one transaction; returns them as stored. */
+export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: NewUtterance[]): Utterance[] {
+  const nextSeq = utteranceSeqCounter(db);
+  const insert = db.prepare(`INSERT INTO utterances
+    (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref, turn_id)
+    VALUES (@tenant, @id, @sessionId, @seq, @speakerId, @text, @startMs, @endMs, @time, @confidence, @audioRef, @turnId)`);
+  const edge = db.prepare(
+    'INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id) VALUES (?, ?, ?)',
+  );
+  const write = db.transaction((items: NewUtterance[]) => {
+    const ids: string[] = [];
+    for (const u of items) {
+      const id = u.id ?? newId('u');
+      const seq = nextSeq(tenant, u.sessionId);
+      insert.run({
+        tenant, id, seq, sessionId: u.sessionId, speakerId: u.speakerId, text: u.text,
+        startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef, turnId: u.turnId ?? null,
+      });
+      for (const a of new Set(u.addresseeIds)) if (a !== u.speakerId) edge.run(tenant, id, a);
+      ids.push(id);
+    }
+    return ids;
+  });
+  return getUtterances(db, tenant, write(utterances));
+}
+
+/** The utterances of `ids` that exist, in the order of `ids`. */
+export function getUtterances(db: SqliteDatabase, tenant: TenantId, ids: string[]): Utterance[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u
+      WHERE u.tenant = ? AND u.id IN (SELECT value FROM json_each(?))`)
+    .all(tenant, toJson(ids)) as UtteranceRow[];
+  const byId = new Map(rows.map((r) => [r.id, toUtterance(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** A session's utterances in `seq` order, one page. */
+export function getTranscript(db: SqliteDatabase, tenant: TenantId, sessionId: string, page: TranscriptPage = {}): Utterance[] {
+  const rows = db
+    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? AND u.seq > ?
+      ORDER BY u.seq LIMIT ?`)
+    .all(tenant, sessionId, page.afterSeq ?? -1, page.limit ?? -1) as UtteranceRow[];
+  return rows.map(toUtterance);
+}
+
+/** The last `n` utterances of a session before `beforeSeq`, oldest first. */
+export function recentUtterances(db: SqliteDatabase, tenant: TenantId, sessionId: string, n: number, beforeSeq?: number): Utterance[] {
+  const rows = db
+    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? AND u.seq < ?
+      ORDER BY u.seq DESC LIMIT ?`)
+    .all(tenant, sessionId, beforeSeq ?? Number.MAX_SAFE_INTEGER, n) as UtteranceRow[];
+  return rows.map(toUtterance).reverse();
+}
+
+/** Utterances matching `filter`, newest first. */
+export function queryInteractions(db: SqliteDatabase, tenant: TenantId, filter: InteractionFilter): Utterance[] {
+  const where = ['u.tenant = @tenant'];
+  if (filter.speakerId) where.push('u.speaker_id = @speakerId');
+  if (filter.sessionId) where.push('u.session_id = @sessionId');
+  if (filter.since) where.push('u.time >= @since');
+  if (filter.until) where.push('u.time < @until');
+  if (filter.addresseeId) {
+    where.push(`EXISTS (SELECT 1 FROM addresses a WHERE a.tenant = u.tenant AND a.utterance_id = u.id
+      AND a.participant_id = @addresseeId)`);
+  }
+  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+  const rows = db
+    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE ${where.join(' AND ')}
+      ORDER BY u.time DESC, u.seq DESC LIMIT @limit`)
+    .all({
+      tenant, limit,
+      speakerId: filter.speakerId, sessionId: filter.sessionId, since: filter.since,
+      until: filter.until, addresseeId: filter.addresseeId,
+    }) as UtteranceRow[];
+  return rows.map(toUtterance);
+}
