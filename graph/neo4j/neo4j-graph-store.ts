@@ -1,102 +1,19 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
-import { backfillAddressees, GRAPH_SCHEMA, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
-import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows as rows, stringList, type Props } from './neo4j-store-base.js';
+import { backfillAddressees, GRAPH_SCHEMA, int, type Neo4jOptions } from './neo4j-connection.js';
+import { Neo4jStoreBase, propRows as rows } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
-import { checkMergeable, externalIdTaken } from '../external-id.js';
-import { namedInText, participantNameWords, textNameWords } from '../name-words.js';
+import { externalIdTaken } from '../external-id.js';
+import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
-import { lookupRetired, recordErasure, recordMerge, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
+import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
+import { backfillParticipantNames, SYNC_NAMES, SYNC_WORDS, wordsEntry } from './neo4j-participant-names.js';
+import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
+import { eraseParticipant } from './neo4j-participant-erasure.js';
+import { mergeParticipantInto } from './neo4j-participant-merge.js';
+import { writeUtterances } from './neo4j-utterance-writes.js';
 
-/**
- * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
- * per distinct lower-cased name or alias, so a lookup by name seeks the `(tenant, key)` index instead
- * of filtering every participant of the tenant (Neo4j indexes neither `toLower` nor list elements).
- * The participant is written first (its write lock), and only then are its old keys read: a
- * concurrent rewrite of the same participant (an update, or another process's start-up backfill)
- * waits for the lock and then reads and deletes the keys the first one committed, so a participant
- * never ends with two sets of keys. The same order holds in BACKFILL_NAMES and SYNC_WORDS.
- */
-const SYNC_NAMES = `
-  MATCH (p:Participant {tenant: $tenant, id: $pid})
-  SET p.namesIndexed = true
-  WITH p
-  OPTIONAL MATCH (old:ParticipantName {tenant: $tenant, participantId: $pid})
-  DELETE old
-  WITH DISTINCT p
-  UNWIND [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS key
-  WITH DISTINCT p, key
-  CREATE (:ParticipantName {tenant: $tenant, participantId: p.id, key: key})`;
-
-/** Name keys for participants written before they existed, 500 participants per transaction. */
-const BACKFILL_NAMES = `
-  MATCH (p:Participant) WHERE p.namesIndexed IS NULL
-  WITH p LIMIT 500
-  SET p.namesIndexed = true
-  WITH p
-  OPTIONAL MATCH (old:ParticipantName {tenant: p.tenant, participantId: p.id})
-  DELETE old
-  WITH DISTINCT p
-  WITH p, [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS keys
-  FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
-    CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
-  RETURN count(p) AS n`;
-
-/**
- * Rewrite the name words of the participants in `$batch` (`{tenant, id, words, named}` each): one
- * `(:ParticipantWord {tenant, participantId, word})` per word (`nameWords`, split and folded in
- * JavaScript so they match the words callers look up), and `named` for recentNamedParticipants.
- */
-const SYNC_WORDS = `
-  UNWIND $batch AS b
-  MATCH (p:Participant {tenant: b.tenant, id: b.id})
-  SET p.wordsIndexed = true, p.named = b.named
-  WITH p, b
-  OPTIONAL MATCH (old:ParticipantWord {tenant: b.tenant, participantId: b.id})
-  DELETE old
-  WITH DISTINCT p, b
-  FOREACH (w IN b.words | CREATE (:ParticipantWord {tenant: b.tenant, participantId: b.id, word: w}))`;
-
-/** The SYNC_WORDS entry of a participant. */
-function wordsEntry(tenant: string, p: { id: string; name: string | null; aliases: string[] }): Record<string, unknown> {
-  return { tenant, id: p.id, words: participantNameWords(p.name, p.aliases), named: p.name !== null || p.aliases.length > 0 };
-}
-
-/** Participants stored before their words were indexed, 500 at a time. */
-const UNINDEXED_WORDS = `
-  MATCH (p:Participant) WHERE p.wordsIndexed IS NULL
-  RETURN p.tenant AS tenant, p.id AS id, p.name AS name, coalesce(p.aliases, []) AS aliases LIMIT 500`;
-
-/** Nodes changed per transaction when a participant is erased. */
-export const ERASE_BATCH = 1000;
-
-function toParticipant(p: Props): Participant {
-  return {
-    id: String(p.id), name: (p.name as string | undefined) ?? null,
-    externalId: (p.externalId as string | undefined) ?? null, aliases: (p.aliases as string[] | undefined) ?? [],
-    attributes: JSON.parse((p.attributes as string | undefined) ?? '{}') as Record<string, unknown>,
-    voiceprintCount: toNum(p.voiceprintCount ?? 0), createdAt: String(p.createdAt), updatedAt: String(p.updatedAt),
-  };
-}
-
-function toUtterance(u: Props): Utterance {
-  const num = (v: unknown) => (v === undefined || v === null ? null : toNum(v));
-  return {
-    id: String(u.id), sessionId: String(u.sessionId), seq: toNum(u.seq), speakerId: String(u.speakerId),
-    addresseeIds: [...((u.addresseeIds as string[] | undefined) ?? [])].sort(), text: String(u.text),
-    startMs: num(u.startMs), endMs: num(u.endMs), time: String(u.time), confidence: num(u.confidence),
-    audioRef: (u.audioRef as string | undefined) ?? null,
-    ...(typeof u.turnId === 'string' ? { turnId: u.turnId } : {}),
-  };
-}
-
-function toSession(s: Props): SessionRecord {
-  return {
-    id: String(s.id), startedAt: String(s.startedAt), endedAt: (s.endedAt as string | undefined) ?? null,
-    metadata: JSON.parse((s.metadata as string | undefined) ?? '{}') as Record<string, unknown>,
-    lastEventSeq: toNum(s.lastEventSeq ?? 0),
-  };
-}
+export { ERASE_BATCH } from './neo4j-participant-erasure.js';
 
 /**
  * The interaction graph in Neo4j: `(:Participant)-[:SPEAKS]->(:Utterance)-[:ADDRESSES]->(:Participant)`,
@@ -112,20 +29,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   override async init(): Promise<void> {
     await super.init();
     this.names ??= (async () => {
-      for (;;) {
-        const n = await this.db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
-        if (n < 500) break;
-      }
-      for (;;) {
-        const n = await this.db.write('indexing participant name words', async (tx) => {
-          const found = (await tx.run(UNINDEXED_WORDS)).records.map((r) => wordsEntry(String(r.get('tenant')), {
-            id: String(r.get('id')), name: (r.get('name') as string | null) ?? null, aliases: r.get('aliases') as string[],
-          }));
-          if (found.length > 0) await tx.run(SYNC_WORDS, { batch: found });
-          return found.length;
-        });
-        if (n < 500) break;
-      }
+      await backfillParticipantNames(this.db);
       await this.migrateOnce('utterance-addressees', backfillAddressees('Utterance'));
     })().catch((err: unknown) => {
       this.names = undefined;
@@ -333,61 +237,10 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       { tenant: this.t(tenant), id, count: int(count) }));
   }
 
-  /**
-   * Erase a participant in batches of `ERASE_BATCH` (one transaction each), not one transaction
-   * holding every lock and change at once: first the ids of every utterance they spoke are recorded
-   * on the participant node (`erasing`), then those utterances are deleted, their id removed from
-   * addressee lists, their remaining edges deleted, and the participant last. An erasure cut short
-   * (an outage, a crash) leaves the participant and its record in place, so calling it again
-   * finishes the work and still returns every utterance id, including those deleted the first time.
-   */
+  /** Erase a participant, in batches that a repeated call resumes (`eraseParticipant`). */
   async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
     await this.init();
-    const params = { tenant: this.t(tenant), id };
-    const ids = await this.db.write('deleteParticipant.plan', async (tx) => {
-      const found = await tx.run(`
-        MATCH (p:Participant {tenant: $tenant, id: $id})
-        CALL {
-          WITH p
-          OPTIONAL MATCH (u:Utterance {tenant: $tenant, speakerId: $id})
-          WITH u ORDER BY u.sessionId, u.seq
-          RETURN collect(u.id) AS spoken
-        }
-        SET p.erasing = CASE WHEN p.erasing IS NULL THEN spoken ELSE p.erasing + [x IN spoken WHERE NOT x IN p.erasing] END
-        RETURN p.erasing AS ids`, params);
-      return found.records.length === 0 ? null : stringList(found.records[0]!.get('ids'));
-    });
-    if (!ids) return null;
-    for (let i = 0; i < ids.length; i += ERASE_BATCH) {
-      await this.db.write('deleteParticipant.utterances', (tx) => tx.run(`
-        UNWIND $ids AS uid
-        MATCH (u:Utterance {tenant: $tenant, id: uid}) DETACH DELETE u`, { ...params, ids: ids.slice(i, i + ERASE_BATCH) }));
-    }
-    const batched = async (what: string, cypher: string) => {
-      for (;;) {
-        const n = await this.db.write(what, async (tx) => toNum((await tx.run(cypher, { ...params, batch: int(ERASE_BATCH) })).records[0]?.get('n') ?? 0));
-        if (n < ERASE_BATCH) return;
-      }
-    };
-    await batched('deleteParticipant.addressees', `
-      MATCH (:Addressee {tenant: $tenant, id: $id})<-[r:ADDRESSED]-(u:Utterance)
-      WITH u, r LIMIT $batch
-      SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $id]
-      DELETE r
-      RETURN count(u) AS n`);
-    await batched('deleteParticipant.edges', `
-      MATCH (:Participant {tenant: $tenant, id: $id})-[r]-()
-      WITH r LIMIT $batch
-      DELETE r
-      RETURN count(r) AS n`);
-    await this.db.write('deleteParticipant', async (tx) => {
-      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $id}) DELETE k', params);
-      await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $id}) DELETE k', params);
-      await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
-      await tx.run(DROP_ORPHAN_ADDRESSEE, params);
-      await recordErasure(tx, params.tenant, id, new Date().toISOString());
-    });
-    return ids;
+    return eraseParticipant(this.db, this.t(tenant), id);
   }
 
   async retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null> {
@@ -399,51 +252,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     if (fromId === intoId) return;
     await this.init();
     const t = this.t(tenant);
-    await this.db.write('mergeParticipants', async (tx) => {
-      const found = await rows(tx, 'MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into] RETURN n {.*} AS n', { tenant: t, from: fromId, into: intoId });
-      const from = found.map(toParticipant).find((p) => p.id === fromId);
-      const into = found.map(toParticipant).find((p) => p.id === intoId);
-      if (!from || !into) return;
-      checkMergeable(from, into);
-      const name = into.name ?? from.name;
-      const aliases = new Set([...into.aliases, ...from.aliases]);
-      if (from.name && from.name !== into.name) aliases.add(from.name);
-      if (name) aliases.delete(name);
-      const params = { tenant: t, from: fromId, into: intoId };
-      await tx.run(`
-        MATCH (u:Utterance {tenant: $tenant, speakerId: $from}) SET u.speakerId = $into
-        WITH u MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (i)-[:SPEAKS]->(u)`, params);
-      await tx.run(`
-        MATCH (:Addressee {tenant: $tenant, id: $from})<-[r:ADDRESSED]-(u:Utterance)
-        DELETE r
-        WITH u, [a IN u.addresseeIds WHERE a <> $from] AS rest
-        SET u.addresseeIds = CASE WHEN $into IN rest OR u.speakerId = $into THEN rest ELSE rest + $into END
-        WITH u WHERE u.speakerId <> $into
-        MERGE (k:Addressee {tenant: $tenant, id: $into})
-        MERGE (u)-[:ADDRESSED]->(k)
-        WITH u MATCH (i:Participant {tenant: $tenant, id: $into}) MERGE (u)-[:ADDRESSES]->(i)`, params);
-      // Fragments of one person that addressed each other: nobody addresses themself.
-      await tx.run(`
-        MATCH (:Addressee {tenant: $tenant, id: $into})<-[r:ADDRESSED]-(u:Utterance {speakerId: $into})
-        DELETE r
-        SET u.addresseeIds = [a IN u.addresseeIds WHERE a <> $into]
-        WITH u MATCH (u)-[r:ADDRESSES]->(:Participant {tenant: $tenant, id: $into}) DELETE r`, params);
-      await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
-      // The merged-away node goes first, so its external id is free for `into` (uniqueness constraint).
-      await tx.run('MATCH (f:Participant {tenant: $tenant, id: $from}) DETACH DELETE f', params);
-      await tx.run(`
-        MATCH (i:Participant {tenant: $tenant, id: $into})
-        SET i.name = $name, i.externalId = $externalId, i.aliases = $aliases, i.attributes = $attributes,
-            i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now`, {
-        ...params, name, externalId: into.externalId ?? from.externalId, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
-        count: int(from.voiceprintCount), now: new Date().toISOString(),
-      });
-      await tx.run('MATCH (k:ParticipantName {tenant: $tenant, participantId: $from}) DELETE k', params);
-      await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: intoId });
-      await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $from}) DELETE k', params);
-      await tx.run(SYNC_WORDS, { batch: [wordsEntry(params.tenant, { id: intoId, name, aliases: [...aliases] })] });
-      await recordMerge(tx, params.tenant, fromId, intoId, new Date().toISOString());
-    });
+    await this.db.write('mergeParticipants', (tx) => mergeParticipantInto(tx, t, fromId, intoId));
   }
 
   async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
@@ -451,50 +260,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     await this.init();
     const t = this.t(tenant);
     const ids = utterances.map((u) => u.id ?? newId('u'));
-    await this.db.write('addUtterances', async (tx) => {
-      // Sequence numbers come from a per-session counter node; the write lock on it serialises writers.
-      const perSession = new Map<string, number>();
-      for (const u of utterances) perSession.set(u.sessionId, (perSession.get(u.sessionId) ?? 0) + 1);
-      const base = new Map<string, number>();
-      for (const [sessionId, n] of perSession) {
-        const result = await tx.run(`
-          MERGE (c:SessionCounter {tenant: $tenant, sessionId: $sessionId}) ON CREATE SET c.value = 0
-          SET c.value = c.value + $n RETURN c.value - $n AS before`, { tenant: t, sessionId, n: int(n) });
-        base.set(sessionId, toNum(result.records[0]?.get('before') ?? 0));
-      }
-      const list = utterances.map((u, i) => {
-        const seq = (base.get(u.sessionId) ?? 0) + 1;
-        base.set(u.sessionId, seq);
-        return {
-          id: ids[i]!, sessionId: u.sessionId, seq: int(seq), speakerId: u.speakerId,
-          addresseeIds: [...new Set(u.addresseeIds)].filter((a) => a !== u.speakerId), text: u.text,
-          startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
-          turnId: u.turnId ?? null,
-        };
-      });
-      await tx.run(`
-        UNWIND $rows AS row
-        CREATE (u:Utterance {tenant: $tenant, id: row.id, sessionId: row.sessionId, seq: row.seq,
-          speakerId: row.speakerId, addresseeIds: row.addresseeIds, text: row.text, startMs: row.startMs,
-          endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef, turnId: row.turnId})
-        WITH u, row
-        OPTIONAL MATCH (p:Participant {tenant: $tenant, id: row.speakerId})
-        FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | CREATE (p)-[:SPEAKS]->(u))
-        WITH u, row
-        OPTIONAL MATCH (s:Session {tenant: $tenant, id: row.sessionId})
-        FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | CREATE (u)-[:IN_SESSION]->(s))`, { tenant: t, rows: list });
-      // Each addressee: the ADDRESSED edge to its key node (index-backed lookups) and, when the
-      // participant exists, the ADDRESSES edge of the interaction graph.
-      await tx.run(`
-        UNWIND $rows AS row
-        UNWIND row.addresseeIds AS aid
-        MATCH (u:Utterance {tenant: $tenant, id: row.id})
-        MERGE (k:Addressee {tenant: $tenant, id: aid})
-        MERGE (u)-[:ADDRESSED]->(k)
-        WITH u, aid
-        OPTIONAL MATCH (a:Participant {tenant: $tenant, id: aid})
-        FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | MERGE (u)-[:ADDRESSES]->(a))`, { tenant: t, rows: list });
-    });
+    await this.db.write('addUtterances', (tx) => writeUtterances(tx, t, utterances, ids));
     return this.getUtterances(tenant, ids);
   }
 

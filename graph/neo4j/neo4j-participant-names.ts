@@ -1,0 +1,82 @@
+import { participantNameWords } from '../name-words.js';
+import { toNum, type Neo4jRunner } from './neo4j-connection.js';
+
+/**
+ * Rewrite the name keys of participant `$pid`: one `(:ParticipantName {tenant, participantId, key})`
+ * per distinct lower-cased name or alias, so a lookup by name seeks the `(tenant, key)` index instead
+ * of filtering every participant of the tenant (Neo4j indexes neither `toLower` nor list elements).
+ * The participant is written first (its write lock), and only then are its old keys read: a
+ * concurrent rewrite of the same participant (an update, or another process's start-up backfill)
+ * waits for the lock and then reads and deletes the keys the first one committed, so a participant
+ * never ends with two sets of keys. The same order holds in BACKFILL_NAMES and SYNC_WORDS.
+ */
+export const SYNC_NAMES = `
+  MATCH (p:Participant {tenant: $tenant, id: $pid})
+  SET p.namesIndexed = true
+  WITH p
+  OPTIONAL MATCH (old:ParticipantName {tenant: $tenant, participantId: $pid})
+  DELETE old
+  WITH DISTINCT p
+  UNWIND [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS key
+  WITH DISTINCT p, key
+  CREATE (:ParticipantName {tenant: $tenant, participantId: p.id, key: key})`;
+
+/** Name keys for participants written before they existed, 500 participants per transaction. */
+export const BACKFILL_NAMES = `
+  MATCH (p:Participant) WHERE p.namesIndexed IS NULL
+  WITH p LIMIT 500
+  SET p.namesIndexed = true
+  WITH p
+  OPTIONAL MATCH (old:ParticipantName {tenant: p.tenant, participantId: p.id})
+  DELETE old
+  WITH DISTINCT p
+  WITH p, [k IN [p.name] + coalesce(p.aliases, []) WHERE k IS NOT NULL | toLower(k)] AS keys
+  FOREACH (key IN reduce(acc = [], k IN keys | CASE WHEN k IN acc THEN acc ELSE acc + k END) |
+    CREATE (:ParticipantName {tenant: p.tenant, participantId: p.id, key: key}))
+  RETURN count(p) AS n`;
+
+/**
+ * Rewrite the name words of the participants in `$batch` (`{tenant, id, words, named}` each): one
+ * `(:ParticipantWord {tenant, participantId, word})` per word (`nameWords`, split and folded in
+ * JavaScript so they match the words callers look up), and `named` for recentNamedParticipants.
+ */
+export const SYNC_WORDS = `
+  UNWIND $batch AS b
+  MATCH (p:Participant {tenant: b.tenant, id: b.id})
+  SET p.wordsIndexed = true, p.named = b.named
+  WITH p, b
+  OPTIONAL MATCH (old:ParticipantWord {tenant: b.tenant, participantId: b.id})
+  DELETE old
+  WITH DISTINCT p, b
+  FOREACH (w IN b.words | CREATE (:ParticipantWord {tenant: b.tenant, participantId: b.id, word: w}))`;
+
+/** The SYNC_WORDS entry of a participant. */
+export function wordsEntry(tenant: string, p: { id: string; name: string | null; aliases: string[] }): Record<string, unknown> {
+  return { tenant, id: p.id, words: participantNameWords(p.name, p.aliases), named: p.name !== null || p.aliases.length > 0 };
+}
+
+/** Participants stored before their words were indexed, 500 at a time. */
+export const UNINDEXED_WORDS = `
+  MATCH (p:Participant) WHERE p.wordsIndexed IS NULL
+  RETURN p.tenant AS tenant, p.id AS id, p.name AS name, coalesce(p.aliases, []) AS aliases LIMIT 500`;
+
+/**
+ * Write the name keys, then the name words, of participants stored before they existed (BACKFILL_NAMES,
+ * UNINDEXED_WORDS), 500 participants per transaction until none is left.
+ */
+export async function backfillParticipantNames(db: Neo4jRunner): Promise<void> {
+  for (;;) {
+    const n = await db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
+    if (n < 500) break;
+  }
+  for (;;) {
+    const n = await db.write('indexing participant name words', async (tx) => {
+      const found = (await tx.run(UNINDEXED_WORDS)).records.map((r) => wordsEntry(String(r.get('tenant')), {
+        id: String(r.get('id')), name: (r.get('name') as string | null) ?? null, aliases: r.get('aliases') as string[],
+      }));
+      if (found.length > 0) await tx.run(SYNC_WORDS, { batch: found });
+      return found.length;
+    });
+    if (n < 500) break;
+  }
+}

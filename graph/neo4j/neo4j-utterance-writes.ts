@@ -1,0 +1,52 @@
+import type { ManagedTransaction } from 'neo4j-driver';
+import type { NewUtterance } from '../graph-store.js';
+import { int, toNum } from './neo4j-connection.js';
+
+/**
+ * Create `utterances` (ids `ids`, in order) of stored tenant `t` in transaction `tx`: numbered per
+ * session, with their SPEAKS, IN_SESSION, ADDRESSED and ADDRESSES edges.
+ */
+export async function writeUtterances(tx: ManagedTransaction, t: string, utterances: NewUtterance[], ids: string[]): Promise<void> {
+  // Sequence numbers come from a per-session counter node; the write lock on it serialises writers.
+  const perSession = new Map<string, number>();
+  for (const u of utterances) perSession.set(u.sessionId, (perSession.get(u.sessionId) ?? 0) + 1);
+  const base = new Map<string, number>();
+  for (const [sessionId, n] of perSession) {
+    const result = await tx.run(`
+      MERGE (c:SessionCounter {tenant: $tenant, sessionId: $sessionId}) ON CREATE SET c.value = 0
+      SET c.value = c.value + $n RETURN c.value - $n AS before`, { tenant: t, sessionId, n: int(n) });
+    base.set(sessionId, toNum(result.records[0]?.get('before') ?? 0));
+  }
+  const list = utterances.map((u, i) => {
+    const seq = (base.get(u.sessionId) ?? 0) + 1;
+    base.set(u.sessionId, seq);
+    return {
+      id: ids[i]!, sessionId: u.sessionId, seq: int(seq), speakerId: u.speakerId,
+      addresseeIds: [...new Set(u.addresseeIds)].filter((a) => a !== u.speakerId), text: u.text,
+      startMs: u.startMs, endMs: u.endMs, time: u.time, confidence: u.confidence, audioRef: u.audioRef,
+      turnId: u.turnId ?? null,
+    };
+  });
+  await tx.run(`
+    UNWIND $rows AS row
+    CREATE (u:Utterance {tenant: $tenant, id: row.id, sessionId: row.sessionId, seq: row.seq,
+      speakerId: row.speakerId, addresseeIds: row.addresseeIds, text: row.text, startMs: row.startMs,
+      endMs: row.endMs, time: row.time, confidence: row.confidence, audioRef: row.audioRef, turnId: row.turnId})
+    WITH u, row
+    OPTIONAL MATCH (p:Participant {tenant: $tenant, id: row.speakerId})
+    FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | CREATE (p)-[:SPEAKS]->(u))
+    WITH u, row
+    OPTIONAL MATCH (s:Session {tenant: $tenant, id: row.sessionId})
+    FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | CREATE (u)-[:IN_SESSION]->(s))`, { tenant: t, rows: list });
+  // Each addressee: the ADDRESSED edge to its key node (index-backed lookups) and, when the
+  // participant exists, the ADDRESSES edge of the interaction graph.
+  await tx.run(`
+    UNWIND $rows AS row
+    UNWIND row.addresseeIds AS aid
+    MATCH (u:Utterance {tenant: $tenant, id: row.id})
+    MERGE (k:Addressee {tenant: $tenant, id: aid})
+    MERGE (u)-[:ADDRESSED]->(k)
+    WITH u, aid
+    OPTIONAL MATCH (a:Participant {tenant: $tenant, id: aid})
+    FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | MERGE (u)-[:ADDRESSES]->(a))`, { tenant: t, rows: list });
+}
