@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Stores } from '../../graph/stores.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
-import { ERRORS, toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import { ERRORS, type ErrorCode } from '../../graph/core/errors.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
@@ -16,6 +16,8 @@ import { RecentTurns } from './recent-turns.js';
 import type { RetiredChange } from './voice-turns-host.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { SessionEventHub } from './session-event-hub.js';
+import { EventNumbering } from './event-numbering.js';
+import { SessionQueue } from './session-queue.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -42,23 +44,8 @@ export interface AttachOptions {
   events?: boolean;
 }
 
-/**
- * Sequence numbers are reserved in blocks, so a resume after a crash never repeats a `seq`; a
- * graceful close gives back the numbers it did not use, so a resume after it goes on without a gap.
- */
-const SEQ_BLOCK = 100;
-
 /** Close reason (and `PARLEY_ERR_SESSION_BUSY` message) for a socket whose session another one took. */
 const REPLACED = 'session resumed on another connection';
-
-/**
- * Resolve on the next turn of the event loop, after pending I/O. Every session's queue waits here
- * between messages, and `setImmediate` callbacks run first in, first out, so sessions with work take
- * one message each in turn (round robin), and socket reads, `/healthz` and audio run in between.
- */
-function nextLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * One conversation with one connected client at a time. Client messages run one after another in
@@ -70,12 +57,10 @@ export class LiveSession implements TurnSession {
   private socket: WebSocket | null = null;
   /** Whether events are written to `socket` (false for audio-only sockets). */
   private socketEvents = true;
-  private seq: number;
-  private reservedSeq: number;
-  /** The store writes of the numbering, in order (a release must land after the reservation it ends). */
-  private seqWrites: Promise<void> = Promise.resolve();
-  private readonly work: (() => Promise<void>)[] = [];
-  private running: Promise<void> | null = null;
+  /** The `seq` of its events. */
+  private readonly numbering: EventNumbering;
+  /** Its client messages, one at a time. */
+  private readonly queue: SessionQueue;
   private turnCounter = 0;
   private lastSpeaker: string | null = null;
   /** Utterances stored in this session whose consolidation `session.end` has not yet seen finish. */
@@ -115,8 +100,8 @@ export class LiveSession implements TurnSession {
     private readonly deps: LiveSessionDeps,
     readonly log: FastifyBaseLogger,
   ) {
-    this.seq = lastEventSeq;
-    this.reservedSeq = lastEventSeq;
+    this.numbering = new EventNumbering(deps.stores.graph, tenant, id, lastEventSeq, log);
+    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message) => this.sendError(code, message) });
     // Turns happen only while a client is connected, and each sends at least one numbered event, so
     // continuing from the stored numbering keeps turn ids unique across restarts.
     this.turnCounter = lastEventSeq;
@@ -228,7 +213,7 @@ export class LiveSession implements TurnSession {
     if (!toSocket && !this.deps.hub.has(this.tenant, this.id)) return;
     const json = this.numbered(type, payload);
     if (toSocket) socket.send(json);
-    this.deps.hub.publish(this.tenant, this.id, { type, seq: this.seq, json });
+    this.deps.hub.publish(this.tenant, this.id, { type, seq: this.numbering.current, json });
     this.deps.metrics.wsEvents.inc({ type });
     if (type === 'memory.context') {
       const context = payload as ServerEventPayloads['memory.context'];
@@ -238,15 +223,7 @@ export class LiveSession implements TurnSession {
 
   /** The JSON of an event with the session's next `seq` (reserving a block of numbers when needed). */
   private numbered<T extends ServerEventType>(type: T, payload: ServerEventPayloads[T]): string {
-    this.seq += 1;
-    if (this.seq > this.reservedSeq) {
-      this.reservedSeq = this.seq + SEQ_BLOCK;
-      const reserved = this.reservedSeq;
-      this.seqWrites = this.seqWrites.then(() => this.deps.stores.graph
-        .updateSession(this.tenant, this.id, { lastEventSeq: reserved })
-        .catch((err: Error) => this.log.warn({ err: err.message }, 'could not reserve event numbers')));
-    }
-    return JSON.stringify({ type, session_id: this.id, seq: this.seq, ...payload });
+    return JSON.stringify({ type, session_id: this.id, seq: this.numbering.next(), ...payload });
   }
 
   /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
@@ -261,18 +238,12 @@ export class LiveSession implements TurnSession {
    * unless `always` (the session's end: it must run, after what is queued before it).
    */
   enqueue(task: () => Promise<void>, options: { always?: boolean } = {}): boolean {
-    if (!options.always && this.work.length >= this.deps.queueLimit) {
-      this.sendError('PARLEY_ERR_OVERLOADED', `more than ${this.deps.queueLimit} messages are waiting; this one was dropped`);
-      return false;
-    }
-    this.work.push(task);
-    this.running ??= this.runQueue();
-    return true;
+    return this.queue.enqueue(task, options);
   }
 
   /** Resolves when every queued message has been handled. */
   async flush(): Promise<void> {
-    while (this.running) await this.running;
+    await this.queue.flush();
   }
 
   lastSpeakerId(): string | null {
@@ -378,11 +349,7 @@ export class LiveSession implements TurnSession {
    */
   async close(code: number, reason: string): Promise<void> {
     // After the last reservation lands: the numbers reserved but not sent are given back.
-    const [reserved, last] = [this.reservedSeq, this.seq];
-    const release = this.seqWrites.then(() => this.deps.stores.graph.releaseEventSeq(this.tenant, this.id, reserved, last));
-    this.seqWrites = release.catch(() => {});
-    await release;
-    this.reservedSeq = last;
+    await this.numbering.release();
     this.socket?.close(code, reason);
     this.socket = null;
   }
@@ -392,28 +359,6 @@ export class LiveSession implements TurnSession {
    * refused in its place, its `error` before `session.ended`, while the socket is still open.
    */
   async runQueuedNow(): Promise<void> {
-    for (let task = this.work.shift(); task; task = this.work.shift()) await this.runTask(task);
-  }
-
-  private async runTask(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (err) {
-      const { code, message } = toClientError(err);
-      if (code === 'PARLEY_ERR_INTERNAL') this.log.error({ err }, 'session message failed');
-      this.sendError(code, message);
-    }
-  }
-
-  private async runQueue(): Promise<void> {
-    try {
-      for (let task = this.work.shift(); task; task = this.work.shift()) {
-        await this.runTask(task);
-        // Fairness: let other sessions' messages and pending I/O run before this session's next one.
-        if (this.work.length > 0) await nextLoopTurn();
-      }
-    } finally {
-      this.running = null;
-    }
+    await this.queue.runQueuedNow();
   }
 }
