@@ -26,7 +26,7 @@ export class SessionSpeakers {
   private lastVoice: string | null = null;
 
   constructor(
-    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice'>,
+    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired'>,
     private readonly deps: VoiceTurnsDeps,
   ) {}
 
@@ -77,6 +77,29 @@ export class SessionSpeakers {
     const tracker = await this.openedTracker();
     const dropped = (await tracker?.forget(gone)) ?? [];
     if (dropped.length > 0) this.session.log.info({ dropped: dropped.length }, 'erased participant forgotten by the live speaker tracker');
+  }
+
+  /**
+   * The store refused a turn attributed to `assigned` with `err`. When that is because `assigned` names an
+   * erased participant (the erasure landed while the turn was being identified, or the session missed the
+   * bus notice): the session forgets that voice as on the notice, drops any voiceprint the tracker saved
+   * under the erased id since, and identifies the turn's audio again, so it becomes a new unnamed speaker
+   * (or another voice the session knows). Null for any other refusal (the caller keeps it as it was).
+   */
+  async afterErasedSpeaker(err: unknown, assigned: SpeakerAssignment, audio: Float32Array, speechMs: number): Promise<SpeakerAssignment | null> {
+    if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_CONFLICT') return null;
+    const { tenant, id: sessionId } = this.session;
+    const { graph, voiceprints } = this.deps.stores;
+    const retired = await graph.retiredParticipant(tenant, assigned.participantId).catch((lookup: unknown) => {
+      this.session.log.warn({ err: lookup instanceof Error ? lookup.message : String(lookup) }, 'could not read whether a refused turn\'s speaker was erased');
+      return null;
+    });
+    if (!retired || !('erased' in retired)) return null;
+    await this.session.participantRetired({ erasedKey: erasedIdKey(assigned.participantId) });
+    // The tracker's last update of that voice may have been saved after the erasure deleted its voiceprints.
+    const stale = await voiceprints.deleteByParticipant(tenant, assigned.participantId);
+    this.session.log.info({ sessionId, staleVoiceprints: stale }, 'a voice turn named an erased participant: identified again');
+    return this.identify(audio, speechMs);
   }
 
   /** The tracker, once opened (null before the first turn, or when it failed to open). */

@@ -39,6 +39,8 @@ export interface VoiceTurnsHost {
   readonly pendingExternalId: string | null;
   /** The names the session's recogniser listens for: its people first, then the tenant's recent ones. */
   readonly vocabulary: SessionVocabulary;
+  /** Forget (erased) or relabel (merged) a participant retired elsewhere, as on the bus notice. */
+  participantRetired(change: RetiredChange): Promise<void>;
 }
 
 export interface VoiceTurnsDeps {

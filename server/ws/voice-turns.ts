@@ -349,10 +349,16 @@ export class VoiceTurns {
         this.session.log.warn({ err: err.message }, 'could not keep the audio span');
         return null;
       });
-    const [stored] = await this.deps.ingest.ingest(tenant, sessionId, [{
-      id: utteranceId, speaker: speaker.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId,
-      confidence: e.confidence, audioRef, speakerConfidence: speaker.confidence, speakerIsNew: speaker.isNew,
+    const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
+      id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId,
+      confidence: e.confidence, audioRef, speakerConfidence: said.confidence, speakerIsNew: said.isNew,
     }]);
+    // Refused because its speaker was erased meanwhile: stored once more, as said by the voice identified again.
+    const [stored] = await ingest(speaker).catch(async (err: unknown) => {
+      const again = await this.speakers.afterErasedSpeaker(err, speaker, e.audio, e.endMs - e.startMs);
+      if (!again) throw err;
+      return ingest(again);
+    });
     this.turnStarts.delete(e.turnId);
     if (!stored) return;
     this.deps.metrics.utterancesStored.inc({ source: 'voice' });

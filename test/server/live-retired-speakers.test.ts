@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { TestWsClient } from '../helpers/ws-client.js';
@@ -76,6 +77,47 @@ describe('live speaker tracking after a merge or an erasure on another process',
       const people = await holder.app.stores.graph.listParticipants('default');
       assert.equal(people.find((p) => p.id === second.id)?.name, null, 'a new unnamed speaker');
       assert.ok(people.every((p) => p.name !== first.id && p.id !== first.id), 'no participant carries the erased id');
+    } finally {
+      c.close();
+    }
+  });
+
+  test('erased while the session still holds the voice (no notice): the turn is stored as a new unnamed speaker, not lost', async () => {
+    const c = await TestWsClient.connect(`${holder.wsUrl}/v1/stream?session_id=live-erase-race`, {}, { pacing: 'realtime', frameMs: 100, speed: 2 });
+    try {
+      await c.next('session.started');
+      const first = await speak(c);
+      // Erased straight in the stores, with no bus to tell the session: its tracker still names the voice `first.id`,
+      // as when the erasure lands while a turn is being identified, or the best-effort notice was missed.
+      const { stores, models } = holder.app;
+      const erased = await eraseParticipant({ stores, audioSpans: models.audioSpans, embedder: models.textEmbedder }, 'default', first.id);
+      assert.ok(erased, 'erased');
+
+      const seen = new Set(c.events.filter((e) => e.type === 'transcript.final').map((e) => e.utterance_id));
+      await c.speak(speech);
+      const outcome = await Promise.race([
+        c.next('transcript.final', (e) => !seen.has(e.utterance_id), 30_000),
+        c.nextNew('error', () => true, 30_000),
+      ]);
+      assert.equal(outcome.type, 'transcript.final', `the turn is stored, not lost: ${JSON.stringify(outcome)}`);
+      const second = outcome.speaker as { id: string; is_new: boolean };
+      assert.notEqual(second.id, first.id);
+      assert.equal(second.is_new, true);
+      assert.deepEqual(c.events.filter((e) => e.type === 'error'), []);
+
+      const transcript = await stores.graph.getTranscript('default', 'live-erase-race');
+      assert.deepEqual(transcript.map((u) => u.speakerId), [second.id], 'only the turn after the erasure, under the new speaker');
+      assert.equal(transcript[0]!.id, outcome.utterance_id);
+      const people = await stores.graph.listParticipants('default');
+      assert.equal(people.find((p) => p.id === second.id)?.name, null, 'a new unnamed speaker');
+      assert.ok(people.every((p) => p.id !== first.id), 'no participant carries the erased id');
+      const prints = await stores.voiceprints.list('default');
+      assert.ok(prints.every((p) => p.participantId !== first.id), 'no voiceprint is kept under the erased id');
+      assert.ok(prints.some((p) => p.participantId === second.id), 'the voice is the new speaker\'s');
+
+      // The session has forgotten the voice: its next turn is the new speaker's, with no second recovery.
+      const third = await speak(c);
+      assert.deepEqual(third, { ...third, id: second.id, is_new: false });
     } finally {
       c.close();
     }
