@@ -60,6 +60,10 @@ export abstract class Neo4jStoreBase {
    */
   protected async schemaQuery(statement: string, params: Props = {}): Promise<void> {
     await this.driver.executeQuery(statement, params, { database: this.options.database ?? 'neo4j', bookmarkManager: this.shared.bookmarks }).catch((err: unknown) => {
+      // `IF NOT EXISTS` does not hold against a twin statement committed meanwhile (two stores or processes
+      // creating the schema of a fresh database at once): Neo4j then refuses the second as "an equivalent
+      // index already exists". The index or constraint is there, which is all the statement asks.
+      if (isSchemaAlreadyThere(err)) return;
       throw toParleyError(err, 'creating the Neo4j schema');
     });
   }
@@ -100,4 +104,12 @@ export abstract class Neo4jStoreBase {
   protected t(tenant: string): string {
     return `${this.prefix}${tenant}`;
   }
+}
+
+/** A schema statement refused because the same index or constraint exists (created by a concurrent twin). */
+export function isSchemaAlreadyThere(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists'
+    || code === 'Neo.ClientError.Schema.IndexAlreadyExists'
+    || code === 'Neo.ClientError.Schema.ConstraintAlreadyExists';
 }
