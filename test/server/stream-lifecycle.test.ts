@@ -128,14 +128,40 @@ describe('the /v1/stream session lifecycle', () => {
   });
 
   test('an utterance sent while an HTTP end is under way is refused and not stored', async () => {
+    // The end is held in the store until the late utterance was answered: on a busy machine an end let run
+    // could finish between two looks at the session, and the utterance would come after the close.
+    const graph = t.app.stores.graph;
+    const endSession = graph.endSession.bind(graph);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    graph.endSession = async (...args) => {
+      if (args[1] === 'http-ending') await gate;
+      return endSession(...args);
+    };
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=http-ending`);
-    await c.next('session.started');
-    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'before the HTTP end' });
-    await c.next('transcript.final');
-    const ended = fetch(`${t.httpUrl}/v1/sessions/http-ending/end`, { method: 'POST' });
-    await until(() => t.app.sessions.get('default', 'http-ending')?.ending != null, 'the end to begin');
-    c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'after the HTTP end' });
-    assert.equal((await ended).status, 202);
+    let ended: Promise<Response> | undefined;
+    try {
+      await c.next('session.started');
+      c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'before the HTTP end' });
+      await c.next('transcript.final');
+      ended = fetch(`${t.httpUrl}/v1/sessions/http-ending/end`, { method: 'POST' });
+      await until(() => t.app.sessions.get('default', 'http-ending')?.ending != null, 'the end to begin');
+      // Its refusal is queued in its place behind the end: release the end once the server has taken it.
+      const live = t.app.sessions.get('default', 'http-ending')!;
+      const enqueue = live.enqueue.bind(live);
+      const taken = new Promise<void>((resolve) => {
+        live.enqueue = (...args) => {
+          resolve();
+          return enqueue(...args);
+        };
+      });
+      c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'after the HTTP end' });
+      await taken;
+    } finally {
+      release();
+      graph.endSession = endSession;
+    }
+    assert.equal((await ended!).status, 202);
     await c.next('session.ended');
     await c.closed();
     const error = c.events.find((e) => e.type === 'error');
