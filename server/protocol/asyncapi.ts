@@ -84,7 +84,10 @@ export function asyncApiDocument(): Record<string, unknown> {
       stream: {
         address: '/v1/stream',
         title: 'A session stream',
-        description: 'One WebSocket per session. Reconnecting with the same session_id resumes the session.',
+        description: 'One WebSocket per session. Reconnecting with the same session_id resumes the session. '
+          + 'A request refused before the upgrade opens no socket and gets no error frame: HTTP 401 PARLEY_ERR_UNAUTHORIZED '
+          + '(no key or an unknown one), HTTP 400 PARLEY_ERR_BAD_REQUEST (a bad query parameter: session_id, a blank '
+          + 'external_id, an unknown parameter), each with a JSON error body (docs/PROTOCOL.md).',
         messages: Object.fromEntries([...clientTypes, ...serverTypes].map((t) => [key(t), ref(t)])),
         bindings: { ws: { method: 'GET', query: withoutId(StreamQuery), bindingVersion: '0.1.0' } },
       },

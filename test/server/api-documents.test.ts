@@ -59,8 +59,11 @@ describe('API documents', () => {
   test('AsyncAPI 3: every client message and server event, valid by @asyncapi/parser', async () => {
     const res = await t.app.inject({ url: '/asyncapi.json', headers: { authorization: 'Bearer key-docs-1' } });
     assert.equal(res.statusCode, 200);
-    const raw = res.json() as { asyncapi: string; components: { messages?: unknown }; channels: { stream: { messages: Record<string, unknown> } } };
+    const raw = res.json() as { asyncapi: string; components: { messages?: unknown }; channels: { stream: { messages: Record<string, unknown>; description: string } } };
     assert.match(raw.asyncapi, /^3\./);
+    // A refused upgrade opens no socket, so its answer is HTTP, not a message: the channel says so.
+    assert.match(raw.channels.stream.description, /HTTP 401 PARLEY_ERR_UNAUTHORIZED/);
+    assert.match(raw.channels.stream.description, /HTTP 400 PARLEY_ERR_BAD_REQUEST/);
     const parser = new Parser();
     const diagnostics = await parser.validate(JSON.stringify(raw));
     const errors = diagnostics.filter((d) => d.severity === 0);
