@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import WebSocket from 'ws';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 
 /** A Twilio-style SID: two letters and 32 hex digits. */
@@ -148,4 +149,22 @@ export class SseClient {
   close(): void {
     this.req.destroy();
   }
+}
+
+/** A socket to /v1/twilio, open, that records how it was closed. */
+export async function connectTwilio(url: string): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> {
+  const ws = new WebSocket(url);
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { ws, closed };
+}
+
+/** A call with fresh SIDs and these `customParameters`. */
+export function twilioCall(customParameters: Record<string, string>): TwilioCall {
+  return { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters };
 }

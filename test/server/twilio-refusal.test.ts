@@ -1,25 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { twilioMessages, twilioSid, type TwilioCall } from '../helpers/twilio.js';
-
-/** A socket to /v1/twilio that records how it was closed. */
-async function connectTwilio(url: string): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> {
-  const ws = new WebSocket(url);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
-    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return { ws, closed };
-}
-
-function call(customParameters: Record<string, string>): TwilioCall {
-  return { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters };
-}
+import { connectTwilio, twilioCall, twilioMessages } from '../helpers/twilio.js';
 
 describe('/v1/twilio refuses bad streams for good', () => {
   let t: TestApp;
@@ -28,7 +10,7 @@ describe('/v1/twilio refuses bad streams for good', () => {
 
   test('a blank customParameters.external_id refuses the stream before any session opens', async () => {
     for (const blank of ['', '   ', '\t']) {
-      const c = call({ external_id: blank });
+      const c = twilioCall({ external_id: blank });
       const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
       for (const m of twilioMessages(c, Buffer.alloc(320, 0xff)).slice(0, 2)) ws.send(JSON.stringify(m));
       const how = await closed;
@@ -40,7 +22,7 @@ describe('/v1/twilio refuses bad streams for good', () => {
 
   // A refused stream's later frames used to run: a valid `start` behind a junk frame opened the session.
   test('after a refusal every later frame is ignored: a start sent behind a bad frame opens no session', async () => {
-    const c = call({ external_id: '+15550001111' });
+    const c = twilioCall({ external_id: '+15550001111' });
     const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
     const frames = twilioMessages(c, Buffer.alloc(1600, 0xff));
     // Sent together, so they reach the server before the close: junk, then a whole valid call.

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { SseClient, twilioFixture, twilioMessages, twilioSid } from '../helpers/twilio.js';
+import { connectTwilio, SseClient, twilioCall, twilioFixture, twilioMessages } from '../helpers/twilio.js';
 
 /**
  * Twilio's `stop` used to be queued like any message: behind a full session queue it was shed with an
@@ -30,13 +29,9 @@ test('Twilio stop behind a full session queue still ends the call, after every r
     return write(...args);
   };
   const fixture = twilioFixture();
-  const c = { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters: {} };
+  const c = twilioCall({});
   const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-  const ws = new WebSocket(`${t.wsUrl}/v1/twilio`);
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
+  const { ws } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
   const messages = twilioMessages(c, fixture.audio);
   const stop = messages.pop()!;
   assert.equal(stop.event, 'stop');
@@ -47,12 +42,17 @@ test('Twilio stop behind a full session queue still ends the call, after every r
     if (due > 0) await new Promise((r) => setTimeout(r, due));
     ws.send(JSON.stringify(m));
   }
-  // Wait until every turn is recognised (the first one's store held, the rest queued), then stop.
-  await sse.until(() => sse.events.filter((e) => e.event === 'vad.speech_stopped').length === fixture.utterances.length, 120_000, 'every turn to be recognised');
-  await new Promise((r) => setTimeout(r, 200));
+  // The first turn's store is held, the second waits in the queue of one, and the third is shed: the queue is
+  // full. Then stop, and the held store goes on only once the server has taken the stop as the call's end.
+  await sse.until(() => sse.events.some((e) => e.event === 'error' && e.data.code === 'PARLEY_ERR_OVERLOADED'), 120_000, 'the queue to be full');
   ws.send(JSON.stringify(stop));
   ws.close(1000);
-  await new Promise((r) => setTimeout(r, 200));
+  // Taken: as the end (ending set) or, without it, shed (a second overload error).
+  const deadline = Date.now() + 120_000;
+  while (t.app.sessions.get('default', c.callSid)?.ending == null && sse.events.filter((e) => e.event === 'error').length < 2) {
+    assert.ok(Date.now() < deadline, 'timed out waiting for the stop to be taken');
+    await new Promise((r) => setTimeout(r, 20));
+  }
   release();
   await sse.until(() => sse.ended, 120_000, 'session.ended');
   const types = sse.events.map((e) => e.event);

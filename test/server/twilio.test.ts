@@ -1,31 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { SseClient, twilioFixture, twilioMessages, twilioSid, type TwilioCall } from '../helpers/twilio.js';
+import { connectTwilio, SseClient, twilioCall, twilioFixture, twilioMessages, twilioSid } from '../helpers/twilio.js';
 
 const KEY = 'key-twilio-test-1';
 const TENANT = 'acme';
 const OTHER_KEY = 'key-other-tenant-2';
-
-/** A socket to /v1/twilio that records how it was closed. */
-async function connectTwilio(url: string): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> {
-  const ws = new WebSocket(url);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
-    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return { ws, closed };
-}
-
-function call(customParameters: Record<string, string>): TwilioCall {
-  return { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters };
-}
 
 describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () => {
   let t: TestApp;
@@ -44,7 +26,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
 
   test('a recorded call replayed as Twilio sends it: transcript and session.ended reach an early subscriber; the session is stored', async () => {
     const fixture = twilioFixture();
-    const c = call({ parley_token: KEY, external_id: '+15551230000' });
+    const c = twilioCall({ parley_token: KEY, external_id: '+15551230000' });
     // Subscribed by call SID before the call comes in.
     const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events?token=${KEY}`);
     // Another tenant subscribing to the same id sees nothing of this call.
@@ -129,13 +111,13 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
 
   test('a bad or missing key closes the socket with a clear reason', async () => {
     const wrong = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-    for (const m of twilioMessages(call({ parley_token: 'wrong-key-000' }), Buffer.alloc(320, 0xff)).slice(0, 3)) wrong.ws.send(JSON.stringify(m));
+    for (const m of twilioMessages(twilioCall({ parley_token: 'wrong-key-000' }), Buffer.alloc(320, 0xff)).slice(0, 3)) wrong.ws.send(JSON.stringify(m));
     const a = await wrong.closed;
     assert.equal(a.code, 1008);
     assert.equal(a.reason, 'PARLEY_ERR_UNAUTHORIZED: unknown API key');
 
     const none = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-    for (const m of twilioMessages(call({}), Buffer.alloc(320, 0xff)).slice(0, 2)) none.ws.send(JSON.stringify(m));
+    for (const m of twilioMessages(twilioCall({}), Buffer.alloc(320, 0xff)).slice(0, 2)) none.ws.send(JSON.stringify(m));
     const b = await none.closed;
     assert.equal(b.code, 1008);
     assert.match(b.reason, /^PARLEY_ERR_UNAUTHORIZED: missing API key: add \?token= .*parley_token/);
@@ -147,7 +129,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
 
     // The URL key works as well as the custom parameter.
     const ok = await connectTwilio(`${t.wsUrl}/v1/twilio?token=${KEY}`);
-    const good = call({});
+    const good = twilioCall({});
     const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${good.callSid}/events`, { authorization: `Bearer ${KEY}` });
     for (const m of twilioMessages(good, Buffer.alloc(1600, 0xff))) ok.ws.send(JSON.stringify(m));
     await sse.until(() => sse.ended, 60_000, 'session.ended');
@@ -160,7 +142,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
 
   test('an unsupported mediaFormat, or media before start, is refused with a clear reason', async () => {
     const pcm = await connectTwilio(`${t.wsUrl}/v1/twilio?token=${KEY}`);
-    const [connected, start] = twilioMessages(call({}), Buffer.alloc(0));
+    const [connected, start] = twilioMessages(twilioCall({}), Buffer.alloc(0));
     pcm.ws.send(JSON.stringify(connected));
     const l16 = structuredClone(start) as { start: { mediaFormat: Record<string, unknown> } };
     l16.start.mediaFormat = { encoding: 'audio/x-l16', sampleRate: 16000, channels: 1 };
@@ -170,7 +152,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
     assert.match(a.reason, /^PARLEY_ERR_BAD_AUDIO: unsupported mediaFormat "audio\/x-l16" 16000 Hz 1 ch/);
 
     const early = await connectTwilio(`${t.wsUrl}/v1/twilio?token=${KEY}`);
-    const frames = twilioMessages(call({}), Buffer.alloc(320, 0xff));
+    const frames = twilioMessages(twilioCall({}), Buffer.alloc(320, 0xff));
     early.ws.send(JSON.stringify(frames[0]));
     early.ws.send(JSON.stringify(frames[2])); // a media frame, start skipped
     const b = await early.closed;
@@ -185,7 +167,7 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
   });
 
   test('a second stream of a call whose session has ended is refused, naming the session', async () => {
-    const c = call({});
+    const c = twilioCall({});
     const [connected, start] = twilioMessages(c, Buffer.alloc(0));
     const first = await connectTwilio(`${t.wsUrl}/v1/twilio?token=${KEY}`);
     first.ws.send(JSON.stringify(connected));
