@@ -4,69 +4,16 @@
  * end-of-turn settings) against the current one (64-sample context, settings below), in the same run.
  * Speakers are split by sorted id: segmenter settings were chosen on the first five (`--dev` prints the
  * grid used for that) and figures are reported on the last five only.
- * Run: npm run bench:vad   (or node dist/bench/vad-real.js [--dev])
+ * Run: npm run bench:vad   (or node dist/bench/vad-real.js [--dev]). Level control on harder rooms: bench/vad-level.ts.
  */
 import { SILERO_WINDOW_SAMPLES, SileroVadModel, type SileroFeed } from '../pipelines/audio/silero-vad-model.js';
-import { TurnSegmenter } from '../pipelines/audio/turn-segmenter.js';
 import { resolveVadOptions, type VadOptions } from '../pipelines/audio/vad-options.js';
 import { CONDITIONS, degrade, librispeechDir, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
 import { requireDataOrSkip } from './lib/cli.js';
-
-const WIN_MS = SILERO_WINDOW_SAMPLES / 16;
-/** Windows next to a reference speech edge are scored neither as hit nor as false alarm (32 ms each side). */
-const COLLAR = 1;
-/** Audio after the speech end kept in a turn's span by SpeechPipeline (its TAIL_MS). */
-const TAIL_MS = 150;
+import { frames, median, pct, range, sum, turns } from './lib/vad-scoring.js';
 
 /** The end-of-turn settings Parley used before issue #17. */
 const PREVIOUS: VadOptions = { positiveThreshold: 0.5, negativeThreshold: 0.35, minSpeechMs: 200, prePaddingMs: 300, endSilenceMs: 500 };
-
-interface Scored { hit: number; speech: number; fa: number; nonSpeech: number }
-interface Turns { covered: number; speech: number; faIn: number; nonSpeech: number; lengths: number[]; utterances: number; missed: number }
-
-function scoreable(m: Mixture, k: number): boolean {
-  for (let d = -COLLAR; d <= COLLAR; d++) if (d !== 0 && m.speech[k + d] !== undefined && m.speech[k + d] !== m.speech[k]) return false;
-  return true;
-}
-
-function frames(m: Mixture, probs: number[], threshold: number): Scored {
-  const s: Scored = { hit: 0, speech: 0, fa: 0, nonSpeech: 0 };
-  probs.forEach((p, k) => {
-    if (!scoreable(m, k)) return;
-    if (m.speech[k]) { s.speech++; if (p >= threshold) s.hit++; } else { s.nonSpeech++; if (p >= threshold) s.fa++; }
-  });
-  return s;
-}
-
-/** Run the end-of-turn segmenter; a window is "in a turn" from the padded onset to the speech end + tail. */
-function turns(m: Mixture, probs: number[], opts: VadOptions): Turns {
-  const o = resolveVadOptions(opts);
-  const seg = new TurnSegmenter(o);
-  const spans: [number, number][] = [];
-  let onset = 0;
-  probs.forEach((p, k) => {
-    const ev = seg.push(p, k * WIN_MS, (k + 1) * WIN_MS);
-    if (ev?.type === 'start') onset = ev.onsetMs;
-    if (ev?.type === 'stop') spans.push([onset, ev.speechEndMs]);
-  });
-  const end = seg.commit(probs.length * WIN_MS);
-  if (end?.type === 'stop') spans.push([onset, end.speechEndMs]);
-  const inTurn = new Array<boolean>(probs.length).fill(false);
-  for (const [a, b] of spans) {
-    for (let k = Math.max(0, Math.floor((a - o.prePaddingMs) / WIN_MS)); k < Math.min(probs.length, Math.ceil((b + TAIL_MS) / WIN_MS)); k++) inTurn[k] = true;
-  }
-  const t: Turns = { covered: 0, speech: 0, faIn: 0, nonSpeech: 0, lengths: spans.map(([a, b]) => b - a), utterances: 0, missed: 0 };
-  let inUtt = false, uttHit = false;
-  m.speech.forEach((s, k) => {
-    if (s && !inUtt) { inUtt = true; uttHit = false; t.utterances++; }
-    if (!s && inUtt) { inUtt = false; if (!uttHit) t.missed++; }
-    if (s && inTurn[k]) uttHit = true;
-    if (!scoreable(m, k)) return;
-    if (s) { t.speech++; if (inTurn[k]) t.covered++; } else { t.nonSpeech++; if (inTurn[k]) t.faIn++; }
-  });
-  if (inUtt && !uttHit) t.missed++;
-  return t;
-}
 
 /** Causal level control before the VAD: a peak-following RMS envelope (6 s release) brought to -20 dBFS, at most +30 dB. */
 function agc(x: Float32Array): Float32Array {
@@ -107,10 +54,6 @@ async function probabilities(models: Record<SileroFeed, SileroVadModel>, x: Floa
   return out;
 }
 
-const pct = (a: number, b: number): string => (b === 0 ? '-' : ((100 * a) / b).toFixed(1));
-function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s.length ? (s[Math.floor(s.length / 2)] ?? NaN) : NaN; }
-function range(xs: number[]): string { return `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`; }
-
 type Data = { cond: string; spk: string; m: Mixture; probs: Map<string, number[]> }[];
 
 /** The grid searched on the development speakers (onset threshold, minimum speech), offset = onset − 0.15. */
@@ -147,7 +90,6 @@ function testReport(data: Data, current: VadOptions): void {
       for (const [label, opts] of settings) {
         const f = rows.map((d) => frames(d.m, d.probs.get(v.name) ?? [], 0.5));
         const t = rows.map((d) => turns(d.m, d.probs.get(v.name) ?? [], opts));
-        const sum = <T>(xs: T[], k: keyof T): number => xs.reduce((a, x) => a + (x[k] as number), 0);
         console.log(`| ${c.name} | ${v.name} | ${label} | ${pct(sum(f, 'hit'), sum(f, 'speech'))} | ${pct(sum(f, 'fa'), sum(f, 'nonSpeech'))} `
           + `| ${pct(sum(t, 'covered'), sum(t, 'speech'))} (${range(t.map((x) => (100 * x.covered) / x.speech))}) `
           + `| ${pct(sum(t, 'faIn'), sum(t, 'nonSpeech'))} (${range(t.map((x) => (100 * x.faIn) / x.nonSpeech))}) `

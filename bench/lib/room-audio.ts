@@ -116,7 +116,7 @@ export function sox(x: Float32Array, effects: string[]): Float32Array {
 }
 
 /** Pink noise (Paul Kellet's economy filter over seeded white noise), unit-less. */
-function pinkNoise(n: number, seed: number): Float32Array {
+export function pinkNoise(n: number, seed: number): Float32Array {
   const r = seededRandom(seed);
   const out = new Float32Array(n);
   let b0 = 0, b1 = 0, b2 = 0;
