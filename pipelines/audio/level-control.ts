@@ -2,6 +2,9 @@
  * Causal automatic gain control (AGC) for one stream's 16 kHz audio, meant for the VAD's input: Silero v5
  * hears quiet far-field talkers less well than the same speech at a normal level (bench/vad-real.ts).
  *
+ * Defaults (−20 dBFS, at most +30 dB, 2 s release, no noise gate) were chosen on development speakers only
+ * (bench/vad-level.ts `--dev`, docs/BENCHMARKS.md).
+ *
  * The level is a peak-following envelope of the short-term RMS (20 ms smoothing, instant attack, slow
  * exponential release); the gain brings that envelope to `targetDbfs`, at most `maxGainDb`, never below
  * 0 dB (loud audio is left as it is). With `noiseCapDbfs` set, the gain is also held low enough that the
@@ -16,10 +19,11 @@ export interface LevelControlOptions {
   targetDbfs?: number;
   /** Largest gain applied. Default 30 dB. */
   maxGainDb?: number;
-  /** Release time constant of the envelope, seconds (it falls by 8.7 dB per `releaseS`). Default 6 s. */
+  /** Release time constant of the envelope, seconds (it falls by 8.7 dB per `releaseS`). Default 2 s. */
   releaseS?: number;
   /**
-   * Noise gate: the gain keeps the noise floor at or under this level; `null` for no gate. Default −50 dBFS.
+   * Noise gate: the gain keeps the noise floor at or under this level; `null` for no gate. Default `null`:
+   * on the development speakers a −50 dBFS gate scored lower and did not keep babble out of turns either.
    */
   noiseCapDbfs?: number | null;
   /** Sample rate of the audio. Default 16000. */
@@ -34,8 +38,8 @@ export function resolveLevelControlOptions(o: LevelControlOptions = {}): Resolve
   const r: ResolvedLevelControlOptions = {
     targetDbfs: o.targetDbfs ?? -20,
     maxGainDb: o.maxGainDb ?? 30,
-    releaseS: o.releaseS ?? 6,
-    noiseCapDbfs: o.noiseCapDbfs === undefined ? -50 : o.noiseCapDbfs,
+    releaseS: o.releaseS ?? 2,
+    noiseCapDbfs: o.noiseCapDbfs === undefined ? null : o.noiseCapDbfs,
     sampleRate: o.sampleRate ?? 16000,
   };
   if (!(r.targetDbfs <= 0 && r.targetDbfs >= -60)) throw new RangeError('level control targetDbfs must be in [-60, 0]');
