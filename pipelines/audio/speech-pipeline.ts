@@ -1,6 +1,7 @@
 import type { AsrTurnStream, StreamingAsr } from '../asr/streaming-asr.js';
 import type { AudioSessionEvent } from './audio-events.js';
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
+import { LevelControl } from './level-control.js';
 import { SILERO_CONTEXT_SAMPLES, SILERO_WINDOW_SAMPLES, type SileroStreamState, type SileroVadModel } from './silero-vad-model.js';
 import { TurnSegmenter } from './turn-segmenter.js';
 import { resolveVadOptions, type ResolvedVadOptions, type VadOptions } from './vad-options.js';
@@ -37,6 +38,8 @@ export class SpeechPipeline {
   private readonly opts: ResolvedVadOptions;
   private readonly segmenter: TurnSegmenter;
   private readonly vadState: SileroStreamState;
+  /** This stream's gain control before the VAD (`vad.gainControl`), absent when off. */
+  private readonly level: LevelControl | undefined;
   private readonly pending = new Float32Array(SILERO_WINDOW_SAMPLES);
   private pendingLength = 0;
   /** Session sample index of the next sample expected. */
@@ -53,6 +56,7 @@ export class SpeechPipeline {
     this.opts = resolveVadOptions(options.vad);
     this.segmenter = new TurnSegmenter(this.opts);
     this.vadState = vad.createState();
+    this.level = this.opts.gainControl === 'off' ? undefined : new LevelControl();
     this.nextTurnId = options.firstTurnId ?? 1;
     this.names = options.names ?? [];
     if (this.names.length > 0) void asr.prepareNames?.(this.names);
@@ -102,8 +106,10 @@ export class SpeechPipeline {
   }
 
   private async window(start: number): Promise<void> {
-    const win = Float32Array.from(this.pending);
-    this.vadState.window.set(win);
+    // The VAD hears the gained window; the recogniser and the span get it too only with `vad+asr`.
+    if (this.level) this.level.process(this.pending, this.vadState.window);
+    else this.vadState.window.set(this.pending);
+    const win = this.opts.gainControl === 'vad+asr' ? this.vadState.window.slice() : Float32Array.from(this.pending);
     const prob = await this.vad.predict(this.vadState);
     const startMs = start / SAMPLES_PER_MS;
     const endMs = (start + SILERO_WINDOW_SAMPLES) / SAMPLES_PER_MS;
@@ -169,6 +175,7 @@ export class SpeechPipeline {
 
   /** Force the open turn to end now (client `input.commit`). Audio still buffered below one window is included. */
   commit(): void {
+    // Under `vad+asr` this last partial window goes ungained: gaining it here would advance the level state twice.
     if (this.pendingLength > 0 && this.turn) this.feed(this.pending.slice(0, this.pendingLength), this.nextSample);
     const ev = this.segmenter.commit(this.nextSample / SAMPLES_PER_MS);
     if (ev?.type === 'stop') this.endTurn(ev.speechEndMs, ev.decidedAtMs, ev.reason);

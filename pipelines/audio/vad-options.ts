@@ -21,7 +21,18 @@ export interface VadOptions {
   prePaddingMs?: number;
   /** A turn longer than this is ended by force. Default 30000 ms. */
   maxTurnMs?: number;
+  /**
+   * Gain control before the VAD (`LevelControl` in level-control.ts, its defaults): `vad` gains the audio the VAD hears
+   * only, `vad+asr` also what the recogniser and the turn's span get, `off` none. Default `vad` (chosen on
+   * development speakers in bench/vad-level.ts; see docs/BENCHMARKS.md).
+   */
+  gainControl?: GainControlMode;
 }
+
+/** Where {@link VadOptions.gainControl} applies. */
+export type GainControlMode = 'off' | 'vad' | 'vad+asr';
+/** The values of {@link GainControlMode}, for configuration parsing. */
+export const GAIN_CONTROL_MODES: readonly GainControlMode[] = ['off', 'vad', 'vad+asr'];
 
 /** Offset threshold below the onset threshold when not set, as in Silero's reference implementation. */
 export const VAD_HYSTERESIS = 0.15;
@@ -39,7 +50,9 @@ export function resolveVadOptions(o: VadOptions = {}): ResolvedVadOptions {
     endSilenceMs: o.endSilenceMs ?? 500,
     prePaddingMs: o.prePaddingMs ?? 300,
     maxTurnMs: o.maxTurnMs ?? 30000,
+    gainControl: o.gainControl ?? 'vad',
   };
+  if (!GAIN_CONTROL_MODES.includes(r.gainControl)) throw new RangeError(`VAD option gainControl must be one of ${GAIN_CONTROL_MODES.join(', ')}`);
   if (!(r.negativeThreshold <= r.positiveThreshold && r.negativeThreshold >= 0 && r.positiveThreshold <= 1)) {
     throw new RangeError('VAD thresholds must satisfy 0 <= negativeThreshold <= positiveThreshold <= 1');
   }

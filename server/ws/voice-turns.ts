@@ -188,7 +188,7 @@ export class VoiceTurns {
         format: this.format,
         pool: await models.inference(),
         vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs,
-          minSpeechMs: config.vadMinSpeechMs, prePaddingMs: config.vadPaddingMs },
+          minSpeechMs: config.vadMinSpeechMs, prePaddingMs: config.vadPaddingMs, gainControl: config.vadAgc },
         maxQueuedMs: config.audioMaxQueuedMs,
       });
       this.audio = audio;
