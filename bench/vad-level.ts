@@ -5,7 +5,8 @@
  * first five speakers (sorted ids) and applies the rule; without it, only "no AGC" against the production
  * setting (`resolveLevelControlOptions()`'s defaults, set from the development run) on the last five.
  * VAD CPU time includes the level control, which runs window by window as in SpeechPipeline.
- * Run: npm run bench:vad-level   (or node dist/bench/vad-level.js [--dev])
+ * `--cpu`: only the level control's own CPU time per second of audio (7 passes over the last five speakers' clean audio).
+ * Run: npm run bench:vad-level   (or node dist/bench/vad-level.js [--dev | --cpu])
  */
 import path from 'node:path';
 import { LevelControl, resolveLevelControlOptions, type LevelControlOptions } from '../pipelines/audio/level-control.js';
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
     console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)');
     return;
   }
+  if (process.argv.includes('--cpu')) return levelCpu(dir);
   const babbleDir = path.join(dir, '..', 'speechbrain');
   const dev = process.argv.includes('--dev');
   const all = librispeechSpeakers(dir);
@@ -148,6 +150,26 @@ async function main(): Promise<void> {
   console.log('| variant | VAD CPU ms (user + system) per s of audio, level control included |');
   console.log('|---|---|');
   for (const [name, c] of cpuOf) console.log(`| ${name} | ${(c.ms / c.s).toFixed(2)} |`);
+}
+
+/** The level control alone, window by window as SpeechPipeline runs it: CPU ms per second of audio, per pass. */
+function levelCpu(dir: string): void {
+  const xs = librispeechSpeakers(dir).slice(5).map((s) => speakerMixture(dir, s, Number(s)).clean);
+  const out = new Float32Array(SILERO_WINDOW_SAMPLES);
+  const passes: string[] = [];
+  for (let r = 0; r < 7; r++) {
+    let ms = 0, s = 0;
+    for (const x of xs) {
+      const agc = new LevelControl();
+      const t0 = process.cpuUsage();
+      for (let i = 0; i + SILERO_WINDOW_SAMPLES <= x.length; i += SILERO_WINDOW_SAMPLES) agc.process(x.subarray(i, i + SILERO_WINDOW_SAMPLES), out);
+      const d = process.cpuUsage(t0);
+      ms += (d.user + d.system) / 1000;
+      s += x.length / 16000;
+    }
+    passes.push((ms / s).toFixed(3));
+  }
+  console.log(`level control alone, CPU ms (user + system) per s of audio, 7 passes: ${passes.join(' ')}`);
 }
 
 await main();
