@@ -15,7 +15,10 @@ import { frames, median, pct, range, sum, turns } from './lib/vad-scoring.js';
 /** The end-of-turn settings Parley used before issue #17. */
 const PREVIOUS: VadOptions = { positiveThreshold: 0.5, negativeThreshold: 0.35, minSpeechMs: 200, prePaddingMs: 300, endSilenceMs: 500 };
 
-/** Causal level control before the VAD: a peak-following RMS envelope (6 s release) brought to -20 dBFS, at most +30 dB. */
+/**
+ * Causal level control before the VAD: a peak-following RMS envelope (6 s release) brought to -20 dBFS, at most +30 dB.
+ * The version measured in the 2026-12-01 section of docs/BENCHMARKS.md; production runs pipelines/audio/level-control.ts.
+ */
 function agc(x: Float32Array): Float32Array {
   const y = new Float32Array(x.length);
   let env = 1e-3;
