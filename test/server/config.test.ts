@@ -28,6 +28,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_VECTOR_STORE: 'milvus' }), /PARLEY_VECTOR_STORE/);
   });
 
+  test('PARLEY_VAD_AGC: gain control on the VAD\'s input by default; off and vad+asr accepted; anything else refused', () => {
+    assert.equal(loadConfig({}).vadAgc, 'vad');
+    assert.equal(loadConfig({ PARLEY_VAD_AGC: 'off' }).vadAgc, 'off');
+    assert.equal(loadConfig({ PARLEY_VAD_AGC: 'vad+asr' }).vadAgc, 'vad+asr');
+    assert.throws(() => loadConfig({ PARLEY_VAD_AGC: 'on' }), /PARLEY_VAD_AGC/);
+  });
+
   test('API keys map to tenants and allow a public bind', () => {
     const c = loadConfig({ PARLEY_API_KEYS: 'key1-abcdef:tenantA, key2-abcdef:tenantB', HOST: '0.0.0.0' });
     assert.deepEqual(c.apiKeys, [
