@@ -58,10 +58,17 @@ for (const [cond, d] of Object.entries(conditions)) {
   ];
   for (const [scen, runs] of scenarios) {
     const turns = runs.reduce((n, r) => n + r.reduce((m, s) => m + s.length, 0), 0) / runs.length;
+    const all: RunFigures[][] = [];
     for (const [name, run] of systems) {
       const f: RunFigures[] = await scoreRuns(runs, lda.modelId, run);
+      all.push(f);
       rows.push([cond, `${scen} (${turns.toFixed(0)} turns/run)`, name, spread(f.map((x) => x.utterance)), spread(f.map((x) => x.time)),
         spread(f.map((x) => x.withinUtterance)), spread(f.map((x) => x.withinTime)), `${spread(f.map((x) => x.ids), false)}:${f[0]!.speakers}`]);
+    }
+    // Paired over the same runs: the decision minus the current tracker, and minus one id per session.
+    for (const [k, label] of [[1, 'Δ decision − current (paired)'], [2, 'Δ decision − one id/session (paired)']] as const) {
+      const d = (g: (x: RunFigures) => number): string => spread(all[0]!.map((x, i) => g(x) - g(all[k]![i]!)));
+      rows.push([cond, scen, label, d((x) => x.utterance), d((x) => x.time), d((x) => x.withinUtterance), d((x) => x.withinTime), '']);
     }
   }
 }
