@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decideSpeaker, fitCalibration, scoreLlr, validateDecision, type SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
+import { decideSpeaker, decisionFor, fitCalibration, scoreLlr, validateDecision, type SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
 import { SpeakerTracker, type SpeakerTrackerOptions } from '../../../pipelines/speaker/speaker-tracker.js';
 
 /** LLR = 10·(cosine − 0.5), whatever the duration: same speaker above cosine 0.5. */
@@ -58,6 +58,17 @@ describe('decideSpeaker', () => {
     assert.throws(() => validateDecision({ ...P, logPriorNew: Number.NaN }), /finite/);
     assert.throws(() => validateDecision({ ...P, calibration: { a: 0, b: 1, c: 0 } as never }), /finite/);
     assert.throws(() => validateDecision({ ...P, minFoundSeconds: -1 }), /minFoundSeconds/);
+  });
+});
+
+describe('decisionFor', () => {
+  test('loads the shipped stats-lda-v2 decision; an embedder without one gets null', () => {
+    const d = decisionFor('stats-lda-v2');
+    assert.ok(d);
+    assert.equal(d.modelId, 'stats-lda-v2');
+    // The calibrated LLR rises with the cosine at every duration.
+    for (const sec of [0.75, 3]) assert.ok(scoreLlr(d.calibration, 0.8, sec) > scoreLlr(d.calibration, 0.3, sec));
+    assert.equal(decisionFor('wespeaker-resnet34'), null);
   });
 });
 
