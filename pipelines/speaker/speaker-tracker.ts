@@ -72,7 +72,8 @@ export const MAX_KEPT_PER_ID = 500;
 
 /**
  * Online speaker re-identification for one session (docs/ARCHITECTURE.md, "Speaker identity"): cosine against
- * the tenant's prototypes, match at ≥ tauMatch else a new id, EMA update (weight alpha) only at
+ * the tenant's prototypes, match at ≥ tauMatch else a new id (or, with `decision`, the hypothesis with the best log
+ * prior + calibrated LLR, `speaker-decision.ts`), EMA update (weight alpha) only at
  * ≥ tauUpdate. Calls are serialised internally, so concurrent `assign` calls cannot both create an id
  * for the same new voice.
  */
