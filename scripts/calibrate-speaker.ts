@@ -11,15 +11,12 @@
  * TTS voices) are not read at all: `bench/speaker-eval.ts` evaluates on them.
  */
 import { writeFileSync } from 'node:fs';
-import { degrade, TRAIN_CHANNELS } from '../bench/lib/far-field.js';
 import { arrangeSessions, scoreAttributions, shufflePerSpeaker, withinSessionAccuracy } from '../bench/lib/speaker-scores.js';
 import { emptyTally, runSessions, type EvalUtterance, type MergeTally } from '../bench/lib/speaker-sessions.js';
-import { hasSharedSpeech, LIBRI_TRAIN, loadLibriSpeech, loadTts, TTS_TRAIN_VOICES } from '../pipelines/speaker/eval-corpus.js';
-import { equalErrorRate, pairScores, segments } from '../pipelines/speaker/eval-metrics.js';
-import { fitLda, type LabelledVector } from '../pipelines/speaker/lda-trainer.js';
-import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
+import { FOLDS, outOfFoldEmbedders } from '../bench/lib/speaker-folds.js';
+import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { equalErrorRate, pairScores } from '../pipelines/speaker/eval-metrics.js';
 import { loadStatsLdaParams, statsLdaParamsPath, type SpeakerThresholds } from '../pipelines/speaker/stats-lda-params.js';
-import { utteranceStats } from '../pipelines/speaker/stats-features.js';
 
 if (!hasSharedSpeech()) {
   console.error('calibrate-speaker: ../shared/data/speech is absent (set PARLEY_SHARED_DATA); nothing calibrated');
@@ -29,31 +26,10 @@ if (!hasSharedSpeech()) {
 const MERGE_ONLY = process.argv.includes('--merge-only');
 const params = loadStatsLdaParams();
 if (MERGE_ONLY && !params.thresholds) throw new Error('--merge-only needs shipped thresholds');
-const { thresholds: _shipped, calibration: _was, ...base } = params;
-const dims = params.projection.length;
-/** Folds of training speakers; a TTS voice and its pitch-shifted copy stay in one fold. */
-const FOLDS: string[][] = [
-  ['libri-367', 'libri-533', 'tts-flite-awb', 'tts-flite-awb-up300'],
-  ['libri-1998', 'libri-1688', 'tts-flite-rms', 'tts-flite-rms-down250'],
-  ['libri-2033', 'libri-2414', 'tts-flite-kal16', 'tts-flite-kal16-up400', 'tts-festival-kal', 'tts-festival-kal-down300'],
-];
-const train = [...loadLibriSpeech(LIBRI_TRAIN), ...loadTts(TTS_TRAIN_VOICES)];
-// The same samples the shipped projection was fitted on: each clip, its channel copies, 3 s segments.
-const augment = params.training.augmentation !== undefined;
-const stats = train.map((u, n) => ({
-  u,
-  segs: [u.audio, ...(augment ? TRAIN_CHANNELS.map((c, k) => degrade(u.audio, 1000 * k + n + 1, c)) : [])]
-    .flatMap((clip) => [clip, ...segments(clip, 3, 1.5)]).map((a) => utteranceStats(a)).filter((x) => x !== null),
-}));
-const outOfFold: (EvalUtterance & { source: string })[] = [];
-for (const fold of FOLDS) {
-  const inFold = new Set(fold);
-  const samples: LabelledVector[] = stats.filter((s) => !inFold.has(s.u.speaker)).flatMap((s) => s.segs.map((x) => ({ label: s.u.speaker, x })));
-  const fit = fitLda(samples, dims, 0.1);
-  const e = new StatsLdaSpeakerEmbedder({ ...base, ...fit, modelId: 'fold' });
-  for (const s of stats.filter((x) => inFold.has(x.u.speaker)))
-    outOfFold.push({ speaker: s.u.speaker, source: s.u.source, vector: e.embedSync(s.u.audio), seconds: s.u.audio.length / 16_000 });
-}
+const { train, embedderOf } = outOfFoldEmbedders(params);
+// Fold by fold, as the sessions below are arranged in this order.
+const outOfFold: (EvalUtterance & { source: string })[] = FOLDS.flatMap((fold) => train.filter((u) => fold.includes(u.speaker)))
+  .map((u) => ({ speaker: u.speaker, source: u.source, vector: embedderOf.get(u.speaker)!.embedSync(u.audio), seconds: u.audio.length / 16_000 }));
 // Real voices decide the tracker and merge thresholds (the evaluation is on real voices).
 const real = outOfFold.filter((x) => x.source === 'librispeech');
 const SEEDS = [1, 2, 3, 4, 5];

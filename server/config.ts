@@ -171,6 +171,12 @@ export interface Config {
   speakerThresholds: Partial<SpeakerThresholds>;
   /** `PARLEY_SPEAKER_MERGE_MIN_UTTERANCES`: utterances each id needs before an end-of-session merge (default 1: every id). */
   speakerMergeMinUtterances: number;
+  /**
+   * `PARLEY_SPEAKER_DECISION`: how the tracker attributes a turn: `calibrated` (default; calibrated LLR with
+   * priors for the voice just heard and this session's ids, where the embedder has a calibrated decision,
+   * else thresholds) or `thresholds` (best cosine ≥ tauMatch, else a new id).
+   */
+  speakerDecision: 'calibrated' | 'thresholds';
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
   /**
@@ -551,6 +557,7 @@ export function loadConfig(env: Env = process.env): Config {
     voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
     speakerThresholds: speakerThresholdOverrides(r),
     speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),
+    speakerDecision: r.oneOf('PARLEY_SPEAKER_DECISION', ['calibrated', 'thresholds'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
     textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'bge-small-en-v1.5', 'bge-small-en-v1.5-q', 'openai'] as const, 'use-lite'),
     extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),

@@ -2,6 +2,7 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
+import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
 
@@ -61,6 +62,8 @@ export interface RunOptions {
   mergeOn?: 'clusters' | 'session-mean' | 'prototype';
   /** Utterances shorter than this (seconds) go through `assignShort` (as production does); 0 for none. */
   shortSeconds?: number;
+  /** The calibrated open-set decision (`speaker-decision.ts`); absent: cosine thresholds alone. */
+  decision?: SpeakerDecisionParams | null;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const tally = emptyTally();
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}` });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null });
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {

@@ -1,6 +1,7 @@
 import type { TenantId } from '../../graph/types.js';
 import type { VoiceprintStore } from '../../graph/voiceprint-store.js';
 import { cosine, l2Normalise } from './speaker-embedder.js';
+import { decideSpeaker, type SpeakerDecisionParams } from './speaker-decision.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
 
@@ -34,6 +35,12 @@ export interface SpeakerTrackerOptions {
   createParticipant: () => Promise<string>;
   /** Told after a prototype is first stored or merged, so the profile's voiceprint count stays right. */
   onVoiceprintCount?: (participantId: string, count: number) => Promise<void>;
+  /**
+   * The calibrated open-set decision (`speaker-decision.ts`): when given, an utterance goes to the
+   * hypothesis with the best log prior + calibrated LLR instead of the best cosine ≥ tauMatch;
+   * tauUpdate and alpha still govern prototype updates. Null or absent: cosine thresholds alone.
+   */
+  decision?: SpeakerDecisionParams | null;
 }
 
 /** One prototype held by the tracker. */
@@ -65,7 +72,8 @@ export const MAX_KEPT_PER_ID = 500;
 
 /**
  * Online speaker re-identification for one session (docs/ARCHITECTURE.md, "Speaker identity"): cosine against
- * the tenant's prototypes, match at ≥ tauMatch else a new id, EMA update (weight alpha) only at
+ * the tenant's prototypes, match at ≥ tauMatch else a new id (or, with `decision`, the hypothesis with the best log
+ * prior + calibrated LLR, `speaker-decision.ts`), EMA update (weight alpha) only at
  * ≥ tauUpdate. Calls are serialised internally, so concurrent `assign` calls cannot both create an id
  * for the same new voice.
  */
@@ -74,6 +82,8 @@ export class SpeakerTracker {
   private readonly protos: Prototype[];
   private readonly stats = new Map<string, SessionSpeakerStats>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The id of the last turn attributed (the "voice just heard" of the decision's prior). */
+  private lastId: string | null = null;
 
   private constructor(o: SpeakerTrackerOptions, protos: Prototype[]) {
     this.o = o;
@@ -97,7 +107,11 @@ export class SpeakerTracker {
    */
   assign(embedding: Float32Array, voicedSeconds = 1): Promise<SpeakerAssignment> {
     if (!(voicedSeconds > 0)) return Promise.reject(new RangeError('voicedSeconds must be > 0'));
-    const run = this.queue.then(() => this.assignNow(embedding, voicedSeconds));
+    const run = this.queue.then(async () => {
+      const out = await this.assignNow(embedding, voicedSeconds);
+      this.lastId = out.participantId;
+      return out;
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -110,18 +124,35 @@ export class SpeakerTracker {
    */
   assignShort(embedding: Float32Array, previous: string | null): Promise<SpeakerAssignment | null> {
     const run = this.queue.then(() => {
-      let best: Prototype | null = null;
-      let bestScore = -Infinity;
-      for (const p of this.protos) {
-        const s = cosine(embedding, p.vector);
-        if (s > bestScore) { bestScore = s; best = p; }
-      }
-      if (best && bestScore >= this.o.thresholds.tauMatch) return { participantId: best.participantId, confidence: bestScore, isNew: false, updated: false };
-      if (previous && this.protos.some((p) => p.participantId === previous)) return { participantId: previous, confidence: 0, isNew: false, updated: false };
-      return null;
+      const out = this.shortNow(embedding, previous);
+      if (out) this.lastId = out.participantId;
+      return out;
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private shortNow(embedding: Float32Array, previous: string | null): SpeakerAssignment | null {
+    const d = this.o.decision;
+    if (d) {
+      const pick = decideSpeaker(d, this.candidates(embedding), 0, previous ?? this.lastId, false);
+      if (pick.participantId === null) return null;
+      return { participantId: pick.participantId, confidence: Math.max(0, cosine(embedding, this.protos.find((p) => p.participantId === pick.participantId)!.vector)), isNew: false, updated: false };
+    }
+    let best: Prototype | null = null;
+    let bestScore = -Infinity;
+    for (const p of this.protos) {
+      const s = cosine(embedding, p.vector);
+      if (s > bestScore) { bestScore = s; best = p; }
+    }
+    if (best && bestScore >= this.o.thresholds.tauMatch) return { participantId: best.participantId, confidence: bestScore, isNew: false, updated: false };
+    if (previous && this.protos.some((p) => p.participantId === previous)) return { participantId: previous, confidence: 0, isNew: false, updated: false };
+    return null;
+  }
+
+  /** Every prototype with its cosine to `embedding` and whether its id was heard in this session. */
+  private candidates(embedding: Float32Array): { participantId: string; cosine: number; inSession: boolean }[] {
+    return this.protos.map((p) => ({ participantId: p.participantId, cosine: cosine(embedding, p.vector), inSession: this.stats.has(p.participantId) }));
   }
 
   private async assignNow(embedding: Float32Array, voicedSeconds: number): Promise<SpeakerAssignment> {
@@ -135,7 +166,14 @@ export class SpeakerTracker {
         best = p;
       }
     }
-    if (best && bestScore >= tauMatch) {
+    let matched = best && bestScore >= tauMatch;
+    if (this.o.decision) {
+      const pick = decideSpeaker(this.o.decision, this.candidates(embedding), voicedSeconds, this.lastId);
+      best = this.protos.find((p) => p.participantId === pick.participantId) ?? best;
+      matched = pick.participantId !== null;
+      if (matched) bestScore = cosine(embedding, best!.vector);
+    }
+    if (best && matched) {
       const updated = bestScore >= tauUpdate;
       if (updated) {
         const v = Float32Array.from(best.vector, (x, i) => (1 - alpha) * x + alpha * embedding[i]!);
@@ -204,6 +242,7 @@ export class SpeakerTracker {
       b.vector = l2Normalise(Float32Array.from(b.vector, (x, i) => (x * b.updateCount + a.vector[i]! * a.updateCount) / total));
       b.updateCount = total;
       this.protos.splice(this.protos.indexOf(a), 1);
+      if (this.lastId === from) this.lastId = into;
       this.joinStats(from, into);
       if (this.o.storeVoiceprints) {
         if (a.voiceprintId) await this.o.store!.delete(this.o.tenant, a.voiceprintId);
@@ -222,6 +261,7 @@ export class SpeakerTracker {
   relabel(from: string, into: string): Promise<void> {
     const run = this.queue.then(() => {
       for (const p of this.protos) if (p.participantId === from) p.participantId = into;
+      if (this.lastId === from) this.lastId = into;
       this.joinStats(from, into);
     });
     this.queue = run.catch(() => undefined);
@@ -239,6 +279,7 @@ export class SpeakerTracker {
       for (const id of this.stats.keys()) if (gone(id)) dropped.add(id);
       for (let i = this.protos.length - 1; i >= 0; i--) if (dropped.has(this.protos[i]!.participantId)) this.protos.splice(i, 1);
       for (const id of dropped) this.stats.delete(id);
+      if (this.lastId && dropped.has(this.lastId)) this.lastId = null;
       return [...dropped];
     });
     this.queue = run.catch(() => undefined);

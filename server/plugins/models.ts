@@ -13,6 +13,7 @@ import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { OnnxSpeakerEmbedder } from '../../pipelines/speaker/onnx-speaker-embedder.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
+import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
@@ -25,6 +26,11 @@ export interface Models {
   speakerEmbedder: SpeakerEmbedder;
   /** The speaker embedder's calibrated thresholds with the config's overrides applied. */
   speakerThresholds: SpeakerThresholds;
+  /**
+   * The speaker embedder's calibrated open-set decision (`speaker-decision.ts`), or null: none calibrated
+   * for it, or `PARLEY_SPEAKER_DECISION=thresholds`.
+   */
+  speakerDecision?: SpeakerDecisionParams | null;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -131,6 +137,7 @@ export const modelsPlugin = fp(
       textEmbedder,
       speakerEmbedder,
       speakerThresholds: { ...thresholdsFor(speakerEmbedder.modelId), ...config.speakerThresholds },
+      speakerDecision: config.speakerDecision === 'calibrated' ? decisionFor(speakerEmbedder.modelId) : null,
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
       inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),

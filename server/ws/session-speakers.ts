@@ -135,6 +135,7 @@ export class SessionSpeakers {
       tenant,
       modelId: models.speakerEmbedder.modelId,
       thresholds: models.speakerThresholds,
+      decision: models.speakerDecision ?? null,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),

@@ -19,6 +19,8 @@ describe('browser console: speaker.merged at session end', { skip: chromiumSkip(
     t = await startTestApp({
       PARLEY_INFERENCE_WORKERS: '1',
       PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+      // The cosine rule: the calibrated decision would keep the voice just heard and never split it.
+      PARLEY_SPEAKER_DECISION: 'thresholds',
       PARLEY_SPEAKER_TAU_MATCH: '0.995',
       PARLEY_SPEAKER_TAU_UPDATE: '0.999',
       PARLEY_SPEAKER_MERGE_TAU: '0.6', // an average-linkage threshold, as in voice-stream.test.ts

@@ -38,6 +38,8 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   });
 
   test('turns, partials before finals, transcripts close to the text, one voice one speaker, another voice another', async () => {
+    // The default attributes turns with the embedder's calibrated decision (PARLEY_SPEAKER_DECISION=calibrated).
+    assert.equal(t.app.models.speakerDecision?.modelId, 'stats-lda-v2');
     const awb = fixtures.find((f) => f.file === 'awb.wav')!;
     const slt = fixtures.find((f) => f.file === 'slt.wav')!;
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-1&sample_rate=16000&encoding=pcm_s16le`, {}, paced());
@@ -151,6 +153,8 @@ describe('end-of-session speaker merge', () => {
     // end-of-session merge (on accumulated evidence) joins the fragments again.
     t = await startTestApp({
       PARLEY_INFERENCE_WORKERS: '1',
+      // The cosine rule: the calibrated decision would keep the voice just heard and never split it.
+      PARLEY_SPEAKER_DECISION: 'thresholds',
       PARLEY_SPEAKER_TAU_MATCH: '0.995',
       PARLEY_SPEAKER_TAU_UPDATE: '0.999',
       // Average linkage (mean utterance-pair cosine): below the 0.73–0.85 this voice's utterance pairs
@@ -165,6 +169,7 @@ describe('end-of-session speaker merge', () => {
   });
 
   test('fragmented ids of one voice are merged at session end, relabelling everything, with speaker.merged', async () => {
+    assert.equal(t.app.models.speakerDecision, null);
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
     const c = await speakWholeSession(t, 'merge-1', awb);
     const finals = c.events.filter((e) => e.type === 'transcript.final');

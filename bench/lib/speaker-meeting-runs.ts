@@ -1,0 +1,44 @@
+import { bestMappingWeight, scoreAttributions } from './speaker-scores.js';
+import { oneIdPerSession, runSessions, type Attribution, type EvalUtterance, type RunOptions } from './speaker-sessions.js';
+
+/** Scores of one run of sessions: across sessions (ids must persist) and within each session. */
+export interface RunFigures {
+  utterance: number;
+  time: number;
+  withinUtterance: number;
+  withinTime: number;
+  ids: number;
+  speakers: number;
+}
+
+/** Within-session accuracy (best one-to-one mapping per session), pooled, by utterances and by seconds. */
+export function withinSession(as: readonly Attribution[]): { utterance: number; time: number } {
+  let right = 0, rightS = 0;
+  for (const s of new Set(as.map((a) => a.session))) {
+    const here = as.filter((a) => a.session === s);
+    right += bestMappingWeight(here, () => 1);
+    rightS += bestMappingWeight(here, (a) => a.seconds);
+  }
+  return { utterance: right / as.length, time: rightS / as.reduce((x, a) => x + a.seconds, 0) };
+}
+
+/** Score attributions of one run. */
+export function figures(as: readonly Attribution[]): RunFigures {
+  const s = scoreAttributions([...as]);
+  const w = withinSession(as);
+  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers };
+}
+
+/** Run the production tracker (or, with `run` null, one id per session) over each run's sessions. */
+export async function scoreRuns(runs: readonly EvalUtterance[][][], modelId: string, run: RunOptions | null): Promise<RunFigures[]> {
+  const out: RunFigures[] = [];
+  for (const sessions of runs) out.push(figures(run ? (await runSessions(sessions, modelId, run)).attributions : oneIdPerSession(sessions)));
+  return out;
+}
+
+/** mean [min–max] of a figure over runs, as a percentage (or a plain number). */
+export function spread(xs: readonly number[], percent = true): string {
+  const f = (x: number): string => (percent ? (x * 100).toFixed(1) : x.toFixed(1));
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return `${f(m)} [${f(Math.min(...xs))}–${f(Math.max(...xs))}]${percent ? '%' : ''}`;
+}
