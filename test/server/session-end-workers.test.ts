@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config.js';
 import { ConsolidationWorkers } from '../../server/ws/consolidation-workers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startParleyProcess, WORKER_MAIN, type ParleyProcess } from '../helpers/topology.js';
+import { deleteKeys, redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
@@ -41,63 +42,81 @@ async function consolidated(t: TestApp, utteranceId: string): Promise<boolean> {
   return (await t.app.stores.memory.processedFactsOf('default', [utteranceId])).has(utteranceId);
 }
 
-describe('ending a session on a server that runs no jobs: at once without a worker, waiting with one', () => {
-  const tmp = tempDir('parley-end-workers-');
-  const env = { DATA_DIR: tmp.dir, PARLEY_QUEUE: 'embedded', PARLEY_ASR: 'none' };
-  const log = capturedLogger();
-  const noWorker = (): LogLine[] => log.lines.filter((l) => l.msg.startsWith('no worker takes consolidation jobs'));
-  let t: TestApp;
-  let worker: ParleyProcess | undefined;
+/**
+ * The suite on a queue (`queueEnv`: embedded, or Redis with its prefix): a worker there is a `worker` member of the
+ * embedded bus, or a BullMQ worker on Redis. `cleanup` runs after it.
+ */
+function endsWithoutWorker(label: string, queueEnv: Record<string, string>, skip?: string, cleanup: () => Promise<void> = async () => {}): void {
+  describe(`ending a session on a server that runs no jobs: at once without a worker, waiting with one (${label})`, { skip }, () => {
+    const tmp = tempDir('parley-end-workers-');
+    const env = { ...queueEnv, DATA_DIR: tmp.dir, PARLEY_ASR: 'none' };
+    const log = capturedLogger();
+    const noWorker = (): LogLine[] => log.lines.filter((l) => l.msg.startsWith('no worker takes consolidation jobs'));
+    let t: TestApp;
+    let worker: ParleyProcess | undefined;
 
-  before(async () => {
-    t = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false', PARLEY_SESSION_END_WAIT_MS: LONG_MS }, true, log.logger);
+    before(async () => {
+      t = await startTestApp({ ...env, PARLEY_RUN_JOBS: 'false', PARLEY_SESSION_END_WAIT_MS: LONG_MS }, true, log.logger);
+    });
+
+    after(async () => {
+      if (worker && !worker.exited()) {
+        const exited = new Promise((resolve) => worker!.child.once('exit', resolve));
+        worker.child.kill('SIGTERM');
+        await exited;
+      }
+      await t.close();
+      tmp.remove();
+      await cleanup();
+    });
+
+    test('no worker: session.end and POST …/end end at once, the jobs stay queued, and why is logged once', { timeout: 180_000 }, async () => {
+      const ws = await sayFact(t, 'no-worker-ws');
+      ws.c.sendJson({ type: 'session.end' });
+      await ws.c.next('session.ended');
+      assert.equal(await ws.c.closed(), 1000);
+      assert.equal(ws.c.events.some((e) => e.type === 'memory.updated'), false);
+      assert.equal(await consolidated(t, ws.utteranceId), false, 'nobody consolidated it');
+      assert.ok((await t.app.stores.queue.pending(CONSOLIDATION_JOB)) >= 1, 'its job is still queued');
+
+      const http = await sayFact(t, 'no-worker-http');
+      const res = await fetch(`${t.httpUrl}/v1/sessions/no-worker-http/end`, { method: 'POST' });
+      assert.equal(res.status, 202);
+      await http.c.next('session.ended');
+      assert.equal(await consolidated(t, http.utteranceId), false);
+      assert.ok((await t.app.stores.queue.pending(CONSOLIDATION_JOB)) >= 2, 'both jobs are still queued');
+      assert.equal(noWorker().length, 1, 'said once, not once per session');
+      assert.equal(noWorker()[0]!.level, 40, 'a warning');
+    });
+
+    test('a worker registered: the end waits for consolidation; the worker also takes the jobs queued without it', { timeout: 300_000 }, async () => {
+      worker = await startParleyProcess('worker', WORKER_MAIN, env, 'parley worker running');
+      // A BullMQ worker's connection may come up just after the worker says it runs.
+      for (const deadline = Date.now() + 60_000; !(await t.app.liveSessionDeps.workers.alive());) {
+        assert.ok(Date.now() < deadline, `the server never saw the worker: ${worker.tail()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const { c, utteranceId } = await sayFact(t, 'with-worker');
+      c.sendJson({ type: 'session.end' });
+      await c.next('session.ended', () => true, 240_000);
+      assert.equal(await consolidated(t, utteranceId), true, 'session.ended came after its consolidation');
+      assert.ok(log.lines.some((l) => l.msg.startsWith('a worker is registered again')), 'the change is logged');
+      assert.equal(noWorker().length, 1);
+      // The jobs of the sessions ended without a worker were kept for it.
+      const ids = (await t.app.stores.graph.getTranscript('default', 'no-worker-ws')).map((u) => u.id);
+      for (const deadline = Date.now() + 240_000; !(await consolidated(t, ids[0]!));) {
+        assert.ok(Date.now() < deadline, `the worker did not take the queued job: ${worker.tail()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    });
   });
+}
 
-  after(async () => {
-    if (worker && !worker.exited()) {
-      const exited = new Promise((resolve) => worker!.child.once('exit', resolve));
-      worker.child.kill('SIGTERM');
-      await exited;
-    }
-    await t.close();
-    tmp.remove();
-  });
-
-  test('no worker: session.end and POST …/end end at once, the jobs stay queued, and why is logged once', { timeout: 180_000 }, async () => {
-    const ws = await sayFact(t, 'no-worker-ws');
-    ws.c.sendJson({ type: 'session.end' });
-    await ws.c.next('session.ended');
-    assert.equal(await ws.c.closed(), 1000);
-    assert.equal(ws.c.events.some((e) => e.type === 'memory.updated'), false);
-    assert.equal(await consolidated(t, ws.utteranceId), false, 'nobody consolidated it');
-    assert.ok((await t.app.stores.queue.pending(CONSOLIDATION_JOB)) >= 1, 'its job is still queued');
-
-    const http = await sayFact(t, 'no-worker-http');
-    const res = await fetch(`${t.httpUrl}/v1/sessions/no-worker-http/end`, { method: 'POST' });
-    assert.equal(res.status, 202);
-    await http.c.next('session.ended');
-    assert.equal(await consolidated(t, http.utteranceId), false);
-    assert.ok((await t.app.stores.queue.pending(CONSOLIDATION_JOB)) >= 2, 'both jobs are still queued');
-    assert.equal(noWorker().length, 1, 'said once, not once per session');
-    assert.equal(noWorker()[0]!.level, 40, 'a warning');
-  });
-
-  test('a worker registered: the end waits for consolidation; the worker also takes the jobs queued without it', { timeout: 300_000 }, async () => {
-    worker = await startParleyProcess('worker', WORKER_MAIN, env, 'parley worker running');
-    const { c, utteranceId } = await sayFact(t, 'with-worker');
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended', () => true, 240_000);
-    assert.equal(await consolidated(t, utteranceId), true, 'session.ended came after its consolidation');
-    assert.ok(log.lines.some((l) => l.msg.startsWith('a worker is registered again')), 'the change is logged');
-    assert.equal(noWorker().length, 1);
-    // The jobs of the sessions ended without a worker were kept for it.
-    const ids = (await t.app.stores.graph.getTranscript('default', 'no-worker-ws')).map((u) => u.id);
-    for (const deadline = Date.now() + 240_000; !(await consolidated(t, ids[0]!));) {
-      assert.ok(Date.now() < deadline, `the worker did not take the queued job: ${worker.tail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-});
+// Asked before any suite starts: an app starting meanwhile can hold the loop past the probe's time-out.
+const redisSkip = await redisSkipReason();
+endsWithoutWorker('embedded queue', { PARLEY_QUEUE: 'embedded' });
+const redisPrefix = `parley-ends-${process.pid}-${Date.now()}`;
+endsWithoutWorker('Redis queue', { PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL, PARLEY_REDIS_PREFIX: redisPrefix }, redisSkip, () => deleteKeys(redisPrefix));
 
 test('shutdown with no worker does not wait for consolidation; the job stays queued in the file', { timeout: 180_000 }, async () => {
   const tmp = tempDir('parley-end-shutdown-');
