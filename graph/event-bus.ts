@@ -48,6 +48,11 @@ export interface EventBus {
    * words). Absent where nothing is kept (in-process, Redis pub/sub).
    */
   forgetTenant?(tenant: TenantId): Promise<void>;
+  /**
+   * Whether a worker process (`npm run worker`) that takes background jobs is open on this bus now. Absent where the
+   * bus does not know its members (in-process, Redis pub/sub: ask the job queue).
+   */
+  workersAlive?(): Promise<boolean>;
   /** True when publishing and receiving work (subscription established, backend answers). */
   ready(): Promise<boolean>;
   close(): Promise<void>;

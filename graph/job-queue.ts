@@ -108,6 +108,11 @@ export interface JobQueue {
    */
   forget(ids: string[]): Promise<number>;
   ready(): Promise<boolean>;
+  /**
+   * How many worker processes take jobs of `name` now, wherever they run (BullMQ: its workers' named Redis
+   * connections). Absent where the queue does not know (embedded: ask the event bus's members).
+   */
+  liveWorkers?(name: string): Promise<number>;
   /** Stop taking jobs, let running ones finish (up to `timeoutMs`), release connections. */
   close(timeoutMs?: number): Promise<void>;
 }

@@ -214,7 +214,8 @@ export interface Config {
   maxResumableSessions: number;
   /**
    * How long `session.end` waits for the session's utterances to be consolidated, so their
-   * `memory.updated` precedes `session.ended`, ms (`PARLEY_SESSION_END_WAIT_MS`).
+   * `memory.updated` precedes `session.ended`, ms (`PARLEY_SESSION_END_WAIT_MS`). Not waited when no
+   * process takes the jobs (`ConsolidationWorkers`).
    */
   sessionEndWaitMs: number;
   /** Most text frames waiting per session before new ones are shed (`PARLEY_SESSION_QUEUE`). */

@@ -102,6 +102,11 @@ export class OutboxJobQueue implements JobQueue {
     return this.inner.ready();
   }
 
+  /** The inner queue's answer; absent where it has none. */
+  get liveWorkers(): JobQueue['liveWorkers'] {
+    return this.inner.liveWorkers?.bind(this.inner);
+  }
+
   close(timeoutMs?: number): Promise<void> {
     return this.inner.close(timeoutMs);
   }

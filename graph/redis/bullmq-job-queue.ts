@@ -138,6 +138,11 @@ export class BullmqJobQueue implements JobQueue {
     }
   }
 
+  /** The BullMQ workers (of any process) connected to Redis for `name` now, by their named connections. */
+  async liveWorkers(name: string): Promise<number> {
+    return this.queue(name).getWorkersCount();
+  }
+
   /** Scans the queues this process has used (waiting, delayed, finished and failed jobs). */
   async forget(ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;

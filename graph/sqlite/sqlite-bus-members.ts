@@ -33,6 +33,7 @@ export class SqliteBusMembers {
   private readonly leaveStmt: Database.Statement<unknown[]>;
   private readonly readersStmt: Database.Statement<unknown[]>;
   private readonly othersStmt: Database.Statement<unknown[]>;
+  private readonly roleStmt: Database.Statement<unknown[]>;
   private timer: NodeJS.Timeout | undefined;
   private left = false;
 
@@ -54,6 +55,7 @@ export class SqliteBusMembers {
     const live = 'SELECT EXISTS (SELECT 1 FROM bus_members WHERE origin != ? AND heartbeat_at >= ?';
     this.readersStmt = db.prepare(`${live} AND subscribes = 1) AS yes`).pluck();
     this.othersStmt = db.prepare(`${live}) AS yes`).pluck();
+    this.roleStmt = db.prepare(`${live} AND role = ?) AS yes`).pluck();
     // Registered before the constructor returns: a process that publishes right after sees this one.
     retryBusySync(() => this.writeRow());
     this.schedule(this.options.heartbeatMs ?? 5000);
@@ -83,6 +85,11 @@ export class SqliteBusMembers {
   /** True when another live handle is open: it may write events for this one. */
   othersOpen(): boolean {
     return this.ask(this.othersStmt);
+  }
+
+  /** True when another live handle has `role` (`worker`: an `npm run worker` shares the file). */
+  othersWithRole(role: string): boolean {
+    return this.ask(this.roleStmt, role);
   }
 
   /** Stop the heartbeat and delete this handle's row (retried while the file is busy; else it dies of age). */
@@ -122,9 +129,9 @@ export class SqliteBusMembers {
   }
 
   /** Run a yes/no question about the other members; a file that cannot be read answers yes (the safe side). */
-  private ask(stmt: Database.Statement<unknown[]>): boolean {
+  private ask(stmt: Database.Statement<unknown[]>, ...more: unknown[]): boolean {
     try {
-      return stmt.get(this.origin, Date.now() - this.deadAfterMs()) === 1;
+      return stmt.get(this.origin, Date.now() - this.deadAfterMs(), ...more) === 1;
     } catch (err) {
       this.options.logger?.warn({ err: (err as Error).message }, 'event bus membership unreadable');
       return true;

@@ -133,6 +133,11 @@ export class SqliteEventBus implements EventBus {
     return !this.closed && this.db.open;
   }
 
+  /** Whether a live `npm run worker` (a member with role `worker`) has this file open; true when the file cannot be read. */
+  async workersAlive(): Promise<boolean> {
+    return !this.closed && this.db.open ? this.members.othersWithRole('worker') : true;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);

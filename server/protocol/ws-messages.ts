@@ -26,9 +26,12 @@ export const SessionUpdateMessage = Type.Object({
   session: Type.Record(Type.String(), Type.Unknown(), { description: 'settings such as language and metadata' }),
 });
 
+/** Characters of a client-chosen utterance id. */
+const UTTERANCE_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
+
 export const UtteranceMessage = Type.Object({
   type: Type.Literal('utterance'),
-  utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: 'resending it stores nothing twice' })),
+  utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: UTTERANCE_ID_PATTERN, description: 'resending it stores nothing twice' })),
   speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
   text: Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK }),
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), { maxItems: 50 })),
@@ -47,6 +50,10 @@ export const QueryMessage = Type.Object({
   question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS, pattern: NON_BLANK, description: 'not blank' }),
   asker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  utterance_id: Type.Optional(Type.String({
+    minLength: 1, maxLength: 128, pattern: UTTERANCE_ID_PATTERN,
+    description: "the turn of this session that asked the question (the utterance_id of its transcript.final, or of the client's own utterance message): exactly that turn is left out of the evidence; without it, the session's last turns with the question's words are",
+  })),
 });
 
 export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') });

@@ -18,6 +18,7 @@ import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { SessionEventHub } from './session-event-hub.js';
 import { EventNumbering } from './event-numbering.js';
 import { SessionQueue } from './session-queue.js';
+import type { ConsolidationWorkers } from './consolidation-workers.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -33,6 +34,8 @@ export interface LiveSessionDeps {
   memoryQuery: MemoryQueryFn;
   /** Subscribers to sessions' events besides their sockets (server-sent events). */
   hub: SessionEventHub;
+  /** Whether a session's end waits for its consolidation: only while some process takes the jobs. */
+  workers: ConsolidationWorkers;
 }
 
 /** How a socket takes part in its session. */
@@ -182,15 +185,21 @@ export class LiveSession implements TurnSession {
 
   /**
    * Wait, at most `timeoutMs`, until every utterance stored in this session is consolidated, so
-   * its `memory.updated` goes out before `session.ended`. Returns how many are still waiting.
+   * its `memory.updated` goes out before `session.ended`; not at all when no process takes the jobs
+   * (`ConsolidationWorkers`). Returns how many are still waiting.
    */
   async awaitConsolidation(timeoutMs: number): Promise<number> {
     const deadline = Date.now() + timeoutMs;
+    let workersAsked = false;
     while (this.unconsolidated.size > 0) {
       // One store call per poll for the whole session, not one per utterance.
       const processed = await this.deps.stores.memory.processedFactsOf(this.tenant, [...this.unconsolidated]);
       for (const id of processed.keys()) this.unconsolidated.delete(id);
       if (this.unconsolidated.size === 0 || Date.now() >= deadline) break;
+      if (!workersAsked) {
+        workersAsked = true;
+        if (!(await this.deps.workers.alive())) break;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Events published by the job (in this process) go out on the next turn of the loop.

@@ -132,9 +132,25 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
     k: msg.k ?? 5,
     sessionId: session.id,
     // The turn that asked it (just spoken, or sent as an `utterance`) is no evidence of its answer.
-    excludeIds: session.recentTurns.asking(msg.question),
+    excludeIds: await askingTurns(session, deps, msg),
   });
   session.send('query.result', { id: msg.id, ...result });
+}
+
+/**
+ * The turns a `query` leaves out of its evidence: exactly the one its `utterance_id` names (a turn of this
+ * session, else refused), or without it the session's last turns with the question's words.
+ */
+async function askingTurns(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof QueryMessage>): Promise<string[]> {
+  const id = msg.utterance_id;
+  if (id === undefined) return session.recentTurns.asking(msg.question);
+  if (session.recentTurns.has(id)) return [id];
+  const turn = await deps.stores.graph.getUtterance(session.tenant, id);
+  // Another session's turn reads as unknown: a socket learns nothing of other sessions.
+  if (turn?.sessionId !== session.id) {
+    throw new ParleyError('PARLEY_ERR_NOT_FOUND', `query ${JSON.stringify(msg.id)}: session ${session.id} has no turn ${JSON.stringify(id)} (utterance_id names the turn that asked the question: the utterance_id of its transcript.final); nothing was asked`);
+  }
+  return [turn.id];
 }
 
 /**

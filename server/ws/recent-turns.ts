@@ -17,6 +17,11 @@ export class RecentTurns {
     if (this.turns.length > this.max) this.turns.shift();
   }
 
+  /** Whether the turn `id` is one of the remembered ones. */
+  has(id: string): boolean {
+    return this.turns.some((t) => t.id === id);
+  }
+
   /** The remembered turns that asked `question`: the same words, case and punctuation aside. */
   asking(question: string): string[] {
     const asked = words(question);

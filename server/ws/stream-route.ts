@@ -10,6 +10,8 @@ import { SessionRegistry } from './session-registry.js';
 import { SessionEventHub } from './session-event-hub.js';
 import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { ConsolidationWorkers } from './consolidation-workers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,6 +84,18 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     queueLimit: app.config.sessionQueueLimit,
     // Looked up per call: the retrieval plugin registers after this one.
     memoryQuery: (tenant, input) => app.memoryQuery(tenant, input),
+    workers: new ConsolidationWorkers({
+      runHere: app.config.runJobs,
+      // Looked up per call too: the event bus registers after this plugin.
+      ask: async () => {
+        if (app.config.queue === 'redis') {
+          const { queue } = app.stores;
+          return queue.liveWorkers ? (await queue.liveWorkers(CONSOLIDATION_JOB)) > 0 : null;
+        }
+        return app.events.workersAlive ? app.events.workersAlive() : null;
+      },
+      logger: app.log,
+    }),
   };
   const registry = new SessionRegistry(deps, {
     resumeMs: app.config.sessionResumeMs,

@@ -172,3 +172,25 @@ test('two servers and a worker on one file: each server gets the worker events a
     await fx.cleanup();
   }
 });
+
+test('workersAlive: true only while another live handle with role worker is open (not a server, not itself, not a stale one)', async () => {
+  const fx = await fixture();
+  try {
+    const server = fx.open({ heartbeatMs: 600_000 });
+    assert.equal(await server.workersAlive(), false, 'alone');
+    const other = fx.open();
+    assert.equal(await server.workersAlive(), false, 'another server is no worker');
+    const worker = fx.open({ role: 'worker', heartbeatMs: 600_000 });
+    assert.equal(await server.workersAlive(), true);
+    assert.equal(await worker.workersAlive(), false, 'a worker does not count itself');
+    fx.db.prepare("UPDATE bus_members SET heartbeat_at = heartbeat_at - 600000 WHERE role = 'worker'").run();
+    assert.equal(await server.workersAlive(), false, 'a worker whose heartbeat went stale is dead');
+    fx.db.prepare("UPDATE bus_members SET heartbeat_at = heartbeat_at + 600000 WHERE role = 'worker'").run();
+    assert.equal(await server.workersAlive(), true);
+    await worker.close();
+    assert.equal(await server.workersAlive(), false, 'a worker that closed left');
+    await other.close();
+  } finally {
+    await fx.cleanup();
+  }
+});

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { tempDir } from './temp-dir.js';
@@ -13,11 +13,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Build the app on a fresh data directory; `listen` binds a random loopback port. */
-export async function startTestApp(env: Record<string, string> = {}, listen = true): Promise<TestApp> {
+/**
+ * Build the app on a fresh data directory; `listen` binds a random loopback port. Logs go nowhere unless a test
+ * passes its own `logger` (to read them).
+ */
+export async function startTestApp(env: Record<string, string> = {}, listen = true, logger: Logger = pino({ level: 'silent' })): Promise<TestApp> {
   const tmp = tempDir('parley-app-');
   const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+  const app = await buildApp(config, { logger });
   let httpUrl = '';
   if (listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

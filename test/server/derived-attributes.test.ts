@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { NEO4J_SKIP } from '../helpers/stores.js';
+import { tenantApp } from '../helpers/tenant-app.js';
 
 interface MemoryJson { id: string; text: string; kind: string; slot: string | null; value: string | null; subject_id: string }
 
@@ -14,19 +13,8 @@ interface MemoryJson { id: string; text: string; kind: string; slot: string | nu
  */
 function derivedAttributes(label: string, env: Record<string, string>, skip?: string): void {
   describe(`derived attributes follow memory edits (${label})`, { skip }, () => {
-    let t: TestApp;
-    const key = `facts-key-${process.pid}-${Date.now()}`;
-    const tenant = `facts${process.pid}x${Date.now()}`;
-    const headers = { authorization: `Bearer ${key}` };
-    before(async () => {
-      t = await startTestApp({ ...env, PARLEY_API_KEYS: `${key}:${tenant}` });
-    });
-    after(async () => {
-      await t.close();
-    });
-
-    const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
-      t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const api = tenantApp('facts', env);
+    const { send, tenant } = api;
     const attributes = async (ref: string): Promise<Record<string, unknown>> => {
       const res = await send('GET', `/v1/participants/${encodeURIComponent(ref)}`);
       assert.equal(res.statusCode, 200, res.body);
@@ -45,7 +33,7 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
     const say = async (sessionId: string, utterances: Array<{ speaker: string; text: string }>): Promise<void> => {
       const res = await send('POST', `/v1/sessions/${sessionId}/utterances`, { utterances });
       assert.equal(res.statusCode, 201, res.body);
-      await drainConsolidation(t.app.stores.queue, 120_000);
+      await drainConsolidation(api.t.app.stores.queue, 120_000);
     };
 
     test('set-up: Ana says where she lives and works', async () => {
@@ -82,7 +70,7 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
       const ana = (await send('GET', '/v1/participants/Ana')).json() as { id: string };
       const at = '2020-01-01T00:00:00.000Z';
       // An older memory of the same slot that nothing replaced (as an import or a second extractor may leave).
-      const [older] = await t.app.stores.memory.addFacts(tenant, [{
+      const [older] = await api.t.app.stores.memory.addFacts(tenant, [{
         content: 'Ana lives in Tromsø', speakerId: ana.id, subjectId: ana.id, addresseeIds: [], kind: 'profile', slot: 'lives_in',
         value: 'Tromsø', time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.8, sessionId: 'da-0', source: 'test',
       }]);
@@ -137,14 +125,14 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
 
     test('erasing a participant leaves no attribute of someone else derived from their memories', async () => {
       const ben = (await send('GET', '/v1/participants/Ben')).json() as { id: string };
-      const cleo = await t.app.stores.graph.createParticipant(tenant, { name: 'Cleo' });
+      const cleo = await api.t.app.stores.graph.createParticipant(tenant, { name: 'Cleo' });
       const at = new Date().toISOString();
       // What Cleo told of Ben ("Ben lives in Lagos") and the attribute it set, as an extractor that reads reports stores them.
-      const [told] = await t.app.stores.memory.addFacts(tenant, [{
+      const [told] = await api.t.app.stores.memory.addFacts(tenant, [{
         content: 'Ben lives in Lagos', speakerId: cleo.id, subjectId: ben.id, addresseeIds: [], kind: 'profile', slot: 'lives_in',
         value: 'Lagos', time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.8, sessionId: 'da-4', source: 'test',
       }]);
-      await t.app.stores.graph.updateParticipant(tenant, ben.id, { attributes: { ...(await t.app.stores.graph.getParticipant(tenant, ben.id))!.attributes, lives_in: 'Lagos' } });
+      await api.t.app.stores.graph.updateParticipant(tenant, ben.id, { attributes: { ...(await api.t.app.stores.graph.getParticipant(tenant, ben.id))!.attributes, lives_in: 'Lagos' } });
       assert.equal((await attributes('Ben')).lives_in, 'Lagos');
       const erased = await send('DELETE', `/v1/participants/${cleo.id}`);
       assert.equal(erased.statusCode, 200, erased.body);

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { NEO4J_SKIP } from '../helpers/stores.js';
+import { tenantApp, type ParticipantJson } from '../helpers/tenant-app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
-
-interface ParticipantJson { id: string; name: string | null; aliases: string[]; attributes: Record<string, unknown>; voiceprint_count: number }
 
 /**
  * Participant edits through the HTTP API: lookups by name on every sub-route, attributes as a merge
@@ -14,26 +11,8 @@ interface ParticipantJson { id: string; name: string | null; aliases: string[]; 
  */
 function participantEdits(label: string, env: Record<string, string>, skip?: string): void {
   describe(`participant edits (${label})`, { skip }, () => {
-    let t: TestApp;
-    // A tenant of its own: a networked store outlives the run.
-    const key = `people-key-${process.pid}-${Date.now()}`;
-    const tenant = `people${process.pid}x${Date.now()}`;
-    const headers = { authorization: `Bearer ${key}` };
-    before(async () => {
-      t = await startTestApp({ ...env, PARLEY_API_KEYS: `${key}:${tenant}` });
-    });
-    after(async () => {
-      await t.close();
-    });
-
-    const send = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
-      t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    const person = async (ref: string): Promise<ParticipantJson> => {
-      const res = await send('GET', `/v1/participants/${encodeURIComponent(ref)}`);
-      assert.equal(res.statusCode, 200, res.body);
-      return res.json() as ParticipantJson;
-    };
-    const people = async (): Promise<ParticipantJson[]> => (await send('GET', '/v1/participants')).json().participants as ParticipantJson[];
+    const api = tenantApp('people', env);
+    const { send, person, people, tenant, headers } = api;
 
     test('set-up: two sessions with Ana, Ben and an unnamed voice', async () => {
       const one = await send('POST', '/v1/sessions/pe-1/utterances', {
@@ -45,7 +24,7 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       assert.equal(one.statusCode, 201, one.body);
       const two = await send('POST', '/v1/sessions/pe-2/utterances', { utterances: [{ speaker: 'Ben', text: 'I love sushi.' }] });
       assert.equal(two.statusCode, 201, two.body);
-      await drainConsolidation(t.app.stores.queue, 120_000);
+      await drainConsolidation(api.t.app.stores.queue, 120_000);
     });
 
     test('GET /v1/participants/{name}/persona resolves a name as GET /v1/participants/{name} does', async () => {
@@ -85,7 +64,7 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       assert.equal(utterance.statusCode, 400, utterance.body);
       const query = await send('POST', '/v1/query', { question: 'what does Ana like?', asker: '   ' });
       assert.equal(query.statusCode, 400, query.body);
-      const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=pe-4`, headers);
+      const ws = await TestWsClient.connect(`${api.t.wsUrl}/v1/stream?session_id=pe-4`, headers);
       try {
         ws.sendJson({ type: 'utterance', speaker: '  ', text: 'hello there' });
         const error = await ws.next('error');
@@ -120,8 +99,8 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       const ana = await person('Ana');
       // A voiceprint of the unnamed voice, as a consenting tenant's speaker tracker stores one.
       const vector = new Float32Array(8).fill(Math.SQRT1_2 / 2);
-      await t.app.stores.voiceprints.upsert(tenant, { participantId: voice.id, modelId: 'test-model', vector, updateCount: 1 });
-      const live = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=pe-1`, headers);
+      await api.t.app.stores.voiceprints.upsert(tenant, { participantId: voice.id, modelId: 'test-model', vector, updateCount: 1 });
+      const live = await TestWsClient.connect(`${api.t.wsUrl}/v1/stream?session_id=pe-1`, headers);
       try {
         await live.next('session.started');
         const res = await send('POST', `/v1/participants/${encodeURIComponent('Voice 7')}/merge`, { into: 'ben' });
@@ -134,7 +113,7 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
         assert.deepEqual(body.session_ids, ['pe-1']);
         assert.equal(body.moved_voiceprints, 1);
         assert.equal(body.into.voiceprint_count, 1);
-        assert.deepEqual((await t.app.stores.voiceprints.list(tenant)).map((v) => v.participantId), [ben.id]);
+        assert.deepEqual((await api.t.app.stores.voiceprints.list(tenant)).map((v) => v.participantId), [ben.id]);
         const merged = await live.next('speaker.merged');
         assert.equal(merged.from, voice.id);
         assert.equal(merged.into, ben.id);
@@ -154,22 +133,22 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
 
     test('a merged unnamed voice\'s facts take the name of the person it is merged into', async () => {
       // A newcomer's report: "An unnamed speaker enjoys green tea in the morning" stayed so after the merge into Xena.
-      const voice = await t.app.stores.graph.createParticipant(tenant, {});
+      const voice = await api.t.app.stores.graph.createParticipant(tenant, {});
       const ana = await person('Ana');
       const at = new Date().toISOString();
       const base = { addresseeIds: [], kind: 'preference' as const, slot: null, value: null, time: at, referIds: [], validFrom: at,
         supersedes: null, confidence: 0.8, sessionId: 'pe-9', source: 'test' };
-      const [tea, told] = await t.app.stores.memory.addFacts(tenant, [
+      const [tea, told] = await api.t.app.stores.memory.addFacts(tenant, [
         { ...base, content: 'An unnamed speaker enjoys green tea in the morning', speakerId: voice.id, subjectId: voice.id },
         // Two unnamed people in one fact: which one was merged is not in its words, so it stays.
         { ...base, content: 'An unnamed speaker told an unnamed speaker about the tram', speakerId: voice.id, subjectId: voice.id },
       ]);
       const res = await send('POST', `/v1/participants/${voice.id}/merge`, { into: 'Ana' });
       assert.equal(res.statusCode, 200, res.body);
-      const after = await t.app.stores.memory.getFact(tenant, tea!.id);
+      const after = await api.t.app.stores.memory.getFact(tenant, tea!.id);
       assert.equal(after?.content, 'Ana enjoys green tea in the morning');
       assert.equal(after?.speakerId, ana.id);
-      assert.equal((await t.app.stores.memory.getFact(tenant, told!.id))?.content, 'An unnamed speaker told an unnamed speaker about the tram');
+      assert.equal((await api.t.app.stores.memory.getFact(tenant, told!.id))?.content, 'An unnamed speaker told an unnamed speaker about the tram');
     });
 
     test('merging a person into themself is a 400, an unknown id a 404, two external ids a 409, and nothing changes', async () => {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { NEO4J_SKIP } from '../helpers/stores.js';
+import { tenantApp } from '../helpers/tenant-app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
-
-interface ParticipantJson { id: string; name: string | null; aliases: string[] }
 
 /**
  * Ids merged away or erased, and names that belong to someone else: writes naming a merged-away id reach
@@ -14,26 +12,8 @@ interface ParticipantJson { id: string; name: string | null; aliases: string[] }
  */
 function retiredParticipants(label: string, env: Record<string, string>, skip?: string): void {
   describe(`merged-away and erased participant ids (${label})`, { skip }, () => {
-    let t: TestApp;
-    // A tenant of its own: a networked store outlives the run.
-    const key = `retired-key-${process.pid}-${Date.now()}`;
-    const tenant = `retired${process.pid}x${Date.now()}`;
-    const headers = { authorization: `Bearer ${key}` };
-    before(async () => {
-      t = await startTestApp({ ...env, PARLEY_ASR: 'none', PARLEY_API_KEYS: `${key}:${tenant}` });
-    });
-    after(async () => {
-      await t.close();
-    });
-
-    const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
-      t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    const person = async (ref: string): Promise<ParticipantJson> => {
-      const res = await send('GET', `/v1/participants/${encodeURIComponent(ref)}`);
-      assert.equal(res.statusCode, 200, res.body);
-      return res.json() as ParticipantJson;
-    };
-    const people = async (): Promise<ParticipantJson[]> => (await send('GET', '/v1/participants')).json().participants as ParticipantJson[];
+    const api = tenantApp('retired', { ...env, PARLEY_ASR: 'none' });
+    const { send, person, people, headers } = api;
     const post = (sessionId: string, utterances: unknown[]): Promise<LightMyRequestResponse> =>
       send('POST', `/v1/sessions/${sessionId}/utterances`, { utterances });
 
@@ -64,7 +44,7 @@ function retiredParticipants(label: string, env: Record<string, string>, skip?: 
       assert.equal(gone.json().error.code, 'PARLEY_ERR_NOT_FOUND');
       assert.match(gone.json().error.message, new RegExp(`merged into ${cleo.id}`));
 
-      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=rp-3`, headers);
+      const c = await TestWsClient.connect(`${api.t.wsUrl}/v1/stream?session_id=rp-3`, headers);
       try {
         await c.next('session.started');
         c.sendJson({ type: 'utterance', speaker: voice.id, addressees: [ana.id], text: 'One more thing about March.' });
@@ -94,7 +74,7 @@ function retiredParticipants(label: string, env: Record<string, string>, skip?: 
       }
       assert.equal((await people()).length, count, 'no participant took the erased id as a name');
 
-      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=rp-6`, headers);
+      const c = await TestWsClient.connect(`${api.t.wsUrl}/v1/stream?session_id=rp-6`, headers);
       try {
         await c.next('session.started');
         c.sendJson({ type: 'utterance', speaker: dana.id, text: 'Hello again.' });

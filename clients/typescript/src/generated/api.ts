@@ -574,6 +574,8 @@ export interface ClientMessages {
     question: string;
     asker?: string;
     k?: number;
+    /** the turn of this session that asked the question (the utterance_id of its transcript.final, or of the client's own utterance message): exactly that turn is left out of the evidence; without it, the session's last turns with the question's words are */
+    utterance_id?: string;
   };
   /** Give a participant (default: the last speaker) the application's own id; answered by participant.identified */
   "participant.identify": {
