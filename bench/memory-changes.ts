@@ -47,14 +47,19 @@
  * reports both and the paired difference in accuracy (95 % bootstrap).
  * Reports per-decision precision / recall and accuracy with a 95 % bootstrap interval, per split.
  *
- *   npm run build && node dist/bench/memory-changes.js [--split dev|held-out|all] [--file F] [--held-out] [--baseline DIR] [--show]
+ * `--embedder NAME` / `--baseline-embedder NAME` consolidate with another text embedder (bench/lib/bench-embedders.ts);
+ * with `--baseline-embedder` alone the baseline is this build under that embedder.
+ *
+ *   npm run build && node dist/bench/memory-changes.js [--split dev|held-out|all] [--file F] [--held-out] [--baseline DIR]
+ *     [--embedder NAME] [--baseline-embedder NAME] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
+import type { TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
 import type { MemoryOp } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
+import { benchEmbedders } from './lib/bench-embedders.js';
 import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 type Op = 'UPDATE' | 'DELETE' | 'KEEP' | 'ADD';
@@ -79,7 +84,7 @@ function bootstrap(hits: boolean[], rounds = 2000): [number, number] {
 }
 
 /** Every pair through one build's consolidation, each in a tenant of its own. */
-async function runPairs(build: MemoryBuild, embedder: UseLiteEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
+async function runPairs(build: MemoryBuild, embedder: TextEmbedder, pairs: Pair[], heldOut: boolean): Promise<Result[]> {
   const db = build.openDatabase(':memory:');
   const graph = new build.SqliteGraphStore(db);
   const memory = new build.SqliteMemoryStore(db);
@@ -189,17 +194,18 @@ async function main(): Promise<void> {
       throw new Error(`${file}: pair ${p.id}: self must be a capitalised name other than Ben and Cy (the listener and the one Ben reports to)`);
     }
   }
-  const embedder = new UseLiteEmbedder();
-  const mine = await runPairs(thisBuild, embedder, pairs, heldOut);
-  if (baseline) {
-    const base = await runPairs(await loadBuild(baseline), embedder, pairs, heldOut);
-    report(`baseline (${baseline})`, base, split);
-    report('this build', mine, split);
+  const embedders = benchEmbedders();
+  console.log(`text embedder: ${embedders.names.mine} (this build), ${embedders.names.base} (baseline)`);
+  const mine = await runPairs(thisBuild, embedders.mine, pairs, heldOut);
+  if (baseline || embedders.base !== embedders.mine) {
+    const base = await runPairs(baseline ? await loadBuild(baseline) : thisBuild, embedders.base, pairs, heldOut);
+    report(`baseline (${baseline || 'this build'}, ${embedders.names.base})`, base, split);
+    report(`this build (${embedders.names.mine})`, mine, split);
     pairedDifference(mine, base, split);
   } else {
     report('this build', mine, split);
   }
-  await embedder.close();
+  await embedders.close();
 }
 
 await main();

@@ -27,16 +27,20 @@
  * share counts. `--baseline DIR` (another build's dist/) runs the same turns through that build too and
  * reports the paired difference (this build − baseline, same turns resampled). `--show` prints the misses.
  *
- *   npm run build && node dist/bench/memory-coverage.js [--file F] [--baseline DIR] [--show]
+ * `--embedder NAME` / `--baseline-embedder NAME` consolidate with another text embedder (bench/lib/bench-embedders.ts);
+ * with `--baseline-embedder` alone the baseline is this build under that embedder.
+ *
+ *   npm run build && node dist/bench/memory-coverage.js [--file F] [--baseline DIR] [--embedder NAME] [--baseline-embedder NAME] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { UseLiteEmbedder } from '../pipelines/embeddings/use-lite-embedder.js';
+import type { TextEmbedder } from '../pipelines/embeddings/text-embedder.js';
 import type { MemoryOp } from '../pipelines/memory/consolidate.js';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
+import { benchEmbedders } from './lib/bench-embedders.js';
 import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 interface Turn {
@@ -56,7 +60,7 @@ interface Scored { turn: Turn; covered: number | null; noisy: number | null; clo
 const START_NAMES: Record<string, string | null> = { Agent: 'Rita', Caller: null, Customer: null };
 
 /** Every turn through one build's consolidation, in order, one tenant per scenario. */
-async function runTurns(build: MemoryBuild, embedder: UseLiteEmbedder, turns: Turn[]): Promise<Scored[]> {
+async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[]): Promise<Scored[]> {
   const db = build.openDatabase(':memory:');
   const graph = new build.SqliteGraphStore(db);
   const memory = new build.SqliteMemoryStore(db);
@@ -155,18 +159,18 @@ async function main(): Promise<void> {
   const file = argString('file', path.join(repoRoot(), 'bench', 'data', 'scenarios.jsonl'));
   const baseline = argString('baseline', '');
   const turns = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Turn);
-  const embedder = new UseLiteEmbedder();
-  console.log(`${file}: ${turns.length} turns`);
-  const mine = await runTurns(thisBuild, embedder, turns);
-  if (baseline) {
-    const base = await runTurns(await loadBuild(baseline), embedder, turns);
-    reportBuild(`baseline (${baseline})`, base);
-    reportBuild('this build', mine);
+  const embedders = benchEmbedders();
+  console.log(`${file}: ${turns.length} turns; text embedder ${embedders.names.mine} (this build), ${embedders.names.base} (baseline)`);
+  const mine = await runTurns(thisBuild, embedders.mine, turns);
+  if (baseline || embedders.base !== embedders.mine) {
+    const base = await runTurns(baseline ? await loadBuild(baseline) : thisBuild, embedders.base, turns);
+    reportBuild(`baseline (${baseline || 'this build'}, ${embedders.names.base})`, base);
+    reportBuild(`this build (${embedders.names.mine})`, mine);
     pairedDifference(mine, base);
   } else {
     reportBuild('this build', mine);
   }
-  await embedder.close();
+  await embedders.close();
 }
 
 await main();

@@ -42,7 +42,7 @@
  * `--now last-turn` asks every Parley system in-process as of the day after the conversation's last turn
  * (LoCoMo's chats end in 2023: asked on the machine's clock, the default `--now clock`, "last year" names
  * a year with nothing in it); the baselines ignore time either way.
- * `PARLEY_TEXT_EMBEDDER` and `MODELS_DIR` in the environment choose the text embedder (default USE-lite); a
+ * `PARLEY_TEXT_EMBEDDER` and `MODELS_DIR` in the environment choose the text embedder (default `auto`: bge-small-en-v1.5-q when installed, else USE-lite); a
  * `--store` keeps the vectors of the embedder it was built with (build a store per embedder).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -46,6 +46,11 @@ export interface JobDeps {
   config: JobsConfig;
   stores: Stores;
   embedder: TextEmbedder;
+  /**
+   * The USE-lite text affect classifies on; default `embedder` when it is USE-lite, else no text affect. When it is
+   * not `embedder`, it classifies the turn's text (the turn's vector is of another model).
+   */
+  affectEmbedder?: UseLiteEmbedder | null;
   logger: Logger;
   publish: Publish;
   /**
@@ -87,7 +92,9 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const log = logger.child({ component: 'jobs' });
   await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, logger: log }, knownTenants(config));
   const { extractor, llm } = extractorFor(config);
-  const affect = embedder instanceof UseLiteEmbedder ? new TextAffectClassifier(embedder) : null;
+  const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : embedder instanceof UseLiteEmbedder ? embedder : null;
+  const affect = affectEmbedder ? new TextAffectClassifier(affectEmbedder) : null;
+  const affectOnVectors = affectEmbedder === embedder;
   // Consolidation embeds the turn; affect then classifies that vector instead of embedding the text again.
   const turnEmbeddings = new RecentEmbeddings(embedder);
 
@@ -106,7 +113,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const utterance = await stores.graph.getUtterance(job.data.tenant, job.data.utteranceId);
     if (affect && utterance) {
       const audio = utterance.audioRef ? readSpan(config.dataDir, utterance.audioRef, log) : undefined;
-      await turnEmbeddings.embed([utterance.text])
+      await (affectOnVectors ? turnEmbeddings.embed([utterance.text]) : Promise.resolve([undefined]))
         .then(([vector]) => analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio, vector))
         .catch((err: Error) => log.warn({ err: err.message }, 'affect attribution failed'));
     }

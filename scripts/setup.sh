@@ -43,4 +43,11 @@ npm run build --silent
 if ! node dist/scripts/models.js fetch moonshine-tiny >/dev/null; then
   echo "setup: warning: could not fetch moonshine-tiny (registry.npmjs.org); its tests will be skipped" >&2
 fi
+# The text embedder PARLEY_TEXT_EMBEDDER=auto (the default) runs: bge-small-en-v1.5 int8, 24 MB, from a langchain4j
+# jar on Maven Central, pinned by SHA-256 (jar and both files). With `mvn` it fetches through Maven; without it,
+# straight from Maven Central over HTTPS. Without network the server runs on USE-lite and says how to fetch it.
+if command -v mvn >/dev/null || [ -n "${PARLEY_MAVEN_REPOSITORY:-}" ]; then bge_env=(); else bge_env=(PARLEY_MAVEN_REPOSITORY=https://repo1.maven.org/maven2); fi
+if ! env "${bge_env[@]}" node dist/scripts/models.js fetch bge-small-en-v1.5-q >/dev/null; then
+  echo "setup: warning: could not fetch bge-small-en-v1.5-q (Maven Central); text embeddings will use USE-lite until \`npm run models -- fetch bge-small-en-v1.5-q\` succeeds" >&2
+fi
 echo "setup: done" >&2

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveTextEmbedder, TEXT_EMBEDDER_CHOICES, type TextEmbedderName } from '../pipelines/embeddings/text-embedder-choice.js';
 import { modelsDir } from '../pipelines/models/repo-root.js';
 import { DEFAULT_CMUDICT } from '../pipelines/speaker/phonetic.js';
 import type { SpeakerThresholds } from '../pipelines/speaker/speaker-thresholds.js';
@@ -180,11 +181,14 @@ export interface Config {
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
   /**
-   * `PARLEY_TEXT_EMBEDDER`: `use-lite` (embedded), `bge-small-en-v1.5` or `bge-small-en-v1.5-q` (embedded
-   * ONNX encoder, fp32 or int8, fetched into `MODELS_DIR` by `npm run models -- fetch <name>`) or `openai`
-   * (OpenAI-compatible endpoint).
+   * `PARLEY_TEXT_EMBEDDER`: `auto` (default: `bge-small-en-v1.5-q` when installed in `MODELS_DIR`, else `use-lite`),
+   * `use-lite` (bundled), `bge-small-en-v1.5` or `bge-small-en-v1.5-q` (embedded ONNX encoder, fp32 or int8, fetched
+   * into `MODELS_DIR` by `npm run models -- fetch <name>`) or `openai` (OpenAI-compatible endpoint). Holds the embedder
+   * `auto` resolved to.
    */
-  textEmbedder: 'use-lite' | 'bge-small-en-v1.5' | 'bge-small-en-v1.5-q' | 'openai';
+  textEmbedder: TextEmbedderName;
+  /** Set when `auto` fell back to USE-lite: the warning the server logs once, naming the fetch command. */
+  textEmbedderFallback: string | null;
   /** `PARLEY_EXTRACTOR`: `embedded` (rules, no LLM) or `llm` (OpenAI-compatible chat model). */
   extractor: 'embedded' | 'llm';
   /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`: any OpenAI-compatible endpoint. */
@@ -502,6 +506,8 @@ export function loadConfig(env: Env = process.env): Config {
   for (const h of allowedHosts) {
     if (!/^[a-z0-9.-]+$/.test(h)) r.problems.push(`PARLEY_ALLOWED_HOSTS entries must be host names without scheme or port: ${JSON.stringify(h)}`);
   }
+  const models = modelsDir(r.string('MODELS_DIR', ''));
+  const textEmbedder = resolveTextEmbedder(r.oneOf('PARLEY_TEXT_EMBEDDER', TEXT_EMBEDDER_CHOICES, 'auto'), models);
   const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
   const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
   const perTenantDefault = tenants > 1 ? Math.ceil(maxSessions / 2) : maxSessions;
@@ -560,7 +566,8 @@ export function loadConfig(env: Env = process.env): Config {
     speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),
     speakerDecision: r.oneOf('PARLEY_SPEAKER_DECISION', ['calibrated', 'thresholds'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
-    textEmbedder: r.oneOf('PARLEY_TEXT_EMBEDDER', ['use-lite', 'bge-small-en-v1.5', 'bge-small-en-v1.5-q', 'openai'] as const, 'use-lite'),
+    textEmbedder: textEmbedder.name,
+    textEmbedderFallback: textEmbedder.fallback,
     extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),
     openaiBaseUrl: r.url('OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
     openaiApiKey: env.OPENAI_API_KEY?.trim() || null,
@@ -569,7 +576,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddingDimension: r.int('PARLEY_EMBEDDING_DIMENSION', 1536, 8, 8192),
     transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
     // Where `npm run models` installs them, whatever the working directory (an MCP client may start Parley elsewhere).
-    modelsDir: modelsDir(r.string('MODELS_DIR', '')),
+    modelsDir: models,
     sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
     maxSessions,
     sessionEndWaitMs: r.int('PARLEY_SESSION_END_WAIT_MS', 10_000, 0, 600_000),

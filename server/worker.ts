@@ -4,7 +4,7 @@ import { registerJobHandlers } from '../pipelines/jobs.js';
 import { OnnxTextEmbedder } from '../pipelines/embeddings/onnx-text-embedder.js';
 import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
 import { createLogger } from './logger.js';
-import { createTextEmbedder } from './plugins/models.js';
+import { createAffectEmbedder, createTextEmbedder } from './plugins/models.js';
 import { openEventBus } from './plugins/event-bus.js';
 import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings, onShutdownSignal } from './process.js';
 
@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   logConfigWarnings(logger, warnings);
   const stores = await openStoresChecked(config, logger);
   const events = openEventBus(config, logger, 'worker');
+  if (config.textEmbedderFallback) logger.warn({ warning: config.textEmbedderFallback }, 'text embedder: bge-small-en-v1.5-q not installed, using USE-lite');
   const embedder = createTextEmbedder(config);
+  const affectEmbedder = createAffectEmbedder(config, embedder);
   // The embedded (SQLite) queue polls on an unref'd timer so that it never holds a server or a test
   // open by itself; this process exists only to take jobs, so it holds itself open until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     config,
     stores,
     embedder,
+    affectEmbedder,
     logger,
     publish: (tenant, sessionId, type, payload) => {
       events.publish(tenant, sessionId, { type, payload } as SessionEvent).catch((err: Error) => {
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
       await stores.close(config.shutdownGraceMs);
       await events.close();
       await embedder.close();
+      if (affectEmbedder && affectEmbedder !== embedder) await affectEmbedder.close();
     },
     (err) => logger.error({ err }, 'worker shutdown failed'),
   );

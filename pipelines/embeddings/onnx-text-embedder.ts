@@ -90,7 +90,7 @@ export class OnnxTextEmbedder implements TextEmbedder {
     return this.#worker.embed(texts);
   }
 
-  /** Terminate the worker; later calls fail with `PARLEY_ERR_SHUTTING_DOWN`. */
+  /** Terminate the worker once the requests in flight are answered; later calls fail with `PARLEY_ERR_SHUTTING_DOWN`. */
   close(): Promise<void> {
     return this.#worker.close();
   }

@@ -67,6 +67,8 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
   #queue: Queued[] = [];
   #flushScheduled = false;
   #closed = false;
+  /** Resolved when no reply is owed any more (what `close` waits for). */
+  #drained: (() => void)[] = [];
 
   constructor(options: WorkerBatcherOptions<Req, Res, H>) {
     this.#o = options;
@@ -100,12 +102,26 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
     });
   }
 
-  /** Terminate the worker; later calls fail with `PARLEY_ERR_SHUTTING_DOWN` instead of starting a new one. */
-  async close(): Promise<void> {
+  /**
+   * Terminate the worker once the replies it owes have come (at most `drainMs`, default 30 s); later calls fail with
+   * `PARLEY_ERR_SHUTTING_DOWN` instead of starting a new one. Terminating a worker while a native model (onnxruntime)
+   * runs in it aborts the whole process, so requests in flight finish first.
+   */
+  async close(drainMs = 30_000): Promise<void> {
     this.#closed = true;
     const w = this.#worker;
     this.#worker = null;
-    if (w) await (await w.catch(() => null))?.terminate();
+    const worker = w ? await w.catch(() => null) : null;
+    if (!worker) return;
+    if (this.#pending.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((r) => this.#drained.push(r)),
+        new Promise<void>((r) => { timer = setTimeout(r, drainMs); }),
+      ]);
+      clearTimeout(timer);
+    }
+    await worker.terminate();
   }
 
   async #flush(): Promise<void> {
@@ -175,6 +191,7 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
         this.#worker = null; // the next call starts a fresh worker
         for (const p of this.#pending.values()) p.reject(new ParleyError('PARLEY_ERR_WORKER_CRASHED', `${o.label} worker died`, { cause: err }));
         this.#pending.clear();
+        for (const r of this.#drained.splice(0)) r();
         reject(err);
       };
       worker.once('error', fail);
@@ -202,7 +219,10 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
         this.#pending.delete(msg.id);
         if (msg.ok) p?.resolve(msg as Extract<Res, { ok: true }>);
         else p?.reject(new ParleyError('PARLEY_ERR_INTERNAL', msg.error));
-        if (this.#pending.size === 0) worker.unref(); // an idle worker never holds the process open
+        if (this.#pending.size === 0) {
+          worker.unref(); // an idle worker never holds the process open
+          for (const r of this.#drained.splice(0)) r();
+        }
       });
     });
   }

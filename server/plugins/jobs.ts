@@ -50,6 +50,7 @@ export const jobsPlugin = fp(
         config: app.config,
         stores: app.stores,
         embedder: app.models.textEmbedder,
+        affectEmbedder: app.models.affectEmbedder,
         logger: opts.logger,
         publish: (tenant, sessionId, type, payload) => app.publish(tenant, sessionId, type, payload),
         afterConsolidation: app.afterConsolidation,

@@ -23,6 +23,8 @@ import { ParleyError } from '../../graph/core/errors.js';
 /** The models a server process runs, shared by every session. */
 export interface Models {
   textEmbedder: TextEmbedder;
+  /** What text affect classifies on (USE-lite's few-shot classifier): the text embedder itself, or null (see `createAffectEmbedder`). */
+  affectEmbedder: UseLiteEmbedder | null;
   speakerEmbedder: SpeakerEmbedder;
   /** The speaker embedder's calibrated thresholds with the config's overrides applied. */
   speakerThresholds: SpeakerThresholds;
@@ -102,6 +104,16 @@ export function createTextEmbedder(config: Config): TextEmbedder {
   return new UseLiteEmbedder();
 }
 
+/**
+ * The USE-lite that text affect runs on: the text embedder when it is USE-lite; a USE-lite of its own (started on
+ * first use) beside an embedded ONNX encoder, whose vectors the affect classifier cannot read; none beside `openai`
+ * (as before: a remote embedder's deployment gets no second local model).
+ */
+export function createAffectEmbedder(config: Config, textEmbedder: TextEmbedder): UseLiteEmbedder | null {
+  if (textEmbedder instanceof UseLiteEmbedder) return textEmbedder;
+  return config.textEmbedder === 'openai' ? null : new UseLiteEmbedder();
+}
+
 /** The speaker embedder the config names; a missing ONNX model fails here, naming the fix. */
 export async function createSpeakerEmbedder(config: Config): Promise<SpeakerEmbedder> {
   if (config.speakerEmbedder === 'wespeaker') {
@@ -120,7 +132,9 @@ export const modelsPlugin = fp(
     if (config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine' && !phoneMoonshine(config)) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `PARLEY_ASR_PHONE=moonshine: ${config.moonshineModel} is not installed in ${config.modelsDir}; run \`npm run models -- fetch ${config.moonshineModel}\``);
     }
+    if (config.textEmbedderFallback) app.log.warn({ warning: config.textEmbedderFallback }, 'text embedder: bge-small-en-v1.5-q not installed, using USE-lite');
     const textEmbedder = createTextEmbedder(config);
+    const affectEmbedder = createAffectEmbedder(config, textEmbedder);
     const speakerEmbedder = await createSpeakerEmbedder(config);
     let pool: Promise<WorkerPool> | null = null;
     let started: WorkerPool | null = null;
@@ -135,6 +149,7 @@ export const modelsPlugin = fp(
     };
     const models: Models = {
       textEmbedder,
+      affectEmbedder,
       speakerEmbedder,
       speakerThresholds: { ...thresholdsFor(speakerEmbedder.modelId), ...config.speakerThresholds },
       speakerDecision: config.speakerDecision === 'calibrated' ? decisionFor(speakerEmbedder.modelId) : null,
@@ -150,6 +165,7 @@ export const modelsPlugin = fp(
     app.addHook('onClose', async () => {
       closed = true;
       await textEmbedder.close();
+      if (affectEmbedder && affectEmbedder !== textEmbedder) await affectEmbedder.close();
       if (pool) await (await pool.catch(() => null))?.close();
     });
   },

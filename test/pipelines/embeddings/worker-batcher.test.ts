@@ -114,3 +114,21 @@ test('after close every call is PARLEY_ERR_SHUTTING_DOWN and no worker starts', 
   await assert.rejects(b.request({ texts: ['y'] }), code('PARLEY_ERR_SHUTTING_DOWN'));
   await assert.rejects(b.start(), code('PARLEY_ERR_SHUTTING_DOWN'));
 });
+
+test('close lets the requests in flight be answered first (a native model terminated mid-run aborts the process), for at most drainMs', async () => {
+  const b = batcher('ready');
+  await b.start();
+  const inFlight = b.embed(['slow']);
+  await new Promise((r) => setTimeout(r, 20)); // sent, not answered
+  await b.close();
+  assert.deepEqual(rows(await inFlight), [[1, 0, 4]], 'answered, not failed by the close');
+
+  const stuck = batcher('ready');
+  await stuck.start();
+  const never = stuck.embed(['never']);
+  await new Promise((r) => setTimeout(r, 20));
+  const started = Date.now();
+  await stuck.close(200);
+  assert.ok(Date.now() - started < 5000, 'a reply that never comes does not hold the close');
+  await assert.rejects(never, code('PARLEY_ERR_WORKER_CRASHED'));
+});
