@@ -99,12 +99,17 @@ export function acquireDriver(options: Neo4jOptions): SharedDriver {
 
 /**
  * ADDRESSED edges to `Addressee` key nodes for `label` nodes stored before those existed (their
- * `addresseeIds` list only); run once per store through `migrateOnce`.
+ * `addresseeIds` list only); run once per store through `migrateOnce`. Processes starting together (a
+ * server and its workers after an upgrade) may all run it at once: each node is write-locked (a no-op SET)
+ * and looked at again under the lock, so a node another process has just given its edges is skipped
+ * rather than given a second set (MERGE alone let concurrent runs duplicate them).
  */
 export function backfillAddressees(label: 'Utterance' | 'Fact'): string {
   return `
   MATCH (n:${label}) WHERE size(n.addresseeIds) > 0 AND NOT (n)-[:ADDRESSED]->()
   CALL { WITH n
+    SET n.addresseeIds = n.addresseeIds
+    WITH n WHERE NOT (n)-[:ADDRESSED]->()
     UNWIND n.addresseeIds AS aid
     MERGE (k:Addressee {tenant: n.tenant, id: aid})
     MERGE (n)-[:ADDRESSED]->(k)

@@ -35,6 +35,7 @@ export abstract class Neo4jStoreBase {
   protected readonly prefix: string;
   private readonly shared: SharedDriver;
   private schema: Promise<void> | undefined;
+  private marks: Promise<void> | undefined;
 
   protected constructor(protected readonly options: Neo4jOptions, private readonly statements: readonly string[]) {
     this.shared = acquireDriver(options);
@@ -74,12 +75,29 @@ export abstract class Neo4jStoreBase {
    * processes starting at once may both run it.
    */
   protected async migrateOnce(name: string, cypher: string): Promise<void> {
+    await this.oneMarkPerMigration();
     const done = await this.db.read(`checking migration ${name}`, async (tx) =>
       toNum((await tx.run('MATCH (m:ParleyMigration {name: $name}) RETURN count(m) AS n', { name })).records[0]?.get('n') ?? 0));
     if (done > 0) return;
     await this.db.autoCommit(`migration ${name}`, cypher, {});
     await this.db.write(`recording migration ${name}`, (tx) => tx.run(
       'MERGE (m:ParleyMigration {name: $name}) ON CREATE SET m.at = $now', { name, now: new Date().toISOString() }));
+  }
+
+  /**
+   * A uniqueness constraint on the migration marks, so that processes starting together (a server and its
+   * workers) cannot MERGE two marks of one migration; duplicates left before it existed are folded first
+   * (the constraint cannot be created over them). Best effort, once per store: a duplicate mark is harmless
+   * (only "is there one" is read), so a failure here never stops a start.
+   */
+  private oneMarkPerMigration(): Promise<void> {
+    this.marks ??= (async () => {
+      await this.db.autoCommit('folding duplicate migration marks', `
+        MATCH (m:ParleyMigration) WITH m.name AS name, collect(m) AS marks WHERE size(marks) > 1
+        UNWIND tail(marks) AS extra DELETE extra`, {});
+      await this.schemaQuery('CREATE CONSTRAINT parley_migration_name IF NOT EXISTS FOR (m:ParleyMigration) REQUIRE m.name IS UNIQUE');
+    })().catch(() => undefined);
+    return this.marks;
   }
 
   /** True when the server answers within `readyTimeoutMs`. */

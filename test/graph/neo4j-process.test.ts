@@ -194,4 +194,41 @@ describe('Neo4j addressee keys for data stored before them', { skip: NEO4J_SKIP 
       for (const s of stores) await s.close();
     }
   });
+
+  test('processes starting together give each node of the earlier shape one set of edges, and leave one mark', async () => {
+    const options = neo4jTestOptions('test-migrate-race');
+    const tenant = `${options.tenantPrefix}t1`;
+    const driver = neo4j.driver(options.uri, neo4j.auth.basic(options.user, options.password));
+    const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, { tenant, ...params }, { database: options.database });
+    const stores: Neo4jGraphStore[] = [];
+    const open = async () => {
+      // Stores of one process share a driver but run their migrations in transactions of their own, as processes would.
+      const graph = new Neo4jGraphStore(options);
+      stores.push(graph);
+      await graph.init();
+    };
+    const N = 200;
+    try {
+      await open();
+      await run(`UNWIND range(1, $n) AS i
+        CREATE (:Utterance {tenant: $tenant, id: 'u_' + i, sessionId: 's1', seq: i, speakerId: 'p_a', addresseeIds: ['p_b', 'p_c'],
+          text: 'Ben, Cy: item ' + i, time: '2026-01-01T00:00:00.000Z'})`, { n: neo4j.int(N) });
+      for (let round = 0; round < 3; round++) {
+        await run("MATCH (n:Utterance {tenant: $tenant})-[r:ADDRESSED]->() DELETE r");
+        await run("MATCH (m:ParleyMigration {name: 'utterance-addressees'}) DELETE m");
+        await Promise.all([open(), open(), open(), open()]);
+        const counts = await run(`MATCH (n:Utterance {tenant: $tenant})
+          RETURN count { (n)-[:ADDRESSED]->() } AS edges`);
+        const perNode = counts.records.map((r) => neo4j.integer.toNumber(r.get('edges')));
+        assert.equal(perNode.length, N);
+        assert.deepEqual([...new Set(perNode)], [2], `round ${round}: every utterance has exactly its two edges`);
+        const marks = await run("MATCH (m:ParleyMigration {name: 'utterance-addressees'}) RETURN count(m) AS n");
+        assert.equal(neo4j.integer.toNumber(marks.records[0]!.get('n')), 1, `round ${round}: one mark however many ran it`);
+      }
+    } finally {
+      await run('MATCH (n) WHERE n.tenant STARTS WITH $prefix DETACH DELETE n', { prefix: options.tenantPrefix });
+      await driver.close();
+      for (const s of stores) await s.close();
+    }
+  });
 });
