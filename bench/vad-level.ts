@@ -12,10 +12,9 @@ import path from 'node:path';
 import { LevelControl, resolveLevelControlOptions, type LevelControlOptions } from '../pipelines/audio/level-control.js';
 import { SILERO_WINDOW_SAMPLES, SileroVadModel } from '../pipelines/audio/silero-vad-model.js';
 import { resolveVadOptions } from '../pipelines/audio/vad-options.js';
-import { requireDataOrSkip } from './lib/cli.js';
-import { librispeechDir, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
+import { librispeechDirOrSkip, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
 import { LEVEL_CONDITIONS, degradeLevel } from './lib/room-conditions.js';
-import { frames, median, pct, range, sum, turns, type Turns } from './lib/vad-scoring.js';
+import { frames, pct, sum, turns, vadRowCells, type Turns } from './lib/vad-scoring.js';
 
 interface Variant { name: string; agc: LevelControlOptions | null }
 const NONE: Variant = { name: 'no AGC (previous)', agc: null };
@@ -105,25 +104,15 @@ function testReport(data: Data, variants: Variant[]): void {
   for (const c of LEVEL_CONDITIONS) {
     const rows = data.filter((d) => d.cond === c.name);
     for (const v of variants) {
-      const f = rows.map((d) => frames(d.m, d.probs.get(v.name) ?? [], 0.5));
-      const t = rows.map((d) => turns(d.m, d.probs.get(v.name) ?? [], opts));
-      console.log(`| ${c.name} | ${v.name} `
-        + `| ${pct(sum(f, 'hit'), sum(f, 'speech'))} (${range(f.map((x) => (100 * x.hit) / x.speech))}) `
-        + `| ${pct(sum(f, 'fa'), sum(f, 'nonSpeech'))} (${range(f.map((x) => (100 * x.fa) / x.nonSpeech))}) `
-        + `| ${pct(sum(t, 'covered'), sum(t, 'speech'))} (${range(t.map((x) => (100 * x.covered) / x.speech))}) `
-        + `| ${pct(sum(t, 'faIn'), sum(t, 'nonSpeech'))} (${range(t.map((x) => (100 * x.faIn) / x.nonSpeech))}) `
-        + `| ${sum(t, 'missed')}/${sum(t, 'utterances')} | ${t.reduce((a, x) => a + x.lengths.length, 0)} | ${(median(t.flatMap((x) => x.lengths)) / 1000).toFixed(2)} |`);
+      const cells = vadRowCells(rows.map((d) => ({ m: d.m, probs: d.probs.get(v.name) ?? [] })), opts, true);
+      console.log(`| ${c.name} | ${v.name} ${cells}`);
     }
   }
 }
 
 async function main(): Promise<void> {
-  const dir = librispeechDir();
-  if (!dir) {
-    requireDataOrSkip('../shared/data/speech/librispeech-test-other-10');
-    console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)');
-    return;
-  }
+  const dir = librispeechDirOrSkip();
+  if (!dir) return;
   if (process.argv.includes('--cpu')) return levelCpu(dir);
   const babbleDir = path.join(dir, '..', 'speechbrain');
   const dev = process.argv.includes('--dev');

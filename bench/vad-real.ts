@@ -8,9 +8,8 @@
  */
 import { SILERO_WINDOW_SAMPLES, SileroVadModel, type SileroFeed } from '../pipelines/audio/silero-vad-model.js';
 import { resolveVadOptions, type VadOptions } from '../pipelines/audio/vad-options.js';
-import { CONDITIONS, degrade, librispeechDir, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
-import { requireDataOrSkip } from './lib/cli.js';
-import { frames, median, pct, range, sum, turns } from './lib/vad-scoring.js';
+import { CONDITIONS, degrade, librispeechDirOrSkip, librispeechSpeakers, speakerMixture, type Mixture } from './lib/room-audio.js';
+import { pct, turns, vadRowCells } from './lib/vad-scoring.js';
 
 /** The end-of-turn settings Parley used before issue #17. */
 const PREVIOUS: VadOptions = { positiveThreshold: 0.5, negativeThreshold: 0.35, minSpeechMs: 200, prePaddingMs: 300, endSilenceMs: 500 };
@@ -91,24 +90,16 @@ function testReport(data: Data, current: VadOptions): void {
       const settings: [string, VadOptions][] = v.feed === 'bare' ? [['previous', PREVIOUS]]
         : same ? [['previous = current', current]] : [['previous', PREVIOUS], ['current', current]];
       for (const [label, opts] of settings) {
-        const f = rows.map((d) => frames(d.m, d.probs.get(v.name) ?? [], 0.5));
-        const t = rows.map((d) => turns(d.m, d.probs.get(v.name) ?? [], opts));
-        console.log(`| ${c.name} | ${v.name} | ${label} | ${pct(sum(f, 'hit'), sum(f, 'speech'))} | ${pct(sum(f, 'fa'), sum(f, 'nonSpeech'))} `
-          + `| ${pct(sum(t, 'covered'), sum(t, 'speech'))} (${range(t.map((x) => (100 * x.covered) / x.speech))}) `
-          + `| ${pct(sum(t, 'faIn'), sum(t, 'nonSpeech'))} (${range(t.map((x) => (100 * x.faIn) / x.nonSpeech))}) `
-          + `| ${sum(t, 'missed')}/${sum(t, 'utterances')} | ${t.reduce((a, x) => a + x.lengths.length, 0)} | ${(median(t.flatMap((x) => x.lengths)) / 1000).toFixed(2)} |`);
+        const cells = vadRowCells(rows.map((d) => ({ m: d.m, probs: d.probs.get(v.name) ?? [] })), opts, false);
+        console.log(`| ${c.name} | ${v.name} | ${label} ${cells}`);
       }
     }
   }
 }
 
 async function main(): Promise<void> {
-  const dir = librispeechDir();
-  if (!dir) {
-    requireDataOrSkip('../shared/data/speech/librispeech-test-other-10');
-    console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)');
-    return;
-  }
+  const dir = librispeechDirOrSkip();
+  if (!dir) return;
   const dev = process.argv.includes('--dev');
   const all = librispeechSpeakers(dir);
   const speakers = dev ? all.slice(0, 5) : all.slice(5);

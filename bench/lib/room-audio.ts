@@ -13,6 +13,7 @@ import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
 import { readWav } from '../../pipelines/audio/wav.js';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { seededRandom } from './seeded-random.js';
+import { requireDataOrSkip } from './cli.js';
 
 /** Window length of the labels, in samples at 16 kHz (Silero's window, 32 ms). */
 export const LABEL_WINDOW = 512;
@@ -21,6 +22,18 @@ export const LABEL_WINDOW = 512;
 export function librispeechDir(): string | undefined {
   const d = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech/librispeech-test-other-10');
   return existsSync(d) ? d : undefined;
+}
+
+/**
+ * `librispeechDir()`, or undefined after saying the bench is skipped (an error instead where the data is
+ * required: `requireDataOrSkip`).
+ */
+export function librispeechDirOrSkip(): string | undefined {
+  const dir = librispeechDir();
+  if (dir) return dir;
+  requireDataOrSkip('../shared/data/speech/librispeech-test-other-10');
+  console.log('skipped: ../shared/data/speech/librispeech-test-other-10 not found (set PARLEY_SHARED_DATA)');
+  return undefined;
 }
 
 /** Speaker ids (folder names) under `dir`, sorted. */

@@ -71,3 +71,19 @@ export function median(xs: number[]): number { const s = [...xs].sort((a, b) => 
 export function range(xs: number[]): string { return `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`; }
 /** Sum of field `k` over `xs`. */
 export const sum = <T>(xs: T[], k: keyof T): number => xs.reduce((a, x) => a + (x[k] as number), 0);
+
+/**
+ * The table cells both VAD benches print for one variant over the speakers' mixtures: frame recall and false
+ * alarm at `threshold` (with their min–max over speakers when `frameRanges`), turn coverage and non-speech in
+ * turns (min–max), reference runs without a turn, turns, median turn length in seconds. Starts with "| ".
+ */
+export function vadRowCells(rows: { m: Mixture; probs: number[] }[], opts: VadOptions, frameRanges: boolean, threshold = 0.5): string {
+  const f = rows.map((d) => frames(d.m, d.probs, threshold));
+  const t = rows.map((d) => turns(d.m, d.probs, opts));
+  const spread = (xs: number[]) => (frameRanges ? ` (${range(xs)})` : '');
+  return `| ${pct(sum(f, 'hit'), sum(f, 'speech'))}${spread(f.map((x) => (100 * x.hit) / x.speech))} `
+    + `| ${pct(sum(f, 'fa'), sum(f, 'nonSpeech'))}${spread(f.map((x) => (100 * x.fa) / x.nonSpeech))} `
+    + `| ${pct(sum(t, 'covered'), sum(t, 'speech'))} (${range(t.map((x) => (100 * x.covered) / x.speech))}) `
+    + `| ${pct(sum(t, 'faIn'), sum(t, 'nonSpeech'))} (${range(t.map((x) => (100 * x.faIn) / x.nonSpeech))}) `
+    + `| ${sum(t, 'missed')}/${sum(t, 'utterances')} | ${t.reduce((a, x) => a + x.lengths.length, 0)} | ${(median(t.flatMap((x) => x.lengths)) / 1000).toFixed(2)} |`;
+}
