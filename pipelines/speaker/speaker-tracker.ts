@@ -135,9 +135,10 @@ export class SpeakerTracker {
   private shortNow(embedding: Float32Array, previous: string | null): SpeakerAssignment | null {
     const d = this.o.decision;
     if (d) {
-      const pick = decideSpeaker(d, this.candidates(embedding), 0, previous ?? this.lastId, false);
-      if (pick.participantId === null) return null;
-      return { participantId: pick.participantId, confidence: Math.max(0, cosine(embedding, this.protos.find((p) => p.participantId === pick.participantId)!.vector)), isNew: false, updated: false };
+      const candidates = this.candidates(embedding);
+      const pick = decideSpeaker(d, candidates, 0, previous ?? this.lastId, false);
+      const chosen = candidates.find((c) => c.participantId === pick.participantId);
+      return chosen ? { participantId: chosen.participantId, confidence: Math.max(0, chosen.cosine), isNew: false, updated: false } : null;
     }
     let best: Prototype | null = null;
     let bestScore = -Infinity;
@@ -157,22 +158,18 @@ export class SpeakerTracker {
 
   private async assignNow(embedding: Float32Array, voicedSeconds: number): Promise<SpeakerAssignment> {
     const { tauMatch, tauUpdate, alpha } = this.o.thresholds;
-    let best: Prototype | null = null;
-    let bestScore = -Infinity;
-    for (const p of this.protos) {
-      const s = cosine(embedding, p.vector);
-      if (s > bestScore) {
-        bestScore = s;
-        best = p;
-      }
-    }
-    let matched = best && bestScore >= tauMatch;
+    // One cosine per prototype, shared by the threshold rule and the decision (aligned with this.protos).
+    const candidates = this.candidates(embedding);
+    let at = -1;
+    for (let i = 0; i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;
+    let matched = at >= 0 && candidates[at]!.cosine >= tauMatch;
     if (this.o.decision) {
-      const pick = decideSpeaker(this.o.decision, this.candidates(embedding), voicedSeconds, this.lastId);
-      best = this.protos.find((p) => p.participantId === pick.participantId) ?? best;
+      const pick = decideSpeaker(this.o.decision, candidates, voicedSeconds, this.lastId);
       matched = pick.participantId !== null;
-      if (matched) bestScore = cosine(embedding, best!.vector);
+      if (matched) at = candidates.findIndex((c) => c.participantId === pick.participantId);
     }
+    const best = at >= 0 ? this.protos[at]! : null;
+    const bestScore = at >= 0 ? candidates[at]!.cosine : -Infinity;
     if (best && matched) {
       const updated = bestScore >= tauUpdate;
       if (updated) {
