@@ -16,9 +16,9 @@
  * The evaluation speakers (LIBRI_HELDOUT, SpeechBrain) are not read: bench/speaker-meeting.ts uses them.
  */
 import { writeFileSync } from 'node:fs';
-import { degrade, FAR_FIELD, PHONE_BAND } from '../bench/lib/far-field.js';
 import { outOfFoldEmbedders } from '../bench/lib/speaker-folds.js';
-import { cutChunks, embedChunks, meetingSessions, seeded, type MeetingChunk } from '../bench/lib/speaker-meeting.js';
+import { meetingSessions, seeded } from '../bench/lib/speaker-meeting.js';
+import { trainingConditions } from '../bench/lib/speaker-training.js';
 import { scoreRuns } from '../bench/lib/speaker-meeting-runs.js';
 import { arrangeSessions, shufflePerSpeaker } from '../bench/lib/speaker-scores.js';
 import type { EvalUtterance, RunOptions } from '../bench/lib/speaker-sessions.js';
@@ -35,24 +35,10 @@ if (!hasSharedSpeech()) {
 const params = loadStatsLdaParams();
 const t = params.thresholds!;
 const { train, embedderOf } = outOfFoldEmbedders(params);
-const real = train.filter((u) => u.source === 'librispeech');
-const CONDITIONS = { clean: null, phone: PHONE_BAND, 'far-field': FAR_FIELD } as const;
 const SEEDS = [1, 2, 3, 4, 5];
 
-const byCondition = new Map<string, { chunks: MeetingChunk[]; whole: EvalUtterance[] }>();
-for (const [name, d] of Object.entries(CONDITIONS)) {
-  const us = real.map((u, i) => ({ ...u, audio: d ? degrade(u.audio, 5000 + i, d) : u.audio }));
-  const chunks: MeetingChunk[] = [];
-  const whole: EvalUtterance[] = [];
-  for (const spk of new Set(us.map((u) => u.speaker))) {
-    const mine = us.filter((u) => u.speaker === spk);
-    const e = embedderOf.get(spk)!;
-    chunks.push(...(await embedChunks(e, cutChunks(mine))));
-    for (const u of mine) whole.push({ speaker: spk, vector: e.embedSync(u.audio), seconds: u.audio.length / 16_000 });
-  }
-  byCondition.set(name, { chunks, whole });
-  console.log(`${name}: ${chunks.length} turns, ${chunks.reduce((n, c) => n + c.fragments.length, 0)} fragments`);
-}
+const byCondition = await trainingConditions(train, embedderOf);
+for (const [name, { chunks }] of byCondition) console.log(`${name}: ${chunks.length} turns, ${chunks.reduce((n, c) => n + c.fragments.length, 0)} fragments`);
 
 // Score calibration pairs: each turn / fragment against prototypes of its own and of other speakers.
 const rand = seeded(7);

@@ -1,5 +1,5 @@
 import { bestMappingWeight, scoreAttributions } from './speaker-scores.js';
-import { oneIdPerSession, runSessions, type Attribution, type EvalUtterance, type RunOptions } from './speaker-sessions.js';
+import { emptyTally, oneIdPerSession, runSessions, type Attribution, type EvalUtterance, type MergeTally, type RunOptions } from './speaker-sessions.js';
 
 /** Scores of one run of sessions: across sessions (ids must persist) and within each session. */
 export interface RunFigures {
@@ -9,6 +9,8 @@ export interface RunFigures {
   withinTime: number;
   ids: number;
   speakers: number;
+  /** What the end-of-session merges did in the run (all zero for one id per session). */
+  merges: MergeTally;
 }
 
 /** Within-session accuracy (best one-to-one mapping per session), pooled, by utterances and by seconds. */
@@ -23,16 +25,20 @@ export function withinSession(as: readonly Attribution[]): { utterance: number; 
 }
 
 /** Score attributions of one run. */
-export function figures(as: readonly Attribution[]): RunFigures {
+export function figures(as: readonly Attribution[], merges: MergeTally = emptyTally()): RunFigures {
   const s = scoreAttributions([...as]);
   const w = withinSession(as);
-  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers };
+  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers, merges };
 }
 
 /** Run the production tracker (or, with `run` null, one id per session) over each run's sessions. */
 export async function scoreRuns(runs: readonly EvalUtterance[][][], modelId: string, run: RunOptions | null): Promise<RunFigures[]> {
   const out: RunFigures[] = [];
-  for (const sessions of runs) out.push(figures(run ? (await runSessions(sessions, modelId, run)).attributions : oneIdPerSession(sessions)));
+  for (const sessions of runs) {
+    if (!run) { out.push(figures(oneIdPerSession(sessions))); continue; }
+    const r = await runSessions(sessions, modelId, run);
+    out.push(figures(r.attributions, r.merges));
+  }
   return out;
 }
 

@@ -1,7 +1,8 @@
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
-import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
+import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
+import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
@@ -64,6 +65,12 @@ export interface RunOptions {
   shortSeconds?: number;
   /** The calibrated open-set decision (`speaker-decision.ts`); absent: cosine thresholds alone. */
   decision?: SpeakerDecisionParams | null;
+  /** With `clusters`: the calibrated merge rule instead of the cosine linkage threshold `mergeTau` (which must be non-null to merge). */
+  mergeCalibrated?: CalibratedMerge | null;
+  /** With `decision`: the per-session stay prior (`session-rules.ts`). */
+  stay?: StayPrior | null;
+  /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
+  onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
 
 /**
@@ -80,7 +87,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const tally = emptyTally();
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null });
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {
@@ -103,8 +110,11 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
         const must = [...bySpeaker.values()].some((n) => n >= 2);
         for (let i = 0; i < eligible.length; i++)
           for (let j = i + 1; j < eligible.length; j++) if (owner.get(eligible[i]!) !== owner.get(eligible[j]!)) tally.differentPairs++;
+        const sessionIds = sessionIdsFrom(tracker.prototypes(), stats);
+        o.onSessionEnd?.(sessionIds, owner);
+        const rule = o.mergeCalibrated ? { calibrated: o.mergeCalibrated } : { linkageTau: o.mergeTau ?? 1 };
         const merges = o.mergeTau === null ? [] : mergeOn === 'clusters'
-          ? clusterSessionIds(sessionIdsFrom(tracker.prototypes(), stats), { linkageTau: o.mergeTau, minUtterances })
+          ? clusterSessionIds(sessionIds, { ...rule, minUtterances })
           : planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });
         let fired = false;
         for (const m of merges) {

@@ -1,3 +1,5 @@
+import { scoreLlr, type ScoreCalibration } from './speaker-decision.js';
+
 /** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
 export interface WeightedEmbedding {
   /** L2-normalised embedding. */
@@ -15,13 +17,25 @@ export interface SessionId {
   utterances: readonly WeightedEmbedding[];
 }
 
-/** Options of {@link clusterSessionIds}. */
+/**
+ * The calibrated merge rule (`session-rules.ts`): two groups join when the calibrated same-speaker LLR of
+ * their average linkage, with the smaller group's pooled voiced seconds as quality measure, is above
+ * `threshold` (nats; derived from stated priors and costs, docs/ARCHITECTURE.md "Speaker identity").
+ */
+export interface CalibratedMerge {
+  calibration: ScoreCalibration;
+  threshold: number;
+}
+
+/** Options of {@link clusterSessionIds}: exactly one of `linkageTau` (the cosine rule) and `calibrated`. */
 export interface SessionClusterOptions {
   /**
-   * Average-linkage threshold: two groups join when the duration-weighted mean cosine over every pair
-   * of their utterances is at least this (the embedder's calibrated `mergeTau`).
+   * Cosine rule: two groups join when the duration-weighted mean cosine over every pair of their
+   * utterances is at least this (the embedder's `mergeTau`).
    */
-  linkageTau: number;
+  linkageTau?: number;
+  /** Calibrated rule: join while the LLR of the linkage beats the threshold. */
+  calibrated?: CalibratedMerge;
   /** Ids with fewer utterances in the session take no part. Default 1. */
   minUtterances?: number;
   /** Pairs of ids that are never one person (overlapping speech, one named the other, different external ids). */
@@ -35,16 +49,27 @@ interface Group {
   known: boolean;
 }
 
+/** Calibrated same-speaker LLR of two groups' average linkage, from the smaller group's voiced seconds. */
+export function linkageLlr(rule: CalibratedMerge, linkage: number, secondsA: number, secondsB: number): number {
+  return scoreLlr(rule.calibration, linkage, Math.min(secondsA, secondsB));
+}
+
 /**
  * End-of-session merge by agglomerative clustering over all of a session's fragments: each id starts as
- * a group of its utterances; the two groups with the highest average linkage (mean utterance-pair
- * cosine, each pair weighted by the product of their voiced durations) join while that linkage is at
- * least `linkageTau`, unless a cannot-link pair spans them or both hold a known id. Returns
+ * a group of its utterances; the average linkage of two groups is the mean utterance-pair cosine, each
+ * pair weighted by the product of their voiced durations. The best-scoring pair joins while its score
+ * passes: the linkage itself at least `linkageTau` (cosine rule), or its calibrated LLR above
+ * `calibrated.threshold`; never when a cannot-link pair spans them or both hold a known id. Returns
  * `{from, into}` pairs in the order to apply them, `into` being the surviving id (the known one, else
  * the one with more voiced speech) and always a final survivor, never an id merged away later.
  */
 export function clusterSessionIds(ids: readonly SessionId[], options: SessionClusterOptions): { from: string; into: string }[] {
-  if (!(options.linkageTau >= -1 && options.linkageTau <= 1)) throw new RangeError('linkageTau must be a cosine in [-1, 1]');
+  const rule = options.calibrated;
+  if ((options.linkageTau === undefined) === (rule === undefined)) throw new RangeError('give exactly one of linkageTau and calibrated');
+  if (rule) {
+    const c = rule.calibration;
+    if (![c.a, c.b, c.c, c.e, rule.threshold].every(Number.isFinite)) throw new RangeError('the calibrated merge rule needs finite numbers');
+  } else if (!(options.linkageTau! >= -1 && options.linkageTau! <= 1)) throw new RangeError('linkageTau must be a cosine in [-1, 1]');
   const minUtt = options.minUtterances ?? 1;
   const forbidden = new Set<string>();
   for (const [a, b] of options.cannotLink ?? []) forbidden.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);
@@ -65,13 +90,15 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
   const merges: { from: string; into: string }[] = [];
   for (;;) {
     let best: [number, number] | null = null;
-    let bestScore = options.linkageTau;
+    // The cosine rule joins at the threshold, the calibrated one only above it.
+    let bestScore = rule ? rule.threshold : options.linkageTau!;
     for (let i = 0; i < groups.length; i++)
       for (let j = i + 1; j < groups.length; j++) {
         const gi = groups[i];
         const gj = groups[j];
-        const s = link[i]![j]!;
-        if (!gi || !gj || s < bestScore || (best && s === bestScore)) continue;
+        if (!gi || !gj) continue;
+        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) : link[i]![j]!;
+        if (s < bestScore || ((best || rule) && s === bestScore)) continue;
         if (gi.known && gj.known) continue;
         if (gi.members.some((a) => gj.members.some((b) => forbidden.has(`${a}\u0000${b}`)))) continue;
         best = [i, j];
@@ -97,6 +124,15 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
     merges.push({ from: from.root.participantId, into: into.root.participantId });
     groups[gone] = null;
   }
+}
+
+/** Average linkage of two sets of utterances: the mean pair cosine, each pair weighted by the product of their voiced seconds. */
+export function averageLinkage(a: readonly WeightedEmbedding[], b: readonly WeightedEmbedding[]): number {
+  const x = weightedUnitSum(a);
+  const y = weightedUnitSum(b);
+  let dot = 0;
+  for (let d = 0; d < Math.min(x.sum.length, y.sum.length); d++) dot += x.sum[d]! * y.sum[d]!;
+  return dot / (x.seconds * y.seconds);
 }
 
 /** Σ seconds × vector / |vector| over `utterances` (a zero vector adds nothing: its cosine is 0), and Σ seconds. */

@@ -2,6 +2,7 @@ import type { TenantId } from '../../graph/types.js';
 import type { VoiceprintStore } from '../../graph/voiceprint-store.js';
 import { cosine, l2Normalise } from './speaker-embedder.js';
 import { decideSpeaker, type SpeakerDecisionParams } from './speaker-decision.js';
+import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
 
@@ -41,6 +42,12 @@ export interface SpeakerTrackerOptions {
    * tauUpdate and alpha still govern prototype updates. Null or absent: cosine thresholds alone.
    */
   decision?: SpeakerDecisionParams | null;
+  /**
+   * With `decision`: estimate the stay probability (the next turn by the voice just heard) from this
+   * session's decided turns, moving the decision's log prior for the voice just heard (`session-rules.ts`).
+   * Null or absent: the fixed log prior.
+   */
+  stay?: StayPrior | null;
 }
 
 /** One prototype held by the tracker. */
@@ -84,6 +91,9 @@ export class SpeakerTracker {
   private queue: Promise<unknown> = Promise.resolve();
   /** The id of the last turn attributed (the "voice just heard" of the decision's prior). */
   private lastId: string | null = null;
+  /** Decided turns that followed another decided turn, and how many of them went to the same id. */
+  private transitions = 0;
+  private stays = 0;
 
   private constructor(o: SpeakerTrackerOptions, protos: Prototype[]) {
     this.o = o;
@@ -94,6 +104,7 @@ export class SpeakerTracker {
   static async open(o: SpeakerTrackerOptions): Promise<SpeakerTracker> {
     if (o.thresholds.tauUpdate < o.thresholds.tauMatch) throw new Error('tauUpdate must be >= tauMatch');
     if (o.storeVoiceprints && !o.store) throw new Error('storeVoiceprints needs a VoiceprintStore');
+    if (o.stay) validateStayPrior(o.stay);
     const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, o.modelId) : [];
     return new SpeakerTracker(
       o,
@@ -109,7 +120,7 @@ export class SpeakerTracker {
     if (!(voicedSeconds > 0)) return Promise.reject(new RangeError('voicedSeconds must be > 0'));
     const run = this.queue.then(async () => {
       const out = await this.assignNow(embedding, voicedSeconds);
-      this.lastId = out.participantId;
+      this.heard(out.participantId);
       return out;
     });
     this.queue = run.catch(() => undefined);
@@ -125,15 +136,31 @@ export class SpeakerTracker {
   assignShort(embedding: Float32Array, previous: string | null): Promise<SpeakerAssignment | null> {
     const run = this.queue.then(() => {
       const out = this.shortNow(embedding, previous);
-      if (out) this.lastId = out.participantId;
+      if (out) this.heard(out.participantId);
       return out;
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
+  /** Count the turn for the stay estimate and make it the voice just heard. */
+  private heard(participantId: string): void {
+    if (this.lastId !== null) {
+      this.transitions++;
+      if (participantId === this.lastId) this.stays++;
+    }
+    this.lastId = participantId;
+  }
+
+  /** The decision with the log prior of the voice just heard moved by this session's stay estimate. */
+  private decisionNow(): SpeakerDecisionParams | null {
+    const d = this.o.decision ?? null;
+    if (!d || !this.o.stay) return d;
+    return { ...d, logPriorPrevious: d.logPriorPrevious + stayShift(this.o.stay, this.stays, this.transitions) };
+  }
+
   private shortNow(embedding: Float32Array, previous: string | null): SpeakerAssignment | null {
-    const d = this.o.decision;
+    const d = this.decisionNow();
     if (d) {
       const candidates = this.candidates(embedding);
       const pick = decideSpeaker(d, candidates, 0, previous ?? this.lastId, false);
@@ -163,8 +190,9 @@ export class SpeakerTracker {
     let at = -1;
     for (let i = 0; i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;
     let matched = at >= 0 && candidates[at]!.cosine >= tauMatch;
-    if (this.o.decision) {
-      const pick = decideSpeaker(this.o.decision, candidates, voicedSeconds, this.lastId);
+    const decision = this.decisionNow();
+    if (decision) {
+      const pick = decideSpeaker(decision, candidates, voicedSeconds, this.lastId);
       matched = pick.participantId !== null;
       if (matched) at = candidates.findIndex((c) => c.participantId === pick.participantId);
     }
