@@ -178,6 +178,18 @@ export interface Config {
    * else thresholds) or `thresholds` (best cosine ≥ tauMatch, else a new id).
    */
   speakerDecision: 'calibrated' | 'thresholds';
+  /**
+   * `PARLEY_SPEAKER_MERGE_RULE`: when the end-of-session merge joins two groups of a session's ids:
+   * `calibrated` (calibrated same-speaker LLR of their average linkage above a threshold derived from
+   * stated priors, where the embedder has session rules) or `cosine` (average linkage ≥ mergeTau).
+   */
+  speakerMergeRule: 'calibrated' | 'cosine';
+  /**
+   * `PARLEY_SPEAKER_STAY_PRIOR`: the calibrated decision's prior for the voice just heard: `online`
+   * (estimated per session from its decided turns, where the embedder's session rules carry a stay
+   * prior) or `fixed` (the decision's constant).
+   */
+  speakerStayPrior: 'online' | 'fixed';
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
   /**
@@ -565,6 +577,8 @@ export function loadConfig(env: Env = process.env): Config {
     speakerThresholds: speakerThresholdOverrides(r),
     speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),
     speakerDecision: r.oneOf('PARLEY_SPEAKER_DECISION', ['calibrated', 'thresholds'] as const, 'calibrated'),
+    speakerMergeRule: r.oneOf('PARLEY_SPEAKER_MERGE_RULE', ['calibrated', 'cosine'] as const, 'cosine'),
+    speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
     textEmbedder: textEmbedder.name,
     textEmbedderFallback: textEmbedder.fallback,

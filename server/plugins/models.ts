@@ -14,6 +14,7 @@ import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js
 import { OnnxSpeakerEmbedder } from '../../pipelines/speaker/onnx-speaker-embedder.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
+import { sessionRulesFor, type SessionRules } from '../../pipelines/speaker/session-rules.js';
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
@@ -33,6 +34,11 @@ export interface Models {
    * for it, or `PARLEY_SPEAKER_DECISION=thresholds`.
    */
   speakerDecision?: SpeakerDecisionParams | null;
+  /**
+   * The speaker embedder's session rules (`session-rules.ts`: calibrated end-of-session merge, stay prior),
+   * or null: none calibrated for it. `PARLEY_SPEAKER_MERGE_RULE` and `PARLEY_SPEAKER_STAY_PRIOR` say which are used.
+   */
+  speakerSessionRules?: SessionRules | null;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -153,6 +159,7 @@ export const modelsPlugin = fp(
       speakerEmbedder,
       speakerThresholds: { ...thresholdsFor(speakerEmbedder.modelId), ...config.speakerThresholds },
       speakerDecision: config.speakerDecision === 'calibrated' ? decisionFor(speakerEmbedder.modelId) : null,
+      speakerSessionRules: sessionRulesFor(speakerEmbedder.modelId),
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
       inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),

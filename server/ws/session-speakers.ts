@@ -1,6 +1,7 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
-import { clusterSessionIds, sessionIdsFrom } from '../../pipelines/speaker/session-clustering.js';
+import { clusterSessionIds, sessionIdsFrom, type SessionClusterOptions } from '../../pipelines/speaker/session-clustering.js';
+import { calibratedMerge } from '../../pipelines/speaker/session-rules.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
@@ -43,18 +44,32 @@ export class SessionSpeakers {
     const transcript = await stores.graph.getTranscript(tenant, id);
     const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
     const people = (await Promise.all(heard.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
-    const mergeTau = this.deps.models.speakerThresholds.mergeTau;
+    const { rule, logged } = this.mergeRule();
     const merges = clusterSessionIds(ids, {
-      linkageTau: mergeTau,
+      ...rule,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
       cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
     });
-    this.session.log.info({ ids: ids.length, merges: merges.length, mergeTau }, 'end-of-session speaker merge');
+    this.session.log.info({ ids: ids.length, merges: merges.length, ...logged }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
       await applyMerge(stores, tenant, from, into);
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length > 0) await tracker.applyMerges(merges);
+  }
+
+  /**
+   * The merge rule: the calibrated LLR threshold (`PARLEY_SPEAKER_MERGE_RULE=calibrated`, where the embedder
+   * has session rules), else average linkage ≥ mergeTau.
+   */
+  private mergeRule(): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated'>; logged: Record<string, number> } {
+    const rules = this.deps.models.speakerSessionRules;
+    if (this.deps.config.speakerMergeRule === 'calibrated' && rules) {
+      const calibrated = calibratedMerge(rules.merge);
+      return { rule: { calibrated }, logged: { llrThreshold: calibrated.threshold } };
+    }
+    const mergeTau = this.deps.models.speakerThresholds.mergeTau;
+    return { rule: { linkageTau: mergeTau }, logged: { mergeTau } };
   }
 
   /**
@@ -136,6 +151,7 @@ export class SessionSpeakers {
       modelId: models.speakerEmbedder.modelId,
       thresholds: models.speakerThresholds,
       decision: models.speakerDecision ?? null,
+      stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),
