@@ -25,6 +25,8 @@ import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { ECAPA_THRESHOLDS, SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { MfccMeanSpeakerEmbedder, StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { requireDataOrSkip } from './lib/cli.js';
+import { decisionFor } from '../pipelines/speaker/speaker-decision.js';
+import { calibratedMerge, sessionRulesFor } from '../pipelines/speaker/session-rules.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -58,7 +60,12 @@ else console.log('(flite/festival/sox missing: TTS scenario skipped)');
 interface System { name: string; e: SpeakerEmbedder | null; run: RunOptions | null }
 const lda = new StatsLdaSpeakerEmbedder();
 const t = thresholdsFor(lda.modelId);
+const decision = decisionFor(lda.modelId);
+const rules = sessionRulesFor(lda.modelId);
+const SHORT_S = SHORT_TURN_MS / 1000;
 const systems: System[] = [
+  { name: 'stats-lda-v2, calibrated decision, calibrated merge (session rules)', e: lda, run: { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_S, decision, mergeCalibrated: rules ? calibratedMerge(rules.merge) : null } },
+  { name: '  same, cosine merge (main before the session rules)', e: lda, run: { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_S, decision } },
   { name: 'stats-lda-v2, thresholds from training speakers, merge by session clustering', e: lda, run: { thresholds: t, mergeTau: t.mergeTau } },
   { name: '  same, no end-of-session merge', e: lda, run: { thresholds: t, mergeTau: null } },
   { name: 'previous: stats-lda-v1, thresholds saw eval speakers, merge on prototypes', e: new StatsLdaSpeakerEmbedder(v1), run: { thresholds: PREVIOUS, mergeTau: PREVIOUS.mergeTau, mergeOn: 'prototype' } },

@@ -214,6 +214,15 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_ALPHA: 'lots' }), /PARLEY_SPEAKER_ALPHA/);
   });
 
+  test('the end-of-session merge rule and the stay prior: cosine and fixed by default, the calibrated ones by name', () => {
+    const d = loadConfig({});
+    assert.deepEqual([d.speakerMergeRule, d.speakerStayPrior], ['cosine', 'fixed']);
+    const c = loadConfig({ PARLEY_SPEAKER_MERGE_RULE: 'calibrated', PARLEY_SPEAKER_STAY_PRIOR: 'online' });
+    assert.deepEqual([c.speakerMergeRule, c.speakerStayPrior], ['calibrated', 'online']);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_MERGE_RULE: 'llr' }), /PARLEY_SPEAKER_MERGE_RULE/);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_STAY_PRIOR: 'yes' }), /PARLEY_SPEAKER_STAY_PRIOR/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech } from '../../../pipelines/speaker/eval-corpus.js';
 import { clusterSessionIds, sessionIdsFrom } from '../../../pipelines/speaker/session-clustering.js';
+import { calibratedMerge, sessionRulesFor } from '../../../pipelines/speaker/session-rules.js';
 import { thresholdsFor } from '../../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../../../pipelines/speaker/speaker-tracker.js';
 import { StatsLdaSpeakerEmbedder } from '../../../pipelines/speaker/stats-lda-speaker-embedder.js';
@@ -34,6 +35,49 @@ describe('end-of-session clustering on real recordings of held-out speakers', { 
       const { merges, owner } = await fragmentedSession(loadLibriSpeech([speaker]));
       assert.equal(owner.size, 10, 'the forced threshold fragmented the voice');
       assert.ok(merges.length > 0, `the merge fired for ${speaker} (mergeTau ${t.mergeTau})`);
+    }
+  });
+
+  test('must not merge: two held-out speakers are never joined (every pair, 5 utterances each)', async () => {
+    for (let i = 0; i < LIBRI_HELDOUT.length; i++)
+      for (let j = i + 1; j < LIBRI_HELDOUT.length; j++) {
+        const a = loadLibriSpeech([LIBRI_HELDOUT[i]!]).slice(0, 5);
+        const b = loadLibriSpeech([LIBRI_HELDOUT[j]!]).slice(0, 5);
+        const { merges, owner } = await fragmentedSession([...a, ...b]);
+        const wrong = merges.filter((m) => owner.get(m.from) !== owner.get(m.into));
+        assert.deepEqual(wrong, [], `${LIBRI_HELDOUT[i]} vs ${LIBRI_HELDOUT[j]}`);
+      }
+  });
+});
+
+/**
+ * The calibrated end-of-session merge (shipped session rules: the decision's LLR of the average linkage
+ * with pooled seconds, above ln(cost ratio) − ln(prior odds) = 3 nats) on the same held-out recordings.
+ * The threshold was chosen on training speakers to join two of them no more often than the cosine rule;
+ * at it the merge fires for only one of the four held-out speakers, so "must merge" is a known gap (todo,
+ * docs/BENCHMARKS.md "calibrated end-of-session merge"), while "must not merge" holds.
+ */
+describe('calibrated end-of-session merge on real recordings of held-out speakers', { skip }, () => {
+  const e = new StatsLdaSpeakerEmbedder();
+  const rules = sessionRulesFor(e.modelId)!;
+
+  async function fragmentedSession(utts: { speaker: string; audio: Float32Array }[]): Promise<{ merges: { from: string; into: string }[]; owner: Map<string, string> }> {
+    let n = 0;
+    const tracker = await SpeakerTracker.open({
+      tenant: 't', modelId: e.modelId, thresholds: { tauMatch: 0.999, tauUpdate: 0.9999, alpha: 0.1 },
+      storeVoiceprints: false, createParticipant: async () => `id${++n}`,
+    });
+    const owner = new Map<string, string>();
+    for (const u of utts) owner.set((await tracker.assign(e.embedSync(u.audio), u.audio.length / 16_000)).participantId, u.speaker);
+    const merges = clusterSessionIds(sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), { calibrated: calibratedMerge(rules.merge) });
+    return { merges, owner };
+  }
+
+  test('must merge: the fragments of each held-out speaker are joined', { todo: 'at the shipped 3-nat threshold the merge fires for 1 of 4 held-out speakers' }, async () => {
+    for (const speaker of LIBRI_HELDOUT) {
+      const { merges, owner } = await fragmentedSession(loadLibriSpeech([speaker]));
+      assert.equal(owner.size, 10, 'the forced threshold fragmented the voice');
+      assert.ok(merges.length > 0, `the calibrated merge fired for ${speaker}`);
     }
   });
 
