@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { AFFECT_EXAMPLES } from '../pipelines/affect/affect-examples.js';
 import { TextAffectClassifier } from '../pipelines/affect/text-affect.js';
 import { RecentEmbeddings } from '../pipelines/embeddings/recent-embeddings.js';
+import { textModelInstalled } from '../pipelines/embeddings/text-embedder-choice.js';
 import { modelsDir } from '../pipelines/models/repo-root.js';
 import { benchEmbedder } from './lib/bench-embedders.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
@@ -102,6 +103,10 @@ async function serverRun(label: string, dist: string, env: Record<string, string
 }
 
 async function main(): Promise<void> {
+  if (!textModelInstalled(modelsDir(), 'bge-small-en-v1.5-q')) {
+    console.log(`SKIP: bge-small-en-v1.5-q is not installed in ${modelsDir()} (npm run models -- fetch bge-small-en-v1.5-q)`);
+    return;
+  }
   console.log('# Text affect: leave-one-out over the committed examples (n = %d), k = 3', AFFECT_EXAMPLES.length);
   const loo = new Map<string, { hits: number[]; labels: string[] }>();
   for (const name of ENCODERS) {
