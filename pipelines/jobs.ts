@@ -10,6 +10,7 @@ import { readWav } from './audio/wav.js';
 import type { TextEmbedder } from './embeddings/text-embedder.js';
 import { RecentEmbeddings } from './embeddings/recent-embeddings.js';
 import { reembedIfNeeded } from './embeddings/reembed.js';
+import { OnnxTextEmbedder } from './embeddings/onnx-text-embedder.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
 import { AFTER_CONSOLIDATION_JOB, afterConsolidationJobId, type AfterConsolidationJob } from './memory/after-consolidation.js';
@@ -47,10 +48,11 @@ export interface JobDeps {
   stores: Stores;
   embedder: TextEmbedder;
   /**
-   * The USE-lite text affect classifies on; default `embedder` when it is USE-lite, else no text affect. When it is
-   * not `embedder`, it classifies the turn's text (the turn's vector is of another model).
+   * The embedder text affect classifies on; default `embedder` when it is a model run here (USE-lite, an ONNX encoder),
+   * else none (a remote one as OpenAI's, a test double). When it is not `embedder`, it classifies the turn's text (the turn's vector is of
+   * another model).
    */
-  affectEmbedder?: UseLiteEmbedder | null;
+  affectEmbedder?: TextEmbedder | null;
   logger: Logger;
   publish: Publish;
   /**
@@ -62,6 +64,11 @@ export interface JobDeps {
    * the usual case: the second job's enqueue, claim and completion cost three commits.
    */
   afterConsolidation?: AfterConsolidation[];
+}
+
+/** Whether `e` is a text model that runs in this process (its vectors cost no call elsewhere). */
+function isLocalEncoder(e: TextEmbedder): boolean {
+  return e instanceof UseLiteEmbedder || e instanceof OnnxTextEmbedder;
 }
 
 /** How often kept extractions past their bound are looked for, ms. */
@@ -92,7 +99,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const log = logger.child({ component: 'jobs' });
   await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, logger: log }, knownTenants(config));
   const { extractor, llm } = extractorFor(config);
-  const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : embedder instanceof UseLiteEmbedder ? embedder : null;
+  const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : isLocalEncoder(embedder) ? embedder : null;
   const affect = affectEmbedder ? new TextAffectClassifier(affectEmbedder) : null;
   const affectOnVectors = affectEmbedder === embedder;
   // Consolidation embeds the turn; affect then classifies that vector instead of embedding the text again.

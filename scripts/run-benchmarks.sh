@@ -37,4 +37,5 @@ run neighbour-reads dist/bench/neighbour-reads.js
 run session-merge-scale dist/bench/session-merge-scale.js
 run keyed-lock-overhead dist/bench/keyed-lock-overhead.js
 run participant-scale dist/bench/participant-scale.js
+run affect-encoders dist/bench/affect-encoders.js
 echo "results in $out" >&2

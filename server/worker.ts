@@ -52,7 +52,6 @@ async function main(): Promise<void> {
       await stores.close(config.shutdownGraceMs);
       await events.close();
       await embedder.close();
-      if (affectEmbedder && affectEmbedder !== embedder) await affectEmbedder.close();
     },
     (err) => logger.error({ err }, 'worker shutdown failed'),
   );

@@ -1,10 +1,13 @@
 /** Small hand-written labelled set for few-shot text emotion (ours, committed with the code). */
-import type { LabelledExample } from '../embeddings/use-lite-protocol.js';
+
+/** A labelled example for few-shot text emotion: [text, label]. */
+export type LabelledExample = readonly [string, string];
 
 /** Valence of each emotion label in [-1, 1]. */
 export const LABEL_VALENCE: Record<string, number> = { joy: 0.8, anger: -0.8, sadness: -0.7, fear: -0.6, neutral: 0 };
 
-export const AFFECT_EXAMPLES: LabelledExample[] = [
+/** The examples, grouped by label in {@link LABEL_VALENCE}'s order (the order label ties are broken in). */
+export const AFFECT_EXAMPLES: readonly LabelledExample[] = [
   ['I am so happy about this', 'joy'], ['This is the best news ever', 'joy'], ['I love it, it is wonderful', 'joy'],
   ['What a great day we had', 'joy'], ['I am thrilled and excited', 'joy'], ['That made me smile all day', 'joy'],
   ['I am furious about what happened', 'anger'], ['This makes me so angry', 'anger'], ['I hate how they treated me', 'anger'],

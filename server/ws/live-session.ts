@@ -186,11 +186,13 @@ export class LiveSession implements TurnSession {
   /**
    * Wait, at most `timeoutMs`, until every utterance stored in this session is consolidated, so
    * its `memory.updated` goes out before `session.ended`; not at all when no process takes the jobs
-   * (`ConsolidationWorkers`). Returns how many are still waiting.
+   * (`ConsolidationWorkers`, which says so in the log once). Returns how many are still waiting, and
+   * whether it stopped because no worker takes them.
    */
-  async awaitConsolidation(timeoutMs: number): Promise<number> {
+  async awaitConsolidation(timeoutMs: number): Promise<{ waiting: number; noWorker: boolean }> {
     const deadline = Date.now() + timeoutMs;
     let workersAsked = false;
+    let noWorker = false;
     while (this.unconsolidated.size > 0) {
       // One store call per poll for the whole session, not one per utterance.
       const processed = await this.deps.stores.memory.processedFactsOf(this.tenant, [...this.unconsolidated]);
@@ -198,13 +200,16 @@ export class LiveSession implements TurnSession {
       if (this.unconsolidated.size === 0 || Date.now() >= deadline) break;
       if (!workersAsked) {
         workersAsked = true;
-        if (!(await this.deps.workers.alive())) break;
+        if (!(await this.deps.workers.alive())) {
+          noWorker = true;
+          break;
+        }
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Events published by the job (in this process) go out on the next turn of the loop.
     await new Promise((resolve) => setImmediate(resolve));
-    return this.unconsolidated.size;
+    return { waiting: this.unconsolidated.size, noWorker };
   }
 
   /** Forget the socket if it is still the current one. */

@@ -183,8 +183,13 @@ async function endSession(session: LiveSession, deps: LiveSessionDeps): Promise<
   session.ending ??= 'session.end was sent';
   try {
     await session.endVoice(true);
-    const waiting = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
-    if (waiting > 0) session.log.warn({ waiting }, 'session ended before every utterance was consolidated; memory.updated follows later');
+    const { waiting, noWorker } = await session.awaitConsolidation(deps.config.sessionEndWaitMs);
+    // Without a worker, `ConsolidationWorkers` has said why, once for all sessions: no second warning per session.
+    if (waiting > 0 && !noWorker) {
+      session.log.warn({ waiting, waitedMs: deps.config.sessionEndWaitMs }, 'session ended before every utterance was consolidated within PARLEY_SESSION_END_WAIT_MS; memory.updated follows later, not on the closed socket');
+    } else if (waiting > 0) {
+      session.log.debug({ waiting }, 'session ended without waiting for consolidation: no worker takes the jobs');
+    }
     // Ended over HTTP meanwhile: that end holds (one end time, one job).
     await endStoredSession(deps.stores, session.tenant, session.id);
   } catch (err) {

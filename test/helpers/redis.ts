@@ -1,19 +1,54 @@
 import { Redis } from 'ioredis';
+import { missingService } from './services.js';
 
 /** The Redis the tests use: `PARLEY_TEST_REDIS_URL`, else the local server, database 13. */
 export const TEST_REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/13';
 
-/** Why Redis tests must skip, or undefined when Redis answers. */
-export async function redisSkipReason(): Promise<string | undefined> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, enableOfflineQueue: false });
+/** Options for {@link redisSkipReason}. */
+export interface RedisProbeOptions {
+  url?: string;
+  /** How long to keep trying before giving up, ms; default 8000 (a loaded CI machine may take seconds to answer). */
+  patienceMs?: number;
+  /** Time-out of one connection attempt, ms; default 2000. */
+  attemptMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** One connection and PING; throws when Redis does not answer within `attemptMs`. */
+async function pingOnce(url: string, attemptMs: number): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: attemptMs, enableOfflineQueue: false, retryStrategy: () => null });
   try {
     await client.connect();
-    await client.ping();
-    return undefined;
-  } catch (err) {
-    return `no Redis at ${TEST_REDIS_URL} (${(err as Error).message})`;
+    await Promise.race([
+      client.ping(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`no PING reply within ${attemptMs} ms`)), attemptMs).unref()),
+    ]);
   } finally {
     client.disconnect();
+  }
+}
+
+/**
+ * Why Redis tests must skip, or undefined when Redis answers. Patient: tries again until `patienceMs` has passed,
+ * so a slow connect on a loaded machine does not drop the suites. When the run demands its services
+ * (`PARLEY_TEST_REQUIRE_SERVICES=1`), a Redis that never answers rejects with the reason instead (see `missingService`).
+ */
+export async function redisSkipReason(options: RedisProbeOptions = {}): Promise<string | undefined> {
+  const url = options.url ?? TEST_REDIS_URL;
+  const attemptMs = options.attemptMs ?? 2000;
+  const deadline = Date.now() + (options.patienceMs ?? 8000);
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    try {
+      await pingOnce(url, attemptMs);
+      return undefined;
+    } catch (err) {
+      if (Date.now() + 250 >= deadline) {
+        return missingService(`no Redis at ${url} after ${attempts} attempt(s) (${(err as Error).message})`, options.env);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

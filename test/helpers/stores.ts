@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { Neo4jOptions } from '../../graph/neo4j/neo4j-connection.js';
+import { missingService } from './services.js';
 
 /** A local TCP port that nothing listens on (taken, then released). */
 export async function closedPort(): Promise<number> {
@@ -15,10 +16,14 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Why the Neo4j contract tests skip, or undefined when `NEO4J_URI` names a server. */
+/**
+ * Why the Neo4j suites skip, or undefined when `NEO4J_URI` names a server. When the run demands its services
+ * (`PARLEY_TEST_REQUIRE_SERVICES=1`) and `NEO4J_URI` is not set, loading this module throws the reason instead: every
+ * test file that uses these helpers fails with it.
+ */
 export const NEO4J_SKIP = process.env.NEO4J_URI
   ? undefined
-  : 'NEO4J_URI is not set: no Neo4j server to run the networked contract against';
+  : missingService('NEO4J_URI is not set: no Neo4j server to run the networked contract against');
 
 let fixtures = 0;
 

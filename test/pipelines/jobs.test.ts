@@ -3,35 +3,40 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { openStores, type StoreConfig } from '../../graph/open-stores.js';
 import type { Stores } from '../../graph/stores.js';
+import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
+import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
+import { textModelInstalled } from '../../pipelines/embeddings/text-embedder-choice.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { modelsDir } from '../../pipelines/models/repo-root.js';
 import { registerJobHandlers, type JobsConfig } from '../../pipelines/jobs.js';
 import { AFTER_CONSOLIDATION_JOB, drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { deleteKeys, redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** Real USE-lite that counts how often the model is run on each text (embedding it, or classifying it). */
-class CountingEmbedder extends UseLiteEmbedder {
-  readonly runs = new Map<string, number>();
-
-  override embed(texts: string[]): Promise<Float32Array[]> {
-    this.#count(texts);
-    return super.embed(texts);
-  }
-
-  override classify(classifierId: number, texts: string[]): ReturnType<UseLiteEmbedder['classify']> {
-    this.#count(texts);
-    return super.classify(classifierId, texts);
-  }
-
-  #count(texts: string[]): void {
-    for (const t of texts) this.runs.set(t, (this.runs.get(t) ?? 0) + 1);
-  }
+/** Counts how often the model is run on each text; classifying a text embeds it, so it counts too. */
+function counting<E extends TextEmbedder>(embedder: E): E & { runs: Map<string, number> } {
+  const runs = new Map<string, number>();
+  const embed = embedder.embed.bind(embedder);
+  return Object.assign(embedder, {
+    runs,
+    embed: (texts: string[]): Promise<Float32Array[]> => {
+      for (const t of texts) runs.set(t, (runs.get(t) ?? 0) + 1);
+      return embed(texts);
+    },
+  });
 }
 
-describe('registered job handlers (embedded stores, real USE-lite)', { timeout: 300_000 }, () => {
+const BGE = ONNX_TEXT_MODELS['bge-small-en-v1.5-q'];
+const bgeSkip = textModelInstalled(modelsDir(), BGE.name) ? undefined : `${BGE.name} is not installed in ${modelsDir()}`;
+const ENCODERS: { name: string; make: () => TextEmbedder; skip: string | undefined }[] = [
+  { name: 'real USE-lite', make: () => new UseLiteEmbedder(), skip: undefined },
+  { name: 'real bge-small-en-v1.5-q', make: () => new OnnxTextEmbedder({ spec: BGE, modelsDir: modelsDir() }), skip: bgeSkip },
+];
+
+for (const encoder of ENCODERS) describe(`registered job handlers (embedded stores, ${encoder.name})`, { timeout: 300_000, skip: encoder.skip }, () => {
   const tmp = tempDir('parley-slotrace-jobs-');
-  const embedder = new CountingEmbedder();
+  const embedder = counting(encoder.make());
   let stores: Stores;
   before(async () => {
     const config: StoreConfig & JobsConfig = {
@@ -48,10 +53,10 @@ describe('registered job handlers (embedded stores, real USE-lite)', { timeout: 
     tmp.remove();
   });
 
-  test('a turn\'s text is run through the model once: affect classifies the vector consolidation made', async () => {
+  test('a turn\'s text is run through the model once: affect classifies the vector consolidation made, on that same model', async () => {
     const ana = await stores.graph.createParticipant('t', { name: 'Ana' });
     await stores.graph.openSession('t', 's', '2026-12-01T10:00:00.000Z');
-    const text = 'I am so happy, I finally moved to Lisbon!';
+    const text = 'I absolutely love my new job, it is wonderful';
     const [u] = await stores.graph.addUtterances('t', [{ sessionId: 's', speakerId: ana.id, addresseeIds: [], text,
       startMs: null, endMs: null, time: '2026-12-01T10:01:00.000Z', confidence: null, audioRef: null }]);
     assert.ok(u);
@@ -60,6 +65,8 @@ describe('registered job handlers (embedded stores, real USE-lite)', { timeout: 
     assert.deepEqual(await stores.queue.deadLetters(CONSOLIDATION_JOB), []);
     assert.ok(await stores.memory.processedFacts('t', u.id), 'consolidated');
     assert.equal(embedder.runs.get(text), 1, 'embedded for consolidation, not again for affect');
+    const evidence = (await stores.memory.listPersona('t', ana.id)).filter((n) => n.kind === 'affect');
+    assert.deepEqual(evidence.map((n) => [n.label, n.target]), [['joy', 'new job']], 'affect ran on this embedder\'s vectors');
   });
 });
 

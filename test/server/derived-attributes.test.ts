@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { NEO4J_SKIP } from '../helpers/stores.js';
+import { CLIENT_KEYS } from '../../pipelines/interaction/participant-attributes.js';
 import { tenantApp } from '../helpers/tenant-app.js';
 
 interface MemoryJson { id: string; text: string; kind: string; slot: string | null; value: string | null; subject_id: string }
@@ -87,6 +88,13 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
       const set = await send('PATCH', '/v1/participants/Ana', { attributes: { works_at: 'Globex', tier: 'gold' } });
       assert.equal(set.statusCode, 200, set.body);
       assert.deepEqual(set.json().attributes, { works_at: 'Globex', tier: 'gold' }, 'no bookkeeping key shown');
+      // Stored beside the attributes, shown by no read: GET one, GET the list.
+      const stored = await api.t.app.stores.graph.getParticipant(tenant, String(set.json().id));
+      assert.deepEqual(stored?.attributes[CLIENT_KEYS], ['tier', 'works_at']);
+      assert.deepEqual(await attributes('Ana'), { works_at: 'Globex', tier: 'gold' });
+      const list = await send('GET', '/v1/participants?limit=1000');
+      assert.equal(list.statusCode, 200, list.body);
+      for (const p of list.json().participants as { attributes: Record<string, unknown> }[]) assert.ok(!(CLIENT_KEYS in p.attributes), JSON.stringify(p));
       const job = await slotMemory('Ana', 'works_at');
       assert.equal((await send('PATCH', `/v1/memories/${job.id}`, { text: 'Ana works at Initech' })).statusCode, 200);
       await say('da-2', [{ speaker: 'Ana', text: 'I work at Umbrella.' }]);
@@ -101,7 +109,10 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
 
       const reserved = await send('PATCH', '/v1/participants/Ana', { attributes: { $client_keys: ['lives_in'] } });
       assert.equal(reserved.statusCode, 400, reserved.body);
+      assert.equal(reserved.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
       assert.match(reserved.json().error.message, /reserved/);
+      const forged = await send('PATCH', '/v1/participants/Ana', { attributes: { $client_keys: null } });
+      assert.equal(forged.statusCode, 400, 'removing the record is refused too');
     });
 
     test('a retracted profile memory takes its attribute with it', async () => {

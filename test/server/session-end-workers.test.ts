@@ -38,6 +38,9 @@ async function sayFact(t: TestApp, sessionId: string): Promise<{ c: TestWsClient
   return { c, utteranceId: String(final.utterance_id) };
 }
 
+/** The per-session warning that an end did not wait for every consolidation. */
+const notConsolidated = (lines: LogLine[]): LogLine[] => lines.filter((l) => l.msg.startsWith('session ended before every utterance was consolidated'));
+
 async function consolidated(t: TestApp, utteranceId: string): Promise<boolean> {
   return (await t.app.stores.memory.processedFactsOf('default', [utteranceId])).has(utteranceId);
 }
@@ -87,6 +90,7 @@ function endsWithoutWorker(label: string, queueEnv: Record<string, string>, skip
       assert.ok((await t.app.stores.queue.pending(CONSOLIDATION_JOB)) >= 2, 'both jobs are still queued');
       assert.equal(noWorker().length, 1, 'said once, not once per session');
       assert.equal(noWorker()[0]!.level, 40, 'a warning');
+      assert.deepEqual(notConsolidated(log.lines), [], 'no second warning per session: the one above says why');
     });
 
     test('a worker registered: the end waits for consolidation; the worker also takes the jobs queued without it', { timeout: 300_000 }, async () => {
@@ -172,4 +176,24 @@ describe('ConsolidationWorkers', () => {
       'no worker takes consolidation jobs (PARLEY_RUN_JOBS=false and no `npm run worker` is registered)',
     ]);
   });
+});
+
+test('a worker takes the jobs but the end wait is over: one warning for that session, naming the setting', { timeout: 180_000 }, async () => {
+  const tmp = tempDir('parley-end-timeout-');
+  const log = capturedLogger();
+  // This process takes the jobs; the first turn's consolidation loads the text model, far longer than a 0 ms wait.
+  const t = await startTestApp({ DATA_DIR: tmp.dir, PARLEY_ASR: 'none', PARLEY_SESSION_END_WAIT_MS: '0' }, true, log.logger);
+  try {
+    const { c } = await sayFact(t, 'wait-over');
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended');
+    const warned = notConsolidated(log.lines);
+    assert.equal(warned.length, 1, JSON.stringify(log.lines.filter((l) => l.level >= 40)));
+    assert.equal(warned[0]!.level, 40);
+    assert.match(warned[0]!.msg, /PARLEY_SESSION_END_WAIT_MS/);
+    assert.equal(log.lines.filter((l) => l.level >= 40 && l.msg.startsWith('no worker')).length, 0, 'a worker is there: nothing else said');
+  } finally {
+    await t.close();
+    tmp.remove();
+  }
 });

@@ -7,7 +7,6 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
-import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { collectionFor } from '../../pipelines/memory/collections.js';
 import { BGE_SMALL_EN_Q_MODEL } from '../../pipelines/models/manifest.js';
@@ -15,6 +14,7 @@ import { buildApp } from '../../server/app.js';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { createAffectEmbedder, createTextEmbedder } from '../../server/plugins/models.js';
 import { buildTestTextModel, testTokenizerJson } from '../doubles/onnx-text-model.js';
+import { TextAffectClassifier } from '../../pipelines/affect/text-affect.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const FETCH = `npm run models -- fetch ${BGE_SMALL_EN_Q_MODEL}`;
@@ -66,17 +66,16 @@ describe('PARLEY_TEXT_EMBEDDER=auto (the default): bge-small-en-v1.5-q when inst
     assert.throws(() => loadConfig({ PARLEY_TEXT_EMBEDDER: 'bge' }), (err: unknown) => err instanceof ConfigError && /PARLEY_TEXT_EMBEDDER/.test(err.message) && /auto/.test(err.message));
   });
 
-  test('text affect keeps USE-lite: the text embedder itself, a USE-lite of its own beside bge, none beside openai', async () => {
+  test('text affect runs on the text embedder itself (no second text model beside bge), none beside openai', async () => {
     const lite = loadConfig({ MODELS_DIR: empty, PARLEY_TEXT_EMBEDDER: 'use-lite' });
     const liteEmbedder = createTextEmbedder(lite);
     assert.equal(createAffectEmbedder(lite, liteEmbedder), liteEmbedder);
     const bge = loadConfig({ MODELS_DIR: installed });
     const bgeEmbedder = createTextEmbedder(bge);
-    const affect = createAffectEmbedder(bge, bgeEmbedder);
-    assert.ok(affect instanceof UseLiteEmbedder && affect !== (bgeEmbedder as unknown));
+    assert.equal(createAffectEmbedder(bge, bgeEmbedder), bgeEmbedder);
     const openai = loadConfig({ PARLEY_TEXT_EMBEDDER: 'openai', OPENAI_API_KEY: 'k' });
     assert.equal(createAffectEmbedder(openai, createTextEmbedder(openai)), null);
-    await Promise.all([liteEmbedder.close(), bgeEmbedder.close(), affect.close()]);
+    await Promise.all([liteEmbedder.close(), bgeEmbedder.close()]);
   });
 
   test('the server logs the fallback once, naming the fetch command', async () => {
@@ -101,7 +100,7 @@ describe('PARLEY_TEXT_EMBEDDER=auto (the default): bge-small-en-v1.5-q when inst
     };
     after(async () => { await t?.close(); });
 
-    test('is re-embedded on start, keeps every turn and memory, answers queries, and text affect still runs', async () => {
+    test('is re-embedded on start, keeps every turn and memory, answers queries, and text affect runs on the new embedder', async () => {
       const first = await start({ MODELS_DIR: empty, PARLEY_TEXT_EMBEDDER: 'use-lite' });
       await first.api.postUtterances('s1', [
         { speaker: 'Ana', addressees: ['Ben'], text: 'Ben, I will send you the draft on Friday.', time: '2026-11-02T10:00:00Z' },
@@ -125,12 +124,18 @@ describe('PARLEY_TEXT_EMBEDDER=auto (the default): bge-small-en-v1.5-q when inst
       const evidence = (await second.api.query({ question: 'What did Ana promise Ben about the draft?' })).evidence;
       assert.ok(evidence.some((i) => /draft/.test(i.text)), JSON.stringify(evidence));
 
-      // New turns consolidate under bge; affect runs on its own USE-lite.
-      await second.api.postUtterances('s2', [{ speaker: 'Ana', addressees: ['Ben'], text: 'I absolutely love my new job, it is wonderful', time: '2026-11-09T10:00:00Z' }]);
+      // New turns consolidate under bge, and affect classifies on bge's own vectors (no USE-lite beside it). Here they
+      // are the stand-in's, so the label is whatever the vote over them says: the persona holds what it answers (real
+      // bge's labels: test/pipelines/jobs.test.ts, test/pipelines/affect/affect.test.ts).
+      assert.equal(second.t.app.models.affectEmbedder, second.t.app.models.textEmbedder);
+      const text = 'I absolutely love my new job, it is wonderful';
+      const [vote] = await new TextAffectClassifier(second.t.app.models.textEmbedder).classify([text]);
+      const expected = vote && vote.label !== 'neutral' && vote.confidence >= 0.5 ? [['new job', vote.label]] : [];
+      await second.api.postUtterances('s2', [{ speaker: 'Ana', addressees: ['Ben'], text, time: '2026-11-09T10:00:00Z' }]);
       await drainConsolidation(second.t.app.stores.queue, 60_000);
       const [turn] = (await second.api.transcript('s2')).utterances;
       const persona = await second.t.app.stores.memory.listPersona('default', turn!.speaker.id);
-      assert.ok(persona.some((p) => p.kind === 'affect' && p.target === 'new job'), JSON.stringify(persona));
+      assert.deepEqual(persona.filter((p) => p.kind === 'affect').map((p) => [p.target, p.label]), expected, JSON.stringify(persona));
     });
   });
 });

@@ -23,15 +23,6 @@ describe('USE-lite embedder (real model in a worker thread)', () => {
     const together = await embedder.embed(texts);
     singles.forEach(([v], i) => assert.ok(v && cosine(v, together[i] as Float32Array) > 0.999, `text ${i}`));
   });
-
-  test('few-shot classifier on the same model', async () => {
-    const id = await embedder.createClassifier([
-      ['I am so happy today', 'joy'], ['This is wonderful news', 'joy'], ['What a great day', 'joy'],
-      ['I am furious about this', 'anger'], ['This makes me so angry', 'anger'], ['I hate being lied to', 'anger'],
-    ]);
-    const [r] = await embedder.classify(id, ['I am really happy with the news']);
-    assert.equal(r?.label, 'joy');
-  });
 });
 
 test('a closed USE-lite embedder refuses work instead of starting a new worker', async () => {
