@@ -97,7 +97,8 @@ function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonC
 export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const { config, stores, embedder, logger } = deps;
   const log = logger.child({ component: 'jobs' });
-  await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, logger: log }, knownTenants(config));
+  await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, entities: stores.entities, logger: log },
+    knownTenants(config));
   const { extractor, llm } = extractorFor(config);
   const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : isLocalEncoder(embedder) ? embedder : null;
   const affect = affectEmbedder ? new TextAffectClassifier(affectEmbedder) : null;
