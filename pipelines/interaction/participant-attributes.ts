@@ -12,14 +12,25 @@ export const MAX_PARTICIPANT_ATTRIBUTES_BYTES = 64 * 1024;
  */
 export const CLIENT_KEYS = '$client_keys';
 
+/**
+ * Where naming keeps the address evidence it has gathered for a participant (pipelines/speaker/naming.ts):
+ * bookkeeping like {@link CLIENT_KEYS}, never shown and never settable by a client (a client's value
+ * would be read back as evidence).
+ */
+export const NAME_EVIDENCE = 'name_evidence';
+
+/** Attribute keys that hold Parley's own bookkeeping: hidden from clients and refused in a PATCH. */
+const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE];
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The attributes as clients read them: without the bookkeeping of {@link CLIENT_KEYS}. */
+/** The attributes as clients read them: without the bookkeeping of {@link CLIENT_KEYS} and {@link NAME_EVIDENCE}. */
 export function shownAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
-  if (!(CLIENT_KEYS in attributes)) return attributes;
-  const { [CLIENT_KEYS]: _kept, ...shown } = attributes;
+  if (!BOOKKEEPING_KEYS.some((k) => k in attributes)) return attributes;
+  const shown = { ...attributes };
+  for (const k of BOOKKEEPING_KEYS) delete shown[k];
   return shown;
 }
 
@@ -34,7 +45,7 @@ export function clientKeys(attributes: Record<string, unknown>): Set<string> {
  * value stands. Returns the attributes unchanged (the same object) when nothing changes.
  */
 export function withDerived(attributes: Record<string, unknown>, key: string, value: string | null): Record<string, unknown> {
-  if (key === CLIENT_KEYS || clientKeys(attributes).has(key)) return attributes;
+  if (BOOKKEEPING_KEYS.includes(key) || clientKeys(attributes).has(key)) return attributes;
   if (value === null) {
     if (!(key in attributes)) return attributes;
     const { [key]: _gone, ...rest } = attributes;
@@ -75,7 +86,7 @@ export interface PatchedAttributes {
  * or the patch names {@link CLIENT_KEYS}.
  */
 export function patchAttributes(current: Record<string, unknown>, patch: Record<string, unknown>): PatchedAttributes {
-  if (CLIENT_KEYS in patch) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `attribute key ${CLIENT_KEYS} is reserved`);
+  for (const k of BOOKKEEPING_KEYS) if (k in patch) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `attribute key ${k} is reserved`);
   const keys = clientKeys(current);
   const cleared: string[] = [];
   for (const [key, value] of Object.entries(patch)) {

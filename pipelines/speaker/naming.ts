@@ -1,4 +1,5 @@
 import type { TenantId } from '../../graph/types.js';
+import { NAME_EVIDENCE } from '../interaction/participant-attributes.js';
 import { detectIntroduction, type IntroductionOptions } from './self-introduction.js';
 
 /**
@@ -13,7 +14,11 @@ export interface NameEvidenceStore {
   put(tenant: TenantId, participantId: string, evidence: NameEvidence): Promise<void>;
 }
 
-/** Keep evidence in `attributes.name_evidence` via the lead's participant accessors. */
+/**
+ * Keep evidence in `attributes.name_evidence` (hidden from clients) via the lead's participant
+ * accessors. Entries of another shape (written by hand into the store, or by a client before the key
+ * was reserved) are not evidence and are dropped on read.
+ */
 export function attributesNameEvidenceStore(access: {
   getAttributes(tenant: TenantId, id: string): Promise<Record<string, unknown> | null>;
   patchAttributes(tenant: TenantId, id: string, attributes: Record<string, unknown>): Promise<void>;
@@ -21,13 +26,25 @@ export function attributesNameEvidenceStore(access: {
   return {
     async get(tenant, id) {
       const a = await access.getAttributes(tenant, id);
-      return (a?.name_evidence as NameEvidence | undefined) ?? {};
+      return validEvidence(a?.[NAME_EVIDENCE]);
     },
     async put(tenant, id, ev) {
       const a = (await access.getAttributes(tenant, id)) ?? {};
-      await access.patchAttributes(tenant, id, { ...a, name_evidence: ev });
+      await access.patchAttributes(tenant, id, { ...a, [NAME_EVIDENCE]: ev });
     },
   };
+}
+
+function validEvidence(raw: unknown): NameEvidence {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  const out: NameEvidence = {};
+  for (const [name, e] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof e !== 'object' || e === null) continue;
+    const { events, sessions, score } = e as Record<string, unknown>;
+    if (typeof events !== 'number' || !Number.isFinite(events) || !Array.isArray(sessions) || !sessions.every((s) => typeof s === 'string')) continue;
+    out[name] = { events, sessions: sessions as string[], ...(typeof score === 'number' && Number.isFinite(score) ? { score } : {}) };
+  }
+  return out;
 }
 
 /** A name to bind to a participant. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { NEO4J_SKIP } from '../helpers/stores.js';
-import { CLIENT_KEYS } from '../../pipelines/interaction/participant-attributes.js';
+import { CLIENT_KEYS, NAME_EVIDENCE } from '../../pipelines/interaction/participant-attributes.js';
 import { tenantApp } from '../helpers/tenant-app.js';
 
 interface MemoryJson { id: string; text: string; kind: string; slot: string | null; value: string | null; subject_id: string }
@@ -113,6 +113,24 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
       assert.match(reserved.json().error.message, /reserved/);
       const forged = await send('PATCH', '/v1/participants/Ana', { attributes: { $client_keys: null } });
       assert.equal(forged.statusCode, 400, 'removing the record is refused too');
+    });
+
+    test('naming\'s address evidence is kept in the store, shown by no read and refused in a PATCH', async () => {
+      const ana = (await send('GET', '/v1/participants/Ana')).json() as { id: string; attributes: Record<string, unknown> };
+      const stored = await api.t.app.stores.graph.getParticipant(tenant, ana.id);
+      assert.ok(stored);
+      const evidence = { ana: { events: 2, sessions: ['da-1'], score: 2 } };
+      await api.t.app.stores.graph.updateParticipant(tenant, ana.id, { attributes: { ...stored.attributes, [NAME_EVIDENCE]: evidence } });
+      assert.ok(!(NAME_EVIDENCE in (await attributes('Ana'))), 'GET one');
+      const list = await send('GET', '/v1/participants?limit=1000');
+      for (const p of list.json().participants as { attributes: Record<string, unknown> }[]) assert.ok(!(NAME_EVIDENCE in p.attributes), JSON.stringify(p));
+      for (const value of [{ bob: { events: 99, sessions: ['x'] } }, null]) {
+        const res = await send('PATCH', '/v1/participants/Ana', { attributes: { [NAME_EVIDENCE]: value } });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+        assert.match(res.json().error.message, /name_evidence is reserved/);
+      }
+      assert.deepEqual((await api.t.app.stores.graph.getParticipant(tenant, ana.id))?.attributes[NAME_EVIDENCE], evidence, 'the evidence is untouched');
     });
 
     test('a retracted profile memory takes its attribute with it', async () => {

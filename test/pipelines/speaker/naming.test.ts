@@ -119,6 +119,18 @@ describe('naming from direct address', () => {
     assert.equal(attrs.get('p_1')!.likes, 'tea');
     assert.deepEqual(attrs.get('p_1')!.name_evidence, { ben: { events: 3, sessions: ['s1', 's2'], score: 3 } });
   });
+  test('stored evidence of another shape is not read as evidence', async () => {
+    const attrs = new Map<string, Record<string, unknown>>([
+      ['p_1', { name_evidence: 'Ben' }],
+      ['p_2', { name_evidence: { ben: { events: 'many', sessions: ['s1'] }, ana: { events: 1, sessions: ['s1', 7] }, eva: { events: 2, sessions: ['s1'], score: 'x' } } }],
+    ]);
+    const access = { getAttributes: async (_t: string, id: string) => attrs.get(id) ?? null, patchAttributes: async (_t: string, id: string, a: Record<string, unknown>) => void attrs.set(id, a) };
+    const store = attributesNameEvidenceStore(access);
+    assert.deepEqual(await store.get('t', 'p_1'), {});
+    assert.deepEqual(await store.get('t', 'p_2'), { eva: { events: 2, sessions: ['s1'] } });
+    await recordAddressEvidence(store, 't', 's2', 'p_1', 'Ben');
+    assert.deepEqual(attrs.get('p_1')!.name_evidence, { ben: { events: 1, sessions: ['s2'], score: 1 } });
+  });
 });
 
 describe('first names the recogniser\'s dictionary lacks (census names Moonshine can write)', () => {
