@@ -45,10 +45,7 @@ export interface QuestionAnswer {
 export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /** Most rounds (DESIGN: at most 3); default 3. */
   maxRounds?: number;
-  /**
-   * Most records a round keeps (raised to k when k is larger); each search of the round reads twice as many (at least
-   * 30). Default 20; 40 with bge-small-en-v1.5 (`embedderDefaults`).
-   */
+  /** Most records a round keeps (raised to k when k is larger); default 20. */
   perRound?: number;
   /** Share of a turn's score the (two) turns after it receive, halving per step; default 0.5 (0 disables). */
   neighbourWeight?: number;
@@ -155,11 +152,9 @@ export function embedderDefaults(model: string): AgenticOptions {
 /**
  * `embedderDefaults` for bge-small-en-v1.5, chosen on LoCoMo conversations 1–5 (docs/BENCHMARKS.md): `denseWeight` 1
  * against 0.5, 0.75 and 1.5 (dense search per named person in round 1, searching again for the words round 1 left open,
- * and a per-session cap for list questions added nothing there and held out, and were removed). `perRound` 40 against
- * 20, 30 and 60: each round keeps (and each search reads) twice as deep (+0.9 any@5, +1.1 all@5 there; 13 questions
- * gained, 4 lost).
+ * and a per-session cap for list questions added nothing there and held out, and were removed).
  */
-const BGE_DEFAULTS: AgenticOptions = { denseWeight: 1, perRound: 40 };
+const BGE_DEFAULTS: AgenticOptions = { denseWeight: 1 };
 
 const now = (): number => performance.now();
 

@@ -269,8 +269,6 @@ describe('agentic question answering: a question that names the wrong person (na
     assert.deepEqual(embedderDefaults('text-embedding-3-small'), {});
     assert.deepEqual(embedderDefaults('bge-small-en-v1.5'), embedderDefaults('bge-small-en-v1.5-q'));
     assert.equal(embedderDefaults('bge-small-en-v1.5-q').denseWeight, 1, 'a strong dense retriever weighs as much as BM25');
-    assert.equal(embedderDefaults('bge-small-en-v1.5-q').perRound, 40, 'with bge each round keeps 40 records (searches read 80)');
-    assert.equal(embedderDefaults('use-lite-en-0.2').perRound, undefined, 'USE-lite keeps the default of 20 (not measured with 40)');
   });
 
   test('statedPart: another person\'s questions are not matched against (they ask, they do not state)', () => {
