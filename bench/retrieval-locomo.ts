@@ -6,7 +6,7 @@
  * left brain), then every question is asked via POST /v1/query (k = 5). Side by side, in the same
  * run, over the same turns: Parley with the previous defaults (in-process, `PREVIOUS` options), Parley
  * before the answer layer (in-process, `BEFORE` options: turns only), flat BM25, BM25 over turns with the speaker's name
- * prepended, BM25 + dense (USE-lite) fused with RRF (k = 60), and flat dense.
+ * prepended, BM25 + dense (the configured text embedder) fused with RRF (k = 60), and flat dense.
  * Metrics per question: evidence any@5 / all@5 (gold dia_ids map to utterance ids by ingestion order;
  * an item's refer_ids count as its turns) and answer level: does the top item (ans@1) or one of the
  * top 3 (ans@3) state the gold answer (`bench/lib/answer-match.ts`; an item states what its text
@@ -108,7 +108,7 @@ const config = loadConfig({
 });
 // Asking a kept store writes nothing to its file: an in-process event bus (the file's registers its handles).
 const app = await buildApp(config, { logger: pino({ level: 'silent' }), ...(stored ? { events: new MemoryEventBus() } : {}) });
-console.log(`text embedder: ${app.retriever.embedder.space.model} (Parley's dense searches and the "dense USE-lite" / "BM25 + dense" baselines use it)`);
+console.log(`text embedder: ${app.retriever.embedder.space.model} (Parley's dense searches and the "flat dense" / "BM25 + dense" baselines use it)`);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -65,7 +65,7 @@ const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
   parley: 'Parley POST /v1/query (defaults)', previous: 'Parley with replaced items discounted in who questions too (whoSupersededFactor 0.5, the default before b61c578; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
-  bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense USE-lite, RRF', dense: 'baseline: flat dense USE-lite',
+  bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense (the text embedder), RRF', dense: 'baseline: flat dense (the text embedder)',
 };
 /**
  * `ans1d`: ans@1 judged on the top item's text with its `event_time` (the date its words name, resolved against when it
