@@ -188,6 +188,7 @@ export function synth(dir: string, voice: string, text: string): Float32Array {
   const out = path.join(dir, 'out.wav');
   if (engine === 'flite') execFileSync('flite', ['-voice', name, '-t', text, '-o', raw]);
   else execFileSync('text2wave', ['-eval', `(voice_${name})`, '-o', raw], { input: text });
-  execFileSync('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', out]);
+  // -R: an 8 kHz voice is resampled and dithered; sox seeds the dither from the clock without it.
+  execFileSync('sox', ['-R', raw, '-r', '16000', '-c', '1', '-b', '16', out]);
   return readWav(out).samples;
 }

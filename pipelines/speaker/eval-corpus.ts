@@ -129,9 +129,17 @@ function cacheDir(): string {
   return dir;
 }
 
+/**
+ * Tag of the cached clips' recipe. sox dithers when it writes a pitch-shifted clip back to 16 bits and,
+ * without `-R`, seeds the dither from the clock: each synthesis of a shifted voice differed, so the speaker
+ * parameters fitted on one cache could not be reproduced after the cache (in os.tmpdir()) was lost. Clips
+ * are now written with `-R` (repeatable dither) under this tag, so caches of the old recipe are not reused.
+ */
+const CLIP_RECIPE = 'r1';
+
 /** Synthesise `text` with a voice to 16 kHz mono 16-bit (cached on disk); needs flite/festival and sox. */
 export function synthesise(voice: TtsVoice, text: string, index: number): Float32Array {
-  const out = path.join(cacheDir(), `${voice.id}-${index}.wav`);
+  const out = path.join(cacheDir(), `${voice.id}-${index}.${CLIP_RECIPE}.wav`);
   if (!existsSync(out)) {
     const raw = path.join(cacheDir(), `${voice.id}-${index}.raw.wav`);
     if (voice.engine === 'flite') execFileSync('flite', ['-voice', voice.voice, '-t', text, '-o', raw]);
@@ -141,7 +149,7 @@ export function synthesise(voice: TtsVoice, text: string, index: number): Float3
       execFileSync('text2wave', ['-eval', `(voice_${voice.voice})`, txt, '-o', raw]);
     }
     const effects = voice.shiftCents !== 0 ? ['pitch', String(voice.shiftCents)] : [];
-    execFileSync('sox', ['-V1', '-G', raw, '-r', '16000', '-c', '1', '-b', '16', out, ...effects, 'rate', '16000']);
+    execFileSync('sox', ['-V1', '-R', '-G', raw, '-r', '16000', '-c', '1', '-b', '16', out, ...effects, 'rate', '16000']);
   }
   return readWavPcm16(out).audio;
 }
