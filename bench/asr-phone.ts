@@ -163,7 +163,9 @@ function report(setName: string, runs: SystemRun[]): void {
   const one = runs.find((r) => r.name.includes('one decode'));
   const pause = runs.find((r) => r.name.includes('PAUSE_DECODE'));
   if (one && pause) {
-    console.log(`pause decoding − one decode, paired over clips: speech_stopped → final ${ms(bootstrapDelta(perClip(pause, 'toFinal', keep), perClip(one, 'toFinal', keep)), true)} ms; `
+    const errsOf = (r: SystemRun): ClipErrors[] => r.clips.filter((_, i) => withText[i]).map((c) => c.errors!);
+    const dWer = withText.some(Boolean) ? `WER ${pctCi(werCi(errsOf(pause), errsOf(one)), true)} points; ` : '';
+    console.log(`pause decoding − one decode, paired over clips: ${dWer}speech_stopped → final ${ms(bootstrapDelta(perClip(pause, 'toFinal', keep), perClip(one, 'toFinal', keep)), true)} ms; `
       + `→ memory.context ${ms(bootstrapDelta(perClip(pause, 'toContext', keep), perClip(one, 'toContext', keep)), true)} ms; CPU ${((pause.cpuMs / pause.streamS) - (one.cpuMs / one.streamS)).toFixed(0)} ms per s`);
   }
   for (const r of runs) {

@@ -85,10 +85,19 @@ export interface Config {
    */
   moonshinePartialMs: number;
   /**
-   * `PARLEY_MOONSHINE_PAUSE_DECODE`: with `PARLEY_ASR=moonshine` and no partials, start decoding a turn at
-   * each pause so its final is ready soon after the turn ends (`MoonshineAsrConfig.pauseDecode`); default false.
+   * `PARLEY_MOONSHINE_PAUSE_DECODE`: with Moonshine and no partials, start decoding a turn at each pause so its
+   * final is ready soon after the turn ends (`MoonshineAsrConfig.pauseDecode`). This field: for streams on
+   * `PARLEY_ASR=moonshine`, `true` / `false`, and `auto` (default) is false; 8 kHz streams beside pocketsphinx
+   * follow {@link Config.phonePauseDecode}.
    */
   moonshinePauseDecode: boolean;
+  /**
+   * Whether 8 kHz streams on Moonshine beside `PARLEY_ASR=pocketsphinx` decode at pauses: `PARLEY_MOONSHINE_PAUSE_DECODE`
+   * when `true` / `false`; under `auto` (default) true where `PARLEY_ASR_PHONE=auto` chose Moonshine, false under
+   * an explicit `PARLEY_ASR_PHONE=moonshine` (as before) (docs/BENCHMARKS.md, "Phone calls on the recogniser that
+   * hears them").
+   */
+  phonePauseDecode: boolean;
   /**
    * `PARLEY_MOONSHINE_NAMES`: streams on Moonshine (`PARLEY_ASR=moonshine`, or 8 kHz streams under
    * `PARLEY_ASR_PHONE=moonshine`) get the session's names as pocketsphinx's name spotting does, and a heard
@@ -514,7 +523,9 @@ export function loadConfig(env: Env = process.env): Config {
   const models = modelsDir(r.string('MODELS_DIR', ''));
   const asrChoice = r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'moonshine', 'none'] as const, 'pocketsphinx');
   const moonshineModel = r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny');
-  const asrPhone = resolvePhoneRecogniser(r.oneOf('PARLEY_ASR_PHONE', PHONE_RECOGNISER_CHOICES, 'auto'), asrChoice, models, moonshineModel);
+  const asrPhoneChoice = r.oneOf('PARLEY_ASR_PHONE', PHONE_RECOGNISER_CHOICES, 'auto');
+  const asrPhone = resolvePhoneRecogniser(asrPhoneChoice, asrChoice, models, moonshineModel);
+  const pauseDecode = r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['auto', 'true', 'false'] as const, 'auto');
   const textEmbedder = resolveTextEmbedder(r.oneOf('PARLEY_TEXT_EMBEDDER', TEXT_EMBEDDER_CHOICES, 'auto'), models);
   const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
   const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
@@ -549,7 +560,8 @@ export function loadConfig(env: Env = process.env): Config {
     asr: asrChoice,
     moonshineModel,
     moonshinePartialMs: r.int('PARLEY_MOONSHINE_PARTIAL_MS', 0, 0, 60_000),
-    moonshinePauseDecode: r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['true', 'false'] as const, 'false') === 'true',
+    moonshinePauseDecode: pauseDecode === 'true',
+    phonePauseDecode: pauseDecode === 'auto' ? asrPhoneChoice === 'auto' : pauseDecode === 'true',
     moonshineNames: r.oneOf('PARLEY_MOONSHINE_NAMES', ['true', 'false'] as const, 'false') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders,

@@ -63,13 +63,14 @@ export function asrBackend(config: Config): AsrBackendConfig {
         maxDecoders: config.asrMaxDecoders, maxIdleDecoders: Math.min(config.asrIdleDecoders, config.asrMaxDecoders),
         nameSpotting: config.asrNameSpotting === 'false' ? false : { maxNames: config.asrNameSpottingMaxNames },
         ...(config.asrNameSpotting === 'wideband' ? { narrowbandNameSpotting: false as const } : {}),
-        ...(phoneMoonshine(config) ? { narrowbandRecogniser: moonshineBackend(config) } : {}),
+        ...(phoneMoonshine(config) ? { narrowbandRecogniser: moonshineBackend(config, config.phonePauseDecode) } : {}),
       };
   }
 }
 
-function moonshineBackend(config: Config): MoonshineAsrConfig {
-  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode,
+/** Moonshine as the config names it; `pauseDecode`: whether these streams decode at pauses (phone streams have their own default). */
+function moonshineBackend(config: Config, pauseDecode = config.moonshinePauseDecode): MoonshineAsrConfig {
+  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode,
     ...(config.moonshineNames ? {} : { knownNames: false as const }) };
 }
 
@@ -85,7 +86,7 @@ export function phoneMoonshine(config: Config): boolean {
 export function phoneRecogniserName(config: Config): string {
   if (config.asr !== 'pocketsphinx') return `${config.asr} (PARLEY_ASR)`;
   return phoneMoonshine(config)
-    ? `${config.moonshineModel}${config.moonshinePauseDecode ? ', decoding at pauses' : ''}${config.moonshinePartialMs > 0 ? `, partials every ${config.moonshinePartialMs} ms` : ', no partials'}`
+    ? `${config.moonshineModel}${config.phonePauseDecode && config.moonshinePartialMs === 0 ? ', decoding at pauses' : ''}${config.moonshinePartialMs > 0 ? `, partials every ${config.moonshinePartialMs} ms` : ', no partials'}`
     : 'pocketsphinx narrowband';
 }
 

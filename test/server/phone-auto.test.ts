@@ -121,7 +121,7 @@ describe('a Twilio call under the default PARLEY_ASR_PHONE, with Moonshine insta
 
   test('the start-up log names Moonshine, without a warning; every turn gets a final close to its words, no partials', async () => {
     const said = log.lines.map((l) => JSON.parse(l) as { level: number; phoneRecogniser?: string });
-    assert.deepEqual(said.filter((l) => l.phoneRecogniser !== undefined).map((l) => l.phoneRecogniser), ['moonshine-tiny, no partials']);
+    assert.deepEqual(said.filter((l) => l.phoneRecogniser !== undefined).map((l) => l.phoneRecogniser), ['moonshine-tiny, decoding at pauses, no partials']);
     assert.ok(!log.lines.some((l) => l.includes(FETCH)), 'no fallback warning');
 
     const fixture = twilioFixture();
