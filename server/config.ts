@@ -99,8 +99,8 @@ export interface Config {
    */
   phonePauseDecode: boolean;
   /**
-   * `PARLEY_MOONSHINE_NAMES`: streams on Moonshine (`PARLEY_ASR=moonshine`, or 8 kHz streams under
-   * `PARLEY_ASR_PHONE=moonshine`) get the session's names as pocketsphinx's name spotting does, and a heard
+   * `PARLEY_MOONSHINE_NAMES`: streams on Moonshine (`PARLEY_ASR=moonshine`, or 8 kHz streams `PARLEY_ASR_PHONE`
+   * gave it) get the session's names as pocketsphinx's name spotting does, and a heard
    * word that sounds like one of them is rewritten as it where Moonshine capitalised it or the sentence names
    * or addresses someone there (`MoonshineAsrConfig.knownNames`). `true` / `false`; default `false`.
    */

@@ -92,7 +92,7 @@ export function phoneRecogniserName(config: Config): string {
 
 /**
  * Whether a stream at `sampleRate` gets the session's names: on Moonshine (`PARLEY_ASR=moonshine`, or an 8 kHz
- * stream under `PARLEY_ASR_PHONE=moonshine`) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
+ * stream `PARLEY_ASR_PHONE` gave it) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
  * `PARLEY_ASR_NAME_SPOTTING` says; never on other backends.
  */
 export function favoursNames(config: Config, sampleRate: number): boolean {

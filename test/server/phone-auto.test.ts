@@ -71,6 +71,21 @@ describe('PARLEY_ASR_PHONE=auto (the default): Moonshine for 8 kHz streams when 
     assert.ok(config.asrPhoneFallback?.includes('npm run models -- fetch moonshine-base'), config.asrPhoneFallback ?? 'no warning');
   });
 
+  test('phone streams auto gave Moonshine decode at pauses unless PARLEY_MOONSHINE_PAUSE_DECODE says otherwise; explicit choices as before', () => {
+    const phonePause = (env: Record<string, string>): boolean | undefined => {
+      const backend = asrBackend(loadConfig({ MODELS_DIR: installed, ...env }));
+      return backend.kind === 'pocketsphinx' ? backend.narrowbandRecogniser?.pauseDecode : undefined;
+    };
+    assert.equal(phonePause({}), true, 'auto, default');
+    assert.equal(phonePause({ PARLEY_MOONSHINE_PAUSE_DECODE: 'auto' }), true);
+    assert.equal(phonePause({ PARLEY_MOONSHINE_PAUSE_DECODE: 'false' }), false);
+    assert.equal(phonePause({ PARLEY_ASR_PHONE: 'moonshine' }), false, 'explicit moonshine: one decode per turn, as before');
+    assert.equal(phonePause({ PARLEY_ASR_PHONE: 'moonshine', PARLEY_MOONSHINE_PAUSE_DECODE: 'true' }), true);
+    const wide = asrBackend(loadConfig({ MODELS_DIR: installed, PARLEY_ASR: 'moonshine' }));
+    assert.equal(wide.kind === 'moonshine' ? wide.pauseDecode : null, false, 'PARLEY_ASR=moonshine keeps its default');
+    assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PAUSE_DECODE: 'yes' }), /PARLEY_MOONSHINE_PAUSE_DECODE/);
+  });
+
   test('explicit values keep their meaning and never warn', () => {
     const pinned = loadConfig({ MODELS_DIR: installed, PARLEY_ASR_PHONE: 'pocketsphinx' });
     assert.deepEqual([pinned.asrPhone, pinned.asrPhoneFallback, phoneMoonshine(pinned)], ['pocketsphinx', null, false]);
