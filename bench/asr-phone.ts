@@ -16,6 +16,7 @@
  *                                         reference: delays and CPU only)
  *   node dist/bench/asr-phone.js --dev    development: TTS training voices (unshifted) × sentences 1–6, LibriSpeech
  *                                         training speakers (1 clip each, delays only)
+ *   node dist/bench/asr-phone.js --real   the report's real clips alone (a breakdown of the same clips)
  *   --systems=0,2  only those rows (0: the baseline); --limit=N  the first N clips (a smoke run)
  *
  * Run: npm run bench:asr-phone   (needs `npm run models -- fetch moonshine-tiny`, flite / festival / sox)
@@ -186,8 +187,11 @@ async function main(): Promise<void> {
   const sets: [string, Clip[]][] = dev
     ? [['DEVELOPMENT: TTS training voices (unshifted) × sentences 1–6 + LibriSpeech training speakers (1 clip each)',
       [...tts(TTS_TRAIN_VOICES.filter((v) => v.shiftCents === 0), 0, 6), ...librispeech(LIBRI_TRAIN, 1)]]]
-    : [['REPORT: TTS held-out voices × sentences 7–12 + SpeechBrain (2 transcribed clips) + LibriSpeech held-out speakers (2 clips each)',
-      [...tts(TTS_HELDOUT_VOICES, 6, 12), ...speechbrain(), ...librispeech(LIBRI_HELDOUT, 2)]]];
+    : process.argv.includes('--real')
+      ? [['REPORT, real speech only: SpeechBrain (2 transcribed clips) + LibriSpeech held-out speakers (2 clips each)',
+        [...speechbrain(), ...librispeech(LIBRI_HELDOUT, 2)]]]
+      : [['REPORT: TTS held-out voices × sentences 7–12 + SpeechBrain (2 transcribed clips) + LibriSpeech held-out speakers (2 clips each)',
+        [...tts(TTS_HELDOUT_VOICES, 6, 12), ...speechbrain(), ...librispeech(LIBRI_HELDOUT, 2)]]];
   const only = process.argv.find((a) => a.startsWith('--systems='))?.slice('--systems='.length).split(',').map(Number);
   const limit = Number(process.argv.find((a) => a.startsWith('--limit='))?.slice('--limit='.length) ?? Infinity);
   for (const [setName, all] of sets) {
