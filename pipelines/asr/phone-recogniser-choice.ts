@@ -26,7 +26,7 @@ export function resolvePhoneRecogniser(choice: PhoneRecogniserChoice, asr: strin
     name: 'pocketsphinx',
     fallback: asr !== 'pocketsphinx' ? null
       : `PARLEY_ASR_PHONE=auto: ${model} is not installed in ${modelsDir}, so 8 kHz (phone, Twilio) streams use pocketsphinx's `
-        + `narrowband settings (about 7 times the word errors on phone speech, docs/BENCHMARKS.md); install it with \`npm run models -- fetch ${model}\` `
+        + `narrowband settings (2.7 times the word errors on held-out phone speech, docs/BENCHMARKS.md); install it with \`npm run models -- fetch ${model}\` `
         + `(MODELS_DIR=${modelsDir}), or set PARLEY_ASR_PHONE=pocketsphinx to keep pocketsphinx without this warning`,
   };
 }
