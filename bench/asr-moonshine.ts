@@ -31,7 +31,7 @@ import { modelsDir, repoRoot } from '../pipelines/models/repo-root.js';
 import { hasTts, synthesise, TTS_HELDOUT_VOICES, TTS_SENTENCES, TTS_TRAIN_VOICES } from '../pipelines/speaker/eval-corpus.js';
 import { SileroVadModel } from '../pipelines/audio/silero-vad-model.js';
 import { SpeechPipeline } from '../pipelines/audio/speech-pipeline.js';
-import { seededRandom } from './lib/seeded-random.js';
+import { werCi } from './lib/wer-bootstrap.js';
 import { phoneLine, sox } from './lib/room-audio.js';
 import { requireDataOrSkip } from './lib/cli.js';
 
@@ -42,21 +42,6 @@ interface Row { errors: number; words: number; cpuMs: number; audioS: number; cl
 const CHUNK = 1600;
 const dev = process.argv.includes('--dev');
 
-/** WER of a resample of clips (total errors / total words) with its 95 % percentile-bootstrap interval. */
-function werCi(a: PerClip[], b?: PerClip[], rounds = 2000): { mean: number; lo: number; hi: number } {
-  const wer = (c: PerClip[], idx: number[]): number => {
-    let e = 0, w = 0;
-    for (const i of idx) { e += c[i]!.errors; w += c[i]!.words; }
-    return w === 0 ? 0 : e / w;
-  };
-  const all = a.map((_, i) => i);
-  const stat = (idx: number[]): number => wer(a, idx) - (b ? wer(b, idx) : 0);
-  const next = seededRandom(1);
-  const values: number[] = [];
-  for (let r = 0; r < rounds; r++) values.push(stat(all.map(() => Math.floor(next() * a.length))));
-  values.sort((x, y) => x - y);
-  return { mean: stat(all), lo: values[Math.floor(0.025 * rounds)]!, hi: values[Math.ceil(0.975 * rounds) - 1]! };
-}
 const pct = (ci: { mean: number; lo: number; hi: number }, signed = false): string =>
   `${signed && ci.mean >= 0 ? '+' : ''}${(100 * ci.mean).toFixed(1)} [${(100 * ci.lo).toFixed(1)}, ${(100 * ci.hi).toFixed(1)}]`;
 

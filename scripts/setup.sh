@@ -38,10 +38,11 @@ fi
 echo "setup: building" >&2
 npm run build --silent
 
-# The Moonshine speech model (PARLEY_ASR=moonshine; its tests): two ONNX files from an npm tarball, 20 MB,
-# pinned by SHA-256. Skipped when already installed; without network the tests that need it say so.
+# The Moonshine speech model (phone calls under PARLEY_ASR_PHONE=auto, the default; PARLEY_ASR=moonshine; its tests):
+# two ONNX files from an npm tarball, 20 MB, pinned by SHA-256. Skipped when already installed; without network the
+# tests that need it say so.
 if ! node dist/scripts/models.js fetch moonshine-tiny >/dev/null; then
-  echo "setup: warning: could not fetch moonshine-tiny (registry.npmjs.org); its tests will be skipped" >&2
+  echo "setup: warning: could not fetch moonshine-tiny (registry.npmjs.org); 8 kHz (phone) streams will use pocketsphinx until \`npm run models -- fetch moonshine-tiny\` succeeds, and its tests will be skipped" >&2
 fi
 # The text embedder PARLEY_TEXT_EMBEDDER=auto (the default) runs: bge-small-en-v1.5 int8, 24 MB, from a langchain4j
 # jar on Maven Central, pinned by SHA-256 (jar and both files). With `mvn` it fetches through Maven; without it,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PHONE_RECOGNISER_CHOICES, resolvePhoneRecogniser, type PhoneRecogniser } from '../pipelines/asr/phone-recogniser-choice.js';
 import { resolveTextEmbedder, TEXT_EMBEDDER_CHOICES, type TextEmbedderName } from '../pipelines/embeddings/text-embedder-choice.js';
 import { modelsDir } from '../pipelines/models/repo-root.js';
 import { DEFAULT_CMUDICT } from '../pipelines/speaker/phonetic.js';
@@ -84,13 +85,22 @@ export interface Config {
    */
   moonshinePartialMs: number;
   /**
-   * `PARLEY_MOONSHINE_PAUSE_DECODE`: with `PARLEY_ASR=moonshine` and no partials, start decoding a turn at
-   * each pause so its final is ready soon after the turn ends (`MoonshineAsrConfig.pauseDecode`); default false.
+   * `PARLEY_MOONSHINE_PAUSE_DECODE`: with Moonshine and no partials, start decoding a turn at each pause so its
+   * final is ready soon after the turn ends (`MoonshineAsrConfig.pauseDecode`). This field: for streams on
+   * `PARLEY_ASR=moonshine`, `true` / `false`, and `auto` (default) is false; 8 kHz streams beside pocketsphinx
+   * follow {@link Config.phonePauseDecode}.
    */
   moonshinePauseDecode: boolean;
   /**
-   * `PARLEY_MOONSHINE_NAMES`: streams on Moonshine (`PARLEY_ASR=moonshine`, or 8 kHz streams under
-   * `PARLEY_ASR_PHONE=moonshine`) get the session's names as pocketsphinx's name spotting does, and a heard
+   * Whether 8 kHz streams on Moonshine beside `PARLEY_ASR=pocketsphinx` decode at pauses: `PARLEY_MOONSHINE_PAUSE_DECODE`
+   * when `true` / `false`; under `auto` (default) true where `PARLEY_ASR_PHONE=auto` chose Moonshine, false under
+   * an explicit `PARLEY_ASR_PHONE=moonshine` (as before) (docs/BENCHMARKS.md, "Phone calls on the recogniser that
+   * hears them").
+   */
+  phonePauseDecode: boolean;
+  /**
+   * `PARLEY_MOONSHINE_NAMES`: streams on Moonshine (`PARLEY_ASR=moonshine`, or 8 kHz streams `PARLEY_ASR_PHONE`
+   * gave it) get the session's names as pocketsphinx's name spotting does, and a heard
    * word that sounds like one of them is rewritten as it where Moonshine capitalised it or the sentence names
    * or addresses someone there (`MoonshineAsrConfig.knownNames`). `true` / `false`; default `false`.
    */
@@ -120,11 +130,15 @@ export interface Config {
    */
   asrNameSpotting: 'true' | 'false' | 'wideband';
   /**
-   * `PARLEY_ASR_PHONE`: with `PARLEY_ASR=pocketsphinx`, the recogniser of 8 kHz streams (Twilio, `sample_rate=8000`):
-   * `pocketsphinx` (default: its narrowband settings, with name spotting under `PARLEY_ASR_NAME_SPOTTING=true`) or
-   * `moonshine` (`PARLEY_MOONSHINE_MODEL` from MODELS_DIR; the server does not start when it is not installed).
+   * `PARLEY_ASR_PHONE`: with `PARLEY_ASR=pocketsphinx`, the recogniser of 8 kHz streams (Twilio, `sample_rate=8000`),
+   * resolved: `auto` (default) is `moonshine` when `PARLEY_MOONSHINE_MODEL` is installed in MODELS_DIR, else
+   * `pocketsphinx` with {@link Config.asrPhoneFallback} to log; `pocketsphinx` (its narrowband settings, with name
+   * spotting under `PARLEY_ASR_NAME_SPOTTING=true`) and `moonshine` (the server does not start when it is not
+   * installed) as they say.
    */
-  asrPhone: 'moonshine' | 'pocketsphinx';
+  asrPhone: PhoneRecogniser;
+  /** The one start-up warning when `PARLEY_ASR_PHONE=auto` fell back to pocketsphinx (names the fetch command), else null. */
+  asrPhoneFallback: string | null;
   /**
    * `PARLEY_ASR_NAME_SPOTTING_MAX_NAMES`: most names a session's recogniser listens for (1–1000, default 100):
    * the session's people first (expected caller, speakers, addressees), then the tenant's recently named ones.
@@ -519,6 +533,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (!/^[a-z0-9.-]+$/.test(h)) r.problems.push(`PARLEY_ALLOWED_HOSTS entries must be host names without scheme or port: ${JSON.stringify(h)}`);
   }
   const models = modelsDir(r.string('MODELS_DIR', ''));
+  const asrChoice = r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'moonshine', 'none'] as const, 'pocketsphinx');
+  const moonshineModel = r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny');
+  const asrPhoneChoice = r.oneOf('PARLEY_ASR_PHONE', PHONE_RECOGNISER_CHOICES, 'auto');
+  const asrPhone = resolvePhoneRecogniser(asrPhoneChoice, asrChoice, models, moonshineModel);
+  const pauseDecode = r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['auto', 'true', 'false'] as const, 'auto');
   const textEmbedder = resolveTextEmbedder(r.oneOf('PARLEY_TEXT_EMBEDDER', TEXT_EMBEDDER_CHOICES, 'auto'), models);
   const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
   const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
@@ -550,16 +569,18 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     jobMaxOutageWaitMs: r.int('PARLEY_JOB_MAX_OUTAGE_WAIT_MS', 86_400_000, 0, 30 * 86_400_000),
     keptExtractionDays: r.int('PARLEY_KEPT_EXTRACTION_DAYS', 7, 1, 3650),
-    asr: r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'moonshine', 'none'] as const, 'pocketsphinx'),
-    moonshineModel: r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny'),
+    asr: asrChoice,
+    moonshineModel,
     moonshinePartialMs: r.int('PARLEY_MOONSHINE_PARTIAL_MS', 0, 0, 60_000),
-    moonshinePauseDecode: r.oneOf('PARLEY_MOONSHINE_PAUSE_DECODE', ['true', 'false'] as const, 'false') === 'true',
+    moonshinePauseDecode: pauseDecode === 'true',
+    phonePauseDecode: pauseDecode === 'auto' ? asrPhoneChoice === 'auto' : pauseDecode === 'true',
     moonshineNames: r.oneOf('PARLEY_MOONSHINE_NAMES', ['true', 'false'] as const, 'false') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders,
     asrIdleDecoders,
     asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false', 'wideband'] as const, 'wideband'),
-    asrPhone: r.oneOf('PARLEY_ASR_PHONE', ['pocketsphinx', 'moonshine'] as const, 'pocketsphinx'),
+    asrPhone: asrPhone.name,
+    asrPhoneFallback: asrPhone.fallback,
     asrNameSpottingMaxNames: r.int('PARLEY_ASR_NAME_SPOTTING_MAX_NAMES', 100, 1, 1000),
     asrNameSpottingTenantNames: r.int('PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES', 0, 0, 1000),
     ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',

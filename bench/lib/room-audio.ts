@@ -161,14 +161,18 @@ export async function degrade(m: Mixture, c: Condition, seed: number): Promise<F
   return c.phone ? await phoneLine(y) : y;
 }
 
-/** 16 kHz → 8 kHz (sox) → μ-law bytes → Parley's decoder (μ-law, 8 kHz → 16 kHz) in 20 ms frames; same length out. */
-export async function phoneLine(x: Float32Array): Promise<Float32Array> {
+/** 16 kHz → 8 kHz (sox) → μ-law bytes, whole 20 ms frames (160 bytes) as a phone gateway sends them. */
+export function mulawLine(x: Float32Array): Buffer {
   const fmt = ['-t', 'f32', '-c', '1'];
   const out = execFileSync('sox', ['-V1', ...fmt, '-r', '16000', '-', ...fmt, '-r', '8000', '-', 'rate', '8000'],
     { input: Buffer.from(x.buffer, x.byteOffset, x.byteLength), maxBuffer: 1 << 30 });
   const narrow = new Float32Array(out.buffer, out.byteOffset, out.byteLength >> 2);
-  // Whole 20 ms frames, as a phone gateway sends them.
-  const bytes = encodeMulaw(narrow.subarray(0, Math.floor(narrow.length / 160) * 160));
+  return Buffer.from(encodeMulaw(narrow.subarray(0, Math.floor(narrow.length / 160) * 160)));
+}
+
+/** 16 kHz → 8 kHz (sox) → μ-law bytes → Parley's decoder (μ-law, 8 kHz → 16 kHz) in 20 ms frames; same length out. */
+export async function phoneLine(x: Float32Array): Promise<Float32Array> {
+  const bytes = mulawLine(x);
   const dec = await AudioDecoder.create({ encoding: 'mulaw', sampleRate: 8000, channels: 1 });
   const y = new Float32Array(x.length);
   let at = 0;

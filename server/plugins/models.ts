@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
 import type { AsrBackendConfig, MoonshineAsrConfig } from '../../pipelines/asr/streaming-asr.js';
-import { MOONSHINE_FILES } from '../../pipelines/asr/moonshine-model.js';
+import { moonshineInstalled } from '../../pipelines/asr/phone-recogniser-choice.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
 import { NARROWBAND_MAX_RATE } from '../../pipelines/audio/audio-session.js';
 import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
@@ -70,25 +69,36 @@ export function asrBackend(config: Config): AsrBackendConfig {
         maxDecoders: config.asrMaxDecoders, maxIdleDecoders: Math.min(config.asrIdleDecoders, config.asrMaxDecoders),
         nameSpotting: config.asrNameSpotting === 'false' ? false : { maxNames: config.asrNameSpottingMaxNames },
         ...(config.asrNameSpotting === 'wideband' ? { narrowbandNameSpotting: false as const } : {}),
-        ...(phoneMoonshine(config) ? { narrowbandRecogniser: moonshineBackend(config) } : {}),
+        ...(phoneMoonshine(config) ? { narrowbandRecogniser: moonshineBackend(config, config.phonePauseDecode) } : {}),
       };
   }
 }
 
-function moonshineBackend(config: Config): MoonshineAsrConfig {
-  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode: config.moonshinePauseDecode,
+/** Moonshine as the config names it; `pauseDecode`: whether these streams decode at pauses (phone streams have their own default). */
+function moonshineBackend(config: Config, pauseDecode = config.moonshinePauseDecode): MoonshineAsrConfig {
+  return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode,
     ...(config.moonshineNames ? {} : { knownNames: false as const }) };
 }
 
-/** Whether 8 kHz streams go to Moonshine: asked for (`PARLEY_ASR_PHONE=moonshine`) and its model is installed. */
+/**
+ * Whether 8 kHz streams go to Moonshine: `PARLEY_ASR_PHONE` resolved to it (`moonshine`, or `auto` with the model
+ * installed) beside `PARLEY_ASR=pocketsphinx`, and its model is installed.
+ */
 export function phoneMoonshine(config: Config): boolean {
-  return config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine'
-    && Object.values(MOONSHINE_FILES).every((f) => existsSync(path.join(config.modelsDir, config.moonshineModel, f)));
+  return config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine' && moonshineInstalled(config.modelsDir, config.moonshineModel);
+}
+
+/** What 8 kHz streams are transcribed by, in words for the start-up log. */
+export function phoneRecogniserName(config: Config): string {
+  if (config.asr !== 'pocketsphinx') return `${config.asr} (PARLEY_ASR)`;
+  return phoneMoonshine(config)
+    ? `${config.moonshineModel}${config.phonePauseDecode && config.moonshinePartialMs === 0 ? ', decoding at pauses' : ''}${config.moonshinePartialMs > 0 ? `, partials every ${config.moonshinePartialMs} ms` : ', no partials'}`
+    : 'pocketsphinx narrowband';
 }
 
 /**
  * Whether a stream at `sampleRate` gets the session's names: on Moonshine (`PARLEY_ASR=moonshine`, or an 8 kHz
- * stream under `PARLEY_ASR_PHONE=moonshine`) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
+ * stream `PARLEY_ASR_PHONE` gave it) when `PARLEY_MOONSHINE_NAMES` is on; on pocketsphinx as
  * `PARLEY_ASR_NAME_SPOTTING` says; never on other backends.
  */
 export function favoursNames(config: Config, sampleRate: number): boolean {
@@ -136,6 +146,8 @@ export const modelsPlugin = fp(
     if (config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine' && !phoneMoonshine(config)) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `PARLEY_ASR_PHONE=moonshine: ${config.moonshineModel} is not installed in ${config.modelsDir}; run \`npm run models -- fetch ${config.moonshineModel}\``);
     }
+    if (config.asrPhoneFallback) app.log.warn({ warning: config.asrPhoneFallback }, `phone streams: ${config.moonshineModel} not installed, using pocketsphinx narrowband`);
+    app.log.info({ phoneRecogniser: phoneRecogniserName(config) }, 'recogniser of 8 kHz (phone) streams');
     if (config.textEmbedderFallback) app.log.warn({ warning: config.textEmbedderFallback }, 'text embedder: bge-small-en-v1.5-q not installed, using USE-lite');
     const textEmbedder = createTextEmbedder(config);
     const affectEmbedder = createAffectEmbedder(config, textEmbedder);

@@ -110,10 +110,10 @@ describe('config', () => {
   });
 
   test('decoder pool and onnxruntime arena settings reach the inference workers\' config', () => {
-    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'false' })), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4, nameSpotting: false },
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'false', PARLEY_ASR_PHONE: 'pocketsphinx' })), { kind: 'pocketsphinx', options: {}, maxDecoders: 4, maxIdleDecoders: 4, nameSpotting: false },
       'by default every decoder made is kept for later turns (none freed and made again)');
     assert.equal(loadConfig({}).ortMemArena, true);
-    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_MAX_DECODERS: '64', PARLEY_ASR_IDLE_DECODERS: '0', PARLEY_ORT_MEM_ARENA: 'false', PARLEY_ASR_NAME_SPOTTING: 'false' })),
+    assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR_MAX_DECODERS: '64', PARLEY_ASR_IDLE_DECODERS: '0', PARLEY_ORT_MEM_ARENA: 'false', PARLEY_ASR_NAME_SPOTTING: 'false', PARLEY_ASR_PHONE: 'pocketsphinx' })),
       { kind: 'pocketsphinx', options: {}, maxDecoders: 64, maxIdleDecoders: 0, nameSpotting: false });
     assert.equal(loadConfig({ PARLEY_ORT_MEM_ARENA: 'false' }).ortMemArena, false);
     assert.throws(() => loadConfig({ PARLEY_ASR_MAX_DECODERS: '0' }), /PARLEY_ASR_MAX_DECODERS/);
@@ -122,7 +122,8 @@ describe('config', () => {
 
   test('name spotting is on by default for wideband streams only (the narrowband recogniser gets none); true for all, false for none', () => {
     assert.equal(loadConfig({}).asrNameSpotting, 'wideband');
-    const wide = asrBackend(loadConfig({}));
+    // Phone streams on pocketsphinx (pinned: under the default, auto, they are Moonshine's where it is installed).
+    const wide = asrBackend(loadConfig({ PARLEY_ASR_PHONE: 'pocketsphinx' }));
     assert.ok(wide.kind === 'pocketsphinx');
     assert.deepEqual(wide.nameSpotting, { maxNames: 100 }, 'the recogniser\'s own defaults, the session vocabulary\'s cap');
     assert.equal(wide.narrowbandNameSpotting, false);
@@ -130,7 +131,7 @@ describe('config', () => {
     assert.equal(narrow?.kind === 'pocketsphinx' ? narrow.nameSpotting : null, false, '8 kHz streams are not spotted');
     const off = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'false' }));
     assert.equal(off.kind === 'pocketsphinx' ? off.nameSpotting : null, false);
-    const on = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true' }));
+    const on = asrBackend(loadConfig({ PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_PHONE: 'pocketsphinx' }));
     assert.deepEqual(on.kind === 'pocketsphinx' ? on.nameSpotting : null, { maxNames: 100 });
     const onNarrow = narrowbandAsrConfig(on);
     assert.deepEqual(onNarrow?.kind === 'pocketsphinx' ? onNarrow.nameSpotting : null, { maxNames: 100 }, 'true: 8 kHz streams are spotted too');
@@ -161,13 +162,13 @@ describe('config', () => {
     assert.equal(favoursNames(phone, 8000), false);
     assert.equal(favoursNames(phone, 16000), true);
     assert.equal(favoursNames({ ...phone, moonshineNames: true }, 8000), true);
-    assert.equal(favoursNames(loadConfig({}), 8000), false, 'default: pocketsphinx spots names on wideband streams only');
-    assert.equal(favoursNames(loadConfig({}), 16000), true);
+    const pocketsphinx = loadConfig({ PARLEY_ASR_PHONE: 'pocketsphinx' });
+    assert.equal(favoursNames(pocketsphinx, 8000), false, 'default: pocketsphinx spots names on wideband streams only');
+    assert.equal(favoursNames(pocketsphinx, 16000), true);
     assert.equal(favoursNames(loadConfig({ PARLEY_ASR: 'sherpa-onnx', PARLEY_MOONSHINE_NAMES: 'true' }), 16000), false);
   });
 
   test('PARLEY_ASR_PHONE=moonshine gives 8 kHz streams Moonshine when its model is installed', () => {
-    assert.equal(loadConfig({}).asrPhone, 'pocketsphinx');
     assert.throws(() => loadConfig({ PARLEY_ASR_PHONE: 'whisper' }), /PARLEY_ASR_PHONE/);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-phone-'));
     try {
@@ -181,7 +182,7 @@ describe('config', () => {
       const backend = asrBackend(config);
       assert.deepEqual(backend.kind === 'pocketsphinx' ? backend.narrowbandRecogniser : null,
         { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, knownNames: false });
-      assert.equal(phoneMoonshine(loadConfig({ MODELS_DIR: dir })), false, 'only when asked for');
+      assert.equal(phoneMoonshine(loadConfig({ MODELS_DIR: dir, PARLEY_ASR_PHONE: 'pocketsphinx' })), false, 'not when pocketsphinx is asked for');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

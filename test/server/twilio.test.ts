@@ -13,8 +13,11 @@ describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () 
   let t: TestApp;
   before(async () => {
     // Behaviour, not speed: the backlog bound is lifted so a busy machine sheds no audio, and the end of
-    // a call waits for consolidation long enough that its memory.updated precedes session.ended.
+    // a call waits for consolidation long enough that its memory.updated precedes session.ended. The transcript
+    // check below is pocketsphinx's (pinned: the default, PARLEY_ASR_PHONE=auto, is Moonshine where it is installed;
+    // the call on Moonshine is test/server/phone-auto.test.ts).
     t = await startTestApp({
+      PARLEY_ASR_PHONE: 'pocketsphinx',
       PARLEY_API_KEYS: `${KEY}:${TENANT},${OTHER_KEY}:other`, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
       PARLEY_SESSION_END_WAIT_MS: '100000',
     });
