@@ -38,4 +38,12 @@ run session-merge-scale dist/bench/session-merge-scale.js
 run keyed-lock-overhead dist/bench/keyed-lock-overhead.js
 run participant-scale dist/bench/participant-scale.js
 run affect-encoders dist/bench/affect-encoders.js
+run vad-level dist/bench/vad-level.js
+run speaker-meeting dist/bench/speaker-meeting.js
+run asr-moonshine dist/bench/asr-moonshine.js
+run asr-phone dist/bench/asr-phone.js
+run asr-names-session dist/bench/asr-names-session.js
+run memory-asof dist/bench/memory-asof.js
+run memory-we-plans dist/bench/memory-we-plans.js
+run fact-wording dist/bench/fact-wording.js
 echo "results in $out" >&2
