@@ -1,0 +1,50 @@
+/** Memory settings: the text embedder, the extractor and the OpenAI-compatible endpoint and models. */
+import type { TextEmbedderName } from '../../pipelines/embeddings/text-embedder-choice.js';
+import type { Env, EnvReader } from './env-reader.js';
+
+/** How memories are extracted and embedded, and where models live. */
+export interface MemorySettings {
+  /**
+   * `PARLEY_TEXT_EMBEDDER`: `auto` (default: `bge-small-en-v1.5-q` when installed in `MODELS_DIR`, else `use-lite`),
+   * `use-lite` (bundled), `bge-small-en-v1.5` or `bge-small-en-v1.5-q` (embedded ONNX encoder, fp32 or int8, fetched
+   * into `MODELS_DIR` by `npm run models -- fetch <name>`) or `openai` (OpenAI-compatible endpoint). Holds the embedder
+   * `auto` resolved to.
+   */
+  textEmbedder: TextEmbedderName;
+  /** Set when `auto` fell back to USE-lite: the warning the server logs once, naming the fetch command. */
+  textEmbedderFallback: string | null;
+  /** `PARLEY_EXTRACTOR`: `embedded` (rules, no LLM) or `llm` (OpenAI-compatible chat model). */
+  extractor: 'embedded' | 'llm';
+  /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`: any OpenAI-compatible endpoint. */
+  openaiBaseUrl: string;
+  openaiApiKey: string | null;
+  /** `PARLEY_LLM_MODEL`, `PARLEY_EMBEDDING_MODEL`, `PARLEY_EMBEDDING_DIMENSION`, `PARLEY_TRANSCRIPTION_MODEL`. */
+  llmModel: string;
+  embeddingModel: string;
+  embeddingDimension: number;
+  transcriptionModel: string;
+  /** Where `npm run models` puts model files (`MODELS_DIR`). */
+  modelsDir: string;
+}
+
+/** The memory settings; `textEmbedder` is the resolved choice, `models` the resolved `MODELS_DIR`. */
+export function readMemorySettings(
+  r: EnvReader,
+  env: Env,
+  textEmbedder: { name: TextEmbedderName; fallback: string | null },
+  models: string,
+): MemorySettings {
+  return {
+    textEmbedder: textEmbedder.name,
+    textEmbedderFallback: textEmbedder.fallback,
+    extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),
+    openaiBaseUrl: r.url('OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
+    openaiApiKey: env.OPENAI_API_KEY?.trim() || null,
+    llmModel: r.string('PARLEY_LLM_MODEL', 'gpt-4o-mini'),
+    embeddingModel: r.string('PARLEY_EMBEDDING_MODEL', 'text-embedding-3-small'),
+    embeddingDimension: r.int('PARLEY_EMBEDDING_DIMENSION', 1536, 8, 8192),
+    transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
+    // Where `npm run models` installs them, whatever the working directory (an MCP client may start Parley elsewhere).
+    modelsDir: models,
+  };
+}

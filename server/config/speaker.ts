@@ -1,0 +1,86 @@
+/** Speaker settings: the embedder, voiceprint consent, identity thresholds and decisions, audio retention. */
+import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
+import type { EnvReader } from './env-reader.js';
+
+/** How voices are told apart and remembered, and how long their audio is kept. */
+export interface SpeakerSettings {
+  /** `PARLEY_SPEAKER_EMBEDDER`: `stats-lda` (weight-free, default) or `wespeaker` (ONNX, `npm run models`). */
+  speakerEmbedder: 'stats-lda' | 'wespeaker';
+  /**
+   * `PARLEY_VOICEPRINTS`: which tenants consent to stored voiceprints: `all`, `none`, or a comma list.
+   * Without consent, speaker identity stays within the session.
+   */
+  voiceprintConsent: 'all' | 'none' | string[];
+  /**
+   * Speaker-identity thresholds overriding the embedder's calibrated ones: `PARLEY_SPEAKER_TAU_MATCH`,
+   * `PARLEY_SPEAKER_TAU_UPDATE`, `PARLEY_SPEAKER_ALPHA`, `PARLEY_SPEAKER_MERGE_TAU`,
+   * `PARLEY_SPEAKER_ASKER_HIGH`, `PARLEY_SPEAKER_ASKER_LOW`, `PARLEY_SPEAKER_ASKER_MARGIN` (cosines).
+   */
+  speakerThresholds: Partial<SpeakerThresholds>;
+  /** `PARLEY_SPEAKER_MERGE_MIN_UTTERANCES`: utterances each id needs before an end-of-session merge (default 1: every id). */
+  speakerMergeMinUtterances: number;
+  /**
+   * `PARLEY_SPEAKER_DECISION`: how the tracker attributes a turn: `calibrated` (default; calibrated LLR with
+   * priors for the voice just heard and this session's ids, where the embedder has a calibrated decision,
+   * else thresholds) or `thresholds` (best cosine ≥ tauMatch, else a new id).
+   */
+  speakerDecision: 'calibrated' | 'thresholds';
+  /**
+   * `PARLEY_SPEAKER_MERGE_RULE`: when the end-of-session merge joins two groups of a session's ids:
+   * `calibrated` (calibrated same-speaker LLR of their average linkage above a threshold derived from
+   * stated priors, where the embedder has session rules) or `cosine` (average linkage ≥ mergeTau).
+   */
+  speakerMergeRule: 'calibrated' | 'cosine';
+  /**
+   * `PARLEY_SPEAKER_STAY_PRIOR`: the calibrated decision's prior for the voice just heard: `online`
+   * (estimated per session from its decided turns, where the embedder's session rules carry a stay
+   * prior) or `fixed` (the decision's constant).
+   */
+  speakerStayPrior: 'online' | 'fixed';
+  /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
+  audioRetentionDays: number;
+}
+
+/** The speaker settings. */
+export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
+  return {
+    speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
+    voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
+    speakerThresholds: speakerThresholdOverrides(r),
+    speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),
+    speakerDecision: r.oneOf('PARLEY_SPEAKER_DECISION', ['calibrated', 'thresholds'] as const, 'calibrated'),
+    speakerMergeRule: r.oneOf('PARLEY_SPEAKER_MERGE_RULE', ['calibrated', 'cosine'] as const, 'cosine'),
+    speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
+    audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
+  };
+}
+
+const THRESHOLD_ENV: Record<keyof SpeakerThresholds, string> = {
+  tauMatch: 'PARLEY_SPEAKER_TAU_MATCH',
+  tauUpdate: 'PARLEY_SPEAKER_TAU_UPDATE',
+  alpha: 'PARLEY_SPEAKER_ALPHA',
+  mergeTau: 'PARLEY_SPEAKER_MERGE_TAU',
+  askerHigh: 'PARLEY_SPEAKER_ASKER_HIGH',
+  askerLow: 'PARLEY_SPEAKER_ASKER_LOW',
+  askerMargin: 'PARLEY_SPEAKER_ASKER_MARGIN',
+};
+
+function speakerThresholdOverrides(r: EnvReader): Partial<SpeakerThresholds> {
+  const out: Partial<SpeakerThresholds> = {};
+  for (const [key, name] of Object.entries(THRESHOLD_ENV) as [keyof SpeakerThresholds, string][]) {
+    const value = r.number(name, Number.NaN, -1, 1);
+    if (!Number.isNaN(value)) out[key] = value;
+  }
+  return out;
+}
+
+function parseConsent(raw: string): SpeakerSettings['voiceprintConsent'] {
+  if (raw === 'all' || raw === 'none') return raw;
+  return raw.split(',').map((t) => t.trim()).filter(Boolean);
+}
+
+/** True when `tenant` consents to stored voiceprints. */
+export function voiceprintsAllowed(config: Pick<SpeakerSettings, 'voiceprintConsent'>, tenant: string): boolean {
+  const c = config.voiceprintConsent;
+  return c === 'all' || (Array.isArray(c) && c.includes(tenant));
+}
