@@ -46,4 +46,6 @@ run asr-names-session dist/bench/asr-names-session.js
 run memory-asof dist/bench/memory-asof.js
 run memory-we-plans dist/bench/memory-we-plans.js
 run fact-wording dist/bench/fact-wording.js
+run asr-narrowband dist/bench/asr-narrowband.js
+run after-consolidation-overhead dist/bench/after-consolidation-overhead.js
 echo "results in $out" >&2
