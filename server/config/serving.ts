@@ -85,8 +85,11 @@ export interface SessionSettings {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-/** The API keys and where the server may listen and be addressed, read first: other defaults depend on the keys. */
-export function readAccess(r: EnvReader, env: Env): Pick<ServerSettings, 'apiKeys' | 'host' | 'allowedHosts'> {
+/** The API keys, host and allowed hosts: read first, as the session limits' defaults depend on the keys. */
+export type Access = Pick<ServerSettings, 'apiKeys' | 'host' | 'allowedHosts'>;
+
+/** `PARLEY_API_KEYS`, `HOST` (loopback unless keys are set) and `PARLEY_ALLOWED_HOSTS`. */
+export function readAccess(r: EnvReader, env: Env): Access {
   const apiKeys = parseApiKeys(env.PARLEY_API_KEYS, r.problems);
   const host = r.string('HOST', '127.0.0.1');
   if (apiKeys.length === 0 && !LOOPBACK.has(host)) {
@@ -99,8 +102,14 @@ export function readAccess(r: EnvReader, env: Env): Pick<ServerSettings, 'apiKey
   return { apiKeys, host, allowedHosts };
 }
 
-/** `PARLEY_MAX_SESSIONS`, and the per-tenant default that follows from it and the number of tenants. */
-export function readSessionLimits(r: EnvReader, apiKeys: ApiKey[]): { maxSessions: number; perTenantDefault: number } {
+/** `PARLEY_MAX_SESSIONS`, and the default per-tenant cap that follows from it and the number of tenants. */
+export interface SessionLimits {
+  maxSessions: number;
+  perTenantDefault: number;
+}
+
+/** Reads {@link SessionLimits}. */
+export function readSessionLimits(r: EnvReader, apiKeys: ApiKey[]): SessionLimits {
   const maxSessions = r.int('PARLEY_MAX_SESSIONS', Math.max(8, os.availableParallelism() * 16), 1, 100_000);
   const tenants = new Set(apiKeys.map((k) => k.tenant)).size;
   const perTenantDefault = tenants > 1 ? Math.ceil(maxSessions / 2) : maxSessions;
@@ -108,7 +117,7 @@ export function readSessionLimits(r: EnvReader, apiKeys: ApiKey[]): { maxSession
 }
 
 /** The server's own settings, from what {@link readAccess} read. */
-export function readServerSettings(r: EnvReader, access: Pick<ServerSettings, 'apiKeys' | 'host' | 'allowedHosts'>): ServerSettings {
+export function readServerSettings(r: EnvReader, access: Access): ServerSettings {
   const { apiKeys, host, allowedHosts } = access;
   return {
     port: r.int('PORT', 8080, 0, 65535),
@@ -124,7 +133,7 @@ export function readServerSettings(r: EnvReader, access: Pick<ServerSettings, 'a
 export function readSessionSettings(
   r: EnvReader,
   env: Env,
-  limits: { maxSessions: number; perTenantDefault: number },
+  limits: SessionLimits,
 ): SessionSettings {
   const { maxSessions, perTenantDefault } = limits;
   return {

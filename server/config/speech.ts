@@ -1,6 +1,6 @@
 /** Speech settings: the recognisers, their decoders, name spotting, the VAD and the inference workers. */
 import os from 'node:os';
-import { PHONE_RECOGNISER_CHOICES, resolvePhoneRecogniser, type PhoneRecogniser } from '../../pipelines/asr/phone-recogniser-choice.js';
+import { PHONE_RECOGNISER_CHOICES, resolvePhoneRecogniser, type PhoneRecogniser, type PhoneRecogniserChoice } from '../../pipelines/asr/phone-recogniser-choice.js';
 import { GAIN_CONTROL_MODES, type GainControlMode } from '../../pipelines/audio/vad-options.js';
 import type { Env, EnvReader } from './env-reader.js';
 
@@ -104,8 +104,22 @@ export interface SpeechSettings {
   audioMaxQueuedMs: number;
 }
 
-/** The recogniser choices, read early: the phone recogniser and pause decoding depend on each other. */
-export function readSpeechChoices(r: EnvReader, models: string) {
+/** The recogniser choices, read before the rest: the phone recogniser and pause decoding follow from them. */
+export interface SpeechChoices {
+  asrChoice: SpeechSettings['asr'];
+  moonshineModel: SpeechSettings['moonshineModel'];
+  /** `PARLEY_ASR_PHONE` as set (`auto` included). */
+  asrPhoneChoice: PhoneRecogniserChoice;
+  /** What `asrPhoneChoice` resolved to, and the warning when `auto` fell back. */
+  asrPhone: { name: PhoneRecogniser; fallback: string | null };
+  pauseDecode: 'auto' | 'true' | 'false';
+}
+
+/** The most pocketsphinx decoders per thread, and how many stay loaded between turns. */
+export type DecoderLimits = Pick<SpeechSettings, 'asrMaxDecoders' | 'asrIdleDecoders'>;
+
+/** `PARLEY_ASR`, `PARLEY_MOONSHINE_MODEL`, `PARLEY_ASR_PHONE` (resolved against `models`) and `PARLEY_MOONSHINE_PAUSE_DECODE`. */
+export function readSpeechChoices(r: EnvReader, models: string): SpeechChoices {
   const asrChoice = r.oneOf('PARLEY_ASR', ['pocketsphinx', 'sherpa-onnx', 'openai', 'moonshine', 'none'] as const, 'pocketsphinx');
   const moonshineModel = r.oneOf('PARLEY_MOONSHINE_MODEL', ['moonshine-tiny', 'moonshine-base'] as const, 'moonshine-tiny');
   const asrPhoneChoice = r.oneOf('PARLEY_ASR_PHONE', PHONE_RECOGNISER_CHOICES, 'auto');
@@ -115,7 +129,7 @@ export function readSpeechChoices(r: EnvReader, models: string) {
 }
 
 /** `PARLEY_ASR_MAX_DECODERS` and `PARLEY_ASR_IDLE_DECODERS` (at most the cap). */
-export function readDecoderLimits(r: EnvReader): { asrMaxDecoders: number; asrIdleDecoders: number } {
+export function readDecoderLimits(r: EnvReader): DecoderLimits {
   const asrMaxDecoders = r.int('PARLEY_ASR_MAX_DECODERS', 4, 1, 256);
   const asrIdleDecoders = r.int('PARLEY_ASR_IDLE_DECODERS', asrMaxDecoders, 0, 256);
   if (asrIdleDecoders > asrMaxDecoders) {
@@ -128,8 +142,8 @@ export function readDecoderLimits(r: EnvReader): { asrMaxDecoders: number; asrId
 export function readSpeechSettings(
   r: EnvReader,
   env: Env,
-  choices: ReturnType<typeof readSpeechChoices>,
-  decoders: { asrMaxDecoders: number; asrIdleDecoders: number },
+  choices: SpeechChoices,
+  decoders: DecoderLimits,
 ): SpeechSettings {
   const { asrChoice, moonshineModel, asrPhoneChoice, asrPhone, pauseDecode } = choices;
   const { asrMaxDecoders, asrIdleDecoders } = decoders;
