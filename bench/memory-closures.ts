@@ -11,7 +11,7 @@
  * `--sample N` prints N closures drawn at random (seeded, default seed 1) instead of all of them;
  * `--jsonl FILE` writes every closure as one JSON line (for tallies of judged samples).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { slotChange } from '../pipelines/memory/changes.js';
@@ -51,8 +51,17 @@ const NEGATION = /\b(?:anymore|any more|no longer|after all)\b/i;
 const RETRACT_TURN = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
 
 const store = arg('store');
-if (!store) throw new Error('--store DIR is required');
-const db = new Database(path.join(path.resolve(store), 'parley.db'), { readonly: true, fileMustExist: true });
+if (!store) {
+  console.error('usage: node dist/bench/memory-closures.js --store DIR [--sample N] [--seed S] [--now ISO] [--jsonl FILE]\n' +
+    '  DIR: a store kept by `node dist/bench/retrieval-locomo.js --split dev --ingest-only --store DIR`');
+  process.exit(2);
+}
+const dbFile = path.join(path.resolve(store), 'parley.db');
+if (!existsSync(dbFile)) {
+  console.error(`no store at ${dbFile}: build one with \`node dist/bench/retrieval-locomo.js --split dev --ingest-only --store ${store}\``);
+  process.exit(2);
+}
+const db = new Database(dbFile, { readonly: true, fileMustExist: true });
 const now = arg('now') ?? new Date().toISOString();
 
 const facts = db.prepare('SELECT tenant, id, content, kind, slot, value, refer_ids, valid_to, superseded_by, valid_until, subject_id FROM memory_facts').all() as Row[];
