@@ -15,7 +15,7 @@ import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js'
 import { MemoryIndexer } from './memory-indexer.js';
 import { stateEnd } from './relative-date.js';
 import { applyProfileUpdates } from './profile-updates.js';
-import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
+import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
 import { CALLER, UNNAMED } from './extractor.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
@@ -345,9 +345,17 @@ async function apply(
   if (supersedes) {
     const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);
     if (old) await indexer.removeFacts(tenant, [old]);
+    // A successor of another slot ("I left Hillcrest, I'm tutoring now": `occupation` after `works_at`) ends the old slot's attribute.
+    if (old) await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, added));
   }
   await indexer.indexFacts(tenant, [{ fact: added, vector }]);
   return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
+}
+
+/** The derived slots `old` filled that its successor `next` does not fill: those its attribute must be worked out again for. */
+function endedSlots(old: Fact, next: Fact): DerivedSlot[] {
+  const kept = new Set(derivedSlotOf(next).map((s) => `${s.participantId}\u0000${s.slot}`));
+  return derivedSlotOf(old).filter((s) => !kept.has(`${s.participantId}\u0000${s.slot}`));
 }
 
 /** Lower-case letter and digit runs, single-spaced: what a re-extraction must reproduce for the same id. */
@@ -376,7 +384,10 @@ async function finishStored(
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
   if (fact.supersedes) {
     const old = await deps.memory.closeFact(tenant, fact.supersedes, u.time, fact.id) ?? await deps.memory.getFact(tenant, fact.supersedes);
-    if (old && old.validTo !== null) await indexer.removeFacts(tenant, [old]);
+    if (old && old.validTo !== null) {
+      await indexer.removeFacts(tenant, [old]);
+      await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, fact));
+    }
   }
   if (fact.validTo !== null) return { ops: [], factIds: [fact.id] };
   await indexer.indexFacts(tenant, [{ fact, vector }]);

@@ -140,6 +140,15 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
       assert.ok(!('works_at' in (await attributes('Ben'))), JSON.stringify(await attributes('Ben')));
     });
 
+    test('a profile memory closed by an UPDATE into another slot takes its attribute with it', async () => {
+      await say('da-6', [{ speaker: 'Finn', text: 'I work at Hillcrest Academy.' }]);
+      assert.equal((await attributes('Finn')).works_at, 'Hillcrest Academy');
+      // No DELETE: the new role (`occupation`) supersedes the employer left, closing the `works_at` memory.
+      await say('da-6', [{ speaker: 'Finn', text: "I left Hillcrest over Easter, I'm tutoring full time from home now." }]);
+      assert.ok(!(await memories('Finn')).some((m) => m.slot === 'works_at'), JSON.stringify(await memories('Finn')));
+      assert.ok(!('works_at' in (await attributes('Finn'))), JSON.stringify(await attributes('Finn')));
+    });
+
     test('a value the client set on a person merged into another stays the client\'s', async () => {
       await say('da-5', [{ speaker: 'Dora', text: 'I like tea.' }, { speaker: 'Eve', text: 'I like coffee.' }]);
       assert.equal((await send('PATCH', '/v1/participants/Dora', { attributes: { works_at: 'Initrode' } })).statusCode, 200);
