@@ -129,6 +129,21 @@ function participantEdits(label: string, env: Record<string, string>, skip?: str
       const facts = (await send('GET', `/v1/memories?participant=${ben.id}`)).json().memories as { text: string }[];
       assert.ok(facts.some((m) => /bees/.test(m.text)), JSON.stringify(facts));
       assert.ok(facts.some((m) => /sushi/.test(m.text)), JSON.stringify(facts));
+
+      // Search by the merged-into id finds what the merged-away id said and was told.
+      await drainConsolidation(api.t.app.stores.queue, 120_000);
+      const texts = async (body: Record<string, string>): Promise<string[]> => {
+        const res = await send('POST', '/v1/query', body);
+        assert.equal(res.statusCode, 200, res.body);
+        return (res.json().evidence as { text: string }[]).map((e) => e.text);
+      };
+      const said = await texts({ question: 'who keeps bees in the garden?', speaker: ben.id });
+      assert.ok(said.some((t) => /bees/.test(t)), JSON.stringify(said));
+      const told = await texts({ question: 'where does Ana live?', addressee: ben.id });
+      assert.ok(told.some((t) => /Oslo/.test(t)), JSON.stringify(told));
+      const { lexical } = api.t.app.stores;
+      assert.deepEqual(await lexical.search(tenant, 'bees', 10, { speakerId: voice.id }), [], 'no index entry left under the merged-away id');
+      assert.ok((await lexical.search(tenant, 'bees', 10, { speakerId: ben.id })).length > 0);
     });
 
     test('a merged unnamed voice\'s facts take the name of the person it is merged into', async () => {
