@@ -24,6 +24,14 @@ describe('inferAddressees', () => {
     assert.deepEqual([r.addresseeIds.sort(), r.reason], [['ana', 'cy'], 'group']);
     assert.equal(inferAddressees(ctx('ana', 'What do you guys think?')).reason, 'group');
   });
+  test('an unknown first name called ("Kevin, …") is not a listener named otherwise, but may be an unnamed one', () => {
+    const two = present.filter((p) => p.id !== 'cy');
+    assert.deepEqual(inferAddressees(ctx('ana', 'Kevin, can you pass the salt?', [], two)), { addresseeIds: [], reason: 'none', unknownVocatives: ['Kevin'] });
+    assert.deepEqual(inferAddressees(ctx('cy', 'Kevin, can you pass the salt?', ['ana', 'ben'])).addresseeIds, [], 'nor the previous speaker, named Ben');
+    assert.deepEqual(inferAddressees(ctx('ben', 'Kevin, can you pass the salt?', ['cy'])).addresseeIds, ['cy'], 'the unnamed voice may be Kevin');
+    assert.deepEqual(inferAddressees(ctx('ben', 'Silva, can you pass the salt?', [], two)).addresseeIds, ['ana'], 'another word of her name');
+    assert.deepEqual(inferAddressees(ctx('ben', 'Great, thanks.', [], two)).addresseeIds, ['ana'], 'no listed first name: still the other party');
+  });
   test('reply skips the speaker’s own previous turns', () => {
     assert.deepEqual(inferAddressees(ctx('ana', 'And one more thing.', ['cy', 'ben', 'ana', 'ana'])).addresseeIds, ['ben']);
   });
