@@ -35,6 +35,7 @@ run asr-names dist/bench/asr-names.js
 run retrieval-calls dist/bench/retrieval-calls.js
 run neighbour-reads dist/bench/neighbour-reads.js
 run session-merge-scale dist/bench/session-merge-scale.js
+run merge-reindex dist/bench/merge-reindex.js
 run keyed-lock-overhead dist/bench/keyed-lock-overhead.js
 run participant-scale dist/bench/participant-scale.js
 run affect-encoders dist/bench/affect-encoders.js
