@@ -1,5 +1,9 @@
 import { givenNamePrevalence } from './given-names.js';
 import { findVocatives } from './name-patterns.js';
+import { wordDistance } from './phonetic.js';
+
+/** Most phone distance at which a called name counts as a listener's name misheard ("Ken" for "Ben"); as naming's. */
+const MISHEARD_NAME_DISTANCE = 0.4;
 
 /** A participant present in the session, as addressee inference sees them. */
 export interface PresentParticipant {
@@ -69,12 +73,13 @@ export function inferAddressees(ctx: AddresseeContext): AddresseeResult {
 
 /**
  * Whether `p` may be the one called by `vocatives`, listed first names no one present holds: yes with none,
- * when `p` has no name yet (an unnamed voice may be Kevin), or when one is another word of their name or an
- * alias ("Silva" for Ana Silva). A participant named otherwise is someone else.
+ * when `p` has no name yet (an unnamed voice may be Kevin), when one is another word of their name or an
+ * alias ("Silva" for Ana Silva), or when one sounds like a word of it, as the recogniser may mishear it
+ * ("Ken" for "Ben"). A participant named otherwise is someone else.
  */
 function mayBeCalled(p: PresentParticipant, vocatives: readonly string[]): boolean {
   const names = [p.name, ...p.aliases].filter((n): n is string => !!n && n.trim() !== '');
   if (vocatives.length === 0 || names.length === 0) return true;
   const words = new Set(names.flatMap((n) => n.toLowerCase().split(/\s+/)));
-  return vocatives.some((v) => words.has(v.toLowerCase()));
+  return vocatives.some((v) => words.has(v.toLowerCase()) || [...words].some((w) => wordDistance(v.toLowerCase(), w) <= MISHEARD_NAME_DISTANCE));
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inferAddressees, type PresentParticipant } from '../../../pipelines/speaker/addressee-inference.js';
+import { pronunciations } from '../../../pipelines/speaker/phonetic.js';
 
 const present: PresentParticipant[] = [
   { id: 'ana', name: 'Ana Silva', aliases: ['Annie'] },
@@ -31,6 +32,12 @@ describe('inferAddressees', () => {
     assert.deepEqual(inferAddressees(ctx('ben', 'Kevin, can you pass the salt?', ['cy'])).addresseeIds, ['cy'], 'the unnamed voice may be Kevin');
     assert.deepEqual(inferAddressees(ctx('ben', 'Silva, can you pass the salt?', [], two)).addresseeIds, ['ana'], 'another word of her name');
     assert.deepEqual(inferAddressees(ctx('ben', 'Great, thanks.', [], two)).addresseeIds, ['ana'], 'no listed first name: still the other party');
+  });
+  test('a called name that sounds like the listener\'s is their name misheard ("Ken" for "Ben")', { skip: pronunciations('ben').length === 0 && 'no pronunciation dictionary (pocketsphinx-en-us)' }, () => {
+    const two = present.filter((p) => p.id !== 'cy');
+    assert.deepEqual(inferAddressees(ctx('ana', 'Ken, can you pass the salt?', [], two)).addresseeIds, ['ben']);
+    assert.deepEqual(inferAddressees(ctx('cy', 'Ken, can you pass the salt?', ['ana', 'ben'])).addresseeIds, ['ben'], 'the previous speaker too');
+    assert.deepEqual(inferAddressees(ctx('ana', 'Kevin, can you pass the salt?', [], two)).addresseeIds, [], 'a name that does not sound like his is someone else');
   });
   test('reply skips the speaker’s own previous turns', () => {
     assert.deepEqual(inferAddressees(ctx('ana', 'And one more thing.', ['cy', 'ben', 'ana', 'ana'])).addresseeIds, ['ben']);
