@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../models/repo-root.js';
-import type { ScoreCalibration } from './speaker-decision.js';
+import { readSpeakerParams, type ScoreCalibration } from './speaker-decision.js';
 import type { CalibratedMerge } from './session-clustering.js';
 
 /**
@@ -53,12 +52,7 @@ export function calibratedMerge(m: MergeRuleParams): CalibratedMerge {
  * not a valid set of rules or was calibrated for another embedder.
  */
 export function sessionRulesFor(modelId: string): SessionRules | null {
-  const file = sessionRulesPath(modelId);
-  if (!existsSync(file)) return null;
-  const r = JSON.parse(readFileSync(file, 'utf8')) as SessionRules;
-  validateSessionRules(r);
-  if (r.modelId !== modelId) throw new Error(`${file}: calibrated for ${r.modelId}, not ${modelId}`);
-  return r;
+  return readSpeakerParams(sessionRulesPath(modelId), modelId, validateSessionRules);
 }
 
 /** Throws when a field is missing or out of range. */

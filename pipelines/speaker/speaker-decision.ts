@@ -86,10 +86,17 @@ export function decisionParamsPath(modelId: string): string {
  * uses the cosine thresholds alone). Throws on a file that is not a valid set of parameters.
  */
 export function decisionFor(modelId: string): SpeakerDecisionParams | null {
-  const file = decisionParamsPath(modelId);
+  return readSpeakerParams(decisionParamsPath(modelId), modelId, validateDecision);
+}
+
+/**
+ * A calibrated parameter file of one embedder (`pipelines/speaker/params/<modelId>-*.json`), or null when
+ * it does not exist. Throws when `validate` refuses it or it was calibrated for another embedder.
+ */
+export function readSpeakerParams<T extends { modelId: string }>(file: string, modelId: string, validate: (p: T) => void): T | null {
   if (!existsSync(file)) return null;
-  const p = JSON.parse(readFileSync(file, 'utf8')) as SpeakerDecisionParams;
-  validateDecision(p);
+  const p = JSON.parse(readFileSync(file, 'utf8')) as T;
+  validate(p);
   if (p.modelId !== modelId) throw new Error(`${file}: calibrated for ${p.modelId}, not ${modelId}`);
   return p;
 }

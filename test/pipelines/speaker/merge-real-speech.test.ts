@@ -9,6 +9,23 @@ import { StatsLdaSpeakerEmbedder } from '../../../pipelines/speaker/stats-lda-sp
 
 const skip = hasSharedSpeech() ? false : 'shared speech data absent (../shared/data/speech)';
 
+type Utt = { speaker: string; audio: Float32Array };
+
+/**
+ * A session on a real tracker whose online threshold is forced so high that every utterance founds its
+ * own id, then the end-of-session clustering with `rule`: the merges, and which speaker owns each id.
+ */
+async function fragmentedMerges(e: StatsLdaSpeakerEmbedder, utts: Utt[], rule: Parameters<typeof clusterSessionIds>[1]): Promise<{ merges: { from: string; into: string }[]; owner: Map<string, string> }> {
+  let n = 0;
+  const tracker = await SpeakerTracker.open({
+    tenant: 't', modelId: e.modelId, thresholds: { tauMatch: 0.999, tauUpdate: 0.9999, alpha: 0.1 },
+    storeVoiceprints: false, createParticipant: async () => `id${++n}`,
+  });
+  const owner = new Map<string, string>();
+  for (const u of utts) owner.set((await tracker.assign(e.embedSync(u.audio), u.audio.length / 16_000)).participantId, u.speaker);
+  return { merges: clusterSessionIds(sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), rule), owner };
+}
+
 /**
  * The production end-of-session clustering (shipped embedder and mergeTau) on real LibriSpeech recordings
  * of HELD-OUT speakers (never read by the embedder's training or the threshold calibration), through a
@@ -18,17 +35,7 @@ describe('end-of-session clustering on real recordings of held-out speakers', { 
   const e = new StatsLdaSpeakerEmbedder();
   const t = thresholdsFor(e.modelId);
 
-  async function fragmentedSession(utts: { speaker: string; audio: Float32Array }[]): Promise<{ merges: { from: string; into: string }[]; owner: Map<string, string> }> {
-    let n = 0;
-    const tracker = await SpeakerTracker.open({
-      tenant: 't', modelId: e.modelId, thresholds: { tauMatch: 0.999, tauUpdate: 0.9999, alpha: 0.1 },
-      storeVoiceprints: false, createParticipant: async () => `id${++n}`,
-    });
-    const owner = new Map<string, string>();
-    for (const u of utts) owner.set((await tracker.assign(e.embedSync(u.audio), u.audio.length / 16_000)).participantId, u.speaker);
-    const merges = clusterSessionIds(sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), { linkageTau: t.mergeTau });
-    return { merges, owner };
-  }
+  const fragmentedSession = (utts: Utt[]) => fragmentedMerges(e, utts, { linkageTau: t.mergeTau });
 
   test('must merge: the fragments of each held-out speaker are joined (all 10 utterances, one id each)', async () => {
     for (const speaker of LIBRI_HELDOUT) {
@@ -61,17 +68,7 @@ describe('calibrated end-of-session merge on real recordings of held-out speaker
   const e = new StatsLdaSpeakerEmbedder();
   const rules = sessionRulesFor(e.modelId)!;
 
-  async function fragmentedSession(utts: { speaker: string; audio: Float32Array }[]): Promise<{ merges: { from: string; into: string }[]; owner: Map<string, string> }> {
-    let n = 0;
-    const tracker = await SpeakerTracker.open({
-      tenant: 't', modelId: e.modelId, thresholds: { tauMatch: 0.999, tauUpdate: 0.9999, alpha: 0.1 },
-      storeVoiceprints: false, createParticipant: async () => `id${++n}`,
-    });
-    const owner = new Map<string, string>();
-    for (const u of utts) owner.set((await tracker.assign(e.embedSync(u.audio), u.audio.length / 16_000)).participantId, u.speaker);
-    const merges = clusterSessionIds(sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), { calibrated: calibratedMerge(rules.merge) });
-    return { merges, owner };
-  }
+  const fragmentedSession = (utts: Utt[]) => fragmentedMerges(e, utts, { calibrated: calibratedMerge(rules.merge) });
 
   // Not asserted: that every held-out speaker's fragments are joined (at 3 nats it fires for 1 of 4; the gap
   // is measured in docs/BENCHMARKS.md). Asserted: on one voice it fires at least once, and only between its ids.
