@@ -164,6 +164,10 @@ export interface FactFilter {
   ids?: string[];
   /** Also return closed facts (history); default false. */
   includeHistory?: boolean;
+  /** Only facts whose own end (`validUntil`) is at or before this ISO-8601 time: temporary states ended by then. */
+  endedBy?: string;
+  /** With `endedBy`: only those whose own end is after this ISO-8601 time (the states that ended in between). */
+  endedAfter?: string;
   /** Default 100, at most 1000. Newest first. */
   limit?: number;
   /** Skip this many matches first (paging); default 0. */

@@ -184,6 +184,8 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     if (filter.kind !== undefined) where.push('f.kind = $kind');
     if (filter.slot !== undefined) where.push('f.slot = $slot');
     if (filter.subjectId !== undefined) where.push('f.subjectId = $subjectId');
+    if (filter.endedBy !== undefined) where.push('f.validUntil IS NOT NULL AND f.validUntil <= $endedBy');
+    if (filter.endedAfter !== undefined) where.push('f.validUntil > $endedAfter');
     if (filter.ids !== undefined) where.push('f.id IN $ids');
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
     const offset = Math.max(0, Math.floor(filter.offset ?? 0));
@@ -192,7 +194,8 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       RETURN f {.*} AS n ORDER BY n.time DESC, n.createdAt DESC, n.ord DESC SKIP $offset LIMIT $limit`, {
       tenant: this.t(tenant), participantId: filter.participantId ?? null, sessionId: filter.sessionId ?? null,
       layer: filter.layer ?? null, kind: filter.kind ?? null, slot: filter.slot ?? null,
-      subjectId: filter.subjectId ?? null, ids: filter.ids ?? null, offset: int(offset), limit: int(limit),
+      subjectId: filter.subjectId ?? null, ids: filter.ids ?? null, endedBy: filter.endedBy ?? null, endedAfter: filter.endedAfter ?? null,
+      offset: int(offset), limit: int(limit),
     }));
     return found.map(toFact);
   }

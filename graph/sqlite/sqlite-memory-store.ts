@@ -159,6 +159,8 @@ export class SqliteMemoryStore implements MemoryStore {
       ['slot', filter.slot], ['subject_id', filter.subjectId],
     ];
     for (const [col, v] of eq) if (v !== undefined) { where.push(`f.${col} = ?`); args.push(v); }
+    if (filter.endedBy !== undefined) { where.push('f.valid_until IS NOT NULL AND f.valid_until <= ?'); args.push(filter.endedBy); }
+    if (filter.endedAfter !== undefined) { where.push('f.valid_until > ?'); args.push(filter.endedAfter); }
     if (filter.ids !== undefined) {
       if (filter.ids.length === 0) return [];
       where.push(`f.id IN (SELECT value FROM json_each(?))`);

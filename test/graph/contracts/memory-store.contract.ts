@@ -51,6 +51,22 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal((await store.listFacts('t1', { layer: 'profile' })).length, 1);
     });
 
+    test('endedBy / endedAfter: the open facts whose own end falls in a window', async () => {
+      const stay = (value: string, validUntil: string | null): NewFact => fact({ content: `Ana is staying in ${value}`, value, validUntil });
+      const [june, july, home, closed] = await store.addFacts('t3e', [
+        stay('Lisbon', '2026-07-01T10:00:00.000Z'), stay('Madrid', '2026-08-01T10:00:00.000Z'), stay('Berkeley', null), stay('Rome', '2026-06-15T10:00:00.000Z'),
+      ]);
+      assert.ok(june && july && home && closed);
+      await store.closeFact('t3e', closed.id, '2026-06-10T10:00:00.000Z', null);
+      const ids = async (filter: Parameters<MemoryStore['listFacts']>[1]): Promise<string[]> =>
+        (await store.listFacts('t3e', filter)).map((f) => f.id).sort();
+      assert.deepEqual(await ids({ endedBy: '2026-07-01T10:00:00.000Z' }), [june.id], 'an end at the bound counts; a closed fact does not');
+      assert.deepEqual(await ids({ endedBy: '2026-09-01T00:00:00.000Z' }), [june.id, july.id].sort(), 'no open-ended fact');
+      assert.deepEqual(await ids({ endedBy: '2026-09-01T00:00:00.000Z', endedAfter: '2026-07-01T10:00:00.000Z' }), [july.id], 'the lower bound is exclusive');
+      assert.deepEqual(await ids({ endedBy: '2026-09-01T00:00:00.000Z', includeHistory: true }), [june.id, july.id, closed.id].sort());
+      assert.deepEqual(await ids({ endedBy: '2026-06-30T00:00:00.000Z' }), []);
+    });
+
     test('filters by participant role, session and slot', async () => {
       await store.addFacts('t3', [
         fact({ content: 'Ben will book the room', speakerId: 'p_ana', subjectId: 'p_ben', addresseeIds: ['p_ben'], kind: 'request', slot: null, value: null, sessionId: 's_2' }),
