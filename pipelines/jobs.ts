@@ -20,6 +20,7 @@ import type { Extractor } from './memory/extractor.js';
 import { LlmJsonClient } from './memory/llm-client.js';
 import { LlmDecider } from './memory/llm-decider.js';
 import { LlmExtractor } from './memory/llm-extractor.js';
+import { rederiveEndedStates, STATES_ENDED_JOB, type StatesEndedJob } from './memory/temporary-states.js';
 
 /** Delivers an event to a session's client, wherever it is connected. */
 export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: string, type: T, payload: ServerEventPayloads[T]) => void;
@@ -75,7 +76,7 @@ function isLocalEncoder(e: TextEmbedder): boolean {
 const KEPT_SWEEP_EVERY_MS = 3_600_000;
 
 /** Every job name the handlers take (queues for metrics and `/readyz`). */
-export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDATION_JOB, SESSION_END_JOB];
+export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDATION_JOB, SESSION_END_JOB, STATES_ENDED_JOB];
 
 /** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
 export function knownTenants(config: JobsConfig): TenantId[] {
@@ -151,6 +152,11 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const { tenant, sessionId } = job.data;
     const transcript = await stores.graph.getTranscript(tenant, sessionId);
     for (const speakerId of new Set(transcript.map((u) => u.speakerId))) await consolidatePersona(tenant, speakerId);
+  });
+
+  stores.queue.process<StatesEndedJob>(STATES_ENDED_JOB, async (job) => {
+    const changed = await rederiveEndedStates(stores, job.data);
+    if (changed.length > 0) log.info({ tenant: job.data.tenant, participants: changed.map((p) => p.id) }, 'temporary states ended: attributes worked out again');
   });
 }
 

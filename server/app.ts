@@ -44,6 +44,8 @@ export interface BuildOptions {
    * (bench/retrieval-locomo.ts asking) passes an in-process bus, which writes nothing to the store's file.
    */
   events?: EventBus;
+  /** Clock in ms since the epoch for the sweeps of ended temporary states (tests move it on); default `Date.now`. */
+  now?: () => number;
 }
 
 /**
@@ -145,7 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(twilioRoute);
   await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin, options.events ? { events: options.events } : {});
-  await app.register(jobsPlugin, { logger });
+  await app.register(jobsPlugin, { logger, ...(options.now ? { now: options.now } : {}) });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
   await app.register(mcpRoute);

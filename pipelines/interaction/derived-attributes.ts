@@ -1,5 +1,5 @@
 import type { GraphStore } from '../../graph/graph-store.js';
-import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import { factEnded, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { CLIENT_KEYS, mergedClientKeys, withClientKeys, withDerived } from './participant-attributes.js';
 
@@ -21,11 +21,13 @@ export function derivedSlotOf(f: Pick<Fact, 'kind' | 'slot' | 'subjectId'>): Der
 
 /**
  * Set each slot's derived attribute from the newest current profile memory of that slot about the participant,
- * or remove it when none is left (after a memory was deleted, closed, corrected or erased). Attributes the client
- * set itself are left as they are. Returns the participants whose attributes changed, as stored now.
+ * or remove it when none is left (after a memory was deleted, closed, corrected or erased). A temporary state
+ * whose own end (`validUntil`) has passed by `now` ("living in Lisbon for a month", a month on) is not current:
+ * the value it interrupted (Berkeley, kept open beside it) is the attribute again. Attributes the client set
+ * itself are left as they are. Returns the participants whose attributes changed, as stored now.
  */
 export async function rederiveAttributes(
-  graph: GraphStore, memory: MemoryStore, tenant: TenantId, slots: readonly DerivedSlot[],
+  graph: GraphStore, memory: MemoryStore, tenant: TenantId, slots: readonly DerivedSlot[], now: string = new Date().toISOString(),
 ): Promise<Participant[]> {
   const byParticipant = new Map<string, Set<string>>();
   for (const { participantId, slot } of slots) byParticipant.set(participantId, (byParticipant.get(participantId) ?? new Set()).add(slot));
@@ -34,7 +36,7 @@ export async function rederiveAttributes(
     const p = await graph.getParticipant(tenant, id);
     if (!p) continue;
     let attributes = p.attributes;
-    for (const slot of keys) attributes = withDerived(attributes, slot, await currentValue(memory, tenant, id, slot));
+    for (const slot of keys) attributes = withDerived(attributes, slot, await currentValue(memory, tenant, id, slot, now));
     if (attributes === p.attributes) continue;
     const updated = await graph.updateParticipant(tenant, id, { attributes });
     if (updated) changed.push(updated);
@@ -42,10 +44,10 @@ export async function rederiveAttributes(
   return changed;
 }
 
-/** The value of the newest current profile memory of `slot` about the participant; null when none holds one. */
-async function currentValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string): Promise<string | null> {
+/** The value of the newest profile memory of `slot` about the participant that holds at `now`; null when none holds one. */
+async function currentValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<string | null> {
   const facts = await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 });
-  return facts.find((f) => f.value !== null && f.value.trim() !== '')?.value ?? null;
+  return facts.find((f) => f.value !== null && f.value.trim() !== '' && !factEnded(f, now))?.value ?? null;
 }
 
 /**

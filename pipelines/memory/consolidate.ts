@@ -13,7 +13,7 @@ import { collectionFor } from './collections.js';
 import { RuleDecider, type Candidate, type Decider, type Decision } from './decide.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import { MemoryIndexer } from './memory-indexer.js';
-import { stateEnd } from './relative-date.js';
+import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
 import { applyProfileUpdates } from './profile-updates.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
 import { CALLER, UNNAMED } from './extractor.js';
@@ -163,7 +163,8 @@ async function writeFacts(
     const retractedFacts = ef.retractsUtteranceIds ? await factsFrom(deps.memory, tenant, ef.retractsUtteranceIds) : [];
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
-    const decision = await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names });
+    // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
+    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), ownEnd(ef, u.time), candidates);
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
@@ -175,6 +176,9 @@ async function writeFacts(
   const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
   live.throwIfAborted();
   if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
+  // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
+  const temporary = extraction.facts.filter((ef) => ownEnd(ef, u.time) !== null).flatMap(derivedSlotOf);
+  if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
   await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)]);
   return ops;
 }
@@ -321,7 +325,7 @@ async function apply(
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
-    validUntil: ef.validUntil !== undefined ? ef.validUntil : stateEnd(ef.content, u.time), planObject: ef.planObject ?? null,
+    validUntil: ownEnd(ef, u.time), planObject: ef.planObject ?? null,
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {
@@ -344,7 +348,8 @@ async function apply(
   if (!added) return { ops: [], factIds: [] };
   if (supersedes) {
     const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);
-    if (old) await indexer.removeFacts(tenant, [old]);
+    // A home the replaced stay had interrupted is replaced too ("I've moved to Porto" after Lisbon closes Berkeley).
+    if (old) await indexer.removeFacts(tenant, [old, ...await closeInterrupted(deps.memory, tenant, old, added, u.time)]);
     // A successor of another slot ("I left Hillcrest, I'm tutoring now": `occupation` after `works_at`) ends the old slot's attribute.
     if (old) await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, added));
   }
@@ -385,7 +390,7 @@ async function finishStored(
   if (fact.supersedes) {
     const old = await deps.memory.closeFact(tenant, fact.supersedes, u.time, fact.id) ?? await deps.memory.getFact(tenant, fact.supersedes);
     if (old && old.validTo !== null) {
-      await indexer.removeFacts(tenant, [old]);
+      await indexer.removeFacts(tenant, [old, ...await closeInterrupted(deps.memory, tenant, old, fact, u.time)]);
       await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, fact));
     }
   }

@@ -99,8 +99,11 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * moved to Leeds", not "Ben, Dora's sister…"); a turn addressed to no one present reads "you" as the person called
  * ("Eve, I'll water your plants" → "Dora will water Eve's plants", not "the listener's").
  * "a weekend yoga class", "my weekend" are no dates; "this past weekend", "over the weekend" read whole.
+ * 26: consolidation keeps a stay ("living in Lisbon for a month", a fact with its own end) beside the lasting value of its
+ * slot instead of closing it; a lasting value said during a stay of it replaces the stay; a lasting value that replaces a
+ * stay replaces the homes it had interrupted too (pipelines/memory/temporary-states.ts).
  */
-export const EMBEDDED_RULES_VERSION = 25;
+export const EMBEDDED_RULES_VERSION = 26;
 
 export { CALLER, UNNAMED } from './extractor.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { buildApp } from '../../server/app.js';
+import { buildApp, type BuildOptions } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { tempDir } from './temp-dir.js';
 
@@ -17,10 +17,12 @@ export interface TestApp {
  * Build the app on a fresh data directory; `listen` binds a random loopback port. Logs go nowhere unless a test
  * passes its own `logger` (to read them).
  */
-export async function startTestApp(env: Record<string, string> = {}, listen = true, logger: Logger = pino({ level: 'silent' })): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {}, listen = true, logger: Logger = pino({ level: 'silent' }), options: Pick<BuildOptions, 'now'> = {},
+): Promise<TestApp> {
   const tmp = tempDir('parley-app-');
   const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp(config, { logger });
+  const app = await buildApp(config, { logger, ...options });
   let httpUrl = '';
   if (listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

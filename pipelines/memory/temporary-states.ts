@@ -1,0 +1,89 @@
+import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import type { Stores } from '../../graph/stores.js';
+import type { Participant, TenantId } from '../../graph/types.js';
+import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
+import type { Candidate, Decision } from './decide.js';
+import type { ExtractedFact } from './extractor.js';
+import { stateEnd } from './relative-date.js';
+
+/**
+ * Temporary states ("I'm living in Lisbon for a month": a fact with an end of its own, `validUntil`) beside
+ * the lasting value of their slot ("I live in Berkeley"). The stay does not replace the home: it is stored
+ * beside it, the home stays open, and while the stay lasts it is the newest value of the slot (the derived
+ * `lives_in` attribute is Lisbon). Once its end passes, the stay holds no more (read-time, `factEnded`) and
+ * the home is the current value again, with nothing to reopen. A sweep job (`memory.states-ended`) works the
+ * stored attributes out again for the states that ended in a window, so they change when the state ends.
+ */
+
+/** The end a fact said at `time` carries by its own words: the extractor's when it gave one, else read from its text. */
+export function ownEnd(ef: Pick<ExtractedFact, 'validUntil' | 'content'>, time: string): string | null {
+  return ef.validUntil !== undefined ? ef.validUntil : stateEnd(ef.content, time);
+}
+
+/**
+ * The decision for a fact with its own end `validUntil` (null: lasting), with stays in mind: an UPDATE of a
+ * lasting fact of a slot by a stay becomes an ADD, so the stay is stored beside the home instead of closing it;
+ * a KEEP of a stay by a lasting fact of its value ("I moved to Austin" during the Austin stay) becomes an UPDATE,
+ * so the value outlasts the stay's end. Other decisions as given.
+ */
+export function decideWithStays(decision: Decision, validUntil: string | null, candidates: readonly Candidate[]): Decision {
+  if (decision.op !== 'UPDATE' && decision.op !== 'KEEP') return decision;
+  const target = candidates.find((c) => c.fact.id === decision.targetId)?.fact;
+  if (!target || target.slot === null) return decision;
+  if (decision.op === 'UPDATE' && validUntil !== null && target.validUntil === null) return { op: 'ADD' };
+  if (decision.op === 'KEEP' && validUntil === null && target.validUntil !== null) return { op: 'UPDATE', targetId: target.id };
+  return decision;
+}
+
+/**
+ * When `added`, a lasting fact, replaced `old`, a temporary state of a slot ("I've moved to Porto" after the
+ * Lisbon stay): the lasting facts of that slot the stay had interrupted (Berkeley) are closed too, replaced by
+ * `added` at `time`. Returns the facts closed.
+ */
+export async function closeInterrupted(memory: MemoryStore, tenant: TenantId, old: Fact, added: Fact, time: string): Promise<Fact[]> {
+  if (old.validUntil === null || added.validUntil !== null || old.slot === null || added.slot === null) return [];
+  const open = await memory.listFacts(tenant, { subjectId: added.subjectId, slot: old.slot, limit: 100 });
+  const closed: Fact[] = [];
+  for (const f of open) {
+    if (f.id === added.id || f.validUntil !== null) continue;
+    const c = await memory.closeFact(tenant, f.id, time, added.id);
+    if (c) closed.push(c);
+  }
+  return closed;
+}
+
+/** Job name of the sweep that works derived attributes out again for temporary states that ended in a window. */
+export const STATES_ENDED_JOB = 'memory.states-ended';
+
+/** One sweep: the profile states of `tenant` whose own end lies in (`endedAfter`, `endedBy`]. */
+export interface StatesEndedJob {
+  tenant: TenantId;
+  /** ISO-8601 exclusive start of the window; null: every state ended by `endedBy` (a first sweep after start-up). */
+  endedAfter: string | null;
+  /** ISO-8601 end of the window, inclusive: the sweep's "now". */
+  endedBy: string;
+}
+
+/** The id of a sweep job: one per tenant and window end, so servers that schedule the same window queue it once. */
+export function statesEndedJobId(job: StatesEndedJob): string {
+  return `states-ended-${job.tenant}-${Date.parse(job.endedBy)}-${job.endedAfter === null ? 'all' : Date.parse(job.endedAfter)}`;
+}
+
+const PAGE = 1000;
+
+/**
+ * Work out again the derived attributes of every open profile state whose own end lies in the job's window,
+ * as they stand at `endedBy`: the stay in Lisbon ended, so `lives_in` is Berkeley again (or removed when no
+ * value holds). Idempotent. Returns the participants whose attributes changed.
+ */
+export async function rederiveEndedStates(stores: Pick<Stores, 'graph' | 'memory'>, job: StatesEndedJob): Promise<Participant[]> {
+  const slots: DerivedSlot[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await stores.memory.listFacts(job.tenant, {
+      kind: 'profile', endedBy: job.endedBy, ...(job.endedAfter !== null ? { endedAfter: job.endedAfter } : {}), limit: PAGE, offset,
+    });
+    slots.push(...page.flatMap(derivedSlotOf));
+    if (page.length < PAGE) break;
+  }
+  return slots.length === 0 ? [] : rederiveAttributes(stores.graph, stores.memory, job.tenant, slots, job.endedBy);
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import type { EnqueueOptions, JobQueue } from '../../../graph/job-queue.js';
+import type { Fact, NewFact } from '../../../graph/memory-store.js';
+import { openDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
+import type { Candidate, Decision } from '../../../pipelines/memory/decide.js';
+import { scheduleStateSweeps } from '../../../pipelines/memory/state-sweeps.js';
+import { closeInterrupted, decideWithStays, ownEnd, rederiveEndedStates, STATES_ENDED_JOB, type StatesEndedJob } from '../../../pipelines/memory/temporary-states.js';
+
+const silent = pino({ level: 'silent' });
+
+function stores() {
+  const db = openDatabase(':memory:');
+  return { graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db) };
+}
+
+function said(subjectId: string, value: string, time: string, validUntil: string | null = null): NewFact {
+  return {
+    content: validUntil ? `Ana is living in ${value} for a month` : `Ana lives in ${value}`, speakerId: subjectId, addresseeIds: [],
+    subjectId, kind: 'profile', slot: 'lives_in', value, time, referIds: ['u_1'], validFrom: time, supersedes: null,
+    confidence: 0.9, sessionId: 's_1', source: 'test/1', validUntil,
+  };
+}
+
+describe('decideWithStays: a stay is stored beside the home, never replacing it; a lasting value outlasts a stay', () => {
+  const fact = (over: Partial<Fact>): Fact => ({ id: 'f_home', slot: 'lives_in', validUntil: null, ...over }) as Fact;
+  const home: Candidate = { fact: fact({}), score: 0.8 };
+  const stay: Candidate = { fact: fact({ id: 'f_stay', validUntil: '2026-07-01T10:00:00.000Z' }), score: 0.8 };
+  const update = (targetId: string): Decision => ({ op: 'UPDATE', targetId });
+
+  test('an UPDATE of a lasting value by a state with an end becomes an ADD', () => {
+    assert.deepEqual(decideWithStays(update('f_home'), '2026-07-01T10:00:00.000Z', [home]), { op: 'ADD' });
+  });
+  test('a KEEP of a stay by a lasting fact of its value becomes an UPDATE of the stay', () => {
+    assert.deepEqual(decideWithStays({ op: 'KEEP', targetId: 'f_stay' }, null, [stay]), update('f_stay'));
+    assert.deepEqual(decideWithStays({ op: 'KEEP', targetId: 'f_stay' }, '2026-07-01T10:00:00.000Z', [stay]), { op: 'KEEP', targetId: 'f_stay' },
+      'the stay said again stays a stay');
+  });
+  test('a stay replaces a stay; a lasting value replaces anything; other decisions pass', () => {
+    assert.deepEqual(decideWithStays(update('f_stay'), '2026-08-01T10:00:00.000Z', [stay]), update('f_stay'));
+    assert.deepEqual(decideWithStays(update('f_home'), null, [home]), update('f_home'));
+    assert.deepEqual(decideWithStays({ op: 'KEEP', targetId: 'f_home' }, '2026-07-01T10:00:00.000Z', [home]), { op: 'KEEP', targetId: 'f_home' });
+    assert.deepEqual(decideWithStays(update('f_home'), '2026-07-01T10:00:00.000Z', [{ fact: fact({ slot: null }), score: 0.9 }]), update('f_home'),
+      'an unslotted fact is no home');
+  });
+  test('ownEnd: the extractor\'s end when it gave one, else read from the words', () => {
+    assert.equal(ownEnd({ content: "I'm living in Lisbon for a month", validUntil: null }, '2026-06-01T10:00:00.000Z'), null);
+    assert.equal(ownEnd({ content: "Ana is living in Lisbon for a month" }, '2026-06-01T10:00:00.000Z'), '2026-07-01T10:00:00.000Z');
+    assert.equal(ownEnd({ content: 'Ana lives in Lisbon' }, '2026-06-01T10:00:00.000Z'), null);
+  });
+});
+
+describe('derived attributes and the ended-states sweep', () => {
+  test('rederiveAttributes at a time: the newest value that still holds then', async () => {
+    const { graph, memory } = stores();
+    const ana = await graph.createParticipant('t', { name: 'Ana' });
+    await memory.addFacts('t', [said(ana.id, 'Berkeley', '2026-05-01T10:00:00.000Z'), said(ana.id, 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z')]);
+    const slots = [{ participantId: ana.id, slot: 'lives_in' }];
+    await rederiveAttributes(graph, memory, 't', slots, '2026-06-15T00:00:00.000Z');
+    assert.equal((await graph.getParticipant('t', ana.id))?.attributes.lives_in, 'Lisbon');
+    const changed = await rederiveAttributes(graph, memory, 't', slots, '2026-07-01T10:00:00.000Z');
+    assert.equal(changed[0]?.attributes.lives_in, 'Berkeley', 'the end is exclusive: at it the stay holds no more');
+  });
+
+  test('rederiveEndedStates works out only the states ended in its window, as they stand at its end', async () => {
+    const { graph, memory } = stores();
+    const ana = await graph.createParticipant('t', { name: 'Ana' });
+    const ben = await graph.createParticipant('t', { name: 'Ben' });
+    await memory.addFacts('t', [
+      said(ana.id, 'Berkeley', '2026-05-01T10:00:00.000Z'), said(ana.id, 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z'),
+      said(ben.id, 'Oslo', '2026-06-01T10:00:00.000Z', '2026-07-10T10:00:00.000Z'),
+    ]);
+    await graph.updateParticipant('t', ana.id, { attributes: { lives_in: 'Lisbon' } });
+    await graph.updateParticipant('t', ben.id, { attributes: { lives_in: 'Oslo' } });
+    const job = (endedAfter: string | null, endedBy: string): StatesEndedJob => ({ tenant: 't', endedAfter, endedBy });
+    assert.deepEqual(await rederiveEndedStates({ graph, memory }, job(null, '2026-06-30T00:00:00.000Z')), [], 'nothing ended yet');
+    const changed = await rederiveEndedStates({ graph, memory }, job('2026-06-30T00:00:00.000Z', '2026-07-05T00:00:00.000Z'));
+    assert.deepEqual(changed.map((p) => [p.name, p.attributes.lives_in]), [['Ana', 'Berkeley']]);
+    assert.equal((await graph.getParticipant('t', ben.id))?.attributes.lives_in, 'Oslo', 'Ben\'s stay lasts');
+    const later = await rederiveEndedStates({ graph, memory }, job('2026-07-05T00:00:00.000Z', '2026-07-15T00:00:00.000Z'));
+    assert.deepEqual(later.map((p) => [p.name, p.attributes.lives_in]), [['Ben', undefined]], 'no value left: the attribute goes');
+  });
+
+  test('closeInterrupted: a lasting value after a stay closes the homes the stay had interrupted, and only then', async () => {
+    const { memory } = stores();
+    const [home, stay, other] = await memory.addFacts('t', [
+      said('p_ana', 'Berkeley', '2026-05-01T10:00:00.000Z'), said('p_ana', 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z'),
+      said('p_ana', 'Rome', '2026-06-02T10:00:00.000Z', '2026-06-20T10:00:00.000Z'),
+    ]);
+    const [porto] = await memory.addFacts('t', [said('p_ana', 'Porto', '2026-08-01T10:00:00.000Z')]);
+    assert.ok(home && stay && other && porto);
+    assert.deepEqual(await closeInterrupted(memory, 't', home, porto, porto.time), [], 'replacing a lasting value closes nothing more');
+    const closed = await closeInterrupted(memory, 't', stay, porto, porto.time);
+    assert.deepEqual(closed.map((f) => [f.value, f.validTo, f.supersededBy]), [['Berkeley', porto.time, porto.id]]);
+    assert.equal((await memory.getFact('t', other.id))?.validTo, null, 'another stay is left to end on its own');
+  });
+});
+
+describe('scheduleStateSweeps: one sweep per tenant per period, windows back to back', () => {
+  test('the first takes every state ended so far; later ones the period since; none twice in a period', async () => {
+    const queued: Array<{ data: StatesEndedJob; jobId: string | undefined }> = [];
+    const queue = {
+      enqueue: async <T>(name: string, data: T, options?: EnqueueOptions) => {
+        assert.equal(name, STATES_ENDED_JOB);
+        queued.push({ data: data as StatesEndedJob, jobId: options?.jobId });
+        return options?.jobId ?? 'id';
+      },
+    } as unknown as JobQueue;
+    const hour = 3_600_000;
+    let clock = Date.parse('2026-07-01T10:20:00.000Z');
+    const sweeps = scheduleStateSweeps({ queue, tenants: ['a', 'b'], everyMs: hour, now: () => clock, logger: silent });
+    try {
+      await sweeps.sweep();
+      // The sweep queued at start and this one fall in one period: queued once.
+      assert.deepEqual(queued.map((q) => q.data), [
+        { tenant: 'a', endedAfter: null, endedBy: '2026-07-01T10:00:00.000Z' }, { tenant: 'b', endedAfter: null, endedBy: '2026-07-01T10:00:00.000Z' },
+      ]);
+      clock += 30 * 60_000;
+      queued.length = 0;
+      await sweeps.sweep();
+      assert.equal(queued.length, 0, 'the period has not passed');
+      clock += 3 * hour;
+      await sweeps.sweep();
+      assert.deepEqual(queued.map((q) => q.data), [
+        { tenant: 'a', endedAfter: '2026-07-01T10:00:00.000Z', endedBy: '2026-07-01T13:00:00.000Z' },
+        { tenant: 'b', endedAfter: '2026-07-01T10:00:00.000Z', endedBy: '2026-07-01T13:00:00.000Z' },
+      ]);
+      assert.equal(new Set(queued.map((q) => q.jobId)).size, 2, 'a job id per tenant');
+    } finally {
+      sweeps.stop();
+    }
+  });
+});
