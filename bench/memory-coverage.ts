@@ -12,16 +12,21 @@
  * 632db92; its misses were read, so it is development data since).
  * bench/data/scenarios-held-6.jsonl (a wedding venue's call with a bride and a flat-share house meeting, 60 turns), by
  * another author who wrote no rule, held out for the rounds of rules 20–23 (run once; development data since).
+ * bench/data/scenarios-states.jsonl (12 turns: stays "for a month", "for two weeks", "until Friday" beside a home or a job,
+ * a move during a stay, a stay with no home) was written with the stays rules (EMBEDDED_RULES_VERSION 26): development data.
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
- * (a plan decided otherwise, a commitment done or cancelled, a move). Turns run in order through the real
- * consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per scenario.
+ * (a plan decided otherwise, a commitment done or cancelled, a move), or stays that must leave it open (`expect: open`).
+ * Turns run in order through the real consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per
+ * scenario. `holds` checks, after a scenario's turns, what a participant's derived attribute is at a later time, the
+ * build's sweep of ended states (`rederiveEndedStates`, where it has one) run at that time: a stay's value while it
+ * lasts, the home's once it has ended.
  *
  * - coverage: share of informative turns that yield a memory op (ADD / UPDATE / DELETE / KEEP);
  * - noise: share of non-informative turns that yield one;
  * - lifecycle accuracy: share of outcomes whose earlier fact is closed the expected way
  *   (superseded = UPDATE, closed without a replacement = DELETE), and of temporary states ("for a
- *   month", "until Friday", labelled `until`) whose fact carries that end (`validUntil`); the
- *   temporary states are also reported on their own.
+ *   month", "until Friday", labelled `until`) whose fact carries that end (`validUntil`), and of `holds` checks; the
+ *   temporary states and the `holds` checks are also reported on their own.
  *
  * Figures per scenario and for the whole file, with a 95 % bootstrap interval over the turns each
  * share counts. `--baseline DIR` (another build's dist/) runs the same turns through that build too and
@@ -45,13 +50,24 @@ import { loadBuild, thisBuild, type MemoryBuild } from './lib/memory-build.js';
 
 interface Turn {
   scenario: string; turn: number; speaker: string; addressee: string; text: string; informative: boolean;
-  closes?: number; expect?: 'UPDATE' | 'DELETE';
+  /** With `closes`: how turn `closes`'s fact ends up after this turn (`open`: a stay beside a home leaves it open). */
+  closes?: number; expect?: 'UPDATE' | 'DELETE' | 'open';
   /** A temporary state: the ISO-8601 end its fact must carry. */
   until?: string;
+  /**
+   * After the scenario's turns, with ended states swept at `at` (a build with the sweep): `who`'s derived attribute
+   * `attribute` is `value` (null: none), e.g. Berkeley again once the Lisbon month is over.
+   */
+  holds?: { at: string; who: string; attribute: string; value: string | null }[];
 }
 
-/** One turn's outcome: each field is 1 (right), 0 (wrong) or null (the turn does not count there). */
-interface Scored { turn: Turn; covered: number | null; noisy: number | null; closed: number | null; ended: number | null; miss: string[] }
+/**
+ * One turn's outcome: each field is 1 (right), 0 (wrong) or null (the turn does not count there); `held`, one per
+ * `holds` check.
+ */
+interface Scored {
+  turn: Turn; covered: number | null; noisy: number | null; closed: number | null; ended: number | null; held: number[]; miss: string[];
+}
 
 /**
  * Display names at the start: callers and customers are unknown until they introduce themselves; the
@@ -87,7 +103,7 @@ async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[
       ops = [];
       await handler({ id: `${tenant}-${t.turn}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: 's', utteranceId: u!.id } },
         new AbortController().signal);
-      const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, miss: [] };
+      const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, held: [], miss: [] };
       if (t.informative) {
         s.covered = ops.length > 0 ? 1 : 0;
         if (!s.covered) s.miss.push(`no memory: ${scenario} ${t.turn} "${t.text}"`);
@@ -113,24 +129,47 @@ async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[
       }
       out.push(s);
     }
+    await checkHolds(build, { graph, memory }, tenant, ids, out.filter((s) => s.turn.scenario === scenario));
   }
   db.close();
   return out;
 }
 
+/** The scenario's `holds` checks, in time order, each after a sweep of the states ended by then (where the build has one). */
+async function checkHolds(build: MemoryBuild, stores: { graph: InstanceType<MemoryBuild['SqliteGraphStore']>; memory: InstanceType<MemoryBuild['SqliteMemoryStore']> },
+  tenant: string, ids: Map<string, string>, scored: Scored[]): Promise<void> {
+  const checks = scored.flatMap((s) => (s.turn.holds ?? []).map((h) => ({ s, h }))).sort((a, b) => a.h.at.localeCompare(b.h.at));
+  for (const { s, h } of checks) {
+    await build.rederiveEndedStates?.(stores, { tenant, endedAfter: null, endedBy: h.at });
+    const id = ids.get(h.who);
+    const got = id ? (await stores.graph.getParticipant(tenant, id))?.attributes[h.attribute] ?? null : null;
+    const right = got === h.value ? 1 : 0;
+    s.held.push(right);
+    if (!right) s.miss.push(`lifecycle: ${tenant} ${s.turn.turn} at ${h.at} expected ${h.who}'s ${h.attribute} ${JSON.stringify(h.value)}, got ${JSON.stringify(got)}`);
+  }
+}
+
 const share = (xs: (number | null)[]): number[] => xs.filter((x): x is number => x !== null);
-const lifecycle = (s: Scored): number | null => s.closed ?? s.ended;
+/** A turn's lifecycle checks: its closing, its state's end, its `holds`. */
+const lifecycleChecks = (s: Scored): number[] => [...share([s.closed, s.ended]), ...s.held];
+/** A turn's lifecycle score for paired comparison: the mean of its checks; null with none. */
+const lifecycle = (s: Scored): number | null => {
+  const c = lifecycleChecks(s);
+  return c.length === 0 ? null : c.reduce((a, b) => a + b, 0) / c.length;
+};
 const count = (xs: number[]): string => `${xs.filter((x) => x === 1).length}/${xs.length}`;
 
 /** Coverage, noise and lifecycle of one set of turns (a scenario or the file). */
 function report(name: string, rs: Scored[]): void {
   const cov = share(rs.map((r) => r.covered));
   const noise = share(rs.map((r) => r.noisy));
-  const life = share(rs.map(lifecycle));
+  const life = rs.flatMap(lifecycleChecks);
+  const held = rs.flatMap((r) => r.held);
   const closings = share(rs.map((r) => r.closed));
   const ends = share(rs.map((r) => r.ended));
   console.log(`  ${name}: coverage ${count(cov)} = ${pct(bootstrapMean(cov))}, noise ${count(noise)} = ${pct(bootstrapMean(noise))}, ` +
-    `lifecycle ${count(life)} = ${pct(bootstrapMean(life))} (closings ${count(closings)}${ends.length > 0 ? `, temporary-state ends ${count(ends)}` : ''})`);
+    `lifecycle ${count(life)} = ${pct(bootstrapMean(life))} (closings ${count(closings)}${ends.length > 0 ? `, temporary-state ends ${count(ends)}` : ''}` +
+    `${held.length > 0 ? `, values after a state's end ${count(held)}` : ''})`);
 }
 
 /** Per-scenario and whole-file figures of one build. */

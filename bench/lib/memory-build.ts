@@ -3,6 +3,7 @@
  * dist/ (`--baseline DIR`, e.g. main built in a scratch copy), loaded in the same process so both
  * builds see the same data and the same embedder.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../graph/sqlite/database.js';
@@ -12,6 +13,7 @@ import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
 import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
 import { createConsolidationHandler } from '../../pipelines/memory/consolidate.js';
+import { rederiveEndedStates } from '../../pipelines/memory/temporary-states.js';
 
 /** Stores, extractor and consolidation of one build. */
 export interface MemoryBuild {
@@ -22,11 +24,14 @@ export interface MemoryBuild {
   SqliteLexicalIndex: typeof SqliteLexicalIndex;
   EmbeddedExtractor: typeof EmbeddedExtractor;
   createConsolidationHandler: typeof createConsolidationHandler;
+  /** The sweep of ended temporary states; absent in a build from before it (its stored attributes stay as consolidation left them). */
+  rederiveEndedStates?: typeof rederiveEndedStates;
 }
 
 /** This build's modules. */
 export const thisBuild: MemoryBuild = {
   openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler,
+  rederiveEndedStates,
 };
 
 /** Another build's modules, from its dist/ folder `dir`. */
@@ -41,5 +46,7 @@ export async function loadBuild(dir: string): Promise<MemoryBuild> {
     SqliteLexicalIndex: await pick('graph/sqlite/sqlite-lexical-index.js', 'SqliteLexicalIndex'),
     EmbeddedExtractor: await pick('pipelines/memory/embedded-extractor.js', 'EmbeddedExtractor'),
     createConsolidationHandler: await pick('pipelines/memory/consolidate.js', 'createConsolidationHandler'),
+    ...(existsSync(path.resolve(dir, 'pipelines/memory/temporary-states.js'))
+      ? { rederiveEndedStates: await pick('pipelines/memory/temporary-states.js', 'rederiveEndedStates') } : {}),
   };
 }
