@@ -21,6 +21,8 @@ export const MEMORY_SCHEMA = [
   'CREATE INDEX parley_fact_slot IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.slot)',
   'CREATE INDEX parley_fact_supersedes IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.supersedes)',
   'CREATE INDEX parley_fact_valid_to IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validTo)',
+  // Facts with an end of their own (no other has the property), for the sweep of ended states.
+  'CREATE INDEX parley_fact_valid_until IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validUntil)',
   'CREATE INDEX parley_fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.subjectId)',
   'CREATE INDEX parley_fact_speaker IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.speakerId)',
   'CREATE INDEX parley_fact_session IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.sessionId)',

@@ -108,6 +108,9 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
     // …and before `plan_object` (null: not read; consolidation falls back to the shared-word rule).
     if (!columns.some((c) => c.name === 'plan_object')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN plan_object TEXT');
+    // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
+    this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)
+      WHERE valid_until IS NOT NULL AND valid_to IS NULL`);
     // A prefix of memory_facts_subject_time: while it existed SQLite chose it for a subject's newest
     // facts and sorted all of them (a cost growing with the conversation) instead of reading in time order.
     this.#db.exec('DROP INDEX IF EXISTS memory_facts_subject');

@@ -61,6 +61,16 @@ test("a subject's newest facts are read in time order, not all sorted", async ()
   db.close();
 });
 
+test('the sweep of ended states reads the open facts whose end falls in its window through their index, not every fact of the tenant', async () => {
+  const db = openDatabase(':memory:');
+  const memory = new SqliteMemoryStore(db);
+  const plans = await plansOf(db, () => memory.listFacts('t', { kind: 'profile', endedBy: '2026-07-01T00:00:00.000Z', endedAfter: '2026-06-01T00:00:00.000Z', limit: 1000 }));
+  assert.equal(plans.length, 1);
+  assert.ok(plans[0]!.some((d) => d.includes('memory_facts_open_until') && d.includes('valid_until>? AND valid_until<?')), plans[0]!.join(' | '));
+  assert.ok(!plans[0]!.some(tenantScan), plans[0]!.join(' | '));
+  db.close();
+});
+
 test("a session's newest facts and its turns before one are read through the session's indexes, however long the session", async () => {
   const db = openDatabase(':memory:');
   const memory = new SqliteMemoryStore(db);
