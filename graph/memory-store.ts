@@ -50,7 +50,8 @@ export interface Fact {
   /**
    * ISO-8601 end a temporary state carries by its own words ("I can't lift heavy things for a month"
    * -> `validFrom` + 1 month; exclusive); null when open-ended. Past it the fact no longer holds and
-   * retrieval serves it as past, though it stays open (`validTo` null) until something replaces it.
+   * retrieval serves it as past, though it stays open (`validTo` null) until something replaces it. It does not close
+   * the lasting value of its slot it interrupts ("in Lisbon for a month" after "I live in Berkeley"), which holds again after it.
    */
   validUntil: string | null;
   /**
