@@ -2,31 +2,30 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
+import { anaBenChat, memoryFixture, type MemoryFixture } from './memory-fixture.js';
 
 const T = 't_named_subject';
 
+/** Both painted the lake and say so in the same words; only the speaker tells the two turns apart. */
+const CHAT = anaBenChat([
+  ['Ana', 'My lake painting was inspired by the fog.'],
+  ['Ben', 'Nice. We should go sailing on the lake soon.'],
+  ['Ana', 'The weather was cold all weekend.'],
+  ['Ben', 'My lake painting was inspired by my grandfather and his old cabin.'],
+  ['Ana', 'I bought new brushes at the market.'],
+  ['Ben', 'The cabin still has his fishing rods.'],
+], '2026-05-02');
+
 describe('the named-speaker boost when the subject rule finds no subject (subjectFallback; real USE-lite, SQLite)', () => {
-  let f: MemoryFixture;
+  let f: MemoryFixture | undefined;
   let retriever: Retriever;
   before(async () => {
     f = await memoryFixture(T, ['Ana', 'Ben']);
-    // Both painted the lake and say so in the same words; only the speaker tells the two turns apart.
-    await f.sayBatch('s1', [
-      ['Ana', 'My lake painting was inspired by the fog.'],
-      ['Ben', 'Nice. We should go sailing on the lake soon.'],
-      ['Ana', 'The weather was cold all weekend.'],
-      ['Ben', 'My lake painting was inspired by my grandfather and his old cabin.'],
-      ['Ana', 'I bought new brushes at the market.'],
-      ['Ben', 'The cabin still has his fishing rods.'],
-    ].map(([speaker, text], i) => ({ speaker: speaker as string, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text: text as string, time: `2026-05-02T10:0${i}:00Z` })));
+    await f.sayBatch('s1', CHAT);
     retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
   });
-  after(async () => {
-    await f.close();
-  });
+  after(() => f?.close());
 
-  /** Whose lake-painting turn ranks above the other's. */
   const painterFirst = async (question: string, options: object): Promise<string | null | undefined> => {
     const items = (await answerQuestion(retriever, T, { question, k: 6 }, options)).evidence;
     return items.find((i) => /lake painting/.test(i.source_text ?? i.text))?.speaker?.name;
