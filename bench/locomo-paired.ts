@@ -1,7 +1,8 @@
 /**
  * Paired comparison of two LoCoMo runs over the same questions, from their `--dump` files (for
  * example the same code on stores built by two versions of consolidation): per metric, each run's
- * mean and the paired difference B − A with its 95 % bootstrap interval over questions.
+ * mean and the paired difference B − A with its 95 % bootstrap interval over questions (categories 1–4 together and
+ * each on its own, category 5 apart).
  *
  *   node dist/bench/locomo-paired.js --a DUMP_A --b DUMP_B [--system NAME] [--system-b NAME]
  *
@@ -47,7 +48,8 @@ const rows = (cats: number[]) => pairs.filter(([x]) => cats.includes(x.category)
 for (const [label, cats, metric] of [['any@5 cat 1–4', [1, 2, 3, 4], 'any'], ['all@5 cat 1–4', [1, 2, 3, 4], 'all'],
   ['ans@1 cat 1–4', [1, 2, 3, 4], 'ans1'], ['ans@3 cat 1–4', [1, 2, 3, 4], 'ans3'],
   ['ans@1 with the item\'s date, cat 1–4', [1, 2, 3, 4], 'ans1d'], ['ans@1 with date, cat 2 (temporal)', [2], 'ans1d'], ['ans@1 cat 2', [2], 'ans1'], ['any@5 cat 5', [5], 'any'], ['all@5 cat 5', [5], 'all'],
-  ['ans@1 cat 5', [5], 'ans1'], ['ans@3 cat 5', [5], 'ans3']] as const) {
+  ['ans@1 cat 5', [5], 'ans1'], ['ans@3 cat 5', [5], 'ans3'],
+  ...[1, 2, 3, 4].flatMap((c) => [[`any@5 cat ${c}`, [c], 'any'], [`all@5 cat ${c}`, [c], 'all']] as const)] as const) {
   // A dump written before a metric existed has none: say so rather than count it as 0.
   if (pairs.some(([x, y]) => x.scores[sysA]?.[metric] === undefined || y.scores[sysB]?.[metric] === undefined)) {
     console.log(`| ${label} | not in both dumps | | |`);

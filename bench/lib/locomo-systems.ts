@@ -55,16 +55,17 @@ export interface LocomoQa {
 export const BEFORE: AgenticOptions = { factItemWeight: 0, personaItemWeight: 0, validity: false, subjectOnlyBoost: false, stretchCap: 0, addresseeRoles: false, sourceOnce: false };
 
 /**
- * The default before b61c578: in a "who" question a replaced turn or fact was
- * discounted like in any other question (`supersededFactor`, 0.5), now it is not (`whoSupersededFactor` 1).
+ * The defaults before the fusion change (docs/BENCHMARKS.md): a question with no parsed subject boosted no named
+ * speaker (`subjectFallback` false), and an item told after the time a question names ranked as not holding then
+ * (`toldLaterHolds` false).
  */
-export const PREVIOUS: AgenticOptions = { whoSupersededFactor: 0.5 };
+export const PREVIOUS: AgenticOptions = { subjectFallback: false, toldLaterHolds: false };
 
 const K = 5;
 const SYSTEMS = ['parley', 'previous', 'before', 'bm25', 'bm25names', 'hybrid', 'dense'] as const;
 type System = (typeof SYSTEMS)[number];
 const LABEL: Record<System, string> = {
-  parley: 'Parley POST /v1/query (defaults)', previous: 'Parley with replaced items discounted in who questions too (whoSupersededFactor 0.5, the default before b61c578; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
+  parley: 'Parley POST /v1/query (defaults)', previous: 'Parley previous defaults (no subject fallback, items told later not holding then; in-process, same run)', before: 'Parley before (turns only, same run)', bm25: 'baseline: flat BM25 (turns)',
   bm25names: 'baseline: BM25, speaker name + turn', hybrid: 'baseline: BM25 + dense (the text embedder), RRF', dense: 'baseline: flat dense (the text embedder)',
 };
 /**

@@ -5,7 +5,7 @@ import { feedbackTerms } from './feedback-terms.js';
 import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
 import { coverage, covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
-import { rewriteQuestion, tokens } from './question-rewrite.js';
+import { boostedSubjects, rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
@@ -72,6 +72,11 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * every participant it names; default true (false: every named participant, as before).
    */
   subjectOnlyBoost?: boolean;
+  /**
+   * With `subjectOnlyBoost`: a question with no named subject boosts the people it names who are not addressees
+   * (`boostedSubjects`; not in "who" questions); default true. False: no boost then (as before).
+   */
+  subjectFallback?: boolean;
   /**
    * Share (0–1) of `namedSpeakerBoost` that depends on how well the turn matches the question's content
    * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match ^ namedMatchPower)`,
@@ -220,7 +225,7 @@ export async function answerQuestion(
   let ranking: { id: string; score: number }[] = [];
   let expansion: string[] = [];
   let rounds = 0;
-  const boosted = (options.subjectOnlyBoost ?? true) ? rewritten.subjectIds : rewritten.participantIds;
+  const boosted = (options.subjectOnlyBoost ?? true) ? boostedSubjects(rewritten, who, options.subjectFallback ?? true) : rewritten.participantIds;
   const searchShare = options.namedSearchMatch ?? 1;
   const matchPower = options.namedMatchPower ?? 3;
   if (!(matchPower > 0)) throw new RangeError(`namedMatchPower is a positive exponent, got ${String(matchPower)}`);

@@ -39,6 +39,13 @@ export interface MemoryLayerOptions {
    * it replaced that did. Items stay marked as of now. False: validity as of now whatever the question names.
    */
   asOf?: boolean;
+  /**
+   * With `asOf`: an item told after the named time that replaced nothing (a turn, or a fact superseding no other)
+   * holds then unless it was closed before it: what is told later often tells of that time ("What did Joanna
+   * photograph last summer?" ← "I took that pic on a hike last summer", said in the autumn). Default true. False: anything
+   * told after the named time ranks as not holding then (as before). A fact that replaced another still began when told.
+   */
+  toldLaterHolds?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -141,8 +148,11 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   // As of a named time (no past cue): what held then is current, the rest ranks as replaced.
   const windows = validity && (o.asOf ?? true) && intent !== 'past' ? input.asOf ?? [] : [];
   const asOf = windows.length > 0;
-  const heldThen = (f: Fact): boolean => heldAsOf(f.validFrom, f.validTo ?? f.validUntil, windows);
-  const stale = (c: Candidate): boolean => (c.kind === 'turn' ? (asOf ? !heldAsOf(c.u.time, c.closedAt, windows) : c.closedAt !== null)
+  // Told after the named time, an item that replaced nothing may well tell of that time ("I took that pic last
+  // summer"): only its end is judged (`toldLaterHolds`).
+  const laterHolds = o.toldLaterHolds ?? true;
+  const heldThen = (f: Fact): boolean => heldAsOf(laterHolds && !f.supersedes ? EARLIEST : f.validFrom, f.validTo ?? f.validUntil, windows);
+  const stale = (c: Candidate): boolean => (c.kind === 'turn' ? (asOf ? !heldAsOf(laterHolds ? EARLIEST : c.u.time, c.closedAt, windows) : c.closedAt !== null)
     : c.kind === 'fact' && (asOf ? !heldThen(c.f) : superseded(c.f)));
   const candidates = (o.factsAsPointers ?? true)
     ? await pointerCandidates(input, turnCandidates, topical, facts.filter((f) => !topical.includes(f)), ownRank(o.factLiftWeight ?? 0),
@@ -248,6 +258,9 @@ async function sourceTexts(input: MemoryLayerInput, kept: Candidate[]): Promise<
     return texts.length > 0 ? texts.join(' … ') : null;
   };
 }
+
+/** A start before any named time: for an item judged by its end only. */
+const EARLIEST = '1970-01-01T00:00:00.000Z';
 
 /** Tie-break: a fact (distilled, self-contained) before the turn it restates, persona last. */
 const rankOfKind = (c: Candidate): number => (c.kind === 'fact' ? 0 : c.kind === 'turn' ? 1 : 2);

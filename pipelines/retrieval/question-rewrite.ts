@@ -132,3 +132,15 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);
   return { question, terms, text: terms.join(' '), participantIds: [...participantIds], nameWords: [...nameWords], subjectIds: [...subjectIds], addresseeIds: [...addresseeIds] };
 }
+
+/**
+ * Whom the named-speaker boost lifts: the question's subjects (`subjectIds`). A question whose names the subject
+ * rule does not reach ("What inspired **Caroline's** painting?", "…the challenges **John** faced") is still about
+ * the people it names: with `fallback` (default), and none of them a subject, every named participant who is not
+ * an addressee is boosted, except in a question asking for a person (`who`: "Who said Ben would come?" asks for
+ * someone else). `fallback` false: the subjects only (none, no boost).
+ */
+export function boostedSubjects(q: Pick<RewrittenQuestion, 'participantIds' | 'subjectIds' | 'addresseeIds'>, who: boolean, fallback = true): string[] {
+  if (q.subjectIds.length > 0 || !fallback || who) return q.subjectIds;
+  return q.participantIds.filter((p) => !q.addresseeIds.includes(p));
+}

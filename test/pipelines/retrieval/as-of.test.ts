@@ -124,13 +124,26 @@ describe('questions that name a time are answered as of that time (real USE-lite
     assert.match(said(items[0]), /Berkeley/, show(items));
   });
 
-  test('a time before anything was said: nothing held then, no item is preferred over another, marks as of now', async () => {
+  test('a time before anything was said: what replaced nothing may tell of it, what replaced it began later; marks as of now', async () => {
     const items = await ask('Where did Lena live in 2022?');
-    const unjudged = await ask('Where did Lena live in 2022?', { supersededFactor: 1 });
-    assert.deepEqual(items.map((i) => i.id), unjudged.map((i) => i.id), `${show(items)} against ${show(unjudged)}`);
-    items.forEach((i, n) => assert.ok(Math.abs(i.score - 0.5 * (unjudged[n]?.score ?? 0)) < 1e-12, 'every item ranks as replaced'));
+    assert.match(said(items[0]), /Richmond/, `told later but replacing nothing, Richmond may tell of 2022: ${show(items)}`);
     assert.ok(items.some((i) => /Richmond/.test(said(i)) && i.superseded));
     assert.ok(items.some((i) => /Berkeley/.test(said(i)) && !i.superseded));
+    // As before (toldLaterHolds false): nothing held then, every item ranks as replaced and none is preferred.
+    const old = await ask('Where did Lena live in 2022?', { toldLaterHolds: false });
+    const unjudged = await ask('Where did Lena live in 2022?', { toldLaterHolds: false, supersededFactor: 1 });
+    assert.deepEqual(old.map((i) => i.id), unjudged.map((i) => i.id), `${show(old)} against ${show(unjudged)}`);
+    old.forEach((i, n) => assert.ok(Math.abs(i.score - 0.5 * (unjudged[n]?.score ?? 0)) < 1e-12, 'every item ranks as replaced'));
+  });
+
+  test('an event told after the time it names holds then ("What did Omar love in the winter of 2023?", told in March 2024)', async () => {
+    // Omar's turn about the marina was said in March 2024, after "winter 2023"; it replaced nothing.
+    const q = 'What did Omar love in the winter of 2023?';
+    const items = await ask(q);
+    const old = await ask(q, { toldLaterHolds: false });
+    const rank = (list: MemoryItem[]): number => list.findIndex((i) => /marina in spring/.test(said(i)));
+    assert.equal(rank(items), 0, show(items));
+    assert.ok(items[0] && old.every((i) => i.score < items[0]!.score), `as before, every item told later ranked as replaced: ${show(old)}`);
   });
 });
 

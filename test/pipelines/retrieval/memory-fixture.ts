@@ -102,3 +102,8 @@ export const SNIPPETS: { session: string; speaker: string; to: string[]; text: s
   { session: 's3', speaker: 'Clara', to: ['Ben'], text: 'Our landlord raised the rent on the apartment again.', time: '2026-11-09T09:02:00Z' },
   { session: 's3', speaker: 'Ben', to: ['Clara'], text: 'Miko the cat is finally eating again, the vet gave him pills.', time: '2026-11-09T09:03:00Z' },
 ];
+
+/** Lines of a chat between Ana and Ben for `sayBatch`, each addressed to the other, a minute apart from 10:00 on `day`. */
+export function anaBenChat(rows: readonly (readonly ['Ana' | 'Ben', string])[], day: string): { speaker: string; addressees: string[]; text: string; time: string }[] {
+  return rows.map(([speaker, text], i) => ({ speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `${day}T10:${String(i).padStart(2, '0')}:00Z` }));
+}

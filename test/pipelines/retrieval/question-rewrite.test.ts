@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Participant } from '../../../graph/types.js';
 import { feedbackTerms } from '../../../pipelines/retrieval/feedback-terms.js';
 import { covers, roundActions } from '../../../pipelines/retrieval/question-policy.js';
-import { rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
+import { boostedSubjects, rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 
 const person = (id: string, name: string | null, aliases: string[] = []): Participant => ({
   id, name, externalId: null, aliases, attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
@@ -27,6 +27,18 @@ describe('question rewriting', () => {
     assert.deepEqual(rewriteQuestion("Melanie's favourite book?", people).subjectIds, ['p_mel']);
     assert.deepEqual(rewriteQuestion('Who said Ben would come?', people).subjectIds, [], 'a name after "said" is no subject');
     assert.deepEqual(rewriteQuestion('What did Ben give to Ana and Caroline?', people).subjectIds, ['p_ben']);
+  });
+
+  test('boostedSubjects: the subjects; with none, the named people who are not addressees (not in "who" questions)', () => {
+    const people = [...PEOPLE, person('p_ana', 'Ana'), person('p_ben', 'Ben')];
+    const boosted = (q: string, who = false, fallback = true): string[] => boostedSubjects(rewriteQuestion(q, people), who, fallback).sort();
+    assert.deepEqual(boosted('What did Ana promise Ben?'), ['p_ana'], 'a subject: only the subject');
+    assert.deepEqual(boosted("What inspired Caroline's painting for the art show?"), ['p_car'], 'a possessive name, no subject');
+    assert.deepEqual(boosted('What was one of the challenges Ben faced at work?'), ['p_ben'], 'the subject of a relative clause');
+    assert.deepEqual(boosted('What book was recommended to Ana by Ben?'), ['p_ben'], 'the addressee is left out');
+    assert.deepEqual(boosted('Who said Ben would come?', true), [], 'a "who" question asks for someone else');
+    assert.deepEqual(boosted("What inspired Caroline's painting for the art show?", false, false), [], 'fallback off: subjects only');
+    assert.deepEqual(boosted('What is the weather like?'), [], 'no name, no boost');
   });
 
   test('a name after a verb of telling or giving, or "say to", is the addressee; "important to", possessives are not', () => {
