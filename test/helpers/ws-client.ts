@@ -2,6 +2,16 @@ import type WebSocket from 'ws';
 import { ParleyError, StreamSession, type ServerEvent as SdkServerEvent, type StreamOptions } from '../../clients/typescript/src/index.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 
+/**
+ * 16 kHz speech as a phone line carries it: 8 kHz by averaging sample pairs (a crude low-pass), then `silenceS`
+ * seconds of silence so the last turn ends; for a stream opened with `sampleRate: 8000`.
+ */
+export function phoneBand(wide: Float32Array, silenceS = 1.2): Float32Array {
+  const narrow = new Float32Array(Math.floor(wide.length / 2) + Math.round(8000 * silenceS));
+  for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
+  return narrow;
+}
+
 /** How long a test waits for an event by default (see `next`). */
 const EVENT_WAIT_MS = 60_000;
 

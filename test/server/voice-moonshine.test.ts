@@ -11,7 +11,7 @@ import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
 import { readWav } from '../../pipelines/audio/wav.js';
 import { modelsDir } from '../../pipelines/models/repo-root.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
+import { phoneBand, TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 const MODELS = modelsDir();
 const SKIP = existsSync(path.join(MODELS, 'moonshine-tiny', 'decoder_model_merged.onnx'))
@@ -63,11 +63,7 @@ describe('voice over WebSocket with PARLEY_ASR=moonshine', { skip: SKIP }, () =>
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=moon-2`, {},
       { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
     await c.next('session.started');
-    // 8 kHz by averaging sample pairs (a crude low-pass), then 1.2 s of silence so the last turn ends.
-    const wide = fixtureSamples(slt);
-    const narrow = new Float32Array(Math.floor(wide.length / 2) + 9600);
-    for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
-    c.sendAudio(encodeMulaw(narrow));
+    c.sendAudio(encodeMulaw(phoneBand(fixtureSamples(slt))));
     await c.drained();
     for (let i = 0; i < 600 && finalsOf(c).length < slt.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
     const finals = finalsOf(c);
@@ -134,10 +130,7 @@ describe('phone lines on Moonshine beside pocketsphinx (PARLEY_ASR_PHONE=moonshi
     const phone = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=phone-moon`, {},
       { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
     await phone.next('session.started');
-    const wide = fixtureSamples(slt);
-    const narrow = new Float32Array(Math.floor(wide.length / 2) + 9600);
-    for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
-    phone.sendAudio(encodeMulaw(narrow));
+    phone.sendAudio(encodeMulaw(phoneBand(fixtureSamples(slt))));
     await phone.drained();
     const finalsOf = (c: TestWsClient): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
     for (let i = 0; i < 600 && finalsOf(phone).length < slt.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
