@@ -8,12 +8,11 @@ import { pino } from 'pino';
 import { MOONSHINE_FILES } from '../../pipelines/asr/moonshine-model.js';
 import { moonshineInstalled } from '../../pipelines/asr/phone-recogniser-choice.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
-import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
 import { modelsDir } from '../../pipelines/models/repo-root.js';
 import { loadConfig } from '../../server/config.js';
 import { asrBackend, phoneMoonshine } from '../../server/plugins/models.js';
 import { startTestApp } from '../helpers/app.js';
-import { phoneBand, TestWsClient } from '../helpers/ws-client.js';
+import { speakOnPhoneLine } from '../helpers/ws-client.js';
 
 const MODEL = 'moonshine-tiny';
 const FETCH = `npm run models -- fetch ${MODEL}`;
@@ -91,11 +90,7 @@ describe('Moonshine files that are there but damaged (PARLEY_ASR_PHONE)', () => 
       await t.app.models.inference();
       assert.equal(lines.filter((l) => l.includes(FETCH)).length, 1, lines.join(''));
       const slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
-      const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=phone-damaged`, {},
-        { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
-      await c.next('session.started');
-      c.sendAudio(encodeMulaw(phoneBand(fixtureSamples(slt))));
-      await c.drained();
+      const c = await speakOnPhoneLine(t.wsUrl, 'phone-damaged', fixtureSamples(slt));
       c.sendJson({ type: 'session.end' });
       await c.next('session.ended');
       assert.deepEqual(c.events.filter((e) => e.type === 'error'), [], 'the stream did not fail');
