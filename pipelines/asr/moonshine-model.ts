@@ -56,15 +56,16 @@ export class MoonshineModel {
 
   /**
    * Load both sessions from `dir` and check they are a Moonshine export this code can drive.
-   * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when a file is missing or not a Moonshine export;
-   *   `fetchHint` is appended to the message of a missing file.
+   * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when a file is missing, cannot be loaded (truncated, corrupt)
+   *   or is not a Moonshine export; `fetchHint` ("; run …") is appended to the message of a missing or unloadable file.
    */
   static async load(dir: string, fetchHint = ''): Promise<MoonshineModel> {
     const missing = Object.values(MOONSHINE_FILES).filter((f) => !existsSync(path.join(dir, f)));
     if (missing.length > 0) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `Moonshine model files missing in ${dir} (${missing.join(', ')})${fetchHint}`);
     }
-    const options = { what: 'Moonshine model', session: { executionMode: 'sequential' } } as const;
+    const hint = fetchHint.replace(/^;\s*/, '');
+    const options = { what: 'Moonshine model', ...(hint ? { hint } : {}), session: { executionMode: 'sequential' } } as const;
     const encoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.encoder), options);
     let decoder: ort.InferenceSession | undefined;
     try {

@@ -89,11 +89,13 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   }
 
   /**
-   * Take one binary frame in the session's format.
+   * Take one binary frame in the session's format. `arrivedAt` (`performance.now()` clock, default now) is when
+   * the frame came in: frames a caller held while the session opened keep their own arrival times, so a client
+   * that sent at real time is not taken for one that sent faster.
    * @returns a `PARLEY_ERR_BAD_AUDIO` error for a malformed frame (not emitted as an event; the session
    * goes on), else `undefined`. Shed audio is reported through an `error` event instead.
    */
-  push(frame: Uint8Array): ParleyError | undefined {
+  push(frame: Uint8Array, arrivedAt = performance.now()): ParleyError | undefined {
     if (this.closed) return new ParleyError('PARLEY_ERR_SESSION_ENDED', 'audio session is closed');
     let samples: Float32Array;
     try {
@@ -104,9 +106,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     }
     const start = this.clockSamples;
     this.clockSamples += samples.length;
-    const now = performance.now();
-    this.firstFrameAt ??= now;
-    const leadMs = (this.acceptedSamples + samples.length) / SAMPLES_PER_MS - (now - this.firstFrameAt);
+    this.firstFrameAt ??= arrivedAt;
+    const leadMs = (this.acceptedSamples + samples.length) / SAMPLES_PER_MS - (arrivedAt - this.firstFrameAt);
     const why = this.inFlightSamples + samples.length > this.maxQueuedSamples ? 'the speech workers are behind'
       : leadMs > this.maxLeadMs ? 'audio is arriving faster than real time'
       : this.channel.full ? 'events are not being read' : undefined;

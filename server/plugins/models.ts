@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sileroModelPath } from '../../pipelines/audio/silero-vad-model.js';
 import type { AsrBackendConfig, MoonshineAsrConfig } from '../../pipelines/asr/streaming-asr.js';
-import { moonshineInstalled } from '../../pipelines/asr/phone-recogniser-choice.js';
+import { moonshineInstalled, moonshineUnusable } from '../../pipelines/asr/phone-recogniser-choice.js';
 import { AudioSpanStore } from '../../pipelines/audio/audio-span-store.js';
 import { NARROWBAND_MAX_RATE } from '../../pipelines/audio/audio-session.js';
 import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/onnx-text-embedder.js';
@@ -143,10 +143,13 @@ export async function createSpeakerEmbedder(config: Config): Promise<SpeakerEmbe
 export const modelsPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; eager: boolean }) => {
     const { config } = opts;
-    if (config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine' && !phoneMoonshine(config)) {
-      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `PARLEY_ASR_PHONE=moonshine: ${config.moonshineModel} is not installed in ${config.modelsDir}; run \`npm run models -- fetch ${config.moonshineModel}\``);
+    // Moonshine asked for by name (or chosen by auto): missing or damaged files stop the server here, naming the fix,
+    // rather than failing every phone stream when its worker loads them.
+    const phoneUnusable = config.asr === 'pocketsphinx' && config.asrPhone === 'moonshine' ? moonshineUnusable(config.modelsDir, config.moonshineModel) : null;
+    if (phoneUnusable) {
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `PARLEY_ASR_PHONE=moonshine: ${phoneUnusable}; run \`npm run models -- fetch ${config.moonshineModel}\``);
     }
-    if (config.asrPhoneFallback) app.log.warn({ warning: config.asrPhoneFallback }, `phone streams: ${config.moonshineModel} not installed, using pocketsphinx narrowband`);
+    if (config.asrPhoneFallback) app.log.warn({ warning: config.asrPhoneFallback }, `phone streams: ${config.moonshineModel} not usable, using pocketsphinx narrowband`);
     app.log.info({ phoneRecogniser: phoneRecogniserName(config) }, 'recogniser of 8 kHz (phone) streams');
     if (config.textEmbedderFallback) app.log.warn({ warning: config.textEmbedderFallback }, 'text embedder: bge-small-en-v1.5-q not installed, using USE-lite');
     const textEmbedder = createTextEmbedder(config);

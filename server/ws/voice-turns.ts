@@ -87,7 +87,7 @@ export class VoiceTurns {
 
   private pushTo(audio: AudioSession, frame: Buffer, at: number): void {
     const shedBefore = audio.shedMs;
-    this.report(audio.push(frame));
+    this.report(audio.push(frame, at));
     this.arrivals.record(audio.positionMs, at);
     const shed = audio.shedMs - shedBefore;
     if (shed > 0) this.deps.metrics.audioShed.inc(shed / 1000);

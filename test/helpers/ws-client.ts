@@ -1,6 +1,29 @@
 import type WebSocket from 'ws';
 import { ParleyError, StreamSession, type ServerEvent as SdkServerEvent, type StreamOptions } from '../../clients/typescript/src/index.js';
-import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
+import { encodeMulaw, encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
+
+/**
+ * 16 kHz speech as a phone line carries it: 8 kHz by averaging sample pairs (a crude low-pass), then `silenceS`
+ * seconds of silence so the last turn ends.
+ */
+function phoneBand(wide: Float32Array, silenceS = 1.2): Float32Array {
+  const narrow = new Float32Array(Math.floor(wide.length / 2) + Math.round(8000 * silenceS));
+  for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
+  return narrow;
+}
+
+/**
+ * A phone line into `/v1/stream` of `wsUrl`: session `sessionId` at 8 kHz μ-law, paced at real time, saying the
+ * 16 kHz `samples` as a phone line carries them; resolves once session.started came and the audio all went out.
+ */
+export async function speakOnPhoneLine(wsUrl: string, sessionId: string, samples: Float32Array): Promise<TestWsClient> {
+  const c = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=${sessionId}`, {},
+    { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
+  await c.next('session.started');
+  c.sendAudio(encodeMulaw(phoneBand(samples)));
+  await c.drained();
+  return c;
+}
 
 /** How long a test waits for an event by default (see `next`). */
 const EVENT_WAIT_MS = 60_000;

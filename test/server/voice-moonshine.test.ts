@@ -7,11 +7,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
-import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
 import { readWav } from '../../pipelines/audio/wav.js';
 import { modelsDir } from '../../pipelines/models/repo-root.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
+import { speakOnPhoneLine, TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 const MODELS = modelsDir();
 const SKIP = existsSync(path.join(MODELS, 'moonshine-tiny', 'decoder_model_merged.onnx'))
@@ -60,15 +59,7 @@ describe('voice over WebSocket with PARLEY_ASR=moonshine', { skip: SKIP }, () =>
 
   test('8 kHz μ-law phone line: transcribed by the same recogniser', async () => {
     const slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=moon-2`, {},
-      { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
-    await c.next('session.started');
-    // 8 kHz by averaging sample pairs (a crude low-pass), then 1.2 s of silence so the last turn ends.
-    const wide = fixtureSamples(slt);
-    const narrow = new Float32Array(Math.floor(wide.length / 2) + 9600);
-    for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
-    c.sendAudio(encodeMulaw(narrow));
-    await c.drained();
+    const c = await speakOnPhoneLine(t.wsUrl, 'moon-2', fixtureSamples(slt));
     for (let i = 0; i < 600 && finalsOf(c).length < slt.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
     const finals = finalsOf(c);
     assert.equal(finals.length, slt.utterances.length, finals.map((f) => f.text).join(' | '));
@@ -131,14 +122,7 @@ describe('phone lines on Moonshine beside pocketsphinx (PARLEY_ASR_PHONE=moonshi
 
   test('an 8 kHz μ-law stream is decoded by Moonshine (finals, no partials); a 16 kHz one by pocketsphinx (partials)', async () => {
     const slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
-    const phone = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=phone-moon`, {},
-      { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
-    await phone.next('session.started');
-    const wide = fixtureSamples(slt);
-    const narrow = new Float32Array(Math.floor(wide.length / 2) + 9600);
-    for (let i = 0; i + 1 < wide.length; i += 2) narrow[i / 2] = (wide[i]! + wide[i + 1]!) / 2;
-    phone.sendAudio(encodeMulaw(narrow));
-    await phone.drained();
+    const phone = await speakOnPhoneLine(t.wsUrl, 'phone-moon', fixtureSamples(slt));
     const finalsOf = (c: TestWsClient): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
     for (let i = 0; i < 600 && finalsOf(phone).length < slt.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
     const finals = finalsOf(phone);

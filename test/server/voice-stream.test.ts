@@ -11,13 +11,25 @@ import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 /** Real-time pacing of the SDK, in 100 ms pcm_s16le frames, `speed` × real time. */
 const paced = (speed = 1) => ({ pacing: 'realtime' as const, frameMs: 100, speed });
 
-/** A whole session: connect, stream the fixture at real time, `session.end`, wait for `session.ended`. */
+/**
+ * Every app here: one inference worker, and the backlog bound lifted. These tests check behaviour, not speed: on a
+ * busy CI machine (other test files share its cores) the worker may fall more than the default 2 s behind real
+ * time, and the audio past the bound would be shed, a turn lost or cut, and the counts below off by chance.
+ * Real-time limits are measured in bench/asr-concurrency.
+ */
+const VOICE_ENV = { PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' } as const;
+
+/**
+ * A whole session: connect, stream the fixture at real time, `session.end`, wait for `session.ended`; no audio
+ * was shed or refused (an `error` event would say so).
+ */
 async function speakWholeSession(t: TestApp, sessionId: string, fixture: AudioFixture): Promise<TestWsClient> {
   const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}`, {}, paced());
   await c.next('session.started');
   await c.speak(fixtureSamples(fixture));
   c.sendJson({ type: 'session.end' });
   await c.next('session.ended', () => true, 60_000);
+  assert.deepEqual(c.events.filter((e) => e.type === 'error'), [], 'no audio was shed or refused');
   return c;
 }
 
@@ -25,9 +37,7 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   let t: TestApp;
   let fixtures: AudioFixture[];
   before(async () => {
-    // Behaviour, not speed: on a busy CI machine the worker may fall behind real time, so the
-    // backlog bound is lifted (real-time limits are measured in bench/asr-concurrency).
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    t = await startTestApp(VOICE_ENV);
     // Loaded before the audio, as the real server does at start-up: a first load slowed by other
     // tests on the machine would otherwise be a backlog, and the audio behind it shed.
     await t.app.models.inference();
@@ -104,7 +114,7 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-2`, {}, paced());
     await c.next('session.started');
     await c.speak(fixtureSamples(awb).subarray(0, 16000 * 2.3));
-    const final = await c.next('transcript.final', () => true, 20_000);
+    const final = await c.next('transcript.final');
     assert.equal((final.speaker as { id: string }).id, before);
     assert.equal((final.speaker as { is_new: boolean }).is_new, false);
     c.close();
@@ -120,9 +130,9 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
     c.sendAudio(encodeS16le(cut));
     await c.drained();
     c.sendJson({ type: 'input.commit' });
-    const stopped = await c.next('vad.speech_stopped', () => true, 15_000);
+    const stopped = await c.next('vad.speech_stopped');
     assert.equal(stopped.reason, 'commit');
-    await c.next('transcript.final', () => true, 15_000);
+    await c.next('transcript.final');
     c.close();
   });
   test('a caller hanging up mid-sentence: session.end delivers the last final before session.ended', async () => {
@@ -152,7 +162,7 @@ describe('end-of-session speaker merge', () => {
     // Thresholds set so that one voice fragments into an id per utterance online, and the
     // end-of-session merge (on accumulated evidence) joins the fragments again.
     t = await startTestApp({
-      PARLEY_INFERENCE_WORKERS: '1',
+      ...VOICE_ENV,
       // The cosine rule: the calibrated decision would keep the voice just heard and never split it.
       PARLEY_SPEAKER_DECISION: 'thresholds',
       PARLEY_SPEAKER_TAU_MATCH: '0.995',
@@ -191,7 +201,7 @@ describe('end-of-session speaker merge', () => {
 describe('voice without consent', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_VOICEPRINTS: 'none' });
+    t = await startTestApp({ ...VOICE_ENV, PARLEY_VOICEPRINTS: 'none' });
     await t.app.models.inference();
   });
   after(async () => {
@@ -214,7 +224,7 @@ describe('voice without consent', () => {
 describe('the v4 Silero export (PARLEY_VAD_MODEL=silero-v4)', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_VAD_MODEL: 'silero-v4', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
+    t = await startTestApp({ ...VOICE_ENV, PARLEY_VAD_MODEL: 'silero-v4' });
     await t.app.models.inference();
   });
   after(async () => {

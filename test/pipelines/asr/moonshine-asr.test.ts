@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -241,6 +241,22 @@ describe('moonshine model files that are not a Moonshine export', { skip: SKIP }
       await assert.rejects(MoonshineModel.load(dir), (e: unknown) =>
         e instanceof ParleyError && e.code === 'PARLEY_ERR_MODEL_MISSING' &&
         e.message.includes(dir) && e.message.includes('decoder has no input_ids input'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('moonshine backend on a truncated model', { skip: SKIP }, () => {
+  test('fails naming the file that cannot be loaded and the models command that replaces it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-moonshine-cut-'));
+    try {
+      await symlink(path.join(MODEL_DIR, MOONSHINE_FILES.encoder), path.join(dir, MOONSHINE_FILES.encoder));
+      const decoder = await readFile(path.join(MODEL_DIR, MOONSHINE_FILES.decoder));
+      await writeFile(path.join(dir, MOONSHINE_FILES.decoder), decoder.subarray(0, decoder.length >> 1));
+      await assert.rejects(createStreamingAsr({ kind: 'moonshine', modelDir: dir }), (e: unknown) =>
+        e instanceof ParleyError && e.code === 'PARLEY_ERR_MODEL_MISSING' && e.message.includes(path.join(dir, MOONSHINE_FILES.decoder)) &&
+        e.message.includes('cannot be loaded') && e.message.includes('; run `npm run models -- fetch moonshine-tiny`'));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

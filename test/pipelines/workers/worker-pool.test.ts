@@ -113,6 +113,18 @@ describe('WorkerPool with several workers', () => {
     assert.equal(s.positionMs, 3000, 'shed audio still advances the session clock');
   });
 
+  test('frames held back and pushed at once are judged by when they arrived: sent at real time, none is shed', async () => {
+    const s = await createAudioSession({ format: {}, pool, maxLeadMs: 1000, maxQueuedMs: 60_000 });
+    const events = drain(s);
+    const pcm = Buffer.alloc(3200);
+    // 3 s that arrived 100 ms apart while the session was opening, pushed in one go once it is open.
+    const firstArrival = performance.now() - 3000;
+    for (let i = 0; i < 30; i++) s.push(pcm, firstArrival + i * 100);
+    await s.close({ flush: true });
+    assert.deepEqual((await events).filter((e) => e.type === 'error'), []);
+    assert.equal(s.shedMs, 0);
+  });
+
   test('a pool that falls behind sheds instead of queueing without bound', async () => {
     const s = await createAudioSession({ format: {}, pool, maxLeadMs: Infinity, maxQueuedMs: 500 });
     const events = drain(s);

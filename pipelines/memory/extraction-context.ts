@@ -1,0 +1,84 @@
+/**
+ * What goes to the extractor with an utterance, and how its facts are kept once extracted: the turns before it,
+ * the names of the people in them, how unnamed speakers are written, and participant ids never shown in memory text.
+ */
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { MemoryStore } from '../../graph/memory-store.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+import { CALLER, UNNAMED, type ExtractionResult, type Extractor } from './extractor.js';
+
+/** A sentence that starts with a capitalised word other than "I": it may report on someone by name. */
+const REPORT_START = /(?:^|[.!?]\s+)(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
+
+/** The stores and extractor an extraction reads and keeps (a `ConsolidationDeps` has them). */
+export interface ExtractionDeps {
+  graph: GraphStore;
+  memory: MemoryStore;
+  extractor: Extractor;
+}
+
+/**
+ * What the extractor finds in `u` and its context, with every participant id in fact text replaced
+ * by how that participant is shown; kept in the memory store before anything is written, so a run
+ * of the job again after a crash replays the very same facts (same ids, nothing twice) instead of
+ * asking the extractor again, which an LLM may answer in other words.
+ */
+export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number): Promise<ExtractionResult> {
+  const kept = await deps.memory.keptExtraction(tenant, u.id);
+  if (kept !== null) return JSON.parse(kept) as ExtractionResult;
+  const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
+  const names = await participantNames(deps.graph, tenant, [u, ...previous]);
+  if (REPORT_START.test(u.text)) {
+    // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
+    for (const p of await deps.graph.findParticipantsInText(tenant, u.text)) if (p.name && !(p.id in names)) names[p.id] = p.name;
+  }
+  const unnamed = await unnamedDisplay(deps.graph, tenant, u, previous, names);
+  const extraction = await deps.extractor.extract({ current: u, previous, names, unnamed });
+  // Memory text never shows a raw participant id, whatever the extractor wrote.
+  const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
+  for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
+  // Two deliveries of the job at once: both go on with the extraction kept first.
+  return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(extraction))) as ExtractionResult;
+}
+
+/** The `n` turns before `u` in its session, oldest first, from the seq index (constant cost however far behind the queue is). */
+async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number): Promise<Utterance[]> {
+  if (n <= 0) return [];
+  return graph.recentUtterances(tenant, u.sessionId, n, u.seq);
+}
+
+/** A participant id as `newId('p')` makes them. */
+const PARTICIPANT_ID = /\bp_[0-9a-f]{32}\b/g;
+
+/** `text` with every participant id replaced by how that participant is shown. */
+export function withoutParticipantIds(text: string, shown: (id: string) => string): string {
+  return text.replace(PARTICIPANT_ID, (id, offset: number) => {
+    const s = shown(id);
+    // At the start of a sentence, capitalised.
+    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
+    return start ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+  });
+}
+
+/**
+ * How the unnamed speakers of `u`'s session are written: in a phone session (Twilio) they are the
+ * remote party, "the caller"; elsewhere the extractor's default ("an unnamed speaker").
+ */
+async function unnamedDisplay(
+  graph: GraphStore, tenant: TenantId, u: Utterance, previous: Utterance[], names: Record<string, string | null>,
+): Promise<Record<string, string>> {
+  const session = await graph.getSession(tenant, u.sessionId);
+  if (session?.metadata.channel !== 'twilio') return {};
+  const out: Record<string, string> = {};
+  for (const x of [u, ...previous]) if (!names[x.speakerId]) out[x.speakerId] = CALLER;
+  return out;
+}
+
+async function participantNames(graph: GraphStore, tenant: TenantId, us: Utterance[]): Promise<Record<string, string | null>> {
+  const ids = new Set(us.flatMap((u) => [u.speakerId, ...u.addresseeIds]));
+  const names: Record<string, string | null> = {};
+  await Promise.all([...ids].map(async (id) => {
+    names[id] = (await graph.getParticipant(tenant, id))?.name ?? null;
+  }));
+  return names;
+}
