@@ -4,6 +4,9 @@ import ort from 'onnxruntime-node';
 import { ParleyError } from '../../graph/core/errors.js';
 import { openOnnxSession } from '../models/onnx-session.js';
 import { llamaPieces, piecesToText } from './llama-vocabulary.js';
+import { MoonshineEncoder } from './moonshine-encoder.js';
+
+export { MOONSHINE_MIN_SAMPLES } from './moonshine-encoder.js';
 
 /** The two files of a Moonshine ONNX export (names as the `models` command installs them). */
 export const MOONSHINE_FILES = { encoder: 'encoder_model.onnx', decoder: 'decoder_model_merged.onnx' } as const;
@@ -14,8 +17,6 @@ export const MOONSHINE_FILES = { encoder: 'encoder_model.onnx', decoder: 'decode
  */
 const START_TOKEN = 1;
 const EOS_TOKEN = 2;
-/** Fewest samples the encoder accepts (its three strided convolutions leave at least one frame): 100 ms. */
-export const MOONSHINE_MIN_SAMPLES = 1600;
 
 /** One greedy decode of a piece of audio. */
 export interface MoonshineResult {
@@ -47,7 +48,7 @@ interface CacheLayout {
  */
 export class MoonshineModel {
   private constructor(
-    private readonly encoder: ort.InferenceSession,
+    private readonly encoder: MoonshineEncoder,
     private readonly decoder: ort.InferenceSession,
     private readonly cache: CacheLayout,
     private readonly vocabSize: number,
@@ -66,11 +67,11 @@ export class MoonshineModel {
     }
     const hint = fetchHint.replace(/^;\s*/, '');
     const options = { what: 'Moonshine model', ...(hint ? { hint } : {}), session: { executionMode: 'sequential' } } as const;
-    const encoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.encoder), options);
+    const encoder = await MoonshineEncoder.load(path.join(dir, MOONSHINE_FILES.encoder), hint || undefined);
     let decoder: ort.InferenceSession | undefined;
     try {
       decoder = await openOnnxSession(path.join(dir, MOONSHINE_FILES.decoder), options);
-      const { cache, vocabSize } = checkModel(dir, encoder, decoder);
+      const { cache, vocabSize } = checkDecoder(dir, decoder);
       const pieces = await llamaPieces();
       if (pieces[START_TOKEN] !== '<s>' || pieces[EOS_TOKEN] !== '</s>') {
         throw new ParleyError('PARLEY_ERR_MODEL_MISSING', 'llama-tokenizer-js vocabulary does not start with <unk> <s> </s>; reinstall with `npm ci`');
@@ -88,9 +89,7 @@ export class MoonshineModel {
    * Audio shorter than {@link MOONSHINE_MIN_SAMPLES} is padded with silence to that length.
    */
   async transcribe(audio: Float32Array, maxTokens: number): Promise<MoonshineResult> {
-    const input = audio.length >= MOONSHINE_MIN_SAMPLES ? audio : padded(audio, MOONSHINE_MIN_SAMPLES);
-    const { last_hidden_state: hidden } = await this.encoder.run({ input_values: new ort.Tensor('float32', input, [1, input.length]) });
-    if (!hidden) throw new Error('Moonshine encoder returned no last_hidden_state');
+    const hidden = await this.encoder.run(audio);
     const feeds: Record<string, ort.Tensor> = { encoder_hidden_states: hidden };
     const empty = new ort.Tensor('float32', new Float32Array(0), [1, this.cache.heads, 0, this.cache.headDim]);
     for (const name of this.cache.past) feeds[name] = empty;
@@ -126,12 +125,6 @@ export class MoonshineModel {
   }
 }
 
-function padded(audio: Float32Array, length: number): Float32Array {
-  const out = new Float32Array(length);
-  out.set(audio);
-  return out;
-}
-
 /** The largest logit's index and its log-softmax. */
 function argmaxLogProb(logits: Float32Array, vocab: number): { token: number; logProb: number } {
   // Only the last position's row is read (the decoder is fed one token per step).
@@ -144,13 +137,10 @@ function argmaxLogProb(logits: Float32Array, vocab: number): { token: number; lo
   return { token: best, logProb: -Math.log(sum) };
 }
 
-/** Check the sessions' inputs and outputs against what a Moonshine export has; read the cache layout. */
-function checkModel(dir: string, encoder: ort.InferenceSession, decoder: ort.InferenceSession): { cache: CacheLayout; vocabSize: number } {
+/** Check the decoder's inputs and outputs against what a Moonshine export has; read the cache layout. */
+function checkDecoder(dir: string, decoder: ort.InferenceSession): { cache: CacheLayout; vocabSize: number } {
   const bad = (what: string): ParleyError =>
     new ParleyError('PARLEY_ERR_MODEL_MISSING', `${dir} does not hold a Moonshine ONNX export: ${what}`);
-  if (encoder.inputNames.join() !== 'input_values' || !encoder.outputNames.includes('last_hidden_state')) {
-    throw bad(`encoder inputs ${encoder.inputNames.join(', ')}, outputs ${encoder.outputNames.join(', ')}`);
-  }
   for (const name of ['input_ids', 'encoder_hidden_states', 'use_cache_branch']) {
     if (!decoder.inputNames.includes(name)) throw bad(`decoder has no ${name} input`);
   }

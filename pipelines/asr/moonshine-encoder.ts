@@ -1,0 +1,72 @@
+import ort from 'onnxruntime-node';
+import { ParleyError } from '../../graph/core/errors.js';
+import { openOnnxSession } from '../models/onnx-session.js';
+
+/** Fewest samples the encoder accepts (its three strided convolutions leave at least one frame): 100 ms. */
+export const MOONSHINE_MIN_SAMPLES = 1600;
+
+/** Encoder states of one piece of audio: `frames` rows of `dim` values, row-major. */
+export interface EncoderStates {
+  data: Float32Array;
+  frames: number;
+  dim: number;
+}
+
+/**
+ * The encoder half of a Moonshine ONNX export: raw 16 kHz audio in, one hidden state per frame out.
+ * The recogniser feeds its output to the decoder; the speaker features pool it (pipelines/speaker/).
+ * One intra-op thread, sequential execution; `run` may be called concurrently.
+ */
+export class MoonshineEncoder {
+  private constructor(private readonly session: ort.InferenceSession) {}
+
+  /**
+   * Open `file` and check it is a Moonshine encoder (input `input_values`, output `last_hidden_state`).
+   * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when it cannot be loaded or has other inputs/outputs.
+   */
+  static async load(file: string, hint?: string): Promise<MoonshineEncoder> {
+    const session = await openOnnxSession(file, { what: 'Moonshine model', ...(hint ? { hint } : {}), session: { executionMode: 'sequential' } });
+    if (session.inputNames.join() !== 'input_values' || !session.outputNames.includes('last_hidden_state')) {
+      const got = `encoder inputs ${session.inputNames.join(', ')}, outputs ${session.outputNames.join(', ')}`;
+      await session.release();
+      throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `${file} is not a Moonshine ONNX encoder: ${got}`);
+    }
+    return new MoonshineEncoder(session);
+  }
+
+  /**
+   * The encoder's last hidden states as a tensor [1, frames, dim]. Audio shorter than
+   * {@link MOONSHINE_MIN_SAMPLES} is padded with silence to that length.
+   */
+  async run(audio: Float32Array): Promise<ort.Tensor> {
+    const input = audio.length >= MOONSHINE_MIN_SAMPLES ? audio : padded(audio, MOONSHINE_MIN_SAMPLES);
+    const { last_hidden_state: hidden } = await this.session.run({ input_values: new ort.Tensor('float32', input, [1, input.length]) });
+    if (!hidden) throw new Error('Moonshine encoder returned no last_hidden_state');
+    return hidden;
+  }
+
+  /**
+   * Per-frame states as plain rows: the last hidden states, or the named `outputs` of the model (of one
+   * run; an export with intermediate layers added as outputs gives them, for probes).
+   */
+  async states(audio: Float32Array, outputs: string[] = ['last_hidden_state']): Promise<EncoderStates[]> {
+    const input = audio.length >= MOONSHINE_MIN_SAMPLES ? audio : padded(audio, MOONSHINE_MIN_SAMPLES);
+    const out = await this.session.run({ input_values: new ort.Tensor('float32', input, [1, input.length]) }, outputs);
+    return outputs.map((name) => {
+      const t = out[name];
+      if (!t || t.dims.length !== 3) throw new Error(`Moonshine encoder returned no [1, frames, dim] ${name}`);
+      const [, frames, dim] = t.dims as [number, number, number];
+      return { data: t.data as Float32Array, frames, dim };
+    });
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+function padded(audio: Float32Array, length: number): Float32Array {
+  const out = new Float32Array(length);
+  out.set(audio);
+  return out;
+}
