@@ -1,0 +1,136 @@
+/**
+ * Verification trials for comparing speaker embedders on the same windows: every pair of windows from
+ * two different utterances is a trial (same or different speaker); EER and a normalised minimum
+ * detection cost, with a paired bootstrap over utterances (an utterance drawn k times weighs its pairs k-fold).
+ */
+import { cosine } from '../../pipelines/speaker/speaker-embedder.js';
+import { seededRandom } from './seeded-random.js';
+
+/** A window of one utterance, embedded by every system under comparison (same order). */
+export interface TrialWindow {
+  speaker: string;
+  /** Index of the source utterance (the bootstrap unit). */
+  utterance: number;
+  vectors: Float32Array[];
+}
+
+/** The trials of one system: scores with their pair's utterances, sorted by score. */
+interface ScoredTrials {
+  score: Float64Array;
+  same: Uint8Array;
+  a: Uint32Array;
+  b: Uint32Array;
+}
+
+/** Detection cost setting: prior of a target (same-speaker) trial; misses and false alarms cost 1. */
+export const P_TARGET = 0.05;
+
+function scoreTrials(windows: TrialWindow[], system: number): ScoredTrials {
+  const rows: { s: number; same: boolean; a: number; b: number }[] = [];
+  for (let i = 0; i < windows.length; i++)
+    for (let j = i + 1; j < windows.length; j++) {
+      const x = windows[i]!;
+      const y = windows[j]!;
+      if (x.utterance === y.utterance) continue;
+      rows.push({ s: cosine(x.vectors[system]!, y.vectors[system]!), same: x.speaker === y.speaker, a: x.utterance, b: y.utterance });
+    }
+  rows.sort((p, q) => p.s - q.s);
+  return {
+    score: Float64Array.from(rows, (r) => r.s),
+    same: Uint8Array.from(rows, (r) => (r.same ? 1 : 0)),
+    a: Uint32Array.from(rows, (r) => r.a),
+    b: Uint32Array.from(rows, (r) => r.b),
+  };
+}
+
+/** EER and normalised minDCF of weighted trials (weight per utterance; a pair weighs the product). */
+function metrics(t: ScoredTrials, weight: Float64Array | null): { eer: number; minDcf: number } {
+  let totalSame = 0;
+  let totalDiff = 0;
+  const w = new Float64Array(t.score.length);
+  for (let k = 0; k < w.length; k++) {
+    w[k] = weight ? weight[t.a[k]!]! * weight[t.b[k]!]! : 1;
+    if (t.same[k]) totalSame += w[k]!;
+    else totalDiff += w[k]!;
+  }
+  if (totalSame === 0 || totalDiff === 0) return { eer: Number.NaN, minDcf: Number.NaN };
+  // Threshold just above score k: everything at or below k is rejected.
+  let missed = 0;
+  let rejectedDiff = 0;
+  let eer = 1;
+  let gap = Infinity;
+  let minDcf = Infinity;
+  const norm = Math.min(P_TARGET, 1 - P_TARGET);
+  for (let k = -1; k < w.length; k++) {
+    if (k >= 0) {
+      if (t.same[k]) missed += w[k]!;
+      else rejectedDiff += w[k]!;
+      if (k + 1 < w.length && t.score[k + 1] === t.score[k]) continue;
+    }
+    const frr = missed / totalSame;
+    const far = (totalDiff - rejectedDiff) / totalDiff;
+    if (Math.abs(frr - far) < gap) {
+      gap = Math.abs(frr - far);
+      eer = (frr + far) / 2;
+    }
+    minDcf = Math.min(minDcf, (P_TARGET * frr + (1 - P_TARGET) * far) / norm);
+  }
+  return { eer, minDcf };
+}
+
+/** A figure with its 95 % bootstrap interval. */
+export interface Interval {
+  value: number;
+  lo: number;
+  hi: number;
+}
+
+/** Per system: EER and minDCF, mean same/different cosine; per system after the first: EER minus the first's. */
+export interface TrialReport {
+  trials: { same: number; diff: number };
+  systems: { eer: Interval; minDcf: Interval; meanSame: number; meanDiff: number; eerDelta: Interval | null }[];
+}
+
+/** Compare systems on the same windows with `rounds` bootstrap resamples of the utterances (seeded). */
+export function compareOnTrials(windows: TrialWindow[], systems: number, rounds = 500, seed = 1): TrialReport {
+  const scored = Array.from({ length: systems }, (_, s) => scoreTrials(windows, s));
+  const utterances = Math.max(...windows.map((w) => w.utterance)) + 1;
+  const used = [...new Set(windows.map((w) => w.utterance))];
+  const full = scored.map((t) => metrics(t, null));
+  const next = seededRandom(seed);
+  const draws = scored.map(() => ({ eer: [] as number[], minDcf: [] as number[], delta: [] as number[] }));
+  for (let r = 0; r < rounds; r++) {
+    const weight = new Float64Array(utterances);
+    for (let i = 0; i < used.length; i++) weight[used[Math.floor(next() * used.length)]!]! += 1;
+    const m = scored.map((t) => metrics(t, weight));
+    m.forEach((x, s) => {
+      draws[s]!.eer.push(x.eer);
+      draws[s]!.minDcf.push(x.minDcf);
+      draws[s]!.delta.push(x.eer - m[0]!.eer);
+    });
+  }
+  const t0 = scored[0]!;
+  let same = 0;
+  for (const v of t0.same) same += v;
+  return {
+    trials: { same, diff: t0.same.length - same },
+    systems: scored.map((t, s) => {
+      let sumSame = 0;
+      let sumDiff = 0;
+      for (let k = 0; k < t.score.length; k++) (t.same[k] ? (sumSame += t.score[k]!) : (sumDiff += t.score[k]!));
+      return {
+        eer: interval(full[s]!.eer, draws[s]!.eer),
+        minDcf: interval(full[s]!.minDcf, draws[s]!.minDcf),
+        meanSame: sumSame / Math.max(1, same),
+        meanDiff: sumDiff / Math.max(1, t.same.length - same),
+        eerDelta: s === 0 ? null : interval(full[s]!.eer - full[0]!.eer, draws[s]!.delta),
+      };
+    }),
+  };
+}
+
+function interval(value: number, draws: number[]): Interval {
+  const xs = draws.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (xs.length === 0) return { value, lo: Number.NaN, hi: Number.NaN };
+  return { value, lo: xs[Math.floor(0.025 * xs.length)]!, hi: xs[Math.min(xs.length - 1, Math.ceil(0.975 * xs.length) - 1)]! };
+}
