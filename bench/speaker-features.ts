@@ -42,9 +42,9 @@ if (!hasSharedSpeech() || !hasTts()) {
   console.log('speaker-features: skipped, needs ../shared/data/speech (PARLEY_SHARED_DATA) and flite, festival, sox');
   process.exit(0);
 }
-const ROUNDS = argNumber('--rounds', 500);
-const PER_UTTERANCE = argNumber('--per-utterance', 3);
-const PROBE = argString('--probe', 'last');
+const ROUNDS = argNumber('rounds', 500);
+const PER_UTTERANCE = argNumber('per-utterance', 3);
+const PROBE = argString('probe', 'last');
 if (PROBE !== 'last' && PROBE !== 'layers') throw new Error(`--probe must be last or layers, not ${PROBE}`);
 const encoderFile = path.join(modelsDir(), 'moonshine-tiny', MOONSHINE_FILES.encoder);
 const layered = PROBE === 'layers' ? encoderWithLayerOutputs(encoderFile) : null;
