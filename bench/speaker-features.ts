@@ -16,7 +16,9 @@
  * stats-lda-v2's on the same resamples. CPU: ms per second of audio of each feature extractor, one thread.
  * `--probe layers`: the same with every transformer layer's residual stream pooled instead of the last hidden
  * state (bench/lib/moonshine-layers.ts adds them as outputs of a temporary copy of the encoder), LDA
- * (shrinkage 0.5) per layer and on layer + statistics; exploratory (the layer is not chosen on training speakers).
+ * (shrinkage 0.5) per layer and on layer + statistics; first, the same candidates scored on the training speakers alone
+ * (two folds of disjoint speakers, bench/lib/speaker-layer-choice.ts), where a layer may honestly be chosen;
+ * `--train-only` stops after that.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +37,7 @@ import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-
 import { argNumber, argString, requireDataOrSkip } from './lib/cli.js';
 import { degrade, FAR_FIELD, PHONE_BAND, TRAIN_CHANNELS } from './lib/far-field.js';
 import { encoderWithLayerOutputs, layerOutput } from './lib/moonshine-layers.js';
+import { crossFitCandidates } from './lib/speaker-layer-choice.js';
 import { compareOnTrials, P_TARGET, type Interval, type TrialWindow } from './lib/speaker-trials.js';
 
 if (!hasSharedSpeech() || !hasTts()) {
@@ -65,12 +68,12 @@ const concat = (r: Raw): Float64Array => Float64Array.from([...r.ms[0]!, ...r.st
 // Training samples, exactly as scripts/train-speaker-embedder.ts builds them.
 const started = performance.now();
 const train = [...loadLibriSpeech(LIBRI_TRAIN), ...loadTts(TTS_TRAIN_VOICES)];
-const samples: { label: string; r: Raw }[] = [];
+const samples: { label: string; r: Raw; utterance: number; whole: boolean }[] = [];
 for (const [n, u] of train.entries())
   for (const clip of [u.audio, ...TRAIN_CHANNELS.map((c, k) => degrade(u.audio, 1000 * k + n + 1, c))])
     for (const seg of [clip, ...segments(clip, 3, 1.5)]) {
       const r = await raw(seg);
-      if (r) samples.push({ label: u.speaker, r });
+      if (r) samples.push({ label: u.speaker, r, utterance: n, whole: seg === clip });
     }
 console.log(`training: ${new Set(train.map((u) => u.speaker)).size} speakers, ${train.length} utterances, ${samples.length} samples (${((performance.now() - started) / 1000).toFixed(0)} s to extract)`);
 
@@ -88,6 +91,20 @@ const shipped = new StatsLdaSpeakerEmbedder(loadStatsLdaParams());
 const msOnly = (r: Raw): Float64Array => r.ms[0]!;
 const layer = (n: number) => (r: Raw): Float64Array => r.ms[n]!;
 const layerStats = (n: number) => (r: Raw): Float64Array => Float64Array.from([...r.ms[n]!, ...r.stats]);
+const pct = (x: number): string => (100 * x).toFixed(1);
+const ci = (x: Interval, signed = false): string => `${signed && x.value >= 0 ? '+' : ''}${pct(x.value)} [${pct(x.lo)}, ${pct(x.hi)}]`;
+if (layered) {
+  // The choice of layer made on the training speakers alone (two folds of disjoint speakers), to set beside the held-out table.
+  const folds = crossFitCandidates(samples.map((s) => ({ speaker: s.label, utterance: s.utterance, whole: s.whole, features: [s.r.stats, ...s.r.ms] })), 1 + OUTPUTS.length, 0.5, 200);
+  console.log('\ntraining speakers only, 2 folds (fit on one, score the other\'s whole clips, all channels), LDA s=0.5: EER % [95 % CI]');
+  ['statistics', ...OUTPUTS.map((_, n) => `layer ${n + 1}`)].forEach((name, c) =>
+    console.log(`  ${name.padEnd(10)} ${folds.map((f, k) => `fold ${k + 1}: ${ci(f.systems[c]!.eer)}${c > 0 ? ` (Δ ${ci(f.systems[c]!.eerDelta!, true)})` : ''}`).join('   ')}`));
+  if (process.argv.includes('--train-only')) {
+    await encoder.release();
+    rmSync(layered.file, { force: true });
+    process.exit(0);
+  }
+}
 const t0 = performance.now();
 const systems: System[] = layered ? [
   { name: 'stats-lda-v2 (shipped)', embed: (r) => shipped.project(r.stats) },
@@ -111,8 +128,6 @@ const conditions: [string, (u: LabelledUtterance, i: number) => Float32Array][] 
   ['far-field', (u, i) => degrade(u.audio, i + 1, FAR_FIELD)],
 ];
 const cpu = { stats: 0, ms: 0, seconds: 0 };
-const pct = (x: number): string => (100 * x).toFixed(1);
-const ci = (x: Interval, signed = false): string => `${signed && x.value >= 0 ? '+' : ''}${pct(x.value)} [${pct(x.lo)}, ${pct(x.hi)}]`;
 console.log(`\nheld-out real speakers: ${real.length} utterances of ${new Set(real.map((u) => u.speaker)).size} speakers; ${ROUNDS} bootstrap rounds over utterances; minDCF at P_target ${P_TARGET}`);
 console.log('| condition | window | trials same/diff | system | EER % [95 % CI] | EER − stats-lda-v2 (pp) | minDCF | mean cos same / diff |');
 console.log('|---|---|---|---|---|---|---|---|');
