@@ -15,7 +15,7 @@
  * EER and minDCF (P_target 0.05) with 95 % bootstrap intervals over utterances, and each system's EER minus
  * stats-lda-v2's on the same resamples. CPU: ms per second of audio of each feature extractor, one thread.
  * `--probe layers`: the same with every transformer layer's residual stream pooled instead of the last hidden
- * state (bench/lib/moonshine-layers.ts adds them as outputs of a temporary copy of the encoder), LDA
+ * state (pipelines/asr/moonshine-encoder-graph.ts adds them as outputs of a temporary copy of the encoder), LDA
  * (shrinkage 0.5) per layer and on layer + statistics; first, the same candidates scored on the training speakers alone
  * (two folds of disjoint speakers, bench/lib/speaker-layer-choice.ts), where a layer may honestly be chosen;
  * `--train-only` stops after that.
@@ -36,7 +36,7 @@ import { loadStatsLdaParams, type StatsLdaParams } from '../pipelines/speaker/st
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { argNumber, argString, requireDataOrSkip } from './lib/cli.js';
 import { degrade, FAR_FIELD, PHONE_BAND, TRAIN_CHANNELS } from './lib/far-field.js';
-import { encoderWithLayerOutputs, layerOutput } from './lib/moonshine-layers.js';
+import { encoderWithLayerOutputs, layerOutput } from '../pipelines/asr/moonshine-encoder-graph.js';
 import { crossFitCandidates } from './lib/speaker-layer-choice.js';
 import { compareOnTrials, P_TARGET, type Interval, type TrialWindow } from './lib/speaker-trials.js';
 

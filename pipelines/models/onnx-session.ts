@@ -14,13 +14,14 @@ export interface OnnxSessionOptions {
 }
 
 /**
- * Open an ONNX Runtime session on `modelPath`, on one inter-op thread and `intraOpNumThreads` intra-op threads.
+ * Open an ONNX Runtime session on `modelPath` (or on `o.bytes`, a model derived from that file), on one inter-op thread and `intraOpNumThreads` intra-op threads.
  * @throws ParleyError `PARLEY_ERR_MODEL_MISSING`, "<what> at <modelPath> cannot be loaded (<onnxruntime's
  *   reason, first line>); <hint>", when the file is absent, unreadable or not a model onnxruntime can run.
  */
-export async function openOnnxSession(modelPath: string, o: OnnxSessionOptions): Promise<ort.InferenceSession> {
+export async function openOnnxSession(modelPath: string, o: OnnxSessionOptions & { bytes?: Uint8Array }): Promise<ort.InferenceSession> {
   try {
-    return await ort.InferenceSession.create(modelPath, { ...o.session, intraOpNumThreads: o.intraOpNumThreads ?? 1, interOpNumThreads: 1 });
+    const options = { ...o.session, intraOpNumThreads: o.intraOpNumThreads ?? 1, interOpNumThreads: 1 };
+    return await (o.bytes ? ort.InferenceSession.create(o.bytes, options) : ort.InferenceSession.create(modelPath, options));
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
     throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `${o.what} at ${modelPath} cannot be loaded (${reason})${o.hint ? `; ${o.hint}` : ''}`, { cause: err });
