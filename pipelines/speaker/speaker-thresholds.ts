@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
-import { loadStatsLdaParams, statsLdaParamsPath, type SpeakerThresholds } from './stats-lda-params.js';
+import path from 'node:path';
+import { repoRoot } from '../models/repo-root.js';
+import { readSpeakerParams } from './speaker-decision.js';
+import type { SpeakerThresholds, StatsLdaParams } from './stats-lda-params.js';
 
 export type { SpeakerThresholds } from './stats-lda-params.js';
 
@@ -19,16 +21,13 @@ export const ECAPA_THRESHOLDS: SpeakerThresholds = {
 };
 
 /**
- * Thresholds for an embedder: the calibrated values written by `scripts/calibrate-speaker.ts` into
- * the statistics embedder's params when `modelId` is that embedder, else the ECAPA defaults (a
- * production ONNX model must be calibrated before its thresholds are trusted).
+ * Thresholds for an embedder: the calibrated values written by `scripts/calibrate-speaker.ts` into the
+ * embedder's projection file (`pipelines/speaker/params/<modelId>.json`: stats-lda-v2, moonshine-l1-v1) when it
+ * has them, else the ECAPA defaults (a production ONNX model must be calibrated before its thresholds are trusted).
  */
 export function thresholdsFor(modelId: string): SpeakerThresholds {
-  if (existsSync(statsLdaParamsPath())) {
-    const p = loadStatsLdaParams();
-    if (p.modelId === modelId && p.thresholds) return p.thresholds;
-  }
-  return ECAPA_THRESHOLDS;
+  const file = path.join(repoRoot(), 'pipelines', 'speaker', 'params', `${path.basename(modelId)}.json`);
+  return readSpeakerParams<StatsLdaParams>(file, modelId, () => {})?.thresholds ?? ECAPA_THRESHOLDS;
 }
 
 /**

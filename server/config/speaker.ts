@@ -2,10 +2,17 @@
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import type { EnvReader } from './env-reader.js';
 
+/** The values of `PARLEY_SPEAKER_EMBEDDER`. */
+export const SPEAKER_EMBEDDERS = ['stats-lda', 'wespeaker', 'moonshine-l1'] as const;
+
 /** How voices are told apart and remembered, and how long their audio is kept. */
 export interface SpeakerSettings {
-  /** `PARLEY_SPEAKER_EMBEDDER`: `stats-lda` (weight-free, default) or `wespeaker` (ONNX, `npm run models`). */
-  speakerEmbedder: 'stats-lda' | 'wespeaker';
+  /**
+   * `PARLEY_SPEAKER_EMBEDDER`: `stats-lda` (weight-free, default), `wespeaker` (ONNX, `npm run models`) or
+   * `moonshine-l1` (Moonshine tiny's encoder cut after its first layer, with a shipped projection; needs
+   * `npm run models -- fetch moonshine-tiny`).
+   */
+  speakerEmbedder: (typeof SPEAKER_EMBEDDERS)[number];
   /**
    * `PARLEY_VOICEPRINTS`: which tenants consent to stored voiceprints: `all`, `none`, or a comma list.
    * Without consent, speaker identity stays within the session.
@@ -44,7 +51,7 @@ export interface SpeakerSettings {
 /** The speaker settings. */
 export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
   return {
-    speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', ['stats-lda', 'wespeaker'] as const, 'stats-lda'),
+    speakerEmbedder: r.oneOf('PARLEY_SPEAKER_EMBEDDER', SPEAKER_EMBEDDERS, 'stats-lda'),
     voiceprintConsent: parseConsent(r.string('PARLEY_VOICEPRINTS', 'all')),
     speakerThresholds: speakerThresholdOverrides(r),
     speakerMergeMinUtterances: r.int('PARLEY_SPEAKER_MERGE_MIN_UTTERANCES', 1, 1, 1000),

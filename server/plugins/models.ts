@@ -10,6 +10,7 @@ import { ONNX_TEXT_MODELS, OnnxTextEmbedder } from '../../pipelines/embeddings/o
 import { OpenAiEmbedder } from '../../pipelines/embeddings/openai-embedder.js';
 import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { MoonshineL1SpeakerEmbedder } from '../../pipelines/speaker/moonshine-l1-speaker-embedder.js';
 import { OnnxSpeakerEmbedder } from '../../pipelines/speaker/onnx-speaker-embedder.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
@@ -133,6 +134,7 @@ export async function createSpeakerEmbedder(config: Config): Promise<SpeakerEmbe
   if (config.speakerEmbedder === 'wespeaker') {
     return OnnxSpeakerEmbedder.create({ modelPath: path.join(config.modelsDir, 'wespeaker-resnet34', 'model.onnx') });
   }
+  if (config.speakerEmbedder === 'moonshine-l1') return MoonshineL1SpeakerEmbedder.create(config.modelsDir);
   return new StatsLdaSpeakerEmbedder();
 }
 
@@ -185,6 +187,7 @@ export const modelsPlugin = fp(
     app.addHook('onClose', async () => {
       closed = true;
       await textEmbedder.close();
+      await speakerEmbedder.close?.();
       if (pool) await (await pool.catch(() => null))?.close();
     });
   },
