@@ -2,7 +2,9 @@
  * Calibrate the tracker's open-set decision (`pipelines/speaker/speaker-decision.ts`) for the statistics
  * embedder on the TRAINING speakers only, and write pipelines/speaker/params/stats-lda-v2-decision.json.
  *
- *   npm run build --silent && node dist/scripts/calibrate-speaker-decision.js
+ *   npm run build --silent && node dist/scripts/calibrate-speaker-decision.js [--features stats|moonshine-l1]
+ *
+ * `--features moonshine-l1`: the Moonshine-tiny layer-1 embedder's decision (pipelines/speaker/params/moonshine-l1-v1-decision.json).
  *
  * 1. Out-of-fold embeddings (bench/lib/speaker-folds.ts) of the LibriSpeech training speakers, clean,
  *    phone band and far-field (other noise seeds than the benchmark), cut into turns and fragments as
@@ -17,6 +19,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { outOfFoldEmbedders } from '../bench/lib/speaker-folds.js';
+import { featureKindArg, loadSpeakerFeatures } from '../bench/lib/speaker-feature-kinds.js';
 import { meetingSessions, seeded } from '../bench/lib/speaker-meeting.js';
 import { trainingConditions } from '../bench/lib/speaker-training.js';
 import { scoreRuns } from '../bench/lib/speaker-meeting-runs.js';
@@ -26,15 +29,15 @@ import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import { decisionParamsPath, fitCalibration, scoreLlr, type SpeakerDecisionParams } from '../pipelines/speaker/speaker-decision.js';
 import { cosine, l2Normalise } from '../pipelines/speaker/speaker-embedder.js';
 import { SHORT_TURN_MS } from '../pipelines/speaker/speaker-thresholds.js';
-import { loadStatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 
 if (!hasSharedSpeech()) {
   console.error('calibrate-speaker-decision: ../shared/data/speech is absent (set PARLEY_SHARED_DATA); nothing calibrated');
   process.exit(1);
 }
-const params = loadStatsLdaParams();
+const features = await loadSpeakerFeatures(featureKindArg());
+const params = features.loadParams();
 const t = params.thresholds!;
-const { train, embedderOf } = outOfFoldEmbedders(params);
+const { train, embedderOf } = await outOfFoldEmbedders(params, features);
 const SEEDS = [1, 2, 3, 4, 5];
 
 const byCondition = await trainingConditions(train, embedderOf);

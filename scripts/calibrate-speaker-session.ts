@@ -2,7 +2,7 @@
  * Calibrate the session rules of the statistics embedder (`pipelines/speaker/session-rules.ts`) on the
  * TRAINING speakers only, and write pipelines/speaker/params/stats-lda-v2-session.json.
  *
- *   npm run build --silent && node dist/scripts/calibrate-speaker-session.js
+ *   npm run build --silent && node dist/scripts/calibrate-speaker-session.js [--features stats|moonshine-l1]
  *
  * 1. Out-of-fold embeddings of the LibriSpeech training speakers, clean / phone band / far-field, as
  *    scripts/calibrate-speaker-decision.ts makes them (bench/lib/speaker-training.ts).
@@ -23,6 +23,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { outOfFoldEmbedders } from '../bench/lib/speaker-folds.js';
+import { featureKindArg, loadSpeakerFeatures } from '../bench/lib/speaker-feature-kinds.js';
 import { meetingSessions } from '../bench/lib/speaker-meeting.js';
 import { scoreRuns, type RunFigures } from '../bench/lib/speaker-meeting-runs.js';
 import { arrangeSessions, shufflePerSpeaker } from '../bench/lib/speaker-scores.js';
@@ -33,17 +34,17 @@ import { averageLinkage, clusterSessionIds, type SessionClusterOptions, type Ses
 import { calibratedMerge, sessionRulesPath, type SessionRules, type StayPrior } from '../pipelines/speaker/session-rules.js';
 import { decisionFor, fitCalibration, scoreLlr } from '../pipelines/speaker/speaker-decision.js';
 import { SHORT_TURN_MS } from '../pipelines/speaker/speaker-thresholds.js';
-import { loadStatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 
 if (!hasSharedSpeech()) {
   console.error('calibrate-speaker-session: ../shared/data/speech is absent (set PARLEY_SHARED_DATA); nothing calibrated');
   process.exit(1);
 }
-const params = loadStatsLdaParams();
+const features = await loadSpeakerFeatures(featureKindArg());
+const params = features.loadParams();
 const t = params.thresholds!;
 const decision = decisionFor(params.modelId);
 if (!decision) throw new Error('no calibrated decision for the embedder: run scripts/calibrate-speaker-decision.ts first');
-const { train, embedderOf } = outOfFoldEmbedders(params);
+const { train, embedderOf } = await outOfFoldEmbedders(params, features);
 const byCondition = await trainingConditions(train, embedderOf);
 
 const scenarios = (seeds: number[]): EvalUtterance[][][][] => [...byCondition.values()].flatMap(({ chunks, whole }) => [

@@ -2,7 +2,10 @@
  * Calibrate the statistics embedder's thresholds on the TRAINING speakers only, and write them into
  * pipelines/speaker/params/stats-lda-v2.json (`thresholds`, `calibration`).
  *
- *   npm run build --silent && node dist/scripts/calibrate-speaker.js [--merge-only]
+ *   npm run build --silent && node dist/scripts/calibrate-speaker.js [--merge-only] [--features stats|moonshine-l1]
+ *
+ * `--features moonshine-l1`: the same for the Moonshine-tiny layer-1 embedder (folds refitted on its features,
+ * bench/lib/speaker-feature-kinds.ts), written into pipelines/speaker/params/moonshine-l1-v1.json.
  *
  * Cross-fitting: the training speakers (LibriSpeech LIBRI_TRAIN, TTS_TRAIN_VOICES) are split into three
  * folds; for each fold an LDA is fitted on the other two (as `train-speaker-embedder.ts` fits the shipped
@@ -14,9 +17,10 @@ import { writeFileSync } from 'node:fs';
 import { arrangeSessions, scoreAttributions, shufflePerSpeaker, withinSessionAccuracy } from '../bench/lib/speaker-scores.js';
 import { emptyTally, runSessions, type EvalUtterance, type MergeTally } from '../bench/lib/speaker-sessions.js';
 import { FOLDS, outOfFoldEmbedders } from '../bench/lib/speaker-folds.js';
+import { featureKindArg, loadSpeakerFeatures } from '../bench/lib/speaker-feature-kinds.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import { equalErrorRate, pairScores } from '../pipelines/speaker/eval-metrics.js';
-import { loadStatsLdaParams, statsLdaParamsPath, type SpeakerThresholds } from '../pipelines/speaker/stats-lda-params.js';
+import type { SpeakerThresholds } from '../pipelines/speaker/stats-lda-params.js';
 
 if (!hasSharedSpeech()) {
   console.error('calibrate-speaker: ../shared/data/speech is absent (set PARLEY_SHARED_DATA); nothing calibrated');
@@ -24,12 +28,14 @@ if (!hasSharedSpeech()) {
 }
 /** `--merge-only`: keep the shipped tracker and asker thresholds, recalibrate only the merge threshold. */
 const MERGE_ONLY = process.argv.includes('--merge-only');
-const params = loadStatsLdaParams();
+const features = await loadSpeakerFeatures(featureKindArg());
+const params = features.loadParams();
 if (MERGE_ONLY && !params.thresholds) throw new Error('--merge-only needs shipped thresholds');
-const { train, embedderOf } = outOfFoldEmbedders(params);
+const { train, embedderOf } = await outOfFoldEmbedders(params, features);
 // Fold by fold, as the sessions below are arranged in this order.
-const outOfFold: (EvalUtterance & { source: string })[] = FOLDS.flatMap((fold) => train.filter((u) => fold.includes(u.speaker)))
-  .map((u) => ({ speaker: u.speaker, source: u.source, vector: embedderOf.get(u.speaker)!.embedSync(u.audio), seconds: u.audio.length / 16_000 }));
+const outOfFold: (EvalUtterance & { source: string })[] = [];
+for (const u of FOLDS.flatMap((fold) => train.filter((x) => fold.includes(x.speaker))))
+  outOfFold.push({ speaker: u.speaker, source: u.source, vector: await embedderOf.get(u.speaker)!.embed(u.audio), seconds: u.audio.length / 16_000 });
 // Real voices decide the tracker and merge thresholds (the evaluation is on real voices).
 const real = outOfFold.filter((x) => x.source === 'librispeech');
 const SEEDS = [1, 2, 3, 4, 5];
@@ -44,9 +50,11 @@ const score = async (t: { tauMatch: number; tauUpdate: number; alpha: number }, 
   }
   return { acc, frag, reid };
 };
-const tracker = (tau: number): { tauMatch: number; tauUpdate: number; alpha: number } => ({ tauMatch: round(tau), tauUpdate: round(Math.min(tau + 0.1, 0.97)), alpha: 0.1 });
+const tracker = (tau: number): { tauMatch: number; tauUpdate: number; alpha: number } => ({ tauMatch: round(tau), tauUpdate: round(Math.min(tau + 0.1, Math.max(0.97, (1 + tau) / 2))), alpha: 0.1 });
 const sweep: { tauMatch: number; accuracy: number; idsPerSpeaker: number; reidentification: number }[] = [];
-for (let tau = 0.2; tau <= 0.9001 && !MERGE_ONLY; tau += 0.05) {
+// Steps of 0.05 to 0.90, then 0.025 to 0.975: an embedder whose cosines crowd near 1 (moonshine-l1) is not cut off at 0.90.
+const TAUS = [...Array.from({ length: 15 }, (_, i) => 0.2 + 0.05 * i), 0.925, 0.95, 0.975];
+for (const tau of MERGE_ONLY ? [] : TAUS) {
   const s = await score(tracker(tau), null);
   sweep.push({ tauMatch: round(tau), accuracy: round(s.acc), idsPerSpeaker: round(s.frag), reidentification: round(s.reid) });
   console.log(`tauMatch ${tau.toFixed(2)}  accuracy ${(s.acc * 100).toFixed(1)}%  ids/speaker ${s.frag.toFixed(2)}  re-id ${(s.reid * 100).toFixed(1)}%`);
@@ -98,7 +106,7 @@ const mergeCalibration = {
 if (MERGE_ONLY) {
   params.thresholds = { ...params.thresholds!, mergeTau };
   params.calibration = { ...params.calibration, merge: mergeCalibration };
-  writeFileSync(statsLdaParamsPath(), JSON.stringify(params) + '\n');
+  writeFileSync(features.paramsPath, JSON.stringify(params) + '\n');
   console.log('mergeTau written; the other thresholds kept as shipped', params.thresholds);
   process.exit(0);
 }
@@ -127,7 +135,7 @@ params.calibration = {
   merge: mergeCalibration,
   createdAt: new Date().toISOString(),
 };
-writeFileSync(statsLdaParamsPath(), JSON.stringify(params) + '\n');
+writeFileSync(features.paramsPath, JSON.stringify(params) + '\n');
 console.log('thresholds', thresholds, `EER (out-of-fold, all training voices) ${(eer.eer * 100).toFixed(1)}%`);
 
 function quantile(xs: number[], q: number): number {

@@ -1,8 +1,11 @@
 /**
  * Train the weight-free speaker embedder (MFCC/pitch statistics + LDA) and write
  * pipelines/speaker/params/stats-lda-v2.json (then run scripts/calibrate-speaker.ts for thresholds).
+ * `--features moonshine-l1`: the same protocol on Moonshine tiny's encoder cut after layer 1, pooled
+ * (bench/lib/speaker-feature-kinds.ts), LDA shrinkage 0.5, written to pipelines/speaker/params/moonshine-l1-v1.json;
+ * it is not scored on the held-out speakers here (bench:speaker-meeting does that, once).
  *
- *   npm run build --silent && node dist/scripts/train-speaker-embedder.js [--dims 24] [--shrinkage 0.1] [--no-augment]
+ *   npm run build --silent && node dist/scripts/train-speaker-embedder.js [--features stats|moonshine-l1] [--dims 24] [--shrinkage S] [--no-augment]
  *
  * Trains on 6 LibriSpeech speakers of ../shared/data/speech and 8 flite/festival voices (4 of them
  * pitch-shifted); the other 4 LibriSpeech speakers, both SpeechBrain speakers and 4 TTS voices are
@@ -20,28 +23,33 @@ import {
 import { equalErrorRate, mean, pairScores, segments } from '../pipelines/speaker/eval-metrics.js';
 import { fitLda, type LabelledVector } from '../pipelines/speaker/lda-trainer.js';
 import { StatsLdaSpeakerEmbedder, MfccMeanSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { statsLdaParamsPath, type StatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
-import { STAT_FEATURE_NAMES, utteranceStats } from '../pipelines/speaker/stats-features.js';
+import type { StatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
+import { FEATURE_KINDS, loadSpeakerFeatures, type FeatureKind } from '../bench/lib/speaker-feature-kinds.js';
 
-const { values } = parseArgs({ options: { dims: { type: 'string', default: '24' }, shrinkage: { type: 'string', default: '0.1' }, 'dry-run': { type: 'boolean', default: false }, 'no-augment': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: {
+  features: { type: 'string', default: 'stats' }, dims: { type: 'string', default: '24' }, shrinkage: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false }, 'no-augment': { type: 'boolean', default: false },
+} });
+if (!(FEATURE_KINDS as readonly string[]).includes(values.features)) throw new Error(`--features must be one of ${FEATURE_KINDS.join(', ')}`);
 
 if (!hasSharedSpeech()) {
   console.error('train-speaker-embedder: ../shared/data/speech is absent (set PARLEY_SHARED_DATA); nothing trained');
   process.exit(1);
 }
+const features = await loadSpeakerFeatures(values.features as FeatureKind);
 const train = [...loadLibriSpeech(LIBRI_TRAIN), ...loadTts(TTS_TRAIN_VOICES)];
 const samples: LabelledVector[] = [];
 const channels = values['no-augment'] ? [] : TRAIN_CHANNELS;
 for (const [n, u] of train.entries())
   for (const clip of [u.audio, ...channels.map((c, k) => degrade(u.audio, 1000 * k + n + 1, c))])
   for (const seg of [clip, ...segments(clip, 3, 1.5)]) {
-    const x = utteranceStats(seg);
+    const x = await features.extract(seg);
     if (x) samples.push({ label: u.speaker, x });
   }
-const fit = fitLda(samples, Number(values.dims), Number(values.shrinkage));
+const fit = fitLda(samples, Number(values.dims), values.shrinkage === undefined ? features.shrinkage : Number(values.shrinkage));
 const params: StatsLdaParams = {
-  modelId: channels.length > 0 ? 'stats-lda-v2' : 'stats-lda-v2-noaug',
-  featureNames: STAT_FEATURE_NAMES,
+  modelId: channels.length > 0 ? features.modelId : `${features.modelId}-noaug`,
+  featureNames: features.featureNames,
   mean: fit.mean.map(round),
   std: fit.std.map(round),
   projection: fit.projection.map((r) => r.map(round)),
@@ -57,10 +65,10 @@ const params: StatsLdaParams = {
   // No thresholds: a retrained projection is a new embedding space; run scripts/calibrate-speaker.ts.
 };
 
-const heldOut = [...loadLibriSpeech(LIBRI_HELDOUT), ...loadSpeechBrain(), ...loadTts(TTS_HELDOUT_VOICES)];
+const heldOut = features.kind === 'stats' ? [...loadLibriSpeech(LIBRI_HELDOUT), ...loadSpeechBrain(), ...loadTts(TTS_HELDOUT_VOICES)] : [];
 const lda = new StatsLdaSpeakerEmbedder(params);
 const base = new MfccMeanSpeakerEmbedder();
-for (const [name, emb] of [['stats-lda', lda], ['mfcc-baseline', base]] as const) {
+for (const [name, emb] of heldOut.length > 0 ? [['stats-lda', lda], ['mfcc-baseline', base]] as const : []) {
   const items = await Promise.all(heldOut.map(async (u) => ({ speaker: u.speaker, vector: await emb.embed(u.audio) })));
   for (const src of ['librispeech', 'all']) {
     const sel = items.filter((_, i) => src === 'all' || heldOut[i]!.source === src);
@@ -71,9 +79,10 @@ for (const [name, emb] of [['stats-lda', lda], ['mfcc-baseline', base]] as const
 }
 console.log(`trained on ${params.training.speakers.length} speakers, ${samples.length} segments, ${params.projection.length} dims; eigenvalues ${params.eigenvalues.slice(0, 6).join(', ')}…`);
 if (!values['dry-run']) {
-  writeFileSync(statsLdaParamsPath(), JSON.stringify(params) + '\n');
-  console.log(`wrote ${statsLdaParamsPath()}`);
+  writeFileSync(features.paramsPath, JSON.stringify(params) + '\n');
+  console.log(`wrote ${features.paramsPath}`);
 }
+await features.release();
 
 function round(x: number): number {
   return Number(x.toPrecision(6));

@@ -1,5 +1,5 @@
 import type { LabelledUtterance } from '../../pipelines/speaker/eval-corpus.js';
-import type { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
+import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { degrade, FAR_FIELD, PHONE_BAND } from './far-field.js';
 import { cutChunks, embedChunks, type MeetingChunk } from './speaker-meeting.js';
 import type { EvalUtterance } from './speaker-sessions.js';
@@ -12,7 +12,7 @@ export const TRAINING_CONDITIONS = { clean: null, phone: PHONE_BAND, 'far-field'
  * speaker by the embedder of its fold, bench/lib/speaker-folds.ts): as meeting chunks with fragments, and whole.
  */
 export async function trainingConditions(
-  train: readonly LabelledUtterance[], embedderOf: ReadonlyMap<string, StatsLdaSpeakerEmbedder>,
+  train: readonly LabelledUtterance[], embedderOf: ReadonlyMap<string, SpeakerEmbedder>,
 ): Promise<Map<string, { chunks: MeetingChunk[]; whole: EvalUtterance[] }>> {
   const real = train.filter((u) => u.source === 'librispeech');
   const byCondition = new Map<string, { chunks: MeetingChunk[]; whole: EvalUtterance[] }>();
@@ -24,7 +24,7 @@ export async function trainingConditions(
       const mine = us.filter((u) => u.speaker === spk);
       const e = embedderOf.get(spk)!;
       chunks.push(...(await embedChunks(e, cutChunks(mine))));
-      for (const u of mine) whole.push({ speaker: spk, vector: e.embedSync(u.audio), seconds: u.audio.length / 16_000 });
+      for (const u of mine) whole.push({ speaker: spk, vector: await e.embed(u.audio), seconds: u.audio.length / 16_000 });
     }
     byCondition.set(name, { chunks, whole });
   }
