@@ -14,6 +14,11 @@
  * into 0.75 s fragments) and the round-robin sessions of bench/speaker-eval.ts (4 whole utterances per
  * speaker per session). Prototypes persist across a run's sessions (real SQLite); turns under
  * SHORT_TURN_MS go through assignShort and every session ends with the end-of-session merge, as in production.
+ *
+ * `--embedder moonshine-l1`: instead, that embedder (with its own calibrated thresholds and decision) beside
+ * stats-lda-v2 as shipped (main), their cosine-threshold trackers and one id per session, on the same runs (both
+ * embed every piece; one either refuses is dropped for both: bench/lib/speaker-meeting-embedders.ts), with the
+ * paired differences, each embedder's CPU ms per second of audio embedded and the RSS the other embedder adds.
  */
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { cutChunks, embedChunks, MEETING, meetingSessions } from './lib/speaker-meeting.js';
@@ -27,6 +32,9 @@ import { calibratedMerge, sessionRulesFor } from '../pipelines/speaker/session-r
 import { bootstrapDelta } from './lib/bootstrap.js';
 import { SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
+import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
+import { argString } from './lib/cli.js';
+import { jointEmbedders, loadBenchSpeakerEmbedder } from './lib/speaker-meeting-embedders.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -42,16 +50,30 @@ const rules = sessionRulesFor(lda.modelId);
 if (!rules) throw new Error('no session rules for stats-lda-v2: run scripts/calibrate-speaker-session.ts');
 const mergeCalibrated = calibratedMerge(rules.merge);
 const base: RunOptions = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
-const systems: [string, RunOptions | null][] = [
-  ['decision + calibrated merge + online stay prior', { ...base, decision, mergeCalibrated, stay: rules.stay }],
-  ['decision + calibrated merge', { ...base, decision, mergeCalibrated }],
-  ['decision + online stay prior (cosine merge)', { ...base, decision, stay: rules.stay }],
-  ['main: decision, cosine merge, fixed stay prior', { ...base, decision }],
-  ['cosine-threshold tracker', base],
-  ['baseline: one id per session', null],
+const OTHER = argString('embedder', '');
+const rssMb = (): number => process.memoryUsage().rss / 2 ** 20;
+const rssBefore = rssMb();
+const other: SpeakerEmbedder | null = OTHER ? await loadBenchSpeakerEmbedder(OTHER) : null;
+const rssLoaded = rssMb();
+let rssPeak = rssLoaded;
+const joint = other ? jointEmbedders([lda, other]) : null;
+/** The embedders whose vectors the systems use (index 0: stats-lda-v2), each as the runs see it. */
+const embedders: SpeakerEmbedder[] = joint ? joint.views : [lda];
+/** Each system: its name, its tracker options (null: one id per session) and the embedder it runs on. */
+const systems: [string, RunOptions | null, number][] = other ? otherSystems(other) : [
+  ['decision + calibrated merge + online stay prior', { ...base, decision, mergeCalibrated, stay: rules.stay }, 0],
+  ['decision + calibrated merge', { ...base, decision, mergeCalibrated }, 0],
+  ['decision + online stay prior (cosine merge)', { ...base, decision, stay: rules.stay }, 0],
+  ['main: decision, cosine merge, fixed stay prior', { ...base, decision }, 0],
+  ['cosine-threshold tracker', base, 0],
+  ['baseline: one id per session', null, 0],
 ];
 const MAIN = 3;
 const ONE_ID = 5;
+/** Paired rows: [system a, system b, label]. */
+const deltas: [number, number, string][] = other
+  ? [[1, 0, `Δ ${other.modelId} − stats-lda-v2 (main)`], [2, 3, 'Δ trackers: other − stats'], [1, 4, `Δ ${other.modelId} − one id`], [0, 4, 'Δ stats-lda-v2 − one id']]
+  : [[0, MAIN, 'Δ merge+stay − main'], [1, MAIN, 'Δ merge − main'], [2, MAIN, 'Δ stay − main'], [0, ONE_ID, 'Δ merge+stay − one id']];
 const real = [...loadLibriSpeech(LIBRI_HELDOUT), ...loadSpeechBrain()];
 const conditions = { clean: null, 'phone band': PHONE_BAND, 'far-field': FAR_FIELD } as const;
 console.log(`decision: ${JSON.stringify({ ...decision, chosenOn: undefined })}`);
@@ -62,24 +84,34 @@ const rows: string[][] = [header];
 for (const [cond, d] of Object.entries(conditions)) {
   // The same degraded audio as bench/speaker-eval.ts (seed = index + 1).
   const us = real.map((u, i) => ({ ...u, audio: d ? degrade(u.audio, i + 1, d) : u.audio }));
-  const chunks = await embedChunks(lda, cutChunks(us));
-  const whole: EvalUtterance[] = us.map((u) => ({ speaker: u.speaker, vector: lda.embedSync(u.audio), seconds: u.audio.length / 16_000 }));
   const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
-  const scenarios: [string, EvalUtterance[][][]][] = [
-    ['meeting', seeds.map((s) => meetingSessions(chunks, 100 + s))],
-    ['round-robin', seeds.map((s) => arrangeSessions(shufflePerSpeaker(whole, s), 4))],
-  ];
-  for (const [scen, runs] of scenarios) {
+  // Per embedder: the runs of each scenario, from its vectors of the same pieces.
+  const byEmbedder: [string, EvalUtterance[][][]][][] = [];
+  for (const e of embedders) {
+    const chunks = await embedChunks(e, cutChunks(us));
+    const whole: EvalUtterance[] = [];
+    for (const u of us) {
+      const vector = await e.embed(u.audio).catch(() => null);
+      if (vector) whole.push({ speaker: u.speaker, vector, seconds: u.audio.length / 16_000 });
+    }
+    byEmbedder.push([
+      ['meeting', seeds.map((s) => meetingSessions(chunks, 100 + s))],
+      ['round-robin', seeds.map((s) => arrangeSessions(shufflePerSpeaker(whole, s), 4))],
+    ]);
+    rssPeak = Math.max(rssPeak, rssMb());
+  }
+  for (const [k, scenarios] of byEmbedder.entries()) if (!sameTurns(scenarios, byEmbedder[0]!)) throw new Error(`embedder ${k}'s sessions differ from stats-lda-v2's`);
+  for (const [scen, runs] of byEmbedder[0]!) {
     const turns = runs.reduce((n, r) => n + r.reduce((m, s) => m + s.length, 0), 0) / runs.length;
     const all: RunFigures[][] = [];
-    for (const [name, run] of systems) {
-      const f: RunFigures[] = await scoreRuns(runs, lda.modelId, run);
+    for (const [name, run, k] of systems) {
+      const runsOfK = byEmbedder[k]!.find(([x]) => x === scen)![1];
+      const f: RunFigures[] = await scoreRuns(runsOfK, embedders[k]!.modelId, run);
       all.push(f);
       rows.push([cond, `${scen} (${turns.toFixed(0)} turns/run)`, name, spread(f.map((x) => x.utterance)), spread(f.map((x) => x.time)),
         spread(f.map((x) => x.withinUtterance)), spread(f.map((x) => x.withinTime)), `${spread(f.map((x) => x.ids), false)}:${f[0]!.speakers}`, mergeCount(f)]);
     }
-    // Paired over the same runs (95 % bootstrap over runs): each new rule minus main, and minus one id per session.
-    const deltas: [number, number, string][] = [[0, MAIN, 'Δ merge+stay − main'], [1, MAIN, 'Δ merge − main'], [2, MAIN, 'Δ stay − main'], [0, ONE_ID, 'Δ merge+stay − one id']];
+    // Paired over the same runs (95 % bootstrap over runs).
     for (const [a, b, label] of deltas) {
       const d = (g: (x: RunFigures) => number): string => ci(bootstrapDelta(all[a]!.map(g), all[b]!.map(g)));
       rows.push([cond, scen, label, d((x) => x.utterance), d((x) => x.time), d((x) => x.withinUtterance), d((x) => x.withinTime), '', '']);
@@ -90,6 +122,31 @@ const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 for (const r of rows) console.log(r.map((x, c) => x.padEnd(widths[c]!)).join('  '));
 console.log(`${RUNS} seeded runs per row; mean [min–max] over runs; Δ rows: mean [95 % bootstrap interval over runs], points. utt/time acc: across sessions (ids must persist); within: per session.`);
 console.log('merges (wrong): end-of-session merges fired over all runs, and how many joined ids of different speakers (by majority).');
+if (joint && other) {
+  joint.costs.forEach((c, k) => console.log(`CPU ${embedders[k]!.modelId}: ${(c.ms / c.seconds).toFixed(1)} ms per s of audio embedded (${c.seconds.toFixed(0)} s, one process, wall time of embed)`));
+  console.log(`RSS: ${rssBefore.toFixed(0)} MB before loading ${other.modelId}, ${rssLoaded.toFixed(0)} MB after (+${(rssLoaded - rssBefore).toFixed(0)}), ${rssPeak.toFixed(0)} MB peak while embedding`);
+  await other.close?.();
+}
+
+/** The systems of `--embedder`: stats-lda-v2 as shipped, the other embedder with its own calibration, their trackers, one id. */
+function otherSystems(e: SpeakerEmbedder): [string, RunOptions | null, number][] {
+  const ot = thresholdsFor(e.modelId);
+  const od = decisionFor(e.modelId);
+  const ob: RunOptions = { thresholds: ot, mergeTau: ot.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
+  return [
+    ['stats-lda-v2 main: decision, cosine merge, fixed stay prior (production default)', { ...base, decision: decision! }, 0],
+    [`${e.modelId}: ${od ? 'its decision, cosine merge, fixed stay prior' : 'no calibrated decision: its thresholds'}`, od ? { ...ob, decision: od } : ob, 1],
+    [`${e.modelId}: cosine-threshold tracker`, ob, 1],
+    ['stats-lda-v2: cosine-threshold tracker', base, 0],
+    ['baseline: one id per session', null, 0],
+  ];
+}
+
+/** Whether two embedders' scenarios hold the same sessions of the same turns (speaker and length). */
+function sameTurns(a: [string, EvalUtterance[][][]][], b: [string, EvalUtterance[][][]][]): boolean {
+  const shape = (x: [string, EvalUtterance[][][]][]): string => JSON.stringify(x.map(([n, runs]) => [n, runs.map((r) => r.map((s) => s.map((u) => `${u.speaker}:${u.seconds}`)))]));
+  return shape(a) === shape(b);
+}
 
 function mergeCount(f: readonly RunFigures[]): string {
   const fired = f.reduce((n, x) => n + x.merges.correctMerges + x.merges.wrongMerges, 0);
