@@ -55,10 +55,13 @@ export async function writeFacts(
   const factIds: string[] = [];
   const keptBetter = new Set<string>();
   const known = new Map<string, string | null>();
+  // Each fact's own end ("in Lisbon for a month"), worked out once: the decision, the write and the re-derivation use it.
+  const ends = extraction.facts.map((ef) => ownEnd(ef, u.time));
   for (const [i, extracted] of extraction.facts.entries()) {
     live.throwIfAborted();
     // A fact is as sure as the words it came from: ASR confidence scales the extractor's.
     const ef = { ...extracted, confidence: extracted.confidence * (u.confidence ?? 1) };
+    const end = ends[i] ?? null;
     const vector = vectors[i + 1] as Float32Array;
     const id = extractedFactId(tenant, u.id, ef);
     const earlier = await deps.memory.getFact(tenant, id);
@@ -74,11 +77,11 @@ export async function writeFacts(
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
-    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), ownEnd(ef, u.time), candidates);
+    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), end, candidates);
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
-    const op = await apply(deps, indexer, tenant, u, ef, id, vector, decision);
+    const op = await apply(deps, indexer, tenant, u, ef, end, id, vector, decision);
     ops.push(...op.ops);
     factIds.push(...op.factIds);
   }
@@ -87,7 +90,7 @@ export async function writeFacts(
   live.throwIfAborted();
   if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
   // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
-  const temporary = extraction.facts.filter((ef) => ownEnd(ef, u.time) !== null).flatMap(derivedSlotOf);
+  const temporary = extraction.facts.filter((_, i) => (ends[i] ?? null) !== null).flatMap(derivedSlotOf);
   if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
   await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)]);
   return ops;
@@ -145,14 +148,15 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
   return out;
 }
 
+/** Write `ef` as `decision` says; `validUntil` is its own end (`ownEnd`), null when it lasts. */
 async function apply(
-  deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, id: string,
+  deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null, id: string,
   vector: Float32Array, decision: Decision,
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
-    validUntil: ownEnd(ef, u.time), planObject: ef.planObject ?? null,
+    validUntil, planObject: ef.planObject ?? null,
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };
   if (decision.op === 'KEEP') {
