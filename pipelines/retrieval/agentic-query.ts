@@ -1,165 +1,23 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
-import type { MemoryItem } from '../../graph/core/events.js';
+import { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
 import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
-import { answerItems, type MemoryLayerOptions } from './memory-layer.js';
+import { answerItems } from './memory-layer.js';
 import { NameResolver } from './memory-items.js';
-import { coverage, covers, roundActions, type Action, type PolicyOptions } from './question-policy.js';
+import { namedSpeakerFactor, statedShares, subjectSearchFactors } from './named-subject-match.js';
+import { coverage, covers, roundActions, type Action } from './question-policy.js';
 import { boostedSubjects, rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
-import { defaultWordNet, type WordNet } from './wordnet.js';
-import { inScope, timeScope, type TimeRange, type TimeScopeOptions } from './time-scope.js';
+import { defaultWordNet } from './wordnet.js';
+import { inScope, timeScope, type TimeRange } from './time-scope.js';
 
-/** An explicit question to answer from memory. */
-export interface QuestionInput {
-  question: string;
-  asker?: string | null;
-  /** Evidence items returned; default 5. */
-  k?: number;
-  /**
-   * The session the question is asked in: context, not a filter. Its own evidence gains `sessionBoost`;
-   * memory from the tenant's other sessions is found as without it (a new or unknown session is no error).
-   */
-  sessionId?: string;
-  speakerId?: string;
-  addresseeId?: string;
-  /** Turns (utterance ids) that are no evidence: the turn that asked the question. */
-  excludeIds?: string[];
-  /** When the question is asked: what relative times ("last week") count from and what has ended by ("for a month"); default now.*/
-  now?: Date;
-  signal?: AbortSignal;
-}
-
-/** Evidence with the number of rounds and per-stage timings (ms). */
-export interface QuestionAnswer {
-  evidence: MemoryItem[];
-  rounds: number;
-  timings: Record<string, number>;
-}
-
-/** Options of the deterministic agentic loop; every one has a default. */
-export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
-  /** Most rounds (DESIGN: at most 3); default 3. */
-  maxRounds?: number;
-  /** Most records a round keeps (raised to k when k is larger); default 20. */
-  perRound?: number;
-  /** Share of a turn's score the (two) turns after it receive, halving per step; default 0.5 (0 disables). */
-  neighbourWeight?: number;
-  /** Share of a turn's score the turns before it receive; default 0.2. */
-  neighbourBackWeight?: number;
-  /** Extra forward share after a turn that ends in a question (see `spreadToNeighbours`); default 0.5. */
-  questionBoost?: number;
-  /** Divisor of the share a later turn by the same speaker receives (see `spreadToNeighbours`); default 1.5. */
-  sameSpeakerDecay?: number;
-  /** Turns either side a turn's score spreads to; default 2. */
-  neighbourWindow?: number;
-  /** Session prior weight (see `spreadToNeighbours`); default 0. */
-  sessionWeight?: number;
-  /** Weight of round 2 and 3 records against round 1's in the final fusion; default 0.7. */
-  laterRoundWeight?: number;
-  /** RRF bonus factor for evidence by or to the asker; default 0.25. */
-  askerBoost?: number;
-  /** Score bonus factor for evidence from the session the question is asked in (`QuestionInput.sessionId`); default 0.5. */
-  sessionBoost?: number;
-  /** Score bonus factor for turns spoken by a participant the question names as its subject; default 0.6. */
-  namedSpeakerBoost?: number;
-  /**
-   * Give `namedSpeakerBoost` only to the question's subject ("What did **Ana** promise Ben?"), not to
-   * every participant it names; default true (false: every named participant, as before).
-   */
-  subjectOnlyBoost?: boolean;
-  /**
-   * With `subjectOnlyBoost`: a question with no named subject boosts the people it names who are not addressees
-   * (`boostedSubjects`; not in "who" questions); default true. False: no boost then (as before).
-   */
-  subjectFallback?: boolean;
-  /**
-   * Share (0–1) of `namedSpeakerBoost` that depends on how well the turn matches the question's content
-   * words (names left out): a named speaker's turn gets `namedSpeakerBoost × (1 − share + share × match ^ namedMatchPower)`,
-   * where match is the share of content words it holds over the best share among the candidate turns of other
-   * speakers, counting only what those state (sentences ending in "?" left out), at most 1. So a weakly
-   * matching turn by the named person is not lifted above another person's statement that matches the
-   * question's content clearly better ("What did Ana realize after her race?" when Ben ran it), while another
-   * person's question ("What pet do you have?") takes nothing from the named person's reply. Default 1 (with
-   * `namedBoostMatchPerson`; chosen on LoCoMo conversations 1–5, docs/BENCHMARKS.md); 0: the full boost whatever
-   * the turn says (as before).
-   */
-  namedBoostMatch?: number;
-  /**
-   * With `namedBoostMatch`: the match is the named person's, not the turn's: the best share of content words any of
-   * their candidate turns states (questions left out), the same for all their turns, so their reply that holds the
-   * answer but not the question's words keeps the boost when they themselves talked about it; default true
-   * (false, the turn's own match, cost categories 1–4 of LoCoMo conversations 1–5 1.6 points of any@5).
-   */
-  namedBoostMatchPerson?: boolean;
-  /**
-   * Share (0–1) of the weight of the searches filtered to the question's subject (BM25 and dense over their turns,
-   * every round) that depends on whether the subject ever stated the question's content: the weight becomes
-   * `weight × (1 − share + share × min(1, match / best) ^ namedMatchPower)`, match = the best share of the question's content words
-   * (names left out) the subject's turns in round 1's lists state (sentences ending in "?" left out), best = the
-   * same for every other speaker's turns there; none stated by anyone else: the whole weight. So when the question
-   * names the wrong person ("What did Ana realize after the race?" when Ben ran it), the subject's own turns, which
-   * rank first in their filtered list whatever they say, do not crowd the other person's statement out of the pool.
-   * Default 1 (chosen on LoCoMo conversations 1–5, docs/BENCHMARKS.md); 0: the whole weight (as before).
-   */
-  namedSearchMatch?: number;
-  /**
-   * Exponent of the subject's match ratio in both `namedBoostMatch` and `namedSearchMatch` (`min(1, match / best) ^
-   * power`): a subject who stated part of what another person stated in full keeps little of the boost and of their
-   * searches' weight. Default 3 (1: linear, as before; 3 was best on LoCoMo conversations 1–5, docs/BENCHMARKS.md).
-   */
-  namedMatchPower?: number;
-  /** With `namedSearchMatch`: how many of each round-1 list's best turns are read for the match; default 20. */
-  namedSearchDepth?: number;
-  /**
-   * In a question that asks for a person ("Who offered to…?"), the score factor of a superseded item
-   * when the question has no temporal cue, instead of `supersededFactor`: who said or offered a thing
-   * stays true when the thing is later cancelled or changed; default 1 (chosen on multiparty-dev and
-   * LoCoMo conversations 1–5, docs/BENCHMARKS.md; `supersededFactor` there: as before). The item stays marked `superseded`.
-   */
-  whoSupersededFactor?: number;
-  /** RRF constant of the loop's fusions (smaller trusts each list's head more); default 5. */
-  rrfK?: number;
-  /** Also stop as soon as the best record covers the question's content words; default false. */
-  stopWhenCovered?: boolean;
-  /** Words added by pseudo-relevance feedback in round 2; default 5. */
-  feedbackTerms?: number;
-  /** Best records the feedback words are drawn from; default 3. */
-  feedbackDocs?: number;
-  /** Score bonus factor for turns from the time the question names; default 0.5. */
-  timeBoost?: number;
-  /** How a named time becomes ranges (slack, years searched for a month without a year). */
-  timeScope?: TimeScopeOptions;
-  /** Most turns searched per named time range (newest first); default 1000. */
-  timePoolSize?: number;
-  /** Score bonus factor for turns holding the kind of answer the question asks for ("When…" → a time); default 1. */
-  answerTypeBoost?: number;
-  /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
-  wordnet?: WordNet;
-  /** WordNet synonyms per content word for `synonymWeight`; default 4. */
-  synonymsPerWord?: number;
-}
-
-/**
- * Defaults that depend on the text embedder (its embedding space's model name), under the caller's options: with
- * bge-small-en-v1.5 (fp32 or int8), a far stronger dense retriever than USE-lite on conversation turns (docs/BENCHMARKS.md),
- * dense search weighs as much as BM25 (`denseWeight` 1). Other embedders: none (the defaults of each option, chosen
- * with USE-lite).
- */
-export function embedderDefaults(model: string): AgenticOptions {
-  return /^bge-small-en-v1\.5/.test(model) ? { ...BGE_DEFAULTS } : {};
-}
-
-/**
- * `embedderDefaults` for bge-small-en-v1.5, chosen on LoCoMo conversations 1–5 (docs/BENCHMARKS.md): `denseWeight` 1
- * against 0.5, 0.75 and 1.5 (dense search per named person in round 1, searching again for the words round 1 left open,
- * and a per-session cap for list questions added nothing there and held out, and were removed).
- */
-const BGE_DEFAULTS: AgenticOptions = { denseWeight: 1 };
+// The question's types and options, and the named subject's match, live beside the loop; their importers find them here too.
+export { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
+export { namedSpeakerFactor, statedPart, statedShares, subjectSearchFactors } from './named-subject-match.js';
 
 const now = (): number => performance.now();
 
@@ -338,54 +196,6 @@ export async function answerQuestion(
   return { evidence, rounds, timings };
 }
 
-/**
- * The score factor of a turn by the question's named subject (`namedBoostMatch`): `1 + boost × (1 − share +
- * share × min(1, match / bestMatch) ^ power)`, where `match` is the share of the question's content words the turn holds
- * and `bestMatch` the best such share stated by another speaker's candidate turn; none (`bestMatch` 0): the whole boost.
- */
-export function namedSpeakerFactor(boost: number, share: number, match: number, bestMatch: number, power = 1): number {
-  return 1 + boost * (bestMatch > 0 ? 1 - share + share * Math.min(1, match / bestMatch) ** power : 1);
-}
-
-/**
- * The weight factor of the searches filtered to each subject (`namedSearchMatch`): `1 − share + share ×
- * min(1, match / best) ^ power`, match = the best share of `terms` a turn of the subject states (`statedPart`), best = the
- * best share a turn of any other speaker states; a subject is left out (the whole weight) when no other speaker's
- * turn states any of the terms. `stated` gives a turn's share of `terms` (default computed here; `statedShares`
- * shares it with the rest of a question).
- */
-export function subjectSearchFactors<T extends Pick<Utterance, 'speakerId' | 'text'>>(
-  turns: readonly T[], subjectIds: readonly string[], terms: readonly string[], share: number, power = 1,
-  stated: (u: T) => number = (u) => coverage(statedPart(u.text), terms),
-): Map<string, number> {
-  const best = Math.max(0, ...turns.filter((u) => !subjectIds.includes(u.speakerId)).map(stated));
-  if (best === 0) return new Map();
-  return new Map(subjectIds.map((s) => {
-    const match = Math.max(0, ...turns.filter((u) => u.speakerId === s).map(stated));
-    return [s, 1 - share + share * Math.min(1, match / best) ** power] as const;
-  }));
-}
-
-/**
- * The share of `terms` each turn states (`coverage` of its `statedPart`), computed once per turn id and
- * kept for one question only (the terms are that question's).
- */
-export function statedShares(terms: readonly string[]): (u: Pick<Utterance, 'id' | 'text'>) => number {
-  const shares = new Map<string, number>();
-  return (u) => {
-    let share = shares.get(u.id);
-    if (share === undefined) {
-      share = coverage(statedPart(u.text), terms);
-      shares.set(u.id, share);
-    }
-    return share;
-  };
-}
-
-/** A turn's sentences that do not end in a question mark (what it states, not what it asks). */
-export function statedPart(text: string): string {
-  return text.split(/(?<=[.!?])\s+/).filter((sentence) => !sentence.trim().endsWith('?')).join(' ');
-}
 
 /** Ids of the turns in `ranges` (each newest first, at most `limit`), honouring the filters. */
 async function turnsIn(
