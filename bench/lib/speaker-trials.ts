@@ -3,6 +3,7 @@
  * two different utterances is a trial (same or different speaker); EER and a normalised minimum
  * detection cost, with a paired bootstrap over utterances (an utterance drawn k times weighs its pairs k-fold).
  */
+import { errorRates, type SortedTrials } from '../../pipelines/speaker/eval-metrics.js';
 import { cosine } from '../../pipelines/speaker/speaker-embedder.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -14,16 +15,13 @@ export interface TrialWindow {
   vectors: Float32Array[];
 }
 
-/** The trials of one system: scores with their pair's utterances, sorted by score. */
-interface ScoredTrials {
-  score: Float64Array;
-  same: Uint8Array;
+/** The trials of one system, sorted by score, with their pair's utterances. */
+interface ScoredTrials extends SortedTrials {
   a: Uint32Array;
   b: Uint32Array;
 }
 
-/** Detection cost setting: prior of a target (same-speaker) trial; misses and false alarms cost 1. */
-export const P_TARGET = 0.05;
+export { P_TARGET } from '../../pipelines/speaker/eval-metrics.js';
 
 function scoreTrials(windows: TrialWindow[], system: number): ScoredTrials {
   const rows: { s: number; same: boolean; a: number; b: number }[] = [];
@@ -37,7 +35,7 @@ function scoreTrials(windows: TrialWindow[], system: number): ScoredTrials {
   rows.sort((p, q) => p.s - q.s);
   return {
     score: Float64Array.from(rows, (r) => r.s),
-    same: Uint8Array.from(rows, (r) => (r.same ? 1 : 0)),
+    target: Uint8Array.from(rows, (r) => (r.same ? 1 : 0)),
     a: Uint32Array.from(rows, (r) => r.a),
     b: Uint32Array.from(rows, (r) => r.b),
   };
@@ -45,36 +43,8 @@ function scoreTrials(windows: TrialWindow[], system: number): ScoredTrials {
 
 /** EER and normalised minDCF of weighted trials (weight per utterance; a pair weighs the product). */
 function metrics(t: ScoredTrials, weight: Float64Array | null): { eer: number; minDcf: number } {
-  let totalSame = 0;
-  let totalDiff = 0;
-  const w = new Float64Array(t.score.length);
-  for (let k = 0; k < w.length; k++) {
-    w[k] = weight ? weight[t.a[k]!]! * weight[t.b[k]!]! : 1;
-    if (t.same[k]) totalSame += w[k]!;
-    else totalDiff += w[k]!;
-  }
-  if (totalSame === 0 || totalDiff === 0) return { eer: Number.NaN, minDcf: Number.NaN };
-  // Threshold just above score k: everything at or below k is rejected.
-  let missed = 0;
-  let rejectedDiff = 0;
-  let eer = 1;
-  let gap = Infinity;
-  let minDcf = Infinity;
-  const norm = Math.min(P_TARGET, 1 - P_TARGET);
-  for (let k = -1; k < w.length; k++) {
-    if (k >= 0) {
-      if (t.same[k]) missed += w[k]!;
-      else rejectedDiff += w[k]!;
-      if (k + 1 < w.length && t.score[k + 1] === t.score[k]) continue;
-    }
-    const frr = missed / totalSame;
-    const far = (totalDiff - rejectedDiff) / totalDiff;
-    if (Math.abs(frr - far) < gap) {
-      gap = Math.abs(frr - far);
-      eer = (frr + far) / 2;
-    }
-    minDcf = Math.min(minDcf, (P_TARGET * frr + (1 - P_TARGET) * far) / norm);
-  }
+  const pairs = weight ? Float64Array.from(t.a, (a, k) => weight[a]! * weight[t.b[k]!]!) : null;
+  const { eer, minDcf } = errorRates(t, pairs);
   return { eer, minDcf };
 }
 
@@ -111,18 +81,18 @@ export function compareOnTrials(windows: TrialWindow[], systems: number, rounds 
   }
   const t0 = scored[0]!;
   let same = 0;
-  for (const v of t0.same) same += v;
+  for (const v of t0.target) same += v;
   return {
-    trials: { same, diff: t0.same.length - same },
+    trials: { same, diff: t0.target.length - same },
     systems: scored.map((t, s) => {
       let sumSame = 0;
       let sumDiff = 0;
-      for (let k = 0; k < t.score.length; k++) (t.same[k] ? (sumSame += t.score[k]!) : (sumDiff += t.score[k]!));
+      for (let k = 0; k < t.score.length; k++) (t.target[k] ? (sumSame += t.score[k]!) : (sumDiff += t.score[k]!));
       return {
         eer: interval(full[s]!.eer, draws[s]!.eer),
         minDcf: interval(full[s]!.minDcf, draws[s]!.minDcf),
         meanSame: sumSame / Math.max(1, same),
-        meanDiff: sumDiff / Math.max(1, t.same.length - same),
+        meanDiff: sumDiff / Math.max(1, t.target.length - same),
         eerDelta: s === 0 ? null : interval(full[s]!.eer - full[0]!.eer, draws[s]!.delta),
       };
     }),
