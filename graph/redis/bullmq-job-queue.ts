@@ -36,6 +36,7 @@ export class BullmqJobQueue implements JobQueue {
   private readonly connection: ConnectionOptions;
   private readonly prefix: string;
   private health: Redis | undefined;
+  private markers: Redis | undefined;
 
   constructor(private readonly options: BullmqJobQueueOptions) {
     const url = new URL(options.url);
@@ -174,6 +175,15 @@ export class BullmqJobQueue implements JobQueue {
     }
   }
 
+  /** Kept in one hash beside the queues' keys (`<prefix>:parley-markers`). */
+  async marker(key: string): Promise<string | null> {
+    return this.markerClient().hget(this.markersKey(), key);
+  }
+
+  async setMarker(key: string, value: string): Promise<void> {
+    await this.markerClient().hset(this.markersKey(), key, value);
+  }
+
   /** Remove every key of the given queues (tests). */
   async obliterate(names: string[]): Promise<void> {
     for (const name of names) {
@@ -188,6 +198,7 @@ export class BullmqJobQueue implements JobQueue {
     clearTimeout(timer);
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.health?.disconnect();
+    this.markers?.disconnect();
   }
 
   /**
@@ -226,6 +237,19 @@ export class BullmqJobQueue implements JobQueue {
   /** The ioredis client of queue `name`'s producer connection (BullMQ types it narrowly). */
   private async redis(name: string): Promise<Redis> {
     return (await this.queue(name).client) as unknown as Redis;
+  }
+
+  /** The client of the durable markers (its own: they belong to no queue), connected on first use. */
+  private markerClient(): Redis {
+    if (!this.markers) {
+      this.markers = new Redis(this.options.url, { maxRetriesPerRequest: 3 });
+      this.markers.on('error', (err: Error) => this.options.logger?.warn({ err: err.message }, 'queue marker connection error'));
+    }
+    return this.markers;
+  }
+
+  private markersKey(): string {
+    return `${this.prefix}:parley-markers`;
   }
 
   /** Jobs of queue `name` waiting out a store outage: job id → when their first try met it (ms). */

@@ -172,5 +172,17 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       assert.deepEqual(seen.sort(), [1, 2]);
       assert.equal(await fx.queue.ready(), true);
     });
+
+    test('a marker is null until set, then holds its last value for every handle, a new one too', async () => {
+      assert.equal(await fx.queue.marker('sweep:t1'), null);
+      await fx.queue.setMarker('sweep:t1', '2026-07-01T10:00:00.000Z');
+      await fx.queue.setMarker('sweep:t1', '2026-07-01T11:00:00.000Z');
+      await fx.queue.setMarker('sweep:t2', 'other');
+      const other = await fx.reopen();
+      assert.equal(await other.marker('sweep:t1'), '2026-07-01T11:00:00.000Z');
+      assert.equal(await other.marker('sweep:t2'), 'other');
+      await other.setMarker('sweep:t2', 'again');
+      assert.equal(await fx.queue.marker('sweep:t2'), 'again');
+    });
   });
 }

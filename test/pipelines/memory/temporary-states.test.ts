@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pino } from 'pino';
-import type { EnqueueOptions, JobQueue } from '../../../graph/job-queue.js';
 import type { Fact, NewFact } from '../../../graph/memory-store.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
 import type { Candidate, Decision } from '../../../pipelines/memory/decide.js';
-import { scheduleStateSweeps } from '../../../pipelines/memory/state-sweeps.js';
-import { closeInterrupted, decideWithStays, ownEnd, rederiveEndedStates, STATES_ENDED_JOB, type StatesEndedJob } from '../../../pipelines/memory/temporary-states.js';
-
-const silent = pino({ level: 'silent' });
+import { closeInterrupted, decideWithStays, ownEnd, rederiveEndedStates, type StatesEndedJob } from '../../../pipelines/memory/temporary-states.js';
 
 function stores() {
   const db = openDatabase(':memory:');
@@ -97,41 +92,5 @@ describe('derived attributes and the ended-states sweep', () => {
     const closed = await closeInterrupted(memory, 't', stay, porto, porto.time);
     assert.deepEqual(closed.map((f) => [f.value, f.validTo, f.supersededBy]), [['Berkeley', porto.time, porto.id]]);
     assert.equal((await memory.getFact('t', other.id))?.validTo, null, 'another stay is left to end on its own');
-  });
-});
-
-describe('scheduleStateSweeps: one sweep per tenant per period, windows back to back', () => {
-  test('the first takes every state ended so far; later ones the period since; none twice in a period', async () => {
-    const queued: Array<{ data: StatesEndedJob; jobId: string | undefined }> = [];
-    const queue = {
-      enqueue: async <T>(name: string, data: T, options?: EnqueueOptions) => {
-        assert.equal(name, STATES_ENDED_JOB);
-        queued.push({ data: data as StatesEndedJob, jobId: options?.jobId });
-        return options?.jobId ?? 'id';
-      },
-    } as unknown as JobQueue;
-    const hour = 3_600_000;
-    let clock = Date.parse('2026-07-01T10:20:00.000Z');
-    const sweeps = scheduleStateSweeps({ queue, tenants: ['a', 'b'], everyMs: hour, now: () => clock, logger: silent });
-    try {
-      await sweeps.sweep();
-      // The sweep queued at start and this one fall in one period: queued once.
-      assert.deepEqual(queued.map((q) => q.data), [
-        { tenant: 'a', endedAfter: null, endedBy: '2026-07-01T10:00:00.000Z' }, { tenant: 'b', endedAfter: null, endedBy: '2026-07-01T10:00:00.000Z' },
-      ]);
-      clock += 30 * 60_000;
-      queued.length = 0;
-      await sweeps.sweep();
-      assert.equal(queued.length, 0, 'the period has not passed');
-      clock += 3 * hour;
-      await sweeps.sweep();
-      assert.deepEqual(queued.map((q) => q.data), [
-        { tenant: 'a', endedAfter: '2026-07-01T10:00:00.000Z', endedBy: '2026-07-01T13:00:00.000Z' },
-        { tenant: 'b', endedAfter: '2026-07-01T10:00:00.000Z', endedBy: '2026-07-01T13:00:00.000Z' },
-      ]);
-      assert.equal(new Set(queued.map((q) => q.jobId)).size, 2, 'a job id per tenant');
-    } finally {
-      sweeps.stop();
-    }
   });
 });
