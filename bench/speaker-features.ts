@@ -28,7 +28,7 @@ import { modelsDir } from '../pipelines/models/repo-root.js';
 import {
   hasSharedSpeech, hasTts, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_TRAIN_VOICES, type LabelledUtterance,
 } from '../pipelines/speaker/eval-corpus.js';
-import { segments } from '../pipelines/speaker/eval-metrics.js';
+import { P_TARGET, segments } from '../pipelines/speaker/eval-metrics.js';
 import { fitLda, fitWccn, type LabelledVector, type LdaFit } from '../pipelines/speaker/lda-trainer.js';
 import { poolVoiced } from '../pipelines/speaker/moonshine-features.js';
 import { utteranceStats } from '../pipelines/speaker/stats-features.js';
@@ -38,7 +38,7 @@ import { argNumber, argString, requireDataOrSkip } from './lib/cli.js';
 import { degrade, FAR_FIELD, PHONE_BAND, TRAIN_CHANNELS } from './lib/far-field.js';
 import { encoderWithLayerOutputs, layerOutput } from '../pipelines/asr/moonshine-encoder-graph.js';
 import { crossFitCandidates } from './lib/speaker-layer-choice.js';
-import { compareOnTrials, P_TARGET, type Interval, type TrialWindow } from './lib/speaker-trials.js';
+import { compareOnTrials, type Interval, type TrialWindow } from './lib/speaker-trials.js';
 
 if (!hasSharedSpeech() || !hasTts()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech) and flite/festival/sox');

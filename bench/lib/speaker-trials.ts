@@ -21,8 +21,6 @@ interface ScoredTrials extends SortedTrials {
   b: Uint32Array;
 }
 
-export { P_TARGET } from '../../pipelines/speaker/eval-metrics.js';
-
 function scoreTrials(windows: TrialWindow[], system: number): ScoredTrials {
   const rows: { s: number; same: boolean; a: number; b: number }[] = [];
   for (let i = 0; i < windows.length; i++)
