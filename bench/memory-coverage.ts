@@ -14,6 +14,10 @@
  * another author who wrote no rule, held out for the rounds of rules 20–23 (run once; development data since).
  * bench/data/scenarios-states.jsonl (12 turns: stays "for a month", "for two weeks", "until Friday" beside a home or a job,
  * a move during a stay, a stay with no home) was written with the stays rules (EMBEDDED_RULES_VERSION 26): development data.
+ * bench/data/scenarios-stays-dev.jsonl and scenarios-stays-test.jsonl (11 turns each: stays beside a home told as "staying
+ * in", "I'll be in … until", "visiting … in", first person and reported, and "until / till / through" clauses on a job,
+ * some across two sessions) were written before the rules 27 (`staying_in`, until clauses): rules chosen on -dev, -test
+ * held out (run once, before and after).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move), or stays that must leave it open (`expect: open`).
  * Turns run in order through the real consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per
