@@ -15,8 +15,8 @@ export const STAY_SLOT = 'staying_in';
 const SUBJECT = String.raw`\b(?:I|[Ww]e)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to\s+be)(?:\s+(?:currently|still|now|just|actually|also|mostly))*`;
 /** A place: capitalised words ("Madrid", "New York", "Stratford-upon-Avon"). */
 const PLACE = String.raw`([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)`;
-/** "staying (with my grandmother) in York", "away in Rome", "over in Dublin", or just "in Oslo". */
-const STAYING_IN = new RegExp(`${SUBJECT}(?:\\s+(?:staying|away|over|out|off|based))?(?:\\s+(?:with|at)\\s+((?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+in\\s+${PLACE}`);
+/** "staying (with my grandmother) in York", "away in Rome", "over in Dublin", "on holiday in Crete", or just "in Oslo". */
+const STAYING_IN = new RegExp(`${SUBJECT}(?:\\s+(?:staying|away|over|out|off|based|on\\s+(?:holiday|vacation|a\\s+(?:work\\s+|business\\s+)?trip|business|leave)))?(?:\\s+((?:with|at)\\s+(?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+in\\s+${PLACE}`);
 /** "visiting my parents in Ohio", "visiting friends in Glasgow", "visiting Rome". */
 const VISITING = new RegExp(`${SUBJECT}\\s+visiting\\s+(?:((?:my|our|some|a|an|the|his|her|their)?\\s*[a-z][^,.;!?]*?)\\s+in\\s+${PLACE}|${PLACE})`);
 /** A person called by a family word, not a place ("visiting Grandma"). */
@@ -29,26 +29,32 @@ const DATE_NAME = /^(?:January|February|March|April|May|June|July|August|Septemb
  */
 const END_SAID = /\bfor\s+(?:the\s+)?(?:next\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|months?)\b|\bfor\s+the\s+(?:week|weekend|month|summer|winter|holidays)\b|\b(?:until|till|til|through|thru)\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b/i;
 
-/** A stay a sentence tells: the place, and who the person stays with or visits, as said ("my parents"). */
+/**
+ * A start ahead named ("from Monday", "next week", "tomorrow", "on Friday", "in January"; not "until next month"): a stay
+ * to come, a plan, not where the person is now.
+ */
+const STARTS_AHEAD = /(?<!\b(?:until|till|til|through|thru)\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))/i;
+
+/** A stay a sentence tells: the place, and with or at whom the person stays ("with my grandmother") or whom they visit ("my parents"), as said. */
 export interface Stay {
   place: string;
-  with: string | null;
+  company: string | null;
   visiting: string | null;
 }
 
 /** The stay a first-person sentence tells, with an end said (`END_SAID`); null otherwise or when it is a question. */
 export function readStay(sentence: string): Stay | null {
-  if (!END_SAID.test(sentence) || /\?\s*$/.test(sentence)) return null;
+  if (!END_SAID.test(sentence) || STARTS_AHEAD.test(sentence) || /\?\s*$/.test(sentence)) return null;
   const place = (p: string | undefined): string | null => {
     const v = p?.replace(/\s+(?:Until|Till|For|This|Next|On)\b.*$/, '').trim();
     return v && !DATE_NAME.test(v) && !FAMILY_NAME.test(v) ? v : null;
   };
   const visit = VISITING.exec(sentence);
   const visited = place(visit?.[2] ?? visit?.[3]);
-  if (visit && visited) return { place: visited, with: null, visiting: visit[1]?.trim() || null };
+  if (visit && visited) return { place: visited, company: null, visiting: visit[1]?.trim() || null };
   const stay = STAYING_IN.exec(sentence);
   const at = place(stay?.[2]);
-  return stay && at ? { place: at, with: stay[1]?.trim() ?? null, visiting: null } : null;
+  return stay && at ? { place: at, company: stay[1]?.trim() ?? null, visiting: null } : null;
 }
 
 /** A stay as a rule's fact about the speaker (the shape of `RuleFact`): "Ned is staying in York with Ned's grandmother". */
@@ -57,7 +63,7 @@ export function stayFacts(sentence: string, who: Perspective): Array<{
 }> {
   const stay = readStay(sentence);
   if (!stay) return [];
-  const company = stay.with ? ` with ${resolvePronouns(stay.with, who)}` : stay.visiting ? `, visiting ${resolvePronouns(stay.visiting, who)}` : '';
+  const company = stay.company ? ` ${resolvePronouns(stay.company, who)}` : stay.visiting ? `, visiting ${resolvePronouns(stay.visiting, who)}` : '';
   return [{
     content: `${who.speaker} is staying in ${stay.place}${company}`, kind: 'profile', subject: 'speaker', slot: STAY_SLOT,
     value: stay.place, confidence: 0.8, profile: { attribute: STAY_SLOT, value: stay.place },

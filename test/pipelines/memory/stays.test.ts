@@ -19,13 +19,20 @@ async function facts(text: string, speakerId = 'lena'): Promise<ExtractedFact[]>
 
 describe('readStay: where a person is for a time, with an end said', () => {
   test('staying, "I\'ll be in", "I\'m in", visiting, with company', () => {
-    assert.deepEqual(readStay("I'm staying in Madrid for two weeks."), { place: 'Madrid', with: null, visiting: null });
-    assert.deepEqual(readStay("I'll be in Berlin until the 20th."), { place: 'Berlin', with: null, visiting: null });
-    assert.deepEqual(readStay("Right now I'm in Oslo until the 12th."), { place: 'Oslo', with: null, visiting: null });
-    assert.deepEqual(readStay("I'm visiting my parents in Ohio this month."), { place: 'Ohio', with: null, visiting: 'my parents' });
-    assert.deepEqual(readStay("We're visiting friends in Glasgow for ten days."), { place: 'Glasgow', with: null, visiting: 'friends' });
-    assert.deepEqual(readStay("I'm staying with my grandmother in York this week."), { place: 'York', with: 'my grandmother', visiting: null });
-    assert.deepEqual(readStay("I'm visiting New York for a week."), { place: 'New York', with: null, visiting: null });
+    assert.deepEqual(readStay("I'm staying in Madrid for two weeks."), { place: 'Madrid', company: null, visiting: null });
+    assert.deepEqual(readStay("I'll be in Berlin until the 20th."), { place: 'Berlin', company: null, visiting: null });
+    assert.deepEqual(readStay("Right now I'm in Oslo until the 12th."), { place: 'Oslo', company: null, visiting: null });
+    assert.deepEqual(readStay("I'm visiting my parents in Ohio this month."), { place: 'Ohio', company: null, visiting: 'my parents' });
+    assert.deepEqual(readStay("We're visiting friends in Glasgow for ten days."), { place: 'Glasgow', company: null, visiting: 'friends' });
+    assert.deepEqual(readStay("I'm staying with my grandmother in York this week."), { place: 'York', company: 'with my grandmother', visiting: null });
+    assert.deepEqual(readStay("I'm visiting New York for a week."), { place: 'New York', company: null, visiting: null });
+    assert.deepEqual(readStay("I'm on holiday in Crete for ten days."), { place: 'Crete', company: null, visiting: null });
+    assert.deepEqual(readStay("I'm over in Dublin until next month."), { place: 'Dublin', company: null, visiting: null });
+    assert.deepEqual(readStay("I'm at my sister's in Leeds until Monday."), { place: 'Leeds', company: "at my sister's", visiting: null });
+  });
+  test('a stay that starts ahead is a plan, not where the person is now', () => {
+    for (const s of ["I'll be in Berlin next week for three days.", "I'll be in Paris from Monday until Friday.", "I'm in Rome on Friday for two nights.",
+      "I'll be in Crete in June for a week.", "I'm staying in Madrid tomorrow for two nights."]) assert.equal(readStay(s), null, s);
   });
   test('no end said, a question, the past, a negation, a person or a month: no stay', () => {
     assert.equal(readStay("I'm staying in Madrid."), null);
