@@ -12,7 +12,12 @@
  * as of the named time (`asOf: true`, the default) in the same run, each with its 95 % bootstrap
  * interval and the paired difference, overall and per kind of question.
  *
- *   npm run build && node dist/bench/memory-asof.js [--show]
+ * `--file F --compare where` runs another set the same way, comparing a whereabouts question's places in the order it asks
+ * (`whereAsked`, the default) against the order found (`whereAsked: false`): bench/data/whereabouts.jsonl (8 people with a
+ * home and a stay beside it, 24 questions: "where is X now / staying?" during the stay, "where does X live?" during it,
+ * "where is X now?" after its end), grouped by each question's `kind`.
+ *
+ *   npm run build && node dist/bench/memory-asof.js [--file F] [--compare asof|where] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,16 +28,21 @@ import { temporalIntent } from '../pipelines/retrieval/temporal-intent.js';
 import { timeScope } from '../pipelines/retrieval/time-scope.js';
 import { embeddedMemory } from '../test/pipelines/retrieval/memory-fixture.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
+import { argString } from './lib/cli.js';
 
 interface Person {
   id: number; person: string; friend: string;
   lines: { by: string; text: string; time: string }[];
-  questions: { q: string; now?: string; answer: string[] }[];
+  questions: { q: string; now?: string; answer: string[]; kind?: string }[];
 }
-type Kind = 'time' | 'now' | 'before' | 'no cue';
+type Kind = string;
 
 const DEFAULT_NOW = '2026-05-20T12:00:00Z';
-const SYSTEMS = [['as of now (before)', { asOf: false }], ['as of the named time', { asOf: true }]] as const;
+const COMPARED = {
+  asof: [['as of now (before)', { asOf: false }], ['as of the named time', { asOf: true }]],
+  where: [['places as found (before)', { whereAsked: false }], ['places in the order asked', { whereAsked: true }]],
+} as const;
+const SYSTEMS = COMPARED[argString('compare', 'asof') === 'where' ? 'where' : 'asof'];
 
 /** The kind of a question: it names a time, asks about now, about before, or has no cue. */
 function kindOf(q: string, now: Date): Kind {
@@ -42,7 +52,7 @@ function kindOf(q: string, now: Date): Kind {
 }
 
 async function main(): Promise<void> {
-  const people = readFileSync(path.join(repoRoot(), 'bench', 'data', 'asof.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+  const people = readFileSync(argString('file', path.join(repoRoot(), 'bench', 'data', 'asof.jsonl')), 'utf8').split('\n').filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Person);
   const stores = embeddedMemory();
   const { graph, memory, vectors, lexical, entities, embedder } = stores;
@@ -68,7 +78,7 @@ async function main(): Promise<void> {
       const right = new Set(lineIds.filter((l) => q.answer.some((a) => l.text.includes(a))).map((l) => l.id));
       if (right.size === 0) throw new Error(`person ${p.id}: no line holds the answer of "${q.q}"`);
       const now = new Date(q.now ?? DEFAULT_NOW);
-      const row = { kind: kindOf(q.q, now), top1: [] as number[], any3: [] as number[], q: q.q, got: [] as string[] };
+      const row = { kind: q.kind ?? kindOf(q.q, now), top1: [] as number[], any3: [] as number[], q: q.q, got: [] as string[] };
       for (const [, options] of SYSTEMS) {
         const items = (await answerQuestion(retriever, tenant, { question: q.q, k: 3, now }, options)).evidence;
         const hit = items.map((i) => i.refer_ids.some((r) => right.has(r)));
@@ -80,9 +90,9 @@ async function main(): Promise<void> {
     }
   }
   console.log(`memory-asof: ${people.length} people, ${rows.length} questions`);
-  console.log('| questions | n | measure | as of now (before) | as of the named time | difference (paired) |');
+  console.log(`| questions | n | measure | ${SYSTEMS[0][0]} | ${SYSTEMS[1][0]} | difference (paired) |`);
   console.log('|---|---|---|---|---|---|');
-  for (const kind of ['all', 'time', 'now', 'before', 'no cue'] as const) {
+  for (const kind of ['all', ...new Set(rows.map((r) => r.kind))]) {
     const rs = rows.filter((r) => kind === 'all' || r.kind === kind);
     if (rs.length === 0) continue;
     for (const m of ['top1', 'any3'] as const) {
@@ -92,7 +102,7 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--show')) {
     for (const r of rows) {
-      if (r.top1[0] !== r.top1[1] || r.top1[1] === 0) console.log(`  [${r.kind}] ${r.q}: before ${r.top1[0] ? 'right' : 'wrong'} ("${r.got[0]}"), as of ${r.top1[1] ? 'right' : 'wrong'} ("${r.got[1]}")`);
+      if (r.top1[0] !== r.top1[1] || r.top1[1] === 0) console.log(`  [${r.kind}] ${r.q}: before ${r.top1[0] ? 'right' : 'wrong'} ("${r.got[0]}"), after ${r.top1[1] ? 'right' : 'wrong'} ("${r.got[1]}")`);
     }
   }
   await stores.close();

@@ -14,6 +14,10 @@
  * another author who wrote no rule, held out for the rounds of rules 20–23 (run once; development data since).
  * bench/data/scenarios-states.jsonl (12 turns: stays "for a month", "for two weeks", "until Friday" beside a home or a job,
  * a move during a stay, a stay with no home) was written with the stays rules (EMBEDDED_RULES_VERSION 26): development data.
+ * bench/data/scenarios-stays-dev.jsonl and scenarios-stays-test.jsonl (11 turns each: stays beside a home told as "staying
+ * in", "I'll be in … until", "visiting … in", first person and reported, and "until / till / through" clauses on a job,
+ * some across two sessions) were written before the rules 27 (`staying_in`, until clauses): rules chosen on -dev, -test
+ * held out (run once, before and after).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move), or stays that must leave it open (`expect: open`).
  * Turns run in order through the real consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per
@@ -52,6 +56,8 @@ interface Turn {
   scenario: string; turn: number; speaker: string; addressee: string; text: string; informative: boolean;
   /** With `closes`: how turn `closes`'s fact ends up after this turn (`open`: a stay beside a home leaves it open). */
   closes?: number; expect?: 'UPDATE' | 'DELETE' | 'open';
+  /** The session the turn is said in (default `s`) and when (default 1 December 2026 10:00 UTC plus `turn` minutes). */
+  session?: string; at?: string;
   /** A temporary state: the ISO-8601 end its fact must carry. */
   until?: string;
   /**
@@ -94,14 +100,18 @@ async function runTurns(build: MemoryBuild, embedder: TextEmbedder, turns: Turn[
       if (!ids.has(name)) ids.set(name, (await graph.createParticipant(tenant, { name: name in START_NAMES ? START_NAMES[name]! : name })).id);
       return ids.get(name)!;
     };
-    await graph.openSession(tenant, 's', '2026-12-01T10:00:00.000Z');
+    const opened = new Set<string>();
     for (const t of turns.filter((x) => x.scenario === scenario)) {
-      const [u] = await graph.addUtterances(tenant, [{ sessionId: 's', speakerId: await who(t.speaker), addresseeIds: [await who(t.addressee)],
-        text: t.text, startMs: null, endMs: null, time: new Date(Date.parse('2026-12-01T10:00:00.000Z') + t.turn * 60_000).toISOString(),
+      const time = t.at ?? new Date(Date.parse('2026-12-01T10:00:00.000Z') + t.turn * 60_000).toISOString();
+      const sessionId = t.session ?? 's';
+      if (!opened.has(sessionId)) await graph.openSession(tenant, sessionId, time);
+      opened.add(sessionId);
+      const [u] = await graph.addUtterances(tenant, [{ sessionId, speakerId: await who(t.speaker), addresseeIds: [await who(t.addressee)],
+        text: t.text, startMs: null, endMs: null, time,
         confidence: null, audioRef: null }]);
       utterance.set(t.turn, u!.id);
       ops = [];
-      await handler({ id: `${tenant}-${t.turn}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: 's', utteranceId: u!.id } },
+      await handler({ id: `${tenant}-${t.turn}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId, utteranceId: u!.id } },
         new AbortController().signal);
       const s: Scored = { turn: t, covered: null, noisy: null, closed: null, ended: null, held: [], miss: [] };
       if (t.informative) {

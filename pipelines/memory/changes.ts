@@ -23,7 +23,7 @@ export interface SlotChange {
   ends?: string;
 }
 
-const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
+const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|until|till|til|through|thru|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
 const cut = (v: string | undefined): string => (v ?? '').replace(STOP, '').replace(/^(?:the|a|an)\s+(?=[A-Z])/, '').trim();
 /** A weekday or a month: "on" before one dates, it names no place. */
 const DATE_NAME = /^(?:Mondays?|Tuesdays?|Wednesdays?|Thursdays?|Fridays?|Saturdays?|Sundays?|January|February|March|April|May|June|July|August|September|October|November|December)\b/;

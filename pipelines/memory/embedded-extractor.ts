@@ -11,6 +11,7 @@ import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.js';
+import { STAY_SLOT, withoutUntil } from './stays.js';
 
 /**
  * Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`: raise it when the rules change
@@ -102,8 +103,12 @@ import { absoluteDates, eventDate, findDates, stateEnd } from './relative-date.j
  * 26: consolidation keeps a stay ("living in Lisbon for a month", a fact with its own end) beside the lasting value of its
  * slot instead of closing it; a lasting value said during a stay of it replaces the stay; a lasting value that replaces a
  * stay replaces the homes it had interrupted too (pipelines/memory/temporary-states.ts).
+ * 27: a stay with an end said ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the 20th", "visiting my
+ * parents in Ohio this month") is a `staying_in` memory beside the home, not a plan, a promise or a statement; an "until"
+ * clause is the end, not the value or the words ("working at Hooli until Friday" → "works at Hooli", `validUntil`);
+ * "till June" ends where June begins, "through the end of the year" where the next begins (pipelines/memory/stays.ts).
  */
-export const EMBEDDED_RULES_VERSION = 26;
+export const EMBEDDED_RULES_VERSION = 27;
 
 export { CALLER, UNNAMED } from './extractor.js';
 
@@ -278,6 +283,8 @@ export class EmbeddedExtractor implements Extractor {
       const ruleText = retraction ? positiveForm(text) : text;
       const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
         .filter((f) => !(reported && f.slot === 'name'));
+      // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
+      const until = stateEnd(raw, u.time);
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
@@ -292,7 +299,7 @@ export class EmbeddedExtractor implements Extractor {
         // known is no memory; "his grandad is staying with us" tells of a person all the same.
         if (!named && f0.kind === 'statement' && unownedThing(f0.content)) continue;
         const f = named && f0.kind === 'statement' ? { ...f0, content: withName(f0.content, named) } : f0;
-        if (retraction && f.slot === 'name') continue;
+        if ((retraction && f.slot === 'name') || (f.slot === STAY_SLOT && until === null)) continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
         const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, eventTime);
@@ -308,7 +315,9 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || f.retraction));
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
         const ends = change.value === null || retraction;
-        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: change.kind ?? 'profile',
+        // "I'm working at Hooli until Friday": the end is the fact's own (`until`), the memory reads "works at Hooli".
+        const told = !ends && until !== null ? withoutUntil(text) : text;
+        sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(told, me()), found)), kind: change.kind ?? 'profile',
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
         // "I left Hillcrest, I'm tutoring now" ends the employer; "I handed in my notice" ends the role with it.
         if (change.ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
@@ -322,8 +331,6 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
           subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, eventTime));
       }
-      // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
-      const until = stateEnd(raw, u.time);
       // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
       // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.

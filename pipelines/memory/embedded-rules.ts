@@ -8,6 +8,7 @@ import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pro
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
 import { withoutEventLead } from './grammar.js';
+import { STAY_SLOT, stayFacts } from './stays.js';
 import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 
 /** One sentence and who is speaking to whom. */
@@ -42,7 +43,7 @@ export interface RuleFact {
 }
 
 const I = "\\b[Ii]";
-const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so)\b.*$|[,.;!?].*$/i;
+const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so|until|till|til|through|thru)\b.*$|[,.;!?].*$/i;
 
 /** Trim a captured value at the first clause boundary. */
 function cutValue(v: string): string {
@@ -350,8 +351,9 @@ function remarkOnThingAtHand(c: RuleContext): boolean {
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   if (SMALL_TALK.some((re) => re.test(c.sentence)) || remarkOnThingAtHand(c)) return [];
-  const out = [...introduction(c), ...preference(c), ...background(c), ...relation(c)];
-  const cr = commitmentOrRequest(c);
+  const out = [...introduction(c), ...preference(c), ...background(c), ...stayFacts(c.sentence, c.who), ...relation(c)];
+  // "I'll be in Berlin until the 20th": a stay, not a promise.
+  const cr = out.some((f) => f.slot === STAY_SLOT) ? [] : commitmentOrRequest(c);
   out.push(...cr);
   if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) {
     const own = plan(c, dates);

@@ -335,7 +335,7 @@ const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/
 const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
 const DAY_MS = 86_400_000;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
-const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
+const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:until|till|til|through|thru|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
 
 /** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
 const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
@@ -358,7 +358,8 @@ function spanEnd(span: string, refIso: string): string {
  * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
  *   "for the next few days" is chrono's reading of "few", 3 days (an approximation); not when the clause holding it
  *   is told of the past or in the perfect ("I lived there for five years", "I've had them for three years now");
- * - "until Friday" / "till the end of the month": the start of the day after that day (UTC);
+ * - "until Friday": the start of the day after that day (UTC); "till June", "until next month" (no day named): the
+ *   start of that month; "till / through the end of the week, month, year": the start of the next one;
  * - away on named days, "I'm out on Thursday and Friday": the start of the day after the last of them;
  * - "this week" / "this month" / "the rest of the month" in a present-tense statement ("I'm working from home
  *   this week", not "I'll send it this week"): the start of the next week (Monday), month or year (UTC).
@@ -367,7 +368,7 @@ export function stateEnd(text: string, refIso: string): string | null {
   const instant = new Date(refIso);
   if (Number.isNaN(instant.getTime())) return null;
   const rest = REST_OF.exec(text);
-  if (rest && !NOT_A_STATE.test(text)) return spanEnd(rest[1]!.toLowerCase(), refIso);
+  if (rest && !NOT_A_STATE.test(text)) return spanEnd((rest[1] ?? rest[2])!.toLowerCase(), refIso);
   const away = AWAY_ON.exec(text);
   if (away && !NOT_A_STATE.test(text)) {
     const days = findDates(text.slice(away.index + away[0].length), refIso).filter((d) => !d.duration && !d.week && d.date.length === 10);
@@ -398,6 +399,8 @@ export function stateEnd(text: string, refIso: string): string | null {
       return end.toISOString();
     }
     if ((UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) && !toldAsPast(clauseAround(text, r.index))) {
+      // "till June", "until next month": a month with no day named ends where it begins.
+      if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && r.start.isCertain('month')) return `${end.toISOString().slice(0, 7)}-01T00:00:00.000Z`;
       const d = Date.parse(`${end.toISOString().slice(0, 10)}T00:00:00.000Z`);
       return new Date(d + DAY_MS).toISOString();
     }

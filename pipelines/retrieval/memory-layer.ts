@@ -13,6 +13,7 @@ import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
+import { inAskedOrder, whereAsked } from './where-asked.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
 export interface MemoryLayerOptions {
@@ -46,6 +47,11 @@ export interface MemoryLayerOptions {
    * told after the named time ranks as not holding then (as before). A fact that replaced another still began when told.
    */
   toldLaterHolds?: boolean;
+  /**
+   * With `validity`, order a whereabouts question's current places by what it asks (`whereAsked`, default true): "where
+   * is Lena now / staying?" puts a stay that holds before her home, "where does Lena live?" the home before a stay.
+   */
+  whereAsked?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -194,11 +200,13 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   persona.filter((p) => !speaker || p.node.participantId === speaker)
     .forEach((p, i) => candidates.push({ kind: 'persona', id: p.id, score: personaW * share(i + 1), p }));
 
-  const scored = candidates.flatMap((c) => {
+  const ranked = candidates.flatMap((c) => {
     if (!validity || !stale(c)) return [c];
     if (intent === 'current' && !asOf) return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
+  // "Where is Lena now?": a stay that holds before her home; "where does Lena live?": the home first.
+  const scored = inAskedOrder(ranked, validity && (o.whereAsked ?? true) && intent !== 'past' ? whereAsked(input.question) : null, nowIso);
 
   // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates
   // (`sourceOnce`: and a fact or turn whose source turns are all served already).
