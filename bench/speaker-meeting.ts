@@ -19,6 +19,8 @@
  * stats-lda-v2 as shipped (main), their cosine-threshold trackers and one id per session, on the same runs (both
  * embed every piece; one either refuses is dropped for both: bench/lib/speaker-meeting-embedders.ts), with the
  * paired differences, each embedder's CPU ms per second of audio embedded and the RSS the other embedder adds.
+ * Several, comma-separated (`--embedder moonshine-l1,moonshine-l1-v1`: the shipped projection and the previous
+ * one), each beside stats-lda-v2 and the first against each later one.
  */
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { cutChunks, embedChunks, MEETING, meetingSessions } from './lib/speaker-meeting.js';
@@ -34,7 +36,7 @@ import { SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thres
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { argString } from './lib/cli.js';
-import { jointEmbedders, loadBenchSpeakerEmbedder } from './lib/speaker-meeting-embedders.js';
+import { jointEmbedders, loadBenchSpeakerEmbedder, type BenchEmbedder } from './lib/speaker-meeting-embedders.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -50,17 +52,18 @@ const rules = sessionRulesFor(lda.modelId);
 if (!rules) throw new Error('no session rules for stats-lda-v2: run scripts/calibrate-speaker-session.ts');
 const mergeCalibrated = calibratedMerge(rules.merge);
 const base: RunOptions = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
-const OTHER = argString('embedder', '');
+const OTHER = argString('embedder', '').split(',').filter((x) => x !== '');
 const rssMb = (): number => process.memoryUsage().rss / 2 ** 20;
 const rssBefore = rssMb();
-const other: SpeakerEmbedder | null = OTHER ? await loadBenchSpeakerEmbedder(OTHER) : null;
+const others: BenchEmbedder[] = [];
+for (const name of OTHER) others.push(await loadBenchSpeakerEmbedder(name));
 const rssLoaded = rssMb();
 let rssPeak = rssLoaded;
-const joint = other ? jointEmbedders([lda, other]) : null;
+const joint = others.length > 0 ? jointEmbedders([lda, ...others.map((o) => o.embedder)]) : null;
 /** The embedders whose vectors the systems use (index 0: stats-lda-v2), each as the runs see it. */
 const embedders: SpeakerEmbedder[] = joint ? joint.views : [lda];
 /** Each system: its name, its tracker options (null: one id per session) and the embedder it runs on. */
-const systems: [string, RunOptions | null, number][] = other ? otherSystems(other) : [
+const systems: [string, RunOptions | null, number][] = others.length > 0 ? otherSystems(others) : [
   ['decision + calibrated merge + online stay prior', { ...base, decision, mergeCalibrated, stay: rules.stay }, 0],
   ['decision + calibrated merge', { ...base, decision, mergeCalibrated }, 0],
   ['decision + online stay prior (cosine merge)', { ...base, decision, stay: rules.stay }, 0],
@@ -71,9 +74,7 @@ const systems: [string, RunOptions | null, number][] = other ? otherSystems(othe
 const MAIN = 3;
 const ONE_ID = 5;
 /** Paired rows: [system a, system b, label]. */
-const deltas: [number, number, string][] = other
-  ? [[1, 0, `Δ ${other.modelId} − stats-lda-v2 (main)`], [2, 3, 'Δ trackers: other − stats'], [1, 4, `Δ ${other.modelId} − one id`], [0, 4, 'Δ stats-lda-v2 − one id']]
-  : [[0, MAIN, 'Δ merge+stay − main'], [1, MAIN, 'Δ merge − main'], [2, MAIN, 'Δ stay − main'], [0, ONE_ID, 'Δ merge+stay − one id']];
+const deltas: [number, number, string][] = others.length > 0 ? otherDeltas(others.map((o) => o.embedder.modelId)) : [[0, MAIN, 'Δ merge+stay − main'], [1, MAIN, 'Δ merge − main'], [2, MAIN, 'Δ stay − main'], [0, ONE_ID, 'Δ merge+stay − one id']];
 const real = [...loadLibriSpeech(LIBRI_HELDOUT), ...loadSpeechBrain()];
 const conditions = { clean: null, 'phone band': PHONE_BAND, 'far-field': FAR_FIELD } as const;
 console.log(`decision: ${JSON.stringify({ ...decision, chosenOn: undefined })}`);
@@ -122,23 +123,40 @@ const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 for (const r of rows) console.log(r.map((x, c) => x.padEnd(widths[c]!)).join('  '));
 console.log(`${RUNS} seeded runs per row; mean [min–max] over runs; Δ rows: mean [95 % bootstrap interval over runs], points. utt/time acc: across sessions (ids must persist); within: per session.`);
 console.log('merges (wrong): end-of-session merges fired over all runs, and how many joined ids of different speakers (by majority).');
-if (joint && other) {
+if (joint) {
   joint.costs.forEach((c, k) => console.log(`CPU ${embedders[k]!.modelId}: ${(c.ms / c.seconds).toFixed(1)} ms per s of audio embedded (${c.seconds.toFixed(0)} s, one process, wall time of embed)`));
-  console.log(`RSS: ${rssBefore.toFixed(0)} MB before loading ${other.modelId}, ${rssLoaded.toFixed(0)} MB after (+${(rssLoaded - rssBefore).toFixed(0)}), ${rssPeak.toFixed(0)} MB peak while embedding`);
-  await other.close?.();
+  console.log(`RSS: ${rssBefore.toFixed(0)} MB before loading ${OTHER.join(', ')}, ${rssLoaded.toFixed(0)} MB after (+${(rssLoaded - rssBefore).toFixed(0)}), ${rssPeak.toFixed(0)} MB peak while embedding`);
+  for (const o of others) await o.embedder.close?.();
 }
 
-/** The systems of `--embedder`: stats-lda-v2 as shipped, the other embedder with its own calibration, their trackers, one id. */
-function otherSystems(e: SpeakerEmbedder): [string, RunOptions | null, number][] {
-  const ot = thresholdsFor(e.modelId);
-  const od = decisionFor(e.modelId);
-  const ob: RunOptions = { thresholds: ot, mergeTau: ot.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
+/**
+ * The systems of `--embedder`: stats-lda-v2 as shipped (0), each other embedder k with its own calibration
+ * (1 + 2k) and its cosine-threshold tracker (2 + 2k), stats-lda-v2's tracker, one id per session (last).
+ */
+function otherSystems(list: readonly BenchEmbedder[]): [string, RunOptions | null, number][] {
   return [
     ['stats-lda-v2 main: decision, cosine merge, fixed stay prior (production default)', { ...base, decision: decision! }, 0],
-    [`${e.modelId}: ${od ? 'its decision, cosine merge, fixed stay prior' : 'no calibrated decision: its thresholds'}`, od ? { ...ob, decision: od } : ob, 1],
-    [`${e.modelId}: cosine-threshold tracker`, ob, 1],
+    ...list.flatMap(({ embedder: e, thresholds: ot, decision: od }, k): [string, RunOptions | null, number][] => {
+      const ob: RunOptions = { thresholds: ot, mergeTau: ot.mergeTau, shortSeconds: SHORT_TURN_MS / 1000 };
+      return [
+        [`${e.modelId}: ${od ? 'its decision, cosine merge, fixed stay prior' : 'no calibrated decision: its thresholds'}`, od ? { ...ob, decision: od } : ob, k + 1],
+        [`${e.modelId}: cosine-threshold tracker`, ob, k + 1],
+      ];
+    }),
     ['stats-lda-v2: cosine-threshold tracker', base, 0],
     ['baseline: one id per session', null, 0],
+  ];
+}
+
+/** Paired rows of `otherSystems`: each other − stats-lda-v2 (main and trackers), each − one id, and the first other − each later one. */
+function otherDeltas(ids: readonly string[]): [number, number, string][] {
+  const statsTracker = 1 + 2 * ids.length;
+  const oneId = statsTracker + 1;
+  return [
+    ...ids.flatMap((id, k): [number, number, string][] => [[1 + 2 * k, 0, `Δ ${id} − stats-lda-v2 (main)`], [2 + 2 * k, statsTracker, `Δ trackers: ${id} − stats`]]),
+    ...ids.map((id, k): [number, number, string] => [1 + 2 * k, oneId, `Δ ${id} − one id`]),
+    [0, oneId, 'Δ stats-lda-v2 − one id'],
+    ...ids.slice(1).map((id, k): [number, number, string] => [1, 3 + 2 * k, `Δ ${ids[0]} − ${id} (main)`]),
   ];
 }
 

@@ -4,7 +4,7 @@
  *
  *   npm run build --silent && node dist/scripts/calibrate-speaker-decision.js [--features stats|moonshine-l1]
  *
- * `--features moonshine-l1`: the Moonshine-tiny layer-1 embedder's decision (pipelines/speaker/params/moonshine-l1-v1-decision.json).
+ * `--features moonshine-l1`: the Moonshine-tiny layer-1 embedder's decision (pipelines/speaker/params/moonshine-l1-v2-decision.json).
  *
  * 1. Out-of-fold embeddings (bench/lib/speaker-folds.ts) of the LibriSpeech training speakers, clean,
  *    phone band and far-field (other noise seeds than the benchmark), cut into turns and fragments as

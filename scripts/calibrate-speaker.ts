@@ -5,7 +5,7 @@
  *   npm run build --silent && node dist/scripts/calibrate-speaker.js [--merge-only] [--features stats|moonshine-l1]
  *
  * `--features moonshine-l1`: the same for the Moonshine-tiny layer-1 embedder (folds refitted on its features,
- * bench/lib/speaker-feature-kinds.ts), written into pipelines/speaker/params/moonshine-l1-v1.json.
+ * bench/lib/speaker-feature-kinds.ts), written into pipelines/speaker/params/moonshine-l1-v2.json.
  *
  * Cross-fitting: the training speakers (LibriSpeech LIBRI_TRAIN, TTS_TRAIN_VOICES) are split into three
  * folds; for each fold an LDA is fitted on the other two (as `train-speaker-embedder.ts` fits the shipped

@@ -2,10 +2,14 @@
  * Train the weight-free speaker embedder (MFCC/pitch statistics + LDA) and write
  * pipelines/speaker/params/stats-lda-v2.json (then run scripts/calibrate-speaker.ts for thresholds).
  * `--features moonshine-l1`: the same protocol on Moonshine tiny's encoder cut after layer 1, pooled
- * (bench/lib/speaker-feature-kinds.ts), LDA shrinkage 0.5, written to pipelines/speaker/params/moonshine-l1-v1.json;
+ * (bench/lib/speaker-feature-kinds.ts), LDA shrinkage 0.5, centred (see --back-end), written to pipelines/speaker/params/moonshine-l1-v2.json;
  * it is not scored on the held-out speakers here (bench:speaker-meeting does that, once).
  *
- *   npm run build --silent && node dist/scripts/train-speaker-embedder.js [--features stats|moonshine-l1] [--dims 24] [--shrinkage S] [--no-augment]
+ *   npm run build --silent && node dist/scripts/train-speaker-embedder.js [--features stats|moonshine-l1] [--dims 24] [--shrinkage S] [--back-end none|centred|wccn|whitened [--centre-on all|real]] [--no-augment]
+ *
+ * `--back-end`: centring and whitening of the projected vectors, fitted on the same training samples and stored
+ * as `backEnd` (pipelines/speaker/projection-back-end.ts), centred on all training voices or the real ones
+ * (bench/lib/speaker-folds.ts POPULATIONS); default: the feature kind's (none for stats).
  *
  * Trains on 6 LibriSpeech speakers of ../shared/data/speech and 8 flite/festival voices (4 of them
  * pitch-shifted); the other 4 LibriSpeech speakers, both SpeechBrain speakers and 4 TTS voices are
@@ -21,14 +25,16 @@ import {
   hasSharedSpeech, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_HELDOUT_VOICES, TTS_TRAIN_VOICES,
 } from '../pipelines/speaker/eval-corpus.js';
 import { equalErrorRate, mean, pairScores, segments } from '../pipelines/speaker/eval-metrics.js';
-import { fitLda, type LabelledVector } from '../pipelines/speaker/lda-trainer.js';
+import type { LabelledVector } from '../pipelines/speaker/lda-trainer.js';
+import { BACK_END_KINDS, type BackEndKind } from '../pipelines/speaker/projection-back-end.js';
+import { fitProjection } from '../bench/lib/speaker-folds.js';
 import { StatsLdaSpeakerEmbedder, MfccMeanSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import type { StatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 import { FEATURE_KINDS, loadSpeakerFeatures, type FeatureKind } from '../bench/lib/speaker-feature-kinds.js';
 
 const { values } = parseArgs({ options: {
   features: { type: 'string', default: 'stats' }, dims: { type: 'string', default: '24' }, shrinkage: { type: 'string' },
-  'dry-run': { type: 'boolean', default: false }, 'no-augment': { type: 'boolean', default: false },
+  'back-end': { type: 'string' }, 'centre-on': { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, 'no-augment': { type: 'boolean', default: false },
 } });
 if (!(FEATURE_KINDS as readonly string[]).includes(values.features)) throw new Error(`--features must be one of ${FEATURE_KINDS.join(', ')}`);
 
@@ -46,14 +52,12 @@ for (const [n, u] of train.entries())
     const x = await features.extract(seg);
     if (x) samples.push({ label: u.speaker, x });
   }
-const fit = fitLda(samples, Number(values.dims), values.shrinkage === undefined ? features.shrinkage : Number(values.shrinkage));
+const backEnd = values['back-end'] === undefined ? features.backEnd : values['back-end'] === 'none' ? null
+  : { kind: backEndArg(values['back-end']), centredOn: values['centre-on'] ?? 'all' };
 const params: StatsLdaParams = {
   modelId: channels.length > 0 ? features.modelId : `${features.modelId}-noaug`,
   featureNames: features.featureNames,
-  mean: fit.mean.map(round),
-  std: fit.std.map(round),
-  projection: fit.projection.map((r) => r.map(round)),
-  eigenvalues: fit.eigenvalues.map(round),
+  ...fitProjection(samples, Number(values.dims), values.shrinkage === undefined ? features.shrinkage : Number(values.shrinkage), backEnd),
   training: {
     speakers: [...new Set(train.map((u) => u.speaker))],
     heldOut: [...LIBRI_HELDOUT.map((s) => `libri-${s}`), 'sb-spk1', 'sb-spk2', ...TTS_HELDOUT_VOICES.map((v) => `tts-${v.id}`)],
@@ -77,13 +81,14 @@ for (const [name, emb] of heldOut.length > 0 ? [['stats-lda', lda], ['mfcc-basel
     console.log(`${name.padEnd(14)} held-out ${src.padEnd(11)} same ${mean(same).toFixed(3)} diff ${mean(diff).toFixed(3)} EER ${(e.eer * 100).toFixed(1)}% @ ${e.threshold.toFixed(3)}`);
   }
 }
-console.log(`trained on ${params.training.speakers.length} speakers, ${samples.length} segments, ${params.projection.length} dims; eigenvalues ${params.eigenvalues.slice(0, 6).join(', ')}…`);
+console.log(`trained on ${params.training.speakers.length} speakers, ${samples.length} segments, ${params.projection.length} dims; eigenvalues ${params.eigenvalues.slice(0, 6).join(', ')}…; back end ${params.backEnd?.kind ?? 'none'}`);
 if (!values['dry-run']) {
   writeFileSync(features.paramsPath, JSON.stringify(params) + '\n');
   console.log(`wrote ${features.paramsPath}`);
 }
 await features.release();
 
-function round(x: number): number {
-  return Number(x.toPrecision(6));
+function backEndArg(x: string): BackEndKind {
+  if (!(BACK_END_KINDS as readonly string[]).includes(x)) throw new Error(`--back-end must be none or one of ${BACK_END_KINDS.join(', ')}`);
+  return x as BackEndKind;
 }

@@ -1,7 +1,7 @@
 /**
  * The raw features a speaker projection is fitted on, for the training and calibration scripts: `stats` (MFCC,
  * delta and pitch statistics: stats-lda-v2) or `moonshine-l1` (Moonshine tiny's encoder cut after layer 1,
- * pooled: moonshine-l1-v1). Chosen with `--features NAME`; each has its projection file, the LDA shrinkage it is
+ * pooled: moonshine-l1-v2). Chosen with `--features NAME`; each has its projection file, the LDA shrinkage it is
  * fitted with, and the embedder a fitted projection makes.
  */
 import {
@@ -13,6 +13,7 @@ import { loadStatsLdaParams, statsLdaParamsPath, type StatsLdaParams } from '../
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { STAT_FEATURE_NAMES, utteranceStats } from '../../pipelines/speaker/stats-features.js';
 import { argString } from './cli.js';
+import type { BackEndChoice } from '../../pipelines/speaker/projection-back-end.js';
 
 export const FEATURE_KINDS = ['stats', 'moonshine-l1'] as const;
 export type FeatureKind = (typeof FEATURE_KINDS)[number];
@@ -25,6 +26,8 @@ export interface SpeakerFeatures {
   featureNames: string[];
   /** LDA shrinkage the projection is fitted with (stats 0.1 as shipped; moonshine-l1 0.5 as in the layer probe). */
   shrinkage: number;
+  /** Back end written after the projection (null: none), chosen with bench/speaker-back-end.ts on the training speakers. */
+  backEnd: BackEndChoice | null;
   /** Where the shipped projection (with its thresholds) lives, and reading it. */
   paramsPath: string;
   loadParams(): StatsLdaParams;
@@ -45,7 +48,7 @@ export function featureKindArg(): FeatureKind {
 export async function loadSpeakerFeatures(kind: FeatureKind): Promise<SpeakerFeatures> {
   if (kind === 'stats') {
     return {
-      kind, modelId: 'stats-lda-v2', featureNames: STAT_FEATURE_NAMES, shrinkage: 0.1, paramsPath: statsLdaParamsPath(),
+      kind, modelId: 'stats-lda-v2', featureNames: STAT_FEATURE_NAMES, shrinkage: 0.1, backEnd: null, paramsPath: statsLdaParamsPath(),
       loadParams: () => loadStatsLdaParams(), extract: async (a) => utteranceStats(a),
       embedder: (p) => new StatsLdaSpeakerEmbedder(p), release: async () => {},
     };
@@ -53,7 +56,7 @@ export async function loadSpeakerFeatures(kind: FeatureKind): Promise<SpeakerFea
   const f = await MoonshineL1Features.load(modelsDir());
   return {
     kind, modelId: MOONSHINE_L1_ID, featureNames: ['mean', 'std'].flatMap((s) => Array.from({ length: 288 }, (_, i) => `l1-${s}-${i}`)),
-    shrinkage: 0.5, paramsPath: moonshineL1ParamsPath(),
+    shrinkage: 0.5, backEnd: { kind: 'centred', centredOn: 'all' }, paramsPath: moonshineL1ParamsPath(),
     loadParams: () => loadMoonshineL1Params(), extract: (a) => f.extract(a),
     embedder: (p) => new MoonshineL1SpeakerEmbedder(f, p), release: () => f.release(),
   };

@@ -4,17 +4,40 @@
  * sessions of a run are the same for both and their figures pair. CPU time of each embedder's `embed` is summed.
  */
 import { ParleyError } from '../../graph/core/errors.js';
-import { MoonshineL1SpeakerEmbedder } from '../../pipelines/speaker/moonshine-l1-speaker-embedder.js';
-import { modelsDir } from '../../pipelines/models/repo-root.js';
+import path from 'node:path';
+import { loadMoonshineL1Params, MoonshineL1SpeakerEmbedder } from '../../pipelines/speaker/moonshine-l1-speaker-embedder.js';
+import { modelsDir, repoRoot } from '../../pipelines/models/repo-root.js';
+import { decisionFor, readSpeakerParams, validateDecision, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
+import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 
-/** The embedders `--embedder` takes beside the default. */
-export const OTHER_EMBEDDERS = ['moonshine-l1'] as const;
+/**
+ * The embedders `--embedder` takes beside the default: the shipped moonshine-l1, and its previous projection
+ * (moonshine-l1-v1, no back end) with its thresholds and decision as kept in bench/lib/params/moonshine-l1-v1/.
+ */
+export const OTHER_EMBEDDERS = ['moonshine-l1', 'moonshine-l1-v1'] as const;
+
+/** An embedder with the thresholds and the calibrated decision (null: none) it runs with. */
+export interface BenchEmbedder {
+  embedder: SpeakerEmbedder;
+  thresholds: SpeakerThresholds;
+  decision: SpeakerDecisionParams | null;
+}
 
 /** Load embedder `name`; an unknown name throws, listing the known ones. */
-export async function loadBenchSpeakerEmbedder(name: string): Promise<SpeakerEmbedder> {
-  if (name === 'moonshine-l1') return MoonshineL1SpeakerEmbedder.create(modelsDir());
-  throw new Error(`--embedder must be one of ${OTHER_EMBEDDERS.join(', ')}, not ${JSON.stringify(name)}`);
+export async function loadBenchSpeakerEmbedder(name: string): Promise<BenchEmbedder> {
+  if (name === 'moonshine-l1') {
+    const embedder = await MoonshineL1SpeakerEmbedder.create(modelsDir());
+    return { embedder, thresholds: thresholdsFor(embedder.modelId), decision: decisionFor(embedder.modelId) };
+  }
+  if (name === 'moonshine-l1-v1') {
+    const dir = path.join(repoRoot(), 'bench', 'lib', 'params', name);
+    const params = loadMoonshineL1Params(path.join(dir, `${name}.json`), name);
+    if (!params.thresholds) throw new Error(`${dir}/${name}.json has no thresholds`);
+    const decision = readSpeakerParams(path.join(dir, `${name}-decision.json`), name, validateDecision);
+    return { embedder: await MoonshineL1SpeakerEmbedder.create(modelsDir(), params), thresholds: params.thresholds, decision };
+  }
+  throw new Error(`--embedder must be one of ${OTHER_EMBEDDERS.join(', ')} (or several, comma-separated), not ${JSON.stringify(name)}`);
 }
 
 /** Embedding time of one embedder: milliseconds of `embed` over seconds of audio given to it. */

@@ -21,14 +21,18 @@ interface ScoredTrials extends SortedTrials {
   b: Uint32Array;
 }
 
-function scoreTrials(windows: TrialWindow[], system: number): ScoredTrials {
+/** Score of a trial for one system (default: cosine of the two windows' vectors). */
+export type TrialScore = (x: TrialWindow, y: TrialWindow, system: number) => number;
+const cosineScore: TrialScore = (x, y, system) => cosine(x.vectors[system]!, y.vectors[system]!);
+
+function scoreTrials(windows: TrialWindow[], system: number, score: TrialScore): ScoredTrials {
   const rows: { s: number; same: boolean; a: number; b: number }[] = [];
   for (let i = 0; i < windows.length; i++)
     for (let j = i + 1; j < windows.length; j++) {
       const x = windows[i]!;
       const y = windows[j]!;
       if (x.utterance === y.utterance) continue;
-      rows.push({ s: cosine(x.vectors[system]!, y.vectors[system]!), same: x.speaker === y.speaker, a: x.utterance, b: y.utterance });
+      rows.push({ s: score(x, y, system), same: x.speaker === y.speaker, a: x.utterance, b: y.utterance });
     }
   rows.sort((p, q) => p.s - q.s);
   return {
@@ -59,9 +63,9 @@ export interface TrialReport {
   systems: { eer: Interval; minDcf: Interval; meanSame: number; meanDiff: number; eerDelta: Interval | null }[];
 }
 
-/** Compare systems on the same windows with `rounds` bootstrap resamples of the utterances (seeded). */
-export function compareOnTrials(windows: TrialWindow[], systems: number, rounds = 500, seed = 1): TrialReport {
-  const scored = Array.from({ length: systems }, (_, s) => scoreTrials(windows, s));
+/** Compare systems on the same windows with `rounds` bootstrap resamples of the utterances (seeded); `score` scores a trial. */
+export function compareOnTrials(windows: TrialWindow[], systems: number, rounds = 500, seed = 1, score: TrialScore = cosineScore): TrialReport {
+  const scored = Array.from({ length: systems }, (_, s) => scoreTrials(windows, s, score));
   const utterances = Math.max(...windows.map((w) => w.utterance)) + 1;
   const used = [...new Set(windows.map((w) => w.utterance))];
   const full = scored.map((t) => metrics(t, null));

@@ -15,7 +15,7 @@ import { StatsLdaSpeakerEmbedder } from './stats-lda-speaker-embedder.js';
 /** The recogniser whose encoder the embedder runs, as `npm run models -- fetch` names it. */
 export const MOONSHINE_L1_MODEL = 'moonshine-tiny';
 /** The embedding space of the shipped projection (stored with every voiceprint). */
-export const MOONSHINE_L1_ID = 'moonshine-l1-v1';
+export const MOONSHINE_L1_ID = 'moonshine-l1-v2';
 /** Transformer layers of the encoder the features are taken after. */
 const LAYERS = 1;
 const FETCH = `run \`npm run models -- fetch ${MOONSHINE_L1_MODEL}\``;

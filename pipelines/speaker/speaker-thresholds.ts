@@ -22,7 +22,7 @@ export const ECAPA_THRESHOLDS: SpeakerThresholds = {
 
 /**
  * Thresholds for an embedder: the calibrated values written by `scripts/calibrate-speaker.ts` into the
- * embedder's projection file (`pipelines/speaker/params/<modelId>.json`: stats-lda-v2, moonshine-l1-v1) when it
+ * embedder's projection file (`pipelines/speaker/params/<modelId>.json`: stats-lda-v2, moonshine-l1-v2) when it
  * has them, else the ECAPA defaults (a production ONNX model must be calibrated before its thresholds are trusted).
  */
 export function thresholdsFor(modelId: string): SpeakerThresholds {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../models/repo-root.js';
+import type { ProjectionBackEnd } from './projection-back-end.js';
 
 /** Thresholds of the tracker, the merge and the asker check, calibrated per embedder. */
 export interface SpeakerThresholds {
@@ -34,6 +35,8 @@ export interface StatsLdaParams {
   projection: number[][];
   /** Between/within-class variance ratio of each projected dimension. */
   eigenvalues: number[];
+  /** Centring and whitening of the projected vector before its length is normalised (older files: none). */
+  backEnd?: ProjectionBackEnd;
   training: { speakers: string[]; heldOut: string[]; utterances: number; segments: number; createdAt: string; augmentation?: string };
   thresholds?: SpeakerThresholds;
   calibration?: Record<string, unknown>;

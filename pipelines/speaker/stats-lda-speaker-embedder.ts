@@ -1,5 +1,6 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import { l2Normalise, type SpeakerEmbedder } from './speaker-embedder.js';
+import { applyBackEnd, validateBackEnd } from './projection-back-end.js';
 import { loadStatsLdaParams, type StatsLdaParams } from './stats-lda-params.js';
 import { utteranceStats } from './stats-features.js';
 
@@ -18,6 +19,7 @@ export class StatsLdaSpeakerEmbedder implements SpeakerEmbedder {
     this.params = params;
     this.modelId = params.modelId;
     this.dimension = params.projection.length;
+    if (params.backEnd) validateBackEnd(params.backEnd, this.dimension);
   }
 
   /** Synchronous embedding, for callers that already run off the event loop. */
@@ -31,8 +33,14 @@ export class StatsLdaSpeakerEmbedder implements SpeakerEmbedder {
     return this.embedSync(audio);
   }
 
-  /** Standardise and project raw statistics (exposed for training diagnostics). */
+  /** Standardise, project and (when the file has one) apply the back end to raw features; then length-normalise. */
   project(raw: Float64Array): Float32Array {
+    const y = this.projectOnly(raw);
+    return l2Normalise(this.params.backEnd ? applyBackEnd(this.params.backEnd, y) : y);
+  }
+
+  /** The projection alone (no back end, not normalised): what a back end is fitted on. */
+  projectOnly(raw: Float64Array): Float32Array {
     const { mean, std, projection } = this.params;
     const z = Float64Array.from(raw, (v, i) => (v - mean[i]!) / std[i]!);
     const out = new Float32Array(projection.length);
@@ -41,7 +49,7 @@ export class StatsLdaSpeakerEmbedder implements SpeakerEmbedder {
       for (let i = 0; i < row.length; i++) s += row[i]! * z[i]!;
       out[k] = s;
     });
-    return l2Normalise(out);
+    return out;
   }
 }
 

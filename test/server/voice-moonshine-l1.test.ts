@@ -26,9 +26,9 @@ describe('voice over WebSocket with PARLEY_SPEAKER_EMBEDDER=moonshine-l1', { ski
     await t.close();
   });
 
-  test('one voice one speaker id, another voice another; voiceprints stored under moonshine-l1-v1', async () => {
-    assert.equal(t.app.models.speakerEmbedder.modelId, 'moonshine-l1-v1');
-    assert.equal(t.app.models.speakerDecision?.modelId, 'moonshine-l1-v1', 'its own calibrated decision');
+  test('one voice one speaker id, another voice another; voiceprints stored under moonshine-l1-v2', async () => {
+    assert.equal(t.app.models.speakerEmbedder.modelId, 'moonshine-l1-v2');
+    assert.equal(t.app.models.speakerDecision?.modelId, 'moonshine-l1-v2', 'its own calibrated decision');
     const fixtures = loadAudioFixtures();
     const awb = fixtures.find((f) => f.file === 'awb.wav')!;
     const slt = fixtures.find((f) => f.file === 'slt.wav')!;
@@ -55,7 +55,7 @@ describe('voice over WebSocket with PARLEY_SPEAKER_EMBEDDER=moonshine-l1', { ski
     await c.next('session.ended', () => true, 60_000);
     const prints = await t.app.stores.voiceprints.list('default');
     assert.equal(prints.length, 2);
-    assert.ok(prints.every((p) => p.modelId === 'moonshine-l1-v1'), 'voiceprints carry the embedder\'s model id');
+    assert.ok(prints.every((p) => p.modelId === 'moonshine-l1-v2'), 'voiceprints carry the embedder\'s model id');
     assert.deepEqual(await t.app.stores.voiceprints.list('default', 'stats-lda-v2'), [], 'not compared with another embedder\'s');
   });
 });

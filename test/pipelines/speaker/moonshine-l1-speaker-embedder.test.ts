@@ -33,10 +33,11 @@ test('PARLEY_SPEAKER_EMBEDDER takes moonshine-l1; the default stays stats-lda; a
   assert.throws(() => loadConfig({ PARLEY_SPEAKER_EMBEDDER: 'moonshine-l2' }), /PARLEY_SPEAKER_EMBEDDER/);
 });
 
-test('the shipped projection is for moonshine-l1-v1, 576 features, with calibrated thresholds of its own', () => {
+test('the shipped projection is for moonshine-l1-v2, 576 features, with a back end and calibrated thresholds of its own', () => {
   const p = loadMoonshineL1Params();
   assert.equal(p.modelId, MOONSHINE_L1_ID);
   assert.equal(p.mean.length, 576);
+  assert.ok(p.backEnd, 'centred by scripts/train-speaker-embedder.ts --features moonshine-l1');
   assert.ok(p.projection.length >= 2 && p.projection.length <= 24);
   assert.ok(p.thresholds, 'calibrated by scripts/calibrate-speaker.ts --features moonshine-l1');
   assert.deepEqual(thresholdsFor(MOONSHINE_L1_ID), p.thresholds);

@@ -31,6 +31,20 @@ describe('speaker fit inputs are pinned', () => {
     assertClose(now.fixtureLdaEigenvalues, pins.fixtureLdaEigenvalues, 1e-7, 'LDA eigenvalues');
   });
 
+  test('the trainer writes the back end of a fit: kind, population, centre and whitening rows as pinned', () => {
+    const now = fixturePins().fixtureBackEnd;
+    assert.equal(now.kind, pins.fixtureBackEnd.kind);
+    assert.equal(now.centredOn, pins.fixtureBackEnd.centredOn);
+    assertClose(now.centre, pins.fixtureBackEnd.centre, 1e-4, 'back-end centre');
+    assert.equal(now.whiten.length, 3);
+    // Eigenvector signs are not pinned by the maths: compare each row up to its sign.
+    now.whiten.forEach((row, k) => {
+      const pinned = pins.fixtureBackEnd.whiten[k]!;
+      const sign = Math.sign(row.reduce((s, x, i) => s + x * pinned[i]!, 0)) || 1;
+      assertClose(row.map((x) => sign * x), pinned, 1e-4, `back-end whitening row ${k}`);
+    });
+  });
+
   test('a pitch-shifted training voice synthesises to the same clip every time', { skip: noTts }, () => {
     // sox seeds its dither from the clock unless run with -R: each cache of these clips used to differ.
     const dirs = [0, 1].map(() => mkdtempSync(path.join(os.tmpdir(), 'parley-tts-pin-')));
