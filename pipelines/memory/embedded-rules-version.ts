@@ -92,5 +92,8 @@
  * parents in Ohio this month") is a `staying_in` memory beside the home, not a plan, a promise or a statement; an "until"
  * clause is the end, not the value or the words ("working at Hooli until Friday" → "works at Hooli", `validUntil`);
  * "till June" ends where June begins, "through the end of the year" where the next begins (pipelines/memory/stays.ts).
+ * 28: a stay told with "spending" and how long ("I'm spending two weeks in Rome", "we're spending a month in Lisbon") or a
+ * season ("spending the summer in Maine", "for the winter": it ends where the next season begins) is a `staying_in`
+ * memory with that end; a counted span after "spend" is how long, not a date ("two weeks" is no day in two weeks).
  */
-export const EMBEDDED_RULES_VERSION = 27;
+export const EMBEDDED_RULES_VERSION = 28;

@@ -27,6 +27,10 @@ export interface FoundDate {
 const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
 export const DURATION = /^for\s+/i;
+/** "spending / spend / spent" before a span ("spending two weeks in Rome"): the span is how long, like "for" (rules 28). */
+export const SPEND_BEFORE = /\bspen(?:d|ds|ding|t)\s+(?:the\s+)?(?:next\s+)?$/i;
+/** A counted span as chrono reads it ("two weeks", "a month", "10 days"), not a day it names ("the weekend"). */
+export const COUNTED = /^(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|fortnights?|months?|years?)$/i;
 const WEEK = /\bweek\b/i;
 const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 /** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
@@ -245,7 +249,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
     }
     // "for the next few days": chrono's phrase leaves out the "for (the)" before it. "Booked for Friday": a day, not how long.
-    const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase));
+    // "spending two weeks in Rome": a span after "spend" is how long too.
+    const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
+      || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
   }

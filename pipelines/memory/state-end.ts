@@ -3,7 +3,7 @@
  * resolved against the utterance time with chrono-node (`stateEnd`).
  */
 import * as chrono from 'chrono-node';
-import { DURATION, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
+import { COUNTED, DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
@@ -17,6 +17,23 @@ const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(
 
 /** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
 const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
+
+/** A season spent or stayed for ("spending the summer in Maine", "for the winter"): it ends where the next begins. */
+const SEASON_SPAN = /\b(?:for|spend(?:s|ing)?)\s+(?:the\s+)?(summer|winter|spring|autumn|fall)\b/i;
+/** The month (0-based) each season ends before, by the meteorological seasons of the northern hemisphere. */
+const SEASON_ENDS: Record<string, number> = { spring: 5, summer: 8, autumn: 11, fall: 11, winter: 2 };
+
+/**
+ * The start (UTC) of the month after `season` as it holds at `refIso` or next comes: "the summer" said in July ends on
+ * 1 September; said in October, next year's. Winter runs December to February, so said in December it ends on 1 March.
+ */
+function seasonEnd(season: string, refIso: string): string {
+  const instant = new Date(refIso);
+  const endMonth = SEASON_ENDS[season.toLowerCase()]!;
+  let end = Date.UTC(instant.getUTCFullYear(), endMonth, 1);
+  if (end <= instant.getTime()) end = Date.UTC(instant.getUTCFullYear() + 1, endMonth, 1);
+  return new Date(end).toISOString();
+}
 
 /** The start (UTC) of the week (Monday), month or year after the one holding `refIso`. */
 function spanEnd(span: string, refIso: string): string {
@@ -33,7 +50,9 @@ function spanEnd(span: string, refIso: string): string {
  * When a temporary state ends by its own words, as an ISO-8601 instant (exclusive: the state holds
  * before it), resolved against the utterance time `refIso` with chrono-node; null when the text gives
  * no end. Forms:
- * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
+ * - a duration, "for a month" / "for two weeks" / "for 3 days", or a counted span spent ("spending two weeks in Rome"):
+ *   `refIso` plus the duration;
+ * - a season, "spending the summer in Maine", "for the winter": the start of the month after it (`seasonEnd`);
  *   "for the next few days" is chrono's reading of "few", 3 days (an approximation); not when the clause holding it
  *   is told of the past or in the perfect ("I lived there for five years", "I've had them for three years now");
  * - "until Friday": the start of the day after that day (UTC); "till June", "until next month" (no day named): the
@@ -58,6 +77,9 @@ export function stateEnd(text: string, refIso: string): string | null {
   if (ordinal && /^(?:until|till|til)\s/i.test(ordinal.phrase) && !toldAsPast(clauseAround(text, ordinal.index))) {
     return new Date(Date.parse(`${ordinal.date}T00:00:00.000Z`) + DAY_MS).toISOString();
   }
+  // "I'm spending the summer in Maine" (chrono reads no season); not told of the past ("I spent the summer there").
+  const season = SEASON_SPAN.exec(text);
+  if (season && !toldAsPast(clauseAround(text, season.index))) return seasonEnd(season[1]!, refIso);
   for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
     const phrase = r.text.trim();
     const before = text.slice(0, r.index);
@@ -70,7 +92,9 @@ export function stateEnd(text: string, refIso: string): string | null {
     if (end.getTime() <= instant.getTime()) continue;
     // "sleep over on Saturday night": "over" before a phrase with its own preposition spans nothing.
     // "booked for Friday": a day after "for" is when, not how long (`namesDay`).
-    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase) && !namesDay(phrase))) {
+    // "spending two weeks in Rome": a counted span after "spend" is how long, as after "for".
+    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase) && !namesDay(phrase))
+      || (SPEND_BEFORE.test(before) && COUNTED.test(phrase))) {
       // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
       // the duration lies behind: it ends no state ahead.
       if (toldAsPast(clauseAround(text, r.index))) continue;

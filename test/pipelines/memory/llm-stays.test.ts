@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ChatRequestBody } from '../../doubles/openai-double.js';
 import { parseValidUntil } from '../../../pipelines/memory/llm-extractor.js';
 import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT } from '../../../pipelines/memory/llm-prompts.js';
-import { llmConsolidation, withLlmDouble } from '../../helpers/llm-consolidation.js';
+import { currentTurn, llmConsolidation, withLlmDouble } from '../../helpers/llm-consolidation.js';
 
 type Reply = Record<string, unknown>;
 const fact = (subject: string, content: string, extra: Reply): Reply => ({
@@ -14,9 +14,7 @@ const fact = (subject: string, content: string, extra: Reply): Reply => ({
 
 /** Scripted replies keyed on the current turn's text, shaped as the schema asks (said on 2026-12-01). */
 function scriptedChat(body: ChatRequestBody): string {
-  const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
-  const current = user.split('CURRENT TURN:')[1] ?? '';
-  const s = current.match(/\((p_\w+)\)/)?.[1] ?? 'p_x';
+  const { text: current, speaker: s } = currentTurn(body);
   const facts: Reply[] = [];
   if (current.includes('I live in Leeds')) {
     facts.push(fact(s, 'Ana lives in Leeds', { slot: 'lives_in', value: 'Leeds' }));
