@@ -1,7 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import { factEnded, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { CLIENT_KEYS, mergedClientKeys, withClientKeys, withDerived, type DerivedEnd } from './participant-attributes.js';
+import { CLIENT_KEYS, DERIVED_ENDS, mergedClientKeys, withClientKeys, withDerived, withMergedEnds, type DerivedEnd } from './participant-attributes.js';
 
 /** A derived attribute to work out again: the participant and the slot (attribute key) of a profile memory about them. */
 export interface DerivedSlot {
@@ -72,12 +72,14 @@ async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId
 /**
  * After `from` was merged into `into` (`GraphStore.mergeParticipants`, which keeps `{...from, ...into}`
  * attributes): record as client-set both people's client keys whose values survived, so a derived change
- * never clobbers a value the client set on the merged-away person. `from` and `into` as read before the merge.
+ * never clobbers a value the client set on the merged-away person, and keep each surviving value's recorded ends
+ * (`DERIVED_ENDS`) with it. `from` and `into` as read before the merge.
  */
 export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
-  if (!(CLIENT_KEYS in from.attributes)) return;
+  if (!(CLIENT_KEYS in from.attributes) && !(DERIVED_ENDS in from.attributes)) return;
   const merged = await graph.getParticipant(tenant, into.id);
   if (!merged) return;
-  const attributes = withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes));
+  const kept = CLIENT_KEYS in from.attributes ? withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes)) : merged.attributes;
+  const attributes = withMergedEnds(kept, from.attributes, into.attributes);
   await graph.updateParticipant(tenant, into.id, { attributes });
 }

@@ -75,6 +75,18 @@ function derivedEnds(attributes: Record<string, unknown>): Record<string, Derive
   return out;
 }
 
+/**
+ * The attributes after `from` was merged into `into` (`{...from, ...into}`), with each key's recorded ends
+ * ({@link DERIVED_ENDS}) taken from the person whose value of that key survived: `into`'s when it held the key, else `from`'s.
+ */
+export function withMergedEnds(merged: Record<string, unknown>, from: Record<string, unknown>, into: Record<string, unknown>): Record<string, unknown> {
+  const theirs = derivedEnds(from);
+  const ours = derivedEnds(into);
+  let out = merged;
+  for (const key of new Set([...Object.keys(theirs), ...Object.keys(ours)])) out = withEnds(out, key, (key in into ? ours[key] : theirs[key]) ?? []);
+  return out;
+}
+
 /** The attributes with `key`'s recorded ends set to `ends` (none: the record of `key` removed); the same object when unchanged. */
 function withEnds(attributes: Record<string, unknown>, key: string, ends: readonly DerivedEnd[]): Record<string, unknown> {
   const record = isObject(attributes[DERIVED_ENDS]) ? attributes[DERIVED_ENDS] : {};

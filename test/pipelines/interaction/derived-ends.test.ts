@@ -6,7 +6,7 @@ import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
-import { DERIVED_ENDS, patchAttributes, shownAttributes, withDerived } from '../../../pipelines/interaction/participant-attributes.js';
+import { DERIVED_ENDS, patchAttributes, shownAttributes, withDerived, withMergedEnds } from '../../../pipelines/interaction/participant-attributes.js';
 import { participantView } from '../../../server/routes/views.js';
 
 function stores() {
@@ -71,5 +71,17 @@ describe('shownAttributes: an attribute whose temporary state has ended is read 
     const attributes = { lives_in: 'Leeds', tier: 'gold' };
     assert.equal(shownAttributes(attributes, '2030-01-01T00:00:00.000Z'), attributes);
     assert.equal(withDerived(attributes, 'lives_in', 'Leeds'), attributes, 'nothing changes: the same object');
+  });
+});
+
+describe('withMergedEnds: the recorded ends follow the value that survives a merge', () => {
+  const stay = { staying_in: 'Madrid', [DERIVED_ENDS]: { staying_in: [{ from: '2026-06-15T10:00:00.000Z', value: null }] } };
+  test("the merged-away person's stay, kept, keeps its end; one the survivor's own value replaced does not", () => {
+    const kept = withMergedEnds({ ...stay, lives_in: 'Leeds' }, stay, { lives_in: 'Leeds' });
+    assert.deepEqual(shownAttributes(kept, '2026-07-01T00:00:00.000Z'), { lives_in: 'Leeds' });
+    const into = { staying_in: 'Rome' };
+    const replaced = withMergedEnds({ ...stay, ...into }, stay, into);
+    assert.deepEqual(shownAttributes(replaced, '2026-07-01T00:00:00.000Z'), { staying_in: 'Rome' });
+    assert.ok(!(DERIVED_ENDS in replaced));
   });
 });
