@@ -1,7 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import { factEnded, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { CLIENT_KEYS, mergedClientKeys, withClientKeys, withDerived } from './participant-attributes.js';
+import { CLIENT_KEYS, DERIVED_ENDS, mergedClientKeys, withClientKeys, withDerived, withMergedEnds, type DerivedEnd } from './participant-attributes.js';
 
 /** A derived attribute to work out again: the participant and the slot (attribute key) of a profile memory about them. */
 export interface DerivedSlot {
@@ -36,7 +36,10 @@ export async function rederiveAttributes(
     const p = await graph.getParticipant(tenant, id);
     if (!p) continue;
     let attributes = p.attributes;
-    for (const slot of keys) attributes = withDerived(attributes, slot, await currentValue(memory, tenant, id, slot, now));
+    for (const slot of keys) {
+      const { value, ends } = await derivedValue(memory, tenant, id, slot, now);
+      attributes = withDerived(attributes, slot, value, ends);
+    }
     if (attributes === p.attributes) continue;
     const updated = await graph.updateParticipant(tenant, id, { attributes });
     if (updated) changed.push(updated);
@@ -44,21 +47,39 @@ export async function rederiveAttributes(
   return changed;
 }
 
-/** The value of the newest profile memory of `slot` about the participant that holds at `now`; null when none holds one. */
-async function currentValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<string | null> {
+/** How many ends of temporary states one after the other an attribute records ahead (`DERIVED_ENDS`). */
+const MAX_ENDS = 4;
+
+/**
+ * The value of the newest profile memory of `slot` about the participant that holds at `now` (null when none holds
+ * one), and, when it is a temporary state, what follows its end: the value that holds then, and so on while that one
+ * is temporary too (at most {@link MAX_ENDS} ends), for `shownAttributes` to read at any later time.
+ */
+async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<{ value: string | null; ends: DerivedEnd[] }> {
   const facts = await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 });
-  return facts.find((f) => f.value !== null && f.value.trim() !== '' && !factEnded(f, now))?.value ?? null;
+  const holding = (at: string): Fact | null => facts.find((f) => f.value !== null && f.value.trim() !== '' && !factEnded(f, at)) ?? null;
+  const current = holding(now);
+  const ends: DerivedEnd[] = [];
+  // Each next fact holds past the end before it (`factEnded` is false there): the ends only go forward.
+  for (let f = current; f?.validUntil && ends.length < MAX_ENDS;) {
+    const from = f.validUntil;
+    f = holding(from);
+    ends.push({ from, value: f?.value ?? null });
+  }
+  return { value: current?.value ?? null, ends };
 }
 
 /**
  * After `from` was merged into `into` (`GraphStore.mergeParticipants`, which keeps `{...from, ...into}`
  * attributes): record as client-set both people's client keys whose values survived, so a derived change
- * never clobbers a value the client set on the merged-away person. `from` and `into` as read before the merge.
+ * never clobbers a value the client set on the merged-away person, and keep each surviving value's recorded ends
+ * (`DERIVED_ENDS`) with it. `from` and `into` as read before the merge.
  */
 export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
-  if (!(CLIENT_KEYS in from.attributes)) return;
+  if (!(CLIENT_KEYS in from.attributes) && !(DERIVED_ENDS in from.attributes)) return;
   const merged = await graph.getParticipant(tenant, into.id);
   if (!merged) return;
-  const attributes = withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes));
+  const kept = CLIENT_KEYS in from.attributes ? withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes)) : merged.attributes;
+  const attributes = withMergedEnds(kept, from.attributes, into.attributes);
   await graph.updateParticipant(tenant, into.id, { attributes });
 }

@@ -19,19 +19,82 @@ export const CLIENT_KEYS = '$client_keys';
  */
 export const NAME_EVIDENCE = 'name_evidence';
 
+/**
+ * Where a derived attribute filled by a temporary state ("staying in Madrid for two weeks": `staying_in`, or a
+ * `lives_in` for a month) records what follows its end, as a list per key of {@link DerivedEnd}: from each `from` on,
+ * the attribute reads `value` (null: none). Read at {@link shownAttributes}, so an attribute is never served after its
+ * state has ended, though the sweep of ended states (`memory.states-ended`) has not yet worked it out again.
+ * Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a client.
+ */
+export const DERIVED_ENDS = '$derived_ends';
+
+/** From `from` (an ISO instant) on, a derived attribute reads `value` (null: none), a temporary state before it having ended. */
+export interface DerivedEnd {
+  from: string;
+  value: string | null;
+}
+
 /** Attribute keys that hold Parley's own bookkeeping: hidden from clients and refused in a PATCH. */
-const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE];
+const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_ENDS];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The attributes as clients read them: without the bookkeeping of {@link CLIENT_KEYS} and {@link NAME_EVIDENCE}. */
-export function shownAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The attributes as clients read them at `now`: without the bookkeeping of {@link CLIENT_KEYS}, {@link NAME_EVIDENCE}
+ * and {@link DERIVED_ENDS}, and with each derived attribute whose temporary state has ended by `now` read as what
+ * follows it (the home a stay interrupted, or none), whether or not the sweep of ended states has run yet.
+ */
+export function shownAttributes(attributes: Record<string, unknown>, now: string = new Date().toISOString()): Record<string, unknown> {
   if (!BOOKKEEPING_KEYS.some((k) => k in attributes)) return attributes;
   const shown = { ...attributes };
   for (const k of BOOKKEEPING_KEYS) delete shown[k];
+  const client = clientKeys(attributes);
+  const at = Date.parse(now);
+  for (const [key, ends] of Object.entries(derivedEnds(attributes))) {
+    if (client.has(key)) continue;
+    const step = ends.filter((e) => Date.parse(e.from) <= at).at(-1);
+    if (!step) continue;
+    if (step.value === null) delete shown[key];
+    else shown[key] = step.value;
+  }
   return shown;
+}
+
+/** The recorded ends of derived attributes ({@link DERIVED_ENDS}), well-formed steps only, in the order stored. */
+function derivedEnds(attributes: Record<string, unknown>): Record<string, DerivedEnd[]> {
+  const record = attributes[DERIVED_ENDS];
+  if (!isObject(record)) return {};
+  const out: Record<string, DerivedEnd[]> = {};
+  for (const [key, steps] of Object.entries(record)) {
+    if (!Array.isArray(steps)) continue;
+    out[key] = steps.filter((e): e is DerivedEnd => isObject(e) && typeof e.from === 'string' && !Number.isNaN(Date.parse(e.from))
+      && (e.value === null || typeof e.value === 'string'));
+  }
+  return out;
+}
+
+/**
+ * The attributes after `from` was merged into `into` (`{...from, ...into}`), with each key's recorded ends
+ * ({@link DERIVED_ENDS}) taken from the person whose value of that key survived: `into`'s when it held the key, else `from`'s.
+ */
+export function withMergedEnds(merged: Record<string, unknown>, from: Record<string, unknown>, into: Record<string, unknown>): Record<string, unknown> {
+  const theirs = derivedEnds(from);
+  const ours = derivedEnds(into);
+  let out = merged;
+  for (const key of new Set([...Object.keys(theirs), ...Object.keys(ours)])) out = withEnds(out, key, (key in into ? ours[key] : theirs[key]) ?? []);
+  return out;
+}
+
+/** The attributes with `key`'s recorded ends set to `ends` (none: the record of `key` removed); the same object when unchanged. */
+function withEnds(attributes: Record<string, unknown>, key: string, ends: readonly DerivedEnd[]): Record<string, unknown> {
+  const record = isObject(attributes[DERIVED_ENDS]) ? attributes[DERIVED_ENDS] : {};
+  if (JSON.stringify(record[key] ?? []) === JSON.stringify(ends)) return attributes;
+  const { [key]: _old, ...others } = record;
+  const next = ends.length > 0 ? { ...others, [key]: ends.map((e) => ({ from: e.from, value: e.value })) } : others;
+  const { [DERIVED_ENDS]: _record, ...rest } = attributes;
+  return Object.keys(next).length > 0 ? { ...rest, [DERIVED_ENDS]: next } : rest;
 }
 
 /** The top-level keys the client set itself by PATCH. */
@@ -42,16 +105,18 @@ export function clientKeys(attributes: Record<string, unknown>): Set<string> {
 
 /**
  * Set (or, with null, remove) a derived attribute, unless the client set that key itself: the client's
- * value stands. Returns the attributes unchanged (the same object) when nothing changes.
+ * value stands. `ends`: what follows when the temporary state that gives `value` ends ({@link DERIVED_ENDS}); none
+ * for a lasting value. Returns the attributes unchanged (the same object) when nothing changes.
  */
-export function withDerived(attributes: Record<string, unknown>, key: string, value: string | null): Record<string, unknown> {
+export function withDerived(attributes: Record<string, unknown>, key: string, value: string | null, ends: readonly DerivedEnd[] = []): Record<string, unknown> {
   if (BOOKKEEPING_KEYS.includes(key) || clientKeys(attributes).has(key)) return attributes;
+  const recorded = withEnds(attributes, key, value === null ? [] : ends);
   if (value === null) {
-    if (!(key in attributes)) return attributes;
-    const { [key]: _gone, ...rest } = attributes;
+    if (!(key in recorded)) return recorded;
+    const { [key]: _gone, ...rest } = recorded;
     return rest;
   }
-  return attributes[key] === value ? attributes : { ...attributes, [key]: value };
+  return recorded[key] === value ? recorded : { ...recorded, [key]: value };
 }
 
 /**

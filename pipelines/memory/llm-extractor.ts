@@ -3,6 +3,8 @@ import type { ExtractedFact, ExtractionInput, ExtractionResult, Extractor } from
 import { LlmJsonClient } from './llm-client.js';
 import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT, SETTLES } from './llm-prompts.js';
 import { UNNAMED } from './extractor.js';
+import { stateEnd } from './state-end.js';
+import { STAY_SLOT } from './stays.js';
 
 interface PlanObjectReply {
   verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; which?: unknown; past?: unknown;
@@ -10,7 +12,7 @@ interface PlanObjectReply {
 
 interface FactsReply {
   facts: Array<{ content: string; kind: FactKind; subject: string; slot: string | null; value: string | null; retraction: boolean; confidence: number;
-    settles?: unknown; plan_object?: PlanObjectReply | null }>;
+    valid_until?: unknown; settles?: unknown; plan_object?: PlanObjectReply | null }>;
   profile_updates: Array<{ participant: string; attribute: string; value: string }>;
 }
 
@@ -51,6 +53,21 @@ export function parsePlanObject(raw: unknown): PlanObject | null {
   return out;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The reply's `valid_until` (the last day a state holds, `YYYY-MM-DD`) as the fact's exclusive end (`validUntil`: the
+ * start of the day after, UTC), or undefined when absent, not a date, or not after the turn's `time`: consolidation
+ * then reads the end from the fact's text (`stateEnd`), as for a reply without the field.
+ */
+export function parseValidUntil(raw: unknown, time: string): string | undefined {
+  if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(raw.trim())) return undefined;
+  const day = Date.parse(`${raw.trim()}T00:00:00.000Z`);
+  if (Number.isNaN(day)) return undefined;
+  const end = day + DAY_MS;
+  return end > Date.parse(time) ? new Date(end).toISOString() : undefined;
+}
+
 function settlesOf(v: unknown): ExtractedFact['settles'] | undefined {
   return (SETTLES as readonly unknown[]).includes(v) ? (v as ExtractedFact['settles']) : undefined;
 }
@@ -75,14 +92,18 @@ export class LlmExtractor implements Extractor {
     const known = new Set([u.speakerId, ...u.addresseeIds, ...input.previous.map((p) => p.speakerId)]);
     const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => {
       const settles = settlesOf(f.settles);
+      const validUntil = parseValidUntil(f.valid_until, u.time);
+      // A stay with no end, by the reply or its text, is no stay beside a home: it would never end (as the rules 27 read it).
+      const slot = f.slot === STAY_SLOT && (validUntil ?? stateEnd(f.content, u.time)) === null ? null : f.slot ?? null;
       return {
         content: f.content, kind: f.kind,
         subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,
-        speakerId: u.speakerId, addresseeIds: u.addresseeIds, slot: f.slot ?? null, value: f.value ?? null,
+        speakerId: u.speakerId, addresseeIds: u.addresseeIds, slot, value: slot === null && f.slot === STAY_SLOT ? null : f.value ?? null,
+        ...(validUntil !== undefined ? { validUntil } : {}),
         retraction: f.retraction === true, confidence: Math.min(1, Math.max(0, Number(f.confidence) || 0.5)),
         referIds: [u.id], planObject: parsePlanObject(f.plan_object),
         // An outcome settles only an open plan: a slotted fact (a move, a new job) changes its slot instead.
-        ...(settles && !f.slot ? { settles } : {}),
+        ...(settles && !slot ? { settles } : {}),
       };
     });
     const profileUpdates: ProfileUpdate[] = (reply.profile_updates ?? [])

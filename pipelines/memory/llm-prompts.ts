@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v3';
+export const FACTS_PROMPT_VERSION = 'facts-v4';
 export const DECIDE_PROMPT_VERSION = 'decide-v1';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -17,6 +17,13 @@ the subject when a newer value replaces an older one (e.g. lives_in, works_at, p
 relation:<role>), else null. Set retraction true when the turn withdraws an earlier fact
 ("I don't like X anymore", "cancel that"). profile_updates are background or preference attributes
 of participants (attribute "name" for a self-introduction).
+A stay somewhere for a time, with its end said ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the
+20th", "I'm visiting my parents in Ohio this month"), is kind profile, slot staying_in, value the place ("Madrid"): it
+stands beside where the person lives (lives_in) and never replaces it; a stay with no end said gets no staying_in slot.
+valid_until: when the turn says a state holds only for a time ("for two weeks", "until Friday", "this month", "till
+June"), the last day it holds, as YYYY-MM-DD resolved from the turn's time; else null. An "until" clause is the end,
+not part of the value or the content: "I'm working at Hooli until Friday" gives content "<name> works at Hooli", slot
+works_at, value "Hooli", valid_until Friday's date.
 settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
 "I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
 alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
@@ -44,7 +51,7 @@ export const FACTS_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['content', 'kind', 'subject', 'slot', 'value', 'retraction', 'confidence', 'settles', 'plan_object'],
+        required: ['content', 'kind', 'subject', 'slot', 'value', 'retraction', 'confidence', 'valid_until', 'settles', 'plan_object'],
         properties: {
           content: { type: 'string' },
           kind: { type: 'string', enum: KINDS },
@@ -53,6 +60,7 @@ export const FACTS_SCHEMA = {
           value: { type: ['string', 'null'] },
           retraction: { type: 'boolean' },
           confidence: { type: 'number' },
+          valid_until: { type: ['string', 'null'] },
           settles: { type: ['string', 'null'], enum: [...SETTLES, null] },
           plan_object: {
             type: ['object', 'null'],

@@ -26,7 +26,11 @@ export interface FoundDate {
 
 const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
-const DURATION = /^for\s+/i;
+export const DURATION = /^for\s+/i;
+/** "spending / spend / spent" before a span ("spending two weeks in Rome"): the span is how long, like "for" (rules 28). */
+export const SPEND_BEFORE = /\bspen(?:d|ds|ding|t)\s+(?:the\s+)?(?:next\s+)?$/i;
+/** A counted span as chrono reads it ("two weeks", "a month", "10 days"), not a day it names ("the weekend"). */
+export const COUNTED = /^(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|fortnights?|months?|years?)$/i;
 const WEEK = /\bweek\b/i;
 const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 /** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
@@ -55,7 +59,7 @@ const ORDINAL_DAY = /\b(?:(?:on|by|until|till|from)\s+)?(?:(?:mon|tues|wednes|th
  * The date a bare day of the month names: that day of this month, or of the next when it has passed
  * (of the previous one when the sentence looks back).
  */
-function ordinalDay(text: string, refIso: string): { phrase: string; date: string; index: number } | null {
+export function ordinalDay(text: string, refIso: string): { phrase: string; date: string; index: number } | null {
   const m = ORDINAL_DAY.exec(text);
   const day = Number(m?.[1]);
   if (!m || day < 1 || day > 31) return null;
@@ -177,7 +181,7 @@ const POSSESSIVE_BEFORE = /\b(?:my|our|his|her|their|your)\s+$/i;
 const NOUN_AFTER = /^\s+(?!(?:was|is|were|are|has|have|had|went|will|would|could|and|or|but|with|in|at|on|of|to|for|i|we|it|he|she|they|you)\b)[a-z]+/i;
 
 /** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
-function namesDay(phrase: string): boolean {
+export function namesDay(phrase: string): boolean {
   return NAMED_DAY.test(phrase) && !SPAN_UNIT.test(phrase);
 }
 
@@ -245,7 +249,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
     }
     // "for the next few days": chrono's phrase leaves out the "for (the)" before it. "Booked for Friday": a day, not how long.
-    const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase));
+    // "spending two weeks in Rome": a span after "spend" is how long too.
+    const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
+      || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
     out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
   }
@@ -277,7 +283,7 @@ export function spokenDate(date: string): string {
 /**
  * `text` with each relative date phrase ("next Friday", "tomorrow") replaced by the calendar date
  * it meant ("on Friday 4 December 2026"), so the fact still reads right next month. Durations
- * ("for a month") stay as spoken: their end is a field (`validUntil`, see {@link stateEnd}), not text.
+ * ("for a month") stay as spoken: their end is a field (`validUntil`, see `stateEnd` in state-end.ts), not text.
  */
 export function absoluteDates(text: string, dates: FoundDate[]): string {
   let out = text;
@@ -325,85 +331,4 @@ function startOfPerfect(text: string, r: chrono.ParsedResult, instant: Date): st
   if (/\b(?:years?|decades?)\b/i.test(r.text)) return start.slice(0, 4);
   if (/\bmonths?\b/i.test(r.text)) return start.slice(0, 7);
   return start.slice(0, 10);
-}
-
-const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
-const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
-const UNTIL_BEFORE = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?$/i;
-const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/i;
-/** A plan or report ("I'll send it this week", "I moved…") rather than a state that holds now. */
-const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
-const DAY_MS = 86_400_000;
-/** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
-const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:until|till|til|through|thru|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
-
-/** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
-const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
-
-/** The start (UTC) of the week (Monday), month or year after the one holding `refIso`. */
-function spanEnd(span: string, refIso: string): string {
-  const instant = new Date(refIso);
-  if (span === 'week') {
-    const day = Date.parse(`${refIso.slice(0, 10)}T00:00:00.000Z`);
-    return new Date(day + (7 - ((instant.getUTCDay() + 6) % 7)) * DAY_MS).toISOString();
-  }
-  if (span === 'month') return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1)).toISOString();
-  return new Date(Date.UTC(instant.getUTCFullYear() + 1, 0, 1)).toISOString();
-}
-
-/**
- * When a temporary state ends by its own words, as an ISO-8601 instant (exclusive: the state holds
- * before it), resolved against the utterance time `refIso` with chrono-node; null when the text gives
- * no end. Forms:
- * - a duration, "for a month" / "for two weeks" / "for 3 days": `refIso` plus the duration;
- *   "for the next few days" is chrono's reading of "few", 3 days (an approximation); not when the clause holding it
- *   is told of the past or in the perfect ("I lived there for five years", "I've had them for three years now");
- * - "until Friday": the start of the day after that day (UTC); "till June", "until next month" (no day named): the
- *   start of that month; "till / through the end of the week, month, year": the start of the next one;
- * - away on named days, "I'm out on Thursday and Friday": the start of the day after the last of them;
- * - "this week" / "this month" / "the rest of the month" in a present-tense statement ("I'm working from home
- *   this week", not "I'll send it this week"): the start of the next week (Monday), month or year (UTC).
- */
-export function stateEnd(text: string, refIso: string): string | null {
-  const instant = new Date(refIso);
-  if (Number.isNaN(instant.getTime())) return null;
-  const rest = REST_OF.exec(text);
-  if (rest && !NOT_A_STATE.test(text)) return spanEnd((rest[1] ?? rest[2])!.toLowerCase(), refIso);
-  const away = AWAY_ON.exec(text);
-  if (away && !NOT_A_STATE.test(text)) {
-    const days = findDates(text.slice(away.index + away[0].length), refIso).filter((d) => !d.duration && !d.week && d.date.length === 10);
-    const last = days.map((d) => d.date).sort().pop();
-    if (last) return new Date(Date.parse(`${last}T00:00:00.000Z`) + DAY_MS).toISOString();
-  }
-  // "I'm on nights until the 9th": a bare day of the month, which chrono does not read; the day to come.
-  const ordinal = UNTIL_ORDINAL.test(text) ? ordinalDay(text, refIso) : null;
-  if (ordinal && /^(?:until|till|til)\s/i.test(ordinal.phrase) && !toldAsPast(clauseAround(text, ordinal.index))) {
-    return new Date(Date.parse(`${ordinal.date}T00:00:00.000Z`) + DAY_MS).toISOString();
-  }
-  for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
-    const phrase = r.text.trim();
-    const before = text.slice(0, r.index);
-    const span = THIS_SPAN.exec(phrase);
-    if (span) {
-      if (NOT_A_STATE.test(text)) continue;
-      return spanEnd(span[1]!.toLowerCase(), refIso);
-    }
-    const end = r.start.date();
-    if (end.getTime() <= instant.getTime()) continue;
-    // "sleep over on Saturday night": "over" before a phrase with its own preposition spans nothing.
-    // "booked for Friday": a day after "for" is when, not how long (`namesDay`).
-    if (DURATION.test(phrase) || (FOR_BEFORE.test(before) && !/^(?:on|at|in|by)\s/i.test(phrase) && !namesDay(phrase))) {
-      // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
-      // the duration lies behind: it ends no state ahead.
-      if (toldAsPast(clauseAround(text, r.index))) continue;
-      return end.toISOString();
-    }
-    if ((UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) && !toldAsPast(clauseAround(text, r.index))) {
-      // "till June", "until next month": a month with no day named ends where it begins.
-      if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && r.start.isCertain('month')) return `${end.toISOString().slice(0, 7)}-01T00:00:00.000Z`;
-      const d = Date.parse(`${end.toISOString().slice(0, 10)}T00:00:00.000Z`);
-      return new Date(d + DAY_MS).toISOString();
-    }
-  }
-  return null;
 }

@@ -15,8 +15,17 @@ export const STAY_SLOT = 'staying_in';
 const SUBJECT = String.raw`\b(?:I|[Ww]e)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to\s+be)(?:\s+(?:currently|still|now|just|actually|also|mostly))*`;
 /** A place: capitalised words ("Madrid", "New York", "Stratford-upon-Avon"). */
 const PLACE = String.raw`([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)`;
-/** "staying (with my grandmother) in York", "away in Rome", "over in Dublin", "on holiday in Crete", or just "in Oslo". */
-const STAYING_IN = new RegExp(`${SUBJECT}(?:\\s+(?:staying|away|over|out|off|based|on\\s+(?:holiday|vacation|a\\s+(?:work\\s+|business\\s+)?trip|business|leave)))?(?:\\s+((?:with|at)\\s+(?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+in\\s+${PLACE}`);
+/** A count of days, nights, weeks or months ("two weeks", "a few days", "10 nights"). */
+const COUNTED_SPAN = String.raw`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|months?)`;
+/** A season named whole ("the summer"): its end is where the next begins (`stateEnd`). */
+export const SEASON = String.raw`(?:summer|winter|spring|autumn|fall)`;
+/** "spending two weeks", "spending the summer": how long a stay lasts, said with the verb (rules 28). */
+const SPENDING = String.raw`spending\s+(?:the\s+)?(?:next\s+)?(?:${COUNTED_SPAN}|${SEASON})`;
+/**
+ * "staying (with my grandmother) in York", "away in Rome", "over in Dublin", "on holiday in Crete", "spending two weeks
+ * (with my aunt) in Rome", or just "in Oslo".
+ */
+const STAYING_IN = new RegExp(`${SUBJECT}(?:\\s+(?:staying|away|over|out|off|based|${SPENDING}|on\\s+(?:holiday|vacation|a\\s+(?:work\\s+|business\\s+)?trip|business|leave)))?(?:\\s+((?:with|at)\\s+(?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+in\\s+${PLACE}`);
 /** "visiting my parents in Ohio", "visiting friends in Glasgow", "visiting Rome". */
 const VISITING = new RegExp(`${SUBJECT}\\s+visiting\\s+(?:((?:my|our|some|a|an|the|his|her|their)?\\s*[a-z][^,.;!?]*?)\\s+in\\s+${PLACE}|${PLACE})`);
 /** A person called by a family word, not a place ("visiting Grandma"). */
@@ -24,10 +33,10 @@ const FAMILY_NAME = /^(?:Grandma|Grandad|Granddad|Grandpa|Granny|Gran|Nan|Nana|M
 /** A month or a weekday is when, not where ("I'll be in June", "in Friday's meeting"). */
 const DATE_NAME = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Christmas|Easter)\b/;
 /**
- * An end said in words: a span ("for two weeks", "for ten days", "for the weekend"), "until / till / through …",
- * "this week / month", "the rest of …". A stay with none is left to the other rules ("I'm in Oslo" may be anything).
+ * An end said in words: a span ("for two weeks", "for ten days", "for the weekend", "spending two weeks", "spending the
+ * summer"), "until / till / through …", "this week / month", "the rest of …". A stay with none is left to the other rules ("I'm in Oslo" may be anything).
  */
-const END_SAID = /\bfor\s+(?:the\s+)?(?:next\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|months?)\b|\bfor\s+the\s+(?:week|weekend|month|summer|winter|holidays)\b|\b(?:until|till|til|through|thru)\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b/i;
+const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_SPAN}\b|\bfor\s+the\s+(?:week|weekend|month|${SEASON}|holidays)\b|\b(?:until|till|til|through|thru)\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b|\b${SPENDING}\b`, 'i');
 
 /**
  * A start ahead named ("from Monday", "next week", "tomorrow", "on Friday", "in January"; not "until next month"): a stay

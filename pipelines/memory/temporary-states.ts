@@ -4,7 +4,7 @@ import type { Participant, TenantId } from '../../graph/types.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
 import type { Candidate, Decision } from './decide.js';
 import type { ExtractedFact } from './extractor.js';
-import { stateEnd } from './relative-date.js';
+import { stateEnd } from './state-end.js';
 
 /**
  * Temporary states ("I'm living in Lisbon for a month": a fact with an end of its own, `validUntil`) beside

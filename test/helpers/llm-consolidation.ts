@@ -44,6 +44,13 @@ export function withLlmDouble(chat: (body: ChatRequestBody) => string): LlmDoubl
   };
 }
 
+/** The current turn of a facts request, as the LLM extractor writes it, and the speaker's id in it (`p_x` when none). */
+export function currentTurn(body: ChatRequestBody): { text: string; speaker: string } {
+  const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
+  const text = user.split('CURRENT TURN:')[1] ?? '';
+  return { text, speaker: text.match(/\((p_\w+)\)/)?.[1] ?? 'p_x' };
+}
+
 /** What `llmConsolidation` wires. */
 export interface LlmConsolidation {
   llm: LlmJsonClient;

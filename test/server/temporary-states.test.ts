@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { stateEnd } from '../../pipelines/memory/relative-date.js';
+import { stateEnd } from '../../pipelines/memory/state-end.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { ParleyClient, type Memory } from '../../clients/typescript/src/index.js';

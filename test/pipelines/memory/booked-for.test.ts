@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Utterance } from '../../../graph/types.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { findDates, stateEnd } from '../../../pipelines/memory/relative-date.js';
+import { findDates } from '../../../pipelines/memory/relative-date.js';
+import { stateEnd } from '../../../pipelines/memory/state-end.js';
 
 const x = new EmbeddedExtractor();
 const T = '2026-12-01T10:00:00.000Z'; // a Tuesday

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absoluteDates, clauseAround, eventDate, findDates, stateEnd, toldAsPast } from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates, clauseAround, eventDate, findDates, toldAsPast } from '../../../pipelines/memory/relative-date.js';
+import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { namedDate } from '../../../pipelines/retrieval/memory-items.js';
 
 // Friday 14 July 2023, 15:00 UTC.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
-import { stateEnd } from '../../../pipelines/memory/relative-date.js';
+import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { readStay, STAY_SLOT, withoutUntil } from '../../../pipelines/memory/stays.js';
 
 /** Thursday 3 December 2026, 10:00 UTC. */

@@ -1,0 +1,99 @@
+/**
+ * Prompt-free rule set version, recorded on every fact as `embedded-rules/<n>`: raise it when the rules change
+ * what they extract, so facts of different rule sets can be told apart. 3: plans said with "we", obligations,
+ * plan objects matched by WordNet. 4: farewells and leave-takings are no plans, plans and choices told about
+ * someone else carry `reportedBy`, maxims said with "should" stay open. 5: plan objects name the people an action
+ * is for or whose the thing is apart from what it is about ("my sister's drill", "to my sister"), read two objects
+ * ("write my grandmother a letter") and phrasal verbs ("gave the drill back"); coordinated people ("Mum and Dad…")
+ * and a participant's possessive ("Lena's parents…") are told about someone else. 6: a month or weekday in a sentence
+ * told of the past ("we went camping in May", "I called her on Tuesday") is dated behind, not ahead; a phrase that
+ * names only a year ("last year", "four years ago") dates the year, not a made-up day; one person addressed as "you"
+ * takes a third-person verb ("glad you like it" -> "glad Ben likes it", "you are" -> "Ben is"), and "I haven't" reads
+ * "Lena hasn't". 7: "my own" names the speaker
+ * among a plan object's people, a noun compound's last noun tagged a verb is its head ("the kitchen tap"), an irregular
+ * past tagged a noun is the verb ("we redid"), an obligation on a named owner's thing is a plan ("Grandma's
+ * prescription"), "won't be …ing" cancels and "dropped the keys off" does not; others' acts on a new thing ("my aunt and
+ * uncle bought an electric car") and alternatives they plan ("…drive instead") carry `reportedBy`; "my nephew and I…"
+ * names the nephew among the people, and "Lena and her brother…" (said of a participant) is Lena's "my brother and
+ * I…"; plan objects say which one a compound or an "in / on / of" phrase names (`which`). 8: introductions said on the phone
+ * ("this is Priya speaking", "Priya here"), small talk that is no memory ("I'm sorry about that", "I'll remember that",
+ * going to bed), days of the month ("on the 15th"), "for the rest of the month", dated arrangements of someone else's
+ * ("an engineer can come on…") and "we're planning a party on…" are plans, statements after several opening words;
+ * "I'll order it" takes what it orders from the turn before ("can you order a cake?"). 9: "did" before an object is
+ * the verb ("I did my tax return myself"), an irregular past between people and an object is too ("my parents redid the
+ * patio"), people paid for a service ("to my accountant") are people an action is for, "the people next door" are told about, a date word before a noun
+ * says which one ("the evening course"), "my aunt's" as one word is the aunt's; "my own" stays "Lena's own", "myself" reads
+ * "themselves", "at the weekend" reads "on Saturday …". 10: "we", "us" and "our" told to
+ * one person take the listener in only when the sentence says so (a plan, "let's", "we both", "since we last talked");
+ * else they are the speaker's own people ("Melanie and others went camping", "Melanie's family trip").
+ * 11: running the meeting ("let's keep it
+ * quick") is no memory; statements and events after "Heads up,", "Also,", "Yes, the…" or a time ("Tomorrow morning I'm…"),
+ * with a question tagged on, or told of "he / she / they"; "Hi, it's Sofia Marin" names the speaker; "I'm out on Thursday
+ * and Friday" ends after Friday; "it was X after all", with no negation, withdraws nothing; "I'm still stuck" is a state,
+ * not an action told as done. 12: "won't need", "don't need to", "given up on" and a negative imperative ("don't do the
+ * MOT") cancel, a denied cancelling ("still haven't cancelled") does not; "has been moved to" reschedules; "up and
+ * running" is done; a cancellation or a reschedule is read from its own clause; a plan naming its thing by "it" / "her"
+ * is done by the same action told as done; "the French course" / "the course in Spanish" say which one; "enrol" is
+ * "enroll", "have a word with" is "spoke to"; "the couple across the road" are people. 13: "I haven't got round to
+ * cancelling…", "I haven't managed to cancel…" and "I forgot to cancel…" cancel nothing. 14: a report before a plan
+ * clause is a sentence of its own and the plan's "it" / "her" names its thing or person ("The plumber sent me a quote,
+ * I'll forward it…"); two joined plan actions are two plans; an event told for a day ("my dentist appointment is on
+ * Tuesday", "I've got a match on Saturday": "have got" is now) is settled by a reschedule or a cancellation of the same
+ * one; "let's do Saturday instead" moves the latest dated plan of the day; "the plan is to…" is a plan; "actually, I
+ * won't order…" cancels; a return trip is not the outbound one; "the class in watercolour" says which one; "had a chat
+ * with", "get someone to fix", "the printer is up and running" (about its subject). 15: events whose subject
+ * opens with "his / her…" (a person, or a thing of someone named just before), "your" + a person, or is a noun phrase
+ * past five words, "X's off / at…", a time before the subject ("Since yesterday the car…"), a first-person clause after
+ * an act, a guess or "since we last spoke" ("Calling you back as promised, we have…"), asking leave for someone else
+ * with a time ("Can Maisie sleep over on Saturday?"); a statement opened by "he / his…" names the person the sentences
+ * before opened with (a name: a participant's, one written inside a sentence, or no WordNet word); well-wishing ("I hope it heals quickly"), "see you Saturday" and "this pasta is lovely"
+ * are no memory; a date is past or to come by its own clause, "now" stays a word; a "we" plan or decision told to one
+ * person takes the listener in only as `inclusiveWe` or a time to come says ("we decided to do doggy playdates" is the
+ * speaker's own people's, and not shared). 16: a duration told in the perfect
+ * or the past ("I've been vegetarian for two years", "I lived there for five years") ends no state ahead; "can't" is no
+ * past tense (its date lies ahead); a bare "the 15th" told of the past lies behind. 17: a fact's `eventTime` is also
+ * the start of a state told in the perfect ("I've had them for three years now") or, for an act told as just done ("I
+ * just got accepted"), the day it was said. 18: "was" is a past form (a day named with it lies behind: "I was in Paris
+ * on Friday"); a participle after a present "be" is a state now ("the road is closed for two weeks", "I'm tied up for
+ * a week" end ahead); "until the 9th" ends a state; an "until" told of the past ("I was off until Monday") ends none.
+ * 19: a sentence told with its "I" left out and opened by a past form ("Paid Marcus back for the tickets", "Spoke to
+ * Gran this morning") is read with the "I"; an outcome naming the same thing as an open fact by a proper name and a
+ * shared word settles it whatever the verbs (`sameNamedThing` in decide.ts).
+ * 20: "this week" is the week holding the day it was said (told of the past it was read as last week); "Tues" and "Weds"
+ * are read as weekdays ("last Tues", "on Weds"), and a bare abbreviated weekday ("on Wed.") as a full one.
+ * 21: the speaker's name is found as a word whatever the case of its first letter: an unnamed speaker's later
+ * possessives read "their" ("…should buy their bread", not "…an unnamed speaker's bread"), "Al" is not found in "Also";
+ * "I" becomes "An unnamed speaker" / "The caller" with a capital only where a sentence starts.
+ * 22: one clause splitter for dates (`clauseAround`): a date's tense and a duration's are read from the clause holding it,
+ * broken at joining words too ("Your mum called and she wants us over on Sunday": Sunday to come), or from the whole
+ * sentence when that clause has no verb ("For two years, I lived there" ends nothing ahead); a day or a date after "for"
+ * is when, not how long ("my flight is booked for Friday", "reserved for tomorrow": dated, with no end of their own);
+ * a sentence with its "I" left out is read with it only when its verb names a thing, place, person or time ("Got it
+ * covered", "Agreed, …", "Got your back", "Felt so refreshing" stay as said and give nothing), and a pleasantry opened
+ * by a word of feeling that names nothing ("Glad to hear it", "Glad to help, Nate", "Same here") is no memory.
+ * 23: life slots read by meaning (a cue lexicon per slot, `lifeSlot` in changes.ts): where one lives after a move ("we're in
+ * a little terraced house in Ashby now", "moved into…", "moved back in with my parents", "I'm renting a room in…"; a
+ * holiday or a stay is none; "moved out of the flat" alone ends it), a job told as an activity after leaving ("I'm tutoring
+ * full time now": a new value, not an ending), a role started or promoted to, a new job at somewhere, notice handed in or
+ * redundancy (an ending), a diet taken up ("gone vegetarian", "stopped eating meat"), a taste taken up or dropped ("come
+ * round to coffee", "gone off crisps"), an allergy however told ("cats set my allergies off"); a report's later "he / she"
+ * is the person reported on; a street stays in a lives_in value ("above the bakery on Carver Street").
+ * 24: "twice a week" is a frequency, no date; "a few years back" lies behind (its "when" clause with it); "Thought I'd…",
+ * "Heard they're…" (a clause verb, its "I" left out) give a fact; a date that is the subject takes no preposition ("The
+ * week of … has been swamped"); notice, resigning, let go, retiring end employer and role; relationship status a slot.
+ * 25: a name called at a sentence's start or end is not part of the fact ("Ben, my sister moved to Leeds" → "Dora's sister
+ * moved to Leeds", not "Ben, Dora's sister…"); a turn addressed to no one present reads "you" as the person called
+ * ("Eve, I'll water your plants" → "Dora will water Eve's plants", not "the listener's").
+ * "a weekend yoga class", "my weekend" are no dates; "this past weekend", "over the weekend" read whole.
+ * 26: consolidation keeps a stay ("living in Lisbon for a month", a fact with its own end) beside the lasting value of its
+ * slot instead of closing it; a lasting value said during a stay of it replaces the stay; a lasting value that replaces a
+ * stay replaces the homes it had interrupted too (pipelines/memory/temporary-states.ts).
+ * 27: a stay with an end said ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the 20th", "visiting my
+ * parents in Ohio this month") is a `staying_in` memory beside the home, not a plan, a promise or a statement; an "until"
+ * clause is the end, not the value or the words ("working at Hooli until Friday" → "works at Hooli", `validUntil`);
+ * "till June" ends where June begins, "through the end of the year" where the next begins (pipelines/memory/stays.ts).
+ * 28: a stay told with "spending" and how long ("I'm spending two weeks in Rome", "we're spending a month in Lisbon") or a
+ * season ("spending the summer in Maine", "for the winter": it ends where the next season begins) is a `staying_in`
+ * memory with that end; a counted span after "spend" is how long, not a date ("two weeks" is no day in two weeks).
+ */
+export const EMBEDDED_RULES_VERSION = 28;

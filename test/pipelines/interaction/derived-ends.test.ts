@@ -1,0 +1,87 @@
+/** Derived attributes of temporary states are never served after the state ends, whether or not the sweep has run. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { NewFact } from '../../../graph/memory-store.js';
+import { openDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
+import { DERIVED_ENDS, patchAttributes, shownAttributes, withDerived, withMergedEnds } from '../../../pipelines/interaction/participant-attributes.js';
+import { participantView } from '../../../server/routes/views.js';
+
+function stores() {
+  const db = openDatabase(':memory:');
+  return { graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db) };
+}
+
+function said(subjectId: string, slot: string, value: string, time: string, validUntil: string | null = null): NewFact {
+  return {
+    content: `Ana ${slot} ${value}`, speakerId: subjectId, addresseeIds: [], subjectId, kind: 'profile', slot, value, time,
+    referIds: ['u_1'], validFrom: time, supersedes: null, confidence: 0.9, sessionId: 's_1', source: 'test/1', validUntil,
+  };
+}
+
+/**
+ * Ana lives in Berkeley; on 1 June she says she is living in Lisbon until 1 July and staying in Madrid until 15 June;
+ * on 5 June, living in Porto until 20 June. The attributes are worked out on `derivedAt`, and no sweep runs after.
+ */
+async function ana(derivedAt: string) {
+  const { graph, memory } = stores();
+  const p = await graph.createParticipant('t', { name: 'Ana' });
+  await memory.addFacts('t', [
+    said(p.id, 'lives_in', 'Berkeley', '2026-05-01T10:00:00.000Z'),
+    said(p.id, 'lives_in', 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z'),
+    said(p.id, 'staying_in', 'Madrid', '2026-06-01T10:00:00.000Z', '2026-06-15T10:00:00.000Z'),
+    said(p.id, 'lives_in', 'Porto', '2026-06-05T10:00:00.000Z', '2026-06-20T10:00:00.000Z'),
+  ]);
+  await rederiveAttributes(graph, memory, 't', [{ participantId: p.id, slot: 'lives_in' }, { participantId: p.id, slot: 'staying_in' }], derivedAt);
+  return (await graph.getParticipant('t', p.id))!;
+}
+
+describe('shownAttributes: an attribute whose temporary state has ended is read as what follows it', () => {
+  test('while the states hold, the stays; the bookkeeping is never shown', async () => {
+    const p = await ana('2026-06-10T00:00:00.000Z');
+    assert.deepEqual(shownAttributes(p.attributes, '2026-06-10T00:00:00.000Z'), { lives_in: 'Porto', staying_in: 'Madrid' });
+    assert.ok(DERIVED_ENDS in p.attributes, 'the ends are stored beside the attributes');
+  });
+
+  test('after each end, with no sweep run: the value the state interrupted, then the home; an ended stay with none is gone', async () => {
+    const p = await ana('2026-06-10T00:00:00.000Z');
+    assert.deepEqual(shownAttributes(p.attributes, '2026-06-16T00:00:00.000Z'), { lives_in: 'Porto' });
+    assert.deepEqual(shownAttributes(p.attributes, '2026-06-25T00:00:00.000Z'), { lives_in: 'Lisbon' });
+    assert.deepEqual(shownAttributes(p.attributes, '2026-07-02T00:00:00.000Z'), { lives_in: 'Berkeley' });
+  });
+
+  test('GET /v1/participants (participantView, read now): a stay that ended in the past is not served as current', async () => {
+    const p = await ana('2026-06-10T00:00:00.000Z');
+    assert.equal(p.attributes.staying_in, 'Madrid', 'stored as worked out on 10 June');
+    assert.deepEqual(participantView(p).attributes, { lives_in: 'Berkeley' });
+  });
+
+  test('a lasting value drops the recorded ends of its key; a value the client set stands whatever ends were recorded', async () => {
+    const p = await ana('2026-06-10T00:00:00.000Z');
+    const moved = withDerived(p.attributes, 'lives_in', 'Austin');
+    assert.deepEqual(shownAttributes(moved, '2026-07-02T00:00:00.000Z'), { lives_in: 'Austin' });
+    const { attributes } = patchAttributes(p.attributes, { lives_in: 'Home' });
+    assert.deepEqual(shownAttributes(attributes, '2026-07-02T00:00:00.000Z'), { lives_in: 'Home' });
+    assert.throws(() => patchAttributes(p.attributes, { [DERIVED_ENDS]: {} }), /reserved/);
+  });
+
+  test('attributes with no temporary state are returned as stored', () => {
+    const attributes = { lives_in: 'Leeds', tier: 'gold' };
+    assert.equal(shownAttributes(attributes, '2030-01-01T00:00:00.000Z'), attributes);
+    assert.equal(withDerived(attributes, 'lives_in', 'Leeds'), attributes, 'nothing changes: the same object');
+  });
+});
+
+describe('withMergedEnds: the recorded ends follow the value that survives a merge', () => {
+  const stay = { staying_in: 'Madrid', [DERIVED_ENDS]: { staying_in: [{ from: '2026-06-15T10:00:00.000Z', value: null }] } };
+  test("the merged-away person's stay, kept, keeps its end; one the survivor's own value replaced does not", () => {
+    const kept = withMergedEnds({ ...stay, lives_in: 'Leeds' }, stay, { lives_in: 'Leeds' });
+    assert.deepEqual(shownAttributes(kept, '2026-07-01T00:00:00.000Z'), { lives_in: 'Leeds' });
+    const into = { staying_in: 'Rome' };
+    const replaced = withMergedEnds({ ...stay, ...into }, stay, into);
+    assert.deepEqual(shownAttributes(replaced, '2026-07-01T00:00:00.000Z'), { staying_in: 'Rome' });
+    assert.ok(!(DERIVED_ENDS in replaced));
+  });
+});
