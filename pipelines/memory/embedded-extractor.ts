@@ -11,7 +11,8 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
-import { STAY_SLOT, withoutUntil } from './stays.js';
+import { STAY_SLOT, readStay, withoutUntil } from './stays.js';
+import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
 
@@ -117,10 +118,11 @@ export class EmbeddedExtractor implements Extractor {
       // A question withdraws nothing ("do you have any more recipes?").
       const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text);
       const ruleText = retraction ? positiveForm(text) : text;
-      const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display), dates)
+      const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), dates)
         .filter((f) => !(reported && f.slot === 'name'));
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
-      const until = stateEnd(raw, u.time);
+      // A stay's span by its words ("the weekend", "over Easter", "next month … for two weeks": counted from its start).
+      const until = (readStay(text) ? staySpan(text, u.time)?.end : undefined) ?? stateEnd(raw, u.time);
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
@@ -287,10 +289,10 @@ export class EmbeddedExtractor implements Extractor {
     return this.#nlp.readDoc(text).sentences().out().map((s) => s.trim()).filter((s) => s.length > 0);
   }
 
-  #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string): RuleContext {
+  #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string): RuleContext {
     const addressees = addresseeIds.map(display);
     return {
-      sentence, speakerId, addresseeIds,
+      sentence, speakerId, addresseeIds, time,
       who: { speaker: display(speakerId), addressees, inclusive: inclusiveWe(sentence, { speaker: display(speakerId), addressees }) },
       conjugate: (text) => conjugateAfterI(this.#nlp, text, addresseeIds.length === 1),
       reportsEvent: (text) => reportsEvent(this.#nlp, text),

@@ -95,5 +95,10 @@
  * 28: a stay told with "spending" and how long ("I'm spending two weeks in Rome", "we're spending a month in Lisbon") or a
  * season ("spending the summer in Maine", "for the winter": it ends where the next season begins) is a `staying_in`
  * memory with that end; a counted span after "spend" is how long, not a date ("two weeks" is no day in two weeks).
+ * 29: a stay at a place named without a capital ("in the Alps", "at my parents' place", "at the beach house", "in the
+ * mountains", "on the coast") is a `staying_in` memory; "the weekend" (Saturday to Monday), "over Easter" (Good Friday
+ * to the Tuesday after) and "over Christmas" (24 to 27 December) are a stay's span; a stay that starts ahead ("next
+ * month I'm in Tokyo for two weeks", "from Monday", the weekend said on a weekday, "I'm in Vienna next week") is a plan
+ * ("Sol will be in Tokyo") whose end is counted from its start, not from when it was said (pipelines/memory/stay-span.ts).
  */
-export const EMBEDDED_RULES_VERSION = 28;
+export const EMBEDDED_RULES_VERSION = 29;

@@ -8,7 +8,7 @@ import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pro
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
 import { withoutEventLead } from './grammar.js';
-import { STAY_SLOT, stayFacts } from './stays.js';
+import { stayFacts } from './stays.js';
 import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 
 /** One sentence and who is speaking to whom. */
@@ -25,6 +25,8 @@ export interface RuleContext {
   conjugate: (text: string) => string;
   /** Universal POS tags of a text's tokens (wink-nlp). */
   tags: (text: string) => string[];
+  /** When the sentence was said (ISO-8601): a stay at the weekend to come is ahead (`stayFacts`). */
+  time?: string;
 }
 
 /** A rule's output, before ids and bookkeeping are attached. */
@@ -351,11 +353,12 @@ function remarkOnThingAtHand(c: RuleContext): boolean {
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   if (SMALL_TALK.some((re) => re.test(c.sentence)) || remarkOnThingAtHand(c)) return [];
-  const out = [...introduction(c), ...preference(c), ...background(c), ...stayFacts(c.sentence, c.who), ...relation(c)];
-  // "I'll be in Berlin until the 20th": a stay, not a promise.
-  const cr = out.some((f) => f.slot === STAY_SLOT) ? [] : commitmentOrRequest(c);
+  const stays = stayFacts(c.sentence, c.who, c.time);
+  const out = [...introduction(c), ...preference(c), ...background(c), ...stays, ...relation(c)];
+  // "I'll be in Berlin until the 20th": a stay, not a promise; "I'll be in Oslo from Monday": a stay to come, one plan.
+  const cr = stays.length > 0 ? [] : commitmentOrRequest(c);
   out.push(...cr);
-  if (cr.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) {
+  if (cr.length === 0 && stays.length === 0 && !out.some((f) => f.kind === 'profile' && f.slot !== 'name')) {
     const own = plan(c, dates);
     const owed = own.length > 0 ? own : obligation(c, dates);
     out.push(...(owed.length > 0 ? owed : jointPlan(c, dates)));

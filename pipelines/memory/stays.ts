@@ -1,4 +1,5 @@
 import { resolvePronouns, type Perspective } from './pronouns.js';
+import { staySpan } from './stay-span.js';
 
 /**
  * Stays: where a person is for a time ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the 20th",
@@ -13,19 +14,30 @@ export const STAY_SLOT = 'staying_in';
 
 /** "I'm", "we're", "I'll be", "I'm going to be": a stay told as it holds now or from now. */
 const SUBJECT = String.raw`\b(?:I|[Ww]e)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be|(?:['’]m|\s+am|['’]re|\s+are)\s+going\s+to\s+be)(?:\s+(?:currently|still|now|just|actually|also|mostly))*`;
-/** A place: capitalised words ("Madrid", "New York", "Stratford-upon-Avon"). */
-const PLACE = String.raw`([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)`;
+/** A place: capitalised words ("Madrid", "New York", "Stratford-upon-Avon"), "the" before them kept ("the Alps"). */
+const PLACE = String.raw`((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)`;
+/** Kinds of place one stays at, named without a capital (rules 29). */
+const PLACE_NOUN = String.raw`(?:place|house|home|flat|apartment|cottage|cabin|chalet|villa|farm|ranch|lodge|hotel|hostel|coast|beach|seaside|mountains|hills|lake|lakes|countryside|village|island|islands|campsite|caravan|retreat|resort|woods|forest)`;
+/**
+ * A place named by its kind, with a determiner or an owner: "the Alps" aside, "the mountains", "the beach house", "my
+ * parents' place", "our cousin's flat", "a cabin" (rules 29).
+ */
+const COMMON_PLACE = String.raw`((?:the|my|our|a|an)\s+(?:[a-z][\w'’-]*\s+){0,2}${PLACE_NOUN})(?=\s+(?:for|until|till|til|through|thru|this|next|over|with|from|on|in|at|during|and|while|then)\b|\s*[,.;!?]|\s*$)`;
 /** A count of days, nights, weeks or months ("two weeks", "a few days", "10 nights"). */
 const COUNTED_SPAN = String.raw`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|months?)`;
 /** A season named whole ("the summer"): its end is where the next begins (`stateEnd`). */
 export const SEASON = String.raw`(?:summer|winter|spring|autumn|fall)`;
 /** "spending two weeks", "spending the summer": how long a stay lasts, said with the verb (rules 28). */
-const SPENDING = String.raw`spending\s+(?:the\s+)?(?:next\s+)?(?:${COUNTED_SPAN}|${SEASON})`;
+const SPENDING = String.raw`spending\s+(?:the\s+|this\s+)?(?:next\s+)?(?:${COUNTED_SPAN}|${SEASON}|weekend|Easter|Christmas)`;
 /**
  * "staying (with my grandmother) in York", "away in Rome", "over in Dublin", "on holiday in Crete", "spending two weeks
  * (with my aunt) in Rome", or just "in Oslo".
  */
-const STAYING_IN = new RegExp(`${SUBJECT}(?:\\s+(?:staying|away|over|out|off|based|${SPENDING}|on\\s+(?:holiday|vacation|a\\s+(?:work\\s+|business\\s+)?trip|business|leave)))?(?:\\s+((?:with|at)\\s+(?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+in\\s+${PLACE}`);
+/** How a stay is told before its place: "staying", "away", "spending two weeks", "on holiday", or nothing ("I'm in Oslo"). */
+const STAY_VERB = String.raw`(?:\s+(?:staying|away|over|out|off|based|${SPENDING}|on\s+(?:holiday|vacation|a\s+(?:work\s+|business\s+)?trip|business|leave)))?`;
+const STAYING_IN = new RegExp(`${SUBJECT}${STAY_VERB}(?:\\s+((?:with|at)\\s+(?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+in\\s+${PLACE}`);
+/** "staying at my parents' place", "in the mountains", "on the coast", "at the beach house" (rules 29). */
+const STAYING_AT = new RegExp(`${SUBJECT}${STAY_VERB}(?:\\s+(with\\s+(?:my|our|a|an|the|some)\\s+[^,.;!?]+?))?\\s+(in|at|on)\\s+${COMMON_PLACE}`);
 /** "visiting my parents in Ohio", "visiting friends in Glasgow", "visiting Rome". */
 const VISITING = new RegExp(`${SUBJECT}\\s+visiting\\s+(?:((?:my|our|some|a|an|the|his|her|their)?\\s*[a-z][^,.;!?]*?)\\s+in\\s+${PLACE}|${PLACE})`);
 /** A person called by a family word, not a place ("visiting Grandma"). */
@@ -36,7 +48,7 @@ const DATE_NAME = /^(?:January|February|March|April|May|June|July|August|Septemb
  * An end said in words: a span ("for two weeks", "for ten days", "for the weekend", "spending two weeks", "spending the
  * summer"), "until / till / through …", "this week / month", "the rest of …". A stay with none is left to the other rules ("I'm in Oslo" may be anything).
  */
-const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_SPAN}\b|\bfor\s+the\s+(?:week|weekend|month|${SEASON}|holidays)\b|\b(?:until|till|til|through|thru)\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b|\b${SPENDING}\b`, 'i');
+const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_SPAN}\b|\bfor\s+the\s+(?:week|weekend|month|${SEASON}|holidays)\b|\b(?:until|till|til|through|thru)\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b|\b${SPENDING}\b|\b(?:the|next)\s+weekend\b|\b(?:over|for|at|during)\s+(?:the\s+)?(?:Easter|Christmas)\b`, 'i');
 
 /**
  * A start ahead named ("from Monday", "next week", "tomorrow", "on Friday", "in January"; not "until next month"): a stay
@@ -47,35 +59,60 @@ const STARTS_AHEAD = /(?<!\b(?:until|till|til|through|thru)\s+(?:the\s+end\s+of\
 /** A stay a sentence tells: the place, and with or at whom the person stays ("with my grandmother") or whom they visit ("my parents"), as said. */
 export interface Stay {
   place: string;
+  /** The preposition before the place as said ("in Madrid", "at my parents' place", "on the coast"). */
+  prep: string;
   company: string | null;
   visiting: string | null;
+  /** Told with a start ahead ("next month I'm in Tokyo for two weeks", "from Monday"): a stay to come. */
+  ahead: boolean;
 }
 
-/** The stay a first-person sentence tells, with an end said (`END_SAID`); null otherwise or when it is a question. */
+/** A start ahead that names a span of its own ("next week", "in January"): a stay to come even with no end said. */
+const AHEAD_SPAN = /\bnext\s+(?:week|month)\b|\bin\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+
+/**
+ * The stay a first-person sentence tells, with an end said (`END_SAID`) or a start ahead that names a span (`AHEAD_SPAN`);
+ * null otherwise or when it is a question.
+ */
 export function readStay(sentence: string): Stay | null {
-  if (!END_SAID.test(sentence) || STARTS_AHEAD.test(sentence) || /\?\s*$/.test(sentence)) return null;
+  const ahead = STARTS_AHEAD.test(sentence);
+  if (!(END_SAID.test(sentence) || (ahead && AHEAD_SPAN.test(sentence))) || /\?\s*$/.test(sentence)) return null;
   const place = (p: string | undefined): string | null => {
     const v = p?.replace(/\s+(?:Until|Till|For|This|Next|On)\b.*$/, '').trim();
-    return v && !DATE_NAME.test(v) && !FAMILY_NAME.test(v) ? v : null;
+    return v && !DATE_NAME.test(v.replace(/^the\s+/, '')) && !FAMILY_NAME.test(v) ? v : null;
   };
   const visit = VISITING.exec(sentence);
   const visited = place(visit?.[2] ?? visit?.[3]);
-  if (visit && visited) return { place: visited, company: null, visiting: visit[1]?.trim() || null };
+  if (visit && visited) return { place: visited, prep: 'in', company: null, visiting: visit[1]?.trim() || null, ahead };
   const stay = STAYING_IN.exec(sentence);
   const at = place(stay?.[2]);
-  return stay && at ? { place: at, company: stay[1]?.trim() ?? null, visiting: null } : null;
+  if (stay && at) return { place: at, prep: 'in', company: stay[1]?.trim() ?? null, visiting: null, ahead };
+  const kind = STAYING_AT.exec(sentence);
+  return kind ? { place: kind[3]!, prep: kind[2]!, company: kind[1]?.trim() ?? null, visiting: null, ahead } : null;
 }
 
-/** A stay as a rule's fact about the speaker (the shape of `RuleFact`): "Ned is staying in York with Ned's grandmother". */
-export function stayFacts(sentence: string, who: Perspective): Array<{
-  content: string; kind: 'profile'; subject: 'speaker'; slot: string; value: string; confidence: number; profile: { attribute: string; value: string };
-}> {
+/** The shape of a rule's fact (`RuleFact`) that a stay gives. */
+interface StayFact {
+  content: string; kind: 'profile' | 'plan'; subject: 'speaker'; slot: string | null; value: string | null; confidence: number;
+  profile?: { attribute: string; value: string };
+}
+
+/**
+ * A stay as a rule's fact about the speaker: "Ned is staying in York with Ned's grandmother", "Tim is staying at Tim's
+ * parents' place" (a `staying_in` profile memory). A stay that starts after `refIso` (said ahead, or the weekend or a
+ * holiday to come: `staySpan`) is a plan, "Sol will be in Tokyo", and no `staying_in` yet (rules 29).
+ */
+export function stayFacts(sentence: string, who: Perspective, refIso?: string): StayFact[] {
   const stay = readStay(sentence);
   if (!stay) return [];
+  const place = resolvePronouns(stay.place, who);
   const company = stay.company ? ` ${resolvePronouns(stay.company, who)}` : stay.visiting ? `, visiting ${resolvePronouns(stay.visiting, who)}` : '';
+  if (stay.ahead || (refIso !== undefined && staySpan(sentence, refIso)?.start)) {
+    return [{ content: `${who.speaker} will be ${stay.prep} ${place}${company}`, kind: 'plan', subject: 'speaker', slot: null, value: null, confidence: 0.7 }];
+  }
   return [{
-    content: `${who.speaker} is staying in ${stay.place}${company}`, kind: 'profile', subject: 'speaker', slot: STAY_SLOT,
-    value: stay.place, confidence: 0.8, profile: { attribute: STAY_SLOT, value: stay.place },
+    content: `${who.speaker} is staying ${stay.prep} ${place}${company}`, kind: 'profile', subject: 'speaker', slot: STAY_SLOT,
+    value: place, confidence: 0.8, profile: { attribute: STAY_SLOT, value: place },
   }];
 }
 

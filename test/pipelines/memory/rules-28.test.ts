@@ -18,9 +18,9 @@ async function facts(text: string, time = SAID): Promise<ExtractedFact[]> {
 }
 
 describe('rules 28: "spending two weeks in Rome", "spending the summer in Maine"', () => {
-  test('the version is 28', () => {
-    assert.equal(EMBEDDED_RULES_VERSION, 28);
-    assert.equal(new EmbeddedExtractor().source, 'embedded-rules/28');
+  test('the version is 28 or later (rules-29.test.ts holds the current one)', () => {
+    assert.ok(EMBEDDED_RULES_VERSION >= 28);
+    assert.equal(new EmbeddedExtractor().source, `embedded-rules/${EMBEDDED_RULES_VERSION}`);
   });
 
   test('a stay told with "spending" and a span is staying_in, ending that span after it was said', async () => {
@@ -36,7 +36,7 @@ describe('rules 28: "spending two weeks in Rome", "spending the summer in Maine"
       assert.equal(stay?.kind, 'profile', text);
       assert.doesNotMatch(stay?.content ?? '', /June|July/, `no span read as a date: ${stay?.content}`);
     }
-    assert.deepEqual(readStay("I'm spending ten days with my aunt in Cork."), { place: 'Cork', company: 'with my aunt', visiting: null });
+    assert.deepEqual(readStay("I'm spending ten days with my aunt in Cork."), { place: 'Cork', prep: 'in', company: 'with my aunt', visiting: null, ahead: false });
   });
 
   test('a season spent ends where the next begins', async () => {
