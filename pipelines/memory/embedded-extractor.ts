@@ -11,7 +11,7 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
-import { STAY_SLOT, readStay, withoutUntil } from './stays.js';
+import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
@@ -122,7 +122,7 @@ export class EmbeddedExtractor implements Extractor {
         .filter((f) => !(reported && f.slot === 'name'));
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       // A stay's span by its words ("the weekend", "over Easter", "next month … for two weeks": counted from its start).
-      const until = (readStay(text) ? staySpan(text, u.time)?.end : undefined) ?? stateEnd(raw, u.time);
+      const until = (readStay(text) ?? readReportedStay(text) ? staySpan(text, u.time)?.end : undefined) ?? stateEnd(raw, u.time);
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
@@ -210,7 +210,8 @@ export class EmbeddedExtractor implements Extractor {
         const told = planObject && by !== null ? { ...planObject, ...(theirs ? { reportedBy: by } : { doneBy: by }) } : planObject;
         const read = told && toldDone ? { ...told, actionNamed: true } : told;
         const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction ? null : until, ...object };
+        // "My sister Mia is in Rome until Friday": the stay ends then, not Mia being the sister (rules 29).
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction || f.kind === 'relation' ? null : until, ...object };
         facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }
     }

@@ -8,7 +8,7 @@ import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pro
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
 import { withoutEventLead } from './grammar.js';
-import { stayFacts } from './stays.js';
+import { reportedStayFacts, stayFacts } from './stays.js';
 import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 
 /** One sentence and who is speaking to whom. */
@@ -353,7 +353,7 @@ function remarkOnThingAtHand(c: RuleContext): boolean {
 /** All rules over one sentence; falls back to a first-person statement when nothing matched. */
 export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
   if (SMALL_TALK.some((re) => re.test(c.sentence)) || remarkOnThingAtHand(c)) return [];
-  const stays = stayFacts(c.sentence, c.who, c.time);
+  const stays = [...stayFacts(c.sentence, c.who, c.time), ...reportedStayFacts(c.sentence, c.who)];
   const out = [...introduction(c), ...preference(c), ...background(c), ...stays, ...relation(c)];
   // "I'll be in Berlin until the 20th": a stay, not a promise; "I'll be in Oslo from Monday": a stay to come, one plan.
   const cr = stays.length > 0 ? [] : commitmentOrRequest(c);

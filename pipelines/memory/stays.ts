@@ -116,6 +116,38 @@ export function stayFacts(sentence: string, who: Perspective, refIso?: string): 
   }];
 }
 
+/** Words that open a sentence and name no person ("The hotel is…", "Rome is…" is weeded out by its place). */
+const NOT_A_PERSON = /^(?:The|This|That|These|Those|It|He|She|They|There|Here|What|Where|Who|Which|Everything|Everyone|Nothing|Someone)$/;
+/** "My sister is", "our parents are", "my brother Tom is", "Mia's": a stay told of someone who is not a participant. */
+const REPORTED_SUBJECT = /^((?:my|our|My|Our)\s+[a-z][a-z-]*(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)\s+(?:is|are|['’]s|['’]re)\b/;
+
+/**
+ * A stay told of someone else who is no participant ("My sister is spending two weeks in Rome", "our parents are in
+ * Spain next week"): the person as said, and the stay read as if they had told it (`readStay`). Null otherwise.
+ */
+export function readReportedStay(sentence: string): (Stay & { subject: string }) | null {
+  const m = REPORTED_SUBJECT.exec(sentence);
+  if (!m || NOT_A_PERSON.test(m[1]!)) return null;
+  const stay = readStay(`I'm${sentence.slice(m[0].length)}`);
+  return stay ? { ...stay, subject: m[1]! } : null;
+}
+
+/**
+ * A stay told of someone who is not a participant, as a statement about them named the way other reports are ("Amy's
+ * sister is staying in Rome"; ahead: "Amy's parents will be in Spain"), the end a field, not its words (rules 29).
+ */
+export function reportedStayFacts(sentence: string, who: Perspective): Array<{
+  content: string; kind: 'statement'; subject: 'speaker'; slot: null; value: null; confidence: number;
+}> {
+  const stay = readReportedStay(sentence);
+  if (!stay) return [];
+  const subject = resolvePronouns(stay.subject, who);
+  const company = stay.company ? ` ${resolvePronouns(stay.company, who)}` : stay.visiting ? `, visiting ${resolvePronouns(stay.visiting, who)}` : '';
+  const verb = stay.ahead ? 'will be' : /\b(?:are|['’]re)\b/.test(sentence.slice(stay.subject.length, stay.subject.length + 6)) ? 'are staying' : 'is staying';
+  return [{ content: `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${verb} ${stay.prep} ${resolvePronouns(stay.place, who)}${company}`,
+    kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
+}
+
 /** An "until" clause, to the end of its clause: "until Friday", "till June", "through the end of the year". */
 const UNTIL_CLAUSE = /\s*\b(?:until|till|til|through|thru)\s+(?:the\s+end\s+of\s+|next\s+|the\s+|this\s+)?[^,.;!?]*/i;
 

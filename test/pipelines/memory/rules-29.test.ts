@@ -106,4 +106,28 @@ describe('rules 29: stays without a capital, the weekend, holidays, stays ahead'
     assert.equal((await facts("I'll send it next week.")).find((f) => f.kind === 'commitment')?.validUntil ?? null, null,
       '…but only a stay takes it as its end');
   });
+
+  test('a stay told of someone who is no participant is a statement about them, the end a field', async () => {
+    const cases: Array<[string, string, string | null]> = [
+      ['My sister is spending two weeks in Rome.', "Tim's sister is staying in Rome", '2026-12-15T12:00:00.000Z'],
+      ['My sister is spending the weekend in Bath.', "Tim's sister is staying in Bath", '2026-12-07T00:00:00.000Z'],
+      ['My parents are in Spain next week.', "Tim's parents will be in Spain", '2026-12-14T00:00:00.000Z'],
+      ['My brother is in Tokyo for two weeks next month.', "Tim's brother will be in Tokyo", '2027-01-15T00:00:00.000Z'],
+    ];
+    for (const [text, content, end] of cases) {
+      const fs = await facts(text);
+      assert.equal(fs.length, 1, text);
+      assert.equal(fs[0]?.content, content, text);
+      assert.equal(fs[0]?.kind, 'statement', text);
+      assert.equal(fs[0]?.subjectId, 'tim', text);
+      assert.equal(fs[0]?.validUntil, end, text);
+      assert.equal(fs[0]?.slot, null, `no staying_in of the speaker: ${text}`);
+    }
+    const mia = await facts("My sister Mia is staying at our cousin's flat until Friday.");
+    assert.equal(mia.find((f) => f.kind === 'relation')?.validUntil, null, "the stay ends on Friday, not Mia being Tim's sister");
+    assert.equal(mia.find((f) => f.kind === 'statement')?.validUntil, '2026-12-05T00:00:00.000Z');
+    for (const text of ['The hotel is in Rome for a week.', 'My boss is in a meeting for an hour.', 'My sister spent two weeks in Rome.']) {
+      assert.ok(!(await facts(text)).some((f) => /is staying|will be/.test(f.content)), text);
+    }
+  });
 });

@@ -19,20 +19,25 @@ async function facts(text: string, speakerId = 'lena'): Promise<ExtractedFact[]>
 
 describe('readStay: where a person is for a time, with an end said', () => {
   test('staying, "I\'ll be in", "I\'m in", visiting, with company', () => {
-    assert.deepEqual(readStay("I'm staying in Madrid for two weeks."), { place: 'Madrid', company: null, visiting: null });
-    assert.deepEqual(readStay("I'll be in Berlin until the 20th."), { place: 'Berlin', company: null, visiting: null });
-    assert.deepEqual(readStay("Right now I'm in Oslo until the 12th."), { place: 'Oslo', company: null, visiting: null });
-    assert.deepEqual(readStay("I'm visiting my parents in Ohio this month."), { place: 'Ohio', company: null, visiting: 'my parents' });
-    assert.deepEqual(readStay("We're visiting friends in Glasgow for ten days."), { place: 'Glasgow', company: null, visiting: 'friends' });
-    assert.deepEqual(readStay("I'm staying with my grandmother in York this week."), { place: 'York', company: 'with my grandmother', visiting: null });
-    assert.deepEqual(readStay("I'm visiting New York for a week."), { place: 'New York', company: null, visiting: null });
-    assert.deepEqual(readStay("I'm on holiday in Crete for ten days."), { place: 'Crete', company: null, visiting: null });
-    assert.deepEqual(readStay("I'm over in Dublin until next month."), { place: 'Dublin', company: null, visiting: null });
-    assert.deepEqual(readStay("I'm at my sister's in Leeds until Monday."), { place: 'Leeds', company: "at my sister's", visiting: null });
+    assert.deepEqual(readStay("I'm staying in Madrid for two weeks."), { place: 'Madrid', prep: 'in', company: null, visiting: null, ahead: false });
+    assert.deepEqual(readStay("I'll be in Berlin until the 20th."), { place: 'Berlin', prep: 'in', company: null, visiting: null, ahead: false });
+    assert.deepEqual(readStay("Right now I'm in Oslo until the 12th."), { place: 'Oslo', prep: 'in', company: null, visiting: null, ahead: false });
+    assert.deepEqual(readStay("I'm visiting my parents in Ohio this month."), { place: 'Ohio', prep: 'in', company: null, visiting: 'my parents', ahead: false });
+    assert.deepEqual(readStay("We're visiting friends in Glasgow for ten days."), { place: 'Glasgow', prep: 'in', company: null, visiting: 'friends', ahead: false });
+    assert.deepEqual(readStay("I'm staying with my grandmother in York this week."), { place: 'York', prep: 'in', company: 'with my grandmother', visiting: null, ahead: false });
+    assert.deepEqual(readStay("I'm visiting New York for a week."), { place: 'New York', prep: 'in', company: null, visiting: null, ahead: false });
+    assert.deepEqual(readStay("I'm on holiday in Crete for ten days."), { place: 'Crete', prep: 'in', company: null, visiting: null, ahead: false });
+    assert.deepEqual(readStay("I'm over in Dublin until next month."), { place: 'Dublin', prep: 'in', company: null, visiting: null, ahead: false });
+    assert.deepEqual(readStay("I'm at my sister's in Leeds until Monday."), { place: 'Leeds', prep: 'in', company: "at my sister's", visiting: null, ahead: false });
   });
-  test('a stay that starts ahead is a plan, not where the person is now', () => {
+  test('a stay that starts ahead is a plan, not where the person is now', async () => {
     for (const s of ["I'll be in Berlin next week for three days.", "I'll be in Paris from Monday until Friday.", "I'm in Rome on Friday for two nights.",
-      "I'll be in Crete in June for a week.", "I'm staying in Madrid tomorrow for two nights."]) assert.equal(readStay(s), null, s);
+      "I'll be in Crete in June for a week.", "I'm staying in Madrid tomorrow for two nights."]) {
+      // Read as a stay to come (rules 29): the extractor makes it a plan, never `staying_in` (rules-29.test.ts).
+      assert.equal(readStay(s)?.ahead, true, s);
+      const fs = await facts(s);
+      assert.ok(!fs.some((f) => f.slot === STAY_SLOT) && fs.some((f) => f.kind === 'plan'), `${s} → ${JSON.stringify(fs.map((f) => [f.kind, f.slot]))}`);
+    }
   });
   test('no end said, a question, the past, a negation, a person or a month: no stay', () => {
     assert.equal(readStay("I'm staying in Madrid."), null);
