@@ -16,15 +16,20 @@ const LASTING = new RegExp([
   String.raw`\b(?:do|does)\s+(?:\w+\s+){1,2}work\b`, String.raw`\bworks\b`,
   String.raw`\b(?:usually|normally|generally|typically|ordinarily|long[-\s]term|in\s+general)\b`,
 ].join('|'));
-/** Words of the present: now, a stretch of time that includes it, a stay. */
-const PRESENT = /\b(?:now|currently|current|at\s+the\s+moment|at\s+present|presently|these\s+days|nowadays|today|tonight|this\s+(?:week|weekend|month)|staying|stay|visiting|away)\b/;
-/** "Where is Lena?", "where's Ben?", "where are they?": the present of "be" asks where someone is. */
-const WHERE_IS = /\bwhere(?:\s+(?:is|are|am)\b|'s\b|\s+will\s+\w+\s+be\b)/;
+/** Words of the present: now, a stretch of time that includes it. */
+const PRESENT = /\b(?:now|currently|current|at\s+the\s+moment|at\s+present|presently|these\s+days|nowadays|today|tonight|this\s+(?:week|weekend|month))\b/;
+/**
+ * Words of the present in a whereabouts question only ("where" or a stay word in it): a stay, being away, and the present
+ * of "be" ("Where is Lena?", "where's Ben?", "where are they?"). Elsewhere they ask nothing of time ("how does Gina stay
+ * confident?", "what did Caroline take away from the book?").
+ */
+const WHERE_PRESENT = /\b(?:staying|stay|visiting|away)\b|\bwhere(?:\s+(?:is|are|am)\b|'s\b|\s+will\s+\w+\s+be\b)/;
 
 export function validityAsked(question: string): ValidityAsked {
   const q = question.toLowerCase().replace(/’/g, "'");
   if (LASTING.test(q)) return 'lasting';
-  return PRESENT.test(q) || WHERE_IS.test(q) ? 'present' : null;
+  if (PRESENT.test(q)) return 'present';
+  return (/\bwhere\b/.test(q) || /\b(?:staying|visiting)\b/.test(q)) && WHERE_PRESENT.test(q) ? 'present' : null;
 }
 
 /**

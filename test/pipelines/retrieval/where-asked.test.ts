@@ -15,7 +15,8 @@ describe('validityAsked: what holds at present, or what lasts, by the words of t
       "What is Mia's long-term plan?"]) assert.equal(validityAsked(q), 'lasting', q);
   });
   test('neither', () => {
-    for (const q of ['What does Lena do?', 'When is the party?', 'Where did we put the keys yesterday?', 'What did Ana promise Ben?']) {
+    for (const q of ['What does Lena do?', 'When is the party?', 'Where did we put the keys yesterday?', 'What did Ana promise Ben?',
+      'How does Gina stay confident in her business?', 'What did Caroline take away from the book?', 'Who is Lena?']) {
       assert.equal(validityAsked(q), null, q);
     }
   });
