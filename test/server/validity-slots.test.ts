@@ -24,14 +24,14 @@ describe('a temporary employer beside a lasting one: first for a present questio
   before(async () => {
     t = await startTestApp();
     api = new ParleyClient({ baseUrl: t.httpUrl });
-    await api.postUtterances('lasting', [{ speaker: 'Eva', addressees: ['Max'], text: 'I work for Globex as an accountant.', time: ago(60) }]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
-    await api.postUtterances('temporary', [{ speaker: 'Eva', addressees: ['Max'], text: "I'm working for Umbrella for two weeks.", time: ago(2) }]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
+    // Two sessions, each consolidated before the next: the lasting employer two months ago, the temporary one two days ago.
+    const said: [string, string, number][] = [['lasting', 'I work for Globex as an accountant.', 60], ['temporary', "I'm working for Umbrella for two weeks.", 2]];
+    for (const [session, text, days] of said) {
+      await api.postUtterances(session, [{ speaker: 'Eva', addressees: ['Max'], text, time: ago(days) }]);
+      await drainConsolidation(t.app.stores.queue, 60_000);
+    }
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('both are works_at memories, the temporary one with its end ahead; the attribute is the temporary one', async () => {
     const all = await api.memories({ limit: 100, include_history: true });
