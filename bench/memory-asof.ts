@@ -12,15 +12,20 @@
  * as of the named time (`asOf: true`, the default) in the same run, each with its 95 % bootstrap
  * interval and the paired difference, overall and per kind of question.
  *
- * `--file F --compare where` runs another set the same way, comparing a whereabouts question's places in the order it asks
- * (`whereAsked`, the default) against the order found (`whereAsked: false`): bench/data/whereabouts.jsonl (8 people with a
- * home and a stay beside it, 24 questions: "where is X now / staying?" during the stay, "where does X live?" during it,
- * "where is X now?" after its end), grouped by each question's `kind`.
+ * `--file F --compare where` runs another set the same way, comparing each person's current values in the order the
+ * question asks (`validityAsked`, the default: a temporary value that holds first for a present-tense question, the lasting
+ * value first for a lasting one) against the order found (`validityAsked: false`): bench/data/whereabouts.jsonl (8 people
+ * with a home and a stay beside it, 24 questions: "where is X now / staying?" during the stay, "where does X live?" during
+ * it, "where is X now?" after its end), or bench/data/validity-slots-dev.jsonl / -test.jsonl (a lasting value and a
+ * temporary one beside it for a job, employer, diet, relationship, plan or preference; present and lasting questions),
+ * grouped by each question's `kind`. `--baseline DIR` (another build's dist/, e.g. main built in a scratch copy) compares
+ * that build's answers (its `answerQuestion` and `Retriever`, its defaults) against this build's on the same stores.
  *
- *   npm run build && node dist/bench/memory-asof.js [--file F] [--compare asof|where] [--show]
+ *   npm run build && node dist/bench/memory-asof.js [--file F] [--compare asof|where] [--baseline DIR] [--show]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { answerQuestion } from '../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../pipelines/retrieval/retriever.js';
@@ -40,9 +45,21 @@ type Kind = string;
 const DEFAULT_NOW = '2026-05-20T12:00:00Z';
 const COMPARED = {
   asof: [['as of now (before)', { asOf: false }], ['as of the named time', { asOf: true }]],
-  where: [['places as found (before)', { whereAsked: false }], ['places in the order asked', { whereAsked: true }]],
+  where: [['values as found (before)', { validityAsked: false }], ['values in the order asked', { validityAsked: true }]],
 } as const;
-const SYSTEMS = COMPARED[argString('compare', 'asof') === 'where' ? 'where' : 'asof'];
+type Answer = typeof answerQuestion;
+type RetrieverClass = typeof Retriever;
+/** The two systems compared: two option sets of this build, or `--baseline DIR`'s build against this one (defaults). */
+async function systems(): Promise<[string, Answer, RetrieverClass, Record<string, unknown>][]> {
+  const dir = argString('baseline', '');
+  if (dir) {
+    const load = async (file: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(path.resolve(dir, file)).href)) as Record<string, unknown>;
+    const base = (await load('pipelines/retrieval/agentic-query.js')).answerQuestion as Answer;
+    const BaseRetriever = (await load('pipelines/retrieval/retriever.js')).Retriever as RetrieverClass;
+    return [[`baseline (${dir})`, base, BaseRetriever, {}], ['this build', answerQuestion, Retriever, {}]];
+  }
+  return COMPARED[argString('compare', 'asof') === 'where' ? 'where' : 'asof'].map(([name, o]) => [name, answerQuestion, Retriever, o]);
+}
 
 /** The kind of a question: it names a time, asks about now, about before, or has no cue. */
 function kindOf(q: string, now: Date): Kind {
@@ -56,7 +73,8 @@ async function main(): Promise<void> {
     .map((l) => JSON.parse(l) as Person);
   const stores = embeddedMemory();
   const { graph, memory, vectors, lexical, entities, embedder } = stores;
-  const retriever = new Retriever({ graph, memory, vectors, lexical }, entities, embedder, { minPool: 1 });
+  const SYSTEMS = await systems();
+  const retrievers = SYSTEMS.map(([, , R]) => new R({ graph, memory, vectors, lexical }, entities, embedder, { minPool: 1 }));
   const rows: { kind: Kind; top1: number[]; any3: number[]; q: string; got: string[] }[] = [];
   for (const p of people) {
     const tenant = `asof${p.id}`;
@@ -79,8 +97,8 @@ async function main(): Promise<void> {
       if (right.size === 0) throw new Error(`person ${p.id}: no line holds the answer of "${q.q}"`);
       const now = new Date(q.now ?? DEFAULT_NOW);
       const row = { kind: q.kind ?? kindOf(q.q, now), top1: [] as number[], any3: [] as number[], q: q.q, got: [] as string[] };
-      for (const [, options] of SYSTEMS) {
-        const items = (await answerQuestion(retriever, tenant, { question: q.q, k: 3, now }, options)).evidence;
+      for (const [s, [, answer, , options]] of SYSTEMS.entries()) {
+        const items = (await answer(retrievers[s]!, tenant, { question: q.q, k: 3, now }, options)).evidence;
         const hit = items.map((i) => i.refer_ids.some((r) => right.has(r)));
         row.top1.push(hit[0] ? 1 : 0);
         row.any3.push(hit.some(Boolean) ? 1 : 0);
@@ -90,7 +108,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`memory-asof: ${people.length} people, ${rows.length} questions`);
-  console.log(`| questions | n | measure | ${SYSTEMS[0][0]} | ${SYSTEMS[1][0]} | difference (paired) |`);
+  console.log(`| questions | n | measure | ${SYSTEMS[0]![0]} | ${SYSTEMS[1]![0]} | difference (paired) |`);
   console.log('|---|---|---|---|---|---|');
   for (const kind of ['all', ...new Set(rows.map((r) => r.kind))]) {
     const rs = rows.filter((r) => kind === 'all' || r.kind === kind);

@@ -22,8 +22,9 @@
  * (a plan decided otherwise, a commitment done or cancelled, a move), or stays that must leave it open (`expect: open`).
  * Turns run in order through the real consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per
  * scenario. `holds` checks, after a scenario's turns, what a participant's derived attribute is at a later time, the
- * build's sweep of ended states (`rederiveEndedStates`, where it has one) run at that time: a stay's value while it
- * lasts, the home's once it has ended.
+ * build's sweep of ended states run at that time where it has one (`rederiveEndedStates`, builds of rules 26 to 28), read
+ * at that time as clients read it (`shownAttributes`, where the build has it): a stay's value while it lasts, the home's
+ * once it has ended.
  *
  * - coverage: share of informative turns that yield a memory op (ADD / UPDATE / DELETE / KEEP);
  * - noise: share of non-informative turns that yield one;
@@ -152,7 +153,8 @@ async function checkHolds(build: MemoryBuild, stores: { graph: InstanceType<Memo
   for (const { s, h } of checks) {
     await build.rederiveEndedStates?.(stores, { tenant, endedAfter: null, endedBy: h.at });
     const id = ids.get(h.who);
-    const got = id ? (await stores.graph.getParticipant(tenant, id))?.attributes[h.attribute] ?? null : null;
+    const stored = id ? (await stores.graph.getParticipant(tenant, id))?.attributes ?? null : null;
+    const got = stored ? (build.shownAttributes ? build.shownAttributes(stored, h.at) : stored)[h.attribute] ?? null : null;
     const right = got === h.value ? 1 : 0;
     s.held.push(right);
     if (!right) s.miss.push(`lifecycle: ${tenant} ${s.turn.turn} at ${h.at} expected ${h.who}'s ${h.attribute} ${JSON.stringify(h.value)}, got ${JSON.stringify(got)}`);

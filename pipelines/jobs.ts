@@ -14,13 +14,13 @@ import { OnnxTextEmbedder } from './embeddings/onnx-text-embedder.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
 import { AFTER_CONSOLIDATION_JOB, afterConsolidationJobId, type AfterConsolidationJob } from './memory/after-consolidation.js';
+import { recordStateEnds } from './memory/temporary-states.js';
 import { CONSOLIDATION_JOB, createConsolidationHandler, type ConsolidationJob } from './memory/consolidate.js';
 import { EmbeddedExtractor } from './memory/embedded-extractor.js';
 import type { Extractor } from './memory/extractor.js';
 import { LlmJsonClient } from './memory/llm-client.js';
 import { LlmDecider } from './memory/llm-decider.js';
 import { LlmExtractor } from './memory/llm-extractor.js';
-import { rederiveEndedStates, STATES_ENDED_JOB, type StatesEndedJob } from './memory/temporary-states.js';
 
 /** Delivers an event to a session's client, wherever it is connected. */
 export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: string, type: T, payload: ServerEventPayloads[T]) => void;
@@ -76,7 +76,7 @@ function isLocalEncoder(e: TextEmbedder): boolean {
 const KEPT_SWEEP_EVERY_MS = 3_600_000;
 
 /** Every job name the handlers take (queues for metrics and `/readyz`). */
-export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDATION_JOB, SESSION_END_JOB, STATES_ENDED_JOB];
+export const JOB_NAMES: readonly string[] = [CONSOLIDATION_JOB, AFTER_CONSOLIDATION_JOB, SESSION_END_JOB];
 
 /** The tenants this deployment knows up front: its API keys' tenants, or `default`. */
 export function knownTenants(config: JobsConfig): TenantId[] {
@@ -100,6 +100,11 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const log = logger.child({ component: 'jobs' });
   await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, entities: stores.entities, logger: log },
     knownTenants(config));
+  // Attributes stored by a build that left ended states to a sweep job record their ends from now on (`shownAttributes`).
+  for (const tenant of knownTenants(config)) {
+    const changed = await recordStateEnds(stores, tenant);
+    if (changed > 0) log.info({ tenant, participants: changed }, 'temporary states: ends recorded in derived attributes');
+  }
   const { extractor, llm } = extractorFor(config);
   const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : isLocalEncoder(embedder) ? embedder : null;
   const affect = affectEmbedder ? new TextAffectClassifier(affectEmbedder) : null;
@@ -152,11 +157,6 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const { tenant, sessionId } = job.data;
     const transcript = await stores.graph.getTranscript(tenant, sessionId);
     for (const speakerId of new Set(transcript.map((u) => u.speakerId))) await consolidatePersona(tenant, speakerId);
-  });
-
-  stores.queue.process<StatesEndedJob>(STATES_ENDED_JOB, async (job) => {
-    const changed = await rederiveEndedStates(stores, job.data);
-    if (changed.length > 0) log.info({ tenant: job.data.tenant, participants: changed.map((p) => p.id) }, 'temporary states ended: attributes worked out again');
   });
 }
 

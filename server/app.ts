@@ -44,7 +44,7 @@ export interface BuildOptions {
    * (bench/retrieval-locomo.ts asking) passes an in-process bus, which writes nothing to the store's file.
    */
   events?: EventBus;
-  /** Clock in ms since the epoch for the sweeps of ended temporary states (tests move it on); default `Date.now`. */
+  /** Clock in ms since the epoch that participant attributes are read at (`app.clock`; tests move it on); default `Date.now`. */
   now?: () => number;
 }
 
@@ -86,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ajv: { customOptions: { removeAdditional: false, useDefaults: true } },
     schemaController: { compilersFactory: { buildValidator: strictBodyValidators() } },
   });
+  app.decorate('clock', options.now ?? Date.now);
   await app.register(errorHandlerPlugin);
   // Every request body is JSON: text/plain (which Fastify parses by default, to a string the schema then
   // refused with a 400 "body must be object") is a 415 like any other media type.
@@ -147,7 +148,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(twilioRoute);
   await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin, options.events ? { events: options.events } : {});
-  await app.register(jobsPlugin, { logger, ...(options.now ? { now: options.now } : {}) });
+  await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);
   await app.register(mcpRoute);

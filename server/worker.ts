@@ -1,7 +1,6 @@
 import type { SessionEvent } from '../graph/event-bus.js';
 import { openStoresChecked } from '../graph/open-stores.js';
-import { knownTenants, registerJobHandlers } from '../pipelines/jobs.js';
-import { scheduleStateSweeps } from '../pipelines/memory/state-sweeps.js';
+import { registerJobHandlers } from '../pipelines/jobs.js';
 import { OnnxTextEmbedder } from '../pipelines/embeddings/onnx-text-embedder.js';
 import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
 import { createLogger } from './logger.js';
@@ -45,14 +44,11 @@ async function main(): Promise<void> {
       entities: stores.entities, embedder, logger,
     })],
   });
-  // Workers sharing a queue queue the same sweep job ids: each window is swept once.
-  const sweeps = scheduleStateSweeps({ queue: stores.queue, tenants: knownTenants(config), everyMs: config.stateSweepMinutes * 60_000, logger });
   onShutdownSignal(
     config.shutdownGraceMs + 5000,
     async (signal) => {
       logger.info({ signal }, 'worker shutting down: finishing running jobs');
       clearInterval(keepAlive);
-      sweeps.stop();
       await stores.close(config.shutdownGraceMs);
       await events.close();
       await embedder.close();

@@ -3,7 +3,6 @@
  * dist/ (`--baseline DIR`, e.g. main built in a scratch copy), loaded in the same process so both
  * builds see the same data and the same embedder.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../graph/sqlite/database.js';
@@ -13,7 +12,7 @@ import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
 import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
 import { createConsolidationHandler } from '../../pipelines/memory/consolidate.js';
-import { rederiveEndedStates } from '../../pipelines/memory/temporary-states.js';
+import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
 /** Stores, extractor and consolidation of one build. */
 export interface MemoryBuild {
@@ -24,14 +23,19 @@ export interface MemoryBuild {
   SqliteLexicalIndex: typeof SqliteLexicalIndex;
   EmbeddedExtractor: typeof EmbeddedExtractor;
   createConsolidationHandler: typeof createConsolidationHandler;
-  /** The sweep of ended temporary states; absent in a build from before it (its stored attributes stay as consolidation left them). */
-  rederiveEndedStates?: typeof rederiveEndedStates;
+  /**
+   * The sweep of ended temporary states (`memory.states-ended`) of a build that had one (rules 26 to 28; none now: the
+   * attributes record their ends and are read at a time by `shownAttributes`).
+   */
+  rederiveEndedStates?: (stores: unknown, job: { tenant: string; endedAfter: string | null; endedBy: string }) => Promise<unknown>;
+  /** A participant's attributes as clients read them at a time; absent in a build from before it (the stored ones). */
+  shownAttributes?: typeof shownAttributes;
 }
 
 /** This build's modules. */
 export const thisBuild: MemoryBuild = {
   openDatabase, SqliteGraphStore, SqliteMemoryStore, SqliteVectorStore, SqliteLexicalIndex, EmbeddedExtractor, createConsolidationHandler,
-  rederiveEndedStates,
+  shownAttributes,
 };
 
 /** Another build's modules, from its dist/ folder `dir`. */
@@ -46,7 +50,18 @@ export async function loadBuild(dir: string): Promise<MemoryBuild> {
     SqliteLexicalIndex: await pick('graph/sqlite/sqlite-lexical-index.js', 'SqliteLexicalIndex'),
     EmbeddedExtractor: await pick('pipelines/memory/embedded-extractor.js', 'EmbeddedExtractor'),
     createConsolidationHandler: await pick('pipelines/memory/consolidate.js', 'createConsolidationHandler'),
-    ...(existsSync(path.resolve(dir, 'pipelines/memory/temporary-states.js'))
-      ? { rederiveEndedStates: await pick('pipelines/memory/temporary-states.js', 'rederiveEndedStates') } : {}),
+    ...(await optional(load, 'pipelines/memory/temporary-states.js', 'rederiveEndedStates')),
+    ...(await optional(load, 'pipelines/interaction/participant-attributes.js', 'shownAttributes')),
   };
+}
+
+/** `{ [name]: the export }` of `file` in another build's dist/, when it has that file and export; else `{}`. */
+async function optional<K extends 'rederiveEndedStates' | 'shownAttributes'>(load: (file: string) => Promise<Record<string, unknown>>, file: string, name: K):
+  Promise<Partial<Pick<MemoryBuild, K>>> {
+  try {
+    const f = (await load(file))[name];
+    return typeof f === 'function' ? { [name]: f } as Partial<Pick<MemoryBuild, K>> : {};
+  } catch {
+    return {};
+  }
 }

@@ -47,13 +47,11 @@ export async function rederiveAttributes(
   return changed;
 }
 
-/** How many ends of temporary states one after the other an attribute records ahead (`DERIVED_ENDS`). */
-const MAX_ENDS = 4;
-
 /**
  * The value of the newest profile memory of `slot` about the participant that holds at `now` (null when none holds
  * one), and, when it is a temporary state, what follows its end: the value that holds then, and so on while that one
- * is temporary too (at most {@link MAX_ENDS} ends), for `shownAttributes` to read at any later time.
+ * is temporary too, to the first lasting value (or none), for `shownAttributes` to read at any later time: the whole
+ * chain is recorded, so the attribute is right at every later time with nothing run when a state ends.
  */
 async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<{ value: string | null; ends: DerivedEnd[] }> {
   const facts = await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 });
@@ -61,7 +59,7 @@ async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId
   const current = holding(now);
   const ends: DerivedEnd[] = [];
   // Each next fact holds past the end before it (`factEnded` is false there): the ends only go forward.
-  for (let f = current; f?.validUntil && ends.length < MAX_ENDS;) {
+  for (let f = current; f?.validUntil && ends.length < facts.length;) {
     const from = f.validUntil;
     f = holding(from);
     ends.push({ from, value: f?.value ?? null });

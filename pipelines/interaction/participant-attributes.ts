@@ -20,11 +20,12 @@ export const CLIENT_KEYS = '$client_keys';
 export const NAME_EVIDENCE = 'name_evidence';
 
 /**
- * Where a derived attribute filled by a temporary state ("staying in Madrid for two weeks": `staying_in`, or a
- * `lives_in` for a month) records what follows its end, as a list per key of {@link DerivedEnd}: from each `from` on,
- * the attribute reads `value` (null: none). Read at {@link shownAttributes}, so an attribute is never served after its
- * state has ended, though the sweep of ended states (`memory.states-ended`) has not yet worked it out again.
- * Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a client.
+ * Where a derived attribute filled by a temporary state ("staying in Madrid for two weeks": `staying_in`, "working at
+ * Hooli until Friday": `works_at`, or a `lives_in` for a month) records what follows its end, as a list per key of
+ * {@link DerivedEnd}: from each `from` on, the attribute reads `value` (null: none), step after step to the first lasting
+ * value. The one way an attribute follows time: every reader evaluates it with {@link shownAttributes}, so an attribute
+ * is never served after its state has ended, and nothing has to run when it ends. Lists stored by earlier versions (at
+ * most four steps) read the same way. Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a client.
  */
 export const DERIVED_ENDS = '$derived_ends';
 
@@ -42,9 +43,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The attributes as clients read them at `now`: without the bookkeeping of {@link CLIENT_KEYS}, {@link NAME_EVIDENCE}
- * and {@link DERIVED_ENDS}, and with each derived attribute whose temporary state has ended by `now` read as what
- * follows it (the home a stay interrupted, or none), whether or not the sweep of ended states has run yet.
+ * The attributes as clients read them at `now` (the one accessor: REST and MCP participant views, the console through
+ * REST): without the bookkeeping of {@link CLIENT_KEYS}, {@link NAME_EVIDENCE} and {@link DERIVED_ENDS}, and with each
+ * derived attribute whose temporary state has ended by `now` read as what follows it (the home a stay interrupted, the
+ * employer a job "until Friday" interrupted, or none). Attributes stored with no recorded ends are read as stored.
  */
 export function shownAttributes(attributes: Record<string, unknown>, now: string = new Date().toISOString()): Record<string, unknown> {
   if (!BOOKKEEPING_KEYS.some((k) => k in attributes)) return attributes;

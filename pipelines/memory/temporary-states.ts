@@ -1,6 +1,6 @@
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
-import type { Participant, TenantId } from '../../graph/types.js';
+import type { TenantId } from '../../graph/types.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
 import type { Candidate, Decision } from './decide.js';
 import type { ExtractedFact } from './extractor.js';
@@ -11,8 +11,9 @@ import { stateEnd } from './state-end.js';
  * the lasting value of their slot ("I live in Berkeley"). The stay does not replace the home: it is stored
  * beside it, the home stays open, and while the stay lasts it is the newest value of the slot (the derived
  * `lives_in` attribute is Lisbon). Once its end passes, the stay holds no more (read-time, `factEnded`) and
- * the home is the current value again, with nothing to reopen. A sweep job (`memory.states-ended`) works the
- * stored attributes out again for the states that ended in a window, so they change when the state ends.
+ * the home is the current value again, with nothing to reopen. The participant's derived attribute records the
+ * stay's end and what follows it (`$derived_ends`, written when the facts change), read at any time by `shownAttributes`:
+ * no job has to run when the state ends.
  */
 
 /** The end a fact said at `time` carries by its own words: the extractor's when it gave one, else read from its text. */
@@ -52,38 +53,22 @@ export async function closeInterrupted(memory: MemoryStore, tenant: TenantId, ol
   return closed;
 }
 
-/** Job name of the sweep that works derived attributes out again for temporary states that ended in a window. */
-export const STATES_ENDED_JOB = 'memory.states-ended';
-
-/** One sweep: the profile states of `tenant` whose own end lies in (`endedAfter`, `endedBy`]. */
-export interface StatesEndedJob {
-  tenant: TenantId;
-  /** ISO-8601 exclusive start of the window; null: every state ended by `endedBy` (a first sweep after start-up). */
-  endedAfter: string | null;
-  /** ISO-8601 end of the window, inclusive: the sweep's "now". */
-  endedBy: string;
-}
-
-/** The id of a sweep job: one per tenant and window end, so servers that schedule the same window queue it once. */
-export function statesEndedJobId(job: StatesEndedJob): string {
-  return `states-ended-${job.tenant}-${Date.parse(job.endedBy)}-${job.endedAfter === null ? 'all' : Date.parse(job.endedAfter)}`;
-}
-
 const PAGE = 1000;
+/** Far enough ahead that every stated end lies before it. */
+const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
 /**
- * Work out again the derived attributes of every open profile state whose own end lies in the job's window,
- * as they stand at `endedBy`: the stay in Lisbon ended, so `lives_in` is Berkeley again (or removed when no
- * value holds). Idempotent. Returns the participants whose attributes changed.
+ * Record the ends of every temporary profile state of `tenant` in its subject's derived attributes (`$derived_ends`), as
+ * they stand at `now`: attributes stored by a build that recorded no ends (or at most four), and left to a sweep job of
+ * ended states that no longer exists, read right at every later time from then on. Run once as the jobs start;
+ * idempotent (a participant whose attributes already record their ends is not written). Returns how many changed.
  */
-export async function rederiveEndedStates(stores: Pick<Stores, 'graph' | 'memory'>, job: StatesEndedJob): Promise<Participant[]> {
+export async function recordStateEnds(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, now: string = new Date().toISOString()): Promise<number> {
   const slots: DerivedSlot[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const page = await stores.memory.listFacts(job.tenant, {
-      kind: 'profile', endedBy: job.endedBy, ...(job.endedAfter !== null ? { endedAfter: job.endedAfter } : {}), limit: PAGE, offset,
-    });
+    const page = await stores.memory.listFacts(tenant, { kind: 'profile', endedAfter: '1970-01-01T00:00:00.000Z', endedBy: END_OF_TIME, limit: PAGE, offset });
     slots.push(...page.flatMap(derivedSlotOf));
     if (page.length < PAGE) break;
   }
-  return slots.length === 0 ? [] : rederiveAttributes(stores.graph, stores.memory, job.tenant, slots, job.endedBy);
+  return slots.length === 0 ? 0 : (await rederiveAttributes(stores.graph, stores.memory, tenant, slots, now)).length;
 }

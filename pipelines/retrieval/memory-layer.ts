@@ -13,7 +13,7 @@ import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
-import { inAskedOrder, whereAsked } from './where-asked.js';
+import { inAskedOrder, validityAsked } from './where-asked.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
 export interface MemoryLayerOptions {
@@ -48,10 +48,12 @@ export interface MemoryLayerOptions {
    */
   toldLaterHolds?: boolean;
   /**
-   * With `validity`, order a whereabouts question's current places by what it asks (`whereAsked`, default true): "where
-   * is Lena now / staying?" puts a stay that holds before her home, "where does Lena live?" the home before a stay.
+   * With `validity`, order each person's current values of a slot by what the question asks (`validityAsked`, default
+   * true): a present-tense question ("where is Lena now / staying?", "where is Sam working this week?") puts a temporary
+   * value that holds (one with its own end ahead) before the lasting value it interrupts, a lasting one ("where does Lena
+   * live?", "who is Sam's employer?") the lasting value first. False: as ranked.
    */
-  whereAsked?: boolean;
+  validityAsked?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -205,8 +207,8 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     if (intent === 'current' && !asOf) return [];
     return [{ ...c, score: c.score * (intent === 'past' ? (o.pastFactor ?? 1.5) : (o.supersededFactor ?? 0.5)) }];
   }).sort((a, b) => b.score - a.score || rankOfKind(a) - rankOfKind(b));
-  // "Where is Lena now?": a stay that holds before her home; "where does Lena live?": the home first.
-  const scored = inAskedOrder(ranked, validity && (o.whereAsked ?? true) && intent !== 'past' ? whereAsked(input.question) : null, nowIso);
+  // "Where is Sam working this week?": a temporary value that holds before the lasting one; "where does Sam work?": the lasting first.
+  const scored = inAskedOrder(ranked, validity && (o.validityAsked ?? true) && intent !== 'past' ? validityAsked(input.question) : null, nowIso);
 
   // A fact item stands for the turns it came from: drop a turn a better-ranked fact already restates
   // (`sourceOnce`: and a fact or turn whose source turns are all served already).

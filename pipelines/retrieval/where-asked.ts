@@ -1,46 +1,63 @@
 import { factEnded, type Fact } from '../../graph/memory-store.js';
 
 /**
- * Where a question asks a person is, by its words: `now` — where they are at present ("Where is Lena now?", "Where is
- * Lena staying?", "Where's Ben at the moment?", "Where is Ana currently?"); `home` — where they live ("Where does Lena
- * live?", "Where is Ben based?", "Where's Ana's home?"; a home word wins: "where does Lena live now?" asks of the home);
- * null — neither (no "where", or no person's whereabouts).
+ * Whether a question asks what holds at present or what lasts, by its words, for any slot of a person: `present` —
+ * "Where is Lena now?", "Where is Lena staying?", "Where's Ben at the moment?", "Where is Sam working this week?",
+ * "What is Omar eating these days?"; `lasting` — "Where does Lena live?", "Where is Ben based?", "Where does Sam work?",
+ * "Who is Sam's employer?", "What is Raj's profession?", "What does Ines usually eat?" (a lasting word wins: "where does
+ * Lena live now?" asks of the home); null — neither.
  */
-export type WhereAsked = 'now' | 'home' | null;
+export type ValidityAsked = 'present' | 'lasting' | null;
 
-const HOME = /\b(?:live|lives|living|lived|home|based|reside|resides|residence|hometown)\b/;
-const NOW = /\b(?:now|currently|current|at\s+the\s+moment|at\s+present|presently|these\s+days|today|tonight|this\s+(?:week|weekend|month)|staying|stay|visiting|away)\b/;
-/** "Where is Lena?", "where's Ben?", "where are they?": the present of "be" asks where someone is. */
-const WHERE_IS = /\bwhere(?:\s+(?:is|are|am)\b|['’]s\b|\s+will\s+\w+\s+be\b)/;
+/** Words of a lasting value: a home, an employer, a job, a habit, a long-term plan. */
+const LASTING = new RegExp([
+  String.raw`\b(?:live|lives|lived|living|home|based|reside|resides|residence|hometown)\b`,
+  String.raw`\b(?:employer|job|occupation|profession|career|for\s+a\s+living)\b`,
+  String.raw`\b(?:do|does)\s+(?:\w+\s+){1,2}work\b`, String.raw`\bworks\b`,
+  String.raw`\b(?:usually|normally|generally|typically|ordinarily|long[-\s]term|in\s+general)\b`,
+].join('|'));
+/** Words of the present: now, a stretch of time that includes it. */
+const PRESENT = /\b(?:now|currently|current|at\s+the\s+moment|at\s+present|presently|these\s+days|nowadays|today|tonight|this\s+(?:week|weekend|month))\b/;
+/**
+ * Words of the present in a whereabouts question only ("where" or a stay word in it): a stay, being away, and the present
+ * of "be" ("Where is Lena?", "where's Ben?", "where are they?"). Elsewhere they ask nothing of time ("how does Gina stay
+ * confident?", "what did Caroline take away from the book?").
+ */
+const WHERE_PRESENT = /\b(?:staying|stay|visiting|away)\b|\bwhere(?:\s+(?:is|are|am)\b|'s\b|\s+will\s+\w+\s+be\b)/;
 
-export function whereAsked(question: string): WhereAsked {
+export function validityAsked(question: string): ValidityAsked {
   const q = question.toLowerCase().replace(/’/g, "'");
-  if (!/\bwhere\b/.test(q) && !/\b(?:staying|visiting)\b/.test(q)) return null;
-  if (HOME.test(q)) return 'home';
-  return NOW.test(q) || WHERE_IS.test(q) ? 'now' : null;
+  if (LASTING.test(q)) return 'lasting';
+  if (PRESENT.test(q)) return 'present';
+  return (/\bwhere\b/.test(q) || /\b(?:staying|visiting)\b/.test(q)) && WHERE_PRESENT.test(q) ? 'present' : null;
 }
 
-/** Slots that say where a person is: their home and a stay beside it. */
-const WHERE_SLOTS = new Set(['lives_in', 'staying_in']);
+/**
+ * Slots whose values interrupt one another: a stay (`staying_in`) interrupts the home (`lives_in`). Any other slot is its
+ * own family: "working at Hooli until Friday" (`works_at` with an end) interrupts "I work at Initech" (`works_at`).
+ */
+const SLOT_FAMILY: Readonly<Record<string, string>> = { staying_in: 'lives_in' };
 
 /**
- * A whereabouts question's current places in the order it asks for, each person's apart: for `now`, a stay that
- * holds at `now` (a fact with its own end: "staying in Madrid for two weeks", "living in Lisbon for a month") before
- * the home it interrupts; for `home`, the lasting home before any stay. The places swap positions (and scores)
- * among themselves only: no other item moves, and nothing is added or dropped. `ranked`: best first.
+ * A question's current values in the order it asks for, each person's slot family apart: for `present`, a temporary value
+ * that holds at `now` (a fact with its own end ahead: "staying in Madrid for two weeks", "working at Hooli until Friday",
+ * "vegan for a month") before the lasting value it interrupts; for `lasting`, the lasting value first. The values swap
+ * positions (and scores) among themselves only: no other item moves, and nothing is added or dropped. `ranked`: best first.
  */
-export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }>(ranked: readonly C[], asked: WhereAsked, now: string): C[] {
+export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }>(ranked: readonly C[], asked: ValidityAsked, now: string): C[] {
   const out = [...ranked];
   if (asked === null) return out;
-  const place = (c: C): Fact | null => (c.kind === 'fact' && c.f && c.f.slot !== null && WHERE_SLOTS.has(c.f.slot)
-    && c.f.validTo === null && !factEnded(c.f, now) ? c.f : null);
-  const bySubject = new Map<string, number[]>();
+  const value = (c: C): Fact | null => (c.kind === 'fact' && c.f && c.f.slot !== null && c.f.validTo === null && !factEnded(c.f, now) ? c.f : null);
+  const groups = new Map<string, number[]>();
   ranked.forEach((c, i) => {
-    const f = place(c);
-    if (f) bySubject.set(f.subjectId, [...(bySubject.get(f.subjectId) ?? []), i]);
+    const f = value(c);
+    if (!f || f.slot === null) return;
+    const key = `${f.subjectId}\u0000${SLOT_FAMILY[f.slot] ?? f.slot}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
   });
-  const first = (c: C): number => ((place(c)?.validUntil ?? null) !== null ? (asked === 'now' ? 0 : 1) : (asked === 'now' ? 1 : 0));
-  for (const at of bySubject.values()) {
+  const first = (c: C): number => ((value(c)?.validUntil ?? null) !== null ? (asked === 'present' ? 0 : 1) : (asked === 'present' ? 1 : 0));
+  for (const at of groups.values()) {
+    if (at.length < 2) continue;
     const wanted = at.map((i) => ranked[i]!).sort((a, b) => first(a) - first(b));
     at.forEach((i, j) => { out[i] = { ...wanted[j]!, score: ranked[i]!.score }; });
   }

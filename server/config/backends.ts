@@ -48,11 +48,6 @@ export interface BackendSettings {
    * letter nobody replayed); default 7.
    */
   keptExtractionDays: number;
-  /**
-   * `PARLEY_STATE_SWEEP_MINUTES`: how often the server queues the sweep that works participant attributes out
-   * again for temporary states ("in Lisbon for a month") whose end has passed; default 15.
-   */
-  stateSweepMinutes: number;
 }
 
 /** The store, queue and job settings. */
@@ -73,7 +68,6 @@ export function readBackendSettings(r: EnvReader, env: Env): BackendSettings {
     redisPrefix: r.string('PARLEY_REDIS_PREFIX', 'parley'),
     jobMaxOutageWaitMs: r.int('PARLEY_JOB_MAX_OUTAGE_WAIT_MS', 86_400_000, 0, 30 * 86_400_000),
     keptExtractionDays: r.int('PARLEY_KEPT_EXTRACTION_DAYS', 7, 1, 3650),
-    stateSweepMinutes: r.int('PARLEY_STATE_SWEEP_MINUTES', 15, 1, 1440),
   };
 }
 

@@ -133,7 +133,7 @@ async function participantDetail(app: FastifyInstance, tenant: string, ref: stri
     app.stores.memory.listPersona(tenant, id),
   ]);
   return {
-    participant: participantView(p),
+    participant: participantView(app, p),
     facts: await factViews(app.stores.graph, tenant, facts),
     profile: await factViews(app.stores.graph, tenant, profile),
     persona: persona.map((n) => ({

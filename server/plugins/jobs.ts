@@ -3,8 +3,7 @@ import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import type { SessionEvent } from '../../graph/event-bus.js';
 import { watchUnclaimedJobs } from '../unclaimed-jobs.js';
-import { JOB_NAMES, knownTenants, registerJobHandlers, type AfterConsolidation, type Publish } from '../../pipelines/jobs.js';
-import { scheduleStateSweeps, type StateSweeps } from '../../pipelines/memory/state-sweeps.js';
+import { JOB_NAMES, registerJobHandlers, type AfterConsolidation, type Publish } from '../../pipelines/jobs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,21 +11,15 @@ declare module 'fastify' {
     publish: Publish;
     /** Steps to run after each consolidation; plugins push theirs before the app is ready. */
     afterConsolidation: AfterConsolidation[];
-    /**
-     * The sweeps of ended temporary states this process queues (every `PARLEY_STATE_SWEEP_MINUTES`) when it runs the
-     * jobs; `sweep()` queues one now (nothing when it runs none: the workers schedule them).
-     */
-    stateSweeps: Pick<StateSweeps, 'sweep'>;
   }
 }
 
 /**
  * Runs the background job handlers in this process (unless `PARLEY_RUN_JOBS=false`) once every
- * plugin has had its say, and sends their events to live sessions; then queues the sweeps of ended
- * temporary states, whose clock is `now` (tests).
+ * plugin has had its say, and sends their events to live sessions.
  */
 export const jobsPlugin = fp(
-  async (app: FastifyInstance, opts: { logger: Logger; now?: () => number }) => {
+  async (app: FastifyInstance, opts: { logger: Logger }) => {
     // Set as the app closes, before the event bus does (hooks run last-registered first): the sockets
     // are closed by then (sessions drained in preClose), so an event a job still publishes while the
     // stores drain their queue has no one to reach; not worth a warning.
@@ -43,9 +36,6 @@ export const jobsPlugin = fp(
     };
     app.decorate('publish', publish);
     app.decorate('afterConsolidation', [] as AfterConsolidation[]);
-    let sweeps: StateSweeps | null = null;
-    app.decorate('stateSweeps', { sweep: async () => sweeps?.sweep() });
-    app.addHook('onClose', async () => sweeps?.stop());
     if (!app.config.runJobs) {
       // Memories form only if a worker takes the jobs: say so when none does.
       let stop = (): void => undefined;
@@ -64,11 +54,6 @@ export const jobsPlugin = fp(
         logger: opts.logger,
         publish: (tenant, sessionId, type, payload) => app.publish(tenant, sessionId, type, payload),
         afterConsolidation: app.afterConsolidation,
-      });
-      // Where the jobs run, the sweeps of ended states are scheduled (a worker schedules its own).
-      sweeps = scheduleStateSweeps({
-        queue: app.stores.queue, tenants: knownTenants(app.config), everyMs: app.config.stateSweepMinutes * 60_000,
-        ...(opts.now ? { now: opts.now } : {}), logger: opts.logger,
       });
     });
   },

@@ -34,7 +34,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       params: ParticipantRefParams,
       response: { 200: ref(ParticipantView), 400: BAD_REF, 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
-  }, async (request) => participantView(await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id)));
+  }, async (request) => participantView(app, await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id)));
 
   app.patch<{ Params: ParticipantRefParams; Body: ParticipantPatchBody }>('/v1/participants/:id', {
     schema: {
@@ -57,11 +57,11 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       ...(patched ? { attributes: patched.attributes } : {}),
     });
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
-    if (!patched || patched.cleared.length === 0) return participantView(p);
+    if (!patched || patched.cleared.length === 0) return participantView(app, p);
     // A key cleared by null shows what the profile memories say of it again, if they say anything.
     const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
-    const [rederived] = await rederiveAttributes(app.stores.graph, app.stores.memory, request.tenant, slots);
-    return participantView(rederived ?? p);
+    const [rederived] = await rederiveAttributes(app.stores.graph, app.stores.memory, request.tenant, slots, new Date(app.clock()).toISOString());
+    return participantView(app, rederived ?? p);
   });
 
   app.post<{ Params: ParticipantRefParams; Body: ParticipantMergeBody }>('/v1/participants/:id/merge', {
@@ -135,7 +135,7 @@ export async function listParticipantViews(
   const read = await app.stores.graph.listParticipants(tenant, { ...(after ? { after } : {}), limit: limit + 1 });
   const page = read.slice(0, limit);
   const last = page[page.length - 1];
-  return { participants: page.map(participantView), next_cursor: read.length > limit && last ? encodeCursor(last) : null };
+  return { participants: page.map((p) => participantView(app, p)), next_cursor: read.length > limit && last ? encodeCursor(last) : null };
 }
 
 function encodeCursor(p: { createdAt: string; id: string }): string {
@@ -174,7 +174,7 @@ export async function mergePerson(
   const merged = await app.stores.graph.getParticipant(tenant, into.id);
   if (!merged) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${into.id}`);
   return {
-    from: from.id, into: participantView(merged), moved_utterances: report.utteranceIds.length,
+    from: from.id, into: participantView(app, merged), moved_utterances: report.utteranceIds.length,
     moved_voiceprints: report.voiceprints, session_ids: report.sessionIds,
   };
 }

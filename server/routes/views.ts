@@ -1,12 +1,24 @@
+import type { FastifyInstance } from 'fastify';
 import type { GraphStore } from '../../graph/graph-store.js';
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import type { ParticipantView, UtteranceView } from '../protocol/http-schemas.js';
 import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
-export function participantView(p: Participant): ParticipantView {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's clock, ms since the epoch (`BuildOptions.now`; default `Date.now`): the time participant attributes are read at. */
+    clock: () => number;
+  }
+}
+
+/**
+ * A participant as the API shows them (REST, MCP, the console), read at the app's clock: its attributes as they hold then
+ * (`shownAttributes`: a temporary state that has ended reads as what follows it), bookkeeping hidden.
+ */
+export function participantView(app: Pick<FastifyInstance, 'clock'>, p: Participant): ParticipantView {
   return {
-    id: p.id, name: p.name, external_id: p.externalId, aliases: p.aliases, attributes: shownAttributes(p.attributes),
+    id: p.id, name: p.name, external_id: p.externalId, aliases: p.aliases, attributes: shownAttributes(p.attributes, new Date(app.clock()).toISOString()),
     voiceprint_count: p.voiceprintCount, created_at: p.createdAt, updated_at: p.updatedAt,
   };
 }

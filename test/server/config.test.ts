@@ -208,13 +208,6 @@ describe('config', () => {
     assert.doesNotThrow(() => loadConfig({ PARLEY_CMUDICT: fileURLToPath(import.meta.url) }));
   });
 
-  test('PARLEY_STATE_SWEEP_MINUTES: 15 by default, a whole number of minutes from 1 to a day', () => {
-    assert.equal(loadConfig({}).stateSweepMinutes, 15);
-    assert.equal(loadConfig({ PARLEY_STATE_SWEEP_MINUTES: '60' }).stateSweepMinutes, 60);
-    assert.throws(() => loadConfig({ PARLEY_STATE_SWEEP_MINUTES: '0' }), /PARLEY_STATE_SWEEP_MINUTES/);
-    assert.throws(() => loadConfig({ PARLEY_STATE_SWEEP_MINUTES: 'hourly' }), /PARLEY_STATE_SWEEP_MINUTES/);
-  });
-
   test('speaker thresholds can be overridden, and must stay consistent', () => {
     const c = loadConfig({ PARLEY_SPEAKER_TAU_MATCH: '0.6', PARLEY_SPEAKER_TAU_UPDATE: '0.7' });
     assert.deepEqual(c.speakerThresholds, { tauMatch: 0.6, tauUpdate: 0.7 });

@@ -1,4 +1,4 @@
-/** Derived attributes of temporary states are never served after the state ends, whether or not the sweep has run. */
+/** Derived attributes of temporary states are never served after the state ends: one accessor (`shownAttributes`) reads them at a time. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { NewFact } from '../../../graph/memory-store.js';
@@ -45,7 +45,7 @@ describe('shownAttributes: an attribute whose temporary state has ended is read 
     assert.ok(DERIVED_ENDS in p.attributes, 'the ends are stored beside the attributes');
   });
 
-  test('after each end, with no sweep run: the value the state interrupted, then the home; an ended stay with none is gone', async () => {
+  test('after each end, with nothing run since: the value the state interrupted, then the home; an ended stay with none is gone', async () => {
     const p = await ana('2026-06-10T00:00:00.000Z');
     assert.deepEqual(shownAttributes(p.attributes, '2026-06-16T00:00:00.000Z'), { lives_in: 'Porto' });
     assert.deepEqual(shownAttributes(p.attributes, '2026-06-25T00:00:00.000Z'), { lives_in: 'Lisbon' });
@@ -55,7 +55,9 @@ describe('shownAttributes: an attribute whose temporary state has ended is read 
   test('GET /v1/participants (participantView, read now): a stay that ended in the past is not served as current', async () => {
     const p = await ana('2026-06-10T00:00:00.000Z');
     assert.equal(p.attributes.staying_in, 'Madrid', 'stored as worked out on 10 June');
-    assert.deepEqual(participantView(p).attributes, { lives_in: 'Berkeley' });
+    assert.deepEqual(participantView({ clock: Date.now }, p).attributes, { lives_in: 'Berkeley' });
+    assert.deepEqual(participantView({ clock: () => Date.parse('2026-06-12T00:00:00.000Z') }, p).attributes, { lives_in: 'Porto', staying_in: 'Madrid' },
+      'read at the app\'s clock');
   });
 
   test('a lasting value drops the recorded ends of its key; a value the client set stands whatever ends were recorded', async () => {
@@ -83,5 +85,32 @@ describe('withMergedEnds: the recorded ends follow the value that survives a mer
     const replaced = withMergedEnds({ ...stay, ...into }, stay, into);
     assert.deepEqual(shownAttributes(replaced, '2026-07-01T00:00:00.000Z'), { staying_in: 'Rome' });
     assert.ok(!(DERIVED_ENDS in replaced));
+  });
+});
+
+describe('shownAttributes on attributes stored by earlier versions, and ends ahead', () => {
+  test('stored before ends were recorded: read as stored; bookkeeping hidden', () => {
+    const old = { lives_in: 'Lisbon', tier: 'gold', $client_keys: ['tier'], name_evidence: { x: 1 } };
+    assert.deepEqual(shownAttributes(old, '2030-01-01T00:00:00.000Z'), { lives_in: 'Lisbon', tier: 'gold' });
+  });
+  test('$derived_ends as rules 28 stored them (at most four steps): each step from its time on, none before', () => {
+    const old = {
+      lives_in: 'Rome',
+      [DERIVED_ENDS]: { lives_in: [
+        { from: '2026-07-05T10:00:00.000Z', value: 'Oslo' }, { from: '2026-07-10T10:00:00.000Z', value: 'Vienna' },
+        { from: '2026-07-15T10:00:00.000Z', value: 'Paris' }, { from: '2026-07-20T10:00:00.000Z', value: null },
+      ] },
+    };
+    const at = (t: string): unknown => shownAttributes(old, t).lives_in;
+    assert.equal(at('2026-07-05T09:59:59.999Z'), 'Rome', 'an end ahead changes nothing yet');
+    assert.equal(at('2026-07-05T10:00:00.000Z'), 'Oslo', 'the end is exclusive');
+    assert.equal(at('2026-07-12T00:00:00.000Z'), 'Vienna');
+    assert.equal(at('2026-07-19T00:00:00.000Z'), 'Paris');
+    assert.equal(at('2026-07-21T00:00:00.000Z'), undefined, 'a step to null removes the attribute');
+  });
+  test('malformed steps are skipped, never thrown on', () => {
+    const odd = { diet: 'vegan', [DERIVED_ENDS]: { diet: [{ from: 'not a time', value: 'x' }, { from: '2026-01-01T00:00:00.000Z', value: 5 }, 'junk',
+      { from: '2026-02-01T00:00:00.000Z', value: 'vegetarian' }], other: 'junk' } };
+    assert.deepEqual(shownAttributes(odd, '2026-03-01T00:00:00.000Z'), { diet: 'vegetarian' });
   });
 });

@@ -6,7 +6,8 @@ import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
 import type { Candidate, Decision } from '../../../pipelines/memory/decide.js';
-import { closeInterrupted, decideWithStays, ownEnd, rederiveEndedStates, type StatesEndedJob } from '../../../pipelines/memory/temporary-states.js';
+import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
+import { closeInterrupted, decideWithStays, ownEnd, recordStateEnds } from '../../../pipelines/memory/temporary-states.js';
 
 function stores() {
   const db = openDatabase(':memory:');
@@ -49,7 +50,7 @@ describe('decideWithStays: a stay is stored beside the home, never replacing it;
   });
 });
 
-describe('derived attributes and the ended-states sweep', () => {
+describe('derived attributes record what follows each temporary state', () => {
   test('rederiveAttributes at a time: the newest value that still holds then', async () => {
     const { graph, memory } = stores();
     const ana = await graph.createParticipant('t', { name: 'Ana' });
@@ -61,23 +62,41 @@ describe('derived attributes and the ended-states sweep', () => {
     assert.equal(changed[0]?.attributes.lives_in, 'Berkeley', 'the end is exclusive: at it the stay holds no more');
   });
 
-  test('rederiveEndedStates works out only the states ended in its window, as they stand at its end', async () => {
+  test('recordStateEnds: attributes stored the old way (no ends recorded, left to a sweep) read right at every later time', async () => {
     const { graph, memory } = stores();
     const ana = await graph.createParticipant('t', { name: 'Ana' });
     const ben = await graph.createParticipant('t', { name: 'Ben' });
+    const cy = await graph.createParticipant('t', { name: 'Cy' });
     await memory.addFacts('t', [
       said(ana.id, 'Berkeley', '2026-05-01T10:00:00.000Z'), said(ana.id, 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z'),
-      said(ben.id, 'Oslo', '2026-06-01T10:00:00.000Z', '2026-07-10T10:00:00.000Z'),
+      said(ben.id, 'Oslo', '2026-06-01T10:00:00.000Z', '2026-07-10T10:00:00.000Z'), said(cy.id, 'Leeds', '2026-05-01T10:00:00.000Z'),
     ]);
-    await graph.updateParticipant('t', ana.id, { attributes: { lives_in: 'Lisbon' } });
+    // As a build before recorded ends stored them, the client's own key beside them.
+    await graph.updateParticipant('t', ana.id, { attributes: { lives_in: 'Lisbon', tier: 'gold', $client_keys: ['tier'] } });
     await graph.updateParticipant('t', ben.id, { attributes: { lives_in: 'Oslo' } });
-    const job = (endedAfter: string | null, endedBy: string): StatesEndedJob => ({ tenant: 't', endedAfter, endedBy });
-    assert.deepEqual(await rederiveEndedStates({ graph, memory }, job(null, '2026-06-30T00:00:00.000Z')), [], 'nothing ended yet');
-    const changed = await rederiveEndedStates({ graph, memory }, job('2026-06-30T00:00:00.000Z', '2026-07-05T00:00:00.000Z'));
-    assert.deepEqual(changed.map((p) => [p.name, p.attributes.lives_in]), [['Ana', 'Berkeley']]);
-    assert.equal((await graph.getParticipant('t', ben.id))?.attributes.lives_in, 'Oslo', 'Ben\'s stay lasts');
-    const later = await rederiveEndedStates({ graph, memory }, job('2026-07-05T00:00:00.000Z', '2026-07-15T00:00:00.000Z'));
-    assert.deepEqual(later.map((p) => [p.name, p.attributes.lives_in]), [['Ben', undefined]], 'no value left: the attribute goes');
+    await graph.updateParticipant('t', cy.id, { attributes: { lives_in: 'Leeds' } });
+    assert.equal(await recordStateEnds({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), 2, 'Ana and Ben; Cy has no temporary state');
+    const read = async (id: string, at: string) => shownAttributes((await graph.getParticipant('t', id))!.attributes, at);
+    assert.deepEqual(await read(ana.id, '2026-06-20T00:00:00.000Z'), { lives_in: 'Lisbon', tier: 'gold' });
+    assert.deepEqual(await read(ana.id, '2026-07-05T00:00:00.000Z'), { lives_in: 'Berkeley', tier: 'gold' }, 'nothing stored was lost');
+    assert.deepEqual(await read(ben.id, '2026-07-05T00:00:00.000Z'), { lives_in: 'Oslo' });
+    assert.deepEqual(await read(ben.id, '2026-07-15T00:00:00.000Z'), {}, 'no value left: the attribute goes');
+    assert.deepEqual(await read(cy.id, '2030-01-01T00:00:00.000Z'), { lives_in: 'Leeds' });
+    assert.equal(await recordStateEnds({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), 0, 'idempotent: nothing written again');
+  });
+
+  test('a chain of five temporary states one after the other is recorded whole (no job runs at any end)', async () => {
+    const { graph, memory } = stores();
+    const ana = await graph.createParticipant('t', { name: 'Ana' });
+    // Each stay said later and ending earlier than the one before: Rome inside Oslo inside … inside Lisbon, home Berkeley.
+    const stays: [string, string][] = [['Lisbon', '2026-08-01'], ['Madrid', '2026-07-25'], ['Paris', '2026-07-20'], ['Vienna', '2026-07-15'], ['Oslo', '2026-07-10'], ['Rome', '2026-07-05']];
+    await memory.addFacts('t', [said(ana.id, 'Berkeley', '2026-05-01T10:00:00.000Z'),
+      ...stays.map(([city, end], i) => said(ana.id, city, `2026-06-0${i + 1}T10:00:00.000Z`, `${end}T10:00:00.000Z`))]);
+    await rederiveAttributes(graph, memory, 't', [{ participantId: ana.id, slot: 'lives_in' }], '2026-06-20T00:00:00.000Z');
+    const stored = (await graph.getParticipant('t', ana.id))!.attributes;
+    const at = (day: string): unknown => shownAttributes(stored, `${day}T12:00:00.000Z`).lives_in;
+    assert.deepEqual(['2026-06-20', '2026-07-06', '2026-07-11', '2026-07-16', '2026-07-21', '2026-07-26', '2026-08-02'].map(at),
+      ['Rome', 'Oslo', 'Vienna', 'Paris', 'Madrid', 'Lisbon', 'Berkeley']);
   });
 
   test('closeInterrupted: a lasting value after a stay closes the homes the stay had interrupted, and only then', async () => {
