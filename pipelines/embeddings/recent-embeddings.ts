@@ -9,8 +9,9 @@ export interface RecentEmbeddingsOptions {
 /**
  * A `TextEmbedder` that remembers the vectors of the last few texts it embedded, so the steps of
  * one job that embed the same text (consolidation and affect both embed the turn) run the model
- * once (a re-index that reuses a stored vector hands it over with `remember`). Small on purpose: it spans the jobs running now, not a history. Vectors are shared with
- * every caller that asks for the same text: callers must not modify them.
+ * once (a re-index that reuses a stored vector hands it over with `remember`). Small on purpose: it
+ * spans the jobs running now, not a history. Vectors are shared with every caller that asks for
+ * the same text: callers must not modify them.
  */
 export class RecentEmbeddings implements TextEmbedder {
   readonly #inner: TextEmbedder;
