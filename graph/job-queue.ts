@@ -114,7 +114,11 @@ export interface JobQueue {
    * when it was never set.
    */
   marker(key: string): Promise<string | null>;
-  /** Set the durable marker `key` (see `marker`); resolves once it will survive a crash. */
+  /**
+   * Raise the durable marker `key` (see `marker`) to `value`: it keeps the greater of its value and `value`
+   * (compared byte by byte, so ISO-8601 UTC times of one format order by time), in one atomic step, so a process
+   * whose clock lags cannot move it back, nor can two writers racing. Resolves once it will survive a crash.
+   */
   setMarker(key: string, value: string): Promise<void>;
   /**
    * How many worker processes take jobs of `name` now, wherever they run (BullMQ: its workers' named Redis

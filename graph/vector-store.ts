@@ -56,6 +56,11 @@ export interface VectorStore {
   collectionSpace(collection: string): Promise<EmbeddingSpace | null>;
   /** Insert or replace points by id. */
   upsert(tenant: TenantId, collection: string, points: VectorPoint[]): Promise<void>;
+  /**
+   * The stored points of `ids` (vector and payload), in no particular order; ids with no point are left out. Lets a
+   * re-index reuse the vector of a text that did not change instead of embedding it again.
+   */
+  get(tenant: TenantId, collection: string, ids: string[]): Promise<VectorPoint[]>;
   /** Top `k` points by cosine similarity, best first. */
   search(
     tenant: TenantId,

@@ -12,6 +12,7 @@
  * Sunday before D", "two weeks before D", "the weekend of D"…), with the same year where both name one. Words alone let any date of the same month and year match ("2 May 2023" for "7 May 2023"), as this judge did until
  * 2026-12-02; figures before that date were judged that way.
  */
+import { DAY_MS } from '../../graph/core/time.js';
 
 const STOP = new Set(('a an the and or but of to in on at by for from with as is are was were be been being it its this that ' +
   'these those he she they them his her their we our you your i me my not no yes do does did has have had will would can ' +
@@ -74,7 +75,6 @@ function namedDays(words: string[]): NamedDay[] {
 }
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const DAY_MS = 86_400_000;
 
 /** Monday of the week holding `t` (UTC ms). */
 function monday(t: number): number {

@@ -143,6 +143,23 @@ export class Neo4jVectorStore extends Neo4jStoreBase implements VectorStore {
     }
   }
 
+  async get(tenant: TenantId, collection: string, ids: string[]): Promise<VectorPoint[]> {
+    if (ids.length === 0) return [];
+    await this.init();
+    const out: VectorPoint[] = [];
+    for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+      const rows = await this.db.read(`get from ${collection}`, async (tx) => (await tx.run(`
+        UNWIND $ids AS id
+        MATCH (n:VectorPoint {tenant: $tenant, collection: $collection, id: id})
+        RETURN n.id AS id, n.embedding AS vector, n.payload AS payload`,
+      { tenant: this.t(tenant), collection: this.c(collection), ids: ids.slice(i, i + WRITE_BATCH) })).records);
+      for (const r of rows) {
+        out.push({ id: String(r.get('id')), vector: Float32Array.from(r.get('vector') as number[], toNum), payload: toPayload(r.get('payload')) });
+      }
+    }
+    return out;
+  }
+
   async search(tenant: TenantId, collection: string, vector: Float32Array, k: number, filter: VectorFilter = {}): Promise<VectorHit[]> {
     if (k <= 0 || filter.ids?.length === 0) return [];
     const binding = await this.binding(collection);

@@ -1,7 +1,7 @@
 import { ERRORS, ParleyError, type ErrorCode } from '../core/errors.js';
 import type { LexicalDoc, LexicalFilter, LexicalHit, LexicalIndex } from '../lexical-index.js';
 import type { TenantId } from '../types.js';
-import type { EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorStore } from '../vector-store.js';
+import type { EmbeddingSpace, VectorFilter, VectorHit, VectorPayload, VectorPoint, VectorStore } from '../vector-store.js';
 import type { OutboxForwarder, OutboxHandler } from './outbox-forwarder.js';
 import type { Outbox } from './outbox.js';
 
@@ -64,6 +64,10 @@ export class OutboxVectorStore implements VectorStore {
     if (points.length === 0) return;
     const stored: StoredPoint[] = points.map((p) => ({ id: p.id, vector: Array.from(p.vector), payload: p.payload }));
     await writeThrough(this.outbox, this.forwarder, VECTORS_TARGET, 'upsert', { tenant, collection, points: stored });
+  }
+
+  get(tenant: TenantId, collection: string, ids: string[]): Promise<VectorPoint[]> {
+    return this.inner.get(tenant, collection, ids);
   }
 
   search(tenant: TenantId, collection: string, vector: Float32Array, k: number, filter?: VectorFilter): Promise<VectorHit[]> {

@@ -88,6 +88,21 @@ export class QdrantVectorStore implements VectorStore {
     }
   }
 
+  async get(tenant: TenantId, collection: string, ids: string[]): Promise<VectorPoint[]> {
+    const binding = await this.registry.get(collection);
+    if (!binding || ids.length === 0) return [];
+    const out: VectorPoint[] = [];
+    for (const batch of batches(ids, UPSERT_BATCH)) {
+      const points = await qdrantCall(`get from ${binding.qdrantName}`, () =>
+        this.client.retrieve(binding.qdrantName, { ids: batch.map((id) => pointId(tenant, id)), with_payload: true, with_vector: true }));
+      for (const p of points) {
+        if (!Array.isArray(p.vector) || p.payload?.[TENANT_KEY] !== tenant) continue;
+        out.push({ id: String(p.payload?.[ID_KEY] ?? ''), vector: Float32Array.from(p.vector as number[]), payload: toPayload(p.payload) });
+      }
+    }
+    return out;
+  }
+
   async search(tenant: TenantId, collection: string, vector: Float32Array, k: number, filter?: VectorFilter): Promise<VectorHit[]> {
     const binding = await this.registry.get(collection);
     if (!binding || k <= 0 || filter?.ids?.length === 0) return [];

@@ -20,6 +20,27 @@ export interface BullmqJobQueueOptions {
   logger?: Logger;
 }
 
+/**
+ * `HSET KEYS[1] ARGV[1] ARGV[2]` unless the field holds a greater value already (`JobQueue.setMarker`). Compared byte
+ * by byte: Lua's `<` on strings follows the server's collation locale, SQLite's MAX and JavaScript's `<` do not.
+ */
+const RAISE_MARKER = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then
+  local a, b = current, ARGV[2]
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      if x > y then return 0 end
+      redis.call('HSET', KEYS[1], ARGV[1], b)
+      return 1
+    end
+  end
+  if #a >= #b then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
 /** BullMQ job ids may not contain `:`. */
 function safeJobId(id: string): string {
   return id.replaceAll(':', '_');
@@ -180,16 +201,18 @@ export class BullmqJobQueue implements JobQueue {
     return this.markerClient().hget(this.markersKey(), key);
   }
 
+  /** One Lua script, so the read and the write are one atomic step in Redis. */
   async setMarker(key: string, value: string): Promise<void> {
-    await this.markerClient().hset(this.markersKey(), key, value);
+    await this.markerClient().eval(RAISE_MARKER, 1, this.markersKey(), key, value);
   }
 
-  /** Remove every key of the given queues (tests). */
+  /** Remove every key of the given queues, and the durable markers (tests). */
   async obliterate(names: string[]): Promise<void> {
     for (const name of names) {
       await this.queue(name).obliterate({ force: true });
       await (await this.redis(name)).del(this.outageKey(name));
     }
+    await this.markerClient().del(this.markersKey());
   }
 
   async close(timeoutMs = 10_000): Promise<void> {

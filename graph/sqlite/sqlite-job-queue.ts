@@ -180,7 +180,8 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async setMarker(key: string, value: string): Promise<void> {
-    this.db.prepare('INSERT INTO queue_markers (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    // MAX over TEXT compares with the column's BINARY collation: byte order, as `JobQueue.setMarker` says.
+    this.db.prepare('INSERT INTO queue_markers (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)').run(key, value);
   }
 
   async ready(): Promise<boolean> {

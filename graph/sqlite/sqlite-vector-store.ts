@@ -94,6 +94,14 @@ export class SqliteVectorStore implements VectorStore {
     }
   }
 
+  async get(tenant: TenantId, collection: string, ids: string[]): Promise<VectorPoint[]> {
+    if (ids.length === 0) return [];
+    // From the table, not the mirror: it holds every process's writes.
+    const rows = this.db.prepare(`SELECT id, vector, payload FROM vectors WHERE tenant = ? AND collection = ?
+      AND id IN (SELECT value FROM json_each(?))`).all(tenant, collection, JSON.stringify(ids)) as VectorRow[];
+    return rows.map((row) => ({ id: row.id, vector: toVector(row.vector), payload: fromJson<VectorPayload>(row.payload, { layer: '' }) }));
+  }
+
   async search(
     tenant: TenantId,
     collection: string,
@@ -214,9 +222,11 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   private fill(matrix: VectorMatrix<VectorPayload>, rows: IterableIterator<VectorRow>): void {
-    for (const row of rows) {
-      const vec = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
-      matrix.set(row.id, vec, fromJson<VectorPayload>(row.payload, { layer: '' }));
-    }
+    for (const row of rows) matrix.set(row.id, toVector(row.vector), fromJson<VectorPayload>(row.payload, { layer: '' }));
   }
+}
+
+/** A stored vector blob as a Float32Array of its own (copied out of the driver's buffer). */
+function toVector(blob: Buffer): Float32Array {
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }

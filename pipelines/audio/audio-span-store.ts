@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
 import { encodeWav } from './wav.js';
+import { DAY_MS } from '../../graph/core/time.js';
 
 /** Options of {@link AudioSpanStore}. */
 export interface AudioSpanStoreOptions {
@@ -13,7 +14,6 @@ export interface AudioSpanStoreOptions {
 }
 
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const DAY_MS = 86_400_000;
 
 function segment(kind: string, value: string): string {
   if (!SAFE_SEGMENT.test(value) || value.includes('..')) {

@@ -9,8 +9,9 @@ export interface RecentEmbeddingsOptions {
 /**
  * A `TextEmbedder` that remembers the vectors of the last few texts it embedded, so the steps of
  * one job that embed the same text (consolidation and affect both embed the turn) run the model
- * once. Small on purpose: it spans the jobs running now, not a history. Vectors are shared with
- * every caller that asks for the same text: callers must not modify them.
+ * once (a re-index that reuses a stored vector hands it over with `remember`). Small on purpose: it
+ * spans the jobs running now, not a history. Vectors are shared with every caller that asks for
+ * the same text: callers must not modify them.
  */
 export class RecentEmbeddings implements TextEmbedder {
   readonly #inner: TextEmbedder;
@@ -37,7 +38,7 @@ export class RecentEmbeddings implements TextEmbedder {
       const vectors = await this.#inner.embed(missing);
       missing.forEach((t, i) => found.set(t, vectors[i] as Float32Array));
     }
-    for (const [t, v] of found) this.#remember(t, v);
+    for (const [t, v] of found) this.remember(t, v);
     return texts.map((t) => found.get(t) as Float32Array);
   }
 
@@ -46,7 +47,7 @@ export class RecentEmbeddings implements TextEmbedder {
     this.#vectors.clear();
   }
 
-  #remember(text: string, vector: Float32Array): void {
+  remember(text: string, vector: Float32Array): void {
     this.#vectors.delete(text);
     this.#vectors.set(text, vector);
     if (this.#vectors.size > this.#max) {

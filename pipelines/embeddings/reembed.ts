@@ -5,6 +5,7 @@ import type { MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
 import type { VectorPoint, VectorStore } from '../../graph/vector-store.js';
 import { collectionFor, MEMORY_LAYERS, type IndexedLayer } from '../memory/collections.js';
+import { textHash } from '../memory/memory-indexer.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
 import type { TextEmbedder } from './text-embedder.js';
 
@@ -75,7 +76,8 @@ async function reembedLayer(deps: ReembedDeps, tenant: TenantId, layer: IndexedL
     for (let i = 0; i < items.length; i += batch) {
       const slice = items.slice(i, i + batch);
       const vectors = await deps.embedder.embed(slice.map((s) => s.text));
-      await deps.vectors.upsert(tenant, collection, slice.map((s, j) => ({ id: s.id, payload: s.payload, vector: vectors[j] as Float32Array })));
+      // With the text's digest, as `MemoryIndexer` writes it, so a later re-index reuses these vectors.
+      await deps.vectors.upsert(tenant, collection, slice.map((s, j) => ({ id: s.id, payload: { ...s.payload, textHash: textHash(s.text) }, vector: vectors[j] as Float32Array })));
       n += slice.length;
     }
   };

@@ -9,6 +9,11 @@ export interface TextEmbedder {
   readonly space: EmbeddingSpace;
   /** One vector per text, in order. Vectors are L2-normalised. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * A vector of `text` in this space got without embedding it (a stored one, reused by a re-index): an embedder that
+   * keeps recent vectors (`RecentEmbeddings`) keeps it too, so a later step of the same job (affect) finds it.
+   */
+  remember?(text: string, vector: Float32Array): void;
   close(): Promise<void>;
 }
 

@@ -141,13 +141,13 @@ export async function pagedUtterances(stores: Stores, tenant: TenantId, filter: 
   }
 }
 
-/** Index other people's utterances again without the erased person among their addressees. */
+/** Index other people's utterances again without the erased person among their addressees (their stored vectors reused). */
 async function reindexWithout(deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[]): Promise<void> {
   const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
   for (const id of utteranceIds) {
     const u = await deps.stores.graph.getUtterance(tenant, id);
     if (!u) continue;
-    const [vector] = await deps.embedder.embed([u.text]);
+    const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
     if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
   }
 }

@@ -86,9 +86,13 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     }
     const processed = await deps.memory.processedFacts(tenant, utteranceId);
     if (processed !== null) {
-      // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them).
+      // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them), embedding
+      // only the texts that changed since they were indexed (a merge names an unnamed speaker's facts).
       const facts = processed.length > 0 ? await deps.memory.listFacts(tenant, { ids: processed }) : [];
-      const vectors = await deps.embedder.embed([u.text, ...facts.map((f) => f.content)]);
+      const vectors = await indexer.vectorsFor(tenant, [
+        { id: u.id, layer: 'interaction', text: u.text },
+        ...facts.map((f) => ({ id: f.id, layer: f.layer, text: f.content })),
+      ]);
       if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
       await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));

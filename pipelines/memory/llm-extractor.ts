@@ -5,6 +5,7 @@ import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT, SETTLES } from
 import { UNNAMED } from './extractor.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT } from './stays.js';
+import { DAY_MS } from '../../graph/core/time.js';
 
 interface PlanObjectReply {
   verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; which?: unknown; past?: unknown;
@@ -52,8 +53,6 @@ export function parsePlanObject(raw: unknown): PlanObject | null {
   if (r.past === true) { out.past = true; if (out.verb !== null) out.actionNamed = true; }
   return out;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * The reply's `valid_until` (the last day a state holds, `YYYY-MM-DD`) as the fact's exclusive end (`validUntil`: the

@@ -1,13 +1,28 @@
+import { createHash } from 'node:crypto';
 import type { Fact } from '../../graph/memory-store.js';
 import type { Utterance, TenantId } from '../../graph/types.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
-import { collectionFor, MEMORY_LAYERS } from './collections.js';
+import { collectionFor, MEMORY_LAYERS, type IndexedLayer } from './collections.js';
+
+/** A text to index again: its point's id, its layer, and the text as it reads now. */
+export interface IndexedText {
+  id: string;
+  layer: IndexedLayer;
+  text: string;
+}
+
+/** The digest of an indexed text, kept in its point's payload (`textHash`): equal digests, same text. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
 
 /**
  * Writes utterances and facts into the vector store (one collection per layer, bound to the
- * embedder's space) and the lexical index, and removes closed facts from both.
+ * embedder's space) and the lexical index, and removes closed facts from both. Each point's payload
+ * keeps the digest of the text its vector embeds (`textHash`), so a re-index reuses the vector of a
+ * text that did not change (`vectorsFor`).
  */
 export class MemoryIndexer {
   #bound: Promise<void> | null = null;
@@ -29,12 +44,35 @@ export class MemoryIndexer {
     return this.#bound;
   }
 
+  /**
+   * The vectors of `items`, in order: the stored one where its point's payload says it embeds the text as it reads
+   * now (its layer's collection is bound to this embedder's space, so the vector is the one the embedder would give),
+   * else embedded, all those in one embedder call. Points written before payloads kept `textHash` are embedded.
+   */
+  async vectorsFor(tenant: TenantId, items: IndexedText[]): Promise<Float32Array[]> {
+    await this.ensureCollections();
+    const stored = new Map<string, Float32Array>();
+    for (const layer of new Set(items.map((i) => i.layer))) {
+      const mine = items.filter((i) => i.layer === layer);
+      const wanted = new Map(mine.map((i) => [i.id, textHash(i.text)]));
+      for (const p of await this.vectors.get(tenant, collectionFor(layer), [...wanted.keys()])) {
+        if (p.payload.textHash === wanted.get(p.id)) stored.set(`${layer}\u0000${p.id}`, p.vector);
+      }
+    }
+    const vectors = items.map((i) => stored.get(`${i.layer}\u0000${i.id}`));
+    const missing = items.filter((_, n) => vectors[n] === undefined);
+    const embedded = missing.length > 0 ? await this.embedder.embed(missing.map((i) => i.text)) : [];
+    items.forEach((item, n) => { if (vectors[n]) this.embedder.remember?.(item.text, vectors[n]); });
+    let next = 0;
+    return vectors.map((v) => v ?? (embedded[next++] as Float32Array));
+  }
+
   async indexUtterance(tenant: TenantId, u: Utterance, vector: Float32Array): Promise<void> {
     await this.ensureCollections();
     const meta = { sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
     await Promise.all([
       this.vectors.upsert(tenant, collectionFor('interaction'), [
-        { id: u.id, vector, payload: { layer: 'interaction', ...meta, time: u.time } },
+        { id: u.id, vector, payload: { layer: 'interaction', ...meta, time: u.time, textHash: textHash(u.text) } },
       ]),
       this.lexical.index(tenant, [{ id: u.id, text: u.text, layer: 'interaction', ...meta }]),
     ]);
@@ -50,7 +88,7 @@ export class MemoryIndexer {
       writes.push(this.vectors.upsert(tenant, collectionFor(layer), mine.map(({ fact, vector }) => ({
         id: fact.id, vector,
         payload: { layer, sessionId: fact.sessionId, speakerId: fact.speakerId, addresseeIds: fact.addresseeIds,
-          time: fact.time, subjectId: fact.subjectId, kind: fact.kind },
+          time: fact.time, subjectId: fact.subjectId, kind: fact.kind, textHash: textHash(fact.content) },
       }))));
     }
     writes.push(this.lexical.index(tenant, facts.map(({ fact }) => ({

@@ -4,6 +4,7 @@
  */
 import * as chrono from 'chrono-node';
 import { COUNTED, DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
+import { DAY_MS } from '../../graph/core/time.js';
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
@@ -11,7 +12,6 @@ const UNTIL_BEFORE = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?$/i;
 const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/i;
 /** A plan or report ("I'll send it this week", "I moved…") rather than a state that holds now. */
 const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
-const DAY_MS = 86_400_000;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
 const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:until|till|til|through|thru|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
 

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { DAY_MS } from '../../graph/core/time.js';
 
 /** A half-open time range [since, until), ISO-8601 UTC. */
 export interface TimeRange {
@@ -38,7 +39,6 @@ export interface TimeScopeOptions {
   saidAt?: boolean;
 }
 
-const DAY_MS = 86_400_000;
 /** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
 const RELATIVE = /\b(?:yesterday|today|tonight|ago|last|this|past|previous)\b/i;
 /**

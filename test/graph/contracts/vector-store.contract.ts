@@ -56,6 +56,24 @@ export function vectorStoreContract(name: string, factory: () => Promise<VectorS
       assert.equal(await fx.store.count('t2', 'facts'), 0);
     });
 
+    test('get returns the stored vectors and payloads of the ids asked, of that tenant only', async () => {
+      const got = await fx.store.get('t1', 'facts', ['c', 'a', 'missing']);
+      assert.deepEqual(got.map((p) => p.id).sort(), ['a', 'c']);
+      const a = got.find((p) => p.id === 'a')!;
+      assert.ok(a.vector instanceof Float32Array);
+      assert.deepEqual(Array.from(a.vector), [1, 0, 0]);
+      assert.equal(a.payload.speakerId, 'p1');
+      assert.deepEqual(a.payload.addresseeIds, ['p2']);
+      assert.deepEqual(Array.from(got.find((p) => p.id === 'c')!.vector), [0, 1, 0]);
+      await fx.store.upsert('t1', 'facts', [{ id: 'a', vector: v(0, 0, 1), payload: { layer: 'fact', textHash: 'h2' } }]);
+      const [replaced] = await fx.store.get('t1', 'facts', ['a']);
+      assert.deepEqual(Array.from(replaced!.vector), [0, 0, 1]);
+      assert.equal(replaced!.payload.textHash, 'h2', 'extra payload fields come back as stored');
+      assert.deepEqual(await fx.store.get('t2', 'facts', ['a', 'b']), []);
+      assert.deepEqual(await fx.store.get('t1', 'facts', []), []);
+      assert.deepEqual(await fx.store.get('t1', 'no-such-collection', ['a']), []);
+    });
+
     test('a collection keeps one embedding space', async () => {
       await fx.store.ensureCollection('facts', SPACE);
       await assert.rejects(fx.store.ensureCollection('facts', { model: 'other', dimension: 3 }), /PARLEY_ERR_EMBEDDING_MISMATCH|re-embed/);

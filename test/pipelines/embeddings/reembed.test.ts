@@ -7,6 +7,7 @@ import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js'
 import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
 import { OpenAiEmbedder } from '../../../pipelines/embeddings/openai-embedder.js';
 import { reembedIfNeeded } from '../../../pipelines/embeddings/reembed.js';
+import { textHash } from '../../../pipelines/memory/memory-indexer.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { ENTITY_COLLECTION } from '../../../pipelines/retrieval/left-brain-job.js';
 import { startOpenAiDouble, type OpenAiDouble } from '../../doubles/openai-double.js';
@@ -49,6 +50,7 @@ test('a collection in another embedding space is re-embedded, not mixed', async 
   const hits = await vectors.search('t', collectionFor('fact'), q as Float32Array, 1);
   assert.equal(hits[0]?.id, f.id);
   assert.ok((hits[0]?.score ?? 0) > 0.99);
+  assert.equal(hits[0]?.payload.textHash, textHash(f.content), 're-embedded points keep their text\'s digest, as the indexer writes it');
   assert.deepEqual(await reembedIfNeeded({ vectors, embedder, memory, graph }, ['t']), { interaction: 0, fact: 0, profile: 0, entity: 0 }, 'second run is a no-op');
 });
 
