@@ -109,18 +109,6 @@ export interface JobQueue {
   forget(ids: string[]): Promise<number>;
   ready(): Promise<boolean>;
   /**
-   * The durable marker `key`, kept with the jobs (embedded: in the SQLite file; Redis: beside the queue's keys), so
-   * every process sharing the queue reads it, after a restart too: e.g. where a periodic sweep left off. Null
-   * when it was never set.
-   */
-  marker(key: string): Promise<string | null>;
-  /**
-   * Raise the durable marker `key` (see `marker`) to `value`: it keeps the greater of its value and `value`
-   * (compared byte by byte, so ISO-8601 UTC times of one format order by time), in one atomic step, so a process
-   * whose clock lags cannot move it back, nor can two writers racing. Resolves once it will survive a crash.
-   */
-  setMarker(key: string, value: string): Promise<void>;
-  /**
    * How many worker processes take jobs of `name` now, wherever they run (BullMQ: its workers' named Redis
    * connections). Absent where the queue does not know (embedded: ask the event bus's members).
    */

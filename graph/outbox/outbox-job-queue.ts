@@ -102,15 +102,6 @@ export class OutboxJobQueue implements JobQueue {
     return this.inner.ready();
   }
 
-  /** The inner queue's marker: shared by every process on that queue, not deferred through the outbox. */
-  marker(key: string): Promise<string | null> {
-    return this.inner.marker(key);
-  }
-
-  setMarker(key: string, value: string): Promise<void> {
-    return this.inner.setMarker(key, value);
-  }
-
   /** The inner queue's answer; absent where it has none. */
   get liveWorkers(): JobQueue['liveWorkers'] {
     return this.inner.liveWorkers?.bind(this.inner);

@@ -20,27 +20,6 @@ export interface BullmqJobQueueOptions {
   logger?: Logger;
 }
 
-/**
- * `HSET KEYS[1] ARGV[1] ARGV[2]` unless the field holds a greater value already (`JobQueue.setMarker`). Compared byte
- * by byte: Lua's `<` on strings follows the server's collation locale, SQLite's MAX and JavaScript's `<` do not.
- */
-const RAISE_MARKER = `
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local a, b = current, ARGV[2]
-  for i = 1, math.min(#a, #b) do
-    local x, y = string.byte(a, i), string.byte(b, i)
-    if x ~= y then
-      if x > y then return 0 end
-      redis.call('HSET', KEYS[1], ARGV[1], b)
-      return 1
-    end
-  end
-  if #a >= #b then return 0 end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1`;
-
 /** BullMQ job ids may not contain `:`. */
 function safeJobId(id: string): string {
   return id.replaceAll(':', '_');
@@ -57,7 +36,6 @@ export class BullmqJobQueue implements JobQueue {
   private readonly connection: ConnectionOptions;
   private readonly prefix: string;
   private health: Redis | undefined;
-  private markers: Redis | undefined;
 
   constructor(private readonly options: BullmqJobQueueOptions) {
     const url = new URL(options.url);
@@ -196,23 +174,12 @@ export class BullmqJobQueue implements JobQueue {
     }
   }
 
-  /** Kept in one hash beside the queues' keys (`<prefix>:parley-markers`). */
-  async marker(key: string): Promise<string | null> {
-    return this.markerClient().hget(this.markersKey(), key);
-  }
-
-  /** One Lua script, so the read and the write are one atomic step in Redis. */
-  async setMarker(key: string, value: string): Promise<void> {
-    await this.markerClient().eval(RAISE_MARKER, 1, this.markersKey(), key, value);
-  }
-
-  /** Remove every key of the given queues, and the durable markers (tests). */
+  /** Remove every key of the given queues (tests). */
   async obliterate(names: string[]): Promise<void> {
     for (const name of names) {
       await this.queue(name).obliterate({ force: true });
       await (await this.redis(name)).del(this.outageKey(name));
     }
-    await this.markerClient().del(this.markersKey());
   }
 
   async close(timeoutMs = 10_000): Promise<void> {
@@ -221,7 +188,6 @@ export class BullmqJobQueue implements JobQueue {
     clearTimeout(timer);
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.health?.disconnect();
-    this.markers?.disconnect();
   }
 
   /**
@@ -260,19 +226,6 @@ export class BullmqJobQueue implements JobQueue {
   /** The ioredis client of queue `name`'s producer connection (BullMQ types it narrowly). */
   private async redis(name: string): Promise<Redis> {
     return (await this.queue(name).client) as unknown as Redis;
-  }
-
-  /** The client of the durable markers (its own: they belong to no queue), connected on first use. */
-  private markerClient(): Redis {
-    if (!this.markers) {
-      this.markers = new Redis(this.options.url, { maxRetriesPerRequest: 3 });
-      this.markers.on('error', (err: Error) => this.options.logger?.warn({ err: err.message }, 'queue marker connection error'));
-    }
-    return this.markers;
-  }
-
-  private markersKey(): string {
-    return `${this.prefix}:parley-markers`;
   }
 
   /** Jobs of queue `name` waiting out a store outage: job id → when their first try met it (ms). */

@@ -12,7 +12,6 @@ CREATE TABLE IF NOT EXISTS jobs (
   attempts_made INTEGER NOT NULL DEFAULT 0, max_attempts INTEGER NOT NULL, backoff_ms INTEGER NOT NULL,
   run_at INTEGER NOT NULL, error TEXT, updated_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS jobs_due ON jobs (name, state, run_at);
-CREATE TABLE IF NOT EXISTS queue_markers (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 /** Finished jobs are kept this long so a re-enqueue with the same id stays a no-op. */
@@ -172,16 +171,6 @@ export class SqliteJobQueue implements JobQueue {
     return this.db
       .prepare(`DELETE FROM jobs WHERE state != 'active' AND EXISTS (SELECT 1 FROM json_each(?) j WHERE instr(jobs.data, j.value) > 0)`)
       .run(JSON.stringify(ids)).changes;
-  }
-
-  async marker(key: string): Promise<string | null> {
-    const row = this.db.prepare('SELECT value FROM queue_markers WHERE key = ?').get(key) as { value: string } | undefined;
-    return row?.value ?? null;
-  }
-
-  async setMarker(key: string, value: string): Promise<void> {
-    // MAX over TEXT compares with the column's BINARY collation: byte order, as `JobQueue.setMarker` says.
-    this.db.prepare('INSERT INTO queue_markers (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)').run(key, value);
   }
 
   async ready(): Promise<boolean> {

@@ -5,9 +5,8 @@
  * moment said; a stay that starts ahead counts it from its start (`staySpan`).
  */
 import * as chrono from 'chrono-node';
+import { DAY_MS } from '../../graph/core/time.js';
 import { toldAsPast } from './relative-date.js';
-
-const DAY_MS = 86_400_000;
 
 /** When a stay runs: `start` (ISO, null when it holds as said) and its exclusive `end` (ISO). */
 export interface StaySpan {

@@ -172,42 +172,5 @@ export function jobQueueContract(name: string, factory: () => Promise<JobQueueFi
       assert.deepEqual(seen.sort(), [1, 2]);
       assert.equal(await fx.queue.ready(), true);
     });
-
-    test('a marker is null until set, then holds the greatest value set, for every handle, a new one too', async () => {
-      assert.equal(await fx.queue.marker('sweep:t1'), null);
-      await fx.queue.setMarker('sweep:t1', '2026-07-01T10:00:00.000Z');
-      await fx.queue.setMarker('sweep:t1', '2026-07-01T11:00:00.000Z');
-      await fx.queue.setMarker('sweep:t2', 'other');
-      const other = await fx.reopen();
-      assert.equal(await other.marker('sweep:t1'), '2026-07-01T11:00:00.000Z');
-      assert.equal(await other.marker('sweep:t2'), 'other');
-      await other.setMarker('sweep:t2', 'then');
-      assert.equal(await fx.queue.marker('sweep:t2'), 'then');
-    });
-
-    test('a marker never moves back: a lower value (a lagging clock) leaves it, on any handle', async () => {
-      await fx.queue.setMarker('sweep:t1', '2026-07-01T11:00:00.000Z');
-      const lagging = await fx.reopen();
-      await lagging.setMarker('sweep:t1', '2026-07-01T10:00:00.000Z');
-      assert.equal(await fx.queue.marker('sweep:t1'), '2026-07-01T11:00:00.000Z');
-      // Byte order, not a locale's: a prefix is lower than what extends it, 'B' (0x42) lower than 'a' (0x61).
-      await fx.queue.setMarker('k:prefix', '2026-07');
-      await lagging.setMarker('k:prefix', '2026');
-      assert.equal(await fx.queue.marker('k:prefix'), '2026-07');
-      await fx.queue.setMarker('k:case', 'a');
-      await lagging.setMarker('k:case', 'B');
-      assert.equal(await fx.queue.marker('k:case'), 'a');
-    });
-
-    test('racing writers on two handles leave a marker at the greatest value any of them set', async () => {
-      const other = await fx.reopen();
-      const hours = Array.from({ length: 24 }, (_, h) => `2026-07-01T${String(h).padStart(2, '0')}:00:00.000Z`);
-      // Newest first on both handles, all at once: the last write is the oldest, and a read-then-write that is not
-      // atomic lets an older value overwrite a newer one written between its read and its write.
-      const newestFirst = [...hours].reverse();
-      await Promise.all(newestFirst.flatMap((at) => [fx.queue.setMarker('sweep:race', at), other.setMarker('sweep:race', at)]));
-      assert.equal(await fx.queue.marker('sweep:race'), hours[hours.length - 1]);
-      assert.equal(await other.marker('sweep:race'), hours[hours.length - 1]);
-    });
   });
 }
