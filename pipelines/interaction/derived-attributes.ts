@@ -49,22 +49,37 @@ export async function rederiveAttributes(
 
 /**
  * The value of the newest profile memory of `slot` about the participant that holds at `now` (null when none holds
- * one), and, when it is a temporary state, what follows its end: the value that holds then, and so on while that one
- * is temporary too, to the first lasting value (or none), for `shownAttributes` to read at any later time: the whole
- * chain is recorded, so the attribute is right at every later time with nothing run when a state ends.
+ * one), and, when the slot has a temporary state (an end of its own, or a start ahead: "next month I'm in Tokyo for two
+ * weeks", rules 30), the value at each time a memory of the slot is said, begins or ends, wherever it changes, for
+ * `shownAttributes` to read at any time: the whole chain is recorded, so the attribute is right before a stay said
+ * ahead, during it and after it, with nothing run when a state begins or ends.
  */
 async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<{ value: string | null; ends: DerivedEnd[] }> {
-  const facts = await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 });
-  const holding = (at: string): Fact | null => facts.find((f) => f.value !== null && f.value.trim() !== '' && !factEnded(f, at)) ?? null;
-  const current = holding(now);
+  const facts = (await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 }))
+    .filter((f) => f.value !== null && f.value.trim() !== '');
+  const holding = (at: string): Fact | null => facts.find((f) => factStarted(f, at) && !factEnded(f, at)) ?? null;
+  const value = holding(now)?.value ?? null;
+  if (!facts.some((f) => f.validUntil !== null || startsAhead(f))) return { value, ends: [] };
+  // From when a state ahead was said to its start, the value it does not yet replace holds: a step then too.
+  const times = [...new Set(facts.flatMap((f) => [f.time, f.validFrom, ...(f.validUntil ? [f.validUntil] : [])]).map((t) => Date.parse(t)))]
+    .filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
   const ends: DerivedEnd[] = [];
-  // Each next fact holds past the end before it (`factEnded` is false there): the ends only go forward.
-  for (let f = current; f?.validUntil && ends.length < facts.length;) {
-    const from = f.validUntil;
-    f = holding(from);
-    ends.push({ from, value: f?.value ?? null });
+  for (const t of times) {
+    const from = new Date(t).toISOString();
+    const v = holding(from)?.value ?? null;
+    if (ends.length === 0 || ends.at(-1)!.value !== v) ends.push({ from, value: v });
   }
-  return { value: current?.value ?? null, ends };
+  return { value, ends };
+}
+
+/** True when `f` holds by `at`: it began then or before (`validFrom`; a state said ahead begins after it was said). */
+function factStarted(f: Pick<Fact, 'validFrom'>, at: string): boolean {
+  return Date.parse(f.validFrom) <= Date.parse(at);
+}
+
+/** A memory that begins after it was said (a stay said ahead, rules 30). */
+function startsAhead(f: Pick<Fact, 'validFrom' | 'time'>): boolean {
+  return Date.parse(f.validFrom) > Date.parse(f.time);
 }
 
 /**

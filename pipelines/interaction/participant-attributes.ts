@@ -21,15 +21,15 @@ export const NAME_EVIDENCE = 'name_evidence';
 
 /**
  * Where a derived attribute filled by a temporary state ("staying in Madrid for two weeks": `staying_in`, "working at
- * Hooli until Friday": `works_at`, or a `lives_in` for a month) records what follows its end, as a list per key of
- * {@link DerivedEnd}: from each `from` on, the attribute reads `value` (null: none), step after step to the first lasting
- * value. The one way an attribute follows time: every reader evaluates it with {@link shownAttributes}, so an attribute
+ * Hooli until Friday": `works_at`, or a `lives_in` for a month) records what follows its end, and one said ahead ("next
+ * month I'm in Tokyo for two weeks") its start too, as a list per key of {@link DerivedEnd}: from each `from` on, the
+ * attribute reads `value` (null: none), step after step (a step may begin a value as well as end one). The one way an attribute follows time: every reader evaluates it with {@link shownAttributes}, so an attribute
  * is never served after its state has ended, and nothing has to run when it ends. Lists stored by earlier versions (at
  * most four steps) read the same way. Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a client.
  */
 export const DERIVED_ENDS = '$derived_ends';
 
-/** From `from` (an ISO instant) on, a derived attribute reads `value` (null: none), a temporary state before it having ended. */
+/** From `from` (an ISO instant) on, a derived attribute reads `value` (null: none): a temporary state began or ended then. */
 export interface DerivedEnd {
   from: string;
   value: string | null;
@@ -112,7 +112,8 @@ export function clientKeys(attributes: Record<string, unknown>): Set<string> {
  */
 export function withDerived(attributes: Record<string, unknown>, key: string, value: string | null, ends: readonly DerivedEnd[] = []): Record<string, unknown> {
   if (BOOKKEEPING_KEYS.includes(key) || clientKeys(attributes).has(key)) return attributes;
-  const recorded = withEnds(attributes, key, value === null ? [] : ends);
+  // A value none holds now may hold later (a stay said ahead, rules 30): its steps are kept.
+  const recorded = withEnds(attributes, key, ends);
   if (value === null) {
     if (!(key in recorded)) return recorded;
     const { [key]: _gone, ...rest } = recorded;

@@ -122,7 +122,8 @@ export class EmbeddedExtractor implements Extractor {
         .filter((f) => !(reported && f.slot === 'name'));
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       // A stay's span by its words ("the weekend", "over Easter", "next month … for two weeks": counted from its start).
-      const until = (readStay(text) ?? readReportedStay(text) ? staySpan(text, u.time)?.end : undefined) ?? stateEnd(raw, u.time);
+      const span = readStay(text) ?? readReportedStay(text) ? staySpan(text, u.time) : null;
+      const until = span?.end ?? stateEnd(raw, u.time);
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
@@ -138,9 +139,12 @@ export class EmbeddedExtractor implements Extractor {
         if (!named && f0.kind === 'statement' && unownedThing(f0.content)) continue;
         const f = named && f0.kind === 'statement' ? { ...f0, content: withName(f0.content, named) } : f0;
         if ((retraction && f.slot === 'name') || (f.slot === STAY_SLOT && until === null)) continue;
+        // A stay said ahead holds from its start (rules 30); with no start read ("from Monday" with no end), the plan alone.
+        if (f.ahead && (retraction || !span?.start)) continue;
         const slot = change && change.value !== null && f.kind === 'profile' && f.slot === change.slot ? change.slot : f.slot;
         const content = retraction ? this.#render(text, me()) : f.content;
         const made = this.#fact(view, { ...f, slot, content: capitalise(absoluteDates(content, found)) }, retraction, undefined, eventTime);
+        if (f.ahead && span?.start) made.validFrom = span.start;
         sentenceFacts.push(made);
         if (f.shared) shared.add(made);
         if (!retraction && f.profile) {

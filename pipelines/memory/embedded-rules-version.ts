@@ -100,5 +100,7 @@
  * to the Tuesday after) and "over Christmas" (24 to 27 December) are a stay's span; a stay that starts ahead ("next
  * month I'm in Tokyo for two weeks", "from Monday", the weekend said on a weekday, "I'm in Vienna next week") is a plan
  * ("Sol will be in Tokyo") whose end is counted from its start, not from when it was said (pipelines/memory/stay-span.ts).
+ * 30: a stay that starts ahead is, beside its plan, a `staying_in` memory that holds from its start (`validFrom`, later
+ * than when it was said) to its end: the derived attribute reads it from then on, and not before (pipelines/memory/stays.ts).
  */
-export const EMBEDDED_RULES_VERSION = 29;
+export const EMBEDDED_RULES_VERSION = 30;

@@ -42,6 +42,8 @@ export interface RuleFact {
   profile?: { attribute: string; value: string };
   /** A plan said with "we" or "let's": the addressees share it (`PlanObject.shared`). */
   shared?: boolean;
+  /** A state said ahead ("next month I'm in Tokyo for two weeks"): it holds from its start, which the extractor reads (rules 30). */
+  ahead?: boolean;
 }
 
 const I = "\\b[Ii]";

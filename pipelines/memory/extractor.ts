@@ -35,6 +35,11 @@ export interface ExtractedFact {
    * `stateEnd`); absent: consolidation reads it from `content`; null: no end.
    */
   validUntil?: string | null;
+  /**
+   * ISO-8601 start of a state said ahead ("next month I'm in Tokyo for two weeks": the first of next month), later than
+   * the utterance; absent: it holds from when it was said. Stored as the fact's `validFrom` (rules 30).
+   */
+  validFrom?: string;
   /** Exclusive slot the fact fills for its subject (e.g. `lives_in`), else null. */
   slot: string | null;
   value: string | null;

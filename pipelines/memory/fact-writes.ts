@@ -77,7 +77,8 @@ export async function writeFacts(
     const names = await peopleNames(deps.graph, tenant, [u.speakerId, ...u.addresseeIds, ef.subjectId,
       ...candidates.flatMap((c) => [c.fact.speakerId, c.fact.subjectId])], known);
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
-    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), end, candidates);
+    const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), end, candidates,
+      ef.validFrom !== undefined && ef.validFrom > u.time);
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
@@ -155,7 +156,9 @@ async function apply(
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
-    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds, validFrom: u.time,
+    kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds,
+    // A state said ahead holds from its start (rules 30).
+    validFrom: ef.validFrom !== undefined && ef.validFrom > u.time ? ef.validFrom : u.time,
     validUntil, planObject: ef.planObject ?? null,
     confidence: ef.confidence, sessionId: u.sessionId, source: deps.extractor.source,
   };

@@ -95,12 +95,15 @@ export function readStay(sentence: string): Stay | null {
 interface StayFact {
   content: string; kind: 'profile' | 'plan'; subject: 'speaker'; slot: string | null; value: string | null; confidence: number;
   profile?: { attribute: string; value: string };
+  /** A stay said ahead: the `staying_in` memory holds from its start (`staySpan`), not from when said (rules 30). */
+  ahead?: boolean;
 }
 
 /**
  * A stay as a rule's fact about the speaker: "Ned is staying in York with Ned's grandmother", "Tim is staying at Tim's
  * parents' place" (a `staying_in` profile memory). A stay that starts after `refIso` (said ahead, or the weekend or a
- * holiday to come: `staySpan`) is a plan, "Sol will be in Tokyo", and no `staying_in` yet (rules 29).
+ * holiday to come: `staySpan`) is a plan, "Sol will be in Tokyo" (rules 29), and beside it the `staying_in` memory
+ * marked `ahead`, which the extractor gives the stay's start (`validFrom`): it holds from then to its end (rules 30).
  */
 export function stayFacts(sentence: string, who: Perspective, refIso?: string): StayFact[] {
   const stay = readStay(sentence);
@@ -108,7 +111,8 @@ export function stayFacts(sentence: string, who: Perspective, refIso?: string): 
   const place = resolvePronouns(stay.place, who);
   const company = stay.company ? ` ${resolvePronouns(stay.company, who)}` : stay.visiting ? `, visiting ${resolvePronouns(stay.visiting, who)}` : '';
   if (stay.ahead || (refIso !== undefined && staySpan(sentence, refIso)?.start)) {
-    return [{ content: `${who.speaker} will be ${stay.prep} ${place}${company}`, kind: 'plan', subject: 'speaker', slot: null, value: null, confidence: 0.7 }];
+    return [{ content: `${who.speaker} will be ${stay.prep} ${place}${company}`, kind: 'plan', subject: 'speaker', slot: null, value: null, confidence: 0.7 },
+      { content: `${who.speaker} is staying ${stay.prep} ${place}${company}`, kind: 'profile', subject: 'speaker', slot: STAY_SLOT, value: place, confidence: 0.7, ahead: true }];
   }
   return [{
     content: `${who.speaker} is staying ${stay.prep} ${place}${company}`, kind: 'profile', subject: 'speaker', slot: STAY_SLOT,

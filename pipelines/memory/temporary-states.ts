@@ -25,9 +25,11 @@ export function ownEnd(ef: Pick<ExtractedFact, 'validUntil' | 'content'>, time: 
  * The decision for a fact with its own end `validUntil` (null: lasting), with stays in mind: an UPDATE of a
  * lasting fact of a slot by a stay becomes an ADD, so the stay is stored beside the home instead of closing it;
  * a KEEP of a stay by a lasting fact of its value ("I moved to Austin" during the Austin stay) becomes an UPDATE,
- * so the value outlasts the stay's end. Other decisions as given.
+ * so the value outlasts the stay's end. A state said ahead (`ahead`: it begins after it was said, rules 30) replaces
+ * nothing: an UPDATE becomes an ADD, stored beside what holds until it begins. Other decisions as given.
  */
-export function decideWithStays(decision: Decision, validUntil: string | null, candidates: readonly Candidate[]): Decision {
+export function decideWithStays(decision: Decision, validUntil: string | null, candidates: readonly Candidate[], ahead = false): Decision {
+  if (ahead && decision.op === 'UPDATE') return { op: 'ADD' };
   if (decision.op !== 'UPDATE' && decision.op !== 'KEEP') return decision;
   const target = candidates.find((c) => c.fact.id === decision.targetId)?.fact;
   if (!target || target.slot === null) return decision;

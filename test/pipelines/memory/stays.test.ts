@@ -33,10 +33,11 @@ describe('readStay: where a person is for a time, with an end said', () => {
   test('a stay that starts ahead is a plan, not where the person is now', async () => {
     for (const s of ["I'll be in Berlin next week for three days.", "I'll be in Paris from Monday until Friday.", "I'm in Rome on Friday for two nights.",
       "I'll be in Crete in June for a week.", "I'm staying in Madrid tomorrow for two nights."]) {
-      // Read as a stay to come (rules 29): the extractor makes it a plan, never `staying_in` (rules-29.test.ts).
+      // Read as a stay to come (rules 29): the extractor makes it a plan, and `staying_in` only from its start (rules 30).
       assert.equal(readStay(s)?.ahead, true, s);
       const fs = await facts(s);
-      assert.ok(!fs.some((f) => f.slot === STAY_SLOT) && fs.some((f) => f.kind === 'plan'), `${s} → ${JSON.stringify(fs.map((f) => [f.kind, f.slot]))}`);
+      assert.ok(!fs.some((f) => f.slot === STAY_SLOT && f.validFrom === undefined) && fs.some((f) => f.kind === 'plan'),
+        `${s} → ${JSON.stringify(fs.map((f) => [f.kind, f.slot]))}`);
     }
   });
   test('no end said, a question, the past, a negation, a person or a month: no stay', () => {
