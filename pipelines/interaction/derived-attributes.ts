@@ -72,9 +72,9 @@ async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId
   return { value, ends };
 }
 
-/** True when `f` holds by `at`: it began then or before (`validFrom`; a state said ahead begins after it was said). */
+/** True when `f` holds by `at`: it began then or before (`validFrom`; a state said ahead begins after it was said; none read: it has). */
 function factStarted(f: Pick<Fact, 'validFrom'>, at: string): boolean {
-  return Date.parse(f.validFrom) <= Date.parse(at);
+  return !(Date.parse(f.validFrom) > Date.parse(at));
 }
 
 /** A memory that begins after it was said (a stay said ahead, rules 30). */

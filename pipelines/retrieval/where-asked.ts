@@ -49,7 +49,7 @@ export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }
   if (asked === null) return out;
   // A state said ahead (rules 30) is no value of the slot before it begins.
   const value = (c: C): Fact | null => (c.kind === 'fact' && c.f && c.f.slot !== null && c.f.validTo === null && !factEnded(c.f, now)
-    && Date.parse(c.f.validFrom) <= Date.parse(now) ? c.f : null);
+    && !(Date.parse(c.f.validFrom) > Date.parse(now)) ? c.f : null);
   const groups = new Map<string, number[]>();
   ranked.forEach((c, i) => {
     const f = value(c);
