@@ -12,6 +12,7 @@ import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reporte
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
+import { temporarySlot } from './temporary-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
@@ -167,6 +168,10 @@ export class EmbeddedExtractor implements Extractor {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }
       }
+      // "I'm on a juice cleanse for a few days": a temporary state left as a statement fills its lasting form's slot (rules 30).
+      const temporary = until !== null && !retraction && !sentenceFacts.some((f) => f.slot !== null) ? temporarySlot(text) : null;
+      const plain = temporary ? sentenceFacts.findIndex((f) => f.kind === 'statement') : -1;
+      if (temporary && plain >= 0) sentenceFacts[plain] = { ...sentenceFacts[plain]!, kind: 'profile', slot: temporary.slot, value: temporary.value };
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {
         // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment.

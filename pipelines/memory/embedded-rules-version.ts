@@ -101,6 +101,10 @@
  * month I'm in Tokyo for two weeks", "from Monday", the weekend said on a weekday, "I'm in Vienna next week") is a plan
  * ("Sol will be in Tokyo") whose end is counted from its start, not from when it was said (pipelines/memory/stay-span.ts).
  * 30: a stay that starts ahead is, beside its plan, a `staying_in` memory that holds from its start (`validFrom`, later
- * than when it was said) to its end: the derived attribute reads it from then on, and not before (pipelines/memory/stays.ts).
+ * than when it was said) to its end: the derived attribute reads it from then on, and not before (pipelines/memory/stays.ts);
+ * a temporary state outside residence left as a plain statement fills the slot of its lasting form: "on a juice cleanse
+ * for a few days" `diet`, "working as a lifeguard for two weeks" `occupation`, "temping at a law firm until Friday"
+ * `works_at`, "on leave until January" `status`, "X and I are on a break until …" `relationship`
+ * (pipelines/memory/temporary-slots.ts).
  */
 export const EMBEDDED_RULES_VERSION = 30;

@@ -33,10 +33,10 @@ export function validityAsked(question: string): ValidityAsked {
 }
 
 /**
- * Slots whose values interrupt one another: a stay (`staying_in`) interrupts the home (`lives_in`). Any other slot is its
- * own family: "working at Hooli until Friday" (`works_at` with an end) interrupts "I work at Initech" (`works_at`).
+ * Slots whose values interrupt one another: a stay (`staying_in`) interrupts the home (`lives_in`), a leave or sabbatical
+ * (`status`, rules 30) the occupation. Any other slot is its own family: "working at Hooli until Friday" (`works_at` with an end) interrupts "I work at Initech" (`works_at`).
  */
-const SLOT_FAMILY: Readonly<Record<string, string>> = { staying_in: 'lives_in' };
+const SLOT_FAMILY: Readonly<Record<string, string>> = { staying_in: 'lives_in', status: 'occupation' };
 
 /**
  * A question's current values in the order it asks for, each person's slot family apart: for `present`, a temporary value

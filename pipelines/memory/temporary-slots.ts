@@ -1,0 +1,42 @@
+/**
+ * Temporary values outside residence (rules 30): a state said with its end that the other rules leave as a plain
+ * statement ("I'm on a juice cleanse for a few days", "I'm working as a lifeguard for two weeks", "I'm temping at a law
+ * firm until Friday", "I'm on leave until January", "Leela and I are on a break until the new year") fills the slot its
+ * lasting form fills (`diet`, `occupation`, `works_at`, `status`, `relationship`), so a present-tense question gets it
+ * before the lasting value it interrupts and a lasting question the lasting value (pipelines/retrieval/where-asked.ts).
+ */
+
+/** What a temporary state fills: the slot its lasting form fills, and its value as said. */
+export interface TemporarySlot {
+  slot: string;
+  value: string;
+}
+
+const BE = String.raw`\b(?:I|[Ww]e)(?:['’]m|\s+am|['’]re|\s+are)(?:\s+(?:currently|still|now|just|also))?`;
+/** Where a value ends: an end said, a clause boundary. */
+const STOP = String.raw`(?=\s+(?:for|until|till|til|through|thru|this|next|over|during|while|and|but|so|because)\b|\s*[,.;!?]|\s*$)`;
+const DIET_WORD = String.raw`(?:diet|cleanse|detox|fast)`;
+
+const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
+  // "on a juice cleanse", "on a low-carb diet", "fasting", "doing keto".
+  { slot: 'diet', re: new RegExp(String.raw`${BE}\s+(?:on\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}?${DIET_WORD})\b|(fasting)\b|doing\s+(keto|paleo|whole30|intermittent\s+fasting|(?:a|an)\s+(?:[\w-]+\s+){0,2}?${DIET_WORD}\b))`, 'i') },
+  // "working as a lifeguard".
+  { slot: 'occupation', re: new RegExp(String.raw`${BE}\s+(?:working|employed)\s+as\s+(?:a|an)\s+([a-z][a-z -]*?)${STOP}`) },
+  // "temping at a law firm", "covering at the clinic", "filling in at the café".
+  { slot: 'works_at', re: new RegExp(String.raw`${BE}\s+(?:temping|covering|filling\s+in|helping\s+out|subbing)\s+(?:at|for|in)\s+((?:the|a|an)\s+[a-z][^,.;!?]*?)${STOP}`) },
+  // "on leave", "on paternity leave", "on sabbatical", "off work on sick leave".
+  { slot: 'status', re: new RegExp(String.raw`${BE}\s+(?:off\s+work\s+)?(on\s+(?:[a-z]+\s+)?(?:leave|sabbatical|furlough))\b`) },
+  // "Leela and I are on a break", "we're taking a break".
+  { slot: 'relationship', re: /\b(?:[A-Z][a-z]+\s+and\s+I|[Ww]e)\s+(?:are|['’]re)\s+((?:on|taking)\s+a\s+break)\b/ },
+];
+
+/** The slot and value a first-person temporary state fills by its words; null when none of the rules reads it. */
+export function temporarySlot(sentence: string): TemporarySlot | null {
+  if (/\?\s*$/.test(sentence)) return null;
+  for (const { slot, re } of RULES) {
+    const m = re.exec(sentence);
+    const said = m?.slice(1).find((g) => g !== undefined)?.trim();
+    if (said) return { slot, value: said.replace(/^(?:a|an)\s+/i, '').replace(/^taking\s+/i, 'on ').toLowerCase() };
+  }
+  return null;
+}
