@@ -1,7 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import { factEnded, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { CLIENT_KEYS, DERIVED_ENDS, mergedClientKeys, withClientKeys, withDerived, withMergedEnds, type DerivedEnd } from './participant-attributes.js';
+import { CLIENT_KEYS, DERIVED_STEPS, OLD_DERIVED_STEPS, mergedClientKeys, withClientKeys, withDerived, withMergedSteps, type DerivedStep } from './participant-attributes.js';
 
 /** A derived attribute to work out again: the participant and the slot (attribute key) of a profile memory about them. */
 export interface DerivedSlot {
@@ -37,8 +37,8 @@ export async function rederiveAttributes(
     if (!p) continue;
     let attributes = p.attributes;
     for (const slot of keys) {
-      const { value, ends } = await derivedValue(memory, tenant, id, slot, now);
-      attributes = withDerived(attributes, slot, value, ends);
+      const { value, steps } = await derivedValue(memory, tenant, id, slot, now);
+      attributes = withDerived(attributes, slot, value, steps);
     }
     if (attributes === p.attributes) continue;
     const updated = await graph.updateParticipant(tenant, id, { attributes });
@@ -54,22 +54,22 @@ export async function rederiveAttributes(
  * `shownAttributes` to read at any time: the whole chain is recorded, so the attribute is right before a stay said
  * ahead, during it and after it, with nothing run when a state begins or ends.
  */
-async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<{ value: string | null; ends: DerivedEnd[] }> {
+async function derivedValue(memory: MemoryStore, tenant: TenantId, participantId: string, slot: string, now: string): Promise<{ value: string | null; steps: DerivedStep[] }> {
   const facts = (await memory.listFacts(tenant, { subjectId: participantId, slot, kind: 'profile', limit: 20 }))
     .filter((f) => f.value !== null && f.value.trim() !== '');
   const holding = (at: string): Fact | null => facts.find((f) => factStarted(f, at) && !factEnded(f, at)) ?? null;
   const value = holding(now)?.value ?? null;
-  if (!facts.some((f) => f.validUntil !== null || startsAhead(f))) return { value, ends: [] };
+  if (!facts.some((f) => f.validUntil !== null || startsAhead(f))) return { value, steps: [] };
   // From when a state ahead was said to its start, the value it does not yet replace holds: a step then too.
   const times = [...new Set(facts.flatMap((f) => [f.time, f.validFrom, ...(f.validUntil ? [f.validUntil] : [])]).map((t) => Date.parse(t)))]
     .filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
-  const ends: DerivedEnd[] = [];
+  const steps: DerivedStep[] = [];
   for (const t of times) {
     const from = new Date(t).toISOString();
     const v = holding(from)?.value ?? null;
-    if (ends.length === 0 || ends.at(-1)!.value !== v) ends.push({ from, value: v });
+    if (steps.length === 0 || steps.at(-1)!.value !== v) steps.push({ from, value: v });
   }
-  return { value, ends };
+  return { value, steps };
 }
 
 /** True when `f` holds by `at`: it began then or before (`validFrom`; a state said ahead begins after it was said; none read: it has). */
@@ -85,14 +85,14 @@ function startsAhead(f: Pick<Fact, 'validFrom' | 'time'>): boolean {
 /**
  * After `from` was merged into `into` (`GraphStore.mergeParticipants`, which keeps `{...from, ...into}`
  * attributes): record as client-set both people's client keys whose values survived, so a derived change
- * never clobbers a value the client set on the merged-away person, and keep each surviving value's recorded ends
- * (`DERIVED_ENDS`) with it. `from` and `into` as read before the merge.
+ * never clobbers a value the client set on the merged-away person, and keep each surviving value's recorded steps
+ * (`DERIVED_STEPS`) with it. `from` and `into` as read before the merge.
  */
 export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
-  if (!(CLIENT_KEYS in from.attributes) && !(DERIVED_ENDS in from.attributes)) return;
+  if (!(CLIENT_KEYS in from.attributes) && !(DERIVED_STEPS in from.attributes) && !(OLD_DERIVED_STEPS in from.attributes)) return;
   const merged = await graph.getParticipant(tenant, into.id);
   if (!merged) return;
   const kept = CLIENT_KEYS in from.attributes ? withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes)) : merged.attributes;
-  const attributes = withMergedEnds(kept, from.attributes, into.attributes);
+  const attributes = withMergedSteps(kept, from.attributes, into.attributes);
   await graph.updateParticipant(tenant, into.id, { attributes });
 }

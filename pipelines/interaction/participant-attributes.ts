@@ -22,21 +22,28 @@ export const NAME_EVIDENCE = 'name_evidence';
 /**
  * Where a derived attribute filled by a temporary state ("staying in Madrid for two weeks": `staying_in`, "working at
  * Hooli until Friday": `works_at`, or a `lives_in` for a month) records what follows its end, and one said ahead ("next
- * month I'm in Tokyo for two weeks") its start too, as a list per key of {@link DerivedEnd}: from each `from` on, the
- * attribute reads `value` (null: none), step after step (a step may begin a value as well as end one). The one way an attribute follows time: every reader evaluates it with {@link shownAttributes}, so an attribute
- * is never served after its state has ended, and nothing has to run when it ends. Lists stored by earlier versions (at
- * most four steps) read the same way. Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a client.
+ * month I'm in Tokyo for two weeks") its start too, as a list per key of {@link DerivedStep}: from each `from` on, the
+ * attribute reads `value` (null: none), step after step (a step may begin a value or end one). The one way an attribute
+ * follows time: every reader evaluates it with {@link shownAttributes}, so an attribute is never served after its state
+ * has ended, and nothing has to run when it ends. Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a
+ * client. Attributes stored before this key hold the same record under {@link OLD_DERIVED_STEPS}.
  */
-export const DERIVED_ENDS = '$derived_ends';
+export const DERIVED_STEPS = '$derived_steps';
+
+/**
+ * Where stores written before {@link DERIVED_STEPS} hold the same record (lists stored by rules 28, at most four
+ * steps, read the same way): read when there is no record under the new key, never written; the next change of a
+ * derived attribute moves the record to the new key. Bookkeeping too: never shown, never settable.
+ */
+export const OLD_DERIVED_STEPS = '$derived_ends';
 
 /** From `from` (an ISO instant) on, a derived attribute reads `value` (null: none): a temporary state began or ended then. */
-export interface DerivedEnd {
+export interface DerivedStep {
   from: string;
   value: string | null;
 }
 
-/** Attribute keys that hold Parley's own bookkeeping: hidden from clients and refused in a PATCH. */
-const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_ENDS];
+const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_STEPS, OLD_DERIVED_STEPS];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -44,9 +51,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * The attributes as clients read them at `now` (the one accessor: REST and MCP participant views, the console through
- * REST): without the bookkeeping of {@link CLIENT_KEYS}, {@link NAME_EVIDENCE} and {@link DERIVED_ENDS}, and with each
- * derived attribute whose temporary state has ended by `now` read as what follows it (the home a stay interrupted, the
- * employer a job "until Friday" interrupted, or none). Attributes stored with no recorded ends are read as stored.
+ * REST): without the bookkeeping of {@link CLIENT_KEYS}, {@link NAME_EVIDENCE} and {@link DERIVED_STEPS}, and with each
+ * derived attribute whose temporary state has begun or ended by `now` read as the step it is at (the home a stay
+ * interrupted, the employer a job "until Friday" interrupted, or none). Attributes stored with no recorded steps are read as stored.
  */
 export function shownAttributes(attributes: Record<string, unknown>, now: string = new Date().toISOString()): Record<string, unknown> {
   if (!BOOKKEEPING_KEYS.some((k) => k in attributes)) return attributes;
@@ -54,9 +61,9 @@ export function shownAttributes(attributes: Record<string, unknown>, now: string
   for (const k of BOOKKEEPING_KEYS) delete shown[k];
   const client = clientKeys(attributes);
   const at = Date.parse(now);
-  for (const [key, ends] of Object.entries(derivedEnds(attributes))) {
+  for (const [key, steps] of Object.entries(derivedSteps(attributes))) {
     if (client.has(key)) continue;
-    const step = ends.filter((e) => Date.parse(e.from) <= at).at(-1);
+    const step = steps.filter((e) => Date.parse(e.from) <= at).at(-1);
     if (!step) continue;
     if (step.value === null) delete shown[key];
     else shown[key] = step.value;
@@ -64,39 +71,48 @@ export function shownAttributes(attributes: Record<string, unknown>, now: string
   return shown;
 }
 
-/** The recorded ends of derived attributes ({@link DERIVED_ENDS}), well-formed steps only, in the order stored. */
-function derivedEnds(attributes: Record<string, unknown>): Record<string, DerivedEnd[]> {
-  const record = attributes[DERIVED_ENDS];
-  if (!isObject(record)) return {};
-  const out: Record<string, DerivedEnd[]> = {};
-  for (const [key, steps] of Object.entries(record)) {
+/** The record of steps as stored: under {@link DERIVED_STEPS}, else under {@link OLD_DERIVED_STEPS} (stores written before it), else none. */
+function storedSteps(attributes: Record<string, unknown>): Record<string, unknown> {
+  const record = attributes[DERIVED_STEPS] ?? attributes[OLD_DERIVED_STEPS];
+  return isObject(record) ? record : {};
+}
+
+/** The recorded steps of derived attributes ({@link DERIVED_STEPS}), well-formed steps only, in the order stored. */
+function derivedSteps(attributes: Record<string, unknown>): Record<string, DerivedStep[]> {
+  const out: Record<string, DerivedStep[]> = {};
+  for (const [key, steps] of Object.entries(storedSteps(attributes))) {
     if (!Array.isArray(steps)) continue;
-    out[key] = steps.filter((e): e is DerivedEnd => isObject(e) && typeof e.from === 'string' && !Number.isNaN(Date.parse(e.from))
+    out[key] = steps.filter((e): e is DerivedStep => isObject(e) && typeof e.from === 'string' && !Number.isNaN(Date.parse(e.from))
       && (e.value === null || typeof e.value === 'string'));
   }
   return out;
 }
 
 /**
- * The attributes after `from` was merged into `into` (`{...from, ...into}`), with each key's recorded ends
- * ({@link DERIVED_ENDS}) taken from the person whose value of that key survived: `into`'s when it held the key, else `from`'s.
+ * The attributes after `from` was merged into `into` (`{...from, ...into}`), with each key's recorded steps
+ * ({@link DERIVED_STEPS}) taken from the person whose value of that key survived: `into`'s when it held the key, else `from`'s.
  */
-export function withMergedEnds(merged: Record<string, unknown>, from: Record<string, unknown>, into: Record<string, unknown>): Record<string, unknown> {
-  const theirs = derivedEnds(from);
-  const ours = derivedEnds(into);
-  let out = merged;
-  for (const key of new Set([...Object.keys(theirs), ...Object.keys(ours)])) out = withEnds(out, key, (key in into ? ours[key] : theirs[key]) ?? []);
+export function withMergedSteps(merged: Record<string, unknown>, from: Record<string, unknown>, into: Record<string, unknown>): Record<string, unknown> {
+  const theirs = derivedSteps(from);
+  const ours = derivedSteps(into);
+  // Written afresh under the new key: a record the merge copied under the old key goes.
+  const { [DERIVED_STEPS]: _record, [OLD_DERIVED_STEPS]: _oldRecord, ...rest } = merged;
+  let out: Record<string, unknown> = rest;
+  for (const key of new Set([...Object.keys(theirs), ...Object.keys(ours)])) out = withSteps(out, key, (key in into ? ours[key] : theirs[key]) ?? []);
   return out;
 }
 
-/** The attributes with `key`'s recorded ends set to `ends` (none: the record of `key` removed); the same object when unchanged. */
-function withEnds(attributes: Record<string, unknown>, key: string, ends: readonly DerivedEnd[]): Record<string, unknown> {
-  const record = isObject(attributes[DERIVED_ENDS]) ? attributes[DERIVED_ENDS] : {};
-  if (JSON.stringify(record[key] ?? []) === JSON.stringify(ends)) return attributes;
+/**
+ * The attributes with `key`'s recorded steps set to `steps` (none: the record of `key` removed), written under
+ * {@link DERIVED_STEPS} (a record under {@link OLD_DERIVED_STEPS} moves there); the same object when unchanged.
+ */
+function withSteps(attributes: Record<string, unknown>, key: string, steps: readonly DerivedStep[]): Record<string, unknown> {
+  const record = storedSteps(attributes);
+  if (JSON.stringify(record[key] ?? []) === JSON.stringify(steps)) return attributes;
   const { [key]: _old, ...others } = record;
-  const next = ends.length > 0 ? { ...others, [key]: ends.map((e) => ({ from: e.from, value: e.value })) } : others;
-  const { [DERIVED_ENDS]: _record, ...rest } = attributes;
-  return Object.keys(next).length > 0 ? { ...rest, [DERIVED_ENDS]: next } : rest;
+  const next = steps.length > 0 ? { ...others, [key]: steps.map((e) => ({ from: e.from, value: e.value })) } : others;
+  const { [DERIVED_STEPS]: _record, [OLD_DERIVED_STEPS]: _oldRecord, ...rest } = attributes;
+  return Object.keys(next).length > 0 ? { ...rest, [DERIVED_STEPS]: next } : rest;
 }
 
 /** The top-level keys the client set itself by PATCH. */
@@ -107,13 +123,13 @@ export function clientKeys(attributes: Record<string, unknown>): Set<string> {
 
 /**
  * Set (or, with null, remove) a derived attribute, unless the client set that key itself: the client's
- * value stands. `ends`: what follows when the temporary state that gives `value` ends ({@link DERIVED_ENDS}); none
- * for a lasting value. Returns the attributes unchanged (the same object) when nothing changes.
+ * value stands. `steps`: the value from each time a temporary state of `key` begins or ends on ({@link DERIVED_STEPS});
+ * none for a lasting value. Returns the attributes unchanged (the same object) when nothing changes.
  */
-export function withDerived(attributes: Record<string, unknown>, key: string, value: string | null, ends: readonly DerivedEnd[] = []): Record<string, unknown> {
+export function withDerived(attributes: Record<string, unknown>, key: string, value: string | null, steps: readonly DerivedStep[] = []): Record<string, unknown> {
   if (BOOKKEEPING_KEYS.includes(key) || clientKeys(attributes).has(key)) return attributes;
   // A value none holds now may hold later (a stay said ahead, rules 30): its steps are kept.
-  const recorded = withEnds(attributes, key, ends);
+  const recorded = withSteps(attributes, key, steps);
   if (value === null) {
     if (!(key in recorded)) return recorded;
     const { [key]: _gone, ...rest } = recorded;

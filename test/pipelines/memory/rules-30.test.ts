@@ -10,7 +10,7 @@ import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
-import { DERIVED_ENDS, shownAttributes, withDerived } from '../../../pipelines/interaction/participant-attributes.js';
+import { DERIVED_STEPS, shownAttributes, withDerived } from '../../../pipelines/interaction/participant-attributes.js';
 import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
@@ -101,7 +101,7 @@ describe('rules 30: a stay said ahead holds from its start', () => {
     const a = withDerived({ lives_in: 'Lisbon' }, STAY_SLOT, null, steps);
     assert.deepEqual(shownAttributes(a, '2026-12-20T00:00:00.000Z'), { lives_in: 'Lisbon' });
     assert.deepEqual(shownAttributes(a, '2027-01-02T00:00:00.000Z'), { lives_in: 'Lisbon', staying_in: 'Tokyo' });
-    assert.ok(!(DERIVED_ENDS in withDerived(a, STAY_SLOT, null, [])));
+    assert.ok(!(DERIVED_STEPS in withDerived(a, STAY_SLOT, null, [])));
   });
 
   test('a stay ahead replaces nothing: an UPDATE of the stay now becomes an ADD', () => {

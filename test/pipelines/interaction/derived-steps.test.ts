@@ -1,12 +1,12 @@
-/** Derived attributes of temporary states are never served after the state ends: one accessor (`shownAttributes`) reads them at a time. */
+/** Derived attributes of temporary states are never served after the state ends: one accessor (`shownAttributes`) reads their steps at a time. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { NewFact } from '../../../graph/memory-store.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
-import { DERIVED_ENDS, patchAttributes, shownAttributes, withDerived, withMergedEnds } from '../../../pipelines/interaction/participant-attributes.js';
+import { keepClientKeysAfterMerge, rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
+import { DERIVED_STEPS, OLD_DERIVED_STEPS, patchAttributes, shownAttributes, withDerived, withMergedSteps } from '../../../pipelines/interaction/participant-attributes.js';
 import { participantView } from '../../../server/routes/views.js';
 
 function stores() {
@@ -42,7 +42,8 @@ describe('shownAttributes: an attribute whose temporary state has ended is read 
   test('while the states hold, the stays; the bookkeeping is never shown', async () => {
     const p = await ana('2026-06-10T00:00:00.000Z');
     assert.deepEqual(shownAttributes(p.attributes, '2026-06-10T00:00:00.000Z'), { lives_in: 'Porto', staying_in: 'Madrid' });
-    assert.ok(DERIVED_ENDS in p.attributes, 'the ends are stored beside the attributes');
+    assert.ok(DERIVED_STEPS in p.attributes, 'the steps are stored beside the attributes');
+    assert.ok(!(OLD_DERIVED_STEPS in p.attributes), 'under the new key only');
   });
 
   test('after each end, with nothing run since: the value the state interrupted, then the home; an ended stay with none is gone', async () => {
@@ -60,13 +61,14 @@ describe('shownAttributes: an attribute whose temporary state has ended is read 
       'read at the app\'s clock');
   });
 
-  test('a lasting value drops the recorded ends of its key; a value the client set stands whatever ends were recorded', async () => {
+  test('a lasting value drops the recorded steps of its key; a value the client set stands whatever steps were recorded', async () => {
     const p = await ana('2026-06-10T00:00:00.000Z');
     const moved = withDerived(p.attributes, 'lives_in', 'Austin');
     assert.deepEqual(shownAttributes(moved, '2026-07-02T00:00:00.000Z'), { lives_in: 'Austin' });
     const { attributes } = patchAttributes(p.attributes, { lives_in: 'Home' });
     assert.deepEqual(shownAttributes(attributes, '2026-07-02T00:00:00.000Z'), { lives_in: 'Home' });
-    assert.throws(() => patchAttributes(p.attributes, { [DERIVED_ENDS]: {} }), /reserved/);
+    assert.throws(() => patchAttributes(p.attributes, { [DERIVED_STEPS]: {} }), /reserved/);
+    assert.throws(() => patchAttributes(p.attributes, { [OLD_DERIVED_STEPS]: {} }), /reserved/, 'the old key stays reserved');
   });
 
   test('attributes with no temporary state are returned as stored', () => {
@@ -76,27 +78,27 @@ describe('shownAttributes: an attribute whose temporary state has ended is read 
   });
 });
 
-describe('withMergedEnds: the recorded ends follow the value that survives a merge', () => {
-  const stay = { staying_in: 'Madrid', [DERIVED_ENDS]: { staying_in: [{ from: '2026-06-15T10:00:00.000Z', value: null }] } };
+describe('withMergedSteps: the recorded steps follow the value that survives a merge', () => {
+  const stay = { staying_in: 'Madrid', [DERIVED_STEPS]: { staying_in: [{ from: '2026-06-15T10:00:00.000Z', value: null }] } };
   test("the merged-away person's stay, kept, keeps its end; one the survivor's own value replaced does not", () => {
-    const kept = withMergedEnds({ ...stay, lives_in: 'Leeds' }, stay, { lives_in: 'Leeds' });
+    const kept = withMergedSteps({ ...stay, lives_in: 'Leeds' }, stay, { lives_in: 'Leeds' });
     assert.deepEqual(shownAttributes(kept, '2026-07-01T00:00:00.000Z'), { lives_in: 'Leeds' });
     const into = { staying_in: 'Rome' };
-    const replaced = withMergedEnds({ ...stay, ...into }, stay, into);
+    const replaced = withMergedSteps({ ...stay, ...into }, stay, into);
     assert.deepEqual(shownAttributes(replaced, '2026-07-01T00:00:00.000Z'), { staying_in: 'Rome' });
-    assert.ok(!(DERIVED_ENDS in replaced));
+    assert.ok(!(DERIVED_STEPS in replaced));
   });
 });
 
-describe('shownAttributes on attributes stored by earlier versions, and ends ahead', () => {
-  test('stored before ends were recorded: read as stored; bookkeeping hidden', () => {
+describe('shownAttributes on attributes stored by earlier versions, and steps ahead', () => {
+  test('stored before steps were recorded: read as stored; bookkeeping hidden', () => {
     const old = { lives_in: 'Lisbon', tier: 'gold', $client_keys: ['tier'], name_evidence: { x: 1 } };
     assert.deepEqual(shownAttributes(old, '2030-01-01T00:00:00.000Z'), { lives_in: 'Lisbon', tier: 'gold' });
   });
   test('$derived_ends as rules 28 stored them (at most four steps): each step from its time on, none before', () => {
     const old = {
       lives_in: 'Rome',
-      [DERIVED_ENDS]: { lives_in: [
+      [OLD_DERIVED_STEPS]: { lives_in: [
         { from: '2026-07-05T10:00:00.000Z', value: 'Oslo' }, { from: '2026-07-10T10:00:00.000Z', value: 'Vienna' },
         { from: '2026-07-15T10:00:00.000Z', value: 'Paris' }, { from: '2026-07-20T10:00:00.000Z', value: null },
       ] },
@@ -109,8 +111,46 @@ describe('shownAttributes on attributes stored by earlier versions, and ends ahe
     assert.equal(at('2026-07-21T00:00:00.000Z'), undefined, 'a step to null removes the attribute');
   });
   test('malformed steps are skipped, never thrown on', () => {
-    const odd = { diet: 'vegan', [DERIVED_ENDS]: { diet: [{ from: 'not a time', value: 'x' }, { from: '2026-01-01T00:00:00.000Z', value: 5 }, 'junk',
+    const odd = { diet: 'vegan', [DERIVED_STEPS]: { diet: [{ from: 'not a time', value: 'x' }, { from: '2026-01-01T00:00:00.000Z', value: 5 }, 'junk',
       { from: '2026-02-01T00:00:00.000Z', value: 'vegetarian' }], other: 'junk' } };
     assert.deepEqual(shownAttributes(odd, '2026-03-01T00:00:00.000Z'), { diet: 'vegetarian' });
+  });
+});
+
+describe('a store written before $derived_steps: the steps under $derived_ends are read, and move on the next change', () => {
+  const OLD_STEPS = { staying_in: [{ from: '2026-06-01T10:00:00.000Z', value: 'Madrid' }, { from: '2026-06-15T10:00:00.000Z', value: null }] };
+  async function oldAna() {
+    const { graph, memory } = stores();
+    const p = await graph.createParticipant('t', { name: 'Ana', attributes: { staying_in: 'Madrid', [OLD_DERIVED_STEPS]: OLD_STEPS } });
+    await memory.addFacts('t', [said(p.id, 'staying_in', 'Madrid', '2026-06-01T10:00:00.000Z', '2026-06-15T10:00:00.000Z')]);
+    return { graph, memory, p };
+  }
+
+  test('read from the stored participant (participantView): the stay before its end, nothing after', async () => {
+    const { p } = await oldAna();
+    assert.deepEqual(participantView({ clock: () => Date.parse('2026-06-10T00:00:00.000Z') }, p).attributes, { staying_in: 'Madrid' });
+    assert.deepEqual(participantView({ clock: () => Date.parse('2026-06-16T00:00:00.000Z') }, p).attributes, {});
+  });
+
+  test('the same steps worked out again: nothing written; other steps: written under the new key only, the old one gone', async () => {
+    const { graph, memory, p } = await oldAna();
+    const slots = [{ participantId: p.id, slot: 'staying_in' }];
+    assert.deepEqual(await rederiveAttributes(graph, memory, 't', slots, '2026-06-10T00:00:00.000Z'), [], 'unchanged: the old record stands');
+    await memory.addFacts('t', [said(p.id, 'staying_in', 'Rome', '2026-06-12T10:00:00.000Z', '2026-06-20T10:00:00.000Z')]);
+    const [changed] = await rederiveAttributes(graph, memory, 't', slots, '2026-06-13T00:00:00.000Z');
+    assert.ok(changed && DERIVED_STEPS in changed.attributes && !(OLD_DERIVED_STEPS in changed.attributes));
+    assert.deepEqual(shownAttributes(changed.attributes, '2026-06-16T00:00:00.000Z'), { staying_in: 'Rome' });
+    assert.deepEqual(shownAttributes(changed.attributes, '2026-06-21T00:00:00.000Z'), {});
+  });
+
+  test('merged away: the survivor keeps the old person\'s steps, under the new key', async () => {
+    const { graph, p } = await oldAna();
+    const into = await graph.createParticipant('t', { name: 'Ana B', attributes: { tier: 'gold' } });
+    await graph.mergeParticipants('t', p.id, into.id);
+    await keepClientKeysAfterMerge(graph, 't', p, into);
+    const merged = (await graph.getParticipant('t', into.id))!;
+    assert.ok(!(OLD_DERIVED_STEPS in merged.attributes));
+    assert.deepEqual(shownAttributes(merged.attributes, '2026-06-10T00:00:00.000Z'), { staying_in: 'Madrid', tier: 'gold' });
+    assert.deepEqual(shownAttributes(merged.attributes, '2026-06-16T00:00:00.000Z'), { tier: 'gold' });
   });
 });
