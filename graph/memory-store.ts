@@ -319,6 +319,15 @@ export interface MemoryStore {
   ): Promise<PersonaNode[]>;
   setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void>;
 
+  /**
+   * Whether the data migration `name` of `tenant` (work the pipelines do once on data an older build wrote, e.g.
+   * `recordStateSteps`) is recorded as done on this store (`recordMigration`). The store's own schema migrations
+   * are the store's business and not listed here.
+   */
+  migrationDone(tenant: TenantId, name: string): Promise<boolean>;
+  /** Record that the data migration `name` of `tenant` ran on this store; idempotent. */
+  recordMigration(tenant: TenantId, name: string): Promise<void>;
+
   ready(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -14,7 +14,7 @@ import { OnnxTextEmbedder } from './embeddings/onnx-text-embedder.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
 import { AFTER_CONSOLIDATION_JOB, afterConsolidationJobId, type AfterConsolidationJob } from './memory/after-consolidation.js';
-import { recordStateEnds } from './memory/temporary-states.js';
+import { recordStateSteps } from './memory/temporary-states.js';
 import { CONSOLIDATION_JOB, createConsolidationHandler, type ConsolidationJob } from './memory/consolidate.js';
 import { EmbeddedExtractor } from './memory/embedded-extractor.js';
 import type { Extractor } from './memory/extractor.js';
@@ -100,10 +100,10 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const log = logger.child({ component: 'jobs' });
   await reembedIfNeeded({ vectors: stores.vectors, embedder, memory: stores.memory, graph: stores.graph, entities: stores.entities, logger: log },
     knownTenants(config));
-  // Attributes stored by a build that left ended states to a sweep job record their ends from now on (`shownAttributes`).
+  // Attributes stored by a build that left ended states to a sweep job record their steps from now on (`shownAttributes`); once per store.
   for (const tenant of knownTenants(config)) {
-    const changed = await recordStateEnds(stores, tenant);
-    if (changed > 0) log.info({ tenant, participants: changed }, 'temporary states: ends recorded in derived attributes');
+    const changed = await recordStateSteps(stores, tenant);
+    if (changed !== null && changed > 0) log.info({ tenant, participants: changed }, 'temporary states: steps recorded in derived attributes');
   }
   const { extractor, llm } = extractorFor(config);
   const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : isLocalEncoder(embedder) ? embedder : null;

@@ -75,13 +75,39 @@ export abstract class Neo4jStoreBase {
    * processes starting at once may both run it.
    */
   protected async migrateOnce(name: string, cypher: string): Promise<void> {
+    if (await this.marked(name)) return;
+    await this.db.autoCommit(`migration ${name}`, cypher, {});
+    await this.mark(name);
+  }
+
+  /**
+   * Whether a data migration the pipelines run (`MemoryStore.migrationDone`) is recorded for `tenant`: a
+   * `(:ParleyMigration)` mark as `migrateOnce` leaves, named `name` and the tenant, and carrying the tenant (prefixed, as
+   * its nodes are, so erasing the tenant's nodes erases it).
+   */
+  async migrationDone(tenant: string, name: string): Promise<boolean> {
+    await this.init();
+    return this.marked(`${name}@${this.t(tenant)}`);
+  }
+
+  /** Record a data migration the pipelines ran for `tenant` (`MemoryStore.recordMigration`); idempotent. */
+  async recordMigration(tenant: string, name: string): Promise<void> {
+    await this.init();
+    await this.mark(`${name}@${this.t(tenant)}`, this.t(tenant));
+  }
+
+  /** Whether a `(:ParleyMigration {name})` mark exists. */
+  private async marked(name: string): Promise<boolean> {
     await this.oneMarkPerMigration();
     const done = await this.db.read(`checking migration ${name}`, async (tx) =>
       toNum((await tx.run('MATCH (m:ParleyMigration {name: $name}) RETURN count(m) AS n', { name })).records[0]?.get('n') ?? 0));
-    if (done > 0) return;
-    await this.db.autoCommit(`migration ${name}`, cypher, {});
+    return done > 0;
+  }
+
+  /** Record the `(:ParleyMigration {name})` mark, of `tenant` when the migration is one tenant's. */
+  private async mark(name: string, tenant: string | null = null): Promise<void> {
     await this.db.write(`recording migration ${name}`, (tx) => tx.run(
-      'MERGE (m:ParleyMigration {name: $name}) ON CREATE SET m.at = $now', { name, now: new Date().toISOString() }));
+      'MERGE (m:ParleyMigration {name: $name}) ON CREATE SET m.at = $now, m.tenant = $tenant', { name, tenant, now: new Date().toISOString() }));
   }
 
   /**

@@ -43,6 +43,8 @@ CREATE TABLE IF NOT EXISTS memory_persona (
   first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, stable INTEGER NOT NULL DEFAULT 0,
   labels TEXT NOT NULL DEFAULT '{}',
   PRIMARY KEY (tenant, id), UNIQUE (tenant, participant_id, kind, target));
+CREATE TABLE IF NOT EXISTS memory_migrations (
+  tenant TEXT NOT NULL, name TEXT NOT NULL, done_at TEXT NOT NULL, PRIMARY KEY (tenant, name));
 `;
 
 /** Most evidence utterance ids kept per persona node. */
@@ -373,6 +375,14 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void> {
     this.#db.prepare('UPDATE memory_persona SET stable = ? WHERE tenant = ? AND id = ?').run(stable ? 1 : 0, tenant, id);
+  }
+
+  async migrationDone(tenant: TenantId, name: string): Promise<boolean> {
+    return this.#db.prepare('SELECT 1 FROM memory_migrations WHERE tenant = ? AND name = ?').get(tenant, name) !== undefined;
+  }
+
+  async recordMigration(tenant: TenantId, name: string): Promise<void> {
+    this.#db.prepare('INSERT OR IGNORE INTO memory_migrations (tenant, name, done_at) VALUES (?, ?, ?)').run(tenant, name, new Date().toISOString());
   }
 
   async ready(): Promise<boolean> {

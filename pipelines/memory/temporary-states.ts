@@ -12,8 +12,8 @@ import { stateEnd } from './state-end.js';
  * beside it, the home stays open, and while the stay lasts it is the newest value of the slot (the derived
  * `lives_in` attribute is Lisbon). Once its end passes, the stay holds no more (read-time, `factEnded`) and
  * the home is the current value again, with nothing to reopen. The participant's derived attribute records the
- * stay's end and what follows it (`$derived_ends`, written when the facts change), read at any time by `shownAttributes`:
- * no job has to run when the state ends.
+ * stay's steps, its end and what follows it (`$derived_steps`, written when the facts change), read at any time by
+ * `shownAttributes`: no job has to run when the state ends.
  */
 
 /** The end a fact said at `time` carries by its own words: the extractor's when it gave one, else read from its text. */
@@ -59,13 +59,27 @@ const PAGE = 1000;
 /** Far enough ahead that every stated end lies before it. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
+/** The data migration `recordStateSteps` runs once per tenant of a store (`MemoryStore.recordMigration`). */
+export const STATE_STEPS_MIGRATION = 'temporary-state-steps';
+
 /**
- * Record the ends of every temporary profile state of `tenant` in its subject's derived attributes (`$derived_ends`), as
- * they stand at `now`: attributes stored by a build that recorded no ends (or at most four), and left to a sweep job of
- * ended states that no longer exists, read right at every later time from then on. Run once as the jobs start;
- * idempotent (a participant whose attributes already record their ends is not written). Returns how many changed.
+ * Record the steps of every temporary profile state of `tenant` in its subject's derived attributes (`$derived_steps`),
+ * as they stand at `now`: attributes stored by a build before rules 30 (that recorded no steps, or at most four, and
+ * left ended states to a sweep job that no longer exists) read right at every later time from then on. Builds since
+ * record the steps whenever the facts change, so this runs once per tenant of a store, as the jobs start: the store
+ * records it (`STATE_STEPS_MIGRATION`), and later starts read nothing more. Idempotent (a participant whose attributes
+ * already record their steps is not written; two processes starting at once may both run it). Returns how many
+ * participants changed; null when it had run before.
  */
-export async function recordStateEnds(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, now: string = new Date().toISOString()): Promise<number> {
+export async function recordStateSteps(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, now: string = new Date().toISOString()): Promise<number | null> {
+  if (await stores.memory.migrationDone(tenant, STATE_STEPS_MIGRATION)) return null;
+  const changed = await stateSteps(stores, tenant, now);
+  await stores.memory.recordMigration(tenant, STATE_STEPS_MIGRATION);
+  return changed;
+}
+
+/** `recordStateSteps`'s work: every ended-or-ending temporary profile state of `tenant`, its slots worked out again. */
+async function stateSteps(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, now: string): Promise<number> {
   const slots: DerivedSlot[] = [];
   for (let offset = 0; ; offset += PAGE) {
     const page = await stores.memory.listFacts(tenant, { kind: 'profile', endedAfter: '1970-01-01T00:00:00.000Z', endedBy: END_OF_TIME, limit: PAGE, offset });

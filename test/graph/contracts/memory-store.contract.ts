@@ -199,6 +199,15 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal((await store.getFact('t7b', 'f_rerun'))?.content, 'Ana lives in Lisbon');
     });
 
+    test('data migrations: recorded per tenant and name, once', async () => {
+      assert.equal(await store.migrationDone('t11', 'm-one'), false, 'a store that never ran it');
+      await store.recordMigration('t11', 'm-one');
+      await store.recordMigration('t11', 'm-one');
+      assert.equal(await store.migrationDone('t11', 'm-one'), true);
+      assert.equal(await store.migrationDone('t11', 'm-two'), false, 'another migration');
+      assert.equal(await store.migrationDone('t12', 'm-one'), false, 'another tenant');
+    });
+
     test('persona evidence accumulates once per utterance and can be marked stable', async () => {
       const base = { participantId: 'p_a', kind: 'preference' as const, target: 'jazz', label: null, strength: 0.6, sessionId: 's_1' };
       await store.addPersonaEvidence('t9', { ...base, valence: 1, utteranceId: 'u_1', time: '2026-01-01T00:00:00.000Z' });

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Fact, NewFact } from '../../../graph/memory-store.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
@@ -7,7 +10,7 @@ import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js'
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
 import type { Candidate, Decision } from '../../../pipelines/memory/decide.js';
 import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
-import { closeInterrupted, decideWithStays, ownEnd, recordStateEnds } from '../../../pipelines/memory/temporary-states.js';
+import { closeInterrupted, decideWithStays, ownEnd, recordStateSteps } from '../../../pipelines/memory/temporary-states.js';
 
 function stores() {
   const db = openDatabase(':memory:');
@@ -62,7 +65,7 @@ describe('derived attributes record what follows each temporary state', () => {
     assert.equal(changed[0]?.attributes.lives_in, 'Berkeley', 'the end is exclusive: at it the stay holds no more');
   });
 
-  test('recordStateEnds: attributes stored the old way (no ends recorded, left to a sweep) read right at every later time', async () => {
+  test('recordStateSteps: attributes stored the old way (no steps recorded, left to a sweep) read right at every later time', async () => {
     const { graph, memory } = stores();
     const ana = await graph.createParticipant('t', { name: 'Ana' });
     const ben = await graph.createParticipant('t', { name: 'Ben' });
@@ -75,14 +78,14 @@ describe('derived attributes record what follows each temporary state', () => {
     await graph.updateParticipant('t', ana.id, { attributes: { lives_in: 'Lisbon', tier: 'gold', $client_keys: ['tier'] } });
     await graph.updateParticipant('t', ben.id, { attributes: { lives_in: 'Oslo' } });
     await graph.updateParticipant('t', cy.id, { attributes: { lives_in: 'Leeds' } });
-    assert.equal(await recordStateEnds({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), 2, 'Ana and Ben; Cy has no temporary state');
+    assert.equal(await recordStateSteps({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), 2, 'Ana and Ben; Cy has no temporary state');
     const read = async (id: string, at: string) => shownAttributes((await graph.getParticipant('t', id))!.attributes, at);
     assert.deepEqual(await read(ana.id, '2026-06-20T00:00:00.000Z'), { lives_in: 'Lisbon', tier: 'gold' });
     assert.deepEqual(await read(ana.id, '2026-07-05T00:00:00.000Z'), { lives_in: 'Berkeley', tier: 'gold' }, 'nothing stored was lost');
     assert.deepEqual(await read(ben.id, '2026-07-05T00:00:00.000Z'), { lives_in: 'Oslo' });
     assert.deepEqual(await read(ben.id, '2026-07-15T00:00:00.000Z'), {}, 'no value left: the attribute goes');
     assert.deepEqual(await read(cy.id, '2030-01-01T00:00:00.000Z'), { lives_in: 'Leeds' });
-    assert.equal(await recordStateEnds({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), 0, 'idempotent: nothing written again');
+    assert.equal(await recordStateSteps({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), null, 'once per store: it ran');
   });
 
   test('a chain of five temporary states one after the other is recorded whole (no job runs at any end)', async () => {
@@ -111,5 +114,56 @@ describe('derived attributes record what follows each temporary state', () => {
     const closed = await closeInterrupted(memory, 't', stay, porto, porto.time);
     assert.deepEqual(closed.map((f) => [f.value, f.validTo, f.supersededBy]), [['Berkeley', porto.time, porto.id]]);
     assert.equal((await memory.getFact('t', other.id))?.validTo, null, 'another stay is left to end on its own');
+  });
+});
+
+describe('recordStateSteps runs once per store and tenant (the jobs call it at every start)', () => {
+  /** The memory store with its `listFacts` calls counted: what a start reads of the facts. */
+  function counted(memory: SqliteMemoryStore): { memory: SqliteMemoryStore; reads: () => number } {
+    let reads = 0;
+    const listFacts = memory.listFacts.bind(memory);
+    memory.listFacts = async (...args) => { reads += 1; return listFacts(...args); };
+    return { memory, reads: () => reads };
+  }
+
+  test('a second start walks no facts; another tenant of the store still migrates', async () => {
+    const { graph, memory: inner } = stores();
+    const { memory, reads } = counted(inner);
+    const ana = await graph.createParticipant('t', { name: 'Ana' });
+    await memory.addFacts('t', [said(ana.id, 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z')]);
+    await graph.updateParticipant('t', ana.id, { attributes: { lives_in: 'Lisbon' } });
+    assert.equal(await recordStateSteps({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), 1);
+    const first = reads();
+    assert.ok(first > 0, 'the first start reads the facts');
+    assert.equal(await recordStateSteps({ graph, memory }, 't', '2026-06-15T00:00:00.000Z'), null);
+    assert.equal(reads(), first, 'the second start reads none');
+    assert.equal(await recordStateSteps({ graph, memory }, 'u', '2026-06-15T00:00:00.000Z'), 0, 'tenant u: its own run');
+    assert.ok(reads() > first);
+  });
+
+  test('a store written by a build before the migration record (no such table) migrates on its first start, then never again', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'parley-state-steps-'));
+    try {
+      const file = path.join(dir, 'parley.db');
+      const old = openDatabase(file);
+      const graph = new SqliteGraphStore(old);
+      const ana = await graph.createParticipant('t', { name: 'Ana' });
+      await new SqliteMemoryStore(old).addFacts('t', [said(ana.id, 'Lisbon', '2026-06-01T10:00:00.000Z', '2026-07-01T10:00:00.000Z')]);
+      await graph.updateParticipant('t', ana.id, { attributes: { lives_in: 'Lisbon' } });
+      old.exec('DROP TABLE memory_migrations');
+      old.close();
+      for (const expected of [1, null]) {
+        const db = openDatabase(file);
+        const start = { graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db) };
+        assert.equal(await recordStateSteps(start, 't', '2026-06-15T00:00:00.000Z'), expected);
+        db.close();
+      }
+      const db = openDatabase(file);
+      const stored = (await new SqliteGraphStore(db).getParticipant('t', ana.id))!;
+      db.close();
+      assert.deepEqual(shownAttributes(stored.attributes, '2026-07-05T00:00:00.000Z'), {}, 'the stay ended: its steps were recorded');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
