@@ -6,6 +6,20 @@
  * before the lasting value it interrupts and a lasting question the lasting value (pipelines/retrieval/where-asked.ts).
  */
 
+import { STAY_SLOT } from './stays.js';
+
+/**
+ * Slots whose values interrupt the lasting value of another slot, by that slot: a stay (`staying_in`) interrupts the
+ * home (`lives_in`), a leave or sabbatical (`status`) the occupation. Any other slot's temporary values interrupt its
+ * own lasting ones ("working at Hooli until Friday", `works_at` with an end, interrupts "I work at Initech").
+ */
+const INTERRUPTS: Readonly<Record<string, string>> = { [STAY_SLOT]: 'lives_in', status: 'occupation' };
+
+/** The slot whose lasting value a value of `slot` interrupts, or replaces: `lives_in` for `staying_in`, else as given. */
+export function lastingSlotOf(slot: string): string {
+  return INTERRUPTS[slot] ?? slot;
+}
+
 /** What a temporary state fills: the slot its lasting form fills, and its value as said. */
 export interface TemporarySlot {
   slot: string;

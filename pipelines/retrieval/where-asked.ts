@@ -1,4 +1,5 @@
 import { factEnded, type Fact } from '../../graph/memory-store.js';
+import { lastingSlotOf } from '../memory/temporary-slots.js';
 
 /**
  * Whether a question asks what holds at present or what lasts, by its words, for any slot of a person: `present` —
@@ -33,12 +34,6 @@ export function validityAsked(question: string): ValidityAsked {
 }
 
 /**
- * Slots whose values interrupt one another: a stay (`staying_in`) interrupts the home (`lives_in`), a leave or sabbatical
- * (`status`, rules 30) the occupation. Any other slot is its own family: "working at Hooli until Friday" (`works_at` with an end) interrupts "I work at Initech" (`works_at`).
- */
-const SLOT_FAMILY: Readonly<Record<string, string>> = { staying_in: 'lives_in', status: 'occupation' };
-
-/**
  * A question's current values in the order it asks for, each person's slot family apart: for `present`, a temporary value
  * that holds at `now` (a fact with its own end ahead: "staying in Madrid for two weeks", "working at Hooli until Friday",
  * "vegan for a month") before the lasting value it interrupts; for `lasting`, the lasting value first. The values swap
@@ -54,7 +49,8 @@ export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }
   ranked.forEach((c, i) => {
     const f = value(c);
     if (!f || f.slot === null) return;
-    const key = `${f.subjectId}\u0000${SLOT_FAMILY[f.slot] ?? f.slot}`;
+    // A slot's family: the values that interrupt one another (`lastingSlotOf`: a stay and the home).
+    const key = `${f.subjectId}\u0000${lastingSlotOf(f.slot)}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   const first = (c: C): number => ((value(c)?.validUntil ?? null) !== null ? (asked === 'present' ? 0 : 1) : (asked === 'present' ? 1 : 0));

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
-import { temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
+import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
+import { lastingSlotOf, temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
 
 const SAID = '2026-12-01T10:00:00.000Z';
 
@@ -44,5 +45,13 @@ describe('temporary values of every slot: the slot of the lasting form, the end 
       assert.ok(!(await facts(text)).some((f) => ['diet', 'occupation', 'works_at', 'status', 'relationship'].includes(f.slot ?? '')), text);
     }
     assert.equal(temporarySlot('Are you fasting this week?'), null);
+  });
+});
+
+describe('lastingSlotOf: the slot whose lasting value a temporary one interrupts (read by the present/lasting order)', () => {
+  test('a stay interrupts the home, a leave the occupation; any other slot its own lasting values', () => {
+    assert.equal(lastingSlotOf(STAY_SLOT), 'lives_in');
+    assert.equal(lastingSlotOf(temporarySlot("I'm on sabbatical until June")?.slot ?? ''), 'occupation');
+    for (const slot of ['lives_in', 'works_at', 'diet', 'occupation', 'relationship']) assert.equal(lastingSlotOf(slot), slot);
   });
 });
