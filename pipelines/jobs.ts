@@ -21,6 +21,7 @@ import type { Extractor } from './memory/extractor.js';
 import { LlmJsonClient } from './memory/llm-client.js';
 import { LlmDecider } from './memory/llm-decider.js';
 import { LlmExtractor } from './memory/llm-extractor.js';
+import { dropRetiredJobs } from './retired-jobs.js';
 
 /** Delivers an event to a session's client, wherever it is connected. */
 export type Publish = <T extends ServerEventType>(tenant: TenantId, sessionId: string, type: T, payload: ServerEventPayloads[T]) => void;
@@ -158,6 +159,9 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const transcript = await stores.graph.getTranscript(tenant, sessionId);
     for (const speakerId of new Set(transcript.map((u) => u.speakerId))) await consolidatePersona(tenant, speakerId);
   });
+
+  // Jobs an older build queued of a kind no handler takes any more: dropped, not left waiting for ever.
+  dropRetiredJobs(stores.queue, log);
 }
 
 /**
