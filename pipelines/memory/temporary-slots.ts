@@ -24,8 +24,8 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'occupation', re: new RegExp(String.raw`${BE}\s+(?:working|employed)\s+as\s+(?:a|an)\s+([a-z][a-z -]*?)${STOP}`) },
   // "temping at a law firm", "covering at the clinic", "filling in at the café".
   { slot: 'works_at', re: new RegExp(String.raw`${BE}\s+(?:temping|covering|filling\s+in|helping\s+out|subbing)\s+(?:at|for|in)\s+((?:the|a|an)\s+[a-z][^,.;!?]*?)${STOP}`) },
-  // "on leave", "on paternity leave", "on sabbatical", "off work on sick leave".
-  { slot: 'status', re: new RegExp(String.raw`${BE}\s+(?:off\s+work\s+)?(on\s+(?:[a-z]+\s+)?(?:leave|sabbatical|furlough))\b`) },
+  // "on leave", "on paternity leave", "on sabbatical", "off work on sick leave", "on strike" (rules 31).
+  { slot: 'status', re: new RegExp(String.raw`${BE}\s+(?:off\s+work\s+)?(?:out\s+)?(on\s+(?:[a-z]+\s+)?(?:leave|sabbatical|furlough|strike))\b`) },
   // "Leela and I are on a break", "we're taking a break".
   { slot: 'relationship', re: /\b(?:[A-Z][a-z]+\s+and\s+I|[Ww]e)\s+(?:are|['’]re)\s+((?:on|taking)\s+a\s+break)\b/ },
 ];
