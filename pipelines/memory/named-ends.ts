@@ -10,6 +10,8 @@ import { clauseAround, toldAsPast } from './relative-date.js';
 const UNTIL_HOLIDAY = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?(?:(new\s+year)(?:['’]s\s+(day|eve))?|(christmas|xmas)(?:\s+(day|eve))?)\b/i;
 /** "for / over / during the holidays", "the Christmas holidays", "the summer holidays", "the school holidays". */
 const HOLIDAYS = /\b(?:for|over|during|through)\s+the\s+(?:(christmas|xmas|summer|school|winter)\s+)?(?:holidays|hols)\b/i;
+/** A present or coming "be" in a clause: the holidays end a state, not a habit. */
+const STATE_BE = /\b(?:I['’]m|I\s+am|we['’]re|we\s+are|(?:I|we)['’]ll\s+be|(?:I|we)\s+will\s+be)\b/i;
 /** "for a few nights", "for two nights", "for 3 nights", "for a couple of nights". */
 const NIGHTS = /\bfor\s+(?:the\s+)?(?:next\s+)?(a\s+few|a\s+couple\s+of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+nights?\b/i;
 const COUNTS: Record<string, number> = {
@@ -62,7 +64,8 @@ export function namedEnd(text: string, refIso: string): string | null {
   const until = UNTIL_HOLIDAY.exec(text);
   if (until && !toldAsPast(clauseAround(text, until.index))) return untilHoliday(until, refIso);
   const holidays = HOLIDAYS.exec(text);
-  if (holidays && !toldAsPast(clauseAround(text, holidays.index))) {
+  // A state told with "be" ("I'm working as a barista for the holidays"), not a habit ("we watch Elf during the holidays").
+  if (holidays && STATE_BE.test(clauseAround(text, holidays.index)) && !toldAsPast(clauseAround(text, holidays.index))) {
     const end = holidaysEnd(holidays[1], refIso);
     if (end) return end;
   }
