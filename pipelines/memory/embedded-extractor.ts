@@ -172,7 +172,7 @@ export class EmbeddedExtractor implements Extractor {
       // "I'm on a juice cleanse for a few days": a temporary state left as a statement fills its lasting form's slot (rules 30).
       const temporary = until !== null && !retraction && !sentenceFacts.some((f) => f.slot !== null) ? temporarySlot(text) : null;
       const plain = temporary ? sentenceFacts.findIndex((f) => f.kind === 'statement') : -1;
-      if (temporary && plain >= 0) sentenceFacts[plain] = { ...sentenceFacts[plain]!, kind: 'profile', slot: temporary.slot, value: temporary.value };
+      if (temporary && plain >= 0) sentenceFacts[plain] = { ...sentenceFacts[plain]!, kind: temporary.kind ?? 'profile', slot: temporary.slot, value: temporary.value };
       // "We're on strike", "I swim", "I play tennis on Sundays": a standing value no other rule gave a slot (rules 31).
       const standing = !temporary && !retraction && !sentenceFacts.some((f) => f.slot !== null) ? standingSlot(text) : null;
       if (standing) {

@@ -16,19 +16,22 @@ export interface StandingSlot {
 
 const SUBJECT_BE = String.raw`\b(?:I|[Ww]e)(?:['’]m|\s+am|['’]re|\s+are)(?:\s+(?:currently|still|now|all|both|also))?`;
 const STRIKE = new RegExp(String.raw`${SUBJECT_BE}\s+(?:out\s+)?on\s+(?:(?:a|an)\s+(?:[a-z-]+\s+)?)?strike\b`);
-/** "I", then a habit's adverb at most ("I also swim", "I usually play squash"). */
-const I_DO = String.raw`\b(?:I|[Ww]e)(?:\s+(?:also|still|usually|often|regularly|sometimes|mostly|normally|always))?`;
+/**
+ * "I", then a habit's adverb at most ("I also swim", "I usually play squash"), opening a main clause: "… when I hike"
+ * tells when, not a habit of its own.
+ */
+const I_DO = String.raw`(?<!\b(?:when|whenever|while|if|unless|before|after|because|since|until|till|as|once|where)\s+)\b(?:I|[Ww]e)(?:\s+(?:also|still|usually|often|regularly|sometimes|mostly|normally|always))?`;
 /** Sports one plays. */
-const PLAYED = 'tennis|table\\s+tennis|squash|badminton|football|soccer|basketball|volleyball|netball|rugby|cricket|hockey|golf|baseball|padel|pickleball|ultimate';
+export const PLAYED = 'tennis|table\\s+tennis|squash|badminton|football|soccer|basketball|volleyball|netball|rugby|cricket|hockey|golf|baseball|padel|pickleball|ultimate';
 /** Sports told by their verb alone ("I swim"), and the activity each names. */
 const VERBS: Readonly<Record<string, string>> = {
   swim: 'swimming', run: 'running', jog: 'jogging', cycle: 'cycling', climb: 'climbing', row: 'rowing', surf: 'surfing',
   ski: 'skiing', skate: 'skating', box: 'boxing', hike: 'hiking', dance: 'dancing',
 };
 /** Sports told with "go" ("I go running"). */
-const GONE = 'running|jogging|swimming|cycling|climbing|bouldering|hiking|rowing|surfing|skiing|skating|snowboarding|riding|sailing|kayaking';
+export const GONE = 'running|jogging|swimming|cycling|climbing|bouldering|hiking|rowing|surfing|skiing|skating|snowboarding|riding|sailing|kayaking';
 /** Exercise told with "do" ("I do yoga"). */
-const DONE = 'yoga|pilates|judo|karate|crossfit|tai\\s+chi|kickboxing|taekwondo|aikido|gymnastics|spinning|zumba|triathlons?';
+export const DONE = 'yoga|pilates|judo|karate|crossfit|tai\\s+chi|kickboxing|taekwondo|aikido|gymnastics|spinning|zumba|triathlons?';
 /**
  * After a bare verb, only a habit's when or where may follow: "I run every morning", "I swim on Sundays", "I cycle a lot";
  * "I run a bakery" is no sport.

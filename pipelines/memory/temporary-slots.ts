@@ -6,10 +6,14 @@
  * before the lasting value it interrupts and a lasting question the lasting value (pipelines/retrieval/where-asked.ts).
  */
 
+import { DONE, GONE, PLAYED } from './standing-slots.js';
+
 /** What a temporary state fills: the slot its lasting form fills, and its value as said. */
 export interface TemporarySlot {
   slot: string;
   value: string;
+  /** The memory's kind: a profile value, or a sport's preference (rules 31); absent: profile. */
+  kind?: 'preference';
 }
 
 const BE = String.raw`\b(?:I|[Ww]e)(?:['’]m|\s+am|['’]re|\s+are)(?:\s+(?:currently|still|now|just|also))?`;
@@ -28,6 +32,8 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'status', re: new RegExp(String.raw`${BE}\s+(?:off\s+work\s+)?(?:out\s+)?(on\s+(?:[a-z]+\s+)?(?:leave|sabbatical|furlough|strike))\b`) },
   // "Leela and I are on a break", "we're taking a break".
   { slot: 'relationship', re: /\b(?:[A-Z][a-z]+\s+and\s+I|[Ww]e)\s+(?:are|['’]re)\s+((?:on|taking)\s+a\s+break)\b/ },
+  // "playing tennis this month", "doing yoga for a few weeks", "swimming until March": a sport for a time (rules 31).
+  { slot: 'sport', re: new RegExp(String.raw`${BE}\s+(?:playing\s+(${PLAYED})|doing\s+(${DONE})|(${GONE}))${STOP}`, 'i') },
 ];
 
 /** The slot and value a first-person temporary state fills by its words; null when none of the rules reads it. */
@@ -36,6 +42,10 @@ export function temporarySlot(sentence: string): TemporarySlot | null {
   for (const { slot, re } of RULES) {
     const m = re.exec(sentence);
     const said = m?.slice(1).find((g) => g !== undefined)?.trim();
+    if (said && slot === 'sport') {
+      const value = said.toLowerCase().replace(/\s+/g, ' ');
+      return { slot: `sport:${value.replace(/ /g, '_')}`, value, kind: 'preference' };
+    }
     if (said) return { slot, value: said.replace(/^(?:a|an)\s+/i, '').replace(/^taking\s+/i, 'on ').toLowerCase() };
   }
   return null;

@@ -54,7 +54,8 @@ export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }
   ranked.forEach((c, i) => {
     const f = value(c);
     if (!f || f.slot === null) return;
-    const key = `${f.subjectId}\u0000${SLOT_FAMILY[f.slot] ?? f.slot}`;
+    // Every sport is one family (rules 31): "playing tennis this month" interrupts "I play football".
+    const key = `${f.subjectId}\u0000${SLOT_FAMILY[f.slot] ?? (f.slot.startsWith('sport:') ? 'sport' : f.slot)}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   // A status ("on strike", "on leave") is temporary by its nature, said with an end or not (rules 31).

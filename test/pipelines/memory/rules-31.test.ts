@@ -100,12 +100,19 @@ describe('rules 31: a strike, a sport', () => {
 
   test('near misses give neither', async () => {
     for (const text of ['I run a bakery.', 'My brother is on strike.', 'Are you on strike?', 'Do you swim?', 'I used to swim.', 'I swam in the lake.',
-      'The strike is over.', 'I play the piano.']) {
+      'The strike is over.', 'I play the piano.', "Haven't gone out for bird-watching, but I do spot them when I hike.", 'When I swim, I feel great.']) {
       assert.equal(standingSlot(text), null, text);
       const fs = (await extract(text)).facts;
       assert.ok(!fs.some((f) => f.slot === 'status' || f.slot?.startsWith('sport:')), `${text}: ${JSON.stringify(fs)}`);
     }
   });
+});
+
+test('a sport for a time is a preference of its sport slot with its end', async () => {
+  const fs = (await extract("I'm playing tennis this month.")).facts;
+  assert.deepEqual(fs.map((f) => [f.kind, f.slot, f.value, f.validUntil]), [['preference', 'sport:tennis', 'tennis', '2027-01-01T00:00:00.000Z']]);
+  assert.deepEqual(temporarySlot("I'm doing yoga for two weeks."), { slot: 'sport:yoga', value: 'yoga', kind: 'preference' });
+  assert.equal(temporarySlot("I'm running late this week."), null);
 });
 
 describe('rules 31 in retrieval: usual is lasting; a status is temporary with or without an end', () => {
@@ -122,5 +129,15 @@ describe('rules 31 in retrieval: usual is lasting; a status is temporary with or
     const ranked = [{ kind: 'fact', score: 2, f: fact('a', 'status', 'on strike') }, { kind: 'fact', score: 1, f: fact('b', 'occupation', 'bus driver') }];
     assert.deepEqual(inAskedOrder(ranked, 'lasting', TUESDAY).map((c) => c.f.id), ['b', 'a']);
     assert.deepEqual(inAskedOrder(ranked, 'present', TUESDAY).map((c) => c.f.id), ['a', 'b']);
+  });
+
+  test('every sport is one family: a sport for a time first when the present is asked, the habit when the lasting', () => {
+    const sport = (id: string, value: string, validUntil: string | null): Fact => ({
+      id, content: value, kind: 'preference', slot: `sport:${value}`, value, subjectId: 'bo', speakerId: 'bo', addresseeIds: [], time: TUESDAY,
+      referIds: [], validFrom: TUESDAY, validTo: null, validUntil, supersededBy: null, confidence: 0.8, sessionId: 's', source: 'test',
+    } as unknown as Fact);
+    const ranked = [{ kind: 'fact', score: 2, f: sport('a', 'football', null) }, { kind: 'fact', score: 1, f: sport('b', 'tennis', '2027-01-01T00:00:00.000Z') }];
+    assert.deepEqual(inAskedOrder(ranked, 'present', TUESDAY).map((c) => c.f.id), ['b', 'a']);
+    assert.deepEqual(inAskedOrder(ranked, 'lasting', TUESDAY).map((c) => c.f.id), ['a', 'b']);
   });
 });
