@@ -13,6 +13,7 @@ import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
 import { temporarySlot } from './temporary-slots.js';
+import { standingSlot } from './standing-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
@@ -171,7 +172,16 @@ export class EmbeddedExtractor implements Extractor {
       // "I'm on a juice cleanse for a few days": a temporary state left as a statement fills its lasting form's slot (rules 30).
       const temporary = until !== null && !retraction && !sentenceFacts.some((f) => f.slot !== null) ? temporarySlot(text) : null;
       const plain = temporary ? sentenceFacts.findIndex((f) => f.kind === 'statement') : -1;
-      if (temporary && plain >= 0) sentenceFacts[plain] = { ...sentenceFacts[plain]!, kind: 'profile', slot: temporary.slot, value: temporary.value };
+      if (temporary && plain >= 0) sentenceFacts[plain] = { ...sentenceFacts[plain]!, kind: temporary.kind ?? 'profile', slot: temporary.slot, value: temporary.value };
+      // "We're on strike", "I swim", "I play tennis on Sundays": a standing value no other rule gave a slot (rules 31).
+      const standing = !temporary && !retraction && !sentenceFacts.some((f) => f.slot !== null) ? standingSlot(text) : null;
+      if (standing) {
+        const rest = sentenceFacts.filter((f) => f.kind !== 'statement');
+        const content = capitalise(standing.says ? `${me().speaker} ${standing.says}` : absoluteDates(this.#render(text, me()), found));
+        sentenceFacts.splice(0, sentenceFacts.length, ...rest, this.#fact(view, { content, kind: standing.kind, subject: 'speaker',
+          slot: standing.slot, value: standing.value, confidence: 0.7 }, false, undefined, eventTime));
+        if (standing.kind === 'profile') profileUpdates.push({ participantId: subjectId, attribute: standing.slot, value: standing.value, referIds: [u.id], confidence: 0.7 });
+      }
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {
         // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment.

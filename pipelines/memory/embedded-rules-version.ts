@@ -106,5 +106,10 @@
  * for a few days" `diet`, "working as a lifeguard for two weeks" `occupation`, "temping at a law firm until Friday"
  * `works_at`, "on leave until January" `status`, "X and I are on a break until …" `relationship`
  * (pipelines/memory/temporary-slots.ts).
+ * 31: "until the new year", "till Christmas (Eve)", "for / over the holidays" (to 2 January; in summer to 1 September) and
+ * "for a few nights" are ends (pipelines/memory/named-ends.ts); "we're on strike" is a `status` memory with no end, and a
+ * sport done as a habit ("I swim", "I play tennis on Sundays", "I go running", "I do yoga") a `sport:<activity>`
+ * preference (pipelines/memory/standing-slots.ts), a sport for a time ("playing tennis this month") the same kind of slot
+ * with its end; "… when I hike" tells when, not a habit.
  */
-export const EMBEDDED_RULES_VERSION = 30;
+export const EMBEDDED_RULES_VERSION = 31;

@@ -5,6 +5,7 @@ import { FACTS_PROMPT_VERSION, FACTS_SCHEMA, FACTS_SYSTEM_PROMPT, SETTLES } from
 import { UNNAMED } from './extractor.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT } from './stays.js';
+import { staySpan } from './stay-span.js';
 import { DAY_MS } from '../../graph/core/time.js';
 
 interface PlanObjectReply {
@@ -13,7 +14,7 @@ interface PlanObjectReply {
 
 interface FactsReply {
   facts: Array<{ content: string; kind: FactKind; subject: string; slot: string | null; value: string | null; retraction: boolean; confidence: number;
-    valid_until?: unknown; settles?: unknown; plan_object?: PlanObjectReply | null }>;
+    valid_until?: unknown; valid_from?: unknown; settles?: unknown; plan_object?: PlanObjectReply | null }>;
   profile_updates: Array<{ participant: string; attribute: string; value: string }>;
 }
 
@@ -67,6 +68,17 @@ export function parseValidUntil(raw: unknown, time: string): string | undefined 
   return end > Date.parse(time) ? new Date(end).toISOString() : undefined;
 }
 
+/**
+ * The reply's `valid_from` (the first day a state said ahead holds, `YYYY-MM-DD`) as the fact's start (`validFrom`:
+ * midnight UTC of that day), or undefined when absent, not a day, or not after `time` (a state that holds already
+ * holds from when it was said).
+ */
+export function parseValidFrom(raw: unknown, time: string): string | undefined {
+  if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(raw.trim())) return undefined;
+  const day = Date.parse(`${raw.trim()}T00:00:00.000Z`);
+  return !Number.isNaN(day) && day > Date.parse(time) ? new Date(day).toISOString() : undefined;
+}
+
 function settlesOf(v: unknown): ExtractedFact['settles'] | undefined {
   return (SETTLES as readonly unknown[]).includes(v) ? (v as ExtractedFact['settles']) : undefined;
 }
@@ -92,6 +104,8 @@ export class LlmExtractor implements Extractor {
     const facts: ExtractedFact[] = (reply.facts ?? []).filter((f) => f.content && KINDS.has(f.kind)).map((f) => {
       const settles = settlesOf(f.settles);
       const validUntil = parseValidUntil(f.valid_until, u.time);
+      // A stay said ahead holds from its start: the reply's, else read from the turn as the rules read it (rules 31).
+      const validFrom = parseValidFrom(f.valid_from, u.time) ?? (f.slot === STAY_SLOT ? staySpan(u.text, u.time)?.start ?? undefined : undefined);
       // A stay with no end, by the reply or its text, is no stay beside a home: it would never end (as the rules 27 read it).
       const slot = f.slot === STAY_SLOT && (validUntil ?? stateEnd(f.content, u.time)) === null ? null : f.slot ?? null;
       return {
@@ -99,14 +113,17 @@ export class LlmExtractor implements Extractor {
         subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,
         speakerId: u.speakerId, addresseeIds: u.addresseeIds, slot, value: slot === null && f.slot === STAY_SLOT ? null : f.value ?? null,
         ...(validUntil !== undefined ? { validUntil } : {}),
+        ...(validFrom !== undefined && validFrom > u.time ? { validFrom } : {}),
         retraction: f.retraction === true, confidence: Math.min(1, Math.max(0, Number(f.confidence) || 0.5)),
         referIds: [u.id], planObject: parsePlanObject(f.plan_object),
         // An outcome settles only an open plan: a slotted fact (a move, a new job) changes its slot instead.
         ...(settles && !slot ? { settles } : {}),
       };
     });
+    // A state said ahead does not hold yet: no attribute now (its derived attribute reads it from its start).
+    const ahead = new Set(facts.filter((f) => f.validFrom !== undefined && f.slot !== null).map((f) => `${f.subjectId}\u0000${f.slot}`));
     const profileUpdates: ProfileUpdate[] = (reply.profile_updates ?? [])
-      .filter((p) => known.has(p.participant) && p.attribute && p.value)
+      .filter((p) => known.has(p.participant) && p.attribute && p.value && !ahead.has(`${p.participant}\u0000${p.attribute}`))
       .map((p) => ({ participantId: p.participant, attribute: p.attribute, value: p.value, referIds: [u.id], confidence: 0.8 }));
     return { facts, profileUpdates };
   }

@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v4';
+export const FACTS_PROMPT_VERSION = 'facts-v5';
 export const DECIDE_PROMPT_VERSION = 'decide-v1';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -24,6 +24,10 @@ valid_until: when the turn says a state holds only for a time ("for two weeks", 
 June"), the last day it holds, as YYYY-MM-DD resolved from the turn's time; else null. An "until" clause is the end,
 not part of the value or the content: "I'm working at Hooli until Friday" gives content "<name> works at Hooli", slot
 works_at, value "Hooli", valid_until Friday's date.
+valid_from: when the turn says a state begins after the turn ("next month I'm in Tokyo for two weeks", "from Monday I'm
+staying in Oslo for ten days", "I'm in Vienna next week"), the first day it holds, as YYYY-MM-DD resolved from the
+turn's time; else null. A stay said ahead is still kind profile, slot staying_in, value the place, with valid_from its
+first day and valid_until its last (counted from its start), and no profile update: it does not hold yet.
 settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
 "I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
 alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
@@ -51,7 +55,7 @@ export const FACTS_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['content', 'kind', 'subject', 'slot', 'value', 'retraction', 'confidence', 'valid_until', 'settles', 'plan_object'],
+        required: ['content', 'kind', 'subject', 'slot', 'value', 'retraction', 'confidence', 'valid_until', 'valid_from', 'settles', 'plan_object'],
         properties: {
           content: { type: 'string' },
           kind: { type: 'string', enum: KINDS },
@@ -61,6 +65,7 @@ export const FACTS_SCHEMA = {
           retraction: { type: 'boolean' },
           confidence: { type: 'number' },
           valid_until: { type: ['string', 'null'] },
+          valid_from: { type: ['string', 'null'] },
           settles: { type: ['string', 'null'], enum: [...SETTLES, null] },
           plan_object: {
             type: ['object', 'null'],

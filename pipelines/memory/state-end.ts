@@ -5,6 +5,7 @@
 import * as chrono from 'chrono-node';
 import { COUNTED, DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
 import { DAY_MS } from '../../graph/core/time.js';
+import { namedEnd } from './named-ends.js';
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
@@ -80,6 +81,9 @@ export function stateEnd(text: string, refIso: string): string | null {
   // "I'm spending the summer in Maine" (chrono reads no season); not told of the past ("I spent the summer there").
   const season = SEASON_SPAN.exec(text);
   if (season && !toldAsPast(clauseAround(text, season.index))) return seasonEnd(season[1]!, refIso);
+  // "until the new year", "till Christmas", "for the holidays", "for a few nights": chrono reads none of them (rules 31).
+  const named = namedEnd(text, refIso);
+  if (named) return named;
   for (const r of chrono.en.parse(text, { instant, timezone: 0 }, { forwardDate: true })) {
     const phrase = r.text.trim();
     const before = text.slice(0, r.index);

@@ -6,6 +6,7 @@
  * before the lasting value it interrupts and a lasting question the lasting value (pipelines/retrieval/where-asked.ts).
  */
 
+import { DONE, GONE, PLAYED } from './standing-slots.js';
 import { STAY_SLOT } from './stays.js';
 
 /**
@@ -24,6 +25,8 @@ export function lastingSlotOf(slot: string): string {
 export interface TemporarySlot {
   slot: string;
   value: string;
+  /** The memory's kind: a profile value, or a sport's preference (rules 31); absent: profile. */
+  kind?: 'preference';
 }
 
 const BE = String.raw`\b(?:I|[Ww]e)(?:['’]m|\s+am|['’]re|\s+are)(?:\s+(?:currently|still|now|just|also))?`;
@@ -38,10 +41,12 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'occupation', re: new RegExp(String.raw`${BE}\s+(?:working|employed)\s+as\s+(?:a|an)\s+([a-z][a-z -]*?)${STOP}`) },
   // "temping at a law firm", "covering at the clinic", "filling in at the café".
   { slot: 'works_at', re: new RegExp(String.raw`${BE}\s+(?:temping|covering|filling\s+in|helping\s+out|subbing)\s+(?:at|for|in)\s+((?:the|a|an)\s+[a-z][^,.;!?]*?)${STOP}`) },
-  // "on leave", "on paternity leave", "on sabbatical", "off work on sick leave".
-  { slot: 'status', re: new RegExp(String.raw`${BE}\s+(?:off\s+work\s+)?(on\s+(?:[a-z]+\s+)?(?:leave|sabbatical|furlough))\b`) },
+  // "on leave", "on paternity leave", "on sabbatical", "off work on sick leave", "on strike" (rules 31).
+  { slot: 'status', re: new RegExp(String.raw`${BE}\s+(?:off\s+work\s+)?(?:out\s+)?(on\s+(?:[a-z]+\s+)?(?:leave|sabbatical|furlough|strike))\b`) },
   // "Leela and I are on a break", "we're taking a break".
   { slot: 'relationship', re: /\b(?:[A-Z][a-z]+\s+and\s+I|[Ww]e)\s+(?:are|['’]re)\s+((?:on|taking)\s+a\s+break)\b/ },
+  // "playing tennis this month", "doing yoga for a few weeks", "swimming until March": a sport for a time (rules 31).
+  { slot: 'sport', re: new RegExp(String.raw`${BE}\s+(?:playing\s+(${PLAYED})|doing\s+(${DONE})|(${GONE}))${STOP}`, 'i') },
 ];
 
 /** The slot and value a first-person temporary state fills by its words; null when none of the rules reads it. */
@@ -50,6 +55,10 @@ export function temporarySlot(sentence: string): TemporarySlot | null {
   for (const { slot, re } of RULES) {
     const m = re.exec(sentence);
     const said = m?.slice(1).find((g) => g !== undefined)?.trim();
+    if (said && slot === 'sport') {
+      const value = said.toLowerCase().replace(/\s+/g, ' ');
+      return { slot: `sport:${value.replace(/ /g, '_')}`, value, kind: 'preference' };
+    }
     if (said) return { slot, value: said.replace(/^(?:a|an)\s+/i, '').replace(/^taking\s+/i, 'on ').toLowerCase() };
   }
   return null;

@@ -5,7 +5,7 @@ import { lastingSlotOf } from '../memory/temporary-slots.js';
  * Whether a question asks what holds at present or what lasts, by its words, for any slot of a person: `present` —
  * "Where is Lena now?", "Where is Lena staying?", "Where's Ben at the moment?", "Where is Sam working this week?",
  * "What is Omar eating these days?"; `lasting` — "Where does Lena live?", "Where is Ben based?", "Where does Sam work?",
- * "Who is Sam's employer?", "What is Raj's profession?", "What does Ines usually eat?" (a lasting word wins: "where does
+ * "Who is Sam's employer?", "What is Raj's profession?", "What does Ines usually eat?", "What is Hal's usual diet?" (a lasting word wins: "where does
  * Lena live now?" asks of the home); null — neither.
  */
 export type ValidityAsked = 'present' | 'lasting' | null;
@@ -15,7 +15,7 @@ const LASTING = new RegExp([
   String.raw`\b(?:live|lives|lived|living|home|based|reside|resides|residence|hometown)\b`,
   String.raw`\b(?:employer|job|occupation|profession|career|for\s+a\s+living)\b`,
   String.raw`\b(?:do|does)\s+(?:\w+\s+){1,2}work\b`, String.raw`\bworks\b`,
-  String.raw`\b(?:usually|normally|generally|typically|ordinarily|long[-\s]term|in\s+general)\b`,
+  String.raw`\b(?:usually|usual|normally|generally|typically|typical|ordinarily|long[-\s]term|in\s+general)\b`,
 ].join('|'));
 /** Words of the present: now, a stretch of time that includes it. */
 const PRESENT = /\b(?:now|currently|current|at\s+the\s+moment|at\s+present|presently|these\s+days|nowadays|today|tonight|this\s+(?:week|weekend|month))\b/;
@@ -49,11 +49,14 @@ export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }
   ranked.forEach((c, i) => {
     const f = value(c);
     if (!f || f.slot === null) return;
-    // A slot's family: the values that interrupt one another (`lastingSlotOf`: a stay and the home).
-    const key = `${f.subjectId}\u0000${lastingSlotOf(f.slot)}`;
+    // A slot's family: the values that interrupt one another (`lastingSlotOf`: a stay and the home); every sport is
+    // one family (rules 31): "playing tennis this month" interrupts "I play football".
+    const key = `${f.subjectId}\u0000${f.slot.startsWith('sport:') ? 'sport' : lastingSlotOf(f.slot)}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
-  const first = (c: C): number => ((value(c)?.validUntil ?? null) !== null ? (asked === 'present' ? 0 : 1) : (asked === 'present' ? 1 : 0));
+  // A status ("on strike", "on leave") is temporary by its nature, said with an end or not (rules 31).
+  const temporary = (f: Fact | null): boolean => f !== null && (f.validUntil !== null || f.slot === 'status');
+  const first = (c: C): number => (temporary(value(c)) ? (asked === 'present' ? 0 : 1) : (asked === 'present' ? 1 : 0));
   for (const at of groups.values()) {
     if (at.length < 2) continue;
     const wanted = at.map((i) => ranked[i]!).sort((a, b) => first(a) - first(b));

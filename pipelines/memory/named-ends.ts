@@ -1,0 +1,78 @@
+/**
+ * Ends of temporary states named by a holiday or counted in nights (rules 31), which chrono-node does not read:
+ * "until the new year", "till Christmas", "until Christmas Eve", "for the holidays", "over the summer holidays",
+ * "for a few nights", "for two nights".
+ */
+import { DAY_MS } from '../../graph/core/time.js';
+import { clauseAround, toldAsPast } from './relative-date.js';
+
+/** "until / till / through the new year", "until New Year's Day / Eve", "until Christmas (Day / Eve)". */
+const UNTIL_HOLIDAY = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?(?:(new\s+year)(?:['’]s\s+(day|eve))?|(christmas|xmas)(?:\s+(day|eve))?)\b/i;
+/** "for / over / during the holidays", "the Christmas holidays", "the summer holidays", "the school holidays". */
+const HOLIDAYS = /\b(?:for|over|during|through)\s+the\s+(?:(christmas|xmas|summer|school|winter)\s+)?(?:holidays|hols)\b/i;
+/** A present or coming "be" in a clause: the holidays end a state, not a habit. */
+const STATE_BE = /\b(?:I['’]m|I\s+am|we['’]re|we\s+are|(?:I|we)['’]ll\s+be|(?:I|we)\s+will\s+be)\b/i;
+/** "for a few nights", "for two nights", "for 3 nights", "for a couple of nights". */
+const NIGHTS = /\bfor\s+(?:the\s+)?(?:next\s+)?(a\s+few|a\s+couple\s+of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+nights?\b/i;
+const COUNTS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  // As chrono reads "a few days" (3); "several" one more.
+  'a few': 3, 'a couple of': 2, several: 4,
+};
+
+/** Midnight (UTC) of `day` (0-based `month`) in the first year from `refIso`'s on whose date lies after `refIso`. */
+function nextDate(refIso: string, month: number, day: number): number {
+  const ref = Date.parse(refIso);
+  const year = new Date(ref).getUTCFullYear();
+  const at = Date.UTC(year, month, day);
+  return at > ref ? at : Date.UTC(year + 1, month, day);
+}
+
+/** The exclusive end of "until <holiday>": the day after the day named (as "until Friday" holds through Friday). */
+function untilHoliday(m: RegExpExecArray, refIso: string): string {
+  const iso = (t: number): string => new Date(t).toISOString();
+  if (m[1]) {
+    // "until the new year", "until New Year's Eve": it ends as the year does; "until New Year's Day": through 1 January.
+    const newYear = nextDate(refIso, 0, 1);
+    return iso(m[2]?.toLowerCase() === 'day' ? newYear + DAY_MS : newYear);
+  }
+  // "until Christmas" and "until Christmas Day": through the 25th; "until Christmas Eve": through the 24th.
+  return iso(nextDate(refIso, 11, m[4]?.toLowerCase() === 'eve' ? 25 : 26));
+}
+
+/**
+ * The end of "the holidays" said at `refIso`: the Christmas holidays (said from October to early January, or named)
+ * end after 1 January (2 January); the summer ones (said from May to August, or named) at the start of September.
+ * Null when the time of year names neither.
+ */
+function holidaysEnd(which: string | undefined, refIso: string): string | null {
+  const ref = new Date(refIso);
+  const month = ref.getUTCMonth();
+  const kind = which?.toLowerCase();
+  const christmas = kind === 'christmas' || kind === 'xmas' || kind === 'winter' || (kind !== 'summer' && (month >= 9 || (month === 0 && ref.getUTCDate() <= 2)));
+  if (christmas) return new Date(nextDate(refIso, 0, 2)).toISOString();
+  if (kind === 'summer' || (month >= 4 && month <= 7)) return new Date(nextDate(refIso, 8, 1)).toISOString();
+  return null;
+}
+
+/**
+ * When a state said at `refIso` ends by a holiday or a count of nights in `text` (exclusive), or null when it names none
+ * or tells of the past ("I stayed there for two nights", "I worked there over the holidays").
+ */
+export function namedEnd(text: string, refIso: string): string | null {
+  if (Number.isNaN(Date.parse(refIso))) return null;
+  const until = UNTIL_HOLIDAY.exec(text);
+  if (until && !toldAsPast(clauseAround(text, until.index))) return untilHoliday(until, refIso);
+  const holidays = HOLIDAYS.exec(text);
+  // A state told with "be" ("I'm working as a barista for the holidays"), not a habit ("we watch Elf during the holidays").
+  if (holidays && STATE_BE.test(clauseAround(text, holidays.index)) && !toldAsPast(clauseAround(text, holidays.index))) {
+    const end = holidaysEnd(holidays[1], refIso);
+    if (end) return end;
+  }
+  const nights = NIGHTS.exec(text);
+  if (nights && !toldAsPast(clauseAround(text, nights.index))) {
+    const n = COUNTS[nights[1]!.toLowerCase().replace(/\s+/g, ' ')] ?? Number(nights[1]);
+    if (Number.isFinite(n) && n > 0) return new Date(Date.parse(refIso) + n * DAY_MS).toISOString();
+  }
+  return null;
+}
