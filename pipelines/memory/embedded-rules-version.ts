@@ -111,5 +111,8 @@
  * sport done as a habit ("I swim", "I play tennis on Sundays", "I go running", "I do yoga") a `sport:<activity>`
  * preference (pipelines/memory/standing-slots.ts), a sport for a time ("playing tennis this month") the same kind of slot
  * with its end; "… when I hike" tells when, not a habit.
+ * 32: one count table for every counted span (pipelines/memory/spans.ts): "for several nights" is 3 days (as "several"
+ * counts a stay's length said ahead), no longer 4; "for eleven / twelve nights" and a stay "for eleven days" (or twelve
+ * weeks) are read as the other counts are (before, the night count and the stay's end stopped at ten).
  */
-export const EMBEDDED_RULES_VERSION = 31;
+export const EMBEDDED_RULES_VERSION = 32;

@@ -4,40 +4,29 @@
  * "for a few nights", "for two nights".
  */
 import { DAY_MS } from '../../graph/core/time.js';
+import { HOLIDAY_DAYS, nextDay, nextDayEnd } from './holidays.js';
 import { clauseAround, toldAsPast } from './relative-date.js';
+import { COUNT, UNTIL, countOf } from './spans.js';
 
 /** "until / till / through the new year", "until New Year's Day / Eve", "until Christmas (Day / Eve)". */
-const UNTIL_HOLIDAY = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?(?:(new\s+year)(?:['’]s\s+(day|eve))?|(christmas|xmas)(?:\s+(day|eve))?)\b/i;
+const UNTIL_HOLIDAY = new RegExp(String.raw`\b${UNTIL}\s+(?:the\s+)?(?:(new\s+year)(?:['’]s\s+(day|eve))?|(christmas|xmas)(?:\s+(day|eve))?)\b`, 'i');
 /** "for / over / during the holidays", "the Christmas holidays", "the summer holidays", "the school holidays". */
 const HOLIDAYS = /\b(?:for|over|during|through)\s+the\s+(?:(christmas|xmas|summer|school|winter)\s+)?(?:holidays|hols)\b/i;
 /** A present or coming "be" in a clause: the holidays end a state, not a habit. */
 const STATE_BE = /\b(?:I['’]m|I\s+am|we['’]re|we\s+are|(?:I|we)['’]ll\s+be|(?:I|we)\s+will\s+be)\b/i;
-/** "for a few nights", "for two nights", "for 3 nights", "for a couple of nights". */
-const NIGHTS = /\bfor\s+(?:the\s+)?(?:next\s+)?(a\s+few|a\s+couple\s+of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+nights?\b/i;
-const COUNTS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  // As chrono reads "a few days" (3); "several" one more.
-  'a few': 3, 'a couple of': 2, several: 4,
-};
-
-/** Midnight (UTC) of `day` (0-based `month`) in the first year from `refIso`'s on whose date lies after `refIso`. */
-function nextDate(refIso: string, month: number, day: number): number {
-  const ref = Date.parse(refIso);
-  const year = new Date(ref).getUTCFullYear();
-  const at = Date.UTC(year, month, day);
-  return at > ref ? at : Date.UTC(year + 1, month, day);
-}
+/** "for a few nights", "for two nights", "for 3 nights", "for a couple of nights": counted as every count is (`countOf`). */
+const NIGHTS = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?(${COUNT})\s+nights?\b`, 'i');
 
 /** The exclusive end of "until <holiday>": the day after the day named (as "until Friday" holds through Friday). */
 function untilHoliday(m: RegExpExecArray, refIso: string): string {
   const iso = (t: number): string => new Date(t).toISOString();
   if (m[1]) {
     // "until the new year", "until New Year's Eve": it ends as the year does; "until New Year's Day": through 1 January.
-    const newYear = nextDate(refIso, 0, 1);
+    const newYear = nextDay(refIso, HOLIDAY_DAYS.newYearsDay);
     return iso(m[2]?.toLowerCase() === 'day' ? newYear + DAY_MS : newYear);
   }
   // "until Christmas" and "until Christmas Day": through the 25th; "until Christmas Eve": through the 24th.
-  return iso(nextDate(refIso, 11, m[4]?.toLowerCase() === 'eve' ? 25 : 26));
+  return iso(nextDayEnd(refIso, m[4]?.toLowerCase() === 'eve' ? HOLIDAY_DAYS.christmasEve : HOLIDAY_DAYS.christmasDay));
 }
 
 /**
@@ -50,8 +39,8 @@ function holidaysEnd(which: string | undefined, refIso: string): string | null {
   const month = ref.getUTCMonth();
   const kind = which?.toLowerCase();
   const christmas = kind === 'christmas' || kind === 'xmas' || kind === 'winter' || (kind !== 'summer' && (month >= 9 || (month === 0 && ref.getUTCDate() <= 2)));
-  if (christmas) return new Date(nextDate(refIso, 0, 2)).toISOString();
-  if (kind === 'summer' || (month >= 4 && month <= 7)) return new Date(nextDate(refIso, 8, 1)).toISOString();
+  if (christmas) return new Date(nextDay(refIso, HOLIDAY_DAYS.christmasHolidaysEnd)).toISOString();
+  if (kind === 'summer' || (month >= 4 && month <= 7)) return new Date(nextDay(refIso, HOLIDAY_DAYS.summerHolidaysEnd)).toISOString();
   return null;
 }
 
@@ -71,8 +60,8 @@ export function namedEnd(text: string, refIso: string): string | null {
   }
   const nights = NIGHTS.exec(text);
   if (nights && !toldAsPast(clauseAround(text, nights.index))) {
-    const n = COUNTS[nights[1]!.toLowerCase().replace(/\s+/g, ' ')] ?? Number(nights[1]);
-    if (Number.isFinite(n) && n > 0) return new Date(Date.parse(refIso) + n * DAY_MS).toISOString();
+    const n = countOf(nights[1]!);
+    if (n > 0) return new Date(Date.parse(refIso) + n * DAY_MS).toISOString();
   }
   return null;
 }

@@ -3,9 +3,9 @@
  * chrono-node. Dates become fields of a fact (`eventTime`, `validTo`), never text glued onto it.
  */
 import * as chrono from 'chrono-node';
-import { DAY_MS } from '../../graph/core/time.js';
 import { wink } from '../wink.js';
 import { LOOKS_AHEAD } from './plan-cues.js';
+import { COUNTED } from './spans.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -30,10 +30,6 @@ const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes
 export const DURATION = /^for\s+/i;
 /** "spending / spend / spent" before a span ("spending two weeks in Rome"): the span is how long, like "for" (rules 28). */
 export const SPEND_BEFORE = /\bspen(?:d|ds|ding|t)\s+(?:the\s+)?(?:next\s+)?$/i;
-/** Words that count a span ("two", "a few", "10"): `countedLength` reads them as a number. */
-const COUNT = String.raw`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|several|\d+)`;
-/** A counted span as chrono reads it ("two weeks", "a month", "10 days"), not a day it names ("the weekend"). */
-export const COUNTED = new RegExp(String.raw`^${COUNT}\s+(?:days?|nights?|weeks?|fortnights?|months?|years?)$`, 'i');
 const WEEK = /\bweek\b/i;
 const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 /** Weekday abbreviations chrono does not read ("Tues", "Weds"); their first three letters it does. */
@@ -334,67 +330,4 @@ function startOfPerfect(text: string, r: chrono.ParsedResult, instant: Date): st
   if (/\b(?:years?|decades?)\b/i.test(r.text)) return start.slice(0, 4);
   if (/\bmonths?\b/i.test(r.text)) return start.slice(0, 7);
   return start.slice(0, 10);
-}
-
-/** A length said as a count of days (nights), weeks, fortnights or months: "for two weeks", "spending a month". */
-export interface CountedLength {
-  count: number;
-  unit: 'day' | 'week' | 'fortnight' | 'month';
-}
-
-/** How long, counted, after "for" or "spend" (as `findDates` reads a duration): "for ten days", "for the next two weeks". */
-const LENGTH = new RegExp(String.raw`\b(?:for|spend(?:s|ing)?)\s+(?:the\s+next\s+)?(${COUNT})\s+(days?|nights?|weeks?|fortnights?|months?)\b`, 'i');
-const NUMBER: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, several: 3,
-};
-
-/** The first length `text` says something lasts, counted ("for a few nights": 3 days; "a couple of" is 2); null when none. */
-export function countedLength(text: string): CountedLength | null {
-  const m = LENGTH.exec(text);
-  if (!m) return null;
-  const c = m[1]!.toLowerCase().replace(/\s+/g, ' ');
-  const count = /^\d+$/.test(c) ? Number(c) : c === 'a few' ? 3 : c === 'a couple of' ? 2 : NUMBER[c] ?? 1;
-  const u = m[2]!.toLowerCase();
-  return { count, unit: u.startsWith('month') ? 'month' : u.startsWith('fortnight') ? 'fortnight' : u.startsWith('week') ? 'week' : 'day' };
-}
-
-/** `ms` plus `length` (months by the calendar, keeping the time of day). */
-export function afterLength(ms: number, length: CountedLength): number {
-  if (length.unit === 'month') {
-    const d = new Date(ms);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + length.count, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
-  }
-  return ms + length.count * { day: 1, week: 7, fortnight: 14 }[length.unit] * DAY_MS;
-}
-
-/** The Monday (00:00 UTC) after the Monday-to-Sunday week holding `ms`. */
-export function nextMonday(ms: number): number {
-  const day = Math.floor(ms / DAY_MS) * DAY_MS;
-  return day + (7 - ((new Date(ms).getUTCDay() + 6) % 7)) * DAY_MS;
-}
-
-/** A start ahead named: "from Monday", "starting Friday", "next week / month", "in January", "on Friday", "tomorrow". */
-const AHEAD = /\b(?:from|starting)\s+\S[^,.;!?]*|\bnext\s+(?:week|month)\b|\bin\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b/i;
-
-/**
- * The start ahead `text` names (`AHEAD`, "for …" after it left out), read forward from `refMs` with chrono: its first day
- * (00:00 UTC; a month alone: its 1st) and the exclusive end of the day, week ("next week") or month it names, null after
- * "from" or "starting" (a first day, no last). Null when it names none; the start may lie before `refMs`.
- */
-export function startAhead(text: string, refMs: number): { start: number; end: number | null } | null {
-  const phrase = AHEAD.exec(text)?.[0].replace(/\s+for\s+.*$/i, '');
-  if (phrase === undefined) return null;
-  const [r] = chrono.en.parse(phrase, { instant: new Date(refMs), timezone: 0 }, { forwardDate: true });
-  if (!r) return null;
-  const at = r.start.date().getTime();
-  if (/\bnext\s+week\b/i.test(phrase)) {
-    const monday = nextMonday(refMs);
-    return { start: monday, end: monday + 7 * DAY_MS };
-  }
-  if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && r.start.isCertain('month')) {
-    const d = new Date(at);
-    return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
-  }
-  const day = Math.floor(at / DAY_MS) * DAY_MS;
-  return { start: day, end: /^(?:from|starting)\b/i.test(phrase) ? null : day + DAY_MS };
 }

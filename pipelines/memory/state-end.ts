@@ -3,18 +3,21 @@
  * resolved against the utterance time with chrono-node (`stateEnd`).
  */
 import * as chrono from 'chrono-node';
-import { COUNTED, DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
+import { DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
+import { COUNTED, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { namedEnd } from './named-ends.js';
 
 const FOR_BEFORE = /\b(?:for|over)\s+(?:the\s+)?$/i;
 const UNTIL_ORDINAL = /\b(?:until|till|til)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b/i;
-const UNTIL_BEFORE = /\b(?:until|till|til|through|thru)\s+(?:the\s+)?$/i;
+const UNTIL_BEFORE = new RegExp(String.raw`\b${UNTIL}\s+(?:the\s+)?$`, 'i');
+/** A date phrase that opens with its "until" (chrono may keep the word in its phrase). */
+const UNTIL_FIRST = new RegExp(String.raw`^${UNTIL}\s`, 'i');
 const THIS_SPAN = /^(?:for\s+)?(?:the\s+)?(?:rest\s+of\s+)?this\s+(week|month)$/i;
 /** A plan or report ("I'll send it this week", "I moved…") rather than a state that holds now. */
 const NOT_A_STATE = /\b(?:will|'ll|going to|gonna|shall|did|was|were|had)\b/i;
 /** "for the rest of the month", "the rest of the week": chrono reads no date in them. */
-const REST_OF = /\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:until|till|til|through|thru|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b/i;
+const REST_OF = new RegExp(String.raw`\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b|\b(?:${UNTIL}|to)\s+the\s+end\s+of\s+(?:the|this)\s+(week|month|year)\b`, 'i');
 
 /** Away on named days ("I'm out on Thursday and Friday", "she's off on Monday"): the state ends after the last of them. */
 const AWAY_ON = /\b(?:I(?:['’]m| am)|(?:he|she)(?:['’]s| is)|(?:we|they)(?:['’]re| are))\s+(?:out|off|away|on leave|on holiday|on vacation|out of (?:the )?office)\s+(?=on\s)/i;
@@ -104,7 +107,7 @@ export function stateEnd(text: string, refIso: string): string | null {
       if (toldAsPast(clauseAround(text, r.index))) continue;
       return end.toISOString();
     }
-    if ((UNTIL_BEFORE.test(before) || /^(?:until|till|til|through|thru)\s/i.test(phrase)) && !toldAsPast(clauseAround(text, r.index))) {
+    if ((UNTIL_BEFORE.test(before) || UNTIL_FIRST.test(phrase)) && !toldAsPast(clauseAround(text, r.index))) {
       // "till June", "until next month": a month with no day named ends where it begins.
       if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && r.start.isCertain('month')) return `${end.toISOString().slice(0, 7)}-01T00:00:00.000Z`;
       const d = Date.parse(`${end.toISOString().slice(0, 10)}T00:00:00.000Z`);

@@ -5,7 +5,9 @@
  * moment said; a stay that starts ahead counts it from its start (`staySpan`).
  */
 import { DAY_MS } from '../../graph/core/time.js';
-import { afterLength, countedLength, nextMonday, startAhead, toldAsPast } from './relative-date.js';
+import { type Feast, feastDays } from './holidays.js';
+import { toldAsPast } from './relative-date.js';
+import { UNTIL_SAID, afterLength, countedLength, nextMonday, startAhead } from './spans.js';
 
 /** When a stay runs: `start` (ISO, null when it holds as said) and its exclusive `end` (ISO). */
 export interface StaySpan {
@@ -13,34 +15,10 @@ export interface StaySpan {
   end: string;
 }
 
-/** Easter Sunday of `year` (Gregorian, the anonymous computus), as midnight UTC. */
-export function easterSunday(year: number): number {
-  const a = year % 19;
-  const b = Math.floor(year / 100);
-  const c = year % 100;
-  const h = (19 * a + b - Math.floor(b / 4) - Math.floor((8 * b + 13) / 25) + 15) % 30;
-  const l = (32 + 2 * (b % 4) + 2 * Math.floor(c / 4) - h - (c % 4)) % 7;
-  const m = Math.floor((a + 11 * h + 22 * l) / 451);
-  const month = Math.floor((h + l - 7 * m + 114) / 31);
-  const day = ((h + l - 7 * m + 114) % 31) + 1;
-  return Date.UTC(year, month - 1, day);
-}
-
-/** A holiday's days in `year`: Easter from Good Friday to Easter Monday, Christmas from Christmas Eve to Boxing Day. */
-function holiday(name: string, year: number): [number, number] {
-  if (name === 'easter') {
-    const sunday = easterSunday(year);
-    return [sunday - 2 * DAY_MS, sunday + 2 * DAY_MS];
-  }
-  return [Date.UTC(year, 11, 24), Date.UTC(year, 11, 27)];
-}
-
 /** "over Easter", "for Christmas", "at Easter", "spending Christmas", "during the Christmas holidays". */
 const HOLIDAY = /\b(?:over|for|at|during|spend(?:s|ing)?)\s+(?:the\s+)?(Easter|Christmas)\b/i;
 /** "the weekend", "this weekend", "next weekend" (not "last weekend", not "a weekend class"). */
 const WEEKEND = /\b(?:(the|this)|(next))\s+weekend\b(?!\s+(?:class|course|job|shift|trip|plans?|market)\b)/i;
-/** An end said outright ("until the 20th", "till June"): `stateEnd` reads it, not a length. */
-const UNTIL = /\b(?:until|till|til|through|thru)\s+\S/i;
 
 /**
  * When the stay `sentence` tells runs, said at `refIso`: the weekend (Saturday to the Monday after; ahead when said on a
@@ -51,14 +29,14 @@ const UNTIL = /\b(?:until|till|til|through|thru)\s+\S/i;
  */
 export function staySpan(sentence: string, refIso: string): StaySpan | null {
   const ref = Date.parse(refIso);
-  if (Number.isNaN(ref) || toldAsPast(sentence) || UNTIL.test(sentence)) return null;
+  if (Number.isNaN(ref) || toldAsPast(sentence) || UNTIL_SAID.test(sentence)) return null;
   const span = (start: number, end: number): StaySpan | null =>
     end <= ref ? null : { start: start > ref ? new Date(start).toISOString() : null, end: new Date(end).toISOString() };
   const feast = HOLIDAY.exec(sentence);
   if (feast) {
-    const name = feast[1]!.toLowerCase();
+    const name = feast[1]!.toLowerCase() as Feast;
     const year = new Date(ref).getUTCFullYear();
-    const [start, end] = holiday(name, year)[1] > ref ? holiday(name, year) : holiday(name, year + 1);
+    const [start, end] = feastDays(name, year)[1] > ref ? feastDays(name, year) : feastDays(name, year + 1);
     return span(start, end);
   }
   const weekend = WEEKEND.exec(sentence);

@@ -1,4 +1,5 @@
 import { resolvePronouns, type Perspective } from './pronouns.js';
+import { COUNT, UNTIL } from './spans.js';
 import { staySpan } from './stay-span.js';
 
 /**
@@ -23,8 +24,8 @@ const PLACE_NOUN = String.raw`(?:place|house|home|flat|apartment|cottage|cabin|c
  * parents' place", "our cousin's flat", "a cabin" (rules 29).
  */
 const COMMON_PLACE = String.raw`((?:the|my|our|a|an)\s+(?:[a-z][\w'’-]*\s+){0,2}${PLACE_NOUN})(?=\s+(?:for|until|till|til|through|thru|this|next|over|with|from|on|in|at|during|and|while|then)\b|\s*[,.;!?]|\s*$)`;
-/** A count of days, nights, weeks or months ("two weeks", "a few days", "10 nights"). */
-const COUNTED_SPAN = String.raw`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|nights?|weeks?|months?)`;
+/** A count of days, nights, weeks or months ("two weeks", "a few days", "10 nights"), the count as every count is said (`COUNT`). */
+const COUNTED_SPAN = String.raw`${COUNT}\s+(?:days?|nights?|weeks?|months?)`;
 /** A season named whole ("the summer"): its end is where the next begins (`stateEnd`). */
 export const SEASON = String.raw`(?:summer|winter|spring|autumn|fall)`;
 /** "spending two weeks", "spending the summer": how long a stay lasts, said with the verb (rules 28). */
@@ -48,13 +49,13 @@ const DATE_NAME = /^(?:January|February|March|April|May|June|July|August|Septemb
  * An end said in words: a span ("for two weeks", "for ten days", "for the weekend", "spending two weeks", "spending the
  * summer"), "until / till / through …", "this week / month", "the rest of …". A stay with none is left to the other rules ("I'm in Oslo" may be anything).
  */
-const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_SPAN}\b|\bfor\s+the\s+(?:week|weekend|month|${SEASON}|holidays)\b|\b(?:until|till|til|through|thru)\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b|\b${SPENDING}\b|\b(?:the|next)\s+weekend\b|\b(?:over|for|at|during)\s+(?:the\s+)?(?:Easter|Christmas)\b`, 'i');
+const END_SAID = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?${COUNTED_SPAN}\b|\bfor\s+the\s+(?:week|weekend|month|${SEASON}|holidays)\b|\b${UNTIL}\s+\S|\bthis\s+(?:week|month|weekend)\b|\brest\s+of\s+the\b|\b${SPENDING}\b|\b(?:the|next)\s+weekend\b|\b(?:over|for|at|during)\s+(?:the\s+)?(?:Easter|Christmas)\b`, 'i');
 
 /**
  * A start ahead named ("from Monday", "next week", "tomorrow", "on Friday", "in January"; not "until next month"): a stay
  * to come, a plan, not where the person is now.
  */
-const STARTS_AHEAD = /(?<!\b(?:until|till|til|through|thru)\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))/i;
+const STARTS_AHEAD = new RegExp(String.raw`(?<!\b${UNTIL}\s+(?:the\s+end\s+of\s+)?)\b(?:from\s+\S|starting\s+\S|tomorrow|next\s+(?:week|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december))`, 'i');
 
 /** A stay a sentence tells: the place, and with or at whom the person stays ("with my grandmother") or whom they visit ("my parents"), as said. */
 export interface Stay {
@@ -153,7 +154,7 @@ export function reportedStayFacts(sentence: string, who: Perspective): Array<{
 }
 
 /** An "until" clause, to the end of its clause: "until Friday", "till June", "through the end of the year". */
-const UNTIL_CLAUSE = /\s*\b(?:until|till|til|through|thru)\s+(?:the\s+end\s+of\s+|next\s+|the\s+|this\s+)?[^,.;!?]*/i;
+const UNTIL_CLAUSE = new RegExp(String.raw`\s*\b${UNTIL}\s+(?:the\s+end\s+of\s+|next\s+|the\s+|this\s+)?[^,.;!?]*`, 'i');
 
 /**
  * `text` without its "until" clause ("I'm working at Hooli until Friday, covering for Ann" → "I'm working at Hooli,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  absoluteDates, afterLength, clauseAround, countedLength, eventDate, findDates, nextMonday, startAhead, toldAsPast,
+  absoluteDates, clauseAround, eventDate, findDates, toldAsPast,
 } from '../../../pipelines/memory/relative-date.js';
 import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { namedDate } from '../../../pipelines/retrieval/memory-items.js';
@@ -148,44 +148,5 @@ describe('"this week" and abbreviated weekdays', () => {
     assert.ok(!findDates('They will wed in June.', SAID).some((d) => /wed/i.test(d.phrase)), '"wed" is no Wednesday');
     const said = 'I just joined a new activist group last Tues.';
     assert.equal(absoluteDates(said, findDates(said, SAID)), 'I just joined a new activist group on Tuesday 11 July 2023.');
-  });
-});
-
-describe('lengths and starts ahead (a stay said ahead counts its length from its start: stay-span.ts)', () => {
-  const at = (iso: string): number => Date.parse(iso);
-  const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-
-  test('countedLength: the count and unit of "for" or "spend" with a counted span; none for a day named or an end', () => {
-    assert.deepEqual(countedLength("I'm in Oslo for ten days"), { count: 10, unit: 'day' });
-    assert.deepEqual(countedLength('spending a couple of weeks in Rome'), { count: 2, unit: 'week' });
-    assert.deepEqual(countedLength('for the next three nights'), { count: 3, unit: 'day' });
-    assert.deepEqual(countedLength('for a few days'), { count: 3, unit: 'day' });
-    assert.deepEqual(countedLength('for a fortnight'), { count: 1, unit: 'fortnight' });
-    assert.deepEqual(countedLength('for 3 months'), { count: 3, unit: 'month' });
-    for (const t of ['booked for Friday', 'until the 20th', 'for the weekend', 'I spent two weeks there']) assert.equal(countedLength(t), null, t);
-  });
-
-  test('afterLength: days and weeks by the clock, months by the calendar', () => {
-    assert.equal(iso(afterLength(at('2027-01-01T00:00:00.000Z'), { count: 2, unit: 'week' })), '2027-01-15T00:00:00.000Z');
-    assert.equal(iso(afterLength(at('2027-01-31T09:30:00.000Z'), { count: 1, unit: 'month' })), '2027-03-03T09:30:00.000Z', '31 January + a month rolls over as Date.UTC does');
-    assert.equal(iso(afterLength(at('2026-12-30T00:00:00.000Z'), { count: 3, unit: 'day' })), '2027-01-02T00:00:00.000Z');
-  });
-
-  test('nextMonday: the Monday after the week holding the instant (a Monday itself: the one after)', () => {
-    assert.equal(iso(nextMonday(at('2026-12-01T10:00:00.000Z'))), '2026-12-07T00:00:00.000Z');
-    assert.equal(iso(nextMonday(at('2026-12-06T23:00:00.000Z'))), '2026-12-07T00:00:00.000Z', 'a Sunday');
-    assert.equal(iso(nextMonday(at('2026-12-07T00:00:00.000Z'))), '2026-12-14T00:00:00.000Z');
-  });
-
-  test('startAhead: the day, week or month named ahead, its end; a first day alone after "from"', () => {
-    const ref = at('2026-12-01T10:00:00.000Z'); // a Tuesday
-    const read = (t: string) => { const s = startAhead(t, ref); return s && { start: iso(s.start), end: iso(s.end) }; };
-    assert.deepEqual(read("I'm in Vienna next week."), { start: '2026-12-07T00:00:00.000Z', end: '2026-12-14T00:00:00.000Z' });
-    assert.deepEqual(read("Next month I'm in Tokyo for two weeks."), { start: '2027-01-01T00:00:00.000Z', end: '2027-02-01T00:00:00.000Z' });
-    assert.deepEqual(read("I'll be in Oslo from Monday for ten days."), { start: '2026-12-07T00:00:00.000Z', end: null });
-    assert.deepEqual(read("I'm in Paris on Friday."), { start: '2026-12-04T00:00:00.000Z', end: '2026-12-05T00:00:00.000Z' });
-    assert.deepEqual(read("We're in Leeds tomorrow."), { start: '2026-12-02T00:00:00.000Z', end: '2026-12-03T00:00:00.000Z' });
-    assert.deepEqual(read("I'm in Rome in March."), { start: '2027-03-01T00:00:00.000Z', end: '2027-04-01T00:00:00.000Z' });
-    assert.equal(read("I'm in Rome for two weeks."), null, 'no start named');
   });
 });

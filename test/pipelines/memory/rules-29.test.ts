@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
-import { easterSunday, staySpan } from '../../../pipelines/memory/stay-span.js';
+import { easterSunday } from '../../../pipelines/memory/holidays.js';
+import { staySpan } from '../../../pipelines/memory/stay-span.js';
 import { readStay, STAY_SLOT } from '../../../pipelines/memory/stays.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
