@@ -161,7 +161,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   });
 
   // Jobs an older build queued of a kind no handler takes any more: dropped, not left waiting for ever.
-  dropRetiredJobs(stores.queue, log);
+  await dropRetiredJobs(stores.queue, log);
 }
 
 /**
