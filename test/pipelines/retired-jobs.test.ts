@@ -87,25 +87,22 @@ test('embedded queue: a dead letter of a retired kind left by an older build is 
 
 const skip = await redisSkipReason();
 
-test('Redis queue (BullMQ): a job of a retired kind is acknowledged and dropped once', { skip }, async () => {
+/** `check` on a BullMQ queue under a prefix of its own, after `prepare` ran on an older build's queue of that prefix; its keys deleted after. */
+async function onBullmq(check: (queue: JobQueue) => Promise<void>, prepare?: (older: JobQueue) => Promise<void>): Promise<void> {
   const prefix = `parley-mend-retired-${process.pid}-${Date.now()}`;
-  const queue = new BullmqJobQueue({ url: TEST_REDIS_URL, prefix });
   try {
-    await assertDropped(queue);
+    if (prepare) await prepare(new BullmqJobQueue({ url: TEST_REDIS_URL, prefix }));
+    const queue = new BullmqJobQueue({ url: TEST_REDIS_URL, prefix });
+    try {
+      await check(queue);
+    } finally {
+      await queue.close(2000);
+    }
   } finally {
-    await queue.close(2000);
     await deleteKeys(prefix);
   }
-});
+}
 
-test('Redis queue (BullMQ): a dead letter of a retired kind left by an older build is dropped at start', { skip }, async () => {
-  const prefix = `parley-mend-retired-dead-${process.pid}-${Date.now()}`;
-  await deadLetterOf(new BullmqJobQueue({ url: TEST_REDIS_URL, prefix }));
-  const queue = new BullmqJobQueue({ url: TEST_REDIS_URL, prefix });
-  try {
-    await assertDeadLetterDropped(queue);
-  } finally {
-    await queue.close(2000);
-    await deleteKeys(prefix);
-  }
-});
+test('Redis queue (BullMQ): a job of a retired kind is acknowledged and dropped once', { skip }, () => onBullmq(assertDropped));
+
+test('Redis queue (BullMQ): a dead letter of a retired kind left by an older build is dropped at start', { skip }, () => onBullmq(assertDeadLetterDropped, deadLetterOf));

@@ -5,33 +5,25 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
-import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { startClockedApp, type ClockedApp } from '../helpers/clocked-app.js';
 
 describe('a job for the holidays: the occupation until they end, the lasting one after, with the clock moved', () => {
-  let t: TestApp;
-  let api: ParleyClient;
-  let clock = Date.parse('2026-12-05T09:05:00.000Z');
+  let c: ClockedApp;
 
   before(async () => {
-    t = await startTestApp({}, true, pino({ level: 'silent' }), { now: () => clock });
-    api = new ParleyClient({ baseUrl: t.httpUrl });
-    await api.postUtterances('autumn', [{ speaker: 'Ria', addressees: ['Sam'], text: "I'm a teacher.", time: '2026-10-05T09:00:00.000Z' }]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
-    await api.postUtterances('december', [
+    c = await startClockedApp('2026-12-05T09:05:00.000Z');
+    await c.say('autumn', [{ speaker: 'Ria', addressees: ['Sam'], text: "I'm a teacher.", time: '2026-10-05T09:00:00.000Z' }]);
+    await c.say('december', [
       { speaker: 'Ria', addressees: ['Sam'], text: "I'm working as a barista for the holidays.", time: '2026-12-05T09:00:00.000Z' },
       { speaker: 'Sam', addressees: ['Ria'], text: 'Enjoy the holidays!', time: '2026-12-05T09:00:30.000Z' },
     ]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
   });
   after(async () => {
-    await t.close();
+    await c.close();
   });
 
   test('stored: the holiday job with valid_until 2 January, the teacher kept open beside it', async () => {
-    const all = await api.memories({ limit: 100 });
+    const all = await c.api.memories({ limit: 100 });
     const barista = all.find((m) => m.slot === 'occupation' && m.value === 'barista');
     assert.equal(barista?.valid_until, '2027-01-02T00:00:00.000Z', JSON.stringify(all));
     const teacher = all.find((m) => m.slot === 'occupation' && m.value === 'teacher');
@@ -40,10 +32,7 @@ describe('a job for the holidays: the occupation until they end, the lasting one
   });
 
   test('occupation: barista now and on 20 December, teacher again from 2 January', async () => {
-    const at = async (iso: string): Promise<Record<string, unknown>> => {
-      clock = Date.parse(iso);
-      return (await api.participant('Ria')).attributes;
-    };
+    const at = (iso: string): Promise<Record<string, unknown>> => c.attributesAt('Ria', iso);
     assert.equal((await at('2026-12-05T09:05:00.000Z')).occupation, 'barista');
     assert.equal((await at('2026-12-20T00:00:00.000Z')).occupation, 'barista');
     assert.equal((await at('2027-01-02T00:00:00.000Z')).occupation, 'teacher');

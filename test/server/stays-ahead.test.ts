@@ -4,33 +4,25 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
-import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { startClockedApp, type ClockedApp } from '../helpers/clocked-app.js';
 
 describe('a stay said ahead: the participant\'s staying_in from its start to its end, with the clock moved', () => {
-  let t: TestApp;
-  let api: ParleyClient;
-  let clock = Date.parse('2026-12-01T12:05:00.000Z');
+  let c: ClockedApp;
 
   before(async () => {
-    t = await startTestApp({}, true, pino({ level: 'silent' }), { now: () => clock });
-    api = new ParleyClient({ baseUrl: t.httpUrl });
-    await api.postUtterances('home', [{ speaker: 'Sol', addressees: ['Ana'], text: 'I live in Lisbon.', time: '2026-11-02T10:00:00.000Z' }]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
-    await api.postUtterances('trip', [
+    c = await startClockedApp('2026-12-01T12:05:00.000Z');
+    await c.say('home', [{ speaker: 'Sol', addressees: ['Ana'], text: 'I live in Lisbon.', time: '2026-11-02T10:00:00.000Z' }]);
+    await c.say('trip', [
       { speaker: 'Sol', addressees: ['Ana'], text: "Next month I'm in Tokyo for two weeks.", time: '2026-12-01T12:00:00.000Z' },
       { speaker: 'Ana', addressees: ['Sol'], text: 'Lucky you!', time: '2026-12-01T12:00:30.000Z' },
     ]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
   });
   after(async () => {
-    await t.close();
+    await c.close();
   });
 
   test('stored: the plan, and the stay with valid_from its start and valid_until its end', async () => {
-    const all = await api.memories({ limit: 100 });
+    const all = await c.api.memories({ limit: 100 });
     const tokyo = all.find((m) => m.slot === 'staying_in' && m.value === 'Tokyo');
     assert.equal(tokyo?.valid_from, '2027-01-01T00:00:00.000Z', JSON.stringify(all));
     assert.equal(tokyo?.valid_until, '2027-01-15T00:00:00.000Z');
@@ -38,10 +30,7 @@ describe('a stay said ahead: the participant\'s staying_in from its start to its
   });
 
   test('staying_in: none when said, Tokyo from 1 January, none from 15 January; the home throughout', async () => {
-    const at = async (iso: string): Promise<Record<string, unknown>> => {
-      clock = Date.parse(iso);
-      return (await api.participant('Sol')).attributes;
-    };
+    const at = (iso: string): Promise<Record<string, unknown>> => c.attributesAt('Sol', iso);
     assert.equal((await at('2026-12-01T12:05:00.000Z')).staying_in, undefined);
     assert.equal((await at('2026-12-31T23:00:00.000Z')).staying_in, undefined);
     const during = await at('2027-01-05T00:00:00.000Z');

@@ -9,6 +9,7 @@ import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { easterSunday } from '../../../pipelines/memory/holidays.js';
 import { staySpan } from '../../../pipelines/memory/stay-span.js';
 import { readStay, STAY_SLOT } from '../../../pipelines/memory/stays.js';
+import { extractSaid } from '../../helpers/extract-said.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
@@ -16,10 +17,7 @@ const TUESDAY = '2026-12-01T12:00:00.000Z';
 const SATURDAY = '2026-12-05T09:00:00.000Z';
 
 async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  const r = await new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'tim', addresseeIds: ['lea'], text, time, sessionId: 's' } as never, previous: [], names: { tim: 'Tim', lea: 'Lea' },
-  });
-  return r.facts;
+  return (await extractSaid(text, time, ['tim', 'Tim'], ['lea', 'Lea'])).facts;
 }
 const stayOf = async (text: string, time = TUESDAY): Promise<ExtractedFact | undefined> => (await facts(text, time)).find((f) => f.slot === STAY_SLOT);
 

@@ -11,20 +11,18 @@ import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
 import { DERIVED_STEPS, shownAttributes, withDerived } from '../../../pipelines/interaction/participant-attributes.js';
-import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
 import { decideWithStays } from '../../../pipelines/memory/temporary-states.js';
 import { inAskedOrder } from '../../../pipelines/retrieval/where-asked.js';
+import { extractSaid } from '../../helpers/extract-said.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
 
 async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  const r = await new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'sol', addresseeIds: ['ana'], text, time, sessionId: 's' } as never, previous: [], names: { sol: 'Sol', ana: 'Ana' },
-  });
-  return r.facts;
+  return (await extractSaid(text, time, ['sol', 'Sol'], ['ana', 'Ana'])).facts;
 }
 
 function said(subjectId: string, value: string, time: string, validUntil: string | null, validFrom = time, slot = STAY_SLOT): NewFact {
@@ -55,10 +53,7 @@ describe('rules 30: a stay said ahead holds from its start', () => {
       assert.equal(stay?.content, `Sol is staying in ${place}`, text);
       assert.equal(fs.find((f) => f.kind === 'plan')?.content, `Sol will be in ${place}`, `the plan stays: ${text}`);
     }
-    const r = await new EmbeddedExtractor().extract({
-      current: { id: 'u1', speakerId: 'sol', addresseeIds: ['ana'], text: "Next month I'm in Tokyo for two weeks.", time: TUESDAY, sessionId: 's' } as never,
-      previous: [], names: { sol: 'Sol', ana: 'Ana' },
-    });
+    const r = await extractSaid("Next month I'm in Tokyo for two weeks.", TUESDAY, ['sol', 'Sol'], ['ana', 'Ana']);
     assert.deepEqual(r.profileUpdates, [], 'the attribute is not set on the day it is said');
   });
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
-import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractionResult } from '../../../pipelines/memory/extractor.js';
 import { namedEnd } from '../../../pipelines/memory/named-ends.js';
 import { standingSlot } from '../../../pipelines/memory/standing-slots.js';
@@ -15,14 +15,13 @@ import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
 import { temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
 import { inAskedOrder, validityAsked } from '../../../pipelines/retrieval/where-asked.js';
+import { extractSaid } from '../../helpers/extract-said.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
 
 async function extract(text: string, time = TUESDAY): Promise<ExtractionResult> {
-  return new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'cy', addresseeIds: ['liv'], text, time, sessionId: 's' } as never, previous: [], names: { cy: 'Cy', liv: 'Liv' },
-  });
+  return extractSaid(text, time, ['cy', 'Cy'], ['liv', 'Liv']);
 }
 
 describe('rules 31: ends named by a holiday or counted in nights', () => {

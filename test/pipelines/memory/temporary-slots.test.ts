@@ -4,18 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
 import { lastingSlotOf, temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
+import { extractSaid } from '../../helpers/extract-said.js';
 
 const SAID = '2026-12-01T10:00:00.000Z';
 
 async function facts(text: string): Promise<ExtractedFact[]> {
-  const r = await new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'ivo', addresseeIds: ['lu'], text, time: SAID, sessionId: 's' } as never, previous: [], names: { ivo: 'Ivo', lu: 'Lu' },
-  });
-  return r.facts;
+  return (await extractSaid(text, SAID, ['ivo', 'Ivo'], ['lu', 'Lu'])).facts;
 }
 
 describe('temporary values of every slot: the slot of the lasting form, the end a field', () => {
