@@ -44,7 +44,7 @@ export function staySpan(sentence: string, refIso: string): StaySpan | null {
     const monday = nextMonday(ref) + (weekend[2] ? 7 * DAY_MS : 0);
     return span(monday - 2 * DAY_MS, monday);
   }
-  // A start ahead and a length counted from it: both read as every date in text is (relative-date.ts).
+  // A start ahead and a length counted from it: both read as every date in text is (spans.ts).
   const from = startAhead(sentence, ref);
   if (!from || from.start <= ref) return null;
   const length = countedLength(sentence);
