@@ -1,4 +1,6 @@
-import { scoreLlr, type SpeakerDecisionParams } from './speaker-decision.js';
+import path from 'node:path';
+import { repoRoot } from '../models/repo-root.js';
+import { readSpeakerParams, scoreLlr, type SpeakerDecisionParams } from './speaker-decision.js';
 import { cosine } from './speaker-embedder.js';
 
 /**
@@ -50,6 +52,25 @@ export function validateRevision(r: FirstTurnRevision): void {
   if (!Number.isFinite(r.margin)) throw new RangeError('first-turn revision: margin must be a finite number');
   if (r.windowSeconds != null && !(r.windowSeconds > 0)) throw new RangeError('first-turn revision: windowSeconds must be > 0');
   if (r.minStayRate != null && !(r.minStayRate >= 0 && r.minStayRate <= 1)) throw new RangeError('first-turn revision: minStayRate must be in [0, 1]');
+}
+
+/** What `pipelines/speaker/params/<modelId>-revision.json` holds: the setting chosen for an embedder (bench/speaker-revise.ts). */
+export interface RevisionParams {
+  modelId: string;
+  revision: FirstTurnRevision;
+}
+
+/** Where an embedder's chosen revision lives. */
+export function revisionParamsPath(modelId: string): string {
+  return path.join(repoRoot(), 'pipelines', 'speaker', 'params', `${modelId}-revision.json`);
+}
+
+/**
+ * The revision chosen for an embedder, or null when none was chosen for it. Throws on a file that is not a
+ * valid setting or was chosen for another embedder.
+ */
+export function revisionFor(modelId: string): FirstTurnRevision | null {
+  return readSpeakerParams<RevisionParams>(revisionParamsPath(modelId), modelId, (p) => validateRevision(p.revision ?? ({} as FirstTurnRevision)))?.revision ?? null;
 }
 
 /** The founding turn and what the session knew when it was decided. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { turnsToMove, validateRevision, type FirstTurnRevision, type Founding, type RevisableTurn } from '../../../pipelines/speaker/first-turn-revision.js';
+import { revisionFor, turnsToMove, validateRevision, type FirstTurnRevision, type Founding, type RevisableTurn } from '../../../pipelines/speaker/first-turn-revision.js';
 import type { SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
 import { SpeakerTracker, type SpeakerTrackerOptions } from '../../../pipelines/speaker/speaker-tracker.js';
 
@@ -41,6 +41,14 @@ describe('turnsToMove', () => {
     assert.deepEqual(turnsToMove({ ...R, minStayRate: 0.3 }, D, turns, founding({ transitions: 4, stays: 1 })), []);
     assert.deepEqual(turnsToMove({ ...R, minStayRate: 0.3 }, D, turns, founding({ transitions: 0, stays: 0 })), []);
     assert.deepEqual(turnsToMove({ ...R, minStayRate: 0.3 }, D, turns, founding({ transitions: 3, stays: 1 })), [1]);
+  });
+
+  test('the setting chosen for stats-lda-v2 loads and is valid; an embedder without one gets none', () => {
+    const r = revisionFor('stats-lda-v2');
+    assert.ok(r);
+    validateRevision(r);
+    assert.equal(r.minStayRate, 0.8, 'limited to sessions whose turns mostly stay with the voice just heard');
+    assert.equal(revisionFor('no-such-embedder'), null);
   });
 
   test('refuses options it cannot apply', () => {
