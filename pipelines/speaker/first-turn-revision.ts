@@ -2,6 +2,7 @@ import path from 'node:path';
 import { repoRoot } from '../models/repo-root.js';
 import { readSpeakerParams, scoreLlr, type SpeakerDecisionParams } from './speaker-decision.js';
 import { cosine } from './speaker-embedder.js';
+import type { WeightedEmbedding } from './session-clustering.js';
 
 /**
  * Re-scoring the turns before a founding turn (issue #17 item 2): the first turn (or fragments) of a new
@@ -110,4 +111,31 @@ export function turnsToMove(r: FirstTurnRevision, d: SpeakerDecisionParams, turn
     out.push(i);
   }
   return out;
+}
+
+/** A decided turn as the tracker holds it for the revision. */
+export interface HeldTurn extends RevisableTurn {
+  /** Its index in the session. */
+  turn: number;
+  /** The session evidence the turn added (null for a short turn). */
+  kept: WeightedEmbedding | null;
+  /** The id's prototype before this turn updated it (null: no update). */
+  before: Float32Array | null;
+}
+
+/** Turns the tracker holds for the revision (the newest). */
+export const MAX_HELD_TURNS = 256;
+
+/**
+ * The prototype to go back to when `moved` (an id's newest turns, newest first) leave it: the one before the
+ * oldest of their updates, and how many updates that undoes. Null when none of them updated it.
+ */
+export function undoneUpdates(moved: readonly HeldTurn[]): { vector: Float32Array; count: number } | null {
+  const updates = moved.filter((t) => t.before !== null);
+  return updates.length === 0 ? null : { vector: updates.at(-1)!.before!, count: updates.length };
+}
+
+/** Turns in `sequence` (ids in order) by the id of the turn before them. */
+export function stays(sequence: readonly string[]): number {
+  return sequence.reduce((n, id, i) => n + (i > 0 && id === sequence[i - 1] ? 1 : 0), 0);
 }

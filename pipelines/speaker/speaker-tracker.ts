@@ -5,7 +5,7 @@ import { decideSpeaker, type SpeakerDecisionParams } from './speaker-decision.js
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
-import { turnsToMove, validateRevision, type FirstTurnRevision, type Founding, type RevisableTurn } from './first-turn-revision.js';
+import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {
@@ -71,17 +71,6 @@ export interface SpeakerTrackerOptions {
   revise?: FirstTurnRevision | null;
 }
 
-/** A decided turn kept for the first-turn revision. */
-interface HeldTurn extends RevisableTurn {
-  turn: number;
-  /** The session evidence the turn added (null for a short turn). */
-  kept: WeightedEmbedding | null;
-  /** The id's prototype before this turn updated it (null: no update). */
-  before: Float32Array | null;
-}
-
-/** Turns kept for the revision (the newest). */
-const MAX_HELD_TURNS = 256;
 
 /** One prototype held by the tracker. */
 export interface Prototype {
@@ -217,13 +206,10 @@ export class SpeakerTracker {
     if (picked.length === 0) return [];
     const from = this.stats.get(f.previous);
     const into = this.stats.get(f.into)!;
-    let undo: Float32Array | null = null;
-    let undone = 0;
+    const undo = undoneUpdates(picked);
     for (const t of picked) {
       t.participantId = f.into;
-      t.founding = false;
       this.sequence[t.turn] = f.into;
-      if (t.before) { undo = t.before; undone++; }
       if (t.kept && from) {
         const k = from.embeddings.indexOf(t.kept);
         if (k >= 0) from.embeddings.splice(k, 1);
@@ -237,12 +223,12 @@ export class SpeakerTracker {
     if (from && from.utterances <= 0) this.stats.delete(f.previous);
     const p = this.protos.find((x) => x.participantId === f.previous);
     if (p && undo) {
-      p.vector = undo;
-      p.updateCount = Math.max(1, p.updateCount - undone);
+      p.vector = undo.vector;
+      p.updateCount = Math.max(1, p.updateCount - undo.count);
       await this.persist(p);
     }
     this.transitions = Math.max(0, this.sequence.length - 1);
-    this.stays = this.sequence.reduce((n, id, i) => n + (i > 0 && id === this.sequence[i - 1] ? 1 : 0), 0);
+    this.stays = stays(this.sequence);
     return picked.map((t) => ({ turn: t.turn, from: f.previous, into: f.into }));
   }
 
