@@ -1,5 +1,5 @@
 import { bestMappingWeight, scoreAttributions } from './speaker-scores.js';
-import { emptyTally, oneIdPerSession, runSessions, type Attribution, type EvalUtterance, type MergeTally, type RunOptions } from './speaker-sessions.js';
+import { emptyTally, oneIdPerSession, runSessions, type Attribution, type EvalUtterance, type MergeTally, type RevisionTally, type RunOptions } from './speaker-sessions.js';
 
 /** Scores of one run of sessions: across sessions (ids must persist) and within each session. */
 export interface RunFigures {
@@ -11,6 +11,8 @@ export interface RunFigures {
   speakers: number;
   /** What the end-of-session merges did in the run (all zero for one id per session). */
   merges: MergeTally;
+  /** Turns the first-turn revision moved (zero without it). */
+  revisions: RevisionTally;
 }
 
 /** Within-session accuracy (best one-to-one mapping per session), pooled, by utterances and by seconds. */
@@ -25,10 +27,10 @@ export function withinSession(as: readonly Attribution[]): { utterance: number; 
 }
 
 /** Score attributions of one run. */
-export function figures(as: readonly Attribution[], merges: MergeTally = emptyTally()): RunFigures {
+export function figures(as: readonly Attribution[], merges: MergeTally = emptyTally(), revisions: RevisionTally = { moved: 0, right: 0 }): RunFigures {
   const s = scoreAttributions([...as]);
   const w = withinSession(as);
-  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers, merges };
+  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers, merges, revisions };
 }
 
 /** Run the production tracker (or, with `run` null, one id per session) over each run's sessions. */
@@ -37,7 +39,7 @@ export async function scoreRuns(runs: readonly EvalUtterance[][][], modelId: str
   for (const sessions of runs) {
     if (!run) { out.push(figures(oneIdPerSession(sessions))); continue; }
     const r = await runSessions(sessions, modelId, run);
-    out.push(figures(r.attributions, r.merges));
+    out.push(figures(r.attributions, r.merges, r.revisions));
   }
   return out;
 }

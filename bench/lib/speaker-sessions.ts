@@ -2,6 +2,7 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
+import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
@@ -69,6 +70,8 @@ export interface RunOptions {
   mergeCalibrated?: CalibratedMerge | null;
   /** With `decision`: the per-session stay prior (`session-rules.ts`). */
   stay?: StayPrior | null;
+  /** With `decision`: the first-turn revision (`first-turn-revision.ts`). */
+  revise?: FirstTurnRevision | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
   onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
@@ -77,7 +80,7 @@ export interface RunOptions {
  * Run the real tracker over `sessions` in order, prototypes persisted across them in a real (in-memory)
  * SQLite voiceprint store, with the production end-of-session merge after each session.
  */
-export async function runSessions(sessions: EvalUtterance[][], modelId: string, o: RunOptions): Promise<{ attributions: Attribution[]; merges: MergeTally }> {
+export async function runSessions(sessions: EvalUtterance[][], modelId: string, o: RunOptions): Promise<{ attributions: Attribution[]; merges: MergeTally; revisions: RevisionTally }> {
   const db = openDatabase(':memory:');
   const store = new SqliteVoiceprintStore(db);
   const mergeOn = o.mergeOn ?? 'clusters';
@@ -85,16 +88,22 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   let next = 0;
   const attributions: Attribution[] = [];
   const tally = emptyTally();
+  const revisions: RevisionTally = { moved: 0, right: 0 };
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null });
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {
-        const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous) : null;
-        const id: string = (short ?? (await tracker.assign(u.vector, u.seconds))).participantId;
-        previous = id;
-        here.push({ speaker: u.speaker, id, session: s, seconds: u.seconds });
+        const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous, u.seconds) : null;
+        const a: SpeakerAssignment = short ?? (await tracker.assign(u.vector, u.seconds));
+        previous = a.participantId;
+        here.push({ speaker: u.speaker, id: a.participantId, session: s, seconds: u.seconds });
+        for (const r of a.revised ?? []) {
+          here[r.turn]!.id = r.into;
+          revisions.moved++;
+          if (here[r.turn]!.speaker === u.speaker) revisions.right++;
+        }
       }
       {
         // With no merge (mergeTau null) the tally still counts the eligible id pairs, none joined.
@@ -137,7 +146,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   } finally {
     db.close();
   }
-  return { attributions, merges: tally };
+  return { attributions, merges: tally, revisions };
+}
+
+/** Turns the first-turn revision moved in a run, and how many of them the founding turn's speaker spoke. */
+export interface RevisionTally {
+  moved: number;
+  right: number;
 }
 
 /** The baseline that never tells voices apart: one new id per session for everyone in it. */

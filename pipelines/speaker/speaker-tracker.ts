@@ -5,6 +5,7 @@ import { decideSpeaker, type SpeakerDecisionParams } from './speaker-decision.js
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
+import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {
@@ -17,6 +18,21 @@ export interface SpeakerAssignment {
   isNew: boolean;
   /** Whether the prototype was updated (score ≥ tauUpdate). */
   updated: boolean;
+  /** Index of the turn in this session (0 first; every turn attributed counts). */
+  turn: number;
+  /**
+   * With `revise`, on a founding turn: earlier turns of this session moved from the voice heard before
+   * to the new id (newest first). Absent when none moved.
+   */
+  revised?: RevisedTurn[];
+}
+
+/** An earlier turn of the session re-attributed by the first-turn revision. */
+export interface RevisedTurn {
+  /** Its `turn` index. */
+  turn: number;
+  from: string;
+  into: string;
 }
 
 /** Options of a per-session tracker. */
@@ -48,7 +64,13 @@ export interface SpeakerTrackerOptions {
    * Null or absent: the fixed log prior.
    */
   stay?: StayPrior | null;
+  /**
+   * With `decision`: when a turn founds an id, move the turns just before it that the new voice likely
+   * spoke from the id heard before (`first-turn-revision.ts`). Null or absent: never.
+   */
+  revise?: FirstTurnRevision | null;
 }
+
 
 /** One prototype held by the tracker. */
 export interface Prototype {
@@ -94,6 +116,10 @@ export class SpeakerTracker {
   /** Decided turns that followed another decided turn, and how many of them went to the same id. */
   private transitions = 0;
   private stays = 0;
+  /** Every turn's id in order (the stay count is recounted after a revision). */
+  private readonly sequence: string[] = [];
+  /** The newest decided turns, for the revision (empty without `revise`). */
+  private held: HeldTurn[] = [];
 
   private constructor(o: SpeakerTrackerOptions, protos: Prototype[]) {
     this.o = o;
@@ -105,6 +131,10 @@ export class SpeakerTracker {
     if (o.thresholds.tauUpdate < o.thresholds.tauMatch) throw new Error('tauUpdate must be >= tauMatch');
     if (o.storeVoiceprints && !o.store) throw new Error('storeVoiceprints needs a VoiceprintStore');
     if (o.stay) validateStayPrior(o.stay);
+    if (o.revise) {
+      validateRevision(o.revise);
+      if (!o.decision) throw new Error('first-turn revision needs the calibrated decision');
+    }
     const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, o.modelId) : [];
     return new SpeakerTracker(
       o,
@@ -119,8 +149,14 @@ export class SpeakerTracker {
   assign(embedding: Float32Array, voicedSeconds = 1): Promise<SpeakerAssignment> {
     if (!(voicedSeconds > 0)) return Promise.reject(new RangeError('voicedSeconds must be > 0'));
     const run = this.queue.then(async () => {
+      const previous = this.lastId;
+      const { transitions, stays } = this;
       const out = await this.assignNow(embedding, voicedSeconds);
       this.heard(out.participantId);
+      if (out.isNew && previous !== null && this.o.revise) {
+        const revised = await this.revise({ into: out.participantId, vector: embedding, seconds: voicedSeconds, previous, transitions, stays });
+        if (revised.length > 0) out.revised = revised;
+      }
       return out;
     });
     this.queue = run.catch(() => undefined);
@@ -133,9 +169,9 @@ export class SpeakerTracker {
    * turn being likelier than a new person) with confidence 0. Changes no prototype and no session
    * statistics. Null when neither exists (the caller then uses `assign`).
    */
-  assignShort(embedding: Float32Array, previous: string | null): Promise<SpeakerAssignment | null> {
+  assignShort(embedding: Float32Array, previous: string | null, voicedSeconds = 0): Promise<SpeakerAssignment | null> {
     const run = this.queue.then(() => {
-      const out = this.shortNow(embedding, previous);
+      const out = this.shortNow(embedding, previous, voicedSeconds);
       if (out) this.heard(out.participantId);
       return out;
     });
@@ -150,6 +186,50 @@ export class SpeakerTracker {
       if (participantId === this.lastId) this.stays++;
     }
     this.lastId = participantId;
+    this.sequence.push(participantId);
+  }
+
+  /** Keep a decided turn for the revision. */
+  private hold(t: Omit<HeldTurn, 'turn'>): void {
+    if (!this.o.revise) return;
+    this.held.push({ ...t, turn: this.sequence.length });
+    if (this.held.length > MAX_HELD_TURNS) this.held.shift();
+  }
+
+  /**
+   * Move the turns `turnsToMove` picks from `f.previous` to `f.into`: their session evidence goes to the new
+   * id, the previous id's prototype goes back to before their updates, and the stays are counted again.
+   */
+  private async revise(f: Founding): Promise<RevisedTurn[]> {
+    const before = this.held.slice(0, -1);
+    const picked = turnsToMove(this.o.revise!, this.decisionNow()!, before, f).map((i) => before[i]!);
+    if (picked.length === 0) return [];
+    const from = this.stats.get(f.previous);
+    const into = this.stats.get(f.into)!;
+    const undo = undoneUpdates(picked);
+    for (const t of picked) {
+      t.participantId = f.into;
+      this.sequence[t.turn] = f.into;
+      if (t.kept && from) {
+        const k = from.embeddings.indexOf(t.kept);
+        if (k >= 0) from.embeddings.splice(k, 1);
+        from.utterances--;
+        for (let i = 0; i < t.vector.length; i++) from.embeddingSum[i] = from.embeddingSum[i]! - t.vector[i]!;
+        this.note(f.into, t.vector, t.kept.seconds);
+        t.kept = into.embeddings.at(-1)!;
+      }
+      t.before = null;
+    }
+    if (from && from.utterances <= 0) this.stats.delete(f.previous);
+    const p = this.protos.find((x) => x.participantId === f.previous);
+    if (p && undo) {
+      p.vector = undo.vector;
+      p.updateCount = Math.max(1, p.updateCount - undo.count);
+      await this.persist(p);
+    }
+    this.transitions = Math.max(0, this.sequence.length - 1);
+    this.stays = stays(this.sequence);
+    return picked.map((t) => ({ turn: t.turn, from: f.previous, into: f.into }));
   }
 
   /** The decision with the log prior of the voice just heard moved by this session's stay estimate. */
@@ -159,13 +239,16 @@ export class SpeakerTracker {
     return { ...d, logPriorPrevious: d.logPriorPrevious + stayShift(this.o.stay, this.stays, this.transitions) };
   }
 
-  private shortNow(embedding: Float32Array, previous: string | null): SpeakerAssignment | null {
+  private shortNow(embedding: Float32Array, previous: string | null, voicedSeconds: number): SpeakerAssignment | null {
+    const turn = this.sequence.length;
     const d = this.decisionNow();
     if (d) {
       const candidates = this.candidates(embedding);
       const pick = decideSpeaker(d, candidates, 0, previous ?? this.lastId, false);
       const chosen = candidates.find((c) => c.participantId === pick.participantId);
-      return chosen ? { participantId: chosen.participantId, confidence: Math.max(0, chosen.cosine), isNew: false, updated: false } : null;
+      if (!chosen) return null;
+      this.hold({ participantId: chosen.participantId, vector: Float32Array.from(embedding), seconds: 0, voicedSeconds, score: pick.score, founding: false, kept: null, before: null });
+      return { participantId: chosen.participantId, confidence: Math.max(0, chosen.cosine), isNew: false, updated: false, turn };
     }
     let best: Prototype | null = null;
     let bestScore = -Infinity;
@@ -173,8 +256,8 @@ export class SpeakerTracker {
       const s = cosine(embedding, p.vector);
       if (s > bestScore) { bestScore = s; best = p; }
     }
-    if (best && bestScore >= this.o.thresholds.tauMatch) return { participantId: best.participantId, confidence: bestScore, isNew: false, updated: false };
-    if (previous && this.protos.some((p) => p.participantId === previous)) return { participantId: previous, confidence: 0, isNew: false, updated: false };
+    if (best && bestScore >= this.o.thresholds.tauMatch) return { participantId: best.participantId, confidence: bestScore, isNew: false, updated: false, turn };
+    if (previous && this.protos.some((p) => p.participantId === previous)) return { participantId: previous, confidence: 0, isNew: false, updated: false, turn };
     return null;
   }
 
@@ -191,44 +274,52 @@ export class SpeakerTracker {
     for (let i = 0; i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;
     let matched = at >= 0 && candidates[at]!.cosine >= tauMatch;
     const decision = this.decisionNow();
+    const turn = this.sequence.length;
+    let score = 0;
     if (decision) {
       const pick = decideSpeaker(decision, candidates, voicedSeconds, this.lastId);
       matched = pick.participantId !== null;
+      score = pick.score;
       if (matched) at = candidates.findIndex((c) => c.participantId === pick.participantId);
     }
     const best = at >= 0 ? this.protos[at]! : null;
     const bestScore = at >= 0 ? candidates[at]!.cosine : -Infinity;
     if (best && matched) {
       const updated = bestScore >= tauUpdate;
+      const prior = best.vector;
       if (updated) {
         const v = Float32Array.from(best.vector, (x, i) => (1 - alpha) * x + alpha * embedding[i]!);
         best.vector = l2Normalise(v);
         best.updateCount++;
         await this.persist(best);
       }
-      this.note(best.participantId, embedding, voicedSeconds);
-      return { participantId: best.participantId, confidence: bestScore, isNew: false, updated };
+      const kept = this.note(best.participantId, embedding, voicedSeconds);
+      this.hold({ participantId: best.participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: false, kept, before: updated ? prior : null });
+      return { participantId: best.participantId, confidence: bestScore, isNew: false, updated, turn };
     }
     const participantId = await this.o.createParticipant();
     const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: false };
     this.protos.push(proto);
     await this.persist(proto);
     if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
-    this.note(participantId, embedding, voicedSeconds);
+    const kept = this.note(participantId, embedding, voicedSeconds);
+    this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: true, kept, before: null });
     const confidence = best ? 1 - Math.max(0, bestScore) / tauMatch : 1;
-    return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false };
+    return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false, turn };
   }
 
-  private note(participantId: string, embedding: Float32Array, seconds: number): void {
+  private note(participantId: string, embedding: Float32Array, seconds: number): WeightedEmbedding {
     let s = this.stats.get(participantId);
     if (!s) {
       s = { participantId, utterances: 0, embeddingSum: new Float32Array(embedding.length), embeddings: [] };
       this.stats.set(participantId, s);
     }
     s.utterances++;
-    s.embeddings.push({ vector: Float32Array.from(embedding), seconds });
+    const kept = { vector: Float32Array.from(embedding), seconds };
+    s.embeddings.push(kept);
     if (s.embeddings.length > MAX_KEPT_PER_ID) s.embeddings.shift();
     for (let i = 0; i < embedding.length; i++) s.embeddingSum[i] = s.embeddingSum[i]! + embedding[i]!;
+    return kept;
   }
 
   private async persist(p: Prototype): Promise<void> {
@@ -269,6 +360,7 @@ export class SpeakerTracker {
       this.protos.splice(this.protos.indexOf(a), 1);
       if (this.lastId === from) this.lastId = into;
       this.joinStats(from, into);
+      this.renamed(from, into);
       if (this.o.storeVoiceprints) {
         if (a.voiceprintId) await this.o.store!.delete(this.o.tenant, a.voiceprintId);
         await this.o.store!.reassign(this.o.tenant, from, into);
@@ -288,6 +380,7 @@ export class SpeakerTracker {
       for (const p of this.protos) if (p.participantId === from) p.participantId = into;
       if (this.lastId === from) this.lastId = into;
       this.joinStats(from, into);
+      this.renamed(from, into);
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -305,10 +398,17 @@ export class SpeakerTracker {
       for (let i = this.protos.length - 1; i >= 0; i--) if (dropped.has(this.protos[i]!.participantId)) this.protos.splice(i, 1);
       for (const id of dropped) this.stats.delete(id);
       if (this.lastId && dropped.has(this.lastId)) this.lastId = null;
+      this.held = [];
       return [...dropped];
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** `from` is now `into` in the turn order; the revision forgets its turns (their scores named `from`). */
+  private renamed(from: string, into: string): void {
+    for (let i = 0; i < this.sequence.length; i++) if (this.sequence[i] === from) this.sequence[i] = into;
+    this.held = [];
   }
 
   /** Move the session evidence of `from` to `into`. */

@@ -92,7 +92,7 @@ describe('SpeakerTracker', () => {
       assert.equal((await s1.assign(at(5))).participantId, a.participantId);
       assert.deepEqual(await store.list('t1'), []);
       const s2 = await SpeakerTracker.open(sessionOptions({ storeVoiceprints: false, store, createParticipant: async () => 'p_fresh' }));
-      assert.deepEqual(await s2.assign(at(0)), { participantId: 'p_fresh', confidence: 1, isNew: true, updated: false });
+      assert.deepEqual(await s2.assign(at(0)), { participantId: 'p_fresh', confidence: 1, isNew: true, updated: false, turn: 0 });
       assert.deepEqual(await store.list('t1'), []);
     } finally {
       cleanup();
