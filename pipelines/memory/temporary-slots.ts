@@ -21,6 +21,25 @@ export function lastingSlotOf(slot: string): string {
   return INTERRUPTS[slot] ?? slot;
 }
 
+/** Slots of one family by their prefix: every `sport:*` slot is one family (rules 31), "playing tennis this month" interrupts "I play football". */
+const FAMILY_PREFIXES: ReadonlyArray<[prefix: string, family: string]> = [['sport:', 'sport']];
+
+/**
+ * The family of `slot`: the values that interrupt one another, read together by the present/lasting order
+ * (pipelines/retrieval/where-asked.ts): a stay and the home (`lastingSlotOf`), every sport.
+ */
+export function slotFamily(slot: string): string {
+  return FAMILY_PREFIXES.find(([prefix]) => slot.startsWith(prefix))?.[1] ?? lastingSlotOf(slot);
+}
+
+/** Slots whose values are temporary by their nature, said with an end or not: a status ("on strike", "on leave"; rules 31). */
+const TEMPORARY_BY_NATURE: ReadonlySet<string> = new Set(['status']);
+
+/** Whether a value of `slot` is temporary by its nature, with no end of its own said. */
+export function temporaryByNature(slot: string): boolean {
+  return TEMPORARY_BY_NATURE.has(slot);
+}
+
 /** What a temporary state fills: the slot its lasting form fills, and its value as said. */
 export interface TemporarySlot {
   slot: string;
