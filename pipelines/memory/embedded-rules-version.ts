@@ -111,5 +111,9 @@
  * sport done as a habit ("I swim", "I play tennis on Sundays", "I go running", "I do yoga") a `sport:<activity>`
  * preference (pipelines/memory/standing-slots.ts), a sport for a time ("playing tennis this month") the same kind of slot
  * with its end; "… when I hike" tells when, not a habit.
+ * 32: a preference held for now with no end ("for now I prefer green tea", "these days I'm drinking decaf", "at the moment
+ * I'm into jazz") is a `preference:for_now` memory, one per person, temporary by its nature, beside the lasting
+ * preferences it interrupts (all `preference:*` slots one family); "I'm a barista for the holidays" (a job with its end,
+ * no "working as") is a temporary `occupation` (pipelines/memory/temporary-slots.ts).
  */
-export const EMBEDDED_RULES_VERSION = 31;
+export const EMBEDDED_RULES_VERSION = 32;

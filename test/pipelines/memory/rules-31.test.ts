@@ -26,8 +26,8 @@ async function extract(text: string, time = TUESDAY): Promise<ExtractionResult> 
 }
 
 describe('rules 31: ends named by a holiday or counted in nights', () => {
-  test('the version is 31', () => {
-    assert.equal(EMBEDDED_RULES_VERSION, 31);
+  test('the version is 31 or later', () => {
+    assert.ok(EMBEDDED_RULES_VERSION >= 31);
   });
 
   test('until the new year, Christmas, Christmas Eve, New Year\'s Day: the day after the last one it holds', () => {
