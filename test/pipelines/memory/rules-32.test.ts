@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } from '../../../pipelines/memory/llm-prompts.js';
 import { FOR_NOW_PREFERENCE, forNowPreference, slotFamily, temporaryByNature } from '../../../pipelines/memory/temporary-slots.js';
 import { inAskedOrder, validityAsked } from '../../../pipelines/retrieval/where-asked.js';
 
@@ -45,6 +46,11 @@ describe('rules 32: a preference held for now', () => {
     for (const text of ['Are you still into jazz?', "I don't like coffee these days.", 'I used to prefer tea for now.', 'I prefer red wine.', "I'm into it at the moment."]) {
       assert.equal(forNowPreference(text), null, text);
     }
+  });
+
+  test('the LLM prompt (facts-v6) asks for the same slot', () => {
+    assert.equal(FACTS_PROMPT_VERSION, 'facts-v6');
+    assert.ok(FACTS_SYSTEM_PROMPT.includes(`slot ${FOR_NOW_PREFERENCE}`));
   });
 
   test('the slot is temporary by its nature, in the family of every preference', () => {
