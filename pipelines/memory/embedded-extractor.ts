@@ -12,7 +12,7 @@ import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reporte
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
-import { temporarySlot } from './temporary-slots.js';
+import { FOR_NOW_PREFERENCE, forNowPreference, temporarySlot } from './temporary-slots.js';
 import { standingSlot } from './standing-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
@@ -170,7 +170,8 @@ export class EmbeddedExtractor implements Extractor {
         }
       }
       // "I'm on a juice cleanse for a few days": a temporary state left as a statement fills its lasting form's slot (rules 30).
-      const temporary = until !== null && !retraction && !sentenceFacts.some((f) => f.slot !== null) ? temporarySlot(text) : null;
+      const temporary = until !== null && !retraction && !sentenceFacts.some((f) => f.slot !== null)
+        ? temporarySlot(text, this.#ctx(text, subjectId, [], display).isNounPhrase) : null;
       const plain = temporary ? sentenceFacts.findIndex((f) => f.kind === 'statement') : -1;
       if (temporary && plain >= 0) sentenceFacts[plain] = { ...sentenceFacts[plain]!, kind: temporary.kind ?? 'profile', slot: temporary.slot, value: temporary.value };
       // "We're on strike", "I swim", "I play tennis on Sundays": a standing value no other rule gave a slot (rules 31).
@@ -181,6 +182,14 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.splice(0, sentenceFacts.length, ...rest, this.#fact(view, { content, kind: standing.kind, subject: 'speaker',
           slot: standing.slot, value: standing.value, confidence: 0.7 }, false, undefined, eventTime));
         if (standing.kind === 'profile') profileUpdates.push({ participantId: subjectId, attribute: standing.slot, value: standing.value, referIds: [u.id], confidence: 0.7 });
+      }
+      // "For now I prefer green tea", "these days I'm drinking decaf": a preference held for now, beside the lasting ones (rules 33).
+      const forNow = until === null && !retraction && !standing && sentenceFacts.every((f) => f.slot === null || f.slot.startsWith('preference:'))
+        ? forNowPreference(text) : null;
+      if (forNow) {
+        const rest = sentenceFacts.filter((f) => f.kind !== 'statement' && f.slot === null);
+        sentenceFacts.splice(0, sentenceFacts.length, ...rest, this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)),
+          kind: 'preference', subject: 'speaker', slot: FOR_NOW_PREFERENCE, value: forNow, confidence: 0.7 }, false, undefined, eventTime));
       }
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {

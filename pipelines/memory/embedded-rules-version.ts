@@ -114,5 +114,9 @@
  * 32: one count table for every counted span (pipelines/memory/spans.ts): "for several nights" is 3 days (as "several"
  * counts a stay's length said ahead), no longer 4; "for eleven / twelve nights" and a stay "for eleven days" (or twelve
  * weeks) are read as the other counts are (before, the night count and the stay's end stopped at ten).
+ * 33: a preference held for now with no end ("for now I prefer green tea", "these days I'm drinking decaf", "at the moment
+ * I'm into jazz") is a `preference:for_now` memory, one per person, temporary by its nature, beside the lasting
+ * preferences it interrupts (all `preference:*` slots one family); "I'm a barista for the holidays" (a job with its end,
+ * no "working as") is a temporary `occupation` (pipelines/memory/temporary-slots.ts).
  */
-export const EMBEDDED_RULES_VERSION = 32;
+export const EMBEDDED_RULES_VERSION = 33;

@@ -6,6 +6,7 @@
  * before the lasting value it interrupts and a lasting question the lasting value (pipelines/retrieval/where-asked.ts).
  */
 
+import { IDIOM_NOUN } from './changes.js';
 import { DONE, GONE, PLAYED } from './standing-slots.js';
 import { STAY_SLOT } from './stays.js';
 
@@ -19,6 +20,40 @@ const INTERRUPTS: Readonly<Record<string, string>> = { [STAY_SLOT]: 'lives_in', 
 /** The slot whose lasting value a value of `slot` interrupts, or replaces: `lives_in` for `staying_in`, else as given. */
 export function lastingSlotOf(slot: string): string {
   return INTERRUPTS[slot] ?? slot;
+}
+
+/**
+ * Slots of one family by their prefix: every `sport:*` slot is one family (rules 31), "playing tennis this month"
+ * interrupts "I play football"; every `preference:*` slot (rules 33), "for now I prefer sparkling water"
+ * (`FOR_NOW_PREFERENCE`) interrupts "I prefer red wine".
+ */
+const FAMILY_PREFIXES: ReadonlyArray<[prefix: string, family: string]> = [['sport:', 'sport'], ['preference:', 'preference']];
+
+/**
+ * The family of `slot`: the values that interrupt one another, read together by the present/lasting order
+ * (pipelines/retrieval/where-asked.ts): a stay and the home (`lastingSlotOf`), every sport.
+ */
+export function slotFamily(slot: string): string {
+  return FAMILY_PREFIXES.find(([prefix]) => slot.startsWith(prefix))?.[1] ?? lastingSlotOf(slot);
+}
+
+/**
+ * A person's preference held for now, with no end said ("for now I prefer green tea", "these days I'm drinking decaf",
+ * "at the moment I'm into jazz"; rules 33): one slot per person, so the next one said for now replaces it, and apart
+ * from the lasting preferences (`preference:<thing>`), which it interrupts and leaves current. (`slotKey` never gives
+ * a thing's key an underscore: no thing's slot is this one.)
+ */
+export const FOR_NOW_PREFERENCE = 'preference:for_now';
+
+/**
+ * Slots whose values are temporary by their nature, said with an end or not: a status ("on strike", "on leave"; rules
+ * 31), a preference held for now (rules 33).
+ */
+const TEMPORARY_BY_NATURE: ReadonlySet<string> = new Set(['status', FOR_NOW_PREFERENCE]);
+
+/** Whether a value of `slot` is temporary by its nature, with no end of its own said. */
+export function temporaryByNature(slot: string): boolean {
+  return TEMPORARY_BY_NATURE.has(slot);
 }
 
 /** What a temporary state fills: the slot its lasting form fills, and its value as said. */
@@ -39,6 +74,8 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'diet', re: new RegExp(String.raw`${BE}\s+(?:on\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}?${DIET_WORD})\b|(fasting)\b|doing\s+(keto|paleo|whole30|intermittent\s+fasting|(?:a|an)\s+(?:[\w-]+\s+){0,2}?${DIET_WORD}\b))`, 'i') },
   // "working as a lifeguard".
   { slot: 'occupation', re: new RegExp(String.raw`${BE}\s+(?:working|employed)\s+as\s+(?:a|an)\s+([a-z][a-z -]*?)${STOP}`) },
+  // "a barista for the holidays", "a lifeguard for the summer holidays" (rules 33): a job with its end, no "working as".
+  { slot: 'occupation', re: new RegExp(String.raw`\bI(?:['’]m|\s+am)(?:\s+(?:currently|still|now|just|also))?\s+(?:a|an)\s+([a-z][a-z -]*?)${STOP}`) },
   // "temping at a law firm", "covering at the clinic", "filling in at the café".
   { slot: 'works_at', re: new RegExp(String.raw`${BE}\s+(?:temping|covering|filling\s+in|helping\s+out|subbing)\s+(?:at|for|in)\s+((?:the|a|an)\s+[a-z][^,.;!?]*?)${STOP}`) },
   // "on leave", "on paternity leave", "on sabbatical", "off work on sick leave", "on strike" (rules 31).
@@ -49,17 +86,48 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'sport', re: new RegExp(String.raw`${BE}\s+(?:playing\s+(${PLAYED})|doing\s+(${DONE})|(${GONE}))${STOP}`, 'i') },
 ];
 
-/** The slot and value a first-person temporary state fills by its words; null when none of the rules reads it. */
-export function temporarySlot(sentence: string): TemporarySlot | null {
+/**
+ * The slot and value a first-person temporary state fills by its words; null when none of the rules reads it.
+ * `isNounPhrase` (from POS tags) keeps "I'm a bit tired this week" from being read as a job.
+ */
+export function temporarySlot(sentence: string, isNounPhrase: (phrase: string) => boolean = () => true): TemporarySlot | null {
   if (/\?\s*$/.test(sentence)) return null;
   for (const { slot, re } of RULES) {
     const m = re.exec(sentence);
     const said = m?.slice(1).find((g) => g !== undefined)?.trim();
+    if (said && slot === 'occupation' && (said.split(' ').length > 3 || IDIOM_NOUN.test(said) || !isNounPhrase(said))) continue;
     if (said && slot === 'sport') {
       const value = said.toLowerCase().replace(/\s+/g, ' ');
       return { slot: `sport:${value.replace(/ /g, '_')}`, value, kind: 'preference' };
     }
     if (said) return { slot, value: said.replace(/^(?:a|an)\s+/i, '').replace(/^taking\s+/i, 'on ').toLowerCase() };
+  }
+  return null;
+}
+
+/** Words that hold a value for now, with no end ("for now", "for the moment", "these days", "at the moment"). */
+const FOR_NOW_CUE = String.raw`(?:for\s+now|for\s+the\s+(?:moment|time\s+being)|at\s+the\s+moment|at\s+present|these\s+days|nowadays|right\s+now|currently|lately)`;
+const I_SAY = String.raw`\bI(?:\s+(?:really|mostly|just|also))?`;
+const I_BE = String.raw`\bI(?:['’]m|\s+am)(?:\s+(?:really|mostly|just|also|currently))?`;
+/** What is held: up to a cue, a clause's end or a conjunction. */
+const HELD = String.raw`([^,.;!?]+?)(?=\s+(?:${FOR_NOW_CUE}|and|but|because|so|though)\b|\s*[,.;!?]|\s*$)`;
+const FOR_NOW_SAID: ReadonlyArray<RegExp> = [
+  new RegExp(String.raw`${I_SAY}\s+(?:prefer|love|like|enjoy)\s+${HELD}`, 'i'),
+  new RegExp(String.raw`${I_BE}\s+(?:(?:really\s+)?into|drinking|eating|listening\s+to|reading|watching)\s+${HELD}`, 'i'),
+];
+
+/**
+ * The thing a first-person sentence says the speaker prefers for now (rules 33: `FOR_NOW_PREFERENCE`): a liking said with a
+ * cue of the present and no end ("For the moment I prefer sparkling water", "These days I'm drinking decaf", "At the
+ * moment I'm into jazz", "I'm drinking rooibos for now"); null for a question, a dislike, a past, or no cue.
+ */
+export function forNowPreference(sentence: string): string | null {
+  if (/\?\s*$/.test(sentence) || !new RegExp(String.raw`\b${FOR_NOW_CUE}\b`, 'i').test(sentence)) return null;
+  if (/\b(?:used\s+to|was|were|n['’]t|not|never|no\s+longer)\b/i.test(sentence)) return null;
+  for (const re of FOR_NOW_SAID) {
+    const held = re.exec(sentence)?.[1]?.trim().replace(/^(?:a\s+lot\s+of|lots\s+of)\s+/i, '');
+    const thing = held?.replace(/^(?:my|the|a|an|some)\s+/i, '');
+    if (thing && thing.split(/\s+/).length <= 4 && !/^(?:it|that|this|them|to)\b/i.test(thing)) return thing;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { factEnded, type Fact } from '../../graph/memory-store.js';
-import { lastingSlotOf } from '../memory/temporary-slots.js';
+import { slotFamily, temporaryByNature } from '../memory/temporary-slots.js';
 
 /**
  * Whether a question asks what holds at present or what lasts, by its words, for any slot of a person: `present` —
@@ -49,13 +49,12 @@ export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }
   ranked.forEach((c, i) => {
     const f = value(c);
     if (!f || f.slot === null) return;
-    // A slot's family: the values that interrupt one another (`lastingSlotOf`: a stay and the home); every sport is
-    // one family (rules 31): "playing tennis this month" interrupts "I play football".
-    const key = `${f.subjectId}\u0000${f.slot.startsWith('sport:') ? 'sport' : lastingSlotOf(f.slot)}`;
+    // A slot's family: the values that interrupt one another (a stay and the home, every sport; `slotFamily`).
+    const key = `${f.subjectId}\u0000${slotFamily(f.slot)}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
-  // A status ("on strike", "on leave") is temporary by its nature, said with an end or not (rules 31).
-  const temporary = (f: Fact | null): boolean => f !== null && (f.validUntil !== null || f.slot === 'status');
+  // A value with its own end, or of a slot temporary by its nature (a status: `temporaryByNature`).
+  const temporary = (f: Fact | null): boolean => f !== null && (f.validUntil !== null || (f.slot !== null && temporaryByNature(f.slot)));
   const first = (c: C): number => (temporary(value(c)) ? (asked === 'present' ? 0 : 1) : (asked === 'present' ? 1 : 0));
   for (const at of groups.values()) {
     if (at.length < 2) continue;

@@ -14,8 +14,8 @@ import { readStay } from '../../../pipelines/memory/stays.js';
 const TUESDAY = '2026-12-01T12:00:00.000Z';
 
 describe('rules 32: one count table', () => {
-  test('the version is 32', () => {
-    assert.equal(EMBEDDED_RULES_VERSION, 32);
+  test('the version is 32 or later', () => {
+    assert.ok(EMBEDDED_RULES_VERSION >= 32);
   });
 
   test('"several nights" counts as "several" does in a stay said ahead: 3 days', () => {

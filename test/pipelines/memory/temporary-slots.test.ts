@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
-import { lastingSlotOf, temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
+import { lastingSlotOf, slotFamily, temporaryByNature, temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
 import { extractSaid } from '../../helpers/extract-said.js';
 
 const SAID = '2026-12-01T10:00:00.000Z';
@@ -50,5 +50,20 @@ describe('lastingSlotOf: the slot whose lasting value a temporary one interrupts
     assert.equal(lastingSlotOf(STAY_SLOT), 'lives_in');
     assert.equal(lastingSlotOf(temporarySlot("I'm on sabbatical until June")?.slot ?? ''), 'occupation');
     for (const slot of ['lives_in', 'works_at', 'diet', 'occupation', 'relationship']) assert.equal(lastingSlotOf(slot), slot);
+  });
+});
+
+describe('slotFamily and temporaryByNature: the slot families and natures the present/lasting order reads', () => {
+  test('every sport is one family; a stay is the home\'s; any other slot its own', () => {
+    assert.equal(slotFamily('sport:tennis'), 'sport');
+    assert.equal(slotFamily('sport:yoga'), slotFamily('sport:football'));
+    assert.equal(slotFamily(STAY_SLOT), 'lives_in');
+    assert.equal(slotFamily('status'), 'occupation');
+    for (const slot of ['lives_in', 'works_at', 'diet', 'relationship']) assert.equal(slotFamily(slot), slot);
+  });
+
+  test('a status is temporary by its nature; a home, a job, a diet or a sport is not', () => {
+    assert.equal(temporaryByNature('status'), true);
+    for (const slot of ['lives_in', 'occupation', 'works_at', 'diet', 'sport:tennis', STAY_SLOT]) assert.equal(temporaryByNature(slot), false, slot);
   });
 });
