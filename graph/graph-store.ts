@@ -120,6 +120,13 @@ export interface GraphStore {
    */
   mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
   /**
+   * Give ONE utterance to another speaker (the live session's first-turn revision): its speaker becomes
+   * `speakerId`, which leaves its addressees (nobody addresses themself); nothing else of it changes.
+   * Atomic. Returns the utterance as now stored, or null when the tenant holds no such utterance.
+   * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `speakerId` names no participant (nothing changes).
+   */
+  setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null>;
+  /**
    * What became of a participant id the store no longer holds: the survivor it was merged into, or that it
    * was erased (matched by SHA-256); null for an id never merged away or erased (or one that exists).
    */

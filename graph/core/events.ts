@@ -83,6 +83,8 @@ export interface ServerEventPayloads {
   };
   'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string }[] };
   'speaker.merged': { from: string; into: string };
+  /** One stored utterance of this session now belongs to `into` (the first-turn revision, `PARLEY_SPEAKER_REVISE`). */
+  'speaker.revised': { utterance_id: string; from: string; into: string };
   /**
    * Answer to `participant.identify`: the participant now holding the external id, or null while it
    * waits for the session's first speaker.

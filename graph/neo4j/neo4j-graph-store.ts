@@ -11,7 +11,7 @@ import { backfillParticipantNames, SYNC_NAMES, SYNC_WORDS, wordsEntry } from './
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
 import { mergeParticipantInto } from './neo4j-participant-merge.js';
-import { writeUtterances } from './neo4j-utterance-writes.js';
+import { setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
 export { ERASE_BATCH } from './neo4j-participant-erasure.js';
 
@@ -253,6 +253,13 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     await this.init();
     const t = this.t(tenant);
     await this.db.write('mergeParticipants', (tx) => mergeParticipantInto(tx, t, fromId, intoId));
+  }
+
+  async setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null> {
+    await this.init();
+    const t = this.t(tenant);
+    const moved = await this.db.write('setUtteranceSpeaker', (tx) => setUtteranceSpeakerIn(tx, t, utteranceId, speakerId));
+    return moved ? this.getUtterance(tenant, utteranceId) : null;
   }
 
   async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {

@@ -1,6 +1,8 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type { NewUtterance } from '../graph-store.js';
+import { ParleyError } from '../core/errors.js';
 import { int, toNum } from './neo4j-connection.js';
+import { DROP_ORPHAN_ADDRESSEE } from './neo4j-store-base.js';
 
 /**
  * Create `utterances` (ids `ids`, in order) of stored tenant `t` in transaction `tx`: numbered per
@@ -49,4 +51,33 @@ export async function writeUtterances(tx: ManagedTransaction, t: string, utteran
     WITH u, aid
     OPTIONAL MATCH (a:Participant {tenant: $tenant, id: aid})
     FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | MERGE (u)-[:ADDRESSES]->(a))`, { tenant: t, rows: list });
+}
+
+/**
+ * Give utterance `id` of stored tenant `t` to participant `speakerId` in transaction `tx`: its SPEAKS edge
+ * moves, and `speakerId` leaves its addressees. False when the utterance is absent.
+ * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `speakerId` names no participant (the transaction rolls back).
+ */
+export async function setUtteranceSpeakerIn(tx: ManagedTransaction, t: string, id: string, speakerId: string): Promise<boolean> {
+  const params = { tenant: t, id, speaker: speakerId };
+  const found = await tx.run('MATCH (p:Participant {tenant: $tenant, id: $speaker}) RETURN count(p) AS n', params);
+  if (toNum(found.records[0]?.get('n') ?? 0) === 0) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${speakerId}`);
+  const moved = await tx.run(`
+    MATCH (u:Utterance {tenant: $tenant, id: $id})
+    OPTIONAL MATCH (:Participant)-[s:SPEAKS]->(u)
+    DELETE s
+    WITH DISTINCT u
+    MATCH (p:Participant {tenant: $tenant, id: $speaker})
+    CREATE (p)-[:SPEAKS]->(u)
+    SET u.speakerId = $speaker, u.addresseeIds = [a IN u.addresseeIds WHERE a <> $speaker]
+    RETURN count(u) AS n`, params);
+  if (toNum(moved.records[0]?.get('n') ?? 0) === 0) return false;
+  await tx.run(`
+    MATCH (u:Utterance {tenant: $tenant, id: $id})-[r:ADDRESSED]->(:Addressee {tenant: $tenant, id: $speaker})
+    DELETE r`, params);
+  await tx.run(`
+    MATCH (u:Utterance {tenant: $tenant, id: $id})-[r:ADDRESSES]->(:Participant {tenant: $tenant, id: $speaker})
+    DELETE r`, params);
+  await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: speakerId });
+  return true;
 }

@@ -2,6 +2,7 @@ import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, Part
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
+import { ParleyError } from '../core/errors.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
 import { namedInText, nameWords, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
@@ -271,6 +272,18 @@ export class SqliteGraphStore implements GraphStore {
       recordMerge(this.db, tenant, fromId, intoId, new Date().toISOString());
     });
     merge();
+  }
+
+  async setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null> {
+    const move = this.db.transaction((): boolean => {
+      if (!this.db.prepare('SELECT 1 FROM participants WHERE tenant = ? AND id = ?').get(tenant, speakerId)) {
+        throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${speakerId}`);
+      }
+      const moved = this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND id = ?').run(speakerId, tenant, utteranceId).changes > 0;
+      if (moved) this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND utterance_id = ? AND participant_id = ?').run(tenant, utteranceId, speakerId);
+      return moved;
+    });
+    return move() ? this.getUtterance(tenant, utteranceId) : null;
   }
 
   async retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null> {

@@ -53,14 +53,24 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
   await relabelFacts(stores, tenant, fromId, intoId, from?.name ?? null, into?.name ?? null);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
-  const sessionIds = new Set<string>();
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
-  for (const u of await stores.graph.getUtterances(tenant, touched)) {
+  const sessionIds = await queueReindex(stores, tenant, touched);
+  return { utteranceIds: touched, sessionIds, voiceprints };
+}
+
+/**
+ * Queue stored utterances for re-indexing under their speaker and addressee ids as stored now (a
+ * consolidation job: a processed utterance is only re-indexed, one not yet processed is extracted then).
+ * Returns the sessions they belong to.
+ */
+export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tenant: TenantId, utteranceIds: string[]): Promise<string[]> {
+  const sessionIds = new Set<string>();
+  for (const u of await stores.graph.getUtterances(tenant, utteranceIds)) {
     sessionIds.add(u.sessionId);
     const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
     await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
   }
-  return { utteranceIds: touched, sessionIds: [...sessionIds], voiceprints };
+  return [...sessionIds];
 }
 
 const UNNAMED_WORDS = new RegExp(`\\b${UNNAMED}(['’]s)?\\b`, 'gi');

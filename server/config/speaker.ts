@@ -44,6 +44,12 @@ export interface SpeakerSettings {
    * prior) or `fixed` (the decision's constant).
    */
   speakerStayPrior: 'online' | 'fixed';
+  /**
+   * `PARLEY_SPEAKER_REVISE`: when a turn founds a new voice id, move the turns just before it that the new
+   * voice likely spoke from the voice heard before (the first-turn revision chosen for the embedder,
+   * `pipelines/speaker/params/<model>-revision.json`, with the calibrated decision); default false.
+   */
+  speakerRevise: boolean;
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
 }
@@ -58,6 +64,7 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerDecision: r.oneOf('PARLEY_SPEAKER_DECISION', ['calibrated', 'thresholds'] as const, 'calibrated'),
     speakerMergeRule: r.oneOf('PARLEY_SPEAKER_MERGE_RULE', ['calibrated', 'cosine'] as const, 'cosine'),
     speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
+    speakerRevise: r.oneOf('PARLEY_SPEAKER_REVISE', ['true', 'false'] as const, 'false') === 'true',
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
   };
 }

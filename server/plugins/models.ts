@@ -15,6 +15,7 @@ import { OnnxSpeakerEmbedder } from '../../pipelines/speaker/onnx-speaker-embedd
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import { sessionRulesFor, type SessionRules } from '../../pipelines/speaker/session-rules.js';
+import { revisionFor, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
@@ -39,6 +40,11 @@ export interface Models {
    * or null: none calibrated for it. `PARLEY_SPEAKER_MERGE_RULE` and `PARLEY_SPEAKER_STAY_PRIOR` say which are used.
    */
   speakerSessionRules?: SessionRules | null;
+  /**
+   * The first-turn revision chosen for the speaker embedder (`first-turn-revision.ts`), or null: none chosen
+   * for it. Used only with `PARLEY_SPEAKER_REVISE=true` and the calibrated decision.
+   */
+  speakerRevision?: FirstTurnRevision | null;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -175,6 +181,7 @@ export const modelsPlugin = fp(
       speakerThresholds: { ...thresholdsFor(speakerEmbedder.modelId), ...config.speakerThresholds },
       speakerDecision: config.speakerDecision === 'calibrated' ? decisionFor(speakerEmbedder.modelId) : null,
       speakerSessionRules: sessionRulesFor(speakerEmbedder.modelId),
+      speakerRevision: revisionFor(speakerEmbedder.modelId),
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
       inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),

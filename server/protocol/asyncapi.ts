@@ -29,6 +29,7 @@ const SERVER_SUMMARY: Record<ServerEventType, string> = {
   'memory.context': 'Memory relevant to the turn, ready around its end',
   'memory.updated': 'Long-term memory changed after consolidation',
   'speaker.merged': 'Two speaker ids found to be one person',
+  'speaker.revised': 'One stored utterance given to another speaker (the first-turn revision)',
   'participant.identified': 'The participant now holding an external id (null while it waits for the first speaker)',
   'query.result': 'Evidence for a query message',
   error: 'An error; fatal ones close the socket',

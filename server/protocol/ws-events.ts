@@ -50,6 +50,7 @@ export const SERVER_EVENT_PAYLOADS = {
     })),
   }),
   'speaker.merged': Type.Object({ from: Type.String(), into: Type.String() }, { description: 'everything of `from` now belongs to `into`' }),
+  'speaker.revised': Type.Object({ utterance_id: Type.String(), from: Type.String(), into: Type.String() }, { description: 'one stored utterance of the session, said by `from`, now belongs to `into`' }),
   'participant.identified': Type.Object({
     external_id: Type.String(),
     participant: Type.Union([
@@ -74,7 +75,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _inSync: { [K in ServerEventType]: Same<Static<(typeof SERVER_EVENT_PAYLOADS)[K]>, ServerEventPayloads[K]> } = {
   'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
   'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
-  'speaker.merged': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
+  'speaker.merged': true, 'speaker.revised': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
 };
 void _inSync;
 

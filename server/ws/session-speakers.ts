@@ -4,7 +4,9 @@ import { clusterSessionIds, sessionIdsFrom, type SessionClusterOptions } from '.
 import { calibratedMerge } from '../../pipelines/speaker/session-rules.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
-import { SpeakerTracker } from '../../pipelines/speaker/speaker-tracker.js';
+import { SpeakerTracker, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
+import { MAX_HELD_TURNS, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
+import { moveUtterance } from '../../pipelines/interaction/move-utterance.js';
 import { voiceprintsAllowed } from '../config.js';
 import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 import { applyMerge } from '../../pipelines/interaction/merge-participants.js';
@@ -15,6 +17,10 @@ export interface SpeakerAssignment {
   participantId: string;
   confidence: number;
   isNew: boolean;
+  /** The tracker's index of the turn (absent when the audio could not be embedded). */
+  turn?: number;
+  /** With `PARLEY_SPEAKER_REVISE`, on a founding turn: earlier turns the revision moved to the new id. */
+  revised?: RevisedTurn[];
 }
 
 /**
@@ -25,11 +31,48 @@ export interface SpeakerAssignment {
 export class SessionSpeakers {
   private tracker: Promise<SpeakerTracker> | null = null;
   private lastVoice: string | null = null;
+  /** With the revision on: the tracker's turn index → the utterance stored for it (the newest turns). */
+  private readonly utterances = new Map<number, string>();
 
   constructor(
     private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired'>,
     private readonly deps: VoiceTurnsDeps,
   ) {}
+
+  /** The utterance of a turn `identify` attributed is stored: kept for the revision (while it is on). */
+  stored(assigned: SpeakerAssignment, utteranceId: string): void {
+    if (assigned.turn === undefined || !this.revision()) return;
+    this.utterances.set(assigned.turn, utteranceId);
+    for (const turn of this.utterances.keys()) if (turn <= assigned.turn - MAX_HELD_TURNS) this.utterances.delete(turn);
+  }
+
+  /**
+   * Store what the first-turn revision decided on a founding turn (`PARLEY_SPEAKER_REVISE`): each earlier
+   * turn it moved is given to the new id (`moveUtterance`) and the client is sent `speaker.revised`. A move
+   * the store refuses changes nothing stored and is logged; the others still happen.
+   */
+  async revise(assigned: SpeakerAssignment): Promise<void> {
+    const { tenant } = this.session;
+    for (const r of assigned.revised ?? []) {
+      const utteranceId = this.utterances.get(r.turn);
+      if (!utteranceId) {
+        this.session.log.warn({ turn: r.turn }, 'a revised turn has no stored utterance: not moved');
+        continue;
+      }
+      try {
+        const moved = await moveUtterance(this.deps.stores, tenant, utteranceId, r.into);
+        if (moved) this.session.send('speaker.revised', { utterance_id: moved.utteranceId, from: moved.from, into: moved.into });
+      } catch (err) {
+        this.session.log.warn({ err: err instanceof Error ? err.message : String(err), utteranceId }, 'could not give a revised turn to its new speaker');
+      }
+    }
+  }
+
+  /** The first-turn revision the tracker applies: with `PARLEY_SPEAKER_REVISE=true` and the calibrated decision, where the embedder has one. */
+  private revision(): FirstTurnRevision | null {
+    const { config, models } = this.deps;
+    return config.speakerRevise && models.speakerDecision ? (models.speakerRevision ?? null) : null;
+  }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
   async merge(): Promise<void> {
@@ -152,6 +195,7 @@ export class SessionSpeakers {
       thresholds: models.speakerThresholds,
       decision: models.speakerDecision ?? null,
       stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
+      revise: this.revision(),
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),

@@ -354,16 +354,20 @@ export class VoiceTurns {
       confidence: e.confidence, audioRef, speakerConfidence: said.confidence, speakerIsNew: said.isNew,
     }]);
     // Refused because its speaker was erased meanwhile: stored once more, as said by the voice identified again.
+    let said = speaker;
     const [stored] = await ingest(speaker).catch(async (err: unknown) => {
       const again = await this.speakers.afterErasedSpeaker(err, speaker, e.audio, e.endMs - e.startMs);
       if (!again) throw err;
+      said = again;
       return ingest(again);
     });
     this.turnStarts.delete(e.turnId);
     if (!stored) return;
     this.deps.metrics.utterancesStored.inc({ source: 'voice' });
+    this.speakers.stored(said, stored.utterance.id);
     await this.session.claimExternalId(stored.speaker.id);
     this.session.finalised(turnId, stored);
+    await this.speakers.revise(said);
     const latency = this.arrivals.secondsSince(e.endMs);
     if (latency !== null) this.deps.metrics.finalLatency.observe(latency);
   }

@@ -224,6 +224,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_STAY_PRIOR: 'yes' }), /PARLEY_SPEAKER_STAY_PRIOR/);
   });
 
+  test('the first-turn revision: off by default, on by PARLEY_SPEAKER_REVISE=true, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerRevise, false);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_REVISE: 'true' }).speakerRevise, true);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_REVISE: 'false' }).speakerRevise, false);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_REVISE: 'yes' }), /PARLEY_SPEAKER_REVISE/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });

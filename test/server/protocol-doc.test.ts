@@ -11,7 +11,7 @@ import type { ServerEventType } from '../../graph/core/events.js';
 const SERVER_EVENTS: Record<ServerEventType, true> = {
   'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
   'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
-  'speaker.merged': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
+  'speaker.merged': true, 'speaker.revised': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
 };
 
 test('docs/PROTOCOL.md names every client message, server event and error code', () => {

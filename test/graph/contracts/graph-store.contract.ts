@@ -47,6 +47,25 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getParticipantByExternalId('t1', 'crm:7'))?.id, a.id);
     });
 
+    test('one utterance given to another speaker: only it moves, the speaker leaves its addressees; a refused move changes nothing', async () => {
+      const [ana, ben] = [await fx.store.createParticipant('t1', { name: 'Ana' }), await fx.store.createParticipant('t1', { name: 'Ben' })];
+      const dee = await fx.store.createParticipant('t2', { name: 'Dee' });
+      const [hello, still] = await fx.store.addUtterances('t1', [utterance('s1', ana.id, 'Hello Ben.', { addresseeIds: [ben.id] }), utterance('s1', ana.id, 'Still me.')]);
+      const moved = await fx.store.setUtteranceSpeaker('t1', hello!.id, ben.id);
+      assert.deepEqual([moved?.speakerId, moved?.addresseeIds, moved?.text, moved?.seq], [ben.id, [], 'Hello Ben.', hello!.seq]);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1')).map((u) => u.speakerId), [ben.id, ana.id]);
+      assert.deepEqual((await fx.store.queryInteractions('t1', { speakerId: ben.id })).map((u) => u.id), [hello!.id]);
+      assert.deepEqual((await fx.store.queryInteractions('t1', { speakerId: ana.id })).map((u) => u.id), [still!.id]);
+      assert.deepEqual(await fx.store.queryInteractions('t1', { addresseeId: ben.id }), [], 'nobody addresses themself');
+      for (const [tenant, speaker] of [['t1', 'p_nobody'], ['t1', dee.id]] as const) {
+        await assert.rejects(fx.store.setUtteranceSpeaker(tenant, still!.id, speaker), { code: 'PARLEY_ERR_NOT_FOUND' });
+      }
+      assert.deepEqual(await fx.store.getUtterance('t1', still!.id), still, 'a refused move changes nothing');
+      assert.equal(await fx.store.setUtteranceSpeaker('t1', 'u_missing', ben.id), null);
+      assert.equal(await fx.store.setUtteranceSpeaker('t2', still!.id, dee.id), null, 'another tenant\'s utterance is not found');
+      assert.equal((await fx.store.getUtterance('t1', still!.id))?.speakerId, ana.id);
+    });
+
     test('an utterance keeps the stream turn that stored it; one stored without a turn has none', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       const [withTurn, without] = await fx.store.addUtterances('t1', [

@@ -713,6 +713,17 @@ export interface ServerEvents {
     from: string;
     into: string;
   };
+  /** One stored utterance given to another speaker (the first-turn revision) */
+  "speaker.revised": {
+    type: "speaker.revised";
+    /** null only on an error refusing the connection */
+    session_id: string | null;
+    /** 1, 2, 3… per session, continued across reconnects (0 on a refusal) */
+    seq: number;
+    utterance_id: string;
+    from: string;
+    into: string;
+  };
   /** The participant now holding an external id (null while it waits for the first speaker) */
   "participant.identified": {
     type: "participant.identified";

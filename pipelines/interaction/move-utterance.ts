@@ -1,0 +1,29 @@
+import type { Stores } from '../../graph/stores.js';
+import type { TenantId } from '../../graph/types.js';
+import { queueReindex } from './merge-participants.js';
+
+/** One stored utterance given to another speaker. */
+export interface UtteranceMove {
+  utteranceId: string;
+  from: string;
+  into: string;
+}
+
+/**
+ * Give ONE stored utterance to another speaker (the live session's first-turn revision,
+ * `PARLEY_SPEAKER_REVISE`): the graph moves it (`GraphStore.setUtteranceSpeaker`: atomic, a refused move
+ * changes nothing), then it is queued for re-indexing under its new speaker, as a merge re-indexes the
+ * merged-away id's utterances (`queueReindex`). An utterance not yet consolidated is then extracted under
+ * its new speaker; facts already extracted from it keep the speaker they were extracted with
+ * (docs/ARCHITECTURE.md, "Speaker identity"). Null when the utterance is gone or already `intoId`'s.
+ * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `intoId` names no participant (nothing changes).
+ */
+export async function moveUtterance(
+  stores: Pick<Stores, 'graph' | 'queue'>, tenant: TenantId, utteranceId: string, intoId: string,
+): Promise<UtteranceMove | null> {
+  const before = await stores.graph.getUtterance(tenant, utteranceId);
+  if (!before || before.speakerId === intoId) return null;
+  if (!(await stores.graph.setUtteranceSpeaker(tenant, utteranceId, intoId))) return null;
+  await queueReindex(stores, tenant, [utteranceId]);
+  return { utteranceId, from: before.speakerId, into: intoId };
+}
