@@ -158,6 +158,9 @@ export function preferenceForATime(sentence: string): string | null {
   return /\?\s*$/.test(sentence) ? null : likingSaid(sentence, FOR_A_TIME_SAID);
 }
 
+/** What one is back on or to that is no liking: a time ("back on Monday"), a place or a state ("back to work", "on track"). */
+const NOT_A_LIKING = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|tomorrow|tonight|today|next|the\s+(?:\d|first|second|third|weekend|office)|\d|work|school|uni|college|home|normal|track|form|duty|my\s+feet|square\s+one|it|that|this|them|him|her)\b/i;
+
 /** "I'm back on …", "I've gone back to …", "I'm drinking … again": a lasting liking said again after a for-now one. */
 const SAID_AGAIN: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`\bI(?:['’]m|\s+am|['’]ve|\s+have)\s+(?:gone\s+|going\s+|come\s+)?back\s+(?:on|to)\s+(?:(?:drinking|eating|listening\s+to|reading|watching)\s+)?${HELD_TILL_END}`, 'i'),
@@ -170,5 +173,6 @@ const SAID_AGAIN: ReadonlyArray<RegExp> = [
  * null for a question, a negation, a past, or none said.
  */
 export function preferenceSaidAgain(sentence: string): string | null {
-  return /\?\s*$/.test(sentence) ? null : likingSaid(sentence, SAID_AGAIN);
+  const thing = /\?\s*$/.test(sentence) ? null : likingSaid(sentence, SAID_AGAIN);
+  return thing && !NOT_A_LIKING.test(thing) ? thing : null;
 }
