@@ -164,7 +164,9 @@ const NOT_A_LIKING = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|feb
 /** "I'm back on …", "I've gone back to …", "I'm drinking … again": a lasting liking said again after a for-now one. */
 const SAID_AGAIN: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`\bI(?:['’]m|\s+am|['’]ve|\s+have)\s+(?:gone\s+|going\s+|come\s+)?back\s+(?:on|to)\s+(?:(?:drinking|eating|listening\s+to|reading|watching)\s+)?${HELD_TILL_END}`, 'i'),
-  ...LIKING_SAID(String.raw`([^,.;!?]+?)\s+again\b`),
+  // "Again" after a liking, a drink or food, not after reading or watching ("I'm reading the report again" is no liking).
+  new RegExp(String.raw`${I_SAY}\s+(?:prefer|love|like|enjoy|drink|eat|listen\s+to)\s+([^,.;!?]+?)\s+again\b`, 'i'),
+  new RegExp(String.raw`${I_BE}\s+(?:(?:really\s+)?into|drinking|eating|listening\s+to)\s+([^,.;!?]+?)\s+again\b`, 'i'),
 ];
 
 /**

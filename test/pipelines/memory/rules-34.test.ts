@@ -73,6 +73,7 @@ describe('rules 34: preferences with an end, a liking said again, jobs told of o
     assert.equal(preferenceSaidAgain("I'm back on regular coffee."), 'regular coffee');
     assert.equal(preferenceSaidAgain("I'm drinking black coffee again."), 'black coffee');
     assert.equal(preferenceSaidAgain("I've gone back to jazz."), 'jazz');
+    assert.equal(preferenceSaidAgain("I'm reading the report again."), null);
     for (const text of ["I'm back on Monday.", "I'm back to work.", "I'm back on track.", "I'm back to normal again."]) assert.equal(preferenceSaidAgain(text), null, text);
     assert.equal(preferenceSaidAgain('Are you drinking coffee again?'), null);
     const [again] = await facts("I'm drinking black coffee again.");
@@ -97,7 +98,8 @@ describe('rules 34: preferences with an end, a liking said again, jobs told of o
       const got = await facts(text);
       assert.deepEqual(got.map((f) => [f.subjectId, f.slot, f.value, f.validUntil]), [[who, slot, value, end]], text);
     }
-    // "Tom's" before a noun is his: "Tom's sister is a nurse" is not Tom's job.
+    // "Tom's" before a noun is his: "Tom's sister is a nurse" is not Tom's job; "Tom's a great guy" names no end.
+    assert.ok((await facts("Tom's a great guy.")).every((f) => f.slot !== 'occupation'));
     assert.ok((await facts("Tom's sister is a nurse for the holidays.")).every((f) => f.subjectId !== 'tom' || f.slot !== 'occupation'));
   });
 
