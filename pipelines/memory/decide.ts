@@ -282,8 +282,11 @@ export class RuleDecider implements Decider {
     }
     if (fact.slot) {
       // "I left Hillcrest, I'm tutoring full time now" after "I work at Hillcrest": the new role supersedes the employer left.
-      const same = candidates.find((c) => c.fact.slot === fact.slot)
-        ?? (fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined);
+      const ending = fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined;
+      const own = candidates.find((c) => c.fact.slot === fact.slot);
+      // "I'm back on coffee" after "I love coffee" and "for now I'm drinking decaf": the liking said again is kept, and
+      // ends the value held for now (rules 34).
+      const same = own && ending && norm(own.fact.value) === norm(fact.value) ? ending : own ?? ending;
       if (same) {
         if (same.fact.slot !== fact.slot) return { op: 'UPDATE', targetId: same.fact.id };
         if (norm(same.fact.value) === norm(fact.value)) return { op: 'KEEP', targetId: same.fact.id };

@@ -1,6 +1,6 @@
 import { wink } from '../wink.js';
 import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
-import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { applyRules, slotKey, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
@@ -12,7 +12,7 @@ import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reporte
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
-import { FOR_NOW_PREFERENCE, forNowPreference, temporarySlot } from './temporary-slots.js';
+import { FOR_NOW_PREFERENCE, forNowPreference, preferenceForATime, preferenceSaidAgain, temporarySlot } from './temporary-slots.js';
 import { standingSlot } from './standing-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
@@ -184,12 +184,17 @@ export class EmbeddedExtractor implements Extractor {
         if (standing.kind === 'profile') profileUpdates.push({ participantId: subjectId, attribute: standing.slot, value: standing.value, referIds: [u.id], confidence: 0.7 });
       }
       // "For now I prefer green tea", "these days I'm drinking decaf": a preference held for now, beside the lasting ones (rules 33).
-      const forNow = until === null && !retraction && !standing && sentenceFacts.every((f) => f.slot === null || f.slot.startsWith('preference:'))
-        ? forNowPreference(text) : null;
-      if (forNow) {
+      // "This week I'm really into techno", "I prefer tea for the next few days": the same, with its end (rules 34).
+      const likingOnly = !retraction && !standing && !temporary && sentenceFacts.every((f) => f.slot === null || f.slot.startsWith('preference:'));
+      const forNow = likingOnly ? (until === null ? forNowPreference(text) : preferenceForATime(text)) : null;
+      // "I'm back on regular coffee": a lasting liking said again ends the one held for now (rules 34).
+      const again = likingOnly && !forNow && until === null ? preferenceSaidAgain(text) : null;
+      if (forNow ?? again) {
         const rest = sentenceFacts.filter((f) => f.kind !== 'statement' && f.slot === null);
-        sentenceFacts.splice(0, sentenceFacts.length, ...rest, this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)),
-          kind: 'preference', subject: 'speaker', slot: FOR_NOW_PREFERENCE, value: forNow, confidence: 0.7 }, false, undefined, eventTime));
+        const made = this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'preference', subject: 'speaker',
+          slot: forNow ? FOR_NOW_PREFERENCE : `preference:${slotKey(again!)}`, value: forNow ?? 'like', confidence: 0.7 }, false, undefined, eventTime);
+        if (again) made.endsSlot = FOR_NOW_PREFERENCE;
+        sentenceFacts.splice(0, sentenceFacts.length, ...rest, made);
       }
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {

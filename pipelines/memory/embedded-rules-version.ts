@@ -118,5 +118,11 @@
  * I'm into jazz") is a `preference:for_now` memory, one per person, temporary by its nature, beside the lasting
  * preferences it interrupts (all `preference:*` slots one family); "I'm a barista for the holidays" (a job with its end,
  * no "working as") is a temporary `occupation` (pipelines/memory/temporary-slots.ts).
+ * 34: a preference with its end said ("This week I'm really into techno", "I prefer tea for the next few days", "I'm
+ * reading poetry for a month") is the `preference:for_now` memory with that end; `favourite:*` slots are of the
+ * preference family (a favourite is a lasting liking); a lasting liking said again ("I'm back on regular coffee", "I'm
+ * drinking black coffee again") ends the value held for now; a job for a time told of a named participant ("Ana is a
+ * postwoman for the holidays", "Tom's a lifeguard for the summer", "Ana's working at the bakery until March") is theirs,
+ * and "for the holidays" ends a state told of anyone ("my cousin is a postman over the holidays").
  */
-export const EMBEDDED_RULES_VERSION = 33;
+export const EMBEDDED_RULES_VERSION = 34;

@@ -56,6 +56,11 @@ export function reportedAsFirstPerson(
   const perfect = sentence.match(/^([A-Z][a-z-]+)['’]s\s+((?:got|been|gone|just|finally|now)\b.*)$/s);
   const has = perfect ? participant(names, speakerId, perfect[1]!) : null;
   if (perfect && has && !/\b(?:I|my|me|mine|myself)\b/i.test(perfect[2]!)) return { subjectId: has, text: `I've ${perfect[2]}` };
+  // "Tom's a lifeguard for the summer", "Ana's working at the bakery until March": "'s" is "is", her own "I'm…" (rules 34);
+  // "a / an" only with an end said ("Tom's a great guy" is no job).
+  const is = sentence.match(/^([A-Z][a-z-]+)['’]s\s+((?:(?:a|an)\s.*\b(?:for|until|till|through|over|this)\b|(?:working|temping|covering|filling|helping|subbing)\s).*)$/s);
+  const who = is ? participant(names, speakerId, is[1]!) : null;
+  if (is && who && !/\b(?:I|my|me|mine|myself)\b/i.test(is[2]!)) return { subjectId: who, text: `I'm ${is[2]}` };
   const m = sentence.match(/^([A-Z][a-z'-]+)\s+(\S+)(.*)$/s);
   // "Ben is my manager" is about the speaker, not a report on Ben.
   if (!m?.[1] || !m[2] || /\b(?:I|my|me|mine|myself)\b/i.test(m[3] ?? '')) return null;

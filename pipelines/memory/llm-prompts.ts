@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v6';
+export const FACTS_PROMPT_VERSION = 'facts-v7';
 export const DECIDE_PROMPT_VERSION = 'decide-v1';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -23,7 +23,9 @@ stands beside where the person lives (lives_in) and never replaces it; a stay wi
 A preference held for now with no end said ("for now I prefer green tea", "these days I'm drinking decaf", "at the
 moment I'm into jazz") is kind preference, slot preference:for_now, value the thing ("green tea"), its content keeping
 the cue ("For now <name> prefers green tea"), valid_until null: it stands beside the person's lasting preferences
-(preference:<thing>) and never replaces them; a newer one held for now replaces it.
+(preference:<thing>) and never replaces them; a newer one held for now replaces it. A preference held for a time with
+its end said ("this week I'm really into techno", "I prefer tea for the next few days") is the same slot
+preference:for_now with that end as valid_until; "my favourite <kind> is X" is a lasting preference like the others.
 valid_until: when the turn says a state holds only for a time ("for two weeks", "until Friday", "this month", "till
 June"), the last day it holds, as YYYY-MM-DD resolved from the turn's time; else null. An "until" clause is the end,
 not part of the value or the content: "I'm working at Hooli until Friday" gives content "<name> works at Hooli", slot

@@ -12,8 +12,11 @@ import { COUNT, UNTIL, countOf } from './spans.js';
 const UNTIL_HOLIDAY = new RegExp(String.raw`\b${UNTIL}\s+(?:the\s+)?(?:(new\s+year)(?:['’]s\s+(day|eve))?|(christmas|xmas)(?:\s+(day|eve))?)\b`, 'i');
 /** "for / over / during the holidays", "the Christmas holidays", "the summer holidays", "the school holidays". */
 const HOLIDAYS = /\b(?:for|over|during|through)\s+the\s+(?:(christmas|xmas|summer|school|winter)\s+)?(?:holidays|hols)\b/i;
-/** A present or coming "be" in a clause: the holidays end a state, not a habit. */
-const STATE_BE = /\b(?:I['’]m|I\s+am|we['’]re|we\s+are|(?:I|we)['’]ll\s+be|(?:I|we)\s+will\s+be)\b/i;
+/**
+ * A present or coming "be" in a clause: the holidays end a state, not a habit; one told of someone else too ("my cousin
+ * is a postman for the holidays", "Ana is a postwoman over the holidays"; rules 34).
+ */
+const STATE_BE = /\b(?:I['’]m|I\s+am|we['’]re|we\s+are|(?:I|we)['’]ll\s+be|(?:I|we)\s+will\s+be|is|are|(?:he|she|they)['’](?:s|re))\b/i;
 /** "for a few nights", "for two nights", "for 3 nights", "for a couple of nights": counted as every count is (`countOf`). */
 const NIGHTS = new RegExp(String.raw`\bfor\s+(?:the\s+)?(?:next\s+)?(${COUNT})\s+nights?\b`, 'i');
 

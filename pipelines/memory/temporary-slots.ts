@@ -25,9 +25,12 @@ export function lastingSlotOf(slot: string): string {
 /**
  * Slots of one family by their prefix: every `sport:*` slot is one family (rules 31), "playing tennis this month"
  * interrupts "I play football"; every `preference:*` slot (rules 33), "for now I prefer sparkling water"
- * (`FOR_NOW_PREFERENCE`) interrupts "I prefer red wine".
+ * (`FOR_NOW_PREFERENCE`) interrupts "I prefer red wine"; and every `favourite:*` slot with them (rules 34): "my
+ * favourite drink is coffee" is a lasting liking as "I prefer coffee" is, so "I prefer tea for the next few days"
+ * interrupts it. One family for the present/lasting order only: the slots stay apart, so a favourite is replaced only
+ * by another favourite of its kind, a liking only by its own withdrawal.
  */
-const FAMILY_PREFIXES: ReadonlyArray<[prefix: string, family: string]> = [['sport:', 'sport'], ['preference:', 'preference']];
+const FAMILY_PREFIXES: ReadonlyArray<[prefix: string, family: string]> = [['sport:', 'sport'], ['preference:', 'preference'], ['favourite:', 'preference']];
 
 /**
  * The family of `slot`: the values that interrupt one another, read together by the present/lasting order
@@ -86,6 +89,9 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'sport', re: new RegExp(String.raw`${BE}\s+(?:playing\s+(${PLAYED})|doing\s+(${DONE})|(${GONE}))${STOP}`, 'i') },
 ];
 
+/** A word for a person by its ending ("postwoman", "chairperson"), a noun whatever its tag says (rules 34). */
+const PERSON_NOUN = /[a-z](?:wo)?(?:man|person)$/;
+
 /**
  * The slot and value a first-person temporary state fills by its words; null when none of the rules reads it.
  * `isNounPhrase` (from POS tags) keeps "I'm a bit tired this week" from being read as a job.
@@ -95,7 +101,7 @@ export function temporarySlot(sentence: string, isNounPhrase: (phrase: string) =
   for (const { slot, re } of RULES) {
     const m = re.exec(sentence);
     const said = m?.slice(1).find((g) => g !== undefined)?.trim();
-    if (said && slot === 'occupation' && (said.split(' ').length > 3 || IDIOM_NOUN.test(said) || !isNounPhrase(said))) continue;
+    if (said && slot === 'occupation' && (said.split(' ').length > 3 || IDIOM_NOUN.test(said) || !(isNounPhrase(said) || PERSON_NOUN.test(said)))) continue;
     if (said && slot === 'sport') {
       const value = said.toLowerCase().replace(/\s+/g, ' ');
       return { slot: `sport:${value.replace(/ /g, '_')}`, value, kind: 'preference' };
@@ -111,10 +117,15 @@ const I_SAY = String.raw`\bI(?:\s+(?:really|mostly|just|also))?`;
 const I_BE = String.raw`\bI(?:['’]m|\s+am)(?:\s+(?:really|mostly|just|also|currently))?`;
 /** What is held: up to a cue, a clause's end or a conjunction. */
 const HELD = String.raw`([^,.;!?]+?)(?=\s+(?:${FOR_NOW_CUE}|and|but|because|so|though)\b|\s*[,.;!?]|\s*$)`;
-const FOR_NOW_SAID: ReadonlyArray<RegExp> = [
-  new RegExp(String.raw`${I_SAY}\s+(?:prefer|love|like|enjoy)\s+${HELD}`, 'i'),
-  new RegExp(String.raw`${I_BE}\s+(?:(?:really\s+)?into|drinking|eating|listening\s+to|reading|watching)\s+${HELD}`, 'i'),
+/** How a liking is said: "I prefer", "I love", "I drink" (rules 34), "I'm into", "I'm drinking"; the thing held after it. */
+const LIKING_SAID = (held: string): RegExp[] => [
+  new RegExp(String.raw`${I_SAY}\s+(?:prefer|love|like|enjoy|drink|eat|listen\s+to|read|watch)\s+${held}`, 'i'),
+  new RegExp(String.raw`${I_BE}\s+(?:(?:really\s+)?into|drinking|eating|listening\s+to|reading|watching)\s+${held}`, 'i'),
 ];
+const FOR_NOW_SAID = LIKING_SAID(HELD);
+/** What is held for a time: up to its end ("for two weeks", "until the new year", "this week") or a clause's end. */
+const HELD_TILL_END = String.raw`([^,.;!?]+?)(?=\s+(?:for|until|till|til|through|thru|this|next|over|during|and|but|because|so|though)\b|\s*[,.;!?]|\s*$)`;
+const FOR_A_TIME_SAID = LIKING_SAID(HELD_TILL_END);
 
 /**
  * The thing a first-person sentence says the speaker prefers for now (rules 33: `FOR_NOW_PREFERENCE`): a liking said with a
@@ -123,11 +134,47 @@ const FOR_NOW_SAID: ReadonlyArray<RegExp> = [
  */
 export function forNowPreference(sentence: string): string | null {
   if (/\?\s*$/.test(sentence) || !new RegExp(String.raw`\b${FOR_NOW_CUE}\b`, 'i').test(sentence)) return null;
+  return likingSaid(sentence, FOR_NOW_SAID);
+}
+
+/** The thing a liking said by one of `said` holds; null for a past, a negation, or no thing named. */
+function likingSaid(sentence: string, said: ReadonlyArray<RegExp>): string | null {
   if (/\b(?:used\s+to|was|were|n['’]t|not|never|no\s+longer)\b/i.test(sentence)) return null;
-  for (const re of FOR_NOW_SAID) {
+  for (const re of said) {
     const held = re.exec(sentence)?.[1]?.trim().replace(/^(?:a\s+lot\s+of|lots\s+of)\s+/i, '');
     const thing = held?.replace(/^(?:my|the|a|an|some)\s+/i, '');
     if (thing && thing.split(/\s+/).length <= 4 && !/^(?:it|that|this|them|to)\b/i.test(thing)) return thing;
   }
   return null;
+}
+
+/**
+ * The thing a first-person sentence says the speaker prefers for a time whose end it names (rules 34: "This week I'm
+ * really into techno", "I prefer tea for the next few days", "I'm reading poetry for a month"): the same slot as a
+ * preference held for now (`FOR_NOW_PREFERENCE`), its end the fact's own. The caller has read the end (`stateEnd`);
+ * null for a question, a dislike, a past, or no liking said.
+ */
+export function preferenceForATime(sentence: string): string | null {
+  return /\?\s*$/.test(sentence) ? null : likingSaid(sentence, FOR_A_TIME_SAID);
+}
+
+/** What one is back on or to that is no liking: a time ("back on Monday"), a place or a state ("back to work", "on track"). */
+const NOT_A_LIKING = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|tomorrow|tonight|today|next|the\s+(?:\d|first|second|third|weekend|office)|\d|work|school|uni|college|home|normal|track|form|duty|my\s+feet|square\s+one|it|that|this|them|him|her)\b/i;
+
+/** "I'm back on …", "I've gone back to …", "I'm drinking … again": a lasting liking said again after a for-now one. */
+const SAID_AGAIN: ReadonlyArray<RegExp> = [
+  new RegExp(String.raw`\bI(?:['’]m|\s+am|['’]ve|\s+have)\s+(?:gone\s+|going\s+|come\s+)?back\s+(?:on|to)\s+(?:(?:drinking|eating|listening\s+to|reading|watching)\s+)?${HELD_TILL_END}`, 'i'),
+  // "Again" after a liking, a drink or food, not after reading or watching ("I'm reading the report again" is no liking).
+  new RegExp(String.raw`${I_SAY}\s+(?:prefer|love|like|enjoy|drink|eat|listen\s+to)\s+([^,.;!?]+?)\s+again\b`, 'i'),
+  new RegExp(String.raw`${I_BE}\s+(?:(?:really\s+)?into|drinking|eating|listening\s+to)\s+([^,.;!?]+?)\s+again\b`, 'i'),
+];
+
+/**
+ * The thing a first-person sentence says the speaker likes again (rules 34: "I'm back on regular coffee", "I'm drinking
+ * black coffee again", "I've gone back to jazz"): a lasting liking that ends the one held for now (`FOR_NOW_PREFERENCE`);
+ * null for a question, a negation, a past, or none said.
+ */
+export function preferenceSaidAgain(sentence: string): string | null {
+  const thing = /\?\s*$/.test(sentence) ? null : likingSaid(sentence, SAID_AGAIN);
+  return thing && !NOT_A_LIKING.test(thing) ? thing : null;
 }

@@ -48,8 +48,8 @@ describe('rules 33: a preference held for now', () => {
     }
   });
 
-  test('the LLM prompt (facts-v6) asks for the same slot', () => {
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v6');
+  test('the LLM prompt (facts-v6 and later) asks for the same slot', () => {
+    assert.equal(FACTS_PROMPT_VERSION, 'facts-v7');
     assert.ok(FACTS_SYSTEM_PROMPT.includes(`slot ${FOR_NOW_PREFERENCE}`));
   });
 
