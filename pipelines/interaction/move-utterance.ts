@@ -7,6 +7,8 @@ export interface UtteranceMove {
   utteranceId: string;
   from: string;
   into: string;
+  /** Why the re-indexing could not be queued (the move itself is stored); absent when it was queued. */
+  reindexError?: Error;
 }
 
 /**
@@ -15,7 +17,8 @@ export interface UtteranceMove {
  * changes nothing), then it is queued for re-indexing under its new speaker, as a merge re-indexes the
  * merged-away id's utterances (`queueReindex`). An utterance not yet consolidated is then extracted under
  * its new speaker; facts already extracted from it keep the speaker they were extracted with
- * (docs/ARCHITECTURE.md, "Speaker identity"). Null when the utterance is gone or already `intoId`'s.
+ * (docs/ARCHITECTURE.md, "Speaker identity"). A queue that fails after the move does not undo or hide it: the
+ * move is returned with `reindexError`. Null when the utterance is gone or already `intoId`'s.
  * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `intoId` names no participant (nothing changes).
  */
 export async function moveUtterance(
@@ -24,6 +27,11 @@ export async function moveUtterance(
   const before = await stores.graph.getUtterance(tenant, utteranceId);
   if (!before || before.speakerId === intoId) return null;
   if (!(await stores.graph.setUtteranceSpeaker(tenant, utteranceId, intoId))) return null;
-  await queueReindex(stores, tenant, [utteranceId]);
-  return { utteranceId, from: before.speakerId, into: intoId };
+  const move: UtteranceMove = { utteranceId, from: before.speakerId, into: intoId };
+  try {
+    await queueReindex(stores, tenant, [utteranceId]);
+  } catch (err) {
+    move.reindexError = err instanceof Error ? err : new Error(String(err));
+  }
+  return move;
 }

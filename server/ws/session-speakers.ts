@@ -49,7 +49,8 @@ export class SessionSpeakers {
   /**
    * Store what the first-turn revision decided on a founding turn (`PARLEY_SPEAKER_REVISE`): each earlier
    * turn it moved is given to the new id (`moveUtterance`) and the client is sent `speaker.revised`. A move
-   * the store refuses changes nothing stored and is logged; the others still happen.
+   * the store refuses changes nothing stored and is logged; the others still happen. A stored move is always
+   * told, even when its re-indexing could not be queued (logged).
    */
   async revise(assigned: SpeakerAssignment): Promise<void> {
     const { tenant } = this.session;
@@ -61,7 +62,11 @@ export class SessionSpeakers {
       }
       try {
         const moved = await moveUtterance(this.deps.stores, tenant, utteranceId, r.into);
-        if (moved) this.session.send('speaker.revised', { utterance_id: moved.utteranceId, from: moved.from, into: moved.into });
+        if (!moved) continue;
+        this.session.send('speaker.revised', { utterance_id: moved.utteranceId, from: moved.from, into: moved.into });
+        if (moved.reindexError) {
+          this.session.log.warn({ err: moved.reindexError.message, utteranceId }, 'a revised turn moved, but its re-indexing could not be queued');
+        }
       } catch (err) {
         this.session.log.warn({ err: err instanceof Error ? err.message : String(err), utteranceId }, 'could not give a revised turn to its new speaker');
       }
