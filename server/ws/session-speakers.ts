@@ -178,7 +178,7 @@ export class SessionSpeakers {
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
-      const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice) : null;
+      const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice, speechMs / 1000) : null;
       const assigned = short ?? (await tracker.assign(embedding, speechMs / 1000));
       this.lastVoice = assigned.participantId;
       return assigned;
