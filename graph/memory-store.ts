@@ -182,6 +182,11 @@ export interface FactPatch {
   kind?: FactKind;
   slot?: string | null;
   value?: string | null;
+  /**
+   * The utterances the fact came from, in place of those it has (non-empty): a fact of several utterances keeps its
+   * id and loses one of them whose speaker was revised (`pipelines/memory/revised-speaker.ts`).
+   */
+  referIds?: string[];
 }
 
 /**
@@ -270,6 +275,12 @@ export interface MemoryStore {
     validTo: string,
     supersededBy: string | null,
   ): Promise<Fact | null>;
+  /**
+   * Make a fact `replacedBy` closed current again (`validTo` and `supersededBy` null): its replacement was withdrawn
+   * (the utterance it came from now belongs to another speaker). Returns the reopened fact; null, changing nothing, when
+   * the fact is absent, current, or closed by anything but `replacedBy` (so a second call is harmless).
+   */
+  reopenFact(tenant: TenantId, id: string, replacedBy: string): Promise<Fact | null>;
   patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
   /** Erase a fact for good (user DELETE). Returns false if absent. */
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;

@@ -214,6 +214,18 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return f ? toFact(f) : null;
   }
 
+  async reopenFact(tenant: TenantId, id: string, replacedBy: string): Promise<Fact | null> {
+    await this.init();
+    const [f] = await this.db.write('reopenFact', (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant, id: $id}) WHERE f.validTo IS NOT NULL AND f.supersededBy = $replacedBy
+      SET f.validTo = null, f.supersededBy = null
+      WITH f
+      OPTIONAL MATCH (:Fact {tenant: $tenant, id: $replacedBy})-[s:SUPERSEDES]->(f)
+      DELETE s
+      RETURN f {.*} AS n`, { tenant: this.t(tenant), id, replacedBy }));
+    return f ? toFact(f) : null;
+  }
+
   async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
     await this.init();
     const [f] = await this.db.write('patchFact', (tx) => propRows(tx, `
@@ -221,11 +233,13 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       SET f.content = coalesce($content, f.content), f.confidence = coalesce($confidence, f.confidence),
           f.kind = coalesce($kind, f.kind), f.layer = coalesce($layer, f.layer),
           f.slot = CASE WHEN $setSlot THEN $slot ELSE f.slot END,
-          f.value = CASE WHEN $setValue THEN $value ELSE f.value END
+          f.value = CASE WHEN $setValue THEN $value ELSE f.value END,
+          f.referIds = coalesce($referIds, f.referIds)
       RETURN f {.*} AS n`, {
       tenant: this.t(tenant), id, content: patch.content ?? null, confidence: patch.confidence ?? null,
       kind: patch.kind ?? null, layer: patch.kind === undefined ? null : layerOfKind(patch.kind),
       setSlot: patch.slot !== undefined, slot: patch.slot ?? null, setValue: patch.value !== undefined, value: patch.value ?? null,
+      referIds: patch.referIds ?? null,
     }));
     return f ? toFact(f) : null;
   }

@@ -183,6 +183,12 @@ export class SqliteMemoryStore implements MemoryStore {
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
+  async reopenFact(tenant: TenantId, id: string, replacedBy: string): Promise<Fact | null> {
+    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, superseded_by = NULL
+      WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND superseded_by = ?`).run(tenant, id, replacedBy);
+    return res.changes === 0 ? null : this.getFact(tenant, id);
+  }
+
   async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
     const sets: string[] = [];
     const args: unknown[] = [];
@@ -194,6 +200,7 @@ export class SqliteMemoryStore implements MemoryStore {
     }
     if (patch.slot !== undefined) { sets.push('slot = ?'); args.push(patch.slot); }
     if (patch.value !== undefined) { sets.push('value = ?'); args.push(patch.value); }
+    if (patch.referIds !== undefined) { sets.push('refer_ids = ?'); args.push(toJson(patch.referIds)); }
     if (sets.length > 0) {
       this.#db.prepare(`UPDATE memory_facts SET ${sets.join(', ')} WHERE tenant = ? AND id = ?`)
         .run(...args, tenant, id);

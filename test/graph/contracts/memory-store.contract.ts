@@ -95,6 +95,27 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal((await store.getFact('t4', repl.id))?.supersedes, old.id);
     });
 
+    test('reopening a fact its withdrawn replacement closed; referIds patched', async () => {
+      const [old] = await store.addFacts('t4r', [fact()]);
+      assert.ok(old);
+      const [repl] = await store.addFacts('t4r', [fact({ content: 'Ana lives in Lisbon', value: 'Lisbon', supersedes: old.id, referIds: ['u_2', 'u_3'], time: '2026-02-01T00:00:00.000Z', validFrom: '2026-02-01T00:00:00.000Z' })]);
+      assert.ok(repl);
+      await store.closeFact('t4r', old.id, '2026-02-01T00:00:00.000Z', repl.id);
+      assert.equal(await store.reopenFact('t4r', old.id, 'f_someone_else'), null, 'closed by another fact: left closed');
+      assert.equal(await store.reopenFact('t4r', repl.id, old.id), null, 'a current fact: nothing to reopen');
+      await store.closeFact('t4r', repl.id, repl.validFrom, null);
+      const reopened = await store.reopenFact('t4r', old.id, repl.id);
+      assert.equal(reopened?.validTo, null);
+      assert.equal(reopened?.supersededBy, null);
+      assert.equal(await store.reopenFact('t4r', old.id, repl.id), null, 'a second call changes nothing');
+      assert.deepEqual((await store.listFacts('t4r')).map((f) => f.id), [old.id], 'current again; the withdrawn one is history');
+      assert.equal((await store.getFact('t4r', repl.id))?.supersedes, old.id, 'the withdrawn fact keeps what it had replaced');
+      assert.equal(await store.reopenFact('t4r-other', old.id, repl.id), null, 'other tenant');
+      const patched = await store.patchFact('t4r', repl.id, { referIds: ['u_3'] });
+      assert.deepEqual(patched?.referIds, ['u_3']);
+      assert.equal(patched?.content, 'Ana lives in Lisbon', 'nothing else changes');
+    });
+
     test('patch and delete (erase) a fact', async () => {
       const [f] = await store.addFacts('t5', [fact()]);
       assert.ok(f);
