@@ -13,6 +13,7 @@ import { extractOnce } from './extraction-context.js';
 import type { ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
+import { movedFacts, withdrawMoved } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
 export { withoutParticipantIds } from './extraction-context.js';
@@ -64,6 +65,9 @@ export interface ConsolidationDeps {
  * utterance and what the fact says (`extractedFactId`), the stores insert or ignore by id, and a
  * fact found under its id is finished (what it replaces closed, indexed) instead of being decided
  * again.
+ * An utterance given to another speaker after it was consolidated (`speaker.revised`) is not only re-indexed: the
+ * facts it gave its old speaker are withdrawn, what they replaced is current again (`withdrawMoved`), and it is
+ * extracted again under its new speaker, in the same run and under the locks of both speakers' subjects.
  * Jobs about the same subject never decide at once: deciding and writing run under the lock of
  * every subject the utterance's facts are about (`consolidationLockKeys`), and read the subject's
  * current facts inside it, so two jobs cannot both add a value for one exclusive slot, nor both
@@ -85,7 +89,9 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       return;
     }
     const processed = await deps.memory.processedFacts(tenant, utteranceId);
-    if (processed !== null) {
+    // Given to another speaker since it was consolidated: what it gave the old one is withdrawn, then it is extracted again.
+    const moved = processed === null ? [] : await movedFacts(deps.memory, tenant, u, processed);
+    if (processed !== null && moved.length === 0) {
       // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them), embedding
       // only the texts that changed since they were indexed (a merge names an unnamed speaker's facts).
       const facts = processed.length > 0 ? await deps.memory.listFacts(tenant, { ids: processed }) : [];
@@ -102,12 +108,16 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     signal.throwIfAborted();
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
-    const keys = consolidationLockKeys(tenant, sessionId, extraction);
+    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...moved.map((f) => subjectLockKey(tenant, f.subjectId))])];
     const ops = await locks.withLock(keys, async (lost) => {
       // Another delivery of this job finished while this one waited: nothing left to write.
-      if ((await deps.memory.processedFacts(tenant, utteranceId)) !== null) return [];
+      const now = await deps.memory.processedFacts(tenant, utteranceId);
+      const stillMoved = now === null ? [] : await movedFacts(deps.memory, tenant, u, now);
+      if (now !== null && stillMoved.length === 0) return [];
       if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return [];
-      return writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, AbortSignal.any([signal, lost]));
+      const live = AbortSignal.any([signal, lost]);
+      const withdrawn = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
+      return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, live)];
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
@@ -122,13 +132,18 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
 export function consolidationLockKeys(tenant: TenantId, sessionId: string, extraction: ExtractionResult): string[] {
   const keys = new Set<string>();
   for (const f of extraction.facts) {
-    keys.add(`consolidate:${tenant}:subject:${f.subjectId}`);
+    keys.add(subjectLockKey(tenant, f.subjectId));
     if (!f.settles) continue;
     keys.add(`consolidate:${tenant}:session:${sessionId}`);
-    for (const a of f.addresseeIds) keys.add(`consolidate:${tenant}:subject:${a}`);
+    for (const a of f.addresseeIds) keys.add(subjectLockKey(tenant, a));
   }
-  for (const p of extraction.profileUpdates) keys.add(`consolidate:${tenant}:subject:${p.participantId}`);
+  for (const p of extraction.profileUpdates) keys.add(subjectLockKey(tenant, p.participantId));
   return [...keys];
+}
+
+/** The lock key of deciding and writing facts about one subject. */
+function subjectLockKey(tenant: TenantId, subjectId: string): string {
+  return `consolidate:${tenant}:subject:${subjectId}`;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Candidate, Decider, Decision } from './decide.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import type { MemoryIndexer } from './memory-indexer.js';
 import { applyProfileUpdates } from './profile-updates.js';
+import { isWithdrawn } from './revised-speaker.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
@@ -23,6 +24,8 @@ export interface MemoryOp {
   op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP';
   memory_id: string;
   text: string;
+  /** Why, when not an ordinary decision on a new utterance: `speaker_revised`, its utterance was given to another speaker. */
+  reason?: 'speaker_revised';
 }
 
 /** The stores and extractor source writing facts uses (a `ConsolidationDeps` has them). */
@@ -65,6 +68,8 @@ export async function writeFacts(
     const vector = vectors[i + 1] as Float32Array;
     const id = extractedFactId(tenant, u.id, ef);
     const earlier = await deps.memory.getFact(tenant, id);
+    // Withdrawn when the utterance was given to another speaker, and now moved back: left withdrawn (not handled).
+    if (earlier && isWithdrawn(earlier)) continue;
     if (earlier) {
       // An earlier run of this job stored it and stopped before recording the utterance as processed.
       const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
@@ -203,13 +208,16 @@ function normalised(text: string | null): string {
 }
 
 /**
- * The id of a fact extracted from `utteranceId`, the same on every run of its job: a hash of the
- * tenant, the utterance, the subject and what the fact fills (slot and normalised value) or, with
- * no slot, its normalised text. `f_` and 32 hex digits, like `newId('f')`.
+ * The id of a fact extracted from `utteranceId`, the same on every run of its job: a hash of the tenant, the
+ * utterance, its speaker (so the utterance given to another speaker gives facts of other ids), the subject and what
+ * the fact fills (slot and normalised value) or, with no slot, its normalised text. `f_` and 32 hex digits, like
+ * `newId('f')`.
  */
-export function extractedFactId(tenant: TenantId, utteranceId: string, ef: Pick<ExtractedFact, 'subjectId' | 'slot' | 'value' | 'content'>): string {
+export function extractedFactId(
+  tenant: TenantId, utteranceId: string, ef: Pick<ExtractedFact, 'speakerId' | 'subjectId' | 'slot' | 'value' | 'content'>,
+): string {
   const what = ef.slot !== null ? ['slot', ef.slot, normalised(ef.value)] : ['text', normalised(ef.content)];
-  const digest = crypto.createHash('sha256').update([tenant, utteranceId, ef.subjectId, ...what].join('\u0000')).digest('hex');
+  const digest = crypto.createHash('sha256').update([tenant, utteranceId, ef.speakerId, ef.subjectId, ...what].join('\u0000')).digest('hex');
   return `f_${digest.slice(0, 32)}`;
 }
 

@@ -1,0 +1,95 @@
+/**
+ * An utterance given to another speaker after it was consolidated (the first-turn revision, `speaker.revised`): the
+ * facts it gave its old speaker are withdrawn and what they had replaced is current again, before the consolidation
+ * job extracts it again under its new speaker, as a fresh utterance (`createConsolidationHandler`).
+ */
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
+import type { MemoryOp } from './fact-writes.js';
+import type { MemoryIndexer } from './memory-indexer.js';
+
+/** The `reason` of the `memory.updated` ops a speaker revision causes. */
+export const SPEAKER_REVISED = 'speaker_revised';
+
+/** Most facts of one subject read to find those a withdrawn fact had closed. */
+const SUBJECT_HISTORY = 1000;
+
+/** The stores withdrawing facts writes to. */
+export interface RevisedSpeakerDeps {
+  graph: GraphStore;
+  memory: MemoryStore;
+}
+
+/**
+ * The facts consolidation recorded for `u` (`processed`, from `MemoryStore.processedFacts`) that came from it and
+ * name a speaker it no longer has: what it gave its old speaker before it was moved. Empty for an utterance not
+ * moved since (a merge relabels the facts with the utterance, so they still agree), and for facts it only kept.
+ */
+export async function movedFacts(memory: MemoryStore, tenant: TenantId, u: Utterance, processed: readonly string[]): Promise<Fact[]> {
+  if (processed.length === 0) return [];
+  const facts = await memory.listFacts(tenant, { ids: [...processed], includeHistory: true, limit: 1000 });
+  return facts.filter((f) => f.referIds.includes(u.id) && f.speakerId !== u.speakerId);
+}
+
+/** True when `f` was withdrawn: closed where it began, replaced by nothing (a fact closed by a later one never is). */
+export function isWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersededBy'>): boolean {
+  return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
+}
+
+/**
+ * Withdraw what `u` gave its old speaker (`facts`, from {@link movedFacts}): a fact of other utterances too only loses
+ * `u` from its sources; a fact of `u` alone that is current is closed where it began (`isWithdrawn`), taken out of
+ * search, and every fact it had closed (what it superseded, a home its stay's successor closed) is indexed and
+ * reopened; a fact a later one already replaced stays as history. Returns the ops to send, each with
+ * `reason: 'speaker_revised'`.
+ * Re-runnable after a crash before any write: a withdrawn fact is found again (it stays among `u`'s processed facts
+ * until the re-extraction records new ones) and its steps, each idempotent, are done again; a fact is indexed
+ * before it is reopened, since once reopened nothing marks it as this fact's to reopen.
+ */
+export async function withdrawMoved(
+  deps: RevisedSpeakerDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, facts: readonly Fact[], live: AbortSignal,
+): Promise<MemoryOp[]> {
+  const ops: MemoryOp[] = [];
+  for (const f of facts) {
+    live.throwIfAborted();
+    const others = f.referIds.filter((id) => id !== u.id);
+    if (others.length > 0) {
+      await deps.memory.patchFact(tenant, f.id, { referIds: others });
+      continue;
+    }
+    const closed = f.validTo === null ? await deps.memory.closeFact(tenant, f.id, f.validFrom, null) : null;
+    const gone = closed ?? (isWithdrawn(f) ? f : null);
+    if (!gone) continue;
+    await indexer.removeFacts(tenant, [gone]);
+    ops.push({ op: 'DELETE', memory_id: gone.id, text: gone.content, reason: SPEAKER_REVISED });
+    const reopened = await reopenReplaced(deps.memory, indexer, tenant, gone, live);
+    ops.push(...reopened.map((r): MemoryOp => ({ op: 'ADD', memory_id: r.id, text: r.content, reason: SPEAKER_REVISED })));
+    await rederiveAttributes(deps.graph, deps.memory, tenant, [gone, ...reopened].flatMap(derivedSlotOf));
+  }
+  return ops;
+}
+
+/**
+ * Make current again every fact `gone` had closed, each indexed first; returns them. What `gone` superseded is also
+ * returned (and indexed again) when a cut run had reopened it already: it is current while `gone` is withdrawn.
+ */
+async function reopenReplaced(memory: MemoryStore, indexer: MemoryIndexer, tenant: TenantId, gone: Fact, live: AbortSignal): Promise<Fact[]> {
+  const history = await memory.listFacts(tenant, { subjectId: gone.subjectId, includeHistory: true, limit: SUBJECT_HISTORY });
+  const closedByIt = history.filter((x) => x.supersededBy === gone.id);
+  const prior = gone.supersedes ? await memory.getFact(tenant, gone.supersedes) : null;
+  const again = prior && prior.validTo === null && !closedByIt.some((x) => x.id === prior.id) ? [prior] : [];
+  const toIndex = [...closedByIt, ...again];
+  if (toIndex.length === 0) return [];
+  const vectors = await indexer.vectorsFor(tenant, toIndex.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
+  live.throwIfAborted();
+  // Indexed while still closed: a cut here leaves them closed and found again by the re-run.
+  await indexer.indexFacts(tenant, toIndex.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
+  const reopened: Fact[] = [...again];
+  for (const x of closedByIt) {
+    const r = await memory.reopenFact(tenant, x.id, gone.id);
+    if (r) reopened.push(r);
+  }
+  return reopened;
+}

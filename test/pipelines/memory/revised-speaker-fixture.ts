@@ -1,0 +1,151 @@
+/**
+ * A speaker revision after consolidation, on real stores (SQLite, or Neo4j when `NEO4J_URI` is set), the real USE-lite
+ * embedder and the embedded extractor: Ana tells Ben she lives in Porto, then "I moved to Lisbon last month" (consolidated:
+ * Lisbon supersedes Porto); that turn is then given to Ben, as the first-turn revision does, and its job runs again.
+ */
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import type { GraphStore } from '../../../graph/graph-store.js';
+import type { LexicalIndex } from '../../../graph/lexical-index.js';
+import type { Fact, MemoryStore } from '../../../graph/memory-store.js';
+import type { VectorStore } from '../../../graph/vector-store.js';
+import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
+import { Neo4jLexicalIndex } from '../../../graph/neo4j/neo4j-lexical-index.js';
+import { Neo4jMemoryStore } from '../../../graph/neo4j/neo4j-memory-store.js';
+import { Neo4jVectorStore } from '../../../graph/neo4j/neo4j-vector-store.js';
+import { openDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
+import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
+import { collectionFor } from '../../../pipelines/memory/collections.js';
+import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { neo4jTestOptions } from '../../helpers/stores.js';
+
+/** The four stores a consolidation job writes. */
+export interface JobStores {
+  graph: GraphStore;
+  memory: MemoryStore;
+  vectors: VectorStore;
+  lexical: LexicalIndex;
+}
+
+/** Stores of one test file, released by `dispose`. */
+export type OpenStores = JobStores & { dispose(): Promise<void> };
+
+/** Every store on one in-memory SQLite database. */
+export function sqliteStores(): OpenStores {
+  const db = openDatabase(':memory:');
+  return {
+    graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db), vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db),
+    dispose: async () => { db.close(); },
+  };
+}
+
+/** Every store on the Neo4j test server (`NEO4J_URI`), under a tenant prefix of their own, erased by `dispose`. */
+export function neo4jStores(label: string): OpenStores {
+  const options = neo4jTestOptions(label);
+  const all = { graph: new Neo4jGraphStore(options), memory: new Neo4jMemoryStore(options), vectors: new Neo4jVectorStore(options), lexical: new Neo4jLexicalIndex(options) };
+  return {
+    ...all,
+    dispose: async () => {
+      for (const s of Object.values(all)) {
+        await s.eraseAll();
+        await s.close();
+      }
+    },
+  };
+}
+
+/** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
+export interface Scene {
+  sessionId: string;
+  ana: string;
+  ben: string;
+  porto: Fact;
+  lisbon: Fact;
+  lisbonUid: string;
+}
+
+/** Builds scenes on `stores` and runs their consolidation jobs. */
+export class RevisionFixture {
+  readonly tenant = 't_revised';
+  readonly extractor = new EmbeddedExtractor();
+  #clock = Date.parse('2026-12-01T10:00:00.000Z');
+  #jobs = 0;
+  #scenes = 0;
+
+  constructor(readonly stores: JobStores, readonly embedder: TextEmbedder) {}
+
+  /** Run the consolidation job of `uid` on `on` (default: the stores as they are); its ops are pushed to `ops`. */
+  async run(sessionId: string, uid: string, on: JobStores = this.stores, ops: MemoryOp[][] = []): Promise<MemoryOp[][]> {
+    const handler = createConsolidationHandler({
+      ...on, embedder: this.embedder, extractor: this.extractor, onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
+    });
+    const data: ConsolidationJob = { tenant: this.tenant, sessionId, utteranceId: uid };
+    await handler({ id: `j${++this.#jobs}`, name: 'memory.consolidate', attempt: 1, data }, new AbortController().signal);
+    return ops;
+  }
+
+  /** Store a turn of `speakerId` to `addresseeId`, a minute after the last one. */
+  async say(sessionId: string, speakerId: string, addresseeId: string, text: string): Promise<string> {
+    this.#clock += 60_000;
+    const [u] = await this.stores.graph.addUtterances(this.tenant, [{ sessionId, speakerId, addresseeIds: [addresseeId], text,
+      startMs: null, endMs: null, time: new Date(this.#clock).toISOString(), confidence: null, audioRef: null }]);
+    assert.ok(u);
+    return u.id;
+  }
+
+  /** A new scene, consolidated up to Lisbon superseding Porto (the Lisbon turn still Ana's). */
+  async scene(): Promise<Scene> {
+    const sessionId = `s${this.#scenes++}`;
+    const { graph, memory } = this.stores;
+    await graph.openSession(this.tenant, sessionId, new Date(this.#clock).toISOString());
+    const ana = (await graph.createParticipant(this.tenant, { name: 'Ana' })).id;
+    const ben = (await graph.createParticipant(this.tenant, { name: 'Ben' })).id;
+    await this.run(sessionId, await this.say(sessionId, ana, ben, 'I live in Porto.'));
+    const [porto] = await memory.listFacts(this.tenant, { subjectId: ana, slot: 'lives_in' });
+    assert.equal(porto?.value, 'Porto');
+    const lisbonUid = await this.say(sessionId, ana, ben, 'I moved to Lisbon last month.');
+    await this.run(sessionId, lisbonUid);
+    const [lisbon] = await memory.listFacts(this.tenant, { subjectId: ana, slot: 'lives_in' });
+    assert.equal(lisbon?.value, 'Lisbon');
+    assert.equal(lisbon?.supersedes, porto.id);
+    return { sessionId, ana, ben, porto, lisbon, lisbonUid };
+  }
+
+  /** Give the scene's Lisbon turn to Ben, as `moveUtterance` does before it queues the job. */
+  async move(s: Scene): Promise<void> {
+    assert.ok(await this.stores.graph.setUtteranceSpeaker(this.tenant, s.lisbonUid, s.ben));
+  }
+
+  /** The state a whole run of the moved turn's job leaves: Ana's Lisbon withdrawn, her Porto current, Ben's Lisbon. */
+  async expectRevised(s: Scene): Promise<Fact> {
+    const { graph, memory, vectors, lexical } = this.stores;
+    const T = this.tenant;
+    const withdrawn = await memory.getFact(T, s.lisbon.id);
+    assert.equal(withdrawn?.validTo, s.lisbon.validFrom, "Ana's Lisbon is withdrawn: closed where it began");
+    assert.equal(withdrawn?.supersededBy, null);
+    const porto = await memory.getFact(T, s.porto.id);
+    assert.deepEqual([porto?.validTo, porto?.supersededBy], [null, null], "Ana's Porto is current again");
+    assert.deepEqual((await memory.listFacts(T, { subjectId: s.ana, slot: 'lives_in' })).map((f) => f.id), [s.porto.id]);
+    const bens = await memory.listFacts(T, { subjectId: s.ben, includeHistory: true });
+    assert.deepEqual(bens.map((f) => [f.slot, f.value, f.speakerId, f.validTo, f.referIds]), [['lives_in', 'Lisbon', s.ben, null, [s.lisbonUid]]], 'Ben lives in Lisbon, once');
+    const ben = bens[0] as Fact;
+    assert.notEqual(ben.id, s.lisbon.id);
+    assert.deepEqual(await memory.processedFacts(T, s.lisbonUid), [ben.id], 'the turn now records only what it gave Ben');
+    assert.equal(await memory.keptExtraction(T, s.lisbonUid), null);
+    const [vector] = await this.embedder.embed(['lives in Lisbon']);
+    const ids = [s.lisbon.id, s.porto.id, ben.id];
+    const hits = await vectors.search(T, collectionFor('profile'), vector as Float32Array, 10, { ids });
+    assert.deepEqual(hits.map((h) => h.id).sort(), [s.porto.id, ben.id].sort(), 'search: Porto and Ben\'s Lisbon, not Ana\'s');
+    assert.deepEqual((await lexical.search(T, 'Lisbon', 10, { ids })).map((h) => h.id), [ben.id]);
+    assert.deepEqual((await lexical.search(T, 'Porto', 10, { ids })).map((h) => h.id), [s.porto.id]);
+    const home = async (id: string): Promise<unknown> => shownAttributes((await graph.getParticipant(T, id))?.attributes ?? {}).lives_in;
+    assert.deepEqual([await home(s.ana), await home(s.ben)], ['Porto', 'Lisbon'], 'derived attributes follow');
+    return ben;
+  }
+}

@@ -1,0 +1,80 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
+import { extractedFactId } from '../../../pipelines/memory/consolidate.js';
+import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
+import { isWithdrawn, movedFacts, SPEAKER_REVISED, withdrawMoved } from '../../../pipelines/memory/revised-speaker.js';
+import { RevisionFixture, sqliteStores, type OpenStores } from './revised-speaker-fixture.js';
+
+describe('a consolidated turn given to another speaker: its memories follow it (SQLite)', { timeout: 300_000 }, () => {
+  let stores: OpenStores;
+  let fx: RevisionFixture;
+  const embedder = new UseLiteEmbedder();
+  before(() => {
+    stores = sqliteStores();
+    fx = new RevisionFixture(stores, embedder);
+  });
+  after(async () => {
+    await embedder.close();
+    await stores.dispose();
+  });
+
+  test('the old speaker\'s fact is withdrawn, what it replaced is current again, the new speaker gets it; a second run changes nothing', async () => {
+    const s = await fx.scene();
+    assert.deepEqual(await movedFacts(stores.memory, fx.tenant, (await stores.graph.getUtterance(fx.tenant, s.lisbonUid))!, [s.lisbon.id]), [], 'not moved yet');
+    await fx.move(s);
+    const ops = (await fx.run(s.sessionId, s.lisbonUid)).flat();
+    const ben = await fx.expectRevised(s);
+    assert.deepEqual(ops, [
+      { op: 'DELETE', memory_id: s.lisbon.id, text: s.lisbon.content, reason: SPEAKER_REVISED },
+      { op: 'ADD', memory_id: s.porto.id, text: s.porto.content, reason: SPEAKER_REVISED },
+      { op: 'ADD', memory_id: ben.id, text: ben.content },
+    ]);
+    assert.match(ben.content, /^Ben /, 'written for the new speaker');
+    assert.deepEqual(await fx.run(s.sessionId, s.lisbonUid), [], 'run again: only re-indexed, no ops');
+    await fx.expectRevised(s);
+  });
+
+  test('a fact a later one already replaced stays as the old speaker\'s history; the new speaker still gets it', async () => {
+    const s = await fx.scene();
+    const madridUid = await fx.say(s.sessionId, s.ana, s.ben, 'I moved to Madrid.');
+    await fx.run(s.sessionId, madridUid);
+    const [madrid] = await stores.memory.listFacts(fx.tenant, { subjectId: s.ana, slot: 'lives_in' });
+    assert.equal(madrid?.value, 'Madrid');
+    await fx.move(s);
+    const ops = (await fx.run(s.sessionId, s.lisbonUid)).flat();
+    assert.deepEqual(ops.filter((o) => o.reason === SPEAKER_REVISED), [], 'nothing current to withdraw or reopen');
+    assert.equal((await stores.memory.getFact(fx.tenant, s.lisbon.id))?.supersededBy, madrid.id);
+    assert.deepEqual((await stores.memory.listFacts(fx.tenant, { subjectId: s.ana, slot: 'lives_in' })).map((f) => f.value), ['Madrid']);
+    assert.deepEqual((await stores.memory.listFacts(fx.tenant, { subjectId: s.ben })).map((f) => [f.value, f.speakerId]), [['Lisbon', s.ben]]);
+  });
+
+  test('a fact of other turns too only loses the moved one from its sources and stays current', async () => {
+    const s = await fx.scene();
+    const [shared] = await stores.memory.addFacts(fx.tenant, [{ ...s.lisbon, id: undefined, content: 'Ana likes trams', slot: null, value: null,
+      kind: 'preference', referIds: [s.porto.referIds[0]!, s.lisbonUid], supersedes: null }]);
+    assert.ok(shared);
+    await fx.move(s);
+    const u = (await stores.graph.getUtterance(fx.tenant, s.lisbonUid))!;
+    const moved = await movedFacts(stores.memory, fx.tenant, u, [shared.id]);
+    assert.deepEqual(moved.map((f) => f.id), [shared.id]);
+    const indexer = new MemoryIndexer(stores.vectors, stores.lexical, embedder);
+    assert.deepEqual(await withdrawMoved(stores, indexer, fx.tenant, u, moved, new AbortController().signal), []);
+    const after = await stores.memory.getFact(fx.tenant, shared.id);
+    assert.deepEqual([after?.validTo, after?.referIds, after?.speakerId], [null, [s.porto.referIds[0]], s.ana]);
+  });
+
+  test('withdrawn means closed where it began and replaced by nothing', () => {
+    const at = '2026-12-01T10:00:00.000Z';
+    assert.equal(isWithdrawn({ validFrom: at, validTo: at, supersededBy: null }), true);
+    assert.equal(isWithdrawn({ validFrom: at, validTo: null, supersededBy: null }), false);
+    assert.equal(isWithdrawn({ validFrom: at, validTo: '2026-12-02T10:00:00.000Z', supersededBy: null }), false, 'deleted later');
+    assert.equal(isWithdrawn({ validFrom: at, validTo: at, supersededBy: 'f_x' }), false, 'replaced at once');
+  });
+
+  test('the same words from the same turn under another speaker make another fact id', () => {
+    const f = { subjectId: 'entity:lisbon', slot: null, value: null, content: 'Lisbon has trams' };
+    assert.notEqual(extractedFactId('t', 'u_1', { ...f, speakerId: 'p_a' }), extractedFactId('t', 'u_1', { ...f, speakerId: 'p_b' }));
+    assert.equal(extractedFactId('t', 'u_1', { ...f, speakerId: 'p_a' }), extractedFactId('t', 'u_1', { ...f, speakerId: 'p_a' }));
+  });
+});
