@@ -47,6 +47,9 @@ export const SERVER_EVENT_PAYLOADS = {
       op: Type.Union([Type.Literal('ADD'), Type.Literal('UPDATE'), Type.Literal('DELETE'), Type.Literal('KEEP')]),
       memory_id: Type.String(),
       text: Type.String(),
+      reason: Type.Optional(Type.Literal('speaker_revised', {
+        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced)',
+      })),
     })),
   }),
   'speaker.merged': Type.Object({ from: Type.String(), into: Type.String() }, { description: 'everything of `from` now belongs to `into`' }),

@@ -6,6 +6,7 @@ import { revisionFor } from '../../pipelines/speaker/first-turn-revision.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { fliteSpeech } from '../helpers/flite-speech.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 /**
@@ -99,6 +100,55 @@ describe('first-turn revision on (PARLEY_SPEAKER_REVISE=true)', () => {
       assert.deepEqual(c.events.filter((e) => e.type === 'speaker.revised').length, 1);
       assert.deepEqual(c.events.filter((e) => e.type === 'error'), []);
       assert.deepEqual(reindexed, [{ tenant: 'default', sessionId: 'rev-on', utteranceId: finals[2]!.utterance_id }], 'the moved utterance is re-indexed');
+    } finally {
+      c.close();
+    }
+  });
+
+  test('the moved turn\'s memories follow it: the old speaker\'s fact is withdrawn, what it replaced is current again, the new speaker has it', async () => {
+    embedder.calls = 0;
+    const { memory } = t.app.stores;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=rev-facts`, {}, { pacing: 'realtime', frameMs: 100 });
+    try {
+      await c.next('session.started');
+      const finals: ServerEvent[] = [];
+      const turn = async (samples: Float32Array): Promise<ServerEvent> => {
+        const seen = new Set(finals.map((e) => e.utterance_id));
+        await c.speak(samples);
+        const final = await c.next('transcript.final', (e) => !seen.has(e.utterance_id), 60_000);
+        finals.push(final);
+        return final;
+      };
+      const opsOf = (e: ServerEvent): Array<Record<string, string>> => e.ops as Array<Record<string, string>>;
+      const home = async (id: string) => (await memory.listFacts('default', { subjectId: id, slot: 'lives_in' })).map((f) => [f.value?.toLowerCase(), f.speakerId]);
+      const first = await turn(fliteSpeech('I live in London.'));
+      await turn(speech());
+      const moving = await turn(fliteSpeech('I moved to Paris.'));
+      const a = speakerOf(first);
+      assert.deepEqual([speakerOf(finals[1]!), speakerOf(moving)], [a, a], 'as first attributed');
+      // Consolidated under the voice just heard before the new voice's founding turn.
+      await c.next('memory.updated', (e) => opsOf(e).some((o) => o.op === 'UPDATE'), 60_000);
+      const [paris] = await memory.listFacts('default', { subjectId: a, slot: 'lives_in' });
+      assert.deepEqual([paris?.value?.toLowerCase(), paris?.referIds], ['paris', [moving.utterance_id]], `transcripts: ${finals.map((f) => f.text).join(' | ')}`);
+      assert.ok(paris);
+      const b = speakerOf(await turn(speech()));
+      assert.notEqual(b, a);
+      const told = await c.next('speaker.revised', () => true, 10_000);
+      assert.deepEqual([told.utterance_id, told.from, told.into], [moving.utterance_id, a, b]);
+      const revised = await c.next('memory.updated', (e) => opsOf(e).some((o) => o.reason === 'speaker_revised'), 60_000);
+      const london = (await memory.listFacts('default', { subjectId: a, slot: 'lives_in', includeHistory: true })).find((f) => f.value?.toLowerCase() === 'london');
+      assert.ok(london);
+      assert.deepEqual(opsOf(revised).filter((o) => o.reason), [
+        { op: 'DELETE', memory_id: paris.id, text: paris.content, reason: 'speaker_revised' },
+        { op: 'ADD', memory_id: london.id, text: london.content, reason: 'speaker_revised' },
+      ]);
+      assert.deepEqual(await home(a), [['london', a]], 'the old speaker lives in London again');
+      assert.deepEqual(await home(b), [['paris', b]], 'the new speaker moved to Paris');
+      const withdrawn = await memory.getFact('default', paris.id);
+      assert.deepEqual([withdrawn?.validTo, withdrawn?.supersededBy], [paris.validFrom, null]);
+      const [bens] = await memory.listFacts('default', { subjectId: b, slot: 'lives_in' });
+      assert.ok(opsOf(revised).some((o) => o.memory_id === bens?.id && !o.reason), 'the new speaker\'s fact is sent as an ordinary op');
+      assert.deepEqual(c.events.filter((e) => e.type === 'error'), []);
     } finally {
       c.close();
     }

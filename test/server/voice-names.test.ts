@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { readWav } from '../../pipelines/audio/wav.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { fliteSpeech } from '../helpers/flite-speech.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
-/** flite awb saying `text`, 16 kHz, with 0.6 s of silence before it. */
-function speech(text: string): Float32Array {
-  const dir = mkdtempSync(path.join(tmpdir(), 'parley-voice-names-'));
-  try {
-    execFileSync('flite', ['-voice', 'awb', '-t', text, '-o', path.join(dir, 'raw.wav')]);
-    execFileSync('sox', [path.join(dir, 'raw.wav'), '-r', '16000', '-c', '1', '-b', '16', path.join(dir, 'x.wav'), 'pad', '0.6', '0']);
-    return readWav(path.join(dir, 'x.wav')).samples;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const speech = fliteSpeech;
 
 describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true and 100 of the tenant\'s names after the session\'s', () => {
   let t: TestApp;

@@ -701,6 +701,8 @@ export interface ServerEvents {
       op: "ADD" | "UPDATE" | "DELETE" | "KEEP";
       memory_id: string;
       text: string;
+      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced) */
+      reason?: "speaker_revised";
     }[];
   };
   /** Two speaker ids found to be one person */
