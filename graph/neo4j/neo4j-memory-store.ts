@@ -1,36 +1,14 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import {
-  layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactKind, type FactLayer, type FactPatch, type MemoryStore,
-  type NewFact, type PersonaEvidence, type PersonaNode, type PlanObject,
+  layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactPatch, type MemoryStore,
+  type NewFact, type PersonaEvidence, type PersonaNode,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { addEvidence, firstEvidence, mergeStates, personaState, stateProps, toPersona } from './neo4j-persona.js';
-import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, optString, propRows, stringList, type Props } from './neo4j-store-base.js';
+import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
-
-/** Schema statements run once at start-up; each is idempotent. */
-export const MEMORY_SCHEMA = [
-  'CREATE CONSTRAINT parley_fact_key IF NOT EXISTS FOR (n:Fact) REQUIRE (n.tenant, n.id) IS UNIQUE',
-  'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
-  'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
-  'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
-  'CREATE CONSTRAINT parley_kept_extraction_key IF NOT EXISTS FOR (n:KeptExtraction) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
-  // Open facts (`validTo IS NULL`, which no index holds) seek the tenant's facts.
-  'CREATE INDEX parley_fact_tenant IF NOT EXISTS FOR (n:Fact) ON (n.tenant)',
-  'CREATE INDEX parley_fact_slot IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.slot)',
-  'CREATE INDEX parley_fact_supersedes IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.supersedes)',
-  'CREATE INDEX parley_fact_valid_to IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validTo)',
-  // Facts with an end of their own (no other has the property), for the sweep of ended states.
-  'CREATE INDEX parley_fact_valid_until IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validUntil)',
-  'CREATE INDEX parley_fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.subjectId)',
-  'CREATE INDEX parley_fact_speaker IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.speakerId)',
-  'CREATE INDEX parley_fact_session IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.sessionId)',
-  'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
-  // Addressees, one key node per (tenant, participant id), even for ids no participant has yet:
-  // `(:Utterance|Fact)-[:ADDRESSED]->(:Addressee)` makes "addressed to X" an index seek and an expand.
-  'CREATE CONSTRAINT parley_addressee_key IF NOT EXISTS FOR (n:Addressee) REQUIRE (n.tenant, n.id) IS UNIQUE',
-];
+import { MEMORY_SCHEMA, toFact } from './neo4j-memory-rows.js';
 
 /**
  * Every fact where `$pid` is the speaker, the subject or an addressee, as `f`: three index-backed
@@ -81,28 +59,6 @@ const RELINK_FACTS = `
   FOREACH (p IN [x IN ps WHERE x.id = f.speakerId] | MERGE (f)-[:SAID_BY]->(p))
   FOREACH (p IN [x IN ps WHERE x.id = f.subjectId] | MERGE (f)-[:ABOUT]->(p))
   FOREACH (p IN [x IN ps WHERE x.id IN f.addresseeIds] | MERGE (f)-[:ADDRESSED_TO]->(p))`;
-
-/** A fact's `planObject` property (JSON text; absent on facts stored before it existed: null). */
-function planObjectOf(v: unknown): PlanObject | null {
-  if (typeof v !== 'string' || v === '') return null;
-  try {
-    return JSON.parse(v) as PlanObject;
-  } catch {
-    return null;
-  }
-}
-
-function toFact(f: Props): Fact {
-  return {
-    id: String(f.id), content: String(f.content), speakerId: String(f.speakerId), addresseeIds: stringList(f.addresseeIds),
-    subjectId: String(f.subjectId), kind: String(f.kind) as FactKind, layer: String(f.layer) as FactLayer,
-    slot: optString(f.slot), value: optString(f.value), time: String(f.time), eventTime: optString(f.eventTime), referIds: stringList(f.referIds),
-    validFrom: String(f.validFrom), validTo: optString(f.validTo), validUntil: optString(f.validUntil),
-    planObject: planObjectOf(f.planObject), supersedes: optString(f.supersedes),
-    supersededBy: optString(f.supersededBy), confidence: toNum(f.confidence), sessionId: String(f.sessionId),
-    source: String(f.source), createdAt: String(f.createdAt),
-  };
-}
 
 /**
  * `MemoryStore` in Neo4j: `(:Fact)` nodes with `[:SUPERSEDES]` (newer to older) and

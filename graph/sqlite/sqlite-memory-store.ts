@@ -3,19 +3,16 @@ import {
   type ErasedMemory,
   type Fact,
   type FactFilter,
-  type FactKind,
-  type FactLayer,
   type FactPatch,
   type MemoryStore,
   type NewFact,
   type PersonaEvidence,
-  type PersonaKind,
   type PersonaNode,
-  type PlanObject,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
+import { toFact, toPersona, type FactRow, type PersonaRow } from './sqlite-memory-rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS memory_facts (
@@ -49,42 +46,6 @@ CREATE TABLE IF NOT EXISTS memory_migrations (
 
 /** Most evidence utterance ids kept per persona node. */
 const MAX_EVIDENCE_IDS = 50;
-
-interface FactRow {
-  id: string; content: string; speaker_id: string; addressee_ids: string; subject_id: string;
-  kind: string; layer: string; slot: string | null; value: string | null; time: string;
-  refer_ids: string; valid_from: string; valid_to: string | null; supersedes: string | null;
-  superseded_by: string | null; confidence: number; session_id: string; source: string;
-  created_at: string; event_time: string | null; valid_until: string | null; plan_object: string | null;
-}
-
-interface PersonaRow {
-  id: string; participant_id: string; kind: string; target: string; valence: number;
-  label: string | null; strength: number; evidence_count: number; evidence_ids: string;
-  session_ids: string; first_seen: string; last_seen: string; stable: number; labels: string;
-}
-
-function toFact(r: FactRow): Fact {
-  return {
-    id: r.id, content: r.content, speakerId: r.speaker_id,
-    addresseeIds: fromJson<string[]>(r.addressee_ids, []), subjectId: r.subject_id,
-    kind: r.kind as FactKind, layer: r.layer as FactLayer, slot: r.slot, value: r.value,
-    time: r.time, eventTime: r.event_time ?? null, referIds: fromJson<string[]>(r.refer_ids, []), validFrom: r.valid_from,
-    validTo: r.valid_to, validUntil: r.valid_until ?? null,
-    planObject: r.plan_object ? fromJson<PlanObject | null>(r.plan_object, null) : null, supersedes: r.supersedes, supersededBy: r.superseded_by,
-    confidence: r.confidence, sessionId: r.session_id, source: r.source, createdAt: r.created_at,
-  };
-}
-
-function toPersona(r: PersonaRow): PersonaNode {
-  return {
-    id: r.id, participantId: r.participant_id, kind: r.kind as PersonaKind, target: r.target,
-    valence: r.valence, label: r.label, strength: r.strength, evidenceCount: r.evidence_count,
-    evidenceIds: fromJson<string[]>(r.evidence_ids, []),
-    sessionIds: fromJson<string[]>(r.session_ids, []), firstSeen: r.first_seen,
-    lastSeen: r.last_seen, stable: r.stable === 1,
-  };
-}
 
 /** The label seen most often, given per-label counts. */
 function dominantLabel(counts: Record<string, number>): string | null {

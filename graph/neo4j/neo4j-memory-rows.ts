@@ -1,0 +1,50 @@
+/** The Neo4j memory store's schema, and the facts its `(:Fact)` nodes hold. */
+import type { Fact, FactKind, FactLayer, PlanObject } from '../memory-store.js';
+import { toNum } from './neo4j-connection.js';
+import { optString, stringList, type Props } from './neo4j-store-base.js';
+
+/** Schema statements run once at start-up; each is idempotent. */
+export const MEMORY_SCHEMA = [
+  'CREATE CONSTRAINT parley_fact_key IF NOT EXISTS FOR (n:Fact) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
+  'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
+  'CREATE CONSTRAINT parley_kept_extraction_key IF NOT EXISTS FOR (n:KeptExtraction) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
+  // Open facts (`validTo IS NULL`, which no index holds) seek the tenant's facts.
+  'CREATE INDEX parley_fact_tenant IF NOT EXISTS FOR (n:Fact) ON (n.tenant)',
+  'CREATE INDEX parley_fact_slot IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.slot)',
+  'CREATE INDEX parley_fact_supersedes IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.supersedes)',
+  'CREATE INDEX parley_fact_valid_to IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validTo)',
+  // Facts with an end of their own (no other has the property), for the sweep of ended states.
+  'CREATE INDEX parley_fact_valid_until IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.validUntil)',
+  'CREATE INDEX parley_fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.subjectId)',
+  'CREATE INDEX parley_fact_speaker IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.speakerId)',
+  'CREATE INDEX parley_fact_session IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.sessionId)',
+  'CREATE INDEX parley_persona_participant IF NOT EXISTS FOR (n:PersonaNode) ON (n.tenant, n.participantId)',
+  // Addressees, one key node per (tenant, participant id), even for ids no participant has yet:
+  // `(:Utterance|Fact)-[:ADDRESSED]->(:Addressee)` makes "addressed to X" an index seek and an expand.
+  'CREATE CONSTRAINT parley_addressee_key IF NOT EXISTS FOR (n:Addressee) REQUIRE (n.tenant, n.id) IS UNIQUE',
+];
+
+/** A fact's `planObject` property (JSON text; absent on facts stored before it existed: null). */
+function planObjectOf(v: unknown): PlanObject | null {
+  if (typeof v !== 'string' || v === '') return null;
+  try {
+    return JSON.parse(v) as PlanObject;
+  } catch {
+    return null;
+  }
+}
+
+/** The fact a `(:Fact)` node's properties hold. */
+export function toFact(f: Props): Fact {
+  return {
+    id: String(f.id), content: String(f.content), speakerId: String(f.speakerId), addresseeIds: stringList(f.addresseeIds),
+    subjectId: String(f.subjectId), kind: String(f.kind) as FactKind, layer: String(f.layer) as FactLayer,
+    slot: optString(f.slot), value: optString(f.value), time: String(f.time), eventTime: optString(f.eventTime), referIds: stringList(f.referIds),
+    validFrom: String(f.validFrom), validTo: optString(f.validTo), validUntil: optString(f.validUntil),
+    planObject: planObjectOf(f.planObject), supersedes: optString(f.supersedes),
+    supersededBy: optString(f.supersededBy), confidence: toNum(f.confidence), sessionId: String(f.sessionId),
+    source: String(f.source), createdAt: String(f.createdAt),
+  };
+}
