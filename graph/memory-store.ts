@@ -151,6 +151,14 @@ export function factEnded(f: Pick<Fact, 'validUntil'>, nowIso: string): boolean 
   return f.validUntil !== null && f.validUntil !== undefined && Date.parse(f.validUntil) <= Date.parse(nowIso);
 }
 
+/**
+ * True when `f` was withdrawn (the utterance it came from was given to another speaker): closed where it began and
+ * replaced by nothing. A fact closed by a later one, or deleted by a later utterance, never is.
+ */
+export function factWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersededBy'>): boolean {
+  return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
+}
+
 /** Filters for listing facts; all optional, combined with AND. */
 export interface FactFilter {
   /** Facts where this participant is the speaker, the subject or an addressee (see `role`). */

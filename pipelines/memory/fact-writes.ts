@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { GraphStore } from '../../graph/graph-store.js';
-import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import { factWithdrawn, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
@@ -13,7 +13,6 @@ import type { Candidate, Decider, Decision } from './decide.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import type { MemoryIndexer } from './memory-indexer.js';
 import { applyProfileUpdates } from './profile-updates.js';
-import { isWithdrawn } from './revised-speaker.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
@@ -69,7 +68,7 @@ export async function writeFacts(
     const id = extractedFactId(tenant, u.id, ef);
     const earlier = await deps.memory.getFact(tenant, id);
     // Withdrawn when the utterance was given to another speaker, and now moved back: left withdrawn (not handled).
-    if (earlier && isWithdrawn(earlier)) continue;
+    if (earlier && factWithdrawn(earlier)) continue;
     if (earlier) {
       // An earlier run of this job stored it and stopped before recording the utterance as processed.
       const op = await finishStored(deps, indexer, tenant, u, earlier, vector);

@@ -4,7 +4,7 @@
  * job extracts it again under its new speaker, as a fresh utterance (`createConsolidationHandler`).
  */
 import type { GraphStore } from '../../graph/graph-store.js';
-import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import { factWithdrawn, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
 import type { MemoryOp } from './fact-writes.js';
@@ -33,14 +33,9 @@ export async function movedFacts(memory: MemoryStore, tenant: TenantId, u: Utter
   return facts.filter((f) => f.referIds.includes(u.id) && f.speakerId !== u.speakerId);
 }
 
-/** True when `f` was withdrawn: closed where it began, replaced by nothing (a fact closed by a later one never is). */
-export function isWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersededBy'>): boolean {
-  return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
-}
-
 /**
  * Withdraw what `u` gave its old speaker (`facts`, from {@link movedFacts}): a fact of other utterances too only loses
- * `u` from its sources; a fact of `u` alone that is current is closed where it began (`isWithdrawn`), taken out of
+ * `u` from its sources; a fact of `u` alone that is current is closed where it began (`factWithdrawn`), taken out of
  * search, and every fact it had closed (what it superseded, a home its stay's successor closed) is indexed and
  * reopened; a fact a later one already replaced stays as history. Returns the ops to send, each with
  * `reason: 'speaker_revised'`.
@@ -60,7 +55,7 @@ export async function withdrawMoved(
       continue;
     }
     const closed = f.validTo === null ? await deps.memory.closeFact(tenant, f.id, f.validFrom, null) : null;
-    const gone = closed ?? (isWithdrawn(f) ? f : null);
+    const gone = closed ?? (factWithdrawn(f) ? f : null);
     if (!gone) continue;
     await indexer.removeFacts(tenant, [gone]);
     ops.push({ op: 'DELETE', memory_id: gone.id, text: gone.content, reason: SPEAKER_REVISED });

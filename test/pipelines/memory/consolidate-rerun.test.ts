@@ -1,24 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import type { GraphStore } from '../../../graph/graph-store.js';
-import type { LexicalIndex } from '../../../graph/lexical-index.js';
-import type { Fact, MemoryStore } from '../../../graph/memory-store.js';
-import type { VectorStore } from '../../../graph/vector-store.js';
-import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
-import { Neo4jLexicalIndex } from '../../../graph/neo4j/neo4j-lexical-index.js';
-import { Neo4jMemoryStore } from '../../../graph/neo4j/neo4j-memory-store.js';
-import { Neo4jVectorStore } from '../../../graph/neo4j/neo4j-vector-store.js';
-import { openDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import type { Fact } from '../../../graph/memory-store.js';
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { NEO4J_SKIP, neo4jTestOptions } from '../../helpers/stores.js';
+import { gatedJobStores, neo4jJobStores, sqliteJobStores, type JobStores, type OpenJobStores } from '../../helpers/job-stores.js';
+import { NEO4J_SKIP } from '../../helpers/stores.js';
 
 /*
  * A consolidation job run again after a worker died in the middle of it (BullMQ hands a stalled job
@@ -28,42 +17,18 @@ import { NEO4J_SKIP, neo4jTestOptions } from '../../helpers/stores.js';
  * against SQLite and against the real Neo4j (every store in Neo4j, as the networked deployment).
  */
 
-interface Stores {
-  graph: GraphStore;
-  memory: MemoryStore;
-  vectors: VectorStore;
-  lexical: LexicalIndex;
-  dispose(): Promise<void>;
-}
-
 /** Store methods that write (the rest read). */
 const WRITES = new Set(['addFacts', 'closeFact', 'markProcessed', 'keepExtraction', 'upsert', 'delete', 'index', 'updateParticipant']);
-
-/** A view of `target` whose writes go through `gate` (which throws once the process is "dead"). */
-function gated<T extends object>(target: T, gate: () => void): T {
-  return new Proxy(target, {
-    get(obj, key) {
-      const value = Reflect.get(obj, key) as unknown;
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      if (typeof key !== 'string' || !WRITES.has(key)) return fn.bind(obj);
-      return (...args: unknown[]) => {
-        gate();
-        return fn.apply(obj, args);
-      };
-    },
-  });
-}
 
 const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
 const NAMES = ['Ana', 'Bruno', 'Carla', 'Duarte', 'Elena', 'Filipe', 'Gabriela', 'Hugo', 'Irene', 'Joana', 'Kiko', 'Lara', 'Miguel', 'Nuno', 'Olga', 'Pedro', 'Rita', 'Sara', 'Tiago', 'Vera'];
 /** One sentence that changes a slot (UPDATE), one unslotted commitment (ADD), one preference (ADD). */
 const CHANGE = 'I moved to Lisbon last month. I will send you the draft on Friday. I love ramen.';
 
-function rerunSuite(name: string, open: () => Promise<Stores>, skip?: string): void {
+function rerunSuite(name: string, open: () => Promise<OpenJobStores>, skip?: string): void {
   describe(`consolidation re-run after a partial write: ${name}`, { skip, timeout: 300_000 }, () => {
     const T = 't_rerun';
-    let stores: Stores;
+    let stores: OpenJobStores;
     const embedder = new UseLiteEmbedder();
     const extractor = new EmbeddedExtractor();
     let clock = Date.parse('2026-12-01T10:00:00.000Z');
@@ -71,7 +36,7 @@ function rerunSuite(name: string, open: () => Promise<Stores>, skip?: string): v
     let people = 0;
     let ben: string;
 
-    const handlerOn = (s: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical'>, ops: MemoryOp[][] = []) => createConsolidationHandler({
+    const handlerOn = (s: JobStores, ops: MemoryOp[][] = []) => createConsolidationHandler({
       ...s, embedder, extractor, onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
     });
     const job = (sessionId: string, utteranceId: string) => ({
@@ -136,8 +101,7 @@ function rerunSuite(name: string, open: () => Promise<Stores>, skip?: string): v
       // An uninterrupted run, counting its writes; and the same job run again stores nothing more.
       const control = await person();
       let writes = 0;
-      const count = { graph: gated(stores.graph, () => { writes += 1; }), memory: gated(stores.memory, () => { writes += 1; }),
-        vectors: gated(stores.vectors, () => { writes += 1; }), lexical: gated(stores.lexical, () => { writes += 1; }) };
+      const count = gatedJobStores(stores, WRITES, () => { writes += 1; });
       const uid = await store(control.sessionId, control.id, CHANGE);
       const ops: MemoryOp[][] = [];
       await handlerOn(count, ops)(job(control.sessionId, uid), new AbortController().signal);
@@ -159,7 +123,7 @@ function rerunSuite(name: string, open: () => Promise<Stores>, skip?: string): v
           made += 1;
           if (made >= k) throw new Error(`worker killed before write ${k}`);
         };
-        const dying = { graph: gated(stores.graph, gate), memory: gated(stores.memory, gate), vectors: gated(stores.vectors, gate), lexical: gated(stores.lexical, gate) };
+        const dying = gatedJobStores(stores, WRITES, gate);
         await assert.rejects(handlerOn(dying)(job(who.sessionId, u), new AbortController().signal), /worker killed/, `cut before write ${k}`);
         assert.equal(await stores.memory.processedFacts(T, u), null);
         await handlerOn(stores)(job(who.sessionId, u), new AbortController().signal);
@@ -171,24 +135,5 @@ function rerunSuite(name: string, open: () => Promise<Stores>, skip?: string): v
   });
 }
 
-rerunSuite('SQLite', async () => {
-  const db = openDatabase(':memory:');
-  return {
-    graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db), vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db),
-    dispose: async () => { db.close(); },
-  };
-});
-
-rerunSuite('Neo4j (every store)', async () => {
-  const options = neo4jTestOptions('test-rerun');
-  const all = { graph: new Neo4jGraphStore(options), memory: new Neo4jMemoryStore(options), vectors: new Neo4jVectorStore(options), lexical: new Neo4jLexicalIndex(options) };
-  return {
-    ...all,
-    dispose: async () => {
-      for (const s of Object.values(all)) {
-        await s.eraseAll();
-        await s.close();
-      }
-    },
-  };
-}, NEO4J_SKIP);
+rerunSuite('SQLite', async () => sqliteJobStores());
+rerunSuite('Neo4j (every store)', async () => neo4jJobStores('test-rerun'), NEO4J_SKIP);

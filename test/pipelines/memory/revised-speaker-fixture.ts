@@ -5,60 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import type { GraphStore } from '../../../graph/graph-store.js';
-import type { LexicalIndex } from '../../../graph/lexical-index.js';
-import type { Fact, MemoryStore } from '../../../graph/memory-store.js';
-import type { VectorStore } from '../../../graph/vector-store.js';
-import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
-import { Neo4jLexicalIndex } from '../../../graph/neo4j/neo4j-lexical-index.js';
-import { Neo4jMemoryStore } from '../../../graph/neo4j/neo4j-memory-store.js';
-import { Neo4jVectorStore } from '../../../graph/neo4j/neo4j-vector-store.js';
-import { openDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
+import type { Fact } from '../../../graph/memory-store.js';
 import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
 import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { neo4jTestOptions } from '../../helpers/stores.js';
-
-/** The four stores a consolidation job writes. */
-export interface JobStores {
-  graph: GraphStore;
-  memory: MemoryStore;
-  vectors: VectorStore;
-  lexical: LexicalIndex;
-}
-
-/** Stores of one test file, released by `dispose`. */
-export type OpenStores = JobStores & { dispose(): Promise<void> };
-
-/** Every store on one in-memory SQLite database. */
-export function sqliteStores(): OpenStores {
-  const db = openDatabase(':memory:');
-  return {
-    graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db), vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db),
-    dispose: async () => { db.close(); },
-  };
-}
-
-/** Every store on the Neo4j test server (`NEO4J_URI`), under a tenant prefix of their own, erased by `dispose`. */
-export function neo4jStores(label: string): OpenStores {
-  const options = neo4jTestOptions(label);
-  const all = { graph: new Neo4jGraphStore(options), memory: new Neo4jMemoryStore(options), vectors: new Neo4jVectorStore(options), lexical: new Neo4jLexicalIndex(options) };
-  return {
-    ...all,
-    dispose: async () => {
-      for (const s of Object.values(all)) {
-        await s.eraseAll();
-        await s.close();
-      }
-    },
-  };
-}
+import type { JobStores } from '../../helpers/job-stores.js';
 
 /** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
 export interface Scene {

@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
-import { neo4jStores, RevisionFixture, sqliteStores, type JobStores, type OpenStores } from './revised-speaker-fixture.js';
+import { gatedJobStores, neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
+import { RevisionFixture } from './revised-speaker-fixture.js';
 
 /*
  * The job of a turn given to another speaker after it was consolidated, cut short and run again, must end where an
@@ -14,29 +15,9 @@ import { neo4jStores, RevisionFixture, sqliteStores, type JobStores, type OpenSt
 /** Store methods that write (the rest read). */
 const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'patchFact', 'markProcessed', 'keepExtraction', 'upsert', 'delete', 'index', 'updateParticipant']);
 
-/** A view of `target` whose writes go through `gate` (which throws once the process is "dead"). */
-function gated<T extends object>(target: T, gate: () => void): T {
-  return new Proxy(target, {
-    get(obj, key) {
-      const value = Reflect.get(obj, key) as unknown;
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      if (typeof key !== 'string' || !WRITES.has(key)) return fn.bind(obj);
-      return (...args: unknown[]) => {
-        gate();
-        return fn.apply(obj, args);
-      };
-    },
-  });
-}
-
-const allGated = (s: JobStores, gate: () => void): JobStores => ({
-  graph: gated(s.graph, gate), memory: gated(s.memory, gate), vectors: gated(s.vectors, gate), lexical: gated(s.lexical, gate),
-});
-
-function rerunSuite(name: string, open: () => OpenStores, skip?: string): void {
+function rerunSuite(name: string, open: () => OpenJobStores, skip?: string): void {
   describe(`speaker-revised consolidation re-run after a partial write: ${name}`, { skip, timeout: 600_000 }, () => {
-    let stores: OpenStores;
+    let stores: OpenJobStores;
     let fx: RevisionFixture;
     const embedder = new UseLiteEmbedder();
     before(() => {
@@ -52,7 +33,7 @@ function rerunSuite(name: string, open: () => OpenStores, skip?: string): void {
       const control = await fx.scene();
       await fx.move(control);
       let writes = 0;
-      await fx.run(control.sessionId, control.lisbonUid, allGated(stores, () => { writes += 1; }));
+      await fx.run(control.sessionId, control.lisbonUid, gatedJobStores(stores, WRITES, () => { writes += 1; }));
       await fx.expectRevised(control);
       t.diagnostic(`a whole run of the moved turn's job makes ${writes} store writes`);
       assert.ok(writes >= 8, `${writes} writes`);
@@ -61,7 +42,7 @@ function rerunSuite(name: string, open: () => OpenStores, skip?: string): void {
         const s = await fx.scene();
         await fx.move(s);
         let made = 0;
-        const dying = allGated(stores, () => {
+        const dying = gatedJobStores(stores, WRITES, () => {
           made += 1;
           if (made >= k) throw new Error(`worker killed before write ${k}`);
         });
@@ -75,5 +56,5 @@ function rerunSuite(name: string, open: () => OpenStores, skip?: string): void {
   });
 }
 
-rerunSuite('SQLite', sqliteStores);
-rerunSuite('Neo4j (every store)', () => neo4jStores('test-revised-rerun'), NEO4J_SKIP);
+rerunSuite('SQLite', sqliteJobStores);
+rerunSuite('Neo4j (every store)', () => neo4jJobStores('test-revised-rerun'), NEO4J_SKIP);

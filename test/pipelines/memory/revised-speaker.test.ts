@@ -3,15 +3,17 @@ import assert from 'node:assert/strict';
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { extractedFactId } from '../../../pipelines/memory/consolidate.js';
 import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
-import { isWithdrawn, movedFacts, SPEAKER_REVISED, withdrawMoved } from '../../../pipelines/memory/revised-speaker.js';
-import { RevisionFixture, sqliteStores, type OpenStores } from './revised-speaker-fixture.js';
+import { factWithdrawn } from '../../../graph/memory-store.js';
+import { movedFacts, SPEAKER_REVISED, withdrawMoved } from '../../../pipelines/memory/revised-speaker.js';
+import { sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
+import { RevisionFixture } from './revised-speaker-fixture.js';
 
 describe('a consolidated turn given to another speaker: its memories follow it (SQLite)', { timeout: 300_000 }, () => {
-  let stores: OpenStores;
+  let stores: OpenJobStores;
   let fx: RevisionFixture;
   const embedder = new UseLiteEmbedder();
   before(() => {
-    stores = sqliteStores();
+    stores = sqliteJobStores();
     fx = new RevisionFixture(stores, embedder);
   });
   after(async () => {
@@ -66,10 +68,10 @@ describe('a consolidated turn given to another speaker: its memories follow it (
 
   test('withdrawn means closed where it began and replaced by nothing', () => {
     const at = '2026-12-01T10:00:00.000Z';
-    assert.equal(isWithdrawn({ validFrom: at, validTo: at, supersededBy: null }), true);
-    assert.equal(isWithdrawn({ validFrom: at, validTo: null, supersededBy: null }), false);
-    assert.equal(isWithdrawn({ validFrom: at, validTo: '2026-12-02T10:00:00.000Z', supersededBy: null }), false, 'deleted later');
-    assert.equal(isWithdrawn({ validFrom: at, validTo: at, supersededBy: 'f_x' }), false, 'replaced at once');
+    assert.equal(factWithdrawn({ validFrom: at, validTo: at, supersededBy: null }), true);
+    assert.equal(factWithdrawn({ validFrom: at, validTo: null, supersededBy: null }), false);
+    assert.equal(factWithdrawn({ validFrom: at, validTo: '2026-12-02T10:00:00.000Z', supersededBy: null }), false, 'deleted later');
+    assert.equal(factWithdrawn({ validFrom: at, validTo: at, supersededBy: 'f_x' }), false, 'replaced at once');
   });
 
   test('the same words from the same turn under another speaker make another fact id', () => {
