@@ -5,7 +5,7 @@ import type { KeyedLock } from '../../graph/keyed-lock.js';
 import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { MemoryStore } from '../../graph/memory-store.js';
-import type { TenantId } from '../../graph/types.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { RuleDecider, type Decider } from './decide.js';
@@ -13,7 +13,7 @@ import { extractOnce } from './extraction-context.js';
 import type { ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
-import { movedFacts, withdrawMoved } from './revised-speaker.js';
+import { movedFacts, staleExtractionFacts, withdrawMoved } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
 export { withoutParticipantIds } from './extraction-context.js';
@@ -104,6 +104,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
+    // Moved after a first run was cut short: that run's extraction (and what it stored) is the old speaker's.
+    const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
     const extraction = await extractOnce(deps, tenant, u, contextTurns);
     signal.throwIfAborted();
 
@@ -120,8 +122,27 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, live)];
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
-    if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
+    if (early.length + ops.length > 0) deps.onOps(tenant, sessionId, [...early, ...ops]);
   };
+}
+
+/**
+ * When the extraction kept for `u` names a speaker it no longer has (a first run cut short, then `u` was moved): withdraw
+ * what that run stored, under its subjects' locks, then drop the extraction (`forgetUtterances`; `u` is not processed),
+ * so it is extracted afresh. A cut before the drop finds the extraction again and withdraws again (idempotent).
+ */
+async function withdrawStaleExtraction(
+  deps: ConsolidationDeps, indexer: MemoryIndexer, locks: KeyedLock, tenant: TenantId, u: Utterance, signal: AbortSignal,
+): Promise<MemoryOp[]> {
+  const stale = await staleExtractionFacts(deps.memory, tenant, u);
+  if (stale === null) return [];
+  const keys = [...new Set(stale.map((f) => subjectLockKey(tenant, f.subjectId)))];
+  const withdraw = async (live: AbortSignal): Promise<MemoryOp[]> => {
+    const ops = await withdrawMoved(deps, indexer, tenant, u, stale, live);
+    await deps.memory.forgetUtterances(tenant, [u.id]);
+    return ops;
+  };
+  return keys.length === 0 ? withdraw(signal) : locks.withLock(keys, (lost) => withdraw(AbortSignal.any([signal, lost])));
 }
 
 /**

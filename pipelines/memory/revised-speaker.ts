@@ -7,7 +7,8 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import { factWithdrawn, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
-import type { MemoryOp } from './fact-writes.js';
+import type { ExtractionResult } from './extractor.js';
+import { extractedFactId, type MemoryOp } from './fact-writes.js';
 import type { MemoryIndexer } from './memory-indexer.js';
 
 /** The `reason` of the `memory.updated` ops a speaker revision causes. */
@@ -31,6 +32,22 @@ export async function movedFacts(memory: MemoryStore, tenant: TenantId, u: Utter
   if (processed.length === 0) return [];
   const facts = await memory.listFacts(tenant, { ids: [...processed], includeHistory: true, limit: 1000 });
   return facts.filter((f) => f.referIds.includes(u.id) && f.speakerId !== u.speakerId);
+}
+
+/**
+ * The facts a consolidation of `u` cut short before `u` was moved stored for its old speaker: those of the extraction kept
+ * for it (`MemoryStore.keptExtraction`) when that extraction names a speaker `u` no longer has, found by their ids. Null
+ * when none is kept or it is `u`'s own speaker's (the job replays it); else the facts (maybe none), to withdraw before
+ * the kept extraction is dropped.
+ */
+export async function staleExtractionFacts(memory: MemoryStore, tenant: TenantId, u: Utterance): Promise<Fact[] | null> {
+  const kept = await memory.keptExtraction(tenant, u.id);
+  if (kept === null) return null;
+  const extraction = JSON.parse(kept) as ExtractionResult;
+  if (extraction.facts.every((f) => f.speakerId === u.speakerId)) return null;
+  const ids = extraction.facts.map((ef) => extractedFactId(tenant, u.id, ef));
+  const stored = ids.length > 0 ? await memory.listFacts(tenant, { ids, includeHistory: true, limit: 1000 }) : [];
+  return stored.filter((f) => f.speakerId !== u.speakerId);
 }
 
 /**

@@ -11,7 +11,7 @@ import { shownAttributes } from '../../../pipelines/interaction/participant-attr
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import type { JobStores } from '../../helpers/job-stores.js';
+import { gated, type JobStores } from '../../helpers/job-stores.js';
 
 /** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
 export interface Scene {
@@ -52,8 +52,11 @@ export class RevisionFixture {
     return u.id;
   }
 
-  /** A new scene, consolidated up to Lisbon superseding Porto (the Lisbon turn still Ana's). */
-  async scene(): Promise<Scene> {
+  /**
+   * A new scene, consolidated up to Lisbon superseding Porto (the Lisbon turn still Ana's). `cut`: the Lisbon turn's job
+   * stops before its last write (recording the turn as processed), as a worker killed there, and is not run again.
+   */
+  async scene(cut = false): Promise<Scene> {
     const sessionId = `s${this.#scenes++}`;
     const { graph, memory } = this.stores;
     await graph.openSession(this.tenant, sessionId, new Date(this.#clock).toISOString());
@@ -63,7 +66,12 @@ export class RevisionFixture {
     const [porto] = await memory.listFacts(this.tenant, { subjectId: ana, slot: 'lives_in' });
     assert.equal(porto?.value, 'Porto');
     const lisbonUid = await this.say(sessionId, ana, ben, 'I moved to Lisbon last month.');
-    await this.run(sessionId, lisbonUid);
+    if (!cut) await this.run(sessionId, lisbonUid);
+    else {
+      const killed = { ...this.stores, memory: gated(memory, new Set(['markProcessed']), () => { throw new Error('worker killed'); }) };
+      await assert.rejects(this.run(sessionId, lisbonUid, killed), /worker killed/);
+      assert.notEqual(await memory.keptExtraction(this.tenant, lisbonUid), null, 'its extraction is kept for a re-run');
+    }
     const [lisbon] = await memory.listFacts(this.tenant, { subjectId: ana, slot: 'lives_in' });
     assert.equal(lisbon?.value, 'Lisbon');
     assert.equal(lisbon?.supersedes, porto.id);

@@ -13,7 +13,7 @@ import { RevisionFixture } from './revised-speaker-fixture.js';
  */
 
 /** Store methods that write (the rest read). */
-const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'patchFact', 'markProcessed', 'keepExtraction', 'upsert', 'delete', 'index', 'updateParticipant']);
+const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'patchFact', 'markProcessed', 'keepExtraction', 'forgetUtterances', 'upsert', 'delete', 'index', 'updateParticipant']);
 
 function rerunSuite(name: string, open: () => OpenJobStores, skip?: string): void {
   describe(`speaker-revised consolidation re-run after a partial write: ${name}`, { skip, timeout: 600_000 }, () => {
@@ -29,30 +29,33 @@ function rerunSuite(name: string, open: () => OpenJobStores, skip?: string): voi
       await stores?.dispose();
     });
 
-    test('every interruption point: the re-run ends as an uncut run does', { timeout: 600_000 }, async (t) => {
-      const control = await fx.scene();
-      await fx.move(control);
-      let writes = 0;
-      await fx.run(control.sessionId, control.lisbonUid, gatedJobStores(stores, WRITES, () => { writes += 1; }));
-      await fx.expectRevised(control);
-      t.diagnostic(`a whole run of the moved turn's job makes ${writes} store writes`);
-      assert.ok(writes >= 8, `${writes} writes`);
+    for (const firstCut of [false, true]) {
+      const what = firstCut ? ', the turn\'s first run cut before it recorded the turn' : '';
+      test(`every interruption point: the re-run ends as an uncut run does${what}`, { timeout: 600_000 }, async (t) => {
+        const control = await fx.scene(firstCut);
+        await fx.move(control);
+        let writes = 0;
+        await fx.run(control.sessionId, control.lisbonUid, gatedJobStores(stores, WRITES, () => { writes += 1; }));
+        await fx.expectRevised(control);
+        t.diagnostic(`a whole run of the moved turn's job makes ${writes} store writes`);
+        assert.ok(writes >= 8, `${writes} writes`);
 
-      const cut = async (k: number): Promise<void> => {
-        const s = await fx.scene();
-        await fx.move(s);
-        let made = 0;
-        const dying = gatedJobStores(stores, WRITES, () => {
-          made += 1;
-          if (made >= k) throw new Error(`worker killed before write ${k}`);
-        });
-        await assert.rejects(fx.run(s.sessionId, s.lisbonUid, dying), /worker killed/, `cut before write ${k}`);
-        await fx.run(s.sessionId, s.lisbonUid);
-        await fx.expectRevised(s);
-      };
-      const points = Array.from({ length: writes }, (_, i) => i + 1);
-      for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map(cut));
-    });
+        const cut = async (k: number): Promise<void> => {
+          const s = await fx.scene(firstCut);
+          await fx.move(s);
+          let made = 0;
+          const dying = gatedJobStores(stores, WRITES, () => {
+            made += 1;
+            if (made >= k) throw new Error(`worker killed before write ${k}`);
+          });
+          await assert.rejects(fx.run(s.sessionId, s.lisbonUid, dying), /worker killed/, `cut before write ${k}`);
+          await fx.run(s.sessionId, s.lisbonUid);
+          await fx.expectRevised(s);
+        };
+        const points = Array.from({ length: writes }, (_, i) => i + 1);
+        for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map(cut));
+      });
+    }
   });
 }
 

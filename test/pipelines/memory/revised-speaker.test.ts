@@ -37,6 +37,16 @@ describe('a consolidated turn given to another speaker: its memories follow it (
     await fx.expectRevised(s);
   });
 
+  test('a turn moved after its first run was cut short: what that run stored is withdrawn and its kept extraction not replayed', async () => {
+    const s = await fx.scene(true);
+    await fx.move(s);
+    const ops = (await fx.run(s.sessionId, s.lisbonUid)).flat();
+    const ben = await fx.expectRevised(s);
+    assert.deepEqual(ops.map((o) => [o.op, o.memory_id, o.reason]), [
+      ['DELETE', s.lisbon.id, SPEAKER_REVISED], ['ADD', s.porto.id, SPEAKER_REVISED], ['ADD', ben.id, undefined],
+    ]);
+  });
+
   test('a fact a later one already replaced stays as the old speaker\'s history; the new speaker still gets it', async () => {
     const s = await fx.scene();
     const madridUid = await fx.say(s.sessionId, s.ana, s.ben, 'I moved to Madrid.');
