@@ -134,7 +134,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
 async function withdrawStaleExtraction(
   deps: ConsolidationDeps, indexer: MemoryIndexer, locks: KeyedLock, tenant: TenantId, u: Utterance, signal: AbortSignal,
 ): Promise<MemoryOp[]> {
-  const stale = await staleExtractionFacts(deps.memory, tenant, u);
+  const stale = await staleExtractionFacts(deps, tenant, u);
   if (stale === null) return [];
   const keys = [...new Set(stale.map((f) => subjectLockKey(tenant, f.subjectId)))];
   const withdraw = async (live: AbortSignal): Promise<MemoryOp[]> => {

@@ -36,15 +36,17 @@ export async function movedFacts(memory: MemoryStore, tenant: TenantId, u: Utter
 
 /**
  * The facts a consolidation of `u` cut short before `u` was moved stored for its old speaker: those of the extraction kept
- * for it (`MemoryStore.keptExtraction`) when that extraction names a speaker `u` no longer has, found by their ids. Null
- * when none is kept or it is `u`'s own speaker's (the job replays it); else the facts (maybe none), to withdraw before
- * the kept extraction is dropped.
+ * for it (`MemoryStore.keptExtraction`) when that extraction names a speaker `u` no longer has who still exists, found
+ * by their ids. Null when none is kept, or it is `u`'s own speaker's or a speaker's merged into it since (the job replays
+ * it); else the facts (maybe none), to withdraw before the kept extraction is dropped.
  */
-export async function staleExtractionFacts(memory: MemoryStore, tenant: TenantId, u: Utterance): Promise<Fact[] | null> {
+export async function staleExtractionFacts({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<Fact[] | null> {
   const kept = await memory.keptExtraction(tenant, u.id);
   if (kept === null) return null;
   const extraction = JSON.parse(kept) as ExtractionResult;
-  if (extraction.facts.every((f) => f.speakerId === u.speakerId)) return null;
+  const others = [...new Set(extraction.facts.map((f) => f.speakerId).filter((id) => id !== u.speakerId))];
+  // A speaker merged away since (no longer held) is not a revision: the replay keeps what the merge relabelled.
+  if (others.length === 0 || (await graph.getParticipants(tenant, others)).length === 0) return null;
   const ids = extraction.facts.map((ef) => extractedFactId(tenant, u.id, ef));
   const stored = ids.length > 0 ? await memory.listFacts(tenant, { ids, includeHistory: true, limit: 1000 }) : [];
   return stored.filter((f) => f.speakerId !== u.speakerId);

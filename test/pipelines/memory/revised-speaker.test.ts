@@ -47,6 +47,17 @@ describe('a consolidated turn given to another speaker: its memories follow it (
     ]);
   });
 
+  test('a turn whose first run was cut short, then merged into another speaker (not moved): the kept extraction is replayed', async () => {
+    const s = await fx.scene(true);
+    await stores.graph.mergeParticipants(fx.tenant, s.ana, s.ben);
+    await stores.memory.relabelParticipant(fx.tenant, s.ana, s.ben);
+    const ops = (await fx.run(s.sessionId, s.lisbonUid)).flat();
+    assert.deepEqual(ops.filter((o) => o.reason), [], 'nothing withdrawn');
+    assert.deepEqual(await stores.memory.processedFacts(fx.tenant, s.lisbonUid), [s.lisbon.id], 'the fact the cut run stored, finished');
+    const lisbon = await stores.memory.getFact(fx.tenant, s.lisbon.id);
+    assert.deepEqual([lisbon?.validTo, lisbon?.speakerId], [null, s.ben]);
+  });
+
   test('a fact a later one already replaced stays as the old speaker\'s history; the new speaker still gets it', async () => {
     const s = await fx.scene();
     const madridUid = await fx.say(s.sessionId, s.ana, s.ben, 'I moved to Madrid.');
