@@ -118,7 +118,7 @@ for (const [name, probe, enrolled] of KINDS) {
   const base = errors(test, probe, enrolled, 0);
   const offset = shipped.get(name) ?? chosen.get(name)!;
   const label = shipped.has(name) ? `this branch (${offset})` : `alternative, dev-chosen (${offset})`;
-  for (const [system, e] of [['main (0)', base], [label, errors(test, probe, enrolled, offset)]] as const) {
+  for (const [system, e] of [[shipped.has(name) ? 'main (0)' : 'no offset (0)', base], [label, errors(test, probe, enrolled, offset)]] as const) {
     const col = (k: keyof UttErrors): [string, string] => [
       pct(bootstrapMean(e.map((x) => x[k]), ROUNDS, 7)),
       e === base ? '–' : pct(bootstrapDelta(e.map((x) => x[k]), base.map((x) => x[k]), ROUNDS, 7), true).replace(' %', ''),
