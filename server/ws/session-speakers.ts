@@ -225,7 +225,7 @@ export class SessionSpeakers {
       decision: models.speakerDecision ?? null,
       stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
       revise: this.revision(),
-      bandOffsets: models.speakerDecision ? bandOffsetsFor(models.speakerEmbedder.modelId) : null,
+      bandOffsets: models.speakerDecision && config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(models.speakerEmbedder.modelId) : null,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),
