@@ -4,12 +4,12 @@ import { cosine, l2Normalise } from './speaker-embedder.js';
 import { decideSpeaker, type Candidate, type SpeakerDecisionParams } from './speaker-decision.js';
 import { pickCandidate, type AssignOptions, type NewcomerGuard } from './candidate-pick.js';
 import { bandOffset, narrowbandModelId, type BandOffsets, type VoiceBand } from './voice-bands.js';
-
-export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
+
+export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {

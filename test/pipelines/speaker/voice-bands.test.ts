@@ -94,6 +94,23 @@ describe('voice bands', () => {
   });
 });
 
+describe('end-of-session merges keep bands apart', () => {
+  test('an id heard on the phone merged into one heard wideband: its phone voiceprint becomes theirs, not folded into the wideband one', async () => {
+    const { store, cleanup } = sqlite();
+    try {
+      await store.upsert('t1', { participantId: 'p_wide', modelId: 'm', vector: at(0), updateCount: 3 });
+      const tracker = await SpeakerTracker.open(options(store));
+      const heardOnPhone = (await tracker.assign(at(90), 3, { band: 'narrowband' })).participantId;
+      await tracker.applyMerges([{ from: heardOnPhone, into: 'p_wide' }]);
+      assert.deepEqual([...(await store.list('t1', 'm'))[0]!.vector], [...at(0)], 'the wideband voiceprint as it was');
+      assert.deepEqual((await store.list('t1', narrowbandModelId('m'))).map((p) => p.participantId), ['p_wide']);
+      assert.deepEqual(tracker.prototypes().map((p) => [p.participantId, p.band]), [['p_wide', 'wideband'], ['p_wide', 'narrowband']]);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe('the first voice of a session that brings an external id (NewcomerGuard)', () => {
   /** p_held (at 0°) holds another external id; p_free (at 90°) holds none. */
   async function tenant(extra: Partial<SpeakerTrackerOptions> = {}): Promise<{ tracker: SpeakerTracker; cleanup: () => void }> {
