@@ -44,6 +44,8 @@ export interface Candidate {
   cosine: number;
   /** Heard earlier in this session. */
   inSession: boolean;
+  /** Log-likelihood ratio taken off this hypothesis (a match across bands, on phone audio, or a stricter bar); default 0. */
+  llrOffset?: number;
 }
 
 /** What the rule decided: an existing id, or null for a new voice; with the winning score. */
@@ -68,7 +70,7 @@ export function decideSpeaker(p: SpeakerDecisionParams, candidates: readonly Can
   let bestExisting: Decision | null = null;
   for (const k of candidates) {
     const prior = k.participantId === previous ? p.logPriorPrevious : k.inSession ? p.logPriorSession : 0;
-    const score = prior + scoreLlr(p.calibration, k.cosine, seconds);
+    const score = prior + scoreLlr(p.calibration, k.cosine, seconds) - (k.llrOffset ?? 0);
     if (!bestExisting || score > bestExisting.score) bestExisting = { participantId: k.participantId, score };
   }
   if (bestExisting && bestExisting.score > best.score) best = bestExisting;

@@ -1,11 +1,15 @@
 import type { TenantId } from '../../graph/types.js';
 import type { VoiceprintStore } from '../../graph/voiceprint-store.js';
 import { cosine, l2Normalise } from './speaker-embedder.js';
-import { decideSpeaker, type SpeakerDecisionParams } from './speaker-decision.js';
+import { decideSpeaker, type Candidate, type SpeakerDecisionParams } from './speaker-decision.js';
+import { pickCandidate, type AssignOptions, type NewcomerGuard } from './candidate-pick.js';
+import { bandOffset, narrowbandModelId, type BandOffsets, type VoiceBand } from './voice-bands.js';
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
+
+export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {
@@ -69,8 +73,12 @@ export interface SpeakerTrackerOptions {
    * spoke from the id heard before (`first-turn-revision.ts`). Null or absent: never.
    */
   revise?: FirstTurnRevision | null;
+  /**
+   * With `decision`: the log-likelihood-ratio offsets a match pays across bands and on phone audio
+   * (`voice-bands.ts`). Null or absent: none (every turn scored as wideband against wideband).
+   */
+  bandOffsets?: BandOffsets | null;
 }
-
 
 /** One prototype held by the tracker. */
 export interface Prototype {
@@ -81,6 +89,8 @@ export interface Prototype {
   updateCount: number;
   /** True when the prototype was known before this session began. */
   known: boolean;
+  /** The band of the audio it was made from (stored under `narrowbandModelId` when narrowband). */
+  band: VoiceBand;
 }
 
 /** What this session saw of one id (the evidence the end-of-session merge uses). */
@@ -135,26 +145,26 @@ export class SpeakerTracker {
       validateRevision(o.revise);
       if (!o.decision) throw new Error('first-turn revision needs the calibrated decision');
     }
-    const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, o.modelId) : [];
-    return new SpeakerTracker(
-      o,
-      stored.map((p) => ({ participantId: p.participantId, voiceprintId: p.id, vector: p.vector, updateCount: p.updateCount, known: true })),
-    );
+    const load = async (band: VoiceBand): Promise<Prototype[]> => {
+      const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, band === 'wideband' ? o.modelId : narrowbandModelId(o.modelId)) : [];
+      return stored.map((p) => ({ participantId: p.participantId, voiceprintId: p.id, vector: p.vector, updateCount: p.updateCount, known: true, band }));
+    };
+    return new SpeakerTracker(o, [...(await load('wideband')), ...(await load('narrowband'))]);
   }
 
   /**
    * Attribute one utterance's embedding (L2-normalised by the embedder). `voicedSeconds` (default 1)
    * is the utterance's speech duration: its weight in the end-of-session clustering.
    */
-  assign(embedding: Float32Array, voicedSeconds = 1): Promise<SpeakerAssignment> {
+  assign(embedding: Float32Array, voicedSeconds = 1, opts: AssignOptions = {}): Promise<SpeakerAssignment> {
     if (!(voicedSeconds > 0)) return Promise.reject(new RangeError('voicedSeconds must be > 0'));
     const run = this.queue.then(async () => {
       const previous = this.lastId;
       const { transitions, stays } = this;
-      const out = await this.assignNow(embedding, voicedSeconds);
+      const out = await this.assignNow(embedding, voicedSeconds, opts.band ?? 'wideband', opts.newcomer ?? null);
       this.heard(out.participantId);
       if (out.isNew && previous !== null && this.o.revise) {
-        const revised = await this.revise({ into: out.participantId, vector: embedding, seconds: voicedSeconds, previous, transitions, stays });
+        const revised = await this.revise({ into: out.participantId, vector: embedding, seconds: voicedSeconds, previous, transitions, stays }, opts.band ?? 'wideband');
         if (revised.length > 0) out.revised = revised;
       }
       return out;
@@ -169,9 +179,9 @@ export class SpeakerTracker {
    * turn being likelier than a new person) with confidence 0. Changes no prototype and no session
    * statistics. Null when neither exists (the caller then uses `assign`).
    */
-  assignShort(embedding: Float32Array, previous: string | null, voicedSeconds = 0): Promise<SpeakerAssignment | null> {
+  assignShort(embedding: Float32Array, previous: string | null, voicedSeconds = 0, band: VoiceBand = 'wideband'): Promise<SpeakerAssignment | null> {
     const run = this.queue.then(() => {
-      const out = this.shortNow(embedding, previous, voicedSeconds);
+      const out = this.shortNow(embedding, previous, voicedSeconds, band);
       if (out) this.heard(out.participantId);
       return out;
     });
@@ -200,7 +210,7 @@ export class SpeakerTracker {
    * Move the turns `turnsToMove` picks from `f.previous` to `f.into`: their session evidence goes to the new
    * id, the previous id's prototype goes back to before their updates, and the stays are counted again.
    */
-  private async revise(f: Founding): Promise<RevisedTurn[]> {
+  private async revise(f: Founding, band: VoiceBand): Promise<RevisedTurn[]> {
     const before = this.held.slice(0, -1);
     const picked = turnsToMove(this.o.revise!, this.decisionNow()!, before, f).map((i) => before[i]!);
     if (picked.length === 0) return [];
@@ -221,7 +231,8 @@ export class SpeakerTracker {
       t.before = null;
     }
     if (from && from.utterances <= 0) this.stats.delete(f.previous);
-    const p = this.protos.find((x) => x.participantId === f.previous);
+    // Updates only ever move a prototype of the turn's own band: the one the undone turns updated.
+    const p = this.protos.find((x) => x.participantId === f.previous && x.band === band);
     if (p && undo) {
       p.vector = undo.vector;
       p.updateCount = Math.max(1, p.updateCount - undo.count);
@@ -239,11 +250,11 @@ export class SpeakerTracker {
     return { ...d, logPriorPrevious: d.logPriorPrevious + stayShift(this.o.stay, this.stays, this.transitions) };
   }
 
-  private shortNow(embedding: Float32Array, previous: string | null, voicedSeconds: number): SpeakerAssignment | null {
+  private shortNow(embedding: Float32Array, previous: string | null, voicedSeconds: number, band: VoiceBand): SpeakerAssignment | null {
     const turn = this.sequence.length;
     const d = this.decisionNow();
     if (d) {
-      const candidates = this.candidates(embedding);
+      const candidates = this.candidates(embedding, band);
       const pick = decideSpeaker(d, candidates, 0, previous ?? this.lastId, false);
       const chosen = candidates.find((c) => c.participantId === pick.participantId);
       if (!chosen) return null;
@@ -261,29 +272,27 @@ export class SpeakerTracker {
     return null;
   }
 
-  /** Every prototype with its cosine to `embedding` and whether its id was heard in this session. */
-  private candidates(embedding: Float32Array): { participantId: string; cosine: number; inSession: boolean }[] {
-    return this.protos.map((p) => ({ participantId: p.participantId, cosine: cosine(embedding, p.vector), inSession: this.stats.has(p.participantId) }));
+  /** Every prototype with its cosine to `embedding`, whether its id was heard in this session, and its band offset. */
+  private candidates(embedding: Float32Array, band: VoiceBand): Candidate[] {
+    const offsets = this.o.bandOffsets;
+    return this.protos.map((p) => ({
+      participantId: p.participantId, cosine: cosine(embedding, p.vector), inSession: this.stats.has(p.participantId),
+      ...(offsets ? { llrOffset: bandOffset(offsets, band, p.band) } : {}),
+    }));
   }
 
-  private async assignNow(embedding: Float32Array, voicedSeconds: number): Promise<SpeakerAssignment> {
+  private async assignNow(embedding: Float32Array, voicedSeconds: number, band: VoiceBand, newcomer: NewcomerGuard | null): Promise<SpeakerAssignment> {
     const { tauMatch, tauUpdate, alpha } = this.o.thresholds;
     // One cosine per prototype, shared by the threshold rule and the decision (aligned with this.protos).
-    const candidates = this.candidates(embedding);
-    let at = -1;
-    for (let i = 0; i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;
-    let matched = at >= 0 && candidates[at]!.cosine >= tauMatch;
-    const decision = this.decisionNow();
+    const candidates = this.candidates(embedding, band);
     const turn = this.sequence.length;
-    let score = 0;
-    if (decision) {
-      const pick = decideSpeaker(decision, candidates, voicedSeconds, this.lastId);
-      matched = pick.participantId !== null;
-      score = pick.score;
-      if (matched) at = candidates.findIndex((c) => c.participantId === pick.participantId);
-    }
+    const { at: picked, score } = await pickCandidate({ decision: this.decisionNow(), thresholds: this.o.thresholds, previous: this.lastId }, candidates, voicedSeconds, newcomer);
+    const matched = picked >= 0;
+    let at = picked;
+    for (let i = 0; !matched && i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;
     const best = at >= 0 ? this.protos[at]! : null;
     const bestScore = at >= 0 ? candidates[at]!.cosine : -Infinity;
+    if (best && matched && best.band !== band) return this.crossBandMatch(best, embedding, voicedSeconds, band, score, turn, bestScore);
     if (best && matched) {
       const updated = bestScore >= tauUpdate;
       const prior = best.vector;
@@ -298,7 +307,7 @@ export class SpeakerTracker {
       return { participantId: best.participantId, confidence: bestScore, isNew: false, updated, turn };
     }
     const participantId = await this.o.createParticipant();
-    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: false };
+    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: false, band };
     this.protos.push(proto);
     await this.persist(proto);
     if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
@@ -306,6 +315,27 @@ export class SpeakerTracker {
     this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: true, kept, before: null });
     const confidence = best ? 1 - Math.max(0, bestScore) / tauMatch : 1;
     return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false, turn };
+  }
+
+  /**
+   * A turn matched a prototype of the other band: that prototype is left as it is (a phone turn would pull a
+   * wideband voiceprint towards the phone channel); the participant gets a prototype of the turn's band from it when
+   * they have none, so their next turns in this band are compared within it.
+   */
+  private async crossBandMatch(
+    best: Prototype, embedding: Float32Array, voicedSeconds: number, band: VoiceBand, score: number, turn: number, cos: number,
+  ): Promise<SpeakerAssignment> {
+    const { participantId } = best;
+    const founded = !this.protos.some((p) => p.participantId === participantId && p.band === band);
+    if (founded) {
+      const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: best.known, band };
+      this.protos.push(proto);
+      await this.persist(proto);
+      if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
+    }
+    const kept = this.note(participantId, embedding, voicedSeconds);
+    this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: false, kept, before: null });
+    return { participantId, confidence: cos, isNew: false, updated: founded, turn };
   }
 
   private note(participantId: string, embedding: Float32Array, seconds: number): WeightedEmbedding {
@@ -327,7 +357,7 @@ export class SpeakerTracker {
     const saved = await this.o.store!.upsert(this.o.tenant, {
       ...(p.voiceprintId ? { id: p.voiceprintId } : {}),
       participantId: p.participantId,
-      modelId: this.o.modelId,
+      modelId: p.band === 'wideband' ? this.o.modelId : narrowbandModelId(this.o.modelId),
       vector: p.vector,
       updateCount: p.updateCount,
     });
@@ -345,26 +375,35 @@ export class SpeakerTracker {
   }
 
   /**
-   * Apply end-of-session merges to the prototypes: `from`'s prototype is folded into `into`'s
-   * (weighted by update counts) and removed, in memory and, with consent, in the store.
+   * Apply end-of-session merges to the prototypes: each of `from`'s prototypes is folded into `into`'s of the same
+   * band (weighted by update counts) and removed, or becomes `into`'s where `into` has none of that band; in memory
+   * and, with consent, in the store.
    */
   async applyMerges(merges: { from: string; into: string }[]): Promise<void> {
     await this.queue;
     for (const { from, into } of merges) {
-      const a = this.protos.find((p) => p.participantId === from);
-      const b = this.protos.find((p) => p.participantId === into);
-      if (!a || !b) continue;
-      const total = a.updateCount + b.updateCount;
-      b.vector = l2Normalise(Float32Array.from(b.vector, (x, i) => (x * b.updateCount + a.vector[i]! * a.updateCount) / total));
-      b.updateCount = total;
-      this.protos.splice(this.protos.indexOf(a), 1);
+      const moved = this.protos.filter((p) => p.participantId === from);
+      if (moved.length === 0 || !this.protos.some((p) => p.participantId === into)) continue;
+      const changed: Prototype[] = [];
+      for (const a of moved) {
+        const b = this.protos.find((p) => p.participantId === into && p.band === a.band);
+        if (!b) {
+          a.participantId = into;
+          continue;
+        }
+        const total = a.updateCount + b.updateCount;
+        b.vector = l2Normalise(Float32Array.from(b.vector, (x, i) => (x * b.updateCount + a.vector[i]! * a.updateCount) / total));
+        b.updateCount = total;
+        this.protos.splice(this.protos.indexOf(a), 1);
+        changed.push(b);
+        if (this.o.storeVoiceprints && a.voiceprintId) await this.o.store!.delete(this.o.tenant, a.voiceprintId);
+      }
       if (this.lastId === from) this.lastId = into;
       this.joinStats(from, into);
       this.renamed(from, into);
       if (this.o.storeVoiceprints) {
-        if (a.voiceprintId) await this.o.store!.delete(this.o.tenant, a.voiceprintId);
         await this.o.store!.reassign(this.o.tenant, from, into);
-        await this.persist(b);
+        for (const b of changed) await this.persist(b);
         await this.o.onVoiceprintCount?.(into, await this.o.store!.countByParticipant(this.o.tenant, into));
       }
     }

@@ -50,6 +50,11 @@ export interface SpeakerSettings {
    * `pipelines/speaker/params/<model>-revision.json`, with the calibrated decision); default false.
    */
   speakerRevise: boolean;
+  /**
+   * `PARLEY_SPEAKER_BAND_OFFSETS`: with the calibrated decision, the higher bar for phone turns and matches across
+   * bands (`pipelines/speaker/voice-bands.ts`): `calibrated` (default, where measured for the embedder) or `none`.
+   */
+  speakerBandOffsets: 'calibrated' | 'none';
   /** `PARLEY_AUDIO_RETENTION_DAYS`: how long utterance audio spans are kept; 0 keeps none. */
   audioRetentionDays: number;
 }
@@ -65,6 +70,7 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerMergeRule: r.oneOf('PARLEY_SPEAKER_MERGE_RULE', ['calibrated', 'cosine'] as const, 'cosine'),
     speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
     speakerRevise: r.oneOf('PARLEY_SPEAKER_REVISE', ['true', 'false'] as const, 'false') === 'true',
+    speakerBandOffsets: r.oneOf('PARLEY_SPEAKER_BAND_OFFSETS', ['calibrated', 'none'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
   };
 }

@@ -4,7 +4,9 @@ import { clusterSessionIds, sessionIdsFrom, type SessionClusterOptions } from '.
 import { calibratedMerge } from '../../pipelines/speaker/session-rules.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
-import { SpeakerTracker, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
+import { SpeakerTracker, type NewcomerGuard, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
+import { NEWCOMER_MARGIN } from '../../pipelines/speaker/candidate-pick.js';
+import { bandOffsetsFor, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
 import { MAX_HELD_TURNS, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { moveUtterance } from '../../pipelines/interaction/move-utterance.js';
 import { voiceprintsAllowed } from '../config.js';
@@ -35,7 +37,7 @@ export class SessionSpeakers {
   private readonly utterances = new Map<number, string>();
 
   constructor(
-    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired'>,
+    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired' | 'pendingExternalId'>,
     private readonly deps: VoiceTurnsDeps,
   ) {}
 
@@ -149,7 +151,7 @@ export class SessionSpeakers {
    * under the erased id since, and identifies the turn's audio again, so it becomes a new unnamed speaker
    * (or another voice the session knows). Null for any other refusal (the caller keeps it as it was).
    */
-  async afterErasedSpeaker(err: unknown, assigned: SpeakerAssignment, audio: Float32Array, speechMs: number): Promise<SpeakerAssignment | null> {
+  async afterErasedSpeaker(err: unknown, assigned: SpeakerAssignment, audio: Float32Array, speechMs: number, band: VoiceBand): Promise<SpeakerAssignment | null> {
     if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_CONFLICT') return null;
     const { tenant, id: sessionId } = this.session;
     const { graph, voiceprints } = this.deps.stores;
@@ -162,7 +164,7 @@ export class SessionSpeakers {
     // The tracker's last update of that voice may have been saved after the erasure deleted its voiceprints.
     const stale = await voiceprints.deleteByParticipant(tenant, assigned.participantId);
     this.session.log.info({ sessionId, staleVoiceprints: stale }, 'a voice turn named an erased participant: identified again');
-    return this.identify(audio, speechMs);
+    return this.identify(audio, speechMs, band);
   }
 
   /** The tracker, once opened (null before the first turn, or when it failed to open). */
@@ -171,15 +173,17 @@ export class SessionSpeakers {
   }
 
   /**
-   * Who spoke this audio: voice re-identification; a turn under SHORT_TURN_MS of speech only joins a
-   * known voice or the previous one; the previous voice when the audio cannot be embedded.
+   * Who spoke this audio, heard through `band`: voice re-identification; a turn under SHORT_TURN_MS of speech only
+   * joins a known voice or the previous one; the previous voice when the audio cannot be embedded. While the session's
+   * external id is pending (its first voice), the newcomer rule of `NewcomerGuard` applies, to short turns too.
    */
-  async identify(audio: Float32Array, speechMs: number): Promise<SpeakerAssignment> {
+  async identify(audio: Float32Array, speechMs: number, band: VoiceBand): Promise<SpeakerAssignment> {
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
-      const short = speechMs < SHORT_TURN_MS ? await tracker.assignShort(embedding, this.lastVoice, speechMs / 1000) : null;
-      const assigned = short ?? (await tracker.assign(embedding, speechMs / 1000));
+      const newcomer = await this.newcomer();
+      const short = speechMs < SHORT_TURN_MS && !newcomer ? await tracker.assignShort(embedding, this.lastVoice, speechMs / 1000, band) : null;
+      const assigned = short ?? (await tracker.assign(embedding, speechMs / 1000, { band, newcomer }));
       this.lastVoice = assigned.participantId;
       return assigned;
     } catch (err) {
@@ -189,6 +193,26 @@ export class SessionSpeakers {
       this.lastVoice = created;
       return { participantId: created, confidence: 0, isNew: true };
     }
+  }
+
+  /**
+   * With an external id pending: its holder may be matched as usual; anyone else only if they hold no external id
+   * and clear the stricter bar (an app's new id means a person not yet known by it).
+   */
+  private async newcomer(): Promise<NewcomerGuard | null> {
+    const externalId = this.session.pendingExternalId;
+    if (!externalId) return null;
+    const { graph } = this.deps.stores;
+    const { tenant } = this.session;
+    const holder = await graph.getParticipantByExternalId(tenant, externalId);
+    return {
+      holder: holder?.id ?? null,
+      margin: NEWCOMER_MARGIN,
+      eligible: async (participantId) => {
+        const p = await graph.getParticipant(tenant, participantId);
+        return p !== null && !p.externalId;
+      },
+    };
   }
 
   private openTracker(): Promise<SpeakerTracker> {
@@ -201,6 +225,7 @@ export class SessionSpeakers {
       decision: models.speakerDecision ?? null,
       stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
       revise: this.revision(),
+      bandOffsets: models.speakerDecision && config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(models.speakerEmbedder.modelId) : null,
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),

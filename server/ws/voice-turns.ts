@@ -7,6 +7,7 @@ import { voiceprintsAllowed } from '../config.js';
 import { favoursNames } from '../plugins/models.js';
 import { ArrivalClock } from './arrival-clock.js';
 import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
+import { bandOf } from '../../pipelines/speaker/voice-bands.js';
 import type { RetiredChange, VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 
 
@@ -325,7 +326,7 @@ export class VoiceTurns {
       this.session.sendError('PARLEY_ERR_SESSION_ENDED', `a turn recognised after session ${this.session.id} ended was not stored`);
       return;
     }
-    const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs);
+    const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs, bandOf(this.format.sampleRate));
     // From here the turn is stored (and acknowledged) or it is not, and `seal` waits to know which.
     if (this.sealed) return;
     const storing = this.commitFinal(turnId, e, speaker, offsetMs);
@@ -356,7 +357,7 @@ export class VoiceTurns {
     // Refused because its speaker was erased meanwhile: stored once more, as said by the voice identified again.
     let said = speaker;
     const [stored] = await ingest(speaker).catch(async (err: unknown) => {
-      const again = await this.speakers.afterErasedSpeaker(err, speaker, e.audio, e.endMs - e.startMs);
+      const again = await this.speakers.afterErasedSpeaker(err, speaker, e.audio, e.endMs - e.startMs, bandOf(this.format.sampleRate));
       if (!again) throw err;
       said = again;
       return ingest(again);

@@ -1,0 +1,51 @@
+/**
+ * The band a voice was heard through, and what comparing across bands costs the calibrated decision.
+ * The decision's score calibration (`speaker-decision.ts`) was fitted on wideband pairs; on telephone audio the
+ * cosines of different speakers come closer, so a phone turn (against any voiceprint) and a wideband turn against a
+ * voiceprint made from phone audio must clear a higher log-likelihood ratio. The offsets were chosen on the dev half
+ * of `npm run bench:speaker-crossband` (docs/BENCHMARKS.md, "callerid").
+ */
+
+/** `wideband`: 16 kHz and up; `narrowband`: a telephone channel (8 kHz streams). */
+export type VoiceBand = 'wideband' | 'narrowband';
+
+/** Streams at this rate or below carry telephone-band audio (as the recogniser's narrowband switch). */
+const NARROWBAND_MAX_RATE = 8000;
+
+/** The band of a stream at `sampleRate` Hz. */
+export function bandOf(sampleRate: number): VoiceBand {
+  return sampleRate <= NARROWBAND_MAX_RATE ? 'narrowband' : 'wideband';
+}
+
+/** Log-likelihood-ratio offsets (natural log) a match must clear on top of the calibrated decision. */
+export interface BandOffsets {
+  /** A turn and a voiceprint of different bands (a phone caller against a voice heard wideband, or the reverse). */
+  crossBand: number;
+  /** A phone turn against a voiceprint made from phone audio. */
+  narrowband: number;
+}
+
+/**
+ * Chosen on the dev half (5 LibriSpeech speakers, simulated 8 kHz μ-law calls): the least offset, in steps of 0.25,
+ * whose false accepts are no more than wideband-against-wideband's (0 of 140 trials).
+ */
+export const BAND_OFFSETS: BandOffsets = { crossBand: 1, narrowband: 1.25 };
+
+/** The offsets of an embedder's calibrated decision: measured for `stats-lda-v2` only; null (none) for the others. */
+export function bandOffsetsFor(modelId: string): BandOffsets | null {
+  return modelId === 'stats-lda-v2' ? BAND_OFFSETS : null;
+}
+
+/** The offset a turn heard through `turn` pays against a voiceprint made from `print` audio. */
+export function bandOffset(o: BandOffsets, turn: VoiceBand, print: VoiceBand): number {
+  if (turn !== print) return o.crossBand;
+  return turn === 'narrowband' ? o.narrowband : 0;
+}
+
+/**
+ * The voiceprint space of an embedder's prototypes made from phone audio: stored apart from the wideband ones
+ * (`<modelId>+tel`) so a later session knows which band each came from. Both spaces hold vectors of the same embedder.
+ */
+export function narrowbandModelId(modelId: string): string {
+  return `${modelId}+tel`;
+}
