@@ -22,8 +22,11 @@ import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { loadExtractor, type ExtractorClass } from './lib/locomo-extract.js';
 
 type Wrong = 'job' | 'preference' | 'end';
-/** One sentence that must give no false memory: `not` the kinds it must not give (absent: all three). */
-interface Negative { id: number; text: string; split: 'dev' | 'test'; time: string; not?: Wrong[] }
+/**
+ * One sentence that must give no false memory: `not` the kinds it must not give (absent: all three); `added` says why a
+ * line was written after the first run (dev lines only).
+ */
+interface Negative { id: number; text: string; split: 'dev' | 'test'; time: string; not?: Wrong[]; added?: string }
 
 const FILE = argString('file', path.join(repoRoot(), 'bench', 'data', 'precise-negatives.jsonl'));
 const split = argString('split', 'all');
