@@ -9,12 +9,19 @@ import { DONE, GONE, PLAYED } from './standing-slots.js';
 /** What the kinds ask WordNet. */
 export type NounKinds = Pick<WordNet, 'nounKinds'> & Partial<Pick<WordNet, 'baseForms'>>;
 
-/** Hypernyms that make a person a job-holder: someone who works, by trade or profession. */
+/**
+ * Hypernyms (or the word itself) that make a person a job-holder: someone who works, by trade or profession, or who
+ * guards, leads, writes or broadcasts ("firefighter" → defender, "tour guide" → leader, "dj" → broadcaster).
+ */
 const JOB_KINDS: ReadonlySet<string> = new Set(['worker', 'professional', 'employee', 'skilled worker', 'businessperson',
-  'operator', 'serviceman', 'creator', 'performer', 'expert', 'official', 'scientist', 'keeper', 'writer', 'engineer',
-  'military officer', 'enlisted person', 'educator', 'health professional']);
-/** Job-holders WordNet files directly under "person" ("engineer", "student": a person's occupation all the same). */
-const JOB_WORDS: ReadonlySet<string> = new Set(['engineer', 'student']);
+  'capitalist', 'operator', 'serviceman', 'creator', 'performer', 'expert', 'official', 'scientist', 'keeper', 'writer',
+  'engineer', 'military officer', 'enlisted person', 'educator', 'health professional', 'defender', 'leader', 'broadcaster',
+  'mediator', 'linguist']);
+/**
+ * Job-holders WordNet files elsewhere ("engineer", "student" directly under person; "cleaner", "builder" with a
+ * commoner sense that is a thing; "elf", a seasonal job, an imaginary being).
+ */
+const JOB_WORDS: ReadonlySet<string> = new Set(['engineer', 'student', 'apprentice', 'courier', 'cleaner', 'builder', 'elf']);
 /** A word for a person by its ending ("postwoman", "chairperson"): the fallback for a word WordNet does not list. */
 const PERSON_NOUN = /[a-z](?:wo)?(?:man|person)$/;
 
@@ -35,8 +42,8 @@ export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => bool
   const p = phrase.toLowerCase().trim();
   const senses = sensesOf(p, words);
   if (senses.length === 0) return isNounPhrase(phrase) || PERSON_NOUN.test(p);
-  return JOB_WORDS.has(p.split(' ').pop()!)
-    || senses.some((s) => s.lexFile === 'noun.person' && s.ancestors.some((a) => JOB_KINDS.has(a)));
+  const head = p.split(' ').pop()!;
+  return JOB_WORDS.has(head) || senses.some((s) => s.lexFile === 'noun.person' && [head, ...s.ancestors].some((a) => JOB_KINDS.has(a)));
 }
 
 /** Hypernyms of a likeable kind: a drink or a food, music, a book or film kind, a sport, a game, a pastime. */
