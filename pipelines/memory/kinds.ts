@@ -25,11 +25,15 @@ const JOB_WORDS: ReadonlySet<string> = new Set(['engineer', 'student', 'apprenti
 /** A word for a person by its ending ("postwoman", "chairperson"): the fallback for a word WordNet does not list. */
 const PERSON_NOUN = /[a-z](?:wo)?(?:man|person)$/;
 
-/** The senses of a phrase ("ski instructor", "red wine") as one word when WordNet lists it, else of its last word. */
+/**
+ * The senses of a phrase as one word when WordNet lists it ("ski instructor", "red wine", "hip hop" as "hip-hop"), else
+ * of its last word.
+ */
 function sensesOf(phrase: string, words: NounKinds): ReturnType<WordNet['nounKinds']> {
   const whole = words.nounKinds(phrase);
   if (whole.length > 0 || !phrase.includes(' ')) return whole;
-  return words.nounKinds(phrase.split(' ').pop()!);
+  const hyphened = words.nounKinds(phrase.replace(/\s+/g, '-'));
+  return hyphened.length > 0 ? hyphened : words.nounKinds(phrase.split(' ').pop()!);
 }
 
 /**

@@ -79,7 +79,7 @@ describe('rules 35: jobs, likings and ends a person would write', () => {
     const cases: Array<[string, string]> = [
       ["For now I'm drinking decaf.", 'decaf'], ["At the moment I'm into jazz.", 'jazz'], ["This week I'm really into techno.", 'techno'],
       ["I'm reading poetry for a month.", 'poetry'], ["I'm drinking rooibos for now.", 'rooibos'], ["I'm watching the Max show this week.", 'Max show'],
-      ["These days I'm into baking.", 'baking'], ['For now I prefer kombucha.', 'kombucha'],
+      ["These days I'm into baking.", 'baking'], ['For now I prefer kombucha.', 'kombucha'], ["At the moment I'm into hip hop.", 'hip hop'],
     ];
     for (const [text, value] of cases) {
       const got = await facts(text);
