@@ -5,7 +5,7 @@
  */
 import { DAY_MS } from '../../graph/core/time.js';
 import { HOLIDAY_DAYS, nextDay, nextDayEnd } from './holidays.js';
-import { clauseAround, toldAsPast } from './relative-date.js';
+import { clauseAround, hasVerb, toldAsPast } from './relative-date.js';
 import { COUNT, UNTIL, countOf } from './spans.js';
 
 /** "until / till / through the new year", "until New Year's Day / Eve", "until Christmas (Day / Eve)". */
@@ -48,12 +48,14 @@ function holidaysEnd(which: string | undefined, refIso: string): string | null {
 }
 
 /**
- * True when the holiday at `index` is said in the sentence's first clause, the state a fact of the sentence tells (rules
- * 35): "I'm working from home, and over the holidays we're at Mum's" gives working from home no end at the holidays.
- * A clause with no verb of its own ("Over the holidays, I'm a postman") reads the sentence whole (`clauseAround`).
+ * True when the holiday at `index` is said in the sentence's first clause with a verb, the state a fact of the sentence
+ * tells (rules 35): "I'm working from home, and over the holidays we're at Mum's" gives working from home no end at the
+ * holidays; "Good news, I'm a postman over the holidays" keeps it. A clause with no verb of its own ("Over the holidays,
+ * I'm a postman") reads the sentence whole (`clauseAround`).
  */
 function ownClause(text: string, index: number): boolean {
-  return clauseAround(text, index) === clauseAround(text, 0);
+  const clause = clauseAround(text, index);
+  return clause === text || !hasVerb(text.slice(0, text.indexOf(clause)));
 }
 
 /**
