@@ -44,7 +44,10 @@ export interface BuildOptions {
    * (bench/retrieval-locomo.ts asking) passes an in-process bus, which writes nothing to the store's file.
    */
   events?: EventBus;
-  /** Clock in ms since the epoch that participant attributes are read at (`app.clock`; tests move it on); default `Date.now`. */
+  /**
+   * Clock in ms since the epoch that participant attributes are read at and questions are asked at (`app.clock`; tests
+   * move it on); default `Date.now`.
+   */
   now?: () => number;
 }
 

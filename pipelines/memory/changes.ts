@@ -4,6 +4,7 @@
  * (done, cancelled, replaced "instead"). Patterns over the sentence; the decider then matches the
  * slot exactly, or the settled plan / commitment by embedding similarity.
  */
+import { holdsAJob } from './kinds.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
@@ -169,7 +170,8 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
     const raw = cut(sentence.match(re)?.[1]);
     if (slot === 'works_at' && raw) return { slot, value: raw.replace(/^(?:the|a|an)\s+(?=[A-Z])/, ''), attribute: slot };
     const value = raw.toLowerCase();
-    if (value && value.split(' ').length <= 4 && isNounPhrase(value)) return { slot, value, attribute: slot };
+    // An occupation needs a job-holder ("I'm still a nurse", not "I'm a mess this week": `holdsAJob`, rules 35).
+    if (value && value.split(' ').length <= 4 && (slot === 'occupation' ? holdsAJob(value, isNounPhrase) : isNounPhrase(value))) return { slot, value, attribute: slot };
   }
   const activity = sentence.match(JOB_ACTIVITY)?.[1];
   if (activity && JOB_CUE.test(sentence)) {
@@ -227,7 +229,8 @@ function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): Slot
     if (!m || !value) continue;
     // "We moved to a hotel for the night": a stay, not a home.
     if (key === 'lives_in' && /\b(?:moved|relocated)\b/i.test(m[0]) && STAY.test(sentence)) continue;
-    if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(m[1] ?? '') || !isNounPhrase(value))) continue;
+    // A job-holder (`holdsAJob`, rules 35): "I'm a nurse", not "I'm a mess this week".
+    if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(m[1] ?? '') || !holdsAJob(value, isNounPhrase))) continue;
     const [slot, verb] = key.split(':') as [string, string | undefined];
     const v = verb ? `${verb} ${value}` : value.toLowerCase().replace(/\s+/g, ' ');
     return { slot, value: slot === 'lives_in' || slot === 'works_at' ? value : v, attribute: slot };

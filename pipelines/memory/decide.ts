@@ -4,12 +4,17 @@ import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
+import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
   | { op: 'ADD' }
   | { op: 'KEEP'; targetId: string }
-  | { op: 'UPDATE'; targetId: string }
+  /**
+   * `targetId` is replaced by the new fact; so is every fact of `alsoReplaces`, closed with it (rules 35: "I'm back on
+   * coffee" replaces the value held for now and the stored copy of the liking it interrupted). The LLM decider never sets it.
+   */
+  | { op: 'UPDATE'; targetId: string; alsoReplaces?: string[] }
   | { op: 'DELETE'; targetIds: string[] };
 
 /** An existing current fact near the new one, with its cosine similarity to it. */
@@ -287,6 +292,11 @@ export class RuleDecider implements Decider {
       // "I'm back on coffee" after "I love coffee" and "for now I'm drinking decaf": the liking said again is kept, and
       // ends the value held for now (rules 34).
       const same = own && ending && norm(own.fact.value) === norm(fact.value) ? ending : own ?? ending;
+      // …and the stored copies of the liking, whatever verb said it ("I love coffee"), are replaced with it (rules 35).
+      if (ending && ending.fact.slot === FOR_NOW_PREFERENCE) {
+        const copies = candidates.filter((c) => c.fact.slot === fact.slot && c.fact.validTo === null).map((c) => c.fact.id);
+        return copies.length > 0 ? { op: 'UPDATE', targetId: ending.fact.id, alsoReplaces: copies } : { op: 'UPDATE', targetId: ending.fact.id };
+      }
       if (same) {
         if (same.fact.slot !== fact.slot) return { op: 'UPDATE', targetId: same.fact.id };
         if (norm(same.fact.value) === norm(fact.value)) return { op: 'KEEP', targetId: same.fact.id };

@@ -12,7 +12,7 @@ import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reporte
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
-import { FOR_NOW_PREFERENCE, forNowPreference, preferenceForATime, preferenceSaidAgain, temporarySlot } from './temporary-slots.js';
+import { FOR_NOW_PREFERENCE, forNowPreference, preferenceForATime, preferenceSaidAgain, temporarySlot, unlikeableLiking } from './temporary-slots.js';
 import { standingSlot } from './standing-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
@@ -195,6 +195,9 @@ export class EmbeddedExtractor implements Extractor {
           slot: forNow ? FOR_NOW_PREFERENCE : `preference:${slotKey(again!)}`, value: forNow ?? 'like', confidence: 0.7 }, false, undefined, eventTime);
         if (again) made.endsSlot = FOR_NOW_PREFERENCE;
         sentenceFacts.splice(0, sentenceFacts.length, ...rest, made);
+      } else if (likingOnly && unlikeableLiking(text, until !== null)) {
+        // "For now I like the plan", "I prefer Tuesday for now": an opinion of the moment, told as said, no preference (rules 35).
+        sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.map((f) => (f.kind === 'preference' ? { ...f, kind: 'statement' as const, slot: null, value: null } : f)));
       }
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {

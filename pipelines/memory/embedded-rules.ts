@@ -4,6 +4,7 @@
  */
 import type { FactKind } from '../../graph/memory-store.js';
 import { IDIOM_NOUN, cutPlaceAt, relationSlot, settles } from './changes.js';
+import { holdsAJob } from './kinds.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
@@ -45,7 +46,6 @@ export interface RuleFact {
   /** A state said ahead ("next month I'm in Tokyo for two weeks"): it holds from its start, which the extractor reads (rules 30). */
   ahead?: boolean;
 }
-
 const I = "\\b[Ii]";
 const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|but|for|when|where|yesterday|today|tomorrow|now|after|before|every|which|who|although|though|so|until|till|til|through|thru)\b.*$|[,.;!?].*$/i;
 
@@ -172,10 +172,10 @@ function background(c: RuleContext): RuleFact[] {
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
   const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'))?.[1];
-  // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job.
+  // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job; "a mess this week" holds none (`holdsAJob`, rules 35).
   if (job && !IDIOM_NOUN.test(job)) {
     const value = cutValue(job.replace(/\s+(?:at|in)\s+.*$/i, ''));
-    if (value && value.split(' ').length <= 3 && c.isNounPhrase(value)) {
+    if (value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase)) {
       out.push({ content: `${c.who.speaker} is a ${value}`, kind: 'profile', subject: 'speaker',
         slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
     }

@@ -191,6 +191,12 @@ async function apply(
     // A successor of another slot ("I left Hillcrest, I'm tutoring now": `occupation` after `works_at`) ends the old slot's attribute.
     if (old) await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, added));
   }
+  // Facts replaced with the target ("I'm back on coffee": the stored "I love coffee" besides the value held for now).
+  for (const other of decision.op === 'UPDATE' ? decision.alsoReplaces ?? [] : []) {
+    const old = other === supersedes ? null : await deps.memory.closeFact(tenant, other, u.time, added.id);
+    if (old) await indexer.removeFacts(tenant, [old]);
+    if (old) await rederiveAttributes(deps.graph, deps.memory, tenant, endedSlots(old, added));
+  }
   await indexer.indexFacts(tenant, [{ fact: added, vector }]);
   return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
 }

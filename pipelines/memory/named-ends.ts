@@ -5,7 +5,7 @@
  */
 import { DAY_MS } from '../../graph/core/time.js';
 import { HOLIDAY_DAYS, nextDay, nextDayEnd } from './holidays.js';
-import { clauseAround, toldAsPast } from './relative-date.js';
+import { clauseAround, hasVerb, toldAsPast } from './relative-date.js';
 import { COUNT, UNTIL, countOf } from './spans.js';
 
 /** "until / till / through the new year", "until New Year's Day / Eve", "until Christmas (Day / Eve)". */
@@ -48,23 +48,34 @@ function holidaysEnd(which: string | undefined, refIso: string): string | null {
 }
 
 /**
+ * True when the holiday at `index` is said in the sentence's first clause with a verb, the state a fact of the sentence
+ * tells (rules 35): "I'm working from home, and over the holidays we're at Mum's" gives working from home no end at the
+ * holidays; "Good news, I'm a postman over the holidays" keeps it. A clause with no verb of its own ("Over the holidays,
+ * I'm a postman") reads the sentence whole (`clauseAround`).
+ */
+function ownClause(text: string, index: number): boolean {
+  const clause = clauseAround(text, index);
+  return clause === text || !hasVerb(text.slice(0, text.indexOf(clause)));
+}
+
+/**
  * When a state said at `refIso` ends by a holiday or a count of nights in `text` (exclusive), or null when it names none
  * or tells of the past ("I stayed there for two nights", "I worked there over the holidays").
  */
 export function namedEnd(text: string, refIso: string): string | null {
   if (Number.isNaN(Date.parse(refIso))) return null;
   const until = UNTIL_HOLIDAY.exec(text);
-  if (until && !toldAsPast(clauseAround(text, until.index))) return untilHoliday(until, refIso);
+  if (until && ownClause(text, until.index) && !toldAsPast(clauseAround(text, until.index))) return untilHoliday(until, refIso);
   const holidays = HOLIDAYS.exec(text);
   // A state told with "be" ("I'm working as a barista for the holidays"), not a habit ("we watch Elf during the holidays").
-  if (holidays && STATE_BE.test(clauseAround(text, holidays.index)) && !toldAsPast(clauseAround(text, holidays.index))) {
+  if (holidays && ownClause(text, holidays.index) && STATE_BE.test(clauseAround(text, holidays.index)) && !toldAsPast(clauseAround(text, holidays.index))) {
     const end = holidaysEnd(holidays[1], refIso);
     if (end) return end;
   }
   const nights = NIGHTS.exec(text);
   if (nights && !toldAsPast(clauseAround(text, nights.index))) {
     const n = countOf(nights[1]!);
-    if (n > 0) return new Date(Date.parse(refIso) + n * DAY_MS).toISOString();
+    if (n !== null && n > 0) return new Date(Date.parse(refIso) + n * DAY_MS).toISOString();
   }
   return null;
 }

@@ -135,7 +135,7 @@ export function eventDate(sentence: string, refIso: string, found: FoundDate[] =
 }
 
 /** True when `text` has a verb of its own (a finite clause, not "on Tuesday"); "I'm", which wink may keep one word, counts. */
-function hasVerb(text: string): boolean {
+export function hasVerb(text: string): boolean {
   const nlp = wink();
   const tokens = nlp.readDoc(text).tokens();
   const words = tokens.out() as string[];

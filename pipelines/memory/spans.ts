@@ -16,10 +16,14 @@ const COUNTS: Record<string, number> = {
   'a few': 3, 'a couple of': 2, several: 3,
 };
 
-/** The number a count (`COUNT`, as said) names: "two" 2, "a couple of" 2, "10" 10. */
-export function countOf(words: string): number {
+/** The largest count read (about ten years of days): "for 100000 days" is said in jest, no span to store (rules 35). */
+export const MAX_COUNT = 3660;
+
+/** The number a count (`COUNT`, as said) names: "two" 2, "a couple of" 2, "10" 10; null above `MAX_COUNT`. */
+export function countOf(words: string): number | null {
   const c = words.toLowerCase().replace(/\s+/g, ' ');
-  return /^\d+$/.test(c) ? Number(c) : COUNTS[c] ?? 1;
+  const n = /^\d+$/.test(c) ? Number(c) : COUNTS[c] ?? 1;
+  return n <= MAX_COUNT ? n : null;
 }
 
 /** The words that say an end outright ("until Friday", "till June", "through the end of the year"). */
@@ -36,11 +40,12 @@ export interface CountedLength {
 /** How long, counted, after "for" or "spend" (as `findDates` reads a duration): "for ten days", "for the next two weeks". */
 const LENGTH = new RegExp(String.raw`\b(?:for|spend(?:s|ing)?)\s+(?:the\s+next\s+)?(${COUNT})\s+(days?|nights?|weeks?|fortnights?|months?)\b`, 'i');
 
-/** The first length `text` says something lasts, counted ("for a few nights": 3 days; "a couple of" is 2); null when none. */
+/** The first length `text` says something lasts, counted ("for a few nights": 3 days; "a couple of" is 2); null when none or the count is past `MAX_COUNT`. */
 export function countedLength(text: string): CountedLength | null {
   const m = LENGTH.exec(text);
   if (!m) return null;
   const count = countOf(m[1]!);
+  if (count === null) return null;
   const u = m[2]!.toLowerCase();
   return { count, unit: u.startsWith('month') ? 'month' : u.startsWith('fortnight') ? 'fortnight' : u.startsWith('week') ? 'week' : 'day' };
 }

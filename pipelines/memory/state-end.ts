@@ -4,7 +4,7 @@
  */
 import * as chrono from 'chrono-node';
 import { DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
-import { COUNTED, UNTIL } from './spans.js';
+import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { namedEnd } from './named-ends.js';
 
@@ -96,7 +96,8 @@ export function stateEnd(text: string, refIso: string): string | null {
       return spanEnd(span[1]!.toLowerCase(), refIso);
     }
     const end = r.start.date();
-    if (end.getTime() <= instant.getTime()) continue;
+    // A date past what a Date holds ("for 100000000 days") is none.
+    if (!Number.isFinite(end.getTime()) || end.getTime() <= instant.getTime()) continue;
     // "sleep over on Saturday night": "over" before a phrase with its own preposition spans nothing.
     // "booked for Friday": a day after "for" is when, not how long (`namesDay`).
     // "spending two weeks in Rome": a counted span after "spend" is how long, as after "for".
@@ -105,6 +106,8 @@ export function stateEnd(text: string, refIso: string): string | null {
       // Told of the past or in the perfect ("I lived there for five years", "I've been vegetarian for two years"),
       // the duration lies behind: it ends no state ahead.
       if (toldAsPast(clauseAround(text, r.index))) continue;
+      // "For 100000 days" is said in jest: a length past `MAX_COUNT` days ends no state (rules 35).
+      if (end.getTime() - instant.getTime() > MAX_COUNT * DAY_MS) continue;
       return end.toISOString();
     }
     if ((UNTIL_BEFORE.test(before) || UNTIL_FIRST.test(phrase)) && !toldAsPast(clauseAround(text, r.index))) {

@@ -7,6 +7,7 @@
  */
 
 import { IDIOM_NOUN } from './changes.js';
+import { holdsAJob, likeableThing } from './kinds.js';
 import { DONE, GONE, PLAYED } from './standing-slots.js';
 import { STAY_SLOT } from './stays.js';
 
@@ -89,19 +90,17 @@ const RULES: ReadonlyArray<{ slot: string; re: RegExp }> = [
   { slot: 'sport', re: new RegExp(String.raw`${BE}\s+(?:playing\s+(${PLAYED})|doing\s+(${DONE})|(${GONE}))${STOP}`, 'i') },
 ];
 
-/** A word for a person by its ending ("postwoman", "chairperson"), a noun whatever its tag says (rules 34). */
-const PERSON_NOUN = /[a-z](?:wo)?(?:man|person)$/;
-
 /**
  * The slot and value a first-person temporary state fills by its words; null when none of the rules reads it.
- * `isNounPhrase` (from POS tags) keeps "I'm a bit tired this week" from being read as a job.
+ * A job needs a job-holder (`holdsAJob`: "a lifeguard", not "a mess this week"); `isNounPhrase` (from POS tags) is its
+ * fallback for a word WordNet does not list, and keeps "I'm a bit tired this week" from being read as a job.
  */
 export function temporarySlot(sentence: string, isNounPhrase: (phrase: string) => boolean = () => true): TemporarySlot | null {
   if (/\?\s*$/.test(sentence)) return null;
   for (const { slot, re } of RULES) {
     const m = re.exec(sentence);
     const said = m?.slice(1).find((g) => g !== undefined)?.trim();
-    if (said && slot === 'occupation' && (said.split(' ').length > 3 || IDIOM_NOUN.test(said) || !(isNounPhrase(said) || PERSON_NOUN.test(said)))) continue;
+    if (said && slot === 'occupation' && (said.split(' ').length > 3 || IDIOM_NOUN.test(said) || !holdsAJob(said, isNounPhrase))) continue;
     if (said && slot === 'sport') {
       const value = said.toLowerCase().replace(/\s+/g, ' ');
       return { slot: `sport:${value.replace(/ /g, '_')}`, value, kind: 'preference' };
@@ -137,15 +136,32 @@ export function forNowPreference(sentence: string): string | null {
   return likingSaid(sentence, FOR_NOW_SAID);
 }
 
-/** The thing a liking said by one of `said` holds; null for a past, a negation, or no thing named. */
-function likingSaid(sentence: string, said: ReadonlyArray<RegExp>): string | null {
+/**
+ * The thing a liking said by one of `said` holds; null for a past, a negation, or no thing named. `likeable` (rules 35)
+ * also wants a likeable kind (`likeableThing`): "I like the plan for now" holds no liking.
+ */
+function likingSaid(sentence: string, said: ReadonlyArray<RegExp>, likeable = true): string | null {
   if (/\b(?:used\s+to|was|were|n['’]t|not|never|no\s+longer)\b/i.test(sentence)) return null;
   for (const re of said) {
-    const held = re.exec(sentence)?.[1]?.trim().replace(/^(?:a\s+lot\s+of|lots\s+of)\s+/i, '');
+    const m = re.exec(sentence);
+    const held = m?.[1]?.trim().replace(/^(?:a\s+lot\s+of|lots\s+of)\s+/i, '');
     const thing = held?.replace(/^(?:my|the|a|an|some)\s+/i, '');
-    if (thing && thing.split(/\s+/).length <= 4 && !/^(?:it|that|this|them|to)\b/i.test(thing)) return thing;
+    if (!thing || thing.split(/\s+/).length > 4 || /^(?:it|that|this|them|to)\b/i.test(thing)) continue;
+    return !likeable || likeableThing(thing, sentence, /\b(?:drink|drinking|eat|eating)\b/i.test(m![0])) ? thing : null;
   }
   return null;
+}
+
+/**
+ * True when a first-person sentence says a liking held for now or for a time (`forNowPreference`, `preferenceForATime`)
+ * of a thing of no likeable kind (rules 35: "For now I like the plan", "I prefer Tuesday for now"): an opinion of the
+ * moment, no preference. `ended` says whether the sentence names the end (`stateEnd`).
+ */
+export function unlikeableLiking(sentence: string, ended: boolean): boolean {
+  if (/\?\s*$/.test(sentence)) return false;
+  if (!ended && !new RegExp(String.raw`\b${FOR_NOW_CUE}\b`, 'i').test(sentence)) return false;
+  const said = ended ? FOR_A_TIME_SAID : FOR_NOW_SAID;
+  return likingSaid(sentence, said, false) !== null && likingSaid(sentence, said) === null;
 }
 
 /**

@@ -9,6 +9,11 @@ type Pos = (typeof POS)[number];
 /** Parts of speech as pointers name them (`s`: an adjective satellite). */
 const POS_OF: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 
+/** WordNet's lexicographer files of nouns by number (lexnames(5WN)): what kind of thing a noun sense is. */
+const LEX_FILES: Readonly<Record<number, string>> = Object.fromEntries(['Tops', 'act', 'animal', 'artifact', 'attribute', 'body',
+  'cognition', 'communication', 'event', 'feeling', 'food', 'group', 'location', 'motive', 'object', 'person', 'phenomenon',
+  'plant', 'possession', 'process', 'quantity', 'relation', 'shape', 'state', 'substance', 'time'].map((n, i) => [i + 3, `noun.${n}`]));
+
 /** A pointer of a synset: lexical when `source` and `target` name word numbers (1-based), semantic when both are 0. */
 interface Pointer { symbol: string; offset: number; pos: Pos; source: number; target: number }
 interface Synset { words: string[]; pointers: Pointer[] }
@@ -48,6 +53,8 @@ export class WordNet {
   readonly available: boolean;
   #index: Map<Pos, Map<string, number[]>> | null = null;
   #exceptions: Map<Pos, Map<string, string[]>> | null = null;
+  /** How many of a noun's senses (the first ones) are ranked by how often they were tagged in a corpus. */
+  readonly #tagged = new Map<string, number>();
   #fds = new Map<Pos, number>();
   readonly #cache = new Map<string, string[]>();
   readonly #records = new Map<string, Synset>();
@@ -73,6 +80,7 @@ export class WordNet {
           const pointers = Number(f[3]);
           const offsets = f.slice(4 + pointers + 2, 4 + pointers + 2 + synsets).map(Number).filter(Number.isFinite);
           if (offsets.length > 0) byLemma.set(f[0] as string, offsets);
+          if (pos === 'noun') this.#tagged.set(f[0] as string, Number(f[4 + pointers + 1]) || 0);
         }
       }
       this.#index.set(pos, byLemma);
@@ -291,6 +299,36 @@ export class WordNet {
     const out = best ? (this.#record('noun', best.offset).words[0] ?? null) : null;
     this.#cache.set(key, out ? [out] : []);
     return out;
+  }
+
+  /**
+   * What `word`'s most common noun sense is (every sense when WordNet ranks none of them by frequency, as for "jazz" or
+   * "chess"): each sense's lexicographer file ("noun.food", "noun.person") and the first word of every synset above it
+   * by hypernym pointers, nearest first ("coffee" → beverage, food, liquid…). A phrase is looked up with underscores
+   * ("red wine"). None for a word WordNet does not list as a noun, and without WordNet.
+   */
+  nounKinds(word: string): Array<{ lexFile: string; ancestors: string[] }> {
+    if (!this.available) return [];
+    const base = this.baseForms(word.toLowerCase().replace(/\s+/g, '_'), 'noun')[0];
+    const offsets = base === undefined ? [] : this.#index!.get('noun')!.get(base) ?? [];
+    return offsets.slice(0, (this.#tagged.get(base!) ?? 0) > 0 ? 1 : offsets.length).map((offset) => {
+      const seen = new Set<number>();
+      const ancestors: string[] = [];
+      for (let frontier = [offset]; frontier.length > 0 && seen.size < 200;) {
+        const next: number[] = [];
+        for (const o of frontier) {
+          for (const p of this.#record('noun', o).pointers) {
+            if ((p.symbol !== '@' && p.symbol !== '@i') || p.pos !== 'noun' || seen.has(p.offset)) continue;
+            seen.add(p.offset);
+            next.push(p.offset);
+            const first = this.#record('noun', p.offset).words[0];
+            if (first) ancestors.push(first);
+          }
+        }
+        frontier = next;
+      }
+      return { lexFile: LEX_FILES[Number(this.#line('noun', offset).split(' ')[1])] ?? 'noun.unknown', ancestors };
+    });
   }
 
   close(): void {

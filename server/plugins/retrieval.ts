@@ -74,7 +74,9 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   app.decorate('queryCoherence', coherence);
   app.decorate('memoryQuery', (async (tenant, input) => {
     const started = performance.now();
-    const answer = await answerQuestion(retriever, tenant, input, opts.agentic);
+    // Asked as of the app's clock (`BuildOptions.now`; default the wall clock), the clock facts were told against: a fact's
+    // own end ("for the next few days") holds or has passed by the same time as participant attributes.
+    const answer = await answerQuestion(retriever, tenant, { ...input, now: new Date(app.clock()) }, opts.agentic);
     metrics?.queryDuration.observe((performance.now() - started) / 1000);
     // Each retrieval round of the question (`round1_ms`…) is a search too, told apart from live turns.
     for (const [name, ms] of Object.entries(answer.timings)) {

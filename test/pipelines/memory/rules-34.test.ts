@@ -81,9 +81,9 @@ describe('rules 34: preferences with an end, a liking said again, jobs told of o
     const d = new RuleDecider();
     const liked = stored('liked', 'preference:black coffee', 'like');
     const cocoa = stored('cocoa', FOR_NOW_PREFERENCE, 'hot chocolate');
-    // Said again beside the same lasting liking: the for-now value is what it replaces.
+    // Said again beside the same lasting liking: the for-now value is what it replaces, and (rules 35) the stored copy too.
     assert.deepEqual(await d.decide({ fact: again!, candidates: [{ fact: liked, score: 0.9 }, { fact: cocoa, score: 0.3 }], retractedFacts: [] }),
-      { op: 'UPDATE', targetId: 'cocoa' });
+      { op: 'UPDATE', targetId: 'cocoa', alsoReplaces: ['liked'] });
     // With nothing held for now, the liking said again is the one kept.
     assert.deepEqual(await d.decide({ fact: again!, candidates: [{ fact: liked, score: 0.9 }], retractedFacts: [] }), { op: 'KEEP', targetId: 'liked' });
   });

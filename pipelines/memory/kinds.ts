@@ -1,0 +1,89 @@
+/**
+ * What kind of thing a noun names, by WordNet (rules 35): a job-holder ("a lifeguard", not "a mess" or "a sucker") and a
+ * likeable kind ("jazz", "decaf", "thrillers", not "the plan" or "Tuesday"). Each reads the noun's most common sense
+ * (`WordNet.nounKinds`); a word WordNet does not list falls back to what the caller knew before.
+ */
+import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
+import { DONE, GONE, PLAYED } from './standing-slots.js';
+
+/** What the kinds ask WordNet. */
+export type NounKinds = Pick<WordNet, 'nounKinds'> & Partial<Pick<WordNet, 'baseForms'>>;
+
+/**
+ * Hypernyms (or the word itself) that make a person a job-holder: someone who works, by trade or profession, or who
+ * guards, leads, writes or broadcasts ("firefighter" → defender, "tour guide" → leader, "dj" → broadcaster).
+ */
+const JOB_KINDS: ReadonlySet<string> = new Set(['worker', 'professional', 'employee', 'skilled worker', 'businessperson',
+  'capitalist', 'operator', 'serviceman', 'creator', 'performer', 'expert', 'official', 'scientist', 'keeper', 'writer',
+  'engineer', 'military officer', 'enlisted person', 'educator', 'health professional', 'defender', 'leader', 'broadcaster',
+  'mediator', 'linguist']);
+/**
+ * Job-holders WordNet files elsewhere ("engineer", "student" directly under person; "cleaner", "builder" with a
+ * commoner sense that is a thing; "elf", a seasonal job, an imaginary being).
+ */
+const JOB_WORDS: ReadonlySet<string> = new Set(['engineer', 'student', 'apprentice', 'courier', 'cleaner', 'builder', 'elf']);
+/** A word for a person by its ending ("postwoman", "chairperson"): the fallback for a word WordNet does not list. */
+const PERSON_NOUN = /[a-z](?:wo)?(?:man|person)$/;
+
+/**
+ * The senses of a phrase as one word when WordNet lists it ("ski instructor", "red wine", "hip hop" as "hip-hop"), else
+ * of its last word.
+ */
+function sensesOf(phrase: string, words: NounKinds): ReturnType<WordNet['nounKinds']> {
+  const whole = words.nounKinds(phrase);
+  if (whole.length > 0 || !phrase.includes(' ')) return whole;
+  const hyphened = words.nounKinds(phrase.replace(/\s+/g, '-'));
+  return hyphened.length > 0 ? hyphened : words.nounKinds(phrase.split(' ').pop()!);
+}
+
+/**
+ * True when a noun phrase said after "I'm a …" names a job-holder: its head's most common sense is a person by
+ * occupation (a hypernym in `JOB_KINDS`: "lifeguard" → attendant → worker); "a mess", "a sucker", "a night owl", "a
+ * grandmother" are none. A word WordNet does not list ("barista") is one when the tagger reads a noun or it ends as a
+ * word for a person does ("postwoman").
+ */
+export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => boolean, words: NounKinds = defaultWordNet()): boolean {
+  const p = phrase.toLowerCase().trim();
+  const senses = sensesOf(p, words);
+  if (senses.length === 0) return isNounPhrase(phrase) || PERSON_NOUN.test(p);
+  const head = p.split(' ').pop()!;
+  return JOB_WORDS.has(head) || senses.some((s) => s.lexFile === 'noun.person' && [head, ...s.ancestors].some((a) => JOB_KINDS.has(a)));
+}
+
+/** Hypernyms of a likeable kind: a drink or a food, music, a book or film kind, a sport, a game, a pastime. */
+const LIKEABLE_KINDS: ReadonlySet<string> = new Set(['beverage', 'food', 'music', 'music genre', 'literary composition',
+  'fiction', 'writing style', 'drama', 'movie', 'show', 'broadcast', 'sport', 'game', 'diversion', 'exercise', 'dance',
+  'art', 'cuisine', 'dish']);
+/** Meals are eaten, not liked ("I'm eating lunch at my desk"). */
+const MEAL = 'meal';
+/** Sports and exercise the standing slots know ("yoga", "tennis"), whatever WordNet's commonest sense of them. */
+const SPORT = new RegExp(String.raw`^(?:${PLAYED}|${GONE}|${DONE})$`, 'i');
+/** Words in a clause that say a named thing is a show, a book or music ("the Max show", "the new Dune book"). */
+const NAMED_KIND = /\b(?:show|series|book|books|novel|novels|album|albums|band|podcast|film|films|movie|movies|music|songs|game|games|sitcom|drama)\b/i;
+/** Determiners and possessives before the thing. */
+const DETERMINER = /^(?:(?:my|your|his|her|our|their|the|a|an|some|this|that|these|those|lots\s+of|a\s+lot\s+of)\s+)+/i;
+/** The head of a thing ends before a preposition ("lunch at my desk", "week three of the course"). */
+const AFTER_HEAD = /\s+(?:at|in|on|of|from|with|about|for|to|by|during|after|before|while|since)\b.*$/i;
+
+/**
+ * True when a thing said to be liked, drunk, read or watched is of a likeable kind (rules 35): its head noun's most
+ * common sense is a drink or food (not a meal), music, a book or film kind, a sport, a game or a pastime ("jazz",
+ * "decaf", "thrillers", "salsa", "chess"), a sport the standing slots know, or an activity said by its verb ("baking").
+ * A capitalised name ("Max") is one only when `clause` says it is a show, a book or music. A lower-case word WordNet
+ * does not list ("kombucha") is one; "the plan", "Tuesday", "the contract", "my weight" are none. With a drink or food
+ * verb (`consumed`) a plant counts too ("rooibos").
+ */
+export function likeableThing(thing: string, clause: string, consumed = false, words: NounKinds = defaultWordNet()): boolean {
+  const phrase = thing.trim().replace(DETERMINER, '').replace(AFTER_HEAD, '').trim();
+  if (phrase === '' || /^(?:for|to|at|in|on|with|about)\b/i.test(thing.trim())) return false;
+  if (/[A-Z]/.test(phrase.charAt(0))) return NAMED_KIND.test(clause);
+  const p = phrase.toLowerCase();
+  if (SPORT.test(p)) return true;
+  const head = p.split(' ').pop()!;
+  // An activity said by its verb ("baking", "knitting"): a gerund of a verb WordNet lists, whatever its noun senses.
+  if (/ing$/.test(head) && (words.baseForms?.(head, 'verb').length ?? 0) > 0) return true;
+  const senses = sensesOf(p, words);
+  if (senses.length === 0) return /^[a-z][a-z-]*$/.test(head);
+  return senses.some((s) => !s.ancestors.includes(MEAL)
+    && (s.lexFile === 'noun.food' || (consumed && s.lexFile === 'noun.plant') || s.ancestors.some((a) => LIKEABLE_KINDS.has(a))));
+}
