@@ -85,7 +85,7 @@ export const CLIENT_MESSAGES = {
   'participant.identify': TypeCompiler.Compile(ParticipantIdentifyMessage),
 } as const;
 
-/** Query parameters of the WebSocket upgrade. */
+/** Query parameters of the WebSocket upgrade; an unknown one (`samplerate`) fails the upgrade with a 400 naming it. */
 export const StreamQuery = Type.Object({
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' })),
   sample_rate: Type.Optional(Type.String({ description: `one of ${SAMPLE_RATES.join(', ')}; default 16000` })),
@@ -93,4 +93,4 @@ export const StreamQuery = Type.Object({
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
   external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank)" })),
-});
+}, { additionalProperties: false });

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+interface Answer { status: number; headers: Headers; body: { error?: { code: string; message: string }; [key: string]: unknown } }
+
+/** The HTTP answer to a WebSocket upgrade the server refused before opening a socket. */
+function refusedUpgrade(url: string): Promise<{ status: number; body: { error: { code: string; message: string } } }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.on('open', () => {
+      ws.close();
+      reject(new Error(`the upgrade of ${url} was accepted`));
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => { text += d.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { error: { code: string; message: string } } }));
+    });
+    ws.on('error', () => undefined);
+  });
+}
+
+// Rough edges a newcomer met with only the README: errors that did not say what was wrong, a JSON media type
+// refused, a wrong method answered as a missing route.
+describe('requests a newcomer gets wrong are answered with what is wrong', () => {
+  let t: TestApp;
+  before(async () => { t = await startTestApp(); });
+  after(async () => { await t.close(); });
+
+  const call = async (path: string, init: RequestInit = {}): Promise<Answer> => {
+    const res = await fetch(`${t.httpUrl}${path}`, init);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) as Answer['body'] : {} };
+  };
+  const json = (method: string, body: unknown, type = 'application/json'): RequestInit => ({
+    method, headers: { 'content-type': type }, body: JSON.stringify(body),
+  });
+
+  test('an unknown query or body field is named, with the known field it was probably meant to be', async () => {
+    const query = await call('/v1/memories?limt=5');
+    assert.equal(query.status, 400);
+    assert.equal(query.body.error?.code, 'PARLEY_ERR_BAD_REQUEST');
+    assert.match(query.body.error?.message ?? '', /unknown field "limt"; did you mean "limit"\?/);
+    const body = await call('/v1/query', json('POST', { question: 'who lives in Oslo?', sessionId: 'x' }));
+    assert.equal(body.status, 400);
+    assert.match(body.body.error?.message ?? '', /body has unknown field "sessionId"; did you mean "session_id"\?/);
+    // Nested: the path to the object that holds the unknown field is given too.
+    const nested = await call('/v1/sessions/typo/utterances', json('POST', { utterances: [{ speaker: 'Ana', text: 'hi', tiem: 'now' }] }));
+    assert.equal(nested.status, 400);
+    assert.match(nested.body.error?.message ?? '', /body\/utterances\/0 has unknown field "tiem"; did you mean "time"\?/);
+    // Nothing close: the known fields are listed when they are few.
+    const far = await call('/v1/participants/Ana', json('PATCH', { favourite_colour: 'blue' }));
+    assert.equal(far.status, 400);
+    assert.match(far.body.error?.message ?? '', /unknown field "favourite_colour"; known fields: name, external_id, aliases, attributes/);
+  });
+
+  test('/v1/stream: an unknown query parameter (samplerate) fails the upgrade instead of streaming at the default rate', async () => {
+    const refused = await refusedUpgrade(`${t.wsUrl}/v1/stream?session_id=typo&samplerate=8000`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error.code, 'PARLEY_ERR_BAD_REQUEST');
+    assert.match(refused.body.error.message, /unknown field "samplerate"; did you mean "sample_rate"\?/);
+  });
+
+  test('application/merge-patch+json and other +json types are read as JSON; other types stay a 415', async () => {
+    assert.equal((await call('/v1/sessions/merge/utterances', json('POST', { utterances: [{ speaker: 'Ana', text: 'hello' }] }))).status, 201);
+    const patched = await call('/v1/participants/Ana', json('PATCH', { attributes: { team: 'blue' } }, 'application/merge-patch+json'));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual((patched.body.attributes as Record<string, unknown>).team, 'blue');
+    const vendor = await call('/v1/participants/Ana', json('PATCH', { aliases: ['Annie'] }, 'application/vnd.example+json; charset=utf-8'));
+    assert.equal(vendor.status, 200, JSON.stringify(vendor.body));
+    const broken = await call('/v1/participants/Ana', { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"attributes":' });
+    assert.equal(broken.status, 400);
+    assert.equal(broken.body.error?.code, 'PARLEY_ERR_BAD_REQUEST');
+    const xml = await call('/v1/participants/Ana', { method: 'PATCH', headers: { 'content-type': 'application/xml' }, body: '<a/>' });
+    assert.equal(xml.status, 415);
+    const kept = await call('/v1/participants/Ana');
+    assert.equal((kept.body.attributes as Record<string, unknown>).team, 'blue', 'a refused patch changed nothing');
+  });
+
+  test('a known path with a method it does not answer is a 405 with Allow; an unknown path stays a 404', async () => {
+    const put = await call('/v1/memories', json('PUT', {}));
+    assert.equal(put.status, 405);
+    assert.equal(put.body.error?.code, 'PARLEY_ERR_METHOD_NOT_ALLOWED');
+    assert.equal(put.headers.get('allow'), 'GET, HEAD');
+    const withParam = await call('/v1/memories/m_1', { method: 'POST' });
+    assert.equal(withParam.status, 405);
+    assert.equal(withParam.headers.get('allow'), 'DELETE, PATCH');
+    assert.match(withParam.body.error?.message ?? '', /\/v1\/memories\/m_1 does not answer POST; it answers DELETE, PATCH/);
+    const missing = await call('/v1/memoirs');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error?.code, 'PARLEY_ERR_NOT_FOUND');
+  });
+});
