@@ -60,7 +60,26 @@ function fromFastify(err: FastifyError): { code: ErrorCode; message: string; sta
   if (err.code?.startsWith('FST_ERR_CTP_') || (err.statusCode === 400 && err.code !== undefined)) {
     return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 400 };
   }
-  return null;
+  return fromPlugin(err);
+}
+
+/** Client errors of a plugin's own (`@fastify/static`: 403 for a path outside its root, 416 for a range past the end). */
+const PLUGIN_CLIENT_ERRORS: Record<number, { code: ErrorCode; message: string }> = {
+  403: { code: 'PARLEY_ERR_FORBIDDEN', message: 'this path is not served' },
+  404: { code: 'PARLEY_ERR_NOT_FOUND', message: 'not found' },
+  416: { code: 'PARLEY_ERR_BAD_REQUEST', message: 'the requested range is not satisfiable: the Content-Range header gives the size' },
+};
+
+/**
+ * A 4xx a plugin raised (an http-errors error with `status`/`statusCode`) keeps its status instead of becoming
+ * a 500; its code follows the status, and its message is Parley's own (the plugin's may name server paths).
+ */
+function fromPlugin(err: FastifyError): { code: ErrorCode; message: string; status: number } | null {
+  if (err instanceof ParleyError) return null;
+  const status = err.statusCode ?? (err as { status?: unknown }).status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  const known = PLUGIN_CLIENT_ERRORS[status];
+  return { ...(known ?? { code: 'PARLEY_ERR_BAD_REQUEST', message: STATUS_CODES[status] ?? 'bad request' }), status };
 }
 
 /**
@@ -93,6 +112,9 @@ export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const mapped = fromFastify(err) ?? toClientError(err);
+      // A 416's Content-Range (`bytes */<size>`) tells the client the size to ask within.
+      const range = (err as { headers?: Record<string, unknown> }).headers?.['Content-Range'];
+      if (mapped.status === 416 && typeof range === 'string') void reply.header('content-range', range);
       if (!(err instanceof ParleyError) && mapped.status >= 500) {
         request.log.error({ err }, 'request failed');
       }
@@ -108,7 +130,7 @@ export const errorHandlerPlugin = fp(
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
       const allowed = routes.allowed(path);
-      if (allowed.length > 0) {
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
         void reply.status(405).header('allow', allowed.join(', ')).send({
           error: { code: 'PARLEY_ERR_METHOD_NOT_ALLOWED', message: `${path} does not answer ${request.method}; it answers ${allowed.join(', ')}` },
         });
