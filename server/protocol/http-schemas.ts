@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
+import { MAX_OFFSET_MS, MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
 import { CLIENT_KEYS, DERIVED_STEPS, NAME_EVIDENCE, OLD_DERIVED_STEPS } from '../../pipelines/interaction/participant-attributes.js';
 
 /**
@@ -25,7 +25,7 @@ export const ErrorBody = Type.Object(
 );
 
 const Iso = Type.String({ format: 'date-time', description: 'ISO-8601 wall-clock time' });
-const Ms = Type.Number({ minimum: 0, description: 'milliseconds from the start of the session audio' });
+const Ms = Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS, description: 'milliseconds from the start of the session audio (at most 1e15)' });
 const Text = Type.String({ minLength: 1, maxLength: 10_000 });
 const Label = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 

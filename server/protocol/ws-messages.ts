@@ -26,6 +26,12 @@ export const SessionUpdateMessage = Type.Object({
   session: Type.Record(Type.String(), Type.Unknown(), { description: 'settings such as language and metadata' }),
 });
 
+/**
+ * The largest offset into a session's audio a client may give (`start_ms`, `end_ms`), ms: 1e15 (about 31,700
+ * years), far past any session yet well inside the integers a double holds exactly and the dates JavaScript keeps.
+ */
+export const MAX_OFFSET_MS = 1e15;
+
 /** Characters of a client-chosen utterance id. */
 const UTTERANCE_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
 
@@ -35,8 +41,8 @@ export const UtteranceMessage = Type.Object({
   speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
   text: Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK }),
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), { maxItems: 50 })),
-  start_ms: Type.Optional(Type.Number({ minimum: 0 })),
-  end_ms: Type.Optional(Type.Number({ minimum: 0 })),
+  start_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
+  end_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
 });
 
 export const InputCommitMessage = Type.Object({ type: Type.Literal('input.commit') });

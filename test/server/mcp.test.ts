@@ -120,6 +120,9 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     assert.match(bad.message, /utterances\/0\/text/);
     const order = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: 'x', start_ms: 5, end_ms: 1 }] });
     assert.equal(order.code, 'PARLEY_ERR_BAD_REQUEST', 'the route\'s own checks apply too');
+    const far = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: 'x', start_ms: 1e300 }] });
+    assert.equal(far.code, 'PARLEY_ERR_BAD_REQUEST', 'an offset past 1e15 ms is refused, as on HTTP and the WebSocket');
+    assert.match(far.message, /utterances\/0\/start_ms: .*1000000000000000/);
     assert.equal((await callError(client, 'get_transcript', { session_id: 'nope' })).code, 'PARLEY_ERR_NOT_FOUND');
     const refused = await callError(client, 'erase_participant', { id: ana.id });
     assert.equal(refused.code, 'PARLEY_ERR_FORBIDDEN');

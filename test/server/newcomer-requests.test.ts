@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient } from '../helpers/ws-client.js';
 
 interface Answer { status: number; headers: Headers; body: { error?: { code: string; message: string }; [key: string]: unknown } }
 
@@ -61,6 +62,25 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.equal(refused.status, 400);
     assert.equal(refused.body.error.code, 'PARLEY_ERR_BAD_REQUEST');
     assert.match(refused.body.error.message, /unknown field "samplerate"; did you mean "sample_rate"\?/);
+  });
+
+  test('offsets into the audio past 1e15 ms are refused over HTTP and the WebSocket, naming the field; nothing is stored', async () => {
+    const utterance = (start_ms: number) => ({ utterances: [{ speaker: 'Ana', text: 'a long time from now', start_ms, end_ms: start_ms }] });
+    assert.equal((await call('/v1/sessions/far/utterances', json('POST', utterance(1e15)))).status, 201, '1e15 itself is allowed');
+    for (const far of [1e15 + 1, 1e300]) {
+      const refused = await call('/v1/sessions/far/utterances', json('POST', utterance(far)));
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.error?.message ?? '', /body\/utterances\/0\/start_ms must be <= 1000000000000000/);
+    }
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=far`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'later still', start_ms: 0, end_ms: 1e300 });
+    const err = await ws.nextNew('error');
+    assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
+    assert.match(String(err.message), /utterance: \/end_ms .*1000000000000000/);
+    ws.close();
+    const transcript = await call('/v1/sessions/far/transcript');
+    assert.deepEqual((transcript.body.utterances as { text: string }[]).map((u) => u.text), ['a long time from now']);
   });
 
   test('application/merge-patch+json and other +json types are read as JSON; other types stay a 415', async () => {

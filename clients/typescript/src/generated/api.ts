@@ -162,9 +162,9 @@ export interface Schemas {
       speaker: string;
       text: string;
       addressees?: string[];
-      /** milliseconds from the start of the session audio */
+      /** milliseconds from the start of the session audio (at most 1e15) */
       start_ms?: number;
-      /** milliseconds from the start of the session audio */
+      /** milliseconds from the start of the session audio (at most 1e15) */
       end_ms?: number;
       /** ISO-8601 wall-clock time */
       time?: string;
