@@ -127,8 +127,16 @@ export const SessionEndResponse = Type.Object(
   { $id: 'SessionEnd', description: 'End-of-session consolidation is queued as job_id' },
 );
 
+/** `cursor` of a listing paged by `next_cursor` (`GET /v1/memories`, `GET /v1/interactions`). */
+const PageCursor = Type.String({ minLength: 1, maxLength: 1024, description: 'the previous page\'s next_cursor' });
+
+/** `next_cursor` of such a listing. */
+const NextCursor = (items: string) => Type.Union([Type.String(), Type.Null()], {
+  description: `more ${items} follow: ask again with the same filters and cursor set to this; null on the last page`,
+});
+
 export const InteractionsResponse = Type.Object(
-  { interactions: Type.Array(ref(UtteranceView)) },
+  { interactions: Type.Array(ref(UtteranceView)), next_cursor: NextCursor('interactions') },
   { $id: 'InteractionList' },
 );
 
@@ -218,6 +226,7 @@ export const InteractionsQuery = Type.Object(
     since: Type.Optional(Iso),
     until: Type.Optional(Iso),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(PageCursor),
   },
   { additionalProperties: false },
 );
@@ -316,7 +325,13 @@ export const FactView = Type.Object(
 );
 export type FactView = Static<typeof FactView>;
 
-export const MemoriesResponse = Type.Object({ memories: Type.Array(ref(FactView)) }, { $id: 'MemoryList' });
+/** `cursor` of `GET /v1/memories` (its query schema lives with the route). */
+export const MemoriesCursor = PageCursor;
+
+export const MemoriesResponse = Type.Object(
+  { memories: Type.Array(ref(FactView)), next_cursor: NextCursor('memories') },
+  { $id: 'MemoryList' },
+);
 
 export const MemoryPatch = Type.Object(
   {

@@ -298,12 +298,48 @@ export class ParleyClient {
     return this.request('eraseParticipant', { path: { id } });
   }
 
+  /** One page of interactions, newest first (`limit`, default 100); see {@link interactionsPage} for the rest. */
   async interactions(query: Operations['listInteractions']['query'] = {}): Promise<Schemas['Utterance'][]> {
-    return (await this.request('listInteractions', { query })).interactions;
+    return (await this.interactionsPage(query)).interactions;
   }
 
+  /** One page of interactions with its `next_cursor`: pass it as `cursor` (same filters) for the next; null on the last. */
+  interactionsPage(query: Operations['listInteractions']['query'] = {}): Promise<Schemas['InteractionList']> {
+    return this.request('listInteractions', { query });
+  }
+
+  /** Every interaction the filters match, newest first, read page by page (`limit` is the page size). */
+  async allInteractions(query: Omit<Operations['listInteractions']['query'], 'cursor'> = {}): Promise<Schemas['Utterance'][]> {
+    return this.allPages((cursor) => this.interactionsPage({ ...query, ...cursor }), (page) => page.interactions);
+  }
+
+  /** One page of memories (`limit`, default 100); see {@link memoriesPage} for the rest. */
   async memories(query: Operations['listMemories']['query'] = {}): Promise<Schemas['Memory'][]> {
-    return (await this.request('listMemories', { query })).memories;
+    return (await this.memoriesPage(query)).memories;
+  }
+
+  /** One page of memories with its `next_cursor`: pass it as `cursor` (same filters) for the next; null on the last. */
+  memoriesPage(query: Operations['listMemories']['query'] = {}): Promise<Schemas['MemoryList']> {
+    return this.request('listMemories', { query });
+  }
+
+  /** Every memory the filters match, read page by page (`limit` is the page size). */
+  async allMemories(query: Omit<Operations['listMemories']['query'], 'cursor'> = {}): Promise<Schemas['Memory'][]> {
+    return this.allPages((cursor) => this.memoriesPage({ ...query, ...cursor }), (page) => page.memories);
+  }
+
+  /** The items of every page `read` gives, following `next_cursor` until it is null. */
+  private async allPages<P extends { next_cursor: string | null }, T>(
+    read: (cursor: { cursor?: string }) => Promise<P>, items: (page: P) => T[],
+  ): Promise<T[]> {
+    const all: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: P = await read(cursor ? { cursor } : {});
+      all.push(...items(page));
+      cursor = page.next_cursor;
+    } while (cursor);
+    return all;
   }
 
   updateMemory(id: string, patch: Schemas['MemoryPatch']): Promise<Schemas['Memory']> {

@@ -18,6 +18,8 @@ export interface Schemas {
   };
   InteractionList: {
     interactions: Schemas["Utterance"][];
+    /** more interactions follow: ask again with the same filters and cursor set to this; null on the last page */
+    next_cursor: string | null;
   };
   Memory: {
     id: string;
@@ -73,6 +75,8 @@ export interface Schemas {
   };
   MemoryList: {
     memories: Schemas["Memory"][];
+    /** more memories follow: ask again with the same filters and cursor set to this; null on the last page */
+    next_cursor: string | null;
   };
   MemoryPatch: {
     /** not blank; a memory that fills a slot (lives_in…) takes as its value the words that took the old value's place ("Ana lives in Oslo" → "Ana lives in Bergen": Bergen), or keeps it while the text still says it; otherwise give `value` (400) */
@@ -437,6 +441,8 @@ export interface Operations {
       /** ISO-8601 wall-clock time */
       until?: string;
       limit?: number;
+      /** the previous page's next_cursor */
+      cursor?: string;
     };
     headers: Record<string, never>;
     body: undefined;
@@ -456,6 +462,8 @@ export interface Operations {
       layer?: "fact" | "profile";
       include_history?: boolean;
       limit?: number;
+      /** the previous page's next_cursor */
+      cursor?: string;
     };
     headers: Record<string, never>;
     body: undefined;
