@@ -83,6 +83,22 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.deepEqual((transcript.body.utterances as { text: string }[]).map((u) => u.text), ['a long time from now']);
   });
 
+  test('WebSocket messages refuse a field their schema does not name, naming it; the utterance is not stored', async () => {
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-typo`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'see you at noon', addresees: ['Ben'] });
+    const err = await ws.nextNew('error');
+    assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
+    assert.equal(err.message, 'utterance: /addresees is an unknown field; did you mean "addressees"?');
+    ws.sendJson({ type: 'query', id: 'q1', question: 'when?', top_k: 3 });
+    assert.equal((await ws.nextNew('error')).message, 'query: /top_k is an unknown field');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'see you at noon', addressees: ['Ben'] });
+    await ws.nextNew('transcript.final');
+    ws.close();
+    const transcript = await call('/v1/sessions/ws-typo/transcript');
+    assert.equal((transcript.body.utterances as unknown[]).length, 1, 'only the well-formed utterance was stored');
+  });
+
   test('application/merge-patch+json and other +json types are read as JSON; other types stay a 415', async () => {
     assert.equal((await call('/v1/sessions/merge/utterances', json('POST', { utterances: [{ speaker: 'Ana', text: 'hello' }] }))).status, 201);
     const patched = await call('/v1/participants/Ana', json('PATCH', { attributes: { team: 'blue' } }, 'application/merge-patch+json'));
