@@ -342,7 +342,7 @@ export const MemoryPatch = Type.Object(
     })),
     value: Type.Optional(Type.String({
       minLength: 1, maxLength: 1000, pattern: NON_BLANK,
-      description: 'the new value of the slot the memory fills (400 for a memory that fills none); a profile memory\'s value is its participant\'s attribute of that key, unless the client set that attribute itself',
+      description: 'the new value of the slot the memory fills (400 for a memory that fills none); given alone, the text is rewritten with it in the old value\'s place (400 when the text does not say the old value: give `text` too); given with `text`, that text must say it (400 otherwise); a profile memory\'s value is its participant\'s attribute of that key, unless the client set that attribute itself',
     })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },

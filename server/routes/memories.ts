@@ -12,7 +12,7 @@ import {
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import { NON_BLANK } from '../protocol/ws-messages.js';
 import { derivedSlotOf, rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
-import { valueAfterEdit } from '../../pipelines/interaction/memory-edits.js';
+import { memoryEdit } from '../../pipelines/interaction/memory-edits.js';
 import { decodeOffsetCursor, nextOffsetCursor } from '../protocol/offset-cursor.js';
 
 export { FactView } from '../protocol/http-schemas.js';
@@ -109,15 +109,15 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
     const { text, value, confidence } = request.body;
     const fact = await stores.memory.getFact(tenant, request.params.id);
     if (!fact) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
-    const nextValue = valueAfterEdit(fact, text, value);
+    // Text and value change together, so neither contradicts the other (memoryEdit refuses what cannot agree).
+    const edit = memoryEdit(fact, text, value);
     const patched = await stores.memory.patchFact(tenant, fact.id, {
-      ...(text !== undefined ? { content: text } : {}),
-      ...(nextValue !== undefined ? { value: nextValue } : {}),
+      ...edit,
       ...(confidence !== undefined ? { confidence } : {}),
     });
     if (!patched) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
-    if (nextValue !== undefined) await rederiveAttributes(stores.graph, stores.memory, tenant, derivedSlotOf(patched));
-    if (request.body.text !== undefined && patched.validTo === null) {
+    if (edit.value !== undefined) await rederiveAttributes(stores.graph, stores.memory, tenant, derivedSlotOf(patched));
+    if (edit.content !== undefined && patched.validTo === null) {
       const [vector] = await app.models.textEmbedder.embed([patched.content]);
       if (vector) await indexer.indexFacts(tenant, [{ fact: patched, vector }]);
     }

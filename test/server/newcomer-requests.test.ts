@@ -99,6 +99,25 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.equal((transcript.body.utterances as unknown[]).length, 1, 'only the well-formed utterance was stored');
   });
 
+  test('PATCH of a memory\'s value alone rewrites its text; a text and value that disagree are refused, changing nothing', async () => {
+    assert.equal((await call('/v1/sessions/patch-value/utterances', json('POST', { utterances: [{ speaker: 'Cleo', text: 'hello' }] }))).status, 201);
+    const cleo = (await t.app.stores.graph.findParticipantsByName('default', 'Cleo'))[0]!;
+    const at = new Date().toISOString();
+    const [fact] = await t.app.stores.memory.addFacts('default', [{
+      content: 'Cleo lives in Oslo', speakerId: cleo.id, subjectId: cleo.id, addresseeIds: [], kind: 'profile', slot: 'lives_in',
+      value: 'Oslo', time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.8, sessionId: 'patch-value', source: 'test',
+    }]);
+    const moved = await call(`/v1/memories/${fact!.id}`, json('PATCH', { value: 'Bergen' }));
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.equal(moved.body.text, 'Cleo lives in Bergen');
+    assert.equal(moved.body.value, 'Bergen');
+    const clash = await call(`/v1/memories/${fact!.id}`, json('PATCH', { text: 'Cleo lives in Tromsø', value: 'Stavanger' }));
+    assert.equal(clash.status, 400);
+    assert.match(clash.body.error?.message ?? '', /the new text does not say the new value "Stavanger"/);
+    const kept = (await t.app.stores.memory.getFact('default', fact!.id))!;
+    assert.deepEqual([kept.content, kept.value], ['Cleo lives in Bergen', 'Bergen'], 'the refused patch changed nothing');
+  });
+
   test('application/merge-patch+json and other +json types are read as JSON; other types stay a 415', async () => {
     assert.equal((await call('/v1/sessions/merge/utterances', json('POST', { utterances: [{ speaker: 'Ana', text: 'hello' }] }))).status, 201);
     const patched = await call('/v1/participants/Ana', json('PATCH', { attributes: { team: 'blue' } }, 'application/merge-patch+json'));

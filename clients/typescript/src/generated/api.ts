@@ -81,7 +81,7 @@ export interface Schemas {
   MemoryPatch: {
     /** not blank; a memory that fills a slot (lives_in…) takes as its value the words that took the old value's place ("Ana lives in Oslo" → "Ana lives in Bergen": Bergen), or keeps it while the text still says it; otherwise give `value` (400) */
     text?: string;
-    /** the new value of the slot the memory fills (400 for a memory that fills none); a profile memory's value is its participant's attribute of that key, unless the client set that attribute itself */
+    /** the new value of the slot the memory fills (400 for a memory that fills none); given alone, the text is rewritten with it in the old value's place (400 when the text does not say the old value: give `text` too); given with `text`, that text must say it (400 otherwise); a profile memory's value is its participant's attribute of that key, unless the client set that attribute itself */
     value?: string;
     confidence?: number;
   };
