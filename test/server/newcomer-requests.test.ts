@@ -148,3 +148,26 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.equal(missing.body.error?.code, 'PARLEY_ERR_NOT_FOUND');
   });
 });
+
+describe('with API keys, an Authorization header of the wrong scheme is named', () => {
+  let t: TestApp;
+  before(async () => { t = await startTestApp({ PARLEY_API_KEYS: 'key-newcomer-1:acme' }); });
+  after(async () => { await t.close(); });
+
+  const refusal = async (authorization: string): Promise<string> => {
+    const res = await fetch(`${t.httpUrl}/v1/memories`, { headers: { authorization } });
+    assert.equal(res.status, 401);
+    const body = await res.json() as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'PARLEY_ERR_UNAUTHORIZED');
+    return body.error.message;
+  };
+
+  test('Basic (the key as user or password) says to send it as a bearer token; Bearer alone says it holds no key', async () => {
+    const basic = Buffer.from('key-newcomer-1:').toString('base64');
+    assert.equal(await refusal(`Basic ${basic}`), 'the Authorization header uses the "Basic" scheme: send the API key as Authorization: Bearer <key>');
+    assert.equal(await refusal('Bearer'), 'the Authorization header says Bearer but holds no key: send Authorization: Bearer <key>');
+    assert.equal(await refusal('Bearer key-wrong'), 'unknown API key');
+    const ok = await fetch(`${t.httpUrl}/v1/memories`, { headers: { authorization: 'Bearer key-newcomer-1' } });
+    assert.equal(ok.status, 200);
+  });
+});
