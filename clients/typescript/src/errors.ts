@@ -25,7 +25,9 @@ export type ClientErrorCode =
   /** The stream closed before the awaited event, or could not be resumed. */
   | 'PARLEY_CLIENT_CLOSED'
   /** An awaited event did not come in time. */
-  | 'PARLEY_CLIENT_TIMEOUT';
+  | 'PARLEY_CLIENT_TIMEOUT'
+  /** The client was built with options it cannot use (a `baseUrl` that is not the server's http(s) root). */
+  | 'PARLEY_CLIENT_BAD_OPTIONS';
 
 export interface ParleyErrorOptions {
   /** HTTP status, when the error came with an HTTP response. */

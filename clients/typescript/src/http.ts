@@ -72,6 +72,32 @@ export type RequestArgs<Op extends OperationId> =
   & (Operations[Op]['body'] extends undefined ? { body?: undefined } : { body: Operations[Op]['body'] })
   & { signal?: AbortSignal };
 
+/**
+ * `baseUrl` as requests are built on it (no trailing slash).
+ * @throws ParleyError `PARLEY_CLIENT_BAD_OPTIONS` naming what is wrong: not a URL, no http:// or https://
+ * (`localhost:8080`), a query or fragment, or a path ending in /v1 (the operations add it themselves).
+ */
+function checkedBaseUrl(baseUrl: string): string {
+  const bad = (message: string): ParleyError => new ParleyError('PARLEY_CLIENT_BAD_OPTIONS', message);
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') throw bad('baseUrl is required: the server\'s root, such as http://127.0.0.1:8080');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw bad(`baseUrl ${JSON.stringify(baseUrl)} is not a URL: give the server's root, such as http://127.0.0.1:8080`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:8080` parses as the scheme "localhost:".
+    const hint = /^[\w.-]+:\d+/.test(baseUrl) ? `; did you mean http://${baseUrl}?` : '';
+    throw bad(`baseUrl must start with http:// or https://, not ${url.protocol}${hint}`);
+  }
+  if (url.search || url.hash) throw bad(`baseUrl ${JSON.stringify(baseUrl)} has a query or fragment: give the server's root only`);
+  if (/\/v1\/*$/.test(url.pathname)) {
+    throw bad(`baseUrl ends in /v1, which every operation adds itself: use ${url.origin}${url.pathname.replace(/\/v1\/*$/, '')}`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 /** Fill a path template such as `/v1/participants/{id}`; every value is percent-encoded. */
 export function fillPath(template: string, params: Record<string, string> | undefined): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -96,16 +122,7 @@ export class ParleyClient {
   rateLimitedRetries = 0;
 
   constructor(options: ParleyClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `baseUrl is not a URL: ${options.baseUrl}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `baseUrl must be http: or https:, not ${url.protocol}`);
-    }
-    this.baseUrl = url.href.replace(/\/+$/, '');
+    this.baseUrl = checkedBaseUrl(options.baseUrl);
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.fetchImpl = options.fetch ?? fetch;
