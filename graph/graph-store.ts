@@ -16,6 +16,8 @@ export interface InteractionFilter {
   until?: string;
   /** Default 100, at most 1000. */
   limit?: number;
+  /** Skip this many matches first (paging; newest first, ties by id); default 0. */
+  offset?: number;
 }
 
 /** Fields a PATCH may change on a participant. */

@@ -69,6 +69,9 @@ function strictBodyValidators(): ValidatorFactory {
   };
 }
 
+/** A media type with the `+json` structured-syntax suffix (`application/merge-patch+json`). */
+const JSON_SUFFIX_TYPE = /^application\/[a-z0-9!#$&^_.-]+\+json\s*(;|$)/i;
+
 /** Build the Parley app without listening: tests inject requests or listen on port 0. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -86,7 +89,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Fastify's default of 10 s per plugin failed a healthy start on a loaded machine while Neo4j created
     // its indexes ("Plugin did not start in time: 'parley-stores'").
     pluginTimeout: 120_000,
-    ajv: { customOptions: { removeAdditional: false, useDefaults: true } },
+    // verbose: errors carry their schema, so an unknown field's error can name the known ones.
+    ajv: { customOptions: { removeAdditional: false, useDefaults: true, verbose: true } },
     schemaController: { compilersFactory: { buildValidator: strictBodyValidators() } },
   });
   app.decorate('clock', options.now ?? Date.now);
@@ -94,6 +98,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Every request body is JSON: text/plain (which Fastify parses by default, to a string the schema then
   // refused with a 400 "body must be object") is a 415 like any other media type.
   app.removeContentTypeParser('text/plain');
+  // Structured-syntax JSON types (RFC 6839: application/merge-patch+json, application/vnd.x+json) are JSON too,
+  // parsed as strictly as application/json itself.
+  app.addContentTypeParser(JSON_SUFFIX_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {

@@ -12,6 +12,7 @@ export const ERRORS = {
   PARLEY_ERR_UNAUTHORIZED: { status: 401, wsClose: 1008, retryable: false },
   PARLEY_ERR_FORBIDDEN: { status: 403, wsClose: 1008, retryable: false },
   PARLEY_ERR_NOT_FOUND: { status: 404, wsClose: 1008, retryable: false },
+  PARLEY_ERR_METHOD_NOT_ALLOWED: { status: 405, wsClose: 1008, retryable: false },
   PARLEY_ERR_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
   PARLEY_ERR_UTTERANCE_ID_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
   PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: { status: 422, wsClose: 1008, retryable: false },

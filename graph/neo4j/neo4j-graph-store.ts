@@ -317,8 +317,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
     const found = await this.db.read('queryInteractions', (tx) => rows(tx, `
       ${match} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-      RETURN n {.*} AS n ORDER BY n.time DESC, n.seq DESC LIMIT $limit`, {
-      tenant: this.t(tenant), limit: int(limit), speakerId: filter.speakerId ?? null, sessionId: filter.sessionId ?? null,
+      RETURN n {.*} AS n ORDER BY n.time DESC, n.seq DESC, n.id DESC SKIP $offset LIMIT $limit`, {
+      tenant: this.t(tenant), limit: int(limit), offset: int(Math.max(0, Math.floor(filter.offset ?? 0))), speakerId: filter.speakerId ?? null, sessionId: filter.sessionId ?? null,
       since: filter.since ?? null, until: filter.until ?? null, addresseeId: filter.addresseeId ?? null,
     }));
     return found.map(toUtterance);

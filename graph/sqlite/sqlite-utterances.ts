@@ -76,9 +76,9 @@ export function queryInteractions(db: SqliteDatabase, tenant: TenantId, filter: 
   const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
   const rows = db
     .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE ${where.join(' AND ')}
-      ORDER BY u.time DESC, u.seq DESC LIMIT @limit`)
+      ORDER BY u.time DESC, u.seq DESC, u.id DESC LIMIT @limit OFFSET @offset`)
     .all({
-      tenant, limit,
+      tenant, limit, offset: Math.max(0, Math.floor(filter.offset ?? 0)),
       speakerId: filter.speakerId, sessionId: filter.sessionId, since: filter.since,
       until: filter.until, addresseeId: filter.addresseeId,
     }) as UtteranceRow[];

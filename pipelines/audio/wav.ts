@@ -8,35 +8,110 @@ export interface WavAudio {
   samples: Float32Array;
 }
 
-/** Parse a 16-bit PCM (format 1) or 32-bit float (format 3) RIFF/WAVE buffer; returns the first channel. */
+/** `WAVE_FORMAT_*` codes of the `fmt ` chunk. */
+const PCM = 1;
+const FLOAT = 3;
+const EXTENSIBLE = 0xfffe;
+
+/** Names of format codes a WAV may carry that this reader does not decode, for the error. */
+const FORMAT_NAMES: Record<number, string> = {
+  2: 'Microsoft ADPCM', 6: 'A-law', 7: 'mu-law', 0x11: 'IMA ADPCM', 0x31: 'GSM 6.10', 0x50: 'MPEG', 0x55: 'MP3',
+};
+
+/** Bit depths read per format: integer PCM 8 (unsigned), 16, 24 or 32; float 32 or 64. */
+const DEPTHS: Record<number, number[]> = { [PCM]: [8, 16, 24, 32], [FLOAT]: [32, 64] };
+
+/** A data chunk size streaming writers leave when they cannot seek back: read to the end of the file. */
+const UNKNOWN_SIZE = 0xffffffff;
+
+interface WavFormat { format: number; channels: number; sampleRate: number; bits: number }
+
+/** The `fmt ` chunk at `body` of `size` bytes; an extensible one reads as the PCM or float format it wraps. */
+function readFormat(buf: Buffer, body: number, size: number): WavFormat {
+  if (body + size > buf.length) throw new Error(`truncated: the file ends inside the fmt chunk (${buf.length - body} of its ${size} bytes)`);
+  if (size < 16) throw new Error(`the fmt chunk is ${size} bytes; at least 16 are needed`);
+  let format = buf.readUInt16LE(body);
+  const channels = buf.readUInt16LE(body + 2);
+  const sampleRate = buf.readUInt32LE(body + 4);
+  const blockAlign = buf.readUInt16LE(body + 12);
+  const bits = buf.readUInt16LE(body + 14);
+  if (format === EXTENSIBLE) {
+    if (size < 40) throw new Error('WAVE_FORMAT_EXTENSIBLE needs a 40-byte fmt chunk with its subformat');
+    // The subformat GUID starts with the format code it stands for (KSDATAFORMAT_SUBTYPE_PCM: 1, _IEEE_FLOAT: 3).
+    format = buf.readUInt16LE(body + 24);
+    if (format !== PCM && format !== FLOAT) throw new Error(`unsupported WAVE_FORMAT_EXTENSIBLE subformat ${formatName(format)}: only PCM and IEEE float are read`);
+  }
+  const depths = DEPTHS[format];
+  if (!depths) throw new Error(`unsupported WAV format ${formatName(format)}: only PCM (1), IEEE float (3) and WAVE_FORMAT_EXTENSIBLE of either are read`);
+  const kind = format === PCM ? 'PCM' : 'float';
+  if (!depths.includes(bits)) throw new Error(`unsupported bit depth ${bits} for ${kind}: ${depths.join(', ')} are read`);
+  if (channels === 0) throw new Error('the fmt chunk says 0 channels');
+  if (sampleRate === 0) throw new Error('the fmt chunk says a sample rate of 0 Hz');
+  if (blockAlign !== channels * (bits / 8)) {
+    throw new Error(`the fmt chunk's block align is ${blockAlign} bytes, but ${channels} channel(s) of ${bits} bits take ${channels * (bits / 8)}`);
+  }
+  return { format, channels, sampleRate, bits };
+}
+
+function formatName(code: number): string {
+  const name = FORMAT_NAMES[code];
+  return `0x${code.toString(16).padStart(4, '0')}${name ? ` (${name})` : ''}`;
+}
+
+/** The sample at byte `at` in [-1, 1]. */
+function sampleAt(buf: Buffer, at: number, { format, bits }: WavFormat): number {
+  if (format === FLOAT) return bits === 32 ? buf.readFloatLE(at) : buf.readDoubleLE(at);
+  switch (bits) {
+    case 8: return (buf.readUInt8(at) - 128) / 128;
+    case 16: return buf.readInt16LE(at) / 32768;
+    case 24: return buf.readIntLE(at, 3) / 8388608;
+    default: return buf.readInt32LE(at) / 2147483648;
+  }
+}
+
+/** Why `buf` is no RIFF/WAVE file at all, or null when its header says it is one. */
+function notWave(buf: Buffer): string | null {
+  if (buf.length < 12) return `${buf.length} bytes is too short for a WAV header (12 bytes at least)`;
+  const riff = buf.toString('latin1', 0, 4);
+  if (riff === 'RIFX') return 'a big-endian RIFX file: only little-endian RIFF/WAVE is read';
+  if (riff === 'RF64') return 'an RF64 (64-bit) WAV: only RIFF/WAVE under 4 GiB is read';
+  if (riff !== 'RIFF') return `not a RIFF/WAVE file: it starts with ${JSON.stringify(riff)}, not "RIFF"`;
+  const wave = buf.toString('latin1', 8, 12);
+  return wave === 'WAVE' ? null : `a RIFF file of type ${JSON.stringify(wave)}, not "WAVE"`;
+}
+
+/**
+ * Parse a RIFF/WAVE buffer of integer PCM (8, 16, 24 or 32 bits) or IEEE float (32 or 64 bits), plain or as
+ * WAVE_FORMAT_EXTENSIBLE; returns the first channel.
+ * @throws Error naming what is wrong: not RIFF/WAVE, a format or bit depth not read, a bad fmt chunk, no data
+ * chunk, or a data chunk cut short (a file truncated in transit).
+ */
 export function parseWav(buf: Buffer): WavAudio {
-  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a RIFF/WAVE file');
+  const why = notWave(buf);
+  if (why) throw new Error(why);
   let offset = 12;
-  let format = 0, channels = 1, sampleRate = 0, bits = 0;
+  let fmt: WavFormat | null = null;
   while (offset + 8 <= buf.length) {
-    const id = buf.toString('ascii', offset, offset + 4);
+    const id = buf.toString('latin1', offset, offset + 4);
     const size = buf.readUInt32LE(offset + 4);
     const body = offset + 8;
     if (id === 'fmt ') {
-      format = buf.readUInt16LE(body);
-      channels = buf.readUInt16LE(body + 2);
-      sampleRate = buf.readUInt32LE(body + 4);
-      bits = buf.readUInt16LE(body + 14);
+      fmt = readFormat(buf, body, size);
     } else if (id === 'data') {
-      const width = bits / 8;
-      const frames = Math.floor(Math.min(size, buf.length - body) / (width * channels));
-      const samples = new Float32Array(frames);
-      for (let i = 0; i < frames; i++) {
-        const at = body + i * width * channels;
-        if (format === 1 && bits === 16) samples[i] = buf.readInt16LE(at) / 32768;
-        else if (format === 3 && bits === 32) samples[i] = buf.readFloatLE(at);
-        else throw new Error(`unsupported WAV format ${format}/${bits} bits`);
+      if (!fmt) throw new Error('the data chunk comes before any fmt chunk: the format of the samples is unknown');
+      const available = buf.length - body;
+      if (size !== UNKNOWN_SIZE && size > available) {
+        throw new Error(`truncated: the data chunk declares ${size} bytes but the file holds ${available} of them`);
       }
-      return { sampleRate, samples };
+      const frameBytes = fmt.channels * (fmt.bits / 8);
+      const frames = Math.floor(Math.min(size, available) / frameBytes);
+      const samples = new Float32Array(frames);
+      for (let i = 0; i < frames; i++) samples[i] = sampleAt(buf, body + i * frameBytes, fmt);
+      return { sampleRate: fmt.sampleRate, samples };
     }
     offset = body + size + (size & 1);
   }
-  throw new Error('WAV has no data chunk');
+  throw new Error(offset > buf.length ? 'truncated: the file ends inside a chunk, before any data chunk' : 'the WAV has no data chunk');
 }
 
 /** Read and parse a WAV file. */

@@ -1,6 +1,43 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { Fact } from '../../graph/memory-store.js';
 
+/** Where `needle` first occurs in `hay`, case aside; -1 when it does not. */
+const find = (hay: string, needle: string): number => hay.toLowerCase().indexOf(needle.toLowerCase());
+
+/**
+ * The text and slot value a memory holds after a correction (`PATCH /v1/memories/{id}`), so that the two never
+ * contradict each other; a field left undefined is unchanged.
+ * - `text` alone: the value follows it (see {@link valueAfterEdit}).
+ * - `value` alone: the text is rewritten with the new value in the old one's place ("Ana lives in Oslo",
+ *   value Bergen: "Ana lives in Bergen").
+ * - both: the text must say the value.
+ * @throws ParleyError `PARLEY_ERR_BAD_REQUEST` when they would disagree: `value` alone on a memory whose text does
+ * not say its old value (give `text` too), both given with a text that does not say the value, or a text that
+ * drops the value with no `value`; nothing is changed then.
+ */
+export function memoryEdit(
+  fact: Pick<Fact, 'content' | 'slot' | 'value'>, text: string | undefined, value: string | undefined,
+): { content?: string; value?: string } {
+  if (value === undefined) {
+    const next = valueAfterEdit(fact, text, undefined);
+    return { ...(text !== undefined ? { content: text } : {}), ...(next !== undefined ? { value: next } : {}) };
+  }
+  const nextValue = valueAfterEdit(fact, text, value)!;
+  if (text !== undefined) {
+    if (find(text, nextValue) < 0) {
+      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `the new text does not say the new value "${nextValue}": a memory's text and value must agree`);
+    }
+    return { content: text, value: nextValue };
+  }
+  const at = fact.value === null ? -1 : find(fact.content, fact.value);
+  if (fact.value === null || at < 0) {
+    throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
+      `this memory's text does not say its value${fact.value === null ? '' : ` "${fact.value}"`}, so it cannot be rewritten with the new one: give the new \`text\` too`);
+  }
+  const content = `${fact.content.slice(0, at)}${nextValue}${fact.content.slice(at + fact.value.length)}`;
+  return { content, value: nextValue };
+}
+
 /**
  * The slot value a memory holds after its text is corrected to `text`, when the request gave none: the words
  * that took the old value's place ("Ana lives in Oslo" → "Ana lives in Bergen": `Bergen`), else the old value

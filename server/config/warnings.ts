@@ -2,6 +2,7 @@
 import type { Env } from './env-reader.js';
 import type { ServerSettings, SessionSettings } from './serving.js';
 import type { SpeakerSettings } from './speaker.js';
+import { closest } from '../protocol/closest-name.js';
 
 /**
  * `PARLEY_*` variables read by Parley's tools, benches and tests rather than by the server's config;
@@ -9,29 +10,6 @@ import type { SpeakerSettings } from './speaker.js';
  */
 const TOOL_ENV = new Set(['PARLEY_MAVEN_REPOSITORY', 'PARLEY_SHARED_DATA', 'PARLEY_TTS_CACHE', 'PARLEY_SPEAKER_RUNS']);
 const TOOL_ENV_PREFIX = 'PARLEY_TEST_';
-
-/** Edit distance between `a` and `b` (insertions, deletions, substitutions). */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(next[j - 1]! + 1, row[j]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(name, c);
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best;
-}
 
 /**
  * One line per doubtful setting in `env`, given the names the config `read` and the `config` it built: a

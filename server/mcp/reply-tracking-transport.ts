@@ -2,11 +2,12 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import {
   isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { unreadableLineReply } from './unreadable-line.js';
 
 /**
  * Wraps a transport and counts the requests received and not yet answered, so a process can write
  * every pending reply before it shuts down: an MCP client that pipes a call and closes stdin at once
- * still gets the answer.
+ * still gets the answer. A line the transport cannot read is answered with its JSON-RPC error (-32700, -32600).
  */
 export class ReplyTrackingTransport implements Transport {
   onclose?: () => void;
@@ -21,7 +22,12 @@ export class ReplyTrackingTransport implements Transport {
       this.onmessage?.(message, extra);
     };
     inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
+    inner.onerror = (error) => {
+      // A line that does not parse gets its JSON-RPC error instead of silence, which left a client waiting.
+      const reply = unreadableLineReply(error);
+      if (reply) void inner.send(reply).catch((err: unknown) => this.onerror?.(err as Error));
+      this.onerror?.(error);
+    };
   }
 
   start(): Promise<void> {

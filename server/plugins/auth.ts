@@ -51,6 +51,20 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a request's key is missing, in words: an `Authorization` header of another scheme (`Basic …`) or a
+ * `Bearer` without a key says so, since a client that sent one believes it sent its key.
+ */
+export function missingKeyMessage(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const scheme = header?.trim().split(/\s+/)[0];
+  if (scheme && scheme.toLowerCase() !== 'bearer') {
+    return `the Authorization header uses the ${JSON.stringify(scheme.slice(0, 20))} scheme: send the API key as Authorization: Bearer <key>`;
+  }
+  if (scheme) return 'the Authorization header says Bearer but holds no key: send Authorization: Bearer <key>';
+  return 'missing API key: send Authorization: Bearer <key> (WebSocket and event streams: or ?token=<key>)';
+}
+
 /** Whether a Host header names this machine's loopback interface (with or without a port). */
 export function loopbackHost(host: string | undefined, allowed: readonly string[] = []): boolean {
   if (!host) return false;
@@ -99,7 +113,7 @@ export const authPlugin = fp(
       const key = presentedKey(request);
       const match = key ? opts.apiKeys.find((k) => sameKey(k.key, key)) : undefined;
       if (!match) {
-        throw new ParleyError('PARLEY_ERR_UNAUTHORIZED', key ? 'unknown API key' : 'missing API key: send Authorization: Bearer <key> (WebSocket and event streams: or ?token=<key>)');
+        throw new ParleyError('PARLEY_ERR_UNAUTHORIZED', key ? 'unknown API key' : missingKeyMessage(request));
       }
       request.tenant = match.tenant;
     });

@@ -4,11 +4,27 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
 import { BLANK_MESSAGE, isNonBlankPattern } from '../protocol/ws-messages.js';
+import { likelyMeant } from '../protocol/closest-name.js';
+import { RouteMethods } from './route-methods.js';
 
 /**
- * A schema validation error in words: a value outside a fixed set (an enum, or a union of constants
- * such as `layer`) names the values allowed instead of Ajv's "must be equal to constant, … must match a
- * schema in anyOf"; a blank value says so instead of "must match pattern \"\\S\""; other errors keep Ajv's wording.
+ * An unknown field in words: its name, and the known field it was probably meant to be (Ajv's `verbose` errors
+ * carry the schema whose `properties` are known), or the fields known when few.
+ */
+function unknownFieldText(e: NonNullable<FastifyError['validation']>[number]): string {
+  const name = String((e.params as { additionalProperty?: unknown }).additionalProperty);
+  const known = Object.keys((e as { parentSchema?: { properties?: object } }).parentSchema?.properties ?? {});
+  const meant = likelyMeant(name, known);
+  const hint = meant !== undefined ? `; did you mean "${meant}"?`
+    : known.length > 0 && known.length <= 8 ? `; known fields: ${known.join(', ')}` : '';
+  return `has unknown field "${name}"${hint}`;
+}
+
+/**
+ * A schema validation error in words: an unknown field is named (with the known one it was probably meant to
+ * be); a value outside a fixed set (an enum, or a union of constants such as `layer`) names the values allowed
+ * instead of Ajv's "must be equal to constant, … must match a schema in anyOf"; a blank value says so instead
+ * of "must match pattern \"\\S\""; other errors keep Ajv's wording.
  */
 function validationMessage(err: FastifyError): string {
   const errors = err.validation ?? [];
@@ -19,10 +35,11 @@ function validationMessage(err: FastifyError): string {
     if (e.keyword === 'enum') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), ...(params.allowedValues ?? [])]);
   }
   const blank = (e: (typeof errors)[number]): boolean => e.keyword === 'pattern' && isNonBlankPattern((e.params as { pattern?: unknown }).pattern);
-  if (allowed.size === 0 && !errors.some(blank)) return err.message;
+  const unknown = (e: (typeof errors)[number]): boolean => e.keyword === 'additionalProperties';
+  if (allowed.size === 0 && !errors.some(blank) && !errors.some(unknown)) return err.message;
   const where = err.validationContext ?? 'body';
   const others = errors.filter((e) => !allowed.has(e.instancePath))
-    .map((e) => `${where}${e.instancePath} ${blank(e) ? BLANK_MESSAGE : e.message ?? 'is invalid'}`);
+    .map((e) => `${where}${e.instancePath} ${blank(e) ? BLANK_MESSAGE : unknown(e) ? unknownFieldText(e) : e.message ?? 'is invalid'}`);
   const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
   return [...sets, ...others].join(', ');
 }
@@ -43,7 +60,26 @@ function fromFastify(err: FastifyError): { code: ErrorCode; message: string; sta
   if (err.code?.startsWith('FST_ERR_CTP_') || (err.statusCode === 400 && err.code !== undefined)) {
     return { code: 'PARLEY_ERR_BAD_REQUEST', message: err.message, status: 400 };
   }
-  return null;
+  return fromPlugin(err);
+}
+
+/** Client errors of a plugin's own (`@fastify/static`: 403 for a path outside its root, 416 for a range past the end). */
+const PLUGIN_CLIENT_ERRORS: Record<number, { code: ErrorCode; message: string }> = {
+  403: { code: 'PARLEY_ERR_FORBIDDEN', message: 'this path is not served' },
+  404: { code: 'PARLEY_ERR_NOT_FOUND', message: 'not found' },
+  416: { code: 'PARLEY_ERR_BAD_REQUEST', message: 'the requested range is not satisfiable: the Content-Range header gives the size' },
+};
+
+/**
+ * A 4xx a plugin raised (an http-errors error with `status`/`statusCode`) keeps its status instead of becoming
+ * a 500; its code follows the status, and its message is Parley's own (the plugin's may name server paths).
+ */
+function fromPlugin(err: FastifyError): { code: ErrorCode; message: string; status: number } | null {
+  if (err instanceof ParleyError) return null;
+  const status = err.statusCode ?? (err as { status?: unknown }).status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  const known = PLUGIN_CLIENT_ERRORS[status];
+  return { ...(known ?? { code: 'PARLEY_ERR_BAD_REQUEST', message: STATUS_CODES[status] ?? 'bad request' }), status };
 }
 
 /**
@@ -76,6 +112,9 @@ export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const mapped = fromFastify(err) ?? toClientError(err);
+      // A 416's Content-Range (`bytes */<size>`) tells the client the size to ask within.
+      const range = (err as { headers?: Record<string, unknown> }).headers?.['Content-Range'];
+      if (mapped.status === 416 && typeof range === 'string') void reply.header('content-range', range);
       if (!(err instanceof ParleyError) && mapped.status >= 500) {
         request.log.error({ err }, 'request failed');
       }
@@ -86,10 +125,18 @@ export const errorHandlerPlugin = fp(
     app.addHook('onResponse', async (request, reply) => {
       if (request.raw.headers.upgrade && reply.statusCode >= 400) request.raw.socket?.destroy();
     });
+    const routes = new RouteMethods();
+    app.addHook('onRoute', (route) => routes.add(route.url, route.method));
     app.setNotFoundHandler((request, reply) => {
-      void reply.status(404).send({
-        error: { code: 'PARLEY_ERR_NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` },
-      });
+      const path = request.url.split('?')[0] ?? '/';
+      const allowed = routes.allowed(path);
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        void reply.status(405).header('allow', allowed.join(', ')).send({
+          error: { code: 'PARLEY_ERR_METHOD_NOT_ALLOWED', message: `${path} does not answer ${request.method}; it answers ${allowed.join(', ')}` },
+        });
+        return;
+      }
+      void reply.status(404).send({ error: { code: 'PARLEY_ERR_NOT_FOUND', message: `no route ${request.method} ${path}` } });
     });
   },
   { name: 'parley-errors' },

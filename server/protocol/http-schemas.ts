@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
+import { MAX_OFFSET_MS, MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
 import { CLIENT_KEYS, DERIVED_STEPS, NAME_EVIDENCE, OLD_DERIVED_STEPS } from '../../pipelines/interaction/participant-attributes.js';
 
 /**
@@ -25,7 +25,7 @@ export const ErrorBody = Type.Object(
 );
 
 const Iso = Type.String({ format: 'date-time', description: 'ISO-8601 wall-clock time' });
-const Ms = Type.Number({ minimum: 0, description: 'milliseconds from the start of the session audio' });
+const Ms = Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS, description: 'milliseconds from the start of the session audio (at most 1e15)' });
 const Text = Type.String({ minLength: 1, maxLength: 10_000 });
 const Label = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 
@@ -127,8 +127,16 @@ export const SessionEndResponse = Type.Object(
   { $id: 'SessionEnd', description: 'End-of-session consolidation is queued as job_id' },
 );
 
+/** `cursor` of a listing paged by `next_cursor` (`GET /v1/memories`, `GET /v1/interactions`). */
+const PageCursor = Type.String({ minLength: 1, maxLength: 1024, description: 'the previous page\'s next_cursor' });
+
+/** `next_cursor` of such a listing. */
+const NextCursor = (items: string) => Type.Union([Type.String(), Type.Null()], {
+  description: `more ${items} follow: ask again with the same filters and cursor set to this; null on the last page`,
+});
+
 export const InteractionsResponse = Type.Object(
-  { interactions: Type.Array(ref(UtteranceView)) },
+  { interactions: Type.Array(ref(UtteranceView)), next_cursor: NextCursor('interactions') },
   { $id: 'InteractionList' },
 );
 
@@ -218,6 +226,7 @@ export const InteractionsQuery = Type.Object(
     since: Type.Optional(Iso),
     until: Type.Optional(Iso),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(PageCursor),
   },
   { additionalProperties: false },
 );
@@ -316,7 +325,13 @@ export const FactView = Type.Object(
 );
 export type FactView = Static<typeof FactView>;
 
-export const MemoriesResponse = Type.Object({ memories: Type.Array(ref(FactView)) }, { $id: 'MemoryList' });
+/** `cursor` of `GET /v1/memories` (its query schema lives with the route). */
+export const MemoriesCursor = PageCursor;
+
+export const MemoriesResponse = Type.Object(
+  { memories: Type.Array(ref(FactView)), next_cursor: NextCursor('memories') },
+  { $id: 'MemoryList' },
+);
 
 export const MemoryPatch = Type.Object(
   {
@@ -327,7 +342,7 @@ export const MemoryPatch = Type.Object(
     })),
     value: Type.Optional(Type.String({
       minLength: 1, maxLength: 1000, pattern: NON_BLANK,
-      description: 'the new value of the slot the memory fills (400 for a memory that fills none); a profile memory\'s value is its participant\'s attribute of that key, unless the client set that attribute itself',
+      description: 'the new value of the slot the memory fills (400 for a memory that fills none); given alone, the text is rewritten with it in the old value\'s place (400 when the text does not say the old value: give `text` too); given with `text`, that text must say it (400 otherwise); a profile memory\'s value is its participant\'s attribute of that key, unless the client set that attribute itself',
     })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
@@ -342,7 +357,7 @@ const Id = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
 export const QueryBody = Type.Object({
   question: Type.String({ minLength: 1, maxLength: MAX_QUESTION_CHARS, pattern: NON_BLANK, description: 'not blank' }),
   asker: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched)' })),
-  audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker\'s voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV)' })),
+  audio: Type.Optional(Type.String({ minLength: 1, maxLength: 12_000_000, description: 'base64 WAV (integer PCM of 8, 16, 24 or 32 bits or float of 32 or 64 bits, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker\'s voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV)' })),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the session the question is asked in (context, not a filter)' })),
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
   speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'only memories spoken by this participant (id, external_id or name; not blank)' })),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
 import { AUDIO_ENCODINGS, SAMPLE_RATES } from '../../pipelines/audio/audio-format.js';
+import { likelyMeant } from './closest-name.js';
 
 /** Client → server text frames on `GET /v1/stream`. */
 
@@ -15,16 +16,33 @@ export function isNonBlankPattern(pattern: unknown): boolean {
   return pattern === NON_BLANK;
 }
 
-/** A TypeBox validation error in words: a blank value reads as {@link BLANK_MESSAGE}. */
+/**
+ * A TypeBox validation error in words: a blank value reads as {@link BLANK_MESSAGE}; an unknown field (the last
+ * step of the error's path) says so, with the known field it was probably meant to be.
+ */
 export function valueErrorText(error: ValueError): string {
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    const name = error.path.slice(error.path.lastIndexOf('/') + 1).replaceAll('~1', '/').replaceAll('~0', '~');
+    const meant = likelyMeant(name, Object.keys((error.schema as { properties?: object }).properties ?? {}));
+    return `is an unknown field${meant !== undefined ? `; did you mean "${meant}"?` : ''}`;
+  }
   const blank = error.type === ValueErrorType.StringPattern && isNonBlankPattern((error.schema as { pattern?: unknown }).pattern);
   return blank ? BLANK_MESSAGE : error.message;
 }
 
+/** Client messages take no field their schema does not name: a misspelt one is an error naming it, never ignored. */
+const STRICT = { additionalProperties: false } as const;
+
 export const SessionUpdateMessage = Type.Object({
   type: Type.Literal('session.update'),
   session: Type.Record(Type.String(), Type.Unknown(), { description: 'settings such as language and metadata' }),
-});
+}, STRICT);
+
+/**
+ * The largest offset into a session's audio a client may give (`start_ms`, `end_ms`), ms: 1e15 (about 31,700
+ * years), far past any session yet well inside the integers a double holds exactly and the dates JavaScript keeps.
+ */
+export const MAX_OFFSET_MS = 1e15;
 
 /** Characters of a client-chosen utterance id. */
 const UTTERANCE_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
@@ -35,11 +53,11 @@ export const UtteranceMessage = Type.Object({
   speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
   text: Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK }),
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), { maxItems: 50 })),
-  start_ms: Type.Optional(Type.Number({ minimum: 0 })),
-  end_ms: Type.Optional(Type.Number({ minimum: 0 })),
-});
+  start_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
+  end_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
+}, STRICT);
 
-export const InputCommitMessage = Type.Object({ type: Type.Literal('input.commit') });
+export const InputCommitMessage = Type.Object({ type: Type.Literal('input.commit') }, STRICT);
 
 /** Longest question, in characters, on the WebSocket `query` and `POST /v1/query` alike. */
 export const MAX_QUESTION_CHARS = 4_000;
@@ -54,9 +72,9 @@ export const QueryMessage = Type.Object({
     minLength: 1, maxLength: 128, pattern: UTTERANCE_ID_PATTERN,
     description: "the turn of this session that asked the question (the utterance_id of its transcript.final, or of the client's own utterance message): exactly that turn is left out of the evidence; without it, the session's last turns with the question's words are",
   })),
-});
+}, STRICT);
 
-export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') });
+export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') }, STRICT);
 
 /** External ids: the application's own id for a person (phone number, CRM id); never blank. */
 const ExternalIdString = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
@@ -68,7 +86,7 @@ export const ParticipantIdentifyMessage = Type.Object({
     minLength: 1, maxLength: 200, pattern: NON_BLANK,
     description: 'id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet',
   })),
-});
+}, STRICT);
 
 export const ClientMessage = Type.Union([
   SessionUpdateMessage, UtteranceMessage, InputCommitMessage, QueryMessage, SessionEndMessage, ParticipantIdentifyMessage,
@@ -85,7 +103,7 @@ export const CLIENT_MESSAGES = {
   'participant.identify': TypeCompiler.Compile(ParticipantIdentifyMessage),
 } as const;
 
-/** Query parameters of the WebSocket upgrade. */
+/** Query parameters of the WebSocket upgrade; an unknown one (`samplerate`) fails the upgrade with a 400 naming it. */
 export const StreamQuery = Type.Object({
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' })),
   sample_rate: Type.Optional(Type.String({ description: `one of ${SAMPLE_RATES.join(', ')}; default 16000` })),
@@ -93,4 +111,4 @@ export const StreamQuery = Type.Object({
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
   external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank)" })),
-});
+}, { additionalProperties: false });

@@ -2,10 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { ParleyError } from '../../graph/core/errors.js';
 import { errorResponse, errorResponses, InteractionsQuery, InteractionsResponse, ref } from '../protocol/http-schemas.js';
 import { isoTime } from '../protocol/iso-time.js';
+import { decodeOffsetCursor, nextOffsetCursor } from '../protocol/offset-cursor.js';
 import { utteranceViews } from './views.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
-/** `GET /v1/interactions`: who said what to whom, newest first. */
+/** What an interactions cursor pages (a memories cursor is refused here). */
+const LISTING = 'interactions';
+
+/** `GET /v1/interactions`: who said what to whom, newest first, a page at a time (`cursor`, `next_cursor`). */
 export async function interactionRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: InteractionsQuery }>('/v1/interactions', {
     schema: {
@@ -24,14 +28,22 @@ export async function interactionRoutes(app: FastifyInstance): Promise<void> {
     if (q.session_id && !(await graph.getSession(request.tenant, q.session_id))) {
       throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${q.session_id}`);
     }
-    const utterances = await graph.queryInteractions(request.tenant, {
+    const offset = decodeOffsetCursor(LISTING, q.cursor);
+    const filter = {
       ...(speaker ? { speakerId: speaker.id } : {}),
       ...(addressee ? { addresseeId: addressee.id } : {}),
       ...(q.session_id ? { sessionId: q.session_id } : {}),
       ...(q.since ? { since: isoTime(q.since, 'since') } : {}),
       ...(q.until ? { until: isoTime(q.until, 'until') } : {}),
-      limit: q.limit ?? 100,
-    });
-    return { interactions: await utteranceViews(app.stores.graph, request.tenant, utterances) };
+    };
+    const limit = q.limit ?? 100;
+    const utterances = await graph.queryInteractions(request.tenant, { ...filter, limit, offset });
+    // A full page: one more match past it says whether another page follows.
+    const more = utterances.length === limit
+      && (await graph.queryInteractions(request.tenant, { ...filter, limit: 1, offset: offset + limit })).length > 0;
+    return {
+      interactions: await utteranceViews(app.stores.graph, request.tenant, utterances),
+      next_cursor: nextOffsetCursor(LISTING, offset, utterances.length, more),
+    };
   });
 }

@@ -7,17 +7,21 @@ import type { TenantId } from '../../graph/types.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
-  errorResponse, errorResponses, FactView, IdParams, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
+  errorResponse, errorResponses, FactView, IdParams, MemoriesCursor, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
 } from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import { NON_BLANK } from '../protocol/ws-messages.js';
 import { derivedSlotOf, rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
-import { valueAfterEdit } from '../../pipelines/interaction/memory-edits.js';
+import { memoryEdit } from '../../pipelines/interaction/memory-edits.js';
+import { decodeOffsetCursor, nextOffsetCursor } from '../protocol/offset-cursor.js';
 
 export { FactView } from '../protocol/http-schemas.js';
 
 const NOT_FOUND = errorResponse('PARLEY_ERR_NOT_FOUND: no such memory');
 const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or body');
+
+/** What a memories cursor pages (an interactions cursor is refused here). */
+const LISTING = 'memories';
 
 const MemoriesQuery = Type.Object(
   {
@@ -31,6 +35,7 @@ const MemoriesQuery = Type.Object(
     layer: Type.Optional(Type.Union([Type.Literal('fact'), Type.Literal('profile')])),
     include_history: Type.Optional(Type.Boolean({ default: false })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(MemoriesCursor),
   },
   { additionalProperties: false },
 );
@@ -70,24 +75,26 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
     const { tenant } = request;
     const q = request.query;
     const participant = q.participant ? await resolveParticipantRef(stores.graph, tenant, q.participant) : null;
-    let ids: string[] | undefined;
-    if (q.q) {
-      const hits = await stores.lexical.search(tenant, q.q, q.limit ?? 100, { layer: q.layer ?? ['fact', 'profile'] });
-      ids = hits.map((h) => h.id);
-      if (ids.length === 0) return { memories: [] };
-    }
-    const facts = await stores.memory.listFacts(tenant, {
+    const limit = q.limit ?? 100;
+    const offset = decodeOffsetCursor(LISTING, q.cursor);
+    const filter = {
       ...(participant ? { participantId: participant.id, role: q.role ?? 'any' } : {}),
       ...(q.layer ? { layer: q.layer } : {}),
-      ...(ids ? { ids } : {}),
       includeHistory: q.include_history ?? false,
-      limit: q.limit ?? 100,
-    });
-    if (ids) {
+    };
+    if (q.q) {
+      // Ranked by the search: a page is the next `limit` hits (of which the filters may keep fewer).
+      const hits = await stores.lexical.search(tenant, q.q, offset + limit + 1, { layer: q.layer ?? ['fact', 'profile'] });
+      const ids = hits.slice(offset, offset + limit).map((h) => h.id);
+      const facts = ids.length === 0 ? [] : await stores.memory.listFacts(tenant, { ...filter, ids, limit });
       const rank = new Map(ids.map((id, i) => [id, i]));
       facts.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+      return { memories: await views(tenant, facts), next_cursor: nextOffsetCursor(LISTING, offset, ids.length, hits.length > offset + limit) };
     }
-    return { memories: await views(tenant, facts) };
+    const facts = await stores.memory.listFacts(tenant, { ...filter, limit, offset });
+    // A full page: one more match past it says whether another page follows.
+    const more = facts.length === limit && (await stores.memory.listFacts(tenant, { ...filter, limit: 1, offset: offset + limit })).length > 0;
+    return { memories: await views(tenant, facts), next_cursor: nextOffsetCursor(LISTING, offset, facts.length, more) };
   });
 
   app.patch<{ Params: IdParams; Body: MemoryPatch }>('/v1/memories/:id', {
@@ -102,15 +109,15 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
     const { text, value, confidence } = request.body;
     const fact = await stores.memory.getFact(tenant, request.params.id);
     if (!fact) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
-    const nextValue = valueAfterEdit(fact, text, value);
+    // Text and value change together, so neither contradicts the other (memoryEdit refuses what cannot agree).
+    const edit = memoryEdit(fact, text, value);
     const patched = await stores.memory.patchFact(tenant, fact.id, {
-      ...(text !== undefined ? { content: text } : {}),
-      ...(nextValue !== undefined ? { value: nextValue } : {}),
+      ...edit,
       ...(confidence !== undefined ? { confidence } : {}),
     });
     if (!patched) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no memory ${request.params.id}`);
-    if (nextValue !== undefined) await rederiveAttributes(stores.graph, stores.memory, tenant, derivedSlotOf(patched));
-    if (request.body.text !== undefined && patched.validTo === null) {
+    if (edit.value !== undefined) await rederiveAttributes(stores.graph, stores.memory, tenant, derivedSlotOf(patched));
+    if (edit.content !== undefined && patched.validTo === null) {
       const [vector] = await app.models.textEmbedder.embed([patched.content]);
       if (vector) await indexer.indexFacts(tenant, [{ fact: patched, vector }]);
     }

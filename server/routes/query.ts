@@ -2,6 +2,7 @@ import LibSampleRate from '@alexanderolsen/libsamplerate-js';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseWav } from '../../pipelines/audio/wav.js';
+import { isBase64 } from '../protocol/base64.js';
 import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.js';
 import { SPEAKER_SAMPLE_RATE, type SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
@@ -14,11 +15,9 @@ import { resolveParticipantRef } from '../../pipelines/interaction/participant-r
 
 export { QueryBody } from '../protocol/http-schemas.js';
 
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
-
 /** Decode a base64 WAV into 16 kHz mono samples; 400 with a clear message when it is not one. */
 export async function decodeQueryAudio(b64: string): Promise<Float32Array> {
-  if (!BASE64.test(b64)) throw new ParleyError('PARLEY_ERR_BAD_AUDIO', 'audio must be base64 (standard alphabet)');
+  if (!isBase64(b64)) throw new ParleyError('PARLEY_ERR_BAD_AUDIO', 'audio must be base64 (standard alphabet)');
   const buf = Buffer.from(b64, 'base64');
   let wav;
   try {

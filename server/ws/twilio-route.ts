@@ -6,6 +6,7 @@ import { ERRORS, ParleyError, toClientError, type ErrorCode } from '../../graph/
 import { MAX_EXTERNAL_ID_LENGTH } from '../../graph/external-id.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { presentedKey } from '../plugins/auth.js';
+import { isBase64 } from '../protocol/base64.js';
 import type { LiveSession } from './live-session.js';
 import { MAX_SESSION_METADATA_BYTES, requestEnd } from './message-handlers.js';
 import { nameHardCapOnClose } from './frame-limits.js';
@@ -206,6 +207,7 @@ class TwilioConnection {
     const media = record(msg.media);
     const payload = media?.payload;
     if (typeof payload !== 'string') throw badFrame('media: missing media.payload (base64 mu-law)');
+    if (!isBase64(payload)) throw badFrame('media: media.payload is not base64 (standard alphabet; mu-law audio)');
     // With both tracks streamed, "outbound" is what the caller hears (the bot): only the caller is heard.
     if (media?.track === 'outbound') return;
     this.session.voice.push(Buffer.from(payload, 'base64'));

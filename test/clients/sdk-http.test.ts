@@ -125,6 +125,18 @@ describe('@parley/client: 429 retries honour Retry-After, bounded', () => {
     session.close();
   });
 
+  test('a baseUrl the client cannot use is a PARLEY_CLIENT_BAD_OPTIONS naming what is wrong, before any request', () => {
+    const refused = (baseUrl: string, message: RegExp): void => assert.throws(() => new ParleyClient({ baseUrl }),
+      (err: unknown) => err instanceof ParleyError && err.code === 'PARLEY_CLIENT_BAD_OPTIONS' && message.test(err.message));
+    refused('', /baseUrl is required/);
+    refused('not a url', /is not a URL/);
+    refused('localhost:8080', /must start with http:\/\/ or https:\/\/.*did you mean http:\/\/localhost:8080\?/);
+    refused('ws://127.0.0.1:8080', /not ws:/);
+    refused('http://127.0.0.1:8080/v1/', /ends in \/v1.*use http:\/\/127\.0\.0\.1:8080$/);
+    refused('http://127.0.0.1:8080/?key=x', /query or fragment/);
+    assert.equal(new ParleyClient({ baseUrl: 'http://127.0.0.1:8080/parley/' }).baseUrl, 'http://127.0.0.1:8080/parley', 'a path prefix (a proxy) is kept');
+  });
+
   test('Retry-After as seconds or an HTTP date', () => {
     assert.equal(parseRetryAfter('3'), 3000);
     assert.equal(parseRetryAfter(new Date(10_000).toUTCString(), 4_000), 6000);

@@ -143,6 +143,6 @@ describe('@parley/client: keys and unreachable servers', () => {
     const gone = new ParleyClient({ baseUrl: 'http://127.0.0.1:9' });
     await assert.rejects(gone.participants(), (err: ParleyError) => err.code === 'PARLEY_CLIENT_NETWORK' && err.retryable);
     await assert.rejects(gone.stream(), { code: 'PARLEY_CLIENT_NETWORK' });
-    assert.throws(() => new ParleyClient({ baseUrl: 'ftp://x' }), { code: 'PARLEY_ERR_BAD_REQUEST' });
+    assert.throws(() => new ParleyClient({ baseUrl: 'ftp://x' }), { code: 'PARLEY_CLIENT_BAD_OPTIONS' });
   });
 });

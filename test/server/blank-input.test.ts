@@ -1,25 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { refusedUpgrade } from '../helpers/refused-upgrade.js';
 import { TestWsClient } from '../helpers/ws-client.js';
-
-/** The HTTP answer to a WebSocket upgrade the server refused before opening a socket. */
-function refusedUpgrade(url: string): Promise<{ status: number; body: { error: { code: string; message: string } } }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.on('open', () => {
-      ws.close();
-      reject(new Error(`the upgrade of ${url} was accepted`));
-    });
-    ws.on('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => { text += d.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { error: { code: string; message: string } } }));
-    });
-    ws.on('error', () => undefined);
-  });
-}
 
 // Blank (empty or whitespace-only) ids, questions and participant filters used to be accepted: a blank
 // external_id was given to the caller, a blank question was searched, `?speaker=%20` answered 404.

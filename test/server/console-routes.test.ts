@@ -62,6 +62,26 @@ describe('console routes: static page, utterance audio spans, persona', () => {
     assert.equal((await t.app.inject({ url: '/v1/participants' })).statusCode, 401);
   });
 
+  test('console paths that climb out of its folder (\\ or //, encoded or not) and ranges past a file\'s end keep their 4xx, never a 500', async () => {
+    for (const url of ['/console/..%5cpackage.json', '/console/..%5c..%5cpackage.json', '/console//etc/passwd', '/console/%2e%2e%5cpackage.json']) {
+      // With a key, so the request gets past auth (which refuses `..` in console paths without one) to the files.
+      const res = await t.app.inject({ url, headers: as(A) });
+      assert.ok(res.statusCode === 403 || res.statusCode === 404, `${url}: ${res.statusCode} ${res.body}`);
+      assert.match(res.json().error.code, /PARLEY_ERR_(FORBIDDEN|NOT_FOUND)/, url);
+      assert.doesNotMatch(res.body, /"name": "parley"|root:/, url);
+    }
+    const size = (await t.app.inject({ url: '/console/main.js' })).rawPayload.length;
+    for (const range of [`bytes=${size + 100}-`, 'bytes=20-10']) {
+      const res = await t.app.inject({ url: '/console/main.js', headers: { range } });
+      assert.equal(res.statusCode, 416, `${range}: ${res.body}`);
+      assert.equal(res.headers['content-range'], `bytes */${size}`);
+      assert.equal(res.json().error.code, 'PARLEY_ERR_BAD_REQUEST');
+    }
+    const part = await t.app.inject({ url: '/console/main.js', headers: { range: 'bytes=0-9' } });
+    assert.equal(part.statusCode, 206);
+    assert.equal(part.rawPayload.length, 10);
+  });
+
   test('an unbuilt console answers 404 saying how to build it', async () => {
     const empty = tempDir('parley-console-empty-');
     const app = Fastify();

@@ -81,7 +81,7 @@ describe('HTTP API', () => {
       [[{ speaker: 'A' }], /text/],
       [[{ speaker: 'A', text: 'x', start_ms: 5, end_ms: 1 }], /end_ms is before start_ms/],
       [[{ speaker: 'A', text: 'x', time: 'yesterday' }], /date-time/],
-      [[{ speaker: 'A', text: 'x', extra: 1 }], /additional/],
+      [[{ speaker: 'A', text: 'x', extra: 1 }], /unknown field "extra"/],
     ];
     for (const [utterances, message] of cases) {
       // Deliberately ill-typed: the server, not the compiler, must refuse these.

@@ -120,6 +120,9 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     assert.match(bad.message, /utterances\/0\/text/);
     const order = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: 'x', start_ms: 5, end_ms: 1 }] });
     assert.equal(order.code, 'PARLEY_ERR_BAD_REQUEST', 'the route\'s own checks apply too');
+    const far = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: 'x', start_ms: 1e300 }] });
+    assert.equal(far.code, 'PARLEY_ERR_BAD_REQUEST', 'an offset past 1e15 ms is refused, as on HTTP and the WebSocket');
+    assert.match(far.message, /utterances\/0\/start_ms: .*1000000000000000/);
     assert.equal((await callError(client, 'get_transcript', { session_id: 'nope' })).code, 'PARLEY_ERR_NOT_FOUND');
     const refused = await callError(client, 'erase_participant', { id: ana.id });
     assert.equal(refused.code, 'PARLEY_ERR_FORBIDDEN');
@@ -170,10 +173,17 @@ describe('MCP over stdio: a client that pipes its calls and closes stdin at once
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'query_memory', arguments: { question: 'Where does Ana live?' } } },
       { jsonrpc: '2.0', id: 3, method: 'tools/list' },
     ];
-    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    // Between the calls, a line that is not JSON and one that is JSON but no JSON-RPC message: each gets its
+    // JSON-RPC error (id null), and the calls after them are still answered.
+    const sent = messages.map((m) => JSON.stringify(m));
+    sent.splice(2, 0, '{"jsonrpc": "2.0", "id": 9, "method": ', '{"hello": "world"}');
+    child.stdin.end(sent.join('\n') + '\n');
     assert.equal(await exited, 0, stderr.join(''));
-    const replies = lines.map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean } });
-    assert.deepEqual(replies.map((r) => r.id).sort(), [1, 2, 3], lines.join('\n'));
+    const replies = lines.map((l) => JSON.parse(l) as { id?: number | null; result?: { isError?: boolean }; error?: { code: number; message: string } });
+    const unreadable = replies.filter((r) => r.id === null);
+    assert.deepEqual(unreadable.map((r) => r.error?.code), [-32700, -32600], lines.join('\n'));
+    assert.match(unreadable[0]!.error!.message, /^Parse error/);
+    assert.deepEqual(replies.filter((r) => r.id !== null).map((r) => r.id).sort(), [1, 2, 3], lines.join('\n'));
     assert.notEqual(replies.find((r) => r.id === 2)?.result?.isError, true, 'query_memory answered without an error');
     assert.match(stderr.join(''), /stdin closed/);
   });

@@ -55,4 +55,35 @@ describe('POST /v1/query with an asker and audio', () => {
     assert.equal(r.status, 400);
     assert.equal((r.json.error as { code: string }).code, 'PARLEY_ERR_BAD_AUDIO');
   });
+
+  test('a WAVE_FORMAT_EXTENSIBLE PCM sample names the asker as the plain one does; a cut one is a 400 saying so', async () => {
+    const plain = Buffer.from(audio, 'base64');
+    const r = await ask({ audio: extensible(plain).toString('base64') });
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    assert.equal((r.json.asker as { id: string }).id, ana);
+    const cut = await ask({ audio: plain.subarray(0, plain.length / 2).toString('base64') });
+    assert.equal(cut.status, 400);
+    assert.equal((cut.json.error as { code: string }).code, 'PARLEY_ERR_BAD_AUDIO');
+    assert.match((cut.json.error as { message: string }).message, /audio is not a readable WAV: truncated: the data chunk declares \d+ bytes but the file holds \d+/);
+  });
 });
+
+/** The 16-bit mono PCM WAV `plain` (as encodeWav writes it) with a WAVE_FORMAT_EXTENSIBLE fmt chunk. */
+function extensible(plain: Buffer): Buffer {
+  const data = plain.subarray(44);
+  const head = Buffer.alloc(68);
+  head.write('RIFF', 0, 'latin1');
+  head.writeUInt32LE(60 + data.length, 4);
+  head.write('WAVEfmt ', 8, 'latin1');
+  head.writeUInt32LE(40, 16);
+  plain.copy(head, 20, 20, 36);
+  head.writeUInt16LE(0xfffe, 20);
+  head.writeUInt16LE(22, 36);
+  head.writeUInt16LE(16, 38);
+  head.writeUInt32LE(4, 40);
+  head.writeUInt16LE(1, 44);
+  Buffer.from('000000001000800000aa00389b71', 'hex').copy(head, 46);
+  head.write('data', 60, 'latin1');
+  head.writeUInt32LE(data.length, 64);
+  return Buffer.concat([head, data]);
+}

@@ -35,4 +35,19 @@ describe('/v1/twilio refuses bad streams for good', () => {
     assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null, 'the start behind the refused frame ran');
     assert.equal(await t.app.stores.graph.getParticipantByExternalId('default', '+15550001111'), null);
   });
+
+  test('a media frame whose payload is not base64 closes the stream saying so, not as noise', async () => {
+    const c = twilioCall({});
+    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+    const [connected, start, media] = twilioMessages(c, Buffer.alloc(320, 0xff));
+    ws.send(JSON.stringify(connected));
+    ws.send(JSON.stringify(start));
+    const bad = structuredClone(media) as { media: { payload: string } };
+    bad.media.payload = 'µ-law bytes, not base64!';
+    ws.send(JSON.stringify(bad));
+    // Decoded as noise, the stream would stay open: a close must come at once.
+    const how = await Promise.race([closed, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the stream stayed open')), 15_000).unref())]);
+    assert.equal(how.code, 1003);
+    assert.equal(how.reason, 'PARLEY_ERR_BAD_FRAME: media: media.payload is not base64 (standard alphabet; mu-law audio)');
+  });
 });

@@ -1,8 +1,8 @@
 /** Error codes the server sends (docs/PROTOCOL.md, "Error codes"); a newer server may add more. */
 export const PARLEY_ERROR_CODES = [
   'PARLEY_ERR_BAD_REQUEST', 'PARLEY_ERR_BAD_FRAME', 'PARLEY_ERR_UNKNOWN_TYPE', 'PARLEY_ERR_BAD_AUDIO',
-  'PARLEY_ERR_FRAME_TOO_LARGE', 'PARLEY_ERR_UNAUTHORIZED', 'PARLEY_ERR_FORBIDDEN', 'PARLEY_ERR_NOT_FOUND', 'PARLEY_ERR_CONFLICT',
-  'PARLEY_ERR_UTTERANCE_ID_CONFLICT', 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED',
+  'PARLEY_ERR_FRAME_TOO_LARGE', 'PARLEY_ERR_UNAUTHORIZED', 'PARLEY_ERR_FORBIDDEN', 'PARLEY_ERR_NOT_FOUND', 'PARLEY_ERR_METHOD_NOT_ALLOWED',
+  'PARLEY_ERR_CONFLICT', 'PARLEY_ERR_UTTERANCE_ID_CONFLICT', 'PARLEY_ERR_IDEMPOTENCY_KEY_REUSED',
   'PARLEY_ERR_SESSION_ENDED', 'PARLEY_ERR_SESSION_BUSY', 'PARLEY_ERR_RATE_LIMITED', 'PARLEY_ERR_OVERLOADED', 'PARLEY_ERR_STORE_UNAVAILABLE',
   'PARLEY_ERR_EMBEDDING_MISMATCH', 'PARLEY_ERR_MODEL_MISSING', 'PARLEY_ERR_WORKER_CRASHED', 'PARLEY_ERR_UPSTREAM',
   'PARLEY_ERR_SHUTTING_DOWN', 'PARLEY_ERR_INTERNAL',
@@ -25,7 +25,9 @@ export type ClientErrorCode =
   /** The stream closed before the awaited event, or could not be resumed. */
   | 'PARLEY_CLIENT_CLOSED'
   /** An awaited event did not come in time. */
-  | 'PARLEY_CLIENT_TIMEOUT';
+  | 'PARLEY_CLIENT_TIMEOUT'
+  /** The client was built with options it cannot use (a `baseUrl` that is not the server's http(s) root). */
+  | 'PARLEY_CLIENT_BAD_OPTIONS';
 
 export interface ParleyErrorOptions {
   /** HTTP status, when the error came with an HTTP response. */

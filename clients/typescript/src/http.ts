@@ -72,6 +72,32 @@ export type RequestArgs<Op extends OperationId> =
   & (Operations[Op]['body'] extends undefined ? { body?: undefined } : { body: Operations[Op]['body'] })
   & { signal?: AbortSignal };
 
+/**
+ * `baseUrl` as requests are built on it (no trailing slash).
+ * @throws ParleyError `PARLEY_CLIENT_BAD_OPTIONS` naming what is wrong: not a URL, no http:// or https://
+ * (`localhost:8080`), a query or fragment, or a path ending in /v1 (the operations add it themselves).
+ */
+function checkedBaseUrl(baseUrl: string): string {
+  const bad = (message: string): ParleyError => new ParleyError('PARLEY_CLIENT_BAD_OPTIONS', message);
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') throw bad('baseUrl is required: the server\'s root, such as http://127.0.0.1:8080');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw bad(`baseUrl ${JSON.stringify(baseUrl)} is not a URL: give the server's root, such as http://127.0.0.1:8080`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:8080` parses as the scheme "localhost:".
+    const hint = /^[\w.-]+:\d+/.test(baseUrl) ? `; did you mean http://${baseUrl}?` : '';
+    throw bad(`baseUrl must start with http:// or https://, not ${url.protocol}${hint}`);
+  }
+  if (url.search || url.hash) throw bad(`baseUrl ${JSON.stringify(baseUrl)} has a query or fragment: give the server's root only`);
+  if (/\/v1\/*$/.test(url.pathname)) {
+    throw bad(`baseUrl ends in /v1, which every operation adds itself: use ${url.origin}${url.pathname.replace(/\/v1\/*$/, '')}`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 /** Fill a path template such as `/v1/participants/{id}`; every value is percent-encoded. */
 export function fillPath(template: string, params: Record<string, string> | undefined): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -96,16 +122,7 @@ export class ParleyClient {
   rateLimitedRetries = 0;
 
   constructor(options: ParleyClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `baseUrl is not a URL: ${options.baseUrl}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `baseUrl must be http: or https:, not ${url.protocol}`);
-    }
-    this.baseUrl = url.href.replace(/\/+$/, '');
+    this.baseUrl = checkedBaseUrl(options.baseUrl);
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.fetchImpl = options.fetch ?? fetch;
@@ -298,12 +315,48 @@ export class ParleyClient {
     return this.request('eraseParticipant', { path: { id } });
   }
 
+  /** One page of interactions, newest first (`limit`, default 100); see {@link interactionsPage} for the rest. */
   async interactions(query: Operations['listInteractions']['query'] = {}): Promise<Schemas['Utterance'][]> {
-    return (await this.request('listInteractions', { query })).interactions;
+    return (await this.interactionsPage(query)).interactions;
   }
 
+  /** One page of interactions with its `next_cursor`: pass it as `cursor` (same filters) for the next; null on the last. */
+  interactionsPage(query: Operations['listInteractions']['query'] = {}): Promise<Schemas['InteractionList']> {
+    return this.request('listInteractions', { query });
+  }
+
+  /** Every interaction the filters match, newest first, read page by page (`limit` is the page size). */
+  async allInteractions(query: Omit<Operations['listInteractions']['query'], 'cursor'> = {}): Promise<Schemas['Utterance'][]> {
+    return this.allPages((cursor) => this.interactionsPage({ ...query, ...cursor }), (page) => page.interactions);
+  }
+
+  /** One page of memories (`limit`, default 100); see {@link memoriesPage} for the rest. */
   async memories(query: Operations['listMemories']['query'] = {}): Promise<Schemas['Memory'][]> {
-    return (await this.request('listMemories', { query })).memories;
+    return (await this.memoriesPage(query)).memories;
+  }
+
+  /** One page of memories with its `next_cursor`: pass it as `cursor` (same filters) for the next; null on the last. */
+  memoriesPage(query: Operations['listMemories']['query'] = {}): Promise<Schemas['MemoryList']> {
+    return this.request('listMemories', { query });
+  }
+
+  /** Every memory the filters match, read page by page (`limit` is the page size). */
+  async allMemories(query: Omit<Operations['listMemories']['query'], 'cursor'> = {}): Promise<Schemas['Memory'][]> {
+    return this.allPages((cursor) => this.memoriesPage({ ...query, ...cursor }), (page) => page.memories);
+  }
+
+  /** The items of every page `read` gives, following `next_cursor` until it is null. */
+  private async allPages<P extends { next_cursor: string | null }, T>(
+    read: (cursor: { cursor?: string }) => Promise<P>, items: (page: P) => T[],
+  ): Promise<T[]> {
+    const all: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: P = await read(cursor ? { cursor } : {});
+      all.push(...items(page));
+      cursor = page.next_cursor;
+    } while (cursor);
+    return all;
   }
 
   updateMemory(id: string, patch: Schemas['MemoryPatch']): Promise<Schemas['Memory']> {

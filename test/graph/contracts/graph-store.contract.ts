@@ -291,6 +291,23 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getUtterance('t1', stored[1]!.id))?.text, 'Thanks Ana');
     });
 
+    test('interactions read a page at a time by offset: newest first, ties (one time, one seq) in a fixed order', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      const time = '2026-11-02T10:00:00.000Z';
+      // Three sessions at one time: their first utterances tie on time and seq.
+      for (const s of ['p1', 'p2', 'p3']) {
+        await fx.store.addUtterances('t1', [utterance(s, ana.id, `${s} one`, { time }), utterance(s, ana.id, `${s} two`, { time })]);
+      }
+      const whole = (await fx.store.queryInteractions('t1', { speakerId: ana.id })).map((u) => u.id);
+      assert.equal(whole.length, 6);
+      const paged: string[] = [];
+      for (let offset = 0; offset < 8; offset += 4) {
+        paged.push(...(await fx.store.queryInteractions('t1', { speakerId: ana.id, limit: 4, offset })).map((u) => u.id));
+      }
+      assert.deepEqual(paged, whole, 'pages of 4 read the same list, nothing twice');
+      assert.deepEqual(await fx.store.queryInteractions('t1', { speakerId: ana.id, offset: 6 }), []);
+    });
+
     test('tenants never see each other', async () => {
       const a = await fx.store.createParticipant('tA', { name: 'Ana' });
       await fx.store.addUtterances('tA', [utterance('s1', a.id, 'secret')]);

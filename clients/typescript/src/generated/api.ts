@@ -18,6 +18,8 @@ export interface Schemas {
   };
   InteractionList: {
     interactions: Schemas["Utterance"][];
+    /** more interactions follow: ask again with the same filters and cursor set to this; null on the last page */
+    next_cursor: string | null;
   };
   Memory: {
     id: string;
@@ -73,11 +75,13 @@ export interface Schemas {
   };
   MemoryList: {
     memories: Schemas["Memory"][];
+    /** more memories follow: ask again with the same filters and cursor set to this; null on the last page */
+    next_cursor: string | null;
   };
   MemoryPatch: {
     /** not blank; a memory that fills a slot (lives_in…) takes as its value the words that took the old value's place ("Ana lives in Oslo" → "Ana lives in Bergen": Bergen), or keeps it while the text still says it; otherwise give `value` (400) */
     text?: string;
-    /** the new value of the slot the memory fills (400 for a memory that fills none); a profile memory's value is its participant's attribute of that key, unless the client set that attribute itself */
+    /** the new value of the slot the memory fills (400 for a memory that fills none); given alone, the text is rewritten with it in the old value's place (400 when the text does not say the old value: give `text` too); given with `text`, that text must say it (400 otherwise); a profile memory's value is its participant's attribute of that key, unless the client set that attribute itself */
     value?: string;
     confidence?: number;
   };
@@ -162,9 +166,9 @@ export interface Schemas {
       speaker: string;
       text: string;
       addressees?: string[];
-      /** milliseconds from the start of the session audio */
+      /** milliseconds from the start of the session audio (at most 1e15) */
       start_ms?: number;
-      /** milliseconds from the start of the session audio */
+      /** milliseconds from the start of the session audio (at most 1e15) */
       end_ms?: number;
       /** ISO-8601 wall-clock time */
       time?: string;
@@ -179,7 +183,7 @@ export interface Schemas {
     question: string;
     /** the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched) */
     asker?: string | null;
-    /** base64 WAV (16-bit PCM or 32-bit float, any rate) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
+    /** base64 WAV (integer PCM of 8, 16, 24 or 32 bits or float of 32 or 64 bits, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
     audio?: string;
     /** the session the question is asked in (context, not a filter) */
     session_id?: string;
@@ -437,6 +441,8 @@ export interface Operations {
       /** ISO-8601 wall-clock time */
       until?: string;
       limit?: number;
+      /** the previous page's next_cursor */
+      cursor?: string;
     };
     headers: Record<string, never>;
     body: undefined;
@@ -456,6 +462,8 @@ export interface Operations {
       layer?: "fact" | "profile";
       include_history?: boolean;
       limit?: number;
+      /** the previous page's next_cursor */
+      cursor?: string;
     };
     headers: Record<string, never>;
     body: undefined;

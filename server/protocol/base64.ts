@@ -1,0 +1,10 @@
+/** Standard-alphabet base64 (RFC 4648 §4), padding optional, whitespace allowed between groups. */
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/**
+ * Whether `text` is standard base64: `Buffer.from(text, 'base64')` never fails, it drops the characters it does
+ * not know, so a payload of another encoding would decode to noise instead of an error.
+ */
+export function isBase64(text: string): boolean {
+  return BASE64.test(text);
+}

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { memoryEdit } from '../../../pipelines/interaction/memory-edits.js';
+
+const home = { content: 'Ana lives in Oslo', slot: 'lives_in', value: 'Oslo' };
+
+describe('memoryEdit: a corrected memory\'s text and value never contradict each other', () => {
+  test('value alone rewrites the text in the old value\'s place (case aside)', () => {
+    assert.deepEqual(memoryEdit(home, undefined, 'Bergen'), { content: 'Ana lives in Bergen', value: 'Bergen' });
+    assert.deepEqual(memoryEdit({ ...home, content: 'Ana moved to OSLO last May' }, undefined, ' New York '),
+      { content: 'Ana moved to New York last May', value: 'New York' });
+  });
+
+  test('value alone on a text that does not say the old value is refused, asking for text', () => {
+    assert.throws(() => memoryEdit({ ...home, content: 'Ana has a flat by the fjord' }, undefined, 'Bergen'),
+      { code: 'PARLEY_ERR_BAD_REQUEST', message: /does not say its value "Oslo".*give the new `text` too/ });
+    assert.throws(() => memoryEdit({ content: 'Ana enjoys tea', slot: null, value: null }, undefined, 'coffee'), /fills no slot/);
+  });
+
+  test('text and value together must agree', () => {
+    assert.deepEqual(memoryEdit(home, 'Ana now lives in Bergen', 'Bergen'), { content: 'Ana now lives in Bergen', value: 'Bergen' });
+    assert.throws(() => memoryEdit(home, 'Ana lives in Oslo', 'Bergen'), { code: 'PARLEY_ERR_BAD_REQUEST', message: /does not say the new value "Bergen"/ });
+  });
+
+  test('text alone: the value follows it, or the edit is refused when it drops the value', () => {
+    assert.deepEqual(memoryEdit(home, 'Ana lives in Bergen', undefined), { content: 'Ana lives in Bergen', value: 'Bergen' });
+    assert.deepEqual(memoryEdit(home, 'Ana still lives in Oslo', undefined), { content: 'Ana still lives in Oslo' });
+    assert.throws(() => memoryEdit(home, 'Ana has a flat by the sea', undefined), /give its new value as `value` too/);
+  });
+});
