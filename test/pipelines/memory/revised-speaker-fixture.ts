@@ -9,7 +9,7 @@ import type { Fact } from '../../../graph/memory-store.js';
 import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
 import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
-import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { gated, type JobStores } from '../../helpers/job-stores.js';
 
@@ -33,10 +33,16 @@ export class RevisionFixture {
 
   constructor(readonly stores: JobStores, readonly embedder: TextEmbedder) {}
 
-  /** Run the consolidation job of `uid` on `on` (default: the stores as they are); its ops are pushed to `ops`. */
-  async run(sessionId: string, uid: string, on: JobStores = this.stores, ops: MemoryOp[][] = []): Promise<MemoryOp[][]> {
+  /**
+   * Run the consolidation job of `uid` on `on` (default: the stores as they are); its ops are pushed to `ops`. `with_`
+   * replaces the embedder or extractor (a gated or failing one).
+   */
+  async run(
+    sessionId: string, uid: string, on: JobStores = this.stores, ops: MemoryOp[][] = [],
+    with_: Partial<Pick<ConsolidationDeps, 'embedder' | 'extractor'>> = {},
+  ): Promise<MemoryOp[][]> {
     const handler = createConsolidationHandler({
-      ...on, embedder: this.embedder, extractor: this.extractor, onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
+      ...on, embedder: this.embedder, extractor: this.extractor, ...with_, onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
     });
     const data: ConsolidationJob = { tenant: this.tenant, sessionId, utteranceId: uid };
     await handler({ id: `j${++this.#jobs}`, name: 'memory.consolidate', attempt: 1, data }, new AbortController().signal);

@@ -23,7 +23,7 @@ describe('a consolidated turn given to another speaker: its memories follow it (
 
   test('the old speaker\'s fact is withdrawn, what it replaced is current again, the new speaker gets it; a second run changes nothing', async () => {
     const s = await fx.scene();
-    assert.deepEqual(await movedFacts(stores.memory, fx.tenant, (await stores.graph.getUtterance(fx.tenant, s.lisbonUid))!, [s.lisbon.id]), [], 'not moved yet');
+    assert.deepEqual(await movedFacts(stores, fx.tenant, (await stores.graph.getUtterance(fx.tenant, s.lisbonUid))!, [s.lisbon.id]), [], 'not moved yet');
     await fx.move(s);
     const ops = (await fx.run(s.sessionId, s.lisbonUid)).flat();
     const ben = await fx.expectRevised(s);
@@ -79,7 +79,7 @@ describe('a consolidated turn given to another speaker: its memories follow it (
     assert.ok(shared);
     await fx.move(s);
     const u = (await stores.graph.getUtterance(fx.tenant, s.lisbonUid))!;
-    const moved = await movedFacts(stores.memory, fx.tenant, u, [shared.id]);
+    const moved = await movedFacts(stores, fx.tenant, u, [shared.id]);
     assert.deepEqual(moved.map((f) => f.id), [shared.id]);
     const indexer = new MemoryIndexer(stores.vectors, stores.lexical, embedder);
     assert.deepEqual(await withdrawMoved(stores, indexer, fx.tenant, u, moved, new AbortController().signal), []);
