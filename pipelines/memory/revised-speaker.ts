@@ -8,7 +8,7 @@ import { factWithdrawn, type Fact, type MemoryStore } from '../../graph/memory-s
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
 import type { ExtractionResult } from './extractor.js';
-import { extractedFactId, type MemoryOp } from './fact-writes.js';
+import { extractedFactId, legacyExtractedFactId, type MemoryOp } from './fact-writes.js';
 import type { MemoryIndexer } from './memory-indexer.js';
 
 /** The `reason` of the `memory.updated` ops a speaker revision causes. */
@@ -51,7 +51,8 @@ export async function staleExtractionFacts({ graph, memory }: RevisedSpeakerDeps
   const others = [...new Set(extraction.facts.map((f) => f.speakerId).filter((id) => id !== u.speakerId))];
   // A speaker merged away since (no longer held) is not a revision: the replay keeps what the merge relabelled.
   if (others.length === 0 || (await graph.getParticipants(tenant, others)).length === 0) return null;
-  const ids = extraction.facts.map((ef) => extractedFactId(tenant, u.id, ef));
+  // A run cut short before fact ids hashed the speaker stored them under the legacy id.
+  const ids = extraction.facts.flatMap((ef) => [extractedFactId(tenant, u.id, ef), legacyExtractedFactId(tenant, u.id, ef)]);
   const stored = ids.length > 0 ? await memory.listFacts(tenant, { ids, includeHistory: true, limit: 1000 }) : [];
   return stored.filter((f) => f.speakerId !== u.speakerId);
 }
