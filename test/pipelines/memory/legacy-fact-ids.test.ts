@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import type { ExtractionResult } from '../../../pipelines/memory/extractor.js';
 import { extractedFactId } from '../../../pipelines/memory/consolidate.js';
 import { gatedJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { RevisionFixture } from './revised-speaker-fixture.js';
+import { sqliteRevisions } from './revised-speaker-fixture.js';
 
 /** A fact id as builds before the speaker was hashed made it: tenant, utterance, subject, what it fills. */
 function oldBuildId(tenant: string, uid: string, ef: ExtractionResult['facts'][number]): string {
@@ -15,39 +14,29 @@ function oldBuildId(tenant: string, uid: string, ef: ExtractionResult['facts'][n
 }
 
 describe('a job cut short by a build before fact ids hashed the speaker, run again after the upgrade (SQLite)', { timeout: 300_000 }, () => {
-  let stores: OpenJobStores;
-  let fx: RevisionFixture;
-  const embedder = new UseLiteEmbedder();
-  before(() => {
-    stores = sqliteJobStores();
-    fx = new RevisionFixture(stores, embedder);
-  });
-  after(async () => {
-    await embedder.close();
-    await stores.dispose();
-  });
+  const c = sqliteRevisions();
 
   test('the fact it stored under the old id is finished, not stored a second time', async () => {
-    const s = await fx.scene();
-    const uid = await fx.say(s.sessionId, s.ana, s.ben, 'I moved to Madrid.');
+    const s = await c.fx.scene();
+    const uid = await c.fx.say(s.sessionId, s.ana, s.ben, 'I moved to Madrid.');
     // The old build's run: Madrid stored, then killed before it closed Lisbon.
-    const dying = gatedJobStores(stores, new Set(['closeFact']), () => { throw new Error('worker killed'); });
-    await assert.rejects(fx.run(s.sessionId, uid, dying), /worker killed/);
-    const kept = JSON.parse((await stores.memory.keptExtraction(fx.tenant, uid))!) as ExtractionResult;
+    const dying = gatedJobStores(c.stores, new Set(['closeFact']), () => { throw new Error('worker killed'); });
+    await assert.rejects(c.fx.run(s.sessionId, uid, dying), /worker killed/);
+    const kept = JSON.parse((await c.stores.memory.keptExtraction(c.fx.tenant, uid))!) as ExtractionResult;
     const [ef] = kept.facts;
     assert.ok(ef);
-    const stored = await stores.memory.getFact(fx.tenant, extractedFactId(fx.tenant, uid, ef));
+    const stored = await c.stores.memory.getFact(c.fx.tenant, extractedFactId(c.fx.tenant, uid, ef));
     assert.ok(stored);
     // As the old build stored it: the same fact under the id without the speaker.
-    const legacy = oldBuildId(fx.tenant, uid, ef);
-    assert.ok(await stores.memory.deleteFact(fx.tenant, stored.id));
-    await stores.memory.addFacts(fx.tenant, [{ ...stored, id: legacy }]);
-    assert.equal((await stores.memory.getFact(fx.tenant, s.lisbon.id))?.validTo, null, 'Lisbon not yet closed');
+    const legacy = oldBuildId(c.fx.tenant, uid, ef);
+    assert.ok(await c.stores.memory.deleteFact(c.fx.tenant, stored.id));
+    await c.stores.memory.addFacts(c.fx.tenant, [{ ...stored, id: legacy }]);
+    assert.equal((await c.stores.memory.getFact(c.fx.tenant, s.lisbon.id))?.validTo, null, 'Lisbon not yet closed');
 
-    await fx.run(s.sessionId, uid);
-    const homes = await stores.memory.listFacts(fx.tenant, { subjectId: s.ana, slot: 'lives_in' });
+    await c.fx.run(s.sessionId, uid);
+    const homes = await c.stores.memory.listFacts(c.fx.tenant, { subjectId: s.ana, slot: 'lives_in' });
     assert.deepEqual(homes.map((f) => [f.id, f.value]), [[legacy, 'Madrid']], 'one Madrid, the one stored before the upgrade');
-    assert.equal((await stores.memory.getFact(fx.tenant, s.lisbon.id))?.supersededBy, legacy);
-    assert.deepEqual(await stores.memory.processedFacts(fx.tenant, uid), [legacy]);
+    assert.equal((await c.stores.memory.getFact(c.fx.tenant, s.lisbon.id))?.supersededBy, legacy);
+    assert.deepEqual(await c.stores.memory.processedFacts(c.fx.tenant, uid), [legacy]);
   });
 });

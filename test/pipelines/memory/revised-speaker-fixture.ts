@@ -4,14 +4,16 @@
  * Lisbon supersedes Porto); that turn is then given to Ben, as the first-turn revision does, and its job runs again.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import pino from 'pino';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { gated, type JobStores } from '../../helpers/job-stores.js';
+import { gated, sqliteJobStores, type JobStores, type OpenJobStores } from '../../helpers/job-stores.js';
 
 /** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
 export interface Scene {
@@ -115,4 +117,25 @@ export class RevisionFixture {
     assert.deepEqual([await home(s.ana), await home(s.ben)], ['Porto', 'Lisbon'], 'derived attributes follow');
     return ben;
   }
+}
+
+/** What {@link sqliteRevisions} gives a test file: set by its `before` hook. */
+export interface RevisionContext {
+  stores: OpenJobStores;
+  fx: RevisionFixture;
+  embedder: UseLiteEmbedder;
+}
+
+/** Call inside a `describe`: in-memory SQLite stores, the USE-lite embedder and a fixture on them, released after. */
+export function sqliteRevisions(): RevisionContext {
+  const c = { embedder: new UseLiteEmbedder() } as RevisionContext;
+  before(() => {
+    c.stores = sqliteJobStores();
+    c.fx = new RevisionFixture(c.stores, c.embedder);
+  });
+  after(async () => {
+    await c.embedder.close();
+    await c.stores.dispose();
+  });
+  return c;
 }
