@@ -107,11 +107,17 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
-    // Moved after a first run was cut short: that run's extraction (and what it stored) is the old speaker's.
-    const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
-    // Sent now: what was withdrawn stays withdrawn even if extracting or writing fails below.
-    if (early.length > 0) deps.onOps(tenant, sessionId, early);
-    const extraction = await extractOnce(deps, tenant, u, contextTurns);
+    const extractFresh = async (): Promise<ExtractionResult> => {
+      // Moved after a first run was cut short: that run's extraction (and what it stored) is the old speaker's.
+      const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
+      // Sent now: what was withdrawn stays withdrawn even if extracting or writing fails below.
+      if (early.length > 0) deps.onOps(tenant, sessionId, early);
+      return extractOnce(deps, tenant, u, contextTurns);
+    };
+    let extraction = await extractFresh();
+    // A job that read the turn before it was moved kept its extraction, of the old speaker, while this one extracted
+    // (it keeps only once): set that aside as well and extract again.
+    if (processed === null && (await staleExtractionFacts(deps, tenant, u)) !== null) extraction = await extractFresh();
     signal.throwIfAborted();
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);

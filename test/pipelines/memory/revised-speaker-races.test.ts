@@ -1,32 +1,40 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
-import type { Extractor } from '../../../pipelines/memory/extractor.js';
+import type { ExtractionInput, Extractor } from '../../../pipelines/memory/extractor.js';
 import type { MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
 import { SPEAKER_REVISED, withdrawMoved } from '../../../pipelines/memory/revised-speaker.js';
 import { sqliteRevisions } from './revised-speaker-fixture.js';
 
-/** `embedder` whose first `embed` call waits until `release` is called; `reached` resolves when it is made. */
-function heldEmbedder(embedder: TextEmbedder): { embedder: TextEmbedder; reached: Promise<void>; release: () => void } {
+/** `fn` whose first call waits until `release` is called; `reached` resolves when that call is made. */
+function firstCallHeld<A, R>(fn: (a: A) => Promise<R>): { fn: (a: A) => Promise<R>; reached: Promise<void>; release: () => void } {
   let arrive = (): void => {};
   let release = (): void => {};
   const reached = new Promise<void>((r) => { arrive = r; });
   const gate = new Promise<void>((r) => { release = r; });
   let first = true;
-  const held: TextEmbedder = {
-    space: embedder.space,
-    embed: async (texts) => {
-      if (first) {
-        first = false;
-        arrive();
-        await gate;
-      }
-      return embedder.embed(texts);
-    },
-    close: async () => {},
+  const held = async (a: A): Promise<R> => {
+    if (first) {
+      first = false;
+      arrive();
+      await gate;
+    }
+    return fn(a);
   };
-  return { embedder: held, reached, release };
+  return { fn: held, reached, release };
+}
+
+/** `embedder` whose first `embed` call is held (`firstCallHeld`). */
+function heldEmbedder(embedder: TextEmbedder): { embedder: TextEmbedder; reached: Promise<void>; release: () => void } {
+  const h = firstCallHeld((texts: string[]) => embedder.embed(texts));
+  return { embedder: { space: embedder.space, embed: h.fn, close: async () => {} }, reached: h.reached, release: h.release };
+}
+
+/** `extractor` whose first `extract` call is held (`firstCallHeld`). */
+function heldExtractor(extractor: Extractor): { extractor: Extractor; reached: Promise<void>; release: () => void } {
+  const h = firstCallHeld((input: ExtractionInput) => extractor.extract(input));
+  return { extractor: { source: extractor.source, extract: h.fn }, reached: h.reached, release: h.release };
 }
 
 describe('speaker revisions racing consolidation and merges (SQLite)', { timeout: 300_000 }, () => {
@@ -53,6 +61,29 @@ describe('speaker revisions racing consolidation and merges (SQLite)', { timeout
     const now = await c.stores.memory.getFact(c.fx.tenant, bens.id);
     assert.deepEqual([now?.validTo, now?.speakerId], [null, s.ben], 'Ben\'s Madrid is not withdrawn');
     assert.deepEqual(await c.stores.memory.processedFacts(c.fx.tenant, uid), [bens.id]);
+  });
+
+  test('a job still extracting when the turn was moved keeps its extraction after the move\'s job began: that job sets it aside', async () => {
+    const { fx, stores } = c;
+    const s = await fx.scene();
+    const uid = await fx.say(s.sessionId, s.ana, s.ben, 'I moved to Madrid.');
+    const old = heldExtractor(fx.extractor);
+    const first = fx.run(s.sessionId, uid, stores, [], { extractor: old.extractor });
+    await old.reached;
+    assert.ok(await stores.graph.setUtteranceSpeaker(fx.tenant, uid, s.ben));
+    const moved = heldExtractor(fx.extractor);
+    const second = fx.run(s.sessionId, uid, stores, [], { extractor: moved.extractor });
+    await moved.reached;
+    // The first job keeps Ana's extraction while the move's job is extracting, then writes nothing.
+    old.release();
+    await first;
+    moved.release();
+    await second;
+    const [bens] = await stores.memory.listFacts(fx.tenant, { subjectId: s.ben, slot: 'lives_in' });
+    assert.deepEqual([bens?.value, bens?.speakerId], ['Madrid', s.ben], 'extracted for Ben');
+    assert.deepEqual((await stores.memory.listFacts(fx.tenant, { subjectId: s.ana, slot: 'lives_in' })).map((f) => f.id), [s.lisbon.id]);
+    assert.deepEqual(await stores.memory.processedFacts(fx.tenant, uid), [bens?.id]);
+    assert.equal(await stores.memory.keptExtraction(fx.tenant, uid), null);
   });
 
   test('a half-done merge (utterances re-pointed, facts not yet relabelled) is no revision: nothing is withdrawn', async () => {
