@@ -60,7 +60,9 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
 
 /**
  * Queue stored utterances for re-indexing under their speaker and addressee ids as stored now (a
- * consolidation job: a processed utterance is only re-indexed, one not yet processed is extracted then).
+ * consolidation job: one not yet processed is extracted then; a processed one is only re-indexed, unless it was
+ * given to another speaker who still exists since it was consolidated (`moveUtterance`): then its facts follow it,
+ * withdrawn from the old speaker and extracted again; a merged-away speaker is no longer held, so a merge only re-indexes).
  * Returns the sessions they belong to.
  */
 export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tenant: TenantId, utteranceIds: string[]): Promise<string[]> {

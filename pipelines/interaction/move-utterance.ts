@@ -16,8 +16,9 @@ export interface UtteranceMove {
  * `PARLEY_SPEAKER_REVISE`): the graph moves it (`GraphStore.setUtteranceSpeaker`: atomic, a refused move
  * changes nothing), then it is queued for re-indexing under its new speaker, as a merge re-indexes the
  * merged-away id's utterances (`queueReindex`). An utterance not yet consolidated is then extracted under
- * its new speaker; facts already extracted from it keep the speaker they were extracted with
- * (docs/ARCHITECTURE.md, "Speaker identity"). A queue that fails after the move does not undo or hide it: the
+ * its new speaker; one already consolidated has its facts follow it: that job withdraws what it gave the old speaker
+ * and extracts it again under the new one (`pipelines/memory/revised-speaker.ts`; docs/ARCHITECTURE.md, "Speaker
+ * identity"). A queue that fails after the move does not undo or hide it: the
  * move is returned with `reindexError`. Null when the utterance is gone or already `intoId`'s.
  * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `intoId` names no participant (nothing changes).
  */

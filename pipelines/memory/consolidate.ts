@@ -13,7 +13,7 @@ import { extractOnce } from './extraction-context.js';
 import type { ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
-import { movedFacts, staleExtractionFacts, withdrawMoved } from './revised-speaker.js';
+import { movedFacts, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
 export { withoutParticipantIds } from './extraction-context.js';
@@ -38,7 +38,10 @@ export interface ConsolidationDeps {
   extractor: Extractor;
   /** Default: deterministic `RuleDecider`; pass an `LlmDecider` when an LLM is configured. */
   decider?: Decider;
-  /** Called once per job with the ops to send as `memory.updated` (not called when empty). */
+  /**
+   * Called with the ops to send as `memory.updated` (never with none): once per job, and once more before it when a
+   * turn moved after a cut first run had what that run stored withdrawn (sent even if the job then fails).
+   */
   onOps: (tenant: TenantId, sessionId: string, ops: MemoryOp[]) => void;
   logger: Logger;
   /** Previous turns given to the extractor; default 3. */
@@ -90,7 +93,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     }
     const processed = await deps.memory.processedFacts(tenant, utteranceId);
     // Given to another speaker since it was consolidated: what it gave the old one is withdrawn, then it is extracted again.
-    const moved = processed === null ? [] : await movedFacts(deps.memory, tenant, u, processed);
+    const moved = processed === null ? [] : await movedFacts(deps, tenant, u, processed);
     if (processed !== null && moved.length === 0) {
       // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them), embedding
       // only the texts that changed since they were indexed (a merge names an unnamed speaker's facts).
@@ -104,25 +107,36 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       return;
     }
-    // Moved after a first run was cut short: that run's extraction (and what it stored) is the old speaker's.
-    const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
-    const extraction = await extractOnce(deps, tenant, u, contextTurns);
+    const extractFresh = async (): Promise<ExtractionResult> => {
+      // Moved after a first run was cut short: that run's extraction (and what it stored) is the old speaker's.
+      const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
+      // Sent now: what was withdrawn stays withdrawn even if extracting or writing fails below.
+      if (early.length > 0) deps.onOps(tenant, sessionId, early);
+      return extractOnce(deps, tenant, u, contextTurns);
+    };
+    let extraction = await extractFresh();
+    // A job that read the turn before it was moved kept its extraction, of the old speaker, while this one extracted
+    // (it keeps only once): set that aside as well and extract again.
+    if (processed === null && (await staleExtractionFacts(deps, tenant, u)) !== null) extraction = await extractFresh();
     signal.throwIfAborted();
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
-    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...moved.map((f) => subjectLockKey(tenant, f.subjectId))])];
+    const withdrawing = (await withdrawnSubjects(deps.memory, tenant, moved)).map((id) => subjectLockKey(tenant, id));
+    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
     const ops = await locks.withLock(keys, async (lost) => {
+      const current = await deps.graph.getUtterance(tenant, utteranceId);
+      // Erased, or given to another speaker since this job read it: that move's own job consolidates it for the new one.
+      if (current === null || current.speakerId !== u.speakerId) return [];
       // Another delivery of this job finished while this one waited: nothing left to write.
       const now = await deps.memory.processedFacts(tenant, utteranceId);
-      const stillMoved = now === null ? [] : await movedFacts(deps.memory, tenant, u, now);
+      const stillMoved = now === null ? [] : await movedFacts(deps, tenant, u, now);
       if (now !== null && stillMoved.length === 0) return [];
-      if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return [];
       const live = AbortSignal.any([signal, lost]);
       const withdrawn = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
       return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, live)];
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
-    if (early.length + ops.length > 0) deps.onOps(tenant, sessionId, [...early, ...ops]);
+    if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
   };
 }
 
@@ -136,7 +150,7 @@ async function withdrawStaleExtraction(
 ): Promise<MemoryOp[]> {
   const stale = await staleExtractionFacts(deps, tenant, u);
   if (stale === null) return [];
-  const keys = [...new Set(stale.map((f) => subjectLockKey(tenant, f.subjectId)))];
+  const keys = (await withdrawnSubjects(deps.memory, tenant, stale)).map((id) => subjectLockKey(tenant, id));
   const withdraw = async (live: AbortSignal): Promise<MemoryOp[]> => {
     const ops = await withdrawMoved(deps, indexer, tenant, u, stale, live);
     await deps.memory.forgetUtterances(tenant, [u.id]);

@@ -66,7 +66,7 @@ export async function writeFacts(
     const end = ends[i] ?? null;
     const vector = vectors[i + 1] as Float32Array;
     const id = extractedFactId(tenant, u.id, ef);
-    const earlier = await deps.memory.getFact(tenant, id);
+    const earlier = await deps.memory.getFact(tenant, id) ?? await legacyStored(deps.memory, tenant, u.id, ef);
     // Withdrawn when the utterance was given to another speaker, and now moved back: left withdrawn (not handled).
     if (earlier && factWithdrawn(earlier)) continue;
     if (earlier) {
@@ -221,9 +221,29 @@ function normalised(text: string | null): string {
 export function extractedFactId(
   tenant: TenantId, utteranceId: string, ef: Pick<ExtractedFact, 'speakerId' | 'subjectId' | 'slot' | 'value' | 'content'>,
 ): string {
-  const what = ef.slot !== null ? ['slot', ef.slot, normalised(ef.value)] : ['text', normalised(ef.content)];
-  const digest = crypto.createHash('sha256').update([tenant, utteranceId, ef.speakerId, ef.subjectId, ...what].join('\u0000')).digest('hex');
-  return `f_${digest.slice(0, 32)}`;
+  return factIdOf([tenant, utteranceId, ef.speakerId, ef.subjectId, ...whatItFills(ef)]);
+}
+
+/**
+ * The id the fact had before ids hashed the speaker (`extractedFactId` without it): a run cut short before the upgrade
+ * stored its facts under it. Such a fact of the same speaker is the run's own, finished instead of decided again.
+ */
+export function legacyExtractedFactId(tenant: TenantId, utteranceId: string, ef: Pick<ExtractedFact, 'subjectId' | 'slot' | 'value' | 'content'>): string {
+  return factIdOf([tenant, utteranceId, ef.subjectId, ...whatItFills(ef)]);
+}
+
+/** The fact a run cut short before the upgrade stored for `ef` (its legacy id, the same speaker), or null. */
+async function legacyStored(memory: MemoryStore, tenant: TenantId, utteranceId: string, ef: ExtractedFact): Promise<Fact | null> {
+  const fact = await memory.getFact(tenant, legacyExtractedFactId(tenant, utteranceId, ef));
+  return fact && fact.speakerId === ef.speakerId ? fact : null;
+}
+
+function whatItFills(ef: Pick<ExtractedFact, 'slot' | 'value' | 'content'>): string[] {
+  return ef.slot !== null ? ['slot', ef.slot, normalised(ef.value)] : ['text', normalised(ef.content)];
+}
+
+function factIdOf(parts: string[]): string {
+  return `f_${crypto.createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32)}`;
 }
 
 /**

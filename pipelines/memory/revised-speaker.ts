@@ -8,7 +8,7 @@ import { factWithdrawn, type Fact, type MemoryStore } from '../../graph/memory-s
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attributes.js';
 import type { ExtractionResult } from './extractor.js';
-import { extractedFactId, type MemoryOp } from './fact-writes.js';
+import { extractedFactId, legacyExtractedFactId, type MemoryOp } from './fact-writes.js';
 import type { MemoryIndexer } from './memory-indexer.js';
 
 /** The `reason` of the `memory.updated` ops a speaker revision causes. */
@@ -25,13 +25,17 @@ export interface RevisedSpeakerDeps {
 
 /**
  * The facts consolidation recorded for `u` (`processed`, from `MemoryStore.processedFacts`) that came from it and
- * name a speaker it no longer has: what it gave its old speaker before it was moved. Empty for an utterance not
- * moved since (a merge relabels the facts with the utterance, so they still agree), and for facts it only kept.
+ * name a speaker it no longer has who still exists: what it gave its old speaker before it was moved. Empty for an
+ * utterance not moved since, for facts it only kept, and for a merge, whole or half done: the graph re-points the
+ * utterances before the memory store relabels the facts (`applyMerge`), and a speaker merged away is no longer held.
  */
-export async function movedFacts(memory: MemoryStore, tenant: TenantId, u: Utterance, processed: readonly string[]): Promise<Fact[]> {
+export async function movedFacts({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance, processed: readonly string[]): Promise<Fact[]> {
   if (processed.length === 0) return [];
   const facts = await memory.listFacts(tenant, { ids: [...processed], includeHistory: true, limit: 1000 });
-  return facts.filter((f) => f.referIds.includes(u.id) && f.speakerId !== u.speakerId);
+  const others = facts.filter((f) => f.referIds.includes(u.id) && f.speakerId !== u.speakerId);
+  if (others.length === 0) return [];
+  const held = new Set((await graph.getParticipants(tenant, [...new Set(others.map((f) => f.speakerId))])).map((p) => p.id));
+  return others.filter((f) => held.has(f.speakerId));
 }
 
 /**
@@ -47,7 +51,8 @@ export async function staleExtractionFacts({ graph, memory }: RevisedSpeakerDeps
   const others = [...new Set(extraction.facts.map((f) => f.speakerId).filter((id) => id !== u.speakerId))];
   // A speaker merged away since (no longer held) is not a revision: the replay keeps what the merge relabelled.
   if (others.length === 0 || (await graph.getParticipants(tenant, others)).length === 0) return null;
-  const ids = extraction.facts.map((ef) => extractedFactId(tenant, u.id, ef));
+  // A run cut short before fact ids hashed the speaker stored them under the legacy id.
+  const ids = extraction.facts.flatMap((ef) => [extractedFactId(tenant, u.id, ef), legacyExtractedFactId(tenant, u.id, ef)]);
   const stored = ids.length > 0 ? await memory.listFacts(tenant, { ids, includeHistory: true, limit: 1000 }) : [];
   return stored.filter((f) => f.speakerId !== u.speakerId);
 }
@@ -86,13 +91,30 @@ export async function withdrawMoved(
 }
 
 /**
+ * The subjects withdrawing `facts` may write: each fact's own, and that of the fact it superseded, which may be another
+ * participant's (a settling fact closes a plan of someone in the session or of an addressee). Its callers lock them all.
+ */
+export async function withdrawnSubjects(memory: MemoryStore, tenant: TenantId, facts: readonly Fact[]): Promise<string[]> {
+  const subjects = new Set(facts.map((f) => f.subjectId));
+  const priorIds = [...new Set(facts.flatMap((f) => (f.supersedes ? [f.supersedes] : [])))];
+  if (priorIds.length > 0) {
+    for (const p of await memory.listFacts(tenant, { ids: priorIds, includeHistory: true, limit: priorIds.length })) subjects.add(p.subjectId);
+  }
+  return [...subjects];
+}
+
+/**
  * Make current again every fact `gone` had closed, each indexed first; returns them. What `gone` superseded is also
  * returned (and indexed again) when a cut run had reopened it already: it is current while `gone` is withdrawn.
+ * What `gone` closed is looked for in its subject's history, and what it superseded by id: a fact that settles a plan
+ * may have closed another participant's (someone in the session, or an addressee), whose subject the caller locked
+ * too ({@link withdrawnSubjects}).
  */
 async function reopenReplaced(memory: MemoryStore, indexer: MemoryIndexer, tenant: TenantId, gone: Fact, live: AbortSignal): Promise<Fact[]> {
   const history = await memory.listFacts(tenant, { subjectId: gone.subjectId, includeHistory: true, limit: SUBJECT_HISTORY });
   const closedByIt = history.filter((x) => x.supersededBy === gone.id);
   const prior = gone.supersedes ? await memory.getFact(tenant, gone.supersedes) : null;
+  if (prior && prior.supersededBy === gone.id && !closedByIt.some((x) => x.id === prior.id)) closedByIt.push(prior);
   const again = prior && prior.validTo === null && !closedByIt.some((x) => x.id === prior.id) ? [prior] : [];
   const toIndex = [...closedByIt, ...again];
   if (toIndex.length === 0) return [];

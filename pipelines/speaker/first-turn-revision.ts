@@ -3,6 +3,7 @@ import { repoRoot } from '../models/repo-root.js';
 import { readSpeakerParams, scoreLlr, type SpeakerDecisionParams } from './speaker-decision.js';
 import { cosine } from './speaker-embedder.js';
 import type { WeightedEmbedding } from './session-clustering.js';
+import type { VoiceBand } from './voice-bands.js';
 
 /**
  * Re-scoring the turns before a founding turn (issue #17 item 2): the first turn (or fragments) of a new
@@ -121,6 +122,11 @@ export interface HeldTurn extends RevisableTurn {
   kept: WeightedEmbedding | null;
   /** The id's prototype before this turn updated it (null: no update). */
   before: Float32Array | null;
+  /**
+   * The band of the prototype this turn gave its id, made from the turn alone (a match across bands, the id having
+   * none of the turn's band); null when it made none. A revision that moves the turn removes that prototype.
+   */
+  created: VoiceBand | null;
 }
 
 /** Turns the tracker holds for the revision (the newest). */

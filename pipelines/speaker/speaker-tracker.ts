@@ -54,7 +54,7 @@ export interface SpeakerTrackerOptions {
   store?: VoiceprintStore;
   /** Creates a participant in the graph and returns its id (the lead's graph store). */
   createParticipant: () => Promise<string>;
-  /** Told after a prototype is first stored or merged, so the profile's voiceprint count stays right. */
+  /** Told after a prototype is first stored, merged or removed, so the profile's voiceprint count stays right. */
   onVoiceprintCount?: (participantId: string, count: number) => Promise<void>;
   /**
    * The calibrated open-set decision (`speaker-decision.ts`): when given, an utterance goes to the
@@ -208,7 +208,8 @@ export class SpeakerTracker {
 
   /**
    * Move the turns `turnsToMove` picks from `f.previous` to `f.into`: their session evidence goes to the new
-   * id, the previous id's prototype goes back to before their updates, and the stays are counted again.
+   * id, the previous id's prototype goes back to before their updates, a prototype one of them made for it (a match
+   * across bands) is removed, in memory and in the store, and the stays are counted again.
    */
   private async revise(f: Founding, band: VoiceBand): Promise<RevisedTurn[]> {
     const before = this.held.slice(0, -1);
@@ -217,6 +218,7 @@ export class SpeakerTracker {
     const from = this.stats.get(f.previous);
     const into = this.stats.get(f.into)!;
     const undo = undoneUpdates(picked);
+    const made = new Set(picked.flatMap((t) => (t.created ? [t.created] : [])));
     for (const t of picked) {
       t.participantId = f.into;
       this.sequence[t.turn] = f.into;
@@ -229,8 +231,12 @@ export class SpeakerTracker {
         t.kept = into.embeddings.at(-1)!;
       }
       t.before = null;
+      t.created = null;
     }
     if (from && from.utterances <= 0) this.stats.delete(f.previous);
+    // Every later turn of the previous id in that band was moved too (the walk stops at the first it keeps): what the
+    // prototype holds is the moved voice's, so it goes; undoing updates finds none of that band then.
+    for (const b of made) await this.removePrototype(f.previous, b);
     // Updates only ever move a prototype of the turn's own band: the one the undone turns updated.
     const p = this.protos.find((x) => x.participantId === f.previous && x.band === band);
     if (p && undo) {
@@ -258,7 +264,7 @@ export class SpeakerTracker {
       const pick = decideSpeaker(d, candidates, 0, previous ?? this.lastId, false);
       const chosen = candidates.find((c) => c.participantId === pick.participantId);
       if (!chosen) return null;
-      this.hold({ participantId: chosen.participantId, vector: Float32Array.from(embedding), seconds: 0, voicedSeconds, score: pick.score, founding: false, kept: null, before: null });
+      this.hold({ participantId: chosen.participantId, vector: Float32Array.from(embedding), seconds: 0, voicedSeconds, score: pick.score, founding: false, kept: null, before: null, created: null });
       return { participantId: chosen.participantId, confidence: Math.max(0, chosen.cosine), isNew: false, updated: false, turn };
     }
     let best: Prototype | null = null;
@@ -303,7 +309,7 @@ export class SpeakerTracker {
         await this.persist(best);
       }
       const kept = this.note(best.participantId, embedding, voicedSeconds);
-      this.hold({ participantId: best.participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: false, kept, before: updated ? prior : null });
+      this.hold({ participantId: best.participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: false, kept, before: updated ? prior : null, created: null });
       return { participantId: best.participantId, confidence: bestScore, isNew: false, updated, turn };
     }
     const participantId = await this.o.createParticipant();
@@ -312,7 +318,7 @@ export class SpeakerTracker {
     await this.persist(proto);
     if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
     const kept = this.note(participantId, embedding, voicedSeconds);
-    this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: true, kept, before: null });
+    this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: true, kept, before: null, created: null });
     const confidence = best ? 1 - Math.max(0, bestScore) / tauMatch : 1;
     return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false, turn };
   }
@@ -334,8 +340,18 @@ export class SpeakerTracker {
       if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
     }
     const kept = this.note(participantId, embedding, voicedSeconds);
-    this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: false, kept, before: null });
+    this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: false, kept, before: null, created: founded ? band : null });
     return { participantId, confidence: cos, isNew: false, updated: founded, turn };
+  }
+
+  /** Remove `participantId`'s prototype of `band`, from the store too, and report the id's voiceprint count. */
+  private async removePrototype(participantId: string, band: VoiceBand): Promise<void> {
+    const at = this.protos.findIndex((x) => x.participantId === participantId && x.band === band);
+    if (at < 0) return;
+    const [p] = this.protos.splice(at, 1);
+    if (!this.o.storeVoiceprints || !p?.voiceprintId) return;
+    await this.o.store!.delete(this.o.tenant, p.voiceprintId);
+    await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
   }
 
   private note(participantId: string, embedding: Float32Array, seconds: number): WeightedEmbedding {

@@ -7,6 +7,7 @@ import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.j
 import { SPEAKER_SAMPLE_RATE, type SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
+import { narrowbandModelId } from '../../pipelines/speaker/voice-bands.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, QueryBody, QueryResponse, ref,
@@ -71,10 +72,16 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
   };
 }
 
-/** The known voice the audio matches, or null when none does with at least low confidence. */
+/**
+ * The known voice the audio matches, or null when none does with at least low confidence. Voiceprints made from phone
+ * audio (`narrowbandModelId`) count too: a caller heard only on the phone is known by those alone. The asker rule is
+ * on cosines, so the calibrated decision's band offsets do not apply to it.
+ */
 async function askerFromVoice(app: FastifyInstance, tenant: string, audio: Float32Array): Promise<QueryResult['asker']> {
   const embedder = speakerEmbedderOf(app);
-  const prototypes = await app.stores.voiceprints.list(tenant, embedder.modelId);
+  const { voiceprints } = app.stores;
+  const bands = await Promise.all([voiceprints.list(tenant, embedder.modelId), voiceprints.list(tenant, narrowbandModelId(embedder.modelId))]);
+  const prototypes = bands.flat();
   const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
   const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
   if (!identity.participantId || identity.confidence === 'unresolved') return null;

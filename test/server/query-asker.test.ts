@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { encodeWav } from '../../pipelines/audio/wav.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { narrowbandModelId } from '../../pipelines/speaker/voice-bands.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 // With both an explicit `asker` and `audio`, the voice match used to be reported as the asker (and
@@ -48,6 +49,24 @@ describe('POST /v1/query with an asker and audio', () => {
       assert.deepEqual(r.json.asker, { id: ben, confidence: 'high', score: 1 }, `asker ${asker}`);
       assert.equal(typeof (r.json.timings as Record<string, number>).asker_ms, 'number');
     }
+  });
+
+  test('a caller known only by a voiceprint of phone audio is named by voice', async () => {
+    const posted = await t.app.inject({
+      method: 'POST', url: '/v1/sessions/asker-phone/utterances', payload: { utterances: [{ speaker: 'Cleo', text: 'I swim on Fridays.' }] },
+    });
+    assert.equal(posted.statusCode, 201);
+    const cleo = (await t.app.stores.graph.findParticipantsByName('default', 'Cleo'))[0]!.id;
+    const fixture = loadAudioFixtures().find((f) => f.file === 'slt.wav');
+    assert.ok(fixture);
+    const samples = fixtureSamples(fixture);
+    const embedder = t.app.models.speakerEmbedder;
+    await t.app.stores.voiceprints.upsert('default', {
+      participantId: cleo, modelId: narrowbandModelId(embedder.modelId), vector: await embedder.embed(samples), updateCount: 1,
+    });
+    const r = await ask({ audio: encodeWav(samples, 16000).toString('base64') });
+    assert.equal(r.status, 200);
+    assert.equal((r.json.asker as { id: string } | null)?.id, cleo);
   });
 
   test('with an explicit asker the audio is still checked: a bad one is a 400', async () => {

@@ -4,14 +4,16 @@
  * Lisbon supersedes Porto); that turn is then given to Ben, as the first-turn revision does, and its job runs again.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import pino from 'pino';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
+import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
-import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { gated, type JobStores } from '../../helpers/job-stores.js';
+import { gated, sqliteJobStores, type JobStores, type OpenJobStores } from '../../helpers/job-stores.js';
 
 /** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
 export interface Scene {
@@ -33,10 +35,16 @@ export class RevisionFixture {
 
   constructor(readonly stores: JobStores, readonly embedder: TextEmbedder) {}
 
-  /** Run the consolidation job of `uid` on `on` (default: the stores as they are); its ops are pushed to `ops`. */
-  async run(sessionId: string, uid: string, on: JobStores = this.stores, ops: MemoryOp[][] = []): Promise<MemoryOp[][]> {
+  /**
+   * Run the consolidation job of `uid` on `on` (default: the stores as they are); its ops are pushed to `ops`. `with_`
+   * replaces the embedder or extractor (a gated or failing one).
+   */
+  async run(
+    sessionId: string, uid: string, on: JobStores = this.stores, ops: MemoryOp[][] = [],
+    with_: Partial<Pick<ConsolidationDeps, 'embedder' | 'extractor'>> = {},
+  ): Promise<MemoryOp[][]> {
     const handler = createConsolidationHandler({
-      ...on, embedder: this.embedder, extractor: this.extractor, onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
+      ...on, embedder: this.embedder, extractor: this.extractor, ...with_, onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
     });
     const data: ConsolidationJob = { tenant: this.tenant, sessionId, utteranceId: uid };
     await handler({ id: `j${++this.#jobs}`, name: 'memory.consolidate', attempt: 1, data }, new AbortController().signal);
@@ -109,4 +117,25 @@ export class RevisionFixture {
     assert.deepEqual([await home(s.ana), await home(s.ben)], ['Porto', 'Lisbon'], 'derived attributes follow');
     return ben;
   }
+}
+
+/** What {@link sqliteRevisions} gives a test file: set by its `before` hook. */
+export interface RevisionContext {
+  stores: OpenJobStores;
+  fx: RevisionFixture;
+  embedder: UseLiteEmbedder;
+}
+
+/** Call inside a `describe`: in-memory SQLite stores, the USE-lite embedder and a fixture on them, released after. */
+export function sqliteRevisions(): RevisionContext {
+  const c = { embedder: new UseLiteEmbedder() } as RevisionContext;
+  before(() => {
+    c.stores = sqliteJobStores();
+    c.fx = new RevisionFixture(c.stores, c.embedder);
+  });
+  after(async () => {
+    await c.embedder.close();
+    await c.stores.dispose();
+  });
+  return c;
 }

@@ -3,6 +3,9 @@ import { describe, test } from 'node:test';
 import { revisionFor, turnsToMove, validateRevision, type FirstTurnRevision, type Founding, type RevisableTurn } from '../../../pipelines/speaker/first-turn-revision.js';
 import type { SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
 import { SpeakerTracker, type SpeakerTrackerOptions } from '../../../pipelines/speaker/speaker-tracker.js';
+import { BAND_OFFSETS, narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
+import { openDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteVoiceprintStore } from '../../../graph/sqlite/sqlite-voiceprint-store.js';
 
 /** Unit vector at `deg` degrees from the x axis in the x–y plane. */
 const at = (deg: number): Float32Array => Float32Array.from([Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180), 0, 0]);
@@ -94,6 +97,35 @@ describe('SpeakerTracker with revise', () => {
     for (const deg of [0, 10, 50]) await off.assign(at(deg), 2);
     const found = await off.assign(at(100), 2);
     assert.deepEqual([found.participantId, found.revised], ['p_2', undefined]);
+  });
+
+  test('a phone turn moved off a known voice takes away the phone voiceprint it made for that voice, in the store too', async () => {
+    n = 0;
+    const db = openDatabase(':memory:');
+    try {
+      const store = new SqliteVoiceprintStore(db);
+      await store.upsert('t1', { participantId: 'p_known', modelId: 'm', vector: at(0), updateCount: 5 });
+      const counts: Array<[string, number]> = [];
+      const tr = await SpeakerTracker.open(options({
+        revise: R, storeVoiceprints: true, store, bandOffsets: BAND_OFFSETS, onVoiceprintCount: async (id, c) => { counts.push([id, c]); },
+      }));
+      const phone = { band: 'narrowband' } as const;
+      // 0 + 10·cos(41.4°) − 5 − 1 (across bands) = 1.5 > 1 (new): p_known's, who gets a phone voiceprint from it.
+      const first = await tr.assign(at(41.4), 2, phone);
+      assert.deepEqual([first.participantId, first.updated], ['p_known', true]);
+      assert.equal((await store.list('t1', narrowbandModelId('m'))).length, 1);
+      // 63.3° from that turn: 2 + 10·0.45 − 5 − 1.25 = 0.25 < 1, a new voice, which explains the first turn better
+      // (2 + 4.5 − 5 = 1.5 beats its 1.5 by more than the margin of −1).
+      const found = await tr.assign(at(104.7), 2, phone);
+      assert.deepEqual(found.revised, [{ turn: 0, from: 'p_known', into: 'p_1' }]);
+      assert.deepEqual(tr.prototypes().map((p) => [p.participantId, p.band]), [['p_known', 'wideband'], ['p_1', 'narrowband']]);
+      const tel = await store.list('t1', narrowbandModelId('m'));
+      assert.deepEqual(tel.map((p) => p.participantId), ['p_1'], 'p_known keeps no voiceprint of the other voice');
+      assert.deepEqual([...(await store.list('t1', 'm'))[0]!.vector], [...at(0)]);
+      assert.deepEqual(counts.at(-1), ['p_known', 1]);
+    } finally {
+      db.close();
+    }
   });
 
   test('revise needs the calibrated decision and valid options', async () => {
