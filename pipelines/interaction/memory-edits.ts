@@ -1,8 +1,18 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { Fact } from '../../graph/memory-store.js';
 
-/** Where `needle` first occurs in `hay`, case aside; -1 when it does not. */
-const find = (hay: string, needle: string): number => hay.toLowerCase().indexOf(needle.toLowerCase());
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Where `needle` last occurs in `hay` as whole words, case aside; -1 when it does not. Whole words, so value "Rome"
+ * is not found inside "Jerome"; the last, because a slot's value closes its sentence ("Jerome lives in Rome").
+ */
+function find(hay: string, needle: string): number {
+  const word = new RegExp(`(?<![\\p{L}\\p{N}])${escaped(needle.trim())}(?![\\p{L}\\p{N}])`, 'giu');
+  let at = -1;
+  for (const m of hay.matchAll(word)) at = m.index;
+  return at;
+}
 
 /**
  * The text and slot value a memory holds after a correction (`PATCH /v1/memories/{id}`), so that the two never
@@ -52,7 +62,7 @@ export function valueAfterEdit(fact: Pick<Fact, 'content' | 'slot' | 'value'>, t
   }
   if (text === undefined || fact.slot === null || fact.value === null || text === fact.content) return undefined;
   const old = fact.value;
-  const at = fact.content.toLowerCase().indexOf(old.toLowerCase());
+  const at = find(fact.content, old);
   if (at >= 0) {
     const before = fact.content.slice(0, at);
     const after = fact.content.slice(at + old.length);
@@ -61,7 +71,7 @@ export function valueAfterEdit(fact: Pick<Fact, 'content' | 'slot' | 'value'>, t
       if (replaced) return replaced;
     }
   }
-  if (text.toLowerCase().includes(old.toLowerCase())) return undefined;
+  if (find(text, old) >= 0) return undefined;
   throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
     `this memory fills ${fact.slot} with "${old}", which the new text no longer says: give its new value as \`value\` too`);
 }

@@ -27,4 +27,14 @@ describe('memoryEdit: a corrected memory\'s text and value never contradict each
     assert.deepEqual(memoryEdit(home, 'Ana still lives in Oslo', undefined), { content: 'Ana still lives in Oslo' });
     assert.throws(() => memoryEdit(home, 'Ana has a flat by the sea', undefined), /give its new value as `value` too/);
   });
+
+  test('the value is found as whole words, the last occurrence: "Rome" is not inside "Jerome", "red" not inside "Fred"', () => {
+    const rome = { content: 'Jerome lives in Rome', slot: 'lives_in', value: 'Rome' };
+    assert.deepEqual(memoryEdit(rome, undefined, 'Paris'), { content: 'Jerome lives in Paris', value: 'Paris' });
+    assert.throws(() => memoryEdit({ content: 'Fred likes blue', slot: 'favourite:colour', value: 'blue' }, 'Fred likes blue', 'red'),
+      { code: 'PARLEY_ERR_BAD_REQUEST', message: /does not say the new value "red"/ });
+    assert.throws(() => memoryEdit({ ...rome, content: 'Jerome is from Romeo Street' }, undefined, 'Paris'), /does not say its value "Rome"/);
+    assert.deepEqual(memoryEdit({ content: 'Ana (C++ dev) codes in C++', slot: 'language', value: 'C++' }, undefined, 'Rust'),
+      { content: 'Ana (C++ dev) codes in Rust', value: 'Rust' });
+  });
 });
