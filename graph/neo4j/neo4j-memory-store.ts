@@ -149,7 +149,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     const offset = Math.max(0, Math.floor(filter.offset ?? 0));
     const found = await this.db.read('listFacts', (tx) => propRows(tx, `
       ${match} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-      RETURN f {.*} AS n ORDER BY n.time DESC, n.createdAt DESC, n.ord DESC SKIP $offset LIMIT $limit`, {
+      RETURN f {.*} AS n ORDER BY n.time DESC, n.createdAt DESC, n.ord DESC, n.id DESC SKIP $offset LIMIT $limit`, {
       tenant: this.t(tenant), participantId: filter.participantId ?? null, sessionId: filter.sessionId ?? null,
       layer: filter.layer ?? null, kind: filter.kind ?? null, slot: filter.slot ?? null,
       subjectId: filter.subjectId ?? null, ids: filter.ids ?? null, endedBy: filter.endedBy ?? null, endedAfter: filter.endedAfter ?? null,

@@ -40,15 +40,20 @@ export interface CountedLength {
 /** How long, counted, after "for" or "spend" (as `findDates` reads a duration): "for ten days", "for the next two weeks". */
 const LENGTH = new RegExp(String.raw`\b(?:for|spend(?:s|ing)?)\s+(?:the\s+next\s+)?(${COUNT})\s+(days?|nights?|weeks?|fortnights?|months?)\b`, 'i');
 
-/** The first length `text` says something lasts, counted ("for a few nights": 3 days; "a couple of" is 2); null when none or the count is past `MAX_COUNT`. */
+/** The first length `text` says something lasts, counted ("for a few nights": 3 days; "a couple of" is 2); null when none or the length is past `MAX_COUNT` days. */
 export function countedLength(text: string): CountedLength | null {
   const m = LENGTH.exec(text);
   if (!m) return null;
   const count = countOf(m[1]!);
   if (count === null) return null;
   const u = m[2]!.toLowerCase();
-  return { count, unit: u.startsWith('month') ? 'month' : u.startsWith('fortnight') ? 'fortnight' : u.startsWith('week') ? 'week' : 'day' };
+  const unit = u.startsWith('month') ? 'month' : u.startsWith('fortnight') ? 'fortnight' : u.startsWith('week') ? 'week' : 'day';
+  // The bound is on the length, not the count: "for 3000 weeks" is as much said in jest as "for 100000 days".
+  return count * UNIT_DAYS[unit] <= MAX_COUNT ? { count, unit } : null;
 }
+
+/** Days in a unit of `CountedLength`, a month at its longest (for the bound only). */
+const UNIT_DAYS: Record<CountedLength['unit'], number> = { day: 1, week: 7, fortnight: 14, month: 31 };
 
 /** `ms` plus `length` (months by the calendar, keeping the time of day). */
 export function afterLength(ms: number, length: CountedLength): number {

@@ -23,6 +23,9 @@ const BAD_REQUEST = errorResponse('PARLEY_ERR_BAD_REQUEST: invalid parameters or
 /** What a memories cursor pages (an interactions cursor is refused here). */
 const LISTING = 'memories';
 
+/** How deep `GET /v1/memories?q=` pages through a search's ranking. */
+const SEARCH_DEPTH = 10_000;
+
 const MemoriesQuery = Type.Object(
   {
     participant: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role)' })),
@@ -84,12 +87,15 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
     };
     if (q.q) {
       // Ranked by the search: a page is the next `limit` hits (of which the filters may keep fewer).
-      const hits = await stores.lexical.search(tenant, q.q, offset + limit + 1, { layer: q.layer ?? ['fact', 'profile'] });
-      const ids = hits.slice(offset, offset + limit).map((h) => h.id);
+      // A search ranks its first `SEARCH_DEPTH` hits only: a cursor past them (forged, or paging a very broad
+      // search) ends the listing instead of asking the search for millions of hits.
+      const end = Math.min(offset + limit, SEARCH_DEPTH);
+      const hits = end <= offset ? [] : await stores.lexical.search(tenant, q.q, end + 1, { layer: q.layer ?? ['fact', 'profile'] });
+      const ids = hits.slice(offset, end).map((h) => h.id);
       const facts = ids.length === 0 ? [] : await stores.memory.listFacts(tenant, { ...filter, ids, limit });
       const rank = new Map(ids.map((id, i) => [id, i]));
       facts.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
-      return { memories: await views(tenant, facts), next_cursor: nextOffsetCursor(LISTING, offset, ids.length, hits.length > offset + limit) };
+      return { memories: await views(tenant, facts), next_cursor: nextOffsetCursor(LISTING, offset, ids.length, end < SEARCH_DEPTH && hits.length > end) };
     }
     const facts = await stores.memory.listFacts(tenant, { ...filter, limit, offset });
     // A full page: one more match past it says whether another page follows.

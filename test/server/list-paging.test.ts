@@ -74,4 +74,24 @@ describe('GET /v1/memories and /v1/interactions page past 1,000 items with curso
     assert.match(refused.body.error.message, /cursor is not a next_cursor this API gave for interactions/);
     assert.equal((await get('/v1/memories?cursor=garbage')).status, 400);
   });
+
+  test('with q, a cursor past the search\'s first 10,000 hits ends the listing without asking the search for millions', async () => {
+    const lexical = t.app.stores.lexical;
+    const asked: number[] = [];
+    const search = lexical.search.bind(lexical);
+    lexical.search = async (tenant, text, limit, options) => { asked.push(limit); return search(tenant, text, limit, options); };
+    try {
+      const deep = Buffer.from(JSON.stringify({ l: 'memories', o: 9_999_000 })).toString('base64url');
+      const page = await get(`/v1/memories?q=thing&cursor=${deep}`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(page.body.memories, []);
+      assert.equal(page.body.next_cursor, null);
+      const first = await get('/v1/memories?q=thing&limit=5');
+      assert.equal(first.status, 200);
+      assert.ok(asked.every((n) => n <= 10_001), `the search was asked for ${asked.join(', ')} hits`);
+      assert.ok(asked.length >= 1, 'the first page still searches');
+    } finally {
+      lexical.search = search;
+    }
+  });
 });

@@ -114,6 +114,9 @@ describe('rules 35: jobs, likings and ends a person would write', () => {
     assert.equal(countOf('3660'), 3660);
     assert.equal(countOf('100000'), null);
     assert.equal(countedLength('for 100000 days'), null);
+    assert.equal(countedLength('for 3000 weeks'), null);
+    assert.equal(countedLength('for 300 months'), null);
+    assert.deepEqual(countedLength('for 118 months'), { count: 118, unit: 'month' });
     for (const text of ["I'm staying here for 100000000 nights.", "I'm off for 100000000 days.", "I'm off for 100000 days."]) {
       assert.equal(stateEnd(text, TUESDAY), null, text);
       assert.deepEqual((await facts(text)).filter((f) => f.validUntil), [], text);
