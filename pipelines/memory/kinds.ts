@@ -69,21 +69,25 @@ const AFTER_HEAD = /\s+(?:at|in|on|of|from|with|about|for|to|by|during|after|bef
  * True when a thing said to be liked, drunk, read or watched is of a likeable kind (rules 35): its head noun's most
  * common sense is a drink or food (not a meal), music, a book or film kind, a sport, a game or a pastime ("jazz",
  * "decaf", "thrillers", "salsa", "chess"), a sport the standing slots know, or an activity said by its verb ("baking").
- * A capitalised name ("Max") is one only when `clause` says it is a show, a book or music. A lower-case word WordNet
+ * A capitalised thing is one when `clause` says it is a show, a book or music, or WordNet lists it as a likeable kind
+ * ("Italian food"); a name it does not list ("Max") is none. A lower-case word WordNet
  * does not list ("kombucha") is one; "the plan", "Tuesday", "the contract", "my weight" are none. With a drink or food
  * verb (`consumed`) a plant counts too ("rooibos").
  */
 export function likeableThing(thing: string, clause: string, consumed = false, words: NounKinds = defaultWordNet()): boolean {
   const phrase = thing.trim().replace(DETERMINER, '').replace(AFTER_HEAD, '').trim();
   if (phrase === '' || /^(?:for|to|at|in|on|with|about)\b/i.test(thing.trim())) return false;
-  if (/[A-Z]/.test(phrase.charAt(0))) return NAMED_KIND.test(clause);
+  // A capitalised thing is likeable when the clause says it is a show, a book or music, or when WordNet knows it
+  // as a likeable kind ("Italian food", "Thai curry"); a name it does not list ("Max") is none.
+  const named = /[A-Z]/.test(phrase.charAt(0));
+  if (named && NAMED_KIND.test(clause)) return true;
   const p = phrase.toLowerCase();
   if (SPORT.test(p)) return true;
   const head = p.split(' ').pop()!;
   // An activity said by its verb ("baking", "knitting"): a gerund of a verb WordNet lists, whatever its noun senses.
   if (/ing$/.test(head) && (words.baseForms?.(head, 'verb').length ?? 0) > 0) return true;
   const senses = sensesOf(p, words);
-  if (senses.length === 0) return /^[a-z][a-z-]*$/.test(head);
+  if (senses.length === 0) return !named && /^[a-z][a-z-]*$/.test(head);
   return senses.some((s) => !s.ancestors.includes(MEAL)
     && (s.lexFile === 'noun.food' || (consumed && s.lexFile === 'noun.plant') || s.ancestors.some((a) => LIKEABLE_KINDS.has(a))));
 }

@@ -80,6 +80,8 @@ describe('rules 35: jobs, likings and ends a person would write', () => {
       ["For now I'm drinking decaf.", 'decaf'], ["At the moment I'm into jazz.", 'jazz'], ["This week I'm really into techno.", 'techno'],
       ["I'm reading poetry for a month.", 'poetry'], ["I'm drinking rooibos for now.", 'rooibos'], ["I'm watching the Max show this week.", 'Max show'],
       ["These days I'm into baking.", 'baking'], ['For now I prefer kombucha.', 'kombucha'], ["At the moment I'm into hip hop.", 'hip hop'],
+      // Capitalised, and a kind WordNet lists: a liking, though no "show" or "book" is said.
+      ["For now I'm drinking Darjeeling.", 'Darjeeling'], ["At the moment I'm eating Thai curry.", 'Thai curry'],
     ];
     for (const [text, value] of cases) {
       const got = await facts(text);
