@@ -6,9 +6,12 @@ const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\
 /**
  * Where `needle` last occurs in `hay` as whole words, case aside; -1 when it does not. Whole words, so value "Rome"
  * is not found inside "Jerome"; the last, because a slot's value closes its sentence ("Jerome lives in Rome").
+ * `inflected`: the last word may go on ("love" is said by "Ben loves sushi"), for checks that the text still says
+ * a value, never to choose where a new value is written.
  */
-function find(hay: string, needle: string): number {
-  const word = new RegExp(`(?<![\\p{L}\\p{N}])${escaped(needle.trim())}(?![\\p{L}\\p{N}])`, 'giu');
+function find(hay: string, needle: string, inflected = false): number {
+  const end = inflected ? '' : '(?![\\p{L}\\p{N}])';
+  const word = new RegExp(`(?<![\\p{L}\\p{N}])${escaped(needle.trim())}${end}`, 'giu');
   let at = -1;
   for (const m of hay.matchAll(word)) at = m.index;
   return at;
@@ -62,7 +65,7 @@ export function valueAfterEdit(fact: Pick<Fact, 'content' | 'slot' | 'value'>, t
   }
   if (text === undefined || fact.slot === null || fact.value === null || text === fact.content) return undefined;
   const old = fact.value;
-  const at = find(fact.content, old);
+  const at = find(fact.content, old, true);
   if (at >= 0) {
     const before = fact.content.slice(0, at);
     const after = fact.content.slice(at + old.length);
@@ -71,7 +74,7 @@ export function valueAfterEdit(fact: Pick<Fact, 'content' | 'slot' | 'value'>, t
       if (replaced) return replaced;
     }
   }
-  if (find(text, old) >= 0) return undefined;
+  if (find(text, old, true) >= 0) return undefined;
   throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
     `this memory fills ${fact.slot} with "${old}", which the new text no longer says: give its new value as \`value\` too`);
 }

@@ -36,5 +36,9 @@ describe('memoryEdit: a corrected memory\'s text and value never contradict each
     assert.throws(() => memoryEdit({ ...rome, content: 'Jerome is from Romeo Street' }, undefined, 'Paris'), /does not say its value "Rome"/);
     assert.deepEqual(memoryEdit({ content: 'Ana (C++ dev) codes in C++', slot: 'language', value: 'C++' }, undefined, 'Rust'),
       { content: 'Ana (C++ dev) codes in Rust', value: 'Rust' });
+    // A value the text says inflected ("love" in "loves") still holds while a new text says it so.
+    const sushi = { content: 'Ben loves sushi', slot: 'preference:sushi', value: 'love' };
+    assert.deepEqual(memoryEdit(sushi, 'Ben loves salmon sushi', undefined), { content: 'Ben loves salmon sushi' });
+    assert.throws(() => memoryEdit(sushi, 'Ben eats salmon sushi', undefined), /give its new value as `value` too/);
   });
 });
