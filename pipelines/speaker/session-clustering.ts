@@ -1,4 +1,5 @@
 import { scoreLlr, type ScoreCalibration } from './speaker-decision.js';
+import { cosineOffset } from './voice-bands.js';
 
 /** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
 export interface WeightedEmbedding {
@@ -40,6 +41,12 @@ export interface SessionClusterOptions {
   minUtterances?: number;
   /** Pairs of ids that are never one person (overlapping speech, one named the other, different external ids). */
   cannotLink?: Iterable<readonly [string, string]>;
+  /**
+   * The band rule (`voice-bands.ts`): an LLR every join must clear on top of the rule, for a session heard through a
+   * telephone channel. The calibrated rule takes it off the linkage's LLR; the cosine rule takes off its worth in
+   * cosine under `calibration` (the decision's) at the smaller group's voiced seconds. Default none.
+   */
+  bandOffset?: { llr: number; calibration: ScoreCalibration };
 }
 
 interface Group {
@@ -70,6 +77,8 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
     const c = rule.calibration;
     if (![c.a, c.b, c.c, c.e, rule.threshold].every(Number.isFinite)) throw new RangeError('the calibrated merge rule needs finite numbers');
   } else if (!(options.linkageTau! >= -1 && options.linkageTau! <= 1)) throw new RangeError('linkageTau must be a cosine in [-1, 1]');
+  const band = options.bandOffset;
+  if (band && !(Number.isFinite(band.llr) && band.llr >= 0)) throw new RangeError('bandOffset.llr must be a finite LLR ≥ 0');
   const minUtt = options.minUtterances ?? 1;
   const forbidden = new Set<string>();
   for (const [a, b] of options.cannotLink ?? []) forbidden.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);
@@ -97,7 +106,8 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
         const gi = groups[i];
         const gj = groups[j];
         if (!gi || !gj) continue;
-        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) : link[i]![j]!;
+        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) - (band?.llr ?? 0)
+          : link[i]![j]! - (band ? cosineOffset(band.calibration, band.llr, Math.min(gi.seconds, gj.seconds)) : 0);
         if (s < bestScore || ((best || rule) && s === bestScore)) continue;
         if (gi.known && gj.known) continue;
         if (gi.members.some((a) => gj.members.some((b) => forbidden.has(`${a}\u0000${b}`)))) continue;

@@ -6,7 +6,7 @@ import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type NewcomerGuard, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
 import { NEWCOMER_MARGIN } from '../../pipelines/speaker/candidate-pick.js';
-import { bandOffsetsFor, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
+import { bandOffset, bandOffsetsFor, type BandOffsets, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
 import { MAX_HELD_TURNS, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { moveUtterance } from '../../pipelines/interaction/move-utterance.js';
 import { voiceprintsAllowed } from '../config.js';
@@ -33,6 +33,8 @@ export interface SpeakerAssignment {
 export class SessionSpeakers {
   private tracker: Promise<SpeakerTracker> | null = null;
   private lastVoice: string | null = null;
+  /** The band of the session's stream, from its first identified turn (one stream, one band). */
+  private band: VoiceBand | null = null;
   /** With the revision on: the tracker's turn index → the utterance stored for it (the newest turns). */
   private readonly utterances = new Map<number, string>();
 
@@ -99,6 +101,7 @@ export class SessionSpeakers {
       ...rule,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
       cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
+      ...this.mergeBandOffset(),
     });
     this.session.log.info({ ids: ids.length, merges: merges.length, ...logged }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
@@ -106,6 +109,23 @@ export class SessionSpeakers {
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length > 0) await tracker.applyMerges(merges);
+  }
+
+  /**
+   * The band rule for the merge: a session heard through a telephone channel compares phone turns with phone turns,
+   * so every join pays the narrowband offset (with `PARLEY_SPEAKER_BAND_OFFSETS=calibrated` and the calibrated decision).
+   */
+  private mergeBandOffset(): Pick<SessionClusterOptions, 'bandOffset'> {
+    const decision = this.deps.models.speakerDecision;
+    const offsets = this.bandOffsets();
+    if (!decision || !offsets || this.band !== 'narrowband') return {};
+    return { bandOffset: { llr: bandOffset(offsets, 'narrowband', 'narrowband'), calibration: decision.calibration } };
+  }
+
+  /** The band offsets of the calibrated decision, when it is on and they apply; else null. */
+  private bandOffsets(): BandOffsets | null {
+    const { config, models } = this.deps;
+    return models.speakerDecision && config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(models.speakerEmbedder.modelId) : null;
   }
 
   /**
@@ -178,6 +198,7 @@ export class SessionSpeakers {
    * external id is pending (its first voice), the newcomer rule of `NewcomerGuard` applies, to short turns too.
    */
   async identify(audio: Float32Array, speechMs: number, band: VoiceBand): Promise<SpeakerAssignment> {
+    this.band = band;
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
@@ -225,7 +246,7 @@ export class SessionSpeakers {
       decision: models.speakerDecision ?? null,
       stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
       revise: this.revision(),
-      bandOffsets: models.speakerDecision && config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(models.speakerEmbedder.modelId) : null,
+      bandOffsets: this.bandOffsets(),
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),
