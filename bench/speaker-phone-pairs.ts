@@ -26,7 +26,7 @@ import { SPEAKER_SAMPLE_RATE } from '../pipelines/speaker/speaker-embedder.js';
 import { thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker } from '../pipelines/speaker/speaker-tracker.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { BAND_OFFSETS, bandOffset, type BandOffsets } from '../pipelines/speaker/voice-bands.js';
+import { BAND_OFFSETS, mergeBandOffset, type BandOffsets } from '../pipelines/speaker/voice-bands.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -76,7 +76,7 @@ async function session(a: string, b: string, known: boolean, offsets: BandOffset
     }
     const merges = clusterSessionIds(sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), {
       linkageTau: thresholds.mergeTau,
-      ...(offsets ? { bandOffset: { llr: bandOffset(offsets, 'narrowband', 'narrowband'), calibration: decision!.calibration } } : {}),
+      ...(offsets ? { bandOffset: mergeBandOffset('narrowband', offsets, decision!.calibration)! } : {}),
     });
     const final = ids.map((id) => merges.reduce((x, m) => (x === m.from ? m.into : x), id));
     const owner = new Map<string, string>();

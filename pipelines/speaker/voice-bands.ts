@@ -65,3 +65,15 @@ export function cosineOffset(c: ScoreCalibration, llrOffset: number, seconds: nu
   if (!(slope > 0)) throw new RangeError(`the score calibration must rise with the cosine to convert a band offset (slope ${slope} at ${seconds} s)`);
   return llrOffset / slope;
 }
+
+/**
+ * The band rule of the end-of-session merge for a session heard through `band` (one stream, one band): a phone
+ * session compares phone turns with phone turns, so each join pays the narrowband offset, under the decision's
+ * `calibration`; a wideband session, no offsets or no calibrated decision: none (null).
+ */
+export function mergeBandOffset(
+  band: VoiceBand | null, offsets: BandOffsets | null, calibration: ScoreCalibration | null,
+): { llr: number; calibration: ScoreCalibration } | null {
+  if (band !== 'narrowband' || !offsets || !calibration) return null;
+  return { llr: bandOffset(offsets, 'narrowband', 'narrowband'), calibration };
+}

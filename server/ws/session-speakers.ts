@@ -6,7 +6,7 @@ import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type NewcomerGuard, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
 import { NEWCOMER_MARGIN } from '../../pipelines/speaker/candidate-pick.js';
-import { bandOffset, bandOffsetsFor, type BandOffsets, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
+import { bandOffsetsFor, mergeBandOffset, type BandOffsets, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
 import { MAX_HELD_TURNS, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { moveUtterance } from '../../pipelines/interaction/move-utterance.js';
 import { voiceprintsAllowed } from '../config.js';
@@ -111,15 +111,10 @@ export class SessionSpeakers {
     if (merges.length > 0) await tracker.applyMerges(merges);
   }
 
-  /**
-   * The band rule for the merge: a session heard through a telephone channel compares phone turns with phone turns,
-   * so every join pays the narrowband offset (with `PARLEY_SPEAKER_BAND_OFFSETS=calibrated` and the calibrated decision).
-   */
+  /** The band rule for the merge (`mergeBandOffset`): in a phone session every join pays the narrowband offset. */
   private mergeBandOffset(): Pick<SessionClusterOptions, 'bandOffset'> {
-    const decision = this.deps.models.speakerDecision;
-    const offsets = this.bandOffsets();
-    if (!decision || !offsets || this.band !== 'narrowband') return {};
-    return { bandOffset: { llr: bandOffset(offsets, 'narrowband', 'narrowband'), calibration: decision.calibration } };
+    const band = mergeBandOffset(this.band, this.bandOffsets(), this.deps.models.speakerDecision?.calibration ?? null);
+    return band ? { bandOffset: band } : {};
   }
 
   /** The band offsets of the calibrated decision, when it is on and they apply; else null. */

@@ -7,7 +7,7 @@ import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../../graph/sqlite/sqlite-voiceprint-store.js';
 import type { SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
 import { SpeakerTracker, type AssignOptions, type NewcomerGuard, type SpeakerTrackerOptions } from '../../../pipelines/speaker/speaker-tracker.js';
-import { BAND_OFFSETS, bandOf, bandOffset, bandOffsetsFor, cosineOffset, narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
+import { BAND_OFFSETS, bandOf, bandOffset, bandOffsetsFor, cosineOffset, mergeBandOffset, narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
 
 /** Unit vector at `deg` degrees from the x axis in the x–y plane (cosine to x = cos(deg)). */
 const at = (deg: number): Float32Array => Float32Array.from([Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180), 0, 0]);
@@ -55,6 +55,15 @@ describe('voice bands', () => {
     assert.ok(Math.abs(cosineOffset(cal, 1, 0.01) - 1 / (4 + Math.log(0.1))) < 1e-12, 'seconds floored at 0.1 as in scoreLlr');
     assert.equal(cosineOffset(cal, 0, 3), 0);
     assert.throws(() => cosineOffset({ a: 0, b: -1, c: 0, e: 0 }, 1, 2), /must rise with the cosine/);
+  });
+
+  test('the end-of-session merge of a phone session pays the narrowband offset; a wideband one, or without offsets, none', () => {
+    const cal = { a: 0, b: 10, c: 0, e: 0 };
+    assert.deepEqual(mergeBandOffset('narrowband', OFFSETS, cal), { llr: 1.25, calibration: cal });
+    assert.equal(mergeBandOffset('wideband', OFFSETS, cal), null);
+    assert.equal(mergeBandOffset(null, OFFSETS, cal), null, 'no turn heard yet');
+    assert.equal(mergeBandOffset('narrowband', null, cal), null, 'PARLEY_SPEAKER_BAND_OFFSETS=none');
+    assert.equal(mergeBandOffset('narrowband', OFFSETS, null), null, 'the thresholds decision');
   });
 
   /** A tenant whose one participant `p_known` has a voiceprint at 0° made from `band` audio; the assignment of `probe`. */
