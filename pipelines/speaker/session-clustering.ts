@@ -1,5 +1,4 @@
 import { scoreLlr, type ScoreCalibration } from './speaker-decision.js';
-import { cosineOffset } from './voice-bands.js';
 
 /** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
 export interface WeightedEmbedding {
@@ -42,11 +41,11 @@ export interface SessionClusterOptions {
   /** Pairs of ids that are never one person (overlapping speech, one named the other, different external ids). */
   cannotLink?: Iterable<readonly [string, string]>;
   /**
-   * The band rule (`voice-bands.ts`): an LLR every join must clear on top of the rule, for a session heard through a
-   * telephone channel. The calibrated rule takes it off the linkage's LLR; the cosine rule takes off its worth in
-   * cosine under `calibration` (the decision's) at the smaller group's voiced seconds. Default none.
+   * The band rule (`voice-bands.ts` `mergeBandOffset`): an LLR every join must clear on top of the calibrated rule, for
+   * a session heard through a telephone channel. Only with `calibrated` (the offsets are LLRs; on the cosine rule their
+   * worth in cosine, 0.1–0.2, would put mergeTau 0.9 past 1 and end every merge). Default 0.
    */
-  bandOffset?: { llr: number; calibration: ScoreCalibration };
+  bandOffset?: number;
 }
 
 interface Group {
@@ -77,8 +76,9 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
     const c = rule.calibration;
     if (![c.a, c.b, c.c, c.e, rule.threshold].every(Number.isFinite)) throw new RangeError('the calibrated merge rule needs finite numbers');
   } else if (!(options.linkageTau! >= -1 && options.linkageTau! <= 1)) throw new RangeError('linkageTau must be a cosine in [-1, 1]');
-  const band = options.bandOffset;
-  if (band && !(Number.isFinite(band.llr) && band.llr >= 0)) throw new RangeError('bandOffset.llr must be a finite LLR ≥ 0');
+  const band = options.bandOffset ?? 0;
+  if (!(Number.isFinite(band) && band >= 0)) throw new RangeError('bandOffset must be a finite LLR ≥ 0');
+  if (band > 0 && !rule) throw new RangeError('bandOffset applies to the calibrated rule only (an LLR), not to linkageTau');
   const minUtt = options.minUtterances ?? 1;
   const forbidden = new Set<string>();
   for (const [a, b] of options.cannotLink ?? []) forbidden.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);
@@ -106,8 +106,7 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
         const gi = groups[i];
         const gj = groups[j];
         if (!gi || !gj) continue;
-        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) - (band?.llr ?? 0)
-          : link[i]![j]! - (band ? cosineOffset(band.calibration, band.llr, Math.min(gi.seconds, gj.seconds)) : 0);
+        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) - band : link[i]![j]!;
         if (s < bestScore || ((best || rule) && s === bestScore)) continue;
         if (gi.known && gj.known) continue;
         if (gi.members.some((a) => gj.members.some((b) => forbidden.has(`${a}\u0000${b}`)))) continue;

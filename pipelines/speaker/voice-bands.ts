@@ -56,8 +56,7 @@ export function narrowbandModelId(modelId: string): string {
 
 /**
  * The cosine an LLR offset is worth under the decision's calibration at `seconds` of voiced speech (the LLR is linear
- * in the cosine): what rules on cosines (the voice asker of `query`, the end-of-session merge's cosine rule) take off
- * a score to apply the band rule. Throws when the calibration does not rise with the cosine.
+ * in the cosine): what the voice asker of `query`, a rule on cosines, takes off a score to apply the band rule. Throws when the calibration does not rise with the cosine.
  */
 export function cosineOffset(c: ScoreCalibration, llrOffset: number, seconds: number): number {
   if (llrOffset === 0) return 0;
@@ -68,12 +67,9 @@ export function cosineOffset(c: ScoreCalibration, llrOffset: number, seconds: nu
 
 /**
  * The band rule of the end-of-session merge for a session heard through `band` (one stream, one band): a phone
- * session compares phone turns with phone turns, so each join pays the narrowband offset, under the decision's
- * `calibration`; a wideband session, no offsets or no calibrated decision: none (null).
+ * session compares phone turns with phone turns, so each join pays the narrowband offset (an LLR, for the calibrated
+ * merge rule); a wideband session or no offsets: 0.
  */
-export function mergeBandOffset(
-  band: VoiceBand | null, offsets: BandOffsets | null, calibration: ScoreCalibration | null,
-): { llr: number; calibration: ScoreCalibration } | null {
-  if (band !== 'narrowband' || !offsets || !calibration) return null;
-  return { llr: bandOffset(offsets, 'narrowband', 'narrowband'), calibration };
+export function mergeBandOffset(band: VoiceBand | null, offsets: BandOffsets | null): number {
+  return band === 'narrowband' && offsets ? bandOffset(offsets, 'narrowband', 'narrowband') : 0;
 }

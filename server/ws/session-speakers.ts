@@ -101,7 +101,6 @@ export class SessionSpeakers {
       ...rule,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
       cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
-      ...this.mergeBandOffset(),
     });
     this.session.log.info({ ids: ids.length, merges: merges.length, ...logged }, 'end-of-session speaker merge');
     for (const { from, into } of merges) {
@@ -109,12 +108,6 @@ export class SessionSpeakers {
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length > 0) await tracker.applyMerges(merges);
-  }
-
-  /** The band rule for the merge (`mergeBandOffset`): in a phone session every join pays the narrowband offset. */
-  private mergeBandOffset(): Pick<SessionClusterOptions, 'bandOffset'> {
-    const band = mergeBandOffset(this.band, this.bandOffsets(), this.deps.models.speakerDecision?.calibration ?? null);
-    return band ? { bandOffset: band } : {};
   }
 
   /** The band offsets of the calibrated decision, when it is on and they apply; else null. */
@@ -127,11 +120,13 @@ export class SessionSpeakers {
    * The merge rule: the calibrated LLR threshold (`PARLEY_SPEAKER_MERGE_RULE=calibrated`, where the embedder
    * has session rules), else average linkage ≥ mergeTau.
    */
-  private mergeRule(): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated'>; logged: Record<string, number> } {
+  private mergeRule(): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated' | 'bandOffset'>; logged: Record<string, number> } {
     const rules = this.deps.models.speakerSessionRules;
     if (this.deps.config.speakerMergeRule === 'calibrated' && rules) {
       const calibrated = calibratedMerge(rules.merge);
-      return { rule: { calibrated }, logged: { llrThreshold: calibrated.threshold } };
+      // The band rule: in a phone session each join pays the narrowband offset (mergeBandOffset).
+      const bandOffset = mergeBandOffset(this.band, this.bandOffsets());
+      return { rule: { calibrated, bandOffset }, logged: { llrThreshold: calibrated.threshold, bandOffset } };
     }
     const mergeTau = this.deps.models.speakerThresholds.mergeTau;
     return { rule: { linkageTau: mergeTau }, logged: { mergeTau } };

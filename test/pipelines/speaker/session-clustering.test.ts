@@ -12,17 +12,15 @@ const id = (participantId: string, degrees: number[], seconds = 2, known = false
 const cos = (deg: number): number => Math.cos((deg * Math.PI) / 180);
 
 describe('clusterSessionIds', () => {
-  test('the band rule: in a phone session every join pays the offset, on the cosine rule as on the calibrated one', () => {
-    // LLR = 10·cosine: an LLR of 1 is worth 0.1 in cosine. Linkage cos(20°) = 0.940.
-    const calibration = { a: 0, b: 10, c: 0, e: 0 };
+  test('the band rule: in a phone session every join of the calibrated rule pays the offset; the cosine rule takes none', () => {
+    // LLR = 10·cosine; linkage cos(20°) = 0.940, LLR 9.40.
+    const calibrated = { calibration: { a: 0, b: 10, c: 0, e: 0 }, threshold: 9 };
     const ids = (): SessionId[] => [id('a', [0]), id('b', [20])];
-    assert.equal(clusterSessionIds(ids(), { linkageTau: 0.85 }).length, 1);
-    assert.deepEqual(clusterSessionIds(ids(), { linkageTau: 0.85, bandOffset: { llr: 1, calibration } }), []);
-    assert.equal(clusterSessionIds(ids(), { linkageTau: 0.83, bandOffset: { llr: 1, calibration } }).length, 1);
-    const calibrated = { calibration, threshold: 9 };
     assert.equal(clusterSessionIds(ids(), { calibrated }).length, 1);
-    assert.deepEqual(clusterSessionIds(ids(), { calibrated, bandOffset: { llr: 1, calibration } }), []);
-    assert.throws(() => clusterSessionIds(ids(), { linkageTau: 0.85, bandOffset: { llr: -1, calibration } }), /bandOffset.llr must be/);
+    assert.deepEqual(clusterSessionIds(ids(), { calibrated, bandOffset: 1 }), []);
+    assert.equal(clusterSessionIds(ids(), { calibrated, bandOffset: 0.3 }).length, 1);
+    assert.throws(() => clusterSessionIds(ids(), { calibrated, bandOffset: -1 }), /bandOffset must be/);
+    assert.throws(() => clusterSessionIds(ids(), { linkageTau: 0.85, bandOffset: 1 }), /calibrated rule only/);
   });
 
   test('joins the fragments of one voice into the id with more speech, leaves another voice alone', () => {
