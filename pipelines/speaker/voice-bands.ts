@@ -56,7 +56,8 @@ export function narrowbandModelId(modelId: string): string {
 
 /**
  * The cosine an LLR offset is worth under the decision's calibration at `seconds` of voiced speech (the LLR is linear
- * in the cosine): what the voice asker of `query`, a rule on cosines, takes off a score to apply the band rule. Throws when the calibration does not rise with the cosine.
+ * in the cosine): what the voice asker of `query`, a rule on cosines, takes off a score to apply the band rule.
+ * Throws when the calibration does not rise with the cosine.
  */
 export function cosineOffset(c: ScoreCalibration, llrOffset: number, seconds: number): number {
   if (llrOffset === 0) return 0;

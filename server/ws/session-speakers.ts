@@ -33,7 +33,7 @@ export interface SpeakerAssignment {
 export class SessionSpeakers {
   private tracker: Promise<SpeakerTracker> | null = null;
   private lastVoice: string | null = null;
-  /** The band of the session's stream, from its first identified turn (one stream, one band). */
+  /** The band of the session's stream, as its turns are identified (one stream, one band); null before the first. */
   private band: VoiceBand | null = null;
   /** With the revision on: the tracker's turn index → the utterance stored for it (the newest turns). */
   private readonly utterances = new Map<number, string>();
