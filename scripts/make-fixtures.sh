@@ -5,7 +5,7 @@
 # first, so the span is exact by construction).
 # Needs: flite, festival (+ festvox-kallpc16k, festvox-us-slt-hts), sox.
 # Every sox runs with -R (its dither seeded), so that a rerun writes the same bytes; the committed files
-# predate -R and are not these bytes (the tests hold no byte checksums of them).
+# predate -R and are kept as they are (tests pin features of their exact bytes, e.g. test/fixtures/speaker-pins.json).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$ROOT/test/fixtures/audio"
