@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { gatedJobStores, neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { RevisionFixture } from './revised-speaker-fixture.js';
+import { RevisionFixture } from '../../helpers/revised-speaker-fixture.js';
 
 /*
  * The job of a turn given to another speaker after it was consolidated, cut short and run again, must end where an
