@@ -7,7 +7,7 @@ import { roundActions } from '../../../pipelines/retrieval/question-policy.js';
 import { rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { e5Channel, secondDenseCollection } from '../../../pipelines/retrieval/second-dense.js';
-import { memoryFixture, SNIPPETS, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_second_dense';
 
@@ -18,9 +18,7 @@ describe('the second dense channel over turns (real USE-lite standing in for the
   const ctx = (): ActionContext => ({ retriever, tenant: T, filters: {}, question: 'Which pet was ill?', askerId: null, depth: 5, poolSize: 0, timePool: [] });
 
   before(async () => {
-    f = await memoryFixture(T, ['Ana', 'Ben', 'Clara']);
-    for (const s of SNIPPETS) said.push(await f.say(s.session, s.speaker, s.to, s.text, s.time));
-    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    ({ f, retriever } = await snippetsFixture(T, said));
   });
   after(async () => {
     await f.close();
