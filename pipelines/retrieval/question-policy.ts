@@ -39,7 +39,8 @@ export interface PolicyOptions {
   denseWeight?: number;
   /**
    * Weight of each dense search over turns with the second dense channel (another encoder's vectors of the turns,
-   * `PARLEY_SECOND_DENSE`), run wherever the first dense search runs; default 0 (off).
+   * `Retriever.secondDense`), run wherever the first dense search runs; default 0 (off). Only the LoCoMo bench
+   * (`--second-dense`) fills such a channel so far: the server writes no second vectors.
    */
   secondDenseWeight?: number;
   /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
