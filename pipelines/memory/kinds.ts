@@ -112,7 +112,8 @@ export function likeableThing(thing: string, clause: string, said: boolean | Lik
   if (/ing$/.test(head) && (words.baseForms?.(head, 'verb').length ?? 0) > 0) return true;
   const senses = sensesOf(p, words);
   // A word WordNet does not list has no kind of its own: a liking or drink / food verb gives it one ("I'm into kombucha",
-  // "drinking kombucha"); an activity verb does not ("listening to a podcast about taxes" is no taste; rules 36).
+  // "drinking kombucha"); an activity verb on one thing does not ("listening to a podcast about taxes" is no taste; the
+  // caller passes a kind said bare, "listening to synthwave", as liked; rules 36).
   if (senses.length === 0) return !named && by !== 'done' && /^[a-z][a-z-]*$/.test(head);
   return senses.some((s) => !s.ancestors.includes(MEAL)
     && (s.lexFile === 'noun.food' || (consumed && s.lexFile === 'noun.plant') || s.ancestors.some((a) => LIKEABLE_KINDS.has(a))));

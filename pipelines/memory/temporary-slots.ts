@@ -136,7 +136,10 @@ export function forNowPreference(sentence: string): string | null {
   return likingSaid(sentence, FOR_NOW_SAID);
 }
 
-/** How the liking matched as `said` is said: by a drink or food verb, by an activity verb, or as a liking. */
+/**
+ * How the liking matched as `said` is said: by a drink or food verb, by an activity verb ("listening to", "reading",
+ * "watching"), or as a liking.
+ */
 function likedBy(said: string): LikedBy {
   if (/\b(?:drink|drinking|eat|eating)\b/i.test(said)) return 'consumed';
   return /\b(?:listen(?:ing)?\s+to|read(?:ing)?|watch(?:ing)?)\b/i.test(said) ? 'done' : 'liked';
@@ -153,7 +156,9 @@ function likingSaid(sentence: string, said: ReadonlyArray<RegExp>, likeable = tr
     const held = m?.[1]?.trim().replace(/^(?:a\s+lot\s+of|lots\s+of)\s+/i, '');
     const thing = held?.replace(/^(?:my|the|a|an|some)\s+/i, '');
     if (!thing || thing.split(/\s+/).length > 4 || /^(?:it|that|this|them|to)\b/i.test(thing)) continue;
-    return !likeable || likeableThing(thing, sentence, likedBy(m![0])) ? thing : null;
+    // "Listening to synthwave" names a kind one likes; "listening to a podcast" one thing one does (rules 36).
+    const by = likedBy(m![0]);
+    return !likeable || likeableThing(thing, sentence, by === 'done' && thing === held ? 'liked' : by) ? thing : null;
   }
   return null;
 }

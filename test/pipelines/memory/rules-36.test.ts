@@ -72,7 +72,7 @@ describe('rules 36: ends per clause, food and music likings, jobs by a less comm
     assert.equal(likeableThing('Thai cuisine', "I'm into Thai cuisine"), true);
   });
 
-  test('a word WordNet does not list is a liking when liked, drunk or eaten, not when only listened to or watched', async () => {
+  test('a word WordNet does not list is a liking when liked, drunk or eaten, not when one of it is listened to or watched', async () => {
     for (const text of ["I'm listening to a podcast about taxes right now.", "For now I'm listening to a podcast."]) {
       assert.deepEqual(await likings(text), [], text);
       assert.ok((await facts(text)).length > 0, `${text}: still told as said`);
@@ -82,6 +82,10 @@ describe('rules 36: ends per clause, food and music likings, jobs by a less comm
     assert.deepEqual(await likings('For now I prefer kombucha.'), [[FOR_NOW_PREFERENCE, 'kombucha']]);
     // A kind WordNet lists is a liking however it is said.
     assert.deepEqual(await likings("At the moment I'm listening to jazz."), [[FOR_NOW_PREFERENCE, 'jazz']]);
+    // Said bare, with no article, it names a kind one likes ("synthwave"), not one thing one does ("a podcast").
+    assert.deepEqual(await likings("For now I'm listening to synthwave."), [[FOR_NOW_PREFERENCE, 'synthwave']]);
+    assert.deepEqual(await likings("These days I'm reading manga."), [[FOR_NOW_PREFERENCE, 'manga']]);
+    assert.deepEqual(await likings("These days I'm watching a vlog about vans."), []);
     assert.equal(likeableThing('podcast', "I'm listening to a podcast", 'done'), false);
     assert.equal(likeableThing('podcast', "I'm into podcasts", 'liked'), true);
   });
