@@ -129,7 +129,7 @@ export class EmbeddedExtractor implements Extractor {
       const until = span?.end ?? stateEnd(raw, u.time);
       // "I'm working from home, and I'm a postman over the holidays": a fact ends as the clause that says its value (rules 36).
       let clauses: ClauseEnd[] | null = null;
-      const endOf = (f: ExtractedFact): string | null => (f.slot === STAY_SLOT || span
+      const endOf = (f: ExtractedFact): string | null => (f.slot === STAY_SLOT || span || !f.value
         ? until : endOfValue(raw, clauses ??= clauseEnds(raw, u.time), f.value, until));
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
