@@ -41,11 +41,15 @@ export function clauseEnds(text: string, refIso: string): ClauseEnd[] {
 
 /**
  * The end of a fact whose value is `value`: the end of the clause that says the value ("postman" in "…, and I'm a postman
- * over the holidays"), or `sentenceEnd` when the sentence is one clause or the value is not said in it as written.
+ * over the holidays"), or `sentenceEnd` when the sentence is one clause or the value is not said in it as written (as a
+ * whole word).
  */
 export function endOfValue(text: string, clauses: ClauseEnd[], value: string | null, sentenceEnd: string | null): string | null {
   if (clauses.length < 2 || !value) return sentenceEnd;
-  const at = text.toLowerCase().indexOf(value.toLowerCase());
+  // As a whole word ("art" is not inside "start"); a value that opens or ends with no word character as written.
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const whole = new RegExp(String.raw`(?<![\w-])${escaped}(?![\w-])`, 'i').exec(text);
+  const at = whole ? whole.index : /^\w(?:.*\w)?$/.test(value) ? -1 : text.toLowerCase().indexOf(value.toLowerCase());
   if (at < 0) return sentenceEnd;
   return clauses.find((c) => at >= c.from && at < c.to)?.until ?? null;
 }

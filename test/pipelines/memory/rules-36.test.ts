@@ -56,8 +56,12 @@ describe('rules 36: ends per clause, food and music likings, jobs by a less comm
     assert.deepEqual(clauses.map((c) => c.until), [NEXT_MONDAY, HOLIDAYS_END]);
     assert.equal(endOfValue(text, clauses, 'postman', NEXT_MONDAY), HOLIDAYS_END);
     assert.equal(endOfValue(text, clauses, 'home', null), NEXT_MONDAY);
-    // A value not said as written keeps the sentence's end.
+    // A value not said as written, or only inside another word, keeps the sentence's end.
     assert.equal(endOfValue(text, clauses, 'like', NEXT_MONDAY), NEXT_MONDAY);
+    assert.equal(endOfValue(text, clauses, 'man', NEXT_MONDAY), NEXT_MONDAY);
+    const art = "I'm starting this week, and I'm into art over the holidays.";
+    assert.equal(endOfValue(art, clauseEnds(art, TUESDAY), 'art', null), HOLIDAYS_END);
+    assert.equal(endOfValue('I fixed it (again), and I use C++ until Friday.', clauseEnds('I fixed it (again), and I use C++ until Friday.', TUESDAY), 'C++', null), '2026-12-05T00:00:00.000Z');
     // A piece with no verb belongs to its neighbour: one clause.
     assert.equal(clauseEnds("Over the holidays, I'm a postman.", TUESDAY).length, 1);
     assert.equal(clauseEnds("I'm a barista for the holidays and weekends.", TUESDAY).length, 1);
