@@ -8,7 +8,9 @@
  * - `end`: a fact with an end of its own (`validUntil`);
  * or when the extractor throws on it. Reports the share of false memories per split with its 95 % bootstrap interval and,
  * with a baseline, the paired difference (this build − baseline). `--show` prints each sentence of the split and what
- * was wrong with it; choose rules on `--split dev` only.
+ * was wrong with it; choose rules on `--split dev` only. `--file bench/data/precise-negatives-2.jsonl`: a second set
+ * (rules 36: an activity on one thing, a bare "I'm a X" of no trade, a holiday end in a later clause), written before any
+ * build was run on it.
  *
  *   npm run build && node dist/bench/precise-negatives.js [--split dev|test|all] [--baseline DIR] [--file F] [--show]
  */
@@ -24,7 +26,7 @@ import { loadExtractor, type ExtractorClass } from './lib/locomo-extract.js';
 type Wrong = 'job' | 'preference' | 'end';
 /**
  * One sentence that must give no false memory: `not` the kinds it must not give (absent: all three); `added` says why a
- * line was written after the first run (dev lines only).
+ * line was written after the first run (dev lines only), or, in the second set, when.
  */
 interface Negative { id: number; text: string; split: 'dev' | 'test'; time: string; not?: Wrong[]; added?: string }
 

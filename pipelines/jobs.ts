@@ -118,7 +118,7 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   sweepKept();
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
-    embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm) } : {}), locks: stores.locks,
+    embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm, log) } : {}), locks: stores.locks,
     onOps: (tenant, sessionId, ops) => deps.publish(tenant, sessionId, 'memory.updated', { ops }),
     logger: log,
   });

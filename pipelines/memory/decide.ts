@@ -12,7 +12,7 @@ export type Decision =
   | { op: 'KEEP'; targetId: string }
   /**
    * `targetId` is replaced by the new fact; so is every fact of `alsoReplaces`, closed with it (rules 35: "I'm back on
-   * coffee" replaces the value held for now and the stored copy of the liking it interrupted). The LLM decider never sets it.
+   * coffee" replaces the value held for now and the stored copy of the liking it interrupted). The LLM decider sets it from the model's `also_replaces`, checked (`validAlsoReplaces`).
    */
   | { op: 'UPDATE'; targetId: string; alsoReplaces?: string[] }
   | { op: 'DELETE'; targetIds: string[] };

@@ -11,6 +11,7 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
+import { clauseEnds, endOfValue, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
 import { FOR_NOW_PREFERENCE, forNowPreference, preferenceForATime, preferenceSaidAgain, temporarySlot, unlikeableLiking } from './temporary-slots.js';
 import { standingSlot } from './standing-slots.js';
@@ -126,6 +127,10 @@ export class EmbeddedExtractor implements Extractor {
       // A stay's span by its words ("the weekend", "over Easter", "next month … for two weeks": counted from its start).
       const span = readStay(text) ?? readReportedStay(text) ? staySpan(text, u.time) : null;
       const until = span?.end ?? stateEnd(raw, u.time);
+      // "I'm working from home, and I'm a postman over the holidays": a fact ends as the clause that says its value (rules 36).
+      let clauses: ClauseEnd[] | null = null;
+      const endOf = (f: ExtractedFact): string | null => (f.slot === STAY_SLOT || span || !f.value
+        ? until : endOfValue(raw, clauses ??= clauseEnds(raw, u.time), f.value, until));
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();
@@ -198,6 +203,11 @@ export class EmbeddedExtractor implements Extractor {
       } else if (likingOnly && unlikeableLiking(text, until !== null)) {
         // "For now I like the plan", "I prefer Tuesday for now": an opinion of the moment, told as said, no preference (rules 35).
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.map((f) => (f.kind === 'preference' ? { ...f, kind: 'statement' as const, slot: null, value: null } : f)));
+        // "For now I'm listening to a podcast": nothing else was read; the sentence is told as said.
+        if (sentenceFacts.length === 0) {
+          sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
+            subject: 'speaker', slot: null, value: null, confidence: 0.5 }, false, undefined, eventTime));
+        }
       }
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {
@@ -238,7 +248,7 @@ export class EmbeddedExtractor implements Extractor {
       const eventObject = eventRead && eventRead.objects.length > 0 ? eventRead : null;
       for (const f of sentenceFacts) {
         if (event(f) && eventObject) {
-          facts.push({ ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: until, planObject: { ...eventObject, event: true } });
+          facts.push({ ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: endOf(f), planObject: { ...eventObject, event: true } });
           continue;
         }
         // An act by someone else on no thing of their own ("my parents painted the fence") may settle a plan told about
@@ -247,7 +257,7 @@ export class EmbeddedExtractor implements Extractor {
         const read = told && toldDone ? { ...told, actionNamed: true } : told;
         const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
         // "My sister Mia is in Rome until Friday": the stay ends then, not Mia being the sister (rules 29).
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction || f.kind === 'relation' ? null : until, ...object };
+        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction || f.kind === 'relation' ? null : endOf(f), ...object };
         facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }
     }

@@ -133,5 +133,11 @@
  * holiday end ends the sentence's first clause only ("I'm working from home, but over the holidays Mum is here" gives no
  * end); a count past 3660 ("for 100000 nights") and a length past 3660 days end nothing (before, "for 100000000 nights"
  * threw); a liking said again replaces the value held for now and every stored copy of the liking (`alsoReplaces`).
+ * 36: each clause's fact ends as its own clause says (pipelines/memory/clause-ends.ts: "I'm working from home, and I'm a
+ * postman over the holidays" is a job to the holidays' end; "I'm a postman, and I'm working from home this week" a
+ * lasting one); "Italian food", "Thai cuisine" are likeable (a kind word as the head); a word WordNet does not list is no
+ * liking when one of it is listened to, read or watched ("I'm listening to a podcast"), still one when liked, drunk,
+ * eaten or said bare ("kombucha", "listening to synthwave"); "I'm a model"
+ * is a job (a bare word whose commonest sense is an idea, read by its sense that works for a living).
  */
-export const EMBEDDED_RULES_VERSION = 35;
+export const EMBEDDED_RULES_VERSION = 36;

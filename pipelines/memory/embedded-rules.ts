@@ -175,7 +175,7 @@ function background(c: RuleContext): RuleFact[] {
   // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job; "a mess this week" holds none (`holdsAJob`, rules 35).
   if (job && !IDIOM_NOUN.test(job)) {
     const value = cutValue(job.replace(/\s+(?:at|in)\s+.*$/i, ''));
-    if (value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase)) {
+    if (value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase, undefined, true)) {
       out.push({ content: `${c.who.speaker} is a ${value}`, kind: 'profile', subject: 'speaker',
         slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
     }

@@ -17,6 +17,10 @@ const JOB_KINDS: ReadonlySet<string> = new Set(['worker', 'professional', 'emplo
   'capitalist', 'operator', 'serviceman', 'creator', 'performer', 'expert', 'official', 'scientist', 'keeper', 'writer',
   'engineer', 'military officer', 'enlisted person', 'educator', 'health professional', 'defender', 'leader', 'broadcaster',
   'mediator', 'linguist']);
+/** The hypernyms of one who works for a living, for a job read from a word's less common sense ("model" → assistant → worker). */
+const WORKS: ReadonlySet<string> = new Set(['worker', 'professional', 'employee', 'skilled worker']);
+/** Commonest senses that make a word said of a person a figure of speech, or a person of no trade ("I'm a man"). */
+const FIGURATIVE = /^noun\.(?:person|animal|object|plant|body|substance)$/;
 /**
  * Job-holders WordNet files elsewhere ("engineer", "student" directly under person; "cleaner", "builder" with a
  * commoner sense that is a thing; "elf", a seasonal job, an imaginary being).
@@ -40,20 +44,35 @@ function sensesOf(phrase: string, words: NounKinds): ReturnType<WordNet['nounKin
  * True when a noun phrase said after "I'm a …" names a job-holder: its head's most common sense is a person by
  * occupation (a hypernym in `JOB_KINDS`: "lifeguard" → attendant → worker); "a mess", "a sucker", "a night owl", "a
  * grandmother" are none. A word WordNet does not list ("barista") is one when the tagger reads a noun or it ends as a
- * word for a person does ("postwoman").
+ * word for a person does ("postwoman"). `bare`: the phrase is all that follows "I'm a" ("I'm a model"), so a one-word
+ * phrase whose commonest sense is no person is read by any job-holder sense it has.
  */
-export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => boolean, words: NounKinds = defaultWordNet()): boolean {
+export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => boolean, words: NounKinds = defaultWordNet(), bare = false): boolean {
   const p = phrase.toLowerCase().trim();
   const senses = sensesOf(p, words);
   if (senses.length === 0) return isNounPhrase(phrase) || PERSON_NOUN.test(p);
   const head = p.split(' ').pop()!;
-  return JOB_WORDS.has(head) || senses.some((s) => s.lexFile === 'noun.person' && [head, ...s.ancestors].some((a) => JOB_KINDS.has(a)));
+  const job = (s: { lexFile: string; ancestors: string[] }): boolean => s.lexFile === 'noun.person' && [head, ...s.ancestors].some((a) => JOB_KINDS.has(a));
+  if (JOB_WORDS.has(head) || senses.some(job)) return true;
+  // "I'm a model": a bare word whose commonest sense is no person at all (an idea) is read by its job-holder sense
+  // (rules 36); "I'm a man", whose commonest sense is a person of no trade, keeps it.
+  // Only a sense that works for a living counts there: "I'm a star" (a performer, an expert) is praise, no job.
+  const works = (s: { lexFile: string; ancestors: string[] }): boolean => s.lexFile === 'noun.person' && s.ancestors.some((a) => WORKS.has(a));
+  // A person called by a living or natural thing's name is a figure of speech ("I'm a rock", "a rat", "a snake").
+  return bare && !p.includes(' ') && !senses.some((s) => FIGURATIVE.test(s.lexFile)) && words.nounKinds(p, true).some(works);
 }
 
 /** Hypernyms of a likeable kind: a drink or a food, music, a book or film kind, a sport, a game, a pastime. */
 const LIKEABLE_KINDS: ReadonlySet<string> = new Set(['beverage', 'food', 'music', 'music genre', 'literary composition',
   'fiction', 'writing style', 'drama', 'movie', 'show', 'broadcast', 'sport', 'game', 'diversion', 'exercise', 'dance',
   'art', 'cuisine', 'dish']);
+/** Head nouns that name a likeable kind outright ("Italian food"; WordNet files "food" as a substance, not a food). */
+const KIND_HEADS: ReadonlySet<string> = new Set(['food', 'cuisine', 'music', 'cooking']);
+/**
+ * How a thing is said to be liked: drunk or eaten (`consumed`), liked outright ("I love", "I'm into": `liked`), or
+ * done ("I'm listening to", "reading", "watching": `done`), which says what one does, not what one likes.
+ */
+export type LikedBy = 'consumed' | 'liked' | 'done';
 /** Meals are eaten, not liked ("I'm eating lunch at my desk"). */
 const MEAL = 'meal';
 /** Sports and exercise the standing slots know ("yoga", "tennis"), whatever WordNet's commonest sense of them. */
@@ -71,10 +90,13 @@ const AFTER_HEAD = /\s+(?:at|in|on|of|from|with|about|for|to|by|during|after|bef
  * "decaf", "thrillers", "salsa", "chess"), a sport the standing slots know, or an activity said by its verb ("baking").
  * A capitalised thing is one when `clause` says it is a show, a book or music, or WordNet lists it as a likeable kind
  * ("Italian food"); a name it does not list ("Max") is none. A lower-case word WordNet
- * does not list ("kombucha") is one; "the plan", "Tuesday", "the contract", "my weight" are none. With a drink or food
- * verb (`consumed`) a plant counts too ("rooibos").
+ * does not list ("kombucha") is one unless it is only done (`said` 'done': "listening to a podcast"); "the plan",
+ * "Tuesday", "the contract", "my weight" are none. With a drink or food verb (`said` 'consumed' or true) a plant counts
+ * too ("rooibos"). A head noun that is a kind word ("Italian food", "Thai cuisine") is one.
  */
-export function likeableThing(thing: string, clause: string, consumed = false, words: NounKinds = defaultWordNet()): boolean {
+export function likeableThing(thing: string, clause: string, said: boolean | LikedBy = 'liked', words: NounKinds = defaultWordNet()): boolean {
+  const by: LikedBy = said === true ? 'consumed' : said === false ? 'liked' : said;
+  const consumed = by === 'consumed';
   const phrase = thing.trim().replace(DETERMINER, '').replace(AFTER_HEAD, '').trim();
   if (phrase === '' || /^(?:for|to|at|in|on|with|about)\b/i.test(thing.trim())) return false;
   // A capitalised thing is likeable when the clause says it is a show, a book or music, or when WordNet knows it
@@ -84,10 +106,15 @@ export function likeableThing(thing: string, clause: string, consumed = false, w
   const p = phrase.toLowerCase();
   if (SPORT.test(p)) return true;
   const head = p.split(' ').pop()!;
+  // "Italian food", "Thai cuisine", "Korean music": a kind word as the head, whatever comes before it (rules 36).
+  if (KIND_HEADS.has(head)) return true;
   // An activity said by its verb ("baking", "knitting"): a gerund of a verb WordNet lists, whatever its noun senses.
   if (/ing$/.test(head) && (words.baseForms?.(head, 'verb').length ?? 0) > 0) return true;
   const senses = sensesOf(p, words);
-  if (senses.length === 0) return !named && /^[a-z][a-z-]*$/.test(head);
+  // A word WordNet does not list has no kind of its own: a liking or drink / food verb gives it one ("I'm into kombucha",
+  // "drinking kombucha"); an activity verb on one thing does not ("listening to a podcast about taxes" is no taste; the
+  // caller passes a kind said bare, "listening to synthwave", as liked; rules 36).
+  if (senses.length === 0) return !named && by !== 'done' && /^[a-z][a-z-]*$/.test(head);
   return senses.some((s) => !s.ancestors.includes(MEAL)
     && (s.lexFile === 'noun.food' || (consumed && s.lexFile === 'noun.plant') || s.ancestors.some((a) => LIKEABLE_KINDS.has(a))));
 }

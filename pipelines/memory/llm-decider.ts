@@ -1,27 +1,63 @@
-import type { Decider, Decision, DecisionInput } from './decide.js';
+import type { Logger } from 'pino';
+import type { Candidate, Decider, Decision, DecisionInput } from './decide.js';
+import type { ExtractedFact } from './extractor.js';
 import { LlmJsonClient } from './llm-client.js';
 import { DECIDE_SCHEMA, DECIDE_SYSTEM_PROMPT } from './llm-prompts.js';
 
+/** The decision as the model writes it (`DECIDE_SCHEMA`); every field may be missing from a bad reply. */
+interface DecisionReply {
+  op?: Decision['op'];
+  ids?: unknown;
+  also_replaces?: unknown;
+}
+
+/** The strings of a reply's id list; anything else (a number, an object, no list) is none. */
+function idList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+}
+
 /**
- * ADD / UPDATE / DELETE / KEEP decided by an LLM. Ids the model invents are ignored; an unusable
- * answer falls back to ADD so nothing is lost.
+ * The ids of `alsoReplaces` a replacement may close with its target (rules 35): current facts among the candidates, of
+ * the new fact's subject, whose slot is the new fact's or the target's ("I'm back on coffee" replaces the value held for
+ * now and each stored copy of the liking). Any other id is refused and named in `refused`.
+ */
+export function validAlsoReplaces(fact: ExtractedFact, target: Candidate['fact'], candidates: Candidate[], ids: string[]): { kept: string[]; refused: string[] } {
+  const slots = new Set([fact.slot, target.slot].filter((s): s is string => s !== null));
+  const ok = new Set(candidates.map((c) => c.fact)
+    .filter((f) => f.id !== target.id && f.validTo === null && f.subjectId === fact.subjectId && f.slot !== null && slots.has(f.slot))
+    .map((f) => f.id));
+  const kept = [...new Set(ids.filter((id) => ok.has(id)))];
+  return { kept, refused: ids.filter((id) => !ok.has(id)) };
+}
+
+/**
+ * ADD / UPDATE / DELETE / KEEP decided by an LLM. Ids the model invents are ignored; an unusable answer falls back to ADD
+ * so nothing is lost. An UPDATE may name further facts it replaces (`also_replaces`, a liking said again): only current
+ * facts of the same subject and slot are kept (`validAlsoReplaces`), the rest refused with a log line.
  */
 export class LlmDecider implements Decider {
-  constructor(private readonly llm: LlmJsonClient) {}
+  constructor(private readonly llm: LlmJsonClient, private readonly logger?: Logger) {}
 
   async decide(input: DecisionInput): Promise<Decision> {
     const existing = [...input.retractedFacts.map((f) => ({ fact: f, score: 1 })), ...input.candidates];
     if (existing.length === 0) return { op: 'ADD' };
     const user = [
-      `NEW (${input.fact.retraction ? 'withdraws something' : 'statement'}): ${input.fact.content}`,
-      'EXISTING:', ...existing.map((c) => `${c.fact.id}: ${c.fact.content}`),
+      `NEW (${input.fact.retraction ? 'withdraws something' : 'statement'}; slot ${input.fact.slot ?? 'none'}): ${input.fact.content}`,
+      'EXISTING:', ...existing.map((c) => `${c.fact.id}: ${c.fact.content} [slot ${c.fact.slot ?? 'none'}]`),
     ].join('\n');
-    const reply = await this.llm.complete<{ op: Decision['op']; ids: string[] }>('memory_decision', DECIDE_SYSTEM_PROMPT, user, DECIDE_SCHEMA);
+    const reply = await this.llm.complete<DecisionReply>('memory_decision', DECIDE_SYSTEM_PROMPT, user, DECIDE_SCHEMA);
     const valid = new Set(existing.map((c) => c.fact.id));
-    const ids = (reply.ids ?? []).filter((id) => valid.has(id));
+    const ids = idList(reply.ids).filter((id) => valid.has(id));
     const first = ids[0];
     if (reply.op === 'DELETE' && ids.length > 0) return { op: 'DELETE', targetIds: ids };
-    if (reply.op === 'UPDATE' && first) return { op: 'UPDATE', targetId: first };
+    if (reply.op === 'UPDATE' && first) {
+      const target = existing.find((c) => c.fact.id === first)!.fact;
+      const { kept, refused } = validAlsoReplaces(input.fact, target, input.candidates, idList(reply.also_replaces));
+      if (refused.length > 0) {
+        this.logger?.warn({ targetId: first, refused, slot: input.fact.slot }, 'LLM decision: also_replaces ids that are no current fact of the same subject and slot refused');
+      }
+      return kept.length > 0 ? { op: 'UPDATE', targetId: first, alsoReplaces: kept } : { op: 'UPDATE', targetId: first };
+    }
     if (reply.op === 'KEEP' && first) return { op: 'KEEP', targetId: first };
     return { op: 'ADD' };
   }

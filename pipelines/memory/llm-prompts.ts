@@ -1,7 +1,7 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v7';
-export const DECIDE_PROMPT_VERSION = 'decide-v1';
+export const FACTS_PROMPT_VERSION = 'facts-v8';
+export const DECIDE_PROMPT_VERSION = 'decide-v2';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
 /** How an outcome settles an earlier plan (`ExtractedFact.settles`). */
@@ -34,6 +34,17 @@ valid_from: when the turn says a state begins after the turn ("next month I'm in
 staying in Oslo for ten days", "I'm in Vienna next week"), the first day it holds, as YYYY-MM-DD resolved from the
 turn's time; else null. A stay said ahead is still kind profile, slot staying_in, value the place, with valid_from its
 first day and valid_until its last (counted from its start), and no profile update: it does not hold yet.
+A job (slot occupation or works_at) needs a person by trade: "I'm a lifeguard for the summer", "I'm a model" are
+occupations; "I'm a mess this week", "I'm a zombie until I've had my coffee", "I'm a Seagulls man", "I'm a die-hard
+Android person", "I'm still a rookie" are none (kind statement, slot null). A preference (preference:for_now, or a
+liking said again) needs a likeable kind: a drink or food ("decaf", "Italian food", "kombucha"), music, a book or film
+kind, a sport, a game or a pastime; "for now I like the plan", "I prefer Tuesday for now", "I'm back on the night
+shift", "I'm listening to a podcast about taxes right now" are statements, no preference. A lasting liking said again
+after one held for now ("I'm back on regular coffee", "I'm drinking black coffee again") is kind preference, slot
+preference:<thing>, valid_until null. An end belongs to its own clause: "I'm working from home, and I'm a postman over
+the holidays" gives the occupation "postman" valid_until the holidays' end; "I'm a postman, and over the holidays we're
+at Mum's" and "I'm a postman, and I'm working from home this week" give the occupation no valid_until. A length past
+belief ("for 100000 nights") ends nothing: valid_until null.
 settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
 "I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
 alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
@@ -103,16 +114,20 @@ export const FACTS_SCHEMA = {
 } as const;
 
 export const DECIDE_SYSTEM_PROMPT = `You maintain a memory of facts. Given a NEW fact and EXISTING current facts about
-the same subject (with ids), choose one operation: ADD (new information), UPDATE (the new fact replaces one
+the same subject (with ids and slots), choose one operation: ADD (new information), UPDATE (the new fact replaces one
 existing fact: give its id), DELETE (the new fact withdraws existing facts: give their ids), KEEP (already
-known: give the id). Never drop information silently.`;
+known: give the id). Never drop information silently. also_replaces is [] except for a liking said again: when the
+NEW fact is a lasting liking (slot preference:<thing>) and an EXISTING fact holds a liking for now (slot
+preference:for_now), answer UPDATE with the for-now fact's id in ids and, in also_replaces, the id of every EXISTING
+fact of the NEW fact's slot (the stored copies of the liking, e.g. "Ana loves coffee"): all are replaced by the NEW fact.`;
 
 export const DECIDE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['op', 'ids'],
+  required: ['op', 'ids', 'also_replaces'],
   properties: {
     op: { type: 'string', enum: ['ADD', 'UPDATE', 'DELETE', 'KEEP'] },
     ids: { type: 'array', items: { type: 'string' } },
+    also_replaces: { type: 'array', items: { type: 'string' } },
   },
 } as const;

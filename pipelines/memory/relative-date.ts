@@ -143,7 +143,7 @@ export function hasVerb(text: string): boolean {
 }
 
 /** Where one clause ends and the next begins: punctuation, a dash (a hyphen with spaces around it), or a joining word. */
-const CLAUSE_BREAK = /[,;:!?.]|\s*[–—]\s+|\s-\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
+export const CLAUSE_BREAK = /[,;:!?.]|\s*[–—]\s+|\s-\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
 
 /**
  * The clause of `text` that holds the character at `index`, to read a date phrase's tense from: the words between the

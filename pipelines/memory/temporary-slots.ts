@@ -7,7 +7,7 @@
  */
 
 import { IDIOM_NOUN } from './changes.js';
-import { holdsAJob, likeableThing } from './kinds.js';
+import { holdsAJob, likeableThing, type LikedBy } from './kinds.js';
 import { DONE, GONE, PLAYED } from './standing-slots.js';
 import { STAY_SLOT } from './stays.js';
 
@@ -137,6 +137,15 @@ export function forNowPreference(sentence: string): string | null {
 }
 
 /**
+ * How the liking matched as `said` is said: by a drink or food verb, by an activity verb ("listening to", "reading",
+ * "watching"), or as a liking.
+ */
+function likedBy(said: string): LikedBy {
+  if (/\b(?:drink|drinking|eat|eating)\b/i.test(said)) return 'consumed';
+  return /\b(?:listen(?:ing)?\s+to|read(?:ing)?|watch(?:ing)?)\b/i.test(said) ? 'done' : 'liked';
+}
+
+/**
  * The thing a liking said by one of `said` holds; null for a past, a negation, or no thing named. `likeable` (rules 35)
  * also wants a likeable kind (`likeableThing`): "I like the plan for now" holds no liking.
  */
@@ -147,7 +156,9 @@ function likingSaid(sentence: string, said: ReadonlyArray<RegExp>, likeable = tr
     const held = m?.[1]?.trim().replace(/^(?:a\s+lot\s+of|lots\s+of)\s+/i, '');
     const thing = held?.replace(/^(?:my|the|a|an|some)\s+/i, '');
     if (!thing || thing.split(/\s+/).length > 4 || /^(?:it|that|this|them|to)\b/i.test(thing)) continue;
-    return !likeable || likeableThing(thing, sentence, /\b(?:drink|drinking|eat|eating)\b/i.test(m![0])) ? thing : null;
+    // "Listening to synthwave" names a kind one likes; "listening to a podcast" one thing one does (rules 36).
+    const by = likedBy(m![0]);
+    return !likeable || likeableThing(thing, sentence, by === 'done' && thing === held ? 'liked' : by) ? thing : null;
   }
   return null;
 }

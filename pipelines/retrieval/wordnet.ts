@@ -305,13 +305,14 @@ export class WordNet {
    * What `word`'s most common noun sense is (every sense when WordNet ranks none of them by frequency, as for "jazz" or
    * "chess"): each sense's lexicographer file ("noun.food", "noun.person") and the first word of every synset above it
    * by hypernym pointers, nearest first ("coffee" → beverage, food, liquid…). A phrase is looked up with underscores
-   * ("red wine"). None for a word WordNet does not list as a noun, and without WordNet.
+   * ("red wine"). `every`: every sense, ranked or not ("model" as an idea and as a person who poses). None for a word
+   * WordNet does not list as a noun, and without WordNet.
    */
-  nounKinds(word: string): Array<{ lexFile: string; ancestors: string[] }> {
+  nounKinds(word: string, every = false): Array<{ lexFile: string; ancestors: string[] }> {
     if (!this.available) return [];
     const base = this.baseForms(word.toLowerCase().replace(/\s+/g, '_'), 'noun')[0];
     const offsets = base === undefined ? [] : this.#index!.get('noun')!.get(base) ?? [];
-    return offsets.slice(0, (this.#tagged.get(base!) ?? 0) > 0 ? 1 : offsets.length).map((offset) => {
+    return offsets.slice(0, !every && (this.#tagged.get(base!) ?? 0) > 0 ? 1 : offsets.length).map((offset) => {
       const seen = new Set<number>();
       const ancestors: string[] = [];
       for (let frontier = [offset]; frontier.length > 0 && seen.size < 200;) {
