@@ -289,6 +289,12 @@ export interface MemoryStore {
    * the fact is absent, current, or closed by anything but `replacedBy` (so a second call is harmless).
    */
   reopenFact(tenant: TenantId, id: string, replacedBy: string): Promise<Fact | null>;
+  /**
+   * Make a withdrawn fact (`factWithdrawn`) current again, replacing `supersedes` (what it replaces now, or null): its
+   * utterance was given back to the speaker it was withdrawn from, and the fact, extracted again under its old id, was
+   * decided ADD or UPDATE afresh. Returns the fact; null, changing nothing, when absent or not withdrawn.
+   */
+  restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null>;
   patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
   /** Erase a fact for good (user DELETE). Returns false if absent. */
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
@@ -298,10 +304,16 @@ export interface MemoryStore {
   deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
 
   /**
-   * Record that consolidation of `utteranceId` finished, with the fact ids it produced; drops the
-   * extraction kept for it (`keepExtraction`).
+   * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, the speaker it
+   * was consolidated under (omitted: the one recorded before, if any, stays); drops the extraction kept for it
+   * (`keepExtraction`).
    */
-  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void>;
+  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], speakerId?: string): Promise<void>;
+  /**
+   * The speaker `utteranceId` was consolidated under (`markProcessed`), or null: never processed, or processed before
+   * the speaker was recorded. A speaker revision since is seen by it differing from the utterance's speaker.
+   */
+  processedSpeaker(tenant: TenantId, utteranceId: string): Promise<string | null>;
   /**
    * Keep what consolidation extracted from an utterance (opaque JSON) before it writes any of it,
    * so a run again after a crash replays the same facts, and so the same fact ids, where an LLM

@@ -182,6 +182,16 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return f ? toFact(f) : null;
   }
 
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
+    await this.init();
+    const [f] = await this.db.write('restoreWithdrawn', (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant, id: $id})
+      WHERE f.validTo IS NOT NULL AND f.validTo = f.validFrom AND f.supersededBy IS NULL
+      SET f.validTo = null, f.supersedes = $supersedes
+      RETURN f {.*} AS n`, { tenant: this.t(tenant), id, supersedes }));
+    return f ? toFact(f) : null;
+  }
+
   async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
     await this.init();
     const [f] = await this.db.write('patchFact', (tx) => propRows(tx, `
@@ -294,13 +304,22 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return { factIds, personaIds };
   }
 
-  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], speakerId?: string): Promise<void> {
     await this.init();
     await this.db.write('markProcessed', (tx) => tx.run(`
       MERGE (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId})
-      SET n.factIds = $factIds, n.processedAt = $now
+      SET n.factIds = $factIds, n.processedAt = $now, n.speakerId = coalesce($speakerId, n.speakerId)
       WITH n OPTIONAL MATCH (k:KeptExtraction {tenant: $tenant, utteranceId: $utteranceId}) DELETE k`,
-    { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString() }));
+    { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString(), speakerId: speakerId ?? null }));
+  }
+
+  async processedSpeaker(tenant: TenantId, utteranceId: string): Promise<string | null> {
+    await this.init();
+    const rows = await this.db.read('processedSpeaker', (tx) => tx.run(
+      'MATCH (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId}) RETURN n.speakerId AS speakerId',
+      { tenant: this.t(tenant), utteranceId }));
+    const found = rows.records[0]?.get('speakerId') as string | null | undefined;
+    return found ?? null;
   }
 
   async keepExtraction(tenant: TenantId, utteranceId: string, extraction: string): Promise<string> {

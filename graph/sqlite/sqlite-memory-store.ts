@@ -71,6 +71,9 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
     // …and before `plan_object` (null: not read; consolidation falls back to the shared-word rule).
     if (!columns.some((c) => c.name === 'plan_object')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN plan_object TEXT');
+    // Processed records written before the speaker was recorded keep null (unknown: the facts tell a revision).
+    const processed = this.#db.prepare('PRAGMA table_info(memory_processed)').all() as Array<{ name: string }>;
+    if (!processed.some((c) => c.name === 'speaker_id')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN speaker_id TEXT');
     // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
     this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)
       WHERE valid_until IS NOT NULL AND valid_to IS NULL`);
@@ -147,6 +150,12 @@ export class SqliteMemoryStore implements MemoryStore {
   async reopenFact(tenant: TenantId, id: string, replacedBy: string): Promise<Fact | null> {
     const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, superseded_by = NULL
       WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND superseded_by = ?`).run(tenant, id, replacedBy);
+    return res.changes === 0 ? null : this.getFact(tenant, id);
+  }
+
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
+    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, supersedes = ?
+      WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run(supersedes, tenant, id);
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
@@ -243,12 +252,13 @@ export class SqliteMemoryStore implements MemoryStore {
     })();
   }
 
-  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], speakerId?: string): Promise<void> {
     const db = this.#db;
     db.transaction(() => {
-      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at)
-        VALUES (?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
-        processed_at = excluded.processed_at`).run(tenant, utteranceId, toJson(factIds), new Date().toISOString());
+      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at, speaker_id)
+        VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
+        processed_at = excluded.processed_at, speaker_id = COALESCE(excluded.speaker_id, memory_processed.speaker_id)`)
+        .run(tenant, utteranceId, toJson(factIds), new Date().toISOString(), speakerId ?? null);
       db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND utterance_id = ?').run(tenant, utteranceId);
     })();
   }
@@ -286,6 +296,12 @@ export class SqliteMemoryStore implements MemoryStore {
     const row = this.#db.prepare('SELECT fact_ids FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
       .get(tenant, utteranceId) as { fact_ids: string } | undefined;
     return row ? fromJson<string[]>(row.fact_ids, []) : null;
+  }
+
+  async processedSpeaker(tenant: TenantId, utteranceId: string): Promise<string | null> {
+    const row = this.#db.prepare('SELECT speaker_id FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
+      .get(tenant, utteranceId) as { speaker_id: string | null } | undefined;
+    return row?.speaker_id ?? null;
   }
 
   async processedFactsOf(tenant: TenantId, utteranceIds: string[]): Promise<Map<string, string[]>> {

@@ -67,9 +67,9 @@ export async function writeFacts(
     const vector = vectors[i + 1] as Float32Array;
     const id = extractedFactId(tenant, u.id, ef);
     const earlier = await deps.memory.getFact(tenant, id) ?? await legacyStored(deps.memory, tenant, u.id, ef);
-    // Withdrawn when the utterance was given to another speaker, and now moved back: left withdrawn (not handled).
-    if (earlier && factWithdrawn(earlier)) continue;
-    if (earlier) {
+    // Withdrawn when the utterance was given to another speaker, and now given back: decided afresh, restored under its id.
+    const withdrawn = earlier && factWithdrawn(earlier) ? earlier : null;
+    if (earlier && !withdrawn) {
       // An earlier run of this job stored it and stopped before recording the utterance as processed.
       const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
       ops.push(...op.ops);
@@ -86,7 +86,7 @@ export async function writeFacts(
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
-    const op = await apply(deps, indexer, tenant, u, ef, end, id, vector, decision);
+    const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn }, vector, decision);
     ops.push(...op.ops);
     factIds.push(...op.factIds);
   }
@@ -97,7 +97,7 @@ export async function writeFacts(
   // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
   const temporary = extraction.facts.filter((_, i) => (ends[i] ?? null) !== null).flatMap(derivedSlotOf);
   if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
-  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)]);
+  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)], u.speakerId);
   return ops;
 }
 
@@ -153,11 +153,17 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
   return out;
 }
 
-/** Write `ef` as `decision` says; `validUntil` is its own end (`ownEnd`), null when it lasts. */
+/**
+ * Write `ef` as `decision` says, under `at.id`; `validUntil` is its own end (`ownEnd`), null when it lasts. `at.withdrawn`:
+ * the fact stored under that id, withdrawn when its utterance was given to another speaker and now given back: an ADD
+ * or UPDATE makes it current again (same id, so a client that saw it withdrawn sees it come back), a KEEP or DELETE
+ * leaves it withdrawn.
+ */
 async function apply(
-  deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null, id: string,
-  vector: Float32Array, decision: Decision,
+  deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null,
+  at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Decision,
 ): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
+  const { id } = at;
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds,
@@ -182,7 +188,9 @@ async function apply(
     return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [] };
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
-  const [added] = await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
+  const [added] = at.withdrawn
+    ? [await deps.memory.restoreWithdrawn(tenant, id, supersedes)].flatMap((f) => (f ? [f] : []))
+    : await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
   if (!added) return { ops: [], factIds: [] };
   if (supersedes) {
     const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);

@@ -39,6 +39,17 @@ export async function movedFacts({ graph, memory }: RevisedSpeakerDeps, tenant: 
 }
 
 /**
+ * True when `u` was consolidated under a speaker it no longer has who still exists (`MemoryStore.processedSpeaker`): a
+ * revision since, even where the turn gave that speaker no fact of its own (every decision a KEEP, or nothing said).
+ * False for a record of no speaker (written before it was kept) and for a merge: the speaker merged away is not held.
+ */
+export async function revisedSince({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<boolean> {
+  const before = await memory.processedSpeaker(tenant, u.id);
+  if (before === null || before === u.speakerId) return false;
+  return (await graph.getParticipants(tenant, [before])).length > 0;
+}
+
+/**
  * The facts a consolidation of `u` cut short before `u` was moved stored for its old speaker: those of the extraction kept
  * for it (`MemoryStore.keptExtraction`) when that extraction names a speaker `u` no longer has who still exists, found
  * by their ids. Null when none is kept, or it is `u`'s own speaker's or a speaker's merged into it since (the job replays

@@ -116,6 +116,36 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(patched?.content, 'Ana lives in Lisbon', 'nothing else changes');
     });
 
+    test('a withdrawn fact restored: current again with what it replaces now; nothing else is restored', async () => {
+      const [other] = await store.addFacts('t4w', [fact()]);
+      const [f] = await store.addFacts('t4w', [fact({ content: 'Ana lives in Lisbon', value: 'Lisbon', supersedes: 'f_old', referIds: ['u_2'] })]);
+      assert.ok(other && f);
+      assert.equal(await store.restoreWithdrawn('t4w', f.id, null), null, 'a current fact: nothing to restore');
+      await store.closeFact('t4w', other.id, '2026-03-01T00:00:00.000Z', null);
+      assert.equal(await store.restoreWithdrawn('t4w', other.id, null), null, 'deleted later, not withdrawn: left closed');
+      await store.closeFact('t4w', f.id, f.validFrom, null);
+      assert.equal(await store.restoreWithdrawn('t4w-other', f.id, null), null, 'other tenant');
+      const back = await store.restoreWithdrawn('t4w', f.id, other.id);
+      assert.deepEqual([back?.validTo, back?.supersededBy, back?.supersedes, back?.content], [null, null, other.id, 'Ana lives in Lisbon']);
+      assert.equal(await store.restoreWithdrawn('t4w', f.id, null), null, 'a second call changes nothing');
+      assert.deepEqual((await store.listFacts('t4w')).map((x) => x.id), [f.id]);
+    });
+
+    test('the speaker an utterance was processed under is kept; a later record without one keeps it', async () => {
+      assert.equal(await store.processedSpeaker('t7s', 'u_1'), null, 'never processed');
+      await store.markProcessed('t7s', 'u_1', ['f_1']);
+      assert.equal(await store.processedSpeaker('t7s', 'u_1'), null, 'recorded without a speaker');
+      await store.markProcessed('t7s', 'u_1', ['f_1'], 'p_ana');
+      assert.equal(await store.processedSpeaker('t7s', 'u_1'), 'p_ana');
+      await store.markProcessed('t7s', 'u_1', []);
+      assert.deepEqual([await store.processedSpeaker('t7s', 'u_1'), await store.processedFacts('t7s', 'u_1')], ['p_ana', []]);
+      await store.markProcessed('t7s', 'u_1', ['f_2'], 'p_ben');
+      assert.equal(await store.processedSpeaker('t7s', 'u_1'), 'p_ben');
+      assert.equal(await store.processedSpeaker('t7s-other', 'u_1'), null, 'other tenant');
+      await store.forgetUtterances('t7s', ['u_1']);
+      assert.equal(await store.processedSpeaker('t7s', 'u_1'), null, 'forgotten');
+    });
+
     test('patch and delete (erase) a fact', async () => {
       const [f] = await store.addFacts('t5', [fact()]);
       assert.ok(f);
