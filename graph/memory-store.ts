@@ -159,6 +159,13 @@ export function factWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersede
   return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
 }
 
+/** Whom an utterance was consolidated under, and what that consolidation deleted (`MemoryStore.markProcessed`). */
+export interface ProcessedBy {
+  speakerId: string;
+  /** Facts its DELETE decisions closed (a retraction, "I don't live in Oslo any more"): a revision reopens them. */
+  deletedIds: string[];
+}
+
 /** Filters for listing facts; all optional, combined with AND. */
 export interface FactFilter {
   /** Facts where this participant is the speaker, the subject or an addressee (see `role`). */
@@ -295,6 +302,11 @@ export interface MemoryStore {
    * decided ADD or UPDATE afresh. Returns the fact; null, changing nothing, when absent or not withdrawn.
    */
   restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null>;
+  /**
+   * Make a fact deleted at `closedAt` (closed then, replaced by nothing) current again: the utterance that deleted it
+   * was given to another speaker. Returns the fact; null, changing nothing, when absent, current, or closed otherwise.
+   */
+  reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null>;
   patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
   /** Erase a fact for good (user DELETE). Returns false if absent. */
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
@@ -304,16 +316,16 @@ export interface MemoryStore {
   deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
 
   /**
-   * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, the speaker it
-   * was consolidated under (omitted: the one recorded before, if any, stays); drops the extraction kept for it
-   * (`keepExtraction`).
+   * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was
+   * consolidated under and what it deleted (omitted: what was recorded before, if anything, stays); drops the
+   * extraction kept for it (`keepExtraction`).
    */
-  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], speakerId?: string): Promise<void>;
+  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void>;
   /**
-   * The speaker `utteranceId` was consolidated under (`markProcessed`), or null: never processed, or processed before
-   * the speaker was recorded. A speaker revision since is seen by it differing from the utterance's speaker.
+   * What `markProcessed` recorded as `by` for `utteranceId`, or null: never processed, or processed before it was kept.
+   * A speaker revision since is seen by its speaker differing from the utterance's.
    */
-  processedSpeaker(tenant: TenantId, utteranceId: string): Promise<string | null>;
+  processedBy(tenant: TenantId, utteranceId: string): Promise<ProcessedBy | null>;
   /**
    * Keep what consolidation extracted from an utterance (opaque JSON) before it writes any of it,
    * so a run again after a crash replays the same facts, and so the same fact ids, where an LLM

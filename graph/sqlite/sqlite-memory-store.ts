@@ -8,6 +8,7 @@ import {
   type NewFact,
   type PersonaEvidence,
   type PersonaNode,
+  type ProcessedBy,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
@@ -74,6 +75,7 @@ export class SqliteMemoryStore implements MemoryStore {
     // Processed records written before the speaker was recorded keep null (unknown: the facts tell a revision).
     const processed = this.#db.prepare('PRAGMA table_info(memory_processed)').all() as Array<{ name: string }>;
     if (!processed.some((c) => c.name === 'speaker_id')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN speaker_id TEXT');
+    if (!processed.some((c) => c.name === 'deleted_ids')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN deleted_ids TEXT');
     // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
     this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)
       WHERE valid_until IS NOT NULL AND valid_to IS NULL`);
@@ -156,6 +158,12 @@ export class SqliteMemoryStore implements MemoryStore {
   async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
     const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, supersedes = ?
       WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run(supersedes, tenant, id);
+    return res.changes === 0 ? null : this.getFact(tenant, id);
+  }
+
+  async reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null> {
+    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL
+      WHERE tenant = ? AND id = ? AND valid_to = ? AND valid_to <> valid_from AND superseded_by IS NULL`).run(tenant, id, closedAt);
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
@@ -252,13 +260,14 @@ export class SqliteMemoryStore implements MemoryStore {
     })();
   }
 
-  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], speakerId?: string): Promise<void> {
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void> {
     const db = this.#db;
     db.transaction(() => {
-      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at, speaker_id)
-        VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
-        processed_at = excluded.processed_at, speaker_id = COALESCE(excluded.speaker_id, memory_processed.speaker_id)`)
-        .run(tenant, utteranceId, toJson(factIds), new Date().toISOString(), speakerId ?? null);
+      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at, speaker_id, deleted_ids)
+        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
+        processed_at = excluded.processed_at, speaker_id = COALESCE(excluded.speaker_id, memory_processed.speaker_id),
+        deleted_ids = COALESCE(excluded.deleted_ids, memory_processed.deleted_ids)`)
+        .run(tenant, utteranceId, toJson(factIds), new Date().toISOString(), by?.speakerId ?? null, by ? toJson(by.deletedIds) : null);
       db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND utterance_id = ?').run(tenant, utteranceId);
     })();
   }
@@ -298,10 +307,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return row ? fromJson<string[]>(row.fact_ids, []) : null;
   }
 
-  async processedSpeaker(tenant: TenantId, utteranceId: string): Promise<string | null> {
-    const row = this.#db.prepare('SELECT speaker_id FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
-      .get(tenant, utteranceId) as { speaker_id: string | null } | undefined;
-    return row?.speaker_id ?? null;
+  async processedBy(tenant: TenantId, utteranceId: string): Promise<ProcessedBy | null> {
+    const row = this.#db.prepare('SELECT speaker_id, deleted_ids FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
+      .get(tenant, utteranceId) as { speaker_id: string | null; deleted_ids: string | null } | undefined;
+    return row?.speaker_id ? { speakerId: row.speaker_id, deletedIds: fromJson<string[]>(row.deleted_ids ?? '[]', []) } : null;
   }
 
   async processedFactsOf(tenant: TenantId, utteranceIds: string[]): Promise<Map<string, string[]>> {

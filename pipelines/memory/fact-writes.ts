@@ -55,6 +55,7 @@ export async function writeFacts(
   await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
   const ops: MemoryOp[] = [];
   const factIds: string[] = [];
+  const deletedIds: string[] = [];
   const keptBetter = new Set<string>();
   const known = new Map<string, string | null>();
   // Each fact's own end ("in Lisbon for a month"), worked out once: the decision, the write and the re-derivation use it.
@@ -89,6 +90,7 @@ export async function writeFacts(
     const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn }, vector, decision);
     ops.push(...op.ops);
     factIds.push(...op.factIds);
+    deletedIds.push(...op.deletedIds ?? []);
   }
   // A profile value kept because the stored transcript was better is not overwritten either.
   const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
@@ -97,7 +99,7 @@ export async function writeFacts(
   // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
   const temporary = extraction.facts.filter((_, i) => (ends[i] ?? null) !== null).flatMap(derivedSlotOf);
   if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
-  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)], u.speakerId);
+  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)], { speakerId: u.speakerId, deletedIds: [...new Set(deletedIds)] });
   return ops;
 }
 
@@ -162,7 +164,7 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
 async function apply(
   deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null,
   at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Decision,
-): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
+): Promise<{ ops: MemoryOp[]; factIds: string[]; deletedIds?: string[] }> {
   const { id } = at;
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
@@ -185,7 +187,8 @@ async function apply(
     await indexer.removeFacts(tenant, closed);
     // A retracted profile memory ("I don't live in Oslo any more") takes its attribute with it, or back to an older current one.
     await rederiveAttributes(deps.graph, deps.memory, tenant, closed.flatMap(derivedSlotOf));
-    return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [] };
+    // Recorded (`markProcessed`): a revision of the utterance's speaker reopens what it deleted.
+    return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [], deletedIds: closed.map((f) => f.id) };
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
   const [added] = at.withdrawn

@@ -39,14 +39,48 @@ export async function movedFacts({ graph, memory }: RevisedSpeakerDeps, tenant: 
 }
 
 /**
- * True when `u` was consolidated under a speaker it no longer has who still exists (`MemoryStore.processedSpeaker`): a
- * revision since, even where the turn gave that speaker no fact of its own (every decision a KEEP, or nothing said).
+ * True when `u` was consolidated under a speaker it no longer has who still exists (`MemoryStore.processedBy`): a
+ * revision since, even where the turn gave that speaker no fact of its own (every decision a KEEP or a DELETE).
  * False for a record of no speaker (written before it was kept) and for a merge: the speaker merged away is not held.
  */
 export async function revisedSince({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<boolean> {
-  const before = await memory.processedSpeaker(tenant, u.id);
-  if (before === null || before === u.speakerId) return false;
-  return (await graph.getParticipants(tenant, [before])).length > 0;
+  const before = await memory.processedBy(tenant, u.id);
+  if (before === null || before.speakerId === u.speakerId) return false;
+  return (await graph.getParticipants(tenant, [before.speakerId])).length > 0;
+}
+
+/**
+ * What `u`'s consolidation under the speaker it was moved from deleted ("I don't live in Oslo any more") and is still
+ * closed by that deletion (at `u`'s time, replaced by nothing): to reopen ({@link reopenDeleted}). Empty unless
+ * {@link revisedSince}.
+ */
+export async function deletedByMoved(deps: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<Fact[]> {
+  const by = await deps.memory.processedBy(tenant, u.id);
+  if (by === null || by.deletedIds.length === 0 || !(await revisedSince(deps, tenant, u))) return [];
+  const facts = await deps.memory.listFacts(tenant, { ids: by.deletedIds, includeHistory: true, limit: 1000 });
+  return facts.filter((f) => f.validTo === null || (f.validTo === u.time && f.supersededBy === null));
+}
+
+/**
+ * Make current again what `u` deleted under its old speaker (`deleted`, from {@link deletedByMoved}): each indexed, then
+ * reopened; the re-extraction under the new speaker decides the retraction again. One found current already (a cut
+ * run reopened it) is indexed again, with no op. Returns the ADD ops, `reason: 'speaker_revised'`.
+ */
+export async function reopenDeleted(
+  deps: RevisedSpeakerDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, deleted: readonly Fact[], live: AbortSignal,
+): Promise<MemoryOp[]> {
+  if (deleted.length === 0) return [];
+  const vectors = await indexer.vectorsFor(tenant, deleted.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
+  live.throwIfAborted();
+  // Indexed while still closed: a cut here leaves them closed, and found again by the re-run.
+  await indexer.indexFacts(tenant, deleted.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
+  const reopened: Fact[] = [];
+  for (const f of deleted) {
+    const r = f.validTo === null ? null : await deps.memory.reopenDeleted(tenant, f.id, u.time);
+    if (r) reopened.push(r);
+  }
+  await rederiveAttributes(deps.graph, deps.memory, tenant, reopened.flatMap(derivedSlotOf));
+  return reopened.map((r) => ({ op: 'ADD', memory_id: r.id, text: r.content, reason: SPEAKER_REVISED }));
 }
 
 /**

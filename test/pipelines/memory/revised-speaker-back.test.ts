@@ -49,7 +49,33 @@ describe('a revised turn given back, or moved with only KEEPs (SQLite)', { timeo
     assert.deepEqual(bens.map((f) => [f.slot, f.value, f.referIds]), [['lives_in', 'Lisbon', [again]]], 'Ben lives in Lisbon');
     assert.deepEqual(ops.map((o) => [o.op, o.memory_id]), [['ADD', bens[0]?.id]]);
     assert.equal((await c.stores.memory.getFact(c.fx.tenant, s.lisbon.id))?.validTo, null, "Ana's Lisbon untouched");
-    assert.equal(await c.stores.memory.processedSpeaker(c.fx.tenant, again), s.ben);
+    assert.equal((await c.stores.memory.processedBy(c.fx.tenant, again))?.speakerId, s.ben);
     assert.deepEqual(await c.fx.run(s.sessionId, again), [], 'run again: nothing more');
+  });
+
+  test('a moved retraction: what it deleted of the old speaker is current again, and it is decided again for the new one', async () => {
+    const s = await c.fx.scene();
+    const T = c.fx.tenant;
+    const { memory, graph } = c.stores;
+    const retract = await c.fx.say(s.sessionId, s.ana, s.ben, "I don't live in Lisbon any more.");
+    const first = (await c.fx.run(s.sessionId, retract)).flat();
+    assert.deepEqual(first.map((o) => [o.op, o.memory_id]), [['DELETE', s.lisbon.id]], 'Ana retracts her Lisbon');
+    assert.ok(await graph.setUtteranceSpeaker(T, retract, s.ben));
+    const ops = (await c.fx.run(s.sessionId, retract)).flat();
+    const lisbon = await memory.getFact(T, s.lisbon.id);
+    assert.deepEqual([lisbon?.validTo, lisbon?.supersededBy], [null, null], "Ana's Lisbon is current again");
+    const bens = await memory.listFacts(T, { subjectId: s.ben });
+    assert.deepEqual(bens.map((f) => [f.speakerId, f.referIds]), [[s.ben, [retract]]], 'decided again for Ben (he had no Lisbon to delete)');
+    assert.deepEqual(ops, [
+      { op: 'ADD', memory_id: s.lisbon.id, text: s.lisbon.content, reason: SPEAKER_REVISED },
+      { op: 'ADD', memory_id: bens[0]?.id, text: bens[0]?.content },
+    ]);
+    const home = async (id: string): Promise<unknown> => shownAttributes((await graph.getParticipant(T, id))?.attributes ?? {}).lives_in;
+    assert.deepEqual([await home(s.ana), await home(s.ben)], ['Lisbon', undefined], 'derived attributes follow');
+    const [vector] = await c.embedder.embed(['lives in Lisbon']);
+    const hits = await c.stores.vectors.search(T, collectionFor('profile'), vector as Float32Array, 10, { ids: [s.lisbon.id] });
+    assert.deepEqual(hits.map((h) => h.id), [s.lisbon.id], 'searched again');
+    assert.deepEqual((await memory.processedBy(T, retract))?.speakerId, s.ben);
+    assert.deepEqual(await c.fx.run(s.sessionId, retract), [], 'run again: nothing more');
   });
 });
