@@ -198,7 +198,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     const [f] = await this.db.write(name, (tx) => propRows(tx, `
       MATCH (f:Fact {tenant: $tenant, id: $id})
       WHERE f.validTo IS NOT NULL AND f.supersededBy IS NULL
-        AND CASE WHEN $withdrawn THEN f.validTo = f.validFrom ELSE f.validTo = $closedAt AND f.validTo <> f.validFrom END
+        AND (($withdrawn AND f.validTo = f.validFrom) OR (NOT $withdrawn AND f.validTo = $closedAt AND f.validTo <> f.validFrom))
       SET f.validTo = null, f.supersedes = CASE WHEN $withdrawn THEN $supersedes ELSE f.supersedes END
       RETURN f {.*} AS n`, { tenant: this.t(tenant), id, ...how }));
     return f ? toFact(f) : null;

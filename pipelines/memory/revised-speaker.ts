@@ -63,8 +63,9 @@ export async function deletedByMoved(deps: RevisedSpeakerDeps, tenant: TenantId,
 
 /**
  * Make current again what `u` deleted under its old speaker (`deleted`, from {@link deletedByMoved}): each indexed, then
- * reopened; the re-extraction under the new speaker decides the retraction again. One found current already (a cut
- * run reopened it) is indexed again, with no op. Returns the ADD ops, `reason: 'speaker_revised'`.
+ * reopened, its attribute worked out again; the re-extraction under the new speaker decides the retraction again. One
+ * found current already (a cut run reopened it) goes through the same steps (each idempotent). Returns the ADD ops,
+ * `reason: 'speaker_revised'` (at least once: the ops of a cut run were never sent).
  */
 export async function reopenDeleted(
   deps: RevisedSpeakerDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, deleted: readonly Fact[], live: AbortSignal,
@@ -74,13 +75,10 @@ export async function reopenDeleted(
   live.throwIfAborted();
   // Indexed while still closed: a cut here leaves them closed, and found again by the re-run.
   await indexer.indexFacts(tenant, deleted.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
-  const reopened: Fact[] = [];
-  for (const f of deleted) {
-    const r = f.validTo === null ? null : await deps.memory.reopenDeleted(tenant, f.id, u.time);
-    if (r) reopened.push(r);
-  }
-  await rederiveAttributes(deps.graph, deps.memory, tenant, reopened.flatMap(derivedSlotOf));
-  return reopened.map((r) => ({ op: 'ADD', memory_id: r.id, text: r.content, reason: SPEAKER_REVISED }));
+  for (const f of deleted) if (f.validTo !== null) await deps.memory.reopenDeleted(tenant, f.id, u.time);
+  // All of them, not only those reopened now: a cut run may have reopened one and stopped before this, or before its ops were sent.
+  await rederiveAttributes(deps.graph, deps.memory, tenant, deleted.flatMap(derivedSlotOf));
+  return deleted.map((f) => ({ op: 'ADD', memory_id: f.id, text: f.content, reason: SPEAKER_REVISED }));
 }
 
 /**

@@ -15,6 +15,9 @@ import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJ
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { gated, sqliteJobStores, type JobStores, type OpenJobStores } from '../../helpers/job-stores.js';
 
+/** Store methods that write (the rest read): those the re-run tests count and cut before. */
+export const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'restoreWithdrawn', 'reopenDeleted', 'patchFact', 'markProcessed', 'keepExtraction', 'forgetUtterances', 'upsert', 'delete', 'index', 'updateParticipant']);
+
 /** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
 export interface Scene {
   sessionId: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { gatedJobStores, neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { RevisionFixture } from './revised-speaker-fixture.js';
+import { RevisionFixture, WRITES } from './revised-speaker-fixture.js';
 
 /*
  * The job of a turn given to another speaker after it was consolidated, cut short and run again, must end where an
@@ -12,8 +12,6 @@ import { RevisionFixture } from './revised-speaker-fixture.js';
  * on SQLite and on the real Neo4j (every store in Neo4j) when `NEO4J_URI` is set.
  */
 
-/** Store methods that write (the rest read). */
-const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'patchFact', 'markProcessed', 'keepExtraction', 'forgetUtterances', 'upsert', 'delete', 'index', 'updateParticipant']);
 
 function rerunSuite(name: string, open: () => OpenJobStores, skip?: string): void {
   describe(`speaker-revised consolidation re-run after a partial write: ${name}`, { skip, timeout: 600_000 }, () => {
