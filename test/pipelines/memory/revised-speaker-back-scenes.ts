@@ -33,6 +33,16 @@ async function profileHits(fx: RevisionFixture, ids: string[]): Promise<string[]
   return (await fx.stores.vectors.search(fx.tenant, collectionFor('profile'), vector as Float32Array, 10, { ids })).map((h) => h.id);
 }
 
+/** A new scene where Ana then says `text`, consolidated as one `op` on her Lisbon; that turn is then given to Ben. */
+async function saidThenMoved(fx: RevisionFixture, text: string, op: 'KEEP' | 'DELETE'): Promise<Prepared> {
+  const s = await fx.scene();
+  const uid = await fx.say(s.sessionId, s.ana, s.ben, text);
+  const first = (await fx.run(s.sessionId, uid)).flat();
+  assert.deepEqual(first.map((o) => [o.op, o.memory_id]), [[op, s.lisbon.id]], `Ana's turn: a ${op} of her Lisbon`);
+  assert.ok(await fx.stores.graph.setUtteranceSpeaker(fx.tenant, uid, s.ben));
+  return { s, uid };
+}
+
 /** Lisbon said by Ana, given to Ben, then given back to Ana. */
 export const back: BackScene = {
   name: 'a turn given back to its first speaker',
@@ -60,14 +70,7 @@ export const back: BackScene = {
 /** Ana says Lisbon again (a KEEP of her Lisbon); that turn is given to Ben. */
 export const keepOnly: BackScene = {
   name: 'a moved turn whose only decision was KEEP',
-  async prepare(fx) {
-    const s = await fx.scene();
-    const uid = await fx.say(s.sessionId, s.ana, s.ben, 'I moved to Lisbon last month.');
-    const first = (await fx.run(s.sessionId, uid)).flat();
-    assert.deepEqual(first.map((o) => [o.op, o.memory_id]), [['KEEP', s.lisbon.id]], 'said again: a KEEP of what Ana said before');
-    assert.ok(await fx.stores.graph.setUtteranceSpeaker(fx.tenant, uid, s.ben));
-    return { s, uid };
-  },
+  prepare: (fx) => saidThenMoved(fx, 'I moved to Lisbon last month.', 'KEEP'),
   async expect(fx, { s, uid }) {
     const { memory } = fx.stores;
     const bens = await memory.listFacts(fx.tenant, { subjectId: s.ben });
@@ -81,14 +84,7 @@ export const keepOnly: BackScene = {
 /** Ana retracts her Lisbon ("I don't live in Lisbon any more"); that turn is given to Ben. */
 export const retraction: BackScene = {
   name: 'a moved retraction',
-  async prepare(fx) {
-    const s = await fx.scene();
-    const uid = await fx.say(s.sessionId, s.ana, s.ben, "I don't live in Lisbon any more.");
-    const first = (await fx.run(s.sessionId, uid)).flat();
-    assert.deepEqual(first.map((o) => [o.op, o.memory_id]), [['DELETE', s.lisbon.id]], 'Ana retracts her Lisbon');
-    assert.ok(await fx.stores.graph.setUtteranceSpeaker(fx.tenant, uid, s.ben));
-    return { s, uid };
-  },
+  prepare: (fx) => saidThenMoved(fx, "I don't live in Lisbon any more.", 'DELETE'),
   async expect(fx, { s, uid }) {
     const { memory } = fx.stores;
     const lisbon = await memory.getFact(fx.tenant, s.lisbon.id);

@@ -3,58 +3,47 @@
  * turn whose decisions were all KEEP, and a moved retraction. Real stores (SQLite; Neo4j when `NEO4J_URI` is set), the
  * real USE-lite embedder and the embedded extractor.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { SPEAKER_REVISED } from '../../../pipelines/memory/revised-speaker.js';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
 import { back, keepOnly, retraction } from './revised-speaker-back-scenes.js';
-import { RevisionFixture } from './revised-speaker-fixture.js';
+import { revisions } from './revised-speaker-fixture.js';
 
 function backSuite(name: string, open: () => OpenJobStores, skip?: string): void {
   describe(`a revised turn given back, moved with only KEEPs, or a moved retraction: ${name}`, { skip, timeout: 300_000 }, () => {
-    let stores: OpenJobStores;
-    let fx: RevisionFixture;
-    const embedder = new UseLiteEmbedder();
-    before(() => {
-      stores = open();
-      fx = new RevisionFixture(stores, embedder);
-    });
-    after(async () => {
-      await embedder.close();
-      await stores?.dispose();
-    });
+    const c = revisions(open);
 
     test('a turn given back to its first speaker: the fact withdrawn from them is current again under its old id', async () => {
-      const p = await back.prepare(fx);
-      const ops = (await fx.run(p.s.sessionId, p.uid)).flat();
-      await back.expect(fx, p);
+      const p = await back.prepare(c.fx);
+      const ops = (await c.fx.run(p.s.sessionId, p.uid)).flat();
+      await back.expect(c.fx, p);
       assert.deepEqual(ops.map((o) => [o.op, o.memory_id, o.reason]), [
         ['DELETE', p.bens?.id, SPEAKER_REVISED], ['UPDATE', p.s.lisbon.id, undefined],
       ]);
-      assert.deepEqual(await fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
+      assert.deepEqual(await c.fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
     });
 
     test('a moved turn whose only decision was KEEP is extracted for its new speaker', async () => {
-      const p = await keepOnly.prepare(fx);
-      const ops = (await fx.run(p.s.sessionId, p.uid)).flat();
-      await keepOnly.expect(fx, p);
-      const [ben] = await stores.memory.listFacts(fx.tenant, { subjectId: p.s.ben });
+      const p = await keepOnly.prepare(c.fx);
+      const ops = (await c.fx.run(p.s.sessionId, p.uid)).flat();
+      await keepOnly.expect(c.fx, p);
+      const [ben] = await c.stores.memory.listFacts(c.fx.tenant, { subjectId: p.s.ben });
       assert.deepEqual(ops.map((o) => [o.op, o.memory_id]), [['ADD', ben?.id]]);
-      assert.deepEqual(await fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
+      assert.deepEqual(await c.fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
     });
 
     test('a moved retraction: what it deleted of the old speaker is current again, and it is decided again for the new one', async () => {
-      const p = await retraction.prepare(fx);
-      const ops = (await fx.run(p.s.sessionId, p.uid)).flat();
-      await retraction.expect(fx, p);
-      const [ben] = await stores.memory.listFacts(fx.tenant, { subjectId: p.s.ben });
+      const p = await retraction.prepare(c.fx);
+      const ops = (await c.fx.run(p.s.sessionId, p.uid)).flat();
+      await retraction.expect(c.fx, p);
+      const [ben] = await c.stores.memory.listFacts(c.fx.tenant, { subjectId: p.s.ben });
       assert.deepEqual(ops, [
         { op: 'ADD', memory_id: p.s.lisbon.id, text: p.s.lisbon.content, reason: SPEAKER_REVISED },
         { op: 'ADD', memory_id: ben?.id, text: ben?.content },
       ]);
-      assert.deepEqual(await fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
+      assert.deepEqual(await c.fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
     });
   });
 }

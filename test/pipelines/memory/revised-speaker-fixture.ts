@@ -129,16 +129,21 @@ export interface RevisionContext {
   embedder: UseLiteEmbedder;
 }
 
-/** Call inside a `describe`: in-memory SQLite stores, the USE-lite embedder and a fixture on them, released after. */
-export function sqliteRevisions(): RevisionContext {
+/** Call inside a `describe`: stores `open` gives (default in-memory SQLite), the USE-lite embedder and a fixture on them, released after. */
+export function revisions(open: () => OpenJobStores = sqliteJobStores): RevisionContext {
   const c = { embedder: new UseLiteEmbedder() } as RevisionContext;
   before(() => {
-    c.stores = sqliteJobStores();
+    c.stores = open();
     c.fx = new RevisionFixture(c.stores, c.embedder);
   });
   after(async () => {
     await c.embedder.close();
-    await c.stores.dispose();
+    await c.stores?.dispose();
   });
   return c;
+}
+
+/** {@link revisions} on in-memory SQLite. */
+export function sqliteRevisions(): RevisionContext {
+  return revisions(sqliteJobStores);
 }
