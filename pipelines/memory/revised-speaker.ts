@@ -10,6 +10,7 @@ import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attrib
 import type { ExtractionResult } from './extractor.js';
 import { extractedFactId, legacyExtractedFactId, type MemoryOp } from './fact-writes.js';
 import type { MemoryIndexer } from './memory-indexer.js';
+import { unlearnName } from './revised-name.js';
 
 /** The `reason` of the `memory.updated` ops a speaker revision causes. */
 export const SPEAKER_REVISED = 'speaker_revised';
@@ -104,8 +105,8 @@ export async function staleExtractionFacts({ graph, memory }: RevisedSpeakerDeps
  * Withdraw what `u` gave its old speaker (`facts`, from {@link movedFacts}): a fact of other utterances too only loses
  * `u` from its sources; a fact of `u` alone that is current is closed where it began (`factWithdrawn`), taken out of
  * search, and every fact it had closed (what it superseded, a home its stay's successor closed) is indexed and
- * reopened; a fact a later one already replaced stays as history. Returns the ops to send, each with
- * `reason: 'speaker_revised'`.
+ * reopened, and a name it taught is taken away (`unlearnName`); a fact a later one already replaced stays as history.
+ * Returns the ops to send, each with `reason: 'speaker_revised'`.
  * Re-runnable after a crash before any write: a withdrawn fact is found again (it stays among `u`'s processed facts
  * until the re-extraction records new ones) and its steps, each idempotent, are done again; a fact is indexed
  * before it is reopened, since once reopened nothing marks it as this fact's to reopen.
@@ -129,6 +130,7 @@ export async function withdrawMoved(
     const reopened = await reopenReplaced(deps.memory, indexer, tenant, gone, live);
     ops.push(...reopened.map((r): MemoryOp => ({ op: 'ADD', memory_id: r.id, text: r.content, reason: SPEAKER_REVISED })));
     await rederiveAttributes(deps.graph, deps.memory, tenant, [gone, ...reopened].flatMap(derivedSlotOf));
+    await unlearnName(deps, tenant, gone);
   }
   return ops;
 }

@@ -45,6 +45,29 @@ function backSuite(name: string, open: () => OpenJobStores, skip?: string): void
       ]);
       assert.deepEqual(await c.fx.run(p.s.sessionId, p.uid), [], 'run again: nothing more');
     });
+
+    test('a moved "I\'m Ana": the name, or the alias, it taught leaves the old speaker and names the new one', async () => {
+      const { graph } = c.stores;
+      const T = c.fx.tenant;
+      const sid = `s-name-${Date.now()}`;
+      await graph.openSession(T, sid, '2026-12-01T09:00:00.000Z');
+      const [nobody, zoe, other] = [await graph.createParticipant(T, {}), await graph.createParticipant(T, { name: 'Zoe' }), await graph.createParticipant(T, {})];
+      const said = [await c.fx.say(sid, nobody.id, other.id, "Hi, I'm Ana."), await c.fx.say(sid, zoe.id, other.id, "Hi, I'm Ana.")];
+      for (const uid of said) await c.fx.run(sid, uid);
+      const names = async (id: string): Promise<unknown[]> => {
+        const p = await graph.getParticipant(T, id);
+        return [p?.name, p?.aliases];
+      };
+      assert.deepEqual([await names(nobody.id), await names(zoe.id)], [['Ana', []], ['Zoe', ['Ana']]], 'taught by the turns');
+      for (const uid of said) {
+        assert.ok(await graph.setUtteranceSpeaker(T, uid, other.id));
+        await c.fx.run(sid, uid);
+      }
+      assert.deepEqual([await names(nobody.id), await names(zoe.id)], [[null, []], ['Zoe', []]], 'taken away from the old speakers');
+      assert.deepEqual(await names(other.id), ['Ana', []], 'the new speaker is named by the re-extraction');
+      const [ana] = await c.stores.memory.listFacts(T, { subjectId: other.id, slot: 'name' });
+      assert.equal(ana?.value, 'Ana');
+    });
   });
 }
 
