@@ -250,6 +250,8 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
         RETURN f.id AS id`, params);
       await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
       await this.relabelPersona(tx, t, fromId, intoId);
+      // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
+      await tx.run('MATCH (n:ProcessedUtterance {tenant: $tenant, speakerId: $from}) SET n.speakerId = $into', params);
       await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
     });
   }

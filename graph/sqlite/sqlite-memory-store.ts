@@ -76,6 +76,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const processed = this.#db.prepare('PRAGMA table_info(memory_processed)').all() as Array<{ name: string }>;
     if (!processed.some((c) => c.name === 'speaker_id')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN speaker_id TEXT');
     if (!processed.some((c) => c.name === 'deleted_ids')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN deleted_ids TEXT');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS memory_processed_speaker ON memory_processed (tenant, speaker_id)');
     // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
     this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)
       WHERE valid_until IS NOT NULL AND valid_to IS NULL`);
@@ -211,6 +212,8 @@ export class SqliteMemoryStore implements MemoryStore {
         setAddr.run(toJson([...new Set(ids)]), tenant, r.id);
       }
       this.#relabelPersona(tenant, fromId, intoId);
+      // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
+      db.prepare('UPDATE memory_processed SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
     })();
   }
 

@@ -142,6 +142,8 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       await store.markProcessed('t7s', 'u_1', ['f_2'], { speakerId: 'p_ben', deletedIds: [] });
       assert.deepEqual(await store.processedBy('t7s', 'u_1'), { speakerId: 'p_ben', deletedIds: [] });
       assert.equal(await store.processedBy('t7s-other', 'u_1'), null, 'other tenant');
+      await store.relabelParticipant('t7s', 'p_ben', 'p_cy');
+      assert.deepEqual(await store.processedBy('t7s', 'u_1'), { speakerId: 'p_cy', deletedIds: [] }, 'a merge relabels it: no revision');
       await store.forgetUtterances('t7s', ['u_1']);
       assert.equal(await store.processedBy('t7s', 'u_1'), null, 'forgotten');
     });
