@@ -31,7 +31,7 @@ import { answerQuestion } from '../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../pipelines/retrieval/retriever.js';
 import { temporalIntent } from '../pipelines/retrieval/temporal-intent.js';
 import { timeScope } from '../pipelines/retrieval/time-scope.js';
-import { embeddedMemory } from '../test/pipelines/retrieval/memory-fixture.js';
+import { embeddedMemory } from '../test/helpers/memory-fixture.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
 

@@ -19,7 +19,7 @@ import { answerQuestion } from '../pipelines/retrieval/agentic-query.js';
 import { tokens } from '../pipelines/retrieval/question-rewrite.js';
 import { Retriever } from '../pipelines/retrieval/retriever.js';
 import { neo4jTestOptions } from '../test/helpers/stores.js';
-import { memoryFixture, SNIPPETS } from '../test/pipelines/retrieval/memory-fixture.js';
+import { memoryFixture, SNIPPETS } from '../test/helpers/memory-fixture.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
 import { f1, pct } from './lib/live-turns.js';

@@ -16,6 +16,9 @@
  * utterance (share of its 4 different-speaker trials), false rejects per utterance; 95 % bootstrap over utterances,
  * paired against main.
  *
+ * The shipped BAND_OFFSETS are no longer this bench's dev choice: bench:speaker-crossband-crossfit chose them on
+ * speakers the LDA never heard (its NOTE lines say so); the "this branch" rows score the shipped offsets.
+ *
  *   npm run bench:speaker-crossband [-- --rounds 2000] [--dev]   (--dev: the dev half only)
  */
 import { argNumber, requireDataOrSkip } from './lib/cli.js';

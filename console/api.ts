@@ -86,19 +86,54 @@ export const getParticipant = (id: string): Promise<Participant> => api('GET', `
 export const getPersona = async (id: string): Promise<PersonaNode[]> =>
   (await api<Schemas['PersonaResponse']>('GET', `/v1/participants/${encodeURIComponent(id)}/persona`)).persona;
 
-export async function listFacts(filter: { participant?: string; q?: string; history?: boolean }): Promise<Fact[]> {
-  const p = new URLSearchParams({ limit: '500' });
+/** The most items the console reads from one paged listing (`/v1/memories`, `/v1/interactions`). */
+export const LIST_CAP = 5000;
+/** Items per request: the API's largest page. */
+const PAGE_SIZE = 1000;
+
+/** What a paged listing gave: its first items (up to {@link LIST_CAP}), and whether it had more. */
+export interface Listing<T> {
+  items: T[];
+  /** True when the listing went on past the cap: the page says it shows only the first {@link LIST_CAP}. */
+  truncated: boolean;
+}
+
+/**
+ * Read `path?params` page after page, following `next_cursor` with the same filters, until the listing ends or more
+ * than `cap` items are read (one past the cap, so that a listing of exactly `cap` items is not called cut).
+ */
+export async function readPages<P extends { next_cursor: string | null }, T>(
+  path: string, params: URLSearchParams, items: (page: P) => T[], cap = LIST_CAP,
+): Promise<Listing<T>> {
+  const all: T[] = [];
+  const p = new URLSearchParams(params);
+  for (;;) {
+    p.set('limit', String(Math.min(PAGE_SIZE, cap + 1 - all.length)));
+    const page = await api<P>('GET', `${path}?${p}`);
+    all.push(...items(page));
+    if (page.next_cursor === null || all.length > cap) return { items: all.slice(0, cap), truncated: all.length > cap };
+    p.set('cursor', page.next_cursor);
+  }
+}
+
+/** Memories, newest first (a search's ranking with `q`), up to {@link LIST_CAP}. */
+export function listFacts(filter: { participant?: string; q?: string; history?: boolean }): Promise<Listing<Fact>> {
+  const p = new URLSearchParams();
   if (filter.participant) p.set('participant', filter.participant);
   if (filter.q) p.set('q', filter.q);
   if (filter.history) p.set('include_history', 'true');
-  return (await api<Schemas['MemoryList']>('GET', `/v1/memories?${p}`)).memories;
+  return readPages('/v1/memories', p, (page: Schemas['MemoryList']) => page.memories);
 }
 
-export async function listInteractions(sessionId: string | null): Promise<Utterance[]> {
-  const p = new URLSearchParams({ limit: '1000' });
+/** Utterances, newest first, of one session or of all, up to {@link LIST_CAP}. */
+export function listInteractions(sessionId: string | null): Promise<Listing<Utterance>> {
+  const p = new URLSearchParams();
   if (sessionId) p.set('session_id', sessionId);
-  return (await api<Schemas['InteractionList']>('GET', `/v1/interactions?${p}`)).interactions;
+  return readPages('/v1/interactions', p, (page: Schemas['InteractionList']) => page.interactions);
 }
+
+/** The notice shown when a listing was cut at {@link LIST_CAP}, e.g. "showing the first 5,000 facts". */
+export const cutNotice = (what: string): string => `showing the first ${LIST_CAP.toLocaleString('en')} ${what}`;
 
 export const getUtterance = (id: string): Promise<Utterance> => api('GET', `/v1/utterances/${encodeURIComponent(id)}`);
 

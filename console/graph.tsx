@@ -1,7 +1,7 @@
 /** Graph view: who speaks to whom (utterances addressed), drawn with cytoscape; a click shows the person. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from 'cytoscape';
-import { displayName, listInteractions, listParticipants, type Participant } from './api.ts';
+import { cutNotice, displayName, listInteractions, listParticipants, type Participant } from './api.ts';
 import { speakerColor } from './colors.ts';
 import { PersonPanel } from './person.tsx';
 
@@ -36,6 +36,7 @@ export function GraphView(props: GraphProps) {
   const [edges, setEdges] = useState<Edge[]>([]);
   const [spoke, setSpoke] = useState<Map<string, number>>(new Map());
   const [selected, setSelected] = useState<string | null>(null);
+  const [cut, setCut] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | null>(null);
@@ -44,8 +45,9 @@ export function GraphView(props: GraphProps) {
     let cancelled = false;
     void (async () => {
       try {
-        const [all, utterances] = await Promise.all([listParticipants(), listInteractions(scope === 'session' ? sessionId : null)]);
+        const [all, listed] = await Promise.all([listParticipants(), listInteractions(scope === 'session' ? sessionId : null)]);
         if (cancelled) return;
+        const utterances = listed.items;
         const counts = new Map<string, number>();
         for (const u of utterances) counts.set(u.speaker.id, (counts.get(u.speaker.id) ?? 0) + 1);
         const involved = new Set<string>(counts.keys());
@@ -54,6 +56,7 @@ export function GraphView(props: GraphProps) {
         setPeople(all.filter((p) => !props.erased.has(p.id) && (scope === 'everyone' || involved.has(p.id))));
         setEdges(es.filter((e) => !props.erased.has(e.from) && !props.erased.has(e.to)));
         setSpoke(counts);
+        setCut(listed.truncated);
         setError(null);
       } catch (err) {
         setError((err as Error).message);
@@ -102,6 +105,7 @@ export function GraphView(props: GraphProps) {
         <label><input type="radio" name="scope" checked={scope === 'everyone'} onChange={() => setScope('everyone')} /> everyone</label>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
+      {cut && <p class="muted cut" role="status">{cutNotice('turns, newest first')}: the graph leaves older ones out</p>}
       <div class="columns">
         <div>
           <div class="cy" ref={box} aria-label="interaction graph" />

@@ -1,7 +1,7 @@
 /** Memory view: facts with their history and sources (audio where kept), search, questions, erasure. */
 import { useEffect, useState } from 'preact/hooks';
 import {
-  ask, blobUrl, displayName, getUtterance, listFacts, type Fact, type Participant, type QueryAnswer, type Utterance,
+  ask, blobUrl, cutNotice, displayName, getUtterance, listFacts, type Fact, type Participant, type QueryAnswer, type Utterance,
 } from './api.ts';
 import { speakerColor } from './colors.ts';
 import { EraseButton } from './person.tsx';
@@ -135,11 +135,12 @@ export function MemoryView(props: MemoryProps) {
   const [person, setPerson] = useState('');
   const [history, setHistory] = useState(true);
   const [facts, setFacts] = useState<Fact[]>([]);
+  const [cut, setCut] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let cancelled = false;
     listFacts({ q: search || undefined, participant: person || undefined, history }).then(
-      (f) => { if (!cancelled) { setFacts(f); setError(null); } },
+      (f) => { if (!cancelled) { setFacts(f.items); setCut(f.truncated); setError(null); } },
       (err: Error) => { if (!cancelled) setError(err.message); },
     );
     return () => { cancelled = true; };
@@ -159,6 +160,7 @@ export function MemoryView(props: MemoryProps) {
             <label><input type="checkbox" checked={history} onChange={(e) => setHistory(e.currentTarget.checked)} /> history</label>
           </form>
           {error && <p class="error" role="alert">{error}</p>}
+          {cut && <p class="muted cut" role="status">{cutNotice(search ? 'matching facts' : 'facts, newest first')}</p>}
           {facts.length === 0 ? <p class="muted">no facts{search ? ` matching “${search}”` : ''}</p> : <FactChains facts={facts} />}
           <h3>Ask</h3>
           <QuestionBox />

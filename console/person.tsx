@@ -1,7 +1,7 @@
 /** A person: profile, current facts, persona; and erasure with a confirmation. */
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { displayName, eraseParticipant, getParticipant, getPersona, listFacts, type Fact, type Participant, type PersonaNode } from './api.ts';
+import { cutNotice, displayName, eraseParticipant, getParticipant, getPersona, listFacts, type Fact, type Participant, type PersonaNode } from './api.ts';
 import { speakerColor } from './colors.ts';
 
 export function EraseButton(props: { person: { id: string; name: string | null }; onErased: (id: string) => void }) {
@@ -36,6 +36,7 @@ export function EraseButton(props: { person: { id: string; name: string | null }
 export function PersonPanel(props: { id: string; version: number; onErased: (id: string) => void }) {
   const [person, setPerson] = useState<Participant | null>(null);
   const [facts, setFacts] = useState<Fact[]>([]);
+  const [cut, setCut] = useState(false);
   const [persona, setPersona] = useState<PersonaNode[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -45,7 +46,8 @@ export function PersonPanel(props: { id: string; version: number; onErased: (id:
         const [p, f, n] = await Promise.all([getParticipant(props.id), listFacts({ participant: props.id }), getPersona(props.id)]);
         if (cancelled) return;
         setPerson(p);
-        setFacts(f);
+        setFacts(f.items);
+        setCut(f.truncated);
         setPersona(n);
         setError(null);
       } catch (err) {
@@ -74,6 +76,7 @@ export function PersonPanel(props: { id: string; version: number; onErased: (id:
       {about.length === 0 ? <p class="muted">none yet</p> : (
         <ul class="facts">{about.map((f) => <li key={f.id}><span class="layer">{f.kind}</span> {f.text}</li>)}</ul>
       )}
+      {cut && <p class="muted small cut" role="status">{cutNotice('facts, newest first')}</p>}
       {mentioning > 0 && <p class="muted small">and {mentioning} fact{mentioning === 1 ? '' : 's'} about others that mention {displayName(person)} (Memory view)</p>}
       <h4>Persona</h4>
       {persona.length === 0 ? <p class="muted">none yet</p> : (

@@ -4,6 +4,8 @@
 # its true speech span in milliseconds (leading/trailing silence of every synthesised utterance is trimmed
 # first, so the span is exact by construction).
 # Needs: flite, festival (+ festvox-kallpc16k, festvox-us-slt-hts), sox.
+# Every sox runs with -R (its dither seeded), so that a rerun writes the same bytes; the committed files
+# predate -R and are kept as they are (tests pin features of their exact bytes, e.g. test/fixtures/speaker-pins.json).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$ROOT/test/fixtures/audio"
@@ -20,7 +22,7 @@ synth() {
     festival) printf '%s' "$text" > "$TMP/text.txt"
               text2wave -eval "(voice_$voice)" -o "$TMP/raw.wav" "$TMP/text.txt" ;;
   esac
-  sox "$TMP/raw.wav" -r "$RATE" -c 1 -b 16 "$out" \
+  sox -R "$TMP/raw.wav" -r "$RATE" -c 1 -b 16 "$out" \
     silence 1 0.01 0.3% reverse silence 1 0.01 0.3% reverse
 }
 
@@ -29,7 +31,7 @@ JSON="["
 make() {
   local name="$1" voice="$2" lead="$3"; shift 3
   local parts=() t_ms=0 entries="" i=0
-  sox -n -r "$RATE" -c 1 -b 16 "$TMP/lead.wav" trim 0 "$lead"
+  sox -R -n -r "$RATE" -c 1 -b 16 "$TMP/lead.wav" trim 0 "$lead"
   parts+=("$TMP/lead.wav")
   t_ms=$(awk "BEGIN{printf \"%d\", $lead*1000}")
   for pair in "$@"; do
@@ -37,14 +39,14 @@ make() {
     synth "$voice" "$text" "$TMP/u$i.wav"
     local dur_ms
     dur_ms=$(awk "BEGIN{printf \"%d\", $(soxi -s "$TMP/u$i.wav")*1000/$RATE}")
-    sox -n -r "$RATE" -c 1 -b 16 "$TMP/g$i.wav" trim 0 "$gap"
+    sox -R -n -r "$RATE" -c 1 -b 16 "$TMP/g$i.wav" trim 0 "$gap"
     parts+=("$TMP/u$i.wav" "$TMP/g$i.wav")
     [ -n "$entries" ] && entries+=","
     entries+="{\"text\":\"$text\",\"start_ms\":$t_ms,\"end_ms\":$((t_ms + dur_ms))}"
     t_ms=$(awk "BEGIN{printf \"%d\", $t_ms + $dur_ms + $gap*1000}")
     i=$((i + 1))
   done
-  sox "${parts[@]}" "$OUT/$name.wav"
+  sox -R "${parts[@]}" "$OUT/$name.wav"
   [ "$JSON" != "[" ] && JSON+=","
   JSON+=$'\n'"  {\"file\":\"$name.wav\",\"voice\":\"$voice\",\"utterances\":[$entries]}"
 }

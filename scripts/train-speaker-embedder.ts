@@ -19,15 +19,15 @@
  * Needs flite, festival and sox.
  */
 import { writeFileSync } from 'node:fs';
-import { degrade, TRAIN_CHANNELS } from '../bench/lib/far-field.js';
+import { TRAIN_CHANNELS } from '../bench/lib/far-field.js';
 import { parseArgs } from 'node:util';
 import {
-  hasSharedSpeech, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_HELDOUT_VOICES, TTS_TRAIN_VOICES,
+  hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_HELDOUT_VOICES,
 } from '../pipelines/speaker/eval-corpus.js';
-import { equalErrorRate, mean, pairScores, segments } from '../pipelines/speaker/eval-metrics.js';
+import { equalErrorRate, mean, pairScores } from '../pipelines/speaker/eval-metrics.js';
 import type { LabelledVector } from '../pipelines/speaker/lda-trainer.js';
 import { BACK_END_KINDS, type BackEndKind } from '../pipelines/speaker/projection-back-end.js';
-import { fitProjection } from '../bench/lib/speaker-folds.js';
+import { fitProjection, trainingSamples } from '../bench/lib/speaker-folds.js';
 import { StatsLdaSpeakerEmbedder, MfccMeanSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import type { StatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 import { FEATURE_KINDS, loadSpeakerFeatures, type FeatureKind } from '../bench/lib/speaker-feature-kinds.js';
@@ -43,15 +43,10 @@ if (!hasSharedSpeech()) {
   process.exit(1);
 }
 const features = await loadSpeakerFeatures(values.features as FeatureKind);
-const train = [...loadLibriSpeech(LIBRI_TRAIN), ...loadTts(TTS_TRAIN_VOICES)];
-const samples: LabelledVector[] = [];
 const channels = values['no-augment'] ? [] : TRAIN_CHANNELS;
-for (const [n, u] of train.entries())
-  for (const clip of [u.audio, ...channels.map((c, k) => degrade(u.audio, 1000 * k + n + 1, c))])
-  for (const seg of [clip, ...segments(clip, 3, 1.5)]) {
-    const x = await features.extract(seg);
-    if (x) samples.push({ label: u.speaker, x });
-  }
+// The samples cross-fitting refits on (bench/lib/speaker-folds.ts), so a fold's LDA is this one less its speakers.
+const { train, stats } = await trainingSamples(features, channels.length > 0);
+const samples: LabelledVector[] = stats.flatMap((s) => s.segs.map(({ x }) => ({ label: s.u.speaker, x })));
 const backEnd = values['back-end'] === undefined ? features.backEnd : values['back-end'] === 'none' ? null
   : { kind: backEndArg(values['back-end']), centredOn: values['centre-on'] ?? 'all' };
 const params: StatsLdaParams = {

@@ -1,31 +1,14 @@
-import type { ManagedTransaction } from 'neo4j-driver';
 import {
   layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactPatch, type MemoryStore,
   type NewFact, type PersonaEvidence, type PersonaNode, type ProcessedBy,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
-import { addEvidence, firstEvidence, mergeStates, personaState, stateProps, toPersona } from './neo4j-persona.js';
-import { DROP_ORPHAN_ADDRESSEE, Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
+import { addEvidence, firstEvidence, personaState, stateProps, toPersona } from './neo4j-persona.js';
+import { eraseMemories, FACTS_OF_PARTICIPANT, relabelMemories, RELINK_FACTS } from './neo4j-participant-memories.js';
+import { Neo4jStoreBase, propRows, stringList } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 import { MEMORY_SCHEMA, toFact } from './neo4j-memory-rows.js';
-
-/**
- * Every fact where `$pid` is the speaker, the subject or an addressee, as `f`: three index-backed
- * lookups (the addressee one through its key node) instead of a filter over the tenant's facts. The
- * hints keep the planner from the `(tenant)` index, which it picked on a small store.
- */
-export const FACTS_OF_PARTICIPANT = `
-  CALL {
-    MATCH (f:Fact {tenant: $tenant, speakerId: $pid}) USING INDEX f:Fact(tenant, speakerId) RETURN f
-    UNION
-    MATCH (f:Fact {tenant: $tenant, subjectId: $pid}) USING INDEX f:Fact(tenant, subjectId) RETURN f
-    UNION
-    MATCH (:Addressee {tenant: $tenant, id: $pid})<-[:ADDRESSED]-(f:Fact) RETURN f
-  }`;
-
-/** Nodes deleted per transaction when a participant's memories are erased. */
-export const ERASE_BATCH = 1000;
 
 let lastOrd = 0;
 
@@ -40,25 +23,6 @@ function nextOrds(n: number): number[] {
   lastOrd = base + n - 1;
   return Array.from({ length: n }, (_, i) => base + i);
 }
-
-/**
- * Rebuild the SAID_BY / ABOUT / ADDRESSED_TO edges of facts `$ids` from their id properties (the
- * record of truth), to whichever of those participants exist now, and the ADDRESSED edges to the
- * addressee key nodes (which exist for every id).
- */
-const RELINK_FACTS = `
-  UNWIND $ids AS fid
-  MATCH (f:Fact {tenant: $tenant, id: fid})
-  OPTIONAL MATCH (f)-[old:SAID_BY|ABOUT|ADDRESSED_TO|ADDRESSED]->()
-  DELETE old
-  WITH DISTINCT f
-  FOREACH (aid IN f.addresseeIds | MERGE (k:Addressee {tenant: $tenant, id: aid}) MERGE (f)-[:ADDRESSED]->(k))
-  WITH f
-  OPTIONAL MATCH (p:Participant {tenant: $tenant}) WHERE p.id IN [f.speakerId, f.subjectId] + f.addresseeIds
-  WITH f, collect(p) AS ps
-  FOREACH (p IN [x IN ps WHERE x.id = f.speakerId] | MERGE (f)-[:SAID_BY]->(p))
-  FOREACH (p IN [x IN ps WHERE x.id = f.subjectId] | MERGE (f)-[:ABOUT]->(p))
-  FOREACH (p IN [x IN ps WHERE x.id IN f.addresseeIds] | MERGE (f)-[:ADDRESSED_TO]->(p))`;
 
 /**
  * `MemoryStore` in Neo4j: `(:Fact)` nodes with `[:SUPERSEDES]` (newer to older) and
@@ -237,85 +201,13 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
   async relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
     if (fromId === intoId) return;
     await this.init();
-    const t = this.t(tenant);
-    const params = { tenant: t, from: fromId, into: intoId };
-    await this.db.write('relabelParticipant', async (tx) => {
-      const changed = await tx.run(`
-        ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$from')}
-        WITH DISTINCT f
-        SET f.speakerId = CASE WHEN f.speakerId = $from THEN $into ELSE f.speakerId END,
-            f.subjectId = CASE WHEN f.subjectId = $from THEN $into ELSE f.subjectId END,
-            f.addresseeIds = reduce(acc = [], a IN [x IN f.addresseeIds | CASE WHEN x = $from THEN $into ELSE x END] |
-              CASE WHEN a IN acc THEN acc ELSE acc + a END)
-        RETURN f.id AS id`, params);
-      await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
-      await this.relabelPersona(tx, t, fromId, intoId);
-      // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
-      await tx.run('MATCH (n:ProcessedUtterance {tenant: $tenant, speakerId: $from}) SET n.speakerId = $into', params);
-      await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
-    });
+    await this.db.write('relabelParticipant', (tx) => relabelMemories(tx, this.t(tenant), fromId, intoId));
   }
 
-  /** Move persona nodes to `intoId`, merging into its node of the same (kind, target) where one exists. */
-  private async relabelPersona(tx: ManagedTransaction, t: string, fromId: string, intoId: string): Promise<void> {
-    // Write-lock both participants' nodes before reading them, so concurrent evidence is not lost.
-    const nodes = await propRows(tx, `
-      MATCH (n:PersonaNode {tenant: $tenant}) WHERE n.participantId IN [$from, $into]
-      SET n._lock = true RETURN n {.*} AS n`, { tenant: t, from: fromId, into: intoId });
-    const intoNodes = new Map(nodes.filter((n) => n.participantId === intoId).map((n) => [`${String(n.kind)}\u0000${String(n.target)}`, n]));
-    for (const node of nodes.filter((n) => n.participantId === fromId)) {
-      const into = intoNodes.get(`${String(node.kind)}\u0000${String(node.target)}`);
-      if (!into) {
-        await tx.run(`
-          MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n.participantId = $into
-          WITH n OPTIONAL MATCH (:Participant)-[old:HAS_PERSONA]->(n) DELETE old
-          WITH DISTINCT n OPTIONAL MATCH (p:Participant {tenant: $tenant, id: $into})
-          FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:HAS_PERSONA]->(n))`,
-        { tenant: t, id: node.id, into: intoId });
-        continue;
-      }
-      await tx.run(`
-        MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n += $props
-        WITH n MATCH (gone:PersonaNode {tenant: $tenant, id: $goneId}) DETACH DELETE gone`,
-      { tenant: t, id: into.id, goneId: node.id, props: stateProps(mergeStates(personaState(into), personaState(node))) });
-    }
-    await tx.run('MATCH (n:PersonaNode {tenant: $tenant, participantId: $into}) REMOVE n._lock', { tenant: t, into: intoId });
-  }
-
-  /**
-   * Erase the facts and persona of a participant: their ids are read first, then the nodes deleted
-   * in batches of `ERASE_BATCH` (one transaction each), so a person with many memories never holds
-   * one huge transaction. Returns every id when all batches succeed; a failure is reported to the
-   * caller.
-   */
+  /** Erase the facts and persona of a participant, in batches (see {@link eraseMemories}). */
   async deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory> {
     await this.init();
-    const params = { tenant: this.t(tenant), id: participantId };
-    const { factIds, personaIds } = await this.db.read('deleteParticipant.plan', async (tx) => {
-      const facts = await tx.run(`
-        ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')}
-        RETURN f.id AS fid ORDER BY f.ord`, params);
-      const persona = await tx.run(`
-        MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
-        RETURN n.id AS nid ORDER BY n.id`, params);
-      return {
-        factIds: facts.records.map((r) => String(r.get('fid'))),
-        personaIds: persona.records.map((r) => String(r.get('nid'))),
-      };
-    });
-    for (let i = 0; i < factIds.length; i += ERASE_BATCH) {
-      await this.db.write('deleteParticipant.facts', (tx) => tx.run(`
-        UNWIND $ids AS fid MATCH (f:Fact {tenant: $tenant, id: fid}) DETACH DELETE f`, { ...params, ids: factIds.slice(i, i + ERASE_BATCH) }));
-    }
-    for (let i = 0; i < personaIds.length; i += ERASE_BATCH) {
-      await this.db.write('deleteParticipant.persona', (tx) => tx.run(`
-        UNWIND $ids AS nid MATCH (n:PersonaNode {tenant: $tenant, id: nid}) DETACH DELETE n`, { ...params, ids: personaIds.slice(i, i + ERASE_BATCH) }));
-    }
-    await this.db.write('deleteParticipant.addressee', (tx) => tx.run(DROP_ORPHAN_ADDRESSEE, params));
-    // An unfinished consolidation's kept extraction may quote them (as speaker, subject or addressee).
-    await this.db.write('deleteParticipant.extractions', (tx) => tx.run(`
-      MATCH (k:KeptExtraction {tenant: $tenant}) WHERE k.extraction CONTAINS $id DELETE k`, params));
-    return { factIds, personaIds };
+    return eraseMemories(this.db, this.t(tenant), participantId);
   }
 
   async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void> {

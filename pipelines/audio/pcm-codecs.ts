@@ -14,6 +14,25 @@ const MULAW_TABLE: Float32Array = (() => {
   return table;
 })();
 
+/** G.711 A-law byte to linear 16-bit value, as a lookup table (even bits inverted; a set sign bit is positive). */
+const ALAW_TABLE: Float32Array = (() => {
+  const table = new Float32Array(256);
+  for (let i = 0; i < 256; i++) {
+    const a = i ^ 0x55;
+    const exponent = (a >> 4) & 0x07;
+    const mantissa = (a & 0x0f) << 4;
+    const magnitude = exponent === 0 ? mantissa + 8 : (mantissa + 0x108) << (exponent - 1);
+    table[i] = ((a & 0x80) !== 0 ? magnitude : -magnitude) / 32768;
+  }
+  return table;
+})();
+
+/** A G.711 mu-law byte as a sample in [-1, 1]. */
+export const mulawSample = (byte: number): number => MULAW_TABLE[byte & 0xff] ?? 0;
+
+/** A G.711 A-law byte as a sample in [-1, 1]. */
+export const alawSample = (byte: number): number => ALAW_TABLE[byte & 0xff] ?? 0;
+
 /**
  * Decode raw little-endian samples to Float32 in [-1, 1]. The frame must already be validated as a
  * whole number of samples.
@@ -28,7 +47,7 @@ export function decodePcm(encoding: AudioEncoding, frame: Uint8Array): Float32Ar
   }
   if (encoding === 'mulaw') {
     const out = new Float32Array(frame.byteLength);
-    for (let i = 0; i < out.length; i++) out[i] = MULAW_TABLE[frame[i] ?? 0xff] ?? 0;
+    for (let i = 0; i < out.length; i++) out[i] = mulawSample(frame[i] ?? 0xff);
     return out;
   }
   const out = new Float32Array(frame.byteLength >> 2);

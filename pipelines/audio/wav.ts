@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { alawSample, mulawSample } from './pcm-codecs.js';
 
 /** Decoded WAV contents. */
 export interface WavAudio {
@@ -11,22 +12,25 @@ export interface WavAudio {
 /** `WAVE_FORMAT_*` codes of the `fmt ` chunk. */
 const PCM = 1;
 const FLOAT = 3;
+const ALAW = 6;
+const MULAW = 7;
 const EXTENSIBLE = 0xfffe;
 
-/** Names of format codes a WAV may carry that this reader does not decode, for the error. */
+/** Names of format codes a WAV may carry, for errors. */
 const FORMAT_NAMES: Record<number, string> = {
-  2: 'Microsoft ADPCM', 6: 'A-law', 7: 'mu-law', 0x11: 'IMA ADPCM', 0x31: 'GSM 6.10', 0x50: 'MPEG', 0x55: 'MP3',
+  [PCM]: 'PCM', 2: 'Microsoft ADPCM', [FLOAT]: 'IEEE float', [ALAW]: 'A-law', [MULAW]: 'mu-law', 0x11: 'IMA ADPCM', 0x31: 'GSM 6.10',
+  0x50: 'MPEG', 0x55: 'MP3',
 };
 
-/** Bit depths read per format: integer PCM 8 (unsigned), 16, 24 or 32; float 32 or 64. */
-const DEPTHS: Record<number, number[]> = { [PCM]: [8, 16, 24, 32], [FLOAT]: [32, 64] };
+/** Bit depths read per format: integer PCM 8 (unsigned), 16, 24 or 32; float 32 or 64; G.711 A-law and mu-law 8. */
+const DEPTHS: Record<number, number[]> = { [PCM]: [8, 16, 24, 32], [FLOAT]: [32, 64], [ALAW]: [8], [MULAW]: [8] };
 
 /** A data chunk size streaming writers leave when they cannot seek back: read to the end of the file. */
 const UNKNOWN_SIZE = 0xffffffff;
 
 interface WavFormat { format: number; channels: number; sampleRate: number; bits: number }
 
-/** The `fmt ` chunk at `body` of `size` bytes; an extensible one reads as the PCM or float format it wraps. */
+/** The `fmt ` chunk at `body` of `size` bytes; an extensible one reads as the format it wraps. */
 function readFormat(buf: Buffer, body: number, size: number): WavFormat {
   if (body + size > buf.length) throw new Error(`truncated: the file ends inside the fmt chunk (${buf.length - body} of its ${size} bytes)`);
   if (size < 16) throw new Error(`the fmt chunk is ${size} bytes; at least 16 are needed`);
@@ -37,13 +41,16 @@ function readFormat(buf: Buffer, body: number, size: number): WavFormat {
   const bits = buf.readUInt16LE(body + 14);
   if (format === EXTENSIBLE) {
     if (size < 40) throw new Error('WAVE_FORMAT_EXTENSIBLE needs a 40-byte fmt chunk with its subformat');
-    // The subformat GUID starts with the format code it stands for (KSDATAFORMAT_SUBTYPE_PCM: 1, _IEEE_FLOAT: 3).
+    // The subformat GUID starts with the format code it stands for (KSDATAFORMAT_SUBTYPE_PCM: 1, _IEEE_FLOAT: 3,
+    // _ALAW: 6, _MULAW: 7).
     format = buf.readUInt16LE(body + 24);
-    if (format !== PCM && format !== FLOAT) throw new Error(`unsupported WAVE_FORMAT_EXTENSIBLE subformat ${formatName(format)}: only PCM and IEEE float are read`);
+    if (!DEPTHS[format]) throw new Error(`unsupported WAVE_FORMAT_EXTENSIBLE subformat ${formatName(format)}: only PCM, IEEE float, A-law and mu-law are read`);
   }
   const depths = DEPTHS[format];
-  if (!depths) throw new Error(`unsupported WAV format ${formatName(format)}: only PCM (1), IEEE float (3) and WAVE_FORMAT_EXTENSIBLE of either are read`);
-  const kind = format === PCM ? 'PCM' : 'float';
+  if (!depths) {
+    throw new Error(`unsupported WAV format ${formatName(format)}: only PCM (1), IEEE float (3), A-law (6), mu-law (7) and WAVE_FORMAT_EXTENSIBLE of these are read`);
+  }
+  const kind = format === FLOAT ? 'float' : FORMAT_NAMES[format] ?? 'PCM';
   if (!depths.includes(bits)) throw new Error(`unsupported bit depth ${bits} for ${kind}: ${depths.join(', ')} are read`);
   if (channels === 0) throw new Error('the fmt chunk says 0 channels');
   if (sampleRate === 0) throw new Error('the fmt chunk says a sample rate of 0 Hz');
@@ -61,6 +68,8 @@ function formatName(code: number): string {
 /** The sample at byte `at` in [-1, 1]. */
 function sampleAt(buf: Buffer, at: number, { format, bits }: WavFormat): number {
   if (format === FLOAT) return bits === 32 ? buf.readFloatLE(at) : buf.readDoubleLE(at);
+  if (format === ALAW) return alawSample(buf.readUInt8(at));
+  if (format === MULAW) return mulawSample(buf.readUInt8(at));
   switch (bits) {
     case 8: return (buf.readUInt8(at) - 128) / 128;
     case 16: return buf.readInt16LE(at) / 32768;
@@ -81,8 +90,8 @@ function notWave(buf: Buffer): string | null {
 }
 
 /**
- * Parse a RIFF/WAVE buffer of integer PCM (8, 16, 24 or 32 bits) or IEEE float (32 or 64 bits), plain or as
- * WAVE_FORMAT_EXTENSIBLE; returns the first channel.
+ * Parse a RIFF/WAVE buffer of integer PCM (8, 16, 24 or 32 bits), IEEE float (32 or 64 bits) or G.711 A-law or mu-law
+ * (8 bits), plain or as WAVE_FORMAT_EXTENSIBLE; returns the first channel.
  * @throws Error naming what is wrong: not RIFF/WAVE, a format or bit depth not read, a bad fmt chunk, no data
  * chunk, or a data chunk cut short (a file truncated in transit).
  */

@@ -10,7 +10,7 @@ export interface AskerIdentity {
   /** Best-matching participant; null when unresolved. */
   participantId: string | null;
   confidence: AskerConfidence;
-  /** Cosine to the best prototype (−1 when there are none). */
+  /** Cosine to the best prototype, less its `cosineOffset` (−1 when there are none). */
   score: number;
   /** Best minus runner-up cosine (the best score itself when there is one prototype). */
   margin: number;
@@ -20,12 +20,14 @@ export interface AskerIdentity {
 export interface AskerPrototype {
   participantId: string;
   vector: Float32Array;
+  /** Cosine taken off this prototype's score before the thresholds (the band rule: a match across bands); default 0. */
+  cosineOffset?: number;
 }
 
 /**
  * Compare a query embedding with prototypes (docs/ARCHITECTURE.md, "Speaker identity"): high at cosine ≥ askerHigh with margin ≥
- * askerMargin, low at ≥ askerLow, unresolved below. Several prototypes of one participant count as
- * one (its best). Never modifies the prototypes.
+ * askerMargin, low at ≥ askerLow, unresolved below, each prototype's cosine less its `cosineOffset`. Several
+ * prototypes of one participant count as one (its best). Never modifies the prototypes.
  */
 export function identifyAsker(
   embedding: Float32Array,
@@ -33,7 +35,10 @@ export function identifyAsker(
   t: Pick<SpeakerThresholds, 'askerHigh' | 'askerMargin' | 'askerLow'>,
 ): AskerIdentity {
   const best = new Map<string, number>();
-  for (const p of prototypes) best.set(p.participantId, Math.max(best.get(p.participantId) ?? -Infinity, cosine(embedding, p.vector)));
+  for (const p of prototypes) {
+    const score = cosine(embedding, p.vector) - (p.cosineOffset ?? 0);
+    best.set(p.participantId, Math.max(best.get(p.participantId) ?? -Infinity, score));
+  }
   const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]);
   const top = ranked[0];
   if (!top) return { participantId: null, confidence: 'unresolved', score: -1, margin: 0 };

@@ -40,6 +40,12 @@ export interface SessionClusterOptions {
   minUtterances?: number;
   /** Pairs of ids that are never one person (overlapping speech, one named the other, different external ids). */
   cannotLink?: Iterable<readonly [string, string]>;
+  /**
+   * The band rule (`voice-bands.ts` `mergeBandOffset`): an LLR every join must clear on top of the calibrated rule, for
+   * a session heard through a telephone channel. Only with `calibrated` (the offsets are LLRs; on the cosine rule their
+   * worth in cosine, 0.1–0.2, would put mergeTau 0.9 past 1 and end every merge). Default 0.
+   */
+  bandOffset?: number;
 }
 
 interface Group {
@@ -70,6 +76,9 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
     const c = rule.calibration;
     if (![c.a, c.b, c.c, c.e, rule.threshold].every(Number.isFinite)) throw new RangeError('the calibrated merge rule needs finite numbers');
   } else if (!(options.linkageTau! >= -1 && options.linkageTau! <= 1)) throw new RangeError('linkageTau must be a cosine in [-1, 1]');
+  const band = options.bandOffset ?? 0;
+  if (!(Number.isFinite(band) && band >= 0)) throw new RangeError('bandOffset must be a finite LLR ≥ 0');
+  if (band > 0 && !rule) throw new RangeError('bandOffset applies to the calibrated rule only (an LLR), not to linkageTau');
   const minUtt = options.minUtterances ?? 1;
   const forbidden = new Set<string>();
   for (const [a, b] of options.cannotLink ?? []) forbidden.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);
@@ -97,7 +106,7 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
         const gi = groups[i];
         const gj = groups[j];
         if (!gi || !gj) continue;
-        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) : link[i]![j]!;
+        const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) - band : link[i]![j]!;
         if (s < bestScore || ((best || rule) && s === bestScore)) continue;
         if (gi.known && gj.known) continue;
         if (gi.members.some((a) => gj.members.some((b) => forbidden.has(`${a}\u0000${b}`)))) continue;

@@ -7,7 +7,7 @@ import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.j
 import { SPEAKER_SAMPLE_RATE, type SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { narrowbandModelId } from '../../pipelines/speaker/voice-bands.js';
+import { bandOf, bandOffset, bandOffsetsFor, cosineOffset, narrowbandModelId, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, QueryBody, QueryResponse, ref,
@@ -16,8 +16,14 @@ import { resolveParticipantRef } from '../../pipelines/interaction/participant-r
 
 export { QueryBody } from '../protocol/http-schemas.js';
 
+/** A voice sample of `query`: 16 kHz mono samples and the rate the WAV was recorded at (its band). */
+export interface QueryAudio {
+  samples: Float32Array;
+  sampleRate: number;
+}
+
 /** Decode a base64 WAV into 16 kHz mono samples; 400 with a clear message when it is not one. */
-export async function decodeQueryAudio(b64: string): Promise<Float32Array> {
+export async function decodeQueryAudio(b64: string): Promise<QueryAudio> {
   if (!isBase64(b64)) throw new ParleyError('PARLEY_ERR_BAD_AUDIO', 'audio must be base64 (standard alphabet)');
   const buf = Buffer.from(b64, 'base64');
   let wav;
@@ -28,10 +34,10 @@ export async function decodeQueryAudio(b64: string): Promise<Float32Array> {
   }
   if (wav.sampleRate < 4000 || wav.sampleRate > 192_000) throw new ParleyError('PARLEY_ERR_BAD_AUDIO', `unsupported sample rate ${wav.sampleRate} Hz`);
   if (wav.samples.length === 0) throw new ParleyError('PARLEY_ERR_BAD_AUDIO', 'audio has no samples');
-  if (wav.sampleRate === SPEAKER_SAMPLE_RATE) return wav.samples;
+  if (wav.sampleRate === SPEAKER_SAMPLE_RATE) return { samples: wav.samples, sampleRate: wav.sampleRate };
   const src = await LibSampleRate.create(1, wav.sampleRate, SPEAKER_SAMPLE_RATE, { converterType: LibSampleRate.ConverterType.SRC_SINC_FASTEST });
   try {
-    return src.full(wav.samples);
+    return { samples: src.full(wav.samples), sampleRate: wav.sampleRate };
   } finally {
     src.destroy();
   }
@@ -74,16 +80,26 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
 
 /**
  * The known voice the audio matches, or null when none does with at least low confidence. Voiceprints made from phone
- * audio (`narrowbandModelId`) count too: a caller heard only on the phone is known by those alone. The asker rule is
- * on cosines, so the calibrated decision's band offsets do not apply to it.
+ * audio (`narrowbandModelId`) count too: a caller heard only on the phone is known by those alone. The band rule of
+ * the calibrated decision applies as on a stream (`PARLEY_SPEAKER_BAND_OFFSETS=calibrated`): a sample recorded at
+ * 8 kHz or below is a phone voice, and a prototype of the other band (or a phone one heard on the phone) has the
+ * offset's worth in cosine (at the sample's seconds) taken off its score before the asker thresholds.
  */
-async function askerFromVoice(app: FastifyInstance, tenant: string, audio: Float32Array): Promise<QueryResult['asker']> {
+async function askerFromVoice(app: FastifyInstance, tenant: string, audio: QueryAudio): Promise<QueryResult['asker']> {
   const embedder = speakerEmbedderOf(app);
   const { voiceprints } = app.stores;
-  const bands = await Promise.all([voiceprints.list(tenant, embedder.modelId), voiceprints.list(tenant, narrowbandModelId(embedder.modelId))]);
-  const prototypes = bands.flat();
+  const [wide, tel] = await Promise.all([voiceprints.list(tenant, embedder.modelId), voiceprints.list(tenant, narrowbandModelId(embedder.modelId))]);
+  const band = bandOf(audio.sampleRate);
+  const decision = app.hasDecorator('models') ? app.models.speakerDecision : null;
+  const offsets = decision && app.config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(embedder.modelId) : null;
+  const seconds = audio.samples.length / SPEAKER_SAMPLE_RATE;
+  const offsetFor = (print: VoiceBand): number => (offsets && decision ? cosineOffset(decision.calibration, bandOffset(offsets, band, print), seconds) : 0);
+  const prototypes = [
+    ...wide.map((p) => ({ ...p, cosineOffset: offsetFor('wideband') })),
+    ...tel.map((p) => ({ ...p, cosineOffset: offsetFor('narrowband') })),
+  ];
   const thresholds = app.hasDecorator('models') ? app.models.speakerThresholds : thresholdsFor(embedder.modelId);
-  const identity = await identifyAskerFromAudio(embedder, audio, prototypes, thresholds);
+  const identity = await identifyAskerFromAudio(embedder, audio.samples, prototypes, thresholds);
   if (!identity.participantId || identity.confidence === 'unresolved') return null;
   return { id: identity.participantId, confidence: identity.confidence, score: identity.score };
 }

@@ -6,7 +6,7 @@ import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type NewcomerGuard, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
 import { NEWCOMER_MARGIN } from '../../pipelines/speaker/candidate-pick.js';
-import { bandOffsetsFor, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
+import { bandOffsetsFor, mergeBandOffset, type BandOffsets, type VoiceBand } from '../../pipelines/speaker/voice-bands.js';
 import { MAX_HELD_TURNS, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { moveUtterance } from '../../pipelines/interaction/move-utterance.js';
 import { voiceprintsAllowed } from '../config.js';
@@ -33,6 +33,8 @@ export interface SpeakerAssignment {
 export class SessionSpeakers {
   private tracker: Promise<SpeakerTracker> | null = null;
   private lastVoice: string | null = null;
+  /** The band of the session's stream, as its turns are identified (one stream, one band); null before the first. */
+  private band: VoiceBand | null = null;
   /** With the revision on: the tracker's turn index → the utterance stored for it (the newest turns). */
   private readonly utterances = new Map<number, string>();
 
@@ -108,15 +110,23 @@ export class SessionSpeakers {
     if (merges.length > 0) await tracker.applyMerges(merges);
   }
 
+  /** The band offsets of the calibrated decision, when it is on and they apply; else null. */
+  private bandOffsets(): BandOffsets | null {
+    const { config, models } = this.deps;
+    return models.speakerDecision && config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(models.speakerEmbedder.modelId) : null;
+  }
+
   /**
    * The merge rule: the calibrated LLR threshold (`PARLEY_SPEAKER_MERGE_RULE=calibrated`, where the embedder
    * has session rules), else average linkage ≥ mergeTau.
    */
-  private mergeRule(): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated'>; logged: Record<string, number> } {
+  private mergeRule(): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated' | 'bandOffset'>; logged: Record<string, number> } {
     const rules = this.deps.models.speakerSessionRules;
     if (this.deps.config.speakerMergeRule === 'calibrated' && rules) {
       const calibrated = calibratedMerge(rules.merge);
-      return { rule: { calibrated }, logged: { llrThreshold: calibrated.threshold } };
+      // The band rule: in a phone session each join pays the narrowband offset (mergeBandOffset).
+      const bandOffset = mergeBandOffset(this.band, this.bandOffsets());
+      return { rule: { calibrated, bandOffset }, logged: { llrThreshold: calibrated.threshold, bandOffset } };
     }
     const mergeTau = this.deps.models.speakerThresholds.mergeTau;
     return { rule: { linkageTau: mergeTau }, logged: { mergeTau } };
@@ -178,6 +188,7 @@ export class SessionSpeakers {
    * external id is pending (its first voice), the newcomer rule of `NewcomerGuard` applies, to short turns too.
    */
   async identify(audio: Float32Array, speechMs: number, band: VoiceBand): Promise<SpeakerAssignment> {
+    this.band = band;
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);
@@ -225,7 +236,7 @@ export class SessionSpeakers {
       decision: models.speakerDecision ?? null,
       stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
       revise: this.revision(),
-      bandOffsets: models.speakerDecision && config.speakerBandOffsets === 'calibrated' ? bandOffsetsFor(models.speakerEmbedder.modelId) : null,
+      bandOffsets: this.bandOffsets(),
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,
       createParticipant: () => this.session.participantForNewVoice(),

@@ -24,9 +24,14 @@ export const TWILIO_PARAMS = {
 
 const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/**
+ * The URL's query: only `?token=`. Twilio adds nothing to the `<Stream url>` (it takes no query of its own; its custom
+ * parameters arrive in the `start` frame), so any other name is a mistake and refuses the upgrade, named as on
+ * `/v1/stream` (e.g. `?external_id=`, which here is a `<Parameter>`).
+ */
 export const TwilioQuery = Type.Object({
   token: Type.Optional(Type.String({ description: 'API key (Twilio cannot set headers); or send it as customParameters.parley_token' })),
-});
+}, { additionalProperties: false });
 
 /** A close reason is at most 123 bytes of UTF-8. */
 function closeReason(code: ErrorCode, message: string): string {

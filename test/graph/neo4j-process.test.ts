@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import neo4j from 'neo4j-driver';
 import { Neo4jEntityIndex } from '../../graph/neo4j/neo4j-entity-index.js';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
-import { FACTS_OF_PARTICIPANT, Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
+import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
+import { FACTS_OF_PARTICIPANT } from '../../graph/neo4j/neo4j-participant-memories.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
 
 const fact = (content: string, slot: string | null = null) => ({

@@ -1,15 +1,23 @@
 /** One sentence extracted alone by the embedded rules, as the rules tests read it. */
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
-import type { ExtractionResult } from '../../pipelines/memory/extractor.js';
+import type { ExtractedFact, ExtractionResult } from '../../pipelines/memory/extractor.js';
 
 /** A participant: id and name. */
 export type Said = readonly [id: string, name: string];
 
-/** What the embedded rules extract from `text`, said by `speaker` to `addressee` at `time` (ISO), with no turn before it. */
-export async function extractSaid(text: string, time: string, speaker: Said, addressee: Said): Promise<ExtractionResult> {
+/**
+ * What the embedded rules extract from `text`, said by `speaker` to `addressee` at `time` (ISO), with no turn before it.
+ * `others`: participants the sentence may name besides the two (in the names the extractor is given, in no turn).
+ */
+export async function extractSaid(text: string, time: string, speaker: Said, addressee: Said, others: readonly Said[] = []): Promise<ExtractionResult> {
   return new EmbeddedExtractor().extract({
     current: { id: 'u1', speakerId: speaker[0], addresseeIds: [addressee[0]], text, time, sessionId: 's' } as never,
     previous: [],
-    names: { [speaker[0]]: speaker[1], [addressee[0]]: addressee[1] },
+    names: Object.fromEntries([speaker, addressee, ...others]),
   });
+}
+
+/** The facts of {@link extractSaid}. */
+export async function factsSaid(text: string, time: string, speaker: Said, addressee: Said, others: readonly Said[] = []): Promise<ExtractedFact[]> {
+  return (await extractSaid(text, time, speaker, addressee, others)).facts;
 }

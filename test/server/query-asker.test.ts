@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { encodeWav } from '../../pipelines/audio/wav.js';
+import { encodeMulaw } from '../../pipelines/audio/pcm-codecs.js';
+import { encodeWav, parseWav } from '../../pipelines/audio/wav.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { narrowbandModelId } from '../../pipelines/speaker/voice-bands.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -85,7 +86,33 @@ describe('POST /v1/query with an asker and audio', () => {
     assert.equal((cut.json.error as { code: string }).code, 'PARLEY_ERR_BAD_AUDIO');
     assert.match((cut.json.error as { message: string }).message, /audio is not a readable WAV: truncated: the data chunk declares \d+ bytes but the file holds \d+/);
   });
+
+  // Format 7 used to be refused (400 "unsupported WAV format 0x0007 (mu-law)").
+  test('a G.711 mu-law WAV (format 7, as phone recorders write it) names the asker as the PCM one does', async () => {
+    const { samples, sampleRate } = parseWav(Buffer.from(audio, 'base64'));
+    const r = await ask({ audio: mulawWav(encodeMulaw(samples), sampleRate).toString('base64') });
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    assert.equal((r.json.asker as { id: string }).id, ana);
+  });
 });
+
+/** A mono G.711 mu-law WAV (format 7, 8 bits) of `bytes`. */
+function mulawWav(bytes: Uint8Array, sampleRate: number): Buffer {
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0, 'latin1');
+  head.writeUInt32LE(36 + bytes.length, 4);
+  head.write('WAVEfmt ', 8, 'latin1');
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(7, 20);
+  head.writeUInt16LE(1, 22);
+  head.writeUInt32LE(sampleRate, 24);
+  head.writeUInt32LE(sampleRate, 28);
+  head.writeUInt16LE(1, 32);
+  head.writeUInt16LE(8, 34);
+  head.write('data', 36, 'latin1');
+  head.writeUInt32LE(bytes.length, 40);
+  return Buffer.concat([head, bytes]);
+}
 
 /** The 16-bit mono PCM WAV `plain` (as encodeWav writes it) with a WAVE_FORMAT_EXTENSIBLE fmt chunk. */
 function extensible(plain: Buffer): Buffer {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { refusedUpgrade } from '../helpers/refused-upgrade.js';
 import { connectTwilio, twilioCall, twilioMessages } from '../helpers/twilio.js';
 
 describe('/v1/twilio refuses bad streams for good', () => {
@@ -34,6 +35,25 @@ describe('/v1/twilio refuses bad streams for good', () => {
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null, 'the start behind the refused frame ran');
     assert.equal(await t.app.stores.graph.getParticipantByExternalId('default', '+15550001111'), null);
+  });
+
+  // The query was read loosely: `?external_id=` (a <Parameter> here, a query parameter on /v1/stream) was dropped unsaid.
+  test('an unknown query parameter fails the upgrade, named, as on /v1/stream; ?token= still opens the stream', async () => {
+    const typo = await refusedUpgrade(`${t.wsUrl}/v1/twilio?tokn=k`);
+    assert.equal(typo.status, 400);
+    assert.equal(typo.body.error.code, 'PARLEY_ERR_BAD_REQUEST');
+    assert.match(typo.body.error.message, /querystring has unknown field "tokn"; did you mean "token"\?/);
+    const misplaced = await refusedUpgrade(`${t.wsUrl}/v1/twilio?external_id=%2B15550001111`);
+    assert.equal(misplaced.status, 400);
+    assert.match(misplaced.body.error.message, /querystring has unknown field "external_id"; known fields: token$/);
+    assert.equal(await t.app.stores.graph.getParticipantByExternalId('default', '+15550001111'), null);
+    // The one parameter it reads still works: a whole call streamed with ?token= opens its session.
+    const c = twilioCall({});
+    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio?token=any`);
+    for (const m of twilioMessages(c, Buffer.alloc(1600, 0xff))) ws.send(JSON.stringify(m));
+    const how = await closed;
+    assert.notEqual(how.code, 1003, how.reason);
+    assert.notEqual(await t.app.stores.graph.getSession('default', c.callSid), null);
   });
 
   test('a media frame whose payload is not base64 closes the stream saying so, not as noise', async () => {

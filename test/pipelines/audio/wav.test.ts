@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { encodeWav, parseWav } from '../../../pipelines/audio/wav.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 interface Header {
   format?: number;
@@ -77,6 +81,45 @@ describe('parseWav', () => {
     assert.deepEqual([...parseWav(wav({ channels: 2 }, int16(16384, 0, -16384, 0))).samples], [0.5, -0.5]);
   });
 
+  test('G.711 A-law (6) and mu-law (7) are decoded, plain or as WAVE_FORMAT_EXTENSIBLE subformats', () => {
+    const s16 = (...v: number[]): number[] => v.map((x) => x / 32768);
+    // mu-law has a negative zero (0x7f); -0 + 0 is 0, for deepEqual.
+    const read = (buf: Buffer): number[] => [...parseWav(buf).samples].map((x) => x + 0);
+    // A-law: even bits inverted, a set sign bit positive; the smallest step 8 and the largest 32256 of each sign.
+    const alaw = Buffer.from([0xd5, 0x55, 0xaa, 0x2a]);
+    assert.deepEqual(read(wav({ format: 6, bits: 8, sampleRate: 8000 }, alaw)), s16(8, -8, 32256, -32256));
+    // mu-law: stored complemented; 0xff is silence, 0x80 and 0x00 the largest 32124 of each sign.
+    const mulaw = Buffer.from([0xff, 0x7f, 0x80, 0x00]);
+    assert.deepEqual(read(wav({ format: 7, bits: 8, sampleRate: 8000 }, mulaw)), s16(0, 0, 32124, -32124));
+    assert.deepEqual(read(wav({ format: 0xfffe, subformat: 6, bits: 8 }, alaw)), s16(8, -8, 32256, -32256));
+    assert.deepEqual(read(wav({ format: 0xfffe, subformat: 7, bits: 8 }, mulaw)), s16(0, 0, 32124, -32124));
+    // Of two channels (block align 2) the first is read.
+    assert.deepEqual(read(wav({ format: 7, bits: 8, channels: 2 }, Buffer.from([0x80, 0xff, 0x00, 0xff]))), s16(32124, -32124));
+  });
+
+  test('every A-law and mu-law byte decodes as sox decodes it (sox writes the files: -e a-law, -e u-law)', () => {
+    const tmp = tempDir('parley-wav-');
+    try {
+      // 256 distinct 16-bit levels spread over the range, so the companded files hold every code.
+      const ramp = Float32Array.from({ length: 4096 }, (_, i) => Math.sign(i - 2048) * ((Math.abs(i - 2048) / 2048) ** 3));
+      const source = path.join(tmp.dir, 'ramp.wav');
+      writeFileSync(source, encodeWav(ramp, 8000));
+      for (const encoding of ['a-law', 'u-law']) {
+        const companded = path.join(tmp.dir, `${encoding}.wav`);
+        const back = path.join(tmp.dir, `${encoding}-s16.wav`);
+        execFileSync('sox', ['-D', source, '-e', encoding, companded]);
+        execFileSync('sox', [companded, '-e', 'signed-integer', '-b', '16', back]);
+        const file = readFileSync(companded);
+        assert.equal(file.readUInt16LE(20), encoding === 'a-law' ? 6 : 7, 'sox wrote the format code');
+        // Every code, but mu-law's negative zero (0x7f), which no encoder writes (0 is 0xff); the table test above reads it.
+        assert.equal(new Set(file.subarray(file.indexOf('data') + 8)).size, encoding === 'a-law' ? 256 : 255, `${encoding}: every code present`);
+        assert.deepEqual([...parseWav(file).samples], [...parseWav(readFileSync(back)).samples], encoding);
+      }
+    } finally {
+      tmp.remove();
+    }
+  });
+
   test('a stream writer\'s unknown data size (0xFFFFFFFF) reads to the end of the file', () => {
     assert.deepEqual([...parseWav(wav({}, int16(16384, 16384), 0xffffffff)).samples], [0.5, 0.5]);
   });
@@ -91,9 +134,10 @@ describe('parseWav', () => {
     const rifx = wav({}, int16(1));
     rifx.write('RIFX', 0, 'latin1');
     refused(rifx, /big-endian RIFX/);
-    refused(wav({ format: 6, bits: 8 }, Buffer.from([1, 2])), /unsupported WAV format 0x0006 \(A-law\)/);
+    refused(wav({ format: 0x11, bits: 4, blockAlign: 1 }, Buffer.from([1, 2])), /unsupported WAV format 0x0011 \(IMA ADPCM\)/);
     refused(wav({ format: 0x55, bits: 16 }, int16(1)), /unsupported WAV format 0x0055 \(MP3\)/);
-    refused(wav({ format: 0xfffe, subformat: 7, bits: 8 }, Buffer.from([1])), /unsupported WAVE_FORMAT_EXTENSIBLE subformat 0x0007 \(mu-law\)/);
+    refused(wav({ format: 0xfffe, subformat: 0x55, bits: 16 }, int16(1)), /unsupported WAVE_FORMAT_EXTENSIBLE subformat 0x0055 \(MP3\)/);
+    refused(wav({ format: 6, bits: 16 }, int16(1)), /unsupported bit depth 16 for A-law: 8 are read/);
     refused(wav({ bits: 12, blockAlign: 2 }, int16(1)), /unsupported bit depth 12 for PCM: 8, 16, 24, 32 are read/);
     refused(wav({ format: 3, bits: 16 }, int16(1)), /unsupported bit depth 16 for float: 32, 64 are read/);
     refused(wav({ channels: 0, blockAlign: 2 }, int16(1)), /0 channels/);

@@ -5,6 +5,7 @@ import { RuleDecider } from '../../../pipelines/memory/decide.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 test('slot changes are found across paraphrases', () => {
   assert.deepEqual(slotChange('We finally relocated to Lisbon in the spring.'), { slot: 'lives_in', value: 'Lisbon', attribute: 'lives_in' });
@@ -59,11 +60,8 @@ test('a cancellation is read from the clause that cancels', () => {
   assert.equal(movedClause('We moved the sofa to the window.'), null);
 });
 
-const fact = (over: Partial<Fact>): Fact => ({
-  id: 'f1', content: 'Tom will build the raised beds', speakerId: 'p_tom', addresseeIds: [], subjectId: 'p_tom', kind: 'commitment',
-  layer: 'fact', slot: null, value: null, time: '2026-12-01T10:00:00.000Z', eventTime: null, referIds: ['u1'],
-  validFrom: '2026-12-01T10:00:00.000Z', validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null, confidence: 0.7, sessionId: 's',
-  source: 'test', createdAt: '2026-12-01T10:00:00.000Z', ...over,
+const fact = (over: Partial<Fact>): Fact => storedFact('2026-12-01T10:00:00.000Z', {
+  id: 'f1', content: 'Tom will build the raised beds', speakerId: 'p_tom', subjectId: 'p_tom', kind: 'commitment', referIds: ['u1'], ...over,
 });
 const outcome = (settled: ExtractedFact['settles']): ExtractedFact => ({
   content: 'The raised beds are finished', kind: 'statement', subjectId: 'p_tom', speakerId: 'p_tom', addresseeIds: [],

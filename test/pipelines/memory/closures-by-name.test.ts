@@ -5,6 +5,7 @@ import { EmbeddedExtractor, withElidedI } from '../../../pipelines/memory/embedd
 import { wink } from '../../../pipelines/wink.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 test('an outcome in other words shares a named thing and a content word with what it settles', () => {
   assert.equal(sameNamedThing('Lena paid Marcus back for the tickets last night', 'Lena owes Marcus forty quid for the concert tickets'), true);
@@ -15,11 +16,8 @@ test('an outcome in other words shares a named thing and a content word with wha
     'a person the facts are about is no named thing');
 });
 
-const open = (over: Partial<Fact>): Fact => ({
-  id: 'f1', content: 'Lena owes Marcus forty quid for the concert tickets', speakerId: 'p_l', addresseeIds: [], subjectId: 'p_l', kind: 'statement',
-  layer: 'fact', slot: null, value: null, time: '2026-10-01T10:00:00.000Z', eventTime: null, referIds: ['u1'],
-  validFrom: '2026-10-01T10:00:00.000Z', validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null, confidence: 0.7,
-  sessionId: 's', source: 'test', createdAt: '2026-10-01T10:00:00.000Z', ...over,
+const open = (over: Partial<Fact>): Fact => storedFact('2026-10-01T10:00:00.000Z', {
+  id: 'f1', content: 'Lena owes Marcus forty quid for the concert tickets', speakerId: 'p_l', subjectId: 'p_l', referIds: ['u1'], ...over,
 });
 const outcome = (over: Partial<ExtractedFact>): ExtractedFact => ({
   content: 'Lena paid Marcus back for the tickets', kind: 'statement', subjectId: 'p_l', speakerId: 'p_l', addresseeIds: [],

@@ -4,7 +4,7 @@ import type { Utterance } from '../../../graph/types.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { readJointPlan } from '../../../pipelines/memory/joint-plan.js';
 import { consolidationLockKeys, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
-import { turnSessions, type TurnSessions } from './turn-sessions.js';
+import { turnSessions, type TurnSessions } from '../../helpers/turn-sessions.js';
 
 const who = { speaker: 'Ana', addressees: ['Ben'] };
 const T = '2026-12-01T10:00:00.000Z'; // a Tuesday

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ExtractionResult } from '../../../pipelines/memory/extractor.js';
 import { extractedFactId } from '../../../pipelines/memory/consolidate.js';
 import { gatedJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { sqliteRevisions } from './revised-speaker-fixture.js';
+import { sqliteRevisions } from '../../helpers/revised-speaker-fixture.js';
 
 /** A fact id as builds before the speaker was hashed made it: tenant, utterance, subject, what it fills. */
 function oldBuildId(tenant: string, uid: string, ef: ExtractionResult['facts'][number]): string {

@@ -17,6 +17,7 @@ import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.j
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { createConsolidationHandler, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 const read = (s: string): PlanObject | null => readPlanObject(wink(), s);
 const wordNetHere = (): boolean => defaultWordNet().available;
@@ -106,11 +107,8 @@ test('settling by plan object: the outcome names the plan\'s object; a named act
     '"never" is a habit too');
 });
 
-const fact = (over: Partial<Fact>): Fact => ({
-  id: 'f1', content: 'Tom will build the raised beds', speakerId: 'p_tom', addresseeIds: [], subjectId: 'p_tom', kind: 'commitment',
-  layer: 'fact', slot: null, value: null, time: '2026-12-01T10:00:00.000Z', eventTime: null, referIds: ['u1'],
-  validFrom: '2026-12-01T10:00:00.000Z', validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null,
-  confidence: 0.7, sessionId: 's', source: 'test', createdAt: '2026-12-01T10:00:00.000Z', ...over,
+const fact = (over: Partial<Fact>): Fact => storedFact('2026-12-01T10:00:00.000Z', {
+  id: 'f1', content: 'Tom will build the raised beds', speakerId: 'p_tom', subjectId: 'p_tom', kind: 'commitment', referIds: ['u1'], ...over,
 });
 const said = (content: string, sentence = content): ExtractedFact => ({
   content, kind: 'statement', subjectId: 'p_tom', speakerId: 'p_tom', addresseeIds: [], slot: null, value: null, retraction: false,

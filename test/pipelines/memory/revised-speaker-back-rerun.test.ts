@@ -2,8 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { gatedJobStores, neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { BACK_SCENES } from './revised-speaker-back-scenes.js';
-import { revisions, WRITES } from './revised-speaker-fixture.js';
+import { BACK_SCENES } from '../../helpers/revised-speaker-back-scenes.js';
+import { revisions, WRITES } from '../../helpers/revised-speaker-fixture.js';
 
 /*
  * As revised-speaker-rerun.test.ts, for the scenes of revised-speaker-back-scenes.ts (a turn given back, a moved turn

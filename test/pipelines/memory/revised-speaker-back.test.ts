@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { SPEAKER_REVISED } from '../../../pipelines/memory/revised-speaker.js';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { back, keepOnly, retraction } from './revised-speaker-back-scenes.js';
-import { revisions } from './revised-speaker-fixture.js';
+import { back, keepOnly, retraction } from '../../helpers/revised-speaker-back-scenes.js';
+import { revisions } from '../../helpers/revised-speaker-fixture.js';
 
 function backSuite(name: string, open: () => OpenJobStores, skip?: string): void {
   describe(`a revised turn given back, moved with only KEEPs, or a moved retraction: ${name}`, { skip, timeout: 300_000 }, () => {

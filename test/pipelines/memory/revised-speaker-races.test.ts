@@ -5,7 +5,7 @@ import type { ExtractionInput, Extractor } from '../../../pipelines/memory/extra
 import type { MemoryOp } from '../../../pipelines/memory/consolidate.js';
 import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
 import { SPEAKER_REVISED, withdrawMoved } from '../../../pipelines/memory/revised-speaker.js';
-import { sqliteRevisions } from './revised-speaker-fixture.js';
+import { sqliteRevisions } from '../../helpers/revised-speaker-fixture.js';
 
 /** `fn` whose first call waits until `release` is called; `reached` resolves when that call is made. */
 function firstCallHeld<A, R>(fn: (a: A) => Promise<R>): { fn: (a: A) => Promise<R>; reached: Promise<void>; release: () => void } {

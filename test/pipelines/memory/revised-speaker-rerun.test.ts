@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { gatedJobStores, neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { revisions, WRITES } from './revised-speaker-fixture.js';
+import { revisions, WRITES } from '../../helpers/revised-speaker-fixture.js';
 
 /*
  * The job of a turn given to another speaker after it was consolidated, cut short and run again, must end where an

@@ -4,7 +4,7 @@ import { extractedFactId } from '../../../pipelines/memory/consolidate.js';
 import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
 import { factWithdrawn } from '../../../graph/memory-store.js';
 import { movedFacts, SPEAKER_REVISED, withdrawMoved } from '../../../pipelines/memory/revised-speaker.js';
-import { sqliteRevisions } from './revised-speaker-fixture.js';
+import { sqliteRevisions } from '../../helpers/revised-speaker-fixture.js';
 
 describe('a consolidated turn given to another speaker: its memories follow it (SQLite)', { timeout: 300_000 }, () => {
   const c = sqliteRevisions();

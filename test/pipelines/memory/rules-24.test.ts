@@ -12,6 +12,7 @@ import { RuleDecider } from '../../../pipelines/memory/decide.js';
 import { EmbeddedExtractor, withElidedI } from '../../../pipelines/memory/embedded-extractor.js';
 import { absoluteDates, eventDate, findDates } from '../../../pipelines/memory/relative-date.js';
 import { wink } from '../../../pipelines/wink.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 // Wednesday 15 November 2023, 10:00 UTC.
 const SAID = '2023-11-15T10:00:00.000Z';
@@ -31,10 +32,8 @@ async function decideAfter(first: string[], second: string): Promise<{ op: strin
   const stored: Fact[] = [];
   for (const [k, text] of first.entries()) {
     for (const f of (await facts(text, `u${k}`)).filter((f) => f.slot !== null)) {
-      stored.push({ id: `f${stored.length + 1}`, content: f.content, speakerId: f.speakerId, addresseeIds: [], subjectId: f.subjectId,
-        kind: f.kind, layer: 'profile', slot: f.slot, value: f.value, time: SAID, eventTime: null, referIds: [`u${k}`], validFrom: SAID,
-        validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null, confidence: f.confidence,
-        sessionId: 's', source: 'test', createdAt: SAID });
+      stored.push(storedFact(SAID, { id: `f${stored.length + 1}`, content: f.content, speakerId: f.speakerId, subjectId: f.subjectId,
+        kind: f.kind, layer: 'profile', slot: f.slot, value: f.value, referIds: [`u${k}`], confidence: f.confidence }));
     }
   }
   const next = (await facts(second, 'u9')).find((f) => f.slot !== null);

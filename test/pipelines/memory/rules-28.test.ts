@@ -6,14 +6,12 @@ import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { findDates } from '../../../pipelines/memory/relative-date.js';
 import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { readStay, STAY_SLOT } from '../../../pipelines/memory/stays.js';
-import { extractSaid } from '../../helpers/extract-said.js';
+import { factsSaid } from '../../helpers/extract-said.js';
 
 /** Monday 1 June 2026, 10:00 UTC. */
 const SAID = '2026-06-01T10:00:00.000Z';
 
-async function facts(text: string, time = SAID): Promise<ExtractedFact[]> {
-  return (await extractSaid(text, time, ['ana', 'Ana'], ['ben', 'Ben'])).facts;
-}
+const facts = (text: string, time = SAID): Promise<ExtractedFact[]> => factsSaid(text, time, ['ana', 'Ana'], ['ben', 'Ben']);
 
 describe('rules 28: "spending two weeks in Rome", "spending the summer in Maine"', () => {
   test('the version is 28 or later (rules-29.test.ts holds the current one)', () => {

@@ -9,16 +9,14 @@ import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { easterSunday } from '../../../pipelines/memory/holidays.js';
 import { staySpan } from '../../../pipelines/memory/stay-span.js';
 import { readStay, STAY_SLOT } from '../../../pipelines/memory/stays.js';
-import { extractSaid } from '../../helpers/extract-said.js';
+import { factsSaid } from '../../helpers/extract-said.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
 /** Saturday 5 December 2026, 09:00 UTC. */
 const SATURDAY = '2026-12-05T09:00:00.000Z';
 
-async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  return (await extractSaid(text, time, ['tim', 'Tim'], ['lea', 'Lea'])).facts;
-}
+const facts = (text: string, time = TUESDAY): Promise<ExtractedFact[]> => factsSaid(text, time, ['tim', 'Tim'], ['lea', 'Lea']);
 const stayOf = async (text: string, time = TUESDAY): Promise<ExtractedFact | undefined> => (await facts(text, time)).find((f) => f.slot === STAY_SLOT);
 
 describe('rules 29: stays without a capital, the weekend, holidays, stays ahead', () => {

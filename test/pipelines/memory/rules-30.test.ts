@@ -16,14 +16,13 @@ import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
 import { decideWithStays } from '../../../pipelines/memory/temporary-states.js';
 import { inAskedOrder } from '../../../pipelines/retrieval/where-asked.js';
-import { extractSaid } from '../../helpers/extract-said.js';
+import { extractSaid, factsSaid } from '../../helpers/extract-said.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
 
-async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  return (await extractSaid(text, time, ['sol', 'Sol'], ['ana', 'Ana'])).facts;
-}
+const facts = (text: string, time = TUESDAY): Promise<ExtractedFact[]> => factsSaid(text, time, ['sol', 'Sol'], ['ana', 'Ana']);
 
 function said(subjectId: string, value: string, time: string, validUntil: string | null, validFrom = time, slot = STAY_SLOT): NewFact {
   return {
@@ -106,10 +105,8 @@ describe('rules 30: a stay said ahead holds from its start', () => {
   });
 
   test('"where is Sol now?" before the stay begins: the stay ahead is no present value', () => {
-    const f = (id: string, value: string, validFrom: string, validUntil: string | null, slot = 'lives_in'): Fact => ({
-      id, content: value, speakerId: 'sol', addresseeIds: [], subjectId: 'sol', kind: 'profile', layer: 'profile', slot, value, time: TUESDAY,
-      eventTime: null, referIds: [], validFrom, validTo: null, validUntil, planObject: null, supersedes: null, supersededBy: null, confidence: 1,
-      sessionId: 's', source: 't', createdAt: TUESDAY,
+    const f = (id: string, value: string, validFrom: string, validUntil: string | null, slot = 'lives_in'): Fact => storedFact(TUESDAY, {
+      id, content: value, speakerId: 'sol', subjectId: 'sol', kind: 'profile', layer: 'profile', slot, value, validFrom, validUntil, confidence: 1, source: 't',
     });
     const ranked = [
       { kind: 'fact', score: 2, f: f('home', 'Lisbon', '2026-11-01T00:00:00.000Z', null) },

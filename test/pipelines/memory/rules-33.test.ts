@@ -6,21 +6,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
-import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } from '../../../pipelines/memory/llm-prompts.js';
 import { FOR_NOW_PREFERENCE, forNowPreference, slotFamily, temporaryByNature } from '../../../pipelines/memory/temporary-slots.js';
 import { inAskedOrder, validityAsked } from '../../../pipelines/retrieval/where-asked.js';
+import { factsSaid } from '../../helpers/extract-said.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
 
-async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  const r = await new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'pat', addresseeIds: ['rae'], text, time, sessionId: 's' } as never, previous: [], names: { pat: 'Pat', rae: 'Rae' },
-  });
-  return r.facts;
-}
+const facts = (text: string, time = TUESDAY): Promise<ExtractedFact[]> => factsSaid(text, time, ['pat', 'Pat'], ['rae', 'Rae']);
 
 describe('rules 33: a preference held for now', () => {
   test('the version is 33 or later', () => {

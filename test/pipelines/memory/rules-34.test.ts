@@ -7,29 +7,23 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
-import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } from '../../../pipelines/memory/llm-prompts.js';
 import { namedEnd } from '../../../pipelines/memory/named-ends.js';
 import { FOR_NOW_PREFERENCE, preferenceForATime, preferenceSaidAgain, slotFamily } from '../../../pipelines/memory/temporary-slots.js';
 import { inAskedOrder } from '../../../pipelines/retrieval/where-asked.js';
+import { factsSaid } from '../../helpers/extract-said.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
-const NAMES = { pat: 'Pat', rae: 'Rae', ana: 'Ana', tom: 'Tom' };
+const OTHERS = [['ana', 'Ana'], ['tom', 'Tom']] as const;
 
-async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  const r = await new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'pat', addresseeIds: ['rae'], text, time, sessionId: 's' } as never, previous: [], names: NAMES,
-  });
-  return r.facts;
-}
+const facts = (text: string, time = TUESDAY): Promise<ExtractedFact[]> => factsSaid(text, time, ['pat', 'Pat'], ['rae', 'Rae'], OTHERS);
 
-const stored = (id: string, slot: string, value: string, over: Partial<Fact> = {}): Fact => ({
-  id, content: value, kind: 'preference', layer: 'fact', slot, value, subjectId: 'pat', speakerId: 'pat', addresseeIds: [], time: TUESDAY,
-  eventTime: null, referIds: [], validFrom: TUESDAY, validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null,
-  confidence: 0.7, sessionId: 's', source: 'test', createdAt: TUESDAY, ...over,
-});
+const stored = (id: string, slot: string, value: string, over: Partial<Fact> = {}): Fact =>
+  storedFact(TUESDAY, { id, content: value, kind: 'preference', slot, value, subjectId: 'pat', speakerId: 'pat', ...over });
 
 describe('rules 34: preferences with an end, a liking said again, jobs told of others', () => {
   test('the version is 34 or later', () => {

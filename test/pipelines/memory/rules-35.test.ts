@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
-import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { holdsAJob, likeableThing } from '../../../pipelines/memory/kinds.js';
 import { namedEnd } from '../../../pipelines/memory/named-ends.js';
@@ -15,17 +15,14 @@ import { countOf, countedLength } from '../../../pipelines/memory/spans.js';
 import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { FOR_NOW_PREFERENCE, forNowPreference, preferenceSaidAgain } from '../../../pipelines/memory/temporary-slots.js';
 import { defaultWordNet } from '../../../pipelines/retrieval/wordnet.js';
+import { factsSaid } from '../../helpers/extract-said.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
 const TUESDAY = '2026-12-01T12:00:00.000Z';
-const NAMES = { pat: 'Pat', rae: 'Rae', tom: 'Tom' };
+const OTHERS = [['tom', 'Tom']] as const;
 
-async function facts(text: string, time = TUESDAY): Promise<ExtractedFact[]> {
-  const r = await new EmbeddedExtractor().extract({
-    current: { id: 'u1', speakerId: 'pat', addresseeIds: ['rae'], text, time, sessionId: 's' } as never, previous: [], names: NAMES,
-  });
-  return r.facts;
-}
+const facts = (text: string, time = TUESDAY): Promise<ExtractedFact[]> => factsSaid(text, time, ['pat', 'Pat'], ['rae', 'Rae'], OTHERS);
 
 const isJob = (f: ExtractedFact): boolean => f.slot === 'occupation' || f.slot === 'works_at';
 const isLiking = (f: ExtractedFact): boolean => f.kind === 'preference' || /^(?:preference|favourite):/.test(f.slot ?? '');
@@ -127,11 +124,8 @@ describe('rules 35: jobs, likings and ends a person would write', () => {
   });
 
   test('a liking said again replaces the value held for now and every stored copy of the liking', async () => {
-    const stored = (id: string, slot: string, value: string): Fact => ({
-      id, content: value, kind: 'preference', layer: 'fact', slot, value, subjectId: 'pat', speakerId: 'pat', addresseeIds: [], time: TUESDAY,
-      eventTime: null, referIds: [], validFrom: TUESDAY, validTo: null, validUntil: null, planObject: null, supersedes: null, supersededBy: null,
-      confidence: 0.7, sessionId: 's', source: 'test', createdAt: TUESDAY,
-    });
+    const stored = (id: string, slot: string, value: string): Fact =>
+      storedFact(TUESDAY, { id, content: value, kind: 'preference', slot, value, subjectId: 'pat', speakerId: 'pat' });
     const [again] = await facts("I'm back on coffee.");
     const d = new RuleDecider();
     // "I love coffee" stored the value "love": said again with "back on", it is replaced all the same.

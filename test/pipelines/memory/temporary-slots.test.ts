@@ -7,13 +7,11 @@ import { describe, test } from 'node:test';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
 import { lastingSlotOf, slotFamily, temporaryByNature, temporarySlot } from '../../../pipelines/memory/temporary-slots.js';
-import { extractSaid } from '../../helpers/extract-said.js';
+import { factsSaid } from '../../helpers/extract-said.js';
 
 const SAID = '2026-12-01T10:00:00.000Z';
 
-async function facts(text: string): Promise<ExtractedFact[]> {
-  return (await extractSaid(text, SAID, ['ivo', 'Ivo'], ['lu', 'Lu'])).facts;
-}
+const facts = (text: string): Promise<ExtractedFact[]> => factsSaid(text, SAID, ['ivo', 'Ivo'], ['lu', 'Lu']);
 
 describe('temporary values of every slot: the slot of the lasting form, the end a field', () => {
   test('read by their words', () => {

@@ -7,7 +7,7 @@ import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { writeWordNet } from '../../helpers/wordnet.js';
-import { memoryFixture, SNIPPETS, type MemoryFixture } from './memory-fixture.js';
+import { memoryFixture, SNIPPETS, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_agentic';
 

@@ -5,7 +5,7 @@ import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { heldAsOf } from '../../../pipelines/retrieval/as-of.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { timeScope } from '../../../pipelines/retrieval/time-scope.js';
-import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
+import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 describe('validity as of a named time', () => {
   const year2025 = [{ since: '2025-01-01T00:00:00.000Z', until: '2026-01-01T00:00:00.000Z', open: false }];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { createLeftBrainHandler } from '../../../pipelines/retrieval/left-brain-job.js';
-import { memoryFixture, type MemoryFixture } from './memory-fixture.js';
+import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 /**
  * The left brain links a turn's entities weakly to those of the turns just before it in the session.

@@ -4,7 +4,7 @@ import type { GraphStore } from '../../../graph/graph-store.js';
 import type { Utterance } from '../../../graph/types.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { memoryFixture, SNIPPETS, type MemoryFixture } from './memory-fixture.js';
+import { memoryFixture, SNIPPETS, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_many_people';
 /** Participants besides the three who speak: a call centre's callers. */

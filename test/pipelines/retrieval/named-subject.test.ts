@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { anaBenChat, memoryFixture, type MemoryFixture } from './memory-fixture.js';
+import { anaBenChat, memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_named_subject';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { memoryFixture, SNIPPETS, type MemoryFixture } from './memory-fixture.js';
+import { memoryFixture, SNIPPETS, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_trips';
 

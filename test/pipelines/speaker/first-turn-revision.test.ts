@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { revisionFor, turnsToMove, validateRevision, type FirstTurnRevision, type Founding, type RevisableTurn } from '../../../pipelines/speaker/first-turn-revision.js';
 import type { SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
 import { SpeakerTracker, type SpeakerTrackerOptions } from '../../../pipelines/speaker/speaker-tracker.js';
-import { BAND_OFFSETS, narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
+import { narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../../graph/sqlite/sqlite-voiceprint-store.js';
 
@@ -107,7 +107,7 @@ describe('SpeakerTracker with revise', () => {
       await store.upsert('t1', { participantId: 'p_known', modelId: 'm', vector: at(0), updateCount: 5 });
       const counts: Array<[string, number]> = [];
       const tr = await SpeakerTracker.open(options({
-        revise: R, storeVoiceprints: true, store, bandOffsets: BAND_OFFSETS, onVoiceprintCount: async (id, c) => { counts.push([id, c]); },
+        revise: R, storeVoiceprints: true, store, bandOffsets: { crossBand: 1, narrowband: 1.25 }, onVoiceprintCount: async (id, c) => { counts.push([id, c]); },
       }));
       const phone = { band: 'narrowband' } as const;
       // 0 + 10·cos(41.4°) − 5 − 1 (across bands) = 1.5 > 1 (new): p_known's, who gets a phone voiceprint from it.

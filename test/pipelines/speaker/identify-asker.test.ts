@@ -16,6 +16,14 @@ const withCos = (c: number, k = 1): Float32Array => {
 const e0 = Float32Array.from([1, 0, 0, 0]);
 
 describe('identifyAsker (ECAPA defaults 0.40 / 0.02 / 0.35)', () => {
+  test('a prototype\'s cosineOffset (the band rule) comes off its cosine before the thresholds', () => {
+    const one = (cosineOffset: number) => identifyAsker(withCos(0.45), [{ participantId: 'p', vector: e0, cosineOffset }], ECAPA_THRESHOLDS);
+    assert.equal(one(0).confidence, 'high');
+    assert.equal(one(0.08).confidence, 'low');
+    assert.ok(Math.abs(one(0.08).score - 0.37) < 1e-6);
+    assert.deepEqual([one(0.2).participantId, one(0.2).confidence], [null, 'unresolved']);
+  });
+
   const protos = [{ participantId: 'ana', vector: e0 }, { participantId: 'ben', vector: Float32Array.from([0, 0, 1, 0]) }];
   test('high at cosine ≥ 0.40 with margin ≥ 0.02', () => {
     const r = identifyAsker(withCos(0.45), protos, ECAPA_THRESHOLDS);

@@ -12,6 +12,17 @@ const id = (participantId: string, degrees: number[], seconds = 2, known = false
 const cos = (deg: number): number => Math.cos((deg * Math.PI) / 180);
 
 describe('clusterSessionIds', () => {
+  test('the band rule: in a phone session every join of the calibrated rule pays the offset; the cosine rule takes none', () => {
+    // LLR = 10·cosine; linkage cos(20°) = 0.940, LLR 9.40.
+    const calibrated = { calibration: { a: 0, b: 10, c: 0, e: 0 }, threshold: 9 };
+    const ids = (): SessionId[] => [id('a', [0]), id('b', [20])];
+    assert.equal(clusterSessionIds(ids(), { calibrated }).length, 1);
+    assert.deepEqual(clusterSessionIds(ids(), { calibrated, bandOffset: 1 }), []);
+    assert.equal(clusterSessionIds(ids(), { calibrated, bandOffset: 0.3 }).length, 1);
+    assert.throws(() => clusterSessionIds(ids(), { calibrated, bandOffset: -1 }), /bandOffset must be/);
+    assert.throws(() => clusterSessionIds(ids(), { linkageTau: 0.85, bandOffset: 1 }), /calibrated rule only/);
+  });
+
   test('joins the fragments of one voice into the id with more speech, leaves another voice alone', () => {
     const out = clusterSessionIds([id('a', [0, 2, 4]), id('b', [3]), id('x', [90, 92])], { linkageTau: cos(10) });
     assert.deepEqual(out, [{ from: 'b', into: 'a' }]);

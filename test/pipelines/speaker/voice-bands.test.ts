@@ -7,7 +7,7 @@ import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../../graph/sqlite/sqlite-voiceprint-store.js';
 import type { SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
 import { SpeakerTracker, type AssignOptions, type NewcomerGuard, type SpeakerTrackerOptions } from '../../../pipelines/speaker/speaker-tracker.js';
-import { BAND_OFFSETS, bandOf, bandOffset, bandOffsetsFor, narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
+import { BAND_OFFSETS, bandOf, bandOffset, bandOffsetsFor, cosineOffset, mergeBandOffset, narrowbandModelId } from '../../../pipelines/speaker/voice-bands.js';
 
 /** Unit vector at `deg` degrees from the x axis in the x–y plane (cosine to x = cos(deg)). */
 const at = (deg: number): Float32Array => Float32Array.from([Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180), 0, 0]);
@@ -17,11 +17,14 @@ const DECISION: SpeakerDecisionParams = {
   modelId: 'm', calibration: { a: 0, b: 10, c: 0, e: 0 }, logPriorPrevious: 2, logPriorSession: 1, logPriorNew: 5, minFoundSeconds: 0,
 };
 
+/** Offsets of these tests (the mechanism, not the calibrated values): a cross-band match needs cosine > 0.6, a narrowband one > 0.625. */
+const OFFSETS = { crossBand: 1, narrowband: 1.25 };
+
 let created = 0;
 function options(store: SqliteVoiceprintStore, extra: Partial<SpeakerTrackerOptions> = {}): SpeakerTrackerOptions {
   return {
     tenant: 't1', modelId: 'm', thresholds: { tauMatch: 0.5, tauUpdate: 0.55, alpha: 0.5 }, storeVoiceprints: true, store,
-    createParticipant: async () => `p_${++created}`, decision: DECISION, bandOffsets: BAND_OFFSETS, ...extra,
+    createParticipant: async () => `p_${++created}`, decision: DECISION, bandOffsets: OFFSETS, ...extra,
   };
 }
 
@@ -36,7 +39,7 @@ describe('voice bands', () => {
     assert.equal(bandOf(8000), 'narrowband');
     assert.equal(bandOf(16000), 'wideband');
     assert.equal(bandOf(48000), 'wideband');
-    const o = { crossBand: 1, narrowband: 1.25 };
+    const o = OFFSETS;
     assert.equal(bandOffset(o, 'wideband', 'wideband'), 0);
     assert.equal(bandOffset(o, 'narrowband', 'wideband'), 1);
     assert.equal(bandOffset(o, 'wideband', 'narrowband'), 1);
@@ -44,6 +47,21 @@ describe('voice bands', () => {
     assert.deepEqual(bandOffsetsFor('stats-lda-v2'), BAND_OFFSETS);
     assert.equal(bandOffsetsFor('moonshine-l1-v2'), null, 'only the embedder they were measured on');
     assert.equal(narrowbandModelId('stats-lda-v2'), 'stats-lda-v2+tel');
+  });
+
+  test('an LLR offset is worth offset / (b + c·ln d) in cosine; a calibration not rising with the cosine is refused', () => {
+    const cal = { a: -1, b: 4, c: 1, e: -1 };
+    assert.ok(Math.abs(cosineOffset(cal, 0.5, Math.E) - 0.5 / 5) < 1e-12);
+    assert.ok(Math.abs(cosineOffset(cal, 1, 0.01) - 1 / (4 + Math.log(0.1))) < 1e-12, 'seconds floored at 0.1 as in scoreLlr');
+    assert.equal(cosineOffset(cal, 0, 3), 0);
+    assert.throws(() => cosineOffset({ a: 0, b: -1, c: 0, e: 0 }, 1, 2), /must rise with the cosine/);
+  });
+
+  test('the end-of-session merge of a phone session pays the narrowband offset; a wideband one, or without offsets, none', () => {
+    assert.equal(mergeBandOffset('narrowband', OFFSETS), 1.25);
+    assert.equal(mergeBandOffset('wideband', OFFSETS), 0);
+    assert.equal(mergeBandOffset(null, OFFSETS), 0, 'no turn heard yet');
+    assert.equal(mergeBandOffset('narrowband', null), 0, 'PARLEY_SPEAKER_BAND_OFFSETS=none, or the thresholds decision');
   });
 
   /** A tenant whose one participant `p_known` has a voiceprint at 0° made from `band` audio; the assignment of `probe`. */

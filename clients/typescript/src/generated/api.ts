@@ -183,7 +183,7 @@ export interface Schemas {
     question: string;
     /** the asker: participant id, external_id or name; given with `audio`, it wins (the voice is not matched) */
     asker?: string | null;
-    /** base64 WAV (integer PCM of 8, 16, 24 or 32 bits or float of 32 or 64 bits, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
+    /** base64 WAV (integer PCM of 8, 16, 24 or 32 bits, float of 32 or 64 bits, or G.711 A-law or mu-law, plain or WAVE_FORMAT_EXTENSIBLE; any rate; the first channel is used) of the asker's voice, matched against known voices when no `asker` is given (with one, it is only checked to be a readable WAV) */
     audio?: string;
     /** the session the question is asked in (context, not a filter) */
     session_id?: string;

@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { openDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
-import { createConsolidationHandler, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
-import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { openDatabase } from '../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
+import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
+import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { createConsolidationHandler, type MemoryOp } from '../../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
 
 /** Real SQLite stores, real USE-lite and the embedded extractor, consolidating one turn per session. */
 export interface TurnSessions {

@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import pino from 'pino';
-import type { Fact } from '../../../graph/memory-store.js';
-import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
-import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
-import { collectionFor } from '../../../pipelines/memory/collections.js';
-import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
-import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { gated, sqliteJobStores, type JobStores, type OpenJobStores } from '../../helpers/job-stores.js';
+import type { Fact } from '../../graph/memory-store.js';
+import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
+import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
+import { collectionFor } from '../../pipelines/memory/collections.js';
+import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJob, type MemoryOp } from '../../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
+import { gated, sqliteJobStores, type JobStores, type OpenJobStores } from './job-stores.js';
 
 /** Store methods that write (the rest read): those the re-run tests count and cut before. */
 export const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'restoreWithdrawn', 'reopenDeleted', 'patchFact', 'markProcessed', 'keepExtraction', 'forgetUtterances', 'upsert', 'delete', 'index', 'updateParticipant']);

@@ -4,9 +4,9 @@
  * turn whose only decision was KEEP, and a moved retraction.
  */
 import assert from 'node:assert/strict';
-import type { Fact } from '../../../graph/memory-store.js';
-import { shownAttributes } from '../../../pipelines/interaction/participant-attributes.js';
-import { collectionFor } from '../../../pipelines/memory/collections.js';
+import type { Fact } from '../../graph/memory-store.js';
+import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
+import { collectionFor } from '../../pipelines/memory/collections.js';
 import type { RevisionFixture, Scene } from './revised-speaker-fixture.js';
 
 /** A prepared scene: `uid` is the moved turn, whose job is to run next. */

@@ -1,15 +1,15 @@
 import pino from 'pino';
-import { openDatabase, type SqliteDatabase } from '../../../graph/sqlite/database.js';
-import { SqliteEntityIndex } from '../../../graph/sqlite/sqlite-entity-index.js';
-import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { SqliteLexicalIndex } from '../../../graph/sqlite/sqlite-lexical-index.js';
-import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js';
-import type { Utterance } from '../../../graph/types.js';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
-import { createConsolidationHandler } from '../../../pipelines/memory/consolidate.js';
-import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { createLeftBrainHandler } from '../../../pipelines/retrieval/left-brain-job.js';
+import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
+import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
+import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
+import { SqliteMemoryStore } from '../../graph/sqlite/sqlite-memory-store.js';
+import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
+import type { Utterance } from '../../graph/types.js';
+import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
+import { createConsolidationHandler } from '../../pipelines/memory/consolidate.js';
+import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
+import { createLeftBrainHandler } from '../../pipelines/retrieval/left-brain-job.js';
 
 /** Real embedded stores (one in-memory SQLite database), real USE-lite, real consolidation and left-brain jobs, run inline. */
 export interface EmbeddedMemory {
