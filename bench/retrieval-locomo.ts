@@ -14,7 +14,7 @@
  * text with its `event_time` (a turn's date resolved against when it was said). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests);
  * `--categories LIST` only the questions of those categories (comma-separated).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
@@ -61,6 +61,9 @@ import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo
 import { runLocomoMisses } from './lib/locomo-misses.js';
 import { convsLackingNamedTurns, indexNamedTurns } from './lib/locomo-named.js';
 import { runLocomoVariants } from './lib/locomo-variants.js';
+import { convsLackingSecondDense, indexSecondDense, ingestedText } from './lib/locomo-second-dense.js';
+import { OnnxTextEmbedder } from '../pipelines/embeddings/onnx-text-embedder.js';
+import { E5_SMALL_V2_Q, e5Channel } from '../pipelines/retrieval/second-dense.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -131,7 +134,7 @@ async function ingest(): Promise<Map<string, string>> {
       const ref = (name: string): string => idByName.get(name) ?? name;
       const utterances = rows.map((t, i) => ({
         speaker: ref(t.speaker), addressees: addresseesOf(t, speakersHere).map(ref), time: locomoTime(t.session_date_time, 60 * i),
-        text: t.img_caption ? `${t.text} [shares a photo: ${t.img_caption}]` : t.text,
+        text: ingestedText(t),
       }));
       const res = await client(conv).postUtterances(`${tenantOf(conv)}-s${session}`, utterances);
       rows.forEach((t, i) => diaToUtt.set(`${conv}|${t.dia_id}`, res.utterance_ids[i]!));
@@ -169,6 +172,24 @@ if (lacking.length > 0 && stored && !ingestOnly) {
   process.exit(1);
 }
 if (lacking.length > 0) console.log(`indexed ${await indexNamedTurns(app.stores.lexical, named, lacking)} "speaker: turn" documents for the named BM25 baseline`);
+// `--second-dense e5-small-v2-q`: the loop's second dense channel; its turn vectors are written with the store
+// (`--ingest-only`, or an unkept store), never while asking a kept store.
+let secondEmbedder: OnnxTextEmbedder | null = null;
+if (arg('second-dense') !== undefined) {
+  if (arg('second-dense') !== E5_SMALL_V2_Q.name) throw new Error(`--second-dense takes ${E5_SMALL_V2_Q.name}, got ${JSON.stringify(arg('second-dense'))}`);
+  const e5 = new OnnxTextEmbedder({ spec: E5_SMALL_V2_Q, modelsDir: config.modelsDir });
+  await e5.start();
+  secondEmbedder = e5;
+  app.retriever.secondDense = e5Channel(e5);
+  const missing = await convsLackingSecondDense(app.stores.vectors, app.retriever.secondDense, named, convs);
+  if (missing.length > 0 && stored && !ingestOnly) {
+    console.error(`${dataDir} lacks the ${E5_SMALL_V2_Q.name} turn vectors of ${missing.join(', ')}: add them with one run of --ingest-only --second-dense on it`);
+    await app.close();
+    process.exit(1);
+  }
+  const t0 = performance.now();
+  if (missing.length > 0) console.log(`embedded ${await indexSecondDense(app.stores.vectors, app.retriever.secondDense, named, missing)} turns with ${E5_SMALL_V2_Q.name} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
 if (store && !stored) writeFileSync(idsFile, JSON.stringify({ conversations: convs, ids: Object.fromEntries(diaToUtt) }));
 
 if (ingestOnly) {
@@ -202,4 +223,5 @@ if (misses) {
   await runLocomoVariants(deps, qas, JSON.parse(readFileSync(variants, 'utf8')) as Record<string, AgenticOptions>, `${what} (${convs.join(', ')})`);
 } else await runLocomoQuestions(deps, qas, `${what} (${convs.join(', ')})`);
 await app.close();
+await secondEmbedder?.close();
 tmp?.remove();

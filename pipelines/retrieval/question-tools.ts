@@ -40,6 +40,11 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
     });
     ctx.poolSize = r.poolSize;
     ids = r.items.flatMap((i) => (i.layer === 'persona' ? [] : i.layer === 'interaction' ? [i.id] : i.refer_ids));
+  } else if (a.tool === 'vector2') {
+    const second = retriever.secondDense;
+    const vector = second ? await second.embedQuery(a.query || ctx.question).catch(() => null) : null;
+    if (!second || !vector) return { ids: [], weight: a.weight };
+    ids = (await stores.vectors.search(tenant, second.collection, vector, depth, filters)).map((h) => h.id);
   } else if (a.tool === 'vector') {
     const vector = await retriever.embed(a.query || ctx.question).catch(() => null);
     if (!vector) return { ids: [], weight: a.weight };

@@ -3,6 +3,7 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import type { SecondDenseChannel } from './second-dense.js';
 import { EntityMatcher, type EntityMatcherOptions } from './entity-matcher.js';
 import { hydrate, personaCandidates } from './hydrate.js';
 import { NameResolver } from './memory-items.js';
@@ -79,6 +80,8 @@ export class Retriever {
   readonly #o: Required<Omit<RetrieverOptions, keyof EntityMatcherOptions | 'onRetrieved'>>;
   readonly #onRetrieved: ((timings: RetrievalTimings) => void) | undefined;
   readonly #vectorCache = new Map<string, Promise<Float32Array>>();
+  /** The optional second dense channel over turns (`secondDenseWeight`); null: none, its searches return nothing. */
+  secondDense: SecondDenseChannel | null = null;
 
   constructor(
     readonly stores: Pick<Stores, 'graph' | 'memory' | 'vectors' | 'lexical'>,

@@ -33,7 +33,10 @@ export interface SpeakerAssignment {
 export class SessionSpeakers {
   private tracker: Promise<SpeakerTracker> | null = null;
   private lastVoice: string | null = null;
-  /** The band of the session's stream, as its turns are identified (one stream, one band); null before the first. */
+  /**
+   * 'narrowband' once any turn of the session was heard through the phone band (a reconnect may change the stream's
+   * format, so the merge charges the phone offset whenever phone turns are among those it joins); null before the first.
+   */
   private band: VoiceBand | null = null;
   /** With the revision on: the tracker's turn index → the utterance stored for it (the newest turns). */
   private readonly utterances = new Map<number, string>();
@@ -188,7 +191,7 @@ export class SessionSpeakers {
    * external id is pending (its first voice), the newcomer rule of `NewcomerGuard` applies, to short turns too.
    */
   async identify(audio: Float32Array, speechMs: number, band: VoiceBand): Promise<SpeakerAssignment> {
-    this.band = band;
+    if (this.band !== 'narrowband') this.band = band;
     const tracker = await this.openTracker();
     try {
       const embedding = await this.deps.models.speakerEmbedder.embed(audio);

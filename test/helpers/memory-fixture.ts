@@ -10,6 +10,7 @@ import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js
 import { createConsolidationHandler } from '../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
 import { createLeftBrainHandler } from '../../pipelines/retrieval/left-brain-job.js';
+import { Retriever } from '../../pipelines/retrieval/retriever.js';
 
 /** Real embedded stores (one in-memory SQLite database), real USE-lite, real consolidation and left-brain jobs, run inline. */
 export interface EmbeddedMemory {
@@ -85,6 +86,16 @@ export async function memoryFixture(tenant: string, names: string[]): Promise<Me
     say: async (session, speaker, addressees, text, time) => (await sayBatch(session, [{ speaker, addressees, text, time }]))[0]!,
     sayBatch,
   };
+}
+
+/**
+ * A {@link memoryFixture} of Ana, Ben and Clara in which every line of {@link SNIPPETS} was said (each appended to
+ * `said`, in order), with a staged retriever over it (`minPool` 1).
+ */
+export async function snippetsFixture(tenant: string, said: Utterance[]): Promise<{ f: MemoryFixture; retriever: Retriever }> {
+  const f = await memoryFixture(tenant, ['Ana', 'Ben', 'Clara']);
+  for (const s of SNIPPETS) said.push(await f.say(s.session, s.speaker, s.to, s.text, s.time));
+  return { f, retriever: new Retriever(f, f.entities, f.embedder, { minPool: 1 }) };
 }
 
 /** Three short sessions between Ana and Ben (and Clara), a few days apart. */

@@ -42,10 +42,10 @@ describe('POST /v1/query: a phone asker against a voice heard wideband', () => {
   });
   after(async () => { await apps.calibrated?.close(); await apps.none?.close(); });
 
-  const askerOf = async (t: TestApp | null, audio: string): Promise<{ id: string; score: number } | null> => {
+  const askerOf = async (t: TestApp | null, audio: string): Promise<{ id: string; score: number; confidence: string } | null> => {
     const res = await t!.app.inject({ method: 'POST', url: '/v1/query', payload: { question: 'What do I do?', audio } });
     assert.equal(res.statusCode, 200);
-    return (res.json() as { asker: { id: string; score: number } | null }).asker;
+    return (res.json() as { asker: { id: string; score: number; confidence: string } | null }).asker;
   };
 
   test('with the calibrated offsets the phone sample is no known asker; with PARLEY_SPEAKER_BAND_OFFSETS=none it is Ana', async () => {
@@ -64,6 +64,18 @@ describe('POST /v1/query: a phone asker against a voice heard wideband', () => {
     await t.app.stores.voiceprints.upsert('default', { participantId: ana, modelId: narrowbandModelId(embedder.modelId), vector: atCosine(await embedder.embed(samples), c), updateCount: 1 });
     const asker = await askerOf(t, audio8k);
     assert.equal(asker?.id, ana);
-    assert.ok(Math.abs(asker!.score - (c - cosineOffset(decision!.calibration, BAND_OFFSETS.narrowband, seconds))) < 1e-4, 'the score is the cosine less the offset\'s worth');
+    assert.equal(asker?.confidence, 'low');
+    assert.ok(Math.abs(asker!.score - c) < 1e-4, 'the score is the plain cosine');
+  });
+
+  test('a phone voice close to its own phone voiceprint is a high-confidence asker: the offset never puts high out of reach', async () => {
+    const t = apps.calibrated!;
+    const ana = (await t.app.stores.graph.findParticipantsByName('default', 'Ana'))[0]!.id;
+    const { speakerEmbedder: embedder, speakerThresholds: th } = t.app.models;
+    const { samples } = await decodeQueryAudio(audio8k);
+    const c = Math.min(0.999, th.askerHigh + 0.02);
+    await t.app.stores.voiceprints.upsert('default', { participantId: ana, modelId: narrowbandModelId(embedder.modelId), vector: atCosine(await embedder.embed(samples), c), updateCount: 1 });
+    const asker = await askerOf(t, audio8k);
+    assert.deepEqual([asker?.id, asker?.confidence], [ana, 'high']);
   });
 });

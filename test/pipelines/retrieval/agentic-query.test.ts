@@ -7,7 +7,7 @@ import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { writeWordNet } from '../../helpers/wordnet.js';
-import { memoryFixture, SNIPPETS, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { memoryFixture, snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_agentic';
 
@@ -22,9 +22,7 @@ describe('agentic question answering (deterministic policy; real USE-lite, SQLit
   };
 
   before(async () => {
-    f = await memoryFixture(T, ['Ana', 'Ben', 'Clara']);
-    for (const s of SNIPPETS) said.push(await f.say(s.session, s.speaker, s.to, s.text, s.time));
-    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    ({ f, retriever } = await snippetsFixture(T, said));
   });
   after(async () => {
     await f.close();

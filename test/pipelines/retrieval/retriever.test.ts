@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import type { Utterance } from '../../../graph/types.js';
-import { memoryFixture, SNIPPETS, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_retr';
 
@@ -19,9 +19,7 @@ describe('staged retrieval over the left brain (real USE-lite, SQLite, consolida
   const referred = (items: { refer_ids: string[] }[]): Set<string> => new Set(items.flatMap((i) => i.refer_ids));
 
   before(async () => {
-    f = await memoryFixture(T, ['Ana', 'Ben', 'Clara']);
-    for (const s of SNIPPETS) said.push(await f.say(s.session, s.speaker, s.to, s.text, s.time));
-    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    ({ f, retriever } = await snippetsFixture(T, said));
   });
   after(async () => {
     await f.close();

@@ -16,12 +16,22 @@ const withCos = (c: number, k = 1): Float32Array => {
 const e0 = Float32Array.from([1, 0, 0, 0]);
 
 describe('identifyAsker (ECAPA defaults 0.40 / 0.02 / 0.35)', () => {
-  test('a prototype\'s cosineOffset (the band rule) comes off its cosine before the thresholds', () => {
-    const one = (cosineOffset: number) => identifyAsker(withCos(0.45), [{ participantId: 'p', vector: e0, cosineOffset }], ECAPA_THRESHOLDS);
-    assert.equal(one(0).confidence, 'high');
-    assert.equal(one(0.08).confidence, 'low');
-    assert.ok(Math.abs(one(0.08).score - 0.37) < 1e-6);
-    assert.deepEqual([one(0.2).participantId, one(0.2).confidence], [null, 'unresolved']);
+  test('a prototype\'s cosineOffset (the band rule) ranks and bars the low threshold; the high bar reads the plain cosine', () => {
+    const one = (c: number, cosineOffset: number) => identifyAsker(withCos(c), [{ participantId: 'p', vector: e0, cosineOffset }], ECAPA_THRESHOLDS);
+    assert.equal(one(0.45, 0).confidence, 'high');
+    // A phone voice against its own voiceprint stays reachable as high: an offset never lifts the high bar past 1.
+    assert.equal(one(0.45, 0.08).confidence, 'high');
+    assert.ok(Math.abs(one(0.45, 0.08).score - 0.45) < 1e-6, 'the reported score is the plain cosine');
+    assert.equal(one(0.38, 0).confidence, 'low');
+    assert.deepEqual([one(0.38, 0.05).participantId, one(0.38, 0.05).confidence], [null, 'unresolved']);
+    assert.deepEqual([one(0.45, 0.2).participantId, one(0.45, 0.2).confidence], [null, 'unresolved']);
+  });
+  test('offsets decide which participant ranks first', () => {
+    const r = identifyAsker(withCos(0.5), [
+      { participantId: 'phone-print', vector: e0, cosineOffset: 0.1 },
+      { participantId: 'wide-print', vector: withCos(0.999, 3), cosineOffset: 0 },
+    ], ECAPA_THRESHOLDS);
+    assert.equal(r.participantId, 'wide-print');
   });
 
   const protos = [{ participantId: 'ana', vector: e0 }, { participantId: 'ben', vector: Float32Array.from([0, 0, 1, 0]) }];
