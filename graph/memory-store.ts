@@ -153,7 +153,9 @@ export function factEnded(f: Pick<Fact, 'validUntil'>, nowIso: string): boolean 
 
 /**
  * True when `f` was withdrawn (the utterance it came from was given to another speaker): closed where it began and
- * replaced by nothing. A fact closed by a later one, or deleted by a later utterance, never is.
+ * replaced by nothing. A fact closed by a later one, or deleted by a later utterance, never is (a deletion timed exactly
+ * at the fact's start would read as a withdrawal). Inferred rather than stored: a stored flag would need a backfill
+ * that could only apply this same rule to the facts already stored (docs/BENCHMARKS.md, revfacts3).
  */
 export function factWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersededBy'>): boolean {
   return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
