@@ -124,10 +124,16 @@ export interface GraphStore {
   /**
    * Give ONE utterance to another speaker (the live session's first-turn revision): its speaker becomes
    * `speakerId`, which leaves its addressees (nobody addresses themself); nothing else of it changes.
-   * Atomic. Returns the utterance as now stored, or null when the tenant holds no such utterance.
+   * Atomic, with the move recorded as pending until `clearPendingMoves` (its re-indexing queued): a crash between
+   * the two is found at start by `pendingMoves`. Returns the utterance as now stored, or null when the tenant holds no
+   * such utterance.
    * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `speakerId` names no participant (nothing changes).
    */
   setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null>;
+  /** Utterances `setUtteranceSpeaker` moved whose re-indexing was not yet confirmed queued (`clearPendingMoves`), oldest first. */
+  pendingMoves(tenant: TenantId): Promise<string[]>;
+  /** Forget these pending moves: their re-indexing is queued (unknown ids are ignored). */
+  clearPendingMoves(tenant: TenantId, utteranceIds: string[]): Promise<void>;
   /**
    * What became of a participant id the store no longer holds: the survivor it was merged into, or that it
    * was erased (matched by SHA-256); null for an id never merged away or erased (or one that exists).

@@ -153,10 +153,19 @@ export function factEnded(f: Pick<Fact, 'validUntil'>, nowIso: string): boolean 
 
 /**
  * True when `f` was withdrawn (the utterance it came from was given to another speaker): closed where it began and
- * replaced by nothing. A fact closed by a later one, or deleted by a later utterance, never is.
+ * replaced by nothing. A fact closed by a later one, or deleted by a later utterance, never is (a deletion timed exactly
+ * at the fact's start would read as a withdrawal). Inferred rather than stored: a stored flag would need a backfill
+ * that could only apply this same rule to the facts already stored (docs/BENCHMARKS.md, revfacts3).
  */
 export function factWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersededBy'>): boolean {
   return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
+}
+
+/** Whom an utterance was consolidated under, and what that consolidation deleted (`MemoryStore.markProcessed`). */
+export interface ProcessedBy {
+  speakerId: string;
+  /** Facts its DELETE decisions closed (a retraction, "I don't live in Oslo any more"): a revision reopens them. */
+  deletedIds: string[];
 }
 
 /** Filters for listing facts; all optional, combined with AND. */
@@ -289,6 +298,17 @@ export interface MemoryStore {
    * the fact is absent, current, or closed by anything but `replacedBy` (so a second call is harmless).
    */
   reopenFact(tenant: TenantId, id: string, replacedBy: string): Promise<Fact | null>;
+  /**
+   * Make a withdrawn fact (`factWithdrawn`) current again, replacing `supersedes` (what it replaces now, or null): its
+   * utterance was given back to the speaker it was withdrawn from, and the fact, extracted again under its old id, was
+   * decided ADD or UPDATE afresh. Returns the fact; null, changing nothing, when absent or not withdrawn.
+   */
+  restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null>;
+  /**
+   * Make a fact deleted at `closedAt` (closed then, replaced by nothing) current again: the utterance that deleted it
+   * was given to another speaker. Returns the fact; null, changing nothing, when absent, current, or closed otherwise.
+   */
+  reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null>;
   patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
   /** Erase a fact for good (user DELETE). Returns false if absent. */
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
@@ -298,10 +318,16 @@ export interface MemoryStore {
   deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
 
   /**
-   * Record that consolidation of `utteranceId` finished, with the fact ids it produced; drops the
+   * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was
+   * consolidated under and what it deleted (omitted: what was recorded before, if anything, stays); drops the
    * extraction kept for it (`keepExtraction`).
    */
-  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void>;
+  markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void>;
+  /**
+   * What `markProcessed` recorded as `by` for `utteranceId`, or null: never processed, or processed before it was kept.
+   * A speaker revision since is seen by its speaker differing from the utterance's.
+   */
+  processedBy(tenant: TenantId, utteranceId: string): Promise<ProcessedBy | null>;
   /**
    * Keep what consolidation extracted from an utterance (opaque JSON) before it writes any of it,
    * so a run again after a crash replays the same facts, and so the same fact ids, where an LLM

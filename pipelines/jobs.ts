@@ -13,6 +13,7 @@ import { reembedIfNeeded } from './embeddings/reembed.js';
 import { OnnxTextEmbedder } from './embeddings/onnx-text-embedder.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
 import { SESSION_END_JOB, type SessionEndJobData } from './interaction/session-end.js';
+import { requeuePendingMoves } from './interaction/move-utterance.js';
 import { AFTER_CONSOLIDATION_JOB, afterConsolidationJobId, type AfterConsolidationJob } from './memory/after-consolidation.js';
 import { recordStateSteps } from './memory/temporary-states.js';
 import { CONSOLIDATION_JOB, createConsolidationHandler, type ConsolidationJob } from './memory/consolidate.js';
@@ -105,6 +106,9 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   for (const tenant of knownTenants(config)) {
     const changed = await recordStateSteps(stores, tenant);
     if (changed !== null && changed > 0) log.info({ tenant, participants: changed }, 'temporary states: steps recorded in derived attributes');
+    // Turns a speaker revision moved whose re-indexing was never queued (a crash or a queue failure in between).
+    const requeued = await requeuePendingMoves(stores, tenant);
+    if (requeued > 0) log.info({ tenant, utterances: requeued }, 'revised turns queued for re-indexing after an interrupted move');
   }
   const { extractor, llm } = extractorFor(config);
   const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : isLocalEncoder(embedder) ? embedder : null;

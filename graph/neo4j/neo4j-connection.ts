@@ -211,6 +211,7 @@ export const GRAPH_SCHEMA = [
   'CREATE INDEX parley_utterance_session IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.sessionId, n.seq)',
   'CREATE INDEX parley_utterance_speaker IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.speakerId)',
   'CREATE INDEX parley_utterance_time IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.time)',
+  'CREATE INDEX parley_utterance_moved IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.movedAt)',
   // Lookups no composite index serves (names in a text) seek the tenant's nodes through these
   // instead of scanning the label across every tenant.
   'CREATE INDEX parley_participant_tenant IF NOT EXISTS FOR (n:Participant) ON (n.tenant)',

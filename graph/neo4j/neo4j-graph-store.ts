@@ -262,6 +262,20 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return moved ? this.getUtterance(tenant, utteranceId) : null;
   }
 
+  async pendingMoves(tenant: TenantId): Promise<string[]> {
+    await this.init();
+    const rows = await this.db.read('pendingMoves', (tx) => tx.run(`
+      MATCH (u:Utterance {tenant: $tenant}) WHERE u.movedAt IS NOT NULL RETURN u.id AS id ORDER BY u.movedAt, u.id`,
+    { tenant: this.t(tenant) }));
+    return rows.records.map((r) => String(r.get('id')));
+  }
+
+  async clearPendingMoves(tenant: TenantId, utteranceIds: string[]): Promise<void> {
+    await this.init();
+    await this.db.write('clearPendingMoves', (tx) => tx.run(`
+      UNWIND $ids AS id MATCH (u:Utterance {tenant: $tenant, id: id}) REMOVE u.movedAt`, { tenant: this.t(tenant), ids: utteranceIds }));
+  }
+
   async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
     if (utterances.length === 0) return [];
     await this.init();

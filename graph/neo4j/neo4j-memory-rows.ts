@@ -9,6 +9,7 @@ export const MEMORY_SCHEMA = [
   'CREATE CONSTRAINT parley_persona_key IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_persona_target IF NOT EXISTS FOR (n:PersonaNode) REQUIRE (n.tenant, n.participantId, n.kind, n.target) IS UNIQUE',
   'CREATE CONSTRAINT parley_processed_key IF NOT EXISTS FOR (n:ProcessedUtterance) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
+  'CREATE INDEX parley_processed_speaker IF NOT EXISTS FOR (n:ProcessedUtterance) ON (n.tenant, n.speakerId)',
   'CREATE CONSTRAINT parley_kept_extraction_key IF NOT EXISTS FOR (n:KeptExtraction) REQUIRE (n.tenant, n.utteranceId) IS UNIQUE',
   // Open facts (`validTo IS NULL`, which no index holds) seek the tenant's facts.
   'CREATE INDEX parley_fact_tenant IF NOT EXISTS FOR (n:Fact) ON (n.tenant)',

@@ -1,6 +1,6 @@
 import {
   layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactPatch, type MemoryStore,
-  type NewFact, type PersonaEvidence, type PersonaNode,
+  type NewFact, type PersonaEvidence, type PersonaNode, type ProcessedBy,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
@@ -146,6 +146,28 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return f ? toFact(f) : null;
   }
 
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
+    return this.reopenClosed('restoreWithdrawn', tenant, id, { withdrawn: true, supersedes, closedAt: null });
+  }
+
+  async reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null> {
+    return this.reopenClosed('reopenDeleted', tenant, id, { withdrawn: false, supersedes: null, closedAt });
+  }
+
+  /** A closed fact replaced by nothing made current: one withdrawn (closed where it began) or one deleted at `closedAt`. */
+  private async reopenClosed(
+    name: string, tenant: TenantId, id: string, how: { withdrawn: boolean; supersedes: string | null; closedAt: string | null },
+  ): Promise<Fact | null> {
+    await this.init();
+    const [f] = await this.db.write(name, (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant, id: $id})
+      WHERE f.validTo IS NOT NULL AND f.supersededBy IS NULL
+        AND (($withdrawn AND f.validTo = f.validFrom) OR (NOT $withdrawn AND f.validTo = $closedAt AND f.validTo <> f.validFrom))
+      SET f.validTo = null, f.supersedes = CASE WHEN $withdrawn THEN $supersedes ELSE f.supersedes END
+      RETURN f {.*} AS n`, { tenant: this.t(tenant), id, ...how }));
+    return f ? toFact(f) : null;
+  }
+
   async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
     await this.init();
     const [f] = await this.db.write('patchFact', (tx) => propRows(tx, `
@@ -188,13 +210,22 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return eraseMemories(this.db, this.t(tenant), participantId);
   }
 
-  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void> {
     await this.init();
     await this.db.write('markProcessed', (tx) => tx.run(`
       MERGE (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId})
-      SET n.factIds = $factIds, n.processedAt = $now
+      SET n.factIds = $factIds, n.processedAt = $now, n.speakerId = coalesce($speakerId, n.speakerId),
+          n.deletedIds = coalesce($deletedIds, n.deletedIds)
       WITH n OPTIONAL MATCH (k:KeptExtraction {tenant: $tenant, utteranceId: $utteranceId}) DELETE k`,
-    { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString() }));
+    { tenant: this.t(tenant), utteranceId, factIds, now: new Date().toISOString(), speakerId: by?.speakerId ?? null, deletedIds: by?.deletedIds ?? null }));
+  }
+
+  async processedBy(tenant: TenantId, utteranceId: string): Promise<ProcessedBy | null> {
+    await this.init();
+    const [n] = await this.db.read('processedBy', (tx) => propRows(tx,
+      'MATCH (n:ProcessedUtterance {tenant: $tenant, utteranceId: $utteranceId}) RETURN n {.speakerId, .deletedIds} AS n',
+      { tenant: this.t(tenant), utteranceId }));
+    return n && typeof n.speakerId === 'string' ? { speakerId: n.speakerId, deletedIds: stringList(n.deletedIds ?? []) } : null;
   }
 
   async keepExtraction(tenant: TenantId, utteranceId: string, extraction: string): Promise<string> {

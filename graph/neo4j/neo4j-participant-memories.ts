@@ -44,7 +44,8 @@ export const RELINK_FACTS = `
 
 /**
  * Give every memory of `fromId` to `intoId` in transaction `tx` of stored tenant `t`: their facts' speaker, subject and
- * addressee ids (edges rebuilt), and their persona nodes (merged into `intoId`'s of the same kind and target).
+ * addressee ids (edges rebuilt), their persona nodes (merged into `intoId`'s of the same kind and target), and the
+ * speaker their turns were consolidated under.
  */
 export async function relabelMemories(tx: ManagedTransaction, t: string, fromId: string, intoId: string): Promise<void> {
   const params = { tenant: t, from: fromId, into: intoId };
@@ -58,6 +59,8 @@ export async function relabelMemories(tx: ManagedTransaction, t: string, fromId:
     RETURN f.id AS id`, params);
   await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
   await relabelPersona(tx, t, fromId, intoId);
+  // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
+  await tx.run('MATCH (n:ProcessedUtterance {tenant: $tenant, speakerId: $from}) SET n.speakerId = $into', params);
   await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
 }
 

@@ -69,8 +69,8 @@ export async function setUtteranceSpeakerIn(tx: ManagedTransaction, t: string, i
     WITH DISTINCT u
     MATCH (p:Participant {tenant: $tenant, id: $speaker})
     CREATE (p)-[:SPEAKS]->(u)
-    SET u.speakerId = $speaker, u.addresseeIds = [a IN u.addresseeIds WHERE a <> $speaker]
-    RETURN count(u) AS n`, params);
+    SET u.speakerId = $speaker, u.addresseeIds = [a IN u.addresseeIds WHERE a <> $speaker], u.movedAt = $now
+    RETURN count(u) AS n`, { ...params, now: new Date().toISOString() });
   if (toNum(moved.records[0]?.get('n') ?? 0) === 0) return false;
   await tx.run(`
     MATCH (u:Utterance {tenant: $tenant, id: $id})-[r:ADDRESSED]->(:Addressee {tenant: $tenant, id: $speaker})

@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS addresses (
   tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, participant_id TEXT NOT NULL,
   PRIMARY KEY (tenant, utterance_id, participant_id));
 CREATE INDEX IF NOT EXISTS addresses_by_participant ON addresses (tenant, participant_id);
+CREATE TABLE IF NOT EXISTS utterance_moves (
+  tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, moved_at TEXT NOT NULL, PRIMARY KEY (tenant, utterance_id));
 `;
 
 /**

@@ -280,10 +280,24 @@ export class SqliteGraphStore implements GraphStore {
         throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${speakerId}`);
       }
       const moved = this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND id = ?').run(speakerId, tenant, utteranceId).changes > 0;
-      if (moved) this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND utterance_id = ? AND participant_id = ?').run(tenant, utteranceId, speakerId);
-      return moved;
+      if (!moved) return false;
+      this.db.prepare('DELETE FROM addresses WHERE tenant = ? AND utterance_id = ? AND participant_id = ?').run(tenant, utteranceId, speakerId);
+      this.db.prepare('INSERT OR REPLACE INTO utterance_moves (tenant, utterance_id, moved_at) VALUES (?, ?, ?)')
+        .run(tenant, utteranceId, new Date().toISOString());
+      return true;
     });
     return move() ? this.getUtterance(tenant, utteranceId) : null;
+  }
+
+  async pendingMoves(tenant: TenantId): Promise<string[]> {
+    const rows = this.db.prepare('SELECT utterance_id FROM utterance_moves WHERE tenant = ? ORDER BY moved_at, utterance_id')
+      .all(tenant) as { utterance_id: string }[];
+    return rows.map((r) => r.utterance_id);
+  }
+
+  async clearPendingMoves(tenant: TenantId, utteranceIds: string[]): Promise<void> {
+    this.db.prepare('DELETE FROM utterance_moves WHERE tenant = ? AND utterance_id IN (SELECT value FROM json_each(?))')
+      .run(tenant, toJson(utteranceIds));
   }
 
   async retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null> {

@@ -8,6 +8,7 @@ import {
   type NewFact,
   type PersonaEvidence,
   type PersonaNode,
+  type ProcessedBy,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
@@ -71,6 +72,11 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
     // …and before `plan_object` (null: not read; consolidation falls back to the shared-word rule).
     if (!columns.some((c) => c.name === 'plan_object')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN plan_object TEXT');
+    // Processed records written before the speaker was recorded keep null (unknown: the facts tell a revision).
+    const processed = this.#db.prepare('PRAGMA table_info(memory_processed)').all() as Array<{ name: string }>;
+    if (!processed.some((c) => c.name === 'speaker_id')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN speaker_id TEXT');
+    if (!processed.some((c) => c.name === 'deleted_ids')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN deleted_ids TEXT');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS memory_processed_speaker ON memory_processed (tenant, speaker_id)');
     // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
     this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)
       WHERE valid_until IS NOT NULL AND valid_to IS NULL`);
@@ -150,6 +156,18 @@ export class SqliteMemoryStore implements MemoryStore {
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
+    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, supersedes = ?
+      WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run(supersedes, tenant, id);
+    return res.changes === 0 ? null : this.getFact(tenant, id);
+  }
+
+  async reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null> {
+    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL
+      WHERE tenant = ? AND id = ? AND valid_to = ? AND valid_to <> valid_from AND superseded_by IS NULL`).run(tenant, id, closedAt);
+    return res.changes === 0 ? null : this.getFact(tenant, id);
+  }
+
   async patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null> {
     const sets: string[] = [];
     const args: unknown[] = [];
@@ -194,6 +212,8 @@ export class SqliteMemoryStore implements MemoryStore {
         setAddr.run(toJson([...new Set(ids)]), tenant, r.id);
       }
       this.#relabelPersona(tenant, fromId, intoId);
+      // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
+      db.prepare('UPDATE memory_processed SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
     })();
   }
 
@@ -243,12 +263,14 @@ export class SqliteMemoryStore implements MemoryStore {
     })();
   }
 
-  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[]): Promise<void> {
+  async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void> {
     const db = this.#db;
     db.transaction(() => {
-      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at)
-        VALUES (?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
-        processed_at = excluded.processed_at`).run(tenant, utteranceId, toJson(factIds), new Date().toISOString());
+      db.prepare(`INSERT INTO memory_processed (tenant, utterance_id, fact_ids, processed_at, speaker_id, deleted_ids)
+        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, utterance_id) DO UPDATE SET fact_ids = excluded.fact_ids,
+        processed_at = excluded.processed_at, speaker_id = COALESCE(excluded.speaker_id, memory_processed.speaker_id),
+        deleted_ids = COALESCE(excluded.deleted_ids, memory_processed.deleted_ids)`)
+        .run(tenant, utteranceId, toJson(factIds), new Date().toISOString(), by?.speakerId ?? null, by ? toJson(by.deletedIds) : null);
       db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND utterance_id = ?').run(tenant, utteranceId);
     })();
   }
@@ -286,6 +308,12 @@ export class SqliteMemoryStore implements MemoryStore {
     const row = this.#db.prepare('SELECT fact_ids FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
       .get(tenant, utteranceId) as { fact_ids: string } | undefined;
     return row ? fromJson<string[]>(row.fact_ids, []) : null;
+  }
+
+  async processedBy(tenant: TenantId, utteranceId: string): Promise<ProcessedBy | null> {
+    const row = this.#db.prepare('SELECT speaker_id, deleted_ids FROM memory_processed WHERE tenant = ? AND utterance_id = ?')
+      .get(tenant, utteranceId) as { speaker_id: string | null; deleted_ids: string | null } | undefined;
+    return row?.speaker_id ? { speakerId: row.speaker_id, deletedIds: fromJson<string[]>(row.deleted_ids ?? '[]', []) } : null;
   }
 
   async processedFactsOf(tenant: TenantId, utteranceIds: string[]): Promise<Map<string, string[]>> {

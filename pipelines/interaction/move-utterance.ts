@@ -19,7 +19,8 @@ export interface UtteranceMove {
  * its new speaker; one already consolidated has its facts follow it: that job withdraws what it gave the old speaker
  * and extracts it again under the new one (`pipelines/memory/revised-speaker.ts`; docs/ARCHITECTURE.md, "Speaker
  * identity"). A queue that fails after the move does not undo or hide it: the
- * move is returned with `reindexError`. Null when the utterance is gone or already `intoId`'s.
+ * move is returned with `reindexError`, and stays pending in the graph until {@link requeuePendingMoves} queues it at
+ * the next start. Null when the utterance is gone or already `intoId`'s.
  * @throws ParleyError `PARLEY_ERR_NOT_FOUND` when `intoId` names no participant (nothing changes).
  */
 export async function moveUtterance(
@@ -31,8 +32,22 @@ export async function moveUtterance(
   const move: UtteranceMove = { utteranceId, from: before.speakerId, into: intoId };
   try {
     await queueReindex(stores, tenant, [utteranceId]);
+    await stores.graph.clearPendingMoves(tenant, [utteranceId]);
   } catch (err) {
     move.reindexError = err instanceof Error ? err : new Error(String(err));
   }
   return move;
+}
+
+/**
+ * Queue the re-indexing of every move of `tenant` stored but not confirmed queued (`GraphStore.pendingMoves`: the
+ * process stopped between the move and the queue, or the queue failed), then forget them. Run at start, before jobs
+ * are taken; a crash before the forget queues them again next start (a second job only re-indexes). Returns how many.
+ */
+export async function requeuePendingMoves(stores: Pick<Stores, 'graph' | 'queue'>, tenant: TenantId): Promise<number> {
+  const pending = await stores.graph.pendingMoves(tenant);
+  if (pending.length === 0) return 0;
+  await queueReindex(stores, tenant, pending);
+  await stores.graph.clearPendingMoves(tenant, pending);
+  return pending.length;
 }

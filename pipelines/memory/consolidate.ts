@@ -13,7 +13,7 @@ import { extractOnce } from './extraction-context.js';
 import type { ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
-import { movedFacts, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
+import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
 export { withoutParticipantIds } from './extraction-context.js';
@@ -94,7 +94,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const processed = await deps.memory.processedFacts(tenant, utteranceId);
     // Given to another speaker since it was consolidated: what it gave the old one is withdrawn, then it is extracted again.
     const moved = processed === null ? [] : await movedFacts(deps, tenant, u, processed);
-    if (processed !== null && moved.length === 0) {
+    if (processed !== null && moved.length === 0 && !(await revisedSince(deps, tenant, u))) {
       // Already consolidated: only refresh the index entries (e.g. after a speaker merge relabelled them), embedding
       // only the texts that changed since they were indexed (a merge names an unnamed speaker's facts).
       const facts = processed.length > 0 ? await deps.memory.listFacts(tenant, { ids: processed }) : [];
@@ -121,7 +121,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     signal.throwIfAborted();
 
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
-    const withdrawing = (await withdrawnSubjects(deps.memory, tenant, moved)).map((id) => subjectLockKey(tenant, id));
+    const deleted = processed === null ? [] : await deletedByMoved(deps, tenant, u);
+    const withdrawing = (await withdrawnSubjects(deps.memory, tenant, [...moved, ...deleted])).map((id) => subjectLockKey(tenant, id));
     const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
     const ops = await locks.withLock(keys, async (lost) => {
       const current = await deps.graph.getUtterance(tenant, utteranceId);
@@ -130,9 +131,11 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       // Another delivery of this job finished while this one waited: nothing left to write.
       const now = await deps.memory.processedFacts(tenant, utteranceId);
       const stillMoved = now === null ? [] : await movedFacts(deps, tenant, u, now);
-      if (now !== null && stillMoved.length === 0) return [];
+      if (now !== null && stillMoved.length === 0 && !(await revisedSince(deps, tenant, u))) return [];
       const live = AbortSignal.any([signal, lost]);
       const withdrawn = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
+      // What it deleted is read again under the lock: found by the same record, so a cut between the two reads finds it too.
+      withdrawn.push(...await reopenDeleted(deps, indexer, tenant, u, now === null ? [] : await deletedByMoved(deps, tenant, u), live));
       return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, live)];
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');

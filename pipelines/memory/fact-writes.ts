@@ -55,6 +55,7 @@ export async function writeFacts(
   await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
   const ops: MemoryOp[] = [];
   const factIds: string[] = [];
+  const deletedIds: string[] = [];
   const keptBetter = new Set<string>();
   const known = new Map<string, string | null>();
   // Each fact's own end ("in Lisbon for a month"), worked out once: the decision, the write and the re-derivation use it.
@@ -67,9 +68,9 @@ export async function writeFacts(
     const vector = vectors[i + 1] as Float32Array;
     const id = extractedFactId(tenant, u.id, ef);
     const earlier = await deps.memory.getFact(tenant, id) ?? await legacyStored(deps.memory, tenant, u.id, ef);
-    // Withdrawn when the utterance was given to another speaker, and now moved back: left withdrawn (not handled).
-    if (earlier && factWithdrawn(earlier)) continue;
-    if (earlier) {
+    // Withdrawn when the utterance was given to another speaker, and now given back: decided afresh, restored under its id.
+    const withdrawn = earlier && factWithdrawn(earlier) ? earlier : null;
+    if (earlier && !withdrawn) {
       // An earlier run of this job stored it and stopped before recording the utterance as processed.
       const op = await finishStored(deps, indexer, tenant, u, earlier, vector);
       ops.push(...op.ops);
@@ -86,9 +87,10 @@ export async function writeFacts(
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
-    const op = await apply(deps, indexer, tenant, u, ef, end, id, vector, decision);
+    const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn }, vector, decision);
     ops.push(...op.ops);
     factIds.push(...op.factIds);
+    deletedIds.push(...op.deletedIds ?? []);
   }
   // A profile value kept because the stored transcript was better is not overwritten either.
   const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
@@ -97,7 +99,7 @@ export async function writeFacts(
   // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
   const temporary = extraction.facts.filter((_, i) => (ends[i] ?? null) !== null).flatMap(derivedSlotOf);
   if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);
-  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)]);
+  await deps.memory.markProcessed(tenant, u.id, [...new Set(factIds)], { speakerId: u.speakerId, deletedIds: [...new Set(deletedIds)] });
   return ops;
 }
 
@@ -153,11 +155,17 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
   return out;
 }
 
-/** Write `ef` as `decision` says; `validUntil` is its own end (`ownEnd`), null when it lasts. */
+/**
+ * Write `ef` as `decision` says, under `at.id`; `validUntil` is its own end (`ownEnd`), null when it lasts. `at.withdrawn`:
+ * the fact stored under that id, withdrawn when its utterance was given to another speaker and now given back: an ADD
+ * or UPDATE makes it current again (same id, so a client that saw it withdrawn sees it come back), a KEEP or DELETE
+ * leaves it withdrawn.
+ */
 async function apply(
-  deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null, id: string,
-  vector: Float32Array, decision: Decision,
-): Promise<{ ops: MemoryOp[]; factIds: string[] }> {
+  deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null,
+  at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Decision,
+): Promise<{ ops: MemoryOp[]; factIds: string[]; deletedIds?: string[] }> {
+  const { id } = at;
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
     kind: ef.kind, slot: ef.slot, value: ef.value, time: u.time, eventTime: ef.eventTime ?? null, referIds: ef.referIds,
@@ -179,10 +187,13 @@ async function apply(
     await indexer.removeFacts(tenant, closed);
     // A retracted profile memory ("I don't live in Oslo any more") takes its attribute with it, or back to an older current one.
     await rederiveAttributes(deps.graph, deps.memory, tenant, closed.flatMap(derivedSlotOf));
-    return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [] };
+    // Recorded (`markProcessed`): a revision of the utterance's speaker reopens what it deleted.
+    return { ops: closed.map((f) => ({ op: 'DELETE' as const, memory_id: f.id, text: f.content })), factIds: [], deletedIds: closed.map((f) => f.id) };
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
-  const [added] = await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
+  const [added] = at.withdrawn
+    ? [await deps.memory.restoreWithdrawn(tenant, id, supersedes)].flatMap((f) => (f ? [f] : []))
+    : await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
   if (!added) return { ops: [], factIds: [] };
   if (supersedes) {
     const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);

@@ -10,6 +10,7 @@ import { derivedSlotOf, rederiveAttributes } from '../interaction/derived-attrib
 import type { ExtractionResult } from './extractor.js';
 import { extractedFactId, legacyExtractedFactId, type MemoryOp } from './fact-writes.js';
 import type { MemoryIndexer } from './memory-indexer.js';
+import { unlearnName } from './revised-name.js';
 
 /** The `reason` of the `memory.updated` ops a speaker revision causes. */
 export const SPEAKER_REVISED = 'speaker_revised';
@@ -39,6 +40,49 @@ export async function movedFacts({ graph, memory }: RevisedSpeakerDeps, tenant: 
 }
 
 /**
+ * True when `u` was consolidated under a speaker it no longer has who still exists (`MemoryStore.processedBy`): a
+ * revision since, even where the turn gave that speaker no fact of its own (every decision a KEEP or a DELETE).
+ * False for a record of no speaker (written before it was kept) and for a merge: the speaker merged away is not held.
+ */
+export async function revisedSince({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<boolean> {
+  const before = await memory.processedBy(tenant, u.id);
+  if (before === null || before.speakerId === u.speakerId) return false;
+  return (await graph.getParticipants(tenant, [before.speakerId])).length > 0;
+}
+
+/**
+ * What `u`'s consolidation under the speaker it was moved from deleted ("I don't live in Oslo any more") and is still
+ * closed by that deletion (at `u`'s time, replaced by nothing): to reopen ({@link reopenDeleted}). Empty unless
+ * {@link revisedSince}.
+ */
+export async function deletedByMoved(deps: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<Fact[]> {
+  const by = await deps.memory.processedBy(tenant, u.id);
+  if (by === null || by.deletedIds.length === 0 || !(await revisedSince(deps, tenant, u))) return [];
+  const facts = await deps.memory.listFacts(tenant, { ids: by.deletedIds, includeHistory: true, limit: 1000 });
+  return facts.filter((f) => f.validTo === null || (f.validTo === u.time && f.supersededBy === null));
+}
+
+/**
+ * Make current again what `u` deleted under its old speaker (`deleted`, from {@link deletedByMoved}): each indexed, then
+ * reopened, its attribute worked out again; the re-extraction under the new speaker decides the retraction again. One
+ * found current already (a cut run reopened it) goes through the same steps (each idempotent). Returns the ADD ops,
+ * `reason: 'speaker_revised'` (at least once: the ops of a cut run were never sent).
+ */
+export async function reopenDeleted(
+  deps: RevisedSpeakerDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, deleted: readonly Fact[], live: AbortSignal,
+): Promise<MemoryOp[]> {
+  if (deleted.length === 0) return [];
+  const vectors = await indexer.vectorsFor(tenant, deleted.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
+  live.throwIfAborted();
+  // Indexed while still closed: a cut here leaves them closed, and found again by the re-run.
+  await indexer.indexFacts(tenant, deleted.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
+  for (const f of deleted) if (f.validTo !== null) await deps.memory.reopenDeleted(tenant, f.id, u.time);
+  // All of them, not only those reopened now: a cut run may have reopened one and stopped before this, or before its ops were sent.
+  await rederiveAttributes(deps.graph, deps.memory, tenant, deleted.flatMap(derivedSlotOf));
+  return deleted.map((f) => ({ op: 'ADD', memory_id: f.id, text: f.content, reason: SPEAKER_REVISED }));
+}
+
+/**
  * The facts a consolidation of `u` cut short before `u` was moved stored for its old speaker: those of the extraction kept
  * for it (`MemoryStore.keptExtraction`) when that extraction names a speaker `u` no longer has who still exists, found
  * by their ids. Null when none is kept, or it is `u`'s own speaker's or a speaker's merged into it since (the job replays
@@ -61,8 +105,8 @@ export async function staleExtractionFacts({ graph, memory }: RevisedSpeakerDeps
  * Withdraw what `u` gave its old speaker (`facts`, from {@link movedFacts}): a fact of other utterances too only loses
  * `u` from its sources; a fact of `u` alone that is current is closed where it began (`factWithdrawn`), taken out of
  * search, and every fact it had closed (what it superseded, a home its stay's successor closed) is indexed and
- * reopened; a fact a later one already replaced stays as history. Returns the ops to send, each with
- * `reason: 'speaker_revised'`.
+ * reopened, and a name it taught is taken away (`unlearnName`); a fact a later one already replaced stays as history.
+ * Returns the ops to send, each with `reason: 'speaker_revised'`.
  * Re-runnable after a crash before any write: a withdrawn fact is found again (it stays among `u`'s processed facts
  * until the re-extraction records new ones) and its steps, each idempotent, are done again; a fact is indexed
  * before it is reopened, since once reopened nothing marks it as this fact's to reopen.
@@ -86,6 +130,7 @@ export async function withdrawMoved(
     const reopened = await reopenReplaced(deps.memory, indexer, tenant, gone, live);
     ops.push(...reopened.map((r): MemoryOp => ({ op: 'ADD', memory_id: r.id, text: r.content, reason: SPEAKER_REVISED })));
     await rederiveAttributes(deps.graph, deps.memory, tenant, [gone, ...reopened].flatMap(derivedSlotOf));
+    await unlearnName(deps, tenant, gone);
   }
   return ops;
 }

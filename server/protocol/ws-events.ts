@@ -48,7 +48,7 @@ export const SERVER_EVENT_PAYLOADS = {
       memory_id: Type.String(),
       text: Type.String(),
       reason: Type.Optional(Type.Literal('speaker_revised', {
-        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced)',
+        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted)',
       })),
     })),
   }),

@@ -15,6 +15,9 @@ import { createConsolidationHandler, type ConsolidationDeps, type ConsolidationJ
 import { EmbeddedExtractor } from '../../pipelines/memory/embedded-extractor.js';
 import { gated, sqliteJobStores, type JobStores, type OpenJobStores } from './job-stores.js';
 
+/** Store methods that write (the rest read): those the re-run tests count and cut before. */
+export const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'restoreWithdrawn', 'reopenDeleted', 'patchFact', 'markProcessed', 'keepExtraction', 'forgetUtterances', 'upsert', 'delete', 'index', 'updateParticipant']);
+
 /** One scene: Ana and Ben, Ana's Porto (closed by Lisbon) and the Lisbon turn, not yet moved. */
 export interface Scene {
   sessionId: string;
@@ -126,16 +129,21 @@ export interface RevisionContext {
   embedder: UseLiteEmbedder;
 }
 
-/** Call inside a `describe`: in-memory SQLite stores, the USE-lite embedder and a fixture on them, released after. */
-export function sqliteRevisions(): RevisionContext {
+/** Call inside a `describe`: stores `open` gives (default in-memory SQLite), the USE-lite embedder and a fixture on them, released after. */
+export function revisions(open: () => OpenJobStores = sqliteJobStores): RevisionContext {
   const c = { embedder: new UseLiteEmbedder() } as RevisionContext;
   before(() => {
-    c.stores = sqliteJobStores();
+    c.stores = open();
     c.fx = new RevisionFixture(c.stores, c.embedder);
   });
   after(async () => {
     await c.embedder.close();
-    await c.stores.dispose();
+    await c.stores?.dispose();
   });
   return c;
+}
+
+/** {@link revisions} on in-memory SQLite. */
+export function sqliteRevisions(): RevisionContext {
+  return revisions(sqliteJobStores);
 }

@@ -64,6 +64,13 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.setUtteranceSpeaker('t1', 'u_missing', ben.id), null);
       assert.equal(await fx.store.setUtteranceSpeaker('t2', still!.id, dee.id), null, 'another tenant\'s utterance is not found');
       assert.equal((await fx.store.getUtterance('t1', still!.id))?.speakerId, ana.id);
+      assert.deepEqual(await fx.store.pendingMoves('t1'), [hello!.id], 'the stored move is pending until its re-indexing is queued');
+      assert.deepEqual(await fx.store.pendingMoves('t2'), [], 'per tenant');
+      await fx.store.clearPendingMoves('t2', [hello!.id]);
+      assert.deepEqual(await fx.store.pendingMoves('t1'), [hello!.id], 'another tenant clears nothing');
+      await fx.store.clearPendingMoves('t1', [hello!.id, 'u_missing']);
+      assert.deepEqual(await fx.store.pendingMoves('t1'), []);
+      assert.equal((await fx.store.getUtterance('t1', hello!.id))?.speakerId, ben.id, 'clearing changes nothing else');
     });
 
     test('an utterance keeps the stream turn that stored it; one stored without a turn has none', async () => {

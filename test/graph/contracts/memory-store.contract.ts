@@ -116,6 +116,57 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(patched?.content, 'Ana lives in Lisbon', 'nothing else changes');
     });
 
+    test('a withdrawn fact restored: current again with what it replaces now; nothing else is restored', async () => {
+      const [other] = await store.addFacts('t4w', [fact()]);
+      const [f] = await store.addFacts('t4w', [fact({ content: 'Ana lives in Lisbon', value: 'Lisbon', supersedes: 'f_old', referIds: ['u_2'] })]);
+      assert.ok(other && f);
+      assert.equal(await store.restoreWithdrawn('t4w', f.id, null), null, 'a current fact: nothing to restore');
+      await store.closeFact('t4w', other.id, '2026-03-01T00:00:00.000Z', null);
+      assert.equal(await store.restoreWithdrawn('t4w', other.id, null), null, 'deleted later, not withdrawn: left closed');
+      await store.closeFact('t4w', f.id, f.validFrom, null);
+      assert.equal(await store.restoreWithdrawn('t4w-other', f.id, null), null, 'other tenant');
+      const back = await store.restoreWithdrawn('t4w', f.id, other.id);
+      assert.deepEqual([back?.validTo, back?.supersededBy, back?.supersedes, back?.content], [null, null, other.id, 'Ana lives in Lisbon']);
+      assert.equal(await store.restoreWithdrawn('t4w', f.id, null), null, 'a second call changes nothing');
+      assert.deepEqual((await store.listFacts('t4w')).map((x) => x.id), [f.id]);
+    });
+
+    test('whom an utterance was processed under and what it deleted are kept; a later record without them keeps them', async () => {
+      assert.equal(await store.processedBy('t7s', 'u_1'), null, 'never processed');
+      await store.markProcessed('t7s', 'u_1', ['f_1']);
+      assert.equal(await store.processedBy('t7s', 'u_1'), null, 'recorded without a speaker');
+      await store.markProcessed('t7s', 'u_1', ['f_1'], { speakerId: 'p_ana', deletedIds: ['f_oslo'] });
+      assert.deepEqual(await store.processedBy('t7s', 'u_1'), { speakerId: 'p_ana', deletedIds: ['f_oslo'] });
+      await store.markProcessed('t7s', 'u_1', []);
+      assert.deepEqual([await store.processedBy('t7s', 'u_1'), await store.processedFacts('t7s', 'u_1')], [{ speakerId: 'p_ana', deletedIds: ['f_oslo'] }, []]);
+      await store.markProcessed('t7s', 'u_1', ['f_2'], { speakerId: 'p_ben', deletedIds: [] });
+      assert.deepEqual(await store.processedBy('t7s', 'u_1'), { speakerId: 'p_ben', deletedIds: [] });
+      assert.equal(await store.processedBy('t7s-other', 'u_1'), null, 'other tenant');
+      await store.relabelParticipant('t7s', 'p_ben', 'p_cy');
+      assert.deepEqual(await store.processedBy('t7s', 'u_1'), { speakerId: 'p_cy', deletedIds: [] }, 'a merge relabels it: no revision');
+      await store.forgetUtterances('t7s', ['u_1']);
+      assert.equal(await store.processedBy('t7s', 'u_1'), null, 'forgotten');
+    });
+
+    test('a fact deleted at a time reopened; one withdrawn, replaced, or deleted at another time is not', async () => {
+      const at = '2026-03-01T00:00:00.000Z';
+      const [a, b, c] = await store.addFacts('t4d', [fact(), fact({ content: 'Ana likes tea', slot: null, value: null, kind: 'preference' }),
+        fact({ content: 'Ana likes jazz', slot: null, value: null, kind: 'preference' })]);
+      assert.ok(a && b && c);
+      assert.equal(await store.reopenDeleted('t4d', a.id, at), null, 'current: nothing to reopen');
+      await store.closeFact('t4d', a.id, at, null);
+      await store.closeFact('t4d', b.id, at, 'f_next');
+      await store.closeFact('t4d', c.id, c.validFrom, null);
+      assert.equal(await store.reopenDeleted('t4d', a.id, '2026-03-02T00:00:00.000Z'), null, 'deleted at another time');
+      assert.equal(await store.reopenDeleted('t4d', b.id, at), null, 'replaced, not deleted');
+      assert.equal(await store.reopenDeleted('t4d', c.id, c.validFrom), null, 'withdrawn, not deleted');
+      assert.equal(await store.reopenDeleted('t4d-other', a.id, at), null, 'other tenant');
+      const back = await store.reopenDeleted('t4d', a.id, at);
+      assert.deepEqual([back?.validTo, back?.supersededBy], [null, null]);
+      assert.equal(await store.reopenDeleted('t4d', a.id, at), null, 'a second call changes nothing');
+      assert.deepEqual((await store.listFacts('t4d')).map((x) => x.id), [a.id]);
+    });
+
     test('patch and delete (erase) a fact', async () => {
       const [f] = await store.addFacts('t5', [fact()]);
       assert.ok(f);

@@ -4,7 +4,7 @@ import type { JobQueue } from '../../../graph/job-queue.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import type { Utterance } from '../../../graph/types.js';
-import { moveUtterance } from '../../../pipelines/interaction/move-utterance.js';
+import { moveUtterance, requeuePendingMoves } from '../../../pipelines/interaction/move-utterance.js';
 import { CONSOLIDATION_JOB } from '../../../pipelines/memory/consolidate.js';
 
 describe('moveUtterance (the first-turn revision\'s store step)', () => {
@@ -55,5 +55,23 @@ describe('moveUtterance (the first-turn revision\'s store step)', () => {
     const moved = await moveUtterance(stores, 't1', said.id, ben);
     assert.deepEqual({ ...moved, reindexError: moved?.reindexError?.message }, { utteranceId: said.id, from: ana, into: ben, reindexError: 'queue down' });
     assert.deepEqual(await graph.getUtterance('t1', said.id), { ...said, speakerId: ben });
+  });
+
+  test('a move whose queueing failed is queued at the next start, once; a queued one is not pending', async () => {
+    // The test before left its failed move pending in the shared store.
+    await graph.clearPendingMoves('t1', await graph.pendingMoves('t1'));
+    await moveUtterance(stores, 't1', said.id, ben);
+    assert.deepEqual(await graph.pendingMoves('t1'), [], 'queued: nothing pending');
+    assert.equal(await requeuePendingMoves(stores, 't1'), 0);
+    queued = [];
+    failQueue = true;
+    assert.ok((await moveUtterance(stores, 't1', said.id, ana))?.reindexError);
+    assert.deepEqual(await graph.pendingMoves('t1'), [said.id]);
+    await assert.rejects(requeuePendingMoves(stores, 't1'), /queue down/);
+    assert.deepEqual(await graph.pendingMoves('t1'), [said.id], 'still down: still pending');
+    failQueue = false;
+    assert.equal(await requeuePendingMoves(stores, 't1'), 1);
+    assert.deepEqual(queued, [{ name: CONSOLIDATION_JOB, data: { tenant: 't1', sessionId: 's1', utteranceId: said.id } }]);
+    assert.equal(await requeuePendingMoves(stores, 't1'), 0, 'a second start queues nothing');
   });
 });

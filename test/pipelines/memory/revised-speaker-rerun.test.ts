@@ -1,9 +1,8 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
 import { NEO4J_SKIP } from '../../helpers/stores.js';
 import { gatedJobStores, neo4jJobStores, sqliteJobStores, type OpenJobStores } from '../../helpers/job-stores.js';
-import { RevisionFixture } from '../../helpers/revised-speaker-fixture.js';
+import { revisions, WRITES } from '../../helpers/revised-speaker-fixture.js';
 
 /*
  * The job of a turn given to another speaker after it was consolidated, cut short and run again, must end where an
@@ -12,45 +11,33 @@ import { RevisionFixture } from '../../helpers/revised-speaker-fixture.js';
  * on SQLite and on the real Neo4j (every store in Neo4j) when `NEO4J_URI` is set.
  */
 
-/** Store methods that write (the rest read). */
-const WRITES = new Set(['addFacts', 'closeFact', 'reopenFact', 'patchFact', 'markProcessed', 'keepExtraction', 'forgetUtterances', 'upsert', 'delete', 'index', 'updateParticipant']);
 
 function rerunSuite(name: string, open: () => OpenJobStores, skip?: string): void {
   describe(`speaker-revised consolidation re-run after a partial write: ${name}`, { skip, timeout: 600_000 }, () => {
-    let stores: OpenJobStores;
-    let fx: RevisionFixture;
-    const embedder = new UseLiteEmbedder();
-    before(() => {
-      stores = open();
-      fx = new RevisionFixture(stores, embedder);
-    });
-    after(async () => {
-      await embedder.close();
-      await stores?.dispose();
-    });
+    const c = revisions(open);
 
     for (const firstCut of [false, true]) {
       const what = firstCut ? ', the turn\'s first run cut before it recorded the turn' : '';
       test(`every interruption point: the re-run ends as an uncut run does${what}`, { timeout: 600_000 }, async (t) => {
-        const control = await fx.scene(firstCut);
-        await fx.move(control);
+        const control = await c.fx.scene(firstCut);
+        await c.fx.move(control);
         let writes = 0;
-        await fx.run(control.sessionId, control.lisbonUid, gatedJobStores(stores, WRITES, () => { writes += 1; }));
-        await fx.expectRevised(control);
+        await c.fx.run(control.sessionId, control.lisbonUid, gatedJobStores(c.stores, WRITES, () => { writes += 1; }));
+        await c.fx.expectRevised(control);
         t.diagnostic(`a whole run of the moved turn's job makes ${writes} store writes`);
         assert.ok(writes >= 8, `${writes} writes`);
 
         const cut = async (k: number): Promise<void> => {
-          const s = await fx.scene(firstCut);
-          await fx.move(s);
+          const s = await c.fx.scene(firstCut);
+          await c.fx.move(s);
           let made = 0;
-          const dying = gatedJobStores(stores, WRITES, () => {
+          const dying = gatedJobStores(c.stores, WRITES, () => {
             made += 1;
             if (made >= k) throw new Error(`worker killed before write ${k}`);
           });
-          await assert.rejects(fx.run(s.sessionId, s.lisbonUid, dying), /worker killed/, `cut before write ${k}`);
-          await fx.run(s.sessionId, s.lisbonUid);
-          await fx.expectRevised(s);
+          await assert.rejects(c.fx.run(s.sessionId, s.lisbonUid, dying), /worker killed/, `cut before write ${k}`);
+          await c.fx.run(s.sessionId, s.lisbonUid);
+          await c.fx.expectRevised(s);
         };
         const points = Array.from({ length: writes }, (_, i) => i + 1);
         for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map(cut));

@@ -709,7 +709,7 @@ export interface ServerEvents {
       op: "ADD" | "UPDATE" | "DELETE" | "KEEP";
       memory_id: string;
       text: string;
-      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced) */
+      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted) */
       reason?: "speaker_revised";
     }[];
   };
