@@ -56,7 +56,7 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /**
    * Weight of the question a turn answers (`answeredFactor`): a reply to another speaker's question gains
    * `1 + answeredWeight × (share of the question's content words the question and reply hold together beyond the reply
-   * alone)`; default 0 (off).
+   * alone)`; default 0.5 (chosen on LoCoMo 1–5 and multiparty-dev against 1 and 2; held out: docs/BENCHMARKS.md), 0 off.
    */
   answeredWeight?: number;
   /** Score bonus factor for evidence from the session the question is asked in (`QuestionInput.sessionId`); default 0.5. */

@@ -172,7 +172,7 @@ export async function answerQuestion(
     return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
       (here ? 1 + sessionBoost : 1);
   };
-  const answeredWeight = options.answeredWeight ?? 0;
+  const answeredWeight = options.answeredWeight ?? 0.5;
   // A reply is read with the question it answers (`answeredWeight`): the best candidates only, one read each.
   const askedBy = answeredWeight > 0 && rewritten.terms.length > 0
     ? await questionsAnswered(stores.graph, tenant, candidates.slice(0, k * 6).map((r) => utterances.get(r.id) as Utterance)) : new Map<string, Utterance>();
