@@ -53,6 +53,12 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   laterRoundWeight?: number;
   /** RRF bonus factor for evidence by or to the asker; default 0.25. */
   askerBoost?: number;
+  /**
+   * Weight of the question a turn answers (`answeredFactor`): a reply to another speaker's question gains
+   * `1 + answeredWeight × (share of the question's content words the question and reply hold together beyond the reply
+   * alone)`; default 0.5 (chosen on LoCoMo 1–5 and multiparty-dev against 1 and 2; held out: docs/BENCHMARKS.md), 0 off.
+   */
+  answeredWeight?: number;
   /** Score bonus factor for evidence from the session the question is asked in (`QuestionInput.sessionId`); default 0.5. */
   sessionBoost?: number;
   /** Score bonus factor for turns spoken by a participant the question names as its subject; default 0.6. */

@@ -3,6 +3,7 @@ import { embedderDefaults, type AgenticOptions, type QuestionAnswer, type Questi
 import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems } from './memory-layer.js';
+import { answeredFactor, questionsAnswered } from './answered-question.js';
 import { NameResolver } from './memory-items.js';
 import { namedSpeakerFactor, statedShares, subjectSearchFactors } from './named-subject-match.js';
 import { coverage, covers, roundActions, type Action } from './question-policy.js';
@@ -171,10 +172,15 @@ export async function answerQuestion(
     return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
       (here ? 1 + sessionBoost : 1);
   };
+  const answeredWeight = options.answeredWeight ?? 0.5;
+  // A reply is read with the question it answers (`answeredWeight`): the best candidates only, one read each.
+  const askedBy = answeredWeight > 0 && rewritten.terms.length > 0
+    ? await questionsAnswered(stores.graph, tenant, candidates.slice(0, k * 6).map((r) => utterances.get(r.id) as Utterance)) : new Map<string, Utterance>();
   const final = candidates
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
-      return { u, score: r.score * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time, sessionId: u.sessionId }) };
+      const answered = answeredFactor(u.text, askedBy.get(u.id)?.text, rewritten.terms, answeredWeight);
+      return { u, score: r.score * answered * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time, sessionId: u.sessionId }) };
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, k * 3);

@@ -1,5 +1,6 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
+import { ASKS } from './answered-question.js';
 
 /** Options for `spreadToNeighbours`. */
 export interface NeighbourOptions {
@@ -59,7 +60,7 @@ export async function spreadToNeighbours(
     const u = utterances.get(id);
     if (!u) continue;
     for (let d = 1; d <= window; d++) {
-      const forward = /\?\s*(?:\[[^\]]*\])?\s*$/.test(u.text) ? weight * (1 + askedBoost) : weight;
+      const forward = ASKS.test(u.text) ? weight * (1 + askedBoost) : weight;
       for (const [seq, w] of [[u.seq - d, backWeight], [u.seq + d, forward]] as const) {
         const n = bySeq.get(`${u.sessionId}|${seq}`);
         const decay = sameDecay !== undefined && seq > u.seq && n?.speakerId === u.speakerId ? Math.min(sameDecay, 2 ** (d - 1)) : 2 ** (d - 1);
