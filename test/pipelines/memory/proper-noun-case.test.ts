@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { capitaliseProperNouns, withProperNounCase } from '../../../pipelines/memory/proper-noun-case.js';
 import { defaultWordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { extractSaid } from '../../helpers/extract-said.js';
+import { memoryFixture } from '../../helpers/memory-fixture.js';
 
 const GRACE = ['p_grace', 'Grace'] as const;
 const BO = ['p_bo', 'Bo'] as const;
@@ -24,6 +25,19 @@ describe('proper nouns from a lower-case recogniser', { skip: !defaultWordNet().
     assert.equal(lives.value, 'Lisbon');
     assert.match(lives.content, /\bLisbon\b/);
     assert.doesNotMatch(lives.content, /\blisbon\b/);
+  });
+
+  test('consolidation stores the place capitalised from a lower-case turn', async () => {
+    const f = await memoryFixture('parley-trialfix-case', ['Grace', 'Bo']);
+    try {
+      await f.say('s1', 'Grace', ['Bo'], 'i moved to lisbon last month', '2026-12-04T10:00:00Z');
+      const facts = await f.memory.listFacts('parley-trialfix-case');
+      const lives = facts.find((x) => x.slot === 'lives_in');
+      assert.equal(lives?.value, 'Lisbon', JSON.stringify(facts.map((x) => [x.content, x.slot, x.value])));
+      assert.match(lives.content, /\bLisbon\b/);
+    } finally {
+      await f.close();
+    }
   });
 
   test('a transcript with capitals is left as its recogniser wrote it', async () => {
