@@ -63,3 +63,11 @@ describe('audio session shedding against stalled workers', () => {
     await s.close();
   });
 });
+
+test('with no lead bound (maxLeadMs Infinity) the worker queue is still bounded by maxQueuedMs', async () => {
+  const { pool } = stalledPool();
+  const s = await createAudioSession({ format: {}, pool, maxLeadMs: Infinity, maxQueuedMs: 500 });
+  const shed = await pushFrames(s, 10, () => 0);
+  assert.equal(shed.length, 1);
+  assert.equal(s.shedMs, 500);
+});
