@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Stores } from '../graph/stores.js';
 import type { Config } from './config.js';
+import { installJsonBodyParsers } from './json-body.js';
 import { createLogger } from './logger.js';
 import { authPlugin } from './plugins/auth.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler.js';
@@ -69,9 +70,6 @@ function strictBodyValidators(): ValidatorFactory {
   };
 }
 
-/** A media type with the `+json` structured-syntax suffix (`application/merge-patch+json`). */
-const JSON_SUFFIX_TYPE = /^application\/[a-z0-9!#$&^_.-]+\+json\s*(;|$)/i;
-
 /** Build the Parley app without listening: tests inject requests or listen on port 0. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -95,12 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('clock', options.now ?? Date.now);
   await app.register(errorHandlerPlugin);
-  // Every request body is JSON: text/plain (which Fastify parses by default, to a string the schema then
-  // refused with a 400 "body must be object") is a 415 like any other media type.
-  app.removeContentTypeParser('text/plain');
-  // Structured-syntax JSON types (RFC 6839: application/merge-patch+json, application/vnd.x+json) are JSON too,
-  // parsed as strictly as application/json itself.
-  app.addContentTypeParser(JSON_SUFFIX_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  installJsonBodyParsers(app);
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {

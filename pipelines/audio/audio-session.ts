@@ -19,7 +19,10 @@ export interface AudioSessionOptions {
   pool: WorkerPool;
   /** VAD and end-of-turn settings. */
   vad?: VadOptions;
-  /** Most audio waiting for its worker before new audio is shed. Default 2000 ms. */
+  /**
+   * How far the workers may fall behind real time before new audio is shed: audio waiting for its worker,
+   * less the audio the client sent ahead of real time (up to a finite `maxLeadMs`). Default 2000 ms.
+   */
   maxQueuedMs?: number;
   /** How far accepted audio may run ahead of wall-clock time since the first frame; `Infinity` disables. Default 5000 ms. */
   maxLeadMs?: number;
@@ -108,7 +111,12 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     this.clockSamples += samples.length;
     this.firstFrameAt ??= arrivedAt;
     const leadMs = (this.acceptedSamples + samples.length) / SAMPLES_PER_MS - (arrivedAt - this.firstFrameAt);
-    const why = this.inFlightSamples + samples.length > this.maxQueuedSamples ? 'the speech workers are behind'
+    // Audio a client sent ahead of real time (within maxLeadMs) is not a worker backlog: the workers only
+    // count as behind once what they have not finished exceeds that lead by more than maxQueuedMs. With no
+    // lead bound (Infinity) no lead is allowed for, so the queue stays bounded.
+    const allowedLeadMs = Number.isFinite(this.maxLeadMs) ? Math.min(Math.max(0, leadMs), this.maxLeadMs) : 0;
+    const backlog = this.inFlightSamples + samples.length - allowedLeadMs * SAMPLES_PER_MS;
+    const why = backlog > this.maxQueuedSamples ? 'the speech workers are behind'
       : leadMs > this.maxLeadMs ? 'audio is arriving faster than real time'
       : this.channel.full ? 'events are not being read' : undefined;
     if (why) {

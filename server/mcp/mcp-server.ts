@@ -8,7 +8,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import { PostUtterancesBody, SessionIdParams, ParticipantRefParams, ParticipantsQuery, TranscriptQuery } from '../protocol/http-schemas.js';
-import { valueErrorText } from '../protocol/ws-messages.js';
+import { valueErrorsText } from '../protocol/ws-messages.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
@@ -150,12 +150,7 @@ function toolError(code: string, message: string): CallToolResult {
 }
 
 function describeErrors(check: TypeCheck<TSchema>, args: unknown): string {
-  const problems: string[] = [];
-  for (const e of check.Errors(args)) {
-    problems.push(`${e.path || '/'}: ${valueErrorText(e)}`);
-    if (problems.length >= 5) break;
-  }
-  return `invalid arguments: ${problems.join('; ')}`;
+  return `invalid arguments: ${valueErrorsText(check.Errors(args)).join('; ')}`;
 }
 
 export interface McpServerOptions {

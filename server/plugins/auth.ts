@@ -62,6 +62,9 @@ export function missingKeyMessage(request: FastifyRequest): string {
     return `the Authorization header uses the ${JSON.stringify(scheme.slice(0, 20))} scheme: send the API key as Authorization: Bearer <key>`;
   }
   if (scheme) return 'the Authorization header says Bearer but holds no key: send Authorization: Bearer <key>';
+  if (!TOKEN_ROUTES.has(request.routeOptions.url ?? '') && (request.query as Record<string, unknown> | undefined)?.token !== undefined) {
+    return 'missing API key: ?token= is accepted only on the WebSocket and event-stream routes; this route needs Authorization: Bearer <key>';
+  }
   return 'missing API key: send Authorization: Bearer <key> (WebSocket and event streams: or ?token=<key>)';
 }
 

@@ -22,12 +22,46 @@ export function isNonBlankPattern(pattern: unknown): boolean {
  */
 export function valueErrorText(error: ValueError): string {
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
-    const name = error.path.slice(error.path.lastIndexOf('/') + 1).replaceAll('~1', '/').replaceAll('~0', '~');
-    const meant = likelyMeant(name, Object.keys((error.schema as { properties?: object }).properties ?? {}));
+    const meant = unknownFieldMeant(error);
     return `is an unknown field${meant !== undefined ? `; did you mean "${meant}"?` : ''}`;
   }
   const blank = error.type === ValueErrorType.StringPattern && isNonBlankPattern((error.schema as { pattern?: unknown }).pattern);
   return blank ? BLANK_MESSAGE : error.message;
+}
+
+/** For an unknown-field error: the known field it was probably meant to be, if one is close. */
+function unknownFieldMeant(error: ValueError): string | undefined {
+  const name = error.path.slice(error.path.lastIndexOf('/') + 1).replaceAll('~1', '/').replaceAll('~0', '~');
+  return likelyMeant(name, Object.keys((error.schema as { properties?: object }).properties ?? {}));
+}
+
+/** Lower is more useful: a missing field, then an unknown one, then whatever was found first. */
+function errorRank(error: ValueError): number {
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return 0;
+  return error.type === ValueErrorType.ObjectAdditionalProperties ? 1 : 2;
+}
+
+/**
+ * Validation errors in words, one per field (`path: text`), at most `max`: of a field's errors the most useful
+ * ("Expected required property" rather than the "Expected string" that follows it), and none for a missing field
+ * an unknown field's "did you mean" already names (`questoin` for `question`).
+ */
+export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[] {
+  const byPath = new Map<string, ValueError>();
+  let seen = 0;
+  for (const e of errors) {
+    const kept = byPath.get(e.path);
+    if (!kept || errorRank(e) < errorRank(kept)) byPath.set(e.path, e);
+    if (++seen >= 100) break;
+  }
+  for (const e of [...byPath.values()]) {
+    if (e.type !== ValueErrorType.ObjectAdditionalProperties) continue;
+    const meant = unknownFieldMeant(e);
+    if (meant === undefined) continue;
+    const target = `${e.path.slice(0, e.path.lastIndexOf('/'))}/${meant.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (byPath.get(target)?.type === ValueErrorType.ObjectRequiredProperty) byPath.delete(target);
+  }
+  return [...byPath.values()].slice(0, max).map((e) => `${e.path || '/'}: ${valueErrorText(e)}`);
 }
 
 /** Client messages take no field their schema does not name: a misspelt one is an error naming it, never ignored. */

@@ -1,3 +1,4 @@
+import { MIN_FRAME_MS } from '../../pipelines/audio/audio-format.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
@@ -93,6 +94,9 @@ function parseStart(msg: Record<string, unknown>): TwilioStart {
  * session as `session.end` does. The socket carries nothing back: events go to the session's
  * subscribers (`GET /v1/sessions/{call SID}/events`).
  */
+/** 10 ms of Twilio's 8 kHz mu-law, one byte a sample: the shortest frame the audio session accepts. */
+const MIN_MULAW_FRAME_BYTES = (MIN_FRAME_MS * 8000) / 1000;
+
 class TwilioConnection {
   private session: LiveSession | null = null;
   private state: 'waiting' | 'live' | 'stopped' | 'closed' = 'waiting';
@@ -101,6 +105,8 @@ class TwilioConnection {
   /** Messages run one after another (the `start` lookup is asynchronous; media behind it waits). */
   private chain: Promise<void> = Promise.resolve();
   private lastSequence = 0;
+  /** Inbound audio shorter than the 10 ms a frame must hold, kept to go with the next frame (or padded at `stop`). */
+  private shortAudio: Buffer | null = null;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -215,7 +221,11 @@ class TwilioConnection {
     if (!isBase64(payload)) throw badFrame('media: media.payload is not base64 (standard alphabet; mu-law audio)');
     // With both tracks streamed, "outbound" is what the caller hears (the bot): only the caller is heard.
     if (media?.track === 'outbound') return;
-    this.session.voice.push(Buffer.from(payload, 'base64'));
+    let audio = Buffer.from(payload, 'base64');
+    if (this.shortAudio) audio = Buffer.concat([this.shortAudio, audio]);
+    // Twilio's last frame of a stream can be a few bytes: kept, not refused as a frame under 10 ms.
+    this.shortAudio = audio.length < MIN_MULAW_FRAME_BYTES ? audio : null;
+    if (!this.shortAudio) this.session.voice.push(audio);
   }
 
   private stop(): void {
@@ -223,6 +233,11 @@ class TwilioConnection {
     if (this.state !== 'live') return;
     this.state = 'stopped';
     const session = this.session;
+    if (this.shortAudio) {
+      // The call's last few samples, padded with mu-law silence (0xff) to the shortest frame accepted.
+      session.voice.push(Buffer.concat([this.shortAudio, Buffer.alloc(MIN_MULAW_FRAME_BYTES - this.shortAudio.length, 0xff)]));
+      this.shortAudio = null;
+    }
     // Ends exactly as `session.end` does: finals stored, memory.updated out, then session.ended; never
     // shed by a full queue, and it runs after the turns queued before it.
     requestEnd(session, this.app.liveSessionDeps);

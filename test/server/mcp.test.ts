@@ -114,6 +114,11 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
       assert.equal(blank.code, 'PARLEY_ERR_BAD_REQUEST', tool);
       assert.equal(blank.message, `invalid arguments: ${path}: must not be blank (empty or only whitespace)`);
     }
+    // One message per field, the most useful: a misspelt field is named with what it meant, not also as missing
+    // and of the wrong type; a missing field is "required", not also "Expected string".
+    const typo = await callError(client, 'query_memory', { questoin: 'where does Ana live?' });
+    assert.equal(typo.message, 'invalid arguments: /questoin: is an unknown field; did you mean "question"?');
+    assert.equal((await callError(client, 'get_participant', {})).message, 'invalid arguments: /id: Expected required property');
 
     const bad = await callError(client, 'add_utterances', { session_id: 'call-1', utterances: [{ speaker: 'Ana', text: '' }] });
     assert.equal(bad.code, 'PARLEY_ERR_BAD_REQUEST');

@@ -117,6 +117,21 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.equal((kept.body.attributes as Record<string, unknown>).team, 'blue', 'a refused patch changed nothing');
   });
 
+  test('an empty JSON body is no body on a route whose body is optional, and still a 400 where a body is required', async () => {
+    assert.equal((await call('/v1/sessions/empty-end/utterances', json('POST', { utterances: [{ speaker: 'Ana', text: 'hello' }] }))).status, 201);
+    const jsonHeaders = { 'content-type': 'application/json' };
+    const end = await call('/v1/sessions/empty-end/end', { method: 'POST', headers: jsonHeaders });
+    assert.equal(end.status, 202, JSON.stringify(end.body));
+    assert.equal(end.body.session_id, 'empty-end');
+    const suffixed = await call('/v1/sessions/empty-end/end', { method: 'POST', headers: { 'content-type': 'application/vnd.example+json' } });
+    assert.equal(suffixed.status, 202, JSON.stringify(suffixed.body));
+    const required = await call('/v1/sessions/empty-end/utterances', { method: 'POST', headers: jsonHeaders });
+    assert.equal(required.status, 400);
+    assert.equal(required.body.error?.code, 'PARLEY_ERR_BAD_REQUEST');
+    const transcript = await call('/v1/sessions/empty-end/transcript');
+    assert.equal((transcript.body.utterances as unknown[]).length, 1, 'the refused request stored nothing');
+  });
+
   test('a known path with a method it does not answer is a 405 with Allow; an unknown path stays a 404', async () => {
     const put = await call('/v1/memories', json('PUT', {}));
     assert.equal(put.status, 405);

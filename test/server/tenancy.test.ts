@@ -32,6 +32,13 @@ describe('tenancy with PARLEY_API_KEYS', () => {
     await assert.rejects(TestWsClient.connect(`${t.wsUrl}/v1/stream?token=wrong-key-000`), { code: 'PARLEY_ERR_UNAUTHORIZED', status: 401 });
   });
 
+  test('a valid key in ?token= on a REST route is refused with where ?token= is accepted', async () => {
+    const res = await t.app.inject({ url: `/v1/memories?limit=1&token=${A}` });
+    assert.equal(res.statusCode, 401);
+    assert.match(res.json().error.message, /\?token= is accepted only on the WebSocket and event-stream routes; this route needs Authorization: Bearer <key>/);
+    assert.equal((await t.app.inject({ url: '/v1/memories?limit=1', headers: as(A) })).statusCode, 200);
+  });
+
   test('tenant A never sees tenant B', async () => {
     const a = new ParleyClient({ baseUrl: t.httpUrl, apiKey: A });
     const b = new ParleyClient({ baseUrl: t.httpUrl, apiKey: B });

@@ -65,3 +65,22 @@ test('Twilio stop behind a full session queue still ends the call, after every r
   assert.equal(transcript.length, finals, 'every acknowledged turn is stored before the end');
   sse.close();
 });
+
+test('a Twilio media frame under 10 ms (a 1-byte last frame) is kept, not refused as bad audio', async () => {
+  const c = twilioCall({});
+  const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
+  const { ws } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+  const messages = twilioMessages(c, Buffer.alloc(1600, 0xff)); // 200 ms of mu-law silence in 20 ms frames
+  const stop = messages.pop()!;
+  const media = (bytes: number): Record<string, unknown> => ({
+    event: 'media', streamSid: c.streamSid, media: { track: 'inbound', payload: Buffer.alloc(bytes, 0xff).toString('base64') },
+  });
+  // A short frame mid-call goes with the next; the call's last frame is 1 byte.
+  for (const m of [...messages, media(3), media(160), media(1), stop]) ws.send(JSON.stringify(m));
+  await sse.until(() => sse.ended, 120_000, 'session.ended');
+  ws.close(1000);
+  const errors = sse.events.filter((e) => e.event === 'error');
+  assert.deepEqual(errors.map((e) => e.data), [], 'no frame was refused');
+  assert.equal(sse.events.at(-1)?.event, 'session.ended');
+  sse.close();
+});

@@ -1,0 +1,25 @@
+import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
+import type { ExtractionResult } from './extractor.js';
+
+/** Whether a transcript is all lower case (a recogniser that writes no capitals): letters, none upper case. */
+export function isAllLowerCase(text: string): boolean {
+  return /\p{Ll}/u.test(text) && !/\p{Lu}/u.test(text);
+}
+
+/** `text` with each lower-case word WordNet lists only as a capitalised noun ("lisbon") capitalised; nothing else changes. */
+export function capitaliseProperNouns(text: string, wordnet: WordNet = defaultWordNet()): string {
+  return text.replace(/\b[a-z]{2,}\b/g, (w) => wordnet.properNounForm(w) ?? w);
+}
+
+/**
+ * Facts from an all-lower-case transcript ("grace moved to lisbon") with place and other proper-noun words
+ * capitalised in their text and slot values (`lives_in: "Lisbon"`); from any other transcript, unchanged.
+ */
+export function withProperNounCase(extraction: ExtractionResult, transcript: string, wordnet: WordNet = defaultWordNet()): ExtractionResult {
+  if (!isAllLowerCase(transcript)) return extraction;
+  for (const f of extraction.facts) {
+    f.content = capitaliseProperNouns(f.content, wordnet);
+    if (f.value !== null) f.value = capitaliseProperNouns(f.value, wordnet);
+  }
+  return extraction;
+}

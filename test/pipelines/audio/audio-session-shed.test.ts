@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
+import { createAudioSession, type AudioSession } from '../../../pipelines/audio/audio-session.js';
+import { encodeS16le } from '../../../pipelines/audio/pcm-codecs.js';
+import type { StreamListener, WorkerPool } from '../../../pipelines/workers/worker-pool.js';
+
+/**
+ * Test double for a pool whose workers are stalled (busy loading models on a loaded machine): it takes audio
+ * and acknowledges none of it until `ack` is called, so no test depends on how fast the machine is.
+ */
+function stalledPool(): { pool: WorkerPool; ack: (samples: number) => void } {
+  let listener: StreamListener | undefined;
+  const stream = { push() {}, setNames() {}, commit() {}, close() {} };
+  const pool = { openStream: (_o: unknown, l: StreamListener) => { listener = l; return stream; } };
+  return { pool: pool as unknown as WorkerPool, ack: (n) => listener?.onAck(n) };
+}
+
+const FRAME = encodeS16le(new Float32Array(1600)); // 100 ms at 16 kHz
+
+/** Push `count` 100 ms frames, the i-th arriving at `at(i)` ms; returns the shed events seen. */
+async function pushFrames(s: AudioSession, count: number, at: (i: number) => number): Promise<AudioSessionEvent[]> {
+  for (let i = 0; i < count; i++) assert.equal(s.push(FRAME, at(i)), undefined);
+  const events: AudioSessionEvent[] = [];
+  const reading = (async () => { for await (const e of s) events.push(e); })();
+  await s.close();
+  await reading;
+  return events.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_OVERLOADED');
+}
+
+describe('audio session shedding against stalled workers', () => {
+  test('a client 4 s ahead of real time (the SDK\'s fast pacing) loses nothing while the workers have not started', async () => {
+    const { pool } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    // 40 frames arrive within 14 ms of the first: 4000 ms ahead, inside the 5000 ms lead allowed.
+    const shed = await pushFrames(s, 40, (i) => 1000 + i * 0.35);
+    assert.deepEqual(shed, []);
+    assert.equal(s.shedMs, 0);
+  });
+
+  test('audio is shed once the workers fall more than maxQueuedMs behind real time', async () => {
+    const { pool } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    // Real-time frames (each arrives as it starts), none processed: 2000 ms behind is allowed, the 22nd frame is not.
+    const shed = await pushFrames(s, 25, (i) => i * 100);
+    assert.equal(shed.length, 1, 'one error per episode');
+    assert.match(String((shed[0] as { message: string }).message), /speech workers are behind/);
+    assert.equal(s.shedMs, 400);
+  });
+
+  test('a fast client is shed for a backlog only past its lead plus maxQueuedMs, and not once the workers catch up', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    // 4000 ms at once, then real time with no progress: behind by 2000 ms after 2 s, shed from then on.
+    const at = (i: number): number => (i < 40 ? 0 : (i - 39) * 100);
+    for (let i = 0; i < 60; i++) assert.equal(s.push(FRAME, at(i)), undefined);
+    assert.equal(s.shedMs, 0, 'exactly 2000 ms behind is still accepted');
+    assert.equal(s.push(FRAME, at(60)), undefined);
+    assert.equal(s.shedMs, 100);
+    ack(16000 * 6);
+    assert.equal(s.push(FRAME, at(61)), undefined);
+    assert.equal(s.shedMs, 100, 'accepted again once the workers caught up');
+    await s.close();
+  });
+});
+
+test('with no lead bound (maxLeadMs Infinity) the worker queue is still bounded by maxQueuedMs', async () => {
+  const { pool } = stalledPool();
+  const s = await createAudioSession({ format: {}, pool, maxLeadMs: Infinity, maxQueuedMs: 500 });
+  const shed = await pushFrames(s, 10, () => 0);
+  assert.equal(shed.length, 1);
+  assert.equal(s.shedMs, 500);
+});
