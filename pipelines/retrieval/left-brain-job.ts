@@ -16,6 +16,9 @@ export const LEFT_BRAIN_JOB = 'retrieval.left-brain';
 /** Vector collection of entity description vectors (matched against queries). */
 export const ENTITY_COLLECTION = 'left_brain_entity';
 
+/** Characters of the utterance a new entity's description quotes after its name (`name: context`). */
+export const ENTITY_CONTEXT_CHARS = 200;
+
 /** Job data: index one consolidated utterance and the facts it produced. */
 export interface LeftBrainJob {
   tenant: TenantId;
@@ -145,7 +148,7 @@ async function resolveEntities(
   }
   const fresh = mentions.filter((m) => !out.has(m.name.toLowerCase()));
   if (fresh.length === 0) return out;
-  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, 200)}`);
+  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, ENTITY_CONTEXT_CHARS)}`);
   const vectors = await deps.embedder.embed(descriptions);
   const points = [];
   for (const [i, m] of fresh.entries()) {
