@@ -30,7 +30,8 @@ export interface LeftBrainErasureDeps {
  *   about an erased memory, is dropped (its text is queries and entity names, which cannot be rewritten
  *   without them); its entities move to the fallback shelf;
  * - an entity described by one of their utterances (`name: context`) is described by its name alone, and its
- *   vector embedded again (first, so a cut-short run finds the old description and does it again);
+ *   vector embedded again (first, so a cut-short run finds the old description and does it again); every other
+ *   entity about an erased memory is embedded again from its description too;
  * - an entity keyed by their name (or a word of it, or an alias) is deleted with its vector (vector first).
  * Each step is idempotent: an erasure repeated after a crash finishes the job.
  */
@@ -49,9 +50,14 @@ export async function eraseLeftBrainTraces(deps: LeftBrainErasureDeps, tenant: T
   const namedIds = new Set(named.map((e) => e.id));
   const quoting = (await entities.entitiesDescribedBy(tenant, traces.texts.map((t) => t.slice(0, ENTITY_CONTEXT_CHARS))))
     .filter((e) => !namedIds.has(e.id));
-  if (quoting.length > 0) {
-    const fresh = await embedder.embed(quoting.map((e) => e.name));
-    await vectors.upsert(tenant, ENTITY_COLLECTION, quoting.map((e, i) => ({
+  const quotingIds = new Set(quoting.map((e) => e.id));
+  // An entity about an erased memory may hold a vector of the erased words under another description (two
+  // left-brain jobs that made it at once each wrote their own vector): it is embedded again from what it reads.
+  const about = (await entities.getEntities(tenant, [...touched].filter((id) => !namedIds.has(id) && !quotingIds.has(id))));
+  const again = [...quoting.map((e) => ({ ...e, description: e.name })), ...about];
+  if (again.length > 0) {
+    const fresh = await embedder.embed(again.map((e) => e.description));
+    await vectors.upsert(tenant, ENTITY_COLLECTION, again.map((e, i) => ({
       id: e.id, vector: fresh[i] as Float32Array, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key },
     })));
     for (const e of quoting) await entities.describe(tenant, e.id, e.name);
