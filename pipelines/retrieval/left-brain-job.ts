@@ -157,6 +157,8 @@ async function resolveEntities(
     const schemaId = best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID;
     const e = await deps.entities.upsertEntity(tenant, { name: m.name, description: descriptions[i] as string, schemaId });
     out.set(m.name.toLowerCase(), e);
+    // Made before (another job meanwhile, or an alias of one): its description and vector stay together.
+    if (e.description !== descriptions[i]) continue;
     points.push({ id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
   }
   await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);
