@@ -143,6 +143,14 @@ export interface EntityIndex {
    * Returns the deleted entities' ids.
    */
   eraseMemories(tenant: TenantId, memoryIds: string[]): Promise<string[]>;
+  /** Erasure: entities whose description contains one of `texts` (verbatim, case-sensitive), ordered by id. */
+  entitiesDescribedBy(tenant: TenantId, texts: string[]): Promise<EntityRecord[]>;
+  /** Replace an entity's description (erasure rewrites one that quoted erased words); absent ids are ignored. */
+  describe(tenant: TenantId, entityId: string, description: string): Promise<void>;
+  /** Delete entities with their aliases, memory records and links (erasure: one named after the person). Idempotent. */
+  deleteEntities(tenant: TenantId, entityIds: string[]): Promise<void>;
+  /** Move a schema's entities to `moveTo`, then delete the schema (erasure: one naming the person). Idempotent. */
+  deleteSchema(tenant: TenantId, schemaId: string, moveTo: string): Promise<void>;
 
   /** Add `by` (default 1) to the link between two distinct entities, in both directions. */
   link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by?: number): Promise<void>;

@@ -279,8 +279,52 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
       const res = await tx.run(`
         MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids AND NOT (e)-[:ABOUT_MEMORY]->()
         WITH e, e.id AS id DETACH DELETE e RETURN id`, { tenant: t, ids: touched });
+      const pruned = res.records.map((r) => String(r.get('id')));
+      // Their alias lookup nodes name them too.
+      await tx.run('MATCH (a:EntityAlias {tenant: $tenant}) WHERE a.entityId IN $ids DELETE a', { tenant: t, ids: pruned });
       await bump(tx, t);
-      return res.records.map((r) => String(r.get('id')));
+      return pruned;
+    });
+  }
+
+  async entitiesDescribedBy(tenant: TenantId, texts: string[]): Promise<EntityRecord[]> {
+    const wanted = texts.filter((x) => x.length > 0);
+    if (wanted.length === 0) return [];
+    await this.init();
+    const found = await this.db.read('entitiesDescribedBy', (tx) => propRows(tx, `
+      MATCH (e:Entity {tenant: $tenant}) WHERE any(x IN $texts WHERE e.description CONTAINS x)
+      RETURN e {.*} AS n ORDER BY e.id`, { tenant: this.t(tenant), texts: wanted }));
+    return found.map(toEntity);
+  }
+
+  async describe(tenant: TenantId, entityId: string, description: string): Promise<void> {
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('describe', async (tx) => {
+      await tx.run('MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.description = $description, e.updatedAt = $now',
+        { tenant: t, id: entityId, description, now: new Date().toISOString() });
+      await bump(tx, t);
+    });
+  }
+
+  async deleteEntities(tenant: TenantId, entityIds: string[]): Promise<void> {
+    if (entityIds.length === 0) return;
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('deleteEntities', async (tx) => {
+      await tx.run('MATCH (a:EntityAlias {tenant: $tenant}) WHERE a.entityId IN $ids DELETE a', { tenant: t, ids: entityIds });
+      await tx.run('MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids DETACH DELETE e', { tenant: t, ids: entityIds });
+      await bump(tx, t);
+    });
+  }
+
+  async deleteSchema(tenant: TenantId, schemaId: string, moveTo: string): Promise<void> {
+    await this.init();
+    const t = this.t(tenant);
+    await this.db.write('deleteSchema', async (tx) => {
+      await tx.run('MATCH (e:Entity {tenant: $tenant, schemaId: $id}) SET e.schemaId = $moveTo', { tenant: t, id: schemaId, moveTo });
+      await tx.run('MATCH (s:Schema {tenant: $tenant, id: $id}) DETACH DELETE s', { tenant: t, id: schemaId });
+      await bump(tx, t);
     });
   }
 

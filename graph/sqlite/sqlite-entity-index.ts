@@ -219,15 +219,43 @@ export class SqliteEntityIndex implements EntityIndex {
     this.#db.prepare('DELETE FROM lb_link_notes WHERE tenant = ? AND source IN (SELECT value FROM json_each(?))').run(tenant, toJson(memoryIds));
     const empty = touched.map((r) => r.entity_id).filter((id) =>
       this.#db.prepare('SELECT 1 FROM lb_memories WHERE tenant = ? AND entity_id = ? LIMIT 1').get(tenant, id) === undefined);
+    await this.deleteEntities(tenant, empty);
+    return empty;
+  }
+
+  async entitiesDescribedBy(tenant: TenantId, texts: string[]): Promise<EntityRecord[]> {
+    const wanted = texts.filter((t) => t.length > 0);
+    if (wanted.length === 0) return [];
+    const rows = this.#db.prepare(`SELECT * FROM lb_entities e WHERE e.tenant = ?
+      AND EXISTS (SELECT 1 FROM json_each(?) j WHERE instr(e.description, j.value) > 0) ORDER BY e.id`).all(tenant, toJson(wanted)) as EntityRow[];
+    return rows.map(toEntity);
+  }
+
+  async describe(tenant: TenantId, entityId: string, description: string): Promise<void> {
+    this.#db.prepare('UPDATE lb_entities SET description = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+      .run(description, new Date().toISOString(), tenant, entityId);
+    this.#bump(tenant);
+  }
+
+  async deleteEntities(tenant: TenantId, entityIds: string[]): Promise<void> {
+    if (entityIds.length === 0) return;
     this.#db.transaction(() => {
-      for (const id of empty) {
+      for (const id of entityIds) {
         this.#db.prepare('DELETE FROM lb_aliases WHERE tenant = ? AND entity_id = ?').run(tenant, id);
+        this.#db.prepare('DELETE FROM lb_memories WHERE tenant = ? AND entity_id = ?').run(tenant, id);
         this.#db.prepare('DELETE FROM lb_links WHERE tenant = ? AND (a = ? OR b = ?)').run(tenant, id, id);
         this.#db.prepare('DELETE FROM lb_entities WHERE tenant = ? AND id = ?').run(tenant, id);
       }
+      this.#bump(tenant);
     })();
-    if (empty.length > 0) this.#bump(tenant);
-    return empty;
+  }
+
+  async deleteSchema(tenant: TenantId, schemaId: string, moveTo: string): Promise<void> {
+    this.#db.transaction(() => {
+      this.#db.prepare('UPDATE lb_entities SET schema_id = ? WHERE tenant = ? AND schema_id = ?').run(moveTo, tenant, schemaId);
+      this.#db.prepare('DELETE FROM lb_schemas WHERE tenant = ? AND id = ?').run(tenant, schemaId);
+      this.#bump(tenant);
+    })();
   }
 
   async link(tenant: TenantId, a: string, b: string, strength: LinkStrength, by = 1): Promise<void> {

@@ -8,6 +8,7 @@ import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MEMORY_LAYERS, collectionFor } from '../memory/collections.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
+import { eraseLeftBrainTraces } from './erase-left-brain.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 
 /** What erasure needs besides the stores. */
@@ -36,7 +37,7 @@ export interface ErasureReport {
 /**
  * Erase a participant from every store: the interaction graph (utterances, edges, profile),
  * memories with their history, persona, consolidation bookkeeping, keyword and vector indexes,
- * the entity index, queued jobs, voiceprints, kept audio and the tenant's kept bus events. Then the embedded database's file is
+ * the entity index (entities named after them or quoting them, emergent schemas about them), queued jobs, voiceprints, kept audio and the tenant's kept bus events. Then the embedded database's file is
  * checkpointed so deleted rows do not linger in its write-ahead log (pages are zeroed on delete).
  * Returns null when the participant does not exist.
  *
@@ -46,11 +47,19 @@ export interface ErasureReport {
  */
 export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string): Promise<ErasureReport | null> {
   const { stores } = deps;
-  if (!(await stores.graph.getParticipant(tenant, participantId))) return null;
+  const person = await stores.graph.getParticipant(tenant, participantId);
+  if (!person) return null;
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
   const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
   const { ids: facts, sources, slots } = await factsMentioning(stores, tenant, participantId);
   const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
+  // Their name and words as the left brain may quote them (entity names and descriptions, emergent schemas).
+  const traces = {
+    names: [person.name ?? '', ...person.aliases],
+    texts: (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : [])),
+  };
+  const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
+  await eraseLeftBrainTraces(leftBrain, tenant, { ...traces, memoryIds: [...spoken, ...facts, ...persona] });
   const first = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
   const memory = await stores.memory.deleteParticipant(tenant, participantId);
@@ -62,6 +71,7 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const utteranceIds = [...new Set([...spoken, ...deleted])];
   const factIds = [...new Set([...facts, ...memory.factIds])];
   const personaIds = [...new Set([...persona, ...memory.personaIds])];
+  await eraseLeftBrainTraces(leftBrain, tenant, { ...traces, memoryIds: [...utteranceIds, ...factIds, ...personaIds] });
   const second = await eraseDerived(deps, tenant, participantId, utteranceIds, factIds, personaIds);
   await unlinkErasedFacts(stores, tenant, sources.filter((id) => !utteranceIds.includes(id)), factIds);
   // Someone else's attribute derived from an erased memory ("Ana lives in Oslo", said by the erased person)

@@ -51,6 +51,15 @@ export class QueryCoherence {
     };
   }
 
+  /**
+   * Erasure: forget the tenant's recent queries (they may name the erased person, and a schema promoted later
+   * would quote them in its description) and the texts of the erased memories.
+   */
+  forget(tenant: TenantId, memoryIds: string[]): void {
+    this.#recent.delete(tenant);
+    for (const id of memoryIds) this.#texts.delete(id);
+  }
+
   /** Record a query's hits (with their texts, for the judge); returns the schema promoted, if any. */
   async record(tenant: TenantId, query: string, hits: { id: string; text: string }[]): Promise<SchemaRecord | null> {
     if (hits.length === 0) return null;

@@ -16,6 +16,9 @@ export const LEFT_BRAIN_JOB = 'retrieval.left-brain';
 /** Vector collection of entity description vectors (matched against queries). */
 export const ENTITY_COLLECTION = 'left_brain_entity';
 
+/** Characters of the utterance a new entity's description quotes after its name (`name: context`). */
+export const ENTITY_CONTEXT_CHARS = 200;
+
 /** Job data: index one consolidated utterance and the facts it produced. */
 export interface LeftBrainJob {
   tenant: TenantId;
@@ -145,7 +148,7 @@ async function resolveEntities(
   }
   const fresh = mentions.filter((m) => !out.has(m.name.toLowerCase()));
   if (fresh.length === 0) return out;
-  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, 200)}`);
+  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, ENTITY_CONTEXT_CHARS)}`);
   const vectors = await deps.embedder.embed(descriptions);
   const points = [];
   for (const [i, m] of fresh.entries()) {
@@ -154,6 +157,8 @@ async function resolveEntities(
     const schemaId = best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID;
     const e = await deps.entities.upsertEntity(tenant, { name: m.name, description: descriptions[i] as string, schemaId });
     out.set(m.name.toLowerCase(), e);
+    // Made before (another job meanwhile, or an alias of one): its description and vector stay together.
+    if (e.description !== descriptions[i]) continue;
     points.push({ id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
   }
   await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);

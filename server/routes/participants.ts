@@ -161,6 +161,8 @@ export async function erasePerson(
   ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
   const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, events: app.events }, tenant, id);
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
+  // Questions asked about them, and their words, kept in memory for schema emergence.
+  if (app.hasDecorator('queryCoherence')) app.queryCoherence.forget(tenant, [...erased.utteranceIds, ...erased.factIds, ...erased.personaIds]);
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
 }
 

@@ -80,6 +80,31 @@ export function entityIndexContract(name: string, make: EntityIndexFactory, skip
       assert.deepEqual(await index.eraseMemories('t1', []), []);
     });
 
+    test('erasure helpers: entities quoting a text are found and rewritten, named ones deleted, a schema dropped', async () => {
+      const quoting = await index.upsertEntity('t1', { name: 'Lisbon', description: 'Lisbon: Thanks Ana. I fly to Lisbon.', schemaId: 'sch_work' });
+      const named = await index.upsertEntity('t1', { name: 'Ben', aliases: ['Benji'], description: 'Ben: hello', schemaId: 'sch_work' });
+      await index.addMemories('t1', named.id, { utteranceIds: ['u1'] });
+      await index.link('t1', named.id, quoting.id, 'strong');
+      assert.deepEqual((await index.entitiesDescribedBy('t1', ['Thanks Ana. I fly', 'absent'])).map((e) => e.id), [quoting.id]);
+      assert.deepEqual(await index.entitiesDescribedBy('t2', ['Thanks Ana']), [], 'tenant-scoped');
+      await index.describe('t1', quoting.id, 'Lisbon');
+      assert.equal((await index.getEntities('t1', [quoting.id]))[0]?.description, 'Lisbon');
+      assert.deepEqual(await index.entitiesDescribedBy('t1', ['Thanks Ana']), []);
+      const before = await index.version('t1');
+      await index.deleteEntities('t1', [named.id]);
+      await index.deleteEntities('t1', [named.id]);
+      assert.ok((await index.version('t1')) > before);
+      assert.deepEqual(await index.findByNames('t1', ['Ben', 'Benji']), []);
+      assert.deepEqual(await index.neighbours('t1', [quoting.id], 5), []);
+      assert.deepEqual(await index.entitiesOfMemories('t1', ['u1']), []);
+      const schema = await index.addSchema('t1', { name: 'Ben & Lisbon', description: 'asked about Ben', origin: 'emergent' });
+      await index.setSchema('t1', [quoting.id], schema.id);
+      await index.deleteSchema('t1', schema.id, 'sch_daily_life');
+      await index.deleteSchema('t1', schema.id, 'sch_daily_life');
+      assert.deepEqual((await index.listSchemas('t1')).filter((s) => s.id === schema.id), []);
+      assert.equal((await index.getEntities('t1', [quoting.id]))[0]?.schemaId, 'sch_daily_life');
+    });
+
     test('links are symmetric, weighted, and one hop is returned strongest first', async () => {
       const ids = [];
       for (const n of ['a', 'b', 'c', 'd']) ids.push((await index.upsertEntity('t1', { name: n, description: n, schemaId: 'sch_work' })).id);

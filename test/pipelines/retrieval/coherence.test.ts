@@ -58,6 +58,15 @@ describe('query coherence promotes a coherent subgraph to a schema (deterministi
     assert.equal(emergent.length, 1, 'never split or promoted twice');
   });
 
+  test('after an erasure, the queries asked before it no longer count towards a schema', async () => {
+    const c = new QueryCoherence(index, new DeterministicJudge(), { alpha: 0.5 });
+    assert.equal(await c.record(T, 'how did the job interview go', hits('m1', 'm2', 'm3')), null);
+    assert.equal(await c.record(T, 'when is the Acme interview', hits('m2', 'm3', 'm4')), null);
+    c.forget(T, ['x2']);
+    assert.equal(await c.record(T, 'tips for the interview at Acme', hits('m1', 'm2', 'm3')), null, 'one query since is not enough');
+    assert.equal((await index.listSchemas(T)).filter((s) => s.origin === 'emergent').length, 0);
+  });
+
   test('incoherent queries, or a judge that disapproves, promote nothing', async () => {
     const c = new QueryCoherence(index, new DeterministicJudge());
     for (const [q, h] of [['weather', 'x1'], ['bread', 'x2'], ['train', 'x3'], ['interview', 'm1']] as const) {

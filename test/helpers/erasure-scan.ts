@@ -1,0 +1,73 @@
+/**
+ * Scans a whole store for what an erasure must have removed: every table of the SQLite file (each TEXT
+ * cell, and each BLOB's bytes for the erased texts), or every node of a tenant in Neo4j, as rows of cells.
+ */
+import type { SqliteDatabase } from '../../graph/sqlite/database.js';
+
+/** One stored record (a table row, a node), as the text of each cell, named `where`. */
+export interface ScannedRow {
+  where: string;
+  cells: string[];
+  /** Raw bytes of BLOB cells (SQLite only): searched for the erased texts, not the name. */
+  blobs: Buffer[];
+}
+
+/** Every row of every table of the file (FTS5 virtual tables included, through their own SELECT). */
+export function sqliteRows(db: SqliteDatabase): ScannedRow[] {
+  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
+  const out: ScannedRow[] = [];
+  for (const { name } of tables) {
+    for (const row of db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][]) {
+      out.push({
+        where: name,
+        cells: row.filter((c): c is string => typeof c === 'string'),
+        blobs: row.filter((c): c is Buffer => Buffer.isBuffer(c)),
+      });
+    }
+  }
+  return out;
+}
+
+/** Nodes as `dumpNeo4j` returns them (`[labels, properties]` pairs), every property a cell. */
+export function neo4jRows(dump: string): ScannedRow[] {
+  const nodes = JSON.parse(dump) as [string[], Record<string, unknown>][];
+  return nodes.map(([labels, props]) => ({
+    where: labels.join(':'),
+    cells: Object.values(props).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((c) => typeof c !== 'number').map((c) => String(c)),
+    blobs: [],
+  }));
+}
+
+/** What must be gone, and what may stay. */
+export interface ErasedPerson {
+  /** Display name, matched as a whole word, case-insensitive. */
+  name: string;
+  /** Texts of their utterances and ids of what was erased (utterances, facts): matched anywhere. */
+  secrets: string[];
+  /** Other people's utterances (id and text): their rows, and their text inside any cell, may name the person. */
+  surviving: { id: string; text: string }[];
+}
+
+/**
+ * Leaks of an erased person, as `where: cell` lines: a cell holding one of their secrets, or their name
+ * anywhere except in the text of a surviving utterance or a row that belongs to one (its keyword entry).
+ */
+export function leaksOf(rows: ScannedRow[], person: ErasedPerson): string[] {
+  const name = new RegExp(`\\b${person.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  const survivingIds = new Set(person.surviving.map((s) => s.id));
+  const leaks: string[] = [];
+  for (const row of rows) {
+    const ownedBySurvivor = row.cells.some((c) => survivingIds.has(c));
+    for (const cell of row.cells) {
+      const secret = person.secrets.find((s) => cell.toLowerCase().includes(s.toLowerCase()));
+      let rest = cell;
+      for (const s of person.surviving) rest = rest.split(s.text).join(' ');
+      if (secret !== undefined || (!ownedBySurvivor && name.test(rest))) leaks.push(`${row.where}: ${cell.slice(0, 160)}`);
+    }
+    for (const blob of row.blobs) {
+      const secret = person.secrets.find((s) => blob.includes(Buffer.from(s)));
+      if (secret !== undefined) leaks.push(`${row.where}: blob holding ${secret}`);
+    }
+  }
+  return leaks;
+}
