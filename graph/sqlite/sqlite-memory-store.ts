@@ -9,6 +9,7 @@ import {
   type PersonaEvidence,
   type PersonaNode,
   type ProcessedBy,
+  type RestoreHow,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
@@ -145,8 +146,10 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async closeFact(tenant: TenantId, id: string, validTo: string, supersededBy: string | null): Promise<Fact | null> {
-    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = ?, superseded_by = ?
-      WHERE tenant = ? AND id = ? AND valid_to IS NULL`).run(validTo, supersededBy, tenant, id);
+    // Replaced before it began: closed where it began, never before (`MemoryStore.closeFact`).
+    const res = this.#db.prepare(`UPDATE memory_facts
+      SET valid_to = CASE WHEN @by IS NOT NULL AND @to < valid_from THEN valid_from ELSE @to END, superseded_by = @by
+      WHERE tenant = @tenant AND id = @id AND valid_to IS NULL`).run({ to: validTo, by: supersededBy, tenant, id });
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
@@ -156,9 +159,17 @@ export class SqliteMemoryStore implements MemoryStore {
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
-  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
-    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, supersedes = ?
-      WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run(supersedes, tenant, id);
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null, how: RestoreHow = {}): Promise<Fact | null> {
+    const f = how.fresh;
+    const res = this.#db.prepare(`UPDATE memory_facts SET supersedes = @supersedes, valid_to = @closedAt, superseded_by = @closedBy,
+        content = coalesce(@content, content), confidence = coalesce(@confidence, confidence), source = coalesce(@source, source),
+        valid_until = CASE WHEN @fresh THEN @validUntil ELSE valid_until END, event_time = CASE WHEN @fresh THEN @eventTime ELSE event_time END,
+        plan_object = CASE WHEN @fresh THEN @planObject ELSE plan_object END
+      WHERE tenant = @tenant AND id = @id AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run({
+      supersedes, tenant, id, closedAt: how.closedBy?.at ?? null, closedBy: how.closedBy?.id ?? null, fresh: f ? 1 : 0,
+      content: f?.content ?? null, confidence: f?.confidence ?? null, source: f?.source ?? null, validUntil: f?.validUntil ?? null,
+      eventTime: f?.eventTime ?? null, planObject: f?.planObject ? toJson(f.planObject) : null,
+    });
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
