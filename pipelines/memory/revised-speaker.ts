@@ -40,14 +40,18 @@ export async function movedFacts({ graph, memory }: RevisedSpeakerDeps, tenant: 
 }
 
 /**
- * True when `u` was consolidated under a speaker it no longer has who still exists (`MemoryStore.processedBy`): a
- * revision since, even where the turn gave that speaker no fact of its own (every decision a KEEP or a DELETE).
- * False for a record of no speaker (written before it was kept) and for a merge: the speaker merged away is not held.
+ * True when `u` was consolidated under a speaker it no longer has (`MemoryStore.processedBy`): a revision since, even
+ * where the turn gave that speaker no fact of its own (every decision a KEEP or a DELETE). A speaker no longer held
+ * counts when erased since (`GraphStore.retiredParticipant`), or merged into someone other than `u`'s speaker now; a
+ * merge into `u`'s speaker, whole or half done, is none. False for a record of no speaker (written before it was kept).
  */
 export async function revisedSince({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<boolean> {
   const before = await memory.processedBy(tenant, u.id);
   if (before === null || before.speakerId === u.speakerId) return false;
-  return (await graph.getParticipants(tenant, [before.speakerId])).length > 0;
+  if ((await graph.getParticipants(tenant, [before.speakerId])).length > 0) return true;
+  const retired = await graph.retiredParticipant(tenant, before.speakerId);
+  if (retired === null) return false;
+  return 'erased' in retired || retired.mergedInto !== u.speakerId;
 }
 
 /**

@@ -78,6 +78,20 @@ function newerSuite(name: string, open: () => OpenJobStores, skip?: string): voi
       assert.equal((await graph.getParticipant(T, nobody.id))?.name, null, 'the name the turn taught is taken back');
       assert.deepEqual(Object.keys(shownAttributes(p?.attributes ?? {})), [], 'the record of taught names is never shown');
     });
+
+    test('a turn moved away from a speaker erased before its job ran is extracted for its new speaker', async () => {
+      const { memory, graph } = c.stores;
+      const T = c.fx.tenant;
+      const s = await c.fx.scene();
+      await c.fx.move(s);
+      await memory.deleteParticipant(T, s.ana);
+      assert.ok(await graph.deleteParticipant(T, s.ana));
+      await c.fx.run(s.sessionId, s.lisbonUid);
+      const bens = await memory.listFacts(T, { subjectId: s.ben });
+      assert.deepEqual(bens.map((f) => [f.slot, f.value, f.referIds]), [['lives_in', 'Lisbon', [s.lisbonUid]]], 'Ben lives in Lisbon');
+      assert.equal((await memory.processedBy(T, s.lisbonUid))?.speakerId, s.ben);
+      assert.deepEqual(await c.fx.run(s.sessionId, s.lisbonUid), [], 'run again: nothing more');
+    });
   });
 }
 
