@@ -161,6 +161,14 @@ export function factWithdrawn(f: Pick<Fact, 'validFrom' | 'validTo' | 'supersede
   return f.validTo !== null && f.validTo === f.validFrom && f.supersededBy === null;
 }
 
+/** What a withdrawn fact is restored with (`MemoryStore.restoreWithdrawn`). */
+export interface RestoreHow {
+  /** The fresh extraction's fields, set on the restored fact. */
+  fresh?: Pick<Fact, 'content' | 'confidence' | 'validUntil' | 'eventTime' | 'planObject' | 'source'>;
+  /** A newer fact that replaces it: restored closed at `at`, superseded by `id`. */
+  closedBy?: { id: string; at: string };
+}
+
 /** Whom an utterance was consolidated under, and what that consolidation deleted (`MemoryStore.markProcessed`). */
 export interface ProcessedBy {
   speakerId: string;
@@ -284,7 +292,9 @@ export interface MemoryStore {
   listFacts(tenant: TenantId, filter?: FactFilter): Promise<Fact[]>;
   /**
    * Close a current fact's validity at `validTo` (UPDATE / DELETE keep it as history), linking the
-   * replacement if any. Returns the closed fact, or null if absent or already closed.
+   * replacement if any. Returns the closed fact, or null if absent or already closed. A fact replaced before it began
+   * (`validTo` earlier than its `validFrom`, a replacement given `supersededBy`) is closed where it began instead: never
+   * before it. A deletion (no replacement) before its start keeps `validTo`: a plan cancelled before it held.
    */
   closeFact(
     tenant: TenantId,
@@ -301,9 +311,12 @@ export interface MemoryStore {
   /**
    * Make a withdrawn fact (`factWithdrawn`) current again, replacing `supersedes` (what it replaces now, or null): its
    * utterance was given back to the speaker it was withdrawn from, and the fact, extracted again under its old id, was
-   * decided ADD or UPDATE afresh. Returns the fact; null, changing nothing, when absent or not withdrawn.
+   * decided ADD or UPDATE afresh. `how.fresh`: what that extraction says now (its text, confidence, own end, event time,
+   * plan, source), set on the fact; `how.closedBy`: a fact that began after it (`at`, its `validFrom`) and replaces it,
+   * so the fact comes back as history closed there instead (an older statement never replaces a newer one).
+   * Returns the fact; null, changing nothing, when absent or not withdrawn.
    */
-  restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null>;
+  restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null, how?: RestoreHow): Promise<Fact | null>;
   /**
    * Make a fact deleted at `closedAt` (closed then, replaced by nothing) current again: the utterance that deleted it
    * was given to another speaker. Returns the fact; null, changing nothing, when absent, current, or closed otherwise.

@@ -107,8 +107,13 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
     const changed = await recordStateSteps(stores, tenant);
     if (changed !== null && changed > 0) log.info({ tenant, participants: changed }, 'temporary states: steps recorded in derived attributes');
     // Turns a speaker revision moved whose re-indexing was never queued (a crash or a queue failure in between).
-    const requeued = await requeuePendingMoves(stores, tenant);
-    if (requeued > 0) log.info({ tenant, utterances: requeued }, 'revised turns queued for re-indexing after an interrupted move');
+    // A queue failing now must not keep the handlers from starting: the moves stay pending for the next start.
+    try {
+      const requeued = await requeuePendingMoves(stores, tenant);
+      if (requeued > 0) log.info({ tenant, utterances: requeued }, 'revised turns queued for re-indexing after an interrupted move');
+    } catch (err) {
+      log.error({ err, tenant }, 'revised turns could not be queued for re-indexing; they stay pending until the next start');
+    }
   }
   const { extractor, llm } = extractorFor(config);
   const affectEmbedder = deps.affectEmbedder !== undefined ? deps.affectEmbedder : isLocalEncoder(embedder) ? embedder : null;

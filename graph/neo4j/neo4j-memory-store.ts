@@ -1,6 +1,6 @@
 import {
   layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactPatch, type MemoryStore,
-  type NewFact, type PersonaEvidence, type PersonaNode, type ProcessedBy,
+  type NewFact, type PersonaEvidence, type PersonaNode, type ProcessedBy, type RestoreHow,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
@@ -126,7 +126,8 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     await this.init();
     const [f] = await this.db.write('closeFact', (tx) => propRows(tx, `
       MATCH (f:Fact {tenant: $tenant, id: $id}) WHERE f.validTo IS NULL
-      SET f.validTo = $validTo, f.supersededBy = $supersededBy
+      SET f.validTo = CASE WHEN $supersededBy IS NOT NULL AND $validTo < f.validFrom THEN f.validFrom ELSE $validTo END,
+          f.supersededBy = $supersededBy
       WITH f
       OPTIONAL MATCH (r:Fact {tenant: $tenant, id: $supersededBy})
       FOREACH (x IN CASE WHEN r IS NULL THEN [] ELSE [r] END | MERGE (x)-[:SUPERSEDES]->(f))
@@ -146,25 +147,36 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return f ? toFact(f) : null;
   }
 
-  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
-    return this.reopenClosed('restoreWithdrawn', tenant, id, { withdrawn: true, supersedes, closedAt: null });
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null, how: RestoreHow = {}): Promise<Fact | null> {
+    await this.init();
+    const f = how.fresh;
+    const [n] = await this.db.write('restoreWithdrawn', (tx) => propRows(tx, `
+      MATCH (f:Fact {tenant: $tenant, id: $id})
+      WHERE f.validTo IS NOT NULL AND f.supersededBy IS NULL AND f.validTo = f.validFrom
+      SET f.validTo = $closedAt, f.supersededBy = $closedBy, f.supersedes = $supersedes,
+          f.content = coalesce($content, f.content), f.confidence = coalesce($confidence, f.confidence),
+          f.source = coalesce($source, f.source),
+          f.validUntil = CASE WHEN $fresh THEN $validUntil ELSE f.validUntil END,
+          f.eventTime = CASE WHEN $fresh THEN $eventTime ELSE f.eventTime END,
+          f.planObject = CASE WHEN $fresh THEN $planObject ELSE f.planObject END
+      WITH f
+      OPTIONAL MATCH (r:Fact {tenant: $tenant, id: $closedBy})
+      FOREACH (x IN CASE WHEN r IS NULL THEN [] ELSE [r] END | MERGE (x)-[:SUPERSEDES]->(f))
+      RETURN f {.*} AS n`, {
+      tenant: this.t(tenant), id, supersedes, closedAt: how.closedBy?.at ?? null, closedBy: how.closedBy?.id ?? null, fresh: f !== undefined,
+      content: f?.content ?? null, confidence: f?.confidence ?? null, source: f?.source ?? null, validUntil: f?.validUntil ?? null,
+      eventTime: f?.eventTime ?? null, planObject: f?.planObject ? JSON.stringify(f.planObject) : null,
+    }));
+    return n ? toFact(n) : null;
   }
 
   async reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null> {
-    return this.reopenClosed('reopenDeleted', tenant, id, { withdrawn: false, supersedes: null, closedAt });
-  }
-
-  /** A closed fact replaced by nothing made current: one withdrawn (closed where it began) or one deleted at `closedAt`. */
-  private async reopenClosed(
-    name: string, tenant: TenantId, id: string, how: { withdrawn: boolean; supersedes: string | null; closedAt: string | null },
-  ): Promise<Fact | null> {
     await this.init();
-    const [f] = await this.db.write(name, (tx) => propRows(tx, `
+    const [f] = await this.db.write('reopenDeleted', (tx) => propRows(tx, `
       MATCH (f:Fact {tenant: $tenant, id: $id})
-      WHERE f.validTo IS NOT NULL AND f.supersededBy IS NULL
-        AND (($withdrawn AND f.validTo = f.validFrom) OR (NOT $withdrawn AND f.validTo = $closedAt AND f.validTo <> f.validFrom))
-      SET f.validTo = null, f.supersedes = CASE WHEN $withdrawn THEN $supersedes ELSE f.supersedes END
-      RETURN f {.*} AS n`, { tenant: this.t(tenant), id, ...how }));
+      WHERE f.supersededBy IS NULL AND f.validTo = $closedAt AND f.validTo <> f.validFrom
+      SET f.validTo = null
+      RETURN f {.*} AS n`, { tenant: this.t(tenant), id, closedAt }));
     return f ? toFact(f) : null;
   }
 

@@ -55,3 +55,18 @@ export function sqliteAtomically(db: SqliteDatabase): <T>(work: () => Promise<T>
     return run;
   };
 }
+
+/**
+ * Add `column` (`decl`: its type and default) to `table` of a database created before it existed, unless there already.
+ * Two processes opening the same old file may both find it missing: the one that adds it second gets SQLite's
+ * "duplicate column name", which here means done, not an error.
+ */
+export function addColumnIfMissing(db: SqliteDatabase, table: string, column: string, decl: string): void {
+  const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+  if (columns.some((c) => c.name === column)) return;
+  try {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${decl}`);
+  } catch (err) {
+    if (!(err instanceof Error && /duplicate column name/i.test(err.message))) throw err;
+  }
+}

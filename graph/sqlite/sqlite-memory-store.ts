@@ -9,9 +9,10 @@ import {
   type PersonaEvidence,
   type PersonaNode,
   type ProcessedBy,
+  type RestoreHow,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
-import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { addColumnIfMissing, fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
 import { toFact, toPersona, type FactRow, type PersonaRow } from './sqlite-memory-rows.js';
 
@@ -65,17 +66,12 @@ export class SqliteMemoryStore implements MemoryStore {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#db.exec(SCHEMA);
-    // Databases created before `event_time` existed get the column (null: undated).
-    const columns = this.#db.prepare('PRAGMA table_info(memory_facts)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'event_time')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN event_time TEXT');
-    // …and before `valid_until` (null: no end of its own).
-    if (!columns.some((c) => c.name === 'valid_until')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN valid_until TEXT');
-    // …and before `plan_object` (null: not read; consolidation falls back to the shared-word rule).
-    if (!columns.some((c) => c.name === 'plan_object')) this.#db.exec('ALTER TABLE memory_facts ADD COLUMN plan_object TEXT');
-    // Processed records written before the speaker was recorded keep null (unknown: the facts tell a revision).
-    const processed = this.#db.prepare('PRAGMA table_info(memory_processed)').all() as Array<{ name: string }>;
-    if (!processed.some((c) => c.name === 'speaker_id')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN speaker_id TEXT');
-    if (!processed.some((c) => c.name === 'deleted_ids')) this.#db.exec('ALTER TABLE memory_processed ADD COLUMN deleted_ids TEXT');
+    // Databases created before `event_time` existed get the column (null: undated), `valid_until` (null: no end of its
+    // own) and `plan_object` (null: not read; consolidation falls back to the shared-word rule); processed records
+    // written before the speaker was recorded keep null (unknown: the facts tell a revision). A second process opening
+    // the same old file at once may add one first: tolerated (`addColumnIfMissing`).
+    for (const column of ['event_time', 'valid_until', 'plan_object']) addColumnIfMissing(this.#db, 'memory_facts', column, 'TEXT');
+    for (const column of ['speaker_id', 'deleted_ids']) addColumnIfMissing(this.#db, 'memory_processed', column, 'TEXT');
     this.#db.exec('CREATE INDEX IF NOT EXISTS memory_processed_speaker ON memory_processed (tenant, speaker_id)');
     // The open facts with an end of their own, by that end (the sweep of ended states reads a window of them).
     this.#db.exec(`CREATE INDEX IF NOT EXISTS memory_facts_open_until ON memory_facts (tenant, valid_until)
@@ -145,8 +141,10 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async closeFact(tenant: TenantId, id: string, validTo: string, supersededBy: string | null): Promise<Fact | null> {
-    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = ?, superseded_by = ?
-      WHERE tenant = ? AND id = ? AND valid_to IS NULL`).run(validTo, supersededBy, tenant, id);
+    // Replaced before it began: closed where it began, never before (`MemoryStore.closeFact`).
+    const res = this.#db.prepare(`UPDATE memory_facts
+      SET valid_to = CASE WHEN @by IS NOT NULL AND @to < valid_from THEN valid_from ELSE @to END, superseded_by = @by
+      WHERE tenant = @tenant AND id = @id AND valid_to IS NULL`).run({ to: validTo, by: supersededBy, tenant, id });
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
@@ -156,9 +154,17 @@ export class SqliteMemoryStore implements MemoryStore {
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 
-  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null): Promise<Fact | null> {
-    const res = this.#db.prepare(`UPDATE memory_facts SET valid_to = NULL, supersedes = ?
-      WHERE tenant = ? AND id = ? AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run(supersedes, tenant, id);
+  async restoreWithdrawn(tenant: TenantId, id: string, supersedes: string | null, how: RestoreHow = {}): Promise<Fact | null> {
+    const f = how.fresh;
+    const res = this.#db.prepare(`UPDATE memory_facts SET supersedes = @supersedes, valid_to = @closedAt, superseded_by = @closedBy,
+        content = coalesce(@content, content), confidence = coalesce(@confidence, confidence), source = coalesce(@source, source),
+        valid_until = CASE WHEN @fresh THEN @validUntil ELSE valid_until END, event_time = CASE WHEN @fresh THEN @eventTime ELSE event_time END,
+        plan_object = CASE WHEN @fresh THEN @planObject ELSE plan_object END
+      WHERE tenant = @tenant AND id = @id AND valid_to IS NOT NULL AND valid_to = valid_from AND superseded_by IS NULL`).run({
+      supersedes, tenant, id, closedAt: how.closedBy?.at ?? null, closedBy: how.closedBy?.id ?? null, fresh: f ? 1 : 0,
+      content: f?.content ?? null, confidence: f?.confidence ?? null, source: f?.source ?? null, validUntil: f?.validUntil ?? null,
+      eventTime: f?.eventTime ?? null, planObject: f?.planObject ? toJson(f.planObject) : null,
+    });
     return res.changes === 0 ? null : this.getFact(tenant, id);
   }
 

@@ -43,7 +43,28 @@ export interface DerivedStep {
   value: string | null;
 }
 
-const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_STEPS, OLD_DERIVED_STEPS];
+/**
+ * Where the profile updates record the names they taught a participant ("Hi, I'm Ana" set as the display name or an
+ * alias), as a list of lower-case words: a speaker revision takes back only those (`unlearnName`), never a name the
+ * client set (at creation, by PATCH) or naming gave. A PATCH that sets the name or the aliases drops its words from
+ * the list. Bookkeeping like {@link CLIENT_KEYS}: never shown, never settable by a client.
+ */
+export const TAUGHT_NAMES = '$taught_names';
+
+const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES];
+
+/** The names (lower-case) the profile updates taught ({@link TAUGHT_NAMES}). */
+export function taughtNames(attributes: Record<string, unknown>): Set<string> {
+  const words = attributes[TAUGHT_NAMES];
+  return new Set(Array.isArray(words) ? words.filter((w): w is string => typeof w === 'string') : []);
+}
+
+/** The attributes with `words` (lower-cased) recorded as the taught names ({@link TAUGHT_NAMES}); none: the key removed. */
+export function withTaughtNames(attributes: Record<string, unknown>, words: Iterable<string>): Record<string, unknown> {
+  const { [TAUGHT_NAMES]: _old, ...rest } = attributes;
+  const list = [...new Set([...words].map((w) => w.toLowerCase()))].sort();
+  return list.length > 0 ? { ...rest, [TAUGHT_NAMES]: list } : rest;
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { GraphStore } from '../../graph/graph-store.js';
-import { factWithdrawn, type Fact, type MemoryStore } from '../../graph/memory-store.js';
+import { factWithdrawn, type Fact, type MemoryStore, type NewFact } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from '../interaction/derived-attributes.js';
@@ -88,6 +88,8 @@ export async function writeFacts(
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
     const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn }, vector, decision);
+    // Restored as history (a newer fact holds the slot): its value does not overwrite the profile either.
+    if (op.history && ef.slot !== null) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     ops.push(...op.ops);
     factIds.push(...op.factIds);
     deletedIds.push(...op.deletedIds ?? []);
@@ -164,7 +166,7 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
 async function apply(
   deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null,
   at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Decision,
-): Promise<{ ops: MemoryOp[]; factIds: string[]; deletedIds?: string[] }> {
+): Promise<{ ops: MemoryOp[]; factIds: string[]; deletedIds?: string[]; history?: true }> {
   const { id } = at;
   const base = {
     content: ef.content, speakerId: ef.speakerId, addresseeIds: ef.addresseeIds, subjectId: ef.subjectId,
@@ -192,9 +194,11 @@ async function apply(
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
   const [added] = at.withdrawn
-    ? [await deps.memory.restoreWithdrawn(tenant, id, supersedes)].flatMap((f) => (f ? [f] : []))
+    ? [await restoreWithdrawn(deps, tenant, u, at.withdrawn, base, decision)].flatMap((f) => (f ? [f] : []))
     : await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
   if (!added) return { ops: [], factIds: [] };
+  // Restored as history: a newer fact (said after the turn, while it was another speaker's) holds the slot.
+  if (added.validTo !== null) return { ops: [], factIds: [added.id], history: true };
   if (supersedes) {
     const old = await deps.memory.closeFact(tenant, supersedes, u.time, added.id);
     // A home the replaced stay had interrupted is replaced too ("I've moved to Porto" after Lisbon closes Berkeley).
@@ -210,6 +214,24 @@ async function apply(
   }
   await indexer.indexFacts(tenant, [{ fact: added, vector }]);
   return { ops: [{ op: decision.op, memory_id: added.id, text: added.content }], factIds: [added.id] };
+}
+
+/**
+ * Restore `withdrawn` (its turn given back to its speaker) as `decision` (an ADD or UPDATE) says, with the fresh
+ * extraction's fields (`base`). An UPDATE of a fact that began after the turn (said while the turn was another
+ * speaker's, "I live in Madrid" after the Lisbon turn) does not replace it: the withdrawn fact comes back as history,
+ * closed where that newer fact began and superseded by it. Null when nothing was restored (not withdrawn any more).
+ */
+async function restoreWithdrawn(
+  deps: FactWriteDeps, tenant: TenantId, u: Utterance, withdrawn: Fact, base: Omit<NewFact, 'supersedes'>, decision: Decision,
+): Promise<Fact | null> {
+  const fresh = { content: base.content, confidence: base.confidence, validUntil: base.validUntil ?? null, eventTime: base.eventTime ?? null,
+    planObject: base.planObject ?? null, source: base.source };
+  const target = decision.op === 'UPDATE' ? await deps.memory.getFact(tenant, decision.targetId) : null;
+  if (target && target.validFrom > u.time) {
+    return deps.memory.restoreWithdrawn(tenant, withdrawn.id, null, { fresh, closedBy: { id: target.id, at: target.validFrom } });
+  }
+  return deps.memory.restoreWithdrawn(tenant, withdrawn.id, decision.op === 'UPDATE' ? decision.targetId : null, { fresh });
 }
 
 /** The derived slots `old` filled that its successor `next` does not fill: those its attribute must be worked out again for. */

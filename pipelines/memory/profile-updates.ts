@@ -1,11 +1,11 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
-import { withDerived } from '../interaction/participant-attributes.js';
+import { taughtNames, withDerived, withTaughtNames } from '../interaction/participant-attributes.js';
 
 /**
  * Apply extracted profile updates through `GraphStore.updateParticipant`: a self-introduced name
- * sets the display name when none is known (otherwise it becomes an alias); other attributes
+ * sets the display name when none is known (otherwise it becomes an alias), recorded as taught (`TAUGHT_NAMES`); other attributes
  * overwrite the derived attribute of the same key, never one the client set itself by PATCH.
  */
 export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, updates: ProfileUpdate[]): Promise<void> {
@@ -17,14 +17,18 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     let name = p.name;
     const aliases = new Set(p.aliases);
     let attributes = p.attributes;
+    const taught = taughtNames(attributes);
     for (const u of list) {
       if (u.attribute === 'name') {
+        const known = name !== null && name.toLowerCase() === u.value.toLowerCase();
+        // Recorded only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
+        if (name === null || (!known && !p.aliases.some((a) => a.toLowerCase() === u.value.toLowerCase()))) taught.add(u.value.toLowerCase());
         if (name === null) name = u.value;
-        else if (name.toLowerCase() !== u.value.toLowerCase()) aliases.add(u.value);
+        else if (!known) aliases.add(u.value);
       } else {
         attributes = withDerived(attributes, u.attribute, u.value);
       }
     }
-    await graph.updateParticipant(tenant, id, { name, aliases: [...aliases], attributes });
+    await graph.updateParticipant(tenant, id, { name, aliases: [...aliases], attributes: withTaughtNames(attributes, taught) });
   }
 }

@@ -40,14 +40,18 @@ export async function movedFacts({ graph, memory }: RevisedSpeakerDeps, tenant: 
 }
 
 /**
- * True when `u` was consolidated under a speaker it no longer has who still exists (`MemoryStore.processedBy`): a
- * revision since, even where the turn gave that speaker no fact of its own (every decision a KEEP or a DELETE).
- * False for a record of no speaker (written before it was kept) and for a merge: the speaker merged away is not held.
+ * True when `u` was consolidated under a speaker it no longer has (`MemoryStore.processedBy`): a revision since, even
+ * where the turn gave that speaker no fact of its own (every decision a KEEP or a DELETE). A speaker no longer held
+ * counts when erased since (`GraphStore.retiredParticipant`), or merged into someone other than `u`'s speaker now; a
+ * merge into `u`'s speaker, whole or half done, is none. False for a record of no speaker (written before it was kept).
  */
 export async function revisedSince({ graph, memory }: RevisedSpeakerDeps, tenant: TenantId, u: Utterance): Promise<boolean> {
   const before = await memory.processedBy(tenant, u.id);
   if (before === null || before.speakerId === u.speakerId) return false;
-  return (await graph.getParticipants(tenant, [before.speakerId])).length > 0;
+  if ((await graph.getParticipants(tenant, [before.speakerId])).length > 0) return true;
+  const retired = await graph.retiredParticipant(tenant, before.speakerId);
+  if (retired === null) return false;
+  return 'erased' in retired || retired.mergedInto !== u.speakerId;
 }
 
 /**
@@ -65,21 +69,54 @@ export async function deletedByMoved(deps: RevisedSpeakerDeps, tenant: TenantId,
 /**
  * Make current again what `u` deleted under its old speaker (`deleted`, from {@link deletedByMoved}): each indexed, then
  * reopened, its attribute worked out again; the re-extraction under the new speaker decides the retraction again. One
- * found current already (a cut run reopened it) goes through the same steps (each idempotent). Returns the ADD ops,
+ * found current already (a cut run reopened it) goes through the same steps (each idempotent). One whose slot a later
+ * fact took since ("I live in Madrid" after the retraction) is kept as history, closed by that fact, and sent no op.
+ * Returns the ADD ops of those reopened,
  * `reason: 'speaker_revised'` (at least once: the ops of a cut run were never sent).
  */
 export async function reopenDeleted(
   deps: RevisedSpeakerDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, deleted: readonly Fact[], live: AbortSignal,
 ): Promise<MemoryOp[]> {
   if (deleted.length === 0) return [];
-  const vectors = await indexer.vectorsFor(tenant, deleted.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
-  live.throwIfAborted();
-  // Indexed while still closed: a cut here leaves them closed, and found again by the re-run.
-  await indexer.indexFacts(tenant, deleted.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
-  for (const f of deleted) if (f.validTo !== null) await deps.memory.reopenDeleted(tenant, f.id, u.time);
+  const reopen: Fact[] = [];
+  for (const f of deleted) {
+    const newer = await newerInSlot(deps.memory, tenant, u, f);
+    if (newer) await keepReplaced(deps.memory, indexer, tenant, u, f, newer);
+    else reopen.push(f);
+  }
+  if (reopen.length > 0) {
+    const vectors = await indexer.vectorsFor(tenant, reopen.map((x) => ({ id: x.id, layer: x.layer, text: x.content })));
+    live.throwIfAborted();
+    // Indexed while still closed: a cut here leaves them closed, and found again by the re-run.
+    await indexer.indexFacts(tenant, reopen.map((fact, i) => ({ fact, vector: vectors[i] as Float32Array })));
+    for (const f of reopen) if (f.validTo !== null) await deps.memory.reopenDeleted(tenant, f.id, u.time);
+  }
   // All of them, not only those reopened now: a cut run may have reopened one and stopped before this, or before its ops were sent.
   await rederiveAttributes(deps.graph, deps.memory, tenant, deleted.flatMap(derivedSlotOf));
-  return deleted.map((f) => ({ op: 'ADD', memory_id: f.id, text: f.content, reason: SPEAKER_REVISED }));
+  return reopen.map((f) => ({ op: 'ADD', memory_id: f.id, text: f.content, reason: SPEAKER_REVISED }));
+}
+
+/**
+ * The current fact of `f`'s subject and slot that began after `u` (the retraction) and so took the slot `f` left
+ * ("I live in Madrid" after "I don't live in Lisbon any more"), the first such; null when none. A stay (an own end)
+ * does not replace a home, and is passed over.
+ */
+async function newerInSlot(memory: MemoryStore, tenant: TenantId, u: Utterance, f: Fact): Promise<Fact | null> {
+  if (f.slot === null) return null;
+  const same = await memory.listFacts(tenant, { subjectId: f.subjectId, slot: f.slot, limit: 50 });
+  const newer = same.filter((x) => x.id !== f.id && x.validFrom > u.time && x.validUntil === null);
+  return newer.sort((a, b) => a.validFrom.localeCompare(b.validFrom))[0] ?? null;
+}
+
+/**
+ * Keep `f`, deleted by `u` and replaced since by `newer`, as history: closed where `newer` began and superseded by it,
+ * as if `newer` had replaced it. Two writes when still closed by `u` (reopened, then closed by `newer`); a cut between
+ * them leaves it current, and the re-run finds it so and closes it (and takes it out of search).
+ */
+async function keepReplaced(memory: MemoryStore, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, f: Fact, newer: Fact): Promise<void> {
+  if (f.validTo !== null) await memory.reopenDeleted(tenant, f.id, u.time);
+  const closed = await memory.closeFact(tenant, f.id, newer.validFrom, newer.id);
+  if (closed) await indexer.removeFacts(tenant, [closed]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MAX_OFFSET_MS, MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
-import { CLIENT_KEYS, DERIVED_STEPS, NAME_EVIDENCE, OLD_DERIVED_STEPS } from '../../pipelines/interaction/participant-attributes.js';
+import { CLIENT_KEYS, DERIVED_STEPS, NAME_EVIDENCE, OLD_DERIVED_STEPS, TAUGHT_NAMES } from '../../pipelines/interaction/participant-attributes.js';
 
 /**
  * HTTP request and response schemas; fastify validates with them and @fastify/swagger publishes them.
@@ -187,7 +187,7 @@ export const ParticipantPatchBody = Type.Object(
       description: 'a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; ' +
         'a key given is the client\'s own from then on (profile memories never change it); a key set to null is the client\'s no longer: ' +
         'one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; ' +
-        `the keys ${CLIENT_KEYS}, ${NAME_EVIDENCE}, ${DERIVED_STEPS} and ${OLD_DERIVED_STEPS} are reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise)`,
+        `the keys ${CLIENT_KEYS}, ${NAME_EVIDENCE}, ${DERIVED_STEPS}, ${OLD_DERIVED_STEPS} and ${TAUGHT_NAMES} are reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise)`,
     })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'ParticipantPatch' },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
-import { patchAttributes } from '../../pipelines/interaction/participant-attributes.js';
+import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import {
@@ -50,11 +50,12 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     if (aliases !== undefined) await checkAliasesFree(app, request.tenant, target, aliases);
     const nextAliases = aliases !== undefined ? [...new Set(aliases)] : await aliasesAfterRename(app, request.tenant, target, name);
     const patched = attributes !== undefined ? patchAttributes(target.attributes, attributes) : undefined;
+    const claimed = clientNamed(patched?.attributes ?? target.attributes, [...(name ? [name] : []), ...(aliases ?? [])]);
     const p = await app.stores.graph.updateParticipant(request.tenant, target.id, {
       ...(name !== undefined ? { name } : {}),
       ...(externalId !== undefined ? { externalId } : {}),
       ...(nextAliases !== undefined ? { aliases: nextAliases } : {}),
-      ...(patched ? { attributes: patched.attributes } : {}),
+      ...(claimed ? { attributes: claimed } : patched ? { attributes: patched.attributes } : {}),
     });
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
     if (!patched || patched.cleared.length === 0) return participantView(app, p);
@@ -179,4 +180,16 @@ export async function mergePerson(
     from: from.id, into: participantView(app, merged), moved_utterances: report.utteranceIds.length,
     moved_voiceprints: report.voiceprints, session_ids: report.sessionIds,
   };
+}
+
+/**
+ * `attributes` with the names a PATCH sets (`words`: its name and aliases) no longer recorded as taught by profile
+ * updates (`TAUGHT_NAMES`): the client's now, never taken back by a speaker revision. Undefined when none was taught.
+ */
+function clientNamed(attributes: Record<string, unknown>, words: string[]): Record<string, unknown> | undefined {
+  const taught = taughtNames(attributes);
+  const claimed = words.map((w) => w.toLowerCase()).filter((w) => taught.has(w));
+  if (claimed.length === 0) return undefined;
+  for (const w of claimed) taught.delete(w);
+  return withTaughtNames(attributes, taught);
 }

@@ -59,3 +59,20 @@ test('a move whose re-indexing was never queued is queued at the next start, and
     await second.close(1000);
   }
 });
+
+test('a queue failing while pending moves are queued at start does not keep the handlers from starting; the moves stay pending', { timeout: 120_000 }, async () => {
+  const stores = openStores(config, log);
+  try {
+    const ana = await stores.graph.createParticipant(T, { name: 'Ana2' });
+    const ben = await stores.graph.createParticipant(T, { name: 'Ben2' });
+    await stores.graph.openSession(T, 's2', '2026-12-01T10:00:00.000Z');
+    const [u] = await stores.graph.addUtterances(T, [{ sessionId: 's2', speakerId: ana.id, addresseeIds: [ben.id], text: 'Hello.',
+      startMs: null, endMs: null, time: '2026-12-01T10:01:00.000Z', confidence: null, audioRef: null }]);
+    assert.ok(u && await stores.graph.setUtteranceSpeaker(T, u.id, ben.id));
+    stores.queue.enqueue = (async () => { throw new Error('queue down'); }) as typeof stores.queue.enqueue;
+    await registerJobHandlers({ config, stores, embedder, logger: log, publish: () => {} });
+    assert.deepEqual(await stores.graph.pendingMoves(T), [u.id]);
+  } finally {
+    await stores.close(1000);
+  }
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { NEO4J_SKIP } from '../helpers/stores.js';
-import { CLIENT_KEYS, NAME_EVIDENCE } from '../../pipelines/interaction/participant-attributes.js';
+import { CLIENT_KEYS, NAME_EVIDENCE, TAUGHT_NAMES } from '../../pipelines/interaction/participant-attributes.js';
 import { tenantApp } from '../helpers/tenant-app.js';
 
 interface MemoryJson { id: string; text: string; kind: string; slot: string | null; value: string | null; subject_id: string }
@@ -113,6 +113,20 @@ function derivedAttributes(label: string, env: Record<string, string>, skip?: st
       assert.match(reserved.json().error.message, /reserved/);
       const forged = await send('PATCH', '/v1/participants/Ana', { attributes: { $client_keys: null } });
       assert.equal(forged.statusCode, 400, 'removing the record is refused too');
+    });
+
+    test('a name taught by a self-introduction is recorded, shown by no read; a PATCH that sets it makes it the client\'s', async () => {
+      await say('da-taught', [{ speaker: 'Dana', text: "Hi, I'm Dora." }]);
+      const dana = (await send('GET', '/v1/participants/Dana')).json() as { id: string; aliases: string[]; attributes: Record<string, unknown> };
+      assert.deepEqual(dana.aliases, ['Dora']);
+      assert.ok(!(TAUGHT_NAMES in dana.attributes), JSON.stringify(dana.attributes));
+      const stored = async (): Promise<unknown> => (await api.t.app.stores.graph.getParticipant(tenant, dana.id))?.attributes[TAUGHT_NAMES];
+      assert.deepEqual(await stored(), ['dora']);
+      const refused = await send('PATCH', `/v1/participants/${dana.id}`, { attributes: { [TAUGHT_NAMES]: [] } });
+      assert.equal(refused.statusCode, 400, refused.body);
+      const res = await send('PATCH', `/v1/participants/${dana.id}`, { aliases: ['Dora'] });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(await stored(), undefined, 'the client set it: no longer the self-introduction\'s to take back');
     });
 
     test('naming\'s address evidence is kept in the store, shown by no read and refused in a PATCH', async () => {

@@ -131,6 +131,26 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.deepEqual((await store.listFacts('t4w')).map((x) => x.id), [f.id]);
     });
 
+    test('a withdrawn fact restored with the fresh extraction\'s fields, or as history closed by a newer fact', async () => {
+      const [f] = await store.addFacts('t4x', [fact({ content: 'Ana lives in Lisbon', value: 'Lisbon', validUntil: '2026-02-01T00:00:00.000Z' })]);
+      const [newer] = await store.addFacts('t4x', [fact({ content: 'Ana lives in Madrid', value: 'Madrid', validFrom: '2026-01-06T10:00:00.000Z' })]);
+      assert.ok(f && newer);
+      await store.closeFact('t4x', f.id, f.validFrom, null);
+      const fresh = { content: 'Ana moved to Lisbon', confidence: 0.5, validUntil: null, eventTime: '2026-01-01T00:00:00.000Z', planObject: null, source: 'test/2' };
+      const back = await store.restoreWithdrawn('t4x', f.id, null, { fresh, closedBy: { id: newer.id, at: newer.validFrom } });
+      assert.deepEqual([back?.content, back?.confidence, back?.validUntil, back?.eventTime, back?.source], [fresh.content, 0.5, null, fresh.eventTime, 'test/2']);
+      assert.deepEqual([back?.validTo, back?.supersededBy], [newer.validFrom, newer.id], 'history, replaced by the newer fact');
+      assert.deepEqual((await store.listFacts('t4x')).map((x) => x.id), [newer.id]);
+    });
+
+    test('a fact replaced before it began is closed where it began, never before; a deletion keeps its time', async () => {
+      const ahead = '2026-02-01T00:00:00.000Z';
+      const [a, b, repl] = await store.addFacts('t4y', [fact({ validFrom: ahead }), fact({ value: 'Braga', validFrom: ahead }), fact({ value: 'Faro' })]);
+      assert.ok(a && b && repl);
+      assert.equal((await store.closeFact('t4y', a.id, repl.validFrom, repl.id))?.validTo, ahead);
+      assert.equal((await store.closeFact('t4y', b.id, repl.validFrom, null))?.validTo, repl.validFrom, 'a plan cancelled before it held');
+    });
+
     test('whom an utterance was processed under and what it deleted are kept; a later record without them keeps them', async () => {
       assert.equal(await store.processedBy('t7s', 'u_1'), null, 'never processed');
       await store.markProcessed('t7s', 'u_1', ['f_1']);

@@ -127,7 +127,7 @@ export interface Schemas {
     /** null clears it; one another participant holds is a 409 */
     external_id?: string | null;
     aliases?: string[];
-    /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; a key given is the client's own from then on (profile memories never change it); a key set to null is the client's no longer: one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; the keys $client_keys, name_evidence, $derived_steps and $derived_ends are reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
+    /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; a key given is the client's own from then on (profile memories never change it); a key set to null is the client's no longer: one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; the keys $client_keys, name_evidence, $derived_steps, $derived_ends and $taught_names are reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
     attributes?: Record<string, unknown>;
   };
   /** A participant by id, with its name when known */
