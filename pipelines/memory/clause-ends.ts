@@ -11,12 +11,15 @@ import { stateEnd } from './state-end.js';
 /** Where a sentence is cut into clauses: punctuation, a dash, or "and" / "but" / "so". */
 const CLAUSE_CUT = /[,;:!?.]|\s*[–—]\s+|\s-\s|\b(?:so|and|but)\b/gi;
 /** A piece that tells of what the clause before said ("though it's only for the summer", "and that's until March"). */
-const ABOUT_BEFORE = /^[\s,;:–—-]*(?:(?:and|but|so|though|although)\s+)?(?:it|that|this)(?:['’]s|\s+(?:is|was|will be|would be)\b)/i;
+const ABOUT_BEFORE = new RegExp(String.raw`^[\s,;:–—-]*(?:(?:and|but|so|though|although)\s+)?(?:it|that|this)(?:['’]s|\s+(?:is|will be))`
+  + String.raw`\s+(?:(?:only|just|probably|all)\s+)*(?:for|until|till|til|through|over|during)\b`, 'i');
 
 /** A clause of a sentence: where it lies (`from` inclusive, `to` exclusive) and when the state it tells of ends. */
 export interface ClauseEnd {
   from: number;
   to: number;
+  /** Where a piece about the clause ("though it's only for the summer") joined it, if one did. */
+  about?: number;
   /** `stateEnd` of the clause alone, or null. */
   until: string | null;
 }
@@ -24,7 +27,9 @@ export interface ClauseEnd {
 /** The clauses of `text`, each with a verb, with their ends resolved against `refIso`; one clause when it cannot be cut. */
 export function clauseEnds(text: string, refIso: string): ClauseEnd[] {
   const cuts = [0, ...[...text.matchAll(CLAUSE_CUT)].map((m) => m.index ?? 0), text.length];
-  const clauses: Array<{ from: number; to: number }> = [];
+  // `about`: where a piece about the clause ("but it's just until Christmas") joined it, its end read alone when the
+  // clause read whole has none (a holiday end is read in a sentence's first clause only, `namedEnd`).
+  const clauses: Array<{ from: number; to: number; about?: number }> = [];
   let pending: number | null = null;
   for (let i = 0; i + 1 < cuts.length; i += 1) {
     const from: number = pending ?? cuts[i]!;
@@ -33,6 +38,7 @@ export function clauseEnds(text: string, refIso: string): ClauseEnd[] {
     const piece = text.slice(cuts[i], to);
     const last = clauses[clauses.length - 1];
     if (last && ABOUT_BEFORE.test(piece)) {
+      last.about ??= cuts[i]!;
       last.to = to;
     } else if (hasVerb(piece)) {
       clauses.push({ from, to });
@@ -45,7 +51,8 @@ export function clauseEnds(text: string, refIso: string): ClauseEnd[] {
   }
   if (clauses.length === 0) return [{ from: 0, to: text.length, until: stateEnd(text, refIso) }];
   clauses[clauses.length - 1]!.to = text.length;
-  return clauses.map((c) => ({ ...c, until: stateEnd(text.slice(c.from, c.to), refIso) }));
+  return clauses.map(({ from, to, about }) => ({ from, to, ...(about === undefined ? {} : { about }),
+    until: stateEnd(text.slice(from, to), refIso) ?? (about === undefined ? null : stateEnd(text.slice(about, to), refIso)) }));
 }
 
 /**
@@ -69,7 +76,8 @@ export function endOfFact(text: string, clauses: ClauseEnd[], slot: string | nul
 
 /** The end of the clause that says the first of `words` written in `text`; `sentenceEnd` when none is. */
 function endOfWords(text: string, clauses: ClauseEnd[], words: Array<string | null>, sentenceEnd: string | null): string | null {
-  if (clauses.length < 2) return sentenceEnd;
+  // One clause with a piece about it joined ("I'm a postman but it's just until Christmas"): that clause's end.
+  if (clauses.length < 2) return clauses[0]?.about === undefined ? sentenceEnd : clauses[0].until;
   for (const word of words) {
     const at = word ? whereSaid(text, word) : -1;
     if (at >= 0) return clauses.find((c) => at >= c.from && at < c.to)?.until ?? null;

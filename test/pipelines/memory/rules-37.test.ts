@@ -45,8 +45,12 @@ describe('rules 37: clause ends cut at joining words only, "it" clauses, stays a
     const cases: Array<[string, string]> = [
       ["I'm a lifeguard, though it's only for the summer.", '2027-09-01T00:00:00.000Z'],
       ["I'm a barista, and that's until March.", '2027-03-01T00:00:00.000Z'],
+      // No end on main, nor before rules 36: the holiday is not in the sentence's first clause.
+      ["I'm a postman but it's just until Christmas.", '2026-12-26T00:00:00.000Z'],
     ];
     for (const [text, until] of cases) assert.deepEqual((await ofSlot(text, 'occupation'))?.[1], until, text);
+    // "It" of the weather is no piece about the job: "I'm a nurse, and it's raining until Friday" is a lasting job.
+    assert.deepEqual(await ofSlot("I'm a nurse, and it's raining until Friday.", 'occupation'), ['nurse', null]);
   });
 
   test('a stay\'s span ends the stay, not a job or liking said in another clause', async () => {
@@ -65,6 +69,28 @@ describe('rules 37: clause ends cut at joining words only, "it" clauses, stays a
       assert.ok(liking, text);
       assert.equal(liking.validUntil ?? null, null, text);
     }
+  });
+});
+
+describe('rules 37: jobs with "for", "I\'m a help", one thing read, a/an', () => {
+  test('a job said with who it is for is a job; an idiom with "for" and "I\'m a help" are none', async () => {
+    assert.deepEqual(await ofSlot("I'm a model for a clothing brand.", 'occupation'), ['model', null]);
+    assert.deepEqual(await ofSlot("I'm a nurse for the NHS.", 'occupation'), ['nurse', null]);
+    for (const text of ["I'm a help, aren't I?", "I'm a sucker for sad films.", "I'm a glutton for punishment."]) {
+      assert.equal(await ofSlot(text, 'occupation'), undefined, text);
+    }
+  });
+
+  test('one thing read or watched is no liking held for now; "reading up on" names no thing', async () => {
+    for (const text of ["For now I'm reading a thriller.", "I'm reading a novel for now.", "For now I'm reading up on taxes."]) {
+      assert.deepEqual((await facts(text)).map((f) => f.kind), ['statement'], text);
+    }
+    // A kind read bare is still one.
+    assert.deepEqual(await ofSlot("These days I'm reading manga.", 'preference:'), ['manga', null]);
+  });
+
+  test('a job that opens with a vowel reads "an"', async () => {
+    assert.deepEqual((await facts("I'm an accountant.")).map((f) => f.content), ['Pat is an accountant']);
   });
 });
 
