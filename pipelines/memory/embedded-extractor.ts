@@ -11,7 +11,7 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { stateEnd } from './state-end.js';
-import { clauseEnds, endOfValue, type ClauseEnd } from './clause-ends.js';
+import { clauseEnds, endOfFact, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
 import { FOR_NOW_PREFERENCE, forNowPreference, preferenceForATime, preferenceSaidAgain, temporarySlot, unlikeableLiking } from './temporary-slots.js';
 import { standingSlot } from './standing-slots.js';
@@ -128,9 +128,10 @@ export class EmbeddedExtractor implements Extractor {
       const span = readStay(text) ?? readReportedStay(text) ? staySpan(text, u.time) : null;
       const until = span?.end ?? stateEnd(raw, u.time);
       // "I'm working from home, and I'm a postman over the holidays": a fact ends as the clause that says its value (rules 36).
+      // A stay's span ends the stay (and a fact with no value), not the job or liking said beside it (rules 37).
       let clauses: ClauseEnd[] | null = null;
-      const endOf = (f: ExtractedFact): string | null => (f.slot === STAY_SLOT || span || !f.value
-        ? until : endOfValue(raw, clauses ??= clauseEnds(raw, u.time), f.value, until));
+      const endOf = (f: ExtractedFact): string | null => (f.slot === STAY_SLOT || !f.value
+        ? until : endOfFact(raw, clauses ??= clauseEnds(raw, u.time), f.slot, f.value, span ? stateEnd(raw, u.time) : until));
       const sentenceFacts: ExtractedFact[] = [];
       // Plans said with "we" or "let's": the plan object records that the addressees share them.
       const shared = new Set<ExtractedFact>();

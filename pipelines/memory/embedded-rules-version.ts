@@ -139,5 +139,9 @@
  * liking when one of it is listened to, read or watched ("I'm listening to a podcast"), still one when liked, drunk,
  * eaten or said bare ("kombucha", "listening to synthwave"); "I'm a model"
  * is a job (a bare word whose commonest sense is an idea, read by its sense that works for a living).
+ * 37: a clause is cut only at punctuation, a dash, "and", "but" or "so" ("I'm a lifeguard until the week before school
+ * starts" is no job to next week); a clause about "it", "that" or "this" tells the end of the one before ("I'm a barista,
+ * and that's until March"); a stay's span ends the stay and facts with no value only ("I'm a teacher, and I'm in Paris
+ * for the weekend" is a lasting job); a liking ends as the clause that names its thing, not its verb's polarity.
  */
-export const EMBEDDED_RULES_VERSION = 36;
+export const EMBEDDED_RULES_VERSION = 37;

@@ -173,10 +173,10 @@ function background(c: RuleContext): RuleFact[] {
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
   const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'))?.[1];
   // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job; "a mess this week" holds none (`holdsAJob`, rules 35).
-  if (job && !IDIOM_NOUN.test(job)) {
-    const value = cutValue(job.replace(/\s+(?:at|in)\s+.*$/i, ''));
+  if (job && (!IDIOM_NOUN.test(job) || /^[a-z]+(?:\s+[a-z]+)?\s+for\s+(?!(?:my|your|his|her|our|their)\b)(?!.*\b(?:and|but|so)\b)/i.test(job))) { // not "a bridesmaid for my cousin"
+    const value = cutValue(job.replace(/\s+(?:at|in|for|with)\s+.*$/i, '')); // "a model for a clothing brand": a model (rules 37)
     if (value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase, undefined, true)) {
-      out.push({ content: `${c.who.speaker} is a ${value}`, kind: 'profile', subject: 'speaker',
+      out.push({ content: `${c.who.speaker} is ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`, kind: 'profile', subject: 'speaker',
         slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
     }
   }

@@ -19,8 +19,11 @@ const JOB_KINDS: ReadonlySet<string> = new Set(['worker', 'professional', 'emplo
   'mediator', 'linguist']);
 /** The hypernyms of one who works for a living, for a job read from a word's less common sense ("model" → assistant → worker). */
 const WORKS: ReadonlySet<string> = new Set(['worker', 'professional', 'employee', 'skilled worker']);
-/** Commonest senses that make a word said of a person a figure of speech, or a person of no trade ("I'm a man"). */
-const FIGURATIVE = /^noun\.(?:person|animal|object|plant|body|substance)$/;
+/**
+ * Commonest senses that make a word said of a person a figure of speech, or a person of no trade ("I'm a man"); an act
+ * too ("I'm a help": helpful, no trade; rules 37).
+ */
+const FIGURATIVE = /^noun\.(?:person|animal|object|plant|body|substance|act)$/;
 /**
  * Job-holders WordNet files elsewhere ("engineer", "student" directly under person; "cleaner", "builder" with a
  * commoner sense that is a thing; "elf", a seasonal job, an imaginary being).
@@ -98,7 +101,8 @@ export function likeableThing(thing: string, clause: string, said: boolean | Lik
   const by: LikedBy = said === true ? 'consumed' : said === false ? 'liked' : said;
   const consumed = by === 'consumed';
   const phrase = thing.trim().replace(DETERMINER, '').replace(AFTER_HEAD, '').trim();
-  if (phrase === '' || /^(?:for|to|at|in|on|with|about)\b/i.test(thing.trim())) return false;
+  // "reading up on taxes", "watching out for…": a particle, no thing (rules 37).
+  if (phrase === '' || /^(?:for|to|at|in|on|with|about|up|out)\b/i.test(thing.trim())) return false;
   // A capitalised thing is likeable when the clause says it is a show, a book or music, or when WordNet knows it
   // as a likeable kind ("Italian food", "Thai curry"); a name it does not list ("Max") is none.
   const named = /[A-Z]/.test(phrase.charAt(0));

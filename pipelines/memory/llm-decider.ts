@@ -3,6 +3,7 @@ import type { Candidate, Decider, Decision, DecisionInput } from './decide.js';
 import type { ExtractedFact } from './extractor.js';
 import { LlmJsonClient } from './llm-client.js';
 import { DECIDE_SCHEMA, DECIDE_SYSTEM_PROMPT } from './llm-prompts.js';
+import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 
 /** The decision as the model writes it (`DECIDE_SCHEMA`); every field may be missing from a bad reply. */
 interface DecisionReply {
@@ -17,15 +18,15 @@ function idList(value: unknown): string[] {
 }
 
 /**
- * The ids of `alsoReplaces` a replacement may close with its target (rules 35): current facts among the candidates, of
- * the new fact's subject, whose slot is the new fact's or the target's ("I'm back on coffee" replaces the value held for
- * now and each stored copy of the liking). Any other id is refused and named in `refused`.
+ * The ids of `alsoReplaces` a replacement may close with its target, as `RuleDecider` closes them (rules 35, 37): current
+ * facts among the candidates, of the new fact's subject, whose slot is the new fact's ("I'm back on coffee" replaces
+ * each stored copy of the liking), and the one value held for now when the target is not it. Another value held for
+ * now, or a fact only of the target's slot, is refused, as is any other id; each refused id is named in `refused`.
  */
 export function validAlsoReplaces(fact: ExtractedFact, target: Candidate['fact'], candidates: Candidate[], ids: string[]): { kept: string[]; refused: string[] } {
-  const slots = new Set([fact.slot, target.slot].filter((s): s is string => s !== null));
-  const ok = new Set(candidates.map((c) => c.fact)
-    .filter((f) => f.id !== target.id && f.validTo === null && f.subjectId === fact.subjectId && f.slot !== null && slots.has(f.slot))
-    .map((f) => f.id));
+  const current = candidates.map((c) => c.fact).filter((f) => f.id !== target.id && f.validTo === null && f.subjectId === fact.subjectId);
+  const forNow = target.slot === FOR_NOW_PREFERENCE ? [] : current.filter((f) => f.slot === FOR_NOW_PREFERENCE);
+  const ok = new Set([...current.filter((f) => fact.slot !== null && f.slot === fact.slot), ...(forNow.length === 1 ? forNow : [])].map((f) => f.id));
   const kept = [...new Set(ids.filter((id) => ok.has(id)))];
   return { kept, refused: ids.filter((id) => !ok.has(id)) };
 }
@@ -33,7 +34,7 @@ export function validAlsoReplaces(fact: ExtractedFact, target: Candidate['fact']
 /**
  * ADD / UPDATE / DELETE / KEEP decided by an LLM. Ids the model invents are ignored; an unusable answer falls back to ADD
  * so nothing is lost. An UPDATE may name further facts it replaces (`also_replaces`, a liking said again): only current
- * facts of the same subject and slot are kept (`validAlsoReplaces`), the rest refused with a log line.
+ * facts of the same subject and slot, and the value held for now, are kept (`validAlsoReplaces`), the rest refused with a log line.
  */
 export class LlmDecider implements Decider {
   constructor(private readonly llm: LlmJsonClient, private readonly logger?: Logger) {}
@@ -45,9 +46,11 @@ export class LlmDecider implements Decider {
       `NEW (${input.fact.retraction ? 'withdraws something' : 'statement'}; slot ${input.fact.slot ?? 'none'}): ${input.fact.content}`,
       'EXISTING:', ...existing.map((c) => `${c.fact.id}: ${c.fact.content} [slot ${c.fact.slot ?? 'none'}]`),
     ].join('\n');
-    const reply = await this.llm.complete<DecisionReply>('memory_decision', DECIDE_SYSTEM_PROMPT, user, DECIDE_SCHEMA);
+    const answer = await this.llm.complete<DecisionReply | null>('memory_decision', DECIDE_SYSTEM_PROMPT, user, DECIDE_SCHEMA);
+    // A reply that is no object (`null`, a list, a string) decides nothing: ADD below.
+    const reply: DecisionReply = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? answer : {};
     const valid = new Set(existing.map((c) => c.fact.id));
-    const ids = idList(reply.ids).filter((id) => valid.has(id));
+    const ids = [...new Set(idList(reply.ids).filter((id) => valid.has(id)))];
     const first = ids[0];
     if (reply.op === 'DELETE' && ids.length > 0) return { op: 'DELETE', targetIds: ids };
     if (reply.op === 'UPDATE' && first) {

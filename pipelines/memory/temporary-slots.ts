@@ -158,7 +158,9 @@ function likingSaid(sentence: string, said: ReadonlyArray<RegExp>, likeable = tr
     if (!thing || thing.split(/\s+/).length > 4 || /^(?:it|that|this|them|to)\b/i.test(thing)) continue;
     // "Listening to synthwave" names a kind one likes; "listening to a podcast" one thing one does (rules 36).
     const by = likedBy(m![0]);
-    return !likeable || likeableThing(thing, sentence, by === 'done' && thing === held ? 'liked' : by) ? thing : null;
+    // "For now I'm reading a thriller": one thing done is what one does, not a taste, whatever its kind (rules 37).
+    const oneDone = by === 'done' && /^an?\s/i.test(held!);
+    return !likeable || (!oneDone && likeableThing(thing, sentence, by === 'done' && thing === held ? 'liked' : by)) ? thing : null;
   }
   return null;
 }
