@@ -9,7 +9,8 @@ import type { AsrFinal, AsrLog, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrCo
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
-interface Decoder { config: Pointer; ps: Pointer }
+/** `primed`: the decoder has finished a turn, so its cepstral mean comes from speech, not the model's prior. */
+interface Decoder { config: Pointer; ps: Pointer; primed: boolean }
 
 /**
  * Decoder options Parley sets over pocketsphinx's own defaults (see `PocketsphinxAsrConfig.options`):
@@ -35,6 +36,7 @@ export class PocketsphinxAsr implements StreamingAsr {
   readonly pool: DecoderPool<Decoder>;
   private readonly partialIntervalSamples: number;
   private readonly options: Record<string, string>;
+  private readonly primeFirstTurn: boolean;
   /** The second pass that hears the tenant's names; undefined when `nameSpotting` is false. */
   private readonly spotter: PocketsphinxNameSpotter | undefined;
   /** Letter-to-sound for the spotter's names the dictionary lacks; undefined when spotting or it is off. */
@@ -44,6 +46,7 @@ export class PocketsphinxAsr implements StreamingAsr {
   private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig, log?: AsrLog) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
+    this.primeFirstTurn = config.primeFirstTurn ?? true;
     const spotting = config.nameSpotting;
     const lts = spotting === false ? false : spotting?.letterToSound ?? {};
     this.g2p = lts === false ? undefined : new FestivalG2p({
@@ -93,7 +96,7 @@ export class PocketsphinxAsr implements StreamingAsr {
     }
     const ps = this.api.psInit(config);
     if (!ps) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load the model in ${this.modelDir}`);
-    return { config, ps };
+    return { config, ps, primed: !this.primeFirstTurn };
   }
 
   private freeDecoder(d: Decoder): void {
@@ -134,6 +137,8 @@ class PocketsphinxTurn implements AsrTurnStream {
   private pending: { decoder: Promise<Decoder | undefined>; cancel: () => void } | undefined;
   /** The turn's audio, kept for the name-spotting pass (only when spotting is on). */
   private readonly kept: Int16Array[] | undefined;
+  /** The turn's audio, kept to decode it again when its decoder is not yet primed (see `primeFirstTurn`). */
+  private replay: Int16Array[] | undefined;
 
   constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
     private readonly partialIntervalSamples: number,
@@ -142,6 +147,7 @@ class PocketsphinxTurn implements AsrTurnStream {
     this.kept = spotting ? [] : undefined;
     this.decoder = pool.tryTake();
     if (this.decoder) {
+      if (!this.decoder.primed) this.replay = [];
       api.psStartUtt(this.decoder.ps);
       return;
     }
@@ -158,6 +164,7 @@ class PocketsphinxTurn implements AsrTurnStream {
       return;
     }
     this.decoder = decoder;
+    if (!decoder.primed) this.replay = [...this.held];
     this.api.psStartUtt(decoder.ps);
     for (const chunk of this.held) this.api.psProcessRaw(decoder.ps, chunk, chunk.length, 0, 0);
     this.held = [];
@@ -175,11 +182,13 @@ class PocketsphinxTurn implements AsrTurnStream {
       const v = samples[i] ?? 0;
       this.pcm[i] = v >= 1 ? 32767 : v <= -1 ? -32768 : Math.round(v * 32767);
     }
-    if (this.kept) this.kept.push(this.pcm.slice(0, samples.length));
+    const copy = this.kept || this.replay || !this.decoder ? this.pcm.slice(0, samples.length) : undefined;
+    if (copy) this.kept?.push(copy);
     if (!this.decoder) {
-      this.held.push(this.kept ? this.kept[this.kept.length - 1]! : this.pcm.slice(0, samples.length));
+      this.held.push(copy!);
       return undefined;
     }
+    if (copy) this.replay?.push(copy);
     this.api.psProcessRaw(this.decoder.ps, this.pcm, samples.length, 0, 0);
     this.sinceHyp += samples.length;
     if (this.sinceHyp < this.partialIntervalSamples) return undefined;
@@ -203,6 +212,9 @@ class PocketsphinxTurn implements AsrTurnStream {
     if (!decoder) return { text: '', confidence: 0 };
     const { ps } = decoder;
     this.api.psEndUtt(ps);
+    if (this.replay) this.decodeAgain(ps, this.replay);
+    decoder.primed = true;
+    this.replay = undefined;
     let text = normalise(this.api.psGetHyp(ps, null));
     // The utterance posterior shrinks with length; its per-word geometric mean is comparable across turns.
     const posterior = text === '' ? 0 : this.api.logmathExp(this.api.psGetLogmath(ps), this.api.psGetProb(ps));
@@ -226,10 +238,21 @@ class PocketsphinxTurn implements AsrTurnStream {
     return { text, confidence: Math.max(0, Math.min(1, confidence)), ...(nameSpotting ? { nameSpotting } : {}) };
   }
 
+  /**
+   * The first pass ended by setting the decoder's cepstral mean from this turn's own audio (pocketsphinx
+   * updates it when a turn ends); a second pass over the same audio is decoded with that mean.
+   */
+  private decodeAgain(ps: Pointer, audio: readonly Int16Array[]): void {
+    this.api.psStartUtt(ps);
+    for (const chunk of audio) this.api.psProcessRaw(ps, chunk, chunk.length, 0, 0);
+    this.api.psEndUtt(ps);
+  }
+
   abort(): void {
     if (this.done) return;
     this.done = true;
     this.held = [];
+    this.replay = undefined;
     this.pending?.cancel();
     this.pending = undefined;
     const decoder = this.decoder;

@@ -100,6 +100,14 @@ export interface PocketsphinxAsrConfig {
   /** Decoders kept loaded between turns per thread (at most `maxDecoders`, its default). */
   maxIdleDecoders?: number;
   /**
+   * Decode a decoder's first turn twice (default true). pocketsphinx normalises each turn's cepstra by a
+   * running mean it updates only when a turn ends, so a new decoder's first turn is normalised by the
+   * model's `-cmninit` prior, which is far from many voices and channels: the first turn of a stream was
+   * often garbage. The second pass uses the mean the first pass measured on that turn (about one turn's
+   * extra CPU, once per decoder). See docs/BENCHMARKS.md, "First-turn recognition".
+   */
+  primeFirstTurn?: boolean;
+  /**
    * Decoder options passed to pocketsphinx as on its command line, overriding Parley's defaults
    * (`POCKETSPHINX_DEFAULT_OPTIONS`), e.g. `{ '-maxhmmpf': '-1' }` for no pruning.
    */
