@@ -8,7 +8,8 @@ export function isAllLowerCase(text: string): boolean {
 
 /** `text` with each lower-case word WordNet lists only as a capitalised noun ("lisbon") capitalised; nothing else changes. */
 export function capitaliseProperNouns(text: string, wordnet: WordNet = defaultWordNet()): string {
-  return text.replace(/\b[a-z]{2,}\b/g, (w) => wordnet.properNounForm(w) ?? w);
+  // Not \b: it is ASCII-only, so it would split "zürich" and try "rich" as a word.
+  return text.replace(/(?<!\p{L})[a-z]{3,}(?!\p{L})/gu, (w) => wordnet.properNounForm(w) ?? w);
 }
 
 /**

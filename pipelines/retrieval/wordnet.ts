@@ -26,6 +26,17 @@ const DETACH: Record<Pos, [string, string][]> = {
   adv: [],
 };
 
+/**
+ * Function words that `properNounForm` never capitalises, though WordNet lists some as capitalised nouns
+ * ("who" → WHO, "can" → Can): pronouns, auxiliaries, articles, conjunctions and prepositions of 3+ letters.
+ */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(('you yours her hers him his its our ours their theirs them they she '
+  + 'who whom whose what which this that these those mine myself yourself himself herself itself ourselves themselves '
+  + 'are was were been being has have had does did can could may might must shall should will would '
+  + 'the and but nor for yet not than then also '
+  + 'about above across after against along among around before behind below beneath beside between beyond '
+  + 'down during from into near off onto out over past since through till toward towards under until upon with within without').split(' '));
+
 /** Options of `synonymsOf`. */
 export interface SynonymOptions {
   /** Senses read per part of speech, most frequent first; default 1. */
@@ -160,23 +171,24 @@ export class WordNet {
   }
 
   /**
-   * The capitalised form WordNet gives `word` when it lists the word only as a capitalised noun ("lisbon" →
-   * "Lisbon", "porto" → "Porto"), else null: a word with a lower-case sense ("grace", "may") or any verb,
-   * adjective or adverb sense is no proper noun here.
+   * The title-case form WordNet gives `word` when it lists the word only as a capitalised noun ("lisbon" →
+   * "Lisbon", "porto" → "Porto"), else null. Never capitalised: a word with a lower-case sense ("grace", "may")
+   * or any verb, adjective or adverb sense; a word of under 3 letters; a function word ("who", "the");
+   * an inflected form in WordNet's exception lists ("sat", "ate"); a word WordNet spells as an acronym ("it" → IT).
    */
   properNounForm(word: string): string | null {
     const lower = word.toLowerCase();
-    if (!this.available || !/^[a-z]{2,}$/.test(lower)) return null;
+    if (!this.available || !/^[a-z]{3,}$/.test(lower) || FUNCTION_WORDS.has(lower)) return null;
     this.#load();
     const offsets = this.#index!.get('noun')!.get(lower);
-    if (!offsets || POS.some((p) => p !== 'noun' && this.#index!.get(p)!.has(lower))) return null;
+    if (!offsets || POS.some((p) => (p !== 'noun' && this.#index!.get(p)!.has(lower)) || this.#exceptions!.get(p)!.has(lower))) return null;
     let form: string | null = null;
     for (const offset of offsets) {
       const f = this.#line('noun', offset).split(' ');
       const count = Number.parseInt(f[3] ?? '0', 16);
       const words = Array.from({ length: count }, (_, i) => (f[4 + 2 * i] ?? '').replace(/\(.*\)$/, ''));
       const here = words.find((w) => w.toLowerCase() === lower);
-      if (!here || !/^[A-Z]/.test(here)) return null;
+      if (!here || !/^[A-Z][a-z]+$/.test(here)) return null;
       form ??= here;
     }
     return form;

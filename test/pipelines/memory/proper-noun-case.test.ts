@@ -14,6 +14,20 @@ describe('proper nouns from a lower-case recogniser', { skip: !defaultWordNet().
     // Each has a lower-case sense or another part of speech: china, turkey, may, grace, berlin (a carriage), english.
     const ordinary = 'i may like china and turkey, grace said in berlin to the english teacher';
     assert.equal(capitaliseProperNouns(ordinary), ordinary);
+    // Function words, acronyms and inflected verbs WordNet also lists as capitalised nouns (IT, US, OH, Ate, Sat…).
+    const small = 'it me or us oh an am ate sam ed who sat ca eu';
+    assert.equal(capitaliseProperNouns(small), small);
+    assert.equal(capitaliseProperNouns('in paris in june'), 'in Paris in June');
+    // A word with a non-ASCII letter is one word, never split at the letter.
+    assert.equal(capitaliseProperNouns('zürich'), 'zürich');
+  });
+
+  test('a lower-case sentence keeps its function words lower case and only the place capitalised', async () => {
+    const text = 'i love it when my sister visits us in lisbon';
+    const extraction = withProperNounCase(await extractSaid(text, '2026-12-04T10:00:00Z', GRACE, BO), text);
+    const contents = extraction.facts.map((f) => f.content);
+    assert.ok(contents.some((c) => /\bLisbon\b/.test(c)), JSON.stringify(contents));
+    for (const c of contents) assert.doesNotMatch(c, /\b(IT|US|OR|ME|AN|OH)\b/, JSON.stringify(contents));
   });
 
   test('an all-lower-case transcript gets "Lisbon" in the fact text and the lives_in value', async () => {
