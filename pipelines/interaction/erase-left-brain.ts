@@ -32,10 +32,10 @@ export interface LeftBrainErasureDeps {
 /**
  * Remove an erased person's words and name from the left brain, beyond the memory ids `eraseMemories`
  * forgets (run it before that, so the schemas of their entities can still be found):
- * - an emergent schema whose name or description names them (a full name or alias) or quotes their words, or that
- *   holds an entity about an erased memory, is dropped (its text is queries and entity names, which cannot be rewritten
+ * - an emergent schema whose name or description names them (a full name or alias) or quotes their words (a
+ *   quote of 20 characters and 3 words or more), or that holds an entity about an erased memory, is dropped (its text is queries and entity names, which cannot be rewritten
  *   without them); its entities move to the fallback shelf;
- * - an entity described by one of their utterances (`name: context`) is described by its name alone, and its
+ * - an entity described by one of their utterances (exactly `name: context`, as the left-brain job writes it) is described by its name alone, and its
  *   vector embedded again (first, so a cut-short run finds the old description and does it again); every other
  *   entity about an erased memory is embedded again from its description too;
  * - an entity keyed by their name or an alias is deleted with its vector (vector first); one keyed by a word of
@@ -47,16 +47,17 @@ export async function eraseLeftBrainTraces(deps: LeftBrainErasureDeps, tenant: T
   const { full, words } = nameKeys(traces.names, traces.living ?? []);
   const named = await namedEntities(entities, tenant, full, words, new Set(traces.memoryIds));
   const touched = new Set([...named.map((e) => e.id), ...await entities.entitiesOfMemories(tenant, traces.memoryIds)]);
+  const quotes = traces.texts.filter(isQuote);
   const mentions = (text: string): boolean =>
     full.some((k) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(k)}($|[^\\p{L}\\p{N}])`, 'iu').test(text))
-    || traces.texts.some((t) => t.length > 0 && text.includes(t));
+    || quotes.some((t) => text.includes(t));
   for (const schema of (await entities.listSchemas(tenant)).filter((s) => s.origin === 'emergent')) {
     const holds = (await entities.entitiesOfSchemas(tenant, [schema.id], 10_000)).some((e) => touched.has(e.id));
     if (holds || mentions(`${schema.name}\n${schema.description}`)) await entities.deleteSchema(tenant, schema.id, FALLBACK_SCHEMA_ID);
   }
   const namedIds = new Set(named.map((e) => e.id));
   const quoting = (await entities.entitiesDescribedBy(tenant, traces.texts.map((t) => t.slice(0, ENTITY_CONTEXT_CHARS))))
-    .filter((e) => !namedIds.has(e.id));
+    .filter((e) => !namedIds.has(e.id) && quotesErased(e, traces.texts, quotes));
   const quotingIds = new Set(quoting.map((e) => e.id));
   // An entity about an erased memory may hold a vector of the erased words under another description (two
   // left-brain jobs that made it at once each wrote their own vector): it is embedded again from what it reads.
@@ -83,6 +84,16 @@ export async function livingNamesLike(graph: Pick<GraphStore, 'findParticipantsB
   const words = names.flatMap((n) => n.split(/\s+/)).filter((w) => w.length > 0);
   const others = words.length > 0 ? await graph.findParticipantsByWords(tenant, words) : [];
   return others.filter((p) => p.id !== personId).flatMap((p) => [p.name ?? '', ...p.aliases]);
+}
+
+/** A quote long enough to be the erased person's words wherever it appears: 20 characters and 3 words or more. */
+function isQuote(text: string): boolean {
+  return text.length >= 20 && text.trim().split(/\s+/).length >= 3;
+}
+
+/** Whether the entity's description is one of the texts as the left-brain job quotes it, or holds a long quote. */
+function quotesErased(e: EntityRecord, texts: string[], quotes: string[]): boolean {
+  return texts.some((t) => e.description === `${e.name}: ${t.slice(0, ENTITY_CONTEXT_CHARS)}`) || quotes.some((q) => e.description.includes(q));
 }
 
 /**

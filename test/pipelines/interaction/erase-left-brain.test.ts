@@ -55,4 +55,20 @@ describe('erasing a person\'s left-brain traces spares what others own', () => {
     assert.deepEqual((await m.entities.listSchemas(T)).filter((s) => s.origin === 'emergent').map((s) => s.name), ['trip to paris'],
       'a schema naming the full name goes, one naming only the city stays');
   });
+
+  test('a short utterance ("ok") rewrites no one else\'s entity; their quoted turn is rewritten', async () => {
+    const shop = await entity(m, 'bookshop', 'bookshop: I love the bookshop on the corner, ok?', ['u_ana2']);
+    const lisbon = await entity(m, 'Lisbon', 'Lisbon: I am flying to Lisbon next week.', ['u_ok2']);
+    const book = await m.entities.addSchema(T, { name: 'books', description: 'the bookshop, ok', origin: 'emergent' });
+    await entity(m, 'novel', 'novel: a novel', ['u_ana3'], book.id);
+    await eraseLeftBrainTraces(m, T, {
+      names: ['Olga'], living: [], texts: ['ok', 'Yes.', 'I am flying to Lisbon next week.'], memoryIds: ['u_ok1', 'u_ok2'],
+    });
+    const now = await m.entities.getEntities(T, [shop.id, lisbon.id]);
+    const shopNow = now.find((e) => e.id === shop.id);
+    const lisbonNow = now.find((e) => e.id === lisbon.id);
+    assert.equal(shopNow?.description, 'bookshop: I love the bookshop on the corner, ok?', 'another\'s entity quoting "ok" stays as it was');
+    assert.equal(lisbonNow?.description, 'Lisbon', 'the entity quoting their turn is described by its name alone');
+    assert.ok((await m.entities.listSchemas(T)).some((s) => s.id === book.id), 'a schema containing "ok" stays');
+  });
 });
