@@ -8,7 +8,7 @@ import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MEMORY_LAYERS, collectionFor } from '../memory/collections.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
-import { eraseLeftBrainTraces } from './erase-left-brain.js';
+import { eraseLeftBrainTraces, livingNamesLike } from './erase-left-brain.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 
 /** What erasure needs besides the stores. */
@@ -54,8 +54,10 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const { ids: facts, sources, slots } = await factsMentioning(stores, tenant, participantId);
   const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
   // Their name and words as the left brain may quote them (entity names and descriptions, emergent schemas).
+  const names = [person.name ?? '', ...person.aliases];
   const traces = {
-    names: [person.name ?? '', ...person.aliases],
+    names,
+    living: await livingNamesLike(stores.graph, tenant, participantId, names),
     texts: (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : [])),
   };
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
