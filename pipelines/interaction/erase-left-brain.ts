@@ -118,13 +118,17 @@ async function namedEntities(
 ): Promise<EntityRecord[]> {
   const named = await entities.findByNames(tenant, full);
   const ids = new Set(named.map((e) => e.id));
+  // Every entity's memories are read before any is removed: `removeMemories` takes a memory off every entity, so
+  // removing while reading would leave a later entity holding none and keep it.
+  const toRemove = new Set<string>();
   for (const e of await entities.findByNames(tenant, words)) {
     if (ids.has(e.id)) continue;
     const { factIds, utteranceIds } = await entities.memoriesOf(tenant, [e.id], 100_000);
     const memories = [...factIds, ...utteranceIds];
     if (memories.length > 0 && memories.every((id) => erased.has(id))) named.push(e);
-    else if (memories.some((id) => erased.has(id))) await entities.removeMemories(tenant, memories.filter((id) => erased.has(id)));
+    else for (const id of memories) if (erased.has(id)) toRemove.add(id);
   }
+  if (toRemove.size > 0) await entities.removeMemories(tenant, [...toRemove]);
   return named;
 }
 
