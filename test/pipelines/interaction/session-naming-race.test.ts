@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import type { GraphStore } from '../../../graph/graph-store.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
-import { TAUGHT_NAMES } from '../../../pipelines/interaction/participant-attributes.js';
+import { NAME_EVIDENCE, TAUGHT_NAMES } from '../../../pipelines/interaction/participant-attributes.js';
 import { ParticipantResolver } from '../../../pipelines/interaction/participant-resolver.js';
 import { SessionNaming } from '../../../pipelines/interaction/session-naming.js';
 
@@ -61,6 +61,21 @@ describe('SessionNaming.selfIntroduction and concurrent attribute writes', () =>
     assert.deepEqual(stored.aliases, ['Ana']);
     assert.deepEqual(stored.attributes[TAUGHT_NAMES], ['ana', 'grace']);
     assert.equal(stored.attributes.tier, lastTier());
+    db.close();
+  });
+});
+
+describe('SessionNaming.record and concurrent attribute writes', () => {
+  test('recording address evidence never reverts an attribute PATCHed between its read and its write', async () => {
+    const db = openDatabase(':memory:');
+    const store = new SqliteGraphStore(db);
+    const p = await store.createParticipant(T, { attributes: { city: 'Porto' } });
+    const { graph, lastTier } = racingGraph(store);
+    await new SessionNaming(graph).record(T, 's_1', new ParticipantResolver(graph, T), p.id, ['ana'], 'addressed', [p]);
+    const stored = (await store.getParticipant(T, p.id))!;
+    assert.ok(NAME_EVIDENCE in stored.attributes, 'the evidence is recorded');
+    assert.equal(stored.attributes.tier, lastTier(), 'the latest concurrent PATCH is not reverted');
+    assert.equal(stored.attributes.city, 'Porto');
     db.close();
   });
 });
