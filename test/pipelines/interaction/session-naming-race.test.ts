@@ -35,48 +35,48 @@ function racingGraph(graph: SqliteGraphStore): { graph: GraphStore; lastTier: ()
   return { graph: racing, lastTier: () => `gold-${reads}` };
 }
 
+/** A store holding one participant made from `init`, seen through {@link racingGraph}. */
+async function racingWith(init: Parameters<SqliteGraphStore['createParticipant']>[1]) {
+  const db = openDatabase(':memory:');
+  const store = new SqliteGraphStore(db);
+  const p = await store.createParticipant(T, init);
+  const stored = async () => (await store.getParticipant(T, p.id))!;
+  return { ...racingGraph(store), p, stored, close: () => db.close() };
+}
+
 describe('SessionNaming.selfIntroduction and concurrent attribute writes', () => {
   test('an attribute PATCHed between the read and the write survives; the name is recorded as taught', async () => {
-    const db = openDatabase(':memory:');
-    const store = new SqliteGraphStore(db);
-    const speaker = await store.createParticipant(T, { attributes: { city: 'Porto' } });
-    const { graph, lastTier } = racingGraph(store);
+    const { graph, lastTier, p: speaker, stored: read, close } = await racingWith({ attributes: { city: 'Porto' } });
     const updated = await new SessionNaming(graph).selfIntroduction(T, new ParticipantResolver(graph, T), speaker, "Hi, I'm Ana.", [speaker]);
     assert.equal(updated.name, 'Ana');
-    const stored = (await store.getParticipant(T, speaker.id))!;
+    const stored = await read();
     assert.equal(stored.name, 'Ana');
     assert.deepEqual(stored.attributes[TAUGHT_NAMES], ['ana']);
     assert.equal(stored.attributes.tier, lastTier(), 'the latest concurrent PATCH is not reverted');
     assert.equal(stored.attributes.city, 'Porto');
-    db.close();
+    close();
   });
 
   test('a named speaker gains the alias, added to the names already taught', async () => {
-    const db = openDatabase(':memory:');
-    const store = new SqliteGraphStore(db);
-    const speaker = await store.createParticipant(T, { name: 'Grace', attributes: { [TAUGHT_NAMES]: ['grace'] } });
-    const { graph, lastTier } = racingGraph(store);
+    const { graph, lastTier, p: speaker, stored: read, close } = await racingWith({ name: 'Grace', attributes: { [TAUGHT_NAMES]: ['grace'] } });
     await new SessionNaming(graph).selfIntroduction(T, new ParticipantResolver(graph, T), speaker, "I'm Ana.", [speaker]);
-    const stored = (await store.getParticipant(T, speaker.id))!;
+    const stored = await read();
     assert.deepEqual(stored.aliases, ['Ana']);
     assert.deepEqual(stored.attributes[TAUGHT_NAMES], ['ana', 'grace']);
     assert.equal(stored.attributes.tier, lastTier());
-    db.close();
+    close();
   });
 });
 
 describe('SessionNaming.record and concurrent attribute writes', () => {
   test('recording address evidence never reverts an attribute PATCHed between its read and its write', async () => {
-    const db = openDatabase(':memory:');
-    const store = new SqliteGraphStore(db);
-    const p = await store.createParticipant(T, { attributes: { city: 'Porto' } });
-    const { graph, lastTier } = racingGraph(store);
+    const { graph, lastTier, p, stored: read, close } = await racingWith({ attributes: { city: 'Porto' } });
     await new SessionNaming(graph).record(T, 's_1', new ParticipantResolver(graph, T), p.id, ['ana'], 'addressed', [p]);
-    const stored = (await store.getParticipant(T, p.id))!;
+    const stored = await read();
     assert.ok(NAME_EVIDENCE in stored.attributes, 'the evidence is recorded');
     assert.equal(stored.attributes.tier, lastTier(), 'the latest concurrent PATCH is not reverted');
     assert.equal(stored.attributes.city, 'Porto');
-    db.close();
+    close();
   });
 });
 
