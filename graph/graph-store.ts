@@ -106,6 +106,13 @@ export interface GraphStore {
   listParticipants(tenant: TenantId, page?: ParticipantPage): Promise<Participant[]>;
   /** @throws ParleyError `PARLEY_ERR_CONFLICT` when `patch.externalId` is held by another participant. */
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
+  /**
+   * Set one attribute `key` to what `update` makes of its stored value (`undefined` in and out: the key absent),
+   * read and written in one transaction, so a change to other keys made meanwhile (a PATCH, profile updates) is never
+   * reverted. `update` must be pure (a retried transaction calls it again). Returns the participant as stored after,
+   * null when there is none.
+   */
+  updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
   setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
   /**

@@ -3,6 +3,7 @@ import type { Participant, SessionRecord, TenantId, Utterance } from '../types.j
 import { backfillAddressees, GRAPH_SCHEMA, int, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows as rows } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
+import { withAttribute } from '../attribute-update.js';
 import { externalIdTaken } from '../external-id.js';
 import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
@@ -226,6 +227,20 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
         }
         return found;
       });
+    });
+    return p ? toParticipant(p) : null;
+  }
+
+  async updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null> {
+    await this.init();
+    const params = { tenant: this.t(tenant), id, now: new Date().toISOString() };
+    const [p] = await this.db.write('updateParticipantAttribute', async (tx) => {
+      // Writing first takes the node's write lock: no other transaction changes the attributes between read and write.
+      const [held] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.updatedAt = $now RETURN n {.*} AS n', params);
+      if (!held) return [];
+      const attributes = withAttribute(toParticipant(held).attributes, key, update);
+      return rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.attributes = $attributes RETURN n {.*} AS n',
+        { ...params, attributes: JSON.stringify(attributes) });
     });
     return p ? toParticipant(p) : null;
   }

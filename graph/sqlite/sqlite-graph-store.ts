@@ -1,6 +1,7 @@
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
-import { toJson, type SqliteDatabase } from './database.js';
+import { fromJson, toJson, type SqliteDatabase } from './database.js';
+import { withAttribute } from '../attribute-update.js';
 import { newId } from '../core/ids.js';
 import { ParleyError } from '../core/errors.js';
 import { checkMergeable, externalIdTaken } from '../external-id.js';
@@ -189,12 +190,13 @@ export class SqliteGraphStore implements GraphStore {
     const aliases = patch.aliases ?? current.aliases;
     const update = this.db.transaction(() => {
       this.db
-        .prepare('UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+        .prepare('UPDATE participants SET name = ?, external_id = ?, aliases = ?, attributes = coalesce(?, attributes), updated_at = ? WHERE tenant = ? AND id = ?')
         .run(
           name,
           patch.externalId !== undefined ? patch.externalId : current.externalId,
           toJson(aliases),
-          toJson(patch.attributes ?? current.attributes),
+          // Unpatched attributes are left as stored now, not as read above: a concurrent attribute write stands.
+          patch.attributes ? toJson(patch.attributes) : null,
           new Date().toISOString(),
           tenant,
           id,
@@ -203,6 +205,19 @@ export class SqliteGraphStore implements GraphStore {
     });
     this.guardExternalId(patch.externalId, () => update());
     return this.getParticipant(tenant, id);
+  }
+
+  async updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null> {
+    const write = this.db.transaction((): boolean => {
+      const row = this.db.prepare('SELECT attributes FROM participants WHERE tenant = ? AND id = ?').get(tenant, id) as { attributes: string } | undefined;
+      if (!row) return false;
+      const attributes = withAttribute(fromJson<Record<string, unknown>>(row.attributes, {}), key, update);
+      this.db
+        .prepare('UPDATE participants SET attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+        .run(toJson(attributes), new Date().toISOString(), tenant, id);
+      return true;
+    });
+    return write() ? this.getParticipant(tenant, id) : null;
   }
 
   async setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void> {

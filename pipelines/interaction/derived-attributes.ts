@@ -1,7 +1,10 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import { factEnded, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
-import { CLIENT_KEYS, DERIVED_STEPS, OLD_DERIVED_STEPS, mergedClientKeys, withClientKeys, withDerived, withMergedSteps, type DerivedStep } from './participant-attributes.js';
+import {
+  CLIENT_KEYS, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES, mergedClientKeys, taughtNames, withClientKeys, withDerived, withMergedSteps,
+  withTaughtNames, type DerivedStep,
+} from './participant-attributes.js';
 
 /** A derived attribute to work out again: the participant and the slot (attribute key) of a profile memory about them. */
 export interface DerivedSlot {
@@ -85,14 +88,16 @@ function startsAhead(f: Pick<Fact, 'validFrom' | 'time'>): boolean {
 /**
  * After `from` was merged into `into` (`GraphStore.mergeParticipants`, which keeps `{...from, ...into}`
  * attributes): record as client-set both people's client keys whose values survived, so a derived change
- * never clobbers a value the client set on the merged-away person, and keep each surviving value's recorded steps
- * (`DERIVED_STEPS`) with it. `from` and `into` as read before the merge.
+ * never clobbers a value the client set on the merged-away person, keep each surviving value's recorded steps
+ * (`DERIVED_STEPS`) with it, and record as taught (`TAUGHT_NAMES`) the names taught either person, so a speaker
+ * revision can still take back a name taught the merged-away one. `from` and `into` as read before the merge.
  */
 export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
-  if (!(CLIENT_KEYS in from.attributes) && !(DERIVED_STEPS in from.attributes) && !(OLD_DERIVED_STEPS in from.attributes)) return;
+  if (![CLIENT_KEYS, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES].some((k) => k in from.attributes)) return;
   const merged = await graph.getParticipant(tenant, into.id);
   if (!merged) return;
   const kept = CLIENT_KEYS in from.attributes ? withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes)) : merged.attributes;
-  const attributes = withMergedSteps(kept, from.attributes, into.attributes);
-  await graph.updateParticipant(tenant, into.id, { attributes });
+  const stepped = withMergedSteps(kept, from.attributes, into.attributes);
+  const taught = new Set([...taughtNames(from.attributes), ...taughtNames(into.attributes), ...taughtNames(merged.attributes)]);
+  await graph.updateParticipant(tenant, into.id, { attributes: withTaughtNames(stepped, taught) });
 }

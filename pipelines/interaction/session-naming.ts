@@ -1,4 +1,4 @@
-import { taughtNames, withTaughtNames } from './participant-attributes.js';
+import { NAME_EVIDENCE, TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attributes.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
@@ -48,8 +48,9 @@ export class SessionNaming {
   constructor(private readonly graph: GraphStore) {
     this.evidence = attributesNameEvidenceStore({
       getAttributes: async (tenant, id) => (await graph.getParticipant(tenant, id))?.attributes ?? null,
+      // Only the evidence key is written: a PATCH or profile update landing since the read keeps its attributes.
       patchAttributes: async (tenant, id, attributes) => {
-        await graph.updateParticipant(tenant, id, { attributes });
+        await graph.updateParticipantAttribute(tenant, id, NAME_EVIDENCE, () => attributes[NAME_EVIDENCE]);
       },
     });
   }
@@ -67,11 +68,11 @@ export class SessionNaming {
     if (holds) return speaker;
     // A named speaker saying "it's Tomasz" while Tomasz is here is talking about him, not introducing themself.
     if (speaker.name && firstNames(present.filter((p) => p.id !== speaker.id)).has(name.toLowerCase())) return speaker;
-    // Recorded as taught (TAUGHT_NAMES), on the stored attributes read now: a revision of this turn's speaker takes it back.
-    const stored = (await this.graph.getParticipant(tenant, speaker.id))?.attributes ?? speaker.attributes;
-    const attributes = withTaughtNames(stored, [...taughtNames(stored), name]);
-    const patch = speaker.name ? { aliases: [...speaker.aliases, name], attributes } : { name, attributes };
-    const updated = (await this.graph.updateParticipant(tenant, speaker.id, patch)) ?? speaker;
+    const named = await this.graph.updateParticipant(tenant, speaker.id, speaker.name ? { aliases: [...speaker.aliases, name] } : { name });
+    // Recorded as taught (TAUGHT_NAMES) by a write of that key alone: a revision of this turn's speaker takes it back, and
+    // a PATCH or profile update landing meanwhile keeps its attributes.
+    const taught = (words: unknown): unknown => withTaughtNames({}, [...taughtNames({ [TAUGHT_NAMES]: words }), name])[TAUGHT_NAMES];
+    const updated = (named && (await this.graph.updateParticipantAttribute(tenant, speaker.id, TAUGHT_NAMES, taught))) ?? speaker;
     resolver.remember(updated);
     return updated;
   }
