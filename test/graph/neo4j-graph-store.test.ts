@@ -2,15 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
 import { graphStoreContract } from './contracts/graph-store.contract.js';
+import { participantAttributeContract } from './contracts/participant-attribute.contract.js';
 import { closedPort, NEO4J_SKIP, neo4jTestOptions, storeUnavailable } from '../helpers/stores.js';
 
 
-graphStoreContract('neo4j', async () => {
-  // A unique tenant prefix per fixture keeps runs apart in one database; clean-up erases it.
+/** A unique tenant prefix per fixture keeps runs apart in one database; clean-up erases it. */
+async function neo4jFixture() {
   const store = new Neo4jGraphStore(neo4jTestOptions('test'));
   await store.init();
   return { store, cleanup: async () => { await store.eraseAll(); await store.close(); } };
-}, NEO4J_SKIP);
+}
+
+graphStoreContract('neo4j', neo4jFixture, NEO4J_SKIP);
+participantAttributeContract('neo4j', neo4jFixture, NEO4J_SKIP);
 
 describe('Neo4j outage', () => {
   test('an unreachable server reports not ready, fast, and fails with a retryable error naming NEO4J_URI', async () => {

@@ -8,6 +8,7 @@ import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
 import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { graphStoreContract } from './contracts/graph-store.contract.js';
+import { participantAttributeContract } from './contracts/participant-attribute.contract.js';
 import { jobQueueContract } from './contracts/job-queue.contract.js';
 import { lexicalIndexContract } from './contracts/lexical-index.contract.js';
 import { vectorStoreContract } from './contracts/vector-store.contract.js';
@@ -22,6 +23,11 @@ function withDb<T>(make: (db: SqliteDatabase) => T): () => Promise<{ value: T; d
 }
 
 graphStoreContract('sqlite', async () => {
+  const { value, cleanup } = await withDb((db) => new SqliteGraphStore(db))();
+  return { store: value, cleanup };
+});
+
+participantAttributeContract('sqlite', async () => {
   const { value, cleanup } = await withDb((db) => new SqliteGraphStore(db))();
   return { store: value, cleanup };
 });

@@ -79,16 +79,3 @@ describe('SessionNaming.record and concurrent attribute writes', () => {
     close();
   });
 });
-
-describe('GraphStore.updateParticipantAttribute (SQLite)', () => {
-  test('sets, updates and removes one key, leaving the others; none for an unknown participant', async () => {
-    const db = openDatabase(':memory:');
-    const store = new SqliteGraphStore(db);
-    const p = await store.createParticipant(T, { name: 'Ana', attributes: { a: 1, b: 2 } });
-    assert.deepEqual((await store.updateParticipantAttribute(T, p.id, 'c', (v) => (v === undefined ? 3 : 0)))!.attributes, { a: 1, b: 2, c: 3 });
-    assert.deepEqual((await store.updateParticipantAttribute(T, p.id, 'a', (v) => (v as number) + 10))!.attributes, { a: 11, b: 2, c: 3 });
-    assert.deepEqual((await store.updateParticipantAttribute(T, p.id, 'b', () => undefined))!.attributes, { a: 11, c: 3 });
-    assert.equal(await store.updateParticipantAttribute(T, 'p_missing', 'a', () => 1), null);
-    db.close();
-  });
-});

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import type { GraphStoreFixture } from './graph-store.contract.js';
+import { contractSuite } from './contract-suite.js';
+
+/**
+ * `GraphStore.updateParticipantAttribute`, the one-key update that never writes the other attributes back: the
+ * behaviour both stores must show (the graph-store contract file is at its size limit, so it lives apart).
+ */
+export function participantAttributeContract(name: string, factory: () => Promise<GraphStoreFixture>, skip?: string): void {
+  contractSuite(`GraphStore.updateParticipantAttribute contract: ${name}`, skip, () => {
+    let fx: GraphStoreFixture;
+    beforeEach(async () => {
+      fx = await factory();
+    });
+    afterEach(async () => {
+      await fx.cleanup();
+    });
+
+    test('sets, updates and removes one key, leaving the others; none for an unknown participant', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Ana', attributes: { a: 1, b: 2 } });
+      assert.deepEqual((await store.updateParticipantAttribute('t1', p.id, 'c', (v) => (v === undefined ? 3 : 0)))!.attributes, { a: 1, b: 2, c: 3 });
+      assert.deepEqual((await store.updateParticipantAttribute('t1', p.id, 'a', (v) => (v as number) + 10))!.attributes, { a: 11, b: 2, c: 3 });
+      assert.deepEqual((await store.updateParticipantAttribute('t1', p.id, 'b', () => undefined))!.attributes, { a: 11, c: 3 });
+      assert.deepEqual((await store.getParticipant('t1', p.id))!.attributes, { a: 11, c: 3 }, 'stored as returned');
+      assert.equal(await store.updateParticipantAttribute('t1', 'p_missing', 'a', () => 1), null);
+      assert.equal(await store.updateParticipantAttribute('t2', p.id, 'a', () => 1), null, 'another tenant does not reach it');
+    });
+
+    test('concurrent updates of one key all count, and of other keys all stay', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Ben', attributes: { n: 0 } });
+      await Promise.all([
+        ...Array.from({ length: 8 }, () => store.updateParticipantAttribute('t1', p.id, 'n', (v) => (v as number) + 1)),
+        ...Array.from({ length: 4 }, (_, i) => store.updateParticipantAttribute('t1', p.id, `k${i}`, () => i)),
+      ]);
+      assert.deepEqual((await store.getParticipant('t1', p.id))!.attributes, { n: 8, k0: 0, k1: 1, k2: 2, k3: 3 });
+    });
+  });
+}
