@@ -1,4 +1,5 @@
 import type { RetiredParticipant } from './retired-ids.js';
+import type { PendingErasure } from './pending-erasures.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from './types.js';
 
 /** A new utterance to store; the store assigns `id` (unless given) and `seq`. */
@@ -119,8 +120,19 @@ export interface GraphStore {
    * Remove the participant, their utterances and every edge to them, and record the id as erased by its
    * SHA-256 only (`retiredParticipant`); ids merged into it earlier count as erased too. Returns the ids of
    * the erased utterances (so other stores can erase what derives from them), or null if the participant is absent.
+   * When an erasure of the participant is pending (`beginErasure`), the ids deleted are added to it in the same
+   * transaction as the participant's removal (its last, where the store erases in batches).
    */
   deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null>;
+  /**
+   * Record that the erasure of participant `id` has begun (`PendingErasure`), before its first destructive step: a
+   * record already there keeps its start time, takes `plan` and adds `utteranceIds` to its own.
+   */
+  beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void>;
+  /** The tenant's erasures begun and not ended (`endErasure`), oldest first: cut short by a crash, or running now. */
+  pendingErasures(tenant: TenantId): Promise<PendingErasure[]>;
+  /** Forget the pending erasure of `id`: every pass is done (an id with none is ignored). */
+  endErasure(tenant: TenantId, id: string): Promise<void>;
   /**
    * Relabel everything `fromId` touched as `intoId`, then remove `fromId`, recording it as merged into
    * `intoId` (`retiredParticipant`; ids merged into `fromId` before now lead to `intoId`). `intoId` keeps

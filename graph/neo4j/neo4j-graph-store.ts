@@ -8,6 +8,8 @@ import { externalIdTaken } from '../external-id.js';
 import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
+import type { PendingErasure } from '../pending-erasures.js';
+import { beginErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
 import { backfillParticipantNames, SYNC_NAMES, SYNC_WORDS, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
@@ -40,7 +42,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   }
 
   constructor(options: Neo4jOptions) {
-    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA]);
+    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA, ...PENDING_ERASURES_SCHEMA]);
   }
 
   async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
@@ -256,6 +258,21 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
     await this.init();
     return eraseParticipant(this.db, this.t(tenant), id);
+  }
+
+  async beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void> {
+    await this.init();
+    await beginErasure(this.db, this.t(tenant), id, plan, utteranceIds, new Date().toISOString());
+  }
+
+  async pendingErasures(tenant: TenantId): Promise<PendingErasure[]> {
+    await this.init();
+    return pendingErasures(this.db, this.t(tenant));
+  }
+
+  async endErasure(tenant: TenantId, id: string): Promise<void> {
+    await this.init();
+    await endErasure(this.db, this.t(tenant), id);
   }
 
   async retiredParticipant(tenant: TenantId, id: string): Promise<RetiredParticipant | null> {

@@ -1,6 +1,7 @@
 import { int, toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, stringList } from './neo4j-store-base.js';
 import { recordErasure } from './neo4j-retired-ids.js';
+import { addErasedUtterances } from './neo4j-pending-erasures.js';
 
 /** Nodes changed per transaction when a participant is erased. */
 export const ERASE_BATCH = 1000;
@@ -57,6 +58,7 @@ export async function eraseParticipant(db: Neo4jRunner, tenant: string, id: stri
     await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', params);
     await tx.run(DROP_ORPHAN_ADDRESSEE, params);
     await recordErasure(tx, params.tenant, id, new Date().toISOString());
+    await addErasedUtterances(tx, params.tenant, id, ids);
   });
   return ids;
 }

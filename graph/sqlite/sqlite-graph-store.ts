@@ -8,6 +8,8 @@ import { checkMergeable, externalIdTaken } from '../external-id.js';
 import { namedInText, nameWords, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, recordErasure, recordMerge } from './sqlite-retired-ids.js';
+import type { PendingErasure } from '../pending-erasures.js';
+import { addErasedUtterances, beginErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
 import { addUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
@@ -240,9 +242,22 @@ export class SqliteGraphStore implements GraphStore {
       this.db.prepare('DELETE FROM participant_words WHERE tenant = ? AND participant_id = ?').run(tenant, id);
       const removed = this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
       if (removed) recordErasure(this.db, tenant, id, new Date().toISOString());
+      if (removed) addErasedUtterances(this.db, tenant, id, spoken.map((r) => r.id));
       return removed ? spoken.map((r) => r.id) : null;
     });
     return erase();
+  }
+
+  async beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void> {
+    beginErasure(this.db, tenant, id, plan, utteranceIds, new Date().toISOString());
+  }
+
+  async pendingErasures(tenant: TenantId): Promise<PendingErasure[]> {
+    return pendingErasures(this.db, tenant);
+  }
+
+  async endErasure(tenant: TenantId, id: string): Promise<void> {
+    endErasure(this.db, tenant, id);
   }
 
   async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
 import { graphStoreContract } from './contracts/graph-store.contract.js';
 import { participantAttributeContract } from './contracts/participant-attribute.contract.js';
+import { pendingErasureContract } from './contracts/pending-erasure.contract.js';
 import { closedPort, NEO4J_SKIP, neo4jTestOptions, storeUnavailable } from '../helpers/stores.js';
 
 
@@ -15,6 +16,7 @@ async function neo4jFixture() {
 
 graphStoreContract('neo4j', neo4jFixture, NEO4J_SKIP);
 participantAttributeContract('neo4j', neo4jFixture, NEO4J_SKIP);
+pendingErasureContract('neo4j', neo4jFixture, NEO4J_SKIP);
 
 describe('Neo4j outage', () => {
   test('an unreachable server reports not ready, fast, and fails with a retryable error naming NEO4J_URI', async () => {

@@ -9,6 +9,7 @@ import { SqliteVectorStore } from '../../graph/sqlite/sqlite-vector-store.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { graphStoreContract } from './contracts/graph-store.contract.js';
 import { participantAttributeContract } from './contracts/participant-attribute.contract.js';
+import { pendingErasureContract } from './contracts/pending-erasure.contract.js';
 import { jobQueueContract } from './contracts/job-queue.contract.js';
 import { lexicalIndexContract } from './contracts/lexical-index.contract.js';
 import { vectorStoreContract } from './contracts/vector-store.contract.js';
@@ -28,6 +29,11 @@ graphStoreContract('sqlite', async () => {
 });
 
 participantAttributeContract('sqlite', async () => {
+  const { value, cleanup } = await withDb((db) => new SqliteGraphStore(db))();
+  return { store: value, cleanup };
+});
+
+pendingErasureContract('sqlite', async () => {
   const { value, cleanup } = await withDb((db) => new SqliteGraphStore(db))();
   return { store: value, cleanup };
 });

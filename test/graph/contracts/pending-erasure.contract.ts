@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import type { NewUtterance } from '../../../graph/graph-store.js';
+import type { GraphStoreFixture } from './graph-store.contract.js';
+import { contractSuite } from './contract-suite.js';
+
+/**
+ * `GraphStore.beginErasure` / `pendingErasures` / `endErasure`, the record that lets an erasure cut short between its
+ * passes be finished: the behaviour both stores must show (the graph-store contract file is at its size limit).
+ */
+function said(speakerId: string, text: string, second: number): NewUtterance {
+  return { sessionId: 's1', speakerId, text, addresseeIds: [], startMs: null, endMs: null, time: `2026-01-01T10:00:0${second}.000Z`, confidence: null, audioRef: null };
+}
+
+export function pendingErasureContract(name: string, factory: () => Promise<GraphStoreFixture>, skip?: string): void {
+  contractSuite(`GraphStore pending erasure contract: ${name}`, skip, () => {
+    let fx: GraphStoreFixture;
+    beforeEach(async () => {
+      fx = await factory();
+    });
+    afterEach(async () => {
+      await fx.cleanup();
+    });
+
+    test('begun, extended (plan replaced, ids added once, start kept), listed per tenant, ended', async () => {
+      const { store } = fx;
+      await store.beginErasure('t1', 'p_a', '{"v":1}', ['u1', 'u2']);
+      const [first] = await store.pendingErasures('t1');
+      assert.deepEqual({ ...first!, utteranceIds: [...first!.utteranceIds].sort() }, { participantId: 'p_a', plan: '{"v":1}', utteranceIds: ['u1', 'u2'], startedAt: first!.startedAt });
+      await store.beginErasure('t1', 'p_a', '{"v":2}', ['u2', 'u3']);
+      const [again] = await store.pendingErasures('t1');
+      assert.equal(again!.plan, '{"v":2}');
+      assert.deepEqual([...again!.utteranceIds].sort(), ['u1', 'u2', 'u3']);
+      assert.equal(again!.startedAt, first!.startedAt);
+      assert.deepEqual(await store.pendingErasures('t2'), [], 'another tenant sees none');
+      await store.endErasure('t1', 'p_a');
+      await store.endErasure('t1', 'p_never');
+      assert.deepEqual(await store.pendingErasures('t1'), []);
+    });
+
+    test('deleteParticipant adds the utterances it deletes to the pending erasure, and only to one that is pending', async () => {
+      const { store } = fx;
+      const ana = await store.createParticipant('t1', { name: 'Ana' });
+      const bea = await store.createParticipant('t1', { name: 'Bea' });
+      const [early] = await store.addUtterances('t1', [said(ana.id, 'one', 0)]);
+      await store.beginErasure('t1', ana.id, '{}', [early!.id]);
+      // A turn stored after the erasure read the person's utterances (a live session racing it).
+      const [late] = await store.addUtterances('t1', [said(ana.id, 'two', 1)]);
+      await store.addUtterances('t1', [said(bea.id, 'three', 2)]);
+      assert.deepEqual([...(await store.deleteParticipant('t1', ana.id))!].sort(), [early!.id, late!.id].sort());
+      const [pending] = await store.pendingErasures('t1');
+      assert.deepEqual([...pending!.utteranceIds].sort(), [early!.id, late!.id].sort());
+      await store.deleteParticipant('t1', bea.id);
+      assert.deepEqual((await store.pendingErasures('t1')).map((e) => e.participantId), [ana.id], 'no record made for an erasure never begun');
+    });
+  });
+}
