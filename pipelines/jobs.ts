@@ -9,6 +9,7 @@ import { TextAffectClassifier } from './affect/text-affect.js';
 import { readWav } from './audio/wav.js';
 import type { TextEmbedder } from './embeddings/text-embedder.js';
 import { RecentEmbeddings } from './embeddings/recent-embeddings.js';
+import type { EventBus } from '../graph/event-bus.js';
 import { reembedIfNeeded } from './embeddings/reembed.js';
 import { OnnxTextEmbedder } from './embeddings/onnx-text-embedder.js';
 import { UseLiteEmbedder } from './embeddings/use-lite-embedder.js';
@@ -67,6 +68,13 @@ export interface JobDeps {
    * the usual case: the second job's enqueue, claim and completion cost three commits.
    */
   afterConsolidation?: AfterConsolidation[];
+  /**
+   * The event bus between processes: on `participant.erased` (any tenant) the handlers forget the turn texts and
+   * vectors they keep for the jobs running now (`RecentEmbeddings`), which may be the erased person's words.
+   */
+  events?: Pick<EventBus, 'subscribe'>;
+  /** Called with the vectors kept for the jobs running now, once created (tests read what erasure left there). */
+  onTurnEmbeddings?: (kept: RecentEmbeddings) => void;
 }
 
 /** Whether `e` is a text model that runs in this process (its vectors cost no call elsewhere). */
@@ -121,6 +129,10 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const affectOnVectors = affectEmbedder === embedder;
   // Consolidation embeds the turn; affect then classifies that vector instead of embedding the text again.
   const turnEmbeddings = new RecentEmbeddings(embedder);
+  deps.onTurnEmbeddings?.(turnEmbeddings);
+  deps.events?.subscribe((event) => {
+    if (event.type === 'participant.erased') turnEmbeddings.forget();
+  });
 
   const afterSteps = deps.afterConsolidation ?? [];
   const sweepKept = keptExtractionSweep(stores, (config.keptExtractionDays ?? 7) * 86_400_000, log);

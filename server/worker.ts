@@ -3,6 +3,7 @@ import { openStoresChecked } from '../graph/open-stores.js';
 import { registerJobHandlers } from '../pipelines/jobs.js';
 import { OnnxTextEmbedder } from '../pipelines/embeddings/onnx-text-embedder.js';
 import { leftBrainStep } from '../pipelines/retrieval/left-brain-job.js';
+import { SchemaVectors } from '../pipelines/retrieval/schema-vectors.js';
 import { createLogger } from './logger.js';
 import { createAffectEmbedder, createTextEmbedder } from './plugins/models.js';
 import { openEventBus } from './plugins/event-bus.js';
@@ -27,6 +28,12 @@ async function main(): Promise<void> {
   const keepAlive = setInterval(() => undefined, 1 << 30);
   // A missing ONNX text model stops the worker here, with a message naming the fetch command.
   if (embedder instanceof OnnxTextEmbedder) await embedder.start();
+  // Schema vectors of the left-brain step: an erasure on the server (told over the bus) drops the tenant's, which may
+  // have been embedded from an erased person's name or words.
+  const schemaVectors = new SchemaVectors(stores.entities, embedder);
+  events.subscribe((event) => {
+    if (event.type === 'participant.erased') schemaVectors.forget(event.tenant);
+  });
   await registerJobHandlers({
     config,
     stores,
@@ -41,8 +48,10 @@ async function main(): Promise<void> {
     // Keep the left brain (schema–entity index) up to date, as the server does in embedded mode.
     afterConsolidation: [leftBrainStep({
       graph: stores.graph, memory: stores.memory, vectors: stores.vectors,
-      entities: stores.entities, embedder, logger,
+      entities: stores.entities, embedder, logger, schemaVectors,
     })],
+    // Turn texts kept for the jobs running now are forgotten on the same notice.
+    events,
   });
   onShutdownSignal(
     config.shutdownGraceMs + 5000,

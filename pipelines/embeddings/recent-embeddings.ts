@@ -44,7 +44,17 @@ export class RecentEmbeddings implements TextEmbedder {
 
   /** Forget every vector; the inner embedder is the caller's to close. */
   async close(): Promise<void> {
+    this.forget();
+  }
+
+  /** Forget every text and vector (erasure: the texts are people's words, kept by text alone, of any tenant). */
+  forget(): void {
     this.#vectors.clear();
+  }
+
+  /** How many texts are kept now. */
+  get size(): number {
+    return this.#vectors.size;
   }
 
   remember(text: string, vector: Float32Array): void {

@@ -2,6 +2,7 @@ import { ALL_SESSIONS, type EventBus } from '../../graph/event-bus.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { Stores } from '../../graph/stores.js';
 import type { InteractionFilter } from '../../graph/graph-store.js';
+import type { PendingErasure } from '../../graph/pending-erasures.js';
 import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
@@ -35,61 +36,136 @@ export interface ErasureReport {
 }
 
 /**
+ * What the second pass of an erasure needs once the graph no longer holds the participant, kept with the pending
+ * erasure (`GraphStore.beginErasure`) so a run cut short after the participant's removal is finished from it.
+ */
+interface ErasurePlan {
+  /** Their name and aliases, and those of living namesakes (left-brain traces). */
+  names: string[];
+  living: string[];
+  /** Texts of their utterances, as entity descriptions and schemas may quote them. */
+  texts: string[];
+  factIds: string[];
+  personaIds: string[];
+  /** Other people's turns erased facts came from (their consolidation records are unlinked). */
+  sources: string[];
+  /** Other people's derived attributes erased facts may have set. */
+  slots: DerivedSlot[];
+}
+
+/**
  * Erase a participant from every store: the interaction graph (utterances, edges, profile),
  * memories with their history, persona, consolidation bookkeeping, keyword and vector indexes,
  * the entity index (entities named after them or quoting them, emergent schemas about them), queued jobs, voiceprints, kept audio and the tenant's kept bus events. Then the embedded database's file is
  * checkpointed so deleted rows do not linger in its write-ahead log (pages are zeroed on delete).
- * Returns null when the participant does not exist.
+ * Returns null when the participant does not exist and no erasure of that id is pending.
  *
- * The graph's participant goes last: every earlier step is idempotent and finds its targets
- * through the graph and the memory store, so an erasure cut short by a failing store (a network
- * error, a crash) leaves the participant in place and the same request, repeated, finishes it.
+ * Before the first destructive step the erasure is recorded as pending in the graph store, with what the second pass
+ * needs (`ErasurePlan`); the graph's participant goes last. A run cut short before that (a failing store) leaves the
+ * participant in place and the same request, repeated, does it all again; one cut short after (a crash between the
+ * passes) is finished from the record, by {@link finishPendingErasures} at start or by the same id erased again. The
+ * record goes when both passes are done. Every step is idempotent.
  */
 export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string): Promise<ErasureReport | null> {
   const { stores } = deps;
   const person = await stores.graph.getParticipant(tenant, participantId);
-  if (!person) return null;
+  if (!person) {
+    const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === participantId);
+    return pending ? finishErasure(deps, tenant, pending) : null;
+  }
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
-  const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
-  const { ids: facts, sources, slots } = await factsMentioning(stores, tenant, participantId);
-  const persona = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
-  // Their name and words as the left brain may quote them (entity names and descriptions, emergent schemas).
-  const names = [person.name ?? '', ...person.aliases];
-  const traces = {
-    names,
-    living: await livingNamesLike(stores.graph, tenant, participantId, names),
-    texts: (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : [])),
-  };
+  // Every memory is read before any is removed (a crash part-way then leaves nothing unfound for a repeated request).
+  const read = await readPerson(stores, tenant, participantId, [person.name ?? '', ...person.aliases]);
+  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(read.plan), read.spoken);
+  const { plan, spoken } = read;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
-  await eraseLeftBrainTraces(leftBrain, tenant, { ...traces, memoryIds: [...spoken, ...facts, ...persona] });
-  const first = await eraseDerived(deps, tenant, participantId, spoken, facts, persona);
+  await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });
+  const first = await eraseDerived(deps, tenant, participantId, spoken, plan.factIds, plan.personaIds);
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
+  // Read again what jobs may have written meanwhile, and record it, before the memories and the participant go.
+  const again = await readPerson(stores, tenant, participantId, plan.names);
+  const merged = mergePlans(plan, again.plan);
+  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
   const memory = await stores.memory.deleteParticipant(tenant, participantId);
-  const deleted = await stores.graph.deleteParticipant(tenant, participantId);
-  if (!deleted) return null;
-  // Once more for everything, now that the graph no longer holds them: a consolidation job that ran
-  // during the erasure may have indexed an utterance or stored a fact after the first pass (jobs stop
-  // writing once the utterance is gone from the graph). Every step is idempotent.
-  const utteranceIds = [...new Set([...spoken, ...deleted])];
-  const factIds = [...new Set([...facts, ...memory.factIds])];
-  const personaIds = [...new Set([...persona, ...memory.personaIds])];
-  await eraseLeftBrainTraces(leftBrain, tenant, { ...traces, memoryIds: [...utteranceIds, ...factIds, ...personaIds] });
+  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(mergePlans(merged, { factIds: memory.factIds, personaIds: memory.personaIds })), []);
+  // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
+  const deleted = await stores.graph.deleteParticipant(tenant, participantId) ?? [];
+  const second = await secondPass(deps, tenant, participantId, mergePlans(merged, { factIds: memory.factIds, personaIds: memory.personaIds }),
+    [...new Set([...spoken, ...again.spoken, ...deleted])]);
+  return { ...second, voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles };
+}
+
+/**
+ * Finish every erasure of the tenant recorded as pending (cut short by a crash, or by a store failing after the
+ * participant left the graph): run at start. One that fails stays pending for the next start or a repeated request.
+ * Returns the ids of those finished.
+ */
+export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId): Promise<string[]> {
+  const done: string[] = [];
+  for (const pending of await deps.stores.graph.pendingErasures(tenant)) {
+    // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
+    if (await eraseParticipant(deps, tenant, pending.participantId)) done.push(pending.participantId);
+  }
+  return done;
+}
+
+/** Finish an erasure whose participant the graph no longer holds, from its record. */
+async function finishErasure(deps: ErasureDeps, tenant: TenantId, pending: PendingErasure): Promise<ErasureReport> {
+  const plan = JSON.parse(pending.plan) as ErasurePlan;
+  // Facts a job stored under the id after the participant's removal (or removed before a crash) are found by id.
+  const memory = await deps.stores.memory.deleteParticipant(tenant, pending.participantId);
+  return secondPass(deps, tenant, pending.participantId, mergePlans(plan, { factIds: memory.factIds, personaIds: memory.personaIds }), pending.utteranceIds);
+}
+
+/**
+ * The second pass, once the graph no longer holds the participant: everything again, then what only the end does
+ * (other people's records and attributes, the bus), then the pending record goes. A consolidation job that ran during
+ * the erasure may have indexed an utterance or stored a fact after the first pass (jobs stop writing once the
+ * utterance is gone from the graph).
+ */
+async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: string, plan: ErasurePlan, utteranceIds: string[]): Promise<ErasureReport> {
+  const { stores } = deps;
+  const { factIds, personaIds } = plan;
+  const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
+  await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...utteranceIds, ...factIds, ...personaIds] });
   const second = await eraseDerived(deps, tenant, participantId, utteranceIds, factIds, personaIds);
-  await unlinkErasedFacts(stores, tenant, sources.filter((id) => !utteranceIds.includes(id)), factIds);
+  await unlinkErasedFacts(stores, tenant, plan.sources.filter((id) => !utteranceIds.includes(id)), factIds);
   // Someone else's attribute derived from an erased memory ("Ana lives in Oslo", said by the erased person)
   // falls back to what their remaining memories say, or goes.
-  await rederiveAttributes(stores.graph, stores.memory, tenant, slots);
-  const report = {
-    utteranceIds, factIds, personaIds,
-    voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles,
-  };
+  await rederiveAttributes(stores.graph, stores.memory, tenant, plan.slots);
   // Live notifications kept for other processes may quote the person (a `memory.updated` text): the tenant's go.
   await deps.events?.forgetTenant?.(tenant);
-  // Live speaker trackers still map a voice to the id: they drop it (the notice carries its hash, not the id).
-  // Best effort, as the bus is: a session that misses it has its turns under the id refused (the graph keeps the erasure).
+  // Live speaker trackers still map a voice to the id: they drop it (the notice carries its hash, not the id); processes
+  // drop what their caches hold of the tenant. Best effort, as the bus is: a session that misses it has its turns under
+  // the id refused (the graph keeps the erasure).
   await deps.events?.publish(tenant, ALL_SESSIONS, { type: 'participant.erased', payload: { erased_key: erasedIdKey(participantId) } }).catch(() => undefined);
+  await stores.graph.endErasure(tenant, participantId);
   stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
-  return report;
+  return second;
+}
+
+/** What an erasure reads of the person before removing anything: their utterances, and the plan of the second pass. */
+async function readPerson(stores: Stores, tenant: TenantId, participantId: string, names: string[]): Promise<{ spoken: string[]; plan: ErasurePlan }> {
+  const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
+  const { ids: factIds, sources, slots } = await factsMentioning(stores, tenant, participantId);
+  const personaIds = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
+  const texts = (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : []));
+  const living = await livingNamesLike(stores.graph, tenant, participantId, names);
+  return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots } };
+}
+
+/** `a` with the lists of `b` added (no repeats). */
+function mergePlans(a: ErasurePlan, b: Partial<ErasurePlan>): ErasurePlan {
+  const join = <T>(x: T[], y: T[] | undefined, key: (v: T) => string = String): T[] => {
+    const seen = new Map(x.map((v) => [key(v), v]));
+    for (const v of y ?? []) if (!seen.has(key(v))) seen.set(key(v), v);
+    return [...seen.values()];
+  };
+  return {
+    names: join(a.names, b.names), living: join(a.living, b.living), texts: join(a.texts, b.texts),
+    factIds: join(a.factIds, b.factIds), personaIds: join(a.personaIds, b.personaIds), sources: join(a.sources, b.sources),
+    slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`),
+  };
 }
 
 /** Remove everything derived from the person's utterances, facts and persona: each step may run again. */

@@ -41,7 +41,8 @@ export function queryCoherence(hitSets: ReadonlySet<string>[], h: ReadonlySet<st
  */
 export class QueryCoherence {
   readonly #recent = new Map<TenantId, Recorded[]>();
-  readonly #texts = new Map<string, string>();
+  /** Texts of the memories recent queries hit, per tenant, for the judge. */
+  readonly #texts = new Map<TenantId, Map<string, string>>();
   readonly #o: Required<QueryCoherenceOptions>;
 
   constructor(private readonly entities: EntityIndex, private readonly judge: SchemaJudge, options: QueryCoherenceOptions = {}) {
@@ -53,18 +54,25 @@ export class QueryCoherence {
 
   /**
    * Erasure: forget the tenant's recent queries (they may name the erased person, and a schema promoted later
-   * would quote them in its description) and the texts of the erased memories.
+   * would quote them in its description) and the memory texts they hit (the erased person's words among them).
    */
-  forget(tenant: TenantId, memoryIds: string[]): void {
+  forget(tenant: TenantId): void {
     this.#recent.delete(tenant);
-    for (const id of memoryIds) this.#texts.delete(id);
+    this.#texts.delete(tenant);
+  }
+
+  /** How many recent queries and memory texts are kept for the tenant (what erasure must clear). */
+  held(tenant: TenantId): { queries: number; texts: number } {
+    return { queries: this.#recent.get(tenant)?.length ?? 0, texts: this.#texts.get(tenant)?.size ?? 0 };
   }
 
   /** Record a query's hits (with their texts, for the judge); returns the schema promoted, if any. */
   async record(tenant: TenantId, query: string, hits: { id: string; text: string }[]): Promise<SchemaRecord | null> {
     if (hits.length === 0) return null;
-    if (this.#texts.size > 20_000) this.#texts.clear();
-    for (const h of hits) this.#texts.set(h.id, h.text);
+    const texts = this.#texts.get(tenant) ?? new Map<string, string>();
+    if (texts.size > 20_000) texts.clear();
+    for (const h of hits) texts.set(h.id, h.text);
+    this.#texts.set(tenant, texts);
     const recent = this.#recent.get(tenant) ?? [];
     const current: Recorded = { query, hits: new Set(hits.map((h) => h.id)) };
     recent.push(current);
@@ -86,7 +94,7 @@ export class QueryCoherence {
     if (candidates.length === 0) return null;
     const verdict = await this.judge.judge({
       queries: related.map((r) => r.query), entities: candidates,
-      memories: [...h].map((id) => ({ id, text: this.#texts.get(id) ?? '' })),
+      memories: [...h].map((id) => ({ id, text: texts.get(id) ?? '' })),
     });
     if (!verdict.approve) return null;
     const schema = await this.entities.addSchema(tenant, { name: verdict.name, description: verdict.description, origin: 'emergent' });

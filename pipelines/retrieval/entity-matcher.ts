@@ -49,6 +49,11 @@ export class EntityMatcher {
     };
   }
 
+  /** Erasure: drop the tenant's name table (it may hold an erased person's name); built again when next needed. */
+  forget(tenant: TenantId): void {
+    this.#tables.delete(tenant);
+  }
+
   /** Entities whose name or alias occurs in `text` as a whole word sequence. */
   async lexical(tenant: TenantId, text: string): Promise<string[]> {
     const table = await this.#table(tenant);

@@ -111,6 +111,22 @@ export class Retriever {
     return v;
   }
 
+  /**
+   * Erasure: forget what this retriever keeps that may hold an erased person of `tenant`: question vectors (first and
+   * second dense channel; keyed by text alone, so every tenant's go), the tenant's schema vectors and entity-name table.
+   */
+  forget(tenant: TenantId): void {
+    this.#vectorCache.clear();
+    this.secondDense?.forget();
+    this.schemas.forget(tenant);
+    this.matcher.forget(tenant);
+  }
+
+  /** How many question vectors the first dense channel keeps now (what erasure clears). */
+  get cachedQuestionVectors(): number {
+    return this.#vectorCache.size;
+  }
+
   async retrieve(req: RetrievalRequest): Promise<RetrievalResult> {
     const t0 = now();
     const k = req.k ?? 5;

@@ -36,6 +36,20 @@ export class SchemaVectors {
     return embedded;
   }
 
+  /**
+   * Erasure: drop the tenant's schema vectors (an emergent schema erased with a person was embedded from their name or
+   * words); they are embedded again from the schemas that remain when next asked for.
+   */
+  forget(tenant: TenantId): void {
+    this.#cache.delete(tenant);
+    for (const key of [...this.#vectors.keys()]) if (key.startsWith(`${tenant}\u0000`)) this.#vectors.delete(key);
+  }
+
+  /** How many schema vectors are kept for the tenant now. */
+  held(tenant: TenantId): number {
+    return [...this.#vectors.keys()].filter((key) => key.startsWith(`${tenant}\u0000`)).length;
+  }
+
   /** Schemas by cosine similarity to `vector`, best first. */
   async rank(tenant: TenantId, vector: Float32Array): Promise<{ schema: SchemaRecord; score: number }[]> {
     return (await this.get(tenant))

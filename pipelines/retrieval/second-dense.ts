@@ -20,6 +20,8 @@ export interface SecondDenseChannel {
   embedQuery(text: string): Promise<Float32Array>;
   /** The vectors of turns, as the model wants passages written. */
   embedPassages(texts: string[]): Promise<Float32Array[]>;
+  /** Erasure: forget every cached question vector (keyed by text alone, so any tenant's question may name the person). */
+  forget(): void;
 }
 
 /** The collection of the second dense channel's turn vectors for model `model`. */
@@ -48,5 +50,6 @@ export function e5Channel(embedder: TextEmbedder): SecondDenseChannel {
       return v;
     },
     embedPassages: (texts: string[]) => embedder.embed(texts.map((t) => `passage: ${t}`)),
+    forget: () => cache.clear(),
   };
 }

@@ -54,6 +54,7 @@ export const jobsPlugin = fp(
         logger: opts.logger,
         publish: (tenant, sessionId, type, payload) => app.publish(tenant, sessionId, type, payload),
         afterConsolidation: app.afterConsolidation,
+        events: app.events,
       });
     });
   },

@@ -91,12 +91,27 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
       schemaVectors: retriever.schemas,
     }));
   }
+  // A person erased on any process: what this one keeps of the tenant's questions and schemas goes (`forgetCachedTraces`
+  // does it at once where the erasure ran; the bus tells every other server).
+  const stop = app.events.subscribe((event) => {
+    if (event.type === 'participant.erased') forgetTenantCaches(app, event.tenant);
+  });
   app.turnListeners.push((session) => createTurnRetrieval(retriever, session, {
     ...opts.turns,
     onConfirmed: record,
     onError: (err) => log.warn({ session: session.id, err: (err as Error).message }, 'turn retrieval failed'),
   }));
   app.addHook('onClose', async () => {
+    stop();
     await own?.close();
   });
-}, { name: 'parley-retrieval', dependencies: ['parley-stream', 'parley-stores'] });
+}, { name: 'parley-retrieval', dependencies: ['parley-stream', 'parley-stores', 'parley-event-bus'] });
+
+/**
+ * Erasure: forget the recent questions kept for schema emergence (with the memory texts they hit), the cached question
+ * vectors, schema vectors and entity-name table of `tenant`, which may hold an erased person's words or name.
+ */
+export function forgetTenantCaches(app: FastifyInstance, tenant: string): void {
+  app.queryCoherence.forget(tenant);
+  app.retriever.forget(tenant);
+}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { eraseParticipant } from '../../pipelines/interaction/erase-participant.js';
+import { eraseParticipant, finishPendingErasures, type ErasureDeps } from '../../pipelines/interaction/erase-participant.js';
+import { knownTenants } from '../../pipelines/jobs.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
@@ -12,14 +13,16 @@ import {
 
 import type { Participant } from '../../graph/types.js';
 import { participantView } from './views.js';
+import { forgetTenantCaches } from '../plugins/retrieval.js';
 
 const NOT_FOUND = errorResponse(
   'PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name; an id merged away says which participant it was merged into, an erased one "participant was erased"');
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
 const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
-/** Participant profiles: list, read, patch, erase. */
+/** Participant profiles: list, read, patch, erase; erasures cut short by a crash are finished at start. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
+  app.addHook('onReady', () => finishErasuresAtStart(app));
   app.get<{ Querystring: ParticipantsQuery }>('/v1/participants', {
     schema: {
       operationId: 'listParticipants', tags: ['participants'], summary: 'The participants of the tenant, oldest first, a page at a time',
@@ -159,12 +162,41 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 export async function erasePerson(
   app: FastifyInstance, tenant: string, id: string,
 ): Promise<{ id: string; erased_utterances: number; erased_memories: number; erased_voiceprints: number }> {
-  ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
-  const erased = await eraseParticipant({ stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, events: app.events }, tenant, id);
+  // An id whose erasure was cut short after the participant left the graph is erased again: that finishes it (200).
+  const pending = (await app.stores.graph.pendingErasures(tenant)).some((e) => e.participantId === id);
+  if (!pending) ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
+  const erased = await eraseParticipant(erasureDeps(app), tenant, id);
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
-  // Questions asked about them, and their words, kept in memory for schema emergence.
-  if (app.hasDecorator('queryCoherence')) app.queryCoherence.forget(tenant, [...erased.utteranceIds, ...erased.factIds, ...erased.personaIds]);
+  forgetCachedTraces(app, tenant);
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
+}
+
+/**
+ * Finish the erasures a crash (or a store failing) cut short, for every tenant this deployment knows, before jobs are
+ * taken. One that fails again is logged and stays pending (the next start, or the same DELETE, finishes it); the start
+ * goes on. Costs one indexed read per tenant when none is pending.
+ */
+async function finishErasuresAtStart(app: FastifyInstance): Promise<void> {
+  const log = app.log.child({ component: 'erasure' });
+  for (const tenant of knownTenants(app.config)) {
+    try {
+      const finished = await finishPendingErasures(erasureDeps(app), tenant);
+      if (finished.length > 0) forgetCachedTraces(app, tenant);
+      if (finished.length > 0) log.info({ tenant, erasures: finished.length }, 'erasures cut short before were finished');
+    } catch (err) {
+      log.error({ err, tenant }, 'an erasure cut short could not be finished; it stays pending until the next start or a repeated request');
+    }
+  }
+}
+
+/** Drop what this process keeps in memory of an erased person's tenant (`forgetTenantCaches`), where retrieval runs. */
+function forgetCachedTraces(app: FastifyInstance, tenant: string): void {
+  if (app.hasDecorator('queryCoherence')) forgetTenantCaches(app, tenant);
+}
+
+/** What erasure needs of the app. */
+export function erasureDeps(app: FastifyInstance): ErasureDeps {
+  return { stores: app.stores, audioSpans: app.models.audioSpans, embedder: app.models.textEmbedder, events: app.events };
 }
 
 /** Merge one participant into another, both given by id, external_id or name (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */

@@ -62,7 +62,10 @@ describe('query coherence promotes a coherent subgraph to a schema (deterministi
     const c = new QueryCoherence(index, new DeterministicJudge(), { alpha: 0.5 });
     assert.equal(await c.record(T, 'how did the job interview go', hits('m1', 'm2', 'm3')), null);
     assert.equal(await c.record(T, 'when is the Acme interview', hits('m2', 'm3', 'm4')), null);
-    c.forget(T, ['x2']);
+    await c.record('other-tenant', 'lunch plans', hits('m9'));
+    c.forget(T);
+    assert.deepEqual(c.held(T), { queries: 0, texts: 0 }, 'neither the questions nor the memory texts they hit are kept');
+    assert.deepEqual(c.held('other-tenant'), { queries: 1, texts: 1 }, 'another tenant keeps its own');
     assert.equal(await c.record(T, 'tips for the interview at Acme', hits('m1', 'm2', 'm3')), null, 'one query since is not enough');
     assert.equal((await index.listSchemas(T)).filter((s) => s.origin === 'emergent').length, 0);
   });

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { leaksOf, sqliteRows } from '../helpers/erasure-scan.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const T = 'default';
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/** A server on `dataDir` (embedded stores), listening on a loopback port; closing it is the process going away. */
+async function serve(dataDir: string): Promise<{ app: FastifyInstance; api: ParleyClient }> {
+  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : 0;
+  return { app, api: new ParleyClient({ baseUrl: `http://127.0.0.1:${port}` }) };
+}
+
+interface Seeded {
+  id: string;
+  utteranceId: string;
+  secrets: string[];
+  surviving: { id: string; text: string }[];
+}
+
+const SAID = 'I restore carillons in Vessingham and my locker code is 4471.';
+
+/** A person with a turn (consolidated), and someone else's reply to them that must stay. */
+async function seed(app: FastifyInstance, api: ParleyClient, session: string, name: string): Promise<Seeded> {
+  const posted = await api.postUtterances(session, [
+    { speaker: name, text: SAID },
+    { speaker: 'Ben', text: 'That is a rare craft.', addressees: [name] },
+  ]);
+  await drainConsolidation(app.stores.queue, 120_000);
+  const said = await api.interactions({ session_id: session });
+  const id = said.find((u) => u.text === SAID)!.speaker.id;
+  const utteranceId = posted.utterance_ids[0]!;
+  return {
+    id, utteranceId, secrets: [name.split(' ')[1]!, 'Vessingham', 'carillons', '4471', id, utteranceId],
+    surviving: [{ id: posted.utterance_ids[1]!, text: 'That is a rare craft.' }],
+  };
+}
+
+/**
+ * The process dies right after the participant left the graph, before the second pass: a consolidation job that read
+ * their turn before the erasure began has just written its keyword entry and vector (as in the race of erasure.test).
+ */
+async function eraseAndCrash(app: FastifyInstance, api: ParleyClient, person: Seeded): Promise<void> {
+  const graph = app.stores.graph;
+  const realDelete = graph.deleteParticipant.bind(graph);
+  graph.deleteParticipant = async (...args: Parameters<typeof graph.deleteParticipant>) => {
+    await app.stores.lexical.index(T, [{ id: person.utteranceId, text: SAID, layer: 'interaction', sessionId: 's', speakerId: person.id, addresseeIds: [] }]);
+    const [vector] = await app.models.textEmbedder.embed([SAID]);
+    await app.stores.vectors.upsert(T, 'memory_interaction', [{ id: person.utteranceId, vector: vector!, payload: { layer: 'interaction', speakerId: person.id } }]);
+    const deleted = await realDelete(...args);
+    throw new Error(`process killed after the participant left the graph (injected; ${deleted?.length} utterances deleted)`);
+  };
+  try {
+    await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number }) => err.status === 500);
+  } finally {
+    graph.deleteParticipant = realDelete;
+  }
+  // What the second pass would have removed is still there, and the participant is gone: the crash this test is about.
+  assert.deepEqual((await app.stores.lexical.search(T, 'carillons Vessingham', 5)).map((h) => h.id), [person.utteranceId]);
+  await assert.rejects(api.participant(person.id), (err: { status?: number }) => err.status === 404);
+}
+
+/** Leaks of the person in every table of the SQLite file and in every byte of the data directory. */
+function leaks(app: FastifyInstance, dataDir: string, person: Seeded): string[] {
+  const found = leaksOf(sqliteRows(app.stores.sqlite), { name: person.secrets[0]!, secrets: person.secrets, surviving: person.surviving });
+  for (const file of filesUnder(dataDir)) {
+    const bytes = readFileSync(file);
+    for (const s of person.secrets) if (bytes.includes(Buffer.from(s))) found.push(`${path.relative(dataDir, file)}: ${s}`);
+  }
+  return found;
+}
+
+describe('an erasure cut short by a crash between its passes', () => {
+  const dirs: { remove(): void }[] = [];
+  after(() => {
+    for (const d of dirs) d.remove();
+  });
+
+  test('is finished when the server starts again: nothing of the person is left in any table or file', async () => {
+    const tmp = tempDir('parley-erase-crash-');
+    dirs.push(tmp);
+    let { app, api } = await serve(tmp.dir);
+    let person: Seeded;
+    try {
+      person = await seed(app, api, 'crash-restart', 'Odalys Pennecroft');
+      await eraseAndCrash(app, api, person);
+      assert.equal((await app.stores.graph.pendingErasures(T)).length, 1, 'the erasure is recorded as pending');
+    } finally {
+      await app.close();
+    }
+    ({ app, api } = await serve(tmp.dir));
+    try {
+      assert.deepEqual(await app.stores.graph.pendingErasures(T), [], 'finished at start');
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+      const [vector] = await app.models.textEmbedder.embed([SAID]);
+      const near = await app.stores.vectors.search(T, 'memory_interaction', vector!, 10);
+      assert.ok(!near.some((h) => h.id === person.utteranceId), 'the vector a job wrote meanwhile is gone');
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+      const said = await api.interactions({ session_id: 'crash-restart' });
+      assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['That is a rare craft.', 0]], 'others\' words stay, without them');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a repeated DELETE of the id finishes it (200), and a third one is a 404', async () => {
+    const tmp = tempDir('parley-erase-again-');
+    dirs.push(tmp);
+    const { app, api } = await serve(tmp.dir);
+    try {
+      const person = await seed(app, api, 'crash-again', 'Ilvane Drossmark');
+      await eraseAndCrash(app, api, person);
+      const erased = await api.eraseParticipant(person.id);
+      assert.equal(erased.id, person.id);
+      assert.equal(erased.erased_utterances, 1);
+      assert.deepEqual(await app.stores.graph.pendingErasures(T), []);
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+      await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number; message?: string }) => err.status === 404);
+    } finally {
+      await app.close();
+    }
+  });
+});
