@@ -12,6 +12,8 @@ import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '.
 /** Schema statements run once at start-up; each is idempotent. */
 export const ENTITY_SCHEMA = [
   'CREATE CONSTRAINT parley_schema_key IF NOT EXISTS FOR (n:Schema) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  // Emergent schemas by name key (`entityKey`): two promotions of one subgraph at once (two processes) make one schema.
+  'CREATE CONSTRAINT parley_schema_name_key IF NOT EXISTS FOR (n:Schema) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_entity_name_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_entity_alias_key IF NOT EXISTS FOR (n:EntityAlias) REQUIRE (n.tenant, n.alias, n.entityId) IS UNIQUE',
@@ -97,12 +99,21 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     await this.init();
     const record: SchemaRecord = { id: s.id ?? newId('sch'), name: s.name, description: s.description, origin: s.origin, createdAt: new Date().toISOString() };
     const t = this.t(tenant);
-    await this.db.write('addSchema', async (tx) => {
+    return this.db.write('addSchema', async (tx) => {
+      if (s.origin === 'emergent') {
+        // MERGE on the name key (unique): a twin promotion's schema is found and returned, never a second one made.
+        const [n] = await propRows(tx, `
+          MERGE (n:Schema {tenant: $tenant, key: $key})
+          ON CREATE SET n.id = $id, n.name = $name, n.description = $description, n.origin = $origin, n.createdAt = $createdAt
+          RETURN n {.*} AS n`, { tenant: t, key: entityKey(s.name), ...record });
+        if (n?.id === record.id) await bump(tx, t);
+        return toSchema(n!);
+      }
       // The uniqueness constraint turns a duplicate id into PARLEY_ERR_CONFLICT, as SQLite's primary key does.
       await tx.run('CREATE (:Schema {tenant: $tenant, id: $id, name: $name, description: $description, origin: $origin, createdAt: $createdAt})', { tenant: t, ...record });
       await bump(tx, t);
+      return record;
     });
-    return record;
   }
 
   async upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord> {
@@ -313,7 +324,12 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     const t = this.t(tenant);
     await this.db.write('deleteEntities', async (tx) => {
       await tx.run('MATCH (a:EntityAlias {tenant: $tenant}) WHERE a.entityId IN $ids DELETE a', { tenant: t, ids: entityIds });
+      // Their memory references go with them where no other entity holds one (a node of ids only, but an erased person's).
+      const refs = await tx.run(`MATCH (e:Entity {tenant: $tenant})-[:ABOUT_MEMORY]->(m:MemoryRef {tenant: $tenant}) WHERE e.id IN $ids
+        RETURN collect(DISTINCT m.id) AS ids`, { tenant: t, ids: entityIds });
       await tx.run('MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids DETACH DELETE e', { tenant: t, ids: entityIds });
+      await tx.run('MATCH (m:MemoryRef {tenant: $tenant}) WHERE m.id IN $refs AND NOT (m)--() DELETE m',
+        { tenant: t, refs: stringList(refs.records[0]?.get('ids')) });
       await bump(tx, t);
     });
   }

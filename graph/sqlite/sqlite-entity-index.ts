@@ -54,6 +54,16 @@ function toSchema(r: SchemaRow): SchemaRecord {
   return { id: r.id, name: r.name, description: r.description, origin: r.origin as SchemaRecord['origin'], createdAt: r.created_at };
 }
 
+/**
+ * Emergent schemas carry `key` (their name as `entityKey` makes it), unique per tenant, so a promotion made twice is
+ * one schema; seeds and schemas of an older build have none. Added to a file of an older build on open.
+ */
+function migrateSchemaKeys(db: SqliteDatabase): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(lb_schemas)').all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has('key')) db.exec('ALTER TABLE lb_schemas ADD COLUMN key TEXT');
+  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS lb_schemas_key ON lb_schemas (tenant, key) WHERE key IS NOT NULL');
+}
+
 /** The left brain in the embedded SQLite file (tables `lb_*`, every row tenant-scoped). */
 export class SqliteEntityIndex implements EntityIndex {
   readonly #db: SqliteDatabase;
@@ -64,6 +74,7 @@ export class SqliteEntityIndex implements EntityIndex {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     db.exec(SCHEMA);
+    migrateSchemaKeys(db);
     this.#stmts = {
       addMemory: db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
         VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`),
@@ -92,10 +103,18 @@ export class SqliteEntityIndex implements EntityIndex {
 
   async addSchema(tenant: TenantId, s: Omit<SchemaRecord, 'createdAt' | 'id'> & { id?: string }): Promise<SchemaRecord> {
     const record: SchemaRecord = { id: s.id ?? newId('sch'), name: s.name, description: s.description, origin: s.origin, createdAt: new Date().toISOString() };
-    this.#db.prepare(`INSERT INTO lb_schemas (tenant, id, name, description, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(tenant, record.id, record.name, record.description, record.origin, record.createdAt);
-    this.#bump(tenant);
-    return record;
+    const key = s.origin === 'emergent' ? entityKey(s.name) : null;
+    const add = this.#db.transaction((): SchemaRecord => {
+      // An emergent schema of that name promoted already (by a twin promotion): that one, not a second.
+      const held = key === null ? undefined
+        : this.#db.prepare('SELECT * FROM lb_schemas WHERE tenant = ? AND key = ?').get(tenant, key) as SchemaRow | undefined;
+      if (held) return toSchema(held);
+      this.#db.prepare(`INSERT INTO lb_schemas (tenant, id, name, description, origin, created_at, key) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .run(tenant, record.id, record.name, record.description, record.origin, record.createdAt, key);
+      this.#bump(tenant);
+      return record;
+    });
+    return add();
   }
 
   async upsertEntity(tenant: TenantId, input: EntityInput): Promise<EntityRecord> {

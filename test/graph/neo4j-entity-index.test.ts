@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import neo4j from 'neo4j-driver';
 import pino from 'pino';
 import { Neo4jEntityIndex } from '../../graph/neo4j/neo4j-entity-index.js';
 import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
@@ -18,6 +19,31 @@ entityIndexContract('neo4j', async () => {
   await index.init();
   return { index, cleanup: async () => { await index.eraseAll(); await index.close(); } };
 }, NEO4J_SKIP);
+
+describe('Neo4j entity deletion', { skip: NEO4J_SKIP }, () => {
+  test('deleting entities deletes the memory references only they held; one another entity holds stays', async () => {
+    const options = neo4jTestOptions('test-ent-refs');
+    const index = new Neo4jEntityIndex(options);
+    const driver = neo4j.driver(options.uri, neo4j.auth.basic(options.user!, options.password!));
+    const refs = async (): Promise<string[]> => (await driver.executeQuery(
+      'MATCH (m:MemoryRef) WHERE m.tenant STARTS WITH $prefix RETURN m.id AS id ORDER BY id', { prefix: options.tenantPrefix }, { database: options.database }))
+      .records.map((r) => String(r.get('id')));
+    try {
+      const gone = await index.upsertEntity('t1', { name: 'Zorvath', description: 'x', schemaId: 'sch_people' });
+      const kept = await index.upsertEntity('t1', { name: 'Lisbon', description: 'y', schemaId: 'sch_places' });
+      await index.addMemories('t1', gone.id, { factIds: ['f_only'], utteranceIds: ['u_shared'] });
+      await index.addMemories('t1', kept.id, { utteranceIds: ['u_shared'] });
+      assert.deepEqual(await refs(), ['f_only', 'u_shared']);
+      await index.deleteEntities('t1', [gone.id]);
+      assert.deepEqual(await refs(), ['u_shared'], 'no orphan reference is left');
+      assert.deepEqual((await index.memoriesOf('t1', [kept.id], 10)).utteranceIds, ['u_shared']);
+    } finally {
+      await index.eraseAll();
+      await index.close();
+      await driver.close();
+    }
+  });
+});
 
 describe('openStores wiring of the memory store and entity index', () => {
   const logger = pino({ level: 'silent' });

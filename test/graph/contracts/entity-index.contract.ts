@@ -33,6 +33,22 @@ export function entityIndexContract(name: string, make: EntityIndexFactory, skip
       assert.deepEqual(await index.listSchemas('t2'), [], 'schemas are per tenant');
     });
 
+    test('an emergent schema promoted twice at once (two processes) is one schema, by its name', async () => {
+      const [a, b] = await Promise.all([
+        index.addSchema('t1', { name: 'The job interview', description: 'interview at Acme', origin: 'emergent' }),
+        index.addSchema('t1', { name: 'the  job interview ', description: 'asked about Acme', origin: 'emergent' }),
+      ]);
+      assert.equal(a.id, b.id);
+      const again = await index.addSchema('t1', { name: 'the job interview', description: 'later', origin: 'emergent' });
+      assert.equal(again.id, a.id);
+      assert.equal((await index.listSchemas('t1')).filter((s) => s.origin === 'emergent').length, 1);
+      const other = await index.addSchema('t2', { name: 'the job interview', description: 'elsewhere', origin: 'emergent' });
+      assert.notEqual(other.id, a.id, 'per tenant');
+      await index.deleteSchema('t1', a.id, 'sch_fallback');
+      const anew = await index.addSchema('t1', { name: 'the job interview', description: 'promoted again', origin: 'emergent' });
+      assert.notEqual(anew.id, a.id, 'a schema erased may emerge again');
+    });
+
     test('entities upsert by name or alias, keep their one schema, and are found by name', async () => {
       const a = await index.upsertEntity('t1', { name: 'Miko', aliases: ['the cat'], description: 'the cat Miko', schemaId: 'sch_pets' });
       const again = await index.upsertEntity('t1', { name: 'miko', aliases: ['kitty'], description: 'x', schemaId: 'sch_work' });
