@@ -84,7 +84,8 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
   app.delete<{ Params: ParticipantRefParams }>('/v1/participants/:id', {
     schema: {
       operationId: 'eraseParticipant', tags: ['participants'],
-      summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries',
+      summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries; ' +
+        'an erasure cut short after the participant was removed (a crash) is finished by the same request with their id (200)',
       params: ParticipantRefParams,
       response: { 200: ref(ParticipantErasedResponse), 400: BAD_REF, 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
     },
