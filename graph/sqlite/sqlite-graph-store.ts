@@ -208,10 +208,18 @@ export class SqliteGraphStore implements GraphStore {
   }
 
   async updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null> {
+    return this.updateParticipantAttributes(tenant, id, (attributes) => withAttribute(attributes, key, update));
+  }
+
+  async updateParticipantAttributes(
+    tenant: TenantId, id: string, update: (attributes: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Participant | null> {
     const write = this.db.transaction((): boolean => {
       const row = this.db.prepare('SELECT attributes FROM participants WHERE tenant = ? AND id = ?').get(tenant, id) as { attributes: string } | undefined;
       if (!row) return false;
-      const attributes = withAttribute(fromJson<Record<string, unknown>>(row.attributes, {}), key, update);
+      const stored = fromJson<Record<string, unknown>>(row.attributes, {});
+      const attributes = update(stored);
+      if (attributes === stored) return true;
       this.db
         .prepare('UPDATE participants SET attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
         .run(toJson(attributes), new Date().toISOString(), tenant, id);
