@@ -264,6 +264,12 @@ export class SqliteGraphStore implements GraphStore {
     if (into.name) aliases.delete(into.name);
     const mergedAliases = [...aliases].filter((a) => a !== (into.name ?? from.name));
     const merge = this.db.transaction(() => {
+      // The attributes as stored now, not as read above: a PATCH of either landing in between is kept.
+      const stored = (id: string): Record<string, unknown> => {
+        const row = this.db.prepare('SELECT attributes FROM participants WHERE tenant = ? AND id = ?').get(tenant, id) as { attributes: string } | undefined;
+        return fromJson<Record<string, unknown>>(row?.attributes, {});
+      };
+      const attributes = { ...stored(fromId), ...stored(intoId) };
       this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
       this.db
         .prepare(`INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id)
@@ -286,7 +292,7 @@ export class SqliteGraphStore implements GraphStore {
           into.name ?? from.name,
           into.externalId ?? from.externalId,
           toJson(mergedAliases),
-          toJson({ ...from.attributes, ...into.attributes }),
+          toJson(attributes),
           from.voiceprintCount,
           new Date().toISOString(),
           tenant,
