@@ -114,6 +114,14 @@ export interface GraphStore {
    * null when there is none.
    */
   updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null>;
+  /**
+   * Set the attributes to what `update` makes of those stored, read and written in one transaction: for a change whose
+   * keys depend on each other (a derived value and its recorded steps, unless the client set the key), which
+   * {@link updateParticipantAttribute} cannot make one key at a time. `update` must be pure (a retried transaction calls
+   * it again) and may throw (nothing is written then); when it returns the very object it was given, nothing is written.
+   * Returns the participant as stored after, null when there is none.
+   */
+  updateParticipantAttributes(tenant: TenantId, id: string, update: (attributes: Record<string, unknown>) => Record<string, unknown>): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
   setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
   /**

@@ -234,15 +234,24 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   }
 
   async updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null> {
+    return this.updateParticipantAttributes(tenant, id, (attributes) => withAttribute(attributes, key, update));
+  }
+
+  async updateParticipantAttributes(
+    tenant: TenantId, id: string, update: (attributes: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Participant | null> {
     await this.init();
-    const params = { tenant: this.t(tenant), id, now: new Date().toISOString() };
-    const [p] = await this.db.write('updateParticipantAttribute', async (tx) => {
-      // Writing first takes the node's write lock: no other transaction changes the attributes between read and write.
-      const [held] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.updatedAt = $now RETURN n {.*} AS n', params);
+    const params = { tenant: this.t(tenant), id };
+    const [p] = await this.db.write('updateParticipantAttributes', async (tx) => {
+      // A property set and removed at once takes the node's write lock before the read, and leaves nothing: no other
+      // transaction changes the attributes between the read and the write, and an update that changes nothing writes nothing.
+      const [held] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.lockedForUpdate = true REMOVE n.lockedForUpdate RETURN n {.*} AS n', params);
       if (!held) return [];
-      const attributes = withAttribute(toParticipant(held).attributes, key, update);
-      return rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.attributes = $attributes RETURN n {.*} AS n',
-        { ...params, attributes: JSON.stringify(attributes) });
+      const stored = toParticipant(held).attributes;
+      const attributes = update(stored);
+      if (attributes === stored) return [held];
+      return rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.attributes = $attributes, n.updatedAt = $now RETURN n {.*} AS n',
+        { ...params, attributes: JSON.stringify(attributes), now: new Date().toISOString() });
     });
     return p ? toParticipant(p) : null;
   }

@@ -12,7 +12,9 @@ import { recordMerge } from './neo4j-retired-ids.js';
  * recorded as retired. Nothing happens when either is missing.
  */
 export async function mergeParticipantInto(tx: ManagedTransaction, t: string, fromId: string, intoId: string): Promise<void> {
-  const found = await rows(tx, 'MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into] RETURN n {.*} AS n', { tenant: t, from: fromId, into: intoId });
+  // Both nodes' write locks taken before the read (a property set and removed): a PATCH cannot land between it and the write.
+  const found = await rows(tx, `MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into]
+    SET n.lockedForUpdate = true REMOVE n.lockedForUpdate RETURN n {.*} AS n`, { tenant: t, from: fromId, into: intoId });
   const from = found.map(toParticipant).find((p) => p.id === fromId);
   const into = found.map(toParticipant).find((p) => p.id === intoId);
   if (!from || !into) return;

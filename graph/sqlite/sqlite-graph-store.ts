@@ -210,10 +210,18 @@ export class SqliteGraphStore implements GraphStore {
   }
 
   async updateParticipantAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Participant | null> {
+    return this.updateParticipantAttributes(tenant, id, (attributes) => withAttribute(attributes, key, update));
+  }
+
+  async updateParticipantAttributes(
+    tenant: TenantId, id: string, update: (attributes: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Participant | null> {
     const write = this.db.transaction((): boolean => {
       const row = this.db.prepare('SELECT attributes FROM participants WHERE tenant = ? AND id = ?').get(tenant, id) as { attributes: string } | undefined;
       if (!row) return false;
-      const attributes = withAttribute(fromJson<Record<string, unknown>>(row.attributes, {}), key, update);
+      const stored = fromJson<Record<string, unknown>>(row.attributes, {});
+      const attributes = update(stored);
+      if (attributes === stored) return true;
       this.db
         .prepare('UPDATE participants SET attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
         .run(toJson(attributes), new Date().toISOString(), tenant, id);
@@ -271,6 +279,12 @@ export class SqliteGraphStore implements GraphStore {
     if (into.name) aliases.delete(into.name);
     const mergedAliases = [...aliases].filter((a) => a !== (into.name ?? from.name));
     const merge = this.db.transaction(() => {
+      // The attributes as stored now, not as read above: a PATCH of either landing in between is kept.
+      const stored = (id: string): Record<string, unknown> => {
+        const row = this.db.prepare('SELECT attributes FROM participants WHERE tenant = ? AND id = ?').get(tenant, id) as { attributes: string } | undefined;
+        return fromJson<Record<string, unknown>>(row?.attributes, {});
+      };
+      const attributes = { ...stored(fromId), ...stored(intoId) };
       this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
       this.db
         .prepare(`INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id)
@@ -293,7 +307,7 @@ export class SqliteGraphStore implements GraphStore {
           into.name ?? from.name,
           into.externalId ?? from.externalId,
           toJson(mergedAliases),
-          toJson({ ...from.attributes, ...into.attributes }),
+          toJson(attributes),
           from.voiceprintCount,
           new Date().toISOString(),
           tenant,

@@ -2,7 +2,7 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import { factEnded, type Fact, type MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import {
-  CLIENT_KEYS, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES, mergedClientKeys, taughtNames, withClientKeys, withDerived, withMergedSteps,
+  CLIENT_KEYS, clientKeys, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES, mergedClientKeys, taughtNames, withClientKeys, withDerived, withMergedSteps,
   withTaughtNames, type DerivedStep,
 } from './participant-attributes.js';
 
@@ -36,16 +36,18 @@ export async function rederiveAttributes(
   for (const { participantId, slot } of slots) byParticipant.set(participantId, (byParticipant.get(participantId) ?? new Set()).add(slot));
   const changed: Participant[] = [];
   for (const [id, keys] of byParticipant) {
-    const p = await graph.getParticipant(tenant, id);
-    if (!p) continue;
-    let attributes = p.attributes;
-    for (const slot of keys) {
-      const { value, steps } = await derivedValue(memory, tenant, id, slot, now);
-      attributes = withDerived(attributes, slot, value, steps);
-    }
-    if (attributes === p.attributes) continue;
-    const updated = await graph.updateParticipant(tenant, id, { attributes });
-    if (updated) changed.push(updated);
+    const values = new Map<string, Awaited<ReturnType<typeof derivedValue>>>();
+    for (const slot of keys) values.set(slot, await derivedValue(memory, tenant, id, slot, now));
+    // Applied to the attributes as stored at the write, in its transaction: a PATCH landing meanwhile (a client key,
+    // which withDerived then leaves alone) or another job's attribute stays. The last call is the one written.
+    let written = false;
+    const updated = await graph.updateParticipantAttributes(tenant, id, (stored) => {
+      let attributes = stored;
+      for (const [slot, { value, steps }] of values) attributes = withDerived(attributes, slot, value, steps);
+      written = attributes !== stored;
+      return attributes;
+    });
+    if (updated && written) changed.push(updated);
   }
   return changed;
 }
@@ -91,13 +93,24 @@ function startsAhead(f: Pick<Fact, 'validFrom' | 'time'>): boolean {
  * never clobbers a value the client set on the merged-away person, keep each surviving value's recorded steps
  * (`DERIVED_STEPS`) with it, and record as taught (`TAUGHT_NAMES`) the names taught either person, so a speaker
  * revision can still take back a name taught the merged-away one. `from` and `into` as read before the merge.
+ * Written on the attributes as stored then, in one transaction: what a PATCH of the survivor changed since the merge
+ * (a key it made the client's or gave back, a name it claimed) stays changed.
  */
 export async function keepClientKeysAfterMerge(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
   if (![CLIENT_KEYS, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES].some((k) => k in from.attributes)) return;
-  const merged = await graph.getParticipant(tenant, into.id);
-  if (!merged) return;
-  const kept = CLIENT_KEYS in from.attributes ? withClientKeys(merged.attributes, mergedClientKeys(from.attributes, into.attributes)) : merged.attributes;
-  const stepped = withMergedSteps(kept, from.attributes, into.attributes);
-  const taught = new Set([...taughtNames(from.attributes), ...taughtNames(into.attributes), ...taughtNames(merged.attributes)]);
-  await graph.updateParticipant(tenant, into.id, { attributes: withTaughtNames(stepped, taught) });
+  const left = { ...from.attributes, ...into.attributes };
+  const keys = CLIENT_KEYS in from.attributes ? mergedClientKeys(from.attributes, into.attributes) : clientKeys(left);
+  const taught = new Set([...taughtNames(from.attributes), ...taughtNames(into.attributes)]);
+  await graph.updateParticipantAttributes(tenant, into.id, (now) => {
+    const stepped = withMergedSteps(now, from.attributes, into.attributes);
+    const kept = withClientKeys(stepped, rebased(keys, clientKeys(left), clientKeys(now)));
+    return withTaughtNames(kept, rebased(taught, taughtNames(left), taughtNames(now)));
+  });
+}
+
+/** `ours`, worked out from `base`, with what was added to or taken from `base` since (giving `now`) done too. */
+function rebased(ours: ReadonlySet<string>, base: ReadonlySet<string>, now: ReadonlySet<string>): Set<string> {
+  const out = new Set([...ours].filter((k) => !base.has(k) || now.has(k)));
+  for (const k of now) if (!base.has(k)) out.add(k);
+  return out;
 }

@@ -1,4 +1,4 @@
-import { NAME_EVIDENCE, TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attributes.js';
+import { TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attributes.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
@@ -48,10 +48,9 @@ export class SessionNaming {
   constructor(private readonly graph: GraphStore) {
     this.evidence = attributesNameEvidenceStore({
       getAttributes: async (tenant, id) => (await graph.getParticipant(tenant, id))?.attributes ?? null,
-      // Only the evidence key is written: a PATCH or profile update landing since the read keeps its attributes.
-      patchAttributes: async (tenant, id, attributes) => {
-        await graph.updateParticipantAttribute(tenant, id, NAME_EVIDENCE, () => attributes[NAME_EVIDENCE]);
-      },
+      // Only the evidence key is written, from its value as stored at the write: a PATCH or profile update landing
+      // meanwhile keeps its attributes, and a concurrent record of evidence still counts.
+      updateAttribute: async (tenant, id, key, update) => (await graph.updateParticipantAttribute(tenant, id, key, update))?.attributes ?? null,
     });
   }
 

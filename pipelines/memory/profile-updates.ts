@@ -4,9 +4,10 @@ import type { TenantId } from '../../graph/types.js';
 import { taughtNames, withDerived, withTaughtNames } from '../interaction/participant-attributes.js';
 
 /**
- * Apply extracted profile updates through `GraphStore.updateParticipant`: a self-introduced name
- * sets the display name when none is known (otherwise it becomes an alias), recorded as taught (`TAUGHT_NAMES`); other attributes
- * overwrite the derived attribute of the same key, never one the client set itself by PATCH.
+ * Apply extracted profile updates: a self-introduced name sets the display name when none is known (otherwise it
+ * becomes an alias), recorded as taught (`TAUGHT_NAMES`); other attributes overwrite the derived attribute of the same
+ * key, never one the client set itself by PATCH. The attributes are changed on those stored at the write, in one
+ * transaction (`GraphStore.updateParticipantAttributes`), so a PATCH or another job's attribute landing meanwhile stays.
  */
 export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, updates: ProfileUpdate[]): Promise<void> {
   const byParticipant = new Map<string, ProfileUpdate[]>();
@@ -16,19 +17,23 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     if (!p) continue;
     let name = p.name;
     const aliases = new Set(p.aliases);
-    let attributes = p.attributes;
-    const taught = taughtNames(attributes);
+    const taught = new Set<string>();
+    const derived = list.filter((u) => u.attribute !== 'name');
     for (const u of list) {
-      if (u.attribute === 'name') {
-        const known = name !== null && name.toLowerCase() === u.value.toLowerCase();
-        // Recorded only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
-        if (name === null || (!known && !p.aliases.some((a) => a.toLowerCase() === u.value.toLowerCase()))) taught.add(u.value.toLowerCase());
-        if (name === null) name = u.value;
-        else if (!known) aliases.add(u.value);
-      } else {
-        attributes = withDerived(attributes, u.attribute, u.value);
-      }
+      if (u.attribute !== 'name') continue;
+      const known = name !== null && name.toLowerCase() === u.value.toLowerCase();
+      // Recorded only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
+      if (name === null || (!known && !p.aliases.some((a) => a.toLowerCase() === u.value.toLowerCase()))) taught.add(u.value.toLowerCase());
+      if (name === null) name = u.value;
+      else if (!known) aliases.add(u.value);
     }
-    await graph.updateParticipant(tenant, id, { name, aliases: [...aliases], attributes: withTaughtNames(attributes, taught) });
+    // Taught is recorded before the name is set: a cut between leaves a taught word nobody holds, which a revision
+    // passes over, never a name set but not recorded as taught (a revision could not take it back).
+    await graph.updateParticipantAttributes(tenant, id, (stored) => {
+      let attributes = stored;
+      for (const u of derived) attributes = withDerived(attributes, u.attribute, u.value);
+      return taught.size > 0 ? withTaughtNames(attributes, [...taughtNames(attributes), ...taught]) : attributes;
+    });
+    if (name !== p.name || aliases.size !== p.aliases.length) await graph.updateParticipant(tenant, id, { name, aliases: [...aliases] });
   }
 }

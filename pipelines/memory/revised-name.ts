@@ -29,6 +29,11 @@ export async function unlearnName({ graph, memory }: { graph: GraphStore; memory
   if (others.some((f) => is(f.value, taught))) return;
   const name = is(p.name, taught) ? others.find((f) => f.value)?.value ?? null : p.name;
   const aliases = p.aliases.filter((a) => !is(a, taught) && !is(a, name?.toLowerCase()));
-  learned.delete(taught);
-  await graph.updateParticipant(tenant, p.id, { name, aliases, attributes: withTaughtNames(p.attributes, learned) });
+  if (name !== p.name || aliases.length !== p.aliases.length) await graph.updateParticipant(tenant, p.id, { name, aliases });
+  // After the names (a cut between leaves the word taught, found by the re-run), and on the attributes as stored at the
+  // write: a PATCH landing meanwhile stays.
+  await graph.updateParticipantAttributes(tenant, p.id, (stored) => {
+    const words = taughtNames(stored);
+    return words.delete(taught) ? withTaughtNames(stored, words) : stored;
+  });
 }

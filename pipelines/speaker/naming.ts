@@ -11,7 +11,12 @@ export type NameEvidence = Record<string, { events: number; sessions: string[]; 
 /** Where address evidence is kept. `attributesNameEvidenceStore` keeps it in the participant's attributes. */
 export interface NameEvidenceStore {
   get(tenant: TenantId, participantId: string): Promise<NameEvidence>;
-  put(tenant: TenantId, participantId: string, evidence: NameEvidence): Promise<void>;
+  /**
+   * Set the evidence to what `update` makes of the evidence stored, read and written at once (`update` is pure: it may
+   * be called again), so concurrent updates all count. Returns the evidence as stored after; null when there is no
+   * such participant (nothing stored).
+   */
+  update(tenant: TenantId, participantId: string, update: (evidence: NameEvidence) => NameEvidence): Promise<NameEvidence | null>;
 }
 
 /**
@@ -21,16 +26,17 @@ export interface NameEvidenceStore {
  */
 export function attributesNameEvidenceStore(access: {
   getAttributes(tenant: TenantId, id: string): Promise<Record<string, unknown> | null>;
-  patchAttributes(tenant: TenantId, id: string, attributes: Record<string, unknown>): Promise<void>;
+  /** Set one attribute to what `update` makes of its stored value, atomically (`GraphStore.updateParticipantAttribute`); the attributes after, null when none. */
+  updateAttribute(tenant: TenantId, id: string, key: string, update: (current: unknown) => unknown): Promise<Record<string, unknown> | null>;
 }): NameEvidenceStore {
   return {
     async get(tenant, id) {
       const a = await access.getAttributes(tenant, id);
       return validEvidence(a?.[NAME_EVIDENCE]);
     },
-    async put(tenant, id, ev) {
-      const a = (await access.getAttributes(tenant, id)) ?? {};
-      await access.patchAttributes(tenant, id, { ...a, [NAME_EVIDENCE]: ev });
+    async update(tenant, id, update) {
+      const after = await access.updateAttribute(tenant, id, NAME_EVIDENCE, (raw) => update(validEvidence(raw)));
+      return after ? validEvidence(after[NAME_EVIDENCE]) : null;
     },
   };
 }
@@ -96,15 +102,17 @@ export async function recordAddressEvidence(
   name: string,
   options: AddressNamingOptions = {},
 ): Promise<NameBinding | null> {
-  const ev = await store.get(tenant, addresseeId);
   const key = name.toLowerCase();
-  const e = (ev[key] ??= { events: 0, sessions: [] });
-  e.score = scoreOf(e) + (options.weight ?? 1);
-  e.events++;
-  if (!e.sessions.includes(sessionId)) e.sessions.push(sessionId);
-  await store.put(tenant, addresseeId, ev);
+  // Counted inside the store's update: a concurrent record of the same participant is never lost.
+  const ev = await store.update(tenant, addresseeId, (stored) => {
+    const e = stored[key] ?? { events: 0, sessions: [] };
+    const sessions = e.sessions.includes(sessionId) ? e.sessions : [...e.sessions, sessionId];
+    return { ...stored, [key]: { events: e.events + 1, sessions, score: scoreOf(e) + (options.weight ?? 1) } };
+  });
+  const e = ev?.[key];
+  if (!ev || !e) return null;
   const total = Object.values(ev).reduce((s, x) => s + scoreOf(x), 0);
-  const score = e.score;
+  const score = scoreOf(e);
   const ok =
     score >= (options.minScore ?? 3) &&
     (e.sessions.length >= (options.minSessions ?? 2) || score >= (options.singleSessionScore ?? 4)) &&

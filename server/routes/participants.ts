@@ -52,14 +52,20 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     const target = await resolveParticipantRef(app.stores.graph, request.tenant, request.params.id);
     if (aliases !== undefined) await checkAliasesFree(app, request.tenant, target, aliases);
     const nextAliases = aliases !== undefined ? [...new Set(aliases)] : await aliasesAfterRename(app, request.tenant, target, name);
+    // Checked on the attributes read now (a bad patch is refused before anything is written), applied below on those stored then.
     const patched = attributes !== undefined ? patchAttributes(target.attributes, attributes) : undefined;
-    const claimed = clientNamed(patched?.attributes ?? target.attributes, [...(name ? [name] : []), ...(aliases ?? [])]);
-    const p = await app.stores.graph.updateParticipant(request.tenant, target.id, {
+    const words = [...(name ? [name] : []), ...(aliases ?? [])];
+    const named = await app.stores.graph.updateParticipant(request.tenant, target.id, {
       ...(name !== undefined ? { name } : {}),
       ...(externalId !== undefined ? { externalId } : {}),
       ...(nextAliases !== undefined ? { aliases: nextAliases } : {}),
-      ...(claimed ? { attributes: claimed } : patched ? { attributes: patched.attributes } : {}),
     });
+    // In the store's transaction over the attributes as stored: a job's attribute written since the read above stays.
+    const withPatch = (stored: Record<string, unknown>): Record<string, unknown> => {
+      const next = attributes !== undefined ? patchAttributes(stored, attributes).attributes : stored;
+      return clientNamed(next, words) ?? next;
+    };
+    const p = named && (attributes !== undefined || words.length > 0 ? await app.stores.graph.updateParticipantAttributes(request.tenant, target.id, withPatch) : named);
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
     if (!patched || patched.cleared.length === 0) return participantView(app, p);
     // A key cleared by null shows what the profile memories say of it again, if they say anything.

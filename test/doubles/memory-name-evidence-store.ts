@@ -7,7 +7,9 @@ export class MemoryNameEvidenceStore implements NameEvidenceStore {
   async get(tenant: TenantId, id: string): Promise<NameEvidence> {
     return structuredClone(this.map.get(`${tenant}\u0000${id}`) ?? {});
   }
-  async put(tenant: TenantId, id: string, ev: NameEvidence): Promise<void> {
-    this.map.set(`${tenant}\u0000${id}`, structuredClone(ev));
+  async update(tenant: TenantId, id: string, update: (ev: NameEvidence) => NameEvidence): Promise<NameEvidence> {
+    const next = structuredClone(update(await this.get(tenant, id)));
+    this.map.set(`${tenant}\u0000${id}`, next);
+    return structuredClone(next);
   }
 }

@@ -4,8 +4,8 @@ import type { GraphStoreFixture } from './graph-store.contract.js';
 import { contractSuite } from './contract-suite.js';
 
 /**
- * `GraphStore.updateParticipantAttribute`, the one-key update that never writes the other attributes back: the
- * behaviour both stores must show (the graph-store contract file is at its size limit, so it lives apart).
+ * `GraphStore.updateParticipantAttribute`, the one-key update that never writes the other attributes back, and
+ * `updateParticipantAttributes`, its several-key form over all the stored attributes: the behaviour both stores must show (the graph-store contract file is at its size limit, so it lives apart).
  */
 export function participantAttributeContract(name: string, factory: () => Promise<GraphStoreFixture>, skip?: string): void {
   contractSuite(`GraphStore.updateParticipantAttribute contract: ${name}`, skip, () => {
@@ -36,6 +36,41 @@ export function participantAttributeContract(name: string, factory: () => Promis
         ...Array.from({ length: 4 }, (_, i) => store.updateParticipantAttribute('t1', p.id, `k${i}`, () => i)),
       ]);
       assert.deepEqual((await store.getParticipant('t1', p.id))!.attributes, { n: 8, k0: 0, k1: 1, k2: 2, k3: 3 });
+    });
+
+    test('updateParticipantAttributes changes several keys at once from all those stored; none for an unknown participant', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Cy', attributes: { a: 1, b: 2 } });
+      const after = await store.updateParticipantAttributes('t1', p.id, ({ a, ...rest }) => ({ ...rest, c: (a as number) + (rest.b as number) }));
+      assert.deepEqual(after!.attributes, { b: 2, c: 3 });
+      assert.deepEqual((await store.getParticipant('t1', p.id))!.attributes, { b: 2, c: 3 }, 'stored as returned');
+      assert.equal(await store.updateParticipantAttributes('t1', 'p_missing', () => ({ a: 1 })), null);
+      assert.equal(await store.updateParticipantAttributes('t2', p.id, () => ({ a: 1 })), null, 'another tenant does not reach it');
+    });
+
+    test('updateParticipantAttributes writes nothing when the update throws or returns the attributes it was given', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Di', attributes: { a: 1 } });
+      const before = (await store.updateParticipantAttribute('t1', p.id, 'b', () => 2))!;
+      await assert.rejects(store.updateParticipantAttributes('t1', p.id, () => {
+        throw new Error('refused');
+      }), /refused/);
+      const same = await store.updateParticipantAttributes('t1', p.id, (attributes) => attributes);
+      assert.deepEqual(same!.attributes, { a: 1, b: 2 }, 'the participant as stored is returned');
+      const stored = (await store.getParticipant('t1', p.id))!;
+      assert.deepEqual(stored.attributes, { a: 1, b: 2 });
+      assert.equal(stored.updatedAt, before.updatedAt, 'not written: updatedAt as it was');
+    });
+
+    test('concurrent several-key updates all count, with one-key updates of the same keys', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Eve', attributes: { n: 0, m: 0 } });
+      const both = (a: Record<string, unknown>) => ({ ...a, n: (a.n as number) + 1, m: (a.m as number) + 1 });
+      await Promise.all([
+        ...Array.from({ length: 6 }, () => store.updateParticipantAttributes('t1', p.id, both)),
+        ...Array.from({ length: 3 }, () => store.updateParticipantAttribute('t1', p.id, 'n', (v) => (v as number) + 1)),
+      ]);
+      assert.deepEqual((await store.getParticipant('t1', p.id))!.attributes, { n: 9, m: 6 });
     });
   });
 }

@@ -1,4 +1,7 @@
-/** A self-introduction records the name as taught by a write of that attribute alone: attributes written meanwhile survive. */
+/**
+ * A self-introduction records the name as taught, and address evidence is recorded, by a write of that attribute alone,
+ * from its value as stored then: attributes written meanwhile survive, and evidence recorded at once all counts.
+ */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GraphStore } from '../../../graph/graph-store.js';
@@ -7,6 +10,7 @@ import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { NAME_EVIDENCE, TAUGHT_NAMES } from '../../../pipelines/interaction/participant-attributes.js';
 import { ParticipantResolver } from '../../../pipelines/interaction/participant-resolver.js';
 import { SessionNaming } from '../../../pipelines/interaction/session-naming.js';
+import { patchBeforeFirstWrite } from '../../doubles/patch-before-write.js';
 
 const T = 't_naming_race';
 
@@ -70,12 +74,32 @@ describe('SessionNaming.selfIntroduction and concurrent attribute writes', () =>
 
 describe('SessionNaming.record and concurrent attribute writes', () => {
   test('recording address evidence never reverts an attribute PATCHed between its read and its write', async () => {
-    const { graph, lastTier, p, stored: read, close } = await racingWith({ attributes: { city: 'Porto' } });
-    await new SessionNaming(graph).record(T, 's_1', new ParticipantResolver(graph, T), p.id, ['ana'], 'addressed', [p]);
-    const stored = await read();
+    const db = openDatabase(':memory:');
+    const store = new SqliteGraphStore(db);
+    const p = await store.createParticipant(T, { attributes: { city: 'Porto' } });
+    const racing = patchBeforeFirstWrite(store, T, p.id, { tier: 'gold' });
+    await new SessionNaming(racing.graph).record(T, 's_1', new ParticipantResolver(racing.graph, T), p.id, ['ana'], 'addressed', [p]);
+    assert.equal(racing.patches(), 1, 'the PATCH ran before the evidence was written');
+    const stored = (await store.getParticipant(T, p.id))!;
     assert.ok(NAME_EVIDENCE in stored.attributes, 'the evidence is recorded');
-    assert.equal(stored.attributes.tier, lastTier(), 'the latest concurrent PATCH is not reverted');
+    assert.equal(stored.attributes.tier, 'gold', 'the concurrent PATCH is not reverted');
     assert.equal(stored.attributes.city, 'Porto');
-    close();
+    db.close();
+  });
+
+  test('evidence recorded at once from several sessions all counts, and names the participant', async () => {
+    const db = openDatabase(':memory:');
+    const graph = new SqliteGraphStore(db);
+    const p = await graph.createParticipant(T, {});
+    const naming = new SessionNaming(graph);
+    // Four live sessions hear the participant called Ana in the same moment: no record is lost to another.
+    await Promise.all(['s_1', 's_2', 's_3', 's_4'].map((s) => naming.record(T, s, new ParticipantResolver(graph, T), p.id, ['ana'], 'addressed', [p])));
+    const stored = (await graph.getParticipant(T, p.id))!;
+    const ana = (stored.attributes[NAME_EVIDENCE] as Record<string, { events: number; sessions: string[]; score: number }>).ana!;
+    assert.equal(ana.events, 4);
+    assert.equal(ana.score, 4);
+    assert.deepEqual([...ana.sessions].sort(), ['s_1', 's_2', 's_3', 's_4']);
+    assert.equal(stored.name, 'Ana', 'the evidence that suffices names them');
+    db.close();
   });
 });

@@ -4,7 +4,21 @@ import { existsSync } from 'node:fs';
 import { detectIntroduction, detectSelfIntroduction, findVocatives } from '../../../pipelines/speaker/name-patterns.js';
 import { attributesNameEvidenceStore, nameFromSelfIntroduction, recordAddressEvidence } from '../../../pipelines/speaker/naming.js';
 import { DEFAULT_CMUDICT } from '../../../pipelines/speaker/phonetic.js';
+import { withAttribute } from '../../../graph/attribute-update.js';
 import { MemoryNameEvidenceStore } from '../../doubles/memory-name-evidence-store.js';
+
+/** Participant attributes kept in a map (a stand-in for the graph store), updated one key at a time as the store does. */
+function mapAttributes(attrs: Map<string, Record<string, unknown>>) {
+  return {
+    getAttributes: async (_t: string, id: string) => attrs.get(id) ?? null,
+    updateAttribute: async (_t: string, id: string, key: string, update: (current: unknown) => unknown) => {
+      const a = attrs.get(id);
+      if (!a) return null;
+      attrs.set(id, withAttribute(a, key, update));
+      return attrs.get(id)!;
+    },
+  };
+}
 
 const noDict = existsSync(process.env.PARLEY_CMUDICT ?? DEFAULT_CMUDICT) ? false : 'pocketsphinx-en-us cmudict not installed';
 
@@ -100,7 +114,7 @@ describe('naming from direct address', () => {
   });
   test('evidence written before weights counts each event once', async () => {
     const store = new MemoryNameEvidenceStore();
-    await store.put('t', 'p_9', { ana: { events: 2, sessions: ['s1'] } });
+    await store.update('t', 'p_9', () => ({ ana: { events: 2, sessions: ['s1'] } }));
     assert.equal((await recordAddressEvidence(store, 't', 's2', 'p_9', 'ana'))?.name, 'Ana');
     assert.deepEqual(await store.get('t', 'p_9'), { ana: { events: 3, sessions: ['s1', 's2'], score: 3 } });
   });
@@ -111,7 +125,7 @@ describe('naming from direct address', () => {
   });
   test('evidence kept in participant attributes survives a new store instance', async () => {
     const attrs = new Map<string, Record<string, unknown>>([['p_1', { likes: 'tea' }]]);
-    const access = { getAttributes: async (_t: string, id: string) => attrs.get(id) ?? null, patchAttributes: async (_t: string, id: string, a: Record<string, unknown>) => void attrs.set(id, a) };
+    const access = mapAttributes(attrs);
     await recordAddressEvidence(attributesNameEvidenceStore(access), 't', 's1', 'p_1', 'Ben');
     await recordAddressEvidence(attributesNameEvidenceStore(access), 't', 's1', 'p_1', 'Ben');
     const r = await recordAddressEvidence(attributesNameEvidenceStore(access), 't', 's2', 'p_1', 'Ben');
@@ -124,7 +138,7 @@ describe('naming from direct address', () => {
       ['p_1', { name_evidence: 'Ben' }],
       ['p_2', { name_evidence: { ben: { events: 'many', sessions: ['s1'] }, ana: { events: 1, sessions: ['s1', 7] }, eva: { events: 2, sessions: ['s1'], score: 'x' } } }],
     ]);
-    const access = { getAttributes: async (_t: string, id: string) => attrs.get(id) ?? null, patchAttributes: async (_t: string, id: string, a: Record<string, unknown>) => void attrs.set(id, a) };
+    const access = mapAttributes(attrs);
     const store = attributesNameEvidenceStore(access);
     assert.deepEqual(await store.get('t', 'p_1'), {});
     assert.deepEqual(await store.get('t', 'p_2'), { eva: { events: 2, sessions: ['s1'] } });
