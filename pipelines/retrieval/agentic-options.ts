@@ -139,7 +139,7 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * How a turn or fact is judged to hold a time for `answerTypeBoost` on a "When…?" question (`TimeAnswerMode`): `words`
    * (its text names a time chrono reads, or a year), `dated` (its words date what it tells of against when it was said,
    * as its `event_time`: "I just joined a group last Tues"), `dated-facts` (`dated`, and a fact with an `eventTime`);
-   * default `words`.
+   * default `words` (`dated` lifted held-out LoCoMo temporal ans@1 but no evidence recall: docs/BENCHMARKS.md, locomo7).
    */
   timeAnswers?: TimeAnswerMode;
   /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
