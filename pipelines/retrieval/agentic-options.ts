@@ -1,4 +1,5 @@
 import type { MemoryItem } from '../../graph/core/events.js';
+import type { TimeAnswerMode } from './answer-type.js';
 import type { MemoryLayerOptions } from './memory-layer.js';
 import type { PolicyOptions } from './question-policy.js';
 import type { TimeScopeOptions } from './time-scope.js';
@@ -134,6 +135,13 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   timePoolSize?: number;
   /** Score bonus factor for turns holding the kind of answer the question asks for ("When…" → a time); default 1. */
   answerTypeBoost?: number;
+  /**
+   * How a turn or fact is judged to hold a time for `answerTypeBoost` on a "When…?" question (`TimeAnswerMode`): `words`
+   * (its text names a time chrono reads, or a year), `dated` (its words date what it tells of against when it was said,
+   * as its `event_time`: "I just joined a group last Tues"), `dated-facts` (`dated`, and a fact with an `eventTime`);
+   * default `words` (`dated` lifted held-out LoCoMo temporal ans@1 but no evidence recall: docs/BENCHMARKS.md, locomo7).
+   */
+  timeAnswers?: TimeAnswerMode;
   /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */

@@ -1,6 +1,6 @@
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
-import { asksWho, expectedAnswerType, holdsAnswerType } from './answer-type.js';
+import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANSWER_MODES } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems } from './memory-layer.js';
 import { answeredFactor, questionsAnswered } from './answered-question.js';
@@ -33,7 +33,7 @@ const now = (): number => performance.now();
  * pseudo-relevance feedback words from round 1's best records, round 3 searches by vector per named
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
  * from then, and their evidence gains `timeBoost`; turns holding the kind of answer asked for
- * ("When…" → a time) gain `answerTypeBoost`. The loop stops early when evidence is sufficient:
+ * ("When…" → a time; how a time is judged: `timeAnswers`) gain `answerTypeBoost`. The loop stops early when evidence is sufficient:
  * memory is exhausted (a round found fewer records than it may keep), a round brought nothing new,
  * or (opt-in) the best record covers every content word. The best turns are then fused with the
  * facts, profiles, relations and persona nodes the question matches (`answerItems`): evidence items
@@ -146,6 +146,10 @@ export async function answerQuestion(
   const timeBoost = options.timeBoost ?? 0.5;
   const answerType = expectedAnswerType(input.question);
   const typeBoost = options.answerTypeBoost ?? 1;
+  const timeAnswers = options.timeAnswers ?? 'words';
+  if (!TIME_ANSWER_MODES.includes(timeAnswers)) throw new RangeError(`timeAnswers is one of ${TIME_ANSWER_MODES.join(', ')}, got ${String(timeAnswers)}`);
+  const holdsType = (m: { text: string; time: string; eventTime?: string | null }): boolean =>
+    answerType === 'time' ? holdsTimeAnswer(m, timeAnswers) : answerType !== null && holdsAnswerType(m.text, answerType);
   // Neighbours reached by spreading honour the explicit filters too.
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId));
@@ -163,12 +167,12 @@ export async function answerQuestion(
       .map(stated)) : null;
   const nameFactor = (text: string): number =>
     namedSpeakerFactor(namedBoost, matchShare, bestMatch > 0 ? personMatch ?? coverage(text, rewritten.terms) : 0, bestMatch, matchPower);
-  const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null }): number => {
+  const factor = (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null; eventTime?: string | null }): number => {
     const mine = askerId !== null && (m.speakerIds.includes(askerId) || m.addresseeIds.includes(askerId));
     const here = input.sessionId !== undefined && m.sessionId === input.sessionId;
     const named = m.speakerIds.some((s) => boosted.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
-    const typed = answerType !== null && typeBoost > 0 && holdsAnswerType(m.text, answerType);
+    const typed = typeBoost > 0 && holdsType(m);
     return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
       (here ? 1 + sessionBoost : 1);
   };

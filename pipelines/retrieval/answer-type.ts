@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { namedDate } from './memory-items.js';
 
 /** What kind of answer a question expects, where the wording says so. */
 export type AnswerType = 'time' | 'number';
@@ -25,6 +26,28 @@ export function expectedAnswerType(question: string): AnswerType | null {
 export function holdsAnswerType(text: string, type: AnswerType): boolean {
   if (type === 'number') return NUMBER.test(text);
   return YEAR.test(text) || chrono.parse(text, REFERENCE).length > 0;
+}
+
+/**
+ * How an item is judged to hold a time for a "When…?" question (`AgenticOptions.timeAnswers`):
+ * - `words`: its text names a time chrono reads against a fixed day, or a year (`holdsAnswerType`);
+ * - `dated`: its words date what it tells of against when it was said (`namedDate`: "last Tues", "on the 15th", an
+ *   act told as just done, "I just got accepted", dated by the day it was said), or name a year: the same dating
+ *   the item's `event_time` gets, so the turn that can answer "when" is the one the memory can date;
+ * - `dated-facts`: as `dated`, and a fact whose `eventTime` is set holds one too (its date is a field, not in its text).
+ */
+export type TimeAnswerMode = 'words' | 'dated' | 'dated-facts';
+
+/** The modes `timeAnswers` accepts. */
+export const TIME_ANSWER_MODES: readonly TimeAnswerMode[] = ['words', 'dated', 'dated-facts'];
+
+/**
+ * True when an item (its text, when it was said, and for a fact its `eventTime`) holds a time as `mode` judges it.
+ */
+export function holdsTimeAnswer(m: { text: string; time: string; eventTime?: string | null }, mode: TimeAnswerMode): boolean {
+  if (mode === 'words') return holdsAnswerType(m.text, 'time');
+  if (mode === 'dated-facts' && m.eventTime) return true;
+  return YEAR.test(m.text) || namedDate(m.text, m.time) !== null;
 }
 
 /**

@@ -103,9 +103,10 @@ export interface MemoryLayerInput {
   askerId: string | null;
   /**
    * The score factor the loop gives a turn with this speaker, addressees, text and time (asker, named
-   * subject, named time, answer type, the session asked in); a fact's own rank gets the same factor (its subject counts as a speaker).
+   * subject, named time, answer type, the session asked in); a fact's own rank gets the same factor (its subject counts as a speaker,
+   * its `eventTime` is passed for the answer type).
    */
-  factor: (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null }) => number;
+  factor: (m: { speakerIds: string[]; addresseeIds: string[]; text: string; time: string; sessionId: string | null; eventTime?: string | null }) => number;
   intent: TemporalIntent;
   /** The times the question names, as validity windows (`TimeScope.windows`); none: validity as of now. */
   asOf?: readonly AsOfWindow[];
@@ -151,7 +152,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
   const ownRank = (weight: number) => (f: Fact, i: number): number =>
-    weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time, sessionId: f.sessionId });
+    weight * share(i + 1) * input.factor({ speakerIds: [f.speakerId, f.subjectId], addresseeIds: f.addresseeIds, text: f.content, time: f.time, sessionId: f.sessionId, eventTime: f.eventTime });
   const superseded = (f: Fact): boolean => f.validTo !== null || factEnded(f, nowIso);
   // As of a named time (no past cue): what held then is current, the rest ranks as replaced.
   const windows = validity && (o.asOf ?? true) && intent !== 'past' ? input.asOf ?? [] : [];
