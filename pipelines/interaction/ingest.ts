@@ -215,7 +215,7 @@ export class InteractionIngest {
   ): Promise<string[]> {
     const result = inferSpeakerAddressees({ speakerId, text, recent, present: await resolver.byIds([...present]) });
     if (result.reason !== 'vocative') {
-      const named = await resolver.mentionedIn(text, speakerId);
+      const named = await resolver.mentionedIn(text, speakerId, present);
       if (named.length > 0) return named;
     }
     if (result.unknownVocatives.length > 0 && result.addresseeIds.length === 1 && result.reason !== 'vocative') {

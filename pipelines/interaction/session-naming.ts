@@ -2,6 +2,7 @@ import { NAME_EVIDENCE, TAUGHT_NAMES, taughtNames, withTaughtNames } from './par
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
+import { couldBeName } from '../speaker/name-words.js';
 import {
   attributesNameEvidenceStore, EVIDENCE_WEIGHT, nameFromSelfIntroduction, namesHeardFor, recordAddressEvidence,
   type NameEvidenceStore,
@@ -32,7 +33,7 @@ export async function recentFirstNames(graph: GraphStore, tenant: TenantId, max:
 /** Names used vocatively in `text` that none of `present` holds: evidence about whoever answers. */
 export function unknownVocatives(text: string, present: readonly Participant[]): string[] {
   const held = firstNames(present);
-  return findVocatives(text).map((n) => n.toLowerCase()).filter((n) => !held.has(n));
+  return findVocatives(text).map((n) => n.toLowerCase()).filter((n) => !held.has(n) && couldBeName(n));
 }
 
 /**
@@ -62,7 +63,8 @@ export class SessionNaming {
   async selfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string, present: readonly Participant[]): Promise<Participant> {
     const known = new Set([...firstNames(present), ...(await namesHeardFor(this.evidence, tenant, speaker.id))]);
     const binding = nameFromSelfIntroduction(speaker.id, text, { known });
-    if (!binding) return speaker;
+    // Checked here too: whatever the detector accepts, a function or ordinary word never becomes an alias.
+    if (!binding || !couldBeName(binding.name)) return speaker;
     const name = binding.name;
     const holds = [speaker.name, ...speaker.aliases].some((n) => n?.toLowerCase() === name.toLowerCase());
     if (holds) return speaker;
@@ -86,7 +88,7 @@ export class SessionNaming {
     tenant: TenantId, sessionId: string, resolver: ParticipantResolver, participantId: string, names: string[],
     kind: keyof typeof EVIDENCE_WEIGHT, present: readonly Participant[],
   ): Promise<void> {
-    for (const name of names) {
+    for (const name of names.filter((n) => couldBeName(n))) {
       const binding = await recordAddressEvidence(this.evidence, tenant, sessionId, participantId, name, { weight: EVIDENCE_WEIGHT[kind] });
       if (!binding) continue;
       const [person] = await resolver.byIds([participantId]);

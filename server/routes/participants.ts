@@ -5,6 +5,8 @@ import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-parti
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { renameInFacts } from '../../pipelines/interaction/rename-facts.js';
+import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import {
   errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantMergeBody,
   ParticipantMergedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
@@ -40,7 +42,8 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'updateParticipant', tags: ['participants'],
       summary: 'Set name, external_id, aliases or attributes (a merge patch: a key set is the client\'s own, which memories never change; null removes the client\'s value, ' +
-        'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
+        'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) ' +
+        'and rewrites their memories that name them by the old name (or as "an unnamed speaker") to the new one',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
       response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, or a new alias is another participant\'s name or alias'), ...errorResponses({ body: true }) },
     },
@@ -58,6 +61,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       ...(claimed ? { attributes: claimed } : patched ? { attributes: patched.attributes } : {}),
     });
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
+    await renameMemories(app, request.tenant, target, name);
     if (!patched || patched.cleared.length === 0) return participantView(app, p);
     // A key cleared by null shows what the profile memories say of it again, if they say anything.
     const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
@@ -104,6 +108,19 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
         'one label for two people would resolve to neither: merge them if they are one person');
     }
   }
+}
+
+/**
+ * After a rename, the participant's memories that named them by the old label say the new name (`renameInFacts`),
+ * and the current ones are indexed again under their new words.
+ */
+async function renameMemories(app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined): Promise<void> {
+  if (!name || name === target.name) return;
+  const current = (await renameInFacts(app.stores.memory, tenant, target.id, target.name, name)).filter((f) => f.validTo === null);
+  if (current.length === 0) return;
+  const vectors = await app.models.textEmbedder.embed(current.map((f) => f.content));
+  const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder);
+  await indexer.indexFacts(tenant, current.flatMap((fact, i) => (vectors[i] ? [{ fact, vector: vectors[i] }] : [])));
 }
 
 /**
