@@ -2,16 +2,20 @@ import { NAME_EVIDENCE, TAUGHT_NAMES, taughtNames, withTaughtNames } from './par
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
-import { couldBeName } from '../speaker/name-words.js';
+import { couldBeName, isFunctionWord } from '../speaker/name-words.js';
 import {
   attributesNameEvidenceStore, EVIDENCE_WEIGHT, nameFromSelfIntroduction, namesHeardFor, recordAddressEvidence,
   type NameEvidenceStore,
 } from '../speaker/naming.js';
 import type { ParticipantResolver } from './participant-resolver.js';
 
-/** First names (lower-case) that participants hold, as spoken: "Ana Silva" is addressed as "ana". */
+/**
+ * First names (lower-case) that participants hold, as spoken: "Ana Silva" is addressed as "ana". A function word
+ * (an alias "On" left by an earlier build) is none: it would be listened for and matched in every turn.
+ */
 export function firstNames(people: readonly Participant[]): Set<string> {
-  return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n ? [n.trim().split(/\s+/)[0]!.toLowerCase()] : [])));
+  const first = (n: string): string => n.trim().split(/\s+/)[0]!.toLowerCase();
+  return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n && !isFunctionWord(first(n)) ? [first(n)] : [])));
 }
 
 /**

@@ -63,4 +63,14 @@ describe('"my name is on the list" and a function-word alias held elsewhere', ()
     assert.ok(after.some((t) => /^Dora .*bank on Monday/.test(t)), after.join(' | '));
     assert.ok(!after.some((t) => /unnamed speaker|\bOn\b/.test(t)), after.join(' | '));
   });
+
+  test('a given addressee no participant holds is created, as docs/PROTOCOL.md says (a listener who has not spoken yet)', async () => {
+    const res = await send('POST', '/v1/sessions/web-3/utterances', {
+      utterances: [{ speaker: 'Eve', text: 'See you tomorrow.', addressees: ['Nobody-at-all'] }],
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const created = await person('Nobody-at-all');
+    const [turn] = (await send('GET', '/v1/sessions/web-3/transcript')).json().utterances as TurnJson[];
+    assert.deepEqual(turn!.addressees, [{ id: created.id, name: 'Nobody-at-all' }]);
+  });
 });

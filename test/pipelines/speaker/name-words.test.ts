@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mentionedParticipants } from '../../../pipelines/interaction/addressee.js';
-import { unknownVocatives } from '../../../pipelines/interaction/session-naming.js';
+import { firstNames, unknownVocatives } from '../../../pipelines/interaction/session-naming.js';
+import type { Participant } from '../../../graph/types.js';
 import { introductionOf } from '../../../pipelines/memory/embedded-rules.js';
 import { detectIntroduction } from '../../../pipelines/speaker/name-patterns.js';
 import { couldBeName, isFunctionWord } from '../../../pipelines/speaker/name-words.js';
@@ -28,6 +29,14 @@ describe('function and ordinary words are never names', () => {
     assert.equal(detectIntroduction("ty than my name is on it i'll send you the contract", { known }), null);
     assert.equal(detectIntroduction('my name is in the queue', { known }), null);
     assert.deepEqual(detectIntroduction('my name is frank and i fix bikes', { known })?.name, 'Frank');
+  });
+
+  test('a function-word alias held from before is no first name to listen for or accept as known', () => {
+    const ana: Participant = {
+      id: 'a', name: 'Ana Silva', externalId: null, aliases: ['On', 'Annie'], attributes: {}, voiceprintCount: 0,
+      createdAt: '2026-12-04T00:00:00Z', updatedAt: '2026-12-04T00:00:00Z',
+    };
+    assert.deepEqual([...firstNames([ana])].sort(), ['ana', 'annie']);
   });
 
   test('an ordinary word in a vocative slot ("Great.") is no name evidence', () => {
