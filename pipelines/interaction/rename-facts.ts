@@ -14,7 +14,8 @@ function escapeRegExp(s: string): string {
  * name them by the old label: `from` as written (case-sensitive, a whole word: "On will send…" → "Ana will
  * send…", never the "on" of "on Friday"), or, when they had no name, "An unnamed speaker" in a fact that
  * names exactly one unnamed speaker and whose speaker or subject they are (another unnamed person's words are
- * not theirs to take). Facts store their text, so without this a rename left them saying the old label.
+ * not theirs to take). A mention that already reads the new name ("Ana Silva" when "Ana" becomes "Ana Silva") stays.
+ * Facts store their text, so without this a rename left them saying the old label.
  * Returns the rewritten facts (the caller re-indexes the current ones).
  */
 export async function renameInFacts(memory: MemoryStore, tenant: TenantId, participantId: string, from: string | null, to: string): Promise<Fact[]> {
@@ -30,7 +31,7 @@ export async function renameInFacts(memory: MemoryStore, tenant: TenantId, parti
   for (const f of facts) {
     const count = f.content.match(old)?.length ?? 0;
     if (count === 0 || (from === null && (count !== 1 || (f.speakerId !== participantId && f.subjectId !== participantId)))) continue;
-    const content = from === null ? f.content.replace(old, (_m, s: string | undefined) => `${to}${s ?? ''}`) : f.content.replace(old, () => to);
+    const content = from === null ? f.content.replace(old, (_m, s: string | undefined) => `${to}${s ?? ''}`) : f.content.replace(old, (m: string, at: number, text: string) => (text.startsWith(to, at) ? m : to));
     const patched = await memory.patchFact(tenant, f.id, { content });
     if (patched) rewritten.push(patched);
   }

@@ -7,6 +7,7 @@ import { rederiveAttributes } from '../../pipelines/interaction/derived-attribut
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import { renameInFacts } from '../../pipelines/interaction/rename-facts.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
+import { isFunctionWord } from '../../pipelines/speaker/name-words.js';
 import {
   errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantMergeBody,
   ParticipantMergedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
@@ -125,14 +126,15 @@ async function renameMemories(app: FastifyInstance, tenant: string, target: Part
 
 /**
  * A rename keeps the old name as an alias, so transcripts and imports that still say it reach the same
- * person (not a new participant), unless another participant already holds that name or alias, or the
+ * person (not a new participant), unless it is a function word, or another participant already holds that name or alias, or the
  * patch sets the aliases itself. Undefined when the aliases stay as they are.
  */
 async function aliasesAfterRename(
   app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined,
 ): Promise<string[] | undefined> {
   const old = target.name;
-  if (!old || !name || name.toLowerCase() === old.toLowerCase()) return undefined;
+  // A function word ("On", from "my name is on the list" before the fix) is no label to keep reaching them by.
+  if (!old || !name || name.toLowerCase() === old.toLowerCase() || isFunctionWord(old)) return undefined;
   if (target.aliases.some((a) => a.toLowerCase() === old.toLowerCase())) return undefined;
   const holders = await app.stores.graph.findParticipantsByName(tenant, old);
   if (holders.some((h) => h.id !== target.id)) return undefined;

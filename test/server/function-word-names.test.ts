@@ -57,11 +57,21 @@ describe('"my name is on the list" and a function-word alias held elsewhere', ()
     const before = await texts();
     assert.ok(before.some((t) => /^An unnamed speaker .*contract/.test(t)) && before.some((t) => /^On .*bank/.test(t)), before.join(' | '));
     assert.equal((await send('PATCH', `/v1/participants/${voice.id}`, { name: 'Carla' })).statusCode, 200);
-    assert.equal((await send('PATCH', `/v1/participants/${misnamed.id}`, { name: 'Dora', aliases: [] })).statusCode, 200);
+    const dora = await send('PATCH', `/v1/participants/${misnamed.id}`, { name: 'Dora' });
+    assert.equal(dora.statusCode, 200, dora.body);
+    assert.deepEqual(dora.json().aliases, [], 'the function word "On" is not kept as an alias');
     const after = await texts();
     assert.ok(after.some((t) => /^Carla .*contract on Friday/.test(t)), after.join(' | '));
     assert.ok(after.some((t) => /^Dora .*bank on Monday/.test(t)), after.join(' | '));
     assert.ok(!after.some((t) => /unnamed speaker|\bOn\b/.test(t)), after.join(' | '));
+    // A rename that extends the name leaves a mention already reading the new one.
+    const memories = (await send('GET', '/v1/memories')).json().memories as { id: string; text: string }[];
+    const bank = memories.find((m) => /^Dora .*bank/.test(m.text))!;
+    const full = await send('PATCH', `/v1/memories/${bank.id}`, { text: 'Dora will call the bank on Monday for Dora Silva.' });
+    assert.equal(full.statusCode, 200, full.body);
+    assert.equal((await send('PATCH', `/v1/participants/${misnamed.id}`, { name: 'Dora Silva' })).statusCode, 200);
+    const last = await texts();
+    assert.ok(last.includes('Dora Silva will call the bank on Monday for Dora Silva.'), last.join(' | '));
   });
 
   test('a given addressee no participant holds is created, as docs/PROTOCOL.md says (a listener who has not spoken yet)', async () => {
