@@ -54,7 +54,7 @@ export function isOrdinaryWord(word: string, wordnet: WordNet = defaultWordNet()
  * Whether `name` may be taken as a person's name or alias (from an introduction, address evidence or an
  * extracted profile): its first word is no function word, no word of `NOT_NAMES` ("fine", "here") and no
  * ordinary word (see `isOrdinaryWord`). "On", "In", "Done" from "my name is on the list" fail; "Ana",
- * "Frank", "Ahmed" pass.
+ * "Frank", "Ahmed" pass. Without WordNet (`/usr/share/wordnet` absent) only the word lists apply: "Done" would pass.
  */
 export function couldBeName(name: string, wordnet: WordNet = defaultWordNet()): boolean {
   const first = name.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
