@@ -206,8 +206,8 @@ export class InteractionIngest {
 
   /**
    * Vocatives, group address, or a reply (see pipelines/speaker/addressee-inference.ts) among the
-   * people present; a named participant of the tenant who is not present yet still counts. An
-   * unknown name used to address someone is recorded as evidence for naming them later.
+   * people present; a named participant of the tenant who is not present yet still counts, by full
+   * display name only (an alias learned elsewhere may be wrong). An unknown name used to address someone is recorded as evidence for naming them later.
    */
   private async inferAddressees(
     tenant: TenantId, sessionId: string, resolver: ParticipantResolver, speakerId: string, text: string,
@@ -215,7 +215,7 @@ export class InteractionIngest {
   ): Promise<string[]> {
     const result = inferSpeakerAddressees({ speakerId, text, recent, present: await resolver.byIds([...present]) });
     if (result.reason !== 'vocative') {
-      const named = await resolver.mentionedIn(text, speakerId);
+      const named = await resolver.mentionedIn(text, speakerId, present);
       if (named.length > 0) return named;
     }
     if (result.unknownVocatives.length > 0 && result.addresseeIds.length === 1 && result.reason !== 'vocative') {

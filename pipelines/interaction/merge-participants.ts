@@ -4,7 +4,7 @@ import type { TenantId } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { pagedUtterances } from './erase-participant.js';
 import { keepClientKeysAfterMerge } from './derived-attributes.js';
-import { UNNAMED } from '../memory/extractor.js';
+import { UNNAMED_WORDS } from './rename-facts.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
 export interface MergeReport {
@@ -74,8 +74,6 @@ export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tena
   }
   return [...sessionIds];
 }
-
-const UNNAMED_WORDS = new RegExp(`\\b${UNNAMED}(['’]s)?\\b`, 'gi');
 
 /**
  * Move `fromId`'s facts to `intoId` (`MemoryStore.relabelParticipant`) and, when only `intoId` has a name, name them:

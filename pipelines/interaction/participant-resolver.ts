@@ -44,10 +44,13 @@ export class ParticipantResolver {
     return { participant: created, isNew: true };
   }
 
-  /** Ids of participants other than `exceptId` whose name or alias `text` contains as a whole word. */
-  async mentionedIn(text: string, exceptId: string): Promise<string[]> {
+  /**
+   * Ids of participants other than `exceptId` that `text` names (see `mentionedParticipants`): those in
+   * `present` by name or alias, any other by full display name only.
+   */
+  async mentionedIn(text: string, exceptId: string, present?: ReadonlySet<string>): Promise<string[]> {
     const candidates = (await this.graph.findParticipantsInText(this.tenant, text)).filter((p) => p.id !== exceptId);
     for (const p of candidates) if (!this.known.has(p.id)) this.remember(p);
-    return mentionedParticipants(text, candidates.map((p) => this.known.get(p.id) ?? p));
+    return mentionedParticipants(text, candidates.map((p) => this.known.get(p.id) ?? p), present);
   }
 }

@@ -2,15 +2,20 @@ import { TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attrib
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
+import { couldBeName, isFunctionWord } from '../speaker/name-words.js';
 import {
   attributesNameEvidenceStore, EVIDENCE_WEIGHT, nameFromSelfIntroduction, namesHeardFor, recordAddressEvidence,
   type NameEvidenceStore,
 } from '../speaker/naming.js';
 import type { ParticipantResolver } from './participant-resolver.js';
 
-/** First names (lower-case) that participants hold, as spoken: "Ana Silva" is addressed as "ana". */
+/**
+ * First names (lower-case) that participants hold, as spoken: "Ana Silva" is addressed as "ana". A function word
+ * (an alias "On" left by an earlier build) is none: it would be listened for and matched in every turn.
+ */
 export function firstNames(people: readonly Participant[]): Set<string> {
-  return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n ? [n.trim().split(/\s+/)[0]!.toLowerCase()] : [])));
+  const first = (n: string): string => n.trim().split(/\s+/)[0]!.toLowerCase();
+  return new Set(people.flatMap((p) => [p.name, ...p.aliases]).flatMap((n) => (n && !isFunctionWord(first(n)) ? [first(n)] : [])));
 }
 
 /**
@@ -32,7 +37,7 @@ export async function recentFirstNames(graph: GraphStore, tenant: TenantId, max:
 /** Names used vocatively in `text` that none of `present` holds: evidence about whoever answers. */
 export function unknownVocatives(text: string, present: readonly Participant[]): string[] {
   const held = firstNames(present);
-  return findVocatives(text).map((n) => n.toLowerCase()).filter((n) => !held.has(n));
+  return findVocatives(text).map((n) => n.toLowerCase()).filter((n) => !held.has(n) && couldBeName(n));
 }
 
 /**
@@ -61,7 +66,8 @@ export class SessionNaming {
   async selfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string, present: readonly Participant[]): Promise<Participant> {
     const known = new Set([...firstNames(present), ...(await namesHeardFor(this.evidence, tenant, speaker.id))]);
     const binding = nameFromSelfIntroduction(speaker.id, text, { known });
-    if (!binding) return speaker;
+    // Checked here too: whatever the detector accepts, a function or ordinary word never becomes an alias.
+    if (!binding || !couldBeName(binding.name)) return speaker;
     const name = binding.name;
     const holds = [speaker.name, ...speaker.aliases].some((n) => n?.toLowerCase() === name.toLowerCase());
     if (holds) return speaker;
@@ -85,7 +91,7 @@ export class SessionNaming {
     tenant: TenantId, sessionId: string, resolver: ParticipantResolver, participantId: string, names: string[],
     kind: keyof typeof EVIDENCE_WEIGHT, present: readonly Participant[],
   ): Promise<void> {
-    for (const name of names) {
+    for (const name of names.filter((n) => couldBeName(n))) {
       const binding = await recordAddressEvidence(this.evidence, tenant, sessionId, participantId, name, { weight: EVIDENCE_WEIGHT[kind] });
       if (!binding) continue;
       const [person] = await resolver.byIds([participantId]);

@@ -2,6 +2,7 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import type { ProfileUpdate } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
 import { taughtNames, withDerived, withTaughtNames } from '../interaction/participant-attributes.js';
+import { couldBeName } from '../speaker/name-words.js';
 
 /**
  * Apply extracted profile updates: a self-introduced name sets the display name when none is known (otherwise it
@@ -21,6 +22,8 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     const derived = list.filter((u) => u.attribute !== 'name');
     for (const u of list) {
       if (u.attribute !== 'name') continue;
+      // An extractor (rules or a model) reading "my name is on the list" must not make "On" a name or alias.
+      if (!couldBeName(u.value)) continue;
       const known = name !== null && name.toLowerCase() === u.value.toLowerCase();
       // Recorded only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
       if (name === null || (!known && !p.aliases.some((a) => a.toLowerCase() === u.value.toLowerCase()))) taught.add(u.value.toLowerCase());

@@ -194,6 +194,34 @@ export class WordNet {
     return form;
   }
 
+  /**
+   * How WordNet lists `word` (lower-cased, base forms counted): `notNoun` when it has a verb, adjective or adverb
+   * sense ("will", "frank"); `ordinary` when it has one of those or a noun sense spelt lower case ("done", "list");
+   * `proper` when it has a noun sense spelt capitalised ("Eve", "Lisbon"). All false for a word WordNet does not
+   * list ("ahmed") or when WordNet is absent.
+   */
+  senses(word: string): { ordinary: boolean; proper: boolean; notNoun: boolean } {
+    const lower = word.toLowerCase();
+    if (!this.available) return { ordinary: false, proper: false, notNoun: false };
+    this.#load();
+    const notNoun = POS.some((p) => p !== 'noun' && this.baseForms(lower, p).length > 0);
+    let ordinary = notNoun;
+    let proper = false;
+    for (const base of this.baseForms(lower, 'noun')) {
+      for (const offset of this.#index!.get('noun')!.get(base) ?? []) {
+        const f = this.#line('noun', offset).split(' ');
+        const count = Number.parseInt(f[3] ?? '0', 16);
+        for (let i = 0; i < count; i++) {
+          const w = (f[4 + 2 * i] ?? '').replace(/\(.*\)$/, '');
+          if (w.toLowerCase() !== base) continue;
+          if (/^\p{Lu}/u.test(w)) proper = true;
+          else ordinary = true;
+        }
+      }
+    }
+    return { ordinary, proper, notNoun };
+  }
+
   /** The words of the synset at `offset` in `data.<pos>` (multi-word lemmas with spaces). */
   #synset(pos: Pos, offset: number): string[] {
     return this.#record(pos, offset).words;

@@ -1,4 +1,5 @@
 import { capitalise, isMixedCase, isWord, nameAt, NOT_NAMES, tokens, type Tok } from './name-tokens.js';
+import { couldBeName, isFunctionWord, isOrdinaryWord } from './name-words.js';
 import { soundsLikeKnown } from './phonetic.js';
 
 /** Which phrasing gave the name. */
@@ -91,10 +92,11 @@ export function detectIntroduction(text: string, options: IntroductionOptions = 
   const test = { known, cased, minPrevalence: 0 };
   for (const { at, form, strong } of slots(t)) {
     const tok = t[at];
-    if (!isWord(tok) || NOT_NAMES.has(tok.lower)) continue;
+    // "my name is on the list": a function word is never a name, even one a poisoned alias made known.
+    if (!isWord(tok) || NOT_NAMES.has(tok.lower) || isFunctionWord(tok.lower)) continue;
     const ends = clauseEnds(t, at + 1);
     if (!strong && !ends) continue;
-    if (known.has(tok.lower)) return { name: capitalise(tok.value), form, via: 'known' };
+    if (known.has(tok.lower) && couldBeName(tok.lower)) return { name: capitalise(tok.value), form, via: 'known' };
     const weak = form === 'i-am' || form === 'this-is' || form === 'it-is';
     if (nameAt(t, at, { ...test, minPrevalence: weak && !strong ? (options.minPrevalence ?? 0) : 0 })) {
       return { name: capitalise(tok.value), form, via: 'list' };
@@ -102,7 +104,7 @@ export function detectIntroduction(text: string, options: IntroductionOptions = 
     const heard = misheard(t, at, known, options.maxPhoneDistance ?? 0.4);
     if (heard) return { name: capitalise(heard), form, via: 'phonetic' };
     // "my name is ahmed and…": an unlisted word, a noun or a guessed verb ("ahmed"), not "my name is wrong on…".
-    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && tok.pos !== 'ADJ' && (!cased || /^\p{Lu}/u.test(tok.value))) {
+    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && tok.pos !== 'ADJ' && !isOrdinaryWord(tok.lower) && (!cased || /^\p{Lu}/u.test(tok.value))) {
       return { name: capitalise(tok.value), form, via: 'slot' };
     }
   }

@@ -6,6 +6,9 @@ import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-parti
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { renameInFacts } from '../../pipelines/interaction/rename-facts.js';
+import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
+import { isFunctionWord } from '../../pipelines/speaker/name-words.js';
 import {
   errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantMergeBody,
   ParticipantMergedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
@@ -43,7 +46,8 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'updateParticipant', tags: ['participants'],
       summary: 'Set name, external_id, aliases or attributes (a merge patch: a key set is the client\'s own, which memories never change; null removes the client\'s value, ' +
-        'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it)',
+        'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) ' +
+        'and rewrites their memories that name them by the old name (or as "an unnamed speaker") to the new one',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
       response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, or a new alias is another participant\'s name or alias'), ...errorResponses({ body: true }) },
     },
@@ -67,6 +71,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     };
     const p = named && (attributes !== undefined || words.length > 0 ? await app.stores.graph.updateParticipantAttributes(request.tenant, target.id, withPatch) : named);
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
+    await renameMemories(app, request.tenant, target, name);
     if (!patched || patched.cleared.length === 0) return participantView(app, p);
     // A key cleared by null shows what the profile memories say of it again, if they say anything.
     const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
@@ -117,15 +122,29 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
 }
 
 /**
+ * After a rename, the participant's memories that named them by the old label say the new name (`renameInFacts`),
+ * and the current ones are indexed again under their new words.
+ */
+async function renameMemories(app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined): Promise<void> {
+  if (!name || name === target.name) return;
+  const current = (await renameInFacts(app.stores.memory, tenant, target.id, target.name, name)).filter((f) => f.validTo === null);
+  if (current.length === 0) return;
+  const vectors = await app.models.textEmbedder.embed(current.map((f) => f.content));
+  const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder);
+  await indexer.indexFacts(tenant, current.flatMap((fact, i) => (vectors[i] ? [{ fact, vector: vectors[i] }] : [])));
+}
+
+/**
  * A rename keeps the old name as an alias, so transcripts and imports that still say it reach the same
- * person (not a new participant), unless another participant already holds that name or alias, or the
+ * person (not a new participant), unless it is a function word, or another participant already holds that name or alias, or the
  * patch sets the aliases itself. Undefined when the aliases stay as they are.
  */
 async function aliasesAfterRename(
   app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined,
 ): Promise<string[] | undefined> {
   const old = target.name;
-  if (!old || !name || name.toLowerCase() === old.toLowerCase()) return undefined;
+  // A function word ("On", from "my name is on the list" before the fix) is no label to keep reaching them by.
+  if (!old || !name || name.toLowerCase() === old.toLowerCase() || isFunctionWord(old)) return undefined;
   if (target.aliases.some((a) => a.toLowerCase() === old.toLowerCase())) return undefined;
   const holders = await app.stores.graph.findParticipantsByName(tenant, old);
   if (holders.some((h) => h.id !== target.id)) return undefined;

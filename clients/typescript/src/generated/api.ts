@@ -535,7 +535,7 @@ export interface Operations {
     response: Schemas["Memory"];
     errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
-  /** Set name, external_id, aliases or attributes (a merge patch: a key set is the client's own, which memories never change; null removes the client's value, and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) */
+  /** Set name, external_id, aliases or attributes (a merge patch: a key set is the client's own, which memories never change; null removes the client's value, and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) and rewrites their memories that name them by the old name (or as "an unnamed speaker") to the new one */
   updateParticipant: {
     path: {
       /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
