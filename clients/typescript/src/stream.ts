@@ -31,6 +31,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   reconnects = 0;
   /** The close code of the last connection to close (undefined while none has). */
   closeCode: number | undefined;
+  /**
+   * Where the server began shedding audio, per overload episode (`PARLEY_ERR_OVERLOADED` with
+   * `shed_from_ms`), ms on the clock of the server process that shed it, oldest first.
+   */
+  readonly shedFromMs: number[] = [];
   /** Recent audio sent, for a resend after a server shutdown (`resendBufferMs`). */
   private readonly sentAudio: SentAudio;
   /** Set by `PARLEY_ERR_SHUTTING_DOWN`: the server process ends; where its unstored audio begins (null: none). */
@@ -265,6 +270,9 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         if (event.type === 'error' && event.fatal) {
           // A refusal (bad format, no free slot) is followed by the close: reported with its code.
           this.lastFatal = new ParleyError(event.code, event.message, { fatal: true });
+        }
+        if (event.type === 'error' && event.code === 'PARLEY_ERR_OVERLOADED' && event.shed_from_ms !== undefined) {
+          this.shedFromMs.push(event.shed_from_ms);
         }
         if (event.type === 'error' && event.code === 'PARLEY_ERR_SHUTTING_DOWN') {
           this.shutDownFrom = { ms: event.unstored_from_ms ?? null };
