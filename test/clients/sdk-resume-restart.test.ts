@@ -8,6 +8,7 @@ import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixture
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { startTestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
@@ -51,22 +52,15 @@ test('@parley/client: the default resume outlasts a server that is down for 25 s
  * had named audio it did not store, which nobody ever sent again.
  */
 test('@parley/client: audio a shut-down server named as unstored counts as lost when the stream cannot resume', async () => {
-  const tmp = tempDir('parley-sdk-lost-');
-  const config = loadConfig({
-    DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_INFERENCE_WORKERS: '1',
-    PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SHUTDOWN_GRACE_MS: '0',
-  });
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+  const t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SHUTDOWN_GRACE_MS: '0' });
   let session: StreamSession | null = null;
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    await app.models.inference();
+    await t.app.models.inference();
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
     const first = awb.utterances[0]!;
     // Whole 20 ms frames, so the audio sent ends exactly at cutMs.
     const cutMs = Math.ceil((first.start_ms + 1000) / 20) * 20;
-    const client = new ParleyClient({ baseUrl: `http://127.0.0.1:${port}` });
+    const client = new ParleyClient({ baseUrl: t.httpUrl });
     session = await client.stream({ sessionId: 'sdk-lost', pacing: 'fast', resume: { totalMs: 1500 } });
     const seen: ServerEvent[] = [];
     const iterated = (async () => {
@@ -76,7 +70,7 @@ test('@parley/client: audio a shut-down server named as unstored counts as lost 
     session.sendAudio(encodeS16le(fixtureSamples(awb).subarray(0, Math.round(16 * cutMs))));
     await started;
     await session.drained();
-    await app.close();
+    await t.app.close();
     const error = await iterated;
     assert.ok(error instanceof ParleyError && error.code === 'PARLEY_CLIENT_CLOSED', `the stream ends unresumed: ${String(error)}`);
     const closing = seen.find((e) => e.type === 'error' && e.code === 'PARLEY_ERR_SHUTTING_DOWN');
@@ -86,7 +80,6 @@ test('@parley/client: audio a shut-down server named as unstored counts as lost 
     assert.match(error.message, /not resent/);
   } finally {
     session?.close();
-    await app.close();
-    tmp.remove();
+    await t.close();
   }
 });
