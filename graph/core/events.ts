@@ -93,7 +93,7 @@ export interface ServerEventPayloads {
   'participant.identified': { external_id: string; participant: { id: string; name: string | null; external_id: string | null } | null };
   'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
   /** `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins. */
-  error: { code: string; message: string; fatal: boolean; unstored_from_ms?: number };
+  error: { code: string; message: string; fatal: boolean; unstored_from_ms?: number; shed_from_ms?: number };
   'session.ended': Record<string, never>;
 }
 

@@ -42,7 +42,11 @@ export type AudioSessionEvent =
       /** Session time of `audio[0]`. */
       audioOffsetMs: number;
     }
-  | { type: 'error'; code: ErrorCode; message: string; fatal: boolean };
+  | {
+      type: 'error'; code: ErrorCode; message: string; fatal: boolean;
+      /** `PARLEY_ERR_OVERLOADED` of shed audio: where the episode's shed audio begins, ms of the stream. */
+      shedFromMs?: number;
+    };
 
 /** The event types without `error`, as produced by a speech pipeline. */
 export type SpeechEvent = Exclude<AudioSessionEvent, { type: 'error' }>;

@@ -11,6 +11,9 @@ import type { VadOptions } from './vad-options.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
 
+/** Audio accepted in a row that ends an overload episode, ms: shedding again after that is a new episode (a new error). */
+export const EPISODE_END_MS = 1000;
+
 /** Options of {@link createAudioSession}. Durations in milliseconds. */
 export interface AudioSessionOptions {
   /** Declared stream format; validated (defaults: `pcm_s16le`, 16000 Hz, mono). */
@@ -44,7 +47,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   private shedSamples = 0;
   private inFlightSamples = 0;
   private firstFrameAt: number | undefined;
-  private overloaded = false;
+  /** During an overload episode: audio accepted since its last shed frame, samples; null outside one. */
+  private episodeAcceptedSamples: number | null = null;
   private awaitingFinal = 0;
   private pendingCommits = 0;
   private closed = false;
@@ -116,18 +120,29 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     // lead bound (Infinity) no lead is allowed for, so the queue stays bounded.
     const allowedLeadMs = Number.isFinite(this.maxLeadMs) ? Math.min(Math.max(0, leadMs), this.maxLeadMs) : 0;
     const backlog = this.inFlightSamples + samples.length - allowedLeadMs * SAMPLES_PER_MS;
-    const why = backlog > this.maxQueuedSamples ? 'the speech workers are behind'
-      : leadMs > this.maxLeadMs ? 'audio is arriving faster than real time'
+    const s = (n: number): string => `${(n / 1000).toFixed(1)} s`;
+    const why = backlog > this.maxQueuedSamples
+      ? `the speech workers are behind (${s((backlog - samples.length) / SAMPLES_PER_MS)} of audio waiting for them; at most ${s(this.maxQueuedSamples / SAMPLES_PER_MS)})`
+      : leadMs > this.maxLeadMs ? `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)})`
       : this.channel.full ? 'events are not being read' : undefined;
     if (why) {
-      if (!this.overloaded) {
-        this.channel.put({ type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, message: `audio shed: ${why}` });
+      if (this.episodeAcceptedSamples === null) {
+        const fromMs = Math.round(start / SAMPLES_PER_MS);
+        this.channel.put({
+          type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, shedFromMs: fromMs,
+          message: `audio shed from ${s(fromMs)} of the stream (shed_from_ms ${fromMs}) until the overload ends: ${why}`,
+        });
       }
-      this.overloaded = true;
+      this.episodeAcceptedSamples = 0;
       this.shedSamples += samples.length;
       return undefined;
     }
-    this.overloaded = false;
+    // An episode ends only after EPISODE_END_MS of audio accepted since its last shed frame: a backlog that
+    // hovers at its bound sheds and accepts frames in turn, and that is one episode, not an error per frame.
+    if (this.episodeAcceptedSamples !== null) {
+      this.episodeAcceptedSamples += samples.length;
+      if (this.episodeAcceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) this.episodeAcceptedSamples = null;
+    }
     this.acceptedSamples += samples.length;
     this.inFlightSamples += samples.length;
     this.stream.push(samples, start);

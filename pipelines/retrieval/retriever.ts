@@ -10,6 +10,7 @@ import { NameResolver } from './memory-items.js';
 import { searchLists, type Pool, type SearchFilters, type SearchLayers } from './pool-search.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { SchemaVectors } from './schema-vectors.js';
+import { hasContent } from './turn-evidence.js';
 
 /** Per-stage timings of one retrieval, milliseconds. */
 export interface RetrievalTimings {
@@ -189,7 +190,8 @@ export class Retriever {
     const timings = { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 };
     this.#onRetrieved?.(timings);
     return {
-      items: items.slice(0, k),
+      // The same rule as an explicit question's: a turn with no content word is no evidence.
+      items: items.filter((i) => i.layer !== 'interaction' || hasContent(i.text)).slice(0, k),
       timings,
       poolSize, fallback,
       zone: { entityIds: [...direct, ...neighbourIds, ...ofSchemas], schemaIds: semantic.schemaIds },

@@ -69,6 +69,9 @@ export const SERVER_EVENT_PAYLOADS = {
     unstored_from_ms: Type.Optional(Type.Number({
       description: 'PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting',
     })),
+    shed_from_ms: Type.Optional(Type.Number({
+      description: 'PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends (1 s of audio accepted in a row)',
+    })),
   }),
   'session.ended': Type.Object({}),
 } satisfies Record<ServerEventType, TSchema>;

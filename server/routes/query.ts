@@ -13,6 +13,7 @@ import {
   errorResponse, errorResponses, QueryBody, QueryResponse, ref,
 } from '../protocol/http-schemas.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { askingTurnIds } from '../../pipelines/retrieval/turn-evidence.js';
 
 export { QueryBody } from '../protocol/http-schemas.js';
 
@@ -66,9 +67,12 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
     voiceMs = performance.now() - started;
   }
   const askerId = asker?.id ?? null;
+  // The turn that asked it (stored just before, as the README's LLM-turn example does) is no evidence of its answer.
+  const excludeIds = body.session_id ? await askingTurnIds(app.stores.graph, tenant, body.session_id, body.question) : [];
   const answer = await app.memoryQuery(tenant, {
     question: body.question, asker: askerId, k: body.k ?? 5,
     ...(body.session_id ? { sessionId: body.session_id } : {}),
+    ...(excludeIds.length > 0 ? { excludeIds } : {}),
     ...(speakerId ? { speakerId } : {}),
     ...(addresseeId ? { addresseeId } : {}),
   });

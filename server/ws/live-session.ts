@@ -241,7 +241,7 @@ export class LiveSession implements TurnSession {
   }
 
   /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
-  sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number } = {}): void {
+  sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number; shed_from_ms?: number } = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
     if (fatal) this.socket?.close(ERRORS[code].wsClose, code);

@@ -6,6 +6,7 @@ import {
 } from '../protocol/ws-messages.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
+import { validateSessionSettings } from './session-settings.js';
 
 type MessageType = keyof typeof CLIENT_MESSAGES;
 
@@ -71,6 +72,7 @@ export function endedError(session: LiveSession, type: string): ParleyError {
 }
 
 async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof SessionUpdateMessage>): Promise<void> {
+  validateSessionSettings(msg.session);
   const record = await deps.stores.graph.getSession(session.tenant, session.id);
   const metadata = { ...(record?.metadata ?? {}), ...msg.session };
   const bytes = Buffer.byteLength(JSON.stringify(metadata));

@@ -1,7 +1,4 @@
-/** A turn's or question's words, lower case, without punctuation: "Where did Kim move?" → "where did kim move". */
-function words(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
+import { plainWords as words } from '../../pipelines/retrieval/turn-evidence.js';
 
 /**
  * The last few turns stored in a live session (id and words), so a question asked over its socket right

@@ -22,7 +22,7 @@ export interface VoiceTurnsHost {
   /** Whether the session has ended: no turn is stored after that. */
   readonly ended: boolean;
   send: TurnSession['send'];
-  sendError(code: ErrorCode, message: string, fatal?: boolean): void;
+  sendError(code: ErrorCode, message: string, fatal?: boolean, details?: { shed_from_ms?: number }): void;
   /** A new turn id for this session. */
   nextTurnId(): string;
   /** Run work in order with the session's other messages. */

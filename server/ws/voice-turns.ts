@@ -285,7 +285,7 @@ export class VoiceTurns {
         return;
       }
       case 'error':
-        s.sendError(e.code, e.message, e.fatal);
+        s.sendError(e.code, e.message, e.fatal, e.shedFromMs === undefined ? {} : { shed_from_ms: e.shedFromMs });
     }
   }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DEFAULT_RESUME_TOTAL_MS, ResumeSchedule } from '../../clients/typescript/src/resume-policy.js';
 import { SentAudio } from '../../clients/typescript/src/sent-audio.js';
 
 const frame = (n: number): { kind: 'audio'; data: Uint8Array; ms: number } => ({ kind: 'audio', data: new Uint8Array([n]), ms: 20 });
@@ -28,4 +29,33 @@ test('SentAudio: audio named but no longer kept is counted as lost; null names n
   assert.deepEqual(none.takeFrom(0), []);
   assert.equal(none.lostMs, 20);
   assert.throws(() => new SentAudio(-1), RangeError);
+});
+
+test('SentAudio: a shutdown no stream resumed after loses everything it named', () => {
+  const sent = new SentAudio(1000);
+  for (let i = 0; i < 5; i++) sent.record(frame(i)); // 0–100 ms, all kept
+  assert.equal(sent.abandon(30), 70);
+  assert.equal(sent.lostMs, 70);
+  assert.equal(sent.resentMs, 0);
+  assert.equal(sent.abandon(null), 0, 'nothing named, nothing lost');
+});
+
+test('ResumeSchedule: by default it keeps trying for 60 s, 250 ms doubling to 5 s; attempts and totalMs bound it', () => {
+  let now = 0;
+  const waits = (schedule: ResumeSchedule): number[] => {
+    const out: number[] = [];
+    for (let w = schedule.next(); w !== null; w = schedule.next()) {
+      out.push(w);
+      now += w + 100; // each attempt itself takes 100 ms
+    }
+    return out;
+  };
+  const byDefault = waits(new ResumeSchedule({}, () => now));
+  assert.deepEqual(byDefault.slice(0, 7), [250, 500, 1000, 2000, 4000, 5000, 5000]);
+  assert.ok(now >= DEFAULT_RESUME_TOTAL_MS && DEFAULT_RESUME_TOTAL_MS === 60_000, `tried until the budget was spent (${now} ms)`);
+  now = 0;
+  assert.equal(waits(new ResumeSchedule({ attempts: 3 }, () => now)).length, 3);
+  now = 0;
+  assert.deepEqual(waits(new ResumeSchedule({ totalMs: 1000, delayMs: 400 }, () => now)), [400, 500], 'the last wait is cut to the budget');
+  assert.throws(() => new ResumeSchedule({ totalMs: -1 }), RangeError);
 });

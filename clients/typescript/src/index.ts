@@ -4,6 +4,7 @@ export { SessionEventStream } from './session-events.js';
 export { StreamSession, type Pacing, type StreamOptions } from './stream.js';
 export { AudioQueue, BYTES_PER_SAMPLE, MIN_FRAME_MS, type AudioEncoding } from './audio-queue.js';
 export { DEFAULT_RESEND_BUFFER_MS } from './sent-audio.js';
+export { DEFAULT_RESUME_TOTAL_MS, ResumeSchedule, type ResumeOptions } from './resume-policy.js';
 export { ParleyError, PARLEY_ERROR_CODES, parseRetryAfter, type ClientErrorCode, type ParleyErrorCode } from './errors.js';
 export {
   OPERATIONS, type ClientMessage, type ClientMessages, type OperationId, type Operations, type Schemas,

@@ -17,7 +17,10 @@ export class SentAudio {
   private clockMs = 0;
   /** Audio sent again after a shutdown, ms (all resends together). */
   resentMs = 0;
-  /** Audio a shutting-down server named that had already left the buffer, ms (all resends together). */
+  /**
+   * Audio a shutting-down server named that was never sent again, ms (all shutdowns together): it had
+   * left the buffer, or the stream ended without reaching another server ({@link abandon}).
+   */
   lostMs = 0;
 
   /** @param keepMs how much of the latest sent audio to keep, ms (0: none, nothing is resent). */
@@ -47,5 +50,18 @@ export class SentAudio {
     this.frames = [];
     this.clockMs = 0;
     return kept;
+  }
+
+  /**
+   * The server process that named `fromMs` (null: nothing) is gone and no other one will get its audio
+   * (the stream could not resume): everything it named counts as lost.
+   * @returns the audio lost by this, ms.
+   */
+  abandon(fromMs: number | null): number {
+    const lost = fromMs === null ? 0 : Math.max(0, this.clockMs - fromMs);
+    this.lostMs += lost;
+    this.frames = [];
+    this.clockMs = 0;
+    return lost;
   }
 }

@@ -1,4 +1,5 @@
 import type { AudioEncoding } from './audio-queue.js';
+import type { ResumeOptions } from './resume-policy.js';
 
 /** How audio given to `sendAudio` goes out. */
 export type Pacing =
@@ -27,9 +28,11 @@ export interface StreamOptions {
   maxLeadMs?: number;
   /**
    * Reconnect with the session id after the connection drops (not after `session.ended`, a fatal
-   * error or `close()`). Default `{ attempts: 8, delayMs: 250 }`; the delay doubles up to 5 s.
+   * error or `close()`). Default: tries for 60 s after the drop (`totalMs`), waiting 250 ms before the
+   * first attempt and doubling up to 5 s between attempts, so a restarted server is found once it
+   * listens again; `false` turns it off.
    */
-  resume?: false | { attempts?: number; delayMs?: number };
+  resume?: false | ResumeOptions;
   /**
    * How much of the latest sent audio to keep, ms, so that after a server shutdown
    * (`PARLEY_ERR_SHUTTING_DOWN` naming `unstored_from_ms`) the reconnect sends the audio the server did

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { AudioQueue } from './audio-queue.js';
+import { ResumeSchedule } from './resume-policy.js';
 import { DEFAULT_RESEND_BUFFER_MS, SentAudio } from './sent-audio.js';
 import { errorFromResponse, ParleyError } from './errors.js';
 import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
@@ -30,6 +31,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   reconnects = 0;
   /** The close code of the last connection to close (undefined while none has). */
   closeCode: number | undefined;
+  /**
+   * Where the server began shedding audio, per overload episode (`PARLEY_ERR_OVERLOADED` with
+   * `shed_from_ms`), ms on the clock of the server process that shed it, oldest first.
+   */
+  readonly shedFromMs: number[] = [];
   /** Recent audio sent, for a resend after a server shutdown (`resendBufferMs`). */
   private readonly sentAudio: SentAudio;
   /** Set by `PARLEY_ERR_SHUTTING_DOWN`: the server process ends; where its unstored audio begins (null: none). */
@@ -69,7 +75,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     return this.sentAudio.resentMs;
   }
 
-  /** Audio server shutdowns named as not stored that was older than `resendBufferMs`, so not resent, ms. */
+  /**
+   * Audio server shutdowns named as not stored that was never sent again, ms: older than
+   * `resendBufferMs`, or named by a server the stream then could not resume on.
+   */
   get lostAudioMs(): number {
     return this.sentAudio.lostMs;
   }
@@ -208,6 +217,12 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
 
   private finish(error: ParleyError | null): void {
     if (this.outcome) return;
+    if (this.shutDownFrom) {
+      // The server named audio it did not store and no later server got it again: that audio is lost.
+      const lost = this.sentAudio.abandon(this.shutDownFrom.ms);
+      this.shutDownFrom = null;
+      if (lost > 0 && error) error = new ParleyError(error.code, `${error.message}; ${Math.round(lost)} ms of audio the server named as not stored (unstored_from_ms) was not resent`, { cause: error.cause, ...(error.closeCode !== undefined ? { closeCode: error.closeCode } : {}), fatal: error.fatal });
+    }
     this.outcome = { error };
     for (const l of [...this.listeners]) l(null);
     for (const wake of this.wakers.splice(0)) wake();
@@ -255,6 +270,9 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         if (event.type === 'error' && event.fatal) {
           // A refusal (bad format, no free slot) is followed by the close: reported with its code.
           this.lastFatal = new ParleyError(event.code, event.message, { fatal: true });
+        }
+        if (event.type === 'error' && event.code === 'PARLEY_ERR_OVERLOADED' && event.shed_from_ms !== undefined) {
+          this.shedFromMs.push(event.shed_from_ms);
         }
         if (event.type === 'error' && event.code === 'PARLEY_ERR_SHUTTING_DOWN') {
           this.shutDownFrom = { ms: event.unstored_from_ms ?? null };
@@ -312,12 +330,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       this.finish(error);
       return;
     }
-    let delay = resume.delayMs ?? 250;
+    const schedule = new ResumeSchedule(resume);
     let last: unknown = null;
-    for (let attempt = 0; attempt < (resume.attempts ?? 8); attempt++) {
-      await sleep(delay);
+    for (let wait = schedule.next(); wait !== null; wait = schedule.next()) {
+      await sleep(wait);
       if (this.closing) return;
-      delay = Math.min(delay * 2, 5_000);
       try {
         await this.connect();
         this.reconnects += 1;
@@ -327,10 +344,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         last = err;
         if (err instanceof ParleyError && !err.retryable && err.code !== 'PARLEY_CLIENT_CLOSED') break;
         // A 429 says when to come back: not sooner.
-        if (err instanceof ParleyError && err.retryAfterMs !== undefined) delay = Math.max(delay, err.retryAfterMs);
+        if (err instanceof ParleyError && err.retryAfterMs !== undefined) schedule.atLeast(err.retryAfterMs);
       }
     }
-    this.finish(new ParleyError('PARLEY_CLIENT_CLOSED', `connection lost (${code}) and not resumed: ${(last as Error | null)?.message ?? 'no attempt'}`, { cause: last }));
+    const tried = `${schedule.attempts} attempt${schedule.attempts === 1 ? '' : 's'} in ${(schedule.elapsedMs / 1000).toFixed(1)} s`;
+    this.finish(new ParleyError('PARLEY_CLIENT_CLOSED', `connection lost (${code}) and not resumed (${tried}): ${(last as Error | null)?.message ?? 'no attempt'}`, { cause: last }));
   }
 
   /** Audio ms per wall-clock ms: `speed` when paced in real time, else 1 (`fast` counts its lead in real time). */

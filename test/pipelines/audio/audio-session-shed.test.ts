@@ -64,6 +64,39 @@ describe('audio session shedding against stalled workers', () => {
   });
 });
 
+/**
+ * Workers that keep up with real time but no faster, the backlog at its bound, used to shed and accept
+ * frames in turn, with an error for every shed frame after an accepted one; and the error named no range.
+ */
+test('a backlog hovering at its bound is one episode with one error, which names where the shed audio begins', async () => {
+  const { pool, ack } = stalledPool();
+  const s = await createAudioSession({ format: {}, pool });
+  const events: AudioSessionEvent[] = [];
+  const reading = (async () => { for await (const e of s) events.push(e); })();
+  // Real time, nothing processed for the first 2.1 s: the 22nd frame (2100–2200 ms) is the first shed.
+  for (let i = 0; i < 22; i++) s.push(FRAME, i * 100);
+  assert.equal(s.shedMs, 100);
+  // Then the workers finish just enough to take every other frame: accepted and shed in turn, 2 s of it.
+  for (let i = 22; i < 42; i++) {
+    if (i % 2 === 0) ack(i === 22 ? 3200 : 1600);
+    s.push(FRAME, i * 100);
+  }
+  assert.equal(s.shedMs, 1100, 'the first shed frame and every odd one after it');
+  // Caught up: 1 s accepted in a row ends the episode; shedding after that is a new one (a burst over 5 s ahead).
+  ack(16000 * 10);
+  for (let i = 42; i < 52; i++) s.push(FRAME, i * 100);
+  ack(16000 * 10);
+  for (let i = 52; i < 120; i++) s.push(FRAME, 5100);
+  assert.ok(s.shedMs > 1100);
+  await s.close();
+  await reading;
+  const errors = events.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_OVERLOADED') as { message: string; shedFromMs?: number }[];
+  assert.equal(errors.length, 2, `one error per episode: ${errors.map((e) => e.message).join(' / ')}`);
+  assert.equal(errors[0]!.shedFromMs, 2100);
+  assert.match(errors[0]!.message, /audio shed from 2\.1 s of the stream \(shed_from_ms 2100\).*the speech workers are behind \(2\.\d s of audio waiting/);
+  assert.match(errors[1]!.message, /audio is arriving faster than real time \(5\.\d s ahead; at most 5\.0 s\)/);
+});
+
 test('with no lead bound (maxLeadMs Infinity) the worker queue is still bounded by maxQueuedMs', async () => {
   const { pool } = stalledPool();
   const s = await createAudioSession({ format: {}, pool, maxLeadMs: Infinity, maxQueuedMs: 500 });

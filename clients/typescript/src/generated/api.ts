@@ -776,6 +776,8 @@ export interface ServerEvents {
     fatal: boolean;
     /** PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting */
     unstored_from_ms?: number;
+    /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends (1 s of audio accepted in a row) */
+    shed_from_ms?: number;
   };
   /** The session is finished; the socket closes with 1000 */
   "session.ended": {

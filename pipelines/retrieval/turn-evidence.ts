@@ -1,0 +1,53 @@
+import { contentWords } from './hydrate.js';
+
+/**
+ * Words that carry no memory on their own: acknowledgements, greetings, fillers. A turn made only of
+ * these and function words ("Noted.", "Okay, sounds good!", "Thanks, bye") answers nothing, but in a
+ * small or fresh store, and boosted as a turn of the asking session or as the neighbour of a match, it
+ * used to take evidence places from real memories.
+ */
+const ACKNOWLEDGEMENTS = new Set((
+  'ok okay okey k noted sure thanks thank thx ty yes yeah yep yup ya no nope nah right alright all got it great cool ' +
+  'fine good perfect understood understand sounds sound hmm hm mm mhm uh um uhm er erm oh ah aha huh wow bye goodbye ' +
+  'hello hi hey see later will do done sorry please welcome absolutely totally exactly indeed course agreed true ' +
+  'really nice lol haha lovely awesome certainly definitely gotcha roger copy that\'s thats ll ve re don let go then ' +
+  'much very too also just well now there here'
+).split(' '));
+
+/**
+ * Whether a turn can be evidence for a question: it holds at least one content word, or a number
+ * ("5" answers "how many?"). Applied to the turns of `/v1/query`, the `query` message and `memory.context`.
+ */
+export function hasContent(text: string): boolean {
+  if (/\p{N}/u.test(text)) return true;
+  for (const w of contentWords(text)) if (!ACKNOWLEDGEMENTS.has(w)) return true;
+  return false;
+}
+
+/** A turn's or question's words, lower case, without punctuation: "Where did Kim move?" → "where did kim move". */
+export function plainWords(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Whether a stored turn says the question itself (same words, case and punctuation aside): the turn that asked it. */
+export function asksQuestion(turnText: string, question: string): boolean {
+  const asked = plainWords(question);
+  return asked !== '' && plainWords(turnText) === asked;
+}
+
+/** How many of a session's latest turns are searched for the one that asked a question. */
+export const ASKING_TURN_WINDOW = 16;
+
+/**
+ * The turns of `sessionId` that asked `question`: those of its last {@link ASKING_TURN_WINDOW} with the
+ * question's words (the question just stored before it was asked, as an agent framework does). Over
+ * HTTP there is no `utterance_id` of the asking turn to go by, so the words decide, as on the socket.
+ */
+export async function askingTurnIds(
+  graph: { recentUtterances(tenant: string, sessionId: string, n: number): Promise<{ id: string; text: string }[]> },
+  tenant: string, sessionId: string, question: string,
+): Promise<string[]> {
+  if (plainWords(question) === '') return [];
+  const recent = await graph.recentUtterances(tenant, sessionId, ASKING_TURN_WINDOW);
+  return recent.filter((u) => asksQuestion(u.text, question)).map((u) => u.id);
+}

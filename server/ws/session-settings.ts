@@ -1,0 +1,51 @@
+import { ParleyError } from '../../graph/core/errors.js';
+
+/**
+ * Settings fixed when the socket connects (`/v1/stream` query parameters): the decoder is built for
+ * them, so a change mid-stream would be echoed without ever being in force.
+ */
+const FORMAT_FIELDS = ['sample_rate', 'encoding', 'channels'] as const;
+
+/**
+ * Names clients bring from other realtime APIs for what is a server setting here: accepting them
+ * as metadata would read as if the session's behaviour changed.
+ */
+const SERVER_SETTINGS: Record<string, string> = {
+  end_of_turn_ms: 'PARLEY_END_OF_TURN_MS',
+  vad_threshold: 'PARLEY_VAD_THRESHOLD',
+};
+
+/** A language tag in BCP 47's shape: a 2–3 letter language, then subtags (`en`, `pt-BR`, `zh-Hant-TW`). */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * Check the `session` object of a `session.update` before anything of it is stored, so that
+ * `session.updated` only ever echoes settings the session really holds.
+ * @throws ParleyError `PARLEY_ERR_BAD_FRAME` naming every field that is wrong (nothing is changed).
+ */
+export function validateSessionSettings(settings: Record<string, unknown>): void {
+  const problems: string[] = [];
+  for (const field of FORMAT_FIELDS) {
+    if (Object.hasOwn(settings, field)) {
+      problems.push(`${field} cannot change mid-stream: the audio format is fixed when the socket connects (reconnect with ?${field}=…)`);
+    }
+  }
+  for (const [field, env] of Object.entries(SERVER_SETTINGS)) {
+    if (Object.hasOwn(settings, field)) problems.push(`${field} is not a session setting: the server's ${env} decides it`);
+  }
+  if (Object.hasOwn(settings, 'language')) {
+    const language = settings.language;
+    if (typeof language !== 'string' || !LANGUAGE_TAG.test(language)) {
+      problems.push(`language must be a language tag such as "en" or "pt-BR", not ${JSON.stringify(language) ?? String(language)}`);
+    }
+  }
+  if (Object.hasOwn(settings, 'metadata')) {
+    const metadata = settings.metadata;
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+      problems.push('metadata must be a JSON object');
+    }
+  }
+  if (problems.length > 0) {
+    throw new ParleyError('PARLEY_ERR_BAD_FRAME', `session.update: ${problems.join('; ')}; nothing was changed`);
+  }
+}
