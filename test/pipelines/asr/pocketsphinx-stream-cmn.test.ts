@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PocketsphinxAsr } from '../../../pipelines/asr/pocketsphinx-asr.js';
+import { POCKETSPHINX_DEFAULT_OPTIONS, PocketsphinxAsr } from '../../../pipelines/asr/pocketsphinx-asr.js';
+import { PocketsphinxNameSpotter } from '../../../pipelines/asr/pocketsphinx-name-spotter.js';
 import { streamStateAccess } from '../../../pipelines/asr/pocketsphinx-stream-state.js';
 import { pocketsphinxApi } from '../../../pipelines/asr/pocketsphinx-ffi.js';
 import type { AsrTurnStream } from '../../../pipelines/asr/streaming-asr.js';
@@ -128,5 +129,30 @@ describe('pocketsphinx: each stream normalised by its own cepstral mean', () => 
       await solo.close();
       await both.close();
     }
+  });
+
+  test('the name-spotting pass hears a stream\'s turn with that stream\'s mean, not the last one it heard', async () => {
+    const model = '/usr/share/pocketsphinx/model/en-us';
+    const pcm = (x: Float32Array): Int16Array[] => [Int16Array.from(x, (v) => Math.round(Math.max(-1, Math.min(1, v)) * 32767))];
+    // B's own state, as its first turn leaves it (what the first pass hands the spotting pass).
+    const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: false });
+    const b = {};
+    await say(asr, b, quietGrace);
+    const own = asr.streamState(b)!;
+    await asr.close();
+    const spotted: Record<string, string[]> = {};
+    for (const mode of ['own', 'last heard'] as const) {
+      const spotter = new PocketsphinxNameSpotter(pocketsphinxApi(), model, { ...POCKETSPHINX_DEFAULT_OPTIONS }, { letterToSound: false });
+      try {
+        const file = spotter.keyphraseFile(['grace', 'robert'])!;
+        for (const clip of loud) spotter.spot(file, pcm(clip), []);
+        const fixed = spotter.spot(file, pcm(quietGrace), [], mode === 'own' ? own : undefined)!;
+        spotted[mode] = fixed.spotted.map((d) => d.name);
+      } finally {
+        spotter.close();
+      }
+    }
+    assert.deepEqual(spotted['own'], ['grace']);
+    assert.deepEqual(spotted['last heard'], [], 'control: with the loud stream\'s mean the name is not heard');
   });
 });
