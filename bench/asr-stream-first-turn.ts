@@ -6,13 +6,14 @@
  *   each later stream starts from the mean and noise statistics of the stream the decoder served last);
  * - `streams`: turns given their stream (`AsrTurnOptions.stream`: each stream's own state, its first turn
  *   from the model prior and decoded twice);
- * - `fresh`: each stream alone on a fresh recogniser, as `streams` (what a stream's first turn gets at best).
+ * - `fresh`: each stream's first turn alone on a fresh recogniser, as `streams` (what it gets at best).
  * At 16 kHz and through an 8 kHz G.711 μ-law line (Parley's narrowband settings). Twice, in two orders of
  * streams (the second reversed, so each stream follows another voice and is heard at the other level) and
  * of sentences (the second starts half way through); one unscored warm-up stream precedes each order.
  *
  *   node dist/bench/asr-stream-first-turn.js --dev   development: eval-corpus.ts's training voices × sentences 1–6
  *   node dist/bench/asr-stream-first-turn.js         report: held-out voices, flite kal × sentences 7–12, SpeechBrain
+ *   options: --turns N (each stream's first N sentences), --band 16 | --band 8 (one band)
  * Run: npm run bench:asr-stream-first-turn
  */
 import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
@@ -30,6 +31,11 @@ const CHUNK = 1600;
 /** Stream levels by position: every other stream 20 dB down, so each follows a stream at the other level. */
 const GAINS = [1, 0.1];
 const dev = process.argv.includes('--dev');
+const arg = (name: string): string | undefined => process.argv[process.argv.indexOf(name) + 1];
+/** `--turns N`: each stream's first N sentences only (the machine may be too busy for all). */
+const TURNS = process.argv.includes('--turns') ? Number(arg('--turns')) : Infinity;
+/** `--band 16|8`: one band only. */
+const BAND = process.argv.includes('--band') ? arg('--band') : undefined;
 
 if (!hasTts()) {
   console.log('asr-stream-first-turn: skipped, flite / festival / sox are not installed');
@@ -63,7 +69,7 @@ async function runOrder(order: readonly [string, Clip[]][], warmUp: readonly Cli
     for (const [, clips] of order) {
       const asr = shared ?? load(options);
       try {
-        out.push(await runStream(asr, clips, mode === 'main' ? undefined : {}));
+        out.push(await runStream(asr, shared ? clips : clips.slice(0, 1), mode === 'main' ? undefined : {}));
       } finally {
         if (!shared) await asr.close();
       }
@@ -89,8 +95,9 @@ function cpu(t: readonly Turn[]): string {
 }
 
 const gain = (x: Float32Array, g: number): Float32Array => (g === 1 ? x : x.map((v) => v * g));
-const sets = firstTurnStreams(dev);
-for (const [band, options] of [['16 kHz', {}], ['8 kHz μ-law', { ...NARROWBAND_OPTIONS }]] as const) {
+const sets = firstTurnStreams(dev).map(([name, clips]) => [name, clips.slice(0, TURNS)] as [string, Clip[]]);
+const bands = ([['16 kHz', {}], ['8 kHz μ-law', { ...NARROWBAND_OPTIONS }]] as const).filter(([b]) => !BAND || b.startsWith(BAND));
+for (const [band, options] of bands) {
   const results: Record<Mode, Turn[]> = { main: [], streams: [], fresh: [] };
   for (const reversed of [false, true]) {
     const named = reversed ? [...sets].reverse() : sets;
@@ -120,8 +127,8 @@ for (const [band, options] of [['16 kHz', {}], ['8 kHz μ-law', { ...NARROWBAND_
   console.log(`\n${band}, ${dev ? 'development' : 'report'} set (${sets.map(([n]) => n).join(', ')})`);
   console.log(`  first turns (${first('main').length}): main ${wer(first('main'))}, streams ${wer(first('streams'))}, fresh ${wer(first('fresh'))}; `
     + `main − streams ${points(first('main'), first('streams'))} points, streams − fresh ${points(first('streams'), first('fresh'))}`);
-  console.log(`  later turns (${later('main').length}): main ${wer(later('main'))}, streams ${wer(later('streams'))}, fresh ${wer(later('fresh'))}; `
+  console.log(`  later turns (${later('main').length}): main ${wer(later('main'))}, streams ${wer(later('streams'))}; `
     + `main − streams ${points(later('main'), later('streams'))} points`);
   console.log(`  CPU per first turn: main ${cpu(first('main'))}, streams ${cpu(first('streams'))}, fresh ${cpu(first('fresh'))}; `
-    + `per later turn: main ${cpu(later('main'))}, streams ${cpu(later('streams'))}, fresh ${cpu(later('fresh'))}\n`);
+    + `per later turn: main ${cpu(later('main'))}, streams ${cpu(later('streams'))}\n`);
 }
