@@ -10,48 +10,22 @@
  *                                                and the two SpeechBrain clips with transcripts
  * Run: npm run bench:asr-first-turn
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { NARROWBAND_OPTIONS } from '../pipelines/asr/narrowband.js';
 import { PocketsphinxAsr } from '../pipelines/asr/pocketsphinx-asr.js';
 import { wordErrors } from '../pipelines/asr/wer.js';
-import { readWav } from '../pipelines/audio/wav.js';
-import { repoRoot } from '../pipelines/models/repo-root.js';
-import { hasTts, synthesise, TTS_HELDOUT_VOICES, TTS_SENTENCES, TTS_TRAIN_VOICES, type TtsVoice } from '../pipelines/speaker/eval-corpus.js';
+import { hasTts } from '../pipelines/speaker/eval-corpus.js';
+import { firstTurnStreams, type Clip } from './lib/first-turn-clips.js';
 import { werCi, type ClipErrors } from './lib/wer-bootstrap.js';
 import { phoneLine } from './lib/room-audio.js';
 
-interface Clip { text: string; samples: Float32Array }
 interface Turn extends ClipErrors { first: boolean; cpuMs: number; hyp: string }
 
 const CHUNK = 1600;
-const PAD = new Float32Array(4800); // 0.3 s either side, about what a VAD segment carries
 const dev = process.argv.includes('--dev');
 
 if (!hasTts()) {
   console.log('asr-first-turn: skipped, flite / festival / sox are not installed');
   process.exit(0);
-}
-
-function padded(x: Float32Array): Float32Array {
-  const y = new Float32Array(x.length + 2 * PAD.length);
-  y.set(x, PAD.length);
-  return y;
-}
-
-function streams(): [string, Clip[]][] {
-  const kal: TtsVoice = { id: 'flite-kal', engine: 'flite', voice: 'kal', shiftCents: 0 };
-  const voices = dev ? TTS_TRAIN_VOICES.filter((v) => v.shiftCents === 0) : [...TTS_HELDOUT_VOICES.filter((v) => v.shiftCents === 0), kal];
-  const sentences = dev ? TTS_SENTENCES.slice(0, 6) : TTS_SENTENCES.slice(6);
-  const out: [string, Clip[]][] = voices.map((v) => [v.id, sentences.map((text, i) => ({ text, samples: padded(synthesise(v, text, (dev ? 0 : 6) + i)) }))]);
-  const dir = path.resolve(process.env['PARLEY_SHARED_DATA'] ?? path.join(repoRoot(), '../shared/data'), 'speech/speechbrain');
-  if (!dev && existsSync(path.join(dir, 'transcripts.jsonl'))) {
-    out.push(['speechbrain', readFileSync(path.join(dir, 'transcripts.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => {
-      const row = JSON.parse(line) as { file: string; text: string };
-      return { text: row.text, samples: padded(readWav(path.join(dir, row.file)).samples) };
-    })]);
-  }
-  return out;
 }
 
 /** The clips as the turns of one stream on a fresh recogniser. */
@@ -82,7 +56,7 @@ function cpu(t: readonly Turn[]): string {
   return `${(t.reduce((a, x) => a + x.cpuMs, 0) / Math.max(1, t.length)).toFixed(0)} ms`;
 }
 
-const sets = streams();
+const sets = firstTurnStreams(dev);
 for (const [band, options] of [['16 kHz', {}], ['8 kHz μ-law', { ...NARROWBAND_OPTIONS }]] as const) {
   const results = { main: [] as Turn[], primed: [] as Turn[] };
   for (const [name, clips0] of sets) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import { FestivalG2p } from './festival-g2p.js';
+import { streamStateAccess, type StreamState, type StreamStateAccess } from './pocketsphinx-stream-state.js';
 import { pocketsphinxApi, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
 import { PocketsphinxNameSpotter } from './pocketsphinx-name-spotter.js';
 import { DecoderPool } from './pocketsphinx-pool.js';
@@ -9,8 +10,16 @@ import type { AsrFinal, AsrLog, AsrTurnOptions, AsrTurnStream, PocketsphinxAsrCo
 
 const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
-/** `primed`: the decoder has finished a turn, so its cepstral mean comes from speech, not the model's prior. */
-interface Decoder { config: Pointer; ps: Pointer; primed: boolean }
+/**
+ * `primed`: the decoder has finished a turn, so its cepstral mean comes from speech, not the model's prior
+ * (what turns without a stream go by). `state`: its cepstral-mean and noise statistics, when this library
+ * build exposes them; `prior`: those as loaded (the model's `-cmninit` mean, nothing heard), where each
+ * stream starts.
+ */
+interface Decoder { config: Pointer; ps: Pointer; primed: boolean; state?: StreamStateAccess; prior?: StreamState }
+
+/** Each stream's state after its last turn (`AsrTurnOptions.stream`); `undefined`: seen, state not reachable. */
+type StreamStates = WeakMap<object, StreamState | undefined>;
 
 /**
  * Decoder options Parley sets over pocketsphinx's own defaults (see `PocketsphinxAsrConfig.options`):
@@ -37,6 +46,7 @@ export class PocketsphinxAsr implements StreamingAsr {
   private readonly partialIntervalSamples: number;
   private readonly options: Record<string, string>;
   private readonly primeFirstTurn: boolean;
+  private readonly streams: StreamStates = new WeakMap();
   /** The second pass that hears the tenant's names; undefined when `nameSpotting` is false. */
   private readonly spotter: PocketsphinxNameSpotter | undefined;
   /** Letter-to-sound for the spotter's names the dictionary lacks; undefined when spotting or it is off. */
@@ -96,7 +106,8 @@ export class PocketsphinxAsr implements StreamingAsr {
     }
     const ps = this.api.psInit(config);
     if (!ps) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load the model in ${this.modelDir}`);
-    return { config, ps, primed: !this.primeFirstTurn };
+    const state = streamStateAccess(this.api, ps);
+    return { config, ps, primed: !this.primeFirstTurn, ...(state ? { state, prior: state.read() } : {}) };
   }
 
   private freeDecoder(d: Decoder): void {
@@ -107,10 +118,20 @@ export class PocketsphinxAsr implements StreamingAsr {
   /**
    * Begin a turn. With `options.names` (and name spotting on), the final text is corrected by a
    * keyword-spotting pass for those names over the turn's audio; partials come from the first pass only.
+   * With `options.stream`, the turn is normalised by that stream's own cepstral mean whichever pooled
+   * decoder it gets, and the stream's first turn starts from the model's prior and is decoded twice
+   * (`primeFirstTurn`); without it, by whatever mean the decoder was left with.
    */
   startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
     if (this.closed) throw new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'speech recogniser is closed');
-    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples, this.spotter ? { spotter: this.spotter, names: options.names ?? [] } : undefined);
+    const stream = options.stream ? { key: options.stream, states: this.streams, prime: this.primeFirstTurn } : undefined;
+    return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples,
+      this.spotter ? { spotter: this.spotter, names: options.names ?? [] } : undefined, stream);
+  }
+
+  /** @internal The state a stream's next turn starts from (for tests): undefined before its first turn. */
+  streamState(stream: object): StreamState | undefined {
+    return this.streams.get(stream);
   }
 
   /** Look up letter-to-sound pronunciations for the names' words the dictionary lacks (when spotting and festival are on). */
@@ -139,20 +160,49 @@ class PocketsphinxTurn implements AsrTurnStream {
   private readonly kept: Int16Array[] | undefined;
   /** The turn's audio, kept to decode it again when its decoder is not yet primed (see `primeFirstTurn`). */
   private replay: Int16Array[] | undefined;
+  /** The state (cepstral mean, noise statistics) the first pass started from; undefined when not reachable. */
+  private startState: StreamState | undefined;
 
   constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
     private readonly partialIntervalSamples: number,
-    private readonly spotting?: { spotter: PocketsphinxNameSpotter; names: readonly string[] }) {
+    private readonly spotting?: { spotter: PocketsphinxNameSpotter; names: readonly string[] },
+    private readonly stream?: { key: object; states: StreamStates; prime: boolean }) {
     // Kept even before any name is known: names read while the turn is spoken (`setNames`) count for its final.
     this.kept = spotting ? [] : undefined;
-    this.decoder = pool.tryTake();
-    if (this.decoder) {
-      if (!this.decoder.primed) this.replay = [];
-      api.psStartUtt(this.decoder.ps);
+    const decoder = pool.tryTake();
+    if (decoder) {
+      this.startOn(decoder);
       return;
     }
     this.pending = pool.wait();
     void this.pending.decoder.then((d) => this.begin(d));
+  }
+
+  /**
+   * Start the utterance on `decoder`. A stream's turn first gets the stream's own cepstral mean and noise
+   * statistics (its first turn: the model's prior and none, and a second pass); a turn without a stream
+   * keeps the decoder's, and only a decoder's first turn is decoded twice. Without access to the mean, a stream's first turn is still
+   * decoded twice, its second pass normalised by a mean this turn has moved but not set alone.
+   */
+  private startOn(decoder: Decoder): void {
+    this.decoder = decoder;
+    const { stream } = this;
+    if (stream) {
+      const known = stream.states.has(stream.key);
+      const saved = stream.states.get(stream.key);
+      if (decoder.state && decoder.prior) {
+        // Frames count from the turn's start (with `-ds 2` which frames are scored follows that count,
+        // else the decoder's history), then the stream's own statistics replace what start_stream reset.
+        this.api.psStartStream(decoder.ps);
+        decoder.state.write(saved ?? decoder.prior);
+      }
+      // No state yet (or none reachable before, and reachable now): the stream's first turn.
+      if (stream.prime && saved === undefined && (!known || decoder.state)) this.replay = [];
+    } else if (!decoder.primed) {
+      this.replay = [];
+    }
+    this.startState = decoder.state?.read();
+    this.api.psStartUtt(decoder.ps);
   }
 
   /** A decoder came free for a turn that waited: decode what it kept, or hand it on if aborted. */
@@ -163,9 +213,8 @@ class PocketsphinxTurn implements AsrTurnStream {
       this.pool.give(decoder);
       return;
     }
-    this.decoder = decoder;
-    if (!decoder.primed) this.replay = [...this.held];
-    this.api.psStartUtt(decoder.ps);
+    this.startOn(decoder);
+    if (this.replay) this.replay = [...this.held];
     for (const chunk of this.held) this.api.psProcessRaw(decoder.ps, chunk, chunk.length, 0, 0);
     this.held = [];
   }
@@ -212,7 +261,14 @@ class PocketsphinxTurn implements AsrTurnStream {
     if (!decoder) return { text: '', confidence: 0 };
     const { ps } = decoder;
     this.api.psEndUtt(ps);
-    if (this.replay) this.decodeAgain(ps, this.replay);
+    // The stream's mean from now on: the first pass counted this turn's frames once (a second pass would twice).
+    const measured = decoder.state?.read();
+    let finalState = this.startState;
+    if (this.replay) {
+      this.decodeAgain(ps, this.replay);
+      finalState = measured;
+    }
+    if (this.stream) this.stream.states.set(this.stream.key, measured);
     decoder.primed = true;
     this.replay = undefined;
     let text = normalise(this.api.psGetHyp(ps, null));
@@ -225,7 +281,7 @@ class PocketsphinxTurn implements AsrTurnStream {
       if (this.spotting && this.kept && keyphrases) {
         const { spotter } = this.spotting;
         const firstPass = spotter.segments(ps);
-        const fixed = spotter.spot(keyphrases, this.kept, firstPass);
+        const fixed = spotter.spot(keyphrases, this.kept, firstPass, finalState);
         if (fixed) {
           nameSpotting = { firstPass, spotted: fixed.spotted, corrections: fixed.corrections };
           if (fixed.corrections.length > 0) text = fixed.words.join(' ');

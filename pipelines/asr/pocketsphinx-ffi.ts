@@ -43,6 +43,10 @@ export interface PocketsphinxApi {
   psAddWord(ps: Pointer, word: string, phones: string, update: number): number;
   /** The language model of search `name`; null when that search is not an n-gram search (or absent). */
   psGetLm(ps: Pointer, name: string): Pointer;
+  /** The decoder's feature computation (`feat_t`, owned by the decoder): where its cepstral-mean state lives. */
+  psGetFeat(ps: Pointer): Pointer;
+  /** The decoder's signal front end (`fe_t`, owned by the decoder): where its noise statistics live. */
+  psGetFe(ps: Pointer): Pointer;
 }
 
 /** Read a NUL-terminated C string at a native pointer. */
@@ -87,6 +91,8 @@ export function pocketsphinxApi(): PocketsphinxApi {
     ckdFree: sb.func('void ckd_free(void *p)'),
     psAddWord: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)'),
     psGetLm: ps.func('void *ps_get_lm(void *ps, const char *name)'),
+    psGetFeat: ps.func('void *ps_get_feat(void *ps)'),
+    psGetFe: ps.func('void *ps_get_fe(void *ps)'),
   } as PocketsphinxApi;
   // The log is one FILE per process. Decoders must not be given `-logfn`: each ps_init would then
   // fclose the FILE that other threads' decoders are writing to (heap corruption under load).

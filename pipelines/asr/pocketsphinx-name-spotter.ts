@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ParleyError } from '../../graph/core/errors.js';
 import type { FestivalG2p } from './festival-g2p.js';
 import { correctNames, isFiller, keyphraseFile, normaliseName, type NameCorrection, type SpottedName, type TimedWord } from './name-spotting.js';
+import { streamStateAccess, type StreamState, type StreamStateAccess } from './pocketsphinx-stream-state.js';
 import { cString, type Pointer, type PocketsphinxApi } from './pocketsphinx-ffi.js';
 
 /** Settings of the name-spotting pass (`PocketsphinxAsrConfig.nameSpotting`). */
@@ -66,7 +67,7 @@ export const TOLERANCE_FRAMES = 25;
  */
 export class PocketsphinxNameSpotter {
   private readonly options: Required<NameSpottingOptions>;
-  private decoder: { config: Pointer; ps: Pointer; keyphrases?: string } | undefined;
+  private decoder: { config: Pointer; ps: Pointer; keyphrases?: string; state?: StreamStateAccess } | undefined;
   private dir: string | undefined;
   private readonly files = new Map<string, string>();
   private readonly phoneCache = new Map<string, string[][]>();
@@ -99,7 +100,8 @@ export class PocketsphinxNameSpotter {
       if (config) this.api.cmdLnFree(config);
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load a name-spotting decoder from ${this.modelDir}`);
     }
-    this.decoder = { config, ps };
+    const state = streamStateAccess(this.api, ps);
+    this.decoder = { config, ps, ...(state ? { state } : {}) };
     return ps;
   }
 
@@ -138,9 +140,12 @@ export class PocketsphinxNameSpotter {
 
   /**
    * Listen to `audio` (the whole turn, as fed to the first pass) for the names of `file` (from
-   * {@link keyphraseFile}) and correct `words`. Returns null when pocketsphinx refused the keyphrase list.
+   * {@link keyphraseFile}) and correct `words`. `state`: the cepstral mean and noise statistics the first
+   * pass's final decode started from, so this pass hears the turn normalised as it did (else the spotting
+   * decoder's own: the model's prior at first, then whichever stream it heard last). Returns null when
+   * pocketsphinx refused the keyphrase list.
    */
-  spot(file: string, audio: readonly Int16Array[], words: readonly TimedWord[]):
+  spot(file: string, audio: readonly Int16Array[], words: readonly TimedWord[], state?: StreamState):
     { words: string[]; corrections: NameCorrection[]; spotted: SpottedName[] } | null {
     const ps = this.ps();
     const decoder = this.decoder!;
@@ -149,6 +154,7 @@ export class PocketsphinxNameSpotter {
       decoder.keyphrases = file;
     }
     this.api.psStartStream(ps); // detections' frames count from the turn's start
+    if (state && decoder.state?.fits(state)) decoder.state.write(state);
     this.api.psStartUtt(ps);
     for (const chunk of audio) this.api.psProcessRaw(ps, chunk, chunk.length, 0, 0);
     this.api.psEndUtt(ps);

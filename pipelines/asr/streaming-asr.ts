@@ -59,6 +59,14 @@ export interface AsrTurnOptions {
    * match of its text, see `MoonshineAsrConfig.knownNames`); others ignore them.
    */
   names?: readonly string[];
+  /**
+   * The stream this turn belongs to: one object per audio stream (`{}`), the same for each of its turns.
+   * Backends that adapt to a stream keep that state per stream, keyed (weakly) by it: pocketsphinx
+   * normalises each stream's turns by that stream's own cepstral mean, whichever pooled decoder serves
+   * them, and decodes each stream's first turn twice (`PocketsphinxAsrConfig.primeFirstTurn`). Absent:
+   * the turn is normalised by whatever mean its decoder was left with by earlier turns, of any stream.
+   */
+  stream?: object;
 }
 
 /** Where a recogniser reports what does not stop it (pino's signature: fields first, static message). */
@@ -100,11 +108,14 @@ export interface PocketsphinxAsrConfig {
   /** Decoders kept loaded between turns per thread (at most `maxDecoders`, its default). */
   maxIdleDecoders?: number;
   /**
-   * Decode a decoder's first turn twice (default true). pocketsphinx normalises each turn's cepstra by a
-   * running mean it updates only when a turn ends, so a new decoder's first turn is normalised by the
-   * model's `-cmninit` prior, which is far from many voices and channels: the first turn of a stream was
-   * often garbage. The second pass uses the mean the first pass measured on that turn (about one turn's
-   * extra CPU, once per decoder). See docs/BENCHMARKS.md, "First-turn recognition".
+   * Decode each stream's first turn twice (default true). pocketsphinx normalises each turn's cepstra by
+   * a running mean it updates only when a turn ends, so a stream's first turn is normalised by the
+   * model's `-cmninit` prior, far from many voices and channels, and was often garbage. The second pass
+   * uses the mean the first pass measured on that turn (about one turn's extra CPU, once per stream).
+   * Each stream then keeps its own mean across pooled decoders (`AsrTurnOptions.stream`); turns given
+   * no stream go by the decoder instead: only a decoder's first turn is decoded twice, and later ones
+   * use the mean of whichever stream it served last. `false`: one pass, from the prior or that mean.
+   * See docs/BENCHMARKS.md, "First-turn recognition" and "… of every stream".
    */
   primeFirstTurn?: boolean;
   /**

@@ -49,6 +49,8 @@ export class SpeechPipeline {
   private turn: OpenTurn | undefined;
   private nextTurnId: number;
   private names: readonly string[];
+  /** This stream's key for the recogniser's per-stream state (`AsrTurnOptions.stream`: its cepstral mean). */
+  private readonly asrStream = {};
   private closed = false;
 
   constructor(private readonly vad: SileroVadModel, private readonly asr: StreamingAsr,
@@ -126,7 +128,7 @@ export class SpeechPipeline {
     const id = this.nextTurnId++;
     const from = Math.max(0, Math.round((onsetMs - this.opts.prePaddingMs) * SAMPLES_PER_MS));
     const first = this.ring.find((w) => w.start + SILERO_WINDOW_SAMPLES > from);
-    this.turn = { id, onsetMs, asr: this.asr.startTurn(this.names.length > 0 ? { names: this.names } : {}), chunks: [], firstSample: first ? Math.max(from, first.start) : from };
+    this.turn = { id, onsetMs, asr: this.asr.startTurn({ stream: this.asrStream, ...(this.names.length > 0 ? { names: this.names } : {}) }), chunks: [], firstSample: first ? Math.max(from, first.start) : from };
     this.emit({ type: 'speech_started', turnId: id, audioStartMs: onsetMs });
     for (const w of this.ring) {
       if (w.start + SILERO_WINDOW_SAMPLES <= from) continue;

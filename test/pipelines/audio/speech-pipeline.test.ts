@@ -52,12 +52,18 @@ describe('SpeechPipeline (real Silero VAD + pocketsphinx)', () => {
       await p.process(samples.subarray(i, i + 1600), i);
     }
     assert.equal(seen.length, f.utterances.length);
-    assert.deepEqual(seen[0], { names: ['grace', 'robert'] });
-    for (const o of seen.slice(1)) assert.deepEqual(o, { names: ['ana'] });
+    const hints = seen.map(({ stream: _, ...rest }) => rest);
+    assert.deepEqual(hints[0], { names: ['grace', 'robert'] });
+    for (const o of hints.slice(1)) assert.deepEqual(o, { names: ['ana'] });
     p.setNames([]);
     const q = new SpeechPipeline(vad, spy, () => {});
     for (let i = 0; i < samples.length; i += 1600) await q.process(samples.subarray(i, i + 1600), i);
-    for (const o of seen.slice(f.utterances.length)) assert.deepEqual(o, {}, 'no names, no hint');
+    for (const o of seen.slice(f.utterances.length).map(({ stream: _, ...rest }) => rest)) assert.deepEqual(o, {}, 'no names, no hint');
+    // Every turn names its stream (the recogniser keeps each stream's cepstral mean by it): one key per pipeline.
+    const keys = seen.map((o) => o.stream);
+    assert.ok(keys.every((k) => typeof k === 'object' && k !== null));
+    assert.equal(new Set(keys.slice(0, f.utterances.length)).size, 1);
+    assert.equal(new Set(keys).size, 2, 'the second pipeline is another stream');
     await new Promise((r) => setImmediate(r));
   });
 
