@@ -59,12 +59,13 @@ const SLIP = /\b(?:um+|uh+|er+m?|lol|haha|i|i'm|i've|my|me)\b|\b(\w+) \1\b|\bana
 
 /**
  * Whether `f` says what `e` asks, in words a person would write: the words in its slot's value where it fills one
- * ("preference:for_now = jazz" does not say techno, whatever its text holds), else in its text.
+ * with a thing ("preference:for_now = jazz" does not say techno, whatever its text holds), else in its text.
  */
 function says(f: ExtractedFact, e: Expected): boolean {
   if (SLIP.test(f.content)) return false;
   if (e.until && !f.validUntil) return false;
-  const said = f.slot && f.value ? f.value : f.content;
+  // A liking's value is how it is held ("love"): its thing is in its text.
+  const said = f.slot && f.value && !/^(?:like|love|dislike|prefer)$/.test(f.value) ? f.value : f.content;
   return e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(said));
 }
 
