@@ -148,6 +148,7 @@
  * liking held for now said beside a lasting liking or a job is its own clause's (pipelines/memory/for-now-clauses.ts: "I
  * love jazz, but for now I'm into techno" gave one liking for now, of jazz); a thing pointed at ("I like that idea") is
  * an opinion of the moment, no lasting liking; "I'll probably never…", "I will not…" undertake nothing; "I don't eat meat
- * anymore", "I no longer eat meat" take up a diet instead of withdrawing one, and "no longer" keeps the verb's agreement.
+ * anymore", "I no longer eat meat" take up a diet instead of withdrawing one, and "no longer" keeps the verb's agreement;
+ * a month told of the past without its year lies behind ("we went camping in May", told in December, was next May).
  */
 export const EMBEDDED_RULES_VERSION = 38;

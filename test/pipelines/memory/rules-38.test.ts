@@ -1,12 +1,14 @@
 /**
  * Rules 38, sentences as a recogniser writes them (issue #16 item 2): a lower-case "i" is the pronoun, fillers and
  * restarts are left out, a liking held for now is its own clause's, a thing pointed at ("that idea") is no lasting
- * liking, "I'll never…" undertakes nothing, "I don't eat meat anymore" takes up a diet.
+ * liking, "I'll never…" undertakes nothing, "I don't eat meat anymore" takes up a diet, a month told of the past lies
+ * behind.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { findDates } from '../../../pipelines/memory/relative-date.js';
 import { withCapitalI, withoutFillers } from '../../../pipelines/memory/spoken-text.js';
 
 /** Tuesday 1 December 2026, 12:00 UTC. */
@@ -75,5 +77,16 @@ describe('rules 38: spoken, lower-case sentences', () => {
       assert.doesNotMatch(diet!.content, /\beat meat/, 'the verb agrees: "no longer eats meat"');
     }
     assert.ok(!(await facts("I don't eat meat on Fridays")).some((f) => f.slot === 'diet'));
+  });
+
+  test('a month told of the past, named without its year, lies behind even when next year\'s is nearer', async () => {
+    // Told on Tuesday 1 December 2026. On main: 2027-05 and 2027-03, the nearer May and March.
+    assert.deepEqual(findDates('we went camping in May', TUESDAY).map((d) => d.date), ['2026-05']);
+    assert.deepEqual(findDates('I moved here on March 3rd', TUESDAY).map((d) => d.date), ['2026-03-03']);
+    const [job] = (await facts('i work as a bus driver now, i started in march')).filter((f) => f.slot === 'occupation');
+    assert.match(job?.content ?? '', /March 2026/);
+    // Told ahead, or with its year, as before.
+    assert.deepEqual(findDates('I start in March', TUESDAY).map((d) => d.date), ['2027-03']);
+    assert.deepEqual(findDates('I was there in May 2025', TUESDAY).map((d) => d.date), ['2025-05']);
   });
 });
