@@ -6,7 +6,12 @@
  * - `job`: an `occupation` or `works_at` slot ("I'm a mess this week" is no job);
  * - `preference`: a preference fact or a `preference:*`, `favourite:*` or `sport:*` slot ("for now I like the plan");
  * - `end`: a fact with an end of its own (`validUntil`);
- * or when the extractor throws on it. Reports the share of false memories per split with its 95 % bootstrap interval and,
+ * or when the extractor throws on it. The third set (`--file bench/data/precise-negatives-3.jsonl`: spoken, lower-case
+ * sentences on jobs, homes, stays, likings, plans, health, family, commitments done or cancelled, written by precise6
+ * before any build ran on it) adds the kinds `home`, `plan`, `outcome`, `any` (bench/lib/precise-expect.ts) and lines
+ * that should leave a memory (`expect`): one is missed when no fact has the expected shape (slot, kind, settles), worded
+ * wrong when no such fact says the expected words cleanly (no filler, no "I / my" left, an end where one was said).
+ * Reports the share of false memories (and, in the third set, of missed memories and wrong wording) per split with its 95 % bootstrap interval and,
  * with a baseline, the paired difference (this build − baseline). `--show` prints each sentence of the split and what
  * was wrong with it; choose rules on `--split dev` only. `--file bench/data/precise-negatives-2.jsonl`: a second set
  * (rules 36: an activity on one thing, a bare "I'm a X" of no trade, a holiday end in a later clause), written before any
@@ -18,17 +23,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../pipelines/models/repo-root.js';
 import { EmbeddedExtractor } from '../pipelines/memory/embedded-extractor.js';
-import type { ExtractedFact } from '../pipelines/memory/extractor.js';
 import { argString } from './lib/cli.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { loadExtractor, type ExtractorClass } from './lib/locomo-extract.js';
+import { judge, type Expected, type Verdict, type Wrong } from './lib/precise-expect.js';
 
-type Wrong = 'job' | 'preference' | 'end';
 /**
- * One sentence that must give no false memory: `not` the kinds it must not give (absent: all three); `added` says why a
- * line was written after the first run (dev lines only), or, in the second set, when.
+ * One sentence: `not` the kinds of false memory it must not give (absent, and no `expect`: job, preference and end);
+ * `expect` the memories it should leave (third set); `added` says why a line was written after the first run (dev lines
+ * only), or, in the later sets, when.
  */
-interface Negative { id: number; text: string; split: 'dev' | 'test'; time: string; not?: Wrong[]; added?: string }
+interface Negative { id: number; text: string; split: 'dev' | 'test'; time: string; not?: Wrong[]; expect?: Expected[]; added?: string }
 
 const FILE = argString('file', path.join(repoRoot(), 'bench', 'data', 'precise-negatives.jsonl'));
 const split = argString('split', 'all');
@@ -36,30 +41,19 @@ if (!['dev', 'test', 'all'].includes(split)) throw new Error('--split is dev, te
 const baselineDir = argString('baseline', '');
 const show = process.argv.includes('--show');
 
-/** The kinds of false memory among `facts`. */
-function wrongIn(facts: readonly ExtractedFact[]): Set<Wrong> {
-  const out = new Set<Wrong>();
-  for (const f of facts) {
-    if (f.slot === 'occupation' || f.slot === 'works_at') out.add('job');
-    if (f.kind === 'preference' || /^(?:preference|favourite|sport):/.test(f.slot ?? '')) out.add('preference');
-    if (f.validUntil) out.add('end');
-  }
-  return out;
-}
-
-/** What went wrong with each sentence under one build: the forbidden kinds it gave, `error` when it threw. */
-async function run(Extractor: ExtractorClass, items: readonly Negative[]): Promise<string[][]> {
+/** Each sentence's verdict under one build; a throw is a false memory, and a miss where a memory was expected. */
+async function run(Extractor: ExtractorClass, items: readonly Negative[]): Promise<Verdict[]> {
   const extractor = new Extractor();
-  const out: string[][] = [];
+  const out: Verdict[] = [];
   for (const item of items) {
     const current = { id: `n${item.id}`, sessionId: 'precise', speakerId: 'ana', addresseeIds: ['tom'], text: item.text,
       startMs: null, endMs: null, time: item.time, confidence: null, audioRef: null, seq: 1 };
     try {
       const { facts } = await extractor.extract({ current, previous: [], names: { ana: 'Ana', tom: 'Tom' } });
-      const forbidden = new Set(item.not ?? ['job', 'preference', 'end']);
-      out.push([...wrongIn(facts)].filter((w) => forbidden.has(w)).map((w) => `${w}: ${facts.map((f) => `${f.slot ?? '-'}=${f.value ?? '-'}${f.validUntil ? ` until ${f.validUntil.slice(0, 10)}` : ''}`).join('; ')}`));
+      out.push(judge(facts, item.not, item.expect));
     } catch (err) {
-      out.push([`error: ${(err as Error).message}`]);
+      const error = [`error: ${(err as Error).message}`];
+      out.push({ falseMemory: error, missed: item.expect ? error : [], wrong: [] });
     }
   }
   return out;
@@ -71,16 +65,27 @@ const mine = await run(EmbeddedExtractor, items);
 const base = baselineDir ? await run(await loadExtractor(baselineDir), items) : null;
 for (const s of split === 'all' ? ['dev', 'test'] : [split]) {
   const at = items.map((n, i) => [n, i] as const).filter(([n]) => n.split === s).map(([, i]) => i);
-  const rate = (runs: string[][]): number[] => at.map((i) => (runs[i]!.length > 0 ? 1 : 0));
+  // False memories over the sentences that forbid something; misses and wrong wording over those that expect a memory.
+  const shares: [string, (n: Negative) => boolean, (v: Verdict) => string[]][] = [
+    ['false memories', (n) => n.not !== undefined || n.expect === undefined, (v) => v.falseMemory],
+    ['missed memories', (n) => n.expect !== undefined, (v) => v.missed],
+    ['wrong wording', (n) => n.expect !== undefined, (v) => v.wrong],
+  ];
   console.log(`\n${s}: ${at.length} sentences`);
-  console.log(`  this build: false memories ${pct(bootstrapMean(rate(mine)))}`);
-  if (base) {
-    console.log(`  baseline (${baselineDir}): false memories ${pct(bootstrapMean(rate(base)))}`);
+  for (const [name, counts, field] of shares) {
+    const over = at.filter((i) => counts(items[i]!));
+    if (over.length === 0) continue;
+    const rate = (runs: Verdict[]): number[] => over.map((i) => (field(runs[i]!).length > 0 ? 1 : 0));
+    const n = (runs: Verdict[]): string => `${rate(runs).reduce((a, b) => a + b, 0)}/${over.length}`;
+    console.log(`  this build: ${name} ${n(mine)} ${pct(bootstrapMean(rate(mine)))}`);
+    if (!base) continue;
+    console.log(`  baseline (${baselineDir}): ${name} ${n(base)} ${pct(bootstrapMean(rate(base)))}`);
     console.log(`  this build − baseline: ${pct(bootstrapDelta(rate(mine), rate(base)), true)}`);
   }
   if (!show) continue;
+  const said = (v: Verdict): string => [...v.falseMemory, ...v.missed.map((m) => `missed ${m}`), ...v.wrong.map((w) => `wording ${w}`)].join(' | ') || 'ok';
   for (const i of at) {
-    const wrong = [...(base ? [`baseline ${base[i]!.join(' | ') || 'ok'}`] : []), `this build ${mine[i]!.join(' | ') || 'ok'}`];
+    const wrong = [...(base ? [`baseline ${said(base[i]!)}`] : []), `this build ${said(mine[i]!)}`];
     console.log(`  ${items[i]!.id} "${items[i]!.text}"\n    ${wrong.join('\n    ')}`);
   }
 }

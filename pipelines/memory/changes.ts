@@ -134,6 +134,16 @@ const RELATIONSHIP_OVER = /\b(?:broke up|split up|separated(?!\s+(?:the|it|them|
 /** A diet one has taken up: "I've gone vegetarian", "I turned vegan", "I'm now pescatarian", "I stopped eating meat". */
 const DIET_NOW = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|now\s+|just\s+|finally\s+)?(?:gone|went|turned|become|became|switched\s+to|(?:['’]m|am)\s+now|(?:['’]m|am)\s+going)\s+(?:fully\s+|completely\s+|strictly\s+|full\s+)?(vegan|vegetarian|veggie|pescatarian|plant[- ]based)\b/i;
 const NO_MEAT = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+)?(?:stopped\s+eating|given\s+up|gave\s+up|cut\s+out)\s+meat\b/i;
+/**
+ * Meat given up, told as a negation ("I don't eat meat anymore", "I no longer eat meat"; rules 38): a diet taken up, not
+ * a withdrawal; "I don't eat meat on Fridays" is a custom, no diet.
+ */
+const NO_MEAT_SAID_NOT = /\b(?:I|we)\s+(?:don['’]t|do\s+not|no\s+longer)\s+eat\s+(?:any\s+)?meat\b(?!\s+(?:on|at|for|before|after|when|if|during|in)\b)/i;
+
+/** True when a negated sentence tells of a diet taken up ("I don't eat meat anymore"): no withdrawal (rules 38). */
+export function dietSaidNot(sentence: string): boolean {
+  return NO_MEAT_SAID_NOT.test(sentence);
+}
 /** A taste taken up or dropped: "I've come round to coffee", "I've gone off crisps". */
 const TASTE_TAKEN = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+|finally\s+)?(?:(?:come|came)\s+(?:a)?round\s+to|warmed\s+(?:up\s+)?to|grown\s+to\s+(?:like|love|enjoy)|started\s+(?:liking|loving|enjoying)|(?:become|became)\s+(?:a\s+)?(?:big\s+|huge\s+|real\s+)?fan\s+of)\s+(.+)/i;
 const TASTE_DROPPED = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+)?(?:(?:gone|went)\s+(?:right\s+|completely\s+)?off|fallen\s+out\s+of\s+love\s+with|(?:got|gotten|grown|become)\s+(?:sick|tired)\s+of)\s+(?!to\b|with\b|on\b|at\b|home\b|the\s+(?:idea|plan)\b)(.+)/i;
@@ -187,7 +197,7 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
   if (out && (!out[1] || DWELLING.test(cut(out[1]))) && !STAY.test(sentence)) return { slot: 'lives_in', value: null };
   const diet = sentence.match(DIET_NOW)?.[1]?.toLowerCase();
   if (diet) return { slot: 'diet', value: diet === 'veggie' ? 'vegetarian' : diet.replace(/\s+/, '-'), attribute: 'diet' };
-  if (NO_MEAT.test(sentence)) return { slot: 'diet', value: 'vegetarian', attribute: 'diet' };
+  if (NO_MEAT.test(sentence) || NO_MEAT_SAID_NOT.test(sentence)) return { slot: 'diet', value: 'vegetarian', attribute: 'diet' };
   for (const [re, value] of [[TASTE_TAKEN, 'like'], [TASTE_DROPPED, 'dislike']] as const) {
     const m = sentence.match(re);
     const thing = m?.[1] ? thingKey(m[1]) : '';

@@ -3,9 +3,11 @@ import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, slotKey, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
-import { cancellingClause, isIntention, movedClause, settles, slotChange } from './changes.js';
+import { cancellingClause, dietSaidNot, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
+import { withCapitalI, withoutFillers } from './spoken-text.js';
+import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
@@ -88,8 +90,11 @@ export class EmbeddedExtractor implements Extractor {
     // "The plumber sent me a quote, I'll forward it…": the report and the plan, each a sentence of its own.
     const listeners = u.addresseeIds.map(display);
     // "Glad to hear it": a pleasantry is no memory.
-    const sentences = this.#sentences(u.text).map((s) => withoutVocative(s, listeners)).filter((s) => !pleasantry(this.#nlp, s, listeners))
-      .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s));
+    // "i guess i start monday", as a recogniser writes it: the pronoun read as "I" (rules 38).
+    const sentences = this.#sentences(withCapitalI(withoutFillers(u.text))).map((s) => withoutVocative(s, listeners)).filter((s) => !pleasantry(this.#nlp, s, listeners))
+      .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
+      // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
+      .flatMap(forNowClauses);
 
     // Names first, so every other fact of this turn can use the name just introduced.
     for (const sentence of sentences) {
@@ -119,7 +124,8 @@ export class EmbeddedExtractor implements Extractor {
       const view = reported ? { ...u, speakerId: subjectId, addresseeIds: u.addresseeIds.filter((a) => a !== subjectId) } : u;
       const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
       // A question withdraws nothing ("do you have any more recipes?").
-      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text);
+      // "I don't eat meat anymore" takes up a diet, withdrawing nothing (rules 38).
+      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
       const ruleText = retraction ? positiveForm(text) : text;
       const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), dates)
         .filter((f) => !(reported && f.slot === 'name'));

@@ -136,10 +136,10 @@ function preference(c: RuleContext): RuleFact[] {
     const [value, verb3] = PREF_VERBS[m[1].toLowerCase()] ?? ['like', 'likes'];
     const object = cutValue(m[2]);
     if (!object || /^(to\s+)?(it|that|this)$/i.test(object)) return [];
-    return [{
-      content: `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`, kind: 'preference',
-      subject: 'speaker', slot: `preference:${slotKey(object)}`, value, confidence: 0.8,
-    }];
+    const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
+    // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38).
+    if (/^(?:that|this|these|those)\s/i.test(object)) return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
+    return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${slotKey(object)}`, value, confidence: 0.8 }];
   }
   const fan = c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a\\s+)?(?:big\\s+|huge\\s+)?fan of\\s+(.+)`, 'i'));
   if (fan?.[1]) {
@@ -220,6 +220,10 @@ function commitmentOrRequest(c: RuleContext): RuleFact[] {
       subject: c.addresseeIds.length > 0 ? 'addressee' : 'speaker', slot: null, value: null, confidence: 0.75 }];
   }
   const will = s.match(new RegExp(`${I}(?:['’]ll|\\s+will|\\s+shall|\\s+promise to|['’]m going to|\\s+am going to)\\s+(.+?)[.!]?$`, 'i'));
+  // "I'll probably never finish that book", "I will not…": a doubt or a refusal, nothing undertaken (rules 38).
+  if (will?.[1] && /^(?:(?:probably|maybe|possibly|likely)\s+)?(?:never|not)\b/i.test(will[1])) {
+    return [{ content: `${c.who.speaker} will ${resolvePronouns(will[1], c.who)}`, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.5 }];
+  }
   if (will?.[1] && (c.addresseeIds.length > 0 || /\byou\b/i.test(will[1]))) {
     const verb = /going to/i.test(will[0]) ? 'is going to' : 'will';
     return [{ content: `${c.who.speaker} ${verb} ${resolvePronouns(will[1], c.who)}`, kind: 'commitment',

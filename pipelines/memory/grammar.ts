@@ -31,6 +31,8 @@ export function conjugateAfterI(nlp: WinkMethods, text: string, singularYou = fa
     if (values[i] !== 'I' && !you) continue;
     let j = i + 1;
     while (pos[j] === 'ADV' && j < i + 3) j++;
+    // "I no longer drive": the verb after "no longer" agrees too (rules 38).
+    if (/^no$/i.test(values[j] ?? '') && /^longer$/i.test(values[j + 1] ?? '')) j += 2;
     const word = values[j] ?? '';
     const lower = word.toLowerCase();
     const verb = pos[j] === 'VERB' || (pos[j] === 'AUX' && (lower === 'have' || lower === 'do'));

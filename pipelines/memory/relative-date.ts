@@ -26,6 +26,8 @@ export interface FoundDate {
 }
 
 const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
+/** A month's name, as a date phrase may give it ("in May", "on March 3rd", "Sept"). */
+const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/i;
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
 export const DURATION = /^for\s+/i;
 /** "spending / spend / spent" before a span ("spending two weeks in Rome"): the span is how long, like "for" (rules 28). */
@@ -239,6 +241,11 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const ahead = !back || /^(?:next|coming)\s/i.test(phrase);
       const days = ahead ? ((target - now + 7) % 7) || 7 : -(((now - target + 7) % 7) || 7);
       date = new Date(Date.parse(`${dayStart}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    }
+    // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
+    // named without its year is this year's or last year's, never one to come (rules 38).
+    if (back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
+      date = `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
     if (week) {

@@ -111,7 +111,7 @@ export function temporarySlot(sentence: string, isNounPhrase: (phrase: string) =
 }
 
 /** Words that hold a value for now, with no end ("for now", "for the moment", "these days", "at the moment"). */
-const FOR_NOW_CUE = String.raw`(?:for\s+now|for\s+the\s+(?:moment|time\s+being)|at\s+the\s+moment|at\s+present|these\s+days|nowadays|right\s+now|currently|lately)`;
+export const FOR_NOW_CUE = String.raw`(?:for\s+now|for\s+the\s+(?:moment|time\s+being)|at\s+the\s+moment|at\s+present|these\s+days|nowadays|right\s+now|currently|lately)`;
 const I_SAY = String.raw`\bI(?:\s+(?:really|mostly|just|also))?`;
 const I_BE = String.raw`\bI(?:['’]m|\s+am)(?:\s+(?:really|mostly|just|also|currently))?`;
 /** What is held: up to a cue, a clause's end or a conjunction. */
