@@ -100,6 +100,15 @@ export class OutboxForwarder {
     return { state: 'deferred', error: entry.lastError ?? 'waiting behind earlier writes' };
   }
 
+  /**
+   * Drain `target` once the current transaction has committed: `setImmediate` runs after the
+   * synchronous store calls that `Stores.atomically` wraps, never inside them. Until then, and if the
+   * process dies first, the entry waits in the file for the next drain or poll.
+   */
+  drainAfterCommit(target: string): void {
+    setImmediate(() => void this.drain(target));
+  }
+
   /** Forward until nothing is pending, ignoring backoff delays (tests, shutdown). Throws after `timeoutMs`. */
   async flush(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
