@@ -3,9 +3,11 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { OutboxForwarder } from '../../graph/outbox/outbox-forwarder.js';
 import { OutboxJobQueue, queueOutboxHandler, QUEUE_TARGET } from '../../graph/outbox/outbox-job-queue.js';
+import { LEXICAL_TARGET, lexicalOutboxHandler, OutboxLexicalIndex } from '../../graph/outbox/outbox-stores.js';
 import { Outbox } from '../../graph/outbox/outbox.js';
 import { BullmqJobQueue } from '../../graph/redis/bullmq-job-queue.js';
 import { openDatabase, sqliteAtomically } from '../../graph/sqlite/database.js';
+import { SqliteLexicalIndex } from '../../graph/sqlite/sqlite-lexical-index.js';
 import { deleteKeys, redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -48,6 +50,39 @@ describe('the Redis queue behind the outbox inside Stores.atomically', { skip },
     } finally {
       await forwarder.stop();
       await inner.close(2000);
+      db.close();
+      tmp.remove();
+    }
+  });
+});
+
+describe('a networked keyword index behind the outbox inside Stores.atomically', () => {
+  test('an entry indexed in a transaction reaches the backend only if the transaction commits', async () => {
+    const tmp = tempDir();
+    const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+    // Stands in for Qdrant's keyword index: a real index in another database, written only by the forwarder.
+    const backendDb = openDatabase(':memory:');
+    const backend = new SqliteLexicalIndex(backendDb);
+    const outbox = new Outbox(db);
+    const forwarder = new OutboxForwarder(outbox, { [LEXICAL_TARGET]: lexicalOutboxHandler(backend) });
+    const lexical = new OutboxLexicalIndex(backend, outbox, forwarder);
+    const atomically = sqliteAtomically(db);
+    const doc = (id: string, text: string) => ({ id, text, layer: 'interaction' as const, sessionId: 's1', speakerId: 'p1', addresseeIds: [] });
+    try {
+      await assert.rejects(atomically(async () => {
+        await lexical.index('t1', [doc('u-rolled', 'tomatoes in the greenhouse')]);
+        throw new Error('the work failed after indexing');
+      }), /the work failed/);
+      await atomically(async () => {
+        await lexical.index('t1', [doc('u-kept', 'tomatoes on the balcony')]);
+        assert.equal(outbox.pending(LEXICAL_TARGET), 1, 'recorded, not yet forwarded');
+      });
+      const deadline = Date.now() + 30_000;
+      while (outbox.pending(LEXICAL_TARGET) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual((await backend.search('t1', 'tomatoes', 10)).map((h) => h.id), ['u-kept']);
+    } finally {
+      await forwarder.stop();
+      backendDb.close();
       db.close();
       tmp.remove();
     }
