@@ -121,8 +121,10 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
 
   // Writes left over from before a restart or an outage go out as soon as their backend answers.
   if (Object.keys(handlers).length > 0) forwarder.start();
-  // Utterance, keyword entry and consolidation job commit together when all three live in the file.
-  const oneFile = config.graphStore === 'sqlite' && config.vectorStore === 'sqlite' && config.queue === 'embedded';
+  // Utterance, keyword entry and consolidation job commit together when all three are written to the
+  // file: the embedded stores, or the outbox in front of Redis (jobs) and Qdrant (keyword entries),
+  // which forwards them once the transaction has committed. A crash then leaves both or neither.
+  const oneFile = config.graphStore === 'sqlite' && config.vectorStore !== 'neo4j';
   const atomically = oneFile ? sqliteAtomically(sqlite) : <T>(work: () => Promise<T>) => work();
   const stores: Stores = {
     sqlite, graph, memory, entities, voiceprints, vectors, lexical, queue, locks, atomically,

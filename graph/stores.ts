@@ -33,7 +33,9 @@ export interface Stores {
   sqlite: SqliteDatabase;
   /**
    * Run `work` (writes to the graph, lexical index and queue) as one commit where those stores share
-   * the embedded database; elsewhere it simply runs. `work` must not wait on anything but the stores.
+   * the embedded database, directly or through its outbox (the Redis queue, Qdrant's keyword index):
+   * with a SQLite graph and no Neo4j vectors. Elsewhere (a Neo4j graph) it simply runs. `work` must
+   * not wait on anything but the stores.
    */
   atomically<T>(work: () => Promise<T>): Promise<T>;
   /** Close the queue first (letting running jobs finish), then the stores. */

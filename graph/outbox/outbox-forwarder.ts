@@ -41,6 +41,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  */
 export class OutboxForwarder {
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly afterCommit = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly pollMs: number;
   private readonly baseBackoffMs: number;
@@ -98,6 +99,21 @@ export class OutboxForwarder {
     if (!entry) return { state: 'delivered' };
     if (entry.status === 'dead') return { state: 'dead', error: entry.lastError ?? '' };
     return { state: 'deferred', error: entry.lastError ?? 'waiting behind earlier writes' };
+  }
+
+  /**
+   * Drain `target` once the current transaction has committed: `setImmediate` runs after the
+   * synchronous store calls that `Stores.atomically` wraps, never inside them. Until then, and if the
+   * process dies first, the entry waits in the file for the next drain or poll.
+   */
+  drainAfterCommit(target: string): void {
+    // One drain per target and transaction, however many writes it recorded.
+    if (this.afterCommit.has(target)) return;
+    this.afterCommit.add(target);
+    setImmediate(() => {
+      this.afterCommit.delete(target);
+      void this.drain(target);
+    });
   }
 
   /** Forward until nothing is pending, ignoring backoff delays (tests, shutdown). Throws after `timeoutMs`. */

@@ -31,7 +31,9 @@ export function queueOutboxHandler(queue: JobQueue): OutboxHandler {
  * A networked job queue whose `enqueue` goes through the outbox: the job is committed to the embedded
  * SQLite file first, then handed to the queue. While the queue's backend is down `enqueue` still
  * resolves (the job is durable) and the forwarder hands it over once the backend is back, under the
- * same job id, so a retried hand-over never runs the job twice. Everything else goes to `inner`.
+ * same job id, so a retried hand-over never runs the job twice. Called inside a transaction on the
+ * file (`Stores.atomically`), `enqueue` only records the job, which then commits or rolls back with
+ * the rest of that transaction, and hands it over once it has committed. Everything else goes to `inner`.
  */
 export class OutboxJobQueue implements JobQueue {
   constructor(
@@ -43,6 +45,11 @@ export class OutboxJobQueue implements JobQueue {
   async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
     const jobId = safeJobId(options.jobId ?? newId('job'));
     const entry = this.outbox.record(QUEUE_TARGET, 'enqueue', { name, data, options: { ...options, jobId } } satisfies EnqueuePayload);
+    // Inside `Stores.atomically` the job commits with the rows it is about; it goes out after that commit.
+    if (this.outbox.inTransaction()) {
+      this.forwarder.drainAfterCommit(QUEUE_TARGET);
+      return jobId;
+    }
     const outcome = await this.forwarder.forward(QUEUE_TARGET, entry);
     if (outcome.state === 'dead') throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `job ${name} was rejected: ${outcome.error}`);
     return jobId;

@@ -37,6 +37,11 @@ export function lexicalOutboxHandler(index: LexicalIndex): OutboxHandler {
 /** Record a write, try to deliver it now; resolve once it is durable, reject if the backend refused it. */
 async function writeThrough(outbox: Outbox, forwarder: OutboxForwarder, target: string, operation: string, payload: unknown): Promise<void> {
   const id = outbox.record(target, operation, payload);
+  // Inside `Stores.atomically`: committed with the transaction, forwarded after it (see `OutboxJobQueue.enqueue`).
+  if (outbox.inTransaction()) {
+    forwarder.drainAfterCommit(target);
+    return;
+  }
   const outcome = await forwarder.forward(target, id);
   if (outcome.state !== 'dead') return;
   const match = /^(PARLEY_ERR_[A-Z_]+): ([\s\S]*)$/.exec(outcome.error);

@@ -63,6 +63,15 @@ export class Outbox {
     return Number(info.lastInsertRowid);
   }
 
+  /**
+   * A transaction is open on the file (`Stores.atomically`): a write recorded now commits with it, or
+   * not at all, so it must not be forwarded before that commit (nor awaited on the network while the
+   * transaction holds the file).
+   */
+  inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
   /** The oldest pending entries of `target`, in order, up to `limit`. */
   pendingFor(target: string, limit = 100): OutboxEntry[] {
     const rows = this.db

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { JobQueue } from '../../graph/job-queue.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
+import type { MemoryStore } from '../../graph/memory-store.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
@@ -53,6 +54,12 @@ export interface InteractionIngestDeps {
   queue: JobQueue;
   logger: Logger;
   /**
+   * Where consolidation records what it processed: a resend of stored utterances queues again only
+   * those with no record. Absent: every resent one is queued again (a no-op for a job the queue
+   * still holds under its id, finished ones included, for a day).
+   */
+  memory?: Pick<MemoryStore, 'processedFactsOf'>;
+  /**
    * Run store + index + enqueue as one commit where the stores share one database (the embedded
    * ones do), so a crash never leaves an utterance stored but not queued. Default: run as is.
    */
@@ -89,7 +96,8 @@ export class InteractionIngest {
   /**
    * Store `inputs` in order. An input whose `id` is already stored for the tenant is not stored
    * again: its stored utterance comes back in its place, marked `resent` (a resend after a lost
-   * acknowledgement). Ids are unique per tenant: an id stored in another session or with another
+   * acknowledgement); its consolidation is queued again unless recorded as done, so a crash between
+   * storing and queueing is repaired by the client's resend. Ids are unique per tenant: an id stored in another session or with another
    * speaker or text refuses the whole batch before anything of it is stored
    * (`PARLEY_ERR_UTTERANCE_ID_CONFLICT`, or `PARLEY_ERR_IDEMPOTENCY_KEY_REUSED` for `idFromKey`).
    */
@@ -120,6 +128,7 @@ export class InteractionIngest {
     }
     const fresh = inputs.filter((i) => !i.id || !known.has(i.id));
     const added = fresh.length > 0 ? await this.store(tenant, sessionId, fresh) : [];
+    if (known.size > 0) await this.requeue(tenant, [...known.values()].map((k) => k.utterance));
     let next = 0;
     return inputs.map((i) => (i.id && known.has(i.id) ? known.get(i.id)! : added[next++]!));
   }
@@ -225,6 +234,19 @@ export class InteractionIngest {
     return result.addresseeIds;
   }
 
+  /**
+   * Queue the consolidation of resent utterances again, unless it is recorded as done: the first try
+   * may have stored them and died before queueing (a Neo4j graph commits apart from the queue). The
+   * job id is the first try's, so a job the queue still holds is not added twice.
+   */
+  private async requeue(tenant: TenantId, resent: Utterance[]): Promise<void> {
+    const done = this.deps.memory ? await this.deps.memory.processedFactsOf(tenant, resent.map((u) => u.id)) : new Map();
+    const missing = resent.filter((u) => !done.has(u.id));
+    if (missing.length === 0) return;
+    const atomically = this.deps.atomically ?? ((work) => work());
+    await atomically(() => this.enqueueConsolidation(tenant, missing));
+  }
+
   /** Index and queue; failures here never undo the stored utterances (the job re-indexes). */
   private async afterStore(tenant: TenantId, stored: Utterance[]): Promise<void> {
     try {
@@ -238,7 +260,12 @@ export class InteractionIngest {
     } catch (err) {
       this.deps.logger.warn({ tenant, err: (err as Error).message }, 'lexical indexing failed; the consolidation job retries it');
     }
-    for (const u of stored) {
+    await this.enqueueConsolidation(tenant, stored);
+  }
+
+  /** One consolidation job per utterance, under an id derived from it (enqueueing it again is a no-op). */
+  private async enqueueConsolidation(tenant: TenantId, utterances: Utterance[]): Promise<void> {
+    for (const u of utterances) {
       const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
       await this.deps.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `consolidate-${tenant}-${u.id}` });
     }
