@@ -143,5 +143,11 @@
  * starts" is no job to next week); a clause about "it", "that" or "this" tells the end of the one before ("I'm a barista,
  * and that's until March"); a stay's span ends the stay and facts with no value only ("I'm a teacher, and I'm in Paris
  * for the weekend" is a lasting job); a liking ends as the clause that names its thing, not its verb's polarity.
+ * 39: a newcomer's trial (pipelines/memory/ahead-from-past.ts): a date in a promise or plan told as past ("Dan promised me
+ * he would fix my laptop by Tuesday", "she was going to call on Monday", "by Tuesday") lies ahead, one in a plain past
+ * report ("I saw him on Tuesday") or a future that did not happen ("I would have called on Monday") behind; a fact's
+ * `eventTime` is its own clause's ("Hi, I'm Dana, and next week I start a new job": the name has no date,
+ * clause-dates.ts); a tag said after a sentence ("… on friday ... promise", ", okay?") is no part of it
+ * (sentence-tags.ts); "I live in Oslo and I work as a nurse" is two sentences, so the job is kept (fact-clauses.ts).
  */
-export const EMBEDDED_RULES_VERSION = 37;
+export const EMBEDDED_RULES_VERSION = 39;
