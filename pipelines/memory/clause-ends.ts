@@ -70,19 +70,32 @@ export function endOfValue(text: string, clauses: ClauseEnd[], value: string | n
  * thing is not written as its slot says, the clause of the value (rules 37). Other facts as `endOfValue`.
  */
 export function endOfFact(text: string, clauses: ClauseEnd[], slot: string | null, value: string | null, sentenceEnd: string | null): string | null {
-  const thing = slot && /^preference:./.test(slot) ? slot.slice('preference:'.length) : null;
-  return endOfWords(text, clauses, [thing, value], sentenceEnd);
+  return endOfWords(text, clauses, factWords(slot, value), sentenceEnd);
 }
 
 /** The end of the clause that says the first of `words` written in `text`; `sentenceEnd` when none is. */
 function endOfWords(text: string, clauses: ClauseEnd[], words: Array<string | null>, sentenceEnd: string | null): string | null {
   // One clause with a piece about it joined ("I'm a postman but it's just until Christmas"): that clause's end.
   if (clauses.length < 2) return clauses[0]?.about === undefined ? sentenceEnd : clauses[0].until;
+  const clause = clauseSaying(text, clauses, words);
+  return clause === undefined ? sentenceEnd : clause?.until ?? null;
+}
+
+/** The words a fact of `slot` and `value` is said by: a liking's thing first (its value is its polarity), then the value. */
+export function factWords(slot: string | null, value: string | null): Array<string | null> {
+  return [slot && /^preference:./.test(slot) ? slot.slice('preference:'.length) : null, value];
+}
+
+/**
+ * The clause of `clauses` that says the first of `words` written in `text`: undefined when none is written, null when
+ * it is written outside every clause.
+ */
+export function clauseSaying(text: string, clauses: ClauseEnd[], words: Array<string | null>): ClauseEnd | null | undefined {
   for (const word of words) {
     const at = word ? whereSaid(text, word) : -1;
-    if (at >= 0) return clauses.find((c) => at >= c.from && at < c.to)?.until ?? null;
+    if (at >= 0) return clauses.find((c) => at >= c.from && at < c.to) ?? null;
   }
-  return sentenceEnd;
+  return undefined;
 }
 
 /** Where `value` is said in `text`: as a whole word ("art" is not inside "start"), or anywhere when it opens or ends with no word character; -1 when not. */

@@ -12,6 +12,9 @@ import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
+import { eventOfFact } from './clause-dates.js';
+import { withoutTrailingTag } from './sentence-tags.js';
+import { factClauses } from './fact-clauses.js';
 import { stateEnd } from './state-end.js';
 import { clauseEnds, endOfFact, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
@@ -264,7 +267,9 @@ export class EmbeddedExtractor implements Extractor {
         const read = told && toldDone ? { ...told, actionNamed: true } : told;
         const object = read && about(f) ? { planObject: shared.has(f) ? { ...read, shared: true } : read } : {};
         // "My sister Mia is in Rome until Friday": the stay ends then, not Mia being the sister (rules 29).
-        const said = { ...f, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction || f.kind === 'relation' ? null : endOf(f), ...object };
+        // "Hi, I'm Dana, and next week I start a new job": a fact's date is its own clause's (rules 39).
+        const eventTime = f.slot ? eventOfFact(raw, clauses ??= clauseEnds(raw, u.time), f.slot, f.value, found, u.time, f.eventTime ?? null) : f.eventTime;
+        const said = { ...f, eventTime, speakerId: u.speakerId, addresseeIds: u.addresseeIds, validUntil: f.retraction || f.kind === 'relation' ? null : endOf(f), ...object };
         facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }
     }
@@ -340,7 +345,9 @@ export class EmbeddedExtractor implements Extractor {
   }
 
   #sentences(text: string): string[] {
-    return this.#nlp.readDoc(text).sentences().out().map((s) => s.trim()).filter((s) => s.length > 0);
+    // "i'll send you the contract on friday ... promise": the tag after it is no part of the sentence (rules 39).
+    // "I live in Oslo and I work as a nurse": each fact its own sentence (rules 39).
+    return this.#nlp.readDoc(text).sentences().out().map((s) => withoutTrailingTag(s.trim())).filter((s) => s.length > 0).flatMap(factClauses);
   }
 
   #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string): RuleContext {

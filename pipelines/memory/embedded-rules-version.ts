@@ -150,5 +150,11 @@
  * an opinion of the moment, no lasting liking; "I'll probably never…", "I will not…" undertake nothing; "I don't eat meat
  * anymore", "I no longer eat meat" take up a diet instead of withdrawing one, and "no longer" keeps the verb's agreement;
  * a month told of the past without its year lies behind ("we went camping in May", told in December, was next May).
+ * 39: a newcomer's trial (pipelines/memory/ahead-from-past.ts): a date in a promise or plan told as past ("Dan promised me
+ * he would fix my laptop by Tuesday", "she was going to call on Monday", "by Tuesday") lies ahead, one in a plain past
+ * report ("I saw him on Tuesday") or a future that did not happen ("I would have called on Monday") behind; a fact's
+ * `eventTime` is its own clause's ("Hi, I'm Dana, and next week I start a new job": the name has no date,
+ * clause-dates.ts); a tag said after a sentence ("… on friday ... promise", ", okay?") is no part of it
+ * (sentence-tags.ts); "I live in Oslo and I work as a nurse" is two sentences, so the job is kept (fact-clauses.ts).
  */
-export const EMBEDDED_RULES_VERSION = 38;
+export const EMBEDDED_RULES_VERSION = 39;

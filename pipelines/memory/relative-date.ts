@@ -4,6 +4,7 @@
  */
 import * as chrono from 'chrono-node';
 import { wink } from '../wink.js';
+import { aheadFromPast } from './ahead-from-past.js';
 import { LOOKS_AHEAD } from './plan-cues.js';
 import { COUNTED } from './spans.js';
 
@@ -99,7 +100,8 @@ const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled
  * Then a date it names lies behind ("we went camping in May", said in July: this May).
  */
 export function toldAsPast(text: string): boolean {
-  if (LOOKS_AHEAD.test(text) || AHEAD_WORD.test(text)) return false;
+  // "Dan promised me he would fix it by Tuesday": a past verb that looks ahead (rules 39).
+  if (LOOKS_AHEAD.test(text) || AHEAD_WORD.test(text) || aheadFromPast(text)) return false;
   const nlp = wink();
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out() as string[];

@@ -1,0 +1,34 @@
+/**
+ * Two facts about the speaker in one sentence ("I live in Oslo and I work as a nurse"), read as sentences of their own
+ * (rules 39). Read whole, the sentence gave the first slot only: the rules that find a job said in other words ("work
+ * as") read a sentence that no other rule gave a slot.
+ */
+import { hasVerb } from './relative-date.js';
+
+/** A first-person clause that tells where one lives, what one does or where one is from. */
+const FACT_START = String.raw`I(?:\s+(?:now|currently|also|still))?\s+(?:live|work|teach|study|moved|am\s+(?:a|an|from)|['’]m\s+(?:a|an|from))\b`;
+/** Where such a clause starts after one of its own: after "and", ", and", ", but", "but" or a comma. */
+const FACT_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?=${FACT_START})`, 'g');
+/** The sentence opens with a first-person clause ("I live in Oslo", "Well, I'm from Lyon"). */
+const OPENS_FIRST_PERSON = /^(?:\w+,\s*)?(?:I|I['’](?:m|ve|ll|d))\b/;
+
+/**
+ * `sentence` cut before each first-person fact clause (`FACT_START`) that follows a first-person clause of its own,
+ * each piece a sentence; `[sentence]` when there is none.
+ */
+export function factClauses(sentence: string): string[] {
+  if (!OPENS_FIRST_PERSON.test(sentence)) return [sentence];
+  const cuts = [...sentence.matchAll(FACT_CLAUSE)];
+  if (cuts.length === 0) return [sentence];
+  const pieces: string[] = [];
+  let from = 0;
+  for (const m of cuts) {
+    const piece = sentence.slice(from, m.index).trim();
+    // "I, and I alone, …": a piece with no verb of its own stays with the next.
+    if (!hasVerb(piece)) continue;
+    pieces.push(piece);
+    from = (m.index ?? 0) + m[0].length;
+  }
+  pieces.push(sentence.slice(from).trim());
+  return pieces.map((p, i) => (i < pieces.length - 1 && !/[.!?]$/.test(p) ? `${p}.` : p));
+}
