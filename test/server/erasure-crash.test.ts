@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { openStores } from '../../graph/open-stores.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -22,8 +23,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /** A server on `dataDir` (embedded stores), listening on a loopback port; closing it is the process going away. */
-async function serve(dataDir: string): Promise<{ app: FastifyInstance; api: ParleyClient }> {
-  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
+async function serve(dataDir: string, stores?: ReturnType<typeof openStores>): Promise<{ app: FastifyInstance; api: ParleyClient }> {
+  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }), ...(stores ? { stores } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : 0;
@@ -79,6 +80,11 @@ async function eraseAndCrash(app: FastifyInstance, api: ParleyClient, person: Se
   await assert.rejects(api.participant(person.id), (err: { status?: number }) => err.status === 404);
 }
 
+/** Once the erasures a start finishes in the background are done (none pending). */
+async function pendingDone(app: FastifyInstance): Promise<void> {
+  while ((await app.stores.graph.pendingErasures(T)).length > 0) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** Leaks of the person in every table of the SQLite file and in every byte of the data directory. */
 function leaks(app: FastifyInstance, dataDir: string, person: Seeded): string[] {
   const found = leaksOf(sqliteRows(app.stores.sqlite), { name: person.secrets[0]!, secrets: person.secrets, surviving: person.surviving });
@@ -109,7 +115,7 @@ describe('an erasure cut short by a crash between its passes', () => {
     }
     ({ app, api } = await serve(tmp.dir));
     try {
-      assert.deepEqual(await app.stores.graph.pendingErasures(T), [], 'finished at start');
+      await pendingDone(app);
       assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
       const [vector] = await app.models.textEmbedder.embed([SAID]);
       const near = await app.stores.vectors.search(T, 'memory_interaction', vector!, 10);
@@ -137,6 +143,34 @@ describe('an erasure cut short by a crash between its passes', () => {
       assert.deepEqual(leaks(app, tmp.dir, person), []);
       await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number; message?: string }) => err.status === 404);
     } finally {
+      await app.close();
+    }
+  });
+
+  test('a long one does not hold the start: the server serves while it is finished in the background', async () => {
+    const tmp = tempDir('parley-erase-background-');
+    dirs.push(tmp);
+    let { app, api } = await serve(tmp.dir);
+    try {
+      await eraseAndCrash(app, api, await seed(app, api, 'crash-background', 'Merrow Quillane'));
+    } finally {
+      await app.close();
+    }
+    // The finish stops at its first step until released: a start that waited for it would never be ready.
+    const stores = openStores(loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const realDelete = stores.memory.deleteParticipant.bind(stores.memory);
+    stores.memory.deleteParticipant = async (...args) => { await held; return realDelete(...args); };
+    ({ app, api } = await serve(tmp.dir, stores));
+    try {
+      assert.equal((await api.participants()).length, 1, 'the server answers while the erasure is pending');
+      assert.equal((await app.stores.graph.pendingErasures(T)).length, 1);
+      release();
+      await pendingDone(app);
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+    } finally {
+      release();
       await app.close();
     }
   });
