@@ -5,6 +5,7 @@ import { after, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { openStores } from '../../graph/open-stores.js';
+import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -171,6 +172,44 @@ describe('an erasure cut short by a crash between its passes', () => {
       assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
     } finally {
       release();
+      await app.close();
+    }
+  });
+
+  test('a fact a job stores after the re-read is recorded before it is deleted: a crash after the delete leaves nothing', async () => {
+    const tmp = tempDir('parley-erase-late-fact-');
+    dirs.push(tmp);
+    const { app, api } = await serve(tmp.dir);
+    const { graph, memory } = app.stores;
+    const [realBegin, realDelete] = [graph.beginErasure.bind(graph), memory.deleteParticipant.bind(memory)];
+    try {
+      const person = await seed(app, api, 'crash-late-fact', 'Tamsin Orrowby');
+      const late = 'Tamsin keeps her spare key under the Quorlwick statue';
+      let records = 0;
+      // A consolidation job stores (and indexes) a fact of theirs once the erasure has read them again.
+      graph.beginErasure = async (...args) => {
+        await realBegin(...args);
+        if (++records !== 2) return;
+        const at = new Date().toISOString();
+        const [fact] = await memory.addFacts(T, [{
+          content: late, speakerId: person.id, subjectId: person.id, addresseeIds: [], kind: 'statement', slot: null, value: null, time: at,
+          referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'crash-late-fact', source: 'test',
+        }]);
+        const [vector] = await app.models.textEmbedder.embed([late]);
+        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder).indexFacts(T, [{ fact: fact!, vector: vector! }]);
+      };
+      memory.deleteParticipant = async (...args) => {
+        await realDelete(...args);
+        throw new Error('process killed right after the memories were deleted (injected)');
+      };
+      await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number }) => err.status === 500);
+      [graph.beginErasure, memory.deleteParticipant] = [realBegin, realDelete];
+      assert.equal(records >= 2, true);
+      assert.equal((await api.eraseParticipant(person.id)).id, person.id, 'the same request finishes it');
+      assert.deepEqual(await app.stores.lexical.search(T, 'Quorlwick statue', 5), [], 'the late fact\'s keyword entry is gone');
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+    } finally {
+      [graph.beginErasure, memory.deleteParticipant] = [realBegin, realDelete];
       await app.close();
     }
   });
