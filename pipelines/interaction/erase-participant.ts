@@ -69,15 +69,15 @@ interface ErasurePlan {
 export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string): Promise<ErasureReport | null> {
   const { stores } = deps;
   const person = await stores.graph.getParticipant(tenant, participantId);
-  if (!person) {
-    const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === participantId);
-    return pending ? finishErasure(deps, tenant, pending) : null;
-  }
+  const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === participantId);
+  if (!person) return pending ? finishErasure(deps, tenant, pending) : null;
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
   // Every memory is read before any is removed (a crash part-way then leaves nothing unfound for a repeated request).
   const read = await readPerson(stores, tenant, participantId, [person.name ?? '', ...person.aliases]);
-  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(read.plan), read.spoken);
-  const { plan, spoken } = read;
+  // A run cut short before recorded ids of memories it already deleted: they stay in the plan.
+  const plan = pending ? mergePlans(JSON.parse(pending.plan) as ErasurePlan, read.plan) : read.plan;
+  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(plan), read.spoken);
+  const { spoken } = read;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });
   const first = await eraseDerived(deps, tenant, participantId, spoken, plan.factIds, plan.personaIds);
@@ -86,12 +86,10 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const again = await readPerson(stores, tenant, participantId, plan.names);
   const merged = mergePlans(plan, again.plan);
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
-  const memory = await stores.memory.deleteParticipant(tenant, participantId);
-  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(mergePlans(merged, { factIds: memory.factIds, personaIds: memory.personaIds })), []);
+  const recorded = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
   // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
   const deleted = await stores.graph.deleteParticipant(tenant, participantId) ?? [];
-  const second = await secondPass(deps, tenant, participantId, mergePlans(merged, { factIds: memory.factIds, personaIds: memory.personaIds }),
-    [...new Set([...spoken, ...again.spoken, ...deleted])]);
+  const second = await secondPass(deps, tenant, participantId, recorded, [...new Set([...spoken, ...again.spoken, ...deleted])]);
   return { ...second, voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles };
 }
 
@@ -112,9 +110,36 @@ export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId)
 /** Finish an erasure whose participant the graph no longer holds, from its record. */
 async function finishErasure(deps: ErasureDeps, tenant: TenantId, pending: PendingErasure): Promise<ErasureReport> {
   const plan = JSON.parse(pending.plan) as ErasurePlan;
-  // Facts a job stored under the id after the participant's removal (or removed before a crash) are found by id.
-  const memory = await deps.stores.memory.deleteParticipant(tenant, pending.participantId);
-  return secondPass(deps, tenant, pending.participantId, mergePlans(plan, { factIds: memory.factIds, personaIds: memory.personaIds }), pending.utteranceIds);
+  // Facts a job stored under the id after the participant's removal are found by id, and recorded before they go.
+  const recorded = await deleteMemoriesRecorded(deps.stores, tenant, pending.participantId, plan);
+  return secondPass(deps, tenant, pending.participantId, recorded, pending.utteranceIds);
+}
+
+/**
+ * Delete the person's facts and persona, never one whose id the pending record does not hold yet: a crash after a
+ * delete would leave that fact's keyword, vector and entity entries with nothing left to find them by. Their facts are
+ * listed, recorded, and deleted by id, until a listing finds none (a job may store one meanwhile); persona nodes and kept
+ * extractions go with `deleteParticipant` once their ids are recorded. Returns the plan as recorded last.
+ */
+async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, participantId: string, plan: ErasurePlan): Promise<ErasurePlan> {
+  let recorded = plan;
+  const record = async (more: Partial<ErasurePlan>): Promise<void> => {
+    const next = mergePlans(recorded, more);
+    if (JSON.stringify(next) === JSON.stringify(recorded)) return;
+    recorded = next;
+    await stores.graph.beginErasure(tenant, participantId, JSON.stringify(recorded), []);
+  };
+  for (;;) {
+    const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId);
+    if (ids.length === 0) break;
+    await record({ factIds: ids, sources, slots });
+    for (const id of ids) await stores.memory.deleteFact(tenant, id);
+  }
+  await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
+  // Anything it still deletes was stored in the instant since the last listing: recorded at once.
+  const memory = await stores.memory.deleteParticipant(tenant, participantId);
+  await record({ factIds: memory.factIds, personaIds: memory.personaIds });
+  return recorded;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface QueryCoherenceOptions {
   minMemories?: number;
   /** Entities with more memories than this many times |H| are hubs (people), left where they are; default 4. */
   hubFactor?: number;
+  /** Memory texts kept for the judge across all tenants together (least recently used go first); default 20,000. */
+  maxTexts?: number;
 }
 
 interface Recorded {
@@ -43,12 +45,14 @@ export class QueryCoherence {
   readonly #recent = new Map<TenantId, Recorded[]>();
   /** Texts of the memories recent queries hit, per tenant, for the judge. */
   readonly #texts = new Map<TenantId, Map<string, string>>();
+  /** Texts held in `#texts`, all tenants together. */
+  #textCount = 0;
   readonly #o: Required<QueryCoherenceOptions>;
 
   constructor(private readonly entities: EntityIndex, private readonly judge: SchemaJudge, options: QueryCoherenceOptions = {}) {
     this.#o = {
       window: options.window ?? 12, minQueries: options.minQueries ?? 3, alpha: options.alpha ?? 0.5,
-      minMemories: options.minMemories ?? 2, hubFactor: options.hubFactor ?? 4,
+      minMemories: options.minMemories ?? 2, hubFactor: options.hubFactor ?? 4, maxTexts: options.maxTexts ?? 20_000,
     };
   }
 
@@ -58,6 +62,7 @@ export class QueryCoherence {
    */
   forget(tenant: TenantId): void {
     this.#recent.delete(tenant);
+    this.#textCount -= this.#texts.get(tenant)?.size ?? 0;
     this.#texts.delete(tenant);
   }
 
@@ -69,10 +74,7 @@ export class QueryCoherence {
   /** Record a query's hits (with their texts, for the judge); returns the schema promoted, if any. */
   async record(tenant: TenantId, query: string, hits: { id: string; text: string }[]): Promise<SchemaRecord | null> {
     if (hits.length === 0) return null;
-    const texts = this.#texts.get(tenant) ?? new Map<string, string>();
-    if (texts.size > 20_000) texts.clear();
-    for (const h of hits) texts.set(h.id, h.text);
-    this.#texts.set(tenant, texts);
+    const texts = this.#keepTexts(tenant, hits);
     const recent = this.#recent.get(tenant) ?? [];
     const current: Recorded = { query, hits: new Set(hits.map((h) => h.id)) };
     recent.push(current);
@@ -101,5 +103,29 @@ export class QueryCoherence {
     await this.entities.setSchema(tenant, candidates.map((e) => e.id), schema.id);
     this.#recent.set(tenant, recent.filter((r) => !related.includes(r)));
     return schema;
+  }
+
+  /**
+   * Keep the hits' texts, most recently used last (tenants and texts alike), then drop the least recently used texts
+   * of any tenant past `maxTexts`: a bound for the process, however many tenants query it.
+   */
+  #keepTexts(tenant: TenantId, hits: { id: string; text: string }[]): Map<string, string> {
+    const texts = this.#texts.get(tenant) ?? new Map<string, string>();
+    this.#texts.delete(tenant);
+    this.#texts.set(tenant, texts);
+    for (const h of hits) {
+      if (texts.delete(h.id)) this.#textCount -= 1;
+      texts.set(h.id, h.text);
+      this.#textCount += 1;
+    }
+    for (const [owner, kept] of this.#texts) {
+      for (const id of kept.keys()) {
+        if (this.#textCount <= this.#o.maxTexts) return texts;
+        kept.delete(id);
+        this.#textCount -= 1;
+      }
+      if (kept.size === 0 && owner !== tenant) this.#texts.delete(owner);
+    }
+    return texts;
   }
 }

@@ -25,7 +25,13 @@ const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference
 
 /** Participant profiles: list, read, patch, erase; erasures cut short by a crash are finished at start. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
-  app.addHook('onReady', () => finishErasuresAtStart(app));
+  // In the background once the server is ready, never inside `onReady`: a large erasure would outlast the plugin
+  // timeout and fail every start. Closing waits for it (the stores it writes close after this plugin).
+  let atStart: Promise<void> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    atStart = finishErasuresAtStart(app);
+  });
+  app.addHook('onClose', () => atStart);
   app.get<{ Querystring: ParticipantsQuery }>('/v1/participants', {
     schema: {
       operationId: 'listParticipants', tags: ['participants'], summary: 'The participants of the tenant, oldest first, a page at a time',
@@ -198,17 +204,20 @@ export async function erasePerson(
 }
 
 /**
- * Finish the erasures a crash (or a store failing) cut short, for every tenant this deployment knows, before jobs are
- * taken. One that fails again is logged and stays pending (the next start, or the same DELETE, finishes it); the start
- * goes on. Costs one indexed read per tenant when none is pending.
+ * Finish the erasures a crash (or a store failing) cut short, for every tenant this deployment knows, while the server
+ * already serves and takes jobs. One that fails again is logged and stays pending (the next start, or the same DELETE,
+ * finishes it); nothing here fails the start. Costs one indexed read per tenant when none is pending.
  */
 async function finishErasuresAtStart(app: FastifyInstance): Promise<void> {
   const log = app.log.child({ component: 'erasure' });
   for (const tenant of knownTenants(app.config)) {
     try {
+      const pending = (await app.stores.graph.pendingErasures(tenant)).length;
+      if (pending === 0) continue;
+      log.info({ tenant, erasures: pending }, 'finishing erasures cut short before, in the background');
       const finished = await finishPendingErasures(erasureDeps(app), tenant);
       if (finished.length > 0) forgetCachedTraces(app, tenant);
-      if (finished.length > 0) log.info({ tenant, erasures: finished.length }, 'erasures cut short before were finished');
+      log.info({ tenant, erasures: finished.length }, 'erasures cut short before were finished');
     } catch (err) {
       log.error({ err, tenant }, 'an erasure cut short could not be finished; it stays pending until the next start or a repeated request');
     }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { openStores } from '../../graph/open-stores.js';
+import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -22,8 +24,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /** A server on `dataDir` (embedded stores), listening on a loopback port; closing it is the process going away. */
-async function serve(dataDir: string): Promise<{ app: FastifyInstance; api: ParleyClient }> {
-  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
+async function serve(dataDir: string, stores?: ReturnType<typeof openStores>): Promise<{ app: FastifyInstance; api: ParleyClient }> {
+  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }), ...(stores ? { stores } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : 0;
@@ -79,6 +81,11 @@ async function eraseAndCrash(app: FastifyInstance, api: ParleyClient, person: Se
   await assert.rejects(api.participant(person.id), (err: { status?: number }) => err.status === 404);
 }
 
+/** Once the erasures a start finishes in the background are done (none pending). */
+async function pendingDone(app: FastifyInstance): Promise<void> {
+  while ((await app.stores.graph.pendingErasures(T)).length > 0) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** Leaks of the person in every table of the SQLite file and in every byte of the data directory. */
 function leaks(app: FastifyInstance, dataDir: string, person: Seeded): string[] {
   const found = leaksOf(sqliteRows(app.stores.sqlite), { name: person.secrets[0]!, secrets: person.secrets, surviving: person.surviving });
@@ -109,7 +116,7 @@ describe('an erasure cut short by a crash between its passes', () => {
     }
     ({ app, api } = await serve(tmp.dir));
     try {
-      assert.deepEqual(await app.stores.graph.pendingErasures(T), [], 'finished at start');
+      await pendingDone(app);
       assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
       const [vector] = await app.models.textEmbedder.embed([SAID]);
       const near = await app.stores.vectors.search(T, 'memory_interaction', vector!, 10);
@@ -137,6 +144,72 @@ describe('an erasure cut short by a crash between its passes', () => {
       assert.deepEqual(leaks(app, tmp.dir, person), []);
       await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number; message?: string }) => err.status === 404);
     } finally {
+      await app.close();
+    }
+  });
+
+  test('a long one does not hold the start: the server serves while it is finished in the background', async () => {
+    const tmp = tempDir('parley-erase-background-');
+    dirs.push(tmp);
+    let { app, api } = await serve(tmp.dir);
+    try {
+      await eraseAndCrash(app, api, await seed(app, api, 'crash-background', 'Merrow Quillane'));
+    } finally {
+      await app.close();
+    }
+    // The finish stops at its first step until released: a start that waited for it would never be ready.
+    const stores = openStores(loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const realDelete = stores.memory.deleteParticipant.bind(stores.memory);
+    stores.memory.deleteParticipant = async (...args) => { await held; return realDelete(...args); };
+    ({ app, api } = await serve(tmp.dir, stores));
+    try {
+      assert.equal((await api.participants()).length, 1, 'the server answers while the erasure is pending');
+      assert.equal((await app.stores.graph.pendingErasures(T)).length, 1);
+      release();
+      await pendingDone(app);
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+    } finally {
+      release();
+      await app.close();
+    }
+  });
+
+  test('a fact a job stores after the re-read is recorded before it is deleted: a crash after the delete leaves nothing', async () => {
+    const tmp = tempDir('parley-erase-late-fact-');
+    dirs.push(tmp);
+    const { app, api } = await serve(tmp.dir);
+    const { graph, memory } = app.stores;
+    const [realBegin, realDelete] = [graph.beginErasure.bind(graph), memory.deleteParticipant.bind(memory)];
+    try {
+      const person = await seed(app, api, 'crash-late-fact', 'Tamsin Orrowby');
+      const late = 'Tamsin keeps her spare key under the Quorlwick statue';
+      let records = 0;
+      // A consolidation job stores (and indexes) a fact of theirs once the erasure has read them again.
+      graph.beginErasure = async (...args) => {
+        await realBegin(...args);
+        if (++records !== 2) return;
+        const at = new Date().toISOString();
+        const [fact] = await memory.addFacts(T, [{
+          content: late, speakerId: person.id, subjectId: person.id, addresseeIds: [], kind: 'statement', slot: null, value: null, time: at,
+          referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'crash-late-fact', source: 'test',
+        }]);
+        const [vector] = await app.models.textEmbedder.embed([late]);
+        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder).indexFacts(T, [{ fact: fact!, vector: vector! }]);
+      };
+      memory.deleteParticipant = async (...args) => {
+        await realDelete(...args);
+        throw new Error('process killed right after the memories were deleted (injected)');
+      };
+      await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number }) => err.status === 500);
+      [graph.beginErasure, memory.deleteParticipant] = [realBegin, realDelete];
+      assert.equal(records >= 2, true);
+      assert.equal((await api.eraseParticipant(person.id)).id, person.id, 'the same request finishes it');
+      assert.deepEqual(await app.stores.lexical.search(T, 'Quorlwick statue', 5), [], 'the late fact\'s keyword entry is gone');
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+    } finally {
+      [graph.beginErasure, memory.deleteParticipant] = [realBegin, realDelete];
       await app.close();
     }
   });

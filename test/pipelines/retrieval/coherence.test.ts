@@ -79,4 +79,18 @@ describe('query coherence promotes a coherent subgraph to a schema (deterministi
     for (const q of ['job interview', 'Acme interview', 'interview at Acme']) assert.equal(await strict.record(T, q, hits('m1', 'm2', 'm3')), null);
     assert.equal((await index.listSchemas(T)).filter((s) => s.origin === 'emergent').length, 0);
   });
+
+  test('the memory texts kept for the judge are bounded across tenants, the least recently used going first', async () => {
+    const c = new QueryCoherence(index, new DeterministicJudge(), { maxTexts: 3 });
+    for (let i = 0; i < 10; i++) await c.record(`tenant-${i}`, 'lunch plans', hits(`m${i}`));
+    const held = Array.from({ length: 10 }, (_, i) => c.held(`tenant-${i}`).texts);
+    assert.deepEqual(held, [0, 0, 0, 0, 0, 0, 0, 1, 1, 1], 'ten tenants hold three texts together, the newest');
+    await c.record('tenant-7', 'lunch again', hits('m7'));
+    await c.record('tenant-0', 'lunch plans', hits('m0', 'm1'));
+    assert.deepEqual([0, 7, 8, 9].map((i) => c.held(`tenant-${i}`).texts), [2, 1, 0, 0], 'tenant 7, used again, outlived 8 and 9');
+    c.forget('tenant-0');
+    await c.record('tenant-8', 'lunch plans', hits('m8'));
+    assert.deepEqual([7, 8].map((i) => c.held(`tenant-${i}`).texts), [1, 1], 'a forgotten tenant\'s texts no longer count');
+  });
 });
+
