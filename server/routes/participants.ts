@@ -127,7 +127,9 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
  */
 async function renameMemories(app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined): Promise<void> {
   if (!name || name === target.name) return;
-  const current = (await renameInFacts(app.stores.memory, tenant, target.id, target.name, name)).filter((f) => f.validTo === null);
+  // Others who answer to the old label: a fact one of them takes part in may mean them by it.
+  const holders = new Set(target.name ? (await app.stores.graph.findParticipantsByName(tenant, target.name)).map((p) => p.id).filter((id) => id !== target.id) : []);
+  const current = (await renameInFacts(app.stores.memory, tenant, target.id, target.name, name, holders)).filter((f) => f.validTo === null);
   if (current.length === 0) return;
   const vectors = await app.models.textEmbedder.embed(current.map((f) => f.content));
   const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder);
