@@ -22,8 +22,9 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     const derived = list.filter((u) => u.attribute !== 'name');
     for (const u of list) {
       if (u.attribute !== 'name') continue;
-      // An extractor (rules or a model) reading "my name is on the list" must not make "On" a name or alias.
-      if (!couldBeName(u.value)) continue;
+      // An extractor (rules or a model) reading "my name is on the list" must not make "On" a name or alias; a name it
+      // gives capitalised that is also a word ("River") is strong evidence (`couldBeName`).
+      if (!couldBeName(u.value, undefined, true)) continue;
       const known = name !== null && name.toLowerCase() === u.value.toLowerCase();
       // Recorded only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
       if (name === null || (!known && !p.aliases.some((a) => a.toLowerCase() === u.value.toLowerCase()))) taught.add(u.value.toLowerCase());
