@@ -4,7 +4,7 @@ import type { TenantId } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { pagedUtterances } from './erase-participant.js';
 import { keepClientKeysAfterMerge } from './derived-attributes.js';
-import { UNNAMED_WORDS } from './rename-facts.js';
+import { factIsAbout, factsOf, nameUnnamed } from './rename-facts.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
 export interface MergeReport {
@@ -84,17 +84,13 @@ export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tena
 export async function relabelFacts(
   stores: Pick<Stores, 'memory'>, tenant: TenantId, fromId: string, intoId: string, fromName: string | null, intoName: string | null,
 ): Promise<void> {
-  const unnamed = [];
+  const unnamed: { id: string; content: string }[] = [];
   if (!fromName && intoName) {
-    for (let offset = 0; ; offset += 1000) {
-      const page = await stores.memory.listFacts(tenant, { participantId: fromId, includeHistory: true, limit: 1000, offset });
-      unnamed.push(...page.filter((f) => (f.speakerId === fromId || f.subjectId === fromId) && (f.content.match(UNNAMED_WORDS)?.length ?? 0) === 1));
-      if (page.length < 1000) break;
+    for (const f of await factsOf(stores.memory, tenant, fromId)) {
+      const content = factIsAbout(f, fromId) ? nameUnnamed(f.content, intoName) : null;
+      if (content !== null) unnamed.push({ id: f.id, content });
     }
   }
   await stores.memory.relabelParticipant(tenant, fromId, intoId);
-  for (const f of unnamed) {
-    const content = f.content.replace(UNNAMED_WORDS, (_m, s: string | undefined) => `${intoName}${s ?? ''}`);
-    await stores.memory.patchFact(tenant, f.id, { content });
-  }
+  for (const f of unnamed) await stores.memory.patchFact(tenant, f.id, { content: f.content });
 }

@@ -1,4 +1,5 @@
 import { ParleyError } from '../../graph/core/errors.js';
+import { PENDING_RENAME } from './pending-rename.js';
 
 /** The most a participant's attributes may take, as JSON: 64 KiB (as session metadata). */
 export const MAX_PARTICIPANT_ATTRIBUTES_BYTES = 64 * 1024;
@@ -51,7 +52,7 @@ export interface DerivedStep {
  */
 export const TAUGHT_NAMES = '$taught_names';
 
-const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES];
+const BOOKKEEPING_KEYS: readonly string[] = [CLIENT_KEYS, NAME_EVIDENCE, DERIVED_STEPS, OLD_DERIVED_STEPS, TAUGHT_NAMES, PENDING_RENAME];
 
 /** The names (lower-case) the profile updates taught ({@link TAUGHT_NAMES}). */
 export function taughtNames(attributes: Record<string, unknown>): Set<string> {

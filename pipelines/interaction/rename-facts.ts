@@ -1,39 +1,104 @@
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
 import { UNNAMED } from '../memory/extractor.js';
+import { isAlsoCommonWord, isFunctionWord, isOrdinaryWord } from '../speaker/name-words.js';
 
 /** "an unnamed speaker" (any case), with a possessive: how a fact names a participant who had no name. */
 export const UNNAMED_WORDS = new RegExp(`\\b${UNNAMED}(['’]s)?\\b`, 'gi');
+
+/** Months and weekdays: "May", "June", "Friday" are names too, but a fact saying them means the date far more often. */
+const CALENDAR_WORDS = new Set(
+  ('january february march april may june july august september october november december ' +
+    'monday tuesday wednesday thursday friday saturday sunday').split(' '),
+);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * Rewrite the texts of a renamed participant's facts (as speaker, subject or addressee, history included) that
- * name them by the old label: `from` as written (case-sensitive, a whole word: "On will send…" → "Ana will
- * send…", never the "on" of "on Friday"), or, when they had no name, "An unnamed speaker" in a fact that
- * names exactly one unnamed speaker and whose speaker or subject they are (another unnamed person's words are
- * not theirs to take). A mention that already reads the new name ("Ana Silva" when "Ana" becomes "Ana Silva") stays.
+ * Whether a fact's words are about `participantId`: they are its subject, or its speaker when the subject is
+ * no participant (an entity such as `entity:acme`). A fact where they only listen, or where they speak about
+ * another person, names that other person, whose label is not theirs to rewrite.
+ */
+export function factIsAbout(f: Pick<Fact, 'speakerId' | 'subjectId'>, participantId: string): boolean {
+  if (f.subjectId === participantId) return true;
+  // A subject that is no participant is an entity key (the extractor gives the speaker otherwise).
+  return f.speakerId === participantId && f.subjectId.startsWith('entity:');
+}
+
+/**
+ * Whether a one-word label is also an ordinary word ("On", "May", "Will", "Friday", "River"): in a fact's text it
+ * is far more often the word than the person, so it is rewritten only where it is clearly the person.
+ */
+export function labelIsAlsoWord(label: string): boolean {
+  if (/\s/.test(label.trim())) return false;
+  const lower = label.toLowerCase();
+  return isFunctionWord(lower) || CALENDAR_WORDS.has(lower) || isOrdinaryWord(lower) || isAlsoCommonWord(lower);
+}
+
+/**
+ * `text` with `from` (a whole word, case-sensitive) replaced by `to`, or null when nothing changes. A match is
+ * left as it is when it is part of a longer name (next to another capitalised word: "Ana Lopez", "Dora Silva"),
+ * or lies inside a mention that already reads the new name. A label that is also a word (`labelIsAlsoWord`) is
+ * replaced only as the first word of a sentence followed by a lower-case word ("May is moving…", not "in May").
+ */
+export function renameInText(text: string, from: string, to: string): string | null {
+  const old = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(from)}(?![\\p{L}\\p{N}])`, 'gu');
+  const inNew: [number, number][] = [];
+  for (let at = text.indexOf(to); at >= 0; at = text.indexOf(to, at + 1)) inNew.push([at, at + to.length]);
+  const wordLike = labelIsAlsoWord(from);
+  let changed = false;
+  const out = text.replace(old, (m: string, at: number) => {
+    const before = text.slice(0, at);
+    const after = text.slice(at + m.length);
+    if (inNew.some(([s, e]) => at >= s && at + m.length <= e)) return m;
+    if (/\p{Lu}[\p{L}'’-]*\s+$/u.test(before) || /^\s+\p{Lu}/u.test(after)) return m;
+    if (wordLike && !(/^\s*$|[.!?]\s+$/u.test(before) && /^\s+\p{Ll}/u.test(after))) return m;
+    changed = true;
+    return to;
+  });
+  return changed ? out : null;
+}
+
+/**
+ * Rewrite the texts of a renamed participant's facts (history included) that name them by the old label:
+ * `from` as written (see `renameInText`), or, when they had no name, "An unnamed speaker" in a fact that names
+ * exactly one unnamed speaker. Only facts about them (`factIsAbout`) are rewritten, and none where another
+ * participant of the fact (`holders`: the others who hold `from` as a name or alias) could be the one meant.
  * Facts store their text, so without this a rename left them saying the old label.
  * Returns the rewritten facts (the caller re-indexes the current ones).
  */
-export async function renameInFacts(memory: MemoryStore, tenant: TenantId, participantId: string, from: string | null, to: string): Promise<Fact[]> {
+export async function renameInFacts(
+  memory: MemoryStore, tenant: TenantId, participantId: string, from: string | null, to: string,
+  holders: ReadonlySet<string> = new Set(),
+): Promise<Fact[]> {
   if (from !== null && from === to) return [];
-  const old = from === null ? UNNAMED_WORDS : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(from)}(?![\\p{L}\\p{N}])`, 'gu');
+  const rewritten: Fact[] = [];
+  for (const f of await factsOf(memory, tenant, participantId)) {
+    if (!factIsAbout(f, participantId)) continue;
+    if ([f.speakerId, f.subjectId, ...f.addresseeIds].some((id) => id !== participantId && holders.has(id))) continue;
+    const content = from === null ? nameUnnamed(f.content, to) : renameInText(f.content, from, to);
+    if (content === null) continue;
+    const patched = await memory.patchFact(tenant, f.id, { content });
+    if (patched) rewritten.push(patched);
+  }
+  return rewritten;
+}
+
+/** "An unnamed speaker" → `to` when the text names exactly one unnamed speaker; null otherwise. */
+export function nameUnnamed(text: string, to: string): string | null {
+  if ((text.match(UNNAMED_WORDS)?.length ?? 0) !== 1) return null;
+  return text.replace(UNNAMED_WORDS, (_m, s: string | undefined) => `${to}${s ?? ''}`);
+}
+
+/** All facts that mention `participantId` in any role, history included. */
+export async function factsOf(memory: MemoryStore, tenant: TenantId, participantId: string): Promise<Fact[]> {
   const facts: Fact[] = [];
   for (let offset = 0; ; offset += 1000) {
     const page = await memory.listFacts(tenant, { participantId, includeHistory: true, limit: 1000, offset });
     facts.push(...page);
     if (page.length < 1000) break;
   }
-  const rewritten: Fact[] = [];
-  for (const f of facts) {
-    const count = f.content.match(old)?.length ?? 0;
-    if (count === 0 || (from === null && (count !== 1 || (f.speakerId !== participantId && f.subjectId !== participantId)))) continue;
-    const content = from === null ? f.content.replace(old, (_m, s: string | undefined) => `${to}${s ?? ''}`) : f.content.replace(old, (m: string, at: number, text: string) => (text.startsWith(to, at) ? m : to));
-    const patched = await memory.patchFact(tenant, f.id, { content });
-    if (patched) rewritten.push(patched);
-  }
-  return rewritten;
+  return facts;
 }

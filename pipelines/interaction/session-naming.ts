@@ -2,6 +2,7 @@ import { TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attrib
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
+import { isMixedCase } from '../speaker/name-tokens.js';
 import { couldBeName, isFunctionWord } from '../speaker/name-words.js';
 import {
   attributesNameEvidenceStore, EVIDENCE_WEIGHT, nameFromSelfIntroduction, namesHeardFor, recordAddressEvidence,
@@ -67,7 +68,7 @@ export class SessionNaming {
     const known = new Set([...firstNames(present), ...(await namesHeardFor(this.evidence, tenant, speaker.id))]);
     const binding = nameFromSelfIntroduction(speaker.id, text, { known });
     // Checked here too: whatever the detector accepts, a function or ordinary word never becomes an alias.
-    if (!binding || !couldBeName(binding.name)) return speaker;
+    if (!binding || !couldBeName(binding.name, undefined, isMixedCase(text))) return speaker;
     const name = binding.name;
     const holds = [speaker.name, ...speaker.aliases].some((n) => n?.toLowerCase() === name.toLowerCase());
     if (holds) return speaker;

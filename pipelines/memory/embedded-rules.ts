@@ -10,7 +10,7 @@ import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
 import { withoutEventLead } from './grammar.js';
 import { reportedStayFacts, stayFacts } from './stays.js';
-import { NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
+import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 import { couldBeName } from '../speaker/name-words.js';
 
 /** One sentence and who is speaking to whom. */
@@ -88,7 +88,7 @@ export function introductionOf(sentence: string): { name: string; clause: string
     const m = sentence.match(re);
     const first = m?.[1];
     if (!m || !first) continue;
-    if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first) || !couldBeName(first)) return null;
+    if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first) || !couldBeName(first, undefined, isMixedCase(sentence))) return null;
     if (/^(?:hi|hello|hey)\b/i.test(m[0]) && (!/^[A-Z]/.test(first) || SPEAKER_NOT_NAMES.has(first.toLowerCase()) || NOT_HERE_NAMES.test(first)
       || CALENDAR_WORD.test(first))) continue;
     const tail = m[3];

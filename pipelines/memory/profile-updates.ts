@@ -22,8 +22,9 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     const derived = list.filter((u) => u.attribute !== 'name');
     for (const u of list) {
       if (u.attribute !== 'name') continue;
-      // An extractor (rules or a model) reading "my name is on the list" must not make "On" a name or alias.
-      if (!couldBeName(u.value)) continue;
+      // An extractor (rules or a model) reading "my name is on the list" must not make "On" a name or alias; a name it
+      // gives capitalised that is also a word ("River") is strong evidence (`couldBeName`).
+      if (!couldBeName(u.value, undefined, true)) continue;
       const known = name !== null && name.toLowerCase() === u.value.toLowerCase();
       // Recorded only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
       if (name === null || (!known && !p.aliases.some((a) => a.toLowerCase() === u.value.toLowerCase()))) taught.add(u.value.toLowerCase());
@@ -37,6 +38,19 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
       for (const u of derived) attributes = withDerived(attributes, u.attribute, u.value);
       return taught.size > 0 ? withTaughtNames(attributes, [...taughtNames(attributes), ...taught]) : attributes;
     });
-    if (name !== p.name || aliases.size !== p.aliases.length) await graph.updateParticipant(tenant, id, { name, aliases: [...aliases] });
+    if (name === p.name && aliases.size === p.aliases.length) continue;
+    // Applied over the row as stored now, not as read before extraction: a PATCH rename meanwhile stays (only the new
+    // words are added). A rename in the short window between this read and the write can still be overwritten.
+    const fresh = await graph.getParticipant(tenant, id);
+    if (!fresh) continue;
+    const learned = [...(name !== p.name && name !== null ? [name] : []), ...[...aliases].filter((a) => !p.aliases.includes(a))];
+    let nextName = fresh.name;
+    const nextAliases = [...fresh.aliases];
+    for (const word of learned) {
+      const held = [nextName, ...nextAliases].some((n) => n?.toLowerCase() === word.toLowerCase());
+      if (nextName === null) nextName = word;
+      else if (!held) nextAliases.push(word);
+    }
+    if (nextName !== fresh.name || nextAliases.length !== fresh.aliases.length) await graph.updateParticipant(tenant, id, { name: nextName, aliases: nextAliases });
   }
 }

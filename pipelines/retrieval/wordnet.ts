@@ -75,6 +75,19 @@ export class WordNet {
     this.available = POS.some((p) => existsSync(path.join(dir, `index.${p}`)) && existsSync(path.join(dir, `data.${p}`)));
   }
 
+  /**
+   * Read the index now (once; a no-op after): the first look-up otherwise reads it synchronously, which on a live
+   * turn (an address or introduction check) would stall the event loop for seconds. Called at server start.
+   */
+  preload(): void {
+    if (this.available) this.#load();
+  }
+
+  /** Whether the index has been read (`preload`, or a first look-up). */
+  get loaded(): boolean {
+    return this.#index !== null;
+  }
+
   #load(): void {
     if (this.#index) return;
     this.#index = new Map();

@@ -52,14 +52,18 @@ export function isOrdinaryWord(word: string, wordnet: WordNet = defaultWordNet()
 
 /**
  * Whether `name` may be taken as a person's name or alias (from an introduction, address evidence or an
- * extracted profile): its first word is no function word, no word of `NOT_NAMES` ("fine", "here") and no
- * ordinary word (see `isOrdinaryWord`). "On", "In", "Done" from "my name is on the list" fail; "Ana",
- * "Frank", "Ahmed" pass. Without WordNet (`/usr/share/wordnet` absent) only the word lists apply: "Done" would pass.
+ * extracted profile): its first word is no function word and no word of `NOT_NAMES` ("fine", "here"). Weak
+ * evidence (the default: a vocative, a word in all-lower-case text) must also be no ordinary word (see
+ * `isOrdinaryWord`): "On", "In", "Done" from "my name is on the list" fail; "Ana", "Frank", "Ahmed" pass.
+ * `strong` evidence, a name written capitalised in mixed-case text ("My name is River") or given by an
+ * extractor, needs no more: many real names ("River", "Sky", "Lotus") are ordinary words absent from the name list.
+ * Without WordNet (`/usr/share/wordnet` absent) only the word lists apply: "Done" would pass.
  */
-export function couldBeName(name: string, wordnet: WordNet = defaultWordNet()): boolean {
-  const first = name.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  if (first.length === 0) return false;
-  return !isFunctionWord(first) && !NOT_NAMES.has(first) && !isOrdinaryWord(first, wordnet);
+export function couldBeName(name: string, wordnet: WordNet = defaultWordNet(), strong = false): boolean {
+  const written = name.trim().split(/\s+/)[0] ?? '';
+  const first = written.toLowerCase();
+  if (first.length === 0 || isFunctionWord(first) || NOT_NAMES.has(first)) return false;
+  return (strong && /^\p{Lu}/u.test(written)) || !isOrdinaryWord(first, wordnet);
 }
 
 /**

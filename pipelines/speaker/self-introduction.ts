@@ -104,7 +104,7 @@ export function detectIntroduction(text: string, options: IntroductionOptions = 
     const heard = misheard(t, at, known, options.maxPhoneDistance ?? 0.4);
     if (heard) return { name: capitalise(heard), form, via: 'phonetic' };
     // "my name is ahmed and…": an unlisted word, a noun or a guessed verb ("ahmed"), not "my name is wrong on…".
-    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && tok.pos !== 'ADJ' && !isOrdinaryWord(tok.lower) && (!cased || /^\p{Lu}/u.test(tok.value))) {
+    if (form === 'my-name' && ends && !CLOSED_POS.has(tok.pos) && tok.pos !== 'ADJ' && (cased || !isOrdinaryWord(tok.lower)) && (!cased || /^\p{Lu}/u.test(tok.value))) {
       return { name: capitalise(tok.value), form, via: 'slot' };
     }
   }

@@ -19,6 +19,7 @@ import { revisionFor, type FirstTurnRevision } from '../../pipelines/speaker/fir
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
+import { defaultWordNet } from '../../pipelines/retrieval/wordnet.js';
 import type { Config } from '../config.js';
 import { ParleyError } from '../../graph/core/errors.js';
 
@@ -188,6 +189,8 @@ export const modelsPlugin = fp(
     };
     app.decorate('models', models);
     if (opts.eager) {
+      // Name checks on the ingest path (addressee, session naming) consult WordNet: read at start, not on a live turn.
+      defaultWordNet().preload();
       if (textEmbedder instanceof UseLiteEmbedder || textEmbedder instanceof OnnxTextEmbedder) await textEmbedder.start();
       if (config.asr !== 'none') await inference();
     }

@@ -7,6 +7,7 @@ import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/i
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import { renameInFacts } from '../../pipelines/interaction/rename-facts.js';
+import { isPendingRename, PENDING_RENAME, renameOwed, type PendingRename } from '../../pipelines/interaction/pending-rename.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { isFunctionWord } from '../../pipelines/speaker/name-words.js';
 import {
@@ -15,6 +16,7 @@ import {
 } from '../protocol/http-schemas.js';
 
 import type { Participant } from '../../graph/types.js';
+import type { Fact } from '../../graph/memory-store.js';
 import { participantView } from './views.js';
 import { forgetTenantCaches } from '../plugins/retrieval.js';
 
@@ -65,6 +67,9 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     // Checked on the attributes read now (a bad patch is refused before anything is written), applied below on those stored then.
     const patched = attributes !== undefined ? patchAttributes(target.attributes, attributes) : undefined;
     const words = [...(name ? [name] : []), ...(aliases ?? [])];
+    // Recorded before the name is set: a rewrite cut short is finished by this PATCH sent again.
+    const owed = renameOwed(target, name);
+    if (owed && name !== target.name) await app.stores.graph.updateParticipantAttribute(request.tenant, target.id, PENDING_RENAME, () => owed);
     const named = await app.stores.graph.updateParticipant(request.tenant, target.id, {
       ...(name !== undefined ? { name } : {}),
       ...(externalId !== undefined ? { externalId } : {}),
@@ -77,7 +82,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     };
     const p = named && (attributes !== undefined || words.length > 0 ? await app.stores.graph.updateParticipantAttributes(request.tenant, target.id, withPatch) : named);
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
-    await renameMemories(app, request.tenant, target, name);
+    if (owed) await renameMemories(app, request.tenant, target.id, owed);
     if (!patched || patched.cleared.length === 0) return participantView(app, p);
     // A key cleared by null shows what the profile memories say of it again, if they say anything.
     const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
@@ -128,16 +133,22 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
 }
 
 /**
- * After a rename, the participant's memories that named them by the old label say the new name (`renameInFacts`),
- * and the current ones are indexed again under their new words.
+ * After a rename, the participant's memories that named them by an old label say the new name (`renameInFacts`),
+ * the current ones are indexed again under their new words, and the pending rename is cleared.
  */
-async function renameMemories(app: FastifyInstance, tenant: string, target: Participant, name: string | null | undefined): Promise<void> {
-  if (!name || name === target.name) return;
-  const current = (await renameInFacts(app.stores.memory, tenant, target.id, target.name, name)).filter((f) => f.validTo === null);
-  if (current.length === 0) return;
-  const vectors = await app.models.textEmbedder.embed(current.map((f) => f.content));
-  const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder);
-  await indexer.indexFacts(tenant, current.flatMap((fact, i) => (vectors[i] ? [{ fact, vector: vectors[i] }] : [])));
+async function renameMemories(app: FastifyInstance, tenant: string, id: string, owed: PendingRename): Promise<void> {
+  const current: Fact[] = [];
+  for (const from of owed.from) {
+    // Others who answer to the old label: a fact one of them takes part in may mean them by it.
+    const holders = new Set(from ? (await app.stores.graph.findParticipantsByName(tenant, from)).map((p) => p.id).filter((other) => other !== id) : []);
+    current.push(...(await renameInFacts(app.stores.memory, tenant, id, from, owed.to, holders)).filter((f) => f.validTo === null));
+  }
+  if (current.length > 0) {
+    const vectors = await app.models.textEmbedder.embed(current.map((f) => f.content));
+    const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder);
+    await indexer.indexFacts(tenant, current.flatMap((fact, i) => (vectors[i] ? [{ fact, vector: vectors[i] }] : [])));
+  }
+  await app.stores.graph.updateParticipantAttribute(tenant, id, PENDING_RENAME, (stored) => (isPendingRename(stored, owed) ? undefined : stored));
 }
 
 /**

@@ -1,0 +1,44 @@
+import type { Participant } from '../../graph/types.js';
+
+/**
+ * Where a PATCH rename records the memory rewrite it still owes (`renameInFacts`): written before the name, cleared
+ * once the memories say the new name. A rewrite cut short (a store error, a crash) is then finished by the same
+ * PATCH sent again, which would otherwise see the name already set and do nothing, leaving memories with the old
+ * label for good. Bookkeeping: never shown, never settable by a client.
+ */
+export const PENDING_RENAME = '$pending_rename';
+
+/** The rewrite owed: every old label (null: "an unnamed speaker") to become `to`. */
+export interface PendingRename {
+  from: (string | null)[];
+  to: string;
+}
+
+/** The pending rename stored in `attributes`, if any is well-formed. */
+export function pendingRenameOf(attributes: Record<string, unknown>): PendingRename | null {
+  const v = attributes[PENDING_RENAME];
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const { from, to } = v as { from?: unknown; to?: unknown };
+  if (typeof to !== 'string' || !Array.isArray(from)) return null;
+  return { from: from.filter((f): f is string | null => f === null || typeof f === 'string'), to };
+}
+
+/**
+ * The rewrite a PATCH setting `name` on `target` (as read before the patch) owes: from the current name (and the
+ * labels of a rename still owed to it, so "A"→"B" cut short then "B"→"C" rewrites both), or, when the name is
+ * already `name`, the one still owed to it (a retry). Null when nothing is owed.
+ */
+export function renameOwed(target: Participant, name: string | null | undefined): PendingRename | null {
+  if (!name) return null;
+  const stored = pendingRenameOf(target.attributes);
+  const owedToCurrent = stored !== null && stored.to === target.name;
+  if (name === target.name) return owedToCurrent ? stored : null;
+  const from = [...(owedToCurrent ? stored.from : []), target.name].filter((f) => f !== name);
+  return { from: [...new Set(from)], to: name };
+}
+
+/** Whether `stored` (an attribute value) is the pending rename `p`: only that one is cleared when done. */
+export function isPendingRename(stored: unknown, p: PendingRename): boolean {
+  const s = pendingRenameOf({ [PENDING_RENAME]: stored });
+  return s !== null && s.to === p.to && s.from.length === p.from.length && s.from.every((f, i) => f === p.from[i]);
+}

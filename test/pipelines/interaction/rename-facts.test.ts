@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { NewFact } from '../../../graph/memory-store.js';
+import { openDatabase } from '../../../graph/sqlite/database.js';
+import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
+import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
+import { relabelFacts } from '../../../pipelines/interaction/merge-participants.js';
+import { renameInFacts } from '../../../pipelines/interaction/rename-facts.js';
+
+const tenant = 't-rename';
+const at = '2026-12-01T10:00:00.000Z';
+
+function stores(): { graph: SqliteGraphStore; memory: SqliteMemoryStore } {
+  const db = openDatabase(':memory:');
+  return { graph: new SqliteGraphStore(db), memory: new SqliteMemoryStore(db) };
+}
+
+function fact(content: string, speakerId: string, subjectId: string, addresseeIds: string[] = []): NewFact {
+  return {
+    content, speakerId, subjectId, addresseeIds, kind: 'preference', slot: null, value: null, time: at, referIds: [], validFrom: at,
+    supersedes: null, confidence: 0.8, sessionId: 's-1', source: 'test',
+  };
+}
+
+/** Texts of the stored facts, in the order added. */
+async function texts(memory: SqliteMemoryStore, ids: string[]): Promise<string[]> {
+  return Promise.all(ids.map(async (id) => (await memory.getFact(tenant, id))?.content ?? '(gone)'));
+}
+
+describe('renameInFacts: the old label is rewritten only where it is the renamed person', () => {
+  test('a label that is also a word ("May", "On") is kept as the word: a month, a preposition', async () => {
+    const { graph, memory } = stores();
+    const may = await graph.createParticipant(tenant, { name: 'May' });
+    const on = await graph.createParticipant(tenant, { name: 'On' });
+    const added = await memory.addFacts(tenant, [
+      fact('Tom is moving in May', may.id, may.id),
+      fact('May is moving to Porto', may.id, may.id),
+      fact('On Friday, On will send it', on.id, on.id),
+    ]);
+    await renameInFacts(memory, tenant, may.id, 'May', 'Ana');
+    await renameInFacts(memory, tenant, on.id, 'On', 'Dora');
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), ['Tom is moving in May', 'Ana is moving to Porto', 'On Friday, On will send it']);
+  });
+
+  test('other people\'s names stay: a fact where they only listen, a longer name, another holder of the label', async () => {
+    const { graph, memory } = stores();
+    const ana = await graph.createParticipant(tenant, { name: 'Ana' });
+    const lopez = await graph.createParticipant(tenant, { name: 'Ana Lopez' });
+    const other = await graph.createParticipant(tenant, { name: 'Anabel', aliases: ['Ana'] });
+    const added = await memory.addFacts(tenant, [
+      fact('Ana Lopez told Ana about the flat', lopez.id, lopez.id, [ana.id]),
+      fact('Ana met Ana Lopez at the station', ana.id, ana.id),
+      fact('Ana thanked Ana for the lift', ana.id, ana.id, [other.id]),
+    ]);
+    await renameInFacts(memory, tenant, ana.id, 'Ana', 'Ana Silva', new Set([other.id]));
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), [
+      'Ana Lopez told Ana about the flat', 'Ana Silva met Ana Lopez at the station', 'Ana thanked Ana for the lift',
+    ]);
+  });
+
+  test('a mention inside the new name stays ("Silva" → "da Silva")', async () => {
+    const { graph, memory } = stores();
+    const silva = await graph.createParticipant(tenant, { name: 'Silva' });
+    const added = await memory.addFacts(tenant, [fact('Silva said that da Silva went home', silva.id, silva.id)]);
+    await renameInFacts(memory, tenant, silva.id, 'Silva', 'da Silva');
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), ['da Silva said that da Silva went home']);
+  });
+
+  test('an unnamed speaker is named only in facts about them, on a rename and on a merge alike', async () => {
+    const { graph, memory } = stores();
+    const voice = await graph.createParticipant(tenant, {});
+    const ben = await graph.createParticipant(tenant, { name: 'Ben' });
+    const added = await memory.addFacts(tenant, [
+      fact('An unnamed speaker enjoys green tea', voice.id, voice.id),
+      // Said by the voice about Ben: the unnamed speaker here is another person the voice spoke of.
+      fact('Ben lent an unnamed speaker his bike', voice.id, ben.id),
+      fact('An unnamed speaker likes Acme', voice.id, 'entity:acme'),
+    ]);
+    await renameInFacts(memory, tenant, voice.id, null, 'Carla');
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), ['Carla enjoys green tea', 'Ben lent an unnamed speaker his bike', 'Carla likes Acme']);
+
+    const voice2 = await graph.createParticipant(tenant, {});
+    const xena = await graph.createParticipant(tenant, { name: 'Xena' });
+    const more = await memory.addFacts(tenant, [
+      fact('An unnamed speaker walks to work', voice2.id, voice2.id),
+      fact('Ben lent an unnamed speaker a book', voice2.id, ben.id),
+    ]);
+    await relabelFacts({ memory }, tenant, voice2.id, xena.id, null, 'Xena');
+    assert.deepEqual(await texts(memory, more.map((f) => f.id)), ['Xena walks to work', 'Ben lent an unnamed speaker a book']);
+  });
+});
