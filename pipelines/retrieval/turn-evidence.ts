@@ -1,3 +1,6 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+import { questionsAnswered } from './answered-question.js';
 import { contentWords } from './hydrate.js';
 
 /**
@@ -22,6 +25,22 @@ export function hasContent(text: string): boolean {
   if (/\p{N}/u.test(text)) return true;
   for (const w of contentWords(text)) if (!ACKNOWLEDGEMENTS.has(w)) return true;
   return false;
+}
+
+/**
+ * The ids of `turns` that can be evidence: those with content ({@link hasContent}), and a content-free reply ("No.",
+ * "Yes, I do.") to another speaker's question just before it ("Do you eat meat?"): read with that question it is
+ * the answer, so it is kept for the pairing that reads them together. Only a standalone filler is left out. The
+ * question lookup is made for the content-free turns alone (none: no store read).
+ */
+export async function evidenceIds(
+  graph: Pick<GraphStore, 'recentUtterances'>, tenant: TenantId, turns: readonly Utterance[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  const bare: Utterance[] = [];
+  for (const u of turns) (hasContent(u.text) ? out.add(u.id) : bare.push(u));
+  if (bare.length > 0) for (const id of (await questionsAnswered(graph, tenant, bare)).keys()) out.add(id);
+  return out;
 }
 
 /** A turn's or question's words, lower case, without punctuation: "Where did Kim move?" → "where did kim move". */
