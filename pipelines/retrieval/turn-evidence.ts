@@ -58,7 +58,7 @@ export function asksQuestion(turnText: string, question: string): boolean {
 export const ASKING_TURN_WINDOW = 16;
 
 /**
- * The turns of `sessionId` that asked `question`: those of its last {@link ASKING_TURN_WINDOW} with the
+ * The turn of `sessionId` that asked `question` (none or one id): the newest of its last {@link ASKING_TURN_WINDOW} with the
  * question's words (the question just stored before it was asked, as an agent framework does). Over
  * HTTP there is no `utterance_id` of the asking turn to go by, so the words decide, as on the socket.
  */
@@ -68,5 +68,7 @@ export async function askingTurnIds(
 ): Promise<string[]> {
   if (plainWords(question) === '') return [];
   const recent = await graph.recentUtterances(tenant, sessionId, ASKING_TURN_WINDOW);
-  return recent.filter((u) => asksQuestion(u.text, question)).map((u) => u.id);
+  // Oldest first: only the newest match asked it; an earlier turn with the same words (anyone's) stays evidence.
+  const asking = recent.filter((u) => asksQuestion(u.text, question)).at(-1);
+  return asking ? [asking.id] : [];
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { asksQuestion, evidenceIds, hasContent } from '../../../pipelines/retrieval/turn-evidence.js';
+import { askingTurnIds, asksQuestion, evidenceIds, hasContent } from '../../../pipelines/retrieval/turn-evidence.js';
 import { anaBenChat, memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 test('hasContent: acknowledgements and function words alone hold no content; a content word or a number does', () => {
@@ -54,4 +54,15 @@ describe('a content-free reply to the question before it is evidence; a standalo
     const context = (await retriever.retrieve({ tenant: T, text: 'Does Ana eat meat?', k: 10 })).items.map((i) => i.text);
     assert.ok(!context.includes('Noted.') && !context.includes('Okay.'), context.join(' | '));
   });
+});
+
+test('askingTurnIds: only the newest turn with the question\'s words asked it; an earlier identical turn stays evidence', async () => {
+  const f = await memoryFixture('t_asking_turn', ['Ana', 'Ben']);
+  try {
+    const said = await f.sayBatch('s1', anaBenChat([['Ana', 'Is it raining?'], ['Ben', 'Yes, heavily.'], ['Ben', 'Is it raining?']], '2026-06-02'));
+    assert.deepEqual(await askingTurnIds(f.graph, 't_asking_turn', 's1', 'is it raining'), [said[2]!.id]);
+    assert.deepEqual(await askingTurnIds(f.graph, 't_asking_turn', 's1', 'Is it snowing?'), []);
+  } finally {
+    await f.close();
+  }
 });
