@@ -9,7 +9,7 @@ import { namedSpeakerFactor, statedShares, subjectSearchFactors } from './named-
 import { coverage, covers, roundActions, type Action } from './question-policy.js';
 import { boostedSubjects, rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
-import { hasContent } from './turn-evidence.js';
+import { evidenceIds } from './turn-evidence.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
@@ -155,9 +155,11 @@ export async function answerQuestion(
   const allowed = (u: Utterance): boolean => (!input.speakerId || u.speakerId === input.speakerId) &&
     (!input.addresseeId || u.addresseeIds.includes(input.addresseeId));
   const excluded = new Set(input.excludeIds ?? []);
-  // A turn with no content word ("Noted.", "Thanks, bye") is no evidence, however its session or neighbours boost it.
-  const candidates = ranking.filter((r) => utterances.has(r.id) && !excluded.has(r.id) && allowed(utterances.get(r.id) as Utterance) &&
-    hasContent((utterances.get(r.id) as Utterance).text));
+  // A turn with no content word ("Noted.", "Thanks, bye") is no evidence, however its session or neighbours boost it,
+  // unless it answers the question just before it ("Do you eat meat?" / "No."): the pairing below reads them together.
+  const eligible = ranking.filter((r) => utterances.has(r.id) && !excluded.has(r.id) && allowed(utterances.get(r.id) as Utterance));
+  const kept = await evidenceIds(stores.graph, tenant, eligible.map((r) => utterances.get(r.id) as Utterance));
+  const candidates = eligible.filter((r) => kept.has(r.id));
   const matchShare = options.namedBoostMatch ?? 1;
   if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
   // The best content match among what other people stated (their questions left out: "What pet do you have?" asks,

@@ -10,7 +10,7 @@ import { NameResolver } from './memory-items.js';
 import { searchLists, type Pool, type SearchFilters, type SearchLayers } from './pool-search.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { SchemaVectors } from './schema-vectors.js';
-import { hasContent } from './turn-evidence.js';
+import { evidenceIds, hasContent } from './turn-evidence.js';
 
 /** Per-stage timings of one retrieval, milliseconds. */
 export interface RetrievalTimings {
@@ -189,9 +189,12 @@ export class Retriever {
     const t3 = now();
     const timings = { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 };
     this.#onRetrieved?.(timings);
+    // The same rule as an explicit question's: a turn with no content word is no evidence, unless it answers a question.
+    const bare = items.filter((i) => i.layer === 'interaction' && !hasContent(i.text)).map((i) => i.id);
+    const answering = bare.length > 0
+      ? await evidenceIds(this.stores.graph, tenant, await this.stores.graph.getUtterances(tenant, bare)) : new Set<string>();
     return {
-      // The same rule as an explicit question's: a turn with no content word is no evidence.
-      items: items.filter((i) => i.layer !== 'interaction' || hasContent(i.text)).slice(0, k),
+      items: items.filter((i) => i.layer !== 'interaction' || hasContent(i.text) || answering.has(i.id)).slice(0, k),
       timings,
       poolSize, fallback,
       zone: { entityIds: [...direct, ...neighbourIds, ...ofSchemas], schemaIds: semantic.schemaIds },

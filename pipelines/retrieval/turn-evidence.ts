@@ -1,3 +1,6 @@
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
+import { questionsAnswered } from './answered-question.js';
 import { contentWords } from './hydrate.js';
 
 /**
@@ -24,6 +27,22 @@ export function hasContent(text: string): boolean {
   return false;
 }
 
+/**
+ * The ids of `turns` that can be evidence: those with content ({@link hasContent}), and a content-free reply ("No.",
+ * "Yes, I do.") to another speaker's question just before it ("Do you eat meat?"): read with that question it is
+ * the answer, so it is kept for the pairing that reads them together. Only a standalone filler is left out. The
+ * question lookup is made for the content-free turns alone (none: no store read).
+ */
+export async function evidenceIds(
+  graph: Pick<GraphStore, 'recentUtterances'>, tenant: TenantId, turns: readonly Utterance[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  const bare: Utterance[] = [];
+  for (const u of turns) (hasContent(u.text) ? out.add(u.id) : bare.push(u));
+  if (bare.length > 0) for (const id of (await questionsAnswered(graph, tenant, bare)).keys()) out.add(id);
+  return out;
+}
+
 /** A turn's or question's words, lower case, without punctuation: "Where did Kim move?" → "where did kim move". */
 export function plainWords(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -39,7 +58,7 @@ export function asksQuestion(turnText: string, question: string): boolean {
 export const ASKING_TURN_WINDOW = 16;
 
 /**
- * The turns of `sessionId` that asked `question`: those of its last {@link ASKING_TURN_WINDOW} with the
+ * The turn of `sessionId` that asked `question` (none or one id): the newest of its last {@link ASKING_TURN_WINDOW} with the
  * question's words (the question just stored before it was asked, as an agent framework does). Over
  * HTTP there is no `utterance_id` of the asking turn to go by, so the words decide, as on the socket.
  */
@@ -49,5 +68,7 @@ export async function askingTurnIds(
 ): Promise<string[]> {
   if (plainWords(question) === '') return [];
   const recent = await graph.recentUtterances(tenant, sessionId, ASKING_TURN_WINDOW);
-  return recent.filter((u) => asksQuestion(u.text, question)).map((u) => u.id);
+  // Oldest first: only the newest match asked it; an earlier turn with the same words (anyone's) stays evidence.
+  const asking = recent.filter((u) => asksQuestion(u.text, question)).at(-1);
+  return asking ? [asking.id] : [];
 }

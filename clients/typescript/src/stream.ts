@@ -48,6 +48,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   private wakers: (() => void)[] = [];
   private outcome: { error: ParleyError | null } | null = null;
   private closing = false;
+  /** Ends the resume backoff wait now (set while one is running). */
+  private cancelPause: (() => void) | null = null;
   private ended = false;
   private lastFatal: ParleyError | null = null;
   private sawEnded = false;
@@ -144,6 +146,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   /** Close the connection without ending the session (it stays resumable on the server for a while). */
   close(): void {
     this.closing = true;
+    // A resume's backoff wait (up to a 429's Retry-After) would keep the process alive after close.
+    this.cancelPause?.();
     this.ws?.close(1000, 'client closed');
     this.finish(null);
   }
@@ -333,10 +337,15 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     const schedule = new ResumeSchedule(resume);
     let last: unknown = null;
     for (let wait = schedule.next(); wait !== null; wait = schedule.next()) {
-      await sleep(wait);
+      await this.pause(wait);
       if (this.closing) return;
       try {
         await this.connect();
+        if (this.closing) {
+          // close() came while connecting: the new socket is not the one it closed.
+          this.ws?.close(1000, 'client closed');
+          return;
+        }
         this.reconnects += 1;
         this.pump();
         return;
@@ -349,6 +358,19 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     }
     const tried = `${schedule.attempts} attempt${schedule.attempts === 1 ? '' : 's'} in ${(schedule.elapsedMs / 1000).toFixed(1)} s`;
     this.finish(new ParleyError('PARLEY_CLIENT_CLOSED', `connection lost (${code}) and not resumed (${tried}): ${(last as Error | null)?.message ?? 'no attempt'}`, { cause: last }));
+  }
+
+  /** A backoff wait of `ms` that close() ends at once (its timer then no longer holds the process). */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.cancelPause = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.cancelPause = done;
+    });
   }
 
   /** Audio ms per wall-clock ms: `speed` when paced in real time, else 1 (`fast` counts its lead in real time). */
