@@ -247,7 +247,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).
     if (back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && date > refIso.slice(0, date.length)) {
-      date = `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
+      const year = Number(date.slice(0, 4)) - 1;
+      // A 29 February said in the year after a leap year: last year had none, so its last day of February.
+      const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+      date = `${year}${date.slice(4, 10) === '-02-29' && !leap ? `-02-28${date.slice(10)}` : date.slice(4)}`;
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
     if (week) {

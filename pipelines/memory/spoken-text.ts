@@ -13,10 +13,16 @@ export function withCapitalI(text: string): string {
   return text.replace(LOWER_I, 'I');
 }
 
-/** A filler or a laugh said between words ("um", "uh", "erm", "lol", "haha"), with the comma after it. */
-const FILLER = /(?<![\w'’-])(?:u+m+|u+h+|e+r+m+|lol|ha(?:ha)+)(?![\w'’-]),?\s*/gi;
-/** A small word said twice in a row, as a speaker restarts ("i i work", "the the bus"). */
-const RESTART = /\b(I|we|you|the|a|an|my|to)\s+\1\b/gi;
+/**
+ * A filler or a laugh said between words ("um", "uh", "erm", "lol", "haha"), with the comma after it; lower case or
+ * capitalised only, so an acronym ("I study at UM", "I work at UH") stays.
+ */
+const FILLER = /(?<![\w'’-])(?:[uU]u*m+|[uU]u*h+|[eE]r+m+|[lL]ol|[hH]a(?:ha)+)(?![\w'’-]),?\s*/g;
+/**
+ * A small word said twice in a row, as a speaker restarts ("i i work", "the the bus"). Not "a a": "I got a a on my
+ * test" names a grade.
+ */
+const RESTART = /\b(I|we|you|the|an|my|to)\s+\1\b/gi;
 
 /** `text` with fillers, laughs and restarts left out, as a person writing it down would (rules 38). */
 export function withoutFillers(text: string): string {

@@ -90,3 +90,16 @@ describe('rules 38: spoken, lower-case sentences', () => {
     assert.deepEqual(findDates('I was there in May 2025', TUESDAY).map((d) => d.date), ['2025-05']);
   });
 });
+
+describe('rules 38 review fixes', () => {
+  test('an acronym is no filler, and "a a" names a grade', () => {
+    assert.equal(withoutFillers('I study at UM now'), 'I study at UM now');
+    assert.equal(withoutFillers('I work at UH.'), 'I work at UH.');
+    assert.equal(withoutFillers('Um, uumm I got a a on my test'), 'I got a a on my test');
+  });
+
+  test('a 29 February told of the past in the year after a leap year is that year\'s 28 February', () => {
+    // Told in January 2028: the nearest 29 February is this year's, told of the past it is last year's, which had none.
+    assert.deepEqual(findDates('we married on February 29th', '2028-01-10T12:00:00.000Z').map((d) => d.date), ['2027-02-28']);
+  });
+});
