@@ -59,3 +59,15 @@ test('ResumeSchedule: by default it keeps trying for 60 s, 250 ms doubling to 5 
   assert.deepEqual(waits(new ResumeSchedule({ totalMs: 1000, delayMs: 400 }, () => now)), [400, 500], 'the last wait is cut to the budget');
   assert.throws(() => new ResumeSchedule({ totalMs: -1 }), RangeError);
 });
+
+test('ResumeSchedule: a Retry-After is never cut short; one beyond the budget ends the schedule', () => {
+  let now = 0;
+  const schedule = new ResumeSchedule({ totalMs: 60_000 }, () => now);
+  assert.equal(schedule.next(), 250);
+  now = 40_000;
+  schedule.atLeast(15_000);
+  assert.equal(schedule.next(), 15_000, 'within the budget: waits as asked');
+  now = 50_000;
+  schedule.atLeast(30_000);
+  assert.equal(schedule.next(), null, 'the server asked for a wait past the budget: no attempt 20 s early');
+});

@@ -27,6 +27,8 @@ export class ResumeSchedule {
   private readonly maxAttempts: number;
   private readonly maxDelayMs: number;
   private delay: number;
+  /** The wait a server asked for (`Retry-After`), which the next attempt may not cut short. */
+  private asked = 0;
   /** Attempts made so far. */
   attempts = 0;
 
@@ -48,12 +50,14 @@ export class ResumeSchedule {
 
   /**
    * How long to wait before the next attempt, ms, or null when the budget (time or attempts) is spent.
-   * The last wait is cut short so that one attempt still falls inside the budget.
+   * The last wait is cut short so that one attempt still falls inside the budget, but never below a server's
+   * `Retry-After`: when that lies beyond the budget, the schedule stops instead of trying early.
    */
   next(): number | null {
     const left = this.totalMs - this.elapsedMs;
-    if (this.attempts >= this.maxAttempts || left <= 0) return null;
-    const wait = Math.min(this.delay, left);
+    if (this.attempts >= this.maxAttempts || left <= 0 || this.asked > left) return null;
+    const wait = Math.max(Math.min(this.delay, left), this.asked);
+    this.asked = 0;
     this.delay = Math.min(this.delay * 2, this.maxDelayMs);
     this.attempts += 1;
     return wait;
@@ -61,6 +65,7 @@ export class ResumeSchedule {
 
   /** A server asked for a longer wait (`Retry-After`): the next one is at least that. */
   atLeast(ms: number): void {
+    this.asked = Math.max(this.asked, ms);
     this.delay = Math.max(this.delay, ms);
   }
 }
