@@ -72,9 +72,10 @@ export function endedError(session: LiveSession, type: string): ParleyError {
 }
 
 async function updateSession(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof SessionUpdateMessage>): Promise<void> {
-  validateSessionSettings(msg.session);
+  const settings = validateSessionSettings(msg.session, session.format);
   const record = await deps.stores.graph.getSession(session.tenant, session.id);
-  const metadata = { ...(record?.metadata ?? {}), ...msg.session };
+  const metadata: Record<string, unknown> = { ...(record?.metadata ?? {}), ...settings };
+  if (settings.language === null) delete metadata.language;
   const bytes = Buffer.byteLength(JSON.stringify(metadata));
   if (bytes > MAX_SESSION_METADATA_BYTES) {
     throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `session metadata would be ${bytes} bytes; at most ${MAX_SESSION_METADATA_BYTES} are kept per session`);

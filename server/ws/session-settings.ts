@@ -1,4 +1,5 @@
 import { ParleyError } from '../../graph/core/errors.js';
+import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 
 /**
  * Settings fixed when the socket connects (`/v1/stream` query parameters): the decoder is built for
@@ -15,18 +16,30 @@ const SERVER_SETTINGS: Record<string, string> = {
   vad_threshold: 'PARLEY_VAD_THRESHOLD',
 };
 
-/** A language tag in BCP 47's shape: a 2–3 letter language, then subtags (`en`, `pt-BR`, `zh-Hant-TW`). */
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+/**
+ * A language tag in BCP 47's shape: a 2–3 letter language, then subtags (`en`, `pt-BR`, `zh-Hant-TW`); a POSIX
+ * locale's `_` is accepted too (`en_US`).
+ */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/;
 
 /**
  * Check the `session` object of a `session.update` before anything of it is stored, so that
- * `session.updated` only ever echoes settings the session really holds.
+ * `session.updated` only ever echoes settings the session really holds. A format field equal to the
+ * connection's (a client resending its whole session object) is accepted and not stored; `language: null`
+ * clears the language.
+ * @returns the settings to merge into the session's metadata (null values remove their key)
  * @throws ParleyError `PARLEY_ERR_BAD_FRAME` naming every field that is wrong (nothing is changed).
  */
-export function validateSessionSettings(settings: Record<string, unknown>): void {
+export function validateSessionSettings(settings: Record<string, unknown>, format: StreamFormat): Record<string, unknown> {
   const problems: string[] = [];
+  const kept = { ...settings };
+  const current: Record<(typeof FORMAT_FIELDS)[number], unknown> = {
+    sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels,
+  };
   for (const field of FORMAT_FIELDS) {
-    if (Object.hasOwn(settings, field)) {
+    if (!Object.hasOwn(settings, field)) continue;
+    delete kept[field];
+    if (settings[field] !== current[field]) {
       problems.push(`${field} cannot change mid-stream: the audio format is fixed when the socket connects (reconnect with ?${field}=…)`);
     }
   }
@@ -35,8 +48,8 @@ export function validateSessionSettings(settings: Record<string, unknown>): void
   }
   if (Object.hasOwn(settings, 'language')) {
     const language = settings.language;
-    if (typeof language !== 'string' || !LANGUAGE_TAG.test(language)) {
-      problems.push(`language must be a language tag such as "en" or "pt-BR", not ${JSON.stringify(language) ?? String(language)}`);
+    if (language !== null && (typeof language !== 'string' || !LANGUAGE_TAG.test(language))) {
+      problems.push(`language must be a language tag such as "en" or "pt-BR" (or null to clear it), not ${JSON.stringify(language) ?? String(language)}`);
     }
   }
   if (Object.hasOwn(settings, 'metadata')) {
@@ -48,4 +61,5 @@ export function validateSessionSettings(settings: Record<string, unknown>): void
   if (problems.length > 0) {
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', `session.update: ${problems.join('; ')}; nothing was changed`);
   }
+  return kept;
 }

@@ -44,4 +44,18 @@ describe('session.update settings', () => {
     assert.deepEqual(stored?.metadata, { language: 'en', metadata: { room: 'kitchen' }, topic: 'garden' });
     c.close();
   });
+
+  test('a whole session object resent with the connection\'s own format is accepted; en_US is a language; null clears it', async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=settings-resent`);
+    await c.next('session.started');
+    c.sendJson({ type: 'session.update', session: { sample_rate: 16000, encoding: 'pcm_s16le', channels: 1, language: 'en_US', metadata: { room: 'hall' } } });
+    assert.deepEqual((await c.next('session.updated')).session, { language: 'en_US', metadata: { room: 'hall' } });
+    c.sendJson({ type: 'session.update', session: { language: null } });
+    assert.deepEqual((await c.nextNew('session.updated')).session, { metadata: { room: 'hall' } });
+    c.sendJson({ type: 'session.update', session: { sample_rate: 8000, metadata: { room: 'attic' } } });
+    assert.match((await c.nextNew('error')).message as string, /sample_rate cannot change mid-stream/);
+    const stored = await t.app.stores.graph.getSession('default', 'settings-resent');
+    assert.deepEqual(stored?.metadata, { metadata: { room: 'hall' } }, 'the refused update changed nothing');
+    c.close();
+  });
 });
