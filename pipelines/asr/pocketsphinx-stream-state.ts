@@ -62,6 +62,9 @@ export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStat
   if (!feat || !fe) return undefined;
   const ptr = (at: Pointer, offset: number): Pointer => koffi.decode(at, offset, 'void *') as Pointer;
   const int = (at: Pointer, offset: number): number => koffi.decode(at, offset, 'int32_t') as number;
+  // Values inside feat_t itself first: on a build of another layout, chasing its pointers could read anywhere.
+  const cepsize = int(feat, FEAT_CEPSIZE);
+  if (cepsize < 1 || cepsize > MAX_CEPSTRA) return undefined;
   const cmn = ptr(feat, FEAT_CMN_STRUCT);
   const stats = ptr(fe, FE_NOISE_STATS);
   if (!cmn || !stats) return undefined;
@@ -70,7 +73,7 @@ export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStat
   const meanAt = ptr(cmn, CMN_MEAN);
   const sumAt = ptr(cmn, CMN_SUM);
   const noiseAt = NOISE_ARRAYS.map((o) => ptr(stats, o));
-  if (veclen !== int(feat, FEAT_CEPSIZE) || veclen < 1 || veclen > MAX_CEPSTRA || filters < 1 || filters > MAX_FILTERS
+  if (veclen !== cepsize || veclen < 1 || veclen > MAX_CEPSTRA || filters < 1 || filters > MAX_FILTERS
     || !meanAt || !sumAt || noiseAt.some((p) => !p)) return undefined;
   const floats = (at: Pointer): Float32Array => Float32Array.from(koffi.decode(at, 'float', veclen) as ArrayLike<number>);
   const access: StreamStateAccess = {

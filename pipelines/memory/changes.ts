@@ -136,9 +136,10 @@ const DIET_NOW = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|now\s+|just\s+|f
 const NO_MEAT = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:\w+ly\s+)?(?:stopped\s+eating|given\s+up|gave\s+up|cut\s+out)\s+meat\b/i;
 /**
  * Meat given up, told as a negation ("I don't eat meat anymore", "I no longer eat meat"; rules 38): a diet taken up, not
- * a withdrawal; "I don't eat meat on Fridays" is a custom, no diet.
+ * a withdrawal; "I don't eat meat on Fridays" is a custom and "I don't eat meat much" a habit, no diet: the clause
+ * ends at "meat" (or "anymore", "these days", "now").
  */
-const NO_MEAT_SAID_NOT = /\b(?:I|we)\s+(?:don['’]t|do\s+not|no\s+longer)\s+eat\s+(?:any\s+)?meat\b(?!\s+(?:on|at|for|before|after|when|if|during|in)\b)/i;
+const NO_MEAT_SAID_NOT = /\b(?:I|we)\s+(?:don['’]t|do\s+not|no\s+longer)\s+eat\s+(?:any\s+)?meat(?:\s+(?:any\s?more|these\s+days|now))?(?=\s*(?:[.,;!?]|$)|\s+(?:and|but|so)\b)/i;
 
 /** True when a negated sentence tells of a diet taken up ("I don't eat meat anymore"): no withdrawal (rules 38). */
 export function dietSaidNot(sentence: string): boolean {

@@ -155,6 +155,7 @@
  * report ("I saw him on Tuesday") or a future that did not happen ("I would have called on Monday") behind; a fact's
  * `eventTime` is its own clause's ("Hi, I'm Dana, and next week I start a new job": the name has no date,
  * clause-dates.ts); a tag said after a sentence ("… on friday ... promise", ", okay?") is no part of it
- * (sentence-tags.ts); "I live in Oslo and I work as a nurse" is two sentences, so the job is kept (fact-clauses.ts).
+ * (sentence-tags.ts); "I live in Oslo and I work as a nurse" is two sentences, so the job is kept (fact-clauses.ts);
+ * "I don't eat meat much" is a habit, no diet (38's reading ends at "meat", "anymore", "these days" or "now").
  */
 export const EMBEDDED_RULES_VERSION = 39;

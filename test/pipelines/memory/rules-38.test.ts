@@ -77,6 +77,9 @@ describe('rules 38: spoken, lower-case sentences', () => {
       assert.doesNotMatch(diet!.content, /\beat meat/, 'the verb agrees: "no longer eats meat"');
     }
     assert.ok(!(await facts("I don't eat meat on Fridays")).some((f) => f.slot === 'diet'));
+    for (const habit of ["I don't eat meat much", "I don't eat meat often these days", "we don't eat meat every day"]) {
+      assert.ok(!(await facts(habit)).some((f) => f.slot === 'diet'), habit);
+    }
   });
 
   test('a month told of the past, named without its year, lies behind even when next year\'s is nearer', async () => {
