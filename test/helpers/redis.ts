@@ -11,12 +11,20 @@ export interface RedisProbeOptions {
   patienceMs?: number;
   /** Time-out of one connection attempt, ms; default 2000. */
   attemptMs?: number;
+  /**
+   * Attempts made before giving up, however long they took; default 4. A file that probes after registering its
+   * first tests probes while those run: a test holding the event loop for seconds (loading a model) can spend the
+   * whole patience on one attempt, so time alone must not decide.
+   */
+  minAttempts?: number;
   env?: NodeJS.ProcessEnv;
 }
 
 /** One connection and PING; throws when Redis does not answer within `attemptMs`. */
 async function pingOnce(url: string, attemptMs: number): Promise<void> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: attemptMs, enableOfflineQueue: false, retryStrategy: () => null });
+  // The failure is the rejection below; without a listener ioredis also prints it as an unhandled error event.
+  client.on('error', () => {});
   try {
     await client.connect();
     await Promise.race([
@@ -29,14 +37,15 @@ async function pingOnce(url: string, attemptMs: number): Promise<void> {
 }
 
 /**
- * Why Redis tests must skip, or undefined when Redis answers. Patient: tries again until `patienceMs` has passed,
- * so a slow connect on a loaded machine does not drop the suites. When the run demands its services
+ * Why Redis tests must skip, or undefined when Redis answers. Patient: tries again until `patienceMs` has passed
+ * and at least `minAttempts` attempts were made, so a slow connect on a loaded machine does not drop the suites. When the run demands its services
  * (`PARLEY_TEST_REQUIRE_SERVICES=1`), a Redis that never answers rejects with the reason instead (see `missingService`).
  */
 export async function redisSkipReason(options: RedisProbeOptions = {}): Promise<string | undefined> {
   const url = options.url ?? TEST_REDIS_URL;
   const attemptMs = options.attemptMs ?? 2000;
   const deadline = Date.now() + (options.patienceMs ?? 8000);
+  const minAttempts = options.minAttempts ?? 4;
   let attempts = 0;
   for (;;) {
     attempts++;
@@ -44,7 +53,7 @@ export async function redisSkipReason(options: RedisProbeOptions = {}): Promise<
       await pingOnce(url, attemptMs);
       return undefined;
     } catch (err) {
-      if (Date.now() + 250 >= deadline) {
+      if (attempts >= minAttempts && Date.now() + 250 >= deadline) {
         return missingService(`no Redis at ${url} after ${attempts} attempt(s) (${(err as Error).message})`, options.env);
       }
     }

@@ -42,6 +42,35 @@ test('a Redis that starts listening only after 2 s is waited for, not skipped', 
   }
 });
 
+test('a first attempt that outlasts the whole patience is not the last: the probe tries again', { skip: redisSkip, timeout: 60_000 }, async () => {
+  // As when a file probes while its first tests hold the event loop (a model loading): one attempt can take longer
+  // than the whole patience. Here a proxy holds the first connection silent for 1 s, then drops it; later ones reach Redis.
+  const target = new URL(TEST_REDIS_URL);
+  const sockets = new Set<net.Socket>();
+  let connections = 0;
+  const proxy = net.createServer((client) => {
+    sockets.add(client);
+    client.on('error', () => client.destroy());
+    if (++connections === 1) {
+      setTimeout(() => client.destroy(), 1000);
+      return;
+    }
+    const upstream = net.connect(Number(target.port || 6379), target.hostname);
+    sockets.add(upstream);
+    upstream.on('error', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as net.AddressInfo).port;
+  try {
+    assert.equal(await redisSkipReason({ url: `redis://127.0.0.1:${port}/13`, patienceMs: 500, attemptMs: 5000, env: REQUIRED }), undefined);
+    assert.ok(connections >= 2, 'answered on a later attempt');
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => proxy.close(resolve));
+  }
+});
+
 test('a Redis that never answers: a skip reason after several attempts, or, when services are required, an error naming it', async () => {
   const url = `redis://127.0.0.1:${await closedPort()}/13`;
   const reason = await redisSkipReason({ url, patienceMs: 1500, attemptMs: 500, env: {} });
