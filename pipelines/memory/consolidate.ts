@@ -13,6 +13,7 @@ import { extractOnce } from './extraction-context.js';
 import type { ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
+import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
@@ -140,6 +141,10 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
+    // A name learned from this turn (said, by naming at ingest; or by its profile updates) owes the rewrite of the
+    // memories that called them "an unnamed speaker": done here, after this turn's own facts, and again by a rerun.
+    const people = [u.speakerId, ...u.addresseeIds, ...extraction.profileUpdates.map((p) => p.participantId)];
+    await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer }, tenant, people);
   };
 }
 
