@@ -1,19 +1,13 @@
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
 import { CALLER, UNNAMED } from '../memory/extractor.js';
-import { isAlsoCommonWord, isFunctionWord, isOrdinaryWord } from '../speaker/name-words.js';
+import { labelIsAlsoWord } from '../speaker/name-words.js';
 
 /**
  * "an unnamed speaker" or "the caller" (the unnamed remote party of a phone session), any case, with a possessive: how
  * a fact names a participant who had no name.
  */
 export const UNNAMED_WORDS = new RegExp(`\\b(?:${UNNAMED}|${CALLER})(['’]s)?\\b`, 'gi');
-
-/** Months and weekdays: "May", "June", "Friday" are names too, but a fact saying them means the date far more often. */
-const CALENDAR_WORDS = new Set(
-  ('january february march april may june july august september october november december ' +
-    'monday tuesday wednesday thursday friday saturday sunday').split(' '),
-);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -28,16 +22,6 @@ export function factIsAbout(f: Pick<Fact, 'speakerId' | 'subjectId'>, participan
   if (f.subjectId === participantId) return true;
   // A subject that is no participant is an entity key (the extractor gives the speaker otherwise).
   return f.speakerId === participantId && f.subjectId.startsWith('entity:');
-}
-
-/**
- * Whether a one-word label is also an ordinary word ("On", "May", "Will", "Friday", "River"): in a fact's text it
- * is far more often the word than the person, so it is rewritten only where it is clearly the person.
- */
-export function labelIsAlsoWord(label: string): boolean {
-  if (/\s/.test(label.trim())) return false;
-  const lower = label.toLowerCase();
-  return isFunctionWord(lower) || CALENDAR_WORDS.has(lower) || isOrdinaryWord(lower) || isAlsoCommonWord(lower);
 }
 
 /**
