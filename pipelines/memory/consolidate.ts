@@ -106,6 +106,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
       await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
+      // A rerun after a rewrite owed (below) failed finishes it.
+      await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer }, tenant, [u.speakerId, ...u.addresseeIds]);
       return;
     }
     const extractFresh = async (): Promise<ExtractionResult> => {

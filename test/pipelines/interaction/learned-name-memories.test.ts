@@ -61,4 +61,33 @@ describe('a name learned later names the earlier memories', () => {
     assert.ok(texts.some((t) => /^Grace\b.*green tea/i.test(t)), `the earlier memory names her: ${JSON.stringify(texts)}`);
     assert.equal((await m.graph.getParticipant(tenant, voice.id))?.attributes[PENDING_RENAME], undefined, 'nothing left owed');
   });
+
+  test('a rewrite that fails in the job (a store error) is finished when the job runs again', async () => {
+    const tenant = 't-learned-retry';
+    const voice = await m.graph.createParticipant(tenant, {});
+    await m.graph.openSession(tenant, 's3', '2026-12-01T10:00:00.000Z');
+    const store = async (text: string, time: string): Promise<string> => {
+      const [u] = await m.graph.addUtterances(tenant, [{ sessionId: 's3', speakerId: voice.id, addresseeIds: [], text, startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
+      return u!.id;
+    };
+    await m.consolidate(tenant, 's3', await store('I love green tea.', '2026-12-01T10:01:00.000Z'));
+    const naming = await store('My name is Grace.', '2026-12-01T10:12:00.000Z');
+    // A failing seam: the store's write of a fact's text throws once, as a lost database connection would.
+    const patchFact = m.memory.patchFact.bind(m.memory);
+    let failures = 1;
+    m.memory.patchFact = async (...args) => {
+      if (failures-- > 0) throw new Error('store unavailable (test seam)');
+      return patchFact(...args);
+    };
+    try {
+      await assert.rejects(m.consolidate(tenant, 's3', naming), /test seam/);
+      assert.ok((await m.graph.getParticipant(tenant, voice.id))?.attributes[PENDING_RENAME], 'the rewrite is still owed');
+      await m.consolidate(tenant, 's3', naming);
+    } finally {
+      m.memory.patchFact = patchFact;
+    }
+    const texts = await textsAbout(tenant, voice.id);
+    assert.ok(texts.some((t) => /^Grace\b.*green tea/i.test(t)), `finished by the rerun: ${JSON.stringify(texts)}`);
+    assert.equal((await m.graph.getParticipant(tenant, voice.id))?.attributes[PENDING_RENAME], undefined, 'nothing left owed');
+  });
 });
