@@ -21,6 +21,13 @@ describe('a name learned later names the earlier memories', () => {
     await m.close();
   });
 
+  /** Store a turn of `speakerId` in `session` (opened at 10:00) without ingest's naming; its id. */
+  const storeTurn = async (tenant: string, session: string, speakerId: string, text: string, time: string): Promise<string> => {
+    await m.graph.openSession(tenant, session, '2026-12-01T10:00:00.000Z');
+    const [u] = await m.graph.addUtterances(tenant, [{ sessionId: session, speakerId, addresseeIds: [], text, startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
+    return u!.id;
+  };
+
   /** Facts about `id` (history included), their texts. */
   const textsAbout = async (tenant: string, id: string): Promise<string[]> =>
     (await m.memory.listFacts(tenant, { participantId: id, includeHistory: true })).map((f) => f.content);
@@ -49,11 +56,7 @@ describe('a name learned later names the earlier memories', () => {
   test('a name given by the profile job (no naming at ingest) renames the earlier fact too', async () => {
     const tenant = 't-learned-profile';
     const voice = await m.graph.createParticipant(tenant, {});
-    await m.graph.openSession(tenant, 's2', '2026-12-01T10:00:00.000Z');
-    const say = async (text: string, time: string): Promise<void> => {
-      const [u] = await m.graph.addUtterances(tenant, [{ sessionId: 's2', speakerId: voice.id, addresseeIds: [], text, startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
-      await m.consolidate(tenant, 's2', u!.id);
-    };
+    const say = async (text: string, time: string): Promise<void> => m.consolidate(tenant, 's2', await storeTurn(tenant, 's2', voice.id, text, time));
     await say('I love green tea.', '2026-12-01T10:01:00.000Z');
     await say('My name is Grace.', '2026-12-01T10:12:00.000Z');
     assert.equal((await m.graph.getParticipant(tenant, voice.id))?.name, 'Grace', 'named by the profile update');
@@ -65,11 +68,7 @@ describe('a name learned later names the earlier memories', () => {
   test('a rewrite that fails in the job (a store error) is finished when the job runs again', async () => {
     const tenant = 't-learned-retry';
     const voice = await m.graph.createParticipant(tenant, {});
-    await m.graph.openSession(tenant, 's3', '2026-12-01T10:00:00.000Z');
-    const store = async (text: string, time: string): Promise<string> => {
-      const [u] = await m.graph.addUtterances(tenant, [{ sessionId: 's3', speakerId: voice.id, addresseeIds: [], text, startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
-      return u!.id;
-    };
+    const store = (text: string, time: string): Promise<string> => storeTurn(tenant, 's3', voice.id, text, time);
     await m.consolidate(tenant, 's3', await store('I love green tea.', '2026-12-01T10:01:00.000Z'));
     const naming = await store('My name is Grace.', '2026-12-01T10:12:00.000Z');
     // A failing seam: the store's write of a fact's text throws once, as a lost database connection would.
