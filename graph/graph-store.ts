@@ -30,6 +30,13 @@ export interface ParticipantPatch {
   attributes?: Record<string, unknown>;
 }
 
+/** A participant's names and attributes as `GraphStore.updateParticipantNames` reads and writes them. */
+export interface ParticipantNames {
+  name: string | null;
+  aliases: string[];
+  attributes: Record<string, unknown>;
+}
+
 /** One page of the participant list: those after `after` in (createdAt, id) order, at most `limit` (default: all). */
 export interface ParticipantPage {
   after?: { createdAt: string; id: string };
@@ -122,6 +129,13 @@ export interface GraphStore {
    * Returns the participant as stored after, null when there is none.
    */
   updateParticipantAttributes(tenant: TenantId, id: string, update: (attributes: Record<string, unknown>) => Record<string, unknown>): Promise<Participant | null>;
+  /**
+   * Set the name, aliases and attributes to what `update` makes of those stored, read and written in one transaction:
+   * a name learned by a job is added to the names as they are at the write (a PATCH rename meanwhile stays), with the
+   * bookkeeping that goes with it (the rewrite of memories it owes) in the same write. Same terms as
+   * {@link updateParticipantAttributes}: `update` pure, may throw, the very object given back writes nothing.
+   */
+  updateParticipantNames(tenant: TenantId, id: string, update: (stored: ParticipantNames) => ParticipantNames): Promise<Participant | null>;
   /** Sets the voiceprint count shown on the profile (speaker identity owns the prints). */
   setVoiceprintCount(tenant: TenantId, id: string, count: number): Promise<void>;
   /**

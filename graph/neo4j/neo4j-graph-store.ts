@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { backfillAddressees, GRAPH_SCHEMA, int, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows as rows } from './neo4j-store-base.js';
@@ -252,6 +252,27 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       if (attributes === stored) return [held];
       return rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.attributes = $attributes, n.updatedAt = $now RETURN n {.*} AS n',
         { ...params, attributes: JSON.stringify(attributes), now: new Date().toISOString() });
+    });
+    return p ? toParticipant(p) : null;
+  }
+
+  async updateParticipantNames(tenant: TenantId, id: string, update: (stored: ParticipantNames) => ParticipantNames): Promise<Participant | null> {
+    await this.init();
+    const params = { tenant: this.t(tenant), id };
+    const [p] = await this.db.write('updateParticipantNames', async (tx) => {
+      // The node's write lock taken before the read, as in updateParticipantAttributes.
+      const [held] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.lockedForUpdate = true REMOVE n.lockedForUpdate RETURN n {.*} AS n', params);
+      if (!held) return [];
+      const { name, aliases, attributes } = toParticipant(held);
+      const stored = { name, aliases, attributes };
+      const next = update(stored);
+      if (next === stored) return [held];
+      const found = await rows(tx, `MATCH (n:Participant {tenant: $tenant, id: $id})
+        SET n.name = $name, n.aliases = $aliases, n.attributes = $attributes, n.updatedAt = $now RETURN n {.*} AS n`,
+      { ...params, name: next.name, aliases: next.aliases, attributes: JSON.stringify(next.attributes), now: new Date().toISOString() });
+      await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: id });
+      await tx.run(SYNC_WORDS, { batch: [wordsEntry(params.tenant, { id, name: next.name, aliases: next.aliases })] });
+      return found;
     });
     return p ? toParticipant(p) : null;
   }

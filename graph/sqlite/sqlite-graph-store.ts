@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
+import type { GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { withAttribute } from '../attribute-update.js';
@@ -225,6 +225,23 @@ export class SqliteGraphStore implements GraphStore {
       this.db
         .prepare('UPDATE participants SET attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
         .run(toJson(attributes), new Date().toISOString(), tenant, id);
+      return true;
+    });
+    return write() ? this.getParticipant(tenant, id) : null;
+  }
+
+  async updateParticipantNames(tenant: TenantId, id: string, update: (stored: ParticipantNames) => ParticipantNames): Promise<Participant | null> {
+    const write = this.db.transaction((): boolean => {
+      const row = this.db.prepare('SELECT name, aliases, attributes FROM participants WHERE tenant = ? AND id = ?').get(tenant, id) as
+        { name: string | null; aliases: string; attributes: string } | undefined;
+      if (!row) return false;
+      const stored = { name: row.name, aliases: fromJson<string[]>(row.aliases, []), attributes: fromJson<Record<string, unknown>>(row.attributes, {}) };
+      const next = update(stored);
+      if (next === stored) return true;
+      this.db
+        .prepare('UPDATE participants SET name = ?, aliases = ?, attributes = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+        .run(next.name, toJson(next.aliases), toJson(next.attributes), new Date().toISOString(), tenant, id);
+      indexParticipantWords(this.db, tenant, id, next.name, next.aliases);
       return true;
     });
     return write() ? this.getParticipant(tenant, id) : null;

@@ -1,10 +1,12 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import type { Stores } from '../../graph/stores.js';
-import type { TenantId } from '../../graph/types.js';
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Participant, TenantId } from '../../graph/types.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../memory/consolidate.js';
 import { pagedUtterances } from './erase-participant.js';
 import { keepClientKeysAfterMerge } from './derived-attributes.js';
-import { factIsAbout, factsOf, nameUnnamed } from './rename-facts.js';
+import { finishPendingRenames } from './finish-rename.js';
+import { PENDING_RENAME, pendingRenameOf, type PendingRename } from './pending-rename.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
 export interface MergeReport {
@@ -48,9 +50,11 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
   const touched = await pagedUtterances(stores, tenant, { speakerId: fromId });
   for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
   const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
+  // Recorded before the merge: a crash after it is finished at start, like a rename's.
+  if (from && into) await oweMergeRename(stores.graph, tenant, from, into);
   await stores.graph.mergeParticipants(tenant, fromId, intoId);
   if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
-  await relabelFacts(stores, tenant, fromId, intoId, from?.name ?? null, into?.name ?? null);
+  await relabelFacts(stores, tenant, fromId, intoId);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
@@ -76,21 +80,28 @@ export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tena
 }
 
 /**
- * Move `fromId`'s facts to `intoId` (`MemoryStore.relabelParticipant`) and, when only `intoId` has a name, name them:
- * "An unnamed speaker enjoys green tea" said by a voice merged into Xena reads "Xena enjoys green tea". A fact that
- * names more than one unnamed speaker is left as it is (which one was merged is not in its words). The fact's index
- * entries keep the words they were indexed with until the fact is next re-indexed.
+ * The rewrite a merge of `from` into `into` owes, recorded on `into` (`PENDING_RENAME`) before the merge: when only one
+ * of them has a name, the survivor holds it after and the memories of the unnamed one ("An unnamed speaker enjoys green
+ * tea" said by a voice merged into Xena) say it (`relabelFacts` finishes it). A rewrite the named one still owed is kept.
  */
-export async function relabelFacts(
-  stores: Pick<Stores, 'memory'>, tenant: TenantId, fromId: string, intoId: string, fromName: string | null, intoName: string | null,
-): Promise<void> {
-  const unnamed: { id: string; content: string }[] = [];
-  if (!fromName && intoName) {
-    for (const f of await factsOf(stores.memory, tenant, fromId)) {
-      const content = factIsAbout(f, fromId) ? nameUnnamed(f.content, intoName) : null;
-      if (content !== null) unnamed.push({ id: f.id, content });
-    }
-  }
+export async function oweMergeRename(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
+  const name = into.name ?? from.name;
+  if (!name || (into.name !== null && from.name !== null)) return;
+  const owedBefore = [from, into].flatMap((p) => {
+    const owed = pendingRenameOf(p.attributes);
+    return owed && owed.to === name ? owed.from : [];
+  });
+  const owed: PendingRename = { from: [...new Set([...owedBefore, null])], to: name };
+  await graph.updateParticipantAttribute(tenant, into.id, PENDING_RENAME, () => owed);
+}
+
+/**
+ * Move `fromId`'s facts to `intoId` (`MemoryStore.relabelParticipant`), then finish the rewrite `intoId` owes
+ * (`oweMergeRename`, `finishPendingRenames`): a fact that names more than one unnamed speaker is left as it is (which
+ * one was merged is not in its words). The fact's index entries keep the words they were indexed with until the fact
+ * is next re-indexed (the merge queues that).
+ */
+export async function relabelFacts(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, fromId: string, intoId: string): Promise<void> {
   await stores.memory.relabelParticipant(tenant, fromId, intoId);
-  for (const f of unnamed) await stores.memory.patchFact(tenant, f.id, { content: f.content });
+  await finishPendingRenames(stores, tenant, [intoId]);
 }

@@ -1,10 +1,12 @@
+import type { ParticipantNames } from '../../graph/graph-store.js';
 import type { Participant } from '../../graph/types.js';
 
 /**
- * Where a PATCH rename records the memory rewrite it still owes (`renameInFacts`): written before the name, cleared
- * once the memories say the new name. A rewrite cut short (a store error, a crash) is then finished by the same
- * PATCH sent again, which would otherwise see the name already set and do nothing, leaving memories with the old
- * label for good. Bookkeeping: never shown, never settable by a client.
+ * Where a rename records the memory rewrite it still owes (`renameInFacts`): written before the name by a PATCH, with
+ * it by a name learned later (speech, profile updates, a merge: `withLearnedName`), cleared once the memories say the
+ * new name. A rewrite cut short (a store error, a crash) is then finished by the same PATCH sent again, the next
+ * consolidation job of the participant, or the next start (`finishPendingRenames`), which would otherwise leave
+ * memories with the old label for good. Bookkeeping: never shown, never settable by a client.
  */
 export const PENDING_RENAME = '$pending_rename';
 
@@ -28,7 +30,7 @@ export function pendingRenameOf(attributes: Record<string, unknown>): PendingRen
  * labels of a rename still owed to it, so "A"→"B" cut short then "B"→"C" rewrites both), or, when the name is
  * already `name`, the one still owed to it (a retry). Null when nothing is owed.
  */
-export function renameOwed(target: Participant, name: string | null | undefined): PendingRename | null {
+export function renameOwed(target: Pick<Participant, 'name' | 'attributes'>, name: string | null | undefined): PendingRename | null {
   if (!name) return null;
   const stored = pendingRenameOf(target.attributes);
   const owedToCurrent = stored !== null && stored.to === target.name;
@@ -41,4 +43,16 @@ export function renameOwed(target: Participant, name: string | null | undefined)
 export function isPendingRename(stored: unknown, p: PendingRename): boolean {
   const s = pendingRenameOf({ [PENDING_RENAME]: stored });
   return s !== null && s.to === p.to && s.from.length === p.from.length && s.from.every((f, i) => f === p.from[i]);
+}
+
+/**
+ * `stored` with `name` learned after the fact (from speech, profile updates or a merge): the display name when it has
+ * none, with the rewrite of their memories that say "an unnamed speaker" (or "the caller") owed in the same write
+ * (`PENDING_RENAME`); otherwise an alias, which owes nothing. The very object given when `name` is held already.
+ */
+export function withLearnedName(stored: ParticipantNames, name: string): ParticipantNames {
+  if ([stored.name, ...stored.aliases].some((n) => n?.toLowerCase() === name.toLowerCase())) return stored;
+  if (stored.name !== null) return { ...stored, aliases: [...stored.aliases, name] };
+  const owed = renameOwed(stored, name);
+  return { ...stored, name, attributes: owed ? { ...stored.attributes, [PENDING_RENAME]: owed } : stored.attributes };
 }

@@ -1,16 +1,13 @@
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
-import { UNNAMED } from '../memory/extractor.js';
-import { isAlsoCommonWord, isFunctionWord, isOrdinaryWord } from '../speaker/name-words.js';
+import { CALLER, UNNAMED } from '../memory/extractor.js';
+import { labelIsAlsoWord } from '../speaker/name-words.js';
 
-/** "an unnamed speaker" (any case), with a possessive: how a fact names a participant who had no name. */
-export const UNNAMED_WORDS = new RegExp(`\\b${UNNAMED}(['’]s)?\\b`, 'gi');
-
-/** Months and weekdays: "May", "June", "Friday" are names too, but a fact saying them means the date far more often. */
-const CALENDAR_WORDS = new Set(
-  ('january february march april may june july august september october november december ' +
-    'monday tuesday wednesday thursday friday saturday sunday').split(' '),
-);
+/**
+ * "an unnamed speaker" or "the caller" (the unnamed remote party of a phone session), any case, with a possessive: how
+ * a fact names a participant who had no name.
+ */
+export const UNNAMED_WORDS = new RegExp(`\\b(?:${UNNAMED}|${CALLER})(['’]s)?\\b`, 'gi');
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -25,16 +22,6 @@ export function factIsAbout(f: Pick<Fact, 'speakerId' | 'subjectId'>, participan
   if (f.subjectId === participantId) return true;
   // A subject that is no participant is an entity key (the extractor gives the speaker otherwise).
   return f.speakerId === participantId && f.subjectId.startsWith('entity:');
-}
-
-/**
- * Whether a one-word label is also an ordinary word ("On", "May", "Will", "Friday", "River"): in a fact's text it
- * is far more often the word than the person, so it is rewritten only where it is clearly the person.
- */
-export function labelIsAlsoWord(label: string): boolean {
-  if (/\s/.test(label.trim())) return false;
-  const lower = label.toLowerCase();
-  return isFunctionWord(lower) || CALENDAR_WORDS.has(lower) || isOrdinaryWord(lower) || isAlsoCommonWord(lower);
 }
 
 /**
@@ -86,9 +73,13 @@ export async function renameInFacts(
   return rewritten;
 }
 
-/** "An unnamed speaker" → `to` when the text names exactly one unnamed speaker; null otherwise. */
+/**
+ * "An unnamed speaker" (or "the caller") → `to` when the text names exactly one unnamed participant and not `to`
+ * already ("Xena lent an unnamed speaker a book" is about someone else); null otherwise.
+ */
 export function nameUnnamed(text: string, to: string): string | null {
   if ((text.match(UNNAMED_WORDS)?.length ?? 0) !== 1) return null;
+  if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(to)}(?![\\p{L}\\p{N}])`, 'u').test(text)) return null;
   return text.replace(UNNAMED_WORDS, (_m, s: string | undefined) => `${to}${s ?? ''}`);
 }
 

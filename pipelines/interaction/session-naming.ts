@@ -1,4 +1,5 @@
 import { TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attributes.js';
+import { withLearnedName } from './pending-rename.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
@@ -62,7 +63,8 @@ export class SessionNaming {
 
   /**
    * "I'm Ana" names the speaker at once; a speaker who already has another name gains an alias,
-   * unless someone else present holds that name.
+   * unless someone else present holds that name. A display name so learned owes the rewrite of their earlier
+   * memories (`withLearnedName`), which the turn's consolidation job finishes.
    */
   async selfIntroduction(tenant: TenantId, resolver: ParticipantResolver, speaker: Participant, text: string, present: readonly Participant[]): Promise<Participant> {
     const known = new Set([...firstNames(present), ...(await namesHeardFor(this.evidence, tenant, speaker.id))]);
@@ -74,7 +76,8 @@ export class SessionNaming {
     if (holds) return speaker;
     // A named speaker saying "it's Tomasz" while Tomasz is here is talking about him, not introducing themself.
     if (speaker.name && firstNames(present.filter((p) => p.id !== speaker.id)).has(name.toLowerCase())) return speaker;
-    const named = await this.graph.updateParticipant(tenant, speaker.id, speaker.name ? { aliases: [...speaker.aliases, name] } : { name });
+    // On the names as stored at the write; a display name owes the rewrite of the memories that called them "an unnamed speaker".
+    const named = await this.graph.updateParticipantNames(tenant, speaker.id, (stored) => withLearnedName(stored, name));
     // Recorded as taught (TAUGHT_NAMES) by a write of that key alone: a revision of this turn's speaker takes it back, and
     // a PATCH or profile update landing meanwhile keeps its attributes.
     const taught = (words: unknown): unknown => withTaughtNames({}, [...taughtNames({ [TAUGHT_NAMES]: words }), name])[TAUGHT_NAMES];
@@ -98,7 +101,7 @@ export class SessionNaming {
       const [person] = await resolver.byIds([participantId]);
       const taken = firstNames(present.filter((p) => p.id !== participantId)).has(name.toLowerCase());
       if (person && !person.name && !taken) {
-        const updated = await this.graph.updateParticipant(tenant, participantId, { name: binding.name });
+        const updated = await this.graph.updateParticipantNames(tenant, participantId, (stored) => (stored.name === null ? withLearnedName(stored, binding.name) : stored));
         if (updated) resolver.remember(updated);
       }
     }

@@ -13,6 +13,7 @@ import { extractOnce } from './extraction-context.js';
 import type { ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
+import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
@@ -105,6 +106,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
       await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
+      // A rerun after a rewrite owed (below) failed finishes it.
+      await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer }, tenant, [u.speakerId, ...u.addresseeIds]);
       return;
     }
     const extractFresh = async (): Promise<ExtractionResult> => {
@@ -140,6 +143,10 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
+    // A name learned from this turn (said, by naming at ingest; or by its profile updates) owes the rewrite of the
+    // memories that called them "an unnamed speaker": done here, after this turn's own facts, and again by a rerun.
+    const people = [u.speakerId, ...u.addresseeIds, ...extraction.profileUpdates.map((p) => p.participantId)];
+    await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer }, tenant, people);
   };
 }
 

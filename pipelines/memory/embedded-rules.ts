@@ -12,6 +12,7 @@ import { withoutEventLead } from './grammar.js';
 import { reportedStayFacts, stayFacts } from './stays.js';
 import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 import { couldBeName } from '../speaker/name-words.js';
+import { isCalendarWord } from '../speaker/calendar-words.js';
 
 /** One sentence and who is speaking to whom. */
 export interface RuleContext {
@@ -77,8 +78,6 @@ const INTRO = [
   // After a greeting only: "Hi, it's Sofia Marin from flat 3" (not "it's Monday", nor "it's Tom's car" without one).
   /^(?:hi|hello|hey)(?:\s+there)?,?\s+it['’]s\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(?![\w'’])/i,
 ];
-/** Days and months, which follow "it's" as often as a name does ("Hi, it's Monday again"). */
-const CALENDAR_WORD = /^(?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter)$/i;
 /** Words that stand before "here" without being a name ("Come here", "Everyone here", "Sign here"). */
 const NOT_HERE_NAMES = /^(?:come|sign|stay|wait|look|over|right|up|down|out|in|everyone|everybody|anyone|anybody|someone|somebody|nobody|none|all|click|start|stop|put|leave|get|go|bring|sit|stand|just|still|not|only|from|and|but|so|yes|no|okay|hi|hello|hey)$/i;
 
@@ -90,7 +89,7 @@ export function introductionOf(sentence: string): { name: string; clause: string
     if (!m || !first) continue;
     if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first) || !couldBeName(first, undefined, isMixedCase(sentence))) return null;
     if (/^(?:hi|hello|hey)\b/i.test(m[0]) && (!/^[A-Z]/.test(first) || SPEAKER_NOT_NAMES.has(first.toLowerCase()) || NOT_HERE_NAMES.test(first)
-      || CALENDAR_WORD.test(first))) continue;
+      || isCalendarWord(first))) continue;
     const tail = m[3];
     const notName = (w: string): boolean => NOT_HERE_NAMES.test(w) || SPEAKER_NOT_NAMES.has(w.toLowerCase());
     if (tail && (notName(first) || (m[2] && notName(m[2])))) continue;

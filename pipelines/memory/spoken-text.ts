@@ -4,6 +4,7 @@
  * so "I" lost its verb's agreement ("Ana guess Ana start on Monday"); fillers and restarts ("um", "i i work") were
  * written into facts.
  */
+import { SPOKEN_FILLER } from './filler-words.js';
 
 /** The pronoun "i" on its own or in a contraction ("i'm", "i've", "i'll", "i'd"); not "i.e.". */
 const LOWER_I = /(?<![\w'’.-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w'’.-])|['’](?:m|ve|ll|d)\b|\.(?!\w))/g;
@@ -14,17 +15,15 @@ export function withCapitalI(text: string): string {
 }
 
 /**
- * A filler or a laugh said between words ("um", "uh", "erm", "lol", "haha"), with the comma after it; lower case or
- * capitalised only, so an acronym ("I study at UM", "I work at UH") stays.
- */
-const FILLER = /(?<![\w'’-])(?:[uU]u*m+|[uU]u*h+|[eE]r+m+|[lL]ol|[hH]a(?:ha)+)(?![\w'’-]),?\s*/g;
-/**
  * A small word said twice in a row, as a speaker restarts ("i i work", "the the bus"). Not "a a": "I got a a on my
  * test" names a grade.
  */
 const RESTART = /\b(I|we|you|the|an|my|to)\s+\1\b/gi;
 
-/** `text` with fillers, laughs and restarts left out, as a person writing it down would (rules 38). */
+/**
+ * `text` with fillers and laughs (`SPOKEN_FILLER`: lower case or capitalised only, so an acronym "I study at UM" stays)
+ * and restarts left out, as a person writing it down would (rules 38).
+ */
 export function withoutFillers(text: string): string {
-  return text.replace(FILLER, '').replace(RESTART, '$1').replace(/\s+([,.;!?])/g, '$1').replace(/\s{2,}/g, ' ').trim();
+  return text.replace(SPOKEN_FILLER, '').replace(RESTART, '$1').replace(/\s+([,.;!?])/g, '$1').replace(/\s{2,}/g, ' ').trim();
 }

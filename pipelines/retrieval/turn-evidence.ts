@@ -2,18 +2,21 @@ import type { GraphStore } from '../../graph/graph-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { questionsAnswered } from './answered-question.js';
 import { contentWords } from './hydrate.js';
+import { isFillerWord } from '../memory/filler-words.js';
 
 /**
- * Words that carry no memory on their own: acknowledgements, greetings, fillers. A turn made only of
- * these and function words ("Noted.", "Okay, sounds good!", "Thanks, bye") answers nothing, but in a
- * small or fresh store, and boosted as a turn of the asking session or as the neighbour of a match, it
- * used to take evidence places from real memories.
+ * Words that carry no memory on their own: acknowledgements, greetings, interjections. A turn made only of
+ * these, fillers (`isFillerWord`) and function words ("Noted.", "Okay, sounds good!", "Thanks, bye") answers nothing,
+ * but in a small or fresh store, and boosted as a turn of the asking session or as the neighbour of a match, it
+ * used to take evidence places from real memories. Kept apart from the filler list on purpose: these words carry no
+ * content, but a memory's text keeps them ("Yes, I do", "Oh, and Ana called", "hmm" as a reply), where a hesitation
+ * ("um", "erm") or a laugh ("haha") is left out of it (rules 38).
  */
 const ACKNOWLEDGEMENTS = new Set((
   'ok okay okey k noted sure thanks thank thx ty yes yeah yep yup ya no nope nah right alright all got it great cool ' +
-  'fine good perfect understood understand sounds sound hmm hm mm mhm uh um uhm er erm oh ah aha huh wow bye goodbye ' +
+  'fine good perfect understood understand sounds sound hmm hm mm mhm uhm er oh ah aha huh wow bye goodbye ' +
   'hello hi hey see later will do done sorry please welcome absolutely totally exactly indeed course agreed true ' +
-  'really nice lol haha lovely awesome certainly definitely gotcha roger copy that\'s thats ll ve re don let go then ' +
+  'really nice lovely awesome certainly definitely gotcha roger copy that\'s thats ll ve re don let go then ' +
   'much very too also just well now there here'
 ).split(' '));
 
@@ -23,7 +26,7 @@ const ACKNOWLEDGEMENTS = new Set((
  */
 export function hasContent(text: string): boolean {
   if (/\p{N}/u.test(text)) return true;
-  for (const w of contentWords(text)) if (!ACKNOWLEDGEMENTS.has(w)) return true;
+  for (const w of contentWords(text)) if (!ACKNOWLEDGEMENTS.has(w) && !isFillerWord(w)) return true;
   return false;
 }
 
@@ -67,8 +70,15 @@ export async function askingTurnIds(
   tenant: string, sessionId: string, question: string,
 ): Promise<string[]> {
   if (plainWords(question) === '') return [];
-  const recent = await graph.recentUtterances(tenant, sessionId, ASKING_TURN_WINDOW);
-  // Oldest first: only the newest match asked it; an earlier turn with the same words (anyone's) stays evidence.
-  const asking = recent.filter((u) => asksQuestion(u.text, question)).at(-1);
+  return newestAsking(await graph.recentUtterances(tenant, sessionId, ASKING_TURN_WINDOW), question);
+}
+
+/**
+ * The turn of `turns` (oldest first) that asked `question` (none or one id): the newest that says it
+ * (`asksQuestion`); an earlier turn with the same words (anyone's) stays evidence. The one rule of HTTP
+ * (`askingTurnIds`) and of a live session's recent turns (`RecentTurns.asking`).
+ */
+export function newestAsking(turns: readonly { id: string; text: string }[], question: string): string[] {
+  const asking = turns.filter((u) => asksQuestion(u.text, question)).at(-1);
   return asking ? [asking.id] : [];
 }

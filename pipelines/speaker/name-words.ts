@@ -1,4 +1,5 @@
 import { defaultWordNet, type WordNet } from '../retrieval/wordnet.js';
+import { isCalendarWord } from './calendar-words.js';
 import { givenNamePrevalence } from './given-names.js';
 import { NOT_NAMES } from './name-tokens.js';
 
@@ -73,4 +74,14 @@ export function couldBeName(name: string, wordnet: WordNet = defaultWordNet(), s
  */
 export function isAlsoCommonWord(word: string, wordnet: WordNet = defaultWordNet()): boolean {
   return sensesOf(word.toLowerCase(), wordnet).notNoun;
+}
+
+/**
+ * Whether a one-word label is also an ordinary word ("On", "May", "Will", "Friday", "River"): in a memory's text it
+ * is far more often the word than the person, so a rename rewrites it only where it is clearly the person.
+ */
+export function labelIsAlsoWord(label: string): boolean {
+  if (/\s/.test(label.trim())) return false;
+  const lower = label.toLowerCase();
+  return isFunctionWord(lower) || isCalendarWord(lower) || isOrdinaryWord(lower) || isAlsoCommonWord(lower);
 }

@@ -6,8 +6,8 @@ import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-parti
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
-import { renameInFacts } from '../../pipelines/interaction/rename-facts.js';
-import { isPendingRename, PENDING_RENAME, renameOwed, type PendingRename } from '../../pipelines/interaction/pending-rename.js';
+import { finishTenantRenames, renameMemories, type RenameDeps } from '../../pipelines/interaction/finish-rename.js';
+import { PENDING_RENAME, renameOwed } from '../../pipelines/interaction/pending-rename.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { isFunctionWord } from '../../pipelines/speaker/name-words.js';
 import {
@@ -16,7 +16,6 @@ import {
 } from '../protocol/http-schemas.js';
 
 import type { Participant } from '../../graph/types.js';
-import type { Fact } from '../../graph/memory-store.js';
 import { participantView } from './views.js';
 import { forgetTenantCaches } from '../plugins/retrieval.js';
 
@@ -25,13 +24,13 @@ const NOT_FOUND = errorResponse(
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
 const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
-/** Participant profiles: list, read, patch, erase; erasures cut short by a crash are finished at start. */
+/** Participant profiles: list, read, patch, erase; erasures and renames cut short by a crash are finished at start. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   // In the background once the server is ready, never inside `onReady`: a large erasure would outlast the plugin
   // timeout and fail every start. Closing waits for it (the stores it writes close after this plugin).
   let atStart: Promise<void> = Promise.resolve();
   app.addHook('onReady', async () => {
-    atStart = finishErasuresAtStart(app);
+    atStart = finishErasuresAtStart(app).then(() => finishRenamesAtStart(app));
   });
   app.addHook('onClose', () => atStart);
   app.get<{ Querystring: ParticipantsQuery }>('/v1/participants', {
@@ -82,7 +81,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     };
     const p = named && (attributes !== undefined || words.length > 0 ? await app.stores.graph.updateParticipantAttributes(request.tenant, target.id, withPatch) : named);
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
-    if (owed) await renameMemories(app, request.tenant, target.id, owed);
+    if (owed) await renameMemories(renameDeps(app), request.tenant, target.id, owed);
     if (!patched || patched.cleared.length === 0) return participantView(app, p);
     // A key cleared by null shows what the profile memories say of it again, if they say anything.
     const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
@@ -132,23 +131,12 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
   }
 }
 
-/**
- * After a rename, the participant's memories that named them by an old label say the new name (`renameInFacts`),
- * the current ones are indexed again under their new words, and the pending rename is cleared.
- */
-async function renameMemories(app: FastifyInstance, tenant: string, id: string, owed: PendingRename): Promise<void> {
-  const current: Fact[] = [];
-  for (const from of owed.from) {
-    // Others who answer to the old label: a fact one of them takes part in may mean them by it.
-    const holders = new Set(from ? (await app.stores.graph.findParticipantsByName(tenant, from)).map((p) => p.id).filter((other) => other !== id) : []);
-    current.push(...(await renameInFacts(app.stores.memory, tenant, id, from, owed.to, holders)).filter((f) => f.validTo === null));
-  }
-  if (current.length > 0) {
-    const vectors = await app.models.textEmbedder.embed(current.map((f) => f.content));
-    const indexer = new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder);
-    await indexer.indexFacts(tenant, current.flatMap((fact, i) => (vectors[i] ? [{ fact, vector: vectors[i] }] : [])));
-  }
-  await app.stores.graph.updateParticipantAttribute(tenant, id, PENDING_RENAME, (stored) => (isPendingRename(stored, owed) ? undefined : stored));
+/** What a rename's memory rewrite needs of the app (`renameMemories`). */
+function renameDeps(app: FastifyInstance): RenameDeps {
+  return {
+    graph: app.stores.graph, memory: app.stores.memory,
+    indexer: new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder),
+  };
 }
 
 /**
@@ -231,6 +219,24 @@ async function finishErasuresAtStart(app: FastifyInstance): Promise<void> {
       log.info({ tenant, erasures: finished.length }, 'erasures cut short before were finished');
     } catch (err) {
       log.error({ err, tenant }, 'an erasure cut short could not be finished; it stays pending until the next start or a repeated request');
+    }
+  }
+}
+
+/**
+ * Finish the memory rewrites of renames a crash cut short (`PENDING_RENAME`: a PATCH, a name learned from speech or by
+ * a profile job, a merge), for every tenant this deployment knows, in the background like erasures. A pass over each
+ * tenant's participants, a page at a time; one that fails is logged and stays pending for the next start (or the same
+ * PATCH, or the participant's next consolidation job).
+ */
+async function finishRenamesAtStart(app: FastifyInstance): Promise<void> {
+  const log = app.log.child({ component: 'rename' });
+  for (const tenant of knownTenants(app.config)) {
+    try {
+      const finished = await finishTenantRenames(renameDeps(app), tenant);
+      if (finished > 0) log.info({ tenant, renames: finished }, 'memory rewrites of renames cut short before were finished');
+    } catch (err) {
+      log.error({ err, tenant }, 'a rename cut short could not be finished; it stays pending until the next start');
     }
   }
 }

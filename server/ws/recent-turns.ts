@@ -1,16 +1,16 @@
-import { plainWords as words } from '../../pipelines/retrieval/turn-evidence.js';
+import { ASKING_TURN_WINDOW, newestAsking } from '../../pipelines/retrieval/turn-evidence.js';
 
 /**
- * The last few turns stored in a live session (id and words), so a question asked over its socket right
+ * The last few turns stored in a live session (id and text), so a question asked over its socket right
  * after the turn that asked it (spoken, or sent as an `utterance`) does not answer with that very turn.
  */
 export class RecentTurns {
-  private readonly turns: { id: string; words: string }[] = [];
+  private readonly turns: { id: string; text: string }[] = [];
 
-  constructor(private readonly max = 16) {}
+  constructor(private readonly max = ASKING_TURN_WINDOW) {}
 
   add(id: string, text: string): void {
-    this.turns.push({ id, words: words(text) });
+    this.turns.push({ id, text });
     if (this.turns.length > this.max) this.turns.shift();
   }
 
@@ -19,9 +19,11 @@ export class RecentTurns {
     return this.turns.some((t) => t.id === id);
   }
 
-  /** The remembered turns that asked `question`: the same words, case and punctuation aside. */
+  /**
+   * The remembered turn that asked `question` (none or one): the newest with the same words, case and punctuation
+   * aside, by the rule a query over HTTP follows (`newestAsking`); an earlier turn saying it too stays evidence.
+   */
   asking(question: string): string[] {
-    const asked = words(question);
-    return asked === '' ? [] : this.turns.filter((t) => t.words === asked).map((t) => t.id);
+    return newestAsking(this.turns, question);
   }
 }

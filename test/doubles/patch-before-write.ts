@@ -10,7 +10,7 @@ import type { TenantId } from '../../graph/types.js';
 import { patchAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
 /** The store calls that write a participant's attributes (whole, or some keys). */
-const ATTRIBUTE_WRITES = new Set<PropertyKey>(['updateParticipant', 'updateParticipantAttribute', 'updateParticipantAttributes']);
+const ATTRIBUTE_WRITES = new Set<PropertyKey>(['updateParticipant', 'updateParticipantAttribute', 'updateParticipantAttributes', 'updateParticipantNames']);
 
 /** A graph store whose first attribute write of `participantId` is preceded by a client PATCH of `patch`. */
 export interface PatchBeforeWrite {

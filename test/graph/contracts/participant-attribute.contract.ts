@@ -5,7 +5,8 @@ import { contractSuite } from './contract-suite.js';
 
 /**
  * `GraphStore.updateParticipantAttribute`, the one-key update that never writes the other attributes back, and
- * `updateParticipantAttributes`, its several-key form over all the stored attributes: the behaviour both stores must show (the graph-store contract file is at its size limit, so it lives apart).
+ * `updateParticipantAttributes`, its several-key form over all the stored attributes, and `updateParticipantNames`, the
+ * same over names, aliases and attributes at once: the behaviour both stores must show (the graph-store contract file is at its size limit, so it lives apart).
  */
 export function participantAttributeContract(name: string, factory: () => Promise<GraphStoreFixture>, skip?: string): void {
   contractSuite(`GraphStore.updateParticipantAttribute contract: ${name}`, skip, () => {
@@ -71,6 +72,47 @@ export function participantAttributeContract(name: string, factory: () => Promis
         ...Array.from({ length: 3 }, () => store.updateParticipantAttribute('t1', p.id, 'n', (v) => (v as number) + 1)),
       ]);
       assert.deepEqual((await store.getParticipant('t1', p.id))!.attributes, { n: 9, m: 6 });
+    });
+
+    test('updateParticipantNames sets name, aliases and attributes from those stored, found by the new names; none for an unknown participant', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { attributes: { a: 1 } });
+      const after = await store.updateParticipantNames('t1', p.id, (s) => ({ name: 'Grace', aliases: [...s.aliases, 'Gracie'], attributes: { ...s.attributes, b: 2 } }));
+      assert.equal(after!.name, 'Grace');
+      assert.deepEqual(after!.aliases, ['Gracie']);
+      assert.deepEqual(after!.attributes, { a: 1, b: 2 });
+      const stored = (await store.getParticipant('t1', p.id))!;
+      assert.deepEqual([stored.name, stored.aliases, stored.attributes], ['Grace', ['Gracie'], { a: 1, b: 2 }], 'stored as returned');
+      assert.deepEqual((await store.findParticipantsByName('t1', 'gracie')).map((f) => f.id), [p.id], 'the alias resolves');
+      assert.deepEqual((await store.recentNamedParticipants('t1', 5)).map((f) => f.id), [p.id], 'named now');
+      assert.equal(await store.updateParticipantNames('t1', 'p_missing', (s) => ({ ...s, name: 'X' })), null);
+      assert.equal(await store.updateParticipantNames('t2', p.id, (s) => ({ ...s, name: 'X' })), null, 'another tenant does not reach it');
+    });
+
+    test('updateParticipantNames writes nothing when the update throws or returns what it was given', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Hal', aliases: ['H'] });
+      await assert.rejects(store.updateParticipantNames('t1', p.id, () => {
+        throw new Error('refused');
+      }), /refused/);
+      const same = await store.updateParticipantNames('t1', p.id, (s) => s);
+      assert.deepEqual([same!.name, same!.aliases], ['Hal', ['H']]);
+      assert.equal((await store.getParticipant('t1', p.id))!.updatedAt, p.updatedAt, 'not written: updatedAt as it was');
+    });
+
+    test('concurrent updateParticipantNames all count, with attribute and rename writes landing between them', async () => {
+      const { store } = fx;
+      const p = await store.createParticipant('t1', { name: 'Ivy', attributes: { n: 0 } });
+      const addAlias = (word: string) => (s: { name: string | null; aliases: string[]; attributes: Record<string, unknown> }) =>
+        ({ ...s, aliases: [...s.aliases, word], attributes: { ...s.attributes, n: (s.attributes.n as number) + 1 } });
+      await Promise.all([
+        ...['A1', 'A2', 'A3', 'A4', 'A5'].map((w) => store.updateParticipantNames('t1', p.id, addAlias(w))),
+        ...Array.from({ length: 3 }, () => store.updateParticipantAttribute('t1', p.id, 'n', (v) => (v as number) + 1)),
+      ]);
+      const stored = (await store.getParticipant('t1', p.id))!;
+      assert.deepEqual([...stored.aliases].sort(), ['A1', 'A2', 'A3', 'A4', 'A5']);
+      assert.equal(stored.attributes.n, 8);
+      assert.equal(stored.name, 'Ivy');
     });
   });
 }

@@ -4,7 +4,7 @@ import type { NewFact } from '../../../graph/memory-store.js';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
-import { relabelFacts } from '../../../pipelines/interaction/merge-participants.js';
+import { oweMergeRename, relabelFacts } from '../../../pipelines/interaction/merge-participants.js';
 import { renameInFacts } from '../../../pipelines/interaction/rename-facts.js';
 
 const tenant = 't-rename';
@@ -85,7 +85,26 @@ describe('renameInFacts: the old label is rewritten only where it is the renamed
       fact('An unnamed speaker walks to work', voice2.id, voice2.id),
       fact('Ben lent an unnamed speaker a book', voice2.id, ben.id),
     ]);
-    await relabelFacts({ memory }, tenant, voice2.id, xena.id, null, 'Xena');
+    await oweMergeRename(graph, tenant, voice2, xena);
+    await relabelFacts({ graph, memory }, tenant, voice2.id, xena.id);
     assert.deepEqual(await texts(memory, more.map((f) => f.id)), ['Xena walks to work', 'Ben lent an unnamed speaker a book']);
+  });
+
+  // A merge that gave an unnamed survivor the merged-away one's name left the survivor's own memories unnamed.
+  test('a merge naming an unnamed survivor names its own earlier facts; one already naming them about someone else stays', async () => {
+    const { graph, memory } = stores();
+    const voice = await graph.createParticipant(tenant, {});
+    const yara = await graph.createParticipant(tenant, { name: 'Yara' });
+    const added = await memory.addFacts(tenant, [
+      fact('An unnamed speaker grows tomatoes', voice.id, voice.id),
+      fact('The caller wants a refund', voice.id, voice.id),
+      fact('Yara lent an unnamed speaker a ladder', yara.id, yara.id),
+    ]);
+    await oweMergeRename(graph, tenant, yara, voice);
+    await graph.mergeParticipants(tenant, yara.id, voice.id);
+    assert.equal((await graph.getParticipant(tenant, voice.id))?.name, 'Yara', 'the survivor holds the name');
+    await relabelFacts({ graph, memory }, tenant, yara.id, voice.id);
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), ['Yara grows tomatoes', 'Yara wants a refund', 'Yara lent an unnamed speaker a ladder']);
+    assert.equal((await graph.getParticipant(tenant, voice.id))?.attributes['$pending_rename'], undefined, 'nothing left owed');
   });
 });

@@ -14,15 +14,15 @@ test('a name learned as an alias is added over a rename made meanwhile, which st
   const graph = new SqliteGraphStore(db);
   const p = await graph.createParticipant(T, { name: 'Ana' });
   let renamed = false;
-  // The rename lands between the job's read of the participant and its write of names (the attribute write comes between).
+  // The rename lands just before the job's write of names and attributes (one transaction over what is stored then).
   const racing = Object.create(graph, {
-    updateParticipantAttributes: {
-      value: async (...args: Parameters<GraphStore['updateParticipantAttributes']>) => {
+    updateParticipantNames: {
+      value: async (...args: Parameters<GraphStore['updateParticipantNames']>) => {
         if (!renamed) {
           renamed = true;
           await graph.updateParticipant(T, p.id, { name: 'Beatrice', aliases: ['Ana'] });
         }
-        return graph.updateParticipantAttributes(...args);
+        return graph.updateParticipantNames(...args);
       },
     },
   }) as GraphStore;
@@ -31,5 +31,37 @@ test('a name learned as an alias is added over a rename made meanwhile, which st
   const stored = (await graph.getParticipant(T, p.id))!;
   assert.equal(stored.name, 'Beatrice', 'the rename stays');
   assert.deepEqual([...stored.aliases].sort(), ['Ana', 'Annie']);
+  db.close();
+});
+
+// The job's name write was a read-modify-write of the participant row: a rename landing between its last read and its
+// write was overwritten with the name it had read. Timing double (real store): a client rename lands after every read
+// the job makes of the participant and before every write, each to a new name; the last one must stand.
+test('renames landing around each of the job\'s reads and writes: the last stays, the learned name is an alias', async () => {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const p = await graph.createParticipant(T, { name: 'Ana' });
+  let renames = 0;
+  const rename = async (): Promise<void> => {
+    renames += 1;
+    await graph.updateParticipant(T, p.id, { name: `Beatrice${renames}` });
+  };
+  const reads = new Set<PropertyKey>(['getParticipant', 'getParticipants']);
+  const writes = new Set<PropertyKey>(['updateParticipant', 'updateParticipantAttribute', 'updateParticipantAttributes', 'updateParticipantNames']);
+  const racing = new Proxy(graph, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (typeof v !== 'function') return v;
+      const call = (v as (...a: unknown[]) => Promise<unknown>).bind(target);
+      if (reads.has(prop)) return async (...args: unknown[]) => { const out = await call(...args); await rename(); return out; };
+      if (writes.has(prop)) return async (...args: unknown[]) => { await rename(); return call(...args); };
+      return call;
+    },
+  }) as GraphStore;
+  await applyProfileUpdates(racing, T, [{ participantId: p.id, attribute: 'name', value: 'Annie', referIds: ['u_1'], confidence: 0.9 }]);
+  assert.ok(renames > 0, 'the renames ran');
+  const stored = (await graph.getParticipant(T, p.id))!;
+  assert.equal(stored.name, `Beatrice${renames}`, 'the last rename stays');
+  assert.deepEqual(stored.aliases, ['Annie']);
   db.close();
 });

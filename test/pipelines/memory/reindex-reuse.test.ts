@@ -9,7 +9,7 @@ import { SqliteVectorStore } from '../../../graph/sqlite/sqlite-vector-store.js'
 import { RecentEmbeddings } from '../../../pipelines/embeddings/recent-embeddings.js';
 import type { TextEmbedder } from '../../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder.js';
-import { relabelFacts } from '../../../pipelines/interaction/merge-participants.js';
+import { oweMergeRename, relabelFacts } from '../../../pipelines/interaction/merge-participants.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { createConsolidationHandler, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
@@ -74,8 +74,9 @@ describe('re-indexing a consolidated utterance (speaker merge) embeds only the t
     const [first] = await vectors.get(T, collectionFor('interaction'), [u!.id]);
 
     // What applyMerge does to the stores before it queues the re-index.
+    await oweMergeRename(graph, T, (await graph.getParticipant(T, voice))!, (await graph.getParticipant(T, xena))!);
     await graph.mergeParticipants(T, voice, xena);
-    await relabelFacts({ memory }, T, voice, xena, null, 'Xena');
+    await relabelFacts({ graph, memory }, T, voice, xena);
     const renamed = (await memory.getFact(T, fact!.id))!.content;
     assert.match(renamed, /^Xena /);
     await recent.close(); // the re-index runs later, in a job of its own

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { askingTurnIds, asksQuestion, evidenceIds, hasContent } from '../../../pipelines/retrieval/turn-evidence.js';
+import { askingTurnIds, asksQuestion, evidenceIds, hasContent, newestAsking } from '../../../pipelines/retrieval/turn-evidence.js';
 import { anaBenChat, memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 test('hasContent: acknowledgements and function words alone hold no content; a content word or a number does', () => {
@@ -65,4 +65,18 @@ test('askingTurnIds: only the newest turn with the question\'s words asked it; a
   } finally {
     await f.close();
   }
+});
+
+// The evidence rule had its own filler words ("um", "uh", "erm", "lol", "haha" as written), the memory text rule its
+// patterns ("ummm", "uhh", "errm", "hahaha"): one list now, so a drawn-out filler is no content word either.
+test('hasContent: a drawn-out filler or laugh holds no content, as the memory text rules read it', () => {
+  for (const text of ['Ummm.', 'Uhh, hahaha!', 'Errm, okay.', 'Uuum, yes.']) assert.equal(hasContent(text), false, text);
+  for (const text of ['Ummm, salmon.', 'Hahaha, Porto!']) assert.equal(hasContent(text), true, text);
+});
+
+test('newestAsking: of several turns saying the question, only the newest asked it', () => {
+  const turns = [{ id: 'a', text: 'Where did Kim move?' }, { id: 'b', text: 'Paris.' }, { id: 'c', text: 'where did kim move' }];
+  assert.deepEqual(newestAsking(turns, 'Where did Kim move?'), ['c']);
+  assert.deepEqual(newestAsking(turns, '?'), []);
+  assert.deepEqual(newestAsking(turns, 'Who moved?'), []);
 });

@@ -1,0 +1,71 @@
+/**
+ * Finishing a rename's memory rewrite (`PENDING_RENAME`): the one code path a PATCH, a name learned from speech or by
+ * the profile job, a speaker merge and the start-up pass all take, so a rewrite cut short anywhere is finished the same way.
+ */
+import type { GraphStore } from '../../graph/graph-store.js';
+import type { Fact, MemoryStore } from '../../graph/memory-store.js';
+import type { TenantId } from '../../graph/types.js';
+import type { MemoryIndexer } from '../memory/memory-indexer.js';
+import { isPendingRename, PENDING_RENAME, pendingRenameOf, type PendingRename } from './pending-rename.js';
+import { renameInFacts } from './rename-facts.js';
+
+/** What a rename's rewrite needs; without `indexer` the rewritten facts keep their index entries until re-indexed (a merge queues that). */
+export interface RenameDeps {
+  graph: GraphStore;
+  memory: MemoryStore;
+  indexer?: Pick<MemoryIndexer, 'vectorsFor' | 'indexFacts'>;
+}
+
+/** Participants read per page by the start-up pass. */
+const PAGE = 500;
+
+/**
+ * Rewrite the memories of `id` that name them by an old label of `owed` (`renameInFacts`), index the current ones again
+ * under their new words, then clear the pending rename (only `owed`: a newer one recorded meanwhile stays).
+ */
+export async function renameMemories(deps: RenameDeps, tenant: TenantId, id: string, owed: PendingRename): Promise<void> {
+  const current: Fact[] = [];
+  for (const from of owed.from) {
+    // Others who answer to the old label: a fact one of them takes part in may mean them by it.
+    const holders = new Set(from ? (await deps.graph.findParticipantsByName(tenant, from)).map((p) => p.id).filter((other) => other !== id) : []);
+    current.push(...(await renameInFacts(deps.memory, tenant, id, from, owed.to, holders)).filter((f) => f.validTo === null));
+  }
+  if (current.length > 0 && deps.indexer) {
+    const vectors = await deps.indexer.vectorsFor(tenant, current.map((f) => ({ id: f.id, layer: f.layer, text: f.content })));
+    await deps.indexer.indexFacts(tenant, current.flatMap((fact, i) => (vectors[i] ? [{ fact, vector: vectors[i] }] : [])));
+  }
+  await deps.graph.updateParticipantAttribute(tenant, id, PENDING_RENAME, (stored) => (isPendingRename(stored, owed) ? undefined : stored));
+}
+
+/**
+ * Finish the rename still owed to each of `ids`, if any. One recorded for a name they no longer hold (a PATCH cut
+ * short before the name was set) owes nothing and is cleared. Returns how many rewrites ran.
+ */
+export async function finishPendingRenames(deps: RenameDeps, tenant: TenantId, ids: readonly string[]): Promise<number> {
+  let finished = 0;
+  for (const p of await deps.graph.getParticipants(tenant, [...new Set(ids)])) {
+    const owed = pendingRenameOf(p.attributes);
+    if (!owed) continue;
+    if (owed.to !== p.name) {
+      await deps.graph.updateParticipantAttribute(tenant, p.id, PENDING_RENAME, (stored) => (isPendingRename(stored, owed) ? undefined : stored));
+      continue;
+    }
+    await renameMemories(deps, tenant, p.id, owed);
+    finished += 1;
+  }
+  return finished;
+}
+
+/** Finish every rename still owed in the tenant (a crash cut it short): a pass over its participants, a page at a time. */
+export async function finishTenantRenames(deps: RenameDeps, tenant: TenantId): Promise<number> {
+  let finished = 0;
+  let after: { createdAt: string; id: string } | undefined;
+  for (;;) {
+    const page = await deps.graph.listParticipants(tenant, { ...(after ? { after } : {}), limit: PAGE });
+    const owing = page.filter((p) => pendingRenameOf(p.attributes) !== null).map((p) => p.id);
+    if (owing.length > 0) finished += await finishPendingRenames(deps, tenant, owing);
+    const last = page[page.length - 1];
+    if (page.length < PAGE || !last) return finished;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
