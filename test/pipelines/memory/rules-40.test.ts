@@ -9,6 +9,8 @@ import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/me
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { factClauses } from '../../../pipelines/memory/fact-clauses.js';
 import { placeFrom } from '../../../pipelines/memory/place-here.js';
+import { RuleDecider } from '../../../pipelines/memory/decide.js';
+import type { Fact } from '../../../graph/memory-store.js';
 
 const TIME = '2026-12-04T12:00:00.000Z';
 
@@ -59,6 +61,20 @@ describe('rules 40: endings per clause, two jobs, "this city"', () => {
     // The second phrase needs a job-holder too: "a mum", "a bit of a mess" are none.
     assert.deepEqual(slots(await facts("I'm a teacher and a mum of two")), ['occupation=teacher']);
     assert.deepEqual(slots(await facts("I'm a plumber and a bit of a perfectionist")), ['occupation=plumber']);
+  });
+
+  test('the second job is added beside the first, and a new main job replaces the first only', async () => {
+    const [nurse, photographer] = await facts("I'm a nurse and a part-time photographer");
+    const stored = (f: ExtractedFact, id: string): Fact => ({ id, content: f.content, speakerId: f.speakerId, addresseeIds: [], subjectId: f.subjectId,
+      kind: f.kind, layer: 'profile', slot: f.slot, value: f.value, time: TIME, eventTime: null, referIds: ['u1'], validFrom: TIME, validTo: null,
+      validUntil: null, planObject: null, supersedes: null, supersededBy: null, confidence: f.confidence, sessionId: 's', source: 'test', createdAt: TIME });
+    const d = new RuleDecider();
+    const first = stored(nurse!, 'f1');
+    // Both in `occupation` (as a merge of the two would be), the second job replaced the first.
+    assert.equal((await d.decide({ fact: photographer!, candidates: [{ fact: first, score: 0.5 }], retractedFacts: [] })).op, 'ADD');
+    const teacher = (await facts("I'm a teacher now")).find((f) => f.slot === 'occupation')!;
+    const both = [{ fact: first, score: 0.5 }, { fact: stored(photographer!, 'f2'), score: 0.5 }];
+    assert.deepEqual(await d.decide({ fact: teacher, candidates: both, retractedFacts: [] }), { op: 'UPDATE', targetId: 'f1' });
   });
 
   test('"I love this city" likes the place told this turn or before; with none told, no liking and no home', async () => {
