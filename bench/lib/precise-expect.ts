@@ -16,10 +16,12 @@ export type Wrong = 'job' | 'preference' | 'end' | 'home' | 'plan' | 'outcome' |
 /**
  * One memory a sentence should leave: the fact's shape (`slot`, exact or, ending in ':', a prefix; `kind`, where
  * `preference` also takes a preference slot; `settles`) and what it must say: every entry of `words` (each a regular
- * expression, alternatives with `|`) found as whole words in its text, and an end of its own when `until`.
+ * expression, alternatives with `|`) found as whole words in its text, an end of its own when `until`, and a slot ended
+ * (its value null, or withdrawn: "I don't work at Google anymore") when `ends` (bench/data/precise-negatives-4.jsonl). `kind` takes
+ * alternatives with `|` ("commitment|plan").
  */
 export interface Expected {
-  slot?: string; kind?: string; settles?: string; words: string[]; until?: boolean;
+  slot?: string; kind?: string; settles?: string; words: string[]; until?: boolean; ends?: boolean;
 }
 
 /** What one sentence's facts came to: `missed` (no fact of an expected shape), `wrong` (shape there, text not). */
@@ -47,7 +49,10 @@ function isPreference(f: ExtractedFact): boolean {
 /** Whether `f` has the shape `e` asks for. */
 function shaped(f: ExtractedFact, e: Expected): boolean {
   if (e.slot && !(e.slot.endsWith(':') ? (f.slot ?? '').startsWith(e.slot) : f.slot === e.slot)) return false;
-  if (e.kind && !(e.kind === 'preference' ? isPreference(f) : f.kind === e.kind)) return false;
+  if (e.kind && !e.kind.split('|').some((k) => (k === 'preference' ? isPreference(f) : f.kind === k))) return false;
+  // Ended: stored with no value, or a withdrawal of the slot ("I don't work at Google anymore"), which the decider
+  // takes as the end of whatever the slot holds.
+  if (e.ends && !(f.slot && (f.value === null || f.retraction))) return false;
   return !e.settles || f.settles === e.settles;
 }
 

@@ -59,7 +59,7 @@ const FILLS: Array<[RegExp, string]> = [
   // "I joined Globex", not "I joined a gym" or "a nearby church": joining a named organisation.
   [/\bI\s+joined\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)/, 'works_at'],
   [/\bI\s+(?:started at|got a job (?:at|with)|was hired by|got hired by)\s+(.+)/i, 'works_at'],
-  [/\bI\s+(?:work as|became|am now|['’]m now)\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI(?:\s+(?:work as|became|am now)|['’]m now)\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI(?:['’]m| am)\s+(?:still\s+)?(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI\s+(?:teach)\s+([a-z][a-z -]+)/i, 'occupation:teaches'],
   [/\bI(?:['’]m| am)(?:\s+still|\s+now)?\s+(vegan|vegetarian|pescatarian|gluten[- ]free|keto|dairy[- ]free)\b/i, 'diet'],
@@ -70,7 +70,8 @@ const FILLS: Array<[RegExp, string]> = [
 const ENDS: Array<[RegExp, string]> = [
   [/\bI\s+(?:left|quit)\s+(?!my job\b)([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)/, 'works_at'],
   [/\b(?:not|no longer)\s+(?:teaching|working as)\b/i, 'occupation'],
-  [/\bI\s+eat\s+meat\s+again\b|\bI\s+(?:stopped being|am not|['’]m not)\s+(?:vegan|vegetarian)\b/i, 'diet'],
+  // "I'm not vegetarian anymore" (rules 40: "I\s+" before "'m not" never matched, and the diet was kept).
+  [/\bI\s+eat\s+meat\s+again\b|\bI(?:\s+stopped\s+being|\s+am\s+(?:not|no\s+longer)|['’]m\s+(?:not|no\s+longer))\s+(?:a\s+)?(?:vegan|vegetarian|veggie|pescatarian)\b/i, 'diet'],
   [/\b(?:don['’]t|do not)\s+avoid\s+\w+\s+anymore\b/i, 'diet'],
 ];
 
@@ -108,7 +109,7 @@ const JOB_ACTIVITY = /\b(?:I['’]m|I\s+am)\s+(?:now\s+)?((?:tutoring|teaching|l
 const JOB_CUE = /\b(?:full[- ]time|part[- ]time|self[- ]employed|freelance|for a living|(?:left|quit)\b|handed in|redundant|retired|new job)\b/i;
 const JOB_FILLS: Array<[RegExp, string]> = [
   [/\bI(?:['’]ll|\s+will)?\s+(?:start|started|am starting|['’]m starting|begin|began)\s+(?:work\s+|the new job\s+)?as\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
-  [/\bI\s+(?:got|landed|took|have|['’]ve got)\s+(?:a|the)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
+  [/\bI(?:\s+(?:got|landed|took|have)|['’]ve got)\s+(?:a|the)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI(?:['’]ve| have)?\s+(?:been|got|was)\s+promoted\s+to\s+([a-z][a-z -]+)/i, 'occupation'],
   [/\bI(?:['’]ve| have)?(?:\s+just)?\s+(?:started|got|landed|taken|took)\s+(?:a|the)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)/i, 'works_at'],
 ];
@@ -151,7 +152,7 @@ const TASTE_DROPPED = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+)?(?:(?
 /** An allergy, however told: "I'm allergic to cats", "I have a nut allergy", "cats set my allergies off". */
 const ALLERGY: RegExp[] = [
   /\bI(?:['’]m|\s+am)\s+(?:\w+\s+)?allergic\s+to\s+(.+)/i,
-  /\bI\s+(?:have|['’]ve got|got)\s+(?:a|an)\s+(?:bad\s+|severe\s+|mild\s+)?allergy\s+to\s+(.+)/i,
+  /\bI(?:\s+(?:have|got)|['’]ve got)\s+(?:a|an)\s+(?:bad\s+|severe\s+|mild\s+)?allergy\s+to\s+(.+)/i,
 ];
 const ALLERGY_BY_SUBJECT = /^(?:(?:but|and|so|oh|well|honestly),?\s+)*(?:the\s+)?([A-Za-z][a-z]+(?:\s+[a-z]+)?)\s+(?:set|sets|trigger|triggers|set\s+off|sets\s+off|bring\s+on|brings\s+on)\s+my\s+(?:allerg(?:y|ies)|hay\s*fever|asthma)\b/i;
 const ALLERGY_NOUN = /\b(?:I\s+(?:have|['’]ve got)|my)\s+(?:bad\s+|severe\s+)?([a-z]+)\s+allergy\b/i;
@@ -236,7 +237,8 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
 function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {
   for (const [re, key] of FILLS) {
     const m = sentence.match(re);
-    const value = key === 'lives_in' ? cutPlace(m?.[1]) : cut(m?.[1]);
+    // "I'm now a teacher at the primary school": the job, not where it is held (rules 40, as `background` reads it).
+    const value = key === 'lives_in' ? cutPlace(m?.[1]) : key === 'occupation' ? cut(m?.[1]).replace(/\s+(?:at|in|for|with)\s+.*$/i, '') : cut(m?.[1]);
     if (!m || !value) continue;
     // "We moved to a hotel for the night": a stay, not a home.
     if (key === 'lives_in' && /\b(?:moved|relocated)\b/i.test(m[0]) && STAY.test(sentence)) continue;

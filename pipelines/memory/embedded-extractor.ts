@@ -13,6 +13,7 @@ import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { eventOfFact } from './clause-dates.js';
+import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
 import { factClauses } from './fact-clauses.js';
 import { stateEnd } from './state-end.js';
@@ -106,6 +107,9 @@ export class EmbeddedExtractor implements Extractor {
       }
     }
     const who = (): Perspective => ({ speaker: display(u.speakerId), addressees: u.addresseeIds.map(display) });
+    // "I love this city": where the speaker is, as told before ("I live in Porto, and I love this city"; rules 40).
+    const pointsHere = POINTS_HERE.test(u.text);
+    let here = pointsHere ? this.#placeBefore(input, display) : null;
 
     for (const [k, raw] of sentences.entries()) {
       if (RETRACT_ALL.test(raw)) {
@@ -130,8 +134,12 @@ export class EmbeddedExtractor implements Extractor {
       // "I don't eat meat anymore" takes up a diet, withdrawing nothing (rules 38).
       const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
       const ruleText = retraction ? positiveForm(text) : text;
-      const rules = applyRules(this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), dates)
+      const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));
+      let rules = ruled(reported ? null : here);
+      // "I live in Porto and I love this city": the place told in the sentence itself.
+      const toldHere = pointsHere && !reported && !retraction ? placeFrom(rules.map((f) => ({ ...f, retraction }))) : null;
+      if (toldHere && toldHere !== here) rules = ruled(toldHere);
       // A temporary state carries its end ("I can't lift heavy things for a month"): read from the sentence as said.
       // A stay's span by its words ("the weekend", "over Easter", "next month … for two weeks": counted from its start).
       const span = readStay(text) ?? readReportedStay(text) ? staySpan(text, u.time) : null;
@@ -147,6 +155,7 @@ export class EmbeddedExtractor implements Extractor {
       // "Tom left Hillcrest, he's tutoring full time now", read as Tom's own: the "he" after is Tom too.
       const changeText = reported ? text.replace(/\b(?:he|she)(?:['’]s|\s+is)\b/gi, "I'm").replace(/\b(?:he|she)\b/gi, 'I') : text;
       const change = slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase);
+      if (pointsHere && !reported) here = placeFrom([...rules, ...(change ? [change] : [])].map((f) => ({ ...f, retraction }))) ?? here;
       // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
       // the person a sentence just before opened with.
       const named = rules.some((f) => f.kind === 'statement' && openingPronoun(f.content)) ? this.#openedBefore(sentences.slice(0, k), input, openingPronoun(text)) : null;
@@ -274,6 +283,24 @@ export class EmbeddedExtractor implements Extractor {
       }
     }
     return { facts, profileUpdates };
+  }
+
+  /**
+   * Where the speaker last told they live or stay in their turns before this one (latest first), as a place name; a
+   * sentence with a negation ("I don't live in Leeds anymore") tells of no place.
+   */
+  #placeBefore(input: ExtractionInput, display: (id: string) => string): string | null {
+    const own = input.previous.filter((p) => p.speakerId === input.current.speakerId);
+    for (const p of [...own].reverse()) {
+      for (const sentence of this.#sentences(withCapitalI(withoutFillers(p.text))).reverse()) {
+        if (/\b(?:not|no longer|never)\b|n['’]t\b/i.test(sentence)) continue;
+        const told = [...applyRules(this.#ctx(sentence, p.speakerId, p.addresseeIds, display, p.time), []),
+          ...[slotChange(sentence, this.#ctx(sentence, p.speakerId, [], display).isNounPhrase)].filter((c) => c !== null)];
+        const place = placeFrom(told.map((f) => ({ slot: f.slot, value: f.value, retraction: false })));
+        if (place) return place;
+      }
+    }
+    return null;
   }
 
   /**

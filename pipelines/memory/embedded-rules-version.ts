@@ -157,5 +157,9 @@
  * clause-dates.ts); a tag said after a sentence ("… on friday ... promise", ", okay?") is no part of it
  * (sentence-tags.ts); "I live in Oslo and I work as a nurse" is two sentences, so the job is kept (fact-clauses.ts);
  * "I don't eat meat much" is a habit, no diet (38's reading ends at "meat", "anymore", "these days" or "now").
+ * 40: each clause that ends a job, a home or a diet is a sentence of its own ("I no longer eat meat and I don't work at
+ * Google anymore" takes up the diet and ends the employer; fact-clauses.ts); "I'm a nurse and a part-time photographer" is
+ * two jobs, the second held beside the first (`occupation:<job>`); "I love this city" likes the place the speaker told
+ * they live or stay in, this turn or before (place-here.ts), and with none told stays an opinion of the moment.
  */
-export const EMBEDDED_RULES_VERSION = 39;
+export const EMBEDDED_RULES_VERSION = 40;

@@ -30,6 +30,8 @@ export interface RuleContext {
   tags: (text: string) => string[];
   /** When the sentence was said (ISO-8601): a stay at the weekend to come is ahead (`stayFacts`). */
   time?: string;
+  /** Where the speaker is, as told before in the talk (lives in, or stays at): "I love this city" likes it (rules 40). */
+  here?: string;
 }
 
 /** A rule's output, before ids and bookkeeping are attached. */
@@ -127,6 +129,9 @@ const PREF_VERBS: Record<string, [string, string]> = {
   'do not like': ['dislike', 'does not like'], detest: ['dislike', 'detests'],
 };
 
+/** A place pointed at as the one the speaker is in: "this city", "this town" (said whole; "this place" is as often a restaurant). */
+const PLACE_HERE = /^this\s+(?:city|town|village|country|neighbou?rhood|island)$/i;
+
 /** "I love sushi", "I don't like jazz", "I'm a big fan of X", "my favourite food is X". */
 function preference(c: RuleContext): RuleFact[] {
   const verbs = Object.keys(PREF_VERBS).sort((a, b) => b.length - a.length).join('|');
@@ -136,7 +141,12 @@ function preference(c: RuleContext): RuleFact[] {
     const object = cutValue(m[2]);
     if (!object || /^(to\s+)?(it|that|this)$/i.test(object)) return [];
     const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
-    // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38).
+    // "I live in Porto and I love this city": the place the speaker is in, when the talk has told it (rules 40).
+    if (c.here && PLACE_HERE.test(object)) {
+      return [{ content: `${c.who.speaker} ${verb3} ${c.here}`, kind: 'preference', subject: 'speaker', slot: `preference:${slotKey(c.here)}`, value, confidence: 0.7 }];
+    }
+    // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38); "I love
+    // this city" with no place told before is one too.
     if (/^(?:that|this|these|those)\s/i.test(object)) return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
     return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${slotKey(object)}`, value, confidence: 0.8 }];
   }
@@ -171,16 +181,32 @@ function background(c: RuleContext): RuleFact[] {
   add('lives_in', 'moved to', s.match(new RegExp(`${I}(?:\\s+just|\\s+recently)?\\s+(?:moved|have moved|['’]ve moved|['’]ve just moved)\\s+to\\s+(.+)`, 'i'))?.[1]);
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
-  const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'))?.[1];
-  // "I'm a sucker for sad films", "a fan of jazz": an idiom, not a job; "a mess this week" holds none (`holdsAJob`, rules 35).
-  if (job && (!IDIOM_NOUN.test(job) || /^[a-z]+(?:\s+[a-z]+)?\s+for\s+(?!(?:my|your|his|her|our|their)\b)(?!.*\b(?:and|but|so)\b)/i.test(job))) { // not "a bridesmaid for my cousin"
-    const value = cutValue(job.replace(/\s+(?:at|in|for|with)\s+.*$/i, '')); // "a model for a clothing brand": a model (rules 37)
-    if (value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase, undefined, true)) {
-      out.push({ content: `${c.who.speaker} is ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`, kind: 'profile', subject: 'speaker',
-        slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
+  const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'));
+  const value = job?.[1] ? jobHeld(job[1], c) : null;
+  if (job?.[1] && value) {
+    out.push({ content: `${c.who.speaker} is ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`, kind: 'profile', subject: 'speaker',
+      slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
+    // "I'm a nurse and a part-time photographer": each job its own fact, the first the occupation and the others held
+    // beside it (`occupation:<job>`), so the second neither replaces the first nor is lost (rules 40).
+    const rest = s.slice((job.index ?? 0) + job[0].length - job[1].length);
+    for (const more of rest.matchAll(/(?:,|\s+and|\s+but|\s+as\s+well\s+as)\s+(?:also\s+|then\s+|i['’]m\s+|I\s+am\s+)?(?:a|an)\s+([a-z][a-z\s-]*)/gi)) {
+      const other = more[1] ? jobHeld(more[1], c) : null;
+      if (!other || other === value) continue;
+      out.push({ content: `${c.who.speaker} is also ${/^[aeiou]/i.test(other) ? 'an' : 'a'} ${other}`, kind: 'profile', subject: 'speaker',
+        slot: `occupation:${slotKey(other)}`, value: other, confidence: 0.7 });
     }
   }
   return out;
+}
+
+/**
+ * The job a phrase said after "I'm a" names, or null: "I'm a sucker for sad films", "a fan of jazz" are idioms, not jobs;
+ * "a mess this week" holds none (`holdsAJob`, rules 35).
+ */
+function jobHeld(job: string, c: RuleContext): string | null {
+  if (IDIOM_NOUN.test(job) && !/^[a-z]+(?:\s+[a-z]+)?\s+for\s+(?!(?:my|your|his|her|our|their)\b)(?!.*\b(?:and|but|so)\b)/i.test(job)) return null; // not "a bridesmaid for my cousin"
+  const value = cutValue(job.replace(/\s+(?:at|in|for|with)\s+.*$/i, '')); // "a model for a clothing brand": a model (rules 37)
+  return value && value.split(' ').length <= 3 && holdsAJob(value, c.isNounPhrase, undefined, true) ? value : null;
 }
 
 const ROLES = ['best friend', 'sister', 'brother', 'mother', 'mom', 'mum', 'father', 'dad', 'wife', 'husband',

@@ -44,7 +44,12 @@ after one held for now ("I'm back on regular coffee", "I'm drinking black coffee
 preference:<thing>, valid_until null. An end belongs to its own clause: "I'm working from home, and I'm a postman over
 the holidays" gives the occupation "postman" valid_until the holidays' end; "I'm a postman, and over the holidays we're
 at Mum's" and "I'm a postman, and I'm working from home this week" give the occupation no valid_until. A length past
-belief ("for 100000 nights") ends nothing: valid_until null.
+belief ("for 100000 nights") ends nothing: valid_until null. Each clause that ends a job, a home, a diet or a
+partner is read on its own: "I no longer eat meat and I don't work at Google anymore" gives the diet and the end of
+works_at (retraction true); two jobs said together ("I'm a nurse and a part-time photographer") are two facts, the first
+slot occupation, the other slot occupation:<job> ("occupation:photographer"), so neither replaces the other; "I love this
+city" is a preference for the place the speaker said they live or stay in ("I live in Porto and I love this city":
+preference:porto), and with no place said, a statement.
 settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
 "I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
 alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
