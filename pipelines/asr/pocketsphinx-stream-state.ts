@@ -10,15 +10,17 @@ import type { Pointer, PocketsphinxApi } from './pocketsphinx-ffi.js';
  * serves the turn.
  *
  * Not all of it (issue #17 item 5, measured 2026-12-04): one recogniser decodes a stream alone
- * bit-identically run after run, and a stream's first turn beside another stream is bit-identical to alone,
- * but its later turns are not (another word now and then, and a slightly different state after the turn,
- * at `-ds 1` as at `-ds 2`). Ruled out from the sphinxbase 5prealpha source: `fe_start_utt` resets the
- * overflow samples, the pre-emphasis sample, the VAD state and the prespeech buffer each utterance; the
- * noise statistics have no state beside the four arrays and the flag carried here (the rest are
- * constants); dither is off and AGC is `none` in the en-us model; `feat_t` and `ps_decoder_t` differ only
- * in ring positions and counters. Still per decoder: the acoustic model's top-N Gaussian history
- * (`ptm_mgau` re-scores the previous frame's codewords, across utterances) and whatever else moves the
- * front end's state; not located, so not carried.
+ * bit-identically run after run, and a stream's first turn beside another stream is bit-identical to
+ * alone, but its later turns are not (another word now and then, and a slightly different state after
+ * the turn, at `-ds 1` as at `-ds 2`: 718 frames in the mean's sums instead of 721 alone, so the front
+ * end passed a few frames differently as speech, not only the scores differ). Ruled out, from a
+ * sphinxbase 5prealpha source of the same era (not Debian's own): `fe_start_utt` resets the overflow
+ * samples, the pre-emphasis sample, the VAD state and the prespeech buffer each utterance; the noise
+ * statistics hold nothing beside the four arrays and the flag carried here (the rest are constants);
+ * dither is off and AGC `none` in the en-us model; at a turn's start `feat_t` and `ps_decoder_t` differ
+ * only in ring positions and counters. Still per decoder: the acoustic model's top-N Gaussian history
+ * (`ptm_mgau` starts each frame from the previous frame's codewords, across utterances: scores only)
+ * and whatever moves the front end's frame selection; not located, so not carried.
  */
 export interface StreamState {
   /** Mean of each cepstral coefficient (c0 is the log energy). */
