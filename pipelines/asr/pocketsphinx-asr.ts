@@ -18,8 +18,25 @@ const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
  */
 interface Decoder { config: Pointer; ps: Pointer; primed: boolean; state?: StreamStateAccess; prior?: StreamState }
 
-/** Each stream's state after its last turn (`AsrTurnOptions.stream`); `undefined`: seen, state not reachable. */
-type StreamStates = WeakMap<object, StreamState | undefined>;
+/**
+ * One stream's turns (`AsrTurnOptions.stream`), numbered in the order they start. A turn starts decoding
+ * once the stream's previous turn is done (or when it is itself finished first), so it starts from the
+ * state that turn left; a state is saved only over an older turn's, so a turn finishing late never
+ * replaces what a newer turn left.
+ */
+interface StreamTurns {
+  /** The state after turn `savedTurn`; undefined before any turn finished, or when not reachable. */
+  state: StreamState | undefined;
+  /** Number of the turn whose end `state` is; 0 before any turn finished. */
+  savedTurn: number;
+  /** Turns started so far: the number of the latest. */
+  started: number;
+  /** The latest turn started, until it is done: the next turn of the stream waits for it. */
+  latest: PocketsphinxTurn | undefined;
+}
+
+/** A turn's place in its stream. */
+interface TurnOfStream { turns: StreamTurns; number: number; prime: boolean }
 
 /**
  * Decoder options Parley sets over pocketsphinx's own defaults (see `PocketsphinxAsrConfig.options`):
@@ -46,14 +63,17 @@ export class PocketsphinxAsr implements StreamingAsr {
   private readonly partialIntervalSamples: number;
   private readonly options: Record<string, string>;
   private readonly primeFirstTurn: boolean;
-  private readonly streams: StreamStates = new WeakMap();
+  private readonly streams = new WeakMap<object, StreamTurns>();
+  /** Whether the recogniser already logged why decoders' stream state is not reachable (once is enough). */
+  private stateFallbackLogged = false;
   /** The second pass that hears the tenant's names; undefined when `nameSpotting` is false. */
   private readonly spotter: PocketsphinxNameSpotter | undefined;
   /** Letter-to-sound for the spotter's names the dictionary lacks; undefined when spotting or it is off. */
   private readonly g2p: FestivalG2p | undefined;
   private closed = false;
 
-  private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig, log?: AsrLog) {
+  private constructor(private readonly api: PocketsphinxApi, private readonly modelDir: string, config: PocketsphinxAsrConfig,
+    private readonly log?: AsrLog) {
     this.partialIntervalSamples = Math.round(((config.partialIntervalMs ?? 300) * 16000) / 1000);
     this.options = { ...POCKETSPHINX_DEFAULT_OPTIONS, ...config.options };
     this.primeFirstTurn = config.primeFirstTurn ?? true;
@@ -71,9 +91,10 @@ export class PocketsphinxAsr implements StreamingAsr {
 
   /**
    * Bind the library and load one decoder. `log` receives warnings that do not stop recognition.
+   * `bind` (@internal, for tests): how the library's API is bound.
    * @throws ParleyError `PARLEY_ERR_MODEL_MISSING` when the library or model is not installed.
    */
-  static load(config: PocketsphinxAsrConfig, log?: AsrLog): PocketsphinxAsr {
+  static load(config: PocketsphinxAsrConfig, log?: AsrLog, bind: () => PocketsphinxApi = pocketsphinxApi): PocketsphinxAsr {
     const modelDir = config.modelDir ?? DEFAULT_MODEL_DIR;
     const fix = 'install the Debian packages `pocketsphinx` and `pocketsphinx-en-us` (apt-get install pocketsphinx pocketsphinx-en-us)';
     for (const f of ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict']) {
@@ -83,7 +104,7 @@ export class PocketsphinxAsr implements StreamingAsr {
     }
     let api: PocketsphinxApi;
     try {
-      api = pocketsphinxApi();
+      api = bind();
     } catch (err) {
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `libpocketsphinx.so.3 cannot be loaded; ${fix}`, { cause: err });
     }
@@ -106,7 +127,13 @@ export class PocketsphinxAsr implements StreamingAsr {
     }
     const ps = this.api.psInit(config);
     if (!ps) throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load the model in ${this.modelDir}`);
-    const state = streamStateAccess(this.api, ps);
+    const reach = streamStateAccess(this.api, ps);
+    if ('unavailable' in reach && !this.stateFallbackLogged) {
+      this.stateFallbackLogged = true;
+      this.log?.warn({ reason: reach.unavailable },
+        'pocketsphinx stream state not reachable: streams share pooled decoders\' cepstral mean; each stream\'s first turn is decoded twice');
+    }
+    const state = 'access' in reach ? reach.access : undefined;
     return { config, ps, primed: !this.primeFirstTurn, ...(state ? { state, prior: state.read() } : {}) };
   }
 
@@ -124,14 +151,19 @@ export class PocketsphinxAsr implements StreamingAsr {
    */
   startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
     if (this.closed) throw new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'speech recogniser is closed');
-    const stream = options.stream ? { key: options.stream, states: this.streams, prime: this.primeFirstTurn } : undefined;
+    let stream: TurnOfStream | undefined;
+    if (options.stream) {
+      let turns = this.streams.get(options.stream);
+      if (!turns) this.streams.set(options.stream, turns = { state: undefined, savedTurn: 0, started: 0, latest: undefined });
+      stream = { turns, number: ++turns.started, prime: this.primeFirstTurn };
+    }
     return new PocketsphinxTurn(this.api, this.pool, this.partialIntervalSamples,
       this.spotter ? { spotter: this.spotter, names: options.names ?? [] } : undefined, stream);
   }
 
   /** @internal The state a stream's next turn starts from (for tests): undefined before its first turn. */
   streamState(stream: object): StreamState | undefined {
-    return this.streams.get(stream);
+    return this.streams.get(stream)?.state;
   }
 
   /** Look up letter-to-sound pronunciations for the names' words the dictionary lacks (when spotting and festival are on). */
@@ -162,20 +194,43 @@ class PocketsphinxTurn implements AsrTurnStream {
   private replay: Int16Array[] | undefined;
   /** The state (cepstral mean, noise statistics) the first pass started from; undefined when not reachable. */
   private startState: StreamState | undefined;
+  /** Whether the turn asked the pool for a decoder (a stream's turn does once its previous turn is done). */
+  private asked = false;
+  /** The stream's next turn, waiting for this one to be done. */
+  private next: PocketsphinxTurn | undefined;
 
   constructor(private readonly api: PocketsphinxApi, private readonly pool: DecoderPool<Decoder>,
     private readonly partialIntervalSamples: number,
     private readonly spotting?: { spotter: PocketsphinxNameSpotter; names: readonly string[] },
-    private readonly stream?: { key: object; states: StreamStates; prime: boolean }) {
+    private readonly stream?: TurnOfStream) {
     // Kept even before any name is known: names read while the turn is spoken (`setNames`) count for its final.
     this.kept = spotting ? [] : undefined;
-    const decoder = pool.tryTake();
+    const previous = stream?.turns.latest;
+    if (stream) stream.turns.latest = this;
+    // The stream's previous turn still decoding: keep the audio until it is done, then start from the state it left.
+    if (previous) previous.next = this;
+    else this.ask();
+  }
+
+  /** Take a decoder, or queue for one; once only. */
+  private ask(): void {
+    if (this.asked || this.done) return;
+    this.asked = true;
+    const decoder = this.pool.tryTake();
     if (decoder) {
-      this.startOn(decoder);
+      this.begin(decoder);
       return;
     }
-    this.pending = pool.wait();
+    this.pending = this.pool.wait();
     void this.pending.decoder.then((d) => this.begin(d));
+  }
+
+  /** The turn is done (finished or aborted): the stream's next turn may start. */
+  private settle(): void {
+    const { stream, next } = this;
+    if (stream?.turns.latest === this) stream.turns.latest = undefined;
+    this.next = undefined;
+    next?.ask();
   }
 
   /**
@@ -188,8 +243,8 @@ class PocketsphinxTurn implements AsrTurnStream {
     this.decoder = decoder;
     const { stream } = this;
     if (stream) {
-      const known = stream.states.has(stream.key);
-      const saved = stream.states.get(stream.key);
+      const known = stream.turns.savedTurn > 0;
+      const saved = stream.turns.state;
       if (decoder.state && decoder.prior) {
         // Frames count from the turn's start (with `-ds 2` which frames are scored follows that count,
         // else the decoder's history), then the stream's own statistics replace what start_stream reset.
@@ -255,8 +310,19 @@ class PocketsphinxTurn implements AsrTurnStream {
 
   async finish(): Promise<AsrFinal> {
     if (this.done) return { text: '', confidence: 0 };
+    // Finished before the stream's previous turn is done (a caller finishing out of order): start now,
+    // from the stream's latest saved state, rather than wait for a turn the caller may finish after this one.
+    this.ask();
     if (this.pending) await this.pending.decoder;
     this.done = true;
+    try {
+      return this.decode();
+    } finally {
+      this.settle();
+    }
+  }
+
+  private decode(): AsrFinal {
     const decoder = this.decoder;
     if (!decoder) return { text: '', confidence: 0 };
     const { ps } = decoder;
@@ -268,7 +334,12 @@ class PocketsphinxTurn implements AsrTurnStream {
       this.decodeAgain(ps, this.replay);
       finalState = measured;
     }
-    if (this.stream) this.stream.states.set(this.stream.key, measured);
+    // An older turn finishing after a newer one leaves the newer one's state.
+    const turns = this.stream?.turns;
+    if (turns && this.stream!.number > turns.savedTurn) {
+      turns.state = measured;
+      turns.savedTurn = this.stream!.number;
+    }
     decoder.primed = true;
     this.replay = undefined;
     let text = normalise(this.api.psGetHyp(ps, null));
@@ -312,10 +383,12 @@ class PocketsphinxTurn implements AsrTurnStream {
     this.pending?.cancel();
     this.pending = undefined;
     const decoder = this.decoder;
-    if (!decoder) return;
     this.decoder = undefined;
-    this.api.psEndUtt(decoder.ps);
-    this.pool.give(decoder);
+    if (decoder) {
+      this.api.psEndUtt(decoder.ps);
+      this.pool.give(decoder);
+    }
+    this.settle();
   }
 }
 

@@ -1,4 +1,5 @@
 import koffi from 'koffi';
+import { loadedLibrary, type NativeLibrary } from './native-library.js';
 
 /** Opaque native pointer. */
 export type Pointer = unknown;
@@ -47,6 +48,8 @@ export interface PocketsphinxApi {
   psGetFeat(ps: Pointer): Pointer;
   /** The decoder's signal front end (`fe_t`, owned by the decoder): where its noise statistics live. */
   psGetFe(ps: Pointer): Pointer;
+  /** The library files actually loaded (soname and package version), which code reading their structures checks. */
+  readonly libraries: { readonly pocketsphinx: NativeLibrary; readonly sphinxbase: NativeLibrary };
 }
 
 /** Read a NUL-terminated C string at a native pointer. */
@@ -93,6 +96,7 @@ export function pocketsphinxApi(): PocketsphinxApi {
     psGetLm: ps.func('void *ps_get_lm(void *ps, const char *name)'),
     psGetFeat: ps.func('void *ps_get_feat(void *ps)'),
     psGetFe: ps.func('void *ps_get_fe(void *ps)'),
+    libraries: { pocketsphinx: loadedLibrary('libpocketsphinx'), sphinxbase: loadedLibrary('libsphinxbase') },
   } as PocketsphinxApi;
   // The log is one FILE per process. Decoders must not be given `-logfn`: each ps_init would then
   // fclose the FILE that other threads' decoders are writing to (heap corruption under load).

@@ -100,8 +100,9 @@ export class PocketsphinxNameSpotter {
       if (config) this.api.cmdLnFree(config);
       throw new ParleyError('PARLEY_ERR_MODEL_MISSING', `pocketsphinx could not load a name-spotting decoder from ${this.modelDir}`);
     }
-    const state = streamStateAccess(this.api, ps);
-    this.decoder = { config, ps, ...(state ? { state } : {}) };
+    // Unreachable (the recogniser logged why): the spotting pass keeps the mean of the last turn it heard.
+    const reach = streamStateAccess(this.api, ps);
+    this.decoder = { config, ps, ...('access' in reach ? { state: reach.access } : {}) };
     return ps;
   }
 

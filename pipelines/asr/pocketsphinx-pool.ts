@@ -43,18 +43,20 @@ export class DecoderPool<D> {
     if (this.live === 0) this.idle.push(this.make());
   }
 
-  /** A free decoder now, or `undefined` when all `max` are in use (then call {@link wait}). */
+  /** A free decoder now, or `undefined` when all `max` are in use (then call {@link wait}) or the pool is closed. */
   tryTake(): D | undefined {
+    if (this.closed) return undefined;
     const decoder = this.idle.pop();
     if (decoder !== undefined) return decoder;
     return this.live < this.max ? this.make() : undefined;
   }
 
   /**
-   * Wait for a decoder to be given back; `undefined` when the pool closes first. The returned
-   * `cancel` withdraws from the queue.
+   * Wait for a decoder to be given back; `undefined` when the pool closes first (or is closed). The
+   * returned `cancel` withdraws from the queue.
    */
   wait(): { decoder: Promise<D | undefined>; cancel: () => void } {
+    if (this.closed) return { decoder: Promise.resolve(undefined), cancel: () => undefined };
     let entry: ((decoder: D | undefined) => void) | undefined;
     const decoder = new Promise<D | undefined>((resolve) => {
       entry = resolve;

@@ -8,6 +8,19 @@ import type { Pointer, PocketsphinxApi } from './pocketsphinx-ffi.js';
  * and signal statistics (its silence removal decides by them which frames are decoded at all). Saving it
  * per stream and writing it back before each turn gives every stream its own, whichever pooled decoder
  * serves the turn.
+ *
+ * Not all of it (issue #17 item 5, measured 2026-12-04): one recogniser decodes a stream alone
+ * bit-identically run after run, and a stream's first turn beside another stream is bit-identical to
+ * alone, but its later turns are not (another word now and then, and a slightly different state after
+ * the turn, at `-ds 1` as at `-ds 2`: 718 frames in the mean's sums instead of 721 alone, so the front
+ * end passed a few frames differently as speech, not only the scores differ). Ruled out, from a
+ * sphinxbase 5prealpha source of the same era (not Debian's own): `fe_start_utt` resets the overflow
+ * samples, the pre-emphasis sample, the VAD state and the prespeech buffer each utterance; the noise
+ * statistics hold nothing beside the four arrays and the flag carried here (the rest are constants);
+ * dither is off and AGC `none` in the en-us model; at a turn's start `feat_t` and `ps_decoder_t` differ
+ * only in ring positions and counters. Still per decoder: the acoustic model's top-N Gaussian history
+ * (`ptm_mgau` starts each frame from the previous frame's codewords, across utterances: scores only)
+ * and whatever moves the front end's frame selection; not located, so not carried.
  */
 export interface StreamState {
   /** Mean of each cepstral coefficient (c0 is the log energy). */
@@ -24,7 +37,8 @@ export interface StreamState {
 
 // Layout of sphinxbase / pocketsphinx 5prealpha (Debian 0.8+5prealpha), read from the installed libraries'
 // own code (`ps_get_feat`, `feat_update_stats`, `cmn_init`, `cmn_live_update`, `fe_start_stream`,
-// `fe_init_noisestats`) and checked on each decoder by `streamStateAccess`:
+// `fe_init_noisestats`), used only when the loaded libraries are those builds (`LAYOUT_LIBRARIES`) and
+// checked on each decoder by `streamStateAccess`:
 // - feat_t: `int32 cepsize` at 16, `cmn_t *cmn_struct` at 88; cmn_t is { mfcc_t *cmn_mean; mfcc_t *cmn_var;
 //   mfcc_t *sum; int32 nframe; int32 veclen } with float mfcc_t;
 // - fe_t: `noise_stats_t *noise_stats` at 96; noise_stats_t starts { double *power, *noise, *floor, *peak;
@@ -42,6 +56,15 @@ const NOISE_FILTERS = 36;
 /** pocketsphinx models have 13 cepstra and some tens of filters; larger values mean the layout is not the one above. */
 const MAX_CEPSTRA = 64;
 const MAX_FILTERS = 256;
+/**
+ * The library builds the layout was read from: their sonames and Debian package versions. Another soname
+ * (pocketsphinx 5.x merged sphinxbase in and renamed its structures) or another build of these sonames
+ * (other compile options, a float or fixed-point `mfcc_t`) could pass the per-decoder check by chance.
+ */
+const LAYOUT_LIBRARIES = {
+  pocketsphinx: { soname: 'libpocketsphinx.so.3', version: /^0\.8\+5prealpha\b/ },
+  sphinxbase: { soname: 'libsphinxbase.so.3', version: /^0\.8\+5prealpha\b/ },
+} as const;
 
 /** Read and write one decoder's {@link StreamState}. */
 export interface StreamStateAccess {
@@ -52,29 +75,51 @@ export interface StreamStateAccess {
   write(state: StreamState): void;
 }
 
+/** A decoder's {@link StreamStateAccess}, or why it cannot be reached (logged once by the recogniser). */
+export type StreamStateReach = { readonly access: StreamStateAccess } | { readonly unavailable: string };
+
 /**
- * Reach the stream state of decoder `ps`, or `undefined` when the library's structures do not look like
- * the layout above (another build): callers then fall back to what needs no such access.
+ * Why the loaded libraries are not the builds the layout above was read from; undefined when they are.
+ * A library dpkg did not install has no known version and is refused too.
  */
-export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStateAccess | undefined {
+export function layoutMismatch(libraries: PocketsphinxApi['libraries']): string | undefined {
+  for (const name of ['pocketsphinx', 'sphinxbase'] as const) {
+    const lib = libraries[name];
+    const want = LAYOUT_LIBRARIES[name];
+    const file = lib.file ?? `lib${name}`;
+    if (lib.soname !== want.soname) return `${file} has soname ${lib.soname ?? 'unknown'}, the layout is ${want.soname}'s`;
+    if (lib.version === undefined) return `${file} was not installed by a Debian package, so its version is unknown`;
+    if (!want.version.test(lib.version)) return `${file} is version ${lib.version}, the layout is 0.8+5prealpha's`;
+  }
+  return undefined;
+}
+
+/**
+ * Reach the stream state of decoder `ps`, or say why not: the loaded libraries are not the builds the
+ * layout above was read from, or their structures do not look like it. Callers then fall back to what
+ * needs no such access.
+ */
+export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStateReach {
+  const mismatch = layoutMismatch(api.libraries);
+  if (mismatch) return { unavailable: mismatch };
   const feat = api.psGetFeat(ps);
   const fe = api.psGetFe(ps);
-  if (!feat || !fe) return undefined;
+  if (!feat || !fe) return { unavailable: 'the decoder has no feat_t or fe_t' };
   const ptr = (at: Pointer, offset: number): Pointer => koffi.decode(at, offset, 'void *') as Pointer;
   const int = (at: Pointer, offset: number): number => koffi.decode(at, offset, 'int32_t') as number;
   // Values inside feat_t itself first: on a build of another layout, chasing its pointers could read anywhere.
   const cepsize = int(feat, FEAT_CEPSIZE);
-  if (cepsize < 1 || cepsize > MAX_CEPSTRA) return undefined;
+  if (cepsize < 1 || cepsize > MAX_CEPSTRA) return { unavailable: `feat_t cepstrum size ${cepsize} is not 1…${MAX_CEPSTRA}` };
   const cmn = ptr(feat, FEAT_CMN_STRUCT);
   const stats = ptr(fe, FE_NOISE_STATS);
-  if (!cmn || !stats) return undefined;
+  if (!cmn || !stats) return { unavailable: 'feat_t has no cmn_t or fe_t no noise statistics' };
   const veclen = int(cmn, CMN_VECLEN);
   const filters = int(stats, NOISE_FILTERS);
   const meanAt = ptr(cmn, CMN_MEAN);
   const sumAt = ptr(cmn, CMN_SUM);
   const noiseAt = NOISE_ARRAYS.map((o) => ptr(stats, o));
   if (veclen !== cepsize || veclen < 1 || veclen > MAX_CEPSTRA || filters < 1 || filters > MAX_FILTERS
-    || !meanAt || !sumAt || noiseAt.some((p) => !p)) return undefined;
+    || !meanAt || !sumAt || noiseAt.some((p) => !p)) return { unavailable: `cmn_t / noise_stats_t do not match the layout (${veclen} cepstra, ${filters} filters)` };
   const floats = (at: Pointer): Float32Array => Float32Array.from(koffi.decode(at, 'float', veclen) as ArrayLike<number>);
   const access: StreamStateAccess = {
     read: () => {
@@ -99,6 +144,6 @@ export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStat
   };
   // A fresh decoder's mean is its `-cmninit` prior (c0 about 41 for en-us): finite and of log-energy size.
   const { mean, frames } = access.read();
-  if (frames < 0 || !mean.every(Number.isFinite) || Math.abs(mean[0]!) > 1000) return undefined;
-  return access;
+  if (frames < 0 || !mean.every(Number.isFinite) || Math.abs(mean[0]!) > 1000) return { unavailable: 'the cepstral mean read is not a log-energy mean' };
+  return { access };
 }

@@ -63,8 +63,11 @@ export interface AsrTurnOptions {
    * The stream this turn belongs to: one object per audio stream (`{}`), the same for each of its turns.
    * Backends that adapt to a stream keep that state per stream, keyed (weakly) by it: pocketsphinx
    * normalises each stream's turns by that stream's own cepstral mean, whichever pooled decoder serves
-   * them, and decodes each stream's first turn twice (`PocketsphinxAsrConfig.primeFirstTurn`). Absent:
-   * the turn is normalised by whatever mean its decoder was left with by earlier turns, of any stream.
+   * them, and decodes each stream's first turn twice (`PocketsphinxAsrConfig.primeFirstTurn`). A turn
+   * started while the stream's previous turn is still decoding keeps its audio until that turn is done and
+   * starts from the state it left (if it is finished first, it starts at once from the stream's latest
+   * state, and the older turn's state is then not saved over it). Absent: the turn is normalised by
+   * whatever mean its decoder was left with by earlier turns, of any stream.
    */
   stream?: object;
 }

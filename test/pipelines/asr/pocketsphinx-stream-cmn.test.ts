@@ -51,8 +51,9 @@ describe('pocketsphinx: each stream normalised by its own cepstral mean', () => 
     const asr = PocketsphinxAsr.load({ kind: 'pocketsphinx', maxDecoders: 1, nameSpotting: false });
     try {
       const d = asr.pool.tryTake()!;
-      const state = streamStateAccess(pocketsphinxApi(), d.ps);
-      assert.ok(state, 'the installed sphinxbase exposes its cepstral-mean and noise state');
+      const reach = streamStateAccess(pocketsphinxApi(), d.ps);
+      assert.ok('access' in reach, `the installed sphinxbase exposes its cepstral-mean and noise state: ${JSON.stringify(reach)}`);
+      const state = reach.access;
       const prior = state.read();
       assert.equal(prior.mean.length, 13);
       assert.equal(prior.frames, 0);
