@@ -86,9 +86,11 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const again = await readPerson(stores, tenant, participantId, plan.names);
   const merged = mergePlans(plan, again.plan);
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
-  const recorded = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
+  const before = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
   // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
   const deleted = await stores.graph.deleteParticipant(tenant, participantId) ?? [];
+  // Listed once more: a job that read their turn before it left the graph may have stored a fact since.
+  const recorded = await deleteMemoriesRecorded(stores, tenant, participantId, before);
   const second = await secondPass(deps, tenant, participantId, recorded, [...new Set([...spoken, ...again.spoken, ...deleted])]);
   return { ...second, voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles };
 }
@@ -119,7 +121,8 @@ async function finishErasure(deps: ErasureDeps, tenant: TenantId, pending: Pendi
  * Delete the person's facts and persona, never one whose id the pending record does not hold yet: a crash after a
  * delete would leave that fact's keyword, vector and entity entries with nothing left to find them by. Their facts are
  * listed, recorded, and deleted by id, until a listing finds none (a job may store one meanwhile); persona nodes and kept
- * extractions go with `deleteParticipant` once their ids are recorded. Returns the plan as recorded last.
+ * extractions go with `deleteParticipant`, which deletes recorded ids only and reports any other it finds (stored since
+ * the last listing): then it all runs again. Returns the plan as recorded last.
  */
 async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, participantId: string, plan: ErasurePlan): Promise<ErasurePlan> {
   let recorded = plan;
@@ -130,16 +133,18 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
     await stores.graph.beginErasure(tenant, participantId, JSON.stringify(recorded), []);
   };
   for (;;) {
-    const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId);
-    if (ids.length === 0) break;
-    await record({ factIds: ids, sources, slots });
-    for (const id of ids) await stores.memory.deleteFact(tenant, id);
+    for (;;) {
+      const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId);
+      if (ids.length === 0) break;
+      await record({ factIds: ids, sources, slots });
+      for (const id of ids) await stores.memory.deleteFact(tenant, id);
+    }
+    await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
+    // Only recorded ids go: a fact or persona node stored in the instant since the last listing is left in place, and
+    // listed and recorded on the next round, so a crash right after this delete never loses an id.
+    const { left } = await stores.memory.deleteParticipant(tenant, participantId, recorded);
+    if (!left || left.factIds.length + left.personaIds.length === 0) return recorded;
   }
-  await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
-  // Anything it still deletes was stored in the instant since the last listing: recorded at once.
-  const memory = await stores.memory.deleteParticipant(tenant, participantId);
-  await record({ factIds: memory.factIds, personaIds: memory.personaIds });
-  return recorded;
 }
 
 /**

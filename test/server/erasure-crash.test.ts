@@ -213,4 +213,36 @@ describe('an erasure cut short by a crash between its passes', () => {
       await app.close();
     }
   });
+  test('a fact stored between the last listing and the delete, then a crash at that instant: the same request finds it', async () => {
+    const tmp = tempDir('parley-erase-unlisted-fact-');
+    dirs.push(tmp);
+    const { app, api } = await serve(tmp.dir);
+    const { memory } = app.stores;
+    const realDelete = memory.deleteParticipant.bind(memory);
+    try {
+      const person = await seed(app, api, 'crash-unlisted', 'Perrin Ashgrove');
+      const late = 'Perrin hides the boathouse key inside the Wendlestoke lantern';
+      // A consolidation job stores (and indexes) a fact of theirs after the erasure's last listing, just before its
+      // delete; the process dies as the delete returns.
+      memory.deleteParticipant = async (...args) => {
+        const at = new Date().toISOString();
+        const [fact] = await memory.addFacts(T, [{
+          content: late, speakerId: person.id, subjectId: person.id, addresseeIds: [], kind: 'statement', slot: null, value: null, time: at,
+          referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'crash-unlisted', source: 'test',
+        }]);
+        const [vector] = await app.models.textEmbedder.embed([late]);
+        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder).indexFacts(T, [{ fact: fact!, vector: vector! }]);
+        await realDelete(...args);
+        throw new Error('process killed as the memories were deleted (injected)');
+      };
+      await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number }) => err.status === 500);
+      memory.deleteParticipant = realDelete;
+      assert.equal((await api.eraseParticipant(person.id)).id, person.id, 'the same request finishes it');
+      assert.deepEqual(await app.stores.lexical.search(T, 'Wendlestoke lantern', 5), [], 'the unlisted fact\'s keyword entry is gone');
+      assert.deepEqual(leaks(app, tmp.dir, { ...person, secrets: [...person.secrets, 'Wendlestoke'] }), []);
+    } finally {
+      memory.deleteParticipant = realDelete;
+      await app.close();
+    }
+  });
 });
