@@ -11,20 +11,30 @@ export const PENDING_ERASURES_SCHEMA = [
   'CREATE CONSTRAINT parley_pending_erasure_key IF NOT EXISTS FOR (n:PendingErasure) REQUIRE (n.tenant, n.participantId) IS UNIQUE',
 ] as const;
 
+/**
+ * Set `e.utteranceIds` to its ids and `$ids`, each once, in time linear in both: `collect(DISTINCT)`
+ * keeps a hashed set, where testing each new id against the stored list (`NOT x IN e.utteranceIds`) was quadratic in
+ * the person's history. With no ids at all the row ends here and nothing is set (the list stays as it was).
+ */
+const ADD_IDS = `WITH e
+    UNWIND e.utteranceIds + $ids AS x
+    WITH e, collect(DISTINCT x) AS ids
+    SET e.utteranceIds = ids`;
+
 /** Record the erasure of `id`, or replace its plan and add `utteranceIds` to those recorded (the start time stays). */
 export async function beginErasure(db: Neo4jRunner, tenant: string, id: string, plan: string, utteranceIds: string[], at: string): Promise<void> {
   await db.write('beginErasure', (tx) => tx.run(`
     MERGE (e:PendingErasure {tenant: $tenant, participantId: $id})
     ON CREATE SET e.startedAt = $at, e.utteranceIds = []
     SET e.plan = $plan
-    WITH e
-    SET e.utteranceIds = e.utteranceIds + [x IN $ids WHERE NOT x IN e.utteranceIds]`, { tenant, id, plan, ids: [...new Set(utteranceIds)], at }));
+    ${ADD_IDS}`, { tenant, id, plan, ids: utteranceIds, at }));
 }
 
 /** Add utterance ids to the pending erasure of `id`, if one is recorded (inside the erasure's last transaction). */
 export async function addErasedUtterances(tx: ManagedTransaction, tenant: string, id: string, utteranceIds: string[]): Promise<void> {
+  if (utteranceIds.length === 0) return;
   await tx.run(`MATCH (e:PendingErasure {tenant: $tenant, participantId: $id})
-    SET e.utteranceIds = e.utteranceIds + [x IN $ids WHERE NOT x IN e.utteranceIds]`, { tenant, id, ids: utteranceIds });
+    ${ADD_IDS}`, { tenant, id, ids: utteranceIds });
 }
 
 /** The tenant's pending erasures, oldest first. */
