@@ -1,5 +1,5 @@
 import type { ManagedTransaction } from 'neo4j-driver';
-import type { PendingErasure } from '../pending-erasures.js';
+import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import type { Neo4jRunner } from './neo4j-connection.js';
 import { stringList } from './neo4j-store-base.js';
 
@@ -41,10 +41,28 @@ export async function addErasedUtterances(tx: ManagedTransaction, tenant: string
 export async function pendingErasures(db: Neo4jRunner, tenant: string): Promise<PendingErasure[]> {
   const found = await db.read('pendingErasures', (tx) => tx.run(`
     MATCH (e:PendingErasure {tenant: $tenant})
-    RETURN e.participantId AS id, e.plan AS plan, e.utteranceIds AS ids, e.startedAt AS at ORDER BY at, id`, { tenant }));
+    RETURN e.participantId AS id, e.plan AS plan, e.utteranceIds AS ids, e.startedAt AS at, e.owner AS owner, e.leaseUntil AS until
+    ORDER BY at, id`, { tenant }));
+  const orNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
   return found.records.map((r) => ({
     participantId: String(r.get('id')), plan: String(r.get('plan')), utteranceIds: stringList(r.get('ids')), startedAt: String(r.get('at')),
+    owner: orNull(r.get('owner')), leaseUntil: orNull(r.get('until')),
   }));
+}
+
+/**
+ * Take the lease on the pending erasure of `id` (`GraphStore.claimErasure`). Setting `_lock` first takes the node's
+ * write lock, so the owner and lease are read as last committed: two servers claiming at once never both win.
+ */
+export async function claimErasure(db: Neo4jRunner, tenant: string, id: string, lease: ErasureLease): Promise<boolean> {
+  const found = await db.write('claimErasure', (tx) => tx.run(`
+    MATCH (e:PendingErasure {tenant: $tenant, participantId: $id})
+    SET e._lock = true
+    WITH e, (e.owner IS NULL OR e.owner = $owner OR e.leaseUntil <= $now) AS free
+    FOREACH (_ IN CASE WHEN free THEN [1] ELSE [] END | SET e.owner = $owner, e.leaseUntil = $until)
+    REMOVE e._lock
+    RETURN free`, { tenant, id, ...lease }));
+  return found.records.some((r) => r.get('free') === true);
 }
 
 /** Forget the pending erasure of `id` (done; unknown ids are ignored). */

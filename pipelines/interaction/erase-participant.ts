@@ -95,18 +95,39 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   return { ...second, voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles };
 }
 
+/** Who finishes pending erasures, and how long a claim on one holds (`GraphStore.claimErasure`). */
+export interface ErasureOwner {
+  /** This process, unique among those on the store. */
+  owner: string;
+  leaseMs: number;
+}
+
+/** What {@link finishPendingErasures} did: erasures finished, and those left to another owner whose lease holds (with its end). */
+export interface FinishedErasures {
+  done: string[];
+  held: { participantId: string; leaseUntil: string }[];
+}
+
 /**
  * Finish every erasure of the tenant recorded as pending (cut short by a crash, or by a store failing after the
- * participant left the graph): run at start. One that fails stays pending for the next start or a repeated request.
- * Returns the ids of those finished.
+ * participant left the graph): run at start. Each is claimed first (`lease`): several servers starting on one store
+ * finish each erasure once, and one whose owner crashed is taken over when its lease has ended. One that fails stays
+ * pending (and claimed until its lease ends) for a later pass, the next start or a repeated request.
  */
-export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId): Promise<string[]> {
-  const done: string[] = [];
+export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId, lease: ErasureOwner): Promise<FinishedErasures> {
+  const result: FinishedErasures = { done: [], held: [] };
   for (const pending of await deps.stores.graph.pendingErasures(tenant)) {
+    const now = new Date();
+    const until = new Date(now.getTime() + lease.leaseMs).toISOString();
+    if (!await deps.stores.graph.claimErasure(tenant, pending.participantId, { owner: lease.owner, now: now.toISOString(), until })) {
+      const current = (await deps.stores.graph.pendingErasures(tenant)).find((e) => e.participantId === pending.participantId);
+      if (current?.leaseUntil) result.held.push({ participantId: pending.participantId, leaseUntil: current.leaseUntil });
+      continue;
+    }
     // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
-    if (await eraseParticipant(deps, tenant, pending.participantId)) done.push(pending.participantId);
+    if (await eraseParticipant(deps, tenant, pending.participantId)) result.done.push(pending.participantId);
   }
-  return done;
+  return result;
 }
 
 /** Finish an erasure whose participant the graph no longer holds, from its record. */

@@ -148,6 +148,41 @@ describe('an erasure cut short by a crash between its passes', () => {
     }
   });
 
+  test('one claimed by another server is left to it at start, and taken over once that server\'s lease has ended', async () => {
+    const tmp = tempDir('parley-erase-leased-');
+    dirs.push(tmp);
+    let { app, api } = await serve(tmp.dir);
+    let person: Seeded;
+    try {
+      person = await seed(app, api, 'crash-leased', 'Corvin Haldane');
+      await eraseAndCrash(app, api, person);
+      // Another server on the store has just started finishing it.
+      const now = new Date();
+      const until = new Date(now.getTime() + 3_600_000).toISOString();
+      assert.equal(await app.stores.graph.claimErasure(T, person.id, { owner: 'other-server', now: now.toISOString(), until }), true);
+    } finally {
+      await app.close();
+    }
+    // Closing waits for the start's pass: it must have left the erasure to its owner.
+    ({ app, api } = await serve(tmp.dir));
+    await app.close();
+    const stores = openStores(loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    const [pending] = await stores.graph.pendingErasures(T);
+    assert.equal(pending?.owner, 'other-server', 'the erasure claimed by another server is still pending, and still its');
+    assert.deepEqual((await stores.lexical.search(T, 'carillons Vessingham', 5)).map((h) => h.id), [person.utteranceId]);
+    // That server crashed: its lease ends (here: is cut to the past by it, as if the hour had gone by).
+    const past = new Date(Date.now() - 1000).toISOString();
+    assert.equal(await stores.graph.claimErasure(T, person.id, { owner: 'other-server', now: past, until: past }), true);
+    ({ app, api } = await serve(tmp.dir, stores));
+    try {
+      await pendingDone(app);
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('a long one does not hold the start: the server serves while it is finished in the background', async () => {
     const tmp = tempDir('parley-erase-background-');
     dirs.push(tmp);
