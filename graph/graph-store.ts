@@ -1,5 +1,5 @@
 import type { RetiredParticipant } from './retired-ids.js';
-import type { PendingErasure } from './pending-erasures.js';
+import type { ErasureLease, PendingErasure } from './pending-erasures.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from './types.js';
 
 /** A new utterance to store; the store assigns `id` (unless given) and `seq`. */
@@ -153,6 +153,12 @@ export interface GraphStore {
   beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void>;
   /** The tenant's erasures begun and not ended (`endErasure`), oldest first: cut short by a crash, or running now. */
   pendingErasures(tenant: TenantId): Promise<PendingErasure[]>;
+  /**
+   * Take the lease on the pending erasure of `id` for `lease.owner` until `lease.until`, atomically: true when it had no
+   * owner, was this owner's (renewed), or its lease had ended by `lease.now`; false when another owner holds it, or no
+   * erasure of `id` is pending.
+   */
+  claimErasure(tenant: TenantId, id: string, lease: ErasureLease): Promise<boolean>;
   /** Forget the pending erasure of `id`: every pass is done (an id with none is ignored). */
   endErasure(tenant: TenantId, id: string): Promise<void>;
   /**

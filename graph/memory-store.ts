@@ -274,6 +274,11 @@ export interface PersonaEvidence {
 export interface ErasedMemory {
   factIds: string[];
   personaIds: string[];
+  /**
+   * Given `recorded`: what it found of the participant and left in place, its id not among those (stored since the
+   * caller's last listing). Empty without `recorded`.
+   */
+  left?: { factIds: string[]; personaIds: string[] };
 }
 
 /**
@@ -327,8 +332,12 @@ export interface MemoryStore {
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
   /** Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. */
   relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
-  /** Erase every fact and persona node that mentions the participant. */
-  deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
+  /**
+   * Erase every fact and persona node that mentions the participant, and kept extractions that quote them. With
+   * `recorded` (ids an erasure has recorded), only those of these ids: any other is left and reported (`left`), so a
+   * fact stored after the caller's last listing is never deleted before the caller has recorded its id.
+   */
+  deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory>;
 
   /**
    * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was
@@ -393,4 +402,18 @@ export interface MemoryStore {
 /** The layer a fact of `kind` is served under. */
 export function layerOfKind(kind: FactKind): FactLayer {
   return kind === 'profile' ? 'profile' : 'fact';
+}
+
+/**
+ * The ids `deleteParticipant` found, split into those it deletes and those it leaves (`left`): with `recorded`, only
+ * ids it holds are deleted; without, all are.
+ */
+export function splitRecorded(factIds: string[], personaIds: string[], recorded?: { factIds: string[]; personaIds: string[] }): ErasedMemory {
+  if (!recorded) return { factIds, personaIds, left: { factIds: [], personaIds: [] } };
+  const facts = new Set(recorded.factIds);
+  const persona = new Set(recorded.personaIds);
+  return {
+    factIds: factIds.filter((id) => facts.has(id)), personaIds: personaIds.filter((id) => persona.has(id)),
+    left: { factIds: factIds.filter((id) => !facts.has(id)), personaIds: personaIds.filter((id) => !persona.has(id)) },
+  };
 }

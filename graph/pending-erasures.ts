@@ -13,4 +13,17 @@ export interface PendingErasure {
   utteranceIds: string[];
   /** When the erasure began (ISO 8601). */
   startedAt: string;
+  /**
+   * Who finishes it now (`GraphStore.claimErasure`: one of several servers on the store, at its start), until
+   * `leaseUntil` (ISO 8601); null when no one has claimed it. A lease past its end is anyone's to take (its owner crashed).
+   */
+  owner: string | null;
+  leaseUntil: string | null;
+}
+
+/** A claim on a pending erasure: who takes it, the time now, and until when the lease holds (ISO 8601). */
+export interface ErasureLease {
+  owner: string;
+  now: string;
+  until: string;
 }

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   // have been embedded from an erased person's name or words.
   const schemaVectors = new SchemaVectors(stores.entities, embedder);
   events.subscribe((event) => {
-    if (event.type === 'participant.erased') schemaVectors.forget(event.tenant);
+    if (event.type !== 'participant.erased') return;
+    const dropped = schemaVectors.held(event.tenant);
+    schemaVectors.forget(event.tenant);
+    logger.info({ tenant: event.tenant, dropped, held: schemaVectors.held(event.tenant) }, 'participant erased: schema vectors dropped');
   });
   await registerJobHandlers({
     config,

@@ -8,8 +8,8 @@ import { externalIdTaken } from '../external-id.js';
 import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
-import type { PendingErasure } from '../pending-erasures.js';
-import { beginErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
+import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
+import { beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
 import { backfillParticipantNames, SYNC_NAMES, SYNC_WORDS, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
@@ -298,6 +298,11 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async pendingErasures(tenant: TenantId): Promise<PendingErasure[]> {
     await this.init();
     return pendingErasures(this.db, this.t(tenant));
+  }
+
+  async claimErasure(tenant: TenantId, id: string, lease: ErasureLease): Promise<boolean> {
+    await this.init();
+    return claimErasure(this.db, this.t(tenant), id, lease);
   }
 
   async endErasure(tenant: TenantId, id: string): Promise<void> {

@@ -3,7 +3,7 @@
  * participant (a merge) or erased with their persona (an erasure). Used by `Neo4jMemoryStore`.
  */
 import type { ManagedTransaction } from 'neo4j-driver';
-import type { ErasedMemory } from '../memory-store.js';
+import { splitRecorded, type ErasedMemory } from '../memory-store.js';
 import type { Neo4jRunner } from './neo4j-connection.js';
 import { ERASE_BATCH } from './neo4j-participant-erasure.js';
 import { mergeStates, personaState, stateProps } from './neo4j-persona.js';
@@ -95,9 +95,9 @@ async function relabelPersona(tx: ManagedTransaction, t: string, fromId: string,
  * in batches of `ERASE_BATCH` (one transaction each), so a person with many memories never holds one huge transaction.
  * Returns every id when all batches succeed; a failure is reported to the caller.
  */
-export async function eraseMemories(db: Neo4jRunner, t: string, id: string): Promise<ErasedMemory> {
+export async function eraseMemories(db: Neo4jRunner, t: string, id: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory> {
   const params = { tenant: t, id };
-  const { factIds, personaIds } = await db.read('deleteParticipant.plan', async (tx) => {
+  const found = await db.read('deleteParticipant.plan', async (tx) => {
     const facts = await tx.run(`
       ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')}
       RETURN f.id AS fid ORDER BY f.ord`, params);
@@ -109,6 +109,8 @@ export async function eraseMemories(db: Neo4jRunner, t: string, id: string): Pro
       personaIds: persona.records.map((r) => String(r.get('nid'))),
     };
   });
+  const erased = splitRecorded(found.factIds, found.personaIds, recorded);
+  const { factIds, personaIds } = erased;
   for (let i = 0; i < factIds.length; i += ERASE_BATCH) {
     await db.write('deleteParticipant.facts', (tx) => tx.run(`
       UNWIND $ids AS fid MATCH (f:Fact {tenant: $tenant, id: fid}) DETACH DELETE f`, { ...params, ids: factIds.slice(i, i + ERASE_BATCH) }));
@@ -121,5 +123,5 @@ export async function eraseMemories(db: Neo4jRunner, t: string, id: string): Pro
   // An unfinished consolidation's kept extraction may quote them (as speaker, subject or addressee).
   await db.write('deleteParticipant.extractions', (tx) => tx.run(`
     MATCH (k:KeptExtraction {tenant: $tenant}) WHERE k.extraction CONTAINS $id DELETE k`, params));
-  return { factIds, personaIds };
+  return erased;
 }

@@ -1,5 +1,5 @@
 import type { ManagedTransaction } from 'neo4j-driver';
-import type { PendingErasure } from '../pending-erasures.js';
+import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import type { Neo4jRunner } from './neo4j-connection.js';
 import { stringList } from './neo4j-store-base.js';
 
@@ -11,30 +11,58 @@ export const PENDING_ERASURES_SCHEMA = [
   'CREATE CONSTRAINT parley_pending_erasure_key IF NOT EXISTS FOR (n:PendingErasure) REQUIRE (n.tenant, n.participantId) IS UNIQUE',
 ] as const;
 
+/**
+ * Set `e.utteranceIds` to its ids and `$ids`, each once, in time linear in both: `collect(DISTINCT)`
+ * keeps a hashed set, where testing each new id against the stored list (`NOT x IN e.utteranceIds`) was quadratic in
+ * the person's history. With no ids at all the row ends here and nothing is set (the list stays as it was).
+ */
+const ADD_IDS = `WITH e
+    UNWIND e.utteranceIds + $ids AS x
+    WITH e, collect(DISTINCT x) AS ids
+    SET e.utteranceIds = ids`;
+
 /** Record the erasure of `id`, or replace its plan and add `utteranceIds` to those recorded (the start time stays). */
 export async function beginErasure(db: Neo4jRunner, tenant: string, id: string, plan: string, utteranceIds: string[], at: string): Promise<void> {
   await db.write('beginErasure', (tx) => tx.run(`
     MERGE (e:PendingErasure {tenant: $tenant, participantId: $id})
     ON CREATE SET e.startedAt = $at, e.utteranceIds = []
     SET e.plan = $plan
-    WITH e
-    SET e.utteranceIds = e.utteranceIds + [x IN $ids WHERE NOT x IN e.utteranceIds]`, { tenant, id, plan, ids: [...new Set(utteranceIds)], at }));
+    ${ADD_IDS}`, { tenant, id, plan, ids: utteranceIds, at }));
 }
 
 /** Add utterance ids to the pending erasure of `id`, if one is recorded (inside the erasure's last transaction). */
 export async function addErasedUtterances(tx: ManagedTransaction, tenant: string, id: string, utteranceIds: string[]): Promise<void> {
+  if (utteranceIds.length === 0) return;
   await tx.run(`MATCH (e:PendingErasure {tenant: $tenant, participantId: $id})
-    SET e.utteranceIds = e.utteranceIds + [x IN $ids WHERE NOT x IN e.utteranceIds]`, { tenant, id, ids: utteranceIds });
+    ${ADD_IDS}`, { tenant, id, ids: utteranceIds });
 }
 
 /** The tenant's pending erasures, oldest first. */
 export async function pendingErasures(db: Neo4jRunner, tenant: string): Promise<PendingErasure[]> {
   const found = await db.read('pendingErasures', (tx) => tx.run(`
     MATCH (e:PendingErasure {tenant: $tenant})
-    RETURN e.participantId AS id, e.plan AS plan, e.utteranceIds AS ids, e.startedAt AS at ORDER BY at, id`, { tenant }));
+    RETURN e.participantId AS id, e.plan AS plan, e.utteranceIds AS ids, e.startedAt AS at, e.owner AS owner, e.leaseUntil AS until
+    ORDER BY at, id`, { tenant }));
+  const orNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
   return found.records.map((r) => ({
     participantId: String(r.get('id')), plan: String(r.get('plan')), utteranceIds: stringList(r.get('ids')), startedAt: String(r.get('at')),
+    owner: orNull(r.get('owner')), leaseUntil: orNull(r.get('until')),
   }));
+}
+
+/**
+ * Take the lease on the pending erasure of `id` (`GraphStore.claimErasure`). Setting `_lock` first takes the node's
+ * write lock, so the owner and lease are read as last committed: two servers claiming at once never both win.
+ */
+export async function claimErasure(db: Neo4jRunner, tenant: string, id: string, lease: ErasureLease): Promise<boolean> {
+  const found = await db.write('claimErasure', (tx) => tx.run(`
+    MATCH (e:PendingErasure {tenant: $tenant, participantId: $id})
+    SET e._lock = true
+    WITH e, (e.owner IS NULL OR e.owner = $owner OR e.leaseUntil <= $now) AS free
+    FOREACH (_ IN CASE WHEN free THEN [1] ELSE [] END | SET e.owner = $owner, e.leaseUntil = $until)
+    REMOVE e._lock
+    RETURN free`, { tenant, id, ...lease }));
+  return found.records.some((r) => r.get('free') === true);
 }
 
 /** Forget the pending erasure of `id` (done; unknown ids are ignored). */

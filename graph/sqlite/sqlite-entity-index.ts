@@ -56,12 +56,43 @@ function toSchema(r: SchemaRow): SchemaRecord {
 
 /**
  * Emergent schemas carry `key` (their name as `entityKey` makes it), unique per tenant, so a promotion made twice is
- * one schema; seeds and schemas of an older build have none. Added to a file of an older build on open.
+ * one schema; seeds have none. Added to a file of an older build on open, in one transaction (a crash part-way leaves
+ * the file as it was): its emergent schemas get their keys, and those whose names make one key are merged into the
+ * oldest, their entities moved to it (`mergeUnkeyedSchemas`).
  */
 function migrateSchemaKeys(db: SqliteDatabase): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(lb_schemas)').all() as { name: string }[]).map((c) => c.name));
-  if (!columns.has('key')) db.exec('ALTER TABLE lb_schemas ADD COLUMN key TEXT');
-  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS lb_schemas_key ON lb_schemas (tenant, key) WHERE key IS NOT NULL');
+  db.transaction(() => {
+    const columns = new Set((db.prepare('PRAGMA table_info(lb_schemas)').all() as { name: string }[]).map((c) => c.name));
+    if (!columns.has('key')) db.exec('ALTER TABLE lb_schemas ADD COLUMN key TEXT');
+    mergeUnkeyedSchemas(db);
+    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS lb_schemas_key ON lb_schemas (tenant, key) WHERE key IS NOT NULL');
+  }).immediate();
+}
+
+/**
+ * Give every emergent schema without a key its key; one whose key the tenant already holds (by another schema, keyed
+ * or not: the oldest unkeyed one takes it first) is merged into the holder: entities shelved under it move there, then
+ * it goes.
+ */
+function mergeUnkeyedSchemas(db: SqliteDatabase): void {
+  const unkeyed = db.prepare(`SELECT tenant, id, name, created_at FROM lb_schemas WHERE origin = 'emergent' AND key IS NULL
+    ORDER BY tenant, created_at, id`).all() as { tenant: string; id: string; name: string; created_at: string }[];
+  const holder = db.prepare('SELECT id FROM lb_schemas WHERE tenant = ? AND key = ?');
+  const setKey = db.prepare('UPDATE lb_schemas SET key = ? WHERE tenant = ? AND id = ?');
+  const moveEntities = db.prepare('UPDATE lb_entities SET schema_id = ? WHERE tenant = ? AND schema_id = ?');
+  const drop = db.prepare('DELETE FROM lb_schemas WHERE tenant = ? AND id = ?');
+  const bump = db.prepare('INSERT INTO lb_versions (tenant, version) VALUES (?, 1) ON CONFLICT (tenant) DO UPDATE SET version = version + 1');
+  for (const s of unkeyed) {
+    const key = entityKey(s.name);
+    const held = holder.get(s.tenant, key) as { id: string } | undefined;
+    if (!held) {
+      setKey.run(key, s.tenant, s.id);
+      continue;
+    }
+    moveEntities.run(held.id, s.tenant, s.id);
+    drop.run(s.tenant, s.id);
+    bump.run(s.tenant);
+  }
 }
 
 /** The left brain in the embedded SQLite file (tables `lb_*`, every row tenant-scoped). */

@@ -3,7 +3,7 @@ import { fromJson, type SqliteDatabase } from './database.js';
 import { participantNameWords } from '../name-words.js';
 import { migrateUtteranceSeqs } from './sqlite-utterance-seqs.js';
 import { RETIRED_IDS_SCHEMA } from './sqlite-retired-ids.js';
-import { PENDING_ERASURES_SCHEMA } from './sqlite-pending-erasures.js';
+import { migratePendingErasures } from './sqlite-pending-erasures.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -80,7 +80,7 @@ function migrate(db: SqliteDatabase): void {
     db.exec(MIGRATED_INDEXES);
     migrateUtteranceSeqs(db);
     db.exec(RETIRED_IDS_SCHEMA);
-    db.exec(PENDING_ERASURES_SCHEMA);
+    migratePendingErasures(db);
     if (!hasWords) {
       // Created with the words of the participants already stored, once.
       db.exec(NAME_WORDS);

@@ -8,8 +8,8 @@ import { checkMergeable, externalIdTaken } from '../external-id.js';
 import { namedInText, nameWords, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, recordErasure, recordMerge } from './sqlite-retired-ids.js';
-import type { PendingErasure } from '../pending-erasures.js';
-import { addErasedUtterances, beginErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
+import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
+import { addErasedUtterances, beginErasure, claimErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
 import { addUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
@@ -279,6 +279,10 @@ export class SqliteGraphStore implements GraphStore {
 
   async pendingErasures(tenant: TenantId): Promise<PendingErasure[]> {
     return pendingErasures(this.db, tenant);
+  }
+
+  async claimErasure(tenant: TenantId, id: string, lease: ErasureLease): Promise<boolean> {
+    return claimErasure(this.db, tenant, id, lease);
   }
 
   async endErasure(tenant: TenantId, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import {
   layerOfKind,
-  type ErasedMemory,
+  type ErasedMemory, splitRecorded,
   type Fact,
   type FactFilter,
   type FactPatch,
@@ -251,21 +251,22 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
-  async deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory> {
+  async deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory> {
     const db = this.#db;
     return db.transaction(() => {
       const facts = db.prepare(`SELECT id FROM memory_facts f WHERE tenant = ? AND (speaker_id = ?
         OR subject_id = ? OR EXISTS (SELECT 1 FROM json_each(f.addressee_ids) j WHERE j.value = ?))`)
         .all(tenant, participantId, participantId, participantId) as Array<{ id: string }>;
-      const factIds = facts.map((f) => f.id);
-      const del = db.prepare('DELETE FROM memory_facts WHERE tenant = ? AND id = ?');
-      for (const id of factIds) del.run(tenant, id);
       const persona = db.prepare('SELECT id FROM memory_persona WHERE tenant = ? AND participant_id = ?')
         .all(tenant, participantId) as Array<{ id: string }>;
-      db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND participant_id = ?').run(tenant, participantId);
+      const split = splitRecorded(facts.map((f) => f.id), persona.map((p) => p.id), recorded);
+      const del = db.prepare('DELETE FROM memory_facts WHERE tenant = ? AND id = ?');
+      for (const id of split.factIds) del.run(tenant, id);
+      const delPersona = db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND id = ?');
+      for (const id of split.personaIds) delPersona.run(tenant, id);
       // An unfinished consolidation's kept extraction may quote them (as speaker, subject or addressee).
       db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND instr(extraction, ?) > 0').run(tenant, participantId);
-      return { factIds, personaIds: persona.map((p) => p.id) };
+      return split;
     })();
   }
 

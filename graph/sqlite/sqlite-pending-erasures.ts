@@ -1,16 +1,24 @@
-import type { PendingErasure } from '../pending-erasures.js';
+import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import type { TenantId } from '../types.js';
 import type { SqliteDatabase } from './database.js';
 
 /**
  * Erasures begun and not finished, one row per participant (`PendingErasure`); `utterance_ids` a JSON array.
- * Created by the graph store's migration on a database of any older version.
+ * Created by the graph store's migration on a database of any older version (`migratePendingErasures`).
  */
 export const PENDING_ERASURES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS pending_erasures (
   tenant TEXT NOT NULL, participant_id TEXT NOT NULL, plan TEXT NOT NULL, utterance_ids TEXT NOT NULL, started_at TEXT NOT NULL,
+  owner TEXT, lease_until TEXT,
   PRIMARY KEY (tenant, participant_id));
 `;
+
+/** Create the table, or add the lease columns to one of an older version (inside the graph migration's transaction). */
+export function migratePendingErasures(db: SqliteDatabase): void {
+  db.exec(PENDING_ERASURES_SCHEMA);
+  const columns = new Set((db.prepare('PRAGMA table_info(pending_erasures)').all() as { name: string }[]).map((c) => c.name));
+  for (const column of ['owner', 'lease_until']) if (!columns.has(column)) db.exec(`ALTER TABLE pending_erasures ADD COLUMN ${column} TEXT`);
+}
 
 /** Record the erasure of `id`, or replace its plan and add `utteranceIds` to those recorded (the start time stays). */
 export function beginErasure(db: SqliteDatabase, tenant: TenantId, id: string, plan: string, utteranceIds: string[], at: string): void {
@@ -34,9 +42,20 @@ export function addErasedUtterances(db: SqliteDatabase, tenant: TenantId, id: st
 
 /** The tenant's pending erasures, oldest first. */
 export function pendingErasures(db: SqliteDatabase, tenant: TenantId): PendingErasure[] {
-  const rows = db.prepare(`SELECT participant_id, plan, utterance_ids, started_at FROM pending_erasures WHERE tenant = ?
-    ORDER BY started_at, participant_id`).all(tenant) as { participant_id: string; plan: string; utterance_ids: string; started_at: string }[];
-  return rows.map((r) => ({ participantId: r.participant_id, plan: r.plan, utteranceIds: JSON.parse(r.utterance_ids) as string[], startedAt: r.started_at }));
+  const rows = db.prepare(`SELECT participant_id, plan, utterance_ids, started_at, owner, lease_until FROM pending_erasures WHERE tenant = ?
+    ORDER BY started_at, participant_id`).all(tenant) as {
+    participant_id: string; plan: string; utterance_ids: string; started_at: string; owner: string | null; lease_until: string | null;
+  }[];
+  return rows.map((r) => ({
+    participantId: r.participant_id, plan: r.plan, utteranceIds: JSON.parse(r.utterance_ids) as string[], startedAt: r.started_at,
+    owner: r.owner, leaseUntil: r.lease_until,
+  }));
+}
+
+/** Take the lease on the pending erasure of `id` (`GraphStore.claimErasure`): one statement, so atomic. */
+export function claimErasure(db: SqliteDatabase, tenant: TenantId, id: string, lease: ErasureLease): boolean {
+  return db.prepare(`UPDATE pending_erasures SET owner = ?, lease_until = ? WHERE tenant = ? AND participant_id = ?
+    AND (owner IS NULL OR owner = ? OR lease_until <= ?)`).run(lease.owner, lease.until, tenant, id, lease.owner, lease.now).changes > 0;
 }
 
 /** Forget the pending erasure of `id` (done; unknown ids are ignored). */

@@ -86,25 +86,48 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   const again = await readPerson(stores, tenant, participantId, plan.names);
   const merged = mergePlans(plan, again.plan);
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
-  const recorded = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
+  const before = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
   // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
   const deleted = await stores.graph.deleteParticipant(tenant, participantId) ?? [];
+  // Listed once more: a job that read their turn before it left the graph may have stored a fact since.
+  const recorded = await deleteMemoriesRecorded(stores, tenant, participantId, before);
   const second = await secondPass(deps, tenant, participantId, recorded, [...new Set([...spoken, ...again.spoken, ...deleted])]);
   return { ...second, voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles };
 }
 
+/** Who finishes pending erasures, and how long a claim on one holds (`GraphStore.claimErasure`). */
+export interface ErasureOwner {
+  /** This process, unique among those on the store. */
+  owner: string;
+  leaseMs: number;
+}
+
+/** What {@link finishPendingErasures} did: erasures finished, and those left to another owner whose lease holds (with its end). */
+export interface FinishedErasures {
+  done: string[];
+  held: { participantId: string; leaseUntil: string }[];
+}
+
 /**
  * Finish every erasure of the tenant recorded as pending (cut short by a crash, or by a store failing after the
- * participant left the graph): run at start. One that fails stays pending for the next start or a repeated request.
- * Returns the ids of those finished.
+ * participant left the graph): run at start. Each is claimed first (`lease`): several servers starting on one store
+ * finish each erasure once, and one whose owner crashed is taken over when its lease has ended. One that fails stays
+ * pending (and claimed until its lease ends) for a later pass, the next start or a repeated request.
  */
-export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId): Promise<string[]> {
-  const done: string[] = [];
+export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId, lease: ErasureOwner): Promise<FinishedErasures> {
+  const result: FinishedErasures = { done: [], held: [] };
   for (const pending of await deps.stores.graph.pendingErasures(tenant)) {
+    const now = new Date();
+    const until = new Date(now.getTime() + lease.leaseMs).toISOString();
+    if (!await deps.stores.graph.claimErasure(tenant, pending.participantId, { owner: lease.owner, now: now.toISOString(), until })) {
+      const current = (await deps.stores.graph.pendingErasures(tenant)).find((e) => e.participantId === pending.participantId);
+      if (current?.leaseUntil) result.held.push({ participantId: pending.participantId, leaseUntil: current.leaseUntil });
+      continue;
+    }
     // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
-    if (await eraseParticipant(deps, tenant, pending.participantId)) done.push(pending.participantId);
+    if (await eraseParticipant(deps, tenant, pending.participantId)) result.done.push(pending.participantId);
   }
-  return done;
+  return result;
 }
 
 /** Finish an erasure whose participant the graph no longer holds, from its record. */
@@ -119,7 +142,8 @@ async function finishErasure(deps: ErasureDeps, tenant: TenantId, pending: Pendi
  * Delete the person's facts and persona, never one whose id the pending record does not hold yet: a crash after a
  * delete would leave that fact's keyword, vector and entity entries with nothing left to find them by. Their facts are
  * listed, recorded, and deleted by id, until a listing finds none (a job may store one meanwhile); persona nodes and kept
- * extractions go with `deleteParticipant` once their ids are recorded. Returns the plan as recorded last.
+ * extractions go with `deleteParticipant`, which deletes recorded ids only and reports any other it finds (stored since
+ * the last listing): then it all runs again. Returns the plan as recorded last.
  */
 async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, participantId: string, plan: ErasurePlan): Promise<ErasurePlan> {
   let recorded = plan;
@@ -130,16 +154,18 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
     await stores.graph.beginErasure(tenant, participantId, JSON.stringify(recorded), []);
   };
   for (;;) {
-    const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId);
-    if (ids.length === 0) break;
-    await record({ factIds: ids, sources, slots });
-    for (const id of ids) await stores.memory.deleteFact(tenant, id);
+    for (;;) {
+      const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId);
+      if (ids.length === 0) break;
+      await record({ factIds: ids, sources, slots });
+      for (const id of ids) await stores.memory.deleteFact(tenant, id);
+    }
+    await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
+    // Only recorded ids go: a fact or persona node stored in the instant since the last listing is left in place, and
+    // listed and recorded on the next round, so a crash right after this delete never loses an id.
+    const { left } = await stores.memory.deleteParticipant(tenant, participantId, recorded);
+    if (!left || left.factIds.length + left.personaIds.length === 0) return recorded;
   }
-  await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
-  // Anything it still deletes was stored in the instant since the last listing: recorded at once.
-  const memory = await stores.memory.deleteParticipant(tenant, participantId);
-  await record({ factIds: memory.factIds, personaIds: memory.personaIds });
-  return recorded;
 }
 
 /**

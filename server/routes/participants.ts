@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { eraseParticipant, finishPendingErasures, type ErasureDeps } from '../../pipelines/interaction/erase-participant.js';
+import { eraseParticipant, finishPendingErasures, type ErasureDeps, type ErasureOwner } from '../../pipelines/interaction/erase-participant.js';
 import { knownTenants } from '../../pipelines/jobs.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
@@ -28,11 +30,25 @@ const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   // In the background once the server is ready, never inside `onReady`: a large erasure would outlast the plugin
   // timeout and fail every start. Closing waits for it (the stores it writes close after this plugin).
+  // Each erasure is claimed for a while (`ERASURE_LEASE_MS`) first, so servers starting together on one store finish it
+  // once; one claimed by another server is looked at again when its lease ends (taken over if that server crashed).
   let atStart: Promise<void> = Promise.resolve();
+  let closing = false;
+  let again: NodeJS.Timeout | undefined;
+  const lease: ErasureOwner = { owner: `${hostname()}:${process.pid}:${randomUUID()}`, leaseMs: ERASURE_LEASE_MS };
+  const finish = async (): Promise<void> => {
+    const waitMs = await finishErasuresAtStart(app, lease);
+    if (waitMs !== null && !closing) again = setTimeout(() => { atStart = finish(); }, waitMs).unref();
+  };
   app.addHook('onReady', async () => {
-    atStart = finishErasuresAtStart(app).then(() => finishRenamesAtStart(app));
+    // Renames cut short are finished once, after the erasures (an erased person's rename has nothing left to rewrite).
+    atStart = finish().then(() => finishRenamesAtStart(app));
   });
-  app.addHook('onClose', () => atStart);
+  app.addHook('onClose', async () => {
+    closing = true;
+    clearTimeout(again);
+    await atStart;
+  });
   app.get<{ Querystring: ParticipantsQuery }>('/v1/participants', {
     schema: {
       operationId: 'listParticipants', tags: ['participants'], summary: 'The participants of the tenant, oldest first, a page at a time',
@@ -202,25 +218,32 @@ export async function erasePerson(
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
 }
 
+/** How long a server's claim on a pending erasure holds (`GraphStore.claimErasure`): past it, another server may take it. */
+const ERASURE_LEASE_MS = 10 * 60_000;
+
 /**
  * Finish the erasures a crash (or a store failing) cut short, for every tenant this deployment knows, while the server
  * already serves and takes jobs. One that fails again is logged and stays pending (the next start, or the same DELETE,
- * finishes it); nothing here fails the start. Costs one indexed read per tenant when none is pending.
+ * finishes it); nothing here fails the start. Costs one indexed read per tenant when none is pending. Returns how long
+ * until the first lease of another server on one left to it ends, or null when none was.
  */
-async function finishErasuresAtStart(app: FastifyInstance): Promise<void> {
+async function finishErasuresAtStart(app: FastifyInstance, lease: ErasureOwner): Promise<number | null> {
   const log = app.log.child({ component: 'erasure' });
+  let firstEnd: number | null = null;
   for (const tenant of knownTenants(app.config)) {
     try {
       const pending = (await app.stores.graph.pendingErasures(tenant)).length;
       if (pending === 0) continue;
       log.info({ tenant, erasures: pending }, 'finishing erasures cut short before, in the background');
-      const finished = await finishPendingErasures(erasureDeps(app), tenant);
-      if (finished.length > 0) forgetCachedTraces(app, tenant);
-      log.info({ tenant, erasures: finished.length }, 'erasures cut short before were finished');
+      const { done, held } = await finishPendingErasures(erasureDeps(app), tenant, lease);
+      if (done.length > 0) forgetCachedTraces(app, tenant);
+      for (const h of held) firstEnd = Math.min(firstEnd ?? Infinity, Date.parse(h.leaseUntil));
+      log.info({ tenant, erasures: done.length, leftToOthers: held.length }, 'erasures cut short before were finished');
     } catch (err) {
       log.error({ err, tenant }, 'an erasure cut short could not be finished; it stays pending until the next start or a repeated request');
     }
   }
+  return firstEnd === null ? null : Math.max(0, firstEnd - Date.now()) + 1000;
 }
 
 /**

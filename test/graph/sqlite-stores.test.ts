@@ -211,3 +211,23 @@ describe('sqlite graph store: a database from before utterances kept their turn'
     }
   });
 });
+
+describe('sqlite graph store: a database from before pending erasures had a lease', () => {
+  it('gains the lease columns on open; a pending erasure of before is unclaimed, and can be claimed', async () => {
+    const tmp = tempDir();
+    try {
+      const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+      db.exec(`CREATE TABLE pending_erasures (
+        tenant TEXT NOT NULL, participant_id TEXT NOT NULL, plan TEXT NOT NULL, utterance_ids TEXT NOT NULL, started_at TEXT NOT NULL,
+        PRIMARY KEY (tenant, participant_id));
+        INSERT INTO pending_erasures VALUES ('t1', 'p_a', '{}', '["u1"]', '2026-01-01T00:00:00.000Z');`);
+      const store = new SqliteGraphStore(db);
+      const [pending] = await store.pendingErasures('t1');
+      assert.deepEqual([pending?.utteranceIds, pending?.owner, pending?.leaseUntil], [['u1'], null, null]);
+      assert.equal(await store.claimErasure('t1', 'p_a', { owner: 'a', now: '2026-01-02T00:00:00.000Z', until: '2026-01-02T00:10:00.000Z' }), true);
+      db.close();
+    } finally {
+      tmp.remove();
+    }
+  });
+});

@@ -148,6 +148,41 @@ describe('an erasure cut short by a crash between its passes', () => {
     }
   });
 
+  test('one claimed by another server is left to it at start, and taken over once that server\'s lease has ended', async () => {
+    const tmp = tempDir('parley-erase-leased-');
+    dirs.push(tmp);
+    let { app, api } = await serve(tmp.dir);
+    let person: Seeded;
+    try {
+      person = await seed(app, api, 'crash-leased', 'Corvin Haldane');
+      await eraseAndCrash(app, api, person);
+      // Another server on the store has just started finishing it.
+      const now = new Date();
+      const until = new Date(now.getTime() + 3_600_000).toISOString();
+      assert.equal(await app.stores.graph.claimErasure(T, person.id, { owner: 'other-server', now: now.toISOString(), until }), true);
+    } finally {
+      await app.close();
+    }
+    // Closing waits for the start's pass: it must have left the erasure to its owner.
+    ({ app, api } = await serve(tmp.dir));
+    await app.close();
+    const stores = openStores(loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    const [pending] = await stores.graph.pendingErasures(T);
+    assert.equal(pending?.owner, 'other-server', 'the erasure claimed by another server is still pending, and still its');
+    assert.deepEqual((await stores.lexical.search(T, 'carillons Vessingham', 5)).map((h) => h.id), [person.utteranceId]);
+    // That server crashed: its lease ends (here: is cut to the past by it, as if the hour had gone by).
+    const past = new Date(Date.now() - 1000).toISOString();
+    assert.equal(await stores.graph.claimErasure(T, person.id, { owner: 'other-server', now: past, until: past }), true);
+    ({ app, api } = await serve(tmp.dir, stores));
+    try {
+      await pendingDone(app);
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('a long one does not hold the start: the server serves while it is finished in the background', async () => {
     const tmp = tempDir('parley-erase-background-');
     dirs.push(tmp);
@@ -210,6 +245,38 @@ describe('an erasure cut short by a crash between its passes', () => {
       assert.deepEqual(leaks(app, tmp.dir, person), []);
     } finally {
       [graph.beginErasure, memory.deleteParticipant] = [realBegin, realDelete];
+      await app.close();
+    }
+  });
+  test('a fact stored between the last listing and the delete, then a crash at that instant: the same request finds it', async () => {
+    const tmp = tempDir('parley-erase-unlisted-fact-');
+    dirs.push(tmp);
+    const { app, api } = await serve(tmp.dir);
+    const { memory } = app.stores;
+    const realDelete = memory.deleteParticipant.bind(memory);
+    try {
+      const person = await seed(app, api, 'crash-unlisted', 'Perrin Ashgrove');
+      const late = 'Perrin hides the boathouse key inside the Wendlestoke lantern';
+      // A consolidation job stores (and indexes) a fact of theirs after the erasure's last listing, just before its
+      // delete; the process dies as the delete returns.
+      memory.deleteParticipant = async (...args) => {
+        const at = new Date().toISOString();
+        const [fact] = await memory.addFacts(T, [{
+          content: late, speakerId: person.id, subjectId: person.id, addresseeIds: [], kind: 'statement', slot: null, value: null, time: at,
+          referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'crash-unlisted', source: 'test',
+        }]);
+        const [vector] = await app.models.textEmbedder.embed([late]);
+        await new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder).indexFacts(T, [{ fact: fact!, vector: vector! }]);
+        await realDelete(...args);
+        throw new Error('process killed as the memories were deleted (injected)');
+      };
+      await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number }) => err.status === 500);
+      memory.deleteParticipant = realDelete;
+      assert.equal((await api.eraseParticipant(person.id)).id, person.id, 'the same request finishes it');
+      assert.deepEqual(await app.stores.lexical.search(T, 'Wendlestoke lantern', 5), [], 'the unlisted fact\'s keyword entry is gone');
+      assert.deepEqual(leaks(app, tmp.dir, { ...person, secrets: [...person.secrets, 'Wendlestoke'] }), []);
+    } finally {
+      memory.deleteParticipant = realDelete;
       await app.close();
     }
   });

@@ -13,12 +13,18 @@ import { TestWsClient } from '../helpers/ws-client.js';
 const WORKER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/worker.js');
 const skip = await redisSkipReason();
 
+/** The lines a worker started by {@link startWorker} logged so far. */
+const logged = new WeakMap<ReturnType<typeof spawn>, string[]>();
+
 /** Start `npm run worker` on `env` and resolve once it says it runs. */
 async function startWorker(env: Record<string, string>): Promise<ReturnType<typeof spawn>> {
   const worker = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  logged.set(worker, lines);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('worker did not start')), 30_000);
     createInterface({ input: worker.stdout! }).on('line', (line) => {
+      lines.push(line);
       if (line.includes('parley worker running')) {
         clearTimeout(timer);
         resolve();
@@ -89,6 +95,25 @@ describe('npm run worker on the embedded (SQLite) queue: stays up, takes jobs an
 
   test('a fact said on the server is consolidated by the worker and reported to the live session (events through the file)', async () => {
     await factReachesLiveSession(both.server(), 'e1');
+  });
+
+  test('an erasure on the server (told over the bus) drops the schema vectors the worker embedded for the tenant', async () => {
+    const server = both.server();
+    const worker = both.worker();
+    // A fact consolidated by the worker runs its left-brain step, which embeds the tenant's schemas.
+    await factReachesLiveSession(server, 'e0');
+    await drained(server, worker);
+    const res = await server.app.inject({ method: 'DELETE', url: '/v1/participants/Ana' });
+    assert.equal(res.statusCode, 200, res.body);
+    const lines = logged.get(worker)!;
+    const notice = (): { dropped: number; held: number } | undefined => lines
+      .filter((l) => l.includes('participant erased: schema vectors dropped'))
+      .map((l) => JSON.parse(l) as { dropped: number; held: number })[0];
+    for (let i = 0; i < 600 && !notice(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const told = notice();
+    assert.ok(told, `the worker acted on the erasure notice: ${lines.join('\n')}`);
+    assert.ok(told.dropped > 0, 'the worker held schema vectors of the tenant before the erasure');
+    assert.equal(told.held, 0, 'and holds none after it');
   });
 
   test('every job is consumed, the worker outlives an idle queue, and exits 0 on SIGTERM', async () => {

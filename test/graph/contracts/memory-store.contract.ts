@@ -221,6 +221,21 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal((await store.listPersona('t6', 'p_y')).length, 0);
     });
 
+    test('erasing a participant with the ids recorded deletes only those, and reports the others it found', async () => {
+      const [known, late] = await store.addFacts('t6r', [
+        fact({ speakerId: 'p_r', subjectId: 'p_r', content: 'R likes tea' }), fact({ speakerId: 'p_r', subjectId: 'p_r', content: 'R likes rain' }),
+      ]);
+      await store.addPersonaEvidence('t6r', { participantId: 'p_r', kind: 'affect', target: 'tea', valence: 0.8, label: 'joy', strength: 0.7, utteranceId: 'u_r', sessionId: 's_r', time: '2026-01-01T00:00:00.000Z' });
+      const [persona] = await store.listPersona('t6r', 'p_r');
+      const first = await store.deleteParticipant('t6r', 'p_r', { factIds: [known!.id], personaIds: [] });
+      assert.deepEqual([first.factIds, first.personaIds], [[known!.id], []]);
+      assert.deepEqual(first.left, { factIds: [late!.id], personaIds: [persona!.id] });
+      assert.deepEqual((await store.listFacts('t6r', { participantId: 'p_r' })).map((f) => f.id), [late!.id], 'the unrecorded fact stays');
+      const second = await store.deleteParticipant('t6r', 'p_r', { factIds: [known!.id, late!.id], personaIds: [persona!.id] });
+      assert.deepEqual([second.factIds, second.personaIds, second.left], [[late!.id], [persona!.id], { factIds: [], personaIds: [] }]);
+      assert.equal((await store.listFacts('t6r', { includeHistory: true })).length, 0);
+    });
+
     test('records processed utterances for idempotency', async () => {
       assert.equal(await store.processedFacts('t7', 'u_9'), null);
       await store.markProcessed('t7', 'u_9', ['f_1', 'f_2']);
