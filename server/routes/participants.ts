@@ -38,7 +38,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
   const lease: ErasureOwner = { owner: `${hostname()}:${process.pid}:${randomUUID()}`, leaseMs: ERASURE_LEASE_MS };
   const finish = async (): Promise<void> => {
     const waitMs = await finishErasuresAtStart(app, lease);
-    if (waitMs !== null && !closing) again = setTimeout(() => { atStart = finish(); }, waitMs).unref();
+    if (waitMs !== null && !closing) again = setTimeout(() => { atStart = Promise.all([atStart, finish()]).then(() => undefined); }, waitMs).unref();
   };
   app.addHook('onReady', async () => {
     // Renames cut short are finished once, after the erasures (an erased person's rename has nothing left to rewrite).
