@@ -66,6 +66,12 @@ describe('bad frames in a live Twilio call', () => {
     assert.match(String(got[2]?.message), /^start: the stream has already started; this start was ignored/);
     assert.equal(sse.events.at(-1)?.event, 'session.ended');
     assert.ok((await t.app.stores.graph.getSession('default', c.callSid))?.endedAt, 'the call ended at stop');
+    // The call's metadata, as PROTOCOL.md describes it, is read back with its transcript.
+    const read = await fetch(`${t.httpUrl}/v1/sessions/${c.callSid}/transcript`);
+    assert.equal(read.status, 200);
+    const { metadata } = (await read.json()) as { metadata: { channel: string; twilio: Record<string, unknown> } };
+    assert.equal(metadata.channel, 'twilio');
+    assert.deepEqual(metadata.twilio, { call_sid: c.callSid, stream_sid: c.streamSid, account_sid: c.accountSid, tracks: ['inbound'], custom_parameters: {} });
     const receivedMs = audio.receivedMs();
     // 400 ms sent plus 60 ms kept for the corrupt frames; the 8→16 kHz resampler holds back its last 2.5 ms.
     assert.ok(receivedMs > 455 && receivedMs <= 460, `audio received: ${receivedMs} ms (397.5 had the corrupt frames left no gap)`);
