@@ -1,7 +1,7 @@
 /** Graph view: who speaks to whom (utterances addressed), drawn with cytoscape; a click shows the person. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from 'cytoscape';
-import { cutNotice, displayName, listInteractions, listParticipants, type Participant } from './api.ts';
+import { ApiError, cutNotice, displayName, listInteractions, listParticipants, type Listing, type Participant, type Utterance } from './api.ts';
 import { speakerColor } from './colors.ts';
 import { PersonPanel } from './person.tsx';
 
@@ -22,15 +22,28 @@ export function interactionEdges(utterances: { speaker: { id: string }; addresse
   return [...weights.values()].sort((a, b) => b.weight - a.weight);
 }
 
+/** Turns of one session (or of everyone, `null`); `null` when that session does not exist (yet). */
+async function sessionTurns(sessionId: string | null): Promise<Listing<Utterance> | null> {
+  try {
+    return await listInteractions(sessionId);
+  } catch (err) {
+    if (sessionId !== null && err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
 export interface GraphProps {
+  /** The console's own session: the one shown first once it has started ({@link sessionStarted}). */
   sessionId: string;
+  /** Whether that session exists on the server yet; before, the view opens on everyone. */
+  sessionStarted: boolean;
   version: number;
   erased: Set<string>;
   onErased: (id: string) => void;
 }
 
 export function GraphView(props: GraphProps) {
-  const [scope, setScope] = useState<'session' | 'everyone'>('session');
+  const [scope, setScope] = useState<'session' | 'everyone'>(props.sessionStarted ? 'session' : 'everyone');
   const [sessionId, setSessionId] = useState(props.sessionId);
   const [people, setPeople] = useState<Participant[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
@@ -38,6 +51,8 @@ export function GraphView(props: GraphProps) {
   const [selected, setSelected] = useState<string | null>(null);
   const [cut, setCut] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The session asked for does not exist (yet): shown as empty, with this said. */
+  const [unknown, setUnknown] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | null>(null);
 
@@ -45,8 +60,10 @@ export function GraphView(props: GraphProps) {
     let cancelled = false;
     void (async () => {
       try {
-        const [all, listed] = await Promise.all([listParticipants(), listInteractions(scope === 'session' ? sessionId : null)]);
+        const [all, found] = await Promise.all([listParticipants(), sessionTurns(scope === 'session' ? sessionId : null)]);
         if (cancelled) return;
+        const listed = found ?? { items: [], truncated: false };
+        setUnknown(found === null);
         const utterances = listed.items;
         const counts = new Map<string, number>();
         for (const u of utterances) counts.set(u.speaker.id, (counts.get(u.speaker.id) ?? 0) + 1);
@@ -101,10 +118,11 @@ export function GraphView(props: GraphProps) {
     <section class="graph">
       <div class="toolbar">
         <label><input type="radio" name="scope" checked={scope === 'session'} onChange={() => setScope('session')} /> session</label>
-        <input aria-label="session id" value={sessionId} onChange={(e) => setSessionId(e.currentTarget.value)} disabled={scope !== 'session'} />
+        <input aria-label="session id" value={sessionId} onChange={(e) => { setSessionId(e.currentTarget.value); setScope('session'); }} />
         <label><input type="radio" name="scope" checked={scope === 'everyone'} onChange={() => setScope('everyone')} /> everyone</label>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
+      {scope === 'session' && unknown && <p class="muted no-session" role="status">no turns in session {sessionId} yet</p>}
       {cut && <p class="muted cut" role="status">{cutNotice('turns, newest first')}: the graph leaves older ones out</p>}
       <div class="columns">
         <div>

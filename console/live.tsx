@@ -29,6 +29,8 @@ export interface LiveProps {
   names: Map<string, string | null>;
   onRename: (id: string, name: string | null) => void;
   onSpeakersChanged: () => void;
+  /** The session has started on the server (its `session.started` arrived). */
+  onStarted?: () => void;
 }
 
 /** Microphone → AudioWorklet (16 kHz pcm_s16le, 100 ms frames) → WebSocket. */
@@ -114,7 +116,7 @@ export function LiveView(props: LiveProps) {
     const seq = Number(e.seq ?? 0);
     const turnId = String(e.turn_id ?? '');
     switch (e.type) {
-      case 'session.started': setStatus('live'); break;
+      case 'session.started': setStatus('live'); props.onStarted?.(); break;
       case 'vad.speech_started':
         setVad('speech');
         upsert(turnId, (t) => ({ ...t, startMs: Number(e.audio_start_ms) }));

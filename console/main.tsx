@@ -33,6 +33,8 @@ function App() {
   const [erased, setErased] = useState<Set<string>>(new Set());
   const [names, setNames] = useState<Map<string, string | null>>(new Map());
   const [version, setVersion] = useState(0);
+  /** Whether this console's own session has started: until then the Graph view shows everyone. */
+  const [started, setStarted] = useState(false);
 
   const refresh = useCallback(async (): Promise<void> => {
     try {
@@ -81,9 +83,9 @@ function App() {
       <main>
         {/* Live stays mounted (hidden) so the call goes on while the other views are open. */}
         <div hidden={tab !== 'live'}>
-          <LiveView sessionId={sessionId} erased={erased} names={names} onRename={onRename} onSpeakersChanged={() => void refresh()} />
+          <LiveView sessionId={sessionId} erased={erased} names={names} onRename={onRename} onSpeakersChanged={() => void refresh()} onStarted={() => setStarted(true)} />
         </div>
-        {tab === 'graph' && <GraphView sessionId={sessionId} version={version} erased={erased} onErased={onErased} />}
+        {tab === 'graph' && <GraphView sessionId={sessionId} sessionStarted={started} version={version} erased={erased} onErased={onErased} />}
         {tab === 'memory' && <MemoryView people={people} version={version} onErased={onErased} />}
       </main>
     </>

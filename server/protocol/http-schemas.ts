@@ -114,6 +114,9 @@ export type TranscriptQuery = Static<typeof TranscriptQuery>;
 export const TranscriptResponse = Type.Object(
   {
     session_id: Type.String(),
+    metadata: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'the session\'s settings, as session.updated shows them; a Twilio call\'s also hold channel "twilio" and twilio {call_sid, stream_sid, account_sid, tracks, custom_parameters}',
+    }),
     utterances: Type.Array(ref(UtteranceView)),
     next_after_seq: Type.Union([Type.Integer(), Type.Null()], {
       description: 'more utterances follow: ask again with after_seq set to this; null on the last page',

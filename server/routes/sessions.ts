@@ -154,16 +154,15 @@ async function resentToEndedSession(
  */
 export async function sessionTranscript(
   app: FastifyInstance, tenant: string, sessionId: string, page: TranscriptQuery = {},
-): Promise<{ session_id: string; utterances: UtteranceView[]; next_after_seq: number | null }> {
-  if (!(await app.stores.graph.getSession(tenant, sessionId))) {
-    throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${sessionId}`);
-  }
+): Promise<{ session_id: string; metadata: Record<string, unknown>; utterances: UtteranceView[]; next_after_seq: number | null }> {
+  const session = await app.stores.graph.getSession(tenant, sessionId);
+  if (!session) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${sessionId}`);
   const limit = Math.min(page.limit ?? TRANSCRIPT_PAGE_DEFAULT, TRANSCRIPT_PAGE_MAX);
   // One more than the page holds says whether another page follows.
   const read = await app.stores.graph.getTranscript(tenant, sessionId, { afterSeq: page.after_seq ?? 0, limit: limit + 1 });
   const utterances = read.slice(0, limit);
   const next = read.length > limit ? utterances[utterances.length - 1]!.seq : null;
-  return { session_id: sessionId, utterances: await utteranceViews(app.stores.graph, tenant, utterances), next_after_seq: next };
+  return { session_id: sessionId, metadata: session.metadata, utterances: await utteranceViews(app.stores.graph, tenant, utterances), next_after_seq: next };
 }
 
 /**

@@ -19,6 +19,7 @@ import type { SessionEventHub } from './session-event-hub.js';
 import { EventNumbering } from './event-numbering.js';
 import { SessionQueue } from './session-queue.js';
 import type { ConsolidationWorkers } from './consolidation-workers.js';
+import { fitCloseReason } from './close-frame.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -135,7 +136,7 @@ export class LiveSession implements TurnSession {
     if (old.readyState === old.OPEN) {
       old.send(this.numbered('error', { code: 'PARLEY_ERR_SESSION_BUSY', message: REPLACED, fatal: true }));
     }
-    old.close(ERRORS.PARLEY_ERR_SESSION_BUSY.wsClose, REPLACED);
+    old.close(ERRORS.PARLEY_ERR_SESSION_BUSY.wsClose, fitCloseReason(REPLACED));
   }
 
   /**
@@ -244,7 +245,7 @@ export class LiveSession implements TurnSession {
   sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number; shed_from_ms?: number } = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
-    if (fatal) this.socket?.close(ERRORS[code].wsClose, code);
+    if (fatal) this.socket?.close(ERRORS[code].wsClose, fitCloseReason(code));
   }
 
   /**
@@ -364,7 +365,7 @@ export class LiveSession implements TurnSession {
   async close(code: number, reason: string): Promise<void> {
     // After the last reservation lands: the numbers reserved but not sent are given back.
     await this.numbering.release();
-    this.socket?.close(code, reason);
+    this.socket?.close(code, fitCloseReason(reason));
     this.socket = null;
   }
 

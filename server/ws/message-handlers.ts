@@ -172,13 +172,13 @@ export async function endLiveSession(session: LiveSession, deps: LiveSessionDeps
 }
 
 /**
- * `session.end` arrived on the socket: from now on the session takes nothing more (`LiveSession.ending`);
- * the end runs behind the messages queued before it, even when the queue is full.
+ * `session.end` arrived on the socket (or the stream ended otherwise: `why`): from now on the session takes
+ * nothing more (`LiveSession.ending`); the end runs behind the messages queued before it, even when the queue is full.
  */
-export function requestEnd(session: LiveSession, deps: LiveSessionDeps): void {
+export function requestEnd(session: LiveSession, deps: LiveSessionDeps, why = 'session.end was sent'): void {
   // Sent again, or after an end over HTTP: that end is under way, and its session.ended answers this one too.
   if (session.ending !== null || session.ended) return;
-  session.ending = 'session.end was sent';
+  session.ending = why;
   session.enqueue(() => handleClientMessage(session, deps, 'session.end', { type: 'session.end' }), { always: true });
 }
 

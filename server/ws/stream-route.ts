@@ -12,6 +12,7 @@ import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES }
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { ConsolidationWorkers } from './consolidation-workers.js';
+import { fitCloseReason } from './close-frame.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +38,7 @@ function toBuffer(data: RawData): Buffer {
 /** Close a socket that never became a session, after telling the client why (the code's close code). */
 function refuse(socket: WebSocket, err: ParleyError): void {
   socket.send(JSON.stringify({ type: 'error', session_id: null, seq: 0, code: err.code, message: err.message, fatal: true }));
-  socket.close(ERRORS[err.code].wsClose, err.code);
+  socket.close(ERRORS[err.code].wsClose, fitCloseReason(err.code));
 }
 
 /** One client frame into its session: audio to the voice side, text messages into the queue (refusals in their place). */

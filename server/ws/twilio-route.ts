@@ -3,14 +3,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
 import type { RawData, WebSocket } from 'ws';
-import { ERRORS, ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../graph/external-id.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { presentedKey } from '../plugins/auth.js';
 import { isBase64 } from '../protocol/base64.js';
 import type { LiveSession } from './live-session.js';
 import { MAX_SESSION_METADATA_BYTES, requestEnd } from './message-handlers.js';
-import { nameHardCapOnClose } from './frame-limits.js';
+import { nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
+import { closeReason, refusalCloseCode } from './close-frame.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -33,13 +34,6 @@ const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 export const TwilioQuery = Type.Object({
   token: Type.Optional(Type.String({ description: 'API key (Twilio cannot set headers); or send it as customParameters.parley_token' })),
 }, { additionalProperties: false });
-
-/** A close reason is at most 123 bytes of UTF-8. */
-function closeReason(code: ErrorCode, message: string): string {
-  let reason = `${code}: ${message}`;
-  while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -2);
-  return reason;
-}
 
 function toText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
@@ -96,6 +90,15 @@ function parseStart(msg: Record<string, unknown>): TwilioStart {
  */
 /** 10 ms of Twilio's 8 kHz mu-law, one byte a sample: the shortest frame the audio session accepts. */
 const MIN_MULAW_FRAME_BYTES = (MIN_FRAME_MS * 8000) / 1000;
+/** One Twilio media frame: 20 ms of 8 kHz mu-law. A corrupt one is kept as this much silence. */
+const TWILIO_CHUNK_BYTES = 160;
+/** Mu-law silence. */
+const MULAW_SILENCE = 0xff;
+
+/** A frame a live stream drops, with a non-fatal error, rather than ending the call: a bad frame. */
+function droppable(err: unknown): err is ParleyError {
+  return err instanceof ParleyError && err.code === 'PARLEY_ERR_BAD_FRAME';
+}
 
 class TwilioConnection {
   private session: LiveSession | null = null;
@@ -107,6 +110,10 @@ class TwilioConnection {
   private lastSequence = 0;
   /** Inbound audio shorter than the 10 ms a frame must hold, kept to go with the next frame (or padded at `stop`). */
   private shortAudio: Buffer | null = null;
+  /** Bad frames dropped while the stream was live. */
+  private dropped = 0;
+  /** Whether the run of bad frames under way has had its error (one per run: a good frame ends it). */
+  private inBadRun = false;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -121,10 +128,16 @@ class TwilioConnection {
     }
     nameHardCapOnClose(socket);
     socket.on('message', (data: RawData, isBinary: boolean) => {
-      this.chain = this.chain.then(() => this.onMessage(data, isBinary)).catch((err: unknown) => this.refuse(err));
+      this.chain = this.chain.then(() => this.onMessage(data, isBinary)).then(() => { this.inBadRun = false; }, (err: unknown) => this.failed(err));
     });
     socket.on('close', () => this.onClose());
-    socket.on('error', (err) => request.log.warn({ err: err.message }, 'twilio socket error'));
+    socket.on('error', (err: Error & { code?: string }) => {
+      request.log.warn({ err: err.message }, 'twilio socket error');
+      // `ws` closes the socket itself (1009 for a message over its hard cap): subscribers are told why.
+      this.refuse(err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+        ? new ParleyError('PARLEY_ERR_FRAME_TOO_LARGE', `a message over ${WS_HARD_CAP_BYTES} bytes closed the stream`)
+        : new ParleyError('PARLEY_ERR_BAD_FRAME', `the stream broke the WebSocket protocol: ${err.message}`));
+    });
   }
 
   private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
@@ -160,7 +173,7 @@ class TwilioConnection {
   }
 
   private async start(msg: Record<string, unknown>): Promise<void> {
-    if (this.state !== 'waiting') throw badFrame('start: the stream has already started');
+    if (this.state !== 'waiting') throw badFrame('start: the stream has already started; this start was ignored');
     const start = parseStart(msg);
     const key = presentedKey(this.request) ?? start.customParameters[TWILIO_PARAMS.token];
     const tenant = this.app.tenantForKey(key);
@@ -217,11 +230,22 @@ class TwilioConnection {
     if (this.state !== 'live') return;
     const media = record(msg.media);
     const payload = media?.payload;
-    if (typeof payload !== 'string') throw badFrame('media: missing media.payload (base64 mu-law)');
-    if (!isBase64(payload)) throw badFrame('media: media.payload is not base64 (standard alphabet; mu-law audio)');
     // With both tracks streamed, "outbound" is what the caller hears (the bot): only the caller is heard.
-    if (media?.track === 'outbound') return;
-    let audio = Buffer.from(payload, 'base64');
+    const inbound = media?.track !== 'outbound';
+    const bad = typeof payload !== 'string' ? 'missing media.payload (base64 mu-law)'
+      : !isBase64(payload) ? 'media.payload is not base64 (standard alphabet; mu-law audio)' : null;
+    if (bad !== null) {
+      // Its 20 ms are kept as silence, so the stream's clock (turn times) stays that of the call.
+      if (inbound) this.pushInbound(Buffer.alloc(TWILIO_CHUNK_BYTES, MULAW_SILENCE));
+      throw badFrame(`media: ${bad}`);
+    }
+    if (inbound) this.pushInbound(Buffer.from(payload as string, 'base64'));
+  }
+
+  /** Caller audio to the session; pieces under 10 ms wait for the next. */
+  private pushInbound(received: Buffer): void {
+    if (!this.session) return;
+    let audio = received;
     if (this.shortAudio) audio = Buffer.concat([this.shortAudio, audio]);
     // Twilio's last frame of a stream can be a few bytes: kept, not refused as a frame under 10 ms.
     this.shortAudio = audio.length < MIN_MULAW_FRAME_BYTES ? audio : null;
@@ -248,9 +272,29 @@ class TwilioConnection {
     this.state = 'closed';
     const session = this.session;
     if (!session) return;
+    if (this.dropped > 0) session.log.info({ dropped: this.dropped }, 'twilio stream: bad frames dropped');
     session.detach(this.socket);
+    if (previous !== 'live' || session.ended || session.connected) return;
+    // Twilio never resumes a stream the server closed: the call ends now, as at `stop`.
+    if (this.refused) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');
     // Without `stop` (a dropped connection) the session waits for a resume, as on /v1/stream.
-    if (previous === 'live' && !session.ended && !session.connected) this.app.sessions.disconnected(session);
+    else this.app.sessions.disconnected(session);
+  }
+
+  /**
+   * A frame failed. While the call is live a bad frame is dropped with a non-fatal error (one per run of
+   * bad frames) and the call goes on; anything else, or a bad frame before `start`, refuses the stream.
+   */
+  private failed(err: unknown): void {
+    if (!(this.session && (this.state === 'live' || this.state === 'stopped') && droppable(err))) {
+      this.refuse(err);
+      return;
+    }
+    this.dropped += 1;
+    this.request.log.info({ message: err.message, sequenceNumber: this.lastSequence, dropped: this.dropped }, 'twilio frame dropped');
+    if (this.inBadRun) return;
+    this.inBadRun = true;
+    this.session.sendError(err.code, `${err.message} (frame dropped; the call goes on, and further bad frames are dropped without another error until a good one arrives)`);
   }
 
   /** Tell subscribers (when there is a session) and close the socket with the error as its reason. */
@@ -264,7 +308,7 @@ class TwilioConnection {
       this.app.metrics.wsErrors.inc({ code });
       this.session.send('error', { code, message, fatal: true });
     }
-    this.socket.close(ERRORS[code].wsClose, closeReason(code, message));
+    this.socket.close(refusalCloseCode(code), closeReason(code, message));
   }
 }
 

@@ -3,7 +3,23 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { AudioSession } from '../../pipelines/audio/audio-session.js';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
+
+/**
+ * How much audio reached the speech pipeline, ms: the most any audio session took while the returned
+ * reader lives (one call at a time). `restore` puts the audio session's own `push` back.
+ */
+export function trackReceivedAudio(): { receivedMs: () => number; restore: () => void } {
+  let receivedMs = 0;
+  const push = AudioSession.prototype.push;
+  AudioSession.prototype.push = function (this: AudioSession, ...args: Parameters<typeof push>) {
+    const out = push.apply(this, args);
+    receivedMs = Math.max(receivedMs, this.positionMs);
+    return out;
+  };
+  return { receivedMs: () => receivedMs, restore: () => { AudioSession.prototype.push = push; } };
+}
 
 /** A Twilio-style SID: two letters and 32 hex digits. */
 export function twilioSid(prefix: 'CA' | 'MZ' | 'AC'): string {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AudioSession } from '../../pipelines/audio/audio-session.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { connectTwilio, SseClient, twilioCall, twilioFixture, twilioMessages } from '../helpers/twilio.js';
+import { connectTwilio, SseClient, trackReceivedAudio, twilioCall, twilioFixture, twilioMessages } from '../helpers/twilio.js';
 
 /**
  * Twilio's `stop` used to be queued like any message: behind a full session queue it was shed with an
@@ -69,16 +68,8 @@ test('Twilio stop behind a full session queue still ends the call, after every r
 
 test('a Twilio media frame under 10 ms (a 1-byte last frame) is kept, not refused as bad audio', async (ctx) => {
   // How much audio reached the speech pipeline: the most any audio session took (one call runs here).
-  let receivedMs = 0;
-  const push = AudioSession.prototype.push;
-  AudioSession.prototype.push = function (this: AudioSession, ...args: Parameters<typeof push>) {
-    const out = push.apply(this, args);
-    receivedMs = Math.max(receivedMs, this.positionMs);
-    return out;
-  };
-  ctx.after(() => {
-    AudioSession.prototype.push = push;
-  });
+  const audio = trackReceivedAudio();
+  ctx.after(audio.restore);
   const c = twilioCall({});
   const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
   const { ws } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
@@ -96,6 +87,7 @@ test('a Twilio media frame under 10 ms (a 1-byte last frame) is kept, not refuse
   assert.equal(sse.events.at(-1)?.event, 'session.ended');
   // Sent: 200 ms, 163 bytes (20.375 ms), then the 1-byte tail padded to 10 ms: 230.375 ms. The 8→16 kHz
   // resampler holds back its last 2.5 ms, so 227.875 ms is received; 217.875 ms had the tail been dropped.
+  const receivedMs = audio.receivedMs();
   assert.ok(receivedMs > 225 && receivedMs <= 230.375, `audio received: ${receivedMs} ms`);
   sse.close();
 });

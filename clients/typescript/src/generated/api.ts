@@ -241,6 +241,8 @@ export interface Schemas {
   };
   Transcript: {
     session_id: string;
+    /** the session's settings, as session.updated shows them; a Twilio call's also hold channel "twilio" and twilio {call_sid, stream_sid, account_sid, tracks, custom_parameters} */
+    metadata: Record<string, unknown>;
     utterances: Schemas["Utterance"][];
     /** more utterances follow: ask again with after_seq set to this; null on the last page */
     next_after_seq: number | null;
