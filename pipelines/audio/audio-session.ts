@@ -7,12 +7,12 @@ import { PIPELINE_SAMPLE_RATE, validateStreamFormat, type StreamFormatParams } f
 /** Streams declared at this rate or below carry phone-band audio and get the narrowband recogniser. */
 export const NARROWBAND_MAX_RATE = 8000;
 import { EventChannel } from './event-channel.js';
+import { OverloadGuard } from './overload-guard.js';
 import type { VadOptions } from './vad-options.js';
 
-const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
+export { EPISODE_END_MS, MAX_CATCH_UP_MS } from './overload-guard.js';
 
-/** Audio accepted in a row that ends an overload episode, ms: shedding again after that is a new episode (a new error). */
-export const EPISODE_END_MS = 1000;
+const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
 
 /** Options of {@link createAudioSession}. Durations in milliseconds. */
 export interface AudioSessionOptions {
@@ -27,8 +27,18 @@ export interface AudioSessionOptions {
    * less the audio the client sent ahead of real time (up to a finite `maxLeadMs`). Default 2000 ms.
    */
   maxQueuedMs?: number;
-  /** How far accepted audio may run ahead of wall-clock time since the first frame; `Infinity` disables. Default 5000 ms. */
+  /**
+   * How far accepted audio may run ahead of wall-clock time since its connection's first frame (the first
+   * frame, or the first after {@link AudioSession.resumed}); `Infinity` disables. Default 5000 ms.
+   */
   maxLeadMs?: number;
+  /** Most audio a resumed connection may catch up on faster than real time, on top of `maxLeadMs`. Default 30000 ms. */
+  maxCatchUpMs?: number;
+  /**
+   * Catch-up allowance of the stream's first connection (at most `maxCatchUpMs`): a session resumed on a new
+   * audio stream, whose client may hold audio from an outage this process did not see. Default 0.
+   */
+  catchUpMs?: number;
   /** Events the consumer may leave unread before new audio is shed. Default 256. */
   maxBufferedEvents?: number;
 }
@@ -43,32 +53,26 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   private readonly stream: PoolStream;
   /** Session clock: 16 kHz samples received, shed ones included. */
   private clockSamples = 0;
-  private acceptedSamples = 0;
   private shedSamples = 0;
-  private inFlightSamples = 0;
-  private firstFrameAt: number | undefined;
-  /** During an overload episode: audio accepted since its last shed frame, samples; null outside one. */
-  private episodeAcceptedSamples: number | null = null;
+  /** What is shed: the lead, the workers' backlog, overload episodes. */
+  private readonly guard: OverloadGuard;
   private awaitingFinal = 0;
   private pendingCommits = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   /** Set while a flushing `close` waits: the workers acknowledged audio or sent an event. */
   private onProgress: (() => void) | null = null;
-  private readonly maxQueuedSamples: number;
-  private readonly maxLeadMs: number;
 
   /** @internal Use {@link createAudioSession}. */
   constructor(private readonly decoder: AudioDecoder, options: AudioSessionOptions) {
     this.channel = new EventChannel(options.maxBufferedEvents ?? 256);
-    this.maxQueuedSamples = (options.maxQueuedMs ?? 2000) * SAMPLES_PER_MS;
-    this.maxLeadMs = options.maxLeadMs ?? 5000;
+    this.guard = new OverloadGuard(options);
     this.stream = options.pool.openStream({ vad: options.vad ?? {}, narrowband: decoder.format.sampleRate <= NARROWBAND_MAX_RATE }, {
       onEvent: (e) => this.onEvent(e),
-      onAck: (n) => { this.inFlightSamples = Math.max(0, this.inFlightSamples - n); this.onProgress?.(); this.checkIdle(); },
+      onAck: (n) => { this.guard.ack(n); this.onProgress?.(); this.checkIdle(); },
       onCommitted: () => { this.pendingCommits = Math.max(0, this.pendingCommits - 1); this.checkIdle(); },
       onWorkerCrashed: (err) => {
-        this.inFlightSamples = 0;
+        this.guard.dropInFlight();
         this.awaitingFinal = 0;
         this.pendingCommits = 0;
         this.channel.put({ type: 'error', code: err.code, message: err.message, fatal: false });
@@ -113,40 +117,29 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     }
     const start = this.clockSamples;
     this.clockSamples += samples.length;
-    this.firstFrameAt ??= arrivedAt;
-    const leadMs = (this.acceptedSamples + samples.length) / SAMPLES_PER_MS - (arrivedAt - this.firstFrameAt);
-    // Audio a client sent ahead of real time (within maxLeadMs) is not a worker backlog: the workers only
-    // count as behind once what they have not finished exceeds that lead by more than maxQueuedMs. With no
-    // lead bound (Infinity) no lead is allowed for, so the queue stays bounded.
-    const allowedLeadMs = Number.isFinite(this.maxLeadMs) ? Math.min(Math.max(0, leadMs), this.maxLeadMs) : 0;
-    const backlog = this.inFlightSamples + samples.length - allowedLeadMs * SAMPLES_PER_MS;
-    const s = (n: number): string => `${(n / 1000).toFixed(1)} s`;
-    const why = backlog > this.maxQueuedSamples
-      ? `the speech workers are behind (${s((backlog - samples.length) / SAMPLES_PER_MS)} of audio waiting for them; at most ${s(this.maxQueuedSamples / SAMPLES_PER_MS)})`
-      : leadMs > this.maxLeadMs ? `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)})`
-      : this.channel.full ? 'events are not being read' : undefined;
-    if (why) {
-      if (this.episodeAcceptedSamples === null) {
+    const verdict = this.guard.take(samples.length, arrivedAt, this.channel.full);
+    if (verdict.shed) {
+      if (verdict.newEpisode) {
         const fromMs = Math.round(start / SAMPLES_PER_MS);
         this.channel.put({
           type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, shedFromMs: fromMs,
-          message: `audio shed from ${s(fromMs)} of the stream (shed_from_ms ${fromMs}) until the overload ends: ${why}`,
+          message: `audio shed from ${(fromMs / 1000).toFixed(1)} s of the stream (shed_from_ms ${fromMs}) until the overload ends: ${verdict.why}`,
         });
       }
-      this.episodeAcceptedSamples = 0;
       this.shedSamples += samples.length;
       return undefined;
     }
-    // An episode ends only after EPISODE_END_MS of audio accepted since its last shed frame: a backlog that
-    // hovers at its bound sheds and accepts frames in turn, and that is one episode, not an error per frame.
-    if (this.episodeAcceptedSamples !== null) {
-      this.episodeAcceptedSamples += samples.length;
-      if (this.episodeAcceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) this.episodeAcceptedSamples = null;
-    }
-    this.acceptedSamples += samples.length;
-    this.inFlightSamples += samples.length;
     this.stream.push(samples, start);
     return undefined;
+  }
+
+  /**
+   * A client reconnected to this stream (same session, same server): its next frame begins a new connection,
+   * whose lead is counted from that frame, with the audio the client held since the previous frame arrived
+   * (at most `maxCatchUpMs`) as its catch-up allowance.
+   */
+  resumed(): void {
+    this.guard.resumed();
   }
 
   /** Names the tenant knows, for the recogniser to favour from the next turn on (`SpeechPipelineOptions.names`). */
@@ -162,7 +155,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   }
 
   private checkIdle(): void {
-    if (this.inFlightSamples > 0 || this.awaitingFinal > 0 || this.pendingCommits > 0) return;
+    if (this.guard.inFlight > 0 || this.awaitingFinal > 0 || this.pendingCommits > 0) return;
     for (const w of this.idleWaiters.splice(0)) w();
   }
 

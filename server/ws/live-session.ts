@@ -84,6 +84,8 @@ export class LiveSession implements TurnSession {
   /** The last turns stored in this session: a `query` leaves out the turn that asked it. */
   readonly recentTurns = new RecentTurns();
   format: StreamFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
+  /** Whether the current socket resumed the session (its `session.started` `resumed`). */
+  private connectionResumed = false;
   /** The voice side (VAD, ASR, speaker identity), created with the first audio frame. */
   private voiceTurns: VoiceTurns | null = null;
   /** Called when the session should leave the registry. */
@@ -124,6 +126,8 @@ export class LiveSession implements TurnSession {
     this.socket = socket;
     this.socketEvents = options.events ?? true;
     this.format = format;
+    this.connectionResumed = resumed;
+    this.voiceTurns?.connected(resumed);
     this.voiceTurns?.reformat(format);
     this.send('session.started', {
       resumed,
@@ -155,7 +159,10 @@ export class LiveSession implements TurnSession {
 
   /** The voice side, created on first use. */
   get voice(): VoiceTurns {
-    this.voiceTurns ??= new VoiceTurns(this, this.deps, this.format);
+    if (!this.voiceTurns) {
+      this.voiceTurns = new VoiceTurns(this, this.deps, this.format);
+      this.voiceTurns.connected(this.connectionResumed);
+    }
     return this.voiceTurns;
   }
 

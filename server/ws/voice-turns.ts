@@ -1,7 +1,7 @@
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import type { AudioSessionEvent } from '../../pipelines/audio/audio-events.js';
 import { validateFrame, type StreamFormat } from '../../pipelines/audio/audio-format.js';
-import { createAudioSession, type AudioSession } from '../../pipelines/audio/audio-session.js';
+import { createAudioSession, MAX_CATCH_UP_MS, type AudioSession } from '../../pipelines/audio/audio-session.js';
 import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import { voiceprintsAllowed } from '../config.js';
 import { favoursNames } from '../plugins/models.js';
@@ -48,6 +48,11 @@ export class VoiceTurns {
   /** Number of the latest names reading: an earlier one that resolves later is dropped. */
   private namesRead = 0;
   private readonly arrivals = new ArrivalClock();
+  /** Connections the session has had since this object was made, and the one its audio stream last took frames from. */
+  private connections = 0;
+  private audioConnection = 0;
+  /** Whether the current connection resumed the session: a new audio stream then allows for audio held during the outage. */
+  private resumedConnection = false;
   /**
    * The latest `end_ms` of a turn this object stored or is storing, on the transcript clock (see
    * {@link transcriptOffset}); 0 before the first.
@@ -87,6 +92,11 @@ export class VoiceTurns {
   }
 
   private pushTo(audio: AudioSession, frame: Buffer, at: number): void {
+    if (this.audioConnection !== this.connections) {
+      // The first frame of a new connection to this same stream: it may catch up on what its client held meanwhile.
+      this.audioConnection = this.connections;
+      audio.resumed();
+    }
     const shedBefore = audio.shedMs;
     this.report(audio.push(frame, at));
     this.arrivals.record(audio.positionMs, at);
@@ -97,6 +107,12 @@ export class VoiceTurns {
   /** `input.commit`: end the open turn now. */
   commit(): void {
     this.audio?.commit();
+  }
+
+  /** A socket (re)connected to the session; `resumed` as in its `session.started`. */
+  connected(resumed: boolean): void {
+    this.connections += 1;
+    this.resumedConnection = resumed;
   }
 
   /** A reconnect may declare another format; the decoder is rebuilt on the next frame. */
@@ -191,7 +207,10 @@ export class VoiceTurns {
         vad: { positiveThreshold: config.vadThreshold, endSilenceMs: config.endOfTurnMs,
           minSpeechMs: config.vadMinSpeechMs, prePaddingMs: config.vadPaddingMs, gainControl: config.vadAgc },
         maxQueuedMs: config.audioMaxQueuedMs,
+        // A session resumed on a new stream: its client may resend and catch up on audio from an outage not seen here.
+        catchUpMs: this.resumedConnection ? MAX_CATCH_UP_MS : 0,
       });
+      this.audioConnection = this.connections;
       this.audio = audio;
       this.reader = this.read(audio, offsetMs);
       this.sendNames();

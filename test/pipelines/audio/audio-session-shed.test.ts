@@ -104,3 +104,103 @@ test('with no lead bound (maxLeadMs Infinity) the worker queue is still bounded 
   assert.equal(shed.length, 1);
   assert.equal(s.shedMs, 500);
 });
+
+/** The OVERLOADED errors among a session's events, once it is closed. */
+async function overloadErrors(s: AudioSession, events: AudioSessionEvent[], reading: Promise<void>): Promise<{ message: string; shedFromMs?: number }[]> {
+  await s.close();
+  await reading;
+  return events.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_OVERLOADED') as { message: string; shedFromMs?: number }[];
+}
+
+/** Read a session's events into an array until it closes. */
+function collect(s: AudioSession): { events: AudioSessionEvent[]; reading: Promise<void> } {
+  const events: AudioSessionEvent[] = [];
+  const reading = (async () => { for await (const e of s) events.push(e); })();
+  return { events, reading };
+}
+
+describe('an overload episode also ends with time: a client that pauses after a shed frame is told of a later overload', () => {
+  test('a push-to-talk client paused a minute after a shed frame gets a new error when audio is shed again', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool, maxQueuedMs: 500 });
+    const { events, reading } = collect(s);
+    // Real time, workers stalled: 500 ms may wait behind the frame arriving, the 7th frame (600–700 ms) is shed.
+    for (let i = 0; i < 7; i++) s.push(FRAME, i * 100);
+    assert.equal(s.shedMs, 100);
+    ack(16000);
+    // The mic is muted for a minute (no frames), then the talk button sends 1 s while the workers are stalled again.
+    for (let i = 0; i < 10; i++) s.push(FRAME, 60_000 + i * 100);
+    assert.equal(s.shedMs, 600, 'the second overload sheds from its 6th frame');
+    const errors = await overloadErrors(s, events, reading);
+    assert.deepEqual(errors.map((e) => e.shedFromMs), [600, 1200], 'one error per episode, the second one too');
+  });
+
+  test('shed frames less than 1 s apart (by arrival) stay one episode, however little audio came between them', async () => {
+    const { pool } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool, maxQueuedMs: 500 });
+    const { events, reading } = collect(s);
+    // Stalled workers, a frame every 900 ms: every frame past the 5th is shed, with pauses under 1 s between them.
+    for (let i = 0; i < 12; i++) s.push(FRAME, i * 900);
+    assert.equal(s.shedMs, 700);
+    const errors = await overloadErrors(s, events, reading);
+    assert.equal(errors.length, 1);
+  });
+});
+
+describe('a resumed stream catches up on the audio held during an outage without losing it', () => {
+  test('same stream: 10 s held during an outage and sent at once is not shed as a backlog while the workers have not had it', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    // 3 s at real time, the workers keeping up.
+    for (let i = 0; i < 30; i++) { s.push(FRAME, i * 100); ack(1600); }
+    // The connection drops for 10 s; the client reconnects and sends the 10 s it held at once, then goes on live.
+    s.resumed();
+    for (let i = 0; i < 100; i++) assert.equal(s.push(FRAME, 13_000 + i * 0.01), undefined);
+    assert.equal(s.shedMs, 0, 'the held audio is taken, the workers not having started on it yet');
+    for (let i = 0; i < 20; i++) s.push(FRAME, 13_000 + (i + 1) * 100);
+    assert.equal(s.shedMs, 0, 'and 2 s of live audio behind it');
+    // The workers stay stalled: once they are more than 2 s behind the live edge past the held audio, audio is shed.
+    for (let i = 20; i < 30; i++) s.push(FRAME, 13_000 + (i + 1) * 100);
+    assert.ok(s.shedMs > 0, 'the workers\' backlog beyond the catch-up is still bounded');
+    await s.close();
+  });
+
+  test('same stream: the catch-up allowance is the outage, so a client flooding after a short drop is still bounded by the lead', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    for (let i = 0; i < 30; i++) { s.push(FRAME, i * 100); ack(1600); }
+    // A 1 s drop, then 20 s sent at once (the workers keeping up): 1 s held plus the 5 s lead is taken, the rest shed.
+    s.resumed();
+    for (let i = 0; i < 200; i++) { s.push(FRAME, 3900); ack(1600); }
+    assert.equal(s.shedMs, 20_000 - 6_000);
+    const { events, reading } = collect(s);
+    const errors = await overloadErrors(s, events, reading);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!.message, /faster than real time \(6\.1 s ahead; at most 5\.0 s plus 1\.0 s to catch up after a reconnect\)/);
+  });
+
+  test('a new stream of a resumed session (restart, other server) takes a resend plus held audio of up to 30 s at once, and no more', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool, catchUpMs: 30_000 });
+    // 25 s at once (what a shut-down server did not store, resent, and what the mic held during the restart).
+    for (let i = 0; i < 250; i++) assert.equal(s.push(FRAME, 500 + i * 0.01), undefined);
+    assert.equal(s.shedMs, 0, 'not shed as ahead of real time, nor as a backlog of workers that have not started');
+    // A flood: past the 30 s allowance plus the 5 s lead, audio is shed.
+    ack(16000 * 25);
+    for (let i = 0; i < 150; i++) { s.push(FRAME, 600); ack(1600); }
+    assert.equal(s.shedMs, 40_000 - 35_000 - 100);
+    await s.close();
+  });
+
+  test('the catch-up allowance is at most maxCatchUpMs, however long the outage', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool, maxCatchUpMs: 3000 });
+    s.push(FRAME, 0);
+    ack(1600);
+    // Ten minutes later, 10 s at once: 3 s of catch-up plus the 5 s lead are taken.
+    s.resumed();
+    for (let i = 0; i < 100; i++) { s.push(FRAME, 600_000); ack(1600); }
+    assert.equal(s.shedMs, 2000);
+    await s.close();
+  });
+});

@@ -778,7 +778,7 @@ export interface ServerEvents {
     fatal: boolean;
     /** PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting */
     unstored_from_ms?: number;
-    /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends (1 s of audio accepted in a row) */
+    /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error */
     shed_from_ms?: number;
   };
   /** The session is finished; the socket closes with 1000 */

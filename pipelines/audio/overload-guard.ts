@@ -1,0 +1,146 @@
+import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
+
+const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
+
+/**
+ * How long an overload episode lasts past its last shed frame, ms: it ends once this much audio has been
+ * accepted since that frame, or this much wall-clock time has passed since it (by frame arrival times),
+ * whichever comes first. Shedding after that is a new episode (a new error).
+ */
+export const EPISODE_END_MS = 1000;
+
+/** Most audio a resumed connection may catch up on faster than real time, on top of the lead, ms (default of `maxCatchUpMs`). */
+export const MAX_CATCH_UP_MS = 30_000;
+
+/** Options of {@link OverloadGuard}. Durations in milliseconds. */
+export interface OverloadGuardOptions {
+  /** How far the workers may fall behind the live stream before new audio is shed. Default 2000. */
+  maxQueuedMs?: number;
+  /** How far a connection's audio may run ahead of real time since its first frame; `Infinity` disables. Default 5000. */
+  maxLeadMs?: number;
+  /** Most catch-up allowance a resumed connection gets ({@link OverloadGuard.resumed}). Default {@link MAX_CATCH_UP_MS}. */
+  maxCatchUpMs?: number;
+  /**
+   * Catch-up allowance of the first connection, capped at `maxCatchUpMs`: audio a client held while it
+   * was disconnected (a session resumed on a new audio stream, whose outage this process did not see). Default 0.
+   */
+  catchUpMs?: number;
+}
+
+/** The guard's verdict on one frame: accept it, or shed it (with whether that starts an overload episode, and why). */
+export type Verdict = { shed: false } | { shed: true; newEpisode: boolean; why: string };
+
+const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Overload accounting of one audio stream. A connection's audio may run up to `maxLeadMs` ahead of real
+ * time since its first frame, plus, on a resumed connection, its catch-up allowance: the audio the client
+ * held while it was away, which it may send faster than real time to get back to the live edge. The
+ * workers may fall `maxQueuedMs` behind the live edge; audio the client sent ahead of it (within the lead)
+ * and catch-up audio the workers have not had yet do not count as the workers being behind.
+ */
+export class OverloadGuard {
+  /** The bounds, from the options. */
+  private readonly maxQueuedSamples: number;
+  private readonly maxLeadMs: number;
+  private readonly maxCatchUpMs: number;
+  /** Audio accepted in all, and of it what the workers have not acknowledged yet, samples. */
+  private acceptedSamples = 0;
+  private inFlightSamples = 0;
+  /** When the latest frame arrived (`performance.now()`). */
+  private lastFrameAt: number | undefined;
+  /** The current connection: its first frame's arrival, the stream's accepted audio when it began, its catch-up allowance. */
+  private connection: { firstFrameAt: number | undefined; acceptedFrom: number; catchUpSamples: number };
+  /** Set by `resumed` until the new connection's first frame. */
+  private resumePending = false;
+  /** During an overload episode: audio accepted since its last shed frame (samples), and when that frame arrived. */
+  private episode: { acceptedSamples: number; lastShedAt: number } | null = null;
+
+  constructor(options: OverloadGuardOptions = {}) {
+    this.maxQueuedSamples = (options.maxQueuedMs ?? 2000) * SAMPLES_PER_MS;
+    this.maxLeadMs = options.maxLeadMs ?? 5000;
+    this.maxCatchUpMs = options.maxCatchUpMs ?? MAX_CATCH_UP_MS;
+    const catchUpMs = Math.min(Math.max(0, options.catchUpMs ?? 0), this.maxCatchUpMs);
+    this.connection = { firstFrameAt: undefined, acceptedFrom: 0, catchUpSamples: catchUpMs * SAMPLES_PER_MS };
+  }
+
+  /** Audio accepted and not yet acknowledged by the workers, samples. */
+  get inFlight(): number {
+    return this.inFlightSamples;
+  }
+
+  /** The workers finished `samples` of audio. */
+  ack(samples: number): void {
+    this.inFlightSamples = Math.max(0, this.inFlightSamples - samples);
+  }
+
+  /** The workers lost what they held (a crash). */
+  dropInFlight(): void {
+    this.inFlightSamples = 0;
+  }
+
+  /**
+   * A client reconnected to this stream: its next frame begins a new connection, whose catch-up allowance
+   * is the wall-clock gap since the previous frame arrived (the audio a live client held meanwhile), at
+   * most `maxCatchUpMs`.
+   */
+  resumed(): void {
+    if (this.lastFrameAt !== undefined) this.resumePending = true;
+  }
+
+  /**
+   * Judge one frame of `samples` arriving at `arrivedAt` (`performance.now()` clock); an accepted frame is
+   * counted as in flight. `eventsFull`: the consumer has stopped reading events.
+   */
+  take(samples: number, arrivedAt: number, eventsFull: boolean): Verdict {
+    if (this.resumePending) {
+      this.resumePending = false;
+      const gapMs = Math.max(0, arrivedAt - (this.lastFrameAt ?? arrivedAt));
+      this.connection = { firstFrameAt: arrivedAt, acceptedFrom: this.acceptedSamples, catchUpSamples: Math.min(gapMs, this.maxCatchUpMs) * SAMPLES_PER_MS };
+    }
+    this.lastFrameAt = arrivedAt;
+    const c = this.connection;
+    c.firstFrameAt ??= arrivedAt;
+    // The wall clock alone ends an episode too: a client that paused after a shed frame (push to talk, a muted
+    // mic) is not still in it minutes later, when an unrelated overload must be reported again.
+    if (this.episode && arrivedAt - this.episode.lastShedAt >= EPISODE_END_MS) this.episode = null;
+    const why = this.overloaded(samples, arrivedAt - c.firstFrameAt, eventsFull);
+    if (why !== undefined) {
+      const newEpisode = this.episode === null;
+      this.episode = { acceptedSamples: 0, lastShedAt: arrivedAt };
+      return { shed: true, newEpisode, why };
+    }
+    // A backlog that hovers at its bound sheds and accepts frames in turn: one episode, not an error per frame.
+    if (this.episode) {
+      this.episode.acceptedSamples += samples;
+      if (this.episode.acceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) this.episode = null;
+    }
+    this.acceptedSamples += samples;
+    this.inFlightSamples += samples;
+    return { shed: false };
+  }
+
+  /** Why a frame of `samples` arriving `elapsedMs` after its connection's first frame must be shed; undefined when it may go on. */
+  private overloaded(samples: number, elapsedMs: number, eventsFull: boolean): string | undefined {
+    const c = this.connection;
+    const catchUpMs = c.catchUpSamples / SAMPLES_PER_MS;
+    const leadMs = (this.acceptedSamples - c.acceptedFrom + samples) / SAMPLES_PER_MS - elapsedMs;
+    const maxLeadMs = this.maxLeadMs + catchUpMs;
+    // Audio sent ahead of the live edge (within the lead bound) is not a worker backlog, nor is catch-up audio
+    // the workers have not had yet: counting it would shed a resumed stream's first seconds. With no lead
+    // bound (Infinity) no lead is allowed for, so the queue stays bounded.
+    const aheadMs = Number.isFinite(this.maxLeadMs) ? Math.min(Math.max(0, leadMs - catchUpMs), this.maxLeadMs) : 0;
+    const acked = this.acceptedSamples - this.inFlightSamples;
+    const catchUpEnd = c.acceptedFrom + c.catchUpSamples;
+    const catchUpWaiting = Math.max(0, Math.min(this.acceptedSamples + samples, catchUpEnd) - Math.max(acked, c.acceptedFrom));
+    const backlog = this.inFlightSamples + samples - aheadMs * SAMPLES_PER_MS - catchUpWaiting;
+    if (backlog > this.maxQueuedSamples) {
+      return `the speech workers are behind (${s((backlog - samples) / SAMPLES_PER_MS)} of audio waiting for them; at most ${s(this.maxQueuedSamples / SAMPLES_PER_MS)})`;
+    }
+    if (leadMs > maxLeadMs) {
+      const allowance = catchUpMs > 0 ? ` plus ${s(catchUpMs)} to catch up after a reconnect` : '';
+      return `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)}${allowance})`;
+    }
+    return eventsFull ? 'events are not being read' : undefined;
+  }
+}
