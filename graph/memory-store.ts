@@ -327,8 +327,13 @@ export interface MemoryStore {
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
   /** Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. */
   relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
-  /** Erase every fact and persona node that mentions the participant. */
-  deleteParticipant(tenant: TenantId, participantId: string): Promise<ErasedMemory>;
+  /**
+   * Erase the participant's facts (history included): those they said or that are about them, and those whose text
+   * names them by one of `names` (their name and aliases, as whole words; see `erasesFact` in `erased-facts.ts`); and
+   * their persona nodes. Another person's fact on which they were only an addressee stays, with them removed from its
+   * addressees. Returns the ids erased.
+   */
+  deleteParticipant(tenant: TenantId, participantId: string, names?: readonly string[]): Promise<ErasedMemory>;
 
   /**
    * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was
