@@ -213,11 +213,14 @@ async function eraseDerived(
 }
 
 /**
- * The names by which a fact's text names the erased person (`erasesFact`): their name and aliases, less any a living
- * participant also goes by (a fact about the living "Ben" is no trace of the erased one).
+ * The names by which a fact's text names the erased person (`erasesFact`): their name and aliases, and the words of
+ * three letters or more of those ("Quillon, that is a rare trade" names Quillon Varbeck), less any a living participant
+ * also goes by or holds as a word of their names (a fact about the living "Ben Jones" is no trace of an erased "Ben Smith").
  */
 function namesInFacts(plan: Pick<ErasurePlan, 'names' | 'living'>): string[] {
-  return plan.names.filter((n) => !plan.living.includes(n));
+  const words = (names: string[]) => names.flatMap((n) => n.split(/\s+/)).filter((w) => w.length >= 3);
+  const living = new Set([...plan.living, ...words(plan.living)]);
+  return [...new Set([...plan.names, ...words(plan.names)])].filter((n) => !living.has(n));
 }
 
 /**
