@@ -333,11 +333,14 @@ export interface MemoryStore {
   /** Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. */
   relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
   /**
-   * Erase every fact and persona node that mentions the participant, and kept extractions that quote them. With
-   * `recorded` (ids an erasure has recorded), only those of these ids: any other is left and reported (`left`), so a
-   * fact stored after the caller's last listing is never deleted before the caller has recorded its id.
+   * Erase the participant's facts (history included): those they said or that are about them, and those whose text
+   * names them by one of `names` (their name and aliases, as whole words; see `erasesFact` in `erased-facts.ts`); and
+   * their persona nodes; and kept extractions that quote them. Another person's fact on which they were only an
+   * addressee stays, with them removed from its addressees. With `recorded` (ids an erasure has recorded), only those
+   * of the facts and persona nodes to erase go: any other is left and reported (`left`), so a fact stored after the
+   * caller's last listing is never deleted before the caller has recorded its id.
    */
-  deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory>;
+  deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }, names?: readonly string[]): Promise<ErasedMemory>;
 
   /**
    * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was

@@ -217,9 +217,9 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
   }
 
   /** Erase the facts and persona of a participant, in batches (see {@link eraseMemories}). */
-  async deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory> {
+  async deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }, names: readonly string[] = []): Promise<ErasedMemory> {
     await this.init();
-    return eraseMemories(this.db, this.t(tenant), participantId, recorded);
+    return eraseMemories(this.db, this.t(tenant), participantId, recorded, names);
   }
 
   async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * A participant's memories in Neo4j as a whole: the facts in which they take any role, relabelled to another
- * participant (a merge) or erased with their persona (an erasure). Used by `Neo4jMemoryStore`.
+ * participant (a merge), or those that are theirs or name them erased with their persona (an erasure; others' facts
+ * they were only addressed in stay, without them). Used by `Neo4jMemoryStore`.
  */
 import type { ManagedTransaction } from 'neo4j-driver';
 import { splitRecorded, type ErasedMemory } from '../memory-store.js';
@@ -8,6 +9,7 @@ import type { Neo4jRunner } from './neo4j-connection.js';
 import { ERASE_BATCH } from './neo4j-participant-erasure.js';
 import { mergeStates, personaState, stateProps } from './neo4j-persona.js';
 import { DROP_ORPHAN_ADDRESSEE, propRows } from './neo4j-store-base.js';
+import { erasableNames, erasesFact } from '../erased-facts.js';
 
 /**
  * Every fact where `$pid` is the speaker, the subject or an addressee, as `f`: three index-backed
@@ -91,29 +93,29 @@ async function relabelPersona(tx: ManagedTransaction, t: string, fromId: string,
 }
 
 /**
- * Erase the facts and persona of participant `id` of stored tenant `t`: their ids are read first, then the nodes deleted
- * in batches of `ERASE_BATCH` (one transaction each), so a person with many memories never holds one huge transaction.
+ * Erase the facts (see `erasesFact`: theirs, or naming them by one of `names`) and persona of participant `id` of
+ * stored tenant `t`, and remove them from the addressees of the others' facts they were addressed in: the ids are read
+ * first, then the nodes deleted and the kept facts changed in batches of `ERASE_BATCH` (one transaction each), so a
+ * person with many memories never holds one huge transaction.
  * Returns every id when all batches succeed; a failure is reported to the caller.
  */
-export async function eraseMemories(db: Neo4jRunner, t: string, id: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory> {
+export async function eraseMemories(db: Neo4jRunner, t: string, id: string, recorded?: { factIds: string[]; personaIds: string[] }, names: readonly string[] = []): Promise<ErasedMemory> {
   const params = { tenant: t, id };
   const found = await db.read('deleteParticipant.plan', async (tx) => {
-    const facts = await tx.run(`
-      ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')}
-      RETURN f.id AS fid ORDER BY f.ord`, params);
     const persona = await tx.run(`
       MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
       RETURN n.id AS nid ORDER BY n.id`, params);
-    return {
-      factIds: facts.records.map((r) => String(r.get('fid'))),
-      personaIds: persona.records.map((r) => String(r.get('nid'))),
-    };
+    return { ...await factsOfErased(tx, t, id, names), personaIds: persona.records.map((r) => String(r.get('nid'))) };
   });
   const erased = splitRecorded(found.factIds, found.personaIds, recorded);
   const { factIds, personaIds } = erased;
+  const { keptIds } = found;
   for (let i = 0; i < factIds.length; i += ERASE_BATCH) {
     await db.write('deleteParticipant.facts', (tx) => tx.run(`
       UNWIND $ids AS fid MATCH (f:Fact {tenant: $tenant, id: fid}) DETACH DELETE f`, { ...params, ids: factIds.slice(i, i + ERASE_BATCH) }));
+  }
+  for (let i = 0; i < keptIds.length; i += ERASE_BATCH) {
+    await db.write('deleteParticipant.addressees', (tx) => dropAddressee(tx, t, id, keptIds.slice(i, i + ERASE_BATCH)));
   }
   for (let i = 0; i < personaIds.length; i += ERASE_BATCH) {
     await db.write('deleteParticipant.persona', (tx) => tx.run(`
@@ -124,4 +126,37 @@ export async function eraseMemories(db: Neo4jRunner, t: string, id: string, reco
   await db.write('deleteParticipant.extractions', (tx) => tx.run(`
     MATCH (k:KeptExtraction {tenant: $tenant}) WHERE k.extraction CONTAINS $id DELETE k`, params));
   return erased;
+}
+
+/**
+ * The facts (history included) erasing `id` takes (`erasesFact`), in order, and the others where they are only an
+ * addressee (`keptIds`, kept without them): candidates are those where the id takes a role or whose text holds a name.
+ */
+async function factsOfErased(tx: ManagedTransaction, t: string, id: string, names: readonly string[]): Promise<{ factIds: string[]; keptIds: string[] }> {
+  const named = erasableNames(names);
+  const rows = await propRows(tx, `
+    CALL {
+      ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')}
+      RETURN f${named.length === 0 ? '' : `
+      UNION
+      MATCH (f:Fact {tenant: $tenant}) WHERE any(n IN $names WHERE f.content CONTAINS n) RETURN f`}
+    }
+    WITH DISTINCT f ORDER BY f.ord
+    RETURN f {.id, .speakerId, .subjectId, .content, .addresseeIds} AS f`, { tenant: t, id, names: named }, 'f');
+  const factIds: string[] = [];
+  const keptIds: string[] = [];
+  for (const f of rows) {
+    const fact = { speakerId: String(f.speakerId), subjectId: String(f.subjectId), content: String(f.content) };
+    if (erasesFact(fact, id, named)) factIds.push(String(f.id));
+    else if (((f.addresseeIds ?? []) as string[]).includes(id)) keptIds.push(String(f.id));
+  }
+  return { factIds, keptIds };
+}
+
+/** Remove `id` from the addressees of kept facts `ids` (another person's, on which they were only an addressee). */
+async function dropAddressee(tx: ManagedTransaction, t: string, id: string, ids: string[]): Promise<void> {
+  await tx.run(`
+    UNWIND $ids AS fid MATCH (f:Fact {tenant: $tenant, id: fid})
+    SET f.addresseeIds = [a IN f.addresseeIds WHERE a <> $id]`, { tenant: t, id, ids });
+  await tx.run(RELINK_FACTS, { tenant: t, ids });
 }

@@ -14,6 +14,7 @@ import {
 import type { TenantId } from '../types.js';
 import { addColumnIfMissing, fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
+import { addresseesWithout, erasableNames, erasesFact } from '../erased-facts.js';
 import { toFact, toPersona, type FactRow, type PersonaRow } from './sqlite-memory-rows.js';
 
 const SCHEMA = `
@@ -251,15 +252,16 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
-  async deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }): Promise<ErasedMemory> {
+  async deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }, names: readonly string[] = []): Promise<ErasedMemory> {
     const db = this.#db;
     return db.transaction(() => {
-      const facts = db.prepare(`SELECT id FROM memory_facts f WHERE tenant = ? AND (speaker_id = ?
-        OR subject_id = ? OR EXISTS (SELECT 1 FROM json_each(f.addressee_ids) j WHERE j.value = ?))`)
-        .all(tenant, participantId, participantId, participantId) as Array<{ id: string }>;
+      const { factIds, kept } = this.#factsOfErased(tenant, participantId, names);
+      // Another person's facts they were only addressed in stay, without them (not an erasure of anything of theirs).
+      const setAddr = db.prepare('UPDATE memory_facts SET addressee_ids = ? WHERE tenant = ? AND id = ?');
+      for (const f of kept) setAddr.run(toJson(addresseesWithout(f.addresseeIds, participantId)), tenant, f.id);
       const persona = db.prepare('SELECT id FROM memory_persona WHERE tenant = ? AND participant_id = ?')
         .all(tenant, participantId) as Array<{ id: string }>;
-      const split = splitRecorded(facts.map((f) => f.id), persona.map((p) => p.id), recorded);
+      const split = splitRecorded(factIds, persona.map((p) => p.id), recorded);
       const del = db.prepare('DELETE FROM memory_facts WHERE tenant = ? AND id = ?');
       for (const id of split.factIds) del.run(tenant, id);
       const delPersona = db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND id = ?');
@@ -268,6 +270,27 @@ export class SqliteMemoryStore implements MemoryStore {
       db.prepare('DELETE FROM memory_extractions WHERE tenant = ? AND instr(extraction, ?) > 0').run(tenant, participantId);
       return split;
     })();
+  }
+
+  /**
+   * The facts (history included) erasing `participantId` takes (`erasesFact`), and the others where they are only an
+   * addressee, kept without them: candidates are those where the id takes a role or whose text holds one of `names`.
+   */
+  #factsOfErased(tenant: TenantId, participantId: string, names: readonly string[]): { factIds: string[]; kept: Array<{ id: string; addresseeIds: string[] }> } {
+    const named = erasableNames(names);
+    const rows = this.#db.prepare(`SELECT id, speaker_id, subject_id, content, addressee_ids FROM memory_facts f WHERE tenant = ?
+      AND (speaker_id = ? OR subject_id = ? OR EXISTS (SELECT 1 FROM json_each(f.addressee_ids) j WHERE j.value = ?)
+      OR EXISTS (SELECT 1 FROM json_each(?) n WHERE instr(f.content, n.value) > 0))`)
+      .all(tenant, participantId, participantId, participantId, toJson(named)) as Array<{
+        id: string; speaker_id: string; subject_id: string; content: string; addressee_ids: string }>;
+    const factIds: string[] = [];
+    const kept: Array<{ id: string; addresseeIds: string[] }> = [];
+    for (const r of rows) {
+      const addresseeIds = fromJson<string[]>(r.addressee_ids, []);
+      if (erasesFact({ speakerId: r.speaker_id, subjectId: r.subject_id, content: r.content }, participantId, named)) factIds.push(r.id);
+      else if (addresseeIds.includes(participantId)) kept.push({ id: r.id, addresseeIds });
+    }
+    return { factIds, kept };
   }
 
   async markProcessed(tenant: TenantId, utteranceId: string, factIds: string[], by?: ProcessedBy): Promise<void> {

@@ -10,6 +10,7 @@ import { MEMORY_LAYERS, collectionFor } from '../memory/collections.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
 import { eraseLeftBrainTraces, livingNamesLike } from './erase-left-brain.js';
+import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 
 /** What erasure needs besides the stores. */
@@ -82,6 +83,7 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });
   const first = await eraseDerived(deps, tenant, participantId, spoken, plan.factIds, plan.personaIds);
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
+  await reindexFactsWithout(deps, tenant, participantId, namesInFacts(plan));
   // Read again what jobs may have written meanwhile, and record it, before the memories and the participant go.
   const again = await readPerson(stores, tenant, participantId, plan.names);
   const merged = mergePlans(plan, again.plan);
@@ -155,7 +157,7 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
   };
   for (;;) {
     for (;;) {
-      const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId);
+      const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId, namesInFacts(plan));
       if (ids.length === 0) break;
       await record({ factIds: ids, sources, slots });
       for (const id of ids) await stores.memory.deleteFact(tenant, id);
@@ -163,7 +165,7 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
     await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
     // Only recorded ids go: a fact or persona node stored in the instant since the last listing is left in place, and
     // listed and recorded on the next round, so a crash right after this delete never loses an id.
-    const { left } = await stores.memory.deleteParticipant(tenant, participantId, recorded);
+    const { left } = await stores.memory.deleteParticipant(tenant, participantId, recorded, namesInFacts(plan));
     if (!left || left.factIds.length + left.personaIds.length === 0) return recorded;
   }
 }
@@ -198,10 +200,10 @@ async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: st
 /** What an erasure reads of the person before removing anything: their utterances, and the plan of the second pass. */
 async function readPerson(stores: Stores, tenant: TenantId, participantId: string, names: string[]): Promise<{ spoken: string[]; plan: ErasurePlan }> {
   const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
-  const { ids: factIds, sources, slots } = await factsMentioning(stores, tenant, participantId);
+  const living = await livingNamesLike(stores.graph, tenant, participantId, names);
+  const { ids: factIds, sources, slots } = await factsMentioning(stores, tenant, participantId, namesInFacts({ names, living }));
   const personaIds = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
   const texts = (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : []));
-  const living = await livingNamesLike(stores.graph, tenant, participantId, names);
   return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots } };
 }
 
@@ -237,21 +239,34 @@ async function eraseDerived(
 }
 
 /**
- * Ids of every fact that mentions the participant (speaker, subject or addressee), history included, the
- * ids of the turns they came from, and the derived attributes of other participants those facts may have set.
+ * The names by which a fact's text names the erased person (`erasesFact`): their name and aliases, and the words of
+ * three letters or more of those ("Quillon, that is a rare trade" names Quillon Varbeck), less any a living participant
+ * also goes by or holds as a word of their names (a fact about the living "Ben Jones" is no trace of an erased "Ben Smith").
+ */
+function namesInFacts(plan: Pick<ErasurePlan, 'names' | 'living'>): string[] {
+  const words = (names: string[]) => names.flatMap((n) => n.split(/\s+/)).filter((w) => w.length >= 3);
+  const living = new Set([...plan.living, ...words(plan.living)]);
+  return [...new Set([...plan.names, ...words(plan.names)])].filter((n) => !living.has(n));
+}
+
+/**
+ * Ids of every fact the erasure takes (`erasesFact`: theirs, as speaker or subject, or naming them by one of `names`),
+ * history included, the ids of the turns they came from, and the derived attributes of other participants those facts
+ * may have set. Another person's fact on which they were only an addressee is not one: it stays, without them.
  */
 async function factsMentioning(
-  stores: Stores, tenant: TenantId, participantId: string,
+  stores: Stores, tenant: TenantId, participantId: string, names: readonly string[],
 ): Promise<{ ids: string[]; sources: string[]; slots: DerivedSlot[] }> {
   const ids: string[] = [];
   const sources: string[] = [];
   const slots: DerivedSlot[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await stores.memory.listFacts(tenant, { participantId, role: 'any', includeHistory: true, limit: 1000, offset });
+    const listed = await stores.memory.listFacts(tenant, { participantId, role: 'any', includeHistory: true, limit: 1000, offset });
+    const page = listed.filter((f) => erasesFact(f, participantId, names));
     ids.push(...page.map((f) => f.id));
     sources.push(...page.flatMap((f) => f.referIds));
     slots.push(...page.flatMap(derivedSlotOf).filter((s) => s.participantId !== participantId));
-    if (page.length < 1000) return { ids: [...new Set(ids)], sources: [...new Set(sources)], slots };
+    if (listed.length < 1000) return { ids: [...new Set(ids)], sources: [...new Set(sources)], slots };
   }
 }
 
@@ -277,6 +292,22 @@ export async function pagedUtterances(stores: Stores, tenant: TenantId, filter: 
     ids.push(...fresh.map((u) => u.id));
     if (page.length < 1000 || fresh.length === 0) return ids;
     until = page.reduce((min, u) => (u.time < min ? u.time : min), page[0]!.time);
+  }
+}
+
+/**
+ * Index other people's current facts on which the erased person was only an addressee again without them (their
+ * stored vectors reused): the facts stay, and `deleteParticipant` removes them from their addressees.
+ */
+async function reindexFactsWithout(deps: ErasureDeps, tenant: TenantId, participantId: string, names: readonly string[]): Promise<void> {
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+  for (let offset = 0; ; offset += 1000) {
+    const listed = await deps.stores.memory.listFacts(tenant, { participantId, role: 'addressee', limit: 1000, offset });
+    const kept = listed.filter((f) => !erasesFact(f, participantId, names))
+      .map((f) => ({ ...f, addresseeIds: addresseesWithout(f.addresseeIds, participantId) }));
+    const vectors = await indexer.vectorsFor(tenant, kept.map((f) => ({ id: f.id, layer: f.layer, text: f.content })));
+    await indexer.indexFacts(tenant, kept.map((fact, i) => ({ fact, vector: vectors[i]! })));
+    if (listed.length < 1000) return;
   }
 }
 

@@ -155,7 +155,7 @@ describe('Neo4j memory erasure in batches', { skip: NEO4J_SKIP }, () => {
     confidence: 0.9, sessionId: 's1', source: 'test',
   });
 
-  test('more facts than one batch: all erased and reported in insertion order; other people keep theirs', async () => {
+  test('more facts than one batch: all erased and reported in insertion order; other people keep theirs, without her', async () => {
     const memory = new Neo4jMemoryStore(neo4jTestOptions('test-erase-mem'));
     try {
       const theirs: string[] = [];
@@ -164,10 +164,13 @@ describe('Neo4j memory erasure in batches', { skip: NEO4J_SKIP }, () => {
         const heard = await memory.addFacts('t1', Array.from({ length: 100 }, (_, j) => fact(`told Ana ${i + j}`, 'p_b', ['p_a'])));
         theirs.push(...said.map((f) => f.id), ...heard.map((f) => f.id));
       }
-      const kept = await memory.addFacts('t1', [fact('Ben likes tea', 'p_b')]);
-      const erased = await memory.deleteParticipant('t1', 'p_a');
+      const kept = await memory.addFacts('t1', [fact('Ben likes tea', 'p_b'), fact('Ben likes coffee', 'p_b', ['p_a', 'p_c'])]);
+      // Ben's facts naming Ana go with her; the one he only told her stays, without her.
+      const erased = await memory.deleteParticipant('t1', 'p_a', undefined, ['Ana']);
       assert.deepEqual(erased.factIds, theirs);
-      assert.deepEqual((await memory.listFacts('t1', { limit: 1000, includeHistory: true })).map((f) => f.id), kept.map((f) => f.id));
+      const left = await memory.listFacts('t1', { limit: 1000, includeHistory: true });
+      assert.deepEqual(left.map((f) => [f.id, f.addresseeIds]).sort(), kept.map((f, i) => [f.id, i === 0 ? [] : ['p_c']]).sort());
+      assert.deepEqual(await memory.listFacts('t1', { participantId: 'p_a', includeHistory: true }), [], 'no ADDRESSED edge to her is left');
     } finally {
       await memory.eraseAll();
       await memory.close();

@@ -215,9 +215,10 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal(persona[0]?.evidenceCount, 2);
       assert.ok(Math.abs((persona[0]?.valence ?? 0) - 0.6) < 1e-9);
       const erased = await store.deleteParticipant('t6', 'p_y');
-      assert.equal(erased.factIds.length, 2);
+      assert.equal(erased.factIds.length, 1, 'their own fact goes');
       assert.equal(erased.personaIds.length, 1);
-      assert.equal((await store.listFacts('t6', { includeHistory: true })).length, 0);
+      const left = await store.listFacts('t6', { includeHistory: true });
+      assert.deepEqual(left.map((f) => [f.content, f.addresseeIds]), [['Ben is a nurse', []]], 'Ben\'s fact they were addressed in stays, without them');
       assert.equal((await store.listPersona('t6', 'p_y')).length, 0);
     });
 
@@ -234,6 +235,28 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       const second = await store.deleteParticipant('t6r', 'p_r', { factIds: [known!.id, late!.id], personaIds: [persona!.id] });
       assert.deepEqual([second.factIds, second.personaIds, second.left], [[late!.id], [persona!.id], { factIds: [], personaIds: [] }]);
       assert.equal((await store.listFacts('t6r', { includeHistory: true })).length, 0);
+    });
+
+    test('erasing a person takes their facts and those naming them, and keeps others\' facts they were only addressed in', async () => {
+      const plain = { kind: 'statement' as const, slot: null, value: null };
+      const [lisbon, porto, promise, named, met, danish] = await store.addFacts('t6e', [
+        fact({ content: 'Cara lives in Lisbon', speakerId: 'p_cara', subjectId: 'p_cara', addresseeIds: ['p_dan', 'p_eve'], value: 'Lisbon' }),
+        fact({ content: 'Cara lives in Porto', speakerId: 'p_cara', subjectId: 'p_cara', addresseeIds: ['p_dan'], validFrom: '2026-01-01T10:00:00.000Z' }),
+        fact({ ...plain, kind: 'commitment', content: 'Dan will send Cara the report', speakerId: 'p_dan', subjectId: 'p_dan', addresseeIds: ['p_cara'] }),
+        fact({ ...plain, kind: 'commitment', content: 'Cara will send Dan the report', speakerId: 'p_cara', subjectId: 'p_cara', addresseeIds: ['p_dan'] }),
+        fact({ ...plain, content: 'Eve met Dan at the market', speakerId: 'p_eve', subjectId: 'p_eve', addresseeIds: [] }),
+        fact({ ...plain, kind: 'preference', content: 'Eve likes Danish pastries', speakerId: 'p_eve', subjectId: 'p_eve', addresseeIds: ['p_dan'] }),
+      ]);
+      assert.ok(await store.closeFact('t6e', porto!.id, '2026-01-05T10:00:00.000Z', lisbon!.id), 'a history row');
+      const erased = await store.deleteParticipant('t6e', 'p_dan', undefined, ['Dan', '', 'D']);
+      assert.deepEqual([...erased.factIds].sort(), [promise!.id, named!.id, met!.id].sort(), 'theirs, and those naming them');
+      const left = await store.listFacts('t6e', { includeHistory: true });
+      assert.deepEqual(left.map((f) => [f.id, f.addresseeIds]).sort(), [
+        [lisbon!.id, ['p_eve']], [porto!.id, []], [danish!.id, []],
+      ].sort(), 'others\' facts stay, history included, without the erased addressee');
+      assert.equal((await store.listFacts('t6e', { participantId: 'p_dan', includeHistory: true })).length, 0, 'nothing of them is found');
+      assert.deepEqual((await store.listFacts('t6e', { participantId: 'p_cara' })).map((f) => f.content), ['Cara lives in Lisbon']);
+      assert.deepEqual((await store.deleteParticipant('t6e', 'p_dan', undefined, ['Dan'])).factIds, [], 'again: nothing more');
     });
 
     test('records processed utterances for idempotency', async () => {
