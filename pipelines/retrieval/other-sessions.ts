@@ -25,12 +25,17 @@ export function asksForList(question: string): boolean {
   if (/\bhow many\b|\bboth\b|\bin common\b/.test(q)) return true;
   if (/^(?:in )?(?:what|which) (?:kinds?|types?|sorts?) of\b/.test(q)) return true;
   if (/^(?:what|which|where|who) (?:has|have) \w+(?: and \w+)? (?!\w+ing\b)\w+/.test(q)) return true;
-  // "What activities…", "What LGBTQ+ events…", "Which European countries…": a plural noun within the first two words.
-  const m = /^(?:in )?(?:what|which) (\S+)(?: (\S+))?/.exec(q);
-  if (!m) return false;
-  const plural = (w: string | undefined): boolean => w !== undefined && /^[a-z]{3,}s$/.test(w) && !/(?:ss|us|is)$/.test(w) && !NOT_PLURAL.has(w);
-  return plural(m[1]) || (plural(m[2]) && !['do', 'does', 'did', 'are', 'were'].includes(m[1] ?? ''));
+  // "What activities does…", "What LGBTQ+ events has…", "Which European countries has…": a plural noun within the first
+  // two words, followed by an auxiliary (a verb in -s, "Which song motivates Melanie…", "What Jon thinks…", is no plural).
+  const w = q.split(' ');
+  const plural = (x: string | undefined): boolean => x !== undefined && /^[a-z]{3,}s$/.test(x) && !/(?:ss|us|is)$/.test(x) && !NOT_PLURAL.has(x);
+  if (!/^(?:what|which)$/.test(w[0] === 'in' ? w[1] ?? '' : w[0] ?? '')) return false;
+  const at = w[0] === 'in' ? 2 : 1;
+  return [at, at + 1].some((i) => plural(w[i]) && AUXILIARIES.has(w[i + 1] ?? ''));
 }
+
+/** Auxiliaries after the plural noun of a list question ("What books **has** Melanie read?"). */
+const AUXILIARIES = new Set('do does did has have had are were is was can could will would should'.split(' '));
 
 /**
  * The content words at least two of `texts` share, most shared first (first seen breaks ties), `exclude` left out:

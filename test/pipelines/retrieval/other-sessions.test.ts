@@ -10,11 +10,13 @@ describe('the other-sessions round: which questions, which words, which places',
   test('lists and aggregates are told from single answers', () => {
     for (const q of ['What activities does Melanie partake in?', 'What books has Melanie read?', 'What LGBTQ+ events has Caroline participated in?',
       'What kind of art does Caroline make?', 'What has Maria done to feel closer to her faith?', 'Where has Melanie camped?',
-      'How many times has Melanie gone to the beach in 2023?', 'What do Jon and Gina both have in common?', 'Which European countries has Maria been to?']) {
+      'How many times has Melanie gone to the beach in 2023?', 'What do Jon and Gina both have in common?', 'Which European countries has Maria been to?',
+      'What symbols are important to Caroline?', 'In what ways is Caroline participating in the LGBTQ community?']) {
       assert.ok(asksForList(q), q);
     }
     for (const q of ['What is Caroline\'s identity?', 'When did Melanie paint a sunrise?', 'Where does Lena live now?', 'What did Ana promise Ben?',
-      'What does Melanie do to destress?', 'Who is Ana\'s sister?']) {
+      'What does Melanie do to destress?', 'Who is Ana\'s sister?', 'Which song motivates Melanie to be courageous?', 'What motivates Ana?',
+      'What Jon thinks the ideal dance studio should look like?']) {
       assert.equal(asksForList(q), false, q);
     }
   });
