@@ -240,9 +240,12 @@ export async function answerQuestion(
     const words = sharedWords(found.map((i) => `${i.text} ${i.source_text ?? ''}`), new Set([...rewritten.terms, ...rewritten.nameWords]),
       options.otherSessionWords ?? 5);
     const query = [...rewritten.terms, ...words].join(' ');
-    if (query === '') return found;
+    // Only subjects who stated the question's content as well as anyone else (`namedSearchMatch`'s factor 1): the
+    // question may name the wrong person ("What deals did Tim sign?" when John signed them).
+    const subjects = rewritten.subjectIds.filter((s) => (subjectSearch.get(s) ?? 1) >= 1);
+    if (query === '' || (rewritten.subjectIds.length > 0 && subjects.length === 0)) return found;
     const deep = { ...ctx, depth: options.otherSessionDepth ?? 50 };
-    const lists = await Promise.all(otherSessionActions(query, rewritten.subjectIds, options.denseWeight ?? 0.5).map((a) => runAction(deep, a)));
+    const lists = await Promise.all(otherSessionActions(query, subjects, options.denseWeight ?? 0.5).map((a) => runAction(deep, a)));
     await textsOf(stores.graph, tenant, [...new Set(lists.flatMap((l) => l.ids))], utterances);
     const usable = (u: Utterance): boolean => !excluded.has(u.id) && allowed(u) && hasContent(u.text);
     const best = bestPerOtherSession(lists, rrfK, utterances, represented, usable, places * 2);
