@@ -146,7 +146,8 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   /**
    * Places of the top k the other-sessions round may take (default 0: off). After the answer is ranked, a question
    * of the kind `otherSessionQuestions` names is searched again (BM25 and dense over turns, restricted to each of its
-   * named subjects) with its content words and the words at least two of the found items share (`otherSessionWords`),
+   * named subjects who stated the question's content as well as anyone else, `namedSearchMatch`; a question whose named
+   * subjects all stated less: no round) with its content words and the words at least two of the found items share (`otherSessionWords`),
    * keeping the best turn of each session no found item tells of; these take the places of the lowest items
    * (`otherSessionYield`), never the first: evidence of a list told across several sessions ("What activities does
    * Melanie partake in?") that round 1's paraphrases of the topic kept out.
