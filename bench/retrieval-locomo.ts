@@ -115,7 +115,8 @@ console.log(`text embedder: ${app.retriever.embedder.space.model} (Parley's dens
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const clients = new Map(convs.map((c) => [c, new ParleyClient({ baseUrl: base, apiKey: keyOf(c) })] as const));
+/** The SDK clients: ingestion on a machine shared with other jobs may wait beyond the client's default 30 s for an answer. */
+const clients = new Map(convs.map((c) => [c, new ParleyClient({ baseUrl: base, apiKey: keyOf(c), timeoutMs: 300_000 })] as const));
 /** The SDK client of a conversation's tenant. */
 const client = (conv: string): ParleyClient => clients.get(conv)!;
 
