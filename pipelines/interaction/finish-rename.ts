@@ -28,7 +28,8 @@ export async function renameMemories(deps: RenameDeps, tenant: TenantId, id: str
   for (const from of owed.from) {
     // Others who answer to the old label: a fact one of them takes part in may mean them by it.
     const holders = new Set(from ? (await deps.graph.findParticipantsByName(tenant, from)).map((p) => p.id).filter((other) => other !== id) : []);
-    current.push(...(await renameInFacts(deps.memory, tenant, id, from, owed.to, holders)).filter((f) => f.validTo === null));
+    const only = owed.facts ? new Set(owed.facts) : undefined;
+    current.push(...(await renameInFacts(deps.memory, tenant, id, from, owed.to, holders, only)).filter((f) => f.validTo === null));
   }
   if (current.length > 0 && deps.indexer) {
     const vectors = await deps.indexer.vectorsFor(tenant, current.map((f) => ({ id: f.id, layer: f.layer, text: f.content })));
@@ -38,18 +39,17 @@ export async function renameMemories(deps: RenameDeps, tenant: TenantId, id: str
 }
 
 /**
- * Finish the rename still owed to each of `ids`, if any. One recorded for a name they no longer hold (a PATCH cut
- * short before the name was set) owes nothing and is cleared. Returns how many rewrites ran.
+ * Finish the rename still owed to each of `ids`, if any. One recorded for a name they do not hold is left as it is:
+ * it may be one a merge or a PATCH has just recorded and is about to set the name of (clearing it then would lose the
+ * rewrite); one a PATCH cut short before setting the name owes nothing until that name is set, and the next rename
+ * replaces it. Returns how many rewrites ran.
  */
 export async function finishPendingRenames(deps: RenameDeps, tenant: TenantId, ids: readonly string[]): Promise<number> {
   let finished = 0;
   for (const p of await deps.graph.getParticipants(tenant, [...new Set(ids)])) {
     const owed = pendingRenameOf(p.attributes);
     if (!owed) continue;
-    if (owed.to !== p.name) {
-      await deps.graph.updateParticipantAttribute(tenant, p.id, PENDING_RENAME, (stored) => (isPendingRename(stored, owed) ? undefined : stored));
-      continue;
-    }
+    if (owed.to !== p.name) continue;
     await renameMemories(deps, tenant, p.id, owed);
     finished += 1;
   }

@@ -7,6 +7,7 @@ import { pagedUtterances } from './erase-participant.js';
 import { keepClientKeysAfterMerge } from './derived-attributes.js';
 import { finishPendingRenames } from './finish-rename.js';
 import { PENDING_RENAME, pendingRenameOf, type PendingRename } from './pending-rename.js';
+import { factsOf } from './rename-facts.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
 export interface MergeReport {
@@ -51,7 +52,7 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
   for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
   const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
   // Recorded before the merge: a crash after it is finished at start, like a rename's.
-  if (from && into) await oweMergeRename(stores.graph, tenant, from, into);
+  if (from && into) await oweMergeRename(stores, tenant, from, into);
   await stores.graph.mergeParticipants(tenant, fromId, intoId);
   if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
   await relabelFacts(stores, tenant, fromId, intoId);
@@ -82,17 +83,26 @@ export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tena
 /**
  * The rewrite a merge of `from` into `into` owes, recorded on `into` (`PENDING_RENAME`) before the merge: when only one
  * of them has a name, the survivor holds it after and the memories of the unnamed one ("An unnamed speaker enjoys green
- * tea" said by a voice merged into Xena) say it (`relabelFacts` finishes it). A rewrite the named one still owed is kept.
+ * tea" said by a voice merged into Xena) say it (`relabelFacts` finishes it). When the survivor is the named one, only
+ * the merged voice's facts (listed now, before they move) are rewritten: in the survivor's own facts, written while it
+ * had its name, "an unnamed speaker" is always someone else. A rewrite the named one still owed is kept (finished first
+ * when the survivor owed it, so the limit to the voice's facts never cuts it short).
  */
-export async function oweMergeRename(graph: GraphStore, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
+export async function oweMergeRename(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, from: Participant, into: Participant): Promise<void> {
   const name = into.name ?? from.name;
   if (!name || (into.name !== null && from.name !== null)) return;
+  if (into.name !== null) {
+    if (pendingRenameOf(into.attributes)?.to === into.name) await finishPendingRenames(stores, tenant, [into.id]);
+    const facts = (await factsOf(stores.memory, tenant, from.id)).map((f) => f.id);
+    await stores.graph.updateParticipantAttribute(tenant, into.id, PENDING_RENAME, () => ({ from: [null], to: name, facts }));
+    return;
+  }
   const owedBefore = [from, into].flatMap((p) => {
     const owed = pendingRenameOf(p.attributes);
-    return owed && owed.to === name ? owed.from : [];
+    return owed && owed.to === name && owed.facts === undefined ? owed.from : [];
   });
   const owed: PendingRename = { from: [...new Set([...owedBefore, null])], to: name };
-  await graph.updateParticipantAttribute(tenant, into.id, PENDING_RENAME, () => owed);
+  await stores.graph.updateParticipantAttribute(tenant, into.id, PENDING_RENAME, () => owed);
 }
 
 /**

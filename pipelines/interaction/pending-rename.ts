@@ -10,19 +10,26 @@ import type { Participant } from '../../graph/types.js';
  */
 export const PENDING_RENAME = '$pending_rename';
 
-/** The rewrite owed: every old label (null: "an unnamed speaker") to become `to`. */
+/**
+ * The rewrite owed: every old label (null: "an unnamed speaker") to become `to`; with `facts`, in those facts only (a
+ * merge of an unnamed voice into a named person: the voice's facts, never the person's own, whose "an unnamed speaker"
+ * was always someone else).
+ */
 export interface PendingRename {
   from: (string | null)[];
   to: string;
+  facts?: string[];
 }
 
 /** The pending rename stored in `attributes`, if any is well-formed. */
 export function pendingRenameOf(attributes: Record<string, unknown>): PendingRename | null {
   const v = attributes[PENDING_RENAME];
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
-  const { from, to } = v as { from?: unknown; to?: unknown };
+  const { from, to, facts } = v as { from?: unknown; to?: unknown; facts?: unknown };
   if (typeof to !== 'string' || !Array.isArray(from)) return null;
-  return { from: from.filter((f): f is string | null => f === null || typeof f === 'string'), to };
+  const owed: PendingRename = { from: from.filter((f): f is string | null => f === null || typeof f === 'string'), to };
+  if (Array.isArray(facts)) owed.facts = facts.filter((f): f is string => typeof f === 'string');
+  return owed;
 }
 
 /**
@@ -33,7 +40,8 @@ export function pendingRenameOf(attributes: Record<string, unknown>): PendingRen
 export function renameOwed(target: Pick<Participant, 'name' | 'attributes'>, name: string | null | undefined): PendingRename | null {
   if (!name) return null;
   const stored = pendingRenameOf(target.attributes);
-  const owedToCurrent = stored !== null && stored.to === target.name;
+  // One limited to some facts (a merge's) is finished by its own path; a PATCH owes the rewrite of every fact.
+  const owedToCurrent = stored !== null && stored.to === target.name && stored.facts === undefined;
   if (name === target.name) return owedToCurrent ? stored : null;
   const from = [...(owedToCurrent ? stored.from : []), target.name].filter((f) => f !== name);
   return { from: [...new Set(from)], to: name };
@@ -42,7 +50,8 @@ export function renameOwed(target: Pick<Participant, 'name' | 'attributes'>, nam
 /** Whether `stored` (an attribute value) is the pending rename `p`: only that one is cleared when done. */
 export function isPendingRename(stored: unknown, p: PendingRename): boolean {
   const s = pendingRenameOf({ [PENDING_RENAME]: stored });
-  return s !== null && s.to === p.to && s.from.length === p.from.length && s.from.every((f, i) => f === p.from[i]);
+  const sameFacts = (s?.facts ?? []).join('\n') === (p.facts ?? []).join('\n') && (s?.facts === undefined) === (p.facts === undefined);
+  return s !== null && s.to === p.to && s.from.length === p.from.length && s.from.every((f, i) => f === p.from[i]) && sameFacts;
 }
 
 /**

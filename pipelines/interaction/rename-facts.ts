@@ -58,11 +58,12 @@ export function renameInText(text: string, from: string, to: string): string | n
  */
 export async function renameInFacts(
   memory: MemoryStore, tenant: TenantId, participantId: string, from: string | null, to: string,
-  holders: ReadonlySet<string> = new Set(),
+  holders: ReadonlySet<string> = new Set(), only?: ReadonlySet<string>,
 ): Promise<Fact[]> {
   if (from !== null && from === to) return [];
   const rewritten: Fact[] = [];
   for (const f of await factsOf(memory, tenant, participantId)) {
+    if (only && !only.has(f.id)) continue;
     if (!factIsAbout(f, participantId)) continue;
     if ([f.speakerId, f.subjectId, ...f.addresseeIds].some((id) => id !== participantId && holders.has(id))) continue;
     const content = from === null ? nameUnnamed(f.content, to) : renameInText(f.content, from, to);

@@ -6,6 +6,7 @@ import { SqliteGraphStore } from '../../../graph/sqlite/sqlite-graph-store.js';
 import { SqliteMemoryStore } from '../../../graph/sqlite/sqlite-memory-store.js';
 import { oweMergeRename, relabelFacts } from '../../../pipelines/interaction/merge-participants.js';
 import { renameInFacts } from '../../../pipelines/interaction/rename-facts.js';
+import { finishPendingRenames } from '../../../pipelines/interaction/finish-rename.js';
 
 const tenant = 't-rename';
 const at = '2026-12-01T10:00:00.000Z';
@@ -85,9 +86,42 @@ describe('renameInFacts: the old label is rewritten only where it is the renamed
       fact('An unnamed speaker walks to work', voice2.id, voice2.id),
       fact('Ben lent an unnamed speaker a book', voice2.id, ben.id),
     ]);
-    await oweMergeRename(graph, tenant, voice2, xena);
+    await oweMergeRename({ graph, memory }, tenant, voice2, xena);
     await relabelFacts({ graph, memory }, tenant, voice2.id, xena.id);
     assert.deepEqual(await texts(memory, more.map((f) => f.id)), ['Xena walks to work', 'Ben lent an unnamed speaker a book']);
+  });
+
+  // A merge into a named person rewrote the person's own facts too, where "an unnamed speaker" is always someone else.
+  test('a voice merged into a named person: only the voice\'s facts are named; the person\'s own keep their unnamed speaker', async () => {
+    const { graph, memory } = stores();
+    const voice = await graph.createParticipant(tenant, {});
+    const xena = await graph.createParticipant(tenant, { name: 'Xena' });
+    const added = await memory.addFacts(tenant, [
+      fact('An unnamed speaker walks to work', voice.id, voice.id),
+      fact('The book club meets at an unnamed speaker\'s house', xena.id, 'entity:book-club'),
+      fact('An unnamed speaker sold Xena a bike', xena.id, xena.id),
+    ]);
+    await oweMergeRename({ graph, memory }, tenant, voice, xena);
+    await graph.mergeParticipants(tenant, voice.id, xena.id);
+    await relabelFacts({ graph, memory }, tenant, voice.id, xena.id);
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), [
+      'Xena walks to work', 'The book club meets at an unnamed speaker\'s house', 'An unnamed speaker sold Xena a bike',
+    ]);
+    assert.equal((await graph.getParticipant(tenant, xena.id))?.attributes['$pending_rename'], undefined, 'nothing left owed');
+  });
+
+  // A consolidation job finishing renames between a merge's record and its name write cleared the record: the rewrite was lost.
+  test('a rename recorded before the name is set survives a finishing pass in between, and is done once the name is set', async () => {
+    const { graph, memory } = stores();
+    const voice = await graph.createParticipant(tenant, {});
+    const ana = await graph.createParticipant(tenant, { name: 'Ana' });
+    const [own] = await memory.addFacts(tenant, [fact('An unnamed speaker grows basil', voice.id, voice.id)]);
+    await oweMergeRename({ graph, memory }, tenant, ana, voice);
+    await finishPendingRenames({ graph, memory }, tenant, [voice.id]);
+    assert.ok((await graph.getParticipant(tenant, voice.id))?.attributes['$pending_rename'], 'still owed while the name is not set');
+    await graph.mergeParticipants(tenant, ana.id, voice.id);
+    await relabelFacts({ graph, memory }, tenant, ana.id, voice.id);
+    assert.deepEqual(await texts(memory, [own!.id]), ['Ana grows basil']);
   });
 
   // A merge that gave an unnamed survivor the merged-away one's name left the survivor's own memories unnamed.
@@ -100,7 +134,7 @@ describe('renameInFacts: the old label is rewritten only where it is the renamed
       fact('The caller wants a refund', voice.id, voice.id),
       fact('Yara lent an unnamed speaker a ladder', yara.id, yara.id),
     ]);
-    await oweMergeRename(graph, tenant, yara, voice);
+    await oweMergeRename({ graph, memory }, tenant, yara, voice);
     await graph.mergeParticipants(tenant, yara.id, voice.id);
     assert.equal((await graph.getParticipant(tenant, voice.id))?.name, 'Yara', 'the survivor holds the name');
     await relabelFacts({ graph, memory }, tenant, yara.id, voice.id);

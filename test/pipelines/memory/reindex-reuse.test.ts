@@ -74,7 +74,7 @@ describe('re-indexing a consolidated utterance (speaker merge) embeds only the t
     const [first] = await vectors.get(T, collectionFor('interaction'), [u!.id]);
 
     // What applyMerge does to the stores before it queues the re-index.
-    await oweMergeRename(graph, T, (await graph.getParticipant(T, voice))!, (await graph.getParticipant(T, xena))!);
+    await oweMergeRename({ graph, memory }, T, (await graph.getParticipant(T, voice))!, (await graph.getParticipant(T, xena))!);
     await graph.mergeParticipants(T, voice, xena);
     await relabelFacts({ graph, memory }, T, voice, xena);
     const renamed = (await memory.getFact(T, fact!.id))!.content;
