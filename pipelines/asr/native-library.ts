@@ -80,7 +80,13 @@ function dpkgVersion(file: string): string | undefined {
     return undefined;
   }
   for (const list of lists) {
-    const listed = readFileSync(path.join(DPKG, 'info', list), 'utf8').split('\n')
+    let text: string;
+    try {
+      text = readFileSync(path.join(DPKG, 'info', list), 'utf8');
+    } catch {
+      continue; // removed or renamed by a dpkg run since the listing, or unreadable: only a version probe, never a load failure
+    }
+    const listed = text.split('\n')
       .filter((p) => path.basename(p) === path.basename(file) || path.basename(p).startsWith(`${stem}.so`));
     if (!listed.some((p) => resolves(p, file))) continue;
     const [pkg, arch] = list.slice(0, -'.list'.length).split(':');

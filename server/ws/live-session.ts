@@ -59,6 +59,8 @@ const REPLACED = 'session resumed on another connection';
  */
 export class LiveSession implements TurnSession {
   private socket: WebSocket | null = null;
+  /** Sockets this session closed for a fatal error. */
+  private readonly closedFatally = new WeakSet<WebSocket>();
   /** Whether events are written to `socket` (false for audio-only sockets). */
   private socketEvents = true;
   /** The `seq` of its events. */
@@ -252,7 +254,15 @@ export class LiveSession implements TurnSession {
   sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number; shed_from_ms?: number } = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
-    if (fatal) this.socket?.close(ERRORS[code].wsClose, fitCloseReason(code));
+    if (fatal && this.socket) {
+      this.closedFatally.add(this.socket);
+      this.socket.close(ERRORS[code].wsClose, fitCloseReason(code));
+    }
+  }
+
+  /** Whether this session closed `socket` for a fatal error (`sendError`): a client that never resumes (Twilio) has ended. */
+  closedForError(socket: WebSocket): boolean {
+    return this.closedFatally.has(socket);
   }
 
   /**

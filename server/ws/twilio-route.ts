@@ -275,8 +275,9 @@ class TwilioConnection {
     if (this.dropped > 0) session.log.info({ dropped: this.dropped }, 'twilio stream: bad frames dropped');
     session.detach(this.socket);
     if (previous !== 'live' || session.ended || session.connected) return;
-    // Twilio never resumes a stream the server closed: the call ends now, as at `stop`.
-    if (this.refused) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');
+    // Twilio never resumes a stream the server closed (refused here, or a fatal error of the session, such as no
+    // inference worker left): the call ends now, as at `stop`.
+    if (this.refused || session.closedForError(this.socket)) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');
     // Without `stop` (a dropped connection) the session waits for a resume, as on /v1/stream.
     else this.app.sessions.disconnected(session);
   }
@@ -291,7 +292,9 @@ class TwilioConnection {
       return;
     }
     this.dropped += 1;
-    this.request.log.info({ message: err.message, sequenceNumber: this.lastSequence, dropped: this.dropped }, 'twilio frame dropped');
+    // The first of a run at info, the rest at debug: a proxy corrupting every frame would write 50 lines a second (the
+    // total is logged at close).
+    this.request.log[this.inBadRun ? 'debug' : 'info']({ message: err.message, sequenceNumber: this.lastSequence, dropped: this.dropped }, 'twilio frame dropped');
     if (this.inBadRun) return;
     this.inBadRun = true;
     this.session.sendError(err.code, `${err.message} (frame dropped; the call goes on, and further bad frames are dropped without another error until a good one arrives)`);

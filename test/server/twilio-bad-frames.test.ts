@@ -99,6 +99,25 @@ describe('bad frames in a live Twilio call', () => {
     sse.close();
   });
 
+  test('a fatal error of the session (no inference worker left) closes the stream and ends the call at once', async () => {
+    const c = twilioCall({});
+    const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
+    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+    const frames = twilioMessages(c, Buffer.alloc(160 * 5, 0xff));
+    frames.pop();
+    for (const m of frames) ws.send(JSON.stringify(m));
+    await sse.until(() => sse.events.some((e) => e.event === 'session.started'), 120_000, 'session.started');
+    const live = t.app.sessions.get('default', c.callSid);
+    assert.ok(live, 'the live session');
+    live.sendError('PARLEY_ERR_WORKER_CRASHED', 'no inference worker is available', true);
+    const how = await closed;
+    assert.equal(how.code, 1011);
+    // Before: the call waited PARLEY_SESSION_RESUME_MS (an hour here) for a resume Twilio never makes.
+    await sse.until(() => sse.ended, 120_000, 'session.ended');
+    assert.ok((await t.app.stores.graph.getSession('default', c.callSid))?.endedAt, 'the end is stored');
+    sse.close();
+  });
+
   test('restarting an ended call is refused with 1008, not a normal closure, its reason cut at a word', async () => {
     const c = twilioCall({});
     const frames = twilioMessages(c, Buffer.alloc(160 * 5, 0xff));
