@@ -10,6 +10,20 @@ export type Pacing =
   /** No pacing at all: every frame as soon as it is queued (the server sheds audio over 5 s ahead). */
   | 'none';
 
+/**
+ * Most audio a resumed connection sends faster than real time to catch up on what it held during the
+ * outage, ms: the server's catch-up allowance (docs/PROTOCOL.md, "Catching up after a reconnect").
+ */
+export const MAX_CATCH_UP_MS = 30_000;
+
+/** The time source of pacing: `performance.now()` and `setTimeout` unless a test injects another. */
+export interface PacingClock {
+  /** Milliseconds on a monotonic clock. */
+  now(): number;
+  /** Resolves once `now()` has advanced by `ms`. */
+  sleep(ms: number): Promise<void>;
+}
+
 /** Options of `ParleyClient.stream()`. */
 export interface StreamOptions {
   /** Resume (or name) this session; default: the server makes up an id (`session.sessionId`). */
@@ -41,6 +55,8 @@ export interface StreamOptions {
   resendBufferMs?: number;
   /** Wait this long for each connection's `session.started`, ms. Default 15 000. */
   openTimeoutMs?: number;
+  /** The clock pacing runs on (tests inject a fake one). Default: `performance.now()` and `setTimeout`. */
+  clock?: PacingClock;
   /** Extra query parameters of the upgrade (future server options). */
   query?: Record<string, string>;
 }

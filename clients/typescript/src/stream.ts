@@ -4,14 +4,15 @@ import { ResumeSchedule } from './resume-policy.js';
 import { DEFAULT_RESEND_BUFFER_MS, SentAudio } from './sent-audio.js';
 import { errorFromResponse, ParleyError } from './errors.js';
 import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
-import type { StreamOptions } from './stream-options.js';
+import { MAX_CATCH_UP_MS, type PacingClock, type StreamOptions } from './stream-options.js';
 
-export type { Pacing, StreamOptions } from './stream-options.js';
+export type { Pacing, PacingClock, StreamOptions } from './stream-options.js';
 
 /** Called with each event, and with null once the stream is closed for good. */
 type Listener = (event: ServerEvent | null) => void;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const WALL_CLOCK: PacingClock = { now: () => performance.now(), sleep };
 
 /** Close codes after which the session is over or belongs to another connection: never resumed. */
 const FINAL_CLOSES = new Set([1000, 4000]);
@@ -57,8 +58,12 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   private endedEvent: ServerEvents['session.ended'] | null = null;
   private pumping = false;
   private drainWaiters: (() => void)[] = [];
+  private readonly clock: PacingClock;
+  /** When audio `sentMs` 0 was due on the pacing clock: audio `x` is due at `clockStart + x / speed`. */
   private clockStart = 0;
   private sentMs = 0;
+  /** When the last audio frame went out (pacing clock), undefined before the first. */
+  private lastAudioAt: number | undefined;
   /** Whether a connection is up (its session started); while not, the pump waits on `connectedWaiter`. */
   private connected = false;
   private setConnected: () => void = () => {};
@@ -70,6 +75,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     this.sessionId = options.sessionId ?? '';
     this.queue = new AudioQueue(options.encoding ?? 'pcm_s16le', options.sampleRate ?? 16000, options.frameMs ?? 20);
     this.sentAudio = new SentAudio(options.resendBufferMs ?? DEFAULT_RESEND_BUFFER_MS);
+    this.clock = options.clock ?? WALL_CLOCK;
   }
 
   /** Audio sent again after server shutdowns (what they named as not stored), ms. */
@@ -283,9 +289,13 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         }
         if (event.type === 'session.started' && !started) {
           started = true;
+          const newStream = this.shutDownFrom !== null;
+          let resentMs = 0;
           if (this.shutDownFrom) {
             // A new server process: the audio the old one did not store goes first, on the new one's clock.
-            this.queue.unshift(this.sentAudio.takeFrom(this.shutDownFrom.ms));
+            const resend = this.sentAudio.takeFrom(this.shutDownFrom.ms);
+            resentMs = resend.reduce((ms, f) => ms + f.ms, 0);
+            this.queue.unshift(resend);
             this.shutDownFrom = null;
           }
           clearTimeout(timer);
@@ -293,8 +303,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           if (typeof id === 'string') this.sessionId = id;
           this.ws = ws;
           this.connected = true;
-          // Pacing continues from here: audio held during a drop is not rushed out after it.
-          this.clockStart = performance.now() - this.sentMs / this.speed;
+          // Pacing continues from here, ahead by the audio to catch up on (held during the outage, resent).
+          const now = this.clock.now();
+          const catchUp = event.resumed === true ? this.catchUpMs(now, newStream, resentMs) : 0;
+          this.clockStart = now - (this.sentMs + catchUp) / this.speed;
           this.setConnected();
           resolve();
         }
@@ -373,6 +385,19 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     });
   }
 
+  /**
+   * How much audio a resumed connection sends at once before pacing goes on in real time, ms: what pacing
+   * is behind the live clock (the audio held during the outage) plus what is resent, within the server's
+   * catch-up allowance: the whole {@link MAX_CATCH_UP_MS} on a new audio stream (after a shutdown), else
+   * the gap since the last frame sent (the server measures it the same way), at most that. Audio beyond
+   * it goes out in real time after it, as before.
+   */
+  private catchUpMs(now: number, newStream: boolean, resentMs: number): number {
+    const allowance = newStream ? MAX_CATCH_UP_MS : this.lastAudioAt === undefined ? 0 : Math.min(now - this.lastAudioAt, MAX_CATCH_UP_MS);
+    const behind = Math.max(0, (now - this.clockStart) * this.speed - this.sentMs);
+    return Math.max(0, Math.min(behind + resentMs, allowance));
+  }
+
   /** Audio ms per wall-clock ms: `speed` when paced in real time, else 1 (`fast` counts its lead in real time). */
   private get speed(): number {
     return (this.options.pacing ?? 'realtime') === 'realtime' ? this.options.speed ?? 1 : 1;
@@ -401,9 +426,9 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       }
       if (item.kind === 'audio' && pacing !== 'none') {
         const lead = pacing === 'fast' ? maxLead : 0;
-        const wait = this.clockStart + (this.sentMs - lead) / this.speed - performance.now();
+        const wait = this.clockStart + (this.sentMs - lead) / this.speed - this.clock.now();
         if (wait > 0) {
-          await sleep(wait);
+          await this.clock.sleep(wait);
           continue;
         }
       }
@@ -411,6 +436,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       ws.send(item.kind === 'audio' ? item.data : item.text);
       if (item.kind === 'audio') {
         this.sentMs += item.ms;
+        this.lastAudioAt = this.clock.now();
         this.sentAudio.record(item);
       }
     }
