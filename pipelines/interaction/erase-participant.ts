@@ -113,7 +113,8 @@ export interface FinishedErasures {
 /**
  * Finish every erasure of the tenant recorded as pending (cut short by a crash, or by a store failing after the
  * participant left the graph): run at start. Each is claimed first (`lease`): several servers starting on one store
- * finish each erasure once, and one whose owner crashed is taken over when its lease has ended. One that fails stays
+ * finish each erasure once (the claim is renewed while it runs), and one whose owner crashed is taken over when its
+ * lease has ended. One that fails stays
  * pending (and claimed until its lease ends) for a later pass, the next start or a repeated request.
  */
 export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId, lease: ErasureOwner): Promise<FinishedErasures> {
@@ -126,8 +127,20 @@ export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId,
       if (current?.leaseUntil) result.held.push({ participantId: pending.participantId, leaseUntil: current.leaseUntil });
       continue;
     }
-    // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
-    if (await eraseParticipant(deps, tenant, pending.participantId)) result.done.push(pending.participantId);
+    // Renewed while it runs (every third of the lease): an erasure longer than one lease is never taken over by
+    // another server while this one still works on it.
+    const renew = setInterval(() => {
+      const at = new Date();
+      deps.stores.graph.claimErasure(tenant, pending.participantId, { owner: lease.owner, now: at.toISOString(), until: new Date(at.getTime() + lease.leaseMs).toISOString() })
+        .catch(() => undefined); // a failed renewal leaves the lease to end; the erasure itself goes on (its steps repeat safely)
+    }, Math.max(10, Math.floor(lease.leaseMs / 3)));
+    renew.unref();
+    try {
+      // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
+      if (await eraseParticipant(deps, tenant, pending.participantId)) result.done.push(pending.participantId);
+    } finally {
+      clearInterval(renew);
+    }
   }
   return result;
 }

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { openStores } from '../../graph/open-stores.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { finishPendingErasures } from '../../pipelines/interaction/erase-participant.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
@@ -180,6 +181,53 @@ describe('an erasure cut short by a crash between its passes', () => {
       assert.deepEqual(leaks(app, tmp.dir, person), []);
     } finally {
       await app.close();
+    }
+  });
+
+  test('the claim is renewed while an erasure runs: one longer than a lease is not taken over by another server', async () => {
+    const tmp = tempDir('parley-erase-renew-');
+    const spare = tempDir('parley-erase-renew-models-');
+    dirs.push(tmp, spare);
+    const first = await serve(tmp.dir);
+    let person: Seeded;
+    try {
+      person = await seed(first.app, first.api, 'crash-renew', 'Ysolde Marrack');
+      await eraseAndCrash(first.app, first.api, person);
+    } finally {
+      await first.app.close();
+    }
+    // The models of a server on another directory; the crashed store is opened alone (no start-up finisher on it).
+    const other = await serve(spare.dir);
+    const stores = openStores(loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    try {
+      const leaseMs = 3000;
+      let claims = 0;
+      let renewed = (): void => undefined;
+      const seenRenewal = new Promise<void>((resolve) => { renewed = resolve; });
+      const realClaim = stores.graph.claimErasure.bind(stores.graph);
+      stores.graph.claimErasure = async (...args: Parameters<typeof realClaim>) => {
+        const ok = await realClaim(...args);
+        if (args[2].owner === 'this-server' && ok && ++claims >= 2) renewed();
+        return ok;
+      };
+      // The erasure's memory step lasts until a renewal is seen (60 s at most, without one): longer than its lease.
+      let takenOver: boolean | undefined;
+      const realDelete = stores.memory.deleteParticipant.bind(stores.memory);
+      stores.memory.deleteParticipant = async (...args) => {
+        await Promise.race([seenRenewal, new Promise((r) => setTimeout(r, 60_000).unref())]);
+        // Another server asking now: held by the renewal just seen (without renewals the lease ended long ago).
+        const now = new Date().toISOString();
+        takenOver ??= await realClaim(T, person.id, { owner: 'other-server', now, until: now });
+        return realDelete(...args);
+      };
+      const { done } = await finishPendingErasures({ stores, audioSpans: null, embedder: other.app.models.textEmbedder }, T, { owner: 'this-server', leaseMs });
+      assert.ok(claims >= 2, `renewed while it ran (claims: ${claims})`);
+      assert.equal(takenOver, false, 'another server could take over an erasure still running');
+      assert.deepEqual(done, [person.id]);
+      assert.deepEqual(await stores.graph.pendingErasures(T), []);
+    } finally {
+      await stores.close();
+      await other.app.close();
     }
   });
 
