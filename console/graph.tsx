@@ -45,6 +45,11 @@ export interface GraphProps {
 export function GraphView(props: GraphProps) {
   const [scope, setScope] = useState<'session' | 'everyone'>(props.sessionStarted ? 'session' : 'everyone');
   const [sessionId, setSessionId] = useState(props.sessionId);
+  /**
+   * What is typed in the session box, applied on change (blur, Enter). Held as state so that a render while typing (a
+   * listing arriving) keeps it: bound to `sessionId`, such a render put the old id back and the change never came.
+   */
+  const [draft, setDraft] = useState(props.sessionId);
   const [people, setPeople] = useState<Participant[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
   const [spoke, setSpoke] = useState<Map<string, number>>(new Map());
@@ -118,7 +123,7 @@ export function GraphView(props: GraphProps) {
     <section class="graph">
       <div class="toolbar">
         <label><input type="radio" name="scope" checked={scope === 'session'} onChange={() => setScope('session')} /> session</label>
-        <input aria-label="session id" value={sessionId} onChange={(e) => { setSessionId(e.currentTarget.value); setScope('session'); }} />
+        <input aria-label="session id" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} onChange={(e) => { setSessionId(e.currentTarget.value); setScope('session'); }} />
         <label><input type="radio" name="scope" checked={scope === 'everyone'} onChange={() => setScope('everyone')} /> everyone</label>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
