@@ -17,7 +17,8 @@ export type Wrong = 'job' | 'preference' | 'end' | 'home' | 'plan' | 'outcome' |
  * One memory a sentence should leave: the fact's shape (`slot`, exact or, ending in ':', a prefix; `kind`, where
  * `preference` also takes a preference slot; `settles`) and what it must say: every entry of `words` (each a regular
  * expression, alternatives with `|`) found as whole words in its text, an end of its own when `until`, and a slot ended
- * (its value null, or withdrawn: "I don't work at Google anymore") when `ends` (bench/data/precise-negatives-4.jsonl). `kind` takes
+ * (its value null) or a withdrawal ("I don't work at Google anymore", "I don't smoke now") when `ends`
+ * (bench/data/precise-negatives-4.jsonl, -5). `kind` takes
  * alternatives with `|` ("commitment|plan").
  */
 export interface Expected {
@@ -51,8 +52,9 @@ function shaped(f: ExtractedFact, e: Expected): boolean {
   if (e.slot && !(e.slot.endsWith(':') ? (f.slot ?? '').startsWith(e.slot) : f.slot === e.slot)) return false;
   if (e.kind && !e.kind.split('|').some((k) => (k === 'preference' ? isPreference(f) : f.kind === k))) return false;
   // Ended: stored with no value, or a withdrawal of the slot ("I don't work at Google anymore"), which the decider
-  // takes as the end of whatever the slot holds.
-  if (e.ends && !(f.slot && (f.value === null || f.retraction))) return false;
+  // takes as the end of whatever the slot holds; a withdrawal with no slot ("I don't smoke now") ends the statement it
+  // names (precise-negatives-5).
+  if (e.ends && !((f.slot && f.value === null) || f.retraction)) return false;
   return !e.settles || f.settles === e.settles;
 }
 
