@@ -4,7 +4,9 @@
  * (done, cancelled, replaced "instead"). Patterns over the sentence; the decider then matches the
  * slot exactly, or the settled plan / commitment by embedding similarity.
  */
-import { holdsAJob } from './kinds.js';
+import { holdsAJob, likeableThing } from './kinds.js';
+import { defaultWordNet } from '../retrieval/wordnet.js';
+import { givenNamePrevalence } from '../speaker/given-names.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
@@ -67,6 +69,25 @@ const FILLS: Array<[RegExp, string]> = [
   [/\bI\s+eat\s+(?:a lot of\s+)?(meat)\b(?!.*\bagain\b)/i, 'diet:eats'],
 ];
 
+/**
+ * "i left google", "i quit tesco in may", as a recogniser writes them (rules 41): the one word after "left" / "quit" names
+ * an employer when it ends the clause (or a time follows), is no given name ("i left jake"), no place (WordNet lists no
+ * location sense: "i left leeds", "i left town"), and is no ordinary word only ("i left school", "i left early"): a
+ * name WordNet lists capitalised ("Google") or does not list at all ("tesco").
+ */
+const LEFT_LOWER = /\b[Ii]\s+(?:just\s+|finally\s+)?(?:left|quit)\s+([a-z][a-z&-]{2,})(?=\s*(?:[,.;!]|$)|\s+(?:in|last|this|after|before|because|since|and|but|so|a|two|three|four|five|six|when|over|at\s+the\s+end)\b)/;
+/** Words of no employer that WordNet does not list as ordinary ones. */
+const NOT_EMPLOYERS = new Set(['uni', 'sixth', 'yesterday', 'today', 'tonight', 'already', 'them', 'him', 'her', 'it', 'you', 'everything', 'everyone']);
+
+function employerLeftLower(sentence: string): boolean {
+  const word = LEFT_LOWER.exec(sentence)?.[1];
+  if (!word || NOT_EMPLOYERS.has(word) || givenNamePrevalence(word) > 0) return false;
+  const wordnet = defaultWordNet();
+  const seen = wordnet.senses(word);
+  if (seen.ordinary && !seen.proper) return false;
+  return !wordnet.nounKinds(word, true).some((k) => k.lexFile === 'noun.location');
+}
+
 const ENDS: Array<[RegExp, string]> = [
   [/\bI\s+(?:left|quit)\s+(?!my job\b)([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)/, 'works_at'],
   [/\b(?:not|no longer)\s+(?:teaching|working as)\b/i, 'occupation'],
@@ -117,7 +138,7 @@ const JOB_FILLS: Array<[RegExp, string]> = [
  * The whole job over, told as done: notice handed in, resigned, let go, laid off, fired, made redundant, retired ("I'm
  * going to hand in my notice", "I'm retiring next year" are plans, not endings). The employer ends and the role with it.
  */
-const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?resigned\b(?!\s+(?:myself|ourselves)\s+to\b)|(?:was|been|got|were) made redundant|(?:was|been|got|were) (?:let go|laid off|fired|sacked)|(?:they|he|she|the company|the firm|my boss)\s+(?:let|laid)\s+me\s+(?:go|off)|lost my job|quit my job|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?retired\b|I(?:['’]m|\s+am)\s+(?:now\s+)?retired\b)/i;
+const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?resigned\b(?!\s+(?:myself|ourselves)\s+to\b)|(?:was|been|got|were) made redundant|(?:was|been|got|were) (?:let go|laid off|fired|sacked)|(?:they|he|she|the company|the firm|my boss)\s+(?:let|laid)\s+me\s+(?:go|off)|lost my job|(?:quit|left|packed\s+in|jacked\s+in|walked\s+out\s+of|(?:gave|given)\s+up)\s+(?:my|the)\s+(?:(?:full[- ]time|part[- ]time|day|old)\s+)?job\b|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?retired\b|I(?:['’]m|\s+am)\s+(?:now\s+)?retired\b)/i;
 /** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
 const JOB_OVER: SlotChange = { slot: 'works_at', value: null, ends: 'occupation' };
 
@@ -149,6 +170,16 @@ export function dietSaidNot(sentence: string): boolean {
 /** A taste taken up or dropped: "I've come round to coffee", "I've gone off crisps". */
 const TASTE_TAKEN = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+|finally\s+)?(?:(?:come|came)\s+(?:a)?round\s+to|warmed\s+(?:up\s+)?to|grown\s+to\s+(?:like|love|enjoy)|started\s+(?:liking|loving|enjoying)|(?:become|became)\s+(?:a\s+)?(?:big\s+|huge\s+|real\s+)?fan\s+of)\s+(.+)/i;
 const TASTE_DROPPED = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+)?(?:(?:gone|went)\s+(?:right\s+|completely\s+)?off|fallen\s+out\s+of\s+love\s+with|(?:got|gotten|grown|become)\s+(?:sick|tired)\s+of)\s+(?!to\b|with\b|on\b|at\b|home\b|the\s+(?:idea|plan)\b)(.+)/i;
+/**
+ * A thing to eat or drink, or a pastime, given up (rules 41): "I stopped drinking coffee", "I quit coffee", "I gave up
+ * chocolate", "I've cut out sugar" (1), or said not to be done any more: "I don't drink coffee anymore", "I no longer eat
+ * chocolate", "I don't drink tea now" (2). The clause ends there or at a time: "I don't drink coffee after six" is a
+ * habit, "I stopped for coffee" a stop. The thing must be likeable (`likeableThing`): "I gave up my seat" is none.
+ */
+const TASTE_GIVEN_UP = new RegExp(String.raw`\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+|finally\s+)?(?:stopped|quit|quitted|gave\s+up|given\s+up|cut\s+out|packed\s+in)\s+(?:(?:drinking|eating|having|playing|doing)\s+)?(?!(?:my|the|a|an|on|for|to|at|by|in|with|being|it|that|this|them|smoking|work|working|school|job)\b)([a-z][a-z -]*?)`
+  + String.raw`(?=\s*(?:[,.;!]|$)|\s+(?:for\s+good|altogether|completely|entirely|in|last|this|a|two|three|four|five|six|ago|after|because|since|and|but|so|now|anymore|any\s+more)\b)`
+  + String.raw`|\bI\s+(?:(?:really\s+)?(?:don['’]t|do\s+not)\s+(?:really\s+)?|no\s+longer\s+)(?:drink|eat|have|play|do)\s+(?!(?:my|the|a|an|any|much|it|that|this|them|meat)\b)([a-z][a-z -]*?)\s*,?\s+(?:any\s?more|these\s+days|nowadays|now)(?=\s*(?:[,.;!]|$))`, 'i');
+
 /** An allergy, however told: "I'm allergic to cats", "I have a nut allergy", "cats set my allergies off". */
 const ALLERGY: RegExp[] = [
   /\bI(?:['’]m|\s+am)\s+(?:\w+\s+)?allergic\s+to\s+(.+)/i,
@@ -200,6 +231,11 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
   const diet = sentence.match(DIET_NOW)?.[1]?.toLowerCase();
   if (diet) return { slot: 'diet', value: diet === 'veggie' ? 'vegetarian' : diet.replace(/\s+/, '-'), attribute: 'diet' };
   if (NO_MEAT.test(sentence) || NO_MEAT_SAID_NOT.test(sentence)) return { slot: 'diet', value: 'vegetarian', attribute: 'diet' };
+  // "I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate": a liking ended (rules 41).
+  const given = sentence.match(TASTE_GIVEN_UP);
+  const gone = given ? (given[1] ?? given[2] ?? '') : '';
+  const goneKey = gone ? thingKey(gone) : '';
+  if (goneKey && goneKey.split(' ').length <= 2 && likeableThing(gone, sentence, true)) return { slot: `preference:${goneKey}`, value: null, kind: 'preference' };
   for (const [re, value] of [[TASTE_TAKEN, 'like'], [TASTE_DROPPED, 'dislike']] as const) {
     const m = sentence.match(re);
     const thing = m?.[1] ? thingKey(m[1]) : '';
@@ -228,7 +264,7 @@ const family = (slot: string): string => FAMILY[slot] ?? slot;
  * family ("I left Hillcrest, I'm tutoring full time now") fills it: a new value, not an ending.
  */
 export function slotChange(sentence: string, isNounPhrase: (phrase: string) => boolean = () => true): SlotChange | null {
-  const ended = ENDS.find(([re]) => re.test(sentence))?.[1];
+  const ended = ENDS.find(([re]) => re.test(sentence))?.[1] ?? (employerLeftLower(sentence) ? 'works_at' : undefined);
   const filled = fill(sentence, isNounPhrase);
   if (ended && !(filled && family(filled.slot) === family(ended))) return { slot: ended, value: null };
   return filled && ended && ended !== filled.slot ? { ...filled, ends: ended } : filled;

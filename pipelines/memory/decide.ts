@@ -221,6 +221,24 @@ export function spellingSimilarity(a: string, b: string): number {
   return (2 * shared) / (x.length + y.length);
 }
 
+/** The last word of a job ("part-time photographer" → "photographer"), singular. */
+function jobHead(value: string | null): string {
+  return norm(value).split(' ').pop()?.replace(/(?<=[^s])s$/, '') ?? '';
+}
+
+/**
+ * The held jobs a withdrawal of one job names (rules 41): "I'm not a photographer anymore" (slot `occupation`, value
+ * "photographer") names the held `occupation` or `occupation:<job>` facts whose job has the same last word ("a part-time
+ * photographer"); an empty list when none does (the withdrawal is recorded, nothing else is ended). Null when the fact
+ * is no withdrawal of a named job, so the slot rules apply.
+ */
+function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | null {
+  if (!fact.retraction || !fact.value || !fact.slot || !/^occupation(?::|$)/.test(fact.slot)) return null;
+  const head = jobHead(fact.value);
+  return candidates.filter((c) => c.fact.value !== null && /^occupation(?::|$)/.test(c.fact.slot ?? '') && !c.fact.slot!.startsWith('occupation:teaches')
+    && jobHead(c.fact.value) === head);
+}
+
 /**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
@@ -275,6 +293,10 @@ export class RuleDecider implements Decider {
       if (fact.retractsUtteranceIds) {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };
       }
+      // "I'm not a photographer anymore": the job it names, the main one or one held beside it (`occupation:<job>`), and
+      // no other (rules 41: it withdrew the main job, "nurse", and left the photographer held).
+      const job = namedJob(fact, candidates);
+      if (job) return job.length > 0 ? { op: 'DELETE', targetIds: job.map((c) => c.fact.id) } : { op: 'ADD' };
       // "I handed in my notice" ends the employer and the role with it (`endsSlot`).
       const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot || (fact.endsSlot !== undefined && c.fact.slot === fact.endsSlot)) : [];
       // A slot already ended ("lost my job", stored with no value) is ended again by a restatement, not withdrawn.

@@ -34,7 +34,13 @@ const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?
  * "… anymore", "no longer", "after all": the sentence withdraws something. "Any more suggestions" and
  * "after all these games" (a determiner before a noun) withdraw nothing.
  */
-const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[,.;!]|$)))/i;
+const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[,.;!]|$)))|\b(?:stopped|quit|gave\s+up|given\s+up)\s+being\s+(?:a|an)\b/i;
+/**
+ * "I don't smoke now", "I'm not vegan now, I eat fish again", "I don't live with my parents now": a negated clause that
+ * ends with "now" withdraws what it denies, as "anymore" does (rules 41). Not "right now", "for now", "just now", "by
+ * now", "until now" (a moment, not an ending), and not a negation said of what one can do ("I can't talk now").
+ */
+const NOW_ENDED = /\b(?:I\s+(?:don['’]t|do\s+not)|I(?:['’]m|\s+am)\s+not)\s+(?:[\w'’-]+\s+){0,6}?(?<!\b(?:right|for|just|by|until|till|up\s+to|from)\s+)now(?=\s*(?:[,.;!]|$))/i;
 
 /**
  * "It was the database cleanup after all": "after all" in a sentence with no negation says how something turned
@@ -48,6 +54,9 @@ function turnedOut(s: string): boolean {
 /** Turn a withdrawn statement into its positive form so the rules find the slot it withdraws. */
 function positiveForm(s: string): string {
   return s
+    // "I stopped being a lifeguard": "I am a lifeguard", withdrawn (rules 41).
+    .replace(/\b(?:stopped|quit|gave\s+up|given\s+up)\s+being\s+(?=(?:a|an)\b)/i, 'am ')
+    .replace(NOW_ENDED, (m) => m.replace(/\s+now$/i, ''))
     .replace(/\bno longer\s+/i, '')
     .replace(/\b(?:don['’]t|do not|doesn['’]t|does not|didn['’]t|won['’]t)\s+/i, '')
     .replace(/\b(am|['’]m|is|are)\s+not\b/i, '$1')
@@ -132,7 +141,7 @@ export class EmbeddedExtractor implements Extractor {
       const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
       // A question withdraws nothing ("do you have any more recipes?").
       // "I don't eat meat anymore" takes up a diet, withdrawing nothing (rules 38).
-      const retraction = NEGATION_MARKER.test(text) && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
+      const retraction = (NEGATION_MARKER.test(text) || NOW_ENDED.test(text)) && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
       const ruleText = retraction ? positiveForm(text) : text;
       const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));
@@ -154,7 +163,9 @@ export class EmbeddedExtractor implements Extractor {
       const shared = new Set<ExtractedFact>();
       // "Tom left Hillcrest, he's tutoring full time now", read as Tom's own: the "he" after is Tom too.
       const changeText = reported ? text.replace(/\b(?:he|she)(?:['’]s|\s+is)\b/gi, "I'm").replace(/\b(?:he|she)\b/gi, 'I') : text;
-      const change = slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase);
+      // "I don't live with my parents now": a withdrawal ends the slot its positive form fills (rules 41).
+      const change = slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase)
+        ?? (retraction && !reported ? slotChange(ruleText, this.#ctx(ruleText, subjectId, [], display).isNounPhrase) : null);
       if (pointsHere && !reported) here = placeFrom([...rules, ...(change ? [change] : [])].map((f) => ({ ...f, retraction }))) ?? here;
       // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
       // the person a sentence just before opened with.
@@ -179,10 +190,11 @@ export class EmbeddedExtractor implements Extractor {
         }
       }
       if (change && !sentenceFacts.some((f) => f.slot === change.slot)) {
-        // The slotted fact says what the plain statement said: keep one.
-        sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || f.retraction));
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
         const ends = change.value === null || retraction;
+        // The slotted fact says what the plain statement said: keep one (a withdrawal it ends too: "I don't live with my
+        // parents now" is the end of the home alone; rules 41).
+        sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || (f.retraction && !(retraction && f.slot === null))));
         // "I'm working at Hooli until Friday": the end is the fact's own (`until`), the memory reads "works at Hooli".
         const told = !ends && until !== null ? withoutUntil(text) : text;
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(told, me()), found)), kind: change.kind ?? 'profile',
@@ -230,9 +242,10 @@ export class EmbeddedExtractor implements Extractor {
       }
       const settled = retraction && !change ? 'cancelled' : settles(text);
       if (settled && sentenceFacts.length === 0) {
-        // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment.
+        // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment. "I don't
+        // smoke now": a withdrawal too, of what it denies when no plan is cancelled by it (rules 41).
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
-          subject: 'speaker', slot: null, value: null, confidence: 0.6 }, false, undefined, eventTime));
+          subject: 'speaker', slot: null, value: null, confidence: 0.6 }, retraction, undefined, eventTime));
       }
       // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));

@@ -161,5 +161,12 @@
  * Google anymore" takes up the diet and ends the employer; fact-clauses.ts); "I'm a nurse and a part-time photographer" is
  * two jobs, the second held beside the first (`occupation:<job>`); "I love this city" likes the place the speaker told
  * they live or stay in, this turn or before (place-here.ts), and with none told stays an opinion of the moment.
+ * 41: "I'm a terrible cook and a worse driver", "a pretty bad singer" judge how well one does a thing, no job (kinds.ts
+ * `judgesSkill`); a negated clause ended by "now" withdraws what it denies as "anymore" does ("I don't smoke now", "I
+ * don't live with my parents now", not "right now" or "for now"), and a withdrawal ends the slot its positive form fills;
+ * "I stopped being a lifeguard" withdraws the job; a withdrawn job ends the held job of that name, main or beside it
+ * (`occupation:<job>`), and no other (decide.ts); "I gave up / packed in / left my job at …" and a firm left said in
+ * lower case ("i left google": no given name, no place, no ordinary word) end the employer; a thing to eat or drink or a
+ * pastime given up ("I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate") ends its liking.
  */
-export const EMBEDDED_RULES_VERSION = 40;
+export const EMBEDDED_RULES_VERSION = 41;

@@ -52,6 +52,8 @@ function sensesOf(phrase: string, words: NounKinds): ReturnType<WordNet['nounKin
  */
 export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => boolean, words: NounKinds = defaultWordNet(), bare = false): boolean {
   const p = phrase.toLowerCase().trim();
+  // "a terrible cook", "a worse driver", "a pretty bad singer": how well one does a thing, no trade (rules 41).
+  if (judgesSkill(p)) return false;
   const senses = sensesOf(p, words);
   if (senses.length === 0) return isNounPhrase(phrase) || PERSON_NOUN.test(p);
   const head = p.split(' ').pop()!;
@@ -63,6 +65,18 @@ export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => bool
   const works = (s: { lexFile: string; ancestors: string[] }): boolean => s.lexFile === 'noun.person' && s.ancestors.some((a) => WORKS.has(a));
   // A person called by a living or natural thing's name is a figure of speech ("I'm a rock", "a rat", "a snake").
   return bare && !p.includes(' ') && !senses.some((s) => FIGURATIVE.test(s.lexFile)) && words.nounKinds(p, true).some(works);
+}
+
+/**
+ * Words before a person noun that judge how well one does the thing ("a terrible cook", "a worse driver", "the best
+ * dancer", "a slow reader"), with the degree words that may come before them ("a pretty bad singer", "an even worse
+ * baker"). "A senior nurse", "a part-time photographer", "a trainee chef" say which job, and judge nothing.
+ */
+const SKILL_JUDGED = /^(?:(?:pretty|really|very|quite|rather|fairly|so|such|even|much|far|truly|absolutely|totally|a\s+bit|kind\s+of|sort\s+of)\s+)*(?:good|bad|great|terrible|awful|horrible|dreadful|lousy|rubbish|crap|shocking|hopeless|useless|decent|excellent|amazing|brilliant|fantastic|poor|okay|ok|mediocre|average|better|worse|best|worst|slow|fast|quick|careful|reckless|nervous|natural|born|competent|incompetent|clumsy|messy|impatient|patient|confident|shy)\s+\S/;
+
+/** True when a phrase after "I'm a" judges how well one does a thing ("terrible cook", "worse driver"): no job (rules 41). */
+export function judgesSkill(phrase: string): boolean {
+  return SKILL_JUDGED.test(phrase.toLowerCase().trim());
 }
 
 /** Hypernyms of a likeable kind: a drink or a food, music, a book or film kind, a sport, a game, a pastime. */

@@ -1,7 +1,7 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v8';
-export const DECIDE_PROMPT_VERSION = 'decide-v2';
+export const FACTS_PROMPT_VERSION = 'facts-v9';
+export const DECIDE_PROMPT_VERSION = 'decide-v3';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
 /** How an outcome settles an earlier plan (`ExtractedFact.settles`). */
@@ -50,6 +50,14 @@ works_at (retraction true); two jobs said together ("I'm a nurse and a part-time
 slot occupation, the other slot occupation:<job> ("occupation:photographer"), so neither replaces the other; "I love this
 city" is a preference for the place the speaker said they live or stay in ("I live in Porto and I love this city":
 preference:porto), and with no place said, a statement.
+How well one does a thing is no job: "I'm a terrible cook and a worse driver", "I'm a pretty bad singer" are statements
+(slot null). A negated clause ended by "now" withdraws as "anymore" does: "I don't live with my parents now" is
+retraction true, slot lives_in; "I don't smoke now" retraction true; "right now" and "for now" withdraw nothing. "I'm not
+a photographer anymore", "I stopped being a lifeguard" are retraction true, slot occupation, value the job
+("photographer"): they end that job wherever it is held. "I gave up my job at the bank", "I packed in my job", "I left
+Google" end the employer: slot works_at, value null. A thing to eat or drink or a pastime given up ("I don't drink coffee
+anymore", "I stopped drinking coffee", "I gave up chocolate") is kind preference, slot preference:<thing>
+("preference:coffee"), value null, retraction true.
 settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
 "I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
 alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
@@ -124,7 +132,10 @@ existing fact: give its id), DELETE (the new fact withdraws existing facts: give
 known: give the id). Never drop information silently. also_replaces is [] except for a liking said again: when the
 NEW fact is a lasting liking (slot preference:<thing>) and an EXISTING fact holds a liking for now (slot
 preference:for_now), answer UPDATE with the for-now fact's id in ids and, in also_replaces, the id of every EXISTING
-fact of the NEW fact's slot (the stored copies of the liking, e.g. "Ana loves coffee"): all are replaced by the NEW fact.`;
+fact of the NEW fact's slot (the stored copies of the liking, e.g. "Ana loves coffee"): all are replaced by the NEW fact.
+A NEW withdrawal of a named job (retraction, slot occupation, value the job: "Ana is not a photographer anymore")
+DELETEs only the EXISTING facts of that job, whether slot occupation or occupation:<job> ("Ana is also a part-time
+photographer"), never another job ("Ana is a nurse"); with none of that job, ADD.`;
 
 export const DECIDE_SCHEMA = {
   type: 'object',

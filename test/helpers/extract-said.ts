@@ -21,3 +21,8 @@ export async function extractSaid(text: string, time: string, speaker: Said, add
 export async function factsSaid(text: string, time: string, speaker: Said, addressee: Said, others: readonly Said[] = []): Promise<ExtractedFact[]> {
   return (await extractSaid(text, time, speaker, addressee, others)).facts;
 }
+
+/** The facts that hold a slot or end one, as the rules tests compare them: "slot=value", an ending "slot ended". */
+export function slotsOf(facts: readonly ExtractedFact[]): string[] {
+  return facts.filter((f) => f.slot).map((f) => (f.retraction || f.value === null ? `${f.slot} ended` : `${f.slot}=${f.value}`));
+}

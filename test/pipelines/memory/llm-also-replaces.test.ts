@@ -100,9 +100,9 @@ describe('LLM decider: also_replaces (test double)', () => {
 });
 
 describe('LLM extractor prompt: rules 35 and 36', () => {
-  test('facts-v8 tells of job-holders, likeable kinds, ends per clause and likings said again', async () => {
+  test('facts-v9 tells of job-holders, likeable kinds, ends per clause and likings said again', async () => {
     const { FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } = await import('../../../pipelines/memory/llm-prompts.js');
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v8');
+    assert.equal(FACTS_PROMPT_VERSION, 'facts-v9');
     for (const said of ["I'm a mess this week", "I'm a model", 'podcast about taxes', 'Italian food', 'postman over\nthe holidays', "I'm back on regular coffee"]) {
       assert.ok(FACTS_SYSTEM_PROMPT.includes(said), said);
     }

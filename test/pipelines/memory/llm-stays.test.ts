@@ -49,7 +49,7 @@ describe('LLM extractor: stays and until ends (OpenAI-compatible test double)', 
   }
 
   test('the prompt names the staying_in slot and asks for valid_until; the schema requires it', () => {
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v8');
+    assert.equal(FACTS_PROMPT_VERSION, 'facts-v9');
     assert.match(FACTS_SYSTEM_PROMPT, /staying_in/);
     assert.match(FACTS_SYSTEM_PROMPT, /valid_until/);
     const items = FACTS_SCHEMA.properties.facts.items;
