@@ -80,8 +80,9 @@ const LEFT_LOWER = /\b[Ii]\s+(?:just\s+|finally\s+)?(?:left|quit)\s+([a-z][a-z&-
 const NOT_EMPLOYERS = new Set(['uni', 'sixth', 'yesterday', 'today', 'tonight', 'already', 'them', 'him', 'her', 'it', 'you', 'everything', 'everyone']);
 
 function employerLeftLower(sentence: string): boolean {
-  const word = LEFT_LOWER.exec(sentence)?.[1];
-  if (!word || NOT_EMPLOYERS.has(word) || givenNamePrevalence(word) > 0) return false;
+  const m = LEFT_LOWER.exec(sentence);
+  const word = m?.[1];
+  if (!m || !word || NOT_EMPLOYERS.has(word) || givenNamePrevalence(word) > 0 || !toldAsDone(sentence, m.index)) return false;
   const wordnet = defaultWordNet();
   const seen = wordnet.senses(word);
   if (seen.ordinary && !seen.proper) return false;
@@ -139,6 +140,24 @@ const JOB_FILLS: Array<[RegExp, string]> = [
  * going to hand in my notice", "I'm retiring next year" are plans, not endings). The employer ends and the role with it.
  */
 const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?resigned\b(?!\s+(?:myself|ourselves)\s+to\b)|(?:was|been|got|were) made redundant|(?:was|been|got|were) (?:let go|laid off|fired|sacked)|(?:they|he|she|the company|the firm|my boss)\s+(?:let|laid)\s+me\s+(?:go|off)|lost my job|(?:quit|left|packed\s+in|jacked\s+in|walked\s+out\s+of|(?:gave|given)\s+up)\s+(?:my|the)\s+(?:(?:full[- ]time|part[- ]time|day|old)\s+)?job\b|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?retired\b|I(?:['’]m|\s+am)\s+(?:now\s+)?retired\b)/i;
+/**
+ * Words before a job ending in its clause that say it has not happened: a condition, a maybe, a wish or a plan, a denial
+ * ("if I gave up my job…", "I might quit my job", "I'm thinking of leaving my job", "I didn't quit my job"; rules 41).
+ */
+const NOT_ENDED_YET = /\b(?:if|unless|might|may|could|would|should|can|can['’]t|cannot|will|won['’]t|gonna|going\s+to|want(?:s|ed)?\s+to|plan(?:s|ning)?\s+to|thinking\s+(?:of|about)|considering|about\s+to|never|not)\b|n['’]t\b|['’](?:d|ll)\b/i;
+
+/** True when the sentence tells a whole job over as done (`JOB_ENDS`), not as a condition, a maybe or a plan. */
+function jobEnded(sentence: string): boolean {
+  const m = JOB_ENDS.exec(sentence);
+  return m !== null && toldAsDone(sentence, m.index);
+}
+
+/** True when nothing in the clause before `at` makes what follows a condition, a maybe, a plan or a denial (`NOT_ENDED_YET`). */
+function toldAsDone(sentence: string, at: number): boolean {
+  const before = sentence.slice(0, at).split(/[,.;:!?]|\s(?:and|but|so)\s/i).pop() ?? '';
+  return !NOT_ENDED_YET.test(before);
+}
+
 /** A whole-job ending: the employer slot ends, and the role with it (`ends`). */
 const JOB_OVER: SlotChange = { slot: 'works_at', value: null, ends: 'occupation' };
 
@@ -176,7 +195,7 @@ const TASTE_DROPPED = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+)?(?:(?
  * chocolate", "I don't drink tea now" (2). The clause ends there or at a time: "I don't drink coffee after six" is a
  * habit, "I stopped for coffee" a stop. The thing must be likeable (`likeableThing`): "I gave up my seat" is none.
  */
-const TASTE_GIVEN_UP = new RegExp(String.raw`\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+|finally\s+)?(?:stopped|quit|quitted|gave\s+up|given\s+up|cut\s+out|packed\s+in)\s+(?:(?:drinking|eating|having|playing|doing)\s+)?(?!(?:my|the|a|an|on|for|to|at|by|in|with|being|it|that|this|them|smoking|work|working|school|job)\b)([a-z][a-z -]*?)`
+const TASTE_GIVEN_UP = new RegExp(String.raw`\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+|finally\s+)?(?:stopped|quit|quitted|gave\s+up|given\s+up|cut\s+out|packed\s+in)\s+((?:drinking|eating|having|playing|doing)\s+)?(?!(?:my|the|a|an|on|for|to|at|by|in|with|being|it|that|this|them|smoking|work|working|school|job)\b)([a-z][a-z -]*?)`
   + String.raw`(?=\s*(?:[,.;!]|$)|\s+(?:for\s+good|altogether|completely|entirely|in|last|this|a|two|three|four|five|six|ago|after|because|since|and|but|so|now|anymore|any\s+more)\b)`
   + String.raw`|\bI\s+(?:(?:really\s+)?(?:don['’]t|do\s+not)\s+(?:really\s+)?|no\s+longer\s+)(?:drink|eat|have|play|do)\s+(?!(?:my|the|a|an|any|much|it|that|this|them|meat)\b)([a-z][a-z -]*?)\s*,?\s+(?:any\s?more|these\s+days|nowadays|now)(?=\s*(?:[,.;!]|$))`, 'i');
 
@@ -221,7 +240,7 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
     const value = cut(activity.replace(/\s+(?:full[- ]time|part[- ]time)\b/i, '')).toLowerCase();
     if (value) return { slot: 'occupation', value, attribute: 'occupation' };
   }
-  if (JOB_ENDS.test(sentence)) return JOB_OVER;
+  if (jobEnded(sentence)) return JOB_OVER;
   if (RELATIONSHIP_OVER.test(sentence)) return { slot: 'relation:partner', value: null, ends: 'relationship' };
   const status = RELATIONSHIP.find(([re]) => re.test(sentence))?.[1];
   if (status) return { slot: 'relationship', value: status, attribute: 'relationship' };
@@ -232,10 +251,14 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
   if (diet) return { slot: 'diet', value: diet === 'veggie' ? 'vegetarian' : diet.replace(/\s+/, '-'), attribute: 'diet' };
   if (NO_MEAT.test(sentence) || NO_MEAT_SAID_NOT.test(sentence)) return { slot: 'diet', value: 'vegetarian', attribute: 'diet' };
   // "I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate": a liking ended (rules 41).
-  const given = sentence.match(TASTE_GIVEN_UP);
-  const gone = given ? (given[1] ?? given[2] ?? '') : '';
+  // Given up with no verb of eating or drinking ("I quit coffee"), the thing must be one WordNet lists: "i quit tesco" is a firm.
+  const given = TASTE_GIVEN_UP.exec(sentence);
+  const gone = given ? (given[2] ?? given[3] ?? '') : '';
   const goneKey = gone ? thingKey(gone) : '';
-  if (goneKey && goneKey.split(' ').length <= 2 && likeableThing(gone, sentence, true)) return { slot: `preference:${goneKey}`, value: null, kind: 'preference' };
+  const listed = given?.[1] !== undefined || given?.[3] !== undefined || defaultWordNet().nounKinds(goneKey).length > 0;
+  if (given && goneKey && goneKey.split(' ').length <= 2 && listed && toldAsDone(sentence, given.index) && likeableThing(gone, sentence, true)) {
+    return { slot: `preference:${goneKey}`, value: null, kind: 'preference' };
+  }
   for (const [re, value] of [[TASTE_TAKEN, 'like'], [TASTE_DROPPED, 'dislike']] as const) {
     const m = sentence.match(re);
     const thing = m?.[1] ? thingKey(m[1]) : '';

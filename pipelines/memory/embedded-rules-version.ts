@@ -167,6 +167,9 @@
  * "I stopped being a lifeguard" withdraws the job; a withdrawn job ends the held job of that name, main or beside it
  * (`occupation:<job>`), and no other (decide.ts); "I gave up / packed in / left my job at …" and a firm left said in
  * lower case ("i left google": no given name, no place, no ordinary word) end the employer; a thing to eat or drink or a
- * pastime given up ("I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate") ends its liking.
+ * pastime given up ("I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate") ends its liking;
+ * a job ending or a liking given up told as a condition, a maybe, a plan or a denial ("if I gave up my job…", "I might
+ * quit my job") ends nothing, and a thing given up with no verb of eating or drinking must be one WordNet lists ("i quit
+ * tesco" is a firm left, no liking).
  */
 export const EMBEDDED_RULES_VERSION = 41;

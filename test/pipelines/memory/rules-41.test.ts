@@ -66,6 +66,15 @@ describe('rules 41: extraction', () => {
     }
   });
 
+  test('a job ending told as a condition, a maybe or a denial ends nothing', async () => {
+    // Before this check "gave up my job" and "quit my job" ended the employer wherever they stood.
+    for (const said of ["if I gave up my job at the bakery, we'd struggle", 'I might quit my job at the council', "I didn't quit my job, I moved teams",
+      "i'd never give up my job", "if i quit tesco in may i'd have the summer off"]) {
+      assert.deepEqual(slots(await facts(said)), [], said);
+    }
+    assert.deepEqual(slots(await facts('Honestly I quit my job at the council')), ['works_at ended']);
+  });
+
   test('a liking given up ends it; a habit, a stop or a thing given up that is no liking do not', async () => {
     // On rules 40 each was a statement (or an outcome), and the liking stayed.
     for (const [said, slot] of [["i don't drink coffee anymore", 'preference:coffee'], ['i stopped drinking coffee in october', 'preference:coffee'],
