@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { buildApp, type BuildOptions } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { tempDir } from './temp-dir.js';
@@ -36,4 +37,10 @@ export async function startTestApp(
       tmp.remove();
     },
   };
+}
+
+/** {@link startTestApp} on `env`, listening, and an SDK client of it (no API key). */
+export async function startTestAppWithClient(env: Record<string, string> = {}): Promise<{ t: TestApp; api: ParleyClient }> {
+  const t = await startTestApp(env);
+  return { t, api: new ParleyClient({ baseUrl: t.httpUrl }) };
 }
