@@ -44,3 +44,13 @@ export async function startTestAppWithClient(env: Record<string, string> = {}): 
   const t = await startTestApp(env);
   return { t, api: new ParleyClient({ baseUrl: t.httpUrl }) };
 }
+
+/**
+ * {@link startTestApp} for voice tests: one inference worker, the audio backlog bound lifted (behaviour, not speed, on a
+ * busy machine), `env` on top; the speech models are loaded before it returns, as the real server does at start-up.
+ */
+export async function startVoiceTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...env });
+  await t.app.models.inference();
+  return t;
+}
