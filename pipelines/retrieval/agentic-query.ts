@@ -1,20 +1,15 @@
-import type { MemoryItem } from '../../graph/core/events.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
 import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANSWER_MODES } from './answer-type.js';
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems } from './memory-layer.js';
 import { answeredFactor, questionsAnswered } from './answered-question.js';
-import { NameResolver, utteranceItem } from './memory-items.js';
+import { NameResolver } from './memory-items.js';
 import { namedSpeakerFactor, statedShares, subjectSearchFactors } from './named-subject-match.js';
 import { coverage, covers, roundActions, type Action } from './question-policy.js';
 import { boostedSubjects, rewriteQuestion, tokens } from './question-rewrite.js';
 import type { Retriever } from './retriever.js';
-import { evidenceIds, hasContent } from './turn-evidence.js';
-import {
-  asksForList, bestPerOtherSession, itemSessions, OTHER_SESSION_QUESTIONS, OTHER_SESSION_YIELD, otherSessionActions, sharedWords, yieldPlaces,
-} from './other-sessions.js';
-import { turnsClosedAt } from './validity.js';
+import { evidenceIds } from './turn-evidence.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
@@ -45,9 +40,7 @@ const now = (): number => performance.now();
  * facts, profiles, relations and persona nodes the question matches (`answerItems`): evidence items
  * of every layer, best first, current memories above what they replaced unless the question asks
  * about the past (`temporalIntent`); a question that names a time ("in 2024", "last year") is
- * answered as of it: what held then ranks as current, even if replaced since (`asOf`). Opt-in (`otherSessionPlaces`), a
- * question asking for a list searches once more, restricted to its subjects' turns, the sessions none of the answer's items
- * tells of, and their best turns take the lowest places of items from a session already told of (`other-sessions.ts`).
+ * answered as of it: what held then ranks as current, even if replaced since (`asOf`).
  */
 export async function answerQuestion(
   retriever: Retriever, tenant: TenantId, input: QuestionInput,
@@ -205,9 +198,8 @@ export async function answerQuestion(
   const asOf = (options.validity ?? true) && (options.asOf ?? true) && scope !== null;
   const intent = temporalIntent(asOf ? scope.expressions.reduce((q, e) => q.replace(e, ' '), input.question) : input.question);
   const memoryStarted = now();
-  const names = new NameResolver(stores.graph, tenant);
-  const ranked = await answerItems({
-    stores, tenant, names, question: input.question,
+  const evidence = await answerItems({
+    stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
     ...(input.now ? { now: input.now.toISOString() } : {}),
@@ -215,48 +207,8 @@ export async function answerQuestion(
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),
   });
   timings.memory_ms = now() - memoryStarted;
-  const places = options.otherSessionPlaces ?? 0;
-  if (!(Number.isInteger(places) && places >= 0)) throw new RangeError(`otherSessionPlaces is a whole number from 0, got ${String(places)}`);
-  const which = options.otherSessionQuestions ?? 'list';
-  if (!OTHER_SESSION_QUESTIONS.includes(which)) throw new RangeError(`otherSessionQuestions is one of ${OTHER_SESSION_QUESTIONS.join(', ')}, got ${String(which)}`);
-  const yieldMode = options.otherSessionYield ?? 'repeat';
-  if (!OTHER_SESSION_YIELD.includes(yieldMode)) throw new RangeError(`otherSessionYield is one of ${OTHER_SESSION_YIELD.join(', ')}, got ${String(yieldMode)}`);
-  const asks = which === 'all' || (which === 'subject' ? rewritten.subjectIds.length > 0 : asksForList(input.question));
-  let evidence = ranked;
-  if (places > 0 && asks && ranked.length > 0) {
-    const started = now();
-    evidence = await otherSessions(ranked);
-    timings.other_sessions_ms = now() - started;
-  }
   timings.total_ms = now() - t0;
   return { evidence, rounds, timings };
-
-  /** The other-sessions round (`otherSessionPlaces`): the best turns of sessions no found item tells of take the lowest places. */
-  async function otherSessions(found: MemoryItem[]): Promise<MemoryItem[]> {
-    const refs = [...new Set(found.flatMap((i) => i.refer_ids))];
-    await textsOf(stores.graph, tenant, refs, utterances);
-    const sessionOf = new Map(refs.map((id) => [id, utterances.get(id)?.sessionId ?? null]));
-    const represented = new Set(found.flatMap((i) => [...itemSessions(i, sessionOf)]));
-    const words = sharedWords(found.map((i) => `${i.text} ${i.source_text ?? ''}`), new Set([...rewritten.terms, ...rewritten.nameWords]),
-      options.otherSessionWords ?? 5);
-    const query = [...rewritten.terms, ...words].join(' ');
-    // Only subjects who stated the question's content as well as anyone else (`namedSearchMatch`'s factor 1): the
-    // question may name the wrong person ("What deals did Tim sign?" when John signed them).
-    const subjects = rewritten.subjectIds.filter((s) => (subjectSearch.get(s) ?? 1) >= 1);
-    if (query === '' || (rewritten.subjectIds.length > 0 && subjects.length === 0)) return found;
-    const deep = { ...ctx, depth: options.otherSessionDepth ?? 50 };
-    const lists = await Promise.all(otherSessionActions(query, subjects, options.denseWeight ?? 0.5).map((a) => runAction(deep, a)));
-    await textsOf(stores.graph, tenant, [...new Set(lists.flatMap((l) => l.ids))], utterances);
-    const usable = (u: Utterance): boolean => !excluded.has(u.id) && allowed(u) && hasContent(u.text);
-    const best = bestPerOtherSession(lists, rrfK, utterances, represented, usable, places * 2);
-    const closedAt = await turnsClosedAt(stores, tenant, best, input.now?.toISOString() ?? new Date().toISOString());
-    // A turn whose memories were all replaced is no current evidence (a question about the past may take it).
-    const current = best.filter((u) => intent === 'past' || !closedAt.has(u.id)).slice(0, places);
-    const newcomers = await Promise.all(current.map((u) => utteranceItem(names, u, 0, closedAt.get(u.id) ?? null)));
-    for (const u of current) sessionOf.set(u.id, u.sessionId);
-    const room = Math.max(0, k - found.length);
-    return yieldPlaces([...found, ...newcomers.slice(0, room)], newcomers.slice(room), yieldMode, sessionOf);
-  }
 }
 
 

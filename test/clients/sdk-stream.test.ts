@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ParleyClient, ParleyError, type ServerEvent } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, startTestAppWithClient, type TestApp } from '../helpers/app.js';
 import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 
 /** Collect a session's events in the background, as an application's event loop would. */
@@ -17,12 +17,9 @@ describe('@parley/client: stream sessions against the server', () => {
   let t: TestApp;
   let client: ParleyClient;
   before(async () => {
-    t = await startTestApp({ PARLEY_SESSION_RESUME_MS: '60000' });
-    client = new ParleyClient({ baseUrl: t.httpUrl });
+    ({ t, api: client } = await startTestAppWithClient({ PARLEY_SESSION_RESUME_MS: '60000' }));
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('typed events in order; end() waits for session.ended and the iterator completes', async () => {
     const session = await client.stream({ sessionId: 'sdk-1' });

@@ -2,12 +2,13 @@
  * The Graph tab used to open on the console's own live session before that session existed: a 404 "no
  * session console-…" and an empty graph. It now opens on everyone until the console's session has started,
  * and a session id that does not exist (yet) reads as empty, not as an error. Skipped only when
- * /usr/bin/chromium is missing.
+ * /usr/bin/chromium is missing. Also: what is typed in the session box survives a listing that arrives before the box
+ * is left (a render then used to put the old id back, so the change never came).
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { chromiumSkip, launchWithMicrophone } from '../helpers/chromium.js';
@@ -61,5 +62,32 @@ describe('browser console: the Graph tab before a live session', { skip: chromiu
     await page.getByLabel('session id').press('Tab');
     await page.locator(`.graph tr[data-edge="${ana}->${ben}"] td:nth-child(3)`, { hasText: /^3$/ }).waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('.graph .no-session').count(), 0);
+  });
+
+  test('a listing that arrives between typing a session id and leaving the box keeps what was typed', { timeout: 300_000 }, async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
+    await page.goto(`${t.httpUrl}/console/#graph`);
+    await page.locator(`.graph tr[data-edge="${ana}->${ben}"]`).waitFor({ timeout: 60_000 });
+
+    // From here each listing of turns is held until released; the first one held is the console's own session's.
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    let held = (): void => {};
+    const heldOne = new Promise<void>((resolve) => { held = resolve; });
+    await page.route((url) => url.pathname === '/v1/interactions', async (route: Route) => {
+      held();
+      await released;
+      await route.continue();
+    });
+    await page.getByRole('radio', { name: 'session', exact: true }).check();
+    await heldOne;
+    await page.getByLabel('session id').fill('earlier-call');
+    release(); // the listing arrives while the box still has focus: the view renders (the session has no turns yet)
+    await page.locator('.graph .no-session').waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByLabel('session id').inputValue(), 'earlier-call', 'the render kept what was typed');
+
+    await page.getByLabel('session id').press('Tab');
+    await page.locator(`.graph tr[data-edge="${ana}->${ben}"] td:nth-child(3)`, { hasText: /^3$/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.graph .no-session').count(), 0, 'the typed session applied');
   });
 });

@@ -4,7 +4,7 @@ import type { Driver } from 'neo4j-driver';
 import { Neo4jLexicalIndex } from '../../graph/neo4j/neo4j-lexical-index.js';
 import { EXACT_MAX, Neo4jVectorStore } from '../../graph/neo4j/neo4j-vector-store.js';
 import { Neo4jVoiceprintStore } from '../../graph/neo4j/neo4j-voiceprint-store.js';
-import { lexicalIndexContract } from './contracts/lexical-index.contract.js';
+import { assertFloodKeepsScores, lexicalIndexContract } from './contracts/lexical-index.contract.js';
 import { vectorStoreContract } from './contracts/vector-store.contract.js';
 import { voiceprintStoreContract } from './contracts/voiceprint-store.contract.js';
 import { closedPort, NEO4J_SKIP, neo4jTestOptions, storeUnavailable } from '../helpers/stores.js';
@@ -180,19 +180,9 @@ describe('Neo4j keyword ranking per tenant', { skip: NEO4J_SKIP }, () => {
   test("one tenant's documents never change another tenant's scores", async () => {
     const index = new Neo4jLexicalIndex(neo4jTestOptions('test-lex-stats'));
     try {
-      const docs = [
-        { id: 'b1', text: 'Miko the cat likes tuna', layer: 'fact' },
-        { id: 'b2', text: 'the garden needs water', layer: 'fact' },
-        { id: 'b3', text: 'Miko sleeps in the garden', layer: 'fact' },
-      ];
-      await index.index('tB', docs);
-      const before = await index.search('tB', 'Miko garden tuna', 5);
       // Tenant A floods the same words (and many documents): with index-wide statistics this would
       // lower their idf for B and reorder B's results.
-      await index.index('tA', Array.from({ length: 200 }, (_, i) => ({ id: `a${i}`, text: i % 2 ? 'tuna tuna tuna' : 'Miko and more Miko', layer: 'fact' })));
-      const afterFlood = await index.search('tB', 'Miko garden tuna', 5);
-      assert.deepEqual(afterFlood, before);
-      assert.equal(before.length, 3);
+      await assertFloodKeepsScores(index);
     } finally {
       await index.eraseAll();
       await index.close();

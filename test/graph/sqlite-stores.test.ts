@@ -11,7 +11,7 @@ import { graphStoreContract } from './contracts/graph-store.contract.js';
 import { participantAttributeContract } from './contracts/participant-attribute.contract.js';
 import { pendingErasureContract } from './contracts/pending-erasure.contract.js';
 import { jobQueueContract } from './contracts/job-queue.contract.js';
-import { lexicalIndexContract } from './contracts/lexical-index.contract.js';
+import { assertFloodKeepsScores, lexicalIndexContract } from './contracts/lexical-index.contract.js';
 import { vectorStoreContract } from './contracts/vector-store.contract.js';
 
 /** Each fixture gets its own database file, closed and removed afterwards. */
@@ -111,19 +111,11 @@ describe('sqlite fts5: BM25 statistics per tenant', () => {
   it("one tenant's documents never change another tenant's scores", async () => {
     const { value: index, cleanup } = await withDb((db) => new SqliteLexicalIndex(db))();
     try {
-      await index.index('tB', [
-        { id: 'b1', text: 'Miko the cat likes tuna', layer: 'fact' },
-        { id: 'b2', text: 'the garden needs water', layer: 'fact' },
-        { id: 'b3', text: 'Miko sleeps in the garden', layer: 'fact' },
-      ]);
-      const before = await index.search('tB', 'Miko garden tuna', 5);
-      assert.equal(before.length, 3);
       // Tenant A floods the same words, in long documents: with one index for all tenants, idf
       // and average length would move and B's scores with them.
-      await index.index('tA', Array.from({ length: 300 }, (_, i) => ({
+      const before = await assertFloodKeepsScores(index, Array.from({ length: 300 }, (_, i) => ({
         id: `a${i}`, layer: 'fact', text: i % 2 ? 'tuna tuna tuna and a very long story about nothing much at all today' : 'Miko and more Miko',
       })));
-      assert.deepEqual(await index.search('tB', 'Miko garden tuna', 5), before);
       await index.delete('tA', ['a1', 'a2']);
       assert.deepEqual(await index.search('tB', 'Miko garden tuna', 5), before);
       assert.equal((await index.search('tA', 'tuna', 500)).length, 149);

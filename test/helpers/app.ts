@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { buildApp, type BuildOptions } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { tempDir } from './temp-dir.js';
@@ -36,4 +37,20 @@ export async function startTestApp(
       tmp.remove();
     },
   };
+}
+
+/** {@link startTestApp} on `env`, listening, and an SDK client of it (no API key). */
+export async function startTestAppWithClient(env: Record<string, string> = {}): Promise<{ t: TestApp; api: ParleyClient }> {
+  const t = await startTestApp(env);
+  return { t, api: new ParleyClient({ baseUrl: t.httpUrl }) };
+}
+
+/**
+ * {@link startTestApp} for voice tests: one inference worker, the audio backlog bound lifted (behaviour, not speed, on a
+ * busy machine), `env` on top; the speech models are loaded before it returns, as the real server does at start-up.
+ */
+export async function startVoiceTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...env });
+  await t.app.models.inference();
+  return t;
 }

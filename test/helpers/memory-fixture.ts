@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import pino from 'pino';
 import { openDatabase, type SqliteDatabase } from '../../graph/sqlite/database.js';
 import { SqliteEntityIndex } from '../../graph/sqlite/sqlite-entity-index.js';
@@ -96,6 +97,13 @@ export async function snippetsFixture(tenant: string, said: Utterance[]): Promis
   const f = await memoryFixture(tenant, ['Ana', 'Ben', 'Clara']);
   for (const s of SNIPPETS) said.push(await f.say(s.session, s.speaker, s.to, s.text, s.time));
   return { f, retriever: new Retriever(f, f.entities, f.embedder, { minPool: 1 }) };
+}
+
+/** The id of the first turn of `said` whose text holds `fragment` (asserted to exist). */
+export function idOfSaid(said: readonly Utterance[], fragment: string): string {
+  const u = said.find((s) => s.text.includes(fragment));
+  assert.ok(u, fragment);
+  return u.id;
 }
 
 /** Three short sessions between Ana and Ben (and Clara), a few days apart. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ParleyClient, ParleyError, type UtteranceInput } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithClient, type TestApp } from '../helpers/app.js';
 
 /** Rejects with a ParleyError of `code` (and `status`) whose message matches. */
 async function rejectsWith(promise: Promise<unknown>, code: string, status: number, message?: RegExp): Promise<void> {
@@ -19,12 +19,9 @@ describe('HTTP API', () => {
   let t: TestApp;
   let api: ParleyClient;
   before(async () => {
-    t = await startTestApp();
-    api = new ParleyClient({ baseUrl: t.httpUrl });
+    ({ t, api } = await startTestAppWithClient());
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('imports utterances, infers addressees, and serves the transcript', async () => {
     const res = await api.postUtterances('s-http', [
@@ -139,12 +136,9 @@ describe('HTTP API: finding people', () => {
   let t2: TestApp;
   let api: ParleyClient;
   before(async () => {
-    t2 = await startTestApp();
-    api = new ParleyClient({ baseUrl: t2.httpUrl });
+    ({ t: t2, api } = await startTestAppWithClient());
   });
-  after(async () => {
-    await t2.close();
-  });
+  after(() => t2.close());
 
   test('people are found by name in any case, non-ASCII too, and when named though not in the session', async () => {
     await api.postUtterances('s-names-1', [{ speaker: 'Émile', text: 'Bonjour' }]);
@@ -164,12 +158,9 @@ describe('HTTP API: transcripts and participants in pages', () => {
   let t: TestApp;
   let api: ParleyClient;
   before(async () => {
-    t = await startTestApp();
-    api = new ParleyClient({ baseUrl: t.httpUrl });
+    ({ t, api } = await startTestAppWithClient());
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('a transcript is read a page at a time, and bad page parameters are refused', async () => {
     await api.postUtterances('s-pages', Array.from({ length: 7 }, (_, i) => ({ speaker: i % 2 ? 'Ben' : 'Ana', text: `line ${i + 1}` })));

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithClient, type TestApp } from '../helpers/app.js';
 import { ParleyClient, type Memory, type Operations, type ServerEvent } from '../../clients/typescript/src/index.js';
 
 describe('long-term memory through the API (embedded extractor, in-process queue)', () => {
   let t: TestApp;
   let api: ParleyClient;
   before(async () => {
-    t = await startTestApp();
-    api = new ParleyClient({ baseUrl: t.httpUrl });
+    ({ t, api } = await startTestAppWithClient());
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   const say = async (session: string, utterances: { speaker: string; text: string; addressees?: string[] }[]): Promise<string[]> => {
     const { utterance_ids: ids } = await api.postUtterances(session, utterances);

@@ -6,7 +6,7 @@ import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixture
 import { AFTER_CONSOLIDATION_JOB } from '../../pipelines/memory/after-consolidation.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 /** One sample's value from a Prometheus exposition (`name{labels}` exactly as written), or undefined. */
@@ -179,13 +179,9 @@ describe('operator metrics and probes (API keys, jobs left waiting, separate met
 describe('voice metrics: transcript lag and latency, ready_at, voice utterances, audio shed', () => {
   let t: TestApp;
   before(async () => {
-    // As in voice-stream.test: behaviour, not speed, so the backlog bound is lifted.
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
-    await t.app.models.inference();
+    t = await startVoiceTestApp();
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
   const scrape = async (): Promise<string> => (await t.app.inject({ url: '/metrics' })).body;
 
   test('a spoken session counts voice utterances and observes partial lag, final latency, ready_at and search latency', async (ctx) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 /**
@@ -12,12 +12,9 @@ import { TestWsClient } from '../helpers/ws-client.js';
 describe('audio frames after session.end', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
-    await t.app.models.inference();
+    t = await startVoiceTestApp();
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('are dropped with one non-fatal error; the session still ends and the server still closes', async () => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;

@@ -16,6 +16,17 @@ describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true and 100 of the
   });
   after(async () => { await t.close(); });
 
+  /** "hi this is grace from accounts", said in a session opened with `query`: the final transcript has "grace". */
+  const assertGraceHeard = async (query: string): Promise<void> => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?${query}`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await c.next('session.started');
+    await c.speak(speech('hi this is grace from accounts'));
+    const final = await c.next('transcript.final', () => true, 60_000);
+    assert.match(String(final.text), /\bgrace\b/, `final: "${String(final.text)}"`);
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 60_000);
+  };
+
   // Runs first: a fresh recogniser writes "great" for this audio; after other audio it may write "grace" unaided.
   test('the session\'s expected caller is listened for although a hundred callers of the tenant were named since', async () => {
     const { graph } = t.app.stores;
@@ -23,24 +34,12 @@ describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true and 100 of the
     await graph.createParticipant('default', { name: 'Grace Lee', externalId: '+15550123' });
     await new Promise((resolve) => setTimeout(resolve, 5));
     for (let i = 0; i < 150; i++) await graph.createParticipant('default', { name: `Caller${i}` });
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=names-2&external_id=%2B15550123`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
-    await c.next('session.started');
-    await c.speak(speech('hi this is grace from accounts'));
-    const final = await c.next('transcript.final', () => true, 60_000);
-    assert.match(String(final.text), /\bgrace\b/, `final: "${String(final.text)}"`);
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended', () => true, 60_000);
+    await assertGraceHeard('session_id=names-2&external_id=%2B15550123');
   });
 
   test('a participant the tenant knows is heard by name (the plain decoder writes "great" for this audio)', async () => {
     await t.app.stores.graph.createParticipant('default', { name: 'Grace Hopper' });
     await t.app.stores.graph.createParticipant('default', { name: 'Robert', aliases: ['Bob'] });
-    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=names-1`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
-    await c.next('session.started');
-    await c.speak(speech('hi this is grace from accounts'));
-    const final = await c.next('transcript.final', () => true, 60_000);
-    assert.match(String(final.text), /\bgrace\b/, `final: "${String(final.text)}"`);
-    c.sendJson({ type: 'session.end' });
-    await c.next('session.ended', () => true, 60_000);
+    await assertGraceHeard('session_id=names-1');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import type { LexicalIndex } from '../../../graph/lexical-index.js';
+import type { LexicalDoc, LexicalHit, LexicalIndex } from '../../../graph/lexical-index.js';
 import { contractSuite } from './contract-suite.js';
 
 export interface LexicalIndexFixture {
@@ -55,4 +55,25 @@ export function lexicalIndexContract(name: string, factory: () => Promise<Lexica
       assert.deepEqual(await fx.index.search('t2', 'Miko', 5), []);
     });
   });
+}
+
+/**
+ * BM25 statistics are kept per tenant: tenant `tB` indexes three documents and asks "Miko garden tuna" (all three found),
+ * then tenant `tA` indexes `flood` (the same words, many times; default 200 short documents); tB's hits, scores
+ * included, do not move. Returns them.
+ */
+export async function assertFloodKeepsScores(
+  index: LexicalIndex,
+  flood: LexicalDoc[] = Array.from({ length: 200 }, (_, i) => ({ id: `a${i}`, text: i % 2 ? 'tuna tuna tuna' : 'Miko and more Miko', layer: 'fact' })),
+): Promise<LexicalHit[]> {
+  await index.index('tB', [
+    { id: 'b1', text: 'Miko the cat likes tuna', layer: 'fact' },
+    { id: 'b2', text: 'the garden needs water', layer: 'fact' },
+    { id: 'b3', text: 'Miko sleeps in the garden', layer: 'fact' },
+  ]);
+  const before = await index.search('tB', 'Miko garden tuna', 5);
+  assert.equal(before.length, 3);
+  await index.index('tA', flood);
+  assert.deepEqual(await index.search('tB', 'Miko garden tuna', 5), before, "another tenant's documents moved tB's scores");
+  return before;
 }

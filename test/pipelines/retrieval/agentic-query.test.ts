@@ -7,7 +7,7 @@ import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { WordNet } from '../../../pipelines/retrieval/wordnet.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { writeWordNet } from '../../helpers/wordnet.js';
-import { memoryFixture, snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { idOfSaid, memoryFixture, snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_agentic';
 
@@ -15,11 +15,7 @@ describe('agentic question answering (deterministic policy; real USE-lite, SQLit
   let f: MemoryFixture;
   let retriever: Retriever;
   const said: Utterance[] = [];
-  const idOf = (fragment: string): string => {
-    const u = said.find((s) => s.text.includes(fragment));
-    assert.ok(u, fragment);
-    return u.id;
-  };
+  const idOf = (fragment: string): string => idOfSaid(said, fragment);
 
   before(async () => {
     ({ f, retriever } = await snippetsFixture(T, said));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import type { Utterance } from '../../../graph/types.js';
-import { snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { idOfSaid, snippetsFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const T = 't_retr';
 
@@ -10,11 +10,7 @@ describe('staged retrieval over the left brain (real USE-lite, SQLite, consolida
   let f: MemoryFixture;
   let retriever: Retriever;
   const said: Utterance[] = [];
-  const idOf = (fragment: string): string => {
-    const u = said.find((s) => s.text.includes(fragment));
-    assert.ok(u, fragment);
-    return u.id;
-  };
+  const idOf = (fragment: string): string => idOfSaid(said, fragment);
   /** Utterance ids an answer points at (interaction items and the sources of facts). */
   const referred = (items: { refer_ids: string[] }[]): Set<string> => new Set(items.flatMap((i) => i.refer_ids));
 

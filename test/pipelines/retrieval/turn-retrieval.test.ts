@@ -42,11 +42,27 @@ const stored = (id: string, text: string): IngestedUtterance =>
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-test('a partial is searched at once; a burst inside the gap waits and searches only its latest text', async () => {
+/** Turn retrieval over a fake retriever and session, with turn_1 started. */
+function startTurn(options?: Parameters<typeof createTurnRetrieval>[2]): {
+  turns: ReturnType<typeof createTurnRetrieval>; calls: Call[]; sent: Record<string, unknown>[];
+} {
   const { retriever, calls } = fakeRetriever();
-  const { session } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session, { minGapMs: 40 });
+  const { session, sent } = fakeSession();
+  const turns = createTurnRetrieval(retriever, session, options);
   turns.onSpeechStarted?.('turn_1', 0);
+  return { turns, calls, sent };
+}
+
+/** turn_1's first partial `text`, its search started and finished: the speculative context is sent. */
+async function firstContext({ turns, calls }: ReturnType<typeof startTurn>, text: string): Promise<void> {
+  turns.onPartial?.('turn_1', text);
+  await sleep(5);
+  calls[0]?.finish();
+  await tick();
+}
+
+test('a partial is searched at once; a burst inside the gap waits and searches only its latest text', async () => {
+  const { turns, calls } = startTurn({ minGapMs: 40 });
   turns.onPartial?.('turn_1', 'where is');
   await sleep(5);
   assert.deepEqual(calls.map((c) => c.text), ['where is']);
@@ -64,14 +80,9 @@ test('a partial is searched at once; a burst inside the gap waits and searches o
 });
 
 test('a search finished before the end of turn is confirmed at the decision with ready_at_ms ≤ 0', async () => {
-  const { retriever, calls } = fakeRetriever();
-  const { session, sent } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session);
-  turns.onSpeechStarted?.('turn_1', 0);
-  turns.onPartial?.('turn_1', 'my cat miko');
-  await sleep(5);
-  calls[0]?.finish();
-  await tick();
+  const turn = startTurn();
+  const { turns, calls, sent } = turn;
+  await firstContext(turn, 'my cat miko');
   assert.deepEqual(sent.map((e) => [e.type, e.speculative]), [['memory.context', true]]);
   await sleep(5);
   turns.onSpeechStopped?.('turn_1');
@@ -85,14 +96,9 @@ test('a search finished before the end of turn is confirmed at the decision with
 });
 
 test('a final that arrives after the next turn started does not confirm its turn again', async () => {
-  const { retriever, calls } = fakeRetriever();
-  const { session, sent } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session);
-  turns.onSpeechStarted?.('turn_1', 0);
-  turns.onPartial?.('turn_1', 'my cat miko');
-  await sleep(5);
-  calls[0]?.finish();
-  await tick();
+  const turn = startTurn();
+  const { turns, calls, sent } = turn;
+  await firstContext(turn, 'my cat miko');
   turns.onSpeechStopped?.('turn_1');
   turns.onSpeechStarted?.('turn_2', 0);
   turns.onFinal?.('turn_1', stored('u1', 'my cat miko'));
@@ -105,14 +111,9 @@ test('a final that arrives after the next turn started does not confirm its turn
 });
 
 test('a revision still being searched at the decision: the previous context is confirmed at once', async () => {
-  const { retriever, calls } = fakeRetriever();
-  const { session, sent } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session, { minGapMs: 0 });
-  turns.onSpeechStarted?.('turn_1', 0);
-  turns.onPartial?.('turn_1', 'my cat');
-  await sleep(5);
-  calls[0]?.finish();
-  await tick();
+  const turn = startTurn({ minGapMs: 0 });
+  const { turns, calls, sent } = turn;
+  await firstContext(turn, 'my cat');
   turns.onPartial?.('turn_1', 'my cat miko');
   await sleep(5);
   assert.equal(calls.length, 2);
@@ -124,14 +125,9 @@ test('a revision still being searched at the decision: the previous context is c
 });
 
 test('a partial that arrives together with the end of turn starts no search; what is ready is confirmed', async () => {
-  const { retriever, calls } = fakeRetriever();
-  const { session, sent } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session);
-  turns.onSpeechStarted?.('turn_1', 0);
-  turns.onPartial?.('turn_1', 'my cat');
-  await sleep(5);
-  calls[0]?.finish();
-  await tick();
+  const turn = startTurn();
+  const { turns, calls, sent } = turn;
+  await firstContext(turn, 'my cat');
   await sleep(150);
   // The recogniser's last text and the decision, back to back (as the pipeline sends them).
   turns.onPartial?.('turn_1', 'my cat miko');
@@ -145,10 +141,7 @@ test('a partial that arrives together with the end of turn starts no search; wha
 });
 
 test('a turn whose only partial arrives with the end of turn searches that text at the decision', async () => {
-  const { retriever, calls } = fakeRetriever();
-  const { session, sent } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session);
-  turns.onSpeechStarted?.('turn_1', 0);
+  const { turns, calls, sent } = startTurn();
   turns.onPartial?.('turn_1', 'yes');
   turns.onSpeechStopped?.('turn_1');
   assert.deepEqual(calls.map((c) => c.text), ['yes']);
@@ -160,10 +153,7 @@ test('a turn whose only partial arrives with the end of turn searches that text 
 });
 
 test('a turn without partials waits for its final; barge-in abandons the old turn', async () => {
-  const { retriever, calls } = fakeRetriever();
-  const { session, sent } = fakeSession();
-  const turns = createTurnRetrieval(retriever, session);
-  turns.onSpeechStarted?.('turn_1', 0);
+  const { turns, calls, sent } = startTurn();
   turns.onSpeechStopped?.('turn_1');
   assert.equal(calls.length, 0, 'nothing to search yet');
   turns.onFinal?.('turn_1', stored('u1', 'hello there'));

@@ -26,6 +26,18 @@ async function fragmentedMerges(e: StatsLdaSpeakerEmbedder, utts: Utt[], rule: P
   return { merges: clusterSessionIds(sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), rule), owner };
 }
 
+/** Every pair of held-out speakers, 5 utterances each, in one fragmented session: no merge joins ids of two voices. */
+async function assertPairsApart(fragmentedSession: (utts: Utt[]) => ReturnType<typeof fragmentedMerges>): Promise<void> {
+  for (let i = 0; i < LIBRI_HELDOUT.length; i++)
+    for (let j = i + 1; j < LIBRI_HELDOUT.length; j++) {
+      const a = loadLibriSpeech([LIBRI_HELDOUT[i]!]).slice(0, 5);
+      const b = loadLibriSpeech([LIBRI_HELDOUT[j]!]).slice(0, 5);
+      const { merges, owner } = await fragmentedSession([...a, ...b]);
+      const wrong = merges.filter((m) => owner.get(m.from) !== owner.get(m.into));
+      assert.deepEqual(wrong, [], `${LIBRI_HELDOUT[i]} vs ${LIBRI_HELDOUT[j]}`);
+    }
+}
+
 /**
  * The production end-of-session clustering (shipped embedder and mergeTau) on real LibriSpeech recordings
  * of HELD-OUT speakers (never read by the embedder's training or the threshold calibration), through a
@@ -45,16 +57,7 @@ describe('end-of-session clustering on real recordings of held-out speakers', { 
     }
   });
 
-  test('must not merge: two held-out speakers are never joined (every pair, 5 utterances each)', async () => {
-    for (let i = 0; i < LIBRI_HELDOUT.length; i++)
-      for (let j = i + 1; j < LIBRI_HELDOUT.length; j++) {
-        const a = loadLibriSpeech([LIBRI_HELDOUT[i]!]).slice(0, 5);
-        const b = loadLibriSpeech([LIBRI_HELDOUT[j]!]).slice(0, 5);
-        const { merges, owner } = await fragmentedSession([...a, ...b]);
-        const wrong = merges.filter((m) => owner.get(m.from) !== owner.get(m.into));
-        assert.deepEqual(wrong, [], `${LIBRI_HELDOUT[i]} vs ${LIBRI_HELDOUT[j]}`);
-      }
-  });
+  test('must not merge: two held-out speakers are never joined (every pair, 5 utterances each)', () => assertPairsApart(fragmentedSession));
 });
 
 /**
@@ -83,14 +86,5 @@ describe('calibrated end-of-session merge on real recordings of held-out speaker
     assert.ok(fired > 0, 'the calibrated merge fired for no held-out speaker');
   });
 
-  test('must not merge: two held-out speakers are never joined (every pair, 5 utterances each)', async () => {
-    for (let i = 0; i < LIBRI_HELDOUT.length; i++)
-      for (let j = i + 1; j < LIBRI_HELDOUT.length; j++) {
-        const a = loadLibriSpeech([LIBRI_HELDOUT[i]!]).slice(0, 5);
-        const b = loadLibriSpeech([LIBRI_HELDOUT[j]!]).slice(0, 5);
-        const { merges, owner } = await fragmentedSession([...a, ...b]);
-        const wrong = merges.filter((m) => owner.get(m.from) !== owner.get(m.into));
-        assert.deepEqual(wrong, [], `${LIBRI_HELDOUT[i]} vs ${LIBRI_HELDOUT[j]}`);
-      }
-  });
+  test('must not merge: two held-out speakers are never joined (every pair, 5 utterances each)', () => assertPairsApart(fragmentedSession));
 });
