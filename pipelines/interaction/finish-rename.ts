@@ -16,7 +16,7 @@ export interface RenameDeps {
   indexer?: Pick<MemoryIndexer, 'vectorsFor' | 'indexFacts'>;
 }
 
-/** Participants read per page by the start-up pass. */
+/** Participants owing a rewrite read per page by the start-up pass. */
 const PAGE = 500;
 
 /**
@@ -56,12 +56,15 @@ export async function finishPendingRenames(deps: RenameDeps, tenant: TenantId, i
   return finished;
 }
 
-/** Finish every rename still owed in the tenant (a crash cut it short): a pass over its participants, a page at a time. */
+/**
+ * Finish every rename still owed in the tenant (a crash cut it short): a pass over the participants owing one
+ * (`GraphStore.participantsOwingRename`, read through an index of those alone), a page at a time.
+ */
 export async function finishTenantRenames(deps: RenameDeps, tenant: TenantId): Promise<number> {
   let finished = 0;
   let after: { createdAt: string; id: string } | undefined;
   for (;;) {
-    const page = await deps.graph.listParticipants(tenant, { ...(after ? { after } : {}), limit: PAGE });
+    const page = await deps.graph.participantsOwingRename(tenant, { ...(after ? { after } : {}), limit: PAGE });
     const owing = page.filter((p) => pendingRenameOf(p.attributes) !== null).map((p) => p.id);
     if (owing.length > 0) finished += await finishPendingRenames(deps, tenant, owing);
     const last = page[page.length - 1];
