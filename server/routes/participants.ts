@@ -151,7 +151,7 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
 /** What a rename's memory rewrite needs of the app (`renameMemories`). */
 function renameDeps(app: FastifyInstance): RenameDeps {
   return {
-    graph: app.stores.graph, memory: app.stores.memory,
+    graph: app.stores.graph, memory: app.stores.memory, locks: app.stores.locks,
     indexer: new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder),
   };
 }
