@@ -50,6 +50,12 @@ export interface TranscriptPage {
 }
 
 /**
+ * The attribute in which a rename records the memory rewrite it still owes (see `pipelines/interaction/pending-rename.ts`):
+ * the stores index the participants holding it (`participantsOwingRename`).
+ */
+export const PENDING_RENAME_KEY = '$pending_rename';
+
+/**
  * The interaction graph: participants, utterances, and the `SPEAKS` / `ADDRESSES` edges between them.
  * Implementations: SQLite (embedded default), Neo4j (networked).
  */
@@ -112,6 +118,12 @@ export interface GraphStore {
    * paging: a page is read through an index, and stays right while participants come and go).
    */
   listParticipants(tenant: TenantId, page?: ParticipantPage): Promise<Participant[]>;
+  /**
+   * The tenant's participants whose attributes hold a rename's memory rewrite still owed (`PENDING_RENAME_KEY`), oldest
+   * first and keyset-paged as {@link listParticipants}: read through an index of those alone (SQLite a partial index,
+   * Neo4j a `pendingRename` flag each attribute write keeps), however many participants the tenant has.
+   */
+  participantsOwingRename(tenant: TenantId, page?: ParticipantPage): Promise<Participant[]>;
   /** @throws ParleyError `PARLEY_ERR_CONFLICT` when `patch.externalId` is held by another participant. */
   updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null>;
   /**

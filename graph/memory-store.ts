@@ -341,6 +341,11 @@ export interface MemoryStore {
    * caller's last listing is never deleted before the caller has recorded its id.
    */
   deleteParticipant(tenant: TenantId, participantId: string, recorded?: { factIds: string[]; personaIds: string[] }, names?: readonly string[]): Promise<ErasedMemory>;
+  /**
+   * Ids of the facts (history included) erasing the participant takes, as `deleteParticipant` would find them: theirs (as
+   * speaker or subject) and any whose text names them by one of `names`, another person's included, oldest first.
+   */
+  erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]>;
 
   /**
    * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was

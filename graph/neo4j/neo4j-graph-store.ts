@@ -10,7 +10,7 @@ import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import { beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
-import { backfillParticipantNames, SYNC_NAMES, SYNC_WORDS, wordsEntry } from './neo4j-participant-names.js';
+import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
 import { mergeParticipantInto } from './neo4j-participant-merge.js';
@@ -34,6 +34,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     this.names ??= (async () => {
       await backfillParticipantNames(this.db);
       await this.migrateOnce('utterance-addressees', backfillAddressees('Utterance'));
+      await this.migrateOnce('participant-owing-rename', BACKFILL_OWING_RENAME);
     })().catch((err: unknown) => {
       this.names = undefined;
       throw err;
@@ -42,7 +43,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   }
 
   constructor(options: Neo4jOptions) {
-    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA, ...PENDING_ERASURES_SCHEMA]);
+    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA, ...PENDING_ERASURES_SCHEMA, ...OWING_RENAME_SCHEMA]);
   }
 
   async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
@@ -115,6 +116,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       MERGE (n:Participant {tenant: $tenant, id: $id})
       ON CREATE SET n.name = $name, n.externalId = $externalId, n.aliases = $aliases, n.attributes = $attributes,
                     n.voiceprintCount = 0, n.createdAt = $now, n.updatedAt = $now
+      ${syncOwingRename('n')}
       RETURN n {.*} AS n`, {
         tenant: t, id, name: init.name ?? null, externalId: init.externalId ?? null, aliases: init.aliases ?? [],
         attributes: JSON.stringify(init.attributes ?? {}), now,
@@ -202,6 +204,16 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return found.map(toParticipant);
   }
 
+  async participantsOwingRename(tenant: TenantId, page: ParticipantPage = {}): Promise<Participant[]> {
+    await this.init();
+    const after = page.after ?? { createdAt: '', id: '' };
+    const found = await this.db.read('participantsOwingRename', (tx) => rows(tx,
+      `MATCH (n:Participant {tenant: $tenant, pendingRename: true}) WHERE n.createdAt > $createdAt OR (n.createdAt = $createdAt AND n.id > $id)
+       RETURN n {.*} AS n ORDER BY n.createdAt, n.id${page.limit === undefined ? '' : ' LIMIT $limit'}`,
+      { tenant: this.t(tenant), createdAt: after.createdAt, id: after.id, limit: int(Math.max(0, page.limit ?? 0)) }));
+    return found.map(toParticipant);
+  }
+
   async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
     await this.init();
     const t = this.t(tenant);
@@ -217,6 +229,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
           n.aliases = coalesce($aliases, n.aliases),
           n.attributes = coalesce($attributes, n.attributes),
           n.updatedAt = $now
+      ${syncOwingRename('n')}
       RETURN n {.*} AS n`, {
         tenant: t, id, setName: patch.name !== undefined, name: patch.name ?? null,
         setExternalId: patch.externalId !== undefined, externalId: patch.externalId ?? null,
@@ -250,7 +263,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       const stored = toParticipant(held).attributes;
       const attributes = update(stored);
       if (attributes === stored) return [held];
-      return rows(tx, 'MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.attributes = $attributes, n.updatedAt = $now RETURN n {.*} AS n',
+      return rows(tx, `MATCH (n:Participant {tenant: $tenant, id: $id}) SET n.attributes = $attributes, n.updatedAt = $now ${syncOwingRename('n')} RETURN n {.*} AS n`,
         { ...params, attributes: JSON.stringify(attributes), now: new Date().toISOString() });
     });
     return p ? toParticipant(p) : null;
@@ -268,7 +281,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       const next = update(stored);
       if (next === stored) return [held];
       const found = await rows(tx, `MATCH (n:Participant {tenant: $tenant, id: $id})
-        SET n.name = $name, n.aliases = $aliases, n.attributes = $attributes, n.updatedAt = $now RETURN n {.*} AS n`,
+        SET n.name = $name, n.aliases = $aliases, n.attributes = $attributes, n.updatedAt = $now ${syncOwingRename('n')} RETURN n {.*} AS n`,
       { ...params, name: next.name, aliases: next.aliases, attributes: JSON.stringify(next.attributes), now: new Date().toISOString() });
       await tx.run(SYNC_NAMES, { tenant: params.tenant, pid: id });
       await tx.run(SYNC_WORDS, { batch: [wordsEntry(params.tenant, { id, name: next.name, aliases: next.aliases })] });

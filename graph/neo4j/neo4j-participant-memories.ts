@@ -128,6 +128,11 @@ export async function eraseMemories(db: Neo4jRunner, t: string, id: string, reco
   return erased;
 }
 
+/** Ids of the facts (history included) erasing `id` of stored tenant `t` takes (`MemoryStore.erasedFactIds`). */
+export async function erasedFactIds(db: Neo4jRunner, t: string, id: string, names: readonly string[]): Promise<string[]> {
+  return (await db.read('erasedFactIds', (tx) => factsOfErased(tx, t, id, names))).factIds;
+}
+
 /**
  * The facts (history included) erasing `id` takes (`erasesFact`), in order, and the others where they are only an
  * addressee (`keptIds`, kept without them): candidates are those where the id takes a role or whose text holds a name.

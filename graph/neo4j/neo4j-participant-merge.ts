@@ -2,7 +2,7 @@ import type { ManagedTransaction } from 'neo4j-driver';
 import { checkMergeable } from '../external-id.js';
 import { int } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, propRows as rows } from './neo4j-store-base.js';
-import { SYNC_NAMES, SYNC_WORDS, wordsEntry } from './neo4j-participant-names.js';
+import { SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant } from './neo4j-graph-rows.js';
 import { recordMerge } from './neo4j-retired-ids.js';
 
@@ -48,7 +48,8 @@ export async function mergeParticipantInto(tx: ManagedTransaction, t: string, fr
   await tx.run(`
     MATCH (i:Participant {tenant: $tenant, id: $into})
     SET i.name = $name, i.externalId = $externalId, i.aliases = $aliases, i.attributes = $attributes,
-        i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now`, {
+        i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now
+    ${syncOwingRename('i')}`, {
     ...params, name, externalId: into.externalId ?? from.externalId, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
     count: int(from.voiceprintCount), now: new Date().toISOString(),
   });

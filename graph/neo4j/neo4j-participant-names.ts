@@ -1,3 +1,4 @@
+import { PENDING_RENAME_KEY } from '../graph-store.js';
 import { participantNameWords } from '../name-words.js';
 import { toNum, type Neo4jRunner } from './neo4j-connection.js';
 
@@ -80,3 +81,20 @@ export async function backfillParticipantNames(db: Neo4jRunner): Promise<void> {
     if (n < 500) break;
   }
 }
+
+/**
+ * `SET` of the flag the index of participants owing a rename's memory rewrite reads (`participantsOwingRename`), from
+ * the attributes as just written to node variable `v` (a clause of its own, after theirs): true when they hold
+ * `PENDING_RENAME_KEY` (as a key: `JSON.stringify` writes it `"$pending_rename":`), otherwise removed. A nested key of
+ * that name would set it too, which only costs a look (the pass reads the attribute itself).
+ */
+export function syncOwingRename(v: string): string {
+  return `SET ${v}.pendingRename = CASE WHEN ${v}.attributes CONTAINS '${JSON.stringify(PENDING_RENAME_KEY)}:' THEN true ELSE null END`;
+}
+
+/** The index `participantsOwingRename` seeks, and the flag's backfill for participants stored before it (run once). */
+export const OWING_RENAME_SCHEMA = [
+  'CREATE INDEX parley_participant_owing_rename IF NOT EXISTS FOR (n:Participant) ON (n.tenant, n.pendingRename)',
+] as const;
+export const BACKFILL_OWING_RENAME = `MATCH (n:Participant) WHERE n.pendingRename IS NULL
+  CALL { WITH n ${syncOwingRename('n')} } IN TRANSACTIONS OF 1000 ROWS`;

@@ -61,6 +61,9 @@ CREATE INDEX participant_words_by_owner ON participant_words (tenant, participan
 const MIGRATED_INDEXES = `
 CREATE UNIQUE INDEX IF NOT EXISTS participants_by_external_id ON participants (tenant, external_id)
   WHERE external_id IS NOT NULL;
+-- participantsOwingRename: only the participants whose attributes hold a rewrite owed by a rename ($pending_rename).
+CREATE INDEX IF NOT EXISTS participants_owing_rename ON participants (tenant, created_at, id)
+  WHERE json_extract(attributes, '$."$pending_rename"') IS NOT NULL;
 `;
 
 /** Create the graph's tables in `db`, or bring those of an older version up to this schema. */

@@ -184,6 +184,17 @@ export class SqliteGraphStore implements GraphStore {
     return rows.map(toParticipant);
   }
 
+  async participantsOwingRename(tenant: TenantId, page: ParticipantPage = {}): Promise<Participant[]> {
+    const after = page.after ?? { createdAt: '', id: '' };
+    // The condition is the partial index's own (participants_owing_rename), so the index is used.
+    const rows = this.db
+      .prepare(`SELECT * FROM participants INDEXED BY participants_owing_rename
+        WHERE tenant = ? AND json_extract(attributes, '$."$pending_rename"') IS NOT NULL AND (created_at, id) > (?, ?)
+        ORDER BY created_at, id LIMIT ?`)
+      .all(tenant, after.createdAt, after.id, page.limit ?? -1) as ParticipantRow[];
+    return rows.map(toParticipant);
+  }
+
   async updateParticipant(tenant: TenantId, id: string, patch: ParticipantPatch): Promise<Participant | null> {
     const current = await this.getParticipant(tenant, id);
     if (!current) return null;

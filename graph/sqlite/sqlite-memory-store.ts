@@ -272,6 +272,10 @@ export class SqliteMemoryStore implements MemoryStore {
     })();
   }
 
+  async erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {
+    return this.#factsOfErased(tenant, participantId, names).factIds;
+  }
+
   /**
    * The facts (history included) erasing `participantId` takes (`erasesFact`), and the others where they are only an
    * addressee, kept without them: candidates are those where the id takes a role or whose text holds one of `names`.

@@ -2,7 +2,8 @@ import { ALL_SESSIONS, type EventBus } from '../../graph/event-bus.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { Stores } from '../../graph/stores.js';
 import type { InteractionFilter } from '../../graph/graph-store.js';
-import type { PendingErasure } from '../../graph/pending-erasures.js';
+import type { ErasureLease, PendingErasure } from '../../graph/pending-erasures.js';
+import { ParleyError } from '../../graph/core/errors.js';
 import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
@@ -12,6 +13,8 @@ import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
 import { eraseLeftBrainTraces, livingNamesLike } from './erase-left-brain.js';
 import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
+import { isFunctionWord } from '../speaker/name-words.js';
+import { isCalendarWord } from '../speaker/calendar-words.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -66,18 +69,91 @@ interface ErasurePlan {
  * participant in place and the same request, repeated, does it all again; one cut short after (a crash between the
  * passes) is finished from the record, by {@link finishPendingErasures} at start or by the same id erased again. The
  * record goes when both passes are done. Every step is idempotent.
+ *
+ * The pending record is claimed for `lease.owner` (`GraphStore.claimErasure`) before anything of a pending erasure is
+ * done, and right after a new one is recorded, then renewed every third of the lease while the erasure runs: a
+ * repeated request never runs beside another server's start-up finisher (or another server's request). A claim held by
+ * another owner is a `PARLEY_ERR_CONFLICT` naming when its lease ends; a run that fails gives its claim up at once
+ * (the same request sent to any server may then finish it).
  */
-export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string): Promise<ErasureReport | null> {
+export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string, lease: ErasureOwner): Promise<ErasureReport | null> {
   const { stores } = deps;
   const person = await stores.graph.getParticipant(tenant, participantId);
   const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === participantId);
-  if (!person) return pending ? finishErasure(deps, tenant, pending) : null;
+  if (!person && !pending) return null;
+  const held = new ErasureClaim(stores, tenant, participantId, lease);
+  try {
+    if (pending) await held.claim();
+    if (!person) return await finishErasure(deps, tenant, pending!);
+    return await eraseInFull(deps, tenant, participantId, [person.name ?? '', ...person.aliases], pending, held);
+  } catch (err) {
+    await held.release();
+    throw err;
+  } finally {
+    held.stop();
+  }
+}
+
+/**
+ * The claim of one run on a pending erasure (`GraphStore.claimErasure`): taken (or renewed) by `claim`, renewed every
+ * third of the lease from then on until `stop`, so an erasure longer than one lease is never taken over by another
+ * server while it still runs; `release` ends it now (a failed run), so another server need not wait for the lease.
+ */
+class ErasureClaim {
+  #renew: NodeJS.Timeout | undefined;
+  #claimed = false;
+
+  constructor(private readonly stores: Stores, private readonly tenant: TenantId, private readonly id: string, private readonly lease: ErasureOwner) {}
+
+  /** Take the lease, or renew it; a `PARLEY_ERR_CONFLICT` when another owner holds it. */
+  async claim(): Promise<void> {
+    const { stores, tenant, id, lease } = this;
+    if (!await stores.graph.claimErasure(tenant, id, leaseFrom(lease, new Date()))) {
+      const current = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === id);
+      throw new ParleyError('PARLEY_ERR_CONFLICT',
+        `the erasure of ${id} is being finished by another server${current?.leaseUntil ? ` (its claim holds until ${current.leaseUntil})` : ''}; send the same request again later`);
+    }
+    this.#claimed = true;
+    if (this.#renew) return;
+    this.#renew = setInterval(() => {
+      stores.graph.claimErasure(tenant, id, leaseFrom(lease, new Date()))
+        .catch(() => undefined); // a failed renewal leaves the lease to end; the erasure itself goes on (its steps repeat safely)
+    }, Math.max(10, Math.floor(lease.leaseMs / 3)));
+    this.#renew.unref();
+  }
+
+  /** Give the claim up now (its lease ends at once); nothing when it was never taken. Best effort. */
+  async release(): Promise<void> {
+    this.stop();
+    if (!this.#claimed) return;
+    const now = new Date().toISOString();
+    await this.stores.graph.claimErasure(this.tenant, this.id, { owner: this.lease.owner, now, until: now }).catch(() => undefined);
+  }
+
+  stop(): void {
+    clearInterval(this.#renew);
+    this.#renew = undefined;
+  }
+}
+
+/** A claim by `lease.owner` from `now` for its lease. */
+function leaseFrom(lease: ErasureOwner, now: Date): ErasureLease {
+  return { owner: lease.owner, now: now.toISOString(), until: new Date(now.getTime() + lease.leaseMs).toISOString() };
+}
+
+/** Erase a participant still in the graph (`eraseParticipant`), claiming its pending record once it is written. */
+async function eraseInFull(
+  deps: ErasureDeps, tenant: TenantId, participantId: string, names: string[], pending: PendingErasure | undefined, held: ErasureClaim,
+): Promise<ErasureReport> {
+  const { stores } = deps;
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
   // Every memory is read before any is removed (a crash part-way then leaves nothing unfound for a repeated request).
-  const read = await readPerson(stores, tenant, participantId, [person.name ?? '', ...person.aliases]);
+  const read = await readPerson(stores, tenant, participantId, names);
   // A run cut short before recorded ids of memories it already deleted: they stay in the plan.
   const plan = pending ? mergePlans(JSON.parse(pending.plan) as ErasurePlan, read.plan) : read.plan;
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(plan), read.spoken);
+  // A new record is claimed before any destructive step (a start-up finisher of another server may have seen it).
+  if (!pending) await held.claim();
   const { spoken } = read;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });
@@ -114,33 +190,20 @@ export interface FinishedErasures {
  * Finish every erasure of the tenant recorded as pending (cut short by a crash, or by a store failing after the
  * participant left the graph): run at start. Each is claimed first (`lease`): several servers starting on one store
  * finish each erasure once (the claim is renewed while it runs), and one whose owner crashed is taken over when its
- * lease has ended. One that fails stays
- * pending (and claimed until its lease ends) for a later pass, the next start or a repeated request.
+ * lease has ended. One that fails stays pending (its claim given up) for a later pass, the next start or a repeated
+ * request.
  */
 export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId, lease: ErasureOwner): Promise<FinishedErasures> {
   const result: FinishedErasures = { done: [], held: [] };
   for (const pending of await deps.stores.graph.pendingErasures(tenant)) {
-    const now = new Date();
-    const until = new Date(now.getTime() + lease.leaseMs).toISOString();
-    if (!await deps.stores.graph.claimErasure(tenant, pending.participantId, { owner: lease.owner, now: now.toISOString(), until })) {
+    if (!await deps.stores.graph.claimErasure(tenant, pending.participantId, leaseFrom(lease, new Date()))) {
       const current = (await deps.stores.graph.pendingErasures(tenant)).find((e) => e.participantId === pending.participantId);
       if (current?.leaseUntil) result.held.push({ participantId: pending.participantId, leaseUntil: current.leaseUntil });
       continue;
     }
-    // Renewed while it runs (every third of the lease): an erasure longer than one lease is never taken over by
-    // another server while this one still works on it.
-    const renew = setInterval(() => {
-      const at = new Date();
-      deps.stores.graph.claimErasure(tenant, pending.participantId, { owner: lease.owner, now: at.toISOString(), until: new Date(at.getTime() + lease.leaseMs).toISOString() })
-        .catch(() => undefined); // a failed renewal leaves the lease to end; the erasure itself goes on (its steps repeat safely)
-    }, Math.max(10, Math.floor(lease.leaseMs / 3)));
-    renew.unref();
-    try {
-      // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
-      if (await eraseParticipant(deps, tenant, pending.participantId)) result.done.push(pending.participantId);
-    } finally {
-      clearInterval(renew);
-    }
+    // Claimed: the erasure renews the claim while it runs (same owner), and gives it up if it fails.
+    // A participant still in the graph: the erasure stopped before its removal, and runs again in full.
+    if (await eraseParticipant(deps, tenant, pending.participantId, lease)) result.done.push(pending.participantId);
   }
   return result;
 }
@@ -252,35 +315,54 @@ async function eraseDerived(
 }
 
 /**
- * The names by which a fact's text names the erased person (`erasesFact`): their name and aliases, and the words of
- * three letters or more of those ("Quillon, that is a rare trade" names Quillon Varbeck), less any a living participant
- * also goes by or holds as a word of their names (a fact about the living "Ben Jones" is no trace of an erased "Ben Smith").
+ * The names by which a fact's text names the erased person (`erasesFact`), as a user means them: their full display
+ * name; each alias that is distinctive; and the first word of a display name of several words (their given name:
+ * "Quillon, that is a rare trade" names Quillon Varbeck) when it is distinctive. Never any other word of their name:
+ * erasing "Rose Park" leaves "Cara walks in Central Park". Distinctive: not a function word, a month or weekday ("May"
+ * of "May Chen" is also the month) or a title ("Dr", "Aunt"). Less any a living participant also goes by or holds as a
+ * word of their names (a fact about the living "Ben Jones" is no trace of an erased "Ben Smith").
  */
-function namesInFacts(plan: Pick<ErasurePlan, 'names' | 'living'>): string[] {
-  const words = (names: string[]) => names.flatMap((n) => n.split(/\s+/)).filter((w) => w.length >= 3);
-  const living = new Set([...plan.living, ...words(plan.living)]);
-  return [...new Set([...plan.names, ...words(plan.names)])].filter((n) => !living.has(n));
+export function namesInFacts(plan: { names: readonly string[]; living: readonly string[] }): string[] {
+  const living = new Set([...plan.living, ...plan.living.flatMap((n) => n.split(/\s+/))]);
+  // `names` begins with the display name ('' when they had none), then their aliases.
+  const [name = '', ...aliases] = plan.names;
+  const words = name.trim().split(/\s+/);
+  const given = words.length > 1 && distinctiveName(words[0]!) ? [words[0]!] : [];
+  const named = [name.trim(), ...aliases.map((a) => a.trim()).filter(distinctiveName), ...given];
+  return [...new Set(named)].filter((n) => n.length >= 2 && !living.has(n));
+}
+
+/** Titles that begin a name without being the person's own ("Dr Park", "Aunt Rose"). */
+const TITLES: ReadonlySet<string> = new Set(('mr mrs ms miss mx dr doctor prof professor sir dame lady lord madam madame '
+  + 'aunt auntie uncle grandma grandpa granny nana father mother sister brother captain capt officer rev reverend judge coach')
+  .split(' '));
+
+/** Whether an alias or given name is distinctive enough that a text naming it names the person (`namesInFacts`). */
+function distinctiveName(label: string): boolean {
+  if (/\s/.test(label.trim())) return true;
+  const lower = label.trim().toLowerCase().replace(/\.$/, '');
+  return !isFunctionWord(lower) && !isCalendarWord(lower) && !TITLES.has(lower);
 }
 
 /**
- * Ids of every fact the erasure takes (`erasesFact`: theirs, as speaker or subject, or naming them by one of `names`),
- * history included, the ids of the turns they came from, and the derived attributes of other participants those facts
- * may have set. Another person's fact on which they were only an addressee is not one: it stays, without them.
+ * Ids of every fact the erasure takes (`erasesFact`: theirs, as speaker or subject, or naming them by one of `names`,
+ * another person's fact that only names them included), history included, the ids of the turns they came from, and the
+ * derived attributes of other participants those facts may have set. Another person's fact on which they were only an
+ * addressee is not one: it stays, without them. The same facts `MemoryStore.deleteParticipant` finds, so every one it
+ * deletes has been recorded first.
  */
 async function factsMentioning(
   stores: Stores, tenant: TenantId, participantId: string, names: readonly string[],
 ): Promise<{ ids: string[]; sources: string[]; slots: DerivedSlot[] }> {
-  const ids: string[] = [];
+  const ids = [...new Set(await stores.memory.erasedFactIds(tenant, participantId, names))];
   const sources: string[] = [];
   const slots: DerivedSlot[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const listed = await stores.memory.listFacts(tenant, { participantId, role: 'any', includeHistory: true, limit: 1000, offset });
-    const page = listed.filter((f) => erasesFact(f, participantId, names));
-    ids.push(...page.map((f) => f.id));
+  for (let i = 0; i < ids.length; i += 1000) {
+    const page = await stores.memory.listFacts(tenant, { ids: ids.slice(i, i + 1000), includeHistory: true, limit: 1000 });
     sources.push(...page.flatMap((f) => f.referIds));
     slots.push(...page.flatMap(derivedSlotOf).filter((s) => s.participantId !== participantId));
-    if (listed.length < 1000) return { ids: [...new Set(ids)], sources: [...new Set(sources)], slots };
   }
+  return { ids, sources: [...new Set(sources)], slots };
 }
 
 /**

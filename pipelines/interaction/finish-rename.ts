@@ -8,15 +8,22 @@ import type { TenantId } from '../../graph/types.js';
 import type { MemoryIndexer } from '../memory/memory-indexer.js';
 import { isPendingRename, PENDING_RENAME, pendingRenameOf, type PendingRename } from './pending-rename.js';
 import { renameInFacts } from './rename-facts.js';
+import type { KeyedLock } from '../../graph/keyed-lock.js';
+import { subjectLockKey } from '../memory/subject-lock.js';
 
 /** What a rename's rewrite needs; without `indexer` the rewritten facts keep their index entries until re-indexed (a merge queues that). */
 export interface RenameDeps {
   graph: GraphStore;
   memory: MemoryStore;
   indexer?: Pick<MemoryIndexer, 'vectorsFor' | 'indexFacts'>;
+  /**
+   * The subjects' locks consolidation writes under (`Stores.locks`): with them, the rewrite runs under the participant's
+   * subject lock, so a consolidation job never writes between the rewrite and its end (it re-reads the name under it).
+   */
+  locks?: KeyedLock;
 }
 
-/** Participants read per page by the start-up pass. */
+/** Participants owing a rewrite read per page by the start-up pass. */
 const PAGE = 500;
 
 /**
@@ -24,6 +31,12 @@ const PAGE = 500;
  * under their new words, then clear the pending rename (only `owed`: a newer one recorded meanwhile stays).
  */
 export async function renameMemories(deps: RenameDeps, tenant: TenantId, id: string, owed: PendingRename): Promise<void> {
+  if (deps.locks) return deps.locks.withLock([subjectLockKey(tenant, id)], () => rewriteMemories(deps, tenant, id, owed));
+  return rewriteMemories(deps, tenant, id, owed);
+}
+
+/** The rewrite of {@link renameMemories}, with the lock (if any) held. */
+async function rewriteMemories(deps: RenameDeps, tenant: TenantId, id: string, owed: PendingRename): Promise<void> {
   const current: Fact[] = [];
   for (const from of owed.from) {
     // Others who answer to the old label: a fact one of them takes part in may mean them by it.
@@ -56,12 +69,15 @@ export async function finishPendingRenames(deps: RenameDeps, tenant: TenantId, i
   return finished;
 }
 
-/** Finish every rename still owed in the tenant (a crash cut it short): a pass over its participants, a page at a time. */
+/**
+ * Finish every rename still owed in the tenant (a crash cut it short): a pass over the participants owing one
+ * (`GraphStore.participantsOwingRename`, read through an index of those alone), a page at a time.
+ */
 export async function finishTenantRenames(deps: RenameDeps, tenant: TenantId): Promise<number> {
   let finished = 0;
   let after: { createdAt: string; id: string } | undefined;
   for (;;) {
-    const page = await deps.graph.listParticipants(tenant, { ...(after ? { after } : {}), limit: PAGE });
+    const page = await deps.graph.participantsOwingRename(tenant, { ...(after ? { after } : {}), limit: PAGE });
     const owing = page.filter((p) => pendingRenameOf(p.attributes) !== null).map((p) => p.id);
     if (owing.length > 0) finished += await finishPendingRenames(deps, tenant, owing);
     const last = page[page.length - 1];

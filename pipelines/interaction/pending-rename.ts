@@ -1,4 +1,4 @@
-import type { ParticipantNames } from '../../graph/graph-store.js';
+import { PENDING_RENAME_KEY, type ParticipantNames } from '../../graph/graph-store.js';
 import type { Participant } from '../../graph/types.js';
 
 /**
@@ -8,7 +8,7 @@ import type { Participant } from '../../graph/types.js';
  * consolidation job of the participant, or the next start (`finishPendingRenames`), which would otherwise leave
  * memories with the old label for good. Bookkeeping: never shown, never settable by a client.
  */
-export const PENDING_RENAME = '$pending_rename';
+export const PENDING_RENAME = PENDING_RENAME_KEY;
 
 /**
  * The rewrite owed: every old label (null: "an unnamed speaker") to become `to`; with `facts`, in those facts only (a

@@ -10,10 +10,12 @@ import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { RuleDecider, type Decider } from './decide.js';
 import { extractOnce } from './extraction-context.js';
-import type { ExtractionResult, Extractor } from './extractor.js';
+import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
+import { nameUnnamed, UNNAMED_WORDS } from '../interaction/rename-facts.js';
+import { subjectLockKey } from './subject-lock.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
@@ -107,7 +109,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
       if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
       // A rerun after a rewrite owed (below) failed finishes it.
-      await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer }, tenant, [u.speakerId, ...u.addresseeIds]);
+      await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks }, tenant, [u.speakerId, ...u.addresseeIds]);
       return;
     }
     const extractFresh = async (): Promise<ExtractionResult> => {
@@ -139,15 +141,46 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       const withdrawn = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
       // What it deleted is read again under the lock: found by the same record, so a cut between the two reads finds it too.
       withdrawn.push(...await reopenDeleted(deps, indexer, tenant, u, now === null ? [] : await deletedByMoved(deps, tenant, u), live));
-      return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, extraction, vectors, live)];
+      // Named since the extraction read the names (a rename finished meanwhile): its facts say the name, not "an unnamed speaker".
+      const named = await withCurrentNames(deps, tenant, extraction, vectors);
+      return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, named.extraction, named.vectors, live)];
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);
     // A name learned from this turn (said, by naming at ingest; or by its profile updates) owes the rewrite of the
     // memories that called them "an unnamed speaker": done here, after this turn's own facts, and again by a rerun.
     const people = [u.speakerId, ...u.addresseeIds, ...extraction.profileUpdates.map((p) => p.participantId)];
-    await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer }, tenant, people);
+    await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks }, tenant, people);
   };
+}
+
+/**
+ * `extraction` with each fact that calls the participant it is about "an unnamed speaker" (or "the caller") naming them,
+ * when they have a name now (`nameUnnamed`, as a rename's rewrite would): read under the subjects' lock, just before
+ * the write, since a rename that finished after the extraction read the names has rewritten only the facts stored
+ * then. The vectors of the texts it changes are embedded again; the same arrays when none changes.
+ */
+async function withCurrentNames(
+  deps: ConsolidationDeps, tenant: TenantId, extraction: ExtractionResult, vectors: Float32Array[],
+): Promise<{ extraction: ExtractionResult; vectors: Float32Array[] }> {
+  const unnamed = extraction.facts.filter((f) => new RegExp(UNNAMED_WORDS.source, 'i').test(f.content));
+  if (unnamed.length === 0) return { extraction, vectors };
+  // Whom its words are about (`factIsAbout`): its subject, or its speaker when the subject is an entity.
+  const about = (f: ExtractedFact): string => (f.subjectId.startsWith('entity:') ? f.speakerId : f.subjectId);
+  const names = new Map((await deps.graph.getParticipants(tenant, [...new Set(unnamed.map(about))])).map((p) => [p.id, p.name]));
+  const changed: number[] = [];
+  const facts = extraction.facts.map((f, i) => {
+    const name = unnamed.includes(f) ? names.get(about(f)) : null;
+    const content = name ? nameUnnamed(f.content, name) : null;
+    if (content === null) return f;
+    changed.push(i);
+    return { ...f, content };
+  });
+  if (changed.length === 0) return { extraction, vectors };
+  const fresh = await deps.embedder.embed(changed.map((i) => facts[i]!.content));
+  const next = [...vectors];
+  changed.forEach((i, k) => { next[i + 1] = fresh[k] as Float32Array; });
+  return { extraction: { ...extraction, facts }, vectors: next };
 }
 
 /**
@@ -186,10 +219,6 @@ export function consolidationLockKeys(tenant: TenantId, sessionId: string, extra
   return [...keys];
 }
 
-/** The lock key of deciding and writing facts about one subject. */
-function subjectLockKey(tenant: TenantId, subjectId: string): string {
-  return `consolidate:${tenant}:subject:${subjectId}`;
-}
 
 /**
  * True when the utterance was erased while the job waited on the embedder or for its lock: nothing

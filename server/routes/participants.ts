@@ -24,6 +24,7 @@ import { forgetTenantCaches } from '../plugins/retrieval.js';
 const NOT_FOUND = errorResponse(
   'PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name; an id merged away says which participant it was merged into, an erased one "participant was erased"');
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
+const ERASURE_CONFLICT = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name, or another server is finishing the erasure of that id (send it again once its claim ends)');
 const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
 /** Participant profiles: list, read, patch, erase; erasures and renames cut short by a crash are finished at start. */
@@ -35,7 +36,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
   let atStart: Promise<void> = Promise.resolve();
   let closing = false;
   let again: NodeJS.Timeout | undefined;
-  const lease: ErasureOwner = { owner: `${hostname()}:${process.pid}:${randomUUID()}`, leaseMs: ERASURE_LEASE_MS };
+  const lease = erasureOwner(app);
   const finish = async (): Promise<void> => {
     const waitMs = await finishErasuresAtStart(app, lease);
     if (waitMs !== null && !closing) again = setTimeout(() => { atStart = Promise.all([atStart, finish()]).then(() => undefined); }, waitMs).unref();
@@ -124,7 +125,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries; ' +
         'an erasure cut short after the participant was removed (a crash) is finished by the same request with their id (200)',
       params: ParticipantRefParams,
-      response: { 200: ref(ParticipantErasedResponse), 400: BAD_REF, 404: NOT_FOUND, 409: AMBIGUOUS, ...errorResponses() },
+      response: { 200: ref(ParticipantErasedResponse), 400: BAD_REF, 404: NOT_FOUND, 409: ERASURE_CONFLICT, ...errorResponses() },
     },
   }, async (request) => erasePerson(app, request.tenant, request.params.id));
 }
@@ -150,7 +151,7 @@ async function checkAliasesFree(app: FastifyInstance, tenant: string, target: Pa
 /** What a rename's memory rewrite needs of the app (`renameMemories`). */
 function renameDeps(app: FastifyInstance): RenameDeps {
   return {
-    graph: app.stores.graph, memory: app.stores.memory,
+    graph: app.stores.graph, memory: app.stores.memory, locks: app.stores.locks,
     indexer: new MemoryIndexer(app.stores.vectors, app.stores.lexical, app.models.textEmbedder),
   };
 }
@@ -212,7 +213,7 @@ export async function erasePerson(
   // An id whose erasure was cut short after the participant left the graph is erased again: that finishes it (200).
   const pending = (await app.stores.graph.pendingErasures(tenant)).some((e) => e.participantId === id);
   if (!pending) ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
-  const erased = await eraseParticipant(erasureDeps(app), tenant, id);
+  const erased = await eraseParticipant(erasureDeps(app), tenant, id, erasureOwner(app));
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
   forgetCachedTraces(app, tenant);
   return { id, erased_utterances: erased.utteranceIds.length, erased_memories: erased.factIds.length, erased_voiceprints: erased.voiceprints };
@@ -220,6 +221,23 @@ export async function erasePerson(
 
 /** How long a server's claim on a pending erasure holds (`GraphStore.claimErasure`): past it, another server may take it. */
 const ERASURE_LEASE_MS = 10 * 60_000;
+
+/** Each server's owner name on pending erasures, one per server (keyed by its stores: every plugin of it sees the same). */
+const erasureOwners = new WeakMap<object, ErasureOwner>();
+
+/**
+ * Who this server is when it claims a pending erasure (`GraphStore.claimErasure`): its start-up finisher and its
+ * `DELETE` requests claim under one name, so a request never runs beside another server's finisher, and a request
+ * repeated on the same server renews its own claim.
+ */
+export function erasureOwner(app: FastifyInstance): ErasureOwner {
+  let owner = erasureOwners.get(app.stores);
+  if (!owner) {
+    owner = { owner: `${hostname()}:${process.pid}:${randomUUID()}`, leaseMs: ERASURE_LEASE_MS };
+    erasureOwners.set(app.stores, owner);
+  }
+  return owner;
+}
 
 /**
  * Finish the erasures a crash (or a store failing) cut short, for every tenant this deployment knows, while the server
@@ -249,7 +267,7 @@ async function finishErasuresAtStart(app: FastifyInstance, lease: ErasureOwner):
 /**
  * Finish the memory rewrites of renames a crash cut short (`PENDING_RENAME`: a PATCH, a name learned from speech or by
  * a profile job, a merge), for every tenant this deployment knows, in the background like erasures. A pass over each
- * tenant's participants, a page at a time; one that fails is logged and stays pending for the next start (or the same
+ * tenant's participants owing one (`GraphStore.participantsOwingRename`, an indexed read), a page at a time; one that fails is logged and stays pending for the next start (or the same
  * PATCH, or the participant's next consolidation job).
  */
 async function finishRenamesAtStart(app: FastifyInstance): Promise<void> {

@@ -149,6 +149,35 @@ describe('an erasure cut short by a crash between its passes', () => {
     }
   });
 
+  test('a repeated DELETE claims the erasure: while another server finishes it, a 409 that does nothing; once that claim ends, it finishes', async () => {
+    const tmp = tempDir('parley-erase-claimed-');
+    dirs.push(tmp);
+    const { app, api } = await serve(tmp.dir);
+    try {
+      const person = await seed(app, api, 'crash-claimed', 'Ormond Tellabree');
+      await eraseAndCrash(app, api, person);
+      const [failed] = await app.stores.graph.pendingErasures(T);
+      assert.ok(failed?.owner, 'the DELETE claimed the erasure it recorded');
+      assert.ok(failed.leaseUntil! <= new Date().toISOString(), 'and gave its claim up when it failed');
+      // Another server's start-up pass has just claimed it.
+      const now = new Date();
+      assert.equal(await app.stores.graph.claimErasure(T, person.id, { owner: 'other-server', now: now.toISOString(), until: new Date(now.getTime() + 3_600_000).toISOString() }), true);
+      await assert.rejects(api.eraseParticipant(person.id), (err: { status?: number; code?: string; message?: string }) =>
+        err.status === 409 && err.code === 'PARLEY_ERR_CONFLICT' && /another server/.test(err.message ?? ''));
+      assert.deepEqual((await app.stores.lexical.search(T, 'carillons Vessingham', 5)).map((h) => h.id), [person.utteranceId], 'nothing ran beside that server');
+      assert.equal((await app.stores.graph.pendingErasures(T))[0]?.owner, 'other-server', 'the claim stays that server\'s');
+      // That server crashed: its lease ends.
+      const past = new Date(Date.now() - 1000).toISOString();
+      assert.equal(await app.stores.graph.claimErasure(T, person.id, { owner: 'other-server', now: past, until: past }), true);
+      assert.equal((await api.eraseParticipant(person.id)).id, person.id, 'the same request finishes it now');
+      assert.deepEqual(await app.stores.graph.pendingErasures(T), []);
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('one claimed by another server is left to it at start, and taken over once that server\'s lease has ended', async () => {
     const tmp = tempDir('parley-erase-leased-');
     dirs.push(tmp);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { GraphStoreFixture } from './graph-store.contract.js';
 import { contractSuite } from './contract-suite.js';
+import { PENDING_RENAME_KEY } from '../../../graph/graph-store.js';
 
 /**
  * `GraphStore.updateParticipantAttribute`, the one-key update that never writes the other attributes back, and
@@ -113,6 +114,33 @@ export function participantAttributeContract(name: string, factory: () => Promis
       assert.deepEqual([...stored.aliases].sort(), ['A1', 'A2', 'A3', 'A4', 'A5']);
       assert.equal(stored.attributes.n, 8);
       assert.equal(stored.name, 'Ivy');
+    });
+
+    test('participantsOwingRename lists those whose attributes hold a rewrite owed, whichever write set or cleared it, paged', async () => {
+      const { store } = fx;
+      const owed = (to: string) => ({ [PENDING_RENAME_KEY]: { from: [null], to } });
+      const names = async (page?: Parameters<typeof store.participantsOwingRename>[1]) =>
+        (await store.participantsOwingRename('t1', page)).map((p) => p.name);
+      const created = await store.createParticipant('t1', { name: 'Ada', attributes: owed('Ada') });
+      const plain = await store.createParticipant('t1', { name: 'Bo', attributes: { note: `"${PENDING_RENAME_KEY}": in a value` } });
+      await store.createParticipant('t2', { name: 'Other', attributes: owed('Other') });
+      assert.deepEqual(await names(), ['Ada'], 'created owing one; a value that quotes the key is no rewrite owed; another tenant\'s stays apart');
+      const patched = await store.createParticipant('t1', { name: 'Cy' });
+      await store.updateParticipant('t1', patched.id, { attributes: owed('Cy') });
+      const named = await store.createParticipant('t1', { name: null });
+      await store.updateParticipantNames('t1', named.id, (stored) => ({ ...stored, name: 'Di', attributes: { ...stored.attributes, ...owed('Di') } }));
+      const single = await store.createParticipant('t1', { name: 'Ed' });
+      await store.updateParticipantAttribute('t1', single.id, PENDING_RENAME_KEY, () => owed('Ed')[PENDING_RENAME_KEY]);
+      assert.deepEqual(await names(), ['Ada', 'Cy', 'Di', 'Ed'], 'set by a patch, a names update and a one-key update');
+      const first = await store.participantsOwingRename('t1', { limit: 2 });
+      assert.deepEqual(first.map((p) => p.name), ['Ada', 'Cy']);
+      assert.deepEqual(await names({ after: first[1]!, limit: 2 }), ['Di', 'Ed'], 'keyset paging as listParticipants');
+      await store.updateParticipantAttribute('t1', created.id, PENDING_RENAME_KEY, () => undefined);
+      await store.updateParticipantAttributes('t1', patched.id, (attributes) => Object.fromEntries(Object.entries(attributes).filter(([k]) => k !== PENDING_RENAME_KEY)));
+      assert.deepEqual(await names(), ['Di', 'Ed'], 'cleared once done');
+      // A merge keeps the attributes of both: the rewrite owed to the merged-away one moves with them.
+      await store.mergeParticipants('t1', single.id, plain.id);
+      assert.deepEqual(await names(), ['Bo', 'Di']);
     });
   });
 }
