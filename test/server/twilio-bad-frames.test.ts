@@ -118,7 +118,7 @@ describe('bad frames in a live Twilio call', () => {
     sse.close();
   });
 
-  test('restarting an ended call is refused with 1008, not a normal closure, its reason cut at a word', async () => {
+  test('restarting an ended call is refused with 4001 (its session has ended), not a normal closure, its reason cut at a word', async () => {
     const c = twilioCall({});
     const frames = twilioMessages(c, Buffer.alloc(160 * 5, 0xff));
     const first = await connectTwilio(`${t.wsUrl}/v1/twilio`);
@@ -131,7 +131,7 @@ describe('bad frames in a live Twilio call', () => {
     const second = await connectTwilio(`${t.wsUrl}/v1/twilio`);
     for (const m of frames.slice(0, 3)) second.ws.send(JSON.stringify(m));
     const how = await second.closed;
-    assert.equal(how.code, 1008);
+    assert.equal(how.code, 4001);
     assert.ok(Buffer.byteLength(how.reason) <= 123, how.reason);
     assert.match(how.reason, new RegExp(`^PARLEY_ERR_SESSION_ENDED: session ${c.callSid} ended at `));
     // Cut after a whole word of the full reason, and marked as cut.
