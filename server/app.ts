@@ -30,6 +30,7 @@ import { mcpRoute } from './mcp/mcp-route.js';
 import { asyncApiDocument } from './protocol/asyncapi.js';
 import { NAMED_SCHEMAS } from './protocol/http-schemas.js';
 import { twilioRoute } from './ws/twilio-route.js';
+import { closeFromServer } from './ws/server-close.js';
 import { sessionEventRoutes } from './routes/session-events.js';
 import { WS_HARD_CAP_BYTES, websocketErrorHandler } from './ws/frame-limits.js';
 import type { EventBus } from '../graph/event-bus.js';
@@ -50,6 +51,12 @@ export interface BuildOptions {
    * move it on); default `Date.now`.
    */
   now?: () => number;
+  /**
+   * Monotonic clock, ms, that live audio is timed by (`app.audioClock`): when each frame arrived and was taken, so how far
+   * a stream runs ahead of real time, how far its workers are behind, and its transcripts' latency. Default
+   * `performance.now`; tests drive it.
+   */
+  audioNow?: () => number;
 }
 
 /**
@@ -92,6 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     schemaController: { compilersFactory: { buildValidator: strictBodyValidators() } },
   });
   app.decorate('clock', options.now ?? Date.now);
+  app.decorate('audioClock', options.audioNow ?? (() => performance.now()));
   await app.register(errorHandlerPlugin);
   installJsonBodyParsers(app);
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
@@ -138,7 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // queued work and tell their clients, then the remaining sockets close.
     preClose: async function (this: FastifyInstance) {
       if (this.hasDecorator('sessions')) await this.sessions.drainAll(config.shutdownGraceMs);
-      for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+      for (const client of this.websocketServer.clients) closeFromServer(client, { code: 1001, reason: 'server shutting down', fatal: false });
       await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
     },
   });

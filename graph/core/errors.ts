@@ -16,7 +16,7 @@ export const ERRORS = {
   PARLEY_ERR_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
   PARLEY_ERR_UTTERANCE_ID_CONFLICT: { status: 409, wsClose: 1008, retryable: false },
   PARLEY_ERR_IDEMPOTENCY_KEY_REUSED: { status: 422, wsClose: 1008, retryable: false },
-  PARLEY_ERR_SESSION_ENDED: { status: 409, wsClose: 1000, retryable: false },
+  PARLEY_ERR_SESSION_ENDED: { status: 409, wsClose: 4001, retryable: false },
   PARLEY_ERR_SESSION_BUSY: { status: 409, wsClose: 4000, retryable: false },
   PARLEY_ERR_RATE_LIMITED: { status: 429, wsClose: 1013, retryable: true },
   PARLEY_ERR_OVERLOADED: { status: 503, wsClose: 1013, retryable: true },

@@ -101,12 +101,13 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
 
   /**
    * Take one binary frame in the session's format. `arrivedAt` (`performance.now()` clock, default now) is when
-   * the frame came in: frames a caller held while the session opened keep their own arrival times, so a client
-   * that sent at real time is not taken for one that sent faster.
+   * the frame came in, `takenAt` when it is taken (default `arrivedAt`): frames a caller held while the session
+   * opened keep their own arrival times, so a client that sent at real time is not taken for one that sent
+   * faster, and what was held that way does not count as the workers falling behind until they have had it.
    * @returns a `PARLEY_ERR_BAD_AUDIO` error for a malformed frame (not emitted as an event; the session
    * goes on), else `undefined`. Shed audio is reported through an `error` event instead.
    */
-  push(frame: Uint8Array, arrivedAt = performance.now()): ParleyError | undefined {
+  push(frame: Uint8Array, arrivedAt = performance.now(), takenAt = arrivedAt): ParleyError | undefined {
     if (this.closed) return new ParleyError('PARLEY_ERR_SESSION_ENDED', 'audio session is closed');
     let samples: Float32Array;
     try {
@@ -117,7 +118,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     }
     const start = this.clockSamples;
     this.clockSamples += samples.length;
-    const verdict = this.guard.take(samples.length, arrivedAt, this.channel.full);
+    const verdict = this.guard.take(samples.length, arrivedAt, this.channel.full, takenAt);
     if (verdict.shed) {
       if (verdict.newEpisode) {
         const fromMs = Math.round(start / SAMPLES_PER_MS);

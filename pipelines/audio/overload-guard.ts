@@ -30,6 +30,22 @@ export interface OverloadGuardOptions {
 /** The guard's verdict on one frame: accept it, or shed it (with whether that starts an overload episode, and why). */
 export type Verdict = { shed: false } | { shed: true; newEpisode: boolean; why: string };
 
+/** One connection's accounting, samples. */
+interface Connection {
+  firstFrameAt: number | undefined;
+  /** The stream's accepted audio when the connection began. */
+  acceptedFrom: number;
+  /** Its catch-up allowance: how much more than `maxLeadMs` it may run ahead of real time. */
+  catchUpSamples: number;
+  /** The most its accepted audio ran ahead of real time: audio its client held and sent at once. */
+  peakLeadSamples: number;
+  /** Audio accepted that the server took later than it arrived (held while the session opened). */
+  serverHeldSamples: number;
+}
+
+const newConnection = (firstFrameAt: number | undefined, acceptedFrom: number, catchUpSamples: number): Connection =>
+  ({ firstFrameAt, acceptedFrom, catchUpSamples, peakLeadSamples: 0, serverHeldSamples: 0 });
+
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
@@ -37,7 +53,11 @@ const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
  * time since its first frame, plus, on a resumed connection, its catch-up allowance: the audio the client
  * held while it was away, which it may send faster than real time to get back to the live edge. The
  * workers may fall `maxQueuedMs` behind the live edge; audio the client sent ahead of it (within the lead)
- * and catch-up audio the workers have not had yet do not count as the workers being behind.
+ * does not count as the workers being behind, nor does held audio the workers have not had yet. Held audio
+ * is what the connection shows to be held, never the whole allowance: what its client sent ahead of real
+ * time (at most the allowance), or what the server itself held before the workers could have it (frames
+ * taken later than they arrived, such as those sent while the session opened). A resumed connection that
+ * sends in real time so gets no more backlog than a new one.
  */
 export class OverloadGuard {
   /** The bounds, from the options. */
@@ -50,7 +70,7 @@ export class OverloadGuard {
   /** When the latest frame arrived (`performance.now()`). */
   private lastFrameAt: number | undefined;
   /** The current connection: its first frame's arrival, the stream's accepted audio when it began, its catch-up allowance. */
-  private connection: { firstFrameAt: number | undefined; acceptedFrom: number; catchUpSamples: number };
+  private connection: Connection;
   /** Set by `resumed` until the new connection's first frame. */
   private resumePending = false;
   /** During an overload episode: audio accepted since its last shed frame (samples), and when that frame arrived. */
@@ -61,7 +81,7 @@ export class OverloadGuard {
     this.maxLeadMs = options.maxLeadMs ?? 5000;
     this.maxCatchUpMs = options.maxCatchUpMs ?? MAX_CATCH_UP_MS;
     const catchUpMs = Math.min(Math.max(0, options.catchUpMs ?? 0), this.maxCatchUpMs);
-    this.connection = { firstFrameAt: undefined, acceptedFrom: 0, catchUpSamples: catchUpMs * SAMPLES_PER_MS };
+    this.connection = newConnection(undefined, 0, catchUpMs * SAMPLES_PER_MS);
   }
 
   /** Audio accepted and not yet acknowledged by the workers, samples. */
@@ -89,14 +109,15 @@ export class OverloadGuard {
   }
 
   /**
-   * Judge one frame of `samples` arriving at `arrivedAt` (`performance.now()` clock); an accepted frame is
-   * counted as in flight. `eventsFull`: the consumer has stopped reading events.
+   * Judge one frame of `samples` arriving at `arrivedAt` (`performance.now()` clock) and taken now, at `takenAt`
+   * (later than it arrived when the server held it, default `arrivedAt`); an accepted frame is counted as in
+   * flight. `eventsFull`: the consumer has stopped reading events.
    */
-  take(samples: number, arrivedAt: number, eventsFull: boolean): Verdict {
+  take(samples: number, arrivedAt: number, eventsFull: boolean, takenAt = arrivedAt): Verdict {
     if (this.resumePending) {
       this.resumePending = false;
       const gapMs = Math.max(0, arrivedAt - (this.lastFrameAt ?? arrivedAt));
-      this.connection = { firstFrameAt: arrivedAt, acceptedFrom: this.acceptedSamples, catchUpSamples: Math.min(gapMs, this.maxCatchUpMs) * SAMPLES_PER_MS };
+      this.connection = newConnection(arrivedAt, this.acceptedSamples, Math.min(gapMs, this.maxCatchUpMs) * SAMPLES_PER_MS);
     }
     this.lastFrameAt = arrivedAt;
     const c = this.connection;
@@ -104,7 +125,8 @@ export class OverloadGuard {
     // The wall clock alone ends an episode too: a client that paused after a shed frame (push to talk, a muted
     // mic) is not still in it minutes later, when an unrelated overload must be reported again.
     if (this.episode && arrivedAt - this.episode.lastShedAt >= EPISODE_END_MS) this.episode = null;
-    const why = this.overloaded(samples, arrivedAt - c.firstFrameAt, eventsFull);
+    const serverHeld = takenAt > arrivedAt;
+    const why = this.overloaded(samples, arrivedAt - c.firstFrameAt, eventsFull, serverHeld);
     if (why !== undefined) {
       const newEpisode = this.episode === null;
       this.episode = { acceptedSamples: 0, lastShedAt: arrivedAt };
@@ -117,23 +139,34 @@ export class OverloadGuard {
     }
     this.acceptedSamples += samples;
     this.inFlightSamples += samples;
+    c.peakLeadSamples = Math.max(c.peakLeadSamples, this.acceptedSamples - c.acceptedFrom - (arrivedAt - (c.firstFrameAt ?? arrivedAt)) * SAMPLES_PER_MS);
+    if (serverHeld) c.serverHeldSamples += samples;
     return { shed: false };
   }
 
-  /** Why a frame of `samples` arriving `elapsedMs` after its connection's first frame must be shed; undefined when it may go on. */
-  private overloaded(samples: number, elapsedMs: number, eventsFull: boolean): string | undefined {
+  /**
+   * Why a frame of `samples` arriving `elapsedMs` after its connection's first frame (held by the server before
+   * it is taken when `serverHeld`) must be shed; undefined when it may go on.
+   */
+  private overloaded(samples: number, elapsedMs: number, eventsFull: boolean, serverHeld: boolean): string | undefined {
     const c = this.connection;
     const catchUpMs = c.catchUpSamples / SAMPLES_PER_MS;
     const leadMs = (this.acceptedSamples - c.acceptedFrom + samples) / SAMPLES_PER_MS - elapsedMs;
     const maxLeadMs = this.maxLeadMs + catchUpMs;
-    // Audio sent ahead of the live edge (within the lead bound) is not a worker backlog, nor is catch-up audio
-    // the workers have not had yet: counting it would shed a resumed stream's first seconds. With no lead
-    // bound (Infinity) no lead is allowed for, so the queue stays bounded.
-    const aheadMs = Number.isFinite(this.maxLeadMs) ? Math.min(Math.max(0, leadMs - catchUpMs), this.maxLeadMs) : 0;
+    // Held audio, from the connection's start: what its client sent ahead of real time (within the allowance), or what
+    // the server took late, whichever is more. Only this much is let wait for the workers: a connection that sends in
+    // real time holds nothing, so its workers may fall only `maxQueuedMs` behind, however large its allowance.
+    const clientHeldMs = Math.min(Math.max(c.peakLeadSamples / SAMPLES_PER_MS, leadMs), catchUpMs);
+    const serverHeldMs = Math.min((c.serverHeldSamples + (serverHeld ? samples : 0)) / SAMPLES_PER_MS, this.maxCatchUpMs);
+    const heldSamples = Math.max(clientHeldMs, serverHeldMs) * SAMPLES_PER_MS;
+    // Audio sent ahead of the live edge (within the lead bound) is not a worker backlog, nor is held audio the workers
+    // have not had yet: counting it would shed a resumed stream's first seconds. With no lead bound (Infinity) no lead
+    // is allowed for, so the queue stays bounded.
+    const aheadMs = Number.isFinite(this.maxLeadMs) ? Math.min(Math.max(0, leadMs - clientHeldMs), this.maxLeadMs) : 0;
     const acked = this.acceptedSamples - this.inFlightSamples;
-    const catchUpEnd = c.acceptedFrom + c.catchUpSamples;
-    const catchUpWaiting = Math.max(0, Math.min(this.acceptedSamples + samples, catchUpEnd) - Math.max(acked, c.acceptedFrom));
-    const backlog = this.inFlightSamples + samples - aheadMs * SAMPLES_PER_MS - catchUpWaiting;
+    const heldEnd = c.acceptedFrom + heldSamples;
+    const heldWaiting = Math.max(0, Math.min(this.acceptedSamples + samples, heldEnd) - Math.max(acked, c.acceptedFrom));
+    const backlog = this.inFlightSamples + samples - aheadMs * SAMPLES_PER_MS - heldWaiting;
     if (backlog > this.maxQueuedSamples) {
       return `the speech workers are behind (${s((backlog - samples) / SAMPLES_PER_MS)} of audio waiting for them; at most ${s(this.maxQueuedSamples / SAMPLES_PER_MS)})`;
     }

@@ -13,7 +13,10 @@ export class ArrivalClock {
   /** Audio up to here has been forgotten. */
   private forgottenUpToMs = -1;
 
-  /** Audio up to `positionMs` had arrived at `at` (`performance.now()`). */
+  /** `now`: the clock arrival times are on, ms (default `performance.now`). */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** Audio up to `positionMs` had arrived at `at` (on its clock, `now`). */
   record(positionMs: number, at: number): void {
     this.ends.push(positionMs);
     this.times.push(at);
@@ -41,6 +44,6 @@ export class ArrivalClock {
   /** Seconds since the audio at `positionMs` arrived; null when unknown. */
   secondsSince(positionMs: number): number | null {
     const at = this.arrivalOf(positionMs);
-    return at === null ? null : Math.max(0, performance.now() - at) / 1000;
+    return at === null ? null : Math.max(0, this.now() - at) / 1000;
   }
 }

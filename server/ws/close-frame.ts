@@ -31,10 +31,10 @@ export function closeReason(code: ErrorCode, message: string): string {
 }
 
 /**
- * The close code of a socket refused with `code`: its code in the error table, except that a refusal
- * is never a normal closure (1000): `PARLEY_ERR_SESSION_ENDED` refuses with 1008 (policy violation).
+ * The close code of a socket refused with `code`: its code in the error table, on every socket route. None
+ * is a normal closure (1000): a refused resume of an ended session closes with 4001, its own code, so a
+ * client tells it from a session that ended while it was connected (`session.ended`, then 1000).
  */
 export function refusalCloseCode(code: ErrorCode): number {
-  const close: number = ERRORS[code].wsClose;
-  return close === 1000 ? 1008 : close;
+  return ERRORS[code].wsClose;
 }

@@ -19,7 +19,7 @@ import type { SessionEventHub } from './session-event-hub.js';
 import { EventNumbering } from './event-numbering.js';
 import { SessionQueue } from './session-queue.js';
 import type { ConsolidationWorkers } from './consolidation-workers.js';
-import { fitCloseReason } from './close-frame.js';
+import { closeFromServer } from './server-close.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -37,6 +37,8 @@ export interface LiveSessionDeps {
   hub: SessionEventHub;
   /** Whether a session's end waits for its consolidation: only while some process takes the jobs. */
   workers: ConsolidationWorkers;
+  /** The clock live audio is timed by, ms (`performance.now` but in tests). */
+  audioNow: () => number;
 }
 
 /** How a socket takes part in its session. */
@@ -59,8 +61,6 @@ const REPLACED = 'session resumed on another connection';
  */
 export class LiveSession implements TurnSession {
   private socket: WebSocket | null = null;
-  /** Sockets this session closed for a fatal error. */
-  private readonly closedFatally = new WeakSet<WebSocket>();
   /** Whether events are written to `socket` (false for audio-only sockets). */
   private socketEvents = true;
   /** The `seq` of its events. */
@@ -142,16 +142,17 @@ export class LiveSession implements TurnSession {
     if (old.readyState === old.OPEN) {
       old.send(this.numbered('error', { code: 'PARLEY_ERR_SESSION_BUSY', message: REPLACED, fatal: true }));
     }
-    old.close(ERRORS.PARLEY_ERR_SESSION_BUSY.wsClose, fitCloseReason(REPLACED));
+    closeFromServer(old, { code: ERRORS.PARLEY_ERR_SESSION_BUSY.wsClose, reason: REPLACED, fatal: true });
   }
 
   /**
    * Take one audio frame: to the voice side, or, once the session's end was asked for, dropped (the
-   * first with a non-fatal `PARLEY_ERR_SESSION_ENDED`).
+   * first with a non-fatal `PARLEY_ERR_SESSION_ENDED`). `arrivedAt`: when a frame held before this came in
+   * (`LiveSessionDeps.audioNow`); default now.
    */
-  takeAudio(frame: Buffer): void {
+  takeAudio(frame: Buffer, arrivedAt?: number): void {
     if (this.ending === null && !this.ended) {
-      this.voice.push(frame);
+      this.voice.push(frame, arrivedAt);
       return;
     }
     if (this.audioRefused) return;
@@ -254,15 +255,7 @@ export class LiveSession implements TurnSession {
   sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number; shed_from_ms?: number } = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
-    if (fatal && this.socket) {
-      this.closedFatally.add(this.socket);
-      this.socket.close(ERRORS[code].wsClose, fitCloseReason(code));
-    }
-  }
-
-  /** Whether this session closed `socket` for a fatal error (`sendError`): a client that never resumes (Twilio) has ended. */
-  closedForError(socket: WebSocket): boolean {
-    return this.closedFatally.has(socket);
+    if (fatal && this.socket) closeFromServer(this.socket, { code: ERRORS[code].wsClose, reason: code, fatal: true });
   }
 
   /**
@@ -382,7 +375,7 @@ export class LiveSession implements TurnSession {
   async close(code: number, reason: string): Promise<void> {
     // After the last reservation lands: the numbers reserved but not sent are given back.
     await this.numbering.release();
-    this.socket?.close(code, fitCloseReason(reason));
+    if (this.socket) closeFromServer(this.socket, { code, reason, fatal: false });
     this.socket = null;
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
-import { ERRORS, ParleyError, toClientError } from '../../graph/core/errors.js';
+import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
 import { validateStreamFormat, type StreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
@@ -12,7 +12,8 @@ import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES }
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { ConsolidationWorkers } from './consolidation-workers.js';
-import { fitCloseReason } from './close-frame.js';
+import { refusalCloseCode } from './close-frame.js';
+import { closeFromServer, serverClose } from './server-close.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,8 @@ declare module 'fastify' {
     turnListeners: TurnListenerFactory[];
     /** What live sessions are built from (other session transports, e.g. `/v1/twilio`, reuse it). */
     liveSessionDeps: LiveSessionDeps;
+    /** The clock live audio is timed by, ms (`BuildOptions.audioNow`; default `performance.now`). */
+    audioClock: () => number;
   }
 }
 
@@ -38,15 +41,18 @@ function toBuffer(data: RawData): Buffer {
 /** Close a socket that never became a session, after telling the client why (the code's close code). */
 function refuse(socket: WebSocket, err: ParleyError): void {
   socket.send(JSON.stringify({ type: 'error', session_id: null, seq: 0, code: err.code, message: err.message, fatal: true }));
-  socket.close(ERRORS[err.code].wsClose, fitCloseReason(err.code));
+  closeFromServer(socket, { code: refusalCloseCode(err.code), reason: err.code, fatal: true });
 }
 
-/** One client frame into its session: audio to the voice side, text messages into the queue (refusals in their place). */
-function take(session: LiveSession, deps: LiveSessionDeps, data: RawData, isBinary: boolean): void {
+/**
+ * One client frame into its session: audio to the voice side, text messages into the queue (refusals in their place).
+ * `arrivedAt` (`LiveSessionDeps.audioNow`): when a frame held while the session opened came in; default now.
+ */
+function take(session: LiveSession, deps: LiveSessionDeps, data: RawData, isBinary: boolean, arrivedAt?: number): void {
   if (isBinary) {
     try {
       checkMessageSize(data);
-      session.takeAudio(toBuffer(data));
+      session.takeAudio(toBuffer(data), arrivedAt);
     } catch (err) {
       const { code, message } = toClientError(err);
       session.sendError(code, message);
@@ -82,6 +88,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     ingest: app.ingest,
     metrics: app.metrics,
     logger: app.log,
+    audioNow: app.audioClock,
     queueLimit: app.config.sessionQueueLimit,
     // Looked up per call: the retrieval plugin registers after this one.
     memoryQuery: (tenant, input) => app.memoryQuery(tenant, input),
@@ -120,7 +127,8 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       // networked stores), and what the client sends meanwhile waits for it, in order; a close meanwhile is seen.
       let session: LiveSession | null = null;
       let closed = false;
-      const early: { data: RawData; isBinary: boolean }[] = [];
+      // Each with its arrival time: audio held here keeps it, so it is not taken for audio sent faster than real time.
+      const early: { data: RawData; isBinary: boolean; at: number }[] = [];
       let earlyBytes = 0;
       let earlyShed = 0;
       socket.on('message', (data: RawData, isBinary: boolean) => {
@@ -135,12 +143,15 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
           return;
         }
         earlyBytes += bytes;
-        early.push({ data, isBinary });
+        early.push({ data, isBinary, at: deps.audioNow() });
       });
-      socket.on('close', () => {
+      socket.on('close', (code: number) => {
         closed = true;
         if (!session) return;
         session.detach(socket);
+        // A client the server sent away for an error may still resume (unlike a Twilio call): it waits like any drop.
+        const ended = serverClose(socket);
+        session.log.debug({ code, byServer: ended !== undefined, fatal: ended?.fatal ?? false }, 'stream connection closed');
         if (!session.ended && !session.connected) registry.disconnected(session);
       });
       socket.on('error', (err) => (session?.log ?? request.log).warn({ err: err.message }, 'socket error'));
@@ -167,7 +178,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
         session = live;
       }
       // What came while it opened, in arrival order (handled even when the client has gone: as after any drop).
-      for (const { data, isBinary } of early.splice(0)) take(live, deps, data, isBinary);
+      for (const { data, isBinary, at } of early.splice(0)) take(live, deps, data, isBinary, at);
       if (earlyShed > 0) {
         live.sendError('PARLEY_ERR_OVERLOADED', `${earlyShed} messages sent before session.started were dropped: more than ${EARLY_BYTES_MAX} bytes waited while the session opened`);
       }

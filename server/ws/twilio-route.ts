@@ -12,6 +12,7 @@ import type { LiveSession } from './live-session.js';
 import { MAX_SESSION_METADATA_BYTES, requestEnd } from './message-handlers.js';
 import { nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
 import { closeReason, refusalCloseCode } from './close-frame.js';
+import { closeFromServer, serverClose } from './server-close.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -275,9 +276,9 @@ class TwilioConnection {
     if (this.dropped > 0) session.log.info({ dropped: this.dropped }, 'twilio stream: bad frames dropped');
     session.detach(this.socket);
     if (previous !== 'live' || session.ended || session.connected) return;
-    // Twilio never resumes a stream the server closed (refused here, or a fatal error of the session, such as no
-    // inference worker left): the call ends now, as at `stop`.
-    if (this.refused || session.closedForError(this.socket)) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');
+    // Twilio never resumes a stream the server closed for an error (refused here, or a fatal error of the session, such
+    // as no inference worker left): the call ends now, as at `stop`.
+    if (serverClose(this.socket)?.fatal) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');
     // Without `stop` (a dropped connection) the session waits for a resume, as on /v1/stream.
     else this.app.sessions.disconnected(session);
   }
@@ -311,7 +312,7 @@ class TwilioConnection {
       this.app.metrics.wsErrors.inc({ code });
       this.session.send('error', { code, message, fatal: true });
     }
-    this.socket.close(refusalCloseCode(code), closeReason(code, message));
+    closeFromServer(this.socket, { code: refusalCloseCode(code), reason: closeReason(code, message), fatal: true });
   }
 }
 

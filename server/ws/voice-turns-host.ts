@@ -49,4 +49,6 @@ export interface VoiceTurnsDeps {
   models: Models;
   ingest: InteractionIngest;
   metrics: Metrics;
+  /** The clock live audio is timed by, ms (`performance.now` but in tests). */
+  audioNow: () => number;
 }

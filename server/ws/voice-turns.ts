@@ -47,7 +47,7 @@ export class VoiceTurns {
   private namesSentAt: number | null = null;
   /** Number of the latest names reading: an earlier one that resolves later is dropped. */
   private namesRead = 0;
-  private readonly arrivals = new ArrivalClock();
+  private readonly arrivals: ArrivalClock;
   /** Connections the session has had since this object was made, and the one its audio stream last took frames from. */
   private connections = 0;
   private audioConnection = 0;
@@ -63,10 +63,16 @@ export class VoiceTurns {
 
   constructor(private readonly session: VoiceTurnsHost, private readonly deps: VoiceTurnsDeps, private format: StreamFormat) {
     this.speakers = new SessionSpeakers(session, deps);
+    this.arrivals = new ArrivalClock(deps.audioNow);
   }
 
-  /** Take one binary frame; bad frames are reported to the client and the session goes on. */
-  push(frame: Buffer): void {
+  /**
+   * Take one binary frame; bad frames are reported to the client and the session goes on. `arrivedAt`
+   * (`VoiceTurnsDeps.audioNow`): when a frame held before it reached here came in; default now. Held frames, and
+   * those waiting here for the audio stream to open, are taken later than they arrived: the overload guard counts
+   * them as held audio, not as the workers falling behind.
+   */
+  push(frame: Buffer, arrivedAt?: number): void {
     if (this.shuttingDown) return;
     if (this.ending) {
       if (!this.droppedWhileEnding) this.session.sendError('PARLEY_ERR_SESSION_ENDED', 'audio after session.end is dropped');
@@ -83,22 +89,23 @@ export class VoiceTurns {
       }
       return;
     }
-    const at = performance.now();
+    const now = this.deps.audioNow();
+    const at = arrivedAt ?? now;
     if (this.audio) {
-      this.pushTo(this.audio, frame, at);
+      this.pushTo(this.audio, frame, at, now);
       return;
     }
-    void this.open().then((audio) => this.pushTo(audio, frame, at), (err: unknown) => this.fail(err));
+    void this.open().then((audio) => this.pushTo(audio, frame, at, this.deps.audioNow()), (err: unknown) => this.fail(err));
   }
 
-  private pushTo(audio: AudioSession, frame: Buffer, at: number): void {
+  private pushTo(audio: AudioSession, frame: Buffer, at: number, takenAt: number): void {
     if (this.audioConnection !== this.connections) {
       // The first frame of a new connection to this same stream: it may catch up on what its client held meanwhile.
       this.audioConnection = this.connections;
       audio.resumed();
     }
     const shedBefore = audio.shedMs;
-    this.report(audio.push(frame, at));
+    this.report(audio.push(frame, at, takenAt));
     this.arrivals.record(audio.positionMs, at);
     const shed = audio.shedMs - shedBefore;
     if (shed > 0) this.deps.metrics.audioShed.inc(shed / 1000);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE } from '../../clients/typescript/src/index.js';
 
 const started = (resumed: boolean): string => JSON.stringify({ type: 'session.started', session_id: 'c', seq: 1, resumed, config: { session_id: 'c' } });
 
@@ -68,3 +68,42 @@ test('@parley/client: close() during a resume\'s backoff wait ends the wait (its
     await new Promise((resolve) => wss.close(resolve));
   }
 });
+
+/**
+ * `/v1/stream` used to refuse a resume of an ended session with close code 1000, a normal closure: the SDK then reported
+ * a lost connection (`PARLEY_CLIENT_CLOSED`) rather than the end, and a refusal whose `error` frame was lost was retried
+ * until the resume budget ran out. The refusal closes with 4001 now, which the SDK surfaces as the session's end.
+ */
+const endedRefusal = JSON.stringify({
+  type: 'error', session_id: null, seq: 0, code: 'PARLEY_ERR_SESSION_ENDED', fatal: true,
+  message: 'session c ended at 2026-12-05T00:00:00.000Z and cannot be resumed; start a new session with another session_id',
+});
+
+for (const frame of [true, false]) {
+  test(`@parley/client: a resume refused because the session ended (4001${frame ? '' : ', its error frame lost'}) ends the stream with PARLEY_ERR_SESSION_ENDED, not tried again`, { timeout: 60_000 }, async () => {
+    const { wss, url, next } = await standIn();
+    try {
+      const client = new ParleyClient({ baseUrl: url });
+      const first = next().then((s) => { s.send(started(false)); return s; });
+      const session = await client.stream({ resume: { delayMs: 1, maxDelayMs: 1, totalMs: 3_600_000 } });
+      const failure = (async () => { for await (const _ of session) { /* drained */ } })().then(() => null, (err: unknown) => err);
+      (await first).terminate(); // a drop: the SDK resumes
+      const second = await next();
+      if (frame) second.send(endedRefusal);
+      second.close(4001, 'PARLEY_ERR_SESSION_ENDED');
+      const err = (await failure) as ParleyError;
+      assert.ok(err instanceof ParleyError, String(err));
+      assert.equal(err.code, 'PARLEY_ERR_SESSION_ENDED');
+      assert.equal(err.closeCode, SESSION_ENDED_CLOSE);
+      assert.equal(err.fatal, true);
+      assert.match(err.message, frame ? /ended while the stream was disconnected: session c ended at/ : /ended while the stream was disconnected: the session has ended and cannot be resumed \(4001/);
+      assert.throws(() => session.send({ type: 'input.commit' }), { code: 'PARLEY_ERR_SESSION_ENDED' });
+      // The stream finished at the refusal: before, a refusal without its frame was retried until the resume's budget
+      // (an hour here) ran out, and this test timed out.
+      assert.equal(session.reconnects, 0);
+    } finally {
+      for (const c of wss.clients) c.terminate();
+      await new Promise((resolve) => wss.close(resolve));
+    }
+  });
+}

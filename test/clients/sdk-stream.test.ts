@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ParleyClient, ParleyError, type ServerEvent } from '../../clients/typescript/src/index.js';
+import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE, type ServerEvent } from '../../clients/typescript/src/index.js';
 import { startTestApp, startTestAppWithClient, type TestApp } from '../helpers/app.js';
 import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 
@@ -101,6 +101,15 @@ describe('@parley/client: stream sessions against the server', () => {
       (err: ParleyError) => err instanceof ParleyError && err.code === 'PARLEY_ERR_BAD_AUDIO' && err.fatal && err.closeCode === 1003,
     );
     await assert.rejects(client.stream({ sessionId: 'bad id!' }), (err: ParleyError) => err.code === 'PARLEY_ERR_BAD_REQUEST');
+  });
+
+  test('reconnecting to an ended session is refused with PARLEY_ERR_SESSION_ENDED and 4001, not a normal closure (1000)', async () => {
+    const session = await client.stream({ sessionId: 'sdk-ended-refused' });
+    await session.end();
+    await assert.rejects(
+      client.stream({ sessionId: 'sdk-ended-refused' }),
+      (err: ParleyError) => err.code === 'PARLEY_ERR_SESSION_ENDED' && err.fatal && err.closeCode === SESSION_ENDED_CLOSE && /session sdk-ended-refused ended at /.test(err.message),
+    );
   });
 
   test('server errors on a live session are typed events, and the session goes on', async () => {

@@ -19,7 +19,7 @@ export interface TestApp {
  * passes its own `logger` (to read them).
  */
 export async function startTestApp(
-  env: Record<string, string> = {}, listen = true, logger: Logger = pino({ level: 'silent' }), options: Pick<BuildOptions, 'now' | 'eagerModels'> = {},
+  env: Record<string, string> = {}, listen = true, logger: Logger = pino({ level: 'silent' }), options: Pick<BuildOptions, 'now' | 'eagerModels' | 'audioNow'> = {},
 ): Promise<TestApp> {
   const tmp = tempDir('parley-app-');
   const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', ...env });

@@ -184,3 +184,38 @@ export async function connectTwilio(url: string): Promise<{ ws: WebSocket; close
 export function twilioCall(customParameters: Record<string, string>): TwilioCall {
   return { accountSid: twilioSid('AC'), callSid: twilioSid('CA'), streamSid: twilioSid('MZ'), customParameters };
 }
+
+/** A Twilio call on a test server: its subscriber stream, its socket, and its frames. */
+export interface LiveCall {
+  call: TwilioCall;
+  /** The call's events (`GET /v1/sessions/{call SID}/events`), subscribed before the call connects. */
+  sse: SseClient;
+  ws: WebSocket;
+  /** How the server's end closed the socket. */
+  closed: Promise<{ code: number; reason: string }>;
+  /** `connected`, `start` and the media frames, as Twilio sends them (sent already unless `send: false`). */
+  frames: Record<string, unknown>[];
+  /** The call's `stop` frame, never sent here. */
+  stop: Record<string, unknown>;
+}
+
+/**
+ * Open a Twilio call as the tests of a live call do: a call with fresh SIDs and `params` as its custom parameters, its
+ * events subscribed to, its socket connected to `/v1/twilio`; then, unless `send` is false, `connected`, `start` and the
+ * media of `audio` (default 100 ms of mu-law silence) sent and `session.started` awaited. `stop` is left to the test.
+ */
+export async function liveCall(
+  server: { httpUrl: string; wsUrl: string },
+  options: { params?: Record<string, string>; audio?: Buffer; send?: boolean } = {},
+): Promise<LiveCall> {
+  const call = twilioCall(options.params ?? {});
+  const sse = await SseClient.open(`${server.httpUrl}/v1/sessions/${call.callSid}/events`);
+  const { ws, closed } = await connectTwilio(`${server.wsUrl}/v1/twilio`);
+  const frames = twilioMessages(call, options.audio ?? Buffer.alloc(TWILIO_CHUNK_BYTES * 5, 0xff));
+  const stop = frames.pop()!;
+  if (options.send ?? true) {
+    for (const m of frames) ws.send(JSON.stringify(m));
+    await sse.until(() => sse.events.some((e) => e.event === 'session.started'), 120_000, 'session.started');
+  }
+  return { call, sse, ws, closed, frames, stop };
+}

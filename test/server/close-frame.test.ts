@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ERRORS, type ErrorCode } from '../../graph/core/errors.js';
 import { closeReason, fitCloseReason, MAX_CLOSE_REASON_BYTES, refusalCloseCode } from '../../server/ws/close-frame.js';
 
 test('a close reason that fits is kept whole', () => {
@@ -21,8 +22,9 @@ test('a long close reason is cut at a word boundary, within 123 bytes, and marke
   assert.ok(word.startsWith('ß'.repeat(60)) && word.endsWith('…'), word);
 });
 
-test('a refusal is never a normal closure: an ended session refuses with 1008; other codes keep the table\'s', () => {
-  assert.equal(refusalCloseCode('PARLEY_ERR_SESSION_ENDED'), 1008);
+test('a refusal is never a normal closure: an ended session refuses with its own 4001; other codes keep the table\'s', () => {
+  assert.equal(refusalCloseCode('PARLEY_ERR_SESSION_ENDED'), 4001);
   assert.equal(refusalCloseCode('PARLEY_ERR_BAD_FRAME'), 1003);
   assert.equal(refusalCloseCode('PARLEY_ERR_OVERLOADED'), 1013);
+  for (const code of Object.keys(ERRORS) as ErrorCode[]) assert.notEqual(refusalCloseCode(code), 1000, code);
 });

@@ -45,7 +45,7 @@ for (const store of GRAPH_STORES) describe(`ended sessions (${store.name} graph 
     assert.equal(error.fatal, true);
     assert.match(String(error.message), new RegExp(`session ${id} ended`));
     assert.equal(c.events.some((e) => e.type === 'session.started'), false, 'no session.started: nothing resumed');
-    assert.equal(await c.closed(), 1000, 'the close code of PARLEY_ERR_SESSION_ENDED in the error table');
+    assert.equal(await c.closed(), 4001, 'the close code of PARLEY_ERR_SESSION_ENDED in the error table, not a normal closure');
   }
 
   test('a reconnect to a session ended over HTTP is refused, and the session stays ended', async () => {

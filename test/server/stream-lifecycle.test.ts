@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { slowSessionReads, type HeldOpen } from '../helpers/held-open.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 /**
@@ -33,35 +34,16 @@ function rawSocket(url: string): { ws: WebSocket; frames: ServerEvent[]; opened:
 
 describe('the /v1/stream session lifecycle', () => {
   let t: TestApp;
-  /** Session ids whose store read (`getSession`) waits for `release`: a slow, networked store. */
-  const slow = new Map<string, { reached: () => void; gate: Promise<void> }>();
+  /** Hold the store reads of a session until its `release` is called: a slow, networked store. */
+  let holdOpen: (id: string) => HeldOpen;
 
   before(async () => {
     t = await startTestApp({ PARLEY_ASR: 'none', PARLEY_SESSION_RESUME_MS: '60000', PARLEY_SESSION_QUEUE: '4' });
-    const graph = t.app.stores.graph;
-    const getSession = graph.getSession.bind(graph);
-    graph.getSession = async (tenant, id) => {
-      const hold = slow.get(id);
-      if (hold) {
-        hold.reached();
-        await hold.gate;
-      }
-      return getSession(tenant, id);
-    };
+    holdOpen = slowSessionReads(t.app.stores.graph);
   });
   after(async () => {
     await t.close();
   });
-
-  /** Hold the store reads of session `id` until the returned `release` is called; `reached` resolves at the first. */
-  function holdOpen(id: string): { reached: Promise<void>; release: () => void } {
-    let release!: () => void;
-    let reached!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const reachedP = new Promise<void>((resolve) => { reached = resolve; });
-    slow.set(id, { reached, gate });
-    return { reached: reachedP, release: () => { slow.delete(id); release(); } };
-  }
 
   const transcript = async (id: string): Promise<string[]> =>
     (await t.app.stores.graph.getTranscript('default', id)).map((u) => u.text);

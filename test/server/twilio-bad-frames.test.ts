@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { WS_HARD_CAP_BYTES } from '../../server/ws/frame-limits.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { connectTwilio, SseClient, trackReceivedAudio, twilioCall, twilioMessages, type SseEvent } from '../helpers/twilio.js';
+import { connectTwilio, liveCall, trackReceivedAudio, type SseClient, type SseEvent } from '../helpers/twilio.js';
 
 /**
  * One bad frame in a live Twilio call used to close the whole call (1003, a fatal error to subscribers), and
@@ -23,13 +23,10 @@ describe('bad frames in a live Twilio call', () => {
   test('are dropped with one non-fatal error per run; the call goes on, keeps its clock and ends at stop', async (ctx) => {
     const audio = trackReceivedAudio();
     ctx.after(audio.restore);
-    const c = twilioCall({});
-    const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+    // 400 ms of mu-law silence, sent below between bad frames.
+    const { call: c, sse, ws, closed, frames, stop } = await liveCall(t, { audio: Buffer.alloc(160 * 20, 0xff), send: false });
     let closedBy: number | null = null;
     void closed.then((how) => { closedBy = how.code; });
-    const frames = twilioMessages(c, Buffer.alloc(160 * 20, 0xff)); // 400 ms of mu-law silence
-    const stop = frames.pop()!;
     const [connected, start, ...media] = frames;
     const corrupt = (payload: unknown): Record<string, unknown> => ({
       event: 'media', streamSid: c.streamSid, media: { track: 'inbound', chunk: '0', timestamp: '0', payload },
@@ -79,13 +76,7 @@ describe('bad frames in a live Twilio call', () => {
   });
 
   test('a message over the hard cap closes the stream 1009, tells subscribers, and ends the call at once', async () => {
-    const c = twilioCall({});
-    const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-    const frames = twilioMessages(c, Buffer.alloc(160 * 5, 0xff));
-    frames.pop();
-    for (const m of frames) ws.send(JSON.stringify(m));
-    await sse.until(() => sse.events.some((e) => e.event === 'session.started'), 120_000, 'session.started');
+    const { call: c, sse, ws, closed } = await liveCall(t);
     ws.send('x'.repeat(WS_HARD_CAP_BYTES + 1));
     const how = await closed;
     assert.equal(how.code, 1009);
@@ -100,13 +91,7 @@ describe('bad frames in a live Twilio call', () => {
   });
 
   test('a fatal error of the session (no inference worker left) closes the stream and ends the call at once', async () => {
-    const c = twilioCall({});
-    const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-    const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-    const frames = twilioMessages(c, Buffer.alloc(160 * 5, 0xff));
-    frames.pop();
-    for (const m of frames) ws.send(JSON.stringify(m));
-    await sse.until(() => sse.events.some((e) => e.event === 'session.started'), 120_000, 'session.started');
+    const { call: c, sse, closed } = await liveCall(t);
     const live = t.app.sessions.get('default', c.callSid);
     assert.ok(live, 'the live session');
     live.sendError('PARLEY_ERR_WORKER_CRASHED', 'no inference worker is available', true);
@@ -118,20 +103,19 @@ describe('bad frames in a live Twilio call', () => {
     sse.close();
   });
 
-  test('restarting an ended call is refused with 1008, not a normal closure, its reason cut at a word', async () => {
-    const c = twilioCall({});
-    const frames = twilioMessages(c, Buffer.alloc(160 * 5, 0xff));
-    const first = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-    const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-    for (const m of frames) first.ws.send(JSON.stringify(m));
-    await sse.until(() => sse.ended, 120_000, 'session.ended');
-    sse.close();
+  test('restarting an ended call is refused with 4001 (its session has ended), not a normal closure, its reason cut at a word', async () => {
+    const first = await liveCall(t);
+    const c = first.call;
+    const frames = [...first.frames, first.stop];
+    first.ws.send(JSON.stringify(first.stop));
+    await first.sse.until(() => first.sse.ended, 120_000, 'session.ended');
+    first.sse.close();
     first.ws.close();
     await first.closed;
     const second = await connectTwilio(`${t.wsUrl}/v1/twilio`);
     for (const m of frames.slice(0, 3)) second.ws.send(JSON.stringify(m));
     const how = await second.closed;
-    assert.equal(how.code, 1008);
+    assert.equal(how.code, 4001);
     assert.ok(Buffer.byteLength(how.reason) <= 123, how.reason);
     assert.match(how.reason, new RegExp(`^PARLEY_ERR_SESSION_ENDED: session ${c.callSid} ended at `));
     // Cut after a whole word of the full reason, and marked as cut.

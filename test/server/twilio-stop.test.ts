@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { connectTwilio, SseClient, trackReceivedAudio, twilioCall, twilioFixture, twilioMessages } from '../helpers/twilio.js';
+import { liveCall, trackReceivedAudio, twilioFixture } from '../helpers/twilio.js';
 
 /**
  * Twilio's `stop` used to be queued like any message: behind a full session queue it was shed with an
@@ -29,11 +29,7 @@ test('Twilio stop behind a full session queue still ends the call, after every r
     return write(...args);
   };
   const fixture = twilioFixture();
-  const c = twilioCall({});
-  const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-  const { ws } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-  const messages = twilioMessages(c, fixture.audio);
-  const stop = messages.pop()!;
+  const { call: c, sse, ws, frames: messages, stop } = await liveCall(t, { audio: fixture.audio, send: false });
   assert.equal(stop.event, 'stop');
   // Twilio sends a frame every 20 ms; at twice that pace no audio is shed as running ahead of real time.
   const began = Date.now();
@@ -70,11 +66,8 @@ test('a Twilio media frame under 10 ms (a 1-byte last frame) is kept, not refuse
   // How much audio reached the speech pipeline: the most any audio session took (one call runs here).
   const audio = trackReceivedAudio();
   ctx.after(audio.restore);
-  const c = twilioCall({});
-  const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
-  const { ws } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
-  const messages = twilioMessages(c, Buffer.alloc(1600, 0xff)); // 200 ms of mu-law silence in 20 ms frames
-  const stop = messages.pop()!;
+  // 200 ms of mu-law silence in 20 ms frames.
+  const { call: c, sse, ws, frames: messages, stop } = await liveCall(t, { audio: Buffer.alloc(1600, 0xff), send: false });
   const media = (bytes: number): Record<string, unknown> => ({
     event: 'media', streamSid: c.streamSid, media: { track: 'inbound', payload: Buffer.alloc(bytes, 0xff).toString('base64') },
   });

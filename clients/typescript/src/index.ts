@@ -1,7 +1,7 @@
 /** @parley/client: Parley's HTTP API and /v1/stream sessions, typed from the server's OpenAPI and AsyncAPI documents. */
 export { ParleyClient, fillPath, type ParleyClientOptions, type RateLimitRetry, type RequestArgs } from './http.js';
 export { SessionEventStream } from './session-events.js';
-export { StreamSession, type Pacing, type PacingClock, type StreamOptions } from './stream.js';
+export { SESSION_ENDED_CLOSE, StreamSession, type Pacing, type PacingClock, type StreamOptions } from './stream.js';
 export { MAX_CATCH_UP_MS } from './stream-options.js';
 export { AudioQueue, BYTES_PER_SAMPLE, MIN_FRAME_MS, type AudioEncoding } from './audio-queue.js';
 export { DEFAULT_RESEND_BUFFER_MS } from './sent-audio.js';

@@ -14,8 +14,25 @@ type Listener = (event: ServerEvent | null) => void;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const WALL_CLOCK: PacingClock = { now: () => performance.now(), sleep };
 
+/**
+ * Close code of a connection refused because its session has ended or is ending (after its fatal
+ * `PARLEY_ERR_SESSION_ENDED`): a new session id is needed, so it is never resumed.
+ */
+export const SESSION_ENDED_CLOSE = 4001;
+
 /** Close codes after which the session is over or belongs to another connection: never resumed. */
-const FINAL_CLOSES = new Set([1000, 4000]);
+const FINAL_CLOSES = new Set([1000, 4000, SESSION_ENDED_CLOSE]);
+
+/**
+ * The error of a socket closed with `code` and no fatal `error` before it: `PARLEY_ERR_SESSION_ENDED` for
+ * {@link SESSION_ENDED_CLOSE} (even when its `error` frame was lost), else `PARLEY_CLIENT_CLOSED`.
+ */
+function closedError(code: number, reason: string, when: string): ParleyError {
+  const how = `${code}${reason ? ` ${reason}` : ''}`;
+  return code === SESSION_ENDED_CLOSE
+    ? new ParleyError('PARLEY_ERR_SESSION_ENDED', `the session has ended and cannot be resumed (${how}); start a new session with another id`, { fatal: true, closeCode: code })
+    : new ParleyError('PARLEY_CLIENT_CLOSED', `${when} (${how})`, { closeCode: code });
+}
 
 /**
  * One session on `GET /v1/stream`. Iterate it (`for await (const e of session)`) for the server's
@@ -319,7 +336,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           const fatal = this.lastFatal;
           reject(fatal
             ? new ParleyError(fatal.code, fatal.message, { fatal: true, closeCode: code })
-            : new ParleyError('PARLEY_CLIENT_CLOSED', `closed (${code}${reason.length ? ` ${reason.toString()}` : ''}) before session.started`, { closeCode: code }));
+            : closedError(code, reason.toString(), 'closed before session.started'));
           return;
         }
         if (this.ws === ws) {
@@ -342,7 +359,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       const error = this.closing || sawEnd ? null
         : this.lastFatal
           ? new ParleyError(this.lastFatal.code, this.lastFatal.message, { fatal: true, closeCode: code })
-          : new ParleyError('PARLEY_CLIENT_CLOSED', `connection closed (${code}${reason ? ` ${reason}` : ''})`, { closeCode: code });
+          : closedError(code, reason, 'connection closed');
       this.finish(error);
       return;
     }
@@ -363,6 +380,13 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         return;
       } catch (err) {
         last = err;
+        if (err instanceof ParleyError && err.code === 'PARLEY_ERR_SESSION_ENDED') {
+          // Ended while this stream was away (over HTTP, by another connection): said as such, never tried again.
+          this.finish(new ParleyError(err.code, `the session ended while the stream was disconnected: ${err.message}`, {
+            fatal: true, cause: err, ...(err.closeCode !== undefined ? { closeCode: err.closeCode } : {}),
+          }));
+          return;
+        }
         if (err instanceof ParleyError && !err.retryable && err.code !== 'PARLEY_CLIENT_CLOSED') break;
         // A 429 says when to come back: not sooner.
         if (err instanceof ParleyError && err.retryAfterMs !== undefined) schedule.atLeast(err.retryAfterMs);

@@ -204,3 +204,50 @@ describe('a resumed stream catches up on the audio held during an outage without
     await s.close();
   });
 });
+
+/**
+ * Every new stream of a resumed session used to get its whole 30 s allowance as audio the workers may leave waiting,
+ * even when its client sent in real time: after a restart under load its live transcripts could lag ~32 s before
+ * anything was shed. Only audio shown to be held (sent ahead of real time, or held by the server) may wait now.
+ */
+describe('the catch-up allowance covers only the audio a connection shows to be held', () => {
+  test('a new stream of a resumed session sending in real time is shed once its workers are 2 s behind, as a new one', async () => {
+    const { pool } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool, catchUpMs: 30_000 });
+    // Real-time frames, none processed: the 22nd frame (2100–2200 ms) is the first shed, as on a new session.
+    for (let i = 0; i < 25; i++) s.push(FRAME, 500 + i * 100);
+    assert.equal(s.shedMs, 400);
+    await s.close();
+  });
+
+  test('a new stream of a resumed session: 12 s held and sent at once, then real time, may wait 12 s plus 2 s', async () => {
+    const { pool } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool, catchUpMs: 30_000 });
+    for (let i = 0; i < 120; i++) s.push(FRAME, 500 + i * 0.01);
+    // Then live, the workers stalled: 2 s more are taken, the 21st live frame is shed.
+    for (let i = 0; i < 25; i++) s.push(FRAME, 500 + (i + 1) * 100);
+    assert.equal(s.shedMs, 500);
+    await s.close();
+  });
+
+  test('same stream: a client back after 10 s that sends live (its held audio dropped) is shed 2 s behind', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    for (let i = 0; i < 30; i++) { s.push(FRAME, i * 100); ack(1600); }
+    s.resumed();
+    for (let i = 0; i < 25; i++) s.push(FRAME, 13_000 + i * 100);
+    assert.equal(s.shedMs, 400);
+    await s.close();
+  });
+
+  test('frames the server took later than they arrived (held while the session opened) may wait for the workers', async () => {
+    const { pool } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    // 3 s that arrived in real time while the session opened, all taken at 3000, then live.
+    for (let i = 0; i < 30; i++) s.push(FRAME, i * 100, 3000);
+    assert.equal(s.shedMs, 0, 'not shed as a backlog, nor as ahead of real time');
+    for (let i = 30; i < 55; i++) s.push(FRAME, i * 100);
+    assert.equal(s.shedMs, 400, 'past the held 3 s, the workers may fall 2 s behind');
+    await s.close();
+  });
+});
