@@ -162,8 +162,9 @@ for (let i = 0; i < streams.length; i += 2) {
   const a = streams[i]!;
   const b = streams[i + 1] ?? streams[0]!;
   const scale = (clips: Clip[], g: number): Promise<Clip[]> => Promise.all(clips.map(async (c) => ({ ...c, samples: await level(c.samples, g) })));
-  pairs.push([await scale(a[1], 1), await scale(b[1], 0.1)]);
-  console.log(`pair: ${a[0]} ×1 beside ${b[0]} ×0.1, ${Math.min(a[1].length, b[1].length)} turns each`);
+  const n = Math.min(a[1].length, b[1].length);
+  pairs.push([await scale(a[1].slice(0, n), 1), await scale(b[1].slice(0, n), 0.1)]);
+  console.log(`pair: ${a[0]} ×1 beside ${b[0]} ×0.1, ${n} turns each`);
 }
 
 const builds: [string, Load][] = [['this build', loader({ PocketsphinxAsr })]];
