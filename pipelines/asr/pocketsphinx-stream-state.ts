@@ -9,18 +9,15 @@ import type { Pointer, PocketsphinxApi } from './pocketsphinx-ffi.js';
  * per stream and writing it back before each turn gives every stream its own, whichever pooled decoder
  * serves the turn.
  *
- * Not all of it (issue #17 item 5, measured 2026-12-04): one recogniser decodes a stream alone
- * bit-identically run after run, and a stream's first turn beside another stream is bit-identical to
- * alone, but its later turns are not (another word now and then, and a slightly different state after
- * the turn, at `-ds 1` as at `-ds 2`: 718 frames in the mean's sums instead of 721 alone, so the front
- * end passed a few frames differently as speech, not only the scores differ). Ruled out, from a
- * sphinxbase 5prealpha source of the same era (not Debian's own): `fe_start_utt` resets the overflow
- * samples, the pre-emphasis sample, the VAD state and the prespeech buffer each utterance; the noise
- * statistics hold nothing beside the four arrays and the flag carried here (the rest are constants);
- * dither is off and AGC `none` in the en-us model; at a turn's start `feat_t` and `ps_decoder_t` differ
- * only in ring positions and counters. Still per decoder: the acoustic model's top-N Gaussian history
- * (`ptm_mgau` starts each frame from the previous frame's codewords, across utterances: scores only)
- * and whatever moves the front end's frame selection; not located, so not carried.
+ * The front end's silence removal also keeps a slow peak of each frame's log signal energy (the
+ * installed build's `fe_track_snr`: it rises towards a louder frame by 0.1 of the gap, decays by 0.0005,
+ * and a frame more than 8 below it is not speech). Until it was carried (issue #17 item 5), a stream's
+ * later turns beside another stream passed a few frames differently from alone (718 frames in the
+ * mean's sums instead of 721, and another word now and then). `fe_start_utt` resets the rest of the
+ * front end's per-utterance state (overflow samples, pre-emphasis sample, VAD hangover and prespeech
+ * buffer); dither is off and AGC `none` in the en-us model. Still per decoder: the acoustic model's
+ * top-N Gaussian history (`ptm_mgau` starts each frame from the previous frame's codewords, across
+ * utterances); with the slow peak carried no turn has differed from alone since (bench/asr-stream-beside.ts).
  */
 export interface StreamState {
   /** Mean of each cepstral coefficient (c0 is the log energy). */
@@ -31,18 +28,22 @@ export interface StreamState {
   readonly frames: number;
   /** Per mel filter: smoothed power, noise floor estimate, floor and peak (4 × filters values). */
   readonly noise: Float64Array;
-  /** Whether the noise statistics are still unset (the next frame initialises them). */
+  /** Whether the noise statistics are still unset (the next frame initialises them, and zeroes `slowPeak`). */
   readonly noiseUnset: boolean;
+  /** The silence removal's slow peak of log signal energy: a frame far below it is not speech. */
+  readonly slowPeak: number;
 }
 
 // Layout of sphinxbase / pocketsphinx 5prealpha (Debian 0.8+5prealpha), read from the installed libraries'
 // own code (`ps_get_feat`, `feat_update_stats`, `cmn_init`, `cmn_live_update`, `fe_start_stream`,
-// `fe_init_noisestats`), used only when the loaded libraries are those builds (`LAYOUT_LIBRARIES`) and
+// `fe_init_noisestats`, `fe_track_snr`), used only when the loaded libraries are those builds (`LAYOUT_LIBRARIES`) and
 // checked on each decoder by `streamStateAccess`:
 // - feat_t: `int32 cepsize` at 16, `cmn_t *cmn_struct` at 88; cmn_t is { mfcc_t *cmn_mean; mfcc_t *cmn_var;
 //   mfcc_t *sum; int32 nframe; int32 veclen } with float mfcc_t;
 // - fe_t: `noise_stats_t *noise_stats` at 96; noise_stats_t starts { double *power, *noise, *floor, *peak;
-//   uint8 undefined; int32 num_filters }.
+//   uint8 undefined; int32 num_filters; double slow_peak_sum; double lambda_power, comp_lambda_power; … }
+//   (older sphinxbase sources have no slow_peak_sum: lambda_power at 40; the constants at 48 and 56 tell
+//   the two apart).
 const FEAT_CEPSIZE = 16;
 const FEAT_CMN_STRUCT = 88;
 const CMN_MEAN = 0;
@@ -53,6 +54,10 @@ const FE_NOISE_STATS = 96;
 const NOISE_ARRAYS = [0, 8, 16, 24];
 const NOISE_UNDEFINED = 32;
 const NOISE_FILTERS = 36;
+const NOISE_SLOW_PEAK = 40;
+/** `lambda_power` and `comp_lambda_power`, the smoothing constants right after the slow peak (0.7, 0.3). */
+const NOISE_LAMBDA_POWER = 48;
+const LAMBDA_POWER = 0.7;
 /** pocketsphinx models have 13 cepstra and some tens of filters; larger values mean the layout is not the one above. */
 const MAX_CEPSTRA = 64;
 const MAX_FILTERS = 256;
@@ -120,6 +125,11 @@ export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStat
   const noiseAt = NOISE_ARRAYS.map((o) => ptr(stats, o));
   if (veclen !== cepsize || veclen < 1 || veclen > MAX_CEPSTRA || filters < 1 || filters > MAX_FILTERS
     || !meanAt || !sumAt || noiseAt.some((p) => !p)) return { unavailable: `cmn_t / noise_stats_t do not match the layout (${veclen} cepstra, ${filters} filters)` };
+  const double = (offset: number): number => koffi.decode(stats, offset, 'double') as number;
+  const lambdas = [double(NOISE_LAMBDA_POWER), double(NOISE_LAMBDA_POWER + 8)];
+  if (Math.abs(lambdas[0]! - LAMBDA_POWER) > 1e-12 || Math.abs(lambdas[1]! - (1 - LAMBDA_POWER)) > 1e-12) {
+    return { unavailable: `noise_stats_t has no slow peak before its smoothing constants (read ${lambdas.join(', ')} where 0.7, 0.3 were expected)` };
+  }
   const floats = (at: Pointer): Float32Array => Float32Array.from(koffi.decode(at, 'float', veclen) as ArrayLike<number>);
   const access: StreamStateAccess = {
     read: () => {
@@ -128,6 +138,7 @@ export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStat
       return {
         mean: floats(meanAt), sum: floats(sumAt), frames: int(cmn, CMN_NFRAME),
         noise, noiseUnset: (koffi.decode(stats, NOISE_UNDEFINED, 'uint8_t') as number) !== 0,
+        slowPeak: double(NOISE_SLOW_PEAK),
       };
     },
     fits: (state) => state.mean.length === veclen && state.sum.length === veclen && state.noise.length === 4 * filters,
@@ -140,6 +151,7 @@ export function streamStateAccess(api: PocketsphinxApi, ps: Pointer): StreamStat
       koffi.encode(cmn, CMN_NFRAME, 'int32_t', state.frames);
       noiseAt.forEach((p, k) => koffi.encode(p, 'double', Array.from(state.noise.subarray(k * filters, (k + 1) * filters)), filters));
       koffi.encode(stats, NOISE_UNDEFINED, 'uint8_t', state.noiseUnset ? 1 : 0);
+      koffi.encode(stats, NOISE_SLOW_PEAK, 'double', state.slowPeak);
     },
   };
   // A fresh decoder's mean is its `-cmninit` prior (c0 about 41 for en-us): finite and of log-energy size.
