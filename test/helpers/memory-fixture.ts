@@ -118,3 +118,13 @@ export const SNIPPETS: { session: string; speaker: string; to: string[]; text: s
 export function anaBenChat(rows: readonly (readonly ['Ana' | 'Ben', string])[], day: string): { speaker: string; addressees: string[]; text: string; time: string }[] {
   return rows.map(([speaker, text], i) => ({ speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `${day}T10:${String(i).padStart(2, '0')}:00Z` }));
 }
+
+/** Sessions of a chat between Ana and Ben: each session's lines on its day (`MM-DD` in 2023), as `anaBenChat` lays them out. */
+export type AnaBenSessions = readonly { session: string; day: string; lines: readonly (readonly ['Ana' | 'Ben', string])[] }[];
+
+/** A fixture with Ana and Ben in which `sessions` were said in order, and a retriever over it. */
+export async function anaBenFixture(tenant: string, sessions: AnaBenSessions): Promise<{ f: MemoryFixture; retriever: Retriever }> {
+  const f = await memoryFixture(tenant, ['Ana', 'Ben']);
+  for (const { session, day, lines } of sessions) await f.sayBatch(session, anaBenChat(lines, `2023-${day}`));
+  return { f, retriever: new Retriever(f, f.entities, f.embedder, { minPool: 1 }) };
+}

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { MemoryItem } from '../../../graph/core/events.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { asksForList, sharedWords, yieldPlaces } from '../../../pipelines/retrieval/other-sessions.js';
-import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
+import { anaBenFixture, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 describe('the other-sessions round: which questions, which words, which places', () => {
   test('lists and aggregates are told from single answers', () => {
@@ -43,7 +43,7 @@ describe('the other-sessions round: which questions, which words, which places',
 });
 
 /** Ana tells Ben of family painting in two sessions, in many words; of camping in a third, once. */
-const CONVERSATION: { session: string; day: string; lines: [speaker: 'Ana' | 'Ben', text: string][] }[] = [
+const CONVERSATION: AnaBenSessions = [
   { session: 's1', day: '05-01', lines: [['Ana', 'Family activities are the best, we love our family activities.'], ['Ben', 'What family activities do you do?'],
     ['Ana', 'Painting is our favourite family activity, the kids love painting.'], ['Ben', 'Family painting sounds like fun.'],
     ['Ana', 'We paint together as a family every Sunday, such a lovely activity.'], ['Ben', 'My family does activities like that too.']] },
@@ -58,11 +58,7 @@ describe('agentic question answering: a list told across sessions (otherSessionP
   let f: MemoryFixture;
   let retriever: Retriever;
   before(async () => {
-    f = await memoryFixture(T, ['Ana', 'Ben']);
-    for (const { session, day, lines } of CONVERSATION) {
-      await f.sayBatch(session, lines.map(([speaker, text], i) => ({ speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `2023-${day}T10:0${i}:00Z` })));
-    }
-    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    ({ f, retriever } = await anaBenFixture(T, CONVERSATION));
   });
   after(async () => {
     await f.close();

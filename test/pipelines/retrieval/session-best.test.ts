@@ -5,8 +5,8 @@ import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { roundActions, sessionBestActions } from '../../../pipelines/retrieval/question-policy.js';
 import { rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 import { runAction, type ActionContext } from '../../../pipelines/retrieval/question-tools.js';
-import { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
+import { anaBenFixture, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const person = (id: string, name: string): Participant => ({
   id, name, externalId: null, aliases: [], attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
@@ -49,7 +49,7 @@ describe('the per-session best: which questions, which searches', () => {
 });
 
 /** Ana tells Ben of family painting at length in one session; of camping and of a pottery class once each, in two others. */
-const CONVERSATION: { session: string; day: string; lines: [speaker: 'Ana' | 'Ben', text: string][] }[] = [
+const CONVERSATION: AnaBenSessions = [
   { session: 's1', day: '05-01', lines: [['Ana', 'Family activities are the best, we love our family activities.'], ['Ben', 'What family activities do you do?'],
     ['Ana', 'Painting is our favourite family activity, the kids love painting.'], ['Ben', 'Family painting sounds like fun.'],
     ['Ana', 'We paint together as a family every Sunday, such a lovely activity.'], ['Ben', 'My family does activities like that too.'],
@@ -65,11 +65,7 @@ describe('agentic question answering: a list told across sessions (sessionBestWe
   let f: MemoryFixture;
   let retriever: Retriever;
   before(async () => {
-    f = await memoryFixture(T, ['Ana', 'Ben']);
-    for (const { session, day, lines } of CONVERSATION) {
-      await f.sayBatch(session, lines.map(([speaker, text], i) => ({ speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `2023-${day}T10:0${i}:00Z` })));
-    }
-    retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    ({ f, retriever } = await anaBenFixture(T, CONVERSATION));
   });
   after(async () => {
     await f.close();
