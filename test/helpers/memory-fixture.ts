@@ -128,3 +128,8 @@ export async function anaBenFixture(tenant: string, sessions: AnaBenSessions): P
   for (const { session, day, lines } of sessions) await f.sayBatch(session, anaBenChat(lines, `2023-${day}`));
   return { f, retriever: new Retriever(f, f.entities, f.embedder, { minPool: 1 }) };
 }
+
+/** Ana tells Ben of family painting, in many words: a session that fills an answer about her family activities. */
+export const FAMILY_PAINTING: readonly (readonly ['Ana' | 'Ben', string])[] = [['Ana', 'Family activities are the best, we love our family activities.'], ['Ben', 'What family activities do you do?'],
+  ['Ana', 'Painting is our favourite family activity, the kids love painting.'], ['Ben', 'Family painting sounds like fun.'],
+  ['Ana', 'We paint together as a family every Sunday, such a lovely activity.'], ['Ben', 'My family does activities like that too.']];

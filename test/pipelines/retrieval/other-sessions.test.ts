@@ -4,7 +4,7 @@ import type { MemoryItem } from '../../../graph/core/events.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
 import { asksForList, sharedWords, yieldPlaces } from '../../../pipelines/retrieval/other-sessions.js';
 import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { anaBenFixture, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { anaBenFixture, FAMILY_PAINTING, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 describe('the other-sessions round: which questions, which words, which places', () => {
   test('lists and aggregates are told from single answers', () => {
@@ -44,9 +44,7 @@ describe('the other-sessions round: which questions, which words, which places',
 
 /** Ana tells Ben of family painting in two sessions, in many words; of camping in a third, once. */
 const CONVERSATION: AnaBenSessions = [
-  { session: 's1', day: '05-01', lines: [['Ana', 'Family activities are the best, we love our family activities.'], ['Ben', 'What family activities do you do?'],
-    ['Ana', 'Painting is our favourite family activity, the kids love painting.'], ['Ben', 'Family painting sounds like fun.'],
-    ['Ana', 'We paint together as a family every Sunday, such a lovely activity.'], ['Ben', 'My family does activities like that too.']] },
+  { session: 's1', day: '05-01', lines: FAMILY_PAINTING },
   { session: 's2', day: '06-01', lines: [['Ana', 'Family activities keep us close, I think.'], ['Ben', 'Any new activities with your family?'],
     ['Ana', 'More painting activities with the family, we painted the fence together.']] },
   { session: 's3', day: '07-01', lines: [['Ben', 'How was your weekend?'], ['Ana', 'We went camping in the mountains with the kids, the family loved it.'],

@@ -6,7 +6,7 @@ import { roundActions, sessionBestActions } from '../../../pipelines/retrieval/q
 import { rewriteQuestion } from '../../../pipelines/retrieval/question-rewrite.js';
 import { runAction, type ActionContext } from '../../../pipelines/retrieval/question-tools.js';
 import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
-import { anaBenFixture, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
+import { anaBenFixture, FAMILY_PAINTING, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
 const person = (id: string, name: string): Participant => ({
   id, name, externalId: null, aliases: [], attributes: {}, voiceprintCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
@@ -50,9 +50,7 @@ describe('the per-session best: which questions, which searches', () => {
 
 /** Ana tells Ben of family painting at length in one session; of camping and of a pottery class once each, in two others. */
 const CONVERSATION: AnaBenSessions = [
-  { session: 's1', day: '05-01', lines: [['Ana', 'Family activities are the best, we love our family activities.'], ['Ben', 'What family activities do you do?'],
-    ['Ana', 'Painting is our favourite family activity, the kids love painting.'], ['Ben', 'Family painting sounds like fun.'],
-    ['Ana', 'We paint together as a family every Sunday, such a lovely activity.'], ['Ben', 'My family does activities like that too.'],
+  { session: 's1', day: '05-01', lines: [...FAMILY_PAINTING,
     ['Ana', 'Our family activity this week was painting the garden fence.'], ['Ben', 'Sounds like a lot of painting.']] },
   { session: 's2', day: '06-01', lines: [['Ben', 'How was your weekend?'], ['Ana', 'We went camping in the mountains with the kids, the family loved it.'],
     ['Ben', 'Camping is great.']] },
