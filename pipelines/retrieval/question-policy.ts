@@ -1,5 +1,5 @@
 import type { SearchFilters } from './pool-search.js';
-import { asksForList } from './other-sessions.js';
+import { asksForList } from './list-question.js';
 import { tokens, type RewrittenQuestion } from './question-rewrite.js';
 
 /** One retrieval action of the agentic loop. */
