@@ -75,7 +75,7 @@ export interface PolicyOptions {
   sessionBestWeight?: number;
   /** Which memories the per-session best searches: `fact` (facts and profiles, default) or `interaction` (turns). */
   sessionBestLayer?: SessionBestLayer;
-  /** Which questions get the per-session best: `list` (default: `asksForList`) or `subject` (every question naming a subject). */
+  /** Which questions get the per-session best: `subject` (default: every question naming a subject) or `list` (`asksForList`). */
   sessionBestQuestions?: SessionBestQuestions;
   /** Depth of the per-session best's search; default 100. */
   sessionBestDepth?: number;
@@ -106,13 +106,13 @@ export function covers(text: string, terms: readonly string[]): boolean {
 
 /**
  * The per-session best (`sessionBestWeight`): one dense search with the question over each named subject's memories, each
- * session's best turn kept. None when off, when the question names no subject, or when it asks for no list (`sessionBestQuestions`).
+ * session's best turn kept. None when off, when the question names no subject, or (`sessionBestQuestions` `list`) when it asks for no list.
  * Bad settings are refused.
  */
 export function sessionBestActions(q: RewrittenQuestion, speakers: readonly string[], o: PolicyOptions): Action[] {
-  const weight = o.sessionBestWeight ?? 0;
+  const weight = o.sessionBestWeight ?? 2;
   const layer = o.sessionBestLayer ?? 'fact';
-  const which = o.sessionBestQuestions ?? 'list';
+  const which = o.sessionBestQuestions ?? 'subject';
   const depth = o.sessionBestDepth ?? 100;
   if (!(weight >= 0)) throw new RangeError(`sessionBestWeight is a weight from 0, got ${String(weight)}`);
   if (!SESSION_BEST_LAYERS.includes(layer)) throw new RangeError(`sessionBestLayer is one of ${SESSION_BEST_LAYERS.join(', ')}, got ${String(layer)}`);
@@ -131,7 +131,7 @@ export function sessionBestActions(q: RewrittenQuestion, speakers: readonly stri
  * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
  * the query expanded by feedback words (and, when `synonymWeight` is set and `synonyms` are given, one more
  * BM25 over turns in round 1 with the content words and their synonyms). Round 3: dense search with the rewritten query, per named
- * participant and over all turns. An action already taken is never repeated. Opt-in, round 1 also ranks each named
+ * participant and over all turns. An action already taken is never repeated. By default round 1 also ranks each named
  * subject's memories by session (`sessionBestWeight`, `sessionBestActions`).
  */
 export function roundActions(

@@ -16,7 +16,7 @@ const PEOPLE = [person('p_mel', 'Melanie'), person('p_car', 'Caroline')];
 describe('the per-session best: which questions, which searches', () => {
   test('a list question naming a subject gets one dense search over that person\'s memories, one turn a session', () => {
     const q = rewriteQuestion('What activities does Melanie partake in?', PEOPLE);
-    const [a, ...rest] = sessionBestActions(q, q.participantIds, { sessionBestWeight: 0.5 });
+    const [a, ...rest] = sessionBestActions(q, q.participantIds, { sessionBestWeight: 0.5, sessionBestQuestions: 'list' });
     assert.deepEqual(rest, []);
     assert.deepEqual(a, { layer: 'fact', tool: 'vector', query: q.question, speakerId: 'p_mel', perSession: true, depth: 100, weight: 0.5 });
     const turns = sessionBestActions(q, q.participantIds, { sessionBestWeight: 1, sessionBestLayer: 'interaction', sessionBestDepth: 40 });
@@ -24,16 +24,17 @@ describe('the per-session best: which questions, which searches', () => {
     // Round 1 carries it beside the other actions; later rounds do not repeat it.
     const round1 = roundActions(1, q, [], [], {}, { sessionBestWeight: 0.5 });
     assert.equal(round1.filter((x) => x.perSession).length, 1);
-    assert.equal(roundActions(1, q, [], [], {}, {}).filter((x) => x.perSession).length, 0);
+    assert.equal(roundActions(1, q, [], [], {}, { sessionBestWeight: 0 }).filter((x) => x.perSession).length, 0);
     assert.equal(roundActions(3, q, [], round1, {}, { sessionBestWeight: 0.5 }).filter((x) => x.perSession).length, 0);
   });
 
-  test('off by default, for questions asking for no list (unless `subject`), and for questions naming nobody', () => {
+  test('on by default for every question naming a subject (weight 2); with `list` only for lists; never for questions naming nobody', () => {
     const list = rewriteQuestion('What activities does Melanie partake in?', PEOPLE);
-    assert.deepEqual(sessionBestActions(list, list.participantIds, {}), []);
+    assert.deepEqual(sessionBestActions(list, list.participantIds, {}).map((x) => [x.layer, x.weight, x.depth]), [['fact', 2, 100]]);
+    assert.deepEqual(sessionBestActions(list, list.participantIds, { sessionBestWeight: 0 }), []);
     const single = rewriteQuestion('What is Melanie\'s favourite book?', PEOPLE);
-    assert.deepEqual(sessionBestActions(single, single.participantIds, { sessionBestWeight: 1 }), []);
-    assert.equal(sessionBestActions(single, single.participantIds, { sessionBestWeight: 1, sessionBestQuestions: 'subject' }).length, 1);
+    assert.deepEqual(sessionBestActions(single, single.participantIds, { sessionBestWeight: 1, sessionBestQuestions: 'list' }), []);
+    assert.equal(sessionBestActions(single, single.participantIds, {}).length, 1);
     const nobody = rewriteQuestion('What activities do people partake in?', PEOPLE);
     assert.deepEqual(sessionBestActions(nobody, nobody.participantIds, { sessionBestWeight: 1, sessionBestQuestions: 'subject' }), []);
   });
@@ -96,7 +97,7 @@ describe('agentic question answering: a list told across sessions (sessionBestWe
       const items = (await answerQuestion(retriever, T, { question: QUESTION, k: 5 }, options)).evidence;
       return new Set(await sessionsOf(items.flatMap((i) => i.refer_ids)));
     };
-    const off = await sessionsIn({});
+    const off = await sessionsIn({ sessionBestWeight: 0 });
     const on = await sessionsIn({ sessionBestWeight: 3 });
     assert.ok(on.size > off.size, `off ${[...off].join(',')}, on ${[...on].join(',')}`);
   });
