@@ -1,4 +1,5 @@
 import type { SearchFilters } from './pool-search.js';
+import { asksForList } from './list-question.js';
 import { tokens, type RewrittenQuestion } from './question-rewrite.js';
 
 /** One retrieval action of the agentic loop. */
@@ -18,6 +19,10 @@ export interface Action {
   addresseeId?: string;
   /** `time`: only turns from the time the question names (see `timeScope`). */
   scope?: 'time';
+  /** Keep only the best-ranked turn of each session (the per-session best of `sessionBestWeight`). */
+  perSession?: boolean;
+  /** Depth of this action's search; default the question's (`ActionContext.depth`). */
+  depth?: number;
   /** Weight of the action's list in the round's fusion. */
   weight: number;
 }
@@ -61,7 +66,25 @@ export interface PolicyOptions {
   synonymWeight?: number;
   /** With `synonymWeight`: search the synonyms alone instead of with the content words; default false. */
   synonymsOnly?: boolean;
+  /**
+   * Weight of the per-session best in round 1: for each named subject, a dense search with the question over that
+   * person's memories (`sessionBestLayer`) to `sessionBestDepth`, mapped to their turns, keeping each session's best turn
+   * only, so evidence told across many sessions ("What activities does Melanie do?": pottery in one session, camping in
+   * another) ranks by session rather than by one session's several turns. Default 0 (off).
+   */
+  sessionBestWeight?: number;
+  /** Which memories the per-session best searches: `fact` (facts and profiles, default) or `interaction` (turns). */
+  sessionBestLayer?: SessionBestLayer;
+  /** Which questions get the per-session best: `subject` (default: every question naming a subject) or `list` (`asksForList`). */
+  sessionBestQuestions?: SessionBestQuestions;
+  /** Depth of the per-session best's search; default 100. */
+  sessionBestDepth?: number;
 }
+
+export const SESSION_BEST_LAYERS = ['fact', 'interaction'] as const;
+export type SessionBestLayer = (typeof SESSION_BEST_LAYERS)[number];
+export const SESSION_BEST_QUESTIONS = ['list', 'subject'] as const;
+export type SessionBestQuestions = (typeof SESSION_BEST_QUESTIONS)[number];
 
 /** Crude stem: long words lose up to 2 trailing letters (promised ~ promise, groups ~ group). */
 const stem = (w: string): string => (w.length > 5 ? w.slice(0, w.length - 2) : w.length > 4 ? w.slice(0, 4) : w);
@@ -82,6 +105,25 @@ export function covers(text: string, terms: readonly string[]): boolean {
 }
 
 /**
+ * The per-session best (`sessionBestWeight`): one dense search with the question over each named subject's memories, each
+ * session's best turn kept. None when off, when the question names no subject, or (`sessionBestQuestions` `list`) when it asks for no list.
+ * Bad settings are refused.
+ */
+export function sessionBestActions(q: RewrittenQuestion, speakers: readonly string[], o: PolicyOptions): Action[] {
+  const weight = o.sessionBestWeight ?? 2;
+  const layer = o.sessionBestLayer ?? 'fact';
+  const which = o.sessionBestQuestions ?? 'subject';
+  const depth = o.sessionBestDepth ?? 100;
+  if (!(weight >= 0)) throw new RangeError(`sessionBestWeight is a weight from 0, got ${String(weight)}`);
+  if (!SESSION_BEST_LAYERS.includes(layer)) throw new RangeError(`sessionBestLayer is one of ${SESSION_BEST_LAYERS.join(', ')}, got ${String(layer)}`);
+  if (!SESSION_BEST_QUESTIONS.includes(which)) throw new RangeError(`sessionBestQuestions is one of ${SESSION_BEST_QUESTIONS.join(', ')}, got ${String(which)}`);
+  if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`sessionBestDepth is a positive whole number, got ${String(depth)}`);
+  if (weight === 0 || (which === 'list' && !asksForList(q.question))) return [];
+  return speakers.filter((s) => q.subjectIds.includes(s))
+    .map((s) => ({ layer, tool: 'vector' as const, query: q.question, speakerId: s, perSession: true, depth, weight }));
+}
+
+/**
  * The deterministic policy: which actions a round runs, given the rewritten question, feedback
  * words (after round 1) and what was already done. Round 1: BM25 over turns (all, and per named
  * participant as speaker, or as addressee when named so: `addresseeRoles`), BM25 over facts and profiles (names kept), dense over turns with the
@@ -89,7 +131,8 @@ export function covers(text: string, terms: readonly string[]): boolean {
  * BM25 and dense search over the turns from that time too. Round 2: the same keyword actions with
  * the query expanded by feedback words (and, when `synonymWeight` is set and `synonyms` are given, one more
  * BM25 over turns in round 1 with the content words and their synonyms). Round 3: dense search with the rewritten query, per named
- * participant and over all turns. An action already taken is never repeated.
+ * participant and over all turns. An action already taken is never repeated. By default round 1 also ranks each named
+ * subject's memories by session (`sessionBestWeight`, `sessionBestActions`).
  */
 export function roundActions(
   round: number, q: RewrittenQuestion, expansion: readonly string[], history: readonly Action[],
@@ -105,7 +148,8 @@ export function roundActions(
   const actions: Action[] = [];
   const add = (a: Action): void => {
     if (a.weight <= 0 || a.query.trim() === '') return;
-    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId && b.addresseeId === a.addresseeId && b.scope === a.scope;
+    const same = (b: Action): boolean => b.layer === a.layer && b.tool === a.tool && b.query === a.query && b.speakerId === a.speakerId &&
+      b.addresseeId === a.addresseeId && b.scope === a.scope && b.perSession === a.perSession;
     if (!history.some(same) && !actions.some(same)) actions.push(a);
   };
   // A dense search over turns runs with the first encoder and, when weighted, with the second dense channel.
@@ -120,6 +164,7 @@ export function roundActions(
     for (const a of addressees) add({ layer: 'interaction', tool: 'bm25', query: base, addresseeId: a, weight: o.speakerWeight ?? 1 });
     add({ layer: 'fact', tool: 'bm25', query: withNames, weight: o.factWeight ?? 0.7 });
     dense({ layer: 'interaction', query: q.question });
+    for (const a of sessionBestActions(q, speakers, o)) add(a);
     if (synonyms.length > 0) {
       add({ layer: 'interaction', tool: 'bm25', query: (o.synonymsOnly ? synonyms : [...q.terms, ...synonyms]).join(' '), weight: o.synonymWeight ?? 0 });
     }

@@ -27,7 +27,8 @@ export interface ActionContext {
  * by the turns they came from (`refer_ids`), persona hits are dropped, duplicates keep their best rank.
  */
 export async function runAction(ctx: ActionContext, a: Action): Promise<RankedList> {
-  const { retriever, tenant, depth } = ctx;
+  const { retriever, tenant } = ctx;
+  const depth = a.depth ?? ctx.depth;
   const { stores } = retriever;
   const filters: SearchFilters & { ids?: string[] } = {
     ...ctx.filters, ...(a.speakerId ? { speakerId: a.speakerId } : {}), ...(a.addresseeId ? { addresseeId: a.addresseeId } : {}), ...(a.scope === 'time' ? { ids: ctx.timePool } : {}),
@@ -56,7 +57,21 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
     const hits = await stores.lexical.search(tenant, a.query, depth, { ...filters, layer });
     ids = await toTurns(retriever, tenant, hits.map((h) => h.id), a.layer);
   }
-  return { ids: [...new Set(ids)], weight: a.weight };
+  ids = [...new Set(ids)];
+  return { ids: a.perSession ? await bestPerSession(retriever, tenant, ids) : ids, weight: a.weight };
+}
+
+/** The first (best-ranked) turn of each session among `ids`, in rank order; a turn that cannot be read is dropped. */
+async function bestPerSession(retriever: Retriever, tenant: TenantId, ids: string[]): Promise<string[]> {
+  const sessionOf = new Map((await retriever.stores.graph.getUtterances(tenant, ids)).map((u) => [u.id, u.sessionId]));
+  const seen = new Set<string | null>();
+  return ids.filter((id) => {
+    if (!sessionOf.has(id)) return false;
+    const s = sessionOf.get(id) ?? null;
+    if (seen.has(s)) return false;
+    seen.add(s);
+    return true;
+  });
 }
 
 /** Fact / profile ids → their source utterance ids, in rank order. */

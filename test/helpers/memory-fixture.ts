@@ -126,3 +126,18 @@ export const SNIPPETS: { session: string; speaker: string; to: string[]; text: s
 export function anaBenChat(rows: readonly (readonly ['Ana' | 'Ben', string])[], day: string): { speaker: string; addressees: string[]; text: string; time: string }[] {
   return rows.map(([speaker, text], i) => ({ speaker, addressees: [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time: `${day}T10:${String(i).padStart(2, '0')}:00Z` }));
 }
+
+/** Sessions of a chat between Ana and Ben: each session's lines on its day (`MM-DD` in 2023), as `anaBenChat` lays them out. */
+export type AnaBenSessions = readonly { session: string; day: string; lines: readonly (readonly ['Ana' | 'Ben', string])[] }[];
+
+/** A fixture with Ana and Ben in which `sessions` were said in order, and a retriever over it. */
+export async function anaBenFixture(tenant: string, sessions: AnaBenSessions): Promise<{ f: MemoryFixture; retriever: Retriever }> {
+  const f = await memoryFixture(tenant, ['Ana', 'Ben']);
+  for (const { session, day, lines } of sessions) await f.sayBatch(session, anaBenChat(lines, `2023-${day}`));
+  return { f, retriever: new Retriever(f, f.entities, f.embedder, { minPool: 1 }) };
+}
+
+/** Ana tells Ben of family painting, in many words: a session that fills an answer about her family activities. */
+export const FAMILY_PAINTING: readonly (readonly ['Ana' | 'Ben', string])[] = [['Ana', 'Family activities are the best, we love our family activities.'], ['Ben', 'What family activities do you do?'],
+  ['Ana', 'Painting is our favourite family activity, the kids love painting.'], ['Ben', 'Family painting sounds like fun.'],
+  ['Ana', 'We paint together as a family every Sunday, such a lovely activity.'], ['Ben', 'My family does activities like that too.']];
