@@ -60,7 +60,7 @@ export interface GraphStore {
   updateSession(
     tenant: TenantId,
     sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs'>>,
   ): Promise<void>;
   /**
    * Give back event numbers reserved but not sent: `lastEventSeq` becomes `last` if it still is

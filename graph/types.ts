@@ -63,4 +63,11 @@ export interface SessionRecord {
   metadata: Record<string, unknown>;
   /** Last `seq` sent to the client, so a resumed session continues the numbering. */
   lastEventSeq: number;
+  /**
+   * Where the session's latest `/v1/stream` audio stream begins on its transcript clock (the `startMs` /
+   * `endMs` of its stored utterances), ms, recorded before that stream stores anything; null before the
+   * first stream (or when written by an older version). With the stored turns it tells a resume after a
+   * crash where on that stream nothing is stored.
+   */
+  audioStreamMs: number | null;
 }

@@ -64,17 +64,19 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async updateSession(
     tenant: TenantId,
     sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs'>>,
   ): Promise<void> {
     await this.init();
     await this.db.write('updateSession', (tx) => tx.run(`
       MATCH (n:Session {tenant: $tenant, id: $id})
       SET n.endedAt = CASE WHEN $setEnded THEN $endedAt ELSE n.endedAt END,
           n.metadata = coalesce($metadata, n.metadata),
-          n.lastEventSeq = CASE WHEN $seq IS NOT NULL AND $seq > n.lastEventSeq THEN $seq ELSE n.lastEventSeq END`, {
+          n.lastEventSeq = CASE WHEN $seq IS NOT NULL AND $seq > n.lastEventSeq THEN $seq ELSE n.lastEventSeq END,
+          n.audioStreamMs = CASE WHEN $setStream THEN $audioStreamMs ELSE n.audioStreamMs END`, {
       tenant: this.t(tenant), id: sessionId, setEnded: patch.endedAt !== undefined, endedAt: patch.endedAt ?? null,
       metadata: patch.metadata ? JSON.stringify(patch.metadata) : null,
       seq: patch.lastEventSeq === undefined ? null : int(patch.lastEventSeq),
+      setStream: patch.audioStreamMs !== undefined, audioStreamMs: patch.audioStreamMs ?? null,
     }));
   }
 

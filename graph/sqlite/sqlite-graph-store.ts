@@ -54,12 +54,13 @@ export class SqliteGraphStore implements GraphStore {
   async updateSession(
     tenant: TenantId,
     sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs'>>,
   ): Promise<void> {
     const stmt = this.db.prepare(`UPDATE sessions SET
       ended_at = CASE WHEN @setEnded THEN @endedAt ELSE ended_at END,
       metadata = COALESCE(@metadata, metadata),
-      last_event_seq = MAX(last_event_seq, COALESCE(@lastEventSeq, 0))
+      last_event_seq = MAX(last_event_seq, COALESCE(@lastEventSeq, 0)),
+      audio_stream_ms = CASE WHEN @setStream THEN @audioStreamMs ELSE audio_stream_ms END
       WHERE tenant = @tenant AND id = @id`);
     stmt.run({
       tenant,
@@ -68,6 +69,8 @@ export class SqliteGraphStore implements GraphStore {
       endedAt: patch.endedAt ?? null,
       metadata: patch.metadata ? toJson(patch.metadata) : null,
       lastEventSeq: patch.lastEventSeq ?? null,
+      setStream: patch.audioStreamMs !== undefined ? 1 : 0,
+      audioStreamMs: patch.audioStreamMs ?? null,
     });
   }
 

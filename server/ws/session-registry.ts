@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ParleyError } from '../../graph/core/errors.js';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
+import type { SessionRecord } from '../../graph/types.js';
+import { unstoredStreamFromMs } from './stream-frontier.js';
 
 /** How many sessions a registry admits. */
 export interface SessionLimits {
@@ -89,6 +91,9 @@ export class SessionRegistry {
     if (existing?.endedAt) {
       throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
     }
+    // Not live here: its last audio stream, if any, is gone (a crash, a restart, the resume window, another
+    // server), and a new one takes over. Read before the checks below, which must not wait.
+    const unstoredFrom = existing && !this.sessions.has(key) ? await this.unstoredFrom(tenant, existing) : null;
     const live = this.sessions.get(key);
     // Its end is under way (session.end, an end over HTTP): its store record is not marked yet, but it is over.
     if (live && (live.ending !== null || live.ended)) {
@@ -100,6 +105,7 @@ export class SessionRegistry {
     if (live) return { session: live, resumed: true };
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
+    session.unstoredFromMs = unstoredFrom;
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => this.remove(tenant, id);
     this.sessions.set(key, session);
@@ -109,6 +115,16 @@ export class SessionRegistry {
     }
     this.deps.metrics.liveSessions.set(this.sessions.size);
     return { session, resumed: existing !== null };
+  }
+
+  /** Where nothing is stored on the stored session's last audio stream; null when unknown (logged). */
+  private async unstoredFrom(tenant: string, record: SessionRecord): Promise<number | null> {
+    try {
+      return await unstoredStreamFromMs(this.deps.stores.graph, tenant, record);
+    } catch (err) {
+      this.log.warn({ err: err instanceof Error ? err.message : String(err), session: record.id }, 'could not read where the stored audio stream ends');
+      return null;
+    }
   }
 
   /** The client went away: keep the session for a resume, then let it go. */

@@ -98,6 +98,16 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.getSession('t2', 's1'), null, 'sessions are per tenant');
     });
 
+    test('a session keeps where its latest audio stream begins, set and replaced only when given', async () => {
+      const opened = await fx.store.openSession('t1', 's-stream', '2026-11-01T10:00:00.000Z');
+      assert.equal(opened.audioStreamMs, null, 'no stream before the first');
+      await fx.store.updateSession('t1', 's-stream', { audioStreamMs: 0 });
+      assert.equal((await fx.store.getSession('t1', 's-stream'))?.audioStreamMs, 0, 'a stream from 0 is kept as 0, not as none');
+      await fx.store.updateSession('t1', 's-stream', { audioStreamMs: 12_345.5 });
+      await fx.store.updateSession('t1', 's-stream', { metadata: { language: 'en' }, lastEventSeq: 4 });
+      assert.equal((await fx.store.getSession('t1', 's-stream'))?.audioStreamMs, 12_345.5, 'other updates leave it as it is');
+    });
+
     test('event numbers reserved but not sent are given back only by their holder', async () => {
       await fx.store.openSession('t1', 's-seq', '2026-11-01T10:00:00.000Z');
       await fx.store.updateSession('t1', 's-seq', { lastEventSeq: 107 });
