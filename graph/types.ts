@@ -70,4 +70,9 @@ export interface SessionRecord {
    * crash where on that stream nothing is stored.
    */
   audioStreamMs: number | null;
+  /**
+   * When a `/v1/stream` client was last seen on the session (ISO-8601): its connect and its disconnect, and,
+   * while one is connected, every idle sweep of the server holding it. Null for a session never streamed.
+   */
+  activeAt: string | null;
 }

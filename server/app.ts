@@ -33,6 +33,7 @@ import { twilioRoute } from './ws/twilio-route.js';
 import { sessionEventRoutes } from './routes/session-events.js';
 import { WS_HARD_CAP_BYTES, websocketErrorHandler } from './ws/frame-limits.js';
 import type { EventBus } from '../graph/event-bus.js';
+import { idleSessionsPlugin } from './ws/idle-sessions.js';
 
 export interface BuildOptions {
   logger?: Logger;
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(twilioRoute);
   await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin, options.events ? { events: options.events } : {});
+  await app.register(idleSessionsPlugin);
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);

@@ -30,5 +30,6 @@ export function toSession(s: Props): SessionRecord {
     metadata: JSON.parse((s.metadata as string | undefined) ?? '{}') as Record<string, unknown>,
     lastEventSeq: toNum(s.lastEventSeq ?? 0),
     audioStreamMs: s.audioStreamMs === undefined || s.audioStreamMs === null ? null : toNum(s.audioStreamMs),
+    activeAt: (s.activeAt as string | undefined) ?? null,
   };
 }

@@ -9,6 +9,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   tenant TEXT NOT NULL, id TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
   metadata TEXT NOT NULL DEFAULT '{}', last_event_seq INTEGER NOT NULL DEFAULT 0, audio_stream_ms REAL,
+  active_at TEXT,
   PRIMARY KEY (tenant, id));
 CREATE TABLE IF NOT EXISTS participants (
   tenant TEXT NOT NULL, id TEXT NOT NULL, name TEXT, aliases TEXT NOT NULL DEFAULT '[]',
@@ -44,6 +45,7 @@ const PARTICIPANT_MIGRATIONS: Array<{ column: string; add: string }> = [
 ];
 const SESSION_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'audio_stream_ms', add: 'ALTER TABLE sessions ADD COLUMN audio_stream_ms REAL' },
+  { column: 'active_at', add: 'ALTER TABLE sessions ADD COLUMN active_at TEXT' },
 ];
 const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'turn_id', add: 'ALTER TABLE utterances ADD COLUMN turn_id TEXT' },
@@ -62,6 +64,7 @@ CREATE INDEX participant_words_by_owner ON participant_words (tenant, participan
 
 /** Indexes on migrated columns: created once the columns exist. */
 const MIGRATED_INDEXES = `
+CREATE INDEX IF NOT EXISTS sessions_idle ON sessions (active_at) WHERE ended_at IS NULL AND active_at IS NOT NULL;
 CREATE UNIQUE INDEX IF NOT EXISTS participants_by_external_id ON participants (tenant, external_id)
   WHERE external_id IS NOT NULL;
 `;

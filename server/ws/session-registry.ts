@@ -75,6 +75,11 @@ export class SessionRegistry {
     return this.sessions.get(this.key(tenant, id));
   }
 
+  /** The sessions with a client connected to this process. */
+  connectedSessions(): LiveSession[] {
+    return [...this.sessions.values()].filter((s) => s.connected);
+  }
+
   /** The tenant's live sessions on this process, connected or waiting for a resume. */
   ofTenant(tenant: string): LiveSession[] {
     return [...this.sessions.values()].filter((s) => s.tenant === tenant);
@@ -102,8 +107,12 @@ export class SessionRegistry {
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.waiting.delete(key);
-    if (live) return { session: live, resumed: true };
+    if (live) {
+      this.markActive(tenant, id);
+      return { session: live, resumed: true };
+    }
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
+    this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
     session.unstoredFromMs = unstoredFrom;
     session.listeners = this.listenerFactories.map((make) => make(session));
@@ -133,6 +142,7 @@ export class SessionRegistry {
     // timer now would fire into closed stores (the process crashed on it minutes after app.close()).
     if (this.draining) return;
     const key = this.key(session.tenant, session.id);
+    this.markActive(session.tenant, session.id);
     clearTimeout(this.expiry.get(key));
     this.waiting.delete(key);
     this.waiting.set(key, session);
@@ -140,6 +150,15 @@ export class SessionRegistry {
     timer.unref();
     this.expiry.set(key, timer);
     this.shedWaiting(session.tenant);
+  }
+
+  /**
+   * A client was seen on the session now (`activeAt`, from which `PARLEY_SESSION_IDLE_END_MS` counts); while it
+   * stays connected the idle sweep marks it again. In the background: a failed mark only ends it sooner.
+   */
+  private markActive(tenant: string, id: string): void {
+    void this.deps.stores.graph.updateSession(tenant, id, { activeAt: new Date().toISOString() })
+      .catch((err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : String(err), session: id }, 'could not mark the session active'));
   }
 
   /** Keep the waiting sessions within their bounds: the tenant's own oldest go first. */
