@@ -99,8 +99,8 @@ export class IdleSessionSweeper {
       // Connected here after the marks above were read: not idle.
       if (registry.get(tenant, id)?.connected) continue;
       try {
-        const end = await endSessionEverywhere(this.ending, tenant, id);
-        if (end) ended += 1;
+        if (!(await endSessionEverywhere(this.ending, tenant, id))) continue;
+        ended += 1;
         this.log.info({ session: id, tenant, idleMs: this.idleMs }, 'session ended: no client came back to it within PARLEY_SESSION_IDLE_END_MS');
       } catch (err) {
         this.log.warn({ session: id, tenant, err: err instanceof Error ? err.message : String(err) }, 'could not end an idle session');
