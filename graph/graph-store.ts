@@ -66,7 +66,7 @@ export interface GraphStore {
   updateSession(
     tenant: TenantId,
     sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs' | 'activeAt'>>,
   ): Promise<void>;
   /**
    * Give back event numbers reserved but not sent: `lastEventSeq` becomes `last` if it still is
@@ -79,6 +79,11 @@ export interface GraphStore {
    * end). Returns the end that holds and whether this call made it; null when there is no such session.
    */
   endSession(tenant: TenantId, sessionId: string, endedAt: string): Promise<{ endedAt: string; ended: boolean } | null>;
+  /**
+   * Sessions of every tenant not ended whose stream client was last seen (`activeAt`) before `activeBefore`,
+   * longest idle first, at most `limit`; never one without `activeAt` (never streamed).
+   */
+  idleSessions(activeBefore: string, limit: number): Promise<Array<{ tenant: TenantId; id: string }>>;
 
   /**
    * Create a participant with a fresh id, or with `id` if given and unused.

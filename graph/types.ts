@@ -63,4 +63,16 @@ export interface SessionRecord {
   metadata: Record<string, unknown>;
   /** Last `seq` sent to the client, so a resumed session continues the numbering. */
   lastEventSeq: number;
+  /**
+   * Where the session's latest `/v1/stream` audio stream begins on its transcript clock (the `startMs` /
+   * `endMs` of its stored utterances), ms, recorded before that stream stores anything; null before the
+   * first stream (or when written by an older version). With the stored turns it tells a resume after a
+   * crash where on that stream nothing is stored.
+   */
+  audioStreamMs: number | null;
+  /**
+   * When a `/v1/stream` client was last seen on the session (ISO-8601): its connect and its disconnect, and,
+   * while one is connected, every idle sweep of the server holding it. Null for a session never streamed.
+   */
+  activeAt: string | null;
 }

@@ -34,6 +34,7 @@ import { closeFromServer } from './ws/server-close.js';
 import { sessionEventRoutes } from './routes/session-events.js';
 import { WS_HARD_CAP_BYTES, websocketErrorHandler } from './ws/frame-limits.js';
 import type { EventBus } from '../graph/event-bus.js';
+import { idleSessionsPlugin } from './ws/idle-sessions.js';
 
 export interface BuildOptions {
   logger?: Logger;
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(twilioRoute);
   await app.register(sessionEventRoutes);
   await app.register(eventBusPlugin, options.events ? { events: options.events } : {});
+  await app.register(idleSessionsPlugin);
   await app.register(jobsPlugin, { logger });
   await app.register(retrievalPlugin);
   await app.register(queryRoutes);

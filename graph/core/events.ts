@@ -52,7 +52,11 @@ export interface MemoryItem {
 }
 
 export interface ServerEventPayloads {
-  'session.started': { config: Record<string, unknown>; resumed: boolean };
+  /**
+   * `unstored_from_ms`: on a resume that starts a new audio stream (after a crash, a restart, the resume
+   * window, on another server), where on the previous audio stream (ms into it) nothing is stored.
+   */
+  'session.started': { config: Record<string, unknown>; resumed: boolean; unstored_from_ms?: number };
   'session.updated': { session: Record<string, unknown> };
   'vad.speech_started': { turn_id: string; audio_start_ms: number };
   'vad.speech_stopped': {

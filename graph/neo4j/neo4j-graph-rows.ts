@@ -29,5 +29,7 @@ export function toSession(s: Props): SessionRecord {
     id: String(s.id), startedAt: String(s.startedAt), endedAt: (s.endedAt as string | undefined) ?? null,
     metadata: JSON.parse((s.metadata as string | undefined) ?? '{}') as Record<string, unknown>,
     lastEventSeq: toNum(s.lastEventSeq ?? 0),
+    audioStreamMs: s.audioStreamMs === undefined || s.audioStreamMs === null ? null : toNum(s.audioStreamMs),
+    activeAt: (s.activeAt as string | undefined) ?? null,
   };
 }

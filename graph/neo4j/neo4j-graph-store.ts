@@ -65,17 +65,21 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async updateSession(
     tenant: TenantId,
     sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs' | 'activeAt'>>,
   ): Promise<void> {
     await this.init();
     await this.db.write('updateSession', (tx) => tx.run(`
       MATCH (n:Session {tenant: $tenant, id: $id})
       SET n.endedAt = CASE WHEN $setEnded THEN $endedAt ELSE n.endedAt END,
           n.metadata = coalesce($metadata, n.metadata),
-          n.lastEventSeq = CASE WHEN $seq IS NOT NULL AND $seq > n.lastEventSeq THEN $seq ELSE n.lastEventSeq END`, {
+          n.lastEventSeq = CASE WHEN $seq IS NOT NULL AND $seq > n.lastEventSeq THEN $seq ELSE n.lastEventSeq END,
+          n.audioStreamMs = CASE WHEN $setStream THEN $audioStreamMs ELSE n.audioStreamMs END,
+          n.activeAt = coalesce($activeAt, n.activeAt)`, {
       tenant: this.t(tenant), id: sessionId, setEnded: patch.endedAt !== undefined, endedAt: patch.endedAt ?? null,
       metadata: patch.metadata ? JSON.stringify(patch.metadata) : null,
       seq: patch.lastEventSeq === undefined ? null : int(patch.lastEventSeq),
+      setStream: patch.audioStreamMs !== undefined, audioStreamMs: patch.audioStreamMs ?? null,
+      activeAt: patch.activeAt ?? null,
     }));
   }
 
@@ -99,6 +103,15 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       REMOVE n._ending
       RETURN {endedAt: n.endedAt, ended: open} AS n`, { tenant: this.t(tenant), id: sessionId, endedAt }));
     return r ? { endedAt: String(r.endedAt), ended: r.ended === true } : null;
+  }
+
+  async idleSessions(activeBefore: string, limit: number): Promise<Array<{ tenant: TenantId; id: string }>> {
+    await this.init();
+    const found = await this.db.read('idleSessions', (tx) => rows(tx, `
+      MATCH (s:Session) WHERE s.tenant STARTS WITH $prefix AND s.endedAt IS NULL AND s.activeAt < $before
+      WITH s ORDER BY s.activeAt LIMIT $limit
+      RETURN {tenant: s.tenant, id: s.id} AS n`, { prefix: this.prefix, before: activeBefore, limit: int(limit) }));
+    return found.map((r) => ({ tenant: String(r.tenant).slice(this.prefix.length), id: String(r.id) }));
   }
 
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {

@@ -8,7 +8,8 @@ import { migratePendingErasures } from './sqlite-pending-erasures.js';
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   tenant TEXT NOT NULL, id TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
-  metadata TEXT NOT NULL DEFAULT '{}', last_event_seq INTEGER NOT NULL DEFAULT 0,
+  metadata TEXT NOT NULL DEFAULT '{}', last_event_seq INTEGER NOT NULL DEFAULT 0, audio_stream_ms REAL,
+  active_at TEXT,
   PRIMARY KEY (tenant, id));
 CREATE TABLE IF NOT EXISTS participants (
   tenant TEXT NOT NULL, id TEXT NOT NULL, name TEXT, aliases TEXT NOT NULL DEFAULT '[]',
@@ -42,6 +43,10 @@ CREATE TABLE IF NOT EXISTS utterance_moves (
 const PARTICIPANT_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'external_id', add: 'ALTER TABLE participants ADD COLUMN external_id TEXT' },
 ];
+const SESSION_MIGRATIONS: Array<{ column: string; add: string }> = [
+  { column: 'audio_stream_ms', add: 'ALTER TABLE sessions ADD COLUMN audio_stream_ms REAL' },
+  { column: 'active_at', add: 'ALTER TABLE sessions ADD COLUMN active_at TEXT' },
+];
 const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'turn_id', add: 'ALTER TABLE utterances ADD COLUMN turn_id TEXT' },
 ];
@@ -59,6 +64,7 @@ CREATE INDEX participant_words_by_owner ON participant_words (tenant, participan
 
 /** Indexes on migrated columns: created once the columns exist. */
 const MIGRATED_INDEXES = `
+CREATE INDEX IF NOT EXISTS sessions_idle ON sessions (active_at) WHERE ended_at IS NULL AND active_at IS NOT NULL;
 CREATE UNIQUE INDEX IF NOT EXISTS participants_by_external_id ON participants (tenant, external_id)
   WHERE external_id IS NOT NULL;
 -- participantsOwingRename: only the participants whose attributes hold a rewrite owed by a rename ($pending_rename).
@@ -76,10 +82,12 @@ export function createGraphSchema(db: SqliteDatabase): void {
 function migrate(db: SqliteDatabase): void {
   const columns = new Set((db.prepare('PRAGMA table_info(participants)').all() as { name: string }[]).map((c) => c.name));
   const utteranceColumns = new Set((db.prepare('PRAGMA table_info(utterances)').all() as { name: string }[]).map((c) => c.name));
+  const sessionColumns = new Set((db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name));
   const hasWords = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'participant_words'").get() !== undefined;
   const run = db.transaction(() => {
     for (const m of PARTICIPANT_MIGRATIONS) if (!columns.has(m.column)) db.exec(m.add);
     for (const m of UTTERANCE_MIGRATIONS) if (!utteranceColumns.has(m.column)) db.exec(m.add);
+    for (const m of SESSION_MIGRATIONS) if (!sessionColumns.has(m.column)) db.exec(m.add);
     db.exec(MIGRATED_INDEXES);
     migrateUtteranceSeqs(db);
     db.exec(RETIRED_IDS_SCHEMA);

@@ -54,12 +54,14 @@ export class SqliteGraphStore implements GraphStore {
   async updateSession(
     tenant: TenantId,
     sessionId: string,
-    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq'>>,
+    patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs' | 'activeAt'>>,
   ): Promise<void> {
     const stmt = this.db.prepare(`UPDATE sessions SET
       ended_at = CASE WHEN @setEnded THEN @endedAt ELSE ended_at END,
       metadata = COALESCE(@metadata, metadata),
-      last_event_seq = MAX(last_event_seq, COALESCE(@lastEventSeq, 0))
+      last_event_seq = MAX(last_event_seq, COALESCE(@lastEventSeq, 0)),
+      audio_stream_ms = CASE WHEN @setStream THEN @audioStreamMs ELSE audio_stream_ms END,
+      active_at = COALESCE(@activeAt, active_at)
       WHERE tenant = @tenant AND id = @id`);
     stmt.run({
       tenant,
@@ -68,6 +70,9 @@ export class SqliteGraphStore implements GraphStore {
       endedAt: patch.endedAt ?? null,
       metadata: patch.metadata ? toJson(patch.metadata) : null,
       lastEventSeq: patch.lastEventSeq ?? null,
+      setStream: patch.audioStreamMs !== undefined ? 1 : 0,
+      audioStreamMs: patch.audioStreamMs ?? null,
+      activeAt: patch.activeAt ?? null,
     });
   }
 
@@ -82,6 +87,12 @@ export class SqliteGraphStore implements GraphStore {
       .run(endedAt, tenant, sessionId);
     const held = (await this.getSession(tenant, sessionId))?.endedAt;
     return held ? { endedAt: held, ended: changes > 0 } : null;
+  }
+
+  async idleSessions(activeBefore: string, limit: number): Promise<Array<{ tenant: TenantId; id: string }>> {
+    return this.db
+      .prepare('SELECT tenant, id FROM sessions WHERE ended_at IS NULL AND active_at IS NOT NULL AND active_at < ? ORDER BY active_at LIMIT ?')
+      .all(activeBefore, limit) as Array<{ tenant: TenantId; id: string }>;
   }
 
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {

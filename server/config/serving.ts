@@ -31,6 +31,11 @@ export interface ServerSettings {
 export interface SessionSettings {
   /** How long a disconnected session stays live for a resume, ms (`PARLEY_SESSION_RESUME_MS`). */
   sessionResumeMs: number;
+  /**
+   * How long a streamed session may go with no client connected before it is ended as
+   * `POST /v1/sessions/{id}/end` would, ms (`PARLEY_SESSION_IDLE_END_MS`); 0: never.
+   */
+  sessionIdleEndMs: number;
   /** Most live WebSocket sessions at once (`PARLEY_MAX_SESSIONS`). */
   maxSessions: number;
   /**
@@ -138,6 +143,7 @@ export function readSessionSettings(
   const { maxSessions, perTenantDefault } = limits;
   return {
     sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
+    sessionIdleEndMs: r.int('PARLEY_SESSION_IDLE_END_MS', 30 * 60_000, 0, 30 * 24 * 3600_000),
     maxSessions,
     sessionEndWaitMs: r.int('PARLEY_SESSION_END_WAIT_MS', 10_000, 0, 600_000),
     maxSessionsPerTenant: r.int('PARLEY_MAX_SESSIONS_PER_TENANT', perTenantDefault, 1, 100_000),

@@ -15,6 +15,9 @@ export const SERVER_EVENT_PAYLOADS = {
   'session.started': Type.Object({
     config: Type.Record(Type.String(), Type.Unknown(), { description: '{session_id, sample_rate, encoding, channels}' }),
     resumed: Type.Boolean({ description: 'true when this socket continues an existing session' }),
+    unstored_from_ms: Type.Optional(Type.Number({
+      description: 'on a resume whose audio goes to a new audio stream (the server crashed or restarted, the resume window was over, another server took the session): where, on the previous audio stream (in ms of it: the clock of its audio_start_ms), nothing is stored; resend the audio from there before new audio (0: nothing of that stream was stored). Absent when the previous stream goes on or there was none',
+    })),
   }),
   'session.updated': Type.Object({ session: Type.Record(Type.String(), Type.Unknown(), { description: 'the merged settings' }) }),
   'vad.speech_started': Type.Object({ turn_id: Type.String(), audio_start_ms: Type.Number() }),

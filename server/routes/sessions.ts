@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { endStoredSession } from '../../pipelines/interaction/session-end.js';
-import { endLiveSession } from '../ws/message-handlers.js';
+import { endSessionEverywhere } from '../ws/idle-sessions.js';
 import { isResendOf, resendConflict } from '../../pipelines/interaction/resend-check.js';
 import type { Utterance } from '../../graph/types.js';
 import { ParleyError } from '../../graph/core/errors.js';
@@ -54,14 +53,10 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = request.params.session_id;
-      // A socket holds it here: it ends as session.end would (its open turn stored first, then the end and job).
-      const live = app.sessions.get(request.tenant, id);
-      if (live) await endLiveSession(live, app.liveSessionDeps);
-      // Ending an ended session (or ending it twice at once) is the same end: its time and job, nothing queued again.
-      const end = await endStoredSession(app.stores, request.tenant, id);
+      // A socket here ends as session.end would; ending an ended session (or twice at once) is the same end, its
+      // time and job; a socket on another server ends when the bus event reaches it (plugins/event-bus.ts).
+      const end = await endSessionEverywhere({ registry: app.sessions, deps: app.liveSessionDeps, events: app.events }, request.tenant, id);
       if (!end) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${id}`);
-      // A socket on another server: its server ends it when the event reaches it (plugins/event-bus.ts).
-      if (!live) await app.events.publish(request.tenant, id, { type: 'session.ended', payload: {} });
       return reply.status(202).send({ session_id: id, ended_at: end.endedAt, job_id: end.jobId });
     },
   );

@@ -88,6 +88,12 @@ export class LiveSession implements TurnSession {
   format: StreamFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
   /** Whether the current socket resumed the session (its `session.started` `resumed`). */
   private connectionResumed = false;
+  /**
+   * Set when this session object took over from an audio stream of an earlier one (a crash, a restart, the
+   * resume window, another server): where on that stream nothing is stored (`unstoredStreamFromMs`). Sent in
+   * `session.started` as `unstored_from_ms` until this object takes its first audio frame (a new stream).
+   */
+  unstoredFromMs: number | null = null;
   /** The voice side (VAD, ASR, speaker identity), created with the first audio frame. */
   private voiceTurns: VoiceTurns | null = null;
   /** Called when the session should leave the registry. */
@@ -134,6 +140,7 @@ export class LiveSession implements TurnSession {
     this.send('session.started', {
       resumed,
       config: { session_id: this.id, sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels },
+      ...(this.unstoredFromMs !== null ? { unstored_from_ms: this.unstoredFromMs } : {}),
     });
   }
 
@@ -152,6 +159,8 @@ export class LiveSession implements TurnSession {
    */
   takeAudio(frame: Buffer, arrivedAt?: number): void {
     if (this.ending === null && !this.ended) {
+      // This session's own audio stream begins: the earlier stream's frontier no longer applies to it.
+      this.unstoredFromMs = null;
       this.voice.push(frame, arrivedAt);
       return;
     }

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ParleyError } from '../../graph/core/errors.js';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
+import type { SessionRecord } from '../../graph/types.js';
+import { unstoredStreamFromMs } from './stream-frontier.js';
 
 /** How many sessions a registry admits. */
 export interface SessionLimits {
@@ -73,6 +75,11 @@ export class SessionRegistry {
     return this.sessions.get(this.key(tenant, id));
   }
 
+  /** The sessions with a client connected to this process. */
+  connectedSessions(): LiveSession[] {
+    return [...this.sessions.values()].filter((s) => s.connected);
+  }
+
   /** The tenant's live sessions on this process, connected or waiting for a resume. */
   ofTenant(tenant: string): LiveSession[] {
     return [...this.sessions.values()].filter((s) => s.tenant === tenant);
@@ -89,6 +96,9 @@ export class SessionRegistry {
     if (existing?.endedAt) {
       throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
     }
+    // Not live here: its last audio stream, if any, is gone (a crash, a restart, the resume window, another
+    // server), and a new one takes over. Read before the checks below, which must not wait.
+    const unstoredFrom = existing && !this.sessions.has(key) ? await this.unstoredFrom(tenant, existing) : null;
     const live = this.sessions.get(key);
     // Its end is under way (session.end, an end over HTTP): its store record is not marked yet, but it is over.
     if (live && (live.ending !== null || live.ended)) {
@@ -97,9 +107,14 @@ export class SessionRegistry {
     clearTimeout(this.expiry.get(key));
     this.expiry.delete(key);
     this.waiting.delete(key);
-    if (live) return { session: live, resumed: true };
+    if (live) {
+      this.markActive(tenant, id);
+      return { session: live, resumed: true };
+    }
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
+    this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
+    session.unstoredFromMs = unstoredFrom;
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => this.remove(tenant, id);
     this.sessions.set(key, session);
@@ -111,12 +126,23 @@ export class SessionRegistry {
     return { session, resumed: existing !== null };
   }
 
+  /** Where nothing is stored on the stored session's last audio stream; null when unknown (logged). */
+  private async unstoredFrom(tenant: string, record: SessionRecord): Promise<number | null> {
+    try {
+      return await unstoredStreamFromMs(this.deps.stores.graph, tenant, record);
+    } catch (err) {
+      this.log.warn({ err: err instanceof Error ? err.message : String(err), session: record.id }, 'could not read where the stored audio stream ends');
+      return null;
+    }
+  }
+
   /** The client went away: keep the session for a resume, then let it go. */
   disconnected(session: LiveSession): void {
     // A socket that closes during or after shutdown: drainAll has finished the session, and a resume
     // timer now would fire into closed stores (the process crashed on it minutes after app.close()).
     if (this.draining) return;
     const key = this.key(session.tenant, session.id);
+    this.markActive(session.tenant, session.id);
     clearTimeout(this.expiry.get(key));
     this.waiting.delete(key);
     this.waiting.set(key, session);
@@ -124,6 +150,15 @@ export class SessionRegistry {
     timer.unref();
     this.expiry.set(key, timer);
     this.shedWaiting(session.tenant);
+  }
+
+  /**
+   * A client was seen on the session now (`activeAt`, from which `PARLEY_SESSION_IDLE_END_MS` counts); while it
+   * stays connected the idle sweep marks it again. In the background: a failed mark only ends it sooner.
+   */
+  private markActive(tenant: string, id: string): void {
+    void this.deps.stores.graph.updateSession(tenant, id, { activeAt: new Date().toISOString() })
+      .catch((err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : String(err), session: id }, 'could not mark the session active'));
   }
 
   /** Keep the waiting sessions within their bounds: the tenant's own oldest go first. */

@@ -6,6 +6,7 @@ import { decodePcm } from '../../pipelines/audio/pcm-codecs.js';
 import { voiceprintsAllowed } from '../config.js';
 import { favoursNames } from '../plugins/models.js';
 import { ArrivalClock } from './arrival-clock.js';
+import { storedTranscriptEndMs } from './stream-frontier.js';
 import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
 import { bandOf } from '../../pipelines/speaker/voice-bands.js';
 import type { RetiredChange, VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
@@ -208,6 +209,7 @@ export class VoiceTurns {
     this.opening ??= (async () => {
       const { config, models } = this.deps;
       const offsetMs = await this.transcriptOffset();
+      await this.recordStreamStart(offsetMs);
       const audio = await createAudioSession({
         format: this.format,
         pool: await models.inference(),
@@ -234,24 +236,23 @@ export class VoiceTurns {
    */
   private async transcriptOffset(): Promise<number> {
     try {
-      return Math.max(this.lastEndMs, await this.storedEndMs());
+      return Math.max(this.lastEndMs, await storedTranscriptEndMs(this.deps.stores.graph, this.session.tenant, this.session.id));
     } catch (err) {
       this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read where the stored transcript ends');
       return this.lastEndMs;
     }
   }
 
-  /** The latest `end_ms` among the session's stored utterances (newest first, a page at a time, until one has one); 0 when none. */
-  private async storedEndMs(): Promise<number> {
-    const { tenant, id: sessionId } = this.session;
-    let before: number | undefined;
-    for (;;) {
-      const page = await this.deps.stores.graph.recentUtterances(tenant, sessionId, 200, before);
-      const ends = page.flatMap((u) => (u.endMs === null ? [] : [u.endMs]));
-      if (ends.length > 0) return Math.max(...ends);
-      if (page.length < 200 || page[0] === undefined) return 0;
-      before = page[0].seq;
-    }
+  /**
+   * Record durably where the new audio stream begins on the transcript clock, before it can store a turn:
+   * with the turns it stores, that tells a session resumed after a crash from where on this stream nothing
+   * is stored (`unstoredStreamFromMs`). When the write fails the stream still opens (a store that cannot take
+   * this cannot take its turns either); a later crash may then name the audio to resend from too late.
+   */
+  private async recordStreamStart(offsetMs: number): Promise<void> {
+    await this.deps.stores.graph.updateSession(this.session.tenant, this.session.id, { audioStreamMs: offsetMs }).catch((err: unknown) => {
+      this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not record where the audio stream begins');
+    });
   }
 
   private async read(audio: AudioSession, offsetMs: number): Promise<void> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_RESUME_TOTAL_MS, ResumeSchedule } from '../../clients/typescript/src/resume-policy.js';
-import { SentAudio } from '../../clients/typescript/src/sent-audio.js';
+import { resendFrom, SentAudio } from '../../clients/typescript/src/sent-audio.js';
 
 const frame = (n: number): { kind: 'audio'; data: Uint8Array; ms: number } => ({ kind: 'audio', data: new Uint8Array([n]), ms: 20 });
 
@@ -70,4 +70,13 @@ test('ResumeSchedule: a Retry-After is never cut short; one beyond the budget en
   now = 50_000;
   schedule.atLeast(30_000);
   assert.equal(schedule.next(), null, 'the server asked for a wait past the budget: no attempt 20 s early');
+});
+
+test('resendFrom: a crash names its offset alone; after a shutdown the later of the two offsets holds; a shutdown that named nothing resends nothing', () => {
+  assert.equal(resendFrom(null, null), null, 'the same stream goes on: nothing to resend');
+  assert.equal(resendFrom(null, 1200), 1200, 'a crash: the resumed session.started alone names it');
+  assert.equal(resendFrom({ ms: 3000 }, null), 3000, 'a shutdown, resumed by a server that names nothing');
+  assert.equal(resendFrom({ ms: 3000 }, 1200), 3000, 'the stored turn ended at 1200, the cut one began at 3000: silence between is not resent');
+  assert.equal(resendFrom({ ms: 3000 }, 4100), 4100, 'the named turn was stored after all: it is not sent twice');
+  assert.equal(resendFrom({ ms: null }, 1200), null, 'the shutdown stored everything');
 });

@@ -3,13 +3,24 @@ import type { Outgoing } from './audio-queue.js';
 /** How much sent audio a stream keeps for a resend by default, ms (`StreamOptions.resendBufferMs`). */
 export const DEFAULT_RESEND_BUFFER_MS = 30_000;
 
+/**
+ * Where to resend the old audio stream from: `shutDown` is what a closing `PARLEY_ERR_SHUTTING_DOWN` named (its
+ * ms null: nothing unstored), `storedTo` the `unstored_from_ms` of the new `session.started`. Each says all
+ * before it is stored, so the later of the two holds (null: nothing to resend).
+ */
+export function resendFrom(shutDown: { ms: number | null } | null, storedTo: number | null): number | null {
+  if (shutDown?.ms === null) return null;
+  if (shutDown === null) return storedTo;
+  return storedTo === null ? shutDown.ms : Math.max(shutDown.ms, storedTo);
+}
+
 type AudioFrame = Extract<Outgoing, { kind: 'audio' }>;
 
 /**
- * The audio a stream has sent to the current server process, on that process's clock (ms from the
+ * The audio a stream has sent to the server's current audio stream, on that stream's clock (ms from the
  * first frame it got: the clock of `audio_start_ms` and `unstored_from_ms`), keeping the last
- * `keepMs` of it so that, when a server shutting down names where the audio it did not store begins,
- * that audio can be sent again to the server the stream resumes on.
+ * `keepMs` of it so that, when the server names where the audio it did not store begins (shutting down,
+ * or in the `session.started` of a resume after a crash), that audio can be sent again to the new stream.
  */
 export class SentAudio {
   private frames: { frame: AudioFrame; startMs: number }[] = [];

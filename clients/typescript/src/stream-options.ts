@@ -49,8 +49,8 @@ export interface StreamOptions {
   resume?: false | ResumeOptions;
   /**
    * How much of the latest sent audio to keep, ms, so that after a server shutdown
-   * (`PARLEY_ERR_SHUTTING_DOWN` naming `unstored_from_ms`) the reconnect sends the audio the server did
-   * not store again. Default 30 000 (at 16 kHz `pcm_s16le` about 1 MB); 0 keeps and resends nothing.
+   * (`PARLEY_ERR_SHUTTING_DOWN` naming `unstored_from_ms`) or crash (the resumed `session.started` naming
+   * `unstored_from_ms`) the reconnect sends the audio the server did not store again. Default 30 000 (at 16 kHz `pcm_s16le` about 1 MB); 0 keeps and resends nothing.
    */
   resendBufferMs?: number;
   /** Wait this long for each connection's `session.started`, ms. Default 15 000. */

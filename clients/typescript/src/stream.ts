@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { AudioQueue } from './audio-queue.js';
 import { ResumeSchedule } from './resume-policy.js';
-import { DEFAULT_RESEND_BUFFER_MS, SentAudio } from './sent-audio.js';
+import { DEFAULT_RESEND_BUFFER_MS, resendFrom, SentAudio } from './sent-audio.js';
 import { errorFromResponse, ParleyError } from './errors.js';
 import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
 import { MAX_CATCH_UP_MS, type PacingClock, type StreamOptions } from './stream-options.js';
@@ -39,8 +39,10 @@ function closedError(code: number, reason: string, when: string): ParleyError {
  * events, typed by `type`; `sendAudio` paces audio; `end()` ends the session and waits for
  * `session.ended`. When the connection drops it reconnects with the same session id (the server
  * resumes the session: same transcript, speakers and event numbering); events the server sent while
- * no connection was up are lost. After a server shutdown it first sends again the audio the server
- * named as not stored (`unstored_from_ms`), from the last `resendBufferMs` it keeps.
+ * no connection was up are lost. When the server's audio stream did not survive (a shutdown, a crash, a
+ * restart, a resume on another server) it first sends again the audio the server named as not stored
+ * (`unstored_from_ms` of the closing error or of the resumed `session.started`), from the last
+ * `resendBufferMs` it keeps.
  */
 export class StreamSession implements AsyncIterable<ServerEvent> {
   /** The session id (the server's, when none was given). */
@@ -54,7 +56,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    * `shed_from_ms`), ms on the clock of the server process that shed it, oldest first.
    */
   readonly shedFromMs: number[] = [];
-  /** Recent audio sent, for a resend after a server shutdown (`resendBufferMs`). */
+  /** Recent audio sent, for a resend after a server shutdown or crash (`resendBufferMs`). */
   private readonly sentAudio: SentAudio;
   /** Set by `PARLEY_ERR_SHUTTING_DOWN`: the server process ends; where its unstored audio begins (null: none). */
   private shutDownFrom: { ms: number | null } | null = null;
@@ -95,7 +97,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     this.clock = options.clock ?? WALL_CLOCK;
   }
 
-  /** Audio sent again after server shutdowns (what they named as not stored), ms. */
+  /** Audio sent again after server shutdowns and crashes (what the server named as not stored), ms. */
   get resentAudioMs(): number {
     return this.sentAudio.resentMs;
   }
@@ -306,11 +308,13 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         }
         if (event.type === 'session.started' && !started) {
           started = true;
-          const newStream = this.shutDownFrom !== null;
+          // A resume on a new audio stream (a crash, a restart, another server) names where nothing of the old one is stored.
+          const storedTo = event.resumed && event.unstored_from_ms !== undefined ? event.unstored_from_ms : null;
+          const newStream = this.shutDownFrom !== null || storedTo !== null;
           let resentMs = 0;
-          if (this.shutDownFrom) {
-            // A new server process: the audio the old one did not store goes first, on the new one's clock.
-            const resend = this.sentAudio.takeFrom(this.shutDownFrom.ms);
+          if (newStream) {
+            // A new audio stream: the audio the old one did not store goes first, on the new one's clock.
+            const resend = this.sentAudio.takeFrom(resendFrom(this.shutDownFrom, storedTo));
             resentMs = resend.reduce((ms, f) => ms + f.ms, 0);
             this.queue.unshift(resend);
             this.shutDownFrom = null;

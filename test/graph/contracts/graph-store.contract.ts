@@ -98,6 +98,33 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.getSession('t2', 's1'), null, 'sessions are per tenant');
     });
 
+    test('a session keeps where its latest audio stream begins, set and replaced only when given', async () => {
+      const opened = await fx.store.openSession('t1', 's-stream', '2026-11-01T10:00:00.000Z');
+      assert.equal(opened.audioStreamMs, null, 'no stream before the first');
+      await fx.store.updateSession('t1', 's-stream', { audioStreamMs: 0 });
+      assert.equal((await fx.store.getSession('t1', 's-stream'))?.audioStreamMs, 0, 'a stream from 0 is kept as 0, not as none');
+      await fx.store.updateSession('t1', 's-stream', { audioStreamMs: 12_345.5 });
+      await fx.store.updateSession('t1', 's-stream', { metadata: { language: 'en' }, lastEventSeq: 4 });
+      assert.equal((await fx.store.getSession('t1', 's-stream'))?.audioStreamMs, 12_345.5, 'other updates leave it as it is');
+    });
+
+    test('idleSessions: open sessions of every tenant last active before the time, longest idle first; never ended or never streamed ones', async () => {
+      const at = (minutes: number): string => new Date(Date.UTC(2026, 11, 5, 10, minutes)).toISOString();
+      for (const [tenant, id] of [['t1', 'idle-a'], ['t2', 'idle-b'], ['t1', 'idle-recent'], ['t1', 'idle-ended'], ['t1', 'idle-never']] as const) {
+        await fx.store.openSession(tenant, id, at(0));
+      }
+      await fx.store.updateSession('t1', 'idle-a', { activeAt: at(5) });
+      await fx.store.updateSession('t2', 'idle-b', { activeAt: at(3) });
+      await fx.store.updateSession('t1', 'idle-recent', { activeAt: at(40) });
+      await fx.store.updateSession('t1', 'idle-ended', { activeAt: at(1) });
+      await fx.store.endSession('t1', 'idle-ended', at(2));
+      await fx.store.updateSession('t1', 'idle-a', { metadata: { kept: true } });
+      assert.equal((await fx.store.getSession('t1', 'idle-a'))?.activeAt, at(5), 'other updates leave it');
+      assert.equal((await fx.store.getSession('t1', 'idle-never'))?.activeAt, null);
+      assert.deepEqual(await fx.store.idleSessions(at(30), 10), [{ tenant: 't2', id: 'idle-b' }, { tenant: 't1', id: 'idle-a' }]);
+      assert.deepEqual(await fx.store.idleSessions(at(30), 1), [{ tenant: 't2', id: 'idle-b' }]);
+    });
+
     test('event numbers reserved but not sent are given back only by their holder', async () => {
       await fx.store.openSession('t1', 's-seq', '2026-11-01T10:00:00.000Z');
       await fx.store.updateSession('t1', 's-seq', { lastEventSeq: 107 });

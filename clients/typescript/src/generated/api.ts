@@ -615,6 +615,8 @@ export interface ServerEvents {
     config: Record<string, unknown>;
     /** true when this socket continues an existing session */
     resumed: boolean;
+    /** on a resume whose audio goes to a new audio stream (the server crashed or restarted, the resume window was over, another server took the session): where, on the previous audio stream (in ms of it: the clock of its audio_start_ms), nothing is stored; resend the audio from there before new audio (0: nothing of that stream was stored). Absent when the previous stream goes on or there was none */
+    unstored_from_ms?: number;
   };
   /** The merged session settings */
   "session.updated": {
