@@ -24,6 +24,11 @@ export interface FoundDate {
    * Such a duration ends nothing ahead (`stateEnd`).
    */
   since?: string;
+  /**
+   * What `absoluteDates` writes in place of `phrase`, when the words name their date by something other than a date
+   * ("the week before Christmas" → "the week before Christmas 2026"); absent: the date, spoken.
+   */
+  written?: string;
 }
 
 const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
@@ -49,8 +54,83 @@ const FREQUENCY_SPAN = /^(?:(?:a|an|per|each|every)\s+)?(?:day|night|week|weeken
 
 /** True when the date phrase `phrase`, found at `index` of `text`, is how often something happens ("twice a week"). */
 export function isFrequency(text: string, index: number, phrase: string): boolean {
-  return FREQUENCY_SPAN.test(phrase.trim()) && FREQUENCY_BEFORE.test(text.slice(0, index));
+  return (FREQUENCY_SPAN.test(phrase.trim()) && FREQUENCY_BEFORE.test(text.slice(0, index))) || COUNT_PER_SPAN.test(phrase.trim());
 }
+
+/** "five days a week", "two nights per month": a count of days in each span, chrono's phrase whole. */
+const COUNT_PER_SPAN = /^(?:\w+|\d+)\s+(?:times|days|nights|evenings|mornings|afternoons|hours|weekends|weeks)\s+(?:a|an|per|each|every)\s+(?:day|week|weekend|fortnight|month|year)$/i;
+
+/** A weekday named alone ("Sunday"), not a time given to it ("on Sunday", "this Sunday"). */
+const WEEKDAY_ALONE = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i;
+/** "Sunday is my favourite day", "Monday is always hard": what a weekday is like in general, not on one date. */
+const GENERIC_PREDICATE = /^\s*(?:is|are|['’]s)\s+(?:(?:always|usually|often|never|normally|generally|typically|rarely)\b|(?:(?:the|my|our|his|her|their|your)\s+)?(?:\w+est|best|worst|favou?rite|least|most)\b|(?:a|an)\s+(?:\w+\s+)?day\b(?!\s+off))/i;
+/** "my favourite day is Sunday", "the best day of the week is": a weekday as what a kind of day is. */
+const KIND_OF_DAY_BEFORE = /\b(?:favou?rite|best|worst|\w+est)\s+(?:day|part)(?:\s+of\s+the\s+week)?\s+(?:is|was|['’]s)\s+$/i;
+/** "I love Sunday", "she hates the week before Christmas": a liking for a day or week in general. */
+const LIKING_BEFORE = /\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|prefer(?:s|red)?|dread(?:s|ed)?|adore[sd]?)\s+$/i;
+/** A phrase that names a weekday or week with no word placing it in time ("Sunday", "the week", "the week before…"). */
+const DAY_OR_WEEK_ALONE = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:the\s+)?week(?:\s+(?:before|after))?)$/i;
+
+/**
+ * True when the weekday or week `phrase` (at `index` of `text`) is what a generic statement is about, not a time:
+ * "Sunday is my favourite day", "my favourite day is Sunday", "I love the week before Christmas", "the best part of
+ * the week". A weekday or week with a word that places it ("on Sunday", "this Sunday", "next week") is a time.
+ */
+function genericDayOrWeek(text: string, index: number, phrase: string): boolean {
+  if (!DAY_OR_WEEK_ALONE.test(phrase)) return false;
+  const before = text.slice(0, index);
+  const after = text.slice(index + phrase.length);
+  // "the best part of the week": "the week" alone is no particular week.
+  if (/^(?:the\s+)?week$/i.test(phrase)) return true;
+  if (LIKING_BEFORE.test(before)) return true;
+  return WEEKDAY_ALONE.test(phrase) && ((SUBJECT_PLACE.test(before) && GENERIC_PREDICATE.test(after)) || KIND_OF_DAY_BEFORE.test(before));
+}
+
+/** Days whose name dates them ("Christmas"): month and day. */
+const NAMED_DAYS: [RegExp, number, number][] = [
+  [/^christmas\s+eve\b/i, 12, 24], [/^(?:christmas(?:\s+day)?|xmas)\b/i, 12, 25], [/^boxing\s+day\b/i, 12, 26],
+  [/^new\s+year['’]?s\s+eve\b/i, 12, 31], [/^new\s+year(?:['’]?s(?:\s+day)?)?\b/i, 1, 1], [/^halloween\b/i, 10, 31],
+  [/^valentine['’]?s(?:\s+day)?\b/i, 2, 14],
+];
+/** "the week before" / "the week after" as chrono reads them: a week from some other time, named next. */
+const WEEK_FROM = /^(?:the\s+)?week\s+(before|after)$/i;
+
+/** Monday of the week holding `day` (`YYYY-MM-DD`). */
+function mondayOf(day: string): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * "the week before Christmas", "the week after next", "the week before last": the whole phrase (chrono reads only "the
+ * week before", as last week, leaving the rest out) and its week's Monday. A named day is its next one (told of the
+ * past, its last one); "Christmas" keeps its words, with the year added. Null when the words after name no time this
+ * reads ("the week before the wedding"): then it is no date.
+ */
+function weekFrom(text: string, index: number, phrase: string, refIso: string, back: boolean): FoundDate | null {
+  const dir = WEEK_FROM.exec(phrase)?.[1]?.toLowerCase() === 'before' ? -1 : 1;
+  const rest = text.slice(index + phrase.length);
+  const gap = /^\s+/.exec(rest)?.[0] ?? '';
+  const next = rest.slice(gap.length);
+  const shift = (day: string, weeks: number): string => new Date(Date.parse(`${day}T00:00:00.000Z`) + weeks * 7 * 86_400_000).toISOString().slice(0, 10);
+  const today = refIso.slice(0, 10);
+  const relative = /^(next|last)\b/i.exec(next);
+  if (relative) {
+    const whole = `${phrase}${gap}${relative[0]}`;
+    return { phrase: whole, date: shift(mondayOf(today), 2 * (relative[1]!.toLowerCase() === 'next' ? 1 : -1)), duration: false, week: true };
+  }
+  for (const [name, month, day] of NAMED_DAYS) {
+    const m = name.exec(next);
+    if (!m) continue;
+    const year = Number(today.slice(0, 4));
+    const on = (y: number): string => `${y}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+    const target = back ? (on(year) < today ? on(year) : on(year - 1)) : (on(year) >= today ? on(year) : on(year + 1));
+    const whole = `${phrase}${gap}${m[0]}`;
+    return { phrase: whole, date: mondayOf(shift(target, dir)), duration: false, week: true, written: `${whole} ${target.slice(0, 4)}` };
+  }
+  return null;
+}
+
 
 /** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
 const TIME_OF_DAY = /^(?:in\s+)?(?:the\s+)?(?:morning|afternoon|evening|night)$/i;
@@ -234,6 +314,14 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (UNIT_AS_MODIFIER.test(phrase) && (POSSESSIVE_BEFORE.test(text.slice(0, r.index))
       || (DETERMINER_BEFORE.test(text.slice(0, r.index)) && NOUN_AFTER.test(text.slice(r.index + phrase.length))))) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
+    // "Sunday is my favourite day", "the best part of the week": no date, the words stay as said.
+    if (genericDayOrWeek(text, r.index, phrase)) continue;
+    // "the week before Christmas": the whole phrase or, when the words after it name no time, no date.
+    if (WEEK_FROM.test(phrase) && /^\s+\w/.test(text.slice(r.index + phrase.length))) {
+      const from = weekFrom(text, r.index, phrase, refIso, back);
+      if (from) out.push(from);
+      continue;
+    }
     let date = precise(r.start);
     if (BARE_WEEKDAY.test(phrase)) {
       // "next Friday" / "on Tuesday": the next such day after today (chrono skips a week for "next"); told of the
@@ -256,8 +344,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (week) {
       // "Guess what I did this week?": the week holding today (chrono's weeks start on Sunday, told of the past it gives
       // the Sunday before, a day of last week).
-      const d = new Date(`${(THIS_WEEK.test(phrase) ? dayStart : date).slice(0, 10)}T00:00:00.000Z`);
-      date = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+      date = mondayOf((THIS_WEEK.test(phrase) ? dayStart : date).slice(0, 10));
     }
     // "for the next few days": chrono's phrase leaves out the "for (the)" before it. "Booked for Friday": a day, not how long.
     // "spending two weeks in Rome": a span after "spend" is how long too.
@@ -312,8 +399,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const lead = d.phrase.slice(0, d.phrase.length - bare.length);
     // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.
     const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
-    const prep = lead || (subject || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
-    const spoken = d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date);
+    const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
+    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date));
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }
   return out;

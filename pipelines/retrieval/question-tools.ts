@@ -37,7 +37,7 @@ export async function runAction(ctx: ActionContext, a: Action): Promise<RankedLi
   let ids: string[] = [];
   if (a.tool === 'staged') {
     const r = await retriever.retrieve({
-      tenant, text: ctx.question, k: 15, askerId: ctx.askerId, ...filters, ...(ctx.signal ? { signal: ctx.signal } : {}),
+      tenant, text: ctx.question, k: 15, askerId: ctx.askerId, onePerTurn: false, ...filters, ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     ctx.poolSize = r.poolSize;
     ids = r.items.flatMap((i) => (i.layer === 'persona' ? [] : i.layer === 'interaction' ? [i.id] : i.refer_ids));

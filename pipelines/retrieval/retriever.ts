@@ -7,6 +7,7 @@ import type { SecondDenseChannel } from './second-dense.js';
 import { EntityMatcher, type EntityMatcherOptions } from './entity-matcher.js';
 import { hydrate, personaCandidates } from './hydrate.js';
 import { NameResolver } from './memory-items.js';
+import { onePerSourceTurn } from './one-per-turn.js';
 import { searchLists, type Pool, type SearchFilters, type SearchLayers } from './pool-search.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { SchemaVectors } from './schema-vectors.js';
@@ -32,6 +33,12 @@ export interface RetrievalRequest extends SearchFilters {
   /** Never return these ids (e.g. the utterance being answered). */
   excludeIds?: string[];
   layers?: SearchLayers;
+  /**
+   * Serve each source turn once (default true, as `memory.context` and `query.result` do): a turn and a
+   * fact drawn from it take one place, as the fact (`onePerSourceTurn`). False: every fused item keeps
+   * its place (the question path's staged tool, which maps items to their turns itself).
+   */
+  onePerTurn?: boolean;
   signal?: AbortSignal;
 }
 
@@ -193,8 +200,9 @@ export class Retriever {
     const bare = items.filter((i) => i.layer === 'interaction' && !hasContent(i.text)).map((i) => i.id);
     const answering = bare.length > 0
       ? await evidenceIds(this.stores.graph, tenant, await this.stores.graph.getUtterances(tenant, bare)) : new Set<string>();
+    const evidence = items.filter((i) => i.layer !== 'interaction' || hasContent(i.text) || answering.has(i.id));
     return {
-      items: items.filter((i) => i.layer !== 'interaction' || hasContent(i.text) || answering.has(i.id)).slice(0, k),
+      items: ((req.onePerTurn ?? true) ? onePerSourceTurn(evidence) : evidence).slice(0, k),
       timings,
       poolSize, fallback,
       zone: { entityIds: [...direct, ...neighbourIds, ...ofSchemas], schemaIds: semantic.schemaIds },

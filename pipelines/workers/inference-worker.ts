@@ -19,7 +19,11 @@ const port = parentPort;
 if (!port) throw new Error('inference-worker must run in a worker thread');
 
 let models: Promise<{ vad: SileroVadModel; asr: StreamingAsr }> | undefined;
-/** The narrowband recogniser, loaded on the first phone-band stream (null: the backend needs none). */
+/**
+ * The narrowband recogniser of 8 kHz (phone) streams, loaded with the other models at start-up, before `ready` (null:
+ * the backend needs none). Loaded on a thread's first phone stream instead, the load held that stream's audio back
+ * until the backlog was shed (`PARLEY_ERR_OVERLOADED` on the first call after a start).
+ */
 let narrowAsr: Promise<StreamingAsr> | null | undefined;
 let config: InferenceWorkerConfig | undefined;
 const streams = new Map<number, Stream>();
@@ -44,10 +48,11 @@ async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; as
   }
   const vad = await SileroVadModel.load(c.vadModelPath, 'context', { memArena: c.ortMemArena ?? true });
   const asr = await createStreamingAsr(c.asr, asrLog);
+  await narrowband();
   return { vad, asr };
 }
 
-/** This thread's narrowband recogniser, created once on first use; null when the backend needs none. */
+/** This thread's narrowband recogniser, created once (at `init`); null when the backend needs none. */
 function narrowband(): Promise<StreamingAsr> | null {
   if (narrowAsr === undefined) {
     const c = config && narrowbandAsrConfig(config.asr);

@@ -20,8 +20,45 @@ function unknownFieldText(e: NonNullable<FastifyError['validation']>[number]): s
   return `has unknown field "${name}"${hint}`;
 }
 
+type ValidationError = NonNullable<FastifyError['validation']>[number];
+
+/** A JSON value's type in words ("a number", "an array", null). */
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+const TYPE_WORDS: Record<string, string> = { string: 'a string', number: 'a number', integer: 'an integer', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
+
 /**
- * A schema validation error in words: an unknown field is named (with the known one it was probably meant to
+ * The fields a union (`anyOf`) refused. A value of none of the types it allows ({"name": 5} where a string or null
+ * is): path → "must be a string or null, not a number", instead of Ajv's "must be string, must be null, must match a
+ * schema in anyOf". A value of one of the types: path → null, its branch's own errors say what is wrong (a string
+ * too long), without the other branches' types.
+ */
+function wrongTypes(errors: readonly ValidationError[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const union of errors.filter((e) => e.keyword === 'anyOf')) {
+    const at = union.instancePath;
+    const types = errors.filter((e) => e.keyword === 'type' && e.instancePath === at).map((e) => String((e.params as { type?: unknown }).type));
+    // A branch that failed on something else (a length, a pattern) took the value's type: its own errors say what is wrong.
+    if (types.length === 0) continue;
+    if (errors.some((e) => e.instancePath.startsWith(at) && !['type', 'anyOf'].includes(e.keyword))) {
+      out.set(at, null);
+      continue;
+    }
+    const words = [...new Set(types)].map((t) => TYPE_WORDS[t] ?? t);
+    const given = 'data' in union ? `, not ${jsonType((union as { data?: unknown }).data)}` : '';
+    out.set(at, `must be ${words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0]}${given}`);
+  }
+  return out;
+}
+
+/**
+ * A schema validation error in words: a value of none of the types a union allows names them and the type given
+ * (`wrongTypes`); an unknown field is named (with the known one it was probably meant to
  * be); a value outside a fixed set (an enum, or a union of constants such as `layer`) names the values allowed
  * instead of Ajv's "must be equal to constant, … must match a schema in anyOf"; a blank value says so instead
  * of "must match pattern \"\\S\""; other errors keep Ajv's wording.
@@ -36,12 +73,15 @@ function validationMessage(err: FastifyError): string {
   }
   const blank = (e: (typeof errors)[number]): boolean => e.keyword === 'pattern' && isNonBlankPattern((e.params as { pattern?: unknown }).pattern);
   const unknown = (e: (typeof errors)[number]): boolean => e.keyword === 'additionalProperties';
-  if (allowed.size === 0 && !errors.some(blank) && !errors.some(unknown)) return err.message;
+  const typed = wrongTypes(errors);
+  if (allowed.size === 0 && typed.size === 0 && !errors.some(blank) && !errors.some(unknown)) return err.message;
   const where = err.validationContext ?? 'body';
-  const others = errors.filter((e) => !allowed.has(e.instancePath))
+  const otherBranch = (e: ValidationError): boolean => typed.has(e.instancePath) && (typed.get(e.instancePath) !== null || e.keyword === 'type' || e.keyword === 'anyOf');
+  const others = errors.filter((e) => !allowed.has(e.instancePath) && !otherBranch(e))
     .map((e) => `${where}${e.instancePath} ${blank(e) ? BLANK_MESSAGE : unknown(e) ? unknownFieldText(e) : e.message ?? 'is invalid'}`);
   const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
-  return [...sets, ...others].join(', ');
+  const types = [...typed].flatMap(([path, text]) => (text === null ? [] : [`${where}${path} ${text}`]));
+  return [...sets, ...types, ...others].join(', ');
 }
 
 /** Status codes fastify itself raises, mapped to Parley's codes. */

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { AudioQueue, ParleyClient } from '../../clients/typescript/src/index.js';
+import { AudioQueue, ParleyClient, ParleyError } from '../../clients/typescript/src/index.js';
 
 /** What a stand-in /v1/stream server received on one connection. */
 interface Received { url: string; frames: (Buffer | string)[] }
@@ -88,10 +88,15 @@ describe('@parley/client: audio pacing and framing', () => {
     assert.ok(last.subarray(40).every((b) => b === 0xff));
   });
 
-  test('bad options and audio are refused with clear errors', () => {
-    assert.throws(() => new AudioQueue('pcm_s16le', 16000, 5), /frameMs must be 10 to 1000/);
+  test('bad options and audio are refused with clear errors', async () => {
+    // As the README says, everything the SDK throws is a ParleyError with a code.
+    const refused = (code: string, message: RegExp) => (err: unknown): boolean =>
+      err instanceof ParleyError && err.code === code && message.test(err.message);
+    assert.throws(() => new AudioQueue('pcm_s16le', 16000, 5), refused('PARLEY_CLIENT_BAD_OPTIONS', /frameMs must be 10 to 1000/));
+    // Refused before any connection is tried (nothing listens on port 9).
+    await assert.rejects(new ParleyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).stream({ frameMs: 5 }), refused('PARLEY_CLIENT_BAD_OPTIONS', /frameMs/));
     const q = new AudioQueue('pcm_s16le', 16000, 20);
     q.pushAudio(new Uint8Array(3));
-    assert.throws(() => q.flush(), /middle of a sample/);
+    assert.throws(() => q.flush(), refused('PARLEY_ERR_BAD_AUDIO', /middle of a sample/));
   });
 });

@@ -40,6 +40,23 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.match(far.body.error?.message ?? '', /unknown field "favourite_colour"; known fields: name, external_id, aliases, attributes/);
   });
 
+  test('a value of the wrong type for a field that takes a string or null names the field and the types it takes', async () => {
+    const wrong = await call('/v1/participants/Ana', json('PATCH', { name: 5 }));
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.error?.code, 'PARLEY_ERR_BAD_REQUEST');
+    assert.equal(wrong.body.error?.message, 'body/name must be a string or null, not an integer');
+    const list = await call('/v1/participants/Ana', json('PATCH', { aliases: 'Annie' }));
+    assert.equal(list.status, 400);
+    assert.doesNotMatch(list.body.error?.message ?? '', /anyOf/);
+    // A string of the wrong length keeps its own words: the type was right.
+    const long = await call('/v1/participants/Ana', json('PATCH', { name: 'A'.repeat(201) }));
+    assert.equal(long.status, 400);
+    assert.equal(long.body.error?.message, 'body/name must NOT have more than 200 characters');
+    const blank = await call('/v1/participants/Ana', json('PATCH', { name: '  ' }));
+    assert.equal(blank.status, 400);
+    assert.doesNotMatch(blank.body.error?.message ?? '', /must be null|anyOf/);
+  });
+
   test('/v1/stream: an unknown query parameter (samplerate) fails the upgrade instead of streaming at the default rate', async () => {
     const refused = await refusedUpgrade(`${t.wsUrl}/v1/stream?session_id=typo&samplerate=8000`);
     assert.equal(refused.status, 400);
@@ -64,6 +81,23 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     ws.close();
     const transcript = await call('/v1/sessions/far/transcript');
     assert.deepEqual((transcript.body.utterances as { text: string }[]).map((u) => u.text), ['a long time from now']);
+  });
+
+  test('an utterance text over 10,000 characters (the documented limit) is refused over HTTP and the WebSocket, naming the field; nothing is stored', async () => {
+    const batch = (text: string) => ({ utterances: [{ speaker: 'Ana', text: 'a short one first' }, { speaker: 'Ana', text }] });
+    assert.equal((await call('/v1/sessions/long/utterances', json('POST', batch('a'.repeat(10_000))))).status, 201, '10,000 itself is allowed');
+    const refused = await call('/v1/sessions/long/utterances', json('POST', batch('a'.repeat(10_001))));
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error?.message, 'body/utterances/1/text must NOT have more than 10000 characters');
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=long`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'b'.repeat(10_001) });
+    const err = await ws.nextNew('error');
+    assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
+    assert.match(String(err.message), /utterance: \/text .*10000/);
+    ws.close();
+    const transcript = await call('/v1/sessions/long/transcript');
+    assert.deepEqual((transcript.body.utterances as { text: string }[]).map((u) => u.text.length), [17, 10_000]);
   });
 
   test('WebSocket messages refuse a field their schema does not name, naming it; the utterance is not stored', async () => {

@@ -1,3 +1,5 @@
+import { ParleyError } from './errors.js';
+
 /** Audio encodings /v1/stream accepts, and their bytes per sample. */
 export const BYTES_PER_SAMPLE = { pcm_s16le: 2, f32le: 4, mulaw: 1 } as const;
 export type AudioEncoding = keyof typeof BYTES_PER_SAMPLE;
@@ -22,7 +24,7 @@ export class AudioQueue {
 
   constructor(private readonly encoding: AudioEncoding, private readonly sampleRate: number, readonly frameMs: number) {
     if (!Number.isFinite(frameMs) || frameMs < MIN_FRAME_MS || frameMs > 1000) {
-      throw new RangeError(`frameMs must be ${MIN_FRAME_MS} to 1000, not ${frameMs}`);
+      throw new ParleyError('PARLEY_CLIENT_BAD_OPTIONS', `frameMs must be ${MIN_FRAME_MS} to 1000, not ${frameMs}`);
     }
     this.sampleBytes = BYTES_PER_SAMPLE[encoding];
     this.frameBytes = Math.round((sampleRate * frameMs) / 1000) * this.sampleBytes;
@@ -49,7 +51,7 @@ export class AudioQueue {
   flush(): void {
     if (this.pending.byteLength === 0) return;
     if (this.pending.byteLength % this.sampleBytes !== 0) {
-      throw new RangeError(`audio ends in the middle of a sample (${this.pending.byteLength} bytes of ${this.encoding} left)`);
+      throw new ParleyError('PARLEY_ERR_BAD_AUDIO', `audio ends in the middle of a sample (${this.pending.byteLength} bytes of ${this.encoding} left)`);
     }
     const minBytes = Math.round((this.sampleRate * MIN_FRAME_MS) / 1000) * this.sampleBytes;
     const data = new Uint8Array(Math.max(minBytes, this.pending.byteLength)).fill(SILENCE[this.encoding]);

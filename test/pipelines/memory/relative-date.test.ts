@@ -150,3 +150,40 @@ describe('"this week" and abbreviated weekdays', () => {
     assert.equal(absoluteDates(said, findDates(said, SAID)), 'I just joined a new activist group on Tuesday 11 July 2023.');
   });
 });
+
+describe('a weekday or week is a date only when it is a time, not what a generic statement is about', () => {
+  // Saturday 5 December 2026.
+  const NOW = '2026-12-05T10:00:00.000Z';
+  const rewrite = (text: string): string => absoluteDates(text, findDates(text, NOW));
+
+  test('generic statements keep their words and name no date', () => {
+    for (const text of [
+      'Sunday is my favourite day.', 'Sunday is the best part of the week.', 'I love the week before Christmas.',
+      'Monday is always hard.', 'My favourite day is Sunday.', 'I hate Monday.', 'Friday is my favorite day of the week.',
+      'Saturday is a lazy day.', 'Tuesdays are quiet.', 'I work five days a week.', 'She hates the week after New Year.',
+      'The week before the wedding was chaos.',
+    ]) {
+      assert.deepEqual(findDates(text, NOW), [], text);
+      assert.equal(rewrite(text), text);
+    }
+  });
+
+  test('a weekday or week that places something in time is dated, and no word is dropped', () => {
+    const cases: [string, string, string][] = [
+      ['See you on Sunday.', '2026-12-06', 'See you on Sunday 6 December 2026.'],
+      ["I'll see you this Sunday.", '2026-12-06', "I'll see you on Sunday 6 December 2026."],
+      ['Friday is the deadline.', '2026-12-11', 'Friday 11 December 2026 is the deadline.'],
+      ['We are going away the week before Christmas.', '2026-12-14', 'We are going away the week before Christmas 2026.'],
+      ['We went skiing the week after Christmas.', '2025-12-29', 'We went skiing the week after Christmas 2025.'],
+      ['The party is the week before Halloween.', '2027-10-18', 'The party is the week before Halloween 2027.'],
+      ['The week after next is free.', '2026-12-14', 'the week of Monday 14 December 2026 is free.'],
+      ['The week before last was rough.', '2026-11-16', 'the week of Monday 16 November 2026 was rough.'],
+      ['I will call you next week.', '2026-12-07', 'I will call you in the week of Monday 7 December 2026.'],
+      ['I saw her last week.', '2026-11-23', 'I saw her in the week of Monday 23 November 2026.'],
+    ];
+    for (const [text, date, written] of cases) {
+      assert.equal(findDates(text, NOW)[0]?.date, date, text);
+      assert.equal(rewrite(text), written, text);
+    }
+  });
+});

@@ -79,6 +79,21 @@ describe('staged retrieval over the left brain (real USE-lite, SQLite, consolida
     for (const item of r.items.filter((i) => i.layer === 'interaction' || i.layer === 'persona')) assert.equal(item.source_text, null);
   });
 
+  test('memory.context serves each source turn once: a turn and its fact are one item, the fact carrying the turn\'s words', async () => {
+    const text = 'What did Ana promise Ben?';
+    // Without the collapse the fused list holds the promise turn and a fact drawn from it side by side.
+    const raw = await retriever.retrieve({ tenant: T, text, k: 10, onePerTurn: false });
+    const promise = idOf('I promise I will send you the budget report');
+    assert.ok(raw.items.filter((i) => i.refer_ids.includes(promise) && i.layer !== 'persona').length >= 2, raw.items.map((i) => `${i.layer}:${i.text}`).join(' | '));
+    const r = await retriever.retrieve({ tenant: T, text, k: 10 });
+    const turns = r.items.filter((i) => i.layer !== 'persona').flatMap((i) => (i.layer === 'interaction' ? [i.id] : i.refer_ids));
+    assert.equal(new Set(turns).size, turns.length, r.items.map((i) => `${i.layer}:${i.text}`).join(' | '));
+    const served = r.items.filter((i) => i.refer_ids.includes(promise));
+    assert.equal(served.length, 1);
+    assert.notEqual(served[0]?.layer, 'interaction', 'served as the fact, as query.result does');
+    assert.equal(served[0]?.source_text, said.find((u) => u.id === promise)?.text);
+  });
+
   test('finds the right memory for entity questions', async () => {
     const cases: [string, string][] = [
       ['How is Miko doing, is the cat still sick?', 'finally eating again'],

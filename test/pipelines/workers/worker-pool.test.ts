@@ -182,6 +182,15 @@ describe('WorkerPool crash recovery', () => {
   });
 });
 
+describe('WorkerPool: the phone recogniser', () => {
+  test('is loaded at worker start-up, before the pool is ready, not on the first 8 kHz stream (whose audio was shed meanwhile)', async () => {
+    // A phone recogniser that cannot load: loaded at start-up, the pool fails to start with its error; loaded lazily,
+    // the pool started and the first phone stream met the load.
+    await assert.rejects(WorkerPool.create({ size: 1, asr: { kind: 'pocketsphinx', narrowbandRecogniser: { kind: 'moonshine', modelDir: '/nonexistent' } } }),
+      { code: 'PARLEY_ERR_MODEL_MISSING' });
+  });
+});
+
 describe('WorkerPool thread priority', () => {
   /** Nice values of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
   const threadNices = (): number[] => readdirSync('/proc/self/task').map((tid) => {

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { MemoryItem } from '../../../graph/core/events.js';
+import { onePerSourceTurn } from '../../../pipelines/retrieval/one-per-turn.js';
+
+const item = (id: string, layer: MemoryItem['layer'], refer: string[], score: number, superseded = false): MemoryItem => ({
+  id, layer, text: id, speaker: null as unknown as MemoryItem['speaker'], addressees: [], refer_ids: layer === 'interaction' ? [id] : refer,
+  session_id: 's', time: null, valid_from: null, valid_to: null, superseded, event_time: null, source_text: layer === 'interaction' ? null : 'said', score,
+});
+const shape = (items: MemoryItem[]): string[] => items.map((i) => `${i.id}@${i.score}`);
+
+test('one item per source turn: the table', () => {
+  const cases: [string, MemoryItem[], string[]][] = [
+    ['a turn, then its fact: the fact in the turn\'s place and score', [item('u1', 'interaction', [], 5), item('f1', 'fact', ['u1'], 3)], ['f1@5']],
+    ['a fact, then its turn: the turn is left out', [item('f1', 'fact', ['u1'], 5), item('u1', 'interaction', [], 3)], ['f1@5']],
+    ['two facts of one turn: the better one', [item('f1', 'fact', ['u1'], 5), item('f2', 'profile', ['u1'], 4)], ['f1@5']],
+    ['other turns keep their places', [item('u1', 'interaction', [], 5), item('u2', 'interaction', [], 4), item('f1', 'fact', ['u1'], 3)], ['f1@5', 'u2@4']],
+    ['a fact of two turns, one not served yet: its own place', [item('u1', 'interaction', [], 5), item('f1', 'fact', ['u1', 'u2'], 3)], ['u1@5', 'f1@3']],
+    ['a superseded fact never stands in for a current turn', [item('u1', 'interaction', [], 5), item('f1', 'fact', ['u1'], 3, true)], ['u1@5']],
+    ['persona nodes keep their places', [item('p1', 'persona', ['u1'], 5), item('u1', 'interaction', [], 4)], ['p1@5', 'u1@4']],
+  ];
+  for (const [name, input, want] of cases) assert.deepEqual(shape(onePerSourceTurn(input)), want, name);
+});
