@@ -191,7 +191,7 @@ export class EmbeddedExtractor implements Extractor {
       }
       if (change && !sentenceFacts.some((f) => f.slot === change.slot)) {
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
-        const ends = change.value === null || retraction;
+        const ends = change.value === null || retraction || change.namedOnly === true;
         // The slotted fact says what the plain statement said: keep one (a withdrawal it ends too: "I don't live with my
         // parents now" is the end of the home alone; rules 41).
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || (f.retraction && !(retraction && f.slot === null))));
@@ -201,6 +201,7 @@ export class EmbeddedExtractor implements Extractor {
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
         // "I left Hillcrest, I'm tutoring now" ends the employer; "I handed in my notice" ends the role with it.
         if (change.ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
+        if (change.namedOnly) sentenceFacts[sentenceFacts.length - 1]!.namedOnly = true;
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }
