@@ -57,15 +57,23 @@ const TRAPS: Trap[] = [
   // Item 6: on rules 41 the teacher went too (the last word alone matched).
   { before: ["I'm a teacher and a part-time swimming teacher."], then: "I'm not a swimming teacher anymore.",
     lost: ['occupation:part time swimming teacher=part-time swimming teacher'] },
+  { before: ["I'm a teacher and a part-time swimming teacher."], then: "I'm not a teacher anymore.", lost: ['occupation=teacher'] },
+  // Item 4: on rules 41 a "now" withdrawal cancelled the plan, ended the employer ("the weekend") or the habit.
+  { before: ["I'm going to London next week."], then: "i'm not in london now", lost: [] },
+  { before: BANK, then: "i don't work at the weekend now", lost: [] },
+  { before: ['I smoke roll-ups in the evening.'], then: "i don't smoke in the house now", lost: [] },
+  { before: ["We're going to the cinema tonight."], then: "i don't know what to do now", lost: [] },
+  { before: ["I'm going to paint the kitchen on Saturday."], then: "i'm not sure what to do now", lost: [] },
+  { before: ["I'm going to the gym later."], then: "i'm not hungry now", lost: [] },
 ];
 
 /** What still ends, as before (these pass on rules 41 too). */
 const KEPT: Trap[] = [
   { before: ['I work at Tesco.'], then: 'i left tesco in may', lost: ['works_at=Tesco'] },
   { before: BANK, then: 'i gave up my job at the bank', lost: ['works_at=the bank'] },
-  { before: ["I'm a teacher and a part-time swimming teacher."], then: "I'm not a teacher anymore.", lost: ['occupation=teacher'] },
   { before: ["I'm a nurse and a part-time photographer."], then: "I'm not a photographer anymore.",
     lost: ['occupation:part time photographer=part-time photographer'] },
+  { before: ['I work at the library.'], then: "i don't work at the library now", lost: ['works_at=the library'] },
 ];
 
 describe('rules 41b: endings that must not lose stored data', () => {
