@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { judgesSkill } from '../../../pipelines/memory/kinds.js';
 import { memoryFixture } from '../../helpers/memory-fixture.js';
 
 interface Trap { before: string[]; then: string; lost: string[] }
@@ -93,5 +94,13 @@ describe('rules 41b: endings that must not lose stored data', () => {
     assert.deepEqual(denied.now.filter((s) => s.startsWith('occupation')), ['occupation=nurse']);
     const never = await lostBy('r41b-never', [], 'i stopped being a lifeguard last summer');
     assert.deepEqual(never.now.filter((s) => s.startsWith('occupation')), []);
+  });
+});
+
+describe('rules 41b: a judged skill is an adjective before a skill noun (item 7)', () => {
+  test('a job whose first word is on the list of judgements is still a job', () => {
+    // On rules 41 each was judged a skill, and no job.
+    for (const job of ['fast food worker', 'natural gas engineer', 'patient transport driver', 'patient advocate']) assert.equal(judgesSkill(job), false, job);
+    for (const skill of ['terrible cook', 'much better cook', 'pretty bad singer', 'slow reader', 'fast learner']) assert.equal(judgesSkill(skill), true, skill);
   });
 });
