@@ -5,8 +5,8 @@
  * slot exactly, or the settled plan / commitment by embedding similarity.
  */
 import { holdsAJob, likeableThing } from './kinds.js';
+import { HEDGES } from './plan-object.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { givenNamePrevalence } from '../speaker/given-names.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
 export const IDIOM_NOUN = /^[a-z]+(?:\s+[a-z]+)?\s+(?:for|of|about|to|on)\b/i;
@@ -24,6 +24,11 @@ export interface SlotChange {
   kind?: 'preference';
   /** A slot of the same family the sentence ends while filling this one ("I left Hillcrest, I'm tutoring now"). */
   ends?: string;
+  /**
+   * An ending of the slot only where it holds `value` ("i left tesco": the employer ends if it is Tesco; rules 41b): the
+   * value is the one named, and the fact is a withdrawal of that value, as "I'm not a photographer anymore" is.
+   */
+  namedOnly?: true;
 }
 
 const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|until|till|til|through|thru|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
@@ -70,23 +75,21 @@ const FILLS: Array<[RegExp, string]> = [
 ];
 
 /**
- * "i left google", "i quit tesco in may", as a recogniser writes them (rules 41): the one word after "left" / "quit" names
- * an employer when it ends the clause (or a time follows), is no given name ("i left jake"), no place (WordNet lists no
- * location sense: "i left leeds", "i left town"), and is no ordinary word only ("i left school", "i left early"): a
- * name WordNet lists capitalised ("Google") or does not list at all ("tesco").
+ * "i left google", "i quit tesco in may", as a recogniser writes them (rules 41): the one word after "left" / "quit" that
+ * ends the clause (or a time or a reason follows). Whether it names the employer is not guessed from the word: the decider
+ * ends the employer only when the word is the one held (`works_at`, the same value; rules 41b: "i left tesco and went
+ * home", "i quit vaping last year" ended the bank). "… and went home" goes on with the leaving, no job told: no word.
  */
-const LEFT_LOWER = /\b[Ii]\s+(?:just\s+|finally\s+)?(?:left|quit)\s+([a-z][a-z&-]{2,})(?=\s*(?:[,.;!]|$)|\s+(?:in|last|this|after|before|because|since|and|but|so|a|two|three|four|five|six|when|over|at\s+the\s+end)\b)/;
-/** Words of no employer that WordNet does not list as ordinary ones. */
-const NOT_EMPLOYERS = new Set(['uni', 'sixth', 'yesterday', 'today', 'tonight', 'already', 'them', 'him', 'her', 'it', 'you', 'everything', 'everyone']);
+const LEFT_LOWER = /\b[Ii]\s+(?:just\s+|finally\s+)?(?:left|quit)\s+([a-z][a-z&-]{2,})(?=\s*(?:[,.;!]|$)|\s+(?:in|last|this|after|before|because|since|a|two|three|four|five|six|when|over|at\s+the\s+end)\b)/;
 
-function employerLeftLower(sentence: string): boolean {
+/** Words after "left" that name no firm: a time, a pronoun, home or school ("i left early", "i left them"). */
+const NOT_EMPLOYERS = new Set(['early', 'late', 'home', 'school', 'uni', 'college', 'yesterday', 'today', 'tonight', 'already',
+  'them', 'him', 'her', 'you', 'everything', 'everyone', 'again']);
+
+/** The word a lower-case "i left / quit <word>" names, told as done, or null (`LEFT_LOWER`). */
+function employerLeftLower(sentence: string): string | null {
   const m = LEFT_LOWER.exec(sentence);
-  const word = m?.[1];
-  if (!m || !word || NOT_EMPLOYERS.has(word) || givenNamePrevalence(word) > 0 || !toldAsDone(sentence, m.index)) return false;
-  const wordnet = defaultWordNet();
-  const seen = wordnet.senses(word);
-  if (seen.ordinary && !seen.proper) return false;
-  return !wordnet.nounKinds(word, true).some((k) => k.lexFile === 'noun.location');
+  return m?.[1] && !NOT_EMPLOYERS.has(m[1]) && toldAsDone(sentence, m.index) ? m[1] : null;
 }
 
 const ENDS: Array<[RegExp, string]> = [
@@ -138,13 +141,18 @@ const JOB_FILLS: Array<[RegExp, string]> = [
 /**
  * The whole job over, told as done: notice handed in, resigned, let go, laid off, fired, made redundant, retired ("I'm
  * going to hand in my notice", "I'm retiring next year" are plans, not endings). The employer ends and the role with it.
+ * A job given up is the speaker's own, "my job", not "the job" ("my husband gave up the job at the bank") nor a thing of
+ * a job ("i left my job interview feeling great", "i gave up my job search"; rules 41b).
  */
-const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?resigned\b(?!\s+(?:myself|ourselves)\s+to\b)|(?:was|been|got|were) made redundant|(?:was|been|got|were) (?:let go|laid off|fired|sacked)|(?:they|he|she|the company|the firm|my boss)\s+(?:let|laid)\s+me\s+(?:go|off)|lost my job|(?:quit|left|packed\s+in|jacked\s+in|walked\s+out\s+of|(?:gave|given)\s+up)\s+(?:my|the)\s+(?:(?:full[- ]time|part[- ]time|day|old)\s+)?job\b|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?retired\b|I(?:['’]m|\s+am)\s+(?:now\s+)?retired\b)/i;
+const JOB_ENDS = /\b(?:handed in (?:my|his|her|our) notice|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?resigned\b(?!\s+(?:myself|ourselves)\s+to\b)|(?:was|been|got|were) made redundant|(?:was|been|got|were) (?:let go|laid off|fired|sacked)|(?:they|he|she|the company|the firm|my boss)\s+(?:let|laid)\s+me\s+(?:go|off)|(?:lost|quit|left|packed\s+in|jacked\s+in|walked\s+out\s+of|(?:gave|given)\s+up)\s+my\s+(?:(?:full[- ]time|part[- ]time|day|old)\s+)?job\b(?!\s+(?:interviews?|search(?:es)?|hunt(?:ing)?|applications?|offers?|descriptions?|titles?|ads?|adverts?|listings?|fairs?|centre|center|prospects|board|site|share|seeking|spec)\b)|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?retired\b|I(?:['’]m|\s+am)\s+(?:now\s+)?retired\b)/i;
 /**
- * Words before a job ending in its clause that say it has not happened: a condition, a maybe, a wish or a plan, a denial
- * ("if I gave up my job…", "I might quit my job", "I'm thinking of leaving my job", "I didn't quit my job"; rules 41).
+ * Words before a job ending in its clause that say it has not happened: the hedges an act told as done may not follow
+ * (`HEDGES`: a modal, a negation, "if", "when", "once", "almost"…; "to" only as below, since "went to work and…" is no
+ * hedge), and a wish or a plan ("I'm thinking of leaving my job", "I want to quit my job"; rules 41). "The day I quit my
+ * job was the best day": told of a day, the job may be one held long ago; it ends nothing (rules 41b, the safe reading).
  */
-const NOT_ENDED_YET = /\b(?:if|unless|might|may|could|would|should|can|can['’]t|cannot|will|won['’]t|gonna|going\s+to|want(?:s|ed)?\s+to|plan(?:s|ning)?\s+to|thinking\s+(?:of|about)|considering|about\s+to|never|not)\b|n['’]t\b|['’](?:d|ll)\b/i;
+const NOT_ENDED_YET = new RegExp(`\\b(?:${[...HEDGES].filter((w) => w !== 'to' && /^[a-z]+$/.test(w)).join('|')}|unless|cannot|gonna|going\\s+to|`
+  + `want(?:s|ed)?\\s+to|plan(?:s|ning)?\\s+to|thinking\\s+(?:of|about)|considering|about\\s+to|whenever|the\\s+day)\\b|n['’]t\\b|['’](?:d|ll)\\b`, 'i');
 
 /** True when the sentence tells a whole job over as done (`JOB_ENDS`), not as a condition, a maybe or a plan. */
 function jobEnded(sentence: string): boolean {
@@ -287,8 +295,10 @@ const family = (slot: string): string => FAMILY[slot] ?? slot;
  * family ("I left Hillcrest, I'm tutoring full time now") fills it: a new value, not an ending.
  */
 export function slotChange(sentence: string, isNounPhrase: (phrase: string) => boolean = () => true): SlotChange | null {
-  const ended = ENDS.find(([re]) => re.test(sentence))?.[1] ?? (employerLeftLower(sentence) ? 'works_at' : undefined);
+  const ended = ENDS.find(([re]) => re.test(sentence))?.[1];
   const filled = fill(sentence, isNounPhrase);
+  const leftWord = ended || filled ? null : employerLeftLower(sentence);
+  if (leftWord) return { slot: 'works_at', value: leftWord, namedOnly: true };
   if (ended && !(filled && family(filled.slot) === family(ended))) return { slot: ended, value: null };
   return filled && ended && ended !== filled.slot ? { ...filled, ends: ended } : filled;
 }

@@ -221,22 +221,33 @@ export function spellingSimilarity(a: string, b: string): number {
   return (2 * shared) / (x.length + y.length);
 }
 
-/** The last word of a job ("part-time photographer" → "photographer"), singular. */
-function jobHead(value: string | null): string {
-  return norm(value).split(' ').pop()?.replace(/(?<=[^s])s$/, '') ?? '';
+/** A job as a phrase, its last word singular ("part-time photographers" → "part time photographer"). */
+function jobPhrase(value: string | null): string {
+  return norm(value).replace(/(?<=[^s])s$/, '');
+}
+
+/** A name as said, case and an opening article aside ("tesco" / "Tesco", "the bank" / "bank"). */
+function sameName(a: string | null, b: string | null): boolean {
+  const bare = (v: string | null): string => norm(v).replace(/^(?:the|a|an)\s+/, '');
+  return bare(a) !== '' && bare(a) === bare(b);
 }
 
 /**
- * The held jobs a withdrawal of one job names (rules 41): "I'm not a photographer anymore" (slot `occupation`, value
- * "photographer") names the held `occupation` or `occupation:<job>` facts whose job has the same last word ("a part-time
- * photographer"); an empty list when none does (the withdrawal is recorded, nothing else is ended). Null when the fact
- * is no withdrawal of a named job, so the slot rules apply.
+ * The held values a withdrawal of one named value ends (rules 41, 41b). A job ("I'm not a photographer anymore": slot
+ * `occupation`, value "photographer") names the held `occupation` / `occupation:<job>` facts with the same job, the
+ * whole phrase ("a swimming teacher" is not "a teacher"); when none is the same, those the phrase ends ("a part-time
+ * photographer"). A value named only (`namedOnly`: "i left tesco") names the held facts of its slot with that value.
+ * An empty list when none matches: nothing is ended and nothing stored (a job denied that was never held is no job).
+ * Null when the fact is no such withdrawal, so the slot rules apply.
  */
 function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | null {
-  if (!fact.retraction || !fact.value || !fact.slot || !/^occupation(?::|$)/.test(fact.slot)) return null;
-  const head = jobHead(fact.value);
-  return candidates.filter((c) => c.fact.value !== null && /^occupation(?::|$)/.test(c.fact.slot ?? '') && !c.fact.slot!.startsWith('occupation:teaches')
-    && jobHead(c.fact.value) === head);
+  if (!fact.retraction || !fact.value || !fact.slot) return null;
+  if (fact.namedOnly) return candidates.filter((c) => c.fact.slot === fact.slot && sameName(c.fact.value, fact.value));
+  if (!/^occupation(?::|$)/.test(fact.slot)) return null;
+  const said = jobPhrase(fact.value);
+  const jobs = candidates.filter((c) => c.fact.value !== null && /^occupation(?::|$)/.test(c.fact.slot ?? '') && !c.fact.slot!.startsWith('occupation:teaches'));
+  const same = jobs.filter((c) => jobPhrase(c.fact.value) === said);
+  return same.length > 0 ? same : jobs.filter((c) => jobPhrase(c.fact.value).endsWith(` ${said}`));
 }
 
 /**
@@ -246,7 +257,8 @@ function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | n
  * similar and on the same topic), KEEP of a slot already ended;
  * same slot with the same value, a near-duplicate, or a less confident transcript of a similarly
  * spelled value -> KEEP; same slot with another value -> UPDATE;
- * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost.
+ * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost; one of a named value held by
+ * none ("I'm not a photographer anymore", "i left tesco": `namedJob`) ends nothing and stores nothing.
  */
 export class RuleDecider implements Decider {
   readonly #dup: number;
@@ -296,7 +308,8 @@ export class RuleDecider implements Decider {
       // "I'm not a photographer anymore": the job it names, the main one or one held beside it (`occupation:<job>`), and
       // no other (rules 41: it withdrew the main job, "nurse", and left the photographer held).
       const job = namedJob(fact, candidates);
-      if (job) return job.length > 0 ? { op: 'DELETE', targetIds: job.map((c) => c.fact.id) } : { op: 'ADD' };
+      // None held: nothing to end, and the denied job is not stored as one (rules 41b: it was stored as held).
+      if (job) return { op: 'DELETE', targetIds: job.map((c) => c.fact.id) };
       // "I handed in my notice" ends the employer and the role with it (`endsSlot`).
       const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot || (fact.endsSlot !== undefined && c.fact.slot === fact.endsSlot)) : [];
       // A slot already ended ("lost my job", stored with no value) is ended again by a restatement, not withdrawn.

@@ -41,6 +41,8 @@ const NEGATION_MARKER = /\b(?:anymore|no longer|(?:any more|after all)(?=\s*(?:[
  * now", "until now" (a moment, not an ending), and not a negation said of what one can do ("I can't talk now").
  */
 const NOW_ENDED = /\b(?:I\s+(?:don['’]t|do\s+not)|I(?:['’]m|\s+am)\s+not)\s+(?:[\w'’-]+\s+){0,6}?(?<!\b(?:right|for|just|by|until|till|up\s+to|from)\s+)now(?=\s*(?:[,.;!]|$))/i;
+/** "I don't smoke now", "I don't drink now": a habit denied with nothing after the verb, a withdrawal of it (rules 41b). */
+const BARE_HABIT_NOW = /\bI\s+(?:don['’]t|do\s+not)\s+[a-z]+\s+now\s*(?:[,.;!]|$)/i;
 
 /**
  * "It was the database cleanup after all": "after all" in a sentence with no negation says how something turned
@@ -141,7 +143,17 @@ export class EmbeddedExtractor implements Extractor {
       const me = (): Perspective => ({ speaker: display(subjectId), addressees: view.addresseeIds.map(display) });
       // A question withdraws nothing ("do you have any more recipes?").
       // "I don't eat meat anymore" takes up a diet, withdrawing nothing (rules 38).
-      const retraction = (NEGATION_MARKER.test(text) || NOW_ENDED.test(text)) && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
+      // "Now" alone withdraws only a habit denied bare ("I don't smoke now") or a slot value its positive form names ("I
+      // don't live with my parents now"): not a mood ("i'm not sure now", "i'm not hungry now"), nor a habit qualified ("i
+      // don't smoke in the house now"; rules 41b). It cancels no plan, and ends the slot only where it holds that value.
+      const nowOnly = NOW_ENDED.test(text) && !NEGATION_MARKER.test(text);
+      const nowNamesSlot = (): boolean => {
+        const positive = positiveForm(text);
+        return slotChange(positive, this.#ctx(positive, subjectId, [], display).isNounPhrase)?.value != null
+          || applyRules(this.#ctx(positive, subjectId, view.addresseeIds, display, u.time), dates).some((f) => f.slot !== null && f.value !== null);
+      };
+      const retraction = (NEGATION_MARKER.test(text) || (NOW_ENDED.test(text) && (BARE_HABIT_NOW.test(text) || nowNamesSlot())))
+        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
       const ruleText = retraction ? positiveForm(text) : text;
       const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));
@@ -191,7 +203,7 @@ export class EmbeddedExtractor implements Extractor {
       }
       if (change && !sentenceFacts.some((f) => f.slot === change.slot)) {
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
-        const ends = change.value === null || retraction;
+        const ends = change.value === null || retraction || change.namedOnly === true;
         // The slotted fact says what the plain statement said: keep one (a withdrawal it ends too: "I don't live with my
         // parents now" is the end of the home alone; rules 41).
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || (f.retraction && !(retraction && f.slot === null))));
@@ -201,6 +213,7 @@ export class EmbeddedExtractor implements Extractor {
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
         // "I left Hillcrest, I'm tutoring now" ends the employer; "I handed in my notice" ends the role with it.
         if (change.ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
+        if (change.namedOnly) sentenceFacts[sentenceFacts.length - 1]!.namedOnly = true;
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }
@@ -240,8 +253,10 @@ export class EmbeddedExtractor implements Extractor {
             subject: 'speaker', slot: null, value: null, confidence: 0.5 }, false, undefined, eventTime));
         }
       }
-      const settled = retraction && !change ? 'cancelled' : settles(text);
-      if (settled && sentenceFacts.length === 0) {
+      // A value withdrawn by "now" ends that value only (`namedOnly`: "i don't work at the weekend now" is no employer).
+      if (retraction && nowOnly) for (const f of sentenceFacts) if (f.retraction && f.slot !== null && f.value !== null) f.namedOnly = true;
+      const settled = retraction && !change && !nowOnly ? 'cancelled' : settles(text);
+      if ((settled || (retraction && nowOnly)) && sentenceFacts.length === 0) {
         // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment. "I don't
         // smoke now": a withdrawal too, of what it denies when no plan is cancelled by it (rules 41).
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',

@@ -170,6 +170,8 @@
  * pastime given up ("I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate") ends its liking;
  * a job ending or a liking given up told as a condition, a maybe, a plan or a denial ("if I gave up my job…", "I might
  * quit my job") ends nothing, and a thing given up with no verb of eating or drinking must be one WordNet lists ("i quit
- * tesco" is a firm left, no liking).
+ * tesco" is a firm left, no liking). Review fixes (41b, same version): a lower-case firm left ends the employer only
+ * when it is the one held (`namedOnly`); "my job", not "the job" or "my job interview"; "when / once / almost / the day"
+ * end nothing; a job withdrawn by its whole phrase, none held: nothing stored; "now" withdrawals end a held value only.
  */
 export const EMBEDDED_RULES_VERSION = 41;

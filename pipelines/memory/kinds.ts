@@ -70,9 +70,11 @@ export function holdsAJob(phrase: string, isNounPhrase: (phrase: string) => bool
 /**
  * Words before a person noun that judge how well one does the thing ("a terrible cook", "a worse driver", "the best
  * dancer", "a slow reader"), with the degree words that may come before them ("a pretty bad singer", "an even worse
- * baker"). "A senior nurse", "a part-time photographer", "a trainee chef" say which job, and judge nothing.
+ * baker"). "A senior nurse", "a part-time photographer", "a trainee chef" say which job, and judge nothing; nor does
+ * a word of the list before a job that is no skill noun ("a fast food worker", "a natural gas engineer", "a patient
+ * transport driver", "a patient advocate"; rules 41b): the judged noun is one of things anyone does, and ends the phrase.
  */
-const SKILL_JUDGED = /^(?:(?:pretty|really|very|quite|rather|fairly|so|such|even|much|far|truly|absolutely|totally|a\s+bit|kind\s+of|sort\s+of)\s+)*(?:good|bad|great|terrible|awful|horrible|dreadful|lousy|rubbish|crap|shocking|hopeless|useless|decent|excellent|amazing|brilliant|fantastic|poor|okay|ok|mediocre|average|better|worse|best|worst|slow|fast|quick|careful|reckless|nervous|natural|born|competent|incompetent|clumsy|messy|impatient|patient|confident|shy)\s+\S/;
+const SKILL_JUDGED = /^(?:(?:pretty|really|very|quite|rather|fairly|so|such|even|much|far|truly|absolutely|totally|a\s+bit|kind\s+of|sort\s+of)\s+)*(?:good|bad|great|terrible|awful|horrible|dreadful|lousy|rubbish|crap|shocking|hopeless|useless|decent|excellent|amazing|brilliant|fantastic|poor|okay|ok|mediocre|average|better|worse|best|worst|slow|fast|quick|careful|reckless|nervous|natural|born|competent|incompetent|clumsy|messy|impatient|patient|confident|shy)\s+(?:cook|driver|singer|dancer|learner|listener|reader|writer|speller|speaker|talker|swimmer|runner|player|baker|eater|sleeper|cyclist|skier|loser|winner|liar|parker|navigator|parent|judge)s?$/;
 
 /** True when a phrase after "I'm a" judges how well one does a thing ("terrible cook", "worse driver"): no job (rules 41). */
 export function judgesSkill(phrase: string): boolean {

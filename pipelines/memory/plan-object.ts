@@ -180,7 +180,11 @@ export function actsOnNewThing(nlp: Wink, sentence: string): boolean {
   return /^(?:a|an|some|another)$/i.test(found.c[i]?.word ?? '');
 }
 
-const HEDGES = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'to', 'not', "n't", 'never', 'if', 'when', 'once', 'until', 'before']);
+/**
+ * Words before a verb that tell its act as not done: a modal, "to", a negation, a condition or a time still to come, an act
+ * nearly done ("I almost quit"; rules 41b). Shared with `changes.ts` (a job ending told as not happened).
+ */
+export const HEDGES: ReadonlySet<string> = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must', 'to', 'not', "n't", 'never', 'if', 'when', 'once', 'until', 'before', 'almost', 'nearly']);
 
 /**
  * True when the clause tells its action as done: the verb is a past form or a participle ("picked",

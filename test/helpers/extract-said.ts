@@ -22,7 +22,13 @@ export async function factsSaid(text: string, time: string, speaker: Said, addre
   return (await extractSaid(text, time, speaker, addressee, others)).facts;
 }
 
-/** The facts that hold a slot or end one, as the rules tests compare them: "slot=value", an ending "slot ended". */
+/**
+ * The facts that hold a slot or end one, as the rules tests compare them: "slot=value", an ending of the whole slot
+ * "slot ended", and a withdrawal that ends the slot only where it holds the value named ("i left tesco", "I'm not a
+ * photographer anymore": `namedOnly`, or a job by name, as the decider reads them; rules 41b) "slot ended if =value".
+ */
 export function slotsOf(facts: readonly ExtractedFact[]): string[] {
-  return facts.filter((f) => f.slot).map((f) => (f.retraction || f.value === null ? `${f.slot} ended` : `${f.slot}=${f.value}`));
+  const named = (f: ExtractedFact): boolean => f.value !== null && (f.namedOnly === true || /^occupation(?::|$)/.test(f.slot ?? ''));
+  return facts.filter((f) => f.slot).map((f) => (f.retraction && named(f) ? `${f.slot} ended if =${f.value}`
+    : f.retraction || f.value === null ? `${f.slot} ended` : `${f.slot}=${f.value}`));
 }
