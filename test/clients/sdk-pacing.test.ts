@@ -95,6 +95,9 @@ describe('@parley/client: audio pacing and framing', () => {
     assert.throws(() => new AudioQueue('pcm_s16le', 16000, 5), refused('PARLEY_CLIENT_BAD_OPTIONS', /frameMs must be 10 to 1000/));
     // Refused before any connection is tried (nothing listens on port 9).
     await assert.rejects(new ParleyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).stream({ frameMs: 5 }), refused('PARLEY_CLIENT_BAD_OPTIONS', /frameMs/));
+    await assert.rejects(new ParleyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).stream({ resendBufferMs: -1 }), refused('PARLEY_CLIENT_BAD_OPTIONS', /resendBufferMs must be 0 or more/));
+    // Resume options are checked when the stream is made, not at its first reconnect in the middle of a call.
+    await assert.rejects(new ParleyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).stream({ resume: { delayMs: -5 } }), refused('PARLEY_CLIENT_BAD_OPTIONS', /resume.delayMs must be 0 or more/));
     const q = new AudioQueue('pcm_s16le', 16000, 20);
     q.pushAudio(new Uint8Array(3));
     assert.throws(() => q.flush(), refused('PARLEY_ERR_BAD_AUDIO', /middle of a sample/));

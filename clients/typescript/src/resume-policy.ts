@@ -1,3 +1,4 @@
+import { ParleyError } from './errors.js';
 /** How a stream reconnects after a drop (`StreamOptions.resume`, when not `false`). */
 export interface ResumeOptions {
   /**
@@ -38,7 +39,7 @@ export class ResumeSchedule {
     this.delay = options.delayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 5_000;
     for (const [name, v] of [['totalMs', this.totalMs], ['attempts', this.maxAttempts], ['delayMs', this.delay], ['maxDelayMs', this.maxDelayMs]] as const) {
-      if (Number.isNaN(v) || v < 0) throw new RangeError(`resume.${name} must be 0 or more, not ${v}`);
+      if (Number.isNaN(v) || v < 0) throw new ParleyError('PARLEY_CLIENT_BAD_OPTIONS', `resume.${name} must be 0 or more, not ${v}`);
     }
     this.startedAt = now();
   }

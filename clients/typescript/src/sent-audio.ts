@@ -1,4 +1,5 @@
 import type { Outgoing } from './audio-queue.js';
+import { ParleyError } from './errors.js';
 
 /** How much sent audio a stream keeps for a resend by default, ms (`StreamOptions.resendBufferMs`). */
 export const DEFAULT_RESEND_BUFFER_MS = 30_000;
@@ -36,7 +37,7 @@ export class SentAudio {
 
   /** @param keepMs how much of the latest sent audio to keep, ms (0: none, nothing is resent). */
   constructor(readonly keepMs: number) {
-    if (!Number.isFinite(keepMs) || keepMs < 0) throw new RangeError(`resendBufferMs must be 0 or more, not ${keepMs}`);
+    if (!Number.isFinite(keepMs) || keepMs < 0) throw new ParleyError('PARLEY_CLIENT_BAD_OPTIONS', `resendBufferMs must be 0 or more, not ${keepMs}`);
   }
 
   /** A frame went out. */

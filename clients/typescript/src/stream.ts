@@ -94,6 +94,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     this.sessionId = options.sessionId ?? '';
     this.queue = new AudioQueue(options.encoding ?? 'pcm_s16le', options.sampleRate ?? 16000, options.frameMs ?? 20);
     this.sentAudio = new SentAudio(options.resendBufferMs ?? DEFAULT_RESEND_BUFFER_MS);
+    // Bad resume options are refused now, not at the first reconnect in the middle of a call.
+    if (options.resume) new ResumeSchedule(options.resume);
     this.clock = options.clock ?? WALL_CLOCK;
   }
 
