@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_RESUME_TOTAL_MS, ResumeSchedule } from '../../clients/typescript/src/resume-policy.js';
 import { resendFrom, SentAudio } from '../../clients/typescript/src/sent-audio.js';
+import { ParleyError } from '../../clients/typescript/src/errors.js';
 
 const frame = (n: number): { kind: 'audio'; data: Uint8Array; ms: number } => ({ kind: 'audio', data: new Uint8Array([n]), ms: 20 });
 
@@ -28,7 +29,7 @@ test('SentAudio: audio named but no longer kept is counted as lost; null names n
   none.record(frame(0));
   assert.deepEqual(none.takeFrom(0), []);
   assert.equal(none.lostMs, 20);
-  assert.throws(() => new SentAudio(-1), RangeError);
+  assert.throws(() => new SentAudio(-1), (e: unknown) => e instanceof ParleyError && e.code === 'PARLEY_CLIENT_BAD_OPTIONS');
 });
 
 test('SentAudio: a shutdown no stream resumed after loses everything it named', () => {
@@ -57,7 +58,7 @@ test('ResumeSchedule: by default it keeps trying for 60 s, 250 ms doubling to 5 
   assert.equal(waits(new ResumeSchedule({ attempts: 3 }, () => now)).length, 3);
   now = 0;
   assert.deepEqual(waits(new ResumeSchedule({ totalMs: 1000, delayMs: 400 }, () => now)), [400, 500], 'the last wait is cut to the budget');
-  assert.throws(() => new ResumeSchedule({ totalMs: -1 }), RangeError);
+  assert.throws(() => new ResumeSchedule({ totalMs: -1 }), (e: unknown) => e instanceof ParleyError && e.code === 'PARLEY_CLIENT_BAD_OPTIONS');
 });
 
 test('ResumeSchedule: a Retry-After is never cut short; one beyond the budget ends the schedule', () => {
