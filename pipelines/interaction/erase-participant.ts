@@ -317,7 +317,8 @@ async function eraseDerived(
 /**
  * The names by which a fact's text names the erased person (`erasesFact`), as a user means them: their full display
  * name; each alias that is distinctive; and the first word of a display name of several words (their given name:
- * "Quillon, that is a rare trade" names Quillon Varbeck) when it is distinctive. Never any other word of their name:
+ * "Quillon, that is a rare trade" names Quillon Varbeck) when it is distinctive, a leading title set aside ("Dr Alan
+ * Grant" is also "Alan Grant" and "Alan"; "Aunt Rose" is "Rose"; "Dr Park" only in full). Never any other word of their name:
  * erasing "Rose Park" leaves "Cara walks in Central Park". Distinctive: not a function word, a month or weekday ("May"
  * of "May Chen" is also the month) or a title ("Dr", "Aunt"). Less any a living participant also goes by or holds as a
  * word of their names (a fact about the living "Ben Jones" is no trace of an erased "Ben Smith").
@@ -327,20 +328,35 @@ export function namesInFacts(plan: { names: readonly string[]; living: readonly 
   // `names` begins with the display name ('' when they had none), then their aliases.
   const [name = '', ...aliases] = plan.names;
   const words = name.trim().split(/\s+/);
-  const given = words.length > 1 && distinctiveName(words[0]!) ? [words[0]!] : [];
-  const named = [name.trim(), ...aliases.map((a) => a.trim()).filter(distinctiveName), ...given];
+  // A title is not the person's own name: what follows it is ("Dr Alan Grant" is also "Alan Grant"). After a title of
+  // kin ("Aunt Rose") the next word is a given name; after a formal one ("Dr Park") a lone word is a surname.
+  const titled = words.length > 1 && isTitle(words[0]!);
+  const own = titled ? words.slice(1) : words;
+  const given = (own.length > 1 || (titled && KIN_TITLES.has(titleKey(words[0]!)))) && distinctiveName(own[0]!) ? [own[0]!] : [];
+  const untitled = titled && own.length > 1 ? [own.join(' ')] : [];
+  const named = [name.trim(), ...untitled, ...aliases.map((a) => a.trim()).filter(distinctiveName), ...given];
   return [...new Set(named)].filter((n) => n.length >= 2 && !living.has(n));
 }
 
+/** Titles of kin, followed by a given name ("Aunt Rose"). */
+const KIN_TITLES: ReadonlySet<string> = new Set('aunt auntie uncle grandma grandpa granny nana sister brother'.split(' '));
+
 /** Titles that begin a name without being the person's own ("Dr Park", "Aunt Rose"). */
-const TITLES: ReadonlySet<string> = new Set(('mr mrs ms miss mx dr doctor prof professor sir dame lady lord madam madame '
-  + 'aunt auntie uncle grandma grandpa granny nana father mother sister brother captain capt officer rev reverend judge coach')
-  .split(' '));
+const TITLES: ReadonlySet<string> = new Set([...KIN_TITLES, ...('mr mrs ms miss mx dr doctor prof professor sir dame lady '
+  + 'lord madam madame father mother captain capt officer rev reverend judge coach').split(' ')]);
+
+function titleKey(word: string): string {
+  return word.trim().toLowerCase().replace(/\.$/, '');
+}
+
+function isTitle(word: string): boolean {
+  return TITLES.has(titleKey(word));
+}
 
 /** Whether an alias or given name is distinctive enough that a text naming it names the person (`namesInFacts`). */
 function distinctiveName(label: string): boolean {
   if (/\s/.test(label.trim())) return true;
-  const lower = label.trim().toLowerCase().replace(/\.$/, '');
+  const lower = titleKey(label);
   return !isFunctionWord(lower) && !isCalendarWord(lower) && !TITLES.has(lower);
 }
 

@@ -15,7 +15,14 @@ describe('the names by which a fact names an erased person', () => {
   test('a given name, or a one-word alias, that is also a month, weekday, function word or title does not count alone', () => {
     assert.deepEqual(namesInFacts({ names: ['May Chen', 'On', 'June', 'Doc Chen'], living: [] }).sort(), ['Doc Chen', 'May Chen']);
     assert.deepEqual(namesInFacts({ names: ['Dr Park'], living: [] }), ['Dr Park']);
-    assert.deepEqual(namesInFacts({ names: ['Aunt Rose Miller'], living: [] }), ['Aunt Rose Miller']);
+  });
+
+  test('a title is not part of the name a fact uses: what follows it is, and a kin title is followed by a given name', () => {
+    assert.deepEqual(namesInFacts({ names: ['Aunt Rose'], living: [] }).sort(), ['Aunt Rose', 'Rose']);
+    assert.deepEqual(namesInFacts({ names: ['Aunt Rose Miller'], living: [] }).sort(), ['Aunt Rose Miller', 'Rose', 'Rose Miller']);
+    assert.deepEqual(namesInFacts({ names: ['Dr Alan Grant'], living: [] }).sort(), ['Alan', 'Alan Grant', 'Dr Alan Grant']);
+    assert.deepEqual(namesInFacts({ names: ['Dr. Park'], living: [] }), ['Dr. Park'], 'a lone word after a formal title is a surname');
+    assert.deepEqual(namesInFacts({ names: ['Aunt May'], living: [] }), ['Aunt May'], 'a given name that is a month does not count alone');
   });
 
   test('none that a living participant also goes by or holds as a word of their names', () => {
