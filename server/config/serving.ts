@@ -141,9 +141,16 @@ export function readSessionSettings(
   limits: SessionLimits,
 ): SessionSettings {
   const { maxSessions, perTenantDefault } = limits;
+  const sessionResumeMs = r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000);
+  // Never shorter than the resume window: a session still waiting for its client to come back is not idle.
+  const sessionIdleEndMs = r.int('PARLEY_SESSION_IDLE_END_MS', Math.max(30 * 60_000, sessionResumeMs), 0, 30 * 24 * 3600_000);
+  if (sessionIdleEndMs > 0 && sessionIdleEndMs < sessionResumeMs) {
+    r.problems.push(`PARLEY_SESSION_IDLE_END_MS (${sessionIdleEndMs}) must be 0 or at least PARLEY_SESSION_RESUME_MS `
+      + `(${sessionResumeMs}): a session would be ended while it still waits for its client to resume`);
+  }
   return {
-    sessionResumeMs: r.int('PARLEY_SESSION_RESUME_MS', 5 * 60_000, 0, 24 * 3600_000),
-    sessionIdleEndMs: r.int('PARLEY_SESSION_IDLE_END_MS', 30 * 60_000, 0, 30 * 24 * 3600_000),
+    sessionResumeMs,
+    sessionIdleEndMs,
     maxSessions,
     sessionEndWaitMs: r.int('PARLEY_SESSION_END_WAIT_MS', 10_000, 0, 600_000),
     maxSessionsPerTenant: r.int('PARLEY_MAX_SESSIONS_PER_TENANT', perTenantDefault, 1, 100_000),

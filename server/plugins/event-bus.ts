@@ -50,7 +50,7 @@ export const eventBusPlugin = fp(
       }
       // Ended over HTTP on another server: the socket here ends as session.end would (it sends session.ended itself).
       if (event.type === 'session.ended') {
-        endLiveSession(session, app.liveSessionDeps).catch((err: Error) => app.log.warn({ err: err.message }, 'could not end the live session'));
+        endLiveSession(session, app.liveSessionDeps, 'it was ended on another server').catch((err: Error) => app.log.warn({ err: err.message }, 'could not end the live session'));
         return;
       }
       // The bus carries the same (type, payload) pairs `send` takes; the union is correlated by construction.

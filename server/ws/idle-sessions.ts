@@ -30,9 +30,11 @@ export interface SessionEnding {
  * (its open turn stored first), then the stored end with its job (once: ending an ended session answers the
  * same end), and a socket on another server through the bus. Null when there is no such session.
  */
-export async function endSessionEverywhere(ending: SessionEnding, tenant: string, id: string): Promise<{ endedAt: string; jobId: string } | null> {
+export async function endSessionEverywhere(
+  ending: SessionEnding, tenant: string, id: string, why?: string,
+): Promise<{ endedAt: string; jobId: string } | null> {
   const live = ending.registry.get(tenant, id);
-  if (live) await endLiveSession(live, ending.deps);
+  if (live) await endLiveSession(live, ending.deps, why);
   const end = await endStoredSession(ending.deps.stores, tenant, id);
   if (end && !live) await ending.events.publish(tenant, id, { type: 'session.ended', payload: {} });
   return end;
@@ -45,6 +47,9 @@ export async function endSessionEverywhere(ending: SessionEnding, tenant: string
  * sweep first marks the sessions connected here as active, so with several servers on one store a
  * session connected to any of them is never ended; ends made at once by two servers are one end.
  */
+/** What a session ended by the sweep tells a client that reaches it while it ends. */
+export const IDLE_ENDING = 'no client came back to it within PARLEY_SESSION_IDLE_END_MS';
+
 export class IdleSessionSweeper {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
@@ -99,7 +104,7 @@ export class IdleSessionSweeper {
       // Connected here after the marks above were read: not idle.
       if (registry.get(tenant, id)?.connected) continue;
       try {
-        if (!(await endSessionEverywhere(this.ending, tenant, id))) continue;
+        if (!(await endSessionEverywhere(this.ending, tenant, id, IDLE_ENDING))) continue;
         ended += 1;
         this.log.info({ session: id, tenant, idleMs: this.idleMs }, 'session ended: no client came back to it within PARLEY_SESSION_IDLE_END_MS');
       } catch (err) {

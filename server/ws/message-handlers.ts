@@ -157,14 +157,15 @@ async function askingTurns(session: LiveSession, deps: LiveSessionDeps, msg: Sta
 }
 
 /**
- * End a live session from outside its socket (`POST /v1/sessions/{id}/end`, or that end made on another server), as
+ * End a live session from outside its socket (`POST /v1/sessions/{id}/end`, that end made on another server, or the
+ * idle sweep; `why` tells clients which), as
  * `session.end` would: behind the messages already queued, its open turn stored, then the one end time and job,
  * `session.ended` and the close. Without it the socket went on storing turns into the ended session, after its job.
  */
-export async function endLiveSession(session: LiveSession, deps: LiveSessionDeps): Promise<void> {
+export async function endLiveSession(session: LiveSession, deps: LiveSessionDeps, why = 'it was ended over HTTP'): Promise<void> {
   if (session.ended) return;
   // A session waiting for a resume ends too (its subscribers told, its slot freed), not when its resume window closes.
-  session.ending ??= 'it was ended over HTTP';
+  session.ending ??= why;
   await new Promise<void>((resolve, reject) => {
     // Queued even when the queue is full: the end is never shed.
     session.enqueue(() => (session.ended ? Promise.resolve() : endSession(session, deps)).then(resolve, reject), { always: true });

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { IDLE_ENDING } from '../../server/ws/idle-sessions.js';
 import { startTestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { TestWsClient } from '../helpers/ws-client.js';
@@ -36,6 +37,7 @@ test('a streamed session no client comes back to is ended after the idle time, a
     gone.close();
     await until(() => t.app.sessions.get('default', 'idle-gone')?.connected === false);
     const dropped = Date.now();
+    const waiting = t.app.sessions.get('default', 'idle-gone')!;
 
     assert.equal(await sweeper.sweep(dropped + IDLE_MS - 60_000), 0, 'within the idle time nothing is ended');
     assert.equal((await t.app.stores.graph.getSession('default', 'idle-gone'))?.endedAt, null);
@@ -44,6 +46,7 @@ test('a streamed session no client comes back to is ended after the idle time, a
     const ended = await t.app.stores.graph.getSession('default', 'idle-gone');
     assert.ok(ended?.endedAt, 'its end is stored');
     assert.equal(t.app.sessions.get('default', 'idle-gone'), undefined, 'its live session is freed');
+    assert.equal(waiting.ending, IDLE_ENDING, 'the reason a client reaching it while it ends is told: the sweep, not HTTP');
     const post = await fetch(`${t.httpUrl}/v1/sessions/idle-gone/utterances`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ utterances: [{ speaker: 'Ana', text: 'too late' }] }),
@@ -94,6 +97,11 @@ test('sessions orphaned by a crash are ended by the start-up sweep once idle; re
 
 test('PARLEY_SESSION_IDLE_END_MS: 30 minutes by default; 0 never ends a session', async () => {
   assert.equal(loadConfig({}).sessionIdleEndMs, 1_800_000);
+  // Never shorter than the resume window: by default it follows a longer one; set shorter, it is refused.
+  assert.equal(loadConfig({ PARLEY_SESSION_RESUME_MS: '3600000' }).sessionIdleEndMs, 3_600_000);
+  assert.throws(() => loadConfig({ PARLEY_SESSION_RESUME_MS: '3600000', PARLEY_SESSION_IDLE_END_MS: '1800000' }),
+    /PARLEY_SESSION_IDLE_END_MS \(1800000\) must be 0 or at least PARLEY_SESSION_RESUME_MS \(3600000\)/);
+  assert.equal(loadConfig({ PARLEY_SESSION_RESUME_MS: '3600000', PARLEY_SESSION_IDLE_END_MS: '0' }).sessionIdleEndMs, 0);
   const t = await startTestApp({ PARLEY_ASR: 'none', PARLEY_SESSION_IDLE_END_MS: '0' }, false);
   try {
     assert.equal(t.app.idleSessions, null);
