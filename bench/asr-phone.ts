@@ -17,7 +17,8 @@
  *   node dist/bench/asr-phone.js --dev    development: TTS training voices (unshifted) × sentences 1–6, LibriSpeech
  *                                         training speakers (1 clip each, delays only)
  *   node dist/bench/asr-phone.js --real   the report's real clips alone (a breakdown of the same clips)
- *   --systems=0,2  only those rows (0: the baseline); --limit=N  the first N clips (a smoke run)
+ *   --systems=0,2  only those rows (0: the baseline); --limit=N  the first N clips (a smoke run); --lead=S  seconds of
+ *                  silence before each clip (default 0.5)
  *
  * Run: npm run bench:asr-phone   (needs `npm run models -- fetch moonshine-tiny`, flite / festival / sox)
  */
@@ -40,7 +41,9 @@ interface ClipRun { errors: ClipErrors | null; toFinal: number[]; toContext: num
 interface SystemRun { name: string; clips: ClipRun[]; cpuMs: number; streamS: number }
 
 const dev = process.argv.includes('--dev');
-const LEAD_S = 0.5;
+/** Silence before each clip's speech (`--lead=S`, default 0.5 s): a turn opening on more quiet than the VAD's 300 ms pre-padding is what `PARLEY_MOONSHINE_RETRY_EMPTY` is for. */
+const LEAD_S = Number(process.argv.find((a) => a.startsWith('--lead='))?.slice('--lead='.length) ?? 0.5);
+if (!(LEAD_S >= 0 && LEAD_S <= 10)) throw new RangeError(`--lead must be seconds from 0 to 10, not ${LEAD_S}`);
 const TAIL_S = 1.5;
 
 const SYSTEMS: [string, Record<string, string>][] = [
@@ -48,6 +51,8 @@ const SYSTEMS: [string, Record<string, string>][] = [
   ['moonshine-tiny, one decode when the turn ends', { PARLEY_ASR_PHONE: 'moonshine' }],
   ['moonshine-tiny, decode started at each pause (PARLEY_MOONSHINE_PAUSE_DECODE=true)', { PARLEY_ASR_PHONE: 'moonshine', PARLEY_MOONSHINE_PAUSE_DECODE: 'true' }],
   ['moonshine-tiny, partials every 500 ms (PARLEY_MOONSHINE_PARTIAL_MS=500)', { PARLEY_ASR_PHONE: 'moonshine', PARLEY_MOONSHINE_PARTIAL_MS: '500' }],
+  ['moonshine-tiny, pause decoding, no second decode of an empty turn (PARLEY_MOONSHINE_RETRY_EMPTY=false)',
+    { PARLEY_ASR_PHONE: 'moonshine', PARLEY_MOONSHINE_PAUSE_DECODE: 'true', PARLEY_MOONSHINE_RETRY_EMPTY: 'false' }],
 ];
 
 function tts(voices: TtsVoice[], from: number, to: number): Clip[] {
@@ -76,7 +81,7 @@ async function streamClip(baseUrl: string, id: string, clip: Clip, line: Buffer)
   const session = await StreamSession.open(baseUrl, undefined, { sessionId: id, sampleRate: 8000, encoding: 'mulaw', pacing: 'realtime', frameMs: 20, resume: false });
   const seen: { e: ServerEvent; at: number }[] = [];
   const reading = (async () => { for await (const e of session) seen.push({ e, at: performance.now() }); })().catch(() => undefined);
-  const lead = Buffer.alloc(LEAD_S * 8000, 0xff);
+  const lead = Buffer.alloc(Math.round(LEAD_S * 8000), 0xff);
   const tail = Buffer.alloc(TAIL_S * 8000, 0xff);
   const sentAt = performance.now();
   session.sendAudio(Buffer.concat([lead, line, tail]));

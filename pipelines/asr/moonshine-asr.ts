@@ -22,6 +22,31 @@ const CUT_FRAME = RATE / 10;
 /** Silence appended to the audio decoded at a pause (500 ms). */
 const PAUSE_PADDING_SAMPLES = RATE / 2;
 
+/** Shortest turn decoded again when it gave no words (`MoonshineAsrConfig.retryEmpty`): 300 ms. */
+const RETRY_MIN_SAMPLES = (3 * RATE) / 10;
+/** Frames of the lead-in judged quiet (32 ms), their level against the loudest frame's, and what is kept before speech. */
+const LEAD_FRAME = 512;
+const LEAD_QUIET_DB = -30;
+const LEAD_MARGIN_SAMPLES = RATE / 5;
+
+/**
+ * `audio` from 200 ms before its first 32 ms frame within 30 dB of its loudest one: the quiet lead-in dropped. The
+ * same audio when nothing is dropped.
+ */
+export function trimQuietLead(audio: Float32Array): Float32Array {
+  const levels: number[] = [];
+  for (let i = 0; i + LEAD_FRAME <= audio.length; i += LEAD_FRAME) {
+    let e = 0;
+    for (let j = i; j < i + LEAD_FRAME; j++) e += audio[j]! * audio[j]!;
+    levels.push(Math.sqrt(e / LEAD_FRAME));
+  }
+  const loudest = Math.max(0, ...levels);
+  if (loudest === 0) return audio;
+  const first = levels.findIndex((l) => l >= loudest * 10 ** (LEAD_QUIET_DB / 20));
+  const from = Math.max(0, first * LEAD_FRAME - LEAD_MARGIN_SAMPLES);
+  return from > 0 ? audio.subarray(from) : audio;
+}
+
 /** Default manifest name of the Moonshine model. */
 export const MOONSHINE_DEFAULT_MODEL = 'moonshine-tiny';
 
@@ -37,7 +62,7 @@ export class MoonshineAsr implements StreamingAsr {
   readonly producesPartials: boolean;
 
   private constructor(private readonly model: MoonshineModel, private readonly partialIntervalSamples: number, private readonly pauseDecode: boolean,
-    private readonly knownNames: KnownNameOptions | false) {
+    private readonly knownNames: KnownNameOptions | false, private readonly retryEmpty: boolean) {
     this.producesPartials = partialIntervalSamples > 0;
   }
 
@@ -53,11 +78,11 @@ export class MoonshineAsr implements StreamingAsr {
     const interval = config.partialIntervalMs ?? 0;
     if (!Number.isFinite(interval) || interval < 0) throw new RangeError(`partialIntervalMs must be 0 or more, got ${interval}`);
     return new MoonshineAsr(await MoonshineModel.load(dir, hint), Math.round((interval * RATE) / 1000), config.pauseDecode ?? false,
-      config.knownNames === false ? false : { ...KNOWN_NAME_DEFAULTS, ...config.knownNames });
+      config.knownNames === false ? false : { ...KNOWN_NAME_DEFAULTS, ...config.knownNames }, config.retryEmpty ?? true);
   }
 
   startTurn(options: AsrTurnOptions = {}): AsrTurnStream {
-    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode, this.knownNames, options.names ?? []);
+    return new MoonshineTurn(this.model, this.partialIntervalSamples, this.pauseDecode, this.knownNames, options.names ?? [], this.retryEmpty);
   }
 
   async close(): Promise<void> {
@@ -86,7 +111,7 @@ class MoonshineTurn implements AsrTurnStream {
   private atPause: { samples: number; result: Promise<MoonshineResult> } | undefined;
 
   constructor(private readonly model: MoonshineModel, private readonly interval: number, private readonly pauseDecode: boolean,
-    private readonly knownNames: KnownNameOptions | false, private names: readonly string[]) {}
+    private readonly knownNames: KnownNameOptions | false, private names: readonly string[], private readonly retryEmpty = true) {}
 
   /** Names are matched when the turn ends, so names read while it was spoken count for it too. */
   setNames(names: readonly string[]): void {
@@ -121,6 +146,8 @@ class MoonshineTurn implements AsrTurnStream {
   async finish(): Promise<AsrFinal> {
     if (this.done) return { text: '', confidence: 0 };
     this.done = true;
+    // A turn never cut into pieces: all of it, for a second decode if the first hears nothing.
+    const whole = this.pieces.length === 0 ? this.take(this.length, false) : undefined;
     let rest = this.take(this.length);
     if (this.atPause) {
       // The audio up to the last pause is being decoded already. When what came after it holds no words
@@ -135,7 +162,11 @@ class MoonshineTurn implements AsrTurnStream {
     }
     // A remainder under 100 ms after a cut is silence or a word's tail; a short turn of its own is padded.
     if (rest.length >= MOONSHINE_MIN_SAMPLES || (this.pieces.length === 0 && rest.length > 0)) this.pieces.push(this.decode(rest));
-    const results = await Promise.all(this.pieces);
+    let results = await Promise.all(this.pieces);
+    if (this.retryEmpty && whole && whole.length >= RETRY_MIN_SAMPLES && results.every((r) => asrText(r.text) === '')) {
+      const trimmed = trimQuietLead(whole);
+      if (trimmed.length < whole.length) results = [await this.decode(trimmed)];
+    }
     const heard = results.map((r) => r.text).join(' ');
     const tokens = results.reduce((n, r) => n + r.tokens.length + (r.cut ? 0 : 1), 0);
     const logProb = results.reduce((s, r) => s + r.logProb, 0);

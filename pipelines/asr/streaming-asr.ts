@@ -185,6 +185,13 @@ export interface MoonshineAsrConfig {
    */
   pauseDecode?: boolean;
   /**
+   * A turn of under 25 s that decodes to no words is decoded once more without its quiet lead-in (`trimQuietLead`):
+   * Moonshine often ends at its first step on audio that opens with near-digital silence (a phone line's quiet, the
+   * VAD's 300 ms pre-padding), so the turn, which the VAD heard as speech, was lost. `false` keeps the empty result.
+   * Default true.
+   */
+  retryEmpty?: boolean;
+  /**
    * Turns given names: heard words that sound like one of them are rewritten as it where the recogniser
    * capitalised them or the sentence names or addresses someone there (`favourKnownNames`). `false` never
    * does. Default on with `KNOWN_NAME_DEFAULTS`.

@@ -36,6 +36,8 @@ export interface SpeechSettings {
    * or addresses someone there (`MoonshineAsrConfig.knownNames`). `true` / `false`; default `false`.
    */
   moonshineNames: boolean;
+  /** `PARLEY_MOONSHINE_RETRY_EMPTY`: a turn Moonshine heard no words in is decoded again without its quiet lead-in (`MoonshineAsrConfig.retryEmpty`). */
+  moonshineRetryEmpty: boolean;
   /**
    * `PARLEY_POCKETSPHINX_OPTIONS`: pocketsphinx decoder options as on its command line, e.g.
    * `-ds 1 -maxhmmpf 30000` (the library's own, more CPU per stream); override Parley's defaults.
@@ -154,6 +156,7 @@ export function readSpeechSettings(
     moonshinePauseDecode: pauseDecode === 'true',
     phonePauseDecode: pauseDecode === 'auto' ? asrPhoneChoice === 'auto' : pauseDecode === 'true',
     moonshineNames: r.oneOf('PARLEY_MOONSHINE_NAMES', ['true', 'false'] as const, 'false') === 'true',
+    moonshineRetryEmpty: r.oneOf('PARLEY_MOONSHINE_RETRY_EMPTY', ['true', 'false'] as const, 'true') === 'true',
     pocketsphinxOptions: parseDecoderOptions('PARLEY_POCKETSPHINX_OPTIONS', env.PARLEY_POCKETSPHINX_OPTIONS, r.problems),
     asrMaxDecoders,
     asrIdleDecoders,

@@ -85,7 +85,7 @@ export function asrBackend(config: Config): AsrBackendConfig {
 /** Moonshine as the config names it; `pauseDecode`: whether these streams decode at pauses (phone streams have their own default). */
 function moonshineBackend(config: Config, pauseDecode = config.moonshinePauseDecode): MoonshineAsrConfig {
   return { kind: 'moonshine', model: config.moonshineModel, modelDir: path.join(config.modelsDir, config.moonshineModel), partialIntervalMs: config.moonshinePartialMs, pauseDecode,
-    ...(config.moonshineNames ? {} : { knownNames: false as const }) };
+    retryEmpty: config.moonshineRetryEmpty, ...(config.moonshineNames ? {} : { knownNames: false as const }) };
 }
 
 /**

@@ -9,13 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import { ParleyError } from '../../../graph/core/errors.js';
 import { createStreamingAsr } from '../../../pipelines/asr/create-streaming-asr.js';
 import { asrText, llamaPieces, piecesToText } from '../../../pipelines/asr/llama-vocabulary.js';
-import { MOONSHINE_MAX_PIECE_SAMPLES, moonshineTokenLimit } from '../../../pipelines/asr/moonshine-asr.js';
+import { MOONSHINE_MAX_PIECE_SAMPLES, moonshineTokenLimit, trimQuietLead } from '../../../pipelines/asr/moonshine-asr.js';
 import { MOONSHINE_FILES, MoonshineModel } from '../../../pipelines/asr/moonshine-model.js';
 import type { AsrTurnStream, StreamingAsr } from '../../../pipelines/asr/streaming-asr.js';
 import { wordErrorRate } from '../../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
 import { readWav } from '../../../pipelines/audio/wav.js';
-import { modelsDir } from '../../../pipelines/models/repo-root.js';
+import { modelsDir, repoRoot } from '../../../pipelines/models/repo-root.js';
 import { runInWorkerThreads } from '../../helpers/worker-threads-child.js';
 
 const MODEL_DIR = path.join(modelsDir(), 'moonshine-tiny');
@@ -180,6 +180,38 @@ describe('moonshine backend', { skip: SKIP }, () => {
     } finally {
       await paused.close();
     }
+  });
+
+  /**
+   * A phone call's first turn after a second of line silence (a newcomer's trial: flite "hello my name is carla", 8 kHz
+   * μ-law, through the server's VAD) came out as no words, so the turn was dropped without a trace: tiny ends at its
+   * first step on the 300 ms of near-digital silence the VAD's pre-padding puts first. The fixture is that turn's audio
+   * as the recogniser got it.
+   */
+  test('a turn that decodes to no words is decoded again without its quiet lead-in (retryEmpty, on by default)', async () => {
+    const audio = readWav(path.join(repoRoot(), 'test', 'fixtures', 'audio', 'phone-quiet-lead.wav')).samples;
+    const decode = async (retryEmpty?: boolean): Promise<string> => {
+      const paused = await createStreamingAsr({ kind: 'moonshine', modelDir: MODEL_DIR, pauseDecode: true, ...(retryEmpty === undefined ? {} : { retryEmpty }) });
+      try {
+        const turn = paused.startTurn();
+        for (let i = 0; i < audio.length; i += 512) turn.accept(audio.subarray(i, i + 512));
+        turn.flush();
+        return (await turn.finish()).text;
+      } finally {
+        await paused.close();
+      }
+    };
+    assert.equal(await decode(false), '', 'the first decode hears nothing (what was lost)');
+    assert.match(await decode(), /\bmy name is carla\b/);
+  });
+
+  test('trimQuietLead keeps 200 ms before the first 32 ms frame within 30 dB of the loudest; all of it when nothing is quiet', () => {
+    const audio = new Float32Array(16000);
+    for (let i = 8000; i < 16000; i++) audio[i] = 0.5 * Math.sin(i / 5);
+    assert.equal(trimQuietLead(audio).length, 16000 - (7680 - 3200), 'from the frame at 7680 (the first holding speech) less 3,200 samples');
+    const loud = audio.subarray(8000);
+    assert.equal(trimQuietLead(loud), loud);
+    assert.equal(trimQuietLead(new Float32Array(4000)).length, 4000, 'silence throughout: kept as it is');
   });
 
   test('with a partial interval, partials arrive while the turn is streamed and grow towards the final', async () => {
