@@ -4,7 +4,7 @@
  * `maxSeconds` of voiced speech joins another at linkage `minLinkage`) against it without ("off": the
  * calibrated decision, cosine merge at mergeTau, as bench/speaker-meeting.ts's "main" rows), in the same runs.
  *
- *   npm run bench:speaker-absorb -- [--max-seconds 2,4,8,16 --min-linkage -1,0,0.3,0.5,0.7 --cache FILE]
+ *   npm run bench:speaker-absorb -- [--max-seconds 2,4,8,16 --min-linkage -1,0,0.3,0.5,0.7 --min-stay none,0.5 --cache FILE]
  *        (choice: TRAINING speakers, out of fold, seeds 1–10, as bench/speaker-revise.ts)
  *   npm run bench:speaker-absorb -- --heldout --max-seconds 8 --min-linkage 0.5        (held-out, once)
  *
@@ -16,6 +16,9 @@
  * - objective: the mean Δ within-session utterance accuracy over the three meeting scenarios;
  * - chosen: the eligible setting of highest objective; within 0.1 point the higher minLinkage, then the lower
  *   maxSeconds (the more conservative). None eligible: nothing is adopted and no held-out run is made.
+ * - grid 2, added after reading grid 1 (where every setting that raised far-field meetings lost far-field
+ *   round-robin within sessions beyond its interval): the same rule over `minStayRate` none, 0.5, 0.6, 0.7, 0.8
+ *   (absorption only in sessions that mostly stay with the voice just heard), maxSeconds 8 / 16, minLinkage 0 / 0.3 / 0.5.
  * - server default: on only when no held-out scenario has Δ across or Δ within utterance accuracy with its
  *   interval wholly below zero.
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
@@ -62,8 +65,10 @@ if (heldOut) {
 if (!off.decision) throw new Error(`no calibrated decision for ${modelId}`);
 
 const variants: SmallIdAbsorption[] = [];
+const stayList = argString('min-stay', 'none').split(',').map((x) => (x === 'none' ? null : Number(x)));
 for (const maxSeconds of list('max-seconds', heldOut ? '' : '2,4,8,16'))
-  for (const minLinkage of list('min-linkage', heldOut ? '' : '-1,0,0.3,0.5,0.7')) variants.push({ maxSeconds, minLinkage });
+  for (const minLinkage of list('min-linkage', heldOut ? '' : '-1,0,0.3,0.5,0.7'))
+    for (const minStayRate of stayList) variants.push({ maxSeconds, minLinkage, minStayRate });
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const pc = (v: number): string => (100 * v).toFixed(1);

@@ -1,7 +1,7 @@
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
-import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId, type SmallIdAbsorption } from '../../pipelines/speaker/session-clustering.js';
+import { absorptionFor, clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId, type SmallIdAbsorption } from '../../pipelines/speaker/session-clustering.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
@@ -123,7 +123,9 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
           for (let j = i + 1; j < eligible.length; j++) if (owner.get(eligible[i]!) !== owner.get(eligible[j]!)) tally.differentPairs++;
         const sessionIds = sessionIdsFrom(tracker.prototypes(), stats);
         o.onSessionEnd?.(sessionIds, owner);
-        const rule = o.mergeCalibrated ? { calibrated: o.mergeCalibrated } : { linkageTau: o.mergeTau ?? 1, ...(o.absorb ? { absorb: o.absorb } : {}) };
+        const { stays, transitions } = tracker.stayCount();
+        const absorb = absorptionFor(o.absorb, stays, transitions);
+        const rule = o.mergeCalibrated ? { calibrated: o.mergeCalibrated } : { linkageTau: o.mergeTau ?? 1, ...(absorb ? { absorb } : {}) };
         const merges = o.mergeTau === null ? [] : mergeOn === 'clusters'
           ? clusterSessionIds(sessionIds, { ...rule, minUtterances })
           : planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });
