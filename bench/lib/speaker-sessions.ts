@@ -1,7 +1,8 @@
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
-import { absorptionFor, clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId, type SmallIdAbsorption } from '../../pipelines/speaker/session-clustering.js';
+import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
+import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';

@@ -1,4 +1,7 @@
 import { scoreLlr, type ScoreCalibration } from './speaker-decision.js';
+import { validateAbsorption, type SmallIdAbsorption } from './small-id-absorption.js';
+
+export type { SmallIdAbsorption } from './small-id-absorption.js';
 
 /** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
 export interface WeightedEmbedding {
@@ -53,37 +56,6 @@ export interface SessionClusterOptions {
    * short-lived ids behind, whose few seconds cannot reach the linkage two whole voices need. Absent: none.
    */
   absorb?: SmallIdAbsorption;
-}
-
-/** See {@link SessionClusterOptions.absorb}. */
-export interface SmallIdAbsorption {
-  /** A new group holding less voiced speech than this (seconds, > 0) is small. */
-  maxSeconds: number;
-  /** The average linkage (a cosine in [-1, 1]) at which a small group joins another. */
-  minLinkage: number;
-  /**
-   * Only in sessions whose turns stayed with the voice just heard at least this share of the time (in [0, 1]; an
-   * online sign of a meeting with a dominant voice, where a split voice is likely; a round-robin conversation
-   * rarely stays). Null or absent: every session. See {@link absorptionFor}.
-   */
-  minStayRate?: number | null;
-}
-
-/**
- * The absorption to apply at the end of a session whose tracker counted `stays` of `transitions` turn-to-turn
- * transitions staying with the same id: `absorb` when its `minStayRate` is met (or absent), else null.
- */
-export function absorptionFor(absorb: SmallIdAbsorption | null | undefined, stays: number, transitions: number): SmallIdAbsorption | null {
-  if (!absorb) return null;
-  if (absorb.minStayRate == null) return absorb;
-  return transitions > 0 && stays / transitions >= absorb.minStayRate ? absorb : null;
-}
-
-/** Check an absorption setting: a positive finite `maxSeconds`, a cosine `minLinkage`. */
-export function validateAbsorption(a: SmallIdAbsorption): void {
-  if (!(Number.isFinite(a.maxSeconds) && a.maxSeconds > 0)) throw new RangeError('absorb.maxSeconds must be a finite number of seconds > 0');
-  if (!(a.minLinkage >= -1 && a.minLinkage <= 1)) throw new RangeError('absorb.minLinkage must be a cosine in [-1, 1]');
-  if (a.minStayRate != null && !(a.minStayRate >= 0 && a.minStayRate <= 1)) throw new RangeError('absorb.minStayRate must be in [0, 1]');
 }
 
 interface Group {
