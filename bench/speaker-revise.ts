@@ -15,15 +15,10 @@
  */
 import { argNumber, argString, requireDataOrSkip } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
-import { featureKindArg, loadSpeakerFeatures } from './lib/speaker-feature-kinds.js';
 import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
-import { heldOutSpeech, scenarios, trainingSpeech, type Scenario } from './lib/speaker-revise-data.js';
-import type { RunOptions } from './lib/speaker-sessions.js';
+import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import type { FirstTurnRevision } from '../pipelines/speaker/first-turn-revision.js';
-import { decisionFor } from '../pipelines/speaker/speaker-decision.js';
-import { SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
-import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -35,23 +30,7 @@ const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
 const list = (name: string, fallback: string): (number | null)[] => argString(name, fallback).split(',').map((x) => (x === 'none' ? null : Number(x)));
 
-let modelId: string;
-let off: RunOptions;
-let scen: Scenario[];
-if (heldOut) {
-  const lda = new StatsLdaSpeakerEmbedder();
-  modelId = lda.modelId;
-  const t = thresholdsFor(modelId);
-  off = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(modelId) };
-  scen = scenarios(await heldOutSpeech(lda), seeds, 100);
-} else {
-  const features = await loadSpeakerFeatures(featureKindArg());
-  const params = features.loadParams();
-  modelId = 'fold';
-  off = { thresholds: params.thresholds!, mergeTau: params.thresholds!.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(params.modelId) };
-  scen = scenarios(await trainingSpeech(features, argString('cache', '') || null), seeds, 0);
-}
-if (!off.decision) throw new Error(`no calibrated decision for ${modelId}`);
+const { modelId, off, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
 
 const variants: FirstTurnRevision[] = [];
 const flag = (name: string, fallback: string): boolean[] => argString(name, fallback).split(',').map((x) => x === '1');

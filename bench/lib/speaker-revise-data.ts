@@ -3,11 +3,14 @@ import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain } from
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { degrade, FAR_FIELD, PHONE_BAND } from './far-field.js';
 import { outOfFoldEmbedders } from './speaker-folds.js';
-import type { SpeakerFeatures } from './speaker-feature-kinds.js';
+import { featureKindArg, loadSpeakerFeatures, type SpeakerFeatures } from './speaker-feature-kinds.js';
 import { cutChunks, embedChunks, meetingSessions, type MeetingChunk } from './speaker-meeting.js';
 import { arrangeSessions, shufflePerSpeaker } from './speaker-scores.js';
-import type { EvalUtterance } from './speaker-sessions.js';
+import type { EvalUtterance, RunOptions } from './speaker-sessions.js';
 import { trainingConditions } from './speaker-training.js';
+import { decisionFor } from '../../pipelines/speaker/speaker-decision.js';
+import { SHORT_TURN_MS, thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
+import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 
 /** One condition's embedded speech: turn-sized chunks (with fragments) and whole utterances. */
 export interface ConditionSpeech {
@@ -66,4 +69,27 @@ export function scenarios(speech: ReadonlyMap<string, ConditionSpeech>, seeds: r
 function revive(entries: [string, ConditionSpeech][]): Map<string, ConditionSpeech> {
   const u = (x: EvalUtterance): EvalUtterance => ({ ...x, vector: Float32Array.from(x.vector as unknown as number[]) });
   return new Map(entries.map(([k, c]) => [k, { chunks: c.chunks.map((m) => ({ ...m, whole: u(m.whole), fragments: m.fragments.map(u) })), whole: c.whole.map(u) }]));
+}
+
+/**
+ * The scenarios of the session benches (bench/speaker-revise.ts, bench/speaker-absorb.ts) and their "off" options (the
+ * calibrated decision, cosine merge at mergeTau, short turns by `assignShort`): held out, the LIBRI_HELDOUT and
+ * SpeechBrain speakers through stats-lda-v2 as shipped (meetings from seed + 100); else the training speakers out of fold
+ * (`--features`, meetings from the seeds themselves), cached in `cache` when given.
+ */
+export async function sessionScenarios(heldOut: boolean, seeds: readonly number[], cache: string | null): Promise<{ modelId: string; off: RunOptions; scen: Scenario[] }> {
+  let out: { modelId: string; off: RunOptions; scen: Scenario[] };
+  if (heldOut) {
+    const lda = new StatsLdaSpeakerEmbedder();
+    const t = thresholdsFor(lda.modelId);
+    const off = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(lda.modelId) };
+    out = { modelId: lda.modelId, off, scen: scenarios(await heldOutSpeech(lda), seeds, 100) };
+  } else {
+    const features = await loadSpeakerFeatures(featureKindArg());
+    const params = features.loadParams();
+    const off = { thresholds: params.thresholds!, mergeTau: params.thresholds!.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(params.modelId) };
+    out = { modelId: 'fold', off, scen: scenarios(await trainingSpeech(features, cache), seeds, 0) };
+  }
+  if (!out.off.decision) throw new Error(`no calibrated decision for ${out.modelId}`);
+  return out;
 }

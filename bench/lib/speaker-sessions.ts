@@ -2,6 +2,7 @@ import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-store.js';
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
+import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
@@ -68,6 +69,8 @@ export interface RunOptions {
   decision?: SpeakerDecisionParams | null;
   /** With `clusters`: the calibrated merge rule instead of the cosine linkage threshold `mergeTau` (which must be non-null to merge). */
   mergeCalibrated?: CalibratedMerge | null;
+  /** With the cosine rule of `clusters`: small new ids join at a lower linkage (`session-clustering.ts` `absorb`). */
+  absorb?: SmallIdAbsorption | null;
   /** With `decision`: the per-session stay prior (`session-rules.ts`). */
   stay?: StayPrior | null;
   /** With `decision`: the first-turn revision (`first-turn-revision.ts`). */
@@ -121,7 +124,9 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
           for (let j = i + 1; j < eligible.length; j++) if (owner.get(eligible[i]!) !== owner.get(eligible[j]!)) tally.differentPairs++;
         const sessionIds = sessionIdsFrom(tracker.prototypes(), stats);
         o.onSessionEnd?.(sessionIds, owner);
-        const rule = o.mergeCalibrated ? { calibrated: o.mergeCalibrated } : { linkageTau: o.mergeTau ?? 1 };
+        const { stays, transitions } = tracker.stayCount();
+        const absorb = absorptionFor(o.absorb, stays, transitions);
+        const rule = o.mergeCalibrated ? { calibrated: o.mergeCalibrated } : { linkageTau: o.mergeTau ?? 1, ...(absorb ? { absorb } : {}) };
         const merges = o.mergeTau === null ? [] : mergeOn === 'clusters'
           ? clusterSessionIds(sessionIds, { ...rule, minUtterances })
           : planMerges(candidates, { mergeTau: o.mergeTau, minUtterances });

@@ -1,4 +1,7 @@
 import { scoreLlr, type ScoreCalibration } from './speaker-decision.js';
+import { validateAbsorption, type SmallIdAbsorption } from './small-id-absorption.js';
+
+export type { SmallIdAbsorption } from './small-id-absorption.js';
 
 /** One utterance's embedding with its voiced duration (the weight it carries in the clustering). */
 export interface WeightedEmbedding {
@@ -46,6 +49,13 @@ export interface SessionClusterOptions {
    * worth in cosine, 0.1–0.2, would put mergeTau 0.9 past 1 and end every merge). Default 0.
    */
   bandOffset?: number;
+  /**
+   * Small new ids (issue #17 item 2, far-field): with the cosine rule, a pair in which one group is new in this
+   * session (no known id) and holds less than `maxSeconds` of voiced speech joins at the lower linkage `minLinkage`
+   * instead of `linkageTau`, the small group going into the other. A voice split by a noisy channel leaves such
+   * short-lived ids behind, whose few seconds cannot reach the linkage two whole voices need. Absent: none.
+   */
+  absorb?: SmallIdAbsorption;
 }
 
 interface Group {
@@ -79,6 +89,11 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
   const band = options.bandOffset ?? 0;
   if (!(Number.isFinite(band) && band >= 0)) throw new RangeError('bandOffset must be a finite LLR ≥ 0');
   if (band > 0 && !rule) throw new RangeError('bandOffset applies to the calibrated rule only (an LLR), not to linkageTau');
+  const absorb = options.absorb;
+  if (absorb) {
+    if (rule) throw new RangeError('absorb applies to the cosine rule (linkageTau) only');
+    validateAbsorption(absorb);
+  }
   const minUtt = options.minUtterances ?? 1;
   const forbidden = new Set<string>();
   for (const [a, b] of options.cannotLink ?? []) forbidden.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);
@@ -100,24 +115,29 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
   for (;;) {
     let best: [number, number] | null = null;
     // The cosine rule joins at the threshold, the calibrated one only above it.
-    let bestScore = rule ? rule.threshold : options.linkageTau!;
+    let bestScore = -Infinity;
+    let absorbed: Group | null = null;
     for (let i = 0; i < groups.length; i++)
       for (let j = i + 1; j < groups.length; j++) {
         const gi = groups[i];
         const gj = groups[j];
         if (!gi || !gj) continue;
         const s = rule ? linkageLlr(rule, link[i]![j]!, gi.seconds, gj.seconds) - band : link[i]![j]!;
-        if (s < bestScore || ((best || rule) && s === bestScore)) continue;
+        const small = absorb ? smallOf(gi, gj, absorb.maxSeconds) : null;
+        const threshold = rule ? rule.threshold : small ? Math.min(absorb!.minLinkage, options.linkageTau!) : options.linkageTau!;
+        if (s < threshold || (rule && s === threshold) || s < bestScore || (best && s === bestScore)) continue;
         if (gi.known && gj.known) continue;
         if (gi.members.some((a) => gj.members.some((b) => forbidden.has(`${a}\u0000${b}`)))) continue;
         best = [i, j];
         bestScore = s;
+        absorbed = small && s < options.linkageTau! ? small : null;
       }
     if (!best) return merges;
     const [i, j] = best;
     const a = groups[i]!;
     const b = groups[j]!;
-    const keepA = a.known || (!b.known && a.seconds >= b.seconds);
+    // A small group joined below linkageTau goes into the other; otherwise the known, else the longer, survives.
+    const keepA = absorbed ? absorbed === b : a.known || (!b.known && a.seconds >= b.seconds);
     const [into, from, k, gone] = keepA ? [a, b, i, j] : [b, a, j, i];
     // Lance–Williams update of average linkage for the joined group.
     for (let m = 0; m < groups.length; m++) {
@@ -133,6 +153,12 @@ export function clusterSessionIds(ids: readonly SessionId[], options: SessionClu
     merges.push({ from: from.root.participantId, into: into.root.participantId });
     groups[gone] = null;
   }
+}
+
+/** The group of the pair that is new in the session and under `maxSeconds` (the shorter when both are), else null. */
+function smallOf(a: Group, b: Group, maxSeconds: number): Group | null {
+  const small = [a, b].filter((g) => !g.known && g.seconds < maxSeconds).sort((x, y) => x.seconds - y.seconds);
+  return small[0] ?? null;
 }
 
 /** Average linkage of two sets of utterances: the mean pair cosine, each pair weighted by the product of their voiced seconds. */

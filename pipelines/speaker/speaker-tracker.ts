@@ -385,6 +385,11 @@ export class SpeakerTracker {
     return this.protos.map((p) => ({ ...p, vector: Float32Array.from(p.vector) }));
   }
 
+  /** Turn-to-turn transitions of this session so far, and how many stayed with the same id (after any revision). */
+  stayCount(): { stays: number; transitions: number } {
+    return { stays: this.stays, transitions: this.transitions };
+  }
+
   /** Per-id evidence gathered in this session. */
   sessionStats(): SessionSpeakerStats[] {
     return [...this.stats.values()].map((s) => ({ ...s, embeddingSum: Float32Array.from(s.embeddingSum), embeddings: s.embeddings.map((e) => ({ ...e })) }));

@@ -16,6 +16,7 @@ import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.j
 import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import { sessionRulesFor, type SessionRules } from '../../pipelines/speaker/session-rules.js';
 import { revisionFor, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
+import { chosenAbsorption, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
@@ -46,6 +47,11 @@ export interface Models {
    * for it. Used only with `PARLEY_SPEAKER_REVISE=true` and the calibrated decision.
    */
   speakerRevision?: FirstTurnRevision | null;
+  /**
+   * The small-id absorption chosen for the speaker embedder (`small-id-absorption.ts`), or null: none chosen for it.
+   * Used by the cosine end-of-session merge with `PARLEY_SPEAKER_ABSORB=true`.
+   */
+  speakerAbsorption?: SmallIdAbsorption | null;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -183,6 +189,7 @@ export const modelsPlugin = fp(
       speakerDecision: config.speakerDecision === 'calibrated' ? decisionFor(speakerEmbedder.modelId) : null,
       speakerSessionRules: sessionRulesFor(speakerEmbedder.modelId),
       speakerRevision: revisionFor(speakerEmbedder.modelId),
+      speakerAbsorption: chosenAbsorption(speakerEmbedder.modelId),
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
       inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),

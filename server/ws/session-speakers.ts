@@ -2,6 +2,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type SessionClusterOptions } from '../../pipelines/speaker/session-clustering.js';
 import { calibratedMerge } from '../../pipelines/speaker/session-rules.js';
+import { absorptionFor } from '../../pipelines/speaker/small-id-absorption.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type NewcomerGuard, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
@@ -99,7 +100,7 @@ export class SessionSpeakers {
     const transcript = await stores.graph.getTranscript(tenant, id);
     const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
     const people = (await Promise.all(heard.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
-    const { rule, logged } = this.mergeRule();
+    const { rule, logged } = this.mergeRule(tracker);
     const merges = clusterSessionIds(ids, {
       ...rule,
       minUtterances: this.deps.config.speakerMergeMinUtterances,
@@ -121,9 +122,9 @@ export class SessionSpeakers {
 
   /**
    * The merge rule: the calibrated LLR threshold (`PARLEY_SPEAKER_MERGE_RULE=calibrated`, where the embedder
-   * has session rules), else average linkage ≥ mergeTau.
+   * has session rules), else average linkage ≥ mergeTau, with small new ids absorbed (`PARLEY_SPEAKER_ABSORB`).
    */
-  private mergeRule(): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated' | 'bandOffset'>; logged: Record<string, number> } {
+  private mergeRule(tracker: SpeakerTracker): { rule: Pick<SessionClusterOptions, 'linkageTau' | 'calibrated' | 'bandOffset' | 'absorb'>; logged: Record<string, number> } {
     const rules = this.deps.models.speakerSessionRules;
     if (this.deps.config.speakerMergeRule === 'calibrated' && rules) {
       const calibrated = calibratedMerge(rules.merge);
@@ -132,7 +133,11 @@ export class SessionSpeakers {
       return { rule: { calibrated, bandOffset }, logged: { llrThreshold: calibrated.threshold, bandOffset } };
     }
     const mergeTau = this.deps.models.speakerThresholds.mergeTau;
-    return { rule: { linkageTau: mergeTau }, logged: { mergeTau } };
+    // Small new ids of a session that mostly stayed with the voice just heard join at a lower linkage (far-field splits).
+    const { stays, transitions } = tracker.stayCount();
+    const absorb = this.deps.config.speakerAbsorb ? absorptionFor(this.deps.models.speakerAbsorption, stays, transitions) : null;
+    if (!absorb) return { rule: { linkageTau: mergeTau }, logged: { mergeTau } };
+    return { rule: { linkageTau: mergeTau, absorb }, logged: { mergeTau, absorbSeconds: absorb.maxSeconds, absorbLinkage: absorb.minLinkage } };
   }
 
   /**

@@ -231,6 +231,12 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_REVISE: 'yes' }), /PARLEY_SPEAKER_REVISE/);
   });
 
+  test('small-id absorption in the end-of-session merge: on by default, off by PARLEY_SPEAKER_ABSORB=false, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerAbsorb, true);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_ABSORB: 'false' }).speakerAbsorb, false);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_ABSORB: 'no' }), /PARLEY_SPEAKER_ABSORB/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });

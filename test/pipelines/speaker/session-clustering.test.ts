@@ -115,6 +115,37 @@ describe('clusterSessionIds', () => {
     assert.ok(reads <= 10 * 600, `${reads} reads of 600 utterances`);
   });
 
+  test('absorb: a small new id joins the nearest group at the lower linkage; whole voices still need linkageTau', () => {
+    // The dominant voice at 0° (12 s), a split-off fragment of it at 40° (1.5 s), another voice at 120° (8 s).
+    const ids = (): SessionId[] => [id('main', [0, 2, 4, 6], 3), id('split', [40], 1.5), id('other', [120, 122], 4)];
+    assert.deepEqual(clusterSessionIds(ids(), { linkageTau: 0.9 }), []);
+    const absorb = { maxSeconds: 4, minLinkage: 0.5 };
+    assert.deepEqual(clusterSessionIds(ids(), { linkageTau: 0.9, absorb }), [{ from: 'split', into: 'main' }]);
+    // 'other' (8 s) is not small: at linkage cos(118°) < 0 it stays apart even with minLinkage −1 for the small ones.
+    assert.deepEqual(clusterSessionIds(ids(), { linkageTau: 0.9, absorb: { maxSeconds: 4, minLinkage: -1 } }), [{ from: 'split', into: 'main' }]);
+    // Too far for minLinkage, or not small enough: no join.
+    assert.deepEqual(clusterSessionIds(ids(), { linkageTau: 0.9, absorb: { maxSeconds: 4, minLinkage: 0.8 } }), []);
+    assert.deepEqual(clusterSessionIds(ids(), { linkageTau: 0.9, absorb: { maxSeconds: 1.5, minLinkage: 0.5 } }), []);
+  });
+
+  test('absorb: the small id goes into the other even when that holds less speech than some, a known small id is never absorbed, cannot-links hold', () => {
+    // Both small: the shorter one is absorbed into the longer.
+    assert.deepEqual(clusterSessionIds([id('a', [0], 1), id('b', [30], 2)], { linkageTau: 0.95, absorb: { maxSeconds: 3, minLinkage: 0.5 } }), [{ from: 'a', into: 'b' }]);
+    // A known id with little speech in this session is not small: two ids far apart stay apart.
+    assert.deepEqual(clusterSessionIds([id('old', [0], 1, true), id('b', [50, 50, 50], 3)], { linkageTau: 0.95, absorb: { maxSeconds: 3, minLinkage: 0.5 } }), []);
+    // A small new id next to a known one joins it, and the known id survives.
+    assert.deepEqual(clusterSessionIds([id('old', [0], 5, true), id('b', [40], 1)], { linkageTau: 0.95, absorb: { maxSeconds: 3, minLinkage: 0.5 } }), [{ from: 'b', into: 'old' }]);
+    assert.deepEqual(clusterSessionIds([id('a', [0], 5), id('b', [40], 1)], { linkageTau: 0.95, absorb: { maxSeconds: 3, minLinkage: 0.5 }, cannotLink: [['a', 'b']] }), []);
+  });
+
+  test('absorb: settings are checked, and it is for the cosine rule only', () => {
+    const ids = [id('a', [0]), id('b', [10])];
+    assert.throws(() => clusterSessionIds(ids, { linkageTau: 0.9, absorb: { maxSeconds: 0, minLinkage: 0.5 } }), /maxSeconds/);
+    assert.throws(() => clusterSessionIds(ids, { linkageTau: 0.9, absorb: { maxSeconds: 3, minLinkage: 2 } }), /minLinkage/);
+    const calibrated = { calibration: { a: 0, b: 10, c: 0, e: 0 }, threshold: 9 };
+    assert.throws(() => clusterSessionIds(ids, { calibrated, absorb: { maxSeconds: 3, minLinkage: 0.5 } }), /cosine rule/);
+  });
+
   test('minimum utterances; a threshold that is not a cosine is an error', () => {
     assert.deepEqual(clusterSessionIds([id('a', [0, 1]), id('b', [2])], { linkageTau: 0.9, minUtterances: 2 }), []);
     assert.equal(clusterSessionIds([id('a', [0, 1]), id('b', [2])], { linkageTau: 0.9 }).length, 1);

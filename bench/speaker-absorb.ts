@@ -1,0 +1,90 @@
+/**
+ * Small new ids in the end-of-session merge (issue #17 item 2, far-field): the cosine clustering with
+ * `absorb` (pipelines/speaker/session-clustering.ts: a group new in the session holding less than
+ * `maxSeconds` of voiced speech joins another at linkage `minLinkage`) against it without ("off": the
+ * calibrated decision, cosine merge at mergeTau, as bench/speaker-meeting.ts's "main" rows), in the same runs.
+ *
+ *   npm run bench:speaker-absorb -- [--max-seconds 2,4,8,16 --min-linkage -1,0,0.3,0.5,0.7 --min-stay none,0.5 --cache FILE]
+ *        (choice: TRAINING speakers, out of fold, seeds 1–10, as bench/speaker-revise.ts)
+ *   npm run bench:speaker-absorb -- --heldout --max-seconds 8 --min-linkage 0.5        (held-out, once)
+ *
+ * Adoption rule, fixed before the training grid was read:
+ * - eligible: in each of the six training scenarios (clean / phone / far-field × meeting / round-robin) the 95 %
+ *   paired interval of Δ across-session utterance accuracy and of Δ within-session utterance accuracy reaches
+ *   0 or above (no loss beyond its interval), and the pooled Δ within-session utterance accuracy over the three
+ *   meeting scenarios has its lower end above 0;
+ * - objective: the mean Δ within-session utterance accuracy over the three meeting scenarios;
+ * - chosen: the eligible setting of highest objective; within 0.1 point the higher minLinkage, then the lower
+ *   maxSeconds (the more conservative). None eligible: nothing is adopted and no held-out run is made.
+ * - grid 2, added after reading grid 1 (where every setting that raised far-field meetings lost far-field
+ *   round-robin within sessions beyond its interval): the same rule over `minStayRate` none, 0.5, 0.6, 0.7, 0.8
+ *   (absorption only in sessions that mostly stay with the voice just heard), maxSeconds 8 / 16, minLinkage 0 / 0.3 / 0.5.
+ * - server default: on only when no held-out scenario has Δ across or Δ within utterance accuracy with its
+ *   interval wholly below zero.
+ * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
+ * seeds, with one id per session beside it.
+ */
+import { argString, requireDataOrSkip } from './lib/cli.js';
+import { bootstrapDelta } from './lib/bootstrap.js';
+import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
+import { sessionScenarios } from './lib/speaker-revise-data.js';
+import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import type { SmallIdAbsorption } from '../pipelines/speaker/session-clustering.js';
+
+if (!hasSharedSpeech()) {
+  requireDataOrSkip('the shared speech data (../shared/data/speech)');
+  console.log('speaker-absorb: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
+  process.exit(0);
+}
+const heldOut = process.argv.includes('--heldout');
+const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
+const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
+const list = (name: string, fallback: string): number[] => argString(name, fallback).split(',').map(Number);
+
+const { modelId, off, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
+
+const variants: SmallIdAbsorption[] = [];
+const stayList = argString('min-stay', 'none').split(',').map((x) => (x === 'none' ? null : Number(x)));
+for (const maxSeconds of list('max-seconds', heldOut ? '' : '2,4,8,16'))
+  for (const minLinkage of list('min-linkage', heldOut ? '' : '-1,0,0.3,0.5,0.7'))
+    for (const minStayRate of stayList) variants.push({ maxSeconds, minLinkage, minStayRate });
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+const pc = (v: number): string => (100 * v).toFixed(1);
+const p = (v: number): string => `${v >= 0 ? '+' : ''}${pc(v)}`;
+const ci = (x: { mean: number; lo: number; hi: number }): string => `${p(x.mean)} [${p(x.lo)}, ${p(x.hi)}]`;
+const row = (f: RunFigures[]): string => `utt ${pc(mean(f.map((x) => x.utterance)))} / within ${pc(mean(f.map((x) => x.withinUtterance)))}, ids ${mean(f.map((x) => x.ids)).toFixed(1)}:${f[0]!.speakers}`;
+const meetings = scen.flatMap((s, k) => (s.name.endsWith('meeting') ? [k] : []));
+
+const offFigures: RunFigures[][] = [];
+const one: RunFigures[][] = [];
+for (const s of scen) {
+  offFigures.push(await scoreRuns(s.runs, modelId, off));
+  one.push(await scoreRuns(s.runs, modelId, null));
+}
+console.log(`${heldOut ? 'HELD-OUT' : 'training (out of fold)'}; ${RUNS} seeded runs per scenario`);
+for (const [k, s] of scen.entries()) console.log(`  ${s.name.padEnd(22)} off ${row(offFigures[k]!)}; one id per session ${row(one[k]!)}`);
+
+const results: { v: SmallIdAbsorption; objective: number; eligible: boolean }[] = [];
+for (const v of variants) {
+  const on: RunFigures[][] = [];
+  for (const s of scen) on.push(await scoreRuns(s.runs, modelId, { ...off, absorb: v }));
+  const within = (f: RunFigures[][]): number[] => meetings.flatMap((k) => f[k]!.map((x) => x.withinUtterance));
+  const pooled = bootstrapDelta(within(on), within(offFigures));
+  const objective = mean(meetings.map((k) => mean(on[k]!.map((x) => x.withinUtterance)) - mean(offFigures[k]!.map((x) => x.withinUtterance))));
+  let eligible = pooled.lo > 0;
+  console.log(`\n${JSON.stringify(v)}: objective (mean Δ within utt over meetings) ${p(objective)}; pooled meetings Δ within utt ${ci(pooled)}`);
+  for (const [k, s] of scen.entries()) {
+    const d = (g: (x: RunFigures) => number): { mean: number; lo: number; hi: number } => bootstrapDelta(on[k]!.map(g), offFigures[k]!.map(g));
+    const du = d((x) => x.utterance);
+    const dw = d((x) => x.withinUtterance);
+    if (du.hi < 0 || dw.hi < 0) eligible = false;
+    const m = on[k]!.reduce((t, x) => ({ right: t.right + x.merges.correctMerges, wrong: t.wrong + x.merges.wrongMerges }), { right: 0, wrong: 0 });
+    const vsOne = bootstrapDelta(on[k]!.map((x) => x.withinUtterance), one[k]!.map((x) => x.withinUtterance));
+    console.log(`  ${s.name.padEnd(22)} on ${row(on[k]!)}; Δ utt ${ci(du)}; Δ within utt ${ci(dw)}; Δ within time ${ci(d((x) => x.withinTime))}; on − one id, within utt ${ci(vsOne)}; merges ${m.right} same / ${m.wrong} different speakers`);
+  }
+  results.push({ v, objective, eligible });
+}
+results.sort((a, b) => b.objective - a.objective);
+console.log('\nby objective:');
+for (const r of results) console.log(`  ${p(r.objective)} ${r.eligible ? 'eligible' : '        '} ${JSON.stringify(r.v)}`);
