@@ -5,9 +5,9 @@
 import * as chrono from 'chrono-node';
 import { wink } from '../wink.js';
 import { aheadFromPast } from './ahead-from-past.js';
-import { easterSunday } from './holidays.js';
 import { LOOKS_AHEAD } from './plan-cues.js';
 import { COUNTED } from './spans.js';
+import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -90,75 +90,6 @@ function genericDayOrWeek(text: string, index: number, phrase: string): boolean 
   if (/^(?:the\s+)?week$/i.test(phrase)) return true;
   if (LIKING_BEFORE.test(before)) return true;
   return WEEKDAY_ALONE.test(phrase) && ((SUBJECT_PLACE.test(before) && GENERIC_PREDICATE.test(after)) || KIND_OF_DAY_BEFORE.test(before));
-}
-
-/** `day` (`YYYY-MM-DD`) moved by `days` days. */
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** A day fixed by its month and day of the month, in a given year. */
-const fixed = (month: number, day: number) => (year: number): string => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-
-/** Days whose name dates them ("Christmas", "Easter"): the day in a given year, `YYYY-MM-DD`. */
-const NAMED_DAYS: [RegExp, (year: number) => string][] = [
-  [/^christmas\s+eve\b/i, fixed(12, 24)], [/^(?:christmas(?:\s+day)?|xmas)\b/i, fixed(12, 25)], [/^boxing\s+day\b/i, fixed(12, 26)],
-  [/^new\s+year['’]?s\s+eve\b/i, fixed(12, 31)], [/^new\s+year(?:['’]?s(?:\s+day)?)?\b/i, fixed(1, 1)], [/^halloween\b/i, fixed(10, 31)],
-  [/^valentine['’]?s(?:\s+day)?\b/i, fixed(2, 14)],
-  [/^easter(?:\s+sunday)?\b/i, (year) => new Date(easterSunday(year)).toISOString().slice(0, 10)],
-];
-/** "the week before" / "the week after" as chrono reads them: a week from some other time, named next. */
-const WEEK_FROM = /^(?:the\s+)?week\s+(before|after)$/i;
-/** The year told after a named day: "Christmas next year", "Easter last year", "Christmas 2027". */
-const YEAR_AFTER = /^\s+(?:(next|last|this)\s+year|(\d{4}))\b/i;
-const YEAR_SHIFT: Record<string, number> = { next: 1, last: -1, this: 0 };
-
-/** Monday of the week holding `day` (`YYYY-MM-DD`). */
-function mondayOf(day: string): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  return addDays(day, -((d.getUTCDay() + 6) % 7));
-}
-
-/** "the week before Christmas", read by `weekFrom`; `placed` when words name which one ("next year", "2027", "after next"). */
-interface WeekFrom {
-  found: FoundDate;
-  placed: boolean;
-}
-
-/**
- * "the week before Christmas", "the week after Easter next year", "the week after next", "the week before last": the
- * whole phrase (chrono reads only "the week before", as last week, leaving the rest out) and its week's Monday. A
- * named day is the one of the year told after it ("next year", "last year", "2027"), else its next one (told of the
- * past, its last one); its words are written with the year, once. The week before a day is the last week whose
- * weekdays all come before it: the week leading into a day on a weekend, the one before the week holding any other.
- * The week after is the one after the week holding the day. Null when the words after name no time this reads ("the
- * week before the wedding"): then it is no date.
- */
-function weekFrom(text: string, index: number, phrase: string, refIso: string, back: boolean): WeekFrom | null {
-  const before = WEEK_FROM.exec(phrase)?.[1]?.toLowerCase() === 'before';
-  const rest = text.slice(index + phrase.length);
-  const gap = /^\s+/.exec(rest)?.[0] ?? '';
-  const next = rest.slice(gap.length);
-  const today = refIso.slice(0, 10);
-  const relative = /^(next|last)\b/i.exec(next);
-  if (relative) {
-    const whole = `${phrase}${gap}${relative[0]}`;
-    const date = addDays(mondayOf(today), 14 * (relative[1]!.toLowerCase() === 'next' ? 1 : -1));
-    return { found: { phrase: whole, date, duration: false, week: true }, placed: true };
-  }
-  for (const [name, on] of NAMED_DAYS) {
-    const m = name.exec(next);
-    if (!m) continue;
-    const year = Number(today.slice(0, 4));
-    const told = YEAR_AFTER.exec(next.slice(m[0].length));
-    const target = told ? on(told[2] ? Number(told[2]) : year + (YEAR_SHIFT[told[1]!.toLowerCase()] ?? 0))
-      : back ? (on(year) < today ? on(year) : on(year - 1)) : (on(year) >= today ? on(year) : on(year + 1));
-    const named = `${phrase}${gap}${m[0]}`;
-    const date = before ? mondayOf(addDays(target, -5)) : mondayOf(addDays(target, 7));
-    const found = { phrase: `${named}${told?.[0] ?? ''}`, date, duration: false, week: true, written: `${named} ${target.slice(0, 4)}` };
-    return { found, placed: told !== null };
-  }
-  return null;
 }
 
 /** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
@@ -378,9 +309,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (WEEK_FROM.test(phrase) && /^\s+\w/.test(text.slice(r.index + phrase.length))) {
       const from = weekFrom(text, r.index, phrase, refIso, back);
       // "The week before Christmas is always busy": a habit, no one week (unless words say which: "next year").
-      if (from && (from.placed || !habitual(text, r.index, from.found.phrase))) {
-        out.push(from.found);
-        taken = r.index + from.found.phrase.length;
+      if (from && (from.placed || !habitual(text, r.index, from.phrase))) {
+        out.push({ phrase: from.phrase, date: from.date, duration: false, week: true, ...(from.written ? { written: from.written } : {}) });
+        taken = r.index + from.phrase.length;
       }
       continue;
     }
