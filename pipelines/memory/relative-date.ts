@@ -310,8 +310,11 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const from = weekFrom(text, r.index, phrase, refIso, back);
       // "The week before Christmas is always busy": a habit, no one week (unless words say which: "next year").
       if (from && (from.placed || !habitual(text, r.index, from.phrase))) {
+        // "Next year, the week before Christmas": the year read as a date of its own is part of this one.
+        const last = out.at(-1);
+        if (last && from.yearBefore.toLowerCase().includes(last.phrase.toLowerCase())) out.pop();
         out.push({ phrase: from.phrase, date: from.date, duration: false, week: true, ...(from.written ? { written: from.written } : {}) });
-        taken = r.index + from.phrase.length;
+        taken = r.index - from.yearBefore.length + from.phrase.length;
       }
       continue;
     }

@@ -24,6 +24,8 @@ const NAMED_DAYS: [RegExp, (year: number) => string][] = [
 export const WEEK_FROM = /^(?:the\s+)?week\s+(before|after)$/i;
 /** The year told after a named day: "Christmas next year", "Easter last year", "Christmas 2027". */
 const YEAR_AFTER = /^\s+(?:(next|last|this)\s+year|(\d{4}))\b/i;
+/** The year told just before: "next year, the week before Christmas", "in 2027 the week after Easter". */
+const YEAR_BEFORE = /\b(?:(next|last|this)\s+year|(?:in\s+)?(\d{4})),?\s+$/i;
 const YEAR_SHIFT: Record<string, number> = { next: 1, last: -1, this: 0 };
 
 /** Monday of the week holding `day` (`YYYY-MM-DD`). */
@@ -34,8 +36,10 @@ export function mondayOf(day: string): string {
 
 /** A week told from another time, read by `weekFrom`. */
 export interface WeekFrom {
-  /** The words as spoken, e.g. `the week before Christmas next year`. */
+  /** The words as spoken, e.g. `the week before Christmas next year`, `next year, the week before Christmas`. */
   phrase: string;
+  /** The words of `phrase` before the week ("next year, "), empty when none: another date phrase may have read them. */
+  yearBefore: string;
   /** Its Monday, `YYYY-MM-DD`. */
   date: string;
   /** What to write in place of `phrase` when it names its week by a day ("the week before Christmas 2027"). */
@@ -47,7 +51,8 @@ export interface WeekFrom {
 /**
  * "the week before Christmas", "the week after Easter next year", "the week after next", "the week before last": the
  * whole phrase (chrono reads only "the week before", as last week, leaving the rest out) and its week's Monday. A
- * named day is the one of the year told after it ("next year", "last year", "2027"), else its next one (told of the
+ * named day is the one of the year told after or just before it ("next year", "last year", "2027"; "next year, the week
+ * before Christmas"), else its next one (told of the
  * past, its last one); its words are written with the year, once. The week before a day is the last week whose
  * weekdays all come before it: the week leading into a day on a weekend, the one before the week holding any other.
  * The week after is the one after the week holding the day. Null when the words after name no time this reads ("the
@@ -63,18 +68,21 @@ export function weekFrom(text: string, index: number, phrase: string, refIso: st
   if (relative) {
     const whole = `${phrase}${gap}${relative[0]}`;
     const date = addDays(mondayOf(today), 14 * (relative[1]!.toLowerCase() === 'next' ? 1 : -1));
-    return { phrase: whole, date, placed: true };
+    return { phrase: whole, date, yearBefore: '', placed: true };
   }
   for (const [name, on] of NAMED_DAYS) {
     const m = name.exec(next);
     if (!m) continue;
     const year = Number(today.slice(0, 4));
-    const told = YEAR_AFTER.exec(next.slice(m[0].length));
+    const after = YEAR_AFTER.exec(next.slice(m[0].length));
+    const yearBefore = after ? null : YEAR_BEFORE.exec(text.slice(0, index));
+    const told = after ?? yearBefore;
     const target = told ? on(told[2] ? Number(told[2]) : year + (YEAR_SHIFT[told[1]!.toLowerCase()] ?? 0))
       : back ? (on(year) < today ? on(year) : on(year - 1)) : (on(year) >= today ? on(year) : on(year + 1));
     const named = `${phrase}${gap}${m[0]}`;
     const date = before ? mondayOf(addDays(target, -5)) : mondayOf(addDays(target, 7));
-    return { phrase: `${named}${told?.[0] ?? ''}`, date, written: `${named} ${target.slice(0, 4)}`, placed: told !== null };
+    const spoken = `${yearBefore?.[0] ?? ''}${named}${after?.[0] ?? ''}`;
+    return { phrase: spoken, date, written: `${named} ${target.slice(0, 4)}`, yearBefore: yearBefore?.[0] ?? '', placed: told !== null };
   }
   return null;
 }

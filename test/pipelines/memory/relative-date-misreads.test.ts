@@ -7,7 +7,7 @@ const NOW = '2026-12-05T10:00:00.000Z';
 const rewrite = (text: string): string => absoluteDates(text, findDates(text, NOW));
 const dated = (text: string): [string, string][] => findDates(text, NOW).map((d) => [d.phrase, d.date]);
 
-describe('"the week before Christmas next year": one phrase, one date, the year it names', () => {
+describe('"the week before Christmas next year": one phrase, one date, the year it names, told after or before', () => {
   test('the year after the named day dates its week and is written once', () => {
     const cases: [string, string, string, string][] = [
       ['We fly out the week before Christmas next year.', 'the week before Christmas next year', '2027-12-20',
@@ -18,6 +18,10 @@ describe('"the week before Christmas next year": one phrase, one date, the year 
         'We flew out the week before Christmas 2025.'],
       ['We went camping the week before Christmas 2025.', 'the week before Christmas 2025', '2025-12-15',
         'We went camping the week before Christmas 2025.'],
+      ['Next year, the week before Christmas we fly out.', 'Next year, the week before Christmas', '2027-12-20',
+        'the week before Christmas 2027 we fly out.'],
+      ['I moved here last year, the week before Christmas.', 'last year, the week before Christmas', '2025-12-15',
+        'I moved here the week before Christmas 2025.'],
     ];
     for (const [text, phrase, date, written] of cases) {
       assert.deepEqual(dated(text), [[phrase, date]], text);
