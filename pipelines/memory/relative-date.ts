@@ -7,6 +7,7 @@ import { wink } from '../wink.js';
 import { aheadFromPast } from './ahead-from-past.js';
 import { LOOKS_AHEAD } from './plan-cues.js';
 import { COUNTED } from './spans.js';
+import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
 
 /** One date phrase found in a sentence. */
 export interface FoundDate {
@@ -31,7 +32,8 @@ export interface FoundDate {
   written?: string;
 }
 
-const PAST = /\b(?:last|past|ago|yesterday|previous)\b/i;
+/** Words that look back; "my last day" is no time gone by. */
+const PAST = /\b(?:last(?!\s+days?\b)|past|ago|yesterday|previous)\b/i;
 /** A month's name, as a date phrase may give it ("in May", "on March 3rd", "Sept"). */
 const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/i;
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
@@ -52,13 +54,17 @@ const SPAN_BACK = /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\
 const FREQUENCY_BEFORE = /\b(?:once|twice|thrice|(?:\w+|\d+)\s+times|every\s+other)\s+$/i;
 const FREQUENCY_SPAN = /^(?:(?:a|an|per|each|every)\s+)?(?:day|night|week|weekend|fortnight|month|year)$/i;
 
+/**
+ * "five days a week", "one day a week", "a few nights per month", "two or three evenings a week": a count of days,
+ * evenings, hours… in each span. chrono may read it whole or only its span ("a week"); a phrase inside one is no date.
+ */
+const COUNT_PER_SPAN = /\b(?:(?:a\s+few|a\s+couple\s+of|\w+)\s+(?:times|days|evenings|nights|mornings|afternoons|hours|minutes|weekends|weeks|shifts)|(?:a|an|one|1|a\s+single)\s+(?:time|day|evening|night|morning|afternoon|hour|weekend|week|shift))\s+(?:a|an|per|each|every)\s+(?:day|night|week|weekend|fortnight|month|year)\b/gi;
+
 /** True when the date phrase `phrase`, found at `index` of `text`, is how often something happens ("twice a week"). */
 export function isFrequency(text: string, index: number, phrase: string): boolean {
-  return (FREQUENCY_SPAN.test(phrase.trim()) && FREQUENCY_BEFORE.test(text.slice(0, index))) || COUNT_PER_SPAN.test(phrase.trim());
+  if (FREQUENCY_SPAN.test(phrase.trim()) && FREQUENCY_BEFORE.test(text.slice(0, index))) return true;
+  return [...text.matchAll(COUNT_PER_SPAN)].some((m) => m.index < index + phrase.length && index < m.index + m[0].length);
 }
-
-/** "five days a week", "two nights per month": a count of days in each span, chrono's phrase whole. */
-const COUNT_PER_SPAN = /^(?:\w+|\d+)\s+(?:times|days|nights|evenings|mornings|afternoons|hours|weekends|weeks)\s+(?:a|an|per|each|every)\s+(?:day|week|weekend|fortnight|month|year)$/i;
 
 /** A weekday named alone ("Sunday"), not a time given to it ("on Sunday", "this Sunday"). */
 const WEEKDAY_ALONE = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/i;
@@ -85,52 +91,6 @@ function genericDayOrWeek(text: string, index: number, phrase: string): boolean 
   if (LIKING_BEFORE.test(before)) return true;
   return WEEKDAY_ALONE.test(phrase) && ((SUBJECT_PLACE.test(before) && GENERIC_PREDICATE.test(after)) || KIND_OF_DAY_BEFORE.test(before));
 }
-
-/** Days whose name dates them ("Christmas"): month and day. */
-const NAMED_DAYS: [RegExp, number, number][] = [
-  [/^christmas\s+eve\b/i, 12, 24], [/^(?:christmas(?:\s+day)?|xmas)\b/i, 12, 25], [/^boxing\s+day\b/i, 12, 26],
-  [/^new\s+year['’]?s\s+eve\b/i, 12, 31], [/^new\s+year(?:['’]?s(?:\s+day)?)?\b/i, 1, 1], [/^halloween\b/i, 10, 31],
-  [/^valentine['’]?s(?:\s+day)?\b/i, 2, 14],
-];
-/** "the week before" / "the week after" as chrono reads them: a week from some other time, named next. */
-const WEEK_FROM = /^(?:the\s+)?week\s+(before|after)$/i;
-
-/** Monday of the week holding `day` (`YYYY-MM-DD`). */
-function mondayOf(day: string): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
-}
-
-/**
- * "the week before Christmas", "the week after next", "the week before last": the whole phrase (chrono reads only "the
- * week before", as last week, leaving the rest out) and its week's Monday. A named day is its next one (told of the
- * past, its last one); "Christmas" keeps its words, with the year added. Null when the words after name no time this
- * reads ("the week before the wedding"): then it is no date.
- */
-function weekFrom(text: string, index: number, phrase: string, refIso: string, back: boolean): FoundDate | null {
-  const dir = WEEK_FROM.exec(phrase)?.[1]?.toLowerCase() === 'before' ? -1 : 1;
-  const rest = text.slice(index + phrase.length);
-  const gap = /^\s+/.exec(rest)?.[0] ?? '';
-  const next = rest.slice(gap.length);
-  const shift = (day: string, weeks: number): string => new Date(Date.parse(`${day}T00:00:00.000Z`) + weeks * 7 * 86_400_000).toISOString().slice(0, 10);
-  const today = refIso.slice(0, 10);
-  const relative = /^(next|last)\b/i.exec(next);
-  if (relative) {
-    const whole = `${phrase}${gap}${relative[0]}`;
-    return { phrase: whole, date: shift(mondayOf(today), 2 * (relative[1]!.toLowerCase() === 'next' ? 1 : -1)), duration: false, week: true };
-  }
-  for (const [name, month, day] of NAMED_DAYS) {
-    const m = name.exec(next);
-    if (!m) continue;
-    const year = Number(today.slice(0, 4));
-    const on = (y: number): string => `${y}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-    const target = back ? (on(year) < today ? on(year) : on(year - 1)) : (on(year) >= today ? on(year) : on(year + 1));
-    const whole = `${phrase}${gap}${m[0]}`;
-    return { phrase: whole, date: mondayOf(shift(target, dir)), duration: false, week: true, written: `${whole} ${target.slice(0, 4)}` };
-  }
-  return null;
-}
-
 
 /** A part of some day with no day named ("in the afternoon"): chrono reads today, which the words do not say. */
 const TIME_OF_DAY = /^(?:in\s+)?(?:the\s+)?(?:morning|afternoon|evening|night)$/i;
@@ -263,6 +223,31 @@ const POSSESSIVE_BEFORE = /\b(?:my|our|his|her|their|your)\s+$/i;
 /** The next word is a noun's, not a verb's, a preposition's or a clause's start ("my weekend was great" keeps its date). */
 const NOUN_AFTER = /^\s+(?!(?:was|is|were|are|has|have|had|went|will|would|could|and|or|but|with|in|at|on|of|to|for|i|we|it|he|she|they|you)\b)[a-z]+/i;
 
+/** "One day", "a day": chrono reads tomorrow; said bare ("I need a day to rest", "a day off") it is no day. */
+const BARE_DAY = /^(?:a|an|one)\s+day$/i;
+
+/**
+ * True when the date phrase `phrase` (at `index` of `text`) names no day at all: "my last day at work", "the last day
+ * of term" (chrono reads yesterday), "a day off", "one day I'll go" (chrono reads tomorrow). "For a day" and "spend a
+ * day" are how long.
+ */
+function namesNoDay(text: string, index: number, phrase: string): boolean {
+  if (/^last\s+day$/i.test(phrase)) return true;
+  const before = text.slice(0, index);
+  return BARE_DAY.test(phrase) && !/\bfor\s+$/i.test(before) && !SPEND_BEFORE.test(before);
+}
+
+/** Words that tell of a habit or of every year, not of one time. */
+const HABITUAL = /\b(?:always|usually|normally|generally|typically|often|never|rarely|seldom|every\s+(?:single\s+)?(?:year|time)|each\s+year|most\s+years)\b/i;
+
+/**
+ * True when a habit is told in the clause that holds the date phrase `phrase` (at `index` of `text`) or the one its
+ * end lies in: "The week before Christmas is always busy", "We usually go away the week after Easter".
+ */
+function habitual(text: string, index: number, phrase: string): boolean {
+  return HABITUAL.test(clauseAround(text, index)) || HABITUAL.test(clauseAround(text, index + phrase.length));
+}
+
 /** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
 export function namesDay(phrase: string): boolean {
   return NAMED_DAY.test(phrase) && !SPAN_UNIT.test(phrase);
@@ -301,6 +286,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   const results: Array<[chrono.ParsedResult, boolean]> = looksBack ? ahead.map((r) => [r, true])
     : backAt.every(Boolean) ? behind.map((r) => [r, true])
       : ahead.flatMap((r, k): Array<[chrono.ParsedResult, boolean]> => (backAt[k] ? behind.filter((b) => b.index === r.index).map((b) => [b, true]) : [[r, false]]));
+  // Where the last phrase read past chrono's own ends ("the week before Christmas next year").
+  let taken = -1;
   for (const [r, back] of results) {
     // "until Friday, so…": chrono keeps the comma.
     // The words as said ("last Tues"), the rest of a word chrono read in part included.
@@ -314,12 +301,21 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (UNIT_AS_MODIFIER.test(phrase) && (POSSESSIVE_BEFORE.test(text.slice(0, r.index))
       || (DETERMINER_BEFORE.test(text.slice(0, r.index)) && NOUN_AFTER.test(text.slice(r.index + phrase.length))))) continue;
     if (ordinal && r.index < ordinal.index + ordinal.phrase.length && r.index + r.text.length > ordinal.index) continue;
+    // "the week before Christmas next year": "next year" is part of a phrase already read.
+    if (r.index < taken || namesNoDay(text, r.index, phrase)) continue;
     // "Sunday is my favourite day", "the best part of the week": no date, the words stay as said.
     if (genericDayOrWeek(text, r.index, phrase)) continue;
     // "the week before Christmas": the whole phrase or, when the words after it name no time, no date.
     if (WEEK_FROM.test(phrase) && /^\s+\w/.test(text.slice(r.index + phrase.length))) {
       const from = weekFrom(text, r.index, phrase, refIso, back);
-      if (from) out.push(from);
+      // "The week before Christmas is always busy": a habit, no one week (unless words say which: "next year").
+      if (from && (from.placed || !habitual(text, r.index, from.phrase))) {
+        // "Next year, the week before Christmas": the year read as a date of its own is part of this one.
+        const last = out.at(-1);
+        if (last && from.yearBefore.toLowerCase().includes(last.phrase.toLowerCase())) out.pop();
+        out.push({ phrase: from.phrase, date: from.date, duration: false, week: true, ...(from.written ? { written: from.written } : {}) });
+        taken = r.index - from.yearBefore.length + from.phrase.length;
+      }
       continue;
     }
     let date = precise(r.start);
@@ -385,11 +381,15 @@ export function spokenDate(date: string): string {
  */
 export function absoluteDates(text: string, dates: FoundDate[]): string {
   let out = text;
+  // The dates written so far, [start, end) of `out`: a later phrase is never found inside one ("Sunday is free, see you
+  // Sunday" must not find its second "Sunday" in "Sunday 6 December 2026").
+  const written: [number, number][] = [];
   for (const d of dates) {
     // "we've got enough now": "now" says no day worth writing into the text (it stays the event time).
     if (d.duration || /^(?:right\s+)?now$/i.test(d.phrase)) continue;
     // A whole-word match: "in May" is no part of "Maya is…".
-    const at = out.search(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`));
+    const matches = out.matchAll(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`, 'g'));
+    const at = [...matches].find((m) => !written.some(([s, e]) => m.index < e && m.index + d.phrase.length > s))?.index ?? -1;
     if (at < 0) continue;
     // "until the end of the month": the article goes with the phrase it leads.
     // "at the weekend" (a day's date, no clock time): the date takes its own preposition ("on Saturday 14 March").
@@ -401,6 +401,9 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
     const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
     const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date));
+    const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
+    for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }
+    written.push([before.length, before.length + prep.length + spoken.length]);
     out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
   }
   return out;

@@ -175,7 +175,8 @@ describe('a weekday or week is a date only when it is a time, not what a generic
       ['Friday is the deadline.', '2026-12-11', 'Friday 11 December 2026 is the deadline.'],
       ['We are going away the week before Christmas.', '2026-12-14', 'We are going away the week before Christmas 2026.'],
       ['We went skiing the week after Christmas.', '2025-12-29', 'We went skiing the week after Christmas 2025.'],
-      ['The party is the week before Halloween.', '2027-10-18', 'The party is the week before Halloween 2027.'],
+      // Halloween 2027 is a Sunday: the week before it is the one leading into it.
+      ['The party is the week before Halloween.', '2027-10-25', 'The party is the week before Halloween 2027.'],
       ['The week after next is free.', '2026-12-14', 'the week of Monday 14 December 2026 is free.'],
       ['The week before last was rough.', '2026-11-16', 'the week of Monday 16 November 2026 was rough.'],
       ['I will call you next week.', '2026-12-07', 'I will call you in the week of Monday 7 December 2026.'],
