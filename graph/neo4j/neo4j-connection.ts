@@ -205,6 +205,10 @@ export const GRAPH_SCHEMA = [
   'CREATE CONSTRAINT parley_participant_key IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.id) IS UNIQUE',
   // Nodes without an externalId are outside a uniqueness constraint: only given external ids must differ.
   'CREATE CONSTRAINT parley_participant_external_id IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.externalId) IS UNIQUE',
+  // Transient claims on a name key (createNamedParticipant): MERGE under this constraint locks the key, so
+  // concurrent first posts by one new name make one participant. Claims never outlive their transaction, so
+  // the constraint is created over none, whatever duplicates a database holds from before it.
+  'CREATE CONSTRAINT parley_participant_name_claim IF NOT EXISTS FOR (n:ParticipantNameClaim) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_utterance_key IF NOT EXISTS FOR (n:Utterance) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_counter_key IF NOT EXISTS FOR (n:SessionCounter) REQUIRE (n.tenant, n.sessionId) IS UNIQUE',
