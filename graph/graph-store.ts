@@ -90,6 +90,13 @@ export interface GraphStore {
    * @throws ParleyError `PARLEY_ERR_CONFLICT` when `externalId` is already held by another participant.
    */
   createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant>;
+  /**
+   * A new participant named `name`, unless participants already hold `name` as name or alias
+   * (case-insensitive): then those, oldest first, and nothing is created. Atomic against every other
+   * call for the same name, in this process or any other on the same store: of concurrent first posts
+   * by one new name, one creates the participant and the others get it (never one participant each).
+   */
+  createNamedParticipant(tenant: TenantId, name: string): Promise<{ participants: Participant[]; created: boolean }>;
   getParticipant(tenant: TenantId, id: string): Promise<Participant | null>;
   /** The participants of these ids that exist, in no particular order (one round trip for many). */
   getParticipants(tenant: TenantId, ids: string[]): Promise<Participant[]>;

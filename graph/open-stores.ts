@@ -53,6 +53,8 @@ export interface StoreConfig {
   neo4jUser: string;
   neo4jPassword: string;
   neo4jDatabase: string;
+  /** The longest one Neo4j transaction may take, ms (`NEO4J_QUERY_TIMEOUT_MS`); absent: the default. */
+  neo4jQueryTimeoutMs?: number;
   /** The longest a job waits out a store outage before it is a dead letter, ms; 0 or absent: for as long as it lasts. */
   jobMaxOutageWaitMs?: number;
 }
@@ -144,7 +146,10 @@ export function openStores(config: StoreConfig, logger: Logger): Stores {
 
 /** The Neo4j connection settings (every Neo4j store of the process shares one driver for them). */
 function neo4jOptions(config: StoreConfig): Neo4jOptions {
-  return { uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase };
+  return {
+    uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword, database: config.neo4jDatabase,
+    ...(config.neo4jQueryTimeoutMs === undefined ? {} : { queryTimeoutMs: config.neo4jQueryTimeoutMs }),
+  };
 }
 
 /** The networked backends a config uses, each with the env var that points at it and a ping. */

@@ -1,6 +1,6 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction } from 'neo4j-driver';
+import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, type SessionMode } from 'neo4j-driver';
 import { ParleyError } from '../core/errors.js';
 
 export interface Neo4jOptions {
@@ -20,7 +20,17 @@ export interface Neo4jOptions {
   maxRetryMs?: number;
   /** How long `ready()` waits, ms; default 2000. */
   readyTimeoutMs?: number;
+  /**
+   * `NEO4J_QUERY_TIMEOUT_MS`: the longest one read or write transaction (its retries included) may take
+   * before it fails with `PARLEY_ERR_STORE_UNAVAILABLE`, ms; default {@link DEFAULT_QUERY_TIMEOUT_MS}. The
+   * driver has no timeout of its own for a server that accepts the connection but stops answering (a hung
+   * or paused process): without it such a request would wait for as long as the server does.
+   */
+  queryTimeoutMs?: number;
 }
+
+/** Default `queryTimeoutMs`. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 20_000;
 
 /** Bolt ports of the Neo4j servers this process's drivers talk to. */
 const boltPorts = new Set<number>();
@@ -142,35 +152,63 @@ export function toParleyError(err: unknown, what: string): unknown {
   return new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', `Neo4j (NEO4J_URI) unavailable during ${what}: ${message}`, { cause: err });
 }
 
+/** Thrown inside a transaction whose caller has given up on it (`queryTimeoutMs`), so that it rolls back. */
+class Abandoned extends Error {}
+
 /**
  * Managed transactions on one database: `read` and `write` run the work in `executeRead` /
  * `executeWrite`, which retry transient failures (leader changes, deadlocks, lost connections)
  * for up to `maxRetryMs`. The work may run more than once, so it must not have side effects outside
  * the transaction. With a bookmark manager, every session waits for the bookmarks of the writes
- * before it (read-your-writes on a cluster, where a read may go to another member).
+ * before it (read-your-writes on a cluster, where a read may go to another member). Each call fails
+ * with `PARLEY_ERR_STORE_UNAVAILABLE` once it has taken `queryTimeoutMs`.
  */
 export class Neo4jRunner {
-  constructor(private readonly driver: Driver, private readonly database: string, private readonly bookmarks?: BookmarkManager) {}
+  constructor(
+    private readonly driver: Driver, private readonly database: string, private readonly bookmarks?: BookmarkManager,
+    private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+  ) {}
 
-  async read<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ, bookmarkManager: this.bookmarks });
-    try {
-      return await session.executeRead(work);
-    } catch (err) {
-      throw toParleyError(err, what);
-    } finally {
-      await session.close();
-    }
+  read<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    return this.transaction(neo4j.session.READ, what, work);
   }
 
-  async write<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE, bookmarkManager: this.bookmarks });
+  write<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    return this.transaction(neo4j.session.WRITE, what, work);
+  }
+
+  /**
+   * `work` in a managed transaction, given up after `queryTimeoutMs`. A transaction given up on is left to
+   * end in the background (its session closed then): a paused server answers nothing, not even a close.
+   * Should it answer later, the work's end finds it abandoned and throws, so it rolls back rather than
+   * committing after its caller was told it failed (only a commit already sent when time ran out may still
+   * land, as with any connection lost at that moment: a retry with the same ids finds it).
+   */
+  private async transaction<T>(mode: SessionMode, what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: mode, bookmarkManager: this.bookmarks });
+    let abandoned = false;
+    const guarded = async (tx: ManagedTransaction): Promise<T> => {
+      const out = await work(tx);
+      if (abandoned) throw new Abandoned(`${what} was given up on`);
+      return out;
+    };
+    const attempt = mode === neo4j.session.READ ? session.executeRead(guarded) : session.executeWrite(guarded);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abandoned = true;
+        reject(new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE',
+          `Neo4j (NEO4J_URI) did not answer within ${this.queryTimeoutMs} ms (NEO4J_QUERY_TIMEOUT_MS) during ${what}`));
+      }, this.queryTimeoutMs);
+    });
     try {
-      return await session.executeWrite(work);
+      return await Promise.race([attempt, deadline]);
     } catch (err) {
       throw toParleyError(err, what);
     } finally {
-      await session.close();
+      clearTimeout(timer);
+      if (abandoned) void attempt.catch(() => undefined).then(() => session.close()).catch(() => undefined);
+      else await session.close();
     }
   }
 
@@ -205,6 +243,10 @@ export const GRAPH_SCHEMA = [
   'CREATE CONSTRAINT parley_participant_key IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.id) IS UNIQUE',
   // Nodes without an externalId are outside a uniqueness constraint: only given external ids must differ.
   'CREATE CONSTRAINT parley_participant_external_id IF NOT EXISTS FOR (n:Participant) REQUIRE (n.tenant, n.externalId) IS UNIQUE',
+  // Transient claims on a name key (createNamedParticipant): MERGE under this constraint locks the key, so
+  // concurrent first posts by one new name make one participant. Claims never outlive their transaction, so
+  // the constraint is created over none, whatever duplicates a database holds from before it.
+  'CREATE CONSTRAINT parley_participant_name_claim IF NOT EXISTS FOR (n:ParticipantNameClaim) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_utterance_key IF NOT EXISTS FOR (n:Utterance) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_counter_key IF NOT EXISTS FOR (n:SessionCounter) REQUIRE (n.tenant, n.sessionId) IS UNIQUE',

@@ -1,3 +1,4 @@
+import type { ManagedTransaction } from 'neo4j-driver';
 import type { GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { backfillAddressees, GRAPH_SCHEMA, int, type Neo4jOptions } from './neo4j-connection.js';
@@ -17,6 +18,13 @@ import { mergeParticipantInto } from './neo4j-participant-merge.js';
 import { setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
 export { ERASE_BATCH } from './neo4j-participant-erasure.js';
+
+/** The participants of stored tenant `$tenant` holding lower-cased `$name` as name or alias, oldest first. */
+const FIND_BY_NAME = `
+  MATCH (k:ParticipantName {tenant: $tenant, key: $name})
+  WITH DISTINCT k.participantId AS pid
+  MATCH (n:Participant {tenant: $tenant, id: pid})
+  RETURN n {.*} AS n ORDER BY n.createdAt, n.id`;
 
 /**
  * The interaction graph in Neo4j: `(:Participant)-[:SPEAKS]->(:Utterance)-[:ADDRESSES]->(:Participant)`,
@@ -116,29 +124,46 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
 
   async createParticipant(tenant: TenantId, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     await this.init();
+    const t = this.t(tenant);
+    return this.db.write('createParticipant', (tx) => this.createIn(tx, t, init));
+  }
+
+  async createNamedParticipant(tenant: TenantId, name: string): Promise<{ participants: Participant[]; created: boolean }> {
+    await this.init();
+    const t = this.t(tenant);
+    const key = name.toLowerCase();
+    return this.db.write('createNamedParticipant', async (tx) => {
+      // MERGE under the uniqueness constraint on (tenant, key) locks the key until this transaction ends:
+      // a concurrent call for the name, from any process, waits here and then finds this one's participant
+      // below. The claim is deleted before commit, so no node keeps the name once the transaction is over.
+      await tx.run('MERGE (c:ParticipantNameClaim {tenant: $tenant, key: $key}) SET c.at = $now', { tenant: t, key, now: new Date().toISOString() });
+      const holders = await rows(tx, FIND_BY_NAME, { tenant: t, name: key });
+      const participants = holders.length > 0 ? holders.map(toParticipant) : [await this.createIn(tx, t, { name })];
+      await tx.run('MATCH (c:ParticipantNameClaim {tenant: $tenant, key: $key}) DELETE c', { tenant: t, key });
+      return { participants, created: holders.length === 0 };
+    });
+  }
+
+  /** Create participant `init.id` (a fresh id when absent) of stored tenant `t` in `tx`, or return it if it exists. */
+  private async createIn(tx: ManagedTransaction, t: string, init: ParticipantPatch & { id?: string }): Promise<Participant> {
     const now = new Date().toISOString();
     const id = init.id ?? newId('p');
-    const t = this.t(tenant);
-    const [p] = await this.db.write('createParticipant', async (tx) => {
-      // Checked in the write transaction; the uniqueness constraint on (tenant, externalId) backs it.
-      if (init.externalId) {
-        const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: init.externalId });
-        if (holder && String(holder.id) !== id) throw externalIdTaken(init.externalId, String(holder.id));
-      }
-      return rows(tx, `
+    // Checked in the write transaction; the uniqueness constraint on (tenant, externalId) backs it.
+    if (init.externalId) {
+      const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: init.externalId });
+      if (holder && String(holder.id) !== id) throw externalIdTaken(init.externalId, String(holder.id));
+    }
+    const [p] = await rows(tx, `
       MERGE (n:Participant {tenant: $tenant, id: $id})
       ON CREATE SET n.name = $name, n.externalId = $externalId, n.aliases = $aliases, n.attributes = $attributes,
                     n.voiceprintCount = 0, n.createdAt = $now, n.updatedAt = $now
       ${syncOwingRename('n')}
       RETURN n {.*} AS n`, {
-        tenant: t, id, name: init.name ?? null, externalId: init.externalId ?? null, aliases: init.aliases ?? [],
-        attributes: JSON.stringify(init.attributes ?? {}), now,
-      }).then(async (found) => {
-        if (found[0] && found[0].namesIndexed !== true) await tx.run(SYNC_NAMES, { tenant: t, pid: found[0].id });
-        if (found[0] && found[0].wordsIndexed !== true) await tx.run(SYNC_WORDS, { batch: [wordsEntry(t, toParticipant(found[0]))] });
-        return found;
-      });
+      tenant: t, id, name: init.name ?? null, externalId: init.externalId ?? null, aliases: init.aliases ?? [],
+      attributes: JSON.stringify(init.attributes ?? {}), now,
     });
+    if (p!.namesIndexed !== true) await tx.run(SYNC_NAMES, { tenant: t, pid: p!.id });
+    if (p!.wordsIndexed !== true) await tx.run(SYNC_WORDS, { batch: [wordsEntry(t, toParticipant(p!))] });
     return toParticipant(p!);
   }
 
@@ -168,11 +193,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
 
   async findParticipantsByName(tenant: TenantId, name: string): Promise<Participant[]> {
     await this.init();
-    const found = await this.db.read('findParticipantsByName', (tx) => rows(tx, `
-      MATCH (k:ParticipantName {tenant: $tenant, key: $name})
-      WITH DISTINCT k.participantId AS pid
-      MATCH (n:Participant {tenant: $tenant, id: pid})
-      RETURN n {.*} AS n ORDER BY n.createdAt, n.id`, { tenant: this.t(tenant), name: name.toLowerCase() }));
+    const found = await this.db.read('findParticipantsByName', (tx) => rows(tx, FIND_BY_NAME, { tenant: this.t(tenant), name: name.toLowerCase() }));
     return found.map(toParticipant);
   }
 

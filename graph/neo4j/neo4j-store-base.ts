@@ -40,7 +40,7 @@ export abstract class Neo4jStoreBase {
   protected constructor(protected readonly options: Neo4jOptions, private readonly statements: readonly string[]) {
     this.shared = acquireDriver(options);
     this.driver = this.shared.driver;
-    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j', this.shared.bookmarks);
+    this.db = new Neo4jRunner(this.driver, options.database ?? 'neo4j', this.shared.bookmarks, options.queryTimeoutMs);
     this.prefix = options.tenantPrefix ?? '';
   }
 

@@ -16,6 +16,9 @@ import { addUtterances, getTranscript, getUtterances, queryInteractions, recentU
 
 /** The interaction graph in the embedded SQLite file: one table per node kind, one per edge set. */
 export class SqliteGraphStore implements GraphStore {
+  /** The last `createNamedParticipant` of this store, which the next one waits for. */
+  private naming: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly db: SqliteDatabase) {
     createGraphSchema(db);
   }
@@ -108,6 +111,18 @@ export class SqliteGraphStore implements GraphStore {
     });
     this.guardExternalId(init.externalId, () => create());
     return (await this.getParticipant(tenant, id)) as Participant;
+  }
+
+  // One at a time in this process: the lookup and the insert are separate calls, and two requests'
+  // promise chains could otherwise interleave between them.
+  async createNamedParticipant(tenant: TenantId, name: string): Promise<{ participants: Participant[]; created: boolean }> {
+    const turn = this.naming.then(async () => {
+      const holders = await this.findParticipantsByName(tenant, name);
+      if (holders.length > 0) return { participants: holders, created: false };
+      return { participants: [await this.createParticipant(tenant, { name })], created: true };
+    });
+    this.naming = turn.catch(() => undefined);
+    return turn;
   }
 
   async getParticipant(tenant: TenantId, id: string): Promise<Participant | null> {

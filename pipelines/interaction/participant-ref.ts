@@ -20,7 +20,14 @@ export async function findParticipantByRef(graph: GraphStore, tenant: TenantId, 
   if (byId) return byId;
   const byExternal = await graph.getParticipantByExternalId(tenant, ref);
   if (byExternal) return byExternal;
-  const byName = await graph.findParticipantsByName(tenant, ref);
+  return oneNamed(ref, await graph.findParticipantsByName(tenant, ref));
+}
+
+/**
+ * The one participant of `byName` (those holding name `ref`), null when none.
+ * @throws ParleyError `PARLEY_ERR_CONFLICT` listing them when there are several.
+ */
+export function oneNamed(ref: string, byName: readonly Participant[]): Participant | null {
   if (byName.length > 1) {
     throw new ParleyError('PARLEY_ERR_CONFLICT',
       `${JSON.stringify(ref)} names ${byName.length} participants: ${byName.map(describe).join(', ')}; send a participant id or external_id instead`);

@@ -1,7 +1,7 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { mentionedParticipants } from './addressee.js';
-import { findParticipantByRef, survivorOfRetired } from './participant-ref.js';
+import { findParticipantByRef, oneNamed, survivorOfRetired } from './participant-ref.js';
 
 /**
  * Maps speaker labels, names and ids to participants for one ingest call, creating unknown ones. Looks
@@ -39,9 +39,12 @@ export class ParticipantResolver {
       this.remember(found);
       return { participant: found, isNew: false };
     }
-    const created = await this.graph.createParticipant(this.tenant, { name: label });
-    this.remember(created);
-    return { participant: created, isNew: true };
+    // Created only if no one took the name meanwhile: concurrent first posts by one new name (in any
+    // process) then resolve to one participant.
+    const { participants, created } = await this.graph.createNamedParticipant(this.tenant, label);
+    const participant = oneNamed(label, participants)!;
+    this.remember(participant);
+    return { participant, isNew: created };
   }
 
   /**

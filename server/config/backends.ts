@@ -19,6 +19,11 @@ export interface BackendSettings {
   neo4jUser: string;
   neo4jPassword: string;
   neo4jDatabase: string;
+  /**
+   * `NEO4J_QUERY_TIMEOUT_MS`: the longest one Neo4j transaction of a request or job may take (a hung or
+   * unreachable server included) before it fails with `PARLEY_ERR_STORE_UNAVAILABLE` (503), ms; default 20,000.
+   */
+  neo4jQueryTimeoutMs: number;
   /** `PARLEY_QUEUE`: `embedded` (SQLite, in-process) or `redis` (BullMQ). */
   queue: 'embedded' | 'redis';
   /**
@@ -61,6 +66,7 @@ export function readBackendSettings(r: EnvReader, env: Env): BackendSettings {
     neo4jUser: r.string('NEO4J_USER', 'neo4j'),
     neo4jPassword: r.string('NEO4J_PASSWORD', ''),
     neo4jDatabase: r.string('NEO4J_DATABASE', 'neo4j'),
+    neo4jQueryTimeoutMs: r.int('NEO4J_QUERY_TIMEOUT_MS', 20_000, 1000, 3_600_000),
     queue: r.oneOf('PARLEY_QUEUE', ['embedded', 'redis'] as const, 'embedded'),
     runJobs: r.oneOf('PARLEY_RUN_JOBS', ['true', 'false'] as const, 'true') === 'true',
     jobsUnclaimedMs: r.int('PARLEY_JOBS_UNCLAIMED_MS', 60_000, 1000, 30 * 86_400_000),

@@ -162,6 +162,21 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal(await fx.store.updateParticipant('t1', 'p_missing', { name: 'x' }), null);
     });
 
+    test('createNamedParticipant: concurrent calls for one new name make one participant; a held name creates none', async () => {
+      const made = await Promise.all(['Quinn', 'quinn', 'QUINN', 'Quinn', 'Quinn', 'Quinn'].map((n) => fx.store.createNamedParticipant('t1', n)));
+      assert.equal(made.filter((m) => m.created).length, 1, 'exactly one call creates');
+      const ids = new Set(made.flatMap((m) => m.participants.map((p) => p.id)));
+      assert.equal(ids.size, 1, `one participant for every call: ${[...ids].join(', ')}`);
+      assert.equal((await fx.store.findParticipantsByName('t1', 'Quinn')).length, 1);
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana', aliases: ['Annie'] });
+      const other = await fx.store.createParticipant('t1', { name: 'Annie' });
+      const held = await fx.store.createNamedParticipant('t1', 'annie');
+      assert.equal(held.created, false);
+      assert.deepEqual(held.participants.map((p) => p.id).sort(), [ana.id, other.id].sort(), 'every holder');
+      const elsewhere = await fx.store.createNamedParticipant('t2', 'Quinn');
+      assert.equal(elsewhere.created, true, 'names are per tenant');
+    });
+
     test('participants listed a page at a time: oldest first, after a (createdAt, id) key, at most limit', async () => {
       const made = [];
       for (const name of ['P1', 'P2', 'P3', 'P4', 'P5']) made.push(await fx.store.createParticipant('tp', { name }));
