@@ -275,7 +275,8 @@ class TwilioConnection {
     if (!session) return;
     if (this.dropped > 0) session.log.info({ dropped: this.dropped }, 'twilio stream: bad frames dropped');
     session.detach(this.socket);
-    if (previous !== 'live' || session.ended || session.connected) return;
+    // A stream another connection took over (perhaps on another server) is that connection's to end.
+    if (previous !== 'live' || session.ended || session.connected || session.streamLost) return;
     // Twilio never resumes a stream the server closed for an error (refused here, or a fatal error of the session, such
     // as no inference worker left): the call ends now, as at `stop`.
     if (serverClose(this.socket)?.fatal) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');
