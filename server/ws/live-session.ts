@@ -84,6 +84,8 @@ export class LiveSession implements TurnSession {
   ending: string | null = null;
   /** Whether audio after the end was already refused once (one error, not one per frame). */
   private audioRefused = false;
+  /** Set once another live session took the session's audio stream over ({@link takenOver}). */
+  private lostStream = false;
   /** The last turns stored in this session: a `query` leaves out the turn that asked it. */
   readonly recentTurns = new RecentTurns();
   format: StreamFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
@@ -157,7 +159,8 @@ export class LiveSession implements TurnSession {
     if (this.lostStream) return;
     this.lostStream = true;
     this.log.info('the session\'s audio stream was taken over by another connection; this one stores no more turns');
-    this.sendError('PARLEY_ERR_SESSION_BUSY', `${REPLACED} (perhaps on another server): this connection stores no more turns`, true);
+    // Without a socket (let go after its resume window, a newer live session here already), there is no one to tell.
+    if (this.socket) this.sendError('PARLEY_ERR_SESSION_BUSY', `${REPLACED} (perhaps on another server): this connection stores no more turns`, true);
     this.socket = null;
     this.onFinished();
   }
@@ -166,8 +169,6 @@ export class LiveSession implements TurnSession {
   get streamLost(): boolean {
     return this.lostStream;
   }
-
-  private lostStream = false;
 
   /** Tell a socket whose session a new connection took why it closes (a fatal error, then 4000). */
   private replaceSocket(old: WebSocket): void {
