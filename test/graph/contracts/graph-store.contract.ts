@@ -134,6 +134,21 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getSession('t1', 's-own'))?.audioStreamMs, 1800);
     });
 
+    test('a takeover racing turns being stored: what it reads after taking over is all the earlier holder ever stores', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      await fx.store.openSession('t1', 's-race', '2026-11-01T10:00:00.000Z');
+      await fx.store.takeAudioStream('t1', 's-race', 'server-a');
+      const writes = Array.from({ length: 12 }, (_, i) => fx.store.addUtterances('t1',
+        [utterance('s-race', ana.id, `turn ${i}`, { startMs: i * 1000, endMs: i * 1000 + 900 })], { streamOwner: 'server-a' }).then(() => 'stored', (err: { code?: string }) => err.code));
+      await fx.store.takeAudioStream('t1', 's-race', 'server-b');
+      // What a server resuming the session reads once it holds the stream: it names the rest for a resend.
+      const read = (await fx.store.getTranscript('t1', 's-race')).map((u) => u.text);
+      const outcomes = await Promise.all(writes);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's-race')).map((u) => u.text), read, 'no turn of server A landed after the takeover');
+      assert.equal(outcomes.filter((o) => o === 'stored').length, read.length);
+      assert.ok(outcomes.every((o) => o === 'stored' || o === 'PARLEY_ERR_SESSION_BUSY'), outcomes.join(', '));
+    });
+
     test('idleSessions: open sessions of every tenant last active before the time, longest idle first; never ended or never streamed ones', async () => {
       const at = (minutes: number): string => new Date(Date.UTC(2026, 11, 5, 10, minutes)).toISOString();
       for (const [tenant, id] of [['t1', 'idle-a'], ['t2', 'idle-b'], ['t1', 'idle-recent'], ['t1', 'idle-ended'], ['t1', 'idle-never']] as const) {
