@@ -133,7 +133,9 @@ export class SessionRegistry {
     await this.deps.stores.graph.takeAudioStream(tenant, id, owner).catch((err: unknown) => {
       throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', `could not take session ${id}'s audio stream over in the store; retry: ${err instanceof Error ? err.message : String(err)}`);
     });
-    const unstoredFrom = existing ? await this.unstoredFrom(tenant, existing) : null;
+    // Read again once taken: a stream the previous holder opened meanwhile recorded its own start.
+    const taken = existing ? await this.deps.stores.graph.getSession(tenant, id).catch(() => existing) : null;
+    const unstoredFrom = taken ? await this.unstoredFrom(tenant, taken) : null;
     this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }), owner);
     session.unstoredFromMs = unstoredFrom;
