@@ -15,7 +15,7 @@ const IDLE_MS = 600_000;
 async function startServer(dataDir: string): Promise<{ app: FastifyInstance; wsUrl: string }> {
   const app = await buildApp(loadConfig({
     DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_ASR: 'none',
-    PARLEY_SESSION_IDLE_END_MS: String(IDLE_MS), PARLEY_SESSION_RESUME_MS: String(10 * IDLE_MS),
+    PARLEY_SESSION_IDLE_END_MS: String(IDLE_MS), PARLEY_SESSION_RESUME_MS: String(IDLE_MS),
   }), { logger: pino({ level: 'silent' }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
