@@ -7,6 +7,12 @@ export interface NewUtterance extends Omit<Utterance, 'id' | 'seq'> {
   id?: string;
 }
 
+/** How `GraphStore.addUtterances` stores. */
+export interface AddUtterancesOptions {
+  /** Store only while this live session holds the sessions' audio streams (`GraphStore.takeAudioStream`). */
+  streamOwner?: string;
+}
+
 /** Filters for "who said what to whom". All optional; combined with AND. */
 export interface InteractionFilter {
   speakerId?: string;
@@ -68,6 +74,19 @@ export interface GraphStore {
     sessionId: string,
     patch: Partial<Pick<SessionRecord, 'endedAt' | 'metadata' | 'lastEventSeq' | 'audioStreamMs' | 'activeAt'>>,
   ): Promise<void>;
+  /**
+   * Give the session's audio stream to `owner` (a live session that takes the session over on this or another
+   * server), atomically: from then on a turn of any earlier holder is refused (`addUtterances` with its
+   * `streamOwner`), and it records no stream start (`startAudioStream`). Call before reading what the store
+   * holds of the previous stream (`unstoredStreamFromMs`): a turn stored before this call is read, one after
+   * it is refused, so none is both named for a resend and stored.
+   */
+  takeAudioStream(tenant: TenantId, sessionId: string, owner: string): Promise<void>;
+  /**
+   * Record where `owner`'s audio stream begins on the session's transcript clock (`audioStreamMs`), if `owner`
+   * still holds the session's stream (or nobody does); false, nothing written, when another took it over.
+   */
+  startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number): Promise<boolean>;
   /**
    * Give back event numbers reserved but not sent: `lastEventSeq` becomes `last` if it still is
    * `reserved` (the holder's own reservation); a number anyone reserved since is never taken back.
@@ -213,9 +232,11 @@ export interface GraphStore {
 
   /**
    * Store utterances atomically (all or none), durably: once the promise resolves they survive a
-   * crash of the process.
+   * crash of the process. With `options.streamOwner` (a live session's audio turn), only while that owner
+   * holds the stream of each utterance's session (`takeAudioStream`), checked in the same transaction.
+   * @throws ParleyError `PARLEY_ERR_SESSION_BUSY` when another live session took the stream over (nothing stored).
    */
-  addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]>;
+  addUtterances(tenant: TenantId, utterances: NewUtterance[], options?: AddUtterancesOptions): Promise<Utterance[]>;
   getUtterance(tenant: TenantId, id: string): Promise<Utterance | null>;
   getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]>;
   /**

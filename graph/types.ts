@@ -75,4 +75,11 @@ export interface SessionRecord {
    * while one is connected, every idle sweep of the server holding it. Null for a session never streamed.
    */
   activeAt: string | null;
+  /**
+   * The live session (an id it made) that holds the session's audio stream: the last to take it over
+   * (`GraphStore.takeAudioStream`: a connection to a server the session was not live on). Only its turns are
+   * stored (`addUtterances` with `streamOwner`), so two servers each holding a socket of the session never both
+   * store a turn. Null before the first stream (or when written by an older version).
+   */
+  streamOwner: string | null;
 }

@@ -31,5 +31,6 @@ export function toSession(s: Props): SessionRecord {
     lastEventSeq: toNum(s.lastEventSeq ?? 0),
     audioStreamMs: s.audioStreamMs === undefined || s.audioStreamMs === null ? null : toNum(s.audioStreamMs),
     activeAt: (s.activeAt as string | undefined) ?? null,
+    streamOwner: (s.streamOwner as string | undefined) ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import type { ManagedTransaction } from 'neo4j-driver';
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
+import type { AddUtterancesOptions, GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { backfillAddressees, GRAPH_SCHEMA, int, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows as rows } from './neo4j-store-base.js';
@@ -15,7 +15,7 @@ import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, S
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
 import { mergeParticipantInto } from './neo4j-participant-merge.js';
-import { setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
+import { checkStreamOwner, setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
 export { ERASE_BATCH } from './neo4j-participant-erasure.js';
 
@@ -89,6 +89,20 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       setStream: patch.audioStreamMs !== undefined, audioStreamMs: patch.audioStreamMs ?? null,
       activeAt: patch.activeAt ?? null,
     }));
+  }
+
+  async takeAudioStream(tenant: TenantId, sessionId: string, owner: string): Promise<void> {
+    await this.init();
+    await this.db.write('takeAudioStream', (tx) => tx.run('MATCH (n:Session {tenant: $tenant, id: $id}) SET n.streamOwner = $owner',
+      { tenant: this.t(tenant), id: sessionId, owner }));
+  }
+
+  async startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number): Promise<boolean> {
+    await this.init();
+    const result = await this.db.write('startAudioStream', (tx) => tx.run(`
+      MATCH (n:Session {tenant: $tenant, id: $id}) WHERE n.streamOwner IS NULL OR n.streamOwner = $owner
+      SET n.audioStreamMs = $ms RETURN n.id AS id`, { tenant: this.t(tenant), id: sessionId, owner, ms: audioStreamMs }));
+    return result.records.length > 0;
   }
 
   async releaseEventSeq(tenant: TenantId, sessionId: string, reserved: number, last: number): Promise<void> {
@@ -390,12 +404,15 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       UNWIND $ids AS id MATCH (u:Utterance {tenant: $tenant, id: id}) REMOVE u.movedAt`, { tenant: this.t(tenant), ids: utteranceIds }));
   }
 
-  async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
+  async addUtterances(tenant: TenantId, utterances: NewUtterance[], options: AddUtterancesOptions = {}): Promise<Utterance[]> {
     if (utterances.length === 0) return [];
     await this.init();
     const t = this.t(tenant);
     const ids = utterances.map((u) => u.id ?? newId('u'));
-    await this.db.write('addUtterances', (tx) => writeUtterances(tx, t, utterances, ids));
+    await this.db.write('addUtterances', async (tx) => {
+      if (options.streamOwner !== undefined) await checkStreamOwner(tx, t, utterances, options.streamOwner);
+      await writeUtterances(tx, t, utterances, ids);
+    });
     return this.getUtterances(tenant, ids);
   }
 

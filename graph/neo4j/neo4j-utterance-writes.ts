@@ -3,6 +3,22 @@ import type { NewUtterance } from '../graph-store.js';
 import { ParleyError } from '../core/errors.js';
 import { int, toNum } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE } from './neo4j-store-base.js';
+import { streamTakenOver } from '../stream-owner.js';
+
+/**
+ * Throw `PARLEY_ERR_SESSION_BUSY` in transaction `tx` unless `owner` holds the audio stream of each session of
+ * `utterances` (or nobody does). The write lock taken on each session node first makes the check and the writes after
+ * it one step against a takeover (`takeAudioStream` writes that node): it commits wholly before or after them.
+ */
+export async function checkStreamOwner(tx: ManagedTransaction, t: string, utterances: NewUtterance[], owner: string): Promise<void> {
+  for (const sessionId of new Set(utterances.map((u) => u.sessionId))) {
+    const result = await tx.run(`
+      MATCH (n:Session {tenant: $tenant, id: $id}) SET n._streamLock = true REMOVE n._streamLock
+      RETURN n.streamOwner AS owner`, { tenant: t, id: sessionId });
+    const held = result.records[0]?.get('owner') as string | null | undefined;
+    if (held !== null && held !== undefined && held !== owner) throw streamTakenOver(sessionId);
+  }
+}
 
 /**
  * Create `utterances` (ids `ids`, in order) of stored tenant `t` in transaction `tx`: numbered per

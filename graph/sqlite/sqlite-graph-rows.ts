@@ -13,7 +13,7 @@ export interface UtteranceRow {
   audio_ref: string | null; turn_id: string | null; addressees: string | null;
 }
 export interface SessionRow {
-  id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number; audio_stream_ms: number | null; active_at: string | null;
+  id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number; audio_stream_ms: number | null; active_at: string | null; stream_owner?: string | null;
 }
 
 export const UTTERANCE_COLUMNS = `u.id, u.session_id, u.seq, u.speaker_id, u.text, u.start_ms, u.end_ms, u.time,
@@ -66,6 +66,7 @@ export function toSession(row: SessionRow): SessionRecord {
     metadata: fromJson<Record<string, unknown>>(row.metadata, {}),
     lastEventSeq: row.last_event_seq,
     audioStreamMs: row.audio_stream_ms ?? null,
+    streamOwner: row.stream_owner ?? null,
     activeAt: row.active_at ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import type { GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
+import type { AddUtterancesOptions, GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { withAttribute } from '../attribute-update.js';
@@ -77,6 +77,17 @@ export class SqliteGraphStore implements GraphStore {
       audioStreamMs: patch.audioStreamMs ?? null,
       activeAt: patch.activeAt ?? null,
     });
+  }
+
+  async takeAudioStream(tenant: TenantId, sessionId: string, owner: string): Promise<void> {
+    this.db.prepare('UPDATE sessions SET stream_owner = ? WHERE tenant = ? AND id = ?').run(owner, tenant, sessionId);
+  }
+
+  async startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number): Promise<boolean> {
+    const { changes } = this.db
+      .prepare('UPDATE sessions SET audio_stream_ms = ? WHERE tenant = ? AND id = ? AND (stream_owner IS NULL OR stream_owner = ?)')
+      .run(audioStreamMs, tenant, sessionId, owner);
+    return changes > 0;
   }
 
   async releaseEventSeq(tenant: TenantId, sessionId: string, reserved: number, last: number): Promise<void> {
@@ -406,8 +417,8 @@ export class SqliteGraphStore implements GraphStore {
     return lookupRetired(this.db, tenant, id);
   }
 
-  async addUtterances(tenant: TenantId, utterances: NewUtterance[]): Promise<Utterance[]> {
-    return addUtterances(this.db, tenant, utterances);
+  async addUtterances(tenant: TenantId, utterances: NewUtterance[], options: AddUtterancesOptions = {}): Promise<Utterance[]> {
+    return addUtterances(this.db, tenant, utterances, options);
   }
 
   async getUtterance(tenant: TenantId, id: string): Promise<Utterance | null> {

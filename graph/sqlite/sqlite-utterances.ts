@@ -1,4 +1,5 @@
-import type { InteractionFilter, NewUtterance, TranscriptPage } from '../graph-store.js';
+import type { AddUtterancesOptions, InteractionFilter, NewUtterance, TranscriptPage } from '../graph-store.js';
+import { streamTakenOver } from '../stream-owner.js';
 import type { TenantId, Utterance } from '../types.js';
 import { toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
@@ -7,8 +8,12 @@ import { toUtterance, UTTERANCE_COLUMNS, type UtteranceRow } from './sqlite-grap
 
 // The utterances and addressee edges of the SQLite graph store (SqliteGraphStore delegates here).
 
-/** Store `utterances` (numbered per session) and their addressee edges in one transaction; returns them as stored. */
-export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: NewUtterance[]): Utterance[] {
+/**
+ * Store `utterances` (numbered per session) and their addressee edges in one transaction; returns them as stored. With
+ * `streamOwner`, only while it holds each session's audio stream (read in the same transaction, which takes the write
+ * lock first, so a takeover by another process commits wholly before or after it).
+ */
+export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: NewUtterance[], options: AddUtterancesOptions = {}): Utterance[] {
   const nextSeq = utteranceSeqCounter(db);
   const insert = db.prepare(`INSERT INTO utterances
     (tenant, id, session_id, seq, speaker_id, text, start_ms, end_ms, time, confidence, audio_ref, turn_id)
@@ -16,7 +21,15 @@ export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: 
   const edge = db.prepare(
     'INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id) VALUES (?, ?, ?)',
   );
+  const ownerOf = db.prepare('SELECT stream_owner AS owner FROM sessions WHERE tenant = ? AND id = ?');
+  const { streamOwner } = options;
   const write = db.transaction((items: NewUtterance[]) => {
+    if (streamOwner !== undefined) {
+      for (const sessionId of new Set(items.map((u) => u.sessionId))) {
+        const held = (ownerOf.get(tenant, sessionId) as { owner: string | null } | undefined)?.owner ?? null;
+        if (held !== null && held !== streamOwner) throw streamTakenOver(sessionId);
+      }
+    }
     const ids: string[] = [];
     for (const u of items) {
       const id = u.id ?? newId('u');
@@ -30,7 +43,7 @@ export function addUtterances(db: SqliteDatabase, tenant: TenantId, utterances: 
     }
     return ids;
   });
-  return getUtterances(db, tenant, write(utterances));
+  return getUtterances(db, tenant, streamOwner === undefined ? write(utterances) : write.immediate(utterances));
 }
 
 /** The utterances of `ids` that exist, in the order of `ids`. */

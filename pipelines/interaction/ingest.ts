@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { GraphStore } from '../../graph/graph-store.js';
+import type { AddUtterancesOptions, GraphStore } from '../../graph/graph-store.js';
 import type { JobQueue } from '../../graph/job-queue.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
 import type { MemoryStore } from '../../graph/memory-store.js';
@@ -100,25 +100,27 @@ export class InteractionIngest {
    * storing and queueing is repaired by the client's resend. Ids are unique per tenant: an id stored in another session or with another
    * speaker or text refuses the whole batch before anything of it is stored
    * (`PARLEY_ERR_UTTERANCE_ID_CONFLICT`, or `PARLEY_ERR_IDEMPOTENCY_KEY_REUSED` for `idFromKey`).
+   * `options.streamOwner` (a live session's audio turn): stored only while that live session holds the
+   * session's audio stream, else `PARLEY_ERR_SESSION_BUSY` and nothing stored (`GraphStore.addUtterances`).
    */
-  async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
+  async ingest(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], options: AddUtterancesOptions = {}): Promise<IngestedUtterance[]> {
     const ids = inputs.flatMap((i) => (i.id ? [i.id] : []));
     if (new Set(ids).size !== ids.length) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'an utterance id appears twice in one batch');
-    if (ids.length === 0) return this.ingestOnce(tenant, sessionId, inputs);
+    if (ids.length === 0) return this.ingestOnce(tenant, sessionId, inputs, options);
     // Requests carrying the same ids (a client resending before its first try was acknowledged)
     // take turns in this process; across processes the store's unique key catches the loser,
     // which then finds the winner's utterances and returns them instead of failing.
     return this.idLocks.run(ids.map((id) => `${tenant}\u0000${id}`), async () => {
       try {
-        return await this.ingestOnce(tenant, sessionId, inputs);
+        return await this.ingestOnce(tenant, sessionId, inputs, options);
       } catch (err) {
         if (!isDuplicateId(err)) throw err;
-        return this.ingestOnce(tenant, sessionId, inputs);
+        return this.ingestOnce(tenant, sessionId, inputs, options);
       }
     });
   }
 
-  private async ingestOnce(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
+  private async ingestOnce(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], options: AddUtterancesOptions): Promise<IngestedUtterance[]> {
     const known = new Map<string, IngestedUtterance>();
     for (const input of inputs) {
       const stored = input.id ? await this.deps.graph.getUtterance(tenant, input.id) : null;
@@ -127,7 +129,7 @@ export class InteractionIngest {
       known.set(stored.id, await this.asIngested(tenant, stored));
     }
     const fresh = inputs.filter((i) => !i.id || !known.has(i.id));
-    const added = fresh.length > 0 ? await this.store(tenant, sessionId, fresh) : [];
+    const added = fresh.length > 0 ? await this.store(tenant, sessionId, fresh, options) : [];
     if (known.size > 0) await this.requeue(tenant, [...known.values()].map((k) => k.utterance));
     let next = 0;
     return inputs.map((i) => (i.id && known.has(i.id) ? known.get(i.id)! : added[next++]!));
@@ -146,7 +148,7 @@ export class InteractionIngest {
     };
   }
 
-  private async store(tenant: TenantId, sessionId: string, inputs: UtteranceInput[]): Promise<IngestedUtterance[]> {
+  private async store(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], options: AddUtterancesOptions): Promise<IngestedUtterance[]> {
     const { graph } = this.deps;
     await graph.openSession(tenant, sessionId, new Date().toISOString());
     const resolver = new ParticipantResolver(graph, tenant);
@@ -198,7 +200,7 @@ export class InteractionIngest {
           confidence: input.confidence ?? null,
           audioRef: input.audioRef ?? null,
           ...(input.turnId ? { turnId: input.turnId } : {}),
-        })));
+        })), options);
         await this.afterStore(tenant, rows);
         return rows;
       }));

@@ -20,6 +20,7 @@ import { EventNumbering } from './event-numbering.js';
 import { SessionQueue } from './session-queue.js';
 import type { ConsolidationWorkers } from './consolidation-workers.js';
 import { closeFromServer } from './server-close.js';
+import { STREAM_TAKEN_OVER } from '../../graph/stream-owner.js';
 
 /** What a live session needs from the app. */
 export interface LiveSessionDeps {
@@ -51,7 +52,7 @@ export interface AttachOptions {
 }
 
 /** Close reason (and `PARLEY_ERR_SESSION_BUSY` message) for a socket whose session another one took. */
-const REPLACED = 'session resumed on another connection';
+const REPLACED = STREAM_TAKEN_OVER;
 
 /**
  * One conversation with one connected client at a time. Client messages run one after another in
@@ -83,6 +84,8 @@ export class LiveSession implements TurnSession {
   ending: string | null = null;
   /** Whether audio after the end was already refused once (one error, not one per frame). */
   private audioRefused = false;
+  /** Set once another live session took the session's audio stream over ({@link takenOver}). */
+  private lostStream = false;
   /** The last turns stored in this session: a `query` leaves out the turn that asked it. */
   readonly recentTurns = new RecentTurns();
   format: StreamFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
@@ -113,6 +116,8 @@ export class LiveSession implements TurnSession {
     lastEventSeq: number,
     private readonly deps: LiveSessionDeps,
     readonly log: FastifyBaseLogger,
+    /** The id under which this live session holds the session's audio stream in the store (`GraphStore.takeAudioStream`). */
+    readonly streamOwner: string,
   ) {
     this.numbering = new EventNumbering(deps.stores.graph, tenant, id, lastEventSeq, log);
     this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message) => this.sendError(code, message) });
@@ -142,6 +147,27 @@ export class LiveSession implements TurnSession {
       config: { session_id: this.id, sample_rate: format.sampleRate, encoding: format.encoding, channels: format.channels },
       ...(this.unstoredFromMs !== null ? { unstored_from_ms: this.unstoredFromMs } : {}),
     });
+  }
+
+  /**
+   * Another live session took the session's audio stream over (a reconnect to another server while this one still
+   * held the socket): the store refused this one's turn (`PARLEY_ERR_SESSION_BUSY`). It stores nothing more: its
+   * socket gets the fatal error and closes with 4000, as a socket replaced on this server does, and it leaves the
+   * registry without waiting for a resume (a reconnect here takes the stream back, as a new live session).
+   */
+  takenOver(): void {
+    if (this.lostStream) return;
+    this.lostStream = true;
+    this.log.info('the session\'s audio stream was taken over by another connection; this one stores no more turns');
+    // Without a socket (let go after its resume window, a newer live session here already), there is no one to tell.
+    if (this.socket) this.sendError('PARLEY_ERR_SESSION_BUSY', `${REPLACED} (perhaps on another server): this connection stores no more turns`, true);
+    this.socket = null;
+    this.onFinished();
+  }
+
+  /** Whether another live session took the audio stream over ({@link takenOver}); never cleared. */
+  get streamLost(): boolean {
+    return this.lostStream;
   }
 
   /** Tell a socket whose session a new connection took why it closes (a fatal error, then 4000). */

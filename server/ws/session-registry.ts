@@ -28,6 +28,8 @@ export class SessionRegistry {
   private readonly expiry = new Map<string, NodeJS.Timeout>();
   /** Disconnected sessions waiting for a resume, oldest first (Map keeps insertion order). */
   private readonly waiting = new Map<string, LiveSession>();
+  /** Opens under way, by session key: the next open of the same session waits for the last. */
+  private readonly opens = new Map<string, Promise<unknown>>();
   /** Set by drainAll: no session is kept for a resume any more. */
   private draining = false;
 
@@ -86,19 +88,31 @@ export class SessionRegistry {
   }
 
   /**
-   * The live session, or a new one continuing the stored session's event numbering.
+   * The live session, or a new one continuing the stored session's event numbering. Opens of one session on this
+   * process run one at a time, so two connections racing to open it make one live session.
    * @throws ParleyError `PARLEY_ERR_SESSION_ENDED` when the session has ended or is ending (HTTP or
    * `session.end`): an ended session is never resumed, here or on another server.
+   * @throws ParleyError `PARLEY_ERR_STORE_UNAVAILABLE` when a new live session could not take the session's audio
+   * stream over in the store (it would not know what another server still stores).
    */
   async open(tenant: string, id: string): Promise<{ session: LiveSession; resumed: boolean }> {
+    const key = this.key(tenant, id);
+    const before = this.opens.get(key) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.openNow(tenant, id));
+    this.opens.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.opens.get(key) === run) this.opens.delete(key);
+    }
+  }
+
+  private async openNow(tenant: string, id: string): Promise<{ session: LiveSession; resumed: boolean }> {
     const key = this.key(tenant, id);
     const existing = await this.deps.stores.graph.getSession(tenant, id);
     if (existing?.endedAt) {
       throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
     }
-    // Not live here: its last audio stream, if any, is gone (a crash, a restart, the resume window, another
-    // server), and a new one takes over. Read before the checks below, which must not wait.
-    const unstoredFrom = existing && !this.sessions.has(key) ? await this.unstoredFrom(tenant, existing) : null;
     const live = this.sessions.get(key);
     // Its end is under way (session.end, an end over HTTP): its store record is not marked yet, but it is over.
     if (live && (live.ending !== null || live.ended)) {
@@ -112,11 +126,23 @@ export class SessionRegistry {
       return { session: live, resumed: true };
     }
     const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
+    const owner = `ls_${crypto.randomUUID().replaceAll('-', '')}`;
+    // Not live here: its last audio stream, if any, is gone (a crash, a restart, the resume window) or still held by
+    // another server. Taken over first, then read: a turn that stream stores from now on is refused, so what is read
+    // as stored stays so, and what is named as not stored is never stored by it.
+    await this.deps.stores.graph.takeAudioStream(tenant, id, owner).catch((err: unknown) => {
+      throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', `could not take session ${id}'s audio stream over in the store; retry: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    // Read again once taken: a stream the previous holder opened meanwhile recorded its own start.
+    const taken = existing ? await this.deps.stores.graph.getSession(tenant, id).catch(() => existing) : null;
+    const unstoredFrom = taken ? await this.unstoredFrom(tenant, taken) : null;
     this.markActive(tenant, id);
-    const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }));
+    const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }), owner);
     session.unstoredFromMs = unstoredFrom;
     session.listeners = this.listenerFactories.map((make) => make(session));
-    session.onFinished = () => this.remove(tenant, id);
+    session.onFinished = () => {
+      if (this.sessions.get(key) === session) this.remove(tenant, id);
+    };
     this.sessions.set(key, session);
     // Resumed from the store (a restart, another server): listen for the names of who was in it, in the background.
     if (existing) {
@@ -142,6 +168,8 @@ export class SessionRegistry {
     // timer now would fire into closed stores (the process crashed on it minutes after app.close()).
     if (this.draining) return;
     const key = this.key(session.tenant, session.id);
+    // Gone from the registry already (its audio stream was taken over elsewhere): nothing to wait for.
+    if (this.sessions.get(key) !== session) return;
     this.markActive(session.tenant, session.id);
     clearTimeout(this.expiry.get(key));
     this.waiting.delete(key);

@@ -129,7 +129,10 @@ class TwilioConnection {
     }
     nameHardCapOnClose(socket);
     socket.on('message', (data: RawData, isBinary: boolean) => {
-      this.chain = this.chain.then(() => this.onMessage(data, isBinary)).then(() => { this.inBadRun = false; }, (err: unknown) => this.failed(err));
+      // Timed on receipt: media queued behind `start` (a slow session read) keeps when it came, so a call sent in real time
+      // is not taken for audio sent ahead of it and shed.
+      const at = app.audioClock();
+      this.chain = this.chain.then(() => this.onMessage(data, isBinary, at)).then(() => { this.inBadRun = false; }, (err: unknown) => this.failed(err));
     });
     socket.on('close', () => this.onClose());
     socket.on('error', (err: Error & { code?: string }) => {
@@ -141,7 +144,8 @@ class TwilioConnection {
     });
   }
 
-  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+  /** One frame; `at`: when it arrived (`LiveSessionDeps.audioNow`). */
+  private async onMessage(data: RawData, isBinary: boolean, at: number): Promise<void> {
     if (this.state === 'closed' || this.refused) return;
     if (isBinary) throw badFrame('Twilio Media Streams sends JSON text frames; got a binary frame');
     let msg: Record<string, unknown> | null;
@@ -159,7 +163,7 @@ class TwilioConnection {
       case 'start':
         return this.start(msg);
       case 'media':
-        return this.media(msg);
+        return this.media(msg, at);
       case 'stop':
         return this.stop();
       case 'mark':
@@ -226,7 +230,7 @@ class TwilioConnection {
     return this.state === 'closed';
   }
 
-  private media(msg: Record<string, unknown>): void {
+  private media(msg: Record<string, unknown>, at: number): void {
     if (this.state === 'waiting' || !this.session) throw badFrame('media before start: Twilio sends "start" (with the call SID and media format) first');
     if (this.state !== 'live') return;
     const media = record(msg.media);
@@ -237,20 +241,20 @@ class TwilioConnection {
       : !isBase64(payload) ? 'media.payload is not base64 (standard alphabet; mu-law audio)' : null;
     if (bad !== null) {
       // Its 20 ms are kept as silence, so the stream's clock (turn times) stays that of the call.
-      if (inbound) this.pushInbound(Buffer.alloc(TWILIO_CHUNK_BYTES, MULAW_SILENCE));
+      if (inbound) this.pushInbound(Buffer.alloc(TWILIO_CHUNK_BYTES, MULAW_SILENCE), at);
       throw badFrame(`media: ${bad}`);
     }
-    if (inbound) this.pushInbound(Buffer.from(payload as string, 'base64'));
+    if (inbound) this.pushInbound(Buffer.from(payload as string, 'base64'), at);
   }
 
-  /** Caller audio to the session; pieces under 10 ms wait for the next. */
-  private pushInbound(received: Buffer): void {
+  /** Caller audio to the session, `at` when it arrived; pieces under 10 ms wait for the next. */
+  private pushInbound(received: Buffer, at: number): void {
     if (!this.session) return;
     let audio = received;
     if (this.shortAudio) audio = Buffer.concat([this.shortAudio, audio]);
     // Twilio's last frame of a stream can be a few bytes: kept, not refused as a frame under 10 ms.
     this.shortAudio = audio.length < MIN_MULAW_FRAME_BYTES ? audio : null;
-    if (!this.shortAudio) this.session.voice.push(audio);
+    if (!this.shortAudio) this.session.voice.push(audio, at);
   }
 
   private stop(): void {
@@ -275,7 +279,8 @@ class TwilioConnection {
     if (!session) return;
     if (this.dropped > 0) session.log.info({ dropped: this.dropped }, 'twilio stream: bad frames dropped');
     session.detach(this.socket);
-    if (previous !== 'live' || session.ended || session.connected) return;
+    // A stream another connection took over (perhaps on another server) is that connection's to end.
+    if (previous !== 'live' || session.ended || session.connected || session.streamLost) return;
     // Twilio never resumes a stream the server closed for an error (refused here, or a fatal error of the session, such
     // as no inference worker left): the call ends now, as at `stop`.
     if (serverClose(this.socket)?.fatal) requestEnd(session, this.app.liveSessionDeps, 'the Twilio stream was closed for a fatal error');

@@ -39,6 +39,10 @@ export interface VoiceTurnsHost {
   readonly pendingExternalId: string | null;
   /** The names the session's recogniser listens for: its people first, then the tenant's recent ones. */
   readonly vocabulary: SessionVocabulary;
+  /** The id under which the session holds its audio stream in the store (`GraphStore.takeAudioStream`). */
+  readonly streamOwner: string;
+  /** Another live session took the audio stream over (the store refused a turn or the stream's start): stop, closing with 4000. */
+  takenOver(): void;
   /** Forget (erased) or relabel (merged) a participant retired elsewhere, as on the bus notice. */
   participantRetired(change: RetiredChange): Promise<void>;
 }

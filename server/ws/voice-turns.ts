@@ -9,6 +9,7 @@ import { ArrivalClock } from './arrival-clock.js';
 import { storedTranscriptEndMs } from './stream-frontier.js';
 import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
 import { bandOf } from '../../pipelines/speaker/voice-bands.js';
+import { isStreamTakenOver } from '../../graph/stream-owner.js';
 import type { RetiredChange, VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 
 
@@ -59,6 +60,8 @@ export class VoiceTurns {
    * {@link transcriptOffset}); 0 before the first.
    */
   private lastEndMs = 0;
+  /** The last refusal of a stream's start reported to the client (one report for all the frames that waited). */
+  private refusedStart: StreamStartRefused | null = null;
   /** Who speaks: voice re-identification, and the end-of-session merge of fragmented voice ids. */
   private readonly speakers: SessionSpeakers;
 
@@ -74,7 +77,8 @@ export class VoiceTurns {
    * them as held audio, not as the workers falling behind.
    */
   push(frame: Buffer, arrivedAt?: number): void {
-    if (this.shuttingDown) return;
+    // Shutting down, or this connection's stream was refused at its start (a reconnect tries again).
+    if (this.shuttingDown || this.refusedStart !== null) return;
     if (this.ending) {
       if (!this.droppedWhileEnding) this.session.sendError('PARLEY_ERR_SESSION_ENDED', 'audio after session.end is dropped');
       this.droppedWhileEnding = true;
@@ -120,6 +124,7 @@ export class VoiceTurns {
   /** A socket (re)connected to the session; `resumed` as in its `session.started`. */
   connected(resumed: boolean): void {
     this.connections += 1;
+    this.refusedStart = null;
     this.resumedConnection = resumed;
   }
 
@@ -206,7 +211,8 @@ export class VoiceTurns {
   }
 
   private open(): Promise<AudioSession> {
-    this.opening ??= (async () => {
+    if (this.opening) return this.opening;
+    const opening = (async () => {
       const { config, models } = this.deps;
       const offsetMs = await this.transcriptOffset();
       await this.recordStreamStart(offsetMs);
@@ -225,7 +231,12 @@ export class VoiceTurns {
       this.sendNames();
       return audio;
     })();
-    return this.opening;
+    this.opening = opening;
+    // A stream refused at its start is opened afresh by the next frame (after a reconnect).
+    opening.catch(() => {
+      if (this.opening === opening) this.opening = null;
+    });
+    return opening;
   }
 
   /**
@@ -246,13 +257,26 @@ export class VoiceTurns {
   /**
    * Record durably where the new audio stream begins on the transcript clock, before it can store a turn:
    * with the turns it stores, that tells a session resumed after a crash from where on this stream nothing
-   * is stored (`unstoredStreamFromMs`). When the write fails the stream still opens (a store that cannot take
-   * this cannot take its turns either); a later crash may then name the audio to resend from too late.
+   * is stored (`unstoredStreamFromMs`). A stream whose start cannot be recorded does not open (a later crash
+   * would name the audio to resend from too late): `PARLEY_ERR_STORE_UNAVAILABLE`, fatal to the connection,
+   * which may reconnect to try again. When another live session took the stream over meanwhile, nothing is
+   * recorded and this one stops (`takenOver`).
    */
   private async recordStreamStart(offsetMs: number): Promise<void> {
-    await this.deps.stores.graph.updateSession(this.session.tenant, this.session.id, { audioStreamMs: offsetMs }).catch((err: unknown) => {
-      this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not record where the audio stream begins');
-    });
+    const { tenant, id, streamOwner } = this.session;
+    let started: boolean;
+    try {
+      started = await this.deps.stores.graph.startAudioStream(tenant, id, streamOwner, offsetMs);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.session.log.warn({ err: why }, 'could not record where the audio stream begins');
+      throw new StreamStartRefused('PARLEY_ERR_STORE_UNAVAILABLE',
+        `could not record where this audio stream begins, so it was not opened (a crash could not name the audio to resend); reconnect to try again: ${why}`);
+    }
+    if (!started) {
+      this.session.takenOver();
+      throw new StreamStartRefused('PARLEY_ERR_SESSION_BUSY', 'the session\'s audio stream was taken over by another connection');
+    }
   }
 
   private async read(audio: AudioSession, offsetMs: number): Promise<void> {
@@ -360,6 +384,10 @@ export class VoiceTurns {
     this.storing = storing;
     try {
       await storing;
+    } catch (err) {
+      // Another live session (perhaps on another server) holds the stream now: it names this turn for a resend.
+      if (!isStreamTakenOver(err)) throw err;
+      this.session.takenOver();
     } finally {
       if (this.storing === storing) this.storing = null;
     }
@@ -380,7 +408,7 @@ export class VoiceTurns {
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
       id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId,
       confidence: e.confidence, audioRef, speakerConfidence: said.confidence, speakerIsNew: said.isNew,
-    }]);
+    }], { streamOwner: this.session.streamOwner });
     // Refused because its speaker was erased meanwhile: stored once more, as said by the voice identified again.
     let said = speaker;
     const [stored] = await ingest(speaker).catch(async (err: unknown) => {
@@ -405,8 +433,18 @@ export class VoiceTurns {
   }
 
   private fail(err: unknown): void {
+    if (err instanceof StreamStartRefused) {
+      // Every frame that waited for the stream to open fails with it: the connection is told once.
+      if (this.refusedStart === err) return;
+      this.refusedStart = err;
+      if (err.code !== 'PARLEY_ERR_SESSION_BUSY') this.session.sendError(err.code, err.message, true);
+      return;
+    }
     const { code, message } = toClientError(err);
     if (code === 'PARLEY_ERR_INTERNAL') this.session.log.error({ err }, 'audio pipeline failed to start');
     this.session.sendError(code, message);
   }
 }
+
+/** A new audio stream that did not open because its start could not be recorded as its own (see `recordStreamStart`). */
+class StreamStartRefused extends ParleyError {}

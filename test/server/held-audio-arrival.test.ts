@@ -5,15 +5,19 @@ import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { slowSessionReads, type HeldOpen } from '../helpers/held-open.js';
 import type { ServerEvent } from '../helpers/ws-client.js';
+import { liveCall, TWILIO_CHUNK_BYTES, type SseEvent } from '../helpers/twilio.js';
 
 /** One second of 16 kHz silence: one frame. */
 const SECOND = encodeS16le(new Float32Array(16000));
+/** 12 s of mu-law silence, for Twilio media frames of 20 ms. */
+const CALL_SILENCE = Buffer.alloc(TWILIO_CHUNK_BYTES * 50 * 12, 0xff);
 
 /**
  * Audio a client sends while `/v1/stream` opens its session waits for the session, then goes to the voice side. It
  * used to be timed when it was taken, all at once: 12 s sent in real time while a slow store read ran looked 12 s
  * ahead of real time and was shed. The clock live audio is timed by is the test's (`BuildOptions.audioNow`), moved on
- * by 1 s as each frame reaches the server: a client sending in real time, with no wall-clock waits.
+ * by 1 s as each frame reaches the server: a client sending in real time, with no wall-clock waits. The same holds for
+ * Twilio media frames queued behind a `start` still opening the call's session: they used to be timed when taken.
  */
 describe('audio sent while the session opens keeps its arrival times', () => {
   let t: TestApp;
@@ -75,5 +79,47 @@ describe('audio sent while the session opens keeps its arrival times', () => {
     const shed = await sendWhileOpening('held-at-once', 12, 0);
     assert.equal(shed.length, 1);
     assert.match(String(shed[0]!.message), /faster than real time \(\d+\.\d s ahead; at most 5\.0 s\)/);
+  });
+
+  /** A call whose session read is held while its 12 s of media arrive (the clock moved by `stepMs` a frame); its errors. */
+  async function callWhileStartHeld(stepMs: number): Promise<SseEvent[]> {
+    const call = await liveCall(t, { audio: CALL_SILENCE, send: false });
+    const hold = holdOpen(call.call.callSid);
+    const [connected, start, ...media] = call.frames;
+    call.ws.send(JSON.stringify(connected));
+    call.ws.send(JSON.stringify(start));
+    await hold.reached;
+    // The server's end of the call's socket (the newest: an earlier test's may still be closing); the route's listener,
+    // which times each frame, runs before this one.
+    const server = [...t.app.websocketServer.clients].at(-1);
+    assert.ok(server);
+    let onFrame: () => void = () => {};
+    server.on('message', () => {
+      now += stepMs;
+      onFrame();
+    });
+    for (const m of media) {
+      const arrived = new Promise<void>((resolve) => { onFrame = resolve; });
+      call.ws.send(JSON.stringify(m));
+      await arrived;
+    }
+    hold.release();
+    call.ws.send(JSON.stringify(call.stop));
+    await call.sse.until(() => call.sse.events.some((e) => e.event === 'session.ended'), 120_000, 'session.ended');
+    call.sse.close();
+    call.ws.close();
+    assert.equal(media.length, 600);
+    return call.sse.events.filter((e) => e.event === 'error');
+  }
+
+  test('Twilio: 12 s of a call sent in real time while its start waited (media queued behind it): nothing shed', async () => {
+    assert.deepEqual((await callWhileStartHeld(20)).map((e) => e.data.message), []);
+  });
+
+  test('Twilio: the same 12 s arriving at once while the start waited is shed as faster than real time', async () => {
+    const errors = await callWhileStartHeld(0);
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]!.data.code, 'PARLEY_ERR_OVERLOADED');
+    assert.match(String(errors[0]!.data.message), /faster than real time/);
   });
 });

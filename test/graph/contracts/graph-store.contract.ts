@@ -108,6 +108,47 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getSession('t1', 's-stream'))?.audioStreamMs, 12_345.5, 'other updates leave it as it is');
     });
 
+    test('an audio stream taken over: the earlier holder stores no turn and records no stream start; others still store', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      assert.equal((await fx.store.openSession('t1', 's-own', '2026-11-01T10:00:00.000Z')).streamOwner, null);
+      const turn = (text: string): NewUtterance => utterance('s-own', ana.id, text, { startMs: 0, endMs: 900 });
+      // Nobody holds the stream yet (a session of an older version): a turn is stored.
+      await fx.store.addUtterances('t1', [turn('before any owner')], { streamOwner: 'server-a' });
+      await fx.store.takeAudioStream('t1', 's-own', 'server-a');
+      assert.equal((await fx.store.getSession('t1', 's-own'))?.streamOwner, 'server-a');
+      assert.equal(await fx.store.startAudioStream('t1', 's-own', 'server-a', 900), true);
+      await fx.store.addUtterances('t1', [turn('said on server a')], { streamOwner: 'server-a' });
+
+      // A reconnect to another server takes it over: server A's next turn and stream start are refused, nothing written.
+      await fx.store.takeAudioStream('t1', 's-own', 'server-b');
+      await assert.rejects(fx.store.addUtterances('t1', [turn('stored twice if a resend of it were stored too')], { streamOwner: 'server-a' }),
+        { code: 'PARLEY_ERR_SESSION_BUSY', message: /taken over/ });
+      assert.equal(await fx.store.startAudioStream('t1', 's-own', 'server-a', 5000), false);
+      assert.equal((await fx.store.getSession('t1', 's-own'))?.audioStreamMs, 900, 'the refused start wrote nothing');
+      assert.equal(await fx.store.startAudioStream('t1', 's-own', 'server-b', 1800), true);
+      await fx.store.addUtterances('t1', [turn('said on server b')], { streamOwner: 'server-b' });
+      // Utterances with no stream (typed, posted over HTTP) are not its to refuse.
+      await fx.store.addUtterances('t1', [turn('posted over HTTP')]);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's-own')).map((u) => u.text),
+        ['before any owner', 'said on server a', 'said on server b', 'posted over HTTP']);
+      assert.equal((await fx.store.getSession('t1', 's-own'))?.audioStreamMs, 1800);
+    });
+
+    test('a takeover racing turns being stored: what it reads after taking over is all the earlier holder ever stores', async () => {
+      const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
+      await fx.store.openSession('t1', 's-race', '2026-11-01T10:00:00.000Z');
+      await fx.store.takeAudioStream('t1', 's-race', 'server-a');
+      const writes = Array.from({ length: 12 }, (_, i) => fx.store.addUtterances('t1',
+        [utterance('s-race', ana.id, `turn ${i}`, { startMs: i * 1000, endMs: i * 1000 + 900 })], { streamOwner: 'server-a' }).then(() => 'stored', (err: { code?: string }) => err.code));
+      await fx.store.takeAudioStream('t1', 's-race', 'server-b');
+      // What a server resuming the session reads once it holds the stream: it names the rest for a resend.
+      const read = (await fx.store.getTranscript('t1', 's-race')).map((u) => u.text);
+      const outcomes = await Promise.all(writes);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's-race')).map((u) => u.text), read, 'no turn of server A landed after the takeover');
+      assert.equal(outcomes.filter((o) => o === 'stored').length, read.length);
+      assert.ok(outcomes.every((o) => o === 'stored' || o === 'PARLEY_ERR_SESSION_BUSY'), outcomes.join(', '));
+    });
+
     test('idleSessions: open sessions of every tenant last active before the time, longest idle first; never ended or never streamed ones', async () => {
       const at = (minutes: number): string => new Date(Date.UTC(2026, 11, 5, 10, minutes)).toISOString();
       for (const [tenant, id] of [['t1', 'idle-a'], ['t2', 'idle-b'], ['t1', 'idle-recent'], ['t1', 'idle-ended'], ['t1', 'idle-never']] as const) {

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { fixtureSamples, loadAudioFixtures, type AudioFixture } from '../../pipelines/audio/fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
+
+const paced = { pacing: 'realtime' as const, frameMs: 100, speed: 1 };
+
+/** A listening server on `dataDir` with the speech models loaded; several may share one data directory. */
+async function startServer(dataDir: string): Promise<{ app: FastifyInstance; wsUrl: string }> {
+  const config = loadConfig({
+    DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+  });
+  const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.models.inference();
+  const address = app.server.address();
+  assert.ok(address && typeof address === 'object');
+  return { app, wsUrl: `ws://127.0.0.1:${address.port}` };
+}
+
+/** Hold the next call of `app`'s ingest (a voice turn being stored) until released. */
+function holdNextIngest(app: FastifyInstance): { reached: Promise<void>; release: () => void } {
+  const ingest = app.ingest.ingest.bind(app.ingest);
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedP = new Promise<void>((resolve) => { reached = resolve; });
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  app.ingest.ingest = async (...args) => {
+    app.ingest.ingest = ingest;
+    reached();
+    await gate;
+    return ingest(...args);
+  };
+  return { reached: reachedP, release };
+}
+
+/** Wait until `client` has `n` finals (at most 60 s: recognition on a busy machine). */
+async function finals(client: TestWsClient, n: number): Promise<ServerEvent[]> {
+  const of = (): ServerEvent[] => client.events.filter((e) => e.type === 'transcript.final');
+  for (let i = 0; i < 600 && of().length < n; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(of().length, n, `finals: ${of().map((f) => f.text).join(' | ')}`);
+  return of();
+}
+
+/**
+ * Two servers on one data directory (the embedded stores' shared mode). A client that reconnects to server B while
+ * server A still holds its old socket used to have a turn stored twice: A stored the turn it was storing, B had named
+ * it as not stored (`unstored_from_ms`), and the client's resend stored it again. The newer stream now takes the
+ * session's audio stream over in the store before B reads what is stored; A's turn is refused in the same transaction
+ * that would store it, and A's socket closes with 4000.
+ */
+describe('one session on two servers', () => {
+  const tmp = tempDir('parley-two-servers-');
+  let a: { app: FastifyInstance; wsUrl: string };
+  let b: { app: FastifyInstance; wsUrl: string };
+  let slt: AudioFixture;
+  before(async () => {
+    a = await startServer(tmp.dir);
+    b = await startServer(tmp.dir);
+    slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
+  });
+  after(async () => {
+    await b.app.close();
+    await a.app.close();
+    tmp.remove();
+  });
+
+  test('a reconnect to another server while the first still holds the socket: every turn is stored once', async () => {
+    const id = 'two-servers';
+    const onA = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    await onA.next('session.started');
+    const held = holdNextIngest(a.app);
+    await onA.speak(fixtureSamples(slt));
+    // Server A recognised the first turn and is storing it when the client turns up on server B.
+    await held.reached;
+    const onB = await TestWsClient.connect(`${b.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    const started = await onB.next('session.started');
+    assert.equal(started.resumed, true);
+    assert.equal(started.unstored_from_ms, 0, 'nothing of the first stream is stored yet: resend all of it');
+
+    held.release();
+    const busy = await onA.next('error', (e) => e.code === 'PARLEY_ERR_SESSION_BUSY');
+    assert.equal(busy.fatal, true);
+    assert.match(String(busy.message), /resumed on another connection/);
+    assert.equal(await onA.closed(), 4000);
+    assert.equal(onA.events.filter((e) => e.type === 'transcript.final').length, 0, 'server A stored none of its turns');
+    assert.equal(a.app.sessions.get('default', id), undefined, 'server A let the session go at once');
+
+    // The client resends from unstored_from_ms (all of it): each turn is stored once, by server B.
+    await onB.speak(fixtureSamples(slt));
+    const fromB = await finals(onB, slt.utterances.length);
+    onB.close();
+    const transcript = await b.app.stores.graph.getTranscript('default', id);
+    assert.deepEqual(transcript.map((u) => u.id), fromB.map((f) => f.utterance_id), 'the stored turns are B\'s, each once');
+    assert.equal((await a.app.stores.graph.getSession('default', id))?.audioStreamMs, 0, 'B\'s stream start holds');
+  });
+
+  test('a stream whose start cannot be stored is refused (fatal, 1011); a reconnect opens it and stores its turns', async () => {
+    const id = 'stream-start-fails';
+    const { graph } = a.app.stores;
+    const startAudioStream = graph.startAudioStream.bind(graph);
+    graph.startAudioStream = async () => {
+      graph.startAudioStream = startAudioStream;
+      throw new Error('disk I/O error (injected)');
+    };
+    const first = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    await first.next('session.started');
+    first.sendAudio(new Uint8Array(3200));
+    const refused = await first.next('error');
+    assert.equal(refused.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
+    assert.equal(refused.fatal, true);
+    assert.match(String(refused.message), /could not record where this audio stream begins.*reconnect/);
+    assert.equal(await first.closed(), 1011);
+    assert.equal((await graph.getSession('default', id))?.audioStreamMs, null, 'no stream start was stored');
+
+    const again = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    assert.equal((await again.next('session.started')).resumed, true);
+    await again.speak(fixtureSamples(slt));
+    await finals(again, slt.utterances.length);
+    again.close();
+    assert.equal((await graph.getSession('default', id))?.audioStreamMs, 0);
+    assert.equal(first.events.filter((e) => e.type === 'error').length, 1, 'one refusal for all the frames that waited');
+  });
+});
