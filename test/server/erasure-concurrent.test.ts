@@ -13,9 +13,9 @@ import { drainConsolidation } from '../../pipelines/memory/after-consolidation.j
 import { eraseParticipant, type ErasureDeps } from '../../pipelines/interaction/erase-participant.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { deployments } from '../helpers/deployments.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const T = 'default';
 const SAID = 'I repair lighthouse lenses in Quessant and my gate code is 5512.';
 
 /** A gate a hook waits at until the test opens it, and a promise of the hook reaching it. */
@@ -27,24 +27,26 @@ function gate(): { reached: Promise<void>; arrive(): Promise<void>; open(): void
   return { reached, arrive: async () => { reach(); await opened; }, open: () => open() };
 }
 
-describe('two servers erasing one person at once', () => {
+for (const deployment of deployments('erase-concurrent')) describe(`two servers erasing one person at once, ${deployment.name}`, { skip: deployment.skip }, () => {
   const dirs: { remove(): void }[] = [];
-  after(() => {
+  const { tenant: T, headers } = deployment;
+  after(async () => {
     for (const d of dirs) d.remove();
+    await deployment.cleanup();
   });
 
   test('the second server\'s DELETE, begun before the first recorded the erasure, is a 409 that writes nothing; once done, a 404', async () => {
     const tmp = tempDir('parley-erase-concurrent-');
     dirs.push(tmp);
-    const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', ...deployment.env });
     const app: FastifyInstance = await buildApp(config, { logger: pino({ level: 'silent' }) });
-    // The second server: its own stores (its own connection) on the same data directory.
+    // The second server: its own stores (its own connections) on the same data directory, or the same Neo4j.
     const other = openStores(config, pino({ level: 'silent' }));
     const a = app.stores;
     const realDelete = a.graph.deleteParticipant.bind(a.graph);
     const realQuery = other.graph.queryInteractions.bind(other.graph);
     try {
-      const posted = await app.inject({ method: 'POST', url: '/v1/sessions/concurrent/utterances', payload: { utterances: [{ speaker: 'Ysolt Carrow', text: SAID }] } });
+      const posted = await app.inject({ method: 'POST', url: '/v1/sessions/concurrent/utterances', headers, payload: { utterances: [{ speaker: 'Ysolt Carrow', text: SAID }] } });
       assert.equal(posted.statusCode, 201, posted.body);
       await drainConsolidation(a.queue, 120_000);
       const [person] = await a.graph.findParticipantsByName(T, 'Ysolt Carrow');
@@ -74,7 +76,7 @@ describe('two servers erasing one person at once', () => {
         (err: { code?: string }) => err,
       );
       await bRead.reached;
-      const byA = app.inject({ method: 'DELETE', url: `/v1/participants/${person.id}` });
+      const byA = app.inject({ method: 'DELETE', url: `/v1/participants/${person.id}`, headers });
       await aHolds.reached;
       const [recorded] = await a.graph.pendingErasures(T);
       assert.ok(recorded?.owner && recorded.owner !== 'server-b', 'A recorded the erasure, claimed');
@@ -89,7 +91,7 @@ describe('two servers erasing one person at once', () => {
       assert.equal(erased.statusCode, 200, erased.body);
       assert.deepEqual(await a.graph.pendingErasures(T), []);
       assert.equal(await eraseParticipant(deps, T, person.id, { owner: 'server-b', leaseMs: 600_000 }), null, 'B asked again sees it done (404)');
-      const again = await app.inject({ method: 'DELETE', url: `/v1/participants/${person.id}` });
+      const again = await app.inject({ method: 'DELETE', url: `/v1/participants/${person.id}`, headers });
       assert.equal(again.statusCode, 404, again.body);
     } finally {
       a.graph.deleteParticipant = realDelete;
