@@ -194,6 +194,13 @@ export interface GraphStore {
    * record already there keeps its start time, takes `plan` and adds `utteranceIds` to its own.
    */
   beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void>;
+  /**
+   * Record a new erasure of participant `id` already claimed by `lease.owner` until `lease.until`, in one atomic step
+   * (as `beginErasure` then `claimErasure`, with nothing between them: a crash never leaves it recorded and unclaimed,
+   * and another server never claims it first). Only while the participant is in the graph and no erasure of them is
+   * recorded: false, and nothing written, when one is (another server began it meanwhile) or they are gone (erased).
+   */
+  beginClaimedErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[], lease: ErasureLease): Promise<boolean>;
   /** The tenant's erasures begun and not ended (`endErasure`), oldest first: cut short by a crash, or running now. */
   pendingErasures(tenant: TenantId): Promise<PendingErasure[]>;
   /**

@@ -10,7 +10,7 @@ import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
-import { beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
+import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
@@ -354,6 +354,11 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void> {
     await this.init();
     await beginErasure(this.db, this.t(tenant), id, plan, utteranceIds, new Date().toISOString());
+  }
+
+  async beginClaimedErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[], lease: ErasureLease): Promise<boolean> {
+    await this.init();
+    return beginClaimedErasure(this.db, this.t(tenant), id, plan, utteranceIds, lease);
   }
 
   async pendingErasures(tenant: TenantId): Promise<PendingErasure[]> {

@@ -3,6 +3,12 @@ import type { Fact, FactKind, FactLayer, PlanObject } from '../memory-store.js';
 import { toNum } from './neo4j-connection.js';
 import { optString, stringList, type Props } from './neo4j-store-base.js';
 
+/**
+ * The full-text index of fact texts (Lucene's `simple` analyzer: a term is a run of letters, lower-cased). Erasure seeks
+ * the facts naming a person through it (`erasedFactIds`) instead of reading every fact of the tenant.
+ */
+export const FACT_WORDS_INDEX = 'parley_fact_words';
+
 /** Schema statements run once at start-up; each is idempotent. */
 export const MEMORY_SCHEMA = [
   'CREATE CONSTRAINT parley_fact_key IF NOT EXISTS FOR (n:Fact) REQUIRE (n.tenant, n.id) IS UNIQUE',
@@ -25,6 +31,11 @@ export const MEMORY_SCHEMA = [
   // Addressees, one key node per (tenant, participant id), even for ids no participant has yet:
   // `(:Utterance|Fact)-[:ADDRESSED]->(:Addressee)` makes "addressed to X" an index seek and an expand.
   'CREATE CONSTRAINT parley_addressee_key IF NOT EXISTS FOR (n:Addressee) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  // Fact texts by their words (an erasure's facts naming the person, `FACT_WORDS_INDEX`): letters only, any case, so a
+  // whole-word name as `textNames` finds it is always one of its hits. Kept in each write's transaction.
+  `CREATE FULLTEXT INDEX ${FACT_WORDS_INDEX} IF NOT EXISTS FOR (n:Fact) ON EACH [n.content]
+   OPTIONS {indexConfig: {\`fulltext.analyzer\`: 'simple', \`fulltext.eventually_consistent\`: false}}`,
+  `CALL db.awaitIndex('${FACT_WORDS_INDEX}', 300)`,
 ];
 
 /** A fact's `planObject` property (JSON text; absent on facts stored before it existed: null). */

@@ -10,6 +10,7 @@ import { ERASE_BATCH } from './neo4j-participant-erasure.js';
 import { mergeStates, personaState, stateProps } from './neo4j-persona.js';
 import { DROP_ORPHAN_ADDRESSEE, propRows } from './neo4j-store-base.js';
 import { erasableNames, erasesFact } from '../erased-facts.js';
+import { FACT_WORDS_INDEX } from './neo4j-memory-rows.js';
 
 /**
  * Every fact where `$pid` is the speaker, the subject or an addressee, as `f`: three index-backed
@@ -139,15 +140,19 @@ export async function erasedFactIds(db: Neo4jRunner, t: string, id: string, name
  */
 async function factsOfErased(tx: ManagedTransaction, t: string, id: string, names: readonly string[]): Promise<{ factIds: string[]; keptIds: string[] }> {
   const named = erasableNames(names);
+  const { lucene, scanned } = nameSearch(named);
   const rows = await propRows(tx, `
     CALL {
       ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$id')}
-      RETURN f${named.length === 0 ? '' : `
+      RETURN f${lucene === null ? '' : `
       UNION
-      MATCH (f:Fact {tenant: $tenant}) WHERE any(n IN $names WHERE f.content CONTAINS n) RETURN f`}
+      CALL db.index.fulltext.queryNodes('${FACT_WORDS_INDEX}', $lucene) YIELD node AS f
+      WITH f WHERE f.tenant = $tenant RETURN f`}${scanned.length === 0 ? '' : `
+      UNION
+      MATCH (f:Fact {tenant: $tenant}) WHERE any(n IN $scanned WHERE f.content CONTAINS n) RETURN f`}
     }
     WITH DISTINCT f ORDER BY f.ord
-    RETURN f {.id, .speakerId, .subjectId, .content, .addresseeIds} AS f`, { tenant: t, id, names: named }, 'f');
+    RETURN f {.id, .speakerId, .subjectId, .content, .addresseeIds} AS f`, { tenant: t, id, lucene, scanned }, 'f');
   const factIds: string[] = [];
   const keptIds: string[] = [];
   for (const f of rows) {
@@ -156,6 +161,18 @@ async function factsOfErased(tx: ManagedTransaction, t: string, id: string, name
     else if (((f.addresseeIds ?? []) as string[]).includes(id)) keptIds.push(String(f.id));
   }
   return { factIds, keptIds };
+}
+
+/**
+ * How the facts whose text may name one of `names` are found: a Lucene query of each name as a phrase on the fact words
+ * index (`FACT_WORDS_INDEX`; its analyzer splits the name as it split the texts, so every fact naming it as a whole word
+ * is a hit, and `erasesFact` keeps the exact ones), or, for a name with no letter (no term to seek) or a run of letters
+ * longer than a Lucene term, a scan of the tenant's facts for it (`scanned`).
+ */
+export function nameSearch(names: readonly string[]): { lucene: string | null; scanned: string[] } {
+  const seekable = (n: string): boolean => /\p{L}/u.test(n) && !/\p{L}{256,}/u.test(n);
+  const phrases = names.filter(seekable).map((n) => `"${n.replace(/["\\]/g, '\\$&')}"`);
+  return { lucene: phrases.length === 0 ? null : phrases.join(' OR '), scanned: names.filter((n) => !seekable(n)) };
 }
 
 /** Remove `id` from the addressees of kept facts `ids` (another person's, on which they were only an addressee). */

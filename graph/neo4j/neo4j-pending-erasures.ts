@@ -30,6 +30,23 @@ export async function beginErasure(db: Neo4jRunner, tenant: string, id: string, 
     ${ADD_IDS}`, { tenant, id, plan, ids: utteranceIds, at }));
 }
 
+/**
+ * Record a new erasure of `id`, claimed by `lease.owner`, in one transaction (`GraphStore.beginClaimedErasure`): only
+ * while the participant is in the graph and no erasure of them is recorded; false, and nothing written, otherwise. The
+ * uniqueness constraint on (tenant, participantId) makes MERGE take its lock: of two at once, one creates the node and
+ * the other finds it (`_created` is set and removed inside the creating transaction, so only it reads true).
+ */
+export async function beginClaimedErasure(db: Neo4jRunner, tenant: string, id: string, plan: string, utteranceIds: string[], lease: ErasureLease): Promise<boolean> {
+  const found = await db.write('beginClaimedErasure', (tx) => tx.run(`
+    MATCH (p:Participant {tenant: $tenant, id: $id})
+    MERGE (e:PendingErasure {tenant: $tenant, participantId: $id})
+    ON CREATE SET e.startedAt = $now, e.plan = $plan, e.utteranceIds = $ids, e.owner = $owner, e.leaseUntil = $until, e._created = true
+    WITH e, e._created IS NOT NULL AS created
+    REMOVE e._created
+    RETURN created`, { tenant, id, plan, ids: [...new Set(utteranceIds)], ...lease }));
+  return found.records.some((r) => r.get('created') === true);
+}
+
 /** Add utterance ids to the pending erasure of `id`, if one is recorded (inside the erasure's last transaction). */
 export async function addErasedUtterances(tx: ManagedTransaction, tenant: string, id: string, utteranceIds: string[]): Promise<void> {
   if (utteranceIds.length === 0) return;

@@ -9,7 +9,7 @@ import { namedInText, nameWords, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, recordErasure, recordMerge } from './sqlite-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
-import { addErasedUtterances, beginErasure, claimErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
+import { addErasedUtterances, beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
 import { addUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
@@ -323,6 +323,10 @@ export class SqliteGraphStore implements GraphStore {
 
   async beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void> {
     beginErasure(this.db, tenant, id, plan, utteranceIds, new Date().toISOString());
+  }
+
+  async beginClaimedErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[], lease: ErasureLease): Promise<boolean> {
+    return beginClaimedErasure(this.db, tenant, id, plan, utteranceIds, lease);
   }
 
   async pendingErasures(tenant: TenantId): Promise<PendingErasure[]> {

@@ -30,6 +30,20 @@ export function beginErasure(db: SqliteDatabase, tenant: TenantId, id: string, p
 }
 
 /**
+ * Record a new erasure of `id`, claimed by `lease.owner`, in one transaction (`GraphStore.beginClaimedErasure`): only
+ * while the participant is in the graph and no erasure of them is recorded; false, and nothing written, otherwise.
+ */
+export function beginClaimedErasure(db: SqliteDatabase, tenant: TenantId, id: string, plan: string, utteranceIds: string[], lease: ErasureLease): boolean {
+  return db.transaction(() => {
+    const created = db.prepare(`INSERT INTO pending_erasures (tenant, participant_id, plan, utterance_ids, started_at, owner, lease_until)
+      SELECT ?, ?, ?, '[]', ?, ?, ? WHERE EXISTS (SELECT 1 FROM participants WHERE tenant = ? AND id = ?)
+      ON CONFLICT (tenant, participant_id) DO NOTHING`).run(tenant, id, plan, lease.now, lease.owner, lease.until, tenant, id).changes > 0;
+    if (created) addErasedUtterances(db, tenant, id, utteranceIds);
+    return created;
+  })();
+}
+
+/**
  * Add utterance ids to the pending erasure of `id`, if one is recorded (inside `deleteParticipant`'s transaction, so
  * ids deleted there are never lost to a crash before the second pass).
  */

@@ -113,6 +113,29 @@ class ErasureClaim {
       throw new ParleyError('PARLEY_ERR_CONFLICT',
         `the erasure of ${id} is being finished by another server${current?.leaseUntil ? ` (its claim holds until ${current.leaseUntil})` : ''}; send the same request again later`);
     }
+    this.#held();
+  }
+
+  /**
+   * Record a new erasure already claimed, in one step (`GraphStore.beginClaimedErasure`): a crash never leaves it
+   * recorded and unclaimed, and no other server claims it between the two. False when the participant left the graph
+   * meanwhile (another server erased them); a `PARLEY_ERR_CONFLICT` when another server began erasing them meanwhile.
+   */
+  async begin(plan: ErasurePlan, utteranceIds: string[]): Promise<boolean> {
+    const { stores, tenant, id, lease } = this;
+    if (await stores.graph.beginClaimedErasure(tenant, id, JSON.stringify(plan), utteranceIds, leaseFrom(lease, new Date()))) {
+      this.#held();
+      return true;
+    }
+    const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === id);
+    if (!pending && !await stores.graph.getParticipant(tenant, id)) return false;
+    throw new ParleyError('PARLEY_ERR_CONFLICT',
+      `the erasure of ${id} was begun by another server meanwhile${pending?.leaseUntil ? ` (its claim holds until ${pending.leaseUntil})` : ''}; send the same request again later`);
+  }
+
+  /** Claimed: renewed every third of the lease from now until `stop`. */
+  #held(): void {
+    const { stores, tenant, id, lease } = this;
     this.#claimed = true;
     if (this.#renew) return;
     this.#renew = setInterval(() => {
@@ -141,19 +164,22 @@ function leaseFrom(lease: ErasureOwner, now: Date): ErasureLease {
   return { owner: lease.owner, now: now.toISOString(), until: new Date(now.getTime() + lease.leaseMs).toISOString() };
 }
 
-/** Erase a participant still in the graph (`eraseParticipant`), claiming its pending record once it is written. */
+/**
+ * Erase a participant still in the graph (`eraseParticipant`), a new erasure recorded already claimed; null when another
+ * server erased them in full meanwhile.
+ */
 async function eraseInFull(
   deps: ErasureDeps, tenant: TenantId, participantId: string, names: string[], pending: PendingErasure | undefined, held: ErasureClaim,
-): Promise<ErasureReport> {
+): Promise<ErasureReport | null> {
   const { stores } = deps;
   const addressedThem = await pagedUtterances(stores, tenant, { addresseeId: participantId });
   // Every memory is read before any is removed (a crash part-way then leaves nothing unfound for a repeated request).
   const read = await readPerson(stores, tenant, participantId, names);
   // A run cut short before recorded ids of memories it already deleted: they stay in the plan.
   const plan = pending ? mergePlans(JSON.parse(pending.plan) as ErasurePlan, read.plan) : read.plan;
-  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(plan), read.spoken);
-  // A new record is claimed before any destructive step (a start-up finisher of another server may have seen it).
-  if (!pending) await held.claim();
+  // A pending one is claimed already; a new one is recorded claimed, in one step, before any destructive step.
+  if (pending) await stores.graph.beginErasure(tenant, participantId, JSON.stringify(plan), read.spoken);
+  else if (!await held.begin(plan, read.spoken)) return null;
   const { spoken } = read;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });

@@ -9,12 +9,12 @@ import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { RuleDecider, type Decider } from './decide.js';
-import { extractOnce } from './extraction-context.js';
+import { extractOnce, type KeptExtraction } from './extraction-context.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
-import { nameUnnamed, UNNAMED_WORDS } from '../interaction/rename-facts.js';
+import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
 import { subjectLockKey } from './subject-lock.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
@@ -112,7 +112,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks }, tenant, [u.speakerId, ...u.addresseeIds]);
       return;
     }
-    const extractFresh = async (): Promise<ExtractionResult> => {
+    const extractFresh = async (): Promise<KeptExtraction> => {
       // Moved after a first run was cut short: that run's extraction (and what it stored) is the old speaker's.
       const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
       // Sent now: what was withdrawn stays withdrawn even if extracting or writing fails below.
@@ -141,7 +141,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       const withdrawn = await withdrawMoved(deps, indexer, tenant, u, stillMoved, live);
       // What it deleted is read again under the lock: found by the same record, so a cut between the two reads finds it too.
       withdrawn.push(...await reopenDeleted(deps, indexer, tenant, u, now === null ? [] : await deletedByMoved(deps, tenant, u), live));
-      // Named since the extraction read the names (a rename finished meanwhile): its facts say the name, not "an unnamed speaker".
+      // Named or renamed since the extraction read the names (a rename finished meanwhile): its facts say the name held now.
       const named = await withCurrentNames(deps, tenant, extraction, vectors);
       return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, named.extraction, named.vectors, live)];
     });
@@ -155,32 +155,50 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
 }
 
 /**
- * `extraction` with each fact that calls the participant it is about "an unnamed speaker" (or "the caller") naming them,
- * when they have a name now (`nameUnnamed`, as a rename's rewrite would): read under the subjects' lock, just before
- * the write, since a rename that finished after the extraction read the names has rewritten only the facts stored
- * then. The vectors of the texts it changes are embedded again; the same arrays when none changes.
+ * `extraction` with each fact naming the participant it is about by a name they no longer hold written with the one
+ * they hold now, as a rename's rewrite would have done had the fact been stored already: read under the subjects' lock,
+ * just before the write, since a rename that committed after the extraction read the names has rewritten only the facts
+ * stored then. A fact that calls them "an unnamed speaker" (or "the caller") and they have a name now (`nameUnnamed`); one
+ * that names them by the name the extractor was given (`shownNames`) when that changed (`renameInText`), unless another
+ * participant of the fact answers to that name. The vectors of the texts it changes are embedded again; the same arrays
+ * when none changes.
  */
 async function withCurrentNames(
-  deps: ConsolidationDeps, tenant: TenantId, extraction: ExtractionResult, vectors: Float32Array[],
+  deps: ConsolidationDeps, tenant: TenantId, extraction: KeptExtraction, vectors: Float32Array[],
 ): Promise<{ extraction: ExtractionResult; vectors: Float32Array[] }> {
-  const unnamed = extraction.facts.filter((f) => new RegExp(UNNAMED_WORDS.source, 'i').test(f.content));
-  if (unnamed.length === 0) return { extraction, vectors };
-  // Whom its words are about (`factIsAbout`): its subject, or its speaker when the subject is an entity.
-  const about = (f: ExtractedFact): string => (f.subjectId.startsWith('entity:') ? f.speakerId : f.subjectId);
-  const names = new Map((await deps.graph.getParticipants(tenant, [...new Set(unnamed.map(about))])).map((p) => [p.id, p.name]));
+  const shown = extraction.shownNames ?? {};
+  const unnamedWords = new RegExp(UNNAMED_WORDS.source, 'i');
+  const named = (f: ExtractedFact): boolean => typeof shown[factSubject(f)] === 'string';
+  const checked = extraction.facts.filter((f) => unnamedWords.test(f.content) || named(f));
+  if (checked.length === 0) return { extraction, vectors };
+  const names = new Map((await deps.graph.getParticipants(tenant, [...new Set(checked.map(factSubject))])).map((p) => [p.id, p.name]));
   const changed: number[] = [];
-  const facts = extraction.facts.map((f, i) => {
-    const name = unnamed.includes(f) ? names.get(about(f)) : null;
-    const content = name ? nameUnnamed(f.content, name) : null;
-    if (content === null) return f;
-    changed.push(i);
-    return { ...f, content };
-  });
+  const facts: ExtractedFact[] = [];
+  for (const [i, f] of extraction.facts.entries()) {
+    const content = checked.includes(f) ? await currentNameIn(deps.graph, tenant, f, shown[factSubject(f)] ?? null, names.get(factSubject(f)) ?? null) : null;
+    if (content !== null) changed.push(i);
+    facts.push(content === null ? f : { ...f, content });
+  }
   if (changed.length === 0) return { extraction, vectors };
   const fresh = await deps.embedder.embed(changed.map((i) => facts[i]!.content));
   const next = [...vectors];
   changed.forEach((i, k) => { next[i + 1] = fresh[k] as Float32Array; });
   return { extraction: { ...extraction, facts }, vectors: next };
+}
+
+/** Whom a fact's words are about (`factIsAbout`): its subject, or its speaker when the subject is an entity. */
+function factSubject(f: Pick<ExtractedFact, 'speakerId' | 'subjectId'>): string {
+  return f.subjectId.startsWith('entity:') ? f.speakerId : f.subjectId;
+}
+
+/** `f`'s text naming its subject by `name` (held now) where it says `was` (the name the extractor was given) or "an unnamed speaker"; null when unchanged. */
+async function currentNameIn(graph: GraphStore, tenant: TenantId, f: ExtractedFact, was: string | null, name: string | null): Promise<string | null> {
+  if (!name) return null;
+  if (!was || was === name) return nameUnnamed(f.content, name);
+  // Another participant of the fact who answers to the old name may be the one it means.
+  const others = new Set([f.speakerId, f.subjectId, ...f.addresseeIds].filter((id) => id !== factSubject(f)));
+  if ((await graph.findParticipantsByName(tenant, was)).some((p) => others.has(p.id))) return null;
+  return renameInText(f.content, was, name);
 }
 
 /**
@@ -211,6 +229,8 @@ export function consolidationLockKeys(tenant: TenantId, sessionId: string, extra
   const keys = new Set<string>();
   for (const f of extraction.facts) {
     keys.add(subjectLockKey(tenant, f.subjectId));
+    // A fact about an entity is its speaker's words (`factIsAbout`): a rename of the speaker rewrites it under their lock.
+    keys.add(subjectLockKey(tenant, factSubject(f)));
     if (!f.settles) continue;
     keys.add(`consolidate:${tenant}:session:${sessionId}`);
     for (const a of f.addresseeIds) keys.add(subjectLockKey(tenant, a));

@@ -19,14 +19,23 @@ export interface ExtractionDeps {
 }
 
 /**
+ * An extraction as kept (`extractOnce`): with the names the extractor was given (participant id → display name, null for
+ * none), so the write, under the subjects' locks, can tell a name that changed since (a rename) and write the new one.
+ * Absent from extractions kept by earlier versions.
+ */
+export interface KeptExtraction extends ExtractionResult {
+  shownNames?: Record<string, string | null>;
+}
+
+/**
  * What the extractor finds in `u` and its context, with every participant id in fact text replaced
  * by how that participant is shown; kept in the memory store before anything is written, so a run
  * of the job again after a crash replays the very same facts (same ids, nothing twice) instead of
  * asking the extractor again, which an LLM may answer in other words.
  */
-export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number): Promise<ExtractionResult> {
+export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number): Promise<KeptExtraction> {
   const kept = await deps.memory.keptExtraction(tenant, u.id);
-  if (kept !== null) return JSON.parse(kept) as ExtractionResult;
+  if (kept !== null) return JSON.parse(kept) as KeptExtraction;
   const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
   const names = await participantNames(deps.graph, tenant, [u, ...previous]);
   if (REPORT_START.test(u.text)) {
@@ -41,7 +50,8 @@ export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utt
   // A recogniser that writes no capitals: "lisbon" is stored as the place "Lisbon".
   withProperNounCase(extraction, u.text);
   // Two deliveries of the job at once: both go on with the extraction kept first.
-  return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(extraction))) as ExtractionResult;
+  const keeping: KeptExtraction = { ...extraction, shownNames: names };
+  return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(keeping))) as KeptExtraction;
 }
 
 /** The `n` turns before `u` in its session, oldest first, from the seq index (constant cost however far behind the queue is). */

@@ -67,6 +67,30 @@ export function pendingErasureContract(name: string, factory: () => Promise<Grap
       assert.deepEqual([fresh!.owner, fresh!.leaseUntil], [null, null], 'a new erasure of the id starts unclaimed');
     });
 
+    test('a new erasure is recorded already claimed, in one step: of two servers at once one records it, and none once it is recorded or the person is gone', async () => {
+      const { store } = fx;
+      const lease = (owner: string) => ({ owner, now: '2026-01-01T10:00:00.000Z', until: '2026-01-01T10:10:00.000Z' });
+      const ana = await store.createParticipant('t1', { name: 'Ana' });
+      const both = await Promise.all(['a', 'b'].map((owner) => store.beginClaimedErasure('t1', ana.id, `{"by":"${owner}"}`, ['u1', 'u1', 'u2'], lease(owner))));
+      assert.equal(both.filter(Boolean).length, 1, `one of two records it: ${JSON.stringify(both)}`);
+      const winner = both[0] ? 'a' : 'b';
+      const [pending] = await store.pendingErasures('t1');
+      assert.deepEqual({ ...pending!, utteranceIds: [...pending!.utteranceIds].sort() }, {
+        participantId: ana.id, plan: `{"by":"${winner}"}`, utteranceIds: ['u1', 'u2'], startedAt: '2026-01-01T10:00:00.000Z',
+        owner: winner, leaseUntil: '2026-01-01T10:10:00.000Z',
+      }, 'recorded with its claim; the loser wrote nothing');
+      // Even once the claim is given up (a failed run), a new one is no new erasure: it is pending, and claimed as such.
+      assert.equal(await store.claimErasure('t1', ana.id, { owner: winner, now: '2026-01-01T10:01:00.000Z', until: '2026-01-01T10:01:00.000Z' }), true);
+      assert.equal(await store.beginClaimedErasure('t1', ana.id, '{"by":"c"}', ['u3'], lease('c')), false);
+      assert.deepEqual((await store.pendingErasures('t1')).map((e) => [e.plan, e.owner, e.utteranceIds.length]), [[`{"by":"${winner}"}`, winner, 2]]);
+      assert.equal(await store.beginClaimedErasure('t1', 'p_nobody', '{}', [], lease('a')), false, 'no participant: nothing to erase');
+      await store.deleteParticipant('t1', ana.id);
+      await store.endErasure('t1', ana.id);
+      assert.equal(await store.beginClaimedErasure('t1', ana.id, '{}', [], lease('a')), false, 'erased meanwhile by another server');
+      assert.equal(await store.beginClaimedErasure('t2', ana.id, '{}', [], lease('a')), false, 'another tenant has no such participant');
+      assert.deepEqual([...await store.pendingErasures('t1'), ...await store.pendingErasures('t2')], []);
+    });
+
     test('a long history (20k ids, extended by 20k more, half of them known) is kept once each, in time linear in its size', async (t) => {
       const { store } = fx;
       const ids = (from: number, n: number): string[] => Array.from({ length: n }, (_, i) => `utt_${from + i}`);
