@@ -18,7 +18,7 @@ export type Wrong = 'job' | 'preference' | 'end' | 'home' | 'plan' | 'outcome' |
  * `preference` also takes a preference slot; `settles`) and what it must say: every entry of `words` (each a regular
  * expression, alternatives with `|`) found as whole words in its text, an end of its own when `until`, and, when `ends`, an
  * ending of what it names (`endsNamed`: "I don't work at Google anymore", "I don't smoke now", "i left tesco";
- * bench/data/precise-negatives-4.jsonl, -5, -6). Without `ends`, a withdrawal is no memory of what it withdraws. `kind` takes
+ * bench/data/precise-negatives-4.jsonl, -5, -6). Without `ends`, a withdrawal of a value is no memory that it holds. `kind` takes
  * alternatives with `|` ("commitment|plan").
  */
 export interface Expected {
@@ -53,8 +53,16 @@ function shaped(f: ExtractedFact, e: Expected): boolean {
   if (e.kind && !e.kind.split('|').some((k) => (k === 'preference' ? isPreference(f) : f.kind === k))) return false;
   // An ending is met only by a fact that ends what the line names (`endsNamed`), and a memory held only by one that
   // holds it: "i'm not a nurse now, i'm a midwife" withdrawing the midwife does not say she is one (rules 42).
-  if (e.ends ? !endsNamed(f, e) : f.retraction) return false;
+  if (e.ends ? !endsNamed(f, e) : withdrawsValue(f)) return false;
   return !e.settles || f.settles === e.settles;
+}
+
+/** How a liking is held: a value that names no thing. */
+const POLARITY = /^(?:like|love|dislike|prefer)$/;
+
+/** A withdrawal of one named value ("I'm not a nurse now": occupation, "nurse"): no memory that it holds. */
+function withdrawsValue(f: ExtractedFact): boolean {
+  return f.retraction && f.slot !== null && f.value !== null;
 }
 
 /**
@@ -66,7 +74,8 @@ function shaped(f: ExtractedFact, e: Expected): boolean {
  */
 function endsNamed(f: ExtractedFact, e: Expected): boolean {
   const saidIn = (text: string): boolean => e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(text));
-  if (f.slot && f.value !== null) return f.retraction && saidIn(f.value);
+  // A liking's value is how it is held ("like"): its thing is its slot's key ("preference:running").
+  if (f.slot && f.value !== null) return f.retraction && saidIn(POLARITY.test(f.value) ? f.slot.replace(/^[a-z_]+:/, '') : f.value);
   if (f.slot) return e.slot !== undefined || saidIn(f.slot.replace(/^[a-z_]+:/, ''));
   return f.retraction && saidIn(f.content);
 }
@@ -85,7 +94,7 @@ function says(f: ExtractedFact, e: Expected): boolean {
   if (SLIP.test(f.content)) return false;
   if (e.until && !f.validUntil) return false;
   // A liking's value is how it is held ("love"): its thing is in its text.
-  const said = f.slot && f.value && !/^(?:like|love|dislike|prefer)$/.test(f.value) ? f.value : f.content;
+  const said = f.slot && f.value && !POLARITY.test(f.value) ? f.value : f.content;
   return e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(said));
 }
 

@@ -27,9 +27,17 @@ describe('precise-expect: endings', () => {
     assert.equal(missed([fact(null, null, "Ana doesn't drink now", true, 'statement')], { words: ['smoke'], ends: true }), 1);
   });
 
-  test('a withdrawal is no memory of what it withdraws', () => {
+  test('a withdrawal of a value is no memory that it holds', () => {
     // On main a withdrawn midwife met "she is a midwife".
     assert.equal(missed([fact('occupation:midwife', 'midwife', 'Ana is not a nurse now, Ana is a midwife', true)], { slot: 'occupation:', words: ['midwife'] }), 1);
     assert.equal(missed([fact('occupation:midwife', 'midwife', 'Ana is also a midwife', false)], { slot: 'occupation:', words: ['midwife'] }), 0);
+  });
+});
+
+describe('precise-expect: what still counts', () => {
+  test('a liking withdrawn ends its thing; a cancellation still settles', () => {
+    assert.equal(missed([fact('preference:running', 'like', "Ana doesn't like running anymore", true, 'preference')], { kind: 'preference', words: ['running'], ends: true }), 0);
+    const cancel = { ...fact(null, null, "Ana can't make it to the meeting after all", true, 'statement'), settles: 'cancelled' as const };
+    assert.equal(missed([cancel], { settles: 'cancelled', words: ['meeting'] }), 0);
   });
 });
