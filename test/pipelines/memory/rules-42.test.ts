@@ -87,3 +87,30 @@ describe('rules 42: what consolidation keeps', () => {
     assert.deepEqual(smoke.lost, ['Ana smokes roll-ups in the evening']);
   });
 });
+
+describe('rules 42: one slot-withdrawal mechanism (item 8)', () => {
+  test('a withdrawal that names a value ends that value only, whatever word said it', async () => {
+    // On main "anymore" ended the slot whatever it held: the bank, and the home in Leeds.
+    assert.deepEqual((await lostBy('r42-weekend', ['I work at the bank.'], "i don't work at the weekend anymore")).lost, []);
+    assert.deepEqual((await lostBy('r42-leeds', ['I live in York.'], "I don't live in Leeds anymore.")).lost, []);
+    // The value held is ended, case and article aside; a liking keyed by its thing ends whatever its value.
+    assert.deepEqual((await lostBy('r42-google', ['I work at Google.'], "i don't work at google anymore")).lost, ['works_at=Google']);
+    assert.deepEqual((await lostBy('r42-running', ['I love running.'], "I don't like running anymore.")).lost, ['preference:running=love']);
+  });
+});
+
+describe('rules 42: the LLM path is told the same (item 9)', () => {
+  test('facts-v10 and decide-v4 tell of named-only withdrawals, hedges that end nothing, and "now" endings of held values', async () => {
+    const { DECIDE_PROMPT_VERSION, DECIDE_SYSTEM_PROMPT, FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } = await import('../../../pipelines/memory/llm-prompts.js');
+    // On main: facts-v9 / decide-v3, which said "I left Google" ends the employer whatever it is, and nothing of these.
+    assert.equal(FACTS_PROMPT_VERSION, 'facts-v10');
+    assert.equal(DECIDE_PROMPT_VERSION, 'decide-v4');
+    for (const said of ['ending the employer only if it is that one', "I'm not hungry now", 'I almost quit my job', 'ends nothing: retraction false',
+      "I'm not a nurse now, I'm a midwife", "I'm a terrible cook and a nurse", 'I quit vaping last year', "we're living in York", "I'm not into football anymore",
+      'the week before Christmas']) {
+      assert.ok(FACTS_SYSTEM_PROMPT.includes(said), said);
+    }
+    assert.ok(!FACTS_SYSTEM_PROMPT.includes('Google" end the employer: slot works_at, value null'));
+    assert.ok(DECIDE_SYSTEM_PROMPT.includes('never another value'));
+  });
+});
