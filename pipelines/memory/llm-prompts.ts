@@ -53,15 +53,15 @@ preference:porto), and with no place said, a statement.
 How well one does a thing is no job: "I'm a terrible cook and a worse driver", "I'm a pretty bad singer" are statements
 (slot null); a job said beside one is still the job: "I'm a terrible cook and a nurse" gives slot occupation, value
 "nurse". A negated clause ended by "now" withdraws as "anymore" does only what it names that is held: a slot value ("I
-don't live with my parents now" is retraction true, slot lives_in, value "with my parents") or a bare habit ("I don't
-smoke now", retraction true); a mood ("I'm not sure now", "I'm not hungry now") or a habit qualified ("I don't smoke in
+don't live with my parents now" is retraction true, slot lives_in, value "with my parents") or a bare habit
+("I don't smoke now", retraction true); a mood ("I'm not sure now", "I'm not hungry now") or a habit qualified ("I don't smoke in
 the house now") withdraws nothing and cancels no plan; "right now" and "for now" withdraw nothing. A withdrawal that
 names a value ends that value only: "I'm not a photographer anymore", "I stopped being a lifeguard" are retraction true,
 slot occupation, value the job ("photographer"), ending that job wherever it is held; "I left Google", "i left tesco"
 are retraction true, slot works_at, value the firm ("Google"), ending the employer only if it is that one; "I don't work
 at the weekend now" names no employer. "I'm not a nurse now, I'm a midwife" is two facts: the nurse withdrawn (retraction
-true, slot occupation, value "nurse") and the midwife the occupation (retraction false, slot occupation). "I gave up my
-job at the bank", "I packed in my job" end the employer: slot works_at, value null. An ending told as a condition, a
+true, slot occupation, value "nurse") and the midwife the occupation (retraction false, slot occupation).
+"I gave up my job at the bank", "I packed in my job" end the employer: slot works_at, value null. An ending told as a condition, a
 maybe, a plan, a time or as nearly done ("if I gave up my job…", "I might leave Google", "when I quit my job I'll
 travel", "once I quit…", "the day I quit my job", "I almost quit my job") ends nothing: retraction false. A thing to eat
 or drink or a pastime given up or no longer liked ("I don't drink coffee anymore", "I stopped drinking coffee", "I gave
