@@ -15,7 +15,9 @@
  * with a baseline, the paired difference (this build − baseline). `--show` prints each sentence of the split and what
  * was wrong with it; choose rules on `--split dev` only. `--file bench/data/precise-negatives-2.jsonl`: a second set
  * (rules 36: an activity on one thing, a bare "I'm a X" of no trade, a holiday end in a later clause), written before any
- * build was run on it.
+ * build was run on it. `--file bench/data/precise-negatives-6.jsonl` (rules 42): 30 held-out sentences, all `test`, of
+ * jobs changed in other words, habits and likings given up, "we" homes and liked phrases, written before any build ran on
+ * them.
  *
  *   npm run build && node dist/bench/precise-negatives.js [--split dev|test|all] [--baseline DIR] [--file F] [--show]
  */

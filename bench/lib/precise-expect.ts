@@ -16,9 +16,9 @@ export type Wrong = 'job' | 'preference' | 'end' | 'home' | 'plan' | 'outcome' |
 /**
  * One memory a sentence should leave: the fact's shape (`slot`, exact or, ending in ':', a prefix; `kind`, where
  * `preference` also takes a preference slot; `settles`) and what it must say: every entry of `words` (each a regular
- * expression, alternatives with `|`) found as whole words in its text, an end of its own when `until`, and a slot ended
- * (its value null) or a withdrawal ("I don't work at Google anymore", "I don't smoke now") when `ends`
- * (bench/data/precise-negatives-4.jsonl, -5). `kind` takes
+ * expression, alternatives with `|`) found as whole words in its text, an end of its own when `until`, and, when `ends`, an
+ * ending of what it names (`endsNamed`: "I don't work at Google anymore", "I don't smoke now", "i left tesco";
+ * bench/data/precise-negatives-4.jsonl, -5, -6). Without `ends`, a withdrawal of a value is no memory that it holds. `kind` takes
  * alternatives with `|` ("commitment|plan").
  */
 export interface Expected {
@@ -51,11 +51,33 @@ function isPreference(f: ExtractedFact): boolean {
 function shaped(f: ExtractedFact, e: Expected): boolean {
   if (e.slot && !(e.slot.endsWith(':') ? (f.slot ?? '').startsWith(e.slot) : f.slot === e.slot)) return false;
   if (e.kind && !e.kind.split('|').some((k) => (k === 'preference' ? isPreference(f) : f.kind === k))) return false;
-  // Ended: stored with no value, or a withdrawal of the slot ("I don't work at Google anymore"), which the decider
-  // takes as the end of whatever the slot holds; a withdrawal with no slot ("I don't smoke now") ends the statement it
-  // names (precise-negatives-5).
-  if (e.ends && !((f.slot && f.value === null) || f.retraction)) return false;
+  // An ending is met only by a fact that ends what the line names (`endsNamed`), and a memory held only by one that
+  // holds it: "i'm not a nurse now, i'm a midwife" withdrawing the midwife does not say she is one (rules 42).
+  if (e.ends ? !endsNamed(f, e) : withdrawsValue(f)) return false;
   return !e.settles || f.settles === e.settles;
+}
+
+/** How a liking is held: a value that names no thing. */
+const POLARITY = /^(?:like|love|dislike|prefer)$/;
+
+/** A withdrawal of one named value ("I'm not a nurse now": occupation, "nurse"): no memory that it holds. */
+function withdrawsValue(f: ExtractedFact): boolean {
+  return f.retraction && f.slot !== null && f.value !== null;
+}
+
+/**
+ * Whether `f` ends what `e` names (rules 42: any withdrawal met `ends`, whatever it withdrew). A withdrawal of a named
+ * value ("i left tesco", "I'm not a photographer anymore") ends that value only: its value must say the words. A slot
+ * ended whole (stored with no value, or withdrawn with none: "I don't work at Google anymore", "i'm retired now") ends
+ * whatever the slot holds, so it meets a line that names the slot, or whose words its key says ("preference:coffee"). A withdrawal with no slot ("I don't smoke now") ends
+ * the statement it names: its text must say the words.
+ */
+function endsNamed(f: ExtractedFact, e: Expected): boolean {
+  const saidIn = (text: string): boolean => e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(text));
+  // A liking's value is how it is held ("like"): its thing is its slot's key ("preference:running").
+  if (f.slot && f.value !== null) return f.retraction && saidIn(POLARITY.test(f.value) ? f.slot.replace(/^[a-z_]+:/, '') : f.value);
+  if (f.slot) return e.slot !== undefined || saidIn(f.slot.replace(/^[a-z_]+:/, ''));
+  return f.retraction && saidIn(f.content);
 }
 
 /**
@@ -72,7 +94,7 @@ function says(f: ExtractedFact, e: Expected): boolean {
   if (SLIP.test(f.content)) return false;
   if (e.until && !f.validUntil) return false;
   // A liking's value is how it is held ("love"): its thing is in its text.
-  const said = f.slot && f.value && !/^(?:like|love|dislike|prefer)$/.test(f.value) ? f.value : f.content;
+  const said = f.slot && f.value && !POLARITY.test(f.value) ? f.value : f.content;
   return e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(said));
 }
 

@@ -52,10 +52,26 @@ export function cutPlaceAt(v: string, stop: RegExp): string {
   }
   return v;
 }
+/** Senses of a word that name no place: a feeling, a state, a time, an act, an idea, a person ("hope", "sin", "the past"). */
+const NO_PLACE_SENSE = /^noun\.(?:feeling|state|time|attribute|act|cognition|communication|relation|process|motive|phenomenon|person)$/;
+
+/**
+ * True when a place said after "live in" is one lower-case word every sense of which WordNet files as no place or thing
+ * ("I live in hope", "we're living in fear of…", "living in the past", "in sin"; rules 42): an idiom, no home. A name
+ * ("York"), a word WordNet does not list, or one with any place or thing sense ("a tent", "reading") is kept.
+ */
+export function namesNoPlace(value: string): boolean {
+  // "fear of the landlord": the word before "of" is what is named.
+  const word = value.trim().replace(/^the\s+/i, '').replace(/\s+of\s+.*$/i, '');
+  if (!/^[a-z]+$/.test(word)) return false;
+  const senses = defaultWordNet().nounKinds(word, true);
+  return senses.length > 0 && senses.every((x) => NO_PLACE_SENSE.test(x.lexFile));
+}
 const cutPlace = (v: string | undefined): string => cutPlaceAt(v ?? '', STOP).replace(/^(?:the|a|an)\s+(?=[A-Z])/, '').trim();
 
 const FILLS: Array<[RegExp, string]> = [
-  [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)/i, 'lives_in'],
+  // "We're living in York now": "we" is the speaker's household, the speaker's home too (rules 42).
+  [/\bI(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+am living|['’]m living|['’]m based|\s+am based)\s+in\s+(.+)|\bwe(?:\s+\w+ly|\s+still|\s+now|\s+just|\s+finally)?(?:\s+live|\s+are living|['’]re living|['’]re based|\s+are based|['’]ve\s+been\s+living|\s+have\s+been\s+living)\s+in\s+(.+)/i, 'lives_in'],
   [/\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?\s+(?:moved|relocated|have moved|['’]ve moved)\s+to\s+(.+)/i, 'lives_in'],
   [/\bmy\s+(?:apartment|flat|house|home|place)\s+is\s+in\s+(.+)/i, 'lives_in'],
   // "I'm living with my parents", "I share a flat with two students": where one lives, as "with my parents", "a flat".
@@ -86,10 +102,25 @@ const LEFT_LOWER = /\b[Ii]\s+(?:just\s+|finally\s+)?(?:left|quit)\s+([a-z][a-z&-
 const NOT_EMPLOYERS = new Set(['early', 'late', 'home', 'school', 'uni', 'college', 'yesterday', 'today', 'tonight', 'already',
   'them', 'him', 'her', 'you', 'everything', 'everyone', 'again']);
 
-/** The word a lower-case "i left / quit <word>" names, told as done, or null (`LEFT_LOWER`). */
+/** The word a lower-case "i left / quit <word>" names, told as done, or null (`LEFT_LOWER`); a habit is no firm. */
 function employerLeftLower(sentence: string): string | null {
   const m = LEFT_LOWER.exec(sentence);
-  return m?.[1] && !NOT_EMPLOYERS.has(m[1]) && toldAsDone(sentence, m.index) ? m[1] : null;
+  return m?.[1] && !NOT_EMPLOYERS.has(m[1]) && !HABITS.test(m[1]) && toldAsDone(sentence, m.index) ? m[1] : null;
+}
+
+/** Habits one quits (rules 42): "smoking", "vaping", "drinking", "gambling", "snacking". */
+const HABITS = /^(?:smoking|vaping|drinking|gambling|snacking|boozing|betting)$/i;
+/**
+ * A habit given up, told as done: "i quit vaping last year", "I gave up smoking", "I've stopped drinking" (rules 42: it was
+ * read as an employer left, "vaping", or as nothing). The habit ends the clause or a time or a reason follows it ("I
+ * stopped drinking coffee" is a liking given up, `TASTE_GIVEN_UP`).
+ */
+const HABIT_GIVEN_UP = /\bI(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|actually\s+)?(?:quit|quitted|stopped|gave\s+up|given\s+up|kicked|packed\s+in|cut\s+out)\s+([a-z]+ing)(?=\s*(?:[,.;!]|$)|\s+(?:for\s+good|altogether|completely|in|last|this|a|an|two|three|four|five|six|ten|ago|after|because|since|and|but|so|when|now|years?|months?|weeks?)\b)/i;
+
+/** The habit a sentence tells as given up ("i quit vaping last year": "vaping"), not as a plan, a maybe or a denial; or null. */
+export function habitGivenUp(sentence: string): string | null {
+  const m = HABIT_GIVEN_UP.exec(sentence);
+  return m?.[1] && HABITS.test(m[1]) && toldAsDone(sentence, m.index) ? m[1].toLowerCase() : null;
 }
 
 const ENDS: Array<[RegExp, string]> = [
@@ -200,12 +231,13 @@ const TASTE_DROPPED = /\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|actually\s+)?(?:(?
 /**
  * A thing to eat or drink, or a pastime, given up (rules 41): "I stopped drinking coffee", "I quit coffee", "I gave up
  * chocolate", "I've cut out sugar" (1), or said not to be done any more: "I don't drink coffee anymore", "I no longer eat
- * chocolate", "I don't drink tea now" (2). The clause ends there or at a time: "I don't drink coffee after six" is a
+ * chocolate", "I don't drink tea now" (2), or no longer liked: "I'm not into football anymore" (3, rules 42). The clause ends there or at a time: "I don't drink coffee after six" is a
  * habit, "I stopped for coffee" a stop. The thing must be likeable (`likeableThing`): "I gave up my seat" is none.
  */
 const TASTE_GIVEN_UP = new RegExp(String.raw`\bI(?:['’]ve|\s+have)?\s+(?:\w+ly\s+|just\s+|finally\s+)?(?:stopped|quit|quitted|gave\s+up|given\s+up|cut\s+out|packed\s+in)\s+((?:drinking|eating|having|playing|doing)\s+)?(?!(?:my|the|a|an|on|for|to|at|by|in|with|being|it|that|this|them|smoking|work|working|school|job)\b)([a-z][a-z -]*?)`
   + String.raw`(?=\s*(?:[,.;!]|$)|\s+(?:for\s+good|altogether|completely|entirely|in|last|this|a|two|three|four|five|six|ago|after|because|since|and|but|so|now|anymore|any\s+more)\b)`
-  + String.raw`|\bI\s+(?:(?:really\s+)?(?:don['’]t|do\s+not)\s+(?:really\s+)?|no\s+longer\s+)(?:drink|eat|have|play|do)\s+(?!(?:my|the|a|an|any|much|it|that|this|them|meat)\b)([a-z][a-z -]*?)\s*,?\s+(?:any\s?more|these\s+days|nowadays|now)(?=\s*(?:[,.;!]|$))`, 'i');
+  + String.raw`|\bI\s+(?:(?:really\s+)?(?:don['’]t|do\s+not)\s+(?:really\s+)?|no\s+longer\s+)(?:drink|eat|have|play|do)\s+(?!(?:my|the|a|an|any|much|it|that|this|them|meat)\b)([a-z][a-z -]*?)\s*,?\s+(?:any\s?more|these\s+days|nowadays|now)(?=\s*(?:[,.;!]|$))`
+  + String.raw`|\bI(?:['’]m|\s+am)\s+(?:not|no\s+longer)\s+(?:really\s+|that\s+|so\s+)?into\s+(?!(?:my|the|a|an|any|much|it|that|this|them|him|her)\b)([a-z][a-z -]*?)\s*,?\s+(?:any\s?more|these\s+days|nowadays|now)(?=\s*(?:[,.;!]|$))`, 'i');
 
 /** An allergy, however told: "I'm allergic to cats", "I have a nut allergy", "cats set my allergies off". */
 const ALLERGY: RegExp[] = [
@@ -261,7 +293,7 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
   // "I don't drink coffee anymore", "I stopped drinking coffee", "I gave up chocolate": a liking ended (rules 41).
   // Given up with no verb of eating or drinking ("I quit coffee"), the thing must be one WordNet lists: "i quit tesco" is a firm.
   const given = TASTE_GIVEN_UP.exec(sentence);
-  const gone = given ? (given[2] ?? given[3] ?? '') : '';
+  const gone = given ? (given[2] ?? given[3] ?? given[4] ?? '') : '';
   const goneKey = gone ? thingKey(gone) : '';
   const listed = given?.[1] !== undefined || given?.[3] !== undefined || defaultWordNet().nounKinds(goneKey).length > 0;
   if (given && goneKey && goneKey.split(' ').length <= 2 && listed && toldAsDone(sentence, given.index) && likeableThing(gone, sentence, true)) {
@@ -306,13 +338,16 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
 function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {
   for (const [re, key] of FILLS) {
     const m = sentence.match(re);
+    const said = m?.[1] ?? m?.[2];
     // "I'm now a teacher at the primary school": the job, not where it is held (rules 40, as `background` reads it).
-    const value = key === 'lives_in' ? cutPlace(m?.[1]) : key === 'occupation' ? cut(m?.[1]).replace(/\s+(?:at|in|for|with)\s+.*$/i, '') : cut(m?.[1]);
+    const value = key === 'lives_in' ? cutPlace(said) : key === 'occupation' ? cut(said).replace(/\s+(?:at|in|for|with)\s+.*$/i, '') : cut(said);
     if (!m || !value) continue;
+    // "I live in hope", "we're living in fear": a state of mind, no place (`namesNoPlace`).
+    if (key === 'lives_in' && namesNoPlace(value)) continue;
     // "We moved to a hotel for the night": a stay, not a home.
     if (key === 'lives_in' && /\b(?:moved|relocated)\b/i.test(m[0]) && STAY.test(sentence)) continue;
     // A job-holder (`holdsAJob`, rules 35): "I'm a nurse", not "I'm a mess this week".
-    if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(m[1] ?? '') || !holdsAJob(value, isNounPhrase))) continue;
+    if (key === 'occupation' && (value.split(' ').length > 3 || IDIOM_NOUN.test(said ?? '') || !holdsAJob(value, isNounPhrase))) continue;
     const [slot, verb] = key.split(':') as [string, string | undefined];
     const v = verb ? `${verb} ${value}` : value.toLowerCase().replace(/\s+/g, ' ');
     return { slot, value: slot === 'lives_in' || slot === 'works_at' ? value : v, attribute: slot };

@@ -232,18 +232,24 @@ function sameName(a: string | null, b: string | null): boolean {
   return bare(a) !== '' && bare(a) === bare(b);
 }
 
+/** Slots keyed by the thing they hold ("preference:coffee", "sport:tennis"): their value says how, not which. */
+const KEYED_SLOT = /^(?:preference|sport|favourite|allergy|plan):/;
+
 /**
- * The held values a withdrawal of one named value ends (rules 41, 41b). A job ("I'm not a photographer anymore": slot
- * `occupation`, value "photographer") names the held `occupation` / `occupation:<job>` facts with the same job, the
- * whole phrase ("a swimming teacher" is not "a teacher"); when none is the same, those the phrase ends ("a part-time
- * photographer"). A value named only (`namedOnly`: "i left tesco") names the held facts of its slot with that value.
- * An empty list when none matches: nothing is ended and nothing stored (a job denied that was never held is no job).
- * Null when the fact is no such withdrawal, so the slot rules apply.
+ * The held values a withdrawal of one named value ends (rules 41, 41b, 42): one slot-withdrawal mechanism. A withdrawal
+ * that names a value ("i left tesco", "I'm not in london now", "I don't work at the weekend anymore": slot works_at,
+ * value "the weekend") ends the held facts of its slot with that value, case and an opening article aside, and no other
+ * (rules 42: only the "now" and lower-case "left" forms were read so, as `namedOnly`; "anymore" ended any employer). A job
+ * ("I'm not a photographer anymore": slot `occupation`, value "photographer") names the held `occupation` /
+ * `occupation:<job>` facts with the same job, the whole phrase ("a swimming teacher" is not "a teacher"); when none is
+ * the same, those the phrase ends ("a part-time photographer"). An empty list when none matches: nothing is ended and
+ * nothing stored (a job denied that was never held is no job). Null when the fact names no value, or its slot is keyed
+ * by its thing (`KEYED_SLOT`: "I don't like running anymore" ends "preference:running" whatever its value), so the slot
+ * rules apply.
  */
 function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | null {
-  if (!fact.retraction || !fact.value || !fact.slot) return null;
-  if (fact.namedOnly) return candidates.filter((c) => c.fact.slot === fact.slot && sameName(c.fact.value, fact.value));
-  if (!/^occupation(?::|$)/.test(fact.slot)) return null;
+  if (!fact.retraction || !fact.value || !fact.slot || KEYED_SLOT.test(fact.slot)) return null;
+  if (!/^occupation(?::|$)/.test(fact.slot)) return candidates.filter((c) => c.fact.slot === fact.slot && sameName(c.fact.value, fact.value));
   const said = jobPhrase(fact.value);
   const jobs = candidates.filter((c) => c.fact.value !== null && /^occupation(?::|$)/.test(c.fact.slot ?? '') && !c.fact.slot!.startsWith('occupation:teaches'));
   const same = jobs.filter((c) => jobPhrase(c.fact.value) === said);

@@ -3,7 +3,7 @@ import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
 import { applyRules, slotKey, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
-import { cancellingClause, dietSaidNot, isIntention, movedClause, settles, slotChange } from './changes.js';
+import { cancellingClause, dietSaidNot, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withoutFillers } from './spoken-text.js';
@@ -152,8 +152,10 @@ export class EmbeddedExtractor implements Extractor {
         return slotChange(positive, this.#ctx(positive, subjectId, [], display).isNounPhrase)?.value != null
           || applyRules(this.#ctx(positive, subjectId, view.addresseeIds, display, u.time), dates).some((f) => f.slot !== null && f.value !== null);
       };
-      const retraction = (NEGATION_MARKER.test(text) || (NOW_ENDED.test(text) && (BARE_HABIT_NOW.test(text) || nowNamesSlot())))
-        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text);
+      // "i quit vaping last year": a habit given up ends the habit held, and is told as done (rules 42).
+      const habit = habitGivenUp(text) !== null && !/\?\s*$/.test(text);
+      const retraction = habit || ((NEGATION_MARKER.test(text) || (NOW_ENDED.test(text) && (BARE_HABIT_NOW.test(text) || nowNamesSlot())))
+        && !/\?\s*$/.test(text) && !turnedOut(text) && !dietSaidNot(text));
       const ruleText = retraction ? positiveForm(text) : text;
       const ruled = (at: string | null): RuleFact[] => applyRules({ ...this.#ctx(ruleText, subjectId, view.addresseeIds, display, u.time), here: at ?? undefined }, dates)
         .filter((f) => !(reported && f.slot === 'name'));
@@ -176,7 +178,8 @@ export class EmbeddedExtractor implements Extractor {
       // "Tom left Hillcrest, he's tutoring full time now", read as Tom's own: the "he" after is Tom too.
       const changeText = reported ? text.replace(/\b(?:he|she)(?:['’]s|\s+is)\b/gi, "I'm").replace(/\b(?:he|she)\b/gi, 'I') : text;
       // "I don't live with my parents now": a withdrawal ends the slot its positive form fills (rules 41).
-      const change = slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase)
+      // A habit given up fills no slot: "vaping" is no employer left, "drinking" no liking (rules 42).
+      const change = habit ? null : slotChange(changeText, this.#ctx(text, subjectId, [], display).isNounPhrase)
         ?? (retraction && !reported ? slotChange(ruleText, this.#ctx(ruleText, subjectId, [], display).isNounPhrase) : null);
       if (pointsHere && !reported) here = placeFrom([...rules, ...(change ? [change] : [])].map((f) => ({ ...f, retraction }))) ?? here;
       // "Jamie has been doing well in maths." / "His reading has slipped a bit": a statement opened by "he / his…" names
@@ -255,7 +258,8 @@ export class EmbeddedExtractor implements Extractor {
       }
       // A value withdrawn by "now" ends that value only (`namedOnly`: "i don't work at the weekend now" is no employer).
       if (retraction && nowOnly) for (const f of sentenceFacts) if (f.retraction && f.slot !== null && f.value !== null) f.namedOnly = true;
-      const settled = retraction && !change && !nowOnly ? 'cancelled' : settles(text);
+      // A habit given up is done, not a plan cancelled: it settles "I'm going to quit vaping" (rules 42).
+      const settled = habit ? 'done' : retraction && !change && !nowOnly ? 'cancelled' : settles(text);
       if ((settled || (retraction && nowOnly)) && sentenceFacts.length === 0) {
         // "The raised beds are finished": an outcome, recorded as a statement that settles a plan or commitment. "I don't
         // smoke now": a withdrawal too, of what it denies when no plan is cancelled by it (rules 41).

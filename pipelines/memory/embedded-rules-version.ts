@@ -173,5 +173,12 @@
  * tesco" is a firm left, no liking). Review fixes (41b, same version): a lower-case firm left ends the employer only
  * when it is the one held (`namedOnly`); "my job", not "the job" or "my job interview"; "when / once / almost / the day"
  * end nothing; a job withdrawn by its whole phrase, none held: nothing stored; "now" withdrawals end a held value only.
+ * 42: "I'm a…" with a joined "'m" opens a clause of its own ("i'm not a nurse now, i'm a midwife": the nurse ends, the
+ * midwife is the job; fact-clauses.ts); the first phrase after "I'm a" that holds a job is the job ("a terrible cook and a
+ * nurse"); "we live / we're living in X" is the speaker's home, a state of mind is none ("i live in hope"); "i'm not into
+ * football anymore" ends the liking; a habit given up ("i quit vaping last year", "i gave up smoking") is a withdrawal
+ * told as done, no employer; a liked span keeps its words ("the week before Christmas"); "quit / cut / split / hurt /
+ * shut" after its subject is past, so "i quit tesco in may" said in December is this May; every withdrawal that names a
+ * value ends that value only (decide.ts, not only the "now" and lower-case "left" forms).
  */
-export const EMBEDDED_RULES_VERSION = 41;
+export const EMBEDDED_RULES_VERSION = 42;

@@ -3,7 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
-import { IDIOM_NOUN, cutPlaceAt, relationSlot, settles } from './changes.js';
+import { IDIOM_NOUN, cutPlaceAt, namesNoPlace, relationSlot, settles } from './changes.js';
 import { holdsAJob } from './kinds.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
@@ -56,6 +56,23 @@ const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|b
 /** Trim a captured value at the first clause boundary. */
 function cutValue(v: string): string {
   return v.replace(STOP_VALUE, '').trim();
+}
+
+/**
+ * A span of time named by what it comes before or after: "the week before Christmas", "the days after new year", "the
+ * last hour before the party" (not "the week before I left": a clause follows).
+ */
+const SPAN_AROUND = /^((?:the|a)\s+(?:[a-z-]+\s+){0,2}?(?:days?|weeks?|weekends?|months?|nights?|mornings?|evenings?|hours?|run-up|bit)\s+(?:before|after)\s+)(?!(?:I|you|we|he|she|they|it|i['’]\w+|we['’]\w+)\b)(\S.*)$/i;
+
+/**
+ * The thing a liking names, cut at its clause boundary: "the week before Christmas" whole, as one thing (rules 42: the
+ * cut at "before" kept "the week").
+ */
+function likedThing(v: string): string {
+  const span = SPAN_AROUND.exec(v);
+  if (!span?.[1] || !span[2]) return cutValue(v);
+  const after = cutValue(span[2]);
+  return after ? `${span[1]}${after}`.trim() : cutValue(v);
 }
 
 /** Lower-case slot key from free text. */
@@ -138,7 +155,7 @@ function preference(c: RuleContext): RuleFact[] {
   const m = c.sentence.match(new RegExp(`${I}\\s+(?:really\\s+|absolutely\\s+|just\\s+|totally\\s+)?(${verbs})\\s+(.+)`, 'i'));
   if (m?.[1] && m[2]) {
     const [value, verb3] = PREF_VERBS[m[1].toLowerCase()] ?? ['like', 'likes'];
-    const object = cutValue(m[2]);
+    const object = likedThing(m[2]);
     if (!object || /^(to\s+)?(it|that|this)$/i.test(object)) return [];
     const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
     // "I live in Porto and I love this city": the place the speaker is in, when the talk has told it (rules 40).
@@ -172,7 +189,8 @@ function background(c: RuleContext): RuleFact[] {
   const add = (attribute: string, verb: string, raw: string | undefined, confidence = 0.85): void => {
     // "A flat above the bakery on Carver Street": a street is part of the place.
     const value = raw ? (attribute === 'lives_in' ? cutPlaceAt(raw, STOP_VALUE).trim() : cutValue(raw)) : '';
-    if (!value) return;
+    // "I live in hope": no place (rules 42).
+    if (!value || (attribute === 'lives_in' && namesNoPlace(value))) return;
     out.push({ content: `${c.who.speaker} ${verb} ${value}`, kind: 'profile', subject: 'speaker',
       slot: attribute, value, confidence, profile: { attribute, value } });
   };
@@ -182,16 +200,20 @@ function background(c: RuleContext): RuleFact[] {
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);
   const job = s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a|an)\\s+([a-z][a-z\\s-]*)`, 'i'));
-  const value = job?.[1] ? jobHeld(job[1], c) : null;
-  if (job?.[1] && value) {
-    out.push({ content: `${c.who.speaker} is ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`, kind: 'profile', subject: 'speaker',
-      slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
+  if (job?.[1]) {
     // "I'm a nurse and a part-time photographer": each job its own fact, the first the occupation and the others held
-    // beside it (`occupation:<job>`), so the second neither replaces the first nor is lost (rules 40).
+    // beside it (`occupation:<job>`), so the second neither replaces the first nor is lost (rules 40). The first job is
+    // the first phrase that holds one: "I'm a terrible cook and a nurse" is a nurse (rules 42: the judged skill first
+    // left no job at all).
     const rest = s.slice((job.index ?? 0) + job[0].length - job[1].length);
-    for (const more of rest.matchAll(/(?:,|\s+and|\s+but|\s+as\s+well\s+as)\s+(?:also\s+|then\s+|i['’]m\s+|I\s+am\s+)?(?:a|an)\s+([a-z][a-z\s-]*)/gi)) {
-      const other = more[1] ? jobHeld(more[1], c) : null;
-      if (!other || other === value) continue;
+    const said = [job[1], ...[...rest.matchAll(/(?:,|\s+and|\s+but|\s+as\s+well\s+as)\s+(?:also\s+|then\s+|i['’]m\s+|I\s+am\s+)?(?:a|an)\s+([a-z][a-z\s-]*)/gi)].map((m) => m[1] ?? '')];
+    const jobs = [...new Set(said.map((p) => (p ? jobHeld(p, c) : null)).filter((v): v is string => v !== null))];
+    const [value, ...others] = jobs;
+    if (value) {
+      out.push({ content: `${c.who.speaker} is ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`, kind: 'profile', subject: 'speaker',
+        slot: 'occupation', value, confidence: 0.75, profile: { attribute: 'occupation', value } });
+    }
+    for (const other of others) {
       out.push({ content: `${c.who.speaker} is also ${/^[aeiou]/i.test(other) ? 'an' : 'a'} ${other}`, kind: 'profile', subject: 'speaker',
         slot: `occupation:${slotKey(other)}`, value: other, confidence: 0.7 });
     }

@@ -8,9 +8,10 @@ import { hasVerb } from './relative-date.js';
 /**
  * A first-person clause that tells where one lives, what one does or where one is from, or that ends one of those or a
  * diet: "I don't work at Google anymore", "I'm not vegetarian anymore", "I quit my job", "I stopped eating meat" (rules 40:
- * "I no longer eat meat and I don't work at Google anymore" read whole ended one of the two).
+ * "I no longer eat meat and I don't work at Google anymore" read whole ended one of the two). "I'm a…" with its "'m" joined
+ * to the "I" (rules 42: "I'm not a nurse now, I'm a midwife" was read whole, and withdrew the midwife with the nurse).
  */
-const FACT_START = String.raw`I(?:\s+(?:now|currently|also|still))?\s+(?:live|work|teach|study|moved|am\s+(?:a|an|from)|['’]m\s+(?:a|an|from))\b`
+const FACT_START = String.raw`I(?:\s+(?:now|currently|also|still))?\s+(?:live|work|teach|study|moved|am\s+(?:a|an|from))\b|I['’]m\s+(?:now\s+|also\s+|still\s+)?(?:a|an|from)\b`
   + String.raw`|I\s+(?:don['’]t|do\s+not|no\s+longer)\s+(?:live|work|eat)\b|I(?:['’]m|\s+am)\s+(?:not|no\s+longer)\s+(?:a|an|vegan|vegetarian|pescatarian)\b`
   + String.raw`|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:quit|left|stopped\s+eating|given\s+up|gave\s+up)\s+(?:my\s+job|meat|[A-Z])`;
 /** Where such a clause starts after one of its own: after "and", ", and", ", but", "but" or a comma. */

@@ -1,7 +1,7 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v9';
-export const DECIDE_PROMPT_VERSION = 'decide-v3';
+export const FACTS_PROMPT_VERSION = 'facts-v10';
+export const DECIDE_PROMPT_VERSION = 'decide-v4';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
 /** How an outcome settles an earlier plan (`ExtractedFact.settles`). */
@@ -51,13 +51,26 @@ slot occupation, the other slot occupation:<job> ("occupation:photographer"), so
 city" is a preference for the place the speaker said they live or stay in ("I live in Porto and I love this city":
 preference:porto), and with no place said, a statement.
 How well one does a thing is no job: "I'm a terrible cook and a worse driver", "I'm a pretty bad singer" are statements
-(slot null). A negated clause ended by "now" withdraws as "anymore" does: "I don't live with my parents now" is
-retraction true, slot lives_in; "I don't smoke now" retraction true; "right now" and "for now" withdraw nothing. "I'm not
-a photographer anymore", "I stopped being a lifeguard" are retraction true, slot occupation, value the job
-("photographer"): they end that job wherever it is held. "I gave up my job at the bank", "I packed in my job", "I left
-Google" end the employer: slot works_at, value null. A thing to eat or drink or a pastime given up ("I don't drink coffee
-anymore", "I stopped drinking coffee", "I gave up chocolate") is kind preference, slot preference:<thing>
-("preference:coffee"), value null, retraction true.
+(slot null); a job said beside one is still the job: "I'm a terrible cook and a nurse" gives slot occupation, value
+"nurse". A negated clause ended by "now" withdraws as "anymore" does only what it names that is held: a slot value ("I
+don't live with my parents now" is retraction true, slot lives_in, value "with my parents") or a bare habit
+("I don't smoke now", retraction true); a mood ("I'm not sure now", "I'm not hungry now") or a habit qualified ("I don't smoke in
+the house now") withdraws nothing and cancels no plan; "right now" and "for now" withdraw nothing. A withdrawal that
+names a value ends that value only: "I'm not a photographer anymore", "I stopped being a lifeguard" are retraction true,
+slot occupation, value the job ("photographer"), ending that job wherever it is held; "I left Google", "i left tesco"
+are retraction true, slot works_at, value the firm ("Google"), ending the employer only if it is that one; "I don't work
+at the weekend now" names no employer. "I'm not a nurse now, I'm a midwife" is two facts: the nurse withdrawn (retraction
+true, slot occupation, value "nurse") and the midwife the occupation (retraction false, slot occupation).
+"I gave up my job at the bank", "I packed in my job" end the employer: slot works_at, value null. An ending told as a condition, a
+maybe, a plan, a time or as nearly done ("if I gave up my job…", "I might leave Google", "when I quit my job I'll
+travel", "once I quit…", "the day I quit my job", "I almost quit my job") ends nothing: retraction false. A thing to eat
+or drink or a pastime given up or no longer liked ("I don't drink coffee anymore", "I stopped drinking coffee", "I gave
+up chocolate", "I'm not into football anymore") is kind preference, slot preference:<thing> ("preference:coffee"), value
+null, retraction true. A habit given up ("I quit vaping last year", "I gave up smoking") is kind statement, slot null,
+retraction true, settles "done", its date as said: no employer and no liking. "We live in York", "we're living in York
+now" is where the speaker lives (slot lives_in, value "York"); "I live in hope", "we're living in fear" name no place.
+A thing liked is its whole phrase: "I love the week before Christmas" is preference:week before christmas, content
+"<name> loves the week before Christmas".
 settles: when the turn settles an earlier plan, commitment, request or proposal, how: "done" (it was done:
 "I returned the drill to my sister"), "cancelled" (withdrawn: "we called off the picnic"), "instead" (an
 alternative replaces it), "decided" (a choice among proposed options: "we went with the blue sofa"); else null.
@@ -135,7 +148,10 @@ preference:for_now), answer UPDATE with the for-now fact's id in ids and, in als
 fact of the NEW fact's slot (the stored copies of the liking, e.g. "Ana loves coffee"): all are replaced by the NEW fact.
 A NEW withdrawal of a named job (retraction, slot occupation, value the job: "Ana is not a photographer anymore")
 DELETEs only the EXISTING facts of that job, whether slot occupation or occupation:<job> ("Ana is also a part-time
-photographer"), never another job ("Ana is a nurse"); with none of that job, ADD.`;
+photographer"), never another job ("Ana is a nurse"); with none of that job, ADD. Any other NEW withdrawal that names a
+value (retraction, slot works_at, lives_in, diet…, value "Tesco", "the weekend", "London") DELETEs only the EXISTING
+facts of that slot holding that value (case and "the" aside), never another value ("Ana left tesco" does not end "Ana
+works at the bank"); with none, ADD. A withdrawal of a liking (slot preference:<thing>) ends that slot whatever its value.`;
 
 export const DECIDE_SCHEMA = {
   type: 'object',

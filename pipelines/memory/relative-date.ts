@@ -83,8 +83,10 @@ const DAY_OR_WEEK_ALONE = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:the
  * the week". A weekday or week with a word that places it ("on Sunday", "this Sunday", "next week") is a time.
  */
 function genericDayOrWeek(text: string, index: number, phrase: string): boolean {
-  if (!DAY_OR_WEEK_ALONE.test(phrase)) return false;
   const before = text.slice(0, index);
+  // "I love the days after new year": a liked span, no date (rules 42: "the days after" was written as a date).
+  if (/^(?:the\s+)?(?:days|weeks|months)\s+(?:before|after)$/i.test(phrase) && LIKING_BEFORE.test(before)) return true;
+  if (!DAY_OR_WEEK_ALONE.test(phrase)) return false;
   const after = text.slice(index + phrase.length);
   // "the best part of the week": "the week" alone is no particular week.
   if (/^(?:the\s+)?week$/i.test(phrase)) return true;
@@ -131,6 +133,13 @@ function precise(c: chrono.ParsedComponents): string {
 const PRESENT_FORMS = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be', 'ca', 'wo', 'sha']);
 /** Present forms of "be" before a participle ("is closed", "I'm tied up": wink may keep "I'm" one word). */
 const PRESENT_BE = /^(?:am|are|is)$|['’](?:m|re|s)$/i;
+/**
+ * A verb whose past form is its lemma ("quit", "cut", "hurt", "split", "shut") straight after a pronoun subject, with no
+ * auxiliary or modal between ("i quit tesco in may", "we split up in june"): told of the past, as wink's tags cannot say
+ * (rules 42: said in December, "in may" was read as May to come). "I'll quit", "I want to quit" have a word between;
+ * "he quits" is a present form.
+ */
+const SAME_FORM_PAST = /\b(?:I|we|they|he|she)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b/i;
 /** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
 const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b/i;
 
@@ -142,6 +151,8 @@ const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled
 export function toldAsPast(text: string): boolean {
   // "Dan promised me he would fix it by Tuesday": a past verb that looks ahead (rules 39).
   if (LOOKS_AHEAD.test(text) || AHEAD_WORD.test(text) || aheadFromPast(text)) return false;
+  // "i quit tesco in may": a verb whose past is its lemma, straight after its subject (rules 42).
+  if (SAME_FORM_PAST.test(text)) return true;
   const nlp = wink();
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out() as string[];

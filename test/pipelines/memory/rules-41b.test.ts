@@ -8,30 +8,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { judgesSkill } from '../../../pipelines/memory/kinds.js';
-import { memoryFixture } from '../../helpers/memory-fixture.js';
+import { lostBy } from '../../helpers/lost-by.js';
 
 interface Trap { before: string[]; then: string; lost: string[] }
-
-/** What Ana holds after `before`, and what `then` takes from it (facts as "slot=value", or their text). */
-async function lostBy(tenant: string, before: string[], then: string): Promise<{ lost: string[]; now: string[] }> {
-  const f = await memoryFixture(tenant, ['Ana', 'Ben']);
-  try {
-    let minute = 0;
-    const say = (text: string): Promise<unknown> => {
-      minute += 1;
-      return f.say('s1', 'Ana', ['Ben'], text, `2026-12-04T10:${String(minute).padStart(2, '0')}:00Z`);
-    };
-    const current = async (): Promise<string[]> => (await f.memory.listFacts(tenant, { subjectId: f.people.Ana, limit: 200 }))
-      .map((x) => (x.slot ? `${x.slot}=${x.value}` : x.content));
-    for (const s of before) await say(s);
-    const held = await current();
-    await say(then);
-    const now = await current();
-    return { lost: held.filter((x) => !now.includes(x)).sort(), now };
-  } finally {
-    await f.close();
-  }
-}
 
 const BANK = ['I work at the bank.'];
 
