@@ -16,6 +16,7 @@ import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
+import { jointSubjects } from './joint-subjects.js';
 
 // The question's types and options, and the named subject's match, live beside the loop; their importers find them here too.
 export { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
@@ -92,6 +93,8 @@ export async function answerQuestion(
   if (!(searchShare >= 0 && searchShare <= 1)) throw new RangeError(`namedSearchMatch is a share from 0 to 1, got ${String(searchShare)}`);
   const depth = options.namedSearchDepth ?? 20;
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
+  const sessionBestMatch = options.sessionBestMatch ?? 0;
+  if (!(sessionBestMatch >= 0 && sessionBestMatch <= 1)) throw new RangeError(`sessionBestMatch is a factor from 0 to 1, got ${String(sessionBestMatch)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
 
@@ -110,7 +113,10 @@ export async function answerQuestion(
     }
     const weighted = lists.map((l, i) => {
       const f = subjectSearch.get(actions[i]?.speakerId ?? '');
-      return f === undefined ? l : { ...l, weight: (l.weight ?? 1) * f };
+      if (f === undefined) return l;
+      // The per-session best searches only the subject's memories: kept only when they stated the content well enough.
+      const gated = actions[i]?.perSession === true && f < sessionBestMatch ? 0 : f;
+      return { ...l, weight: (l.weight ?? 1) * gated };
     });
     let fused = reciprocalRankFusion(weighted, rrfK);
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
@@ -202,6 +208,7 @@ export async function answerQuestion(
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
+    jointSubjects: jointSubjects(asked, participants, rewritten.addresseeIds),
     ...(input.now ? { now: input.now.toISOString() } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),

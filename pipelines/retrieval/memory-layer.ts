@@ -10,6 +10,7 @@ import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { heldAsOf } from './as-of.js';
+import { eachSubjectPlaced } from './joint-subjects.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
@@ -88,6 +89,13 @@ export interface MemoryLayerOptions {
    * already counts fact matches). Chosen on LoCoMo conversations 1–5 against 0.25 and 0.5 (docs/BENCHMARKS.md).
    */
   factLiftWeight?: number;
+  /**
+   * Each joint subject in the answer: when the question names people together ("What do Jon and Gina both like?",
+   * `MemoryLayerInput.jointSubjects`) and a full answer holds nothing by one of them (a turn they spoke, a fact of theirs),
+   * their best-ranked item takes the lowest place that is neither the first nor another joint subject's only one
+   * (`eachSubjectPlaced`). Default false (off).
+   */
+  eachJointSubject?: boolean;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -125,6 +133,8 @@ export interface MemoryLayerInput {
   terms: readonly string[];
   /** ISO-8601 time the question is asked at: a fact past its own end (`validUntil`) no longer holds. Default now. */
   now?: string;
+  /** People the question names together (`jointSubjects`), for `eachJointSubject`; default none. */
+  jointSubjects?: readonly string[];
 }
 
 /**
@@ -249,6 +259,14 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     if (served(c)) continue;
     if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
     kept.push(c);
+  }
+  if ((o.eachJointSubject ?? false) && (input.jointSubjects?.length ?? 0) >= 2) {
+    const placed = (c: Candidate): { c: Candidate; by: string[] } => ({
+      c, by: c.kind === 'turn' ? [c.u.speakerId] : c.kind === 'fact' ? [c.f.speakerId, c.f.subjectId] : [c.p.node.participantId],
+    });
+    const rest = [...deferred, ...pending].filter((c) => !kept.includes(c)).map(placed);
+    const next = eachSubjectPlaced(kept.map(placed), rest, input.jointSubjects ?? [], input.k, (x) => !served(x.c)).map((x) => x.c);
+    kept.splice(0, kept.length, ...next);
   }
   // Every speaker and addressee of the served items in one store call (with networked stores, one
   // round trip instead of one per person).
