@@ -72,3 +72,20 @@ export function eachSubjectPlaced<T extends PlacedItem>(
   }
   return out;
 }
+
+/**
+ * A second session in a list's answer (`MemoryLayerOptions.listSecondSession`): when every item of a full answer (`k`)
+ * comes from one session (`session`; null: none), the best of `rest` (rank order, `usable`) from another session takes
+ * the last place. A list told across sessions ("What activities does Melanie do?") is then not answered from one
+ * exchange only. Otherwise unchanged.
+ */
+export function secondSessionPlaced<T>(
+  kept: readonly T[], rest: readonly T[], k: number, session: (c: T) => string | null, usable: (c: T) => boolean = () => true,
+): T[] {
+  const out = [...kept];
+  const first = out[0] === undefined ? null : session(out[0]);
+  if (out.length < k || k < 2 || first === null || !out.every((c) => session(c) === first)) return out;
+  const alt = rest.find((c) => !out.includes(c) && session(c) !== null && session(c) !== first && usable(c));
+  if (alt !== undefined) out.splice(out.length - 1, 1, alt);
+  return out;
+}

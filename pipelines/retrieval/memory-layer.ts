@@ -10,7 +10,8 @@ import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { heldAsOf } from './as-of.js';
-import { eachSubjectPlaced } from './joint-subjects.js';
+import { eachSubjectPlaced, secondSessionPlaced } from './joint-subjects.js';
+import { asksForList } from './list-question.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
@@ -96,6 +97,12 @@ export interface MemoryLayerOptions {
    * (`eachSubjectPlaced`). Default false (off).
    */
   eachJointSubject?: boolean;
+  /**
+   * A second session in a list's answer: for a question asking for a list (`asksForList`: "What activities does Melanie
+   * do?"), when every item of a full answer comes from one session, the best-ranked item from another session takes the
+   * last place (`secondSessionPlaced`). Default false (off).
+   */
+  listSecondSession?: boolean;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -267,6 +274,11 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     const rest = [...deferred, ...pending].filter((c) => !kept.includes(c)).map(placed);
     const next = eachSubjectPlaced(kept.map(placed), rest, input.jointSubjects ?? [], input.k, (x) => !served(x.c)).map((x) => x.c);
     kept.splice(0, kept.length, ...next);
+  }
+  if ((o.listSecondSession ?? false) && asksForList(input.question)) {
+    const rest = [...deferred, ...pending].filter((c) => !kept.includes(c));
+    const sessionOf = (c: Candidate): string | null => (c.kind === 'turn' ? c.u.sessionId : c.kind === 'fact' ? c.f.sessionId : null);
+    kept.splice(0, kept.length, ...secondSessionPlaced(kept, rest, input.k, sessionOf, (c) => !served(c)));
   }
   // Every speaker and addressee of the served items in one store call (with networked stores, one
   // round trip instead of one per person).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Participant } from '../../../graph/types.js';
 import { answerQuestion } from '../../../pipelines/retrieval/agentic-query.js';
-import { eachSubjectPlaced, jointSubjects } from '../../../pipelines/retrieval/joint-subjects.js';
+import { eachSubjectPlaced, jointSubjects, secondSessionPlaced } from '../../../pipelines/retrieval/joint-subjects.js';
 import type { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { anaBenFixture, type AnaBenSessions, type MemoryFixture } from '../../helpers/memory-fixture.js';
 
@@ -53,6 +53,28 @@ describe('each joint subject in the answer', () => {
     assert.deepEqual(ids(eachSubjectPlaced(full, [item('g1', 'gina')], ['jon'], 2)), ['j1', 'j2']);
     assert.deepEqual(ids(eachSubjectPlaced(full, [item('g1', 'gina')], ['jon', 'gina'], 2, () => false)), ['j1', 'j2']);
     assert.deepEqual(ids(eachSubjectPlaced([item('j1', 'jon')], [item('g1', 'gina')], ['jon', 'gina'], 1)), ['j1']);
+  });
+});
+
+describe('a second session in a list\'s answer', () => {
+  const item = (id: string, session: string | null): { id: string; session: string | null } => ({ id, session });
+  const ids = (xs: readonly { id: string }[]): string[] => xs.map((x) => x.id);
+  const sessionOf = (x: { session: string | null }): string | null => x.session;
+
+  test('a full answer from one session gives its last place to the best item of another session', () => {
+    const kept = [item('a1', 's1'), item('a2', 's1'), item('a3', 's1')];
+    const rest = [item('a4', 's1'), item('p', null), item('b1', 's2'), item('c1', 's3')];
+    assert.deepEqual(ids(secondSessionPlaced(kept, rest, 3, sessionOf)), ['a1', 'a2', 'b1']);
+    assert.deepEqual(ids(secondSessionPlaced(kept, rest, 3, sessionOf, (x) => x.id !== 'b1')), ['a1', 'a2', 'c1']);
+  });
+
+  test('unchanged when two sessions are there already, the answer is short, or no other session is usable', () => {
+    const two = [item('a1', 's1'), item('b1', 's2'), item('a2', 's1')];
+    assert.deepEqual(ids(secondSessionPlaced(two, [item('c1', 's3')], 3, sessionOf)), ['a1', 'b1', 'a2']);
+    const one = [item('a1', 's1'), item('a2', 's1')];
+    assert.deepEqual(ids(secondSessionPlaced(one, [item('b1', 's2')], 3, sessionOf)), ['a1', 'a2']);
+    assert.deepEqual(ids(secondSessionPlaced(one, [item('a3', 's1'), item('p', null)], 2, sessionOf)), ['a1', 'a2']);
+    assert.deepEqual(ids(secondSessionPlaced([item('a1', 's1')], [item('b1', 's2')], 1, sessionOf)), ['a1']);
   });
 });
 
