@@ -16,7 +16,6 @@ import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
-import { jointSubjects } from './joint-subjects.js';
 
 // The question's types and options, and the named subject's match, live beside the loop; their importers find them here too.
 export { embedderDefaults, type AgenticOptions, type QuestionAnswer, type QuestionInput } from './agentic-options.js';
@@ -208,7 +207,6 @@ export async function answerQuestion(
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
     terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
-    jointSubjects: jointSubjects(asked, participants, rewritten.addresseeIds),
     ...(input.now ? { now: input.now.toISOString() } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),

@@ -10,8 +10,6 @@ import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { heldAsOf } from './as-of.js';
-import { eachSubjectPlaced, secondSessionPlaced } from './joint-subjects.js';
-import { asksForList } from './list-question.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
@@ -90,19 +88,6 @@ export interface MemoryLayerOptions {
    * already counts fact matches). Chosen on LoCoMo conversations 1–5 against 0.25 and 0.5 (docs/BENCHMARKS.md).
    */
   factLiftWeight?: number;
-  /**
-   * Each joint subject in the answer: when the question names people together ("What do Jon and Gina both like?",
-   * `MemoryLayerInput.jointSubjects`) and a full answer holds nothing by one of them (a turn they spoke, a fact of theirs),
-   * their best-ranked item takes the lowest place that is neither the first nor another joint subject's only one
-   * (`eachSubjectPlaced`). Default false (off).
-   */
-  eachJointSubject?: boolean;
-  /**
-   * A second session in a list's answer: for a question asking for a list (`asksForList`: "What activities does Melanie
-   * do?"), when every item of a full answer comes from one session, the best-ranked item from another session takes the
-   * last place (`secondSessionPlaced`). Default false (off).
-   */
-  listSecondSession?: boolean;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -140,8 +125,6 @@ export interface MemoryLayerInput {
   terms: readonly string[];
   /** ISO-8601 time the question is asked at: a fact past its own end (`validUntil`) no longer holds. Default now. */
   now?: string;
-  /** People the question names together (`jointSubjects`), for `eachJointSubject`; default none. */
-  jointSubjects?: readonly string[];
 }
 
 /**
@@ -266,19 +249,6 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     if (served(c)) continue;
     if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
     kept.push(c);
-  }
-  if ((o.eachJointSubject ?? false) && (input.jointSubjects?.length ?? 0) >= 2) {
-    const placed = (c: Candidate): { c: Candidate; by: string[] } => ({
-      c, by: c.kind === 'turn' ? [c.u.speakerId] : c.kind === 'fact' ? [c.f.speakerId, c.f.subjectId] : [c.p.node.participantId],
-    });
-    const rest = [...deferred, ...pending].filter((c) => !kept.includes(c)).map(placed);
-    const next = eachSubjectPlaced(kept.map(placed), rest, input.jointSubjects ?? [], input.k, (x) => !served(x.c)).map((x) => x.c);
-    kept.splice(0, kept.length, ...next);
-  }
-  if ((o.listSecondSession ?? false) && asksForList(input.question)) {
-    const rest = [...deferred, ...pending].filter((c) => !kept.includes(c));
-    const sessionOf = (c: Candidate): string | null => (c.kind === 'turn' ? c.u.sessionId : c.kind === 'fact' ? c.f.sessionId : null);
-    kept.splice(0, kept.length, ...secondSessionPlaced(kept, rest, input.k, sessionOf, (c) => !served(c)));
   }
   // Every speaker and addressee of the served items in one store call (with networked stores, one
   // round trip instead of one per person).
