@@ -92,8 +92,6 @@ export async function answerQuestion(
   if (!(searchShare >= 0 && searchShare <= 1)) throw new RangeError(`namedSearchMatch is a share from 0 to 1, got ${String(searchShare)}`);
   const depth = options.namedSearchDepth ?? 20;
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
-  const sessionBestMatch = options.sessionBestMatch ?? 0;
-  if (!(sessionBestMatch >= 0 && sessionBestMatch <= 1)) throw new RangeError(`sessionBestMatch is a factor from 0 to 1, got ${String(sessionBestMatch)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
 
@@ -112,10 +110,7 @@ export async function answerQuestion(
     }
     const weighted = lists.map((l, i) => {
       const f = subjectSearch.get(actions[i]?.speakerId ?? '');
-      if (f === undefined) return l;
-      // The per-session best searches only the subject's memories: kept only when they stated the content well enough.
-      const gated = actions[i]?.perSession === true && f < sessionBestMatch ? 0 : f;
-      return { ...l, weight: (l.weight ?? 1) * gated };
+      return f === undefined ? l : { ...l, weight: (l.weight ?? 1) * f };
     });
     let fused = reciprocalRankFusion(weighted, rrfK);
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {

@@ -79,13 +79,6 @@ export interface PolicyOptions {
   sessionBestQuestions?: SessionBestQuestions;
   /** Depth of the per-session best's search; default 100. */
   sessionBestDepth?: number;
-  /**
-   * With `namedSearchMatch`: the per-session best of a subject is kept only when the weight factor of their searches
-   * (how well they stated the question's content against anyone else, `subjectSearchFactors`) is at least this; below it
-   * the list weighs nothing, so a question naming the wrong person ("What did Tim sign?" when John signed) is not answered
-   * from the subject's facts. Default 0 (always kept, at the factor's weight).
-   */
-  sessionBestMatch?: number;
 }
 
 export const SESSION_BEST_LAYERS = ['fact', 'interaction'] as const;
