@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AsrBackendConfig } from './streaming-asr.js';
 
 /**
@@ -20,4 +21,14 @@ export function narrowbandAsrConfig(config: AsrBackendConfig): AsrBackendConfig 
   if (config.narrowbandRecogniser) return config.narrowbandRecogniser;
   if (Object.keys(NARROWBAND_OPTIONS).length === 0) return null;
   return { ...config, options: { ...NARROWBAND_OPTIONS, ...config.options }, ...(config.narrowbandNameSpotting === false ? { nameSpotting: false } : {}) };
+}
+
+/**
+ * The recogniser a worker loads for narrowband streams beside `config`'s own: {@link narrowbandAsrConfig}, or null
+ * when that is none or the very configuration of the wideband recogniser (operator options that equal the narrowband
+ * ones, say): the wideband recogniser, already loaded, serves those streams and nothing extra is loaded.
+ */
+export function narrowbandToLoad(config: AsrBackendConfig): AsrBackendConfig | null {
+  const narrow = narrowbandAsrConfig(config);
+  return narrow === null || isDeepStrictEqual(narrow, config) ? null : narrow;
 }

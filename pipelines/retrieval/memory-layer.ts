@@ -8,6 +8,7 @@ import { itemCandidates, pointerCandidates, type Candidate } from './memory-cand
 import { factItem, personaItem, utteranceItem, type NameResolver } from './memory-items.js';
 import type { SearchFilters } from './pool-search.js';
 import { coverage } from './question-policy.js';
+import { oncePerSourceTurn } from './one-per-turn.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
@@ -219,37 +220,20 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const cap = o.stretchCap ?? 0;
   const near = o.stretchTurns ?? 3;
   const once = o.sourceOnce ?? true;
-  const sources = (c: Candidate): string[] => (c.kind === 'turn' ? [c.id] : c.kind === 'fact' ? c.f.referIds : []);
-  const served = (c: Candidate): boolean => (c.kind === 'turn' || (once && c.kind === 'fact' && c.f.referIds.length > 0)) &&
-    sources(c).every((r) => covered.has(r));
-  const covered = new Set<string>();
-  const kept: Candidate[] = [];
-  const deferred: Candidate[] = [];
-  const inStretch = (c: Candidate): number => {
+  const inStretch = (c: Candidate, kept: readonly Candidate[]): number => {
     const at = place(c);
     return at === undefined ? 0 : kept.filter((x) => {
       const y = place(x);
       return y !== undefined && y.sessionId === at.sessionId && Math.abs(y.seq - at.seq) <= near;
     }).length;
   };
-  const pending = [...scored];
-  while (kept.length < input.k && pending.length > 0) {
-    const c = pending.shift() as Candidate;
-    if (served(c)) continue;
-    const crowded = cap > 0 && inStretch(c) >= cap;
-    if (crowded) {
-      deferred.push(c);
-      continue;
-    }
-    if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
-    kept.push(c);
-  }
-  for (const c of deferred) {
-    if (kept.length >= input.k) break;
-    if (served(c)) continue;
-    if (c.kind === 'fact' || once) for (const r of sources(c)) covered.add(r);
-    kept.push(c);
-  }
+  const kept = oncePerSourceTurn(scored, {
+    sources: (c) => (c.kind === 'turn' ? [c.id] : c.kind === 'fact' ? c.f.referIds : []),
+    // Without `sourceOnce` only a turn a kept fact restates is left out.
+    skippable: (c) => once || c.kind === 'turn',
+    limit: input.k,
+    defer: (c, sofar) => cap > 0 && inStretch(c, sofar) >= cap,
+  });
   // Every speaker and addressee of the served items in one store call (with networked stores, one
   // round trip instead of one per person).
   const people = kept.flatMap((c) => (c.kind === 'turn' ? [c.u.speakerId, ...c.u.addresseeIds]

@@ -1,5 +1,62 @@
 import type { MemoryItem } from '../../graph/core/events.js';
 
+/** How `oncePerSourceTurn` reads and places items; only `sources` is required. */
+export interface OncePerTurnOptions<T> {
+  /** The source turn ids an item stands for (a turn: its own id); an item with none is never left out. */
+  sources: (item: T) => readonly string[];
+  /** Whether an item whose source turns are all served may be left out; default: every such item is. */
+  skippable?: (item: T) => boolean;
+  /**
+   * An item left out may stand in for the kept item serving its first source turn: return what takes
+   * that place, or undefined to leave it be. Default: the kept item stays.
+   */
+  standIn?: (item: T, held: T) => T | undefined;
+  /** Stop once this many items are kept; default: no limit. */
+  limit?: number;
+  /**
+   * Put an item off (given the items kept so far): it is offered again, in order, only after every
+   * other item, to fill places left. Default: nothing is put off.
+   */
+  defer?: (item: T, kept: readonly T[]) => boolean;
+}
+
+/**
+ * Serve each source turn once: items best first; an item whose source turns are all served already
+ * by a better-ranked kept item is left out (or stands in for it, `standIn`); one with a source turn
+ * not yet served keeps its own place and serves it. Returns the kept items, in order.
+ */
+export function oncePerSourceTurn<T>(items: Iterable<T>, o: OncePerTurnOptions<T>): T[] {
+  const kept: T[] = [];
+  const deferred: T[] = [];
+  /** Source turn id → index in `kept` of the item serving it. */
+  const servedBy = new Map<string, number>();
+  const limit = o.limit ?? Infinity;
+  const offer = (item: T, mayDefer: boolean): void => {
+    const sources = o.sources(item);
+    if (sources.length > 0 && sources.every((r) => servedBy.has(r)) && (o.skippable?.(item) ?? true)) {
+      const at = servedBy.get(sources[0] as string) as number;
+      const put = o.standIn?.(item, kept[at] as T);
+      if (put !== undefined) kept[at] = put;
+      return;
+    }
+    if (mayDefer && o.defer?.(item, kept)) {
+      deferred.push(item);
+      return;
+    }
+    for (const r of sources) if (!servedBy.has(r)) servedBy.set(r, kept.length);
+    kept.push(item);
+  };
+  for (const item of items) {
+    if (kept.length >= limit) break;
+    offer(item, true);
+  }
+  for (const item of deferred) {
+    if (kept.length >= limit) break;
+    offer(item, false);
+  }
+  return kept;
+}
+
 /**
  * One item per source turn, as `query.result` serves them: items best first; a turn and a fact drawn
  * from it are one memory, served once, as the fact (it carries the turn's words in `source_text`)
@@ -9,21 +66,10 @@ import type { MemoryItem } from '../../graph/core/events.js';
  * current turn, and persona nodes are not turns: both keep their own places.
  */
 export function onePerSourceTurn(items: readonly MemoryItem[]): MemoryItem[] {
-  const out: MemoryItem[] = [];
-  /** Source turn id → index in `out` of the item serving it. */
-  const servedBy = new Map<string, number>();
-  for (const item of items) {
-    const sources = item.layer === 'persona' ? [] : item.layer === 'interaction' ? [item.id] : item.refer_ids;
-    if (sources.length === 0 || sources.some((r) => !servedBy.has(r))) {
-      for (const r of sources) if (!servedBy.has(r)) servedBy.set(r, out.length);
-      out.push(item);
-      continue;
-    }
-    const at = servedBy.get(sources[0] as string) as number;
-    const held = out[at] as MemoryItem;
+  return oncePerSourceTurn(items, {
+    sources: (item) => (item.layer === 'persona' ? [] : item.layer === 'interaction' ? [item.id] : item.refer_ids),
     // A fact of exactly the turn served as a turn takes the turn's place.
-    const standsIn = held.layer === 'interaction' && item.layer !== 'interaction' && sources.length === 1 && (!item.superseded || held.superseded);
-    if (standsIn) out[at] = { ...item, score: Math.max(item.score, held.score) };
-  }
-  return out;
+    standIn: (item, held) => (held.layer === 'interaction' && item.layer !== 'interaction' && item.refer_ids.length === 1 &&
+      (!item.superseded || held.superseded) ? { ...item, score: Math.max(item.score, held.score) } : undefined),
+  });
 }

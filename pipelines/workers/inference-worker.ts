@@ -6,7 +6,7 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ParleyError } from '../../graph/core/errors.js';
 import { createStreamingAsr } from '../asr/create-streaming-asr.js';
-import { narrowbandAsrConfig } from '../asr/narrowband.js';
+import { narrowbandToLoad } from '../asr/narrowband.js';
 import type { AsrLog, StreamingAsr } from '../asr/streaming-asr.js';
 import type { AudioSessionEvent } from '../audio/audio-events.js';
 import { SileroVadModel } from '../audio/silero-vad-model.js';
@@ -20,9 +20,10 @@ if (!port) throw new Error('inference-worker must run in a worker thread');
 
 let models: Promise<{ vad: SileroVadModel; asr: StreamingAsr }> | undefined;
 /**
- * The narrowband recogniser of 8 kHz (phone) streams, loaded with the other models at start-up, before `ready` (null:
- * the backend needs none). Loaded on a thread's first phone stream instead, the load held that stream's audio back
- * until the backlog was shed (`PARLEY_ERR_OVERLOADED` on the first call after a start).
+ * The narrowband recogniser of 8 kHz (phone) streams, loaded with the other models at start-up, before `ready`
+ * (`preloadNarrowband`, default; null: the wideband recogniser serves them). Loaded on a thread's first phone stream
+ * instead, the load held that stream's audio back until the backlog was shed (`PARLEY_ERR_OVERLOADED` on the first
+ * call after a start).
  */
 let narrowAsr: Promise<StreamingAsr> | null | undefined;
 let config: InferenceWorkerConfig | undefined;
@@ -48,14 +49,14 @@ async function init(c: InferenceWorkerConfig): Promise<{ vad: SileroVadModel; as
   }
   const vad = await SileroVadModel.load(c.vadModelPath, 'context', { memArena: c.ortMemArena ?? true });
   const asr = await createStreamingAsr(c.asr, asrLog);
-  await narrowband();
+  if (c.preloadNarrowband ?? true) await narrowband();
   return { vad, asr };
 }
 
-/** This thread's narrowband recogniser, created once (at `init`); null when the backend needs none. */
+/** This thread's narrowband recogniser, created once (at `init`, or at its first narrowband stream); null: the wideband one serves. */
 function narrowband(): Promise<StreamingAsr> | null {
   if (narrowAsr === undefined) {
-    const c = config && narrowbandAsrConfig(config.asr);
+    const c = config && narrowbandToLoad(config.asr);
     narrowAsr = c ? createStreamingAsr(c, asrLog) : null;
   }
   return narrowAsr;

@@ -18,6 +18,12 @@ export interface InferenceWorkerConfig {
    * cannot be set the worker runs at the normal priority. Default 0.
    */
   niceness?: number;
+  /**
+   * Load the narrowband (8 kHz, phone) recogniser at start-up, before `ready` (default true): loaded on the worker's
+   * first narrowband stream instead, that stream's audio waits for the load and may be shed. Where narrowband streams
+   * use the wideband recogniser (`narrowbandToLoad` is null) nothing extra is loaded either way.
+   */
+  preloadNarrowband?: boolean;
   /** Honour `test_crash` messages (tests only). */
   testHooks?: boolean;
 }

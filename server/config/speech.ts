@@ -70,6 +70,13 @@ export interface SpeechSettings {
    * installed) as they say.
    */
   asrPhone: PhoneRecogniser;
+  /**
+   * `PARLEY_ASR_PHONE_PRELOAD`: each inference worker loads the recogniser of 8 kHz streams at start-up, before it
+   * takes streams (default true), so a first phone call's audio is not shed while it loads. False: loaded on a
+   * worker's first 8 kHz stream (less memory where no call comes; that call's first audio may be shed). Either way
+   * nothing extra is loaded where 8 kHz streams use the wideband recogniser.
+   */
+  asrPhonePreload: boolean;
   /** The one start-up warning when `PARLEY_ASR_PHONE=auto` fell back to pocketsphinx (names the fetch command), else null. */
   asrPhoneFallback: string | null;
   /**
@@ -163,6 +170,7 @@ export function readSpeechSettings(
     asrNameSpotting: r.oneOf('PARLEY_ASR_NAME_SPOTTING', ['true', 'false', 'wideband'] as const, 'wideband'),
     asrPhone: asrPhone.name,
     asrPhoneFallback: asrPhone.fallback,
+    asrPhonePreload: r.oneOf('PARLEY_ASR_PHONE_PRELOAD', ['true', 'false'] as const, 'true') === 'true',
     asrNameSpottingMaxNames: r.int('PARLEY_ASR_NAME_SPOTTING_MAX_NAMES', 100, 1, 1000),
     asrNameSpottingTenantNames: r.int('PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES', 0, 0, 1000),
     ortMemArena: r.oneOf('PARLEY_ORT_MEM_ARENA', ['true', 'false'] as const, 'true') === 'true',

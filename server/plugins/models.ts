@@ -176,7 +176,7 @@ export const modelsPlugin = fp(
     const inference = (): Promise<WorkerPool> => {
       if (closed) return Promise.reject(new ParleyError('PARLEY_ERR_SHUTTING_DOWN', 'the inference pool is closed'));
       pool ??= WorkerPool.create({
-        asr: asrBackend(config), vadModelPath: sileroModelPath(config.vadModel), ortMemArena: config.ortMemArena, size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
+        asr: asrBackend(config), vadModelPath: sileroModelPath(config.vadModel), ortMemArena: config.ortMemArena, preloadNarrowband: config.asrPhonePreload, size: config.inferenceWorkers, niceness: config.workerNice, logger: app.log.child({ component: 'inference' }) as never,
       });
       pool.then((p) => { started = p; }, () => { /* the caller sees the failure; inferenceReady stays false */ });
       return pool;

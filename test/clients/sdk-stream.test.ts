@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE, type ServerEvent } from '../../clients/typescript/src/index.js';
-import { startTestApp, startTestAppWithClient, type TestApp } from '../helpers/app.js';
+import { appForSuite, startTestApp, startTestAppWithClient, type TestApp } from '../helpers/app.js';
 import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 
 /** Collect a session's events in the background, as an application's event loop would. */
@@ -126,13 +126,7 @@ describe('@parley/client: stream sessions against the server', () => {
 });
 
 describe('@parley/client: keys and unreachable servers', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_API_KEYS: 'key-sdk-0001:acme' });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_API_KEYS: 'key-sdk-0001:acme' }));
 
   test('the key is sent on HTTP and on the stream; a wrong one is PARLEY_ERR_UNAUTHORIZED', async () => {
     const good = new ParleyClient({ baseUrl: t.httpUrl, apiKey: 'key-sdk-0001' });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { FRAGMENT_THEN_MERGE_ENV, startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { chromiumSkip, launchWithMicrophone, SLOW } from '../helpers/chromium.js';
 describe('browser console: speaker.merged at session end', { skip: chromiumSkip() }, () => {
   let t: TestApp;
@@ -16,17 +16,7 @@ describe('browser console: speaker.merged at session end', { skip: chromiumSkip(
   before(async () => {
     // As in test/server/voice-stream.test.ts: a strict online threshold splits one voice into an id per
     // utterance, and the end-of-session merge joins them again.
-    t = await startTestApp({
-      PARLEY_INFERENCE_WORKERS: '1',
-      PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
-      // The cosine rule: the calibrated decision would keep the voice just heard and never split it.
-      PARLEY_SPEAKER_DECISION: 'thresholds',
-      PARLEY_SPEAKER_TAU_MATCH: '0.995',
-      PARLEY_SPEAKER_TAU_UPDATE: '0.999',
-      PARLEY_SPEAKER_MERGE_TAU: '0.6', // an average-linkage threshold, as in voice-stream.test.ts
-      PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
-    });
-    await t.app.models.inference();
+    t = await startVoiceTestApp(FRAGMENT_THEN_MERGE_ENV);
     browser = await launchWithMicrophone(path.join(repoRoot(), 'test', 'fixtures', 'audio', 'awb.wav'));
   });
   after(async () => {

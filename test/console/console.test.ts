@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '../../pipelines/models/repo-root.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { CONSOLE_CSP, CONSOLE_DIR } from '../../server/routes/console.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { chromiumSkip, launchWithMicrophone, SLOW } from '../helpers/chromium.js';
 
@@ -70,13 +70,7 @@ describe('browser console (chromium, fake microphone)', { skip: chromiumSkip() }
   before(async () => {
     assert.ok(existsSync(path.join(CONSOLE_DIR, 'index.html')), `no bundled console in ${CONSOLE_DIR}: run \`npm run build\``);
     const wav = makeConversation(tmp.dir);
-    t = await startTestApp({
-      PARLEY_API_KEYS: `${KEY}:${TENANT}`,
-      PARLEY_INFERENCE_WORKERS: '1',
-      // Behaviour, not speed: a busy machine may fall behind real time; the backlog bound is lifted.
-      PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
-    });
-    await t.app.models.inference();
+    t = await startVoiceTestApp({ PARLEY_API_KEYS: `${KEY}:${TENANT}` });
     // History to show: Ana lived in Porto, then moved to Lisbon (the second replaces the first).
     for (const text of ['I live in Porto.', 'I moved to Lisbon last month.']) {
       const res = await fetch(`${t.httpUrl}/v1/sessions/history-1/utterances`, {

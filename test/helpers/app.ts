@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { after, before } from 'node:test';
 import { pino, type Logger } from 'pino';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { buildApp, type BuildOptions } from '../../server/app.js';
@@ -52,5 +53,33 @@ export async function startTestAppWithClient(env: Record<string, string> = {}): 
 export async function startVoiceTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...env });
   await t.app.models.inference();
+  return t;
+}
+
+/**
+ * Speaker settings under which one voice fragments into an id per utterance online and the end-of-session merge (on
+ * accumulated evidence) joins the fragments again: the cosine rule (the calibrated decision would keep the voice just
+ * heard and never split it), strict online thresholds, and an average-linkage merge threshold (mean utterance-pair
+ * cosine) below the 0.73–0.85 the fixture voices' utterance pairs score with each other (stats-lda-v2, turns cut
+ * offline; the server's VAD cuts them a little differently).
+ */
+export const FRAGMENT_THEN_MERGE_ENV: Readonly<Record<string, string>> = {
+  PARLEY_SPEAKER_DECISION: 'thresholds',
+  PARLEY_SPEAKER_TAU_MATCH: '0.995',
+  PARLEY_SPEAKER_TAU_UPDATE: '0.999',
+  PARLEY_SPEAKER_MERGE_TAU: '0.6',
+  PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
+};
+
+/**
+ * One app for the tests of a `describe` (or a file): `start()` runs before them, the app closes after them. The
+ * returned object is filled in when `start()` resolves: read it inside tests and hooks, not while declaring them.
+ */
+export function appForSuite(start: () => Promise<TestApp>): TestApp {
+  const t = {} as TestApp;
+  before(async () => {
+    Object.assign(t, await start());
+  });
+  after(() => (t as Partial<TestApp>).close?.());
   return t;
 }

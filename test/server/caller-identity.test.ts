@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readWav } from '../../pipelines/audio/wav.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startVoiceTestApp } from '../helpers/app.js';
 import { connectTwilio, SseClient, twilioCall, twilioMessages } from '../helpers/twilio.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
@@ -44,15 +44,7 @@ function overPhone(samples: Float32Array): Buffer {
 }
 
 describe('a phone caller with a new external_id after a wideband participant (issue #17, the newcomer trial)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({
-      PARLEY_API_KEYS: `${KEY}:${TENANT}`, PARLEY_INFERENCE_WORKERS: '1',
-      PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SESSION_END_WAIT_MS: '100000',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => { await t.close(); });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_API_KEYS: `${KEY}:${TENANT}`, PARLEY_SESSION_END_WAIT_MS: '100000' }));
 
   const get = async (url: string): Promise<{ statusCode: number; json: () => any }> => t.app.inject({ url, headers: { authorization: `Bearer ${KEY}` } });
 

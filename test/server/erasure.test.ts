@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { deployments } from '../helpers/deployments.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
@@ -21,8 +21,7 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
   let t: TestApp;
   const { tenant, headers } = deployment;
   before(async () => {
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...deployment.env });
-    await t.app.models.inference();
+    t = await startVoiceTestApp(deployment.env);
   });
   after(async () => {
     await t?.close();

@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { mcpOriginAllowed } from '../../server/mcp/origin.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startTestApp, type TestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** The compiled stdio entry point (tests run from dist/test/…). */
@@ -284,13 +284,7 @@ describe('MCP over streamable HTTP at /mcp: API-key auth and tenant scoping', ()
 });
 
 describe('MCP origins listed in PARLEY_MCP_ALLOWED_ORIGINS', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_MCP_ALLOWED_ORIGINS: 'https://agent.example.com' });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_MCP_ALLOWED_ORIGINS: 'https://agent.example.com' }));
 
   test('a listed origin connects; an unlisted one (or one on another port or scheme) is refused', async () => {
     const connect = async (origin: string): Promise<Client> => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 /** `seconds` of silence in 1 s frames, as a client sends audio it held during an outage: all at once. */
@@ -25,13 +25,7 @@ async function catchUp(t: TestApp, sessionId: string, audio: Uint8Array): Promis
  * up, was shed past 5 s as "faster than real time".
  */
 describe('a resumed session\'s new audio stream takes the audio held during the outage', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_SESSION_RESUME_MS: '50' });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_SESSION_RESUME_MS: '50' }));
 
   test('12 s sent at once after the session left memory: nothing shed (a new session sheds past 5 s)', async () => {
     const first = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=catch-up`, {}, { frameMs: 1000 });

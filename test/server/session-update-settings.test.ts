@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, test } from 'node:test';
+import { appForSuite, startTestApp } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 /**
@@ -9,13 +9,7 @@ import { TestWsClient } from '../helpers/ws-client.js';
  * stream changed.
  */
 describe('session.update settings', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_ASR: 'none' });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_ASR: 'none' }));
 
   test('wrong settings get one PARLEY_ERR_BAD_FRAME naming each, change nothing, and the session goes on', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=settings-bad`);

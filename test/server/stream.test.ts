@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { before, describe, test } from 'node:test';
+import { appForSuite, startTestApp } from '../helpers/app.js';
 import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import WebSocket from 'ws';
 import { MAX_WS_MESSAGE_BYTES, WS_HARD_CAP_BYTES } from '../../server/ws/frame-limits.js';
 
 describe('WebSocket /v1/stream', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_SESSION_RESUME_MS: '60000' });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_SESSION_RESUME_MS: '60000' }));
 
   test('session.started, numbered events, utterances stored before transcript.final', async () => {
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-1&sample_rate=48000&encoding=f32le`);

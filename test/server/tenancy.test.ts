@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, test } from 'node:test';
+import { appForSuite, startTestApp } from '../helpers/app.js';
 import WebSocket from 'ws';
 import { TestWsClient } from '../helpers/ws-client.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
@@ -9,13 +9,7 @@ const A = 'key-alpha-123';
 const B = 'key-bravo-456';
 
 describe('tenancy with PARLEY_API_KEYS', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_API_KEYS: `${A}:tenantA,${B}:tenantB` });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_API_KEYS: `${A}:tenantA,${B}:tenantB` }));
 
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -71,13 +65,7 @@ describe('tenancy with PARLEY_API_KEYS', () => {
 });
 
 describe('without PARLEY_API_KEYS: only requests addressed to a loopback host (DNS rebinding)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_ALLOWED_HOSTS: 'parley.tunnel.test' });
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startTestApp({ PARLEY_ALLOWED_HOSTS: 'parley.tunnel.test' }));
 
   test('a page whose own name resolved to 127.0.0.1 is refused (HTTP and WebSocket); loopback names and listed hosts are answered', async () => {
     for (const host of ['rebound.example.com', 'rebound.example.com:8080', '10.0.0.5:8080', 'localhost.evil.test']) {

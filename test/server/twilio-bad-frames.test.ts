@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { WS_HARD_CAP_BYTES } from '../../server/ws/frame-limits.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startVoiceTestApp } from '../helpers/app.js';
 import { connectTwilio, liveCall, trackReceivedAudio, type SseClient, type SseEvent } from '../helpers/twilio.js';
 
 /**
@@ -10,13 +10,8 @@ import { connectTwilio, liveCall, trackReceivedAudio, type SseClient, type SseEv
  * with a non-fatal error (one per run of bad frames); what does end the stream ends the call at once.
  */
 describe('bad frames in a live Twilio call', () => {
-  let t: TestApp;
-  before(async () => {
-    // No resume within a test's wait: a call that ends did so because its stream was closed, not on a timer.
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SESSION_RESUME_MS: '3600000' });
-    await t.app.models.inference();
-  });
-  after(async () => { await t.close(); });
+  // No resume within a test's wait: a call that ends did so because its stream was closed, not on a timer.
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_SESSION_RESUME_MS: '3600000' }));
 
   const errors = (sse: SseClient): Record<string, unknown>[] => sse.events.filter((e: SseEvent) => e.event === 'error').map((e) => e.data);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { liveCall, trackReceivedAudio, twilioFixture } from '../helpers/twilio.js';
 
 /**
@@ -10,12 +10,9 @@ import { liveCall, trackReceivedAudio, twilioFixture } from '../helpers/twilio.j
  */
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SESSION_QUEUE: '1' });
-  await t.app.models.inference();
+  t = await startVoiceTestApp({ PARLEY_SESSION_QUEUE: '1' });
 });
-after(async () => {
-  await t.close();
-});
+after(() => t.close());
 
 test('Twilio stop behind a full session queue still ends the call, after every recognised turn is stored', async () => {
   // Storing the first turn waits (a slow disk): the turns recognised after it fill the queue of one.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startVoiceTestApp } from '../helpers/app.js';
 import { connectTwilio, SseClient, twilioCall, twilioFixture, twilioMessages, twilioSid } from '../helpers/twilio.js';
 
 const KEY = 'key-twilio-test-1';
@@ -10,22 +10,15 @@ const TENANT = 'acme';
 const OTHER_KEY = 'key-other-tenant-2';
 
 describe('Twilio Media Streams on /v1/twilio, events by server-sent events', () => {
-  let t: TestApp;
-  before(async () => {
-    // Behaviour, not speed: the backlog bound is lifted so a busy machine sheds no audio, and the end of
-    // a call waits for consolidation long enough that its memory.updated precedes session.ended. The transcript
-    // check below is pocketsphinx's (pinned: the default, PARLEY_ASR_PHONE=auto, is Moonshine where it is installed;
-    // the call on Moonshine is test/server/phone-auto.test.ts).
-    t = await startTestApp({
+  // Behaviour, not speed: the backlog bound is lifted so a busy machine sheds no audio, and the end of
+  // a call waits for consolidation long enough that its memory.updated precedes session.ended. The transcript
+  // check below is pocketsphinx's (pinned: the default, PARLEY_ASR_PHONE=auto, is Moonshine where it is installed;
+  // the call on Moonshine is test/server/phone-auto.test.ts).
+  const t = appForSuite(() => startVoiceTestApp({
       PARLEY_ASR_PHONE: 'pocketsphinx',
-      PARLEY_API_KEYS: `${KEY}:${TENANT},${OTHER_KEY}:other`, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
+      PARLEY_API_KEYS: `${KEY}:${TENANT},${OTHER_KEY}:other`,
       PARLEY_SESSION_END_WAIT_MS: '100000',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+    }));
 
   test('a recorded call replayed as Twilio sends it: transcript and session.ended reach an early subscriber; the session is stored', async () => {
     const fixture = twilioFixture();

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { MOONSHINE_FILES } from '../../pipelines/asr/moonshine-model.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { modelsDir } from '../../pipelines/models/repo-root.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startVoiceTestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 const MODELS = modelsDir();
@@ -17,14 +17,7 @@ const SKIP = existsSync(path.join(MODELS, 'moonshine-tiny', MOONSHINE_FILES.enco
  * the finals come from the Moonshine-tiny layer-1 embedder and its own calibrated thresholds and decision.
  */
 describe('voice over WebSocket with PARLEY_SPEAKER_EMBEDDER=moonshine-l1', { skip: SKIP }, () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ PARLEY_SPEAKER_EMBEDDER: 'moonshine-l1', MODELS_DIR: MODELS, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_SPEAKER_EMBEDDER: 'moonshine-l1', MODELS_DIR: MODELS }));
 
   test('one voice one speaker id, another voice another; voiceprints stored under moonshine-l1-v2', async () => {
     assert.equal(t.app.models.speakerEmbedder.modelId, 'moonshine-l1-v2');

@@ -9,7 +9,7 @@ import { wordErrorRate } from '../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { readWav } from '../../pipelines/audio/wav.js';
 import { modelsDir } from '../../pipelines/models/repo-root.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, startTestApp, startVoiceTestApp } from '../helpers/app.js';
 import { speakOnPhoneLine, TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 const MODELS = modelsDir();
@@ -21,17 +21,7 @@ const SKIP = existsSync(path.join(MODELS, 'moonshine-tiny', 'decoder_model_merge
  * VAD turns go through it, finals (and partials, with PARLEY_MOONSHINE_PARTIAL_MS) reach the client.
  */
 describe('voice over WebSocket with PARLEY_ASR=moonshine', { skip: SKIP }, () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({
-      PARLEY_ASR: 'moonshine', MODELS_DIR: MODELS, PARLEY_MOONSHINE_PARTIAL_MS: '500',
-      PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_ASR: 'moonshine', MODELS_DIR: MODELS, PARLEY_MOONSHINE_PARTIAL_MS: '500' }));
 
   const finalsOf = (c: TestWsClient): ServerEvent[] => c.events.filter((e) => e.type === 'transcript.final');
 
@@ -83,16 +73,7 @@ function flite(voice: string, text: string): Float32Array {
 
 /** PARLEY_MOONSHINE_NAMES=true: the session's names reach Moonshine and a misheard one is written as the name. */
 describe('voice over WebSocket with PARLEY_ASR=moonshine and PARLEY_MOONSHINE_NAMES=true', { skip: SKIP }, () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({
-      PARLEY_ASR: 'moonshine', PARLEY_MOONSHINE_NAMES: 'true', MODELS_DIR: MODELS, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_ASR: 'moonshine', PARLEY_MOONSHINE_NAMES: 'true', MODELS_DIR: MODELS }));
 
   test('the expected caller\'s name is heard where Moonshine alone writes "Ellen"', async () => {
     await t.app.stores.graph.createParticipant('default', { name: 'Alan Smith', externalId: '+15550199' });
@@ -109,16 +90,7 @@ describe('voice over WebSocket with PARLEY_ASR=moonshine and PARLEY_MOONSHINE_NA
 
 /** PARLEY_ASR_PHONE=moonshine: pocketsphinx keeps wideband streams, Moonshine takes the 8 kHz ones. */
 describe('phone lines on Moonshine beside pocketsphinx (PARLEY_ASR_PHONE=moonshine)', { skip: SKIP }, () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({
-      PARLEY_ASR_PHONE: 'moonshine', MODELS_DIR: MODELS, PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_ASR_PHONE: 'moonshine', MODELS_DIR: MODELS }));
 
   test('an 8 kHz μ-law stream is decoded by Moonshine (finals, no partials); a 16 kHz one by pocketsphinx (partials)', async () => {
     const slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;

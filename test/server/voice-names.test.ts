@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { after, describe, test } from 'node:test';
+import { appForSuite, startVoiceTestApp } from '../helpers/app.js';
 import { fliteSpeech } from '../helpers/flite-speech.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 const speech = fliteSpeech;
 
 describe('voice over WebSocket with PARLEY_ASR_NAME_SPOTTING=true and 100 of the tenant\'s names after the session\'s', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({
-      PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '100',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => { await t.close(); });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_ASR_NAME_SPOTTING: 'true', PARLEY_ASR_NAME_SPOTTING_TENANT_NAMES: '100' }));
 
   /** "hi this is grace from accounts", said in a session opened with `query`: the final transcript has "grace". */
   const assertGraceHeard = async (query: string): Promise<void> => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixtureSamples, loadAudioFixtures, type AudioFixture } from '../../pipelines/audio/fixtures.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 const paced = { pacing: 'realtime' as const, frameMs: 100, speed: 1 };
@@ -27,13 +27,10 @@ describe('a resumed voice session goes on from where its transcript ended', () =
   before(async () => {
     // A short resume window: the dropped session leaves memory, so the reconnect resumes it from the store
     // with a new audio stream (as after a restart or on another server).
-    t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', PARLEY_SESSION_RESUME_MS: '50' });
-    await t.app.models.inference();
+    t = await startVoiceTestApp({ PARLEY_SESSION_RESUME_MS: '50' });
     slt = loadAudioFixtures().find((f) => f.file === 'slt.wav')!;
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('start_ms / end_ms of the resumed turns follow the first part\'s, live and in the stored transcript', async () => {
     const first = await speakPart(t, 'voice-resume', slt);

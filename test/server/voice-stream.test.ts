@@ -5,19 +5,11 @@ import { after, before, describe, test } from 'node:test';
 import { wordErrorRate } from '../../pipelines/asr/wer.js';
 import { fixtureSamples, loadAudioFixtures, type AudioFixture } from '../../pipelines/audio/fixtures.js';
 import { encodeS16le } from '../../pipelines/audio/pcm-codecs.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, FRAGMENT_THEN_MERGE_ENV, startVoiceTestApp, type TestApp } from '../helpers/app.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 /** Real-time pacing of the SDK, in 100 ms pcm_s16le frames, `speed` × real time. */
 const paced = (speed = 1) => ({ pacing: 'realtime' as const, frameMs: 100, speed });
-
-/**
- * Every app here: one inference worker, and the backlog bound lifted. These tests check behaviour, not speed: on a
- * busy CI machine (other test files share its cores) the worker may fall more than the default 2 s behind real
- * time, and the audio past the bound would be shed, a turn lost or cut, and the counts below off by chance.
- * Real-time limits are measured in bench/asr-concurrency.
- */
-const VOICE_ENV = { PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000' } as const;
 
 /**
  * A whole session: connect, stream the fixture at real time, `session.end`, wait for `session.ended`; no audio
@@ -37,15 +29,10 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
   let t: TestApp;
   let fixtures: AudioFixture[];
   before(async () => {
-    t = await startTestApp(VOICE_ENV);
-    // Loaded before the audio, as the real server does at start-up: a first load slowed by other
-    // tests on the machine would otherwise be a backlog, and the audio behind it shed.
-    await t.app.models.inference();
+    t = await startVoiceTestApp();
     fixtures = loadAudioFixtures();
   });
-  after(async () => {
-    await t.close();
-  });
+  after(() => t.close());
 
   test('turns, partials before finals, transcripts close to the text, one voice one speaker, another voice another', async () => {
     // The default attributes turns with the embedder's calibrated decision (PARLEY_SPEAKER_DECISION=calibrated).
@@ -157,26 +144,8 @@ describe('voice over WebSocket: VAD, streaming ASR, speaker re-identification', 
 });
 
 describe('end-of-session speaker merge', () => {
-  let t: TestApp;
-  before(async () => {
-    // Thresholds set so that one voice fragments into an id per utterance online, and the
-    // end-of-session merge (on accumulated evidence) joins the fragments again.
-    t = await startTestApp({
-      ...VOICE_ENV,
-      // The cosine rule: the calibrated decision would keep the voice just heard and never split it.
-      PARLEY_SPEAKER_DECISION: 'thresholds',
-      PARLEY_SPEAKER_TAU_MATCH: '0.995',
-      PARLEY_SPEAKER_TAU_UPDATE: '0.999',
-      // Average linkage (mean utterance-pair cosine): below the 0.73–0.85 this voice's utterance pairs
-      // score with each other (stats-lda-v2, turns cut offline; the server's VAD cuts them a little differently).
-      PARLEY_SPEAKER_MERGE_TAU: '0.6',
-      PARLEY_SPEAKER_MERGE_MIN_UTTERANCES: '1',
-    });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  // One voice fragments into an id per utterance online; the end-of-session merge joins the fragments again.
+  const t = appForSuite(() => startVoiceTestApp(FRAGMENT_THEN_MERGE_ENV));
 
   test('fragmented ids of one voice are merged at session end, relabelling everything, with speaker.merged', async () => {
     assert.equal(t.app.models.speakerDecision, null);
@@ -199,14 +168,7 @@ describe('end-of-session speaker merge', () => {
 });
 
 describe('voice without consent', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ ...VOICE_ENV, PARLEY_VOICEPRINTS: 'none' });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_VOICEPRINTS: 'none' }));
 
   test('identity stays within the session and nothing voice-derived is stored', async () => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
@@ -222,14 +184,7 @@ describe('voice without consent', () => {
 });
 
 describe('the v4 Silero export (PARLEY_VAD_MODEL=silero-v4)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ ...VOICE_ENV, PARLEY_VAD_MODEL: 'silero-v4' });
-    await t.app.models.inference();
-  });
-  after(async () => {
-    await t.close();
-  });
+  const t = appForSuite(() => startVoiceTestApp({ PARLEY_VAD_MODEL: 'silero-v4' }));
 
   test('finds the same turns in streamed speech', async () => {
     const awb = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
