@@ -4,8 +4,11 @@ import type { MemoryItem } from '../../graph/core/events.js';
 export interface OncePerTurnOptions<T> {
   /** The source turn ids an item stands for (a turn: its own id); an item with none is never left out. */
   sources: (item: T) => readonly string[];
-  /** Whether an item whose source turns are all served may be left out; default: every such item is. */
-  skippable?: (item: T) => boolean;
+  /**
+   * Whether an item whose source turns are all served may be left out, given the kept item serving its first
+   * source turn; default: every such item is.
+   */
+  skippable?: (item: T, held: T) => boolean;
   /**
    * An item left out may stand in for the kept item serving its first source turn: return what takes
    * that place, or undefined to leave it be. Default: the kept item stays.
@@ -33,8 +36,8 @@ export function oncePerSourceTurn<T>(items: Iterable<T>, o: OncePerTurnOptions<T
   const limit = o.limit ?? Infinity;
   const offer = (item: T, mayDefer: boolean): void => {
     const sources = o.sources(item);
-    if (sources.length > 0 && sources.every((r) => servedBy.has(r)) && (o.skippable?.(item) ?? true)) {
-      const at = servedBy.get(sources[0] as string) as number;
+    const at = sources.length > 0 && sources.every((r) => servedBy.has(r)) ? servedBy.get(sources[0] as string) as number : -1;
+    if (at >= 0 && (o.skippable?.(item, kept[at] as T) ?? true)) {
       const put = o.standIn?.(item, kept[at] as T);
       if (put !== undefined) kept[at] = put;
       return;
@@ -63,11 +66,13 @@ export function oncePerSourceTurn<T>(items: Iterable<T>, o: OncePerTurnOptions<T
  * at the better of the two scores and in the better place. A fact or turn whose source turns are all
  * served already by a better-ranked item is left out (two facts of one turn take one place); one
  * with a source turn not yet served keeps its own place. A superseded fact never stands in for a
- * current turn, and persona nodes are not turns: both keep their own places.
+ * current turn, nor does it leave out a current item of its turn (that item keeps its own place: a
+ * client that hides superseded items still gets it); persona nodes are not turns and keep their places.
  */
 export function onePerSourceTurn(items: readonly MemoryItem[]): MemoryItem[] {
   return oncePerSourceTurn(items, {
     sources: (item) => (item.layer === 'persona' ? [] : item.layer === 'interaction' ? [item.id] : item.refer_ids),
+    skippable: (item, held) => !(held.superseded && !item.superseded),
     // A fact of exactly the turn served as a turn takes the turn's place.
     standIn: (item, held) => (held.layer === 'interaction' && item.layer !== 'interaction' && item.refer_ids.length === 1 &&
       (!item.superseded || held.superseded) ? { ...item, score: Math.max(item.score, held.score) } : undefined),

@@ -17,6 +17,9 @@ test('one item per source turn: the table', () => {
     ['other turns keep their places', [item('u1', 'interaction', [], 5), item('u2', 'interaction', [], 4), item('f1', 'fact', ['u1'], 3)], ['f1@5', 'u2@4']],
     ['a fact of two turns, one not served yet: its own place', [item('u1', 'interaction', [], 5), item('f1', 'fact', ['u1', 'u2'], 3)], ['u1@5', 'f1@3']],
     ['a superseded fact never stands in for a current turn', [item('u1', 'interaction', [], 5), item('f1', 'fact', ['u1'], 3, true)], ['u1@5']],
+    ['a superseded fact first leaves its current turn its own place', [item('f1', 'fact', ['u1'], 5, true), item('u1', 'interaction', [], 3)], ['f1@5', 'u1@3']],
+    ['a superseded fact first leaves a current fact of its turn its own place', [item('f0', 'fact', ['u1'], 5, true), item('f1', 'fact', ['u1'], 4)], ['f0@5', 'f1@4']],
+    ['two superseded facts of one turn: the better one', [item('f0', 'fact', ['u1'], 5, true), item('f1', 'fact', ['u1'], 4, true)], ['f0@5']],
     ['persona nodes keep their places', [item('p1', 'persona', ['u1'], 5), item('u1', 'interaction', [], 4)], ['p1@5', 'u1@4']],
   ];
   for (const [name, input, want] of cases) assert.deepEqual(shape(onePerSourceTurn(input)), want, name);
