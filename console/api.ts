@@ -45,6 +45,21 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return (await res.json()) as T;
 }
 
+/**
+ * Whether this server's API needs a key, asked of the console's own open file (no key, so never a 401); `null` when
+ * that file does not answer (an older server): the page then learns it from the first API call, as before.
+ */
+export async function keyRequired(): Promise<boolean | null> {
+  try {
+    const res = await fetch('/console/auth.json', { cache: 'no-store' });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { key_required?: unknown };
+    return typeof body.key_required === 'boolean' ? body.key_required : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A binary resource (an audio span) as an object URL the page can play. */
 export async function blobUrl(path: string): Promise<string> {
   const res = await fetch(path, { headers: headers() });
