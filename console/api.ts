@@ -160,6 +160,23 @@ export function listInteractions(sessionId: string | null): Promise<Listing<Utte
   return readPages('/v1/interactions', p, (page: Schemas['InteractionList']) => page.interactions);
 }
 
+/** A session seen in the newest turns: its id and the time of its newest turn. */
+export interface RecentSession { id: string; lastTurn: string }
+
+/**
+ * The sessions of the tenant's newest turns (one page of `/v1/interactions`, the API's largest), newest first, at most
+ * `max`. The API lists no sessions of its own; every turn carries its `session_id`.
+ */
+export async function recentSessions(max = 30): Promise<RecentSession[]> {
+  const page = await api<Schemas['InteractionList']>('GET', `/v1/interactions?limit=${PAGE_SIZE}`);
+  const seen = new Map<string, string>();
+  for (const u of page.interactions) {
+    if (seen.size >= max) break;
+    if (!seen.has(u.session_id)) seen.set(u.session_id, u.time);
+  }
+  return [...seen].map(([id, lastTurn]) => ({ id, lastTurn }));
+}
+
 /** The notice shown when a listing was cut at {@link LIST_CAP}, e.g. "showing the first 5,000 facts". */
 export const cutNotice = (what: string): string => `showing the first ${LIST_CAP.toLocaleString('en')} ${what}`;
 
