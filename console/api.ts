@@ -45,6 +45,21 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return (await res.json()) as T;
 }
 
+/**
+ * Whether this server's API needs a key, asked of the console's own open file (no key, so never a 401); `null` when
+ * that file does not answer (an older server): the page then learns it from the first API call, as before.
+ */
+export async function keyRequired(): Promise<boolean | null> {
+  try {
+    const res = await fetch('/console/auth.json', { cache: 'no-store' });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { key_required?: unknown };
+    return typeof body.key_required === 'boolean' ? body.key_required : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A binary resource (an audio span) as an object URL the page can play. */
 export async function blobUrl(path: string): Promise<string> {
   const res = await fetch(path, { headers: headers() });
@@ -143,6 +158,23 @@ export function listInteractions(sessionId: string | null): Promise<Listing<Utte
   const p = new URLSearchParams();
   if (sessionId) p.set('session_id', sessionId);
   return readPages('/v1/interactions', p, (page: Schemas['InteractionList']) => page.interactions);
+}
+
+/** A session seen in the newest turns: its id and the time of its newest turn. */
+export interface RecentSession { id: string; lastTurn: string }
+
+/**
+ * The sessions of the tenant's newest turns (one page of `/v1/interactions`, the API's largest), newest first, at most
+ * `max`. The API lists no sessions of its own; every turn carries its `session_id`.
+ */
+export async function recentSessions(max = 30): Promise<RecentSession[]> {
+  const page = await api<Schemas['InteractionList']>('GET', `/v1/interactions?limit=${PAGE_SIZE}`);
+  const seen = new Map<string, string>();
+  for (const u of page.interactions) {
+    if (seen.size >= max) break;
+    if (!seen.has(u.session_id)) seen.set(u.session_id, u.time);
+  }
+  return [...seen].map(([id, lastTurn]) => ({ id, lastTurn }));
 }
 
 /** The notice shown when a listing was cut at {@link LIST_CAP}, e.g. "showing the first 5,000 facts". */

@@ -1,7 +1,10 @@
 /** Graph view: who speaks to whom (utterances addressed), drawn with cytoscape; a click shows the person. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from 'cytoscape';
-import { ApiError, cutNotice, displayName, listInteractions, listParticipants, type Listing, type Participant, type Utterance } from './api.ts';
+import {
+  ApiError, cutNotice, displayName, listInteractions, listParticipants, recentSessions, type Listing, type Participant, type RecentSession,
+  type Utterance,
+} from './api.ts';
 import { speakerColor } from './colors.ts';
 import { PersonPanel } from './person.tsx';
 
@@ -35,7 +38,7 @@ async function sessionTurns(sessionId: string | null): Promise<Listing<Utterance
 export interface GraphProps {
   /** The console's own session: the one shown first once it has started ({@link sessionStarted}). */
   sessionId: string;
-  /** Whether that session exists on the server yet; before, the view opens on everyone. */
+  /** Whether that session exists on the server yet; before, the view opens on everyone with the session box empty. */
   sessionStarted: boolean;
   version: number;
   erased: Set<string>;
@@ -44,12 +47,15 @@ export interface GraphProps {
 
 export function GraphView(props: GraphProps) {
   const [scope, setScope] = useState<'session' | 'everyone'>(props.sessionStarted ? 'session' : 'everyone');
-  const [sessionId, setSessionId] = useState(props.sessionId);
+  /** The session shown in session scope; empty until one is chosen (the console's own only once it has started). */
+  const [sessionId, setSessionId] = useState(props.sessionStarted ? props.sessionId : '');
   /**
    * What is typed in the session box, applied on change (blur, Enter). Held as state so that a render while typing (a
    * listing arriving) keeps it: bound to `sessionId`, such a render put the old id back and the change never came.
    */
-  const [draft, setDraft] = useState(props.sessionId);
+  const [draft, setDraft] = useState(props.sessionStarted ? props.sessionId : '');
+  /** Sessions of the newest turns, offered in the session box. */
+  const [recent, setRecent] = useState<RecentSession[]>([]);
   const [people, setPeople] = useState<Participant[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
   const [spoke, setSpoke] = useState<Map<string, number>>(new Map());
@@ -63,6 +69,24 @@ export function GraphView(props: GraphProps) {
 
   useEffect(() => {
     let cancelled = false;
+    void (async () => {
+      try {
+        const sessions = await recentSessions();
+        if (!cancelled) setRecent(sessions);
+      } catch {
+        // Only suggestions: the box still takes a typed id, and the main listing reports its own errors.
+      }
+    })();
+    return () => { cancelled = true; };
+  }, [props.version]);
+
+  useEffect(() => {
+    let cancelled = false;
+    if (scope === 'session' && !sessionId) {
+      // No session chosen: nothing to ask for (the hint says how to choose one).
+      setPeople([]); setEdges([]); setSpoke(new Map()); setCut(false); setUnknown(false); setError(null);
+      return () => { cancelled = true; };
+    }
     void (async () => {
       try {
         const [all, found] = await Promise.all([listParticipants(), sessionTurns(scope === 'session' ? sessionId : null)]);
@@ -123,10 +147,23 @@ export function GraphView(props: GraphProps) {
     <section class="graph">
       <div class="toolbar">
         <label><input type="radio" name="scope" checked={scope === 'session'} onChange={() => setScope('session')} /> session</label>
-        <input aria-label="session id" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} onChange={(e) => { setSessionId(e.currentTarget.value); setScope('session'); }} />
+        <input
+          aria-label="session id" list="recent-sessions" placeholder="choose or type a session id" value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)} onChange={(e) => { setSessionId(e.currentTarget.value.trim()); setScope('session'); }}
+        />
+        <datalist id="recent-sessions">
+          {recent.map((r) => <option key={r.id} value={r.id} label={`last turn ${r.lastTurn.slice(0, 16).replace('T', ' ')}`} />)}
+        </datalist>
         <label><input type="radio" name="scope" checked={scope === 'everyone'} onChange={() => setScope('everyone')} /> everyone</label>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
+      {scope === 'session' && !sessionId && (
+        <p class="muted pick-session" role="status">
+          No session chosen. Pick one of the recent sessions in the box (the sessions of the newest turns) or type a session
+          id: the <code>session_id</code> a stream or import used (a phone call's is its Twilio call SID), as shown on the
+          Live view and in each turn of <code>GET /v1/interactions</code>.
+        </p>
+      )}
       {scope === 'session' && unknown && <p class="muted no-session" role="status">no turns in session {sessionId} yet</p>}
       {cut && <p class="muted cut" role="status">{cutNotice('turns, newest first')}: the graph leaves older ones out</p>}
       <div class="columns">

@@ -1,7 +1,7 @@
 /** Parley console: live call, who-to-whom graph, memory with history. Served by Parley at /console/. */
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, listParticipants, storedKey, storeKey, type Participant } from './api.ts';
+import { ApiError, keyRequired, listParticipants, storedKey, storeKey, type Participant } from './api.ts';
 import { GraphView } from './graph.tsx';
 import { LiveView } from './live.tsx';
 import { MemoryView } from './memory.tsx';
@@ -51,7 +51,13 @@ function App() {
     }
   }, []);
 
-  useEffect(() => { void refresh(); }, [refresh]);
+  useEffect(() => {
+    // A server that needs a key and none kept yet: ask for it before any API call (no 401 on the first load).
+    void (async () => {
+      if (!storedKey() && (await keyRequired()) === true) setAuth('needed');
+      else await refresh();
+    })();
+  }, [refresh]);
   useEffect(() => {
     const onHash = (): void => setTab(tabFromHash());
     addEventListener('hashchange', onHash);

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
  * probes), `/metrics` (the scraper), `/v1/twilio` (authenticated after the upgrade, so its tenant is
  * not known yet, and Twilio cannot honour a 429) and the console's static files (no tenant data).
  */
-const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/v1/twilio', '/console', '/console/*']);
+const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/v1/twilio', '/console', '/console/*', '/console/auth.json']);
 
 /** Requests one window allows for `perMin` requests per minute (at least one). */
 export function requestsPerWindow(perMin: number, windowMs: number): number {

@@ -19,6 +19,9 @@ export const CONSOLE_CSP = [
   "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ');
 
+/** The console's own file saying whether the API needs a key: `{"key_required": boolean}`. */
+export const CONSOLE_AUTH_PATH = '/console/auth.json';
+
 /**
  * `GET /console/…`: the browser console's static files (built by `npm run build` into dist/console). They hold
  * no tenant data, so they are served without an API key (see plugins/auth.ts); the page asks for the key and
@@ -33,6 +36,13 @@ export async function consoleRoutes(app: FastifyInstance, opts: { dir?: string }
     return payload;
   });
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/', 302));
+  // Whether the API wants a key, so that the page asks for one before its first API call instead of meeting a 401.
+  // Open like the page itself (a 401 from any API route says as much); no tenant data.
+  const keyRequired = app.hasDecorator('tenantForKey') && app.tenantForKey(undefined) === null;
+  app.get(CONSOLE_AUTH_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { key_required: keyRequired };
+  });
   if (!existsSync(path.join(dir, 'index.html'))) {
     app.get('/console/*', { schema: { hide: true } }, async () => {
       throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'the console is not built: run `npm run build` (it bundles console/ into dist/console)');

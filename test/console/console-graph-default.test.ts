@@ -1,7 +1,8 @@
 /**
  * The Graph tab used to open on the console's own live session before that session existed: a 404 "no
- * session console-…" and an empty graph. It now opens on everyone until the console's session has started,
- * and a session id that does not exist (yet) reads as empty, not as an error. Skipped only when
+ * session console-…" and an empty graph. It now opens on everyone until the console's session has started, with the
+ * session box empty (choosing "session" with no id asks nothing and says how to find one), the sessions of the newest
+ * turns offered in the box, and a session id that does not exist (yet) reads as empty, not as an error. Skipped only when
  * /usr/bin/chromium is missing. Also: what is typed in the session box survives a listing that arrives before the box
  * is left (a render then used to put the old id back, so the change never came).
  */
@@ -31,6 +32,12 @@ describe('browser console: the Graph tab before a live session', { skip: chromiu
       sessionId: 'earlier-call', speakerId: ana, addresseeIds: [ben], text: `turn ${i}`, startMs: null, endMs: null,
       time: new Date(Date.parse(AT) + i * 1000).toISOString(), confidence: null, audioRef: null,
     })));
+    // A later call, Ben to Ana: the newest session, and an edge that only "everyone" shows besides earlier-call's.
+    await t.app.stores.graph.openSession(T, 'later-call', AT);
+    await t.app.stores.graph.addUtterances(T, [0, 1].map((i) => ({
+      sessionId: 'later-call', speakerId: ben, addresseeIds: [ana], text: `reply ${i}`, startMs: null, endMs: null,
+      time: new Date(Date.parse(AT) + 60_000 + i * 1000).toISOString(), confidence: null, audioRef: null,
+    })));
     browser = await launchWithMicrophone(path.join(repoRoot(), 'test', 'fixtures', 'audio', 'awb.wav'));
   });
   after(async () => {
@@ -41,12 +48,33 @@ describe('browser console: the Graph tab before a live session', { skip: chromiu
   test('opens on everyone, without an error; an unknown session id shows an empty graph and says so', { timeout: 300_000 }, async () => {
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
     const asked: string[] = [];
-    page.on('response', (r) => { if (r.url().includes('/v1/interactions')) asked.push(`${r.status()} ${r.url()}`); });
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/v1/interactions')) asked.push(`${r.status()} ${r.url()}`);
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
     await page.goto(`${t.httpUrl}/console/#graph`);
     await page.locator(`.graph tr[data-edge="${ana}->${ben}"]`).waitFor({ timeout: 60_000 });
     assert.equal(await page.getByRole('radio', { name: 'everyone', exact: true }).isChecked(), true, 'the view opens on everyone');
+    assert.equal(await page.getByLabel('session id').inputValue(), '', 'the session box starts empty, not on the console\'s own session');
     assert.equal(await page.locator('.graph [role="alert"]').count(), 0, 'no error shown');
-    assert.deepEqual(asked.filter((a) => !a.startsWith('200 ')), [], 'no listing of a session that does not exist');
+    assert.deepEqual(failed, [], 'no request failed on load');
+    assert.deepEqual(asked.filter((a) => a.includes('session_id=')), [], 'no listing of one session on load');
+
+    // The box offers the sessions of the newest turns, newest first.
+    const options = page.locator('datalist#recent-sessions option');
+    await options.nth(1).waitFor({ state: 'attached', timeout: 60_000 });
+    assert.deepEqual(await options.evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['later-call', 'earlier-call']);
+    assert.equal(await page.getByLabel('session id').getAttribute('list'), 'recent-sessions');
+
+    // "session" with no id chosen: empty, a hint saying how to find one, and no request.
+    const before = asked.length;
+    await page.getByRole('radio', { name: 'session', exact: true }).check();
+    await page.locator('.graph .pick-session').waitFor({ timeout: 60_000 });
+    assert.match(await page.locator('.graph .pick-session').innerText(), /session id/);
+    assert.equal(await page.locator('.graph table.edges tbody tr').count(), 0);
+    assert.equal(await page.locator('.graph [role="alert"]').count(), 0, 'no error shown');
+    assert.deepEqual(asked.slice(before), [], 'nothing asked without a session id');
 
     // A session that does not exist (yet): empty, said so, no error.
     await page.getByLabel('session id').fill('not-started-yet');
@@ -62,14 +90,13 @@ describe('browser console: the Graph tab before a live session', { skip: chromiu
     await page.getByLabel('session id').press('Tab');
     await page.locator(`.graph tr[data-edge="${ana}->${ben}"] td:nth-child(3)`, { hasText: /^3$/ }).waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('.graph .no-session').count(), 0);
+    assert.equal(await page.locator(`.graph tr[data-edge="${ben}->${ana}"]`).count(), 0, 'only that session\'s turns');
   });
 
   test('a listing that arrives between typing a session id and leaving the box keeps what was typed', { timeout: 300_000 }, async () => {
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();
-    await page.goto(`${t.httpUrl}/console/#graph`);
-    await page.locator(`.graph tr[data-edge="${ana}->${ben}"]`).waitFor({ timeout: 60_000 });
 
-    // From here each listing of turns is held until released; the first one held is the console's own session's.
+    // Each listing of turns is held until released: the view's first ones (everyone's, the recent sessions).
     let release = (): void => {};
     const released = new Promise<void>((resolve) => { release = resolve; });
     let held = (): void => {};
@@ -79,15 +106,16 @@ describe('browser console: the Graph tab before a live session', { skip: chromiu
       await released;
       await route.continue();
     });
-    await page.getByRole('radio', { name: 'session', exact: true }).check();
+    await page.goto(`${t.httpUrl}/console/#graph`);
     await heldOne;
     await page.getByLabel('session id').fill('earlier-call');
-    release(); // the listing arrives while the box still has focus: the view renders (the session has no turns yet)
-    await page.locator('.graph .no-session').waitFor({ timeout: 60_000 });
+    release(); // the listings arrive while the box still has focus: the view renders everyone's graph
+    await page.locator(`.graph tr[data-edge="${ben}->${ana}"]`).waitFor({ timeout: 60_000 });
     assert.equal(await page.getByLabel('session id').inputValue(), 'earlier-call', 'the render kept what was typed');
 
     await page.getByLabel('session id').press('Tab');
+    await page.locator(`.graph tr[data-edge="${ben}->${ana}"]`).waitFor({ state: 'detached', timeout: 60_000 });
+    assert.equal(await page.getByRole('radio', { name: 'session', exact: true }).isChecked(), true, 'the typed session applied');
     await page.locator(`.graph tr[data-edge="${ana}->${ben}"] td:nth-child(3)`, { hasText: /^3$/ }).waitFor({ timeout: 60_000 });
-    assert.equal(await page.locator('.graph .no-session').count(), 0, 'the typed session applied');
   });
 });

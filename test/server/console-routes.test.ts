@@ -82,6 +82,21 @@ describe('console routes: static page, utterance audio spans, persona', () => {
     assert.equal(part.rawPayload.length, 10);
   });
 
+  test('/console/auth.json says, without a key, whether the API needs one (the page asks for a key before any API call)', async () => {
+    const keyed = await t.app.inject({ url: '/console/auth.json' });
+    assert.equal(keyed.statusCode, 200);
+    assert.deepEqual(keyed.json(), { key_required: true });
+    assert.equal(keyed.headers['cache-control'], 'no-store');
+    const open = await startTestApp({}, false);
+    try {
+      const res = await open.app.inject({ url: '/console/auth.json', headers: { host: '127.0.0.1' } });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { key_required: false });
+    } finally {
+      await open.close();
+    }
+  });
+
   test('an unbuilt console answers 404 saying how to build it', async () => {
     const empty = tempDir('parley-console-empty-');
     const app = Fastify();
