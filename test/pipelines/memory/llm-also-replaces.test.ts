@@ -100,9 +100,10 @@ describe('LLM decider: also_replaces (test double)', () => {
 });
 
 describe('LLM extractor prompt: rules 35 and 36', () => {
-  test('facts-v9 tells of job-holders, likeable kinds, ends per clause and likings said again', async () => {
+  test('facts-v9 and later tell of job-holders, likeable kinds, ends per clause and likings said again', async () => {
     const { FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } = await import('../../../pipelines/memory/llm-prompts.js');
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v9');
+    // Told since facts-v9; later versions keep it (the content checks below are what matter).
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 9, FACTS_PROMPT_VERSION);
     for (const said of ["I'm a mess this week", "I'm a model", 'podcast about taxes', 'Italian food', 'postman over\nthe holidays', "I'm back on regular coffee"]) {
       assert.ok(FACTS_SYSTEM_PROMPT.includes(said), said);
     }

@@ -49,7 +49,8 @@ describe('LLM extractor: stays and until ends (OpenAI-compatible test double)', 
   }
 
   test('the prompt names the staying_in slot and asks for valid_until; the schema requires it', () => {
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v9');
+    // Told since facts-v9; later versions keep it (the content checks below are what matter).
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 9, FACTS_PROMPT_VERSION);
     assert.match(FACTS_SYSTEM_PROMPT, /staying_in/);
     assert.match(FACTS_SYSTEM_PROMPT, /valid_until/);
     const items = FACTS_SCHEMA.properties.facts.items;
