@@ -65,11 +65,17 @@ function cutValue(v: string): string {
 const SPAN_AROUND = /^((?:the|a)\s+(?:[a-z-]+\s+){0,2}?(?:days?|weeks?|weekends?|months?|nights?|mornings?|evenings?|hours?|run-up|bit)\s+(?:before|after)\s+)(?!(?:I|you|we|he|she|they|it|i['’]\w+|we['’]\w+)\b)(\S.*)$/i;
 
 /**
+ * A span of something else: "the last week of the school holidays", "the first day of term" (the cut at "last" kept
+ * "the" alone).
+ */
+const SPAN_OF = /^((?:the|a)\s+(?:last|first|final|next|opening|closing|second)\s+(?:days?|weeks?|weekends?|months?|nights?|hours?|minutes?)\s+of\s+)(\S.*)$/i;
+
+/**
  * The thing a liking names, cut at its clause boundary: "the week before Christmas" whole, as one thing (rules 42: the
  * cut at "before" kept "the week").
  */
 function likedThing(v: string): string {
-  const span = SPAN_AROUND.exec(v);
+  const span = SPAN_AROUND.exec(v) ?? SPAN_OF.exec(v);
   if (!span?.[1] || !span[2]) return cutValue(v);
   const after = cutValue(span[2]);
   return after ? `${span[1]}${after}`.trim() : cutValue(v);

@@ -234,8 +234,12 @@ const POSSESSIVE_BEFORE = /\b(?:my|our|his|her|their|your)\s+$/i;
 /** The next word is a noun's, not a verb's, a preposition's or a clause's start ("my weekend was great" keeps its date). */
 const NOUN_AFTER = /^\s+(?!(?:was|is|were|are|has|have|had|went|will|would|could|and|or|but|with|in|at|on|of|to|for|i|we|it|he|she|they|you)\b)[a-z]+/i;
 
-/** "One day", "a day": chrono reads tomorrow; said bare ("I need a day to rest", "a day off") it is no day. */
-const BARE_DAY = /^(?:a|an|one)\s+day$/i;
+/**
+ * "One day", "a day", "a long day", "in a day", "after a day of…": chrono reads tomorrow; said bare ("I need a day to
+ * rest", "Rome wasn't built in a day", "I'll visit them one day") it is no day. chrono may take a word before it
+ * ("them one day"); "for a day" is how long, not this.
+ */
+const BARE_DAY = /^(?:(?!for\b)\w+\s+)?(?:a|an|one)\s+(?:(?:long|whole|full|single|busy|hard|good|bad|great|lovely|nice|quiet)\s+)?day$/i;
 
 /**
  * True when the date phrase `phrase` (at `index` of `text`) names no day at all: "my last day at work", "the last day
@@ -250,13 +254,40 @@ function namesNoDay(text: string, index: number, phrase: string): boolean {
 
 /** Words that tell of a habit or of every year, not of one time. */
 const HABITUAL = /\b(?:always|usually|normally|generally|typically|often|never|rarely|seldom|every\s+(?:single\s+)?(?:year|time)|each\s+year|most\s+years)\b/i;
+/** Words that tell of a weekly habit: "I always call mum on Sunday", "every week I call her on Sunday". */
+const HABITUAL_WEEK = /\b(?:every|each)\s+(?:single\s+)?(?:week|weekend)\b/i;
+/** A weekday with no word that places it ("on Sunday", "Sunday"; not "this / next / coming / last Sunday"). */
+const UNPLACED_WEEKDAY = /^(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
+
+/**
+ * "the next day", "the following day", "the day after", "the day before": a day told from another event, not from
+ * now. Its date is the day next to the last day named before it in `text` (`prior`, from `findDates`), else unknown.
+ */
+const DAY_FROM_EVENT = /^(?:the\s+)?(?:(next|following|previous)\s+day|day\s+(after|before))$/i;
 
 /**
  * True when a habit is told in the clause that holds the date phrase `phrase` (at `index` of `text`) or the one its
  * end lies in: "The week before Christmas is always busy", "We usually go away the week after Easter".
  */
-function habitual(text: string, index: number, phrase: string): boolean {
-  return HABITUAL.test(clauseAround(text, index)) || HABITUAL.test(clauseAround(text, index + phrase.length));
+function habitual(text: string, index: number, phrase: string, habit: RegExp = HABITUAL): boolean {
+  return habit.test(clauseAround(text, index)) || habit.test(clauseAround(text, index + phrase.length));
+}
+
+/** True when the weekday `phrase` (at `index` of `text`) is told of a habit: "I always call mum on Sunday". */
+function habitualWeekday(text: string, index: number, phrase: string): boolean {
+  return UNPLACED_WEEKDAY.test(phrase) && (habitual(text, index, phrase) || habitual(text, index, phrase, HABITUAL_WEEK));
+}
+
+/**
+ * The date of a day told from another event ("the next day", `DAY_FROM_EVENT`): the day next to the last day in
+ * `prior` (a duration or a week is none), or null when none is known ("The next day we flew home").
+ */
+function dayFromEvent(phrase: string, prior: readonly FoundDate[]): string | null {
+  const m = DAY_FROM_EVENT.exec(phrase);
+  const event = [...prior].reverse().find((d) => !d.duration && !d.week && /^\d{4}-\d{2}-\d{2}$/.test(d.date));
+  if (!m || !event) return null;
+  const step = /^(?:previous|before)$/i.test(m[1] ?? m[2] ?? '') ? -1 : 1;
+  return new Date(Date.parse(`${event.date}T00:00:00.000Z`) + step * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
@@ -315,7 +346,16 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     // "the week before Christmas next year": "next year" is part of a phrase already read.
     if (r.index < taken || namesNoDay(text, r.index, phrase)) continue;
     // "Sunday is my favourite day", "the best part of the week": no date, the words stay as said.
-    if (genericDayOrWeek(text, r.index, phrase)) continue;
+    // "I always call mum on Sunday": a habit, no one Sunday.
+    if (genericDayOrWeek(text, r.index, phrase) || habitualWeekday(text, r.index, phrase)) continue;
+    // "the last week of the school holidays": a week of something else, not last week.
+    if (/^(?:the\s+)?(?:last|first|next)\s+week$/i.test(phrase) && /^\s+of\b/i.test(text.slice(r.index + phrase.length))) continue;
+    // "We went to Paris and the next day we flew home": the day after the event told, not tomorrow; unknown, no date.
+    if (DAY_FROM_EVENT.test(phrase)) {
+      const date = dayFromEvent(phrase, out);
+      if (date) out.push({ phrase, date, duration: false, week: false });
+      continue;
+    }
     // "the week before Christmas": the whole phrase or, when the words after it name no time, no date.
     if (WEEK_FROM.test(phrase) && /^\s+\w/.test(text.slice(r.index + phrase.length))) {
       const from = weekFrom(text, r.index, phrase, refIso, back);
@@ -324,6 +364,10 @@ export function findDates(text: string, refIso: string): FoundDate[] {
         // "Next year, the week before Christmas": the year read as a date of its own is part of this one.
         const last = out.at(-1);
         if (last && from.yearBefore.toLowerCase().includes(last.phrase.toLowerCase())) out.pop();
+        // "Next year, I fly out the week before Christmas": the year, told in a clause before, dates the week, not the act.
+        const year = from.yearEarlier?.toLowerCase();
+        const yearAt = year === undefined ? -1 : out.findIndex((d) => year.includes(d.phrase.toLowerCase()));
+        if (yearAt >= 0) out.splice(yearAt, 1);
         out.push({ phrase: from.phrase, date: from.date, duration: false, week: true, ...(from.written ? { written: from.written } : {}) });
         taken = r.index - from.yearBefore.length + from.phrase.length;
       }

@@ -26,6 +26,8 @@ export const WEEK_FROM = /^(?:the\s+)?week\s+(before|after)$/i;
 const YEAR_AFTER = /^\s+(?:(next|last|this)\s+year|(\d{4}))\b/i;
 /** The year told just before: "next year, the week before Christmas", "in 2027 the week after Easter". */
 const YEAR_BEFORE = /\b(?:(next|last|this)\s+year|(?:in\s+)?(\d{4})),?\s+$/i;
+/** A year told anywhere before ("Next year, I fly out the week before Christmas"): the last one of the sentence counts. */
+const YEAR_EARLIER = /\b(?:(next|last|this)\s+year|in\s+(\d{4}))\b/gi;
 const YEAR_SHIFT: Record<string, number> = { next: 1, last: -1, this: 0 };
 
 /** Monday of the week holding `day` (`YYYY-MM-DD`). */
@@ -44,6 +46,11 @@ export interface WeekFrom {
   date: string;
   /** What to write in place of `phrase` when it names its week by a day ("the week before Christmas 2027"). */
   written?: string;
+  /**
+   * The words of a year told in an earlier clause of the sentence ("Next year" in "Next year, I fly out the week before
+   * Christmas"), not part of `phrase`; absent when none. Another date phrase may have read them.
+   */
+  yearEarlier?: string;
   /** True when words name which one ("next year", "2027", "the week after next"), so no habit can be meant. */
   placed: boolean;
 }
@@ -76,13 +83,22 @@ export function weekFrom(text: string, index: number, phrase: string, refIso: st
     const year = Number(today.slice(0, 4));
     const after = YEAR_AFTER.exec(next.slice(m[0].length));
     const yearBefore = after ? null : YEAR_BEFORE.exec(text.slice(0, index));
-    const told = after ?? yearBefore;
+    const earlier = after || yearBefore ? undefined : yearEarlierThan(text, index);
+    const told = after ?? yearBefore ?? earlier ?? null;
     const target = told ? on(told[2] ? Number(told[2]) : year + (YEAR_SHIFT[told[1]!.toLowerCase()] ?? 0))
       : back ? (on(year) < today ? on(year) : on(year - 1)) : (on(year) >= today ? on(year) : on(year + 1));
     const named = `${phrase}${gap}${m[0]}`;
     const date = before ? mondayOf(addDays(target, -5)) : mondayOf(addDays(target, 7));
     const spoken = `${yearBefore?.[0] ?? ''}${named}${after?.[0] ?? ''}`;
-    return { phrase: spoken, date, written: `${named} ${target.slice(0, 4)}`, yearBefore: yearBefore?.[0] ?? '', placed: told !== null };
+    return { phrase: spoken, date, written: `${named} ${target.slice(0, 4)}`, yearBefore: yearBefore?.[0] ?? '', placed: told !== null,
+      ...(earlier ? { yearEarlier: earlier[0] } : {}) };
   }
   return null;
+}
+
+/** The last year told in `text` before `index` with no sentence end between ("Next year, I fly out…"), or undefined. */
+function yearEarlierThan(text: string, index: number): RegExpExecArray | undefined {
+  const before = text.slice(0, index);
+  const last = [...before.matchAll(YEAR_EARLIER)].at(-1);
+  return last && !/[.!?]/.test(before.slice(last.index + last[0].length)) ? (last as RegExpExecArray) : undefined;
 }
