@@ -4,35 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Driver, ManagedTransaction } from 'neo4j-driver';
+import type { Driver } from 'neo4j-driver';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
+import { hitsOf, operatorsOf, profiledReads, type ProfiledPlan } from '../helpers/neo4j-profile.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
-
-interface ProfiledPlan { operatorType: string; dbHits: number; children: ProfiledPlan[] }
-const hitsOf = (plan: ProfiledPlan): number => plan.dbHits + plan.children.reduce((sum, c) => sum + hitsOf(c), 0);
-const operatorsOf = (plan: ProfiledPlan): string[] => [plan.operatorType, ...plan.children.flatMap(operatorsOf)];
-
-/** The profiled plans of every read `run` makes on `store`. */
-async function profiles(store: Neo4jGraphStore, run: () => Promise<unknown>): Promise<ProfiledPlan[]> {
-  const db = (store as unknown as { db: { read: (name: string, work: (tx: ManagedTransaction) => Promise<unknown>) => Promise<unknown> } }).db;
-  const real = db.read.bind(db);
-  const plans: ProfiledPlan[] = [];
-  db.read = (name, work) => real(name, (tx) => work(new Proxy(tx, {
-    get: (target, key) => (key === 'run'
-      ? async (cypher: string, params: Record<string, unknown>) => {
-        const result = await target.run(`PROFILE ${cypher}`, params);
-        if (result.summary.profile) plans.push(result.summary.profile as unknown as ProfiledPlan);
-        return result;
-      }
-      : Reflect.get(target, key)),
-  })));
-  try {
-    await run();
-  } finally {
-    db.read = real;
-  }
-  return plans;
-}
 
 const at = (minutes: number): string => new Date(Date.UTC(2026, 11, 5, 10, minutes)).toISOString();
 
@@ -47,7 +22,7 @@ describe('Neo4j: idle sessions by index', { skip: NEO4J_SKIP }, () => {
       }
       const sweep = async (): Promise<ProfiledPlan> => {
         let found: unknown;
-        const [plan] = await profiles(store, async () => { found = await store.idleSessions(at(30), 200); });
+        const [plan] = await profiledReads(store, async () => { found = await store.idleSessions(at(30), 200); });
         assert.deepEqual(found, [{ tenant: 't1', id: 'idle-1' }, { tenant: 't1', id: 'idle-2' }]);
         return plan!;
       };
