@@ -249,6 +249,9 @@ export const GRAPH_SCHEMA = [
   'CREATE CONSTRAINT parley_participant_name_claim IF NOT EXISTS FOR (n:ParticipantNameClaim) REQUIRE (n.tenant, n.key) IS UNIQUE',
   'CREATE CONSTRAINT parley_utterance_key IF NOT EXISTS FOR (n:Utterance) REQUIRE (n.tenant, n.id) IS UNIQUE',
   'CREATE CONSTRAINT parley_session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.tenant, n.id) IS UNIQUE',
+  // idleSessions: open sessions by when a stream client was last seen. `openActiveAt` is `activeAt` while the
+  // session is open and removed when it ends, so the sweep seeks the open ones only, however many have ended.
+  'CREATE INDEX parley_session_open_active IF NOT EXISTS FOR (n:Session) ON (n.openActiveAt)',
   'CREATE CONSTRAINT parley_session_counter_key IF NOT EXISTS FOR (n:SessionCounter) REQUIRE (n.tenant, n.sessionId) IS UNIQUE',
   'CREATE INDEX parley_utterance_session IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.sessionId, n.seq)',
   'CREATE INDEX parley_utterance_speaker IF NOT EXISTS FOR (n:Utterance) ON (n.tenant, n.speakerId)',

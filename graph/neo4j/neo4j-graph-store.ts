@@ -27,6 +27,13 @@ const FIND_BY_NAME = `
   RETURN n {.*} AS n ORDER BY n.createdAt, n.id`;
 
 /**
+ * `openActiveAt` (the idle sweep's index) for the open sessions stored before it existed: `activeAt` of each
+ * session not ended.
+ */
+const BACKFILL_OPEN_ACTIVE_AT = `MATCH (s:Session) WHERE s.endedAt IS NULL AND s.activeAt IS NOT NULL AND s.openActiveAt IS NULL
+  CALL { WITH s SET s.openActiveAt = s.activeAt } IN TRANSACTIONS OF 1000 ROWS`;
+
+/**
  * The interaction graph in Neo4j: `(:Participant)-[:SPEAKS]->(:Utterance)-[:ADDRESSES]->(:Participant)`,
  * `(:Utterance)-[:IN_SESSION]->(:Session)`. Every node carries `tenant` (uniqueness on (tenant, id)
  * per label) and every query matches on it. Utterances also keep `speakerId` and `addresseeIds` as
@@ -43,6 +50,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       await backfillParticipantNames(this.db);
       await this.migrateOnce('utterance-addressees', backfillAddressees('Utterance'));
       await this.migrateOnce('participant-owing-rename', BACKFILL_OWING_RENAME);
+      await this.migrateOnce('session-open-active-at', BACKFILL_OPEN_ACTIVE_AT);
     })().catch((err: unknown) => {
       this.names = undefined;
       throw err;
@@ -82,7 +90,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
           n.metadata = coalesce($metadata, n.metadata),
           n.lastEventSeq = CASE WHEN $seq IS NOT NULL AND $seq > n.lastEventSeq THEN $seq ELSE n.lastEventSeq END,
           n.audioStreamMs = CASE WHEN $setStream THEN $audioStreamMs ELSE n.audioStreamMs END,
-          n.activeAt = coalesce($activeAt, n.activeAt)`, {
+          n.activeAt = coalesce($activeAt, n.activeAt)
+      SET n.openActiveAt = CASE WHEN n.endedAt IS NULL THEN n.activeAt END`, {
       tenant: this.t(tenant), id: sessionId, setEnded: patch.endedAt !== undefined, endedAt: patch.endedAt ?? null,
       metadata: patch.metadata ? JSON.stringify(patch.metadata) : null,
       seq: patch.lastEventSeq === undefined ? null : int(patch.lastEventSeq),
@@ -122,7 +131,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       SET n._ending = true
       WITH n, n.endedAt IS NULL AS open
       SET n.endedAt = coalesce(n.endedAt, $endedAt)
-      REMOVE n._ending
+      REMOVE n._ending, n.openActiveAt
       RETURN {endedAt: n.endedAt, ended: open} AS n`, { tenant: this.t(tenant), id: sessionId, endedAt }));
     return r ? { endedAt: String(r.endedAt), ended: r.ended === true } : null;
   }
@@ -130,8 +139,9 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async idleSessions(activeBefore: string, limit: number): Promise<Array<{ tenant: TenantId; id: string }>> {
     await this.init();
     const found = await this.db.read('idleSessions', (tx) => rows(tx, `
-      MATCH (s:Session) WHERE s.tenant STARTS WITH $prefix AND s.endedAt IS NULL AND s.activeAt < $before
-      WITH s ORDER BY s.activeAt LIMIT $limit
+      MATCH (s:Session) USING INDEX s:Session(openActiveAt)
+      WHERE s.openActiveAt < $before AND s.tenant STARTS WITH $prefix AND s.endedAt IS NULL
+      WITH s ORDER BY s.openActiveAt LIMIT $limit
       RETURN {tenant: s.tenant, id: s.id} AS n`, { prefix: this.prefix, before: activeBefore, limit: int(limit) }));
     return found.map((r) => ({ tenant: String(r.tenant).slice(this.prefix.length), id: String(r.id) }));
   }

@@ -17,6 +17,14 @@ declare module 'fastify' {
 const SWEEP_BATCH = 200;
 /** Longest time between two sweeps, ms. */
 const MAX_SWEEP_INTERVAL_MS = 60_000;
+/** How many sweeps a session that could not be ended is left out of before it is tried again. */
+const FAILED_BACKOFF_SWEEPS = 10;
+
+/** Options of {@link IdleSessionSweeper}. */
+export interface IdleSessionSweeperOptions {
+  /** How many idle sessions one sweep ends at most; default 200. */
+  batch?: number;
+}
 
 /** What ending a session needs: this process's live sessions, the stores, and the bus to the others. */
 export interface SessionEnding {
@@ -53,9 +61,21 @@ export const IDLE_ENDING = 'no client came back to it within PARLEY_SESSION_IDLE
 export class IdleSessionSweeper {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  private stopped = false;
+  private readonly batch: number;
+  /**
+   * Sessions whose end failed (`tenant\0id`), with the sweep time (ms) before which they are left out: a
+   * batch of sessions that keep failing does not hold back the idle sessions after them.
+   */
+  private readonly failed = new Map<string, number>();
 
-  constructor(private readonly ending: SessionEnding, readonly idleMs: number, private readonly log: FastifyBaseLogger) {
+  constructor(
+    private readonly ending: SessionEnding, readonly idleMs: number, private readonly log: FastifyBaseLogger,
+    options: IdleSessionSweeperOptions = {},
+  ) {
     if (!(idleMs > 0)) throw new RangeError(`idleMs must be above 0, not ${idleMs}`);
+    this.batch = options.batch ?? SWEEP_BATCH;
+    if (!(Number.isInteger(this.batch) && this.batch > 0)) throw new RangeError(`batch must be an integer above 0, not ${this.batch}`);
   }
 
   /** Time between sweeps, ms: half the idle time, at most a minute, so a live session is marked well within it. */
@@ -72,8 +92,12 @@ export class IdleSessionSweeper {
     this.timer.unref();
   }
 
-  /** Stop sweeping and wait for a sweep under way. */
+  /**
+   * Stop sweeping and wait for a sweep under way, which stops after the session it is ending: shutdown does
+   * not wait for the rest of its batch (the next server's sweeps end them).
+   */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running?.catch(() => 0);
@@ -95,25 +119,50 @@ export class IdleSessionSweeper {
   }
 
   private async sweepOnce(now: number): Promise<number> {
+    if (this.stopped) return 0;
     const { registry, deps } = this.ending;
     const at = new Date(now).toISOString();
     await Promise.all(registry.connectedSessions().map((s) => deps.stores.graph.updateSession(s.tenant, s.id, { activeAt: at })));
-    const idle = await deps.stores.graph.idleSessions(new Date(now - this.idleMs).toISOString(), SWEEP_BATCH);
+    // Enough rows that the sessions left out after failing cannot fill the batch.
+    const listed = await deps.stores.graph.idleSessions(new Date(now - this.idleMs).toISOString(), this.batch + this.failed.size);
+    const idle = listed.filter((s) => (this.failed.get(failedKey(s.tenant, s.id)) ?? 0) <= now).slice(0, this.batch);
+    this.forgetFailed(now, listed);
     let ended = 0;
     for (const { tenant, id } of idle) {
+      if (this.stopped) break;
       // Connected here after the marks above were read: not idle.
       if (registry.get(tenant, id)?.connected) continue;
       try {
-        if (!(await endSessionEverywhere(this.ending, tenant, id, IDLE_ENDING))) continue;
+        const end = await endSessionEverywhere(this.ending, tenant, id, IDLE_ENDING);
+        this.failed.delete(failedKey(tenant, id));
+        if (!end) continue;
         ended += 1;
         this.log.info({ session: id, tenant, idleMs: this.idleMs }, 'session ended: no client came back to it within PARLEY_SESSION_IDLE_END_MS');
       } catch (err) {
-        this.log.warn({ session: id, tenant, err: err instanceof Error ? err.message : String(err) }, 'could not end an idle session');
+        this.endFailed(tenant, id, now, err);
       }
     }
     return ended;
   }
+
+  /** Leave a session whose end failed out of the next sweeps; said once, not on every later try. */
+  private endFailed(tenant: string, id: string, now: number, err: unknown): void {
+    const key = failedKey(tenant, id);
+    if (!this.failed.has(key)) {
+      this.log.warn({ session: id, tenant, err: err instanceof Error ? err.message : String(err), retryInSweeps: FAILED_BACKOFF_SWEEPS },
+        'could not end an idle session; left out of the next sweeps');
+    }
+    this.failed.set(key, now + FAILED_BACKOFF_SWEEPS * this.intervalMs);
+  }
+
+  /** Drop the failed sessions due again that are no longer idle (ended or resumed elsewhere). */
+  private forgetFailed(now: number, listed: Array<{ tenant: string; id: string }>): void {
+    const still = new Set(listed.map((s) => failedKey(s.tenant, s.id)));
+    for (const [key, until] of this.failed) if (until <= now && !still.has(key)) this.failed.delete(key);
+  }
 }
+
+const failedKey = (tenant: string, id: string): string => `${tenant}\0${id}`;
 
 /** Decorates `app.idleSessions` and runs it from start-up (its first sweep before the server is ready) to close. */
 export const idleSessionsPlugin = fp(async (app: FastifyInstance): Promise<void> => {

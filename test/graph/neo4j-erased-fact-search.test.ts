@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ManagedTransaction } from 'neo4j-driver';
 import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
 import type { NewFact } from '../../graph/memory-store.js';
+import { hitsOf, profiledReads } from '../helpers/neo4j-profile.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
 
 const AT = '2026-12-01T00:00:00.000Z';
@@ -16,29 +16,9 @@ const fact = (content: string, speakerId = 'p_cara'): NewFact => ({
   referIds: [], validFrom: AT, supersedes: null, confidence: 0.9, sessionId: 's1', source: 'test',
 });
 
-interface ProfiledPlan { dbHits: number; children: ProfiledPlan[] }
-const hitsOf = (plan: ProfiledPlan): number => plan.dbHits + plan.children.reduce((sum, c) => sum + hitsOf(c), 0);
-
 /** The database hits of every read `run` makes on `store` (each query profiled), summed. */
 async function dbHits(store: Neo4jMemoryStore, run: () => Promise<unknown>): Promise<number> {
-  const db = (store as unknown as { db: { read: (name: string, work: (tx: ManagedTransaction) => Promise<unknown>) => Promise<unknown> } }).db;
-  const real = db.read.bind(db);
-  let hits = 0;
-  db.read = (name, work) => real(name, (tx) => work(new Proxy(tx, {
-    get: (target, key) => (key === 'run'
-      ? async (cypher: string, params: Record<string, unknown>) => {
-        const result = await target.run(`PROFILE ${cypher}`, params);
-        if (result.summary.profile) hits += hitsOf(result.summary.profile as unknown as ProfiledPlan);
-        return result;
-      }
-      : Reflect.get(target, key)),
-  })));
-  try {
-    await run();
-  } finally {
-    db.read = real;
-  }
-  return hits;
+  return (await profiledReads(store, run)).reduce((sum, plan) => sum + hitsOf(plan), 0);
 }
 
 describe('Neo4j: facts naming an erased person, by the fact words index', { skip: NEO4J_SKIP }, () => {

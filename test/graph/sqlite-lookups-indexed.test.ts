@@ -133,3 +133,13 @@ test('a database from before name words gets the words of the participants it ho
   assert.deepEqual((await new SqliteGraphStore(db).findParticipantsByWords('t', ['ana'])).map((p) => p.id), [ana.id], 'opened again, nothing twice');
   db.close();
 });
+
+test('the idle-session sweep reads the open sessions in idle order through their partial index, not every session', async () => {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const plans = await plansOf(db, () => graph.idleSessions('2026-12-05T10:00:00.000Z', 200));
+  assert.equal(plans.length, 1);
+  assert.ok(plans[0]!.some((d) => d.includes('sessions_idle') && d.includes('active_at<?')), plans[0]!.join(' | '));
+  assert.ok(!plans[0]!.includes('USE TEMP B-TREE FOR ORDER BY'), plans[0]!.join(' | '));
+  db.close();
+});

@@ -159,6 +159,11 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       await fx.store.updateSession('t1', 'idle-recent', { activeAt: at(40) });
       await fx.store.updateSession('t1', 'idle-ended', { activeAt: at(1) });
       await fx.store.endSession('t1', 'idle-ended', at(2));
+      // Marked active after its end (a late mark): still ended, not idle. Ended by an update: the same.
+      await fx.store.updateSession('t1', 'idle-ended', { activeAt: at(4) });
+      await fx.store.openSession('t1', 'idle-patched', at(0));
+      await fx.store.updateSession('t1', 'idle-patched', { activeAt: at(2) });
+      await fx.store.updateSession('t1', 'idle-patched', { endedAt: at(6) });
       await fx.store.updateSession('t1', 'idle-a', { metadata: { kept: true } });
       assert.equal((await fx.store.getSession('t1', 'idle-a'))?.activeAt, at(5), 'other updates leave it');
       assert.equal((await fx.store.getSession('t1', 'idle-never'))?.activeAt, null);
