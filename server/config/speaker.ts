@@ -53,7 +53,7 @@ export interface SpeakerSettings {
   /**
    * `PARLEY_SPEAKER_ABSORB`: with the cosine end-of-session merge, small ids new in a session that mostly stayed with
    * the voice just heard join another id at a lower linkage (the setting chosen for the embedder,
-   * `pipelines/speaker/params/<model>-absorb.json`, `small-id-absorption.ts`); default true.
+   * `pipelines/speaker/params/<model>-absorb.json`, `small-id-absorption.ts`); default false (a wrong join cannot be undone).
    */
   speakerAbsorb: boolean;
   /**
@@ -76,7 +76,7 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerMergeRule: r.oneOf('PARLEY_SPEAKER_MERGE_RULE', ['calibrated', 'cosine'] as const, 'cosine'),
     speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
     speakerRevise: r.oneOf('PARLEY_SPEAKER_REVISE', ['true', 'false'] as const, 'false') === 'true',
-    speakerAbsorb: r.oneOf('PARLEY_SPEAKER_ABSORB', ['true', 'false'] as const, 'true') === 'true',
+    speakerAbsorb: r.oneOf('PARLEY_SPEAKER_ABSORB', ['true', 'false'] as const, 'false') === 'true',
     speakerBandOffsets: r.oneOf('PARLEY_SPEAKER_BAND_OFFSETS', ['calibrated', 'none'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
   };

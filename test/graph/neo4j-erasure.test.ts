@@ -190,7 +190,8 @@ describe('Neo4j participant name words', { skip: NEO4J_SKIP }, () => {
       await driver.executeQuery(`CREATE (:Participant {tenant: $tenant, id: 'p_old', name: "Zoë O'Brien", aliases: ['Zed'],
         attributes: '{}', voiceprintCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'})`,
       { tenant }, { database: options.database });
-      assert.deepEqual(await store.findParticipantsByWords('t1', ['obrien']), []);
+      // (No check that it is unfound before the restart: any store starting meanwhile, such as another test file's run
+      // beside this one, backfills every tenant's participants, so that would fail at random.)
       const restarted = new Neo4jGraphStore(options);
       try {
         assert.deepEqual((await restarted.findParticipantsByWords('t1', ['zoë', 'zed'])).map((p) => p.id), ['p_old']);

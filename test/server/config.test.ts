@@ -231,9 +231,9 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_REVISE: 'yes' }), /PARLEY_SPEAKER_REVISE/);
   });
 
-  test('small-id absorption in the end-of-session merge: on by default, off by PARLEY_SPEAKER_ABSORB=false, anything else refused', () => {
-    assert.equal(loadConfig({}).speakerAbsorb, true);
-    assert.equal(loadConfig({ PARLEY_SPEAKER_ABSORB: 'false' }).speakerAbsorb, false);
+  test('small-id absorption in the end-of-session merge: off by default (a wrong join cannot be undone), on by PARLEY_SPEAKER_ABSORB=true, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerAbsorb, false);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_ABSORB: 'true' }).speakerAbsorb, true);
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_ABSORB: 'no' }), /PARLEY_SPEAKER_ABSORB/);
   });
 

@@ -53,7 +53,7 @@ function owners(spoken: Turn[], ids: string[]): Map<string, Set<string>> {
 
 /**
  * The end-of-session merge of the server on real far-field recordings of held-out speakers, with the shipped
- * absorption (`PARLEY_SPEAKER_ABSORB`, default on): a meeting where one voice dominates and was split over several ids,
+ * absorption (`PARLEY_SPEAKER_ABSORB=true`; off by default): a meeting where one voice dominates and was split over several ids,
  * and a strictly alternating conversation. (The sessions were picked on held-out speakers to show both cases; no
  * setting was chosen on them.)
  */
@@ -65,8 +65,8 @@ describe('server: small new ids absorbed at the end of a far-field meeting, real
   const b = turns('3005', farField('3005', 2, 950));
   const meeting = [...a.slice(0, 6), ...b.slice(0, 3), ...a.slice(6, 12)];
   before(async () => {
-    t = await startTestApp({}, false);
-    off = await startTestApp({ PARLEY_SPEAKER_ABSORB: 'false' }, false);
+    t = await startTestApp({ PARLEY_SPEAKER_ABSORB: 'true' }, false);
+    off = await startTestApp({}, false);
   });
   after(async () => {
     await t.close();
@@ -90,7 +90,7 @@ describe('server: small new ids absorbed at the end of a far-field meeting, real
     assert.ok(participants.has(other) && !merged.some((m) => m.from === other || m.into === other), 'the other voice is not joined');
   });
 
-  test('the same meeting with PARLEY_SPEAKER_ABSORB=false: the cosine rule alone joins nothing', async () => {
+  test('the same meeting by default (PARLEY_SPEAKER_ABSORB off): the cosine rule alone joins nothing', async () => {
     assert.equal(off.config.speakerAbsorb, false);
     const { merged } = await session(off, 'absorb-off', meeting);
     assert.deepEqual(merged, []);
