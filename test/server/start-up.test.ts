@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteJobQueue } from '../../graph/sqlite/sqlite-job-queue.js';
 import { claimedSince, jobsState, watchUnclaimedJobs } from '../../server/unclaimed-jobs.js';
@@ -90,19 +90,37 @@ describe('start-up configuration checks', () => {
   });
 });
 
+type LogLine = { level: number; msg: string; waiting?: number };
+
+/** Until `pred` holds, looking every 10 ms. */
+async function until(pred: () => boolean): Promise<void> {
+  while (!pred()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** `body` with a SQLite job queue in a temporary file and the lines of a logger, all closed after. */
+async function withJobQueue(
+  body: (queue: SqliteJobQueue, logger: Logger, logged: LogLine[]) => Promise<void>,
+  options: { pollMs?: number } = {},
+): Promise<void> {
+  const tmp = tempDir('parley-unclaimed-');
+  const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+  const queue = new SqliteJobQueue(db, options);
+  const logged: LogLine[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as LogLine) });
+  try {
+    await body(queue, logger, logged);
+  } finally {
+    await queue.close();
+    db.close();
+    tmp.remove();
+  }
+}
+
 describe('watchUnclaimedJobs (PARLEY_RUN_JOBS=false): a job no worker takes is reported', () => {
-  test('warns once while a due job waits past the limit, and says when jobs move again', async () => {
-    const tmp = tempDir('parley-unclaimed-');
-    const db = openDatabase(path.join(tmp.dir, 'parley.db'));
-    const queue = new SqliteJobQueue(db);
-    const logged: { level: number; msg: string }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
+  test('warns once while a due job waits past the limit, and says when jobs move again', () => withJobQueue(async (queue, logger, logged) => {
     const stop = watchUnclaimedJobs({ queue, names: ['work'], logger, afterMs: 50, everyMs: 10 });
     try {
       await queue.enqueue('work', { n: 1 });
-      const until = async (pred: () => boolean): Promise<void> => {
-        while (!pred()) await new Promise((resolve) => setTimeout(resolve, 10));
-      };
       await until(() => logged.some((l) => l.level === 40));
       assert.match(logged.find((l) => l.level === 40)!.msg, /no worker has taken one lately/);
       queue.process('work', async () => undefined);
@@ -111,21 +129,10 @@ describe('watchUnclaimedJobs (PARLEY_RUN_JOBS=false): a job no worker takes is r
       assert.equal(logged.filter((l) => l.level === 40).length, 1, 'warned once');
     } finally {
       stop();
-      await queue.close();
-      db.close();
-      tmp.remove();
     }
-  });
+  }));
 
-  test('a live worker slowly clearing a backlog is "behind", not "no worker"', async () => {
-    const tmp = tempDir('parley-behind-');
-    const db = openDatabase(path.join(tmp.dir, 'parley.db'));
-    const queue = new SqliteJobQueue(db, { pollMs: 5 });
-    const logged: { level: number; msg: string; waiting?: number }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
-    const until = async (pred: () => boolean): Promise<void> => {
-      while (!pred()) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
+  test('a live worker slowly clearing a backlog is "behind", not "no worker"', () => withJobQueue(async (queue, logger, logged) => {
     // The worker takes one job and holds it until the test lets it go: it is alive, the rest wait.
     const releases: (() => void)[] = [];
     queue.process('work', () => new Promise<void>((resolve) => { releases.push(resolve); }));
@@ -148,11 +155,8 @@ describe('watchUnclaimedJobs (PARLEY_RUN_JOBS=false): a job no worker takes is r
       assert.equal(logged.filter((l) => l.level === 40).length, 1, 'warned once');
     } finally {
       stop();
-      await queue.close();
-      db.close();
-      tmp.remove();
     }
-  });
+  }, { pollMs: 5 }));
 
   test('a claim is seen from a running job, fewer waiting, or the oldest due job taken between looks', () => {
     const look = (at: number, waiting: number, running: number, oldestWaitingMs: number) => ({ at, waiting, running, oldestWaitingMs });
