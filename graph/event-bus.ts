@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { TenantId } from './types.js';
 
 /** The logging the buses need (a pino or Fastify logger). */
-export type BusLogger = Pick<Logger, 'warn' | 'error'>;
+export type BusLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
 /** One server event for a live session, as `LiveSession.send(type, payload)` takes it. */
 export type SessionEvent = {

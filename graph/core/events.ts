@@ -96,8 +96,21 @@ export interface ServerEventPayloads {
    */
   'participant.identified': { external_id: string; participant: { id: string; name: string | null; external_id: string | null } | null };
   'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
-  /** `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins. */
-  error: { code: string; message: string; fatal: boolean; unstored_from_ms?: number; shed_from_ms?: number };
+  /**
+   * `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins.
+   * `dropped`: on `PARLEY_ERR_OVERLOADED` of a full message queue, the client message it dropped.
+   */
+  error: {
+    code: string; message: string; fatal: boolean; unstored_from_ms?: number; shed_from_ms?: number;
+    dropped?: {
+      /** The client message's `type`. */
+      type: string;
+      /** Its `utterance_id`, when it had one (`utterance`, `query`). */
+      utterance_id?: string;
+      /** A `query`'s `id`. */
+      id?: string;
+    };
+  };
   'session.ended': Record<string, never>;
 }
 

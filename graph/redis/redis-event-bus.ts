@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { BusEvent, BusHandler, BusLogger, BusMessage, EventBus } from '../event-bus.js';
 import { dispatch } from '../memory-event-bus.js';
+import { logConnectionErrors } from './connection-errors.js';
 import type { TenantId } from '../types.js';
 
 export interface RedisEventBusOptions {
@@ -10,6 +11,8 @@ export interface RedisEventBusOptions {
   prefix?: string;
   /** How long `ready()` waits for the subscription and a ping, ms; default 2000. */
   readyTimeoutMs?: number;
+  /** How long the clients may try to connect at start before their errors are warnings, ms; default 15,000 (`CONNECT_GRACE_MS`). */
+  connectGraceMs?: number;
   logger?: BusLogger;
 }
 
@@ -38,8 +41,9 @@ export class RedisEventBus implements EventBus {
     this.pub = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
     // The subscriber keeps its offline queue so the subscription is (re)established on reconnect.
     this.sub = new Redis(options.url, { connectTimeout: 2000, maxRetriesPerRequest: null });
+    // Redis may come up after this process at start: connection errors are quiet until then (see connectionErrorLevel).
     for (const client of [this.pub, this.sub]) {
-      client.on('error', (err: Error) => options.logger?.warn({ err: err.message, channel: this.channel }, 'event bus redis error'));
+      logConnectionErrors(client, options.logger, 'event bus redis error', { channel: this.channel }, { graceMs: options.connectGraceMs });
     }
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.deliver(message);

@@ -17,7 +17,7 @@ import type { RetiredChange } from './voice-turns-host.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { SessionEventHub } from './session-event-hub.js';
 import { EventNumbering } from './event-numbering.js';
-import { SessionQueue } from './session-queue.js';
+import { SessionQueue, type DroppedMessage } from './session-queue.js';
 import type { ConsolidationWorkers } from './consolidation-workers.js';
 import { closeFromServer } from './server-close.js';
 import { STREAM_TAKEN_OVER } from '../../graph/stream-owner.js';
@@ -41,6 +41,9 @@ export interface LiveSessionDeps {
   /** The clock live audio is timed by, ms (`performance.now` but in tests). */
   audioNow: () => number;
 }
+
+/** What an `error` event may carry besides its code and message. */
+export type ErrorDetails = Pick<ServerEventPayloads['error'], 'unstored_from_ms' | 'shed_from_ms' | 'dropped'>;
 
 /** How a socket takes part in its session. */
 export interface AttachOptions {
@@ -120,7 +123,7 @@ export class LiveSession implements TurnSession {
     readonly streamOwner: string,
   ) {
     this.numbering = new EventNumbering(deps.stores.graph, tenant, id, lastEventSeq, log);
-    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message) => this.sendError(code, message) });
+    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message, dropped) => this.sendError(code, message, false, dropped ? { dropped } : {}) });
     // Turns happen only while a client is connected, and each sends at least one numbered event, so
     // continuing from the stored numbering keeps turn ids unique across restarts.
     this.turnCounter = lastEventSeq;
@@ -287,7 +290,7 @@ export class LiveSession implements TurnSession {
   }
 
   /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
-  sendError(code: ErrorCode, message: string, fatal = false, details: { unstored_from_ms?: number; shed_from_ms?: number } = {}): void {
+  sendError(code: ErrorCode, message: string, fatal = false, details: ErrorDetails = {}): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
     if (fatal && this.socket) closeFromServer(this.socket, { code: ERRORS[code].wsClose, reason: code, fatal: true });
@@ -297,7 +300,7 @@ export class LiveSession implements TurnSession {
    * Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false),
    * unless `always` (the session's end: it must run, after what is queued before it).
    */
-  enqueue(task: () => Promise<void>, options: { always?: boolean } = {}): boolean {
+  enqueue(task: () => Promise<void>, options: { always?: boolean; about?: DroppedMessage } = {}): boolean {
     return this.queue.enqueue(task, options);
   }
 

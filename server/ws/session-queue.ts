@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toClientError, type ErrorCode } from '../../graph/core/errors.js';
+import type { ServerEventPayloads } from '../../graph/core/events.js';
 
 /**
  * Resolve on the next turn of the event loop, after pending I/O. Every session's queue waits here
@@ -10,13 +11,16 @@ function nextLoopTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Which client message a full queue dropped, as its `error` frame names it (`dropped`). */
+export type DroppedMessage = NonNullable<ServerEventPayloads['error']['dropped']>;
+
 /** What a session's queue needs from its session. */
 export interface SessionQueueOptions {
   /** Most queued messages before new ones are shed (`PARLEY_SESSION_QUEUE`). */
   limit: number;
   log: FastifyBaseLogger;
-  /** Send the session's client an `error` event. */
-  sendError: (code: ErrorCode, message: string) => void;
+  /** Send the session's client an `error` event; `dropped` names the message a full queue dropped. */
+  sendError: (code: ErrorCode, message: string, dropped?: DroppedMessage) => void;
 }
 
 /**
@@ -32,11 +36,14 @@ export class SessionQueue {
 
   /**
    * Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false),
-   * unless `always` (the session's end: it must run, after what is queued before it).
+   * unless `always` (the session's end: it must run, after what is queued before it). `about`: the
+   * client message the task runs, named in that error.
    */
-  enqueue(task: () => Promise<void>, options: { always?: boolean } = {}): boolean {
+  enqueue(task: () => Promise<void>, options: { always?: boolean; about?: DroppedMessage } = {}): boolean {
     if (!options.always && this.work.length >= this.options.limit) {
-      this.options.sendError('PARLEY_ERR_OVERLOADED', `more than ${this.options.limit} messages are waiting; this one was dropped`);
+      const { about } = options;
+      const which = about ? `this ${about.type}${about.utterance_id === undefined ? '' : ` (utterance_id ${JSON.stringify(about.utterance_id)})`}` : 'this one';
+      this.options.sendError('PARLEY_ERR_OVERLOADED', `more than ${this.options.limit} messages are waiting; ${which} was dropped`, about);
       return false;
     }
     this.work.push(task);

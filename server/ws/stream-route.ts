@@ -8,6 +8,7 @@ import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { endedError, handleClientMessage, parseClientMessage, requestEnd } from './message-handlers.js';
 import { SessionRegistry } from './session-registry.js';
 import { SessionEventHub } from './session-event-hub.js';
+import type { DroppedMessage } from './session-queue.js';
 import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
@@ -44,6 +45,16 @@ function refuse(socket: WebSocket, err: ParleyError): void {
   closeFromServer(socket, { code: refusalCloseCode(err.code), reason: err.code, fatal: true });
 }
 
+/** A valid client message as a full queue's `error` names it when it drops it. */
+function describeMessage(type: string, message: unknown): DroppedMessage {
+  const { utterance_id: utteranceId, id } = message as { utterance_id?: unknown; id?: unknown };
+  return {
+    type,
+    ...(typeof utteranceId === 'string' ? { utterance_id: utteranceId } : {}),
+    ...(type === 'query' && typeof id === 'string' ? { id } : {}),
+  };
+}
+
 /**
  * One client frame into its session: audio to the voice side, text messages into the queue (refusals in their place).
  * `arrivedAt` (`LiveSessionDeps.audioNow`): when a frame held while the session opened came in; default now.
@@ -61,6 +72,7 @@ function take(session: LiveSession, deps: LiveSessionDeps, data: RawData, isBina
   }
   // A refused text message is answered in its place behind the earlier ones (arrival order).
   let task: () => Promise<void>;
+  let about: DroppedMessage | undefined;
   try {
     checkMessageSize(data);
     const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
@@ -71,10 +83,11 @@ function take(session: LiveSession, deps: LiveSessionDeps, data: RawData, isBina
     // After session.end (or an end over HTTP) nothing more is taken: refused in its place, nothing stored.
     if (session.ending !== null || session.ended) throw endedError(session, type);
     task = () => handleClientMessage(session, deps, type, message);
+    about = describeMessage(type, message);
   } catch (err) {
     task = () => Promise.reject(err);
   }
-  session.enqueue(task);
+  session.enqueue(task, about ? { about } : {});
 }
 
 /** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */

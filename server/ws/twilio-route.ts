@@ -83,6 +83,19 @@ function parseStart(msg: Record<string, unknown>): TwilioStart {
 }
 
 /**
+ * The session a `start` frame names and its tenant, read loosely (before `parseStart` checks the rest), or null
+ * when its call SID is not a session id or its key (`tenantOf` of `customParameters.parley_token`) is no tenant's.
+ */
+function startingSession(msg: Record<string, unknown>, tenantOf: (key: string | undefined) => string | null): { tenant: string; sessionId: string } | null {
+  const start = record(msg.start);
+  const callSid = start?.callSid;
+  if (typeof callSid !== 'string' || !SESSION_ID.test(callSid)) return null;
+  const token = record(start?.customParameters)?.[TWILIO_PARAMS.token];
+  const tenant = tenantOf(typeof token === 'string' ? token : undefined);
+  return tenant === null ? null : { tenant, sessionId: callSid };
+}
+
+/**
  * One Twilio Media Streams connection: `connected`, `start`, `media`…, `mark`, `stop`, as Twilio sends
  * them (JSON text frames). The call becomes the Parley session named by its call SID; the caller's
  * audio (the inbound track) goes through the same live-session pipeline as `/v1/stream`; `stop` ends the
@@ -115,6 +128,11 @@ class TwilioConnection {
   private dropped = 0;
   /** Whether the run of bad frames under way has had its error (one per run: a good frame ends it). */
   private inBadRun = false;
+  /**
+   * The session a `start` named, with a valid key, before the call went live: a refusal then goes to that
+   * session's subscribers too (a refusal before it, or with a wrong key, names no session they can be told of).
+   */
+  private starting: { tenant: string; sessionId: string } | null = null;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -179,6 +197,7 @@ class TwilioConnection {
 
   private async start(msg: Record<string, unknown>): Promise<void> {
     if (this.state !== 'waiting') throw badFrame('start: the stream has already started; this start was ignored');
+    this.starting = startingSession(msg, (key) => this.app.tenantForKey(presentedKey(this.request) ?? key));
     const start = parseStart(msg);
     const key = presentedKey(this.request) ?? start.customParameters[TWILIO_PARAMS.token];
     const tenant = this.app.tenantForKey(key);
@@ -316,6 +335,11 @@ class TwilioConnection {
     if (this.session && this.state === 'live') {
       this.app.metrics.wsErrors.inc({ code });
       this.session.send('error', { code, message, fatal: true });
+    } else if (this.starting && !this.session) {
+      // Refused at `start`, before the session opened: numbered 0, as a refusal on /v1/stream is.
+      const { tenant, sessionId } = this.starting;
+      const json = JSON.stringify({ type: 'error', session_id: sessionId, seq: 0, code, message, fatal: true });
+      this.app.sessionEvents.publish(tenant, sessionId, { type: 'error', seq: 0, json });
     }
     closeFromServer(this.socket, { code: refusalCloseCode(code), reason: closeReason(code, message), fatal: true });
   }

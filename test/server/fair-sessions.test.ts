@@ -53,4 +53,42 @@ describe('fair scheduling between live sessions', () => {
     flood.close();
     await flood.closed();
   });
+
+  test('each message a full queue drops is named in its error: type, utterance_id, and a query\'s id', async () => {
+    const limit = t.config.sessionQueueLimit;
+    const flood = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=overflow-named`);
+    await flood.next('session.started');
+    const sent = limit + 64;
+    for (let i = 0; i < sent; i++) {
+      if (i % 8 !== 7) flood.sendJson({ type: 'utterance', utterance_id: `named-${i}`, speaker: 'Fay', text: `Named overflow ${i}.` });
+      else flood.sendJson({ type: 'query', id: `q-${i}`, question: `What about ${i}?` });
+    }
+    // Every message is answered (transcript.final, query.result) or refused (its error) in the end.
+    const settled = (): number => flood.events.filter((e) => e.type === 'transcript.final' || e.type === 'query.result'
+      || (e.type === 'error' && e.code === 'PARLEY_ERR_OVERLOADED')).length;
+    while (settled() < sent) await new Promise((resolve) => setTimeout(resolve, 100));
+    const drops = flood.events.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_OVERLOADED');
+    assert.ok(drops.length > 0, 'the flood overfilled the queue');
+    const dropped = new Set<string>();
+    for (const e of drops) {
+      const d = e.dropped as { type: string; utterance_id?: string; id?: string } | undefined;
+      assert.ok(d, `a drop names its message: ${JSON.stringify(e)}`);
+      if (d.type === 'utterance') {
+        assert.match(String(d.utterance_id), /^named-\d+$/);
+        assert.match(String(e.message), new RegExp(`utterance \\(utterance_id "${String(d.utterance_id)}"\\) was dropped`));
+        dropped.add(String(d.utterance_id));
+      } else {
+        assert.equal(d.type, 'query');
+        assert.match(String(d.id), /^q-\d+$/);
+        dropped.add(String(d.id));
+      }
+    }
+    const stored = flood.events.filter((e) => e.type === 'transcript.final').map((e) => String(e.utterance_id));
+    const answered = flood.events.filter((e) => e.type === 'query.result').map((e) => String(e.id));
+    const all = [...stored, ...answered, ...dropped].sort();
+    const expected = Array.from({ length: sent }, (_, i) => (i % 8 !== 7 ? `named-${i}` : `q-${i}`)).sort();
+    assert.deepEqual(all, expected, 'every message is answered or named once by the error that dropped it');
+    flood.close();
+    await flood.closed();
+  });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { refusedUpgrade } from '../helpers/refused-upgrade.js';
-import { connectTwilio, twilioCall, twilioMessages } from '../helpers/twilio.js';
+import { connectTwilio, SseClient, twilioCall, twilioMessages } from '../helpers/twilio.js';
 
 describe('/v1/twilio refuses bad streams for good', () => {
   let t: TestApp;
@@ -18,6 +18,36 @@ describe('/v1/twilio refuses bad streams for good', () => {
       assert.equal(how.code, 1003, JSON.stringify(blank));
       assert.equal(how.reason, 'PARLEY_ERR_BAD_FRAME: start: customParameters.external_id must be 1 to 200 characters, not blank');
       assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null);
+    }
+  });
+
+  // A subscriber opened before the call used to get only keep-alives when the call's stream was refused at `start`.
+  test("a stream refused at start tells the call's early subscribers why; one refused before start names no session", async () => {
+    const c = twilioCall({ external_id: ' ' });
+    const sse = await SseClient.open(`${t.httpUrl}/v1/sessions/${c.callSid}/events`);
+    try {
+      const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+      for (const m of twilioMessages(c, Buffer.alloc(320, 0xff)).slice(0, 2)) ws.send(JSON.stringify(m));
+      const how = await closed;
+      await sse.until(() => sse.events.length > 0, 60_000, 'the refusal');
+      assert.deepEqual(sse.events.map((e) => e.event), ['error']);
+      const { data, id } = sse.events[0]!;
+      assert.equal(id, '0');
+      assert.deepEqual(data, { type: 'error', session_id: c.callSid, seq: 0, code: 'PARLEY_ERR_BAD_FRAME', message: how.reason.replace(/^PARLEY_ERR_BAD_FRAME: /, ''), fatal: true });
+    } finally {
+      sse.close();
+    }
+    // `stop` before `start`: no frame named the call, so its subscriber cannot be told.
+    const d = twilioCall({});
+    const quiet = await SseClient.open(`${t.httpUrl}/v1/sessions/${d.callSid}/events`);
+    try {
+      const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+      ws.send(JSON.stringify({ event: 'stop', sequenceNumber: '1', streamSid: d.streamSid, stop: { callSid: d.callSid } }));
+      assert.equal((await closed).code, 1003);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(quiet.events, []);
+    } finally {
+      quiet.close();
     }
   });
 
