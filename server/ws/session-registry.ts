@@ -113,7 +113,14 @@ export class SessionRegistry {
     if (existing?.endedAt) {
       throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} ended at ${existing.endedAt} and cannot be resumed; start a new session with another session_id`);
     }
-    const live = this.sessions.get(key);
+    let live = this.sessions.get(key);
+    // Waiting here for a resume while another server took its audio stream over (the client went there, then came
+    // back): it would store no more turns (each refused as taken over), so it is let go and opened anew below, taking
+    // the stream back and naming what is not stored.
+    if (live && !live.connected && existing?.streamOwner && existing.streamOwner !== live.streamOwner) {
+      live.takenOver();
+      live = this.sessions.get(key);
+    }
     // Its end is under way (session.end, an end over HTTP): its store record is not marked yet, but it is over.
     if (live && (live.ending !== null || live.ended)) {
       throw new ParleyError('PARLEY_ERR_SESSION_ENDED', `session ${id} is ending (${live.ending ?? 'ended'}) and cannot be resumed; start a new session with another session_id`);

@@ -100,6 +100,35 @@ describe('one session on two servers', () => {
     assert.equal((await a.app.stores.graph.getSession('default', id))?.audioStreamMs, 0, 'B\'s stream start holds');
   });
 
+  /**
+   * Found by a review: the client dropped from A, reached B (which took the stream over), dropped again before sending
+   * audio and came back to A, which still held the session for its resume: A resumed it without taking the stream
+   * back, so every turn was refused (PARLEY_ERR_SESSION_BUSY, 4000) and lost.
+   */
+  test('back on the first server after a brief reconnect to another: it takes the stream back and stores the turns', async () => {
+    const id = 'back-to-a';
+    const first = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    await first.next('session.started');
+    await first.speak(fixtureSamples(slt));
+    await finals(first, slt.utterances.length);
+    first.close();
+    for (let i = 0; i < 600 && a.app.sessions.get('default', id)?.connected !== false; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(a.app.sessions.get('default', id)?.connected, false, 'A holds the session for a resume');
+
+    const onB = await TestWsClient.connect(`${b.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    assert.equal((await onB.next('session.started')).resumed, true);
+    onB.close();
+    await onB.closed();
+
+    const back = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+    assert.equal((await back.next('session.started')).resumed, true);
+    await back.speak(fixtureSamples(slt));
+    await finals(back, slt.utterances.length);
+    back.close();
+    assert.equal(back.events.filter((e) => e.type === 'error').length, 0, back.events.filter((e) => e.type === 'error').map((e) => e.message).join(' | '));
+    assert.equal((await a.app.stores.graph.getTranscript('default', id)).length, 2 * slt.utterances.length, 'both streams\' turns stored');
+  });
+
   test('a stream whose start cannot be stored is refused (fatal, 1011); a reconnect opens it and stores its turns', async () => {
     const id = 'stream-start-fails';
     const { graph } = a.app.stores;
