@@ -243,13 +243,20 @@ const KEYED_SLOT = /^(?:preference|sport|favourite|allergy|plan):/;
  * ("I'm not a photographer anymore": slot `occupation`, value "photographer") names the held `occupation` /
  * `occupation:<job>` facts with the same job, the whole phrase ("a swimming teacher" is not "a teacher"); when none is
  * the same, those the phrase ends ("a part-time photographer"). An empty list when none matches: nothing is ended and
- * nothing stored (a job denied that was never held is no job). Null when the fact names no value, or its slot is keyed
+ * nothing stored (a job denied that was never held is no job; "the weekend" withdrawn while the bank is held); but null
+ * for a slot other than a job that holds no value at all, so the slot rules store the withdrawal. Null when the fact names no value, or its slot is keyed
  * by its thing (`KEYED_SLOT`: "I don't like running anymore" ends "preference:running" whatever its value), so the slot
  * rules apply.
  */
 function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | null {
   if (!fact.retraction || !fact.value || !fact.slot || KEYED_SLOT.test(fact.slot)) return null;
-  if (!/^occupation(?::|$)/.test(fact.slot)) return candidates.filter((c) => c.fact.slot === fact.slot && sameName(c.fact.value, fact.value));
+  if (!/^occupation(?::|$)/.test(fact.slot)) {
+    const same = candidates.filter((c) => c.fact.slot === fact.slot && sameName(c.fact.value, fact.value));
+    // The slot holds no value at all ("I don't live in Lisbon any more" from someone with no home stored): no other
+    // value to keep safe, so the slot rules store the withdrawal as what it tells, as before rules 42.
+    if (same.length === 0 && !candidates.some((c) => c.fact.slot === fact.slot && c.fact.value !== null)) return null;
+    return same;
+  }
   const said = jobPhrase(fact.value);
   const jobs = candidates.filter((c) => c.fact.value !== null && /^occupation(?::|$)/.test(c.fact.slot ?? '') && !c.fact.slot!.startsWith('occupation:teaches'));
   const same = jobs.filter((c) => jobPhrase(c.fact.value) === said);
