@@ -101,12 +101,14 @@ describe('config', () => {
 
   test('PARLEY_ASR=moonshine loads MODELS_DIR/<PARLEY_MOONSHINE_MODEL> with PARLEY_MOONSHINE_PARTIAL_MS', () => {
     assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m' })),
-      { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join('/m', 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, knownNames: false });
+      { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join('/m', 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, retryEmpty: true, knownNames: false });
     assert.deepEqual(asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m', PARLEY_MOONSHINE_MODEL: 'moonshine-base', PARLEY_MOONSHINE_PARTIAL_MS: '500', PARLEY_MOONSHINE_PAUSE_DECODE: 'true' })),
-      { kind: 'moonshine', model: 'moonshine-base', modelDir: path.join('/m', 'moonshine-base'), partialIntervalMs: 500, pauseDecode: true, knownNames: false });
+      { kind: 'moonshine', model: 'moonshine-base', modelDir: path.join('/m', 'moonshine-base'), partialIntervalMs: 500, pauseDecode: true, retryEmpty: true, knownNames: false });
     assert.throws(() => loadConfig({ PARLEY_MOONSHINE_MODEL: 'moonshine-huge' }), /PARLEY_MOONSHINE_MODEL/);
     assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PARTIAL_MS: '-5' }), /PARLEY_MOONSHINE_PARTIAL_MS/);
     assert.throws(() => loadConfig({ PARLEY_MOONSHINE_PAUSE_DECODE: 'yes' }), /PARLEY_MOONSHINE_PAUSE_DECODE/);
+    assert.equal((asrBackend(loadConfig({ PARLEY_ASR: 'moonshine', MODELS_DIR: '/m', PARLEY_MOONSHINE_RETRY_EMPTY: 'false' })) as { retryEmpty?: boolean }).retryEmpty, false);
+    assert.throws(() => loadConfig({ PARLEY_MOONSHINE_RETRY_EMPTY: 'no' }), /PARLEY_MOONSHINE_RETRY_EMPTY/);
   });
 
   test('decoder pool and onnxruntime arena settings reach the inference workers\' config', () => {
@@ -181,7 +183,7 @@ describe('config', () => {
       assert.equal(phoneMoonshine(config), true);
       const backend = asrBackend(config);
       assert.deepEqual(backend.kind === 'pocketsphinx' ? backend.narrowbandRecogniser : null,
-        { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, knownNames: false });
+        { kind: 'moonshine', model: 'moonshine-tiny', modelDir: path.join(dir, 'moonshine-tiny'), partialIntervalMs: 0, pauseDecode: false, retryEmpty: true, knownNames: false });
       assert.equal(phoneMoonshine(loadConfig({ MODELS_DIR: dir, PARLEY_ASR_PHONE: 'pocketsphinx' })), false, 'not when pocketsphinx is asked for');
     } finally {
       rmSync(dir, { recursive: true, force: true });
