@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Driver } from 'neo4j-driver';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
 import { hitsOf, operatorsOf, profiledReads, type ProfiledPlan } from '../helpers/neo4j-profile.js';
+import { neo4jStoreParts } from '../helpers/neo4j-store-parts.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
 
 const at = (minutes: number): string => new Date(Date.UTC(2026, 11, 5, 10, minutes)).toISOString();
@@ -45,11 +45,7 @@ describe('Neo4j: idle sessions by index', { skip: NEO4J_SKIP }, () => {
   });
 
   test('a database from before the index: its open sessions are backfilled once at start and found idle; ended ones are not', async () => {
-    const options = neo4jTestOptions('test-idle-backfill');
-    const store = new Neo4jGraphStore(options);
-    const driver = (store as unknown as { driver: Driver }).driver;
-    const tenant = (store as unknown as { t(x: string): string }).t('t1');
-    const db = { database: options.database };
+    const { options, store, driver, tenant, db } = neo4jStoreParts('test-idle-backfill');
     let restarted: Neo4jGraphStore | undefined;
     try {
       await store.init();

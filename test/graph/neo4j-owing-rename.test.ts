@@ -5,21 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Driver } from 'neo4j-driver';
 import { PENDING_RENAME_KEY } from '../../graph/graph-store.js';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
 import { Neo4jMemoryStore } from '../../graph/neo4j/neo4j-memory-store.js';
 import { finishTenantRenames } from '../../pipelines/interaction/finish-rename.js';
-import { NEO4J_SKIP, neo4jTestOptions } from '../helpers/stores.js';
+import { neo4jStoreParts } from '../helpers/neo4j-store-parts.js';
+import { NEO4J_SKIP } from '../helpers/stores.js';
 
 describe('Neo4j participants owing a rename, in a database from before the flag', { skip: NEO4J_SKIP }, () => {
   test('the start-up backfill flags those owing one (and only those): listed, and their rewrite finished at start', async () => {
-    const options = neo4jTestOptions('test-owing-rename');
-    const store = new Neo4jGraphStore(options);
+    const { options, store, driver, tenant, db } = neo4jStoreParts('test-owing-rename');
     const memory = new Neo4jMemoryStore(options);
-    const driver = (store as unknown as { driver: Driver }).driver;
-    const tenant = (store as unknown as { t(x: string): string }).t('t1');
-    const db = { database: options.database };
     let restarted: Neo4jGraphStore | undefined;
     try {
       await store.init();

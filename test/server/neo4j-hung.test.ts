@@ -22,7 +22,7 @@ describe('a hung Neo4j', { skip: deployment.skip }, () => {
     proxy = await freezingProxy(target.hostname, Number(target.port || 7687));
     // bolt://, not neo4j://: a routing table would send the driver past the relay, to the server itself. The
     // deadline leaves a busy machine's ordinary writes ample time; the test waits it out once, while frozen.
-    t = await startTestApp({ ...deployment.env, NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_QUERY_TIMEOUT_MS: '15000' }, false);
+    t = await startTestApp({ ...deployment.env, NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_QUERY_TIMEOUT_MS: '60000' }, false);
   });
   after(async () => {
     proxy?.thaw();
