@@ -339,11 +339,11 @@ describe('one session on two servers', () => {
     try {
       const onB = await TestWsClient.connect(`${b.wsUrl}/v1/stream?session_id=${call.call.callSid}`, {}, paced);
       assert.equal((await onB.next('session.started')).resumed, true);
+      const { sse } = call;
+      await sse.until(() => sse.events.some((e) => e.event === 'error'), 60_000, 'the takeover');
       const how = await call.closed;
       assert.equal(how.code, 4000);
       assert.equal(how.reason, 'session resumed on another connection');
-      const { sse } = call;
-      await sse.until(() => sse.events.some((e) => e.event === 'error'), 60_000, 'the takeover');
       const busy = sse.events.find((e) => e.event === 'error')!.data;
       assert.equal(busy.code, 'PARLEY_ERR_SESSION_BUSY');
       assert.equal(busy.fatal, true);
