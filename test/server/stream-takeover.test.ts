@@ -35,6 +35,39 @@ interface Server {
 /** A store failure the stores classify as transient: the embedded file locked by another connection. */
 const busyFile = (): Error => Object.assign(new Error('database is locked (injected)'), { code: 'SQLITE_BUSY' });
 
+/**
+ * Make `server`'s `graph[method]` throw `failure(n)` on its n-th call, or run as usual where that is null; `calls()`
+ * counts the calls, `restore()` puts the method back.
+ */
+function failing(server: Server, method: 'startAudioStream' | 'takeAudioStream', failure: (call: number) => Error | null): { calls: () => number; restore: () => void } {
+  const { graph } = server.app.stores;
+  const original = graph[method];
+  let calls = 0;
+  graph[method] = (async (...args: unknown[]) => {
+    calls += 1;
+    const err = failure(calls);
+    if (err) throw err;
+    return (original as (...a: unknown[]) => Promise<unknown>).apply(graph, args);
+  }) as never;
+  return { calls: () => calls, restore: () => { graph[method] = original as never; } };
+}
+
+/**
+ * Open session `id` on `server`, send 100 ms of audio, and expect its stream refused at its start: a fatal
+ * `PARLEY_ERR_STORE_UNAVAILABLE` naming it, then 1011. Returns the client and the refusal's message.
+ */
+async function refusedStreamStart(server: Server, id: string): Promise<{ client: TestWsClient; message: string }> {
+  const client = await TestWsClient.connect(`${server.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
+  await client.next('session.started');
+  client.sendAudio(new Uint8Array(3200));
+  const refused = await client.next('error');
+  assert.equal(refused.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
+  assert.equal(refused.fatal, true);
+  assert.match(String(refused.message), /could not record where this audio stream begins.*reconnect/);
+  assert.equal(await client.closed(), 1011);
+  return { client, message: String(refused.message) };
+}
+
 /** The reason `client`'s socket is closed with, once it is. */
 function closeReason(client: TestWsClient): Promise<string> {
   return new Promise((resolve) => client.socket.once('close', (_code: number, reason: Buffer) => resolve(reason.toString())));
@@ -154,19 +187,10 @@ describe('one session on two servers', () => {
   test('a stream whose start cannot be stored is refused (fatal, 1011); a reconnect opens it and stores its turns', async () => {
     const id = 'stream-start-fails';
     const { graph } = a.app.stores;
-    const startAudioStream = graph.startAudioStream.bind(graph);
-    graph.startAudioStream = async () => {
-      graph.startAudioStream = startAudioStream;
-      throw new Error('disk I/O error (injected)');
-    };
-    const first = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
-    await first.next('session.started');
-    first.sendAudio(new Uint8Array(3200));
-    const refused = await first.next('error');
-    assert.equal(refused.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
-    assert.equal(refused.fatal, true);
-    assert.match(String(refused.message), /could not record where this audio stream begins.*reconnect/);
-    assert.equal(await first.closed(), 1011);
+    // Not a transient failure: refused at the first, not tried again.
+    const injected = failing(a, 'startAudioStream', (n) => (n === 1 ? new Error('disk I/O error (injected)') : null));
+    const { client: first } = await refusedStreamStart(a, id).finally(() => injected.restore());
+    assert.equal(injected.calls(), 1);
     assert.equal((await graph.getSession('default', id))?.audioStreamMs, null, 'no stream start was stored');
 
     const again = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
@@ -177,6 +201,7 @@ describe('one session on two servers', () => {
     assert.equal((await graph.getSession('default', id))?.audioStreamMs, 0);
     assert.equal(first.events.filter((e) => e.type === 'error').length, 1, 'one refusal for all the frames that waited');
   });
+
   /**
    * Found by a review: server A learned that server B took the stream over only at its next turn, so a client still
    * streaming to A had its audio refused turn by turn, and a silent one was never told. B now says so on the event bus
@@ -210,13 +235,7 @@ describe('one session on two servers', () => {
   test('a transient failure to store where the stream begins is tried again: the stream opens', async () => {
     const id = 'stream-start-busy-once';
     const { graph } = a.app.stores;
-    const startAudioStream = graph.startAudioStream.bind(graph);
-    let calls = 0;
-    graph.startAudioStream = async (...args) => {
-      calls += 1;
-      if (calls === 1) throw busyFile();
-      return startAudioStream(...args);
-    };
+    const injected = failing(a, 'startAudioStream', (n) => (n === 1 ? busyFile() : null));
     try {
       const client = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
       await client.next('session.started');
@@ -224,68 +243,43 @@ describe('one session on two servers', () => {
       await until(client, async () => (await graph.getSession('default', id))?.audioStreamMs === 0);
       assert.deepEqual(client.events.filter((e) => e.type === 'error').map((e) => e.message), []);
       assert.equal((await graph.getSession('default', id))?.audioStreamMs, 0, 'the stream start was stored');
-      assert.equal(calls, 2);
+      assert.equal(injected.calls(), 2);
       client.close();
       await client.closed();
     } finally {
-      graph.startAudioStream = startAudioStream;
+      injected.restore();
     }
   });
 
   test('a stream start that keeps failing transiently is refused (fatal, 1011) after a bounded number of tries', async () => {
     const id = 'stream-start-busy-always';
-    const { graph } = a.app.stores;
-    const startAudioStream = graph.startAudioStream.bind(graph);
-    let calls = 0;
-    graph.startAudioStream = async () => {
-      calls += 1;
-      throw busyFile();
-    };
+    const injected = failing(a, 'startAudioStream', () => busyFile());
     try {
-      const client = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
-      await client.next('session.started');
-      client.sendAudio(new Uint8Array(3200));
-      const refused = await client.next('error');
-      assert.equal(refused.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
-      assert.equal(refused.fatal, true);
-      assert.match(String(refused.message), /could not record where this audio stream begins.*reconnect.*database is locked/);
-      assert.equal(await client.closed(), 1011);
-      assert.equal(calls, TRANSIENT_TRIES, 'tried again, a bounded number of times');
+      assert.match((await refusedStreamStart(a, id)).message, /database is locked/);
+      assert.equal(injected.calls(), TRANSIENT_TRIES, 'tried again, a bounded number of times');
     } finally {
-      graph.startAudioStream = startAudioStream;
+      injected.restore();
     }
   });
 
   test('a transient failure to take the stream over at open is tried again: the session opens', async () => {
     const id = 'take-busy-once';
-    const { graph } = a.app.stores;
-    const takeAudioStream = graph.takeAudioStream.bind(graph);
-    let calls = 0;
-    graph.takeAudioStream = async (...args) => {
-      calls += 1;
-      if (calls === 1) throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during takeAudioStream: leader switch (injected)');
-      return takeAudioStream(...args);
-    };
+    const leaderSwitch = new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during takeAudioStream: leader switch (injected)');
+    const injected = failing(a, 'takeAudioStream', (n) => (n === 1 ? leaderSwitch : null));
     try {
       const client = await TestWsClient.connect(`${a.wsUrl}/v1/stream?session_id=${id}`, {}, paced);
       assert.equal((await client.next('session.started')).resumed, false);
-      assert.equal(calls, 2);
-      assert.equal((await graph.getSession('default', id))?.streamOwner, a.app.sessions.get('default', id)?.streamOwner);
+      assert.equal(injected.calls(), 2);
+      assert.equal((await a.app.stores.graph.getSession('default', id))?.streamOwner, a.app.sessions.get('default', id)?.streamOwner);
       client.close();
       await client.closed();
     } finally {
-      graph.takeAudioStream = takeAudioStream;
+      injected.restore();
     }
   });
 
   test('Twilio: a call whose start cannot take the stream over is refused (1011) and its subscribers hear why', async () => {
-    const { graph } = a.app.stores;
-    const takeAudioStream = graph.takeAudioStream.bind(graph);
-    let calls = 0;
-    graph.takeAudioStream = async () => {
-      calls += 1;
-      throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during takeAudioStream (injected)');
-    };
+    const injected = failing(a, 'takeAudioStream', () => new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', 'Neo4j (NEO4J_URI) unavailable during takeAudioStream (injected)'));
     const call = twilioCall({});
     const sse = await SseClient.open(`${a.httpUrl}/v1/sessions/${call.callSid}/events`);
     try {
@@ -300,20 +294,17 @@ describe('one session on two servers', () => {
       assert.equal(refusal.data.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
       assert.equal(refusal.data.fatal, true);
       assert.match(String(refusal.data.message), /could not take session .* audio stream over in the store; retry/);
-      assert.equal(calls, TRANSIENT_TRIES);
+      assert.equal(injected.calls(), TRANSIENT_TRIES);
       assert.equal(a.app.sessions.get('default', call.callSid), undefined, 'no live session was left behind');
     } finally {
-      graph.takeAudioStream = takeAudioStream;
+      injected.restore();
       sse.close();
     }
   });
 
   test('Twilio: a call whose audio stream start cannot be stored is refused (1011), its subscribers told, and it ends', async () => {
     const { graph } = a.app.stores;
-    const startAudioStream = graph.startAudioStream.bind(graph);
-    graph.startAudioStream = async () => {
-      throw new Error('disk I/O error (injected)');
-    };
+    const injected = failing(a, 'startAudioStream', () => new Error('disk I/O error (injected)'));
     let call: Awaited<ReturnType<typeof liveCall>> | undefined;
     try {
       call = await liveCall(a);
@@ -329,7 +320,7 @@ describe('one session on two servers', () => {
       assert.match(String(errors[0]!.message), /could not record where this audio stream begins.*disk I\/O error/);
       assert.ok((await graph.getSession('default', call.call.callSid))?.endedAt, 'Twilio never resumes the stream: the call ended');
     } finally {
-      graph.startAudioStream = startAudioStream;
+      injected.restore();
       call?.sse.close();
     }
   });
