@@ -20,11 +20,21 @@ export interface ParticipantErasedNotice {
   payload: { erased_key: string };
 }
 
+/**
+ * A notice for the process that holds a session's live audio stream, never sent to a client: live session `owner`
+ * (on the publishing process) took the session's audio stream over in the store (`GraphStore.takeAudioStream`), so an
+ * earlier holder on another process stops at once instead of at its next turn.
+ */
+export interface StreamTakenNotice {
+  type: 'stream.taken';
+  payload: { owner: string };
+}
+
 /** The session id of a notice for every live session of the tenant. */
 export const ALL_SESSIONS = '*';
 
 /** What the bus carries: an event for one session's client, or a notice between processes. */
-export type BusMessage = SessionEvent | ParticipantErasedNotice;
+export type BusMessage = SessionEvent | ParticipantErasedNotice | StreamTakenNotice;
 
 /** An event on the bus: which session it is for, and what to send it. */
 export type BusEvent = BusMessage & { tenant: TenantId; sessionId: string };

@@ -34,12 +34,19 @@ export const eventBusPlugin = fp(
   async (app: FastifyInstance, opts: { events?: EventBus }) => {
     const events = opts.events ?? openEventBus(app.config, app.log);
     app.decorate('events', events);
+    app.sessions.onStreamTaken = (tenant, id, owner) => events.publish(tenant, id, { type: 'stream.taken', payload: { owner } });
     const stop = events.subscribe((event) => {
       // A participant erased (by hand, perhaps on another server): every live session of the tenant forgets it.
       if (event.type === 'participant.erased') {
         for (const s of app.sessions.ofTenant(event.tenant)) {
           s.participantRetired({ erasedKey: event.payload.erased_key }).catch((err: Error) => app.log.warn({ err: err.message }, 'could not forget an erased participant'));
         }
+        return;
+      }
+      // A session's audio stream taken over (perhaps on another server): a live session here that held it stops now.
+      if (event.type === 'stream.taken') {
+        app.sessions.streamTaken(event.tenant, event.sessionId, event.payload.owner)
+          .catch((err: Error) => app.log.warn({ err: err.message, session: event.sessionId }, 'could not check who holds the session\'s audio stream'));
         return;
       }
       const session = app.sessions.get(event.tenant, event.sessionId);

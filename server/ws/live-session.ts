@@ -163,7 +163,8 @@ export class LiveSession implements TurnSession {
     this.lostStream = true;
     this.log.info('the session\'s audio stream was taken over by another connection; this one stores no more turns');
     // Without a socket (let go after its resume window, a newer live session here already), there is no one to tell.
-    if (this.socket) this.sendError('PARLEY_ERR_SESSION_BUSY', `${REPLACED} (perhaps on another server): this connection stores no more turns`, true);
+    // Closed with 4000 and the reason a socket replaced on this server gets.
+    if (this.socket) this.sendError('PARLEY_ERR_SESSION_BUSY', `${REPLACED} (perhaps on another server): this connection stores no more turns`, true, {}, REPLACED);
     this.socket = null;
     this.onFinished();
   }
@@ -289,11 +290,11 @@ export class LiveSession implements TurnSession {
     return JSON.stringify({ type, session_id: this.id, seq: this.numbering.next(), ...payload });
   }
 
-  /** Send an `error` event; a fatal one also closes the socket with the code's close code. */
-  sendError(code: ErrorCode, message: string, fatal = false, details: ErrorDetails = {}): void {
+  /** Send an `error` event; a fatal one also closes the socket with the code's close code and `closeReason` (default the code). */
+  sendError(code: ErrorCode, message: string, fatal = false, details: ErrorDetails = {}, closeReason: string = code): void {
     this.deps.metrics.wsErrors.inc({ code });
     this.send('error', { code, message, fatal, ...details });
-    if (fatal && this.socket) closeFromServer(this.socket, { code: ERRORS[code].wsClose, reason: code, fatal: true });
+    if (fatal && this.socket) closeFromServer(this.socket, { code: ERRORS[code].wsClose, reason: closeReason, fatal: true });
   }
 
   /**

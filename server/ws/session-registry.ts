@@ -4,6 +4,7 @@ import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import type { SessionRecord } from '../../graph/types.js';
 import { unstoredStreamFromMs } from './stream-frontier.js';
+import { retryTransient } from '../../graph/transient-retry.js';
 
 /** How many sessions a registry admits. */
 export interface SessionLimits {
@@ -32,6 +33,11 @@ export class SessionRegistry {
   private readonly opens = new Map<string, Promise<unknown>>();
   /** Set by drainAll: no session is kept for a resume any more. */
   private draining = false;
+  /**
+   * Tell the other processes that live session `owner` here took the session's audio stream over (set by the event
+   * bus plugin, which publishes a `stream.taken` notice; they answer with {@link streamTaken}).
+   */
+  onStreamTaken: (tenant: string, id: string, owner: string) => Promise<void> = async () => {};
 
   constructor(
     private readonly deps: LiveSessionDeps,
@@ -137,9 +143,17 @@ export class SessionRegistry {
     // Not live here: its last audio stream, if any, is gone (a crash, a restart, the resume window) or still held by
     // another server. Taken over first, then read: a turn that stream stores from now on is refused, so what is read
     // as stored stays so, and what is named as not stored is never stored by it.
-    await this.deps.stores.graph.takeAudioStream(tenant, id, owner).catch((err: unknown) => {
+    // A transient failure (a busy file, a Neo4j leader change) is tried again a few times before the connection is refused.
+    await retryTransient(() => this.deps.stores.graph.takeAudioStream(tenant, id, owner), {
+      onRetry: (err, tried) => this.log.warn({ err: err instanceof Error ? err.message : String(err), tried, session: id },
+        'could not take the session\'s audio stream over; trying again'),
+    }).catch((err: unknown) => {
       throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', `could not take session ${id}'s audio stream over in the store; retry: ${err instanceof Error ? err.message : String(err)}`);
     });
+    // The server that held it, if another, stops its stream now rather than at its next turn (best effort: that turn
+    // is refused in the store all the same).
+    this.onStreamTaken(tenant, id, owner).catch((err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : String(err), session: id },
+      'could not tell the other servers that the session\'s audio stream was taken over'));
     // Read again once taken: a stream the previous holder opened meanwhile recorded its own start.
     const taken = existing ? await this.deps.stores.graph.getSession(tenant, id).catch(() => existing) : null;
     const unstoredFrom = taken ? await this.unstoredFrom(tenant, taken) : null;
@@ -157,6 +171,21 @@ export class SessionRegistry {
     }
     this.deps.metrics.liveSessions.set(this.sessions.size);
     return { session, resumed: existing !== null };
+  }
+
+  /**
+   * Live session `owner`, perhaps on another server, took the session's audio stream over (a `stream.taken` notice):
+   * the live session here, if it held the stream, stores no further turn, so it stops now (a fatal
+   * `PARLEY_ERR_SESSION_BUSY`, close 4000) rather than at its next turn, and a silent client hears it too. The
+   * store decides: a notice that arrives late, after this server took the stream back, changes nothing. A session
+   * whose end is under way ends as it was.
+   */
+  async streamTaken(tenant: string, id: string, owner: string): Promise<void> {
+    const live = this.get(tenant, id);
+    if (!live || live.streamOwner === owner || live.streamLost || live.ending !== null || live.ended) return;
+    const stored = await this.deps.stores.graph.getSession(tenant, id);
+    if (this.get(tenant, id) !== live || !stored?.streamOwner || stored.streamOwner === live.streamOwner) return;
+    live.takenOver();
   }
 
   /** Where nothing is stored on the stored session's last audio stream; null when unknown (logged). */

@@ -10,6 +10,7 @@ import { storedTranscriptEndMs } from './stream-frontier.js';
 import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
 import { bandOf } from '../../pipelines/speaker/voice-bands.js';
 import { isStreamTakenOver } from '../../graph/stream-owner.js';
+import { retryTransient } from '../../graph/transient-retry.js';
 import type { RetiredChange, VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 
 
@@ -257,8 +258,9 @@ export class VoiceTurns {
   /**
    * Record durably where the new audio stream begins on the transcript clock, before it can store a turn:
    * with the turns it stores, that tells a session resumed after a crash from where on this stream nothing
-   * is stored (`unstoredStreamFromMs`). A stream whose start cannot be recorded does not open (a later crash
-   * would name the audio to resend from too late): `PARLEY_ERR_STORE_UNAVAILABLE`, fatal to the connection,
+   * is stored (`unstoredStreamFromMs`). A transient store failure (a busy file, a Neo4j leader change) is tried
+   * again a few times (`retryTransient`); a stream whose start still cannot be recorded does not open (a later
+   * crash would name the audio to resend from too late): `PARLEY_ERR_STORE_UNAVAILABLE`, fatal to the connection,
    * which may reconnect to try again. When another live session took the stream over meanwhile, nothing is
    * recorded and this one stops (`takenOver`).
    */
@@ -266,7 +268,10 @@ export class VoiceTurns {
     const { tenant, id, streamOwner } = this.session;
     let started: boolean;
     try {
-      started = await this.deps.stores.graph.startAudioStream(tenant, id, streamOwner, offsetMs);
+      started = await retryTransient(() => this.deps.stores.graph.startAudioStream(tenant, id, streamOwner, offsetMs), {
+        onRetry: (err, tried) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err), tried },
+          'could not record where the audio stream begins; trying again'),
+      });
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       this.session.log.warn({ err: why }, 'could not record where the audio stream begins');
