@@ -7,7 +7,7 @@ import { TestWsClient } from '../helpers/ws-client.js';
 
 // Asked before the suite starts: an app starting meanwhile can hold the loop past the probe's time-out.
 const redisSkip = await redisSkipReason();
-const redisPrefix = `parley-crash3-takeover-${process.pid}-${Date.now()}`;
+const redisPrefix = `parley-test-takeover-${process.pid}-${Date.now()}`;
 
 /**
  * The takeover notice (`stream.taken`) on the Redis bus, as networked servers pass it (test/server/stream-takeover.test.ts
