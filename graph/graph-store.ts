@@ -214,7 +214,9 @@ export interface GraphStore {
   /**
    * Relabel everything `fromId` touched as `intoId`, then remove `fromId`, recording it as merged into
    * `intoId` (`retiredParticipant`; ids merged into `fromId` before now lead to `intoId`). `intoId` keeps
-   * its external id, or takes `fromId`'s when it has none.
+   * its external id, or takes `fromId`'s when it has none. A backend may move the history in several transactions
+   * (Neo4j: batches, so a long history never outlasts `NEO4J_QUERY_TIMEOUT_MS`): one cut short leaves `fromId` in place,
+   * part of its turns already `intoId`'s, and merging again finishes it.
    * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (two known people).
    */
   mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;

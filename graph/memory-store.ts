@@ -330,7 +330,11 @@ export interface MemoryStore {
   patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
   /** Erase a fact for good (user DELETE). Returns false if absent. */
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
-  /** Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. */
+  /**
+   * Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. A backend may do it in
+   * several transactions (Neo4j: batches, so a long history never outlasts `NEO4J_QUERY_TIMEOUT_MS`); calling it again
+   * after one cut short finishes it.
+   */
   relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
   /**
    * Erase the participant's facts (history included): those they said or that are about them, and those whose text

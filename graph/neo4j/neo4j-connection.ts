@@ -32,6 +32,14 @@ export interface Neo4jOptions {
 /** Default `queryTimeoutMs`. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 20_000;
 
+/**
+ * The deadline of the few transactions that must see a whole history at once and so cannot be cut into batches (an
+ * erasure's plan: every id it will erase, in order, recorded before the first is deleted) and of the start-up
+ * backfills (each batch of which seeks its rows by a scan): `queryTimeoutMs`, but at least this, ms. Everything else that
+ * grows with a history runs in batches under `queryTimeoutMs` (docs/NETWORKED.md, *Outages*).
+ */
+export const LONG_QUERY_TIMEOUT_MS = 300_000;
+
 /** Bolt ports of the Neo4j servers this process's drivers talk to. */
 const boltPorts = new Set<number>();
 let watching = false;
@@ -170,11 +178,21 @@ export class Neo4jRunner {
   ) {}
 
   read<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    return this.transaction(neo4j.session.READ, what, work);
+    return this.transaction(neo4j.session.READ, what, work, this.queryTimeoutMs);
   }
 
   write<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    return this.transaction(neo4j.session.WRITE, what, work);
+    return this.transaction(neo4j.session.WRITE, what, work, this.queryTimeoutMs);
+  }
+
+  /** `read`, under the longer deadline of {@link LONG_QUERY_TIMEOUT_MS} (a whole history read at once). */
+  readLong<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    return this.transaction(neo4j.session.READ, what, work, Math.max(this.queryTimeoutMs, LONG_QUERY_TIMEOUT_MS));
+  }
+
+  /** `write`, under the longer deadline of {@link LONG_QUERY_TIMEOUT_MS} (an erasure's plan, a start-up backfill's batch). */
+  writeLong<T>(what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    return this.transaction(neo4j.session.WRITE, what, work, Math.max(this.queryTimeoutMs, LONG_QUERY_TIMEOUT_MS));
   }
 
   /**
@@ -184,7 +202,7 @@ export class Neo4jRunner {
    * committing after its caller was told it failed (only a commit already sent when time ran out may still
    * land, as with any connection lost at that moment: a retry with the same ids finds it).
    */
-  private async transaction<T>(mode: SessionMode, what: string, work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+  private async transaction<T>(mode: SessionMode, what: string, work: (tx: ManagedTransaction) => Promise<T>, timeoutMs: number): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode, bookmarkManager: this.bookmarks });
     let abandoned = false;
     const guarded = async (tx: ManagedTransaction): Promise<T> => {
@@ -198,8 +216,8 @@ export class Neo4jRunner {
       timer = setTimeout(() => {
         abandoned = true;
         reject(new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE',
-          `Neo4j (NEO4J_URI) did not answer within ${this.queryTimeoutMs} ms (NEO4J_QUERY_TIMEOUT_MS) during ${what}`));
-      }, this.queryTimeoutMs);
+          `Neo4j (NEO4J_URI) did not answer within ${timeoutMs} ms (${timeoutMs === this.queryTimeoutMs ? 'NEO4J_QUERY_TIMEOUT_MS' : 'the longer deadline of a whole-history step'}) during ${what}`));
+      }, timeoutMs);
     });
     try {
       return await Promise.race([attempt, deadline]);

@@ -14,7 +14,7 @@ import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingEra
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
-import { mergeParticipantInto } from './neo4j-participant-merge.js';
+import { mergeParticipantBatched } from './neo4j-participant-merge.js';
 import { checkStreamOwner, setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
 export { ERASE_BATCH } from './neo4j-participant-erasure.js';
@@ -395,7 +395,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     if (fromId === intoId) return;
     await this.init();
     const t = this.t(tenant);
-    await this.db.write('mergeParticipants', (tx) => mergeParticipantInto(tx, t, fromId, intoId));
+    await mergeParticipantBatched(this.db, t, fromId, intoId);
   }
 
   async setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null> {

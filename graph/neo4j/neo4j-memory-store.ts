@@ -213,7 +213,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
   async relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
     if (fromId === intoId) return;
     await this.init();
-    await this.db.write('relabelParticipant', (tx) => relabelMemories(tx, this.t(tenant), fromId, intoId));
+    await relabelMemories(this.db, this.t(tenant), fromId, intoId);
   }
 
   async erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {

@@ -12,11 +12,15 @@ export const ERASE_BATCH = 1000;
  * on the participant node (`erasing`), then those utterances are deleted, their id removed from
  * addressee lists, their remaining edges deleted, and the participant last. An erasure cut short
  * (an outage, a crash) leaves the participant and its record in place, so calling it again
- * finishes the work and still returns every utterance id, including those deleted the first time.
+ * finishes the work and still returns every utterance id, including those deleted the first time. The plan is one
+ * snapshot of the whole history, so it runs under the longer deadline (`LONG_QUERY_TIMEOUT_MS`); every batch after it
+ * under `NEO4J_QUERY_TIMEOUT_MS`.
  */
 export async function eraseParticipant(db: Neo4jRunner, tenant: string, id: string): Promise<string[] | null> {
   const params = { tenant, id };
-  const ids = await db.write('deleteParticipant.plan', async (tx) => {
+  // The ids recorded by an attempt cut short, then those spoken still, each once: collect(DISTINCT) keeps a hashed set
+  // (testing each against the stored list was quadratic in the history, and a resumed plan ran past any deadline).
+  const ids = await db.writeLong('deleteParticipant.plan', async (tx) => {
     const found = await tx.run(`
       MATCH (p:Participant {tenant: $tenant, id: $id})
       CALL {
@@ -25,7 +29,12 @@ export async function eraseParticipant(db: Neo4jRunner, tenant: string, id: stri
         WITH u ORDER BY u.sessionId, u.seq
         RETURN collect(u.id) AS spoken
       }
-      SET p.erasing = CASE WHEN p.erasing IS NULL THEN spoken ELSE p.erasing + [x IN spoken WHERE NOT x IN p.erasing] END
+      CALL {
+        WITH p, spoken
+        UNWIND coalesce(p.erasing, []) + spoken AS x
+        RETURN collect(DISTINCT x) AS ids
+      }
+      SET p.erasing = ids
       RETURN p.erasing AS ids`, params);
     return found.records.length === 0 ? null : stringList(found.records[0]!.get('ids'));
   });

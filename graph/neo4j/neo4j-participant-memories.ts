@@ -5,7 +5,7 @@
  */
 import type { ManagedTransaction } from 'neo4j-driver';
 import { splitRecorded, type ErasedMemory } from '../memory-store.js';
-import type { Neo4jRunner } from './neo4j-connection.js';
+import { int, toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { ERASE_BATCH } from './neo4j-participant-erasure.js';
 import { mergeStates, personaState, stateProps } from './neo4j-persona.js';
 import { DROP_ORPHAN_ADDRESSEE, propRows } from './neo4j-store-base.js';
@@ -46,25 +46,42 @@ export const RELINK_FACTS = `
   FOREACH (p IN [x IN ps WHERE x.id IN f.addresseeIds] | MERGE (f)-[:ADDRESSED_TO]->(p))`;
 
 /**
- * Give every memory of `fromId` to `intoId` in transaction `tx` of stored tenant `t`: their facts' speaker, subject and
- * addressee ids (edges rebuilt), their persona nodes (merged into `intoId`'s of the same kind and target), and the
- * speaker their turns were consolidated under.
+ * Give every memory of `fromId` to `intoId` in stored tenant `t` (`MemoryStore.relabelParticipant`): their facts' speaker,
+ * subject and addressee ids (edges rebuilt), their persona nodes (merged into `intoId`'s of the same kind and target), and
+ * the speaker their turns were consolidated under. The facts and consolidation records, which grow with the history, move
+ * `ERASE_BATCH` per transaction, so a long history never makes one transaction outlast `NEO4J_QUERY_TIMEOUT_MS`; each
+ * batch takes rows still naming `fromId`, so a relabel cut short is finished by running it again. The persona nodes
+ * (a handful per (kind, target), not one per turn) move in one transaction at the end.
  */
-export async function relabelMemories(tx: ManagedTransaction, t: string, fromId: string, intoId: string): Promise<void> {
-  const params = { tenant: t, from: fromId, into: intoId };
-  const changed = await tx.run(`
-    ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$from')}
-    WITH DISTINCT f
-    SET f.speakerId = CASE WHEN f.speakerId = $from THEN $into ELSE f.speakerId END,
-        f.subjectId = CASE WHEN f.subjectId = $from THEN $into ELSE f.subjectId END,
-        f.addresseeIds = reduce(acc = [], a IN [x IN f.addresseeIds | CASE WHEN x = $from THEN $into ELSE x END] |
-          CASE WHEN a IN acc THEN acc ELSE acc + a END)
-    RETURN f.id AS id`, params);
-  await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
-  await relabelPersona(tx, t, fromId, intoId);
+export async function relabelMemories(db: Neo4jRunner, t: string, fromId: string, intoId: string): Promise<void> {
+  const params = { tenant: t, from: fromId, into: intoId, batch: int(ERASE_BATCH) };
+  for (;;) {
+    const n = await db.write('relabelParticipant.facts', async (tx) => {
+      const changed = await tx.run(`
+        ${FACTS_OF_PARTICIPANT.replaceAll('$pid', '$from')}
+        WITH DISTINCT f LIMIT $batch
+        SET f.speakerId = CASE WHEN f.speakerId = $from THEN $into ELSE f.speakerId END,
+            f.subjectId = CASE WHEN f.subjectId = $from THEN $into ELSE f.subjectId END,
+            f.addresseeIds = reduce(acc = [], a IN [x IN f.addresseeIds | CASE WHEN x = $from THEN $into ELSE x END] |
+              CASE WHEN a IN acc THEN acc ELSE acc + a END)
+        RETURN f.id AS id`, params);
+      // Rebuilt edges no longer lead to `fromId`'s addressee key: the next batch does not find these again.
+      await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
+      return changed.records.length;
+    });
+    if (n < ERASE_BATCH) break;
+  }
   // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
-  await tx.run('MATCH (n:ProcessedUtterance {tenant: $tenant, speakerId: $from}) SET n.speakerId = $into', params);
-  await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
+  for (;;) {
+    const n = await db.write('relabelParticipant.processed', async (tx) => toNum((await tx.run(`
+      MATCH (n:ProcessedUtterance {tenant: $tenant, speakerId: $from}) WITH n LIMIT $batch
+      SET n.speakerId = $into RETURN count(n) AS n`, params)).records[0]?.get('n') ?? 0));
+    if (n < ERASE_BATCH) break;
+  }
+  await db.write('relabelParticipant', async (tx) => {
+    await relabelPersona(tx, t, fromId, intoId);
+    await tx.run(DROP_ORPHAN_ADDRESSEE, { tenant: t, id: fromId });
+  });
 }
 
 /** Move persona nodes to `intoId`, merging into its node of the same (kind, target) where one exists. */
@@ -97,12 +114,13 @@ async function relabelPersona(tx: ManagedTransaction, t: string, fromId: string,
  * Erase the facts (see `erasesFact`: theirs, or naming them by one of `names`) and persona of participant `id` of
  * stored tenant `t`, and remove them from the addressees of the others' facts they were addressed in: the ids are read
  * first, then the nodes deleted and the kept facts changed in batches of `ERASE_BATCH` (one transaction each), so a
- * person with many memories never holds one huge transaction.
+ * person with many memories never holds one huge transaction. The plan (one read of the whole history) runs under the
+ * longer deadline (`LONG_QUERY_TIMEOUT_MS`), every batch under `NEO4J_QUERY_TIMEOUT_MS`.
  * Returns every id when all batches succeed; a failure is reported to the caller.
  */
 export async function eraseMemories(db: Neo4jRunner, t: string, id: string, recorded?: { factIds: string[]; personaIds: string[] }, names: readonly string[] = []): Promise<ErasedMemory> {
   const params = { tenant: t, id };
-  const found = await db.read('deleteParticipant.plan', async (tx) => {
+  const found = await db.readLong('deleteParticipant.plan', async (tx) => {
     const persona = await tx.run(`
       MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
       RETURN n.id AS nid ORDER BY n.id`, params);
@@ -131,7 +149,7 @@ export async function eraseMemories(db: Neo4jRunner, t: string, id: string, reco
 
 /** Ids of the facts (history included) erasing `id` of stored tenant `t` takes (`MemoryStore.erasedFactIds`). */
 export async function erasedFactIds(db: Neo4jRunner, t: string, id: string, names: readonly string[]): Promise<string[]> {
-  return (await db.read('erasedFactIds', (tx) => factsOfErased(tx, t, id, names))).factIds;
+  return (await db.readLong('erasedFactIds', (tx) => factsOfErased(tx, t, id, names))).factIds;
 }
 
 /**

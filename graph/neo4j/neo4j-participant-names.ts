@@ -63,15 +63,17 @@ export const UNINDEXED_WORDS = `
 
 /**
  * Write the name keys, then the name words, of participants stored before they existed (BACKFILL_NAMES,
- * UNINDEXED_WORDS), 500 participants per transaction until none is left.
+ * UNINDEXED_WORDS), 500 participants per transaction until none is left. Run at every start; each batch finds its
+ * participants by a scan of them all (no index holds the flags), so it runs under the longer deadline
+ * (`LONG_QUERY_TIMEOUT_MS`): under `NEO4J_QUERY_TIMEOUT_MS` a large database failed every start-up.
  */
 export async function backfillParticipantNames(db: Neo4jRunner): Promise<void> {
   for (;;) {
-    const n = await db.write('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
+    const n = await db.writeLong('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
     if (n < 500) break;
   }
   for (;;) {
-    const n = await db.write('indexing participant name words', async (tx) => {
+    const n = await db.writeLong('indexing participant name words', async (tx) => {
       const found = (await tx.run(UNINDEXED_WORDS)).records.map((r) => wordsEntry(String(r.get('tenant')), {
         id: String(r.get('id')), name: (r.get('name') as string | null) ?? null, aliases: r.get('aliases') as string[],
       }));
