@@ -60,12 +60,6 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
    * alone)`; default 0.5 (chosen on LoCoMo 1–5 and multiparty-dev against 1 and 2; held out: docs/BENCHMARKS.md), 0 off.
    */
   answeredWeight?: number;
-  /**
-   * Score factor of a turn that only asks (`onlyAsks`: a question and, besides it, fewer than two content words, such as
-   * "Cool! What type of music do you play?"): it tells what its speaker wondered about, not what they did or hold. Not
-   * applied when the question asks about asking ("What did Ben ask?"). Default 1 (off); a factor from 0 to 1.
-   */
-  askingFactor?: number;
   /** Score bonus factor for evidence from the session the question is asked in (`QuestionInput.sessionId`); default 0.5. */
   sessionBoost?: number;
   /** Score bonus factor for turns spoken by a participant the question names as its subject; default 0.6. */

@@ -4,7 +4,6 @@ import { asksWho, expectedAnswerType, holdsAnswerType, holdsTimeAnswer, TIME_ANS
 import { feedbackTerms } from './feedback-terms.js';
 import { answerItems } from './memory-layer.js';
 import { answeredFactor, questionsAnswered } from './answered-question.js';
-import { askingTurnFactor } from './asking-turn.js';
 import { NameResolver } from './memory-items.js';
 import { namedSpeakerFactor, statedShares, subjectSearchFactors } from './named-subject-match.js';
 import { coverage, covers, roundActions, type Action } from './question-policy.js';
@@ -93,8 +92,6 @@ export async function answerQuestion(
   if (!(searchShare >= 0 && searchShare <= 1)) throw new RangeError(`namedSearchMatch is a share from 0 to 1, got ${String(searchShare)}`);
   const depth = options.namedSearchDepth ?? 20;
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
-  const askingFactor = options.askingFactor ?? 1;
-  askingTurnFactor('', input.question, askingFactor); // a bad factor is refused before any search
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
 
@@ -192,8 +189,7 @@ export async function answerQuestion(
     .map((r) => {
       const u = utterances.get(r.id) as Utterance;
       const answered = answeredFactor(u.text, askedBy.get(u.id)?.text, rewritten.terms, answeredWeight);
-      const asking = askingTurnFactor(u.text, input.question, askingFactor);
-      return { u, score: r.score * answered * asking * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time, sessionId: u.sessionId }) };
+      return { u, score: r.score * answered * factor({ speakerIds: [u.speakerId], addresseeIds: u.addresseeIds, text: u.text, time: u.time, sessionId: u.sessionId }) };
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, k * 3);
