@@ -20,7 +20,15 @@ export interface OnnxSentenceModelOptions {
   pooling: Pooling;
   /** Longest input in tokens, [CLS] and [SEP] included; longer texts are cut. Default 256. */
   maxTokens?: number;
-  /** Most texts in one inference call; default 32. */
+  /**
+   * How texts are run: `alone` (default) runs each text by itself (batch of one, its own length, no
+   * padding), so its vector is the same bit for bit whatever it is embedded with; `padded` runs up to
+   * `maxBatch` texts of similar length in one padded batch (a little faster, but a text's vector then
+   * depends on its batch: int8 exports quantise activations per tensor, over every row and pad of the
+   * batch). `padded` is kept for the batching bench's baseline only.
+   */
+  batching?: 'alone' | 'padded';
+  /** Most texts in one inference call with `batching: 'padded'`; default 32. */
   maxBatch?: number;
   /** ONNX Runtime intra-op threads. Default 1. */
   intraOpNumThreads?: number;
@@ -29,7 +37,8 @@ export interface OnnxSentenceModelOptions {
 /**
  * A sentence encoder (BERT-family transformer exported to ONNX) with its real tokenizer, run on
  * onnxruntime-node in the calling thread. Heavy: host it in a worker (`onnx-text-worker.ts`).
- * Texts are embedded in batches of similar length (less padding); vectors are L2-normalised.
+ * Each text is run alone (no neighbours, no padding), so a text's vector never depends on what it
+ * was embedded with or when (issue #16 item 5); vectors are L2-normalised.
  */
 export class OnnxSentenceModel {
   readonly #session: ort.InferenceSession;
@@ -37,6 +46,7 @@ export class OnnxSentenceModel {
   readonly #pooling: Pooling;
   readonly #maxTokens: number;
   readonly #maxBatch: number;
+  readonly #batching: 'alone' | 'padded';
   readonly #sepId: number;
   /** Width of every vector (the encoder's hidden size). */
   readonly dimension: number;
@@ -47,6 +57,7 @@ export class OnnxSentenceModel {
     this.#pooling = o.pooling;
     this.#maxTokens = o.maxTokens ?? 256;
     this.#maxBatch = o.maxBatch ?? 32;
+    this.#batching = o.batching ?? 'alone';
     this.#sepId = sepId;
     this.dimension = dimension;
   }
@@ -61,6 +72,9 @@ export class OnnxSentenceModel {
     }
     if (o.maxTokens !== undefined && (!Number.isInteger(o.maxTokens) || o.maxTokens < 3)) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `maxTokens must be an integer of at least 3, got ${o.maxTokens}`);
+    }
+    if (o.batching !== undefined && o.batching !== 'alone' && o.batching !== 'padded') {
+      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `batching is 'alone' or 'padded', got ${JSON.stringify(o.batching)}`);
     }
     let tokenizer: Tokenizer;
     try {
@@ -89,9 +103,15 @@ export class OnnxSentenceModel {
     return [...ids.slice(0, this.#maxTokens - 1), this.#sepId];
   }
 
-  /** One unit vector per text, in order. */
+  /** One unit vector per text, in order; with the default batching a text's vector is the same whatever it is embedded with. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     const ids = texts.map((t) => this.tokenize(t));
+    if (this.#batching === 'alone') {
+      // A batch of one: the int8 export's per-tensor activation ranges then cover this text's tokens only.
+      const out: Float32Array[] = [];
+      for (const row of ids) out.push((await encode(this.#session, this.#pooling, [row]))[0]!);
+      return out;
+    }
     // Batch texts of similar length together: padding costs as much as real tokens.
     const order = ids.map((_, i) => i).sort((a, b) => ids[a]!.length - ids[b]!.length);
     const out = new Array<Float32Array>(texts.length);

@@ -33,13 +33,15 @@ export function testTokenRow(id: number, dim: number): Float32Array {
  * `token_type_ids`, int64 [B,T] → `last_hidden_state` [B,T,dim]): each token's state is its row of a
  * fixed table plus the sum of the unpadded rows of its text, so the first ([CLS]) state depends on
  * every token and not on padding. No pretrained weights can be installed here; it checks plumbing
- * (tokenizer, batching, pooling, install path), not accuracy.
+ * (tokenizer, batching, pooling, install path), not accuracy. `quantised`: the states then go through
+ * DynamicQuantizeLinear and back, as in the int8 exports (bge-small-en-v1.5-q): uint8 over the range of
+ * the whole [B,T,dim] tensor, so a text's states depend on the other texts and the padding of its batch.
  */
-export function buildTestTextModel(file: string, dim: number): void {
+export function buildTestTextModel(file: string, dim: number, quantised = false): void {
   const table = new Float32Array(TEST_TEXT_VOCAB.length * dim);
   TEST_TEXT_VOCAB.forEach((_, id) => table.set(testTokenRow(id, dim), id * dim));
   writeTestOnnxModel(file, {
-    name: 'token-table-plus-sum',
+    name: quantised ? 'token-table-plus-sum-int8' : 'token-table-plus-sum',
     node: [
       { opType: 'Gather', input: ['E', 'input_ids'], output: ['rows'] },
       { opType: 'Cast', input: ['attention_mask'], output: ['maskF'], attribute: [intAttribute('to', FLOAT)] },
@@ -49,7 +51,13 @@ export function buildTestTextModel(file: string, dim: number): void {
       { opType: 'Cast', input: ['token_type_ids'], output: ['typeF'], attribute: [intAttribute('to', FLOAT)] },
       { opType: 'Unsqueeze', input: ['typeF', 'axis2'], output: ['type3'] },
       { opType: 'Add', input: ['masked', 'sum'], output: ['withSum'] },
-      { opType: 'Add', input: ['withSum', 'type3'], output: ['last_hidden_state'] },
+      ...(quantised
+        ? [
+          { opType: 'Add', input: ['withSum', 'type3'], output: ['states'] },
+          { opType: 'DynamicQuantizeLinear', input: ['states'], output: ['q', 'qScale', 'qZero'] },
+          { opType: 'DequantizeLinear', input: ['q', 'qScale', 'qZero'], output: ['last_hidden_state'] },
+        ]
+        : [{ opType: 'Add', input: ['withSum', 'type3'], output: ['last_hidden_state'] }]),
     ],
     initializer: [
       { name: 'E', dataType: FLOAT, dims: [TEST_TEXT_VOCAB.length, dim], rawData: new Uint8Array(table.buffer) },

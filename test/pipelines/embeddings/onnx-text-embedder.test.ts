@@ -8,11 +8,13 @@ import { after, before, describe, test } from 'node:test';
 import AdmZip from 'adm-zip';
 import { ParleyError } from '../../../graph/core/errors.js';
 import { OnnxSentenceModel } from '../../../pipelines/embeddings/onnx-sentence-model.js';
-import { BGE_SMALL_EN, OnnxTextEmbedder } from '../../../pipelines/embeddings/onnx-text-embedder.js';
+import { BGE_SMALL_EN, ONNX_TEXT_MODELS, OnnxTextEmbedder, TEXT_MODEL_FILE, TEXT_TOKENIZER_FILE } from '../../../pipelines/embeddings/onnx-text-embedder.js';
+import { textModelInstalled } from '../../../pipelines/embeddings/text-embedder-choice.js';
 import { l2normalise } from '../../../pipelines/embeddings/text-embedder.js';
-import { BGE_SMALL_EN_MODEL, BGE_SMALL_EN_Q_MODEL, findModel, type ModelEntry } from '../../../pipelines/models/manifest.js';
+import { BGE_SMALL_EN_MODEL, BGE_SMALL_EN_Q_MODEL, findModel, installedPath, type ModelEntry } from '../../../pipelines/models/manifest.js';
 import { mavenJarUrl, parseMavenUrl } from '../../../pipelines/models/maven-artifact.js';
 import { fetchModel, verifyModel } from '../../../pipelines/models/model-downloader.js';
+import { modelsDir } from '../../../pipelines/models/repo-root.js';
 import { loadConfig } from '../../../server/config.js';
 import { createTextEmbedder } from '../../../server/plugins/models.js';
 import { buildTestTextModel, testTokenizerJson, testTokenRow, TEST_TEXT_VOCAB } from '../../doubles/onnx-text-model.js';
@@ -181,6 +183,64 @@ describe('ONNX text embedder: a jar from a Maven repository → fetch → verify
       await mean.close();
     }
     await assert.rejects(OnnxSentenceModel.load({ modelPath, tokenizerPath, pooling: 'cls', maxTokens: 2 }), /maxTokens/);
+    await assert.rejects(OnnxSentenceModel.load({ modelPath, tokenizerPath, pooling: 'cls', batching: 'most' as 'alone' }), /batching is 'alone' or 'padded'/);
     await assert.rejects(OnnxSentenceModel.load({ modelPath: path.join(dir, 'absent.onnx'), tokenizerPath, pooling: 'cls' }), /not found/);
+  });
+});
+
+/** Every text of `texts` embedded alone, then in each batch of `mixes` (lists of indices): each vector the same bit for bit. */
+async function assertBatchIndependent(model: OnnxSentenceModel, texts: string[], mixes: number[][]): Promise<void> {
+  const alone: Float32Array[] = [];
+  for (const t of texts) alone.push((await model.embed([t]))[0]!);
+  for (const mix of mixes) {
+    const vectors = await model.embed(mix.map((i) => texts[i]!));
+    mix.forEach((i, j) => assert.deepEqual(vectors[j], alone[i], `"${texts[i]}" in the batch [${mix.join(', ')}] differs from it embedded alone`));
+  }
+}
+
+describe('a text\'s vector does not depend on what it is embedded with (issue #16 item 5: the same conversation, the same store)', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'parley-text-batching-'));
+    buildTestTextModel(path.join(dir, 'stand-in-int8.onnx'), DIM, true);
+    await writeFile(path.join(dir, 'tokenizer.json'), testTokenizerJson());
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('stand-in int8 model (activations quantised over the whole batch): alone, beside longer texts, in other orders', async () => {
+    const model = await OnnxSentenceModel.load({ modelPath: path.join(dir, 'stand-in-int8.onnx'), tokenizerPath: path.join(dir, 'tokenizer.json'), pooling: 'cls' });
+    const texts = ['hello world', 'the cat sat.', 'unaffable cats sat, the world!', 'a cat', 'hello hello hello world world world, the cat sat!'];
+    try {
+      await assertBatchIndependent(model, texts, [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [0, 4], [1, 3], [2, 0, 0, 2]]);
+    } finally {
+      await model.close();
+    }
+  });
+
+  const q = ONNX_TEXT_MODELS[BGE_SMALL_EN_Q_MODEL];
+  test('real bge-small-en-v1.5-q (the auto embedder), through its worker: calls batched together or alone give the same vectors', {
+    skip: textModelInstalled(modelsDir(), q.name) ? undefined : `${q.name} is not installed in ${modelsDir()}`,
+  }, async () => {
+    const texts = ['I adopted a dog last week.', 'Caroline went to the LGBTQ support group on 7 May 2023 and said it was powerful.',
+      'ok', 'What did you think of the pottery class? I loved it, we made bowls and I painted mine blue with little stars.'];
+    const model = await OnnxSentenceModel.load({
+      modelPath: installedPath(modelsDir(), q.name, TEXT_MODEL_FILE), tokenizerPath: installedPath(modelsDir(), q.name, TEXT_TOKENIZER_FILE), pooling: q.pooling,
+    });
+    try {
+      await assertBatchIndependent(model, texts, [[0, 1, 2, 3], [3, 2, 1, 0], [2, 3]]);
+    } finally {
+      await model.close();
+    }
+    // Through the worker: calls of the same tick share one request, yet each gets the vectors it gets alone.
+    const embedder = new OnnxTextEmbedder({ spec: q, modelsDir: modelsDir() });
+    try {
+      const alone = await embedder.embed([texts[0]!]);
+      const [together] = await Promise.all([embedder.embed([texts[0]!]), embedder.embed([texts[3]!, texts[1]!])]);
+      assert.deepEqual(together, alone);
+    } finally {
+      await embedder.close();
+    }
   });
 });
