@@ -32,8 +32,21 @@ export interface FoundDate {
   written?: string;
 }
 
-/** Words that look back; "my last day" is no time gone by. */
-const PAST = /\b(?:last(?!\s+days?\b)|past|ago|yesterday|previous)\b/i;
+/** A time "last / past / previous" looks back over: a unit, a weekday, a month, a season, a holiday. */
+const TIME_WORD = String.raw`(?:nights?|evenings?|mornings?|afternoons?|weeks?|weekends?|fortnights?|months?|years?|decades?|centur(?:y|ies)|hours?|`
+  + String.raw`minutes?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|weds?|thu(?:rs?)?|fri|jan(?:uary)?|feb(?:ruary)?|march|april|may|`
+  + String.raw`june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|spring|summer|autumn|fall|winter|term|semester|`
+  + String.raw`christmas|easter|halloween|thanksgiving|new\s+year(?:['’]s)?)`;
+/** A count before a time ("the last few days", "the past two weeks", "the previous couple of months"). */
+const COUNT = String.raw`(?:(?:few|couple(?:\s+of)?|several|\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)`;
+/**
+ * Words that look back (rules 43): "ago", "yesterday", "in the past", and "last / past / previous" before a time
+ * ("last week", "this past weekend", "the past two weeks", "the last few days"). Not "last" or "past" anywhere: "the
+ * last time I'll see him is Friday", "my last exam is on Friday", "half past six on Friday", "the previous owner is coming
+ * on Friday" look ahead; "my last day", "the last week of June" (a time of something else) are no time gone by.
+ */
+const PAST = new RegExp(String.raw`\b(?:ago|yesterday|in\s+the\s+past|(?:last|past|previous)\s+(?:${COUNT}(?:days|${TIME_WORD})|${TIME_WORD})\b(?!\s+of\b))`
+  + String.raw`(?![\w'’])`, 'i');
 /** A month's name, as a date phrase may give it ("in May", "on March 3rd", "Sept"). */
 const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/i;
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
@@ -136,10 +149,22 @@ const PRESENT_BE = /^(?:am|are|is)$|['’](?:m|re|s)$/i;
 /**
  * A verb whose past form is its lemma ("quit", "cut", "hurt", "split", "shut") straight after a pronoun subject, with no
  * auxiliary or modal between ("i quit tesco in may", "we split up in june"): told of the past, as wink's tags cannot say
- * (rules 42: said in December, "in may" was read as May to come). "I'll quit", "I want to quit" have a word between;
- * "he quits" is a present form.
+ * (rules 42: said in December, "in may" was read as May to come; a noun phrase subject, rules 43:
+ * `NOUN_SUBJECT_SAME_FORM_PAST`). "I'll quit", "I want to quit" have a word between; "he quits" is a present form.
  */
 const SAME_FORM_PAST = /\b(?:I|we|they|he|she)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b/i;
+/** Words that are no part of a noun phrase subject: an auxiliary, a modal, "to", a negation ("the bus will quit"). */
+const NOT_SUBJECT_WORD = String.raw`(?:will|would|can|could|should|shall|might|must|may|to|do|does|did|has|have|had|is|are|was|were|be|been|`
+  + String.raw`never|not|wants?|going|gonna|wanna|just|finally|already|actually)\b`;
+/** Sentence openers that are no name ("Then quit…", "Please cut…"). */
+const NOT_NAME = String.raw`(?:Then|Just|Maybe|Please|Never|Always|Don|Do|Did|Will|Should|Could|Would|Might|Must|Can|Let|So|And|But|Or|Also|`
+  + String.raw`Well|Okay|Ok|Oh|Yes|No|Now|Soon|Finally|Actually|If|When|Once)\b`;
+/**
+ * The same verbs after a noun phrase subject with no auxiliary between ("my sister quit in May", "Tom quit his job in May",
+ * "the company shut down in May"; rules 43): told of the past too. A present form would be "quits" for one person.
+ */
+const NOUN_SUBJECT_SAME_FORM_PAST = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:and|but|so|because|when)\s+)(?:(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our|[Tt]he)`
+  + String.raw`(?:\s+(?!${NOT_SUBJECT_WORD})[a-z]+){1,3}|(?!${NOT_NAME})[A-Z][a-z]+)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b`);
 /** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
 const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b/i;
 
@@ -152,7 +177,7 @@ export function toldAsPast(text: string): boolean {
   // "Dan promised me he would fix it by Tuesday": a past verb that looks ahead (rules 39).
   if (LOOKS_AHEAD.test(text) || AHEAD_WORD.test(text) || aheadFromPast(text)) return false;
   // "i quit tesco in may": a verb whose past is its lemma, straight after its subject (rules 42).
-  if (SAME_FORM_PAST.test(text)) return true;
+  if (SAME_FORM_PAST.test(text) || NOUN_SUBJECT_SAME_FORM_PAST.test(text)) return true;
   const nlp = wink();
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out() as string[];
