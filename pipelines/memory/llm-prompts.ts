@@ -151,9 +151,9 @@ A NEW withdrawal of a named job (retraction, slot occupation, value the job: "An
 DELETEs only the EXISTING facts of that job, whether slot occupation or occupation:<job> ("Ana is also a part-time
 photographer"), never another job ("Ana is a nurse"); with none of that job, NOOP (a job denied that was never held is
 no job to store). Any other NEW withdrawal that names a value (retraction, slot works_at, lives_in, diet…, value "Tesco",
-"the weekend", "London") DELETEs only the EXISTING facts of that slot holding that value (case and "the" aside), never
-another value ("Ana left tesco" does not end "Ana works at the bank"); with none of that value while the slot holds
-another, NOOP; with no EXISTING fact of that slot at all, ADD. A withdrawal of a liking (slot preference:<thing>) ends that slot whatever its value.`;
+"the weekend", "London") DELETEs only the EXISTING facts of that slot holding that value (case and "the" aside),
+never another value ("Ana left tesco" does not end "Ana works at the bank"); with none of that value while the slot
+holds another, NOOP; with no EXISTING fact of that slot at all, ADD. A withdrawal of a liking (slot preference:<thing>) ends that slot whatever its value.`;
 
 export const DECIDE_SCHEMA = {
   type: 'object',
