@@ -4,6 +4,7 @@
  * liking by its slot and "I've gone off video games" replaces it. Before, a liking kept the plural ("video games") and its
  * withdrawal or change of taste made it singular, so they named two slots.
  */
+import { defaultWordNet } from '../retrieval/wordnet.js';
 
 /** Lower-case slot key from free text. */
 export function slotKey(text: string): string {
@@ -13,12 +14,20 @@ export function slotKey(text: string): string {
 /** The slot of a liking held for now (temporary-slots.ts `FOR_NOW_PREFERENCE`): no thing, kept as it is. */
 const FOR_NOW = 'preference:for_now';
 
-/** Words whose last "s" is no plural: "glass", "hummus", "tennis", "news". */
+/** Words whose last "s" is no plural, when WordNet cannot say: "glass", "hummus", "tennis", "news". */
 const NOT_PLURAL = /(?:ss|us|is)$|^news$/;
 
-/** `word` singular: a final "s" taken off a word of more than three letters that is no `NOT_PLURAL` word ("cats" → "cat"). */
+/**
+ * `word` singular when it ends in "s": as WordNet lists it, the word itself when it is a noun of its own ("news",
+ * "christmas", "glasses", "chips"), else its first listed base form ("games" → "game", "dishes" → "dish", "berries" →
+ * "berry"); a word WordNet does not know (or no WordNet installed) loses a final "s" when it has more than three letters
+ * and is no `NOT_PLURAL` word.
+ */
 function singular(word: string): string {
-  return word.length > 3 && word.endsWith('s') && !NOT_PLURAL.test(word) ? word.slice(0, -1) : word;
+  if (!word.endsWith('s')) return word;
+  const listed = defaultWordNet().baseForms(word, 'noun')[0];
+  if (listed) return listed;
+  return word.length > 3 && !NOT_PLURAL.test(word) ? word.slice(0, -1) : word;
 }
 
 /**

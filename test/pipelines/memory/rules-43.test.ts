@@ -95,6 +95,8 @@ describe('rules 43: a liking and its withdrawal name one slot (item 2)', () => {
     // Words whose "s" is no plural keep it; a long span keeps its words (rules 42).
     assert.deepEqual(slotsOf(await facts('I love the news')), ['preference:news=love']);
     assert.deepEqual(slotsOf(await facts('I love hummus')), ['preference:hummus=love']);
+    assert.deepEqual(slotsOf(await facts('I love Christmas')), ['preference:christmas=love']);
+    assert.deepEqual(slotsOf(await facts('I love board games')), ['preference:board game=love']);
   });
 
   test('a taste gone off replaces the liking, stored before rules 43 with the plural too', async () => {
