@@ -3,13 +3,11 @@
  * by `findDates` ("next Friday") replaced by the calendar date it meant ("on Friday 4 December 2026"), so the fact still
  * reads right next month.
  */
-import type { FoundDate } from './relative-date.js';
+import { SUBJECT_PLACE, type FoundDate } from './relative-date.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
   'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-/** Where a subject stands: the sentence's or a clause's start ("Hang tight, this week has been…", "…but last year was"). */
-export const SUBJECT_PLACE = /(?:^|[,;:]\s*|\b(?:and|but|so|because)\s+)$/i;
 /** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
 const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
 const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to)\s+$/i;

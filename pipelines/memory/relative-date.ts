@@ -4,7 +4,6 @@
  * of the past is read in told-tense.ts; a date written into a fact's text, in date-text.ts.
  */
 import * as chrono from 'chrono-node';
-import { SUBJECT_PLACE } from './date-text.js';
 import { COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
@@ -89,6 +88,8 @@ const KIND_OF_DAY_BEFORE = /\b(?:favou?rite|best|worst|\w+est)\s+(?:day|part)(?:
 const LIKING_BEFORE = /\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|prefer(?:s|red)?|dread(?:s|ed)?|adore[sd]?)\s+$/i;
 /** A phrase that names a weekday or week with no word placing it in time ("Sunday", "the week", "the week before…"). */
 const DAY_OR_WEEK_ALONE = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:the\s+)?week(?:\s+(?:before|after))?)$/i;
+/** Where a subject stands: the sentence's or a clause's start ("Hang tight, this week has been…", "…but last year was"). */
+export const SUBJECT_PLACE = /(?:^|[,;:]\s*|\b(?:and|but|so|because)\s+)$/i;
 
 /**
  * True when the weekday or week `phrase` (at `index` of `text`) is what a generic statement is about, not a time:
