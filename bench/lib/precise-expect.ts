@@ -4,6 +4,7 @@
  * wrong. Kept apart from the bench so the rules of what counts read in one place.
  */
 import type { ExtractedFact } from '../../pipelines/memory/extractor.js';
+import { thingSlotKey } from '../../pipelines/memory/thing-keys.js';
 
 /**
  * Kinds of false memory: `job` (an `occupation` or `works_at` slot), `preference` (a preference fact or a
@@ -74,9 +75,13 @@ function withdrawsValue(f: ExtractedFact): boolean {
  */
 function endsNamed(f: ExtractedFact, e: Expected): boolean {
   const saidIn = (text: string): boolean => e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(text));
+  // A slot's key names its thing singular ("preference:video game", thing-keys.ts): a word said plain ("video games") is
+  // read as keyed the same way (rules 43: the judge missed "i'm not into video games anymore" by the plural alone).
+  const keyed = (key: string): boolean => e.words.every((w) => new RegExp(`\\b(?:${w})\\b`, 'i').test(key)
+    || (/^[a-z' -]+$/i.test(w) && new RegExp(`\\b${thingSlotKey(w)}\\b`).test(key)));
   // A liking's value is how it is held ("like"): its thing is its slot's key ("preference:running").
-  if (f.slot && f.value !== null) return f.retraction && saidIn(POLARITY.test(f.value) ? f.slot.replace(/^[a-z_]+:/, '') : f.value);
-  if (f.slot) return e.slot !== undefined || saidIn(f.slot.replace(/^[a-z_]+:/, ''));
+  if (f.slot && f.value !== null) return f.retraction && (POLARITY.test(f.value) ? keyed(f.slot.replace(/^[a-z_]+:/, '')) : saidIn(f.value));
+  if (f.slot) return e.slot !== undefined || keyed(f.slot.replace(/^[a-z_]+:/, ''));
   return f.retraction && saidIn(f.content);
 }
 

@@ -6,6 +6,7 @@
  */
 import { holdsAJob, likeableThing } from './kinds.js';
 import { HEDGES } from './plan-object.js';
+import { thingSlotKey } from './thing-keys.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
@@ -25,10 +26,10 @@ export interface SlotChange {
   /** A slot of the same family the sentence ends while filling this one ("I left Hillcrest, I'm tutoring now"). */
   ends?: string;
   /**
-   * An ending of the slot only where it holds `value` ("i left tesco": the employer ends if it is Tesco; rules 41b): the
-   * value is the one named, and the fact is a withdrawal of that value, as "I'm not a photographer anymore" is.
+   * The sentence withdraws `value` ("i left tesco"): the fact is a withdrawal of the value named, as "I'm not a
+   * photographer anymore" is, which ends the slot only where it holds that value (decide.ts `namedValue`; rules 41b, 43).
    */
-  namedOnly?: true;
+  withdrawn?: true;
 }
 
 const STOP = /\s+(?:last|next|this|on|over|during|since|today|tonight|tomorrow|yesterday|because|with|and|but|for|when|where|now|again|until|till|til|through|thru|anymore|these days|nowadays|in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|july|august|september|october|november|december))\b.*$|[,.;!?].*$/i;
@@ -249,10 +250,12 @@ const ALLERGY_NOUN = /\b(?:I\s+(?:have|['’]ve got)|my)\s+(?:bad\s+|severe\s+)?
 /** A denial: "I'm not allergic", "I'm no longer…". */
 const DENIED = /\b(?:not|never|no longer)\b|n['’]t\b/i;
 
-/** The thing a taste or an allergy is about, as a slot key: lower-case, singular ("cats" -> "cat"). */
+/**
+ * The thing a taste or an allergy is about, as a slot key: lower-case, singular ("cats" -> "cat"), the key a liking of
+ * it has (`thingSlotKey`, rules 43).
+ */
 function thingKey(raw: string): string {
-  const words = cut(raw.replace(/\s+(?:after all|either|any ?more)\b.*$/i, '')).toLowerCase().replace(/^(?:the|a|an|some|any)\s+/, '').replace(/[^a-z0-9 -]+/g, ' ').trim().split(/\s+/);
-  return words.map((w, i) => (i === words.length - 1 && w.length > 3 && /[^s]s$/.test(w) ? w.slice(0, -1) : w)).join(' ');
+  return thingSlotKey(cut(raw.replace(/\s+(?:after all|either|any ?more)\b.*$/i, '')));
 }
 
 /** The life slot a sentence tells by meaning (see above), or null. */
@@ -330,7 +333,7 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
   const ended = ENDS.find(([re]) => re.test(sentence))?.[1];
   const filled = fill(sentence, isNounPhrase);
   const leftWord = ended || filled ? null : employerLeftLower(sentence);
-  if (leftWord) return { slot: 'works_at', value: leftWord, namedOnly: true };
+  if (leftWord) return { slot: 'works_at', value: leftWord, withdrawn: true };
   if (ended && !(filled && family(filled.slot) === family(ended))) return { slot: ended, value: null };
   return filled && ended && ended !== filled.slot ? { ...filled, ends: ended } : filled;
 }

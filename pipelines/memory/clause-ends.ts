@@ -5,7 +5,7 @@
  * holidays", "and weekends") belongs to the clause before it (the one after, when it opens the sentence), and so does a
  * piece about "it", "that" or "this" ("I'm a barista, and that's until March": the end of what was said before).
  */
-import { hasVerb } from './relative-date.js';
+import { hasVerb } from './told-tense.js';
 import { stateEnd } from './state-end.js';
 
 /** Where a sentence is cut into clauses: punctuation, a dash, or "and" / "but" / "so". */

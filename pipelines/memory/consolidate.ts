@@ -143,7 +143,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       withdrawn.push(...await reopenDeleted(deps, indexer, tenant, u, now === null ? [] : await deletedByMoved(deps, tenant, u), live));
       // Named or renamed since the extraction read the names (a rename finished meanwhile): its facts say the name held now.
       const named = await withCurrentNames(deps, tenant, extraction, vectors);
-      return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK }, tenant, u, named.extraction, named.vectors, live)];
+      return [...withdrawn, ...await writeFacts({ deps, indexer, decider, candidateK, logger: log }, tenant, u, named.extraction, named.vectors, live)];
     });
     log.debug({ ops: ops.map((o) => o.op), subjects: keys.length }, 'utterance consolidated');
     if (ops.length > 0) deps.onOps(tenant, sessionId, ops);

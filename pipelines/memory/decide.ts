@@ -5,6 +5,7 @@ import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
+import { canonicalSlot } from './thing-keys.js';
 
 /** A consolidation decision for one extracted fact. */
 export type Decision =
@@ -15,7 +16,18 @@ export type Decision =
    * coffee" replaces the value held for now and the stored copy of the liking it interrupted). The LLM decider sets it from the model's `also_replaces`, checked (`validAlsoReplaces`).
    */
   | { op: 'UPDATE'; targetId: string; alsoReplaces?: string[] }
-  | { op: 'DELETE'; targetIds: string[] };
+  /** `targetIds` are ended (closed, history kept); never empty: ending nothing is a `NOOP`. */
+  | { op: 'DELETE'; targetIds: string[] }
+  /**
+   * Nothing is stored and nothing ended (rules 43), for the `reason` given: `value_not_held`, a withdrawal of a named value
+   * no current fact holds ("I'm not a photographer anymore" from someone never stored as one, "i left tesco" while the
+   * bank is held): the denied value is no memory, and no other value may be ended by it. Sent to no client (no fact
+   * changed); consolidation logs it.
+   */
+  | { op: 'NOOP'; reason: NoopReason };
+
+/** Why a decision stores and ends nothing (`NOOP`). */
+export type NoopReason = 'value_not_held';
 
 /** An existing current fact near the new one, with its cosine similarity to it. */
 export interface Candidate {
@@ -36,7 +48,7 @@ export interface DecisionInput {
   names?: string[];
 }
 
-/** Decides ADD / UPDATE / DELETE / KEEP. Implementations: deterministic rules, LLM. */
+/** Decides ADD / UPDATE / DELETE / KEEP / NOOP. Implementations: deterministic rules, LLM. */
 export interface Decider {
   decide(input: DecisionInput): Promise<Decision>;
 }
@@ -232,6 +244,14 @@ function sameName(a: string | null, b: string | null): boolean {
   return bare(a) !== '' && bare(a) === bare(b);
 }
 
+/**
+ * One slot, a liked thing compared by its key (`canonicalSlot`, rules 43): "preference:video games", stored before rules
+ * 43, is the slot of "preference:video game".
+ */
+function sameSlot(a: string | null, b: string | null): boolean {
+  return a === b || (a !== null && b !== null && canonicalSlot(a) === canonicalSlot(b));
+}
+
 /** Slots keyed by the thing they hold ("preference:coffee", "sport:tennis"): their value says how, not which. */
 const KEYED_SLOT = /^(?:preference|sport|favourite|allergy|plan):/;
 
@@ -242,13 +262,20 @@ const KEYED_SLOT = /^(?:preference|sport|favourite|allergy|plan):/;
  * (rules 42: only the "now" and lower-case "left" forms were read so, as `namedOnly`; "anymore" ended any employer). A job
  * ("I'm not a photographer anymore": slot `occupation`, value "photographer") names the held `occupation` /
  * `occupation:<job>` facts with the same job, the whole phrase ("a swimming teacher" is not "a teacher"); when none is
- * the same, those the phrase ends ("a part-time photographer"). An empty list when none matches: nothing is ended and
- * nothing stored (a job denied that was never held is no job; "the weekend" withdrawn while the bank is held); but null
- * for a slot other than a job that holds no value at all, so the slot rules store the withdrawal. Null when the fact names no value, or its slot is keyed
- * by its thing (`KEYED_SLOT`: "I don't like running anymore" ends "preference:running" whatever its value), so the slot
- * rules apply.
+ * the same, those the phrase ends ("a part-time photographer"). When none matches, a `NOOP` (rules 43; before, an empty
+ * `DELETE`): nothing is ended and nothing stored (a job denied that was never held is no job; "the weekend" withdrawn
+ * while the bank is held). Null for a slot other than a job that holds no value at all, so the slot rules store the
+ * withdrawal; null too when the fact names no value, or its slot is keyed by its thing (`KEYED_SLOT`: "I don't like
+ * running anymore" ends "preference:running" whatever its value), so the slot rules apply.
  */
-function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | null {
+function namedValue(fact: ExtractedFact, candidates: Candidate[]): Decision | null {
+  const held = namedHolders(fact, candidates);
+  if (held === null) return null;
+  return held.length > 0 ? { op: 'DELETE', targetIds: held.map((c) => c.fact.id) } : { op: 'NOOP', reason: 'value_not_held' };
+}
+
+/** The current facts holding the value a withdrawal names (`namedValue`), or null where the slot rules decide. */
+function namedHolders(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | null {
   if (!fact.retraction || !fact.value || !fact.slot || KEYED_SLOT.test(fact.slot)) return null;
   if (!/^occupation(?::|$)/.test(fact.slot)) {
     const same = candidates.filter((c) => c.fact.slot === fact.slot && sameName(c.fact.value, fact.value));
@@ -271,7 +298,7 @@ function namedJob(fact: ExtractedFact, candidates: Candidate[]): Candidate[] | n
  * same slot with the same value, a near-duplicate, or a less confident transcript of a similarly
  * spelled value -> KEEP; same slot with another value -> UPDATE;
  * anything else -> ADD. A retraction that matches nothing is added, so nothing is lost; one of a named value held by
- * none ("I'm not a photographer anymore", "i left tesco": `namedJob`) ends nothing and stores nothing.
+ * none ("I'm not a photographer anymore", "i left tesco": `namedValue`) ends nothing and stores nothing (`NOOP`).
  */
 export class RuleDecider implements Decider {
   readonly #dup: number;
@@ -319,12 +346,12 @@ export class RuleDecider implements Decider {
         return retractedFacts.length > 0 ? { op: 'DELETE', targetIds: retractedFacts.map((f) => f.id) } : { op: 'ADD' };
       }
       // "I'm not a photographer anymore": the job it names, the main one or one held beside it (`occupation:<job>`), and
-      // no other (rules 41: it withdrew the main job, "nurse", and left the photographer held).
-      const job = namedJob(fact, candidates);
-      // None held: nothing to end, and the denied job is not stored as one (rules 41b: it was stored as held).
-      if (job) return { op: 'DELETE', targetIds: job.map((c) => c.fact.id) };
+      // no other (rules 41: it withdrew the main job, "nurse", and left the photographer held). None held: nothing to end,
+      // and the denied job is not stored as one (rules 41b: it was stored as held), a `NOOP`.
+      const named = namedValue(fact, candidates);
+      if (named) return named;
       // "I handed in my notice" ends the employer and the role with it (`endsSlot`).
-      const bySlot = fact.slot ? candidates.filter((c) => c.fact.slot === fact.slot || (fact.endsSlot !== undefined && c.fact.slot === fact.endsSlot)) : [];
+      const bySlot = fact.slot ? candidates.filter((c) => sameSlot(c.fact.slot, fact.slot) || (fact.endsSlot !== undefined && c.fact.slot === fact.endsSlot)) : [];
       // A slot already ended ("lost my job", stored with no value) is ended again by a restatement, not withdrawn.
       const held = bySlot.filter((c) => c.fact.value !== null);
       if (held.length > 0) return { op: 'DELETE', targetIds: held.map((c) => c.fact.id) };
@@ -336,17 +363,17 @@ export class RuleDecider implements Decider {
     if (fact.slot) {
       // "I left Hillcrest, I'm tutoring full time now" after "I work at Hillcrest": the new role supersedes the employer left.
       const ending = fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined;
-      const own = candidates.find((c) => c.fact.slot === fact.slot);
+      const own = candidates.find((c) => sameSlot(c.fact.slot, fact.slot));
       // "I'm back on coffee" after "I love coffee" and "for now I'm drinking decaf": the liking said again is kept, and
       // ends the value held for now (rules 34).
       const same = own && ending && norm(own.fact.value) === norm(fact.value) ? ending : own ?? ending;
       // …and the stored copies of the liking, whatever verb said it ("I love coffee"), are replaced with it (rules 35).
       if (ending && ending.fact.slot === FOR_NOW_PREFERENCE) {
-        const copies = candidates.filter((c) => c.fact.slot === fact.slot && c.fact.validTo === null).map((c) => c.fact.id);
+        const copies = candidates.filter((c) => sameSlot(c.fact.slot, fact.slot) && c.fact.validTo === null).map((c) => c.fact.id);
         return copies.length > 0 ? { op: 'UPDATE', targetId: ending.fact.id, alsoReplaces: copies } : { op: 'UPDATE', targetId: ending.fact.id };
       }
       if (same) {
-        if (same.fact.slot !== fact.slot) return { op: 'UPDATE', targetId: same.fact.id };
+        if (!sameSlot(same.fact.slot, fact.slot)) return { op: 'UPDATE', targetId: same.fact.id };
         if (norm(same.fact.value) === norm(fact.value)) return { op: 'KEEP', targetId: same.fact.id };
         // "Berkley" heard less surely than "Berkeley": a worse transcript, not a change; keep the better text.
         // A taste's value is a polarity ("like" / "dislike"), no transcript: spelt alike, it is still a change.

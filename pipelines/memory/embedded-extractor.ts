@@ -1,6 +1,7 @@
 import { wink } from '../wink.js';
 import type { PlanObject, ProfileUpdate } from '../../graph/memory-store.js';
-import { applyRules, slotKey, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { applyRules, withoutIntroduction, type RuleContext, type RuleFact } from './embedded-rules.js';
+import { thingSlotKey } from './thing-keys.js';
 import { UNNAMED, type ExtractedFact, type ExtractionInput, type ExtractionResult, type Extractor } from './extractor.js';
 import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, dietSaidNot, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
@@ -11,7 +12,8 @@ import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
-import { absoluteDates, eventDate, findDates } from './relative-date.js';
+import { absoluteDates } from './date-text.js';
+import { eventDate, findDates } from './relative-date.js';
 import { eventOfFact } from './clause-dates.js';
 import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
@@ -206,7 +208,7 @@ export class EmbeddedExtractor implements Extractor {
       }
       if (change && !sentenceFacts.some((f) => f.slot === change.slot)) {
         // A slot the rules above missed ("I joined Globex", "I went vegan", "we broke up").
-        const ends = change.value === null || retraction || change.namedOnly === true;
+        const ends = change.value === null || retraction || change.withdrawn === true;
         // The slotted fact says what the plain statement said: keep one (a withdrawal it ends too: "I don't live with my
         // parents now" is the end of the home alone; rules 41).
         sentenceFacts.splice(0, sentenceFacts.length, ...sentenceFacts.filter((f) => f.kind !== 'statement' || (f.retraction && !(retraction && f.slot === null))));
@@ -216,7 +218,6 @@ export class EmbeddedExtractor implements Extractor {
           subject: 'speaker', slot: change.slot, value: change.value, confidence: 0.7 }, ends, undefined, eventTime));
         // "I left Hillcrest, I'm tutoring now" ends the employer; "I handed in my notice" ends the role with it.
         if (change.ends) sentenceFacts[sentenceFacts.length - 1]!.endsSlot = change.ends;
-        if (change.namedOnly) sentenceFacts[sentenceFacts.length - 1]!.namedOnly = true;
         if (!ends && change.value !== null && change.attribute) {
           profileUpdates.push({ participantId: subjectId, attribute: change.attribute, value: change.value, referIds: [u.id], confidence: 0.7 });
         }
@@ -244,7 +245,7 @@ export class EmbeddedExtractor implements Extractor {
       if (forNow ?? again) {
         const rest = sentenceFacts.filter((f) => f.kind !== 'statement' && f.slot === null);
         const made = this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'preference', subject: 'speaker',
-          slot: forNow ? FOR_NOW_PREFERENCE : `preference:${slotKey(again!)}`, value: forNow ?? 'like', confidence: 0.7 }, false, undefined, eventTime);
+          slot: forNow ? FOR_NOW_PREFERENCE : `preference:${thingSlotKey(again!)}`, value: forNow ?? 'like', confidence: 0.7 }, false, undefined, eventTime);
         if (again) made.endsSlot = FOR_NOW_PREFERENCE;
         sentenceFacts.splice(0, sentenceFacts.length, ...rest, made);
       } else if (likingOnly && unlikeableLiking(text, until !== null)) {
@@ -256,8 +257,6 @@ export class EmbeddedExtractor implements Extractor {
             subject: 'speaker', slot: null, value: null, confidence: 0.5 }, false, undefined, eventTime));
         }
       }
-      // A value withdrawn by "now" ends that value only (`namedOnly`: "i don't work at the weekend now" is no employer).
-      if (retraction && nowOnly) for (const f of sentenceFacts) if (f.retraction && f.slot !== null && f.value !== null) f.namedOnly = true;
       // A habit given up is done, not a plan cancelled: it settles "I'm going to quit vaping" (rules 42).
       const settled = habit ? 'done' : retraction && !change && !nowOnly ? 'cancelled' : settles(text);
       if ((settled || (retraction && nowOnly)) && sentenceFacts.length === 0) {

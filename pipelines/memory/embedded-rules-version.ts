@@ -180,5 +180,11 @@
  * told as done, no employer; a liked span keeps its words ("the week before Christmas"); "quit / cut / split / hurt /
  * shut" after its subject is past, so "i quit tesco in may" said in December is this May; every withdrawal that names a
  * value ends that value only (decide.ts, not only the "now" and lower-case "left" forms).
+ * 43: a withdrawal of a named value no one holds is one explicit decision, `NOOP` (stores and ends nothing; the LLM
+ * decider may answer it, decide-v5), not an empty `DELETE`, and the extractor marks no fact `namedOnly`; a liked thing is
+ * keyed singular wherever it is said (thing-keys.ts: "I love video games" and "i'm not into video games anymore" name
+ * `preference:video game`; a liking stored under the plural is the same slot); a month after "quit / cut / split / hurt /
+ * shut" with a noun subject ("my sister quit in May", said in March) lies behind; only "last / past / previous" before a
+ * time looks back ("the last time I'll see him is Friday", "half past six on Friday" are ahead).
  */
-export const EMBEDDED_RULES_VERSION = 42;
+export const EMBEDDED_RULES_VERSION = 43;

@@ -5,6 +5,7 @@
 import type { FactKind } from '../../graph/memory-store.js';
 import { IDIOM_NOUN, cutPlaceAt, namesNoPlace, relationSlot, settles } from './changes.js';
 import { holdsAJob } from './kinds.js';
+import { slotKey, thingSlotKey } from './thing-keys.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
 import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
@@ -79,11 +80,6 @@ function likedThing(v: string): string {
   if (!span?.[1] || !span[2]) return cutValue(v);
   const after = cutValue(span[2]);
   return after ? `${span[1]}${after}`.trim() : cutValue(v);
-}
-
-/** Lower-case slot key from free text. */
-export function slotKey(text: string): string {
-  return text.toLowerCase().replace(/^(?:the|a|an|some)\s+/, '').replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
 const NOT_NAMES = new Set(['sorry', 'fine', 'good', 'okay', 'ok', 'here', 'back', 'home', 'not', 'so', 'just',
@@ -166,18 +162,18 @@ function preference(c: RuleContext): RuleFact[] {
     const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
     // "I live in Porto and I love this city": the place the speaker is in, when the talk has told it (rules 40).
     if (c.here && PLACE_HERE.test(object)) {
-      return [{ content: `${c.who.speaker} ${verb3} ${c.here}`, kind: 'preference', subject: 'speaker', slot: `preference:${slotKey(c.here)}`, value, confidence: 0.7 }];
+      return [{ content: `${c.who.speaker} ${verb3} ${c.here}`, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(c.here)}`, value, confidence: 0.7 }];
     }
     // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38); "I love
     // this city" with no place told before is one too.
     if (/^(?:that|this|these|those)\s/i.test(object)) return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
-    return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${slotKey(object)}`, value, confidence: 0.8 }];
+    return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(object)}`, value, confidence: 0.8 }];
   }
   const fan = c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a\\s+)?(?:big\\s+|huge\\s+)?fan of\\s+(.+)`, 'i'));
   if (fan?.[1]) {
     const object = cutValue(fan[1]);
     return [{ content: `${c.who.speaker} is a fan of ${object}`, kind: 'preference', subject: 'speaker',
-      slot: `preference:${slotKey(object)}`, value: 'like', confidence: 0.8 }];
+      slot: `preference:${thingSlotKey(object)}`, value: 'like', confidence: 0.8 }];
   }
   const fav = c.sentence.match(/\bmy\s+(?:favou?rite)\s+([\w\s]+?)\s+is\s+(.+)/i);
   if (fav?.[1] && fav[2]) {

@@ -62,11 +62,6 @@ export interface ExtractedFact {
    */
   endsSlot?: string;
   /**
-   * A withdrawal that ends `slot` only where it holds `value` ("i left tesco": the employer if it is Tesco, nothing
-   * otherwise; rules 41b). Absent: a withdrawal with a slot ends whatever value the slot holds.
-   */
-  namedOnly?: true;
-  /**
    * Plans, commitments, requests, proposals and outcomes: what the action is about (`Fact.planObject`).
    * Absent or null: consolidation matches an outcome by shared words instead.
    */

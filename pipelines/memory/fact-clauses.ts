@@ -3,7 +3,7 @@
  * (rules 39). Read whole, the sentence gave the first slot only: the rules that find a job said in other words ("work
  * as") read a sentence that no other rule gave a slot.
  */
-import { hasVerb } from './relative-date.js';
+import { hasVerb } from './told-tense.js';
 
 /**
  * A first-person clause that tells where one lives, what one does or where one is from, or that ends one of those or a

@@ -1,8 +1,9 @@
 /**
- * Writing one utterance's extracted facts: each decided ADD / UPDATE / DELETE / KEEP against its subject's nearest
+ * Writing one utterance's extracted facts: each decided ADD / UPDATE / DELETE / KEEP / NOOP against its subject's nearest
  * current facts, written with history kept (superseded facts closed), indexed, under an id the same on every run.
  */
 import crypto from 'node:crypto';
+import type { Logger } from 'pino';
 import type { GraphStore } from '../../graph/graph-store.js';
 import { factWithdrawn, type Fact, type MemoryStore, type NewFact } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
@@ -35,12 +36,16 @@ export interface FactWriteDeps {
   extractor: Pick<Extractor, 'source'>;
 }
 
-/** What {@link writeFacts} works with: the stores, the indexer, the decider and how many candidates it weighs. */
+/**
+ * What {@link writeFacts} works with: the stores, the indexer, the decider, how many candidates it weighs and, where
+ * given, where a decision that stores nothing (`NOOP`) is logged.
+ */
 export interface WriteContext {
   deps: FactWriteDeps;
   indexer: MemoryIndexer;
   decider: Decider;
   candidateK: number;
+  logger?: Pick<Logger, 'debug'>;
 }
 
 /**
@@ -49,7 +54,7 @@ export interface WriteContext {
  * `live` aborts when the queue closes or a lock was lost: no write starts after that.
  */
 export async function writeFacts(
-  { deps, indexer, decider, candidateK }: WriteContext, tenant: TenantId, u: Utterance, extraction: ExtractionResult,
+  { deps, indexer, decider, candidateK, logger }: WriteContext, tenant: TenantId, u: Utterance, extraction: ExtractionResult,
   vectors: Float32Array[], live: AbortSignal,
 ): Promise<MemoryOp[]> {
   await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
@@ -84,6 +89,11 @@ export async function writeFacts(
     // A stay ("in Lisbon for a month") is stored beside the home it interrupts; a lasting value outlasts a stay of it.
     const decision = decideWithStays(await decider.decide({ fact: ef, candidates, retractedFacts, time: u.time, names }), end, candidates,
       ef.validFrom !== undefined && ef.validFrom > u.time);
+    // Nothing to store and nothing to end ("I'm not a photographer anymore", none held): no op for the client (rules 43).
+    if (decision.op === 'NOOP') {
+      logger?.debug({ slot: ef.slot, value: ef.value, reason: decision.reason }, 'fact decided NOOP: nothing stored or ended');
+      continue;
+    }
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
@@ -165,7 +175,7 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
  */
 async function apply(
   deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null,
-  at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Decision,
+  at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Exclude<Decision, { op: 'NOOP' }>,
 ): Promise<{ ops: MemoryOp[]; factIds: string[]; deletedIds?: string[]; history?: true }> {
   const { id } = at;
   const base = {
@@ -223,7 +233,7 @@ async function apply(
  * closed where that newer fact began and superseded by it. Null when nothing was restored (not withdrawn any more).
  */
 async function restoreWithdrawn(
-  deps: FactWriteDeps, tenant: TenantId, u: Utterance, withdrawn: Fact, base: Omit<NewFact, 'supersedes'>, decision: Decision,
+  deps: FactWriteDeps, tenant: TenantId, u: Utterance, withdrawn: Fact, base: Omit<NewFact, 'supersedes'>, decision: Exclude<Decision, { op: 'NOOP' }>,
 ): Promise<Fact | null> {
   const fresh = { content: base.content, confidence: base.confidence, validUntil: base.validUntil ?? null, eventTime: base.eventTime ?? null,
     planObject: base.planObject ?? null, source: base.source };

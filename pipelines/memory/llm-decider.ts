@@ -31,8 +31,14 @@ export function validAlsoReplaces(fact: ExtractedFact, target: Candidate['fact']
   return { kept, refused: ids.filter((id) => !ok.has(id)) };
 }
 
+/** True for a withdrawal that names a value of a slot ("Ana is not a photographer anymore", "Ana left tesco"). */
+function namesValue(fact: ExtractedFact): boolean {
+  return fact.retraction && fact.slot !== null && fact.value !== null;
+}
+
 /**
- * ADD / UPDATE / DELETE / KEEP decided by an LLM. Ids the model invents are ignored; an unusable answer falls back to ADD
+ * ADD / UPDATE / DELETE / KEEP / NOOP decided by an LLM. NOOP (store and end nothing) is taken only for a withdrawal
+ * that names a value (`namesValue`), as `RuleDecider` gives it; for anything else it is refused and the fact added. Ids the model invents are ignored; an unusable answer falls back to ADD
  * so nothing is lost. An UPDATE may name further facts it replaces (`also_replaces`, a liking said again): only current
  * facts of the same subject and slot, and the value held for now, are kept (`validAlsoReplaces`), the rest refused with a log line.
  */
@@ -62,6 +68,12 @@ export class LlmDecider implements Decider {
       return kept.length > 0 ? { op: 'UPDATE', targetId: first, alsoReplaces: kept } : { op: 'UPDATE', targetId: first };
     }
     if (reply.op === 'KEEP' && first) return { op: 'KEEP', targetId: first };
+    // "Store nothing" (decide-v5): only for a withdrawal of a named value, which no EXISTING fact holds (the model said
+    // so); anything else told is added, so a bad reply never drops what was said.
+    if (reply.op === 'NOOP') {
+      if (namesValue(input.fact)) return { op: 'NOOP', reason: 'value_not_held' };
+      this.logger?.warn({ slot: input.fact.slot, retraction: input.fact.retraction }, 'LLM decision: NOOP for a fact that withdraws no named value refused, added');
+    }
     return { op: 'ADD' };
   }
 }

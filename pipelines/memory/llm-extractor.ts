@@ -6,6 +6,7 @@ import { UNNAMED } from './extractor.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT } from './stays.js';
 import { staySpan } from './stay-span.js';
+import { canonicalSlot } from './thing-keys.js';
 import { DAY_MS } from '../../graph/core/time.js';
 
 interface PlanObjectReply {
@@ -107,7 +108,8 @@ export class LlmExtractor implements Extractor {
       // A stay said ahead holds from its start: the reply's, else read from the turn as the rules read it (rules 31).
       const validFrom = parseValidFrom(f.valid_from, u.time) ?? (f.slot === STAY_SLOT ? staySpan(u.text, u.time)?.start ?? undefined : undefined);
       // A stay with no end, by the reply or its text, is no stay beside a home: it would never end (as the rules 27 read it).
-      const slot = f.slot === STAY_SLOT && (validUntil ?? stateEnd(f.content, u.time)) === null ? null : f.slot ?? null;
+      // A liked thing keyed as the rules key it ("preference:Video Games" -> "preference:video game"; rules 43).
+      const slot = f.slot === STAY_SLOT && (validUntil ?? stateEnd(f.content, u.time)) === null ? null : canonicalSlot(f.slot ?? null);
       return {
         content: f.content, kind: f.kind,
         subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,

@@ -1,7 +1,7 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
 export const FACTS_PROMPT_VERSION = 'facts-v10';
-export const DECIDE_PROMPT_VERSION = 'decide-v4';
+export const DECIDE_PROMPT_VERSION = 'decide-v5';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
 /** How an outcome settles an earlier plan (`ExtractedFact.settles`). */
@@ -142,23 +142,25 @@ export const FACTS_SCHEMA = {
 export const DECIDE_SYSTEM_PROMPT = `You maintain a memory of facts. Given a NEW fact and EXISTING current facts about
 the same subject (with ids and slots), choose one operation: ADD (new information), UPDATE (the new fact replaces one
 existing fact: give its id), DELETE (the new fact withdraws existing facts: give their ids), KEEP (already
-known: give the id). Never drop information silently. also_replaces is [] except for a liking said again: when the
+known: give the id), NOOP (store nothing and end nothing, ids []: only for a NEW withdrawal of a named value that no
+EXISTING fact holds, as below). Never drop information silently. also_replaces is [] except for a liking said again: when the
 NEW fact is a lasting liking (slot preference:<thing>) and an EXISTING fact holds a liking for now (slot
 preference:for_now), answer UPDATE with the for-now fact's id in ids and, in also_replaces, the id of every EXISTING
 fact of the NEW fact's slot (the stored copies of the liking, e.g. "Ana loves coffee"): all are replaced by the NEW fact.
 A NEW withdrawal of a named job (retraction, slot occupation, value the job: "Ana is not a photographer anymore")
 DELETEs only the EXISTING facts of that job, whether slot occupation or occupation:<job> ("Ana is also a part-time
-photographer"), never another job ("Ana is a nurse"); with none of that job, ADD. Any other NEW withdrawal that names a
-value (retraction, slot works_at, lives_in, diet…, value "Tesco", "the weekend", "London") DELETEs only the EXISTING
-facts of that slot holding that value (case and "the" aside), never another value ("Ana left tesco" does not end "Ana
-works at the bank"); with none, ADD. A withdrawal of a liking (slot preference:<thing>) ends that slot whatever its value.`;
+photographer"), never another job ("Ana is a nurse"); with none of that job, NOOP (a job denied that was never held is
+no job to store). Any other NEW withdrawal that names a value (retraction, slot works_at, lives_in, diet…, value "Tesco",
+"the weekend", "London") DELETEs only the EXISTING facts of that slot holding that value (case and "the" aside),
+never another value ("Ana left tesco" does not end "Ana works at the bank"); with none of that value while the slot
+holds another, NOOP; with no EXISTING fact of that slot at all, ADD. A withdrawal of a liking (slot preference:<thing>) ends that slot whatever its value.`;
 
 export const DECIDE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['op', 'ids', 'also_replaces'],
   properties: {
-    op: { type: 'string', enum: ['ADD', 'UPDATE', 'DELETE', 'KEEP'] },
+    op: { type: 'string', enum: ['ADD', 'UPDATE', 'DELETE', 'KEEP', 'NOOP'] },
     ids: { type: 'array', items: { type: 'string' } },
     also_replaces: { type: 'array', items: { type: 'string' } },
   },

@@ -5,7 +5,7 @@
  */
 import { DAY_MS } from '../../graph/core/time.js';
 import { HOLIDAY_DAYS, nextDay, nextDayEnd } from './holidays.js';
-import { clauseAround, hasVerb, toldAsPast } from './relative-date.js';
+import { clauseAround, hasVerb, toldAsPast } from './told-tense.js';
 import { COUNT, UNTIL, countOf } from './spans.js';
 
 /** "until / till / through the new year", "until New Year's Day / Eve", "until Christmas (Day / Eve)". */

@@ -1,12 +1,11 @@
 /**
  * Spoken dates ("next Friday", "tomorrow", "for a month") resolved against the utterance time with
- * chrono-node. Dates become fields of a fact (`eventTime`, `validTo`), never text glued onto it.
+ * chrono-node. Dates become fields of a fact (`eventTime`, `validTo`), never text glued onto it. Whether a clause is told
+ * of the past is read in told-tense.ts; a date written into a fact's text, in date-text.ts.
  */
 import * as chrono from 'chrono-node';
-import { wink } from '../wink.js';
-import { aheadFromPast } from './ahead-from-past.js';
-import { LOOKS_AHEAD } from './plan-cues.js';
 import { COUNTED } from './spans.js';
+import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
 
 /** One date phrase found in a sentence. */
@@ -32,8 +31,21 @@ export interface FoundDate {
   written?: string;
 }
 
-/** Words that look back; "my last day" is no time gone by. */
-const PAST = /\b(?:last(?!\s+days?\b)|past|ago|yesterday|previous)\b/i;
+/** A time "last / past / previous" looks back over: a unit, a weekday, a month, a season, a holiday. */
+const TIME_WORD = String.raw`(?:nights?|evenings?|mornings?|afternoons?|weeks?|weekends?|fortnights?|months?|years?|decades?|centur(?:y|ies)|hours?|`
+  + String.raw`minutes?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|weds?|thu(?:rs?)?|fri|jan(?:uary)?|feb(?:ruary)?|march|april|may|`
+  + String.raw`june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|spring|summer|autumn|fall|winter|term|semester|`
+  + String.raw`christmas|easter|halloween|thanksgiving|new\s+year(?:['’]s)?)`;
+/** A count before a time ("the last few days", "the past two weeks", "the previous couple of months"). */
+const COUNT = String.raw`(?:(?:few|couple(?:\s+of)?|several|\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)`;
+/**
+ * Words that look back (rules 43): "ago", "yesterday", "in the past", and "last / past / previous" before a time
+ * ("last week", "this past weekend", "the past two weeks", "the last few days"). Not "last" or "past" anywhere: "the
+ * last time I'll see him is Friday", "my last exam is on Friday", "half past six on Friday", "the previous owner is coming
+ * on Friday" look ahead; "my last day", "the last week of June" (a time of something else) are no time gone by.
+ */
+const PAST = new RegExp(String.raw`\b(?:ago|yesterday|in\s+the\s+past|(?:last|past|previous)\s+(?:${COUNT}(?:days|${TIME_WORD})|${TIME_WORD})\b(?!\s+of\b))`
+  + String.raw`(?![\w'’])`, 'i');
 /** A month's name, as a date phrase may give it ("in May", "on March 3rd", "Sept"). */
 const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/i;
 const BARE_WEEKDAY = /^(?:on\s+|this\s+|next\s+|coming\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\.?$/i;
@@ -76,6 +88,8 @@ const KIND_OF_DAY_BEFORE = /\b(?:favou?rite|best|worst|\w+est)\s+(?:day|part)(?:
 const LIKING_BEFORE = /\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|prefer(?:s|red)?|dread(?:s|ed)?|adore[sd]?)\s+$/i;
 /** A phrase that names a weekday or week with no word placing it in time ("Sunday", "the week", "the week before…"). */
 const DAY_OR_WEEK_ALONE = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:the\s+)?week(?:\s+(?:before|after))?)$/i;
+/** Where a subject stands: the sentence's or a clause's start ("Hang tight, this week has been…", "…but last year was"). */
+export const SUBJECT_PLACE = /(?:^|[,;:]\s*|\b(?:and|but|so|because)\s+)$/i;
 
 /**
  * True when the weekday or week `phrase` (at `index` of `text`) is what a generic statement is about, not a time:
@@ -127,96 +141,12 @@ function precise(c: chrono.ParsedComponents): string {
 }
 
 /**
- * Present forms whose lemma differs from the word though they tell of now: "be", and the stems wink splits off
- * "can't", "won't" and "shan't" ("ca", "wo", "sha").
- */
-const PRESENT_FORMS = new Set(['am', 'are', 'is', "'m", "'re", "'s", 'be', 'ca', 'wo', 'sha']);
-/** Present forms of "be" before a participle ("is closed", "I'm tied up": wink may keep "I'm" one word). */
-const PRESENT_BE = /^(?:am|are|is)$|['’](?:m|re|s)$/i;
-/**
- * A verb whose past form is its lemma ("quit", "cut", "hurt", "split", "shut") straight after a pronoun subject, with no
- * auxiliary or modal between ("i quit tesco in may", "we split up in june"): told of the past, as wink's tags cannot say
- * (rules 42: said in December, "in may" was read as May to come). "I'll quit", "I want to quit" have a word between;
- * "he quits" is a present form.
- */
-const SAME_FORM_PAST = /\b(?:I|we|they|he|she)\s+(?:just\s+|finally\s+|already\s+|actually\s+)?(?:quit|cut|hurt|split|shut)\b/i;
-/** Words that look ahead besides a modal (`LOOKS_AHEAD`): a sentence with one is not read as told of the past. */
-const AHEAD_WORD = /\b(?:won['’]t|next|tomorrow|soon)\b|\b(?:moved|rescheduled|postponed|pushed back|brought forward|put back) (?:to|till|until)\b/i;
-
-/**
- * True when `text` tells of the past: a verb in a past form ("went", "got", "have been": a verb or auxiliary whose
- * form is not its lemma, not a present "-s" or "-ing" form, nor "am / is / are") and no word that looks ahead.
- * Then a date it names lies behind ("we went camping in May", said in July: this May).
- */
-export function toldAsPast(text: string): boolean {
-  // "Dan promised me he would fix it by Tuesday": a past verb that looks ahead (rules 39).
-  if (LOOKS_AHEAD.test(text) || AHEAD_WORD.test(text) || aheadFromPast(text)) return false;
-  // "i quit tesco in may": a verb whose past is its lemma, straight after its subject (rules 42).
-  if (SAME_FORM_PAST.test(text)) return true;
-  const nlp = wink();
-  const doc = nlp.readDoc(text);
-  const words = doc.tokens().out() as string[];
-  const pos = doc.tokens().out(nlp.its.pos) as string[];
-  const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value) as string[];
-  // "I've got a match on Saturday", "he's got a dentist appointment": possession now, not a past act.
-  const hasGot = (i: number): boolean => (/^(?:have|has|['’]ve|['’]s)$/i.test(words[i] ?? '') && /^got$/i.test(words[i + 1] ?? ''))
-    || (/^got$/i.test(words[i] ?? '') && /^(?:have|has|['’]ve|['’]s)$/i.test(words[i - 1] ?? ''));
-  // "is closed", "'m tied up", "are booked": a participle after a present "be" tells of a state now, not a past act.
-  const afterPresentBe = (i: number): boolean => (words[i] ?? '').toLowerCase() !== 'been' && pos[i - 1] !== 'PUNCT'
-    && [i - 1, i - 2].some((j) => j >= 0 && PRESENT_BE.test(words[j] ?? ''));
-  return words.some((w, i) => {
-    const word = w.toLowerCase();
-    return (pos[i] === 'VERB' || pos[i] === 'AUX') && word !== lemmas[i] && !PRESENT_FORMS.has(word) && (!/(?:s|ing)$/.test(word) || word === 'was')
-      && !hasGot(i) && !afterPresentBe(i);
-  });
-}
-
-/** "I just got…", "we've just finished…": `toldAsPast` then reads the verb after "just". */
-const JUST = /\bjust\s+(?=\w)/i;
-
-/** True when `sentence` tells of an act just done ("I just got accepted", "we've just finished it"; not "it's just a hobby"). */
-export function toldJustDone(sentence: string): boolean {
-  const m = JUST.exec(sentence);
-  return m !== null && toldAsPast(sentence.slice(m.index));
-}
-
-/**
  * When what one sentence tells of happened, from the dates it names (`found`: `findDates` of it): the start of a state
  * told in the perfect ("I've had them for three years now"), else its first date that is no duration, else, for an act
  * told as just done, the day it was said (`refIso`); null when none.
  */
 export function eventDate(sentence: string, refIso: string, found: FoundDate[] = findDates(sentence, refIso)): string | null {
   return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
-}
-
-/** True when `text` has a verb of its own (a finite clause, not "on Tuesday"); "I'm", which wink may keep one word, counts. */
-export function hasVerb(text: string): boolean {
-  const nlp = wink();
-  const tokens = nlp.readDoc(text).tokens();
-  const words = tokens.out() as string[];
-  return tokens.out(nlp.its.pos).some((p, i) => p === 'VERB' || p === 'AUX' || /\w['’](?:m|re|ve|ll|d)$/i.test(words[i] ?? ''));
-}
-
-/** Where one clause ends and the next begins: punctuation, a dash (a hyphen with spaces around it), or a joining word. */
-export const CLAUSE_BREAK = /[,;:!?.]|\s*[–—]\s+|\s-\s|\b(?:so|and|but|because|while|since|although|though|when|after|before)\b/gi;
-
-/**
- * The clause of `text` that holds the character at `index`, to read a date phrase's tense from: the words between the
- * clause breaks around it (punctuation, a dash, or a joining word: "so", "and", "but", "because", "while",
- * "since", "although", "though", "when", "after", "before"); a break that starts at `index` ends the clause before it.
- * When that clause has no verb of its own ("I called her, on Tuesday": "on Tuesday" is no clause) or the sentence is
- * one clause, the whole of `text`.
- */
-export function clauseAround(text: string, index: number): string {
-  let start = 0;
-  let end = text.length;
-  for (const m of text.matchAll(CLAUSE_BREAK)) {
-    const at = m.index ?? 0;
-    if (at + m[0].length <= index) start = at + m[0].length;
-    else if (at >= index) { end = at; break; }
-  }
-  const clause = text.slice(start, end);
-  return clause.length < text.length && hasVerb(clause) ? clause : text;
 }
 
 /**
@@ -410,71 +340,6 @@ export function findDates(text: string, refIso: string): FoundDate[] {
 /** The ISO date (or `YYYY-MM`) a date phrase refers to, or null if not understood. */
 export function resolveDatePhrase(phrase: string, refIso: string): string | null {
   return findDates(phrase, refIso)[0]?.date ?? null;
-}
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December'];
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-/** Where a subject stands: the sentence's or a clause's start ("Hang tight, this week has been…", "…but last year was"). */
-const SUBJECT_PLACE = /(?:^|[,;:]\s*|\b(?:and|but|so|because)\s+)$/i;
-/** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
-const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
-const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to)\s+$/i;
-
-/** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
-export function spokenDate(date: string): string {
-  const [y, m, d] = date.split('-').map(Number);
-  if (y === undefined || m === undefined) return date;
-  if (d === undefined) return `${MONTHS[m - 1] ?? ''} ${y}`.trim();
-  return `${WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]} ${d} ${MONTHS[m - 1]} ${y}`;
-}
-
-/**
- * `text` with each relative date phrase ("next Friday", "tomorrow") replaced by the calendar date
- * it meant ("on Friday 4 December 2026"), so the fact still reads right next month. Durations
- * ("for a month") stay as spoken: their end is a field (`validUntil`, see `stateEnd` in state-end.ts), not text.
- */
-export function absoluteDates(text: string, dates: FoundDate[]): string {
-  let out = text;
-  // The dates written so far, [start, end) of `out`: a later phrase is never found inside one ("Sunday is free, see you
-  // Sunday" must not find its second "Sunday" in "Sunday 6 December 2026").
-  const written: [number, number][] = [];
-  for (const d of dates) {
-    // "we've got enough now": "now" says no day worth writing into the text (it stays the event time).
-    if (d.duration || /^(?:right\s+)?now$/i.test(d.phrase)) continue;
-    // A whole-word match: "in May" is no part of "Maya is…".
-    const matches = out.matchAll(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`, 'g'));
-    const at = [...matches].find((m) => !written.some(([s, e]) => m.index < e && m.index + d.phrase.length > s))?.index ?? -1;
-    if (at < 0) continue;
-    // "until the end of the month": the article goes with the phrase it leads.
-    // "at the weekend" (a day's date, no clock time): the date takes its own preposition ("on Saturday 14 March").
-    // "this past weekend": the "this" goes with the phrase too.
-    const before = out.slice(0, at).replace(/\bthe\s+$/i, '').replace(/\bthis\s+$/i, (m) => (/^past\b/i.test(d.phrase) ? '' : m)).replace(/\bat\s+$/i, (m) => (d.date.length === 10 && !/\d/.test(d.phrase) ? '' : m));
-    const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
-    const lead = d.phrase.slice(0, d.phrase.length - bare.length);
-    // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.
-    const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
-    const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
-    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date));
-    const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
-    for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }
-    written.push([before.length, before.length + prep.length + spoken.length]);
-    out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
-  }
-  return out;
-}
-
-/** "have / has / 've / 's" then, within two words ("have always been"), a past participle: the perfect. */
-function toldInPerfect(clause: string): boolean {
-  const nlp = wink();
-  const doc = nlp.readDoc(clause);
-  const words = (doc.tokens().out() as string[]).map((w) => w.toLowerCase());
-  const pos = doc.tokens().out(nlp.its.pos) as string[];
-  const lemmas = doc.tokens().out(nlp.its.lemma as unknown as typeof nlp.its.value) as string[];
-  return words.some((w, i) => /^(?:have|has|['’]ve|['’]s)$/.test(w) && pos[i] === 'AUX' && [i + 1, i + 2].some((j) => {
-    const v = words[j];
-    return v !== undefined && (pos[j] === 'VERB' || pos[j] === 'AUX') && v !== lemmas[j] && !/(?:s|ing)$/.test(v);
-  }));
 }
 
 /**

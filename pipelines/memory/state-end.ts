@@ -3,7 +3,8 @@
  * resolved against the utterance time with chrono-node (`stateEnd`).
  */
 import * as chrono from 'chrono-node';
-import { DURATION, SPEND_BEFORE, clauseAround, findDates, namesDay, ordinalDay, toldAsPast } from './relative-date.js';
+import { DURATION, SPEND_BEFORE, findDates, namesDay, ordinalDay } from './relative-date.js';
+import { clauseAround, toldAsPast } from './told-tense.js';
 import { COUNTED, MAX_COUNT, UNTIL } from './spans.js';
 import { DAY_MS } from '../../graph/core/time.js';
 import { namedEnd } from './named-ends.js';

@@ -6,7 +6,7 @@
  */
 import { DAY_MS } from '../../graph/core/time.js';
 import { type Feast, feastDays } from './holidays.js';
-import { toldAsPast } from './relative-date.js';
+import { toldAsPast } from './told-tense.js';
 import { UNTIL_SAID, afterLength, countedLength, nextMonday, startAhead } from './spans.js';
 
 /** When a stay runs: `start` (ISO, null when it holds as said) and its exclusive `end` (ISO). */

@@ -3,7 +3,8 @@ import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store
 import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { UNNAMED } from '../memory/extractor.js';
-import { findDates, toldJustDone } from '../memory/relative-date.js';
+import { findDates } from '../memory/relative-date.js';
+import { toldJustDone } from '../memory/told-tense.js';
 
 export { NameResolver };
 

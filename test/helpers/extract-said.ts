@@ -25,10 +25,11 @@ export async function factsSaid(text: string, time: string, speaker: Said, addre
 /**
  * The facts that hold a slot or end one, as the rules tests compare them: "slot=value", an ending of the whole slot
  * "slot ended", and a withdrawal that ends the slot only where it holds the value named ("i left tesco", "I'm not a
- * photographer anymore": `namedOnly`, or a job by name, as the decider reads them; rules 41b) "slot ended if =value".
+ * photographer anymore", "I don't live in London anymore": every withdrawal naming a value of a slot not keyed by its
+ * thing, as the decider reads them since rules 42; decide.ts `namedValue`) "slot ended if =value".
  */
 export function slotsOf(facts: readonly ExtractedFact[]): string[] {
-  const named = (f: ExtractedFact): boolean => f.value !== null && (f.namedOnly === true || /^occupation(?::|$)/.test(f.slot ?? ''));
+  const named = (f: ExtractedFact): boolean => f.value !== null && !/^(?:preference|sport|favourite|allergy|plan):/.test(f.slot ?? '');
   return facts.filter((f) => f.slot).map((f) => (f.retraction && named(f) ? `${f.slot} ended if =${f.value}`
     : f.retraction || f.value === null ? `${f.slot} ended` : `${f.slot}=${f.value}`));
 }

@@ -58,7 +58,8 @@ test('a day, the speaker\'s own name or a name that is what is said stays', asyn
 });
 
 test('a unit word naming a kind of thing is no date; "this past weekend" and "over the weekend" read whole', async () => {
-  const { absoluteDates, findDates } = await import('../../../pipelines/memory/relative-date.js');
+  const { findDates } = await import('../../../pipelines/memory/relative-date.js');
+  const { absoluteDates } = await import('../../../pipelines/memory/date-text.js');
   const T = '2023-10-16T10:00:00.000Z';
   const rewrite = (t: string): string => absoluteDates(t, findDates(t, T));
   // Exposed once "Hey Maria," no longer hid these sentences from the rules (LoCoMo dev, conv-41 and conv-26).

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absoluteDates, findDates } from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates } from '../../../pipelines/memory/date-text.js';
+import { findDates } from '../../../pipelines/memory/relative-date.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 
 // Saturday 5 December 2026: Christmas 2027 is a Saturday, so the week before it begins on Monday 20 December 2027.

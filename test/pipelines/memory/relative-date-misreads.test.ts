@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absoluteDates, findDates } from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates } from '../../../pipelines/memory/date-text.js';
+import { findDates } from '../../../pipelines/memory/relative-date.js';
 
 // Saturday 5 December 2026: Christmas 2026 is a Friday, Christmas 2027 a Saturday, Easter 2027 on 28 March.
 const NOW = '2026-12-05T10:00:00.000Z';

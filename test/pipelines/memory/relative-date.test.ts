@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  absoluteDates, clauseAround, eventDate, findDates, toldAsPast,
-} from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates } from '../../../pipelines/memory/date-text.js';
+import { eventDate, findDates } from '../../../pipelines/memory/relative-date.js';
+import { clauseAround, toldAsPast } from '../../../pipelines/memory/told-tense.js';
 import { stateEnd } from '../../../pipelines/memory/state-end.js';
 import { namedDate } from '../../../pipelines/retrieval/memory-items.js';
 

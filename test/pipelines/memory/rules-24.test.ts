@@ -10,7 +10,8 @@ import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { slotChange } from '../../../pipelines/memory/changes.js';
 import { RuleDecider } from '../../../pipelines/memory/decide.js';
 import { EmbeddedExtractor, withElidedI } from '../../../pipelines/memory/embedded-extractor.js';
-import { absoluteDates, eventDate, findDates } from '../../../pipelines/memory/relative-date.js';
+import { absoluteDates } from '../../../pipelines/memory/date-text.js';
+import { eventDate, findDates } from '../../../pipelines/memory/relative-date.js';
 import { wink } from '../../../pipelines/wink.js';
 import { storedFact } from '../../helpers/stored-fact.js';
 

@@ -1,0 +1,56 @@
+/**
+ * Dates written into a fact's text (split from relative-date.ts, rules 43, no change of behaviour): a date phrase found
+ * by `findDates` ("next Friday") replaced by the calendar date it meant ("on Friday 4 December 2026"), so the fact still
+ * reads right next month.
+ */
+import { SUBJECT_PLACE, type FoundDate } from './relative-date.js';
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
+  'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
+const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
+const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to)\s+$/i;
+
+/** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
+export function spokenDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  if (y === undefined || m === undefined) return date;
+  if (d === undefined) return `${MONTHS[m - 1] ?? ''} ${y}`.trim();
+  return `${WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]} ${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+/**
+ * `text` with each relative date phrase ("next Friday", "tomorrow") replaced by the calendar date
+ * it meant ("on Friday 4 December 2026"), so the fact still reads right next month. Durations
+ * ("for a month") stay as spoken: their end is a field (`validUntil`, see `stateEnd` in state-end.ts), not text.
+ */
+export function absoluteDates(text: string, dates: FoundDate[]): string {
+  let out = text;
+  // The dates written so far, [start, end) of `out`: a later phrase is never found inside one ("Sunday is free, see you
+  // Sunday" must not find its second "Sunday" in "Sunday 6 December 2026").
+  const written: [number, number][] = [];
+  for (const d of dates) {
+    // "we've got enough now": "now" says no day worth writing into the text (it stays the event time).
+    if (d.duration || /^(?:right\s+)?now$/i.test(d.phrase)) continue;
+    // A whole-word match: "in May" is no part of "Maya is…".
+    const matches = out.matchAll(new RegExp(`(?<![\\w'’])${d.phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w'’])`, 'g'));
+    const at = [...matches].find((m) => !written.some(([s, e]) => m.index < e && m.index + d.phrase.length > s))?.index ?? -1;
+    if (at < 0) continue;
+    // "until the end of the month": the article goes with the phrase it leads.
+    // "at the weekend" (a day's date, no clock time): the date takes its own preposition ("on Saturday 14 March").
+    // "this past weekend": the "this" goes with the phrase too.
+    const before = out.slice(0, at).replace(/\bthe\s+$/i, '').replace(/\bthis\s+$/i, (m) => (/^past\b/i.test(d.phrase) ? '' : m)).replace(/\bat\s+$/i, (m) => (d.date.length === 10 && !/\d/.test(d.phrase) ? '' : m));
+    const bare = d.phrase.replace(/^(?:on|by|until|till|before|after|from|since)\s+/i, '');
+    const lead = d.phrase.slice(0, d.phrase.length - bare.length);
+    // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.
+    const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
+    const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
+    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date));
+    const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
+    for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }
+    written.push([before.length, before.length + prep.length + spoken.length]);
+    out = `${before}${prep}${spoken}${out.slice(at + d.phrase.length)}`;
+  }
+  return out;
+}
