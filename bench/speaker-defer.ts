@@ -6,7 +6,7 @@
  * decision, the cosine end-of-session merge at mergeTau, no absorption, as bench/speaker-absorb.ts's "off") and one id
  * per session, in the same runs.
  *
- *   npm run bench:speaker-defer -- [--min-seconds 4,6,8,12 --min-pool-cosine none,0,0.3,0.5 --cache FILE]
+ *   npm run bench:speaker-defer -- [--min-seconds 4,6,8,12 --min-pool-cosine none,0,0.3,0.5 --min-stay none --cache FILE]
  *        (choice: TRAINING speakers, out of fold, seeds 1–10, as bench/speaker-absorb.ts)
  *   npm run bench:speaker-defer -- --heldout --min-seconds S --min-pool-cosine C        (held-out, once)
  *
@@ -20,6 +20,10 @@
  * - objective: the mean Δ within-session utterance accuracy over the three meeting scenarios.
  * - chosen: the eligible setting of highest objective; within 0.1 point the lower minSeconds (the less deferral), then
  *   the higher minPoolCosine (the stricter pool). None eligible: nothing is adopted and no held-out run is made.
+ * - grid 2, added after reading grid 1 (no setting eligible; the best, 4 s / no pool cosine, raised far-field meetings
+ *   +3.2 points within sessions but lost clean round-robin within sessions beyond its interval and moved 25 % of its
+ *   turns wrongly): the same rule over `minStayRate` 0.5, 0.6, 0.7 (deferral only in sessions that mostly stay with the
+ *   voice just heard, as speech17's absorption), minSeconds 3 / 4 / 6, minPoolCosine none / 0.
  * - server default: on only when no held-out scenario has Δ across or Δ within utterance accuracy with its interval
  *   wholly below zero AND wrong joins do not rise materially on held-out speakers: summed over the scenarios, wrong
  *   merges and different-speaker pairs joined are each at most 1.1 × the "off" count + 2, and at least 80 % of the
@@ -47,9 +51,12 @@ const list = (name: string, fallback: string): number[] => argString(name, fallb
 const { modelId, off, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
 
 const variants: DeferredFounding[] = [];
-const poolList = argString('min-pool-cosine', heldOut ? '' : 'none,0,0.3,0.5').split(',').map((x) => (x === 'none' ? null : Number(x)));
+const nullable = (name: string, fallback: string): (number | null)[] => argString(name, fallback).split(',').map((x) => (x === 'none' ? null : Number(x)));
+const poolList = nullable('min-pool-cosine', heldOut ? '' : 'none,0,0.3,0.5');
+const stayList = nullable('min-stay', 'none');
 for (const minSeconds of list('min-seconds', heldOut ? '' : '4,6,8,12'))
-  for (const minPoolCosine of poolList) variants.push({ minSeconds, minPoolCosine });
+  for (const minPoolCosine of poolList)
+    for (const minStayRate of stayList) variants.push({ minSeconds, minPoolCosine, ...(minStayRate === null ? {} : { minStayRate }) });
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const pc = (v: number): string => (100 * v).toFixed(1);

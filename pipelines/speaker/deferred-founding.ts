@@ -19,6 +19,12 @@ export interface DeferredFounding {
    * again from it (two new voices are not pooled). Null or absent: every pending turn joins.
    */
   minPoolCosine?: number | null;
+  /**
+   * Only in sessions whose decided turns so far stayed with the voice just heard at least this share of the time (in
+   * [0, 1]; a session with no transition yet does not defer): a meeting with a dominant voice, not a round-robin.
+   * Null or absent: every session.
+   */
+  minStayRate?: number | null;
 }
 
 /** One pending turn. */
@@ -35,6 +41,12 @@ export interface PendingTurn {
 export function validateDeferral(d: DeferredFounding): void {
   if (!(Number.isFinite(d.minSeconds) && d.minSeconds > 0)) throw new RangeError('defer.minSeconds must be a finite number of seconds > 0');
   if (d.minPoolCosine != null && !(d.minPoolCosine >= -1 && d.minPoolCosine <= 1)) throw new RangeError('defer.minPoolCosine must be a cosine in [-1, 1]');
+  if (d.minStayRate != null && !(d.minStayRate >= 0 && d.minStayRate <= 1)) throw new RangeError('defer.minStayRate must be in [0, 1]');
+}
+
+/** Whether a session that stayed with the voice just heard `stays` of `transitions` times defers (`minStayRate`). */
+export function defers(d: DeferredFounding, stays: number, transitions: number): boolean {
+  return d.minStayRate == null || (transitions > 0 && stays / transitions >= d.minStayRate);
 }
 
 /** The pool's embedding (the seconds-weighted mean of its turns, L2-normalised) and its voiced seconds. */

@@ -7,7 +7,7 @@ import { bandOffset, narrowbandModelId, type BandOffsets, type VoiceBand } from 
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
-import { joinPool, pooled, validateDeferral, type DeferredFounding, type PendingTurn } from './deferred-founding.js';
+import { defers, joinPool, pooled, validateDeferral, type DeferredFounding, type PendingTurn } from './deferred-founding.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
 export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
@@ -322,7 +322,7 @@ export class SpeakerTracker {
     const best = at >= 0 ? this.protos[at]! : null;
     const bestScore = at >= 0 ? candidates[at]!.cosine : -Infinity;
     const defer = this.o.defer;
-    if (!matched && best && defer && !newcomer && voicedSeconds < defer.minSeconds) return this.deferNow(defer, embedding, voicedSeconds, band, candidates, turn);
+    if (!matched && best && defer && !newcomer && voicedSeconds < defer.minSeconds && defers(defer, this.stays, this.transitions)) return this.deferNow(defer, embedding, voicedSeconds, band, candidates, turn);
     if (best && matched && best.band !== band) return this.crossBandMatch(best, embedding, voicedSeconds, band, score, turn, bestScore);
     if (best && matched) {
       const updated = bestScore >= tauUpdate;
