@@ -8,6 +8,7 @@
  *
  *   npm run bench:speaker-defer -- [--min-seconds 4,6,8,12 --min-pool-cosine none,0,0.3,0.5 --min-stay none --cache FILE]
  *        (choice: TRAINING speakers, out of fold, seeds 1–10, as bench/speaker-absorb.ts)
+ *   npm run bench:speaker-defer -- --min-seconds none --centroid-cap 10,30,60 --centroid-on-match false,true --cache FILE
  *   npm run bench:speaker-defer -- --heldout --min-seconds S --min-pool-cosine C        (held-out, once)
  *
  * Adoption rule, fixed and committed before the training grid was run:
@@ -24,6 +25,10 @@
  *   +3.2 points within sessions but lost clean round-robin within sessions beyond its interval and moved 25 % of its
  *   turns wrongly): the same rule over `minStayRate` 0.5, 0.6, 0.7 (deferral only in sessions that mostly stay with the
  *   voice just heard, as speech17's absorption), minSeconds 3 / 4 / 6, minPoolCosine none / 0.
+ * - grid 3, the brief's alternative, added after reading grid 2 (no setting eligible either): prototypes updated as a
+ *   centroid weighted by voiced seconds (`SpeakerTrackerOptions.centroid`, `--centroid-cap 10,30,60 --centroid-on-match
+ *   false,true`, no deferral), under the same rule, objective and wrong-join limits; ties to the larger capSeconds,
+ *   then onMatch false (the smaller change).
  * - server default: on only when no held-out scenario has Δ across or Δ within utterance accuracy with its interval
  *   wholly below zero AND wrong joins do not rise materially on held-out speakers: summed over the scenarios, wrong
  *   merges and different-speaker pairs joined are each at most 1.1 × the "off" count + 2, and at least 80 % of the
@@ -37,6 +42,8 @@ import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import type { DeferredFounding } from '../pipelines/speaker/deferred-founding.js';
+import type { CentroidUpdate } from '../pipelines/speaker/speaker-tracker.js';
+import type { RunOptions } from './lib/speaker-sessions.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -46,17 +53,21 @@ if (!hasSharedSpeech()) {
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
-const list = (name: string, fallback: string): number[] => argString(name, fallback).split(',').map(Number);
+/** A comma-separated list of numbers ('' or 'none': no value). */
+const list = (name: string, fallback: string): number[] => argString(name, fallback).split(',').filter((x) => x !== '' && x !== 'none').map(Number);
 
 const { modelId, off, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
 
-const variants: DeferredFounding[] = [];
+const variants: (DeferredFounding | { centroid: CentroidUpdate })[] = [];
 const nullable = (name: string, fallback: string): (number | null)[] => argString(name, fallback).split(',').map((x) => (x === 'none' ? null : Number(x)));
 const poolList = nullable('min-pool-cosine', heldOut ? '' : 'none,0,0.3,0.5');
 const stayList = nullable('min-stay', 'none');
 for (const minSeconds of list('min-seconds', heldOut ? '' : '4,6,8,12'))
   for (const minPoolCosine of poolList)
     for (const minStayRate of stayList) variants.push({ minSeconds, minPoolCosine, ...(minStayRate === null ? {} : { minStayRate }) });
+for (const capSeconds of list('centroid-cap', ''))
+  for (const onMatch of argString('centroid-on-match', 'false').split(',').map((x) => x === 'true')) variants.push({ centroid: { capSeconds, onMatch } });
+const optionsOf = (v: (typeof variants)[number]): RunOptions => ('centroid' in v ? { ...off, centroid: v.centroid } : { ...off, defer: v });
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const pc = (v: number): string => (100 * v).toFixed(1);
@@ -81,10 +92,10 @@ console.log(`${heldOut ? 'HELD-OUT' : 'training (out of fold)'}; ${RUNS} seeded 
 for (const [k, s] of scen.entries()) console.log(`  ${s.name.padEnd(22)} off ${row(offFigures[k]!)}; ${joinText(joins(offFigures[k]!))}; one id per session ${row(one[k]!)}`);
 const offJoins = offFigures.map(joins).reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs, moved: a.moved + b.moved, movedWrong: a.movedWrong + b.movedWrong }));
 
-const results: { v: DeferredFounding; objective: number; eligible: boolean }[] = [];
+const results: { v: (typeof variants)[number]; objective: number; eligible: boolean }[] = [];
 for (const v of variants) {
   const on: RunFigures[][] = [];
-  for (const s of scen) on.push(await scoreRuns(s.runs, modelId, { ...off, defer: v }));
+  for (const s of scen) on.push(await scoreRuns(s.runs, modelId, optionsOf(v)));
   const within = (f: RunFigures[][]): number[] => meetings.flatMap((k) => f[k]!.map((x) => x.withinUtterance));
   const pooledMeetings = bootstrapDelta(within(on), within(offFigures));
   const objective = mean(meetings.map((k) => mean(on[k]!.map((x) => x.withinUtterance)) - mean(offFigures[k]!.map((x) => x.withinUtterance))));

@@ -81,10 +81,25 @@ export interface SpeakerTrackerOptions {
    */
   defer?: DeferredFounding | null;
   /**
+   * Prototype updates as a running centroid weighted by voiced seconds: a match moves its prototype by
+   * max(alpha, s / (S + s)), s the turn's voiced seconds and S those behind the prototype (capped at `capSeconds`; a
+   * prototype stored before this session counts as full), so an id founded from a few seconds settles on its voice
+   * quickly. `onMatch`: every matched turn updates (else only at ≥ tauUpdate). Null or absent: the EMA at alpha.
+   */
+  centroid?: CentroidUpdate | null;
+  /**
    * With `decision`: the log-likelihood-ratio offsets a match pays across bands and on phone audio
    * (`voice-bands.ts`). Null or absent: none (every turn scored as wideband against wideband).
    */
   bandOffsets?: BandOffsets | null;
+}
+
+/** See {@link SpeakerTrackerOptions.centroid}. */
+export interface CentroidUpdate {
+  /** Voiced seconds at which a prototype counts as full (> 0). */
+  capSeconds: number;
+  /** Update on every match, not only at ≥ tauUpdate. */
+  onMatch: boolean;
 }
 
 /** One prototype held by the tracker. */
@@ -98,6 +113,8 @@ export interface Prototype {
   known: boolean;
   /** The band of the audio it was made from (stored under `narrowbandModelId` when narrowband). */
   band: VoiceBand;
+  /** Voiced seconds behind it in this tracker (with `centroid`); absent: full (stored before this session). */
+  seconds?: number;
 }
 
 /** What this session saw of one id (the evidence the end-of-session merge uses). */
@@ -325,10 +342,14 @@ export class SpeakerTracker {
     if (!matched && best && defer && !newcomer && voicedSeconds < defer.minSeconds && defers(defer, this.stays, this.transitions)) return this.deferNow(defer, embedding, voicedSeconds, band, candidates, turn);
     if (best && matched && best.band !== band) return this.crossBandMatch(best, embedding, voicedSeconds, band, score, turn, bestScore);
     if (best && matched) {
-      const updated = bestScore >= tauUpdate;
+      const c = this.o.centroid;
+      const updated = bestScore >= tauUpdate || (c?.onMatch ?? false);
       const prior = best.vector;
       if (updated) {
-        const v = Float32Array.from(best.vector, (x, i) => (1 - alpha) * x + alpha * embedding[i]!);
+        const behind = Math.min(c?.capSeconds ?? 0, best.seconds ?? Infinity);
+        const w = c ? Math.max(alpha, voicedSeconds / (behind + voicedSeconds)) : alpha;
+        if (best.seconds !== undefined) best.seconds += voicedSeconds;
+        const v = Float32Array.from(best.vector, (x, i) => (1 - w) * x + w * embedding[i]!);
         best.vector = l2Normalise(v);
         best.updateCount++;
         await this.persist(best);
@@ -338,7 +359,7 @@ export class SpeakerTracker {
       return { participantId: best.participantId, confidence: bestScore, isNew: false, updated, turn };
     }
     const participantId = await this.o.createParticipant();
-    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: false, band };
+    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(embedding), updateCount: 1, known: false, band, seconds: voicedSeconds };
     this.protos.push(proto);
     await this.persist(proto);
     if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
@@ -377,7 +398,7 @@ export class SpeakerTracker {
   /** Found an id from the pool's embedding: every pooled turn is its session evidence, the earlier ones move to it. */
   private async foundFromPool(pool: PendingTurn[], vector: Float32Array, band: VoiceBand, turn: number, score: number): Promise<SpeakerAssignment> {
     const participantId = await this.o.createParticipant();
-    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(vector), updateCount: 1, known: false, band };
+    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(vector), updateCount: 1, known: false, band, seconds: pool.reduce((a, t) => a + t.seconds, 0) };
     this.protos.push(proto);
     await this.persist(proto);
     if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));

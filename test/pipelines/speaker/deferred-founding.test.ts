@@ -22,7 +22,7 @@ describe('deferred founding: the pool', () => {
   });
 
   test('refuses settings it cannot apply', () => {
-    for (const bad of [{ minSeconds: 0 }, { minSeconds: Number.NaN }, { minSeconds: 4, minPoolCosine: 2 }]) assert.throws(() => validateDeferral(bad), RangeError);
+    for (const bad of [{ minSeconds: 0 }, { minSeconds: Number.NaN }, { minSeconds: 4, minPoolCosine: 2 }, { minSeconds: 4, minStayRate: -0.1 }]) assert.throws(() => validateDeferral(bad), RangeError);
   });
 });
 
@@ -80,6 +80,19 @@ describe('SpeakerTracker with defer', () => {
     assert.equal(tr.prototypes().length, 1);
     const found = await tr.assign(at(175), 2);
     assert.deepEqual([found.participantId, found.revised], ['p_2', [{ turn: 2, from: 'p_1', into: 'p_2' }]]);
+  });
+
+  test('with minStayRate, only a session that mostly stayed with the voice just heard defers', async () => {
+    n = 0;
+    const gated = { minSeconds: 4, minStayRate: 0.5 };
+    const fresh = await SpeakerTracker.open(options({ defer: gated }));
+    await fresh.assign(at(0), 5);
+    assert.deepEqual([(await fresh.assign(at(90), 2)).isNew], [true], 'no transition yet: founds as without deferral');
+    const staying = await SpeakerTracker.open(options({ defer: gated }));
+    await staying.assign(at(0), 5);
+    await staying.assign(at(5), 3);
+    const pending = await staying.assign(at(90), 2);
+    assert.deepEqual([pending.participantId, pending.isNew], ['p_3', false], 'one stay in one transition: deferred');
   });
 
   test('needs the calibrated decision', async () => {
