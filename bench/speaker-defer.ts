@@ -107,7 +107,7 @@ for (const v of variants) {
     const dw = d((x) => x.withinUtterance);
     if (du.hi < 0 || dw.hi < 0) eligible = false;
     const vsOne = bootstrapDelta(on[k]!.map((x) => x.withinUtterance), one[k]!.map((x) => x.withinUtterance));
-    console.log(`  ${s.name.padEnd(22)} on ${row(on[k]!)}; Δ utt ${ci(du)}; Δ within utt ${ci(dw)}; Δ within time ${ci(d((x) => x.withinTime))}; on − one id, within utt ${ci(vsOne)}; ${joinText(joins(on[k]!))}`);
+    console.log(`  ${s.name.padEnd(22)} on ${row(on[k]!)}; Δ utt ${ci(du)}; Δ within utt ${ci(dw)}; Δ within time ${ci(d((x) => x.withinTime))}; on − one id, within utt ${ci(vsOne)}; ${joinText(joins(on[k]!))}; utterances under another speaker's id ${pc(mean(offFigures[k]!.map((x) => x.foreign)))} → ${pc(mean(on[k]!.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`);
   }
   const j = on.map(joins).reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs, moved: a.moved + b.moved, movedWrong: a.movedWrong + b.movedWrong }));
   if (j.wrong > offJoins.wrong + 2 || j.pairs > offJoins.pairs + 2 || (j.moved > 0 && (j.moved - j.movedWrong) / j.moved < 0.8)) eligible = false;

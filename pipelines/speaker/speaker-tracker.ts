@@ -7,10 +7,12 @@ import { bandOffset, narrowbandModelId, type BandOffsets, type VoiceBand } from 
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
+import { validateCentroid, type CentroidUpdate } from './centroid-update.js';
 import { defers, joinPool, pooled, validateDeferral, type DeferredFounding, type PendingTurn } from './deferred-founding.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
 export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
+export type { CentroidUpdate } from './centroid-update.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {
@@ -81,10 +83,10 @@ export interface SpeakerTrackerOptions {
    */
   defer?: DeferredFounding | null;
   /**
-   * Prototype updates as a running centroid weighted by voiced seconds: a match moves its prototype by
-   * max(alpha, s / (S + s)), s the turn's voiced seconds and S those behind the prototype (capped at `capSeconds`; a
-   * prototype stored before this session counts as full), so an id founded from a few seconds settles on its voice
-   * quickly. `onMatch`: every matched turn updates (else only at ≥ tauUpdate). Null or absent: the EMA at alpha.
+   * Prototype updates as a running centroid weighted by voiced seconds (`centroid-update.ts`): a match moves its
+   * prototype by max(alpha, s / (S + s)), s the turn's voiced seconds and S those behind the prototype (capped at
+   * `capSeconds`; a prototype stored before this session counts as full), so an id founded from a few seconds settles on
+   * its voice quickly. `onMatch`: every matched turn updates (else only at ≥ tauUpdate). Null or absent: the EMA at alpha.
    */
   centroid?: CentroidUpdate | null;
   /**
@@ -92,14 +94,6 @@ export interface SpeakerTrackerOptions {
    * (`voice-bands.ts`). Null or absent: none (every turn scored as wideband against wideband).
    */
   bandOffsets?: BandOffsets | null;
-}
-
-/** See {@link SpeakerTrackerOptions.centroid}. */
-export interface CentroidUpdate {
-  /** Voiced seconds at which a prototype counts as full (> 0). */
-  capSeconds: number;
-  /** Update on every match, not only at ≥ tauUpdate. */
-  onMatch: boolean;
 }
 
 /** One prototype held by the tracker. */
@@ -172,6 +166,7 @@ export class SpeakerTracker {
       validateRevision(o.revise);
       if (!o.decision) throw new Error('first-turn revision needs the calibrated decision');
     }
+    if (o.centroid) validateCentroid(o.centroid);
     if (o.defer) {
       validateDeferral(o.defer);
       if (!o.decision) throw new Error('deferred founding needs the calibrated decision');
