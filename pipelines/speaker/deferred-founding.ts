@@ -1,6 +1,3 @@
-import path from 'node:path';
-import { repoRoot } from '../models/repo-root.js';
-import { readSpeakerParams } from './speaker-decision.js';
 import { cosine, l2Normalise } from './speaker-embedder.js';
 
 /**
@@ -65,23 +62,4 @@ export function pooled(pool: readonly PendingTurn[]): { vector: Float32Array; se
 export function joinPool(d: DeferredFounding, pool: readonly PendingTurn[], turn: PendingTurn): PendingTurn[] {
   if (pool.length > 0 && d.minPoolCosine != null && cosine(turn.vector, pooled(pool).vector) < d.minPoolCosine) return [turn];
   return [...pool, turn];
-}
-
-/** What `pipelines/speaker/params/<modelId>-defer.json` holds: the setting chosen for an embedder (bench/speaker-defer.ts). */
-export interface DeferralParams {
-  modelId: string;
-  defer: DeferredFounding;
-}
-
-/** Where an embedder's chosen deferral lives. */
-export function deferralParamsPath(modelId: string): string {
-  return path.join(repoRoot(), 'pipelines', 'speaker', 'params', `${path.basename(modelId)}-defer.json`);
-}
-
-/**
- * The deferral chosen for an embedder, or null when none was chosen for it. Throws on a file that is not a valid
- * setting or was chosen for another embedder.
- */
-export function chosenDeferral(modelId: string): DeferredFounding | null {
-  return readSpeakerParams<DeferralParams>(deferralParamsPath(modelId), modelId, (p) => validateDeferral(p.defer ?? ({} as DeferredFounding)))?.defer ?? null;
 }
