@@ -13,6 +13,29 @@ export interface RunFigures {
   merges: MergeTally;
   /** Turns the first-turn revision moved (zero without it). */
   revisions: RevisionTally;
+  /**
+   * Share of utterances given to an id whose other utterances in the session are mostly another speaker's (the id's
+   * majority speaker in the session is not theirs): different people joined under one id, as attributed.
+   */
+  foreign: number;
+}
+
+/** Share of utterances whose id's majority speaker, within their session, is another speaker. */
+export function foreignShare(as: readonly Attribution[]): number {
+  let foreign = 0;
+  for (const s of new Set(as.map((a) => a.session))) {
+    const counts = new Map<string, Map<string, number>>();
+    for (const a of as) if (a.session === s) {
+      const m = counts.get(a.id) ?? new Map<string, number>();
+      m.set(a.speaker, (m.get(a.speaker) ?? 0) + 1);
+      counts.set(a.id, m);
+    }
+    for (const m of counts.values()) {
+      const n = [...m.values()];
+      foreign += n.reduce((x, y) => x + y, 0) - Math.max(...n);
+    }
+  }
+  return as.length === 0 ? 0 : foreign / as.length;
 }
 
 /** Within-session accuracy (best one-to-one mapping per session), pooled, by utterances and by seconds. */
@@ -30,7 +53,7 @@ export function withinSession(as: readonly Attribution[]): { utterance: number; 
 export function figures(as: readonly Attribution[], merges: MergeTally = emptyTally(), revisions: RevisionTally = { moved: 0, right: 0 }): RunFigures {
   const s = scoreAttributions([...as]);
   const w = withinSession(as);
-  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers, merges, revisions };
+  return { utterance: s.accuracy, time: s.timeAccuracy, withinUtterance: w.utterance, withinTime: w.time, ids: s.ids, speakers: s.speakers, merges, revisions, foreign: foreignShare(as) };
 }
 
 /** Run the production tracker (or, with `run` null, one id per session) over each run's sessions. */

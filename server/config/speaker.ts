@@ -57,6 +57,12 @@ export interface SpeakerSettings {
    */
   speakerAbsorb: boolean;
   /**
+   * `PARLEY_SPEAKER_CENTROID`: with the calibrated decision, every matched turn moves its id's prototype as a centroid
+   * weighted by voiced seconds (the setting chosen for the embedder, `pipelines/speaker/params/<model>-centroid.json`,
+   * `centroid-update.ts`); false: the EMA at alpha, only at ≥ tauUpdate. Default true.
+   */
+  speakerCentroid: boolean;
+  /**
    * `PARLEY_SPEAKER_BAND_OFFSETS`: with the calibrated decision, the higher bar for phone turns and matches across
    * bands (`pipelines/speaker/voice-bands.ts`): `calibrated` (default, where measured for the embedder) or `none`.
    */
@@ -77,6 +83,7 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
     speakerRevise: r.oneOf('PARLEY_SPEAKER_REVISE', ['true', 'false'] as const, 'false') === 'true',
     speakerAbsorb: r.oneOf('PARLEY_SPEAKER_ABSORB', ['true', 'false'] as const, 'false') === 'true',
+    speakerCentroid: r.oneOf('PARLEY_SPEAKER_CENTROID', ['true', 'false'] as const, 'true') === 'true',
     speakerBandOffsets: r.oneOf('PARLEY_SPEAKER_BAND_OFFSETS', ['calibrated', 'none'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
   };

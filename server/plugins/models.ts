@@ -17,6 +17,7 @@ import { decisionFor, type SpeakerDecisionParams } from '../../pipelines/speaker
 import { sessionRulesFor, type SessionRules } from '../../pipelines/speaker/session-rules.js';
 import { revisionFor, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { chosenAbsorption, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
+import { chosenCentroid, type CentroidUpdate } from '../../pipelines/speaker/centroid-update.js';
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
@@ -52,6 +53,11 @@ export interface Models {
    * Used by the cosine end-of-session merge with `PARLEY_SPEAKER_ABSORB=true`.
    */
   speakerAbsorption?: SmallIdAbsorption | null;
+  /**
+   * The centroid prototype update chosen for the speaker embedder (`centroid-update.ts`), or null: none chosen for it.
+   * Used with `PARLEY_SPEAKER_CENTROID=true` (the default) and the calibrated decision.
+   */
+  speakerCentroid?: CentroidUpdate | null;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -190,6 +196,7 @@ export const modelsPlugin = fp(
       speakerSessionRules: sessionRulesFor(speakerEmbedder.modelId),
       speakerRevision: revisionFor(speakerEmbedder.modelId),
       speakerAbsorption: chosenAbsorption(speakerEmbedder.modelId),
+      speakerCentroid: chosenCentroid(speakerEmbedder.modelId),
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
       inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),

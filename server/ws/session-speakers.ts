@@ -244,6 +244,8 @@ export class SessionSpeakers {
       decision: models.speakerDecision ?? null,
       stay: config.speakerStayPrior === 'online' ? (models.speakerSessionRules?.stay ?? null) : null,
       revise: this.revision(),
+      // Prototypes as seconds-weighted centroids (PARLEY_SPEAKER_CENTROID, chosen with the calibrated decision).
+      centroid: config.speakerCentroid && models.speakerDecision ? (models.speakerCentroid ?? null) : null,
       bandOffsets: this.bandOffsets(),
       storeVoiceprints: voiceprintsAllowed(config, tenant),
       store: stores.voiceprints,

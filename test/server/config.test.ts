@@ -239,6 +239,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_ABSORB: 'no' }), /PARLEY_SPEAKER_ABSORB/);
   });
 
+  test('centroid prototype updates: on by default, PARLEY_SPEAKER_CENTROID=false restores the EMA, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerCentroid, true);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_CENTROID: 'false' }).speakerCentroid, false);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_CENTROID: 'true' }).speakerCentroid, true);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_CENTROID: 'yes' }), /PARLEY_SPEAKER_CENTROID/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });

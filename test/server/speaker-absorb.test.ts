@@ -1,55 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { degrade, FAR_FIELD } from '../../bench/lib/far-field.js';
-import { hasSharedSpeech, loadLibriSpeech } from '../../pipelines/speaker/eval-corpus.js';
-import { SessionSpeakers } from '../../server/ws/session-speakers.js';
-import type { VoiceTurnsDeps } from '../../server/ws/voice-turns-host.js';
+import { hasSharedSpeech } from '../../pipelines/speaker/eval-corpus.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { farField, owners, speakerSession, turns } from '../helpers/far-field-sessions.js';
 
 const skip = hasSharedSpeech() ? false : 'shared speech data absent (../shared/data/speech)';
-
-type Turn = { speaker: string; audio: Float32Array };
-
-/** Held-out LibriSpeech speakers (never read by the embedder's training or by the choice of the setting) through far-field. */
-function farField(speaker: string, utterances: number, seed: number): Float32Array[] {
-  return loadLibriSpeech([speaker]).slice(0, utterances).map((u, k) => degrade(u.audio, seed + k, FAR_FIELD));
-}
-
-/** Each recording cut into ~3 s turns (a shorter remainder joins the last one), as the meeting bench cuts them. */
-function turns(speaker: string, audios: Float32Array[]): Turn[] {
-  const w = 3 * 16_000;
-  return audios.flatMap((audio) => {
-    const n = Math.max(1, Math.floor(audio.length / w + 0.5));
-    return Array.from({ length: n }, (_, k) => ({ speaker, audio: audio.subarray(k * w, k === n - 1 ? audio.length : (k + 1) * w) }));
-  });
-}
-
-/**
- * One live session's speaker path of the server (`SessionSpeakers`: the app's embedder, decision, thresholds and
- * absorption setting, its stores; the session id is its tenant too, so no voice is known from another test): every turn identified, then the end-of-session merge. Returns each turn's id
- * as first attributed, and the `speaker.merged` events sent.
- */
-async function session(t: TestApp, id: string, spoken: Turn[]): Promise<{ ids: string[]; merged: { from: string; into: string }[] }> {
-  const merged: { from: string; into: string }[] = [];
-  const host = {
-    tenant: id, id, log: t.app.log, pendingExternalId: null,
-    send: ((type: string, payload: Record<string, unknown>) => { if (type === 'speaker.merged') merged.push(payload as { from: string; into: string }); }) as never,
-    participantForNewVoice: async () => (await t.app.stores.graph.createParticipant(id, {})).id,
-    participantRetired: async () => {},
-  };
-  const speakers = new SessionSpeakers(host, { config: t.config, stores: t.app.stores, models: t.app.models } as unknown as VoiceTurnsDeps);
-  const ids: string[] = [];
-  for (const turn of spoken) ids.push((await speakers.identify(turn.audio, (turn.audio.length / 16_000) * 1000, 'wideband')).participantId);
-  await speakers.merge();
-  return { ids, merged };
-}
-
-/** Each id's speakers, from the turns it was first given. */
-function owners(spoken: Turn[], ids: string[]): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const [i, id] of ids.entries()) out.set(id, (out.get(id) ?? new Set()).add(spoken[i]!.speaker));
-  return out;
-}
 
 /**
  * The end-of-session merge of the server on real far-field recordings of held-out speakers, with the shipped
@@ -65,8 +20,9 @@ describe('server: small new ids absorbed at the end of a far-field meeting, real
   const b = turns('3005', farField('3005', 2, 950));
   const meeting = [...a.slice(0, 6), ...b.slice(0, 3), ...a.slice(6, 12)];
   before(async () => {
-    t = await startTestApp({ PARLEY_SPEAKER_ABSORB: 'true' }, false);
-    off = await startTestApp({}, false);
+    // The sessions were picked with the EMA prototype update (before PARLEY_SPEAKER_CENTROID), which they keep.
+    t = await startTestApp({ PARLEY_SPEAKER_ABSORB: 'true', PARLEY_SPEAKER_CENTROID: 'false' }, false);
+    off = await startTestApp({ PARLEY_SPEAKER_CENTROID: 'false' }, false);
   });
   after(async () => {
     await t.close();
@@ -75,7 +31,7 @@ describe('server: small new ids absorbed at the end of a far-field meeting, real
 
   test('must merge: the dominant voice\'s split ids are joined, with speaker.merged; the other voice keeps its own id', async () => {
     assert.deepEqual(t.app.models.speakerAbsorption, { maxSeconds: 16, minLinkage: 0.3, minStayRate: 0.5 });
-    const { ids, merged } = await session(t, 'absorb-meeting', meeting);
+    const { ids, merged } = await speakerSession(t, 'absorb-meeting', meeting);
     const owner = owners(meeting, ids);
     const split = [...owner.entries()].filter(([, s]) => s.size === 1 && s.has('3080')).map(([id]) => id);
     assert.ok(split.length >= 2, `the tracker split the dominant far-field voice (ids: ${JSON.stringify([...owner].map(([k, s]) => [k, [...s]]))})`);
@@ -92,7 +48,7 @@ describe('server: small new ids absorbed at the end of a far-field meeting, real
 
   test('the same meeting by default (PARLEY_SPEAKER_ABSORB off): the cosine rule alone joins nothing', async () => {
     assert.equal(off.config.speakerAbsorb, false);
-    const { merged } = await session(off, 'absorb-off', meeting);
+    const { merged } = await speakerSession(off, 'absorb-off', meeting);
     assert.deepEqual(merged, []);
   });
 
@@ -101,7 +57,7 @@ describe('server: small new ids absorbed at the end of a far-field meeting, real
     // heard; ungated, the absorption would join a 3331 id with a 3005 one here (checked while writing this test).
     const c = turns('3331', farField('3331', 4, 900));
     const alternating = [0, 1, 2, 3, 4, 5].flatMap((k) => [c[k]!, b[k % b.length]!]);
-    const { ids, merged } = await session(t, 'absorb-alternating', alternating);
+    const { ids, merged } = await speakerSession(t, 'absorb-alternating', alternating);
     const owner = owners(alternating, ids);
     assert.ok([...owner.values()].every((s) => s.size === 1) && owner.size === 4, JSON.stringify([...owner].map(([k, s]) => [k, [...s]])));
     assert.deepEqual(merged, []);
