@@ -83,6 +83,28 @@ describe('npm scripts that start a Parley process', () => {
     }
   });
 
+  /**
+   * README said a signal to npm's pid reaches Parley; SIGKILL cannot be passed on, and a newcomer's `kill -9`
+   * of `npm start` left node on the port (the restart failed with EADDRINUSE). launch.mjs now watches npm.
+   */
+  test('SIGKILL to `npm run worker` (npm itself killed) still ends the worker: no process is left', async () => {
+    const tmp = tempDir('faults-life-npm-worker-kill-');
+    const npm = spawn('npm', ['run', '-s', 'worker'], {
+      cwd: ROOT, env: { ...process.env, DATA_DIR: tmp.dir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let worker = 0;
+    try {
+      const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+      worker = (await logLine(npm, 'stdout', 'parley worker running')).pid;
+      npm.kill('SIGKILL');
+      await exited;
+      assert.ok(await gone(worker), `worker ${worker} still running after npm was killed`);
+    } finally {
+      if (worker && alive(worker)) process.kill(worker, 'SIGKILL');
+      tmp.remove();
+    }
+  });
+
   test('`npm run -s mcp` answers initialize, and closing its stdin ends every process it started', async () => {
     const tmp = tempDir('faults-life-npm-mcp-');
     const npm = spawn('npm', ['run', '-s', 'mcp'], {
