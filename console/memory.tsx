@@ -34,16 +34,25 @@ function Source(props: { utteranceId: string }) {
   );
 }
 
+/**
+ * One fact: when it held, and how it stopped holding. A temporary fact carries its own end (`valid_until`,
+ * "for a month"): shown as "until …", and once that end has passed the fact is marked ended (not current),
+ * like one a newer fact replaced (`valid_to`).
+ */
 function FactRow(props: { fact: Fact; replacedBy?: Fact | undefined }) {
   const f = props.fact;
   const [open, setOpen] = useState(false);
-  const closed = f.valid_to !== null;
+  const replaced = f.valid_to !== null;
+  const ended = !replaced && f.valid_until !== null && Date.parse(f.valid_until) <= Date.now();
+  const closed = replaced || ended;
+  const span = replaced ? ` to ${when(f.valid_to)}` : f.valid_until !== null ? ` until ${when(f.valid_until)}` : '';
   return (
-    <div class={`fact ${closed ? 'closed' : 'current'}`} data-fact={f.id}>
+    <div class={`fact ${closed ? 'closed' : 'current'}${ended ? ' ended' : ''}`} data-fact={f.id}>
       <div>
         <span class="layer">{f.kind}</span> <span class="fact-text">{f.text}</span>
-        <span class="muted"> · from {when(f.valid_from)}{closed ? ` to ${when(f.valid_to)}` : ''}</span>
-        {closed && (props.replacedBy
+        <span class="muted"> · from {when(f.valid_from)}{span}</span>
+        {ended && <span class="replaced"> · ended</span>}
+        {replaced && (props.replacedBy
           ? <span class="replaced"> · replaced by “{props.replacedBy.text}”</span>
           : <span class="replaced"> · {f.superseded_by ? 'replaced' : 'retracted'}</span>)}
         {f.refer_ids.length > 0 && <button class="link" onClick={() => setOpen(!open)}>{open ? 'hide source' : 'source'}</button>}

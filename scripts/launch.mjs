@@ -47,5 +47,18 @@ for (const dir of ['server', 'pipelines', 'graph']) {
     break;
   }
 }
+// Run by npm (`npm start`, `npm run worker`…): npm passes SIGINT and SIGTERM on to this process, but a
+// SIGKILL of npm (`kill -9`, the OOM killer) cannot be passed on, and this process would go on under init,
+// holding its port. So once npm is gone (this process's parent changes), it shuts down as on SIGTERM.
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.stderr.write(`parley: npm (pid ${parent}) is gone; shutting down as on SIGTERM\n`);
+    process.kill(process.pid, 'SIGTERM');
+  }, 1000);
+  watch.unref();
+}
 process.argv.splice(1, 2, built);
 await import(pathToFileURL(built).href);

@@ -7,6 +7,17 @@ function describe(p: Participant): string {
   return p.externalId ? `${p.id} (external_id ${JSON.stringify(p.externalId)})` : p.id;
 }
 
+/** A participant id's form: `p_` and letters or digits (ids are `p_` and 32 hex digits). */
+const PARTICIPANT_ID_FORM = /^p_[A-Za-z0-9]+$/;
+
+/**
+ * Whether `label` has the form of a participant id: as a speaker or addressee no one holds, it is an
+ * unknown id (a 404), never a new participant's name.
+ */
+export function looksLikeParticipantId(label: string): boolean {
+  return PARTICIPANT_ID_FORM.test(label.trim());
+}
+
 /**
  * The one participant a client's reference names, tried in this order: a participant id, an
  * external id, a name or alias (case-insensitive).

@@ -1,7 +1,8 @@
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { mentionedParticipants } from './addressee.js';
-import { findParticipantByRef, oneNamed, survivorOfRetired } from './participant-ref.js';
+import { findParticipantByRef, looksLikeParticipantId, oneNamed, survivorOfRetired } from './participant-ref.js';
+import { ParleyError } from '../../graph/core/errors.js';
 
 /**
  * Maps speaker labels, names and ids to participants for one ingest call, creating unknown ones. Looks
@@ -29,7 +30,9 @@ export class ParticipantResolver {
    * An id, else an external id, else a name or alias (case-insensitive), else the survivor of the merge
    * that retired the id, else a new participant so named. A label that names several participants is
    * refused (`PARLEY_ERR_CONFLICT`, listing them): two people labelled alike are never merged by the label
-   * alone; so is an erased id (`PARLEY_ERR_CONFLICT`): it never becomes a new participant's name.
+   * alone; so is an erased id (`PARLEY_ERR_CONFLICT`): it never becomes a new participant's name. A label
+   * in the form of a participant id (`p_` and letters or digits) that no one holds is a 404: a stale or
+   * mistyped id never becomes a new participant named with it.
    */
   async resolve(label: string): Promise<{ participant: Participant; isNew: boolean }> {
     const [byId] = await this.byIds([label]);
@@ -38,6 +41,9 @@ export class ParticipantResolver {
     if (found) {
       this.remember(found);
       return { participant: found, isNew: false };
+    }
+    if (looksLikeParticipantId(label)) {
+      throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant with id ${JSON.stringify(label)} (a speaker or addressee in the form of a participant id must name an existing participant; nothing was stored)`);
     }
     // Created only if no one took the name meanwhile: concurrent first posts by one new name (in any
     // process) then resolve to one participant.

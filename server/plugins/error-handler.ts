@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ParleyError, toClientError, type ErrorCode } from '../../graph/core/errors.js';
-import { BLANK_MESSAGE, isNonBlankPattern } from '../protocol/ws-messages.js';
+import { patternMessage } from '../protocol/ws-messages.js';
 import { likelyMeant } from '../protocol/closest-name.js';
 import { RouteMethods } from './route-methods.js';
 
@@ -71,14 +71,15 @@ function validationMessage(err: FastifyError): string {
     if (e.keyword === 'const') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), params.allowedValue]);
     if (e.keyword === 'enum') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), ...(params.allowedValues ?? [])]);
   }
-  const blank = (e: (typeof errors)[number]): boolean => e.keyword === 'pattern' && isNonBlankPattern((e.params as { pattern?: unknown }).pattern);
+  const ours = (e: (typeof errors)[number]): string | undefined => (e.keyword === 'pattern' ? patternMessage((e.params as { pattern?: unknown }).pattern, (e as { data?: unknown }).data) : undefined);
+  const blank = (e: (typeof errors)[number]): boolean => ours(e) !== undefined;
   const unknown = (e: (typeof errors)[number]): boolean => e.keyword === 'additionalProperties';
   const typed = wrongTypes(errors);
   if (allowed.size === 0 && typed.size === 0 && !errors.some(blank) && !errors.some(unknown)) return err.message;
   const where = err.validationContext ?? 'body';
   const otherBranch = (e: ValidationError): boolean => typed.has(e.instancePath) && (typed.get(e.instancePath) !== null || e.keyword === 'type' || e.keyword === 'anyOf');
   const others = errors.filter((e) => !allowed.has(e.instancePath) && !otherBranch(e))
-    .map((e) => `${where}${e.instancePath} ${blank(e) ? BLANK_MESSAGE : unknown(e) ? unknownFieldText(e) : e.message ?? 'is invalid'}`);
+    .map((e) => `${where}${e.instancePath} ${ours(e) ?? (unknown(e) ? unknownFieldText(e) : e.message ?? 'is invalid')}`);
   const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
   const types = [...typed].flatMap(([path, text]) => (text === null ? [] : [`${where}${path} ${text}`]));
   return [...sets, ...types, ...others].join(', ');

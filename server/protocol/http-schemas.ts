@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_OFFSET_MS, MAX_QUESTION_CHARS, NON_BLANK } from './ws-messages.js';
+import { MAX_OFFSET_MS, MAX_QUESTION_CHARS, NAME, NON_BLANK, TEXT } from './ws-messages.js';
 import { CLIENT_KEYS, DERIVED_STEPS, NAME_EVIDENCE, OLD_DERIVED_STEPS, TAUGHT_NAMES } from '../../pipelines/interaction/participant-attributes.js';
 
 /**
@@ -26,8 +26,9 @@ export const ErrorBody = Type.Object(
 
 const Iso = Type.String({ format: 'date-time', description: 'ISO-8601 wall-clock time' });
 const Ms = Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS, description: 'milliseconds from the start of the session audio (at most 1e15)' });
-const Text = Type.String({ minLength: 1, maxLength: 10_000 });
-const Label = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK });
+const Text = Type.String({ minLength: 1, maxLength: 10_000, pattern: TEXT, description: 'not blank, no NUL' });
+/** A person's name or label: not blank, no control characters. */
+const Label = Type.String({ minLength: 1, maxLength: 200, pattern: NAME });
 
 /** The application's own id for a participant (phone number, CRM id). */
 export const ExternalId = Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the participant (phone number, CRM id; not blank)" });
@@ -50,7 +51,7 @@ const utteranceInput = () => Type.Object(
       minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$',
       description: 'the client\'s id for this utterance: sending it again stores nothing twice',
     })),
-    speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, or a name/label to resolve (not blank)' }),
+    speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NAME, description: 'participant id, or a name/label to resolve (not blank, no control characters)' }),
     text: Text,
     addressees: Type.Optional(Type.Array(Label, { maxItems: 50 })),
     start_ms: Type.Optional(Ms),
@@ -183,7 +184,7 @@ export const ParticipantsResponse = Type.Object(
 
 export const ParticipantPatchBody = Type.Object(
   {
-    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), Type.Null()], { description: 'not blank; null clears it' })),
+    name: Type.Optional(Type.Union([Label, Type.Null()], { description: 'not blank, no control characters; null clears it' })),
     external_id: Type.Optional(Type.Union([ExternalId, Type.Null()], { description: 'null clears it; one another participant holds is a 409' })),
     aliases: Type.Optional(Type.Array(Label, { maxItems: 100 })),
     attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {

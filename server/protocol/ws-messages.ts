@@ -11,13 +11,34 @@ export const NON_BLANK = '\\S';
 /** What a validation error says of a value that fails {@link NON_BLANK} (instead of "must match pattern"). */
 export const BLANK_MESSAGE = 'must not be blank (empty or only whitespace)';
 
-/** Whether a schema's `pattern` is {@link NON_BLANK}, so its failure reads as {@link BLANK_MESSAGE}. */
-export function isNonBlankPattern(pattern: unknown): boolean {
-  return pattern === NON_BLANK;
+/**
+ * Pattern of a person's name or speaker label: not blank, and no control characters (C0, DEL, C1) nor
+ * invisible direction marks and overrides (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which would
+ * make a stored name print as something else.
+ */
+export const NAME = '^(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F-\\u009F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
+
+/** What a validation error says of a value that fails {@link NAME}. */
+export const NAME_MESSAGE = 'must not hold control characters or direction overrides (U+0000–U+001F, U+007F–U+009F, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)';
+
+/** Pattern of an utterance's text: not blank, and no NUL character. */
+export const TEXT = '^(?=[\\s\\S]*\\S)[^\\u0000]*$';
+
+/** What a validation error says of a value that fails {@link TEXT}. */
+export const TEXT_MESSAGE = 'must not hold a NUL character (U+0000)';
+
+/**
+ * What a validation error says of `value` failing `pattern`, when it is one of ours (instead of "must match
+ * pattern"): {@link BLANK_MESSAGE} for a blank value, else what the pattern refuses.
+ */
+export function patternMessage(pattern: unknown, value: unknown): string | undefined {
+  if (pattern !== NON_BLANK && pattern !== NAME && pattern !== TEXT) return undefined;
+  if (pattern === NON_BLANK || (typeof value === 'string' && !/\S/.test(value))) return BLANK_MESSAGE;
+  return pattern === NAME ? NAME_MESSAGE : TEXT_MESSAGE;
 }
 
 /**
- * A TypeBox validation error in words: a blank value reads as {@link BLANK_MESSAGE}; an unknown field (the last
+ * A TypeBox validation error in words: a value failing one of our patterns reads as its message ({@link patternMessage}); an unknown field (the last
  * step of the error's path) says so, with the known field it was probably meant to be.
  */
 export function valueErrorText(error: ValueError): string {
@@ -25,8 +46,8 @@ export function valueErrorText(error: ValueError): string {
     const meant = unknownFieldMeant(error);
     return `is an unknown field${meant !== undefined ? `; did you mean "${meant}"?` : ''}`;
   }
-  const blank = error.type === ValueErrorType.StringPattern && isNonBlankPattern((error.schema as { pattern?: unknown }).pattern);
-  return blank ? BLANK_MESSAGE : error.message;
+  const ours = error.type === ValueErrorType.StringPattern ? patternMessage((error.schema as { pattern?: unknown }).pattern, error.value) : undefined;
+  return ours ?? error.message;
 }
 
 /** For an unknown-field error: the known field it was probably meant to be, if one is close. */
@@ -84,9 +105,9 @@ const UTTERANCE_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
 export const UtteranceMessage = Type.Object({
   type: Type.Literal('utterance'),
   utterance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: UTTERANCE_ID_PATTERN, description: 'resending it stores nothing twice' })),
-  speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'label or participant id (not blank)' }),
-  text: Type.String({ minLength: 1, maxLength: 10_000, pattern: NON_BLANK }),
-  addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK }), { maxItems: 50 })),
+  speaker: Type.String({ minLength: 1, maxLength: 200, pattern: NAME, description: 'label or participant id (not blank, no control characters)' }),
+  text: Type.String({ minLength: 1, maxLength: 10_000, pattern: TEXT, description: 'not blank, no NUL' }),
+  addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NAME }), { maxItems: 50 })),
   start_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
   end_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
 }, STRICT);

@@ -28,13 +28,18 @@ export async function interactionRoutes(app: FastifyInstance): Promise<void> {
     if (q.session_id && !(await graph.getSession(request.tenant, q.session_id))) {
       throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${q.session_id}`);
     }
+    const since = q.since ? isoTime(q.since, 'since') : null;
+    const until = q.until ? isoTime(q.until, 'until') : null;
+    if (since && until && Date.parse(since) > Date.parse(until)) {
+      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `since (${q.since}) is later than until (${q.until}): no time is in both`);
+    }
     const offset = decodeOffsetCursor(LISTING, q.cursor);
     const filter = {
       ...(speaker ? { speakerId: speaker.id } : {}),
       ...(addressee ? { addresseeId: addressee.id } : {}),
       ...(q.session_id ? { sessionId: q.session_id } : {}),
-      ...(q.since ? { since: isoTime(q.since, 'since') } : {}),
-      ...(q.until ? { until: isoTime(q.until, 'until') } : {}),
+      ...(since ? { since } : {}),
+      ...(until ? { until } : {}),
     };
     const limit = q.limit ?? 100;
     const utterances = await graph.queryInteractions(request.tenant, { ...filter, limit, offset });

@@ -62,7 +62,11 @@ describe('npm scripts that start a Parley process', () => {
     assert.match(stderr, /dist\/server\/not-built\.js is not built: run `npm run build`/);
   });
 
-  test('SIGTERM to `npm run worker` reaches the worker: it shuts down and no process is left', async () => {
+  /**
+   * Start `npm run -s worker`, send npm `signal` once the worker runs, and check that the worker is gone after
+   * npm; `shutdownLogged` also that it logged its graceful shutdown (readable while npm's pipe is open).
+   */
+  async function signalNpmWorker(signal: NodeJS.Signals, shutdownLogged: boolean): Promise<void> {
     const tmp = tempDir('faults-life-npm-worker-');
     const npm = spawn('npm', ['run', '-s', 'worker'], {
       cwd: ROOT, env: { ...process.env, DATA_DIR: tmp.dir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,15 +76,27 @@ describe('npm scripts that start a Parley process', () => {
       const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
       worker = (await logLine(npm, 'stdout', 'parley worker running')).pid;
       const stopping = logLine(npm, 'stdout', 'worker shutting down: finishing running jobs').then(() => true, () => false);
-      npm.kill('SIGTERM');
+      npm.kill(signal);
       await exited;
-      assert.ok(await gone(worker), `worker ${worker} still running after npm exited`);
-      assert.ok(await stopping, 'the worker shut down on the signal');
+      assert.ok(await gone(worker), `worker ${worker} still running after npm exited (${signal})`);
+      if (shutdownLogged) assert.ok(await stopping, 'the worker shut down on the signal');
     } finally {
       npm.kill('SIGKILL');
       if (worker && alive(worker)) process.kill(worker, 'SIGKILL');
       tmp.remove();
     }
+  }
+
+  test('SIGTERM to `npm run worker` reaches the worker: it shuts down and no process is left', async () => {
+    await signalNpmWorker('SIGTERM', true);
+  });
+
+  /**
+   * README said a signal to npm's pid reaches Parley; SIGKILL cannot be passed on, and a newcomer's `kill -9`
+   * of `npm start` left node on the port (the restart failed with EADDRINUSE). launch.mjs now watches npm.
+   */
+  test('SIGKILL to `npm run worker` (npm itself killed) still ends the worker: no process is left', async () => {
+    await signalNpmWorker('SIGKILL', false);
   });
 
   test('`npm run -s mcp` answers initialize, and closing its stdin ends every process it started', async () => {

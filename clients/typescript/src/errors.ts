@@ -26,6 +26,11 @@ export type ClientErrorCode =
   | 'PARLEY_CLIENT_CLOSED'
   /** An awaited event did not come in time. */
   | 'PARLEY_CLIENT_TIMEOUT'
+  /**
+   * The code of the non-fatal `error` event a stream yields after a reconnect for each message sent, never
+   * acknowledged and not sent again (a query, an utterance without `utterance_id`); `dropped` names it.
+   */
+  | 'PARLEY_CLIENT_LOST'
   /** The client was built with options it cannot use (a `baseUrl` that is not the server's http(s) root). */
   | 'PARLEY_CLIENT_BAD_OPTIONS';
 

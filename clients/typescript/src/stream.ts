@@ -2,11 +2,13 @@ import WebSocket from 'ws';
 import { AudioQueue } from './audio-queue.js';
 import { ResumeSchedule } from './resume-policy.js';
 import { DEFAULT_RESEND_BUFFER_MS, resendFrom, SentAudio } from './sent-audio.js';
+import { SentMessages, type LostMessage } from './sent-messages.js';
 import { errorFromResponse, ParleyError } from './errors.js';
 import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
 import { MAX_CATCH_UP_MS, type PacingClock, type StreamOptions } from './stream-options.js';
 
 export type { Pacing, PacingClock, StreamOptions } from './stream-options.js';
+export type { LostMessage } from './sent-messages.js';
 
 /** Called with each event, and with null once the stream is closed for good. */
 type Listener = (event: ServerEvent | null) => void;
@@ -34,6 +36,17 @@ function closedError(code: number, reason: string, when: string): ParleyError {
     : new ParleyError('PARLEY_CLIENT_CLOSED', `${when} (${how})`, { closeCode: code });
 }
 
+/** The non-fatal `error` event that tells the application a message of its was lost in a drop and not sent again. */
+function lostEvent(sessionId: string, m: LostMessage): ServerEvents['error'] {
+  const what = m.type === 'query'
+    ? `query ${JSON.stringify(m.id)} was sent but the connection dropped before its query.result; ask again`
+    : `utterance ${JSON.stringify(m.text!.slice(0, 80))} has no utterance_id and was not acknowledged before the connection dropped: it may or may not be stored (not sent again: it could be stored twice; give utterances an utterance_id to have them resent)`;
+  return {
+    type: 'error', session_id: sessionId, seq: 0, code: 'PARLEY_CLIENT_LOST', fatal: false, message: what,
+    dropped: { type: m.type, ...(m.id !== undefined ? { id: m.id } : {}) },
+  };
+}
+
 /**
  * One session on `GET /v1/stream`. Iterate it (`for await (const e of session)`) for the server's
  * events, typed by `type`; `sendAudio` paces audio; `end()` ends the session and waits for
@@ -42,7 +55,9 @@ function closedError(code: number, reason: string, when: string): ParleyError {
  * no connection was up are lost. When the server's audio stream did not survive (a shutdown, a crash, a
  * restart, a resume on another server) it first sends again the audio the server named as not stored
  * (`unstored_from_ms` of the closing error or of the resumed `session.started`), from the last
- * `resendBufferMs` it keeps.
+ * `resendBufferMs` it keeps. `utterance` messages with an `utterance_id` not acknowledged when the connection
+ * dropped are sent again (the server stores an id once); unacknowledged queries and utterances without an id
+ * are reported instead (a `PARLEY_CLIENT_LOST` error event each, and {@link lostMessages}).
  */
 export class StreamSession implements AsyncIterable<ServerEvent> {
   /** The session id (the server's, when none was given). */
@@ -58,6 +73,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   readonly shedFromMs: number[] = [];
   /** Recent audio sent, for a resend after a server shutdown or crash (`resendBufferMs`). */
   private readonly sentAudio: SentAudio;
+  /** `utterance` and `query` messages sent and not yet acknowledged, for a resend or a report after a drop. */
+  private readonly sentMessages = new SentMessages();
   /** Set by `PARLEY_ERR_SHUTTING_DOWN`: the server process ends; where its unstored audio begins (null: none). */
   private shutDownFrom: { ms: number | null } | null = null;
   private ws: WebSocket | null = null;
@@ -110,6 +127,21 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    */
   get lostAudioMs(): number {
     return this.sentAudio.lostMs;
+  }
+
+  /** `utterance` messages with an `utterance_id` sent again after reconnects (unacknowledged when the connection dropped). */
+  get resentMessages(): number {
+    return this.sentMessages.resent;
+  }
+
+  /**
+   * Messages sent, never acknowledged, and not sent again after a reconnect, oldest first: utterances without an
+   * `utterance_id` (they may or may not be stored; a resend could store one twice) and queries (their answer
+   * was lost with the connection). Each was also reported by a non-fatal `error` event `PARLEY_CLIENT_LOST`
+   * naming it in `dropped`.
+   */
+  get lostMessages(): readonly LostMessage[] {
+    return this.sentMessages.lost;
   }
 
   /** Open a session; resolves once the server sent `session.started`, rejects with a ParleyError when refused. */
@@ -269,6 +301,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     return new Promise<void>((resolve, reject) => {
       const ws = new WebSocket(url, { headers: this.headers });
       let started = false;
+      /** Messages given up on at this connection's start: reported after its session.started. */
+      let lost: LostMessage[] = [];
       const timer = setTimeout(() => {
         ws.terminate();
         reject(new ParleyError('PARLEY_CLIENT_TIMEOUT', `no session.started within ${this.options.openTimeoutMs ?? 15_000} ms`));
@@ -314,6 +348,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           const storedTo = event.resumed && event.unstored_from_ms !== undefined ? event.unstored_from_ms : null;
           const newStream = this.shutDownFrom !== null || storedTo !== null;
           let resentMs = 0;
+          // Unacknowledged messages may have been lost with the connection: those with an utterance_id go
+          // first (the server stores an id once), the rest are reported below.
+          const messages = this.sentMessages.resume();
+          this.queue.unshift(messages.resend.map((text) => ({ kind: 'json' as const, text })));
           if (newStream) {
             // A new audio stream: the audio the old one did not store goes first, on the new one's clock.
             const resend = this.sentAudio.takeFrom(resendFrom(this.shutDownFrom, storedTo));
@@ -321,6 +359,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
             this.queue.unshift(resend);
             this.shutDownFrom = null;
           }
+          lost = messages.lost;
           clearTimeout(timer);
           const id = (event.config as { session_id?: unknown }).session_id;
           if (typeof id === 'string') this.sessionId = id;
@@ -333,7 +372,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           this.setConnected();
           resolve();
         }
-        if (started) this.deliver(event);
+        if (started) {
+          this.sentMessages.acknowledge(event);
+          this.deliver(event);
+          for (const m of lost.splice(0)) this.deliver(lostEvent(this.sessionId, m));
+        }
       });
       ws.on('close', (code, reason) => {
         clearTimeout(timer);
@@ -464,6 +507,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       }
       this.queue.shift();
       ws.send(item.kind === 'audio' ? item.data : item.text);
+      if (item.kind === 'json') this.sentMessages.record(item.text);
       if (item.kind === 'audio') {
         this.sentMs += item.ms;
         this.lastAudioAt = this.clock.now();

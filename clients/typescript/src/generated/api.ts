@@ -122,7 +122,7 @@ export interface Schemas {
     session_ids: string[];
   };
   ParticipantPatch: {
-    /** not blank; null clears it */
+    /** not blank, no control characters; null clears it */
     name?: string | null;
     /** null clears it; one another participant holds is a 409 */
     external_id?: string | null;
@@ -162,8 +162,9 @@ export interface Schemas {
     utterances: {
       /** the client's id for this utterance: sending it again stores nothing twice */
       utterance_id?: string;
-      /** participant id, or a name/label to resolve (not blank) */
+      /** participant id, or a name/label to resolve (not blank, no control characters) */
       speaker: string;
+      /** not blank, no NUL */
       text: string;
       addressees?: string[];
       /** milliseconds from the start of the session audio (at most 1e15) */
@@ -565,8 +566,9 @@ export interface ClientMessages {
     type: "utterance";
     /** resending it stores nothing twice */
     utterance_id?: string;
-    /** label or participant id (not blank) */
+    /** label or participant id (not blank, no control characters) */
     speaker: string;
+    /** not blank, no NUL */
     text: string;
     addressees?: string[];
     start_ms?: number;
