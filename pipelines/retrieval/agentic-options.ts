@@ -34,6 +34,16 @@ export interface QuestionAnswer {
 
 /** Options of the deterministic agentic loop; every one has a default. */
 export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
+  /**
+   * Keep a question's temporal cues ("now", "still", "currently", "at the moment") as query words; default false: they
+   * ask when, not what (`rewriteQuestion`), and only the temporal intent and validity read them.
+   */
+  temporalCueTerms?: boolean;
+  /**
+   * People's names and backchannels count as content of a turn, as before: "Okay, bye Ben!" and "Good to hear." were
+   * evidence. Default false: such a turn is no evidence unless it answers the question before it (`evidenceIds`).
+   */
+  namesAsContent?: boolean;
   /** Most rounds (DESIGN: at most 3); default 3. */
   maxRounds?: number;
   /** Most records a round keeps (raised to k when k is larger); default 20. */

@@ -63,7 +63,7 @@ export async function answerQuestion(
   const asked = scope?.rest ?? input.question;
   // Only the participants holding a word of the question can be named in it: read those, not the tenant.
   const participants = await stores.graph.findParticipantsByWords(tenant, tokens(asked));
-  const rewritten = rewriteQuestion(asked, participants);
+  const rewritten = rewriteQuestion(asked, participants, { keepTemporalCues: options.temporalCueTerms ?? false });
   const stated = statedShares(rewritten.terms);
   // The session is context (`sessionBoost`), never a filter: a question from a new session finds the tenant's memory.
   const filters = {
@@ -158,7 +158,7 @@ export async function answerQuestion(
   // A turn with no content word ("Noted.", "Thanks, bye") is no evidence, however its session or neighbours boost it,
   // unless it answers the question just before it ("Do you eat meat?" / "No."): the pairing below reads them together.
   const eligible = ranking.filter((r) => utterances.has(r.id) && !excluded.has(r.id) && allowed(utterances.get(r.id) as Utterance));
-  const kept = await evidenceIds(stores.graph, tenant, eligible.map((r) => utterances.get(r.id) as Utterance));
+  const kept = await evidenceIds(stores.graph, tenant, eligible.map((r) => utterances.get(r.id) as Utterance), { namesAsContent: options.namesAsContent ?? false });
   const candidates = eligible.filter((r) => kept.has(r.id));
   const matchShare = options.namedBoostMatch ?? 1;
   if (!(matchShare >= 0 && matchShare <= 1)) throw new RangeError(`namedBoostMatch is a share from 0 to 1, got ${String(matchShare)}`);
@@ -201,7 +201,7 @@ export async function answerQuestion(
   const evidence = await answerItems({
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
     keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
-    terms: rewritten.terms, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
+    terms: rewritten.terms, subjects: boosted, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
     ...(input.now ? { now: input.now.toISOString() } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),

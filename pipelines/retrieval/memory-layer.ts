@@ -14,7 +14,7 @@ import { heldAsOf } from './as-of.js';
 import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
-import { inAskedOrder, validityAsked } from './where-asked.js';
+import { askedSlots, inAskedOrder, validityAsked } from './where-asked.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
 export interface MemoryLayerOptions {
@@ -55,6 +55,20 @@ export interface MemoryLayerOptions {
    * live?", "who is Sam's employer?") the lasting value first. False: as ranked.
    */
   validityAsked?: boolean;
+  /**
+   * Answer a whereabouts question from the named subject's current slot values (`askedSlots`: "Where does Ana live
+   * now?" → her `lives_in` and `staying_in`, "Where is Zoe?" → her stay, then her home, "Where does Ben work?" → his
+   * `works_at`): each current value enters with `slotAnswerWeight` × the best item's score, whether or not the loop found
+   * its turn (a home said once in a long chat was outranked by turns that merely say "lived"). Default 1.5; 0: off (as
+   * before). Not for a question about the past or one that names a time.
+   */
+  slotAnswerWeight?: number;
+  /**
+   * Serve a self-introduction (a fact of slot `name`: "Ana introduced themself") only to a question about names
+   * ("What is Ana's name?", "Who introduced themself?"), and leave it out of its turn's validity (a turn whose other
+   * facts were all replaced, "Hi, I'm Ana. I live in Lisbon.", is replaced); default true. False: as any fact (as before).
+   */
+  namesAsked?: boolean;
   /** Score factor of a superseded item for a question with no temporal cue; default 0.5. */
   supersededFactor?: number;
   /** Score factor of a superseded item for a question about the past; default 1.5. */
@@ -124,6 +138,8 @@ export interface MemoryLayerInput {
    * through its source turn.
    */
   terms: readonly string[];
+  /** The participants the question is about (its named subjects): whose slot values answer a whereabouts question. */
+  subjects?: readonly string[];
   /** ISO-8601 time the question is asked at: a fact past its own end (`validUntil`) no longer holds. Default now. */
   now?: string;
 }
@@ -144,12 +160,16 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const personaW = o.personaItemWeight ?? 0.5;
   const validity = o.validity ?? true;
   const nowIso = input.now ?? new Date().toISOString();
-  const [facts, persona, closedAt] = await Promise.all([
+  // A self-introduction answers only a question about names (`namesAsked`).
+  const nameless = (o.namesAsked ?? true) && !ASKS_NAME.test(input.question);
+  const introduction = (f: Pick<Fact, 'slot'>): boolean => nameless && f.slot === 'name';
+  const [matched, persona, closedAt] = await Promise.all([
     factW > 0 ? matchFacts(input) : Promise.resolve([]),
     personaW > 0 && !input.filters.addresseeId && !input.filters.sessionId
       ? personaCandidates(stores, tenant, input.question, input.askerId) : Promise.resolve([]),
-    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u), nowIso) : Promise.resolve(new Map<string, string>()),
+    validity ? turnsClosedAt(stores, tenant, input.turns.map((t) => t.u), nowIso, introduction) : Promise.resolve(new Map<string, string>()),
   ]);
+  const facts = matched.filter((f) => !introduction(f));
   const turnCandidates: Candidate[] = input.turns.map((t, i) => ({ kind: 'turn', id: t.u.id, score: share(i + 1), u: t.u, closedAt: closedAt.get(t.u.id) ?? null }));
   const topical = facts.filter((f) => input.terms.length === 0 || coverage(factWords(f), input.terms) > 0);
   const ownRank = (weight: number) => (f: Fact, i: number): number =>
@@ -199,6 +219,10 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
         prev = old.supersedes;
       }
     }
+  }
+  const slotWeight = o.slotAnswerWeight ?? 1.5;
+  if (slotWeight > 0 && intent !== 'past' && !asOf && (input.subjects ?? []).length > 0) {
+    await addSlotAnswers(input, candidates, slotWeight, nowIso);
   }
   const speaker = input.filters.speakerId;
   persona.filter((p) => !speaker || p.node.participantId === speaker)
@@ -252,6 +276,30 @@ async function sourceTexts(input: MemoryLayerInput, kept: Candidate[]): Promise<
     const texts = f.referIds.flatMap((id) => byId.get(id)?.text ?? []);
     return texts.length > 0 ? texts.join(' … ') : null;
   };
+}
+
+/** A question about names: the one a self-introduction answers. */
+const ASKS_NAME = /\b(?:name|names|named|call|called|introduce|introduced|introduces|introduction)\b/i;
+
+/**
+ * The subjects' current values of the slots a whereabouts question asks (`askedSlots`), added to `candidates` (or
+ * raised, when there already) at `weight` × the best candidate's score, so the answer leads with them.
+ */
+async function addSlotAnswers(input: MemoryLayerInput, candidates: Candidate[], weight: number, now: string): Promise<void> {
+  const slots = askedSlots(input.question, input.terms);
+  if (slots.length === 0) return;
+  const speaker = input.filters.speakerId;
+  const subjects = (input.subjects ?? []).filter((s) => !speaker || s === speaker);
+  const found = (await Promise.all(subjects.flatMap((subjectId) => slots.map((slot) =>
+    input.stores.memory.listFacts(input.tenant, { subjectId, slot, limit: 5 }))))).flat()
+    .filter((f) => f.validTo === null && !factEnded(f, now) && !(Date.parse(f.validFrom) > Date.parse(now)));
+  if (found.length === 0) return;
+  const score = weight * Math.max(0, ...candidates.map((c) => c.score)) || 1;
+  for (const f of found) {
+    const at = candidates.findIndex((c) => c.id === f.id);
+    if (at >= 0) candidates[at] = { ...candidates[at]!, score: Math.max(candidates[at]!.score, score) };
+    else candidates.push({ kind: 'fact', id: f.id, score, f });
+  }
 }
 
 /** A start before any named time: for an item judged by its end only. */

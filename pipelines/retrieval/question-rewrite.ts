@@ -27,6 +27,21 @@ const QUESTION_FRAME = new Set((
   'tell told say said think thought know knew'
 ).split(' '));
 
+/**
+ * Temporal cues of a question ("Where is Ana **now**?", "Is Ben **still** at Acme?", "…**at the moment**?"): they ask
+ * when (`temporalIntent`, `validityAsked` read them from the question itself), never what, so they are no query words;
+ * kept as words, "now" matched any turn that says it ("My back is fine now") above the subject's own memories.
+ */
+const TEMPORAL_CUES = new Set('now currently current still anymore nowadays presently'.split(' '));
+/** Temporal cues of several words, taken out of the question before its words are read (their words may be content elsewhere). */
+const TEMPORAL_PHRASES = /\b(?:at\s+the\s+moment|at\s+present|these\s+days|any\s+more|no\s+longer|right\s+now|for\s+now|as\s+of\s+now)\b/gi;
+
+/** Options of `rewriteQuestion`. */
+export interface RewriteOptions {
+  /** Keep temporal cues ("now", "still", "at the moment") as query words (as before); default false. */
+  keepTemporalCues?: boolean;
+}
+
 /** A question split into what it is about and whom it names. */
 export interface RewrittenQuestion {
   /** The question as asked. */
@@ -87,8 +102,11 @@ export function isContentWord(w: string): boolean {
  * a word of the question matter, so `participants` may be just those (`GraphStore.findParticipantsByWords`
  * with the question's `tokens`), in the order the store lists them: the result is the same.
  */
-export function rewriteQuestion(question: string, participants: readonly Participant[]): RewrittenQuestion {
-  const words = tokens(question);
+export function rewriteQuestion(question: string, participants: readonly Participant[], options: RewriteOptions = {}): RewrittenQuestion {
+  const keepCues = options.keepTemporalCues ?? false;
+  // A phrase is replaced by a placeholder word of its own, so a name keeps its place (a name after "at the moment" is no subject).
+  const read = keepCues ? question : question.replace(TEMPORAL_PHRASES, ' when ');
+  const words = tokens(read);
   const byWord = new Map<string, Set<string>>();
   for (const p of participants) {
     for (const name of [p.name, ...p.aliases]) {
@@ -106,7 +124,7 @@ export function rewriteQuestion(question: string, participants: readonly Partici
   const addresseeIds = new Set<string>();
   const nameWords = new Set<string>();
   const terms: string[] = [];
-  const possessive = (question.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => /['’]s$/.test(w));
+  const possessive = (read.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => /['’]s$/.test(w));
   let subjectEnds = -1;
   let addresseeEnds = -1;
   words.forEach((w, i) => {
@@ -126,7 +144,7 @@ export function rewriteQuestion(question: string, participants: readonly Partici
         for (const id of ids) addresseeIds.add(id);
         addresseeEnds = i;
       }
-    } else if (isContentWord(w) && !terms.includes(w)) terms.push(w);
+    } else if (isContentWord(w) && !terms.includes(w) && (keepCues || !TEMPORAL_CUES.has(w))) terms.push(w);
   });
   const focused = terms.filter((w) => !QUESTION_FRAME.has(w));
   if (focused.length > 0) terms.splice(0, terms.length, ...focused);

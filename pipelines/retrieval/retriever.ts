@@ -11,7 +11,7 @@ import { onePerSourceTurn } from './one-per-turn.js';
 import { searchLists, type Pool, type SearchFilters, type SearchLayers } from './pool-search.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { SchemaVectors } from './schema-vectors.js';
-import { evidenceIds, hasContent } from './turn-evidence.js';
+import { contentTurnIds, evidenceIds } from './turn-evidence.js';
 
 /** Per-stage timings of one retrieval, milliseconds. */
 export interface RetrievalTimings {
@@ -197,10 +197,13 @@ export class Retriever {
     const timings = { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 };
     this.#onRetrieved?.(timings);
     // The same rule as an explicit question's: a turn with no content word is no evidence, unless it answers a question.
-    const bare = items.filter((i) => i.layer === 'interaction' && !hasContent(i.text)).map((i) => i.id);
+    // People's names are no content ("Okay, bye Ben!"): the store is asked only for turns short enough to be names alone.
+    const turns = items.filter((i) => i.layer === 'interaction');
+    const said = await contentTurnIds(this.stores.graph, tenant, turns);
+    const bare = turns.filter((i) => !said.has(i.id)).map((i) => i.id);
     const answering = bare.length > 0
       ? await evidenceIds(this.stores.graph, tenant, await this.stores.graph.getUtterances(tenant, bare)) : new Set<string>();
-    const evidence = items.filter((i) => i.layer !== 'interaction' || hasContent(i.text) || answering.has(i.id));
+    const evidence = items.filter((i) => i.layer !== 'interaction' || said.has(i.id) || answering.has(i.id));
     return {
       items: ((req.onePerTurn ?? true) ? onePerSourceTurn(evidence) : evidence).slice(0, k),
       timings,

@@ -20,28 +20,73 @@ const ACKNOWLEDGEMENTS = new Set((
   'much very too also just well now there here'
 ).split(' '));
 
-/**
- * Whether a turn can be evidence for a question: it holds at least one content word, or a number
- * ("5" answers "how many?"). Applied to the turns of `/v1/query`, the `query` message and `memory.context`.
- */
-export function hasContent(text: string): boolean {
-  if (/\p{N}/u.test(text)) return true;
-  for (const w of contentWords(text)) if (!ACKNOWLEDGEMENTS.has(w) && !isFillerWord(w)) return true;
-  return false;
+/** Backchannels beside them ("Good to hear.", "Glad to hear it!", "Makes sense.", "Congrats!"): no content either. */
+const BACKCHANNELS = new Set('hear heard glad makes make sense congratulations congrats cheers'.split(' '));
+
+/** The words of a turn that may carry content: not acknowledgements, fillers or function words (a number: see `hasContent`). */
+function contentful(text: string, backchannels = true): string[] {
+  return [...contentWords(text)].filter((w) => !ACKNOWLEDGEMENTS.has(w) && !isFillerWord(w) && !(backchannels && BACKCHANNELS.has(w)));
 }
 
 /**
- * The ids of `turns` that can be evidence: those with content ({@link hasContent}), and a content-free reply ("No.",
+ * Whether a turn can be evidence for a question: it holds at least one content word, or a number
+ * ("5" answers "how many?"). Applied to the turns of `/v1/query`, the `query` message and `memory.context`.
+ * A word of `names` (the people's names: "Okay, bye **Ben**!", "Thanks, **Ana**") is no content either.
+ */
+export function hasContent(text: string, names: ReadonlySet<string> = new Set()): boolean {
+  if (/\p{N}/u.test(text)) return true;
+  return contentful(text).some((w) => !names.has(w));
+}
+
+/**
+ * The ids of `turns` with content (`hasContent`), people's names not counting as content: a turn whose only other
+ * words are acknowledgements or greetings ("Okay, bye Ben!", "Thanks Ana.") says nothing of Ben or Ana. The store is
+ * asked once, for the few words of the turns that might be names alone (none: no store read).
+ */
+export async function contentTurnIds(
+  graph: Pick<GraphStore, 'findParticipantsByWords'>, tenant: TenantId, turns: readonly { id: string; text: string }[],
+  options: EvidenceOptions = {},
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (options.namesAsContent === true) {
+    for (const u of turns) if (/\p{N}/u.test(u.text) || contentful(u.text, false).length > 0) out.add(u.id);
+    return out;
+  }
+  // A turn of more than a few such words holds content whatever its names (a name is one or two words).
+  const maybe = turns.filter((u) => !/\p{N}/u.test(u.text) && contentful(u.text).length <= NAME_WORDS);
+  for (const u of turns) if (!maybe.includes(u) && hasContent(u.text)) out.add(u.id);
+  const words = [...new Set(maybe.flatMap((u) => contentful(u.text)))];
+  const names = new Set<string>();
+  if (words.length > 0) {
+    for (const p of await graph.findParticipantsByWords(tenant, words)) {
+      for (const n of [p.name, ...p.aliases]) for (const w of n ? contentWords(n) : []) names.add(w);
+    }
+  }
+  for (const u of maybe) if (hasContent(u.text, names)) out.add(u.id);
+  return out;
+}
+
+/** How turns are judged evidence. */
+export interface EvidenceOptions {
+  /** People's names and backchannels ("Good to hear.") count as content, as before; default false. */
+  namesAsContent?: boolean;
+}
+
+/** Most contentful words a turn may hold and still be made of names alone. */
+const NAME_WORDS = 3;
+
+/**
+ * The ids of `turns` that can be evidence: those with content ({@link contentTurnIds}: names are no content), and a content-free reply ("No.",
  * "Yes, I do.") to another speaker's question just before it ("Do you eat meat?"): read with that question it is
  * the answer, so it is kept for the pairing that reads them together. Only a standalone filler is left out. The
  * question lookup is made for the content-free turns alone (none: no store read).
  */
 export async function evidenceIds(
-  graph: Pick<GraphStore, 'recentUtterances'>, tenant: TenantId, turns: readonly Utterance[],
+  graph: Pick<GraphStore, 'recentUtterances' | 'findParticipantsByWords'>, tenant: TenantId, turns: readonly Utterance[],
+  options: EvidenceOptions = {},
 ): Promise<Set<string>> {
-  const out = new Set<string>();
-  const bare: Utterance[] = [];
-  for (const u of turns) (hasContent(u.text) ? out.add(u.id) : bare.push(u));
+  const out = await contentTurnIds(graph, tenant, turns, options);
+  const bare = turns.filter((u) => !out.has(u.id));
   if (bare.length > 0) for (const id of (await questionsAnswered(graph, tenant, bare)).keys()) out.add(id);
   return out;
 }

@@ -1,4 +1,4 @@
-import { factEnded } from '../../graph/memory-store.js';
+import { factEnded, type Fact } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 
@@ -7,10 +7,11 @@ import type { TenantId, Utterance } from '../../graph/types.js';
  * ended by their own words by `now` ("for a month", `validUntil`), with when the last one was closed or
  * ended. An erased fact keeps no end, so it counts as closed when its turn was said: the turn still
  * exists as a turn, but what it stated no longer stands as current memory (a replaced fact the user
- * erased must not make its turn outrank the fact that replaced it).
+ * erased must not make its turn outrank the fact that replaced it). A fact `ignored` (a self-introduction, for a question
+ * not about names) counts for nothing: a turn of such facts alone is not closed.
  */
 export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: TenantId, turns: readonly Pick<Utterance, 'id' | 'time'>[],
-  now: string = new Date().toISOString()): Promise<Map<string, string>> {
+  now: string = new Date().toISOString(), ignored: (f: Fact) => boolean = () => false): Promise<Map<string, string>> {
   const processed = await stores.memory.processedFactsOf(tenant, turns.map((u) => u.id));
   const produced = turns.map((u) => processed.get(u.id) ?? null);
   const factIds = [...new Set(produced.flatMap((p) => p ?? []))];
@@ -18,7 +19,7 @@ export async function turnsClosedAt(stores: Pick<Stores, 'memory'>, tenant: Tena
   if (factIds.length === 0) return out;
   const byId = new Map((await stores.memory.listFacts(tenant, { ids: factIds, includeHistory: true, limit: factIds.length })).map((f) => [f.id, f]));
   turns.forEach((u, i) => {
-    const ends = (produced[i] ?? []).map((id) => {
+    const ends = (produced[i] ?? []).filter((id) => { const f = byId.get(id); return !f || !ignored(f); }).map((id) => {
       const f = byId.get(id);
       return !f ? new Date(u.time).toISOString() : f.validTo ?? (factEnded(f, now) ? f.validUntil : null);
     });

@@ -1,4 +1,5 @@
 import { factEnded, type Fact } from '../../graph/memory-store.js';
+import { STAY_SLOT } from '../memory/stays.js';
 import { slotFamily, temporaryByNature } from '../memory/temporary-slots.js';
 
 /**
@@ -62,4 +63,30 @@ export function inAskedOrder<C extends { kind: string; score: number; f?: Fact }
     at.forEach((i, j) => { out[i] = { ...wanted[j]!, score: ranked[i]!.score }; });
   }
   return out;
+}
+
+/** A whereabouts question: "where", or "what/which city (town, country, place)". */
+const ASKS_WHERE = /\bwhere\b|\b(?:what|which)\s+(?:city|town|country|place|part)\b/;
+/** Words of a home. */
+const HOME = /\b(?:live|lives|living|home|based|reside|resides|residence|hometown)\b/;
+/** Words of a workplace. */
+const WORKPLACE = /\b(?:work|works|working|employed)\b/;
+/** A question about the past by its verb ("Where did Ana live?", "where was Ben working?"): what holds now is not asked. */
+const PAST_VERB = /\b(?:did|was|were|had|used|lived|worked)\b/;
+/** Where someone is: "where is Zoe (now)?", "where's Ben?", "where are they at the moment?". */
+const WHERE_IS = /\bwhere(?:\s+(?:is|are)\b|'s\b)/;
+
+/**
+ * The slots whose current values answer a question about a person's whereabouts, by its words, best first (empty: none):
+ * "Where does Ana live (now)?", "Where is Ben based?", "What city does Zoe live in?" → the home (`lives_in`) and a
+ * stay that interrupts it (`staying_in`); "Where is Zoe (now / at the moment)?" with no other content word
+ * (`contentWords`: the question's words, names and temporal cues left out) → the stay first, then the home; "Where
+ * does Ben work?" → the workplace (`works_at`). A question in the past tense ("Where did Ana live?") asks none of them.
+ */
+export function askedSlots(question: string, contentWords: readonly string[]): string[] {
+  const q = question.toLowerCase().replace(/’/g, "'");
+  if (!ASKS_WHERE.test(q) || PAST_VERB.test(q)) return [];
+  if (HOME.test(q)) return ['lives_in', STAY_SLOT];
+  if (WORKPLACE.test(q)) return ['works_at'];
+  return contentWords.length === 0 && WHERE_IS.test(q) ? [STAY_SLOT, 'lives_in'] : [];
 }

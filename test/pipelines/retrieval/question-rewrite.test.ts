@@ -145,3 +145,23 @@ describe('pseudo-relevance feedback terms', () => {
     assert.deepEqual(feedbackTerms([], new Set(), 3), []);
   });
 });
+
+describe('temporal cues ask when, not what: no query words (answers2)', () => {
+  const people = [person('p_zoe', 'Zoe'), person('p_ana', 'Ana'), person('p_ben', 'Ben')];
+  test('"now", "still", "currently", "anymore" and cue phrases leave the query; the subject stays the subject', () => {
+    for (const q of ['Where is Zoe now?', 'where is zoe now', 'Where is Zoe at the moment?', 'Where is Zoe right now?', 'Where is Zoe currently?']) {
+      const r = rewriteQuestion(q, people);
+      assert.deepEqual(r.terms, [], q);
+      assert.deepEqual(r.subjectIds, ['p_zoe'], q);
+    }
+    assert.deepEqual(rewriteQuestion('Where does Ana live now?', people).terms, ['live']);
+    assert.deepEqual(rewriteQuestion('Is Ben still at Initech?', people).terms, ['initech']);
+    assert.deepEqual(rewriteQuestion('What does Ana drink these days?', people).terms, ['drink']);
+    assert.deepEqual(rewriteQuestion('Does Ben eat meat anymore?', people).terms, ['eat', 'meat']);
+  });
+  test('the words of a cue phrase stay content elsewhere ("moment", "days"), and keepTemporalCues keeps them all', () => {
+    assert.deepEqual(rewriteQuestion('What was the best moment of Ana\'s trip?', people).terms, ['best', 'moment', 'trip']);
+    assert.deepEqual(rewriteQuestion('How many days did Ana stay?', people).terms, ['days', 'stay']);
+    assert.deepEqual(rewriteQuestion('Where is Zoe now?', people, { keepTemporalCues: true }).terms, ['now']);
+  });
+});

@@ -80,3 +80,45 @@ test('newestAsking: of several turns saying the question, only the newest asked 
   assert.deepEqual(newestAsking(turns, '?'), []);
   assert.deepEqual(newestAsking(turns, 'Who moved?'), []);
 });
+
+describe('names and backchannels are no content: "Okay, bye Ben!" and "Good to hear." are no evidence (answers2)', () => {
+  const T = 't_names_no_content';
+  let f: MemoryFixture;
+  let ids: Record<string, string>;
+  before(async () => {
+    f = await memoryFixture(T, ['Ana', 'Ben']);
+    const said = await f.sayBatch('s1', anaBenChat([
+      ['Ana', 'My back is fine now, I can lift things again.'], ['Ben', 'Good to hear.'], ['Ana', 'Okay, bye Ben!'],
+      ['Ben', 'Thanks Ana.'], ['Ben', 'Paris, Ana!'], ['Ana', 'Ben, the flight is on Friday.'], ['Ben', 'Makes sense.'],
+    ], '2026-06-03'));
+    ids = Object.fromEntries(said.map((u) => [u.text, u.id]));
+  });
+  after(async () => {
+    await f.close();
+  });
+
+  test('hasContent: a word of the names given is no content', () => {
+    assert.equal(hasContent('Okay, bye Ben!', new Set(['ben'])), false);
+    assert.equal(hasContent('Okay, bye Ben!'), true, 'without names, as before');
+    assert.equal(hasContent('Good to hear.'), false);
+  });
+
+  test('evidenceIds: a turn of greetings and the people\'s names is left out; a place or a fact with a name is kept', async () => {
+    const kept = await evidenceIds(f.graph, T, await f.graph.getUtterances(T, Object.values(ids)));
+    for (const t of ['Good to hear.', 'Okay, bye Ben!', 'Thanks Ana.', 'Makes sense.']) assert.equal(kept.has(ids[t] as string), false, t);
+    for (const t of ['My back is fine now, I can lift things again.', 'Paris, Ana!', 'Ben, the flight is on Friday.']) {
+      assert.equal(kept.has(ids[t] as string), true, t);
+    }
+    const before = await evidenceIds(f.graph, T, await f.graph.getUtterances(T, Object.values(ids)), { namesAsContent: true });
+    assert.equal(before.has(ids['Okay, bye Ben!'] as string), true, 'namesAsContent: as before');
+  });
+
+  test('neither is served to a question, nor in the memory context', async () => {
+    const retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
+    const { evidence } = await answerQuestion(retriever, T, { question: 'How is Ana\'s back now?', k: 10 });
+    const texts = evidence.map((i) => i.text);
+    assert.ok(!texts.some((t) => /bye Ben|Good to hear|Thanks Ana/.test(t)), texts.join(' | '));
+    const context = (await retriever.retrieve({ tenant: T, text: 'bye Ben, good to hear, thanks Ana', k: 10 })).items.map((i) => i.text);
+    assert.ok(!context.some((t) => /bye Ben|Good to hear|Thanks Ana/.test(t)), context.join(' | '));
+  });
+});

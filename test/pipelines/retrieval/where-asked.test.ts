@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Fact } from '../../../graph/memory-store.js';
-import { inAskedOrder, validityAsked } from '../../../pipelines/retrieval/where-asked.js';
+import { askedSlots, inAskedOrder, validityAsked } from '../../../pipelines/retrieval/where-asked.js';
 
 describe('validityAsked: what holds at present, or what lasts, by the words of the question', () => {
   test('present: now, currently, staying, at the moment, this week, these days, the present of "be" in a where question', () => {
@@ -79,5 +79,21 @@ describe('inAskedOrder for every slot: a temporary value that holds before the l
   test('a slotless temporary fact is no value of a slot: it never moves', () => {
     const bartender = { kind: 'fact', id: 'bar', score: 0.4, f: fact('bar', null, 'sam', '2026-12-15T00:00:00.000Z') };
     assert.deepEqual(ids(inAskedOrder([initech, bartender], 'present', NOW)), ['initech', 'bar']);
+  });
+});
+
+describe('askedSlots: the slots whose current values answer a whereabouts question (answers2)', () => {
+  test('a home: lives_in, then a stay; where someone is with nothing else asked: the stay, then the home; a workplace', () => {
+    assert.deepEqual(askedSlots('Where does Ana live now?', ['live']), ['lives_in', 'staying_in']);
+    assert.deepEqual(askedSlots('What city is Ben based in?', ['city', 'based']), ['lives_in', 'staying_in']);
+    assert.deepEqual(askedSlots('Where is Zoe now?', []), ['staying_in', 'lives_in']);
+    assert.deepEqual(askedSlots("where's zoe", []), ['staying_in', 'lives_in']);
+    assert.deepEqual(askedSlots('Where does Ben work?', ['work']), ['works_at']);
+  });
+  test('none for the past tense, another thing\'s place, or a question that is not about whereabouts', () => {
+    assert.deepEqual(askedSlots('Where did Ana live before?', ['live']), []);
+    assert.deepEqual(askedSlots("Where is Ana's conference?", ['conference']), []);
+    assert.deepEqual(askedSlots('What does Ana drink now?', ['drink']), []);
+    assert.deepEqual(askedSlots('When did Ana move to Porto?', ['move', 'porto']), []);
   });
 });
