@@ -10,7 +10,10 @@ import type { FromWorker, InferenceWorkerConfig, ToWorker } from './protocol.js'
 export interface WorkerPoolOptions extends InferenceWorkerConfig {
   /** Worker threads; default the machine's available parallelism, at least 1. */
   size?: number;
-  /** How long a worker may take to load its models, in milliseconds. Default 60000. */
+  /**
+   * How long a worker may take to load its models, in milliseconds. Default 300000: on a machine busy with other work
+   * (load 25 on 2 cores) loading took over a minute, and a server that gave up at 60 s could not start at all.
+   */
   initTimeoutMs?: number;
   /** How long `close` waits for a worker to stop before terminating it, in milliseconds. Default 2000. */
   closeTimeoutMs?: number;
@@ -86,7 +89,9 @@ export class WorkerPool {
     const worker = new Worker(new URL('./inference-worker.js', import.meta.url));
     const { size: _size, initTimeoutMs, closeTimeoutMs: _c, logger: _l, ...config } = this.opts;
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail('PARLEY_ERR_INTERNAL', 'inference worker did not become ready in time'), initTimeoutMs ?? 60000);
+      const waitMs = initTimeoutMs ?? 300_000;
+      const timer = setTimeout(() => fail('PARLEY_ERR_INTERNAL',
+        `inference worker did not load its models within ${waitMs / 1000} s (is the machine overloaded, or a model file on a stalled disk?)`), waitMs);
       // Remove only our own listeners: Worker keeps internal ones that ref the message port.
       const detach = (): void => {
         clearTimeout(timer);
