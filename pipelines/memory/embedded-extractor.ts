@@ -16,6 +16,7 @@ import { eventOfFact } from './clause-dates.js';
 import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
 import { factClauses } from './fact-clauses.js';
+import { spokenClauses } from './spoken-clauses.js';
 import { stateEnd } from './state-end.js';
 import { clauseEnds, endOfFact, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
@@ -406,7 +407,9 @@ export class EmbeddedExtractor implements Extractor {
   #sentences(text: string): string[] {
     // "i'll send you the contract on friday ... promise": the tag after it is no part of the sentence (rules 39).
     // "I live in Oslo and I work as a nurse": each fact its own sentence (rules 39).
-    return this.#nlp.readDoc(text).sentences().out().map((s) => withoutTrailingTag(s.trim())).filter((s) => s.length > 0).flatMap(factClauses);
+    // "i live in lisbon now last week i went hiking", unpunctuated: each clause its own sentence (rules 44).
+    return this.#nlp.readDoc(text).sentences().out().map((s) => withoutTrailingTag(s.trim())).filter((s) => s.length > 0)
+      .flatMap(spokenClauses).flatMap(factClauses);
   }
 
   #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string): RuleContext {

@@ -180,5 +180,9 @@
  * told as done, no employer; a liked span keeps its words ("the week before Christmas"); "quit / cut / split / hurt /
  * shut" after its subject is past, so "i quit tesco in may" said in December is this May; every withdrawal that names a
  * value ends that value only (decide.ts, not only the "now" and lower-case "left" forms).
+ * 44 (43 is helper rules43's): unpunctuated speech is cut into its clauses at a subject pronoun after a time phrase or a
+ * whole clause ("i live in lisbon now last week i went hiking…", "i moved to porto yesterday i will call…"; not "i think
+ * i will", "i know you said", "i told my mother i would"; spoken-clauses.ts); a lower-case turn's attributes are
+ * capitalised as its facts ("lives_in: Lisbon"; proper-noun-case.ts).
  */
-export const EMBEDDED_RULES_VERSION = 42;
+export const EMBEDDED_RULES_VERSION = 44;
