@@ -65,6 +65,9 @@ export function spokenClauses(sentence: string): string[] {
       const phrase = (time[1] ?? '').trim();
       const start = j - phrase.split(/\s+/).length;
       const head = words.slice(from, start).join(' ');
+      // "… but for now I'm into techno", "until now I…": the time phrase is a preposition's or a joining word's, and
+      // the clause after it is the joined one's (for-now-clauses.ts reads it), not a new sentence.
+      if (JOINS.test(words[start - 1] ?? '') || /^(?:by|from|until|till|up|since)$/i.test(words[start - 1] ?? '')) continue;
       // "… now last week I went": a time phrase after another one opens the next clause; a past one after a clause told
       // of now, or a future one after a clause with no "will", does too; else it ends the clause before.
       const opensNext = TIME_AT_END.test(head) || (PAST_ONLY.test(phrase) && TENSE_NOW.test(head))

@@ -44,6 +44,9 @@ describe('rules 44: unpunctuated speech', () => {
       'i guess i start at the new school on monday', 'i remember i went hiking there last summer']) {
       assert.equal((await facts(said)).length <= 1, true, said);
     }
+    // "for now" is the preposition's: the liking held for now stays its own clause's (rules 38), not cut at "I'm".
+    const techno = await facts("i love jazz but for now i'm really into techno");
+    assert.ok(techno.some((f) => f.slot === 'preference:for_now' && /techno/.test(f.content)), JSON.stringify(techno.map((f) => [f.slot, f.content])));
   });
 
   test('a lower-case turn stores its derived attribute capitalised, as the fact says it', async () => {
