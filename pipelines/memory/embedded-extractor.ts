@@ -10,7 +10,7 @@ import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
+import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates, eventDate, findDates } from './relative-date.js';
 import { eventOfFact } from './clause-dates.js';
 import { POINTS_HERE, placeFrom } from './place-here.js';
@@ -107,7 +107,8 @@ export class EmbeddedExtractor implements Extractor {
     const listeners = u.addresseeIds.map(display);
     // "Glad to hear it": a pleasantry is no memory.
     // "i guess i start monday", as a recogniser writes it: the pronoun read as "I" (rules 38).
-    const sentences = this.#sentences(withCapitalI(withoutFillers(u.text))).map((s) => withoutVocative(s, listeners)).filter((s) => !pleasantry(this.#nlp, s, listeners))
+    // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
+    const sentences = this.#sentences(withCapitalI(withoutFillers(u.text))).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);

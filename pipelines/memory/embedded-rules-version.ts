@@ -183,6 +183,7 @@
  * 44 (43 is helper rules43's): unpunctuated speech is cut into its clauses at a subject pronoun after a time phrase or a
  * whole clause ("i live in lisbon now last week i went hiking…", "i moved to porto yesterday i will call…"; not "i think
  * i will", "i know you said", "i told my mother i would"; spoken-clauses.ts); a lower-case turn's attributes are
- * capitalised as its facts ("lives_in: Lisbon"; proper-noun-case.ts).
+ * capitalised as its facts ("lives_in: Lisbon"; proper-noun-case.ts); a leading "No," before a name or "the / my…" is a
+ * correction, and the statement after it is stored ("No, Dora moved back to Paris."; grammar.ts `withoutCorrectingNo`).
  */
 export const EMBEDDED_RULES_VERSION = 44;

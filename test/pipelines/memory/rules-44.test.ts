@@ -1,7 +1,8 @@
 /**
  * Rules 44 (issue #16 items 2–4; a newcomer's trial): unpunctuated speech loses no clause ("i live in lisbon now last
  * week i went hiking in the mountains" gave only the home), with no false cut ("i think i will", "i know you said"); a
- * lower-case turn's derived attributes are capitalised as its facts are ("lives_in: Lisbon").
+ * lower-case turn's derived attributes are capitalised as its facts are ("lives_in: Lisbon"); a leading "No," drops
+ * nothing ("No, Dora moved back to Paris.").
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -61,5 +62,15 @@ describe('rules 44: unpunctuated speech', () => {
     } finally {
       await f.close();
     }
+  });
+
+  test('a leading "No," is a correction: the statement after it is stored', async () => {
+    // On rules 42 "No," made the sentence a reply, and nothing was stored.
+    const said = (text: string): Promise<ExtractedFact[]> => factsSaid(text, TIME, ['lee', 'Lee'], ['ned', 'Ned'], [['dora', 'Dora']]);
+    const [dora] = await said('No, Dora moved back to Paris.');
+    assert.deepEqual([dora?.subjectId, dora?.content], ['dora', 'Dora moved back to Paris']);
+    const [shop] = await said('No, the shop on the corner shut down.');
+    assert.equal(shop?.content, 'The shop on the corner shut down');
+    for (const reply of ['No, thanks.', "No, that's fine.", "No, Ned, I can't."]) assert.deepEqual(await said(reply), [], reply);
   });
 });
