@@ -184,6 +184,8 @@
  * whole clause ("i live in lisbon now last week i went hiking…", "i moved to porto yesterday i will call…"; not "i think
  * i will", "i know you said", "i told my mother i would"; spoken-clauses.ts); a lower-case turn's attributes are
  * capitalised as its facts ("lives_in: Lisbon"; proper-noun-case.ts); a leading "No," before a name or "the / my…" is a
- * correction, and the statement after it is stored ("No, Dora moved back to Paris."; grammar.ts `withoutCorrectingNo`).
+ * correction, and the statement after it is stored ("No, Dora moved back to Paris."; grammar.ts `withoutCorrectingNo`);
+ * "I work at Initech as an engineer" is `works_at` Initech and `occupation` engineer (the title was part of the employer,
+ * so leaving Initech ended nothing; changes.ts `employerAndTitle`), and "…, I joined Globex" is a clause of its own.
  */
 export const EMBEDDED_RULES_VERSION = 44;

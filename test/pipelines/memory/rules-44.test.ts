@@ -73,4 +73,24 @@ describe('rules 44: unpunctuated speech', () => {
     assert.equal(shop?.content, 'The shop on the corner shut down');
     for (const reply of ['No, thanks.', "No, that's fine.", "No, Ned, I can't."]) assert.deepEqual(await said(reply), [], reply);
   });
+
+  test('a job held with a title: the employer is the value, the title its own occupation; leaving it ends it', async () => {
+    // On rules 42 works_at was "Initech as an engineer", left open by "I don't work at Initech anymore", and "I joined
+    // Globex" said after it in the same turn was not stored.
+    assert.deepEqual(slotsOf(await facts('I work at Initech as an engineer.')), ['works_at=Initech', 'occupation=engineer']);
+    assert.deepEqual(slotsOf(await facts("I don't work at Initech anymore, I joined Globex.")), ['works_at ended', 'works_at=Globex']);
+    const f = await memoryFixture('parley-rules44-job', ['Lee', 'Ned']);
+    try {
+      await f.say('s1', 'Lee', ['Ned'], 'I work at Initech as an engineer.', '2026-11-20T10:00:00.000Z');
+      await f.say('s1', 'Lee', ['Ned'], "I don't work at Initech anymore, I joined Globex.", '2026-11-25T10:00:00.000Z');
+      const jobs = (await f.memory.listFacts('parley-rules44-job')).filter((x) => x.slot === 'works_at');
+      const open = jobs.filter((x) => !x.validTo).map((x) => x.value);
+      assert.deepEqual(open, ['Globex'], JSON.stringify(jobs.map((x) => [x.value, x.validTo])));
+      const lee = await f.graph.getParticipant('parley-rules44-job', f.people.Lee!);
+      assert.equal(lee?.attributes.works_at, 'Globex');
+      assert.equal(lee?.attributes.occupation, 'engineer');
+    } finally {
+      await f.close();
+    }
+  });
 });
