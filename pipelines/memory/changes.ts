@@ -338,12 +338,22 @@ export function slotChange(sentence: string, isNounPhrase: (phrase: string) => b
   return filled && ended && ended !== filled.slot ? { ...filled, ends: ended } : filled;
 }
 
+/**
+ * An employer said with the title held there ("Initech as an engineer"): the employer and the title apart (rules 44; the
+ * whole phrase was the `works_at` value, so "I don't work at Initech anymore" ended nothing). The title is null when none.
+ */
+export function employerAndTitle(said: string): [employer: string, title: string | null] {
+  const m = /^(.+?)\s+as\s+(?:an?\s+)?([a-z][a-z -]*?)\s*$/i.exec(said);
+  return m?.[1] && m[2] ? [m[1], m[2]] : [said, null];
+}
+
 function fill(sentence: string, isNounPhrase: (phrase: string) => boolean): SlotChange | null {
   for (const [re, key] of FILLS) {
     const m = sentence.match(re);
     const said = m?.[1] ?? m?.[2];
     // "I'm now a teacher at the primary school": the job, not where it is held (rules 40, as `background` reads it).
-    const value = key === 'lives_in' ? cutPlace(said) : key === 'occupation' ? cut(said).replace(/\s+(?:at|in|for|with)\s+.*$/i, '') : cut(said);
+    const value = key === 'lives_in' ? cutPlace(said) : key === 'occupation' ? cut(said).replace(/\s+(?:at|in|for|with)\s+.*$/i, '')
+      : key === 'works_at' ? employerAndTitle(cut(said))[0] : cut(said);
     if (!m || !value) continue;
     // "I live in hope", "we're living in fear": a state of mind, no place (`namesNoPlace`).
     if (key === 'lives_in' && namesNoPlace(value)) continue;

@@ -11,13 +11,14 @@ import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
-import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName } from './grammar.js';
+import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
 import { eventDate, findDates } from './relative-date.js';
 import { eventOfFact } from './clause-dates.js';
 import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
 import { factClauses } from './fact-clauses.js';
+import { spokenClauses } from './spoken-clauses.js';
 import { stateEnd } from './state-end.js';
 import { clauseEnds, endOfFact, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
@@ -108,7 +109,8 @@ export class EmbeddedExtractor implements Extractor {
     const listeners = u.addresseeIds.map(display);
     // "Glad to hear it": a pleasantry is no memory.
     // "i guess i start monday", as a recogniser writes it: the pronoun read as "I" (rules 38).
-    const sentences = this.#sentences(withCapitalI(withoutFillers(u.text))).map((s) => withoutVocative(s, listeners)).filter((s) => !pleasantry(this.#nlp, s, listeners))
+    // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
+    const sentences = this.#sentences(withCapitalI(withoutFillers(u.text))).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);
@@ -405,7 +407,9 @@ export class EmbeddedExtractor implements Extractor {
   #sentences(text: string): string[] {
     // "i'll send you the contract on friday ... promise": the tag after it is no part of the sentence (rules 39).
     // "I live in Oslo and I work as a nurse": each fact its own sentence (rules 39).
-    return this.#nlp.readDoc(text).sentences().out().map((s) => withoutTrailingTag(s.trim())).filter((s) => s.length > 0).flatMap(factClauses);
+    // "i live in lisbon now last week i went hiking", unpunctuated: each clause its own sentence (rules 44).
+    return this.#nlp.readDoc(text).sentences().out().map((s) => withoutTrailingTag(s.trim())).filter((s) => s.length > 0)
+      .flatMap(spokenClauses).flatMap(factClauses);
   }
 
   #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string): RuleContext {

@@ -186,5 +186,12 @@
  * `preference:video game`; a liking stored under the plural is the same slot); a month after "quit / cut / split / hurt /
  * shut" with a noun subject ("my sister quit in May", said in March) lies behind; only "last / past / previous" before a
  * time looks back ("the last time I'll see him is Friday", "half past six on Friday" are ahead).
+ * 44: unpunctuated speech is cut into its clauses at a subject pronoun after a time phrase or a
+ * whole clause ("i live in lisbon now last week i went hiking…", "i moved to porto yesterday i will call…"; not "i think
+ * i will", "i know you said", "i told my mother i would"; spoken-clauses.ts); a lower-case turn's attributes are
+ * capitalised as its facts ("lives_in: Lisbon"; proper-noun-case.ts); a leading "No," before a name or "the / my…" is a
+ * correction, and the statement after it is stored ("No, Dora moved back to Paris."; grammar.ts `withoutCorrectingNo`);
+ * "I work at Initech as an engineer" is `works_at` Initech and `occupation` engineer (the title was part of the employer,
+ * so leaving Initech ended nothing; changes.ts `employerAndTitle`), and "…, I joined Globex" is a clause of its own.
  */
-export const EMBEDDED_RULES_VERSION = 43;
+export const EMBEDDED_RULES_VERSION = 44;

@@ -3,7 +3,7 @@
  * annotated) and returns candidate facts with names resolved.
  */
 import type { FactKind } from '../../graph/memory-store.js';
-import { IDIOM_NOUN, cutPlaceAt, namesNoPlace, relationSlot, settles } from './changes.js';
+import { IDIOM_NOUN, cutPlaceAt, employerAndTitle, namesNoPlace, relationSlot, settles } from './changes.js';
 import { holdsAJob } from './kinds.js';
 import { slotKey, thingSlotKey } from './thing-keys.js';
 import { joinNames, resolvePronouns, thirdPerson, type Perspective } from './pronouns.js';
@@ -196,7 +196,11 @@ function background(c: RuleContext): RuleFact[] {
     out.push({ content: `${c.who.speaker} ${verb} ${value}`, kind: 'profile', subject: 'speaker',
       slot: attribute, value, confidence, profile: { attribute, value } });
   };
-  add('works_at', 'works at', s.match(new RegExp(`${I}(?:\\s+now|\\s+currently)?\\s+(?:work|am working|['’]m working)\\s+(?:at|for)\\s+(.+)`, 'i'))?.[1]);
+  // "I work at Initech as an engineer": the employer, and the title its own occupation (rules 44).
+  const [employer, title] = employerAndTitle(cutValue(s.match(new RegExp(`${I}(?:\\s+now|\\s+currently)?\\s+(?:work|am working|['’]m working)\\s+(?:at|for)\\s+(.+)`, 'i'))?.[1] ?? ''));
+  add('works_at', 'works at', employer);
+  const titled = title ? jobHeld(title, c) : null;
+  if (titled) add('occupation', `works as ${/^[aeiou]/i.test(titled) ? 'an' : 'a'}`, titled, 0.75);
   add('lives_in', 'lives in', s.match(new RegExp(`${I}(?:\\s+now|\\s+currently)?\\s+(?:live|am living|['’]m living)\\s+in\\s+(.+)`, 'i'))?.[1]);
   add('lives_in', 'moved to', s.match(new RegExp(`${I}(?:\\s+just|\\s+recently)?\\s+(?:moved|have moved|['’]ve moved|['’]ve just moved)\\s+to\\s+(.+)`, 'i'))?.[1]);
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);

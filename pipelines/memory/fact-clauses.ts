@@ -13,7 +13,9 @@ import { hasVerb } from './told-tense.js';
  */
 const FACT_START = String.raw`I(?:\s+(?:now|currently|also|still))?\s+(?:live|work|teach|study|moved|am\s+(?:a|an|from))\b|I['’]m\s+(?:now\s+|also\s+|still\s+)?(?:a|an|from)\b`
   + String.raw`|I\s+(?:don['’]t|do\s+not|no\s+longer)\s+(?:live|work|eat)\b|I(?:['’]m|\s+am)\s+(?:not|no\s+longer)\s+(?:a|an|vegan|vegetarian|pescatarian)\b`
-  + String.raw`|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:quit|left|stopped\s+eating|given\s+up|gave\s+up)\s+(?:my\s+job|meat|[A-Z])`;
+  + String.raw`|I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:quit|left|stopped\s+eating|given\s+up|gave\s+up)\s+(?:my\s+job|meat|[A-Z])`
+  // "I don't work at Initech anymore, I joined Globex": the new employer its own sentence (rules 44).
+  + String.raw`|I\s+(?:just\s+)?joined\s+[A-Z]`;
 /** Where such a clause starts after one of its own: after "and", ", and", ", but", "but" or a comma. */
 const FACT_CLAUSE = new RegExp(String.raw`(?:\s*[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?=(?:${FACT_START}))`, 'g');
 /** The sentence opens with a first-person clause ("I live in Oslo", "Well, I'm from Lyon"). */

@@ -127,6 +127,18 @@ const PLEASANTRIES = /^(?:(?:no|oh)(?=\s*[,.!])|thanks|thank|great|good|nice|sur
  */
 const EVENT_LEAD = /^(?:(?:also|and|but|so|oh|anyway|actually|by the way|btw|heads up|just so you know|fyi)\b[\s,]*|(?:yes|yeah|okay|ok|right|alright)\b[\s,]*(?=(?:the|my|our|your|a|an)\s))*/i;
 
+/**
+ * "No," before a subject that names someone or something ("No, Dora moved back to Paris", "No, the shop shut"): a
+ * correction, the statement after it told all the same (rules 44; before, "No," made it a reply and nothing was stored).
+ * A name needs its capital, so "No, thanks", "No, that's fine" and "No, I…" stay as they were.
+ */
+const NO_LEAD = /^(?:[Nn]o|[Nn]ope)\s*,\s*(?=(?:[Tt]he|[Mm]y|[Oo]ur|[Yy]our)\s|(?!(?:That|This|It|Thanks|Thank|Sorry|Not|Never|Nothing|Problem|Worries|Way|Please|Just|Well|Really|Sure|Okay|Ok|Don|Nope|No)\b)[A-Z][a-z]+\b)/;
+
+/** `sentence` without a correcting "No," before its subject (`NO_LEAD`): "No, Dora moved back to Paris" → "Dora moved…". */
+export function withoutCorrectingNo(sentence: string): string {
+  return sentence.replace(NO_LEAD, '');
+}
+
 /** An event as told, without the words before its subject nor a "thanks" after it ("Yes, the hot water is back, thanks"). */
 export function withoutEventLead(text: string): string {
   return text.replace(EVENT_LEAD, '').replace(/,?\s*(?:thanks|thank you|cheers)\s*[.!]*$/i, '');

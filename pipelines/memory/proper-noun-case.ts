@@ -14,7 +14,7 @@ export function capitaliseProperNouns(text: string, wordnet: WordNet = defaultWo
 
 /**
  * Facts from an all-lower-case transcript ("grace moved to lisbon") with place and other proper-noun words
- * capitalised in their text and slot values (`lives_in: "Lisbon"`); from any other transcript, unchanged.
+ * capitalised in their text, slot values and profile updates (`lives_in: "Lisbon"`); from any other transcript, unchanged.
  */
 export function withProperNounCase(extraction: ExtractionResult, transcript: string, wordnet: WordNet = defaultWordNet()): ExtractionResult {
   if (!isAllLowerCase(transcript)) return extraction;
@@ -22,5 +22,7 @@ export function withProperNounCase(extraction: ExtractionResult, transcript: str
     f.content = capitaliseProperNouns(f.content, wordnet);
     if (f.value !== null) f.value = capitaliseProperNouns(f.value, wordnet);
   }
+  // The participant's attributes read as the facts do ("lives_in: Lisbon", not "lisbon"; rules 44).
+  for (const p of extraction.profileUpdates) p.value = capitaliseProperNouns(p.value, wordnet);
   return extraction;
 }
