@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { eraseParticipant, finishPendingErasures, type ErasureDeps, type ErasureOwner } from '../../pipelines/interaction/erase-participant.js';
 import { knownTenants } from '../../pipelines/jobs.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
+import { mergedAwayInto, mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
@@ -296,8 +296,9 @@ export function erasureDeps(app: FastifyInstance): ErasureDeps {
 export async function mergePerson(
   app: FastifyInstance, tenant: string, fromRef: string, intoRef: string,
 ): Promise<{ from: string; into: ParticipantView; moved_utterances: number; moved_voiceprints: number; session_ids: string[] }> {
-  const from = await resolveParticipantRef(app.stores.graph, tenant, fromRef);
   const into = await resolveParticipantRef(app.stores.graph, tenant, intoRef);
+  // The same merge sent again after the graph retired `from` into `into` finishes what it left (`mergeParticipantsByHand`).
+  const from = await mergedAwayInto(app.stores.graph, tenant, fromRef, into.id) ? { id: fromRef } : await resolveParticipantRef(app.stores.graph, tenant, fromRef);
   const report = await mergeParticipantsByHand(app.stores, tenant, from.id, into.id, (sessionId, event) => app.publish(tenant, sessionId, 'speaker.merged', event));
   const merged = await app.stores.graph.getParticipant(tenant, into.id);
   if (!merged) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${into.id}`);
