@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { NewUtterance } from '../../graph/graph-store.js';
+import type { Participant } from '../../graph/types.js';
 import { Neo4jGraphStore } from '../../graph/neo4j/neo4j-graph-store.js';
 import type { Neo4jRunner } from '../../graph/neo4j/neo4j-connection.js';
 import { backfillParticipantNames } from '../../graph/neo4j/neo4j-participant-names.js';
@@ -36,100 +37,86 @@ function beforeWrite(store: Neo4jGraphStore, what: string, before: () => Promise
 
 const code = (expected: string) => (err: unknown) => (err as { code?: string }).code === expected;
 
+/**
+ * Run `body` on a fresh tenant with Xena (who spoke five turns), an unnamed Y and Zed: `other` is a store that acts
+ * beside `merger`, whose writes a test may wrap (`beforeWrite`). Everything goes afterwards.
+ */
+async function withThree(label: string, body: (s: {
+  parts: ReturnType<typeof neo4jStoreParts>; other: Neo4jGraphStore; merger: Neo4jGraphStore; x: Participant; y: Participant; z: Participant; spoken: string[];
+}) => Promise<void>): Promise<void> {
+  const parts = neo4jStoreParts(label);
+  const other = parts.store;
+  const merger = new Neo4jGraphStore(parts.options);
+  try {
+    const x = await other.createParticipant('t1', { name: 'Xena' });
+    const y = await other.createParticipant('t1', {});
+    const z = await other.createParticipant('t1', { name: 'Zed' });
+    const spoken = (await other.addUtterances('t1', Array.from({ length: 5 }, (_, i) => say('s1', x.id, `line ${i}`)))).map((u) => u.id);
+    await body({ parts, other, merger, x, y, z, spoken });
+  } finally {
+    await other.eraseAll();
+    await merger.close();
+    await other.close();
+  }
+}
+
 describe('Neo4j: a batched merge holds both participants', { skip: NEO4J_SKIP }, () => {
-  test('another merge, an erasure or an external-id change of either is refused while it runs', async () => {
-    const parts = neo4jStoreParts('test-merge-guard');
-    const other = parts.store;
-    const merger = new Neo4jGraphStore(parts.options);
-    try {
-      const x = await other.createParticipant('t1', { name: 'Xena' });
-      const y = await other.createParticipant('t1', {});
-      const z = await other.createParticipant('t1', { name: 'Zed' });
-      const spoken = (await other.addUtterances('t1', Array.from({ length: 5 }, (_, i) => say('s1', x.id, `line ${i}`)))).map((u) => u.id);
-      beforeWrite(merger, 'mergeParticipants.speakers', async () => {
-        await assert.rejects(other.mergeParticipants('t1', y.id, z.id), code('PARLEY_ERR_CONFLICT'));
-        await assert.rejects(other.mergeParticipants('t1', z.id, x.id), code('PARLEY_ERR_CONFLICT'));
-        await assert.rejects(other.deleteParticipant('t1', y.id), code('PARLEY_ERR_CONFLICT'));
-        await assert.rejects(other.beginClaimedErasure('t1', x.id, '{}', [], { owner: 'o', now: new Date().toISOString(), until: new Date(Date.now() + 60_000).toISOString() }),
-          code('PARLEY_ERR_CONFLICT'));
-        await assert.rejects(other.updateParticipant('t1', y.id, { externalId: 'crm-1' }), code('PARLEY_ERR_CONFLICT'));
-        // What does not touch the merge still works.
-        assert.equal((await other.updateParticipant('t1', z.id, { externalId: 'crm-2' }))?.externalId, 'crm-2');
-      });
-      await merger.mergeParticipants('t1', x.id, y.id);
-
-      assert.equal(await other.getParticipant('t1', x.id), null);
-      assert.deepEqual(await other.retiredParticipant('t1', x.id), { mergedInto: y.id });
-      assert.equal((await other.getParticipant('t1', y.id))?.name, 'Xena');
-      assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === y.id));
-      assert.deepEqual(await other.pendingErasures('t1'), []);
-      // Done: the marker is gone, so the survivor merges, and is erased, as any participant.
-      assert.equal((await other.updateParticipant('t1', y.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
-      await other.updateParticipant('t1', z.id, { externalId: null });
-      await other.mergeParticipants('t1', z.id, y.id);
-      assert.deepEqual(await other.retiredParticipant('t1', z.id), { mergedInto: y.id });
-      assert.deepEqual(await other.deleteParticipant('t1', y.id), spoken);
-    } finally {
-      await other.eraseAll();
-      await merger.close();
-      await other.close();
-    }
-  });
-
-  test('a merge whose survivor disappears part-way stops with 404 and moves nothing more to it', async () => {
-    const parts = neo4jStoreParts('test-merge-gone');
-    const { store: other, driver, tenant, db } = parts;
-    const merger = new Neo4jGraphStore(parts.options);
-    try {
-      const x = await other.createParticipant('t1', { name: 'Xena' });
-      const y = await other.createParticipant('t1', { name: 'Yves' });
-      const spoken = (await other.addUtterances('t1', Array.from({ length: 5 }, (_, i) => say('s1', x.id, `line ${i}`)))).map((u) => u.id);
-      // What any path that ignored the marker (or a store without it) would do: the survivor removed between two batches.
-      beforeWrite(merger, 'mergeParticipants.speakers', async () => {
-        await driver.executeQuery('MATCH (p:Participant {tenant: $tenant, id: $id}) DETACH DELETE p', { tenant, id: y.id }, db);
-      });
-      await assert.rejects(merger.mergeParticipants('t1', x.id, y.id), code('PARLEY_ERR_NOT_FOUND'));
-      assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === x.id), 'the turns stay with the participant still there');
-      assert.ok(await other.getParticipant('t1', x.id));
-      assert.equal(await other.retiredParticipant('t1', x.id), null);
-    } finally {
-      await other.eraseAll();
-      await merger.close();
-      await other.close();
-    }
-  });
-
-  test('a merge cut short keeps both held: the same merge sent again finishes it, another pair is refused until then', async () => {
-    const parts = neo4jStoreParts('test-merge-resend');
-    const other = parts.store;
-    const merger = new Neo4jGraphStore(parts.options);
-    try {
-      const x = await other.createParticipant('t1', { name: 'Xena' });
-      const y = await other.createParticipant('t1', {});
-      const z = await other.createParticipant('t1', { name: 'Zed' });
-      const spoken = (await other.addUtterances('t1', Array.from({ length: 5 }, (_, i) => say('s1', x.id, `line ${i}`)))).map((u) => u.id);
-      // An outage (or a crash) right after the check transaction committed.
-      beforeWrite(merger, 'mergeParticipants.speakers', () => Promise.reject(new Error('connection lost')));
-      await assert.rejects(merger.mergeParticipants('t1', x.id, y.id), /connection lost/);
-
+  test('another merge, an erasure or an external-id change of either is refused while it runs', () => withThree('test-merge-guard', async ({ other, merger, x, y, z, spoken }) => {
+    beforeWrite(merger, 'mergeParticipants.speakers', async () => {
       await assert.rejects(other.mergeParticipants('t1', y.id, z.id), code('PARLEY_ERR_CONFLICT'));
-      await assert.rejects(other.mergeParticipants('t1', y.id, x.id), code('PARLEY_ERR_CONFLICT'));
-      await assert.rejects(other.deleteParticipant('t1', x.id), code('PARLEY_ERR_CONFLICT'));
-      assert.ok(await other.getParticipant('t1', x.id), 'nothing erased by the refused erasure');
+      await assert.rejects(other.mergeParticipants('t1', z.id, x.id), code('PARLEY_ERR_CONFLICT'));
+      await assert.rejects(other.deleteParticipant('t1', y.id), code('PARLEY_ERR_CONFLICT'));
+      await assert.rejects(other.beginClaimedErasure('t1', x.id, '{}', [], { owner: 'o', now: new Date().toISOString(), until: new Date(Date.now() + 60_000).toISOString() }),
+        code('PARLEY_ERR_CONFLICT'));
+      await assert.rejects(other.updateParticipant('t1', y.id, { externalId: 'crm-1' }), code('PARLEY_ERR_CONFLICT'));
+      // What does not touch the merge still works.
+      assert.equal((await other.updateParticipant('t1', z.id, { externalId: 'crm-2' }))?.externalId, 'crm-2');
+    });
+    await merger.mergeParticipants('t1', x.id, y.id);
 
-      await other.mergeParticipants('t1', x.id, y.id);
-      assert.deepEqual(await other.retiredParticipant('t1', x.id), { mergedInto: y.id });
-      assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === y.id));
-      await other.mergeParticipants('t1', x.id, y.id); // sent once more: nothing left to do
-      await other.mergeParticipants('t1', y.id, z.id);
-      assert.deepEqual(await other.retiredParticipant('t1', y.id), { mergedInto: z.id });
-      assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === z.id));
-    } finally {
-      await other.eraseAll();
-      await merger.close();
-      await other.close();
-    }
-  });
+    assert.equal(await other.getParticipant('t1', x.id), null);
+    assert.deepEqual(await other.retiredParticipant('t1', x.id), { mergedInto: y.id });
+    assert.equal((await other.getParticipant('t1', y.id))?.name, 'Xena');
+    assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === y.id));
+    assert.deepEqual(await other.pendingErasures('t1'), []);
+    // Done: the marker is gone, so the survivor merges, and is erased, as any participant.
+    assert.equal((await other.updateParticipant('t1', y.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
+    await other.updateParticipant('t1', z.id, { externalId: null });
+    await other.mergeParticipants('t1', z.id, y.id);
+    assert.deepEqual(await other.retiredParticipant('t1', z.id), { mergedInto: y.id });
+    assert.deepEqual(await other.deleteParticipant('t1', y.id), spoken);
+  }));
+
+  test('a merge whose survivor disappears part-way stops with 404 and moves nothing more to it', () => withThree('test-merge-gone', async ({ parts, other, merger, x, y, spoken }) => {
+    const { driver, tenant, db } = parts;
+    // What any path that ignored the marker (or a store without it) would do: the survivor removed between two batches.
+    beforeWrite(merger, 'mergeParticipants.speakers', async () => {
+      await driver.executeQuery('MATCH (p:Participant {tenant: $tenant, id: $id}) DETACH DELETE p', { tenant, id: y.id }, db);
+    });
+    await assert.rejects(merger.mergeParticipants('t1', x.id, y.id), code('PARLEY_ERR_NOT_FOUND'));
+    assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === x.id), 'the turns stay with the participant still there');
+    assert.ok(await other.getParticipant('t1', x.id));
+    assert.equal(await other.retiredParticipant('t1', x.id), null);
+  }));
+
+  test('a merge cut short keeps both held: the same merge sent again finishes it, another pair is refused until then', () => withThree('test-merge-resend', async ({ other, merger, x, y, z, spoken }) => {
+    // An outage (or a crash) right after the check transaction committed.
+    beforeWrite(merger, 'mergeParticipants.speakers', () => Promise.reject(new Error('connection lost')));
+    await assert.rejects(merger.mergeParticipants('t1', x.id, y.id), /connection lost/);
+
+    await assert.rejects(other.mergeParticipants('t1', y.id, z.id), code('PARLEY_ERR_CONFLICT'));
+    await assert.rejects(other.mergeParticipants('t1', y.id, x.id), code('PARLEY_ERR_CONFLICT'));
+    await assert.rejects(other.deleteParticipant('t1', x.id), code('PARLEY_ERR_CONFLICT'));
+    assert.ok(await other.getParticipant('t1', x.id), 'nothing erased by the refused erasure');
+
+    await other.mergeParticipants('t1', x.id, y.id);
+    assert.deepEqual(await other.retiredParticipant('t1', x.id), { mergedInto: y.id });
+    assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === y.id));
+    await other.mergeParticipants('t1', x.id, y.id); // sent once more: nothing left to do
+    await other.mergeParticipants('t1', y.id, z.id);
+    assert.deepEqual(await other.retiredParticipant('t1', y.id), { mergedInto: z.id });
+    assert.ok((await other.getUtterances('t1', spoken)).every((u) => u.speakerId === z.id));
+  }));
 
   test('an erasure begun before the merge refuses it', async () => {
     const { store } = neo4jStoreParts('test-merge-erasing');
