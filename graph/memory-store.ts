@@ -333,7 +333,8 @@ export interface MemoryStore {
   /**
    * Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. A backend may do it in
    * several transactions (Neo4j: batches, so a long history never outlasts `NEO4J_QUERY_TIMEOUT_MS`); calling it again
-   * after one cut short finishes it.
+   * after one cut short finishes it (a merge sent again after the graph retired `fromId` into `intoId` does:
+   * `finishMergeTail`).
    */
   relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
   /**

@@ -10,7 +10,7 @@ import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
-import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA } from './neo4j-pending-erasures.js';
+import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA, refuseWhileMerging } from './neo4j-pending-erasures.js';
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
@@ -276,6 +276,8 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     await this.init();
     const t = this.t(tenant);
     const [p] = await this.db.write('updateParticipant', async (tx) => {
+      // A merge joins the two external ids in its last transaction: none changes while one runs.
+      if (patch.externalId !== undefined) await refuseWhileMerging(tx, t, id, 'changing their external id');
       if (patch.externalId) {
         const [holder] = await rows(tx, 'MATCH (n:Participant {tenant: $tenant, externalId: $ext}) RETURN n {.*} AS n', { tenant: t, ext: patch.externalId });
         if (holder && String(holder.id) !== id) throw externalIdTaken(patch.externalId, String(holder.id));

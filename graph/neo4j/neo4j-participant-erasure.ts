@@ -1,7 +1,7 @@
 import { int, toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, stringList } from './neo4j-store-base.js';
 import { recordErasure } from './neo4j-retired-ids.js';
-import { addErasedUtterances } from './neo4j-pending-erasures.js';
+import { addErasedUtterances, refuseWhileMerging } from './neo4j-pending-erasures.js';
 
 /** Nodes changed per transaction when a participant is erased. */
 export const ERASE_BATCH = 1000;
@@ -14,13 +14,15 @@ export const ERASE_BATCH = 1000;
  * (an outage, a crash) leaves the participant and its record in place, so calling it again
  * finishes the work and still returns every utterance id, including those deleted the first time. The plan is one
  * snapshot of the whole history, so it runs under the longer deadline (`LONG_QUERY_TIMEOUT_MS`); every batch after it
- * under `NEO4J_QUERY_TIMEOUT_MS`.
+ * under `NEO4J_QUERY_TIMEOUT_MS`. Refused (`PARLEY_ERR_CONFLICT`, before anything is erased) while a merge holds them
+ * (`merging`, `mergeParticipantBatched`).
  */
 export async function eraseParticipant(db: Neo4jRunner, tenant: string, id: string): Promise<string[] | null> {
   const params = { tenant, id };
   // The ids recorded by an attempt cut short, then those spoken still, each once: collect(DISTINCT) keeps a hashed set
   // (testing each against the stored list was quadratic in the history, and a resumed plan ran past any deadline).
   const ids = await db.writeLong('deleteParticipant.plan', async (tx) => {
+    await refuseWhileMerging(tx, tenant, id, 'erasing them');
     const found = await tx.run(`
       MATCH (p:Participant {tenant: $tenant, id: $id})
       CALL {

@@ -4,7 +4,9 @@ import { int, toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, propRows as rows } from './neo4j-store-base.js';
 import { SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant } from './neo4j-graph-rows.js';
-import { recordMerge } from './neo4j-retired-ids.js';
+import { lookupRetired, recordMerge } from './neo4j-retired-ids.js';
+import { ParleyError } from '../core/errors.js';
+import type { Participant } from '../types.js';
 
 /** Utterances (or edges) changed per transaction by a merge's moves. */
 export const MERGE_BATCH = 1000;
@@ -53,29 +55,86 @@ const MERGE_STEPS: ReadonlyArray<{ what: string; cypher: string }> = [
     RETURN count(r) AS n` },
 ];
 
+/** The `merging` marker a merge of `fromId` into `intoId` sets on both nodes while it runs. */
+export function mergeMarker(fromId: string, intoId: string): string {
+  return JSON.stringify([fromId, intoId]);
+}
+
+/** A clear 409 for an operation on participant `id` while the merge named by `marker` holds it. */
+export function mergingConflict(id: string, marker: string, what: string): ParleyError {
+  const [from, into] = JSON.parse(marker) as [string, string];
+  return new ParleyError('PARLEY_ERR_CONFLICT',
+    `participant ${id} is being merged (${from} into ${into}); ${what} is refused until that merge is done (a merge cut short is finished by sending it again)`);
+}
+
+/**
+ * Both nodes of a merge in `tx`, write-locked before they are read (a property set and removed), with what stops the
+ * merge: `missing` when either is gone (`done` when `from` is gone because this very merge finished, e.g. by a
+ * concurrent resend), otherwise a `PARLEY_ERR_CONFLICT` when either is being erased or held by another merge's marker
+ * (`claim`: a marker of this merge, or none, is fine; otherwise only this merge's marker is).
+ */
+async function holdPair(tx: ManagedTransaction, t: string, fromId: string, intoId: string, claim: boolean): Promise<{ from: Participant; into: Participant } | 'done' | 'missing'> {
+  const params = { tenant: t, from: fromId, into: intoId };
+  const found = await rows(tx, `MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into]
+    SET n.lockedForUpdate = true REMOVE n.lockedForUpdate RETURN n {.*} AS n`, params);
+  const [from, into] = [fromId, intoId].map((id) => found.find((n) => n.id === id));
+  if (!from || !into) {
+    if (from || !into) return 'missing';
+    const retired = await lookupRetired(tx, t, fromId);
+    return retired !== null && 'mergedInto' in retired && retired.mergedInto === intoId ? 'done' : 'missing';
+  }
+  const marker = mergeMarker(fromId, intoId);
+  for (const n of [from, into]) {
+    const id = String(n.id);
+    if (n.erasing !== null && n.erasing !== undefined) throw new ParleyError('PARLEY_ERR_CONFLICT', `participant ${id} is being erased; it is not merged`);
+    const held = n.merging === null || n.merging === undefined ? null : String(n.merging);
+    if (held === marker || (claim && held === null)) continue;
+    if (held === null) throw new ParleyError('PARLEY_ERR_CONFLICT', `participant ${id} is no longer held by the merge of ${fromId} into ${intoId}; it is not finished`);
+    throw mergingConflict(id, held, `merging ${fromId} into ${intoId}`);
+  }
+  if (claim) {
+    const pending = await tx.run('MATCH (e:PendingErasure {tenant: $tenant}) WHERE e.participantId IN [$from, $into] RETURN e.participantId AS id', params);
+    if (pending.records.length > 0) throw new ParleyError('PARLEY_ERR_CONFLICT', `participant ${String(pending.records[0]!.get('id'))} is being erased; it is not merged`);
+  }
+  return { from: toParticipant(from), into: toParticipant(into) };
+}
+
 /**
  * Merge participant `fromId` into `intoId` of stored tenant `t` (`GraphStore.mergeParticipants`) in transactions of
  * bounded size, so that a long history never makes one transaction outlast `NEO4J_QUERY_TIMEOUT_MS` (a single one
- * failed with 503 every time, and every retry redid the same work): both are checked mergeable, then the moves of
- * `MERGE_STEPS` run batch by batch, then {@link mergeParticipantInto} joins names, aliases, attributes and external ids,
- * deletes `fromId` and records it retired in one transaction (also moving whatever was written naming `fromId`
- * meanwhile). A merge cut short (an outage, a crash) leaves `fromId` in place, with part of its turns already
- * `intoId`'s (what the merge asked); merging again finishes it. Nothing happens when either is missing.
- * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (before anything moves).
+ * failed with 503 every time, and every retry redid the same work). The first transaction checks both mergeable and
+ * marks both nodes `merging` (`mergeMarker`): while the marker is there, another merge touching either, an erasure of
+ * either and a change of either's external id are refused with `PARLEY_ERR_CONFLICT`. Then the moves of `MERGE_STEPS`
+ * run batch by batch, each one checking first that both nodes are still there and still marked by this merge (it stops
+ * with `PARLEY_ERR_NOT_FOUND` or `PARLEY_ERR_CONFLICT` otherwise, having moved nothing more); then
+ * {@link mergeParticipantInto} joins names, aliases, attributes and external ids, deletes `fromId`, records it retired
+ * and clears the marker in one transaction (also moving whatever was written naming `fromId` meanwhile). A merge cut
+ * short (an outage, a crash) leaves `fromId` in place and both marked, with part of its turns already `intoId`'s (what
+ * the merge asked); the same merge sent again goes on where it stopped and finishes it (a merge of another pair is
+ * refused until then). Nothing happens when either is missing at the start.
+ * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (before anything moves), or either is
+ *   being erased or merged otherwise; `PARLEY_ERR_NOT_FOUND` when either disappears part-way.
  */
 export async function mergeParticipantBatched(db: Neo4jRunner, t: string, fromId: string, intoId: string): Promise<void> {
   const params = { tenant: t, from: fromId, into: intoId };
-  const both = await db.read('mergeParticipants.check', async (tx) => {
-    const found = (await rows(tx, 'MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into] RETURN n {.*} AS n', params)).map(toParticipant);
-    const [from, into] = [found.find((p) => p.id === fromId), found.find((p) => p.id === intoId)];
-    if (from && into) checkMergeable(from, into);
-    return from !== undefined && into !== undefined;
+  const marker = mergeMarker(fromId, intoId);
+  const both = await db.write('mergeParticipants.check', async (tx) => {
+    const held = await holdPair(tx, t, fromId, intoId, true);
+    if (typeof held === 'string') return false;
+    checkMergeable(held.from, held.into);
+    await tx.run('MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into] SET n.merging = $marker', { ...params, marker });
+    return true;
   });
   if (!both) return;
   for (const step of MERGE_STEPS) {
     for (;;) {
-      const n = await db.write(`mergeParticipants.${step.what}`, async (tx) =>
-        toNum((await tx.run(step.cypher, { ...params, batch: int(MERGE_BATCH) })).records[0]?.get('n') ?? 0));
+      const n = await db.write(`mergeParticipants.${step.what}`, async (tx) => {
+        const held = await holdPair(tx, t, fromId, intoId, false);
+        if (held === 'done') return null;
+        if (held === 'missing') throw new ParleyError('PARLEY_ERR_NOT_FOUND', `participant ${fromId} or ${intoId} was removed while being merged; the merge stopped`);
+        return toNum((await tx.run(step.cypher, { ...params, batch: int(MERGE_BATCH) })).records[0]?.get('n') ?? 0);
+      });
+      if (n === null) return;
       if (n < MERGE_BATCH) break;
     }
   }
@@ -85,15 +144,14 @@ export async function mergeParticipantBatched(db: Neo4jRunner, t: string, fromId
 /**
  * Merge participant `fromId` into `intoId` of stored tenant `t` in transaction `tx`: `from`'s utterances
  * and addressings move to `into`, its names become aliases, its voiceprint count adds up, and its id is
- * recorded as retired. Nothing happens when either is missing.
+ * recorded as retired, and the `merging` marker goes (`holdPair` checks both still held by this merge first).
  */
 async function mergeParticipantInto(tx: ManagedTransaction, t: string, fromId: string, intoId: string): Promise<void> {
-  // Both nodes' write locks taken before the read (a property set and removed): a PATCH cannot land between it and the write.
-  const found = await rows(tx, `MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into]
-    SET n.lockedForUpdate = true REMOVE n.lockedForUpdate RETURN n {.*} AS n`, { tenant: t, from: fromId, into: intoId });
-  const from = found.map(toParticipant).find((p) => p.id === fromId);
-  const into = found.map(toParticipant).find((p) => p.id === intoId);
-  if (!from || !into) return;
+  // Both nodes' write locks taken before the read: a PATCH cannot land between it and the write.
+  const held = await holdPair(tx, t, fromId, intoId, false);
+  if (held === 'done') return;
+  if (held === 'missing') throw new ParleyError('PARLEY_ERR_NOT_FOUND', `participant ${fromId} or ${intoId} was removed while being merged; the merge stopped`);
+  const { from, into } = held;
   checkMergeable(from, into);
   const name = into.name ?? from.name;
   const aliases = new Set([...into.aliases, ...from.aliases]);
@@ -125,6 +183,7 @@ async function mergeParticipantInto(tx: ManagedTransaction, t: string, fromId: s
     MATCH (i:Participant {tenant: $tenant, id: $into})
     SET i.name = $name, i.externalId = $externalId, i.aliases = $aliases, i.attributes = $attributes,
         i.voiceprintCount = i.voiceprintCount + $count, i.updatedAt = $now
+    REMOVE i.merging
     ${syncOwingRename('i')}`, {
     ...params, name, externalId: into.externalId ?? from.externalId, aliases: [...aliases], attributes: JSON.stringify({ ...from.attributes, ...into.attributes }),
     count: int(from.voiceprintCount), now: new Date().toISOString(),

@@ -65,9 +65,15 @@ export const UNINDEXED_WORDS = `
  * Write the name keys, then the name words, of participants stored before they existed (BACKFILL_NAMES,
  * UNINDEXED_WORDS), 500 participants per transaction until none is left. Run at every start; each batch finds its
  * participants by a scan of them all (no index holds the flags), so it runs under the longer deadline
- * (`LONG_QUERY_TIMEOUT_MS`): under `NEO4J_QUERY_TIMEOUT_MS` a large database failed every start-up.
+ * (`LONG_QUERY_TIMEOUT_MS`): under `NEO4J_QUERY_TIMEOUT_MS` a large database failed every start-up. Whether there is
+ * any such participant is asked first, under `NEO4J_QUERY_TIMEOUT_MS` (one row at most): with nothing to do, which is
+ * every start but the first after an upgrade, a hung server fails the start-up (and the requests waiting on it, with
+ * 503) within the usual deadline rather than the longer one.
  */
 export async function backfillParticipantNames(db: Neo4jRunner): Promise<void> {
+  const owed = await db.read('checking participant names', async (tx) => (await tx.run(`
+    MATCH (p:Participant) WHERE p.namesIndexed IS NULL OR p.wordsIndexed IS NULL RETURN p.id AS id LIMIT 1`)).records.length > 0);
+  if (!owed) return;
   for (;;) {
     const n = await db.writeLong('indexing participant names', async (tx) => toNum((await tx.run(BACKFILL_NAMES)).records[0]?.get('n') ?? 0));
     if (n < 500) break;

@@ -2,6 +2,7 @@ import type { ManagedTransaction } from 'neo4j-driver';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import type { Neo4jRunner } from './neo4j-connection.js';
 import { stringList } from './neo4j-store-base.js';
+import { mergingConflict } from './neo4j-participant-merge.js';
 
 /**
  * Erasures begun and not finished: `(:PendingErasure {tenant, participantId, plan, utteranceIds, startedAt})`, one per
@@ -34,17 +35,31 @@ export async function beginErasure(db: Neo4jRunner, tenant: string, id: string, 
  * Record a new erasure of `id`, claimed by `lease.owner`, in one transaction (`GraphStore.beginClaimedErasure`): only
  * while the participant is in the graph and no erasure of them is recorded; false, and nothing written, otherwise. The
  * uniqueness constraint on (tenant, participantId) makes MERGE take its lock: of two at once, one creates the node and
- * the other finds it (`_created` is set and removed inside the creating transaction, so only it reads true).
+ * the other finds it (`_created` is set and removed inside the creating transaction, so only it reads true). Refused
+ * (`PARLEY_ERR_CONFLICT`) while a merge holds the participant (`refuseWhileMerging`).
  */
 export async function beginClaimedErasure(db: Neo4jRunner, tenant: string, id: string, plan: string, utteranceIds: string[], lease: ErasureLease): Promise<boolean> {
-  const found = await db.write('beginClaimedErasure', (tx) => tx.run(`
+  const found = await db.write('beginClaimedErasure', async (tx) => (await refuseWhileMerging(tx, tenant, id, 'erasing them'), tx.run(`
     MATCH (p:Participant {tenant: $tenant, id: $id})
     MERGE (e:PendingErasure {tenant: $tenant, participantId: $id})
     ON CREATE SET e.startedAt = $now, e.plan = $plan, e.utteranceIds = $ids, e.owner = $owner, e.leaseUntil = $until, e._created = true
     WITH e, e._created IS NOT NULL AS created
     REMOVE e._created
-    RETURN created`, { tenant, id, plan, ids: [...new Set(utteranceIds)], ...lease }));
+    RETURN created`, { tenant, id, plan, ids: [...new Set(utteranceIds)], ...lease })));
   return found.records.some((r) => r.get('created') === true);
+}
+
+/**
+ * Throw `PARLEY_ERR_CONFLICT` in `tx` when participant `id` is held by a merge (its `merging` marker, set by
+ * `mergeParticipantBatched` until its last transaction): the node is write-locked before the marker is read, so a
+ * merge's check that committed first is seen, and one that comes after waits and then finds what this transaction wrote
+ * (the pending erasure, or `erasing`). `what` names the refused operation.
+ */
+export async function refuseWhileMerging(tx: ManagedTransaction, tenant: string, id: string, what: string): Promise<void> {
+  const found = await tx.run(`MATCH (p:Participant {tenant: $tenant, id: $id})
+    SET p.lockedForUpdate = true REMOVE p.lockedForUpdate RETURN p.merging AS marker`, { tenant, id });
+  const marker = found.records[0]?.get('marker') as string | null | undefined;
+  if (marker !== null && marker !== undefined) throw mergingConflict(id, marker, what);
 }
 
 /** Add utterance ids to the pending erasure of `id`, if one is recorded (inside the erasure's last transaction). */

@@ -419,16 +419,26 @@ async function unlinkErasedFacts(stores: Stores, tenant: TenantId, turnIds: stri
   }
 }
 
-/** Ids of every utterance matching the filter (spoken by or addressed to someone), newest first, page by page (erasure, manual merge). */
+/**
+ * Ids of every utterance matching the filter (spoken by or addressed to someone), newest first, page by page (erasure,
+ * manual merge): pages of times before the oldest seen, and each oldest time read in full on its own (by offset among
+ * the turns of that one time), so a history whose turns share one time (an import) is read whole, not cut at one page.
+ */
 export async function pagedUtterances(stores: Stores, tenant: TenantId, filter: Pick<InteractionFilter, 'speakerId' | 'addresseeId'>): Promise<string[]> {
-  const ids: string[] = [];
+  const ids = new Set<string>();
   let until: string | undefined;
   for (;;) {
     const page = await stores.graph.queryInteractions(tenant, { ...filter, limit: 1000, ...(until ? { until } : {}) });
-    const fresh = page.filter((u) => !ids.includes(u.id));
-    ids.push(...fresh.map((u) => u.id));
-    if (page.length < 1000 || fresh.length === 0) return ids;
-    until = page.reduce((min, u) => (u.time < min ? u.time : min), page[0]!.time);
+    for (const u of page) ids.add(u.id);
+    if (page.length < 1000) return [...ids];
+    const oldest = page.reduce((min, u) => (u.time < min ? u.time : min), page[0]!.time);
+    // Every turn of that exact time: `since` is inclusive, `until` exclusive, and no string lies between a time and it + "\0".
+    for (let offset = 0; ; offset += 1000) {
+      const same = await stores.graph.queryInteractions(tenant, { ...filter, since: oldest, until: `${oldest}\u0000`, limit: 1000, offset });
+      for (const u of same) ids.add(u.id);
+      if (same.length < 1000) break;
+    }
+    until = oldest;
   }
 }
 

@@ -23,6 +23,9 @@ export interface MergeReport {
  * Merge participant `fromId` into `intoId` by hand, as the end-of-session speaker merge does
  * (`applyMerge`). `publish` tells each session the merged-away participant spoke or was addressed in
  * (`speaker.merged`; a live session's speaker tracker learns it there, on whichever process holds it).
+ * The same merge sent again once the graph has retired `fromId` into `intoId` (a merge cut short after the graph's
+ * part, in the memory relabel, the voiceprints or the re-index queue) runs that idempotent tail again
+ * ({@link finishMergeTail}) rather than answering 404.
  * @throws ParleyError `PARLEY_ERR_BAD_REQUEST` merging a person into themself, `PARLEY_ERR_NOT_FOUND`
  *   when either is unknown, `PARLEY_ERR_CONFLICT` when both hold different external ids.
  */
@@ -31,10 +34,13 @@ export async function mergeParticipantsByHand(
   publish: (sessionId: string, event: { from: string; into: string }) => void,
 ): Promise<MergeReport> {
   if (fromId === intoId) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `cannot merge participant ${fromId} into themself`);
-  for (const id of [fromId, intoId]) {
-    if (!(await stores.graph.getParticipant(tenant, id))) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
-  }
-  const report = await applyMerge(stores, tenant, fromId, intoId);
+  if (!(await stores.graph.getParticipant(tenant, intoId))) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${intoId}`);
+  const report = await stores.graph.getParticipant(tenant, fromId)
+    ? await applyMerge(stores, tenant, fromId, intoId)
+    : await (async () => {
+      if (!await mergedAwayInto(stores.graph, tenant, fromId, intoId)) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${fromId}`);
+      return finishMergeTail(stores, tenant, fromId, intoId, []);
+    })();
   for (const sessionId of report.sessionIds) publish(sessionId, { from: fromId, into: intoId });
   return report;
 }
@@ -55,6 +61,23 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
   if (from && into) await oweMergeRename(stores, tenant, from, into);
   await stores.graph.mergeParticipants(tenant, fromId, intoId);
   if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
+  return finishMergeTail(stores, tenant, fromId, intoId, touched);
+}
+
+/** Whether the graph holds `fromId` as merged into `intoId` (what a merge of the two leaves once the graph's part is done). */
+export async function mergedAwayInto(graph: GraphStore, tenant: TenantId, fromId: string, intoId: string): Promise<boolean> {
+  const retired = await graph.retiredParticipant(tenant, fromId);
+  return retired !== null && 'mergedInto' in retired && retired.mergedInto === intoId;
+}
+
+/**
+ * What a merge does after the graph retired `fromId` into `intoId`, every step idempotent, so a merge cut short in it is
+ * finished by the same merge sent again: the memory store relabels facts and persona (`relabelFacts`), the stored
+ * voiceprints move, and `touched` (the utterances the merge re-pointed) are queued for re-indexing under the new ids.
+ * Sent again, the merge no longer knows which utterances the first attempt re-pointed (they are `intoId`'s now): it
+ * queues none, and their index entries keep `fromId` until they are next re-indexed.
+ */
+export async function finishMergeTail(stores: Stores, tenant: TenantId, fromId: string, intoId: string, touched: string[]): Promise<MergeReport> {
   await relabelFacts(stores, tenant, fromId, intoId);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { eraseParticipant, finishPendingErasures, type ErasureDeps, type ErasureOwner } from '../../pipelines/interaction/erase-participant.js';
 import { knownTenants } from '../../pipelines/jobs.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import { mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
+import { mergedAwayInto, mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
@@ -24,7 +24,7 @@ import { forgetTenantCaches } from '../plugins/retrieval.js';
 const NOT_FOUND = errorResponse(
   'PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name; an id merged away says which participant it was merged into, an erased one "participant was erased"');
 const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name');
-const ERASURE_CONFLICT = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name, or another server is finishing the erasure of that id (send it again once its claim ends)');
+const ERASURE_CONFLICT = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name, or another server is finishing the erasure of that id (send it again once its claim ends), or a merge of that participant is running (send it again once it is done)');
 const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
 /** Participant profiles: list, read, patch, erase; erasures and renames cut short by a crash are finished at start. */
@@ -73,7 +73,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
         'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) ' +
         'and rewrites their memories that name them by the old name (or as "an unnamed speaker") to the new one',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
-      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, or a new alias is another participant\'s name or alias'), ...errorResponses({ body: true }) },
+      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, a new alias is another participant\'s name or alias, or the external_id changes while a merge of the participant runs'), ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, external_id: externalId, aliases, attributes } = request.body;
@@ -110,11 +110,12 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'mergeParticipant', tags: ['participants'],
       summary: 'Merge this participant into another (both by id, external_id or name), as the end-of-session speaker merge does: ' +
-        'utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged',
+        'utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged; ' +
+        'the same merge sent again finishes one cut short',
       params: ParticipantRefParams, body: ref(ParticipantMergeBody),
       response: {
         200: ref(ParticipantMergedResponse), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body, or a participant merged into themself'), 404: NOT_FOUND,
-        409: errorResponse('PARLEY_ERR_CONFLICT: a name is ambiguous, or both hold different external ids'), ...errorResponses({ body: true }),
+        409: errorResponse('PARLEY_ERR_CONFLICT: a name is ambiguous, both hold different external ids, or either is being erased or merged otherwise'), ...errorResponses({ body: true }),
       },
     },
   }, async (request) => mergePerson(app, request.tenant, request.params.id, request.body.into));
@@ -296,8 +297,9 @@ export function erasureDeps(app: FastifyInstance): ErasureDeps {
 export async function mergePerson(
   app: FastifyInstance, tenant: string, fromRef: string, intoRef: string,
 ): Promise<{ from: string; into: ParticipantView; moved_utterances: number; moved_voiceprints: number; session_ids: string[] }> {
-  const from = await resolveParticipantRef(app.stores.graph, tenant, fromRef);
   const into = await resolveParticipantRef(app.stores.graph, tenant, intoRef);
+  // The same merge sent again after the graph retired `from` into `into` finishes what it left (`mergeParticipantsByHand`).
+  const from = await mergedAwayInto(app.stores.graph, tenant, fromRef, into.id) ? { id: fromRef } : await resolveParticipantRef(app.stores.graph, tenant, fromRef);
   const report = await mergeParticipantsByHand(app.stores, tenant, from.id, into.id, (sessionId, event) => app.publish(tenant, sessionId, 'speaker.merged', event));
   const merged = await app.stores.graph.getParticipant(tenant, into.id);
   if (!merged) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${into.id}`);

@@ -488,7 +488,7 @@ export interface Operations {
     response: Schemas["ParticipantList"];
     errors: 400 | 401 | 429 | 503;
   };
-  /** Merge this participant into another (both by id, external_id or name), as the end-of-session speaker merge does: utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged */
+  /** Merge this participant into another (both by id, external_id or name), as the end-of-session speaker merge does: utterances, interactions, facts, persona, voiceprints, names and aliases go to `into`, and live sessions get speaker.merged; the same merge sent again finishes one cut short */
   mergeParticipant: {
     path: {
       /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */
