@@ -88,6 +88,9 @@ port.on('message', (msg: ToWorker) => {
       stream.chain = models.then(async ({ vad, asr }) => {
         stream.pipeline = new SpeechPipeline(vad, (msg.options.narrowband ? await narrowband() : null) ?? asr, emit, msg.options);
       });
+      // A stream that cannot open (a phone recogniser that fails to load) fails each of its tasks with an error event
+      // (`enqueue`); handled here too, so a failure before its first task is queued does not crash the whole worker.
+      stream.chain.catch(() => undefined);
       streams.set(msg.streamId, stream);
       return;
     }

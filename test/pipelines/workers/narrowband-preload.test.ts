@@ -49,6 +49,30 @@ describe('the phone recogniser: preloaded, or loaded on the first 8 kHz stream',
       await pool.close();
     }
   });
+
+  test('not preloaded: an 8 kHz stream that opens and sends nothing while its recogniser fails to load does not crash the worker', async () => {
+    const pool = await WorkerPool.create({ size: 1, asr, preloadNarrowband: false });
+    try {
+      const quiet = await createAudioSession({ format: { encoding: 'pcm_s16le', sampleRate: 8000 }, pool, maxLeadMs: Infinity, maxQueuedMs: 60_000 });
+      const seen: AudioSessionEvent[] = [];
+      const drained = (async () => { for await (const e of quiet) seen.push(e); })();
+      // Time for the load to fail before any task of the stream is queued (the worker crashed on it then).
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const wide = await createAudioSession({ format: { encoding: 'pcm_s16le', sampleRate: 16000 }, pool, maxLeadMs: Infinity, maxQueuedMs: 60_000 });
+      const out: AudioSessionEvent[] = [];
+      const wideDrained = (async () => { for await (const e of wide) out.push(e); })();
+      wide.push(Buffer.alloc(3200));
+      await wide.close({ flush: true, timeoutMs: 120_000 });
+      await wideDrained;
+      await quiet.close({ flush: true, timeoutMs: 120_000 });
+      await drained;
+      const crashed = [...seen, ...out].filter((e) => e.type === 'error' && /crashed/.test(e.message));
+      assert.deepEqual(crashed, [], 'no worker crash');
+      assert.deepEqual(out, [], 'the wideband stream beside it is served');
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 describe('PARLEY_ASR_PHONE_PRELOAD and what a worker loads for 8 kHz streams', () => {
