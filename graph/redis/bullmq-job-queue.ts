@@ -184,7 +184,13 @@ export class BullmqJobQueue implements JobQueue {
 
   async close(timeoutMs = 10_000): Promise<void> {
     const timer = setTimeout(() => this.controller.abort(new Error('queue closing')), timeoutMs);
-    await Promise.all(this.workers.map((w) => w.close()));
+    // A worker closed while its connections are still starting has them dropped (disconnect, not quit), and BullMQ's
+    // start-up commands on them then reject with nobody awaiting ("Connection is closed.", an unhandled rejection; seen
+    // in CI when a queue closed within 100 ms of its workers starting). Let them finish starting first, for at most 2 s.
+    const started = (w: Worker): Promise<unknown> => Promise.race([
+      w.waitUntilReady().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000).unref()),
+    ]);
+    await Promise.all(this.workers.map(async (w) => { await started(w); await w.close(); }));
     clearTimeout(timer);
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.health?.disconnect();

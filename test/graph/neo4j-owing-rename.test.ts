@@ -33,7 +33,8 @@ describe('Neo4j participants owing a rename, in a database from before the flag'
         content: 'Ana moves to Oslo in spring', speakerId: 'p_owing', subjectId: 'p_owing', addresseeIds: [], kind: 'statement', slot: null,
         value: null, time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 's1', source: 'test',
       }]);
-      assert.deepEqual(await store.participantsOwingRename('t1'), [], 'unflagged: the index cannot see it (this process backfilled before)');
+      // Not asserted here that the index cannot see it yet: another suite's store starting on the same database runs the
+      // backfill as soon as the mark is gone (CI runs two test files at once).
 
       restarted = new Neo4jGraphStore(options);
       assert.deepEqual((await restarted.participantsOwingRename('t1')).map((p) => p.id), ['p_owing'], 'flagged by the backfill at start');
