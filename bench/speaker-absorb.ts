@@ -25,8 +25,7 @@
  * seeds, with one id per session beside it.
  */
 import { argString, requireDataOrSkip } from './lib/cli.js';
-import { bootstrapDelta } from './lib/bootstrap.js';
-import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
+import { runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import type { SmallIdAbsorption } from '../pipelines/speaker/session-clustering.js';
@@ -49,42 +48,10 @@ for (const maxSeconds of list('max-seconds', heldOut ? '' : '2,4,8,16'))
   for (const minLinkage of list('min-linkage', heldOut ? '' : '-1,0,0.3,0.5,0.7'))
     for (const minStayRate of stayList) variants.push({ maxSeconds, minLinkage, minStayRate });
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const pc = (v: number): string => (100 * v).toFixed(1);
-const p = (v: number): string => `${v >= 0 ? '+' : ''}${pc(v)}`;
-const ci = (x: { mean: number; lo: number; hi: number }): string => `${p(x.mean)} [${p(x.lo)}, ${p(x.hi)}]`;
-const row = (f: RunFigures[]): string => `utt ${pc(mean(f.map((x) => x.utterance)))} / within ${pc(mean(f.map((x) => x.withinUtterance)))}, ids ${mean(f.map((x) => x.ids)).toFixed(1)}:${f[0]!.speakers}`;
-const meetings = scen.flatMap((s, k) => (s.name.endsWith('meeting') ? [k] : []));
-
-const offFigures: RunFigures[][] = [];
-const one: RunFigures[][] = [];
-for (const s of scen) {
-  offFigures.push(await scoreRuns(s.runs, modelId, off));
-  one.push(await scoreRuns(s.runs, modelId, null));
-}
-console.log(`${heldOut ? 'HELD-OUT' : 'training (out of fold)'}; ${RUNS} seeded runs per scenario`);
-for (const [k, s] of scen.entries()) console.log(`  ${s.name.padEnd(22)} off ${row(offFigures[k]!)}; one id per session ${row(one[k]!)}`);
-
-const results: { v: SmallIdAbsorption; objective: number; eligible: boolean }[] = [];
-for (const v of variants) {
-  const on: RunFigures[][] = [];
-  for (const s of scen) on.push(await scoreRuns(s.runs, modelId, { ...off, absorb: v }));
-  const within = (f: RunFigures[][]): number[] => meetings.flatMap((k) => f[k]!.map((x) => x.withinUtterance));
-  const pooled = bootstrapDelta(within(on), within(offFigures));
-  const objective = mean(meetings.map((k) => mean(on[k]!.map((x) => x.withinUtterance)) - mean(offFigures[k]!.map((x) => x.withinUtterance))));
-  let eligible = pooled.lo > 0;
-  console.log(`\n${JSON.stringify(v)}: objective (mean Δ within utt over meetings) ${p(objective)}; pooled meetings Δ within utt ${ci(pooled)}`);
-  for (const [k, s] of scen.entries()) {
-    const d = (g: (x: RunFigures) => number): { mean: number; lo: number; hi: number } => bootstrapDelta(on[k]!.map(g), offFigures[k]!.map(g));
-    const du = d((x) => x.utterance);
-    const dw = d((x) => x.withinUtterance);
-    if (du.hi < 0 || dw.hi < 0) eligible = false;
-    const m = on[k]!.reduce((t, x) => ({ right: t.right + x.merges.correctMerges, wrong: t.wrong + x.merges.wrongMerges }), { right: 0, wrong: 0 });
-    const vsOne = bootstrapDelta(on[k]!.map((x) => x.withinUtterance), one[k]!.map((x) => x.withinUtterance));
-    console.log(`  ${s.name.padEnd(22)} on ${row(on[k]!)}; Δ utt ${ci(du)}; Δ within utt ${ci(dw)}; Δ within time ${ci(d((x) => x.withinTime))}; on − one id, within utt ${ci(vsOne)}; merges ${m.right} same / ${m.wrong} different speakers`);
-  }
-  results.push({ v, objective, eligible });
-}
-results.sort((a, b) => b.objective - a.objective);
-console.log('\nby objective:');
-for (const r of results) console.log(`  ${p(r.objective)} ${r.eligible ? 'eligible' : '        '} ${JSON.stringify(r.v)}`);
+await runVariantGrid({
+  modelId, scen, off, heldOut, runs: RUNS, variants, optionsOf: (v) => ({ ...off, absorb: v }),
+  extraScenario: (on) => {
+    const m = on.reduce((t, x) => ({ right: t.right + x.merges.correctMerges, wrong: t.wrong + x.merges.wrongMerges }), { right: 0, wrong: 0 });
+    return `merges ${m.right} same / ${m.wrong} different speakers`;
+  },
+});

@@ -37,8 +37,8 @@
  * seeds, with one id per session beside it.
  */
 import { argString, requireDataOrSkip } from './lib/cli.js';
-import { bootstrapDelta } from './lib/bootstrap.js';
-import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
+import type { RunFigures } from './lib/speaker-meeting-runs.js';
+import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import type { DeferredFounding } from '../pipelines/speaker/deferred-founding.js';
@@ -69,51 +69,24 @@ for (const capSeconds of list('centroid-cap', ''))
   for (const onMatch of argString('centroid-on-match', 'false').split(',').map((x) => x === 'true')) variants.push({ centroid: { capSeconds, onMatch } });
 const optionsOf = (v: (typeof variants)[number]): RunOptions => ('centroid' in v ? { ...off, centroid: v.centroid } : { ...off, defer: v });
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const pc = (v: number): string => (100 * v).toFixed(1);
-const p = (v: number): string => `${v >= 0 ? '+' : ''}${pc(v)}`;
-const ci = (x: { mean: number; lo: number; hi: number }): string => `${p(x.mean)} [${p(x.lo)}, ${p(x.hi)}]`;
-const row = (f: RunFigures[]): string => `utt ${pc(mean(f.map((x) => x.utterance)))} / within ${pc(mean(f.map((x) => x.withinUtterance)))}, ids ${mean(f.map((x) => x.ids)).toFixed(1)}:${f[0]!.speakers}`;
-const meetings = scen.flatMap((s, k) => (s.name.endsWith('meeting') ? [k] : []));
+type Joins = { right: number; wrong: number; pairs: number; moved: number; movedWrong: number };
 /** Wrong joins of a scenario's runs: merges of two speakers, different-speaker id pairs ended as one, turns moved wrongly. */
-const joins = (f: RunFigures[]): { right: number; wrong: number; pairs: number; moved: number; movedWrong: number } => f.reduce((t, x) => ({
+const joins = (f: RunFigures[]): Joins => f.reduce((t, x) => ({
   right: t.right + x.merges.correctMerges, wrong: t.wrong + x.merges.wrongMerges, pairs: t.pairs + x.merges.differentPairsJoined,
   moved: t.moved + x.revisions.moved, movedWrong: t.movedWrong + x.revisions.moved - x.revisions.right,
 }), { right: 0, wrong: 0, pairs: 0, moved: 0, movedWrong: 0 });
 const joinText = (j: ReturnType<typeof joins>): string => `merges ${j.right} same / ${j.wrong} different speakers, different-speaker pairs joined ${j.pairs}, turns moved ${j.moved} (${j.movedWrong} of another speaker)`;
 
-const offFigures: RunFigures[][] = [];
-const one: RunFigures[][] = [];
-for (const s of scen) {
-  offFigures.push(await scoreRuns(s.runs, modelId, off));
-  one.push(await scoreRuns(s.runs, modelId, null));
-}
-console.log(`${heldOut ? 'HELD-OUT' : 'training (out of fold)'}; ${RUNS} seeded runs per scenario`);
-for (const [k, s] of scen.entries()) console.log(`  ${s.name.padEnd(22)} off ${row(offFigures[k]!)}; ${joinText(joins(offFigures[k]!))}; one id per session ${row(one[k]!)}`);
-const offJoins = offFigures.map(joins).reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs, moved: a.moved + b.moved, movedWrong: a.movedWrong + b.movedWrong }));
+const sum = (js: Joins[]): Joins => js.reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs, moved: a.moved + b.moved, movedWrong: a.movedWrong + b.movedWrong }));
 
-const results: { v: (typeof variants)[number]; objective: number; eligible: boolean }[] = [];
-for (const v of variants) {
-  const on: RunFigures[][] = [];
-  for (const s of scen) on.push(await scoreRuns(s.runs, modelId, optionsOf(v)));
-  const within = (f: RunFigures[][]): number[] => meetings.flatMap((k) => f[k]!.map((x) => x.withinUtterance));
-  const pooledMeetings = bootstrapDelta(within(on), within(offFigures));
-  const objective = mean(meetings.map((k) => mean(on[k]!.map((x) => x.withinUtterance)) - mean(offFigures[k]!.map((x) => x.withinUtterance))));
-  let eligible = pooledMeetings.lo > 0;
-  console.log(`\n${JSON.stringify(v)}: objective (mean Δ within utt over meetings) ${p(objective)}; pooled meetings Δ within utt ${ci(pooledMeetings)}`);
-  for (const [k, s] of scen.entries()) {
-    const d = (g: (x: RunFigures) => number): { mean: number; lo: number; hi: number } => bootstrapDelta(on[k]!.map(g), offFigures[k]!.map(g));
-    const du = d((x) => x.utterance);
-    const dw = d((x) => x.withinUtterance);
-    if (du.hi < 0 || dw.hi < 0) eligible = false;
-    const vsOne = bootstrapDelta(on[k]!.map((x) => x.withinUtterance), one[k]!.map((x) => x.withinUtterance));
-    console.log(`  ${s.name.padEnd(22)} on ${row(on[k]!)}; Δ utt ${ci(du)}; Δ within utt ${ci(dw)}; Δ within time ${ci(d((x) => x.withinTime))}; on − one id, within utt ${ci(vsOne)}; ${joinText(joins(on[k]!))}; utterances under another speaker's id ${pc(mean(offFigures[k]!.map((x) => x.foreign)))} → ${pc(mean(on[k]!.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`);
-  }
-  const j = on.map(joins).reduce((a, b) => ({ right: a.right + b.right, wrong: a.wrong + b.wrong, pairs: a.pairs + b.pairs, moved: a.moved + b.moved, movedWrong: a.movedWrong + b.movedWrong }));
-  if (j.wrong > offJoins.wrong + 2 || j.pairs > offJoins.pairs + 2 || (j.moved > 0 && (j.moved - j.movedWrong) / j.moved < 0.8)) eligible = false;
-  console.log(`  all scenarios: ${joinText(j)}; off: ${joinText(offJoins)}`);
-  results.push({ v, objective, eligible });
-}
-results.sort((a, b) => b.objective - a.objective);
-console.log('\nby objective:');
-for (const r of results) console.log(`  ${p(r.objective)} ${r.eligible ? 'eligible' : '        '} ${JSON.stringify(r.v)}`);
+await runVariantGrid({
+  modelId, scen, off, heldOut, runs: RUNS, variants, optionsOf,
+  extraOff: (f) => joinText(joins(f)),
+  extraScenario: (on, offRuns, d) => `${joinText(joins(on))}; utterances under another speaker's id ${pc(mean(offRuns.map((x) => x.foreign)))} → ${pc(mean(on.map((x) => x.foreign)))} %, Δ ${ci(d((x) => x.foreign))}`,
+  extraRule: (on, offAll) => {
+    const j = sum(on.map(joins));
+    const offJoins = sum(offAll.map(joins));
+    const eligible = !(j.wrong > offJoins.wrong + 2 || j.pairs > offJoins.pairs + 2 || (j.moved > 0 && (j.moved - j.movedWrong) / j.moved < 0.8));
+    return { eligible, text: `  all scenarios: ${joinText(j)}; off: ${joinText(offJoins)}` };
+  },
+});
