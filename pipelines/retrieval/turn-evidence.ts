@@ -48,21 +48,22 @@ export async function contentTurnIds(
   options: EvidenceOptions = {},
 ): Promise<Set<string>> {
   const out = new Set<string>();
-  if (options.namesAsContent === true) {
-    for (const u of turns) if (/\p{N}/u.test(u.text) || contentful(u.text, false).length > 0) out.add(u.id);
-    return out;
+  const asContent = options.namesAsContent === true;
+  // A turn of more than a few content words holds content whatever its names (a name is one or two words).
+  const maybe: { id: string; words: string[] }[] = [];
+  for (const u of turns) {
+    if (/\p{N}/u.test(u.text)) { out.add(u.id); continue; }
+    const words = contentful(u.text, !asContent);
+    if (words.length === 0) continue;
+    if (asContent || words.length > NAME_WORDS) out.add(u.id);
+    else maybe.push({ id: u.id, words });
   }
-  // A turn of more than a few such words holds content whatever its names (a name is one or two words).
-  const maybe = turns.filter((u) => !/\p{N}/u.test(u.text) && contentful(u.text).length <= NAME_WORDS);
-  for (const u of turns) if (!maybe.includes(u) && hasContent(u.text)) out.add(u.id);
-  const words = [...new Set(maybe.flatMap((u) => contentful(u.text)))];
+  if (maybe.length === 0) return out;
   const names = new Set<string>();
-  if (words.length > 0) {
-    for (const p of await graph.findParticipantsByWords(tenant, words)) {
-      for (const n of [p.name, ...p.aliases]) for (const w of n ? contentWords(n) : []) names.add(w);
-    }
+  for (const p of await graph.findParticipantsByWords(tenant, [...new Set(maybe.flatMap((m) => m.words))])) {
+    for (const n of [p.name, ...p.aliases]) for (const w of n ? contentWords(n) : []) names.add(w);
   }
-  for (const u of maybe) if (hasContent(u.text, names)) out.add(u.id);
+  for (const m of maybe) if (m.words.some((w) => !names.has(w))) out.add(m.id);
   return out;
 }
 
