@@ -10,9 +10,7 @@ import { isBusy } from './sqlite/sqlite-bus-members.js';
 export function isTransientStoreError(err: unknown): boolean {
   // Anything may be thrown: a value that is no object (null included) is no store's error.
   if (typeof err !== 'object' || err === null) return false;
-  if (isStoreOutage(err) || isBusy(err)) return true;
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  return isStoreOutage(err) || isBusy(err);
 }
 
 /** How {@link retryTransient} retries. */

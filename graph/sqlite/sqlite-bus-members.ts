@@ -154,5 +154,7 @@ export function retryBusySync(work: () => void): void {
 
 /** True for SQLite's "database is locked" (another connection is writing). */
 export function isBusy(err: unknown): boolean {
-  return (err as { code?: string }).code === 'SQLITE_BUSY';
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  // Extended codes too (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_TIMEOUT, …): the file was held by another connection.
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

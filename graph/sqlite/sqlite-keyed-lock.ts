@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { LeaseKeyedLock, type LeaseKeyedLockOptions } from '../lease-keyed-lock.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
+import { isBusy } from './sqlite-bus-members.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS keyed_locks (key TEXT PRIMARY KEY, token TEXT NOT NULL, lease_until INTEGER NOT NULL);
@@ -76,9 +77,4 @@ export class SqliteKeyedLock extends LeaseKeyedLock {
   async close(): Promise<void> {
     if (this.#owned && this.db.open) this.db.close();
   }
-}
-
-/** True for SQLite's "database is locked" (another connection is writing). */
-function isBusy(err: unknown): boolean {
-  return (err as { code?: string }).code === 'SQLITE_BUSY';
 }
