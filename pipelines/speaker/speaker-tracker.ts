@@ -7,7 +7,7 @@ import { bandOffset, narrowbandModelId, type BandOffsets, type VoiceBand } from 
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
-import { validateCentroid, type CentroidUpdate } from './centroid-update.js';
+import { updateWeight, validateCentroid, type CentroidUpdate } from './centroid-update.js';
 import { defers, joinPool, pooled, validateDeferral, type DeferredFounding, type PendingTurn } from './deferred-founding.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
@@ -337,12 +337,10 @@ export class SpeakerTracker {
     if (!matched && best && defer && !newcomer && voicedSeconds < defer.minSeconds && defers(defer, this.stays, this.transitions)) return this.deferNow(defer, embedding, voicedSeconds, band, candidates, turn);
     if (best && matched && best.band !== band) return this.crossBandMatch(best, embedding, voicedSeconds, band, score, turn, bestScore);
     if (best && matched) {
-      const c = this.o.centroid;
-      const updated = bestScore >= tauUpdate || (c?.onMatch ?? false);
+      const w = updateWeight(this.o.centroid ?? null, best, bestScore, voicedSeconds, { tauUpdate, alpha });
+      const updated = w > 0;
       const prior = best.vector;
       if (updated) {
-        const behind = Math.min(c?.capSeconds ?? 0, best.seconds ?? Infinity);
-        const w = c ? Math.max(alpha, voicedSeconds / (behind + voicedSeconds)) : alpha;
         if (best.seconds !== undefined) best.seconds += voicedSeconds;
         const v = Float32Array.from(best.vector, (x, i) => (1 - w) * x + w * embedding[i]!);
         best.vector = l2Normalise(v);
