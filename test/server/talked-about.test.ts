@@ -87,6 +87,13 @@ function talkedAbout(label: string, env: Record<string, string>, skip?: string):
         await client.close();
       }
     });
+
+    test('with her facts deleted, a name the entity index still knows gives an empty page, not a 404', async () => {
+      const known = await api.t.app.stores.entities.findByNames(api.tenant, ['Cara']);
+      assert.equal(known.length, 1, 'the entity index knows Cara from the turns naming her');
+      for (const m of await memories('participant=Cara')) assert.equal((await send('DELETE', `/v1/memories/${m.id}`)).statusCode, 200);
+      assert.deepEqual(await memories('participant=Cara&include_history=true'), []);
+    });
   });
 }
 
