@@ -174,7 +174,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   /** Send a JSON message; it goes out after the audio queued before it. */
   send(message: ClientMessage): void {
     this.assertOpen();
-    this.queue.pushJson(JSON.stringify(message));
+    this.queue.pushJson(message);
     this.pump();
   }
 
@@ -351,7 +351,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           // Unacknowledged messages may have been lost with the connection: those with an utterance_id go
           // first (the server stores an id once), the rest are reported below.
           const messages = this.sentMessages.resume();
-          this.queue.unshift(messages.resend.map((text) => ({ kind: 'json' as const, text })));
+          this.queue.unshift(messages.resend);
           if (newStream) {
             // A new audio stream: the audio the old one did not store goes first, on the new one's clock.
             const resend = this.sentAudio.takeFrom(resendFrom(this.shutDownFrom, storedTo));
@@ -507,7 +507,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       }
       this.queue.shift();
       ws.send(item.kind === 'audio' ? item.data : item.text);
-      if (item.kind === 'json') this.sentMessages.record(item.text);
+      if (item.kind === 'json') this.sentMessages.record(item);
       if (item.kind === 'audio') {
         this.sentMs += item.ms;
         this.lastAudioAt = this.clock.now();

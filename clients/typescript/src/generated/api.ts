@@ -457,7 +457,7 @@ export interface Operations {
   listMemories: {
     path: Record<string, never>;
     query: {
-      /** participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role) */
+      /** participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role); a name no participant holds but stored memories name (someone others talk about) gives the facts naming it, as their subject */
       participant?: string;
       /** how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; `subject` facts about them; `speaker` facts they said; `addressee` facts said to them */
       role?: "any" | "subject" | "speaker" | "addressee";
