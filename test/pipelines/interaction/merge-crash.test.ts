@@ -53,6 +53,8 @@ interface Backend {
   crashAfterFirstMove(stores: Stores): void;
   /** Whether the graph holds the two participants while a merge of them is unfinished (Neo4j's marker). */
   holds: boolean;
+  /** Remove participant `id` behind the stores' backs (what no operation of this version does while a merge is pending). */
+  removeDirectly(stores: Stores, id: string): Promise<void>;
   cleanUp(): Promise<void>;
 }
 
@@ -65,6 +67,9 @@ function sqliteBackend(): Backend {
       stores.memory.relabelParticipant = async () => { throw new Error('process crashed'); };
     },
     holds: false,
+    removeDirectly: async (stores, id) => {
+      stores.sqlite.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(T, id);
+    },
     cleanUp: async () => tmp.remove(),
   };
 }
@@ -90,6 +95,10 @@ function neo4jBackend(): Backend {
       }) as Neo4jRunner['write'];
     },
     holds: true,
+    removeDirectly: async (stores, id) => {
+      const graph = stores.graph as unknown as { db: Neo4jRunner; t(x: string): string };
+      await graph.db.write('test.remove', (tx) => tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: graph.t(T), id }));
+    },
     cleanUp: async () => {
       const graph = new Neo4jGraphStore(options);
       await graph.eraseAll();
@@ -172,6 +181,29 @@ for (const { name, make, skip } of backends) {
           // Released: the survivor's external id can change, and they can be erased.
           assert.equal((await stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
           assert.ok(await stores.graph.deleteParticipant(T, y.id));
+        } finally {
+          await stores.close();
+        }
+      } finally {
+        await backend.cleanUp();
+      }
+    });
+
+    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', async () => {
+      const backend = make();
+      try {
+        const { x, y } = await crashedMerge(backend);
+        const stores = backend.open();
+        try {
+          await backend.removeDirectly(stores, y.id);
+          const logged: string[] = [];
+          const line = (_: object, message: string): void => void logged.push(message);
+          const over = Date.now() + MERGE_LEASE_MS;
+          await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: over, log: { info: line, warn: line, error: line }, publish: () => undefined });
+          assert.deepEqual(logged, ['a merge cut short was rolled back: a participant is gone; its participants are released']);
+          assert.deepEqual(await stores.graph.pendingMerges(T), []);
+          // Neo4j's merged-away participant is still there, and no longer held.
+          if (backend.holds) assert.equal((await stores.graph.updateParticipant(T, x.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
         } finally {
           await stores.close();
         }
