@@ -18,7 +18,7 @@ import type { Neo4jRunner } from '../../../graph/neo4j/neo4j-connection.js';
 import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
 import { mergeParticipantsByHand } from '../../../pipelines/interaction/merge-participants.js';
-import { finishAbandonedMerges, MERGE_LEASE_MS } from '../../../pipelines/interaction/finish-merges.js';
+import { finishAbandonedMerges, MERGE_LEASE_MS, type AbandonedMergeOptions } from '../../../pipelines/interaction/finish-merges.js';
 import { loadConfig } from '../../../server/config.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../../helpers/stores.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -130,86 +130,71 @@ const backends: Array<{ name: string; make: () => Backend; skip?: string | undef
   { name: 'Neo4j', make: neo4jBackend, skip: NEO4J_SKIP },
 ];
 
+type Crashed = Awaited<ReturnType<typeof crashedMerge>>;
+
+/**
+ * `body` on stores opened again (a restart) on the data of `make()`'s backend after a crashed merge, with a log that
+ * keeps each line's message (`logged`) and the utterance ids queued for re-indexing from the restart on (`queued`).
+ */
+async function afterCrash(make: () => Backend, body: (s: Crashed & {
+  backend: Backend; stores: Stores; queued: Set<string>; logged: string[]; log: AbandonedMergeOptions['log'];
+}) => Promise<void>): Promise<void> {
+  const backend = make();
+  try {
+    const crashed = await crashedMerge(backend);
+    const stores = backend.open();
+    const logged: string[] = [];
+    const line = (_: object, message: string): void => void logged.push(message);
+    try {
+      await body({ ...crashed, backend, stores, queued: queuedIds(stores), logged, log: { info: line, warn: line, error: line } });
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    await backend.cleanUp();
+  }
+}
+
+const publish = (): void => undefined;
+
 for (const { name, make, skip } of backends) {
   describe(`${name}: a merge cut short by a crash`, { skip }, () => {
-    test('sent again after a restart, it re-indexes every turn it re-pointed, the first attempt\'s too', async () => {
-      const backend = make();
-      try {
-        const { x, y, touched, factId } = await crashedMerge(backend);
-        const stores = backend.open();
-        try {
-          const queued = queuedIds(stores);
-          await mergeParticipantsByHand(stores, T, x.id, y.id, () => undefined);
-          assert.deepEqual([...queued].sort(), [...touched].sort());
-          assert.deepEqual(await stores.graph.pendingMerges(T), []);
-          assert.equal((await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId, y.id);
-        } finally {
-          await stores.close();
-        }
-      } finally {
-        await backend.cleanUp();
-      }
-    });
+    test('sent again after a restart, it re-indexes every turn it re-pointed, the first attempt\'s too', () => afterCrash(make, async ({ stores, queued, x, y, touched, factId }) => {
+      await mergeParticipantsByHand(stores, T, x.id, y.id, publish);
+      assert.deepEqual([...queued].sort(), [...touched].sort());
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      assert.equal((await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId, y.id);
+    }));
 
-    test('nobody sends it again: the pass finishes it once its lease is over, not before', async () => {
-      const backend = make();
-      try {
-        const { x, y, touched, factId } = await crashedMerge(backend);
-        const stores = backend.open();
-        try {
-          const queued = queuedIds(stores);
-          const [pending] = await stores.graph.pendingMerges(T);
-          assert.deepEqual({ from: pending?.fromId, into: pending?.intoId }, { from: x.id, into: y.id });
-          const logged: string[] = [];
-          const line = (_: object, message: string): void => void logged.push(message);
-          const log = { info: line, warn: line, error: line };
-          const publish = (): void => undefined;
-          // Within the lease it may still be running elsewhere: left alone, looked at again when the lease ends.
-          const wait = await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.parse(pending!.touchedAt), log, publish });
-          assert.equal(wait, MERGE_LEASE_MS);
-          assert.equal(queued.size, 0);
-          if (backend.holds) await assert.rejects(stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }), code('PARLEY_ERR_CONFLICT'));
+    test('nobody sends it again: the pass finishes it once its lease is over, not before', () => afterCrash(make, async ({ backend, stores, queued, logged, log, x, y, touched, factId }) => {
+      const [pending] = await stores.graph.pendingMerges(T);
+      assert.deepEqual({ from: pending?.fromId, into: pending?.intoId }, { from: x.id, into: y.id });
+      // Within the lease it may still be running elsewhere: left alone, looked at again when the lease ends.
+      const wait = await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.parse(pending!.touchedAt), log, publish });
+      assert.equal(wait, MERGE_LEASE_MS);
+      assert.equal(queued.size, 0);
+      if (backend.holds) await assert.rejects(stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }), code('PARLEY_ERR_CONFLICT'));
 
-          const over = Date.parse(pending!.touchedAt) + MERGE_LEASE_MS + 1;
-          assert.equal(await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: over, log, publish }), null);
-          assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
-          assert.deepEqual([...queued].sort(), [...touched].sort());
-          assert.deepEqual(await stores.graph.pendingMerges(T), []);
-          assert.deepEqual(await stores.graph.retiredParticipant(T, x.id), { mergedInto: y.id });
-          assert.equal((await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId, y.id);
-          assert.ok((await stores.graph.getUtterances(T, touched)).every((u) => u.speakerId === y.id || u.addresseeIds.includes(y.id)));
-          // Released: the survivor's external id can change, and they can be erased.
-          assert.equal((await stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
-          assert.ok(await stores.graph.deleteParticipant(T, y.id));
-        } finally {
-          await stores.close();
-        }
-      } finally {
-        await backend.cleanUp();
-      }
-    });
+      const over = Date.parse(pending!.touchedAt) + MERGE_LEASE_MS + 1;
+      assert.equal(await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: over, log, publish }), null);
+      assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
+      assert.deepEqual([...queued].sort(), [...touched].sort());
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      assert.deepEqual(await stores.graph.retiredParticipant(T, x.id), { mergedInto: y.id });
+      assert.equal((await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId, y.id);
+      assert.ok((await stores.graph.getUtterances(T, touched)).every((u) => u.speakerId === y.id || u.addresseeIds.includes(y.id)));
+      // Released: the survivor's external id can change, and they can be erased.
+      assert.equal((await stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
+      assert.ok(await stores.graph.deleteParticipant(T, y.id));
+    }));
 
-    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', async () => {
-      const backend = make();
-      try {
-        const { x, y } = await crashedMerge(backend);
-        const stores = backend.open();
-        try {
-          await backend.removeDirectly(stores, y.id);
-          const logged: string[] = [];
-          const line = (_: object, message: string): void => void logged.push(message);
-          const over = Date.now() + MERGE_LEASE_MS;
-          await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: over, log: { info: line, warn: line, error: line }, publish: () => undefined });
-          assert.deepEqual(logged, ['a merge cut short was rolled back: a participant is gone; its participants are released']);
-          assert.deepEqual(await stores.graph.pendingMerges(T), []);
-          // Neo4j's merged-away participant is still there, and no longer held.
-          if (backend.holds) assert.equal((await stores.graph.updateParticipant(T, x.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
-        } finally {
-          await stores.close();
-        }
-      } finally {
-        await backend.cleanUp();
-      }
-    });
+    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', () => afterCrash(make, async ({ backend, stores, logged, log, x, y }) => {
+      await backend.removeDirectly(stores, y.id);
+      await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now() + MERGE_LEASE_MS, log, publish });
+      assert.deepEqual(logged, ['a merge cut short was rolled back: a participant is gone; its participants are released']);
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      // Neo4j's merged-away participant is still there, and no longer held.
+      if (backend.holds) assert.equal((await stores.graph.updateParticipant(T, x.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
+    }));
   });
 }
