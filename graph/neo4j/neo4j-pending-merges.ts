@@ -9,6 +9,8 @@ import { ADD_IDS, stringList } from './neo4j-store-base.js';
  */
 export const PENDING_MERGES_SCHEMA = [
   'CREATE CONSTRAINT parley_pending_merge_key IF NOT EXISTS FOR (n:PendingMerge) REQUIRE (n.tenant, n.fromId) IS UNIQUE',
+  // Participants held by a merge (`merging`), sought by `pendingMerges` on every merge's end and at start.
+  'CREATE INDEX parley_participant_merging IF NOT EXISTS FOR (n:Participant) ON (n.tenant, n.merging)',
 ] as const;
 
 /**
@@ -23,16 +25,29 @@ export async function beginMerge(tx: ManagedTransaction, tenant: string, fromId:
     ${ADD_IDS}`, { tenant, from: fromId, into: intoId, ids: utteranceIds, at });
 }
 
-/** The tenant's merges begun and not ended, oldest first. */
+/** When a merge found by its marker alone (an older version's, `pendingMerges`) was begun: unknown, long ago. */
+const UNRECORDED = new Date(0).toISOString();
+
+/**
+ * The tenant's merges begun and not ended, oldest first: those recorded, and first those whose `merging` marker a
+ * version that kept no record left on a participant (a crash), as a merge owing no re-indexing begun at the epoch.
+ */
 export async function pendingMerges(db: Neo4jRunner, tenant: string): Promise<PendingMerge[]> {
-  const found = await db.read('pendingMerges', (tx) => tx.run(`
-    MATCH (e:PendingMerge {tenant: $tenant})
-    RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched
-    ORDER BY at, from`, { tenant }));
-  return found.records.map((r) => ({
+  const [recorded, markers] = await db.read('pendingMerges', async (tx) => [
+    await tx.run(`
+      MATCH (e:PendingMerge {tenant: $tenant})
+      RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched
+      ORDER BY at, from`, { tenant }),
+    await tx.run('MATCH (n:Participant {tenant: $tenant}) WHERE n.merging IS NOT NULL RETURN DISTINCT n.merging AS marker', { tenant }),
+  ]);
+  const merges = recorded.records.map((r) => ({
     fromId: String(r.get('from')), intoId: String(r.get('into')), utteranceIds: stringList(r.get('ids')),
     startedAt: String(r.get('at')), touchedAt: String(r.get('touched')),
   }));
+  const unrecorded = markers.records.map((r) => JSON.parse(String(r.get('marker'))) as [string, string])
+    .filter(([from, into]) => !merges.some((m) => m.fromId === from && m.intoId === into))
+    .map(([fromId, intoId]) => ({ fromId, intoId, utteranceIds: [], startedAt: UNRECORDED, touchedAt: UNRECORDED }));
+  return [...unrecorded, ...merges];
 }
 
 /** Forget the pending merge of `fromId` into `intoId`, and remove its `merging` marker wherever it is still set. */

@@ -198,3 +198,18 @@ for (const { name, make, skip } of backends) {
     }));
   });
 }
+
+describe('Neo4j: a marker an older version left (no pending-merge record)', { skip: NEO4J_SKIP }, () => {
+  test('is found by the pass and the merge finished, releasing both', () => afterCrash(neo4jBackend, async ({ stores, log, logged, x, y, touched }) => {
+    const graph = stores.graph as unknown as { db: Neo4jRunner; t(x: string): string };
+    await graph.db.write('test.unrecord', (tx) => tx.run('MATCH (e:PendingMerge {tenant: $tenant}) DELETE e', { tenant: graph.t(T) }));
+    const [legacy] = await stores.graph.pendingMerges(T);
+    assert.deepEqual(legacy, { fromId: x.id, intoId: y.id, utteranceIds: [], startedAt: new Date(0).toISOString(), touchedAt: new Date(0).toISOString() });
+    assert.equal(await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now(), log, publish }), null);
+    assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
+    assert.deepEqual(await stores.graph.pendingMerges(T), []);
+    assert.deepEqual(await stores.graph.retiredParticipant(T, x.id), { mergedInto: y.id });
+    assert.ok((await stores.graph.getUtterances(T, touched)).every((u) => u.speakerId === y.id || u.addresseeIds.includes(y.id)));
+    assert.ok(await stores.graph.deleteParticipant(T, y.id));
+  }));
+});
