@@ -1,9 +1,13 @@
 import type { Logger } from 'pino';
 import type { EntityIndex, EntityLinkWrite, EntityMemoryWrite, EntityRecord } from '../../graph/entity-index.js';
+import { entityKey } from '../../graph/core/ids.js';
+import { describesEarlier } from '../../graph/entity-merge.js';
 import type { GraphStore } from '../../graph/graph-store.js';
+import type { KeyedLock } from '../../graph/keyed-lock.js';
+import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import type { Job, JobHandler } from '../../graph/job-queue.js';
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
-import type { TenantId } from '../../graph/types.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { EntityExtractor, type EntityMention } from './entity-extraction.js';
@@ -41,6 +45,18 @@ export interface LeftBrainDeps {
   minSchemaScore?: number;
   /** Shared schema vectors (the retriever's), else a private cache. */
   schemaVectors?: SchemaVectors;
+  /** Serialises a tenant's entity descriptions with their vectors (`stores.locks`, across processes); else one of this process. */
+  locks?: KeyedLock;
+}
+
+/**
+ * A key that sorts turns in the order they were spoken (time, then place in the session): a new entity is described
+ * by its earliest turn whichever job finishes first (`EntityInput.descriptionOrder`), so the same conversation gives
+ * the same left brain however its jobs interleave.
+ */
+export function descriptionOrder(u: Pick<Utterance, 'time' | 'seq'>): string {
+  const ms = Date.parse(u.time);
+  return `${Number.isFinite(ms) ? new Date(ms).toISOString() : u.time}#${String(u.seq).padStart(9, '0')}`;
 }
 
 /**
@@ -55,6 +71,7 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
   const schemas = deps.schemaVectors ?? new SchemaVectors(deps.entities, deps.embedder);
   const windowTurns = deps.windowTurns ?? 4;
   const minScore = deps.minSchemaScore ?? 0.15;
+  const locks = deps.locks ?? new MemoryKeyedLock();
   let bound: Promise<void> | null = null;
 
   return async (job: Job<LeftBrainJob>, signal: AbortSignal): Promise<void> => {
@@ -76,7 +93,7 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
     if (all.length === 0) return;
     signal.throwIfAborted();
 
-    const entities = await resolveEntities(deps, schemas, tenant, all, u.text, minScore);
+    const entities = await resolveEntities({ ...deps, locks }, schemas, tenant, all, u, minScore);
     const idOf = (m: EntityMention): string | undefined => entities.get(m.name.toLowerCase())?.id;
 
     // Every memory and link of this utterance is written in one call (one commit on SQLite).
@@ -127,9 +144,13 @@ async function participantNames(graph: GraphStore, tenant: TenantId, ids: string
   return out;
 }
 
-/** Existing entities by name, new ones created with a description, a schema and a vector. */
+/**
+ * Existing entities by name, new ones created with a description, a schema and a vector; one this turn precedes
+ * (`descriptionOrder`) described anew from it.
+ */
 async function resolveEntities(
-  deps: LeftBrainDeps, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], context: string, minScore: number,
+  deps: LeftBrainDeps & { locks: KeyedLock }, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], u: Utterance,
+  minScore: number,
 ): Promise<Map<string, EntityRecord>> {
   const out = new Map<string, EntityRecord>();
   for (const e of await deps.entities.findByNames(tenant, mentions.map((m) => m.name))) {
@@ -146,22 +167,32 @@ async function resolveEntities(
       if (hit) out.set(m.name.toLowerCase(), await deps.entities.upsertEntity(tenant, { name: hit.key, aliases: [m.name], description: hit.description, schemaId: hit.schemaId }));
     }
   }
-  const fresh = mentions.filter((m) => !out.has(m.name.toLowerCase()));
+  const order = descriptionOrder(u);
+  const fresh = mentions.filter((m) => {
+    const e = out.get(m.name.toLowerCase());
+    return !e || (e.key === entityKey(m.name) && describesEarlier(e.descriptionOrder, order));
+  });
   if (fresh.length === 0) return out;
-  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, ENTITY_CONTEXT_CHARS)}`);
+  const descriptions = fresh.map((m) => `${m.name}: ${u.text.slice(0, ENTITY_CONTEXT_CHARS)}`);
   const vectors = await deps.embedder.embed(descriptions);
-  const points = [];
-  for (const [i, m] of fresh.entries()) {
-    const vector = vectors[i] as Float32Array;
+  const schemaIds: string[] = [];
+  for (const vector of vectors) {
     const best = (await schemas.rank(tenant, vector))[0];
-    const schemaId = best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID;
-    const e = await deps.entities.upsertEntity(tenant, { name: m.name, description: descriptions[i] as string, schemaId });
-    out.set(m.name.toLowerCase(), e);
-    // Made before (another job meanwhile, or an alias of one): its description and vector stay together.
-    if (e.description !== descriptions[i]) continue;
-    points.push({ id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
+    schemaIds.push(best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID);
   }
-  await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);
+  // Each description is written with its vector before another job's can be: the vector kept is the description's.
+  await deps.locks.withLock([`left-brain:describe:${tenant}`], async () => {
+    const points = [];
+    for (const [i, m] of fresh.entries()) {
+      const description = descriptions[i] as string;
+      const e = await deps.entities.upsertEntity(tenant, { name: m.name, description, schemaId: schemaIds[i] as string, descriptionOrder: order });
+      out.set(m.name.toLowerCase(), e);
+      // Described by an earlier turn (another job meanwhile, or an alias of one): its description and vector stay together.
+      if (e.description !== description) continue;
+      points.push({ id: e.id, vector: vectors[i] as Float32Array, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
+    }
+    await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);
+  });
   return out;
 }
 
