@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     // Keep the left brain (schema–entity index) up to date, as the server does in embedded mode.
     afterConsolidation: [leftBrainStep({
       graph: stores.graph, memory: stores.memory, vectors: stores.vectors,
-      entities: stores.entities, embedder, logger, schemaVectors, locks: stores.locks,
+      entities: stores.entities, embedder, logger, schemaVectors,
     })],
     // Turn texts kept for the jobs running now are forgotten on the same notice.
     events,

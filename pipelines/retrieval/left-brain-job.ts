@@ -3,8 +3,6 @@ import type { EntityIndex, EntityLinkWrite, EntityMemoryWrite, EntityRecord } fr
 import { entityKey } from '../../graph/core/ids.js';
 import { describesEarlier } from '../../graph/entity-merge.js';
 import type { GraphStore } from '../../graph/graph-store.js';
-import type { KeyedLock } from '../../graph/keyed-lock.js';
-import { MemoryKeyedLock } from '../../graph/memory-keyed-lock.js';
 import type { Job, JobHandler } from '../../graph/job-queue.js';
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
@@ -45,8 +43,6 @@ export interface LeftBrainDeps {
   minSchemaScore?: number;
   /** Shared schema vectors (the retriever's), else a private cache. */
   schemaVectors?: SchemaVectors;
-  /** Serialises a tenant's entity descriptions with their vectors (`stores.locks`, across processes); else one of this process. */
-  locks?: KeyedLock;
 }
 
 /**
@@ -71,7 +67,6 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
   const schemas = deps.schemaVectors ?? new SchemaVectors(deps.entities, deps.embedder);
   const windowTurns = deps.windowTurns ?? 4;
   const minScore = deps.minSchemaScore ?? 0.15;
-  const locks = deps.locks ?? new MemoryKeyedLock();
   let bound: Promise<void> | null = null;
 
   return async (job: Job<LeftBrainJob>, signal: AbortSignal): Promise<void> => {
@@ -93,7 +88,7 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
     if (all.length === 0) return;
     signal.throwIfAborted();
 
-    const entities = await resolveEntities({ ...deps, locks }, schemas, tenant, all, u, minScore);
+    const entities = await resolveEntities(deps, schemas, tenant, all, u, minScore);
     const idOf = (m: EntityMention): string | undefined => entities.get(m.name.toLowerCase())?.id;
 
     // Every memory and link of this utterance is written in one call (one commit on SQLite).
@@ -149,7 +144,7 @@ async function participantNames(graph: GraphStore, tenant: TenantId, ids: string
  * (`descriptionOrder`) described anew from it.
  */
 async function resolveEntities(
-  deps: LeftBrainDeps & { locks: KeyedLock }, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], u: Utterance,
+  deps: LeftBrainDeps, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], u: Utterance,
   minScore: number,
 ): Promise<Map<string, EntityRecord>> {
   const out = new Map<string, EntityRecord>();
@@ -180,20 +175,37 @@ async function resolveEntities(
     const best = (await schemas.rank(tenant, vector))[0];
     schemaIds.push(best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID);
   }
-  // Each description is written with its vector before another job's can be: the vector kept is the description's.
-  await deps.locks.withLock([`left-brain:describe:${tenant}`], async () => {
-    const points = [];
-    for (const [i, m] of fresh.entries()) {
-      const description = descriptions[i] as string;
-      const e = await deps.entities.upsertEntity(tenant, { name: m.name, description, schemaId: schemaIds[i] as string, descriptionOrder: order });
-      out.set(m.name.toLowerCase(), e);
-      // Described by an earlier turn (another job meanwhile, or an alias of one): its description and vector stay together.
-      if (e.description !== description) continue;
-      points.push({ id: e.id, vector: vectors[i] as Float32Array, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
-    }
-    await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);
-  });
+  const written: EntityVector[] = [];
+  for (const [i, m] of fresh.entries()) {
+    const description = descriptions[i] as string;
+    const e = await deps.entities.upsertEntity(tenant, { name: m.name, description, schemaId: schemaIds[i] as string, descriptionOrder: order });
+    out.set(m.name.toLowerCase(), e);
+    // Described by an earlier turn (another job meanwhile, or an alias of one): its description and vector stay together.
+    if (e.description === description) written.push({ entity: e, vector: vectors[i] as Float32Array });
+  }
+  await settleVectors(deps, tenant, written);
   return out;
+}
+
+interface EntityVector { entity: EntityRecord; vector: Float32Array }
+
+/**
+ * Write entity vectors, then read the entities again: one another job described from an earlier turn meanwhile (whose
+ * vector may have been written before this one) gets its description's vector written again, until each read after a
+ * write finds the description written. Descriptions only move to earlier turns and a text's vector does not depend on
+ * other texts, so the vector left is the description's whichever job writes last; no lock is held.
+ */
+async function settleVectors(deps: LeftBrainDeps, tenant: TenantId, written: EntityVector[]): Promise<void> {
+  let pending = written;
+  while (pending.length > 0) {
+    await deps.vectors.upsert(tenant, ENTITY_COLLECTION, pending.map(({ entity: e, vector }) => ({
+      id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key },
+    })));
+    const wrote = new Map(pending.map((p) => [p.entity.id, p.entity.description]));
+    const moved = (await deps.entities.getEntities(tenant, [...wrote.keys()])).filter((e) => e.description !== wrote.get(e.id));
+    const vectors = moved.length > 0 ? await deps.embedder.embed(moved.map((e) => e.description)) : [];
+    pending = moved.map((entity, i) => ({ entity, vector: vectors[i] as Float32Array }));
+  }
 }
 
 /**

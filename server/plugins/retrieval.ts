@@ -88,7 +88,7 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   if (app.hasDecorator('afterConsolidation')) {
     app.afterConsolidation.push(leftBrainStep({
       graph: app.stores.graph, memory: app.stores.memory, vectors: app.stores.vectors, entities: entityIndex, embedder,
-      schemaVectors: retriever.schemas, locks: app.stores.locks,
+      schemaVectors: retriever.schemas,
     }));
   }
   // A person erased on any process: what this one keeps of the tenant's questions and schemas goes (`forgetCachedTraces`
