@@ -8,6 +8,7 @@ import { PIPELINE_SAMPLE_RATE, validateStreamFormat, type StreamFormatParams } f
 export const NARROWBAND_MAX_RATE = 8000;
 import { EventChannel } from './event-channel.js';
 import { OverloadGuard } from './overload-guard.js';
+import { MAX_SPANS_PER_NOTICE, ShedSpans } from './shed-spans.js';
 import type { VadOptions } from './vad-options.js';
 
 export { EPISODE_END_MS, MAX_CATCH_UP_MS } from './overload-guard.js';
@@ -46,7 +47,8 @@ export interface AudioSessionOptions {
 /**
  * One client's audio session: decode → (worker) VAD → end of turn → streaming ASR, with events read by
  * iterating the session. Overload (audio faster than real time, a pool or consumer that falls behind)
- * sheds the excess audio and emits one `PARLEY_ERR_OVERLOADED` error event per episode.
+ * sheds the excess audio and emits one `PARLEY_ERR_OVERLOADED` error event per episode, at its first shed frame,
+ * and one `audio_shed` event with the exact spans shed when it ends (or the session closes during it).
  */
 export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   private readonly channel: EventChannel<AudioSessionEvent>;
@@ -54,6 +56,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   /** Session clock: 16 kHz samples received, shed ones included. */
   private clockSamples = 0;
   private shedSamples = 0;
+  /** The audio shed, as spans: reported per episode (`audio_shed`), and kept to say what was never heard. */
+  readonly shed = new ShedSpans();
   /** What is shed: the lead, the workers' backlog, overload episodes. */
   private readonly guard: OverloadGuard;
   private awaitingFinal = 0;
@@ -119,6 +123,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     const start = this.clockSamples;
     this.clockSamples += samples.length;
     const verdict = this.guard.take(samples.length, arrivedAt, this.channel.full, takenAt);
+    if (verdict.endedEpisode) this.reportShed();
     if (verdict.shed) {
       if (verdict.newEpisode) {
         const fromMs = Math.round(start / SAMPLES_PER_MS);
@@ -128,10 +133,20 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
         });
       }
       this.shedSamples += samples.length;
+      this.shed.add(start, samples.length);
+      if (this.shed.pending >= MAX_SPANS_PER_NOTICE) this.reportShed();
       return undefined;
     }
     this.stream.push(samples, start);
     return undefined;
+  }
+
+  /** Tell the consumer which audio was shed since the last notice (an `audio_shed` event), when any was. */
+  private reportShed(): void {
+    const spans = this.shed.takeEpisode();
+    const first = spans[0];
+    const last = spans[spans.length - 1];
+    if (first && last) this.channel.put({ type: 'audio_shed', fromMs: first.fromMs, untilMs: last.untilMs, spans });
   }
 
   /**
@@ -168,6 +183,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
    */
   async close(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.closed) return;
+    // An episode still open when the stream closes is reported now: nothing else will end it.
+    this.reportShed();
     if (options.flush) {
       this.commit();
       const limit = options.timeoutMs ?? 10000;

@@ -27,8 +27,11 @@ export interface OverloadGuardOptions {
   catchUpMs?: number;
 }
 
-/** The guard's verdict on one frame: accept it, or shed it (with whether that starts an overload episode, and why). */
-export type Verdict = { shed: false } | { shed: true; newEpisode: boolean; why: string };
+/**
+ * The guard's verdict on one frame: accept it, or shed it (with whether that starts an overload episode, and why);
+ * `endedEpisode`: an overload episode ended at this frame (before it, when this frame starts a new one).
+ */
+export type Verdict = { shed: false; endedEpisode: boolean } | { shed: true; newEpisode: boolean; why: string; endedEpisode: boolean };
 
 /** One connection's accounting, samples. */
 interface Connection {
@@ -124,24 +127,28 @@ export class OverloadGuard {
     c.firstFrameAt ??= arrivedAt;
     // The wall clock alone ends an episode too: a client that paused after a shed frame (push to talk, a muted
     // mic) is not still in it minutes later, when an unrelated overload must be reported again.
-    if (this.episode && arrivedAt - this.episode.lastShedAt >= EPISODE_END_MS) this.episode = null;
+    let endedEpisode = this.episode !== null && arrivedAt - this.episode.lastShedAt >= EPISODE_END_MS;
+    if (endedEpisode) this.episode = null;
     const serverHeld = takenAt > arrivedAt;
     const why = this.overloaded(samples, arrivedAt - c.firstFrameAt, eventsFull, serverHeld);
     if (why !== undefined) {
       const newEpisode = this.episode === null;
       this.episode = { acceptedSamples: 0, lastShedAt: arrivedAt };
-      return { shed: true, newEpisode, why };
+      return { shed: true, newEpisode, why, endedEpisode };
     }
     // A backlog that hovers at its bound sheds and accepts frames in turn: one episode, not an error per frame.
     if (this.episode) {
       this.episode.acceptedSamples += samples;
-      if (this.episode.acceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) this.episode = null;
+      if (this.episode.acceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) {
+        this.episode = null;
+        endedEpisode = true;
+      }
     }
     this.acceptedSamples += samples;
     this.inFlightSamples += samples;
     c.peakLeadSamples = Math.max(c.peakLeadSamples, this.acceptedSamples - c.acceptedFrom - (arrivedAt - (c.firstFrameAt ?? arrivedAt)) * SAMPLES_PER_MS);
     if (serverHeld) c.serverHeldSamples += samples;
-    return { shed: false };
+    return { shed: false, endedEpisode };
   }
 
   /**

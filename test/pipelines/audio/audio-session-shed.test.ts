@@ -119,6 +119,35 @@ function collect(s: AudioSession): { events: AudioSessionEvent[]; reading: Promi
   return { events, reading };
 }
 
+/** The `audio_shed` events among a session's events. */
+const shedNotices = (events: AudioSessionEvent[]) => events.flatMap((e) => (e.type === 'audio_shed' ? [e] : []));
+
+test('each overload episode ends with an audio_shed event naming exactly what was shed; one still open is named at close', async () => {
+  const { pool, ack } = stalledPool();
+  const s = await createAudioSession({ format: {}, pool });
+  const { events, reading } = collect(s);
+  // Real time, workers stalled: the 22nd frame (2100–2200 ms) is shed; they take 200 ms, the next is taken, the one after shed.
+  for (let i = 0; i < 22; i++) s.push(FRAME, i * 100);
+  ack(3200);
+  s.push(FRAME, 2200);
+  s.push(FRAME, 2300);
+  assert.equal(s.shedMs, 200);
+  assert.deepEqual(shedNotices(events), [], 'no notice while the episode goes on');
+  // Caught up: 1 s taken in a row ends the episode, and its notice names both spans.
+  ack(16000 * 10);
+  for (let i = 24; i < 34; i++) s.push(FRAME, i * 100);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(shedNotices(events), [{ type: 'audio_shed', fromMs: 2100, untilMs: 2400, spans: [{ fromMs: 2100, untilMs: 2200 }, { fromMs: 2300, untilMs: 2400 }] }]);
+  // A burst too far ahead of real time, the workers keeping up: shed from where the lead runs out until the stream closes.
+  for (let i = 34; i < 100; i++) { s.push(FRAME, 3400); ack(1600); }
+  const errors = await overloadErrors(s, events, reading);
+  const second = shedNotices(events)[1];
+  assert.equal(second?.fromMs, errors[1]?.shedFromMs);
+  assert.equal(second?.untilMs, s.positionMs, 'the open episode is named at close, to the end of the audio');
+  const total = shedNotices(events).flatMap((n) => n.spans).reduce((ms, x) => ms + x.untilMs - x.fromMs, 0);
+  assert.equal(total, s.shedMs, 'every shed millisecond is in a span');
+});
+
 describe('an overload episode also ends with time: a client that pauses after a shed frame is told of a later overload', () => {
   test('a push-to-talk client paused a minute after a shed frame gets a new error when audio is shed again', async () => {
     const { pool, ack } = stalledPool();

@@ -652,7 +652,25 @@ export interface ServerEvents {
     audio_end_ms: number;
     /** audio position of the end-of-turn decision */
     decided_at_ms: number;
-    reason: "silence" | "commit" | "max_turn";
+    /** overload: audio after the turn was shed under overload (see audio.shed), so the turn ended where that audio begins */
+    reason: "silence" | "commit" | "max_turn" | "overload";
+  };
+  /** Audio shed under overload, never heard: its exact spans, when the episode ends */
+  "audio.shed": {
+    type: "audio.shed";
+    /** null only on an error refusing the connection */
+    session_id: string | null;
+    /** 1, 2, 3… per session, continued across reconnects (0 on a refusal) */
+    seq: number;
+    /** where the first span begins, ms of the stream (the clock of audio_start_ms) */
+    shed_from_ms: number;
+    /** where the last span ends, ms of the stream */
+    shed_until_ms: number;
+    /** every stretch of audio shed, [from_ms, until_ms), oldest first: exactly what was not heard */
+    spans: {
+      from_ms: number;
+      until_ms: number;
+    }[];
   };
   /** The recogniser's text so far */
   "transcript.partial": {
