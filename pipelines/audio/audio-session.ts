@@ -9,11 +9,14 @@ export const NARROWBAND_MAX_RATE = 8000;
 import { EventChannel } from './event-channel.js';
 import { OverloadGuard } from './overload-guard.js';
 import { MAX_SPANS_PER_NOTICE, ShedSpans } from './shed-spans.js';
+import { F32_AS_S16_HINT, looksLikeF32 } from './format-hints.js';
 import type { VadOptions } from './vad-options.js';
 
 export { EPISODE_END_MS, MAX_CATCH_UP_MS } from './overload-guard.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
+/** How many `pcm_s16le` frames are looked at for float32 samples sent as such. */
+const F32_CHECK_FRAMES = 50;
 
 /** Options of {@link createAudioSession}. Durations in milliseconds. */
 export interface AudioSessionOptions {
@@ -60,6 +63,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   readonly shed = new ShedSpans();
   /** What is shed: the lead, the workers' backlog, overload episodes. */
   private readonly guard: OverloadGuard;
+  /** `pcm_s16le` frames still to look at for float32 samples sent as such (0 once warned, or for other encodings). */
+  private f32Checks: number;
   private awaitingFinal = 0;
   private pendingCommits = 0;
   private closed = false;
@@ -71,6 +76,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   constructor(private readonly decoder: AudioDecoder, options: AudioSessionOptions) {
     this.channel = new EventChannel(options.maxBufferedEvents ?? 256);
     this.guard = new OverloadGuard(options);
+    this.f32Checks = decoder.format.encoding === 'pcm_s16le' ? F32_CHECK_FRAMES : 0;
     this.stream = options.pool.openStream({ vad: options.vad ?? {}, narrowband: decoder.format.sampleRate <= NARROWBAND_MAX_RATE }, {
       onEvent: (e) => this.onEvent(e),
       onAck: (n) => { this.guard.ack(n); this.onProgress?.(); this.checkIdle(); },
@@ -120,6 +126,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
       if (err instanceof ParleyError) return err;
       throw err;
     }
+    if (this.f32Checks > 0) this.checkF32(frame);
     const start = this.clockSamples;
     this.clockSamples += samples.length;
     const verdict = this.guard.take(samples.length, arrivedAt, this.channel.full, takenAt);
@@ -139,6 +146,14 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
     }
     this.stream.push(samples, start);
     return undefined;
+  }
+
+  /** Warn once (non-fatal `PARLEY_ERR_BAD_AUDIO`, the audio still taken) when a frame looks like `f32le` sent as `pcm_s16le`. */
+  private checkF32(frame: Uint8Array): void {
+    this.f32Checks -= 1;
+    if (!looksLikeF32(frame)) return;
+    this.f32Checks = 0;
+    this.channel.put({ type: 'error', code: 'PARLEY_ERR_BAD_AUDIO', fatal: false, message: F32_AS_S16_HINT });
   }
 
   /** Tell the consumer which audio was shed since the last notice (an `audio_shed` event), when any was. */

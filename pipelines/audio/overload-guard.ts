@@ -1,4 +1,5 @@
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
+import { rateHint } from './format-hints.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
 
@@ -48,6 +49,9 @@ interface Connection {
 
 const newConnection = (firstFrameAt: number | undefined, acceptedFrom: number, catchUpSamples: number): Connection =>
   ({ firstFrameAt, acceptedFrom, catchUpSamples, peakLeadSamples: 0, serverHeldSamples: 0 });
+
+/** How long a connection must have sent before its rate counts as sustained (for {@link rateHint}), ms. */
+const SUSTAINED_MS = 3000;
 
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -179,7 +183,10 @@ export class OverloadGuard {
     }
     if (leadMs > maxLeadMs) {
       const allowance = catchUpMs > 0 ? ` plus ${s(catchUpMs)} to catch up after a reconnect` : '';
-      return `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)}${allowance})`;
+      // Sent at a steady multiple of real time for seconds (not a burst, not a catch-up): likely a wrong format.
+      const sentMs = (this.acceptedSamples - c.acceptedFrom + samples) / SAMPLES_PER_MS;
+      const hint = catchUpMs === 0 && elapsedMs >= SUSTAINED_MS ? rateHint(sentMs / elapsedMs) : undefined;
+      return `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)}${allowance})${hint ? `; ${hint}` : ''}`;
     }
     return eventsFull ? 'events are not being read' : undefined;
   }

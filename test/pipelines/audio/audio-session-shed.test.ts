@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
 import { createAudioSession, type AudioSession } from '../../../pipelines/audio/audio-session.js';
+import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
+import { looksLikeF32 } from '../../../pipelines/audio/format-hints.js';
 import { encodeS16le } from '../../../pipelines/audio/pcm-codecs.js';
 import type { StreamListener, WorkerPool } from '../../../pipelines/workers/worker-pool.js';
 
@@ -278,5 +280,71 @@ describe('the catch-up allowance covers only the audio a connection shows to be 
     for (let i = 30; i < 55; i++) s.push(FRAME, i * 100);
     assert.equal(s.shedMs, 400, 'past the held 3 s, the workers may fall 2 s behind');
     await s.close();
+  });
+});
+
+/**
+ * A wrong declared format used to give only "arriving faster than real time (5.1 s ahead)" (16 kHz stereo declared
+ * mono) or nothing at all (float32 samples declared pcm_s16le, heard as noise). The audio is the flite fixture, made
+ * stereo and float32 as `sox awb.wav -c 2 -e signed -b 16 -t raw` and `sox awb.wav -e float -b 32 -t raw` write it.
+ */
+describe('a likely wrong format is named, and the audio is still taken', () => {
+  const awb = fixtureSamples(loadAudioFixtures().find((f) => f.file === 'awb.wav')!);
+  const stereo = (): Buffer => {
+    const both = new Float32Array(awb.length * 2);
+    awb.forEach((x, i) => { both[2 * i] = x; both[2 * i + 1] = x; });
+    return encodeS16le(both);
+  };
+  const f32 = (): Buffer => Buffer.from(awb.buffer, awb.byteOffset, awb.byteLength);
+  const FRAME_BYTES = 3200; // 100 ms declared (16 kHz mono pcm_s16le)
+
+  test('16 kHz stereo sent as mono at real time: the shedding error says it arrives at 2× and to check channels / sample_rate', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    const { events, reading } = collect(s);
+    const bytes = stereo();
+    // Each 3200-byte frame is 50 ms of stereo audio, sent as it is recorded (every 50 ms); the workers keep up.
+    for (let i = 0; (i + 1) * FRAME_BYTES <= bytes.length; i++) {
+      assert.equal(s.push(bytes.subarray(i * FRAME_BYTES, (i + 1) * FRAME_BYTES), i * 50), undefined);
+      ack(1600);
+    }
+    const errors = await overloadErrors(s, events, reading);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!.message, /faster than real time \(5\.\d s ahead.*about 2\.0× real time.*check channels .*sample_rate/);
+  });
+
+  test('a client sending what it held at once gets no format hint', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    const { events, reading } = collect(s);
+    for (let i = 0; i < 80; i++) { s.push(FRAME, 4000); ack(1600); }
+    const errors = await overloadErrors(s, events, reading);
+    assert.doesNotMatch(errors[0]!.message, /check channels/);
+  });
+
+  test('float32 samples declared pcm_s16le: one non-fatal warning naming f32le; true pcm_s16le gets none', async () => {
+    const warnings = async (bytes: Buffer): Promise<AudioSessionEvent[]> => {
+      const { pool, ack } = stalledPool();
+      const s = await createAudioSession({ format: {}, pool });
+      const { events, reading } = collect(s);
+      for (let i = 0; (i + 1) * FRAME_BYTES <= bytes.length; i++) {
+        assert.equal(s.push(bytes.subarray(i * FRAME_BYTES, (i + 1) * FRAME_BYTES), i * 100), undefined, 'taken, not refused');
+        ack(1600);
+      }
+      await s.close();
+      await reading;
+      return events.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_BAD_AUDIO');
+    };
+    const f32Warnings = await warnings(f32());
+    assert.equal(f32Warnings.length, 1);
+    assert.ok(f32Warnings[0]?.type === 'error' && !f32Warnings[0].fatal && /encoding=f32le/.test(f32Warnings[0].message));
+    assert.deepEqual(await warnings(encodeS16le(awb)), []);
+    assert.deepEqual(await warnings(stereo()), [], 'stereo s16 is not taken for float32');
+  });
+
+  test('no frame of the fixture as pcm_s16le looks like float32, and silence sent as float32 does not either', () => {
+    const s16 = encodeS16le(awb);
+    for (let i = 0; i + FRAME_BYTES <= s16.length; i += FRAME_BYTES) assert.equal(looksLikeF32(s16.subarray(i, i + FRAME_BYTES)), false, `frame at byte ${i}`);
+    assert.equal(looksLikeF32(new Uint8Array(FRAME_BYTES)), false);
   });
 });
