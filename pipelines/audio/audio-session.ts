@@ -15,7 +15,7 @@ import type { VadOptions } from './vad-options.js';
 export { EPISODE_END_MS, MAX_CATCH_UP_MS } from './overload-guard.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
-/** How many `pcm_s16le` frames are looked at for float32 samples sent as such. */
+/** How many `pcm_s16le` frames with sound are looked at for float32 samples sent as such. */
 const F32_CHECK_FRAMES = 50;
 
 /** Options of {@link createAudioSession}. Durations in milliseconds. */
@@ -63,7 +63,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   readonly shed = new ShedSpans();
   /** What is shed: the lead, the workers' backlog, overload episodes. */
   private readonly guard: OverloadGuard;
-  /** `pcm_s16le` frames still to look at for float32 samples sent as such (0 once warned, or for other encodings). */
+  /** `pcm_s16le` frames with sound still to look at for float32 samples sent as such (0 once warned, or for other encodings). */
   private f32Checks: number;
   private awaitingFinal = 0;
   private pendingCommits = 0;
@@ -150,8 +150,10 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
 
   /** Warn once (non-fatal `PARLEY_ERR_BAD_AUDIO`, the audio still taken) when a frame looks like `f32le` sent as `pcm_s16le`. */
   private checkF32(frame: Uint8Array): void {
+    const f32 = looksLikeF32(frame);
+    if (f32 === undefined) return; // silence tells nothing: the frames looked at are those with sound
     this.f32Checks -= 1;
-    if (!looksLikeF32(frame)) return;
+    if (!f32) return;
     this.f32Checks = 0;
     this.channel.put({ type: 'error', code: 'PARLEY_ERR_BAD_AUDIO', fatal: false, message: F32_AS_S16_HINT });
   }

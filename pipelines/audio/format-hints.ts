@@ -10,9 +10,9 @@ const F32_EXPONENTS = { min: 100, max: 127 } as const;
 /**
  * Whether a `pcm_s16le` frame's words look like the halves of little-endian float32 samples: the high half
  * of each pair (its sign, exponent and top of the mantissa) nearly always holds an audio exponent, which s16
- * audio, crossing zero all the time, does not. Frames with too few non-zero pairs to tell (silence) are not.
+ * audio, crossing zero all the time, does not. Undefined for a frame with too few non-zero pairs to tell (silence).
  */
-export function looksLikeF32(frame: Uint8Array): boolean {
+export function looksLikeF32(frame: Uint8Array): boolean | undefined {
   const pairs = Math.floor(frame.length / 4);
   const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
   let heard = 0;
@@ -24,7 +24,8 @@ export function looksLikeF32(frame: Uint8Array): boolean {
     const exponent = (high >> 7) & 0xff;
     if (exponent >= F32_EXPONENTS.min && exponent <= F32_EXPONENTS.max) audioExponent += 1;
   }
-  return heard >= 80 && heard >= pairs / 2 && audioExponent >= heard * 0.95;
+  if (heard < 80 || heard < pairs / 2) return undefined;
+  return audioExponent >= heard * 0.95;
 }
 
 /** The warning for {@link looksLikeF32}. */

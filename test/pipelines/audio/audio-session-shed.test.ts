@@ -340,11 +340,13 @@ describe('a likely wrong format is named, and the audio is still taken', () => {
     assert.ok(f32Warnings[0]?.type === 'error' && !f32Warnings[0].fatal && /encoding=f32le/.test(f32Warnings[0].message));
     assert.deepEqual(await warnings(encodeS16le(awb)), []);
     assert.deepEqual(await warnings(stereo()), [], 'stereo s16 is not taken for float32');
+    // 10 s of silence first (more frames than are looked at): the frames with sound are still looked at.
+    assert.equal((await warnings(Buffer.concat([Buffer.alloc(FRAME_BYTES * 100), f32()]))).length, 1);
   });
 
   test('no frame of the fixture as pcm_s16le looks like float32, and silence sent as float32 does not either', () => {
     const s16 = encodeS16le(awb);
-    for (let i = 0; i + FRAME_BYTES <= s16.length; i += FRAME_BYTES) assert.equal(looksLikeF32(s16.subarray(i, i + FRAME_BYTES)), false, `frame at byte ${i}`);
-    assert.equal(looksLikeF32(new Uint8Array(FRAME_BYTES)), false);
+    for (let i = 0; i + FRAME_BYTES <= s16.length; i += FRAME_BYTES) assert.notEqual(looksLikeF32(s16.subarray(i, i + FRAME_BYTES)), true, `frame at byte ${i}`);
+    assert.equal(looksLikeF32(new Uint8Array(FRAME_BYTES)), undefined, 'silence tells nothing');
   });
 });
