@@ -136,7 +136,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
         const fromMs = Math.round(start / SAMPLES_PER_MS);
         this.channel.put({
           type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, shedFromMs: fromMs,
-          message: `audio shed from ${(fromMs / 1000).toFixed(1)} s of the stream (shed_from_ms ${fromMs}) until the overload ends: ${verdict.why}`,
+          message: `audio shed from ${(fromMs / 1000).toFixed(1)} s of the stream (shed_from_ms ${fromMs}) until the overload ends (audio.shed will name the spans): ${verdict.why}`,
         });
       }
       this.shedSamples += samples.length;
