@@ -71,6 +71,14 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    * `shed_from_ms`), ms on the clock of the server process that shed it, oldest first.
    */
   readonly shedFromMs: number[] = [];
+  /**
+   * Every stretch of audio the server shed and so never heard (`audio.shed`, sent as each overload episode
+   * ends), `[fromMs, untilMs)` on the clock of the server process that shed it, oldest first. A turn that was
+   * open when shedding began ended there (`vad.speech_stopped` with reason `overload`); what was said in
+   * these spans is not in the transcript, and a shutdown's resend (`unstored_from_ms`) starts no later than
+   * the first of them after the last stored turn.
+   */
+  readonly shedSpans: { fromMs: number; untilMs: number }[] = [];
   /** Recent audio sent, for a resend after a server shutdown or crash (`resendBufferMs`). */
   private readonly sentAudio: SentAudio;
   /** `utterance` and `query` messages sent and not yet acknowledged, for a resend or a report after a drop. */
@@ -339,6 +347,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         if (event.type === 'error' && event.code === 'PARLEY_ERR_OVERLOADED' && event.shed_from_ms !== undefined) {
           this.shedFromMs.push(event.shed_from_ms);
         }
+        if (event.type === 'audio.shed') this.shedSpans.push(...event.spans.map((x) => ({ fromMs: x.from_ms, untilMs: x.until_ms })));
         if (event.type === 'error' && event.code === 'PARLEY_ERR_SHUTTING_DOWN') {
           this.shutDownFrom = { ms: event.unstored_from_ms ?? null };
         }
