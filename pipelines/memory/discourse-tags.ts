@@ -19,7 +19,11 @@ const SUBJECT = String.raw`(?:I|I['’](?:m|ve|ll|d)|we|we['’](?:re|ve|ll|d)|m
 
 const OPENING = new RegExp(String.raw`${OPENS}(?:${TAG}|${ADVERB_TAG})\b(?:\s*,)?\s*(?=\S)(?!it\b)`, 'gi');
 const BEFORE_SUBJECT = new RegExp(String.raw`(\S)\s+${VERB_BEFORE}(?:${TAG})\s+(?=${SUBJECT})`, 'gi');
-const CLOSING = new RegExp(String.raw`(?:,\s*(?:${TAG}|${ADVERB_TAG})|\s+${VERB_BEFORE}(?:${TAG}))\s*(?=[,;]|[.!?]*\s*$)`, 'gi');
+/** Hedges said after what they hedge ("I'm a good listener, I guess"): tags where they close a clause, verbs elsewhere. */
+const HEDGE = String.raw`I\s+guess|I\s+suppose`;
+/** Verbs "honestly" tells how one did ("she answered honestly"): after them it is an adverb, not a tag. */
+const HONESTLY_VERB = String.raw`(?<!\b(?:\w+ed|answer|speak|spoke|say|said|tell|told|talk|act|live|play|deal|dealt|behave|write|wrote)\s+)`;
+const CLOSING = new RegExp(String.raw`(?:,\s*(?:${TAG}|${ADVERB_TAG}|${HEDGE})|\s+${VERB_BEFORE}(?:${TAG}|${HEDGE})|\s+${HONESTLY_VERB}honestly)\s*(?=[,;]|[.!?]*\s*$)`, 'gi');
 
 /**
  * "no dora i said i'm allergic to peanuts": a correction said again, its lead ("no", the name called, "I said") no part

@@ -74,5 +74,20 @@ export function namedOnce(nlp: WinkMethods, content: string): string {
     out = out.slice(0, at) + said + out.slice(at + whole.length);
     from = at + said.length;
   }
-  return out;
+  return ownedOnce(nlp, out, esc, pronoun);
+}
+
+const POSSESSIVE = { she: 'her', he: 'his', they: 'their' } as const;
+
+/**
+ * `content` with the subject's name said again as a possessive before a thing or person ("Ana will visit Ana's sister")
+ * told with the possessive pronoun ("…their sister"); "Ana's own" stays, as does "'s" for "is" ("Ana's going").
+ */
+function ownedOnce(nlp: WinkMethods, content: string, esc: string, pronoun: keyof typeof POSSESSIVE): string {
+  const again = new RegExp(`(?<=\\S\\s+)${esc}['’]s\\s+([\\p{L}-]+)`, 'gu');
+  return content.replace(again, (m: string, word: string) => {
+    if (word.toLowerCase() === 'own') return m;
+    const pos = nlp.readDoc(`the ${word}`).tokens().out(nlp.its.pos)[1];
+    return pos === 'NOUN' || PEOPLE.has(word.toLowerCase()) ? `${POSSESSIVE[pronoun]} ${word}` : m;
+  });
 }

@@ -36,6 +36,8 @@ describe('rules 45: fact text a person would write', () => {
     assert.deepEqual(await contents("i can't lift heavy things i hurt my back"), ["Ana can't lift heavy things they hurt their back"]);
     assert.deepEqual(await contents('Mia lost her keys, Mia is so annoyed.'), ['Mia lost her keys, she is so annoyed']);
     assert.deepEqual(await contents("Mia can't come, Mia has the flu."), ["Mia can't come, they have the flu"]);
+    // Said again as a possessive: "Ana will phone Ana's brother" on rules 44.
+    assert.deepEqual(await contents('tomorrow i will phone my brother'), ['Ana will phone their brother']);
     // A name as the object of a verb that takes a clause stays.
     assert.ok((await contents('Tom saw Tom leave early.')).every((c) => !/\bthey\b/.test(c)));
   });
@@ -48,6 +50,9 @@ describe('rules 45: fact text a person would write', () => {
       for (const f of out) assert.doesNotMatch(f.content, /\b(?:by the way|you know|to be honest|so yeah|Tom know|said)\b/i, said);
       if (slot) assert.ok(out.some((f) => f.slot === slot), `${said}: ${JSON.stringify(out.map((f) => f.slot))}`);
     }
+    // A hedge after what it hedges, and "honestly" closing a clause: "Ana is a decent cook Ana guesses" on rules 44.
+    assert.deepEqual(await contents("i'm a decent cook i guess"), ['Ana is a decent cook']);
+    assert.deepEqual(await contents("i'm a pretty good swimmer honestly"), ['Ana is a pretty good swimmer']);
     // "let you know" and "I'll come anyway" keep their words.
     assert.ok((await contents("I'll let you know on Friday")).some((c) => /let Tom know/.test(c)));
   });
