@@ -331,8 +331,9 @@ export class EmbeddedExtractor implements Extractor {
     let people: string[] | null = null;
     const participants = [input.current.speakerId, ...input.current.addresseeIds, ...input.previous.map((p) => p.speakerId)].map(display);
     return facts.flatMap((f) => {
+      // The previous turns are read for names only when a fact opens with a pronoun.
       const content = withoutOpeningPronoun(namedOnce(this.#nlp, f.content),
-        people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants));
+        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
       return content === null ? [] : [{ ...f, content: namedOnce(this.#nlp, content) }];
     });
   }

@@ -42,16 +42,17 @@ export function namedPeople(nlp: WinkMethods, texts: readonly string[], particip
 }
 
 /**
- * `content` told of `person` where it opens with a person pronoun ("She did…" → "Nora did…", "Her car…" → "Nora's
- * car…"), after a judgement of the moment left out ("It was great, we went…" → "We went…"); null when it would still
- * open with a pronoun (no one, or more than one, named before) or is only a judgement.
+ * `content` told of the one person `named` gives where it opens with a person pronoun ("She did…" → "Nora did…", "Her
+ * car…" → "Nora's car…"), after a judgement of the moment left out ("It was great, we went…" → "We went…"); null when it
+ * would still open with a pronoun (no one, or more than one, named before) or is only a judgement.
  */
-export function withoutOpeningPronoun(content: string, people: readonly string[]): string | null {
+export function withoutOpeningPronoun(content: string, named: () => readonly string[]): string | null {
   const judged = JUDGEMENT.exec(content);
   const told = judged ? capitalise(content.slice(judged[0].length)) : content;
   if (told.trim() === '') return null;
   const m = PERSON_PRONOUN.exec(told);
   if (!m) return /^(?:it|this|that)\b/i.test(told) && judged ? null : told;
+  const people = named();
   if (people.length !== 1) return null;
   const possessive = /^(?:his|their)$/i.test(m[1]!) || (/^her$/i.test(m[1]!) && !/^her\s+(?:to|that|about|for|and)\b/i.test(told));
   return `${possessive ? `${people[0]}'s` : people[0]}${told.slice(m[0].length)}`;
