@@ -63,11 +63,11 @@ function errorRank(error: ValueError): number {
 }
 
 /**
- * Validation errors in words, one per field (`path: text`), at most `max`: of a field's errors the most useful
- * ("Expected required property" rather than the "Expected string" that follows it), and none for a missing field
- * an unknown field's "did you mean" already names (`questoin` for `question`).
+ * The useful validation errors, one per field, at most `max`: of a field's errors the most useful ("Expected
+ * required property" rather than the "Expected string" that follows it), and none for a missing field an unknown
+ * field's "did you mean" already names (`questoin` for `question`), so the unknown field is the one reported.
  */
-export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[] {
+export function usefulValueErrors(errors: Iterable<ValueError>, max = 5): ValueError[] {
   const byPath = new Map<string, ValueError>();
   let seen = 0;
   for (const e of errors) {
@@ -82,7 +82,12 @@ export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[]
     const target = `${e.path.slice(0, e.path.lastIndexOf('/'))}/${meant.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     if (byPath.get(target)?.type === ValueErrorType.ObjectRequiredProperty) byPath.delete(target);
   }
-  return [...byPath.values()].slice(0, max).map((e) => `${e.path || '/'}: ${valueErrorText(e)}`);
+  return [...byPath.values()].slice(0, max);
+}
+
+/** Validation errors in words, one per field (`path: text`), at most `max` ({@link usefulValueErrors}). */
+export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[] {
+  return usefulValueErrors(errors, max).map((e) => `${e.path || '/'}: ${valueErrorText(e)}`);
 }
 
 /** Client messages take no field their schema does not name: a misspelt one is an error naming it, never ignored. */

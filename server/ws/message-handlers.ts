@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
-  CLIENT_MESSAGES, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
+  CLIENT_MESSAGES, usefulValueErrors, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
@@ -29,7 +29,8 @@ export function parseClientMessage(raw: string): { type: MessageType; message: u
     throw new ParleyError('PARLEY_ERR_UNKNOWN_TYPE', `unknown message type ${JSON.stringify(type ?? null)}; expected one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
   }
   const validator = CLIENT_MESSAGES[type as MessageType];
-  const first = validator.Errors(message).First();
+  // The most useful error, not the first found: a misspelt required field is named with what it was meant to be.
+  const [first] = usefulValueErrors(validator.Errors(message), 1);
   if (first) {
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', `${type}: ${first.path || '/'} ${valueErrorText(first)}`);
   }
