@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
+import { clientTime } from '../protocol/iso-time.js';
 import {
   CLIENT_MESSAGES, usefulValueErrors, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
@@ -89,6 +90,8 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   if (msg.start_ms !== undefined && msg.end_ms !== undefined && msg.end_ms < msg.start_ms) {
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'utterance: end_ms is before start_ms');
   }
+  // Checked before anything is stored: a time HTTP would refuse is refused here too.
+  const time = msg.time !== undefined ? clientTime(msg.time, 'utterance: time', deps.clock(), 'PARLEY_ERR_BAD_FRAME') : session.connectionTime();
   // Numbered before it is stored, so the turn is kept with the utterance (a resend, even after a
   // restart, is acknowledged with it); a resend leaves this number unused.
   const turnId = session.nextTurnId();
@@ -98,6 +101,7 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
       speaker: msg.speaker, text: msg.text, turnId,
       ...(msg.addressees ? { addressees: msg.addressees } : {}),
       startMs: msg.start_ms ?? null, endMs: msg.end_ms ?? null,
+      ...(time !== undefined ? { time } : {}),
     },
   ]);
   if (!stored) return;

@@ -54,6 +54,8 @@ export class VoiceTurns {
   /** Connections the session has had since this object was made, and the one its audio stream last took frames from. */
   private connections = 0;
   private audioConnection = 0;
+  /** Where on the audio stream's clock (`e.startMs`) the connection it last took frames from began. */
+  private connectionAudioMs = 0;
   /** Whether the current connection resumed the session: a new audio stream then allows for audio held during the outage. */
   private resumedConnection = false;
   /**
@@ -108,6 +110,7 @@ export class VoiceTurns {
     if (this.audioConnection !== this.connections) {
       // The first frame of a new connection to this same stream: it may catch up on what its client held meanwhile.
       this.audioConnection = this.connections;
+      this.connectionAudioMs = audio.positionMs;
       audio.resumed();
     }
     const shedBefore = audio.shedMs;
@@ -227,6 +230,7 @@ export class VoiceTurns {
         catchUpMs: this.resumedConnection ? MAX_CATCH_UP_MS : 0,
       });
       this.audioConnection = this.connections;
+      this.connectionAudioMs = 0;
       this.audio = audio;
       this.reader = this.read(audio, offsetMs);
       this.sendNames();
@@ -410,8 +414,11 @@ export class VoiceTurns {
         this.session.log.warn({ err: err.message }, 'could not keep the audio span');
         return null;
       });
+    // A connection with a `start_time` (a replayed conversation): the turn happened as far after it as it starts into the connection's audio.
+    const at = this.session.connectionTime(e.startMs - this.connectionAudioMs);
+    const time = at !== undefined ? { time: at } : {};
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
-      id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId,
+      id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId, ...time,
       confidence: e.confidence, audioRef, speakerConfidence: said.confidence, speakerIsNew: said.isNew,
     }], { streamOwner: this.session.streamOwner });
     // Refused because its speaker was erased meanwhile: stored once more, as said by the voice identified again.

@@ -573,6 +573,8 @@ export interface ClientMessages {
     addressees?: string[];
     start_ms?: number;
     end_ms?: number;
+    /** ISO-8601 wall-clock time it was said (as HTTP's `time`: at most 24 h after the server's clock); default the stream's `start_time` plus the time since the connection opened, else now */
+    time?: string;
   };
   /** End the current spoken turn now */
   "input.commit": {
@@ -820,4 +822,6 @@ export type StreamQuery = {
   token?: string;
   /** the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank) */
   external_id?: string;
+  /** ISO-8601 wall-clock time this connection's audio began (a replayed or simulated conversation; at most 24 h after the server's clock): a turn is stored at it plus how far into the connection's audio the turn starts; default now */
+  start_time?: string;
 };
