@@ -18,6 +18,8 @@ function recorder(): { warn: string[]; info: string[]; logger: Logger } {
   return { ...out, logger };
 }
 
+// Test doubles of Redis's CONFIG answer: the shared test Redis cannot be switched between AOF on, off and refusing CONFIG.
+// The real one is asked below.
 describe('start-up check of Redis persistence (the job queue needs AOF)', () => {
   test('appendonly no: one warning naming the setting and what is lost', async () => {
     const r = recorder();
