@@ -130,16 +130,7 @@ export interface Schemas {
     /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; a key given is the client's own from then on (profile memories never change it); a key set to null is the client's no longer: one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; the keys $client_keys, name_evidence, $derived_steps, $derived_ends and $taught_names are reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
     attributes?: Record<string, unknown>;
   };
-  ParticipantPatched: {
-    id: string;
-    name: string | null;
-    /** the application's own id (phone number, CRM id), unique per tenant */
-    external_id: string | null;
-    aliases: string[];
-    attributes: Record<string, unknown>;
-    voiceprint_count: number;
-    created_at: string;
-    updated_at: string;
+  ParticipantPatched: Schemas["Participant"] & {
     /** only when the patch set a name that other participants also hold (as name or alias): their ids. Allowed, but a lookup by that name is then ambiguous (409) until one is renamed, or they are merged by id if they are one person */
     same_name?: string[];
   };
