@@ -267,15 +267,6 @@ async function finishErasuresAtStart(app: FastifyInstance, lease: ErasureOwner):
 }
 
 /**
- * A name given by PATCH that other participants hold too (as name or alias): `same_name` with their ids, so the client
- * learns at once that the name now looks up several people (409) rather than at its next lookup. Nothing otherwise.
- */
-async function othersNamed(app: FastifyInstance, tenant: string, id: string, name: string): Promise<{ same_name?: string[] }> {
-  const others = (await app.stores.graph.findParticipantsByName(tenant, name)).filter((p) => p.id !== id).map((p) => p.id);
-  return others.length > 0 ? { same_name: others } : {};
-}
-
-/**
  * Finish the memory rewrites of renames a crash cut short (`PENDING_RENAME`: a PATCH, a name learned from speech or by
  * a profile job, a merge), for every tenant this deployment knows, in the background like erasures. A pass over each
  * tenant's participants owing one (`GraphStore.participantsOwingRename`, an indexed read), a page at a time; one that fails is logged and stays pending for the next start (or the same
@@ -329,4 +320,13 @@ function clientNamed(attributes: Record<string, unknown>, words: string[]): Reco
   if (claimed.length === 0) return undefined;
   for (const w of claimed) taught.delete(w);
   return withTaughtNames(attributes, taught);
+}
+
+/**
+ * A name given by PATCH that other participants hold too (as name or alias): `same_name` with their ids, so the client
+ * learns at once that the name now looks up several people (409) rather than at its next lookup. Nothing otherwise.
+ */
+async function othersNamed(app: FastifyInstance, tenant: string, id: string, name: string): Promise<{ same_name?: string[] }> {
+  const others = (await app.stores.graph.findParticipantsByName(tenant, name)).filter((p) => p.id !== id).map((p) => p.id);
+  return others.length > 0 ? { same_name: others } : {};
 }
