@@ -54,6 +54,12 @@ export interface EventBus {
   /** Receive every event; returns a function that unsubscribes. */
   subscribe(handler: BusHandler): () => void;
   /**
+   * Begin connecting, where the bus connects over the network (Redis): once the process has started, after
+   * `subscribe`, so that a connect timeout does not run out while start-up keeps the event loop busy. Absent where
+   * there is nothing to connect.
+   */
+  start?(): void;
+  /**
    * Delete every event this bus keeps for other processes that concerns `tenant` (erasure: an event may quote a person's
    * words). Absent where nothing is kept (in-process, Redis pub/sub).
    */

@@ -26,6 +26,7 @@ import { QdrantVectorStore } from './qdrant/qdrant-vector-store.js';
 import { QdrantVoiceprintStore } from './qdrant/qdrant-voiceprint-store.js';
 import { BullmqJobQueue } from './redis/bullmq-job-queue.js';
 import { RedisKeyedLock } from './redis/redis-keyed-lock.js';
+import { checkRedisAppendOnly } from './redis/redis-persistence.js';
 import { openDatabase, sqliteAtomically } from './sqlite/database.js';
 import { SqliteEntityIndex } from './sqlite/sqlite-entity-index.js';
 import { SqliteGraphStore } from './sqlite/sqlite-graph-store.js';
@@ -199,6 +200,7 @@ export async function openStoresChecked(config: StoreConfig, logger: Logger, tim
     await stores.close(1000).catch(() => undefined);
     throw new ParleyError('PARLEY_ERR_STORE_UNAVAILABLE', failures.join('; '));
   }
+  if (config.queue === 'redis') await checkRedisAppendOnly(config.redisUrl, logger.child({ component: 'queue' }), redact(config.redisUrl));
   return stores;
 }
 

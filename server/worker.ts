@@ -67,6 +67,8 @@ async function main(): Promise<void> {
     },
     (err) => logger.error({ err }, 'worker shutdown failed'),
   );
+  // Connected once set up (the models loaded above keep the event loop busy), as the server's is once ready.
+  events.start?.();
   logger.info({ queue: config.queue }, 'parley worker running');
 }
 

@@ -34,25 +34,43 @@ export class RedisEventBus implements EventBus {
   private readonly sub: Redis;
   private readonly channel: string;
   private readonly handlers = new Set<BusHandler>();
-  private readonly subscribed: Promise<unknown>;
+  private subscribed: Promise<unknown> | null = null;
 
+  /**
+   * Makes the clients without connecting them: they connect at `start()` or the first `publish` or `ready()`.
+   * A connection begun while the process still starts (compiling schemas, loading models) would see its connect
+   * timeout run out while the event loop is busy, though Redis answered: a spurious `connect ETIMEDOUT` and a retry.
+   */
   constructor(private readonly options: RedisEventBusOptions) {
     this.channel = `${options.prefix ?? 'parley'}:events`;
-    this.pub = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    this.pub = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
     // The subscriber keeps its offline queue so the subscription is (re)established on reconnect.
-    this.sub = new Redis(options.url, { connectTimeout: 2000, maxRetriesPerRequest: null });
-    // Redis may come up after this process at start: connection errors are quiet until then (see connectionErrorLevel).
-    for (const client of [this.pub, this.sub]) {
-      logConnectionErrors(client, options.logger, 'event bus redis error', { channel: this.channel }, { graceMs: options.connectGraceMs });
-    }
+    this.sub = new Redis(options.url, { connectTimeout: 2000, maxRetriesPerRequest: null, lazyConnect: true });
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.deliver(message);
     });
+  }
+
+  start(): void {
+    void this.connect();
+  }
+
+  /** Connect both clients and subscribe, once; resolves when subscribed. */
+  private connect(): Promise<unknown> {
+    if (this.subscribed) return this.subscribed;
+    // Redis may come up after this process at start: connection errors are quiet until then (see connectionErrorLevel).
+    for (const client of [this.pub, this.sub]) {
+      logConnectionErrors(client, this.options.logger, 'event bus redis error', { channel: this.channel }, { graceMs: this.options.connectGraceMs });
+    }
+    // A failed first attempt is logged by the error listeners, and retried by the client; the subscription's failure is logged below.
+    this.pub.connect().catch(() => undefined);
     this.subscribed = this.sub.subscribe(this.channel);
-    this.subscribed.catch((err: Error) => options.logger?.error({ err: err.message }, 'event bus subscribe failed'));
+    this.subscribed.catch((err: Error) => this.options.logger?.error({ err: err.message }, 'event bus subscribe failed'));
+    return this.subscribed;
   }
 
   async publish(tenant: TenantId, sessionId: string, event: BusMessage): Promise<void> {
+    void this.connect();
     if (this.pub.status !== 'ready') await withTimeout(this.waitReady(this.pub), this.options.readyTimeoutMs ?? 2000, 'redis event bus connect');
     await this.pub.publish(this.channel, JSON.stringify({ ...event, tenant, sessionId }));
   }
@@ -64,7 +82,7 @@ export class RedisEventBus implements EventBus {
 
   async ready(): Promise<boolean> {
     try {
-      await withTimeout(this.subscribed, this.options.readyTimeoutMs ?? 2000, 'redis event bus subscribe');
+      await withTimeout(this.connect(), this.options.readyTimeoutMs ?? 2000, 'redis event bus subscribe');
       if (this.pub.status !== 'ready') await withTimeout(this.waitReady(this.pub), this.options.readyTimeoutMs ?? 2000, 'redis event bus connect');
       return (await this.pub.ping()) === 'PONG';
     } catch {

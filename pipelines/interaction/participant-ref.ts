@@ -41,7 +41,8 @@ export async function findParticipantByRef(graph: GraphStore, tenant: TenantId, 
 export function oneNamed(ref: string, byName: readonly Participant[]): Participant | null {
   if (byName.length > 1) {
     throw new ParleyError('PARLEY_ERR_CONFLICT',
-      `${JSON.stringify(ref)} names ${byName.length} participants: ${byName.map(describe).join(', ')}; send a participant id or external_id instead`);
+      `${JSON.stringify(ref)} names ${byName.length} participants: ${byName.map(describe).join(', ')}; send a participant id or external_id instead, ` +
+      `or, if they are one person, merge them by id (POST /v1/participants/${byName[1]!.id}/merge {"into": "${byName[0]!.id}"})`);
   }
   return byName[0] ?? null;
 }

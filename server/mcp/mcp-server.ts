@@ -3,12 +3,14 @@ import {
   CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchema, McpError,
   type CallToolResult, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import { PostUtterancesBody, SessionIdParams, ParticipantRefParams, ParticipantsQuery, TranscriptQuery } from '../protocol/http-schemas.js';
 import { valueErrorsText } from '../protocol/ws-messages.js';
+// Registers `format: date-time` (of utterances' `time`) with TypeBox.
+import '../protocol/iso-time.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
@@ -18,12 +20,6 @@ import { ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/nam
 
 /** The MCP server's name and version as it reports them in `initialize`. */
 export const MCP_SERVER_INFO = { name: 'parley', version: '1' } as const;
-
-// The HTTP schemas use `format: date-time` (fastify's Ajv knows it; TypeBox needs it registered).
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
-if (!FormatRegistry.Has('date-time')) {
-  FormatRegistry.Set('date-time', (v) => ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
-}
 
 const AddUtterancesInput = Type.Object({
   session_id: SessionIdParams.properties.session_id,

@@ -22,6 +22,22 @@ function unknownFieldText(e: NonNullable<FastifyError['validation']>[number]): s
 
 type ValidationError = NonNullable<FastifyError['validation']>[number];
 
+/**
+ * A missing required field that an unknown field of the same object was probably meant to be (`questoin` for
+ * `question`): that unknown field named, with the missing one it was probably meant to be; else undefined. Ajv stops
+ * at the missing field before it looks for unknown ones, so the object (`data` of a `verbose` error) is read here.
+ */
+function misspeltRequiredText(e: ValidationError): string | undefined {
+  if (e.keyword !== 'required') return undefined;
+  const missing = String((e.params as { missingProperty?: unknown }).missingProperty);
+  const schema = (e as { parentSchema?: { properties?: object; additionalProperties?: unknown } }).parentSchema;
+  const data = (e as { data?: unknown }).data;
+  if (schema?.additionalProperties !== false || typeof data !== 'object' || data === null) return undefined;
+  const known = Object.keys(schema.properties ?? {});
+  const name = Object.keys(data).find((k) => !known.includes(k) && likelyMeant(k, known) === missing);
+  return name === undefined ? undefined : `has unknown field "${name}"; did you mean "${missing}"?`;
+}
+
 /** A JSON value's type in words ("a number", "an array", null). */
 function jsonType(v: unknown): string {
   if (v === null) return 'null';
@@ -75,11 +91,12 @@ function validationMessage(err: FastifyError): string {
   const blank = (e: (typeof errors)[number]): boolean => ours(e) !== undefined;
   const unknown = (e: (typeof errors)[number]): boolean => e.keyword === 'additionalProperties';
   const typed = wrongTypes(errors);
-  if (allowed.size === 0 && typed.size === 0 && !errors.some(blank) && !errors.some(unknown)) return err.message;
+  const misspelt = (e: ValidationError): boolean => misspeltRequiredText(e) !== undefined;
+  if (allowed.size === 0 && typed.size === 0 && !errors.some(blank) && !errors.some(unknown) && !errors.some(misspelt)) return err.message;
   const where = err.validationContext ?? 'body';
   const otherBranch = (e: ValidationError): boolean => typed.has(e.instancePath) && (typed.get(e.instancePath) !== null || e.keyword === 'type' || e.keyword === 'anyOf');
   const others = errors.filter((e) => !allowed.has(e.instancePath) && !otherBranch(e))
-    .map((e) => `${where}${e.instancePath} ${ours(e) ?? (unknown(e) ? unknownFieldText(e) : e.message ?? 'is invalid')}`);
+    .map((e) => `${where}${e.instancePath} ${ours(e) ?? misspeltRequiredText(e) ?? (unknown(e) ? unknownFieldText(e) : e.message ?? 'is invalid')}`);
   const sets = [...allowed].map(([path, values]) => `${where}${path} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
   const types = [...typed].flatMap(([path, text]) => (text === null ? [] : [`${where}${path} ${text}`]));
   return [...sets, ...types, ...others].join(', ');

@@ -63,6 +63,11 @@ export const eventBusPlugin = fp(
       // The bus carries the same (type, payload) pairs `send` takes; the union is correlated by construction.
       (session.send as (type: string, payload: unknown) => void)(event.type, event.payload);
     });
+    // Connected once the app is ready: a connection begun while start-up work (schemas compiled, models loaded) keeps
+    // the event loop busy would see its connect timeout run out though Redis answered.
+    app.addHook('onReady', async () => {
+      events.start?.();
+    });
     app.addHook('onClose', async () => {
       stop();
       await events.close();

@@ -159,6 +159,17 @@ export const ParticipantView = Type.Object(
 );
 export type ParticipantView = Static<typeof ParticipantView>;
 
+/** `PATCH /v1/participants/{id}`'s answer: the participant, and whom the new name is shared with. */
+export const ParticipantPatchedView = Type.Intersect([
+  ref(ParticipantView),
+  Type.Object({
+    same_name: Type.Optional(Type.Array(Type.String(), {
+      description: 'only when the patch set a name that other participants also hold (as name or alias): their ids. Allowed, but a lookup by that name is then ambiguous (409) until one is renamed, or they are merged by id if they are one person',
+    })),
+  }),
+], { $id: 'ParticipantPatched' });
+export type ParticipantPatchedView = Static<typeof ParticipantPatchedView>;
+
 /** Most participants one page of the list holds, and how many it holds when the request does not say. */
 export const PARTICIPANT_PAGE_MAX = 5000;
 export const PARTICIPANT_PAGE_DEFAULT = 1000;
@@ -416,7 +427,7 @@ export const PersonaResponse = Type.Object(
 
 export const NAMED_SCHEMAS: TSchema[] = [
   ErrorBody, ParticipantRef, PostUtterancesBody, PostUtterancesResponse, UtteranceView,
-  TranscriptResponse, SessionEndResponse, InteractionsResponse, ParticipantView, ParticipantsResponse,
+  TranscriptResponse, SessionEndResponse, InteractionsResponse, ParticipantView, ParticipantPatchedView, ParticipantsResponse,
   ParticipantPatchBody, ParticipantErasedResponse, ParticipantMergeBody, ParticipantMergedResponse, HealthResponse, ReadinessResponse, FactView, MemoriesResponse,
   MemoryPatch, MemoryDeletedResponse, QueryBody, MemoryItemView, QueryResponse,
   PersonaNodeView, PersonaResponse,

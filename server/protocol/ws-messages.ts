@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
 import { AUDIO_ENCODINGS, SAMPLE_RATES } from '../../pipelines/audio/audio-format.js';
 import { likelyMeant } from './closest-name.js';
+// Registers `format: date-time` (an utterance's `time`, a stream's `start_time`) with TypeBox.
+import './iso-time.js';
 
 /** Client → server text frames on `GET /v1/stream`. */
 
@@ -63,11 +65,11 @@ function errorRank(error: ValueError): number {
 }
 
 /**
- * Validation errors in words, one per field (`path: text`), at most `max`: of a field's errors the most useful
- * ("Expected required property" rather than the "Expected string" that follows it), and none for a missing field
- * an unknown field's "did you mean" already names (`questoin` for `question`).
+ * The useful validation errors, one per field, at most `max`: of a field's errors the most useful ("Expected
+ * required property" rather than the "Expected string" that follows it), and none for a missing field an unknown
+ * field's "did you mean" already names (`questoin` for `question`), so the unknown field is the one reported.
  */
-export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[] {
+export function usefulValueErrors(errors: Iterable<ValueError>, max = 5): ValueError[] {
   const byPath = new Map<string, ValueError>();
   let seen = 0;
   for (const e of errors) {
@@ -82,7 +84,12 @@ export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[]
     const target = `${e.path.slice(0, e.path.lastIndexOf('/'))}/${meant.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     if (byPath.get(target)?.type === ValueErrorType.ObjectRequiredProperty) byPath.delete(target);
   }
-  return [...byPath.values()].slice(0, max).map((e) => `${e.path || '/'}: ${valueErrorText(e)}`);
+  return [...byPath.values()].slice(0, max);
+}
+
+/** Validation errors in words, one per field (`path: text`), at most `max` ({@link usefulValueErrors}). */
+export function valueErrorsText(errors: Iterable<ValueError>, max = 5): string[] {
+  return usefulValueErrors(errors, max).map((e) => `${e.path || '/'}: ${valueErrorText(e)}`);
 }
 
 /** Client messages take no field their schema does not name: a misspelt one is an error naming it, never ignored. */
@@ -110,6 +117,10 @@ export const UtteranceMessage = Type.Object({
   addressees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: NAME }), { maxItems: 50 })),
   start_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
   end_ms: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_OFFSET_MS })),
+  time: Type.Optional(Type.String({
+    format: 'date-time',
+    description: "ISO-8601 wall-clock time it was said (as HTTP's `time`: at most 24 h after the server's clock); default the stream's `start_time` plus the time since the connection opened, else now",
+  })),
 }, STRICT);
 
 export const InputCommitMessage = Type.Object({ type: Type.Literal('input.commit') }, STRICT);
@@ -166,4 +177,8 @@ export const StreamQuery = Type.Object({
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
   external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank)" })),
+  start_time: Type.Optional(Type.String({
+    format: 'date-time',
+    description: "ISO-8601 wall-clock time this connection's audio began (a replayed or simulated conversation; at most 24 h after the server's clock): a turn is stored at it plus how far into the connection's audio the turn starts; default now",
+  })),
 }, { additionalProperties: false });

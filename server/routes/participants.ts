@@ -15,7 +15,7 @@ import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { isFunctionWord } from '../../pipelines/speaker/name-words.js';
 import {
   errorResponse, errorResponses, PARTICIPANT_PAGE_DEFAULT, PARTICIPANT_PAGE_MAX, ParticipantErasedResponse, ParticipantMergeBody,
-  ParticipantMergedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsQuery, ParticipantsResponse, ParticipantView, ref,
+  ParticipantMergedResponse, ParticipantPatchBody, ParticipantRefParams, ParticipantsQuery, ParticipantsResponse, ParticipantView, ParticipantPatchedView, ref,
 } from '../protocol/http-schemas.js';
 
 import type { Participant } from '../../graph/types.js';
@@ -76,7 +76,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
         'and a key derived from profile memories, such as lives_in, shows their current value again); a rename keeps the old name as an alias (unless the patch sets aliases or another participant holds it) ' +
         'and rewrites their memories that name them by the old name (or as "an unnamed speaker") to the new one',
       params: ParticipantRefParams, body: ref(ParticipantPatchBody),
-      response: { 200: ref(ParticipantView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, a new alias is another participant\'s name or alias, or the external_id changes while a merge of the participant runs'), ...errorResponses({ body: true }) },
+      response: { 200: ref(ParticipantPatchedView), 400: errorResponse('PARLEY_ERR_BAD_REQUEST: invalid body (a blank name, attributes over 64 KiB)'), 404: NOT_FOUND, 409: errorResponse('PARLEY_ERR_CONFLICT: the name is ambiguous, another participant holds that external_id, a new alias is another participant\'s name or alias, or the external_id changes while a merge of the participant runs'), ...errorResponses({ body: true }) },
     },
   }, async (request) => {
     const { name, external_id: externalId, aliases, attributes } = request.body;
@@ -102,11 +102,12 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     const p = named && (attributes !== undefined || words.length > 0 ? await app.stores.graph.updateParticipantAttributes(request.tenant, target.id, withPatch) : named);
     if (!p) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${target.id}`);
     if (owed) await renameMemories(renameDeps(app), request.tenant, target.id, owed);
-    if (!patched || patched.cleared.length === 0) return participantView(app, p);
+    const sameName = name ? await othersNamed(app, request.tenant, target.id, name) : {};
+    if (!patched || patched.cleared.length === 0) return { ...(await participantView(app, p)), ...sameName };
     // A key cleared by null shows what the profile memories say of it again, if they say anything.
     const slots = patched.cleared.map((slot) => ({ participantId: p.id, slot }));
     const [rederived] = await rederiveAttributes(app.stores.graph, app.stores.memory, request.tenant, slots, new Date(app.clock()).toISOString());
-    return participantView(app, rederived ?? p);
+    return { ...(await participantView(app, rederived ?? p)), ...sameName };
   });
 
   app.post<{ Params: ParticipantRefParams; Body: ParticipantMergeBody }>('/v1/participants/:id/merge', {
@@ -341,4 +342,13 @@ function clientNamed(attributes: Record<string, unknown>, words: string[]): Reco
   if (claimed.length === 0) return undefined;
   for (const w of claimed) taught.delete(w);
   return withTaughtNames(attributes, taught);
+}
+
+/**
+ * A name given by PATCH that other participants hold too (as name or alias): `same_name` with their ids, so the client
+ * learns at once that the name now looks up several people (409) rather than at its next lookup. Nothing otherwise.
+ */
+async function othersNamed(app: FastifyInstance, tenant: string, id: string, name: string): Promise<{ same_name?: string[] }> {
+  const others = (await app.stores.graph.findParticipantsByName(tenant, name)).filter((p) => p.id !== id).map((p) => p.id);
+  return others.length > 0 ? { same_name: others } : {};
 }

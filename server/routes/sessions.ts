@@ -12,7 +12,7 @@ import {
 const NO_SESSION = errorResponse('PARLEY_ERR_NOT_FOUND: no such session');
 const BAD_ID = errorResponse('PARLEY_ERR_BAD_REQUEST: the session id is not 1-128 of A-Za-z0-9_.:-');
 import { utteranceViews } from './views.js';
-import { isoTime } from '../protocol/iso-time.js';
+import { clientTime } from '../protocol/iso-time.js';
 import type { UtteranceSource } from '../plugins/metrics.js';
 
 /** Session routes: import utterances, end a session, read its transcript. */
@@ -77,20 +77,6 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * How far in the future an utterance's `time` may be, ms: a day, room for clock skew and a time zone
- * mislabelled (local time sent as UTC); beyond it the time is refused, not stored (a fact valid from 9999).
- */
-export const MAX_FUTURE_TIME_MS = 24 * 60 * 60 * 1000;
-
-/** `iso` (normalised), unless it is more than {@link MAX_FUTURE_TIME_MS} after `now`: then a 400 naming `field`. */
-function notFuture(iso: string, field: string, now: number): string {
-  if (Date.parse(iso) > now + MAX_FUTURE_TIME_MS) {
-    throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `${field}: ${iso} is in the future (more than 24 h after the server's clock, ${new Date(now).toISOString()}); nothing was stored`);
-  }
-  return iso;
-}
-
-/**
  * Store finished utterances in a session: what `POST /v1/sessions/{id}/utterances` and the MCP
  * `add_utterances` tool both run (the same checks, the same idempotency). Returns the utterance ids.
  */
@@ -121,7 +107,7 @@ export async function storeUtterances(
     speaker: u.speaker, text: u.text,
     ...(u.addressees ? { addressees: u.addressees } : {}),
     startMs: u.start_ms ?? null, endMs: u.end_ms ?? null,
-    ...(u.time ? { time: notFuture(isoTime(u.time, `utterances[${i}].time`), `utterances[${i}].time`, app.clock()) } : {}),
+    ...(u.time ? { time: clientTime(u.time, `utterances[${i}].time`, app.clock()) } : {}),
   }));
   // An ended session takes no more utterances (as a live session refuses them after session.end); a
   // resend of a batch it stored before its end answers as the first try did (the ids, or its conflict).

@@ -40,6 +40,8 @@ export interface LiveSessionDeps {
   workers: ConsolidationWorkers;
   /** The clock live audio is timed by, ms (`performance.now` but in tests). */
   audioNow: () => number;
+  /** Wall clock, ms since the epoch (`app.clock`): what a client's `time` may not lie a day past. */
+  clock: () => number;
 }
 
 /** What an `error` event may carry besides its code and message. */
@@ -52,6 +54,11 @@ export interface AttachOptions {
    * the hub's subscribers. Default true.
    */
   events?: boolean;
+  /**
+   * When the connection's conversation began, ms since the epoch (`start_time` of a replayed or simulated
+   * conversation): its turns are stored at times from it ({@link LiveSession.connectionTime}). Default: now.
+   */
+  startTime?: number;
 }
 
 /** Close reason (and `PARLEY_ERR_SESSION_BUSY` message) for a socket whose session another one took. */
@@ -87,6 +94,8 @@ export class LiveSession implements TurnSession {
   ending: string | null = null;
   /** Whether audio after the end was already refused once (one error, not one per frame). */
   private audioRefused = false;
+  /** The current connection's `start_time` (ms since the epoch) and when it connected (`audioNow`); null without one. */
+  private startTime: { at: number; connectedAt: number } | null = null;
   /** Set once another live session took the session's audio stream over ({@link takenOver}). */
   private lostStream = false;
   /** The last turns stored in this session: a `query` leaves out the turn that asked it. */
@@ -143,6 +152,7 @@ export class LiveSession implements TurnSession {
     this.socketEvents = options.events ?? true;
     this.format = format;
     this.connectionResumed = resumed;
+    this.startTime = options.startTime === undefined ? null : { at: options.startTime, connectedAt: this.deps.audioNow() };
     this.voiceTurns?.connected(resumed);
     this.voiceTurns?.reformat(format);
     this.send('session.started', {
@@ -167,6 +177,16 @@ export class LiveSession implements TurnSession {
     if (this.socket) this.sendError('PARLEY_ERR_SESSION_BUSY', `${REPLACED} (perhaps on another server): this connection stores no more turns`, true, {}, REPLACED);
     this.socket = null;
     this.onFinished();
+  }
+
+  /**
+   * When something said `offsetMs` after the current connection began happened, as the connection's `start_time`
+   * gives it (ISO-8601); undefined without one (stored at the time it is stored). Without `offsetMs`, the time since
+   * the connection opened.
+   */
+  connectionTime(offsetMs?: number): string | undefined {
+    if (!this.startTime) return undefined;
+    return new Date(this.startTime.at + (offsetMs ?? this.deps.audioNow() - this.startTime.connectedAt)).toISOString();
   }
 
   /** Whether another live session took the audio stream over ({@link takenOver}); never cleared. */

@@ -1,8 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
+import { clientTime } from '../protocol/iso-time.js';
 import {
-  CLIENT_MESSAGES, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
+  CLIENT_MESSAGES, usefulValueErrors, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
@@ -29,7 +30,8 @@ export function parseClientMessage(raw: string): { type: MessageType; message: u
     throw new ParleyError('PARLEY_ERR_UNKNOWN_TYPE', `unknown message type ${JSON.stringify(type ?? null)}; expected one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
   }
   const validator = CLIENT_MESSAGES[type as MessageType];
-  const first = validator.Errors(message).First();
+  // The most useful error, not the first found: a misspelt required field is named with what it was meant to be.
+  const [first] = usefulValueErrors(validator.Errors(message), 1);
   if (first) {
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', `${type}: ${first.path || '/'} ${valueErrorText(first)}`);
   }
@@ -88,6 +90,8 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
   if (msg.start_ms !== undefined && msg.end_ms !== undefined && msg.end_ms < msg.start_ms) {
     throw new ParleyError('PARLEY_ERR_BAD_FRAME', 'utterance: end_ms is before start_ms');
   }
+  // Checked before anything is stored: a time HTTP would refuse is refused here too.
+  const time = msg.time !== undefined ? clientTime(msg.time, 'utterance: time', deps.clock(), 'PARLEY_ERR_BAD_FRAME') : session.connectionTime();
   // Numbered before it is stored, so the turn is kept with the utterance (a resend, even after a
   // restart, is acknowledged with it); a resend leaves this number unused.
   const turnId = session.nextTurnId();
@@ -97,6 +101,7 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
       speaker: msg.speaker, text: msg.text, turnId,
       ...(msg.addressees ? { addressees: msg.addressees } : {}),
       startMs: msg.start_ms ?? null, endMs: msg.end_ms ?? null,
+      ...(time !== undefined ? { time } : {}),
     },
   ]);
   if (!stored) return;

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import { StreamQuery } from '../protocol/ws-messages.js';
+import { clientTime, isoTime } from '../protocol/iso-time.js';
 import { validateStreamFormat, type StreamFormat } from '../../pipelines/audio/audio-format.js';
 import type { LiveSession, LiveSessionDeps } from './live-session.js';
 import { endedError, handleClientMessage, parseClientMessage, requestEnd } from './message-handlers.js';
@@ -102,6 +103,7 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
     metrics: app.metrics,
     logger: app.log,
     audioNow: app.audioClock,
+    clock: app.clock,
     queueLimit: app.config.sessionQueueLimit,
     // Looked up per call: the retrieval plugin registers after this one.
     memoryQuery: (tenant, input) => app.memoryQuery(tenant, input),
@@ -131,7 +133,15 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
 
   app.get(
     '/v1/stream',
-    { websocket: true, schema: { querystring: StreamQuery, summary: 'Duplex audio and event stream (WebSocket)' } },
+    {
+      websocket: true,
+      schema: { querystring: StreamQuery, summary: 'Duplex audio and event stream (WebSocket)' },
+      // Before the upgrade, as the schema's checks: a `start_time` past what HTTP's `time` allows is an HTTP 400.
+      preHandler: async (request) => {
+        const { start_time: startTime } = request.query as { start_time?: string };
+        if (startTime !== undefined) clientTime(startTime, 'start_time', app.clock());
+      },
+    },
     async (socket, request) => {
       // Before any await: a message over the hard cap may arrive while the session opens.
       nameHardCapOnClose(socket);
@@ -187,7 +197,8 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       const live = opened.session;
       if (typeof query.external_id === 'string') live.pendingExternalId = query.external_id;
       if (!closed) {
-        live.attach(socket, format, opened.resumed);
+        const startTime = typeof query.start_time === 'string' ? Date.parse(isoTime(query.start_time, 'start_time')) : undefined;
+        live.attach(socket, format, opened.resumed, startTime === undefined ? {} : { startTime });
         session = live;
       }
       // What came while it opened, in arrival order (handled even when the client has gone: as after any drop).

@@ -53,6 +53,8 @@ export class VoiceTurns {
   /** Connections the session has had since this object was made, and the one its audio stream last took frames from. */
   private connections = 0;
   private audioConnection = 0;
+  /** Where on the audio stream's clock (`e.startMs`) the connection it last took frames from began. */
+  private connectionAudioMs = 0;
   /** Whether the current connection resumed the session: a new audio stream then allows for audio held during the outage. */
   private resumedConnection = false;
   /**
@@ -107,6 +109,7 @@ export class VoiceTurns {
     if (this.audioConnection !== this.connections) {
       // The first frame of a new connection to this same stream: it may catch up on what its client held meanwhile.
       this.audioConnection = this.connections;
+      this.connectionAudioMs = audio.positionMs;
       audio.resumed();
     }
     const shedBefore = audio.shedMs;
@@ -225,6 +228,7 @@ export class VoiceTurns {
         catchUpMs: this.resumedConnection ? MAX_CATCH_UP_MS : 0,
       });
       this.audioConnection = this.connections;
+      this.connectionAudioMs = 0;
       this.audio = audio;
       this.unstoredAudio.newStream(audio.shed);
       this.reader = this.read(audio, offsetMs);
@@ -412,8 +416,11 @@ export class VoiceTurns {
         this.session.log.warn({ err: err.message }, 'could not keep the audio span');
         return null;
       });
+    // A connection with a `start_time` (a replayed conversation): the turn happened as far after it as it starts into the connection's audio.
+    const at = this.session.connectionTime(e.startMs - this.connectionAudioMs);
+    const time = at !== undefined ? { time: at } : {};
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
-      id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId,
+      id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId, ...time,
       confidence: e.confidence, audioRef, speakerConfidence: said.confidence, speakerIsNew: said.isNew,
     }], { streamOwner: this.session.streamOwner });
     // Refused because its speaker was erased meanwhile: stored once more, as said by the voice identified again.

@@ -114,6 +114,8 @@ eventBusContract('redis pub/sub', async () => {
   const bus = new RedisEventBus({ url: REDIS_URL, prefix });
   const peer = new RedisEventBus({ url: REDIS_URL, prefix });
   const stranger = new RedisEventBus({ url: REDIS_URL, prefix: `${prefix}-other` });
+  // Connected once made, as a process's bus is once it has started.
+  for (const b of [bus, peer, stranger]) b.start();
   // Pub/sub keeps no keys, so there is nothing to delete afterwards.
   return { bus, peer, stranger, cleanup: async () => { await Promise.all([bus.close(), peer.close(), stranger.close()]); } };
 }, skip);

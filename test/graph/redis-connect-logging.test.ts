@@ -63,6 +63,7 @@ describe('RedisEventBus started before its Redis', { skip }, () => {
     const port = await freePort();
     const target = new URL(TEST_REDIS_URL);
     const bus = new RedisEventBus({ url: `redis://127.0.0.1:${port}${target.pathname}`, prefix: `parley-polish7-${process.pid}`, logger, connectGraceMs: 600_000 });
+    bus.start();
     const until = async (pred: () => boolean): Promise<void> => {
       while (!pred()) await new Promise((resolve) => setTimeout(resolve, 20));
     };
@@ -86,6 +87,28 @@ describe('RedisEventBus started before its Redis', { skip }, () => {
     } finally {
       await bus.close();
       await proxy?.close();
+    }
+  });
+});
+
+describe('RedisEventBus made while its process still starts (a busy event loop)', { skip }, () => {
+  test('no connect ETIMEDOUT: it connects at start(), not while start-up work blocks the loop past its connect timeout', async () => {
+    const logged: { level: number; msg: string; err?: string }[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
+    const bus = new RedisEventBus({ url: TEST_REDIS_URL, prefix: `parley-ws5-busy-${process.pid}`, logger });
+    try {
+      // Start-up work after the bus is made (schemas compiled, models loaded) holds the loop longer than the 2 s
+      // connect timeout, at a few points; a connection begun at construction times out in one of them.
+      for (let i = 1; i <= 3; i++) {
+        for (let j = 0; j < i; j++) await new Promise((resolve) => setImmediate(resolve));
+        const until = Date.now() + 2_200;
+        while (Date.now() < until) { /* busy, as synchronous start-up work is */ }
+      }
+      bus.start();
+      assert.equal(await waitReady(bus), true);
+      assert.deepEqual(logged.filter((l) => /event bus redis error/.test(l.msg)).map((l) => `${l.msg}: ${l.err}`), []);
+    } finally {
+      await bus.close();
     }
   });
 });

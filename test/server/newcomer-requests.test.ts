@@ -116,6 +116,42 @@ describe('requests a newcomer gets wrong are answered with what is wrong', () =>
     assert.equal((transcript.body.utterances as unknown[]).length, 1, 'only the well-formed utterance was stored');
   });
 
+  test('a misspelt REQUIRED field is named with the field it was probably meant to be, over the WebSocket and HTTP; nothing is stored', async () => {
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=ws-required-typo`);
+    await ws.next('session.started');
+    const misspelt: [Record<string, unknown>, string][] = [
+      [{ type: 'query', id: 'x', questoin: 'hi' }, 'query: /questoin is an unknown field; did you mean "question"?'],
+      [{ type: 'utterance', speaker: 'Ana', txet: 'hi' }, 'utterance: /txet is an unknown field; did you mean "text"?'],
+      [{ type: 'utterance', speakr: 'Ana', text: 'hi' }, 'utterance: /speakr is an unknown field; did you mean "speaker"?'],
+      [{ type: 'participant.identify', externalId: 'crm-1' }, 'participant.identify: /externalId is an unknown field; did you mean "external_id"?'],
+      [{ type: 'session.update', sesion: { language: 'en' } }, 'session.update: /sesion is an unknown field; did you mean "session"?'],
+    ];
+    for (const [message, says] of misspelt) {
+      ws.sendJson(message);
+      const err = await ws.nextNew('error');
+      assert.equal(err.code, 'PARLEY_ERR_BAD_FRAME');
+      assert.equal(err.message, says);
+    }
+    // A missing field with nothing close to it still says it is missing.
+    ws.sendJson({ type: 'query', id: 'y' });
+    assert.equal((await ws.nextNew('error')).message, 'query: /question Expected required property');
+    ws.close();
+    const http: [string, string, unknown, RegExp][] = [
+      ['/v1/query', 'POST', { questoin: 'hi' }, /^body has unknown field "questoin"; did you mean "question"\?$/],
+      ['/v1/sessions/http-required-typo/utterances', 'POST', { utterances: [{ speaker: 'Ana', txet: 'hi' }] }, /^body\/utterances\/0 has unknown field "txet"; did you mean "text"\?$/],
+      ['/v1/sessions/http-required-typo/utterances', 'POST', { utterance: [] }, /^body has unknown field "utterance"; did you mean "utterances"\?$/],
+    ];
+    for (const [path, method, body, says] of http) {
+      const refused = await call(path, json(method, body));
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error?.code, 'PARLEY_ERR_BAD_REQUEST');
+      assert.match(refused.body.error?.message ?? '', says);
+    }
+    assert.match((await call('/v1/query', json('POST', {}))).body.error?.message ?? '', /must have required property 'question'/);
+    assert.equal(await t.app.stores.graph.getSession('default', 'http-required-typo'), null, 'nothing was stored');
+    assert.deepEqual((await call('/v1/sessions/ws-required-typo/transcript')).body.utterances, []);
+  });
+
   test('PATCH of a memory\'s value alone rewrites its text; a text and value that disagree are refused, changing nothing', async () => {
     assert.equal((await call('/v1/sessions/patch-value/utterances', json('POST', { utterances: [{ speaker: 'Cleo', text: 'hello' }] }))).status, 201);
     const cleo = (await t.app.stores.graph.findParticipantsByName('default', 'Cleo'))[0]!;

@@ -298,7 +298,8 @@ export class ParleyClient {
     return this.request('getParticipant', { path: { id } });
   }
 
-  updateParticipant(id: string, patch: Schemas['ParticipantPatch']): Promise<Schemas['Participant']> {
+  /** The participant after the patch; `same_name`: the others holding a name it set, a name a lookup then finds ambiguous. */
+  updateParticipant(id: string, patch: Schemas['ParticipantPatch']): Promise<Schemas['ParticipantPatched']> {
     return this.request('updateParticipant', { path: { id }, body: patch });
   }
 

@@ -130,6 +130,10 @@ export interface Schemas {
     /** a merge patch (RFC 7386) on the attributes: the keys given are set, a key set to null is removed, the others are kept; a key given is the client's own from then on (profile memories never change it); a key set to null is the client's no longer: one that profile memories fill (lives_in, works_at, occupation…) shows their current value again, any other is gone; the keys $client_keys, name_evidence, $derived_steps, $derived_ends and $taught_names are reserved (400); the attributes after the patch are at most 64 KiB as JSON (400 otherwise) */
     attributes?: Record<string, unknown>;
   };
+  ParticipantPatched: Schemas["Participant"] & {
+    /** only when the patch set a name that other participants also hold (as name or alias): their ids. Allowed, but a lookup by that name is then ambiguous (409) until one is renamed, or they are merged by id if they are one person */
+    same_name?: string[];
+  };
   /** A participant by id, with its name when known */
   ParticipantRef: {
     id: string;
@@ -548,7 +552,7 @@ export interface Operations {
     headers: Record<string, never>;
     body: Schemas["ParticipantPatch"];
     status: 200;
-    response: Schemas["Participant"];
+    response: Schemas["ParticipantPatched"];
     errors: 400 | 401 | 404 | 409 | 413 | 429 | 503;
   };
 }
@@ -573,6 +577,8 @@ export interface ClientMessages {
     addressees?: string[];
     start_ms?: number;
     end_ms?: number;
+    /** ISO-8601 wall-clock time it was said (as HTTP's `time`: at most 24 h after the server's clock); default the stream's `start_time` plus the time since the connection opened, else now */
+    time?: string;
   };
   /** End the current spoken turn now */
   "input.commit": {
@@ -838,4 +844,6 @@ export type StreamQuery = {
   token?: string;
   /** the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank) */
   external_id?: string;
+  /** ISO-8601 wall-clock time this connection's audio began (a replayed or simulated conversation; at most 24 h after the server's clock): a turn is stored at it plus how far into the connection's audio the turn starts; default now */
+  start_time?: string;
 };

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { startTestApp, startVoiceTestApp, type TestApp } from '../helpers/app.js';
+import { refusedUpgrade } from '../helpers/refused-upgrade.js';
+import { TestWsClient } from '../helpers/ws-client.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// A robot replaying or simulating "day 1" and "day 2" over the WebSocket says when each conversation happened, as
+// HTTP's `time` does: a stream's `start_time`, an utterance message's `time`.
+describe('the time of a streamed conversation: start_time on /v1/stream, time on an utterance message', () => {
+  let t: TestApp;
+  let api: ParleyClient;
+  before(async () => {
+    t = await startTestApp();
+    api = new ParleyClient({ baseUrl: t.httpUrl });
+  });
+  after(async () => { await t.close(); });
+
+  const times = async (sessionId: string): Promise<string[]> => (await api.transcript(sessionId)).utterances.map((u) => u.time);
+
+  test("an utterance's time is stored, and its memory's dates resolve against it", async () => {
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=day-1`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', addressees: ['Ben'], text: "I'm living in Lisbon for a month.", time: '2026-06-01T10:00:00Z' });
+    await ws.nextNew('transcript.final');
+    ws.sendJson({ type: 'session.end' });
+    await ws.next('session.ended');
+    ws.close();
+    assert.deepEqual(await times('day-1'), ['2026-06-01T10:00:00.000Z']);
+    await drainConsolidation(t.app.stores.queue, 60_000);
+    const lisbon = (await api.memories({ limit: 100 })).find((m) => /Lisbon/.test(m.text));
+    assert.equal(lisbon?.valid_until, '2026-07-01T10:00:00.000Z', 'a month after the time it was said, not after now');
+  });
+
+  test("a stream's start_time: text utterances without a time of their own are stored from it, one with a time at it", async () => {
+    const start = '2026-03-07T18:00:00Z';
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=day-2&start_time=${encodeURIComponent(start)}`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'shall we eat out tonight?' });
+    await ws.nextNew('transcript.final');
+    ws.sendJson({ type: 'utterance', speaker: 'Ben', text: 'yes, at eight', time: '2026-03-07T18:05:00+00:00' });
+    await ws.nextNew('transcript.final');
+    ws.close();
+    const [first, second] = await times('day-2');
+    const after = Date.parse(first!) - Date.parse(start);
+    assert.ok(after >= 0 && after < 10 * 60_000, `${first} is the stream's start time plus the time since it opened`);
+    assert.equal(second, '2026-03-07T18:05:00.000Z');
+  });
+
+  test('a bad start_time fails the upgrade with a 400 naming it, as HTTP refuses a bad time; nothing is stored', async () => {
+    const ahead = new Date(Date.now() + 2 * DAY_MS).toISOString();
+    for (const [value, says] of [['yesterday', /start_time must match format "date-time"/], [ahead, /start_time: .* is in the future \(more than 24 h after the server's clock/]] as const) {
+      const refused = await refusedUpgrade(`${t.wsUrl}/v1/stream?session_id=bad-start&start_time=${encodeURIComponent(value)}`);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error.code, 'PARLEY_ERR_BAD_REQUEST');
+      assert.match(refused.body.error.message, says);
+    }
+    assert.equal(await t.app.stores.graph.getSession('default', 'bad-start'), null, 'no session was opened');
+  });
+
+  test("a bad utterance time is a non-fatal error naming it, as HTTP's; the utterance is not stored", async () => {
+    const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=bad-time`);
+    await ws.next('session.started');
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'soon', time: 'next week' });
+    const format = await ws.nextNew('error');
+    assert.equal(format.code, 'PARLEY_ERR_BAD_FRAME');
+    assert.match(String(format.message), /^utterance: \/time .*date-time/);
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'later', time: new Date(Date.now() + 2 * DAY_MS).toISOString() });
+    const future = await ws.nextNew('error');
+    assert.equal(future.code, 'PARLEY_ERR_BAD_FRAME');
+    assert.match(String(future.message), /^utterance: time: .* is in the future .*nothing was stored/);
+    assert.equal(future.fatal, false);
+    ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'now then' });
+    await ws.nextNew('transcript.final');
+    ws.close();
+    assert.deepEqual((await api.transcript('bad-time')).utterances.map((u) => u.text), ['now then']);
+  });
+});
+
+describe("voice turns of a stream with start_time are stored at it plus where they start in the connection's audio", () => {
+  let t: TestApp;
+  before(async () => { t = await startVoiceTestApp(); });
+  after(async () => { await t.close(); });
+
+  test('each final is stored at start_time + its start_ms (a new session: its audio starts at 0)', async () => {
+    const fixture = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const start = '2026-03-08T09:30:00.000Z';
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-day-2&start_time=${start}`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await c.next('session.started');
+    await c.speak(fixtureSamples(fixture));
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 60_000);
+    c.close();
+    const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('voice-day-2');
+    assert.ok(utterances.length > 0, 'the fixture was heard');
+    for (const u of utterances) assert.equal(u.time, new Date(Date.parse(start) + u.start_ms!).toISOString(), JSON.stringify(u));
+  });
+});
