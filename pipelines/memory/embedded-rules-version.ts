@@ -193,5 +193,9 @@
  * correction, and the statement after it is stored ("No, Dora moved back to Paris."; grammar.ts `withoutCorrectingNo`);
  * "I work at Initech as an engineer" is `works_at` Initech and `occupation` engineer (the title was part of the employer,
  * so leaving Initech ended nothing; changes.ts `employerAndTitle`), and "…, I joined Globex" is a clause of its own.
+ * 45 (life5): a month named alone while we are in it is this month ("for two weeks in December" said on 5 December:
+ * a stay now to 19 December 2026, not December 2027; "this December" the same; "next December" next year's;
+ * month-ahead.ts). Decisions (not extraction) of the same round: an utterance older than the fact it would replace or end
+ * is history (said-order.ts), and a cancelled plan ends the stay told with it (cancelled-plans.ts).
  */
-export const EMBEDDED_RULES_VERSION = 44;
+export const EMBEDDED_RULES_VERSION = 45;
