@@ -33,6 +33,8 @@ export interface EntityRecord {
   memoryCount: number;
   /** ISO-8601. */
   updatedAt: string;
+  /** `EntityInput.descriptionOrder` of the description kept; absent when none was given or the description was rewritten. */
+  descriptionOrder?: string;
 }
 
 /** A new or refreshed entity; upserts by normalised `name` (or any alias). */
@@ -41,6 +43,13 @@ export interface EntityInput {
   aliases?: string[];
   description: string;
   schemaId: string;
+  /**
+   * Where the description comes from, as a key that sorts in turn order (`descriptionOrder` in
+   * pipelines/retrieval/left-brain-job.ts). An upsert of an existing entity whose stored key sorts after this one
+   * takes this input's name, description and schema: the entity is described by its earliest turn, whichever job
+   * finished first. Without it (or on an entity stored without one) the stored description stays.
+   */
+  descriptionOrder?: string;
 }
 
 /** The ids of backend memories about an entity, split by layer. */

@@ -13,6 +13,11 @@ export function upsertKeys(input: EntityInput): { key: string; aliases: string[]
   return { key, aliases };
 }
 
+/** Whether a description from turn `order` takes over a stored one from turn `stored` (`EntityInput.descriptionOrder`). */
+export function describesEarlier(stored: string | null | undefined, order: string | null | undefined): boolean {
+  return typeof stored === 'string' && stored !== '' && typeof order === 'string' && order < stored;
+}
+
 /** An existing entity's aliases with the new ones added, each once, never its own key. */
 export function mergeAliases(existing: { key: string; aliases: string[] }, added: string[]): string[] {
   return [...new Set([...existing.aliases, ...added])].filter((a) => a !== existing.key);

@@ -1,5 +1,6 @@
 import type { RetiredParticipant } from './retired-ids.js';
 import type { ErasureLease, PendingErasure } from './pending-erasures.js';
+import type { PendingMerge } from './pending-merges.js';
 import type { Participant, SessionRecord, TenantId, Utterance } from './types.js';
 
 /** A new utterance to store; the store assigns `id` (unless given) and `seq`. */
@@ -216,10 +217,20 @@ export interface GraphStore {
    * `intoId` (`retiredParticipant`; ids merged into `fromId` before now lead to `intoId`). `intoId` keeps
    * its external id, or takes `fromId`'s when it has none. A backend may move the history in several transactions
    * (Neo4j: batches, so a long history never outlasts `NEO4J_QUERY_TIMEOUT_MS`): one cut short leaves `fromId` in place,
-   * part of its turns already `intoId`'s, and merging again finishes it.
+   * part of its turns already `intoId`'s, and merging again finishes it. The merge is recorded as pending
+   * (`PendingMerge`, owing the re-indexing of `reindex`) in the transaction that claims the pair, before any turn moves
+   * (nothing is recorded when the merge is refused or either is missing); it stays until {@link endMerge}.
    * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (two known people).
    */
-  mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
+  mergeParticipants(tenant: TenantId, fromId: string, intoId: string, reindex?: string[]): Promise<void>;
+  /** The tenant's merges begun and not ended (`endMerge`), oldest first: cut short by a crash, or running now. */
+  pendingMerges(tenant: TenantId): Promise<PendingMerge[]>;
+  /**
+   * Forget the pending merge of `fromId` into `intoId` (its re-indexing is queued), and take back the hold it still has
+   * on either participant where the backend holds them while it runs (Neo4j's `merging` marker: a merge that cannot
+   * go on is rolled back so). A merge of `fromId` into someone else, or none, is left as it is.
+   */
+  endMerge(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
   /**
    * Give ONE utterance to another speaker (the live session's first-turn revision): its speaker becomes
    * `speakerId`, which leaves its addressees (nobody addresses themself); nothing else of it changes.

@@ -119,7 +119,8 @@ export function meetingSessions(chunks: readonly MeetingChunk[], seed: number, s
   return sessions;
 }
 
-function shuffle<T>(xs: T[], rand: () => number): T[] {
+/** Shuffle `xs` in place with `rand` (Fisher–Yates). */
+export function shuffle<T>(xs: T[], rand: () => number): T[] {
   for (let i = xs.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [xs[i], xs[j]] = [xs[j]!, xs[i]!];

@@ -72,24 +72,32 @@ function revive(entries: [string, ConditionSpeech][]): Map<string, ConditionSpee
 }
 
 /**
- * The scenarios of the session benches (bench/speaker-revise.ts, bench/speaker-absorb.ts) and their "off" options (the
- * calibrated decision, cosine merge at mergeTau, short turns by `assignShort`): held out, the LIBRI_HELDOUT and
- * SpeechBrain speakers through stats-lda-v2 as shipped (meetings from seed + 100); else the training speakers out of fold
- * (`--features`, meetings from the seeds themselves), cached in `cache` when given.
+ * The speech of the session benches and their "off" options (the calibrated decision, cosine merge at mergeTau, short
+ * turns by `assignShort`): held out, the LIBRI_HELDOUT and SpeechBrain speakers through stats-lda-v2 as shipped; else
+ * the training speakers out of fold (`--features`), cached in `cache` when given.
  */
-export async function sessionScenarios(heldOut: boolean, seeds: readonly number[], cache: string | null): Promise<{ modelId: string; off: RunOptions; scen: Scenario[] }> {
-  let out: { modelId: string; off: RunOptions; scen: Scenario[] };
+export async function sessionSpeech(heldOut: boolean, cache: string | null): Promise<{ modelId: string; off: RunOptions; speech: Map<string, ConditionSpeech> }> {
+  let out: { modelId: string; off: RunOptions; speech: Map<string, ConditionSpeech> };
   if (heldOut) {
     const lda = new StatsLdaSpeakerEmbedder();
     const t = thresholdsFor(lda.modelId);
     const off = { thresholds: t, mergeTau: t.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(lda.modelId) };
-    out = { modelId: lda.modelId, off, scen: scenarios(await heldOutSpeech(lda), seeds, 100) };
+    out = { modelId: lda.modelId, off, speech: await heldOutSpeech(lda) };
   } else {
     const features = await loadSpeakerFeatures(featureKindArg());
     const params = features.loadParams();
     const off = { thresholds: params.thresholds!, mergeTau: params.thresholds!.mergeTau, shortSeconds: SHORT_TURN_MS / 1000, decision: decisionFor(params.modelId) };
-    out = { modelId: 'fold', off, scen: scenarios(await trainingSpeech(features, cache), seeds, 0) };
+    out = { modelId: 'fold', off, speech: await trainingSpeech(features, cache) };
   }
   if (!out.off.decision) throw new Error(`no calibrated decision for ${out.modelId}`);
   return out;
+}
+
+/**
+ * The scenarios of the session benches (bench/speaker-revise.ts, bench/speaker-absorb.ts) and their "off" options
+ * (`sessionSpeech`): meetings from seed + 100 held out, from the seeds themselves on the training speakers.
+ */
+export async function sessionScenarios(heldOut: boolean, seeds: readonly number[], cache: string | null): Promise<{ modelId: string; off: RunOptions; scen: Scenario[] }> {
+  const { modelId, off, speech } = await sessionSpeech(heldOut, cache);
+  return { modelId, off, scen: scenarios(speech, seeds, heldOut ? 100 : 0) };
 }

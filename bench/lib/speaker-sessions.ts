@@ -3,7 +3,6 @@ import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-stor
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
 import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
-import type { DeferredFounding } from '../../pipelines/speaker/deferred-founding.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
@@ -76,8 +75,6 @@ export interface RunOptions {
   stay?: StayPrior | null;
   /** With `decision`: the first-turn revision (`first-turn-revision.ts`). */
   revise?: FirstTurnRevision | null;
-  /** With `decision`: deferred founding of new ids from pooled short turns (`deferred-founding.ts`). */
-  defer?: DeferredFounding | null;
   /** Prototype updates as a seconds-weighted centroid (`SpeakerTrackerOptions.centroid`). */
   centroid?: CentroidUpdate | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
@@ -99,7 +96,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const revisions: RevisionTally = { moved: 0, right: 0 };
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, defer: o.defer ?? null, centroid: o.centroid ?? null });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null });
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {

@@ -65,8 +65,15 @@ export interface ServerEventPayloads {
     audio_end_ms: number;
     /** Session audio position at which the end of turn was decided (speech end + silence, or commit). */
     decided_at_ms: number;
-    reason: 'silence' | 'commit' | 'max_turn';
+    /** `overload`: audio after the turn was shed, so it ended where that audio begins (at `audio_end_ms`). */
+    reason: 'silence' | 'commit' | 'max_turn' | 'overload';
   };
+  /**
+   * Audio of the stream shed under overload and never heard, sent when an overload episode ends (or the stream
+   * closes during one): `spans` exactly, each `[from_ms, until_ms)` on the stream clock; `shed_from_ms` /
+   * `shed_until_ms` where the first begins and the last ends.
+   */
+  'audio.shed': { shed_from_ms: number; shed_until_ms: number; spans: { from_ms: number; until_ms: number }[] };
   'transcript.partial': { turn_id: string; text: string };
   'transcript.final': {
     turn_id: string;

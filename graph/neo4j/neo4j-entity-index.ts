@@ -7,7 +7,7 @@ import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { entityKey, newId } from '../core/ids.js';
 import { linkNotes } from '../entity-index.js';
-import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
+import { describesEarlier, mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
 export const ENTITY_SCHEMA = [
@@ -31,6 +31,7 @@ function toEntity(e: Props): EntityRecord {
     id: String(e.id), key: String(e.key), name: String(e.name), aliases: stringList(e.aliases),
     description: String(e.description ?? ''), schemaId: String(e.schemaId), memoryCount: toNum(e.memoryCount ?? 0),
     updatedAt: String(e.updatedAt),
+    ...(typeof e.descriptionOrder === 'string' && e.descriptionOrder !== '' ? { descriptionOrder: e.descriptionOrder } : {}),
   };
 }
 
@@ -121,6 +122,7 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     const t = this.t(tenant);
     const { key, aliases } = upsertKeys(input);
     const now = new Date().toISOString();
+    const order = input.descriptionOrder ?? null;
     const props = await this.db.write('upsertEntity', async (tx) => {
       let [existing] = await propRows(tx, 'MATCH (e:Entity {tenant: $tenant, key: $key}) RETURN e {.*} AS n', { tenant: t, key });
       existing ??= (await propRows(tx, `
@@ -133,8 +135,8 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
         [existing] = await propRows(tx, `
           MERGE (e:Entity {tenant: $tenant, key: $key})
           ON CREATE SET e.id = $id, e.name = $name, e.aliases = $aliases, e.description = $description,
-                        e.schemaId = $schemaId, e.memoryCount = 0, e.updatedAt = $now, e.memorySeq = 0
-          RETURN e {.*} AS n`, { tenant: t, key, id, name: input.name.trim(), aliases, description: input.description, schemaId: input.schemaId, now });
+                        e.schemaId = $schemaId, e.memoryCount = 0, e.updatedAt = $now, e.memorySeq = 0, e.descriptionOrder = $order
+          RETURN e {.*} AS n`, { tenant: t, key, id, name: input.name.trim(), aliases, description: input.description, schemaId: input.schemaId, now, order });
         if (existing?.id === id) {
           await writeAliases(tx, t, id, aliases);
           await bump(tx, t);
@@ -143,9 +145,11 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
       }
       const found = toEntity(existing!);
       const merged = mergeAliases(found, aliases);
+      const described = describesEarlier(found.descriptionOrder, order)
+        ? { name: input.name.trim(), description: input.description, schemaId: input.schemaId, descriptionOrder: order } : {};
       const [updated] = await propRows(tx, `
-        MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.aliases = $aliases, e.updatedAt = $now RETURN e {.*} AS n`,
-      { tenant: t, id: found.id, aliases: merged, now });
+        MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.aliases = $aliases, e.updatedAt = $now SET e += $described RETURN e {.*} AS n`,
+      { tenant: t, id: found.id, aliases: merged, now, described });
       await writeAliases(tx, t, found.id, merged);
       await bump(tx, t);
       return updated!;
@@ -312,7 +316,8 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
     await this.init();
     const t = this.t(tenant);
     await this.db.write('describe', async (tx) => {
-      await tx.run('MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.description = $description, e.updatedAt = $now',
+      // Rewritten (erasure): no upsert takes it back to a turn's words.
+      await tx.run('MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.description = $description, e.descriptionOrder = null, e.updatedAt = $now',
         { tenant: t, id: entityId, description, now: new Date().toISOString() });
       await bump(tx, t);
     });

@@ -10,11 +10,13 @@ import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
+import { endMerge, pendingMerges, PENDING_MERGES_SCHEMA } from './neo4j-pending-merges.js';
+import type { PendingMerge } from '../pending-merges.js';
 import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA, refuseWhileMerging } from './neo4j-pending-erasures.js';
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
-import { mergeParticipantBatched } from './neo4j-participant-merge.js';
+import { mergeMarker, mergeParticipantBatched } from './neo4j-participant-merge.js';
 import { checkStreamOwner, setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
 export { ERASE_BATCH } from './neo4j-participant-erasure.js';
@@ -59,7 +61,7 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   }
 
   constructor(options: Neo4jOptions) {
-    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA, ...PENDING_ERASURES_SCHEMA, ...OWING_RENAME_SCHEMA]);
+    super(options, [...GRAPH_SCHEMA, ...RETIRED_IDS_SCHEMA, ...PENDING_ERASURES_SCHEMA, ...PENDING_MERGES_SCHEMA, ...OWING_RENAME_SCHEMA]);
   }
 
   async openSession(tenant: TenantId, sessionId: string, startedAt: string): Promise<SessionRecord> {
@@ -393,11 +395,21 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
     return this.db.read('retiredParticipant', (tx) => lookupRetired(tx, this.t(tenant), id));
   }
 
-  async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+  async mergeParticipants(tenant: TenantId, fromId: string, intoId: string, reindex: string[] = []): Promise<void> {
     if (fromId === intoId) return;
     await this.init();
     const t = this.t(tenant);
-    await mergeParticipantBatched(this.db, t, fromId, intoId);
+    await mergeParticipantBatched(this.db, t, fromId, intoId, reindex);
+  }
+
+  async pendingMerges(tenant: TenantId): Promise<PendingMerge[]> {
+    await this.init();
+    return pendingMerges(this.db, this.t(tenant));
+  }
+
+  async endMerge(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+    await this.init();
+    await endMerge(this.db, this.t(tenant), fromId, intoId, mergeMarker(fromId, intoId));
   }
 
   async setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null> {

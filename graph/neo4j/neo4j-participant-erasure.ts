@@ -1,6 +1,7 @@
 import { int, toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { DROP_ORPHAN_ADDRESSEE, stringList } from './neo4j-store-base.js';
 import { recordErasure } from './neo4j-retired-ids.js';
+import { forgetMergesOf } from './neo4j-pending-merges.js';
 import { addErasedUtterances, refuseWhileMerging } from './neo4j-pending-erasures.js';
 
 /** Nodes changed per transaction when a participant is erased. */
@@ -70,6 +71,7 @@ export async function eraseParticipant(db: Neo4jRunner, tenant: string, id: stri
     await tx.run(DROP_ORPHAN_ADDRESSEE, params);
     await recordErasure(tx, params.tenant, id, new Date().toISOString());
     await addErasedUtterances(tx, params.tenant, id, ids);
+    await forgetMergesOf(tx, params.tenant, id);
   });
   return ids;
 }

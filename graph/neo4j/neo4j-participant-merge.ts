@@ -5,6 +5,7 @@ import { DROP_ORPHAN_ADDRESSEE, propRows as rows } from './neo4j-store-base.js';
 import { SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant } from './neo4j-graph-rows.js';
 import { lookupRetired, recordMerge } from './neo4j-retired-ids.js';
+import { beginMerge } from './neo4j-pending-merges.js';
 import { ParleyError } from '../core/errors.js';
 import type { Participant } from '../types.js';
 
@@ -111,11 +112,13 @@ async function holdPair(tx: ManagedTransaction, t: string, fromId: string, intoI
  * and clears the marker in one transaction (also moving whatever was written naming `fromId` meanwhile). A merge cut
  * short (an outage, a crash) leaves `fromId` in place and both marked, with part of its turns already `intoId`'s (what
  * the merge asked); the same merge sent again goes on where it stopped and finishes it (a merge of another pair is
- * refused until then). Nothing happens when either is missing at the start.
+ * refused until then). The check's transaction also records the merge as pending (`beginMerge`, owing the re-indexing
+ * of `reindex`), so that what the moves re-point is re-indexed however the merge is finished, and a merge abandoned by
+ * a crash is found again (`pendingMerges`). Nothing happens when either is missing at the start.
  * @throws ParleyError `PARLEY_ERR_CONFLICT` when both hold different external ids (before anything moves), or either is
  *   being erased or merged otherwise; `PARLEY_ERR_NOT_FOUND` when either disappears part-way.
  */
-export async function mergeParticipantBatched(db: Neo4jRunner, t: string, fromId: string, intoId: string): Promise<void> {
+export async function mergeParticipantBatched(db: Neo4jRunner, t: string, fromId: string, intoId: string, reindex: string[] = []): Promise<void> {
   const params = { tenant: t, from: fromId, into: intoId };
   const marker = mergeMarker(fromId, intoId);
   const both = await db.write('mergeParticipants.check', async (tx) => {
@@ -123,6 +126,7 @@ export async function mergeParticipantBatched(db: Neo4jRunner, t: string, fromId
     if (typeof held === 'string') return false;
     checkMergeable(held.from, held.into);
     await tx.run('MATCH (n:Participant {tenant: $tenant}) WHERE n.id IN [$from, $into] SET n.merging = $marker', { ...params, marker });
+    await beginMerge(tx, t, fromId, intoId, reindex, new Date().toISOString());
     return true;
   });
   if (!both) return;

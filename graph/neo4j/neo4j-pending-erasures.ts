@@ -1,7 +1,7 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import type { Neo4jRunner } from './neo4j-connection.js';
-import { stringList } from './neo4j-store-base.js';
+import { ADD_IDS, stringList } from './neo4j-store-base.js';
 import { mergingConflict } from './neo4j-participant-merge.js';
 
 /**
@@ -11,16 +11,6 @@ import { mergingConflict } from './neo4j-participant-merge.js';
 export const PENDING_ERASURES_SCHEMA = [
   'CREATE CONSTRAINT parley_pending_erasure_key IF NOT EXISTS FOR (n:PendingErasure) REQUIRE (n.tenant, n.participantId) IS UNIQUE',
 ] as const;
-
-/**
- * Set `e.utteranceIds` to its ids and `$ids`, each once, in time linear in both: `collect(DISTINCT)`
- * keeps a hashed set, where testing each new id against the stored list (`NOT x IN e.utteranceIds`) was quadratic in
- * the person's history. With no ids at all the row ends here and nothing is set (the list stays as it was).
- */
-const ADD_IDS = `WITH e
-    UNWIND e.utteranceIds + $ids AS x
-    WITH e, collect(DISTINCT x) AS ids
-    SET e.utteranceIds = ids`;
 
 /** Record the erasure of `id`, or replace its plan and add `utteranceIds` to those recorded (the start time stays). */
 export async function beginErasure(db: Neo4jRunner, tenant: string, id: string, plan: string, utteranceIds: string[], at: string): Promise<void> {

@@ -24,6 +24,16 @@ export function stringList(value: unknown): string[] {
 }
 
 /**
+ * Set `e.utteranceIds` (a pending erasure's or merge's) to its ids and `$ids`, each once, in time linear in both: `collect(DISTINCT)`
+ * keeps a hashed set, where testing each new id against the stored list (`NOT x IN e.utteranceIds`) was quadratic in
+ * the person's history. With no ids at all the row ends here and nothing is set (the list stays as it was).
+ */
+export const ADD_IDS = `WITH e
+    UNWIND e.utteranceIds + $ids AS x
+    WITH e, collect(DISTINCT x) AS ids
+    SET e.utteranceIds = ids`;
+
+/**
  * What the Neo4j graph store, memory store and entity index share: one driver per process (with
  * one bookmark manager, so a read sees the writes before it), a managed-transaction runner,
  * tenant prefix and idempotent schema statements run once before the first query (and again after

@@ -9,7 +9,7 @@ import { fromJson, toJson, type SqliteDatabase } from './database.js';
 
 type Statement = Database.Statement<unknown[]>;
 import { entityKey, newId } from '../core/ids.js';
-import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
+import { describesEarlier, mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lb_schemas (
@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS lb_versions (tenant TEXT PRIMARY KEY, version INTEGER
 
 interface EntityRow {
   id: string; key: string; name: string; aliases: string; description: string; schema_id: string;
-  memory_count: number; updated_at: string;
+  memory_count: number; updated_at: string; description_order: string | null;
 }
 interface SchemaRow { id: string; name: string; description: string; origin: string; created_at: string }
 
@@ -47,6 +47,7 @@ function toEntity(r: EntityRow): EntityRecord {
   return {
     id: r.id, key: r.key, name: r.name, aliases: fromJson<string[]>(r.aliases, []), description: r.description,
     schemaId: r.schema_id, memoryCount: r.memory_count, updatedAt: r.updated_at,
+    ...(r.description_order ? { descriptionOrder: r.description_order } : {}),
   };
 }
 
@@ -95,6 +96,12 @@ function mergeUnkeyedSchemas(db: SqliteDatabase): void {
   }
 }
 
+/** `lb_entities.description_order` (`EntityInput.descriptionOrder`), added to a file of an older build on open; its entities keep theirs. */
+function addDescriptionOrder(db: SqliteDatabase): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(lb_entities)').all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has('description_order')) db.exec('ALTER TABLE lb_entities ADD COLUMN description_order TEXT');
+}
+
 /** The left brain in the embedded SQLite file (tables `lb_*`, every row tenant-scoped). */
 export class SqliteEntityIndex implements EntityIndex {
   readonly #db: SqliteDatabase;
@@ -106,6 +113,7 @@ export class SqliteEntityIndex implements EntityIndex {
     this.#db = db;
     db.exec(SCHEMA);
     migrateSchemaKeys(db);
+    addDescriptionOrder(db);
     this.#stmts = {
       addMemory: db.prepare(`INSERT OR IGNORE INTO lb_memories (tenant, entity_id, memory_id, kind, rank)
         VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(rank), 0) + 1 FROM lb_memories WHERE tenant = ? AND entity_id = ?))`),
@@ -157,18 +165,22 @@ export class SqliteEntityIndex implements EntityIndex {
             WHERE a.tenant = ? AND a.alias = ? LIMIT 1`).get(tenant, key) as EntityRow | undefined);
       if (existing) {
         const merged = mergeAliases({ key: existing.key, aliases: fromJson<string[]>(existing.aliases, []) }, aliases);
-        this.#db.prepare('UPDATE lb_entities SET aliases = ?, updated_at = ? WHERE tenant = ? AND id = ?')
-          .run(toJson(merged), now, tenant, existing.id);
+        const described = describesEarlier(existing.description_order, input.descriptionOrder) ? {
+          name: input.name.trim(), description: input.description, schema_id: input.schemaId, description_order: input.descriptionOrder ?? null,
+        } : {};
+        const row: EntityRow = { ...existing, ...described, aliases: toJson(merged), updated_at: now };
+        this.#db.prepare(`UPDATE lb_entities SET aliases = @aliases, updated_at = @updated_at, name = @name, description = @description,
+          schema_id = @schema_id, description_order = @description_order WHERE tenant = @tenant AND id = @id`).run({ tenant, ...row });
         this.#writeAliases(tenant, existing.id, merged);
         this.#bump(tenant);
-        return { ...existing, aliases: toJson(merged), updated_at: now };
+        return row;
       }
       const row: EntityRow = {
         id: newId('ent'), key, name: input.name.trim(), aliases: toJson(aliases), description: input.description,
-        schema_id: input.schemaId, memory_count: 0, updated_at: now,
+        schema_id: input.schemaId, memory_count: 0, updated_at: now, description_order: input.descriptionOrder ?? null,
       };
-      this.#db.prepare(`INSERT INTO lb_entities (tenant, id, key, name, aliases, description, schema_id, memory_count, updated_at)
-        VALUES (@tenant, @id, @key, @name, @aliases, @description, @schema_id, @memory_count, @updated_at)`).run({ tenant, ...row });
+      this.#db.prepare(`INSERT INTO lb_entities (tenant, id, key, name, aliases, description, schema_id, memory_count, updated_at, description_order)
+        VALUES (@tenant, @id, @key, @name, @aliases, @description, @schema_id, @memory_count, @updated_at, @description_order)`).run({ tenant, ...row });
       this.#writeAliases(tenant, row.id, aliases);
       this.#bump(tenant);
       return row;
@@ -282,7 +294,8 @@ export class SqliteEntityIndex implements EntityIndex {
   }
 
   async describe(tenant: TenantId, entityId: string, description: string): Promise<void> {
-    this.#db.prepare('UPDATE lb_entities SET description = ?, updated_at = ? WHERE tenant = ? AND id = ?')
+    // Rewritten (erasure): no upsert takes it back to a turn's words.
+    this.#db.prepare('UPDATE lb_entities SET description = ?, description_order = NULL, updated_at = ? WHERE tenant = ? AND id = ?')
       .run(description, new Date().toISOString(), tenant, entityId);
     this.#bump(tenant);
   }

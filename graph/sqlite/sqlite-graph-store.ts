@@ -10,6 +10,8 @@ import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, recordErasure, recordMerge } from './sqlite-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import { addErasedUtterances, beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
+import { beginMerge, endMerge, forgetMergesOf, pendingMerges } from './sqlite-pending-merges.js';
+import type { PendingMerge } from '../pending-merges.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
 import { addUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
@@ -316,6 +318,7 @@ export class SqliteGraphStore implements GraphStore {
       const removed = this.db.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(tenant, id).changes > 0;
       if (removed) recordErasure(this.db, tenant, id, new Date().toISOString());
       if (removed) addErasedUtterances(this.db, tenant, id, spoken.map((r) => r.id));
+      if (removed) forgetMergesOf(this.db, tenant, id);
       return removed ? spoken.map((r) => r.id) : null;
     });
     return erase();
@@ -341,7 +344,7 @@ export class SqliteGraphStore implements GraphStore {
     endErasure(this.db, tenant, id);
   }
 
-  async mergeParticipants(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+  async mergeParticipants(tenant: TenantId, fromId: string, intoId: string, reindex: string[] = []): Promise<void> {
     if (fromId === intoId) return;
     const from = await this.getParticipant(tenant, fromId);
     const into = await this.getParticipant(tenant, intoId);
@@ -358,6 +361,7 @@ export class SqliteGraphStore implements GraphStore {
         return fromJson<Record<string, unknown>>(row?.attributes, {});
       };
       const attributes = { ...stored(fromId), ...stored(intoId) };
+      beginMerge(this.db, tenant, fromId, intoId, reindex, new Date().toISOString());
       this.db.prepare('UPDATE utterances SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
       this.db
         .prepare(`INSERT OR IGNORE INTO addresses (tenant, utterance_id, participant_id)
@@ -389,6 +393,14 @@ export class SqliteGraphStore implements GraphStore {
       recordMerge(this.db, tenant, fromId, intoId, new Date().toISOString());
     });
     merge();
+  }
+
+  async pendingMerges(tenant: TenantId): Promise<PendingMerge[]> {
+    return pendingMerges(this.db, tenant);
+  }
+
+  async endMerge(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+    endMerge(this.db, tenant, fromId, intoId);
   }
 
   async setUtteranceSpeaker(tenant: TenantId, utteranceId: string, speakerId: string): Promise<Utterance | null> {

@@ -1,6 +1,10 @@
 import { wink } from '../wink.js';
 
-const PRONOUNS = new Set(['i', 'me', 'you', 'it', 'this', 'that', 'he', 'she', 'they', 'them', 'we', 'us', 'everything', 'something']);
+/** Words no emotion is about: pronouns and generic nouns ("I love things like that": no thing is named; text5). */
+const PRONOUNS = new Set(['i', 'me', 'you', 'it', 'this', 'that', 'he', 'she', 'they', 'them', 'we', 'us', 'everything', 'something',
+  'anything', 'thing', 'things', 'stuff', 'lot', 'lots']);
+/** Greetings and farewells: with the name said after them ("bye ben", "hello maria") they are no target (text5). */
+const GREETING = /^(?:bye|goodbye|hi|hello|hey|morning|night|evening|thanks|cheers|see)$/i;
 
 /**
  * Short-horizon attribution: the noun phrase a turn's emotion is about. Prefers the object of an
@@ -24,6 +28,12 @@ export function affectTarget(text: string): string | null {
   };
   for (let i = 0; i < words.length; i++) {
     const p = pos[i] ?? '';
+    if (GREETING.test(words[i] ?? '')) {
+      // "bye ben": the greeting and the name it addresses both left out.
+      flush();
+      if (['NOUN', 'PROPN'].includes(pos[i + 1] ?? '')) i++;
+      continue;
+    }
     if (['ADJ', 'NOUN', 'PROPN'].includes(p) && !PRONOUNS.has((words[i] ?? '').toLowerCase())) {
       if (cur.length === 0) start = i;
       cur.push(words[i] ?? '');

@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../../graph/core/errors.js';
+import type { ShedSpan } from './shed-spans.js';
+import type { EndReason } from './turn-segmenter.js';
 
 /**
  * Events of one audio session, in order of occurrence per turn. All times in milliseconds relative to
@@ -18,7 +20,7 @@ export type AudioSessionEvent =
       audioEndMs: number;
       /** Audio position at which the end of turn was decided (`audioEndMs` + silence, or the commit). */
       decidedAtMs: number;
-      reason: 'silence' | 'commit' | 'max_turn';
+      reason: EndReason;
     }
   | {
       type: 'partial';
@@ -43,10 +45,19 @@ export type AudioSessionEvent =
       audioOffsetMs: number;
     }
   | {
+      /** Audio shed under overload since the last such event: sent when an episode ends, or the session closes in one. */
+      type: 'audio_shed';
+      /** Where the first span begins and the last ends. */
+      fromMs: number;
+      untilMs: number;
+      /** Every stretch shed, oldest first. */
+      spans: ShedSpan[];
+    }
+  | {
       type: 'error'; code: ErrorCode; message: string; fatal: boolean;
       /** `PARLEY_ERR_OVERLOADED` of shed audio: where the episode's shed audio begins, ms of the stream. */
       shedFromMs?: number;
     };
 
-/** The event types without `error`, as produced by a speech pipeline. */
-export type SpeechEvent = Exclude<AudioSessionEvent, { type: 'error' }>;
+/** The event types a speech pipeline produces (the session adds `error` and `audio_shed`). */
+export type SpeechEvent = Exclude<AudioSessionEvent, { type: 'error' | 'audio_shed' }>;

@@ -8,11 +8,15 @@ import { PIPELINE_SAMPLE_RATE, validateStreamFormat, type StreamFormatParams } f
 export const NARROWBAND_MAX_RATE = 8000;
 import { EventChannel } from './event-channel.js';
 import { OverloadGuard } from './overload-guard.js';
+import { MAX_SPANS_PER_NOTICE, ShedSpans } from './shed-spans.js';
+import { F32_AS_S16_HINT, looksLikeF32 } from './format-hints.js';
 import type { VadOptions } from './vad-options.js';
 
 export { EPISODE_END_MS, MAX_CATCH_UP_MS } from './overload-guard.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
+/** How many `pcm_s16le` frames with sound are looked at for float32 samples sent as such. */
+const F32_CHECK_FRAMES = 50;
 
 /** Options of {@link createAudioSession}. Durations in milliseconds. */
 export interface AudioSessionOptions {
@@ -46,7 +50,8 @@ export interface AudioSessionOptions {
 /**
  * One client's audio session: decode → (worker) VAD → end of turn → streaming ASR, with events read by
  * iterating the session. Overload (audio faster than real time, a pool or consumer that falls behind)
- * sheds the excess audio and emits one `PARLEY_ERR_OVERLOADED` error event per episode.
+ * sheds the excess audio and emits one `PARLEY_ERR_OVERLOADED` error event per episode, at its first shed frame,
+ * and one `audio_shed` event with the exact spans shed when it ends (or the session closes during it).
  */
 export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   private readonly channel: EventChannel<AudioSessionEvent>;
@@ -54,8 +59,12 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   /** Session clock: 16 kHz samples received, shed ones included. */
   private clockSamples = 0;
   private shedSamples = 0;
+  /** The audio shed, as spans: reported per episode (`audio_shed`), and kept to say what was never heard. */
+  readonly shed = new ShedSpans();
   /** What is shed: the lead, the workers' backlog, overload episodes. */
   private readonly guard: OverloadGuard;
+  /** `pcm_s16le` frames with sound still to look at for float32 samples sent as such (0 once warned, or for other encodings). */
+  private f32Checks: number;
   private awaitingFinal = 0;
   private pendingCommits = 0;
   private closed = false;
@@ -67,6 +76,7 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
   constructor(private readonly decoder: AudioDecoder, options: AudioSessionOptions) {
     this.channel = new EventChannel(options.maxBufferedEvents ?? 256);
     this.guard = new OverloadGuard(options);
+    this.f32Checks = decoder.format.encoding === 'pcm_s16le' ? F32_CHECK_FRAMES : 0;
     this.stream = options.pool.openStream({ vad: options.vad ?? {}, narrowband: decoder.format.sampleRate <= NARROWBAND_MAX_RATE }, {
       onEvent: (e) => this.onEvent(e),
       onAck: (n) => { this.guard.ack(n); this.onProgress?.(); this.checkIdle(); },
@@ -116,22 +126,44 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
       if (err instanceof ParleyError) return err;
       throw err;
     }
+    if (this.f32Checks > 0) this.checkF32(frame);
     const start = this.clockSamples;
     this.clockSamples += samples.length;
     const verdict = this.guard.take(samples.length, arrivedAt, this.channel.full, takenAt);
+    if (verdict.endedEpisode) this.reportShed();
     if (verdict.shed) {
       if (verdict.newEpisode) {
         const fromMs = Math.round(start / SAMPLES_PER_MS);
         this.channel.put({
           type: 'error', code: 'PARLEY_ERR_OVERLOADED', fatal: false, shedFromMs: fromMs,
-          message: `audio shed from ${(fromMs / 1000).toFixed(1)} s of the stream (shed_from_ms ${fromMs}) until the overload ends: ${verdict.why}`,
+          message: `audio shed from ${(fromMs / 1000).toFixed(1)} s of the stream (shed_from_ms ${fromMs}) until the overload ends (audio.shed will name the spans): ${verdict.why}`,
         });
       }
       this.shedSamples += samples.length;
+      this.shed.add(start, samples.length);
+      if (this.shed.pending >= MAX_SPANS_PER_NOTICE) this.reportShed();
       return undefined;
     }
     this.stream.push(samples, start);
     return undefined;
+  }
+
+  /** Warn once (non-fatal `PARLEY_ERR_BAD_AUDIO`, the audio still taken) when a frame looks like `f32le` sent as `pcm_s16le`. */
+  private checkF32(frame: Uint8Array): void {
+    const f32 = looksLikeF32(frame);
+    if (f32 === undefined) return; // silence tells nothing: the frames looked at are those with sound
+    this.f32Checks -= 1;
+    if (!f32) return;
+    this.f32Checks = 0;
+    this.channel.put({ type: 'error', code: 'PARLEY_ERR_BAD_AUDIO', fatal: false, message: F32_AS_S16_HINT });
+  }
+
+  /** Tell the consumer which audio was shed since the last notice (an `audio_shed` event), when any was. */
+  private reportShed(): void {
+    const spans = this.shed.takeEpisode();
+    const first = spans[0];
+    const last = spans[spans.length - 1];
+    if (first && last) this.channel.put({ type: 'audio_shed', fromMs: first.fromMs, untilMs: last.untilMs, spans });
   }
 
   /**
@@ -168,6 +200,8 @@ export class AudioSession implements AsyncIterable<AudioSessionEvent> {
    */
   async close(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.closed) return;
+    // An episode still open when the stream closes is reported now: nothing else will end it.
+    this.reportShed();
     if (options.flush) {
       this.commit();
       const limit = options.timeoutMs ?? 10000;

@@ -1,4 +1,5 @@
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
+import { rateHint } from './format-hints.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
 
@@ -27,8 +28,11 @@ export interface OverloadGuardOptions {
   catchUpMs?: number;
 }
 
-/** The guard's verdict on one frame: accept it, or shed it (with whether that starts an overload episode, and why). */
-export type Verdict = { shed: false } | { shed: true; newEpisode: boolean; why: string };
+/**
+ * The guard's verdict on one frame: accept it, or shed it (with whether that starts an overload episode, and why);
+ * `endedEpisode`: an overload episode ended at this frame (before it, when this frame starts a new one).
+ */
+export type Verdict = { shed: false; endedEpisode: boolean } | { shed: true; newEpisode: boolean; why: string; endedEpisode: boolean };
 
 /** One connection's accounting, samples. */
 interface Connection {
@@ -45,6 +49,9 @@ interface Connection {
 
 const newConnection = (firstFrameAt: number | undefined, acceptedFrom: number, catchUpSamples: number): Connection =>
   ({ firstFrameAt, acceptedFrom, catchUpSamples, peakLeadSamples: 0, serverHeldSamples: 0 });
+
+/** How long a connection must have sent before its rate counts as sustained (for {@link rateHint}), ms. */
+const SUSTAINED_MS = 3000;
 
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -124,24 +131,28 @@ export class OverloadGuard {
     c.firstFrameAt ??= arrivedAt;
     // The wall clock alone ends an episode too: a client that paused after a shed frame (push to talk, a muted
     // mic) is not still in it minutes later, when an unrelated overload must be reported again.
-    if (this.episode && arrivedAt - this.episode.lastShedAt >= EPISODE_END_MS) this.episode = null;
+    let endedEpisode = this.episode !== null && arrivedAt - this.episode.lastShedAt >= EPISODE_END_MS;
+    if (endedEpisode) this.episode = null;
     const serverHeld = takenAt > arrivedAt;
     const why = this.overloaded(samples, arrivedAt - c.firstFrameAt, eventsFull, serverHeld);
     if (why !== undefined) {
       const newEpisode = this.episode === null;
       this.episode = { acceptedSamples: 0, lastShedAt: arrivedAt };
-      return { shed: true, newEpisode, why };
+      return { shed: true, newEpisode, why, endedEpisode };
     }
     // A backlog that hovers at its bound sheds and accepts frames in turn: one episode, not an error per frame.
     if (this.episode) {
       this.episode.acceptedSamples += samples;
-      if (this.episode.acceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) this.episode = null;
+      if (this.episode.acceptedSamples >= EPISODE_END_MS * SAMPLES_PER_MS) {
+        this.episode = null;
+        endedEpisode = true;
+      }
     }
     this.acceptedSamples += samples;
     this.inFlightSamples += samples;
     c.peakLeadSamples = Math.max(c.peakLeadSamples, this.acceptedSamples - c.acceptedFrom - (arrivedAt - (c.firstFrameAt ?? arrivedAt)) * SAMPLES_PER_MS);
     if (serverHeld) c.serverHeldSamples += samples;
-    return { shed: false };
+    return { shed: false, endedEpisode };
   }
 
   /**
@@ -172,7 +183,10 @@ export class OverloadGuard {
     }
     if (leadMs > maxLeadMs) {
       const allowance = catchUpMs > 0 ? ` plus ${s(catchUpMs)} to catch up after a reconnect` : '';
-      return `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)}${allowance})`;
+      // Sent at a steady multiple of real time for seconds (not a burst, not a catch-up): likely a wrong format.
+      const sentMs = (this.acceptedSamples - c.acceptedFrom + samples) / SAMPLES_PER_MS;
+      const hint = catchUpMs === 0 && elapsedMs >= SUSTAINED_MS ? rateHint(sentMs / elapsedMs) : undefined;
+      return `audio is arriving faster than real time (${s(leadMs)} ahead; at most ${s(this.maxLeadMs)}${allowance})${hint ? `; ${hint}` : ''}`;
     }
     return eventsFull ? 'events are not being read' : undefined;
   }

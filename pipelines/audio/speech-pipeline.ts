@@ -3,7 +3,7 @@ import type { AudioSessionEvent } from './audio-events.js';
 import { PIPELINE_SAMPLE_RATE } from './audio-format.js';
 import { LevelControl } from './level-control.js';
 import { SILERO_CONTEXT_SAMPLES, SILERO_WINDOW_SAMPLES, type SileroStreamState, type SileroVadModel } from './silero-vad-model.js';
-import { TurnSegmenter } from './turn-segmenter.js';
+import { TurnSegmenter, type EndReason } from './turn-segmenter.js';
 import { resolveVadOptions, type ResolvedVadOptions, type VadOptions } from './vad-options.js';
 
 const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
@@ -82,16 +82,13 @@ export class SpeechPipeline {
   }
 
   /**
-   * Process a chunk that starts at session sample `startSample`. A gap (audio shed upstream) moves the
-   * clock forward and drops the partial window. Calls must not overlap.
+   * Process a chunk that starts at session sample `startSample`. A gap (audio shed upstream) is audio nobody
+   * heard: the open turn ends where it begins (reason `overload`, with the partial window heard before it),
+   * so speech after it starts a new turn, and the clock moves over it. Calls must not overlap.
    */
   async process(samples: Float32Array, startSample: number): Promise<void> {
     if (this.closed) return;
-    if (startSample > this.nextSample) {
-      this.pendingLength = 0;
-      this.vadState.input.fill(0, 0, SILERO_CONTEXT_SAMPLES); // the context before a gap is not this audio's
-      this.nextSample = startSample;
-    }
+    if (startSample > this.nextSample) this.skipTo(startSample);
     let offset = 0;
     while (offset < samples.length) {
       const take = Math.min(SILERO_WINDOW_SAMPLES - this.pendingLength, samples.length - offset);
@@ -154,7 +151,7 @@ export class SpeechPipeline {
     if (turn && partial !== undefined) this.emit({ type: 'partial', turnId: turn.id, text: partial, atMs: this.positionMs });
   }
 
-  private endTurn(speechEndMs: number, decidedAtMs: number, reason: 'silence' | 'commit' | 'max_turn'): void {
+  private endTurn(speechEndMs: number, decidedAtMs: number, reason: EndReason): void {
     // A last partial only from a recogniser that makes them (Moonshine's flush starts a decode instead).
     if (this.asr.producesPartials) this.flushPartial();
     const turn = this.turn;
@@ -177,10 +174,24 @@ export class SpeechPipeline {
 
   /** Force the open turn to end now (client `input.commit`). Audio still buffered below one window is included. */
   commit(): void {
+    this.cut('commit');
+  }
+
+  /** End the open turn at the end of the audio heard so far, the partial window included. */
+  private cut(reason: 'commit' | 'overload'): void {
     // Under `vad+asr` this last partial window goes ungained: gaining it here would advance the level state twice.
     if (this.pendingLength > 0 && this.turn) this.feed(this.pending.slice(0, this.pendingLength), this.nextSample);
-    const ev = this.segmenter.commit(this.nextSample / SAMPLES_PER_MS);
+    const ev = this.segmenter.commit(this.nextSample / SAMPLES_PER_MS, reason);
     if (ev?.type === 'stop') this.endTurn(ev.speechEndMs, ev.decidedAtMs, ev.reason);
+  }
+
+  /** Audio up to `startSample` was shed: end the open turn before it, and forget what preceded it. */
+  private skipTo(startSample: number): void {
+    this.cut('overload');
+    this.pendingLength = 0;
+    this.ring.length = 0; // padding for a turn after the gap must not reach back across it
+    this.vadState.input.fill(0, 0, SILERO_CONTEXT_SAMPLES); // the context before a gap is not this audio's
+    this.nextSample = startSample;
   }
 
   /** Abandon any open turn and stop processing. */

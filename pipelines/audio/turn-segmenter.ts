@@ -11,8 +11,14 @@ export type SegmentEvent =
       speechEndMs: number;
       /** Audio position at which the end of turn was decided. */
       decidedAtMs: number;
-      reason: 'silence' | 'commit' | 'max_turn';
+      reason: EndReason;
     };
+
+/**
+ * Why a turn ended: its closing silence, the client's commit, its longest length, or `overload`: audio after
+ * it was shed under overload, so the turn closes where that unheard audio begins.
+ */
+export type EndReason = 'silence' | 'commit' | 'max_turn' | 'overload';
 
 /** Longest run of sub-threshold windows a not-yet-confirmed onset survives, in ms. */
 const MAX_CANDIDATE_DIP_MS = 64;
@@ -68,14 +74,18 @@ export class TurnSegmenter {
     return paused ? { type: 'pause', silenceFromMs: startMs } : undefined;
   }
 
-  /** Force the open turn to end at `nowMs`; `undefined` when no turn is open. */
-  commit(nowMs: number): SegmentEvent | undefined {
+  /**
+   * Force the open turn to end at `nowMs` (`reason` `commit`, or `overload` where the audio after `nowMs` was
+   * shed); any onset not yet confirmed is dropped. `undefined` when no turn is open.
+   */
+  commit(nowMs: number, reason: 'commit' | 'overload' = 'commit'): SegmentEvent | undefined {
     this.candidateMs = undefined;
+    this.candidateDipMs = 0;
     if (this.onsetMs === undefined) return undefined;
-    return this.end(this.silenceFromMs ?? nowMs, nowMs, 'commit');
+    return this.end(this.silenceFromMs ?? nowMs, nowMs, reason);
   }
 
-  private end(speechEndMs: number, decidedAtMs: number, reason: 'silence' | 'commit' | 'max_turn'): SegmentEvent {
+  private end(speechEndMs: number, decidedAtMs: number, reason: EndReason): SegmentEvent {
     this.onsetMs = undefined;
     this.silenceFromMs = undefined;
     return { type: 'stop', speechEndMs, decidedAtMs, reason };

@@ -50,8 +50,9 @@ export async function mergeParticipantsByHand(
  * utterances and interactions, joins names, aliases, attributes and external ids, and records `fromId`
  * as merged into `intoId`, so writes still naming `fromId` are attributed to `intoId`
  * (`GraphStore.mergeParticipants`); the memory store relabels facts and persona (`relabelFacts`); the
- * stored voiceprints move; the touched utterances are queued for re-indexing under the new ids. The
- * caller tells the sessions (`speaker.merged`).
+ * stored voiceprints move; the touched utterances are queued for re-indexing under the new ids (the graph records
+ * them with the pending merge before it moves any, so an attempt cut short still owes them). The caller tells the
+ * sessions (`speaker.merged`).
  */
 export async function applyMerge(stores: Stores, tenant: TenantId, fromId: string, intoId: string): Promise<MergeReport> {
   const touched = await pagedUtterances(stores, tenant, { speakerId: fromId });
@@ -59,7 +60,7 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
   const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
   // Recorded before the merge: a crash after it is finished at start, like a rename's.
   if (from && into) await oweMergeRename(stores, tenant, from, into);
-  await stores.graph.mergeParticipants(tenant, fromId, intoId);
+  await stores.graph.mergeParticipants(tenant, fromId, intoId, touched);
   if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
   return finishMergeTail(stores, tenant, fromId, intoId, touched);
 }
@@ -72,10 +73,11 @@ export async function mergedAwayInto(graph: GraphStore, tenant: TenantId, fromId
 
 /**
  * What a merge does after the graph retired `fromId` into `intoId`, every step idempotent, so a merge cut short in it is
- * finished by the same merge sent again: the memory store relabels facts and persona (`relabelFacts`), the stored
- * voiceprints move, and `touched` (the utterances the merge re-pointed) are queued for re-indexing under the new ids.
- * Sent again, the merge no longer knows which utterances the first attempt re-pointed (they are `intoId`'s now): it
- * queues none, and their index entries keep `fromId` until they are next re-indexed.
+ * finished by the same merge sent again (or at start, `finishAbandonedMerges`): the memory store relabels facts and
+ * persona (`relabelFacts`), the stored voiceprints move, and `touched` (the utterances this attempt re-pointed) are
+ * queued for re-indexing under the new ids, with those an earlier attempt re-pointed: the graph recorded them before it
+ * moved any (`GraphStore.pendingMerges`). Then the pending merge is ended (`GraphStore.endMerge`). The report names
+ * this attempt's `touched` only.
  */
 export async function finishMergeTail(stores: Stores, tenant: TenantId, fromId: string, intoId: string, touched: string[]): Promise<MergeReport> {
   await relabelFacts(stores, tenant, fromId, intoId);
@@ -83,6 +85,12 @@ export async function finishMergeTail(stores: Stores, tenant: TenantId, fromId: 
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
   const sessionIds = await queueReindex(stores, tenant, touched);
+  const pending = (await stores.graph.pendingMerges(tenant)).find((m) => m.fromId === fromId && m.intoId === intoId);
+  if (pending) {
+    const now = new Set(touched);
+    await queueReindex(stores, tenant, pending.utteranceIds.filter((id) => !now.has(id)));
+    await stores.graph.endMerge(tenant, fromId, intoId);
+  }
   return { utteranceIds: touched, sessionIds, voiceprints };
 }
 

@@ -53,12 +53,20 @@ export function oneNamed(ref: string, byName: readonly Participant[]): Participa
 export async function resolveParticipantRef(graph: GraphStore, tenant: TenantId, ref: string, what = 'participant'): Promise<Participant> {
   const found = await findParticipantByRef(graph, tenant, ref);
   if (found) return found;
+  throw await unknownRef(graph, tenant, ref, what);
+}
+
+/**
+ * The 404 for `ref`, which no participant holds: it says where a merged-away id went, that an erased one was erased,
+ * or that there is no `what` by that reference (`also` appended: what else was looked for).
+ */
+export async function unknownRef(graph: GraphStore, tenant: TenantId, ref: string, what = 'participant', also = ''): Promise<ParleyError> {
   const retired = await graph.retiredParticipant(tenant, ref);
   if (retired && 'mergedInto' in retired) {
-    throw new ParleyError('PARLEY_ERR_NOT_FOUND', `participant ${ref} was merged into ${retired.mergedInto}; use ${retired.mergedInto}`);
+    return new ParleyError('PARLEY_ERR_NOT_FOUND', `participant ${ref} was merged into ${retired.mergedInto}; use ${retired.mergedInto}`);
   }
-  if (retired) throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'participant was erased');
-  throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no ${what} with id, external_id or name ${JSON.stringify(ref)}`);
+  if (retired) return new ParleyError('PARLEY_ERR_NOT_FOUND', 'participant was erased');
+  return new ParleyError('PARLEY_ERR_NOT_FOUND', `no ${what} with id, external_id or name ${JSON.stringify(ref)}${also}`);
 }
 
 /**

@@ -27,6 +27,9 @@ import { standingSlot } from './standing-slots.js';
 import { staySpan } from './stay-span.js';
 import { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 import { pleasantry, withElidedI } from './elided-i.js';
+import { withoutDiscourseTags } from './discourse-tags.js';
+import { namedOnce } from './fact-names.js';
+import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
 
 export { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 export { pleasantry, withElidedI } from './elided-i.js';
@@ -110,7 +113,8 @@ export class EmbeddedExtractor implements Extractor {
     // "Glad to hear it": a pleasantry is no memory.
     // "i guess i start monday", as a recogniser writes it: the pronoun read as "I" (rules 38).
     // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
-    const sentences = this.#sentences(withCapitalI(withoutFillers(u.text))).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
+    // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
+    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutFillers(u.text)))).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);
@@ -315,7 +319,23 @@ export class EmbeddedExtractor implements Extractor {
         facts.push(outcome && f.slot === null ? { ...said, settles: outcome } : said);
       }
     }
-    return { facts, profileUpdates };
+    return { facts: this.#written(facts, input, display), profileUpdates };
+  }
+
+  /**
+   * The facts as a person would write them (text5): a subject named once ("Ana can't lift heavy things, they hurt their
+   * back"), and none opening with a bare pronoun: "She did…" tells of the one person the previous turns name, else it
+   * is dropped.
+   */
+  #written(facts: ExtractedFact[], input: ExtractionInput, display: (id: string) => string): ExtractedFact[] {
+    let people: string[] | null = null;
+    const participants = [input.current.speakerId, ...input.current.addresseeIds, ...input.previous.map((p) => p.speakerId)].map(display);
+    return facts.flatMap((f) => {
+      // The previous turns are read for names only when a fact opens with a pronoun.
+      const content = withoutOpeningPronoun(namedOnce(this.#nlp, f.content),
+        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
+      return content === null ? [] : [{ ...f, content: namedOnce(this.#nlp, content) }];
+    });
   }
 
   /**

@@ -193,11 +193,16 @@
  * correction, and the statement after it is stored ("No, Dora moved back to Paris."; grammar.ts `withoutCorrectingNo`);
  * "I work at Initech as an engineer" is `works_at` Initech and `occupation` engineer (the title was part of the employer,
  * so leaving Initech ended nothing; changes.ts `employerAndTitle`), and "…, I joined Globex" is a clause of its own.
- * 45 (life5): a month named alone while we are in it is this month ("for two weeks in December" said on 5 December:
+ * 45: fact text a person would write (text5): a subject named again in a later clause is told with a pronoun ("Ana
+ * can't lift heavy things, they hurt their back", "Ana will phone their brother"; fact-names.ts); discourse tags at a
+ * clause's edge are left out ("by the way", "you know", "to be honest"…, and "I guess" closing one; discourse-tags.ts); a fact opening with a bare pronoun takes the one person the
+ * previous turns name, else is dropped, and an opening judgement ("It was great, …") is left out (opening-pronouns.ts);
+ * "I like things / stuff" is no liking, and a greeting or farewell with a name ("bye ben") is no persona target.
+ * 46 (life5): a month named alone while we are in it is this month ("for two weeks in December" said on 5 December:
  * a stay now to 19 December 2026, not December 2027; "this December" the same; "next December" next year's;
  * month-ahead.ts); a preference said with the alternative turned down keeps its "for now" ("For now I prefer tea, not
  * coffee": the "not" denies no liking) and fills the preferred thing's slot ("I prefer tea to coffee", "…rather than
  * coffee": `preference:tea`; rejected-alternative.ts). Decisions (not extraction) of the same round: an utterance older than the fact it would replace or end
  * is history (said-order.ts), and a cancelled plan ends the stay told with it (cancelled-plans.ts).
  */
-export const EMBEDDED_RULES_VERSION = 45;
+export const EMBEDDED_RULES_VERSION = 46;

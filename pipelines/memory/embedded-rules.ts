@@ -152,6 +152,9 @@ const PREF_VERBS: Record<string, [string, string]> = {
 /** A place pointed at as the one the speaker is in: "this city", "this town" (said whole; "this place" is as often a restaurant). */
 const PLACE_HERE = /^this\s+(?:city|town|village|country|neighbou?rhood|island)$/i;
 
+/** "I like things like that", "I love stuff": no thing is named, so no liking is kept (text5). */
+const GENERIC_THING = /^(?:things?|stuff|everything|something|anything|lots?)(?:\s+like\s+(?:that|this|it))?$/i;
+
 /** "I love sushi", "I don't like jazz", "I'm a big fan of X", "my favourite food is X". */
 function preference(c: RuleContext): RuleFact[] {
   const verbs = Object.keys(PREF_VERBS).sort((a, b) => b.length - a.length).join('|');
@@ -162,7 +165,7 @@ function preference(c: RuleContext): RuleFact[] {
     // "I prefer tea to coffee": said whole, but the alternative turned down is no part of the liked thing's slot (life5).
     const turned = m[1].toLowerCase() === 'prefer' ? withoutTurnedDown(`prefer ${m[2]}`) : null;
     const liked = turned ? likedThing(turned.kept.replace(/^prefer\s+/, '')) : object;
-    if (!object || /^(to\s+)?(it|that|this)$/i.test(object)) return [];
+    if (!object || /^(to\s+)?(it|that|this)$/i.test(object) || GENERIC_THING.test(object)) return [];
     const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
     // "I live in Porto and I love this city": the place the speaker is in, when the talk has told it (rules 40).
     if (c.here && PLACE_HERE.test(object)) {

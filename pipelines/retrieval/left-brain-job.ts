@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import type { EntityIndex, EntityLinkWrite, EntityMemoryWrite, EntityRecord } from '../../graph/entity-index.js';
+import { entityKey } from '../../graph/core/ids.js';
+import { describesEarlier } from '../../graph/entity-merge.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Job, JobHandler } from '../../graph/job-queue.js';
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
-import type { TenantId } from '../../graph/types.js';
+import type { TenantId, Utterance } from '../../graph/types.js';
 import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { EntityExtractor, type EntityMention } from './entity-extraction.js';
@@ -44,6 +46,16 @@ export interface LeftBrainDeps {
 }
 
 /**
+ * A key that sorts turns in the order they were spoken (time, then place in the session): a new entity is described
+ * by its earliest turn whichever job finishes first (`EntityInput.descriptionOrder`), so the same conversation gives
+ * the same left brain however its jobs interleave.
+ */
+export function descriptionOrder(u: Pick<Utterance, 'time' | 'seq'>): string {
+  const ms = Date.parse(u.time);
+  return `${Number.isFinite(ms) ? new Date(ms).toISOString() : u.time}#${String(u.seq).padStart(9, '0')}`;
+}
+
+/**
  * The `retrieval.left-brain` job handler: extract entity mentions from the utterance and its facts
  * (proper and common noun runs, plus each fact's subject), create new entities with a description
  * and a schema chosen by embedding similarity, record which memories are about each entity, link
@@ -76,7 +88,7 @@ export function createLeftBrainHandler(deps: LeftBrainDeps): JobHandler<LeftBrai
     if (all.length === 0) return;
     signal.throwIfAborted();
 
-    const entities = await resolveEntities(deps, schemas, tenant, all, u.text, minScore);
+    const entities = await resolveEntities(deps, schemas, tenant, all, u, minScore);
     const idOf = (m: EntityMention): string | undefined => entities.get(m.name.toLowerCase())?.id;
 
     // Every memory and link of this utterance is written in one call (one commit on SQLite).
@@ -127,9 +139,13 @@ async function participantNames(graph: GraphStore, tenant: TenantId, ids: string
   return out;
 }
 
-/** Existing entities by name, new ones created with a description, a schema and a vector. */
+/**
+ * Existing entities by name, new ones created with a description, a schema and a vector; one this turn precedes
+ * (`descriptionOrder`) described anew from it.
+ */
 async function resolveEntities(
-  deps: LeftBrainDeps, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], context: string, minScore: number,
+  deps: LeftBrainDeps, schemas: SchemaVectors, tenant: TenantId, mentions: EntityMention[], u: Utterance,
+  minScore: number,
 ): Promise<Map<string, EntityRecord>> {
   const out = new Map<string, EntityRecord>();
   for (const e of await deps.entities.findByNames(tenant, mentions.map((m) => m.name))) {
@@ -146,23 +162,50 @@ async function resolveEntities(
       if (hit) out.set(m.name.toLowerCase(), await deps.entities.upsertEntity(tenant, { name: hit.key, aliases: [m.name], description: hit.description, schemaId: hit.schemaId }));
     }
   }
-  const fresh = mentions.filter((m) => !out.has(m.name.toLowerCase()));
+  const order = descriptionOrder(u);
+  const fresh = mentions.filter((m) => {
+    const e = out.get(m.name.toLowerCase());
+    return !e || (e.key === entityKey(m.name) && describesEarlier(e.descriptionOrder, order));
+  });
   if (fresh.length === 0) return out;
-  const descriptions = fresh.map((m) => `${m.name}: ${context.slice(0, ENTITY_CONTEXT_CHARS)}`);
+  const descriptions = fresh.map((m) => `${m.name}: ${u.text.slice(0, ENTITY_CONTEXT_CHARS)}`);
   const vectors = await deps.embedder.embed(descriptions);
-  const points = [];
-  for (const [i, m] of fresh.entries()) {
-    const vector = vectors[i] as Float32Array;
+  const schemaIds: string[] = [];
+  for (const vector of vectors) {
     const best = (await schemas.rank(tenant, vector))[0];
-    const schemaId = best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID;
-    const e = await deps.entities.upsertEntity(tenant, { name: m.name, description: descriptions[i] as string, schemaId });
-    out.set(m.name.toLowerCase(), e);
-    // Made before (another job meanwhile, or an alias of one): its description and vector stay together.
-    if (e.description !== descriptions[i]) continue;
-    points.push({ id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key } });
+    schemaIds.push(best && best.score >= minScore ? best.schema.id : FALLBACK_SCHEMA_ID);
   }
-  await deps.vectors.upsert(tenant, ENTITY_COLLECTION, points);
+  const written: EntityVector[] = [];
+  for (const [i, m] of fresh.entries()) {
+    const description = descriptions[i] as string;
+    const e = await deps.entities.upsertEntity(tenant, { name: m.name, description, schemaId: schemaIds[i] as string, descriptionOrder: order });
+    out.set(m.name.toLowerCase(), e);
+    // Described by an earlier turn (another job meanwhile, or an alias of one): its description and vector stay together.
+    if (e.description === description) written.push({ entity: e, vector: vectors[i] as Float32Array });
+  }
+  await settleVectors(deps, tenant, written);
   return out;
+}
+
+interface EntityVector { entity: EntityRecord; vector: Float32Array }
+
+/**
+ * Write entity vectors, then read the entities again: one another job described from an earlier turn meanwhile (whose
+ * vector may have been written before this one) gets its description's vector written again, until each read after a
+ * write finds the description written. Descriptions only move to earlier turns and a text's vector does not depend on
+ * other texts, so the vector left is the description's whichever job writes last; no lock is held.
+ */
+async function settleVectors(deps: LeftBrainDeps, tenant: TenantId, written: EntityVector[]): Promise<void> {
+  let pending = written;
+  while (pending.length > 0) {
+    await deps.vectors.upsert(tenant, ENTITY_COLLECTION, pending.map(({ entity: e, vector }) => ({
+      id: e.id, vector, payload: { layer: 'entity', schemaId: e.schemaId, name: e.key },
+    })));
+    const wrote = new Map(pending.map((p) => [p.entity.id, p.entity.description]));
+    const moved = (await deps.entities.getEntities(tenant, [...wrote.keys()])).filter((e) => e.description !== wrote.get(e.id));
+    const vectors = moved.length > 0 ? await deps.embedder.embed(moved.map((e) => e.description)) : [];
+    pending = moved.map((entity, i) => ({ entity, vector: vectors[i] as Float32Array }));
+  }
 }
 
 /**

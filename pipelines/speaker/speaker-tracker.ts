@@ -7,8 +7,7 @@ import { bandOffset, narrowbandModelId, type BandOffsets, type VoiceBand } from 
 import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js';
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
-import { validateCentroid, type CentroidUpdate } from './centroid-update.js';
-import { defers, joinPool, pooled, validateDeferral, type DeferredFounding, type PendingTurn } from './deferred-founding.js';
+import { updateWeight, validateCentroid, type CentroidUpdate } from './centroid-update.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
 export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
@@ -29,8 +28,7 @@ export interface SpeakerAssignment {
   turn: number;
   /**
    * With `revise`, on a founding turn: earlier turns of this session moved from the voice heard before
-   * to the new id (newest first); with `defer`, on a turn that founds an id from pending turns: those turns (oldest
-   * first). Absent when none moved.
+   * to the new id (newest first). Absent when none moved.
    */
   revised?: RevisedTurn[];
 }
@@ -78,15 +76,11 @@ export interface SpeakerTrackerOptions {
    */
   revise?: FirstTurnRevision | null;
   /**
-   * With `decision`: a turn too short to found an id on its own is pending, pooled with the next such turns, and an
-   * id is founded from the pool once it holds enough speech (`deferred-founding.ts`). Null or absent: never.
-   */
-  defer?: DeferredFounding | null;
-  /**
    * Prototype updates as a running centroid weighted by voiced seconds (`centroid-update.ts`): a match moves its
    * prototype by max(alpha, s / (S + s)), s the turn's voiced seconds and S those behind the prototype (capped at
-   * `capSeconds`; a prototype stored before this session counts as full), so an id founded from a few seconds settles on
-   * its voice quickly. `onMatch`: every matched turn updates (else only at ≥ tauUpdate). Null or absent: the EMA at alpha.
+   * `capSeconds`; a prototype stored before this session as `stored` says, by default as `capSeconds`), so an id founded
+   * from a few seconds settles on its voice quickly. `onMatch`: every matched turn updates (else only at ≥ tauUpdate).
+   * Null or absent: the EMA at alpha.
    */
   centroid?: CentroidUpdate | null;
   /**
@@ -148,9 +142,6 @@ export class SpeakerTracker {
   private readonly sequence: string[] = [];
   /** The newest decided turns, for the revision (empty without `revise`). */
   private held: HeldTurn[] = [];
-  /** With `defer`: the pending turns pooled so far (one band), oldest first. */
-  private pool: PendingTurn[] = [];
-  private poolBand: VoiceBand = 'wideband';
 
   private constructor(o: SpeakerTrackerOptions, protos: Prototype[]) {
     this.o = o;
@@ -167,10 +158,6 @@ export class SpeakerTracker {
       if (!o.decision) throw new Error('first-turn revision needs the calibrated decision');
     }
     if (o.centroid) validateCentroid(o.centroid);
-    if (o.defer) {
-      validateDeferral(o.defer);
-      if (!o.decision) throw new Error('deferred founding needs the calibrated decision');
-    }
     const load = async (band: VoiceBand): Promise<Prototype[]> => {
       const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, band === 'wideband' ? o.modelId : narrowbandModelId(o.modelId)) : [];
       return stored.map((p) => ({ participantId: p.participantId, voiceprintId: p.id, vector: p.vector, updateCount: p.updateCount, known: true, band }));
@@ -189,10 +176,7 @@ export class SpeakerTracker {
       const { transitions, stays } = this;
       const out = await this.assignNow(embedding, voicedSeconds, opts.band ?? 'wideband', opts.newcomer ?? null);
       this.heard(out.participantId);
-      if (out.revised) {
-        // Founded from pending turns, which now name the new id: count the stays again.
-        this.recount();
-      } else if (out.isNew && previous !== null && this.o.revise) {
+      if (out.isNew && previous !== null && this.o.revise) {
         const revised = await this.revise({ into: out.participantId, vector: embedding, seconds: voicedSeconds, previous, transitions, stays }, opts.band ?? 'wideband');
         if (revised.length > 0) out.revised = revised;
       }
@@ -216,12 +200,6 @@ export class SpeakerTracker {
     });
     this.queue = run.catch(() => undefined);
     return run;
-  }
-
-  /** Count the stays again from the turn order (after turns moved). */
-  private recount(): void {
-    this.transitions = Math.max(0, this.sequence.length - 1);
-    this.stays = stays(this.sequence);
   }
 
   /** Count the turn for the stay estimate and make it the voice just heard. */
@@ -333,16 +311,12 @@ export class SpeakerTracker {
     for (let i = 0; !matched && i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;
     const best = at >= 0 ? this.protos[at]! : null;
     const bestScore = at >= 0 ? candidates[at]!.cosine : -Infinity;
-    const defer = this.o.defer;
-    if (!matched && best && defer && !newcomer && voicedSeconds < defer.minSeconds && defers(defer, this.stays, this.transitions)) return this.deferNow(defer, embedding, voicedSeconds, band, candidates, turn);
     if (best && matched && best.band !== band) return this.crossBandMatch(best, embedding, voicedSeconds, band, score, turn, bestScore);
     if (best && matched) {
-      const c = this.o.centroid;
-      const updated = bestScore >= tauUpdate || (c?.onMatch ?? false);
+      const w = updateWeight(this.o.centroid ?? null, best, bestScore, voicedSeconds, { tauUpdate, alpha });
+      const updated = w > 0;
       const prior = best.vector;
       if (updated) {
-        const behind = Math.min(c?.capSeconds ?? 0, best.seconds ?? Infinity);
-        const w = c ? Math.max(alpha, voicedSeconds / (behind + voicedSeconds)) : alpha;
         if (best.seconds !== undefined) best.seconds += voicedSeconds;
         const v = Float32Array.from(best.vector, (x, i) => (1 - w) * x + w * embedding[i]!);
         best.vector = l2Normalise(v);
@@ -362,55 +336,6 @@ export class SpeakerTracker {
     this.hold({ participantId, vector: kept.vector, seconds: voicedSeconds, voicedSeconds, score, founding: true, kept, before: null, created: null });
     const confidence = best ? 1 - Math.max(0, bestScore) / tauMatch : 1;
     return { participantId, confidence: Math.min(1, Math.max(0, confidence)), isNew: true, updated: false, turn };
-  }
-
-  /**
-   * A new voice by the decision, from too little speech to found an id (`deferred-founding.ts`): the turn joins the
-   * pool; a pool of enough speech that the decision still finds new founds the id, and its earlier turns move to it;
-   * otherwise the turn goes to the best existing hypothesis for now (no prototype moves, no session evidence).
-   */
-  private async deferNow(
-    defer: DeferredFounding, embedding: Float32Array, voicedSeconds: number, band: VoiceBand, candidates: Candidate[], turn: number,
-  ): Promise<SpeakerAssignment> {
-    const d = this.decisionNow()!;
-    const vector = Float32Array.from(embedding);
-    const pick = decideSpeaker(d, candidates, voicedSeconds, this.lastId, false);
-    const provisional = candidates.find((c) => c.participantId === pick.participantId)!;
-    const pool = joinPool(defer, this.poolBand === band ? this.pool.filter((t) => t.turn > turn - MAX_HELD_TURNS) : [], { turn, vector, seconds: voicedSeconds, provisional: provisional.participantId });
-    const all = pooled(pool);
-    if (all.seconds >= defer.minSeconds) {
-      this.pool = [];
-      const decided = decideSpeaker(d, this.candidates(all.vector, band), all.seconds, this.lastId);
-      if (decided.participantId === null) return this.foundFromPool(pool, all.vector, band, turn, decided.score);
-    } else {
-      this.pool = pool;
-      this.poolBand = band;
-    }
-    this.hold({ participantId: provisional.participantId, vector, seconds: voicedSeconds, voicedSeconds, score: pick.score, founding: false, kept: null, before: null, created: null });
-    return { participantId: provisional.participantId, confidence: Math.max(0, provisional.cosine), isNew: false, updated: false, turn };
-  }
-
-  /** Found an id from the pool's embedding: every pooled turn is its session evidence, the earlier ones move to it. */
-  private async foundFromPool(pool: PendingTurn[], vector: Float32Array, band: VoiceBand, turn: number, score: number): Promise<SpeakerAssignment> {
-    const participantId = await this.o.createParticipant();
-    const proto: Prototype = { participantId, voiceprintId: null, vector: Float32Array.from(vector), updateCount: 1, known: false, band, seconds: pool.reduce((a, t) => a + t.seconds, 0) };
-    this.protos.push(proto);
-    await this.persist(proto);
-    if (this.o.storeVoiceprints) await this.o.onVoiceprintCount?.(participantId, await this.o.store!.countByParticipant(this.o.tenant, participantId));
-    const revised: RevisedTurn[] = [];
-    let kept: WeightedEmbedding | null = null;
-    for (const t of pool) {
-      kept = this.note(participantId, t.vector, t.seconds);
-      if (t.turn === turn) continue;
-      const from = this.sequence[t.turn];
-      if (from === undefined || from === participantId) continue;
-      this.sequence[t.turn] = participantId;
-      for (const h of this.held) if (h.turn === t.turn) h.participantId = participantId;
-      revised.push({ turn: t.turn, from, into: participantId });
-    }
-    const current = pool.at(-1)!;
-    this.hold({ participantId, vector: current.vector, seconds: current.seconds, voicedSeconds: current.seconds, score, founding: true, kept, before: null, created: null });
-    return { participantId, confidence: 1, isNew: true, updated: false, turn, ...(revised.length > 0 ? { revised } : {}) };
   }
 
   /**
@@ -549,7 +474,6 @@ export class SpeakerTracker {
       for (const id of dropped) this.stats.delete(id);
       if (this.lastId && dropped.has(this.lastId)) this.lastId = null;
       this.held = [];
-      this.pool = [];
       return [...dropped];
     });
     this.queue = run.catch(() => undefined);

@@ -14,7 +14,7 @@ import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
 import { sessionTranscript, storeUtterances } from '../routes/sessions.js';
 import { participantView } from '../routes/views.js';
-import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/named-memories.js';
 
 /** The MCP server's name and version as it reports them in `initialize`. */
 export const MCP_SERVER_INFO = { name: 'parley', version: '1' } as const;
@@ -84,7 +84,8 @@ const TOOLS = [
     name: 'get_participant',
     title: 'Get a participant',
     description: 'One participant by id, external_id or name (as GET /v1/participants/{id}), with their current facts, profile facts and persona ' +
-      '(traits, preferences, affect towards targets).',
+      '(traits, preferences, affect towards targets). A name no participant holds but memories name (someone others talk about, ' +
+      'who never spoke) gives participant null and the facts naming them.',
     input: ParticipantInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ app, tenant }, args) => participantDetail(app, tenant, args.id),
@@ -123,17 +124,20 @@ const ERASE = tool({
   run: ({ app, tenant }, args) => erasePerson(app, tenant, args.id),
 });
 
-/** A participant with their facts, profile facts and persona nodes. */
+/**
+ * A participant with their facts, profile facts and persona nodes; for a name no participant holds but stored memories
+ * name (someone others talk about), `participant` null, the facts naming them, and no persona.
+ */
 async function participantDetail(app: FastifyInstance, tenant: string, ref: string): Promise<unknown> {
-  const p = await resolveParticipantRef(app.stores.graph, tenant, ref);
-  const { id } = p;
+  const owner = await resolveMemoryOwner(app.stores, tenant, ref);
+  const whose = ownerFilter(owner, 'any');
   const [facts, profile, persona] = await Promise.all([
-    app.stores.memory.listFacts(tenant, { participantId: id, layer: 'fact', limit: 200 }),
-    app.stores.memory.listFacts(tenant, { participantId: id, layer: 'profile', limit: 200 }),
-    app.stores.memory.listPersona(tenant, id),
+    app.stores.memory.listFacts(tenant, { ...whose, layer: 'fact', limit: 200 }),
+    app.stores.memory.listFacts(tenant, { ...whose, layer: 'profile', limit: 200 }),
+    owner.participant ? app.stores.memory.listPersona(tenant, owner.participant.id) : [],
   ]);
   return {
-    participant: participantView(app, p),
+    participant: owner.participant ? participantView(app, owner.participant) : null,
     facts: await factViews(app.stores.graph, tenant, facts),
     profile: await factViews(app.stores.graph, tenant, profile),
     persona: persona.map((n) => ({

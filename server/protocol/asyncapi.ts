@@ -24,6 +24,7 @@ const SERVER_SUMMARY: Record<ServerEventType, string> = {
   'session.updated': 'The merged session settings',
   'vad.speech_started': 'Speech started',
   'vad.speech_stopped': 'The end-of-turn decision',
+  'audio.shed': 'Audio shed under overload, never heard: its exact spans, when the episode ends',
   'transcript.partial': 'The recogniser\'s text so far',
   'transcript.final': 'A stored utterance with its speaker and addressees',
   'memory.context': 'Memory relevant to the turn, ready around its end',

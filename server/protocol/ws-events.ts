@@ -25,8 +25,17 @@ export const SERVER_EVENT_PAYLOADS = {
     turn_id: Type.String(),
     audio_end_ms: Type.Number({ description: 'where the speech ended' }),
     decided_at_ms: Type.Number({ description: 'audio position of the end-of-turn decision' }),
-    reason: Type.Union([Type.Literal('silence'), Type.Literal('commit'), Type.Literal('max_turn')]),
+    reason: Type.Union([Type.Literal('silence'), Type.Literal('commit'), Type.Literal('max_turn'), Type.Literal('overload')], {
+      description: 'overload: audio after the turn was shed under overload (see audio.shed), so the turn ended where that audio begins',
+    }),
   }),
+  'audio.shed': Type.Object({
+    shed_from_ms: Type.Number({ description: 'where the first span begins, ms of the stream (the clock of audio_start_ms)' }),
+    shed_until_ms: Type.Number({ description: 'where the last span ends, ms of the stream' }),
+    spans: Type.Array(Type.Object({ from_ms: Type.Number(), until_ms: Type.Number() }), {
+      description: 'every stretch of audio shed, [from_ms, until_ms), oldest first: exactly what was not heard',
+    }),
+  }, { description: 'audio shed under overload and never heard, sent when the overload episode ends (or the stream closes during one); a long episode gets one notice per 100 spans' }),
   'transcript.partial': Type.Object({ turn_id: Type.String(), text: Type.String() }),
   'transcript.final': Type.Object({
     turn_id: Type.String(),
@@ -73,7 +82,7 @@ export const SERVER_EVENT_PAYLOADS = {
       description: 'PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting',
     })),
     shed_from_ms: Type.Optional(Type.Number({
-      description: 'PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error',
+      description: 'PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error. The episode\'s audio.shed event names exactly what was shed, up to where it ended',
     })),
     dropped: Type.Optional(Type.Object({
       type: Type.String({ description: "the dropped message's type" }),
@@ -89,7 +98,7 @@ export const SERVER_EVENT_PAYLOADS = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when a schema above and the payload the server sends disagree. */
 const _inSync: { [K in ServerEventType]: Same<Static<(typeof SERVER_EVENT_PAYLOADS)[K]>, ServerEventPayloads[K]> } = {
-  'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
+  'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true, 'audio.shed': true,
   'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
   'speaker.merged': true, 'speaker.revised': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
 };

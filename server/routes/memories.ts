@@ -9,7 +9,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, FactView, IdParams, MemoriesCursor, MemoriesResponse, MemoryDeletedResponse, MemoryPatch, ref,
 } from '../protocol/http-schemas.js';
-import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/named-memories.js';
 import { NON_BLANK } from '../protocol/ws-messages.js';
 import { derivedSlotOf, rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { memoryEdit } from '../../pipelines/interaction/memory-edits.js';
@@ -28,7 +28,8 @@ const SEARCH_DEPTH = 10_000;
 
 const MemoriesQuery = Type.Object(
   {
-    participant: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role)' })),
+    participant: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role); '
+      + 'a name no participant holds but stored memories name (someone others talk about) gives the facts naming it, as their subject' })),
     role: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('subject'), Type.Literal('speaker'), Type.Literal('addressee')], {
       default: 'any',
       description: 'how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; '
@@ -72,16 +73,16 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'listMemories', tags: ['memories'],
       summary: 'Current long-term memories; with include_history=true also closed (superseded or deleted) ones',
       querystring: MemoriesQuery,
-      response: { 200: ref(MemoriesResponse), 400: BAD_REQUEST, 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
+      response: { 200: ref(MemoriesResponse), 400: BAD_REQUEST, 404: errorResponse('PARLEY_ERR_NOT_FOUND: no participant by that id, external_id or name, and no memory names it'), 409: errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name'), ...errorResponses() },
     },
   }, async (request) => {
     const { tenant } = request;
     const q = request.query;
-    const participant = q.participant ? await resolveParticipantRef(stores.graph, tenant, q.participant) : null;
+    const owner = q.participant ? await resolveMemoryOwner(stores, tenant, q.participant) : null;
     const limit = q.limit ?? 100;
     const offset = decodeOffsetCursor(LISTING, q.cursor);
     const filter = {
-      ...(participant ? { participantId: participant.id, role: q.role ?? 'any' } : {}),
+      ...(owner ? ownerFilter(owner, q.role ?? 'any') : {}),
       ...(q.layer ? { layer: q.layer } : {}),
       includeHistory: q.include_history ?? false,
     };
@@ -91,11 +92,14 @@ export async function memoryRoutes(app: FastifyInstance): Promise<void> {
       // search) ends the listing instead of asking the search for millions of hits.
       const end = Math.min(offset + limit, SEARCH_DEPTH);
       const hits = end <= offset ? [] : await stores.lexical.search(tenant, q.q, end + 1, { layer: q.layer ?? ['fact', 'profile'] });
-      const ids = hits.slice(offset, end).map((h) => h.id);
+      // The hits an owner named only in memories holds (`filter.ids`): the page's other hits are not theirs.
+      const owned = filter.ids ? new Set(filter.ids) : null;
+      const ranked = hits.slice(offset, end).map((h) => h.id);
+      const ids = owned ? ranked.filter((id) => owned.has(id)) : ranked;
       const facts = ids.length === 0 ? [] : await stores.memory.listFacts(tenant, { ...filter, ids, limit });
       const rank = new Map(ids.map((id, i) => [id, i]));
       facts.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
-      return { memories: await views(tenant, facts), next_cursor: nextOffsetCursor(LISTING, offset, ids.length, end < SEARCH_DEPTH && hits.length > end) };
+      return { memories: await views(tenant, facts), next_cursor: nextOffsetCursor(LISTING, offset, ranked.length, end < SEARCH_DEPTH && hits.length > end) };
     }
     const facts = await stores.memory.listFacts(tenant, { ...filter, limit, offset });
     // A full page: one more match past it says whether another page follows.

@@ -5,6 +5,7 @@ import { eraseParticipant, finishPendingErasures, type ErasureDeps, type Erasure
 import { knownTenants } from '../../pipelines/jobs.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { mergedAwayInto, mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
+import { finishAbandonedMerges, MERGE_LEASE_MS } from '../../pipelines/interaction/finish-merges.js';
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
@@ -27,7 +28,7 @@ const AMBIGUOUS = errorResponse('PARLEY_ERR_CONFLICT: several participants hold 
 const ERASURE_CONFLICT = errorResponse('PARLEY_ERR_CONFLICT: several participants hold that name, or another server is finishing the erasure of that id (send it again once its claim ends), or a merge of that participant is running (send it again once it is done)');
 const BAD_REF = errorResponse('PARLEY_ERR_BAD_REQUEST: the participant reference is blank or longer than 200 characters');
 
-/** Participant profiles: list, read, patch, erase; erasures and renames cut short by a crash are finished at start. */
+/** Participant profiles: list, read, patch, erase; merges, erasures and renames cut short by a crash are finished at start. */
 export async function participantRoutes(app: FastifyInstance): Promise<void> {
   // In the background once the server is ready, never inside `onReady`: a large erasure would outlast the plugin
   // timeout and fail every start. Closing waits for it (the stores it writes close after this plugin).
@@ -37,9 +38,11 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
   let closing = false;
   let again: NodeJS.Timeout | undefined;
   const lease = erasureOwner(app);
+  // Merges cut short go first (an erasure of either participant is refused until they are done), the same way: one
+  // begun on another server less than `MERGE_LEASE_MS` ago may be running and is looked at again when that has passed.
   const finish = async (): Promise<void> => {
-    const waitMs = await finishErasuresAtStart(app, lease);
-    if (waitMs !== null && !closing) again = setTimeout(() => { atStart = Promise.all([atStart, finish()]).then(() => undefined); }, waitMs).unref();
+    const waits = [await finishMergesAtStart(app), await finishErasuresAtStart(app, lease)].filter((ms): ms is number => ms !== null);
+    if (waits.length > 0 && !closing) again = setTimeout(() => { atStart = Promise.all([atStart, finish()]).then(() => undefined); }, Math.min(...waits)).unref();
   };
   app.addHook('onReady', async () => {
     // Renames cut short are finished once, after the erasures (an erased person's rename has nothing left to rewrite).
@@ -263,6 +266,25 @@ async function finishErasuresAtStart(app: FastifyInstance, lease: ErasureOwner):
     }
   }
   return firstEnd === null ? null : Math.max(0, firstEnd - Date.now()) + 1000;
+}
+
+/**
+ * Finish (or roll back) the merges a crash cut short (`finishAbandonedMerges`), for every tenant this deployment knows.
+ * Returns in how many ms to look again (a merge begun less than `MERGE_LEASE_MS` ago), or null.
+ */
+async function finishMergesAtStart(app: FastifyInstance): Promise<number | null> {
+  const log = app.log.child({ component: 'merge' });
+  let wait: number | null = null;
+  for (const tenant of knownTenants(app.config)) {
+    try {
+      const publish = (sessionId: string, event: { from: string; into: string }): void => app.publish(tenant, sessionId, 'speaker.merged', event);
+      const left = await finishAbandonedMerges(app.stores, tenant, { leaseMs: MERGE_LEASE_MS, now: Date.now(), log, publish });
+      if (left !== null) wait = Math.min(wait ?? Infinity, left + 1000);
+    } catch (err) {
+      log.error({ err, tenant }, 'merges cut short could not be read; they stay pending until the next start');
+    }
+  }
+  return wait;
 }
 
 /**

@@ -7,6 +7,7 @@ import { voiceprintsAllowed } from '../config.js';
 import { favoursNames } from '../plugins/models.js';
 import { ArrivalClock } from './arrival-clock.js';
 import { storedTranscriptEndMs } from './stream-frontier.js';
+import { UnstoredAudio } from './unstored-audio.js';
 import { SessionSpeakers, type SpeakerAssignment } from './session-speakers.js';
 import { bandOf } from '../../pipelines/speaker/voice-bands.js';
 import { isStreamTakenOver } from '../../graph/stream-owner.js';
@@ -40,10 +41,8 @@ export class VoiceTurns {
   private sealed = false;
   /** The turn being stored (ingest and `transcript.final`; one at a time, in order), until it settles. */
   private storing: Promise<void> | null = null;
-  /** How much audio had been taken when shutdown began (ms into the stream); null before shutdown. */
-  private cutAtMs: number | null = null;
-  /** Audio turn number → where the turn starts (ms into the stream), until its utterance is stored. */
-  private readonly turnStarts = new Map<number, number>();
+  /** What of the current stream is not stored: where a resend after shutdown must begin. */
+  private readonly unstoredAudio = new UnstoredAudio();
   /** Audio turn number → the session's turn id. */
   private readonly turnIds = new Map<number, string>();
   /** When the names were last sent to the recogniser (`performance.now()`); null before the first time. */
@@ -166,7 +165,7 @@ export class VoiceTurns {
   async finishForShutdown(): Promise<void> {
     this.shuttingDown = true;
     const audio = this.audio ?? (this.opening ? await this.opening.catch(() => null) : null);
-    if (audio) this.cutAtMs ??= audio.positionMs;
+    if (audio) this.unstoredAudio.cut(audio.positionMs);
     await this.close(true);
   }
 
@@ -193,12 +192,11 @@ export class VoiceTurns {
 
   /**
    * Where the audio this session did not store begins, in ms into the stream (the clock of
-   * `audio_start_ms`): the start of the earliest turn not yet stored, else, after shutdown began, where
-   * the audio was cut; null while every turn is stored and audio is still taken.
+   * `audio_start_ms`): see {@link UnstoredAudio.fromMs} (turns not stored, audio shed since the last stored turn,
+   * the shutdown's cut); null while there is none and audio is still taken.
    */
   unstoredFromMs(): number | null {
-    const starts = [...this.turnStarts.values()];
-    return starts.length > 0 ? Math.min(...starts) : this.cutAtMs;
+    return this.unstoredAudio.fromMs();
   }
 
   /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
@@ -228,6 +226,7 @@ export class VoiceTurns {
       });
       this.audioConnection = this.connections;
       this.audio = audio;
+      this.unstoredAudio.newStream(audio.shed);
       this.reader = this.read(audio, offsetMs);
       this.sendNames();
       return audio;
@@ -301,7 +300,7 @@ export class VoiceTurns {
       case 'speech_started': {
         const turnId = s.nextTurnId();
         this.turnIds.set(e.turnId, turnId);
-        this.turnStarts.set(e.turnId, e.audioStartMs);
+        this.unstoredAudio.turnStarted(e.turnId, e.audioStartMs);
         s.send('vad.speech_started', { turn_id: turnId, audio_start_ms: e.audioStartMs });
         s.notify((l) => l.onSpeechStarted?.(turnId, e.audioStartMs));
         return;
@@ -326,7 +325,7 @@ export class VoiceTurns {
         const turnId = this.turnIds.get(e.turnId);
         this.turnIds.delete(e.turnId);
         if (!turnId || e.text.trim() === '') {
-          this.turnStarts.delete(e.turnId);
+          this.unstoredAudio.turnDropped(e.turnId);
           return;
         }
         // Stored in arrival order with the session's other messages; `close(true)` stores any still
@@ -340,6 +339,9 @@ export class VoiceTurns {
         s.enqueue(store);
         return;
       }
+      case 'audio_shed':
+        s.send('audio.shed', { shed_from_ms: e.fromMs, shed_until_ms: e.untilMs, spans: e.spans.map((x) => ({ from_ms: x.fromMs, until_ms: x.untilMs })) });
+        return;
       case 'error':
         s.sendError(e.code, e.message, e.fatal, e.shedFromMs === undefined ? {} : { shed_from_ms: e.shedFromMs });
     }
@@ -422,7 +424,7 @@ export class VoiceTurns {
       said = again;
       return ingest(again);
     });
-    this.turnStarts.delete(e.turnId);
+    this.unstoredAudio.turnStored(e.turnId, e.endMs);
     if (!stored) return;
     this.deps.metrics.utterancesStored.inc({ source: 'voice' });
     this.speakers.stored(said, stored.utterance.id);

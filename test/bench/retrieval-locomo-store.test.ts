@@ -1,42 +1,22 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { LOCOMO_BENCH as BENCH, writeTinyLocomoSet } from '../helpers/tiny-locomo.js';
 
 const run = promisify(execFile);
-/** The compiled bench (tests run from dist/test/bench). */
-const BENCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/retrieval-locomo.js');
-
-/** A conversation in LoCoMo's format: two sessions of four turns, two questions. */
-function writeTinySet(dir: string): void {
-  const lines = [
-    ['Ana', 'Ben', 'I adopted a dog named Rex last week.'], ['Ben', 'Ana', 'I am training for a marathon in Boston.'],
-    ['Ana', 'Ben', 'My sister Carla moved to Lisbon.'], ['Ben', 'Ana', 'I started painting landscapes on weekends.'],
-  ] as const;
-  const turns = [1, 2].flatMap((session) => lines.map(([speaker, addressee, text], i) => ({
-    conv_id: 'tiny', session, session_date_time: `1:56 pm on ${8 + session} May, 2023`, dia_id: `D${session}:${i + 1}`,
-    speaker, addressee, text: session === 1 ? text : `${text} Still true.`, turn_idx: i,
-  })));
-  const qas = [
-    { conv_id: 'tiny', question: "What is the name of Ana's dog?", answer: 'Rex', evidence: ['D1:1'], category: 1 },
-    { conv_id: 'tiny', question: 'Where did Carla move?', answer: 'Lisbon', evidence: ['D1:3'], category: 4 },
-  ];
-  writeFileSync(path.join(dir, 'turns.jsonl'), `${turns.map((t) => JSON.stringify(t)).join('\n')}\n`);
-  writeFileSync(path.join(dir, 'qa.jsonl'), `${qas.map((q) => JSON.stringify(q)).join('\n')}\n`);
-}
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('bench/retrieval-locomo --store: asking a kept store writes nothing to it', () => {
   const tmp = tempDir('parley-locomo-store-');
   after(() => tmp.remove());
-  writeTinySet(tmp.dir);
+  writeTinyLocomoSet(tmp.dir);
   const store = path.join(tmp.dir, 'store');
   const bench = (...args: string[]) => run(process.execPath, [BENCH, '--data', tmp.dir, '--store', store, ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 16 * 1024 * 1024,

@@ -33,8 +33,10 @@ test('@parley/client: messages unacknowledged at a crash are resent (with uttera
 
     server.child.kill('SIGSTOP');
     session.send({ type: 'utterance', utterance_id: 'm-1', speaker: 'Tex', text: 'Memo 1: the locker code is 1001.' });
-    session.send({ type: 'utterance', speaker: 'Tex', text: 'Memo without an id.' });
-    session.send({ type: 'query', id: 'q-1', question: 'What is the locker code?' });
+    const memo = { type: 'utterance' as const, speaker: 'Tex', text: 'Memo without an id.' };
+    const query = { type: 'query' as const, id: 'q-1', question: 'What is the locker code?' };
+    session.send(memo);
+    session.send(query);
     session.send({ type: 'utterance', utterance_id: 'm-2', speaker: 'Tex', text: 'Memo 2: the locker code is 1002.' });
     await session.drained();
     await sleep(200);
@@ -53,7 +55,8 @@ test('@parley/client: messages unacknowledged at a crash are resent (with uttera
     assert.deepEqual(transcript.map((u) => u.id).filter((id) => id.startsWith('m-')), ['m-0', 'm-1', 'm-2'],
       'each utterance with an id is stored once: the one acknowledged before the crash, the two sent again after it');
     assert.equal(session.resentMessages, 2);
-    assert.deepEqual(session.lostMessages, [{ type: 'utterance', text: 'Memo without an id.' }, { type: 'query', id: 'q-1' }]);
+    assert.deepEqual(session.lostMessages, [{ type: 'utterance', text: 'Memo without an id.', message: memo }, { type: 'query', id: 'q-1', message: query }]);
+    assert.equal(session.lostMessages[0]!.message, memo, 'the very object the application sent');
     const lost = seen.filter((e): e is Extract<ServerEvent, { type: 'error' }> => e.type === 'error' && e.code === 'PARLEY_CLIENT_LOST');
     assert.deepEqual(lost.map((e) => [e.fatal, e.dropped]), [[false, { type: 'utterance' }], [false, { type: 'query', id: 'q-1' }]],
       'the application is told of each message not sent again');

@@ -8,7 +8,7 @@ import { startTestApp } from '../helpers/app.js';
  * A flood's `PARLEY_ERR_OVERLOADED` used to say only "audio shed: …", with no amount or range: a client
  * could not tell which of its audio the server dropped.
  */
-test('@parley/client: a flood is one PARLEY_ERR_OVERLOADED naming where the shed audio begins, kept in session.shedFromMs', async () => {
+test('@parley/client: a flood is one PARLEY_ERR_OVERLOADED naming where the shed audio begins, kept in session.shedFromMs, and one audio.shed naming the span, in session.shedSpans', async () => {
   const t = await startTestApp();
   try {
     const client = new ParleyClient({ baseUrl: t.httpUrl });
@@ -21,6 +21,8 @@ test('@parley/client: a flood is one PARLEY_ERR_OVERLOADED naming where the shed
     assert.match(error.message, new RegExp(`shed_from_ms ${error.shed_from_ms}\\).*faster than real time \\(\\d+\\.\\d s ahead; at most 5\\.0 s\\)`));
     await session.end({ timeoutMs: 120_000 });
     assert.deepEqual(session.shedFromMs, [error.shed_from_ms], 'one episode, one offset');
+    // Where the shedding ended too: the episode, still open at session.end, is named whole before session.ended.
+    assert.deepEqual(session.shedSpans, [{ fromMs: error.shed_from_ms, untilMs: 12_000 }]);
   } finally {
     await t.close();
   }

@@ -25,6 +25,14 @@ export const NEO4J_SKIP = process.env.NEO4J_URI
   ? undefined
   : missingService('NEO4J_URI is not set: no Neo4j server to run the networked contract against');
 
+/** The app settings that put the graph and memory stores in the Neo4j test server (`NEO4J_URI` and its credentials). */
+export function neo4jGraphEnv(): Record<string, string> {
+  return {
+    PARLEY_GRAPH_STORE: 'neo4j', NEO4J_URI: process.env.NEO4J_URI ?? '', NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j',
+    NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', ...(process.env.NEO4J_DATABASE ? { NEO4J_DATABASE: process.env.NEO4J_DATABASE } : {}),
+  };
+}
+
 let fixtures = 0;
 
 /**

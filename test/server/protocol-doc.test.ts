@@ -9,7 +9,7 @@ import { CLIENT_MESSAGES } from '../../server/protocol/ws-messages.js';
 /** Every server event type, listed where the TypeScript compiler checks it against the payload map. */
 import type { ServerEventType } from '../../graph/core/events.js';
 const SERVER_EVENTS: Record<ServerEventType, true> = {
-  'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true,
+  'session.started': true, 'session.updated': true, 'vad.speech_started': true, 'vad.speech_stopped': true, 'audio.shed': true,
   'transcript.partial': true, 'transcript.final': true, 'memory.context': true, 'memory.updated': true,
   'speaker.merged': true, 'speaker.revised': true, 'participant.identified': true, 'query.result': true, error: true, 'session.ended': true,
 };

@@ -1,4 +1,5 @@
 import { ParleyError } from './errors.js';
+import type { ClientMessage } from './generated/api.js';
 
 /** Audio encodings /v1/stream accepts, and their bytes per sample. */
 export const BYTES_PER_SAMPLE = { pcm_s16le: 2, f32le: 4, mulaw: 1 } as const;
@@ -14,7 +15,7 @@ export const MIN_FRAME_MS = 10;
  * Outgoing audio cut into frames of `frameMs`, and JSON messages kept in order with it (a message
  * sent after some audio goes out after that audio).
  */
-export type Outgoing = { kind: 'audio'; data: Uint8Array; ms: number } | { kind: 'json'; text: string };
+export type Outgoing = { kind: 'audio'; data: Uint8Array; ms: number } | { kind: 'json'; message: ClientMessage; text: string };
 
 export class AudioQueue {
   private readonly items: Outgoing[] = [];
@@ -60,10 +61,10 @@ export class AudioQueue {
     this.pending = new Uint8Array(0);
   }
 
-  /** A JSON message, after the audio queued so far (its partial frame included). */
-  pushJson(text: string): void {
+  /** A JSON message, after the audio queued so far (its partial frame included); kept as given, serialised once. */
+  pushJson(message: ClientMessage): void {
     this.flush();
-    this.items.push({ kind: 'json', text });
+    this.items.push({ kind: 'json', message, text: JSON.stringify(message) });
   }
 
   /** Put items back in front of everything queued (audio to send again first). */

@@ -71,6 +71,14 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    * `shed_from_ms`), ms on the clock of the server process that shed it, oldest first.
    */
   readonly shedFromMs: number[] = [];
+  /**
+   * Every stretch of audio the server shed and so never heard (`audio.shed`, sent as each overload episode
+   * ends), `[fromMs, untilMs)` on the clock of the server process that shed it, oldest first. A turn that was
+   * open when shedding began ended there (`vad.speech_stopped` with reason `overload`); what was said in
+   * these spans is not in the transcript, and a shutdown's resend (`unstored_from_ms`) starts no later than
+   * the first of them after the last stored turn.
+   */
+  readonly shedSpans: { fromMs: number; untilMs: number }[] = [];
   /** Recent audio sent, for a resend after a server shutdown or crash (`resendBufferMs`). */
   private readonly sentAudio: SentAudio;
   /** `utterance` and `query` messages sent and not yet acknowledged, for a resend or a report after a drop. */
@@ -174,7 +182,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   /** Send a JSON message; it goes out after the audio queued before it. */
   send(message: ClientMessage): void {
     this.assertOpen();
-    this.queue.pushJson(JSON.stringify(message));
+    this.queue.pushJson(message);
     this.pump();
   }
 
@@ -339,6 +347,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
         if (event.type === 'error' && event.code === 'PARLEY_ERR_OVERLOADED' && event.shed_from_ms !== undefined) {
           this.shedFromMs.push(event.shed_from_ms);
         }
+        if (event.type === 'audio.shed') this.shedSpans.push(...event.spans.map((x) => ({ fromMs: x.from_ms, untilMs: x.until_ms })));
         if (event.type === 'error' && event.code === 'PARLEY_ERR_SHUTTING_DOWN') {
           this.shutDownFrom = { ms: event.unstored_from_ms ?? null };
         }
@@ -351,7 +360,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           // Unacknowledged messages may have been lost with the connection: those with an utterance_id go
           // first (the server stores an id once), the rest are reported below.
           const messages = this.sentMessages.resume();
-          this.queue.unshift(messages.resend.map((text) => ({ kind: 'json' as const, text })));
+          this.queue.unshift(messages.resend);
           if (newStream) {
             // A new audio stream: the audio the old one did not store goes first, on the new one's clock.
             const resend = this.sentAudio.takeFrom(resendFrom(this.shutDownFrom, storedTo));
@@ -507,7 +516,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       }
       this.queue.shift();
       ws.send(item.kind === 'audio' ? item.data : item.text);
-      if (item.kind === 'json') this.sentMessages.record(item.text);
+      if (item.kind === 'json') this.sentMessages.record(item);
       if (item.kind === 'audio') {
         this.sentMs += item.ms;
         this.lastAudioAt = this.clock.now();

@@ -64,6 +64,26 @@ export function entityIndexContract(name: string, make: EntityIndexFactory, skip
       assert.equal(names[0]?.key, 'miko');
     });
 
+    test('an entity is described by its earliest turn, whichever upsert comes first; a rewritten description stays', async () => {
+      const early = { name: 'Lake Tahoe', description: 'Lake Tahoe: we booked the cabin', schemaId: 'sch_pets', descriptionOrder: '2026-11-02T10:00#1' };
+      const late = { name: 'lake tahoe', description: 'lake tahoe: two feet of snow', schemaId: 'sch_work', descriptionOrder: '2026-11-02T10:01#2' };
+      const kept = async (tenant: string, first: typeof early, second: typeof early) => {
+        const a = await index.upsertEntity(tenant, first);
+        const b = await index.upsertEntity(tenant, second);
+        assert.equal(b.id, a.id);
+        const [stored] = await index.getEntities(tenant, [a.id]);
+        return { returned: [b.name, b.description, b.schemaId, b.descriptionOrder], stored: [stored?.name, stored?.description, stored?.schemaId, stored?.descriptionOrder] };
+      };
+      const inOrder = await kept('t1', early, late);
+      assert.deepEqual(inOrder.stored, ['Lake Tahoe', early.description, 'sch_pets', early.descriptionOrder]);
+      assert.deepEqual(await kept('t2', late, early), inOrder, 'the later turn upserted first is described over');
+      const unordered = await index.upsertEntity('t1', { name: 'Lake Tahoe', description: 'no turn', schemaId: 'sch_work' });
+      assert.equal(unordered.description, early.description, 'an upsert without an order keeps the description');
+      await index.describe('t1', unordered.id, 'Lake Tahoe');
+      const again = await index.upsertEntity('t1', { ...early, descriptionOrder: '2026-01-01T00:00#1' });
+      assert.equal(again.description, 'Lake Tahoe', 'a description rewritten (erasure) is not taken back to a turn');
+    });
+
     test('memories are recorded idempotently, counted, listed newest first and removable', async () => {
       const e = await index.upsertEntity('t1', { name: 'Acme', description: 'a company', schemaId: 'sch_work' });
       const f = await index.upsertEntity('t1', { name: 'Ben', description: 'a person', schemaId: 'sch_work' });

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AudioSessionEvent } from '../../../pipelines/audio/audio-events.js';
 import { createAudioSession, type AudioSession } from '../../../pipelines/audio/audio-session.js';
+import { fixtureSamples, loadAudioFixtures } from '../../../pipelines/audio/fixtures.js';
+import { looksLikeF32 } from '../../../pipelines/audio/format-hints.js';
 import { encodeS16le } from '../../../pipelines/audio/pcm-codecs.js';
 import type { StreamListener, WorkerPool } from '../../../pipelines/workers/worker-pool.js';
 
@@ -118,6 +120,35 @@ function collect(s: AudioSession): { events: AudioSessionEvent[]; reading: Promi
   const reading = (async () => { for await (const e of s) events.push(e); })();
   return { events, reading };
 }
+
+/** The `audio_shed` events among a session's events. */
+const shedNotices = (events: AudioSessionEvent[]) => events.flatMap((e) => (e.type === 'audio_shed' ? [e] : []));
+
+test('each overload episode ends with an audio_shed event naming exactly what was shed; one still open is named at close', async () => {
+  const { pool, ack } = stalledPool();
+  const s = await createAudioSession({ format: {}, pool });
+  const { events, reading } = collect(s);
+  // Real time, workers stalled: the 22nd frame (2100–2200 ms) is shed; they take 200 ms, the next is taken, the one after shed.
+  for (let i = 0; i < 22; i++) s.push(FRAME, i * 100);
+  ack(3200);
+  s.push(FRAME, 2200);
+  s.push(FRAME, 2300);
+  assert.equal(s.shedMs, 200);
+  assert.deepEqual(shedNotices(events), [], 'no notice while the episode goes on');
+  // Caught up: 1 s taken in a row ends the episode, and its notice names both spans.
+  ack(16000 * 10);
+  for (let i = 24; i < 34; i++) s.push(FRAME, i * 100);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(shedNotices(events), [{ type: 'audio_shed', fromMs: 2100, untilMs: 2400, spans: [{ fromMs: 2100, untilMs: 2200 }, { fromMs: 2300, untilMs: 2400 }] }]);
+  // A burst too far ahead of real time, the workers keeping up: shed from where the lead runs out until the stream closes.
+  for (let i = 34; i < 100; i++) { s.push(FRAME, 3400); ack(1600); }
+  const errors = await overloadErrors(s, events, reading);
+  const second = shedNotices(events)[1];
+  assert.equal(second?.fromMs, errors[1]?.shedFromMs);
+  assert.equal(second?.untilMs, s.positionMs, 'the open episode is named at close, to the end of the audio');
+  const total = shedNotices(events).flatMap((n) => n.spans).reduce((ms, x) => ms + x.untilMs - x.fromMs, 0);
+  assert.equal(total, s.shedMs, 'every shed millisecond is in a span');
+});
 
 describe('an overload episode also ends with time: a client that pauses after a shed frame is told of a later overload', () => {
   test('a push-to-talk client paused a minute after a shed frame gets a new error when audio is shed again', async () => {
@@ -249,5 +280,73 @@ describe('the catch-up allowance covers only the audio a connection shows to be 
     for (let i = 30; i < 55; i++) s.push(FRAME, i * 100);
     assert.equal(s.shedMs, 400, 'past the held 3 s, the workers may fall 2 s behind');
     await s.close();
+  });
+});
+
+/**
+ * A wrong declared format used to give only "arriving faster than real time (5.1 s ahead)" (16 kHz stereo declared
+ * mono) or nothing at all (float32 samples declared pcm_s16le, heard as noise). The audio is the flite fixture, made
+ * stereo and float32 as `sox awb.wav -c 2 -e signed -b 16 -t raw` and `sox awb.wav -e float -b 32 -t raw` write it.
+ */
+describe('a likely wrong format is named, and the audio is still taken', () => {
+  const awb = fixtureSamples(loadAudioFixtures().find((f) => f.file === 'awb.wav')!);
+  const stereo = (): Buffer => {
+    const both = new Float32Array(awb.length * 2);
+    awb.forEach((x, i) => { both[2 * i] = x; both[2 * i + 1] = x; });
+    return encodeS16le(both);
+  };
+  const f32 = (): Buffer => Buffer.from(awb.buffer, awb.byteOffset, awb.byteLength);
+  const FRAME_BYTES = 3200; // 100 ms declared (16 kHz mono pcm_s16le)
+
+  test('16 kHz stereo sent as mono at real time: the shedding error says it arrives at 2× and to check channels / sample_rate', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    const { events, reading } = collect(s);
+    const bytes = stereo();
+    // Each 3200-byte frame is 50 ms of stereo audio, sent as it is recorded (every 50 ms); the workers keep up.
+    for (let i = 0; (i + 1) * FRAME_BYTES <= bytes.length; i++) {
+      assert.equal(s.push(bytes.subarray(i * FRAME_BYTES, (i + 1) * FRAME_BYTES), i * 50), undefined);
+      ack(1600);
+    }
+    const errors = await overloadErrors(s, events, reading);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!.message, /faster than real time \(5\.\d s ahead.*about 2\.0× real time.*check channels .*sample_rate/);
+  });
+
+  test('a client sending what it held at once gets no format hint', async () => {
+    const { pool, ack } = stalledPool();
+    const s = await createAudioSession({ format: {}, pool });
+    const { events, reading } = collect(s);
+    for (let i = 0; i < 80; i++) { s.push(FRAME, 4000); ack(1600); }
+    const errors = await overloadErrors(s, events, reading);
+    assert.doesNotMatch(errors[0]!.message, /check channels/);
+  });
+
+  test('float32 samples declared pcm_s16le: one non-fatal warning naming f32le; true pcm_s16le gets none', async () => {
+    const warnings = async (bytes: Buffer): Promise<AudioSessionEvent[]> => {
+      const { pool, ack } = stalledPool();
+      const s = await createAudioSession({ format: {}, pool });
+      const { events, reading } = collect(s);
+      for (let i = 0; (i + 1) * FRAME_BYTES <= bytes.length; i++) {
+        assert.equal(s.push(bytes.subarray(i * FRAME_BYTES, (i + 1) * FRAME_BYTES), i * 100), undefined, 'taken, not refused');
+        ack(1600);
+      }
+      await s.close();
+      await reading;
+      return events.filter((e) => e.type === 'error' && e.code === 'PARLEY_ERR_BAD_AUDIO');
+    };
+    const f32Warnings = await warnings(f32());
+    assert.equal(f32Warnings.length, 1);
+    assert.ok(f32Warnings[0]?.type === 'error' && !f32Warnings[0].fatal && /encoding=f32le/.test(f32Warnings[0].message));
+    assert.deepEqual(await warnings(encodeS16le(awb)), []);
+    assert.deepEqual(await warnings(stereo()), [], 'stereo s16 is not taken for float32');
+    // 10 s of silence first (more frames than are looked at): the frames with sound are still looked at.
+    assert.equal((await warnings(Buffer.concat([Buffer.alloc(FRAME_BYTES * 100), f32()]))).length, 1);
+  });
+
+  test('no frame of the fixture as pcm_s16le looks like float32, and silence sent as float32 does not either', () => {
+    const s16 = encodeS16le(awb);
+    for (let i = 0; i + FRAME_BYTES <= s16.length; i += FRAME_BYTES) assert.notEqual(looksLikeF32(s16.subarray(i, i + FRAME_BYTES)), true, `frame at byte ${i}`);
+    assert.equal(looksLikeF32(new Uint8Array(FRAME_BYTES)), undefined, 'silence tells nothing');
   });
 });

@@ -55,7 +55,7 @@ test('fact text is third person and grammatical', async () => {
   assert.equal((await run('I hurt my back last week.', tom)).facts[0]?.content, 'Tom hurt their back in the week of Monday 23 November 2026');
   assert.equal((await run('I have two kids in the program.', tom)).facts[0]?.content, 'Tom has two kids in the program');
   assert.equal((await run('I went to the market and I bought tomatoes.', tom)).facts[0]?.content,
-    'Tom went to the market and Tom bought tomatoes');
+    'Tom went to the market and they bought tomatoes'); // named once (rules 45)
 });
 
 test('negation with "anymore" is a retraction of the same slot; adjectives are not jobs', async () => {

@@ -59,7 +59,7 @@ describe('a month named while in it', () => {
   });
 });
 
-test('the rules version is 45 or later (a month named while in it changes what extraction dates)', async () => {
+test('the rules version is 46 or later (a month named while in it changes what extraction dates)', async () => {
   const { EMBEDDED_RULES_VERSION } = await import('../../../pipelines/memory/embedded-rules-version.js');
-  assert.ok(EMBEDDED_RULES_VERSION >= 45);
+  assert.ok(EMBEDDED_RULES_VERSION >= 46);
 });

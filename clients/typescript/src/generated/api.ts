@@ -457,7 +457,7 @@ export interface Operations {
   listMemories: {
     path: Record<string, never>;
     query: {
-      /** participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role) */
+      /** participant id, external_id or name (not blank): facts this participant said, is the subject of, or was told (see role); a name no participant holds but stored memories name (someone others talk about) gives the facts naming it, as their subject */
       participant?: string;
       /** how the facts relate to `participant`: `any` (default) facts they said, are the subject of, or that others addressed to them; `subject` facts about them; `speaker` facts they said; `addressee` facts said to them */
       role?: "any" | "subject" | "speaker" | "addressee";
@@ -652,7 +652,25 @@ export interface ServerEvents {
     audio_end_ms: number;
     /** audio position of the end-of-turn decision */
     decided_at_ms: number;
-    reason: "silence" | "commit" | "max_turn";
+    /** overload: audio after the turn was shed under overload (see audio.shed), so the turn ended where that audio begins */
+    reason: "silence" | "commit" | "max_turn" | "overload";
+  };
+  /** Audio shed under overload, never heard: its exact spans, when the episode ends */
+  "audio.shed": {
+    type: "audio.shed";
+    /** null only on an error refusing the connection */
+    session_id: string | null;
+    /** 1, 2, 3… per session, continued across reconnects (0 on a refusal) */
+    seq: number;
+    /** where the first span begins, ms of the stream (the clock of audio_start_ms) */
+    shed_from_ms: number;
+    /** where the last span ends, ms of the stream */
+    shed_until_ms: number;
+    /** every stretch of audio shed, [from_ms, until_ms), oldest first: exactly what was not heard */
+    spans: {
+      from_ms: number;
+      until_ms: number;
+    }[];
   };
   /** The recogniser's text so far */
   "transcript.partial": {
@@ -782,7 +800,7 @@ export interface ServerEvents {
     fatal: boolean;
     /** PARLEY_ERR_SHUTTING_DOWN only: where the audio the server did not store begins, in ms of the stream (the clock of audio_start_ms); resend from there after reconnecting */
     unstored_from_ms?: number;
-    /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error */
+    /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error. The episode's audio.shed event names exactly what was shed, up to where it ended */
     shed_from_ms?: number;
     /** PARLEY_ERR_OVERLOADED of a full message queue only (more than PARLEY_SESSION_QUEUE waiting): the client message dropped, when it was a valid one (a malformed one is named only by its place in the order of replies); nothing of it was stored or answered */
     dropped?: {

@@ -1,0 +1,142 @@
+/**
+ * Stored voiceprints over many sessions (issue #17 item 2, drift): with the centroid update (`PARLEY_SPEAKER_CENTROID`,
+ * default on) a matched 3 s turn moves a stored prototype by 3 / (10 + 3) ≈ 23 %, so a wrong match persists and a print
+ * can drift over sessions. Each speaker comes back session after session (bench/lib/speaker-long-sessions.ts, every
+ * chunk heard once per run, seeded orders); cross-session re-identification and wrong attribution are counted by the
+ * speaker's session number. Arms: "today" (the shipped centroid: 10 s cap, every match, a stored print counting as the
+ * cap), stored prints counting as 30 / 60 / 120 s (`CentroidUpdate.storedSeconds`), stored prints updated as before the
+ * centroid (`stored: 'ema'`: alpha at ≥ tauUpdate) or never (`stored: 'frozen'`), and one id per session, same runs.
+ *
+ *   npm run bench:speaker-drift -- --cache FILE          (choice: TRAINING speakers out of fold, seeds 1–20)
+ *   npm run bench:speaker-drift -- --heldout             (held-out speakers, once, every arm)
+ *
+ * Adoption rule, fixed and committed before any result was read. Δ = arm − today, mean [95 % paired bootstrap over
+ * runs]; conditions clean, phone band, far-field and mixed (each session in one of the three, drawn at random).
+ * Early = the speaker's sessions 2–3, late = their 4th and later, new = their first.
+ * - eligible (training speakers): (a) in no condition does Δ across-session utterance accuracy, Δ within-session
+ *   utterance accuracy, Δ re-identification early or Δ re-identification late have its interval wholly below 0;
+ *   (b) in no condition does Δ wrong attribution early, late or new have its interval wholly above 0; (c) pooled over
+ *   the four conditions' runs, Δ re-identification late has its lower end above 0 or Δ wrong late its upper end below 0.
+ * - objective: the mean over conditions of (Δ re-identification late − Δ wrong late).
+ * - chosen: the eligible arm of highest objective; within 0.2 point the one nearer today (in the order 30, 60, 120 s,
+ *   ema, frozen). None eligible: nothing changes.
+ * - server default (`pipelines/speaker/params/stats-lda-v2-centroid.json`): the chosen arm, on the held-out speakers
+ *   run once, has (a) and (b) in every condition and a pooled mean of (Δ re-identification late − Δ wrong late) ≥ 0.
+ * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, seeds 101–120.
+ */
+import { argString, requireDataOrSkip } from './lib/cli.js';
+import { bootstrapDelta } from './lib/bootstrap.js';
+import { figures } from './lib/speaker-meeting-runs.js';
+import { driftCounts, longSessions, share } from './lib/speaker-long-sessions.js';
+import { sessionSpeech } from './lib/speaker-revise-data.js';
+import { oneIdPerSession, runSessions, type EvalUtterance, type RunOptions } from './lib/speaker-sessions.js';
+import { ci, mean, pc } from './lib/speaker-variant-grid.js';
+import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { chosenCentroid, type CentroidUpdate } from '../pipelines/speaker/centroid-update.js';
+
+if (!hasSharedSpeech()) {
+  requireDataOrSkip('the shared speech data (../shared/data/speech)');
+  console.log('speaker-drift: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
+  process.exit(0);
+}
+const heldOut = process.argv.includes('--heldout');
+const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 20);
+const seeds = Array.from({ length: RUNS }, (_, i) => i + 1 + (heldOut ? 100 : 0));
+const { modelId, off, speech } = await sessionSpeech(heldOut, argString('cache', '') || null);
+const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
+const arms: [string, CentroidUpdate | null][] = [
+  ['today', today],
+  ...[30, 60, 120].map((s): [string, CentroidUpdate] => [`stored ${s} s`, { ...today, storedSeconds: s }]),
+  ['stored ema', { ...today, stored: 'ema' }],
+  ['stored frozen', { ...today, stored: 'frozen' }],
+  ['one id per session', null],
+];
+
+const conds = [...speech.keys()];
+const chunksOf = conds.map((c) => speech.get(c)!.chunks);
+for (const c of chunksOf) {
+  if (c.length !== chunksOf[0]!.length || c.some((x, i) => x.speaker !== chunksOf[0]![i]!.speaker)) throw new Error('conditions hold different chunks');
+}
+const scenarios: [string, EvalUtterance[][][]][] = [
+  ...conds.map((c, k): [string, EvalUtterance[][][]] => [c, seeds.map((s) => longSessions([chunksOf[k]!], s))]),
+  ['mixed', seeds.map((s) => longSessions(chunksOf, s))],
+];
+
+/** One run's figures. */
+interface Fig { utt: number; within: number; reidEarly: number; reidLate: number; wrongNew: number; wrongEarly: number; wrongLate: number; back: number[]; reid: number[]; wrong: number[] }
+const score = async (sessions: EvalUtterance[][], c: CentroidUpdate | null): Promise<Fig> => {
+  const as = c ? (await runSessions(sessions, modelId, { ...off, centroid: c } satisfies RunOptions)).attributions : oneIdPerSession(sessions);
+  const f = figures(as);
+  const d = driftCounts(as);
+  return {
+    utt: f.utterance, within: f.withinUtterance, back: d.back, reid: d.reidentified, wrong: d.wrong,
+    reidEarly: share(d.reidentified, d.back, 2, 3), reidLate: share(d.reidentified, d.back, 4),
+    wrongNew: share(d.wrong, d.back, 1, 1), wrongEarly: share(d.wrong, d.back, 2, 3), wrongLate: share(d.wrong, d.back, 4),
+  };
+};
+
+const results = new Map<string, Fig[][]>();
+for (const [name, c] of arms) {
+  const perScenario: Fig[][] = [];
+  for (const [, runs] of scenarios) {
+    const figs: Fig[] = [];
+    for (const sessions of runs) figs.push(await score(sessions, c));
+    perScenario.push(figs);
+  }
+  results.set(name, perScenario);
+}
+
+const sessionsPerSpeaker = (runs: EvalUtterance[][][]): number => mean(runs.map((r) => {
+  const n = new Map<string, number>();
+  for (const s of r) for (const sp of new Set(s.map((u) => u.speaker))) n.set(sp, (n.get(sp) ?? 0) + 1);
+  return mean([...n.values()]);
+}));
+console.log(`${heldOut ? 'HELD-OUT' : 'training (out of fold)'}; ${RUNS} seeded runs per condition; model ${modelId}; today ${JSON.stringify(today)}`);
+for (const [k, [name, runs]] of scenarios.entries()) console.log(`  ${name}: ${mean(runs.map((r) => r.length)).toFixed(1)} sessions per run, ${sessionsPerSpeaker(runs).toFixed(1)} per speaker, ${mean(runs.map((r) => r.flat().length)).toFixed(0)} utterances; ${k}`);
+
+const line = (f: Fig[]): string => `utt ${pc(mean(f.map((x) => x.utt)))} / within ${pc(mean(f.map((x) => x.within)))}; re-id early ${pc(mean(f.map((x) => x.reidEarly)))} late ${pc(mean(f.map((x) => x.reidLate)))}; wrong new ${pc(mean(f.map((x) => x.wrongNew)))} early ${pc(mean(f.map((x) => x.wrongEarly)))} late ${pc(mean(f.map((x) => x.wrongLate)))}`;
+/** Pooled over runs: re-identified and wrong per session number, "j: re-id % / wrong % (utterances)". */
+const byNumber = (f: Fig[]): string => {
+  const len = Math.max(...f.map((x) => x.back.length));
+  const parts: string[] = [];
+  for (let j = 1; j < len; j++) {
+    const n = f.reduce((a, x) => a + (x.back[j] ?? 0), 0);
+    const r = f.reduce((a, x) => a + (x.reid[j] ?? 0), 0);
+    const w = f.reduce((a, x) => a + (x.wrong[j] ?? 0), 0);
+    parts.push(`${j}: ${j > 1 ? pc(r / n) : '-'} / ${pc(w / n)} (${n})`);
+  }
+  return parts.join('; ');
+};
+
+const base = results.get('today')!;
+const keys = ['utt', 'within', 'reidEarly', 'reidLate', 'wrongNew', 'wrongEarly', 'wrongLate'] as const;
+const ranked: { name: string; objective: number; eligible: boolean; pooled: number }[] = [];
+for (const [name] of arms) {
+  const figs = results.get(name)!;
+  console.log(`\n${name}:`);
+  let ab = true;
+  const terms: number[] = [];
+  for (const [k, [sname]] of scenarios.entries()) {
+    const on = figs[k]!;
+    const b = base[k]!;
+    const d = Object.fromEntries(keys.map((key) => [key, bootstrapDelta(on.map((x) => x[key]), b.map((x) => x[key]))]));
+    if (['utt', 'within', 'reidEarly', 'reidLate'].some((key) => d[key]!.hi < 0)) ab = false;
+    if (['wrongNew', 'wrongEarly', 'wrongLate'].some((key) => d[key]!.lo > 0)) ab = false;
+    terms.push(d.reidLate!.mean - d.wrongLate!.mean);
+    console.log(`  ${sname.padEnd(10)} ${line(on)}`);
+    if (name !== 'today') console.log(`  ${''.padEnd(10)} Δ vs today: ${keys.map((key) => `${key} ${ci(d[key]!)}`).join('; ')}`);
+    console.log(`  ${''.padEnd(10)} by session number (re-id / wrong, utterances): ${byNumber(on)}`);
+  }
+  const all = (arm: Fig[][], key: (typeof keys)[number]): number[] => arm.flatMap((f) => f.map((x) => x[key]));
+  const pr = bootstrapDelta(all(figs, 'reidLate'), all(base, 'reidLate'));
+  const pw = bootstrapDelta(all(figs, 'wrongLate'), all(base, 'wrongLate'));
+  const pooledTerm = bootstrapDelta(all(figs, 'reidLate').map((x, i) => x - all(figs, 'wrongLate')[i]!), all(base, 'reidLate').map((x, i) => x - all(base, 'wrongLate')[i]!));
+  const arm = name !== 'today' && name !== 'one id per session';
+  // Training: (a), (b) and (c); held out: (a), (b) and a pooled mean ≥ 0.
+  const eligible = arm && ab && (heldOut ? pooledTerm.mean >= 0 : pr.lo > 0 || pw.hi < 0);
+  const objective = mean(terms);
+  if (name !== 'today') console.log(`  pooled: Δ re-id late ${ci(pr)}; Δ wrong late ${ci(pw)}; Δ (re-id − wrong) late ${ci(pooledTerm)}; objective ${(100 * objective).toFixed(1)}; (a)+(b) ${ab ? 'hold' : 'fail'}${eligible ? (heldOut ? '; PASSES held out' : '; ELIGIBLE') : ''}`);
+  ranked.push({ name, objective, eligible, pooled: pooledTerm.mean });
+}
+console.log('\nby objective:');
+for (const r of ranked.filter((x) => x.name !== 'today').sort((a, b) => b.objective - a.objective)) console.log(`  ${(100 * r.objective).toFixed(1)} ${r.eligible ? 'eligible' : '        '} ${r.name}`);

@@ -1,0 +1,41 @@
+import type { PendingMerge } from '../pending-merges.js';
+import type { TenantId } from '../types.js';
+import { fromJson, toJson, type SqliteDatabase } from './database.js';
+
+/** Merges begun and not finished, one row per merged-away participant (`PendingMerge`); `utterance_ids` a JSON array. */
+export const PENDING_MERGES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS pending_merges (
+  tenant TEXT NOT NULL, from_id TEXT NOT NULL, into_id TEXT NOT NULL, utterance_ids TEXT NOT NULL,
+  started_at TEXT NOT NULL, touched_at TEXT NOT NULL,
+  PRIMARY KEY (tenant, from_id));
+`;
+
+/**
+ * Record the merge of `fromId` into `intoId` owing the re-indexing of `utteranceIds` (inside the merge's transaction):
+ * a record already there for `fromId` keeps its start time and takes the pair and ids given.
+ */
+export function beginMerge(db: SqliteDatabase, tenant: TenantId, fromId: string, intoId: string, utteranceIds: string[], at: string): void {
+  db.prepare(`INSERT INTO pending_merges (tenant, from_id, into_id, utterance_ids, started_at, touched_at) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (tenant, from_id) DO UPDATE SET into_id = excluded.into_id, utterance_ids = excluded.utterance_ids, touched_at = excluded.touched_at`)
+    .run(tenant, fromId, intoId, toJson(utteranceIds), at, at);
+}
+
+/** The tenant's merges begun and not ended, oldest first. */
+export function pendingMerges(db: SqliteDatabase, tenant: TenantId): PendingMerge[] {
+  const rows = db.prepare('SELECT * FROM pending_merges WHERE tenant = ? ORDER BY started_at, from_id').all(tenant) as Array<{
+    from_id: string; into_id: string; utterance_ids: string; started_at: string; touched_at: string;
+  }>;
+  return rows.map((r) => ({
+    fromId: r.from_id, intoId: r.into_id, utteranceIds: fromJson<string[]>(r.utterance_ids, []), startedAt: r.started_at, touchedAt: r.touched_at,
+  }));
+}
+
+/** Forget the pending merge of `fromId` into `intoId` (none, or one of another pair, is left as it is). */
+export function endMerge(db: SqliteDatabase, tenant: TenantId, fromId: string, intoId: string): void {
+  db.prepare('DELETE FROM pending_merges WHERE tenant = ? AND from_id = ? AND into_id = ?').run(tenant, fromId, intoId);
+}
+
+/** Forget the pending merges naming participant `id` (erased: the turns they owed re-indexing are gone with them). */
+export function forgetMergesOf(db: SqliteDatabase, tenant: TenantId, id: string): void {
+  db.prepare('DELETE FROM pending_merges WHERE tenant = ? AND (from_id = ? OR into_id = ?)').run(tenant, id, id);
+}

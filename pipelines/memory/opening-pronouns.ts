@@ -1,0 +1,59 @@
+/**
+ * No fact opens with a bare pronoun (text5, issue #16 item 2): "She did, but she failed the second part" or "He said
+ * he's moving to Canada" read alone tell of no one. The pronoun takes the one person the previous turns of the
+ * conversation name (not a participant: they are "I" and "you"); with none, or more than one, the fact is dropped. "It
+ * was great, we went to the lake": the opening judgement is no memory, the clause after it is.
+ */
+import type { WinkMethods } from 'wink-nlp';
+import { PEOPLE } from './grammar.js';
+
+/** A person pronoun opening a fact: a subject or object ("he", "them") or a possessive ("her", "their"). */
+const PERSON_PRONOUN = /^(he|she|they|him|them|his|her|their)\b/i;
+/** "It was great", "That's so nice,": a judgement of what was just said, alone or before a clause of its own. */
+const JUDGEMENT = /^(?:it|this|that)(?:['’]s|\s+(?:is|was|has\s+been|had\s+been))\s+(?:(?:so|really|very|pretty|quite|just|absolutely|totally)\s+)*([\p{L}-]+)\s*(?:,\s*(?:and\s+|but\s+|so\s+)?|$)/iu;
+/** Words that are no one's name though capitalised or after a kin word ("my brother was…"). */
+const NO_NAME = /^(?:i|yesterday|today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter)$/i;
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * The people `texts` name, not counting `participants`: capitalised words the tagger reads as proper nouns (not the
+ * first word of a sentence, which may be capitalised for that alone, unless it is one inside another), and a word after
+ * a kin word in speech written lower-case ("how's your brother mark doing").
+ */
+export function namedPeople(nlp: WinkMethods, texts: readonly string[], participants: readonly string[]): string[] {
+  const found = new Set<string>();
+  const skip = new Set(participants.map((p) => p.toLowerCase()));
+  for (const text of texts) {
+    for (const sentence of nlp.readDoc(text).sentences().out()) {
+      const tokens = nlp.readDoc(sentence).tokens();
+      const words = tokens.out();
+      const pos = tokens.out(nlp.its.pos);
+      words.forEach((w, i) => {
+        const capitalName = pos[i] === 'PROPN' && /^[A-Z][a-z'-]+$/.test(w) && i > 0;
+        const afterKin = i > 0 && PEOPLE.has(words[i - 1]!.toLowerCase()) && /^[a-z]{2,}$/.test(w) && ['PROPN', 'NOUN'].includes(pos[i] ?? '');
+        if ((capitalName || afterKin) && !NO_NAME.test(w) && !PEOPLE.has(w.toLowerCase()) && !skip.has(w.toLowerCase())) found.add(capitalise(w));
+      });
+    }
+  }
+  return [...found];
+}
+
+/**
+ * `content` told of the one person `named` gives where it opens with a person pronoun ("She did…" → "Nora did…", "Her
+ * car…" → "Nora's car…"), after a judgement of the moment left out ("It was great, we went…" → "We went…"); null when it
+ * would still open with a pronoun (no one, or more than one, named before) or is only a judgement.
+ */
+export function withoutOpeningPronoun(content: string, named: () => readonly string[]): string | null {
+  const judged = JUDGEMENT.exec(content);
+  const told = judged ? capitalise(content.slice(judged[0].length)) : content;
+  if (told.trim() === '') return null;
+  const m = PERSON_PRONOUN.exec(told);
+  if (!m) return /^(?:it|this|that)\b/i.test(told) && judged ? null : told;
+  const people = named();
+  if (people.length !== 1) return null;
+  const possessive = /^(?:his|their)$/i.test(m[1]!) || (/^her$/i.test(m[1]!) && !/^her\s+(?:to|that|about|for|and)\b/i.test(told));
+  return `${possessive ? `${people[0]}'s` : people[0]}${told.slice(m[0].length)}`;
+}

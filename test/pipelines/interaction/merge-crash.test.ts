@@ -1,0 +1,215 @@
+/**
+ * A merge cut short by a crash leaves nothing stale, on SQLite and on Neo4j: the utterances its first attempt
+ * re-pointed are recorded with the pending merge before any moves (`GraphStore.pendingMerges`), so the same merge sent
+ * again after a restart queues their re-indexing too (they kept the merged-away id in the search indexes before), and
+ * the start-up pass (`finishAbandonedMerges`) finishes a merge nobody sends again once its lease is over, releasing
+ * both participants (Neo4j's `merging` marker refused their erasure and external-id change until then), while a merge
+ * within its lease (perhaps running) is left alone. The crash is an error thrown after the graph's first step (no timing).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import { openStores } from '../../../graph/open-stores.js';
+import type { NewFact } from '../../../graph/memory-store.js';
+import type { NewUtterance } from '../../../graph/graph-store.js';
+import type { Stores } from '../../../graph/stores.js';
+import type { Participant } from '../../../graph/types.js';
+import type { Neo4jRunner } from '../../../graph/neo4j/neo4j-connection.js';
+import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
+import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { mergeParticipantsByHand } from '../../../pipelines/interaction/merge-participants.js';
+import { finishAbandonedMerges, MERGE_LEASE_MS, type AbandonedMergeOptions } from '../../../pipelines/interaction/finish-merges.js';
+import { loadConfig } from '../../../server/config.js';
+import { NEO4J_SKIP, neo4jTestOptions } from '../../helpers/stores.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const T = 'default';
+const AT = '2026-12-01T00:00:00.000Z';
+const silent = pino({ level: 'silent' });
+const say = (speakerId: string, text: string, addresseeIds: string[] = []): NewUtterance => ({
+  sessionId: 's1', speakerId, addresseeIds, text, startMs: null, endMs: null, time: AT, confidence: null, audioRef: null,
+});
+const fact = (content: string, speakerId: string): NewFact => ({
+  content, speakerId, subjectId: speakerId, addresseeIds: [], kind: 'statement', slot: null, value: null, time: AT,
+  referIds: [], validFrom: AT, supersedes: null, confidence: 0.9, sessionId: 's1', source: 'test',
+});
+const code = (expected: string) => (err: unknown) => (err as { code?: string }).code === expected;
+
+/** The utterance ids `stores` queues for consolidation (re-indexing) from now on. */
+function queuedIds(stores: Stores): Set<string> {
+  const ids = new Set<string>();
+  const enqueue = stores.queue.enqueue.bind(stores.queue);
+  stores.queue.enqueue = async (name, data, options) => {
+    if (name === CONSOLIDATION_JOB) ids.add((data as ConsolidationJob).utteranceId);
+    return enqueue(name, data, options);
+  };
+  return ids;
+}
+
+/** A backend under test: fresh stores on its data, opened again on the same data by `reopen` (a restart). */
+interface Backend {
+  open(): Stores;
+  /** Make the next merge of `stores` stop after the graph moved the first of what it moves (a crash there). */
+  crashAfterFirstMove(stores: Stores): void;
+  /** Whether the graph holds the two participants while a merge of them is unfinished (Neo4j's marker). */
+  holds: boolean;
+  /** Remove participant `id` behind the stores' backs (what no operation of this version does while a merge is pending). */
+  removeDirectly(stores: Stores, id: string): Promise<void>;
+  cleanUp(): Promise<void>;
+}
+
+function sqliteBackend(): Backend {
+  const tmp = tempDir();
+  return {
+    open: () => openStores(loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' }), silent),
+    // SQLite moves the whole history in one transaction: the crash is in the memory relabel after it.
+    crashAfterFirstMove: (stores) => {
+      stores.memory.relabelParticipant = async () => { throw new Error('process crashed'); };
+    },
+    holds: false,
+    removeDirectly: async (stores, id) => {
+      stores.sqlite.prepare('DELETE FROM participants WHERE tenant = ? AND id = ?').run(T, id);
+    },
+    cleanUp: async () => tmp.remove(),
+  };
+}
+
+function neo4jBackend(): Backend {
+  const dir = tempDir();
+  const options = neo4jTestOptions('test-merge-crash');
+  const opened: Neo4jGraphStore[] = [];
+  return {
+    open: () => {
+      const stores = openStores(loadConfig({ DATA_DIR: dir.dir, PORT: '0', LOG_LEVEL: 'silent' }), silent);
+      const graph = new Neo4jGraphStore(options);
+      opened.push(graph);
+      return { ...stores, graph, close: async () => { await graph.close(); await stores.close(); } };
+    },
+    // The speakers' batch is done (every turn the merged-away one spoke is re-pointed), then the process stops.
+    crashAfterFirstMove: (stores) => {
+      const db = (stores.graph as unknown as { db: Neo4jRunner }).db;
+      const write = db.write.bind(db) as Neo4jRunner['write'];
+      db.write = (async (name: string, work: Parameters<Neo4jRunner['write']>[1]) => {
+        if (name === 'mergeParticipants.addressees') throw new Error('process crashed');
+        return write(name, work);
+      }) as Neo4jRunner['write'];
+    },
+    holds: true,
+    removeDirectly: async (stores, id) => {
+      const graph = stores.graph as unknown as { db: Neo4jRunner; t(x: string): string };
+      await graph.db.write('test.remove', (tx) => tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: graph.t(T), id }));
+    },
+    cleanUp: async () => {
+      const graph = new Neo4jGraphStore(options);
+      await graph.eraseAll();
+      await graph.close();
+      dir.remove();
+    },
+  };
+}
+
+/** Xena spoke three turns (one to Yves) and was addressed in one; Xena is merged into Yves and the merge crashes. */
+async function crashedMerge(backend: Backend): Promise<{ x: Participant; y: Participant; touched: string[]; factId: string }> {
+  const stores = backend.open();
+  try {
+    const x = await stores.graph.createParticipant(T, { name: 'Xena' });
+    const y = await stores.graph.createParticipant(T, { name: 'Yves' });
+    const spoken = await stores.graph.addUtterances(T, [say(x.id, 'I like tea'), say(x.id, 'and green tea', [y.id]), say(x.id, 'mostly')]);
+    const heard = await stores.graph.addUtterances(T, [say(y.id, 'do you, Xena?', [x.id])]);
+    const [kept] = await stores.memory.addFacts(T, [fact('Xena likes green tea', x.id)]);
+    backend.crashAfterFirstMove(stores);
+    await assert.rejects(mergeParticipantsByHand(stores, T, x.id, y.id, () => undefined), /process crashed/);
+    return { x, y, touched: [...spoken, ...heard].map((u) => u.id), factId: kept!.id };
+  } finally {
+    await stores.close();
+  }
+}
+
+const backends: Array<{ name: string; make: () => Backend; skip?: string | undefined }> = [
+  { name: 'SQLite', make: sqliteBackend },
+  { name: 'Neo4j', make: neo4jBackend, skip: NEO4J_SKIP },
+];
+
+type Crashed = Awaited<ReturnType<typeof crashedMerge>>;
+
+/**
+ * `body` on stores opened again (a restart) on the data of `make()`'s backend after a crashed merge, with a log that
+ * keeps each line's message (`logged`) and the utterance ids queued for re-indexing from the restart on (`queued`).
+ */
+async function afterCrash(make: () => Backend, body: (s: Crashed & {
+  backend: Backend; stores: Stores; queued: Set<string>; logged: string[]; log: AbandonedMergeOptions['log'];
+}) => Promise<void>): Promise<void> {
+  const backend = make();
+  try {
+    const crashed = await crashedMerge(backend);
+    const stores = backend.open();
+    const logged: string[] = [];
+    const line = (_: object, message: string): void => void logged.push(message);
+    try {
+      await body({ ...crashed, backend, stores, queued: queuedIds(stores), logged, log: { info: line, warn: line, error: line } });
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    await backend.cleanUp();
+  }
+}
+
+const publish = (): void => undefined;
+
+for (const { name, make, skip } of backends) {
+  describe(`${name}: a merge cut short by a crash`, { skip }, () => {
+    test('sent again after a restart, it re-indexes every turn it re-pointed, the first attempt\'s too', () => afterCrash(make, async ({ stores, queued, x, y, touched, factId }) => {
+      await mergeParticipantsByHand(stores, T, x.id, y.id, publish);
+      assert.deepEqual([...queued].sort(), [...touched].sort());
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      assert.equal((await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId, y.id);
+    }));
+
+    test('nobody sends it again: the pass finishes it once its lease is over, not before', () => afterCrash(make, async ({ backend, stores, queued, logged, log, x, y, touched, factId }) => {
+      const [pending] = await stores.graph.pendingMerges(T);
+      assert.deepEqual({ from: pending?.fromId, into: pending?.intoId }, { from: x.id, into: y.id });
+      // Within the lease it may still be running elsewhere: left alone, looked at again when the lease ends.
+      const wait = await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.parse(pending!.touchedAt), log, publish });
+      assert.equal(wait, MERGE_LEASE_MS);
+      assert.equal(queued.size, 0);
+      if (backend.holds) await assert.rejects(stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }), code('PARLEY_ERR_CONFLICT'));
+
+      const over = Date.parse(pending!.touchedAt) + MERGE_LEASE_MS + 1;
+      assert.equal(await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: over, log, publish }), null);
+      assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
+      assert.deepEqual([...queued].sort(), [...touched].sort());
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      assert.deepEqual(await stores.graph.retiredParticipant(T, x.id), { mergedInto: y.id });
+      assert.equal((await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId, y.id);
+      assert.ok((await stores.graph.getUtterances(T, touched)).every((u) => u.speakerId === y.id || u.addresseeIds.includes(y.id)));
+      // Released: the survivor's external id can change, and they can be erased.
+      assert.equal((await stores.graph.updateParticipant(T, y.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
+      assert.ok(await stores.graph.deleteParticipant(T, y.id));
+    }));
+
+    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', () => afterCrash(make, async ({ backend, stores, logged, log, x, y }) => {
+      await backend.removeDirectly(stores, y.id);
+      await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now() + MERGE_LEASE_MS, log, publish });
+      assert.deepEqual(logged, ['a merge cut short was rolled back: a participant is gone; its participants are released']);
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      // Neo4j's merged-away participant is still there, and no longer held.
+      if (backend.holds) assert.equal((await stores.graph.updateParticipant(T, x.id, { externalId: 'crm-1' }))?.externalId, 'crm-1');
+    }));
+  });
+}
+
+describe('Neo4j: a marker an older version left (no pending-merge record)', { skip: NEO4J_SKIP }, () => {
+  test('is found by the pass and the merge finished, releasing both', () => afterCrash(neo4jBackend, async ({ stores, log, logged, x, y, touched }) => {
+    const graph = stores.graph as unknown as { db: Neo4jRunner; t(x: string): string };
+    await graph.db.write('test.unrecord', (tx) => tx.run('MATCH (e:PendingMerge {tenant: $tenant}) DELETE e', { tenant: graph.t(T) }));
+    const [legacy] = await stores.graph.pendingMerges(T);
+    assert.deepEqual(legacy, { fromId: x.id, intoId: y.id, utteranceIds: [], startedAt: new Date(0).toISOString(), touchedAt: new Date(0).toISOString() });
+    assert.equal(await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now(), log, publish }), null);
+    assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
+    assert.deepEqual(await stores.graph.pendingMerges(T), []);
+    assert.deepEqual(await stores.graph.retiredParticipant(T, x.id), { mergedInto: y.id });
+    assert.ok((await stores.graph.getUtterances(T, touched)).every((u) => u.speakerId === y.id || u.addresseeIds.includes(y.id)));
+    assert.ok(await stores.graph.deleteParticipant(T, y.id));
+  }));
+});
