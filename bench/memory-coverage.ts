@@ -18,6 +18,10 @@
  * in", "I'll be in … until", "visiting … in", first person and reported, and "until / till / through" clauses on a job,
  * some across two sessions) were written before the rules 27 (`staying_in`, until clauses): rules chosen on -dev, -test
  * held out (run once, before and after).
+ * bench/data/scenarios-life5-dev.jsonl (12 turns) and scenarios-life5-test.jsonl (18 turns: a trip called off with its
+ * stay, in the same session and a later one, beside a stay that must stay; a home or job said in an older conversation
+ * imported after a newer one; a month named while in it, "this" and "next December") were written before the life5 rules
+ * (rules 46): rules chosen on -dev, -test held out (run once before and once after).
  * Each turn is labelled informative or not; some are outcomes that must close an earlier turn's fact
  * (a plan decided otherwise, a commitment done or cancelled, a move), or stays that must leave it open (`expect: open`).
  * Turns run in order through the real consolidation handler (embedded extractor, USE-lite, SQLite), one tenant per

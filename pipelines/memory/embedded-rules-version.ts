@@ -198,5 +198,11 @@
  * clause's edge are left out ("by the way", "you know", "to be honest"…, and "I guess" closing one; discourse-tags.ts); a fact opening with a bare pronoun takes the one person the
  * previous turns name, else is dropped, and an opening judgement ("It was great, …") is left out (opening-pronouns.ts);
  * "I like things / stuff" is no liking, and a greeting or farewell with a name ("bye ben") is no persona target.
+ * 46 (life5): a month named alone while we are in it is this month ("for two weeks in December" said on 5 December:
+ * a stay now to 19 December 2026, not December 2027; "this December" the same; "next December" next year's;
+ * month-ahead.ts); a preference said with the alternative turned down keeps its "for now" ("For now I prefer tea, not
+ * coffee": the "not" denies no liking) and fills the preferred thing's slot ("I prefer tea to coffee", "…rather than
+ * coffee": `preference:tea`; rejected-alternative.ts). Decisions (not extraction) of the same round: an utterance older than the fact it would replace or end
+ * is history (said-order.ts), and a cancelled plan ends the stay told with it (cancelled-plans.ts).
  */
-export const EMBEDDED_RULES_VERSION = 45;
+export const EMBEDDED_RULES_VERSION = 46;

@@ -11,6 +11,7 @@ import { readJointPlan } from './joint-plan.js';
 import { readObligation } from './obligation.js';
 import { withoutEventLead } from './grammar.js';
 import { reportedStayFacts, stayFacts } from './stays.js';
+import { withoutTurnedDown } from './rejected-alternative.js';
 import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 import { couldBeName } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
@@ -161,6 +162,9 @@ function preference(c: RuleContext): RuleFact[] {
   if (m?.[1] && m[2]) {
     const [value, verb3] = PREF_VERBS[m[1].toLowerCase()] ?? ['like', 'likes'];
     const object = likedThing(m[2]);
+    // "I prefer tea to coffee": said whole, but the alternative turned down is no part of the liked thing's slot (life5).
+    const turned = m[1].toLowerCase() === 'prefer' ? withoutTurnedDown(`prefer ${m[2]}`) : null;
+    const liked = turned ? likedThing(turned.kept.replace(/^prefer\s+/, '')) : object;
     if (!object || /^(to\s+)?(it|that|this)$/i.test(object) || GENERIC_THING.test(object)) return [];
     const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
     // "I live in Porto and I love this city": the place the speaker is in, when the talk has told it (rules 40).
@@ -170,7 +174,7 @@ function preference(c: RuleContext): RuleFact[] {
     // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38); "I love
     // this city" with no place told before is one too.
     if (/^(?:that|this|these|those)\s/i.test(object)) return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
-    return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(object)}`, value, confidence: 0.8 }];
+    return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(liked)}`, value, confidence: 0.8 }];
   }
   const fan = c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a\\s+)?(?:big\\s+|huge\\s+)?fan of\\s+(.+)`, 'i'));
   if (fan?.[1]) {

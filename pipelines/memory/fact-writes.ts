@@ -13,7 +13,9 @@ import { collectionFor } from './collections.js';
 import type { Candidate, Decider, Decision } from './decide.js';
 import type { ExtractedFact, ExtractionResult, Extractor } from './extractor.js';
 import type { MemoryIndexer } from './memory-indexer.js';
+import { dependentsOf } from './cancelled-plans.js';
 import { applyProfileUpdates } from './profile-updates.js';
+import { inSaidOrder } from './said-order.js';
 import { closeInterrupted, decideWithStays, ownEnd } from './temporary-states.js';
 
 /** Newest current facts of a subject searched by vector for near-duplicates and changes of mind. */
@@ -97,7 +99,9 @@ export async function writeFacts(
     const target = decision.op === 'KEEP' ? candidates.find((c) => c.fact.id === decision.targetId)?.fact : undefined;
     if (target && ef.slot !== null && target.value !== ef.value) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     live.throwIfAborted();
-    const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn }, vector, decision);
+    // Said before a fact it would replace or end (an older conversation imported later): history, never its end.
+    const ordered = inSaidOrder(decision, [...candidates.map((c) => c.fact), ...retractedFacts], u.time);
+    const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn, closedBy: ordered.closedBy }, vector, ordered.decision);
     // Restored as history (a newer fact holds the slot): its value does not overwrite the profile either.
     if (op.history && ef.slot !== null) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     ops.push(...op.ops);
@@ -175,7 +179,7 @@ async function factsFrom(memory: MemoryStore, tenant: TenantId, utteranceIds: st
  */
 async function apply(
   deps: FactWriteDeps, indexer: MemoryIndexer, tenant: TenantId, u: Utterance, ef: ExtractedFact, validUntil: string | null,
-  at: { id: string; withdrawn: Fact | null }, vector: Float32Array, decision: Exclude<Decision, { op: 'NOOP' }>,
+  at: { id: string; withdrawn: Fact | null; closedBy?: Fact | null }, vector: Float32Array, decision: Exclude<Decision, { op: 'NOOP' }>,
 ): Promise<{ ops: MemoryOp[]; factIds: string[]; deletedIds?: string[]; history?: true }> {
   const { id } = at;
   const base = {
@@ -196,6 +200,12 @@ async function apply(
       const f = await deps.memory.closeFact(tenant, id, u.time, null);
       if (f) closed.push(f);
     }
+    // A plan called off takes with it what hangs on it: the stay told with the trip (life5).
+    const hanging = ef.settles === 'cancelled' ? await dependentsOf(deps.memory, tenant, closed, u.time) : [];
+    for (const dependent of hanging) {
+      const f = await deps.memory.closeFact(tenant, dependent.id, u.time, null);
+      if (f) closed.push(f);
+    }
     await indexer.removeFacts(tenant, closed);
     // A retracted profile memory ("I don't live in Oslo any more") takes its attribute with it, or back to an older current one.
     await rederiveAttributes(deps.graph, deps.memory, tenant, closed.flatMap(derivedSlotOf));
@@ -204,9 +214,14 @@ async function apply(
   }
   const supersedes = decision.op === 'UPDATE' ? decision.targetId : null;
   const [added] = at.withdrawn
-    ? [await restoreWithdrawn(deps, tenant, u, at.withdrawn, base, decision)].flatMap((f) => (f ? [f] : []))
+    ? [await restoreWithdrawn(deps, tenant, u, at.withdrawn, base, decision, at.closedBy ?? null)].flatMap((f) => (f ? [f] : []))
     : await deps.memory.addFacts(tenant, [{ ...base, id, supersedes }]);
   if (!added) return { ops: [], factIds: [] };
+  // Said before the fact it would have replaced or ended (`inSaidOrder`): history, closed where that fact began.
+  if (at.closedBy && added.validTo === null) {
+    await deps.memory.closeFact(tenant, added.id, at.closedBy.validFrom, at.closedBy.id);
+    return { ops: [], factIds: [added.id], history: true };
+  }
   // Restored as history: a newer fact (said after the turn, while it was another speaker's) holds the slot.
   if (added.validTo !== null) return { ops: [], factIds: [added.id], history: true };
   if (supersedes) {
@@ -229,16 +244,17 @@ async function apply(
 /**
  * Restore `withdrawn` (its turn given back to its speaker) as `decision` (an ADD or UPDATE) says, with the fresh
  * extraction's fields (`base`). An UPDATE of a fact that began after the turn (said while the turn was another
- * speaker's, "I live in Madrid" after the Lisbon turn) does not replace it: the withdrawn fact comes back as history,
- * closed where that newer fact began and superseded by it. Null when nothing was restored (not withdrawn any more).
+ * speaker's, "I live in Madrid" after the Lisbon turn) does not replace it, nor does a fact said after the turn
+ * (`closedBy`, `inSaidOrder`): the withdrawn fact comes back as history, closed where that newer fact began and superseded by it. Null when nothing was restored (not withdrawn any more).
  */
 async function restoreWithdrawn(
   deps: FactWriteDeps, tenant: TenantId, u: Utterance, withdrawn: Fact, base: Omit<NewFact, 'supersedes'>, decision: Exclude<Decision, { op: 'NOOP' }>,
+  closedBy: Fact | null,
 ): Promise<Fact | null> {
   const fresh = { content: base.content, confidence: base.confidence, validUntil: base.validUntil ?? null, eventTime: base.eventTime ?? null,
     planObject: base.planObject ?? null, source: base.source };
-  const target = decision.op === 'UPDATE' ? await deps.memory.getFact(tenant, decision.targetId) : null;
-  if (target && target.validFrom > u.time) {
+  const target = closedBy ?? (decision.op === 'UPDATE' ? await deps.memory.getFact(tenant, decision.targetId) : null);
+  if (target && (closedBy !== null || target.validFrom > u.time)) {
     return deps.memory.restoreWithdrawn(tenant, withdrawn.id, null, { fresh, closedBy: { id: target.id, at: target.validFrom } });
   }
   return deps.memory.restoreWithdrawn(tenant, withdrawn.id, decision.op === 'UPDATE' ? decision.targetId : null, { fresh });

@@ -4,6 +4,7 @@
  * of the past is read in told-tense.ts; a date written into a fact's text, in date-text.ts.
  */
 import * as chrono from 'chrono-node';
+import { monthAheadYear } from './month-ahead.js';
 import { COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
@@ -320,6 +321,9 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       // A 29 February said in the year after a leap year: last year had none, so its last day of February.
       const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
       date = `${year}${date.slice(4, 10) === '-02-29' && !leap ? `-02-28${date.slice(10)}` : date.slice(4)}`;
+    } else if (!back && MONTH_NAME.test(phrase) && r.start.isCertain('month') && !r.start.isCertain('year') && !r.start.isCertain('day')) {
+      // "for two weeks in December", said on 5 December: this December, not next year's (`monthAheadYear`).
+      date = `${monthAheadYear(r.start.get('month')! - 1, instant.getTime(), text.slice(0, r.index + phrase.search(MONTH_NAME)))}${date.slice(4)}`;
     }
     const week = WEEK.test(phrase) && !DURATION.test(phrase);
     if (week) {

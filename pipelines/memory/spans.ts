@@ -5,6 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { DAY_MS } from '../../graph/core/time.js';
+import { monthAheadYear } from './month-ahead.js';
 
 /** Words that count a span ("two", "a few", "10"): `countOf` reads them as a number. */
 export const COUNT = String.raw`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|several|\d+)`;
@@ -71,7 +72,10 @@ export function nextMonday(ms: number): number {
 }
 
 /** A start ahead named: "from Monday", "starting Friday", "next week / month", "in January", "on Friday", "tomorrow". */
-const AHEAD = /\b(?:from|starting)\s+\S[^,.;!?]*|\bnext\s+(?:week|month)\b|\bin\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b/i;
+/** A month's name in full. */
+const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december)';
+const AHEAD = new RegExp(String.raw`\b(?:from|starting)\s+\S[^,.;!?]*|\bnext\s+(?:week|month)\b|\b(?:in|this|next)\s+${MONTH}\b`
+  + String.raw`|\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b`, 'i');
 
 /**
  * The start ahead `text` names (`AHEAD`, "for …" after it left out), read forward from `refMs` with chrono: its first day
@@ -89,8 +93,10 @@ export function startAhead(text: string, refMs: number): { start: number; end: n
     return { start: monday, end: monday + 7 * DAY_MS };
   }
   if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && r.start.isCertain('month')) {
-    const d = new Date(at);
-    return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+    // "in December" said in December: this one, its rest ahead; "next December": next year's (`monthAheadYear`).
+    const month = new Date(at).getUTCMonth();
+    const year = monthAheadYear(month, refMs, phrase.slice(0, phrase.search(new RegExp(MONTH, 'i'))));
+    return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) };
   }
   const day = Math.floor(at / DAY_MS) * DAY_MS;
   return { start: day, end: /^(?:from|starting)\b/i.test(phrase) ? null : day + DAY_MS };

@@ -24,7 +24,8 @@ const WEEKEND = /\b(?:(the|this)|(next))\s+weekend\b(?!\s+(?:class|course|job|sh
  * When the stay `sentence` tells runs, said at `refIso`: the weekend (Saturday to the Monday after; ahead when said on a
  * weekday), Easter (Good Friday to the Tuesday after) or Christmas (24 to 27 December), each this year's or, once past,
  * next year's; or a start ahead named, with a length counted from it ("next month … for two weeks": 1 January to 15
- * January) or else the day, week or month it names. Null when the sentence names none of these (a length from now,
+ * January) or else the day, week or month it names; a month named while in it ("in December" said on 5 December) holds
+ * from now, its length counted from now. Null when the sentence names none of these (a length from now,
  * "until …": `stateEnd`), is told of the past, or names its own end outright.
  */
 export function staySpan(sentence: string, refIso: string): StaySpan | null {
@@ -46,8 +47,9 @@ export function staySpan(sentence: string, refIso: string): StaySpan | null {
   }
   // A start ahead and a length counted from it: both read as every date in text is (spans.ts).
   const from = startAhead(sentence, ref);
-  if (!from || from.start <= ref) return null;
+  if (!from) return null;
   const length = countedLength(sentence);
-  const end = length ? afterLength(from.start, length) : from.end;
+  // "for two weeks in December", said on 5 December: the month named is under way, the length counts from now (life5).
+  const end = length ? afterLength(Math.max(from.start, ref), length) : from.end;
   return end === null ? null : span(from.start, end);
 }

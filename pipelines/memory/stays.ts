@@ -111,7 +111,9 @@ export function stayFacts(sentence: string, who: Perspective, refIso?: string): 
   if (!stay) return [];
   const place = resolvePronouns(stay.place, who);
   const company = stay.company ? ` ${resolvePronouns(stay.company, who)}` : stay.visiting ? `, visiting ${resolvePronouns(stay.visiting, who)}` : '';
-  if (stay.ahead || (refIso !== undefined && staySpan(sentence, refIso)?.start)) {
+  // The span decides where it reads one: "in December" said in December holds now (life5), "next weekend" is ahead.
+  const span = refIso === undefined ? null : staySpan(sentence, refIso);
+  if (span ? span.start !== null : stay.ahead) {
     return [{ content: `${who.speaker} will be ${stay.prep} ${place}${company}`, kind: 'plan', subject: 'speaker', slot: null, value: null, confidence: 0.7 },
       { content: `${who.speaker} is staying ${stay.prep} ${place}${company}`, kind: 'profile', subject: 'speaker', slot: STAY_SLOT, value: place, confidence: 0.7, ahead: true }];
   }

@@ -9,6 +9,7 @@
 import { IDIOM_NOUN } from './changes.js';
 import { holdsAJob, likeableThing, type LikedBy } from './kinds.js';
 import { DONE, GONE, PLAYED } from './standing-slots.js';
+import { withoutTurnedDown } from './rejected-alternative.js';
 import { STAY_SLOT } from './stays.js';
 
 /**
@@ -133,7 +134,8 @@ const FOR_A_TIME_SAID = LIKING_SAID(HELD_TILL_END);
  */
 export function forNowPreference(sentence: string): string | null {
   if (/\?\s*$/.test(sentence) || !new RegExp(String.raw`\b${FOR_NOW_CUE}\b`, 'i').test(sentence)) return null;
-  return likingSaid(sentence, FOR_NOW_SAID);
+  // "For now I prefer tea, not coffee": the "not" turns down the alternative, it denies no liking (life5).
+  return likingSaid(withoutTurnedDown(sentence)?.kept ?? sentence, FOR_NOW_SAID);
 }
 
 /**

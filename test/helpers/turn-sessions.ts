@@ -13,8 +13,11 @@ export interface TurnSessions {
   memory: SqliteMemoryStore;
   /** Participant ids by name. */
   people: Record<string, string>;
-  /** One utterance in a session of its own, `stepMs` after the previous one, consolidated before this returns: its ops. */
-  say(speakerId: string, addresseeId: string, text: string): Promise<MemoryOp[]>;
+  /**
+   * One utterance in a session of its own, `stepMs` after the previous one (or at `at`, an ISO time, e.g. an import of
+   * an older conversation), consolidated before this returns: its ops.
+   */
+  say(speakerId: string, addresseeId: string, text: string, at?: string): Promise<MemoryOp[]>;
   close(): Promise<void>;
 }
 
@@ -32,9 +35,9 @@ export async function turnSessions(tenant: string, names: string[], start: strin
   let n = 0;
   return {
     memory, people,
-    async say(speakerId, addresseeId, text) {
+    async say(speakerId, addresseeId, text, at) {
       n++;
-      const time = new Date(Date.parse(start) + n * stepMs).toISOString();
+      const time = at ?? new Date(Date.parse(start) + n * stepMs).toISOString();
       await graph.openSession(tenant, `s${n}`, time);
       const [u] = await graph.addUtterances(tenant, [{ sessionId: `s${n}`, speakerId, addresseeIds: [addresseeId], text,
         startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
