@@ -107,3 +107,56 @@ for (const frame of [true, false]) {
     }
   });
 }
+
+/** The next JSON text message a stand-in socket receives. */
+const nextJson = (socket: WebSocket): Promise<Record<string, unknown>> => new Promise((resolve) => {
+  const onMessage = (data: Buffer, isBinary: boolean): void => {
+    if (isBinary) return;
+    socket.off('message', onMessage);
+    resolve(JSON.parse(data.toString()) as Record<string, unknown>);
+  };
+  socket.on('message', onMessage);
+});
+
+test('@parley/client: an id-less utterance goes out with the SDK\'s id; a late answer to an old socket\'s message, on the new socket, acknowledges that message only', { timeout: 60_000 }, async () => {
+  const { wss, url, next } = await standIn();
+  try {
+    const client = new ParleyClient({ baseUrl: url });
+    const first = next().then((s) => { s.send(started(false)); return s; });
+    const session = await client.stream({ resume: { delayMs: 1 } });
+    const socket1 = await first;
+    const oldSent = nextJson(socket1);
+    const memo = { type: 'utterance' as const, speaker: 'Tex', text: 'Old memo.' };
+    session.send(memo);
+    const old = await oldSent;
+    assert.match(String(old.utterance_id), /^sdk-/, 'the SDK gave it an id');
+    assert.equal((memo as { utterance_id?: string }).utterance_id, undefined, 'the application\'s object is unchanged');
+    socket1.terminate();
+
+    const socket2 = await next();
+    const resent = nextJson(socket2);
+    socket2.send(started(true));
+    assert.equal((await resent).utterance_id, old.utterance_id, 'unacknowledged at the drop: sent again with the same id');
+    const newerSent = nextJson(socket2);
+    session.send({ type: 'utterance', speaker: 'Tex', text: 'New memo.' });
+    const newer = await newerSent;
+    const acked = session.waitFor('transcript.final');
+    socket2.send(JSON.stringify({
+      type: 'transcript.final', session_id: 'c', seq: 2, turn_id: 'turn_1', utterance_id: old.utterance_id, text: 'Old memo.',
+      start_ms: null, end_ms: null, confidence: null, speaker: { id: 'p_1', name: 'Tex', confidence: 1, is_new: false }, addressees: [],
+    }));
+    await acked;
+    socket2.terminate();
+
+    const socket3 = await next();
+    const again = nextJson(socket3);
+    socket3.send(started(true));
+    assert.equal((await again).utterance_id, newer.utterance_id, 'the newer one, never acknowledged, is what goes out again');
+    assert.equal(session.resentMessages, 2);
+    assert.deepEqual(session.lostMessages, []);
+    session.close();
+  } finally {
+    for (const c of wss.clients) c.terminate();
+    await new Promise((resolve) => wss.close(resolve));
+  }
+});
