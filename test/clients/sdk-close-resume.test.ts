@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE } from '../../clients/typescript/src/index.js';
+import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE, type StreamSession } from '../../clients/typescript/src/index.js';
 
 const started = (resumed: boolean): string => JSON.stringify({ type: 'session.started', session_id: 'c', seq: 1, resumed, config: { session_id: 'c' } });
 
@@ -26,13 +26,18 @@ async function standIn(): Promise<{ wss: WebSocketServer; url: string; next: () 
   return { wss, url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`, next };
 }
 
+/** A session opened on the stand-in (resumes after `delayMs` 1) and its first connection, whose session.started is sent. */
+async function openOn(url: string, next: () => Promise<WebSocket>): Promise<{ session: StreamSession; socket: WebSocket }> {
+  const first = next().then((s) => { s.send(started(false)); return s; });
+  const session = await new ParleyClient({ baseUrl: url }).stream({ resume: { delayMs: 1 } });
+  return { session, socket: await first };
+}
+
 test('@parley/client: close() while a resume is connecting closes the new socket (1000) instead of leaking it', { timeout: 60_000 }, async () => {
   const { wss, url, next } = await standIn();
   try {
-    const client = new ParleyClient({ baseUrl: url });
-    const first = next().then((s) => { s.send(started(false)); return s; });
-    const session = await client.stream({ resume: { delayMs: 1 } });
-    (await first).terminate(); // a drop: the SDK resumes
+    const { session, socket } = await openOn(url, next);
+    socket.terminate(); // a drop: the SDK resumes
     const second = await next(); // the resume's connection, before its session.started
     session.close();
     const closed = once(second, 'close');
@@ -121,10 +126,7 @@ const nextJson = (socket: WebSocket): Promise<Record<string, unknown>> => new Pr
 test('@parley/client: an id-less utterance goes out with the SDK\'s id; a late answer to an old socket\'s message, on the new socket, acknowledges that message only', { timeout: 60_000 }, async () => {
   const { wss, url, next } = await standIn();
   try {
-    const client = new ParleyClient({ baseUrl: url });
-    const first = next().then((s) => { s.send(started(false)); return s; });
-    const session = await client.stream({ resume: { delayMs: 1 } });
-    const socket1 = await first;
+    const { session, socket: socket1 } = await openOn(url, next);
     const oldSent = nextJson(socket1);
     const memo = { type: 'utterance' as const, speaker: 'Tex', text: 'Old memo.' };
     session.send(memo);
