@@ -2,6 +2,9 @@ import type { EntityIndex } from '../../graph/entity-index.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { FactFilter, MemoryStore } from '../../graph/memory-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
+import { FUNCTION_WORDS } from '../asr/name-spotting.js';
+import { isCalendarWord } from '../speaker/calendar-words.js';
+import { isFunctionWord, labelIsAlsoWord } from '../speaker/name-words.js';
 import { findParticipantByRef, looksLikeParticipantId, unknownRef } from './participant-ref.js';
 
 /** The stores a memory owner is looked up in. */
@@ -16,39 +19,54 @@ export interface OwnerStores {
  * ("Cara lent me her bike"), asked for by name (`GET /v1/memories?participant=Cara`, MCP `get_participant`).
  */
 export interface NamedInMemories {
-  /** The names their facts are found by: the reference as given, capitalised, and the entity index's names for it. */
+  /** The names their facts are found by: the reference capitalised, or the entity index's capitalised names for it. */
   names: string[];
   /** Ids of the facts about them or naming them (history included), in no particular order. */
   factIds: string[];
 }
 
-/** `ref` with its first letter upper-case: names are written capitalised in fact texts ("cara" finds "Cara"). */
+/** `ref` in lower case, each word's first letter upper-case: names are written so in fact texts ("CARA" finds "Cara"). */
 function capitalised(ref: string): string {
-  return ref.charAt(0).toLocaleUpperCase() + ref.slice(1);
+  return ref.toLocaleLowerCase().replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toLocaleUpperCase());
+}
+
+/** Whether a name is written as a proper noun: its first letter upper-case ("Cara", not "green tea"). */
+function writtenProper(name: string): boolean {
+  return /^\p{Lu}/u.test(name.trim());
+}
+
+/** Whether `word` is on the project's lists of words that are no name: function words (modals included), days and months. */
+function listedWord(word: string): boolean {
+  return FUNCTION_WORDS.has(word.toLowerCase()) || isFunctionWord(word) || isCalendarWord(word);
 }
 
 /**
- * What stored memories hold of `ref` when no participant holds it as id, external id or name (the caller looked first):
- * the facts whose subject is the entity `entity:<name>` or whose text names them as a whole word, case as written, by
- * `ref`, `ref` capitalised, or a name or alias the entity index keeps for it (matched case-insensitively). These are
- * the facts an erasure of a person of that name would take (`MemoryStore.erasedFactIds`), so the two never disagree.
- * @returns null when `ref` has the form of a participant id (a stale or mistyped id stays unknown) or when neither a
- *   fact nor the entity index names it.
+ * What stored memories hold of `ref` when no participant holds it as id, external id or name (the caller looked first).
+ * `ref` is taken as a proper noun, any case: its names are the entity index's names and aliases for it written
+ * capitalised (looked up case-insensitively), or, when it keeps none, `ref` capitalised. A reference whose first word
+ * is a function word, day or month ("the", "will", "may": `listedWord`) is no name; one that is also an ordinary word
+ * or a verb ("tea", "likes": `labelIsAlsoWord`) is one only where the entity index writes it capitalised. Its
+ * facts are those (history included) whose text names one of these names as a whole word, case as written, or whose
+ * subject is its entity: the facts an erasure of a person of those names would take (`MemoryStore.erasedFactIds`, read
+ * once), so the two never disagree.
+ * @returns null when `ref` has the form of a participant id (a stale or mistyped id stays unknown), is a word rather
+ *   than a name, or neither a fact nor the entity index (capitalised) names it.
  */
 export async function namedInMemories(
   stores: Omit<OwnerStores, 'graph'>, tenant: TenantId, ref: string,
 ): Promise<NamedInMemories | null> {
   const given = ref.trim();
-  if (looksLikeParticipantId(given)) return null;
-  const entities = await stores.entities.findByNames(tenant, [given]);
-  const names = [...new Set([given, capitalised(given), ...entities.flatMap((e) => [e.name, ...e.aliases])])];
-  const subjects = [...new Set([given.toLowerCase(), ...entities.map((e) => e.key), ...names].map((n) => `entity:${n}`))];
-  const found = new Set<string>();
-  for (const subject of subjects) {
-    for (const id of await stores.memory.erasedFactIds(tenant, subject, names)) found.add(id);
-  }
-  if (found.size === 0 && entities.length === 0) return null;
-  return { names, factIds: [...found] };
+  if (given.length === 0 || looksLikeParticipantId(given)) return null;
+  const first = given.split(/\s+/)[0]!;
+  if (listedWord(first)) return null;
+  const proper = (await stores.entities.findByNames(tenant, [given])).filter((e) => writtenProper(e.name));
+  const entityNames = proper.flatMap((e) => [e.name, ...e.aliases]).filter(writtenProper);
+  if (entityNames.length === 0 && labelIsAlsoWord(first)) return null;
+  const names = [...new Set([...(entityNames.length === 0 ? [capitalised(given)] : []), ...entityNames])];
+  const subject = `entity:${proper[0]?.key ?? capitalised(given)}`;
+  const factIds = [...new Set(await stores.memory.erasedFactIds(tenant, subject, names))];
+  if (factIds.length === 0 && proper.length === 0) return null;
+  return { names, factIds };
 }
 
 /** Whose memories a reference asks for: a participant's, or those of a name only stored memories hold. */

@@ -16,7 +16,8 @@ import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
 import { sessionTranscript, storeUtterances } from '../routes/sessions.js';
 import { participantView } from '../routes/views.js';
-import { ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/named-memories.js';
+import { type MemoryOwner, ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/named-memories.js';
+import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
 /** The MCP server's name and version as it reports them in `initialize`. */
 export const MCP_SERVER_INFO = { name: 'parley', version: '1' } as const;
@@ -31,6 +32,13 @@ const AddUtterancesInput = Type.Object({
 }, { additionalProperties: false });
 
 const ParticipantInput = Type.Object({ id: ParticipantRefParams.properties.id }, { additionalProperties: false });
+const GetParticipantInput = Type.Object({
+  id: ParticipantRefParams.properties.id,
+  talked_about: Type.Optional(Type.Boolean({
+    description: 'Also answer for a name no participant holds but memories name (someone others talk about): ' +
+      '`participant` null and `talked_about` set. Default false: such a name is PARLEY_ERR_NOT_FOUND.',
+  })),
+}, { additionalProperties: false });
 const TranscriptInput = Type.Object(
   { session_id: SessionIdParams.properties.session_id, ...TranscriptQuery.properties }, { additionalProperties: false },
 );
@@ -81,10 +89,11 @@ const TOOLS = [
     title: 'Get a participant',
     description: 'One participant by id, external_id or name (as GET /v1/participants/{id}), with their current facts, profile facts and persona ' +
       '(traits, preferences, affect towards targets). A name no participant holds but memories name (someone others talk about, ' +
-      'who never spoke) gives participant null and the facts naming them.',
-    input: ParticipantInput,
+      'who never spoke) is PARLEY_ERR_NOT_FOUND unless talked_about is true: then participant is null, talked_about ' +
+      'gives the names looked for, and facts the facts naming them.',
+    input: GetParticipantInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: ({ app, tenant }, args) => participantDetail(app, tenant, args.id),
+    run: ({ app, tenant }, args) => participantDetail(app, tenant, args.id, args.talked_about === true),
   }),
   tool({
     name: 'add_utterances',
@@ -121,11 +130,14 @@ const ERASE = tool({
 });
 
 /**
- * A participant with their facts, profile facts and persona nodes; for a name no participant holds but stored memories
- * name (someone others talk about), `participant` null, the facts naming them, and no persona.
+ * A participant with their facts, profile facts and persona nodes. A name no participant holds but stored memories name
+ * (someone others talk about) is answered only when `talkedAbout` is asked for: `participant` null, `talked_about`
+ * with the names looked for, the facts naming them, and no persona; otherwise it is not found, as it always was.
+ * @throws ParleyError `PARLEY_ERR_NOT_FOUND` for an unknown reference (and, without `talkedAbout`, a name only memories hold).
  */
-async function participantDetail(app: FastifyInstance, tenant: string, ref: string): Promise<unknown> {
-  const owner = await resolveMemoryOwner(app.stores, tenant, ref);
+async function participantDetail(app: FastifyInstance, tenant: string, ref: string, talkedAbout: boolean): Promise<unknown> {
+  const owner: MemoryOwner = talkedAbout
+    ? await resolveMemoryOwner(app.stores, tenant, ref) : { participant: await resolveParticipantRef(app.stores.graph, tenant, ref) };
   const whose = ownerFilter(owner, 'any');
   const [facts, profile, persona] = await Promise.all([
     app.stores.memory.listFacts(tenant, { ...whose, layer: 'fact', limit: 200 }),
@@ -134,6 +146,7 @@ async function participantDetail(app: FastifyInstance, tenant: string, ref: stri
   ]);
   return {
     participant: owner.participant ? participantView(app, owner.participant) : null,
+    ...(owner.named ? { talked_about: { names: owner.named.names } } : {}),
     facts: await factViews(app.stores.graph, tenant, facts),
     profile: await factViews(app.stores.graph, tenant, profile),
     persona: persona.map((n) => ({

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE } from '../../clients/typescript/src/index.js';
+import { ParleyClient, ParleyError, SESSION_ENDED_CLOSE, type StreamSession } from '../../clients/typescript/src/index.js';
 
 const started = (resumed: boolean): string => JSON.stringify({ type: 'session.started', session_id: 'c', seq: 1, resumed, config: { session_id: 'c' } });
 
@@ -26,13 +26,18 @@ async function standIn(): Promise<{ wss: WebSocketServer; url: string; next: () 
   return { wss, url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`, next };
 }
 
+/** A session opened on the stand-in (resumes after `delayMs` 1) and its first connection, whose session.started is sent. */
+async function openOn(url: string, next: () => Promise<WebSocket>): Promise<{ session: StreamSession; socket: WebSocket }> {
+  const first = next().then((s) => { s.send(started(false)); return s; });
+  const session = await new ParleyClient({ baseUrl: url }).stream({ resume: { delayMs: 1 } });
+  return { session, socket: await first };
+}
+
 test('@parley/client: close() while a resume is connecting closes the new socket (1000) instead of leaking it', { timeout: 60_000 }, async () => {
   const { wss, url, next } = await standIn();
   try {
-    const client = new ParleyClient({ baseUrl: url });
-    const first = next().then((s) => { s.send(started(false)); return s; });
-    const session = await client.stream({ resume: { delayMs: 1 } });
-    (await first).terminate(); // a drop: the SDK resumes
+    const { session, socket } = await openOn(url, next);
+    socket.terminate(); // a drop: the SDK resumes
     const second = await next(); // the resume's connection, before its session.started
     session.close();
     const closed = once(second, 'close');
@@ -107,3 +112,53 @@ for (const frame of [true, false]) {
     }
   });
 }
+
+/** The next JSON text message a stand-in socket receives. */
+const nextJson = (socket: WebSocket): Promise<Record<string, unknown>> => new Promise((resolve) => {
+  const onMessage = (data: Buffer, isBinary: boolean): void => {
+    if (isBinary) return;
+    socket.off('message', onMessage);
+    resolve(JSON.parse(data.toString()) as Record<string, unknown>);
+  };
+  socket.on('message', onMessage);
+});
+
+test('@parley/client: an id-less utterance goes out with the SDK\'s id; a late answer to an old socket\'s message, on the new socket, acknowledges that message only', { timeout: 60_000 }, async () => {
+  const { wss, url, next } = await standIn();
+  try {
+    const { session, socket: socket1 } = await openOn(url, next);
+    const oldSent = nextJson(socket1);
+    const memo = { type: 'utterance' as const, speaker: 'Tex', text: 'Old memo.' };
+    session.send(memo);
+    const old = await oldSent;
+    assert.match(String(old.utterance_id), /^sdk-/, 'the SDK gave it an id');
+    assert.equal((memo as { utterance_id?: string }).utterance_id, undefined, 'the application\'s object is unchanged');
+    socket1.terminate();
+
+    const socket2 = await next();
+    const resent = nextJson(socket2);
+    socket2.send(started(true));
+    assert.equal((await resent).utterance_id, old.utterance_id, 'unacknowledged at the drop: sent again with the same id');
+    const newerSent = nextJson(socket2);
+    session.send({ type: 'utterance', speaker: 'Tex', text: 'New memo.' });
+    const newer = await newerSent;
+    const acked = session.waitFor('transcript.final');
+    socket2.send(JSON.stringify({
+      type: 'transcript.final', session_id: 'c', seq: 2, turn_id: 'turn_1', utterance_id: old.utterance_id, text: 'Old memo.',
+      start_ms: null, end_ms: null, confidence: null, speaker: { id: 'p_1', name: 'Tex', confidence: 1, is_new: false }, addressees: [],
+    }));
+    await acked;
+    socket2.terminate();
+
+    const socket3 = await next();
+    const again = nextJson(socket3);
+    socket3.send(started(true));
+    assert.equal((await again).utterance_id, newer.utterance_id, 'the newer one, never acknowledged, is what goes out again');
+    assert.equal(session.resentMessages, 2);
+    assert.deepEqual(session.lostMessages, []);
+    session.close();
+  } finally {
+    for (const c of wss.clients) c.terminate();
+    await new Promise((resolve) => wss.close(resolve));
+  }
+});

@@ -9,11 +9,11 @@ import { tempDir } from '../helpers/temp-dir.js';
  * A newcomer's trial sent an `utterance` with an `utterance_id` every 300 ms and killed the server with
  * SIGKILL: the messages sent just before the crash were never stored, and nothing said so (the SDK resent
  * unacknowledged audio on resume, not messages). Now unacknowledged utterances with an id are sent again
- * (the server stores an id once: one it did store is only acknowledged again), and a query or an
- * utterance without an id is reported (`PARLEY_CLIENT_LOST` error event, `lostMessages`).
+ * (the server stores an id once: one it did store is only acknowledged again), one the application sent without
+ * an id too (the SDK gave it one), and a query is reported (`PARLEY_CLIENT_LOST` error event, `lostMessages`).
  * The server is stopped (SIGSTOP) before the last messages go out, so it never reads them, then killed.
  */
-test('@parley/client: messages unacknowledged at a crash are resent (with utterance_id) or reported (query, no id)', async () => {
+test('@parley/client: messages unacknowledged at a crash are resent (utterances, with or without the application\'s id) or reported (queries)', async () => {
   const tmp = tempDir('parley-sdk-resend-msg-');
   const env = { DATA_DIR: tmp.dir, PARLEY_ASR: 'none', PARLEY_SESSION_RESUME_MS: '60000' };
   let server: ServerProcess | null = await startServerProcess(env);
@@ -47,20 +47,23 @@ test('@parley/client: messages unacknowledged at a crash are resent (with uttera
     server = await startServerProcess({ ...env, PORT: port });
     await resumed;
 
-    const acked = Promise.all(['m-1', 'm-2'].map((id) => session!.waitFor('transcript.final', (e) => e.utterance_id === id, { timeoutMs: 60_000 })));
-    await acked;
+    const acked = Promise.all(['m-1', 'Memo without an id.', 'm-2'].map((key) => session!.waitFor('transcript.final',
+      (e) => e.utterance_id === key || e.text === key, { timeoutMs: 60_000 })));
+    const memoId = (await acked)[1]!.utterance_id;
+    assert.match(memoId, /^sdk-/, 'the SDK gave the id-less utterance its own id');
     await session.end({ timeoutMs: 60_000 });
 
     const transcript = (await new ParleyClient({ baseUrl: server.httpUrl }).transcript('sdk-resend-msg')).utterances;
     assert.deepEqual(transcript.map((u) => u.id).filter((id) => id.startsWith('m-')), ['m-0', 'm-1', 'm-2'],
       'each utterance with an id is stored once: the one acknowledged before the crash, the two sent again after it');
-    assert.equal(session.resentMessages, 2);
-    assert.deepEqual(session.lostMessages, [{ type: 'utterance', text: 'Memo without an id.', message: memo }, { type: 'query', id: 'q-1', message: query }]);
-    assert.equal(session.lostMessages[0]!.message, memo, 'the very object the application sent');
+    assert.deepEqual(transcript.filter((u) => u.text === memo.text).map((u) => u.id), [memoId], 'stored once, under the SDK\'s id');
+    assert.equal(session.resentMessages, 3);
+    assert.deepEqual(session.lostMessages, [{ type: 'query', id: 'q-1', message: query }]);
+    assert.equal(session.lostMessages[0]!.message, query, 'the very object the application sent');
     const lost = seen.filter((e): e is Extract<ServerEvent, { type: 'error' }> => e.type === 'error' && e.code === 'PARLEY_CLIENT_LOST');
-    assert.deepEqual(lost.map((e) => [e.fatal, e.dropped]), [[false, { type: 'utterance' }], [false, { type: 'query', id: 'q-1' }]],
+    assert.deepEqual(lost.map((e) => [e.fatal, e.dropped]), [[false, { type: 'query', id: 'q-1' }]],
       'the application is told of each message not sent again');
-    assert.match(lost[1]!.message, /q-1.*query\.result/);
+    assert.match(lost[0]!.message, /q-1.*query\.result/);
   } finally {
     session?.close();
     if (server) {

@@ -9,6 +9,9 @@ import { tenantApp } from '../helpers/tenant-app.js';
 
 interface MemoryJson { id: string; text: string; subject_id: string }
 
+/** Facts holding ordinary words, capitalised too ("The", "May", "Will" as a sentence starts): none is a person's name. */
+const ORDINARY_FACTS = ['Ana likes green tea', 'The dog of Ana sleeps all day', 'Ana will visit Porto in May', 'Will Ana call Ben'];
+
 /**
  * `GET /v1/memories?participant=Cara` (and the MCP tool `get_participant`) for a person others talk about who never spoke:
  * the facts naming her, as their subject; a name no participant holds and no memory names stays a 404.
@@ -34,6 +37,30 @@ function talkedAbout(label: string, env: Record<string, string>, skip?: string):
       });
       assert.equal(res.statusCode, 201, res.body);
       await drainConsolidation(api.t.app.stores.queue, 120_000);
+      const ana = (await api.t.app.stores.graph.findParticipantsByName(api.tenant, 'Ana'))[0]!;
+      const at = new Date().toISOString();
+      await api.t.app.stores.memory.addFacts(api.tenant, ORDINARY_FACTS.map((content) => ({
+        content, speakerId: ana.id, subjectId: ana.id, addresseeIds: [], kind: 'statement' as const, slot: null, value: null,
+        time: at, referIds: [], validFrom: at, supersedes: null, confidence: 0.9, sessionId: 'ta-1', source: 'test',
+      })));
+    });
+
+    test('an ordinary word, whatever its case, is no name even where facts hold it: a 404, as is a mistyped name that is a word', async () => {
+      for (const word of ['tea', 'TEA', 'Tea', 'likes', 'the', 'The', 'may', 'May', 'will', 'Will']) {
+        const res = await send('GET', `/v1/memories?participant=${word}`);
+        assert.equal(res.statusCode, 404, `${word}: ${res.body}`);
+        assert.equal(res.json().error.code, 'PARLEY_ERR_NOT_FOUND');
+      }
+      const all = texts(await memories('layer=fact&limit=100'));
+      for (const text of ORDINARY_FACTS) assert.ok(all.includes(text), `the facts holding the words are stored: ${text}`);
+    });
+
+    test('a talked-about name is found in any case: Cara, cara, CARA', async () => {
+      const cara = texts(await memories('participant=Cara'));
+      assert.equal(cara.length, 2, JSON.stringify(cara));
+      assert.deepEqual(texts(await memories('participant=cara')), cara);
+      assert.deepEqual(texts(await memories('participant=CARA')), cara);
+      assert.deepEqual(texts(await memories('participant=%20cArA%20')), cara);
     });
 
     test('a name only memories hold gives the facts naming it, by any case, as their subject; none as speaker or addressee', async () => {
@@ -70,17 +97,27 @@ function talkedAbout(label: string, env: Record<string, string>, skip?: string):
       assert.equal((await send('GET', '/v1/participants/Cara')).statusCode, 404, 'Cara is still no participant');
     });
 
-    test('MCP get_participant gives participant null and the facts naming her; an unknown name is PARLEY_ERR_NOT_FOUND', async () => {
+    test('MCP get_participant with talked_about gives participant null, talked_about and the facts naming her; without it, or for an unknown name, PARLEY_ERR_NOT_FOUND', async () => {
       const client = new Client({ name: 'parley-test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${api.t.httpUrl}/mcp`), { requestInit: { headers: api.headers } }));
       try {
-        const res = (await client.callTool({ name: 'get_participant', arguments: { id: 'Cara' } })) as CallToolResult;
+        const plain = (await client.callTool({ name: 'get_participant', arguments: { id: 'Cara' } })) as CallToolResult;
+        assert.equal(plain.isError, true, 'without talked_about a name no participant holds is not found, as it always was');
+        assert.match(JSON.stringify(plain.content), /PARLEY_ERR_NOT_FOUND/);
+        const ana = (await client.callTool({ name: 'get_participant', arguments: { id: 'Ana', talked_about: true } })) as CallToolResult;
+        assert.ok(!ana.isError, JSON.stringify(ana.content));
+        assert.equal((ana.structuredContent as { participant: { name: string } }).participant.name, 'Ana');
+        assert.ok(!('talked_about' in ana.structuredContent!), 'a participant\'s result has no talked_about');
+        const res = (await client.callTool({ name: 'get_participant', arguments: { id: 'Cara', talked_about: true } })) as CallToolResult;
         assert.ok(!res.isError, JSON.stringify(res.content));
-        const detail = res.structuredContent as { participant: unknown; facts: MemoryJson[]; profile: MemoryJson[]; persona: unknown[] };
+        const detail = res.structuredContent as {
+          participant: unknown; talked_about: { names: string[] }; facts: MemoryJson[]; profile: MemoryJson[]; persona: unknown[];
+        };
         assert.equal(detail.participant, null);
+        assert.deepEqual(detail.talked_about, { names: ['Cara'] });
         assert.deepEqual(texts(detail.facts), texts(await memories('participant=Cara&layer=fact')));
         assert.deepEqual(detail.persona, []);
-        const unknown = (await client.callTool({ name: 'get_participant', arguments: { id: 'Zed' } })) as CallToolResult;
+        const unknown = (await client.callTool({ name: 'get_participant', arguments: { id: 'Zed', talked_about: true } })) as CallToolResult;
         assert.equal(unknown.isError, true);
         assert.match(JSON.stringify(unknown.content), /PARLEY_ERR_NOT_FOUND/);
       } finally {

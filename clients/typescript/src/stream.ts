@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { AudioQueue } from './audio-queue.js';
 import { ResumeSchedule } from './resume-policy.js';
 import { DEFAULT_RESEND_BUFFER_MS, resendFrom, SentAudio } from './sent-audio.js';
-import { SentMessages, type LostMessage } from './sent-messages.js';
+import { SentMessages, withUtteranceId, type LostMessage } from './sent-messages.js';
 import { errorFromResponse, ParleyError } from './errors.js';
 import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
 import { MAX_CATCH_UP_MS, type PacingClock, type StreamOptions } from './stream-options.js';
@@ -36,14 +36,12 @@ function closedError(code: number, reason: string, when: string): ParleyError {
     : new ParleyError('PARLEY_CLIENT_CLOSED', `${when} (${how})`, { closeCode: code });
 }
 
-/** The non-fatal `error` event that tells the application a message of its was lost in a drop and not sent again. */
+/** The non-fatal `error` event that tells the application a query of its was lost in a drop and not sent again. */
 function lostEvent(sessionId: string, m: LostMessage): ServerEvents['error'] {
-  const what = m.type === 'query'
-    ? `query ${JSON.stringify(m.id)} was sent but the connection dropped before its query.result; ask again`
-    : `utterance ${JSON.stringify(m.text!.slice(0, 80))} has no utterance_id and was not acknowledged before the connection dropped: it may or may not be stored (not sent again: it could be stored twice; give utterances an utterance_id to have them resent)`;
   return {
-    type: 'error', session_id: sessionId, seq: 0, code: 'PARLEY_CLIENT_LOST', fatal: false, message: what,
-    dropped: { type: m.type, ...(m.id !== undefined ? { id: m.id } : {}) },
+    type: 'error', session_id: sessionId, seq: 0, code: 'PARLEY_CLIENT_LOST', fatal: false,
+    message: `query ${JSON.stringify(m.id)} was sent but the connection dropped before its query.result; ask again`,
+    dropped: { type: m.type, id: m.id },
   };
 }
 
@@ -55,9 +53,9 @@ function lostEvent(sessionId: string, m: LostMessage): ServerEvents['error'] {
  * no connection was up are lost. When the server's audio stream did not survive (a shutdown, a crash, a
  * restart, a resume on another server) it first sends again the audio the server named as not stored
  * (`unstored_from_ms` of the closing error or of the resumed `session.started`), from the last
- * `resendBufferMs` it keeps. `utterance` messages with an `utterance_id` not acknowledged when the connection
- * dropped are sent again (the server stores an id once); unacknowledged queries and utterances without an id
- * are reported instead (a `PARLEY_CLIENT_LOST` error event each, and {@link lostMessages}).
+ * `resendBufferMs` it keeps. `utterance` messages not acknowledged when the connection dropped are sent again
+ * (each has an `utterance_id`, the SDK's own when the application gave none, and the server stores an id once);
+ * unanswered queries are reported instead (a `PARLEY_CLIENT_LOST` error event each, and {@link lostMessages}).
  */
 export class StreamSession implements AsyncIterable<ServerEvent> {
   /** The session id (the server's, when none was given). */
@@ -137,16 +135,15 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     return this.sentAudio.lostMs;
   }
 
-  /** `utterance` messages with an `utterance_id` sent again after reconnects (unacknowledged when the connection dropped). */
+  /** `utterance` messages sent again after reconnects (unacknowledged when the connection dropped). */
   get resentMessages(): number {
     return this.sentMessages.resent;
   }
 
   /**
-   * Messages sent, never acknowledged, and not sent again after a reconnect, oldest first: utterances without an
-   * `utterance_id` (they may or may not be stored; a resend could store one twice) and queries (their answer
-   * was lost with the connection). Each was also reported by a non-fatal `error` event `PARLEY_CLIENT_LOST`
-   * naming it in `dropped`.
+   * Queries sent and never answered before a drop, oldest first (their answer was lost with the connection; utterances
+   * are sent again instead). Each was also reported by a non-fatal `error` event `PARLEY_CLIENT_LOST` naming it in
+   * `dropped`.
    */
   get lostMessages(): readonly LostMessage[] {
     return this.sentMessages.lost;
@@ -179,10 +176,13 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     this.pump();
   }
 
-  /** Send a JSON message; it goes out after the audio queued before it. */
+  /**
+   * Send a JSON message; it goes out after the audio queued before it. An `utterance` without `utterance_id` goes out
+   * with one of the SDK's (`sdk-` and a UUID), which its `transcript.final` echoes.
+   */
   send(message: ClientMessage): void {
     this.assertOpen();
-    this.queue.pushJson(message);
+    this.queue.pushJson(withUtteranceId(message));
     this.pump();
   }
 
@@ -311,6 +311,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
       let started = false;
       /** Messages given up on at this connection's start: reported after its session.started. */
       let lost: LostMessage[] = [];
+      /** This connection's number for acknowledgements (`SentMessages.currentSocket` once it is up). */
+      let socket = -1;
       const timer = setTimeout(() => {
         ws.terminate();
         reject(new ParleyError('PARLEY_CLIENT_TIMEOUT', `no session.started within ${this.options.openTimeoutMs ?? 15_000} ms`));
@@ -357,9 +359,10 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           const storedTo = event.resumed && event.unstored_from_ms !== undefined ? event.unstored_from_ms : null;
           const newStream = this.shutDownFrom !== null || storedTo !== null;
           let resentMs = 0;
-          // Unacknowledged messages may have been lost with the connection: those with an utterance_id go
-          // first (the server stores an id once), the rest are reported below.
+          // Unacknowledged messages may have been lost with the connection: utterances go first (the server
+          // stores an id once), queries are reported below.
           const messages = this.sentMessages.resume();
+          socket = this.sentMessages.currentSocket;
           this.queue.unshift(messages.resend);
           if (newStream) {
             // A new audio stream: the audio the old one did not store goes first, on the new one's clock.
@@ -382,7 +385,7 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           resolve();
         }
         if (started) {
-          this.sentMessages.acknowledge(event);
+          this.sentMessages.acknowledge(event, socket);
           this.deliver(event);
           for (const m of lost.splice(0)) this.deliver(lostEvent(this.sessionId, m));
         }
