@@ -35,7 +35,24 @@ export { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 export { pleasantry, withElidedI } from './elided-i.js';
 export { CALLER, UNNAMED } from './extractor.js';
 
-const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
+const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|scrap|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
+/**
+ * "Scratch that, I won't go to Oslo": the withdrawal and the clause that replaces what was withdrawn, two sentences. After
+ * a comma, dash or colon any clause; unpunctuated ("scrap that i'm staying home") only a clause opening with a subject
+ * pronoun, after "scrap / scratch that" alone ("forget that i said it" is one clause).
+ */
+const RETRACTION_LEAD = /^((?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|scrap|ignore|disregard)\s+(?:that|it|what i said|the last thing))\b(.*)$/i;
+
+/** `sentence` as the withdrawal it opens with and the clause after it ("Scratch that, I'll stay"); else itself. */
+function retractionAndClause(sentence: string): string[] {
+  const m = RETRACTION_LEAD.exec(sentence);
+  if (!m) return [sentence];
+  const [, lead, after] = m as unknown as [string, string, string];
+  const punctuated = /^\s*[,;:\u2013\u2014-]+\s*(\S.*)$/.exec(after);
+  const bare = /^\s+((?:I|we)\b.*)$/i.exec(after);
+  const clause = punctuated?.[1] ?? (bare && /(?:scrap|scratch)\s+that$/i.test(lead) ? bare[1] : undefined);
+  return clause ? [lead, capitalise(clause)] : [sentence];
+}
 /**
  * "… anymore", "no longer", "after all": the sentence withdraws something. "Any more suggestions" and
  * "after all these games" (a determiner before a noun) withdraw nothing.
@@ -114,7 +131,8 @@ export class EmbeddedExtractor implements Extractor {
     // "i guess i start monday", as a recogniser writes it: the pronoun read as "I" (rules 38).
     // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutFillers(u.text)))).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
+    // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
+    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutFillers(u.text)))).flatMap(retractionAndClause).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);

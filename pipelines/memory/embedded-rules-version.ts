@@ -204,5 +204,8 @@
  * coffee": the "not" denies no liking) and fills the preferred thing's slot ("I prefer tea to coffee", "…rather than
  * coffee": `preference:tea`; rejected-alternative.ts). Decisions (not extraction) of the same round: an utterance older than the fact it would replace or end
  * is history (said-order.ts), and a cancelled plan ends the stay told with it (cancelled-plans.ts).
+ * 47: a withdrawal that opens a sentence ("Scratch that, I won't go to Oslo", "Actually, scrap that, I'll stay in Leeds",
+ * unpunctuated "scrap that i won't go") is the withdrawal and then the clause after it, each read on its own; the clause
+ * had been lost, and once rules 45 left out "Actually," no fact came of it at all. "Scrap" withdraws as "scratch" does.
  */
-export const EMBEDDED_RULES_VERSION = 46;
+export const EMBEDDED_RULES_VERSION = 47;
