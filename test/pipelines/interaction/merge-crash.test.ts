@@ -189,7 +189,10 @@ for (const { name, make, skip } of backends) {
       assert.ok(await stores.graph.deleteParticipant(T, y.id));
     }));
 
-    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', () => afterCrash(make, async ({ backend, stores, logged, log, x, y }) => {
+    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', () => afterCrash(make, async ({ backend, stores, logged, log, x, y, touched }) => {
+      // What the attempt moved before the crash (Neo4j: the speakers' batch) stays moved.
+      const spoken = (await stores.graph.getUtterances(T, touched)).filter((u) => u.text !== 'do you, Xena?');
+      assert.deepEqual(spoken.map((u) => u.speakerId), [y.id, y.id, y.id]);
       await backend.removeDirectly(stores, y.id);
       await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now() + MERGE_LEASE_MS, log, publish });
       assert.deepEqual(logged, ['a merge cut short was rolled back: a participant is gone; its participants are released']);
