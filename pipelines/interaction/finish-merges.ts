@@ -1,7 +1,9 @@
 import { ParleyError } from '../../graph/core/errors.js';
+import type { PendingMerge } from '../../graph/pending-merges.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
-import { mergeParticipantsByHand } from './merge-participants.js';
+import { finishMergeTail, mergeParticipantsByHand } from './merge-participants.js';
+import { eraseLeftOfMerge, mergeStanding } from './pending-merge-standing.js';
 
 /** How long a merge's attempt may run before a server starting, or sweeping, takes it for abandoned. */
 export const MERGE_LEASE_MS = 10 * 60_000;
@@ -25,13 +27,46 @@ export interface AbandonedMergeOptions {
   publish: (sessionId: string, event: { from: string; into: string }) => void;
 }
 
+/** What became of one pending merge finished by {@link finishPendingMerge}. */
+export type MergeOutcome = 'finished' | 'erased' | 'rolled back';
+
 /**
- * Finish the merges of `tenant` cut short by a crash (`GraphStore.pendingMerges` last begun more than `leaseMs` ago):
- * each is the same merge sent again (`mergeParticipantsByHand`), which goes on where the graph stopped, clears its
- * `merging` marker, relabels the memories and queues the re-indexing the merge owes, then ends it. One that cannot go
- * on because either participant is gone is rolled back (`GraphStore.endMerge`: its record and marker go; what it had
- * moved stays, as the merge asked). One that fails otherwise is logged and stays pending for the next pass. Returns in
- * how many ms the youngest merge left alone (perhaps running on another server) is abandoned in its turn, or null.
+ * Finish one pending merge, as the graph says it stands (`mergeStanding`): its graph part cut short goes on (the same
+ * merge sent again, `mergeParticipantsByHand`); a merge whose graph part is done has its memory tail finished into the
+ * participant `fromId` leads to now (`intoId`, or whoever `intoId` was merged into since), the sessions told; when
+ * that participant was erased since, what `fromId` still owns goes (`eraseLeftOfMerge`); only when the pair is gone
+ * (checked, not guessed from an error) is it rolled back (`GraphStore.endMerge`: its record and hold go). Errors
+ * propagate, the merge staying pending.
+ */
+export async function finishPendingMerge(
+  stores: Stores, tenant: TenantId, merge: Pick<PendingMerge, 'fromId' | 'intoId'>, publish: AbandonedMergeOptions['publish'],
+): Promise<MergeOutcome> {
+  const { fromId, intoId } = merge;
+  const standing = await mergeStanding(stores.graph, tenant, merge);
+  if (standing.step === 'graph') {
+    await mergeParticipantsByHand(stores, tenant, fromId, intoId, publish);
+    return 'finished';
+  }
+  if (standing.step === 'tail') {
+    const report = await finishMergeTail(stores, tenant, fromId, standing.survivor, [], intoId);
+    for (const sessionId of report.sessionIds) publish(sessionId, { from: fromId, into: standing.survivor });
+    return 'finished';
+  }
+  if (standing.step === 'erased') await eraseLeftOfMerge(stores, tenant, fromId);
+  await stores.graph.endMerge(tenant, fromId, intoId);
+  return standing.step === 'erased' ? 'erased' : 'rolled back';
+}
+
+const OUTCOME_LINES: Record<MergeOutcome, string> = {
+  finished: 'a merge cut short before was finished (its re-indexing queued, its participants released)',
+  erased: 'a merge cut short before led to a participant erased since: what the merged-away participant still owned was erased',
+  'rolled back': 'a merge cut short was rolled back: a participant is gone; its participants are released',
+};
+
+/**
+ * Finish the merges of `tenant` cut short by a crash (`GraphStore.pendingMerges` last begun more than `leaseMs` ago),
+ * each by {@link finishPendingMerge}. One that fails is logged and stays pending for the next pass. Returns in how many
+ * ms the youngest merge left alone (perhaps running on another server) is abandoned in its turn, or null.
  */
 export async function finishAbandonedMerges(stores: Stores, tenant: TenantId, options: AbandonedMergeOptions): Promise<number | null> {
   const { leaseMs, now, log } = options;
@@ -44,16 +79,33 @@ export async function finishAbandonedMerges(stores: Stores, tenant: TenantId, op
     }
     const about = { tenant, from: merge.fromId, into: merge.intoId, since: merge.startedAt };
     try {
-      await mergeParticipantsByHand(stores, tenant, merge.fromId, merge.intoId, options.publish);
-      log.info(about, 'a merge cut short before was finished (its re-indexing queued, its participants released)');
+      const outcome = await finishPendingMerge(stores, tenant, merge, options.publish);
+      (outcome === 'finished' ? log.info : log.warn).call(log, about, OUTCOME_LINES[outcome]);
     } catch (err) {
-      if (!(err instanceof ParleyError && err.code === 'PARLEY_ERR_NOT_FOUND')) {
-        log.error({ ...about, err }, 'a merge cut short could not be finished; it stays pending until the next pass or the same merge sent again');
-        continue;
-      }
-      await stores.graph.endMerge(tenant, merge.fromId, merge.intoId);
-      log.warn({ ...about, reason: err.message }, 'a merge cut short was rolled back: a participant is gone; its participants are released');
+      log.error({ ...about, err }, 'a merge cut short could not be finished; it stays pending until the next pass or the same merge sent again');
     }
   }
   return next;
+}
+
+/**
+ * Before participant `id` is erased: finish every pending merge naming them, or leading to them now (a merge into
+ * someone merged into them since), so what the merged-away participant owned is theirs and goes with them, never left
+ * behind under an id nobody can erase (`finishPendingMerge`). One whose graph part is unfinished and began less than
+ * `leaseMs` before `now` may be running on another server: a `PARLEY_ERR_CONFLICT` (send the erasure again once it is
+ * done; the graph holds both participants meanwhile).
+ */
+export async function finishMergesBeforeErasure(
+  stores: Stores, tenant: TenantId, id: string, options: Pick<AbandonedMergeOptions, 'leaseMs' | 'now' | 'publish'>,
+): Promise<void> {
+  for (const merge of await stores.graph.pendingMerges(tenant)) {
+    const standing = await mergeStanding(stores.graph, tenant, merge);
+    const names = merge.fromId === id || merge.intoId === id || (standing.step === 'tail' && standing.survivor === id);
+    if (!names) continue;
+    if (standing.step === 'graph' && Date.parse(merge.touchedAt) + options.leaseMs > options.now) {
+      throw new ParleyError('PARLEY_ERR_CONFLICT',
+        `a merge of participant ${merge.fromId} into ${merge.intoId} is running; send the erasure again once it is done`);
+    }
+    await finishPendingMerge(stores, tenant, merge, options.publish);
+  }
 }

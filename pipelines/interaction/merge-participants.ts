@@ -76,20 +76,23 @@ export async function mergedAwayInto(graph: GraphStore, tenant: TenantId, fromId
  * finished by the same merge sent again (or at start, `finishAbandonedMerges`): the memory store relabels facts and
  * persona (`relabelFacts`), the stored voiceprints move, and `touched` (the utterances this attempt re-pointed) are
  * queued for re-indexing under the new ids, with those an earlier attempt re-pointed: the graph recorded them before it
- * moved any (`GraphStore.pendingMerges`). Then the pending merge is ended (`GraphStore.endMerge`). The report names
- * this attempt's `touched` only.
+ * moved any (`GraphStore.pendingMerges`). Then the pending merge is ended (`GraphStore.endMerge`). `recordedInto` is
+ * the survivor the pending merge names, when `intoId` is whoever that one was merged into since (the start-up pass
+ * finishes the tail into the last survivor). The report names this attempt's `touched` only.
  */
-export async function finishMergeTail(stores: Stores, tenant: TenantId, fromId: string, intoId: string, touched: string[]): Promise<MergeReport> {
+export async function finishMergeTail(
+  stores: Stores, tenant: TenantId, fromId: string, intoId: string, touched: string[], recordedInto = intoId,
+): Promise<MergeReport> {
   await relabelFacts(stores, tenant, fromId, intoId);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
   const sessionIds = await queueReindex(stores, tenant, touched);
-  const pending = (await stores.graph.pendingMerges(tenant)).find((m) => m.fromId === fromId && m.intoId === intoId);
+  const pending = (await stores.graph.pendingMerges(tenant)).find((m) => m.fromId === fromId && m.intoId === recordedInto);
   if (pending) {
     const now = new Set(touched);
     await queueReindex(stores, tenant, pending.utteranceIds.filter((id) => !now.has(id)));
-    await stores.graph.endMerge(tenant, fromId, intoId);
+    await stores.graph.endMerge(tenant, fromId, recordedInto);
   }
   return { utteranceIds: touched, sessionIds, voiceprints };
 }

@@ -5,7 +5,7 @@ import { eraseParticipant, finishPendingErasures, type ErasureDeps, type Erasure
 import { knownTenants } from '../../pipelines/jobs.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import { mergedAwayInto, mergeParticipantsByHand } from '../../pipelines/interaction/merge-participants.js';
-import { finishAbandonedMerges, MERGE_LEASE_MS } from '../../pipelines/interaction/finish-merges.js';
+import { finishAbandonedMerges, finishMergesBeforeErasure, MERGE_LEASE_MS } from '../../pipelines/interaction/finish-merges.js';
 import { patchAttributes, taughtNames, withTaughtNames } from '../../pipelines/interaction/participant-attributes.js';
 import { rederiveAttributes } from '../../pipelines/interaction/derived-attributes.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
@@ -218,6 +218,10 @@ export async function erasePerson(
   // An id whose erasure was cut short after the participant left the graph is erased again: that finishes it (200).
   const pending = (await app.stores.graph.pendingErasures(tenant)).some((e) => e.participantId === id);
   if (!pending) ({ id } = await resolveParticipantRef(app.stores.graph, tenant, id));
+  // A merge cut short naming them (or leading to them) is finished first: what it owed moving to them is erased with them.
+  await finishMergesBeforeErasure(app.stores, tenant, id, {
+    leaseMs: MERGE_LEASE_MS, now: Date.now(), publish: (sessionId, event) => app.publish(tenant, sessionId, 'speaker.merged', event),
+  });
   const erased = await eraseParticipant(erasureDeps(app), tenant, id, erasureOwner(app));
   if (!erased) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${id}`);
   forgetCachedTraces(app, tenant);

@@ -18,7 +18,7 @@ import type { Neo4jRunner } from '../../../graph/neo4j/neo4j-connection.js';
 import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
 import { mergeParticipantsByHand } from '../../../pipelines/interaction/merge-participants.js';
-import { finishAbandonedMerges, MERGE_LEASE_MS, type AbandonedMergeOptions } from '../../../pipelines/interaction/finish-merges.js';
+import { finishAbandonedMerges, finishMergesBeforeErasure, MERGE_LEASE_MS, type AbandonedMergeOptions } from '../../../pipelines/interaction/finish-merges.js';
 import { loadConfig } from '../../../server/config.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../../helpers/stores.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -117,6 +117,7 @@ async function crashedMerge(backend: Backend): Promise<{ x: Participant; y: Part
     const spoken = await stores.graph.addUtterances(T, [say(x.id, 'I like tea'), say(x.id, 'and green tea', [y.id]), say(x.id, 'mostly')]);
     const heard = await stores.graph.addUtterances(T, [say(y.id, 'do you, Xena?', [x.id])]);
     const [kept] = await stores.memory.addFacts(T, [fact('Xena likes green tea', x.id)]);
+    await stores.voiceprints.upsert(T, { participantId: x.id, modelId: 'test-model', vector: new Float32Array([1, 0]), updateCount: 1 });
     backend.crashAfterFirstMove(stores);
     await assert.rejects(mergeParticipantsByHand(stores, T, x.id, y.id, () => undefined), /process crashed/);
     return { x, y, touched: [...spoken, ...heard].map((u) => u.id), factId: kept!.id };
@@ -188,7 +189,10 @@ for (const { name, make, skip } of backends) {
       assert.ok(await stores.graph.deleteParticipant(T, y.id));
     }));
 
-    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', () => afterCrash(make, async ({ backend, stores, logged, log, x, y }) => {
+    test('one whose survivor is gone is rolled back: its record and hold go, with a clear log line', () => afterCrash(make, async ({ backend, stores, logged, log, x, y, touched }) => {
+      // What the attempt moved before the crash (Neo4j: the speakers' batch) stays moved.
+      const spoken = (await stores.graph.getUtterances(T, touched)).filter((u) => u.text !== 'do you, Xena?');
+      assert.deepEqual(spoken.map((u) => u.speakerId), [y.id, y.id, y.id]);
       await backend.removeDirectly(stores, y.id);
       await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now() + MERGE_LEASE_MS, log, publish });
       assert.deepEqual(logged, ['a merge cut short was rolled back: a participant is gone; its participants are released']);
@@ -198,6 +202,63 @@ for (const { name, make, skip } of backends) {
     }));
   });
 }
+
+const speakerOf = async (stores: Stores, factId: string): Promise<string | undefined> => (await stores.memory.listFacts(T, { ids: [factId] }))[0]?.speakerId;
+const later = (): number => Date.now() + MERGE_LEASE_MS + 1;
+
+for (const { name, make, skip } of backends) {
+  describe(`${name}: erasing a participant while a merge naming them is pending`, { skip }, () => {
+    test('erasing the survivor first finishes the merge: the merged-away facts and voiceprints are theirs, erased with them', () => afterCrash(make, async ({ stores, x, y, factId }) => {
+      await finishMergesBeforeErasure(stores, T, y.id, { leaseMs: MERGE_LEASE_MS, now: later(), publish });
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+      assert.equal(await speakerOf(stores, factId), y.id);
+      assert.equal(await stores.voiceprints.countByParticipant(T, x.id), 0);
+      assert.equal(await stores.voiceprints.countByParticipant(T, y.id), 1);
+      assert.deepEqual((await stores.memory.deleteParticipant(T, y.id)).factIds, [factId]);
+    }));
+
+    test('within its lease a merge whose graph part is unfinished refuses the erasure (409), leaving the record', () => afterCrash(make, async ({ backend, stores, y }) => {
+      const check = finishMergesBeforeErasure(stores, T, y.id, { leaseMs: MERGE_LEASE_MS, now: Date.now(), publish });
+      // SQLite's graph part is one transaction: what is left is the tail, finished at once.
+      if (!backend.holds) return void await check;
+      await assert.rejects(check, code('PARLEY_ERR_CONFLICT'));
+      assert.equal((await stores.graph.pendingMerges(T)).length, 1);
+    }));
+  });
+}
+
+// SQLite only: Neo4j holds both participants of an unfinished merge, so the survivor cannot be merged on meanwhile.
+describe('SQLite: a merge cut short whose survivor was merged into a third participant since', () => {
+  test('the pass finishes the tail into the last survivor: the facts and voiceprints are theirs', () => afterCrash(sqliteBackend, async ({ stores, logged, log, x, y, factId }) => {
+    const z = await stores.graph.createParticipant(T, { name: 'Zoe' });
+    await mergeParticipantsByHand(stores, T, y.id, z.id, publish);
+    await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: later(), log, publish });
+    assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
+    assert.deepEqual(await stores.graph.pendingMerges(T), []);
+    assert.equal(await speakerOf(stores, factId), z.id);
+    assert.equal(await stores.voiceprints.countByParticipant(T, x.id), 0);
+    assert.equal(await stores.voiceprints.countByParticipant(T, z.id), 1);
+  }));
+
+  test('erasing the third participant first finishes it, so the facts go with them', () => afterCrash(sqliteBackend, async ({ stores, y, factId }) => {
+    const z = await stores.graph.createParticipant(T, { name: 'Zoe' });
+    await mergeParticipantsByHand(stores, T, y.id, z.id, publish);
+    await finishMergesBeforeErasure(stores, T, z.id, { leaseMs: MERGE_LEASE_MS, now: later(), publish });
+    assert.deepEqual(await stores.graph.pendingMerges(T), []);
+    assert.equal(await speakerOf(stores, factId), z.id);
+  }));
+
+  test('a survivor erased since (by an older version): the pass erases what the merged-away one still owns', () => afterCrash(sqliteBackend, async ({ stores, logged, log, x, y, factId }) => {
+    const z = await stores.graph.createParticipant(T, { name: 'Zoe' });
+    await mergeParticipantsByHand(stores, T, y.id, z.id, publish);
+    assert.ok(await stores.graph.deleteParticipant(T, z.id));
+    await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: later(), log, publish });
+    assert.deepEqual(logged, ['a merge cut short before led to a participant erased since: what the merged-away participant still owned was erased']);
+    assert.deepEqual(await stores.graph.pendingMerges(T), []);
+    assert.equal(await speakerOf(stores, factId), undefined);
+    assert.equal(await stores.voiceprints.countByParticipant(T, x.id), 0);
+  }));
+});
 
 describe('Neo4j: a marker an older version left (no pending-merge record)', { skip: NEO4J_SKIP }, () => {
   test('is found by the pass and the merge finished, releasing both', () => afterCrash(neo4jBackend, async ({ stores, log, logged, x, y, touched }) => {
