@@ -1,13 +1,14 @@
 /**
- * Discourse tags ("by the way", "anyway", "you know", "I mean", "actually", "so yeah", "to be honest", "honestly"): said
+ * Discourse tags ("by the way", "anyway", "you know", "I mean", "so yeah", "to be honest", "honestly"): said
  * to steer a conversation, they are no part of what it tells, and a fact written down keeps none of them (text5, issue #16
  * item 2: "Ana loves tennis Tom know" came from "i love tennis you know"). Left out where they open or close a clause,
  * before the rules read the turn; inside a clause they may carry meaning ("I'll come anyway", "she answered honestly")
- * and stay.
+ * and stay. "Actually" is no tag here: it tells a change of mind ("Actually, I won't order the curtains" cancels the plan;
+ * changes.ts `CHANGE_OF_MIND`), and the rules leave it out of the fact's text themselves.
  */
 
 /** Tags that open or close a clause wherever they stand. */
-const TAG = String.raw`by\s+the\s+way|you\s+know|I\s+mean|actually|so\s+yeah|to\s+be\s+honest|to\s+tell\s+(?:you\s+)?the\s+truth`;
+const TAG = String.raw`by\s+the\s+way|you\s+know|I\s+mean|so\s+yeah|to\s+be\s+honest|to\s+tell\s+(?:you\s+)?the\s+truth`;
 /** Tags also read as adverbs ("I'll come anyway", "she answered honestly"): left out only where a clause opens, or after a comma. */
 const ADVERB_TAG = String.raw`anyway|anyhow|honestly`;
 /** Words before which "you know" and "I mean" are the verb itself ("do you know", "let you know", "what I mean"). */

@@ -1,8 +1,9 @@
 /**
  * No fact opens with a bare pronoun (text5, issue #16 item 2): "She did, but she failed the second part" or "He said
  * he's moving to Canada" read alone tell of no one. The pronoun takes the one person the previous turns of the
- * conversation name (not a participant: they are "I" and "you"); with none, or more than one, the fact is dropped. "It
- * was great, we went to the lake": the opening judgement is no memory, the clause after it is.
+ * conversation name (not a participant: they are "I" and "you"); with none, or more than one, the fact is kept as said
+ * (dropping it lost outcomes that settle plans). "It was great, we went to the lake": the opening judgement is no memory,
+ * the clause after it is.
  */
 import type { WinkMethods } from 'wink-nlp';
 import { PEOPLE } from './grammar.js';
@@ -43,8 +44,8 @@ export function namedPeople(nlp: WinkMethods, texts: readonly string[], particip
 
 /**
  * `content` told of the one person `named` gives where it opens with a person pronoun ("She did…" → "Nora did…", "Her
- * car…" → "Nora's car…"), after a judgement of the moment left out ("It was great, we went…" → "We went…"); null when it
- * would still open with a pronoun (no one, or more than one, named before) or is only a judgement.
+ * car…" → "Nora's car…"), after a judgement of the moment left out ("It was great, we went…" → "We went…"); as said when no
+ * one, or more than one, is named before; null when it is only a judgement.
  */
 export function withoutOpeningPronoun(content: string, named: () => readonly string[]): string | null {
   const judged = JUDGEMENT.exec(content);
@@ -53,7 +54,9 @@ export function withoutOpeningPronoun(content: string, named: () => readonly str
   const m = PERSON_PRONOUN.exec(told);
   if (!m) return /^(?:it|this|that)\b/i.test(told) && judged ? null : told;
   const people = named();
-  if (people.length !== 1) return null;
+  // No one, or more than one, named before: kept as said. The memory still counts (an outcome such as "She's picked up
+  // the cake" settles a plan; coverage, issue #16 item 4) and its source turns tell who was meant.
+  if (people.length !== 1) return told;
   const possessive = /^(?:his|their)$/i.test(m[1]!) || (/^her$/i.test(m[1]!) && !/^her\s+(?:to|that|about|for|and)\b/i.test(told));
   return `${possessive ? `${people[0]}'s` : people[0]}${told.slice(m[0].length)}`;
 }

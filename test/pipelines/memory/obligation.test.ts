@@ -67,7 +67,7 @@ describe('embedded extractor: obligations', () => {
     assert.equal(r.facts.length, 1, JSON.stringify(r.facts));
     const f = r.facts[0]!;
     assert.equal(f.kind, 'plan');
-    assert.equal(f.content, "Ana needs to return the drill to Ana's neighbour");
+    assert.equal(f.content, 'Ana needs to return the drill to their neighbour');
     assert.equal(f.planObject?.verb, 'return');
     assert.deepEqual(f.planObject?.objects, ['drill']);
     assert.equal(f.planObject?.shared, undefined);
