@@ -196,7 +196,7 @@
  * 45: fact text a person would write (text5): a subject named again in a later clause is told with a pronoun ("Ana
  * can't lift heavy things, they hurt their back", "Ana will phone their brother"; fact-names.ts); discourse tags at a
  * clause's edge are left out ("by the way", "you know", "to be honest"…, and "I guess" closing one; discourse-tags.ts); a fact opening with a bare pronoun takes the one person the
- * previous turns name, else is dropped, and an opening judgement ("It was great, …") is left out (opening-pronouns.ts);
+ * previous turns name (else kept as said, since review: dropping it lost outcomes), and an opening judgement ("It was great, …") is left out (opening-pronouns.ts);
  * "I like things / stuff" is no liking, and a greeting or farewell with a name ("bye ben") is no persona target.
  * 46 (life5): a month named alone while we are in it is this month ("for two weeks in December" said on 5 December:
  * a stay now to 19 December 2026, not December 2027; "this December" the same; "next December" next year's;
