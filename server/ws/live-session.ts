@@ -95,7 +95,12 @@ export class LiveSession implements TurnSession {
   /** Whether audio after the end was already refused once (one error, not one per frame). */
   private audioRefused = false;
   /** The current connection's `start_time` (ms since the epoch) and when it connected (`audioNow`); null without one. */
-  private startTime: { at: number; connectedAt: number } | null = null;
+  /**
+   * The conversation clock from a connection's `start_time`: `at` (ms since the epoch) is when the connection that set
+   * it began, `connectedAt` when it connected (`audioNow`), `baseMs` where its audio begins on the transcript clock
+   * (null until its first audio). A resume that repeats the same `start_time` keeps it, so times go on, not restart.
+   */
+  private startTime: { at: number; connectedAt: number; baseMs: number | null } | null = null;
   /** Set once another live session took the session's audio stream over ({@link takenOver}). */
   private lostStream = false;
   /** The last turns stored in this session: a `query` leaves out the turn that asked it. */
@@ -152,7 +157,9 @@ export class LiveSession implements TurnSession {
     this.socketEvents = options.events ?? true;
     this.format = format;
     this.connectionResumed = resumed;
-    this.startTime = options.startTime === undefined ? null : { at: options.startTime, connectedAt: this.deps.audioNow() };
+    // A resume repeating the conversation's start_time (as the TypeScript SDK's reconnect does) goes on with its clock.
+    const continues = resumed && options.startTime !== undefined && this.startTime?.at === options.startTime;
+    if (!continues) this.startTime = options.startTime === undefined ? null : { at: options.startTime, connectedAt: this.deps.audioNow(), baseMs: null };
     this.voiceTurns?.connected(resumed);
     this.voiceTurns?.reformat(format);
     this.send('session.started', {
@@ -180,13 +187,26 @@ export class LiveSession implements TurnSession {
   }
 
   /**
-   * When something said `offsetMs` after the current connection began happened, as the connection's `start_time`
-   * gives it (ISO-8601); undefined without one (stored at the time it is stored). Without `offsetMs`, the time since
-   * the connection opened.
+   * When a text utterance sent now happened, as the connection's `start_time` gives it (ISO-8601): the start_time
+   * plus the time since that connection opened; undefined without one (stored at the time it is stored).
    */
-  connectionTime(offsetMs?: number): string | undefined {
+  connectionTime(): string | undefined {
     if (!this.startTime) return undefined;
-    return new Date(this.startTime.at + (offsetMs ?? this.deps.audioNow() - this.startTime.connectedAt)).toISOString();
+    return new Date(this.startTime.at + this.deps.audioNow() - this.startTime.connectedAt).toISOString();
+  }
+
+  /** A connection's audio begins at `transcriptMs` on the transcript clock: the start of its `start_time`'s clock, unless a resume kept an earlier one. */
+  connectionAudioStarts(transcriptMs: number): void {
+    if (this.startTime && this.startTime.baseMs === null) this.startTime.baseMs = transcriptMs;
+  }
+
+  /**
+   * When a turn that starts at `transcriptMs` on the transcript clock happened, as the `start_time` gives it (ISO-8601):
+   * the start_time plus how far after the audio of the connection that gave it the turn starts; undefined without one.
+   */
+  turnTime(transcriptMs: number): string | undefined {
+    if (!this.startTime) return undefined;
+    return new Date(this.startTime.at + transcriptMs - (this.startTime.baseMs ?? transcriptMs)).toISOString();
   }
 
   /** Whether another live session took the audio stream over ({@link takenOver}); never cleared. */

@@ -43,8 +43,10 @@ export interface VoiceTurnsHost {
   readonly streamOwner: string;
   /** Another live session took the audio stream over (the store refused a turn or the stream's start): stop, closing with 4000. */
   takenOver(): void;
-  /** When something said `offsetMs` into the current connection's audio happened, from the connection's `start_time`; undefined without one. */
-  connectionTime(offsetMs?: number): string | undefined;
+  /** The current connection's audio begins at `transcriptMs` on the transcript clock (where its `start_time` counts from). */
+  connectionAudioStarts(transcriptMs: number): void;
+  /** When a turn starting at `transcriptMs` on the transcript clock happened, from the `start_time`; undefined without one. */
+  turnTime(transcriptMs: number): string | undefined;
   /** Forget (erased) or relabel (merged) a participant retired elsewhere, as on the bus notice. */
   participantRetired(change: RetiredChange): Promise<void>;
 }

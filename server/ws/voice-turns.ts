@@ -53,8 +53,8 @@ export class VoiceTurns {
   /** Connections the session has had since this object was made, and the one its audio stream last took frames from. */
   private connections = 0;
   private audioConnection = 0;
-  /** Where on the audio stream's clock (`e.startMs`) the connection it last took frames from began. */
-  private connectionAudioMs = 0;
+  /** Where the current audio stream begins on the transcript clock (the stored transcript's end when it opened). */
+  private streamOffsetMs = 0;
   /** Whether the current connection resumed the session: a new audio stream then allows for audio held during the outage. */
   private resumedConnection = false;
   /**
@@ -109,7 +109,7 @@ export class VoiceTurns {
     if (this.audioConnection !== this.connections) {
       // The first frame of a new connection to this same stream: it may catch up on what its client held meanwhile.
       this.audioConnection = this.connections;
-      this.connectionAudioMs = audio.positionMs;
+      this.session.connectionAudioStarts(this.streamOffsetMs + audio.positionMs);
       audio.resumed();
     }
     const shedBefore = audio.shedMs;
@@ -228,7 +228,8 @@ export class VoiceTurns {
         catchUpMs: this.resumedConnection ? MAX_CATCH_UP_MS : 0,
       });
       this.audioConnection = this.connections;
-      this.connectionAudioMs = 0;
+      this.streamOffsetMs = offsetMs;
+      this.session.connectionAudioStarts(offsetMs);
       this.audio = audio;
       this.unstoredAudio.newStream(audio.shed);
       this.reader = this.read(audio, offsetMs);
@@ -416,8 +417,8 @@ export class VoiceTurns {
         this.session.log.warn({ err: err.message }, 'could not keep the audio span');
         return null;
       });
-    // A connection with a `start_time` (a replayed conversation): the turn happened as far after it as it starts into the connection's audio.
-    const at = this.session.connectionTime(e.startMs - this.connectionAudioMs);
+    // A connection with a `start_time` (a replayed conversation): the turn happened as far after it as it starts into that connection's audio.
+    const at = this.session.turnTime(offsetMs + e.startMs);
     const time = at !== undefined ? { time: at } : {};
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
       id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId, ...time,

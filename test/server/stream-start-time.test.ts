@@ -99,4 +99,49 @@ describe("voice turns of a stream with start_time are stored at it plus where th
     assert.ok(utterances.length > 0, 'the fixture was heard');
     for (const u of utterances) assert.equal(u.time, new Date(Date.parse(start) + u.start_ms!).toISOString(), JSON.stringify(u));
   });
+
+  /** Connect to `sessionId` with `start`, speak the fixture, wait for its finals, then drop (or end) the session. */
+  const speakPart = async (sessionId: string, start: string, end: boolean): Promise<void> => {
+    const fixture = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}&start_time=${start}`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
+    try {
+      await c.next('session.started');
+      await c.speak(fixtureSamples(fixture));
+      if (end) {
+        c.sendJson({ type: 'session.end' });
+        await c.next('session.ended', () => true, 60_000);
+        return;
+      }
+      const finals = (): number => c.events.filter((e) => e.type === 'transcript.final').length;
+      for (let i = 0; i < 600 && finals() < fixture.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(finals(), fixture.utterances.length, 'the first part was heard');
+    } finally {
+      c.close();
+    }
+  };
+
+  test('a reconnect repeating the start_time (as the SDK does) goes on with its clock: every turn at start_time + its start_ms', async () => {
+    const start = '2026-03-09T09:30:00.000Z';
+    await speakPart('voice-day-3', start, false);
+    await speakPart('voice-day-3', start, true);
+    const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('voice-day-3');
+    const firstPart = loadAudioFixtures().find((f) => f.file === 'awb.wav')!.utterances.length;
+    assert.ok(utterances.length > firstPart, `both parts were stored: ${utterances.length} utterances`);
+    for (const u of utterances) assert.equal(u.time, new Date(Date.parse(start) + u.start_ms!).toISOString(), JSON.stringify(u));
+  });
+
+  test("a reconnect with another start_time counts from it: the resumed turns start at that time plus where its audio begins", async () => {
+    const [start, later] = ['2026-03-10T09:30:00.000Z', '2026-03-10T15:00:00.000Z'];
+    await speakPart('voice-day-4', start, false);
+    await speakPart('voice-day-4', later, true);
+    const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('voice-day-4');
+    const firstPart = loadAudioFixtures().find((f) => f.file === 'awb.wav')!.utterances.length;
+    const [before, after] = [utterances.slice(0, firstPart), utterances.slice(firstPart)];
+    assert.ok(after.length > 0, 'the second part was stored');
+    for (const u of before) assert.equal(u.time, new Date(Date.parse(start) + u.start_ms!).toISOString(), JSON.stringify(u));
+    // The second connection's clock: the same offsets between its turns, from `later` on, not from `start`.
+    const firstAfter = Date.parse(after[0]!.time) - Date.parse(later);
+    assert.ok(firstAfter >= 0 && firstAfter < 10_000, `the first resumed turn is ${firstAfter} ms after the new start_time`);
+    for (const u of after) assert.equal(Date.parse(u.time) - Date.parse(after[0]!.time), u.start_ms! - after[0]!.start_ms!, JSON.stringify(u));
+  });
 });
