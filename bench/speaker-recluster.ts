@@ -23,6 +23,11 @@
  *   held-out run is still made once (for the record) with the setting of highest objective.
  * - server default: only if a setting is eligible AND held out no scenario has Δ across or Δ within utterance accuracy
  *   with its interval wholly below 0 and none has Δ foreign wholly above 0.
+ * - grid 2, added after reading grid 1 (where no setting moved a single meeting utterance: at 3 nats no two utterances
+ *   joined, and the only moves were unjoined whole round-robin utterances of ≥ 8 s "split" off as new ids, now refused:
+ *   a split needs a cluster of two units or more): the same rule over extra LLR −3, −1.5, 0 (threshold 0, 1.5, 3 nats:
+ *   the stated cost of a wrong utterance move over a missed one e^0, e^1.5, e^3, an utterance move costing less than a
+ *   whole-id merge) × minSplitSeconds 8, 16 × linkage average / centroid.
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
  * seeds, with one id per session and today's default beside it.
  */
@@ -58,7 +63,7 @@ type Variant = { minSplitSeconds: number; extraLlr: number; linkage: 'average' |
 const variants: Variant[] = [];
 const linkages = argString('linkage', heldOut ? '' : 'average,centroid').split(',').filter((x): x is Variant['linkage'] => x === 'average' || x === 'centroid');
 for (const minSplitSeconds of list('min-split', heldOut ? '' : '8,16'))
-  for (const extraLlr of list('extra-llr', heldOut ? '' : '0,2'))
+  for (const extraLlr of list('extra-llr', heldOut ? '' : '-3,-1.5,0'))
     for (const linkage of linkages) variants.push({ minSplitSeconds, extraLlr, linkage });
 const optionsOf = (v: Variant): RunOptions => ({
   ...off, recluster: { calibrated: { ...base, threshold: base.threshold + v.extraLlr }, minSplitSeconds: v.minSplitSeconds, linkage: v.linkage },

@@ -32,8 +32,8 @@ export interface ReclusterOptions {
   /** Ids that existed before the session: clusters holding two of them never join, and a known id is never split off. */
   known: ReadonlySet<string>;
   /**
-   * A cluster that no id takes becomes a new id (a split) only with at least this many voiced seconds (> 0); smaller
-   * ones stay where they were. Default 8.
+   * A cluster that no id takes becomes a new id (a split) only when it joined two units or more and holds at least this
+   * many voiced seconds (> 0); other ones stay where they were. Default 8.
    */
   minSplitSeconds?: number;
   /** Pairs of ids never one person (overlapping speech, different external ids): their utterances never share a cluster. */
@@ -78,8 +78,8 @@ interface Cluster {
  * voiced seconds), joining the best pair while its calibrated LLR (smaller cluster's seconds as quality) is above the
  * rule's threshold; never across two known ids, a cannot-link pair, or an utterance and an id it addressed by name.
  * Then each cluster is mapped onto an id, largest overlaps first, one cluster per id, known ids first: an utterance
- * whose cluster maps to another id moves there; a cluster no id takes becomes a new id when it holds
- * `minSplitSeconds`, else its utterances stay. A move that would leave someone addressing themself is not made.
+ * whose cluster maps to another id moves there; a cluster no id takes becomes a new id when it holds two units
+ * or more and `minSplitSeconds`, else its utterances stay. A move that would leave someone addressing themself is not made.
  */
 export function reclusterUtterances(utterances: readonly SessionUtterance[], options: ReclusterOptions): Reclustering {
   const rule = options.calibrated;
@@ -186,7 +186,8 @@ function mapBack(units: Unit[], clusters: Cluster[], known: ReadonlySet<string>,
   for (const [k, c] of clusters.entries()) {
     let into = target.get(k);
     if (into === undefined) {
-      if (c.seconds < minSplit) continue;
+      // Only a cluster the rule built (two units or more) is a voice of its own; a unit that joined nothing stays.
+      if (c.seconds < minSplit || c.units.length < 2) continue;
       // The id most of the cluster came from: the one it is split off.
       const from = pairs.filter((p) => p.k === k).sort((x, y) => y.seconds - x.seconds)[0]!.id;
       into = `split-${out.splits.length + 1}`;
