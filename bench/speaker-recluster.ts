@@ -7,7 +7,7 @@
  * centroid prototypes cap 10 s on every match) and one id per session, in the same runs.
  *
  *   npm run bench:speaker-recluster -- --cache FILE        (choice: TRAINING speakers, out of fold, seeds 1–10)
- *   npm run bench:speaker-recluster -- --heldout --min-split 8 --extra-llr 0 --linkage centroid       (held-out, once)
+ *   npm run bench:speaker-recluster -- --heldout --min-split 16 --extra-llr -3 --linkage centroid   (held-out, once: grid 2 choice)
  *
  * Adoption rule, fixed and committed before any run of this bench:
  * - grid (training speakers only): minSplitSeconds 8, 16 × extra LLR 0, 2 (a stricter stated cost ratio, e^2) × linkage
