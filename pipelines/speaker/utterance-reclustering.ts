@@ -1,4 +1,5 @@
 import { linkageLlr, type CalibratedMerge } from './session-clustering.js';
+import { calibratedMerge, type MergeRuleParams } from './session-rules.js';
 
 /**
  * End-of-session re-clustering at the utterance level (issue #17 item 2): where `clusterSessionIds` only joins whole
@@ -54,6 +55,16 @@ export interface Reclustering {
   moves: { key: string; from: string; into: string }[];
   /** New ids to create, each labelled as in `moves`, with the id it was split from. */
   splits: { label: string; from: string }[];
+}
+
+/**
+ * The setting chosen on stats-lda-v2's training speakers (bench/speaker-recluster.ts, grid 2; not adopted as a default):
+ * the embedder's calibrated merge rule with its threshold 3 nats lower (0 nats: a wrong utterance move costs as much
+ * as a missed one), centroid linkage, splits of 16 s or more.
+ */
+export function chosenRecluster(merge: MergeRuleParams): Omit<ReclusterOptions, 'known'> {
+  const rule = calibratedMerge(merge);
+  return { calibrated: { ...rule, threshold: rule.threshold - 3 }, linkage: 'centroid', minSplitSeconds: 16 };
 }
 
 interface Unit {
