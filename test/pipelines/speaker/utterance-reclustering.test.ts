@@ -4,7 +4,7 @@ import { degrade, PHONE_BAND } from '../../../bench/lib/far-field.js';
 import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech } from '../../../pipelines/speaker/eval-corpus.js';
 import { calibratedMerge, sessionRulesFor } from '../../../pipelines/speaker/session-rules.js';
 import { StatsLdaSpeakerEmbedder } from '../../../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { reclusterUtterances, type ReclusterOptions, type SessionUtterance } from '../../../pipelines/speaker/utterance-reclustering.js';
+import { chosenRecluster, reclusterUtterances, type ReclusterOptions, type SessionUtterance } from '../../../pipelines/speaker/utterance-reclustering.js';
 import { turns } from '../../helpers/far-field-sessions.js';
 
 const skip = hasSharedSpeech() ? false : 'shared speech data absent (../shared/data/speech)';
@@ -13,9 +13,7 @@ const skip = hasSharedSpeech() ? false : 'shared speech data absent (../shared/d
 // (grid 2: threshold 3 − 3 = 0 nats, centroid linkage, splits of 16 s or more).
 const rules = sessionRulesFor('stats-lda-v2')!;
 const base = calibratedMerge(rules.merge);
-const chosen = (known: string[] = []): ReclusterOptions => ({
-  calibrated: { ...base, threshold: base.threshold - 3 }, linkage: 'centroid', minSplitSeconds: 16, known: new Set(known),
-});
+const chosen = (known: string[] = []): ReclusterOptions => ({ ...chosenRecluster(rules.merge), known: new Set(known) });
 
 /** A seeded voice: a random unit direction; its utterances: the direction plus noise of norm `noise`. */
 function voice(seed: number, dim = 64): Float32Array {
@@ -84,6 +82,10 @@ describe('utterance-level re-clustering at the end of a session', () => {
     const r = reclusterUtterances(session, chosen());
     assert.equal(r.moves.length, 6);
     assert.equal(r.splits.length, 1);
+  });
+
+  test('the chosen setting: the merge rule 3 nats lower, centroid linkage, splits of 16 s', () => {
+    assert.deepEqual(chosenRecluster(rules.merge), { calibrated: { ...base, threshold: base.threshold - 3 }, linkage: 'centroid', minSplitSeconds: 16 });
   });
 
   test('bad input is refused with a clear error', () => {
