@@ -3,6 +3,7 @@ import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-stor
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
 import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
+import { reclusterUtterances, type ReclusterOptions } from '../../pipelines/speaker/utterance-reclustering.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
@@ -31,6 +32,10 @@ export interface MergeTally {
   mustMergeSessions: number;
   /** …of which at least one merge joined two ids of one speaker. */
   firedWhereMust: number;
+  /** Utterances the utterance-level re-clustering moved, how many to an id whose majority speaker is theirs, and its new ids. */
+  moved: number;
+  movedRight: number;
+  splits: number;
   /** Merges that joined ids of one speaker (by each id's majority speaker). */
   correctMerges: number;
   /** Merges that joined ids of different speakers. */
@@ -46,7 +51,7 @@ export interface MergeTally {
 
 /** An empty tally. */
 export function emptyTally(): MergeTally {
-  return { mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0, samePairs: 0, samePairsJoined: 0, differentPairsJoined: 0 };
+  return { moved: 0, movedRight: 0, splits: 0, mustMergeSessions: 0, firedWhereMust: 0, correctMerges: 0, wrongMerges: 0, differentPairs: 0, samePairs: 0, samePairsJoined: 0, differentPairsJoined: 0 };
 }
 
 /** Options of {@link runSessions}. */
@@ -71,6 +76,11 @@ export interface RunOptions {
   mergeCalibrated?: CalibratedMerge | null;
   /** With the cosine rule of `clusters`: small new ids join at a lower linkage (`session-clustering.ts` `absorb`). */
   absorb?: SmallIdAbsorption | null;
+  /**
+   * After the merge: the utterance-level re-clustering (`utterance-reclustering.ts`) over the session's utterances,
+   * its moves applied to this session's attributions (the tracker's prototypes are left as they are). Absent: none.
+   */
+  recluster?: Omit<ReclusterOptions, 'known'> | null;
   /** With `decision`: the per-session stay prior (`session-rules.ts`). */
   stay?: StayPrior | null;
   /** With `decision`: the first-turn revision (`first-turn-revision.ts`). */
@@ -137,6 +147,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
           if (owner.get(m.from) === owner.get(m.into)) { tally.correctMerges++; fired = true; } else tally.wrongMerges++;
         }
         if (must) { tally.mustMergeSessions++; if (fired) tally.firedWhereMust++; }
+        const known = new Set(tracker.prototypes().filter((p) => p.known).map((p) => p.participantId));
         await tracker.applyMerges(merges);
         const into = new Map(merges.map((m) => [m.from, m.into]));
         const final = (id: string): string => into.get(id) ?? id;
@@ -147,6 +158,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
             else if (joined) tally.differentPairsJoined++;
           }
         for (const a of here) a.id = into.get(a.id) ?? a.id;
+        if (o.recluster) recluster(here, utts, known, o.recluster, tally, () => `p${++next}`);
       }
       attributions.push(...here);
     }
@@ -154,6 +166,20 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
     db.close();
   }
   return { attributions, merges: tally, revisions };
+}
+
+/** Apply the utterance-level re-clustering to a session's attributions, counting its moves in `tally`. */
+function recluster(here: Attribution[], utts: EvalUtterance[], known: ReadonlySet<string>, o: Omit<ReclusterOptions, 'known'>, tally: MergeTally, newId: () => string): void {
+  const r = reclusterUtterances(here.map((a, i) => ({ key: String(i), participantId: a.id, vector: utts[i]!.vector, seconds: utts[i]!.seconds })), { ...o, known });
+  const created = new Map(r.splits.map((x) => [x.label, newId()]));
+  tally.splits += r.splits.length;
+  for (const m of r.moves) here[Number(m.key)]!.id = created.get(m.into) ?? m.into;
+  const owner = majoritySpeakers(here);
+  for (const m of r.moves) {
+    const a = here[Number(m.key)]!;
+    tally.moved++;
+    if (owner.get(a.id) === a.speaker) tally.movedRight++;
+  }
 }
 
 /** Turns the first-turn revision moved in a run, and how many of them the founding turn's speaker spoke. */

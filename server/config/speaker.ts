@@ -57,6 +57,13 @@ export interface SpeakerSettings {
    */
   speakerAbsorb: boolean;
   /**
+   * `PARLEY_SPEAKER_RECLUSTER`: after the end-of-session merge, re-cluster the session's utterances with the calibrated
+   * merge rule and move each to the id of its cluster, splitting an id that held two voices (`utterance-reclustering.ts`,
+   * the setting chosen on training speakers); needs the embedder's session rules. Default false (not adopted: held out
+   * it raised the share of turns under another speaker's id; docs/BENCHMARKS.md, "speech20").
+   */
+  speakerRecluster: boolean;
+  /**
    * `PARLEY_SPEAKER_CENTROID`: with the calibrated decision, every matched turn moves its id's prototype as a centroid
    * weighted by voiced seconds (the setting chosen for the embedder, `pipelines/speaker/params/<model>-centroid.json`,
    * `centroid-update.ts`); false: the EMA at alpha, only at ≥ tauUpdate. Default true.
@@ -83,6 +90,7 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerStayPrior: r.oneOf('PARLEY_SPEAKER_STAY_PRIOR', ['online', 'fixed'] as const, 'fixed'),
     speakerRevise: r.oneOf('PARLEY_SPEAKER_REVISE', ['true', 'false'] as const, 'false') === 'true',
     speakerAbsorb: r.oneOf('PARLEY_SPEAKER_ABSORB', ['true', 'false'] as const, 'false') === 'true',
+    speakerRecluster: r.oneOf('PARLEY_SPEAKER_RECLUSTER', ['true', 'false'] as const, 'false') === 'true',
     speakerCentroid: r.oneOf('PARLEY_SPEAKER_CENTROID', ['true', 'false'] as const, 'true') === 'true',
     speakerBandOffsets: r.oneOf('PARLEY_SPEAKER_BAND_OFFSETS', ['calibrated', 'none'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),

@@ -13,6 +13,7 @@ import { moveUtterance } from '../../pipelines/interaction/move-utterance.js';
 import { voiceprintsAllowed } from '../config.js';
 import type { VoiceTurnsDeps, VoiceTurnsHost } from './voice-turns-host.js';
 import { applyMerge } from '../../pipelines/interaction/merge-participants.js';
+import { MAX_RECLUSTER_TURNS, planReclustering, type TurnEvidence } from './session-reclustering.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 
 /** Who spoke a turn: the participant, how sure the match is (0 to 1), and whether the voice is new. */
@@ -41,6 +42,8 @@ export class SessionSpeakers {
   private band: VoiceBand | null = null;
   /** With the revision on: the tracker's turn index → the utterance stored for it (the newest turns). */
   private readonly utterances = new Map<number, string>();
+  /** With `PARLEY_SPEAKER_RECLUSTER`: the tracker's turn index → its embedding, voiced seconds and stored utterance. */
+  private readonly evidence = new Map<number, TurnEvidence>();
 
   constructor(
     private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired' | 'pendingExternalId'>,
@@ -49,7 +52,10 @@ export class SessionSpeakers {
 
   /** The utterance of a turn `identify` attributed is stored: kept for the revision (while it is on). */
   stored(assigned: SpeakerAssignment, utteranceId: string): void {
-    if (assigned.turn === undefined || !this.revision()) return;
+    if (assigned.turn === undefined) return;
+    const evidence = this.evidence.get(assigned.turn);
+    if (evidence) evidence.utteranceId = utteranceId;
+    if (!this.revision()) return;
     this.utterances.set(assigned.turn, utteranceId);
     for (const turn of this.utterances.keys()) if (turn <= assigned.turn - MAX_HELD_TURNS) this.utterances.delete(turn);
   }
@@ -68,16 +74,21 @@ export class SessionSpeakers {
         this.session.log.warn({ turn: r.turn }, 'a revised turn has no stored utterance: not moved');
         continue;
       }
-      try {
-        const moved = await moveUtterance(this.deps.stores, tenant, utteranceId, r.into);
-        if (!moved) continue;
-        this.session.send('speaker.revised', { utterance_id: moved.utteranceId, from: moved.from, into: moved.into });
-        if (moved.reindexError) {
-          this.session.log.warn({ err: moved.reindexError.message, utteranceId }, 'a revised turn moved, but its re-indexing could not be queued');
-        }
-      } catch (err) {
-        this.session.log.warn({ err: err instanceof Error ? err.message : String(err), utteranceId }, 'could not give a revised turn to its new speaker');
+      await this.moveTurn(tenant, utteranceId, r.into);
+    }
+  }
+
+  /** Give a stored utterance to `into` and tell the client (`speaker.revised`); a refusal is logged and changes nothing. */
+  private async moveTurn(tenant: string, utteranceId: string, into: string): Promise<void> {
+    try {
+      const moved = await moveUtterance(this.deps.stores, tenant, utteranceId, into);
+      if (!moved) return;
+      this.session.send('speaker.revised', { utterance_id: moved.utteranceId, from: moved.from, into: moved.into });
+      if (moved.reindexError) {
+        this.session.log.warn({ err: moved.reindexError.message, utteranceId }, 'a revised turn moved, but its re-indexing could not be queued');
       }
+    } catch (err) {
+      this.session.log.warn({ err: err instanceof Error ? err.message : String(err), utteranceId }, 'could not give a revised turn to its new speaker');
     }
   }
 
@@ -112,6 +123,29 @@ export class SessionSpeakers {
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length > 0) await tracker.applyMerges(merges);
+    await this.recluster(tracker);
+  }
+
+  /**
+   * `PARLEY_SPEAKER_RECLUSTER` (off by default, not adopted): after the merge, the session's stored turns clustered
+   * afresh (`utterance-reclustering.ts`); each turn whose cluster belongs to another id is moved there (`speaker.revised`),
+   * a cluster of a voice no id holds gets a new participant. The tracker's prototypes and stored voiceprints are left as
+   * they are.
+   */
+  private async recluster(tracker: SpeakerTracker): Promise<void> {
+    const rules = this.deps.models.speakerSessionRules;
+    if (!this.deps.config.speakerRecluster || !rules || this.evidence.size === 0) return;
+    const { graph } = this.deps.stores;
+    const { tenant, id } = this.session;
+    const transcript = await graph.getTranscript(tenant, id);
+    const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
+    const people = (await Promise.all(heard.map((p) => graph.getParticipant(tenant, p)))).filter((p) => p !== null);
+    const known = new Set(tracker.prototypes().filter((p) => p.known).map((p) => p.participantId));
+    const plan = planReclustering(this.evidence.values(), transcript, people, known, rules.merge);
+    this.session.log.info({ turns: this.evidence.size, moves: plan.moves.length, splits: plan.splits.length }, 'end-of-session speaker re-clustering');
+    const created = new Map<string, string>();
+    for (const s of plan.splits) created.set(s.label, await this.session.participantForNewVoice());
+    for (const m of plan.moves) await this.moveTurn(tenant, m.key, created.get(m.into) ?? m.into);
   }
 
   /** The band offsets of the calibrated decision, when it is on and they apply; else null. */
@@ -204,6 +238,7 @@ export class SessionSpeakers {
       const short = speechMs < SHORT_TURN_MS && !newcomer ? await tracker.assignShort(embedding, this.lastVoice, speechMs / 1000, band) : null;
       const assigned = short ?? (await tracker.assign(embedding, speechMs / 1000, { band, newcomer }));
       this.lastVoice = assigned.participantId;
+      if (this.deps.config.speakerRecluster && assigned.turn !== undefined) this.keepEvidence(assigned.turn, embedding, speechMs / 1000);
       return assigned;
     } catch (err) {
       if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
@@ -212,6 +247,12 @@ export class SessionSpeakers {
       this.lastVoice = created;
       return { participantId: created, confidence: 0, isNew: true };
     }
+  }
+
+  /** Keep a turn's evidence for the re-clustering, the newest MAX_RECLUSTER_TURNS only. */
+  private keepEvidence(turn: number, vector: Float32Array, seconds: number): void {
+    this.evidence.set(turn, { vector, seconds });
+    if (this.evidence.size > MAX_RECLUSTER_TURNS) this.evidence.delete(this.evidence.keys().next().value!);
   }
 
   /**

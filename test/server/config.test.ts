@@ -239,6 +239,12 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_ABSORB: 'no' }), /PARLEY_SPEAKER_ABSORB/);
   });
 
+  test('utterance-level re-clustering at session end: off by default (not adopted), on by PARLEY_SPEAKER_RECLUSTER=true, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerRecluster, false);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_RECLUSTER: 'true' }).speakerRecluster, true);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_RECLUSTER: 'yes' }), /PARLEY_SPEAKER_RECLUSTER/);
+  });
+
   test('centroid prototype updates: on by default, PARLEY_SPEAKER_CENTROID=false restores the EMA, anything else refused', () => {
     assert.equal(loadConfig({}).speakerCentroid, true);
     assert.equal(loadConfig({ PARLEY_SPEAKER_CENTROID: 'false' }).speakerCentroid, false);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { GraphStore } from '../../graph/graph-store.js';
-import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { revisionFor } from '../../pipelines/speaker/first-turn-revision.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { fliteSpeech } from '../helpers/flite-speech.js';
+import { scriptedTurnSpeech, scriptedTurns } from '../helpers/scripted-turns.js';
 import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 /**
@@ -47,20 +47,10 @@ async function scriptedApp(revise: boolean): Promise<{ t: TestApp; embedder: Scr
   return { t, embedder };
 }
 
-const speech = (): Float32Array => fixtureSamples(loadAudioFixtures().find((f) => f.file === 'awb.wav')!).subarray(0, 16000 * 2.3);
+const speech = scriptedTurnSpeech;
 
 /** Four turns of the script in one session; the `transcript.final` of each, and the client after the last. */
-async function fourTurns(t: TestApp, sessionId: string): Promise<{ c: TestWsClient; finals: ServerEvent[] }> {
-  const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=${sessionId}`, {}, { pacing: 'realtime', frameMs: 100 });
-  await c.next('session.started');
-  const finals: ServerEvent[] = [];
-  for (let i = 0; i < SCRIPT.length; i++) {
-    const seen = new Set(finals.map((e) => e.utterance_id));
-    await c.speak(speech());
-    finals.push(await c.next('transcript.final', (e) => !seen.has(e.utterance_id), 60_000));
-  }
-  return { c, finals };
-}
+const fourTurns = (t: TestApp, sessionId: string): ReturnType<typeof scriptedTurns> => scriptedTurns(t, sessionId, SCRIPT.length);
 
 const speakerOf = (f: ServerEvent): string => (f.speaker as { id: string }).id;
 const stored = async (t: TestApp, sessionId: string): Promise<string[]> => (await t.app.stores.graph.getTranscript('default', sessionId)).map((u) => u.speakerId);
