@@ -5,6 +5,7 @@ import type { Utterance } from '../../../graph/types.js';
 import { diversify } from '../../../pipelines/retrieval/diversify.js';
 import { answerItems, type MemoryLayerInput } from '../../../pipelines/retrieval/memory-layer.js';
 import { NameResolver } from '../../../pipelines/retrieval/memory-items.js';
+import { storedFact } from '../../helpers/stored-fact.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);
 
@@ -39,11 +40,8 @@ describe('diversify (maximal marginal relevance)', () => {
 const turn = (id: string, seq: number, text: string): Utterance => ({
   id, sessionId: 's1', seq: seq * 10, speakerId: 'p_ana', addresseeIds: ['p_ben'], text, time: `2026-11-0${seq}T10:00:00Z`,
 } as Utterance);
-const fact = (id: string, turnId: string, content: string): Fact => ({
-  id, content, speakerId: 'p_ana', addresseeIds: ['p_ben'], subjectId: 'p_ana', kind: 'statement', layer: 'fact', slot: null, value: null,
-  time: '2026-11-01T10:00:00Z', eventTime: null, referIds: [turnId], validFrom: '2026-11-01T10:00:00Z', validTo: null, validUntil: null,
-  supersedes: null, supersededBy: null, confidence: 0.9, sessionId: 's1', source: 'test', createdAt: '2026-11-01T10:00:00Z',
-} as Fact);
+const fact = (id: string, turnId: string, content: string): Fact =>
+  storedFact('2026-11-01T10:00:00Z', { id, content, speakerId: 'p_ana', subjectId: 'p_ana', addresseeIds: ['p_ben'], referIds: [turnId], sessionId: 's1' });
 const TURNS = [
   turn('g1', 1, 'We camped on the beach last summer.'), turn('u2', 2, 'I love camping so much.'), turn('u3', 3, 'Camping is my favourite thing.'),
   turn('u4', 4, 'Nothing beats camping for me.'), turn('u5', 5, 'Camping always relaxes me.'), turn('u6', 6, 'I could go camping every weekend.'),
