@@ -109,14 +109,18 @@ export interface MemoryLayerOptions {
    * turn is served once, the best `diversityPool` items are re-picked greedily, each place going to the item whose
    * relevance (its score over the best item's) less `diversityWeight` × its excess similarity to an item already picked
    * (cosine above `diversityFloor`, scaled to 1 at identity) is highest. Paraphrases of one topic from several turns
-   * then take one place near the top and leave the others to distinct turns. Default 0 (off).
+   * then take one place near the top and leave the others to distinct turns. Default 0 (off): on LoCoMo dev no weight
+   * raised all@5 beyond noise, and by source turn it cost (docs/BENCHMARKS.md).
    */
   diversityWeight?: number;
   /** Cosine similarity under which two items count as distinct; default 0.7. */
   diversityFloor?: number;
   /** Items re-ranked from the top; default 3 × k. */
   diversityPool?: number;
-  /** Whose vector judges a fact item: its first source turn's ('source', default) or its own text's ('text'). */
+  /**
+   * Whose vector judges a fact item: its own text's ('text', default) or its first source turn's ('source': worse on
+   * LoCoMo dev, a turn carries greetings and side remarks).
+   */
   diversityBy?: DiversityBy;
 }
 
@@ -277,7 +281,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   });
   const kept = diversity > 0
     ? (await diverseCandidates(stores.vectors, tenant, served, {
-      weight: diversity, floor: o.diversityFloor ?? 0.7, pool: o.diversityPool ?? 3 * input.k, by: o.diversityBy ?? 'source',
+      weight: diversity, floor: o.diversityFloor ?? 0.7, pool: o.diversityPool ?? 3 * input.k, by: o.diversityBy ?? 'text',
     })).slice(0, input.k)
     : served;
   // Every speaker and addressee of the served items in one store call (with networked stores, one
