@@ -15,7 +15,6 @@ import type { TemporalIntent } from './temporal-intent.js';
 import type { AsOfWindow } from './time-scope.js';
 import { turnsClosedAt } from './validity.js';
 import { askedSlots, inAskedOrder, validityAsked } from './where-asked.js';
-import { diverseCandidates, type DiversityBy } from './diverse-candidates.js';
 
 /** How memory items of every layer join the turns of an answer; every option has a default. */
 export interface MemoryLayerOptions {
@@ -104,24 +103,6 @@ export interface MemoryLayerOptions {
    * already counts fact matches). Chosen on LoCoMo conversations 1–5 against 0.25 and 0.5 (docs/BENCHMARKS.md).
    */
   factLiftWeight?: number;
-  /**
-   * Diversity by meaning (maximal marginal relevance over stored vectors, `diverseCandidates`): after each source
-   * turn is served once, the best `diversityPool` items are re-picked greedily, each place going to the item whose
-   * relevance (its score over the best item's) less `diversityWeight` × its excess similarity to an item already picked
-   * (cosine above `diversityFloor`, scaled to 1 at identity) is highest. Paraphrases of one topic from several turns
-   * then take one place near the top and leave the others to distinct turns. Default 0 (off): on LoCoMo dev no weight
-   * raised all@5 beyond noise, and by source turn it cost (docs/BENCHMARKS.md).
-   */
-  diversityWeight?: number;
-  /** Cosine similarity under which two items count as distinct; default 0.7. */
-  diversityFloor?: number;
-  /** Items re-ranked from the top; default 3 × k. */
-  diversityPool?: number;
-  /**
-   * Whose vector judges a fact item: its own text's ('text', default) or its first source turn's ('source': worse on
-   * LoCoMo dev, a turn carries greetings and side remarks).
-   */
-  diversityBy?: DiversityBy;
 }
 
 /** What the memory layer needs from the question and the loop. */
@@ -270,20 +251,13 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
       return y !== undefined && y.sessionId === at.sessionId && Math.abs(y.seq - at.seq) <= near;
     }).length;
   };
-  const diversity = o.diversityWeight ?? 0;
-  const served = oncePerSourceTurn(scored, {
+  const kept = oncePerSourceTurn(scored, {
     sources: (c) => (c.kind === 'turn' ? [c.id] : c.kind === 'fact' ? c.f.referIds : []),
     // Without `sourceOnce` only a turn a kept fact restates is left out.
     skippable: (c) => once || c.kind === 'turn',
-    // Diversity re-picks among the best `diversityPool`: it needs them all.
-    limit: diversity > 0 ? Math.max(input.k, o.diversityPool ?? 3 * input.k) : input.k,
+    limit: input.k,
     defer: (c, sofar) => cap > 0 && inStretch(c, sofar) >= cap,
   });
-  const kept = diversity > 0
-    ? (await diverseCandidates(stores.vectors, tenant, served, {
-      weight: diversity, floor: o.diversityFloor ?? 0.7, pool: o.diversityPool ?? 3 * input.k, by: o.diversityBy ?? 'text',
-    })).slice(0, input.k)
-    : served;
   // Every speaker and addressee of the served items in one store call (with networked stores, one
   // round trip instead of one per person).
   const people = kept.flatMap((c) => (c.kind === 'turn' ? [c.u.speakerId, ...c.u.addresseeIds]
