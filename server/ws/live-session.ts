@@ -124,6 +124,11 @@ export class LiveSession implements TurnSession {
    * first participant to speak, then cleared.
    */
   pendingExternalId: string | null = null;
+  /**
+   * A call centre's agents (`?agent=`, participant ids): their voices never take the pending external id, which
+   * waits for the first speaker who is not one of them; their turns are still theirs. Kept across reconnects.
+   */
+  agents: ReadonlySet<string> = new Set();
   /** The names its recogniser listens for (name spotting): the session's people first, then the tenant's. */
   readonly vocabulary: SessionVocabulary;
 
@@ -379,12 +384,13 @@ export class LiveSession implements TurnSession {
   }
 
   /**
-   * Give the pending external id to the participant who just spoke first. When another participant
-   * holds it, or the speaker holds another one, nothing changes and the client gets an `error`.
+   * Give the pending external id to the participant who just spoke first, unless they are one of the session's
+   * {@link agents} (then it waits for the next speaker). When another participant holds it, or the speaker holds
+   * another one, nothing changes and the client gets an `error`.
    */
   async claimExternalId(speakerId: string): Promise<void> {
     const externalId = this.pendingExternalId;
-    if (!externalId) return;
+    if (!externalId || this.agents.has(speakerId)) return;
     this.pendingExternalId = null;
     const { graph } = this.deps.stores;
     const holder = await graph.getParticipantByExternalId(this.tenant, externalId);

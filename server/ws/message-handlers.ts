@@ -116,10 +116,12 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
 
 /**
  * `participant.identify`: give a participant (by default the session's last speaker) the
- * application's own id. Before anyone spoke, the session's first speaker takes it.
+ * application's own id. Before anyone spoke, or when the last speaker is one of the session's agents, the next
+ * speaker who is not an agent takes it.
  */
 async function identifyParticipant(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof ParticipantIdentifyMessage>): Promise<void> {
-  const ref = msg.participant ?? session.lastSpeakerId();
+  const last = session.lastSpeakerId();
+  const ref = msg.participant ?? (last !== null && !session.agents.has(last) ? last : null);
   if (!ref) {
     session.pendingExternalId = msg.external_id;
     session.send('participant.identified', { external_id: msg.external_id, participant: null });

@@ -844,6 +844,8 @@ export type StreamQuery = {
   token?: string;
   /** the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank) */
   external_id?: string;
+  /** a call centre's agent (participant id, external_id or name; repeatable or comma-separated), whose voice never takes `external_id`: it goes to the first speaker who is not an agent. Each must be known and have a voiceprint (an HTTP 400 naming it otherwise) */
+  agent?: string[];
   /** ISO-8601 wall-clock time this connection's audio began (a replayed or simulated conversation; at most 24 h after the server's clock): a turn is stored at it plus how far into the connection's audio the turn starts; default now */
   start_time?: string;
 };
