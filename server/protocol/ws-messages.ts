@@ -150,7 +150,7 @@ export const ParticipantIdentifyMessage = Type.Object({
   external_id: ExternalIdString,
   participant: Type.Optional(Type.String({
     minLength: 1, maxLength: 200, pattern: NON_BLANK,
-    description: 'id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet',
+    description: 'id, external id or name; default: the last speaker of the session who is not one of its agents (`?agent=`), or the next one to speak when none spoke yet',
   })),
 }, STRICT);
 

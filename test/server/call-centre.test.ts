@@ -93,6 +93,36 @@ describe('a call centre on /v1/stream: agent=… keeps the external id for the c
     assert.equal(await t.app.stores.graph.getSession('default', 'bad-agent'), null, 'no session was opened');
   });
 
+  test("text turns: an agent's utterance does not take the external id; participant.identify defaults to the last speaker who is not an agent", async () => {
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=typed-1&external_id=%2B15550111&agent=${agent}`);
+    await c.next('session.started');
+    c.sendJson({ type: 'utterance', speaker: 'Agent Kim', text: 'Good afternoon, how can I help?' });
+    await c.nextNew('transcript.final');
+    c.sendJson({ type: 'utterance', speaker: 'Rosa Diaz', text: 'I would like to change my delivery address.' });
+    const rosa = ((await c.nextNew('transcript.final')).speaker as { id: string }).id;
+    assert.equal((await api.participant('+15550111')).id, rosa, 'the first speaker who is not the agent took the id');
+    c.sendJson({ type: 'utterance', speaker: 'Agent Kim', text: 'Of course, what is the new address?' });
+    await c.nextNew('transcript.final');
+    c.sendJson({ type: 'participant.identify', external_id: 'crm-4471' });
+    const identified = await c.nextNew('participant.identified');
+    assert.equal((identified.participant as { id: string } | null)?.id, rosa, 'the caller, not the agent who spoke last');
+    c.close();
+    assert.equal((await api.participant(agent)).external_id, null, 'the agent holds no external id');
+
+    // Only the agent has spoken: the id waits for the next speaker.
+    const d = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=typed-2&agent=${agent}`);
+    await d.next('session.started');
+    d.sendJson({ type: 'utterance', speaker: 'Agent Kim', text: 'Hello, you are through to deliveries.' });
+    await d.nextNew('transcript.final');
+    d.sendJson({ type: 'participant.identify', external_id: 'crm-5000' });
+    assert.equal((await d.nextNew('participant.identified')).participant, null);
+    d.sendJson({ type: 'utterance', speaker: 'Ben Okafor', text: 'Hi, I missed a delivery yesterday.' });
+    const ben = ((await d.nextNew('transcript.final')).speaker as { id: string }).id;
+    d.close();
+    assert.equal((await api.participant('crm-5000')).id, ben);
+    assert.equal((await api.participant(agent)).external_id, null);
+  });
+
   // /v1/twilio hears only the caller (the inbound track): the agent's turns come over HTTP while the call is live.
   test('/v1/twilio: customParameters.start_time dates a replayed call; the agent adds turns over HTTP during it, a 409 after stop', async () => {
     const start = '2026-03-07T18:00:00.000Z';

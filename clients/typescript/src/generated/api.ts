@@ -599,7 +599,7 @@ export interface ClientMessages {
   "participant.identify": {
     type: "participant.identify";
     external_id: string;
-    /** id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet */
+    /** id, external id or name; default: the last speaker of the session who is not one of its agents (`?agent=`), or the next one to speak when none spoke yet */
     participant?: string;
   };
   /** Finish and store the open turn, consolidate, then session.ended and close (1000) */
