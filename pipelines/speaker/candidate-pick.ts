@@ -11,13 +11,15 @@ export interface AssignOptions {
 }
 
 /**
- * The first voice of a session that brings an external id (docs/PROTOCOL.md, "external_id"): the id's holder is
- * matched as usual; anyone else only when `eligible` (they hold no external id) and their match clears the decision
+ * The first voice of a session that brings an external id (docs/PROTOCOL.md, "external_id"): the id's holder (and
+ * the session's agents) are matched as usual; anyone else only when `eligible` (they hold no external id) and their match clears the decision
  * by `margin` more log-likelihood ratio (without the decision: cosine ≥ tauUpdate). Otherwise the voice is new.
  */
 export interface NewcomerGuard {
   /** The participant holding the session's external id, or null when nobody does. */
   holder: string | null;
+  /** Participants matched as usual too, like the holder (a call centre's agents, who never take the id). */
+  agents?: ReadonlySet<string>;
   /** Extra LLR (natural log) a participant other than the holder must clear. */
   margin: number;
   eligible(participantId: string): Promise<boolean>;
@@ -46,16 +48,17 @@ export async function pickCandidate(
 ): Promise<{ at: number; score: number }> {
   const { tauMatch, tauUpdate } = s.thresholds;
   const decision = s.decision;
-  const allowed = async (c: Candidate): Promise<boolean> => !newcomer || c.participantId === newcomer.holder || (await newcomer.eligible(c.participantId));
+  const usual = (c: Candidate): boolean => !newcomer || c.participantId === newcomer.holder || (newcomer.agents?.has(c.participantId) ?? false);
+  const allowed = async (c: Candidate): Promise<boolean> => usual(c) || (await newcomer!.eligible(c.participantId));
   if (!decision) {
-    const bar = (c: Candidate): number => (newcomer && c.participantId !== newcomer.holder ? tauUpdate : tauMatch);
+    const bar = (c: Candidate): number => (usual(c) ? tauMatch : tauUpdate);
     const order = candidates.map((c, i) => i).filter((i) => candidates[i]!.cosine >= bar(candidates[i]!)).sort((x, y) => candidates[y]!.cosine - candidates[x]!.cosine);
     for (const i of order) if (await allowed(candidates[i]!)) return { at: i, score: 0 };
     return { at: -1, score: 0 };
   }
   const d = newcomer ? { ...decision, minFoundSeconds: 0 } : decision;
   let left = newcomer
-    ? candidates.map((c) => (c.participantId === newcomer.holder ? c : { ...c, llrOffset: (c.llrOffset ?? 0) + newcomer.margin }))
+    ? candidates.map((c) => (usual(c) ? c : { ...c, llrOffset: (c.llrOffset ?? 0) + newcomer.margin }))
     : candidates;
   for (;;) {
     const chosen = decideSpeaker(d, left, voicedSeconds, s.previous);

@@ -4,7 +4,12 @@ import { ParleyError, type ErrorCode } from '../../graph/core/errors.js';
 // The schemas use `format: date-time` (fastify's Ajv knows it; TypeBox, for WebSocket messages and MCP tools, needs it registered).
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 if (!FormatRegistry.Has('date-time')) {
-  FormatRegistry.Set('date-time', (v) => ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
+  FormatRegistry.Set('date-time', (v) => isDateTime(v));
+}
+
+/** Whether `value` is an ISO-8601 date-time as the schemas' `format: date-time` takes it (for a value no schema checks). */
+export function isDateTime(value: string): boolean {
+  return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
 
 const LEAP_SECOND = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:)60(\.\d+)?/i;

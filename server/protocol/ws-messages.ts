@@ -150,7 +150,7 @@ export const ParticipantIdentifyMessage = Type.Object({
   external_id: ExternalIdString,
   participant: Type.Optional(Type.String({
     minLength: 1, maxLength: 200, pattern: NON_BLANK,
-    description: 'id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet',
+    description: 'id, external id or name; default: the last speaker of the session who is not one of its agents (`?agent=`), or the next one to speak when none spoke yet',
   })),
 }, STRICT);
 
@@ -177,6 +177,10 @@ export const StreamQuery = Type.Object({
   channels: Type.Optional(Type.String({ description: 'must be 1' })),
   token: Type.Optional(Type.String({ description: 'API key, for clients that cannot set headers' })),
   external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: "the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank)" })),
+  agent: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2000, pattern: NON_BLANK }), {
+    maxItems: 16,
+    description: "a call centre's agent (participant id, external_id or name; repeatable or comma-separated), whose voice never takes `external_id`: it goes to the first speaker who is not an agent. Each must be known and have a voiceprint (an HTTP 400 naming it otherwise)",
+  })),
   start_time: Type.Optional(Type.String({
     format: 'date-time',
     description: "ISO-8601 wall-clock time this connection's audio began (a replayed or simulated conversation; at most 24 h after the server's clock): a turn is stored at it plus how far into the connection's audio the turn starts; default now",

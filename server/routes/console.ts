@@ -43,14 +43,18 @@ export async function consoleRoutes(app: FastifyInstance, opts: { dir?: string }
     reply.header('cache-control', 'no-store');
     return { key_required: keyRequired };
   });
-  if (!existsSync(path.join(dir, 'index.html'))) {
-    app.get('/console/*', { schema: { hide: true } }, async () => {
-      throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'the console is not built: run `npm run build` (it bundles console/ into dist/console)');
+  // Whether the page is built is asked at request time, until it is: a console built after start-up is served
+  // without a restart. One stat per console request while unbuilt, none after.
+  const index = path.join(dir, 'index.html');
+  let built = existsSync(index);
+  await app.register(async (files) => {
+    files.addHook('onRequest', async () => {
+      if (built || (built = existsSync(index))) return;
+      throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'the console is not built: run `npm run build` (it bundles console/ into dist/console); no restart is needed');
     });
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root: dir, prefix: '/console/', decorateReply: false, index: 'index.html', schemaHide: true,
-    cacheControl: true, maxAge: 0,
+    await files.register(fastifyStatic, {
+      root: dir, prefix: '/console/', decorateReply: false, index: 'index.html', schemaHide: true,
+      cacheControl: true, maxAge: 0, suppressWarning: true,
+    });
   });
 }

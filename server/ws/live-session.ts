@@ -80,6 +80,8 @@ export class LiveSession implements TurnSession {
   private readonly queue: SessionQueue;
   private turnCounter = 0;
   private lastSpeaker: string | null = null;
+  /** The last speaker who is not one of the session's {@link agents} (`participant.identify`'s default). */
+  private lastNonAgent: string | null = null;
   /** Utterances stored in this session whose consolidation `session.end` has not yet seen finish. */
   private readonly unconsolidated = new Set<string>();
   /** Listeners following this session's turns (retrieval, …). */
@@ -124,6 +126,11 @@ export class LiveSession implements TurnSession {
    * first participant to speak, then cleared.
    */
   pendingExternalId: string | null = null;
+  /**
+   * A call centre's agents (`?agent=`, participant ids): their voices never take the pending external id, which
+   * waits for the first speaker who is not one of them; their turns are still theirs. Kept across reconnects.
+   */
+  agents: ReadonlySet<string> = new Set();
   /** The names its recogniser listens for (name spotting): the session's people first, then the tenant's. */
   readonly vocabulary: SessionVocabulary;
 
@@ -354,14 +361,18 @@ export class LiveSession implements TurnSession {
     return this.lastSpeaker;
   }
 
+  /** The last speaker who is not one of the session's {@link agents}; null before one spoke. */
+  lastNonAgentId(): string | null {
+    return this.lastNonAgent;
+  }
+
   /**
    * A participant of the tenant was merged away or erased (by hand, perhaps on another server): turns
    * heard from now on name the survivor, and a voice whose participant was erased becomes a new speaker.
    */
   async participantRetired(change: RetiredChange): Promise<void> {
-    const last = this.lastSpeaker;
-    if (last && 'erasedKey' in change && erasedIdKey(last) === change.erasedKey) this.lastSpeaker = null;
-    if (last && 'from' in change && last === change.from) this.lastSpeaker = change.into;
+    this.lastSpeaker = retiredAs(this.lastSpeaker, change);
+    this.lastNonAgent = retiredAs(this.lastNonAgent, change);
     await this.voiceTurns?.participantRetired(change);
   }
 
@@ -379,12 +390,13 @@ export class LiveSession implements TurnSession {
   }
 
   /**
-   * Give the pending external id to the participant who just spoke first. When another participant
-   * holds it, or the speaker holds another one, nothing changes and the client gets an `error`.
+   * Give the pending external id to the participant who just spoke first, unless they are one of the session's
+   * {@link agents} (then it waits for the next speaker). When another participant holds it, or the speaker holds
+   * another one, nothing changes and the client gets an `error`.
    */
   async claimExternalId(speakerId: string): Promise<void> {
     const externalId = this.pendingExternalId;
-    if (!externalId) return;
+    if (!externalId || this.agents.has(speakerId)) return;
     this.pendingExternalId = null;
     const { graph } = this.deps.stores;
     const holder = await graph.getParticipantByExternalId(this.tenant, externalId);
@@ -412,6 +424,7 @@ export class LiveSession implements TurnSession {
   /** Record a stored utterance: `transcript.final`, then listeners. */
   finalised(turnId: string, stored: IngestedUtterance): void {
     this.lastSpeaker = stored.speaker.id;
+    if (!this.agents.has(stored.speaker.id)) this.lastNonAgent = stored.speaker.id;
     this.recentTurns.add(stored.utterance.id, stored.utterance.text);
     this.unconsolidated.add(stored.utterance.id);
     if (this.vocabulary.heard([stored.speaker, ...stored.addressees])) this.voiceTurns?.namesChanged();
@@ -465,4 +478,11 @@ export class LiveSession implements TurnSession {
   async runQueuedNow(): Promise<void> {
     await this.queue.runQueuedNow();
   }
+}
+
+/** Who `id` is after `change`: null when it was erased, the survivor when it was merged away, else itself. */
+function retiredAs(id: string | null, change: RetiredChange): string | null {
+  if (id && 'erasedKey' in change && erasedIdKey(id) === change.erasedKey) return null;
+  if (id && 'from' in change && id === change.from) return change.into;
+  return id;
 }

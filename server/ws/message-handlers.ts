@@ -115,11 +115,11 @@ async function storeUtterance(session: LiveSession, deps: LiveSessionDeps, msg: 
 }
 
 /**
- * `participant.identify`: give a participant (by default the session's last speaker) the
- * application's own id. Before anyone spoke, the session's first speaker takes it.
+ * `participant.identify`: give a participant (by default the session's last speaker who is not one of its agents)
+ * the application's own id. Before such a speaker spoke, the next one to speak takes it.
  */
 async function identifyParticipant(session: LiveSession, deps: LiveSessionDeps, msg: Static<typeof ParticipantIdentifyMessage>): Promise<void> {
-  const ref = msg.participant ?? session.lastSpeakerId();
+  const ref = msg.participant ?? session.lastNonAgentId();
   if (!ref) {
     session.pendingExternalId = msg.external_id;
     session.send('participant.identified', { external_id: msg.external_id, participant: null });

@@ -46,7 +46,7 @@ export class SessionSpeakers {
   private readonly evidence = new Map<number, TurnEvidence>();
 
   constructor(
-    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired' | 'pendingExternalId'>,
+    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired' | 'pendingExternalId' | 'agents'>,
     private readonly deps: VoiceTurnsDeps,
   ) {}
 
@@ -256,8 +256,8 @@ export class SessionSpeakers {
   }
 
   /**
-   * With an external id pending: its holder may be matched as usual; anyone else only if they hold no external id
-   * and clear the stricter bar (an app's new id means a person not yet known by it).
+   * With an external id pending: its holder and the session's agents may be matched as usual; anyone else only if
+   * they hold no external id and clear the stricter bar (an app's new id means a person not yet known by it).
    */
   private async newcomer(): Promise<NewcomerGuard | null> {
     const externalId = this.session.pendingExternalId;
@@ -267,6 +267,7 @@ export class SessionSpeakers {
     const holder = await graph.getParticipantByExternalId(tenant, externalId);
     return {
       holder: holder?.id ?? null,
+      agents: this.session.agents,
       margin: NEWCOMER_MARGIN,
       eligible: async (participantId) => {
         const p = await graph.getParticipant(tenant, participantId);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
@@ -14,6 +14,8 @@ import { checkMessageSize, messageBytes, nameHardCapOnClose, WS_HARD_CAP_BYTES }
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
 import { ConsolidationWorkers } from './consolidation-workers.js';
+import { resolveAgents } from './session-agents.js';
+import { voiceprintsAllowed } from '../config.js';
 import { refusalCloseCode } from './close-frame.js';
 import { closeFromServer, serverClose } from './server-close.js';
 
@@ -131,6 +133,8 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
   app.decorate('liveSessionDeps', deps);
   app.decorate('turnListeners', registry.listenerFactories);
 
+  /** Each upgrade's `?agent=` participant ids, resolved before the upgrade. */
+  const streamAgents = new WeakMap<FastifyRequest, string[]>();
   app.get(
     '/v1/stream',
     {
@@ -138,8 +142,11 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       schema: { querystring: StreamQuery, summary: 'Duplex audio and event stream (WebSocket)' },
       // Before the upgrade, as the schema's checks: a `start_time` past what HTTP's `time` allows is an HTTP 400.
       preHandler: async (request) => {
-        const { start_time: startTime } = request.query as { start_time?: string };
+        const { start_time: startTime, agent, external_id: externalId } = request.query as { start_time?: string; agent?: string[]; external_id?: string };
         if (startTime !== undefined) clientTime(startTime, 'start_time', app.clock());
+        if (agent === undefined) return;
+        const check = { voiceprints: voiceprintsAllowed(app.config, request.tenant), ...(externalId !== undefined ? { externalId } : {}) };
+        streamAgents.set(request, await resolveAgents(app.stores.graph, request.tenant, agent, check));
       },
     },
     async (socket, request) => {
@@ -196,6 +203,9 @@ export const streamRoute = fp(async (app: FastifyInstance): Promise<void> => {
       }
       const live = opened.session;
       if (typeof query.external_id === 'string') live.pendingExternalId = query.external_id;
+      // A reconnect naming no agents keeps the session's.
+      const agents = streamAgents.get(request);
+      if (agents) live.agents = new Set(agents);
       if (!closed) {
         const startTime = typeof query.start_time === 'string' ? Date.parse(isoTime(query.start_time, 'start_time')) : undefined;
         live.attach(socket, format, opened.resumed, startTime === undefined ? {} : { startTime });

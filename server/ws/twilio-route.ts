@@ -8,6 +8,7 @@ import { MAX_EXTERNAL_ID_LENGTH } from '../../graph/external-id.js';
 import type { StreamFormat } from '../../pipelines/audio/audio-format.js';
 import { presentedKey } from '../plugins/auth.js';
 import { isBase64 } from '../protocol/base64.js';
+import { clientTime, isDateTime } from '../protocol/iso-time.js';
 import type { LiveSession } from './live-session.js';
 import { MAX_SESSION_METADATA_BYTES, requestEnd } from './message-handlers.js';
 import { nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
@@ -23,6 +24,8 @@ export const TWILIO_PARAMS = {
   token: 'parley_token',
   /** The application's own id for the caller (phone number, CRM id). */
   externalId: 'external_id',
+  /** When the call's audio began, ISO-8601 (a recorded call replayed through `/v1/twilio`), as `/v1/stream`'s `start_time`. */
+  startTime: 'start_time',
 } as const;
 
 const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -48,6 +51,17 @@ function record(value: unknown): Record<string, unknown> | null {
 
 function badFrame(message: string): ParleyError {
   return new ParleyError('PARLEY_ERR_BAD_FRAME', message);
+}
+
+/**
+ * A call's `customParameters.start_time` (ms since the epoch), checked as `/v1/stream`'s `start_time`: an ISO-8601
+ * date-time at most 24 h after the server's clock (`now`), else a `PARLEY_ERR_BAD_FRAME` naming it; undefined without one.
+ */
+function callStartTime(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const field = `start: customParameters.${TWILIO_PARAMS.startTime}`;
+  if (!isDateTime(value)) throw badFrame(`${field} must be an ISO-8601 date-time (such as 2026-03-07T18:00:00Z), not ${JSON.stringify(value.slice(0, 64))}`);
+  return Date.parse(clientTime(value, field, now, 'PARLEY_ERR_BAD_FRAME'));
 }
 
 /** The fields of a `start` message Parley uses, checked. */
@@ -211,6 +225,7 @@ class TwilioConnection {
     if (externalId !== undefined && (externalId.trim() === '' || externalId.length > MAX_EXTERNAL_ID_LENGTH)) {
       throw badFrame(`start: customParameters.${TWILIO_PARAMS.externalId} must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, not blank`);
     }
+    const startTime = callStartTime(visible[TWILIO_PARAMS.startTime], this.app.clock());
     // Everything that can refuse the call is checked before the session opens.
     const graph = this.app.stores.graph;
     const stored = await graph.getSession(tenant, start.callSid);
@@ -240,7 +255,7 @@ class TwilioConnection {
     if (externalId !== undefined) session.pendingExternalId = externalId;
     this.session = session;
     this.state = 'live';
-    session.attach(this.socket, TWILIO_FORMAT, opened.resumed, { events: false });
+    session.attach(this.socket, TWILIO_FORMAT, opened.resumed, { events: false, ...(startTime !== undefined ? { startTime } : {}) });
     session.log.info({ streamSid: start.streamSid, tracks: start.tracks }, 'twilio stream started');
   }
 

@@ -37,6 +37,8 @@ export interface VoiceTurnsHost {
   claimExternalId(speakerId: string): Promise<void>;
   /** The application's own id for the session's first speaker, until that speaker takes it. */
   readonly pendingExternalId: string | null;
+  /** A call centre's agents (participant ids): matched as usual while the external id waits, and never given it. */
+  readonly agents: ReadonlySet<string>;
   /** The names the session's recogniser listens for: its people first, then the tenant's recent ones. */
   readonly vocabulary: SessionVocabulary;
   /** The id under which the session holds its audio stream in the store (`GraphStore.takeAudioStream`). */

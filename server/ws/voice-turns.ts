@@ -49,7 +49,8 @@ export class VoiceTurns {
   private namesSentAt: number | null = null;
   /** Number of the latest names reading: an earlier one that resolves later is dropped. */
   private namesRead = 0;
-  private readonly arrivals: ArrivalClock;
+  /** When the current audio stream's audio arrived (one clock per stream: its positions start at 0 again). */
+  private arrivals: ArrivalClock;
   /** Connections the session has had since this object was made, and the one its audio stream last took frames from. */
   private connections = 0;
   private audioConnection = 0;
@@ -230,9 +231,11 @@ export class VoiceTurns {
       this.audioConnection = this.connections;
       this.streamOffsetMs = offsetMs;
       this.session.connectionAudioStarts(offsetMs);
+      const arrivals = new ArrivalClock(this.deps.audioNow);
+      this.arrivals = arrivals;
       this.audio = audio;
       this.unstoredAudio.newStream(audio.shed);
-      this.reader = this.read(audio, offsetMs);
+      this.reader = this.read(audio, offsetMs, arrivals);
       this.sendNames();
       return audio;
     })();
@@ -288,18 +291,18 @@ export class VoiceTurns {
     }
   }
 
-  private async read(audio: AudioSession, offsetMs: number): Promise<void> {
+  private async read(audio: AudioSession, offsetMs: number, arrivals: ArrivalClock): Promise<void> {
     for await (const event of audio) {
       try {
-        this.onEvent(event, offsetMs);
+        this.onEvent(event, offsetMs, arrivals);
       } catch (err) {
         this.session.log.error({ err }, 'audio event failed');
       }
     }
   }
 
-  /** One event of an audio stream whose turns begin at `offsetMs` on the transcript clock. */
-  private onEvent(e: AudioSessionEvent, offsetMs: number): void {
+  /** One event of an audio stream whose turns begin at `offsetMs` on the transcript clock and whose audio arrived as `arrivals` says. */
+  private onEvent(e: AudioSessionEvent, offsetMs: number, arrivals: ArrivalClock): void {
     const s = this.session;
     switch (e.type) {
       case 'speech_started': {
@@ -314,7 +317,7 @@ export class VoiceTurns {
         const turnId = this.turnIds.get(e.turnId);
         if (!turnId || e.text.trim() === '') return;
         s.send('transcript.partial', { turn_id: turnId, text: e.text });
-        const lag = this.arrivals.secondsSince(e.atMs);
+        const lag = arrivals.secondsSince(e.atMs);
         if (lag !== null) this.deps.metrics.partialLag.observe(lag);
         s.notify((l) => l.onPartial?.(turnId, e.text));
         return;
@@ -337,7 +340,7 @@ export class VoiceTurns {
         // waiting itself, since `session.end` runs in that same queue ahead of them.
         this.lastEndMs = Math.max(this.lastEndMs, offsetMs + e.endMs);
         const store = async (): Promise<void> => {
-          if (this.unstored.delete(store)) await this.storeFinal(turnId, e, offsetMs);
+          if (this.unstored.delete(store)) await this.storeFinal(turnId, e, offsetMs, arrivals);
           if (this.namesSentAt !== null && performance.now() - this.namesSentAt >= NAMES_REFRESH_MS) this.sendNames();
         };
         this.unstored.add(store);
@@ -382,7 +385,7 @@ export class VoiceTurns {
     }, (err: unknown) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not read the session\'s names for the recogniser'));
   }
 
-  private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, offsetMs: number): Promise<void> {
+  private async storeFinal(turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, offsetMs: number, arrivals: ArrivalClock): Promise<void> {
     if (this.sealed) return;
     if (this.session.ended) {
       // The end stores every turn recognised before it; one recognised after it is refused, not stored into the ended session.
@@ -392,7 +395,7 @@ export class VoiceTurns {
     const speaker = await this.speakers.identify(e.audio, e.endMs - e.startMs, bandOf(this.format.sampleRate));
     // From here the turn is stored (and acknowledged) or it is not, and `seal` waits to know which.
     if (this.sealed) return;
-    const storing = this.commitFinal(turnId, e, speaker, offsetMs);
+    const storing = this.commitFinal(turnId, e, speaker, offsetMs, arrivals);
     this.storing = storing;
     try {
       await storing;
@@ -406,7 +409,7 @@ export class VoiceTurns {
   }
 
   private async commitFinal(
-    turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, speaker: SpeakerAssignment, offsetMs: number,
+    turnId: string, e: Extract<AudioSessionEvent, { type: 'final' }>, speaker: SpeakerAssignment, offsetMs: number, arrivals: ArrivalClock,
   ): Promise<void> {
     const { tenant, id: sessionId } = this.session;
     const utteranceId = `u_${crypto.randomUUID().replaceAll('-', '')}`;
@@ -418,7 +421,9 @@ export class VoiceTurns {
         return null;
       });
     // A connection with a `start_time` (a replayed conversation): the turn happened as far after it as it starts into that connection's audio.
-    const at = this.session.turnTime(offsetMs + e.startMs);
+    // Else when its first audio arrived, not when it is stored (after the end of speech and ASR): a text utterance
+    // sent while the turn was spoken is stored at a later time than the turn, as it was said.
+    const at = this.session.turnTime(offsetMs + e.startMs) ?? heardAt(arrivals, e.startMs, this.deps.audioNow());
     const time = at !== undefined ? { time: at } : {};
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
       id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId, ...time,
@@ -439,7 +444,7 @@ export class VoiceTurns {
     await this.session.claimExternalId(stored.speaker.id);
     this.session.finalised(turnId, stored);
     await this.speakers.revise(said);
-    const latency = this.arrivals.secondsSince(e.endMs);
+    const latency = arrivals.secondsSince(e.endMs);
     if (latency !== null) this.deps.metrics.finalLatency.observe(latency);
   }
 
@@ -459,6 +464,15 @@ export class VoiceTurns {
     if (code === 'PARLEY_ERR_INTERNAL') this.session.log.error({ err }, 'audio pipeline failed to start');
     this.session.sendError(code, message);
   }
+}
+
+/**
+ * When the audio at `positionMs` of a stream arrived, as wall-clock ISO-8601 (`now` and the arrival on the audio
+ * clock, `audioNow`); undefined when the clock no longer knows (the turn is then stored at the time it is stored).
+ */
+function heardAt(arrivals: ArrivalClock, positionMs: number, now: number): string | undefined {
+  const arrived = arrivals.arrivalOf(positionMs);
+  return arrived === null ? undefined : new Date(Date.now() - Math.max(0, now - arrived)).toISOString();
 }
 
 /** A new audio stream that did not open because its start could not be recorded as its own (see `recordStreamStart`). */

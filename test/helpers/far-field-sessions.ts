@@ -28,7 +28,7 @@ export function turns(speaker: string, audios: Float32Array[]): Turn[] {
 export async function speakerSession(t: TestApp, id: string, spoken: Turn[]): Promise<{ ids: string[]; merged: { from: string; into: string }[] }> {
   const merged: { from: string; into: string }[] = [];
   const host = {
-    tenant: id, id, log: t.app.log, pendingExternalId: null,
+    tenant: id, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(),
     send: ((type: string, payload: Record<string, unknown>) => { if (type === 'speaker.merged') merged.push(payload as { from: string; into: string }); }) as never,
     participantForNewVoice: async () => (await t.app.stores.graph.createParticipant(id, {})).id,
     participantRetired: async () => {},

@@ -15,9 +15,10 @@ function phoneBand(wide: Float32Array, silenceS = 1.2): Float32Array {
 /**
  * A phone line into `/v1/stream` of `wsUrl`: session `sessionId` at 8 kHz μ-law, paced at real time, saying the
  * 16 kHz `samples` as a phone line carries them; resolves once session.started came and the audio all went out.
+ * `query`: more query parameters (`external_id=…&agent=…`, encoded).
  */
-export async function speakOnPhoneLine(wsUrl: string, sessionId: string, samples: Float32Array): Promise<TestWsClient> {
-  const c = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=${sessionId}`, {},
+export async function speakOnPhoneLine(wsUrl: string, sessionId: string, samples: Float32Array, query = ''): Promise<TestWsClient> {
+  const c = await TestWsClient.connect(`${wsUrl}/v1/stream?session_id=${sessionId}${query === '' ? '' : `&${query}`}`, {},
     { pacing: 'realtime', frameMs: 100, speed: 1, sampleRate: 8000, encoding: 'mulaw' });
   await c.next('session.started');
   c.sendAudio(encodeMulaw(phoneBand(samples)));

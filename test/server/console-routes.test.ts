@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
@@ -97,7 +97,7 @@ describe('console routes: static page, utterance audio spans, persona', () => {
     }
   });
 
-  test('an unbuilt console answers 404 saying how to build it', async () => {
+  test('an unbuilt console answers 404 saying how to build it; built while the server runs, it is served without a restart', async () => {
     const empty = tempDir('parley-console-empty-');
     const app = Fastify();
     await app.register(errorHandlerPlugin);
@@ -105,6 +105,14 @@ describe('console routes: static page, utterance audio spans, persona', () => {
     const res = await app.inject({ url: '/console/' });
     assert.equal(res.statusCode, 404);
     assert.match(res.json().error.message, /npm run build/);
+    // `npm run build` while the server runs (the newcomer trial: it still answered 404 until restarted).
+    writeFileSync(path.join(empty.dir, 'index.html'), '<!doctype html><title>Parley</title>');
+    writeFileSync(path.join(empty.dir, 'main.js'), 'export {};');
+    const page = await app.inject({ url: '/console/' });
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.body, /<title>Parley<\/title>/);
+    assert.equal((await app.inject({ url: '/console/main.js' })).statusCode, 200);
+    assert.equal((await app.inject({ url: '/console/missing.js' })).statusCode, 404);
     await app.close();
     empty.remove();
   });

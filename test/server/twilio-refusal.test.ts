@@ -21,6 +21,22 @@ describe('/v1/twilio refuses bad streams for good', () => {
     }
   });
 
+  test('a bad customParameters.start_time refuses the stream before any session opens, naming it, as /v1/stream refuses its start_time', async () => {
+    const ahead = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000).toISOString();
+    for (const [value, says] of [
+      ['yesterday', /^PARLEY_ERR_BAD_FRAME: start: customParameters\.start_time must be an ISO-8601 date-time/],
+      [ahead, /^PARLEY_ERR_BAD_FRAME: start: customParameters\.start_time: .* is in the future/],
+    ] as const) {
+      const c = twilioCall({ start_time: value });
+      const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio`);
+      for (const m of twilioMessages(c, Buffer.alloc(320, 0xff)).slice(0, 2)) ws.send(JSON.stringify(m));
+      const how = await closed;
+      assert.equal(how.code, 1003, value);
+      assert.match(how.reason, says, value);
+      assert.equal(await t.app.stores.graph.getSession('default', c.callSid), null);
+    }
+  });
+
   // A subscriber opened before the call used to get only keep-alives when the call's stream was refused at `start`.
   test("a stream refused at start tells the call's early subscribers why; one refused before start names no session", async () => {
     const c = twilioCall({ external_id: ' ' });

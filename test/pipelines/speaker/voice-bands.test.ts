@@ -171,6 +171,18 @@ describe('the first voice of a session that brings an external id (NewcomerGuard
     }
   });
 
+  test("a session's agents are matched at the usual bar, like the holder, whatever external id they hold", async () => {
+    const { tracker, cleanup } = await tenant();
+    try {
+      // Cosine 0.57 to p_held (another external id, not eligible), 0 to p_free: below the stricter bar.
+      const probe = Float32Array.from([0.57, 0, Math.sqrt(1 - 0.57 ** 2), 0]);
+      const out = await tracker.assign(probe, 3, { newcomer: { ...guard(), agents: new Set(['p_held']) } });
+      assert.equal(out.participantId, 'p_held');
+    } finally {
+      cleanup();
+    }
+  });
+
   test('with cosine thresholds alone: others need tauUpdate and eligibility', async () => {
     const { tracker, cleanup } = await tenant({ decision: null });
     try {

@@ -599,7 +599,7 @@ export interface ClientMessages {
   "participant.identify": {
     type: "participant.identify";
     external_id: string;
-    /** id, external id or name; default: the last speaker of the session, or its first speaker when nobody spoke yet */
+    /** id, external id or name; default: the last speaker of the session who is not one of its agents (`?agent=`), or the next one to speak when none spoke yet */
     participant?: string;
   };
   /** Finish and store the open turn, consolidate, then session.ended and close (1000) */
@@ -844,6 +844,8 @@ export type StreamQuery = {
   token?: string;
   /** the application's own id for the session's first speaker (e.g. the caller on a one-party line; not blank) */
   external_id?: string;
+  /** a call centre's agent (participant id, external_id or name; repeatable or comma-separated), whose voice never takes `external_id`: it goes to the first speaker who is not an agent. Each must be known and have a voiceprint (an HTTP 400 naming it otherwise) */
+  agent?: string[];
   /** ISO-8601 wall-clock time this connection's audio began (a replayed or simulated conversation; at most 24 h after the server's clock): a turn is stored at it plus how far into the connection's audio the turn starts; default now */
   start_time?: string;
 };
