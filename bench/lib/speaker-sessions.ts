@@ -7,7 +7,7 @@ import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revis
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
-import { SpeakerTracker, type CentroidUpdate, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
+import { SpeakerTracker, type CentroidUpdate, type SpeakerAssignment, type StoredClaim } from '../../pipelines/speaker/speaker-tracker.js';
 
 /** An embedded utterance of a known speaker in a simulated session. */
 export interface EvalUtterance {
@@ -77,6 +77,8 @@ export interface RunOptions {
   revise?: FirstTurnRevision | null;
   /** Prototype updates as a seconds-weighted centroid (`SpeakerTrackerOptions.centroid`). */
   centroid?: CentroidUpdate | null;
+  /** With `decision`: what a turn needs to claim a stored id not yet heard in the session (`SpeakerTrackerOptions.storedClaim`). */
+  storedClaim?: StoredClaim | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
   onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
@@ -96,7 +98,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const revisions: RevisionTally = { moved: 0, right: 0 };
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null, storedClaim: o.storedClaim ?? null });
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {
