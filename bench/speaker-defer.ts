@@ -29,7 +29,8 @@
  * `--claim COST:MARGIN:MINSECONDS,…` (helper speech21): claims of stored ids (`SpeakerTrackerOptions.storedClaim`) on
  * top of today's centroid, against today's centroid as "off"; the within-session check of bench/speaker-drift.ts's
  * claim rule (iv): no scenario with Δ within-session utterance accuracy wholly below 0. The grid's own "eligible" (the
- * centroid's rule) does not apply to it.
+ * centroid's rule) does not apply to it. `--pooled-claim MINSECONDS:MARGIN,…` (with `--claim C:M:S` as its online gate, or
+ * `--claim none`): end-of-session claims from pooled speech, the same check.
  */
 import { argString, requireDataOrSkip } from './lib/cli.js';
 import type { RunFigures } from './lib/speaker-meeting-runs.js';
@@ -38,7 +39,8 @@ import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import type { CentroidUpdate, StoredClaim } from '../pipelines/speaker/speaker-tracker.js';
 import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
-import { parseClaims } from './lib/stored-claim-arms.js';
+import { parseClaims, parsePooled } from './lib/stored-claim-arms.js';
+import type { PooledClaim } from '../pipelines/speaker/stored-claim.js';
 import type { RunOptions } from './lib/speaker-sessions.js';
 
 if (!hasSharedSpeech()) {
@@ -54,16 +56,21 @@ const list = (name: string, fallback: string): number[] => argString(name, fallb
 
 const { modelId, off: before, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
 const claims = argString('claim', '');
+const pooledList = argString('pooled-claim', '');
 const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
-const off: RunOptions = claims ? { ...before, centroid: today } : before;
+const off: RunOptions = claims || pooledList ? { ...before, centroid: today } : before;
 
-const variants: (CentroidUpdate | StoredClaim)[] = [];
-if (claims) variants.push(...parseClaims(claims));
+type Variant = CentroidUpdate | StoredClaim | { pooledClaim: PooledClaim; storedClaim: StoredClaim | null };
+const variants: Variant[] = [];
+if (pooledList) {
+  const gate = claims && claims !== 'none' ? parseClaims(claims)[0]! : null;
+  variants.push(...parsePooled(pooledList).map((pooledClaim) => ({ pooledClaim, storedClaim: gate })));
+} else if (claims) variants.push(...parseClaims(claims));
 else {
   for (const capSeconds of list('centroid-cap', heldOut ? '' : '10,30,60'))
     for (const onMatch of argString('centroid-on-match', 'false').split(',').map((x) => x === 'true')) variants.push({ capSeconds, onMatch });
 }
-const optionsOf = (v: CentroidUpdate | StoredClaim): RunOptions => ('cost' in v ? { ...off, storedClaim: v } : { ...off, centroid: v });
+const optionsOf = (v: Variant): RunOptions => ('pooledClaim' in v ? { ...off, ...v } : 'cost' in v ? { ...off, storedClaim: v } : { ...off, centroid: v });
 
 type Joins = { right: number; wrong: number; pairs: number };
 /** Wrong joins of a scenario's runs: merges of two speakers, different-speaker id pairs ended as one. */

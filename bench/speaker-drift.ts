@@ -45,6 +45,13 @@
  *   pooled mean Δ (re-identification − wrong) late ≥ 0, (ii) in every condition, and speaker-defer's held-out run
  *   (`--heldout --claim C:M:S`) no scenario with Δ within-session utterance accuracy wholly below 0. Otherwise the
  *   setting stays an option of the tracker and the benches.
+ *
+ * Second grid (`--pooled-claim [MINSECONDS:MARGIN,…]`, added after the first had no eligible arm; the same rule (i)–(iv),
+ * objective and server default, committed before it ran): at the end of each session, after the clustering, a new id
+ * of the session with MINSECONDS of voiced speech claims the stored id not heard in the session whose LLR from the id's
+ * pooled embedding beats a new voice's log prior and the next stored id by MARGIN (`pooledClaims`). Arms: each
+ * setting alone (today's online claims) and with the online gate 0:0:1.5; with `--claim C:M:S` only with that gate,
+ * with `--claim none` only alone (so the held-out run holds the chosen arm only).
  */
 import { argString, requireDataOrSkip } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
@@ -55,7 +62,7 @@ import { oneIdPerSession, runSessions, type EvalUtterance, type RunOptions } fro
 import { ci, mean, pc } from './lib/speaker-variant-grid.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import { chosenCentroid, type CentroidUpdate } from '../pipelines/speaker/centroid-update.js';
-import { CLAIM_GRID, parseClaims } from './lib/stored-claim-arms.js';
+import { CLAIM_GRID, parseClaims, parsePooled, POOLED_GRID } from './lib/stored-claim-arms.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -68,12 +75,20 @@ const seeds = Array.from({ length: RUNS }, (_, i) => i + 1 + (heldOut ? 100 : 0)
 const { modelId, off, speech } = await sessionSpeech(heldOut, argString('cache', '') || null);
 const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
 const claimArg = process.argv.includes('--claim') ? argString('claim', '') : null;
-const claimMode = claimArg !== null;
+const pooledArg = process.argv.includes('--pooled-claim') ? argString('pooled-claim', '') : null;
+const claimMode = claimArg !== null || pooledArg !== null;
+const pooled = pooledArg === null ? [] : parsePooled(pooledArg === '' || pooledArg === 'true' ? POOLED_GRID : pooledArg);
+const gate = pooledArg !== null && claimArg !== 'none' ? parseClaims(claimArg || '0:0:1.5')[0]! : null;
+/** The pooled arms: each setting alone (unless `--claim C:M:S`), then with the online gate (unless `--claim none`). */
+const pooledArms = (): [string, Partial<RunOptions>][] => [
+  ...(claimArg && claimArg !== 'none' ? [] : pooled).map((p): [string, Partial<RunOptions>] => [`pooled ${p.minSeconds}:${p.margin}`, { centroid: today, pooledClaim: p }]),
+  ...(gate ? pooled : []).map((p): [string, Partial<RunOptions>] => [`pooled ${p.minSeconds}:${p.margin} + claim ${gate!.cost}:${gate!.margin}:${gate!.minSeconds}`, { centroid: today, pooledClaim: p, storedClaim: gate }]),
+];
 /** Each arm's options over "off" (null: one id per session). */
 const arms: [string, Partial<RunOptions> | null][] = claimMode
   ? [
     ['today', { centroid: today }],
-    ...parseClaims(claimArg === '' || claimArg === 'true' ? CLAIM_GRID : claimArg).map((c): [string, Partial<RunOptions>] => [`claim ${c.cost}:${c.margin}:${c.minSeconds}`, { centroid: today, storedClaim: c }]),
+    ...(pooledArg !== null ? pooledArms() : parseClaims(claimArg === '' || claimArg === 'true' ? CLAIM_GRID : claimArg!).map((c): [string, Partial<RunOptions>] => [`claim ${c.cost}:${c.margin}:${c.minSeconds}`, { centroid: today, storedClaim: c }])),
     ['one id per session', null],
   ]
   : [

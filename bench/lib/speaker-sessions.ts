@@ -3,6 +3,7 @@ import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-stor
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
 import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
+import { pooledClaims, type PooledClaim } from '../../pipelines/speaker/stored-claim.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
@@ -79,6 +80,8 @@ export interface RunOptions {
   centroid?: CentroidUpdate | null;
   /** With `decision`: what a turn needs to claim a stored id not yet heard in the session (`SpeakerTrackerOptions.storedClaim`). */
   storedClaim?: StoredClaim | null;
+  /** With `decision`: end-of-session claims of stored ids by the session's new ids from their pooled speech (`stored-claim.ts`). */
+  pooledClaim?: PooledClaim | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
   onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
@@ -149,6 +152,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
             else if (joined) tally.differentPairsJoined++;
           }
         for (const a of here) a.id = into.get(a.id) ?? a.id;
+        if (o.pooledClaim && o.decision) {
+          // After the clustering: the session's new ids claim stored ids from their pooled speech (not in the merge tally).
+          const claims = pooledClaims(o.pooledClaim, o.decision.calibration, o.decision.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes());
+          await tracker.applyMerges(claims);
+          const claimed = new Map(claims.map((m) => [m.from, m.into]));
+          for (const a of here) a.id = claimed.get(a.id) ?? a.id;
+        }
       }
       attributions.push(...here);
     }

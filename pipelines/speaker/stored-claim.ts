@@ -46,3 +46,71 @@ export function gateStoredClaims(claim: StoredClaim, calibration: ScoreCalibrati
   const barred = voicedSeconds < claim.minSeconds || first - second < claim.margin;
   return candidates.map((c) => (c.inSession ? c : { ...c, llrOffset: barred ? Infinity : (c.llrOffset ?? 0) + claim.cost }));
 }
+
+/**
+ * End-of-session claims (helper speech21): a new id of this session claims a stored id not heard in it from all of its
+ * session's speech pooled (the voiced-seconds-weighted mean of its utterances' embeddings, scored at their summed
+ * seconds), where one turn was too little to tell. The end-of-session clustering never joins a new id to a stored id
+ * that was not heard in the session; this does.
+ */
+export interface PooledClaim {
+  /** Voiced seconds a new id needs in the session to claim a stored id (> 0). */
+  minSeconds: number;
+  /**
+   * LLR (natural log) by which the stored id must beat a new voice's log prior and the next stored id (≥ 0).
+   */
+  margin: number;
+}
+
+/** Throws on a setting that cannot be applied. */
+export function validatePooledClaim(c: PooledClaim): void {
+  if (!(Number.isFinite(c.minSeconds) && c.minSeconds > 0)) throw new RangeError('pooledClaim.minSeconds must be a finite number of seconds > 0');
+  if (!(Number.isFinite(c.margin) && c.margin >= 0)) throw new RangeError('pooledClaim.margin must be a finite number >= 0');
+}
+
+/** One id of the session at its end, as {@link pooledClaims} sees it. */
+export interface PooledId {
+  participantId: string;
+  /** Known before this session (stored). */
+  known: boolean;
+  utterances: readonly { vector: Float32Array; seconds: number }[];
+}
+
+/**
+ * The new ids of the session that claim a stored id, as merges `{ from: new id, into: stored id }`: strongest claim
+ * first, each stored id and each new id at most once. `prints` are the stored prototypes; those of ids heard in the
+ * session (`ids` with `known`) are not claimable. `logPriorNew` is the decision's.
+ */
+export function pooledClaims(
+  rule: PooledClaim, calibration: ScoreCalibration, logPriorNew: number, ids: readonly PooledId[], prints: readonly { participantId: string; vector: Float32Array; known: boolean }[],
+): { from: string; into: string }[] {
+  const heard = new Set(ids.map((x) => x.participantId));
+  const open = prints.filter((p) => p.known && !heard.has(p.participantId));
+  const claims: { from: string; into: string; llr: number }[] = [];
+  for (const id of ids) {
+    if (id.known) continue;
+    const seconds = id.utterances.reduce((a, u) => a + u.seconds, 0);
+    if (seconds < rule.minSeconds || open.length === 0) continue;
+    const pooled = new Float32Array(id.utterances[0]!.vector.length);
+    for (const u of id.utterances) for (let i = 0; i < pooled.length; i++) pooled[i] = pooled[i]! + u.seconds * u.vector[i]!;
+    const norm = Math.hypot(...pooled) || 1;
+    const best = new Map<string, number>();
+    for (const p of open) {
+      let dot = 0;
+      for (let i = 0; i < pooled.length; i++) dot += (pooled[i]! / norm) * p.vector[i]!;
+      best.set(p.participantId, Math.max(best.get(p.participantId) ?? -Infinity, scoreLlr(calibration, dot, seconds)));
+    }
+    const ranked = [...best.entries()].sort((x, y) => y[1] - x[1]);
+    const [into, llr] = ranked[0]!;
+    const second = ranked[1]?.[1] ?? -Infinity;
+    if (llr - logPriorNew >= rule.margin && llr - second >= rule.margin && llr > logPriorNew) claims.push({ from: id.participantId, into, llr });
+  }
+  const taken = new Set<string>();
+  const out: { from: string; into: string }[] = [];
+  for (const c of claims.sort((x, y) => y.llr - x.llr)) {
+    if (taken.has(c.into)) continue;
+    taken.add(c.into);
+    out.push({ from: c.from, into: c.into });
+  }
+  return out;
+}
