@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../../graph/sqlite/sqlite-voiceprint-store.js';
 import { decideSpeaker, type SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
-import { gateStoredClaims, validateStoredClaim, type StoredClaim } from '../../../pipelines/speaker/stored-claim.js';
+import { gateStoredClaims, pooledClaims, validatePooledClaim, validateStoredClaim, type StoredClaim } from '../../../pipelines/speaker/stored-claim.js';
 import { SpeakerTracker } from '../../../pipelines/speaker/speaker-tracker.js';
-import { parseClaims } from '../../../bench/lib/stored-claim-arms.js';
+import { parseClaims, parsePooled } from '../../../bench/lib/stored-claim-arms.js';
 
 /** LLR = 10·(cosine − 0.5) at any duration; a new voice's log prior 1, as shipped. */
 const D: SpeakerDecisionParams = { modelId: 'm', calibration: { a: -5, b: 10, c: 0, e: 0 }, logPriorPrevious: 2, logPriorSession: 1, logPriorNew: 1, minFoundSeconds: 0 };
@@ -88,5 +88,26 @@ describe('claims of stored ids', () => {
     await assert.rejects(SpeakerTracker.open({ tenant: 't', modelId: 'm', thresholds: { tauMatch: 0.5, tauUpdate: 0.9, alpha: 0.05 }, storeVoiceprints: false, createParticipant: async () => 'x', storedClaim: CLAIM }), /decision/);
     assert.deepEqual(parseClaims('0.5:1:2,0:0:1.5'), [{ cost: 0.5, margin: 1, minSeconds: 2 }, { cost: 0, margin: 0, minSeconds: 1.5 }]);
     assert.throws(() => parseClaims('1:2'), /COST:MARGIN:MINSECONDS/);
+    assert.deepEqual(parsePooled('3:0,6:1'), [{ minSeconds: 3, margin: 0 }, { minSeconds: 6, margin: 1 }]);
+    assert.throws(() => validatePooledClaim({ minSeconds: 0, margin: 0 }), /minSeconds/);
+  });
+});
+
+describe('end-of-session claims from pooled speech', () => {
+  const prints = [{ participantId: 'p_a', vector: at(0), known: true }, { participantId: 'p_b', vector: at(60), known: true }];
+  const id = (participantId: string, degs: number[], seconds = 1, known = false) => ({ participantId, known, utterances: degs.map((d) => ({ vector: at(d), seconds })) });
+
+  test('a new id whose pooled turns are clearly one stored voice claims it; too little speech or a close call does not', () => {
+    // Turns at −25° and +25°: each alone cos 0.91 to p_a; pooled, cos 1 to p_a (LLR 5) and 0.5 to p_b (LLR 0).
+    assert.deepEqual(pooledClaims({ minSeconds: 2, margin: 1 }, D.calibration, 1, [id('s1', [-25, 25])], prints), [{ from: 's1', into: 'p_a' }]);
+    assert.deepEqual(pooledClaims({ minSeconds: 3, margin: 1 }, D.calibration, 1, [id('s1', [-25, 25])], prints), []);
+    // Pooled at 30°: cos 0.87 to both, no margin.
+    assert.deepEqual(pooledClaims({ minSeconds: 2, margin: 1 }, D.calibration, 1, [id('s1', [25, 35])], prints), []);
+  });
+
+  test('a stored id heard in the session is not claimable, and each stored id is claimed once, by the strongest', () => {
+    assert.deepEqual(pooledClaims({ minSeconds: 1, margin: 0 }, D.calibration, 1, [id('s1', [0]), id('p_a', [5], 1, true)], prints), []);
+    const two = pooledClaims({ minSeconds: 1, margin: 0 }, D.calibration, 1, [id('s1', [20]), id('s2', [2])], prints);
+    assert.deepEqual(two, [{ from: 's2', into: 'p_a' }]);
   });
 });
