@@ -1,4 +1,6 @@
-import { scoreLlr, type Candidate, type ScoreCalibration } from './speaker-decision.js';
+import path from 'node:path';
+import { repoRoot } from '../models/repo-root.js';
+import { readSpeakerParams, scoreLlr, type Candidate, type ScoreCalibration } from './speaker-decision.js';
 
 /**
  * How a turn may claim an id stored before this session and not yet heard in it (issue #17 item 2: returning
@@ -79,17 +81,21 @@ export interface PooledId {
 /**
  * The new ids of the session that claim a stored id, as merges `{ from: new id, into: stored id }`: strongest claim
  * first, each stored id and each new id at most once. `prints` are the stored prototypes; those of ids heard in the
- * session (`ids` with `known`) are not claimable. `logPriorNew` is the decision's.
+ * session (`ids` with `known`) are not claimable, nor a stored id in a `cannotLink` pair with the new id (one named the
+ * other, different external ids). `logPriorNew` is the decision's.
  */
 export function pooledClaims(
   rule: PooledClaim, calibration: ScoreCalibration, logPriorNew: number, ids: readonly PooledId[], prints: readonly { participantId: string; vector: Float32Array; known: boolean }[],
+  cannotLink: Iterable<readonly [string, string]> = [],
 ): { from: string; into: string }[] {
   const heard = new Set(ids.map((x) => x.participantId));
-  const open = prints.filter((p) => p.known && !heard.has(p.participantId));
+  const apart = new Set([...cannotLink].flatMap(([a, b]) => [`${a}\u0000${b}`, `${b}\u0000${a}`]));
+  const all = prints.filter((p) => p.known && !heard.has(p.participantId));
   const claims: { from: string; into: string; llr: number }[] = [];
   for (const id of ids) {
     if (id.known) continue;
     const seconds = id.utterances.reduce((a, u) => a + u.seconds, 0);
+    const open = all.filter((p) => !apart.has(`${id.participantId}\u0000${p.participantId}`));
     if (seconds < rule.minSeconds || open.length === 0) continue;
     const pooled = new Float32Array(id.utterances[0]!.vector.length);
     for (const u of id.utterances) for (let i = 0; i < pooled.length; i++) pooled[i] = pooled[i]! + u.seconds * u.vector[i]!;
@@ -113,4 +119,19 @@ export function pooledClaims(
     out.push({ from: c.from, into: c.into });
   }
   return out;
+}
+
+/** What `pipelines/speaker/params/<modelId>-pooled-claim.json` holds: the setting chosen for an embedder (bench/speaker-drift.ts). */
+export interface PooledClaimParams {
+  modelId: string;
+  pooledClaim: PooledClaim;
+}
+
+/**
+ * The end-of-session claim chosen for an embedder, or null when none was chosen for it. Throws on a file that is not a
+ * valid setting or was chosen for another embedder.
+ */
+export function chosenPooledClaim(modelId: string): PooledClaim | null {
+  const file = path.join(repoRoot(), 'pipelines', 'speaker', 'params', `${path.basename(modelId)}-pooled-claim.json`);
+  return readSpeakerParams<PooledClaimParams>(file, modelId, (p) => validatePooledClaim(p.pooledClaim ?? ({} as PooledClaim)))?.pooledClaim ?? null;
 }
