@@ -246,6 +246,12 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_CENTROID: 'yes' }), /PARLEY_SPEAKER_CENTROID/);
   });
 
+  test('end-of-session claims of stored voiceprints: off by default, on by PARLEY_SPEAKER_POOLED_CLAIM=true, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerPooledClaim, false);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'true' }).speakerPooledClaim, true);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'yes' }), /PARLEY_SPEAKER_POOLED_CLAIM/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { openDatabase } from '../../../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../../../graph/sqlite/sqlite-voiceprint-store.js';
 import { decideSpeaker, type SpeakerDecisionParams } from '../../../pipelines/speaker/speaker-decision.js';
-import { gateStoredClaims, pooledClaims, validatePooledClaim, validateStoredClaim, type StoredClaim } from '../../../pipelines/speaker/stored-claim.js';
+import { chosenPooledClaim, gateStoredClaims, pooledClaims, validatePooledClaim, validateStoredClaim, type StoredClaim } from '../../../pipelines/speaker/stored-claim.js';
 import { SpeakerTracker } from '../../../pipelines/speaker/speaker-tracker.js';
 import { parseClaims, parsePooled } from '../../../bench/lib/stored-claim-arms.js';
 
@@ -109,5 +109,14 @@ describe('end-of-session claims from pooled speech', () => {
     assert.deepEqual(pooledClaims({ minSeconds: 1, margin: 0 }, D.calibration, 1, [id('s1', [0]), id('p_a', [5], 1, true)], prints), []);
     const two = pooledClaims({ minSeconds: 1, margin: 0 }, D.calibration, 1, [id('s1', [20]), id('s2', [2])], prints);
     assert.deepEqual(two, [{ from: 's2', into: 'p_a' }]);
+  });
+
+  test('a cannot-link pair (one named the other, different external ids) is never claimed', () => {
+    assert.deepEqual(pooledClaims({ minSeconds: 1, margin: 1 }, D.calibration, 1, [id('s1', [0])], prints, [['p_a', 's1']]), []);
+  });
+
+  test('the shipped setting loads for stats-lda-v2; an embedder without one gets null', () => {
+    assert.deepEqual(chosenPooledClaim('stats-lda-v2'), { minSeconds: 3, margin: 1 });
+    assert.equal(chosenPooledClaim('wespeaker-resnet34'), null);
   });
 });
