@@ -61,7 +61,7 @@ export interface Models {
   speakerCentroid?: CentroidUpdate | null;
   /**
    * The end-of-session claim of stored voiceprints chosen for the speaker embedder (`stored-claim.ts`), or null: none
-   * chosen for it. Used with `PARLEY_SPEAKER_POOLED_CLAIM=true` and the calibrated decision.
+   * chosen for it. Used with `PARLEY_SPEAKER_POOLED_CLAIM=true` (the default) and the calibrated decision.
    */
   speakerPooledClaim?: PooledClaim | null;
   audioSpans: AudioSpanStore;

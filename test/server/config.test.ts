@@ -246,9 +246,9 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_CENTROID: 'yes' }), /PARLEY_SPEAKER_CENTROID/);
   });
 
-  test('end-of-session claims of stored voiceprints: off by default, on by PARLEY_SPEAKER_POOLED_CLAIM=true, anything else refused', () => {
-    assert.equal(loadConfig({}).speakerPooledClaim, false);
-    assert.equal(loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'true' }).speakerPooledClaim, true);
+  test('end-of-session claims of stored voiceprints: on by default, off by PARLEY_SPEAKER_POOLED_CLAIM=false, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerPooledClaim, true);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'false' }).speakerPooledClaim, false);
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'yes' }), /PARLEY_SPEAKER_POOLED_CLAIM/);
   });
 
