@@ -25,13 +25,22 @@
  *   merges and different-speaker pairs joined are each at most 1.1 × the "off" count + 2.
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
  * seeds, with one id per session beside it.
+ *
+ * `--claim COST:MARGIN:MINSECONDS,…` (helper speech21): claims of stored ids (`SpeakerTrackerOptions.storedClaim`) on
+ * top of today's centroid, against today's centroid as "off"; the within-session check of bench/speaker-drift.ts's
+ * claim rule (iv): no scenario with Δ within-session utterance accuracy wholly below 0. The grid's own "eligible" (the
+ * centroid's rule) does not apply to it. `--pooled-claim MINSECONDS:MARGIN,…` (with `--claim C:M:S` as its online gate, or
+ * `--claim none`): end-of-session claims from pooled speech, the same check.
  */
 import { argString, requireDataOrSkip } from './lib/cli.js';
 import type { RunFigures } from './lib/speaker-meeting-runs.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
-import type { CentroidUpdate } from '../pipelines/speaker/speaker-tracker.js';
+import type { CentroidUpdate, StoredClaim } from '../pipelines/speaker/speaker-tracker.js';
+import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
+import { parseClaims, parsePooled } from './lib/stored-claim-arms.js';
+import type { PooledClaim } from '../pipelines/speaker/stored-claim.js';
 import type { RunOptions } from './lib/speaker-sessions.js';
 
 if (!hasSharedSpeech()) {
@@ -45,12 +54,23 @@ const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);
 /** A comma-separated list of numbers ('' or 'none': no value). */
 const list = (name: string, fallback: string): number[] => argString(name, fallback).split(',').filter((x) => x !== '' && x !== 'none').map(Number);
 
-const { modelId, off, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
+const { modelId, off: before, scen } = await sessionScenarios(heldOut, seeds, argString('cache', '') || null);
+const claims = argString('claim', '');
+const pooledList = argString('pooled-claim', '');
+const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
+const off: RunOptions = claims || pooledList ? { ...before, centroid: today } : before;
 
-const variants: CentroidUpdate[] = [];
-for (const capSeconds of list('centroid-cap', heldOut ? '' : '10,30,60'))
-  for (const onMatch of argString('centroid-on-match', 'false').split(',').map((x) => x === 'true')) variants.push({ capSeconds, onMatch });
-const optionsOf = (v: CentroidUpdate): RunOptions => ({ ...off, centroid: v });
+type Variant = CentroidUpdate | StoredClaim | { pooledClaim: PooledClaim; storedClaim: StoredClaim | null };
+const variants: Variant[] = [];
+if (pooledList) {
+  const gate = claims && claims !== 'none' ? parseClaims(claims)[0]! : null;
+  variants.push(...parsePooled(pooledList).map((pooledClaim) => ({ pooledClaim, storedClaim: gate })));
+} else if (claims) variants.push(...parseClaims(claims));
+else {
+  for (const capSeconds of list('centroid-cap', heldOut ? '' : '10,30,60'))
+    for (const onMatch of argString('centroid-on-match', 'false').split(',').map((x) => x === 'true')) variants.push({ capSeconds, onMatch });
+}
+const optionsOf = (v: Variant): RunOptions => ('pooledClaim' in v ? { ...off, ...v } : 'cost' in v ? { ...off, storedClaim: v } : { ...off, centroid: v });
 
 type Joins = { right: number; wrong: number; pairs: number };
 /** Wrong joins of a scenario's runs: merges of two speakers, different-speaker id pairs ended as one. */

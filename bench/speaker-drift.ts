@@ -23,6 +23,35 @@
  * - server default (`pipelines/speaker/params/stats-lda-v2-centroid.json`): the chosen arm, on the held-out speakers
  *   run once, has (a) and (b) in every condition and a pooled mean of (Δ re-identification late − Δ wrong late) ≥ 0.
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, seeds 101–120.
+ *
+ * Claims of stored ids (helper speech21; `--claim COST:MARGIN:MINSECONDS,…`, `SpeakerTrackerOptions.storedClaim`,
+ * `stored-claim.ts`): the arms are today, each claim setting on today's centroid, and one id per session. A turn may
+ * claim an id stored before the session and not yet heard in it only when that id's LLR, less COST, still wins the
+ * decision, beats the next such id's by MARGIN, and the turn has MINSECONDS voiced seconds.
+ *
+ *   npm run bench:speaker-drift -- --cache FILE --claim        (choice: the grid below, TRAINING speakers, seeds 1–20)
+ *   npm run bench:speaker-drift -- --heldout --claim C:M:S     (held-out speakers, once, the chosen arm only)
+ *
+ * Adoption rule of the claim grid, fixed and committed before any claim arm was run. Δ = arm − today as above.
+ * - eligible (training speakers): (i) pooled over the four conditions' runs, Δ (re-identification − wrong) late has its
+ *   lower end above 0; (ii) in no condition does Δ within-session utterance accuracy have its interval wholly below 0;
+ *   (iii) pooled, Δ (re-identification − wrong) early does not have its interval wholly below 0; (iv) checked after the
+ *   choice, for the chosen arm: `node dist/bench/speaker-defer.js --cache FILE --claim C:M:S` (meetings and
+ *   round-robins, today's centroid as "off") has no training scenario with Δ within-session utterance accuracy wholly
+ *   below 0; if it fails, the next eligible arm by objective is checked, at most two in all.
+ * - objective: the pooled mean Δ (re-identification − wrong) late; within 0.5 point the arm with fewer non-zero
+ *   settings, then the one listed first.
+ * - server default: the chosen arm, run once on the held-out speakers beside today and one id per session, has a
+ *   pooled mean Δ (re-identification − wrong) late ≥ 0, (ii) in every condition, and speaker-defer's held-out run
+ *   (`--heldout --claim C:M:S`) no scenario with Δ within-session utterance accuracy wholly below 0. Otherwise the
+ *   setting stays an option of the tracker and the benches.
+ *
+ * Second grid (`--pooled-claim [MINSECONDS:MARGIN,…]`, added after the first had no eligible arm; the same rule (i)–(iv),
+ * objective and server default, committed before it ran): at the end of each session, after the clustering, a new id
+ * of the session with MINSECONDS of voiced speech claims the stored id not heard in the session whose LLR from the id's
+ * pooled embedding beats a new voice's log prior and the next stored id by MARGIN (`pooledClaims`). Arms: each
+ * setting alone (today's online claims) and with the online gate 0:0:1.5; with `--claim C:M:S` only with that gate,
+ * with `--claim none` only alone (so the held-out run holds the chosen arm only).
  */
 import { argString, requireDataOrSkip } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
@@ -33,6 +62,7 @@ import { oneIdPerSession, runSessions, type EvalUtterance, type RunOptions } fro
 import { ci, mean, pc } from './lib/speaker-variant-grid.js';
 import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
 import { chosenCentroid, type CentroidUpdate } from '../pipelines/speaker/centroid-update.js';
+import { CLAIM_GRID, parseClaims, parsePooled, POOLED_GRID } from './lib/stored-claim-arms.js';
 
 if (!hasSharedSpeech()) {
   requireDataOrSkip('the shared speech data (../shared/data/speech)');
@@ -44,13 +74,30 @@ const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 20);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1 + (heldOut ? 100 : 0));
 const { modelId, off, speech } = await sessionSpeech(heldOut, argString('cache', '') || null);
 const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
-const arms: [string, CentroidUpdate | null][] = [
-  ['today', today],
-  ...[30, 60, 120].map((s): [string, CentroidUpdate] => [`stored ${s} s`, { ...today, storedSeconds: s }]),
-  ['stored ema', { ...today, stored: 'ema' }],
-  ['stored frozen', { ...today, stored: 'frozen' }],
-  ['one id per session', null],
+const claimArg = process.argv.includes('--claim') ? argString('claim', '') : null;
+const pooledArg = process.argv.includes('--pooled-claim') ? argString('pooled-claim', '') : null;
+const claimMode = claimArg !== null || pooledArg !== null;
+const pooled = pooledArg === null ? [] : parsePooled(pooledArg === '' || pooledArg === 'true' ? POOLED_GRID : pooledArg);
+const gate = pooledArg !== null && claimArg !== 'none' ? parseClaims(claimArg || '0:0:1.5')[0]! : null;
+/** The pooled arms: each setting alone (unless `--claim C:M:S`), then with the online gate (unless `--claim none`). */
+const pooledArms = (): [string, Partial<RunOptions>][] => [
+  ...(claimArg && claimArg !== 'none' ? [] : pooled).map((p): [string, Partial<RunOptions>] => [`pooled ${p.minSeconds}:${p.margin}`, { centroid: today, pooledClaim: p }]),
+  ...(gate ? pooled : []).map((p): [string, Partial<RunOptions>] => [`pooled ${p.minSeconds}:${p.margin} + claim ${gate!.cost}:${gate!.margin}:${gate!.minSeconds}`, { centroid: today, pooledClaim: p, storedClaim: gate }]),
 ];
+/** Each arm's options over "off" (null: one id per session). */
+const arms: [string, Partial<RunOptions> | null][] = claimMode
+  ? [
+    ['today', { centroid: today }],
+    ...(pooledArg !== null ? pooledArms() : parseClaims(claimArg === '' || claimArg === 'true' ? CLAIM_GRID : claimArg!).map((c): [string, Partial<RunOptions>] => [`claim ${c.cost}:${c.margin}:${c.minSeconds}`, { centroid: today, storedClaim: c }])),
+    ['one id per session', null],
+  ]
+  : [
+    ['today', { centroid: today }],
+    ...[30, 60, 120].map((s): [string, Partial<RunOptions>] => [`stored ${s} s`, { centroid: { ...today, storedSeconds: s } }]),
+    ['stored ema', { centroid: { ...today, stored: 'ema' } }],
+    ['stored frozen', { centroid: { ...today, stored: 'frozen' } }],
+    ['one id per session', null],
+  ];
 
 const conds = [...speech.keys()];
 const chunksOf = conds.map((c) => speech.get(c)!.chunks);
@@ -64,8 +111,8 @@ const scenarios: [string, EvalUtterance[][][]][] = [
 
 /** One run's figures. */
 interface Fig { utt: number; within: number; reidEarly: number; reidLate: number; wrongNew: number; wrongEarly: number; wrongLate: number; back: number[]; reid: number[]; wrong: number[] }
-const score = async (sessions: EvalUtterance[][], c: CentroidUpdate | null): Promise<Fig> => {
-  const as = c ? (await runSessions(sessions, modelId, { ...off, centroid: c } satisfies RunOptions)).attributions : oneIdPerSession(sessions);
+const score = async (sessions: EvalUtterance[][], c: Partial<RunOptions> | null): Promise<Fig> => {
+  const as = c ? (await runSessions(sessions, modelId, { ...off, ...c } satisfies RunOptions)).attributions : oneIdPerSession(sessions);
   const f = figures(as);
   const d = driftCounts(as);
   return {
@@ -110,7 +157,19 @@ const byNumber = (f: Fig[]): string => {
 
 const base = results.get('today')!;
 const keys = ['utt', 'within', 'reidEarly', 'reidLate', 'wrongNew', 'wrongEarly', 'wrongLate'] as const;
-const ranked: { name: string; objective: number; eligible: boolean; pooled: number }[] = [];
+const ranked: { name: string; objective: number; eligible: boolean }[] = [];
+/** The claim grid's rule (header): (i)–(iii) on training speakers; held out, (ii) and a pooled mean ≥ 0. */
+function claimRule(figs: Fig[][], b: Fig[][], held: boolean): { eligible: boolean; objective: number; text: string } {
+  const all = (arm: Fig[][], f: (x: Fig) => number): number[] => arm.flatMap((r) => r.map(f));
+  const late = bootstrapDelta(all(figs, (x) => x.reidLate - x.wrongLate), all(b, (x) => x.reidLate - x.wrongLate));
+  const early = bootstrapDelta(all(figs, (x) => x.reidEarly - x.wrongEarly), all(b, (x) => x.reidEarly - x.wrongEarly));
+  const within = figs.map((r, k) => bootstrapDelta(r.map((x) => x.within), b[k]!.map((x) => x.within)));
+  const pooledWithin = bootstrapDelta(all(figs, (x) => x.within), all(b, (x) => x.within));
+  const ii = within.every((d) => d.hi >= 0);
+  const eligible = held ? late.mean >= 0 && ii : late.lo > 0 && ii && early.hi >= 0;
+  const holds = (x: boolean): string => (x ? 'holds' : 'fails');
+  return { eligible, objective: late.mean, text: `Δ (re-id − wrong) late ${ci(late)}; early ${ci(early)}; Δ within pooled ${ci(pooledWithin)}; (i) ${holds(late.lo > 0)}, (ii) ${holds(ii)}, (iii) ${holds(early.hi >= 0)}` };
+}
 for (const [name] of arms) {
   const figs = results.get(name)!;
   console.log(`\n${name}:`);
@@ -132,11 +191,17 @@ for (const [name] of arms) {
   const pw = bootstrapDelta(all(figs, 'wrongLate'), all(base, 'wrongLate'));
   const pooledTerm = bootstrapDelta(all(figs, 'reidLate').map((x, i) => x - all(figs, 'wrongLate')[i]!), all(base, 'reidLate').map((x, i) => x - all(base, 'wrongLate')[i]!));
   const arm = name !== 'today' && name !== 'one id per session';
+  if (claimMode) {
+    const c = claimRule(figs, base, heldOut);
+    if (name !== 'today') console.log(`  pooled: Δ re-id late ${ci(pr)}; Δ wrong late ${ci(pw)}; ${c.text}${arm && c.eligible ? (heldOut ? '; PASSES held out' : '; ELIGIBLE') : ''}`);
+    ranked.push({ name, objective: c.objective, eligible: arm && c.eligible });
+    continue;
+  }
   // Training: (a), (b) and (c); held out: (a), (b) and a pooled mean ≥ 0.
   const eligible = arm && ab && (heldOut ? pooledTerm.mean >= 0 : pr.lo > 0 || pw.hi < 0);
   const objective = mean(terms);
   if (name !== 'today') console.log(`  pooled: Δ re-id late ${ci(pr)}; Δ wrong late ${ci(pw)}; Δ (re-id − wrong) late ${ci(pooledTerm)}; objective ${(100 * objective).toFixed(1)}; (a)+(b) ${ab ? 'hold' : 'fail'}${eligible ? (heldOut ? '; PASSES held out' : '; ELIGIBLE') : ''}`);
-  ranked.push({ name, objective, eligible, pooled: pooledTerm.mean });
+  ranked.push({ name, objective, eligible });
 }
 console.log('\nby objective:');
 for (const r of ranked.filter((x) => x.name !== 'today').sort((a, b) => b.objective - a.objective)) console.log(`  ${(100 * r.objective).toFixed(1)} ${r.eligible ? 'eligible' : '        '} ${r.name}`);

@@ -3,12 +3,13 @@ import { SqliteVoiceprintStore } from '../../graph/sqlite/sqlite-voiceprint-stor
 import { planMerges, sessionMergeCandidates } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type CalibratedMerge, type SessionId } from '../../pipelines/speaker/session-clustering.js';
 import { absorptionFor, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
+import { pooledClaims, type PooledClaim } from '../../pipelines/speaker/stored-claim.js';
 import { reclusterUtterances, type ReclusterOptions } from '../../pipelines/speaker/utterance-reclustering.js';
 import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
-import { SpeakerTracker, type CentroidUpdate, type SpeakerAssignment } from '../../pipelines/speaker/speaker-tracker.js';
+import { SpeakerTracker, type CentroidUpdate, type SpeakerAssignment, type StoredClaim } from '../../pipelines/speaker/speaker-tracker.js';
 
 /** An embedded utterance of a known speaker in a simulated session. */
 export interface EvalUtterance {
@@ -87,6 +88,10 @@ export interface RunOptions {
   revise?: FirstTurnRevision | null;
   /** Prototype updates as a seconds-weighted centroid (`SpeakerTrackerOptions.centroid`). */
   centroid?: CentroidUpdate | null;
+  /** With `decision`: what a turn needs to claim a stored id not yet heard in the session (`SpeakerTrackerOptions.storedClaim`). */
+  storedClaim?: StoredClaim | null;
+  /** With `decision`: end-of-session claims of stored ids by the session's new ids from their pooled speech (`stored-claim.ts`). */
+  pooledClaim?: PooledClaim | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
   onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
@@ -106,7 +111,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const revisions: RevisionTally = { moved: 0, right: 0 };
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null, storedClaim: o.storedClaim ?? null });
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {
@@ -158,6 +163,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
             else if (joined) tally.differentPairsJoined++;
           }
         for (const a of here) a.id = into.get(a.id) ?? a.id;
+        if (o.pooledClaim && o.decision) {
+          // After the clustering: the session's new ids claim stored ids from their pooled speech (not in the merge tally).
+          const claims = pooledClaims(o.pooledClaim, o.decision.calibration, o.decision.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes());
+          await tracker.applyMerges(claims);
+          const claimed = new Map(claims.map((m) => [m.from, m.into]));
+          for (const a of here) a.id = claimed.get(a.id) ?? a.id;
+        }
         if (o.recluster) recluster(here, utts, known, o.recluster, tally, () => `p${++next}`);
       }
       attributions.push(...here);

@@ -44,7 +44,10 @@ export interface Candidate {
   cosine: number;
   /** Heard earlier in this session. */
   inSession: boolean;
-  /** Log-likelihood ratio taken off this hypothesis (a match across bands, on phone audio, or a stricter bar); default 0. */
+  /**
+   * Log-likelihood ratio taken off this hypothesis (a match across bands, on phone audio, or a stricter bar); default 0.
+   * +Infinity: the hypothesis may not be chosen.
+   */
   llrOffset?: number;
 }
 
@@ -71,6 +74,8 @@ export function decideSpeaker(p: SpeakerDecisionParams, candidates: readonly Can
   for (const k of candidates) {
     const prior = k.participantId === previous ? p.logPriorPrevious : k.inSession ? p.logPriorSession : 0;
     const score = prior + scoreLlr(p.calibration, k.cosine, seconds) - (k.llrOffset ?? 0);
+    // An offset of +Infinity bars the hypothesis (`stored-claim.ts`), even where a new voice is not allowed.
+    if (score === -Infinity) continue;
     if (!bestExisting || score > bestExisting.score) bestExisting = { participantId: k.participantId, score };
   }
   if (bestExisting && bestExisting.score > best.score) best = bestExisting;

@@ -8,10 +8,12 @@ import { stayShift, validateStayPrior, type StayPrior } from './session-rules.js
 import type { SpeakerThresholds } from './speaker-thresholds.js';
 import type { WeightedEmbedding } from './session-clustering.js';
 import { updateWeight, validateCentroid, type CentroidUpdate } from './centroid-update.js';
+import { gateStoredClaims, validateStoredClaim, type StoredClaim } from './stored-claim.js';
 import { MAX_HELD_TURNS, stays, turnsToMove, undoneUpdates, validateRevision, type FirstTurnRevision, type Founding, type HeldTurn } from './first-turn-revision.js';
 
 export type { AssignOptions, NewcomerGuard } from './candidate-pick.js';
 export type { CentroidUpdate } from './centroid-update.js';
+export type { StoredClaim } from './stored-claim.js';
 
 /** Result of attributing one utterance. */
 export interface SpeakerAssignment {
@@ -88,6 +90,12 @@ export interface SpeakerTrackerOptions {
    * (`voice-bands.ts`). Null or absent: none (every turn scored as wideband against wideband).
    */
   bandOffsets?: BandOffsets | null;
+  /**
+   * With `decision`: what a turn needs to claim an id stored before this session and not yet heard in it (an extra
+   * cost, a margin over the next stored voice, a minimum of voiced seconds; `stored-claim.ts`). Null or absent: the
+   * decision's log priors alone.
+   */
+  storedClaim?: StoredClaim | null;
 }
 
 /** One prototype held by the tracker. */
@@ -158,6 +166,10 @@ export class SpeakerTracker {
       if (!o.decision) throw new Error('first-turn revision needs the calibrated decision');
     }
     if (o.centroid) validateCentroid(o.centroid);
+    if (o.storedClaim) {
+      validateStoredClaim(o.storedClaim);
+      if (!o.decision) throw new Error('storedClaim needs the calibrated decision');
+    }
     const load = async (band: VoiceBand): Promise<Prototype[]> => {
       const stored = o.storeVoiceprints ? await o.store!.list(o.tenant, band === 'wideband' ? o.modelId : narrowbandModelId(o.modelId)) : [];
       return stored.map((p) => ({ participantId: p.participantId, voiceprintId: p.id, vector: p.vector, updateCount: p.updateCount, known: true, band }));
@@ -273,7 +285,7 @@ export class SpeakerTracker {
     const turn = this.sequence.length;
     const d = this.decisionNow();
     if (d) {
-      const candidates = this.candidates(embedding, band);
+      const candidates = this.claimable(d, this.candidates(embedding, band), voicedSeconds, 0);
       const pick = decideSpeaker(d, candidates, 0, previous ?? this.lastId, false);
       const chosen = candidates.find((c) => c.participantId === pick.participantId);
       if (!chosen) return null;
@@ -300,12 +312,19 @@ export class SpeakerTracker {
     }));
   }
 
+  /** With `storedClaim`, the candidates as `gateStoredClaims` leaves them for a turn of `voicedSeconds` scored at `llrSeconds`. */
+  private claimable(d: SpeakerDecisionParams | null, candidates: Candidate[], voicedSeconds: number, llrSeconds: number): Candidate[] {
+    const claim = this.o.storedClaim;
+    return claim && d ? gateStoredClaims(claim, d.calibration, candidates, voicedSeconds, llrSeconds) : candidates;
+  }
+
   private async assignNow(embedding: Float32Array, voicedSeconds: number, band: VoiceBand, newcomer: NewcomerGuard | null): Promise<SpeakerAssignment> {
     const { tauMatch, tauUpdate, alpha } = this.o.thresholds;
+    const decision = this.decisionNow();
     // One cosine per prototype, shared by the threshold rule and the decision (aligned with this.protos).
-    const candidates = this.candidates(embedding, band);
+    const candidates = this.claimable(decision, this.candidates(embedding, band), voicedSeconds, voicedSeconds);
     const turn = this.sequence.length;
-    const { at: picked, score } = await pickCandidate({ decision: this.decisionNow(), thresholds: this.o.thresholds, previous: this.lastId }, candidates, voicedSeconds, newcomer);
+    const { at: picked, score } = await pickCandidate({ decision, thresholds: this.o.thresholds, previous: this.lastId }, candidates, voicedSeconds, newcomer);
     const matched = picked >= 0;
     let at = picked;
     for (let i = 0; !matched && i < candidates.length; i++) if (at < 0 || candidates[i]!.cosine > candidates[at]!.cosine) at = i;

@@ -70,6 +70,13 @@ export interface SpeakerSettings {
    */
   speakerCentroid: boolean;
   /**
+   * `PARLEY_SPEAKER_POOLED_CLAIM`: with the calibrated decision, at the end of a session, after the merge, an id new in it
+   * with enough voiced speech takes over a voiceprint stored before it (an id not heard in the session) when its pooled
+   * speech clearly is that voice (the setting chosen for the embedder, `pipelines/speaker/params/<model>-pooled-claim.json`,
+   * `stored-claim.ts`). Default true (docs/BENCHMARKS.md, "speech21"); false: only turns claim stored voiceprints.
+   */
+  speakerPooledClaim: boolean;
+  /**
    * `PARLEY_SPEAKER_BAND_OFFSETS`: with the calibrated decision, the higher bar for phone turns and matches across
    * bands (`pipelines/speaker/voice-bands.ts`): `calibrated` (default, where measured for the embedder) or `none`.
    */
@@ -92,6 +99,7 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerAbsorb: r.oneOf('PARLEY_SPEAKER_ABSORB', ['true', 'false'] as const, 'false') === 'true',
     speakerRecluster: r.oneOf('PARLEY_SPEAKER_RECLUSTER', ['true', 'false'] as const, 'false') === 'true',
     speakerCentroid: r.oneOf('PARLEY_SPEAKER_CENTROID', ['true', 'false'] as const, 'true') === 'true',
+    speakerPooledClaim: r.oneOf('PARLEY_SPEAKER_POOLED_CLAIM', ['true', 'false'] as const, 'true') === 'true',
     speakerBandOffsets: r.oneOf('PARLEY_SPEAKER_BAND_OFFSETS', ['calibrated', 'none'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
   };

@@ -18,6 +18,7 @@ import { sessionRulesFor, type SessionRules } from '../../pipelines/speaker/sess
 import { revisionFor, type FirstTurnRevision } from '../../pipelines/speaker/first-turn-revision.js';
 import { chosenAbsorption, type SmallIdAbsorption } from '../../pipelines/speaker/small-id-absorption.js';
 import { chosenCentroid, type CentroidUpdate } from '../../pipelines/speaker/centroid-update.js';
+import { chosenPooledClaim, type PooledClaim } from '../../pipelines/speaker/stored-claim.js';
 import { thresholdsFor, type SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { WorkerPool } from '../../pipelines/workers/worker-pool.js';
@@ -58,6 +59,11 @@ export interface Models {
    * Used with `PARLEY_SPEAKER_CENTROID=true` (the default) and the calibrated decision.
    */
   speakerCentroid?: CentroidUpdate | null;
+  /**
+   * The end-of-session claim of stored voiceprints chosen for the speaker embedder (`stored-claim.ts`), or null: none
+   * chosen for it. Used with `PARLEY_SPEAKER_POOLED_CLAIM=true` (the default) and the calibrated decision.
+   */
+  speakerPooledClaim?: PooledClaim | null;
   audioSpans: AudioSpanStore;
   /** The inference pool (VAD + ASR workers), started on first use unless started eagerly. */
   inference(): Promise<WorkerPool>;
@@ -197,6 +203,7 @@ export const modelsPlugin = fp(
       speakerRevision: revisionFor(speakerEmbedder.modelId),
       speakerAbsorption: chosenAbsorption(speakerEmbedder.modelId),
       speakerCentroid: chosenCentroid(speakerEmbedder.modelId),
+      speakerPooledClaim: chosenPooledClaim(speakerEmbedder.modelId),
       audioSpans: new AudioSpanStore({ dataDir: config.dataDir, retentionDays: config.audioRetentionDays }),
       inference,
       inferenceReady: () => (pool === null ? null : started !== null && started.size > 0),

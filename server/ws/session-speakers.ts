@@ -1,6 +1,7 @@
 import { ParleyError } from '../../graph/core/errors.js';
 import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
 import { clusterSessionIds, sessionIdsFrom, type SessionClusterOptions } from '../../pipelines/speaker/session-clustering.js';
+import { pooledClaims } from '../../pipelines/speaker/stored-claim.js';
 import { calibratedMerge } from '../../pipelines/speaker/session-rules.js';
 import { absorptionFor } from '../../pipelines/speaker/small-id-absorption.js';
 import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
@@ -112,18 +113,24 @@ export class SessionSpeakers {
     const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
     const people = (await Promise.all(heard.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
     const { rule, logged } = this.mergeRule(tracker);
-    const merges = clusterSessionIds(ids, {
-      ...rule,
-      minUtterances: this.deps.config.speakerMergeMinUtterances,
-      cannotLink: [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)],
-    });
+    const cannotLink = [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)];
+    const merges = clusterSessionIds(ids, { ...rule, minUtterances: this.deps.config.speakerMergeMinUtterances, cannotLink });
     this.session.log.info({ ids: ids.length, merges: merges.length, ...logged }, 'end-of-session speaker merge');
+    await this.applyMerges(tracker, merges);
+    const claims = this.pooledClaims(tracker, cannotLink);
+    if (claims.length > 0) this.session.log.info({ claims: claims.length }, 'end-of-session claims of stored voiceprints');
+    await this.applyMerges(tracker, claims);
+    await this.recluster(tracker);
+  }
+
+  /** Apply end-of-session merges to the graph, the client and the tracker. */
+  private async applyMerges(tracker: SpeakerTracker, merges: { from: string; into: string }[]): Promise<void> {
+    const { stores } = this.deps;
     for (const { from, into } of merges) {
-      await applyMerge(stores, tenant, from, into);
+      await applyMerge(stores, this.session.tenant, from, into);
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length > 0) await tracker.applyMerges(merges);
-    await this.recluster(tracker);
   }
 
   /**
@@ -146,6 +153,18 @@ export class SessionSpeakers {
     const created = new Map<string, string>();
     for (const s of plan.splits) created.set(s.label, await this.session.participantForNewVoice());
     for (const m of plan.moves) await this.moveTurn(tenant, m.key, created.get(m.into) ?? m.into);
+  }
+
+  /**
+   * With `PARLEY_SPEAKER_POOLED_CLAIM=true` and the calibrated decision: the session's new ids that claim a stored
+   * voiceprint from their pooled speech (`stored-claim.ts`), as merges into it.
+   */
+  private pooledClaims(tracker: SpeakerTracker, cannotLink: Iterable<readonly [string, string]>): { from: string; into: string }[] {
+    const { config, models } = this.deps;
+    const rule = models.speakerPooledClaim;
+    const d = models.speakerDecision;
+    if (!config.speakerPooledClaim || !rule || !d) return [];
+    return pooledClaims(rule, d.calibration, d.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes(), cannotLink);
   }
 
   /** The band offsets of the calibrated decision, when it is on and they apply; else null. */

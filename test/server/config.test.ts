@@ -252,6 +252,12 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_CENTROID: 'yes' }), /PARLEY_SPEAKER_CENTROID/);
   });
 
+  test('end-of-session claims of stored voiceprints: on by default, off by PARLEY_SPEAKER_POOLED_CLAIM=false, anything else refused', () => {
+    assert.equal(loadConfig({}).speakerPooledClaim, true);
+    assert.equal(loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'false' }).speakerPooledClaim, false);
+    assert.throws(() => loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'yes' }), /PARLEY_SPEAKER_POOLED_CLAIM/);
+  });
+
   test('a key listed twice is refused', () => {
     assert.throws(() => loadConfig({ PARLEY_API_KEYS: 'samekey123:a,samekey123:b' }), /twice/);
   });
