@@ -88,7 +88,7 @@ export async function finishMergeTail(
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
   const sessionIds = await queueReindex(stores, tenant, touched);
-  const pending = (await stores.graph.pendingMerges(tenant)).find((m) => m.fromId === fromId && m.intoId === recordedInto);
+  const pending = (await stores.graph.pendingMergesOf(tenant, intoId)).find((m) => m.fromId === fromId && m.intoId === recordedInto);
   if (pending) {
     const now = new Set(touched);
     await queueReindex(stores, tenant, pending.utteranceIds.filter((id) => !now.has(id)));
