@@ -27,6 +27,15 @@ export async function beginMerge(tx: ManagedTransaction, tenant: string, fromId:
     ${ADD_IDS}`, { tenant, from: fromId, into: intoId, ids: utteranceIds, at });
 }
 
+/**
+ * Renew the lease of the pending merge of `fromId` into `intoId` in `tx` (a batch of its moves): `touchedAt` is now, so
+ * a pass that finishes abandoned merges (`MERGE_LEASE_MS`) leaves one making progress alone.
+ */
+export async function renewMerge(tx: ManagedTransaction, tenant: string, fromId: string, intoId: string): Promise<void> {
+  await tx.run('MATCH (e:PendingMerge {tenant: $tenant, fromId: $from, intoId: $into}) SET e.touchedAt = $at',
+    { tenant, from: fromId, into: intoId, at: new Date().toISOString() });
+}
+
 /** When a merge found by its marker alone (an older version's, `pendingMerges`) was begun: unknown, long ago. */
 const UNRECORDED = new Date(0).toISOString();
 
@@ -75,7 +84,7 @@ function withUnrecorded(recorded: readonly Neo4jRecord[], markers: readonly Neo4
   }));
   const unrecorded = markers.map((r) => JSON.parse(String(r.get('marker'))) as [string, string])
     .filter(([from, into]) => !merges.some((m) => m.fromId === from && m.intoId === into))
-    .map(([fromId, intoId]) => ({ fromId, intoId, utteranceIds: [], startedAt: UNRECORDED, touchedAt: UNRECORDED }));
+    .map(([fromId, intoId]) => ({ fromId, intoId, utteranceIds: [], startedAt: UNRECORDED, touchedAt: UNRECORDED, unrecorded: true as const }));
   return [...unrecorded, ...merges];
 }
 
