@@ -24,21 +24,17 @@
  *   run once, has (a) and (b) in every condition and a pooled mean of (Δ re-identification late − Δ wrong late) ≥ 0.
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, seeds 101–120.
  */
-import { argString, requireDataOrSkip } from './lib/cli.js';
+import { argString } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
 import { figures } from './lib/speaker-meeting-runs.js';
 import { driftCounts, longSessions, share } from './lib/speaker-long-sessions.js';
 import { sessionSpeech } from './lib/speaker-revise-data.js';
 import { oneIdPerSession, runSessions, type EvalUtterance, type RunOptions } from './lib/speaker-sessions.js';
 import { ci, mean, pc } from './lib/speaker-variant-grid.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { chosenCentroid, type CentroidUpdate } from '../pipelines/speaker/centroid-update.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-drift: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-drift');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 20);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1 + (heldOut ? 100 : 0));
