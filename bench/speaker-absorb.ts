@@ -24,17 +24,13 @@
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
  * seeds, with one id per session beside it.
  */
-import { argString, requireDataOrSkip } from './lib/cli.js';
+import { argString } from './lib/cli.js';
 import { runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import type { SmallIdAbsorption } from '../pipelines/speaker/session-clustering.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-absorb: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-absorb');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);

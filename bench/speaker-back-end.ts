@@ -10,20 +10,16 @@
  *
  *   npm run build --silent && node dist/bench/speaker-back-end.js [--features stats|moonshine-l1] [--rounds 200] [--snorm-only]
  */
-import { argNumber, requireDataOrSkip } from './lib/cli.js';
+import { argNumber } from './lib/cli.js';
 import { featureKindArg, loadSpeakerFeatures } from './lib/speaker-feature-kinds.js';
 import { FOLDS, foldParams, samplesOutside, trainingSamples } from './lib/speaker-folds.js';
 import { compareOnTrials, type Interval, type TrialScore, type TrialWindow } from './lib/speaker-trials.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { cosine } from '../pipelines/speaker/speaker-embedder.js';
 import { BACK_END_KINDS, type BackEndChoice } from '../pipelines/speaker/projection-back-end.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-back-end: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-back-end');
 const ROUNDS = argNumber('rounds', 200);
 /** Adaptive s-norm: each side's score is z-scored against its `COHORT_TOP` highest cosines to the cohort (set a priori, not tuned). */
 const COHORT_TOP = 50;

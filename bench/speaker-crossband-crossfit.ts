@@ -18,20 +18,17 @@
  *
  *   npm run bench:speaker-crossband-crossfit [-- --rounds 2000] [--dev]   (--dev: choose only, do not read held-out)
  */
-import { argNumber, requireDataOrSkip } from './lib/cli.js';
+import { argNumber } from './lib/cli.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
-import { hasSharedSpeech, LIBRI_HELDOUT, LIBRI_TRAIN } from '../pipelines/speaker/eval-corpus.js';
+import { LIBRI_HELDOUT, LIBRI_TRAIN } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { decisionFor } from '../pipelines/speaker/speaker-decision.js';
 import { loadSpeakerFeatures } from './lib/speaker-feature-kinds.js';
 import { foldParams, samplesOutside, trainingSamples } from './lib/speaker-folds.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { addTrials, CROSSBAND_KINDS, leastOffset, projectSpeaker, rates, speakerClips, turnErrors, type TurnTrials } from './lib/crossband-trials.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-crossband-crossfit: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-crossband-crossfit');
 const ROUNDS = argNumber('rounds', 2000);
 /** The offsets shipped before this bench (callerid), compared against on held-out data. */
 const CURRENT = { crossBand: 1, narrowband: 1.25 };

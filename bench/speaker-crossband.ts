@@ -21,21 +21,18 @@
  *
  *   npm run bench:speaker-crossband [-- --rounds 2000] [--dev]   (--dev: the dev half only)
  */
-import { argNumber, requireDataOrSkip } from './lib/cli.js';
+import { argNumber } from './lib/cli.js';
 import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { phoneCall } from './lib/phone-channel.js';
-import { hasSharedSpeech, loadLibriSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { loadLibriSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { cosine, l2Normalise, SPEAKER_SAMPLE_RATE } from '../pipelines/speaker/speaker-embedder.js';
 import { decisionFor, scoreLlr } from '../pipelines/speaker/speaker-decision.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { telephoneBand } from './lib/telephone-band.js';
 import { BAND_OFFSETS } from '../pipelines/speaker/voice-bands.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-crossband: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-crossband');
 const ROUNDS = argNumber('rounds', 2000);
 const DEV = ['367', '533', '1998', '1688', '2033'];
 const TEST = ['3080', '3331', '2414', '2609', '3005'];

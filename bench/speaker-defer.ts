@@ -32,22 +32,18 @@
  * centroid's rule) does not apply to it. `--pooled-claim MINSECONDS:MARGIN,…` (with `--claim C:M:S` as its online gate, or
  * `--claim none`): end-of-session claims from pooled speech, the same check.
  */
-import { argString, requireDataOrSkip } from './lib/cli.js';
+import { argString } from './lib/cli.js';
 import type { RunFigures } from './lib/speaker-meeting-runs.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import type { CentroidUpdate, StoredClaim } from '../pipelines/speaker/speaker-tracker.js';
 import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
 import { parseClaims, parsePooled } from './lib/stored-claim-arms.js';
 import type { PooledClaim } from '../pipelines/speaker/stored-claim.js';
 import type { RunOptions } from './lib/speaker-sessions.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-defer: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-defer');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);

@@ -53,22 +53,18 @@
  * setting alone (today's online claims) and with the online gate 0:0:1.5; with `--claim C:M:S` only with that gate,
  * with `--claim none` only alone (so the held-out run holds the chosen arm only).
  */
-import { argString, requireDataOrSkip } from './lib/cli.js';
+import { argString } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
 import { figures } from './lib/speaker-meeting-runs.js';
 import { driftCounts, longSessions, share } from './lib/speaker-long-sessions.js';
 import { sessionSpeech } from './lib/speaker-revise-data.js';
 import { oneIdPerSession, runSessions, type EvalUtterance, type RunOptions } from './lib/speaker-sessions.js';
 import { ci, mean, pc } from './lib/speaker-variant-grid.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { chosenCentroid, type CentroidUpdate } from '../pipelines/speaker/centroid-update.js';
 import { CLAIM_GRID, parseClaims, parsePooled, POOLED_GRID } from './lib/stored-claim-arms.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-drift: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-drift');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 20);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1 + (heldOut ? 100 : 0));

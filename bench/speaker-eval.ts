@@ -19,20 +19,16 @@ import { loadStatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { arrangeSessions, scoreAttributions, shufflePerSpeaker, type AttributionScore } from './lib/speaker-scores.js';
 import { emptyTally, oneIdPerSession, runSessions, type EvalUtterance, type MergeTally, type RunOptions } from './lib/speaker-sessions.js';
-import { hasSharedSpeech, hasTts, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_HELDOUT_VOICES, type LabelledUtterance } from '../pipelines/speaker/eval-corpus.js';
+import { hasTts, LIBRI_HELDOUT, LIBRI_TRAIN, loadLibriSpeech, loadSpeechBrain, loadTts, TTS_HELDOUT_VOICES, type LabelledUtterance } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { defaultWespeakerPath, OnnxSpeakerEmbedder } from '../pipelines/speaker/onnx-speaker-embedder.js';
 import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { ECAPA_THRESHOLDS, SHORT_TURN_MS, thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { MfccMeanSpeakerEmbedder, StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { requireDataOrSkip } from './lib/cli.js';
 import { decisionFor } from '../pipelines/speaker/speaker-decision.js';
 import { calibratedMerge, sessionRulesFor } from '../pipelines/speaker/session-rules.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-eval: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-eval');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 /** Utterances per speaker per session, as in the calibration. */
 const PER_SESSION = 4;

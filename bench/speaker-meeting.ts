@@ -27,8 +27,8 @@ import { cutChunks, embedChunks, MEETING, meetingSessions } from './lib/speaker-
 import { scoreRuns, spread, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { arrangeSessions, shufflePerSpeaker } from './lib/speaker-scores.js';
 import type { EvalUtterance, RunOptions } from './lib/speaker-sessions.js';
-import { requireDataOrSkip } from './lib/cli.js';
-import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain } from '../pipelines/speaker/eval-corpus.js';
+import { LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { decisionFor } from '../pipelines/speaker/speaker-decision.js';
 import { calibratedMerge, sessionRulesFor } from '../pipelines/speaker/session-rules.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
@@ -38,11 +38,7 @@ import type { SpeakerEmbedder } from '../pipelines/speaker/speaker-embedder.js';
 import { argString } from './lib/cli.js';
 import { jointEmbedders, loadBenchSpeakerEmbedder, type BenchEmbedder } from './lib/speaker-meeting-embedders.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-meeting: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-meeting');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const lda = new StatsLdaSpeakerEmbedder();
 const t = thresholdsFor(lda.modelId);

@@ -16,16 +16,12 @@ import { bootstrapDelta, pct } from './lib/bootstrap.js';
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { arrangeSessions, scoreAttributions, shufflePerSpeaker, withinSessionAccuracy, type AttributionScore } from './lib/speaker-scores.js';
 import { emptyTally, oneIdPerSession, runSessions, type EvalUtterance, type MergeTally, type RunOptions } from './lib/speaker-sessions.js';
-import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain, type LabelledUtterance } from '../pipelines/speaker/eval-corpus.js';
+import { LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain, type LabelledUtterance } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { thresholdsFor } from '../pipelines/speaker/speaker-thresholds.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
-import { requireDataOrSkip } from './lib/cli.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-merge: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-merge');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const PER_SESSION = 4;
 /** The first issue #17 merge: greedy pairs of session means, threshold calibrated on 2-utterance means. */

@@ -12,24 +12,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapDelta } from './lib/bootstrap.js';
-import { argString, requireDataOrSkip } from './lib/cli.js';
+import { argString } from './lib/cli.js';
 import { degrade, FAR_FIELD, PHONE_BAND } from './lib/far-field.js';
 import { cutChunks, embedChunks, meetingSessions } from './lib/speaker-meeting.js';
 import { scoreRuns, spread, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { arrangeSessions, shufflePerSpeaker } from './lib/speaker-scores.js';
 import type { EvalUtterance, RunOptions } from './lib/speaker-sessions.js';
-import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain } from '../pipelines/speaker/eval-corpus.js';
+import { LIBRI_HELDOUT, loadLibriSpeech, loadSpeechBrain } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { validateDecision, type SpeakerDecisionParams } from '../pipelines/speaker/speaker-decision.js';
 import { calibratedMerge, validateSessionRules, type SessionRules } from '../pipelines/speaker/session-rules.js';
 import { SHORT_TURN_MS } from '../pipelines/speaker/speaker-thresholds.js';
 import type { StatsLdaParams } from '../pipelines/speaker/stats-lda-params.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-params: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-params');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 
 /** One parameter set: its embedder and the production run options it implies. */

@@ -14,12 +14,13 @@
  *
  *   npm run bench:speaker-phone-pairs [-- --rounds 2000] [--merge cosine|calibrated]
  */
-import { argNumber, argString, requireDataOrSkip } from './lib/cli.js';
+import { argNumber, argString } from './lib/cli.js';
 import { bootstrapDelta, bootstrapMean } from './lib/bootstrap.js';
 import { phoneCall } from './lib/phone-channel.js';
 import { openDatabase } from '../graph/sqlite/database.js';
 import { SqliteVoiceprintStore } from '../graph/sqlite/sqlite-voiceprint-store.js';
-import { hasSharedSpeech, LIBRI_HELDOUT, loadLibriSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { LIBRI_HELDOUT, loadLibriSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { clusterSessionIds, sessionIdsFrom } from '../pipelines/speaker/session-clustering.js';
 import { decisionFor } from '../pipelines/speaker/speaker-decision.js';
 import { calibratedMerge, sessionRulesFor } from '../pipelines/speaker/session-rules.js';
@@ -29,11 +30,7 @@ import { SpeakerTracker } from '../pipelines/speaker/speaker-tracker.js';
 import { StatsLdaSpeakerEmbedder } from '../pipelines/speaker/stats-lda-speaker-embedder.js';
 import { BAND_OFFSETS, mergeBandOffset, type BandOffsets } from '../pipelines/speaker/voice-bands.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-phone-pairs: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-phone-pairs');
 const ROUNDS = argNumber('rounds', 2000);
 /** The offsets shipped before callerid2 (chosen on speakers the LDA was trained on), for comparison. */
 const PREVIOUS: BandOffsets = { crossBand: 1, narrowband: 1.25 };

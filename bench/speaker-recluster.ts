@@ -32,20 +32,16 @@
  * seeds, with one id per session and today's default beside it.
  */
 import { bootstrapDelta } from './lib/bootstrap.js';
-import { argString, requireDataOrSkip } from './lib/cli.js';
+import { argString } from './lib/cli.js';
 import type { RunFigures } from './lib/speaker-meeting-runs.js';
 import { ci, mean, pc, runVariantGrid } from './lib/speaker-variant-grid.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { chosenCentroid } from '../pipelines/speaker/centroid-update.js';
 import { calibratedMerge, sessionRulesFor } from '../pipelines/speaker/session-rules.js';
 import type { RunOptions } from './lib/speaker-sessions.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-recluster: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-recluster');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);

@@ -13,18 +13,14 @@
  * Held-out: LIBRI_HELDOUT and SpeechBrain speakers, stats-lda-v2 as shipped, bench/speaker-meeting.ts's audio and
  * seeds, with one id per session beside it. Moved turns: "right" when the founding turn's speaker spoke them.
  */
-import { argNumber, argString, requireDataOrSkip } from './lib/cli.js';
+import { argNumber, argString } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
 import { scoreRuns, type RunFigures } from './lib/speaker-meeting-runs.js';
 import { sessionScenarios } from './lib/speaker-revise-data.js';
-import { hasSharedSpeech } from '../pipelines/speaker/eval-corpus.js';
+import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import type { FirstTurnRevision } from '../pipelines/speaker/first-turn-revision.js';
 
-if (!hasSharedSpeech()) {
-  requireDataOrSkip('the shared speech data (../shared/data/speech)');
-  console.log('speaker-revise: skipped, ../shared/data/speech is absent (set PARLEY_SHARED_DATA)');
-  process.exit(0);
-}
+skipWithoutSharedSpeech('speaker-revise');
 const heldOut = process.argv.includes('--heldout');
 const RUNS = Number(process.env.PARLEY_SPEAKER_RUNS ?? 10);
 const seeds = Array.from({ length: RUNS }, (_, i) => i + 1);

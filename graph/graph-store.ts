@@ -226,6 +226,11 @@ export interface GraphStore {
   /** The tenant's merges begun and not ended (`endMerge`), oldest first: cut short by a crash, or running now. */
   pendingMerges(tenant: TenantId): Promise<PendingMerge[]>;
   /**
+   * The pending merges (`pendingMerges`) from or into participant `id`, or into a participant merged into `id` since
+   * (whose memory tail `id` is owed), oldest first; read by index, not the tenant's whole list.
+   */
+  pendingMergesOf(tenant: TenantId, id: string): Promise<PendingMerge[]>;
+  /**
    * Forget the pending merge of `fromId` into `intoId` (its re-indexing is queued), and take back the hold it still has
    * on either participant where the backend holds them while it runs (Neo4j's `merging` marker: a merge that cannot
    * go on is rolled back so). A merge of `fromId` into someone else, or none, is left as it is.

@@ -13,4 +13,10 @@ export interface PendingMerge {
   /** When the merge was first begun, and last begun again (a resend, the start-up pass), ISO 8601. */
   startedAt: string;
   touchedAt: string;
+  /**
+   * Found by a hold an older version left on the participants, with no record (Neo4j's `merging` marker alone): which
+   * turns it re-pointed before it stopped is unknown (once moved they cannot be told from `intoId`'s own), so finishing
+   * it re-indexes every turn of the survivor.
+   */
+  unrecorded?: true;
 }

@@ -7,7 +7,7 @@ import { int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows, stringList, type Props } from './neo4j-store-base.js';
 import { entityKey, newId } from '../core/ids.js';
 import { linkNotes } from '../entity-index.js';
-import { describesEarlier, mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
+import { mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 /** Schema statements run once at start-up; each is idempotent. */
 export const ENTITY_SCHEMA = [
@@ -144,13 +144,16 @@ export class Neo4jEntityIndex extends Neo4jStoreBase implements EntityIndex {
         }
       }
       const found = toEntity(existing!);
-      const merged = mergeAliases(found, aliases);
-      const described = describesEarlier(found.descriptionOrder, order)
-        ? { name: input.name.trim(), description: input.description, schemaId: input.schemaId, descriptionOrder: order } : {};
+      // One conditional write, decided after the node's write lock is taken (the first SET): a concurrent upsert from
+      // an earlier turn committed meanwhile keeps its description, whatever was read above (`describesEarlier`).
       const [updated] = await propRows(tx, `
-        MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.aliases = $aliases, e.updatedAt = $now SET e += $described RETURN e {.*} AS n`,
-      { tenant: t, id: found.id, aliases: merged, now, described });
-      await writeAliases(tx, t, found.id, merged);
+        MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.updatedAt = $now
+        WITH e, e.descriptionOrder IS NOT NULL AND e.descriptionOrder <> '' AND $order IS NOT NULL AND $order < e.descriptionOrder AS earlier
+        SET e.aliases = reduce(acc = coalesce(e.aliases, []), a IN $aliases | CASE WHEN a IN acc OR a = e.key THEN acc ELSE acc + a END)
+        SET e += CASE WHEN earlier THEN $described ELSE {} END
+        RETURN e {.*} AS n`,
+      { tenant: t, id: found.id, aliases, now, order, described: { name: input.name.trim(), description: input.description, schemaId: input.schemaId, descriptionOrder: order } });
+      await writeAliases(tx, t, found.id, toEntity(updated!).aliases);
       await bump(tx, t);
       return updated!;
     });

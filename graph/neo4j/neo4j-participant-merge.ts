@@ -5,7 +5,7 @@ import { DROP_ORPHAN_ADDRESSEE, propRows as rows } from './neo4j-store-base.js';
 import { SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant } from './neo4j-graph-rows.js';
 import { lookupRetired, recordMerge } from './neo4j-retired-ids.js';
-import { beginMerge } from './neo4j-pending-merges.js';
+import { beginMerge, renewMerge } from './neo4j-pending-merges.js';
 import { ParleyError } from '../core/errors.js';
 import type { Participant } from '../types.js';
 
@@ -136,6 +136,8 @@ export async function mergeParticipantBatched(db: Neo4jRunner, t: string, fromId
         const held = await holdPair(tx, t, fromId, intoId, false);
         if (held === 'done') return null;
         if (held === 'missing') throw new ParleyError('PARLEY_ERR_NOT_FOUND', `participant ${fromId} or ${intoId} was removed while being merged; the merge stopped`);
+        // The lease is renewed with each batch: a long merge making progress is never taken for abandoned.
+        await renewMerge(tx, t, fromId, intoId);
         return toNum((await tx.run(step.cypher, { ...params, batch: int(MERGE_BATCH) })).records[0]?.get('n') ?? 0);
       });
       if (n === null) return;
@@ -197,4 +199,6 @@ async function mergeParticipantInto(tx: ManagedTransaction, t: string, fromId: s
   await tx.run('MATCH (k:ParticipantWord {tenant: $tenant, participantId: $from}) DELETE k', params);
   await tx.run(SYNC_WORDS, { batch: [wordsEntry(params.tenant, { id: intoId, name, aliases: [...aliases] })] });
   await recordMerge(tx, params.tenant, fromId, intoId, new Date().toISOString());
+  // The memory tail starts with a lease of its own length.
+  await renewMerge(tx, params.tenant, fromId, intoId);
 }

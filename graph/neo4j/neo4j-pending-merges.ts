@@ -1,4 +1,4 @@
-import type { ManagedTransaction } from 'neo4j-driver';
+import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import type { PendingMerge } from '../pending-merges.js';
 import type { Neo4jRunner } from './neo4j-connection.js';
 import { ADD_IDS, stringList } from './neo4j-store-base.js';
@@ -11,6 +11,8 @@ export const PENDING_MERGES_SCHEMA = [
   'CREATE CONSTRAINT parley_pending_merge_key IF NOT EXISTS FOR (n:PendingMerge) REQUIRE (n.tenant, n.fromId) IS UNIQUE',
   // Participants held by a merge (`merging`), sought by `pendingMerges` on every merge's end and at start.
   'CREATE INDEX parley_participant_merging IF NOT EXISTS FOR (n:Participant) ON (n.tenant, n.merging)',
+  // Merges into a participant (`pendingMergesOf`); those from one are found by the key constraint's index.
+  'CREATE INDEX parley_pending_merge_survivor IF NOT EXISTS FOR (n:PendingMerge) ON (n.tenant, n.intoId)',
 ] as const;
 
 /**
@@ -23,6 +25,15 @@ export async function beginMerge(tx: ManagedTransaction, tenant: string, fromId:
     ON CREATE SET e.startedAt = $at, e.utteranceIds = []
     SET e.intoId = $into, e.touchedAt = $at
     ${ADD_IDS}`, { tenant, from: fromId, into: intoId, ids: utteranceIds, at });
+}
+
+/**
+ * Renew the lease of the pending merge of `fromId` into `intoId` in `tx` (a batch of its moves): `touchedAt` is now, so
+ * a pass that finishes abandoned merges (`MERGE_LEASE_MS`) leaves one making progress alone.
+ */
+export async function renewMerge(tx: ManagedTransaction, tenant: string, fromId: string, intoId: string): Promise<void> {
+  await tx.run('MATCH (e:PendingMerge {tenant: $tenant, fromId: $from, intoId: $into}) SET e.touchedAt = $at',
+    { tenant, from: fromId, into: intoId, at: new Date().toISOString() });
 }
 
 /** When a merge found by its marker alone (an older version's, `pendingMerges`) was begun: unknown, long ago. */
@@ -40,13 +51,40 @@ export async function pendingMerges(db: Neo4jRunner, tenant: string): Promise<Pe
       ORDER BY at, from`, { tenant }),
     await tx.run('MATCH (n:Participant {tenant: $tenant}) WHERE n.merging IS NOT NULL RETURN DISTINCT n.merging AS marker', { tenant }),
   ]);
-  const merges = recorded.records.map((r) => ({
+  return withUnrecorded(recorded.records, markers.records);
+}
+
+/**
+ * `pendingMerges` from or into participant `id`, or into one merged into `id` since, read by index (the key
+ * constraint, `parley_pending_merge_survivor`, the retired ids' survivor index), with the markers left on `id` itself.
+ */
+export async function pendingMergesOf(db: Neo4jRunner, tenant: string, id: string): Promise<PendingMerge[]> {
+  const [recorded, markers] = await db.read('pendingMergesOf', async (tx) => [
+    await tx.run(`
+      CALL {
+        MATCH (e:PendingMerge {tenant: $tenant, fromId: $id}) RETURN e
+        UNION
+        MATCH (e:PendingMerge {tenant: $tenant, intoId: $id}) RETURN e
+        UNION
+        MATCH (r:RetiredParticipant {tenant: $tenant, mergedInto: $id})
+        MATCH (e:PendingMerge {tenant: $tenant, intoId: r.key}) RETURN e
+      }
+      RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched
+      ORDER BY at, from`, { tenant, id }),
+    await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) WHERE n.merging IS NOT NULL RETURN n.merging AS marker', { tenant, id }),
+  ]);
+  return withUnrecorded(recorded.records, markers.records);
+}
+
+/** Recorded merges (`from`, `into`, `ids`, `at`, `touched`), after the merges only a `marker` tells of. */
+function withUnrecorded(recorded: readonly Neo4jRecord[], markers: readonly Neo4jRecord[]): PendingMerge[] {
+  const merges = recorded.map((r) => ({
     fromId: String(r.get('from')), intoId: String(r.get('into')), utteranceIds: stringList(r.get('ids')),
     startedAt: String(r.get('at')), touchedAt: String(r.get('touched')),
   }));
-  const unrecorded = markers.records.map((r) => JSON.parse(String(r.get('marker'))) as [string, string])
+  const unrecorded = markers.map((r) => JSON.parse(String(r.get('marker'))) as [string, string])
     .filter(([from, into]) => !merges.some((m) => m.fromId === from && m.intoId === into))
-    .map(([fromId, intoId]) => ({ fromId, intoId, utteranceIds: [], startedAt: UNRECORDED, touchedAt: UNRECORDED }));
+    .map(([fromId, intoId]) => ({ fromId, intoId, utteranceIds: [], startedAt: UNRECORDED, touchedAt: UNRECORDED, unrecorded: true as const }));
   return [...unrecorded, ...merges];
 }
 

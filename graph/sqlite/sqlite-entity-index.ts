@@ -9,7 +9,7 @@ import { fromJson, toJson, type SqliteDatabase } from './database.js';
 
 type Statement = Database.Statement<unknown[]>;
 import { entityKey, newId } from '../core/ids.js';
-import { describesEarlier, mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
+import { mergeAliases, mergeMemoryLists, upsertKeys, type RankedMemory } from '../entity-merge.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lb_schemas (
@@ -102,6 +102,9 @@ function addDescriptionOrder(db: SqliteDatabase): void {
   if (!columns.has('description_order')) db.exec('ALTER TABLE lb_entities ADD COLUMN description_order TEXT');
 }
 
+/** `describesEarlier` in SQL: an upsert's turn (`@order`) precedes the one the row's description is from. */
+const EARLIER = "(description_order IS NOT NULL AND description_order <> '' AND @order IS NOT NULL AND @order < description_order)";
+
 /** The left brain in the embedded SQLite file (tables `lb_*`, every row tenant-scoped). */
 export class SqliteEntityIndex implements EntityIndex {
   readonly #db: SqliteDatabase;
@@ -165,12 +168,16 @@ export class SqliteEntityIndex implements EntityIndex {
             WHERE a.tenant = ? AND a.alias = ? LIMIT 1`).get(tenant, key) as EntityRow | undefined);
       if (existing) {
         const merged = mergeAliases({ key: existing.key, aliases: fromJson<string[]>(existing.aliases, []) }, aliases);
-        const described = describesEarlier(existing.description_order, input.descriptionOrder) ? {
-          name: input.name.trim(), description: input.description, schema_id: input.schemaId, description_order: input.descriptionOrder ?? null,
-        } : {};
-        const row: EntityRow = { ...existing, ...described, aliases: toJson(merged), updated_at: now };
-        this.#db.prepare(`UPDATE lb_entities SET aliases = @aliases, updated_at = @updated_at, name = @name, description = @description,
-          schema_id = @schema_id, description_order = @description_order WHERE tenant = @tenant AND id = @id`).run({ tenant, ...row });
+        // One conditional write: the description moves only to an earlier turn than the one the row holds as written
+        // (`describesEarlier`, said in SQL), whatever was read above.
+        const row = this.#db.prepare(`UPDATE lb_entities SET aliases = @aliases, updated_at = @updated_at,
+            name = CASE WHEN ${EARLIER} THEN @name ELSE name END, description = CASE WHEN ${EARLIER} THEN @description ELSE description END,
+            schema_id = CASE WHEN ${EARLIER} THEN @schema_id ELSE schema_id END,
+            description_order = CASE WHEN ${EARLIER} THEN @order ELSE description_order END
+          WHERE tenant = @tenant AND id = @id RETURNING *`).get({
+          tenant, id: existing.id, aliases: toJson(merged), updated_at: now, name: input.name.trim(), description: input.description,
+          schema_id: input.schemaId, order: input.descriptionOrder ?? null,
+        }) as EntityRow;
         this.#writeAliases(tenant, existing.id, merged);
         this.#bump(tenant);
         return row;

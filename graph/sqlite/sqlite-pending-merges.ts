@@ -8,6 +8,7 @@ CREATE TABLE IF NOT EXISTS pending_merges (
   tenant TEXT NOT NULL, from_id TEXT NOT NULL, into_id TEXT NOT NULL, utterance_ids TEXT NOT NULL,
   started_at TEXT NOT NULL, touched_at TEXT NOT NULL,
   PRIMARY KEY (tenant, from_id));
+CREATE INDEX IF NOT EXISTS pending_merges_by_survivor ON pending_merges (tenant, into_id);
 `;
 
 /**
@@ -20,11 +21,26 @@ export function beginMerge(db: SqliteDatabase, tenant: TenantId, fromId: string,
     .run(tenant, fromId, intoId, toJson(utteranceIds), at, at);
 }
 
+type PendingMergeRow = { from_id: string; into_id: string; utterance_ids: string; started_at: string; touched_at: string };
+
 /** The tenant's merges begun and not ended, oldest first. */
 export function pendingMerges(db: SqliteDatabase, tenant: TenantId): PendingMerge[] {
-  const rows = db.prepare('SELECT * FROM pending_merges WHERE tenant = ? ORDER BY started_at, from_id').all(tenant) as Array<{
-    from_id: string; into_id: string; utterance_ids: string; started_at: string; touched_at: string;
-  }>;
+  return toMerges(db.prepare('SELECT * FROM pending_merges WHERE tenant = ? ORDER BY started_at, from_id').all(tenant) as PendingMergeRow[]);
+}
+
+/**
+ * The pending merges from or into participant `id`, or into one merged into `id` since (retired ids lead to their
+ * survivor in one step), oldest first: `GraphStore.pendingMergesOf`, by index, not the tenant's whole list.
+ */
+export function pendingMergesOf(db: SqliteDatabase, tenant: TenantId, id: string): PendingMerge[] {
+  return toMerges(db.prepare(`SELECT * FROM pending_merges WHERE tenant = @tenant AND from_id = @id
+    UNION SELECT * FROM pending_merges WHERE tenant = @tenant AND into_id = @id
+    UNION SELECT p.* FROM retired_participants r JOIN pending_merges p ON p.tenant = r.tenant AND p.into_id = r.key
+      WHERE r.tenant = @tenant AND r.merged_into = @id
+    ORDER BY started_at, from_id`).all({ tenant, id }) as PendingMergeRow[]);
+}
+
+function toMerges(rows: PendingMergeRow[]): PendingMerge[] {
   return rows.map((r) => ({
     fromId: r.from_id, intoId: r.into_id, utteranceIds: fromJson<string[]>(r.utterance_ids, []), startedAt: r.started_at, touchedAt: r.touched_at,
   }));

@@ -5,6 +5,13 @@ const SAMPLES_PER_MS = PIPELINE_SAMPLE_RATE / 1000;
 /** Most spans one shed notice lists: a longer episode is reported in several notices. */
 export const MAX_SPANS_PER_NOTICE = 100;
 
+/**
+ * Most spans kept for {@link ShedSpans.firstFrom} between stored turns: past it the two oldest are joined into one (the
+ * audio between them, heard, counts as not stored: resending it is harmless), so a stream that sheds often and never
+ * stores a turn holds a bounded list. What the `audio.shed` notices list is not joined.
+ */
+export const MAX_KEPT_SPANS = 256;
+
 /** One stretch of shed audio, `[fromMs, untilMs)` on the stream clock. */
 export interface ShedSpan { fromMs: number; untilMs: number }
 
@@ -26,6 +33,15 @@ export class ShedSpans {
       if (last && last.until === start) last.until += samples;
       else list.push({ from: start, until: start + samples });
     }
+    if (this.kept.length > MAX_KEPT_SPANS) {
+      const [oldest, next] = this.kept.splice(0, 2) as [{ from: number; until: number }, { from: number; until: number }];
+      this.kept.unshift({ from: oldest.from, until: next.until });
+    }
+  }
+
+  /** How many spans are kept for {@link firstFrom} (at most {@link MAX_KEPT_SPANS}). */
+  get keptCount(): number {
+    return this.kept.length;
   }
 
   /** Spans of the episode not yet reported. */
@@ -40,7 +56,10 @@ export class ShedSpans {
     return spans;
   }
 
-  /** Where the earliest shed audio at or after `fromMs` begins, ms (`fromMs` inside a span that straddles it); null when none. */
+  /**
+   * Where the earliest shed audio at or after `fromMs` begins, ms (`fromMs` inside a span that straddles it); null when
+   * none. Inside spans joined past {@link MAX_KEPT_SPANS}, `fromMs` itself: never later than the audio shed.
+   */
   firstFrom(fromMs: number): number | null {
     const from = fromMs * SAMPLES_PER_MS;
     const first = this.kept.find((s) => s.until > from);

@@ -393,7 +393,7 @@ function distinctiveName(label: string): boolean {
  * addressee is not one: it stays, without them. The same facts `MemoryStore.deleteParticipant` finds, so every one it
  * deletes has been recorded first.
  */
-async function factsMentioning(
+export async function factsMentioning(
   stores: Stores, tenant: TenantId, participantId: string, names: readonly string[],
 ): Promise<{ ids: string[]; sources: string[]; slots: DerivedSlot[] }> {
   const ids = [...new Set(await stores.memory.erasedFactIds(tenant, participantId, names))];

@@ -98,7 +98,8 @@ export async function finishAbandonedMerges(stores: Stores, tenant: TenantId, op
 export async function finishMergesBeforeErasure(
   stores: Stores, tenant: TenantId, id: string, options: Pick<AbandonedMergeOptions, 'leaseMs' | 'now' | 'publish'>,
 ): Promise<void> {
-  for (const merge of await stores.graph.pendingMerges(tenant)) {
+  // Those naming `id`, and those into someone merged into `id` since (whose tail `id` is owed), by index.
+  for (const merge of await stores.graph.pendingMergesOf(tenant, id)) {
     const standing = await mergeStanding(stores.graph, tenant, merge);
     const names = merge.fromId === id || merge.intoId === id || (standing.step === 'tail' && standing.survivor === id);
     if (!names) continue;

@@ -55,14 +55,21 @@ export async function mergeParticipantsByHand(
  * sessions (`speaker.merged`).
  */
 export async function applyMerge(stores: Stores, tenant: TenantId, fromId: string, intoId: string): Promise<MergeReport> {
-  const touched = await pagedUtterances(stores, tenant, { speakerId: fromId });
-  for (const id of await pagedUtterances(stores, tenant, { addresseeId: fromId })) if (!touched.includes(id)) touched.push(id);
+  // An older version's merge of the pair, cut short with no record of what it re-pointed (`PendingMerge.unrecorded`):
+  // those turns are among the survivor's now, so all of theirs are owed re-indexing.
+  const unrecorded = (await stores.graph.pendingMergesOf(tenant, intoId)).some((m) => m.unrecorded && m.fromId === fromId && m.intoId === intoId);
+  const touched = [...new Set([...await turnsOf(stores, tenant, fromId), ...(unrecorded ? await turnsOf(stores, tenant, intoId) : [])])];
   const [from, into] = [await stores.graph.getParticipant(tenant, fromId), await stores.graph.getParticipant(tenant, intoId)];
   // Recorded before the merge: a crash after it is finished at start, like a rename's.
   if (from && into) await oweMergeRename(stores, tenant, from, into);
   await stores.graph.mergeParticipants(tenant, fromId, intoId, touched);
   if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
   return finishMergeTail(stores, tenant, fromId, intoId, touched);
+}
+
+/** The ids of the utterances `id` spoke or was addressed in, each once. */
+async function turnsOf(stores: Stores, tenant: TenantId, id: string): Promise<string[]> {
+  return [...new Set([...await pagedUtterances(stores, tenant, { speakerId: id }), ...await pagedUtterances(stores, tenant, { addresseeId: id })])];
 }
 
 /** Whether the graph holds `fromId` as merged into `intoId` (what a merge of the two leaves once the graph's part is done). */
@@ -88,10 +95,12 @@ export async function finishMergeTail(
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
   const sessionIds = await queueReindex(stores, tenant, touched);
-  const pending = (await stores.graph.pendingMerges(tenant)).find((m) => m.fromId === fromId && m.intoId === recordedInto);
+  const pending = (await stores.graph.pendingMergesOf(tenant, intoId)).find((m) => m.fromId === fromId && m.intoId === recordedInto);
   if (pending) {
     const now = new Set(touched);
-    await queueReindex(stores, tenant, pending.utteranceIds.filter((id) => !now.has(id)));
+    // An older version's merge recorded none (`PendingMerge.unrecorded`): every turn of the survivor is owed.
+    const owed = pending.unrecorded ? await turnsOf(stores, tenant, intoId) : pending.utteranceIds;
+    await queueReindex(stores, tenant, owed.filter((id) => !now.has(id)));
     await stores.graph.endMerge(tenant, fromId, recordedInto);
   }
   return { utteranceIds: touched, sessionIds, voiceprints };

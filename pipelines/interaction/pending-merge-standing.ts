@@ -3,6 +3,9 @@ import type { PendingMerge } from '../../graph/pending-merges.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import { MEMORY_LAYERS, collectionFor } from '../memory/collections.js';
+import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
+import { rederiveAttributes } from './derived-attributes.js';
+import { factsMentioning } from './erase-participant.js';
 
 /**
  * Where a pending merge of `fromId` into `intoId` stands now, read from the graph:
@@ -33,13 +36,18 @@ export async function mergeStanding(graph: GraphStore, tenant: TenantId, merge: 
 
 /**
  * Erase what a merged-away `fromId` still owns once the participant its merge led to was erased: its facts and persona
- * (with their keyword and vector index entries) and its voiceprints, as the survivor's erasure would have taken them
- * had the merge's tail moved them first.
+ * (with their keyword and vector index entries, their records in the entity index, and the entities left about nothing
+ * else), other people's attributes derived from those facts (worked out again from what remains), and its voiceprints,
+ * as the survivor's erasure would have taken them had the merge's tail moved them first. The attributes to work out
+ * again are read before the facts go.
  */
 export async function eraseLeftOfMerge(stores: Stores, tenant: TenantId, fromId: string): Promise<void> {
+  const { slots } = await factsMentioning(stores, tenant, fromId, []);
   const { factIds, personaIds } = await stores.memory.deleteParticipant(tenant, fromId);
   const derived = [...factIds, ...personaIds];
   await stores.lexical.delete(tenant, derived);
   for (const layer of MEMORY_LAYERS) await stores.vectors.delete(tenant, collectionFor(layer), derived);
+  await stores.vectors.delete(tenant, ENTITY_COLLECTION, await stores.entities.eraseMemories(tenant, derived));
+  await rederiveAttributes(stores.graph, stores.memory, tenant, slots);
   await stores.voiceprints.deleteByParticipant(tenant, fromId);
 }

@@ -350,7 +350,8 @@ export class EmbeddedExtractor implements Extractor {
     const participants = [input.current.speakerId, ...input.current.addresseeIds, ...input.previous.map((p) => p.speakerId)].map(display);
     return facts.flatMap((f) => {
       // The previous turns are read for names only when a fact opens with a pronoun.
-      const content = withoutOpeningPronoun(namedOnce(this.#nlp, f.content),
+      // Named once after the opening pronoun is told (the name it takes may be said again later in the fact).
+      const content = withoutOpeningPronoun(f.content,
         () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
       return content === null ? [] : [{ ...f, content: namedOnce(this.#nlp, content) }];
     });

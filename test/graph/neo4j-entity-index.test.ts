@@ -45,6 +45,38 @@ describe('Neo4j entity deletion', { skip: NEO4J_SKIP }, () => {
   });
 });
 
+describe('Neo4j entity descriptions by turn order under concurrent upserts', { skip: NEO4J_SKIP }, () => {
+  test('an upsert that read a later turn before an earlier one committed does not write over the earlier', async () => {
+    const options = neo4jTestOptions('test-ent-order');
+    const index = new Neo4jEntityIndex(options);
+    const driver = neo4j.driver(options.uri, neo4j.auth.basic(options.user!, options.password!));
+    const session = driver.session({ database: options.database });
+    const blocked = async (): Promise<boolean> => (await driver.executeQuery(
+      "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n", {}, { database: options.database }))
+      .records[0]!.get('n').toNumber() > 0;
+    try {
+      const e = await index.upsertEntity('t1', { name: 'Lake Tahoe', description: 'turn 5', schemaId: 'sch_places', descriptionOrder: '5' });
+      // Another job describes it from turn 1: it holds the entity's write lock, not yet committed.
+      const tx = session.beginTransaction();
+      await tx.run('MATCH (e:Entity {tenant: $tenant, id: $id}) SET e.description = $description, e.descriptionOrder = $order',
+        { tenant: `${options.tenantPrefix}t1`, id: e.id, description: 'turn 1', order: '1' });
+      // Turn 3's upsert reads turn 5 (what is committed), then waits for the lock.
+      const upsert = index.upsertEntity('t1', { name: 'Lake Tahoe', description: 'turn 3', schemaId: 'sch_places', descriptionOrder: '3' });
+      while (!await blocked()) await new Promise((resolve) => setTimeout(resolve, 20));
+      await tx.commit();
+      const written = await upsert;
+      assert.deepEqual([written.description, written.descriptionOrder], ['turn 1', '1']);
+      const [stored] = await index.getEntities('t1', [e.id]);
+      assert.deepEqual([stored?.description, stored?.descriptionOrder], ['turn 1', '1']);
+    } finally {
+      await session.close();
+      await index.eraseAll();
+      await index.close();
+      await driver.close();
+    }
+  });
+});
+
 describe('openStores wiring of the memory store and entity index', () => {
   const logger = pino({ level: 'silent' });
 

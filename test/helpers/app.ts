@@ -83,3 +83,15 @@ export function appForSuite(start: () => Promise<TestApp>): TestApp {
   after(() => (t as Partial<TestApp>).close?.());
   return t;
 }
+
+/**
+ * {@link appForSuite} with an SDK client of the app (no API key): `t` and `api` are filled in when the app has started,
+ * so read them inside tests and hooks.
+ */
+export function appWithClientForSuite(start: () => Promise<TestApp> = () => startTestApp()): { t: TestApp; api: ParleyClient } {
+  const suite = { t: appForSuite(start) } as { t: TestApp; api: ParleyClient };
+  before(() => {
+    suite.api = new ParleyClient({ baseUrl: suite.t.httpUrl });
+  });
+  return suite;
+}

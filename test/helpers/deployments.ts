@@ -6,7 +6,7 @@
  */
 import neo4j from 'neo4j-driver';
 import { deleteKeys, TEST_REDIS_URL } from './redis.js';
-import { NEO4J_SKIP } from './stores.js';
+import { NEO4J_SKIP, neo4jTestQueryTimeoutMs } from './stores.js';
 
 export interface Deployment {
   name: string;
@@ -45,6 +45,7 @@ export function deployments(label: string): Deployment[] {
         PARLEY_API_KEYS: `${key}:${tenant}`, PARLEY_GRAPH_STORE: 'neo4j', NEO4J_URI: process.env.NEO4J_URI ?? '',
         NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '',
         NEO4J_DATABASE: neo4jDatabase(), PARLEY_QUEUE: 'redis', REDIS_URL: TEST_REDIS_URL, PARLEY_REDIS_PREFIX: redisPrefix,
+        ...(neo4jTestQueryTimeoutMs() === undefined ? {} : { NEO4J_QUERY_TIMEOUT_MS: String(neo4jTestQueryTimeoutMs()) }),
       },
       dumpNeo4j: async () => {
         const driver = neo4jDriver();

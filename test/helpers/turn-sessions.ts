@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import pino from 'pino';
 import { openDatabase } from '../../graph/sqlite/database.js';
 import { SqliteGraphStore } from '../../graph/sqlite/sqlite-graph-store.js';
@@ -50,4 +51,17 @@ export async function turnSessions(tenant: string, names: string[], start: strin
       db.close();
     },
   };
+}
+
+/**
+ * {@link turnSessions} for the tests of a `describe`: opened before them, closed after them. The returned object is filled
+ * in when it has opened: read it inside tests, not while declaring them.
+ */
+export function turnSessionsForSuite(tenant: string, names: string[], start: string, stepMs: number): TurnSessions {
+  const fx = {} as TurnSessions;
+  before(async () => {
+    Object.assign(fx, await turnSessions(tenant, names, start, stepMs));
+  });
+  after(() => (fx as Partial<TurnSessions>).close?.());
+  return fx;
 }

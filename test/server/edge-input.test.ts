@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { ParleyClient, type ParleyError } from '../../clients/typescript/src/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, test } from 'node:test';
+import type { ParleyError } from '../../clients/typescript/src/index.js';
+import { appWithClientForSuite } from '../helpers/app.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 // Inputs at the edges of the documented limits: each gets a Parley error body, never a 5xx.
 describe('edge-of-contract input', () => {
-  let t: TestApp;
-  let client: ParleyClient;
-  before(async () => {
-    t = await startTestApp();
-    client = new ParleyClient({ baseUrl: t.httpUrl });
-  });
-  after(async () => { await t.close(); });
+  const suite = appWithClientForSuite();
+  const { t } = suite;
 
   /** The error a call failed with (the test fails when it succeeded). */
   const failure = (call: Promise<unknown>): Promise<ParleyError> => call.then(
@@ -21,22 +16,22 @@ describe('edge-of-contract input', () => {
   );
 
   test('a leap-second timestamp is stored as the last millisecond of its minute', async () => {
-    const stored = await client.postUtterances('leap', [{ speaker: 'Ana', text: 'Happy new year', time: '2016-12-31T23:59:60Z' }]);
+    const stored = await suite.api.postUtterances('leap', [{ speaker: 'Ana', text: 'Happy new year', time: '2016-12-31T23:59:60Z' }]);
     assert.equal(stored.utterance_ids.length, 1);
-    const list = await client.interactions({ session_id: 'leap', since: '2016-12-31T23:59:60Z' });
+    const list = await suite.api.interactions({ session_id: 'leap', since: '2016-12-31T23:59:60Z' });
     assert.equal(list[0]?.time, '2016-12-31T23:59:59.999Z');
   });
 
   test('ids of up to 128 characters (participant references: 200) reach the route; longer ones get a Parley 400', async () => {
     const id128 = `p_${'a'.repeat(126)}`;
-    const found = await failure(client.participant(id128));
+    const found = await failure(suite.api.participant(id128));
     assert.equal(found.status, 404);
     assert.equal(found.code, 'PARLEY_ERR_NOT_FOUND');
-    const session = await client.postUtterances('s'.repeat(128), [{ speaker: 'Ana', text: 'hello' }]);
+    const session = await suite.api.postUtterances('s'.repeat(128), [{ speaker: 'Ana', text: 'hello' }]);
     assert.equal(session.utterance_ids.length, 1);
     // A participant reference may also be an external id or a name: up to 200 characters.
-    assert.equal((await failure(client.participant('é'.repeat(200)))).status, 404);
-    const tooLong = await failure(client.participant('a'.repeat(201)));
+    assert.equal((await failure(suite.api.participant('é'.repeat(200)))).status, 404);
+    const tooLong = await failure(suite.api.participant('a'.repeat(201)));
     assert.equal(tooLong.status, 400);
     assert.equal(tooLong.code, 'PARLEY_ERR_BAD_REQUEST');
   });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { startTestApp, startVoiceTestApp, type TestApp } from '../helpers/app.js';
+import { appForSuite, appWithClientForSuite, startVoiceTestApp } from '../helpers/app.js';
 import { refusedUpgrade } from '../helpers/refused-upgrade.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
@@ -12,15 +12,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // A robot replaying or simulating "day 1" and "day 2" over the WebSocket says when each conversation happened, as
 // HTTP's `time` does: a stream's `start_time`, an utterance message's `time`.
 describe('the time of a streamed conversation: start_time on /v1/stream, time on an utterance message', () => {
-  let t: TestApp;
-  let api: ParleyClient;
-  before(async () => {
-    t = await startTestApp();
-    api = new ParleyClient({ baseUrl: t.httpUrl });
-  });
-  after(async () => { await t.close(); });
+  const suite = appWithClientForSuite();
+  const { t } = suite;
 
-  const times = async (sessionId: string): Promise<string[]> => (await api.transcript(sessionId)).utterances.map((u) => u.time);
+  const times = async (sessionId: string): Promise<string[]> => (await suite.api.transcript(sessionId)).utterances.map((u) => u.time);
 
   test("an utterance's time is stored, and its memory's dates resolve against it", async () => {
     const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=day-1`);
@@ -32,7 +27,7 @@ describe('the time of a streamed conversation: start_time on /v1/stream, time on
     ws.close();
     assert.deepEqual(await times('day-1'), ['2026-06-01T10:00:00.000Z']);
     await drainConsolidation(t.app.stores.queue, 60_000);
-    const lisbon = (await api.memories({ limit: 100 })).find((m) => /Lisbon/.test(m.text));
+    const lisbon = (await suite.api.memories({ limit: 100 })).find((m) => /Lisbon/.test(m.text));
     assert.equal(lisbon?.valid_until, '2026-07-01T10:00:00.000Z', 'a month after the time it was said, not after now');
   });
 
@@ -77,14 +72,12 @@ describe('the time of a streamed conversation: start_time on /v1/stream, time on
     ws.sendJson({ type: 'utterance', speaker: 'Ana', text: 'now then' });
     await ws.nextNew('transcript.final');
     ws.close();
-    assert.deepEqual((await api.transcript('bad-time')).utterances.map((u) => u.text), ['now then']);
+    assert.deepEqual((await suite.api.transcript('bad-time')).utterances.map((u) => u.text), ['now then']);
   });
 });
 
 describe("voice turns of a stream with start_time are stored at it plus where they start in the connection's audio", () => {
-  let t: TestApp;
-  before(async () => { t = await startVoiceTestApp(); });
-  after(async () => { await t.close(); });
+  const t = appForSuite(() => startVoiceTestApp());
 
   test('each final is stored at start_time + its start_ms (a new session: its audio starts at 0)', async () => {
     const fixture = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;

@@ -489,5 +489,23 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       );
       assert.deepEqual((await fx.store.getTranscript('t1', 's1')).map((u) => u.text), ['kept']);
     });
+
+    test('pending merges of one participant: from or into them, or into one merged into them since; none of others', async () => {
+      const [a, b, c, d, e] = await Promise.all(['Ana', 'Ben', 'Cy', 'Dee', 'Eli'].map((name) => fx.store.createParticipant('t1', { name })));
+      await fx.store.mergeParticipants('t1', a!.id, b!.id);
+      await fx.store.mergeParticipants('t1', b!.id, c!.id);
+      await fx.store.mergeParticipants('t1', d!.id, e!.id);
+      const pairs = async (id: string, tenant = 't1') => (await fx.store.pendingMergesOf(tenant, id)).map((m) => `${m.fromId}>${m.intoId}`).sort();
+      const ab = `${a!.id}>${b!.id}`;
+      const bc = `${b!.id}>${c!.id}`;
+      assert.deepEqual(await pairs(c!.id), [ab, bc].sort(), 'the merge into Ben, merged into Cy since, is owed to Cy');
+      assert.deepEqual(await pairs(a!.id), [ab]);
+      assert.deepEqual(await pairs(b!.id), [ab, bc].sort());
+      assert.deepEqual(await pairs(e!.id), [`${d!.id}>${e!.id}`]);
+      assert.deepEqual(await pairs(c!.id, 't2'), [], 'per tenant');
+      await fx.store.endMerge('t1', a!.id, b!.id);
+      assert.deepEqual(await pairs(c!.id), [bc]);
+      assert.deepEqual((await fx.store.pendingMerges('t1')).length, 2, 'the whole list agrees');
+    });
   });
 }

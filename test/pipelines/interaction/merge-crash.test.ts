@@ -15,8 +15,10 @@ import type { NewUtterance } from '../../../graph/graph-store.js';
 import type { Stores } from '../../../graph/stores.js';
 import type { Participant } from '../../../graph/types.js';
 import type { Neo4jRunner } from '../../../graph/neo4j/neo4j-connection.js';
+import { Neo4jEntityIndex } from '../../../graph/neo4j/neo4j-entity-index.js';
 import { Neo4jGraphStore } from '../../../graph/neo4j/neo4j-graph-store.js';
 import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
+import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
 import { mergeParticipantsByHand } from '../../../pipelines/interaction/merge-participants.js';
 import { finishAbandonedMerges, finishMergesBeforeErasure, MERGE_LEASE_MS, type AbandonedMergeOptions } from '../../../pipelines/interaction/finish-merges.js';
 import { loadConfig } from '../../../server/config.js';
@@ -82,8 +84,9 @@ function neo4jBackend(): Backend {
     open: () => {
       const stores = openStores(loadConfig({ DATA_DIR: dir.dir, PORT: '0', LOG_LEVEL: 'silent' }), silent);
       const graph = new Neo4jGraphStore(options);
+      const entities = new Neo4jEntityIndex(options);
       opened.push(graph);
-      return { ...stores, graph, close: async () => { await graph.close(); await stores.close(); } };
+      return { ...stores, graph, entities, close: async () => { await graph.close(); await entities.close(); await stores.close(); } };
     },
     // The speakers' batch is done (every turn the merged-away one spoke is re-pointed), then the process stops.
     crashAfterFirstMove: (stores) => {
@@ -100,9 +103,10 @@ function neo4jBackend(): Backend {
       await graph.db.write('test.remove', (tx) => tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) DETACH DELETE n', { tenant: graph.t(T), id }));
     },
     cleanUp: async () => {
-      const graph = new Neo4jGraphStore(options);
-      await graph.eraseAll();
-      await graph.close();
+      for (const store of [new Neo4jGraphStore(options), new Neo4jEntityIndex(options)]) {
+        await store.eraseAll();
+        await store.close();
+      }
       dir.remove();
     },
   };
@@ -261,16 +265,71 @@ describe('SQLite: a merge cut short whose survivor was merged into a third parti
 });
 
 describe('Neo4j: a marker an older version left (no pending-merge record)', { skip: NEO4J_SKIP }, () => {
-  test('is found by the pass and the merge finished, releasing both', () => afterCrash(neo4jBackend, async ({ stores, log, logged, x, y, touched }) => {
+  test('is found by the pass and the merge finished, releasing both', () => afterCrash(neo4jBackend, async ({ stores, queued, log, logged, x, y, touched }) => {
     const graph = stores.graph as unknown as { db: Neo4jRunner; t(x: string): string };
     await graph.db.write('test.unrecord', (tx) => tx.run('MATCH (e:PendingMerge {tenant: $tenant}) DELETE e', { tenant: graph.t(T) }));
     const [legacy] = await stores.graph.pendingMerges(T);
-    assert.deepEqual(legacy, { fromId: x.id, intoId: y.id, utteranceIds: [], startedAt: new Date(0).toISOString(), touchedAt: new Date(0).toISOString() });
+    assert.deepEqual(legacy, { fromId: x.id, intoId: y.id, utteranceIds: [], startedAt: new Date(0).toISOString(), touchedAt: new Date(0).toISOString(), unrecorded: true });
     assert.equal(await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: Date.now(), log, publish }), null);
     assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
     assert.deepEqual(await stores.graph.pendingMerges(T), []);
     assert.deepEqual(await stores.graph.retiredParticipant(T, x.id), { mergedInto: y.id });
     assert.ok((await stores.graph.getUtterances(T, touched)).every((u) => u.speakerId === y.id || u.addresseeIds.includes(y.id)));
+    // What the older version re-pointed before it stopped is not recorded: every turn of the survivor is re-indexed.
+    assert.deepEqual([...queued].sort(), [...touched].sort());
     assert.ok(await stores.graph.deleteParticipant(T, y.id));
   }));
 });
+
+describe('Neo4j: a long merge renews its lease with each batch', { skip: NEO4J_SKIP }, () => {
+  test('a pass whose lease, counted from the merge\'s start, is over leaves it alone: a batch since renewed it', () => afterCrash(neo4jBackend, async ({ stores, log, logged, queued }) => {
+    const [pending] = await stores.graph.pendingMerges(T);
+    const [started, touched] = [Date.parse(pending!.startedAt), Date.parse(pending!.touchedAt)];
+    assert.ok(touched > started, 'the speakers\' batch, done after the merge began, renewed its lease');
+    const leaseMs = 60_000;
+    assert.equal(await finishAbandonedMerges(stores, T, { leaseMs, now: started + leaseMs, log, publish }), touched - started);
+    assert.deepEqual(logged, []);
+    assert.equal(queued.size, 0);
+    assert.equal((await stores.graph.pendingMerges(T)).length, 1);
+  }));
+});
+
+for (const { name, make, skip } of backends) {
+  describe(`${name}: a merge whose survivor was erased before its tail ran`, { skip }, () => {
+    test('the pass erases what the merged-away one still owns, with its entity records and the attributes it derived', async () => {
+      const backend = make();
+      try {
+        const stores = backend.open();
+        try {
+          const [x, y, w] = [await stores.graph.createParticipant(T, { name: 'Xena' }), await stores.graph.createParticipant(T, { name: 'Yves' }), await stores.graph.createParticipant(T, { name: 'Wren' })];
+          const [told] = await stores.memory.addFacts(T, [{ ...fact('Wren lives in Oslo', x.id), subjectId: w.id, kind: 'profile', slot: 'lives_in', value: 'Oslo' }]);
+          await rederiveAttributes(stores.graph, stores.memory, T, [{ participantId: w.id, slot: 'lives_in' }]);
+          assert.equal((await stores.graph.getParticipant(T, w.id))?.attributes.lives_in, 'Oslo');
+          const oslo = await stores.entities.upsertEntity(T, { name: 'Oslo', description: 'Oslo: a city', schemaId: 'sch_places' });
+          await stores.entities.addMemories(T, oslo.id, { factIds: [told!.id] });
+          // The graph's part is done, then the process stops before the memory tail; the survivor is merged into Zoe,
+          // erased since by an older version that did not finish pending merges first.
+          const relabel = stores.memory.relabelParticipant.bind(stores.memory);
+          stores.memory.relabelParticipant = async () => { throw new Error('process crashed'); };
+          await assert.rejects(mergeParticipantsByHand(stores, T, x.id, y.id, publish), /process crashed/);
+          stores.memory.relabelParticipant = relabel;
+          const z = await stores.graph.createParticipant(T, { name: 'Zoe' });
+          await mergeParticipantsByHand(stores, T, y.id, z.id, publish);
+          assert.ok(await stores.graph.deleteParticipant(T, z.id));
+          const logged: string[] = [];
+          const line = (_: object, message: string): void => void logged.push(message);
+          await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: later(), log: { info: line, warn: line, error: line }, publish });
+          assert.deepEqual(logged, ['a merge cut short before led to a participant erased since: what the merged-away participant still owned was erased']);
+          assert.equal(await speakerOf(stores, told!.id), undefined);
+          assert.deepEqual(await stores.entities.entitiesOfMemories(T, [told!.id]), [], 'the entity index forgets the erased fact');
+          assert.deepEqual(await stores.entities.getEntities(T, [oslo.id]), [], 'an entity about nothing else goes');
+          assert.equal((await stores.graph.getParticipant(T, w.id))?.attributes.lives_in, undefined, 'the attribute it derived goes');
+        } finally {
+          await stores.close();
+        }
+      } finally {
+        await backend.cleanUp();
+      }
+    });
+  });
+}

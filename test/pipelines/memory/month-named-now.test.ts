@@ -3,12 +3,12 @@
  * rest still ahead, not December 2027; "next December" said in December is next year's.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { findDates } from '../../../pipelines/memory/relative-date.js';
 import { monthAheadYear } from '../../../pipelines/memory/month-ahead.js';
 import { staySpan } from '../../../pipelines/memory/stay-span.js';
 import { STAY_SLOT } from '../../../pipelines/memory/stays.js';
-import { turnSessions, type TurnSessions } from '../../helpers/turn-sessions.js';
+import { turnSessionsForSuite } from '../../helpers/turn-sessions.js';
 
 /** Saturday 5 December 2026, 10:00 UTC. */
 const DEC_5 = '2026-12-05T10:00:00.000Z';
@@ -41,13 +41,7 @@ describe('a month named while in it', () => {
   });
 
   describe('through consolidation', () => {
-    let fx: TurnSessions;
-    before(async () => {
-      fx = await turnSessions('month-now', ['Eve', 'Fay'], DEC_5, 60_000);
-    });
-    after(async () => {
-      await fx.close();
-    });
+    const fx = turnSessionsForSuite('month-now', ['Eve', 'Fay'], DEC_5, 60_000);
 
     test('"for two weeks in December" said on 5 December: a stay now, ending 19 December 2026', async () => {
       await fx.say(fx.people.Eve!, fx.people.Fay!, "I'm in Madrid for two weeks in December.", DEC_5);

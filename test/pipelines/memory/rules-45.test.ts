@@ -65,6 +65,9 @@ describe('rules 45: fact text a person would write', () => {
     assert.deepEqual(await after('I met Kim and Lisa yesterday.', "She said she's pregnant."), ["She said she's pregnant"]);
     assert.deepEqual(await contents('She is moving to Rome.'), ['She is moving to Rome']);
     for (const c of await contents('It was great, we went to the beach.')) assert.doesNotMatch(c, /^(?:it|she|he|they)\b/i);
+    // The subject is named once after the opening pronoun is told, not before as well: the pronoun read as a subject
+    // turned "he" after "her" into "they" ("Pete told her they are moving").
+    assert.deepEqual(await after('how is your uncle pete', 'He told her he is moving to Canada.'), ['Pete told her he is moving to Canada']);
   });
 
   test('generic nouns are no liking and greetings are no persona target', async () => {

@@ -4,12 +4,12 @@
  * rule path (UPDATE and DELETE) and on the LLM decider's path (decide-v5, answered by the TEST DOUBLE), in code.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ChatRequestBody } from '../../doubles/openai-double.js';
 import type { Fact } from '../../../graph/memory-store.js';
 import { inSaidOrder } from '../../../pipelines/memory/said-order.js';
 import { currentTurn, llmConsolidation, withLlmDouble } from '../../helpers/llm-consolidation.js';
-import { turnSessions, type TurnSessions } from '../../helpers/turn-sessions.js';
+import { turnSessionsForSuite } from '../../helpers/turn-sessions.js';
 
 const DEC_1 = '2026-12-01T10:00:00.000Z';
 const OCT_1 = '2026-10-01T10:00:00.000Z';
@@ -35,13 +35,7 @@ describe('decisions in the order things were said', () => {
   });
 
   describe('through consolidation (rules)', () => {
-    let fx: TurnSessions;
-    before(async () => {
-      fx = await turnSessions('said-order', ['Cy', 'Di'], DEC_1, 60_000);
-    });
-    after(async () => {
-      await fx.close();
-    });
+    const fx = turnSessionsForSuite('said-order', ['Cy', 'Di'], DEC_1, 60_000);
 
     test('an older home said after a newer one is history, closed where the newer began; the newer stays', async () => {
       await fx.say(fx.people.Cy!, fx.people.Di!, 'I live in Bristol.', DEC_1);
