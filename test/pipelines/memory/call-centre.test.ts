@@ -96,12 +96,12 @@ describe('fix7b: homes told by address, and misheard ones', () => {
     assert.deepEqual(profileUpdates, []);
   });
 
-  test('a low recogniser confidence fills the slot only with a place WordNet knows', async () => {
-    const leeds = await extract('i moved to leeds', { a: 'Sarah', b: 'Tom' }, ['b'], 0.2);
-    assert.deepEqual(slotsOf(leeds.facts), ['lives_in=leeds']);
-    const unknown = await extract('i moved to brexton', { a: 'Sarah', b: 'Tom' }, ['b'], 0.2);
-    assert.deepEqual(slotsOf(unknown.facts), []);
-    const heard = await extract('i moved to brexton', { a: 'Sarah', b: 'Tom' }, ['b'], 0.9);
-    assert.deepEqual(slotsOf(heard.facts), ['lives_in=brexton']);
+  test('a word that may be a town fills the slot, whatever the confidence (the decider weighs that)', async () => {
+    for (const confidence of [0.2, 0.9]) {
+      const leeds = await extract('i moved to leeds', { a: 'Sarah', b: 'Tom' }, ['b'], confidence);
+      assert.deepEqual(slotsOf(leeds.facts), ['lives_in=leeds']);
+      const unlisted = await extract('i moved to brexton', { a: 'Sarah', b: 'Tom' }, ['b'], confidence);
+      assert.deepEqual(slotsOf(unlisted.facts), ['lives_in=brexton']);
+    }
   });
 });
