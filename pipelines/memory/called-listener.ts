@@ -8,6 +8,7 @@
 import { findVocatives } from '../speaker/name-patterns.js';
 import type { ExtractionInput, ExtractionResult } from './extractor.js';
 import { findDates } from './relative-date.js';
+import { apologyCalls } from './apology-call.js';
 
 /** Ids given to the people called for the rules' perspective only; never stored. */
 const CALLED = '~called:';
@@ -18,7 +19,8 @@ export function calledNames(input: ExtractionInput): string[] {
   if (u.addresseeIds.length > 0) return [];
   const own = (input.names[u.speakerId] ?? '').toLowerCase();
   // "Sunday, I went to the market": a day or a month opening a sentence is when, not whom.
-  return findVocatives(u.text).filter((name) => name.toLowerCase() !== own && findDates(name, u.time).length === 0);
+  // "i am sorry james i will…": unpunctuated, the name after an apology is called too (fix7b).
+  return [...new Set([...findVocatives(u.text), ...apologyCalls(u.text)])].filter((name) => name.toLowerCase() !== own && findDates(name, u.time).length === 0);
 }
 
 /** Runs `extract` with the people called as the turn's listeners, and takes them out of what it returns. */

@@ -151,7 +151,7 @@ const MOVE_CUE = /\b(?:moved|moving|relocated|(?:new|own|first)\s+(?:place|flat|
 /** A stay, not a home: a holiday, a trip, a visit, a hotel, a stay told for a time. */
 const STAY = /\b(?:holiday|holidays|vacation|trip|visit|visiting|hotel|hostel|staying|stopover|for\s+(?:the|a|one|two|three|a few|a couple of)\s+(?:night|nights|day|days|week|weeks|weekend|fortnight))\b/i;
 /** A dwelling: "a little terraced house", "a one-bed", "a flat". */
-const DWELLING = /\b(?:flat|house|home|place|apartment|bungalow|cottage|terrace|terraced|semi|maisonette|studio|one-bed|two-bed|three-bed|bedsit|digs|houseshare|house share)\b/i;
+export const DWELLING = /\b(?:flat|house|home|place|apartment|bungalow|cottage|terrace|terraced|semi|maisonette|studio|one-bed|two-bed|three-bed|bedsit|digs|houseshare|house share)\b/i;
 /** Where one lives now, by meaning: "we're in a little terraced house in Ashby now", "we've moved into a flat on Mill Lane". */
 const HOME_NOW: RegExp[] = [
   /\b(?:I|we)(?:\s+\w+ly|\s+just|\s+finally)?(?:\s+have|['’]ve)?\s+moved\s+in(?:to|\s+to)\s+(.+)/i,

@@ -30,6 +30,10 @@ import { pleasantry, withElidedI } from './elided-i.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
+import { withoutApology, withoutPhatic } from './call-phrases.js';
+import { withApologyCall } from './apology-call.js';
+import { withHeardPlaces } from './heard-places.js';
+import { statedIdentifier } from './identifiers.js';
 
 export { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 export { pleasantry, withElidedI } from './elided-i.js';
@@ -116,7 +120,10 @@ export class EmbeddedExtractor implements Extractor {
 
   extract(input: ExtractionInput): Promise<ExtractionResult> {
     // "Eve, I'll water your plants", said to no one present: "your" is Eve's (`withCalledListeners`).
-    return withCalledListeners(input, (read) => this.#extract(read));
+    // "i am sorry james i will process your refund": "your" is James's, the listener no one had named (fix7b).
+    // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).
+    const called = withApologyCall(input);
+    return withCalledListeners(called, (read) => this.#extract(read)).then((r) => withHeardPlaces(r, input.current));
   }
 
   async #extract(input: ExtractionInput): Promise<ExtractionResult> {
@@ -132,7 +139,9 @@ export class EmbeddedExtractor implements Extractor {
     // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutFillers(u.text)))).flatMap(retractionAndClause).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
+    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(u.text))))).flatMap(retractionAndClause)
+      // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
+      .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);
@@ -154,6 +163,17 @@ export class EmbeddedExtractor implements Extractor {
         if (earlier) {
           facts.push(this.#fact(u, { content: capitalise(`${display(u.speakerId)} withdrew: ${resolvePronouns(earlier.text, who())}`),
             kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.7 }, true, [earlier.id]));
+        }
+        continue;
+      }
+      // "yes my order number is four five seven two one": the number, joined, is the speaker's (fix7b).
+      const identifier = statedIdentifier(raw);
+      if (identifier) {
+        const owner = identifier.owner === 'speaker' ? u.speakerId : u.addresseeIds[0];
+        if (owner) {
+          facts.push(this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
+            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false));
+          profileUpdates.push({ participantId: owner, attribute: identifier.slot, value: identifier.value, referIds: [u.id], confidence: 0.8 });
         }
         continue;
       }

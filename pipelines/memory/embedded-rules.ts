@@ -14,6 +14,7 @@ import { reportedStayFacts, stayFacts } from './stays.js';
 import { withoutTurnedDown } from './rejected-alternative.js';
 import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 import { couldBeName } from '../speaker/name-words.js';
+import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 
 /** One sentence and who is speaking to whom. */
@@ -209,6 +210,9 @@ function background(c: RuleContext): RuleFact[] {
   const titled = title ? jobHeld(title, c) : null;
   if (titled) add('occupation', `works as ${/^[aeiou]/i.test(titled) ? 'an' : 'a'}`, titled, 0.75);
   add('lives_in', 'lives in', s.match(new RegExp(`${I}(?:\\s+now|\\s+currently)?\\s+(?:live|am living|['’]m living)\\s+in\\s+(.+)`, 'i'))?.[1]);
+  // "I live at twelve Baker Street in Manchester": the town is the home, the address kept in the fact (fix7b).
+  const home = homeAddress(s, (said) => cutPlaceAt(said, STOP_VALUE));
+  if (home) add('lives_in', home.town ? `lives at ${home.address} in` : 'lives at', home.town ?? home.address);
   add('lives_in', 'moved to', s.match(new RegExp(`${I}(?:\\s+just|\\s+recently)?\\s+(?:moved|have moved|['’]ve moved|['’]ve just moved)\\s+to\\s+(.+)`, 'i'))?.[1]);
   add('from', 'is from', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:originally\\s+)?from\\s+(.+)`, 'i'))?.[1]);
   add('age', 'is', s.match(new RegExp(`${I}(?:['’]m| am)\\s+(\\d{1,3})(?:\\s+years old)?\\b`, 'i'))?.[1]);

@@ -30,10 +30,22 @@ const AFTER_NAME = new Set(['and', 'from', 'here', 'speaking', 'calling', 'again
 const GREETINGS = new Set(['hi', 'hey', 'hello', 'yes', 'yeah', 'morning', 'afternoon', 'evening', 'oh', 'ok', 'okay', 'well', 'so', 'good']);
 const ORG_WORDS = new Set(['from', 'speaking', 'calling', 'here', 'with', 'at', 'of']);
 
+/**
+ * A phone greeting before `i`, from the start of the turn: "thank you for calling brightside home services (this is
+ * tom)", "welcome to acme", "you've reached the help desk". Unpunctuated, the firm's name runs up to the introduction.
+ */
+function afterCallOpening(t: Tok[], i: number): boolean {
+  const before = t.slice(0, i).filter((x) => x.pos !== 'PUNCT').map((x) => x.lower);
+  let k = 0;
+  while (GREETINGS.has(before[k] ?? '')) k++;
+  const opening = before.slice(k, k + 5).join(' ');
+  return i - k <= 12 && /^(?:(?:thank you|thanks) for (?:calling|contacting|phoning|ringing) (?!me\b|us\b|back\b)|welcome to |you(?: ?'ve| have) (?:reached|called) )/.test(`${opening} `);
+}
+
 /** The name slots of an utterance: where a name would stand and in which phrasing. */
 function slots(t: Tok[]): { at: number; form: IntroductionForm; strong: boolean }[] {
   const w = (i: number): string => t[i]?.lower ?? '';
-  const startOfTurn = (i: number): boolean => i === 0 || GREETINGS.has(w(i - 1)) || t[i - 1]!.pos === 'PUNCT';
+  const startOfTurn = (i: number): boolean => i === 0 || GREETINGS.has(w(i - 1)) || t[i - 1]!.pos === 'PUNCT' || afterCallOpening(t, i);
   const out: { at: number; form: IntroductionForm; strong: boolean }[] = [];
   for (let i = 0; i < t.length; i++) {
     const is = (k: number): boolean => w(k) === 'is' || w(k) === "'s";

@@ -1,0 +1,74 @@
+/**
+ * What a service call says out of politeness, read before the embedded rules run: the phatic openings and closings
+ * ("thank you for calling Brightside, how can I help you today", "is there anything else", "have a nice day") tell
+ * nothing to remember, and "I'm sorry James, I will…" is an apology and a call by name, not "X is sorry James".
+ * Built for recognised speech too (lower case, no punctuation).
+ */
+import { couldBeName } from '../speaker/name-words.js';
+
+/** Where a firm's name said after "thanks for calling" ends: the next phrase of the call, punctuation or the end. */
+const ORG_END = String.raw`(?=\s+(?:this\s+is|my\s+name|how|what|you['’]re|you\s+are|i['’]m|i\s+am|it['’]s|today|speaking)\b|\s*[,.;:!?]|\s*$)`;
+/** The formulas, each removed wherever it stands in a sentence. */
+const FORMULAS: readonly RegExp[] = [
+  // "thank you for calling brightside home services": not "thanks for calling me back".
+  new RegExp(String.raw`\b(?:thank\s+you|thanks)(?:\s+(?:so|very)\s+much)?\s+for\s+(?:calling|contacting|phoning|ringing)(?!\s+(?:me|us|him|her|them|back)\b)(?:\s+[\w'’&-]+){0,6}?${ORG_END}`, 'gi'),
+  new RegExp(String.raw`\b(?:hello\s+|hi\s+)?(?:and\s+)?welcome\s+to(?:\s+[\w'’&-]+){1,6}?${ORG_END}`, 'gi'),
+  /\bhow\s+(?:can|may|could)\s+(?:i|we)\s+(?:help|assist)(?:\s+you)?(?:\s+today)?\b\??/gi,
+  /\bwhat\s+can\s+(?:i|we)\s+do\s+for\s+you(?:\s+today)?\b\??/gi,
+  /\b(?:is\s+there\s+)?anything\s+else(?:\s+(?:that\s+)?(?:i|we)\s+can\s+(?:help(?:\s+you)?\s+with|do\s+for\s+you|help\s+with))?(?:\s+today)?\b\??/gi,
+  /\b(?:you['’]re|you\s+are)\s+(?:very\s+|most\s+|so\s+)?welcome\b/gi,
+  /\b(?:you\s+)?have\s+a\s+(?:nice|good|great|lovely|wonderful|pleasant)\s+(?:day|evening|afternoon|morning|weekend|one)\b/gi,
+  /\b(?:thank\s+you|thanks)(?:\s+(?:so|very)\s+much)?\s+for\s+(?:your\s+)?(?:call|patience|time|help|holding|waiting)\b/gi,
+];
+/** Words that say nothing once the formulas are gone ("thank you very much", "okay bye"). */
+const COURTESY = /^(?:(?:thank|thanks|you|very|so|much|bye|goodbye|good|yes|yeah|ok|okay|and|great|lovely|perfect|right|hello|hi|take|care|cheers|again|sir|madam|too|all|the|best|then|oh|well|alright|sure|no|problem)\b[\s,.;:!?-]*)+$/i;
+
+/**
+ * `sentence` without its phatic formulas; "" when nothing else is said ("thanks for calling Brightside, how can I help
+ * you today?"). What stays is read as said: "… this is Tom how can I help you" keeps "this is Tom".
+ */
+export function withoutPhatic(sentence: string): string {
+  let out = sentence;
+  for (const re of FORMULAS) out = out.replace(re, ' ');
+  if (out === sentence) return sentence;
+  out = out.replace(/\s+([,.;:!?])/g, '$1').replace(/^[\s,.;:!?-]+/, '').replace(/\s{2,}/g, ' ').trim();
+  return /\p{L}/u.test(out) && !COURTESY.test(out) ? out : '';
+}
+
+/** "I'm (so) sorry James", "sorry James": the apology and the name called after it. */
+const APOLOGY = /^\s*(?:(?:oh|well|so|no|yes|okay|ok)[\s,]+)?(?:(?:i\s+am|i['’]m|im)\s+)?(?:so\s+|very\s+|really\s+|terribly\s+)?sorry(?:\s+about\s+that)?[\s,]+([A-Za-z][a-z'’-]+)\b[\s,.!]*/i;
+
+/**
+ * The first name called in an apology that opens `text` ("i am sorry james i will process your refund"), or null. The
+ * word must be a name (a listed first name, or capitalised in typed text), and a clause by the speaker ("I", "we") or
+ * nothing must follow it: "sorry James is late" calls no one.
+ */
+export function apologyCall(text: string): string | null {
+  const m = APOLOGY.exec(text);
+  const word = m?.[1];
+  if (!m || !word) return null;
+  const rest = text.slice(m[0].length);
+  if (rest.trim() !== '' && !/^(?:i|we|i['’]ll|i['’]m|i['’]ve|i['’]d|we['’]ll|we['’]re|let\s+me)\b/i.test(rest)) return null;
+  // Typed text has capitals besides the pronoun "I" (which the rules write capitalised in recognised speech too).
+  const cased = /\p{Lu}/u.test(text.replace(/\bI\b/g, '')) && /\p{Ll}/u.test(text);
+  if (cased && !/^\p{Lu}/u.test(word)) return null;
+  if (!couldBeName(word.toLowerCase(), undefined, cased)) return null;
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+}
+
+/**
+ * `sentence` without the apology that opens it, and the name called in it: "I'm sorry James, I will process your refund"
+ * → "I will process your refund"; "" when the apology is all it says ("I'm so sorry", "sorry James"). An apology for
+ * something ("I'm sorry for the delay", "sorry I'm late" stays "I'm late") keeps what it is for.
+ */
+export function withoutApology(sentence: string, listeners: readonly string[]): string {
+  const bare = /^\s*(?:(?:oh|well|so|no|yes|okay|ok)[\s,]+)?(?:(?:i\s+am|i['’]m|im)\s+)?(?:so\s+|very\s+|really\s+|terribly\s+)?sorry(?:\s+about\s+that)?\b[\s,.!]*/i;
+  const m = bare.exec(sentence);
+  if (!m) return sentence;
+  let rest = sentence.slice(m[0].length);
+  const called = apologyCall(sentence);
+  const name = called ?? listeners.find((n) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(rest));
+  if (name && rest.toLowerCase().startsWith(name.toLowerCase())) rest = rest.slice(name.length).replace(/^[\s,.!]+/, '');
+  if (rest.trim() === '') return '';
+  return /^(?:i|we)\b/i.test(rest) ? rest.charAt(0).toUpperCase() + rest.slice(1) : sentence;
+}

@@ -1,0 +1,66 @@
+/**
+ * "yes my order number is four five seven two one": a number a speaker states for themselves or their listener (an
+ * order, account, booking, ticket… number or reference), with the digits read out joined ("45721"). Recognised speech
+ * spells digits out one by one, and says "oh" for zero and "double three" for "33".
+ */
+
+/** A stated identifier: whose it is, what it numbers and its value. */
+export interface StatedIdentifier {
+  owner: 'speaker' | 'addressee';
+  /** What it numbers, as said: "order number", "booking reference". */
+  what: string;
+  /** The slot and profile attribute it fills: "order_number", "booking_reference". */
+  slot: string;
+  /** The digits (and letters) joined: "45721", "AB123". */
+  value: string;
+}
+
+const THINGS = 'order|account|reference|booking|ticket|customer|membership|member|policy|case|tracking|invoice|claim|confirmation|reservation|phone|mobile|postcode';
+const STATED = new RegExp(String.raw`^(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er|erm|sure)\b[\s,]+)*(my|our|your)\s+((?:${THINGS})(?:\s+(?:number|no|reference|ref|id|code))?)\s+(?:is|['’]s)\s+(.+?)\s*[.!]?$`, 'i');
+const DIGITS: Record<string, string> = { zero: '0', oh: '0', o: '0', nought: '0', one: '1', two: '2', three: '3', four: '4', five: '5',
+  six: '6', seven: '7', eight: '8', nine: '9' };
+const TENS: Record<string, string> = { ten: '10', eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15', sixteen: '16',
+  seventeen: '17', eighteen: '18', nineteen: '19', twenty: '2', thirty: '3', forty: '4', fifty: '5', sixty: '6', seventy: '7', eighty: '8', ninety: '9' };
+const REPEAT: Record<string, number> = { double: 2, triple: 3 };
+
+/**
+ * The digits and letters read out at the start of `said`, joined ("four five seven two one" → "45721", "double oh
+ * seven" → "007", "forty five" → "45", "45721" as it is); null when it opens with no number or gives fewer than two.
+ */
+export function spokenNumber(said: string): string | null {
+  const words = said.toLowerCase().split(/[\s,-]+/).filter((w) => w.length > 0);
+  let out = '';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const times = REPEAT[w];
+    const next = words[i + 1] ?? '';
+    if (times && (DIGITS[next] ?? /^\d$/.test(next))) {
+      out += (DIGITS[next] ?? next).repeat(times);
+      i++;
+    } else if (/^\d+$/.test(w)) out += w;
+    else if (DIGITS[w] !== undefined) out += DIGITS[w];
+    else if (TENS[w] !== undefined) {
+      const tens = TENS[w];
+      const unit = DIGITS[next];
+      // "forty five" → 45, "forty" → 40; "ten" … "nineteen" stand alone.
+      if (tens.length === 1 && unit !== undefined && unit !== '0') {
+        out += tens + unit;
+        i++;
+      } else out += tens.length === 1 ? `${tens}0` : tens;
+    } else if (/^[a-z]\d+$|^\d+[a-z]$/.test(w)) out += w.toUpperCase();
+    else break;
+  }
+  return out.length >= 2 ? out : null;
+}
+
+/** The identifier `sentence` states ("my order number is four five seven two one"), or null. */
+export function statedIdentifier(sentence: string): StatedIdentifier | null {
+  const m = STATED.exec(sentence.trim());
+  if (!m) return null;
+  const [, whose, what, said] = m as unknown as [string, string, string, string];
+  const value = spokenNumber(said);
+  if (!value) return null;
+  const thing = what.toLowerCase().replace(/\s+/g, ' ');
+  const named = /\s/.test(thing) ? thing : `${thing} number`;
+  return { owner: /^your$/i.test(whose) ? 'addressee' : 'speaker', what: named, slot: named.replace(/\s+/g, '_'), value };
+}
