@@ -1,6 +1,6 @@
 import type { EntityIndex } from '../../graph/entity-index.js';
 import type { TenantId } from '../../graph/types.js';
-import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { cosine, type TextEmbedder } from '../embeddings/text-embedder.js';
 import type { CategoryHead } from './category-head.js';
 import type { WordNet } from './wordnet.js';
 
@@ -104,7 +104,7 @@ export async function categoryEntities(
     const last = words[words.length - 1] as string;
     const base = wordnet ? wordnet.baseForms(last, 'noun')[0] ?? last : last.replace(/([^s])s$/, '$1');
     if (own.has(base) || own.has(e.key)) continue;
-    let score = dot(query, e.vector);
+    let score = cosine(query, e.vector);
     if (wordnet && isKindOf(wordnet, base, category)) score += KIND_BONUS;
     if (score >= minScore) scored.push({ id: e.id, key: e.key, score });
   }
@@ -146,10 +146,4 @@ function isKindOf(wordnet: WordNet, noun: string, category: CategoryHead): boole
   const targets = new Set([category.head, category.phrase.replace(/ /g, '_')]);
   return wordnet.nounKinds(noun).some((k) => k.ancestors.slice(0, KIND_STEPS)
     .some((a) => targets.has(a) || a.endsWith(`_${category.head}`)));
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
 }
