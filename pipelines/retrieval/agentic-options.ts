@@ -156,26 +156,6 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   wordnet?: WordNet;
   /** WordNet synonyms per content word for `synonymWeight`; default 4. */
   synonymsPerWord?: number;
-  /**
-   * Weight of the category list in round 1: when the question asks for a category by its head noun ("What instruments
-   * does Mia play?", `categoryHead`), the turns holding an entity that is an instance of it ("playing my violin"): the
-   * entity names closest to the category word by word-level cosine (`categoryTurns`).
-   * Default 0 (off).
-   */
-  categoryWeight?: number;
-  /**
-   * Boost of a turn or fact that names an instance of the question's category (the same entities as `categoryWeight`'s):
-   * its score × (1 + boost) in the final ranking. Default 0 (off).
-   */
-  categoryBoost?: number;
-  /** Most entities the category list and boost take; default 8. */
-  categoryEntities?: number;
-  /** Least cosine between the category word and an entity's name; default 0.72. */
-  categoryMinScore?: number;
-  /** Entities WordNet files under the category rank a little closer to it (`wordnet`, `categoryTurns`); default false. */
-  categoryWordNet?: boolean;
-  /** Only the named subjects' own turns in the category list, when the question names one; default true. */
-  categorySubjectOnly?: boolean;
 }
 
 /**

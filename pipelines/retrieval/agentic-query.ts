@@ -8,7 +8,6 @@ import { NameResolver } from './memory-items.js';
 import { namedSpeakerFactor, statedShares, subjectSearchFactors } from './named-subject-match.js';
 import { coverage, covers, roundActions, type Action } from './question-policy.js';
 import { boostedSubjects, rewriteQuestion, tokens } from './question-rewrite.js';
-import { categoryEvidence, type CategoryEvidence } from './category-list.js';
 import type { Retriever } from './retriever.js';
 import { evidenceIds } from './turn-evidence.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
@@ -95,8 +94,6 @@ export async function answerQuestion(
   if (!(Number.isInteger(depth) && depth > 0)) throw new RangeError(`namedSearchDepth is a positive whole number, got ${String(depth)}`);
   // Weight factor of the searches filtered to each subject, set from round 1's lists (`namedSearchMatch`).
   let subjectSearch = new Map<string, number>();
-  // The question's category and its instances in memory (`categoryWeight`, `categoryBoost`), read in round 1.
-  let category: CategoryEvidence = { lists: [], holdsInstance: () => false };
 
   for (let round = 1; round <= maxRounds; round++) {
     signal?.throwIfAborted();
@@ -105,10 +102,7 @@ export async function answerQuestion(
     if (actions.length === 0) continue;
     rounds = round;
     history.push(...actions);
-    const [lists, found] = await Promise.all([
-      Promise.all(actions.map((a) => runAction(ctx, a))), round === 1 ? categoryEvidence(ctx, rewritten.subjectIds, options) : null,
-    ]);
-    category = found ?? category;
+    const lists = await Promise.all(actions.map((a) => runAction(ctx, a)));
     if (round === 1 && searchShare > 0 && rewritten.terms.length > 0 && actions.some((a) => a.speakerId && rewritten.subjectIds.includes(a.speakerId))) {
       const ids = [...new Set(lists.flatMap((l) => l.ids.slice(0, depth)))];
       await textsOf(stores.graph, tenant, ids, utterances);
@@ -118,7 +112,7 @@ export async function answerQuestion(
       const f = subjectSearch.get(actions[i]?.speakerId ?? '');
       return f === undefined ? l : { ...l, weight: (l.weight ?? 1) * f };
     });
-    let fused = reciprocalRankFusion([...weighted, ...(round === 1 ? category.lists : [])], rrfK);
+    let fused = reciprocalRankFusion(weighted, rrfK);
     fused = await spreadToNeighbours(stores.graph, tenant, fused, utterances, {
       weight: neighbourWeight, backWeight: options.neighbourBackWeight ?? 0.2, top: cap * 2,
       window: options.neighbourWindow ?? 2, questionBoost: options.questionBoost ?? 0.5, sessionWeight: options.sessionWeight ?? 0,
@@ -153,7 +147,6 @@ export async function answerQuestion(
   const timeBoost = options.timeBoost ?? 0.5;
   const answerType = expectedAnswerType(input.question);
   const typeBoost = options.answerTypeBoost ?? 1;
-  const instanceBoost = options.categoryBoost ?? 0;
   const timeAnswers = options.timeAnswers ?? 'words';
   if (!TIME_ANSWER_MODES.includes(timeAnswers)) throw new RangeError(`timeAnswers is one of ${TIME_ANSWER_MODES.join(', ')}, got ${String(timeAnswers)}`);
   const holdsType = (m: { text: string; time: string; eventTime?: string | null }): boolean =>
@@ -186,7 +179,7 @@ export async function answerQuestion(
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = typeBoost > 0 && holdsType(m);
     return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
-      (here ? 1 + sessionBoost : 1) * (instanceBoost > 0 && category.holdsInstance(m.text) ? 1 + instanceBoost : 1);
+      (here ? 1 + sessionBoost : 1);
   };
   const answeredWeight = options.answeredWeight ?? 0.5;
   // A reply is read with the question it answers (`answeredWeight`): the best candidates only, one read each.

@@ -4,7 +4,6 @@ import type { TenantId } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import type { SecondDenseChannel } from './second-dense.js';
-import { NounVectors } from './category-bridge.js';
 import { EntityMatcher, type EntityMatcherOptions } from './entity-matcher.js';
 import { hydrate, personaCandidates } from './hydrate.js';
 import { NameResolver } from './memory-items.js';
@@ -86,8 +85,6 @@ const now = (): number => performance.now();
 export class Retriever {
   readonly matcher: EntityMatcher;
   readonly schemas: SchemaVectors;
-  /** Word-level vectors of the entities' names, for questions that ask for a category (`categoryTurns`). */
-  readonly nouns: NounVectors;
   readonly #o: Required<Omit<RetrieverOptions, keyof EntityMatcherOptions | 'onRetrieved'>>;
   readonly #onRetrieved: ((timings: RetrievalTimings) => void) | undefined;
   readonly #vectorCache = new Map<string, Promise<Float32Array>>();
@@ -101,7 +98,6 @@ export class Retriever {
     options: RetrieverOptions = {},
   ) {
     this.schemas = new SchemaVectors(entities, embedder);
-    this.nouns = new NounVectors(entities, embedder);
     this.matcher = new EntityMatcher(entities, stores.vectors, this.schemas, options);
     this.#o = {
       maxPool: options.maxPool ?? 3000, minPool: options.minPool ?? 20, schemaEntities: options.schemaEntities ?? 30,
@@ -125,15 +121,13 @@ export class Retriever {
 
   /**
    * Erasure: forget what this retriever keeps that may hold an erased person of `tenant`: question vectors (first and
-   * second dense channel; keyed by text alone, so every tenant's go), the tenant's schema vectors, entity-name table and
-   * entity-name vectors.
+   * second dense channel; keyed by text alone, so every tenant's go), the tenant's schema vectors and entity-name table.
    */
   forget(tenant: TenantId): void {
     this.#vectorCache.clear();
     this.secondDense?.forget();
     this.schemas.forget(tenant);
     this.matcher.forget(tenant);
-    this.nouns.forget(tenant);
   }
 
   /** How many question vectors the first dense channel keeps now (what erasure clears). */
