@@ -25,7 +25,8 @@ const NOT_AT_END = /,\s*(?:and\s+|but\s+)?not\s+([^,.;!?]+?)\s*$/i;
 /** What `sentence` turns down, said as "I / we turned down…", or null: "No coffee for me" → "I turned down coffee". */
 export function refusal(sentence: string): string | null {
   const no = NO_FOR_ME.exec(sentence.trim());
-  if (no && !/^(?:thanks|problem|worries|way|idea|one)$/i.test(no[1]!)) return `${/^us$/i.test(no[2]!) ? 'We' : 'I'} turned down ${no[1]}`;
+  // "No problem for me", "no more for me": nothing named is turned down.
+  if (no && !/^(?:thanks|problem|worries|way|idea|one|more|rush|hurry|pressure|change|difference|need)$/i.test(no[1]!)) return `${/^us$/i.test(no[2]!) ? 'We' : 'I'} turned down ${no[1]}`;
   const pass = PASS_ON.exec(sentence.trim());
   if (pass && !/^(?:it|that|this|them)$/i.test(pass[2]!)) return `${pass[1]} turned down ${pass[2]}`;
   return null;

@@ -61,6 +61,7 @@ describe('rules 48: fact text leftovers', () => {
     assert.deepEqual(await kinds("I'll pass on coffee."), [['statement', 'Ana turned down coffee']]);
     assert.deepEqual(await kinds("I think I'll pass on the dessert, thanks."), [['statement', 'Ana turned down the dessert']]);
     assert.deepEqual(await facts('No problem for me, thanks.'), []);
+    assert.deepEqual(await facts('no more for me thanks'), []);
   });
 
   test('"X, not Y" and "not Y but X": the fact is X, and Y is turned down', async () => {
