@@ -52,6 +52,8 @@ describe('rules 48: fact text leftovers', () => {
     // On rules 47: "Nora love it there", "Nora are moving…".
     assert.deepEqual(await after('How is your cousin Nora?', 'They love it there.'), ['Nora loves it there']);
     assert.deepEqual(await after('How is your cousin Nora?', 'They are moving again in May.'), ['Nora is moving again in May 2027']);
+    // "I'm" is no one's name: "I'm're full of potholes" on rules 47 (LoCoMo dev).
+    assert.deepEqual(await after("Wow, so I'm told.", "They're full of potholes."), ["They're full of potholes"]);
   });
 
   test('a thing refused is turned down, no promise and not nothing', async () => {
