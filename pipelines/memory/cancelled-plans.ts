@@ -2,11 +2,14 @@
  * What a cancelled plan takes with it (life5): "I'm going to Madrid next month, I'll stay at my cousin's", then "Actually
  * I won't go to Madrid after all" ends the trip and the stay told with it, in the same session or a later one. What was
  * told with the plan and hangs on it: a fact of the same utterance and subject that has not begun yet (a stay said
- * ahead, `staying_in` from its start) or a plan to stay ("Ana will stay at a hostel there"). Nothing else said with it
- * ("…and I'll call you tomorrow") and nothing said apart from it ends.
+ * ahead, `staying_in` from its start) or a plan to stay ("Ana will stay at a hostel there"). A stay told in a later
+ * utterance of the same conversation ("I'm flying to Lisbon on Friday." … "I'll stay at your place for the weekend.")
+ * hangs on it too (text6), unless it names a place the plan does not ("I'm staying in Bath this weekend"). Nothing else
+ * said with it ("…and I'll call you tomorrow") and nothing said in another conversation ends.
  */
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
+import { STAY_SLOT } from './stays.js';
 
 /** Kinds a cancellation closes, and whose stays it takes with them. */
 const PLANNED = new Set(['plan', 'commitment', 'request']);
@@ -16,13 +19,28 @@ function hangsOnPlan(f: Fact, saidAt: string): boolean {
   return f.validFrom > saidAt || (PLANNED.has(f.kind) && f.planObject?.verb === 'stay');
 }
 
+/** A stay: `staying_in`, or a plan to stay. */
+function isStay(f: Fact): boolean {
+  return f.slot === STAY_SLOT || (PLANNED.has(f.kind) && f.planObject?.verb === 'stay');
+}
+
+/** True when the stay `f`, told after `plan` in its conversation, names no place the plan does not ("Bath" beside Oslo). */
+function toldApartFor(f: Fact, plan: Fact): boolean {
+  if (!isStay(f) || f.sessionId !== plan.sessionId || f.time < plan.time) return false;
+  const told = plan.content.toLowerCase();
+  const places = f.slot === STAY_SLOT && f.value ? [f.value]
+    : [...(/\bstay(?:ing)?\b(.*)$/i.exec(f.content)?.[1] ?? '').matchAll(/\b([A-Z][\p{L}-]+)\b(?!['’]s)/gu)].map((m) => m[1]!);
+  return places.every((p) => told.includes(p.toLowerCase()));
+}
+
 /** The current facts that hang on the plans of `closed` (closed by a cancellation said at `saidAt`), not closed yet. */
 export async function dependentsOf(memory: MemoryStore, tenant: TenantId, closed: readonly Fact[], saidAt: string): Promise<Fact[]> {
   const out = new Map<string, Fact>();
   for (const plan of closed.filter((f) => PLANNED.has(f.kind))) {
     const told = new Set(plan.referIds);
     for (const f of await memory.listFacts(tenant, { subjectId: plan.subjectId, limit: 200 })) {
-      if (f.id === plan.id || closed.some((c) => c.id === f.id) || !f.referIds.some((id) => told.has(id))) continue;
+      if (f.id === plan.id || closed.some((c) => c.id === f.id)) continue;
+      if (!f.referIds.some((id) => told.has(id)) && !toldApartFor(f, plan)) continue;
       if (hangsOnPlan(f, saidAt)) out.set(f.id, f);
     }
   }

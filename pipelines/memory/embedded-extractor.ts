@@ -34,6 +34,8 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
+import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
+import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
 
 export { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 export { pleasantry, withElidedI } from './elided-i.js';
@@ -139,9 +141,12 @@ export class EmbeddedExtractor implements Extractor {
     // "No, Dora moved back to Paris": a correction, told as the statement after it (rules 44).
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
+    // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
+    // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
     const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(u.text))))).flatMap(retractionAndClause)
-      // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
-      .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0).map((s) => withoutCorrectingNo(withoutVocative(s, listeners))).filter((s) => !pleasantry(this.#nlp, s, listeners))
+      .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
+      .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
+      .filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).
       .flatMap(forNowClauses);
@@ -309,6 +314,10 @@ export class EmbeddedExtractor implements Extractor {
         sentenceFacts.push(this.#fact(view, { content: capitalise(absoluteDates(this.#render(text, me()), found)), kind: 'statement',
           subject: 'speaker', slot: null, value: null, confidence: 0.6 }, retraction, undefined, eventTime));
       }
+      // "I want tea, not coffee": the fact is the choice, and the thing turned down one of its own (text6).
+      if (choiceWithRefusal(text)) this.#refusedApart(sentenceFacts, (refused) => this.#fact(view, { content: capitalise(this.#render(
+        `${/^\W*we\b/i.test(text) ? 'We' : 'I'} turned down ${refused}`, { ...me(), inclusive: inclusiveWe(text, me()) })), kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
+      false, undefined, eventTime));
       // What a plan, commitment, request, proposal or outcome is about: read once per sentence, as said.
       const open = (f: ExtractedFact): boolean => !f.retraction && (f.slot === null || f.slot.startsWith('plan:'));
       // A cancellation ("I'm not going to sell the bike after all") is a withdrawal that names the plan it cancels.
@@ -360,6 +369,18 @@ export class EmbeddedExtractor implements Extractor {
     return { facts: this.#written(facts, input, display), profileUpdates };
   }
 
+  /** `facts` of a choice told without the thing turned down, which `turnedDown` makes a fact of its own (once). */
+  #refusedApart(facts: ExtractedFact[], turnedDown: (refused: string) => ExtractedFact): void {
+    let refused: string | null = null;
+    for (const [i, f] of facts.entries()) {
+      const apart = f.retraction ? null : withoutRefused(f.content);
+      if (!apart) continue;
+      facts[i] = { ...f, content: apart.kept };
+      refused ??= apart.refused;
+    }
+    if (refused) facts.push(turnedDown(refused));
+  }
+
   /**
    * The facts as a person would write them (text5): a subject named once ("Ana can't lift heavy things, they hurt their
    * back"), and none opening with a bare pronoun: "She did…" tells of the one person the previous turns name, else it
@@ -373,7 +394,10 @@ export class EmbeddedExtractor implements Extractor {
       // Named once after the opening pronoun is told (the name it takes may be said again later in the fact).
       const content = withoutOpeningPronoun(f.content,
         () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
-      return content === null ? [] : [{ ...f, content: namedOnce(this.#nlp, content) }];
+      if (content === null) return [];
+      // "They love it there" told of one person: "Nora loves it there"; "they likes": "they like" (text6).
+      const one = /^they\b/i.test(f.content) && people?.length === 1 ? oneAgreeing(this.#nlp, content, people[0]!) : content;
+      return [{ ...f, content: theyAgreeing(this.#nlp, namedOnce(this.#nlp, one)) }];
     });
   }
 

@@ -207,5 +207,21 @@
  * 47: a withdrawal that opens a sentence ("Scratch that, I won't go to Oslo", "Actually, scrap that, I'll stay in Leeds",
  * unpunctuated "scrap that i won't go") is the withdrawal and then the clause after it, each read on its own; the clause
  * had been lost, and once rules 45 left out "Actually," no fact came of it at all. "Scrap" withdraws as "scratch" does.
+ * 48 (text6): fact text leftovers. A possessive of the subject named again before adjectives is a pronoun too ("Ana enjoys
+ * their new job", not "…Ana's new job"; fact-names.ts); a joint subject ("Ana and Tom") said again is "they", its
+ * possessive "their" ("Ana and Tom will visit their parents"); "they" takes a plural verb ("they also like", not "likes"),
+ * and a "they" told as the one person named before a singular one ("Nora loves it there"; verb-agreement.ts); a thing
+ * refused ("No coffee for me, thanks", "I'll pass on coffee") is a fact "Ana turned down coffee", not an open promise or
+ * nothing; a choice said with what it turns down ("I want tea, not coffee", "I'll have not the fish but the chicken",
+ * "Not coffee but tea, please") is the choice ("Ana wants tea") and the thing turned down a fact of its own
+ * (turned-down.ts). Decisions of the same round: a stay told in a later utterance of the conversation of a trip, naming
+ * no other place, ends when the trip is cancelled (cancelled-plans.ts).
+ * Also 48 (fix7b, call-centre speech): a phone greeting or closing ("thanks for calling X", "how can I help you", "is
+ * there anything else", "have a nice day") and an apology ("i am sorry james") are no fact (call-phrases.ts); the name after
+ * an apology is the unnamed listener's for that turn ("process James's refund"; apology-call.ts); "(yes) my order /
+ * account / booking / reference number is four five seven two one" is a profile attribute (`order_number=45721`;
+ * identifiers.ts); "I live at twelve Baker Street in Manchester" fills `lives_in` with the town, the fact keeping the
+ * address (home-address.ts); a `lives_in` value that does not read as a place ("leave my new", a mishearing) is kept as
+ * a statement and fills no slot (heard-places.ts).
  */
-export const EMBEDDED_RULES_VERSION = 47;
+export const EMBEDDED_RULES_VERSION = 48;

@@ -6,20 +6,26 @@
  */
 import type { WinkMethods } from 'wink-nlp';
 import { PEOPLE } from './grammar.js';
+import { PLURAL, plural } from './verb-agreement.js';
 
 /** Words between a subject and its verb that leave the verb as it is ("Ana also works…"). */
 const ADVERBS = new Set(['also', 'still', 'just', 'really', 'now', 'always', 'never', 'often', 'already', 'even', 'usually', 'actually']);
-/** Verbs whose plural form "they" takes is no rule of "-s". */
-const PLURAL: Record<string, string> = {
-  is: 'are', was: 'were', has: 'have', does: 'do', "doesn't": "don't", "isn't": "aren't", "wasn't": "weren't", "hasn't": "haven't",
-  'doesn’t': 'don’t', 'isn’t': 'aren’t', 'wasn’t': 'weren’t', 'hasn’t': 'haven’t',
-};
 /** Verbs after which a name and a bare verb are an object and what it does ("saw Ana leave", "let Ana go"). */
 const OBJECT_BEFORE = new Set(['saw', 'see', 'sees', 'watched', 'watch', 'heard', 'hear', 'let', 'lets', 'made', 'make', 'makes', 'helped', 'help', 'helps', 'had']);
 
-/** The subject that opens `content`: its capitalised name ("Mia", "Ana Lopez") or an unnamed one ("An unnamed speaker"). */
+/** A capitalised name ("Mia", "Ana Lopez"). */
+const NAME = String.raw`[A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)?`;
+/** A joint subject ("Ana and Tom", "Ana, Tom and Ben", "Ana and others"), told again as "they" (text6). */
+const JOINT = new RegExp(String.raw`^${NAME}(?:,\s+${NAME})*\s+and\s+(?:${NAME}|others)(?=\s)`, 'u');
+
+/**
+ * The subject that opens `content`: a joint one ("Ana and Tom"), its capitalised name ("Mia", "Ana Lopez") or an
+ * unnamed one ("An unnamed speaker").
+ */
 function openingSubject(content: string): string | null {
-  const m = /^(?:[Aa]n unnamed speaker|[Tt]he caller|[A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)?)(?=\s)/u.exec(content);
+  const joint = JOINT.exec(content);
+  if (joint && !PEOPLE.has(joint[0].split(/\s+/)[0]!.toLowerCase())) return joint[0];
+  const m = new RegExp(String.raw`^(?:[Aa]n unnamed speaker|[Tt]he caller|${NAME})(?=\s)`, 'u').exec(content);
   if (!m) return null;
   // A kin word or an article opens no name ("The bus…").
   const first = m[0].split(/\s+/)[0]!.toLowerCase();
@@ -34,16 +40,6 @@ function pronounFor(content: string): 'she' | 'he' | 'they' {
   return she && !he ? 'she' : he && !she ? 'he' : 'they';
 }
 
-/** A third-person verb as "they" says it: "is" → "are", "loves" → "love", "watches" → "watch"; past tenses stay. */
-function plural(verb: string): string {
-  const lower = verb.toLowerCase();
-  if (PLURAL[lower]) return PLURAL[lower]!;
-  if (/(?:ss|us|is)$/.test(lower) || !/s$/.test(lower)) return verb;
-  if (/[^aeiou]ies$/.test(lower)) return `${verb.slice(0, -3)}y`;
-  if (/(?:sh|ch|x|z|o)es$/.test(lower)) return verb.slice(0, -2);
-  return verb.slice(0, -1);
-}
-
 /**
  * `content` with its opening subject named once: each later clause whose subject is the same name (the name before a
  * verb, perhaps after an adverb, and not after a verb that makes it an object) says a pronoun instead.
@@ -53,7 +49,7 @@ export function namedOnce(nlp: WinkMethods, content: string): string {
   if (!subject) return content;
   const esc = subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const again = new RegExp(`(,\\s*|\\s+)(${esc})(\\s+)((?:[\\p{L}'’]+\\s+)*?)([\\p{L}'’]+)`, 'giu');
-  const pronoun = pronounFor(content);
+  const pronoun = / and /.test(subject) ? 'they' : pronounFor(content);
   let out = content;
   let from = subject.length;
   for (;;) {
@@ -77,17 +73,25 @@ export function namedOnce(nlp: WinkMethods, content: string): string {
   return ownedOnce(nlp, out, esc, pronoun);
 }
 
+/** Words tagged as nouns after "'s" that own nothing: "Ana's new here", "Ana's back home" ("'s" is "is"). */
+const NO_THING = /^(?:here|there|now|today|tonight|again|too|home|back|away)$/i;
+
 const POSSESSIVE = { she: 'her', he: 'his', they: 'their' } as const;
 
 /**
- * `content` with the subject's name said again as a possessive before a thing or person ("Ana will visit Ana's sister")
- * told with the possessive pronoun ("…their sister"); "Ana's own" stays, as does "'s" for "is" ("Ana's going").
+ * `content` with the subject's name said again as a possessive before a thing or person ("Ana will visit Ana's sister",
+ * "Ana enjoys Ana's new job", "Ana and Tom will visit Ana and Tom's parents") told with the possessive pronoun ("…their
+ * sister", "…their new job"); "Ana's own" stays, as does "'s" for "is" ("Ana's going", "Ana's really happy").
  */
 function ownedOnce(nlp: WinkMethods, content: string, esc: string, pronoun: keyof typeof POSSESSIVE): string {
-  const again = new RegExp(`(?<=\\S\\s+)${esc}['’]s\\s+([\\p{L}-]+)`, 'gu');
-  return content.replace(again, (m: string, word: string) => {
-    if (word.toLowerCase() === 'own') return m;
-    const pos = nlp.readDoc(`the ${word}`).tokens().out(nlp.its.pos)[1];
-    return pos === 'NOUN' || PEOPLE.has(word.toLowerCase()) ? `${POSSESSIVE[pronoun]} ${word}` : m;
+  const again = new RegExp(`(?<=\\S\\s+)${esc}['’]s\\s+([\\p{L}-]+(?:\\s+[\\p{L}-]+){0,2})`, 'gu');
+  return content.replace(again, (m: string, words: string) => {
+    const said = words.split(/\s+/);
+    if (said[0]!.toLowerCase() === 'own') return m;
+    const pos = nlp.readDoc(`the ${words}`).tokens().out(nlp.its.pos).slice(1);
+    // The thing or person owned: the first noun, after adjectives only ("new job", "really old car").
+    const noun = said.findIndex((w, i) => (pos[i] === 'NOUN' && !NO_THING.test(w)) || PEOPLE.has(w.toLowerCase()));
+    if (noun < 0 || pos.slice(0, noun).some((p) => p !== 'ADJ' && p !== 'ADV')) return m;
+    return `${POSSESSIVE[pronoun]} ${words}`;
   });
 }

@@ -17,6 +17,18 @@ export async function extractSaid(text: string, time: string, speaker: Said, add
   });
 }
 
+/**
+ * The facts' texts of `text` said by Tom (`tom`) to Ana (`ana`) at `time`, after `before` said by Ana to Tom in the same
+ * session: how a fact reads with a previous turn to resolve it.
+ */
+export async function contentsAfter(before: string, text: string, time: string): Promise<string[]> {
+  const turn = (id: string, speakerId: string, said: string, seq: number) => ({ id, sessionId: 's', speakerId,
+    addresseeIds: [speakerId === 'ana' ? 'tom' : 'ana'], text: said, startMs: null, endMs: null, time, confidence: null, audioRef: null, seq });
+  const { facts } = await new EmbeddedExtractor().extract({ current: turn('u2', 'tom', text, 2), previous: [turn('u1', 'ana', before, 1)],
+    names: { ana: 'Ana', tom: 'Tom' } });
+  return facts.map((f) => f.content);
+}
+
 /** The facts of {@link extractSaid}. */
 export async function factsSaid(text: string, time: string, speaker: Said, addressee: Said, others: readonly Said[] = []): Promise<ExtractedFact[]> {
   return (await extractSaid(text, time, speaker, addressee, others)).facts;

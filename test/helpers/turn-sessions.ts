@@ -16,9 +16,10 @@ export interface TurnSessions {
   people: Record<string, string>;
   /**
    * One utterance in a session of its own, `stepMs` after the previous one (or at `at`, an ISO time, e.g. an import of
-   * an older conversation), consolidated before this returns: its ops.
+   * an older conversation), consolidated before this returns: its ops. `sessionId`: said in that session instead (opened
+   * on its first turn), as the turns of one conversation are.
    */
-  say(speakerId: string, addresseeId: string, text: string, at?: string): Promise<MemoryOp[]>;
+  say(speakerId: string, addresseeId: string, text: string, at?: string, sessionId?: string): Promise<MemoryOp[]>;
   close(): Promise<void>;
 }
 
@@ -34,16 +35,19 @@ export async function turnSessions(tenant: string, names: string[], start: strin
   const people: Record<string, string> = {};
   for (const name of names) people[name] = (await graph.createParticipant(tenant, { name })).id;
   let n = 0;
+  const opened = new Set<string>();
   return {
     memory, people,
-    async say(speakerId, addresseeId, text, at) {
+    async say(speakerId, addresseeId, text, at, sessionId) {
       n++;
       const time = at ?? new Date(Date.parse(start) + n * stepMs).toISOString();
-      await graph.openSession(tenant, `s${n}`, time);
-      const [u] = await graph.addUtterances(tenant, [{ sessionId: `s${n}`, speakerId, addresseeIds: [addresseeId], text,
+      const session = sessionId ?? `s${n}`;
+      if (!opened.has(session)) await graph.openSession(tenant, session, time);
+      opened.add(session);
+      const [u] = await graph.addUtterances(tenant, [{ sessionId: session, speakerId, addresseeIds: [addresseeId], text,
         startMs: null, endMs: null, time, confidence: null, audioRef: null }]);
       const before = ops.length;
-      await handler({ id: `j${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: `s${n}`, utteranceId: u!.id } }, new AbortController().signal);
+      await handler({ id: `j${n}`, name: 'memory.consolidate', attempt: 1, data: { tenant, sessionId: session, utteranceId: u!.id } }, new AbortController().signal);
       return ops.slice(before);
     },
     async close() {

@@ -39,4 +39,21 @@ describe('a cancelled plan ends what hangs on it', () => {
     assert.ok(left.some((c) => c.includes('Bath')), JSON.stringify(left));
     assert.ok(!left.some((c) => /Oslo|hostel/.test(c)), JSON.stringify(left));
   });
+
+  test('a stay told in a later turn of the trip\'s conversation ends with the trip; one naming another place, or told in another conversation, does not', async () => {
+    // On rules 47 the stay told apart stayed current after "I cancelled the Lisbon trip" (text6).
+    await fx.say(fx.people.Kim!, fx.people.Ana!, "I'm flying to Lisbon on Friday.", undefined, 'kim-a');
+    await fx.say(fx.people.Kim!, fx.people.Ana!, "I'll stay at your place for the weekend.", undefined, 'kim-a');
+    await fx.say(fx.people.Kim!, fx.people.Ana!, "I'm staying in Bath next weekend.", undefined, 'kim-a');
+    await fx.say(fx.people.Kim!, fx.people.Ana!, 'I cancelled the Lisbon trip.', undefined, 'kim-a');
+    const left = (await current('Kim')).map((f) => f.content);
+    assert.ok(!left.some((c) => /Lisbon|Ana's place/.test(c)), JSON.stringify(left));
+    assert.ok(left.some((c) => c.includes('Bath')), JSON.stringify(left));
+
+    await fx.say(fx.people.Ben!, fx.people.Kim!, "I'm flying to Porto on Friday.", undefined, 'ben-a');
+    await fx.say(fx.people.Ben!, fx.people.Kim!, "I'll stay at your place for the weekend.", undefined, 'ben-b');
+    await fx.say(fx.people.Ben!, fx.people.Kim!, 'I cancelled the Porto trip.', undefined, 'ben-a');
+    const bens = (await current('Ben')).map((f) => f.content);
+    assert.ok(bens.some((c) => c.includes("Kim's place")), JSON.stringify(bens));
+  });
 });

@@ -7,23 +7,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { affectTarget } from '../../../pipelines/affect/attribution.js';
-import { EMBEDDED_RULES_VERSION, EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { contentsAfter, factsSaid } from '../../helpers/extract-said.js';
 import { memoryFixture } from '../../helpers/memory-fixture.js';
 
 const TIME = '2026-12-01T10:00:00.000Z';
 const facts = (text: string): Promise<ExtractedFact[]> => factsSaid(text, TIME, ['ana', 'Ana'], ['tom', 'Tom']);
 const contents = async (text: string): Promise<string[]> => (await facts(text)).map((f) => f.content);
 
-/** The facts of `text` said by Tom to Ana, after `before` said by Ana to Tom. */
-async function after(before: string, text: string): Promise<string[]> {
-  const turn = (id: string, speakerId: string, said: string, seq: number) => ({ id, sessionId: 's', speakerId,
-    addresseeIds: [speakerId === 'ana' ? 'tom' : 'ana'], text: said, startMs: null, endMs: null, time: TIME, confidence: null, audioRef: null, seq });
-  const { facts: out } = await new EmbeddedExtractor().extract({ current: turn('u2', 'tom', text, 2), previous: [turn('u1', 'ana', before, 1)],
-    names: { ana: 'Ana', tom: 'Tom' } });
-  return out.map((f) => f.content);
-}
+const after = (before: string, text: string): Promise<string[]> => contentsAfter(before, text, TIME);
 
 describe('rules 45: fact text a person would write', () => {
   test('the version is 45 or later', () => {
