@@ -53,7 +53,7 @@
  * setting alone (today's online claims) and with the online gate 0:0:1.5; with `--claim C:M:S` only with that gate,
  * with `--claim none` only alone (so the held-out run holds the chosen arm only).
  *
- * Phone band at the pooled claim (helper speech22; `--pooled-band`): the phone condition only, every turn heard
+ * Phone band at the pooled claim (helper speech22; `--pooled-band`): the phone condition only ("phone band" held out), every turn heard
  * narrowband with the shipped band offsets applied online (`voice-bands.ts` BAND_OFFSETS, as a phone session of the
  * server), the shipped pooled claim (3 s, 1 nat) on today's centroid. Arms: "today" (the claim scores the pooled speech
  * without the band offset, as before), "pooled band" (the claim pays the offset the single-turn decision pays), one id
@@ -120,7 +120,7 @@ const arms: [string, Partial<RunOptions> | null][] = pooledBand ? bandArms() : c
     ['one id per session', null],
   ];
 
-const conds = [...speech.keys()].filter((c) => !pooledBand || c === 'phone');
+const conds = [...speech.keys()].filter((c) => !pooledBand || c === 'phone' || c === 'phone band');
 const chunksOf = conds.map((c) => speech.get(c)!.chunks);
 for (const c of chunksOf) {
   if (c.length !== chunksOf[0]!.length || c.some((x, i) => x.speaker !== chunksOf[0]![i]!.speaker)) throw new Error('conditions hold different chunks');
