@@ -21,10 +21,10 @@ export const RECLUSTER_SCRIPT: [number, number, number][] = [[1, 0, 0], [1, 0, 0
 
 /** A speaker embedder (a test double of the real ones) that returns a script's vectors in turn order, whatever the audio. */
 export class ScriptedEmbedder implements SpeakerEmbedder {
-  readonly modelId = 'scripted';
   readonly dimension = 3;
   calls = 0;
-  constructor(private readonly script: readonly (readonly number[])[]) {}
+  /** `modelId`: the embedder it stands in for, where a test needs that embedder's settings (its band offsets). */
+  constructor(private readonly script: readonly (readonly number[])[], readonly modelId = 'scripted') {}
   async embed(): Promise<Float32Array> {
     return Float32Array.from(this.script[this.calls++ % this.script.length]!);
   }

@@ -15,18 +15,32 @@ import { RECLUSTER_SCRIPT, SCRIPTED_DECISION, SCRIPTED_RULES, ScriptedEmbedder }
 describe('end-of-session passes: evidence read once, the same cannot-links everywhere', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ PARLEY_SPEAKER_RECLUSTER: 'true', PARLEY_VOICEPRINTS: 'none' }, false);
+    t = await startTestApp({ PARLEY_SPEAKER_RECLUSTER: 'true' }, false);
   });
   after(() => t.close());
 
   /** Reads of the session's transcript through the graph the passes are given. */
-  interface Run { transcriptReads: number; revised: { from: string; into: string }[]; ids: string[] }
+  interface Run { transcriptReads: number; revised: { from: string; into: string }[]; merged: { from: string; into: string }[]; ids: string[] }
+
+  interface SessionOptions {
+    spans?: Record<number, [number, number]>;
+    texts?: Record<number, string>;
+    before?: (ids: string[]) => Promise<void>;
+    /** Default `RECLUSTER_SCRIPT`, the embedder 'scripted', no pooled claim, wideband, the session id as tenant. */
+    script?: [number, number, number][];
+    models?: Record<string, unknown>;
+    band?: 'wideband' | 'narrowband';
+    tenant?: string;
+    config?: Partial<TestApp['config']>;
+  }
 
   /**
    * The script's turns identified and stored (texts and spans as given, else "turn N" at N·3 s), then `before` (names,
    * extra lines), then the end-of-session passes.
    */
-  async function session(id: string, opts: { spans?: Record<number, [number, number]>; texts?: Record<number, string>; before?: (ids: string[]) => Promise<void> } = {}): Promise<Run> {
+  async function session(id: string, opts: SessionOptions = {}): Promise<Run> {
+    const tenant = opts.tenant ?? id;
+    const script = opts.script ?? RECLUSTER_SCRIPT;
     const graph = t.app.stores.graph;
     let transcriptReads = 0;
     const counted = new Proxy(graph, {
@@ -37,23 +51,25 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
       },
     });
     const models = Object.assign(Object.create(t.app.models) as object, {
-      speakerEmbedder: new ScriptedEmbedder(RECLUSTER_SCRIPT), speakerDecision: SCRIPTED_DECISION, speakerSessionRules: SCRIPTED_RULES, speakerCentroid: null,
+      speakerEmbedder: new ScriptedEmbedder(script), speakerDecision: SCRIPTED_DECISION, speakerSessionRules: SCRIPTED_RULES, speakerCentroid: null,
+      speakerPooledClaim: null, ...opts.models,
     });
     const revised: { from: string; into: string }[] = [];
+    const merged: { from: string; into: string }[] = [];
     const host = {
-      tenant: id, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(),
-      send: ((type: string, payload: Record<string, unknown>) => { if (type === 'speaker.revised') revised.push(payload as { from: string; into: string }); }) as never,
-      participantForNewVoice: async () => (await graph.createParticipant(id, {})).id,
+      tenant, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(),
+      send: ((type: string, payload: Record<string, unknown>) => { (type === 'speaker.revised' ? revised : type === 'speaker.merged' ? merged : []).push(payload as { from: string; into: string }); }) as never,
+      participantForNewVoice: async () => (await graph.createParticipant(tenant, {})).id,
       participantRetired: async () => {},
     };
-    const speakers = new SessionSpeakers(host, { config: t.config, stores: { ...t.app.stores, graph: counted }, models } as unknown as VoiceTurnsDeps);
-    await graph.openSession(id, id, new Date(0).toISOString());
+    const speakers = new SessionSpeakers(host, { config: { ...t.config, ...opts.config }, stores: { ...t.app.stores, graph: counted }, models } as unknown as VoiceTurnsDeps);
+    await graph.openSession(tenant, id, new Date(0).toISOString());
     const ids: string[] = [];
-    for (let i = 0; i < RECLUSTER_SCRIPT.length; i++) {
-      const assigned = await speakers.identify(new Float32Array(16_000), 2300, 'wideband');
+    for (let i = 0; i < script.length; i++) {
+      const assigned = await speakers.identify(new Float32Array(16_000), 2300, opts.band ?? 'wideband');
       ids.push(assigned.participantId);
       const [startMs, endMs] = opts.spans?.[i] ?? [i * 3000, i * 3000 + 2300];
-      const [u] = await graph.addUtterances(id, [{
+      const [u] = await graph.addUtterances(tenant, [{
         sessionId: id, speakerId: assigned.participantId, addresseeIds: [], text: opts.texts?.[i] ?? `turn ${i}`, startMs, endMs,
         time: new Date(startMs).toISOString(), confidence: 1, audioRef: null,
       }]);
@@ -62,7 +78,7 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
     await opts.before?.(ids);
     transcriptReads = 0;
     await speakers.merge();
-    return { transcriptReads, revised, ids };
+    return { transcriptReads, revised, merged, ids };
   }
 
   test('the passes read the session\'s transcript once (the merge, the claims and the re-clustering share it)', async () => {
@@ -92,5 +108,30 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
     });
     assert.equal(new Set(ids).size, 3);
     assert.deepEqual(revised, []);
+  });
+
+  test('PARLEY_SPEAKER_POOLED_CLAIM_BAND: a phone session\'s pooled claim pays the phone offset (1 nat) against a phone voiceprint', async () => {
+    // A first call stores a voice along x (phone band). A second call's two turns are each at cosine 0.65 to it, 0.565
+    // to each other: online both go to one new id (the stored voice at LLR 1.5 − 1 offset < a new voice's prior 1; the
+    // second turn stays with the previous voice). Pooled they are at cosine 0.735 to x: LLR 2.35 beats the new voice by
+    // 1.35 ≥ 1 (claimed), but by 0.35 once the 1-nat phone offset is paid (not claimed).
+    const [a, b] = [0.65, 0.6];
+    const c = Math.sqrt(1 - a * a - b * b);
+    const second: [number, number, number][] = [[a, b, c], [a, b, -c]];
+    const claim = { speakerPooledClaim: { minSeconds: 3, margin: 1 } };
+    const calls = async (tenant: string, band: boolean): Promise<{ first: string; second: Run }> => {
+      // 'stats-lda-v2': the embedder whose band offsets were measured (voice-bands.ts), so the offsets apply.
+      const phone = { band: 'narrowband' as const, tenant, config: { speakerPooledClaimBand: band } };
+      const one = await session(`${tenant}-1`, { ...phone, script: [[1, 0, 0]], models: { ...claim, speakerEmbedder: new ScriptedEmbedder([[1, 0, 0]], 'stats-lda-v2') } });
+      const two = await session(`${tenant}-2`, { ...phone, script: second, models: { ...claim, speakerEmbedder: new ScriptedEmbedder(second, 'stats-lda-v2') } });
+      return { first: one.ids[0]!, second: two };
+    };
+    const off = await calls('band-off', false);
+    assert.equal(new Set(off.second.ids).size, 1);
+    assert.notEqual(off.second.ids[0], off.first, 'online, a new id');
+    assert.deepEqual(off.second.merged, [{ from: off.second.ids[0], into: off.first }], 'the claim, as shipped');
+    const on = await calls('band-on', true);
+    assert.notEqual(on.second.ids[0], on.first);
+    assert.deepEqual(on.second.merged, [], 'paying the phone offset, no claim');
   });
 });
