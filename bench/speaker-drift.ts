@@ -52,6 +52,22 @@
  * pooled embedding beats a new voice's log prior and the next stored id by MARGIN (`pooledClaims`). Arms: each
  * setting alone (today's online claims) and with the online gate 0:0:1.5; with `--claim C:M:S` only with that gate,
  * with `--claim none` only alone (so the held-out run holds the chosen arm only).
+ *
+ * Phone band at the pooled claim (helper speech22; `--pooled-band`): the phone condition only ("phone band" held out), every turn heard
+ * narrowband with the shipped band offsets applied online (`voice-bands.ts` BAND_OFFSETS, as a phone session of the
+ * server), the shipped pooled claim (3 s, 1 nat) on today's centroid. Arms: "today" (the claim scores the pooled speech
+ * without the band offset, as before), "pooled band" (the claim pays the offset the single-turn decision pays), one id
+ * per session.
+ *
+ *   npm run bench:speaker-drift -- --cache FILE --pooled-band    (training speakers out of fold, seeds 1–20)
+ *   npm run bench:speaker-drift -- --heldout --pooled-band       (held-out speakers, once)
+ *
+ * Adoption rule of the band offset at the pooled claim, fixed and committed before any held-out figure was read.
+ * Δ = pooled band − today. The server applies the offset (`PARLEY_SPEAKER_POOLED_CLAIM_BAND=true` by default) when
+ * (1) on training speakers: mean Δ (re-identification − wrong) late ≥ 0, Δ (re-identification − wrong) early not wholly
+ * below 0, Δ within-session utterance accuracy not wholly below 0, and neither Δ wrong late nor Δ wrong early wholly above
+ * 0; and (2) held out, run once: mean Δ (re-identification − wrong) late ≥ 0 and Δ within-session utterance accuracy not
+ * wholly below 0. Otherwise the option stays off.
  */
 import { argString } from './lib/cli.js';
 import { bootstrapDelta } from './lib/bootstrap.js';
@@ -63,6 +79,8 @@ import { ci, mean, pc } from './lib/speaker-variant-grid.js';
 import { skipWithoutSharedSpeech } from './lib/shared-speech.js';
 import { chosenCentroid, type CentroidUpdate } from '../pipelines/speaker/centroid-update.js';
 import { CLAIM_GRID, parseClaims, parsePooled, POOLED_GRID } from './lib/stored-claim-arms.js';
+import { chosenPooledClaim } from '../pipelines/speaker/stored-claim.js';
+import { BAND_OFFSETS } from '../pipelines/speaker/voice-bands.js';
 
 skipWithoutSharedSpeech('speaker-drift');
 const heldOut = process.argv.includes('--heldout');
@@ -72,7 +90,8 @@ const { modelId, off, speech } = await sessionSpeech(heldOut, argString('cache',
 const today: CentroidUpdate = (heldOut ? chosenCentroid(modelId) : null) ?? { capSeconds: 10, onMatch: true };
 const claimArg = process.argv.includes('--claim') ? argString('claim', '') : null;
 const pooledArg = process.argv.includes('--pooled-claim') ? argString('pooled-claim', '') : null;
-const claimMode = claimArg !== null || pooledArg !== null;
+const pooledBand = process.argv.includes('--pooled-band');
+const claimMode = claimArg !== null || pooledArg !== null || pooledBand;
 const pooled = pooledArg === null ? [] : parsePooled(pooledArg === '' || pooledArg === 'true' ? POOLED_GRID : pooledArg);
 const gate = pooledArg !== null && claimArg !== 'none' ? parseClaims(claimArg || '0:0:1.5')[0]! : null;
 /** The pooled arms: each setting alone (unless `--claim C:M:S`), then with the online gate (unless `--claim none`). */
@@ -81,7 +100,13 @@ const pooledArms = (): [string, Partial<RunOptions>][] => [
   ...(gate ? pooled : []).map((p): [string, Partial<RunOptions>] => [`pooled ${p.minSeconds}:${p.margin} + claim ${gate!.cost}:${gate!.margin}:${gate!.minSeconds}`, { centroid: today, pooledClaim: p, storedClaim: gate }]),
 ];
 /** Each arm's options over "off" (null: one id per session). */
-const arms: [string, Partial<RunOptions> | null][] = claimMode
+/** `--pooled-band`: the shipped claim on phone turns, without and with the band offset at the claim. */
+const bandArms = (): [string, Partial<RunOptions> | null][] => {
+  const claim = chosenPooledClaim('stats-lda-v2');
+  const arm = (pooled: boolean): Partial<RunOptions> => ({ centroid: today, pooledClaim: claim, band: { turn: 'narrowband', offsets: BAND_OFFSETS, pooled } });
+  return [['today', arm(false)], ['pooled band', arm(true)], ['one id per session', null]];
+};
+const arms: [string, Partial<RunOptions> | null][] = pooledBand ? bandArms() : claimMode
   ? [
     ['today', { centroid: today }],
     ...(pooledArg !== null ? pooledArms() : parseClaims(claimArg === '' || claimArg === 'true' ? CLAIM_GRID : claimArg!).map((c): [string, Partial<RunOptions>] => [`claim ${c.cost}:${c.margin}:${c.minSeconds}`, { centroid: today, storedClaim: c }])),
@@ -95,14 +120,14 @@ const arms: [string, Partial<RunOptions> | null][] = claimMode
     ['one id per session', null],
   ];
 
-const conds = [...speech.keys()];
+const conds = [...speech.keys()].filter((c) => !pooledBand || c === 'phone' || c === 'phone band');
 const chunksOf = conds.map((c) => speech.get(c)!.chunks);
 for (const c of chunksOf) {
   if (c.length !== chunksOf[0]!.length || c.some((x, i) => x.speaker !== chunksOf[0]![i]!.speaker)) throw new Error('conditions hold different chunks');
 }
 const scenarios: [string, EvalUtterance[][][]][] = [
   ...conds.map((c, k): [string, EvalUtterance[][][]] => [c, seeds.map((s) => longSessions([chunksOf[k]!], s))]),
-  ['mixed', seeds.map((s) => longSessions(chunksOf, s))],
+  ...(pooledBand ? [] : [['mixed', seeds.map((s) => longSessions(chunksOf, s))] as [string, EvalUtterance[][][]]]),
 ];
 
 /** One run's figures. */
@@ -162,9 +187,17 @@ function claimRule(figs: Fig[][], b: Fig[][], held: boolean): { eligible: boolea
   const within = figs.map((r, k) => bootstrapDelta(r.map((x) => x.within), b[k]!.map((x) => x.within)));
   const pooledWithin = bootstrapDelta(all(figs, (x) => x.within), all(b, (x) => x.within));
   const ii = within.every((d) => d.hi >= 0);
-  const eligible = held ? late.mean >= 0 && ii : late.lo > 0 && ii && early.hi >= 0;
+  const eligible = pooledBand ? bandRule(figs, b, held, late.mean, early.hi, ii) : held ? late.mean >= 0 && ii : late.lo > 0 && ii && early.hi >= 0;
   const holds = (x: boolean): string => (x ? 'holds' : 'fails');
   return { eligible, objective: late.mean, text: `Δ (re-id − wrong) late ${ci(late)}; early ${ci(early)}; Δ within pooled ${ci(pooledWithin)}; (i) ${holds(late.lo > 0)}, (ii) ${holds(ii)}, (iii) ${holds(early.hi >= 0)}` };
+}
+/** The `--pooled-band` rule (header): (1) on training speakers, (2) held out. */
+function bandRule(figs: Fig[][], b: Fig[][], held: boolean, late: number, earlyHi: number, within: boolean): boolean {
+  if (held) return late >= 0 && within;
+  const all = (arm: Fig[][], f: (x: Fig) => number): number[] => arm.flatMap((r) => r.map(f));
+  const wrongLate = bootstrapDelta(all(figs, (x) => x.wrongLate), all(b, (x) => x.wrongLate));
+  const wrongEarly = bootstrapDelta(all(figs, (x) => x.wrongEarly), all(b, (x) => x.wrongEarly));
+  return late >= 0 && earlyHi >= 0 && within && wrongLate.lo <= 0 && wrongEarly.lo <= 0;
 }
 for (const [name] of arms) {
   const figs = results.get(name)!;

@@ -9,6 +9,7 @@ import type { FirstTurnRevision } from '../../pipelines/speaker/first-turn-revis
 import type { StayPrior } from '../../pipelines/speaker/session-rules.js';
 import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
 import type { SpeakerThresholds } from '../../pipelines/speaker/speaker-thresholds.js';
+import type { BandOffsets, VoiceBand } from '../../pipelines/speaker/voice-bands.js';
 import { SpeakerTracker, type CentroidUpdate, type SpeakerAssignment, type StoredClaim } from '../../pipelines/speaker/speaker-tracker.js';
 
 /** An embedded utterance of a known speaker in a simulated session. */
@@ -92,6 +93,12 @@ export interface RunOptions {
   storedClaim?: StoredClaim | null;
   /** With `decision`: end-of-session claims of stored ids by the session's new ids from their pooled speech (`stored-claim.ts`). */
   pooledClaim?: PooledClaim | null;
+  /**
+   * Every turn heard through `turn` with the decision's band offsets applied online (`SpeakerTrackerOptions.bandOffsets`,
+   * as a production session of that band); with `pooled`, the end-of-session claims pay them too (`pooledClaims`'s
+   * `band`). Absent: every turn wideband, no offsets.
+   */
+  band?: { turn: VoiceBand; offsets: BandOffsets; pooled: boolean } | null;
   /** Told each session's ids as the merge sees them, with each id's majority speaker (calibration pairs). */
   onSessionEnd?: (ids: SessionId[], owner: ReadonlyMap<string, string>) => void;
 }
@@ -111,12 +118,13 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
   const revisions: RevisionTally = { moved: 0, right: 0 };
   try {
     for (const [s, utts] of sessions.entries()) {
-      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null, storedClaim: o.storedClaim ?? null });
+      const tracker = await SpeakerTracker.open({ tenant: 'eval', modelId, thresholds: o.thresholds, storeVoiceprints: true, store, createParticipant: async () => `p${++next}`, decision: o.decision ?? null, stay: o.stay ?? null, revise: o.revise ?? null, centroid: o.centroid ?? null, storedClaim: o.storedClaim ?? null, bandOffsets: o.band?.offsets ?? null });
+      const band = o.band?.turn ?? 'wideband';
       const here: Attribution[] = [];
       let previous: string | null = null;
       for (const u of utts) {
-        const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous, u.seconds) : null;
-        const a: SpeakerAssignment = short ?? (await tracker.assign(u.vector, u.seconds));
+        const short: SpeakerAssignment | null = u.seconds < (o.shortSeconds ?? 0) ? await tracker.assignShort(u.vector, previous, u.seconds, band) : null;
+        const a: SpeakerAssignment = short ?? (await tracker.assign(u.vector, u.seconds, { band }));
         previous = a.participantId;
         here.push({ speaker: u.speaker, id: a.participantId, session: s, seconds: u.seconds });
         for (const r of a.revised ?? []) {
@@ -165,7 +173,7 @@ export async function runSessions(sessions: EvalUtterance[][], modelId: string, 
         for (const a of here) a.id = into.get(a.id) ?? a.id;
         if (o.pooledClaim && o.decision) {
           // After the clustering: the session's new ids claim stored ids from their pooled speech (not in the merge tally).
-          const claims = pooledClaims(o.pooledClaim, o.decision.calibration, o.decision.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes());
+          const claims = pooledClaims(o.pooledClaim, o.decision.calibration, o.decision.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes(), [], o.band?.pooled ? { session: band, offsets: o.band.offsets } : null);
           await tracker.applyMerges(claims);
           const claimed = new Map(claims.map((m) => [m.from, m.into]));
           for (const a of here) a.id = claimed.get(a.id) ?? a.id;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { repoRoot } from '../models/repo-root.js';
 import { readSpeakerParams, scoreLlr, type Candidate, type ScoreCalibration } from './speaker-decision.js';
+import { bandOffset, type BandOffsets, type VoiceBand } from './voice-bands.js';
 
 /**
  * How a turn may claim an id stored before this session and not yet heard in it (issue #17 item 2: returning
@@ -82,11 +83,14 @@ export interface PooledId {
  * The new ids of the session that claim a stored id, as merges `{ from: new id, into: stored id }`: strongest claim
  * first, each stored id and each new id at most once. `prints` are the stored prototypes; those of ids heard in the
  * session (`ids` with `known`) are not claimable, nor a stored id in a `cannotLink` pair with the new id (one named the
- * other, different external ids). `logPriorNew` is the decision's.
+ * other, different external ids). `logPriorNew` is the decision's. With `band` (the session's band and the decision's
+ * band offsets), each print's LLR pays the offset the single-turn decision charges a turn of that band against it
+ * (`bandOffset`: a phone session against phone prints, or across bands); a print without a band counts as wideband.
  */
 export function pooledClaims(
-  rule: PooledClaim, calibration: ScoreCalibration, logPriorNew: number, ids: readonly PooledId[], prints: readonly { participantId: string; vector: Float32Array; known: boolean }[],
-  cannotLink: Iterable<readonly [string, string]> = [],
+  rule: PooledClaim, calibration: ScoreCalibration, logPriorNew: number, ids: readonly PooledId[],
+  prints: readonly { participantId: string; vector: Float32Array; known: boolean; band?: VoiceBand }[],
+  cannotLink: Iterable<readonly [string, string]> = [], band: { session: VoiceBand; offsets: BandOffsets } | null = null,
 ): { from: string; into: string }[] {
   const heard = new Set(ids.map((x) => x.participantId));
   const apart = new Set([...cannotLink].flatMap(([a, b]) => [`${a}\u0000${b}`, `${b}\u0000${a}`]));
@@ -104,7 +108,8 @@ export function pooledClaims(
     for (const p of open) {
       let dot = 0;
       for (let i = 0; i < pooled.length; i++) dot += (pooled[i]! / norm) * p.vector[i]!;
-      best.set(p.participantId, Math.max(best.get(p.participantId) ?? -Infinity, scoreLlr(calibration, dot, seconds)));
+      const offset = band ? bandOffset(band.offsets, band.session, p.band ?? 'wideband') : 0;
+      best.set(p.participantId, Math.max(best.get(p.participantId) ?? -Infinity, scoreLlr(calibration, dot, seconds) - offset));
     }
     const ranked = [...best.entries()].sort((x, y) => y[1] - x[1]);
     const [into, llr] = ranked[0]!;

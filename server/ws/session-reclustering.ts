@@ -1,8 +1,6 @@
-import { externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
+import type { SessionEvidence } from '../../pipelines/speaker/session-cannot-links.js';
 import type { MergeRuleParams } from '../../pipelines/speaker/session-rules.js';
 import { chosenRecluster, reclusterUtterances, type SessionUtterance } from '../../pipelines/speaker/utterance-reclustering.js';
-import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
-import type { Participant, Utterance } from '../../graph/types.js';
 
 /** What the live session kept of one identified turn for the re-clustering. */
 export interface TurnEvidence {
@@ -17,14 +15,14 @@ export const MAX_RECLUSTER_TURNS = 600;
 
 /**
  * The end-of-session re-clustering's plan for a live session (`PARLEY_SPEAKER_RECLUSTER`): the stored utterances of the
- * kept turns, each under its speaker as stored now (after merges and revisions), fragments of one client turn pooled,
- * named addressees from the transcript (the vocative rule), ids of different external ids kept apart. Returns the moves (utterance ids) and the splits.
+ * kept turns, each under its speaker as `evidence` holds it (after merges, claims and revisions), fragments of one client
+ * turn pooled, each utterance's named addressees (the vocative rule), and the session's cannot-links (ids that spoke at
+ * the same time, named one another or hold different external ids) kept apart. Returns the moves (utterance ids) and the splits.
  */
 export function planReclustering(
-  turns: Iterable<TurnEvidence>, transcript: readonly Utterance[], people: readonly Participant[],
-  known: ReadonlySet<string>, merge: MergeRuleParams,
+  turns: Iterable<TurnEvidence>, evidence: SessionEvidence, known: ReadonlySet<string>, merge: MergeRuleParams,
 ): ReturnType<typeof reclusterUtterances> {
-  const named = withNamedAddressees(transcript, people);
+  const { transcript, named } = evidence;
   const lines = new Map(transcript.map((u, i) => [u.id, { speakerId: u.speakerId, turnId: u.turnId, named: named[i]?.namedAddresseeIds ?? [] }]));
   const utterances: SessionUtterance[] = [];
   for (const t of turns) {
@@ -33,5 +31,5 @@ export function planReclustering(
     // Fragments of one client turn (one `turnId`) under one id are pooled and move together.
     utterances.push({ key: t.utteranceId!, participantId: line.speakerId, vector: t.vector, seconds: t.seconds, namedAddressees: line.named, ...(line.turnId ? { turn: line.turnId } : {}) });
   }
-  return reclusterUtterances(utterances, { ...chosenRecluster(merge), known, cannotLink: externalIdCannotLinks([...people]), maxUnits: MAX_RECLUSTER_TURNS });
+  return reclusterUtterances(utterances, { ...chosenRecluster(merge), known, cannotLink: evidence.cannotLink, maxUnits: MAX_RECLUSTER_TURNS });
 }

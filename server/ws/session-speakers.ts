@@ -1,10 +1,9 @@
 import { ParleyError } from '../../graph/core/errors.js';
-import { cannotLinkFrom, externalIdCannotLinks } from '../../pipelines/speaker/merge.js';
+import { afterMerges, sessionEvidence, type SessionEvidence } from '../../pipelines/speaker/session-cannot-links.js';
 import { clusterSessionIds, sessionIdsFrom, type SessionClusterOptions } from '../../pipelines/speaker/session-clustering.js';
 import { pooledClaims } from '../../pipelines/speaker/stored-claim.js';
 import { calibratedMerge } from '../../pipelines/speaker/session-rules.js';
 import { absorptionFor } from '../../pipelines/speaker/small-id-absorption.js';
-import { withNamedAddressees } from '../../pipelines/speaker/vocative-links.js';
 import { SHORT_TURN_MS } from '../../pipelines/speaker/speaker-thresholds.js';
 import { SpeakerTracker, type NewcomerGuard, type RevisedTurn } from '../../pipelines/speaker/speaker-tracker.js';
 import { NEWCOMER_MARGIN } from '../../pipelines/speaker/candidate-pick.js';
@@ -99,28 +98,37 @@ export class SessionSpeakers {
     return config.speakerRevise && models.speakerDecision ? (models.speakerRevision ?? null) : null;
   }
 
-  /** End-of-session conservative merge of fragmented voice ids; emits `speaker.merged`. */
+  /**
+   * End-of-session passes over the session's ids: the conservative merge of fragmented voice ids, the pooled claims of
+   * stored voiceprints, then (when on) the utterance re-clustering; merges and claims emit `speaker.merged`. The
+   * transcript and participants are read once; each pass sees the cannot-links of the session as the earlier ones left it.
+   */
   async merge(): Promise<void> {
     if (!this.tracker) return;
     const tracker = await this.tracker;
-    const { stores } = this.deps;
-    const { tenant, id } = this.session;
-    // Average-linkage clustering over every utterance embedding of the session (weighted by voiced
-    // seconds); never joined: ids that overlapped in time, where one named the other (so a merge never
-    // leaves a person addressing themself), or that hold different external ids.
+    // Average-linkage clustering over every utterance embedding of the session (weighted by voiced seconds); never
+    // joined: the session's cannot-links (`session-cannot-links.ts`).
     const ids = sessionIdsFrom(tracker.prototypes(), tracker.sessionStats());
-    const transcript = await stores.graph.getTranscript(tenant, id);
-    const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
-    const people = (await Promise.all(heard.map((p) => stores.graph.getParticipant(tenant, p)))).filter((p) => p !== null);
+    const read = await this.readEvidence();
     const { rule, logged } = this.mergeRule(tracker);
-    const cannotLink = [...cannotLinkFrom(withNamedAddressees(transcript, people)), ...externalIdCannotLinks(people)];
-    const merges = clusterSessionIds(ids, { ...rule, minUtterances: this.deps.config.speakerMergeMinUtterances, cannotLink });
+    const merges = clusterSessionIds(ids, { ...rule, minUtterances: this.deps.config.speakerMergeMinUtterances, cannotLink: read.cannotLink });
     this.session.log.info({ ids: ids.length, merges: merges.length, ...logged }, 'end-of-session speaker merge');
     await this.applyMerges(tracker, merges);
-    const claims = this.pooledClaims(tracker, cannotLink);
+    const merged = afterMerges(read, merges);
+    const claims = this.pooledClaims(tracker, merged.cannotLink);
     if (claims.length > 0) this.session.log.info({ claims: claims.length }, 'end-of-session claims of stored voiceprints');
     await this.applyMerges(tracker, claims);
-    await this.recluster(tracker);
+    await this.recluster(tracker, afterMerges(merged, claims));
+  }
+
+  /** The session's transcript and the participants heard or addressed in it, read once, as `SessionEvidence`. */
+  private async readEvidence(): Promise<SessionEvidence> {
+    const { graph } = this.deps.stores;
+    const { tenant, id } = this.session;
+    const transcript = await graph.getTranscript(tenant, id);
+    const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
+    const people = heard.length > 0 ? await graph.getParticipants(tenant, heard) : [];
+    return sessionEvidence(transcript, people);
   }
 
   /** Apply end-of-session merges to the graph, the client and the tracker. */
@@ -139,16 +147,12 @@ export class SessionSpeakers {
    * a cluster of a voice no id holds gets a new participant. The tracker's prototypes and stored voiceprints are left as
    * they are.
    */
-  private async recluster(tracker: SpeakerTracker): Promise<void> {
+  private async recluster(tracker: SpeakerTracker, evidence: SessionEvidence): Promise<void> {
     const rules = this.deps.models.speakerSessionRules;
     if (!this.deps.config.speakerRecluster || !rules || this.evidence.size === 0) return;
-    const { graph } = this.deps.stores;
-    const { tenant, id } = this.session;
-    const transcript = await graph.getTranscript(tenant, id);
-    const heard = [...new Set(transcript.flatMap((u) => [u.speakerId, ...u.addresseeIds]))];
-    const people = (await Promise.all(heard.map((p) => graph.getParticipant(tenant, p)))).filter((p) => p !== null);
+    const { tenant } = this.session;
     const known = new Set(tracker.prototypes().filter((p) => p.known).map((p) => p.participantId));
-    const plan = planReclustering(this.evidence.values(), transcript, people, known, rules.merge);
+    const plan = planReclustering(this.evidence.values(), evidence, known, rules.merge);
     this.session.log.info({ turns: this.evidence.size, moves: plan.moves.length, splits: plan.splits.length }, 'end-of-session speaker re-clustering');
     const created = new Map<string, string>();
     for (const s of plan.splits) created.set(s.label, await this.session.participantForNewVoice());
@@ -157,14 +161,17 @@ export class SessionSpeakers {
 
   /**
    * With `PARLEY_SPEAKER_POOLED_CLAIM=true` and the calibrated decision: the session's new ids that claim a stored
-   * voiceprint from their pooled speech (`stored-claim.ts`), as merges into it.
+   * voiceprint from their pooled speech (`stored-claim.ts`), as merges into it; with `PARLEY_SPEAKER_POOLED_CLAIM_BAND`
+   * (off) each voiceprint's LLR pays the band offset a turn of the session's band pays.
    */
   private pooledClaims(tracker: SpeakerTracker, cannotLink: Iterable<readonly [string, string]>): { from: string; into: string }[] {
     const { config, models } = this.deps;
     const rule = models.speakerPooledClaim;
     const d = models.speakerDecision;
     if (!config.speakerPooledClaim || !rule || !d) return [];
-    return pooledClaims(rule, d.calibration, d.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes(), cannotLink);
+    const offsets = config.speakerPooledClaimBand ? this.bandOffsets() : null;
+    const band = offsets && this.band ? { session: this.band, offsets } : null;
+    return pooledClaims(rule, d.calibration, d.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes(), cannotLink, band);
   }
 
   /** The band offsets of the calibrated decision, when it is on and they apply; else null. */

@@ -1,41 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { SessionRules } from '../../pipelines/speaker/session-rules.js';
-import type { SpeakerDecisionParams } from '../../pipelines/speaker/speaker-decision.js';
-import type { SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { scriptedTurns } from '../helpers/scripted-turns.js';
+import { RECLUSTER_SCRIPT, SCRIPTED_DECISION, SCRIPTED_RULES, ScriptedEmbedder } from '../helpers/scripted-speakers.js';
 import type { TestWsClient, ServerEvent } from '../helpers/ws-client.js';
 
 /**
  * The end-of-session re-clustering in a live voice session (`PARLEY_SPEAKER_RECLUSTER`, off by default). As in
  * test/server/speaker-revision.test.ts the speaker embedder is scripted (a vector per turn) with a calibrated decision
- * whose LLR is 10·cosine − 5, and the session rules' merge calibration is the same, its threshold at the chosen setting
- * 1 − 0 − 3 = −2 nats (joins at cosine > 0.3). Everything else is the server's own: audio, VAD, ASR, storage, events.
- *
- * Script: A ×3 along x, B ×3 along y, then a turn at 62° from A in the x–z plane (orthogonal to B): the tracker founds
- * a third id for it (against A its LLR is 1 + 4.7 − 5 < the new-voice prior 1), and the end-of-session merge (cosine
- * ≥ mergeTau 0.9) keeps it apart; the re-clustering joins it to A's cluster (LLR −0.3 > −2) and moves it to A.
+ * whose LLR is 10·cosine − 5; everything else is the server's own: audio, VAD, ASR, storage, events. The script is
+ * `RECLUSTER_SCRIPT` (test/helpers/scripted-speakers.ts): its seventh turn gets an id of its own online, and the
+ * re-clustering moves it to the first voice.
  */
-const SCRIPT: [number, number, number][] = [[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [0, 1, 0], [Math.cos(62 * Math.PI / 180), 0, Math.sin(62 * Math.PI / 180)]];
-const DECISION: SpeakerDecisionParams = { modelId: 'scripted', calibration: { a: -5, b: 10, c: 0, e: 0 }, logPriorPrevious: 2, logPriorSession: 1, logPriorNew: 1, minFoundSeconds: 0 };
-const RULES: SessionRules = { modelId: 'scripted', merge: { calibration: { a: -5, b: 10, c: 0, e: 0 }, logPriorOddsSame: 0, logCostRatio: 1 }, stay: null };
-
-/** A speaker embedder that returns the script's vectors in turn order. */
-class ScriptedEmbedder implements SpeakerEmbedder {
-  readonly modelId = 'scripted';
-  readonly dimension = 3;
-  calls = 0;
-  async embed(): Promise<Float32Array> {
-    return Float32Array.from(SCRIPT[this.calls++ % SCRIPT.length]!);
-  }
-}
+const SCRIPT = RECLUSTER_SCRIPT;
 
 async function scriptedApp(recluster: boolean): Promise<TestApp> {
   const t = await startTestApp({
     PARLEY_SPEAKER_RECLUSTER: String(recluster), PARLEY_VOICEPRINTS: 'none', PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000',
   });
-  Object.assign(t.app.models, { speakerEmbedder: new ScriptedEmbedder(), speakerDecision: DECISION, speakerSessionRules: RULES, speakerCentroid: null });
+  Object.assign(t.app.models, { speakerEmbedder: new ScriptedEmbedder(SCRIPT), speakerDecision: SCRIPTED_DECISION, speakerSessionRules: SCRIPTED_RULES, speakerCentroid: null });
   await t.app.models.inference();
   return t;
 }

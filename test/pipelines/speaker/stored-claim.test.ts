@@ -115,6 +115,22 @@ describe('end-of-session claims from pooled speech', () => {
     assert.deepEqual(pooledClaims({ minSeconds: 1, margin: 1 }, D.calibration, 1, [id('s1', [0])], prints, [['p_a', 's1']]), []);
   });
 
+  test('a phone session pays the band offsets the single-turn decision charges: phone against phone, and across bands', () => {
+    // One stored voice; the id's speech at 30° from it: LLR 3.66, 2.66 over a new voice's log prior, enough for margin 2.
+    const rule = { minSeconds: 1, margin: 2 };
+    const offsets = { crossBand: 0.5, narrowband: 1 };
+    const ids = [id('s1', [30, 30])];
+    const phonePrint = [{ participantId: 'p_a', vector: at(0), known: true, band: 'narrowband' as const }];
+    const widePrint = [{ participantId: 'p_a', vector: at(0), known: true, band: 'wideband' as const }];
+    const claimed = [{ from: 's1', into: 'p_a' }];
+    assert.deepEqual(pooledClaims(rule, D.calibration, 1, ids, phonePrint), claimed, 'no offsets given: as before');
+    assert.deepEqual(pooledClaims(rule, D.calibration, 1, ids, phonePrint, [], { session: 'narrowband', offsets }), [], 'phone against phone: 2.66 − 1 < 2');
+    assert.deepEqual(pooledClaims(rule, D.calibration, 1, ids, widePrint, [], { session: 'narrowband', offsets }), claimed, 'across bands: 2.66 − 0.5 ≥ 2');
+    assert.deepEqual(pooledClaims(rule, D.calibration, 1, ids, phonePrint, [], { session: 'wideband', offsets }), claimed);
+    assert.deepEqual(pooledClaims({ minSeconds: 1, margin: 2.2 }, D.calibration, 1, ids, phonePrint, [], { session: 'wideband', offsets }), [], 'a wideband session against a phone print pays the cross-band offset');
+    assert.deepEqual(pooledClaims(rule, D.calibration, 1, ids, widePrint, [], { session: 'wideband', offsets }), claimed, 'wideband against wideband: none');
+  });
+
   test('the shipped setting loads for stats-lda-v2; an embedder without one gets null', () => {
     assert.deepEqual(chosenPooledClaim('stats-lda-v2'), { minSeconds: 3, margin: 1 });
     assert.equal(chosenPooledClaim('wespeaker-resnet34'), null);

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { GraphStore } from '../../graph/graph-store.js';
+import { SessionSpeakers } from '../../server/ws/session-speakers.js';
+import type { VoiceTurnsDeps } from '../../server/ws/voice-turns-host.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { RECLUSTER_SCRIPT, SCRIPTED_DECISION, SCRIPTED_RULES, ScriptedEmbedder } from '../helpers/scripted-speakers.js';
+
+/**
+ * The end-of-session passes of a live session's speakers (`SessionSpeakers.merge`: the id merge, the pooled claims, the
+ * re-clustering, here on) on the server's own stores, with a scripted speaker embedder (`RECLUSTER_SCRIPT`: its seventh
+ * turn, X, founds an id online and the re-clustering moves it to the first voice, A, unless something keeps them apart).
+ * Each session is its own tenant. Turns are 2.3 s, one every 3 s, unless a test sets a span.
+ */
+describe('end-of-session passes: evidence read once, the same cannot-links everywhere', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ PARLEY_SPEAKER_RECLUSTER: 'true' }, false);
+  });
+  after(() => t.close());
+
+  /** Reads of the session's transcript through the graph the passes are given. */
+  interface Run { transcriptReads: number; revised: { from: string; into: string }[]; merged: { from: string; into: string }[]; ids: string[] }
+
+  interface SessionOptions {
+    spans?: Record<number, [number, number]>;
+    texts?: Record<number, string>;
+    before?: (ids: string[]) => Promise<void>;
+    /** Default `RECLUSTER_SCRIPT`, the embedder 'scripted', no pooled claim, wideband, the session id as tenant. */
+    script?: [number, number, number][];
+    models?: Record<string, unknown>;
+    band?: 'wideband' | 'narrowband';
+    tenant?: string;
+    config?: Partial<TestApp['config']>;
+  }
+
+  /**
+   * The script's turns identified and stored (texts and spans as given, else "turn N" at N·3 s), then `before` (names,
+   * extra lines), then the end-of-session passes.
+   */
+  async function session(id: string, opts: SessionOptions = {}): Promise<Run> {
+    const tenant = opts.tenant ?? id;
+    const script = opts.script ?? RECLUSTER_SCRIPT;
+    const graph = t.app.stores.graph;
+    let transcriptReads = 0;
+    const counted = new Proxy(graph, {
+      get(target, key, receiver) {
+        if (key === 'getTranscript') return async (...args: Parameters<GraphStore['getTranscript']>) => { transcriptReads++; return target.getTranscript(...args); };
+        const v = Reflect.get(target, key, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const models = Object.assign(Object.create(t.app.models) as object, {
+      speakerEmbedder: new ScriptedEmbedder(script), speakerDecision: SCRIPTED_DECISION, speakerSessionRules: SCRIPTED_RULES, speakerCentroid: null,
+      speakerPooledClaim: null, ...opts.models,
+    });
+    const revised: { from: string; into: string }[] = [];
+    const merged: { from: string; into: string }[] = [];
+    const host = {
+      tenant, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(),
+      send: ((type: string, payload: Record<string, unknown>) => { (type === 'speaker.revised' ? revised : type === 'speaker.merged' ? merged : []).push(payload as { from: string; into: string }); }) as never,
+      participantForNewVoice: async () => (await graph.createParticipant(tenant, {})).id,
+      participantRetired: async () => {},
+    };
+    const speakers = new SessionSpeakers(host, { config: { ...t.config, ...opts.config }, stores: { ...t.app.stores, graph: counted }, models } as unknown as VoiceTurnsDeps);
+    await graph.openSession(tenant, id, new Date(0).toISOString());
+    const ids: string[] = [];
+    for (let i = 0; i < script.length; i++) {
+      const assigned = await speakers.identify(new Float32Array(16_000), 2300, opts.band ?? 'wideband');
+      ids.push(assigned.participantId);
+      const [startMs, endMs] = opts.spans?.[i] ?? [i * 3000, i * 3000 + 2300];
+      const [u] = await graph.addUtterances(tenant, [{
+        sessionId: id, speakerId: assigned.participantId, addresseeIds: [], text: opts.texts?.[i] ?? `turn ${i}`, startMs, endMs,
+        time: new Date(startMs).toISOString(), confidence: 1, audioRef: null,
+      }]);
+      speakers.stored(assigned, u!.id);
+    }
+    await opts.before?.(ids);
+    transcriptReads = 0;
+    await speakers.merge();
+    return { transcriptReads, revised, merged, ids };
+  }
+
+  test('the passes read the session\'s transcript once (the merge, the claims and the re-clustering share it)', async () => {
+    const { transcriptReads, revised, ids } = await session('evidence-once');
+    assert.equal(new Set(ids).size, 3, 'A, B and X');
+    assert.deepEqual(revised.map((r) => [r.from, r.into]), [[ids[6], ids[0]]], 'the re-clustering ran and moved X to A');
+    assert.equal(transcriptReads, 1);
+  });
+
+  test('the re-clustering never gives a turn to an id that spoke at the same time', async () => {
+    // X's turn overlaps A's third (6.0–8.3 s): two people, however alike their voices.
+    const { revised, ids } = await session('evidence-overlap', { spans: { 6: [7000, 9300] } });
+    assert.equal(new Set(ids).size, 3);
+    assert.deepEqual(revised, []);
+  });
+
+  test('the re-clustering never joins ids where one addressed the other by name, even in a line it does not cluster', async () => {
+    // X is Zed; A says "Zed, …" in a line stored without a voice turn (text only): A and Zed are two people.
+    const { revised, ids } = await session('evidence-vocative', {
+      before: async ([a, , , , , , x]) => {
+        await t.app.stores.graph.updateParticipant('evidence-vocative', x!, { name: 'Zed' });
+        await t.app.stores.graph.addUtterances('evidence-vocative', [{
+          sessionId: 'evidence-vocative', speakerId: a!, addresseeIds: [], text: 'Zed, can you send me the figures', startMs: 22_000, endMs: 23_500,
+          time: new Date(22_000).toISOString(), confidence: 1, audioRef: null,
+        }]);
+      },
+    });
+    assert.equal(new Set(ids).size, 3);
+    assert.deepEqual(revised, []);
+  });
+
+  test('PARLEY_SPEAKER_POOLED_CLAIM_BAND: a phone session\'s pooled claim pays the phone offset (1 nat) against a phone voiceprint', async () => {
+    // A first call stores a voice along x (phone band). A second call's two turns are each at cosine 0.65 to it, 0.565
+    // to each other: online both go to one new id (the stored voice at LLR 1.5 − 1 offset < a new voice's prior 1; the
+    // second turn stays with the previous voice). Pooled they are at cosine 0.735 to x: LLR 2.35 beats the new voice by
+    // 1.35 ≥ 1 (claimed), but by 0.35 once the 1-nat phone offset is paid (not claimed).
+    const [a, b] = [0.65, 0.6];
+    const c = Math.sqrt(1 - a * a - b * b);
+    const second: [number, number, number][] = [[a, b, c], [a, b, -c]];
+    const claim = { speakerPooledClaim: { minSeconds: 3, margin: 1 } };
+    const calls = async (tenant: string, band: boolean): Promise<{ first: string; second: Run }> => {
+      // 'stats-lda-v2': the embedder whose band offsets were measured (voice-bands.ts), so the offsets apply.
+      const phone = { band: 'narrowband' as const, tenant, config: { speakerPooledClaimBand: band } };
+      const one = await session(`${tenant}-1`, { ...phone, script: [[1, 0, 0]], models: { ...claim, speakerEmbedder: new ScriptedEmbedder([[1, 0, 0]], 'stats-lda-v2') } });
+      const two = await session(`${tenant}-2`, { ...phone, script: second, models: { ...claim, speakerEmbedder: new ScriptedEmbedder(second, 'stats-lda-v2') } });
+      return { first: one.ids[0]!, second: two };
+    };
+    const off = await calls('band-off', false);
+    assert.equal(new Set(off.second.ids).size, 1);
+    assert.notEqual(off.second.ids[0], off.first, 'online, a new id');
+    assert.deepEqual(off.second.merged, [{ from: off.second.ids[0], into: off.first }], 'the claim, as shipped');
+    const on = await calls('band-on', true);
+    assert.notEqual(on.second.ids[0], on.first);
+    assert.deepEqual(on.second.merged, [], 'paying the phone offset, no claim');
+  });
+});
