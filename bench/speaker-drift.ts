@@ -63,7 +63,7 @@
  *   npm run bench:speaker-drift -- --heldout --pooled-band       (held-out speakers, once)
  *
  * Adoption rule of the band offset at the pooled claim, fixed and committed before any held-out figure was read.
- * Δ = pooled band − today. The server applies the offset (`PARLEY_SPEAKER_POOLED_CLAIM_BAND=true` by default) when
+ * Δ = pooled band − today. The offset would have been adopted at the server when
  * (1) on training speakers: mean Δ (re-identification − wrong) late ≥ 0, Δ (re-identification − wrong) early not wholly
  * below 0, Δ within-session utterance accuracy not wholly below 0, and neither Δ wrong late nor Δ wrong early wholly above
  * 0; and (2) held out, run once: mean Δ (re-identification − wrong) late ≥ 0 and Δ within-session utterance accuracy not

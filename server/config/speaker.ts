@@ -77,13 +77,6 @@ export interface SpeakerSettings {
    */
   speakerPooledClaim: boolean;
   /**
-   * `PARLEY_SPEAKER_POOLED_CLAIM_BAND`: with the band offsets on (`PARLEY_SPEAKER_BAND_OFFSETS=calibrated`), the
-   * end-of-session claim pays the offset a single turn of the session's band pays against each stored voiceprint (a
-   * phone session against phone voiceprints, or across bands). Default false (not adopted: on phone sessions it lost
-   * more re-identified turns than wrong ones, training and held out; docs/BENCHMARKS.md, "speech22").
-   */
-  speakerPooledClaimBand: boolean;
-  /**
    * `PARLEY_SPEAKER_BAND_OFFSETS`: with the calibrated decision, the higher bar for phone turns and matches across
    * bands (`pipelines/speaker/voice-bands.ts`): `calibrated` (default, where measured for the embedder) or `none`.
    */
@@ -107,7 +100,6 @@ export function readSpeakerSettings(r: EnvReader): SpeakerSettings {
     speakerRecluster: r.oneOf('PARLEY_SPEAKER_RECLUSTER', ['true', 'false'] as const, 'false') === 'true',
     speakerCentroid: r.oneOf('PARLEY_SPEAKER_CENTROID', ['true', 'false'] as const, 'true') === 'true',
     speakerPooledClaim: r.oneOf('PARLEY_SPEAKER_POOLED_CLAIM', ['true', 'false'] as const, 'true') === 'true',
-    speakerPooledClaimBand: r.oneOf('PARLEY_SPEAKER_POOLED_CLAIM_BAND', ['true', 'false'] as const, 'false') === 'true',
     speakerBandOffsets: r.oneOf('PARLEY_SPEAKER_BAND_OFFSETS', ['calibrated', 'none'] as const, 'calibrated'),
     audioRetentionDays: r.int('PARLEY_AUDIO_RETENTION_DAYS', 30, 0, 36500),
   };

@@ -161,17 +161,15 @@ export class SessionSpeakers {
 
   /**
    * With `PARLEY_SPEAKER_POOLED_CLAIM=true` and the calibrated decision: the session's new ids that claim a stored
-   * voiceprint from their pooled speech (`stored-claim.ts`), as merges into it; with `PARLEY_SPEAKER_POOLED_CLAIM_BAND`
-   * (off) each voiceprint's LLR pays the band offset a turn of the session's band pays.
+   * voiceprint from their pooled speech (`stored-claim.ts`), as merges into it. The claim pays no band offset: paying a
+   * phone turn's offset lost more re-identified callers than wrong ones (docs/BENCHMARKS.md, "speech22").
    */
   private pooledClaims(tracker: SpeakerTracker, cannotLink: Iterable<readonly [string, string]>): { from: string; into: string }[] {
     const { config, models } = this.deps;
     const rule = models.speakerPooledClaim;
     const d = models.speakerDecision;
     if (!config.speakerPooledClaim || !rule || !d) return [];
-    const offsets = config.speakerPooledClaimBand ? this.bandOffsets() : null;
-    const band = offsets && this.band ? { session: this.band, offsets } : null;
-    return pooledClaims(rule, d.calibration, d.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes(), cannotLink, band);
+    return pooledClaims(rule, d.calibration, d.logPriorNew, sessionIdsFrom(tracker.prototypes(), tracker.sessionStats()), tracker.prototypes(), cannotLink);
   }
 
   /** The band offsets of the calibrated decision, when it is on and they apply; else null. */

@@ -256,9 +256,6 @@ describe('config', () => {
     assert.equal(loadConfig({}).speakerPooledClaim, true);
     assert.equal(loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'false' }).speakerPooledClaim, false);
     assert.throws(() => loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM: 'yes' }), /PARLEY_SPEAKER_POOLED_CLAIM/);
-    assert.equal(loadConfig({}).speakerPooledClaimBand, false, 'the band offset at the claim is off (not adopted)');
-    assert.equal(loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM_BAND: 'true' }).speakerPooledClaimBand, true);
-    assert.throws(() => loadConfig({ PARLEY_SPEAKER_POOLED_CLAIM_BAND: '1' }), /PARLEY_SPEAKER_POOLED_CLAIM_BAND/);
   });
 
   test('a key listed twice is refused', () => {

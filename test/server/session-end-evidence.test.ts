@@ -109,29 +109,4 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
     assert.equal(new Set(ids).size, 3);
     assert.deepEqual(revised, []);
   });
-
-  test('PARLEY_SPEAKER_POOLED_CLAIM_BAND: a phone session\'s pooled claim pays the phone offset (1 nat) against a phone voiceprint', async () => {
-    // A first call stores a voice along x (phone band). A second call's two turns are each at cosine 0.65 to it, 0.565
-    // to each other: online both go to one new id (the stored voice at LLR 1.5 − 1 offset < a new voice's prior 1; the
-    // second turn stays with the previous voice). Pooled they are at cosine 0.735 to x: LLR 2.35 beats the new voice by
-    // 1.35 ≥ 1 (claimed), but by 0.35 once the 1-nat phone offset is paid (not claimed).
-    const [a, b] = [0.65, 0.6];
-    const c = Math.sqrt(1 - a * a - b * b);
-    const second: [number, number, number][] = [[a, b, c], [a, b, -c]];
-    const claim = { speakerPooledClaim: { minSeconds: 3, margin: 1 } };
-    const calls = async (tenant: string, band: boolean): Promise<{ first: string; second: Run }> => {
-      // 'stats-lda-v2': the embedder whose band offsets were measured (voice-bands.ts), so the offsets apply.
-      const phone = { band: 'narrowband' as const, tenant, config: { speakerPooledClaimBand: band } };
-      const one = await session(`${tenant}-1`, { ...phone, script: [[1, 0, 0]], models: { ...claim, speakerEmbedder: new ScriptedEmbedder([[1, 0, 0]], 'stats-lda-v2') } });
-      const two = await session(`${tenant}-2`, { ...phone, script: second, models: { ...claim, speakerEmbedder: new ScriptedEmbedder(second, 'stats-lda-v2') } });
-      return { first: one.ids[0]!, second: two };
-    };
-    const off = await calls('band-off', false);
-    assert.equal(new Set(off.second.ids).size, 1);
-    assert.notEqual(off.second.ids[0], off.first, 'online, a new id');
-    assert.deepEqual(off.second.merged, [{ from: off.second.ids[0], into: off.first }], 'the claim, as shipped');
-    const on = await calls('band-on', true);
-    assert.notEqual(on.second.ids[0], on.first);
-    assert.deepEqual(on.second.merged, [], 'paying the phone offset, no claim');
-  });
 });
