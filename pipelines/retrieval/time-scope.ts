@@ -75,6 +75,8 @@ const SPEECH_ACT = /\b(?:ask|asked|asking|request|requested|promise|promised|agr
 const EMBEDDED = /\b(?:that|if|whether|would|will|could|should|can|might|must|do|did|does|done|be|been|was|were|is|are|have|has|had|i|he|she|we|they|when|while|which|who)\b|\w{3,}ed\b/i;
 /** "to" opening an infinitive ("promise to do"), not a preposition ("offer to the caller", "complain to Ben"). */
 const INFINITIVE = /\bto\s+(?!(?:the|a|an|my|our|your|his|her|their|its|him|them|me|us|you|this|that)\b)[a-z]/;
+/** "for" just before a time ago ("ask for three weeks ago"): the object's preposition, not a duration's. */
+const FOR_AGO = /\bfor(\s+(?:[\w-]+\s+)?(?:days?|weeks?|months?|years?)\s+ago)\b/gi;
 /** Words before a time that run it on to now ("since June", "after 2024"). */
 const ONWARD = /\b(?:since|after|from)\s*$/i;
 /** Words before a time that run it back from the start ("until June", "by 2024"). */
@@ -189,7 +191,8 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     rest = rest.replace(match[0], ' ');
   }
 
-  for (const r of chrono.parse(question, now)) {
+  // "ask for three weeks ago": chrono would read "for three weeks" as a duration; blanked out, "for" keeps its place.
+  for (const r of chrono.parse(question.replace(FOR_AGO, '   $1'), now)) {
     if (!free(r.index, r.index + r.text.length)) continue;
     const known = (unit: Parameters<typeof r.start.isCertain>[0]): boolean => r.start.isCertain(unit);
     const calendar = /[a-z]/i.test(r.text) && (r.text.match(/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i) !== null);

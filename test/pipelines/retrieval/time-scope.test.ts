@@ -92,6 +92,8 @@ describe('speech acts and named periods', () => {
     assert.ok(!inScope('2026-11-24T09:00:00Z', last!.periods), 'this Tuesday is not last week');
     const thisWeek = timeScope('What did we talk about this week?', NOW, NO_SLACK);
     assert.deepEqual(thisWeek?.periods, [{ since: '2026-11-23T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z' }]);
+    const askedAgo = timeScope('What did the school ask for three weeks ago?', NOW, NO_SLACK);
+    assert.deepEqual(askedAgo?.periods, [{ since: '2026-11-02T00:00:00.000Z', until: '2026-11-09T00:00:00.000Z' }], '"for … ago" is no duration');
     const ago = timeScope('What happened two weeks ago?', NOW, NO_SLACK);
     assert.deepEqual(ago?.periods, [{ since: '2026-11-09T00:00:00.000Z', until: '2026-11-16T00:00:00.000Z' }]);
     const rolling = timeScope('What did the caller ask for last week?', NOW, { ...NO_SLACK, calendarWeeks: false });
