@@ -20,8 +20,8 @@ import { repoRoot } from '../pipelines/models/repo-root.js';
 import { answerQuestion, type AgenticOptions } from '../pipelines/retrieval/agentic-query.js';
 import { Retriever } from '../pipelines/retrieval/retriever.js';
 import { embeddedMemory } from '../test/helpers/memory-fixture.js';
-import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
+import { goldHits, printPaired, type PairedRow } from './lib/gold-hits.js';
 
 interface Conversation {
   id: number; kind: string; people: [string, string];
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const systems: [string, AgenticOptions][] = [['old behaviour', OLD_DATED], ['this build', JSON.parse(argString('options', '{}')) as AgenticOptions]];
   const stores = embeddedMemory();
   const retriever = new Retriever(stores, stores.entities, stores.embedder, { minPool: 1 });
-  const rows: { kind: string; hit1: number[]; any5: number[]; q: string; got: string[] }[] = [];
+  const rows: PairedRow[] = [];
   for (const c of conversations) {
     const tenant = `dated${c.id}`;
     const ids: Record<string, string> = {};
@@ -61,32 +61,18 @@ async function main(): Promise<void> {
         if (!id) throw new Error(`conversation ${c.id}: no line ${g} for "${q.q}"`);
         return id;
       }));
-      const row = { kind: c.kind, hit1: [] as number[], any5: [] as number[], q: q.q, got: [] as string[] };
+      const row: PairedRow = { kind: c.kind, q: q.q, top1: [], any: [], got: [] };
       for (const [, options] of systems) {
-        const items = (await answerQuestion(retriever, tenant, { question: q.q, k: 5, now: new Date(q.now ?? DEFAULT_NOW) }, options)).evidence;
-        const hit = items.map((i) => i.refer_ids.some((r) => gold.has(r)));
-        row.hit1.push(hit[0] ? 1 : 0);
-        row.any5.push(hit.some(Boolean) ? 1 : 0);
-        row.got.push(items[0]?.source_text ?? items[0]?.text ?? '(none)');
+        const hits = goldHits((await answerQuestion(retriever, tenant, { question: q.q, k: 5, now: new Date(q.now ?? DEFAULT_NOW) }, options)).evidence, gold);
+        row.top1.push(hits.top1);
+        row.any.push(hits.any);
+        row.got.push(hits.got);
       }
       rows.push(row);
     }
   }
   console.log(`dated-questions: ${conversations.length} conversations, ${rows.length} questions`);
-  console.log(`| questions | n | measure | ${systems[0]![0]} | ${systems[1]![0]} | difference (paired) |`);
-  console.log('|---|---|---|---|---|---|');
-  for (const kind of ['all', ...new Set(rows.map((r) => r.kind))]) {
-    const rs = rows.filter((r) => kind === 'all' || r.kind === kind);
-    for (const m of ['hit1', 'any5'] as const) {
-      const [a, b] = [0, 1].map((s) => rs.map((r) => r[m][s] as number)) as [number[], number[]];
-      console.log(`| ${kind} | ${rs.length} | ${m === 'hit1' ? 'hit@1' : 'any@5'} | ${pct(bootstrapMean(a))} | ${pct(bootstrapMean(b))} | ${pct(bootstrapDelta(b, a), true)} |`);
-    }
-  }
-  if (process.argv.includes('--show')) {
-    for (const r of rows) {
-      if (r.hit1[0] !== r.hit1[1] || r.hit1[1] === 0) console.log(`  ${r.q}: old ${r.hit1[0] ? 'right' : 'wrong'} ("${r.got[0]}"), new ${r.hit1[1] ? 'right' : 'wrong'} ("${r.got[1]}")`);
-    }
-  }
+  printPaired([systems[0]![0], systems[1]![0]], rows, 'hit@1', 'any@5', process.argv.includes('--show'));
   await stores.close();
 }
 
