@@ -5,15 +5,16 @@ import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/inde
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const DAY_MS = 86_400_000;
+/** The first item's words: a fact stands for its turn and carries the turn's words. */
+const said = (i: MemoryItem | undefined): string => i?.source_text ?? i?.text ?? '';
+const texts = (items: MemoryItem[]): string => items.map((i) => `${i.layer}: ${i.text}`).join(' | ');
 
 describe('a question that names a period is answered from then (HTTP, real consolidation, the server\'s clock)', () => {
-  let t: TestApp;
+  let t: TestApp | undefined;
   let api: ParleyClient;
-  const texts = (items: MemoryItem[]): string => items.map((i) => `${i.layer}: ${i.text}`).join(' | ');
-
   before(async () => {
-    t = await startTestApp();
-    api = new ParleyClient({ baseUrl: t.httpUrl });
+    const app = (t = await startTestApp());
+    api = new ParleyClient({ baseUrl: app.httpUrl });
     // POST /v1/query asks as of the clock: last week's call is on last week's Thursday, this week's within this week.
     const now = Date.now();
     const today = new Date(now);
@@ -29,7 +30,7 @@ describe('a question that names a period is answered from then (HTTP, real conso
       { speaker: 'Grace', addressees: ['Sam'], text: 'I have to ask you for a new router, the light is blinking red.', time: at(thisWeek, 0) },
       { speaker: 'Sam', addressees: ['Grace'], text: 'A new router will be posted today.', time: at(thisWeek, 1) },
     ]);
-    await drainConsolidation(t.app.stores.queue, 60_000);
+    await drainConsolidation(app.app.stores.queue, 60_000);
   });
   after(async () => {
     await t?.close();
@@ -37,9 +38,9 @@ describe('a question that names a period is answered from then (HTTP, real conso
 
   test('POST /v1/query "What did Grace ask for last week?" puts last week\'s request first; this week\'s is still found', async () => {
     const evidence = (await api.query({ question: 'What did Grace ask for last week?', k: 5 })).evidence;
-    assert.match(evidence[0]?.source_text ?? evidence[0]?.text ?? '', /refund/, texts(evidence));
+    assert.match(said(evidence[0]), /refund/, texts(evidence));
     const thisWeek = (await api.query({ question: 'What did Grace ask for this week?', k: 5 })).evidence;
-    assert.match(thisWeek[0]?.source_text ?? thisWeek[0]?.text ?? '', /router/, texts(thisWeek));
-    assert.ok(thisWeek.some((i) => /refund/.test(i.source_text ?? i.text)), `a period is a ranking, not a filter: ${texts(thisWeek)}`);
+    assert.match(said(thisWeek[0]), /router/, texts(thisWeek));
+    assert.ok(thisWeek.some((i) => /refund/.test(said(i))), `a period is a ranking, not a filter: ${texts(thisWeek)}`);
   });
 });
