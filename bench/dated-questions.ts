@@ -21,7 +21,7 @@ import { answerQuestion, type AgenticOptions } from '../pipelines/retrieval/agen
 import { Retriever } from '../pipelines/retrieval/retriever.js';
 import { embeddedMemory } from '../test/helpers/memory-fixture.js';
 import { argString } from './lib/cli.js';
-import { goldHits, printPaired, type PairedRow } from './lib/gold-hits.js';
+import { addHits, goldHits, printPaired, type PairedRow } from './lib/gold-hits.js';
 
 interface Conversation {
   id: number; kind: string; people: [string, string];
@@ -63,10 +63,7 @@ async function main(): Promise<void> {
       }));
       const row: PairedRow = { kind: c.kind, q: q.q, top1: [], any: [], got: [] };
       for (const [, options] of systems) {
-        const hits = goldHits((await answerQuestion(retriever, tenant, { question: q.q, k: 5, now: new Date(q.now ?? DEFAULT_NOW) }, options)).evidence, gold);
-        row.top1.push(hits.top1);
-        row.any.push(hits.any);
-        row.got.push(hits.got);
+        addHits(row, goldHits((await answerQuestion(retriever, tenant, { question: q.q, k: 5, now: new Date(q.now ?? DEFAULT_NOW) }, options)).evidence, gold));
       }
       rows.push(row);
     }

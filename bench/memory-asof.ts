@@ -33,7 +33,7 @@ import { temporalIntent } from '../pipelines/retrieval/temporal-intent.js';
 import { timeScope } from '../pipelines/retrieval/time-scope.js';
 import { embeddedMemory } from '../test/helpers/memory-fixture.js';
 import { argString } from './lib/cli.js';
-import { goldHits, printPaired, type PairedRow } from './lib/gold-hits.js';
+import { addHits, goldHits, printPaired, type PairedRow } from './lib/gold-hits.js';
 
 interface Person {
   id: number; person: string; friend: string;
@@ -98,10 +98,7 @@ async function main(): Promise<void> {
       const now = new Date(q.now ?? DEFAULT_NOW);
       const row: PairedRow = { kind: q.kind ?? kindOf(q.q, now), q: q.q, top1: [], any: [], got: [] };
       for (const [s, [, answer, , options]] of SYSTEMS.entries()) {
-        const hits = goldHits((await answer(retrievers[s]!, tenant, { question: q.q, k: 3, now }, options)).evidence, right);
-        row.top1.push(hits.top1);
-        row.any.push(hits.any);
-        row.got.push(hits.got);
+        addHits(row, goldHits((await answer(retrievers[s]!, tenant, { question: q.q, k: 3, now }, options)).evidence, right));
       }
       rows.push(row);
     }

@@ -18,6 +18,13 @@ export function goldHits(items: readonly MemoryItem[], gold: ReadonlySet<string>
 /** One question's hits under each of two systems (same order as the systems). */
 export interface PairedRow { kind: string; q: string; top1: number[]; any: number[]; got: string[] }
 
+/** Add one system's hits to a question's row (systems in order). */
+export function addHits(row: PairedRow, hits: GoldHits): void {
+  row.top1.push(hits.top1);
+  row.any.push(hits.any);
+  row.got.push(hits.got);
+}
+
 /**
  * Print the two systems side by side, overall and per kind: top-1 (`top1Label`) and any@k (`anyLabel`), each with its 95 %
  * bootstrap interval and the paired difference; with `show`, every question the second system gets wrong or changes.
