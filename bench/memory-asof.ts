@@ -32,8 +32,8 @@ import { Retriever } from '../pipelines/retrieval/retriever.js';
 import { temporalIntent } from '../pipelines/retrieval/temporal-intent.js';
 import { timeScope } from '../pipelines/retrieval/time-scope.js';
 import { embeddedMemory } from '../test/helpers/memory-fixture.js';
-import { bootstrapDelta, bootstrapMean, pct } from './lib/bootstrap.js';
 import { argString } from './lib/cli.js';
+import { addHits, goldHits, printPaired, type PairedRow } from './lib/gold-hits.js';
 
 interface Person {
   id: number; person: string; friend: string;
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const { graph, memory, vectors, lexical, entities, embedder } = stores;
   const SYSTEMS = await systems();
   const retrievers = SYSTEMS.map(([, , R]) => new R({ graph, memory, vectors, lexical }, entities, embedder, { minPool: 1 }));
-  const rows: { kind: Kind; top1: number[]; any3: number[]; q: string; got: string[] }[] = [];
+  const rows: PairedRow[] = [];
   for (const p of people) {
     const tenant = `asof${p.id}`;
     const ids: Record<string, string> = {};
@@ -96,33 +96,15 @@ async function main(): Promise<void> {
       const right = new Set(lineIds.filter((l) => q.answer.some((a) => l.text.includes(a))).map((l) => l.id));
       if (right.size === 0) throw new Error(`person ${p.id}: no line holds the answer of "${q.q}"`);
       const now = new Date(q.now ?? DEFAULT_NOW);
-      const row = { kind: q.kind ?? kindOf(q.q, now), top1: [] as number[], any3: [] as number[], q: q.q, got: [] as string[] };
+      const row: PairedRow = { kind: q.kind ?? kindOf(q.q, now), q: q.q, top1: [], any: [], got: [] };
       for (const [s, [, answer, , options]] of SYSTEMS.entries()) {
-        const items = (await answer(retrievers[s]!, tenant, { question: q.q, k: 3, now }, options)).evidence;
-        const hit = items.map((i) => i.refer_ids.some((r) => right.has(r)));
-        row.top1.push(hit[0] ? 1 : 0);
-        row.any3.push(hit.some(Boolean) ? 1 : 0);
-        row.got.push(items[0]?.source_text ?? items[0]?.text ?? '(none)');
+        addHits(row, goldHits((await answer(retrievers[s]!, tenant, { question: q.q, k: 3, now }, options)).evidence, right));
       }
       rows.push(row);
     }
   }
   console.log(`memory-asof: ${people.length} people, ${rows.length} questions`);
-  console.log(`| questions | n | measure | ${SYSTEMS[0]![0]} | ${SYSTEMS[1]![0]} | difference (paired) |`);
-  console.log('|---|---|---|---|---|---|');
-  for (const kind of ['all', ...new Set(rows.map((r) => r.kind))]) {
-    const rs = rows.filter((r) => kind === 'all' || r.kind === kind);
-    if (rs.length === 0) continue;
-    for (const m of ['top1', 'any3'] as const) {
-      const [a, b] = [0, 1].map((s) => rs.map((r) => r[m][s] as number)) as [number[], number[]];
-      console.log(`| ${kind} | ${rs.length} | ${m === 'top1' ? 'top-1' : 'any@3'} | ${pct(bootstrapMean(a))} | ${pct(bootstrapMean(b))} | ${pct(bootstrapDelta(b, a), true)} |`);
-    }
-  }
-  if (process.argv.includes('--show')) {
-    for (const r of rows) {
-      if (r.top1[0] !== r.top1[1] || r.top1[1] === 0) console.log(`  [${r.kind}] ${r.q}: before ${r.top1[0] ? 'right' : 'wrong'} ("${r.got[0]}"), after ${r.top1[1] ? 'right' : 'wrong'} ("${r.got[1]}")`);
-    }
-  }
+  printPaired([SYSTEMS[0]![0], SYSTEMS[1]![0]], rows, 'top-1', 'any@3', process.argv.includes('--show'));
   await stores.close();
 }
 

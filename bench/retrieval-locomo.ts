@@ -14,7 +14,7 @@
  * text with its `event_time` (a turn's date resolved against when it was said). Categories 1–4 together, 5
  * separately; each figure with its 95 % bootstrap interval over questions, and the paired difference
  * Parley − baseline with its interval. Also prints latency p50 / p95 (Parley: HTTP round trip).
- * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q]
+ * Run: node dist/bench/retrieval-locomo.js [--split dev|test] [--only N] [--questions N] [--categories 1,2,3,4] [--store DIR] [--options JSON] [--ingest-only] [--data DIR [--dev-data]] [--dump FILE] [--variants FILE] [--misses FILE] [--now clock|last-turn] [--second-dense e5-small-v2-q] [--previous JSON] [--dated-kinds]
  * `--only N` keeps the first N conversations of the split; `--questions N` the first N questions (smoke tests);
  * `--categories LIST` only the questions of those categories (comma-separated).
  * `--store DIR` keeps the ingested, consolidated stores in DIR; a later run with the same DIR and
@@ -42,6 +42,9 @@
  * `--now last-turn` asks every Parley system in-process as of the day after the conversation's last turn
  * (LoCoMo's chats end in 2023: asked on the machine's clock, the default `--now clock`, "last year" names
  * a year with nothing in it); the baselines ignore time either way.
+ * `--previous JSON` replaces the options of the "previous defaults" system (`PREVIOUS`): a same-run baseline of a change, held-out
+ * split included. `--dated-kinds` gives each question the kind `dated` when it names a time (`timeScope`, as of when it is
+ * asked) and `undated` otherwise, so the per-kind table shows the questions that name a period apart.
  * `PARLEY_TEXT_EMBEDDER` and `MODELS_DIR` in the environment choose the text embedder (default `auto`: bge-small-en-v1.5-q when installed, else USE-lite); a
  * `--store` keeps the vectors of the embedder it was built with (build a store per embedder).
  */
@@ -61,6 +64,7 @@ import { runLocomoQuestions, type LocomoDeps, type LocomoQa } from './lib/locomo
 import { runLocomoMisses } from './lib/locomo-misses.js';
 import { convsLackingNamedTurns, indexNamedTurns } from './lib/locomo-named.js';
 import { runLocomoVariants } from './lib/locomo-variants.js';
+import { timeScope } from '../pipelines/retrieval/time-scope.js';
 import { convsLackingSecondDense, indexSecondDense, ingestedText } from './lib/locomo-second-dense.js';
 import { OnnxTextEmbedder } from '../pipelines/embeddings/onnx-text-embedder.js';
 import { E5_SMALL_V2_Q, e5Channel } from '../pipelines/retrieval/second-dense.js';
@@ -205,8 +209,13 @@ const lastTurnNow = new Map(convs.map((conv) => {
   const last = Math.max(...(byConv.get(conv) ?? []).map((t) => Date.parse(locomoTime(t.session_date_time))));
   return [conv, new Date(last + 24 * 3600 * 1000)];
 }));
+const previous = arg('previous');
+if (process.argv.includes('--dated-kinds')) {
+  for (const q of qas) q.kind = timeScope(q.question, nowMode === 'last-turn' ? lastTurnNow.get(q.conv_id) as Date : new Date()) ? 'dated' : 'undated';
+}
 const deps: LocomoDeps = {
   app, client, tenantOf, byConv: byConv as Map<string, LocomoTurn[]>, convs, diaToUtt, options, ...(dump ? { dump } : {}),
+  ...(previous ? { previous: JSON.parse(previous) as AgenticOptions } : {}),
   ...(nowMode === 'last-turn' ? { nowOf: (conv: string) => lastTurnNow.get(conv) as Date } : {}),
 };
 const what = data ? `set ${path.basename(path.resolve(data))}, all ${convs.length} conversations` : `${split} split, conversations ${skip + 1}–${skip + convs.length}`;

@@ -24,6 +24,8 @@ export interface LocomoDeps {
   options: AgenticOptions | null;
   /** Write one JSON line per question (gold ids, each system's items and scores) to this file (diagnosis on dev). */
   dump?: string;
+  /** The options of the "previous defaults" system (`--previous JSON`: a same-run baseline of a change); default `PREVIOUS`. */
+  previous?: AgenticOptions;
   /**
    * When a conversation's questions are asked (`--now last-turn`): Parley is then asked in-process with
    * this `now` (POST /v1/query has no such field: it asks as of the server's clock). Unset: the clock.
@@ -112,7 +114,7 @@ export async function runLocomoQuestions(deps: LocomoDeps, qas: LocomoQa[], titl
         rounds.push(a.rounds);
         return fromItems(a.evidence);
       },
-      previous: async () => fromItems((await answerQuestion(app.retriever, tenant, input, PREVIOUS)).evidence),
+      previous: async () => fromItems((await answerQuestion(app.retriever, tenant, input, deps.previous ?? PREVIOUS)).evidence),
       before: async () => fromItems((await answerQuestion(app.retriever, tenant, input, BEFORE)).evidence),
       bm25: async () => turnItems(await bm25(K)),
       bm25names: async () => turnItems((await app.stores.lexical.search(tenant, q.question, K, { layer: NAMED_LAYER })).map((h) => h.id.slice(NAMED_PREFIX.length))),

@@ -139,6 +139,12 @@ export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
   feedbackDocs?: number;
   /** Score bonus factor for turns from the time the question names; default 0.5. */
   timeBoost?: number;
+  /**
+   * Score bonus factor, on top of `timeBoost`, for turns and facts inside the time the question names itself
+   * (`TimeScope.periods`: said then, or a fact's event then) rather than only in its slack ("what did the caller ask
+   * for last week?": last week's request above this week's); default 1. 0: the slack counts as the time (as before).
+   */
+  periodBoost?: number;
   /** How a named time becomes ranges (slack, years searched for a month without a year). */
   timeScope?: TimeScopeOptions;
   /** Most turns searched per named time range (newest first); default 1000. */

@@ -33,7 +33,8 @@ const now = (): number => performance.now();
  * `perRound` records kept; rounds are fused with RRF again. Round 2 expands the query with
  * pseudo-relevance feedback words from round 1's best records, round 3 searches by vector per named
  * participant. A question that names a time ("in May 2023", "last week") also searches the turns
- * from then, and their evidence gains `timeBoost`; turns holding the kind of answer asked for
+ * from then, and their evidence gains `timeBoost`, and more (`periodBoost`) when said inside the time itself, not
+ * only in its slack; turns holding the kind of answer asked for
  * ("When…" → a time; how a time is judged: `timeAnswers`) gain `answerTypeBoost`. The loop stops early when evidence is sufficient:
  * memory is exhausted (a round found fewer records than it may keep), a round brought nothing new,
  * or (opt-in) the best record covers every content word. The best turns are then fused with the
@@ -70,6 +71,7 @@ export async function answerQuestion(
     ...(input.speakerId ? { speakerId: input.speakerId } : {}), ...(input.addresseeId ? { addresseeId: input.addresseeId } : {}),
   };
   const ranges = scope?.ranges ?? [];
+  const periods = scope?.periods ?? [];
   const ctx: ActionContext = {
     retriever, tenant, filters, question: input.question, askerId, depth: Math.max(30, 2 * cap), poolSize: 0,
     timePool: await turnsIn(stores.graph, tenant, ranges, filters, options.timePoolSize ?? 1000),
@@ -145,6 +147,11 @@ export async function answerQuestion(
   const sessionBoost = options.sessionBoost ?? 0.5;
   const namedBoost = options.namedSpeakerBoost ?? 0.6;
   const timeBoost = options.timeBoost ?? 0.5;
+  const periodBoost = options.periodBoost ?? 1;
+  if (!(periodBoost >= 0)) throw new RangeError(`periodBoost is a factor of 0 or more, got ${String(periodBoost)}`);
+  // Said inside the named time, or (a fact) telling of an event inside it: above what only the slack reaches.
+  const inPeriod = (m: { time: string; eventTime?: string | null }): boolean =>
+    periodBoost > 0 && periods.length > 0 && (inScope(m.time, periods) || (!!m.eventTime && inScope(m.eventTime, periods)));
   const answerType = expectedAnswerType(input.question);
   const typeBoost = options.answerTypeBoost ?? 1;
   const timeAnswers = options.timeAnswers ?? 'words';
@@ -178,8 +185,8 @@ export async function answerQuestion(
     const named = m.speakerIds.some((s) => boosted.includes(s));
     const when = ranges.length > 0 && inScope(m.time, ranges);
     const typed = typeBoost > 0 && holdsType(m);
-    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (typed ? 1 + typeBoost : 1) *
-      (here ? 1 + sessionBoost : 1);
+    return (mine ? 1 + boost : 1) * (named ? nameFactor(m.text) : 1) * (when ? 1 + timeBoost : 1) * (inPeriod(m) ? 1 + periodBoost : 1) *
+      (typed ? 1 + typeBoost : 1) * (here ? 1 + sessionBoost : 1);
   };
   const answeredWeight = options.answeredWeight ?? 0.5;
   // A reply is read with the question it answers (`answeredWeight`): the best candidates only, one read each.

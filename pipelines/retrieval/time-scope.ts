@@ -18,7 +18,13 @@ export interface AsOfWindow extends TimeRange {
 
 /** When a question is about: the ranges it names, and the words that named them. */
 export interface TimeScope {
+  /** The named times widened by the slack: the turns searched. */
   ranges: TimeRange[];
+  /**
+   * The named times themselves, without slack (one per range, same order; "before June 2024" is everything
+   * before it): what is inside ranks above what only the slack reaches.
+   */
+  periods: TimeRange[];
   /** The same times as validity windows: no slack, a year for "last year", opened by "since" or "until". */
   windows: AsOfWindow[];
   /** The question's text without its calendar dates (so "June", "2023" do not act as keywords). */
@@ -37,6 +43,19 @@ export interface TimeScopeOptions {
   yearsBack?: number;
   /** A time something was said at ("as mentioned on 3 June") gets no slack after it; default true (false: as any time). */
   saidAt?: boolean;
+  /**
+   * With `saidAt`: a speech act's time ("what did the caller ask for last week", "who called on Monday", "what did Ana
+   * promise Ben yesterday") is the time it was said too: asking, requesting, promising, agreeing, ordering, complaining,
+   * calling happen in the conversation (`SPEECH_ACT`). Not when an embedded clause may own the time ("what did Ana promise
+   * to do last week", "…ask about the parcel delivered last week"). Default true; false: only the verbs of saying (as before).
+   */
+  speechActs?: boolean;
+  /**
+   * A week ("last week", "this week", "two weeks ago") is the calendar week, Monday to Sunday, that holds the day named
+   * ("last week" asked on a Wednesday: Monday to Sunday before this Monday); default true. False: the seven days from the
+   * day chrono names (as before: "last week" ran to yesterday, "this week" from Sunday on).
+   */
+  calendarWeeks?: boolean;
 }
 
 /** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
@@ -46,6 +65,18 @@ const RELATIVE = /\b(?:yesterday|today|tonight|ago|last|this|past|previous)\b/i;
  * 6 November", "as of December 2023"): the conversation's own date, so no slack after it.
  */
 const SAID_AT = /\b(?:mention|mentioned|say|said|tell|told|talk|talked|share|shared|discuss|discussed|state|stated|as\s+of)\s*,?\s*(?:on|in|at|during)?\s*$/i;
+/**
+ * A speech act just before a time ("what did the caller ask for last week", "what did Ana promise Ben on Monday", "who
+ * called yesterday"): at most four words between the verb and the time, none of which may open an embedded event
+ * (`EMBEDDED`: "promise to do", "promised she would", "asked about the parcel delivered").
+ */
+const SPEECH_ACT = /\b(?:ask|asked|asking|request|requested|promise|promised|agree|agreed|offer|offered|order|ordered|complain|complained|call|called|ring|rang|phone|phoned|suggest|suggested|propose|proposed|recommend|recommended|report|reported|confirm|confirmed|remind|reminded|warn|warned|explain|explained|reply|replied|answer|answered)\b((?:\s+[\w'’-]+){0,4}?)\s*,?\s*(?:on|in|at|during)?\s*$/i;
+/** Words between a speech act and a time that make the time an embedded event's ("promise to do", "asked if it arrived"). */
+const EMBEDDED = /\b(?:that|if|whether|would|will|could|should|can|might|must|do|did|does|done|be|been|was|were|is|are|have|has|had|i|he|she|we|they|when|while|which|who)\b|\w{3,}ed\b/i;
+/** "to" opening an infinitive ("promise to do"), not a preposition ("offer to the caller", "complain to Ben"). */
+const INFINITIVE = /\bto\s+(?!(?:the|a|an|my|our|your|his|her|their|its|him|them|me|us|you|this|that)\b)[a-z]/;
+/** "for" just before a time ago ("ask for three weeks ago"): the object's preposition, not a duration's. */
+const FOR_AGO = /\bfor(\s+(?:[\w-]+\s+)?(?:days?|weeks?|months?|years?)\s+ago)\b/gi;
 /** Words before a time that run it on to now ("since June", "after 2024"). */
 const ONWARD = /\b(?:since|after|from)\s*$/i;
 /** Words before a time that run it back from the start ("until June", "by 2024"). */
@@ -81,12 +112,17 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   const before = (options.slackBeforeDays ?? 1) * DAY_MS;
   const after = (options.slackAfterDays ?? 14) * DAY_MS;
   const yearsBack = Math.max(1, options.yearsBack ?? 10);
+  const saidAt = options.saidAt ?? true;
+  const speechActs = saidAt && (options.speechActs ?? true);
+  const calendarWeeks = options.calendarWeeks ?? true;
   const ranges: TimeRange[] = [];
+  const periods: TimeRange[] = [];
   const windows: AsOfWindow[] = [];
   const expressions: string[] = [];
   let rest = question;
   const add = (start: number, end: number, said = false): void => {
     ranges.push({ since: new Date(start - before).toISOString(), until: new Date(end + (said ? 0 : after)).toISOString() });
+    periods.push({ since: new Date(start).toISOString(), until: new Date(end).toISOString() });
   };
   // The validity window of a time named after `lead` (the question's words before it).
   const addWindow = (start: number, end: number, lead: string): void => {
@@ -101,8 +137,11 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
   };
   // The search range of a time named after `lead`: "before June 2024" searches the turns before it.
   const addRange = (start: number, end: number, lead: string, said = false): void => {
-    if (BEFORE.test(lead)) ranges.push({ since: new Date(0).toISOString(), until: new Date(start).toISOString() });
-    else add(start, end, said);
+    if (BEFORE.test(lead)) {
+      const everything = { since: new Date(0).toISOString(), until: new Date(start).toISOString() };
+      ranges.push(everything);
+      periods.push(everything);
+    } else add(start, end, said);
   };
   // Spans taken by "between … and …" and seasons, which chrono would read otherwise (or not at all).
   const taken: Array<[number, number]> = [];
@@ -152,21 +191,28 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     rest = rest.replace(match[0], ' ');
   }
 
-  for (const r of chrono.parse(question, now)) {
+  // "ask for three weeks ago": chrono would read "for three weeks" as a duration; blanked out, "for" keeps its place.
+  for (const r of chrono.parse(question.replace(FOR_AGO, '   $1'), now)) {
     if (!free(r.index, r.index + r.text.length)) continue;
     const known = (unit: Parameters<typeof r.start.isCertain>[0]): boolean => r.start.isCertain(unit);
     const calendar = /[a-z]/i.test(r.text) && (r.text.match(/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i) !== null);
     // Durations ("for a few weeks") and the future ("next month") name no time a memory is from;
     // a bare "weekend" or "morning" is a topic unless "last", "this", "ago"... anchor it.
     if (/^for\b/i.test(r.text) || /\bnext\b/i.test(r.text) || (!calendar && !RELATIVE.test(r.text))) continue;
-    const said = (options.saidAt ?? true) && SAID_AT.test(question.slice(0, r.index));
+    const said = saidAt && (SAID_AT.test(question.slice(0, r.index)) || (speechActs && speechActBefore(question.slice(0, r.index))));
     const at = r.start.date();
     const y = at.getUTCFullYear();
     const m = at.getUTCMonth();
     const d = at.getUTCDate();
     // Precision: a named day, a week ("last week"), a month, or a year.
     const span = (year: number): [number, number] => {
-      if (/\bweeks?\b/i.test(r.text)) return [Date.UTC(year, m, d), Date.UTC(year, m, d + 7)];
+      if (/\bweeks?\b/i.test(r.text)) {
+        if (!calendarWeeks) return [Date.UTC(year, m, d), Date.UTC(year, m, d + 7)];
+        // chrono names a Sunday for "this week": the week of now, Monday first.
+        const day = /\bthis\s+week\b/i.test(r.text) ? now : new Date(Date.UTC(year, m, d));
+        const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
+        return [monday, monday + 7 * DAY_MS];
+      }
       if (known('day') || known('weekday') || !known('month')) return [Date.UTC(year, m, d), Date.UTC(year, m, d + 1)];
       return [Date.UTC(year, m, 1), Date.UTC(year, m + 1, 1)];
     };
@@ -200,7 +246,13 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     expressions.push(match[0]);
     rest = rest.replace(match[0], ' ');
   }
-  return ranges.length > 0 ? { ranges, windows, rest: rest.replace(/\s+/g, ' ').trim(), expressions } : null;
+  return ranges.length > 0 ? { ranges, periods, windows, rest: rest.replace(/\s+/g, ' ').trim(), expressions } : null;
+}
+
+/** True when the words before a time end in a speech act whose time it is (`SPEECH_ACT`, no `EMBEDDED` word between). */
+function speechActBefore(lead: string): boolean {
+  const m = SPEECH_ACT.exec(lead);
+  return m !== null && !EMBEDDED.test(m[1] ?? '') && !INFINITIVE.test(m[1] ?? '');
 }
 
 /** True when the ISO time `time` lies in one of `ranges`. */

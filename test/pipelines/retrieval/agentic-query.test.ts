@@ -78,6 +78,8 @@ describe('agentic question answering: the time a question names and the answer i
       ['s2', 'Ana', 'I cooked lentil soup again, this time with carrots and cumin.', '2026-11-20T19:00:00Z'],
       ['s3', 'Ben', 'I love the cello, the cello is my favourite instrument.', '2026-11-21T10:00:00Z'],
       ['s4', 'Ben', 'I have played the cello since 2019, it keeps me calm in the evenings after a long day at work.', '2026-11-22T10:00:00Z'],
+      ['s5', 'Ana', 'Could you send me a new charger for my laptop, please?', '2026-11-17T10:00:00Z'],
+      ['s6', 'Ana', 'I have to ask you for a replacement cable for my printer, please.', '2026-11-24T10:00:00Z'],
     ];
     for (const [session, speaker, text, time] of turns) said.set(text.slice(0, 20), await f.say(session, speaker, [speaker === 'Ana' ? 'Ben' : 'Ana'], text, time));
   });
@@ -92,6 +94,20 @@ describe('agentic question answering: the time a question names and the answer i
     assert.match((await first('What soup did Ana cook in October 2026?')) ?? '', /big pot/);
     assert.match((await first('What soup did Ana cook in November 2026?')) ?? '', /carrots/);
     assert.match((await first('What soup did Ana cook last week?')) ?? '', /carrots/);
+  });
+
+  test('a question that names a period puts what was said in it first, above what only its slack reaches', async () => {
+    const charger = said.get('Could you send me a ')!.id;
+    const cable = said.get('I have to ask you fo')!.id;
+    const ask = async (question: string, options = {}): Promise<string[][]> =>
+      (await answerQuestion(retriever, T2, { question, k: 5, now: new Date('2026-11-25T12:00:00Z') }, options)).evidence.map((i) => i.refer_ids);
+    const lastWeek = await ask('What did Ana ask for last week?');
+    assert.ok(lastWeek[0]?.includes(charger), JSON.stringify(lastWeek));
+    // As before (the rolling week, asking read as an event told later, no period boost): this week's request wins on its words.
+    const before = await ask('What did Ana ask for last week?', { periodBoost: 0, timeScope: { speechActs: false, calendarWeeks: false } });
+    assert.ok(before[0]?.includes(cable), JSON.stringify(before));
+    // Nothing was said two weeks ago: the question still answers.
+    assert.ok((await ask('What did Ana ask for two weeks ago?')).some((ids) => ids.includes(cable) || ids.includes(charger)));
   });
 
   test('a "when" question prefers the turn that names a time', async () => {

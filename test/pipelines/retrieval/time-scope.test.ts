@@ -59,6 +59,53 @@ describe('the time a question names', () => {
   });
 });
 
+describe('speech acts and named periods', () => {
+  const slack = { slackBeforeDays: 1, slackAfterDays: 14 };
+  const DAY = 86_400_000;
+
+  test('a time a speech act was done in is when it was said: no slack after it', () => {
+    for (const q of ['What did the caller ask for last week?', 'What did Ana request last week?', 'What did Ana promise Ben last week?',
+      'What did the customer complain about last week?', 'Who called the help desk last week?', 'What did we agree on last week?',
+      'What did Ben order last week?', 'What did Ana offer to the caller last week?']) {
+      const s = timeScope(q, NOW, slack);
+      assert.equal(s?.ranges[0]?.until, '2026-11-23T00:00:00.000Z', q);
+    }
+  });
+
+  test('an embedded event keeps the slack: the time may be its, told later', () => {
+    for (const q of ['What did Ana promise to do last week?', 'What did the caller ask about the parcel delivered last week?',
+      'What did Ben say he would fix last week?', 'What did Ana agree that Ben did last week?', 'Where did the caller travel last week?']) {
+      const s = timeScope(q, NOW, slack);
+      assert.equal(s?.ranges[0]?.until, new Date(Date.parse('2026-11-23T00:00:00.000Z') + 14 * DAY).toISOString(), q);
+    }
+    // A promise about next week names no time a memory is from.
+    assert.equal(timeScope('What did Ana promise to do next week?', NOW, slack), null);
+    // The old reading, on request: only verbs of saying.
+    assert.equal(timeScope('What did the caller ask for last week?', NOW, { ...slack, speechActs: false })?.ranges[0]?.until,
+      new Date(Date.parse('2026-11-23T00:00:00.000Z') + 14 * DAY).toISOString());
+  });
+
+  test('a week is the calendar week, Monday to Sunday; the period itself comes without slack', () => {
+    const last = timeScope('What did the caller ask for last week?', NOW, slack);
+    assert.deepEqual(last?.periods, [{ since: '2026-11-16T00:00:00.000Z', until: '2026-11-23T00:00:00.000Z' }]);
+    assert.equal(last?.ranges[0]?.since, '2026-11-15T00:00:00.000Z');
+    assert.ok(!inScope('2026-11-24T09:00:00Z', last!.periods), 'this Tuesday is not last week');
+    const thisWeek = timeScope('What did we talk about this week?', NOW, NO_SLACK);
+    assert.deepEqual(thisWeek?.periods, [{ since: '2026-11-23T00:00:00.000Z', until: '2026-11-30T00:00:00.000Z' }]);
+    const askedAgo = timeScope('What did the school ask for three weeks ago?', NOW, NO_SLACK);
+    assert.deepEqual(askedAgo?.periods, [{ since: '2026-11-02T00:00:00.000Z', until: '2026-11-09T00:00:00.000Z' }], '"for … ago" is no duration');
+    const ago = timeScope('What happened two weeks ago?', NOW, NO_SLACK);
+    assert.deepEqual(ago?.periods, [{ since: '2026-11-09T00:00:00.000Z', until: '2026-11-16T00:00:00.000Z' }]);
+    const rolling = timeScope('What did the caller ask for last week?', NOW, { ...NO_SLACK, calendarWeeks: false });
+    assert.deepEqual(rolling?.periods, [{ since: '2026-11-18T00:00:00.000Z', until: '2026-11-25T00:00:00.000Z' }]);
+    const day = timeScope('Where did Maria volunteer on 3 June, 2023?', NOW, slack);
+    assert.deepEqual(day?.periods, [{ since: '2023-06-03T00:00:00.000Z', until: '2023-06-04T00:00:00.000Z' }]);
+    assert.equal(day?.ranges[0]?.until, '2023-06-18T00:00:00.000Z');
+    const before = timeScope('Where did Lena live before June 2024?', NOW, slack);
+    assert.deepEqual(before?.periods, before?.ranges);
+  });
+});
+
 describe('the answer a question asks for', () => {
   test('"when" asks for a time, "how many" for a number; other questions for neither', () => {
     assert.equal(expectedAnswerType('When did Nate win his third tournament?'), 'time');
