@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ParleyClient } from '../../clients/typescript/src/index.js';
 import { startTestAppWithClient, type TestApp } from '../helpers/app.js';
+import { enrolledAgent } from '../helpers/enrolled-agent.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
 /**
@@ -16,15 +17,6 @@ describe("a live session's agents follow merges and erasures made while it runs"
     ({ t, api } = await startTestAppWithClient());
   });
   after(() => t.close());
-
-  /** A named participant with a stored voiceprint, as an agent enrolled by speaking once has. */
-  async function enrolled(name: string): Promise<string> {
-    const { graph, voiceprints } = t.app.stores;
-    const p = await graph.createParticipant('default', { name });
-    await voiceprints.upsert('default', { participantId: p.id, modelId: 'test-model', vector: new Float32Array(8).fill(Math.SQRT1_2 / 2), updateCount: 1 });
-    await graph.setVoiceprintCount('default', p.id, 1);
-    return p.id;
-  }
 
   /**
    * The live session's agents, once `ready` holds of them (a merge or an erasure reaches a session over the event bus);
@@ -47,7 +39,7 @@ describe("a live session's agents follow merges and erasures made while it runs"
   }
 
   test('an agent merged into another participant after speaking: the survivor is the agent, and never takes the caller\'s id', async () => {
-    const old = await enrolled('Agent Lee');
+    const old = await enrolledAgent(t.app, 'default', 'Agent Lee');
     const survivor = (await t.app.stores.graph.createParticipant('default', { name: 'Lee Okoro' })).id;
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=agent-merged&external_id=%2B15550100&agent=${old}`);
     try {
@@ -66,8 +58,8 @@ describe("a live session's agents follow merges and erasures made while it runs"
   });
 
   test('an agent merged away before speaking in the session (no speaker.merged names it): the survivor is the agent there too', async () => {
-    const old = await enrolled('Agent Max');
-    const survivor = await enrolled('Max Ito');
+    const old = await enrolledAgent(t.app, 'default', 'Agent Max');
+    const survivor = await enrolledAgent(t.app, 'default', 'Max Ito');
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=agent-merged-silent&external_id=%2B15550101&agent=${old}`);
     try {
       await c.next('session.started');
@@ -86,8 +78,8 @@ describe("a live session's agents follow merges and erasures made while it runs"
   });
 
   test('an agent erased while the call runs is dropped from its agents; the other agent stays', async () => {
-    const gone = await enrolled('Agent Ivy');
-    const kept = await enrolled('Agent Joe');
+    const gone = await enrolledAgent(t.app, 'default', 'Agent Ivy');
+    const kept = await enrolledAgent(t.app, 'default', 'Agent Joe');
     const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=agent-erased&external_id=%2B15550102&agent=${gone},${kept}`);
     try {
       await c.next('session.started');

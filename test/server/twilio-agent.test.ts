@@ -2,18 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { refusedUpgrade } from '../helpers/refused-upgrade.js';
+import { enrolledAgent } from '../helpers/enrolled-agent.js';
 import { connectTwilio, SseClient, twilioCall, twilioMessages, type TwilioCall } from '../helpers/twilio.js';
 
 const KEY = 'key-twilio-agent-1';
-
-/** A named participant with a stored voiceprint, as an agent enrolled by speaking once has. */
-async function enrolled(t: TestApp, tenant: string, name: string, externalId?: string): Promise<string> {
-  const { graph, voiceprints } = t.app.stores;
-  const p = await graph.createParticipant(tenant, { name, ...(externalId ? { externalId } : {}) });
-  await voiceprints.upsert(tenant, { participantId: p.id, modelId: 'test-model', vector: new Float32Array(8).fill(Math.SQRT1_2 / 2), updateCount: 1 });
-  await graph.setVoiceprintCount(tenant, p.id, 1);
-  return p.id;
-}
 
 /**
  * `/v1/twilio` took no `agent`: a call centre whose line carries the agent's voice on the inbound track (a conference leg,
@@ -28,9 +20,9 @@ describe('/v1/twilio: agent= in the URL or as a stream parameter, checked as /v1
   before(async () => {
     t = await startTestApp();
     keyed = await startTestApp({ PARLEY_API_KEYS: `${KEY}:acme` });
-    kim = await enrolled(t, 'default', 'Agent Kim');
-    joe = await enrolled(t, 'default', 'Agent Joe', '+15550000');
-    await enrolled(keyed, 'acme', 'Agent Kim');
+    kim = await enrolledAgent(t.app, 'default', 'Agent Kim');
+    joe = await enrolledAgent(t.app, 'default', 'Agent Joe', '+15550000');
+    await enrolledAgent(keyed.app, 'acme', 'Agent Kim');
   });
   after(async () => {
     await t.close();
