@@ -50,9 +50,18 @@ export interface ParticipantPage {
   limit?: number;
 }
 
-/** One page of a transcript: the utterances after `afterSeq` (default: from the start), at most `limit` (default: all). */
+/** A place in a transcript's order: the utterance said at `time` (ISO-8601) and numbered `seq`. */
+export interface TranscriptPosition {
+  time: string;
+  seq: number;
+}
+
+/**
+ * One page of a transcript: the utterances after `after` in the transcript's order (`time`, then `seq`; default: from
+ * the start), at most `limit` (default: all).
+ */
 export interface TranscriptPage {
-  afterSeq?: number;
+  after?: TranscriptPosition;
   limit?: number;
 }
 
@@ -265,8 +274,10 @@ export interface GraphStore {
   getUtterance(tenant: TenantId, id: string): Promise<Utterance | null>;
   getUtterances(tenant: TenantId, ids: string[]): Promise<Utterance[]>;
   /**
-   * A session's utterances in order; with `page`, at most `page.limit` of them after sequence number
-   * `page.afterSeq` (a transcript read in pages, however long the session).
+   * A session's utterances in the order they were said: by `time` (when each began), ties by `seq` (the order they
+   * were stored). A turn stored late (an agent's text turn posted after the fact with its own `time`, a spoken turn
+   * stored once its end is recognised) is listed where it was said. With `page`, at most `page.limit` of them after
+   * `page.after` in that order (a transcript read in pages, however long the session).
    */
   getTranscript(tenant: TenantId, sessionId: string, page?: TranscriptPage): Promise<Utterance[]>;
   /**

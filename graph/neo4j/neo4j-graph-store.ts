@@ -466,9 +466,13 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async getTranscript(tenant: TenantId, sessionId: string, page: TranscriptPage = {}): Promise<Utterance[]> {
     await this.init();
     const found = await this.db.read('getTranscript', (tx) => rows(tx,
-      `MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId}) WHERE n.seq > $afterSeq
-       RETURN n {.*} AS n ORDER BY n.seq${page.limit === undefined ? '' : ' LIMIT $limit'}`,
-      { tenant: this.t(tenant), sessionId, afterSeq: int(page.afterSeq ?? -1), limit: int(Math.max(0, page.limit ?? 0)) }));
+      `MATCH (n:Utterance {tenant: $tenant, sessionId: $sessionId})
+       WHERE n.time > $afterTime OR (n.time = $afterTime AND n.seq > $afterSeq)
+       RETURN n {.*} AS n ORDER BY n.time, n.seq${page.limit === undefined ? '' : ' LIMIT $limit'}`,
+      {
+        tenant: this.t(tenant), sessionId, afterTime: page.after?.time ?? '', afterSeq: int(page.after?.seq ?? -1),
+        limit: int(Math.max(0, page.limit ?? 0)),
+      }));
     return found.map(toUtterance);
   }
 

@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS utterances (
   confidence REAL, audio_ref TEXT,
   PRIMARY KEY (tenant, id));
 CREATE INDEX IF NOT EXISTS utterances_by_session ON utterances (tenant, session_id, seq);
+-- getTranscript lists a session's utterances in the order they were said: no sort, pages by a seek.
+CREATE INDEX IF NOT EXISTS utterances_by_said ON utterances (tenant, session_id, time, seq);
 CREATE INDEX IF NOT EXISTS utterances_by_speaker ON utterances (tenant, speaker_id, time);
 CREATE TABLE IF NOT EXISTS addresses (
   tenant TEXT NOT NULL, utterance_id TEXT NOT NULL, participant_id TEXT NOT NULL,

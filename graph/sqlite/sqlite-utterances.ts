@@ -57,12 +57,13 @@ export function getUtterances(db: SqliteDatabase, tenant: TenantId, ids: string[
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** A session's utterances in `seq` order, one page. */
+/** A session's utterances in the order they were said (`time`, then `seq`), one page (read in `utterances_by_said` order). */
 export function getTranscript(db: SqliteDatabase, tenant: TenantId, sessionId: string, page: TranscriptPage = {}): Utterance[] {
+  // Every stored time sorts after '' (the start), so a first page needs no clause of its own.
   const rows = db
-    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = ? AND u.session_id = ? AND u.seq > ?
-      ORDER BY u.seq LIMIT ?`)
-    .all(tenant, sessionId, page.afterSeq ?? -1, page.limit ?? -1) as UtteranceRow[];
+    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = @tenant AND u.session_id = @sessionId
+      AND (u.time, u.seq) > (@afterTime, @afterSeq) ORDER BY u.time, u.seq LIMIT @limit`)
+    .all({ tenant, sessionId, afterTime: page.after?.time ?? '', afterSeq: page.after?.seq ?? -1, limit: page.limit ?? -1 }) as UtteranceRow[];
   return rows.map(toUtterance);
 }
 

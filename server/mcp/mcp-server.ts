@@ -109,12 +109,13 @@ const TOOLS = [
   tool({
     name: 'get_transcript',
     title: 'Get a session transcript',
-    description: 'A session\'s utterances in order, with speaker, addressees and times, up to `limit` (default 1000) ' +
-      'after `after_seq`; `next_after_seq` is where the next page starts (null on the last page).',
+    description: 'A session\'s utterances in the order they were said (by time, ties by seq), with speaker, addressees and times, ' +
+      'up to `limit` (default 1000) after `cursor` (or `after_seq`); `next_cursor` (or `next_after_seq`) is where the next page starts (null on the last page).',
     input: TranscriptInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ app, tenant }, args) => sessionTranscript(app, tenant, args.session_id, {
-      ...(args.after_seq !== undefined ? { after_seq: args.after_seq } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.after_seq !== undefined ? { after_seq: args.after_seq } : {}),
+      ...(args.limit !== undefined ? { limit: args.limit } : {}),
     }),
   }),
 ] as const;

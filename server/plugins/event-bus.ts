@@ -50,6 +50,14 @@ export const eventBusPlugin = fp(
         return;
       }
       const session = app.sessions.get(event.tenant, event.sessionId);
+      // Merged by hand: the event names each session the merged participant spoke or was addressed in. A live
+      // session here that holds them as an agent (`?agent=`) learns of it too, though they have not spoken in it yet.
+      if (event.type === 'speaker.merged') {
+        for (const s of app.sessions.ofTenant(event.tenant)) {
+          if (s === session || !s.agents.has(event.payload.from)) continue;
+          s.participantRetired(event.payload).catch((err: Error) => app.log.warn({ err: err.message }, 'could not apply a merge to a live session\'s agents'));
+        }
+      }
       if (!session) return;
       // Merged by hand: the session's speaker tracker attributes that voice's later turns to the survivor.
       if (event.type === 'speaker.merged') {

@@ -105,7 +105,12 @@ export const TRANSCRIPT_PAGE_DEFAULT = 1000;
 
 export const TranscriptQuery = Type.Object(
   {
-    after_seq: Type.Optional(Type.Integer({ minimum: 0, description: 'only utterances after this seq (the previous page\'s next_after_seq)' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'the previous page\'s next_cursor: the page goes on after its last utterance' })),
+    after_seq: Type.Optional(Type.Integer({
+      minimum: 0,
+      description: 'the previous page\'s next_after_seq: the page goes on after the utterance with this seq, in the transcript\'s order ' +
+        '(0: from the start); a 400 once that utterance is erased, where cursor still works',
+    })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRANSCRIPT_PAGE_MAX, default: TRANSCRIPT_PAGE_DEFAULT })),
   },
   { additionalProperties: false },
@@ -118,9 +123,12 @@ export const TranscriptResponse = Type.Object(
     metadata: Type.Record(Type.String(), Type.Unknown(), {
       description: 'the session\'s settings, as session.updated shows them; a Twilio call\'s also hold channel "twilio" and twilio {call_sid, stream_sid, account_sid, tracks, custom_parameters}',
     }),
-    utterances: Type.Array(ref(UtteranceView)),
+    utterances: Type.Array(ref(UtteranceView), { description: 'in the order they were said: by time, ties by seq (the order stored)' }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'more utterances follow: ask again with cursor set to this; null on the last page',
+    }),
     next_after_seq: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'more utterances follow: ask again with after_seq set to this; null on the last page',
+      description: 'more utterances follow: ask again with after_seq set to this (the seq of the page\'s last utterance); null on the last page',
     }),
   },
   { $id: 'Transcript' },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { endSessionEverywhere } from '../ws/idle-sessions.js';
 import { isResendOf, resendConflict } from '../../pipelines/interaction/resend-check.js';
 import type { Utterance } from '../../graph/types.js';
+import type { GraphStore, TranscriptPosition } from '../../graph/graph-store.js';
 import { ParleyError } from '../../graph/core/errors.js';
 import {
   errorResponse, errorResponses, PostUtterancesBody, PostUtterancesResponse, ref, SessionEndResponse, SessionIdParams,
@@ -143,21 +144,61 @@ async function resentToEndedSession(
 }
 
 /**
- * One page of a session's utterances in order (`GET /v1/sessions/{id}/transcript`, MCP
- * `get_transcript`): at most `limit` (default 1,000) after `after_seq`, and the seq to ask from next
- * (null on the last page); 404 when there is no such session.
+ * One page of a session's utterances in the order they were said (`time`, ties by `seq`; `GET /v1/sessions/{id}/transcript`,
+ * MCP `get_transcript`): at most `limit` (default 1,000) after `cursor` or `after_seq`, and where the next page starts
+ * (`next_cursor`, `next_after_seq`; null on the last page); 404 when there is no such session.
  */
 export async function sessionTranscript(
   app: FastifyInstance, tenant: string, sessionId: string, page: TranscriptQuery = {},
-): Promise<{ session_id: string; metadata: Record<string, unknown>; utterances: UtteranceView[]; next_after_seq: number | null }> {
+): Promise<{ session_id: string; metadata: Record<string, unknown>; utterances: UtteranceView[]; next_cursor: string | null; next_after_seq: number | null }> {
   const session = await app.stores.graph.getSession(tenant, sessionId);
   if (!session) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no session ${sessionId}`);
   const limit = Math.min(page.limit ?? TRANSCRIPT_PAGE_DEFAULT, TRANSCRIPT_PAGE_MAX);
+  const after = await transcriptPageStart(app.stores.graph, tenant, sessionId, page);
   // One more than the page holds says whether another page follows.
-  const read = await app.stores.graph.getTranscript(tenant, sessionId, { afterSeq: page.after_seq ?? 0, limit: limit + 1 });
+  const read = await app.stores.graph.getTranscript(tenant, sessionId, { ...(after ? { after } : {}), limit: limit + 1 });
   const utterances = read.slice(0, limit);
-  const next = read.length > limit ? utterances[utterances.length - 1]!.seq : null;
-  return { session_id: sessionId, metadata: session.metadata, utterances: await utteranceViews(app.stores.graph, tenant, utterances), next_after_seq: next };
+  const last = read.length > limit ? utterances[utterances.length - 1]! : null;
+  return {
+    session_id: sessionId, metadata: session.metadata, utterances: await utteranceViews(app.stores.graph, tenant, utterances),
+    next_cursor: last ? encodeTranscriptCursor(last) : null, next_after_seq: last ? last.seq : null,
+  };
+}
+
+/**
+ * Where a transcript page starts: after the place `cursor` holds (opaque to clients: the last utterance's time and seq),
+ * or after the stored utterance numbered `after_seq` (0: from the start). Both at once, a cursor this API did not give,
+ * or an `after_seq` no stored utterance of the session has (erased since) are a 400.
+ */
+async function transcriptPageStart(graph: GraphStore, tenant: string, sessionId: string, page: TranscriptQuery): Promise<TranscriptPosition | undefined> {
+  if (page.cursor !== undefined && page.after_seq !== undefined) {
+    throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'give cursor or after_seq, not both');
+  }
+  if (page.cursor !== undefined) return decodeTranscriptCursor(page.cursor);
+  if (!page.after_seq) return undefined;
+  // The newest stored utterance numbered up to after_seq: that one itself, unless it was erased.
+  const [at] = await graph.recentUtterances(tenant, sessionId, 1, page.after_seq + 1);
+  if (at?.seq !== page.after_seq) {
+    throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
+      `after_seq ${page.after_seq}: session ${sessionId} holds no utterance with that seq (erased since?); page with cursor, which survives erasures, or read from the start`);
+  }
+  return { time: at.time, seq: at.seq };
+}
+
+function encodeTranscriptCursor(u: TranscriptPosition): string {
+  return Buffer.from(JSON.stringify([u.time, u.seq])).toString('base64url');
+}
+
+function decodeTranscriptCursor(cursor: string): TranscriptPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && Number.isSafeInteger(value[1])) {
+      return { time: value[0], seq: value[1] as number };
+    }
+  } catch {
+    // not JSON: refused below
+  }
+  throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'cursor is not a next_cursor this API gave');
 }
 
 /**

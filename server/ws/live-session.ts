@@ -369,10 +369,13 @@ export class LiveSession implements TurnSession {
   /**
    * A participant of the tenant was merged away or erased (by hand, perhaps on another server): turns
    * heard from now on name the survivor, and a voice whose participant was erased becomes a new speaker.
+   * An agent merged away is replaced by the survivor among the session's {@link agents} (the survivor is the
+   * agent now: it never takes the pending external id); an erased agent is dropped from them.
    */
   async participantRetired(change: RetiredChange): Promise<void> {
     this.lastSpeaker = retiredAs(this.lastSpeaker, change);
     this.lastNonAgent = retiredAs(this.lastNonAgent, change);
+    this.agents = new Set([...this.agents].flatMap((id) => retiredAs(id, change) ?? []));
     await this.voiceTurns?.participantRetired(change);
   }
 

@@ -12,6 +12,8 @@ export interface AgentCheck {
   voiceprints: boolean;
   /** The stream's `external_id`, if any: an agent holding it would be the caller too. */
   externalId?: string;
+  /** Where the agents were named, for errors; default `querystring/agent` (`/v1/twilio` also takes `start: customParameters.agent`). */
+  field?: string;
 }
 
 /**
@@ -24,29 +26,30 @@ export interface AgentCheck {
  *   tenant, or more than {@link MAX_AGENTS}; `PARLEY_ERR_CONFLICT` for a name several participants hold.
  */
 export async function resolveAgents(graph: GraphStore, tenant: TenantId, values: readonly string[], check: AgentCheck): Promise<string[]> {
+  const field = check.field ?? 'querystring/agent';
   const refs = [...new Set(values.flatMap((v) => v.split(',')).map((r) => r.trim()).filter((r) => r !== ''))];
-  if (refs.length === 0) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', 'querystring/agent must name a participant (id, external_id or name), not be blank');
-  if (refs.length > MAX_AGENTS) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `querystring/agent names ${refs.length} agents: at most ${MAX_AGENTS}`);
+  if (refs.length === 0) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `${field} must name a participant (id, external_id or name), not be blank`);
+  if (refs.length > MAX_AGENTS) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `${field} names ${refs.length} agents: at most ${MAX_AGENTS}`);
   if (!check.voiceprints) {
     throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
-      'querystring/agent needs stored voiceprints to know the agent\'s voice, and this tenant has none (PARLEY_VOICEPRINTS does not include it)');
+      `${field} needs stored voiceprints to know the agent's voice, and this tenant has none (PARLEY_VOICEPRINTS does not include it)`);
   }
   const ids: string[] = [];
   for (const ref of refs) {
     const agent = await findParticipantByRef(graph, tenant, ref).catch((err: unknown) => {
-      if (err instanceof ParleyError) throw new ParleyError(err.code, `querystring/agent: ${err.message}`);
+      if (err instanceof ParleyError) throw new ParleyError(err.code, `${field}: ${err.message}`);
       throw err;
     });
     if (!agent) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
-        `querystring/agent: no participant with id, external_id or name ${JSON.stringify(ref)} (name the agent once: let them speak on /v1/stream, then PATCH /v1/participants/{id} {"name": …})`);
+        `${field}: no participant with id, external_id or name ${JSON.stringify(ref)} (name the agent once: let them speak on /v1/stream, then PATCH /v1/participants/{id} {"name": …})`);
     }
     if (agent.voiceprintCount === 0) {
       throw new ParleyError('PARLEY_ERR_BAD_REQUEST',
-        `querystring/agent: ${JSON.stringify(ref)} (${agent.id}) has no voiceprint, so their voice cannot be told from the caller's: let them speak once on /v1/stream first`);
+        `${field}: ${JSON.stringify(ref)} (${agent.id}) has no voiceprint, so their voice cannot be told from the caller's: let them speak once on /v1/stream first`);
     }
     if (check.externalId !== undefined && agent.externalId === check.externalId) {
-      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `querystring/agent: ${JSON.stringify(ref)} (${agent.id}) holds external_id ${JSON.stringify(check.externalId)}, the id this stream gives its caller`);
+      throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `${field}: ${JSON.stringify(ref)} (${agent.id}) holds external_id ${JSON.stringify(check.externalId)}, the id this stream gives its caller`);
     }
     if (!ids.includes(agent.id)) ids.push(agent.id);
   }

@@ -14,6 +14,9 @@ import { MAX_SESSION_METADATA_BYTES, requestEnd } from './message-handlers.js';
 import { nameHardCapOnClose, WS_HARD_CAP_BYTES } from './frame-limits.js';
 import { closeReason, refusalCloseCode } from './close-frame.js';
 import { closeFromServer, serverClose } from './server-close.js';
+import { StreamQuery } from '../protocol/ws-messages.js';
+import { voiceprintsAllowed } from '../config.js';
+import { resolveAgents } from './session-agents.js';
 
 /** The only audio Twilio Media Streams sends: G.711 mu-law, 8 kHz, mono. */
 const TWILIO_FORMAT: StreamFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -26,17 +29,23 @@ export const TWILIO_PARAMS = {
   externalId: 'external_id',
   /** When the call's audio began, ISO-8601 (a recorded call replayed through `/v1/twilio`), as `/v1/stream`'s `start_time`. */
   startTime: 'start_time',
+  /** A call centre's agents (a comma list of ids, external ids or names), as `/v1/stream`'s `agent`. */
+  agent: 'agent',
 } as const;
 
 const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /**
- * The URL's query: only `?token=`. Twilio adds nothing to the `<Stream url>` (it takes no query of its own; its custom
- * parameters arrive in the `start` frame), so any other name is a mistake and refuses the upgrade, named as on
+ * The URL's query: `?token=` and `?agent=`. Twilio adds nothing to the `<Stream url>` (it takes no query of its own; its
+ * custom parameters arrive in the `start` frame), so any other name is a mistake and refuses the upgrade, named as on
  * `/v1/stream` (e.g. `?external_id=`, which here is a `<Parameter>`).
  */
 export const TwilioQuery = Type.Object({
   token: Type.Optional(Type.String({ description: 'API key (Twilio cannot set headers); or send it as customParameters.parley_token' })),
+  agent: Type.Optional({
+    ...StreamQuery.properties.agent,
+    description: `${StreamQuery.properties.agent.description}; or <Parameter name="agent">, checked at start. In the URL it needs the key there too (?token=) when the server has keys`,
+  }),
 }, { additionalProperties: false });
 
 function toText(data: RawData): string {
@@ -152,6 +161,8 @@ class TwilioConnection {
     private readonly app: FastifyInstance,
     private readonly socket: WebSocket,
     private readonly request: FastifyRequest,
+    /** The URL's `?agent=` participant ids, resolved before the upgrade; null without one. */
+    private readonly urlAgents: string[] | null,
   ) {
     // A key in the URL is checked at once, so a wrong one is refused before any audio.
     const urlKey = presentedKey(request);
@@ -227,6 +238,7 @@ class TwilioConnection {
     }
     const startTime = callStartTime(visible[TWILIO_PARAMS.startTime], this.app.clock());
     // Everything that can refuse the call is checked before the session opens.
+    const agents = await this.callAgents(tenant, visible[TWILIO_PARAMS.agent], externalId);
     const graph = this.app.stores.graph;
     const stored = await graph.getSession(tenant, start.callSid);
     const metadata = {
@@ -253,10 +265,26 @@ class TwilioConnection {
       return;
     }
     if (externalId !== undefined) session.pendingExternalId = externalId;
+    // A resumed call naming no agents keeps the session's.
+    if (agents) session.agents = new Set(agents);
     this.session = session;
     this.state = 'live';
     session.attach(this.socket, TWILIO_FORMAT, opened.resumed, { events: false, ...(startTime !== undefined ? { startTime } : {}) });
     session.log.info({ streamSid: start.streamSid, tracks: start.tracks }, 'twilio stream started');
+  }
+
+  /**
+   * The call's agents (participant ids): the URL's `?agent=` (checked again now that the call's external id is known)
+   * and `customParameters.agent`, checked as `/v1/stream` checks its `agent`; null when neither names any.
+   * @throws ParleyError as `resolveAgents`, naming where the agent was given.
+   */
+  private async callAgents(tenant: string, param: string | undefined, externalId: string | undefined): Promise<string[] | null> {
+    if (this.urlAgents === null && param === undefined) return null;
+    const check = { voiceprints: voiceprintsAllowed(this.app.config, tenant), ...(externalId !== undefined ? { externalId } : {}) };
+    const graph = this.app.stores.graph;
+    const fromUrl = this.urlAgents === null ? [] : await resolveAgents(graph, tenant, this.urlAgents, check);
+    const fromStart = param === undefined ? [] : await resolveAgents(graph, tenant, [param], { ...check, field: `start: customParameters.${TWILIO_PARAMS.agent}` });
+    return [...new Set([...fromUrl, ...fromStart])];
   }
 
   /** Whether the socket closed (read after awaits, where the compiler's narrowing no longer holds). */
@@ -362,10 +390,27 @@ class TwilioConnection {
 
 /** `GET /v1/twilio`: Twilio Media Streams, unchanged (see docs/PROTOCOL.md). */
 export const twilioRoute = fp(async (app: FastifyInstance): Promise<void> => {
+  /** Each upgrade's `?agent=` participant ids, resolved before the upgrade. */
+  const urlAgents = new WeakMap<FastifyRequest, string[]>();
   app.get('/v1/twilio', {
     websocket: true,
     schema: { querystring: TwilioQuery, summary: 'Twilio Media Streams (WebSocket): a call becomes a session named by its call SID' },
+    // `?agent=` is checked before the upgrade, as on /v1/stream: a mistake is an HTTP error naming it, not a call whose
+    // caller id lands on the agent. That needs the tenant, so the key in the URL.
+    preHandler: async (request) => {
+      const { agent } = request.query as { agent?: string[] };
+      if (agent === undefined) return;
+      const key = presentedKey(request);
+      const tenant = app.tenantForKey(key);
+      if (tenant === null) {
+        throw key
+          ? new ParleyError('PARLEY_ERR_UNAUTHORIZED', 'unknown API key')
+          : new ParleyError('PARLEY_ERR_BAD_REQUEST',
+            `querystring/agent is checked before the call starts, which needs the API key in the URL (?token=); or name the agent in <Parameter name="${TWILIO_PARAMS.agent}">`);
+      }
+      urlAgents.set(request, await resolveAgents(app.stores.graph, tenant, agent, { voiceprints: voiceprintsAllowed(app.config, tenant) }));
+    },
   }, (socket, request) => {
-    new TwilioConnection(app, socket, request);
+    new TwilioConnection(app, socket, request, urlAgents.get(request) ?? null);
   });
 }, { name: 'parley-twilio', dependencies: ['parley-stream', 'parley-auth'] });

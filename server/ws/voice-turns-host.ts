@@ -61,4 +61,6 @@ export interface VoiceTurnsDeps {
   metrics: Metrics;
   /** The clock live audio is timed by, ms (`performance.now` but in tests). */
   audioNow: () => number;
+  /** Wall clock, ms since the epoch (`app.clock`, `BuildOptions.now`): what a voice turn's `time` is read from. */
+  clock: () => number;
 }

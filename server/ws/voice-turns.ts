@@ -423,7 +423,7 @@ export class VoiceTurns {
     // A connection with a `start_time` (a replayed conversation): the turn happened as far after it as it starts into that connection's audio.
     // Else when its first audio arrived, not when it is stored (after the end of speech and ASR): a text utterance
     // sent while the turn was spoken is stored at a later time than the turn, as it was said.
-    const at = this.session.turnTime(offsetMs + e.startMs) ?? heardAt(arrivals, e.startMs, this.deps.audioNow());
+    const at = this.session.turnTime(offsetMs + e.startMs) ?? heardAt(arrivals, e.startMs, this.deps.audioNow(), this.deps.clock());
     const time = at !== undefined ? { time: at } : {};
     const ingest = (said: SpeakerAssignment) => this.deps.ingest.ingest(tenant, sessionId, [{
       id: utteranceId, speaker: said.participantId, text: e.text, startMs: offsetMs + e.startMs, endMs: offsetMs + e.endMs, turnId, ...time,
@@ -467,12 +467,13 @@ export class VoiceTurns {
 }
 
 /**
- * When the audio at `positionMs` of a stream arrived, as wall-clock ISO-8601 (`now` and the arrival on the audio
- * clock, `audioNow`); undefined when the clock no longer knows (the turn is then stored at the time it is stored).
+ * When the audio at `positionMs` of a stream arrived, as wall-clock ISO-8601: `wallNow` (the app's clock) less how long
+ * ago it arrived on the audio clock (`audioNow` now, the arrival on it); undefined when the clock no longer knows (the
+ * turn is then stored at the time it is stored).
  */
-function heardAt(arrivals: ArrivalClock, positionMs: number, now: number): string | undefined {
+function heardAt(arrivals: ArrivalClock, positionMs: number, audioNow: number, wallNow: number): string | undefined {
   const arrived = arrivals.arrivalOf(positionMs);
-  return arrived === null ? undefined : new Date(Date.now() - Math.max(0, now - arrived)).toISOString();
+  return arrived === null ? undefined : new Date(wallNow - Math.max(0, audioNow - arrived)).toISOString();
 }
 
 /** A new audio stream that did not open because its start could not be recorded as its own (see `recordStreamStart`). */

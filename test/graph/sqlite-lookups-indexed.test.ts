@@ -90,6 +90,16 @@ test("a session's newest facts and its turns before one are read through the ses
   db.close();
 });
 
+test("a session's transcript is read a page at a time in the order it was said through its index, without sorting the session", async () => {
+  const db = openDatabase(':memory:');
+  const graph = new SqliteGraphStore(db);
+  const plans = await plansOf(db, () => graph.getTranscript('t', 's', { after: { time: '2026-01-01T00:00:00.000Z', seq: 3 }, limit: 100 }));
+  assert.equal(plans.length, 1);
+  assert.ok(plans[0]!.some((d) => d.includes('utterances_by_said')), plans[0]!.join(' | '));
+  assert.ok(!plans[0]!.includes('USE TEMP B-TREE FOR ORDER BY'), `every row of the session is sorted: ${plans[0]!.join(' | ')}`);
+  db.close();
+});
+
 test('participants by name, by name words and the newest named ones are read through indexes, not every participant', async () => {
   const db = openDatabase(':memory:');
   const graph = new SqliteGraphStore(db);

@@ -48,10 +48,10 @@ export async function startTestAppWithClient(env: Record<string, string> = {}): 
 
 /**
  * {@link startTestApp} for voice tests: one inference worker, the audio backlog bound lifted (behaviour, not speed, on a
- * busy machine), `env` on top; the speech models are loaded before it returns, as the real server does at start-up.
+ * busy machine), `env` on top, `options`' clocks; the speech models are loaded before it returns, as the real server does at start-up.
  */
-export async function startVoiceTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...env });
+export async function startVoiceTestApp(env: Record<string, string> = {}, options: Pick<BuildOptions, 'now' | 'audioNow'> = {}): Promise<TestApp> {
+  const t = await startTestApp({ PARLEY_INFERENCE_WORKERS: '1', PARLEY_AUDIO_MAX_QUEUED_MS: '600000', ...env }, true, undefined, options);
   await t.app.models.inference();
   return t;
 }

@@ -33,7 +33,7 @@ describe('HTTP API', () => {
     assert.equal(ids.length, 3);
 
     const transcript = await api.transcript('s-http');
-    const [u1, u2, u3] = transcript.utterances;
+    const [u1, u2, u3] = ids.map((id) => transcript.utterances.find((u) => u.id === id));
     assert.equal(u1!.speaker.name, 'Ana');
     assert.deepEqual(u1!.addressees.map((a) => a.name), ['Ben'], 'vocative name');
     assert.deepEqual(u2!.addressees.map((a) => a.name), ['Ana'], 'two-party reply');
@@ -41,7 +41,8 @@ describe('HTTP API', () => {
     assert.deepEqual(u3!.addressees.map((a) => a.name).sort(), ['Ben', 'Cy'], 'given addressees');
     assert.equal(u1!.start_ms, 0);
     assert.equal(u1!.end_ms, 2100);
-    assert.deepEqual(transcript.utterances.map((u) => u.id), ids);
+    // Listed in the order said: Ben's reply carries a time before the others' (stored at the time they were stored).
+    assert.deepEqual(transcript.utterances.map((u) => u.id), [ids[1], ids[0], ids[2]]);
   });
 
   test('who said what to whom', async () => {
@@ -181,6 +182,42 @@ describe('HTTP API: transcripts and participants in pages', () => {
       assert.equal(res.status, 400, query);
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PARLEY_ERR_BAD_REQUEST', query);
     }
+  });
+
+  // A call centre: the caller's turns are stored as heard, the agent's text turn said between them is posted later with
+  // its own time. The transcript used to list by seq (the order stored), so the agent's answer came after the caller's
+  // next turn.
+  test('a transcript lists turns in the order they were said, however late each was posted; pages by cursor or after_seq', async () => {
+    await api.postUtterances('s-said', [
+      { speaker: 'Cal', text: 'hello, my card was charged twice', time: '2026-11-01T10:00:00Z' },
+      { speaker: 'Cal', text: 'yes, on Monday', time: '2026-11-01T10:00:20Z' },
+    ]);
+    await api.postUtterances('s-said', [
+      { speaker: 'Ada', text: 'sorry to hear that, was it this week?', time: '2026-11-01T10:00:10Z' },
+      { speaker: 'Ada', text: 'I will refund one', time: '2026-11-01T10:00:20Z' },
+    ]);
+    const said = ['hello, my card was charged twice', 'sorry to hear that, was it this week?', 'yes, on Monday', 'I will refund one'];
+    const whole = await api.transcript('s-said');
+    assert.deepEqual(whole.utterances.map((u) => u.text), said);
+    assert.deepEqual(whole.utterances.map((u) => u.seq), [1, 3, 2, 4], 'a tie in time keeps the order stored');
+    assert.deepEqual((await api.transcriptAll('s-said', 1)).map((u) => u.text), said, 'by cursor, a page of one at a time');
+    const bySeq: string[] = [];
+    let afterSeq: number | null = 0;
+    while (afterSeq !== null) {
+      const page: Awaited<ReturnType<ParleyClient['transcript']>> = await api.transcript('s-said', { limit: 1, after_seq: afterSeq });
+      bySeq.push(...page.utterances.map((u) => u.text));
+      afterSeq = page.next_after_seq;
+    }
+    assert.deepEqual(bySeq, said, 'by after_seq: after that utterance in the order said, not after that number');
+    // The agent is erased between two pages: their turns go; a cursor still goes on, a seq that named one of them cannot.
+    const first = await api.transcript('s-said', { limit: 2 });
+    assert.equal(first.utterances[1]?.speaker.name, 'Ada');
+    await api.eraseParticipant('Ada');
+    const rest = await api.transcript('s-said', { cursor: first.next_cursor! });
+    assert.deepEqual(rest.utterances.map((u) => u.text), ['yes, on Monday']);
+    await rejectsWith(api.transcript('s-said', { after_seq: first.next_after_seq! }), 'PARLEY_ERR_BAD_REQUEST', 400, /after_seq 3: .*no utterance with that seq.*cursor/);
+    await rejectsWith(api.transcript('s-said', { cursor: 'bm90IGEgY3Vyc29y' }), 'PARLEY_ERR_BAD_REQUEST', 400, /cursor is not a next_cursor/);
+    await rejectsWith(api.transcript('s-said', { cursor: first.next_cursor!, after_seq: 1 }), 'PARLEY_ERR_BAD_REQUEST', 400, /cursor or after_seq, not both/);
   });
 
   test('participants are listed a page at a time, and a bad cursor is refused', async () => {

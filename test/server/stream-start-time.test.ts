@@ -138,3 +138,28 @@ describe("voice turns of a stream with start_time are stored at it plus where th
     for (const u of after) assert.equal(Date.parse(u.time) - Date.parse(after[0]!.time), u.start_ms! - after[0]!.start_ms!, JSON.stringify(u));
   });
 });
+
+// Without a start_time a voice turn is stored at when its first audio arrived: the app's wall clock (`BuildOptions.now`)
+// less how long ago that was on the audio clock. It used to read `Date.now()`, so a test (or a replay driving the app's
+// clock) could not say when its turns happened, while text turns' times were checked against the injected clock.
+describe("voice turns of a stream without start_time are stored at when they were heard, on the app's clock", () => {
+  const CLOCK = Date.parse('2025-02-03T04:05:06.000Z');
+  const t = appForSuite(() => startVoiceTestApp({}, { now: () => CLOCK }));
+
+  test("each final's time is the app's clock less how long ago its audio arrived", async () => {
+    const fixture = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-app-clock`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
+    await c.next('session.started');
+    await c.speak(fixtureSamples(fixture));
+    c.sendJson({ type: 'session.end' });
+    await c.next('session.ended', () => true, 60_000);
+    c.close();
+    const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('voice-app-clock');
+    assert.ok(utterances.length > 0, 'the fixture was heard');
+    for (const u of utterances) {
+      const ago = CLOCK - Date.parse(u.time);
+      // The clock stands still, so each turn lies before it by how long ago (on the audio clock) its audio came in.
+      assert.ok(ago >= 0 && ago < 10 * 60_000, `${u.time} is heard on the app's clock (${new Date(CLOCK).toISOString()}), not the machine's`);
+    }
+  });
+});

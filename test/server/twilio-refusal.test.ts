@@ -91,9 +91,9 @@ describe('/v1/twilio refuses bad streams for good', () => {
     assert.match(typo.body.error.message, /querystring has unknown field "tokn"; did you mean "token"\?/);
     const misplaced = await refusedUpgrade(`${t.wsUrl}/v1/twilio?external_id=%2B15550001111`);
     assert.equal(misplaced.status, 400);
-    assert.match(misplaced.body.error.message, /querystring has unknown field "external_id"; known fields: token$/);
+    assert.match(misplaced.body.error.message, /querystring has unknown field "external_id"; known fields: token, agent$/);
     assert.equal(await t.app.stores.graph.getParticipantByExternalId('default', '+15550001111'), null);
-    // The one parameter it reads still works: a whole call streamed with ?token= opens its session.
+    // The parameters it reads still work: a whole call streamed with ?token= opens its session.
     const c = twilioCall({});
     const { ws, closed } = await connectTwilio(`${t.wsUrl}/v1/twilio?token=any`);
     for (const m of twilioMessages(c, Buffer.alloc(1600, 0xff))) ws.send(JSON.stringify(m));

@@ -258,22 +258,22 @@ export class ParleyClient {
   }
 
   /**
-   * One page of a session's utterances in order (default 1,000; `next_after_seq` says where the next
+   * One page of a session's utterances in the order they were said (default 1,000; `next_cursor` says where the next
    * page starts, null on the last). {@link transcriptAll} reads every page.
    */
   transcript(sessionId: string, query: Operations['getTranscript']['query'] = {}): Promise<Schemas['Transcript']> {
     return this.request('getTranscript', { path: { session_id: sessionId }, query });
   }
 
-  /** Every utterance of a session in order, read page by page. */
+  /** Every utterance of a session in the order they were said, read page by page. */
   async transcriptAll(sessionId: string, pageSize?: number): Promise<Schemas['Utterance'][]> {
     const all: Schemas['Utterance'][] = [];
-    let after: number | null = 0;
-    while (after !== null) {
-      const page: Schemas['Transcript'] = await this.transcript(sessionId, { after_seq: after, ...(pageSize ? { limit: pageSize } : {}) });
+    let cursor: string | null | undefined;
+    do {
+      const page: Schemas['Transcript'] = await this.transcript(sessionId, { ...(cursor ? { cursor } : {}), ...(pageSize ? { limit: pageSize } : {}) });
       all.push(...page.utterances);
-      after = page.next_after_seq;
-    }
+      cursor = page.next_cursor;
+    } while (cursor);
     return all;
   }
 

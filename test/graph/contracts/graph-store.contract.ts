@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { GraphStore, NewUtterance } from '../../../graph/graph-store.js';
+import type { Utterance } from '../../../graph/types.js';
 import { nameWords } from '../../../graph/name-words.js';
 import { contractSuite } from './contract-suite.js';
 
@@ -353,6 +354,35 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.addUtterances('t2', [utterance('s-gap', 'p_x', 'Hi')]))[0]?.seq, 1);
     });
 
+    test('a transcript lists turns in the order they were said (time, ties by seq), however late each was stored, page by page', async () => {
+      const caller = await fx.store.createParticipant('t1', { name: 'Cal' });
+      const agent = await fx.store.createParticipant('t1', { name: 'Ada' });
+      // A call centre: the caller's voice turns are stored as heard; the agent's text turn, said between them, is posted
+      // after them with its own time, and a second agent turn shares a time with a caller turn (then: the order stored).
+      await fx.store.addUtterances('t1', [
+        utterance('s-said', caller.id, 'hello, my card was charged twice', { time: '2026-11-01T10:00:00.000Z' }),
+        utterance('s-said', caller.id, 'yes, on Monday', { time: '2026-11-01T10:00:20.000Z' }),
+      ]);
+      await fx.store.addUtterances('t1', [
+        utterance('s-said', agent.id, 'sorry to hear that, was it this week?', { time: '2026-11-01T10:00:10.000Z' }),
+        utterance('s-said', agent.id, 'I will refund one', { time: '2026-11-01T10:00:20.000Z' }),
+      ]);
+      const said = ['hello, my card was charged twice', 'sorry to hear that, was it this week?', 'yes, on Monday', 'I will refund one'];
+      const all = await fx.store.getTranscript('t1', 's-said');
+      assert.deepEqual(all.map((u) => u.text), said);
+      assert.deepEqual(all.map((u) => u.seq), [1, 3, 2, 4]);
+      // Pages of one: each starts after the last one's place, so none is skipped or repeated.
+      const paged: string[] = [];
+      let after: { time: string; seq: number } | undefined;
+      for (;;) {
+        const [u] = await fx.store.getTranscript('t1', 's-said', { limit: 1, ...(after ? { after } : {}) });
+        if (!u) break;
+        paged.push(u.text);
+        after = { time: u.time, seq: u.seq };
+      }
+      assert.deepEqual(paged, said);
+    });
+
     test('utterances keep order, edges and spans; queried as who said what to whom', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       const ben = await fx.store.createParticipant('t1', { name: 'Ben' });
@@ -378,11 +408,12 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.recentUtterances('t1', 's1', 2, 3)).map((u) => u.text).join('|'), 'Ben, I will send you the draft|Thanks Ana');
       assert.equal((await fx.store.recentUtterances('t1', 's1', 5, 2)).map((u) => u.text).join('|'), 'Ben, I will send you the draft');
       assert.deepEqual(await fx.store.recentUtterances('t1', 's1', 5, 1), []);
-      // A transcript read a page at a time: after a seq, at most `limit`.
+      // A transcript read a page at a time: after a place in it (time, seq), at most `limit`.
+      const at = (u: Utterance) => ({ time: u.time, seq: u.seq });
       assert.deepEqual((await fx.store.getTranscript('t1', 's1', { limit: 2 })).map((u) => u.seq), [1, 2]);
-      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { afterSeq: 2, limit: 2 })).map((u) => u.seq), [3]);
-      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { afterSeq: 1 })).map((u) => u.text), ['Thanks Ana', 'Hi both']);
-      assert.deepEqual(await fx.store.getTranscript('t1', 's1', { afterSeq: 3, limit: 5 }), []);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { after: at(stored[1]!), limit: 2 })).map((u) => u.seq), [3]);
+      assert.deepEqual((await fx.store.getTranscript('t1', 's1', { after: at(stored[0]!) })).map((u) => u.text), ['Thanks Ana', 'Hi both']);
+      assert.deepEqual(await fx.store.getTranscript('t1', 's1', { after: at(stored[2]!), limit: 5 }), []);
       assert.equal((await fx.store.getUtterance('t1', stored[1]!.id))?.text, 'Thanks Ana');
     });
 

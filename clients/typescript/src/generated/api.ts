@@ -248,8 +248,11 @@ export interface Schemas {
     session_id: string;
     /** the session's settings, as session.updated shows them; a Twilio call's also hold channel "twilio" and twilio {call_sid, stream_sid, account_sid, tracks, custom_parameters} */
     metadata: Record<string, unknown>;
+    /** in the order they were said: by time, ties by seq (the order stored) */
     utterances: Schemas["Utterance"][];
-    /** more utterances follow: ask again with after_seq set to this; null on the last page */
+    /** more utterances follow: ask again with cursor set to this; null on the last page */
+    next_cursor: string | null;
+    /** more utterances follow: ask again with after_seq set to this (the seq of the page's last utterance); null on the last page */
     next_after_seq: number | null;
   };
   Utterance: {
@@ -400,7 +403,9 @@ export interface Operations {
       session_id: string;
     };
     query: {
-      /** only utterances after this seq (the previous page's next_after_seq) */
+      /** the previous page's next_cursor: the page goes on after its last utterance */
+      cursor?: string;
+      /** the previous page's next_after_seq: the page goes on after the utterance with this seq, in the transcript's order (0: from the start); a 400 once that utterance is erased, where cursor still works */
       after_seq?: number;
       limit?: number;
     };
