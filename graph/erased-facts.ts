@@ -28,6 +28,21 @@ export function erasesFact(f: Pick<Fact, 'speakerId' | 'subjectId' | 'content'>,
   return f.speakerId === id || f.subjectId === id || textNames(f.content, names);
 }
 
+/**
+ * Whether erasing participant `id` (who goes by `names`) erases persona node `n`: it is theirs, or its target names them
+ * as a whole word ("daughter maya" of Sarah names Maya). Targets are stored lower-case, so the names are compared
+ * lower-case too: the rule of `textNames` otherwise, erring towards erasing (a name that is also a word, "Will", takes
+ * a target "will power" too).
+ */
+export function erasesPersona(n: { participantId: string; target: string }, id: string, names: readonly string[]): boolean {
+  return n.participantId === id || textNames(n.target, personaTargetNames(names));
+}
+
+/** The erasable `names` as persona targets hold them (lower-case). */
+export function personaTargetNames(names: readonly string[]): string[] {
+  return erasableNames(names.map((n) => n.toLowerCase()));
+}
+
 /** A kept fact's addressees without the erased participant. */
 export function addresseesWithout(addresseeIds: readonly string[], id: string): string[] {
   return addresseeIds.filter((a) => a !== id);

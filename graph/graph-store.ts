@@ -1,7 +1,7 @@
 import type { RetiredParticipant } from './retired-ids.js';
 import type { ErasureLease, PendingErasure } from './pending-erasures.js';
 import type { PendingMerge } from './pending-merges.js';
-import type { Participant, SessionRecord, TenantId, Utterance } from './types.js';
+import type { Participant, SessionRecord, StreamClock, TenantId, Utterance } from './types.js';
 
 /** A new utterance to store; the store assigns `id` (unless given) and `seq`. */
 export interface NewUtterance extends Omit<Utterance, 'id' | 'seq'> {
@@ -93,10 +93,11 @@ export interface GraphStore {
    */
   takeAudioStream(tenant: TenantId, sessionId: string, owner: string): Promise<void>;
   /**
-   * Record where `owner`'s audio stream begins on the session's transcript clock (`audioStreamMs`), if `owner`
-   * still holds the session's stream (or nobody does); false, nothing written, when another took it over.
+   * Record where `owner`'s audio stream begins on the session's transcript clock (`audioStreamMs`), and its
+   * conversation clock (`SessionRecord.streamClock`; null: none), if `owner` still holds the session's stream (or
+   * nobody does); false, nothing written, when another took it over.
    */
-  startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number): Promise<boolean>;
+  startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number, clock?: StreamClock | null): Promise<boolean>;
   /**
    * Give back event numbers reserved but not sent: `lastEventSeq` becomes `last` if it still is
    * `reserved` (the holder's own reservation); a number anyone reserved since is never taken back.

@@ -340,7 +340,8 @@ export interface MemoryStore {
   /**
    * Erase the participant's facts (history included): those they said or that are about them, and those whose text
    * names them by one of `names` (their name and aliases, as whole words; see `erasesFact` in `erased-facts.ts`); and
-   * their persona nodes; and kept extractions that quote them. Another person's fact on which they were only an
+   * their persona nodes and any other person's whose target names them (`erasesPersona`); and kept extractions that
+   * quote them. Another person's fact on which they were only an
    * addressee stays, with them removed from its addressees. With `recorded` (ids an erasure has recorded), only those
    * of the facts and persona nodes to erase go: any other is left and reported (`left`), so a fact stored after the
    * caller's last listing is never deleted before the caller has recorded its id.
@@ -351,6 +352,11 @@ export interface MemoryStore {
    * speaker or subject) and any whose text names them by one of `names`, another person's included, oldest first.
    */
   erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]>;
+  /**
+   * Ids of the persona nodes erasing the participant takes, as `deleteParticipant` would find them (`erasesPersona`):
+   * theirs, and any other person's whose target names them by one of `names` ("daughter maya").
+   */
+  erasedPersonaIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]>;
 
   /**
    * Record that consolidation of `utteranceId` finished, with the fact ids it produced and, when given, `by`: whom it was

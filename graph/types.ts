@@ -82,4 +82,21 @@ export interface SessionRecord {
    * store a turn. Null before the first stream (or when written by an older version).
    */
   streamOwner: string | null;
+  /**
+   * The conversation clock of the latest audio stream, recorded with its start (`GraphStore.startAudioStream`): null
+   * when that stream's connection gave no `start_time` (or when written by an older version). A session resumed on
+   * another live session (a restart, another server) with the same `start_time` goes on with it.
+   */
+  streamClock: StreamClock | null;
+}
+
+/**
+ * A `/v1/stream` connection's `start_time` as the transcript clock holds it: a turn starting at `startMs` on the
+ * session's transcript clock happened at `startTime + startMs - baseMs` (ms since the epoch).
+ */
+export interface StreamClock {
+  /** The connection's `start_time`, ms since the epoch. */
+  startTime: number;
+  /** Where on the transcript clock (ms) that `start_time` counts from: where its connection's audio began. */
+  baseMs: number;
 }

@@ -4,6 +4,7 @@ import type { Stores } from '../graph/stores.js';
 import type { TenantId } from '../graph/types.js';
 import type { ServerEventPayloads, ServerEventType } from '../graph/core/events.js';
 import { analyseTurnAffect } from './affect/affect-turn.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './memory/doubtful-speech.js';
 import { createPersonaConsolidator } from './affect/persona.js';
 import { TextAffectClassifier } from './affect/text-affect.js';
 import { readWav } from './audio/wav.js';
@@ -45,6 +46,8 @@ export interface JobsConfig {
   openaiBaseUrl: string;
   /** Days an extraction kept for the re-run of an unfinished consolidation stays (`PARLEY_KEPT_EXTRACTION_DAYS`); default 7. */
   keptExtractionDays?: number;
+  /** Lowest ASR confidence of a turn that feeds memory (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`); default `DEFAULT_MIN_ASR_CONFIDENCE`. */
+  memoryMinAsrConfidence?: number;
 }
 
 export interface JobDeps {
@@ -137,17 +140,18 @@ export async function registerJobHandlers(deps: JobDeps): Promise<void> {
   const afterSteps = deps.afterConsolidation ?? [];
   const sweepKept = keptExtractionSweep(stores, (config.keptExtractionDays ?? 7) * 86_400_000, log);
   sweepKept();
+  const minAsrConfidence = config.memoryMinAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
   const consolidate = createConsolidationHandler({
     graph: stores.graph, memory: stores.memory, vectors: stores.vectors, lexical: stores.lexical,
     embedder: turnEmbeddings, extractor, ...(llm ? { decider: new LlmDecider(llm, log) } : {}), locks: stores.locks,
     onOps: (tenant, sessionId, ops) => deps.publish(tenant, sessionId, 'memory.updated', { ops }),
-    logger: log,
+    logger: log, minAsrConfidence,
   });
   stores.queue.process<ConsolidationJob>(CONSOLIDATION_JOB, async (job, signal) => {
     sweepKept();
     await consolidate(job, signal);
     const utterance = await stores.graph.getUtterance(job.data.tenant, job.data.utteranceId);
-    if (affect && utterance) {
+    if (affect && utterance && !doubtfulSpeech(utterance, minAsrConfidence)) {
       const audio = utterance.audioRef ? readSpan(config.dataDir, utterance.audioRef, log) : undefined;
       await (affectOnVectors ? turnEmbeddings.embed([utterance.text]) : Promise.resolve([undefined]))
         .then(([vector]) => analyseTurnAffect({ classifier: affect, memory: stores.memory }, job.data.tenant, utterance, audio, vector))

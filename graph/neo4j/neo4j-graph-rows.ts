@@ -1,4 +1,4 @@
-import type { Participant, SessionRecord, Utterance } from '../types.js';
+import type { Participant, SessionRecord, StreamClock, Utterance } from '../types.js';
 import { toNum } from './neo4j-connection.js';
 import type { Props } from './neo4j-store-base.js';
 
@@ -32,5 +32,6 @@ export function toSession(s: Props): SessionRecord {
     audioStreamMs: s.audioStreamMs === undefined || s.audioStreamMs === null ? null : toNum(s.audioStreamMs),
     activeAt: (s.activeAt as string | undefined) ?? null,
     streamOwner: (s.streamOwner as string | undefined) ?? null,
+    streamClock: typeof s.streamClock === 'string' ? JSON.parse(s.streamClock) as StreamClock : null,
   };
 }

@@ -1,6 +1,6 @@
 import type { ManagedTransaction } from 'neo4j-driver';
 import type { AddUtterancesOptions, GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
-import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
+import type { Participant, SessionRecord, StreamClock, TenantId, Utterance } from '../types.js';
 import { backfillAddressees, GRAPH_SCHEMA, int, type Neo4jOptions } from './neo4j-connection.js';
 import { Neo4jStoreBase, propRows as rows } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
@@ -108,11 +108,12 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
       { tenant: this.t(tenant), id: sessionId, owner }));
   }
 
-  async startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number): Promise<boolean> {
+  async startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number, clock: StreamClock | null = null): Promise<boolean> {
     await this.init();
     const result = await this.db.write('startAudioStream', (tx) => tx.run(`
       MATCH (n:Session {tenant: $tenant, id: $id}) WHERE n.streamOwner IS NULL OR n.streamOwner = $owner
-      SET n.audioStreamMs = $ms RETURN n.id AS id`, { tenant: this.t(tenant), id: sessionId, owner, ms: audioStreamMs }));
+      SET n.audioStreamMs = $ms, n.streamClock = $clock RETURN n.id AS id`,
+    { tenant: this.t(tenant), id: sessionId, owner, ms: audioStreamMs, clock: clock ? JSON.stringify(clock) : null }));
     return result.records.length > 0;
   }
 

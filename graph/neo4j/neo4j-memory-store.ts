@@ -5,7 +5,7 @@ import {
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { addEvidence, firstEvidence, personaState, stateProps, toPersona } from './neo4j-persona.js';
-import { erasedFactIds, eraseMemories, FACTS_OF_PARTICIPANT, relabelMemories, RELINK_FACTS } from './neo4j-participant-memories.js';
+import { erasedFactIds, erasedPersonaIds, eraseMemories, FACTS_OF_PARTICIPANT, relabelMemories, RELINK_FACTS } from './neo4j-participant-memories.js';
 import { Neo4jStoreBase, propRows, stringList } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
 import { MEMORY_SCHEMA, toFact } from './neo4j-memory-rows.js';
@@ -219,6 +219,11 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
   async erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {
     await this.init();
     return erasedFactIds(this.db, this.t(tenant), participantId, names);
+  }
+
+  async erasedPersonaIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {
+    await this.init();
+    return erasedPersonaIds(this.db, this.t(tenant), participantId, names);
   }
 
   /** Erase the facts and persona of a participant, in batches (see {@link eraseMemories}). */

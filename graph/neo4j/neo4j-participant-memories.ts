@@ -9,7 +9,7 @@ import { int, toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { ERASE_BATCH } from './neo4j-participant-erasure.js';
 import { mergeStates, personaState, stateProps } from './neo4j-persona.js';
 import { DROP_ORPHAN_ADDRESSEE, propRows } from './neo4j-store-base.js';
-import { erasableNames, erasesFact } from '../erased-facts.js';
+import { erasableNames, erasesFact, erasesPersona, personaTargetNames } from '../erased-facts.js';
 import { FACT_WORDS_INDEX } from './neo4j-memory-rows.js';
 
 /**
@@ -121,10 +121,7 @@ async function relabelPersona(tx: ManagedTransaction, t: string, fromId: string,
 export async function eraseMemories(db: Neo4jRunner, t: string, id: string, recorded?: { factIds: string[]; personaIds: string[] }, names: readonly string[] = []): Promise<ErasedMemory> {
   const params = { tenant: t, id };
   const found = await db.readLong('deleteParticipant.plan', async (tx) => {
-    const persona = await tx.run(`
-      MATCH (n:PersonaNode {tenant: $tenant, participantId: $id})
-      RETURN n.id AS nid ORDER BY n.id`, params);
-    return { ...await factsOfErased(tx, t, id, names), personaIds: persona.records.map((r) => String(r.get('nid'))) };
+    return { ...await factsOfErased(tx, t, id, names), personaIds: await personaOfErased(tx, t, id, names) };
   });
   const erased = splitRecorded(found.factIds, found.personaIds, recorded);
   const { factIds, personaIds } = erased;
@@ -150,6 +147,25 @@ export async function eraseMemories(db: Neo4jRunner, t: string, id: string, reco
 /** Ids of the facts (history included) erasing `id` of stored tenant `t` takes (`MemoryStore.erasedFactIds`). */
 export async function erasedFactIds(db: Neo4jRunner, t: string, id: string, names: readonly string[]): Promise<string[]> {
   return (await db.readLong('erasedFactIds', (tx) => factsOfErased(tx, t, id, names))).factIds;
+}
+
+/** Ids of the persona nodes erasing `id` of stored tenant `t` takes (`MemoryStore.erasedPersonaIds`). */
+export async function erasedPersonaIds(db: Neo4jRunner, t: string, id: string, names: readonly string[]): Promise<string[]> {
+  return db.readLong('erasedPersonaIds', (tx) => personaOfErased(tx, t, id, names));
+}
+
+/**
+ * The persona nodes erasing `id` takes (`erasesPersona`), by id: theirs, and others' whose target holds a name (a scan of
+ * the tenant's persona nodes, one per person and (kind, target): far fewer than facts).
+ */
+async function personaOfErased(tx: ManagedTransaction, t: string, id: string, names: readonly string[]): Promise<string[]> {
+  const res = await tx.run(`
+    MATCH (n:PersonaNode {tenant: $tenant})
+    WHERE n.participantId = $id OR any(name IN $names WHERE n.target CONTAINS name)
+    RETURN n.id AS nid, n.participantId AS pid, n.target AS target ORDER BY n.id`, { tenant: t, id, names: personaTargetNames(names) });
+  return res.records
+    .filter((r) => erasesPersona({ participantId: String(r.get('pid')), target: String(r.get('target')) }, id, names))
+    .map((r) => String(r.get('nid')));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Participant, SessionRecord, Utterance } from '../types.js';
+import type { Participant, SessionRecord, StreamClock, Utterance } from '../types.js';
 import { fromJson } from './database.js';
 
 // Rows of the graph's tables as SQLite returns them, and the records they become (SqliteGraphStore's).
@@ -13,7 +13,7 @@ export interface UtteranceRow {
   audio_ref: string | null; turn_id: string | null; addressees: string | null;
 }
 export interface SessionRow {
-  id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number; audio_stream_ms: number | null; active_at: string | null; stream_owner?: string | null;
+  id: string; started_at: string; ended_at: string | null; metadata: string; last_event_seq: number; audio_stream_ms: number | null; active_at: string | null; stream_owner?: string | null; stream_clock?: string | null;
 }
 
 export const UTTERANCE_COLUMNS = `u.id, u.session_id, u.seq, u.speaker_id, u.text, u.start_ms, u.end_ms, u.time,
@@ -68,5 +68,6 @@ export function toSession(row: SessionRow): SessionRecord {
     audioStreamMs: row.audio_stream_ms ?? null,
     streamOwner: row.stream_owner ?? null,
     activeAt: row.active_at ?? null,
+    streamClock: row.stream_clock ? fromJson<StreamClock | null>(row.stream_clock, null) : null,
   };
 }

@@ -10,7 +10,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   tenant TEXT NOT NULL, id TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
   metadata TEXT NOT NULL DEFAULT '{}', last_event_seq INTEGER NOT NULL DEFAULT 0, audio_stream_ms REAL,
-  active_at TEXT, stream_owner TEXT,
+  active_at TEXT, stream_owner TEXT, stream_clock TEXT,
   PRIMARY KEY (tenant, id));
 CREATE TABLE IF NOT EXISTS participants (
   tenant TEXT NOT NULL, id TEXT NOT NULL, name TEXT, aliases TEXT NOT NULL DEFAULT '[]',
@@ -50,6 +50,7 @@ const SESSION_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'audio_stream_ms', add: 'ALTER TABLE sessions ADD COLUMN audio_stream_ms REAL' },
   { column: 'active_at', add: 'ALTER TABLE sessions ADD COLUMN active_at TEXT' },
   { column: 'stream_owner', add: 'ALTER TABLE sessions ADD COLUMN stream_owner TEXT' },
+  { column: 'stream_clock', add: 'ALTER TABLE sessions ADD COLUMN stream_clock TEXT' },
 ];
 const UTTERANCE_MIGRATIONS: Array<{ column: string; add: string }> = [
   { column: 'turn_id', add: 'ALTER TABLE utterances ADD COLUMN turn_id TEXT' },

@@ -1,5 +1,5 @@
 import type { AddUtterancesOptions, GraphStore, InteractionFilter, NewUtterance, ParticipantNames, ParticipantPage, ParticipantPatch, TranscriptPage } from '../graph-store.js';
-import type { Participant, SessionRecord, TenantId, Utterance } from '../types.js';
+import type { Participant, SessionRecord, StreamClock, TenantId, Utterance } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 import { withAttribute } from '../attribute-update.js';
 import { newId } from '../core/ids.js';
@@ -85,10 +85,10 @@ export class SqliteGraphStore implements GraphStore {
     this.db.prepare('UPDATE sessions SET stream_owner = ? WHERE tenant = ? AND id = ?').run(owner, tenant, sessionId);
   }
 
-  async startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number): Promise<boolean> {
+  async startAudioStream(tenant: TenantId, sessionId: string, owner: string, audioStreamMs: number, clock: StreamClock | null = null): Promise<boolean> {
     const { changes } = this.db
-      .prepare('UPDATE sessions SET audio_stream_ms = ? WHERE tenant = ? AND id = ? AND (stream_owner IS NULL OR stream_owner = ?)')
-      .run(audioStreamMs, tenant, sessionId, owner);
+      .prepare('UPDATE sessions SET audio_stream_ms = ?, stream_clock = ? WHERE tenant = ? AND id = ? AND (stream_owner IS NULL OR stream_owner = ?)')
+      .run(audioStreamMs, clock ? toJson(clock) : null, tenant, sessionId, owner);
     return changes > 0;
   }
 

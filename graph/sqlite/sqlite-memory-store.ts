@@ -14,7 +14,7 @@ import {
 import type { TenantId } from '../types.js';
 import { addColumnIfMissing, fromJson, toJson, type SqliteDatabase } from './database.js';
 import { newId } from '../core/ids.js';
-import { addresseesWithout, erasableNames, erasesFact } from '../erased-facts.js';
+import { addresseesWithout, erasableNames, erasesFact, erasesPersona, personaTargetNames } from '../erased-facts.js';
 import { toFact, toPersona, type FactRow, type PersonaRow } from './sqlite-memory-rows.js';
 
 const SCHEMA = `
@@ -259,9 +259,7 @@ export class SqliteMemoryStore implements MemoryStore {
       // Another person's facts they were only addressed in stay, without them (not an erasure of anything of theirs).
       const setAddr = db.prepare('UPDATE memory_facts SET addressee_ids = ? WHERE tenant = ? AND id = ?');
       for (const f of kept) setAddr.run(toJson(addresseesWithout(f.addresseeIds, participantId)), tenant, f.id);
-      const persona = db.prepare('SELECT id FROM memory_persona WHERE tenant = ? AND participant_id = ?')
-        .all(tenant, participantId) as Array<{ id: string }>;
-      const split = splitRecorded(factIds, persona.map((p) => p.id), recorded);
+      const split = splitRecorded(factIds, this.#personaOfErased(tenant, participantId, names), recorded);
       const del = db.prepare('DELETE FROM memory_facts WHERE tenant = ? AND id = ?');
       for (const id of split.factIds) del.run(tenant, id);
       const delPersona = db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND id = ?');
@@ -274,6 +272,18 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {
     return this.#factsOfErased(tenant, participantId, names).factIds;
+  }
+
+  async erasedPersonaIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {
+    return this.#personaOfErased(tenant, participantId, names);
+  }
+
+  /** The persona nodes erasing `participantId` takes (`erasesPersona`): candidates are theirs and those whose target holds a name. */
+  #personaOfErased(tenant: TenantId, participantId: string, names: readonly string[]): string[] {
+    const rows = this.#db.prepare(`SELECT id, participant_id, target FROM memory_persona p WHERE tenant = ?
+      AND (participant_id = ? OR EXISTS (SELECT 1 FROM json_each(?) n WHERE instr(p.target, n.value) > 0)) ORDER BY id`)
+      .all(tenant, participantId, toJson(personaTargetNames(names))) as Array<{ id: string; participant_id: string; target: string }>;
+    return rows.filter((r) => erasesPersona({ participantId: r.participant_id, target: r.target }, participantId, names)).map((r) => r.id);
   }
 
   /**

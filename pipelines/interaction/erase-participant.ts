@@ -264,7 +264,7 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
       await record({ factIds: ids, sources, slots });
       for (const id of ids) await stores.memory.deleteFact(tenant, id);
     }
-    await record({ personaIds: (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id) });
+    await record({ personaIds: await stores.memory.erasedPersonaIds(tenant, participantId, namesInFacts(plan)) });
     // Only recorded ids go: a fact or persona node stored in the instant since the last listing is left in place, and
     // listed and recorded on the next round, so a crash right after this delete never loses an id.
     const { left } = await stores.memory.deleteParticipant(tenant, participantId, recorded, namesInFacts(plan));
@@ -304,7 +304,8 @@ async function readPerson(stores: Stores, tenant: TenantId, participantId: strin
   const spoken = await pagedUtterances(stores, tenant, { speakerId: participantId });
   const living = await livingNamesLike(stores.graph, tenant, participantId, names);
   const { ids: factIds, sources, slots } = await factsMentioning(stores, tenant, participantId, namesInFacts({ names, living }));
-  const personaIds = (await stores.memory.listPersona(tenant, participantId)).map((p) => p.id);
+  // Theirs, and other people's whose target names them ("daughter maya" of Sarah, when Maya is erased).
+  const personaIds = await stores.memory.erasedPersonaIds(tenant, participantId, namesInFacts({ names, living }));
   const texts = (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : []));
   return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots } };
 }

@@ -16,6 +16,7 @@ import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
 import { subjectLockKey } from './subject-lock.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './doubtful-speech.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
 export { extractedFactId, type MemoryOp } from './fact-writes.js';
@@ -57,6 +58,8 @@ export interface ConsolidationDeps {
    * a lock of this handler's own.
    */
   locks?: KeyedLock;
+  /** A recognised turn below this ASR confidence gives memory nothing (`doubtfulSpeech`); default `DEFAULT_MIN_ASR_CONFIDENCE`. */
+  minAsrConfidence?: number;
 }
 
 /**
@@ -85,6 +88,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
   const contextTurns = deps.contextTurns ?? 3;
   const candidateK = deps.candidateK ?? 8;
   const locks = deps.locks ?? new MemoryKeyedLock();
+  const minAsrConfidence = deps.minAsrConfidence ?? DEFAULT_MIN_ASR_CONFIDENCE;
 
   return async (job: Job<ConsolidationJob>, signal: AbortSignal): Promise<void> => {
     const { tenant, sessionId, utteranceId } = job.data;
@@ -95,6 +99,13 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       return;
     }
     const processed = await deps.memory.processedFacts(tenant, utteranceId);
+    // Heard too doubtfully to remember: kept in the transcript only, recorded as processed with no facts, never indexed
+    // (a run again finds it so). One consolidated with facts before the gate existed goes on as any other.
+    if (doubtfulSpeech(u, minAsrConfidence) && (processed === null || processed.length === 0)) {
+      log.debug({ confidence: u.confidence }, 'doubtful speech: nothing remembered');
+      if (processed === null) await deps.memory.markProcessed(tenant, utteranceId, [], { speakerId: u.speakerId, deletedIds: [] });
+      return;
+    }
     // Given to another speaker since it was consolidated: what it gave the old one is withdrawn, then it is extracted again.
     const moved = processed === null ? [] : await movedFacts(deps, tenant, u, processed);
     if (processed !== null && moved.length === 0 && !(await revisedSince(deps, tenant, u))) {

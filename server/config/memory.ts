@@ -1,6 +1,7 @@
 /** Memory settings: the text embedder, the extractor and the OpenAI-compatible endpoint and models. */
 import type { TextEmbedderName } from '../../pipelines/embeddings/text-embedder-choice.js';
 import type { Env, EnvReader } from './env-reader.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE } from '../../pipelines/memory/doubtful-speech.js';
 
 /** How memories are extracted and embedded, and where models live. */
 export interface MemorySettings {
@@ -25,6 +26,12 @@ export interface MemorySettings {
   transcriptionModel: string;
   /** Where `npm run models` puts model files (`MODELS_DIR`). */
   modelsDir: string;
+  /**
+   * `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`: a recognised turn below this ASR confidence (0–1) is kept in the transcript
+   * but gives memory nothing (no facts, profile, persona or search entry): see `doubtfulSpeech`. Default 0.35
+   * (`DEFAULT_MIN_ASR_CONFIDENCE`); 0 turns the gate off.
+   */
+  memoryMinAsrConfidence: number;
 }
 
 /** The memory settings; `textEmbedder` is the resolved choice, `models` the resolved `MODELS_DIR`. */
@@ -46,5 +53,6 @@ export function readMemorySettings(
     transcriptionModel: r.string('PARLEY_TRANSCRIPTION_MODEL', 'gpt-4o-mini-transcribe'),
     // Where `npm run models` installs them, whatever the working directory (an MCP client may start Parley elsewhere).
     modelsDir: models,
+    memoryMinAsrConfidence: r.number('PARLEY_MEMORY_MIN_ASR_CONFIDENCE', DEFAULT_MIN_ASR_CONFIDENCE, 0, 1),
   };
 }

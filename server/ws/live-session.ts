@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Stores } from '../../graph/stores.js';
+import type { StreamClock } from '../../graph/types.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import { ERRORS, type ErrorCode } from '../../graph/core/errors.js';
 import type { Metrics } from '../plugins/metrics.js';
@@ -96,7 +97,6 @@ export class LiveSession implements TurnSession {
   ending: string | null = null;
   /** Whether audio after the end was already refused once (one error, not one per frame). */
   private audioRefused = false;
-  /** The current connection's `start_time` (ms since the epoch) and when it connected (`audioNow`); null without one. */
   /**
    * The conversation clock from a connection's `start_time`: `at` (ms since the epoch) is when the connection that set
    * it began, `connectedAt` when it connected (`audioNow`), `baseMs` where its audio begins on the transcript clock
@@ -116,6 +116,12 @@ export class LiveSession implements TurnSession {
    * `session.started` as `unstored_from_ms` until this object takes its first audio frame (a new stream).
    */
   unstoredFromMs: number | null = null;
+  /**
+   * Set with `unstoredFromMs`: the conversation clock the earlier audio stream recorded (`SessionRecord.streamClock`).
+   * The first connection here that resumes with the same `start_time` (as the TypeScript SDK's reconnect sends after a
+   * restart) goes on with it, so its turns follow those stored before instead of starting again at the `start_time`.
+   */
+  storedClock: StreamClock | null = null;
   /** The voice side (VAD, ASR, speaker identity), created with the first audio frame. */
   private voiceTurns: VoiceTurns | null = null;
   /** Called when the session should leave the registry. */
@@ -165,8 +171,11 @@ export class LiveSession implements TurnSession {
     this.format = format;
     this.connectionResumed = resumed;
     // A resume repeating the conversation's start_time (as the TypeScript SDK's reconnect does) goes on with its clock.
-    const continues = resumed && options.startTime !== undefined && this.startTime?.at === options.startTime;
-    if (!continues) this.startTime = options.startTime === undefined ? null : { at: options.startTime, connectedAt: this.deps.audioNow(), baseMs: null };
+    const kept = this.startTime ?? (this.storedClock && { at: this.storedClock.startTime, connectedAt: this.deps.audioNow(), baseMs: this.storedClock.baseMs });
+    this.storedClock = null;
+    const continues = resumed && options.startTime !== undefined && kept?.at === options.startTime;
+    if (continues) this.startTime = kept;
+    else this.startTime = options.startTime === undefined ? null : { at: options.startTime, connectedAt: this.deps.audioNow(), baseMs: null };
     this.voiceTurns?.connected(resumed);
     this.voiceTurns?.reformat(format);
     this.send('session.started', {
@@ -205,6 +214,11 @@ export class LiveSession implements TurnSession {
   /** A connection's audio begins at `transcriptMs` on the transcript clock: the start of its `start_time`'s clock, unless a resume kept an earlier one. */
   connectionAudioStarts(transcriptMs: number): void {
     if (this.startTime && this.startTime.baseMs === null) this.startTime.baseMs = transcriptMs;
+  }
+
+  /** The conversation clock an audio stream beginning at `transcriptMs` records with its start; null without a `start_time`. */
+  streamClock(transcriptMs: number): StreamClock | null {
+    return this.startTime ? { startTime: this.startTime.at, baseMs: this.startTime.baseMs ?? transcriptMs } : null;
   }
 
   /**

@@ -160,6 +160,7 @@ export class SessionRegistry {
     this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }), owner);
     session.unstoredFromMs = unstoredFrom;
+    session.storedClock = taken?.streamClock ?? null;
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => {
       if (this.sessions.get(key) === session) this.remove(tenant, id);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ErrorCode } from '../../graph/core/errors.js';
 import type { Stores } from '../../graph/stores.js';
+import type { StreamClock } from '../../graph/types.js';
 import type { IngestedUtterance, InteractionIngest } from '../../pipelines/interaction/ingest.js';
 import type { SessionVocabulary } from '../../pipelines/interaction/session-vocabulary.js';
 import type { TurnListener, TurnSession } from '../../pipelines/retrieval/turn-listener.js';
@@ -47,6 +48,8 @@ export interface VoiceTurnsHost {
   takenOver(): void;
   /** The current connection's audio begins at `transcriptMs` on the transcript clock (where its `start_time` counts from). */
   connectionAudioStarts(transcriptMs: number): void;
+  /** The conversation clock an audio stream beginning at `transcriptMs` records with its start (`GraphStore.startAudioStream`). */
+  streamClock(transcriptMs: number): StreamClock | null;
   /** When a turn starting at `transcriptMs` on the transcript clock happened, from the `start_time`; undefined without one. */
   turnTime(transcriptMs: number): string | undefined;
   /** Forget (erased) or relabel (merged) a participant retired elsewhere, as on the bus notice. */

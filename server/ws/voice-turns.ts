@@ -275,7 +275,7 @@ export class VoiceTurns {
     const { tenant, id, streamOwner } = this.session;
     let started: boolean;
     try {
-      started = await retryTransient(() => this.deps.stores.graph.startAudioStream(tenant, id, streamOwner, offsetMs), {
+      started = await retryTransient(() => this.deps.stores.graph.startAudioStream(tenant, id, streamOwner, offsetMs, this.session.streamClock(offsetMs)), {
         onRetry: (err, tried) => this.session.log.warn({ err: err instanceof Error ? err.message : String(err), tried },
           'could not record where the audio stream begins; trying again'),
       });

@@ -82,4 +82,25 @@ for (const deployment of deployments('erase-names')) describe(`erasure by name w
     assert.equal(erasedMay.status, 200, erasedMay.body);
     assert.deepEqual(await texts(), [...kept].sort(), '"in May" is the month, not May Chen');
   });
+
+  test('erasing Maya takes Sarah\'s persona node "daughter maya" (GET /v1/participants/Sarah/persona) and leaves her others', async () => {
+    const posted = await send('POST', '/v1/sessions/erase-names-persona/utterances', { utterances: [
+      { speaker: 'Sarah', text: 'My daughter is coming home.' }, { speaker: 'Maya', text: 'Hi mum.' },
+    ] });
+    assert.equal(posted.status, 201, posted.body);
+    const sarah = (await send('GET', '/v1/participants/Sarah')).json().id as string;
+    const maya = (await send('GET', '/v1/participants/Maya')).json().id as string;
+    const ev = { participantId: sarah, kind: 'affect' as const, valence: 0.9, label: 'joy', strength: 0.8, sessionId: 'erase-names-persona', time: new Date().toISOString() };
+    await t.app.stores.memory.addPersonaEvidence(tenant, { ...ev, target: 'daughter maya', utteranceId: 'u_persona_1' });
+    await t.app.stores.memory.addPersonaEvidence(tenant, { ...ev, target: 'gardening', utteranceId: 'u_persona_2' });
+    const targets = async (): Promise<string[]> => {
+      const res = await send('GET', '/v1/participants/Sarah/persona');
+      assert.equal(res.status, 200, res.body);
+      return (res.json().persona as Array<{ target: string }>).map((n) => n.target).sort();
+    };
+    assert.deepEqual(await targets(), ['daughter maya', 'gardening']);
+    const erased = await send('DELETE', `/v1/participants/${maya}`);
+    assert.equal(erased.status, 200, erased.body);
+    assert.deepEqual(await targets(), ['gardening'], 'the node naming Maya goes, Sarah\'s others stay');
+  });
 });

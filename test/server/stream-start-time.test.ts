@@ -4,6 +4,7 @@ import { drainConsolidation } from '../../pipelines/memory/after-consolidation.j
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
 import { appForSuite, appWithClientForSuite, startVoiceTestApp } from '../helpers/app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { refusedUpgrade } from '../helpers/refused-upgrade.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 
@@ -160,6 +161,51 @@ describe("voice turns of a stream without start_time are stored at when they wer
       const ago = CLOCK - Date.parse(u.time);
       // The clock stands still, so each turn lies before it by how long ago (on the audio clock) its audio came in.
       assert.ok(ago >= 0 && ago < 10 * 60_000, `${u.time} is heard on the app's clock (${new Date(CLOCK).toISOString()}), not the machine's`);
+    }
+  });
+});
+
+// A home robot's server was killed mid-conversation and started again; the SDK reconnected with the same start_time.
+// The new server's live session used to start that clock again at the stream's first audio: the next turn (start_ms
+// 15392) was stored at start_time + 2.656 s, before turns stored earlier.
+describe('a session resumed on a restarted server with the same start_time goes on with its clock', () => {
+  test('every turn, before and after the restart, is stored at start_time + its start_ms', async () => {
+    const data = tempDir('parley-restart-clock-');
+    const fixture = loadAudioFixtures().find((f) => f.file === 'awb.wav')!;
+    const start = '2026-03-11T09:30:00.000Z';
+    const speak = async (end: boolean): Promise<boolean> => {
+      const t = await startVoiceTestApp({ DATA_DIR: data.dir });
+      try {
+        const c = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=voice-restart&start_time=${start}`, {}, { pacing: 'realtime', frameMs: 100, speed: 1 });
+        const started = await c.next('session.started');
+        await c.speak(fixtureSamples(fixture));
+        if (end) {
+          c.sendJson({ type: 'session.end' });
+          await c.next('session.ended', () => true, 60_000);
+        } else {
+          const finals = (): number => c.events.filter((e) => e.type === 'transcript.final').length;
+          for (let i = 0; i < 600 && finals() < fixture.utterances.length; i++) await new Promise((r) => setTimeout(r, 100));
+          assert.equal(finals(), fixture.utterances.length, 'the first part was heard');
+        }
+        c.close();
+        return started.resumed === true;
+      } finally {
+        await t.close();
+      }
+    };
+    try {
+      assert.equal(await speak(false), false);
+      assert.equal(await speak(true), true, 'the second server resumed the session from the store');
+      const t = await startVoiceTestApp({ DATA_DIR: data.dir });
+      try {
+        const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('voice-restart');
+        assert.ok(utterances.length > fixture.utterances.length, `both parts were stored: ${utterances.length} utterances`);
+        for (const u of utterances) assert.equal(u.time, new Date(Date.parse(start) + u.start_ms!).toISOString(), JSON.stringify(u));
+      } finally {
+        await t.close();
+      }
+    } finally {
+      data.remove();
     }
   });
 });

@@ -57,6 +57,6 @@ export interface StreamOptions {
   openTimeoutMs?: number;
   /** The clock pacing runs on (tests inject a fake one). Default: `performance.now()` and `setTimeout`. */
   clock?: PacingClock;
-  /** Extra query parameters of the upgrade (future server options). */
+  /** Extra query parameters of the upgrade, sent on every reconnect: `start_time`, `agent`, `external_id` (see the README). */
   query?: Record<string, string>;
 }

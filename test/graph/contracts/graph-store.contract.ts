@@ -135,6 +135,20 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.equal((await fx.store.getSession('t1', 's-own'))?.audioStreamMs, 1800);
     });
 
+    test('a stream start records its conversation clock (start_time and where it counts from), or none', async () => {
+      await fx.store.openSession('t1', 's-clock', '2026-11-01T10:00:00.000Z');
+      assert.equal((await fx.store.getSession('t1', 's-clock'))?.streamClock, null, 'none before a stream');
+      await fx.store.takeAudioStream('t1', 's-clock', 'server-a');
+      const clock = { startTime: Date.parse('2026-03-11T09:30:00.000Z'), baseMs: 0 };
+      assert.equal(await fx.store.startAudioStream('t1', 's-clock', 'server-a', 0, clock), true);
+      assert.deepEqual((await fx.store.getSession('t1', 's-clock'))?.streamClock, clock);
+      await fx.store.takeAudioStream('t1', 's-clock', 'server-b');
+      assert.equal(await fx.store.startAudioStream('t1', 's-clock', 'server-a', 900, null), false);
+      assert.deepEqual((await fx.store.getSession('t1', 's-clock'))?.streamClock, clock, 'a refused start leaves it');
+      assert.equal(await fx.store.startAudioStream('t1', 's-clock', 'server-b', 12_736), true);
+      assert.equal((await fx.store.getSession('t1', 's-clock'))?.streamClock, null, 'a stream without start_time has none');
+    });
+
     test('a takeover racing turns being stored: what it reads after taking over is all the earlier holder ever stores', async () => {
       const ana = await fx.store.createParticipant('t1', { name: 'Ana' });
       await fx.store.openSession('t1', 's-race', '2026-11-01T10:00:00.000Z');

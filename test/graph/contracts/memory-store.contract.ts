@@ -259,6 +259,21 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.deepEqual((await store.deleteParticipant('t6e', 'p_dan', undefined, ['Dan'])).factIds, [], 'again: nothing more');
     });
 
+    test('erasing a person takes other people\'s persona nodes whose target names them, and no other', async () => {
+      const ev = { kind: 'affect' as const, valence: 0.8, label: 'joy', strength: 0.7, sessionId: 's_p', time: '2026-01-01T00:00:00.000Z' };
+      await store.addPersonaEvidence('t6p', { ...ev, participantId: 'p_sarah', target: 'daughter maya', utteranceId: 'u_1' });
+      await store.addPersonaEvidence('t6p', { ...ev, participantId: 'p_sarah', target: 'mayan ruins', utteranceId: 'u_2' });
+      await store.addPersonaEvidence('t6p', { ...ev, participantId: 'p_maya', target: 'piano', utteranceId: 'u_3' });
+      await store.addPersonaEvidence('t6p-other', { ...ev, participantId: 'p_sarah', target: 'daughter maya', utteranceId: 'u_4' });
+      const [mine] = await store.listPersona('t6p', 'p_maya');
+      const named = (await store.listPersona('t6p', 'p_sarah')).find((n) => n.target === 'daughter maya');
+      assert.deepEqual([...await store.erasedPersonaIds('t6p', 'p_maya', ['Maya'])].sort(), [mine!.id, named!.id].sort());
+      const erased = await store.deleteParticipant('t6p', 'p_maya', undefined, ['Maya']);
+      assert.deepEqual([...erased.personaIds].sort(), [mine!.id, named!.id].sort(), 'theirs, and Sarah\'s that names them');
+      assert.deepEqual((await store.listPersona('t6p', 'p_sarah')).map((n) => n.target), ['mayan ruins'], 'a word holding the name is not the name');
+      assert.equal((await store.listPersona('t6p-other', 'p_sarah')).length, 1, 'other tenants untouched');
+    });
+
     test('records processed utterances for idempotency', async () => {
       assert.equal(await store.processedFacts('t7', 'u_9'), null);
       await store.markProcessed('t7', 'u_9', ['f_1', 'f_2']);

@@ -176,6 +176,20 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     assert.equal((await graph.getParticipant(T, ben))?.attributes.lives_in, 'Barcelona');
   });
 
+  test('doubtful speech (ASR confidence under the gate) stays in the transcript and gives memory nothing, run again too', async () => {
+    const factsBefore = (await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length;
+    const doubtful = await say(ana, ben, 'I live in Zanzibar and my sister is called Quorra.', 0.11);
+    assert.deepEqual(doubtful.ops, [], 'no memory.updated');
+    assert.deepEqual(await memory.processedFacts(T, doubtful.id), [], 'recorded as processed, with no facts');
+    await handler({ id: 'doubt-again', name: 'memory.consolidate', attempt: 2, data: { tenant: T, sessionId: 's1', utteranceId: doubtful.id } }, new AbortController().signal);
+    assert.equal((await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length, factsBefore, 'no fact');
+    assert.equal((await graph.getParticipant(T, ana))?.attributes.lives_in, 'Berkeley', 'no profile update');
+    assert.deepEqual((await lexical.search(T, 'Zanzibar Quorra', 10)).map((h) => h.id).filter((id) => id === doubtful.id), [], 'not indexed for search');
+    assert.equal((await graph.getUtterance(T, doubtful.id))?.text, 'I live in Zanzibar and my sister is called Quorra.', 'kept in the transcript');
+    const typed = await say(ana, ben, 'My sister is called Quorra.');
+    assert.ok(typed.ops.some((o) => o.op === 'ADD'), 'a client\'s text (no ASR confidence) is never doubtful');
+  });
+
   test('re-running a job is idempotent', async () => {
     const r = await say(ben, ana, 'My favourite band is Radiohead.');
     const countBefore = (await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length;
