@@ -247,6 +247,13 @@ export interface GraphStore {
    */
   endMerge(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
   /**
+   * Renew the lease of the pending merge of `fromId` into `intoId`: its `touchedAt` becomes `at` (a batch of its work, so
+   * a pass finishing abandoned merges leaves one making progress alone); with `erasure`, also record that plan of
+   * erasing what `fromId` still owns (`PendingMerge.erasure`; absent, the one recorded stays). False, changing nothing,
+   * when no merge of that pair is pending.
+   */
+  renewMerge(tenant: TenantId, fromId: string, intoId: string, at: string, erasure?: string): Promise<boolean>;
+  /**
    * Give ONE utterance to another speaker (the live session's first-turn revision): its speaker becomes
    * `speakerId`, which leaves its addressees (nobody addresses themself); nothing else of it changes.
    * Atomic, with the move recorded as pending until `clearPendingMoves` (its re-indexing queued): a crash between

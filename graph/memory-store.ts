@@ -334,9 +334,9 @@ export interface MemoryStore {
    * Relabel every reference to `fromId` (speaker, subject, addressee, persona) as `intoId`. A backend may do it in
    * several transactions (Neo4j: batches, so a long history never outlasts `NEO4J_QUERY_TIMEOUT_MS`); calling it again
    * after one cut short finishes it (a merge sent again after the graph retired `fromId` into `intoId` does:
-   * `finishMergeTail`).
+   * `finishMergeTail`). `onBatch` runs after each transaction (the merge renews its lease there: `MergeLease`).
    */
-  relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void>;
+  relabelParticipant(tenant: TenantId, fromId: string, intoId: string, onBatch?: () => Promise<void>): Promise<void>;
   /**
    * Erase the participant's facts (history included): those they said or that are about them, and those whose text
    * names them by one of `names` (their name and aliases, as whole words; see `erasesFact` in `erased-facts.ts`); and

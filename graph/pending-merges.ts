@@ -19,4 +19,10 @@ export interface PendingMerge {
    * it re-indexes every turn of the survivor.
    */
   unrecorded?: true;
+  /**
+   * When the participant the merge led to was erased since: the plan of erasing what `fromId` still owns (JSON, as
+   * `eraseLeftOfMerge` writes it: the ids it deletes and what it works out again), recorded before anything goes, so an
+   * erasure cut short is finished from it (`GraphStore.renewMerge`).
+   */
+  erasure?: string;
 }

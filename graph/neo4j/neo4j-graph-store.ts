@@ -10,7 +10,7 @@ import { namedInText, textNameWords } from '../name-words.js';
 import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, RETIRED_IDS_SCHEMA } from './neo4j-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
-import { endMerge, pendingMerges, pendingMergesOf, PENDING_MERGES_SCHEMA } from './neo4j-pending-merges.js';
+import { endMerge, pendingMerges, pendingMergesOf, PENDING_MERGES_SCHEMA, renewMerge } from './neo4j-pending-merges.js';
 import type { PendingMerge } from '../pending-merges.js';
 import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures, PENDING_ERASURES_SCHEMA, refuseWhileMerging } from './neo4j-pending-erasures.js';
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
@@ -411,6 +411,11 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async pendingMergesOf(tenant: TenantId, id: string): Promise<PendingMerge[]> {
     await this.init();
     return pendingMergesOf(this.db, this.t(tenant), id);
+  }
+
+  async renewMerge(tenant: TenantId, fromId: string, intoId: string, at: string, erasure?: string): Promise<boolean> {
+    await this.init();
+    return this.db.write('renewMerge', (tx) => renewMerge(tx, this.t(tenant), fromId, intoId, at, erasure));
   }
 
   async endMerge(tenant: TenantId, fromId: string, intoId: string): Promise<void> {

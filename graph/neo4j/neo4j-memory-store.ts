@@ -210,10 +210,10 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     });
   }
 
-  async relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+  async relabelParticipant(tenant: TenantId, fromId: string, intoId: string, onBatch?: () => Promise<void>): Promise<void> {
     if (fromId === intoId) return;
     await this.init();
-    await relabelMemories(this.db, this.t(tenant), fromId, intoId);
+    await relabelMemories(this.db, this.t(tenant), fromId, intoId, onBatch);
   }
 
   async erasedFactIds(tenant: TenantId, participantId: string, names: readonly string[]): Promise<string[]> {

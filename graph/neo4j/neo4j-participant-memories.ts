@@ -51,9 +51,10 @@ export const RELINK_FACTS = `
  * the speaker their turns were consolidated under. The facts and consolidation records, which grow with the history, move
  * `ERASE_BATCH` per transaction, so a long history never makes one transaction outlast `NEO4J_QUERY_TIMEOUT_MS`; each
  * batch takes rows still naming `fromId`, so a relabel cut short is finished by running it again. The persona nodes
- * (a handful per (kind, target), not one per turn) move in one transaction at the end.
+ * (a handful per (kind, target), not one per turn) move in one transaction at the end. `onBatch` runs after each
+ * transaction (a merge renews its lease there).
  */
-export async function relabelMemories(db: Neo4jRunner, t: string, fromId: string, intoId: string): Promise<void> {
+export async function relabelMemories(db: Neo4jRunner, t: string, fromId: string, intoId: string, onBatch?: () => Promise<void>): Promise<void> {
   const params = { tenant: t, from: fromId, into: intoId, batch: int(ERASE_BATCH) };
   for (;;) {
     const n = await db.write('relabelParticipant.facts', async (tx) => {
@@ -69,6 +70,7 @@ export async function relabelMemories(db: Neo4jRunner, t: string, fromId: string
       await tx.run(RELINK_FACTS, { tenant: t, ids: changed.records.map((r) => String(r.get('id'))) });
       return changed.records.length;
     });
+    await onBatch?.();
     if (n < ERASE_BATCH) break;
   }
   // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
@@ -76,6 +78,7 @@ export async function relabelMemories(db: Neo4jRunner, t: string, fromId: string
     const n = await db.write('relabelParticipant.processed', async (tx) => toNum((await tx.run(`
       MATCH (n:ProcessedUtterance {tenant: $tenant, speakerId: $from}) WITH n LIMIT $batch
       SET n.speakerId = $into RETURN count(n) AS n`, params)).records[0]?.get('n') ?? 0));
+    await onBatch?.();
     if (n < ERASE_BATCH) break;
   }
   await db.write('relabelParticipant', async (tx) => {

@@ -1,6 +1,6 @@
 import type { ManagedTransaction, Record as Neo4jRecord } from 'neo4j-driver';
 import type { PendingMerge } from '../pending-merges.js';
-import type { Neo4jRunner } from './neo4j-connection.js';
+import { toNum, type Neo4jRunner } from './neo4j-connection.js';
 import { ADD_IDS, stringList } from './neo4j-store-base.js';
 
 /**
@@ -28,12 +28,17 @@ export async function beginMerge(tx: ManagedTransaction, tenant: string, fromId:
 }
 
 /**
- * Renew the lease of the pending merge of `fromId` into `intoId` in `tx` (a batch of its moves): `touchedAt` is now, so
- * a pass that finishes abandoned merges (`MERGE_LEASE_MS`) leaves one making progress alone.
+ * Renew the lease of the pending merge of `fromId` into `intoId` in `tx` (a batch of its moves): `touchedAt` is `at`
+ * (default now), so a pass that finishes abandoned merges (`MERGE_LEASE_MS`) leaves one making progress alone; with
+ * `erasure`, that plan is recorded too (`GraphStore.renewMerge`). False when no merge of the pair is pending.
  */
-export async function renewMerge(tx: ManagedTransaction, tenant: string, fromId: string, intoId: string): Promise<void> {
-  await tx.run('MATCH (e:PendingMerge {tenant: $tenant, fromId: $from, intoId: $into}) SET e.touchedAt = $at',
-    { tenant, from: fromId, into: intoId, at: new Date().toISOString() });
+export async function renewMerge(
+  tx: ManagedTransaction, tenant: string, fromId: string, intoId: string, at = new Date().toISOString(), erasure?: string,
+): Promise<boolean> {
+  const res = await tx.run(`MATCH (e:PendingMerge {tenant: $tenant, fromId: $from, intoId: $into})
+    SET e.touchedAt = $at, e.erasure = coalesce($erasure, e.erasure) RETURN count(e) AS n`,
+  { tenant, from: fromId, into: intoId, at, erasure: erasure ?? null });
+  return toNum(res.records[0]?.get('n') ?? 0) > 0;
 }
 
 /** When a merge found by its marker alone (an older version's, `pendingMerges`) was begun: unknown, long ago. */
@@ -47,7 +52,7 @@ export async function pendingMerges(db: Neo4jRunner, tenant: string): Promise<Pe
   const [recorded, markers] = await db.read('pendingMerges', async (tx) => [
     await tx.run(`
       MATCH (e:PendingMerge {tenant: $tenant})
-      RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched
+      RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched, e.erasure AS erasure
       ORDER BY at, from`, { tenant }),
     await tx.run('MATCH (n:Participant {tenant: $tenant}) WHERE n.merging IS NOT NULL RETURN DISTINCT n.merging AS marker', { tenant }),
   ]);
@@ -69,18 +74,19 @@ export async function pendingMergesOf(db: Neo4jRunner, tenant: string, id: strin
         MATCH (r:RetiredParticipant {tenant: $tenant, mergedInto: $id})
         MATCH (e:PendingMerge {tenant: $tenant, intoId: r.key}) RETURN e
       }
-      RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched
+      RETURN e.fromId AS from, e.intoId AS into, e.utteranceIds AS ids, e.startedAt AS at, e.touchedAt AS touched, e.erasure AS erasure
       ORDER BY at, from`, { tenant, id }),
     await tx.run('MATCH (n:Participant {tenant: $tenant, id: $id}) WHERE n.merging IS NOT NULL RETURN n.merging AS marker', { tenant, id }),
   ]);
   return withUnrecorded(recorded.records, markers.records);
 }
 
-/** Recorded merges (`from`, `into`, `ids`, `at`, `touched`), after the merges only a `marker` tells of. */
+/** Recorded merges (`from`, `into`, `ids`, `at`, `touched`, `erasure`), after the merges only a `marker` tells of. */
 function withUnrecorded(recorded: readonly Neo4jRecord[], markers: readonly Neo4jRecord[]): PendingMerge[] {
   const merges = recorded.map((r) => ({
     fromId: String(r.get('from')), intoId: String(r.get('into')), utteranceIds: stringList(r.get('ids')),
     startedAt: String(r.get('at')), touchedAt: String(r.get('touched')),
+    ...(typeof r.get('erasure') === 'string' ? { erasure: String(r.get('erasure')) } : {}),
   }));
   const unrecorded = markers.map((r) => JSON.parse(String(r.get('marker'))) as [string, string])
     .filter(([from, into]) => !merges.some((m) => m.fromId === from && m.intoId === into))

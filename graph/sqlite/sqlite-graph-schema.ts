@@ -4,7 +4,7 @@ import { participantNameWords } from '../name-words.js';
 import { migrateUtteranceSeqs } from './sqlite-utterance-seqs.js';
 import { RETIRED_IDS_SCHEMA } from './sqlite-retired-ids.js';
 import { migratePendingErasures } from './sqlite-pending-erasures.js';
-import { PENDING_MERGES_SCHEMA } from './sqlite-pending-merges.js';
+import { migratePendingMerges } from './sqlite-pending-merges.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -97,7 +97,7 @@ function migrate(db: SqliteDatabase): void {
     migrateUtteranceSeqs(db);
     db.exec(RETIRED_IDS_SCHEMA);
     migratePendingErasures(db);
-    db.exec(PENDING_MERGES_SCHEMA);
+    migratePendingMerges(db);
     if (!hasWords) {
       // Created with the words of the participants already stored, once.
       db.exec(NAME_WORDS);

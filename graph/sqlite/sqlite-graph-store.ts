@@ -10,7 +10,7 @@ import type { RetiredParticipant } from '../retired-ids.js';
 import { lookupRetired, recordErasure, recordMerge } from './sqlite-retired-ids.js';
 import type { ErasureLease, PendingErasure } from '../pending-erasures.js';
 import { addErasedUtterances, beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingErasures } from './sqlite-pending-erasures.js';
-import { beginMerge, endMerge, forgetMergesOf, pendingMerges, pendingMergesOf } from './sqlite-pending-merges.js';
+import { beginMerge, endMerge, forgetMergesOf, pendingMerges, pendingMergesOf, renewMerge } from './sqlite-pending-merges.js';
 import type { PendingMerge } from '../pending-merges.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
@@ -401,6 +401,10 @@ export class SqliteGraphStore implements GraphStore {
 
   async pendingMergesOf(tenant: TenantId, id: string): Promise<PendingMerge[]> {
     return pendingMergesOf(this.db, tenant, id);
+  }
+
+  async renewMerge(tenant: TenantId, fromId: string, intoId: string, at: string, erasure?: string): Promise<boolean> {
+    return renewMerge(this.db, tenant, fromId, intoId, at, erasure);
   }
 
   async endMerge(tenant: TenantId, fromId: string, intoId: string): Promise<void> {

@@ -204,7 +204,7 @@ export class SqliteMemoryStore implements MemoryStore {
     })();
   }
 
-  async relabelParticipant(tenant: TenantId, fromId: string, intoId: string): Promise<void> {
+  async relabelParticipant(tenant: TenantId, fromId: string, intoId: string, onBatch?: () => Promise<void>): Promise<void> {
     if (fromId === intoId) return;
     const db = this.#db;
     db.transaction(() => {
@@ -222,6 +222,8 @@ export class SqliteMemoryStore implements MemoryStore {
       // A turn consolidated under the merged-away id counts as consolidated under the survivor (no revision).
       db.prepare('UPDATE memory_processed SET speaker_id = ? WHERE tenant = ? AND speaker_id = ?').run(intoId, tenant, fromId);
     })();
+    // One transaction: one batch.
+    await onBatch?.();
   }
 
   #relabelPersona(tenant: TenantId, fromId: string, intoId: string): void {

@@ -2,14 +2,24 @@ import type { PendingMerge } from '../pending-merges.js';
 import type { TenantId } from '../types.js';
 import { fromJson, toJson, type SqliteDatabase } from './database.js';
 
-/** Merges begun and not finished, one row per merged-away participant (`PendingMerge`); `utterance_ids` a JSON array. */
-export const PENDING_MERGES_SCHEMA = `
+/**
+ * Merges begun and not finished, one row per merged-away participant (`PendingMerge`); `utterance_ids` a JSON array,
+ * `erasure` the plan of erasing what the merged-away one still owns (`PendingMerge.erasure`), null until one is recorded.
+ */
+const PENDING_MERGES_TABLE = `
 CREATE TABLE IF NOT EXISTS pending_merges (
   tenant TEXT NOT NULL, from_id TEXT NOT NULL, into_id TEXT NOT NULL, utterance_ids TEXT NOT NULL,
-  started_at TEXT NOT NULL, touched_at TEXT NOT NULL,
+  started_at TEXT NOT NULL, touched_at TEXT NOT NULL, erasure TEXT,
   PRIMARY KEY (tenant, from_id));
 CREATE INDEX IF NOT EXISTS pending_merges_by_survivor ON pending_merges (tenant, into_id);
 `;
+
+/** Create the table, or add the `erasure` column to one of an older version (inside the graph migration's transaction). */
+export function migratePendingMerges(db: SqliteDatabase): void {
+  db.exec(PENDING_MERGES_TABLE);
+  const columns = new Set((db.prepare('PRAGMA table_info(pending_merges)').all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has('erasure')) db.exec('ALTER TABLE pending_merges ADD COLUMN erasure TEXT');
+}
 
 /**
  * Record the merge of `fromId` into `intoId` owing the re-indexing of `utteranceIds` (inside the merge's transaction):
@@ -21,7 +31,7 @@ export function beginMerge(db: SqliteDatabase, tenant: TenantId, fromId: string,
     .run(tenant, fromId, intoId, toJson(utteranceIds), at, at);
 }
 
-type PendingMergeRow = { from_id: string; into_id: string; utterance_ids: string; started_at: string; touched_at: string };
+type PendingMergeRow = { from_id: string; into_id: string; utterance_ids: string; started_at: string; touched_at: string; erasure: string | null };
 
 /** The tenant's merges begun and not ended, oldest first. */
 export function pendingMerges(db: SqliteDatabase, tenant: TenantId): PendingMerge[] {
@@ -43,7 +53,14 @@ export function pendingMergesOf(db: SqliteDatabase, tenant: TenantId, id: string
 function toMerges(rows: PendingMergeRow[]): PendingMerge[] {
   return rows.map((r) => ({
     fromId: r.from_id, intoId: r.into_id, utteranceIds: fromJson<string[]>(r.utterance_ids, []), startedAt: r.started_at, touchedAt: r.touched_at,
+    ...(r.erasure === null ? {} : { erasure: r.erasure }),
   }));
+}
+
+/** `GraphStore.renewMerge`: one statement; false when no merge of the pair is pending. */
+export function renewMerge(db: SqliteDatabase, tenant: TenantId, fromId: string, intoId: string, at: string, erasure?: string): boolean {
+  return db.prepare('UPDATE pending_merges SET touched_at = ?, erasure = coalesce(?, erasure) WHERE tenant = ? AND from_id = ? AND into_id = ?')
+    .run(at, erasure ?? null, tenant, fromId, intoId).changes > 0;
 }
 
 /** Forget the pending merge of `fromId` into `intoId` (none, or one of another pair, is left as it is). */

@@ -4,9 +4,9 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import { finishMergeTail, mergeParticipantsByHand } from './merge-participants.js';
 import { eraseLeftOfMerge, mergeStanding } from './pending-merge-standing.js';
+import { MERGE_CLOCK, type MergeClock } from './merge-lease.js';
 
-/** How long a merge's attempt may run before a server starting, or sweeping, takes it for abandoned. */
-export const MERGE_LEASE_MS = 10 * 60_000;
+export { MERGE_LEASE_MS } from './merge-lease.js';
 
 /** The log lines of `finishAbandonedMerges`: what it is about, and what happened. */
 export interface MergeLog {
@@ -25,6 +25,8 @@ export interface AbandonedMergeOptions {
   log: MergeLog;
   /** Tell each session the merged-away participant spoke or was addressed in (`speaker.merged`). */
   publish: (sessionId: string, event: { from: string; into: string }) => void;
+  /** The clock a merge taken over renews its lease by (`MergeLease`); default the time now and `leaseMs`. */
+  clock?: MergeClock;
 }
 
 /** What became of one pending merge finished by {@link finishPendingMerge}. */
@@ -36,23 +38,24 @@ export type MergeOutcome = 'finished' | 'erased' | 'rolled back';
  * participant `fromId` leads to now (`intoId`, or whoever `intoId` was merged into since), the sessions told; when
  * that participant was erased since, what `fromId` still owns goes (`eraseLeftOfMerge`); only when the pair is gone
  * (checked, not guessed from an error) is it rolled back (`GraphStore.endMerge`: its record and hold go). Errors
- * propagate, the merge staying pending.
+ * propagate, the merge staying pending. Each part renews the merge's lease as it goes (`MergeLease`, by `clock`).
  */
 export async function finishPendingMerge(
-  stores: Stores, tenant: TenantId, merge: Pick<PendingMerge, 'fromId' | 'intoId'>, publish: AbandonedMergeOptions['publish'],
+  stores: Stores, tenant: TenantId, merge: Pick<PendingMerge, 'fromId' | 'intoId' | 'erasure'>, publish: AbandonedMergeOptions['publish'],
+  clock: MergeClock = MERGE_CLOCK,
 ): Promise<MergeOutcome> {
   const { fromId, intoId } = merge;
   const standing = await mergeStanding(stores.graph, tenant, merge);
   if (standing.step === 'graph') {
-    await mergeParticipantsByHand(stores, tenant, fromId, intoId, publish);
+    await mergeParticipantsByHand(stores, tenant, fromId, intoId, publish, clock);
     return 'finished';
   }
   if (standing.step === 'tail') {
-    const report = await finishMergeTail(stores, tenant, fromId, standing.survivor, [], intoId);
+    const report = await finishMergeTail(stores, tenant, fromId, standing.survivor, [], intoId, clock);
     for (const sessionId of report.sessionIds) publish(sessionId, { from: fromId, into: standing.survivor });
     return 'finished';
   }
-  if (standing.step === 'erased') await eraseLeftOfMerge(stores, tenant, fromId);
+  if (standing.step === 'erased') await eraseLeftOfMerge(stores, tenant, merge, clock);
   await stores.graph.endMerge(tenant, fromId, intoId);
   return standing.step === 'erased' ? 'erased' : 'rolled back';
 }
@@ -79,7 +82,7 @@ export async function finishAbandonedMerges(stores: Stores, tenant: TenantId, op
     }
     const about = { tenant, from: merge.fromId, into: merge.intoId, since: merge.startedAt };
     try {
-      const outcome = await finishPendingMerge(stores, tenant, merge, options.publish);
+      const outcome = await finishPendingMerge(stores, tenant, merge, options.publish, options.clock ?? { ...MERGE_CLOCK, leaseMs });
       (outcome === 'finished' ? log.info : log.warn).call(log, about, OUTCOME_LINES[outcome]);
     } catch (err) {
       log.error({ ...about, err }, 'a merge cut short could not be finished; it stays pending until the next pass or the same merge sent again');
@@ -96,7 +99,7 @@ export async function finishAbandonedMerges(stores: Stores, tenant: TenantId, op
  * done; the graph holds both participants meanwhile).
  */
 export async function finishMergesBeforeErasure(
-  stores: Stores, tenant: TenantId, id: string, options: Pick<AbandonedMergeOptions, 'leaseMs' | 'now' | 'publish'>,
+  stores: Stores, tenant: TenantId, id: string, options: Pick<AbandonedMergeOptions, 'leaseMs' | 'now' | 'publish' | 'clock'>,
 ): Promise<void> {
   // Those naming `id`, and those into someone merged into `id` since (whose tail `id` is owed), by index.
   for (const merge of await stores.graph.pendingMergesOf(tenant, id)) {
@@ -107,6 +110,6 @@ export async function finishMergesBeforeErasure(
       throw new ParleyError('PARLEY_ERR_CONFLICT',
         `a merge of participant ${merge.fromId} into ${merge.intoId} is running; send the erasure again once it is done`);
     }
-    await finishPendingMerge(stores, tenant, merge, options.publish);
+    await finishPendingMerge(stores, tenant, merge, options.publish, options.clock ?? { ...MERGE_CLOCK, leaseMs: options.leaseMs });
   }
 }

@@ -8,6 +8,7 @@ import { keepClientKeysAfterMerge } from './derived-attributes.js';
 import { finishPendingRenames } from './finish-rename.js';
 import { PENDING_RENAME, pendingRenameOf, type PendingRename } from './pending-rename.js';
 import { factsOf } from './rename-facts.js';
+import { MERGE_CLOCK, MergeLease, type MergeClock } from './merge-lease.js';
 
 /** What a manual merge reports (`POST /v1/participants/{id}/merge`, MCP `merge_participants`). */
 export interface MergeReport {
@@ -31,15 +32,15 @@ export interface MergeReport {
  */
 export async function mergeParticipantsByHand(
   stores: Stores, tenant: TenantId, fromId: string, intoId: string,
-  publish: (sessionId: string, event: { from: string; into: string }) => void,
+  publish: (sessionId: string, event: { from: string; into: string }) => void, clock: MergeClock = MERGE_CLOCK,
 ): Promise<MergeReport> {
   if (fromId === intoId) throw new ParleyError('PARLEY_ERR_BAD_REQUEST', `cannot merge participant ${fromId} into themself`);
   if (!(await stores.graph.getParticipant(tenant, intoId))) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${intoId}`);
   const report = await stores.graph.getParticipant(tenant, fromId)
-    ? await applyMerge(stores, tenant, fromId, intoId)
+    ? await applyMerge(stores, tenant, fromId, intoId, clock)
     : await (async () => {
       if (!await mergedAwayInto(stores.graph, tenant, fromId, intoId)) throw new ParleyError('PARLEY_ERR_NOT_FOUND', `no participant ${fromId}`);
-      return finishMergeTail(stores, tenant, fromId, intoId, []);
+      return finishMergeTail(stores, tenant, fromId, intoId, [], intoId, clock);
     })();
   for (const sessionId of report.sessionIds) publish(sessionId, { from: fromId, into: intoId });
   return report;
@@ -52,9 +53,9 @@ export async function mergeParticipantsByHand(
  * (`GraphStore.mergeParticipants`); the memory store relabels facts and persona (`relabelFacts`); the
  * stored voiceprints move; the touched utterances are queued for re-indexing under the new ids (the graph records
  * them with the pending merge before it moves any, so an attempt cut short still owes them). The caller tells the
- * sessions (`speaker.merged`).
+ * sessions (`speaker.merged`). `clock` is the lease the tail renews (`MergeLease`).
  */
-export async function applyMerge(stores: Stores, tenant: TenantId, fromId: string, intoId: string): Promise<MergeReport> {
+export async function applyMerge(stores: Stores, tenant: TenantId, fromId: string, intoId: string, clock: MergeClock = MERGE_CLOCK): Promise<MergeReport> {
   // An older version's merge of the pair, cut short with no record of what it re-pointed (`PendingMerge.unrecorded`):
   // those turns are among the survivor's now, so all of theirs are owed re-indexing.
   const unrecorded = (await stores.graph.pendingMergesOf(tenant, intoId)).some((m) => m.unrecorded && m.fromId === fromId && m.intoId === intoId);
@@ -64,7 +65,7 @@ export async function applyMerge(stores: Stores, tenant: TenantId, fromId: strin
   if (from && into) await oweMergeRename(stores, tenant, from, into);
   await stores.graph.mergeParticipants(tenant, fromId, intoId, touched);
   if (from && into) await keepClientKeysAfterMerge(stores.graph, tenant, from, into);
-  return finishMergeTail(stores, tenant, fromId, intoId, touched);
+  return finishMergeTail(stores, tenant, fromId, intoId, touched, intoId, clock);
 }
 
 /** The ids of the utterances `id` spoke or was addressed in, each once. */
@@ -85,22 +86,28 @@ export async function mergedAwayInto(graph: GraphStore, tenant: TenantId, fromId
  * queued for re-indexing under the new ids, with those an earlier attempt re-pointed: the graph recorded them before it
  * moved any (`GraphStore.pendingMerges`). Then the pending merge is ended (`GraphStore.endMerge`). `recordedInto` is
  * the survivor the pending merge names, when `intoId` is whoever that one was merged into since (the start-up pass
- * finishes the tail into the last survivor). The report names this attempt's `touched` only.
+ * finishes the tail into the last survivor). The report names this attempt's `touched` only. The pending merge's lease
+ * is renewed as the tail goes (`MergeLease`, by `clock`): at its start, by each relabel transaction and re-indexing
+ * queued, so a long tail is never taken for abandoned and finished a second time by another server meanwhile.
  */
 export async function finishMergeTail(
-  stores: Stores, tenant: TenantId, fromId: string, intoId: string, touched: string[], recordedInto = intoId,
+  stores: Stores, tenant: TenantId, fromId: string, intoId: string, touched: string[], recordedInto = intoId, clock: MergeClock = MERGE_CLOCK,
 ): Promise<MergeReport> {
-  await relabelFacts(stores, tenant, fromId, intoId);
+  const lease = new MergeLease(stores.graph, tenant, fromId, recordedInto, clock);
+  const batch = (): Promise<void> => lease.renew();
+  await batch();
+  await relabelFacts(stores, tenant, fromId, intoId, batch);
   const voiceprints = await stores.voiceprints.reassign(tenant, fromId, intoId);
   if (voiceprints > 0) await stores.graph.setVoiceprintCount(tenant, intoId, await stores.voiceprints.countByParticipant(tenant, intoId));
+  await batch();
   // The search indexes carry speaker and addressee ids: refresh what the merged id touched.
-  const sessionIds = await queueReindex(stores, tenant, touched);
+  const sessionIds = await queueReindex(stores, tenant, touched, batch);
   const pending = (await stores.graph.pendingMergesOf(tenant, intoId)).find((m) => m.fromId === fromId && m.intoId === recordedInto);
   if (pending) {
     const now = new Set(touched);
     // An older version's merge recorded none (`PendingMerge.unrecorded`): every turn of the survivor is owed.
     const owed = pending.unrecorded ? await turnsOf(stores, tenant, intoId) : pending.utteranceIds;
-    await queueReindex(stores, tenant, owed.filter((id) => !now.has(id)));
+    await queueReindex(stores, tenant, owed.filter((id) => !now.has(id)), batch);
     await stores.graph.endMerge(tenant, fromId, recordedInto);
   }
   return { utteranceIds: touched, sessionIds, voiceprints };
@@ -111,14 +118,17 @@ export async function finishMergeTail(
  * consolidation job: one not yet processed is extracted then; a processed one is only re-indexed, unless it was
  * given to another speaker who still exists since it was consolidated (`moveUtterance`): then its facts follow it,
  * withdrawn from the old speaker and extracted again; a merged-away speaker is no longer held, so a merge only re-indexes).
- * Returns the sessions they belong to.
+ * Returns the sessions they belong to. `onBatch` runs after each one queued (a merge renews its lease there).
  */
-export async function queueReindex(stores: Pick<Stores, 'graph' | 'queue'>, tenant: TenantId, utteranceIds: string[]): Promise<string[]> {
+export async function queueReindex(
+  stores: Pick<Stores, 'graph' | 'queue'>, tenant: TenantId, utteranceIds: string[], onBatch?: () => Promise<void>,
+): Promise<string[]> {
   const sessionIds = new Set<string>();
   for (const u of await stores.graph.getUtterances(tenant, utteranceIds)) {
     sessionIds.add(u.sessionId);
     const data: ConsolidationJob = { tenant, sessionId: u.sessionId, utteranceId: u.id };
     await stores.queue.enqueue(CONSOLIDATION_JOB, data, { jobId: `reindex-${tenant}-${u.id}-${Date.now()}` });
+    await onBatch?.();
   }
   return [...sessionIds];
 }
@@ -152,9 +162,11 @@ export async function oweMergeRename(stores: Pick<Stores, 'graph' | 'memory'>, t
  * Move `fromId`'s facts to `intoId` (`MemoryStore.relabelParticipant`), then finish the rewrite `intoId` owes
  * (`oweMergeRename`, `finishPendingRenames`): a fact that names more than one unnamed speaker is left as it is (which
  * one was merged is not in its words). The fact's index entries keep the words they were indexed with until the fact
- * is next re-indexed (the merge queues that).
+ * is next re-indexed (the merge queues that). `onBatch` runs after each relabel transaction.
  */
-export async function relabelFacts(stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, fromId: string, intoId: string): Promise<void> {
-  await stores.memory.relabelParticipant(tenant, fromId, intoId);
+export async function relabelFacts(
+  stores: Pick<Stores, 'graph' | 'memory'>, tenant: TenantId, fromId: string, intoId: string, onBatch?: () => Promise<void>,
+): Promise<void> {
+  await stores.memory.relabelParticipant(tenant, fromId, intoId, onBatch);
   await finishPendingRenames(stores, tenant, [intoId]);
 }

@@ -223,3 +223,25 @@ describe('sqlite graph store: a database from before pending erasures had a leas
     }
   });
 });
+
+describe('sqlite graph store: a database from before pending merges kept an erasure plan', () => {
+  it('gains the column on open; a pending merge of before has none, and can be given one', async () => {
+    const tmp = tempDir();
+    try {
+      const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+      db.exec(`CREATE TABLE pending_merges (
+        tenant TEXT NOT NULL, from_id TEXT NOT NULL, into_id TEXT NOT NULL, utterance_ids TEXT NOT NULL,
+        started_at TEXT NOT NULL, touched_at TEXT NOT NULL,
+        PRIMARY KEY (tenant, from_id));
+        INSERT INTO pending_merges VALUES ('t1', 'p_a', 'p_b', '["u1"]', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');`);
+      const store = new SqliteGraphStore(db);
+      const [pending] = await store.pendingMerges('t1');
+      assert.deepEqual(pending, { fromId: 'p_a', intoId: 'p_b', utteranceIds: ['u1'], startedAt: '2026-01-01T00:00:00.000Z', touchedAt: '2026-01-01T00:00:00.000Z' });
+      assert.equal(await store.renewMerge('t1', 'p_a', 'p_b', '2026-01-02T00:00:00.000Z', '{}'), true);
+      assert.equal((await store.pendingMerges('t1'))[0]?.erasure, '{}');
+      db.close();
+    } finally {
+      tmp.remove();
+    }
+  });
+});

@@ -552,5 +552,24 @@ export function graphStoreContract(name: string, factory: () => Promise<GraphSto
       assert.deepEqual(await pairs(c!.id), [bc]);
       assert.deepEqual((await fx.store.pendingMerges('t1')).length, 2, 'the whole list agrees');
     });
+
+    test('a pending merge\'s lease is renewed, and an erasure plan recorded on it, only for that pair', async () => {
+      const [a, b, c] = await Promise.all(['Ana', 'Ben', 'Cy'].map((name) => fx.store.createParticipant('t1', { name })));
+      await fx.store.mergeParticipants('t1', a!.id, b!.id);
+      const [begun] = await fx.store.pendingMerges('t1');
+      assert.equal(begun?.erasure, undefined, 'none recorded when the merge begins');
+      const at = new Date(Date.parse(begun!.touchedAt) + 60_000).toISOString();
+      assert.equal(await fx.store.renewMerge('t1', a!.id, b!.id, at), true);
+      assert.deepEqual(await fx.store.pendingMerges('t1'), [{ ...begun!, touchedAt: at }], 'only its lease moves');
+      const later = new Date(Date.parse(at) + 60_000).toISOString();
+      assert.equal(await fx.store.renewMerge('t1', a!.id, b!.id, later, '{"factIds":["f1"]}'), true);
+      assert.equal(await fx.store.renewMerge('t1', a!.id, b!.id, later), true);
+      assert.deepEqual(await fx.store.pendingMerges('t1'), [{ ...begun!, touchedAt: later, erasure: '{"factIds":["f1"]}' }], 'a renewal without a plan keeps it');
+      assert.equal(await fx.store.renewMerge('t1', a!.id, c!.id, later), false, 'another pair: none pending');
+      assert.equal(await fx.store.renewMerge('t2', a!.id, b!.id, later), false, 'another tenant');
+      await fx.store.endMerge('t1', a!.id, b!.id);
+      assert.equal(await fx.store.renewMerge('t1', a!.id, b!.id, later), false, 'ended: nothing to renew');
+      assert.deepEqual(await fx.store.pendingMerges('t1'), []);
+    });
   });
 }

@@ -21,6 +21,8 @@ import { CONSOLIDATION_JOB, type ConsolidationJob } from '../../../pipelines/mem
 import { rederiveAttributes } from '../../../pipelines/interaction/derived-attributes.js';
 import { mergeParticipantsByHand } from '../../../pipelines/interaction/merge-participants.js';
 import { finishAbandonedMerges, finishMergesBeforeErasure, MERGE_LEASE_MS, type AbandonedMergeOptions } from '../../../pipelines/interaction/finish-merges.js';
+import { MEMORY_LAYERS, collectionFor } from '../../../pipelines/memory/collections.js';
+import { ENTITY_COLLECTION } from '../../../pipelines/retrieval/left-brain-job.js';
 import { loadConfig } from '../../../server/config.js';
 import { NEO4J_SKIP, neo4jTestOptions } from '../../helpers/stores.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -231,6 +233,35 @@ for (const { name, make, skip } of backends) {
   });
 }
 
+for (const { name, make, skip } of backends) {
+  describe(`${name}: a merge's memory tail renews its lease with each batch`, { skip }, () => {
+    test('a tail whose batches outlast the lease keeps it: no pass would take the merge for abandoned at any batch', () => afterCrash(make, async ({ stores, queued, log, logged, touched }) => {
+      const [pending] = await stores.graph.pendingMerges(T);
+      // A short lease and a clock of our own, already past the lease when the pass takes the merge over; each re-indexing
+      // queued (one batch of the tail) takes 0.4 of a lease, so the four outlast it.
+      const leaseMs = 60_000;
+      let now = Date.parse(pending!.touchedAt) + leaseMs + 1;
+      const clock = { leaseMs, now: () => now };
+      const leftAtBatch: number[] = [];
+      const enqueue = stores.queue.enqueue.bind(stores.queue);
+      stores.queue.enqueue = async (jobName, data, options) => {
+        const id = await enqueue(jobName, data, options);
+        now += 0.4 * leaseMs;
+        // What another server's pass would see now: the lease left, or none (abandoned: it would finish the merge too).
+        const [current] = await stores.graph.pendingMerges(T);
+        leftAtBatch.push(Date.parse(current!.touchedAt) + leaseMs - now);
+        return id;
+      };
+      assert.equal(await finishAbandonedMerges(stores, T, { leaseMs, now, log, publish, clock }), null);
+      assert.deepEqual(logged, ['a merge cut short before was finished (its re-indexing queued, its participants released)']);
+      assert.deepEqual([...queued].sort(), [...touched].sort());
+      assert.ok(leftAtBatch.length >= touched.length);
+      assert.ok(leftAtBatch.every((left) => left > 0), `lease left at each batch: ${leftAtBatch.join(', ')}`);
+      assert.deepEqual(await stores.graph.pendingMerges(T), []);
+    }));
+  });
+}
+
 // SQLite only: Neo4j holds both participants of an unfinished merge, so the survivor cannot be merged on meanwhile.
 describe('SQLite: a merge cut short whose survivor was merged into a third participant since', () => {
   test('the pass finishes the tail into the last survivor: the facts and voiceprints are theirs', () => afterCrash(sqliteBackend, async ({ stores, logged, log, x, y, factId }) => {
@@ -294,42 +325,114 @@ describe('Neo4j: a long merge renews its lease with each batch', { skip: NEO4J_S
   }));
 });
 
+/**
+ * Xena said "Wren lives in Oslo" (Wren's derived attribute, an entity about it alone, and a voiceprint of Xena's); Xena is
+ * merged into Yves and the process stops before the memory tail; Yves is merged into Zoe, erased since by an older
+ * version that did not finish pending merges first: what Xena still owns is to be erased by the pass.
+ */
+async function survivorErased(stores: Stores): Promise<{ x: Participant; w: Participant; told: string; oslo: string }> {
+  const [x, y, w] = [await stores.graph.createParticipant(T, { name: 'Xena' }), await stores.graph.createParticipant(T, { name: 'Yves' }), await stores.graph.createParticipant(T, { name: 'Wren' })];
+  const [told] = await stores.memory.addFacts(T, [{ ...fact('Wren lives in Oslo', x.id), subjectId: w.id, kind: 'profile', slot: 'lives_in', value: 'Oslo' }]);
+  await rederiveAttributes(stores.graph, stores.memory, T, [{ participantId: w.id, slot: 'lives_in' }]);
+  assert.equal((await stores.graph.getParticipant(T, w.id))?.attributes.lives_in, 'Oslo');
+  const oslo = await stores.entities.upsertEntity(T, { name: 'Oslo', description: 'Oslo: a city', schemaId: 'sch_places' });
+  await stores.entities.addMemories(T, oslo.id, { factIds: [told!.id] });
+  await stores.voiceprints.upsert(T, { participantId: x.id, modelId: 'test-model', vector: new Float32Array([1, 0]), updateCount: 1 });
+  const relabel = stores.memory.relabelParticipant.bind(stores.memory);
+  stores.memory.relabelParticipant = async () => { throw new Error('process crashed'); };
+  await assert.rejects(mergeParticipantsByHand(stores, T, x.id, y.id, publish), /process crashed/);
+  stores.memory.relabelParticipant = relabel;
+  const z = await stores.graph.createParticipant(T, { name: 'Zoe' });
+  await mergeParticipantsByHand(stores, T, y.id, z.id, publish);
+  assert.ok(await stores.graph.deleteParticipant(T, z.id));
+  return { x, w, told: told!.id, oslo: oslo.id };
+}
+
+/** The ids `stores` deletes from the keyword index, the fact vectors and the entity vectors from now on. */
+function deletedIds(stores: Stores): { lexical: Set<string>; vectors: Map<string, Set<string>> } {
+  const lexical = new Set<string>();
+  const vectors = new Map<string, Set<string>>();
+  const [dropWords, dropVectors] = [stores.lexical.delete.bind(stores.lexical), stores.vectors.delete.bind(stores.vectors)];
+  stores.lexical.delete = async (tenant, ids) => {
+    await dropWords(tenant, ids);
+    for (const id of ids) lexical.add(id);
+  };
+  stores.vectors.delete = async (tenant, collection, ids) => {
+    await dropVectors(tenant, collection, ids);
+    const seen = vectors.get(collection) ?? vectors.set(collection, new Set()).get(collection)!;
+    for (const id of ids) seen.add(id);
+  };
+  return { lexical, vectors };
+}
+
+/**
+ * Erasing what a merged-away participant still owns once their survivor was erased (`eraseLeftOfMerge`), run by the
+ * pass, on fresh data; with `crash`, the first pass stops at the first step after its first batch of deletes (the
+ * facts went, their keyword entries not yet) and a second pass, on stores opened again, finishes it. Returns what is
+ * left of it, and which of its ids left the indexes over both passes.
+ */
+async function erasedLeftovers(make: () => Backend, crash: boolean): Promise<Record<string, unknown>> {
+  const backend = make();
+  try {
+    let seeded: Awaited<ReturnType<typeof survivorErased>>;
+    const first = backend.open();
+    const deleted = deletedIds(first);
+    const logged: string[] = [];
+    const line = (_: object, message: string): void => void logged.push(message);
+    const log = { info: line, warn: line, error: line };
+    try {
+      seeded = await survivorErased(first);
+      if (crash) first.lexical.delete = async () => { throw new Error('process crashed'); };
+      await finishAbandonedMerges(first, T, { leaseMs: MERGE_LEASE_MS, now: later(), log, publish });
+    } finally {
+      await first.close();
+    }
+    const { x, w, told, oslo } = seeded;
+    const stores = backend.open();
+    try {
+      if (crash) {
+        assert.equal(logged.pop(), 'a merge cut short could not be finished; it stays pending until the next pass or the same merge sent again');
+        assert.equal(await speakerOf(stores, told), undefined, 'the crash came after the facts went');
+        const again = deletedIds(stores);
+        await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: later(), log, publish });
+        for (const id of again.lexical) deleted.lexical.add(id);
+        for (const [collection, ids] of again.vectors) for (const id of ids) (deleted.vectors.get(collection) ?? deleted.vectors.set(collection, new Set()).get(collection)!).add(id);
+      }
+      return {
+        logged,
+        pending: await stores.graph.pendingMerges(T),
+        fact: await speakerOf(stores, told),
+        lexical: deleted.lexical.has(told),
+        factVectors: MEMORY_LAYERS.map((layer) => deleted.vectors.get(collectionFor(layer))?.has(told) ?? false),
+        entityRecords: await stores.entities.entitiesOfMemories(T, [told]),
+        entity: (await stores.entities.getEntities(T, [oslo])).length,
+        entityVector: deleted.vectors.get(ENTITY_COLLECTION)?.has(oslo) ?? false,
+        livesIn: (await stores.graph.getParticipant(T, w.id))?.attributes.lives_in,
+        voiceprints: await stores.voiceprints.countByParticipant(T, x.id),
+      };
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    await backend.cleanUp();
+  }
+}
+
+/** What a pass erasing what the merged-away one still owns leaves (`erasedLeftovers`): nothing of it. */
+const ERASED = {
+  logged: ['a merge cut short before led to a participant erased since: what the merged-away participant still owned was erased'],
+  pending: [], fact: undefined, lexical: true, factVectors: MEMORY_LAYERS.map(() => true), entityRecords: [], entity: 0,
+  entityVector: true, livesIn: undefined, voiceprints: 0,
+};
+
 for (const { name, make, skip } of backends) {
   describe(`${name}: a merge whose survivor was erased before its tail ran`, { skip }, () => {
-    test('the pass erases what the merged-away one still owns, with its entity records and the attributes it derived', async () => {
-      const backend = make();
-      try {
-        const stores = backend.open();
-        try {
-          const [x, y, w] = [await stores.graph.createParticipant(T, { name: 'Xena' }), await stores.graph.createParticipant(T, { name: 'Yves' }), await stores.graph.createParticipant(T, { name: 'Wren' })];
-          const [told] = await stores.memory.addFacts(T, [{ ...fact('Wren lives in Oslo', x.id), subjectId: w.id, kind: 'profile', slot: 'lives_in', value: 'Oslo' }]);
-          await rederiveAttributes(stores.graph, stores.memory, T, [{ participantId: w.id, slot: 'lives_in' }]);
-          assert.equal((await stores.graph.getParticipant(T, w.id))?.attributes.lives_in, 'Oslo');
-          const oslo = await stores.entities.upsertEntity(T, { name: 'Oslo', description: 'Oslo: a city', schemaId: 'sch_places' });
-          await stores.entities.addMemories(T, oslo.id, { factIds: [told!.id] });
-          // The graph's part is done, then the process stops before the memory tail; the survivor is merged into Zoe,
-          // erased since by an older version that did not finish pending merges first.
-          const relabel = stores.memory.relabelParticipant.bind(stores.memory);
-          stores.memory.relabelParticipant = async () => { throw new Error('process crashed'); };
-          await assert.rejects(mergeParticipantsByHand(stores, T, x.id, y.id, publish), /process crashed/);
-          stores.memory.relabelParticipant = relabel;
-          const z = await stores.graph.createParticipant(T, { name: 'Zoe' });
-          await mergeParticipantsByHand(stores, T, y.id, z.id, publish);
-          assert.ok(await stores.graph.deleteParticipant(T, z.id));
-          const logged: string[] = [];
-          const line = (_: object, message: string): void => void logged.push(message);
-          await finishAbandonedMerges(stores, T, { leaseMs: MERGE_LEASE_MS, now: later(), log: { info: line, warn: line, error: line }, publish });
-          assert.deepEqual(logged, ['a merge cut short before led to a participant erased since: what the merged-away participant still owned was erased']);
-          assert.equal(await speakerOf(stores, told!.id), undefined);
-          assert.deepEqual(await stores.entities.entitiesOfMemories(T, [told!.id]), [], 'the entity index forgets the erased fact');
-          assert.deepEqual(await stores.entities.getEntities(T, [oslo.id]), [], 'an entity about nothing else goes');
-          assert.equal((await stores.graph.getParticipant(T, w.id))?.attributes.lives_in, undefined, 'the attribute it derived goes');
-        } finally {
-          await stores.close();
-        }
-      } finally {
-        await backend.cleanUp();
-      }
+    test('the pass erases what the merged-away one still owns: facts with their index and entity records, entities about nothing else, the attributes they derived, voiceprints', async () => {
+      assert.deepEqual(await erasedLeftovers(make, false), ERASED);
+    });
+
+    test('resumable: a pass stopped after its first deletes, then run again after a restart, leaves what an uncut pass leaves', async () => {
+      assert.deepEqual(await erasedLeftovers(make, true), ERASED);
     });
   });
 }
