@@ -10,6 +10,7 @@ import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
+import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
@@ -111,6 +112,15 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** Options of {@link EmbeddedExtractor}. */
+export interface EmbeddedExtractorOptions {
+  /**
+   * The names the assistant listening is called by (`PARLEY_ASSISTANT_NAMES`; default `DEFAULT_ASSISTANT_NAMES`): never a
+   * listener, nor one of "we", and no part of a fact's text. Empty: none.
+   */
+  assistantNames?: readonly string[];
+}
+
 /**
  * Joint fact / profile extraction without an LLM: wink-nlp sentence splitting and POS tags, plus
  * hand-written rules for introductions, preferences, plans and dates, commitments and requests,
@@ -119,8 +129,15 @@ function capitalise(s: string): string {
 export class EmbeddedExtractor implements Extractor {
   readonly source = `embedded-rules/${EMBEDDED_RULES_VERSION}`;
   readonly #nlp = wink();
+  readonly #assistants: readonly string[];
 
-  extract(input: ExtractionInput): Promise<ExtractionResult> {
+  constructor(options: EmbeddedExtractorOptions = {}) {
+    this.#assistants = options.assistantNames ?? DEFAULT_ASSISTANT_NAMES;
+  }
+
+  extract(said: ExtractionInput): Promise<ExtractionResult> {
+    // "Robot, we are going to grandma's": the assistant called is no listener and no one's "we" (fix9).
+    const input = withoutAssistant(said, this.#assistants);
     // "Eve, I'll water your plants", said to no one present: "your" is Eve's (`withCalledListeners`).
     // "i am sorry james i will process your refund": "your" is James's, the listener no one had named (fix7b).
     // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).
