@@ -25,6 +25,10 @@ describe('the assistant is no person of the family', () => {
     assert.deepEqual(await told("Robot, we are going to grandma's on Saturday."), trip);
     assert.deepEqual(await told("Hey computer, we are going to grandma's on Saturday."), trip);
     assert.deepEqual(await told("We are going to grandma's on Saturday, robot."), trip);
+    // On main: "Sarah will drive Sarah and Robot…", and with no one called "…Sarah and the listener…".
+    const drive = ["Sarah will drive Sarah and others to grandma's on Saturday 5 December 2026"];
+    assert.deepEqual(await told("Robot, I will drive us to grandma's on Saturday morning."), drive);
+    assert.deepEqual(await told("I will drive us to grandma's on Saturday morning."), drive);
   });
 
   test('a participant named like it (its own turns stored under its name) is no addressee in "we"', async () => {
