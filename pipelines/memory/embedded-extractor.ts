@@ -11,6 +11,7 @@ import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
+import { withContractedIs } from './contracted-is.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
@@ -159,8 +160,9 @@ export class EmbeddedExtractor implements Extractor {
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
     // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
+    // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(u.text))))).flatMap(retractionAndClause)
+    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(u.text)))))).flatMap(retractionAndClause)
       .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
       .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))
