@@ -12,6 +12,7 @@ import { InteractionIngest } from '../../../pipelines/interaction/ingest.js';
 import type { ConsolidationJob } from '../../../pipelines/memory/consolidate.js';
 import { settles } from '../../../pipelines/memory/changes.js';
 import { findDates } from '../../../pipelines/memory/relative-date.js';
+import { Retriever } from '../../../pipelines/retrieval/retriever.js';
 import { factsSaid } from '../../helpers/extract-said.js';
 import { embeddedMemory, type EmbeddedMemory } from '../../helpers/memory-fixture.js';
 
@@ -58,6 +59,11 @@ describe('a plan moved to another day', () => {
         const { current, ended } = await run(`t-retimed-${n}`, [['Sarah', "We are going to grandma's on Saturday."], ['Tom', change]]);
         assert.deepEqual(ended, ["Sarah and others are going to grandma's on Saturday 5 December 2026"]);
         assert.deepEqual(current, ["Sarah and others are going to grandma's on Sunday 6 December 2026"]);
+        // The end-of-turn memories for the question lead with Sunday, not the Saturday plan.
+        const asked = await new Retriever(m, m.entities, m.embedder, { minPool: 1 })
+          .retrieve({ tenant: `t-retimed-${n}`, text: "When are we going to grandma's?", k: 5 });
+        const first = asked.items.find((i) => /grandma's on \w+day/.test(i.text));
+        assert.match(first?.text ?? '', /Sunday/, JSON.stringify(asked.items.map((i) => i.text)));
       });
     }
 
