@@ -23,12 +23,21 @@ const DAY_NOW = new RegExp(String.raw`\b(?:on\s+)?${DAY}\s+now\b|\bnow\s+(?:on\s
 const DAY_NOT_DAY = new RegExp(String.raw`\b${DAY}\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?${DAY}\b|\bnot\s+(?:on\s+)?${DAY}\s*,?\s+but\s+(?:on\s+)?${DAY}\b`, 'i');
 
 /**
+ * What a day said with "now" or against another day moves: "it", "that", "we", the plan ("it's Sunday now", "we're going
+ * on Sunday now"); "I'm free on Sunday now" and "the shop is closed on Sunday, not Saturday" move no plan.
+ */
+const SHARED_THING = /\b(?:it|that|this|we|the\s+plans?|everything)(?:['’](?:s|re))?\b/i;
+/** Someone's or something's state on a day ("free on Sunday", "busy Saturday", "closed on Sunday"): no plan moved. */
+const STATE_ON_DAY = new RegExp(String.raw`\b(?:free|busy|available|off|working|home|away|out|open|closed|shut)\s+(?:on\s+)?${DAY}`, 'i');
+
+/**
  * True when `sentence` tells a plan's new time: "change of plan" with a day, a move to a day in the active, a day said with
- * "now", or one day against another. "We moved the sofa to the window" names no day; "I'm going to bed now" neither.
+ * "now" or one day against another, of a shared thing (`SHARED_THING`). "We moved the sofa to the window" names no day;
+ * "I'm going to bed now" neither; a state on a day ("we're free on Sunday now") moves nothing.
  */
 export function retellsTime(sentence: string): boolean {
-  if (/\?\s*$/.test(sentence)) return false;
-  return MOVED_TO.test(sentence) || DAY_NOW.test(sentence) || DAY_NOT_DAY.test(sentence)
+  if (/\?\s*$/.test(sentence) || STATE_ON_DAY.test(sentence)) return false;
+  return MOVED_TO.test(sentence) || (SHARED_THING.test(sentence) && (DAY_NOW.test(sentence) || DAY_NOT_DAY.test(sentence)))
     || (CHANGE_OF_PLAN.test(sentence) && new RegExp(String.raw`\b${DAY}\b`, 'i').test(sentence));
 }
 

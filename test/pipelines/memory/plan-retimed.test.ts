@@ -25,7 +25,8 @@ describe('a plan moved to another day', () => {
       "I've pushed the dentist back to Friday.", 'Change of plan: we are doing the picnic on Sunday.']) {
       assert.equal(settles(s), 'instead', s);
     }
-    for (const s of ['We moved the sofa to the window.', "I'm going to bed now.", 'Is it Sunday, not Saturday?']) assert.equal(settles(s), null, s);
+    for (const s of ['We moved the sofa to the window.', "I'm going to bed now.", 'Is it Sunday, not Saturday?', 'I am free on Sunday now.',
+      "We're free on Sunday now.", 'The shop is closed on Sunday, not Saturday.']) assert.equal(settles(s), null, s);
     const moved = await factsSaid('We moved it to Sunday.', T, ['sarah', 'Sarah'], ['tom', 'Tom']);
     assert.deepEqual(moved.map((f) => [f.settles, f.eventTime]), [['instead', '2026-12-06']], 'Sunday to come, not last Sunday');
   });
@@ -74,6 +75,8 @@ describe('a plan moved to another day', () => {
       assert.match(instead.current.join(' | '), /grandma's on Sunday 6 December 2026/);
       const other = await run('t-retimed-other', [['Sarah', "We are going to grandma's on Saturday."], ['Tom', "We're going to the zoo on Sunday."]]);
       assert.deepEqual(other.ended, [], 'no change of plan told');
+      const free = await run('t-retimed-free', [['Sarah', "We are going to grandma's on Saturday."], ['Tom', 'I am free on Sunday now.']]);
+      assert.deepEqual(free.ended, [], 'a state on a day moves no plan');
     });
   });
 });
