@@ -4,6 +4,7 @@ import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
+import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 
@@ -15,7 +16,14 @@ export type Decision =
    * `targetId` is replaced by the new fact; so is every fact of `alsoReplaces`, closed with it (rules 35: "I'm back on
    * coffee" replaces the value held for now and the stored copy of the liking it interrupted). The LLM decider sets it from the model's `also_replaces`, checked (`validAlsoReplaces`).
    */
-  | { op: 'UPDATE'; targetId: string; alsoReplaces?: string[] }
+  | {
+    op: 'UPDATE'; targetId: string; alsoReplaces?: string[];
+    /**
+     * The new fact's text, slot and kind instead of its own: the plan moved by an alternative that names only its new time ("we're
+     * going on Sunday now" moves "…going to grandma's on Saturday": `retimedText`), written again with the new day.
+     */
+    retold?: Retold;
+  }
   /** `targetIds` are ended (closed, history kept); never empty: ending nothing is a `NOOP`. */
   | { op: 'DELETE'; targetIds: string[] }
   /**
@@ -186,8 +194,11 @@ function notYetDue(plan: Fact, time: string | undefined): boolean {
   return plan.eventTime.slice(0, 7) > time.slice(0, 7);
 }
 
-/** Verbs that name no action of their own in "let's do / say / make it Saturday instead". */
-const TIME_ONLY_VERBS = new Set(['do', 'say', 'make']);
+/**
+ * Verbs that name no action of their own in "let's do / say / make it Saturday instead", nor with no thing or place in
+ * "we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday" (fix9).
+ */
+const TIME_ONLY_VERBS = new Set(['do', 'say', 'make', 'go', 'be', 'move', 'push', 'put', 'change', 'switch', 'shift', 'bump', 'reschedule', 'postpone']);
 
 /**
  * True for an alternative that names only a new time ("let's do Saturday at seven instead", "let's say eight instead"), not
@@ -206,7 +217,8 @@ function retimes(fact: ExtractedFact): boolean {
 function latestDatedPlan(candidates: Candidate[], time: string | undefined): Candidate | undefined {
   if (!time) return undefined;
   // "Friday is no good", "Friday doesn't work": a time turned down is no arrangement to move.
-  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && c.fact.slot === null
+  // A trip's slot (`plan:<what>:<day>`) is no profile value: the trip moves like any plan (fix9).
+  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && (c.fact.slot === null || c.fact.slot.startsWith('plan:'))
     && !/\b(?:not|no|never|cannot)\b|n['’]t\b/i.test(c.fact.content)
     && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
     && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
@@ -328,7 +340,10 @@ export class RuleDecider implements Decider {
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
-      if (moved) return withdrawn ? { op: 'DELETE', targetIds: [moved.fact.id] } : { op: 'UPDATE', targetId: moved.fact.id };
+      if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id] };
+      // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
+      const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : null;
+      if (moved) return retold ? { op: 'UPDATE', targetId: moved.fact.id, retold } : { op: 'UPDATE', targetId: moved.fact.id };
       // Told in other words than the plan ("Paid Marcus back for the tickets" / "I owe Marcus forty quid for the concert
       // tickets"): the same named thing and a shared content word settle an open plan, commitment, obligation or state of
       // the same person. Not someone else's act (`reportedBy`, `doneBy`), not an outcome still to happen, and not a taste or

@@ -10,6 +10,8 @@ import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
+import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
+import { withContractedIs } from './contracted-is.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
@@ -111,6 +113,15 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** Options of {@link EmbeddedExtractor}. */
+export interface EmbeddedExtractorOptions {
+  /**
+   * The names the assistant listening is called by (`PARLEY_ASSISTANT_NAMES`; default `DEFAULT_ASSISTANT_NAMES`): never a
+   * listener, nor one of "we", and no part of a fact's text. Empty: none.
+   */
+  assistantNames?: readonly string[];
+}
+
 /**
  * Joint fact / profile extraction without an LLM: wink-nlp sentence splitting and POS tags, plus
  * hand-written rules for introductions, preferences, plans and dates, commitments and requests,
@@ -119,8 +130,15 @@ function capitalise(s: string): string {
 export class EmbeddedExtractor implements Extractor {
   readonly source = `embedded-rules/${EMBEDDED_RULES_VERSION}`;
   readonly #nlp = wink();
+  readonly #assistants: readonly string[];
 
-  extract(input: ExtractionInput): Promise<ExtractionResult> {
+  constructor(options: EmbeddedExtractorOptions = {}) {
+    this.#assistants = options.assistantNames ?? DEFAULT_ASSISTANT_NAMES;
+  }
+
+  extract(said: ExtractionInput): Promise<ExtractionResult> {
+    // "Robot, we are going to grandma's": the assistant called is no listener and no one's "we" (fix9).
+    const input = withoutAssistant(said, this.#assistants);
     // "Eve, I'll water your plants", said to no one present: "your" is Eve's (`withCalledListeners`).
     // "i am sorry james i will process your refund": "your" is James's, the listener no one had named (fix7b).
     // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).
@@ -142,8 +160,9 @@ export class EmbeddedExtractor implements Extractor {
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
     // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
+    // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(u.text))))).flatMap(retractionAndClause)
+    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(u.text)))))).flatMap(retractionAndClause)
       .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
       .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))

@@ -58,7 +58,8 @@ const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|b
 
 /** Trim a captured value at the first clause boundary. */
 function cutValue(v: string): string {
-  return v.replace(STOP_VALUE, '').trim();
+  // "I like dinosaurs too": the thing is "dinosaurs", not "dinosaurs too" (fix9).
+  return v.replace(STOP_VALUE, '').trim().replace(/\s+(?:too|as well|also)$/i, '');
 }
 
 /**

@@ -59,6 +59,11 @@ const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 const WEEKDAY_ABBREVIATION = /\b(?:Tues|Weds)(?=\.|\b)/gi;
 const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues?|weds?|thu(?:rs?)?|fri|sat)\.?$/;
 /** "a few years back", "two months back": "back" after a span is "ago", which chrono reads ("back" it reads as ahead). */
+/**
+ * "now" right after a weekday ("we're going on Sunday now", fix9): the day as it stands after a change, not today. Blanked
+ * (same length, indices hold) before chrono reads the text, which reads "Sunday now" as now.
+ */
+const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 const SPAN_BACK = /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple\s+of|several|some)\s+(?:days?|weeks?|months?|years?|decades?))\s+back\b/gi;
 /**
  * How often, not when: "twice a week", "once a month", "three times a day", "every other week". chrono reads the span
@@ -239,7 +244,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
   // "last Tues", "on Weds": abbreviations chrono does not read, given as ones it does, of the same length (indices hold).
   // "a few years back": "ago", padded to the same length.
-  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `);
+  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
+    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length));
   const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(readable, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
   const looksBack = PAST.test(readable);
