@@ -176,8 +176,11 @@ export class EmbeddedExtractor implements Extractor {
       if (identifier) {
         const owner = identifier.owner === 'speaker' ? u.speakerId : u.addresseeIds[0];
         if (owner) {
-          facts.push(this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
-            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false));
+          const made = this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
+            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false);
+          // "my new order number is…": it replaces the numbers of its kind held (rules 49); else it is kept beside them.
+          if (identifier.replaces) made.endsSlot = identifier.replaces;
+          facts.push(made);
           profileUpdates.push({ participantId: owner, attribute: identifier.slot, value: identifier.value, referIds: [u.id], confidence: 0.8 });
         }
         continue;

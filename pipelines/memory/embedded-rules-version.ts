@@ -223,5 +223,12 @@
  * identifiers.ts); "I live at twelve Baker Street in Manchester" fills `lives_in` with the town, the fact keeping the
  * address (home-address.ts); a `lives_in` value that does not read as a place ("leave my new", a mishearing) is kept as
  * a statement and fills no slot (heard-places.ts).
+ * 49 (rules49): extraction leftovers. A number after "at" before a name or a street word is a house number, no clock time
+ * ("we live at 4 Rose Court" was dated tomorrow), and a recurring time ("every weekend", "every Monday", "on Mondays") is
+ * a habit kept in the words, no one day (not-dates.ts); a caller's order, booking, ticket or case numbers accumulate, each
+ * a slot of its own (`order_number:45721`), and one said to replace them ("my new order number is…", "…is now…", "…has
+ * changed to…") replaces those held (identifiers.ts, decide.ts); a liked thing is keyed without its possessive or "new /
+ * old" ("I love my new bike": `preference:bike`), and the speaker's own job, work or home liked ("I love my new job") is
+ * a statement, no `preference:my new job` slot (thing-keys.ts, embedded-rules.ts).
  */
-export const EMBEDDED_RULES_VERSION = 48;
+export const EMBEDDED_RULES_VERSION = 49;

@@ -156,6 +156,13 @@ const PLACE_HERE = /^this\s+(?:city|town|village|country|neighbou?rhood|island)$
 /** "I like things like that", "I love stuff": no thing is named, so no liking is kept (text5). */
 const GENERIC_THING = /^(?:things?|stuff|everything|something|anything|lots?)(?:\s+like\s+(?:that|this|it))?$/i;
 
+/**
+ * The speaker's own job, work or home ("my new job", "our flat", "my commute"): a liking of it is a feeling about their
+ * work or home, told as said, not a taste with a `preference:<thing>` slot (rules 49: "I love my new job" was
+ * `preference:my new job`); the job and the home have slots of their own (`works_at`, `lives_in`).
+ */
+const OWN_LIFE_THING = /^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:job|work|role|position|career|boss|manager|colleagues|co-?workers|team|office|workplace|commute|home|house|flat|apartment|neighbou?rhood)(?:\s+(?:at|in|on|with|near)\s+.+)?$/i;
+
 /** "I love sushi", "I don't like jazz", "I'm a big fan of X", "my favourite food is X". */
 function preference(c: RuleContext): RuleFact[] {
   const verbs = Object.keys(PREF_VERBS).sort((a, b) => b.length - a.length).join('|');
@@ -174,7 +181,9 @@ function preference(c: RuleContext): RuleFact[] {
     }
     // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38); "I love
     // this city" with no place told before is one too.
-    if (/^(?:that|this|these|those)\s/i.test(object)) return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
+    if (/^(?:that|this|these|those)\s/i.test(object) || OWN_LIFE_THING.test(object)) {
+      return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
+    }
     return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(liked)}`, value, confidence: 0.8 }];
   }
   const fan = c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a\\s+)?(?:big\\s+|huge\\s+)?fan of\\s+(.+)`, 'i'));

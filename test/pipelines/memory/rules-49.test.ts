@@ -1,0 +1,81 @@
+/**
+ * Rules 49 (issue #16, the rules49 backlog): embedded extraction leftovers. A house number after "at" is no clock time
+ * ("we live at 4 Rose Court"), a recurring time is no one day ("every weekend"), a caller's order numbers accumulate
+ * unless one is said to replace them. Each test fails on main df3c072 (what it did there in the comment).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
+import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
+import { factsSaid } from '../../helpers/extract-said.js';
+import { lostBy } from '../../helpers/lost-by.js';
+
+const TIME = '2026-11-23T10:00:00.000Z';
+const facts = (text: string): Promise<ExtractedFact[]> => factsSaid(text, TIME, ['ana', 'Ana'], ['tom', 'Tom']);
+const read = async (text: string): Promise<Array<[string, string | null]>> => (await facts(text)).map((f) => [f.content, f.eventTime ?? null]);
+
+describe('rules 49: extraction leftovers', () => {
+  test('the version is 49 or later', () => {
+    assert.ok(EMBEDDED_RULES_VERSION >= 49);
+  });
+
+  test('a house number after "at" is no clock time', async () => {
+    // On main: "Ana lives on Tuesday 24 November 2026 Rose Court", dated the 24th ("at 4" read as four o'clock).
+    assert.deepEqual(await read('We live at 4 Rose Court.'), [['Ana lives at 4 Rose Court', null]]);
+    assert.deepEqual(await read('I live at 12 baker street in Manchester.'), [['Ana lives at 12 baker street in Manchester', null]]);
+    // A clock time stays one: with a day, am / pm, or nothing after it that names a place.
+    assert.equal((await facts("Let's meet at 4 on Friday."))[0]?.eventTime, '2026-11-27');
+    assert.equal((await facts("I'll see you at 4 tomorrow."))[0]?.eventTime, '2026-11-24');
+  });
+
+  test('a recurring time is a habit kept in the words, not the date of one day', async () => {
+    // On main: "Ana and others go hiking every on Saturday 28 November 2026", "Ana calls their mum every on Monday 30 November 2026".
+    assert.deepEqual(await read('We go hiking every weekend.'), [['Ana and others go hiking every weekend', null]]);
+    assert.deepEqual(await read('I call my mum every Monday.'), [['Ana calls their mum every Monday', null]]);
+    assert.deepEqual(await read('Every other Sunday I visit my gran.'), [['Every other Sunday Ana visits their gran', null]]);
+    // A day placed by "this" stays one day.
+    assert.equal((await facts("I'll call her this Monday."))[0]?.eventTime, '2026-11-30');
+  });
+});
+
+describe('rules 49: a caller has several orders', () => {
+  test('each order number is a slot of its own', async () => {
+    const [first] = await facts('my order number is four five seven two one');
+    assert.deepEqual([first?.slot, first?.value, first?.endsSlot], ['order_number:45721', '45721', undefined]);
+    // One person has one phone number: its slot is single as before.
+    assert.equal((await facts('my phone number is 0 7 7 0 0'))[0]?.slot, 'phone_number');
+  });
+
+  test('a second order number is kept beside the first', async () => {
+    // On main: the second replaced the first (order_number=88812 only).
+    const { lost, now } = await lostBy('r49-orders', ['My order number is 45721.'], 'My order number is 88812.');
+    assert.deepEqual(lost, []);
+    assert.deepEqual(now.filter((x) => x.startsWith('order_number')).sort(), ['order_number:45721=45721', 'order_number:88812=88812']);
+  });
+
+  test('an order number said to replace the ones held replaces them', async () => {
+    // On main: "my new order number is 88812" gave a statement and replaced nothing.
+    for (const said of ['My new order number is 88812.', 'My order number is now 88812.', 'My order number has changed to 88812.']) {
+      const { lost, now } = await lostBy('r49-new-order', ['My order number is 45721.', 'My order number is 31337.'], said);
+      assert.deepEqual(lost, ['order_number:31337=31337', 'order_number:45721=45721'], said);
+      assert.deepEqual(now.filter((x) => x.startsWith('order_number')), ['order_number:88812=88812'], said);
+    }
+  });
+});
+
+describe('rules 49: a liking is keyed by its thing', () => {
+  test('the speaker\'s own job or home is no preference slot', async () => {
+    // On main: `preference:my new job`, `preference:my commute`, `preference:my job at the bakery`.
+    for (const [text, content] of [['I love my new job.', 'Ana loves their new job'], ['I hate my commute.', 'Ana hates their commute'],
+      ['I love my job at the bakery.', 'Ana loves their job at the bakery']]) {
+      assert.deepEqual((await facts(text!)).map((f) => [f.kind, f.content, f.slot]), [['statement', content, null]], text);
+    }
+  });
+
+  test('a thing liked is keyed without its possessive or "new"', async () => {
+    // On main: `preference:my new bike`, `preference:our old car`.
+    assert.deepEqual((await facts('I love my new bike.')).map((f) => f.slot), ['preference:bike']);
+    assert.deepEqual((await facts('I like our old car.')).map((f) => f.slot), ['preference:car']);
+    assert.deepEqual((await facts('I love jazz.')).map((f) => f.slot), ['preference:jazz']);
+  });
+});
