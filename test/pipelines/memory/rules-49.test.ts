@@ -79,3 +79,18 @@ describe('rules 49: a liking is keyed by its thing', () => {
     assert.deepEqual((await facts('I love jazz.')).map((f) => f.slot), ['preference:jazz']);
   });
 });
+
+describe('rules 49: a liking shared with the speaker', () => {
+  test('"Ben and I like hiking" names both', async () => {
+    // On main: "Ana likes hiking" (Ben dropped), "Ana loves sushi"; "Tom and I both love jazz" gave nothing.
+    const shown = async (text: string): Promise<string[][]> => (await factsSaid(text, TIME, ['ana', 'Ana'], ['tom', 'Tom'], [['ben', 'Ben']]))
+      .map((f) => [f.kind, f.content, f.slot ?? '', f.subjectId]);
+    assert.deepEqual(await shown('Ben and I like hiking.'), [['preference', 'Ben and Ana like hiking', 'preference:hiking', 'ana']]);
+    assert.deepEqual(await shown('My sister and I love sushi.'), [['preference', "Ana's sister and Ana love sushi", 'preference:sushi', 'ana']]);
+    // With the listener: the liking is theirs too.
+    assert.deepEqual(await shown('Tom and I both love jazz.'), [['preference', 'Tom and Ana both love jazz', 'preference:jazz', 'ana'],
+      ['preference', 'Tom and Ana both love jazz', 'preference:jazz', 'tom']]);
+    // A discourse word before "and I" is no person.
+    assert.deepEqual(await shown('Yes and I like jazz.'), [['preference', 'Ana likes jazz', 'preference:jazz', 'ana']]);
+  });
+});
