@@ -34,6 +34,7 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
+import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
 
@@ -143,7 +144,14 @@ export class EmbeddedExtractor implements Extractor {
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
     // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(u.text))))).flatMap(retractionAndClause)
+    // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
+    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(text)))));
+    const declined = declinedOffer(this.#nlp, input, display, clean);
+    if (declined) {
+      facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
+        false, undefined, declined.eventTime), settles: 'cancelled', planObject: declined.planObject });
+    }
+    const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
       .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))
@@ -183,6 +191,13 @@ export class EmbeddedExtractor implements Extractor {
           facts.push(made);
           profileUpdates.push({ participantId: owner, attribute: identifier.slot, value: identifier.value, referIds: [u.id], confidence: 0.8 });
         }
+        continue;
+      }
+      // "Want me to book a table?": an offer, open until done or turned down (rules 49).
+      const offer = offerFact(this.#nlp, raw, who(), u.time);
+      if (offer) {
+        facts.push({ ...this.#fact(u, { content: capitalise(offer.content), kind: 'commitment', subject: 'speaker', slot: null, value: null,
+          confidence: 0.6 }, false, undefined, offer.eventTime), planObject: offer.planObject });
         continue;
       }
       const found = findDates(raw, u.time);

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
-import { factsSaid } from '../../helpers/extract-said.js';
+import { contentsAfter, factsSaid } from '../../helpers/extract-said.js';
 import { lostBy } from '../../helpers/lost-by.js';
+import { memoryFixture } from '../../helpers/memory-fixture.js';
 
 const TIME = '2026-11-23T10:00:00.000Z';
 const facts = (text: string): Promise<ExtractedFact[]> => factsSaid(text, TIME, ['ana', 'Ana'], ['tom', 'Tom']);
@@ -92,5 +93,44 @@ describe('rules 49: a liking shared with the speaker', () => {
       ['preference', 'Tom and Ana both love jazz', 'preference:jazz', 'tom']]);
     // A discourse word before "and I" is no person.
     assert.deepEqual(await shown('Yes and I like jazz.'), [['preference', 'Ana likes jazz', 'preference:jazz', 'ana']]);
+  });
+});
+
+describe('rules 49: an offer turned down', () => {
+  test('an offer is a fact, and a refusal after it turns it down', async () => {
+    // On main: "Want me to book a table?" gave no fact, "Would you like me to order a cake?" "Ana asked Tom to like Ana to
+    // order a cake", and "I'll pass" after an offer "Tom will pass".
+    assert.deepEqual((await facts('Want me to book a table?')).map((f) => [f.kind, f.content, f.planObject?.verb, f.planObject?.objects]),
+      [['commitment', 'Ana offered to book a table', 'book', ['table']]]);
+    assert.deepEqual((await facts('Would you like me to order a cake?')).map((f) => f.content), ['Ana offered to order a cake']);
+    for (const no of ['No thanks.', "I'll pass.", "No, that's fine.", "I'm good, thanks."]) {
+      assert.deepEqual(await contentsAfter('Do you want me to call the plumber?', no, TIME), ["Tom turned down Ana's offer to call the plumber"], no);
+    }
+    // The rest of the turn is read as said.
+    const rest = await contentsAfter('Would you like me to order a cake?', "No thanks, I'm flying to Rome tomorrow.", TIME);
+    assert.equal(rest[0], "Tom turned down Ana's offer to order a cake");
+    assert.equal(rest.length, 2);
+    // No offer before, or no refusal: nothing turned down.
+    assert.deepEqual(await contentsAfter('Can I have the bill?', 'No thanks.', TIME), []);
+    assert.deepEqual(await contentsAfter('Want me to book a table?', 'No problem.', TIME), []);
+    assert.deepEqual(await contentsAfter('Want me to book for Sunday?', 'No, Monday is better.', TIME).then((c) => c.filter((x) => /turned down/.test(x))), []);
+  });
+
+  test('through consolidation the refusal closes the offer', async () => {
+    const tenant = 'r49-offer';
+    const f = await memoryFixture(tenant, ['Ana', 'Ben']);
+    try {
+      await f.say('s1', 'Ana', ['Ben'], 'Want me to book a table?', '2026-12-04T10:01:00Z');
+      await f.say('s1', 'Ana', ['Ben'], 'I love jazz.', '2026-12-04T10:02:00Z');
+      const open = (await f.memory.listFacts(tenant, { limit: 50 })).map((x) => x.content).sort();
+      assert.deepEqual(open, ['Ana loves jazz', 'Ana offered to book a table']);
+      await f.say('s1', 'Ben', ['Ana'], 'No thanks.', '2026-12-04T10:03:00Z');
+      // On main the offer was never stored; now it is closed by the refusal, and nothing else is.
+      assert.deepEqual((await f.memory.listFacts(tenant, { limit: 50 })).map((x) => x.content), ['Ana loves jazz']);
+      const closed = (await f.memory.listFacts(tenant, { includeHistory: true, limit: 50 })).filter((x) => x.validTo !== null);
+      assert.deepEqual(closed.map((x) => x.content), ['Ana offered to book a table']);
+    } finally {
+      await f.close();
+    }
   });
 });
