@@ -30,6 +30,7 @@ import { pleasantry, withElidedI } from './elided-i.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
+import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
@@ -411,7 +412,9 @@ export class EmbeddedExtractor implements Extractor {
       // The previous turns are read for names only when a fact opens with a pronoun.
       // Named once after the opening pronoun is told (the name it takes may be said again later in the fact).
       const content = withoutOpeningPronoun(f.content,
-        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
+        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)),
+        // "My brother Ben…" / "She met him…": the conversation's own cues to "he" or "she" (rules 49).
+        (name) => genderIn(name, [...input.previous.map((p) => withCapitalI(p.text)), input.current.text]));
       if (content === null) return [];
       // "They love it there" told of one person: "Nora loves it there"; "they likes": "they like" (text6).
       const one = /^they\b/i.test(f.content) && people?.length === 1 ? oneAgreeing(this.#nlp, content, people[0]!) : content;

@@ -134,3 +134,24 @@ describe('rules 49: an offer turned down', () => {
     }
   });
 });
+
+describe('rules 49: an opening pronoun and the gender the conversation gives', () => {
+  const after = (before: string, text: string): Promise<string[]> => contentsAfter(before, text, TIME);
+
+  test('a person told as "he" is not the "she" of a fact, nor the other way round', async () => {
+    // On main: "Ben met him at the park" (Ben is Ana's brother), "Nora is moving to Leeds" (Nora is Ana's sister, the fact
+    // says "he"), "Ben is moving to Leeds" after "he said he is tired" of Ben.
+    assert.deepEqual(await after('My brother Ben is in town.', 'She met him at the park.'), ['She met him at the park']);
+    assert.deepEqual(await after('My sister Nora called.', 'He is moving to Leeds.'), ['He is moving to Leeds']);
+    assert.deepEqual(await after('I spoke to Ben, he said he is tired.', 'She is moving to Leeds.'), ['She is moving to Leeds']);
+    // The same gender, or no gender told: resolved as before.
+    assert.deepEqual(await after('My brother Ben is in town.', 'He is moving to Leeds.'), ['Ben is moving to Leeds']);
+    assert.deepEqual(await after('I spoke to Ben, he said he is tired.', 'He is moving to Leeds.'), ['Ben is moving to Leeds']);
+    assert.deepEqual(await after('Have you seen Nora lately?', 'She is moving to Leeds.'), ['Nora is moving to Leeds']);
+  });
+
+  test('with the gender unknown, a "she" and a "him" in one fact leave the one person named unresolved', async () => {
+    // On main: "Nora met him at the park", a guess at which of the two Nora is.
+    assert.deepEqual(await after('Have you seen Nora lately?', 'She met him at the park.'), ['She met him at the park']);
+  });
+});
