@@ -229,6 +229,12 @@
  * a slot of its own (`order_number:45721`), and one said to replace them ("my new order number is…", "…is now…", "…has
  * changed to…") replaces those held (identifiers.ts, decide.ts); a liked thing is keyed without its possessive or "new /
  * old" ("I love my new bike": `preference:bike`), and the speaker's own job, work or home liked ("I love my new job") is
- * a statement, no `preference:my new job` slot (thing-keys.ts, embedded-rules.ts).
+ * a statement, no `preference:my new job` slot (thing-keys.ts, embedded-rules.ts); a liking said with "X and I" names
+ * both ("Ben and I like hiking": "Ben and Ana like hiking", was "Ana likes hiking"), the listener's liking too when X is
+ * the listener; an offer ("Want me to book a table?", "Shall I…", "Would you like me to…") is an open commitment ("Ana
+ * offered to book a table"), and a refusal opening the listener's answer ("No thanks", "I'll pass", "I'm good") closes
+ * it (offers.ts; "I'll pass" was "Tom will pass"); an opening "he / she" is not given the one person named when the
+ * conversation tells them as the other ("my brother Ben", "Ben… he said"), nor, their gender unknown, when the fact tells
+ * of both a "he" and a "she" ("She met him…"; pronoun-gender.ts).
  */
 export const EMBEDDED_RULES_VERSION = 49;
