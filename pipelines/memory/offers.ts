@@ -18,8 +18,12 @@ import { eventDate, findDates } from './relative-date.js';
 const OFFER = /^(?:(?:oh|so|well|hey|um|ok|okay|right|listen),?\s+)*(?:(?:do\s+you\s+)?want\s+me\s+to|would\s+you\s+like\s+me\s+to|shall\s+I|should\s+I|do\s+you\s+need\s+me\s+to|(?:can|could)\s+I)\s+(.+?)\s*\?+$/i;
 /** "Can I ask…", "should I worry": a question about the speaker, no act offered to the listener. */
 const NO_ACT = /^(?:ask|say|be|worry|come\s+in|go|leave|have|speak|check\s+something|just)\b/i;
-/** "Can I…" offers only an act for the listener ("can I get you a drink?", "could I help you with that?"). */
+/**
+ * "Can / could / should I…" offers only an act done for the listener ("can I get you a drink?", "could I help you with
+ * that?"), not a leave asked ("Can I join you sometime?", "Can I come over and watch you play?").
+ */
 const FOR_LISTENER = /\b(?:you|your)\b/i;
+const SERVING_VERB = /^(?:get|bring|make|help|fetch|grab|pour|take|send|book|order|call|ring|give|show|carry|drive|pick|fix|cook|buy|lend|find|check|sort|print|email|text|arrange|look|pay|save|reserve|drop|walk|collect|wrap|charge|refund|transfer|put|set|reset|change|cancel|schedule|forward)\b/i;
 
 /** The act an offer proposes, as the speaker would do it ("book a table"), or null when `sentence` offers none. */
 export function offeredAct(sentence: string): string | null {
@@ -27,7 +31,7 @@ export function offeredAct(sentence: string): string | null {
   const act = m?.[1];
   if (!act || NO_ACT.test(act)) return null;
   // "Can I have the bill?", "should I bring anything?": asking for something or for advice, unless it is for the listener.
-  if (/^(?:[^,]*\s)?(?:can|could|should)\s+I\s/i.test(m[0]) && !FOR_LISTENER.test(act)) return null;
+  if (/^(?:[^,]*\s)?(?:can|could|should)\s+I\s/i.test(m[0]) && !(FOR_LISTENER.test(act) && SERVING_VERB.test(act))) return null;
   return act;
 }
 

@@ -103,6 +103,11 @@ describe('rules 49: an offer turned down', () => {
     assert.deepEqual((await facts('Want me to book a table?')).map((f) => [f.kind, f.content, f.planObject?.verb, f.planObject?.objects]),
       [['commitment', 'Ana offered to book a table', 'book', ['table']]]);
     assert.deepEqual((await facts('Would you like me to order a cake?')).map((f) => f.content), ['Ana offered to order a cake']);
+    assert.deepEqual((await facts('Can I get you a drink?')).map((f) => f.content), ['Ana offered to get Tom a drink']);
+    // Leave asked is no offer (LoCoMo dev: "Can I join you sometime?" read as "…offered to join…").
+    for (const asked of ['Can I join you sometime?', 'Can I come over sometime and watch you play with them?', 'Should I bring anything?']) {
+      assert.ok((await facts(asked)).every((f) => !/offered/.test(f.content)), asked);
+    }
     for (const no of ['No thanks.', "I'll pass.", "No, that's fine.", "I'm good, thanks."]) {
       assert.deepEqual(await contentsAfter('Do you want me to call the plumber?', no, TIME), ["Tom turned down Ana's offer to call the plumber"], no);
     }
