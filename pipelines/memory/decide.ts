@@ -4,6 +4,7 @@ import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
+import { ofIdentifierKind } from './identifiers.js';
 import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
@@ -303,6 +304,17 @@ function namedHolders(fact: ExtractedFact, candidates: Candidate[]): Candidate[]
 }
 
 /**
+ * The identifiers a number said to replace them ends (rules 49: "my new order number is 88812", slot `order_number:88812`,
+ * `endsSlot` "order_number"): every other number of its kind held, each in a slot of its own (`order_number:45721`) or,
+ * stored before rules 49, in the kind's slot. None when the number is not said to replace, or is itself held already.
+ */
+function replacedIdentifiers(fact: ExtractedFact, candidates: Candidate[]): Candidate[] {
+  const kind = fact.endsSlot;
+  if (!kind || !fact.slot?.startsWith(`${kind}:`) || candidates.some((c) => c.fact.slot === fact.slot && norm(c.fact.value) === norm(fact.value))) return [];
+  return candidates.filter((c) => c.fact.slot !== fact.slot && c.fact.value !== null && ofIdentifierKind(c.fact.slot, kind));
+}
+
+/**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
  * done, is due (done / instead / decided -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
@@ -376,6 +388,11 @@ export class RuleDecider implements Decider {
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {
+      const renewed = replacedIdentifiers(fact, candidates);
+      if (renewed.length > 0) {
+        const [first, ...rest] = renewed.map((c) => c.fact.id);
+        return rest.length > 0 ? { op: 'UPDATE', targetId: first!, alsoReplaces: rest } : { op: 'UPDATE', targetId: first! };
+      }
       // "I left Hillcrest, I'm tutoring full time now" after "I work at Hillcrest": the new role supersedes the employer left.
       const ending = fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined;
       const own = candidates.find((c) => sameSlot(c.fact.slot, fact.slot));

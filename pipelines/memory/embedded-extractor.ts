@@ -32,10 +32,12 @@ import { pleasantry, withElidedI } from './elided-i.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
+import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
+import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
 
@@ -162,7 +164,14 @@ export class EmbeddedExtractor implements Extractor {
     // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
     // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(u.text)))))).flatMap(retractionAndClause)
+    // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
+    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(text))))));
+    const declined = declinedOffer(this.#nlp, input, display, clean);
+    if (declined) {
+      facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
+        false, undefined, declined.eventTime), settles: 'cancelled', planObject: declined.planObject });
+    }
+    const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
       .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))
@@ -195,10 +204,20 @@ export class EmbeddedExtractor implements Extractor {
       if (identifier) {
         const owner = identifier.owner === 'speaker' ? u.speakerId : u.addresseeIds[0];
         if (owner) {
-          facts.push(this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
-            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false));
+          const made = this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
+            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false);
+          // "my new order number is…": it replaces the numbers of its kind held (rules 49); else it is kept beside them.
+          if (identifier.replaces) made.endsSlot = identifier.replaces;
+          facts.push(made);
           profileUpdates.push({ participantId: owner, attribute: identifier.slot, value: identifier.value, referIds: [u.id], confidence: 0.8 });
         }
+        continue;
+      }
+      // "Want me to book a table?": an offer, open until done or turned down (rules 49).
+      const offer = offerFact(this.#nlp, raw, who(), u.time);
+      if (offer) {
+        facts.push({ ...this.#fact(u, { content: capitalise(offer.content), kind: 'commitment', subject: 'speaker', slot: null, value: null,
+          confidence: 0.6 }, false, undefined, offer.eventTime), planObject: offer.planObject });
         continue;
       }
       const found = findDates(raw, u.time);
@@ -412,7 +431,9 @@ export class EmbeddedExtractor implements Extractor {
       // The previous turns are read for names only when a fact opens with a pronoun.
       // Named once after the opening pronoun is told (the name it takes may be said again later in the fact).
       const content = withoutOpeningPronoun(f.content,
-        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
+        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)),
+        // "My brother Ben…" / "She met him…": the conversation's own cues to "he" or "she" (rules 49).
+        (name) => genderIn(name, [...input.previous.map((p) => withCapitalI(p.text)), input.current.text]));
       if (content === null) return [];
       // "They love it there" told of one person: "Nora loves it there"; "they likes": "they like" (text6).
       const one = /^they\b/i.test(f.content) && people?.length === 1 ? oneAgreeing(this.#nlp, content, people[0]!) : content;

@@ -5,6 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { monthAheadYear } from './month-ahead.js';
+import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
@@ -273,6 +274,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
     const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
+    // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
+    if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.
