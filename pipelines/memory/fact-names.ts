@@ -70,7 +70,33 @@ export function namedOnce(nlp: WinkMethods, content: string): string {
     out = out.slice(0, at) + said + out.slice(at + whole.length);
     from = at + said.length;
   }
-  return ownedOnce(nlp, out, esc, pronoun);
+  return objectOnce(ownedOnce(nlp, out, esc, pronoun), subject, esc, pronoun);
+}
+
+const REFLEXIVE = { she: 'herself', he: 'himself', they: 'themself' } as const;
+/** Words after which a name opens a clause of its own, no object of the one before ("…, and Ana will…", "that Ana…"). */
+const CLAUSE_OPENS = /(?:[:;,.!?]|\b(?:and|but|or|that|whether|if|because|so|when|while|then))\s+$/i;
+
+/**
+ * `content` with its opening subject said again as an object told as a person would write it (text7, issue #16): a
+ * group said again ("Sarah and others are taking the dog with Sarah and others") is "them"; one person said again
+ * alone ("Sarah will order it Sarah") is told with the reflexive ("themself", the project's word where no gender is
+ * known; "herself" / "himself" where the fact's words say which), and in a group holding them ("Sarah will drive Sarah
+ * and others to grandma's", from "I will drive us…") by the reflexive and the others where they are named ("Sarah will
+ * drive themself and Tom") or by "everyone" where they are not: "themself and others" reads like no one's writing, and
+ * "them" would leave out the driver. A name opening a clause of its own ("…, and Sarah and others will…") stays.
+ */
+function objectOnce(content: string, subject: string, esc: string, pronoun: keyof typeof POSSESSIVE): string {
+  const again = (said: string, then: string): RegExp => new RegExp(`(?<=\\S\\s+)${said}(?![\\p{L}\\p{N}'’])${then}`, 'gu');
+  const objectAt = (at: number, whole: string): boolean => !CLAUSE_OPENS.test(whole.slice(0, at));
+  if (/ and /.test(subject)) return content.replace(again(esc, ''), (m: string, at: number, whole: string) => (objectAt(at, whole) ? 'them' : m));
+  const self = REFLEXIVE[pronoun];
+  return content
+    .replace(again(`${esc} and others`, ''), (m: string, at: number, whole: string) => (objectAt(at, whole) ? 'everyone' : m))
+    .replace(again(`${esc}((?:,\\s+${NAME})*\\s+and\\s+${NAME})`, ''), (m: string, rest: string, at: number, whole: string) =>
+      (objectAt(at, whole) ? `${self}${rest}` : m))
+    // Not a possessive ("Sarah's"), not the first of two names ("Sarah Jones"), not one of a group ("Sarah and Tom").
+    .replace(again(esc, `(?!\\s+(?:and\\b|[A-Z]))`), (m: string, at: number, whole: string) => (objectAt(at, whole) ? self : m));
 }
 
 /** Words tagged as nouns after "'s" that own nothing: "Ana's new here", "Ana's back home" ("'s" is "is"). */
