@@ -118,14 +118,14 @@ export function resolvePronouns(text: string, who: Perspective): string {
   // "I did it myself", "I'll order it myself", "can you do it yourself": a reflexive of the clause's subject, which is
   // often written outside the words rewritten here ("Tom will" + "order it myself"), so it stays one: "themself" for
   // one person (the project's word where the gender is not known), "themselves" for "ourselves" / "yourselves" (text7).
-  // Only as a subject, alone or joined ("Myself and Ben went", "Ben and myself will go"), is it the person named.
-  const joined = (at: number, len: number): boolean => /(?:^|[.!?,;:]\s*|\band\s+)["“]?$/i.test(out.slice(0, at))
-    || /^\s+and\b/i.test(out.slice(at + len));
+  // Only opening a clause or after "and" ("Myself and Ben went", "Ben and myself will go", "for Ben and myself") is it
+  // the person named; "express myself and find…" stays a reflexive.
+  const joined = (at: number): boolean => /(?:^|[.!?,;:]\s*|\band\s+)["“]?$/i.test(out.slice(0, at));
   const person: Record<keyof typeof SELF, string> = { myself: s, yourself: a, ourselves: both, yourselves: a };
   const several: Record<keyof typeof SELF, boolean> = { myself: false, yourself: who.addressees.length > 1, ourselves: true, yourselves: true };
   for (const key of Object.keys(SELF) as Array<keyof typeof SELF>) {
     out = out.replace(new RegExp(SELF[key], 'g'), (m: string, at: number, whole: string) => {
-      if (!joined(at, m.length)) return several[key] ? 'themselves' : 'themself';
+      if (!joined(at)) return several[key] ? 'themselves' : 'themself';
       return opens(at, whole) ? person[key].charAt(0).toUpperCase() + person[key].slice(1) : person[key];
     });
   }
