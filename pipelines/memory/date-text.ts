@@ -10,7 +10,13 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** A verb right after a date phrase: the phrase is its subject ("This week has been swamped", "Tomorrow is my birthday"). */
 const SUBJECT_VERB = /^\s*(?:['’]s\b|(?:is|was|has|had|will|would|could|might|may|must|seems?|seemed|looks?|looked|feels?|felt|went|goes|flew|flies)\b)/i;
-const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to)\s+$/i;
+/** A preposition already before the date: it takes no "on" of its own ("booked for Friday", not "for on Friday"; text7). */
+const HAS_PREPOSITION = /\b(?:on|in|during|over|through|throughout|by|until|till|before|after|from|since|of|to|for)\s+$/i;
+/**
+ * A part of the day said with the day ("Saturday morning", "tomorrow evening"): kept when the date is written (text7,
+ * "on the morning of Saturday 5 December 2026"), not dropped with the words it was said in.
+ */
+const PART_OF_DAY = /\b(morning|afternoon|evening|night)\b/i;
 
 /** `2026-12-04` -> `Friday 4 December 2026`; `2027-01` -> `January 2027`; else unchanged (`2022` stays). */
 export function spokenDate(date: string): string {
@@ -46,7 +52,8 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     // "This week has been swamped", "Last year was tough": the date is the subject, it takes no preposition.
     const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
     const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
-    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : spokenDate(d.date));
+    const part = d.written === undefined && !d.week && d.date.length === 10 ? PART_OF_DAY.exec(bare)?.[1]?.toLowerCase() : undefined;
+    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : `${part ? `the ${part} of ` : ''}${spokenDate(d.date)}`);
     const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
     for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }
     written.push([before.length, before.length + prep.length + spoken.length]);

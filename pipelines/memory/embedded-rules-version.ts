@@ -240,6 +240,9 @@
  * told for the other day and is rewritten with the new day (retimed.ts, changes.ts, decide.ts); the assistant's own name
  * (`PARLEY_ASSISTANT_NAMES`: "Robot, we're going…") is no listener and no one of "we" (assistant-names.ts); "we / us" with
  * no one addressed is "Sarah and others"; "Maya's allergic to peanuts" reads "'s" as "is" where no noun follows
- * (contracted-is.ts); "And Maya likes dinosaurs too" is a liking of its own beside the first.
+ * (contracted-is.ts); "And Maya likes dinosaurs too" is a liking of its own beside the first. Also in 49 (text7, fact
+ * wording): a date after "for" takes no "on" ("booked for Friday 27 November 2026"), a part of the day stays ("on the
+ * morning of Saturday 5 December 2026"), reflexives stay reflexives ("Tom will order it themself"), and the subject said
+ * again as an object reads "them", "everyone" or "themself and Tom" (date-text.ts, pronouns.ts, fact-names.ts).
  */
 export const EMBEDDED_RULES_VERSION = 49;

@@ -70,7 +70,41 @@ export function namedOnce(nlp: WinkMethods, content: string): string {
     out = out.slice(0, at) + said + out.slice(at + whole.length);
     from = at + said.length;
   }
-  return ownedOnce(nlp, out, esc, pronoun);
+  return objectOnce(nlp, ownedOnce(nlp, out, esc, pronoun), subject, esc, pronoun);
+}
+
+const REFLEXIVE = { she: 'herself', he: 'himself', they: 'themself' } as const;
+/** Words after which a name opens a clause of its own, no object of the one before ("…, and Ana will…", "that Ana…"). */
+const CLAUSE_OPENS = /(?:[:;,.!?\-–—]|\b(?:and|but|or|that|whether|if|because|so|when|while|then|what|who|how|why|where|after|before|since|until|glad|maybe|guess|guesses|think|thinks|hope|hopes|considering|within|of))\s+$/i;
+
+/**
+ * `content` with its opening subject said again as an object told as a person would write it (text7, issue #16): a
+ * group said again ("Sarah and others are taking the dog with Sarah and others") is "them"; one person said again in a
+ * group holding them ("Sarah will drive Sarah and others to grandma's", from "I will drive us…") is told by the
+ * reflexive ("themself", the project's word where no gender is known; "herself" / "himself" where the fact's words say
+ * which) and the others where they are named ("Sarah will drive themself and Tom"), or by "everyone" where they are
+ * not: "themself and others" reads like no one's writing, and "them" would leave out the driver. A name said again as
+ * the subject of a clause of its own stays ("…glad Maria and John both understand", "after John and Tim talked"), and
+ * so does one person said again alone: whether it is the object of the opening subject's own verb ("Sarah bought it for
+ * Sarah") or of another's ("it made John feel better") the words alone do not tell ("myself" is read in pronouns.ts).
+ */
+function objectOnce(nlp: WinkMethods, content: string, subject: string, esc: string, pronoun: keyof typeof POSSESSIVE): string {
+  const again = (said: string): RegExp => new RegExp(`(?<=\\S\\s+)${said}(?![\\p{L}\\p{N}'’])`, 'gu');
+  // An object: not after words that open a clause, nor before a verb (perhaps after "all", "both"…: "…Nate and others all need").
+  const objectAt = (m: string, at: number, whole: string): boolean => {
+    if (CLAUSE_OPENS.test(whole.slice(0, at))) return false;
+    const next = /^\s+(?:(?:all|both|also|just|really|still|never|always|can|could|will|would|should|might|may|must)\s+)*([\p{L}'’]+)/u.exec(whole.slice(at + m.length));
+    if (!next) return true;
+    if (next[0].trim().split(/\s+/).length > 1) return false;
+    const pos = nlp.readDoc(`They ${next[1]}`).tokens().out(nlp.its.pos).slice(-1)[0];
+    return pos !== 'VERB' && pos !== 'AUX';
+  };
+  if (/ and /.test(subject)) return content.replace(again(esc), (m: string, at: number, whole: string) => (objectAt(m, at, whole) ? 'them' : m));
+  const self = REFLEXIVE[pronoun];
+  return content
+    .replace(again(`${esc} and others`), (m: string, at: number, whole: string) => (objectAt(m, at, whole) ? 'everyone' : m))
+    .replace(again(`${esc}((?:,\\s+${NAME})*\\s+and\\s+${NAME})`), (m: string, rest: string, at: number, whole: string) =>
+      (objectAt(m, at, whole) ? `${self}${rest}` : m));
 }
 
 /** Words tagged as nouns after "'s" that own nothing: "Ana's new here", "Ana's back home" ("'s" is "is"). */

@@ -82,12 +82,12 @@ export function resolvePronouns(text: string, who: Perspective): string {
     [/\b[Ii] don['’]t\b/g, `${s} doesn't`], [/\b[Ii] do not\b/g, `${s} does not`], [/\b[Ii] haven['’]t\b/g, `${s} hasn't`],
     [/\b[Ii] have\b/g, `${s} has`], [/\b[Ii]['’]m\b/g, `${s} is`], [/\b[Ii] am\b/g, `${s} is`], [/\b[Ii]['’]ll\b/g, `${s} will`],
     [/\b[Ii]['’]ve\b/g, `${s} has`], [/\b[Ii]['’]d\b/g, `${s} would`], [/\b[Ii]\b/g, s],
-    [/\bmyself\b/gi, SELF], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
+    [/\bmyself\b/gi, SELF.myself], [/\bmine\b/gi, `${s}'s`], [/\bmy\b/gi, `${s}'s`], [/\bme\b/gi, s],
     ...youAgree, [/\byou['’]re\b/gi, `${a} ${aVerb}`], [/\byou['’]ll\b/gi, `${a} will`], [/\byou['’]d\b/gi, `${a} would`],
-    [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourself\b/gi, a], [/\byours\b/gi, `${a}'s`],
+    [/\byou['’]ve\b/gi, `${a} ${who.addressees.length > 1 ? 'have' : 'has'}`], [/\byourselves\b/gi, SELF.yourselves], [/\byourself\b/gi, SELF.yourself], [/\byours\b/gi, `${a}'s`],
     [/\byour\b/gi, `${a}'s`], [/(?<!\bthank-)\byou\b/gi, a], // a "thank-you card" thanks nobody in particular
     [/\bwe['’]re\b/gi, `${both} are`], [/\bwe['’]ll\b/gi, `${both} will`], [/\bwe['’]ve\b/gi, `${both} have`],
-    [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bours\b/gi, ours], [/\bour\b/gi, ours], [/\bus\b/gi, both],
+    [/\bwe['’]d\b/gi, `${both} would`], [/\bwe\b/gi, both], [/\bourselves\b/gi, SELF.ourselves], [/\bours\b/gi, ours], [/\bour\b/gi, ours], [/\bus\b/gi, both],
   ];
   let out = text;
   // A capital at the start of what was replaced stays ("Do you…" -> "Does Melanie…"); "I", always written with one, gets
@@ -115,14 +115,26 @@ export function resolvePronouns(text: string, who: Perspective): string {
     const possessive = new RegExp(`${`${s}'s`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?! own\\b)`, 'g');
     out = head + out.slice(head.length).replace(possessive, 'their');
   }
-  // "I did it myself": "themselves" once the speaker is named before it, the name otherwise ("myself and Ben").
-  const named = nameAt();
-  out = out.replace(new RegExp(SELF, 'g'), (_m, at: number) => (named >= 0 && named < at ? 'themselves' : s));
+  // "I did it myself", "I'll order it myself", "can you do it yourself": a reflexive of the clause's subject, which is
+  // often written outside the words rewritten here ("Tom will" + "order it myself"), so it stays one: "themself" for
+  // one person (the project's word where the gender is not known), "themselves" for "ourselves" / "yourselves" (text7).
+  // Only opening a clause or after "and" ("Myself and Ben went", "Ben and myself will go", "for Ben and myself") is it
+  // the person named; "express myself and find…" stays a reflexive.
+  const joined = (at: number): boolean => /(?:^|[.!?,;:]\s*|\band\s+)["“]?$/i.test(out.slice(0, at));
+  const person: Record<keyof typeof SELF, string> = { myself: s, yourself: a, ourselves: both, yourselves: a };
+  const several: Record<keyof typeof SELF, boolean> = { myself: false, yourself: who.addressees.length > 1, ourselves: true, yourselves: true };
+  for (const key of Object.keys(SELF) as Array<keyof typeof SELF>) {
+    out = out.replace(new RegExp(SELF[key], 'g'), (m: string, at: number, whole: string) => {
+      if (!joined(at)) return several[key] ? 'themselves' : 'themself';
+      return opens(at, whole) ? person[key].charAt(0).toUpperCase() + person[key].slice(1) : person[key];
+    });
+  }
   return out;
 }
 
-/** Stands for "myself" until the speaker's first mention is known. */
-const SELF = '\u0000self\u0000';
+/** Stand for the reflexives until their place in the sentence is read. */
+const SELF = { myself: '\u0000myself\u0000', yourself: '\u0000yourself\u0000', ourselves: '\u0000ourselves\u0000',
+  yourselves: '\u0000yourselves\u0000' } as const;
 
 /** Third-person present form of a verb: like -> likes, watch -> watches, study -> studies. */
 export function thirdPerson(verb: string): string {

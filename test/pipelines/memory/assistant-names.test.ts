@@ -26,7 +26,8 @@ describe('the assistant is no person of the family', () => {
     assert.deepEqual(await told("Hey computer, we are going to grandma's on Saturday."), trip);
     assert.deepEqual(await told("We are going to grandma's on Saturday, robot."), trip);
     // On main: "Sarah will drive Sarah and Robot…", and with no one called "…Sarah and the listener…".
-    const drive = ["Sarah will drive Sarah and others to grandma's on Saturday 5 December 2026"];
+    // text7: "us" holding the driver is "everyone", and the part of the day stays.
+    const drive = ["Sarah will drive everyone to grandma's on the morning of Saturday 5 December 2026"];
     assert.deepEqual(await told("Robot, I will drive us to grandma's on Saturday morning."), drive);
     assert.deepEqual(await told("I will drive us to grandma's on Saturday morning."), drive);
   });

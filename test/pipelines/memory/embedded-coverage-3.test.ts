@@ -65,8 +65,9 @@ test('a first-person clause after an act or a thing is read whole; after a reply
 
 test('asking leave for someone else with a time is a request; without one, or for oneself, it is not', async () => {
   const r = await run('Can Maisie sleep over on Saturday night?');
+  // "night" stays (text7)
   assert.deepEqual(r.facts.map((f) => [f.kind, f.content, f.validUntil]),
-    [['request', 'Ana asked Ben whether Maisie can sleep over on Saturday 5 December 2026', null]]);
+    [['request', 'Ana asked Ben whether Maisie can sleep over on the night of Saturday 5 December 2026', null]]);
   assert.deepEqual(await contents('Can Tom swim?'), []);
   assert.deepEqual(await contents('Can it wait until Friday?'), []);
 });
