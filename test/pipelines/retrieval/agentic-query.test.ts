@@ -110,6 +110,18 @@ describe('agentic question answering: the time a question names and the answer i
     assert.ok((await ask('What did Ana ask for two weeks ago?')).some((ids) => ids.includes(cable) || ids.includes(charger)));
   });
 
+  test('"the Tuesday after 17 November" is that Tuesday, not the 17th itself', async () => {
+    const charger = said.get('Could you send me a ')!.id;
+    const cable = said.get('I have to ask you fo')!.id;
+    const ask = async (question: string, options = {}): Promise<string[][]> =>
+      (await answerQuestion(retriever, T2, { question, k: 5, now: new Date('2026-11-25T12:00:00Z') }, options)).evidence.map((i) => i.refer_ids);
+    const next = await ask('What did Ana ask for on the Tuesday after 17 November 2026?');
+    assert.ok(next[0]?.includes(cable), JSON.stringify(next));
+    // The old reading (the weekday dropped: the date itself): the 17th's request first.
+    const old = await ask('What did Ana ask for on the Tuesday after 17 November 2026?', { timeScope: { relativeDays: false } });
+    assert.ok(old[0]?.includes(charger), JSON.stringify(old));
+  });
+
   test('a "when" question prefers the turn that names a time', async () => {
     assert.match((await first('When did Ben take up the cello?')) ?? '', /since 2019/);
     assert.match((await first('When did Ben take up the cello?', { answerTypeBoost: 0 })) ?? '', /favourite instrument|Ben loves the cello/, 'without the boost the shorter turn (or the fact distilled from it) wins');
