@@ -56,6 +56,13 @@ export interface TimeScopeOptions {
    * day chrono names (as before: "last week" ran to yesterday, "this week" from Sunday on).
    */
   calendarWeeks?: boolean;
+  /**
+   * "the Monday before July 24, 2023", "the weekend before 4th October", "the day after 3 June", "the week before 4 October
+   * 2023" name one day, weekend or week next to the date (`RELATIVE_DAY`), not everything before or after it; default true.
+   * False: as before (the weekday or weekend dropped, "before July 24, 2023" read as everything before it). A plain "before
+   * <date>" is everything before it either way.
+   */
+  relativeDays?: boolean;
 }
 
 /** Words that make a casual time word ("weekend", "Friday", "morning") point at a time relative to now. */
@@ -83,6 +90,12 @@ const ONWARD = /\b(?:since|after|from)\s*$/i;
 const UPTO = /\b(?:until|till|til|by|through|up\s+to)\s*$/i;
 /** Words before a time that ask about what came before it ("before June 2024"): it ends when that time begins. */
 const BEFORE = /\bbefore\s*$/i;
+/**
+ * "the Monday before", "the weekend after", "the day before", "a week after": a day, weekend or week next to the date that
+ * follows (`TimeScopeOptions.relativeDays`).
+ */
+const RELATIVE_DAY = /\b(?:(?:the|a)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|day|week)\s+(before|after)\s+/gi;
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 /** "in 2022", "during 2021", "before 2025": a bare year, which chrono leaves alone (it reads like any number). */
 const BARE_YEAR = /\b(?:in|during|since|of|by|for|before|after|until|till|from)\s+((?:19|20)\d\d)\b/gi;
 /** "between 2023 and 2024", "between March and June 2024": a span from the start of one time to the end of another. */
@@ -170,6 +183,34 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     taken.push([match.index, match.index + match[0].length]);
     rest = rest.replace(match[0], ' ');
   }
+  if (options.relativeDays ?? true) {
+    for (const match of question.matchAll(RELATIVE_DAY)) {
+      const from = match.index + match[0].length;
+      const [r] = chrono.parse(question.slice(from), now);
+      // The date must follow at once ("the Monday before July 24"; "the day before the 3rd of June") and name a day.
+      if (!r || !/^(?:the\s+)?$/i.test(question.slice(from, from + r.index)) || !r.start.isCertain('day')) continue;
+      const to = from + r.index + r.text.length;
+      if (!free(match.index, to)) continue;
+      const unit = (match[1] as string).toLowerCase();
+      const later = (match[2] as string).toLowerCase() === 'after';
+      const at = r.start.date();
+      const span = (year: number): [number, number] => relativeDay(Date.UTC(year, at.getUTCMonth(), at.getUTCDate()), unit, later, calendarWeeks);
+      const lead = question.slice(0, match.index);
+      const said = saidAt && (SAID_AT.test(lead) || (speechActs && speechActBefore(lead)));
+      if (r.start.isCertain('year')) {
+        add(...span(at.getUTCFullYear()), said);
+        addWindow(...span(at.getUTCFullYear()), lead);
+      } else {
+        for (let i = 0; i < yearsBack; i++) add(...span(now.getUTCFullYear() - i), said);
+        const latest = span(now.getUTCFullYear());
+        addWindow(...(latest[0] <= now.getTime() ? latest : span(now.getUTCFullYear() - 1)), lead);
+      }
+      const text = question.slice(match.index, to);
+      expressions.push(text);
+      taken.push([match.index, to]);
+      rest = rest.replace(text, ' ');
+    }
+  }
   for (const match of question.matchAll(SEASON)) {
     const [, anchor, season, named] = match as unknown as [string, string | undefined, string, string | undefined];
     if (!anchor && !named) continue; // "summer camp": a topic, not a time
@@ -247,6 +288,32 @@ export function timeScope(question: string, now: Date, options: TimeScopeOptions
     rest = rest.replace(match[0], ' ');
   }
   return ranges.length > 0 ? { ranges, periods, windows, rest: rest.replace(/\s+/g, ' ').trim(), expressions } : null;
+}
+
+/**
+ * [start, end) of the day, weekend or week `unit` ("monday"…"sunday", "weekend", "day", "week") just before (or, `later`,
+ * just after) the day beginning at `date`: "the Monday before" a Monday is the one a week earlier, "the weekend before" the
+ * last Saturday and Sunday over by that day, "the week before" the calendar week before its week (`calendarWeeks`; else
+ * the seven days before it).
+ */
+function relativeDay(date: number, unit: string, later: boolean, calendarWeeks: boolean): [number, number] {
+  const dayOf = (t: number): number => new Date(t).getUTCDay();
+  const days = (n: number): number => date + n * DAY_MS;
+  if (unit === 'day') return later ? [days(1), days(2)] : [days(-1), days(0)];
+  if (unit === 'week') {
+    if (!calendarWeeks) return later ? [days(1), days(8)] : [days(-7), days(0)];
+    const day = days(later ? 7 : -7);
+    const monday = day - ((dayOf(day) + 6) % 7) * DAY_MS;
+    return [monday, monday + 7 * DAY_MS];
+  }
+  if (unit === 'weekend') {
+    // After: the first Saturday after the day. Before: the last Saturday whose Sunday is over by the day.
+    const saturday = later ? days(((6 - dayOf(date) + 6) % 7) + 1) : days(-1) - (dayOf(days(-1)) + 1) * DAY_MS;
+    return [saturday, saturday + 2 * DAY_MS];
+  }
+  const weekday = WEEKDAYS.indexOf(unit);
+  const start = later ? days(((weekday - dayOf(date) + 6) % 7) + 1) : days(-(((dayOf(date) - weekday + 6) % 7) + 1));
+  return [start, start + DAY_MS];
 }
 
 /** True when the words before a time end in a speech act whose time it is (`SPEECH_ACT`, no `EMBEDDED` word between). */

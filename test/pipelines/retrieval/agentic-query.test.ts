@@ -88,6 +88,11 @@ describe('agentic question answering: the time a question names and the answer i
   });
   const first = async (question: string, options = {}): Promise<string | undefined> =>
     (await answerQuestion(retriever, T2, { question, k: 2, now: new Date('2026-11-25T12:00:00Z') }, options)).evidence[0]?.text;
+  /** The refer ids of the top five items. */
+  const ask = async (question: string, options = {}): Promise<string[][]> =>
+    (await answerQuestion(retriever, T2, { question, k: 5, now: new Date('2026-11-25T12:00:00Z') }, options)).evidence.map((i) => i.refer_ids);
+  /** The ids of Ana's two requests: the charger (Tuesday 17 November), the cable (Tuesday 24 November). */
+  const requests = (): [string, string] => [said.get('Could you send me a ')!.id, said.get('I have to ask you fo')!.id];
 
   test('a named month, or a relative time, picks the turns from then', async () => {
     retriever = new Retriever(f, f.entities, f.embedder, { minPool: 1 });
@@ -97,10 +102,7 @@ describe('agentic question answering: the time a question names and the answer i
   });
 
   test('a question that names a period puts what was said in it first, above what only its slack reaches', async () => {
-    const charger = said.get('Could you send me a ')!.id;
-    const cable = said.get('I have to ask you fo')!.id;
-    const ask = async (question: string, options = {}): Promise<string[][]> =>
-      (await answerQuestion(retriever, T2, { question, k: 5, now: new Date('2026-11-25T12:00:00Z') }, options)).evidence.map((i) => i.refer_ids);
+    const [charger, cable] = requests();
     const lastWeek = await ask('What did Ana ask for last week?');
     assert.ok(lastWeek[0]?.includes(charger), JSON.stringify(lastWeek));
     // As before (the rolling week, asking read as an event told later, no period boost): this week's request wins on its words.
@@ -108,6 +110,15 @@ describe('agentic question answering: the time a question names and the answer i
     assert.ok(before[0]?.includes(cable), JSON.stringify(before));
     // Nothing was said two weeks ago: the question still answers.
     assert.ok((await ask('What did Ana ask for two weeks ago?')).some((ids) => ids.includes(cable) || ids.includes(charger)));
+  });
+
+  test('"the Tuesday after 17 November" is that Tuesday, not the 17th itself', async () => {
+    const [charger, cable] = requests();
+    const next = await ask('What did Ana ask for on the Tuesday after 17 November 2026?');
+    assert.ok(next[0]?.includes(cable), JSON.stringify(next));
+    // The old reading (the weekday dropped: the date itself): the 17th's request first.
+    const old = await ask('What did Ana ask for on the Tuesday after 17 November 2026?', { timeScope: { relativeDays: false } });
+    assert.ok(old[0]?.includes(charger), JSON.stringify(old));
   });
 
   test('a "when" question prefers the turn that names a time', async () => {

@@ -106,6 +106,56 @@ describe('speech acts and named periods', () => {
   });
 });
 
+describe('a day, weekend or week before or after a date', () => {
+  const period = (q: string, options = {}): unknown => timeScope(q, NOW, { ...NO_SLACK, ...options })?.periods;
+  const day = (d: string, days = 1): unknown => [{ since: `${d}T00:00:00.000Z`, until: new Date(Date.parse(`${d}T00:00:00Z`) + days * 86_400_000).toISOString() }];
+
+  test('"the Monday before July 24, 2023" is one Monday, not everything before that date', () => {
+    // 24 July 2023 is a Monday: the Monday before it is a week earlier.
+    assert.deepEqual(period('What did Joanna do on the Monday before July 24, 2023?'), day('2023-07-17'));
+    assert.deepEqual(period('What did Joanna do on the Friday before July 24, 2023?'), day('2023-07-21'));
+    assert.deepEqual(period('What did Joanna do the Monday after July 24, 2023?'), day('2023-07-31'));
+    assert.deepEqual(period('What did Joanna do the Tuesday after July 24, 2023?'), day('2023-07-25'));
+    const s = timeScope('What did Joanna do on the Monday before July 24, 2023?', NOW, NO_SLACK);
+    assert.deepEqual(s?.expressions, ['the Monday before July 24, 2023']);
+    assert.doesNotMatch(s?.rest ?? '', /Monday|July|before/);
+    assert.deepEqual(s?.windows, [{ since: '2023-07-17T00:00:00.000Z', until: '2023-07-18T00:00:00.000Z', open: false }]);
+  });
+
+  test('"the weekend before 4th October, 2023" is that Saturday and Sunday; a day and a week likewise', () => {
+    // 4 October 2023 is a Wednesday.
+    assert.deepEqual(period('What did Tim do the weekend before 4th October, 2023?'), day('2023-09-30', 2));
+    assert.deepEqual(period('What did Tim do the weekend after 4th October, 2023?'), day('2023-10-07', 2));
+    // 8 October 2023 is a Sunday: its own weekend is not over by then.
+    assert.deepEqual(period('What did Tim do the weekend before 8 October 2023?'), day('2023-09-30', 2));
+    assert.deepEqual(period('What did Tim do the weekend before 9 October 2023?'), day('2023-10-07', 2));
+    assert.deepEqual(period('What did Tim do the day before 4 October 2023?'), day('2023-10-03'));
+    assert.deepEqual(period('What did Tim do the day after 4 October 2023?'), day('2023-10-05'));
+    assert.deepEqual(period('What did Tim do the week before 4 October 2023?'), day('2023-09-25', 7));
+    assert.deepEqual(period('What did Tim do the week after 4 October 2023?'), day('2023-10-09', 7));
+    assert.deepEqual(period('What did Tim do the week before 4 October 2023?', { calendarWeeks: false }), day('2023-09-27', 7));
+  });
+
+  test('slack, a speech act and a date without a year work as for the date itself', () => {
+    const slack = timeScope('Where did Tim go the weekend before 4th October, 2023?', NOW, { slackBeforeDays: 1, slackAfterDays: 14 });
+    assert.deepEqual(slack?.ranges, [{ since: '2023-09-29T00:00:00.000Z', until: '2023-10-16T00:00:00.000Z' }]);
+    const said = timeScope('What did Tim say the day before 4 October 2023?', NOW, { slackBeforeDays: 1, slackAfterDays: 14 });
+    assert.equal(said?.ranges[0]?.until, '2023-10-04T00:00:00.000Z');
+    const yearless = timeScope('What did Tim do the day before 4 October?', NOW, { ...NO_SLACK, yearsBack: 2 });
+    assert.deepEqual(yearless?.periods, [...(day('2026-10-03') as object[]), ...(day('2025-10-03') as object[])]);
+  });
+
+  test('a plain "before <date>" is still everything before it; the old reading on request', () => {
+    const plain = timeScope('What did Joanna do before July 24, 2023?', NOW, NO_SLACK);
+    assert.deepEqual(plain?.periods, [{ since: new Date(0).toISOString(), until: '2023-07-24T00:00:00.000Z' }]);
+    assert.equal(plain?.windows[0]?.open, true);
+    const old = timeScope('What did Joanna do on the Monday before July 24, 2023?', NOW, { ...NO_SLACK, relativeDays: false });
+    assert.deepEqual(old?.periods, [{ since: new Date(0).toISOString(), until: '2023-07-24T00:00:00.000Z' }]);
+    // A day word with no date after it is untouched ("the day before" alone names no date).
+    assert.equal(timeScope('What did Joanna do the day before?', NOW, NO_SLACK), null);
+  });
+});
+
 describe('the answer a question asks for', () => {
   test('"when" asks for a time, "how many" for a number; other questions for neither', () => {
     assert.equal(expectedAnswerType('When did Nate win his third tournament?'), 'time');
