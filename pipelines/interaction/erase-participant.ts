@@ -55,6 +55,11 @@ interface ErasurePlan {
   sources: string[];
   /** Other people's derived attributes erased facts may have set. */
   slots: DerivedSlot[];
+  /**
+   * Entities holding one of the erased memories, recorded before `eraseMemories` deletes those it leaves about nothing
+   * (whose vectors go after it): a run cut short between the two finds them here. Absent in records of older versions.
+   */
+  entityIds?: string[];
 }
 
 /**
@@ -176,14 +181,17 @@ async function eraseInFull(
   // Every memory is read before any is removed (a crash part-way then leaves nothing unfound for a repeated request).
   const read = await readPerson(stores, tenant, participantId, names);
   // A run cut short before recorded ids of memories it already deleted: they stay in the plan.
-  const plan = pending ? mergePlans(JSON.parse(pending.plan) as ErasurePlan, read.plan) : read.plan;
+  let plan = pending ? mergePlans(JSON.parse(pending.plan) as ErasurePlan, read.plan) : read.plan;
   // A pending one is claimed already; a new one is recorded claimed, in one step, before any destructive step.
   if (pending) await stores.graph.beginErasure(tenant, participantId, JSON.stringify(plan), read.spoken);
   else if (!await held.begin(plan, read.spoken)) return null;
   const { spoken } = read;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });
-  const first = await eraseDerived(deps, tenant, participantId, spoken, plan.factIds, plan.personaIds);
+  const first = await eraseDerived(deps, tenant, participantId, spoken, plan, async (entityIds) => {
+    plan = await recordPlan(stores, tenant, participantId, plan, { entityIds });
+    return plan;
+  });
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
   await reindexFactsWithout(deps, tenant, participantId, namesInFacts(plan));
   // Read again what jobs may have written meanwhile, and record it, before the memories and the participant go.
@@ -252,10 +260,7 @@ async function finishErasure(deps: ErasureDeps, tenant: TenantId, pending: Pendi
 async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, participantId: string, plan: ErasurePlan): Promise<ErasurePlan> {
   let recorded = plan;
   const record = async (more: Partial<ErasurePlan>): Promise<void> => {
-    const next = mergePlans(recorded, more);
-    if (JSON.stringify(next) === JSON.stringify(recorded)) return;
-    recorded = next;
-    await stores.graph.beginErasure(tenant, participantId, JSON.stringify(recorded), []);
+    recorded = await recordPlan(stores, tenant, participantId, recorded, more);
   };
   for (;;) {
     for (;;) {
@@ -278,12 +283,16 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
  * the erasure may have indexed an utterance or stored a fact after the first pass (jobs stop writing once the
  * utterance is gone from the graph).
  */
-async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: string, plan: ErasurePlan, utteranceIds: string[]): Promise<ErasureReport> {
+async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: string, recorded: ErasurePlan, utteranceIds: string[]): Promise<ErasureReport> {
   const { stores } = deps;
+  let plan = recorded;
   const { factIds, personaIds } = plan;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...utteranceIds, ...factIds, ...personaIds] });
-  const second = await eraseDerived(deps, tenant, participantId, utteranceIds, factIds, personaIds);
+  const second = await eraseDerived(deps, tenant, participantId, utteranceIds, plan, async (entityIds) => {
+    plan = await recordPlan(stores, tenant, participantId, plan, { entityIds });
+    return plan;
+  });
   await unlinkErasedFacts(stores, tenant, plan.sources.filter((id) => !utteranceIds.includes(id)), factIds);
   // Someone else's attribute derived from an erased memory ("Ana lives in Oslo", said by the erased person)
   // falls back to what their remaining memories say, or goes.
@@ -310,6 +319,14 @@ async function readPerson(stores: Stores, tenant: TenantId, participantId: strin
   return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots } };
 }
 
+/** `plan` with the lists of `more` added, recorded on the pending erasure when that adds anything; returns it. */
+async function recordPlan(stores: Stores, tenant: TenantId, participantId: string, plan: ErasurePlan, more: Partial<ErasurePlan>): Promise<ErasurePlan> {
+  const next = mergePlans(plan, more);
+  if (JSON.stringify(next) === JSON.stringify(plan)) return plan;
+  await stores.graph.beginErasure(tenant, participantId, JSON.stringify(next), []);
+  return next;
+}
+
 /** `a` with the lists of `b` added (no repeats). */
 function mergePlans(a: ErasurePlan, b: Partial<ErasurePlan>): ErasurePlan {
   const join = <T>(x: T[], y: T[] | undefined, key: (v: T) => string = String): T[] => {
@@ -321,21 +338,30 @@ function mergePlans(a: ErasurePlan, b: Partial<ErasurePlan>): ErasurePlan {
     names: join(a.names, b.names), living: join(a.living, b.living), texts: join(a.texts, b.texts),
     factIds: join(a.factIds, b.factIds), personaIds: join(a.personaIds, b.personaIds), sources: join(a.sources, b.sources),
     slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`),
+    ...(a.entityIds || b.entityIds ? { entityIds: join(a.entityIds ?? [], b.entityIds) } : {}),
   };
 }
 
-/** Remove everything derived from the person's utterances, facts and persona: each step may run again. */
+/**
+ * Remove everything derived from the person's utterances, facts and persona: each step may run again. The entities
+ * about them are recorded (`record`, which returns the plan as recorded) before `eraseMemories` deletes those it leaves
+ * about nothing: a run cut short before their vectors went finds them in the record, as no longer standing.
+ */
 async function eraseDerived(
-  deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[], factIds: string[], personaIds: string[],
+  deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[], plan: ErasurePlan,
+  record: (entityIds: string[]) => Promise<ErasurePlan>,
 ): Promise<ErasureReport> {
   const { stores, audioSpans } = deps;
+  const { factIds, personaIds } = plan;
   const derived = [...utteranceIds, ...factIds, ...personaIds];
   await stores.queue.forget(utteranceIds);
   const voiceprints = await stores.voiceprints.deleteByParticipant(tenant, participantId);
   await stores.lexical.delete(tenant, derived);
   for (const layer of MEMORY_LAYERS) await stores.vectors.delete(tenant, collectionFor(layer), derived);
-  const entities = await stores.entities.eraseMemories(tenant, derived);
-  await stores.vectors.delete(tenant, ENTITY_COLLECTION, entities);
+  const recorded = (await record(await stores.entities.entitiesOfMemories(tenant, derived))).entityIds ?? [];
+  const emptied = await stores.entities.eraseMemories(tenant, derived);
+  const standing = new Set((await stores.entities.getEntities(tenant, recorded)).map((e) => e.id));
+  await stores.vectors.delete(tenant, ENTITY_COLLECTION, [...new Set([...emptied, ...recorded.filter((id) => !standing.has(id))])]);
   const audioFiles = audioSpans ? await audioSpans.removeUtterances(tenant, utteranceIds) : 0;
   await stores.memory.forgetUtterances(tenant, utteranceIds);
   return { utteranceIds, factIds, personaIds, voiceprints, audioFiles };
