@@ -69,7 +69,13 @@ export const PostUtterancesBody = Type.Object(
 export type PostUtterancesBody = Static<typeof PostUtterancesBody>;
 
 export const PostUtterancesResponse = Type.Object(
-  { utterance_ids: Type.Array(Type.String(), { description: 'the stored utterances\' ids, in the order sent' }) },
+  {
+    utterance_ids: Type.Array(Type.String(), { description: 'the stored utterances\' ids, in the order sent' }),
+    warnings: Type.Optional(Type.Array(Type.String(), {
+      description: 'present only when there is something to warn about: one line per speaker label that is a role word ' +
+        '("user", "customer", "caller"…) rather than a person\'s id or name; different people under it are stored as one participant',
+    })),
+  },
   { $id: 'PostUtterancesResponse' },
 );
 

@@ -182,6 +182,8 @@ export interface Schemas {
   PostUtterancesResponse: {
     /** the stored utterances' ids, in the order sent */
     utterance_ids: string[];
+    /** present only when there is something to warn about: one line per speaker label that is a role word ("user", "customer", "caller"…) rather than a person's id or name; different people under it are stored as one participant */
+    warnings?: string[];
   };
   QueryRequest: {
     /** not blank */
