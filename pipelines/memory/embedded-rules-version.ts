@@ -223,5 +223,7 @@
  * identifiers.ts); "I live at twelve Baker Street in Manchester" fills `lives_in` with the town, the fact keeping the
  * address (home-address.ts); a `lives_in` value that does not read as a place ("leave my new", a mishearing) is kept as
  * a statement and fills no slot (heard-places.ts).
+ * Also 48 (fix11): a statement recorded as said is at most 300 characters, cut at its last clause bound within them, and
+ * one with no bound (an unpunctuated dictation) is not recorded (clause-cap.ts).
  */
 export const EMBEDDED_RULES_VERSION = 48;

@@ -407,7 +407,7 @@ export const MemoryItemView = Type.Object({
   valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node' }),
-  source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said; null for a turn (its text is the turn) and a persona node' }),
+  source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node' }),
   score: Type.Number(),
 }, { $id: 'MemoryItem' });
 
