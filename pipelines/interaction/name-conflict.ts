@@ -10,6 +10,13 @@ import { taughtNames } from './participant-attributes.js';
  * "Bob here" / "Bob speaking" (a greeting on someone's behalf, as before).
  */
 
+/**
+ * The warning logged when a name is refused so, with `{ participantId, name: { kept, refused } }` (the names under the
+ * redacted key `name`).
+ */
+export const NAME_REFUSED = 'a participant who introduced themself by one name now introduces themself by another: ' +
+  'the first is kept and the second not learned (different people posted under one speaker label?)';
+
 /** Classic English nicknames that share no prefix with their full name (lower-case, both ways). */
 const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
   robert: ['bob', 'bobby', 'bert'], william: ['bill', 'billy', 'liam'], elizabeth: ['liz', 'beth', 'betty', 'lizzie', 'eliza', 'bess'],

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attributes.js';
 import { withLearnedName } from './pending-rename.js';
-import { contradictedSelfName } from './name-conflict.js';
+import { NAME_REFUSED, contradictedSelfName } from './name-conflict.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
@@ -88,8 +88,8 @@ export class SessionNaming {
     });
     const { kept } = conflict;
     if (kept !== null) {
-      this.logger?.warn({ participantId: speaker.id, kept, refused: name },
-        `participant introduced as ${kept} now says they are ${name}: the name ${name} is not learned (different people under one speaker label?)`);
+      // The names under `name`, which the logger redacts (personal data).
+      this.logger?.warn({ participantId: speaker.id, name: { kept, refused: name } }, NAME_REFUSED);
       return named ?? speaker;
     }
     // Recorded as taught (TAUGHT_NAMES) by a write of that key alone: a revision of this turn's speaker takes it back, and

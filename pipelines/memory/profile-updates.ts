@@ -4,7 +4,7 @@ import type { TenantId } from '../../graph/types.js';
 import { taughtNames, withDerived, withTaughtNames } from '../interaction/participant-attributes.js';
 import { couldBeName } from '../speaker/name-words.js';
 import { pendingRenameOf, withLearnedName } from '../interaction/pending-rename.js';
-import { contradictedSelfName } from '../interaction/name-conflict.js';
+import { NAME_REFUSED, contradictedSelfName } from '../interaction/name-conflict.js';
 import type { Logger } from 'pino';
 
 /**
@@ -48,8 +48,7 @@ export async function applyProfileUpdates(
       return taught.length > 0 ? { ...next, attributes: withTaughtNames(next.attributes, [...taughtNames(next.attributes), ...taught]) } : next;
     });
     for (const r of refused) {
-      said?.logger?.warn({ participantId: id, ...r },
-        `participant introduced as ${r.kept} now says they are ${r.refused}: the name ${r.refused} is not learned (different people under one speaker label?)`);
+      said?.logger?.warn({ participantId: id, name: r }, NAME_REFUSED);
     }
         if (p && pendingRenameOf(p.attributes) !== null) named.push(id);
   }

@@ -17,11 +17,12 @@ import { appForSuite, startTestApp } from '../../helpers/app.js';
 
 const T = 't_name_conflict';
 
-/** A logger that keeps the message of each `warn`. */
+/** A logger that keeps the message and the names (kept -> refused) of each `warn`. */
 function warnings(): { logger: Pick<Logger, 'warn'>; lines: string[] } {
   const lines: string[] = [];
   const warn = (...args: unknown[]): void => {
-    lines.push(String(args[1]));
+    const { name } = args[0] as { name: { kept: string; refused: string } };
+    lines.push(`${String(args[1])} ${name.kept} -> ${name.refused}`);
   };
   return { lines, logger: { warn } as unknown as Pick<Logger, 'warn'> };
 }
@@ -55,7 +56,7 @@ describe('a second, different self-introduction is not learned', () => {
     assert.deepEqual(stored.aliases, [], 'Bob is no alias');
     assert.equal(second.name, 'Priya');
     assert.equal(lines.length, 1);
-    assert.match(lines[0]!, /Priya.*Bob/);
+    assert.match(lines[0]!, /not learned.* Priya -> Bob$/);
     const nick = await naming.selfIntroduction(T, resolver, second, 'You can call me Pree.', [second]);
     assert.deepEqual(nick.aliases, ['Pree'], '"call me" still teaches an alias');
     db.close();
@@ -72,7 +73,7 @@ describe('a second, different self-introduction is not learned', () => {
     const stored = (await graph.getParticipant(T, p.id))!;
     assert.deepEqual(stored.aliases, ['Priya']);
     assert.equal(lines.length, 1);
-    assert.match(lines[0]!, /Priya.*Bob/);
+    assert.match(lines[0]!, /not learned.* Priya -> Bob$/);
     db.close();
   });
 
