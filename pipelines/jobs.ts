@@ -44,6 +44,8 @@ export interface JobsConfig {
   llmModel: string;
   openaiApiKey: string | null;
   openaiBaseUrl: string;
+  /** Names the assistant is called by (`PARLEY_ASSISTANT_NAMES`), for the embedded extractor; default its own. */
+  assistantNames?: readonly string[];
   /** Days an extraction kept for the re-run of an unfinished consolidation stays (`PARLEY_KEPT_EXTRACTION_DAYS`); default 7. */
   keptExtractionDays?: number;
   /** Lowest ASR confidence of a turn that feeds memory (`PARLEY_MEMORY_MIN_ASR_CONFIDENCE`); default `DEFAULT_MIN_ASR_CONFIDENCE`. */
@@ -97,7 +99,7 @@ export function knownTenants(config: JobsConfig): TenantId[] {
 }
 
 function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonClient | null } {
-  if (config.extractor !== 'llm') return { extractor: new EmbeddedExtractor(), llm: null };
+  if (config.extractor !== 'llm') return { extractor: new EmbeddedExtractor({ assistantNames: config.assistantNames }), llm: null };
   const llm = new LlmJsonClient({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.llmModel });
   return { extractor: new LlmExtractor(llm), llm };
 }

@@ -6,6 +6,7 @@
  */
 import { holdsAJob, likeableThing } from './kinds.js';
 import { HEDGES } from './plan-object.js';
+import { retellsTime } from './retimed.js';
 import { thingSlotKey } from './thing-keys.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 
@@ -431,7 +432,8 @@ function reportsDone(sentence: string): boolean {
  */
 export function settles(sentence: string): Settles | null {
   if (CANCELLED.test(sentence) || (CHANGE_OF_MIND.test(sentence) && WONT.test(sentence) && !/\?\s*$/.test(sentence)) || (DONT.test(sentence) && !/\?\s*$/.test(sentence))) return 'cancelled';
-  if (INSTEAD.test(sentence) || MOVED.test(sentence)) return 'instead';
+  // "Change of plan, we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday": a new time (fix9).
+  if (INSTEAD.test(sentence) || MOVED.test(sentence) || retellsTime(sentence)) return 'instead';
   if (DECIDED.test(sentence) && !/\?\s*$/.test(sentence)) return 'decided';
   if (reportsDone(sentence)) return 'done';
   return null;

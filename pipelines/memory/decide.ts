@@ -4,6 +4,8 @@ import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
+import { ofIdentifierKind } from './identifiers.js';
+import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
 
@@ -15,7 +17,14 @@ export type Decision =
    * `targetId` is replaced by the new fact; so is every fact of `alsoReplaces`, closed with it (rules 35: "I'm back on
    * coffee" replaces the value held for now and the stored copy of the liking it interrupted). The LLM decider sets it from the model's `also_replaces`, checked (`validAlsoReplaces`).
    */
-  | { op: 'UPDATE'; targetId: string; alsoReplaces?: string[] }
+  | {
+    op: 'UPDATE'; targetId: string; alsoReplaces?: string[];
+    /**
+     * The new fact's text, slot and kind instead of its own: the plan moved by an alternative that names only its new time ("we're
+     * going on Sunday now" moves "…going to grandma's on Saturday": `retimedText`), written again with the new day.
+     */
+    retold?: Retold;
+  }
   /** `targetIds` are ended (closed, history kept); never empty: ending nothing is a `NOOP`. */
   | { op: 'DELETE'; targetIds: string[] }
   /**
@@ -186,8 +195,11 @@ function notYetDue(plan: Fact, time: string | undefined): boolean {
   return plan.eventTime.slice(0, 7) > time.slice(0, 7);
 }
 
-/** Verbs that name no action of their own in "let's do / say / make it Saturday instead". */
-const TIME_ONLY_VERBS = new Set(['do', 'say', 'make']);
+/**
+ * Verbs that name no action of their own in "let's do / say / make it Saturday instead", nor with no thing or place in
+ * "we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday" (fix9).
+ */
+const TIME_ONLY_VERBS = new Set(['do', 'say', 'make', 'go', 'be', 'move', 'push', 'put', 'change', 'switch', 'shift', 'bump', 'reschedule', 'postpone']);
 
 /**
  * True for an alternative that names only a new time ("let's do Saturday at seven instead", "let's say eight instead"), not
@@ -206,7 +218,8 @@ function retimes(fact: ExtractedFact): boolean {
 function latestDatedPlan(candidates: Candidate[], time: string | undefined): Candidate | undefined {
   if (!time) return undefined;
   // "Friday is no good", "Friday doesn't work": a time turned down is no arrangement to move.
-  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && c.fact.slot === null
+  // A trip's slot (`plan:<what>:<day>`) is no profile value: the trip moves like any plan (fix9).
+  const dated = candidates.filter((c) => (SETTLEABLE.has(c.fact.kind) || c.fact.kind === 'statement') && (c.fact.slot === null || c.fact.slot.startsWith('plan:'))
     && !/\b(?:not|no|never|cannot)\b|n['’]t\b/i.test(c.fact.content)
     && c.fact.eventTime && c.fact.eventTime.slice(0, 10) >= c.fact.validFrom.slice(0, 10) && c.fact.planObject?.past !== true
     && c.fact.validFrom.slice(0, 10) === time.slice(0, 10));
@@ -291,6 +304,17 @@ function namedHolders(fact: ExtractedFact, candidates: Candidate[]): Candidate[]
 }
 
 /**
+ * The identifiers a number said to replace them ends (rules 49: "my new order number is 88812", slot `order_number:88812`,
+ * `endsSlot` "order_number"): every other number of its kind held, each in a slot of its own (`order_number:45721`) or,
+ * stored before rules 49, in the kind's slot. None when the number is not said to replace, or is itself held already.
+ */
+function replacedIdentifiers(fact: ExtractedFact, candidates: Candidate[]): Candidate[] {
+  const kind = fact.endsSlot;
+  if (!kind || !fact.slot?.startsWith(`${kind}:`) || candidates.some((c) => c.fact.slot === fact.slot && norm(c.fact.value) === norm(fact.value))) return [];
+  return candidates.filter((c) => c.fact.slot !== fact.slot && c.fact.value !== null && ofIdentifierKind(c.fact.slot, kind));
+}
+
+/**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
  * done, is due (done / instead / decided -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
@@ -328,7 +352,10 @@ export class RuleDecider implements Decider {
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
-      if (moved) return withdrawn ? { op: 'DELETE', targetIds: [moved.fact.id] } : { op: 'UPDATE', targetId: moved.fact.id };
+      if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id] };
+      // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
+      const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : null;
+      if (moved) return retold ? { op: 'UPDATE', targetId: moved.fact.id, retold } : { op: 'UPDATE', targetId: moved.fact.id };
       // Told in other words than the plan ("Paid Marcus back for the tickets" / "I owe Marcus forty quid for the concert
       // tickets"): the same named thing and a shared content word settle an open plan, commitment, obligation or state of
       // the same person. Not someone else's act (`reportedBy`, `doneBy`), not an outcome still to happen, and not a taste or
@@ -361,6 +388,11 @@ export class RuleDecider implements Decider {
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {
+      const renewed = replacedIdentifiers(fact, candidates);
+      if (renewed.length > 0) {
+        const [first, ...rest] = renewed.map((c) => c.fact.id);
+        return rest.length > 0 ? { op: 'UPDATE', targetId: first!, alsoReplaces: rest } : { op: 'UPDATE', targetId: first! };
+      }
       // "I left Hillcrest, I'm tutoring full time now" after "I work at Hillcrest": the new role supersedes the employer left.
       const ending = fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined;
       const own = candidates.find((c) => sameSlot(c.fact.slot, fact.slot));

@@ -10,6 +10,8 @@ import { splitPlanClauses } from './clause-split.js';
 import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
+import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
+import { withContractedIs } from './contracted-is.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
 import { absoluteDates } from './date-text.js';
@@ -30,10 +32,12 @@ import { pleasantry, withElidedI } from './elided-i.js';
 import { withoutDiscourseTags } from './discourse-tags.js';
 import { namedOnce } from './fact-names.js';
 import { namedPeople, withoutOpeningPronoun } from './opening-pronouns.js';
+import { genderIn } from './pronoun-gender.js';
 import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
+import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
 
@@ -111,6 +115,15 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** Options of {@link EmbeddedExtractor}. */
+export interface EmbeddedExtractorOptions {
+  /**
+   * The names the assistant listening is called by (`PARLEY_ASSISTANT_NAMES`; default `DEFAULT_ASSISTANT_NAMES`): never a
+   * listener, nor one of "we", and no part of a fact's text. Empty: none.
+   */
+  assistantNames?: readonly string[];
+}
+
 /**
  * Joint fact / profile extraction without an LLM: wink-nlp sentence splitting and POS tags, plus
  * hand-written rules for introductions, preferences, plans and dates, commitments and requests,
@@ -119,8 +132,15 @@ function capitalise(s: string): string {
 export class EmbeddedExtractor implements Extractor {
   readonly source = `embedded-rules/${EMBEDDED_RULES_VERSION}`;
   readonly #nlp = wink();
+  readonly #assistants: readonly string[];
 
-  extract(input: ExtractionInput): Promise<ExtractionResult> {
+  constructor(options: EmbeddedExtractorOptions = {}) {
+    this.#assistants = options.assistantNames ?? DEFAULT_ASSISTANT_NAMES;
+  }
+
+  extract(said: ExtractionInput): Promise<ExtractionResult> {
+    // "Robot, we are going to grandma's": the assistant called is no listener and no one's "we" (fix9).
+    const input = withoutAssistant(said, this.#assistants);
     // "Eve, I'll water your plants", said to no one present: "your" is Eve's (`withCalledListeners`).
     // "i am sorry james i will process your refund": "your" is James's, the listener no one had named (fix7b).
     // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).
@@ -142,8 +162,16 @@ export class EmbeddedExtractor implements Extractor {
     // "By the way, I work at the library": a discourse tag is no part of what a turn tells (text5).
     // "Scratch that, I'll stay in Leeds": the withdrawal, then the clause that replaces it (rules 47).
     // "thank you for calling brightside how can i help you", "i am sorry james": said out of politeness (fix7b).
+    // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
-    const sentences = this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withoutFillers(u.text))))).flatMap(retractionAndClause)
+    // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
+    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(text))))));
+    const declined = declinedOffer(this.#nlp, input, display, clean);
+    if (declined) {
+      facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
+        false, undefined, declined.eventTime), settles: 'cancelled', planObject: declined.planObject });
+    }
+    const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
       .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))
@@ -176,10 +204,20 @@ export class EmbeddedExtractor implements Extractor {
       if (identifier) {
         const owner = identifier.owner === 'speaker' ? u.speakerId : u.addresseeIds[0];
         if (owner) {
-          facts.push(this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
-            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false));
+          const made = this.#fact(u, { content: `${capitalise(display(owner))}'s ${identifier.what} is ${identifier.value}`, kind: 'profile',
+            subject: identifier.owner, slot: identifier.slot, value: identifier.value, confidence: 0.8 }, false);
+          // "my new order number is…": it replaces the numbers of its kind held (rules 49); else it is kept beside them.
+          if (identifier.replaces) made.endsSlot = identifier.replaces;
+          facts.push(made);
           profileUpdates.push({ participantId: owner, attribute: identifier.slot, value: identifier.value, referIds: [u.id], confidence: 0.8 });
         }
+        continue;
+      }
+      // "Want me to book a table?": an offer, open until done or turned down (rules 49).
+      const offer = offerFact(this.#nlp, raw, who(), u.time);
+      if (offer) {
+        facts.push({ ...this.#fact(u, { content: capitalise(offer.content), kind: 'commitment', subject: 'speaker', slot: null, value: null,
+          confidence: 0.6 }, false, undefined, offer.eventTime), planObject: offer.planObject });
         continue;
       }
       const found = findDates(raw, u.time);
@@ -393,7 +431,9 @@ export class EmbeddedExtractor implements Extractor {
       // The previous turns are read for names only when a fact opens with a pronoun.
       // Named once after the opening pronoun is told (the name it takes may be said again later in the fact).
       const content = withoutOpeningPronoun(f.content,
-        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)));
+        () => (people ??= namedPeople(this.#nlp, input.previous.map((p) => withCapitalI(p.text)), participants)),
+        // "My brother Ben…" / "She met him…": the conversation's own cues to "he" or "she" (rules 49).
+        (name) => genderIn(name, [...input.previous.map((p) => withCapitalI(p.text)), input.current.text]));
       if (content === null) return [];
       // "They love it there" told of one person: "Nora loves it there"; "they likes": "they like" (text6).
       const one = /^they\b/i.test(f.content) && people?.length === 1 ? oneAgreeing(this.#nlp, content, people[0]!) : content;

@@ -223,7 +223,25 @@
  * identifiers.ts); "I live at twelve Baker Street in Manchester" fills `lives_in` with the town, the fact keeping the
  * address (home-address.ts); a `lives_in` value that does not read as a place ("leave my new", a mishearing) is kept as
  * a statement and fills no slot (heard-places.ts).
- * Also 48 (fix11): a statement recorded as said is at most 300 characters, cut at its last clause bound within them, and
+ * 49 (rules49): extraction leftovers. A number after "at" before a name or a street word is a house number, no clock time
+ * ("we live at 4 Rose Court" was dated tomorrow), and a recurring time ("every weekend", "every Monday", "on Mondays") is
+ * a habit kept in the words, no one day (not-dates.ts); a caller's order, booking, ticket or case numbers accumulate, each
+ * a slot of its own (`order_number:45721`), and one said to replace them ("my new order number is…", "…is now…", "…has
+ * changed to…") replaces those held (identifiers.ts, decide.ts); a liked thing is keyed without its possessive or "new /
+ * old" ("I love my new bike": `preference:bike`), and the speaker's own job, work or home liked ("I love my new job") is
+ * a statement, no `preference:my new job` slot (thing-keys.ts, embedded-rules.ts); a liking said with "X and I" names
+ * both ("Ben and I like hiking": "Ben and Ana like hiking", was "Ana likes hiking"), the listener's liking too when X is
+ * the listener; an offer ("Want me to book a table?", "Shall I…", "Would you like me to…") is an open commitment ("Ana
+ * offered to book a table"), and a refusal opening the listener's answer ("No thanks", "I'll pass", "I'm good") closes
+ * it (offers.ts; "I'll pass" was "Tom will pass"); an opening "he / she" is not given the one person named when the
+ * conversation tells them as the other ("my brother Ben", "Ben… he said"), nor, their gender unknown, when the fact tells
+ * of both a "he" and a "she" ("She met him…"; pronoun-gender.ts). Also in 49 (fix9, a home robot's family): a plan moved
+ * by its time alone ("we're going on Sunday now", "we moved it to Sunday", "it's Sunday, not Saturday") closes the plan
+ * told for the other day and is rewritten with the new day (retimed.ts, changes.ts, decide.ts); the assistant's own name
+ * (`PARLEY_ASSISTANT_NAMES`: "Robot, we're going…") is no listener and no one of "we" (assistant-names.ts); "we / us" with
+ * no one addressed is "Sarah and others"; "Maya's allergic to peanuts" reads "'s" as "is" where no noun follows
+ * (contracted-is.ts); "And Maya likes dinosaurs too" is a liking of its own beside the first.
+ * Also in 49 (fix11): a statement recorded as said is at most 300 characters, cut at its last clause bound within them, and
  * one with no bound (an unpunctuated dictation) is not recorded (clause-cap.ts).
  */
-export const EMBEDDED_RULES_VERSION = 48;
+export const EMBEDDED_RULES_VERSION = 49;

@@ -59,7 +59,8 @@ const STOP_VALUE = /\s+(?:last|next|this|on|over|during|since|because|with|and|b
 
 /** Trim a captured value at the first clause boundary. */
 function cutValue(v: string): string {
-  return v.replace(STOP_VALUE, '').trim();
+  // "I like dinosaurs too": the thing is "dinosaurs", not "dinosaurs too" (fix9).
+  return v.replace(STOP_VALUE, '').trim().replace(/\s+(?:too|as well|also)$/i, '');
 }
 
 /**
@@ -157,26 +158,55 @@ const PLACE_HERE = /^this\s+(?:city|town|village|country|neighbou?rhood|island)$
 /** "I like things like that", "I love stuff": no thing is named, so no liking is kept (text5). */
 const GENERIC_THING = /^(?:things?|stuff|everything|something|anything|lots?)(?:\s+like\s+(?:that|this|it))?$/i;
 
+/**
+ * The speaker's own job, work or home ("my new job", "our flat", "my commute"): a liking of it is a feeling about their
+ * work or home, told as said, not a taste with a `preference:<thing>` slot (rules 49: "I love my new job" was
+ * `preference:my new job`); the job and the home have slots of their own (`works_at`, `lives_in`).
+ */
+const OWN_LIFE_THING = /^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:job|work|role|position|career|boss|manager|colleagues|co-?workers|team|office|workplace|commute|home|house|flat|apartment|neighbou?rhood)(?:\s+(?:at|in|on|with|near)\s+.+)?$/i;
+
+/**
+ * The person said with the speaker as one subject, before "and I" at a sentence's or clause's start ("Ben and I like
+ * hiking", "My sister and I love sushi", "Tom and I both love jazz"): a name or two, or "my / our" and a person; no
+ * discourse word ("Yes and I…").
+ */
+const JOINT_BEFORE = /(?:^|[,;:]\s*)((?:[Mm]y|[Oo]ur)\s+[a-z-]+(?:\s+[A-Z][\w'’-]*)?|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s+and\s+$/;
+const NOT_PARTNER = /^(?:yes|yeah|no|oh|well|so|and|but|okay|ok|right|also|actually|then|now|and|sure|honestly|anyway|plus|because)$/i;
+
+/** The person liking a thing with the speaker ("Ben" of "Ben and I like hiking"), or null. */
+function jointPartner(before: string): string | null {
+  const partner = JOINT_BEFORE.exec(before)?.[1];
+  return partner && !NOT_PARTNER.test(partner) && !isCalendarWord(partner) ? partner : null;
+}
+
 /** "I love sushi", "I don't like jazz", "I'm a big fan of X", "my favourite food is X". */
 function preference(c: RuleContext): RuleFact[] {
   const verbs = Object.keys(PREF_VERBS).sort((a, b) => b.length - a.length).join('|');
-  const m = c.sentence.match(new RegExp(`${I}\\s+(?:really\\s+|absolutely\\s+|just\\s+|totally\\s+)?(${verbs})\\s+(.+)`, 'i'));
-  if (m?.[1] && m[2]) {
-    const [value, verb3] = PREF_VERBS[m[1].toLowerCase()] ?? ['like', 'likes'];
-    const object = likedThing(m[2]);
+  const m = c.sentence.match(new RegExp(`${I}\\s+((?:really\\s+|absolutely\\s+|just\\s+|totally\\s+|both\\s+|also\\s+)?)(${verbs})\\s+(.+)`, 'i'));
+  if (m?.[2] && m[3]) {
+    const [said, rest] = [m[2], m[3]];
+    const [value, verb3] = PREF_VERBS[said.toLowerCase()] ?? ['like', 'likes'];
+    const object = likedThing(rest);
     // "I prefer tea to coffee": said whole, but the alternative turned down is no part of the liked thing's slot (life5).
-    const turned = m[1].toLowerCase() === 'prefer' ? withoutTurnedDown(`prefer ${m[2]}`) : null;
+    const turned = said.toLowerCase() === 'prefer' ? withoutTurnedDown(`prefer ${rest}`) : null;
     const liked = turned ? likedThing(turned.kept.replace(/^prefer\s+/, '')) : object;
     if (!object || /^(to\s+)?(it|that|this)$/i.test(object) || GENERIC_THING.test(object)) return [];
-    const content = `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
+    // "Ben and I like hiking": both like it, one fact naming both with the verb as said, the speaker's slot (rules 49:
+    // Ben was dropped); said with the listener ("Tom and I both love jazz"), the listener's liking too.
+    const partner = jointPartner(c.sentence.slice(0, m.index));
+    const content = partner ? resolvePronouns(`${partner} and I ${m[1]}${said} ${object}`, c.who).replace(/\s+/g, ' ')
+      : `${c.who.speaker} ${verb3} ${resolvePronouns(object, c.who)}`;
+    const subjects = partner && c.who.addressees.length === 1 && partner === c.who.addressees[0] ? ['speaker', 'addressee'] : ['speaker'];
     // "I live in Porto and I love this city": the place the speaker is in, when the talk has told it (rules 40).
-    if (c.here && PLACE_HERE.test(object)) {
+    if (c.here && PLACE_HERE.test(object) && !partner) {
       return [{ content: `${c.who.speaker} ${verb3} ${c.here}`, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(c.here)}`, value, confidence: 0.7 }];
     }
     // "I like that idea", "I love this plan": a thing pointed at in the talk, an opinion of the moment (rules 38); "I love
     // this city" with no place told before is one too.
-    if (/^(?:that|this|these|those)\s/i.test(object)) return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
-    return [{ content, kind: 'preference', subject: 'speaker', slot: `preference:${thingSlotKey(liked)}`, value, confidence: 0.8 }];
+    if (/^(?:that|this|these|those)\s/i.test(object) || OWN_LIFE_THING.test(object)) {
+      return [{ content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 }];
+    }
+    return subjects.map((subject) => ({ content, kind: 'preference' as const, subject, slot: `preference:${thingSlotKey(liked)}`, value, confidence: 0.8 }));
   }
   const fan = c.sentence.match(new RegExp(`${I}(?:['’]m| am)\\s+(?:a\\s+)?(?:big\\s+|huge\\s+)?fan of\\s+(.+)`, 'i'));
   if (fan?.[1]) {

@@ -8,8 +8,11 @@ import type { TenantId, Utterance } from '../../graph/types.js';
 import { CALLER, UNNAMED, type ExtractionResult, type Extractor } from './extractor.js';
 import { withProperNounCase } from './proper-noun-case.js';
 
-/** A sentence that starts with a capitalised word other than "I": it may report on someone by name. */
-const REPORT_START = /(?:^|[.!?]\s+)(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
+/**
+ * A sentence that starts with a capitalised word other than "I", after any connective ("And Maya likes dinosaurs", fix9):
+ * it may report on someone by name.
+ */
+const REPORT_START = /(?:^|[.!?]\s+)(?:(?:[Aa]nd|[Bb]ut|[Ss]o|[Oo]h|[Aa]lso|[Pp]lus|[Ww]ell)\b[\s,]*)*(?!I\b)[A-Z][a-z'-]+\s+[a-z]/;
 
 /** The stores and extractor an extraction reads and keeps (a `ConsolidationDeps` has them). */
 export interface ExtractionDeps {

@@ -101,7 +101,11 @@ export async function writeFacts(
     live.throwIfAborted();
     // Said before a fact it would replace or end (an older conversation imported later): history, never its end.
     const ordered = inSaidOrder(decision, [...candidates.map((c) => c.fact), ...retractedFacts], u.time);
-    const op = await apply(deps, indexer, tenant, u, ef, end, { id, withdrawn, closedBy: ordered.closedBy }, vector, ordered.decision);
+    // A plan moved by its new time alone is written again with it (`retold`, fix9), embedded as it now reads.
+    const retold = ordered.decision.op === 'UPDATE' ? ordered.decision.retold : undefined;
+    const written = retold ? { ...ef, ...retold } : ef;
+    const writtenVector = retold ? (await indexer.vectorsFor(tenant, [{ id, layer: 'fact', text: retold.content }]))[0]! : vector;
+    const op = await apply(deps, indexer, tenant, u, written, end, { id, withdrawn, closedBy: ordered.closedBy }, writtenVector, ordered.decision);
     // Restored as history (a newer fact holds the slot): its value does not overwrite the profile either.
     if (op.history && ef.slot !== null) keptBetter.add(`${ef.subjectId}\u0000${ef.slot}`);
     ops.push(...op.ops);

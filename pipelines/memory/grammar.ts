@@ -44,14 +44,19 @@ export function conjugateAfterI(nlp: WinkMethods, text: string, singularYou = fa
 
 const THIRD_TO_FIRST: Record<string, string> = { is: 'am', has: 'have', does: 'do', was: 'was' };
 
+/** Connectives that may open a sentence before its subject ("and", "oh and", "but also"). */
+const LEADING_CONNECTIVE = /^(?:(?:and|but|so|oh|also|plus|well)\b[\s,]*)+(?=[A-Z])/i;
+
 /**
  * A sentence reporting on a named participant ("Lena moved to Boulder", "Lena is a firefighter
  * now") rewritten in that participant's first person ("I moved to Boulder", "I am a firefighter
  * now"), so the first-person rules read it; null when it does not start with a known name and a verb.
  */
 export function reportedAsFirstPerson(
-  nlp: WinkMethods, sentence: string, names: Record<string, string | null>, speakerId: string,
+  nlp: WinkMethods, said: string, names: Record<string, string | null>, speakerId: string,
 ): { subjectId: string; text: string } | null {
+  // "And Maya likes dinosaurs", "Oh, Tom's a lifeguard…": a connective before the name leaves it the subject (fix9).
+  const sentence = said.replace(LEADING_CONNECTIVE, '');
   const owned = ownedByParticipant(nlp, sentence, names, speakerId) ?? withParticipant(nlp, sentence, names, speakerId);
   if (owned) return owned;
   // "Sana's got her own place now", "Sana's been promoted": "'s" is "has", her own "I've got…".

@@ -1,7 +1,9 @@
 /**
  * "yes my order number is four five seven two one": a number a speaker states for themselves or their listener (an
  * order, account, booking, ticket… number or reference), with the digits read out joined ("45721"). Recognised speech
- * spells digits out one by one, and says "oh" for zero and "double three" for "33".
+ * spells digits out one by one, and says "oh" for zero and "double three" for "33". A caller may have several orders,
+ * bookings, tickets or cases (rules 49): their numbers are kept each in a slot of its own (`order_number:45721`), and
+ * one said to replace them ("my new order number is…", "…is now…", "…has changed to…") replaces those held.
  */
 
 /** A stated identifier: whose it is, what it numbers and its value. */
@@ -9,14 +11,23 @@ export interface StatedIdentifier {
   owner: 'speaker' | 'addressee';
   /** What it numbers, as said: "order number", "booking reference". */
   what: string;
-  /** The slot and profile attribute it fills: "order_number", "booking_reference". */
+  /**
+   * The slot and profile attribute it fills: "order_number:45721" for a thing one may have several of (each number a
+   * slot of its own), "phone_number", "account_number" for one the person has one of.
+   */
   slot: string;
+  /** The slot of the kind ("order_number"), when the number is said to replace the ones held of that kind. */
+  replaces?: string;
   /** The digits (and letters) joined: "45721", "AB123". */
   value: string;
 }
 
 const THINGS = 'order|account|reference|booking|ticket|customer|membership|member|policy|case|tracking|invoice|claim|confirmation|reservation|phone|mobile|postcode';
-const STATED = new RegExp(String.raw`^(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er|erm|sure)\b[\s,]+)*(my|our|your)\s+((?:${THINGS})(?:\s+(?:number|no|reference|ref|id|code))?)\s+(?:is|['’]s)\s+(.+?)\s*[.!]?$`, 'i');
+const STATED = new RegExp(String.raw`^(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er|erm|sure)\b[\s,]+)*(my|our|your)\s+`
+  + String.raw`(?:(new|updated|correct|right|actual)\s+)?((?:${THINGS})(?:\s+(?:number|no|reference|ref|id|code))?)\s+`
+  + String.raw`(?:(?:is|['’]s)(\s+now)?|(?:has\s+|['’]s\s+)?(changed)\s+to)\s+(.+?)\s*[.!]?$`, 'i');
+/** Things one may have several of at once: each number is kept beside the others. */
+const SEVERAL = /^(?:order|booking|reservation|ticket|case|claim|invoice|tracking|confirmation|reference)\b/;
 const DIGITS: Record<string, string> = { zero: '0', oh: '0', o: '0', nought: '0', one: '1', two: '2', three: '3', four: '4', five: '5',
   six: '6', seven: '7', eight: '8', nine: '9' };
 const TENS: Record<string, string> = { ten: '10', eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15', sixteen: '16',
@@ -57,10 +68,22 @@ export function spokenNumber(said: string): string | null {
 export function statedIdentifier(sentence: string): StatedIdentifier | null {
   const m = STATED.exec(sentence.trim());
   if (!m) return null;
-  const [, whose, what, said] = m as unknown as [string, string, string, string];
+  const [, whose, renewed, what, now, changed, said] = m as unknown as [string, string, string | undefined, string, string | undefined, string | undefined, string];
   const value = spokenNumber(said);
   if (!value) return null;
   const thing = what.toLowerCase().replace(/\s+/g, ' ');
   const named = /\s/.test(thing) ? thing : `${thing} number`;
-  return { owner: /^your$/i.test(whose) ? 'addressee' : 'speaker', what: named, slot: named.replace(/\s+/g, '_'), value };
+  const kind = named.replace(/\s+/g, '_');
+  const owner = /^your$/i.test(whose) ? 'addressee' : 'speaker';
+  if (!SEVERAL.test(thing)) return { owner, what: named, slot: kind, value };
+  const replacing = Boolean(renewed ?? now ?? changed);
+  return { owner, what: named, slot: `${kind}:${value}`, value, ...(replacing ? { replaces: kind } : {}) };
+}
+
+/**
+ * True when `held` is a slot of the identifier kind `kind` ("order_number", or one number of it, "order_number:45721"):
+ * one said to replace the numbers of that kind ends it.
+ */
+export function ofIdentifierKind(held: string | null, kind: string): boolean {
+  return held === kind || (held?.startsWith(`${kind}:`) ?? false);
 }

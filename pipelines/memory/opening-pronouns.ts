@@ -7,6 +7,7 @@
  */
 import type { WinkMethods } from 'wink-nlp';
 import { PEOPLE } from './grammar.js';
+import { pronounGender, type Gender } from './pronoun-gender.js';
 
 /** A person pronoun opening a fact: a subject or object ("he", "them") or a possessive ("her", "their"). */
 const PERSON_PRONOUN = /^(he|she|they|him|them|his|her|their)\b/i;
@@ -45,9 +46,10 @@ export function namedPeople(nlp: WinkMethods, texts: readonly string[], particip
 /**
  * `content` told of the one person `named` gives where it opens with a person pronoun ("She did…" → "Nora did…", "Her
  * car…" → "Nora's car…"), after a judgement of the moment left out ("It was great, we went…" → "We went…"); as said when no
- * one, or more than one, is named before; null when it is only a judgement.
+ * one, or more than one, is named before; null when it is only a judgement. `genderOf` tells whether a person is told as
+ * "he" or "she" in the conversation (null: not known); a pronoun of the other gender is not theirs (rules 49).
  */
-export function withoutOpeningPronoun(content: string, named: () => readonly string[]): string | null {
+export function withoutOpeningPronoun(content: string, named: () => readonly string[], genderOf: (name: string) => Gender | null = () => null): string | null {
   const judged = JUDGEMENT.exec(content);
   const told = judged ? capitalise(content.slice(judged[0].length)) : content;
   if (told.trim() === '') return null;
@@ -57,6 +59,13 @@ export function withoutOpeningPronoun(content: string, named: () => readonly str
   // No one, or more than one, named before: kept as said. The memory still counts (an outcome such as "She's picked up
   // the cake" settles a plan; coverage, issue #16 item 4) and its source turns tell who was meant.
   if (people.length !== 1) return told;
+  // "She met him…" with Ben named before: not Ben when he is told as "he" (rules 49: it took the one name whatever its
+  // gender); not when his gender is unknown either and the sentence tells of both a "he" and a "she" (one of them is
+  // someone else, and which is a guess).
+  const said = pronounGender(m[1]!);
+  const known = genderOf(people[0]!);
+  const both = /\b(?:he|him|his|himself)\b/i.test(told) && /\b(?:she|her|hers|herself)\b/i.test(told);
+  if (said && (known ? known !== said : both)) return told;
   const possessive = /^(?:his|their)$/i.test(m[1]!) || (/^her$/i.test(m[1]!) && !/^her\s+(?:to|that|about|for|and)\b/i.test(told));
   return `${possessive ? `${people[0]}'s` : people[0]}${told.slice(m[0].length)}`;
 }

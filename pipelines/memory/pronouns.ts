@@ -71,7 +71,9 @@ export function resolvePronouns(text: string, who: Perspective): string {
   // speaker and people not named ("we went camping with the kids", told to a friend or to an assistant), and "our" is
   // the speaker's ("our family trip"): never a false memory about the listener, at worst one less name.
   const inclusive = who.inclusive ?? inclusiveWe(text, who);
-  const everyone = who.addressees.length > 0 ? joinNames([s, ...who.addressees]) : `${s} and ${a}`;
+  // No one addressed (a turn said to the room, or to the assistant: "I'll drive us to grandma's"): "we" is the speaker's
+  // own people, not "the listener" (fix9).
+  const everyone = who.addressees.length > 0 ? joinNames([s, ...who.addressees]) : `${s} and others`;
   const both = inclusive ? everyone : `${s} and others`;
   const ours = inclusive ? `${everyone}'s` : `${s}'s`;
   // One person addressed: "you are" -> "Melanie is", "do you" -> "does Melanie" (`YOU_AGREE`).

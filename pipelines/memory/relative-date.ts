@@ -5,6 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { monthAheadYear } from './month-ahead.js';
+import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
 import { clauseAround, toldAsPast, toldInPerfect, toldJustDone } from './told-tense.js';
 import { WEEK_FROM, mondayOf, weekFrom } from './week-from.js';
@@ -59,6 +60,11 @@ const THIS_WEEK = /^(?:earlier\s+|later\s+)?this\s+week$/i;
 const WEEKDAY_ABBREVIATION = /\b(?:Tues|Weds)(?=\.|\b)/gi;
 const LOWER_ABBREVIATION = /^(?:(?:on|last|next|this|coming)\s+)?(?:sun|mon|tues?|weds?|thu(?:rs?)?|fri|sat)\.?$/;
 /** "a few years back", "two months back": "back" after a span is "ago", which chrono reads ("back" it reads as ahead). */
+/**
+ * "now" right after a weekday ("we're going on Sunday now", fix9): the day as it stands after a change, not today. Blanked
+ * (same length, indices hold) before chrono reads the text, which reads "Sunday now" as now.
+ */
+const NOW_AFTER_DAY = /(?<=\b(?:mon|tues|wednes|thurs|fri|satur|sun)day)(\s+)now\b/gi;
 const SPAN_BACK = /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple\s+of|several|some)\s+(?:days?|weeks?|months?|years?|decades?))\s+back\b/gi;
 /**
  * How often, not when: "twice a week", "once a month", "three times a day", "every other week". chrono reads the span
@@ -239,7 +245,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
   if (ordinal) out.push({ phrase: ordinal.phrase, date: ordinal.date, duration: false, week: false });
   // "last Tues", "on Weds": abbreviations chrono does not read, given as ones it does, of the same length (indices hold).
   // "a few years back": "ago", padded to the same length.
-  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `);
+  const readable = text.replace(WEEKDAY_ABBREVIATION, (m) => `${m.slice(0, 3)} `).replace(SPAN_BACK, (_m, span: string) => `${span} ago `)
+    .replace(NOW_AFTER_DAY, (m) => ' '.repeat(m.length));
   const parse = (forwardDate: boolean): chrono.ParsedResult[] => chrono.en.parse(readable, { instant, timezone: 0 }, { forwardDate });
   // Tagging the sentence (`toldAsPast`) only when it names a date at all: most sentences name none.
   const looksBack = PAST.test(readable);
@@ -267,6 +274,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const said = r.text.length + (/^[a-z]*/i.exec(text.slice(r.index + r.text.length))?.[0].length ?? 0);
     const phrase = text.slice(r.index, r.index + said).trim().replace(/[,;:]+$/, '');
     if (TIME_OF_DAY.test(phrase) || isFrequency(text, r.index, phrase)) continue;
+    // "every weekend", "every Monday": a habit, no one day; "we live at 4 Rose Court": a house number, no time (rules 49).
+    if (isRecurring(text, r.index, phrase) || isHouseNumber(text, r.index, phrase)) continue;
     // "So, I sat with her": a weekday's abbreviation is one only with its capital ("last Sat", not "sat").
     if (LOWER_ABBREVIATION.test(phrase)) continue;
     // "a weekend yoga class", "my weekend plans": the word names a kind of thing, not a day.

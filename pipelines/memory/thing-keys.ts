@@ -31,12 +31,14 @@ function singular(word: string): string {
 }
 
 /**
- * The key of a thing liked or given up: `slotKey` (lower-case, an opening article and "any" left out, other than letters
+ * The key of a thing liked or given up: `slotKey` (lower-case, an opening article, "any", a possessive and "new / old /
+ * current / latest" left out, other than letters
  * and digits a space), its last word singular when the thing is at most three words ("video games" → "video game",
  * "k-pops" → "k pop"). A longer span keeps its words as said ("the last week of the school holidays", rules 42).
  */
 export function thingSlotKey(text: string): string {
-  const key = slotKey(text.replace(/^\s*any\s+/i, ''));
+  // "my new bike", "our old car": the thing, not whose it is or how new (rules 49: `preference:my new job`).
+  const key = slotKey(text.replace(/^\s*(?:any|my|our|your|his|her|their|its)\s+/i, '').replace(/^\s*(?:the\s+)?(?:new|old|current|latest)\s+(?=\S)/i, ''));
   const words = key.split(' ');
   return words.length > 3 ? key : words.map((w, i) => (i === words.length - 1 ? singular(w) : w)).join(' ');
 }

@@ -1,4 +1,4 @@
-import { factEnded, type PersonaNode } from '../../graph/memory-store.js';
+import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
@@ -51,11 +51,12 @@ export async function personaCandidates(
  * Turn fused ids into MemoryItems (interaction, fact / profile, persona), boosting those by, to or
  * about the asker, best first. Ids no longer stored (erased, closed) are dropped. A turn whose facts
  * were all replaced or retracted (or ended by their own words), and a fact past its own end, are
- * marked superseded and keep `supersededFactor` of their score.
+ * marked superseded and keep `supersededFactor` of their score. A fact `skipFact` says is left out (a self-introduction
+ * for a turn that asks no name).
  */
 export async function hydrate(
   stores: MemoryStores, names: NameResolver, tenant: TenantId, fused: { id: string; score: number }[],
-  persona: PersonaCandidate[], askerId: string | null, boost: number, supersededFactor = 0.5,
+  persona: PersonaCandidate[], askerId: string | null, boost: number, supersededFactor = 0.5, skipFact?: (f: Fact) => boolean,
 ): Promise<MemoryItem[]> {
   const ids = fused.map((f) => f.id);
   const personaById = new Map(persona.map((p) => [p.id, p.node]));
@@ -90,7 +91,7 @@ export async function hydrate(
       (p && p.participantId === askerId));
     const s = (involved ? score * (1 + boost) : score) * ((u && closedAt.has(u.id)) || (f && factEnded(f, now)) ? supersededFactor : 1);
     if (u) items.push(await utteranceItem(names, u, s, closedAt.get(u.id) ?? null));
-    else if (f) items.push(await factItem(names, f, s, now, said(f.referIds)));
+    else if (f && !skipFact?.(f)) items.push(await factItem(names, f, s, now, said(f.referIds)));
     else if (p) items.push(await personaItem(names, p, s));
   }
   return items.sort((a, b) => b.score - a.score);

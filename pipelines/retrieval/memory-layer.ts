@@ -1,3 +1,4 @@
+import { ASKS_NAME, isSelfIntroduction } from './self-introduction.js';
 import { factEnded, type Fact } from '../../graph/memory-store.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
@@ -162,7 +163,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
   const nowIso = input.now ?? new Date().toISOString();
   // A self-introduction answers only a question about names (`namesAsked`).
   const nameless = (o.namesAsked ?? true) && !ASKS_NAME.test(input.question);
-  const introduction = (f: Pick<Fact, 'slot'>): boolean => nameless && f.slot === 'name';
+  const introduction = (f: Pick<Fact, 'slot'>): boolean => nameless && isSelfIntroduction(f);
   const [matched, persona, closedAt] = await Promise.all([
     factW > 0 ? matchFacts(input) : Promise.resolve([]),
     personaW > 0 && !input.filters.addresseeId && !input.filters.sessionId
@@ -278,8 +279,6 @@ async function sourceTexts(input: MemoryLayerInput, kept: Candidate[]): Promise<
   };
 }
 
-/** A question about names: the one a self-introduction answers. */
-const ASKS_NAME = /\b(?:name|names|named|call|called|introduce|introduced|introduces|introduction)\b/i;
 
 /**
  * The subjects' current values of the slots a whereabouts question asks (`askedSlots`), added to `candidates` (or

@@ -1,3 +1,4 @@
+import { ASKS_NAME, isSelfIntroduction } from './self-introduction.js';
 import type { EntityIndex, EntityMemories } from '../../graph/entity-index.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
@@ -191,7 +192,9 @@ export class Retriever {
     signal?.throwIfAborted();
     const exclude = new Set(req.excludeIds ?? []);
     const fused = reciprocalRankFusion(lists).filter((f) => !exclude.has(f.id)).slice(0, k * 3);
-    const items = await hydrate(this.stores, names, tenant, fused, persona, req.askerId ?? null, this.#o.askerBoost);
+    // "Sarah introduced themself" serves only a question about names (fix9).
+    const introductions = ASKS_NAME.test(req.text) ? undefined : isSelfIntroduction;
+    const items = await hydrate(this.stores, names, tenant, fused, persona, req.askerId ?? null, this.#o.askerBoost, undefined, introductions);
     signal?.throwIfAborted();
     const t3 = now();
     const timings = { match_ms: t1 - t0, expand_ms: t2 - t1, search_ms: t3 - t2, total_ms: t3 - t0 };

@@ -1,6 +1,7 @@
 /** Memory settings: the text embedder, the extractor and the OpenAI-compatible endpoint and models. */
 import type { TextEmbedderName } from '../../pipelines/embeddings/text-embedder-choice.js';
 import type { Env, EnvReader } from './env-reader.js';
+import { DEFAULT_ASSISTANT_NAMES } from '../../pipelines/memory/assistant-names.js';
 import { DEFAULT_MIN_ASR_CONFIDENCE } from '../../pipelines/memory/doubtful-speech.js';
 
 /** How memories are extracted and embedded, and where models live. */
@@ -16,6 +17,11 @@ export interface MemorySettings {
   textEmbedderFallback: string | null;
   /** `PARLEY_EXTRACTOR`: `embedded` (rules, no LLM) or `llm` (OpenAI-compatible chat model). */
   extractor: 'embedded' | 'llm';
+  /**
+   * `PARLEY_ASSISTANT_NAMES`: comma-separated names the assistant listening is called by ("Robot, we're going…"); never a
+   * listener, nor one of "we", in the embedded extractor's facts. Default `DEFAULT_ASSISTANT_NAMES`; `none`: no name.
+   */
+  assistantNames: string[];
   /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`: any OpenAI-compatible endpoint. */
   openaiBaseUrl: string;
   openaiApiKey: string | null;
@@ -34,6 +40,11 @@ export interface MemorySettings {
   memoryMinAsrConfidence: number;
 }
 
+/** The names of `PARLEY_ASSISTANT_NAMES`: comma-separated, `none` for none. */
+function assistantNames(raw: string): string[] {
+  return raw.toLowerCase() === 'none' ? [] : raw.split(',').map((n) => n.trim()).filter((n) => n.length > 0);
+}
+
 /** The memory settings; `textEmbedder` is the resolved choice, `models` the resolved `MODELS_DIR`. */
 export function readMemorySettings(
   r: EnvReader,
@@ -45,6 +56,7 @@ export function readMemorySettings(
     textEmbedder: textEmbedder.name,
     textEmbedderFallback: textEmbedder.fallback,
     extractor: r.oneOf('PARLEY_EXTRACTOR', ['embedded', 'llm'] as const, 'embedded'),
+    assistantNames: assistantNames(r.string('PARLEY_ASSISTANT_NAMES', DEFAULT_ASSISTANT_NAMES.join(','))),
     openaiBaseUrl: r.url('OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
     openaiApiKey: env.OPENAI_API_KEY?.trim() || null,
     llmModel: r.string('PARLEY_LLM_MODEL', 'gpt-4o-mini'),

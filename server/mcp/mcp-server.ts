@@ -175,10 +175,24 @@ export interface McpServerOptions {
 }
 
 /**
+ * The tool error for every call when the app could not start (a store unreachable, say): the reason, which names the
+ * backend and its setting, and what to do. Its code is the failure's own where it is Parley's, else PARLEY_ERR_STORE_UNAVAILABLE.
+ */
+export function startFailedError(err: unknown): CallToolResult {
+  const reason = err instanceof Error ? err.message : String(err);
+  return toolError(
+    err instanceof ParleyError ? err.code : 'PARLEY_ERR_STORE_UNAVAILABLE',
+    `Parley's MCP server could not start: ${reason}. Fix that, then restart the MCP server (reconnect it in your client).`,
+  );
+}
+
+/**
  * An MCP server over Parley's memory for one tenant. Its tools run the same functions as the HTTP
  * routes (validation, idempotency, erasure); errors come back as tool errors carrying Parley's codes.
+ * `app` may still be starting: `initialize` and `tools/list` are answered at once, a tool call waits for it,
+ * and if it failed to start every tool call is answered with the reason (`startFailedError`).
  */
-export function createMcpServer(app: FastifyInstance, tenant: string, options: McpServerOptions): Server {
+export function createMcpServer(appOrStarting: FastifyInstance | Promise<FastifyInstance>, tenant: string, options: McpServerOptions): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions: 'Parley is a voice-memory server: it remembers who said what to whom across conversations. ' +
@@ -186,7 +200,8 @@ export function createMcpServer(app: FastifyInstance, tenant: string, options: M
       'add_utterances to record a conversation, get_transcript to read one back.',
   });
   const tools: readonly (ToolDef<TSchema> & { check: TypeCheck<TSchema> })[] = options.allowErase ? [...TOOLS, ERASE] : TOOLS;
-  const log = app.log.child({ component: 'mcp' });
+  const starting = Promise.resolve(appOrStarting);
+  starting.catch(() => undefined); // answered to each tool call below
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((t) => ({
@@ -205,6 +220,12 @@ export function createMcpServer(app: FastifyInstance, tenant: string, options: M
     const def = tools.find((t) => t.name === name);
     if (!def) throw new McpError(McpErrorCode.InvalidParams, `unknown tool ${name}`);
     if (!def.check.Check(args)) return toolError('PARLEY_ERR_BAD_REQUEST', describeErrors(def.check, args));
+    let app: FastifyInstance;
+    try {
+      app = await starting;
+    } catch (err) {
+      return startFailedError(err);
+    }
     try {
       const result = await def.run({ app, tenant }, args);
       return {
@@ -213,7 +234,7 @@ export function createMcpServer(app: FastifyInstance, tenant: string, options: M
       };
     } catch (err) {
       const mapped = toClientError(err);
-      if (!(err instanceof ParleyError)) log.error({ err, tool: name }, 'MCP tool failed');
+      if (!(err instanceof ParleyError)) app.log.child({ component: 'mcp' }).error({ err, tool: name }, 'MCP tool failed');
       return toolError(mapped.code, mapped.message);
     }
   });

@@ -19,8 +19,18 @@ async function main(): Promise<void> {
   const { config, warnings } = loadConfigOrExit('parley mcp');
   const logger = createLogger(config.logLevel, { toStderr: true }).child({ process: 'mcp' });
   logConfigWarnings(logger, warnings);
-  const app = await buildApp(config, { logger });
-  const server = createMcpServer(app, config.mcpTenant, { allowErase: config.mcpAllowErase });
+  // The protocol is served while the stores open (Redis or Neo4j may take seconds, or be unreachable): a client gets its
+  // `initialize` answer within its time-out, and if the start fails, each tool call answers the reason rather than a
+  // disconnect that only stderr explains.
+  const starting = buildApp(config, { logger });
+  starting.then(
+    () => logger.info({ tenant: config.mcpTenant, dataDir: config.dataDir, erase: config.mcpAllowErase }, 'parley mcp serving on stdio'),
+    (err: unknown) => logger.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      'parley mcp failed to start; answering every tool call with this reason until restarted',
+    ),
+  );
+  const server = createMcpServer(starting, config.mcpTenant, { allowErase: config.mcpAllowErase });
   const transport = new ReplyTrackingTransport(new StdioServerTransport());
   let closing = false;
   const shutdown = (reason: string): void => {
@@ -29,7 +39,7 @@ async function main(): Promise<void> {
     logger.info({ reason }, 'parley mcp shutting down');
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
     // Calls already received are answered first: a client may pipe its calls and close stdin at once.
-    transport.settled().then(() => Promise.allSettled([server.close(), app.close()])).then(
+    transport.settled().then(() => Promise.allSettled([server.close(), starting.then((app) => app.close())])).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -38,7 +48,6 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await server.connect(transport);
-  logger.info({ tenant: config.mcpTenant, dataDir: config.dataDir, erase: config.mcpAllowErase }, 'parley mcp serving on stdio');
 }
 
 main().catch(exitOnStartFailure('parley mcp'));

@@ -64,8 +64,9 @@ describe('fix7b: a number the speaker states', () => {
     for (const text of ['yes my order number is four five seven two one', 'my order number is 45721', 'yeah so my order number is 45721']) {
       const { facts, profileUpdates } = await extract(text, { a: 'James', b: 'Tom' });
       assert.deepEqual(facts.map((f) => [f.kind, f.content, f.slot, f.value, f.subjectId]),
-        [['profile', "James's order number is 45721", 'order_number', '45721', 'a']], text);
-      assert.deepEqual(profileUpdates.map((p) => [p.participantId, p.attribute, p.value]), [['a', 'order_number', '45721']], text);
+        [['profile', "James's order number is 45721", 'order_number:45721', '45721', 'a']], text);
+      // Since rules 49 each order number is a slot (and attribute) of its own: a caller may have several.
+      assert.deepEqual(profileUpdates.map((p) => [p.participantId, p.attribute, p.value]), [['a', 'order_number:45721', '45721']], text);
     }
     const yours = await extract('your booking reference is double oh seven four two', { a: 'Tom', b: 'James' });
     assert.deepEqual(yours.facts.map((f) => [f.content, f.subjectId]), [["James's booking reference is 00742", 'b']]);

@@ -46,7 +46,8 @@ test('"my own" stays the speaker\'s once named; "myself" reads "themselves" afte
 
 test('an unnamed speaker: later possessives read "their", and "an" is capitalised only where a sentence starts', () => {
   const unnamed = { speaker: 'an unnamed speaker', addressees: [] };
-  assert.equal(resolvePronouns('We should buy my bread and milk', unnamed), 'An unnamed speaker and the listener should buy their bread and milk');
+  // With no one addressed "we" is the speaker's own people, not "the listener" (fix9).
+  assert.equal(resolvePronouns('We should buy my bread and milk', unnamed), 'An unnamed speaker and others should buy their bread and milk');
   assert.equal(resolvePronouns('I asked you to call my sister', unnamed), 'An unnamed speaker asked the listener to call their sister');
   assert.equal(resolvePronouns('Also I hurt my back.', unnamed), 'Also an unnamed speaker hurt their back.');
   assert.equal(resolvePronouns('Also I hurt my back.', { speaker: 'the caller', addressees: ['Rita'] }), 'Also the caller hurt their back.');

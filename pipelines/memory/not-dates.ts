@@ -1,0 +1,41 @@
+/**
+ * Phrases chrono reads as a date that name none (rules 49): a recurring time ("every weekend", "on Mondays") and a house
+ * number after "at" ("we live at 4 Rose Court", read as four o'clock). relative-date.ts leaves them as said.
+ */
+
+/**
+ * A recurring time (rules 49): "every weekend", "every Monday", "each Friday", "every other Sunday", "on weekends", "on
+ * Mondays". chrono reads the span or the weekday after "every" as one day ("every weekend" was Saturday 28 November); a
+ * habit has no one day, so the words stay as said.
+ */
+const RECURRING_BEFORE = /\b(?:every|each)\s+(?:single\s+)?(?:other\s+)?(?:on\s+)?$/i;
+const RECURRING_PLURAL = /^(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends)$/i;
+
+/** True when the date phrase `phrase` (at `index` of `text`) is a recurring time ("every Monday"), not one day. */
+export function isRecurring(text: string, index: number, phrase: string): boolean {
+  if (RECURRING_PLURAL.test(phrase)) return true;
+  return !/^(?:this|next|last|coming)\b/i.test(phrase) && RECURRING_BEFORE.test(text.slice(0, index));
+}
+
+/** Words that make a bare number after "at" a clock time ("at 4 pm", "at 4 o'clock", "at 4:30", "at 4 tomorrow"). */
+const CLOCK_AFTER = /^(?:\s*(?:[:.]\d|am\b|pm\b|a\.m\.|p\.m\.|o['’]?clock\b|h\b|hours?\b|sharp\b|ish\b|-ish\b))/i;
+/** Words naming a street or a building, after a house number ("4 Rose Court", "12 baker street", "flat 3"). */
+const STREET_WORD = /\b(?:street|st|road|rd|lane|ln|avenue|ave|drive|dr|close|court|crescent|way|place|square|terrace|gardens|grove|hill|row|walk|mews|park|house|flat|apartment|building|cottages?)\b/i;
+/** A weekday, a month or another time word: "at 4 Monday", "at 4 tomorrow" keep their clock time. */
+const TIME_AFTER = /^\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|jan|feb|march|april|may|june|july|aug|sept?|oct|nov|dec|this|next|on|in|and|or|but|then|I)\b/i;
+
+/**
+ * True when the date phrase `phrase` (at `index` of `text`) is a house number, not a clock time (rules 49): a bare number
+ * after "at" ("we live at 4 Rose Court", "I live at 12 Baker Street") followed by a name or a street word, with nothing
+ * that makes it a time (am / pm, o'clock, minutes, a day).
+ */
+export function isHouseNumber(text: string, index: number, phrase: string): boolean {
+  const m = /^at\s+(\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/i.exec(phrase.trim());
+  if (!m) return false;
+  const after = text.slice(index + phrase.length);
+  if (CLOCK_AFTER.test(after) || TIME_AFTER.test(after)) return false;
+  const next = /^\s+([\p{L}][\p{L}'’-]*)(?:\s+([\p{L}][\p{L}'’-]*))?/u.exec(after);
+  if (!next) return false;
+  // "at 4 Rose Court": a name after the number; "at 12 baker street": a street word within the next two words.
+  return /^\p{Lu}/u.test(next[1]!) || STREET_WORD.test(`${next[1]} ${next[2] ?? ''}`);
+}

@@ -1,0 +1,64 @@
+/**
+ * A change of plan that tells only a new time for it (fix9, issue #16 F3): "change of plan, we're going on Sunday now",
+ * "we moved it to Sunday", "it's Sunday, not Saturday", "…on Sunday instead of Saturday". The sentence settles the plan
+ * as an alternative ("instead", `retellsTime`); where it names no thing of its own, the plan it moves is written again
+ * with the new day (`retimedText`: "Sarah and others are going to grandma's on Sunday 6 December 2026"), so the moved
+ * plan still says what it is.
+ */
+import type { Fact } from '../../graph/memory-store.js';
+import { spokenDate } from './date-text.js';
+
+/** A day or date as said: a weekday, "tomorrow", "the weekend", "the 12th", a month's day. */
+const DAY = String.raw`(?:(?:next|this|the)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|weekend|`
+  + String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?)`;
+
+/** Words that say the plan changed ("change of plan", "plans have changed", "new plan"). */
+const CHANGE_OF_PLAN = /\b(?:change of plans?|(?:the\s+)?plans?\s+(?:has\s+|have\s+)?changed|new plan)\b/i;
+/** A move told in the active ("we moved it to Sunday", "I've pushed the dentist back to Friday", "switched it to the 12th"). */
+const MOVED_TO = new RegExp(String.raw`\b(?:moved|rescheduled|postponed|pushed|brought|put|changed|switched|shifted|bumped)\s+`
+  + String.raw`(?:(?:it|that|this|them|(?:the|our|my|his|her|their)\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+)?(?:back\s+|forward\s+)?(?:to|till|until)\s+(?:on\s+)?${DAY}\b`, 'i');
+/** A day said with "now" ("we're going on Sunday now", "it's now on Sunday"): the time as it stands, after a change. */
+const DAY_NOW = new RegExp(String.raw`\b(?:on\s+)?${DAY}\s+now\b|\bnow\s+(?:on\s+)?${DAY}\b`, 'i');
+/** One day told against another ("Sunday, not Saturday", "not Saturday but Sunday", "on Sunday rather than Saturday"). */
+const DAY_NOT_DAY = new RegExp(String.raw`\b${DAY}\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?${DAY}\b|\bnot\s+(?:on\s+)?${DAY}\s*,?\s+but\s+(?:on\s+)?${DAY}\b`, 'i');
+
+/**
+ * What a day said with "now" or against another day moves: "it", "that", "we", the plan ("it's Sunday now", "we're going
+ * on Sunday now"); "I'm free on Sunday now" and "the shop is closed on Sunday, not Saturday" move no plan.
+ */
+const SHARED_THING = /\b(?:it|that|this|we|the\s+plans?|everything)(?:['’](?:s|re))?\b/i;
+/** Someone's or something's state on a day ("free on Sunday", "busy Saturday", "closed on Sunday"): no plan moved. */
+const STATE_ON_DAY = new RegExp(String.raw`\b(?:free|busy|available|off|working|home|away|out|open|closed|shut)\s+(?:on\s+)?${DAY}`, 'i');
+
+/**
+ * True when `sentence` tells a plan's new time: "change of plan" with a day, a move to a day in the active, a day said with
+ * "now" or one day against another, of a shared thing (`SHARED_THING`). "We moved the sofa to the window" names no day;
+ * "I'm going to bed now" neither; a state on a day ("we're free on Sunday now") moves nothing.
+ */
+export function retellsTime(sentence: string): boolean {
+  if (/\?\s*$/.test(sentence) || STATE_ON_DAY.test(sentence)) return false;
+  return MOVED_TO.test(sentence) || (SHARED_THING.test(sentence) && (DAY_NOW.test(sentence) || DAY_NOT_DAY.test(sentence)))
+    || (CHANGE_OF_PLAN.test(sentence) && new RegExp(String.raw`\b${DAY}\b`, 'i').test(sentence));
+}
+
+/** A plan written again: its text, slot and kind. */
+export interface Retold {
+  content: string;
+  slot: string | null;
+  kind: Fact['kind'];
+}
+
+/**
+ * The plan `plan` moved to the new day of `said` (an alternative that names no thing of its own: "we're going on Sunday
+ * now"): its text with its day written as the new one, its slot's date with it, and its kind; null when the plan's text does not
+ * write its day as the date reader does, or the day is the same.
+ */
+export function retimedText(plan: Fact, said: { eventTime?: string | null }): Retold | null {
+  const from = plan.eventTime;
+  const to = said.eventTime;
+  if (!from || !to || from.length !== 10 || to.length !== 10 || from === to) return null;
+  const old = spokenDate(from);
+  if (!plan.content.includes(old)) return null;
+  const slot = plan.slot?.endsWith(`:${from}`) ? `${plan.slot.slice(0, -from.length)}${to}` : plan.slot;
+  return { content: plan.content.replace(old, spokenDate(to)), slot, kind: plan.kind };
+}

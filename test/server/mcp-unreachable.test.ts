@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** The compiled stdio entry point (tests run from dist/test/…). */
+const STDIO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/mcp/stdio.js');
+
+describe('MCP over stdio with its Redis unreachable', () => {
+  const tmp = tempDir('parley-mcp-noredis-');
+  after(() => tmp.remove());
+
+  test('initialize and tools/list are answered; a tool call answers a tool error naming REDIS_URL and the fix; the process stays', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath, args: [STDIO], stderr: 'pipe',
+      env: {
+        PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: tmp.dir, LOG_LEVEL: 'info',
+        PARLEY_QUEUE: 'redis', REDIS_URL: 'redis://:pw-quiet@127.0.0.1:1/0',
+      },
+    });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+    const client = new Client({ name: 'parley-test', version: '1' });
+    const closed = new Promise<void>((resolve) => { client.onclose = () => resolve(); });
+    let disconnected = false;
+    void closed.then(() => { disconnected = true; });
+    try {
+      await client.connect(transport);
+      assert.equal(client.getServerVersion()?.name, 'parley');
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'query_memory'));
+      const res = (await client.callTool({ name: 'query_memory', arguments: { question: 'Where does Ana live?' } }, undefined, { timeout: 120_000 })) as CallToolResult;
+      assert.equal(res.isError, true);
+      const text = res.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+      assert.equal(error.code, 'PARLEY_ERR_STORE_UNAVAILABLE');
+      assert.match(error.message, /Redis is unreachable at REDIS_URL=redis:\/\/.*127\.0\.0\.1:1\/0/);
+      assert.match(error.message, /restart the MCP server/);
+      assert.doesNotMatch(error.message, /pw-quiet/, 'no password in the message');
+      // A second call is answered alike, at once: the server is still there.
+      const again = (await client.callTool({ name: 'list_participants', arguments: {} })) as CallToolResult;
+      assert.equal(again.isError, true);
+      assert.equal(disconnected, false, 'the client was not disconnected');
+      assert.match(stderr.join(''), /parley mcp failed to start/);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  });
+});
