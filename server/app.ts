@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { installJsonBodyParsers } from './json-body.js';
 import { createLogger } from './logger.js';
 import { authPlugin } from './plugins/auth.js';
-import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler.js';
+import { HTTP_BODY_LIMIT_BYTES, clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler.js';
 import { eventBusPlugin } from './plugins/event-bus.js';
 import { jobsPlugin } from './plugins/jobs.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -83,7 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const logger = options.logger ?? createLogger(config.logLevel);
   const app = Fastify({
     loggerInstance: logger,
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: HTTP_BODY_LIMIT_BYTES,
     // Path parameters are up to 200 characters (participant refs: an id, external id or name), each
     // percent-encoded UTF-8 up to 12 bytes; longer ones get a Parley 400 from the schema.
     routerOptions: { maxParamLength: 2400 },

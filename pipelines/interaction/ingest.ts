@@ -90,7 +90,7 @@ export class InteractionIngest {
   private readonly idLocks = new KeyedLocks();
 
   constructor(private readonly deps: InteractionIngestDeps) {
-    this.naming = new SessionNaming(deps.graph);
+    this.naming = new SessionNaming(deps.graph, deps.logger);
   }
 
   /**

@@ -1,5 +1,7 @@
+import type { Logger } from 'pino';
 import { TAUGHT_NAMES, taughtNames, withTaughtNames } from './participant-attributes.js';
 import { withLearnedName } from './pending-rename.js';
+import { NAME_REFUSED, contradictedSelfName } from './name-conflict.js';
 import type { GraphStore } from '../../graph/graph-store.js';
 import type { Participant, TenantId } from '../../graph/types.js';
 import { findVocatives } from '../speaker/name-patterns.js';
@@ -52,7 +54,7 @@ export function unknownVocatives(text: string, present: readonly Participant[]):
 export class SessionNaming {
   private readonly evidence: NameEvidenceStore;
 
-  constructor(private readonly graph: GraphStore) {
+  constructor(private readonly graph: GraphStore, private readonly logger?: Pick<Logger, 'warn'>) {
     this.evidence = attributesNameEvidenceStore({
       getAttributes: async (tenant, id) => (await graph.getParticipant(tenant, id))?.attributes ?? null,
       // Only the evidence key is written, from its value as stored at the write: a PATCH or profile update landing
@@ -77,7 +79,19 @@ export class SessionNaming {
     // A named speaker saying "it's Tomasz" while Tomasz is here is talking about him, not introducing themself.
     if (speaker.name && firstNames(present.filter((p) => p.id !== speaker.id)).has(name.toLowerCase())) return speaker;
     // On the names as stored at the write; a display name owes the rewrite of the memories that called them "an unnamed speaker".
-    const named = await this.graph.updateParticipantNames(tenant, speaker.id, (stored) => withLearnedName(stored, name));
+    // Someone who introduced themself as Priya saying "I'm Bob" is most likely another person under the same label:
+    // Priya is kept, Bob is not learned (see name-conflict.ts).
+    const conflict: { kept: string | null } = { kept: null };
+    const named = await this.graph.updateParticipantNames(tenant, speaker.id, (stored) => {
+      conflict.kept = contradictedSelfName(stored, name, text);
+      return conflict.kept === null ? withLearnedName(stored, name) : stored;
+    });
+    const { kept } = conflict;
+    if (kept !== null) {
+      // The names under `name`, which the logger redacts (personal data).
+      this.logger?.warn({ participantId: speaker.id, name: { kept, refused: name } }, NAME_REFUSED);
+      return named ?? speaker;
+    }
     // Recorded as taught (TAUGHT_NAMES) by a write of that key alone: a revision of this turn's speaker takes it back, and
     // a PATCH or profile update landing meanwhile keeps its attributes.
     const taught = (words: unknown): unknown => withTaughtNames({}, [...taughtNames({ [TAUGHT_NAMES]: words }), name])[TAUGHT_NAMES];

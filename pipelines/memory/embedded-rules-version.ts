@@ -244,5 +244,7 @@
  * wording): a date after "for" takes no "on" ("booked for Friday 27 November 2026"), a part of the day stays ("on the
  * morning of Saturday 5 December 2026"), reflexives stay reflexives ("Tom will order it themself"), and the subject said
  * again as an object reads "them", "everyone" or "themself and Tom" (date-text.ts, pronouns.ts, fact-names.ts).
+ * Also in 49 (fix11): a statement recorded as said is at most 300 characters, cut at its last clause bound within them, and
+ * one with no bound (an unpunctuated dictation) is not recorded (clause-cap.ts).
  */
 export const EMBEDDED_RULES_VERSION = 49;

@@ -2,6 +2,7 @@
  * Hand-written English rules for the embedded extractor. Each rule reads one sentence (dates already
  * annotated) and returns candidate facts with names resolved.
  */
+import { clauseCapped } from './clause-cap.js';
 import type { FactKind } from '../../graph/memory-store.js';
 import { IDIOM_NOUN, cutPlaceAt, employerAndTitle, namesNoPlace, relationSlot, settles } from './changes.js';
 import { holdsAJob } from './kinds.js';
@@ -492,5 +493,11 @@ export function applyRules(c: RuleContext, dates: string[]): RuleFact[] {
     out.push(...leaveAsked(c, dates));
     if (out.length === 0) out.push(...laterFirstPerson(c, rest));
   }
-  return out;
+  // A statement recorded as said is cut to its first clause when over-long (an unpunctuated 10,000-character turn), or
+  // left out when it has no clause bound: a fact is a clause, not a transcript (clause-cap.ts).
+  return out.flatMap((f) => {
+    if (f.kind !== 'statement') return [f];
+    const content = clauseCapped(f.content);
+    return content === null ? [] : [content === f.content ? f : { ...f, content }];
+  });
 }

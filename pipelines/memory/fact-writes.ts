@@ -47,7 +47,7 @@ export interface WriteContext {
   indexer: MemoryIndexer;
   decider: Decider;
   candidateK: number;
-  logger?: Pick<Logger, 'debug'>;
+  logger?: Pick<Logger, 'debug' | 'warn'>;
 }
 
 /**
@@ -115,7 +115,7 @@ export async function writeFacts(
   // A profile value kept because the stored transcript was better is not overwritten either.
   const updates = extraction.profileUpdates.filter((p) => !keptBetter.has(`${p.participantId}\u0000${p.attribute}`));
   live.throwIfAborted();
-  if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates);
+  if (updates.length > 0) await applyProfileUpdates(deps.graph, tenant, updates, { text: u.text, ...(logger ? { logger } : {}) });
   // A state said with its end (already past when an older conversation is imported) fills its attribute only while it lasts.
   const temporary = extraction.facts.filter((_, i) => (ends[i] ?? null) !== null).flatMap(derivedSlotOf);
   if (temporary.length > 0) await rederiveAttributes(deps.graph, deps.memory, tenant, temporary);

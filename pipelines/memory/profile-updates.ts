@@ -4,6 +4,8 @@ import type { TenantId } from '../../graph/types.js';
 import { taughtNames, withDerived, withTaughtNames } from '../interaction/participant-attributes.js';
 import { couldBeName } from '../speaker/name-words.js';
 import { pendingRenameOf, withLearnedName } from '../interaction/pending-rename.js';
+import { NAME_REFUSED, contradictedSelfName } from '../interaction/name-conflict.js';
+import type { Logger } from 'pino';
 
 /**
  * Apply extracted profile updates: a self-introduced name sets the display name when none is known (otherwise it
@@ -13,7 +15,9 @@ import { pendingRenameOf, withLearnedName } from '../interaction/pending-rename.
  * attributes are changed on those stored at the write, in one transaction (`GraphStore.updateParticipantNames`), so a
  * PATCH rename or another job's attribute landing meanwhile stays. Returns the participants it named (a rewrite owed).
  */
-export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, updates: ProfileUpdate[]): Promise<string[]> {
+export async function applyProfileUpdates(
+  graph: GraphStore, tenant: TenantId, updates: ProfileUpdate[], said?: { text: string; logger?: Pick<Logger, 'warn'> },
+): Promise<string[]> {
   const byParticipant = new Map<string, ProfileUpdate[]>();
   for (const u of updates) byParticipant.set(u.participantId, [...(byParticipant.get(u.participantId) ?? []), u]);
   const named: string[] = [];
@@ -22,20 +26,31 @@ export async function applyProfileUpdates(graph: GraphStore, tenant: TenantId, u
     // gives capitalised that is also a word ("River") is strong evidence (`couldBeName`).
     const words = list.flatMap((u) => (u.attribute === 'name' && couldBeName(u.value, undefined, true) ? [u.value] : []));
     const derived = list.filter((u) => u.attribute !== 'name');
+    const refused: { kept: string; refused: string }[] = [];
     const p = await graph.updateParticipantNames(tenant, id, (stored) => {
+      refused.length = 0;
       let attributes = stored.attributes;
       for (const u of derived) attributes = withDerived(attributes, u.attribute, u.value);
       let next = attributes === stored.attributes ? stored : { ...stored, attributes };
       // Recorded as taught only where this sets it: a name the client set, or an alias already held, is not the update's to take back.
       const taught: string[] = [];
       for (const word of words) {
+        // Introduced as Priya, now "I'm Bob": another person under the same label, most likely; Priya is kept (name-conflict.ts).
+        const kept = contradictedSelfName(next, word, said?.text);
+        if (kept !== null) {
+          refused.push({ kept, refused: word });
+          continue;
+        }
         const learned = withLearnedName(next, word);
         if (learned !== next) taught.push(word.toLowerCase());
         next = learned;
       }
       return taught.length > 0 ? { ...next, attributes: withTaughtNames(next.attributes, [...taughtNames(next.attributes), ...taught]) } : next;
     });
-    if (p && pendingRenameOf(p.attributes) !== null) named.push(id);
+    for (const r of refused) {
+      said?.logger?.warn({ participantId: id, name: r }, NAME_REFUSED);
+    }
+        if (p && pendingRenameOf(p.attributes) !== null) named.push(id);
   }
   return named;
 }

@@ -1,4 +1,5 @@
 import { NameResolver } from '../../graph/name-resolver.js';
+import { ellipsised } from '../memory/clause-cap.js';
 import { factEnded, type Fact, type PersonaNode } from '../../graph/memory-store.js';
 import type { Utterance } from '../../graph/types.js';
 import type { MemoryItem } from '../../graph/core/events.js';
@@ -48,7 +49,7 @@ export async function utteranceItem(names: NameResolver, u: Utterance, score: nu
  * A fact-, profile- or relation-layer item (a fact of kind `relation` is served as `relation`).
  * `valid_to` is when it was closed, else the end it carries by its own words ("for a month"; may
  * lie ahead of `now`); past that end it is served as superseded. `sourceText`: the words of its
- * source turns, as said (what the fact leaves out of them).
+ * source turns, as said (what the fact leaves out of them), cut to 500 characters with "…" (`ellipsised`).
  */
 export async function factItem(
   names: NameResolver, f: Fact, score: number, now: string = new Date().toISOString(), sourceText: string | null = null,
@@ -57,7 +58,7 @@ export async function factItem(
     id: f.id, layer: f.kind === 'relation' ? 'relation' : f.layer, text: f.content, speaker: await names.ref(f.speakerId),
     addressees: await Promise.all(f.addresseeIds.map((a) => names.ref(a))), refer_ids: f.referIds,
     session_id: f.sessionId, time: f.time, valid_from: f.validFrom, valid_to: f.validTo ?? f.validUntil, superseded: f.validTo !== null || factEnded(f, now),
-    event_time: f.eventTime, source_text: sourceText, score,
+    event_time: f.eventTime, source_text: sourceText === null ? null : ellipsised(sourceText), score,
   };
 }
 

@@ -14,7 +14,7 @@ import '../protocol/iso-time.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
-import { sessionTranscript, storeUtterances } from '../routes/sessions.js';
+import { sessionTranscript, storeUtterances, withSpeakerWarnings } from '../routes/sessions.js';
 import { participantView } from '../routes/views.js';
 import { type MemoryOwner, ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/named-memories.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
@@ -98,13 +98,15 @@ const TOOLS = [
   tool({
     name: 'add_utterances',
     title: 'Add utterances',
-    description: 'Store finished utterances in a session (as POST /v1/sessions/{id}/utterances): the speaker is a ' +
-      'participant id or a name; facts are extracted in the background. Returns the utterance ids.',
+    description: 'Store finished utterances in a session (as POST /v1/sessions/{id}/utterances). `speaker` identifies the ' +
+      'PERSON who said it: a stable user id or their name (e.g. {"speaker": "user_42", "text": "I live in Leeds"} or ' +
+      '{"speaker": "Priya", ...}), never a role such as "user" or "customer": everyone posted under one label becomes one ' +
+      'participant and their facts are mixed. Your own turns may use "assistant". Facts are extracted in the background. ' +
+      'Returns the utterance ids, and `warnings` when a speaker label is a role word.',
     input: AddUtterancesInput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async ({ app, tenant }, args) => ({
-      utterance_ids: await storeUtterances(app, tenant, args.session_id, args.utterances, args.idempotency_key, 'mcp'),
-    }),
+    run: async ({ app, tenant }, args) => withSpeakerWarnings(
+      await storeUtterances(app, tenant, args.session_id, args.utterances, args.idempotency_key, 'mcp'), args.utterances),
   }),
   tool({
     name: 'get_transcript',

@@ -102,6 +102,9 @@ function validationMessage(err: FastifyError): string {
   return [...sets, ...types, ...others].join(', ');
 }
 
+/** The largest HTTP request body read (fastify's `bodyLimit`); a larger one is a 413 naming this limit. */
+export const HTTP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /** Status codes fastify itself raises, mapped to Parley's codes. */
 function fromFastify(err: FastifyError): { code: ErrorCode; message: string; status: number } | null {
   if (err.validation) return { code: 'PARLEY_ERR_BAD_REQUEST', message: validationMessage(err), status: 400 };
@@ -109,7 +112,10 @@ function fromFastify(err: FastifyError): { code: ErrorCode; message: string; sta
     return { code: 'PARLEY_ERR_BAD_REQUEST', message: 'a path parameter is too long (a session id is at most 128 characters, a participant reference 200)', status: 414 };
   }
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { code: 'PARLEY_ERR_FRAME_TOO_LARGE', message: 'request body too large', status: 413 };
+    return {
+      code: 'PARLEY_ERR_FRAME_TOO_LARGE', status: 413,
+      message: `request body is over the limit of 16 MiB (${HTTP_BODY_LIMIT_BYTES} bytes); nothing was stored: send a large import as several batches`,
+    };
   }
   // Before the other FST_ERR_CTP_ codes: an unsupported Content-Type is FST_ERR_CTP_INVALID_MEDIA_TYPE.
   if (err.statusCode === 415) {

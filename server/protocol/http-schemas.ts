@@ -69,7 +69,13 @@ export const PostUtterancesBody = Type.Object(
 export type PostUtterancesBody = Static<typeof PostUtterancesBody>;
 
 export const PostUtterancesResponse = Type.Object(
-  { utterance_ids: Type.Array(Type.String(), { description: 'the stored utterances\' ids, in the order sent' }) },
+  {
+    utterance_ids: Type.Array(Type.String(), { description: 'the stored utterances\' ids, in the order sent' }),
+    warnings: Type.Optional(Type.Array(Type.String(), {
+      description: 'present only when there is something to warn about: one line per speaker label that is a role word ' +
+        '("user", "customer", "caller"…) rather than a person\'s id or name; different people under it are stored as one participant',
+    })),
+  },
   { $id: 'PostUtterancesResponse' },
 );
 
@@ -401,7 +407,7 @@ export const MemoryItemView = Type.Object({
   valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node' }),
-  source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said; null for a turn (its text is the turn) and a persona node' }),
+  source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node' }),
   score: Type.Number(),
 }, { $id: 'MemoryItem' });
 

@@ -13,6 +13,7 @@ import {
 const NO_SESSION = errorResponse('PARLEY_ERR_NOT_FOUND: no such session');
 const BAD_ID = errorResponse('PARLEY_ERR_BAD_REQUEST: the session id is not 1-128 of A-Za-z0-9_.:-');
 import { utteranceViews } from './views.js';
+import { roleLabelWarnings } from './speaker-labels.js';
 import { clientTime } from '../protocol/iso-time.js';
 import type { UtteranceSource } from '../plugins/metrics.js';
 
@@ -38,7 +39,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const ids = await storeUtterances(app, request.tenant, request.params.session_id, request.body.utterances, request.headers['idempotency-key'], 'http');
-      return reply.status(201).send({ utterance_ids: ids });
+      return reply.status(201).send(withSpeakerWarnings(ids, request.body.utterances));
     },
   );
 
@@ -75,6 +76,15 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => sessionTranscript(app, request.tenant, request.params.session_id, request.query),
   );
+}
+
+/**
+ * The answer to a stored batch: the ids, and `warnings` (only when there is one) for speaker labels that are a
+ * role ("user", "customer"…) rather than a person: see `roleLabelWarnings`.
+ */
+export function withSpeakerWarnings(ids: string[], utterances: PostUtterancesBody['utterances']): { utterance_ids: string[]; warnings?: string[] } {
+  const warnings = roleLabelWarnings(utterances.map((u) => u.speaker));
+  return warnings.length > 0 ? { utterance_ids: ids, warnings } : { utterance_ids: ids };
 }
 
 /**

@@ -61,9 +61,10 @@ describe('SessionNaming.selfIntroduction and concurrent attribute writes', () =>
     close();
   });
 
+  // "call me Ana": a name asked for; a plain "I'm Ana" from someone self-introduced as Grace is refused (name-conflict.test.ts).
   test('a named speaker gains the alias, added to the names already taught', async () => {
     const { graph, lastTier, p: speaker, stored: read, close } = await racingWith({ name: 'Grace', attributes: { [TAUGHT_NAMES]: ['grace'] } });
-    await new SessionNaming(graph).selfIntroduction(T, new ParticipantResolver(graph, T), speaker, "I'm Ana.", [speaker]);
+    await new SessionNaming(graph).selfIntroduction(T, new ParticipantResolver(graph, T), speaker, 'Please call me Ana.', [speaker]);
     const stored = await read();
     assert.deepEqual(stored.aliases, ['Ana']);
     assert.deepEqual(stored.attributes[TAUGHT_NAMES], ['ana', 'grace']);

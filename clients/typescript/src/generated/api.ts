@@ -69,7 +69,7 @@ export interface Schemas {
     superseded: boolean;
     /** when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node */
     event_time: string | null;
-    /** a fact, profile or relation: the words of the turns it was drawn from, as said; null for a turn (its text is the turn) and a persona node */
+    /** a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node */
     source_text: string | null;
     score: number;
   };
@@ -182,6 +182,8 @@ export interface Schemas {
   PostUtterancesResponse: {
     /** the stored utterances' ids, in the order sent */
     utterance_ids: string[];
+    /** present only when there is something to warn about: one line per speaker label that is a role word ("user", "customer", "caller"…) rather than a person's id or name; different people under it are stored as one participant */
+    warnings?: string[];
   };
   QueryRequest: {
     /** not blank */
