@@ -142,6 +142,11 @@ export function GraphView(props: GraphProps) {
 
   useEffect(() => () => cy.current?.destroy(), []);
 
+  // With no session chosen the view is empty from the very render that shows the hint: the listing's state is cleared by
+  // the effect above only after that render is painted, and the previous scope's rows must not show beside the hint.
+  const picking = scope === 'session' && !sessionId;
+  const shownEdges = picking ? [] : edges;
+  const shownPeople = picking ? [] : people;
   const byId = new Map(people.map((p) => [p.id, p]));
   return (
     <section class="graph">
@@ -165,14 +170,14 @@ export function GraphView(props: GraphProps) {
         </p>
       )}
       {scope === 'session' && unknown && <p class="muted no-session" role="status">no turns in session {sessionId} yet</p>}
-      {cut && <p class="muted cut" role="status">{cutNotice('turns, newest first')}: the graph leaves older ones out</p>}
+      {cut && !picking && <p class="muted cut" role="status">{cutNotice('turns, newest first')}: the graph leaves older ones out</p>}
       <div class="columns">
         <div>
           <div class="cy" ref={box} aria-label="interaction graph" />
           <table class="edges" aria-label="who spoke to whom">
             <thead><tr><th>speaker</th><th>to</th><th>utterances</th></tr></thead>
             <tbody>
-              {edges.map((e) => (
+              {shownEdges.map((e) => (
                 <tr key={`${e.from}-${e.to}`} data-edge={`${e.from}->${e.to}`}>
                   <td>{displayName(byId.get(e.from) ?? { id: e.from, name: null })}</td>
                   <td>{displayName(byId.get(e.to) ?? { id: e.to, name: null })}</td>
@@ -182,7 +187,7 @@ export function GraphView(props: GraphProps) {
             </tbody>
           </table>
           <ul class="people" aria-label="people in the graph">
-            {people.map((p) => (
+            {shownPeople.map((p) => (
               <li key={p.id} data-person={p.id}>
                 <button class="link" onClick={() => setSelected(p.id)} style={{ color: speakerColor(p.id) }}>{displayName(p)}</button>
               </li>
