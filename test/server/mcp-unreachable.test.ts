@@ -45,6 +45,8 @@ describe('MCP over stdio with its Redis unreachable', () => {
       const again = (await client.callTool({ name: 'list_participants', arguments: {} })) as CallToolResult;
       assert.equal(again.isError, true);
       assert.equal(disconnected, false, 'the client was not disconnected');
+      // The reason also goes to stderr; the pipe may deliver it after the tool error came back on stdout, so wait for it.
+      for (let i = 0; i < 600 && !/parley mcp failed to start/.test(stderr.join('')); i++) await new Promise((r) => setTimeout(r, 100));
       assert.match(stderr.join(''), /parley mcp failed to start/);
     } finally {
       await client.close().catch(() => undefined);
