@@ -34,8 +34,8 @@ export interface MemorySettings {
   modelsDir: string;
   /**
    * `PARLEY_MEMORY_MIN_ASR_CONFIDENCE`: a recognised turn below this ASR confidence (0–1) is kept in the transcript
-   * but gives memory nothing (no facts, profile, persona or search entry): see `doubtfulSpeech`. Default 0.35
-   * (`DEFAULT_MIN_ASR_CONFIDENCE`); 0 turns the gate off.
+   * but gives memory nothing (no facts, profile, persona or search entry): see `doubtfulSpeech`. Default 0, no gate
+   * (`DEFAULT_MIN_ASR_CONFIDENCE`); 0.35 (`ROOM_SPEECH_MIN_ASR_CONFIDENCE`) for pocketsphinx in 16 kHz rooms.
    */
   memoryMinAsrConfidence: number;
 }

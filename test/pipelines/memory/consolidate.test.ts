@@ -10,6 +10,7 @@ import { UseLiteEmbedder } from '../../../pipelines/embeddings/use-lite-embedder
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
 import { collectionFor } from '../../../pipelines/memory/collections.js';
 import { createConsolidationHandler, type ConsolidationJob, type MemoryOp } from '../../../pipelines/memory/consolidate.js';
+import { ROOM_SPEECH_MIN_ASR_CONFIDENCE } from '../../../pipelines/memory/doubtful-speech.js';
 
 const T = 't_cons';
 let clock = Date.parse('2026-12-01T10:00:00.000Z');
@@ -50,7 +51,7 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     ben = (await graph.createParticipant(T, { name: 'Ben' })).id;
     handler = createConsolidationHandler({
       graph, memory, vectors, lexical, embedder, extractor: new EmbeddedExtractor(),
-      onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }),
+      onOps: (_t, _s, o) => ops.push(o), logger: pino({ level: 'silent' }), minAsrConfidence: ROOM_SPEECH_MIN_ASR_CONFIDENCE,
     });
   });
   after(async () => {
