@@ -3,6 +3,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import type { GraphStoreFixture } from './graph-store.contract.js';
 import { contractSuite } from './contract-suite.js';
 import { PENDING_RENAME_KEY } from '../../../graph/graph-store.js';
+import type { Participant } from '../../../graph/types.js';
 
 /**
  * `GraphStore.updateParticipantAttribute`, the one-key update that never writes the other attributes back, and
@@ -131,16 +132,20 @@ export function participantAttributeContract(name: string, factory: () => Promis
       await store.updateParticipantNames('t1', named.id, (stored) => ({ ...stored, name: 'Di', attributes: { ...stored.attributes, ...owed('Di') } }));
       const single = await store.createParticipant('t1', { name: 'Ed' });
       await store.updateParticipantAttribute('t1', single.id, PENDING_RENAME_KEY, () => owed('Ed')[PENDING_RENAME_KEY]);
-      assert.deepEqual(await names(), ['Ada', 'Cy', 'Di', 'Ed'], 'set by a patch, a names update and a one-key update');
+      // Listed by (createdAt, id), as listParticipants: participants created within one millisecond come in id order.
+      const byCreation = (...ps: [Participant, string][]): string[] =>
+        ps.sort(([a], [b]) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1)).map(([, n]) => n);
+      const owing = byCreation([created, 'Ada'], [patched, 'Cy'], [named, 'Di'], [single, 'Ed']);
+      assert.deepEqual(await names(), owing, 'set by a patch, a names update and a one-key update');
       const first = await store.participantsOwingRename('t1', { limit: 2 });
-      assert.deepEqual(first.map((p) => p.name), ['Ada', 'Cy']);
-      assert.deepEqual(await names({ after: first[1]!, limit: 2 }), ['Di', 'Ed'], 'keyset paging as listParticipants');
+      assert.deepEqual(first.map((p) => p.name), owing.slice(0, 2));
+      assert.deepEqual(await names({ after: first[1]!, limit: 2 }), owing.slice(2), 'keyset paging as listParticipants');
       await store.updateParticipantAttribute('t1', created.id, PENDING_RENAME_KEY, () => undefined);
       await store.updateParticipantAttributes('t1', patched.id, (attributes) => Object.fromEntries(Object.entries(attributes).filter(([k]) => k !== PENDING_RENAME_KEY)));
-      assert.deepEqual(await names(), ['Di', 'Ed'], 'cleared once done');
+      assert.deepEqual(await names(), byCreation([named, 'Di'], [single, 'Ed']), 'cleared once done');
       // A merge keeps the attributes of both: the rewrite owed to the merged-away one moves with them.
       await store.mergeParticipants('t1', single.id, plain.id);
-      assert.deepEqual(await names(), ['Bo', 'Di']);
+      assert.deepEqual(await names(), byCreation([plain, 'Bo'], [named, 'Di']));
     });
   });
 }
