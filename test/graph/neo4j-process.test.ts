@@ -86,12 +86,20 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
   ];
   test('every hot predicate seeks an index', async () => {
     const options = neo4jTestOptions('test-plan');
+    const SEED_TENANT = `${options.tenantPrefix}plan-weight`;
     const stores = [new Neo4jGraphStore(options), new Neo4jMemoryStore(options), new Neo4jEntityIndex(options)];
     const driver = neo4j.driver(options.uri, neo4j.auth.basic(options.user, options.password));
     try {
       for (const s of stores) await s.init();
       // The planner uses only online indexes; new ones populate in the background.
       await driver.executeQuery('CALL db.awaitIndexes(60)', {}, { database: options.database });
+      // On a near-empty database a label scan is the planner's cheapest plan, so what the test saw depended on what other
+      // tests had left (CI once saw "utterances addressed to someone" scan the Utterance label). Another tenant's
+      // utterances and facts give the labels a small deployment's weight; plans cached before are dropped.
+      await driver.executeQuery(`UNWIND range(1, 2000) AS i
+        CREATE (:Utterance {tenant: $seed, id: 'seed-u' + i, speakerId: 'seed'}), (:Fact {tenant: $seed, id: 'seed-f' + i, slot: 'seed'})`,
+      { seed: SEED_TENANT }, { database: options.database });
+      await driver.executeQuery('CALL db.clearQueryCaches()', {}, { database: options.database });
       type Plan = { operatorType: string; arguments: Record<string, unknown>; children: unknown[] };
       /** Every operator of the plan, `Type(details)`, root first. */
       const operators = async (cypher: string, params: Record<string, unknown>): Promise<string[]> => {
@@ -142,6 +150,8 @@ describe('Neo4j query plans', { skip: NEO4J_SKIP }, () => {
       }
       assert.deepEqual(filtered, []);
     } finally {
+      await driver.executeQuery('MATCH (n:Utterance|Fact {tenant: $seed}) DETACH DELETE n', { seed: SEED_TENANT }, { database: options.database })
+        .catch(() => undefined);
       await driver.close();
       for (const s of stores) await s.close();
     }
