@@ -2,7 +2,6 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type ConnectionOptions
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { newId } from '../core/ids.js';
-import { ConnectionWatch } from './connection-errors.js';
 import {
   isStoreOutage, OUTAGE_GAVE_UP, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
@@ -86,12 +85,7 @@ export class BullmqJobQueue implements JobQueue {
     worker.on('failed', (job, err) => {
       this.options.logger?.warn({ jobId: job?.id, job: name, attempt: job?.attemptsMade, err: err.message }, 'job failed');
     });
-    // A lost connection is logged once while it lasts (see ConnectionWatch); any other worker error each time.
-    const watch = new ConnectionWatch(this.options.logger, {
-      component: `job worker ${name}`, url: this.options.url, fields: { job: name }, otherErrorLevel: 'error', otherErrorMsg: 'queue worker error',
-    });
-    worker.on('error', (err) => watch.error(err));
-    worker.on('ready', () => watch.ready());
+    worker.on('error', (err) => this.options.logger?.error({ job: name, err: err.message }, 'queue worker error'));
     this.workers.push(worker);
   }
 
@@ -251,15 +245,7 @@ export class BullmqJobQueue implements JobQueue {
       // Producers fail fast while Redis is down (no offline queue) so the outbox can take over;
       // workers keep waiting and reconnect by themselves.
       queue = new Queue(name, { connection: { ...this.connection, enableOfflineQueue: false }, prefix: this.prefix });
-      const watch = new ConnectionWatch(this.options.logger, {
-        component: `job queue ${name}`, url: this.options.url, fields: { queue: name }, otherErrorMsg: 'queue connection error',
-      });
-      queue.on('error', (err) => watch.error(err));
-      // The queue forwards its client's errors but not its 'ready': take that from the client once it is made.
-      queue.client.then((client) => {
-        watch.ready();
-        client.on('ready', () => watch.ready());
-      }, () => undefined);
+      queue.on('error', (err) => this.options.logger?.warn({ queue: name, err: err.message }, 'queue connection error'));
       this.queues.set(name, queue);
     }
     return queue;

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { BusEvent, BusHandler, BusLogger, BusMessage, EventBus } from '../event-bus.js';
 import { dispatch } from '../memory-event-bus.js';
-import { ConnectionWatch } from './connection-errors.js';
+import { logConnectionErrors } from './connection-errors.js';
 import type { TenantId } from '../types.js';
 
 export interface RedisEventBusOptions {
@@ -59,9 +59,9 @@ export class RedisEventBus implements EventBus {
   private connect(): Promise<unknown> {
     if (this.subscribed) return this.subscribed;
     // Redis may come up after this process at start: connection errors are quiet until then (see connectionErrorLevel).
-    const watch = new ConnectionWatch(this.options.logger, { component: 'event bus', url: this.options.url, fields: { channel: this.channel }, graceMs: this.options.connectGraceMs });
-    watch.watch(this.pub, 'publisher');
-    watch.watch(this.sub, 'subscriber');
+    for (const client of [this.pub, this.sub]) {
+      logConnectionErrors(client, this.options.logger, 'event bus redis error', { channel: this.channel }, { graceMs: this.options.connectGraceMs });
+    }
     // A failed first attempt is logged by the error listeners, and retried by the client; the subscription's failure is logged below.
     this.pub.connect().catch(() => undefined);
     this.subscribed = this.sub.subscribe(this.channel);

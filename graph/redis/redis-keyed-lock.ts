@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import { ConnectionWatch } from './connection-errors.js';
 import { LeaseKeyedLock, type LeaseKeyedLockOptions } from '../lease-keyed-lock.js';
 
 /** Deletes the key only while it still holds the caller's token (never someone else's lock). */
@@ -28,7 +27,7 @@ export class RedisKeyedLock extends LeaseKeyedLock {
     super(options);
     this.#prefix = options.prefix ?? 'parley';
     this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    new ConnectionWatch(this.logger, { component: 'locks', url: options.url }).watch(this.#redis);
+    this.#redis.on('error', (err: Error) => this.logger?.warn({ err: err.message }, 'lock connection error'));
   }
 
   protected async tryTake(key: string, token: string): Promise<boolean> {
