@@ -99,6 +99,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ajv: { customOptions: { removeAdditional: false, useDefaults: true, verbose: true } },
     schemaController: { compilersFactory: { buildValidator: strictBodyValidators() } },
   });
+  try {
+    await assemble(app as unknown as FastifyInstance, config, options, logger);
+    await app.ready();
+  } catch (err) {
+    // What opened before the failure (a metrics listener, the stores when a later plugin failed) is closed, so that
+    // a caller may try again (the stdio MCP server does) without a port taken or a file left open.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
+  return app as unknown as FastifyInstance;
+}
+
+/** Register Parley's plugins and routes on `app`, in the order their `onClose` hooks need (last registered closes first). */
+async function assemble(app: FastifyInstance, config: Config, options: BuildOptions, logger: Logger): Promise<void> {
   app.decorate('clock', options.now ?? Date.now);
   app.decorate('audioClock', options.audioNow ?? (() => performance.now()));
   await app.register(errorHandlerPlugin);
@@ -171,6 +185,4 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const asyncApi = asyncApiDocument();
   app.get('/asyncapi.json', { schema: { hide: true } }, async () => asyncApi);
-  await app.ready();
-  return app as unknown as FastifyInstance;
 }

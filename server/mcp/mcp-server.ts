@@ -7,7 +7,10 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
-import { PostUtterancesBody, SessionIdParams, ParticipantRefParams, ParticipantsQuery, TranscriptQuery } from '../protocol/http-schemas.js';
+import {
+  ParticipantErasedResponse, ParticipantsResponse, PostUtterancesBody, PostUtterancesResponse, QueryResponse, SessionIdParams,
+  ParticipantRefParams, ParticipantsQuery, TranscriptQuery, TranscriptResponse,
+} from '../protocol/http-schemas.js';
 import { valueErrorsText } from '../protocol/ws-messages.js';
 // Registers `format: date-time` (of utterances' `time`) with TypeBox.
 import '../protocol/iso-time.js';
@@ -15,7 +18,8 @@ import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { askMemory, QueryBody } from '../routes/query.js';
 import { sessionTranscript, storeUtterances, withSpeakerWarnings } from '../routes/sessions.js';
-import { participantView } from '../routes/views.js';
+import { participantView, personaNodeView } from '../routes/views.js';
+import { inlineSchema, ParticipantDetail } from './output-schemas.js';
 import { type MemoryOwner, ownerFilter, resolveMemoryOwner } from '../../pipelines/interaction/named-memories.js';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
 
@@ -55,12 +59,20 @@ interface ToolDef<S extends TSchema> {
   title: string;
   description: string;
   input: S;
+  /** What a successful call returns (`structuredContent`): the HTTP route's response schema where there is one. */
+  output: TSchema;
   annotations: Tool['annotations'];
   run(ctx: ToolContext, args: Static<S>): Promise<unknown>;
 }
 
-function tool<S extends TSchema>(def: ToolDef<S>): ToolDef<S> & { check: TypeCheck<S> } {
-  return { ...def, check: TypeCompiler.Compile(def.input) };
+interface CompiledTool<S extends TSchema> extends ToolDef<S> {
+  check: TypeCheck<S>;
+  /** `output` as self-contained JSON Schema, as `tools/list` shows it. */
+  outputSchema: Tool['outputSchema'];
+}
+
+function tool<S extends TSchema>(def: ToolDef<S>): CompiledTool<S> {
+  return { ...def, check: TypeCompiler.Compile(def.input), outputSchema: inlineSchema(def.output) };
 }
 
 const TOOLS = [
@@ -70,6 +82,7 @@ const TOOLS = [
     description: 'Ask Parley\'s long-term memory a question (as POST /v1/query): returns ranked evidence ' +
       '(utterances, facts, profile and persona items, relations) with who said it to whom and when.',
     input: QueryBody,
+    output: QueryResponse,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ app, tenant }, args) => askMemory(app, tenant, args),
   }),
@@ -79,6 +92,7 @@ const TOOLS = [
     description: 'The participants (people) Parley knows in this tenant, oldest first, with id, name, aliases and attributes: ' +
       'up to `limit` (default 1000) a call; pass `next_cursor` back as `cursor` for the next page (null on the last).',
     input: ParticipantsInput,
+    output: ParticipantsResponse,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ app, tenant }, args) => listParticipantViews(app, tenant, {
       ...(args.limit !== undefined ? { limit: args.limit } : {}), ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
@@ -92,6 +106,7 @@ const TOOLS = [
       'who never spoke) is PARLEY_ERR_NOT_FOUND unless talked_about is true: then participant is null, talked_about ' +
       'gives the names looked for, and facts the facts naming them.',
     input: GetParticipantInput,
+    output: ParticipantDetail,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ app, tenant }, args) => participantDetail(app, tenant, args.id, args.talked_about === true),
   }),
@@ -104,6 +119,7 @@ const TOOLS = [
       'participant and their facts are mixed. Your own turns may use "assistant". Facts are extracted in the background. ' +
       'Returns the utterance ids, and `warnings` when a speaker label is a role word.',
     input: AddUtterancesInput,
+    output: PostUtterancesResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async ({ app, tenant }, args) => withSpeakerWarnings(
       await storeUtterances(app, tenant, args.session_id, args.utterances, args.idempotency_key, 'mcp'), args.utterances),
@@ -114,6 +130,7 @@ const TOOLS = [
     description: 'A session\'s utterances in the order they were said (by time, ties by seq), with speaker, addressees and times, ' +
       'up to `limit` (default 1000) after `cursor` (or `after_seq`); `next_cursor` (or `next_after_seq`) is where the next page starts (null on the last page).',
     input: TranscriptInput,
+    output: TranscriptResponse,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ app, tenant }, args) => sessionTranscript(app, tenant, args.session_id, {
       ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.after_seq !== undefined ? { after_seq: args.after_seq } : {}),
@@ -128,6 +145,7 @@ const ERASE = tool({
   description: 'Erase a participant everywhere (as DELETE /v1/participants/{id}): profile, utterances, edges, ' +
     'memories, persona, voiceprints, audio and index entries. Irreversible.',
   input: ParticipantInput,
+  output: ParticipantErasedResponse,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run: ({ app, tenant }, args) => erasePerson(app, tenant, args.id),
 });
@@ -152,17 +170,16 @@ async function participantDetail(app: FastifyInstance, tenant: string, ref: stri
     ...(owner.named ? { talked_about: { names: owner.named.names } } : {}),
     facts: await factViews(app.stores.graph, tenant, facts),
     profile: await factViews(app.stores.graph, tenant, profile),
-    persona: persona.map((n) => ({
-      id: n.id, kind: n.kind, target: n.target, valence: n.valence, label: n.label, strength: n.strength,
-      evidence_count: n.evidenceCount, stable: n.stable, first_seen: n.firstSeen, last_seen: n.lastSeen,
-    })),
+    persona: persona.map(personaNodeView),
   };
 }
 
-/** A Parley error as an MCP tool error: `{"error":{"code","message"}}` as text, `isError: true`. */
+/**
+ * A Parley error as an MCP tool error: `{"error":{"code","message"}}` as text, `isError: true`. No `structuredContent`:
+ * clients check it against the tool's `outputSchema`, which describes a successful result.
+ */
 function toolError(code: string, message: string): CallToolResult {
-  const error = { code, message };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] };
 }
 
 function describeErrors(check: TypeCheck<TSchema>, args: unknown): string {
@@ -175,38 +192,37 @@ export interface McpServerOptions {
 }
 
 /**
- * The tool error for every call when the app could not start (a store unreachable, say): the reason, which names the
- * backend and its setting, and what to do. Its code is the failure's own where it is Parley's, else PARLEY_ERR_STORE_UNAVAILABLE.
+ * The tool error for a call made while the app cannot be had (its stores not open yet, say): the reason, which names
+ * the backend and its setting. Its code is the failure's own where it is Parley's, else PARLEY_ERR_STORE_UNAVAILABLE.
  */
-export function startFailedError(err: unknown): CallToolResult {
-  const reason = err instanceof Error ? err.message : String(err);
-  return toolError(
-    err instanceof ParleyError ? err.code : 'PARLEY_ERR_STORE_UNAVAILABLE',
-    `Parley's MCP server could not start: ${reason}. Fix that, then restart the MCP server (reconnect it in your client).`,
-  );
+function notReadyError(err: unknown): CallToolResult {
+  return err instanceof ParleyError
+    ? toolError(err.code, err.message)
+    : toolError('PARLEY_ERR_STORE_UNAVAILABLE', `stores not ready: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /**
  * An MCP server over Parley's memory for one tenant. Its tools run the same functions as the HTTP
  * routes (validation, idempotency, erasure); errors come back as tool errors carrying Parley's codes.
- * `app` may still be starting: `initialize` and `tools/list` are answered at once, a tool call waits for it,
- * and if it failed to start every tool call is answered with the reason (`startFailedError`).
+ * `app` may be a function that gives it, for an app still starting (stdio: `RetryingStart.get`): `initialize` and
+ * `tools/list` are answered at once, and a tool call asks it for the app; when it throws, the call is answered with its
+ * error (`stores not ready: …, retrying`).
  */
-export function createMcpServer(appOrStarting: FastifyInstance | Promise<FastifyInstance>, tenant: string, options: McpServerOptions): Server {
+export function createMcpServer(app: FastifyInstance | (() => Promise<FastifyInstance>), tenant: string, options: McpServerOptions): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions: 'Parley is a voice-memory server: it remembers who said what to whom across conversations. ' +
       'Use query_memory to recall, list_participants / get_participant to see people and what is known about them, ' +
       'add_utterances to record a conversation, get_transcript to read one back.',
   });
-  const tools: readonly (ToolDef<TSchema> & { check: TypeCheck<TSchema> })[] = options.allowErase ? [...TOOLS, ERASE] : TOOLS;
-  const starting = Promise.resolve(appOrStarting);
-  starting.catch(() => undefined); // answered to each tool call below
+  const tools: readonly CompiledTool<TSchema>[] = options.allowErase ? [...TOOLS, ERASE] : TOOLS;
+  const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((t) => ({
       name: t.name, title: t.title, description: t.description,
       inputSchema: JSON.parse(JSON.stringify(t.input)) as Tool['inputSchema'],
+      outputSchema: t.outputSchema,
       annotations: t.annotations,
     })),
   }));
@@ -220,21 +236,21 @@ export function createMcpServer(appOrStarting: FastifyInstance | Promise<Fastify
     const def = tools.find((t) => t.name === name);
     if (!def) throw new McpError(McpErrorCode.InvalidParams, `unknown tool ${name}`);
     if (!def.check.Check(args)) return toolError('PARLEY_ERR_BAD_REQUEST', describeErrors(def.check, args));
-    let app: FastifyInstance;
+    let ready: FastifyInstance;
     try {
-      app = await starting;
+      ready = await getApp();
     } catch (err) {
-      return startFailedError(err);
+      return notReadyError(err);
     }
     try {
-      const result = await def.run({ app, tenant }, args);
+      const result = await def.run({ app: ready, tenant }, args);
       return {
         content: [{ type: 'text', text: JSON.stringify(result) }],
         structuredContent: result as Record<string, unknown>,
       };
     } catch (err) {
       const mapped = toClientError(err);
-      if (!(err instanceof ParleyError)) app.log.child({ component: 'mcp' }).error({ err, tool: name }, 'MCP tool failed');
+      if (!(err instanceof ParleyError)) ready.log.child({ component: 'mcp' }).error({ err, tool: name }, 'MCP tool failed');
       return toolError(mapped.code, mapped.message);
     }
   });

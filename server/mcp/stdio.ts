@@ -3,6 +3,7 @@ import { buildApp } from '../app.js';
 import { createLogger } from '../logger.js';
 import { exitOnStartFailure, loadConfigOrExit, logConfigWarnings } from '../process.js';
 import { createMcpServer } from './mcp-server.js';
+import { RetryingStart } from './retrying-start.js';
 import { ReplyTrackingTransport } from './reply-tracking-transport.js';
 
 /**
@@ -20,17 +21,18 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, { toStderr: true }).child({ process: 'mcp' });
   logConfigWarnings(logger, warnings);
   // The protocol is served while the stores open (Redis or Neo4j may take seconds, or be unreachable): a client gets its
-  // `initialize` answer within its time-out, and if the start fails, each tool call answers the reason rather than a
-  // disconnect that only stderr explains.
-  const starting = buildApp(config, { logger });
-  starting.then(
-    () => logger.info({ tenant: config.mcpTenant, dataDir: config.dataDir, erase: config.mcpAllowErase }, 'parley mcp serving on stdio'),
-    (err: unknown) => logger.error(
-      { err: err instanceof Error ? err.message : String(err) },
-      'parley mcp failed to start; answering every tool call with this reason until restarted',
+  // `initialize` answer within its time-out. A start that fails is tried again, 1 s doubling to 30 s apart, and until one
+  // succeeds each tool call answers the last reason ("stores not ready: …, retrying") rather than a disconnect.
+  const start = new RetryingStart(() => buildApp(config, { logger }), {
+    onFailure: (err, attempt, retryInMs) => logger.error(
+      { err: err instanceof Error ? err.message : String(err), attempt, retryInMs },
+      'parley mcp failed to start; answering tool calls with this reason and retrying',
     ),
-  );
-  const server = createMcpServer(starting, config.mcpTenant, { allowErase: config.mcpAllowErase });
+    onOpen: (attempts) => logger.info(
+      { tenant: config.mcpTenant, dataDir: config.dataDir, erase: config.mcpAllowErase, attempts }, 'parley mcp serving on stdio',
+    ),
+  });
+  const server = createMcpServer(() => start.get(), config.mcpTenant, { allowErase: config.mcpAllowErase });
   const transport = new ReplyTrackingTransport(new StdioServerTransport());
   let closing = false;
   const shutdown = (reason: string): void => {
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
     logger.info({ reason }, 'parley mcp shutting down');
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
     // Calls already received are answered first: a client may pipe its calls and close stdin at once.
-    transport.settled().then(() => Promise.allSettled([server.close(), starting.then((app) => app.close())])).then(
+    transport.settled().then(() => Promise.allSettled([server.close(), start.close((app) => app.close())])).then(
       () => process.exit(0),
       () => process.exit(1),
     );

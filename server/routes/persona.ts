@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { resolveParticipantRef } from '../../pipelines/interaction/participant-ref.js';
+import { personaNodeView } from './views.js';
 import { errorResponse, errorResponses, ParticipantRefParams, PersonaResponse, ref } from '../protocol/http-schemas.js';
 
 
@@ -24,11 +25,7 @@ export async function personaRoutes(app: FastifyInstance): Promise<void> {
     const nodes = await app.stores.memory.listPersona(tenant, id, { stableOnly: request.query.stable_only ?? false });
     return {
       participant_id: id,
-      persona: nodes.map((n) => ({
-        id: n.id, kind: n.kind, target: n.target, valence: n.valence, label: n.label, strength: n.strength,
-        evidence_count: n.evidenceCount, evidence_ids: n.evidenceIds, session_ids: n.sessionIds,
-        first_seen: n.firstSeen, last_seen: n.lastSeen, stable: n.stable,
-      })),
+      persona: nodes.map(personaNodeView),
     };
   });
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { GraphStore } from '../../graph/graph-store.js';
+import type { PersonaNode } from '../../graph/memory-store.js';
 import { NameResolver } from '../../graph/name-resolver.js';
 import type { Participant, TenantId, Utterance } from '../../graph/types.js';
-import type { ParticipantView, UtteranceView } from '../protocol/http-schemas.js';
+import type { Static } from '@sinclair/typebox';
+import type { ParticipantView, PersonaNodeView, UtteranceView } from '../protocol/http-schemas.js';
 import { shownAttributes } from '../../pipelines/interaction/participant-attributes.js';
 
 declare module 'fastify' {
@@ -20,6 +22,15 @@ export function participantView(app: Pick<FastifyInstance, 'clock'>, p: Particip
   return {
     id: p.id, name: p.name, external_id: p.externalId, aliases: p.aliases, attributes: shownAttributes(p.attributes, new Date(app.clock()).toISOString()),
     voiceprint_count: p.voiceprintCount, created_at: p.createdAt, updated_at: p.updatedAt,
+  };
+}
+
+/** A persona node as the API shows it (`GET /v1/participants/{id}/persona`, MCP `get_participant`). */
+export function personaNodeView(n: PersonaNode): Static<typeof PersonaNodeView> {
+  return {
+    id: n.id, kind: n.kind, target: n.target, valence: n.valence, label: n.label, strength: n.strength,
+    evidence_count: n.evidenceCount, evidence_ids: n.evidenceIds, session_ids: n.sessionIds,
+    first_seen: n.firstSeen, last_seen: n.lastSeen, stable: n.stable,
   };
 }
 
