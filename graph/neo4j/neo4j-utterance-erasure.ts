@@ -16,9 +16,10 @@ export async function deleteUtterances(db: Neo4jRunner, tenant: string, ids: str
         UNWIND $ids AS uid
         MATCH (u:Utterance {tenant: $tenant, id: uid})
         OPTIONAL MATCH (u)-[:ADDRESSED]->(k:Addressee)
-        WITH u, collect(k.id) AS keys
+        WITH u, uid, collect(k.id) AS keys
         DETACH DELETE u
-        RETURN collect(uid) AS ids, reduce(all = [], ks IN collect(keys) | all + ks) AS keys`, { tenant, ids: batch });
+        WITH collect(uid) AS ids, collect(keys) AS keyLists
+        RETURN ids, reduce(acc = [], ks IN keyLists | acc + ks) AS keys`, { tenant, ids: batch });
       const record = found.records[0];
       const keys = [...new Set(stringList(record?.get('keys')))];
       await tx.run(`

@@ -57,13 +57,15 @@ async function forgotten(app: FastifyInstance, reply: FastifyReply, tenant: Tena
 }
 
 /**
- * Refuse to forget a live session: one this server holds (connected, or waiting for its client to resume), or one whose
- * client another server saw within `LIVE_WITHIN_MS` and that has not ended. Its turns would go on being stored.
+ * Refuse to forget a live session, one not ended that this server holds (connected, or waiting for its client to resume)
+ * or whose client another server saw within `LIVE_WITHIN_MS`: its turns would go on being stored.
  */
 async function refuseLive(app: FastifyInstance, tenant: TenantId, id: string): Promise<void> {
   const here = app.hasDecorator('sessions') ? app.sessions.get(tenant, id) : undefined;
   const stored = await app.stores.graph.getSession(tenant, id);
-  const seen = stored && !stored.endedAt && stored.activeAt ? Date.now() - Date.parse(stored.activeAt) : Infinity;
+  // An ended session is never resumed (here or elsewhere), whatever its socket still does.
+  if (stored?.endedAt) return;
+  const seen = stored?.activeAt ? Date.now() - Date.parse(stored.activeAt) : Infinity;
   if (here || seen < LIVE_WITHIN_MS) {
     throw new ParleyError('PARLEY_ERR_CONFLICT',
       `session ${id} is live (a client is connected or may resume it): end it first (session.end, or POST /v1/sessions/${id}/end), then forget it`);
