@@ -28,7 +28,7 @@ export async function forgetRoutes(app: FastifyInstance): Promise<void> {
         404: errorResponse('PARLEY_ERR_NOT_FOUND: no such utterance (or it was forgotten already)'), 409: errorResponse(`PARLEY_ERR_CONFLICT: ${CLAIMED}`), ...errorResponses(),
       },
     },
-  }, async (request, reply) => forgotten(app, reply, request.tenant, { utteranceId: request.params.id }, `no utterance ${request.params.id}`));
+  }, async (request, reply) => forgotten(app, reply, request.tenant, { utteranceId: request.params.id }));
 
   app.delete<{ Params: SessionIdParams }>('/v1/sessions/:session_id', {
     schema: {
@@ -42,18 +42,25 @@ export async function forgetRoutes(app: FastifyInstance): Promise<void> {
         409: errorResponse(`PARLEY_ERR_CONFLICT: the session is live (a client is connected or may resume it): end it first; or ${CLAIMED}`), ...errorResponses(),
       },
     },
-  }, async (request, reply) => {
-    const id = request.params.session_id;
-    await refuseLive(app, request.tenant, id);
-    return forgotten(app, reply, request.tenant, { sessionId: id }, `no session ${id}`);
-  });
+  }, async (request, reply) => forgotten(app, reply, request.tenant, { sessionId: request.params.session_id }));
 }
 
-async function forgotten(app: FastifyInstance, reply: FastifyReply, tenant: TenantId, target: ForgetTarget, unknown: string): Promise<FastifyReply> {
-  const report: ForgetReport | null = await forgetUtterances(erasureDeps(app), tenant, target, erasureOwner(app));
-  if (!report) throw new ParleyError('PARLEY_ERR_NOT_FOUND', unknown);
-  forgetCachedTraces(app, tenant);
+async function forgotten(app: FastifyInstance, reply: FastifyReply, tenant: TenantId, target: ForgetTarget): Promise<FastifyReply> {
+  await forgetTarget(app, tenant, target);
   return reply.status(204).send();
+}
+
+/**
+ * Forget one utterance or a whole session (`DELETE /v1/utterances/{id}`, `DELETE /v1/sessions/{id}`, MCP
+ * `forget_utterance` / `forget_session`): a live session is refused (`PARLEY_ERR_CONFLICT`), an unknown one is
+ * `PARLEY_ERR_NOT_FOUND`.
+ */
+export async function forgetTarget(app: FastifyInstance, tenant: TenantId, target: ForgetTarget): Promise<ForgetReport> {
+  if ('sessionId' in target) await refuseLive(app, tenant, target.sessionId);
+  const report = await forgetUtterances(erasureDeps(app), tenant, target, erasureOwner(app));
+  if (!report) throw new ParleyError('PARLEY_ERR_NOT_FOUND', 'sessionId' in target ? `no session ${target.sessionId}` : `no utterance ${target.utteranceId}`);
+  forgetCachedTraces(app, tenant);
+  return report;
 }
 
 /**
