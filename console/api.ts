@@ -42,6 +42,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   if (!res.ok) throw await failure(res);
+  // 204 No Content (the forgetting routes): there is no body to read.
+  if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
 
@@ -95,6 +97,12 @@ export const renameParticipant = (id: string, name: string | null): Promise<Part
 
 export const eraseParticipant = (id: string): Promise<Schemas['ParticipantErased']> =>
   api('DELETE', `/v1/participants/${encodeURIComponent(id)}`);
+
+/** Forget one utterance and the memories only from it (`DELETE /v1/utterances/{id}`, an addition to v1; 204). */
+export const forgetUtterance = (id: string): Promise<void> => api('DELETE', `/v1/utterances/${encodeURIComponent(id)}`);
+
+/** Forget a whole session (`DELETE /v1/sessions/{id}`, an addition to v1; 204); a live session is a 409. */
+export const forgetSession = (sessionId: string): Promise<void> => api('DELETE', `/v1/sessions/${encodeURIComponent(sessionId)}`);
 
 export const getParticipant = (id: string): Promise<Participant> => api('GET', `/v1/participants/${encodeURIComponent(id)}`);
 

@@ -201,6 +201,18 @@ export interface GraphStore {
    */
   deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null>;
   /**
+   * Remove these utterances and every edge to them (speaker, addressees, session), as `DELETE /v1/utterances/{id}` and
+   * `DELETE /v1/sessions/{id}` erase them; the session's `seq` counter stays (a later turn never takes an erased number).
+   * Ids the tenant does not hold are ignored. Returns the ids removed. A backend may work in batches (Neo4j); each is
+   * idempotent, so a run cut short is finished by the same call.
+   */
+  deleteUtterances(tenant: TenantId, ids: string[]): Promise<string[]>;
+  /**
+   * Remove the session's record: its stream state (owner, clock, event numbering, activity, metadata). Its utterances
+   * are removed first with {@link deleteUtterances}. False when there was none.
+   */
+  deleteSession(tenant: TenantId, sessionId: string): Promise<boolean>;
+  /**
    * Record that the erasure of participant `id` has begun (`PendingErasure`), before its first destructive step: a
    * record already there keeps its start time, takes `plan` and adds `utteranceIds` to its own.
    */

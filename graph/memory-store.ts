@@ -328,6 +328,11 @@ export interface MemoryStore {
    */
   reopenDeleted(tenant: TenantId, id: string, closedAt: string): Promise<Fact | null>;
   patchFact(tenant: TenantId, id: string, patch: FactPatch): Promise<Fact | null>;
+  /**
+   * Every fact, history included, whose `referIds` hold one of `utteranceIds` (the memories derived from utterances a
+   * user asked to forget), in no particular order.
+   */
+  factsFromUtterances(tenant: TenantId, utteranceIds: string[]): Promise<Fact[]>;
   /** Erase a fact for good (user DELETE). Returns false if absent. */
   deleteFact(tenant: TenantId, id: string): Promise<boolean>;
   /**

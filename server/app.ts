@@ -25,6 +25,7 @@ import { personaRoutes } from './routes/persona.js';
 import { queryRoutes } from './routes/query.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { utteranceRoutes } from './routes/utterances.js';
+import { forgetRoutes } from './routes/forget.js';
 import { streamRoute } from './ws/stream-route.js';
 import { mcpRoute } from './mcp/mcp-route.js';
 import { asyncApiDocument } from './protocol/asyncapi.js';
@@ -180,6 +181,7 @@ async function assemble(app: FastifyInstance, config: Config, options: BuildOpti
   await app.register(queryRoutes);
   await app.register(mcpRoute);
   await app.register(utteranceRoutes);
+  await app.register(forgetRoutes);
   await app.register(personaRoutes);
   await app.register(consoleRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -16,6 +16,7 @@ import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingEra
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
+import { deleteSession, deleteUtterances } from './neo4j-utterance-erasure.js';
 import { mergeMarker, mergeParticipantBatched } from './neo4j-participant-merge.js';
 import { checkStreamOwner, setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
@@ -364,6 +365,16 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async deleteParticipant(tenant: TenantId, id: string): Promise<string[] | null> {
     await this.init();
     return eraseParticipant(this.db, this.t(tenant), id);
+  }
+
+  async deleteUtterances(tenant: TenantId, ids: string[]): Promise<string[]> {
+    await this.init();
+    return deleteUtterances(this.db, this.t(tenant), ids);
+  }
+
+  async deleteSession(tenant: TenantId, sessionId: string): Promise<boolean> {
+    await this.init();
+    return deleteSession(this.db, this.t(tenant), sessionId);
   }
 
   async beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void> {

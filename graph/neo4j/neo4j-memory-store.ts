@@ -87,6 +87,14 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     return (await this.factsById(this.t(tenant), [id]))[0] ?? null;
   }
 
+  async factsFromUtterances(tenant: TenantId, utteranceIds: string[]): Promise<Fact[]> {
+    if (utteranceIds.length === 0) return [];
+    await this.init();
+    const found = await this.db.read('factsFromUtterances', (tx) => propRows(tx,
+      'MATCH (f:Fact {tenant: $tenant}) WHERE any(r IN f.referIds WHERE r IN $ids) RETURN f {.*} AS n', { tenant: this.t(tenant), ids: utteranceIds }));
+    return found.map(toFact);
+  }
+
   async listFacts(tenant: TenantId, filter: FactFilter = {}): Promise<Fact[]> {
     if (filter.ids !== undefined && filter.ids.length === 0) return [];
     await this.init();

@@ -14,7 +14,7 @@ import { beginMerge, endMerge, forgetMergesOf, pendingMerges, pendingMergesOf, r
 import type { PendingMerge } from '../pending-merges.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
-import { addUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
+import { addUtterances, deleteUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
 
 /** The interaction graph in the embedded SQLite file: one table per node kind, one per edge set. */
 export class SqliteGraphStore implements GraphStore {
@@ -322,6 +322,14 @@ export class SqliteGraphStore implements GraphStore {
       return removed ? spoken.map((r) => r.id) : null;
     });
     return erase();
+  }
+
+  async deleteUtterances(tenant: TenantId, ids: string[]): Promise<string[]> {
+    return deleteUtterances(this.db, tenant, ids);
+  }
+
+  async deleteSession(tenant: TenantId, sessionId: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM sessions WHERE tenant = ? AND id = ?').run(tenant, sessionId).changes > 0;
   }
 
   async beginErasure(tenant: TenantId, id: string, plan: string, utteranceIds: string[]): Promise<void> {

@@ -110,6 +110,14 @@ export class SqliteMemoryStore implements MemoryStore {
     return row ? toFact(row) : null;
   }
 
+  async factsFromUtterances(tenant: TenantId, utteranceIds: string[]): Promise<Fact[]> {
+    if (utteranceIds.length === 0) return [];
+    const rows = this.#db.prepare(`SELECT * FROM memory_facts f WHERE tenant = ?
+      AND EXISTS (SELECT 1 FROM json_each(f.refer_ids) j WHERE j.value IN (SELECT value FROM json_each(?)))`)
+      .all(tenant, toJson(utteranceIds)) as FactRow[];
+    return rows.map(toFact);
+  }
+
   async listFacts(tenant: TenantId, filter: FactFilter = {}): Promise<Fact[]> {
     const where = ['f.tenant = ?'];
     const args: unknown[] = [tenant];

@@ -98,3 +98,19 @@ export function queryInteractions(db: SqliteDatabase, tenant: TenantId, filter: 
     }) as UtteranceRow[];
   return rows.map(toUtterance);
 }
+
+/** Remove the utterances of `ids` the tenant holds, their addressee edges and pending moves, in one transaction (`GraphStore.deleteUtterances`). */
+export function deleteUtterances(db: SqliteDatabase, tenant: TenantId, ids: string[]): string[] {
+  if (ids.length === 0) return [];
+  const erase = db.transaction((): string[] => {
+    const found = db.prepare('SELECT id FROM utterances WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))')
+      .all(tenant, toJson(ids)) as { id: string }[];
+    const list = toJson(found.map((r) => r.id));
+    for (const table of ['addresses', 'utterance_moves']) {
+      db.prepare(`DELETE FROM ${table} WHERE tenant = ? AND utterance_id IN (SELECT value FROM json_each(?))`).run(tenant, list);
+    }
+    db.prepare('DELETE FROM utterances WHERE tenant = ? AND id IN (SELECT value FROM json_each(?))').run(tenant, list);
+    return found.map((r) => r.id);
+  });
+  return erase();
+}

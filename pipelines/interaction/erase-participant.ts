@@ -2,14 +2,14 @@ import { ALL_SESSIONS, type EventBus } from '../../graph/event-bus.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { Stores } from '../../graph/stores.js';
 import type { InteractionFilter } from '../../graph/graph-store.js';
-import type { ErasureLease, PendingErasure } from '../../graph/pending-erasures.js';
-import { ParleyError } from '../../graph/core/errors.js';
+import type { PendingErasure } from '../../graph/pending-erasures.js';
+import { ErasureClaim, leaseFrom, type ErasureOwner } from './erasure-claim.js';
 import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
-import { MEMORY_LAYERS, collectionFor } from '../memory/collections.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
-import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
+import { eraseTraces } from './erase-traces.js';
+import { finishForgetting, isForgetKey } from './forget-utterances.js';
 import { eraseLeftBrainTraces, livingNamesLike } from './erase-left-brain.js';
 import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
@@ -83,6 +83,8 @@ interface ErasurePlan {
  */
 export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, participantId: string, lease: ErasureOwner): Promise<ErasureReport | null> {
   const { stores } = deps;
+  // A pending forgetting of utterances is no participant (`isForgetKey`): finished by its own request, or at start.
+  if (isForgetKey(participantId)) return null;
   const person = await stores.graph.getParticipant(tenant, participantId);
   const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === participantId);
   if (!person && !pending) return null;
@@ -100,76 +102,6 @@ export async function eraseParticipant(deps: ErasureDeps, tenant: TenantId, part
 }
 
 /**
- * The claim of one run on a pending erasure (`GraphStore.claimErasure`): taken (or renewed) by `claim`, renewed every
- * third of the lease from then on until `stop`, so an erasure longer than one lease is never taken over by another
- * server while it still runs; `release` ends it now (a failed run), so another server need not wait for the lease.
- */
-class ErasureClaim {
-  #renew: NodeJS.Timeout | undefined;
-  #claimed = false;
-
-  constructor(private readonly stores: Stores, private readonly tenant: TenantId, private readonly id: string, private readonly lease: ErasureOwner) {}
-
-  /** Take the lease, or renew it; a `PARLEY_ERR_CONFLICT` when another owner holds it. */
-  async claim(): Promise<void> {
-    const { stores, tenant, id, lease } = this;
-    if (!await stores.graph.claimErasure(tenant, id, leaseFrom(lease, new Date()))) {
-      const current = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === id);
-      throw new ParleyError('PARLEY_ERR_CONFLICT',
-        `the erasure of ${id} is being finished by another server${current?.leaseUntil ? ` (its claim holds until ${current.leaseUntil})` : ''}; send the same request again later`);
-    }
-    this.#held();
-  }
-
-  /**
-   * Record a new erasure already claimed, in one step (`GraphStore.beginClaimedErasure`): a crash never leaves it
-   * recorded and unclaimed, and no other server claims it between the two. False when the participant left the graph
-   * meanwhile (another server erased them); a `PARLEY_ERR_CONFLICT` when another server began erasing them meanwhile.
-   */
-  async begin(plan: ErasurePlan, utteranceIds: string[]): Promise<boolean> {
-    const { stores, tenant, id, lease } = this;
-    if (await stores.graph.beginClaimedErasure(tenant, id, JSON.stringify(plan), utteranceIds, leaseFrom(lease, new Date()))) {
-      this.#held();
-      return true;
-    }
-    const pending = (await stores.graph.pendingErasures(tenant)).find((e) => e.participantId === id);
-    if (!pending && !await stores.graph.getParticipant(tenant, id)) return false;
-    throw new ParleyError('PARLEY_ERR_CONFLICT',
-      `the erasure of ${id} was begun by another server meanwhile${pending?.leaseUntil ? ` (its claim holds until ${pending.leaseUntil})` : ''}; send the same request again later`);
-  }
-
-  /** Claimed: renewed every third of the lease from now until `stop`. */
-  #held(): void {
-    const { stores, tenant, id, lease } = this;
-    this.#claimed = true;
-    if (this.#renew) return;
-    this.#renew = setInterval(() => {
-      stores.graph.claimErasure(tenant, id, leaseFrom(lease, new Date()))
-        .catch(() => undefined); // a failed renewal leaves the lease to end; the erasure itself goes on (its steps repeat safely)
-    }, Math.max(10, Math.floor(lease.leaseMs / 3)));
-    this.#renew.unref();
-  }
-
-  /** Give the claim up now (its lease ends at once); nothing when it was never taken. Best effort. */
-  async release(): Promise<void> {
-    this.stop();
-    if (!this.#claimed) return;
-    const now = new Date().toISOString();
-    await this.stores.graph.claimErasure(this.tenant, this.id, { owner: this.lease.owner, now, until: now }).catch(() => undefined);
-  }
-
-  stop(): void {
-    clearInterval(this.#renew);
-    this.#renew = undefined;
-  }
-}
-
-/** A claim by `lease.owner` from `now` for its lease. */
-function leaseFrom(lease: ErasureOwner, now: Date): ErasureLease {
-  return { owner: lease.owner, now: now.toISOString(), until: new Date(now.getTime() + lease.leaseMs).toISOString() };
-}
-
-/**
  * Erase a participant still in the graph (`eraseParticipant`), a new erasure recorded already claimed; null when another
  * server erased them in full meanwhile.
  */
@@ -184,7 +116,7 @@ async function eraseInFull(
   let plan = pending ? mergePlans(JSON.parse(pending.plan) as ErasurePlan, read.plan) : read.plan;
   // A pending one is claimed already; a new one is recorded claimed, in one step, before any destructive step.
   if (pending) await stores.graph.beginErasure(tenant, participantId, JSON.stringify(plan), read.spoken);
-  else if (!await held.begin(plan, read.spoken)) return null;
+  else if (!await held.begin(JSON.stringify(plan), read.spoken)) return null;
   const { spoken } = read;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...spoken, ...plan.factIds, ...plan.personaIds] });
@@ -207,12 +139,7 @@ async function eraseInFull(
   return { ...second, voiceprints: first.voiceprints + second.voiceprints, audioFiles: first.audioFiles + second.audioFiles };
 }
 
-/** Who finishes pending erasures, and how long a claim on one holds (`GraphStore.claimErasure`). */
-export interface ErasureOwner {
-  /** This process, unique among those on the store. */
-  owner: string;
-  leaseMs: number;
-}
+export type { ErasureOwner } from './erasure-claim.js';
 
 /** What {@link finishPendingErasures} did: erasures finished, and those left to another owner whose lease holds (with its end). */
 export interface FinishedErasures {
@@ -233,6 +160,11 @@ export async function finishPendingErasures(deps: ErasureDeps, tenant: TenantId,
     if (!await deps.stores.graph.claimErasure(tenant, pending.participantId, leaseFrom(lease, new Date()))) {
       const current = (await deps.stores.graph.pendingErasures(tenant)).find((e) => e.participantId === pending.participantId);
       if (current?.leaseUntil) result.held.push({ participantId: pending.participantId, leaseUntil: current.leaseUntil });
+      continue;
+    }
+    // A forgetting of utterances or a session shares the record and its claim (`forgetUtterances`).
+    if (isForgetKey(pending.participantId)) {
+      if (await finishForgetting(deps, tenant, pending, lease)) result.done.push(pending.participantId);
       continue;
     }
     // Claimed: the erasure renews the claim while it runs (same owner), and gives it up if it fails.
@@ -351,19 +283,9 @@ async function eraseDerived(
   deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[], plan: ErasurePlan,
   record: (entityIds: string[]) => Promise<ErasurePlan>,
 ): Promise<ErasureReport> {
-  const { stores, audioSpans } = deps;
   const { factIds, personaIds } = plan;
-  const derived = [...utteranceIds, ...factIds, ...personaIds];
-  await stores.queue.forget(utteranceIds);
-  const voiceprints = await stores.voiceprints.deleteByParticipant(tenant, participantId);
-  await stores.lexical.delete(tenant, derived);
-  for (const layer of MEMORY_LAYERS) await stores.vectors.delete(tenant, collectionFor(layer), derived);
-  const recorded = (await record(await stores.entities.entitiesOfMemories(tenant, derived))).entityIds ?? [];
-  const emptied = await stores.entities.eraseMemories(tenant, derived);
-  const standing = new Set((await stores.entities.getEntities(tenant, recorded)).map((e) => e.id));
-  await stores.vectors.delete(tenant, ENTITY_COLLECTION, [...new Set([...emptied, ...recorded.filter((id) => !standing.has(id))])]);
-  const audioFiles = audioSpans ? await audioSpans.removeUtterances(tenant, utteranceIds) : 0;
-  await stores.memory.forgetUtterances(tenant, utteranceIds);
+  const voiceprints = await deps.stores.voiceprints.deleteByParticipant(tenant, participantId);
+  const audioFiles = await eraseTraces(deps, tenant, utteranceIds, [...factIds, ...personaIds], async (ids) => (await record(ids)).entityIds ?? []);
   return { utteranceIds, factIds, personaIds, voiceprints, audioFiles };
 }
 

@@ -8,7 +8,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { FastifyInstance } from 'fastify';
 import { ParleyError, toClientError } from '../../graph/core/errors.js';
 import {
-  ParticipantErasedResponse, ParticipantsResponse, PostUtterancesBody, PostUtterancesResponse, QueryResponse, SessionIdParams,
+  IdParams, ParticipantErasedResponse, ParticipantsResponse, PostUtterancesBody, PostUtterancesResponse, QueryResponse, SessionIdParams,
   ParticipantRefParams, ParticipantsQuery, TranscriptQuery, TranscriptResponse,
 } from '../protocol/http-schemas.js';
 import { valueErrorsText } from '../protocol/ws-messages.js';
@@ -16,6 +16,7 @@ import { valueErrorsText } from '../protocol/ws-messages.js';
 import '../protocol/iso-time.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
+import { forgetTarget } from '../routes/forget.js';
 import { askMemory, QueryBody } from '../routes/query.js';
 import { sessionTranscript, storeUtterances, withSpeakerWarnings } from '../routes/sessions.js';
 import { participantView, personaNodeView } from '../routes/views.js';
@@ -150,6 +151,41 @@ const ERASE = tool({
   run: ({ app, tenant }, args) => erasePerson(app, tenant, args.id),
 });
 
+const UtteranceInput = Type.Object({ id: IdParams.properties.id }, { additionalProperties: false });
+const SessionInput = Type.Object({ session_id: SessionIdParams.properties.session_id }, { additionalProperties: false });
+
+/** What a forgetting reports to an MCP client (HTTP answers 204 with no body). */
+const ForgetResult = Type.Object({
+  erased_utterances: Type.Integer({ minimum: 0 }),
+  erased_memories: Type.Integer({ minimum: 0 }),
+  memories_kept_without_it: Type.Integer({ minimum: 0 }),
+}, { additionalProperties: false });
+
+function forgetResult(report: { utteranceIds: string[]; deletedMemoryIds: string[]; keptMemoryIds: string[] }): Record<string, number> {
+  return { erased_utterances: report.utteranceIds.length, erased_memories: report.deletedMemoryIds.length, memories_kept_without_it: report.keptMemoryIds.length };
+}
+
+/** The erasing tools, offered only with `PARLEY_MCP_ALLOW_ERASE=true` (`McpServerOptions.allowErase`). */
+const ERASE_TOOLS = [ERASE, tool({
+  name: 'forget_utterance',
+  title: 'Forget one utterance',
+  description: 'Forget one utterance ("forget what I just said"; as DELETE /v1/utterances/{id}): its text, audio, edges and vectors, ' +
+    'and the memories that came only from it (a memory with another source stays, without it). Irreversible.',
+  input: UtteranceInput,
+  output: ForgetResult,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: async ({ app, tenant }, args) => forgetResult(await forgetTarget(app, tenant, { utteranceId: args.id })),
+}), tool({
+  name: 'forget_session',
+  title: 'Forget a session',
+  description: 'Forget a whole session (as DELETE /v1/sessions/{session_id}): every utterance of it as forget_utterance does, and its ' +
+    'stream state. Refused while the session is live (end it first). Irreversible.',
+  input: SessionInput,
+  output: ForgetResult,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: async ({ app, tenant }, args) => forgetResult(await forgetTarget(app, tenant, { sessionId: args.session_id })),
+})] as const;
+
 /**
  * A participant with their facts, profile facts and persona nodes. A name no participant holds but stored memories name
  * (someone others talk about) is answered only when `talkedAbout` is asked for: `participant` null, `talked_about`
@@ -187,7 +223,10 @@ function describeErrors(check: TypeCheck<TSchema>, args: unknown): string {
 }
 
 export interface McpServerOptions {
-  /** Offer `erase_participant` (`PARLEY_MCP_ALLOW_ERASE=true`); otherwise it is not listed and calling it is refused. */
+  /**
+   * Offer `erase_participant`, `forget_utterance` and `forget_session` (`PARLEY_MCP_ALLOW_ERASE=true`); otherwise they are
+   * not listed and calling one is refused.
+   */
   allowErase: boolean;
 }
 
@@ -215,7 +254,7 @@ export function createMcpServer(app: FastifyInstance | (() => Promise<FastifyIns
       'Use query_memory to recall, list_participants / get_participant to see people and what is known about them, ' +
       'add_utterances to record a conversation, get_transcript to read one back.',
   });
-  const tools: readonly CompiledTool<TSchema>[] = options.allowErase ? [...TOOLS, ERASE] : TOOLS;
+  const tools: readonly CompiledTool<TSchema>[] = options.allowErase ? [...TOOLS, ...ERASE_TOOLS] : TOOLS;
   const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -230,8 +269,8 @@ export function createMcpServer(app: FastifyInstance | (() => Promise<FastifyIns
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name } = request.params;
     const args: unknown = request.params.arguments ?? {};
-    if (name === ERASE.name && !options.allowErase) {
-      return toolError('PARLEY_ERR_FORBIDDEN', 'erase_participant is disabled: start Parley with PARLEY_MCP_ALLOW_ERASE=true to allow it');
+    if (ERASE_TOOLS.some((t) => t.name === name) && !options.allowErase) {
+      return toolError('PARLEY_ERR_FORBIDDEN', `${name} is disabled: start Parley with PARLEY_MCP_ALLOW_ERASE=true to allow it`);
     }
     const def = tools.find((t) => t.name === name);
     if (!def) throw new McpError(McpErrorCode.InvalidParams, `unknown tool ${name}`);

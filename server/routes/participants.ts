@@ -311,7 +311,7 @@ async function finishRenamesAtStart(app: FastifyInstance): Promise<void> {
 }
 
 /** Drop what this process keeps in memory of an erased person's tenant (`forgetTenantCaches`), where retrieval runs. */
-function forgetCachedTraces(app: FastifyInstance, tenant: string): void {
+export function forgetCachedTraces(app: FastifyInstance, tenant: string): void {
   if (app.hasDecorator('queryCoherence')) forgetTenantCaches(app, tenant);
 }
 

@@ -153,6 +153,13 @@ describe('MCP over stdio (npm run mcp): the SDK client drives a spawned server o
     assert.equal((await callError(client, 'get_participant', { id: ana.id })).code, 'PARLEY_ERR_NOT_FOUND');
     const transcript = await call<{ utterances: { text: string }[] }>(client, 'get_transcript', { session_id: 'call-1' });
     assert.ok(transcript.utterances.every((u) => !/Porto/.test(u.text)));
+    // The forgetting tools come with the same flag.
+    for (const name of ['forget_utterance', 'forget_session']) assert.equal(tools.find((t) => t.name === name)?.annotations?.destructiveHint, true, name);
+    const added = await call<{ utterance_ids: string[] }>(client, 'add_utterances', { session_id: 'call-forget', utterances: [{ speaker: 'Ben', text: 'Forget that I said this.' }] });
+    assert.equal((await call<{ erased_utterances: number }>(client, 'forget_utterance', { id: added.utterance_ids[0] })).erased_utterances, 1);
+    assert.equal((await callError(client, 'forget_utterance', { id: added.utterance_ids[0] })).code, 'PARLEY_ERR_NOT_FOUND');
+    assert.equal((await call<{ erased_utterances: number }>(client, 'forget_session', { session_id: 'call-forget' })).erased_utterances, 0, 'the session record goes');
+    assert.equal((await callError(client, 'forget_session', { session_id: 'call-forget' })).code, 'PARLEY_ERR_NOT_FOUND');
     await client.close();
     assert.deepEqual(protocolErrors, []);
   });

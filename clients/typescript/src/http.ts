@@ -143,6 +143,11 @@ export class ParleyClient {
     return parsed as Operations[Op]['response'];
   }
 
+  /** Call one operation whose success has no body (204 No Content). Resolves once it succeeded. */
+  async requestNoContent<Op extends OperationId>(op: Op, args: RequestArgs<Op>): Promise<void> {
+    await this.fetchText(op, args, 'application/json');
+  }
+
   /** The URL and headers of one operation's request. */
   private prepare<Op extends OperationId>(op: Op, args: RequestArgs<Op>, accept: string): { url: URL; headers: Record<string, string>; body: string | undefined } {
     const url = new URL(this.baseUrl + fillPath(OPERATIONS[op].path, args.path as Record<string, string> | undefined));
@@ -314,6 +319,22 @@ export class ParleyClient {
   /** Erase a participant everywhere (profile, utterances, memories, voiceprints). */
   eraseParticipant(id: string): Promise<Schemas['ParticipantErased']> {
     return this.request('eraseParticipant', { path: { id } });
+  }
+
+  /**
+   * Forget one utterance (an addition to v1): its text, audio, edges and vectors, and the memories that came only from
+   * it; a memory with another source stays without it. A `PARLEY_ERR_NOT_FOUND` error for an unknown id.
+   */
+  forgetUtterance(id: string): Promise<void> {
+    return this.requestNoContent('forgetUtterance', { path: { id } });
+  }
+
+  /**
+   * Forget a whole session (an addition to v1): every utterance of it as {@link forgetUtterance} does, and its stream
+   * state. A live session is refused (`PARLEY_ERR_CONFLICT`, 409): end it first.
+   */
+  forgetSession(sessionId: string): Promise<void> {
+    return this.requestNoContent('forgetSession', { path: { session_id: sessionId } });
   }
 
   /** One page of interactions, newest first (`limit`, default 100); see {@link interactionsPage} for the rest. */

@@ -278,6 +278,8 @@ export const OPERATIONS = {
   endSession: { method: "POST", path: "/v1/sessions/{session_id}/end" },
   eraseParticipant: { method: "DELETE", path: "/v1/participants/{id}" },
   followSessionEvents: { method: "GET", path: "/v1/sessions/{session_id}/events" },
+  forgetSession: { method: "DELETE", path: "/v1/sessions/{session_id}" },
+  forgetUtterance: { method: "DELETE", path: "/v1/utterances/{id}" },
   getHealth: { method: "GET", path: "/healthz" },
   getParticipant: { method: "GET", path: "/v1/participants/{id}" },
   getParticipantPersona: { method: "GET", path: "/v1/participants/{id}/persona" },
@@ -350,6 +352,30 @@ export interface Operations {
     status: 200;
     response: unknown;
     errors: 400 | 401 | 429 | 503;
+  };
+  /** Forget a whole session: every utterance of it as DELETE /v1/utterances/{id} does, and its stored stream state; refused while the session is live (end it first); one cut short (a crash) is finished by the same request */
+  forgetSession: {
+    path: {
+      session_id: string;
+    };
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    status: 204;
+    response: unknown;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
+  };
+  /** Forget one utterance: its text, audio, edges and vectors, and the memories that came only from it (a memory with another source stays, without this one); one cut short (a crash) is finished by the same request */
+  forgetUtterance: {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: undefined;
+    status: 204;
+    response: unknown;
+    errors: 400 | 401 | 404 | 409 | 429 | 503;
   };
   /** Process is up */
   getHealth: {

@@ -1,0 +1,199 @@
+import type { EventBus } from '../../graph/event-bus.js';
+import type { PendingErasure } from '../../graph/pending-erasures.js';
+import type { Stores } from '../../graph/stores.js';
+import type { TenantId } from '../../graph/types.js';
+import type { AudioSpanStore } from '../audio/audio-span-store.js';
+import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { MemoryIndexer } from '../memory/memory-indexer.js';
+import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
+import { eraseLeftBrainTraces } from './erase-left-brain.js';
+import { eraseTraces } from './erase-traces.js';
+import { ErasureClaim, type ErasureOwner } from './erasure-claim.js';
+
+/** What forgetting needs: the stores, kept audio, the embedder (left-brain entities described again) and the bus. */
+export interface ForgetDeps {
+  stores: Stores;
+  audioSpans: AudioSpanStore | null;
+  embedder: TextEmbedder;
+  events?: Pick<EventBus, 'forgetTenant'>;
+}
+
+/** What to forget: one utterance (`DELETE /v1/utterances/{id}`) or a whole session (`DELETE /v1/sessions/{id}`). */
+export type ForgetTarget = { utteranceId: string } | { sessionId: string };
+
+/** What a forgetting removed: the utterances, the memories that came only from them, and those that lost one source. */
+export interface ForgetReport {
+  utteranceIds: string[];
+  deletedMemoryIds: string[];
+  keptMemoryIds: string[];
+}
+
+/**
+ * What a run cut short needs once the utterances are gone from the graph, kept on the pending erasure (the utterance ids
+ * are the record's own `utteranceIds`).
+ */
+interface ForgetPlan {
+  sessionId: string | null;
+  /** Texts of the utterances, as entity descriptions and schemas may quote them. */
+  texts: string[];
+  /** Memories whose only sources are the utterances (recorded before each is deleted). */
+  factIds: string[];
+  /** Participants' derived attributes those memories may have set. */
+  slots: DerivedSlot[];
+  /** Entities about the erased ids, recorded before the entity index forgets them. */
+  entityIds: string[];
+}
+
+/**
+ * Pending forgettings share the pending erasures of participants (`GraphStore.beginErasure`, their claim and lease,
+ * the start-up finisher), under keys no participant id takes (ids are `p_` + hex; these hold spaces).
+ */
+const KEY_PREFIX = 'forget ';
+
+function forgetKey(target: ForgetTarget): string {
+  return 'sessionId' in target ? `${KEY_PREFIX}session ${target.sessionId}` : `${KEY_PREFIX}utterance ${target.utteranceId}`;
+}
+
+/** Whether a pending erasure's id is a forgetting of utterances, not a participant's erasure. */
+export function isForgetKey(id: string): boolean {
+  return id.startsWith(KEY_PREFIX);
+}
+
+function targetOf(key: string): ForgetTarget {
+  const rest = key.slice(KEY_PREFIX.length);
+  const space = rest.indexOf(' ');
+  const [kind, id] = [rest.slice(0, space), rest.slice(space + 1)];
+  return kind === 'session' ? { sessionId: id } : { utteranceId: id };
+}
+
+/**
+ * Forget one utterance or a whole session: the utterances (text, kept audio, speaker and addressee edges), their turn
+ * vectors and keyword entries, the memories whose only sources they are (history, vectors, entity-index entries;
+ * attributes derived from them fall back or go), and the erased ids from the sources of memories that keep another;
+ * for a session, its record too (stream state). Null when there is nothing of it and no forgetting of it is pending.
+ *
+ * Made resumable by the machinery of participant erasure: before the first destructive step the forgetting is
+ * recorded as a pending erasure (`GraphStore.beginErasure`, under its own key) with the utterance ids and a plan, and
+ * claimed for `lease.owner`; every step repeats safely; the record goes last. A run cut short is finished by the same
+ * request or at start (`finishPendingErasures`). A claim held by another server is a `PARLEY_ERR_CONFLICT`.
+ */
+export async function forgetUtterances(deps: ForgetDeps, tenant: TenantId, target: ForgetTarget, lease: ErasureOwner): Promise<ForgetReport | null> {
+  const { graph } = deps.stores;
+  const key = forgetKey(target);
+  const pending = (await graph.pendingErasures(tenant)).find((e) => e.participantId === key);
+  const session = 'sessionId' in target ? await graph.getSession(tenant, target.sessionId) : null;
+  const stored = 'sessionId' in target
+    ? await sessionUtteranceIds(deps.stores, tenant, target.sessionId)
+    : (await graph.getUtterance(tenant, target.utteranceId)) ? [target.utteranceId] : [];
+  if (!pending && !session && stored.length === 0) return null;
+  const held = new ErasureClaim(deps.stores, tenant, key, lease);
+  try {
+    if (pending) await held.claim();
+    const ids = [...new Set([...(pending?.utteranceIds ?? []), ...stored])];
+    const read = await readPlan(deps.stores, tenant, ids, 'sessionId' in target ? target.sessionId : null);
+    const plan = pending ? mergePlans(JSON.parse(pending.plan) as ForgetPlan, read) : read;
+    await graph.beginErasure(tenant, key, JSON.stringify(plan), ids);
+    if (!pending) await held.claim();
+    return await forgetRecorded(deps, tenant, key, ids, plan);
+  } catch (err) {
+    await held.release();
+    throw err;
+  } finally {
+    held.stop();
+  }
+}
+
+/** Finish a forgetting found pending at start (`finishPendingErasures`, which claimed it): false when nothing was left. */
+export async function finishForgetting(deps: ForgetDeps, tenant: TenantId, pending: PendingErasure, lease: ErasureOwner): Promise<boolean> {
+  return (await forgetUtterances(deps, tenant, targetOf(pending.participantId), lease)) !== null;
+}
+
+/** The ids of every utterance of the session, a page at a time. */
+async function sessionUtteranceIds(stores: Stores, tenant: TenantId, sessionId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let after: { time: string; seq: number } | undefined; ;) {
+    const page = await stores.graph.getTranscript(tenant, sessionId, { ...(after ? { after } : {}), limit: 1000 });
+    ids.push(...page.map((u) => u.id));
+    const last = page[page.length - 1];
+    if (page.length < 1000 || !last) return ids;
+    after = { time: last.time, seq: last.seq };
+  }
+}
+
+/** What the utterances are read for before anything goes: their texts, and the memories that came only from them. */
+async function readPlan(stores: Stores, tenant: TenantId, ids: string[], sessionId: string | null): Promise<ForgetPlan> {
+  const texts = (await stores.graph.getUtterances(tenant, ids)).map((u) => u.text);
+  const only = onlyFrom(await stores.memory.factsFromUtterances(tenant, ids), ids);
+  return { sessionId, texts, factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf), entityIds: [] };
+}
+
+function onlyFrom<T extends { referIds: string[] }>(facts: T[], ids: string[]): T[] {
+  const erased = new Set(ids);
+  return facts.filter((f) => f.referIds.every((r) => erased.has(r)));
+}
+
+function mergePlans(a: ForgetPlan, b: Partial<ForgetPlan>): ForgetPlan {
+  const join = <T>(x: T[], y: T[] | undefined, key: (v: T) => string = String): T[] =>
+    [...new Map([...x, ...(y ?? [])].map((v) => [key(v), v] as const)).values()];
+  return {
+    sessionId: a.sessionId ?? b.sessionId ?? null, texts: join(a.texts, b.texts), factIds: join(a.factIds, b.factIds),
+    slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`), entityIds: join(a.entityIds ?? [], b.entityIds),
+  };
+}
+
+/** The destructive steps, once recorded and claimed; each repeats safely. */
+async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, ids: string[], recorded: ForgetPlan): Promise<ForgetReport> {
+  const { stores } = deps;
+  let plan = recorded;
+  const record = async (more: Partial<ForgetPlan>): Promise<ForgetPlan> => {
+    const next = mergePlans(plan, more);
+    if (JSON.stringify(next) !== JSON.stringify(plan)) await stores.graph.beginErasure(tenant, key, JSON.stringify(next), []);
+    plan = next;
+    return plan;
+  };
+  const kept = new Set<string>();
+  const sweep = async (): Promise<void> => {
+    for (const id of await forgetMemories(deps, tenant, ids, record)) kept.add(id);
+    await eraseLeftBrainTraces({ entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder }, tenant,
+      { names: [], texts: plan.texts, memoryIds: [...ids, ...plan.factIds] });
+    await eraseTraces(deps, tenant, ids, plan.factIds, async (entityIds) => (await record({ entityIds })).entityIds);
+  };
+  await sweep();
+  await rederiveAttributes(stores.graph, stores.memory, tenant, plan.slots);
+  await stores.graph.deleteUtterances(tenant, ids);
+  // Once more: a consolidation job that read one of the turns before it left the graph may have stored a memory since.
+  await sweep();
+  await rederiveAttributes(stores.graph, stores.memory, tenant, plan.slots);
+  if (plan.sessionId !== null) await stores.graph.deleteSession(tenant, plan.sessionId);
+  // Kept live notifications may quote the words (`transcript.final`, `memory.updated`): the tenant's go, as on erasure.
+  await deps.events?.forgetTenant?.(tenant);
+  await stores.graph.endErasure(tenant, key);
+  stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  return { utteranceIds: ids, deletedMemoryIds: plan.factIds, keptMemoryIds: [...kept] };
+}
+
+/**
+ * Delete the memories that came only from `ids` (each recorded on the pending erasure before it goes, with its index
+ * entries), and take `ids` out of the sources of those that keep another (they stay). Until a listing finds none.
+ * Returns the ids of those kept.
+ */
+async function forgetMemories(
+  deps: ForgetDeps, tenant: TenantId, ids: string[], record: (more: Partial<ForgetPlan>) => Promise<ForgetPlan>,
+): Promise<string[]> {
+  const { memory } = deps.stores;
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+  const erased = new Set(ids);
+  const kept: string[] = [];
+  for (;;) {
+    const facts = await memory.factsFromUtterances(tenant, ids);
+    if (facts.length === 0) return kept;
+    const only = onlyFrom(facts, ids);
+    await record({ factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf) });
+    await indexer.removeFacts(tenant, only);
+    for (const f of only) await memory.deleteFact(tenant, f.id);
+    for (const f of facts.filter((x) => !only.includes(x))) {
+      await memory.patchFact(tenant, f.id, { referIds: f.referIds.filter((r) => !erased.has(r)) });
+      kept.push(f.id);
+    }
+  }
+}

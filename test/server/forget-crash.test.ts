@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { finishPendingErasures } from '../../pipelines/interaction/erase-participant.js';
+import { erasureDeps, erasureOwner } from '../../server/routes/participants.js';
+import { startTestAppWithClient } from '../helpers/app.js';
+
+const T = 'default';
+
+test('a forgetting cut short by a failing store stays pending; the same request, or the start-up finisher, finishes it', async () => {
+  const { t, api } = await startTestAppWithClient();
+  try {
+    const graph = t.app.stores.graph;
+    const posted = await api.postUtterances('forget-crash', [
+      { speaker: 'Ana', text: 'I keep bees in Oaxwellton.' },
+      { speaker: 'Ana', text: 'I restore carillons in Vessingham.' },
+    ]);
+    await api.postUtterances('forget-crash-2', [{ speaker: 'Ana', text: 'My locker code is 4471 at Tarrowick.' }]);
+    const [bees] = posted.utterance_ids as [string, string];
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    const realDelete = graph.deleteUtterances.bind(graph);
+    const failing = async (): Promise<string[]> => {
+      throw new Error('the store went away');
+    };
+
+    // Cut short after the memories went, before the utterance did: a 500, and the forgetting stays recorded.
+    graph.deleteUtterances = failing;
+    const cut = await t.app.inject({ method: 'DELETE', url: `/v1/utterances/${bees}` });
+    graph.deleteUtterances = realDelete;
+    assert.equal(cut.statusCode, 500);
+    assert.equal((await graph.pendingErasures(T)).length, 1, 'recorded as pending');
+    assert.deepEqual(await t.app.stores.memory.factsFromUtterances(T, [bees]), [], 'its memories went before the cut');
+    assert.ok(await graph.getUtterance(T, bees), 'the utterance is still there');
+    // A participant erasure by that key is no participant's: 404, and the record stays.
+    const key = (await graph.pendingErasures(T))[0]!.participantId;
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/participants/${encodeURIComponent(key)}` })).statusCode, 404);
+    assert.equal((await graph.pendingErasures(T)).length, 1);
+
+    await api.forgetUtterance(bees);
+    assert.equal(await graph.getUtterance(T, bees), null);
+    assert.deepEqual(await graph.pendingErasures(T), [], 'the repeated request finished it');
+
+    // A session cut short the same way is finished at start (`finishPendingErasures`), by the record alone.
+    graph.deleteUtterances = failing;
+    const cutSession = await t.app.inject({ method: 'DELETE', url: '/v1/sessions/forget-crash-2' });
+    graph.deleteUtterances = realDelete;
+    assert.equal(cutSession.statusCode, 500);
+    const finished = await finishPendingErasures(erasureDeps(t.app), T, erasureOwner(t.app));
+    assert.equal(finished.done.length, 1);
+    assert.deepEqual(await graph.pendingErasures(T), []);
+    assert.equal(await graph.getSession(T, 'forget-crash-2'), null);
+    assert.deepEqual(await graph.queryInteractions(T, { sessionId: 'forget-crash-2' }), []);
+    const left = await api.memories({ include_history: true });
+    assert.ok(!left.some((m) => /Oaxwellton|4471|Tarrowick/.test(m.text)), left.map((m) => m.text).join(' | '));
+    assert.ok(left.some((m) => /Vessingham|carillon/i.test(m.text)), 'the turn not forgotten keeps its memory');
+    assert.equal((await api.transcript('forget-crash')).utterances.length, 1);
+  } finally {
+    await t.close();
+  }
+});
