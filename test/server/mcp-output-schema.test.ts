@@ -22,7 +22,7 @@ describe('MCP tools declare an outputSchema (the HTTP response schemas) and thei
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.httpUrl}/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 6);
+      assert.equal(tools.length, 8);
       const ajv = new AjvJsonSchemaValidator();
       const validators = new Map(tools.map((tool: Tool) => {
         assert.ok(tool.outputSchema, `${tool.name} declares an outputSchema`);
@@ -60,6 +60,8 @@ describe('MCP tools declare an outputSchema (the HTTP response schemas) and thei
       const detail = await call<{ facts: unknown[]; persona: unknown[] }>('get_participant', { id: 'Ana' });
       assert.ok(detail.facts.length > 0 && detail.persona.length > 0, JSON.stringify(detail));
       await call('get_participant', { id: 'Cara', talked_about: true });
+      await call('forget_utterance', { id: added.utterance_ids[1]! });
+      await call('forget_session', { session_id: 'out-1' });
       await call('erase_participant', { id: ana.id });
 
       assert.deepEqual([...results.keys()].sort(), tools.map((x) => x.name).sort(), 'every tool was called');
