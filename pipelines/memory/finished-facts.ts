@@ -1,7 +1,7 @@
 /**
  * What every extractor's facts go through before consolidation (llmpath), so the rules' extractor and an LLM's give facts
  * alike: text a person would write (no ISO day glued on, a statement at most 300 characters: rules 45–49) and the slots
- * the rules key (a liked thing without its possessive, each order number a slot of its own). Both `EmbeddedExtractor`
+ * the rules key (a liked thing without its possessive, each order number a slot of its own, a self-introduction `name`). Both `EmbeddedExtractor`
  * and `LlmExtractor` end with `finishedExtraction`; what the rules already wrote so it passes unchanged.
  */
 import type { ProfileUpdate } from '../../graph/memory-store.js';
@@ -31,17 +31,35 @@ export function finishedFact(fact: ExtractedFact, said: string, time: string): E
   return [out];
 }
 
+/** Words that tell a self-introduction ("Sarah introduced herself", "Sarah's name is Sarah", "Sarah goes by Sal"). */
+const INTRODUCED = /\bintroduc(?:ed|es|ing)\b|\bname\s+is\b|\bis\s+called\b|\bgoes\s+by\b/i;
+
+/**
+ * `fact` as the self-introduction it tells, slot `name` and value the name, as the rules write one, when the turn's
+ * profile updates name its subject (`named`: participant id → name) and it fills no slot: a self-introduction answers
+ * only a question about names and takes no place in `memory.context` (fix9, self-introduction.ts), found by its slot.
+ */
+function asIntroduction(fact: ExtractedFact, named: ReadonlyMap<string, string>): ExtractedFact {
+  const name = named.get(fact.subjectId);
+  if (name === undefined || fact.slot !== null || fact.retraction || !INTRODUCED.test(fact.content)) return fact;
+  return { ...fact, kind: 'profile', slot: 'name', value: name };
+}
+
 /** `update` with an identifier attribute keyed as its fact's slot ("order_number" = "45721" → `order_number:45721`). */
 function finishedUpdate(update: ProfileUpdate, said: string): ProfileUpdate {
   const identifier = keyedIdentifier(update.attribute, update.value, said);
   return identifier ? { ...update, attribute: identifier.slot, value: identifier.value } : update;
 }
 
-/** `result` with every fact finished (`finishedFact`) and identifier attributes keyed as their facts. */
+/**
+ * `result` with every fact finished (`finishedFact`), a self-introduction given its slot (`asIntroduction`) and
+ * identifier attributes keyed as their facts.
+ */
 export function finishedExtraction(result: ExtractionResult, input: ExtractionInput): ExtractionResult {
   const { text, time } = input.current;
+  const named = new Map(result.profileUpdates.filter((p) => p.attribute === 'name').map((p) => [p.participantId, p.value]));
   return {
-    facts: result.facts.flatMap((f) => finishedFact(f, text, time)),
+    facts: result.facts.flatMap((f) => finishedFact(asIntroduction(f, named), text, time)),
     profileUpdates: result.profileUpdates.map((p) => finishedUpdate(p, text)),
   };
 }

@@ -27,6 +27,11 @@ function lineIds(body: ChatRequestBody): { speaker: string; addressees: string[]
  * names carry the labels' ids, and dates are glued on as ISO days; order numbers in the kind's slot.
  */
 function modelChat(body: ChatRequestBody): string {
+  // A model that takes every new value for a replacement of the first existing fact.
+  if (body.response_format?.json_schema?.name === 'memory_decision') {
+    const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
+    return JSON.stringify({ op: 'UPDATE', ids: [...user.matchAll(/^(f_\w+):/gm)].map((m) => m[1]).slice(0, 1), also_replaces: [] });
+  }
   const { text } = currentTurn(body);
   const { speaker, addressees } = lineIds(body);
   const name = (id: string): string => new RegExp(`([\\w ]+) \\(${id}\\)`).exec(text)?.[1]?.trim().split(' ').pop() ?? id;
@@ -43,6 +48,9 @@ function modelChat(body: ChatRequestBody): string {
     const number = /number is (\d{5})/.exec(text)?.[1] ?? '';
     facts.push(fact(speaker, `Sarah's order number is ${number}`, { kind: 'profile', slot: 'order_number', value: number }));
     profile.push({ participant: speaker, attribute: 'order_number', value: number });
+  } else if (text.includes("Hi, I'm Sarah")) {
+    facts.push(fact(speaker, 'Sarah introduced herself'));
+    profile.push({ participant: speaker, attribute: 'name', value: 'Sarah' });
   } else if (text.includes('I live in Leeds')) {
     facts.push(fact(speaker, 'Sarah lives in Leeds', { kind: 'profile', slot: 'lives_in', value: 'Leeds' }));
   }
@@ -53,8 +61,8 @@ describe('LLM extractor: the rules path\'s input preparation and fact finishing 
   const fixture = withLlmDouble(modelChat);
 
   /** Sarah says each text to `to` (names of participants made for the tenant) on Tuesday 1 December 2026. */
-  async function say(tenant: string, texts: string[], options: { to?: string[]; confidence?: number; minAsrConfidence?: number } = {}) {
-    const { graph, memory, handler } = llmConsolidation(fixture, { decider: false, onOps: () => {}, minAsrConfidence: options.minAsrConfidence });
+  async function say(tenant: string, texts: string[], options: { to?: string[]; confidence?: number; minAsrConfidence?: number; decider?: boolean } = {}) {
+    const { graph, memory, handler } = llmConsolidation(fixture, { decider: options.decider ?? false, onOps: () => {}, minAsrConfidence: options.minAsrConfidence });
     const sarah = await graph.createParticipant(tenant, { name: 'Sarah' });
     const to = await Promise.all((options.to ?? ['Ben']).map((name) => graph.createParticipant(tenant, { name })));
     await graph.openSession(tenant, 's', '2026-12-01T10:00:00.000Z');
@@ -100,6 +108,21 @@ describe('LLM extractor: the rules path\'s input preparation and fact finishing 
     assert.equal(attributes['order_number:88812'], '88812');
     const { memory: renewed } = await say('renewed', ['my order number is 45721', 'my new order number is 99900']);
     assert.deepEqual((await renewed.listFacts('renewed', {})).map((f) => f.slot), ['order_number:99900']);
+  });
+
+  test('with the LLM decider too, order numbers accumulate and a new one replaces them, as the rules decide', async () => {
+    const { memory } = await say('orders-llm', ['my order number is 45721', 'my order number is 88812'], { decider: true });
+    assert.deepEqual((await memory.listFacts('orders-llm', {})).map((f) => f.slot).sort(), ['order_number:45721', 'order_number:88812']);
+    const { memory: renewed } = await say('renewed-llm', ['my order number is 45721', 'my order number is 88812', 'my new order number is 99900'],
+      { decider: true });
+    assert.deepEqual((await renewed.listFacts('renewed-llm', {})).map((f) => f.slot), ['order_number:99900']);
+  });
+
+  test('a self-introduction is the name slot\'s, as the rules give it, so memory.context leaves it out', async () => {
+    const { memory } = await say('intro', ["Hi, I'm Sarah"]);
+    const [intro] = await memory.listFacts('intro', {});
+    assert.equal(intro?.slot, 'name');
+    assert.equal(intro?.value, 'Sarah');
   });
 
   test('doubtful speech gives the LLM path nothing: no request, no fact', async () => {
