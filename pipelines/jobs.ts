@@ -44,7 +44,7 @@ export interface JobsConfig {
   llmModel: string;
   openaiApiKey: string | null;
   openaiBaseUrl: string;
-  /** Names the assistant is called by (`PARLEY_ASSISTANT_NAMES`), for the embedded extractor; default its own. */
+  /** Names the assistant is called by (`PARLEY_ASSISTANT_NAMES`), for either extractor; default its own. */
   assistantNames?: readonly string[];
   /** Days an extraction kept for the re-run of an unfinished consolidation stays (`PARLEY_KEPT_EXTRACTION_DAYS`); default 7. */
   keptExtractionDays?: number;
@@ -101,7 +101,7 @@ export function knownTenants(config: JobsConfig): TenantId[] {
 function extractorFor(config: JobsConfig): { extractor: Extractor; llm: LlmJsonClient | null } {
   if (config.extractor !== 'llm') return { extractor: new EmbeddedExtractor({ assistantNames: config.assistantNames }), llm: null };
   const llm = new LlmJsonClient({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? '', model: config.llmModel });
-  return { extractor: new LlmExtractor(llm), llm };
+  return { extractor: new LlmExtractor(llm, { assistantNames: config.assistantNames }), llm };
 }
 
 /**

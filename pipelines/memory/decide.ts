@@ -4,7 +4,7 @@ import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
-import { ofIdentifierKind } from './identifiers.js';
+import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
 import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
@@ -315,6 +315,22 @@ function replacedIdentifiers(fact: ExtractedFact, candidates: Candidate[]): Cand
 }
 
 /**
+ * What a number of a kind one may have several of does ("order_number:45721", rules 49), decided alike by either decider
+ * (llmpath): said to replace the numbers of its kind, it replaces them (`replacedIdentifiers`); already held, it is kept;
+ * else it is added beside the others, never put in their place. Null for any other fact.
+ */
+export function identifierDecision(fact: ExtractedFact, candidates: Candidate[]): Decision | null {
+  if (fact.retraction || !fact.slot?.includes(':') || keyedIdentifier(fact.slot, fact.value, '') === null) return null;
+  const renewed = replacedIdentifiers(fact, candidates);
+  if (renewed.length > 0) {
+    const [first, ...rest] = renewed.map((c) => c.fact.id);
+    return rest.length > 0 ? { op: 'UPDATE', targetId: first!, alsoReplaces: rest } : { op: 'UPDATE', targetId: first! };
+  }
+  const held = candidates.find((c) => c.fact.slot === fact.slot && norm(c.fact.value) === norm(fact.value));
+  return held ? { op: 'KEEP', targetId: held.fact.id } : { op: 'ADD' };
+}
+
+/**
  * Deterministic consolidation (embedded mode): an outcome settles the most similar open plan or
  * commitment about the same thing (`aboutPlan`: by plan object, else a shared topic word) and, when
  * done, is due (done / instead / decided -> UPDATE, cancelled -> DELETE); retraction -> DELETE of the matching current facts (same slot, or same kind,
@@ -388,11 +404,8 @@ export class RuleDecider implements Decider {
       return near ? { op: 'DELETE', targetIds: [near.fact.id] } : { op: 'ADD' };
     }
     if (fact.slot) {
-      const renewed = replacedIdentifiers(fact, candidates);
-      if (renewed.length > 0) {
-        const [first, ...rest] = renewed.map((c) => c.fact.id);
-        return rest.length > 0 ? { op: 'UPDATE', targetId: first!, alsoReplaces: rest } : { op: 'UPDATE', targetId: first! };
-      }
+      const identified = identifierDecision(fact, candidates);
+      if (identified) return identified;
       // "I left Hillcrest, I'm tutoring full time now" after "I work at Hillcrest": the new role supersedes the employer left.
       const ending = fact.endsSlot ? candidates.find((c) => c.fact.slot === fact.endsSlot && c.fact.value !== null) : undefined;
       const own = candidates.find((c) => sameSlot(c.fact.slot, fact.slot));

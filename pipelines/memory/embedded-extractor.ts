@@ -11,6 +11,7 @@ import { withCapitalI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
+import { finishedExtraction } from './finished-facts.js';
 import { withContractedIs } from './contracted-is.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { PEOPLE, conjugateAfterI, openingPronoun, reportedAsFirstPerson, reportedSubject, reportsEvent, subjectName, withoutCorrectingNo } from './grammar.js';
@@ -145,7 +146,8 @@ export class EmbeddedExtractor implements Extractor {
     // "i am sorry james i will process your refund": "your" is James's, the listener no one had named (fix7b).
     // "i moved to leave my new…", misheard: no home is filled with words that name no place (fix7b).
     const called = withApologyCall(input);
-    return withCalledListeners(called, (read) => this.#extract(read)).then((r) => withHeardPlaces(r, input.current));
+    // Finished as every extractor's facts are (finished-facts.ts): what the rules wrote passes unchanged.
+    return withCalledListeners(called, (read) => this.#extract(read)).then((r) => finishedExtraction(withHeardPlaces(r, input.current), input));
   }
 
   async #extract(input: ExtractionInput): Promise<ExtractionResult> {

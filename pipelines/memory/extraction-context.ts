@@ -66,12 +66,20 @@ async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, 
 /** A participant id as `newId('p')` makes them. */
 const PARTICIPANT_ID = /\bp_[0-9a-f]{32}\b/g;
 
-/** `text` with every participant id replaced by how that participant is shown. */
+/** A participant id in brackets, as the LLM extractor labels a name ("Ana (p_…)"). */
+const LABEL = /\s*\((p_[0-9a-f]{32})\)/g;
+
+/**
+ * `text` with every participant id replaced by how that participant is shown; an id in brackets right after that very
+ * name ("Ana (p_…)", copied from the LLM extractor's labels) is left out, not written as "Ana (Ana)".
+ */
 export function withoutParticipantIds(text: string, shown: (id: string) => string): string {
-  return text.replace(PARTICIPANT_ID, (id, offset: number) => {
+  const unlabelled = text.replace(LABEL, (label, id: string, offset: number) =>
+    (text.slice(0, offset).toLowerCase().endsWith(shown(id).toLowerCase()) ? '' : label));
+  return unlabelled.replace(PARTICIPANT_ID, (id, offset: number) => {
     const s = shown(id);
     // At the start of a sentence, capitalised.
-    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
+    const start = offset === 0 || /[.!?]\s*$/.test(unlabelled.slice(0, offset));
     return start ? s.charAt(0).toUpperCase() + s.slice(1) : s;
   });
 }

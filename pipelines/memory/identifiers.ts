@@ -75,9 +75,40 @@ export function statedIdentifier(sentence: string): StatedIdentifier | null {
   const named = /\s/.test(thing) ? thing : `${thing} number`;
   const kind = named.replace(/\s+/g, '_');
   const owner = /^your$/i.test(whose) ? 'addressee' : 'speaker';
-  if (!SEVERAL.test(thing)) return { owner, what: named, slot: kind, value };
-  const replacing = Boolean(renewed ?? now ?? changed);
-  return { owner, what: named, slot: `${kind}:${value}`, value, ...(replacing ? { replaces: kind } : {}) };
+  const slot = identifierSlot(kind, value);
+  const replacing = slot !== kind && Boolean(renewed ?? now ?? changed);
+  return { owner, what: named, slot, value, ...(replacing ? { replaces: kind } : {}) };
+}
+
+/**
+ * The slot a number of the identifier kind `kind` ("order_number", "phone_number") fills: a slot of its own for a thing
+ * one may have several of (`order_number:45721`), else the kind's.
+ */
+export function identifierSlot(kind: string, value: string): string {
+  return SEVERAL.test(kind.replace(/_/g, ' ')) ? `${kind}:${value}` : kind;
+}
+
+/** An identifier's slot as `identifierSlot` keys it, and the kind whose numbers it replaces. */
+export interface KeyedIdentifier {
+  slot: string;
+  value: string;
+  replaces?: string;
+}
+
+/**
+ * A slot and value another extractor wrote for a number ("order_number" = "four five seven two one", or already
+ * "order_number:45721") keyed as the rules key it (`identifierSlot`: "order_number:45721"), replacing the numbers of its
+ * kind when `said` (the turn) states it as a replacement ("my new order number is…"); null for a slot that is no
+ * identifier of which one may have several, or a value that is no number.
+ */
+export function keyedIdentifier(slot: string | null, value: string | null, said: string): KeyedIdentifier | null {
+  const m = /^([a-z]+(?:_[a-z]+)*)(?::(.+))?$/.exec(slot ?? '');
+  if (!m || !SEVERAL.test(m[1]!.replace(/_/g, ' '))) return null;
+  const kind = m[1]!;
+  const number = spokenNumber(m[2] ?? value ?? '');
+  if (number === null) return null;
+  const stated = said.split(/(?<=[.!?])\s+/).map(statedIdentifier).find((i) => i?.value === number);
+  return { slot: identifierSlot(kind, number), value: number, ...(stated?.replaces === kind ? { replaces: kind } : {}) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Candidate, Decider, Decision, DecisionInput } from './decide.js';
+import { identifierDecision, type Candidate, type Decider, type Decision, type DecisionInput } from './decide.js';
 import type { ExtractedFact } from './extractor.js';
 import { LlmJsonClient } from './llm-client.js';
 import { DECIDE_SCHEMA, DECIDE_SYSTEM_PROMPT } from './llm-prompts.js';
@@ -48,6 +48,9 @@ export class LlmDecider implements Decider {
   async decide(input: DecisionInput): Promise<Decision> {
     const existing = [...input.retractedFacts.map((f) => ({ fact: f, score: 1 })), ...input.candidates];
     if (existing.length === 0) return { op: 'ADD' };
+    // Order numbers accumulate, and one said as new replaces them, as the rules decide (rules 49): no model asked.
+    const identified = identifierDecision(input.fact, input.candidates);
+    if (identified) return identified;
     const user = [
       `NEW (${input.fact.retraction ? 'withdraws something' : 'statement'}; slot ${input.fact.slot ?? 'none'}): ${input.fact.content}`,
       'EXISTING:', ...existing.map((c) => `${c.fact.id}: ${c.fact.content} [slot ${c.fact.slot ?? 'none'}]`),

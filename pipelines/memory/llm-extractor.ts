@@ -6,7 +6,8 @@ import { UNNAMED } from './extractor.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT } from './stays.js';
 import { staySpan } from './stay-span.js';
-import { canonicalSlot } from './thing-keys.js';
+import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
+import { finishedExtraction } from './finished-facts.js';
 import { DAY_MS } from '../../graph/core/time.js';
 
 interface PlanObjectReply {
@@ -84,13 +85,35 @@ function settlesOf(v: unknown): ExtractedFact['settles'] | undefined {
   return (SETTLES as readonly unknown[]).includes(v) ? (v as ExtractedFact['settles']) : undefined;
 }
 
-/** Joint fact / profile extraction by an LLM behind any OpenAI-compatible endpoint. */
+/** Options of {@link LlmExtractor}. */
+export interface LlmExtractorOptions {
+  /**
+   * The names the assistant listening is called by (`PARLEY_ASSISTANT_NAMES`; default `DEFAULT_ASSISTANT_NAMES`), as for
+   * the embedded extractor: taken out of the turn (`withoutAssistant`) and told to the model. Empty: none.
+   */
+  assistantNames?: readonly string[];
+}
+
+/**
+ * Joint fact / profile extraction by an LLM behind any OpenAI-compatible endpoint. The turn is prepared as the rules'
+ * extractor prepares it (the assistant called by name taken out) and the reply's facts finished as the rules' are
+ * (`finishedExtraction`).
+ */
 export class LlmExtractor implements Extractor {
   readonly source = `llm/${FACTS_PROMPT_VERSION}`;
+  readonly #assistants: readonly string[];
 
-  constructor(private readonly llm: LlmJsonClient) {}
+  constructor(private readonly llm: LlmJsonClient, options: LlmExtractorOptions = {}) {
+    this.#assistants = options.assistantNames ?? DEFAULT_ASSISTANT_NAMES;
+  }
 
-  async extract(input: ExtractionInput): Promise<ExtractionResult> {
+  async extract(said: ExtractionInput): Promise<ExtractionResult> {
+    // "Robot, we are going to grandma's": the assistant called is no listener and no one's "we" (fix9), as for the rules.
+    const input = withoutAssistant(said, this.#assistants);
+    return finishedExtraction(await this.#extract(input), input);
+  }
+
+  async #extract(input: ExtractionInput): Promise<ExtractionResult> {
     const u = input.current;
     // The id is there for the reply's `subject` field; the text uses the name (consolidation also
     // replaces any id that slips into a fact's text).
@@ -98,6 +121,7 @@ export class LlmExtractor implements Extractor {
     const line = (x: typeof u): string =>
       `[${x.time}] ${label(x.speakerId)} -> ${x.addresseeIds.map(label).join(', ') || 'everyone'}: ${x.text}`;
     const user = [
+      ...(this.#assistants.length > 0 ? [`ASSISTANT NAMES: ${this.#assistants.join(', ')}`, ''] : []),
       'EARLIER TURNS:', ...input.previous.map(line), '', 'CURRENT TURN:', line(u),
     ].join('\n');
     const reply = await this.llm.complete<FactsReply>('memory_facts', FACTS_SYSTEM_PROMPT, user, FACTS_SCHEMA);
@@ -108,8 +132,8 @@ export class LlmExtractor implements Extractor {
       // A stay said ahead holds from its start: the reply's, else read from the turn as the rules read it (rules 31).
       const validFrom = parseValidFrom(f.valid_from, u.time) ?? (f.slot === STAY_SLOT ? staySpan(u.text, u.time)?.start ?? undefined : undefined);
       // A stay with no end, by the reply or its text, is no stay beside a home: it would never end (as the rules 27 read it).
-      // A liked thing keyed as the rules key it ("preference:Video Games" -> "preference:video game"; rules 43).
-      const slot = f.slot === STAY_SLOT && (validUntil ?? stateEnd(f.content, u.time)) === null ? null : canonicalSlot(f.slot ?? null);
+      // A liked thing is keyed as the rules key it by `finishedExtraction` ("preference:Video Games" -> "preference:video game").
+      const slot = f.slot === STAY_SLOT && (validUntil ?? stateEnd(f.content, u.time)) === null ? null : f.slot ?? null;
       return {
         content: f.content, kind: f.kind,
         subjectId: known.has(f.subject) || f.subject.startsWith('entity:') ? f.subject : u.speakerId,

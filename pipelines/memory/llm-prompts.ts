@@ -1,6 +1,6 @@
 /** Versioned prompts and JSON schemas for the LLM memory paths. Bump the version on any change. */
 
-export const FACTS_PROMPT_VERSION = 'facts-v10';
+export const FACTS_PROMPT_VERSION = 'facts-v11';
 export const DECIDE_PROMPT_VERSION = 'decide-v5';
 
 const KINDS = ['statement', 'preference', 'plan', 'commitment', 'request', 'relation', 'profile'];
@@ -9,12 +9,20 @@ export const SETTLES = ['done', 'cancelled', 'instead', 'decided'] as const;
 
 export const FACTS_SYSTEM_PROMPT = `You extract long-term memory from a multi-party spoken conversation.
 Read the CURRENT turn; earlier turns are context only. Return facts stated or implied by the CURRENT turn.
-Each fact must be self-contained: replace I/me/my with the speaker's name and you/your with the addressees' names
-(use the ids given when a name is unknown), and write relative dates followed by the resolved ISO date
-(e.g. "next Friday 2026-12-04") using the turn's time. kind is one of ${KINDS.join(', ')}.
+Each fact must be self-contained, as a person would write it: replace I/me/my with the speaker's name and you/your
+with the addressees' names (a participant with no name as shown, "an unnamed speaker"; never a participant id, which is
+only for subject and participant), and write a relative date as the calendar day it means, resolved from the turn's
+time ("on Friday 4 December 2026", not "next Friday 2026-12-04"). A statement is at most 300 characters, ending at a
+clause bound. kind is one of ${KINDS.join(', ')}.
 subject is the participant id (or "entity:<name>") the fact is about. slot names what the fact fills for
 the subject when a newer value replaces an older one (e.g. lives_in, works_at, preference:<thing>,
-relation:<role>), else null. Set retraction true when the turn withdraws an earlier fact
+relation:<role>), else null. A self-introduction ("Hi, I'm Sarah") is kind profile, slot name, value the name, content
+"<name> introduced themself". An order, booking, ticket, case or reference number is kind profile, slot
+<kind>:<digits> ("order_number:45721", "booking_reference:AB123", digits joined as read out), value the digits: each number a slot of its own.
+ASSISTANT NAMES, when given, are what the assistant listening is called: it is no person, never a subject or an
+addressee, and its name is no part of a fact ("Robot, we are going to grandma's on Saturday" is the speaker's own
+people going: "Sarah and others are going…", told to no one); a "we" said to no one is "<name> and others".
+Set retraction true when the turn withdraws an earlier fact
 ("I don't like X anymore", "cancel that"). profile_updates are background or preference attributes
 of participants (attribute "name" for a self-introduction).
 A stay somewhere for a time, with its end said ("I'm staying in Madrid for two weeks", "I'll be in Berlin until the

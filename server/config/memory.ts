@@ -19,7 +19,7 @@ export interface MemorySettings {
   extractor: 'embedded' | 'llm';
   /**
    * `PARLEY_ASSISTANT_NAMES`: comma-separated names the assistant listening is called by ("Robot, we're going…"); never a
-   * listener, nor one of "we", in the embedded extractor's facts. Default `DEFAULT_ASSISTANT_NAMES`; `none`: no name.
+   * listener, nor one of "we", in either extractor's facts. Default `DEFAULT_ASSISTANT_NAMES`; `none`: no name.
    */
   assistantNames: string[];
   /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`: any OpenAI-compatible endpoint. */

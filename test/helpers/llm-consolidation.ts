@@ -63,9 +63,11 @@ export interface LlmConsolidation {
 /**
  * The consolidation handler of the LLM memory path over `fixture`'s database: the LLM extractor and
  * embedder against the double, and the LLM decider when `decider` is set (else the rule decider).
- * Every batch of ops it publishes goes to `onOps`.
+ * Every batch of ops it publishes goes to `onOps`; `minAsrConfidence` is the doubtful-speech gate (default none).
  */
-export function llmConsolidation(fixture: LlmDoubleFixture, options: { decider: boolean; onOps: (ops: MemoryOp[]) => void }): LlmConsolidation {
+export function llmConsolidation(
+  fixture: LlmDoubleFixture, options: { decider: boolean; onOps: (ops: MemoryOp[]) => void; minAsrConfidence?: number },
+): LlmConsolidation {
   const { double, db } = fixture;
   const llm = new LlmJsonClient({ baseURL: double.baseURL, apiKey: 'test-key', model: 'double-model' });
   const graph = new SqliteGraphStore(db);
@@ -75,6 +77,7 @@ export function llmConsolidation(fixture: LlmDoubleFixture, options: { decider: 
     graph, memory, vectors: new SqliteVectorStore(db), lexical: new SqliteLexicalIndex(db), embedder,
     extractor: new LlmExtractor(llm), ...(options.decider ? { decider: new LlmDecider(llm) } : {}),
     onOps: (_tenant, _session, ops) => options.onOps(ops), logger: pino({ level: 'silent' }),
+    ...(options.minAsrConfidence !== undefined ? { minAsrConfidence: options.minAsrConfidence } : {}),
   });
   return { llm, graph, memory, embedder, handler };
 }

@@ -45,7 +45,7 @@ describe('rules 33: a preference held for now', () => {
   });
 
   test('the LLM prompt (facts-v6 and later) asks for the same slot', () => {
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v10');
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 10, FACTS_PROMPT_VERSION);
     assert.ok(FACTS_SYSTEM_PROMPT.includes(`slot ${FOR_NOW_PREFERENCE}`));
   });
 

@@ -44,7 +44,7 @@ describe('rules 34: preferences with an end, a liking said again, jobs told of o
   });
 
   test('the LLM prompt (facts-v7 or later) asks for the same slot with its end', () => {
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v10');
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 10, FACTS_PROMPT_VERSION);
     assert.match(FACTS_SYSTEM_PROMPT, /for a time with\s+its end said[^]*preference:for_now with that end as valid_until/);
   });
 

@@ -98,7 +98,7 @@ describe('rules 41: extraction', () => {
 describe('rules 41: the LLM path is told the same', () => {
   test('facts-v10 and decide-v4 (since facts-v9, decide-v3) tell of skill that is no job, "now" endings, a job withdrawn by name, employers and likings given up', async () => {
     const { DECIDE_PROMPT_VERSION, DECIDE_SYSTEM_PROMPT, FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } = await import('../../../pipelines/memory/llm-prompts.js');
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v10');
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 10, FACTS_PROMPT_VERSION);
     assert.ok(Number(/^decide-v(\d+)$/.exec(DECIDE_PROMPT_VERSION)?.[1]) >= 4, DECIDE_PROMPT_VERSION);
     for (const said of ["I'm a terrible cook and a worse driver", "I don't smoke now", "I stopped being a lifeguard", 'I gave up my job at the bank',
       'I stopped drinking coffee']) {

@@ -103,7 +103,7 @@ describe('rules 42: the LLM path is told the same (item 9)', () => {
   test('facts-v10 and decide-v4 tell of named-only withdrawals, hedges that end nothing, and "now" endings of held values', async () => {
     const { DECIDE_PROMPT_VERSION, DECIDE_SYSTEM_PROMPT, FACTS_PROMPT_VERSION, FACTS_SYSTEM_PROMPT } = await import('../../../pipelines/memory/llm-prompts.js');
     // On main: facts-v9 / decide-v3, which said "I left Google" ends the employer whatever it is, and nothing of these.
-    assert.equal(FACTS_PROMPT_VERSION, 'facts-v10');
+    assert.ok(Number(/^facts-v(\d+)$/.exec(FACTS_PROMPT_VERSION)?.[1]) >= 10, FACTS_PROMPT_VERSION);
     assert.ok(Number(/^decide-v(\d+)$/.exec(DECIDE_PROMPT_VERSION)?.[1]) >= 4, DECIDE_PROMPT_VERSION);
     for (const said of ['ending the employer only if it is that one', "I'm not hungry now", 'I almost quit my job', 'ends nothing: retraction false',
       "I'm not a nurse now, I'm a midwife", "I'm a terrible cook and a nurse", 'I quit vaping last year', "we're living in York", "I'm not into football anymore",
