@@ -388,10 +388,15 @@ export class LiveSession implements TurnSession {
    * agent now: it never takes the pending external id); an erased agent is dropped from them.
    */
   async participantRetired(change: RetiredChange): Promise<void> {
+    this.idsRetired(change);
+    await this.voiceTurns?.participantRetired(change);
+  }
+
+  /** The ids this session holds of people (its last speaker, last non-agent, {@link agents}) follow `change`; the voice side is not told. */
+  idsRetired(change: RetiredChange): void {
     this.lastSpeaker = retiredAs(this.lastSpeaker, change);
     this.lastNonAgent = retiredAs(this.lastNonAgent, change);
     this.agents = new Set([...this.agents].flatMap((id) => retiredAs(id, change) ?? []));
-    await this.voiceTurns?.participantRetired(change);
   }
 
   /**
