@@ -22,7 +22,7 @@ export interface UtteranceInput {
   addressees?: string[];
   startMs?: number | null;
   endMs?: number | null;
-  /** ISO-8601 wall-clock time; default now. */
+  /** ISO-8601 wall-clock time; default now on the ingest's clock ({@link InteractionIngestDeps.clock}). */
   time?: string;
   confidence?: number | null;
   audioRef?: string | null;
@@ -71,6 +71,12 @@ export interface InteractionIngestDeps {
    * failed part-way stores nothing twice. `Infinity`: one commit, no pauses (the previous behaviour).
    */
   commitChunk?: number;
+  /**
+   * Wall clock, ms since the epoch, that an utterance without a `time` of its own is dated by, and a session it opens
+   * started at: the app's clock (`app.clock`, `BuildOptions.now`), so replays and tests say when untimed turns happened.
+   * Default `Date.now`.
+   */
+  clock?: () => number;
 }
 
 /** Let timers, sockets and other sessions run before going on. */
@@ -150,7 +156,8 @@ export class InteractionIngest {
 
   private async store(tenant: TenantId, sessionId: string, inputs: UtteranceInput[], options: AddUtterancesOptions): Promise<IngestedUtterance[]> {
     const { graph } = this.deps;
-    await graph.openSession(tenant, sessionId, new Date().toISOString());
+    const now = new Date((this.deps.clock ?? Date.now)()).toISOString();
+    await graph.openSession(tenant, sessionId, now);
     const resolver = new ParticipantResolver(graph, tenant);
     const history = await graph.recentUtterances(tenant, sessionId, PRESENCE_WINDOW);
     const recent = history.map((u) => ({ speakerId: u.speakerId }));
@@ -196,7 +203,7 @@ export class InteractionIngest {
           text: input.text,
           startMs: input.startMs ?? null,
           endMs: input.endMs ?? null,
-          time: input.time ?? new Date().toISOString(),
+          time: input.time ?? now,
           confidence: input.confidence ?? null,
           audioRef: input.audioRef ?? null,
           ...(input.turnId ? { turnId: input.turnId } : {}),

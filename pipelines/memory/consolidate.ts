@@ -58,7 +58,10 @@ export interface ConsolidationDeps {
    * a lock of this handler's own.
    */
   locks?: KeyedLock;
-  /** A recognised turn below this ASR confidence gives memory nothing (`doubtfulSpeech`); default `DEFAULT_MIN_ASR_CONFIDENCE`. */
+  /**
+   * A recognised turn below this ASR confidence gives memory nothing (`doubtfulSpeech`), and is no context of the turns
+   * after it (nor is what came before it); default `DEFAULT_MIN_ASR_CONFIDENCE`.
+   */
   minAsrConfidence?: number;
 }
 
@@ -128,7 +131,7 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
       const early = processed === null ? await withdrawStaleExtraction(deps, indexer, locks, tenant, u, signal) : [];
       // Sent now: what was withdrawn stays withdrawn even if extracting or writing fails below.
       if (early.length > 0) deps.onOps(tenant, sessionId, early);
-      return extractOnce(deps, tenant, u, contextTurns);
+      return extractOnce(deps, tenant, u, contextTurns, minAsrConfidence);
     };
     let extraction = await extractFresh();
     // A job that read the turn before it was moved kept its extraction, of the old speaker, while this one extracted

@@ -7,6 +7,7 @@ import type { MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId, Utterance } from '../../graph/types.js';
 import { CALLER, UNNAMED, type ExtractionResult, type Extractor } from './extractor.js';
 import { withProperNounCase } from './proper-noun-case.js';
+import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './doubtful-speech.js';
 
 /**
  * A sentence that starts with a capitalised word other than "I", after any connective ("And Maya likes dinosaurs", fix9):
@@ -36,10 +37,12 @@ export interface KeptExtraction extends ExtractionResult {
  * of the job again after a crash replays the very same facts (same ids, nothing twice) instead of
  * asking the extractor again, which an LLM may answer in other words.
  */
-export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number): Promise<KeptExtraction> {
+export async function extractOnce(
+  deps: ExtractionDeps, tenant: TenantId, u: Utterance, contextTurns: number, minAsrConfidence = DEFAULT_MIN_ASR_CONFIDENCE,
+): Promise<KeptExtraction> {
   const kept = await deps.memory.keptExtraction(tenant, u.id);
   if (kept !== null) return JSON.parse(kept) as KeptExtraction;
-  const previous = await previousTurns(deps.graph, tenant, u, contextTurns);
+  const previous = await previousTurns(deps.graph, tenant, u, contextTurns, minAsrConfidence);
   const names = await participantNames(deps.graph, tenant, [u, ...previous]);
   if (REPORT_START.test(u.text)) {
     // "Lena moved to Boulder": the extractor needs the name of whoever a turn reports on.
@@ -57,10 +60,16 @@ export async function extractOnce(deps: ExtractionDeps, tenant: TenantId, u: Utt
   return JSON.parse(await deps.memory.keepExtraction(tenant, u.id, JSON.stringify(keeping))) as KeptExtraction;
 }
 
-/** The `n` turns before `u` in its session, oldest first, from the seq index (constant cost however far behind the queue is). */
-async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number): Promise<Utterance[]> {
+/**
+ * The `n` turns before `u` in its session, oldest first, from the seq index (constant cost however far behind the queue
+ * is), back to the latest doubtful one (`doubtfulSpeech` under `minAsrConfidence`), which is left out with all before it:
+ * heard too badly to remember, it is a gap, not context. What it really said may be what `u` answers, acts on ("order
+ * it"), cancels ("cancel that") or names with a pronoun, so neither its words nor an earlier turn in its place are read.
+ */
+async function previousTurns(graph: GraphStore, tenant: TenantId, u: Utterance, n: number, minAsrConfidence: number): Promise<Utterance[]> {
   if (n <= 0) return [];
-  return graph.recentUtterances(tenant, u.sessionId, n, u.seq);
+  const turns = await graph.recentUtterances(tenant, u.sessionId, n, u.seq);
+  return turns.slice(turns.findLastIndex((t) => doubtfulSpeech(t, minAsrConfidence)) + 1);
 }
 
 /** A participant id as `newId('p')` makes them. */

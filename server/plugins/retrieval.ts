@@ -14,7 +14,7 @@ import type { MemoryItem } from '../../graph/core/events.js';
 /** Answers an explicit question from memory (WS `query`, `POST /v1/query`). */
 export type MemoryQueryFn = (
   tenant: string,
-  input: Pick<QuestionInput, 'question' | 'asker' | 'k' | 'sessionId' | 'speakerId' | 'addresseeId' | 'excludeIds'>,
+  input: Pick<QuestionInput, 'question' | 'asker' | 'k' | 'sessionId' | 'speakerId' | 'addresseeId' | 'excludeIds' | 'now'>,
 ) => Promise<{ evidence: MemoryItem[]; rounds: number; timings: Record<string, number> }>;
 
 declare module 'fastify' {
@@ -75,8 +75,9 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   app.decorate('memoryQuery', (async (tenant, input) => {
     const started = performance.now();
     // Asked as of the app's clock (`BuildOptions.now`; default the wall clock), the clock facts were told against: a fact's
-    // own end ("for the next few days") holds or has passed by the same time as participant attributes.
-    const answer = await answerQuestion(retriever, tenant, { ...input, now: new Date(app.clock()) }, opts.agentic);
+    // own end ("for the next few days") holds or has passed by the same time as participant attributes. A question
+    // given its own time (`POST /v1/query`'s `now`: a replay, imported history) is asked as of it.
+    const answer = await answerQuestion(retriever, tenant, { ...input, now: input.now ?? new Date(app.clock()) }, opts.agentic);
     metrics?.queryDuration.observe((performance.now() - started) / 1000);
     // Each retrieval round of the question (`round1_ms`…) is a search too, told apart from live turns.
     for (const [name, ms] of Object.entries(answer.timings)) {

@@ -20,7 +20,7 @@ export const storesPlugin = fp(
     const stores = opts.stores ?? (await openStoresChecked(opts.config, opts.logger));
     app.decorate('config', opts.config);
     app.decorate('stores', stores);
-    app.decorate('ingest', new InteractionIngest({ ...stores, logger: opts.logger.child({ component: 'ingest' }) }));
+    app.decorate('ingest', new InteractionIngest({ ...stores, logger: opts.logger.child({ component: 'ingest' }), clock: app.clock }));
     app.addHook('onClose', async () => {
       await stores.close(opts.config.shutdownGraceMs);
     });

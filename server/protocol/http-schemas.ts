@@ -391,6 +391,7 @@ export const QueryBody = Type.Object({
   k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
   speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'only memories spoken by this participant (id, external_id or name; not blank)' })),
   addressee: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'only memories addressed to this participant (id, external_id or name; not blank)' })),
+  now: Type.Optional(Type.String({ format: 'date-time', description: 'ISO-8601 time the question is asked at ("last week", "still", an end a fact carries are read relative to it: a replay, a benchmark, imported history); default the server\'s clock' })),
 }, { additionalProperties: false, $id: 'QueryRequest' });
 export type QueryBody = Static<typeof QueryBody>;
 

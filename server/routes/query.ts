@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseWav } from '../../pipelines/audio/wav.js';
 import { isBase64 } from '../protocol/base64.js';
+import { isoTime } from '../protocol/iso-time.js';
 import { identifyAskerFromAudio } from '../../pipelines/speaker/identify-asker.js';
 import { SPEAKER_SAMPLE_RATE, type SpeakerEmbedder } from '../../pipelines/speaker/speaker-embedder.js';
 import { thresholdsFor } from '../../pipelines/speaker/speaker-thresholds.js';
@@ -71,6 +72,7 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
   const excludeIds = body.session_id ? await askingTurnIds(app.stores.graph, tenant, body.session_id, body.question) : [];
   const answer = await app.memoryQuery(tenant, {
     question: body.question, asker: askerId, k: body.k ?? 5,
+    ...(body.now !== undefined ? { now: new Date(isoTime(body.now, 'now')) } : {}),
     ...(body.session_id ? { sessionId: body.session_id } : {}),
     ...(excludeIds.length > 0 ? { excludeIds } : {}),
     ...(speakerId ? { speakerId } : {}),

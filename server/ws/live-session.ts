@@ -117,11 +117,12 @@ export class LiveSession implements TurnSession {
    */
   unstoredFromMs: number | null = null;
   /**
-   * Set with `unstoredFromMs`: the conversation clock the earlier audio stream recorded (`SessionRecord.streamClock`).
-   * The first connection here that resumes with the same `start_time` (as the TypeScript SDK's reconnect sends after a
-   * restart) goes on with it, so its turns follow those stored before instead of starting again at the `start_time`.
+   * Set with `unstoredFromMs`: the conversation clock the earlier audio stream recorded (`SessionRecord.streamClock`),
+   * with where the session's stored transcript ends (`transcriptEndMs`, the latest stored `end_ms`). The first
+   * connection here that resumes with the same `start_time` (as the TypeScript SDK's reconnect sends after a restart)
+   * goes on with it, so its turns, voice and typed, follow those stored before instead of starting again at the `start_time`.
    */
-  storedClock: StreamClock | null = null;
+  storedClock: (StreamClock & { transcriptEndMs: number }) | null = null;
   /** The voice side (VAD, ASR, speaker identity), created with the first audio frame. */
   private voiceTurns: VoiceTurns | null = null;
   /** Called when the session should leave the registry. */
@@ -171,7 +172,7 @@ export class LiveSession implements TurnSession {
     this.format = format;
     this.connectionResumed = resumed;
     // A resume repeating the conversation's start_time (as the TypeScript SDK's reconnect does) goes on with its clock.
-    const kept = this.startTime ?? (this.storedClock && { at: this.storedClock.startTime, connectedAt: this.deps.audioNow(), baseMs: this.storedClock.baseMs });
+    const kept = this.startTime ?? (this.storedClock && resumedClock(this.storedClock, this.deps.audioNow()));
     this.storedClock = null;
     const continues = resumed && options.startTime !== undefined && kept?.at === options.startTime;
     if (continues) this.startTime = kept;
@@ -387,10 +388,15 @@ export class LiveSession implements TurnSession {
    * agent now: it never takes the pending external id); an erased agent is dropped from them.
    */
   async participantRetired(change: RetiredChange): Promise<void> {
+    this.idsRetired(change);
+    await this.voiceTurns?.participantRetired(change);
+  }
+
+  /** The ids this session holds of people (its last speaker, last non-agent, {@link agents}) follow `change`; the voice side is not told. */
+  idsRetired(change: RetiredChange): void {
     this.lastSpeaker = retiredAs(this.lastSpeaker, change);
     this.lastNonAgent = retiredAs(this.lastNonAgent, change);
     this.agents = new Set([...this.agents].flatMap((id) => retiredAs(id, change) ?? []));
-    await this.voiceTurns?.participantRetired(change);
   }
 
   /**
@@ -495,6 +501,15 @@ export class LiveSession implements TurnSession {
   async runQueuedNow(): Promise<void> {
     await this.queue.runQueuedNow();
   }
+}
+
+/**
+ * A conversation clock recorded with an earlier server's audio stream, as a connection resuming it now (`audioNow`) goes
+ * on with it: voice turns from its `baseMs`, typed ones from where the stored transcript ends, as if this connection
+ * had been open since that conversation time (the time between the connections is not known, so not counted).
+ */
+function resumedClock(stored: StreamClock & { transcriptEndMs: number }, audioNow: number): { at: number; connectedAt: number; baseMs: number } {
+  return { at: stored.startTime, connectedAt: audioNow - Math.max(0, stored.transcriptEndMs - stored.baseMs), baseMs: stored.baseMs };
 }
 
 /** Who `id` is after `change`: null when it was erased, the survivor when it was merged away, else itself. */

@@ -3,7 +3,7 @@ import { ParleyError } from '../../graph/core/errors.js';
 import { LiveSession, type LiveSessionDeps } from './live-session.js';
 import type { TurnListenerFactory } from '../../pipelines/retrieval/turn-listener.js';
 import type { SessionRecord } from '../../graph/types.js';
-import { unstoredStreamFromMs } from './stream-frontier.js';
+import { storedTranscriptEndMs, unstoredStreamFromMs } from './stream-frontier.js';
 import { retryTransient } from '../../graph/transient-retry.js';
 
 /** How many sessions a registry admits. */
@@ -138,7 +138,7 @@ export class SessionRegistry {
       this.markActive(tenant, id);
       return { session: live, resumed: true };
     }
-    const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date().toISOString()));
+    const record = existing ?? (await this.deps.stores.graph.openSession(tenant, id, new Date(this.deps.clock()).toISOString()));
     const owner = `ls_${crypto.randomUUID().replaceAll('-', '')}`;
     // Not live here: its last audio stream, if any, is gone (a crash, a restart, the resume window) or still held by
     // another server. Taken over first, then read: a turn that stream stores from now on is refused, so what is read
@@ -160,7 +160,7 @@ export class SessionRegistry {
     this.markActive(tenant, id);
     const session = new LiveSession(tenant, id, record.lastEventSeq, this.deps, this.log.child({ session: id, tenant }), owner);
     session.unstoredFromMs = unstoredFrom;
-    session.storedClock = taken?.streamClock ?? null;
+    session.storedClock = taken?.streamClock ? { ...taken.streamClock, transcriptEndMs: await this.transcriptEnd(tenant, id) } : null;
     session.listeners = this.listenerFactories.map((make) => make(session));
     session.onFinished = () => {
       if (this.sessions.get(key) === session) this.remove(tenant, id);
@@ -196,6 +196,16 @@ export class SessionRegistry {
     } catch (err) {
       this.log.warn({ err: err instanceof Error ? err.message : String(err), session: record.id }, 'could not read where the stored audio stream ends');
       return null;
+    }
+  }
+
+  /** Where the session's stored transcript ends (`storedTranscriptEndMs`); 0 when it cannot be read (logged). */
+  private async transcriptEnd(tenant: string, id: string): Promise<number> {
+    try {
+      return await storedTranscriptEndMs(this.deps.stores.graph, tenant, id);
+    } catch (err) {
+      this.log.warn({ err: err instanceof Error ? err.message : String(err), session: id }, 'could not read where the stored transcript ends');
+      return 0;
     }
   }
 

@@ -46,7 +46,7 @@ export class SessionSpeakers {
   private readonly evidence = new Map<number, TurnEvidence>();
 
   constructor(
-    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired' | 'pendingExternalId' | 'agents'>,
+    private readonly session: Pick<VoiceTurnsHost, 'tenant' | 'id' | 'log' | 'send' | 'participantForNewVoice' | 'participantRetired' | 'idsRetired' | 'pendingExternalId' | 'agents'>,
     private readonly deps: VoiceTurnsDeps,
   ) {}
 
@@ -131,7 +131,10 @@ export class SessionSpeakers {
     return sessionEvidence(transcript, people);
   }
 
-  /** Apply end-of-session merges to the graph, the client and the tracker. */
+  /**
+   * Apply end-of-session merges to the graph, the client, the tracker, and the ids the session holds of people (its last
+   * speaker, agents: what `memory.context`, `participant.identify` and the external id go by).
+   */
   private async applyMerges(tracker: SpeakerTracker, merges: { from: string; into: string }[]): Promise<void> {
     const { stores } = this.deps;
     for (const { from, into } of merges) {
@@ -139,6 +142,10 @@ export class SessionSpeakers {
       this.session.send('speaker.merged', { from, into });
     }
     if (merges.length > 0) await tracker.applyMerges(merges);
+    for (const merge of merges) {
+      if (this.lastVoice === merge.from) this.lastVoice = merge.into;
+      this.session.idsRetired(merge);
+    }
   }
 
   /**

@@ -54,6 +54,11 @@ export interface VoiceTurnsHost {
   turnTime(transcriptMs: number): string | undefined;
   /** Forget (erased) or relabel (merged) a participant retired elsewhere, as on the bus notice. */
   participantRetired(change: RetiredChange): Promise<void>;
+  /**
+   * The session merged `from` into `into` itself (the end-of-session merge, its voice side already relabelled): the ids
+   * it holds of people (last speaker, agents) name the survivor from now on.
+   */
+  idsRetired(change: RetiredChange): void;
 }
 
 export interface VoiceTurnsDeps {

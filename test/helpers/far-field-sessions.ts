@@ -31,7 +31,7 @@ export async function speakerSession(t: TestApp, id: string, spoken: Turn[]): Pr
     tenant: id, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(),
     send: ((type: string, payload: Record<string, unknown>) => { if (type === 'speaker.merged') merged.push(payload as { from: string; into: string }); }) as never,
     participantForNewVoice: async () => (await t.app.stores.graph.createParticipant(id, {})).id,
-    participantRetired: async () => {},
+    participantRetired: async () => {}, idsRetired: () => {},
   };
   const speakers = new SessionSpeakers(host, { config: t.config, stores: t.app.stores, models: t.app.models } as unknown as VoiceTurnsDeps);
   const ids: string[] = [];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { GraphStore } from '../../graph/graph-store.js';
+import { LiveSession } from '../../server/ws/live-session.js';
 import { SessionSpeakers } from '../../server/ws/session-speakers.js';
 import type { VoiceTurnsDeps } from '../../server/ws/voice-turns-host.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -32,6 +33,8 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
     band?: 'wideband' | 'narrowband';
     tenant?: string;
     config?: Partial<TestApp['config']>;
+    /** A live session (of this tenant and id) to run the passes for: it is told of each stored turn, as the server tells it. */
+    live?: LiveSession;
   }
 
   /**
@@ -56,11 +59,11 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
     });
     const revised: { from: string; into: string }[] = [];
     const merged: { from: string; into: string }[] = [];
-    const host = {
-      tenant, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(),
-      send: ((type: string, payload: Record<string, unknown>) => { (type === 'speaker.revised' ? revised : type === 'speaker.merged' ? merged : []).push(payload as { from: string; into: string }); }) as never,
+    const send = ((type: string, payload: Record<string, unknown>) => { (type === 'speaker.revised' ? revised : type === 'speaker.merged' ? merged : []).push(payload as { from: string; into: string }); }) as never;
+    const host = opts.live ? Object.assign(opts.live, { send }) : {
+      tenant, id, log: t.app.log, pendingExternalId: null, agents: new Set<string>(), send,
       participantForNewVoice: async () => (await graph.createParticipant(tenant, {})).id,
-      participantRetired: async () => {},
+      participantRetired: async () => {}, idsRetired: () => {},
     };
     const speakers = new SessionSpeakers(host, { config: { ...t.config, ...opts.config }, stores: { ...t.app.stores, graph: counted }, models } as unknown as VoiceTurnsDeps);
     await graph.openSession(tenant, id, new Date(0).toISOString());
@@ -74,12 +77,31 @@ describe('end-of-session passes: evidence read once, the same cannot-links every
         time: new Date(startMs).toISOString(), confidence: 1, audioRef: null,
       }]);
       speakers.stored(assigned, u!.id);
+      opts.live?.finalised(`turn_${i}`, { utterance: u!, speaker: { id: assigned.participantId, name: null, confidence: 1, isNew: false }, addressees: [] });
     }
     await opts.before?.(ids);
     transcriptReads = 0;
     await speakers.merge();
     return { transcriptReads, revised, merged, ids };
   }
+
+  // The end-of-session merge relabelled the store, the tracker and the client, but the live session kept the merged-away id
+  // as its last speaker (the asker of memory.context, the default of participant.identify) and among its agents.
+  test('an end-of-session merge moves the live session\'s last speaker and agents to the survivor', async () => {
+    const id = 'merge-live-ids';
+    const live = new LiveSession(id, id, 0, t.app.liveSessionDeps, t.app.log, 'ls_merge_live_ids');
+    const { merged, ids } = await session(id, {
+      live, config: { speakerRecluster: false },
+      models: { speakerThresholds: { ...t.app.models.speakerThresholds, mergeTau: 0.3 } },
+      before: async (heard) => {
+        live.agents = new Set([heard[6]!]);
+      },
+    });
+    assert.deepEqual(merged, [{ from: ids[6], into: ids[0] }], 'X (cosine 0.47 with A) merged into A at the lowered bar');
+    assert.equal(live.lastSpeakerId(), ids[0]);
+    assert.equal(live.lastNonAgentId(), ids[0]);
+    assert.deepEqual([...live.agents], [ids[0]]);
+  });
 
   test('the passes read the session\'s transcript once (the merge, the claims and the re-clustering share it)', async () => {
     const { transcriptReads, revised, ids } = await session('evidence-once');

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import pino from 'pino';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { fixtureSamples, loadAudioFixtures } from '../../pipelines/audio/fixtures.js';
 import { ParleyClient } from '../../clients/typescript/src/index.js';
-import { appForSuite, appWithClientForSuite, startVoiceTestApp } from '../helpers/app.js';
+import { appForSuite, appWithClientForSuite, startTestApp, startVoiceTestApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { refusedUpgrade } from '../helpers/refused-upgrade.js';
 import { TestWsClient } from '../helpers/ws-client.js';
@@ -201,6 +202,45 @@ describe('a session resumed on a restarted server with the same start_time goes 
         const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('voice-restart');
         assert.ok(utterances.length > fixture.utterances.length, `both parts were stored: ${utterances.length} utterances`);
         for (const u of utterances) assert.equal(u.time, new Date(Date.parse(start) + u.start_ms!).toISOString(), JSON.stringify(u));
+      } finally {
+        await t.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+// The same restart, then the client types: a typed turn was dated from the new connection (start_time + the time
+// since it opened), before the voice turns stored earlier. The earlier server's stream is set up through the store
+// (what its voice turns leave there: the stream's recorded clock and a turn ending at 15.392 s); the audio clock stands still.
+describe('a typed turn on a session resumed on a restarted server with the same start_time goes on from its stored transcript', () => {
+  test('stored at start_time + where the stored transcript ends (+ the time since the connection opened)', async () => {
+    const data = tempDir('parley-restart-typed-');
+    const start = '2026-03-12T09:30:00.000Z';
+    try {
+      const before = await startTestApp({ DATA_DIR: data.dir }, false);
+      try {
+        await before.app.ingest.ingest('default', 'typed-restart', [{ speaker: 'Ana', text: 'the kettle is on', startMs: 14_000, endMs: 15_392, time: new Date(Date.parse(start) + 14_000).toISOString() }]);
+        assert.ok(await before.app.stores.graph.startAudioStream('default', 'typed-restart', 'ls_before', 0, { startTime: Date.parse(start), baseMs: 0 }));
+      } finally {
+        await before.close();
+      }
+      const t = await startTestApp({ DATA_DIR: data.dir }, true, pino({ level: 'silent' }), { audioNow: () => 1_000 });
+      try {
+        const ws = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=typed-restart&start_time=${start}`);
+        try {
+          assert.equal((await ws.next('session.started')).resumed, true);
+          ws.sendJson({ type: 'utterance', speaker: 'Ben', text: 'thanks' });
+          await ws.nextNew('transcript.final');
+        } finally {
+          ws.close();
+        }
+        const { utterances } = await new ParleyClient({ baseUrl: t.httpUrl }).transcript('typed-restart');
+        assert.deepEqual(utterances.map((u) => [u.text, u.time]), [
+          ['the kettle is on', '2026-03-12T09:30:14.000Z'],
+          ['thanks', '2026-03-12T09:30:15.392Z'],
+        ]);
       } finally {
         await t.close();
       }

@@ -191,6 +191,24 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     assert.ok(typed.ops.some((o) => o.op === 'ADD'), 'a client\'s text (no ASR confidence) is never doubtful');
   });
 
+  // A doubtful turn gave memory nothing, but the next turn's extraction still read it: "Sure, I'll order it today" after a
+  // doubtful "Can you order a chocolate cake …?" took the cake as what Ana will order; "cancel that" after a doubtful
+  // plan stored "Ana withdrew: <its words>".
+  test('a doubtful turn is no context for the turns after it: neither an antecedent nor what "cancel that" withdraws', async () => {
+    await say(ben, ana, 'Can you order a chocolate cake from the bakery on Mill Street?', 0.11);
+    const reply = await say(ana, ben, "Sure, I'll order it today.");
+    assert.equal(reply.ops[0]?.op, 'ADD');
+    const commitment = await memory.getFact(T, reply.ops[0]?.memory_id ?? '');
+    assert.deepEqual(commitment?.planObject?.objects, [], 'what "it" is was not taken from the doubtful request');
+    assert.ok(!reply.ops.some((o) => /cake/i.test(o.text)), JSON.stringify(reply.ops));
+    const plan = await say(ana, ben, "I'm driving to Madrid on Sunday.");
+    assert.equal(plan.ops[0]?.op, 'ADD');
+    await say(ana, ben, "I'm flying to Tokyo next Friday.", 0.11);
+    const cancel = await say(ana, ben, 'Actually, cancel that.');
+    assert.deepEqual(cancel.ops, [], 'nothing before the doubtful turn is withdrawn in its place, and its words are not stored');
+    assert.equal((await memory.getFact(T, plan.ops[0]?.memory_id ?? ''))?.validTo, null, 'the plan before it holds');
+  });
+
   test('re-running a job is idempotent', async () => {
     const r = await say(ben, ana, 'My favourite band is Radiohead.');
     const countBefore = (await memory.listFacts(T, { includeHistory: true, limit: 1000 })).length;

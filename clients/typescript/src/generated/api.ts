@@ -199,6 +199,8 @@ export interface Schemas {
     speaker?: string;
     /** only memories addressed to this participant (id, external_id or name; not blank) */
     addressee?: string;
+    /** ISO-8601 time the question is asked at ("last week", "still", an end a fact carries are read relative to it: a replay, a benchmark, imported history); default the server's clock */
+    now?: string;
   };
   QueryResponse: {
     evidence: Schemas["MemoryItem"][];
