@@ -186,6 +186,11 @@ export interface FactFilter {
   layer?: FactLayer;
   kind?: FactKind;
   slot?: string;
+  /**
+   * Facts whose slot is of this kind: the slot itself or one keyed under it (`order_number` matches `order_number` and
+   * `order_number:45721`, never `order_numbers`). Answered through the stores' slot index, however many facts precede.
+   */
+  slotFamily?: string;
   subjectId?: string;
   ids?: string[];
   /** Also return closed facts (history); default false. */

@@ -113,6 +113,12 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
     if (filter.layer !== undefined) where.push('f.layer = $layer');
     if (filter.kind !== undefined) where.push('f.kind = $kind');
     if (filter.slot !== undefined) where.push('f.slot = $slot');
+    if (filter.slotFamily !== undefined) {
+      // A prefix seek of the (tenant, slot) index, less the slots that only begin like the kind ("order_numbers").
+      where.push('f.slot STARTS WITH $slotFamily AND (f.slot = $slotFamily OR f.slot STARTS WITH $slotFamilyKeyed)');
+      // Else the planner seeks the subject's facts, every one of them, and filters (the slot index is the narrower).
+      if (filter.participantId === undefined) match += ' USING INDEX f:Fact(tenant, slot)';
+    }
     if (filter.subjectId !== undefined) where.push('f.subjectId = $subjectId');
     if (filter.endedBy !== undefined) where.push('f.validUntil IS NOT NULL AND f.validUntil <= $endedBy');
     if (filter.endedAfter !== undefined) where.push('f.validUntil > $endedAfter');
@@ -124,6 +130,7 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       RETURN f {.*} AS n ORDER BY n.time DESC, n.createdAt DESC, n.ord DESC, n.id DESC SKIP $offset LIMIT $limit`, {
       tenant: this.t(tenant), participantId: filter.participantId ?? null, sessionId: filter.sessionId ?? null,
       layer: filter.layer ?? null, kind: filter.kind ?? null, slot: filter.slot ?? null,
+      slotFamily: filter.slotFamily ?? null, slotFamilyKeyed: filter.slotFamily === undefined ? null : `${filter.slotFamily}:`,
       subjectId: filter.subjectId ?? null, ids: filter.ids ?? null, endedBy: filter.endedBy ?? null, endedAfter: filter.endedAfter ?? null,
       offset: int(offset), limit: int(limit),
     }));

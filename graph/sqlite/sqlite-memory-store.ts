@@ -136,6 +136,12 @@ export class SqliteMemoryStore implements MemoryStore {
       ['slot', filter.slot], ['subject_id', filter.subjectId],
     ];
     for (const [col, v] of eq) if (v !== undefined) { where.push(`f.${col} = ?`); args.push(v); }
+    if (filter.slotFamily !== undefined) {
+      // One range of the slot index ("kind" up to "kind;", ';' following ':'), less the slots that only begin like it.
+      const kind = filter.slotFamily;
+      where.push('f.slot >= ? AND f.slot < ? AND (f.slot = ? OR f.slot >= ?)');
+      args.push(kind, `${kind};`, kind, `${kind}:`);
+    }
     if (filter.endedBy !== undefined) { where.push('f.valid_until IS NOT NULL AND f.valid_until <= ?'); args.push(filter.endedBy); }
     if (filter.endedAfter !== undefined) { where.push('f.valid_until > ?'); args.push(filter.endedAfter); }
     if (filter.ids !== undefined) {

@@ -2,12 +2,10 @@
  * The names the assistant listening is called by (fix9, issue #16 F4, a home-robot trial: "Robot, we are going to
  * grandma's on Saturday" became "Sarah and Robot are going to grandma's…"). The assistant is no member of the family:
  * a turn called to it by name ("Robot, …", "hey computer, …") is told to no one, its "we" is the speaker's own people
- * ("Sarah and others are going…"), and the name is no part of the fact's text. Set by `PARLEY_ASSISTANT_NAMES`.
+ * ("Sarah and others are going…"), and the name is no part of the fact's text. Set by `PARLEY_ASSISTANT_NAMES` (default
+ * `DEFAULT_ASSISTANT_NAMES`, in `pipelines/interaction/non-person-labels.ts`, the vocabulary of labels naming no person).
  */
 import type { ExtractionInput } from './extractor.js';
-
-/** The default of `PARLEY_ASSISTANT_NAMES`: what people call a home assistant or robot. */
-export const DEFAULT_ASSISTANT_NAMES: readonly string[] = ['robot', 'assistant', 'computer', 'alexa', 'siri', 'google', 'jarvis'];
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Words that may open a call by name: "hey robot, …", "ok computer, …", "thanks Alexa". */

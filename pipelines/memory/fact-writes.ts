@@ -133,8 +133,13 @@ async function nearestCandidates(
 ): Promise<Candidate[]> {
   const recent = await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, limit: RECENT_POOL });
   const slotted = ef.slot === null ? [] : await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, slot: ef.slot, limit: 50 });
-  // The slot of the same family the fact ends ("I left Hillcrest, I'm tutoring now" ends `works_at`) counts as its own.
-  if (ef.endsSlot) slotted.push(...await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, slot: ef.endsSlot, limit: 50 }));
+  // The slot of the same family the fact ends ("I left Hillcrest, I'm tutoring now" ends `works_at`) counts as its own;
+  // a number said to replace those of its kind ("my new order number is…", slot `order_number:88812`) sees every one held,
+  // each keyed under the kind (`order_number:45721`), however many facts came after it.
+  if (ef.endsSlot) {
+    const slots = ef.slot?.startsWith(`${ef.endsSlot}:`) ? { slotFamily: ef.endsSlot } : { slot: ef.endsSlot };
+    slotted.push(...await deps.memory.listFacts(tenant, { subjectId: ef.subjectId, ...slots, limit: 50 }));
+  }
   // An outcome may settle what someone else in the session proposed or promised ("we decided… instead").
   const session = ef.settles ? await deps.memory.listFacts(tenant, { sessionId, limit: RECENT_POOL }) : [];
   // …or a plan said to them with "we" ("Lena and Ben will have a picnic"), in any session.

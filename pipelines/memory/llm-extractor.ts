@@ -6,7 +6,8 @@ import { UNNAMED } from './extractor.js';
 import { stateEnd } from './state-end.js';
 import { STAY_SLOT } from './stays.js';
 import { staySpan } from './stay-span.js';
-import { DEFAULT_ASSISTANT_NAMES, withoutAssistant } from './assistant-names.js';
+import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
+import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';
 import { DAY_MS } from '../../graph/core/time.js';
 

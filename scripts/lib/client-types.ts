@@ -1,4 +1,4 @@
-import { propertyKey, schemaToTs, type JsonSchema } from './json-schema-to-ts.js';
+import { docComment, propertyKey, schemaToTs, type JsonSchema } from './json-schema-to-ts.js';
 
 /**
  * The TypeScript client's types (clients/typescript/src/generated/api.ts), written from the served
@@ -31,7 +31,7 @@ function params(op: Operation, where: Parameter['in'], indent: string): string {
   const list = (op.parameters ?? []).filter((p) => p.in === where);
   if (list.length === 0) return 'Record<string, never>';
   const lines = list.map((p) => {
-    const doc = p.description ? `${indent}  /** ${p.description} */\n` : '';
+    const doc = docComment({ ...(typeof p.schema === 'object' ? p.schema : {}), ...(p.description ? { description: p.description } : {}) }, `${indent}  `);
     return `${doc}${indent}  ${propertyKey(p.name)}${p.required ? '' : '?'}: ${schemaToTs(p.schema, { ref: refToName, indent: `${indent}  ` })};`;
   });
   return `{\n${lines.join('\n')}\n${indent}}`;

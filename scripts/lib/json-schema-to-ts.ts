@@ -14,6 +14,8 @@ export type JsonSchema = boolean | {
   additionalProperties?: JsonSchema;
   patternProperties?: Record<string, JsonSchema>;
   description?: string;
+  /** Still served, superseded: the generated member is marked `@deprecated`. */
+  deprecated?: boolean;
   format?: string;
 };
 
@@ -30,9 +32,12 @@ export function propertyKey(name: string): string {
   return IDENT.test(name) ? name : JSON.stringify(name);
 }
 
-function docComment(description: string | undefined, indent: string): string {
-  if (!description) return '';
-  return `${indent}/** ${description.replaceAll('*/', '* /').replaceAll('\n', ' ')} */\n`;
+/** The doc comment of a member `schema` describes (`@deprecated` last where it says so); empty when it says nothing. */
+export function docComment(schema: JsonSchema, indent: string): string {
+  const description = typeof schema === 'object' ? schema.description : undefined;
+  const deprecated = typeof schema === 'object' && schema.deprecated === true;
+  const text = [description?.replaceAll('*/', '* /').replaceAll('\n', ' ') ?? '', deprecated ? '@deprecated' : ''].filter((t) => t).join(' ');
+  return text ? `${indent}/** ${text} */\n` : '';
 }
 
 function union(parts: string[]): string {
@@ -83,9 +88,8 @@ function objectToTs(schema: Exclude<JsonSchema, boolean>, opts: TsOptions, inden
   const required = new Set(schema.required ?? []);
   const lines: string[] = [];
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    const description = typeof prop === 'object' ? prop.description : undefined;
     const type = schemaToTs(prop, { ...opts, indent: inner });
-    lines.push(`${docComment(description, inner)}${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${type};`);
+    lines.push(`${docComment(prop, inner)}${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${type};`);
   }
   const extra = schema.additionalProperties ?? Object.values(schema.patternProperties ?? {})[0];
   if (extra !== undefined && extra !== false) {

@@ -1,7 +1,7 @@
 /** Memory settings: the text embedder, the extractor and the OpenAI-compatible endpoint and models. */
 import type { TextEmbedderName } from '../../pipelines/embeddings/text-embedder-choice.js';
 import type { Env, EnvReader } from './env-reader.js';
-import { DEFAULT_ASSISTANT_NAMES } from '../../pipelines/memory/assistant-names.js';
+import { DEFAULT_ASSISTANT_NAMES } from '../../pipelines/interaction/non-person-labels.js';
 import { DEFAULT_MIN_ASR_CONFIDENCE } from '../../pipelines/memory/doubtful-speech.js';
 
 /** How memories are extracted and embedded, and where models live. */

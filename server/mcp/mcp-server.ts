@@ -129,7 +129,8 @@ const TOOLS = [
     name: 'get_transcript',
     title: 'Get a session transcript',
     description: 'A session\'s utterances in the order they were said (by time, ties by seq), with speaker, addressees and times, ' +
-      'up to `limit` (default 1000) after `cursor` (or `after_seq`); `next_cursor` (or `next_after_seq`) is where the next page starts (null on the last page).',
+      'up to `limit` (default 1000) after `cursor`; `next_cursor` is where the next page starts (null on the last page). `after_seq` / ' +
+      '`next_after_seq` are deprecated (superseded by `cursor`, still served).',
     input: TranscriptInput,
     output: TranscriptResponse,
     annotations: { readOnlyHint: true, openWorldHint: false },

@@ -114,8 +114,9 @@ export const TranscriptQuery = Type.Object(
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'the previous page\'s next_cursor: the page goes on after its last utterance' })),
     after_seq: Type.Optional(Type.Integer({
       minimum: 0,
-      description: 'the previous page\'s next_after_seq: the page goes on after the utterance with this seq, in the transcript\'s order ' +
-        '(0: from the start); a 400 once that utterance is erased, where cursor still works',
+      deprecated: true,
+      description: 'deprecated, superseded by cursor (still served, unchanged): the previous page\'s next_after_seq: the page goes on after ' +
+        'the utterance with this seq, in the transcript\'s order (0: from the start); a 400 once that utterance is erased, where cursor still works',
     })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRANSCRIPT_PAGE_MAX, default: TRANSCRIPT_PAGE_DEFAULT })),
   },
@@ -134,7 +135,9 @@ export const TranscriptResponse = Type.Object(
       description: 'more utterances follow: ask again with cursor set to this; null on the last page',
     }),
     next_after_seq: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'more utterances follow: ask again with after_seq set to this (the seq of the page\'s last utterance); null on the last page',
+      deprecated: true,
+      description: 'deprecated, superseded by next_cursor (still given): more utterances follow: ask again with after_seq set to this ' +
+        '(the seq of the page\'s last utterance); null on the last page',
     }),
   },
   { $id: 'Transcript' },

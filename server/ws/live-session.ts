@@ -205,7 +205,8 @@ export class LiveSession implements TurnSession {
 
   /**
    * When a text utterance sent now happened, as the connection's `start_time` gives it (ISO-8601): the start_time
-   * plus the time since that connection opened; undefined without one (stored at the time it is stored).
+   * plus the time since that connection opened; undefined without one (stored at the time it is stored). Not the
+   * stream clock (`turnTime`) on purpose: a text turn has no place in the audio, and a connection may send no audio.
    */
   connectionTime(): string | undefined {
     if (!this.startTime) return undefined;
@@ -225,10 +226,11 @@ export class LiveSession implements TurnSession {
   /**
    * When a turn that starts at `transcriptMs` on the transcript clock happened, as the `start_time` gives it (ISO-8601):
    * the start_time plus how far after the audio of the connection that gave it the turn starts; undefined without one.
+   * Read off the one clock the audio stream also records (`streamClock`), as `StreamClock` says to read it.
    */
   turnTime(transcriptMs: number): string | undefined {
-    if (!this.startTime) return undefined;
-    return new Date(this.startTime.at + transcriptMs - (this.startTime.baseMs ?? transcriptMs)).toISOString();
+    const clock = this.streamClock(transcriptMs);
+    return clock ? new Date(clock.startTime + transcriptMs - clock.baseMs).toISOString() : undefined;
   }
 
   /** Whether another live session took the audio stream over ({@link takenOver}); never cleared. */

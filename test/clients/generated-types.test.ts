@@ -31,6 +31,25 @@ describe('@parley/client is generated from what the server serves', () => {
     assert.deepEqual(sdk.sort(), served.sort());
   });
 
+  test('after_seq / next_after_seq are served as deprecated (superseded by cursor) and the SDK marks them @deprecated', async () => {
+    type Param = { name: string; in: string; description?: string; schema: { deprecated?: boolean } };
+    const openapi = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { parameters?: Param[] }>>;
+      components: { schemas: Record<string, { properties: Record<string, { deprecated?: boolean; description?: string }> }> };
+    };
+    const afterSeq = openapi.paths['/v1/sessions/{session_id}/transcript']?.get?.parameters?.find((p) => p.in === 'query' && p.name === 'after_seq');
+    assert.equal(afterSeq?.schema.deprecated, true);
+    assert.match(afterSeq?.description ?? '', /^deprecated, superseded by cursor/);
+    const next = openapi.components.schemas.Transcript?.properties.next_after_seq;
+    assert.equal(next?.deprecated, true);
+    assert.match(next?.description ?? '', /^deprecated, superseded by next_cursor/);
+    const generated = readFileSync(path.join(repoRoot(), 'clients', 'typescript', 'src', 'generated', 'api.ts'), 'utf8').split('\n');
+    for (const member of ['after_seq?: number;', 'next_after_seq: number | null;']) {
+      const at = generated.findIndex((line) => line.trim() === member);
+      assert.match(generated[at - 1] ?? '', /@deprecated \*\/$/, member);
+    }
+  });
+
   test('the SDK knows every error code of the server', () => {
     assert.deepEqual([...PARLEY_ERROR_CODES].sort(), Object.keys(ERRORS).sort());
   });

@@ -61,6 +61,16 @@ test("a subject's newest facts are read in time order, not all sorted", async ()
   db.close();
 });
 
+test("a subject's numbers of one kind (every `order_number:…`) are read through the slot index, not all its facts", async () => {
+  const db = openDatabase(':memory:');
+  const memory = new SqliteMemoryStore(db);
+  const plans = await plansOf(db, () => memory.listFacts('t', { subjectId: 'p1', slotFamily: 'order_number', limit: 50 }));
+  assert.equal(plans.length, 1);
+  assert.ok(plans[0]!.some((d) => d.includes('memory_facts_subject_slot') && d.includes('slot>? AND slot<?')), plans[0]!.join(' | '));
+  assert.ok(!plans[0]!.some(tenantScan), plans[0]!.join(' | '));
+  db.close();
+});
+
 test('the sweep of ended states reads the open facts whose end falls in its window through their index, not every fact of the tenant', async () => {
   const db = openDatabase(':memory:');
   const memory = new SqliteMemoryStore(db);

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isRoleLabel } from '../../server/routes/speaker-labels.js';
+import { AGENT_ROLE_LABELS, DEFAULT_ASSISTANT_NAMES, isRoleLabel } from '../../pipelines/interaction/non-person-labels.js';
 import { appForSuite, startTestApp } from '../helpers/app.js';
 
 describe('a speaker label that is a role ("user") is stored but warned about', () => {
@@ -12,6 +12,11 @@ describe('a speaker label that is a role ("user") is stored but warned about', (
   test('role words are flagged; the agent side, ids and names are not', () => {
     for (const role of ['user', 'User', ' the user ', 'customer', 'caller', 'human', 'me', 'speaker', 'guest']) assert.ok(isRoleLabel(role), role);
     for (const person of ['assistant', 'agent', 'bot', 'Priya', 'user_42', 'Customer Jones', 'u-7f3a']) assert.ok(!isRoleLabel(person), person);
+  });
+
+  test('one vocabulary: no label of the agent side, nor any default assistant name, is a person\'s role', () => {
+    for (const agent of [...AGENT_ROLE_LABELS, ...DEFAULT_ASSISTANT_NAMES]) assert.ok(!isRoleLabel(agent), agent);
+    assert.ok(DEFAULT_ASSISTANT_NAMES.includes('assistant') && AGENT_ROLE_LABELS.includes('assistant'));
   });
 
   test('HTTP: the 201 carries warnings naming the label; a batch of people carries none', async () => {

@@ -80,6 +80,19 @@ export function memoryStoreContract(name: string, factory: MemoryStoreFactory, s
       assert.equal((await store.listFacts('t3', { slot: 'preference:tea' }))[0]?.content, 'Cy likes tea');
     });
 
+    test('filters by slot family: the kind\'s slot and the slots keyed under it, none that only begin like it', async () => {
+      const slotted = (slot: string, value: string): NewFact => fact({ kind: 'profile', slot, value, content: `Ana's ${slot} is ${value}` });
+      await store.addFacts('t3f', [slotted('order_number', '1'), slotted('order_number:45721', '45721'), slotted('order_number:88812', '88812'),
+        slotted('order_numbers', '2'), slotted('order_number2', '3'), slotted('order_number-old', '4'), slotted('order', '5'),
+        fact({ kind: 'profile', slot: 'order_number:31337', value: '31337', subjectId: 'p_ben', content: "Ben's order number is 31337" })]);
+      const slots = async (filter: Parameters<MemoryStore['listFacts']>[1]): Promise<string[]> =>
+        (await store.listFacts('t3f', filter)).map((f) => f.slot ?? '').sort();
+      assert.deepEqual(await slots({ subjectId: 'p_ana', slotFamily: 'order_number' }), ['order_number', 'order_number:45721', 'order_number:88812']);
+      assert.deepEqual(await slots({ slotFamily: 'order_number' }), ['order_number', 'order_number:31337', 'order_number:45721', 'order_number:88812']);
+      assert.deepEqual(await slots({ subjectId: 'p_ana', slotFamily: 'order_number', slot: 'order_number:45721' }), ['order_number:45721']);
+      assert.deepEqual(await slots({ slotFamily: 'booking_reference' }), []);
+    });
+
     test('closing validity keeps history and links the replacement', async () => {
       const [old] = await store.addFacts('t4', [fact()]);
       assert.ok(old);

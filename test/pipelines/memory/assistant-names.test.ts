@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../../server/config.js';
 import { EmbeddedExtractor } from '../../../pipelines/memory/embedded-extractor.js';
-import { DEFAULT_ASSISTANT_NAMES } from '../../../pipelines/memory/assistant-names.js';
+import { DEFAULT_ASSISTANT_NAMES } from '../../../pipelines/interaction/non-person-labels.js';
 
 const T = '2026-12-01T10:00:00.000Z';
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EMBEDDED_RULES_VERSION } from '../../../pipelines/memory/embedded-extractor.js';
+import { MemoryIndexer } from '../../../pipelines/memory/memory-indexer.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { contentsAfter, factsSaid } from '../../helpers/extract-said.js';
 import { lostBy } from '../../helpers/lost-by.js';
@@ -60,6 +61,34 @@ describe('rules 49: a caller has several orders', () => {
       const { lost, now } = await lostBy('r49-new-order', ['My order number is 45721.', 'My order number is 31337.'], said);
       assert.deepEqual(lost, ['order_number:31337=31337', 'order_number:45721=45721'], said);
       assert.deepEqual(now.filter((x) => x.startsWith('order_number')), ['order_number:88812=88812'], said);
+    }
+  });
+});
+
+describe('rules 49: an order number replaced after a long history', () => {
+  test('a caller with more than 200 facts since their order number still has it replaced by a new one', async () => {
+    // Before the slot-family lookup: only the subject's 200 newest facts were weighed, so 45721 stayed current beside 88812.
+    const tenant = 'r49-long-history';
+    const f = await memoryFixture(tenant, ['Ana', 'Ben']);
+    try {
+      const ana = f.people.Ana!;
+      await f.say('s1', 'Ana', ['Ben'], 'My order number is 45721.', '2026-12-01T10:00:00Z');
+      // 210 later facts of Ana's, stored and indexed as consolidation would (embedding 210 turns one by one is slow).
+      const later = Array.from({ length: 210 }, (_, i) => {
+        const time = new Date(Date.parse('2026-12-02T00:00:00Z') + i * 60_000).toISOString();
+        return { content: `Ana walked ${i + 1} laps of the park`, speakerId: ana, addresseeIds: [f.people.Ben!], subjectId: ana,
+          kind: 'statement' as const, slot: null, value: null, time, referIds: [`u_walk_${i}`], validFrom: time, supersedes: null,
+          confidence: 0.9, sessionId: 's1', source: 'test/seed' };
+      });
+      const stored = await f.memory.addFacts(tenant, later);
+      const vectors = await f.embedder.embed(stored.map((x) => x.content));
+      await new MemoryIndexer(f.vectors, f.lexical, f.embedder).indexFacts(tenant, stored.map((fact, i) => ({ fact, vector: vectors[i]! })));
+      await f.say('s1', 'Ana', ['Ben'], 'My new order number is 88812.', '2026-12-03T10:00:00Z');
+      const orders = (await f.memory.listFacts(tenant, { subjectId: ana, slotFamily: 'order_number', includeHistory: true }))
+        .map((x) => `${x.slot}=${x.value} ${x.validTo === null ? 'current' : 'closed'}`).sort();
+      assert.deepEqual(orders, ['order_number:45721=45721 closed', 'order_number:88812=88812 current']);
+    } finally {
+      await f.close();
     }
   });
 });

@@ -256,7 +256,7 @@ export interface Schemas {
     utterances: Schemas["Utterance"][];
     /** more utterances follow: ask again with cursor set to this; null on the last page */
     next_cursor: string | null;
-    /** more utterances follow: ask again with after_seq set to this (the seq of the page's last utterance); null on the last page */
+    /** deprecated, superseded by next_cursor (still given): more utterances follow: ask again with after_seq set to this (the seq of the page's last utterance); null on the last page @deprecated */
     next_after_seq: number | null;
   };
   Utterance: {
@@ -435,7 +435,7 @@ export interface Operations {
     query: {
       /** the previous page's next_cursor: the page goes on after its last utterance */
       cursor?: string;
-      /** the previous page's next_after_seq: the page goes on after the utterance with this seq, in the transcript's order (0: from the start); a 400 once that utterance is erased, where cursor still works */
+      /** deprecated, superseded by cursor (still served, unchanged): the previous page's next_after_seq: the page goes on after the utterance with this seq, in the transcript's order (0: from the start); a 400 once that utterance is erased, where cursor still works @deprecated */
       after_seq?: number;
       limit?: number;
     };
