@@ -20,7 +20,8 @@ export async function closeBullmq(target: { close(): Promise<void> }, clients: R
     clearTimeout(timer);
   }
   if (!clients.allReady()) {
-    await clients.close();
+    // Dropped, not quit: a connected client of the lot may be blocked waiting for a job.
+    await clients.close(false);
     // BullMQ's start-up learns of the end (its connection's promise rejects) before it stops listening.
     await new Promise((resolve) => setImmediate(resolve));
   }

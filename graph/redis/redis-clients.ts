@@ -6,9 +6,17 @@ const DEFAULT_RETRY = (times: number): number => Math.min(times * 50, 2000);
 
 /**
  * End `client` for good: no further connection attempt, and the commands waiting for one fail. Resolves once it
- * has ended.
+ * has ended. `graceful`: a connected client first gets the replies still due (QUIT); else it is dropped at once.
  */
-export async function endClient(client: Redis): Promise<void> {
+export async function endClient(client: Redis, graceful = true): Promise<void> {
+  if (graceful && client.status === 'ready') {
+    // QUIT, after the replies still due: ioredis re-selects the database and re-subscribes after a reconnect
+    // without awaiting either, and a client dropped under them rejects them with nobody listening.
+    const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+    await client.quit().catch(() => undefined);
+    // The QUIT's reply may come before the socket closes: then it is disconnected below.
+    if ((client.status as string) === 'end') return ended;
+  }
   if (client.status === 'reconnecting') {
     // Between two attempts there is no socket to close: `disconnect` alone cancels the next attempt but neither
     // ends the client nor fails the commands waiting for it. It cancels it; one last attempt, made now, ends it
@@ -94,8 +102,8 @@ export class RedisClients {
   }
 
   /** End every client for good (see `endClient`); resolves when they have ended. */
-  async close(): Promise<void> {
+  async close(graceful = true): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#clients].map(endClient));
+    await Promise.all([...this.#clients].map((client) => endClient(client, graceful)));
   }
 }
