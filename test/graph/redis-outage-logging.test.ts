@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { BullmqJobQueue } from '../../graph/redis/bullmq-job-queue.js';
 import { ConnectionWatch, isConnectionError, redactRedisUrl } from '../../graph/redis/connection-errors.js';
 import { RedisEventBus } from '../../graph/redis/redis-event-bus.js';
 import { RedisKeyedLock } from '../../graph/redis/redis-keyed-lock.js';
-import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
+import { deleteKeys, redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { freePort, redisProxy, until, type RedisProxy } from '../helpers/redis-proxy.js';
 
 interface Line { level: number; msg: string; component?: string; redis?: string; err?: string; downForMs?: number; errors?: number }
@@ -126,7 +126,7 @@ interface Component {
   open(url: string, logger: Logger): { start(): void; connected(): Promise<void>; close(): Promise<void> };
 }
 
-const PREFIX = `parley-quiet2-${process.pid}`;
+const PREFIX = `parley-outage-log-${process.pid}`;
 
 const components: Component[] = [
   {
@@ -204,6 +204,7 @@ describe('Closed while Redis is away, a component stops for good', () => {
 const skip = await redisSkipReason();
 
 describe('A lost connection: one warning, no retries after close', { skip }, () => {
+  after(() => deleteKeys(PREFIX));
   for (const component of components) {
     test(`${component.name}: connected, Redis cut, one warning; closed during the outage, nothing more`, async () => {
       const { logger, lines } = capture();
