@@ -1,7 +1,10 @@
-import { DelayedError, Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job as BullJob } from 'bullmq';
-import { Redis } from 'ioredis';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job as BullJob } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { newId } from '../core/ids.js';
+import { ConnectionWatch, isConnectionError } from './connection-errors.js';
+import { closeBullmq } from './bullmq-close.js';
+import { RedisClients } from './redis-clients.js';
 import {
   isStoreOutage, OUTAGE_GAVE_UP, outageDelay, outageGaveUpError, type DeadLetter, type EnqueueOptions, type JobHandler, type JobQueue, type QueueStats, type WorkerOptions,
 } from '../job-queue.js';
@@ -30,24 +33,27 @@ function safeJobId(id: string): string {
  * that registers handlers for the same queue names with the same prefix.
  */
 export class BullmqJobQueue implements JobQueue {
-  private readonly queues = new Map<string, Queue>();
-  private readonly workers: Worker[] = [];
+  private readonly queues = new Map<string, { queue: Queue; clients: RedisClients }>();
+  private readonly workers: { worker: Worker; clients: RedisClients }[] = [];
   private readonly controller = new AbortController();
-  private readonly connection: ConnectionOptions;
   private readonly prefix: string;
+  /** The readiness probe's client: unwatched, its failure is `ready()`'s `false`. */
+  private readonly healthClients: RedisClients;
   private health: Redis | undefined;
 
   constructor(private readonly options: BullmqJobQueueOptions) {
-    const url = new URL(options.url);
-    this.connection = {
-      host: url.hostname,
-      port: Number(url.port || 6379),
-      db: Number(url.pathname.slice(1) || 0),
-      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-      maxRetriesPerRequest: null,
-    };
     this.prefix = options.prefix ?? 'parley';
+    this.healthClients = new RedisClients(options.url);
+  }
+
+  /**
+   * The clients of one queue or worker, which this queue owns (BullMQ is handed ready-made clients, and
+   * duplicates them through their owner): a lost connection is logged once per component (see ConnectionWatch).
+   */
+  private clients(component: string, fields: Record<string, unknown>): RedisClients {
+    return new RedisClients(this.options.url, new ConnectionWatch(this.options.logger, {
+      component, url: this.options.url, fields, otherErrorLevel: 'error', otherErrorMsg: `${component} error`,
+    }));
   }
 
   async enqueue<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string> {
@@ -63,6 +69,7 @@ export class BullmqJobQueue implements JobQueue {
   }
 
   process<T>(name: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    const clients = this.clients(`job worker ${name}`, { job: name });
     const worker = new Worker(
       name,
       async (job, token) => {
@@ -80,13 +87,16 @@ export class BullmqJobQueue implements JobQueue {
         }
         await this.outageOver(name, job);
       },
-      { connection: this.connection, prefix: this.prefix, concurrency: Math.max(1, options.concurrency ?? 1) },
+      { connection: clients.client({ maxRetriesPerRequest: null }, 'worker'), prefix: this.prefix, concurrency: Math.max(1, options.concurrency ?? 1) },
     );
     worker.on('failed', (job, err) => {
       this.options.logger?.warn({ jobId: job?.id, job: name, attempt: job?.attemptsMade, err: err.message }, 'job failed');
     });
-    worker.on('error', (err) => this.options.logger?.error({ job: name, err: err.message }, 'queue worker error'));
-    this.workers.push(worker);
+    // Connection errors reach the log through the clients' watch; the worker's own errors each time.
+    worker.on('error', (err) => {
+      if (!clients.closed && !isConnectionError(err)) this.options.logger?.error({ job: name, err: err.message }, 'queue worker error');
+    });
+    this.workers.push({ worker, clients });
   }
 
   async pending(name: string): Promise<number> {
@@ -147,7 +157,7 @@ export class BullmqJobQueue implements JobQueue {
   async forget(ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
     let removed = 0;
-    for (const queue of this.queues.values()) {
+    for (const { queue } of this.queues.values()) {
       const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized', 'paused', 'completed', 'failed']);
       for (const job of jobs) {
         const data = JSON.stringify(job.data ?? null);
@@ -161,11 +171,8 @@ export class BullmqJobQueue implements JobQueue {
 
   async ready(): Promise<boolean> {
     // A separate client that fails fast: the queues' own clients wait for Redis forever.
-    this.health ??= new Redis(this.options.url, {
-      lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000,
-    });
-    // Connection failures surface as `false` below; without a listener ioredis reports them as unhandled.
-    if (this.health.listenerCount('error') === 0) this.health.on('error', () => {});
+    if (this.healthClients.closed) return false;
+    this.health ??= this.healthClients.client({ lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000 });
     try {
       if (this.health.status === 'wait' || this.health.status === 'end') await this.health.connect();
       return (await this.health.ping()) === 'PONG';
@@ -184,16 +191,10 @@ export class BullmqJobQueue implements JobQueue {
 
   async close(timeoutMs = 10_000): Promise<void> {
     const timer = setTimeout(() => this.controller.abort(new Error('queue closing')), timeoutMs);
-    // A worker closed while its connections are still starting has them dropped (disconnect, not quit), and BullMQ's
-    // start-up commands on them then reject with nobody awaiting ("Connection is closed.", an unhandled rejection; seen
-    // in CI when a queue closed within 100 ms of its workers starting). Let them finish starting first, for at most 2 s.
-    const started = (w: Worker): Promise<unknown> => Promise.race([
-      w.waitUntilReady().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000).unref()),
-    ]);
-    await Promise.all(this.workers.map(async (w) => { await started(w); await w.close(); }));
+    await Promise.all(this.workers.map(({ worker, clients }) => closeBullmq(worker, clients, () => worker.waitUntilReady())));
     clearTimeout(timer);
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
-    this.health?.disconnect();
+    await Promise.all([...this.queues.values()].map(({ queue, clients }) => closeBullmq(queue, clients)));
+    await this.healthClients.close();
   }
 
   /**
@@ -240,14 +241,18 @@ export class BullmqJobQueue implements JobQueue {
   }
 
   private queue(name: string): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) {
+    let entry = this.queues.get(name);
+    if (!entry) {
+      const clients = this.clients(`job queue ${name}`, { queue: name });
       // Producers fail fast while Redis is down (no offline queue) so the outbox can take over;
       // workers keep waiting and reconnect by themselves.
-      queue = new Queue(name, { connection: { ...this.connection, enableOfflineQueue: false }, prefix: this.prefix });
-      queue.on('error', (err) => this.options.logger?.warn({ queue: name, err: err.message }, 'queue connection error'));
-      this.queues.set(name, queue);
+      const queue = new Queue(name, { connection: clients.client({ enableOfflineQueue: false, maxRetriesPerRequest: null }, 'producer'), prefix: this.prefix });
+      queue.on('error', (err) => {
+        if (!clients.closed && !isConnectionError(err)) this.options.logger?.warn({ queue: name, err: err.message }, 'queue connection error');
+      });
+      entry = { queue, clients };
+      this.queues.set(name, entry);
     }
-    return queue;
+    return entry.queue;
   }
 }

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import type { BusEvent, BusHandler, BusLogger, BusMessage, EventBus } from '../event-bus.js';
 import { dispatch } from '../memory-event-bus.js';
-import { logConnectionErrors } from './connection-errors.js';
+import { ConnectionWatch } from './connection-errors.js';
+import { RedisClients } from './redis-clients.js';
 import type { TenantId } from '../types.js';
 
 export interface RedisEventBusOptions {
@@ -34,6 +35,7 @@ export class RedisEventBus implements EventBus {
   private readonly sub: Redis;
   private readonly channel: string;
   private readonly handlers = new Set<BusHandler>();
+  private readonly clients: RedisClients;
   private subscribed: Promise<unknown> | null = null;
 
   /**
@@ -43,9 +45,12 @@ export class RedisEventBus implements EventBus {
    */
   constructor(private readonly options: RedisEventBusOptions) {
     this.channel = `${options.prefix ?? 'parley'}:events`;
-    this.pub = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+    // Redis may come up after this process at start: connection errors are quiet until then (see ConnectionWatch).
+    const watch = new ConnectionWatch(options.logger, { component: 'event bus', url: options.url, fields: { channel: this.channel }, graceMs: options.connectGraceMs });
+    this.clients = new RedisClients(options.url, watch);
+    this.pub = this.clients.client({ enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true }, 'publisher');
     // The subscriber keeps its offline queue so the subscription is (re)established on reconnect.
-    this.sub = new Redis(options.url, { connectTimeout: 2000, maxRetriesPerRequest: null, lazyConnect: true });
+    this.sub = this.clients.client({ connectTimeout: 2000, maxRetriesPerRequest: null, lazyConnect: true }, 'subscriber');
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.deliver(message);
     });
@@ -58,14 +63,12 @@ export class RedisEventBus implements EventBus {
   /** Connect both clients and subscribe, once; resolves when subscribed. */
   private connect(): Promise<unknown> {
     if (this.subscribed) return this.subscribed;
-    // Redis may come up after this process at start: connection errors are quiet until then (see connectionErrorLevel).
-    for (const client of [this.pub, this.sub]) {
-      logConnectionErrors(client, this.options.logger, 'event bus redis error', { channel: this.channel }, { graceMs: this.options.connectGraceMs });
-    }
     // A failed first attempt is logged by the error listeners, and retried by the client; the subscription's failure is logged below.
     this.pub.connect().catch(() => undefined);
     this.subscribed = this.sub.subscribe(this.channel);
-    this.subscribed.catch((err: Error) => this.options.logger?.error({ err: err.message }, 'event bus subscribe failed'));
+    this.subscribed.catch((err: Error) => {
+      if (!this.clients.closed) this.options.logger?.error({ err: err.message }, 'event bus subscribe failed');
+    });
     return this.subscribed;
   }
 
@@ -92,8 +95,9 @@ export class RedisEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.handlers.clear();
-    this.pub.disconnect();
-    this.sub.disconnect();
+    // A bus closed before it connected never starts connecting afterwards (publish and ready then fail).
+    this.subscribed ??= Promise.resolve();
+    await this.clients.close();
   }
 
   private deliver(message: string): void {

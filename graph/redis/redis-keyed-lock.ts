@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ConnectionWatch } from './connection-errors.js';
+import { RedisClients } from './redis-clients.js';
 import { LeaseKeyedLock, type LeaseKeyedLockOptions } from '../lease-keyed-lock.js';
 
 /** Deletes the key only while it still holds the caller's token (never someone else's lock). */
@@ -20,14 +22,15 @@ export interface RedisKeyedLockOptions extends LeaseKeyedLockOptions {
  * jobs themselves.
  */
 export class RedisKeyedLock extends LeaseKeyedLock {
+  readonly #clients: RedisClients;
   readonly #redis: Redis;
   readonly #prefix: string;
 
   constructor(options: RedisKeyedLockOptions) {
     super(options);
     this.#prefix = options.prefix ?? 'parley';
-    this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    this.#redis.on('error', (err: Error) => this.logger?.warn({ err: err.message }, 'lock connection error'));
+    this.#clients = new RedisClients(options.url, new ConnectionWatch(this.logger, { component: 'locks', url: options.url }));
+    this.#redis = this.#clients.client({ lazyConnect: true, maxRetriesPerRequest: 3 });
   }
 
   protected async tryTake(key: string, token: string): Promise<boolean> {
@@ -44,7 +47,7 @@ export class RedisKeyedLock extends LeaseKeyedLock {
   }
 
   async close(): Promise<void> {
-    this.#redis.disconnect();
+    await this.#clients.close();
   }
 
   #key(key: string): string {

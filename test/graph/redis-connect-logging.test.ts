@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import type { BusEvent } from '../../graph/event-bus.js';
 import { connectionErrorLevel } from '../../graph/redis/connection-errors.js';
 import { RedisEventBus } from '../../graph/redis/redis-event-bus.js';
 import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
+import { freePort, redisProxy, until, type RedisProxy } from '../helpers/redis-proxy.js';
 
 describe('connectionErrorLevel: quiet while connecting at start, loud once lost or late', () => {
   test('first error info, later ones debug, within the grace; warn after it or once connected', () => {
@@ -15,38 +15,6 @@ describe('connectionErrorLevel: quiet while connecting at start, loud once lost 
     assert.equal(connectionErrorLevel({ everReady: true, tryingForMs: 100, earlierErrors: 0 }, 15_000), 'warn');
   });
 });
-
-/** A TCP proxy to the test Redis, on a port of its own; `close` cuts every connection through it. */
-async function redisProxy(port: number): Promise<{ server: Server; close: () => Promise<void> }> {
-  const target = new URL(TEST_REDIS_URL);
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => s.destroy());
-      s.on('close', () => sockets.delete(s));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    server,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** A port nobody listens on now (taken and given back). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** `bus.ready()` until true (ioredis retries every ≤ 2 s), at most `tries` times. */
 async function waitReady(bus: RedisEventBus, tries = 30): Promise<boolean> {
@@ -58,19 +26,16 @@ const skip = await redisSkipReason();
 
 describe('RedisEventBus started before its Redis', { skip }, () => {
   test('no warning while it connects; events work once Redis is up; a lost connection warns', async () => {
-    const logged: { level: number; msg: string }[] = [];
+    const logged: { level: number; msg: string; component?: string }[] = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
     const port = await freePort();
     const target = new URL(TEST_REDIS_URL);
     const bus = new RedisEventBus({ url: `redis://127.0.0.1:${port}${target.pathname}`, prefix: `parley-polish7-${process.pid}`, logger, connectGraceMs: 600_000 });
     bus.start();
-    const until = async (pred: () => boolean): Promise<void> => {
-      while (!pred()) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-    let proxy: Awaited<ReturnType<typeof redisProxy>> | null = null;
+    let proxy: RedisProxy | null = null;
     try {
       // Both clients fail to connect, and retry, a few times.
-      await until(() => logged.filter((l) => /event bus redis error/.test(l.msg)).length >= 4);
+      await until(() => logged.filter((l) => l.component === 'event bus').length >= 4);
       assert.deepEqual(logged.filter((l) => l.level >= 40).map((l) => l.msg), [], 'no warning while connecting');
       assert.ok(logged.some((l) => l.level === 30 && /while connecting; retrying/.test(l.msg)), 'one info line says it retries');
       proxy = await redisProxy(port);
@@ -83,7 +48,14 @@ describe('RedisEventBus started before its Redis', { skip }, () => {
       assert.deepEqual(logged.filter((l) => l.level >= 40).map((l) => l.msg), [], 'still no warning');
       await proxy.close();
       proxy = null;
-      await until(() => logged.some((l) => l.level === 40 && l.msg === 'event bus redis error'));
+      // The lost connection warns once, however many retries follow; its return is one info line.
+      await until(() => logged.some((l) => l.level === 40 && /event bus lost its connection to redis/.test(l.msg)));
+      const before = logged.length;
+      await until(() => logged.slice(before).filter((l) => l.component === 'event bus').length >= 4);
+      assert.equal(logged.filter((l) => l.level >= 40).length, 1, 'one warning for the outage');
+      proxy = await redisProxy(port);
+      await until(() => logged.some((l) => l.level === 30 && /event bus: redis connection back/.test(l.msg)));
+      assert.equal(logged.filter((l) => l.level >= 40).length, 1, 'still one warning');
     } finally {
       await bus.close();
       await proxy?.close();
@@ -93,7 +65,7 @@ describe('RedisEventBus started before its Redis', { skip }, () => {
 
 describe('RedisEventBus made while its process still starts (a busy event loop)', { skip }, () => {
   test('no connect ETIMEDOUT: it connects at start(), not while start-up work blocks the loop past its connect timeout', async () => {
-    const logged: { level: number; msg: string; err?: string }[] = [];
+    const logged: { level: number; msg: string; err?: string; component?: string }[] = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
     const bus = new RedisEventBus({ url: TEST_REDIS_URL, prefix: `parley-ws5-busy-${process.pid}`, logger });
     try {
@@ -106,7 +78,7 @@ describe('RedisEventBus made while its process still starts (a busy event loop)'
       }
       bus.start();
       assert.equal(await waitReady(bus), true);
-      assert.deepEqual(logged.filter((l) => /event bus redis error/.test(l.msg)).map((l) => `${l.msg}: ${l.err}`), []);
+      assert.deepEqual(logged.filter((l) => l.component === 'event bus' && l.err).map((l) => `${l.msg}: ${l.err}`), []);
     } finally {
       await bus.close();
     }
