@@ -44,3 +44,15 @@ describe('rules 50: joint subjects and declined offers', () => {
     assert.deepEqual(await contentsAfter('Do you want to come?', 'No thanks.', TIME), []);
   });
 });
+
+describe('rules 50: the speaker said again as an object', () => {
+  test('inside a relative clause it is "them", not the reflexive', async () => {
+    // On main: "Ana cherishes moments that bring themself and Ben happiness".
+    assert.deepEqual((await facts('I cherish moments that bring me and Ben happiness.')).map((f) => f.content),
+      ['Ana cherishes moments that bring them and Ben happiness']);
+    // The opening subject's own verb keeps the reflexive, after a "that" clause's own subject too.
+    assert.deepEqual((await facts('I will drive me and Ben to school.')).map((f) => f.content), ['Ana will drive themself and Ben to school']);
+    assert.deepEqual((await facts('I said that I would drive me and Ben to school.')).map((f) => f.content),
+      ['Ana said that they would drive themself and Ben to school']);
+  });
+});
