@@ -5,6 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
+import { clockOf } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
@@ -32,6 +33,8 @@ export interface FoundDate {
    * ("the week before Christmas" → "the week before Christmas 2026"); absent: the date, spoken.
    */
   written?: string;
+  /** A clock time said with the day (`HH:MM`: "Friday evening at 7pm" → `19:00`; rules 50), for a day's date only. */
+  clock?: string;
 }
 
 /** A time "last / past / previous" looks back over: a unit, a weekday, a month, a season, a holiday. */
@@ -154,7 +157,10 @@ function precise(c: chrono.ParsedComponents): string {
  * told as just done, the day it was said (`refIso`); null when none.
  */
 export function eventDate(sentence: string, refIso: string, found: FoundDate[] = findDates(sentence, refIso)): string | null {
-  return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
+  const day = found.find((d) => !d.duration);
+  // "Friday evening at 7pm": the day and its clock time (`2026-11-27T19:00`; rules 50).
+  const when = day ? (day.clock ? `${day.date}T${day.clock}` : day.date) : null;
+  return found.find((d) => d.since)?.since ?? when ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
 }
 
 /**
@@ -347,7 +353,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
-    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase);
+    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}) });
   }
   return out;
 }

@@ -1,0 +1,28 @@
+/**
+ * A clock time said with a day (rules 50): "Friday evening at 7pm", "at 7:30pm on Friday", "tomorrow at noon". The
+ * day's date was written into the fact and its event time, and the time of day was lost; it is kept in both now
+ * (`2026-11-27T19:00`, "on the evening of Friday 27 November 2026 at 7pm"). A bare hour with nothing to say morning
+ * or evening ("at 4 on Friday") is left out, as before: chrono reads it as four in the morning.
+ */
+import type * as chrono from 'chrono-node';
+
+/** Words that say which half of the day a bare hour is in (chrono reads "Friday evening at 7" as 19:00). */
+const HALF_OF_DAY = /\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|night)\b/i;
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`) says unambiguously, or null. */
+export function clockOf(c: chrono.ParsedComponents, phrase: string): string | null {
+  const hour = c.get('hour');
+  if (!c.isCertain('hour') || hour === null) return null;
+  if (!c.isCertain('meridiem') && hour < 13 && !HALF_OF_DAY.test(phrase)) return null;
+  return `${pad(hour)}:${pad(c.get('minute') ?? 0)}`;
+}
+
+/** `19:00` -> `7pm`, `19:30` -> `7:30pm`, `12:00` -> `noon`, `00:00` -> `midnight`: a clock time as written in a fact. */
+export function spokenClock(clock: string): string {
+  const [h, m] = clock.split(':').map(Number) as [number, number];
+  if (m === 0 && h === 12) return 'noon';
+  if (m === 0 && h === 0) return 'midnight';
+  const twelve = h % 12 === 0 ? 12 : h % 12;
+  return `${twelve}${m === 0 ? '' : `:${pad(m)}`}${h < 12 ? 'am' : 'pm'}`;
+}
