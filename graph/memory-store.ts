@@ -38,8 +38,7 @@ export interface Fact {
   time: string;
   /**
    * When the event the fact is about happens or happened ("flying to Lisbon next Friday" ->
-   * `2026-12-04`): ISO date, `YYYY-MM` when only the month is known, `YYYY-MM-DDTHH:MM` when a clock time is said
-   * with the day ("Friday evening at 7pm" -> `2026-11-27T19:00`); null when undated.
+   * `2026-12-04`): ISO date, `YYYY-MM` when only the month is known; null when undated.
    */
   eventTime: string | null;
   /** Utterance ids the fact came from. */

@@ -38,8 +38,7 @@ export interface MemoryItem {
   superseded: boolean;
   /**
    * When what the item tells of happens or happened, as its own words date it: an ISO date (`YYYY-MM-DD`; a week, "last
-   * week": its Monday), or `YYYY-MM` when only the month is known; `YYYY-MM-DDTHH:MM` when a fact says a clock time
-   * with the day ("Friday evening at 7pm"). A fact: the date it was stated with (its
+   * week": its Monday), or `YYYY-MM` when only the month is known. A fact: the date it was stated with (its
    * `event_time`); a turn: the first date its words name, resolved against when it was said ("last Friday", "in May");
    * null when undated, and for a persona node. Not when it was said (`time`).
    */

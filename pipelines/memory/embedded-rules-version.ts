@@ -248,8 +248,8 @@
  * one with no bound (an unpunctuated dictation) is not recorded (clause-cap.ts).
  * 50 (rules50): extraction leftovers. The day a booking or an arrangement is for lies ahead whatever the clause's tense
  * ("I booked the table for Friday", said on a Monday, is the coming Friday, was the one before; booked-for.ts); a clock
- * time said with the day stays in the text and the event time ("Friday evening at 7pm": "…at 7pm", `2026-11-27T19:00`;
- * a bare "at 4" gives the day alone; clock-time.ts); "Me and Ben like hiking", "Ben and me went…" are read as "Ben and
+ * time said with the day stays in the text ("Friday evening at 7pm": "…at 7pm"; a bare "at 4" is left out as before;
+ * the event time stays the day's date; clock-time.ts); "Me and Ben like hiking", "Ben and me went…" are read as "Ben and
  * I…" (gave no fact; spoken-text.ts); a thing offered and declined ("Do you want tea?" – "No thanks, I don't drink
  * tea") is "Tom turned down Ana's offer of tea" (offers.ts; was "No thanks, Tom doesn't drink tea"); the speaker said
  * again as an object inside a relative clause is "them" ("moments that bring them and Nate happiness", was "themself";

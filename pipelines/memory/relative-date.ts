@@ -33,7 +33,7 @@ export interface FoundDate {
    * ("the week before Christmas" → "the week before Christmas 2026"); absent: the date, spoken.
    */
   written?: string;
-  /** A clock time said with the day (`HH:MM`: "Friday evening at 7pm" → `19:00`; rules 50), for a day's date only. */
+  /** A clock time said with the day (`HH:MM`: "Friday evening at 7pm" → `19:00`; rules 50), for a day's date only: written into the text. */
   clock?: string;
 }
 
@@ -157,10 +157,7 @@ function precise(c: chrono.ParsedComponents): string {
  * told as just done, the day it was said (`refIso`); null when none.
  */
 export function eventDate(sentence: string, refIso: string, found: FoundDate[] = findDates(sentence, refIso)): string | null {
-  const day = found.find((d) => !d.duration);
-  // "Friday evening at 7pm": the day and its clock time (`2026-11-27T19:00`; rules 50).
-  const when = day ? (day.clock ? `${day.date}T${day.clock}` : day.date) : null;
-  return found.find((d) => d.since)?.since ?? when ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
+  return found.find((d) => d.since)?.since ?? found.find((d) => !d.duration)?.date ?? (toldJustDone(sentence) ? refIso.slice(0, 10) : null);
 }
 
 /**

@@ -41,9 +41,6 @@ export function retellsTime(sentence: string): boolean {
     || (CHANGE_OF_PLAN.test(sentence) && new RegExp(String.raw`\b${DAY}\b`, 'i').test(sentence));
 }
 
-/** A day's date, `YYYY-MM-DD`. */
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A plan written again: its text, slot and kind. */
 export interface Retold {
   content: string;
@@ -57,10 +54,9 @@ export interface Retold {
  * write its day as the date reader does, or the day is the same.
  */
 export function retimedText(plan: Fact, said: { eventTime?: string | null }): Retold | null {
-  // The days alone: an event time may carry a clock time too ("2026-11-27T19:00"; rules 50).
-  const from = plan.eventTime?.slice(0, 10);
-  const to = said.eventTime?.slice(0, 10);
-  if (!from || !to || !ISO_DAY.test(from) || !ISO_DAY.test(to) || from === to) return null;
+  const from = plan.eventTime;
+  const to = said.eventTime;
+  if (!from || !to || from.length !== 10 || to.length !== 10 || from === to) return null;
   const old = spokenDate(from);
   if (!plan.content.includes(old)) return null;
   const slot = plan.slot?.endsWith(`:${from}`) ? `${plan.slot.slice(0, -from.length)}${to}` : plan.slot;

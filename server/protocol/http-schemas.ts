@@ -344,7 +344,7 @@ export const FactView = Type.Object(
     valid_from: Type.String(),
     valid_to: Type.Union([Type.String(), Type.Null()], { description: 'when a newer memory replaced or retracted it; null while it holds' }),
     valid_until: Type.Union([Type.String(), Type.Null()], { description: 'the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended' }),
-    event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known; YYYY-MM-DDTHH:MM when a clock time is said with the day); null when undated' }),
+    event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated' }),
     supersedes: Type.Union([Type.String(), Type.Null()]),
     superseded_by: Type.Union([Type.String(), Type.Null()]),
     confidence: Type.Number(),
@@ -406,7 +406,7 @@ export const MemoryItemView = Type.Object({
   valid_from: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 from when the memory holds' }),
   valid_to: Type.Union([Type.String(), Type.Null()], { description: 'ISO-8601 when a newer memory replaced or retracted it, or (a fact) the end it carries by its own words ("for a month"; may lie ahead); null while it holds with no end' }),
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
-  event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; YYYY-MM-DDTHH:MM when a fact says a clock time with the day; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node' }),
+  event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node' }),
   source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node' }),
   score: Type.Number(),
 }, { $id: 'MemoryItem' });

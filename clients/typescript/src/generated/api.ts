@@ -41,7 +41,7 @@ export interface Schemas {
     valid_to: string | null;
     /** the end a temporary state carries by its own words ("for a month", "until Friday"; exclusive, may lie ahead); past it the fact no longer holds; null when open-ended */
     valid_until: string | null;
-    /** when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known; YYYY-MM-DDTHH:MM when a clock time is said with the day); null when undated */
+    /** when what the fact states happens or happened: an ISO date (YYYY-MM-DD, or YYYY-MM when only the month is known); null when undated */
     event_time: string | null;
     supersedes: string | null;
     superseded_by: string | null;
@@ -67,7 +67,7 @@ export interface Schemas {
     valid_to: string | null;
     /** replaced or retracted; returned only when the question asks about the past */
     superseded: boolean;
-    /** when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; YYYY-MM-DDTHH:MM when a fact says a clock time with the day; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node */
+    /** when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node */
     event_time: string | null;
     /** a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node */
     source_text: string | null;
