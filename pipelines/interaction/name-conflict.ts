@@ -1,4 +1,6 @@
 import type { ParticipantNames } from '../../graph/graph-store.js';
+import { givenNamePrevalence } from '../speaker/given-names.js';
+import { pronunciations } from '../speaker/phonetic.js';
 import { taughtNames } from './participant-attributes.js';
 
 /**
@@ -36,6 +38,22 @@ function withinOneEdit(a: string, b: string): boolean {
   return ra.slice(1) === rb.slice(1) || ra.slice(1) === rb || ra === rb.slice(1);
 }
 
+/**
+ * Two different first names, both in the census list of given names and of about one length ("Mark" and "Mary", "Dan"
+ * and "Don", "Mario" and "Marion"), that do not sound the same: two people, however few letters part them (rules 50: one
+ * edit or a shared first three letters made them one). A spelling of one name ("Jon" and "John", "Marc" and "Mark",
+ * "Sara" and "Sarah") sounds the same and stays a variant; a short form ("Nick", "Nicholas") is longer apart; "Eric"
+ * and "Erica", "Paul" and "Paula" are two people too. With no
+ * pronunciation dictionary installed, nothing is ruled out here.
+ */
+function differentCommonNames(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  if (givenNamePrevalence(a) === 0 || givenNamePrevalence(b) === 0) return false;
+  const [pa, pb] = [pronunciations(a), pronunciations(b)];
+  if (pa.length === 0 || pb.length === 0) return false;
+  return !pa.some((x) => pb.some((y) => x.join(' ') === y.join(' ')));
+}
+
 /** Whether two names could be one person's: equal, one a word or prefix of the other, a spelling one edit off, a nickname. */
 export function isNameVariant(a: string, b: string): boolean {
   const [x, y] = [a.trim().toLowerCase(), b.trim().toLowerCase()];
@@ -44,9 +62,15 @@ export function isNameVariant(a: string, b: string): boolean {
   const wy = y.split(/[\s-]+/);
   if (wx.some((w) => wy.includes(w))) return true;
   const [fx, fy] = [wx[0] ?? '', wy[0] ?? ''];
+  if (differentCommonNames(fx, fy)) return isNickname(fx, fy);
   if (fx.length >= 3 && fy.length >= 3 && fx.slice(0, 3) === fy.slice(0, 3)) return true;
   if (Math.min(fx.length, fy.length) >= 3 && withinOneEdit(fx, fy)) return true;
-  return (NICKNAMES[fx]?.includes(fy) ?? false) || (NICKNAMES[fy]?.includes(fx) ?? false);
+  return isNickname(fx, fy);
+}
+
+/** One lower-case first name a classic nickname of the other (`NICKNAMES`), either way. */
+function isNickname(x: string, y: string): boolean {
+  return (NICKNAMES[x]?.includes(y) ?? false) || (NICKNAMES[y]?.includes(x) ?? false);
 }
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

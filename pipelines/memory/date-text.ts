@@ -3,6 +3,7 @@
  * by `findDates` ("next Friday") replaced by the calendar date it meant ("on Friday 4 December 2026"), so the fact still
  * reads right next month.
  */
+import { spokenClock } from './clock-time.js';
 import { SUBJECT_PLACE, type FoundDate } from './relative-date.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
@@ -53,7 +54,9 @@ export function absoluteDates(text: string, dates: FoundDate[]): string {
     const subject = lead === '' && SUBJECT_PLACE.test(before) && SUBJECT_VERB.test(out.slice(at + d.phrase.length));
     const prep = lead || (subject || d.written !== undefined || HAS_PREPOSITION.test(before) ? '' : d.date.length <= 7 || d.week ? 'in ' : 'on ');
     const part = d.written === undefined && !d.week && d.date.length === 10 ? PART_OF_DAY.exec(bare)?.[1]?.toLowerCase() : undefined;
-    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}` : `${part ? `the ${part} of ` : ''}${spokenDate(d.date)}`);
+    // "Friday evening at 7pm": the clock time said stays (rules 50).
+    const spoken = d.written ?? (d.week ? `the week of ${spokenDate(d.date)}`
+      : `${part ? `the ${part} of ` : ''}${spokenDate(d.date)}${d.clock ? ` at ${spokenClock(d.clock)}` : ''}`);
     const grown = before.length + prep.length + spoken.length - (at + d.phrase.length);
     for (const span of written) if (span[0] >= at) { span[0] += grown; span[1] += grown; }
     written.push([before.length, before.length + prep.length + spoken.length]);

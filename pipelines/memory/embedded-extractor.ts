@@ -7,7 +7,7 @@ import { inclusiveWe, resolvePronouns, type Perspective } from './pronouns.js';
 import { cancellingClause, dietSaidNot, habitGivenUp, isIntention, movedClause, settles, slotChange } from './changes.js';
 import { actsOnNewThing, readEventObject, readPlanObject } from './plan-object.js';
 import { splitPlanClauses } from './clause-split.js';
-import { withCapitalI, withoutFillers } from './spoken-text.js';
+import { withCapitalI, withJointI, withoutFillers } from './spoken-text.js';
 import { forNowClauses } from './for-now-clauses.js';
 import { withCalledListeners, withoutVocative } from './called-listener.js';
 import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
@@ -168,11 +168,11 @@ export class EmbeddedExtractor implements Extractor {
     // "Maya's allergic to peanuts": "'s" read as "is" after a name or noun where no noun follows (fix9).
     // "No coffee for me, thanks": "I turned down coffee"; "I'll have not coffee but tea": "I'll have tea, not coffee" (text6).
     // "No thanks" after "Want me to book a table?": the offer turned down, and the rest of the turn read as said (rules 49).
-    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(text))))));
+    const clean = (text: string): string[] => this.#sentences(withoutDiscourseTags(withJointI(withCapitalI(withoutPhatic(withContractedIs(this.#nlp, withoutFillers(text)))))));
     const declined = declinedOffer(this.#nlp, input, display, clean);
     if (declined) {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
-        false, undefined, declined.eventTime), settles: 'cancelled', planObject: declined.planObject });
+        false, undefined, declined.eventTime), ...(declined.closesOffer ? { settles: 'cancelled' as const, planObject: declined.planObject } : {}) });
     }
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)

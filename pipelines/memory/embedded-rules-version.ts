@@ -246,5 +246,14 @@
  * again as an object reads "them", "everyone" or "themself and Tom" (date-text.ts, pronouns.ts, fact-names.ts).
  * Also in 49 (fix11): a statement recorded as said is at most 300 characters, cut at its last clause bound within them, and
  * one with no bound (an unpunctuated dictation) is not recorded (clause-cap.ts).
+ * 50 (rules50): extraction leftovers. The day a booking or an arrangement is for lies ahead whatever the clause's tense
+ * ("I booked the table for Friday", said on a Monday, is the coming Friday, was the one before; booked-for.ts); a clock
+ * time said with the day stays in the text ("Friday evening at 7pm": "…at 7pm"; a bare "at 4" is left out as before;
+ * the event time stays the day's date; clock-time.ts); "Me and Ben like hiking", "Ben and me went…" are read as "Ben and
+ * I…" (gave no fact; spoken-text.ts); a thing offered and declined ("Do you want tea?" – "No thanks, I don't drink
+ * tea") is "Tom turned down Ana's offer of tea" (offers.ts; was "No thanks, Tom doesn't drink tea"); the speaker said
+ * again as an object inside a relative clause is "them" ("moments that bring them and Nate happiness", was "themself";
+ * fact-names.ts). Beside the rules: two different common first names of about one length that do not sound alike (Mark
+ * and Mary) are no name variants (pipelines/interaction/name-conflict.ts).
  */
-export const EMBEDDED_RULES_VERSION = 49;
+export const EMBEDDED_RULES_VERSION = 50;

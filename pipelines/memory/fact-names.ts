@@ -74,6 +74,9 @@ export function namedOnce(nlp: WinkMethods, content: string): string {
 }
 
 const REFLEXIVE = { she: 'herself', he: 'himself', they: 'themself' } as const;
+const OBJECT = { she: 'her', he: 'him', they: 'them' } as const;
+/** A relative pronoun and the verb it is the subject of ("moments that bring", "people who really make"). */
+const RELATIVE_VERB = /\b(?:that|which|who)\s+(?:(?:all|also|just|really|always|often|still|never|can|could|will|would|always)\s+)*([\p{L}'’]+)\s/giu;
 /** Words after which a name opens a clause of its own, no object of the one before ("…, and Ana will…", "that Ana…"). */
 const CLAUSE_OPENS = /(?:[:;,.!?\-–—]|\b(?:and|but|or|that|whether|if|because|so|when|while|then|what|who|how|why|where|after|before|since|until|glad|maybe|guess|guesses|think|thinks|hope|hopes|considering|within|of))\s+$/i;
 
@@ -100,11 +103,21 @@ function objectOnce(nlp: WinkMethods, content: string, subject: string, esc: str
     return pos !== 'VERB' && pos !== 'AUX';
   };
   if (/ and /.test(subject)) return content.replace(again(esc), (m: string, at: number, whole: string) => (objectAt(m, at, whole) ? 'them' : m));
-  const self = REFLEXIVE[pronoun];
+  // "Ana cherishes moments that bring Ana and Ben happiness": inside a relative clause the object is another verb's,
+  // whose subject is the thing before "that", so "them", not the reflexive (rules 50: "…that bring themself and Ben…").
+  const self = (at: number, whole: string): string => (inRelativeClause(nlp, whole.slice(0, at)) ? OBJECT[pronoun] : REFLEXIVE[pronoun]);
   return content
     .replace(again(`${esc} and others`), (m: string, at: number, whole: string) => (objectAt(m, at, whole) ? 'everyone' : m))
     .replace(again(`${esc}((?:,\\s+${NAME})*\\s+and\\s+${NAME})`), (m: string, rest: string, at: number, whole: string) =>
-      (objectAt(m, at, whole) ? `${self}${rest}` : m));
+      (objectAt(m, at, whole) ? `${self(at, whole)}${rest}` : m));
+}
+
+/** True when `before` (the words before an object) ends inside a relative clause: a "that / which / who" then a verb. */
+function inRelativeClause(nlp: WinkMethods, before: string): boolean {
+  const last = [...before.matchAll(RELATIVE_VERB)].at(-1);
+  if (!last?.[1]) return false;
+  const pos = nlp.readDoc(`They ${last[1]}`).tokens().out(nlp.its.pos).slice(-1)[0];
+  return pos === 'VERB' || pos === 'AUX';
 }
 
 /** Words tagged as nouns after "'s" that own nothing: "Ana's new here", "Ana's back home" ("'s" is "is"). */

@@ -35,6 +35,17 @@ export function offeredAct(sentence: string): string | null {
   return act;
 }
 
+/**
+ * An offer of a thing, not of an act (rules 50): "Do you want tea?", "Would you like a biscuit?", "Fancy a coffee?",
+ * "Want some cake?". Not "do you want to go?" nor "would you like me to…" (an act, `OFFER`).
+ */
+const THING_OFFER = /^(?:(?:oh|so|well|hey|um|ok|okay|right),?\s+)*(?:(?:do\s+)?you\s+want|want|would\s+you\s+like|(?:do\s+you\s+)?fancy|how\s+about)\s+((?:(?:a|an|some|another|any|more)\s+)?(?!(?:to|me|us|him|her|them|it|that|this|what|anything|something|one)\b)[a-z][\w'’-]*(?:\s+(?:of\s+)?[a-z][\w'’-]*){0,3}?)(?:\s+(?:too|then|now|first))?\s*\?+$/i;
+
+/** The thing an offer of a thing proposes ("Do you want tea?" → "tea"), or null when `sentence` offers none. */
+export function offeredThing(sentence: string): string | null {
+  return THING_OFFER.exec(sentence.trim())?.[1] ?? null;
+}
+
 /** A whole refusal, with nothing named: what a listener says to decline an offer. */
 const BARE = String.raw`(?:no(?:pe)?|nah|no\s+thanks|no\s+thank\s+you|(?:I\s+think\s+)?I['’]ll\s+pass|I\s+will\s+pass|no\s+need|don['’]t\s+(?:worry|bother)(?:\s+about\s+it)?|that['’]s\s+(?:ok|okay|fine|alright|all\s+right)|it['’]s\s+(?:ok|okay|fine|alright)|I['’]m\s+(?:good|fine|ok|okay|alright)|not\s+(?:now|today|right\s+now|this\s+time)|thanks\s+(?:but|though))`;
 const REFUSAL = new RegExp(String.raw`^(?:(?:oh|um|uh|ah|well|actually),?\s+)*${BARE}(?:[,\s]+(?:${BARE}|thanks|thank\s+you|though|but\s+thanks|for\s+now|this\s+time))*\s*[.!]*\s*`, 'i');
@@ -58,6 +69,8 @@ export function openingRefusal(turn: string): { rest: string } | null {
 /** An offer or its refusal as a fact: its text, what it is about (the act offered, as `I will <act>` reads) and its date. */
 export interface OfferFact {
   content: string;
+  /** True when it turns down an offer of an act, which the refusal closes; false for a thing offered ("Do you want tea?"). */
+  closesOffer?: boolean;
   planObject: PlanObject | null;
   eventTime: string | null;
 }
@@ -91,12 +104,20 @@ export function declinedOffer(nlp: Wink, input: ExtractionInput, display: (id: s
   const since = [...input.previous].reverse();
   const own = since.findIndex((p) => p.speakerId === u.speakerId);
   const offers = (own < 0 ? since : since.slice(0, own)).filter((p) => p.addresseeIds.length === 0 || p.addresseeIds.includes(u.speakerId))
-    .flatMap((p) => { const a = sentencesOf(p.text).map(offeredAct).filter((x): x is string => x !== null).at(-1); return a ? [{ before: p, act: a }] : []; });
+    .flatMap((p) => {
+      const said = sentencesOf(p.text);
+      const act = said.map(offeredAct).filter((x): x is string => x !== null).at(-1);
+      const thing = act ? null : said.map(offeredThing).filter((x): x is string => x !== null).at(-1);
+      return act || thing ? [{ before: p, act, thing }] : [];
+    });
   if (offers.length === 0) return null;
-  const { before, act } = offers[0]!;
+  const { before, act, thing } = offers[0]!;
+  // "Do you want tea?" – "No thanks": the thing turned down, as "No tea for me" is (text6), and no offer to close.
+  if (!act) return { content: `${display(u.speakerId)} turned down ${display(before.speakerId)}'s offer of ${thing}`, closesOffer: false,
+    planObject: null, eventTime: null, rest: refused.rest };
   // The act as the one who offered it would do it: "you" is the current speaker.
   const offered = resolvePronouns(act, { speaker: display(before.speakerId), addressees: [display(u.speakerId)] });
   const found = findDates(act, before.time);
   return { content: `${display(u.speakerId)} turned down ${display(before.speakerId)}'s offer to ${absoluteDates(offered, found)}`,
-    planObject: actObject(nlp, act), eventTime: eventDate(act, before.time, found), rest: refused.rest };
+    closesOffer: true, planObject: actObject(nlp, act), eventTime: eventDate(act, before.time, found), rest: refused.rest };
 }

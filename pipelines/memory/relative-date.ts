@@ -4,6 +4,8 @@
  * of the past is read in told-tense.ts; a date written into a fact's text, in date-text.ts.
  */
 import * as chrono from 'chrono-node';
+import { bookedFor } from './booked-for.js';
+import { clockOf } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring } from './not-dates.js';
 import { COUNTED } from './spans.js';
@@ -31,6 +33,8 @@ export interface FoundDate {
    * ("the week before Christmas" → "the week before Christmas 2026"); absent: the date, spoken.
    */
   written?: string;
+  /** A clock time said with the day (`HH:MM`: "Friday evening at 7pm" → `19:00`; rules 50), for a day's date only: written into the text. */
+  clock?: string;
 }
 
 /** A time "last / past / previous" looks back over: a unit, a weekday, a month, a season, a holiday. */
@@ -260,7 +264,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     if (!told.has(read)) told.set(read, toldAsPast(read));
     return told.get(read)!;
   };
-  const backAt = ahead.map((r) => looksBack || pastAt(r.index));
+  // "I booked the table for Friday": the day a booking is for lies ahead, whatever the clause's tense (rules 50).
+  const backAt = ahead.map((r) => !bookedFor(text, r.index, r.text) && (looksBack || pastAt(r.index)));
   // Read back: chrono's own reading of the past (it may find other phrases than read ahead, or none).
   const behind = looksBack || !backAt.some(Boolean) ? [] : parse(false);
   const results: Array<[chrono.ParsedResult, boolean]> = looksBack ? ahead.map((r) => [r, true])
@@ -319,7 +324,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       // past ("I called her on Friday"), the last such day before today.
       const target = r.start.get('weekday') ?? 0;
       const now = instant.getUTCDay();
-      const ahead = !back || /^(?:next|coming)\s/i.test(phrase);
+      const ahead = !back || /^(?:next|coming)\s/i.test(phrase) || bookedFor(text, r.index, phrase);
       const days = ahead ? ((target - now + 7) % 7) || 7 : -(((now - target + 7) % 7) || 7);
       date = new Date(Date.parse(`${dayStart}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
     }
@@ -345,7 +350,8 @@ export function findDates(text: string, refIso: string): FoundDate[] {
     const duration = DURATION.test(phrase) || (/\bfor\s+(?:the\s+)?$/i.test(text.slice(0, r.index)) && !namesDay(phrase))
       || (SPEND_BEFORE.test(text.slice(0, r.index)) && COUNTED.test(phrase));
     const since = duration ? startOfPerfect(text, r, instant) : null;
-    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}) });
+    const clock = duration || week || date.length !== 10 ? null : clockOf(r.start, phrase);
+    out.push({ phrase, date, duration, week: week && !duration, ...(since ? { since } : {}), ...(clock ? { clock } : {}) });
   }
   return out;
 }

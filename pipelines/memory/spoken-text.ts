@@ -27,3 +27,21 @@ const RESTART = /\b(I|we|you|the|an|my|to)\s+\1\b/gi;
 export function withoutFillers(text: string): string {
   return text.replace(SPOKEN_FILLER, '').replace(RESTART, '$1').replace(/\s+([,.;!?])/g, '$1').replace(/\s{2,}/g, ' ').trim();
 }
+
+/** A person said with the speaker: a name or two, or "my / our" and a person ("my sister", "our Ben"). */
+const PARTNER = String.raw`(?:(?:[Mm]y|[Oo]ur)\s+[a-z-]+(?:\s+[A-Z][\w'’-]*)?|(?!(?:Me|And|But|So|Then|Yes|No|Well|Oh)\b)[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)`;
+/**
+ * "Me and Ben like hiking", "Ben and me went hiking": the speaker and another as one subject at a sentence's or
+ * clause's start, a lower-case word (a verb) after it. Spoken English says "me"; the rules read "Ben and I" (rules 50:
+ * "Me and Ben like hiking" gave no fact).
+ */
+const ME_AND = new RegExp(String.raw`(^|[,;:]\s*)(?:[Mm]e\s+and\s+(${PARTNER})|(${PARTNER})\s+and\s+me)(?=\s+(?:both\s+|really\s+|also\s+|just\s+)?[a-z])`, 'g');
+
+/** `text` with a joint subject said with "me" written "X and I" ("Me and Ben like hiking" → "Ben and I like hiking"). */
+export function withJointI(text: string): string {
+  return text.replace(ME_AND, (_m, start: string, after?: string, before?: string) => {
+    const partner = after ?? before ?? '';
+    // "My sister" at a sentence's start keeps its capital; after "Me and" it is "my sister" again.
+    return `${start}${start === '' ? partner.charAt(0).toUpperCase() + partner.slice(1) : partner} and I`;
+  });
+}

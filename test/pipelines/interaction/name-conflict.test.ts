@@ -33,6 +33,17 @@ describe('a second, different self-introduction is not learned', () => {
       assert.ok(isNameVariant(a!, b!), `${a} ~ ${b}`);
     }
     for (const [a, b] of [['Priya', 'Bob'], ['Ana', 'Ben'], ['Tom', 'Alice']]) assert.ok(!isNameVariant(a!, b!), `${a} !~ ${b}`);
+  });
+
+  test('one-letter edits of two different common first names are two people (rules 50)', () => {
+    // On main: each pair was a variant (one edit apart, or the same first three letters).
+    for (const [a, b] of [['Mark', 'Mary'], ['Dan', 'Don'], ['Mario', 'Marion'], ['Eric', 'Erica'], ['Mary Jones', 'Mark']]) assert.ok(!isNameVariant(a!, b!), `${a} !~ ${b}`);
+    // Spellings of one name, short forms and nicknames stay variants.
+    for (const [a, b] of [['Jon', 'John'], ['Marc', 'Mark'], ['Sara', 'Sarah'], ['Katie', 'Katy'], ['Nick', 'Nicholas'], ['Dan', 'Daniel'], ['Mary', 'Molly']]) {
+      assert.ok(isNameVariant(a!, b!), `${a} ~ ${b}`);
+    }
+    const mark = { name: 'user', aliases: ['Mark'], attributes: { [TAUGHT_NAMES]: ['mark'] } };
+    assert.equal(contradictedSelfName(mark, 'Mary', "Hi, I'm Mary."), 'Mark');
     const priya = { name: 'user', aliases: ['Priya'], attributes: { [TAUGHT_NAMES]: ['priya'] } };
     assert.equal(contradictedSelfName(priya, 'Bob', "Hi, I'm Bob. I live in York."), 'Priya');
     assert.equal(contradictedSelfName(priya, 'Pri', "I'm Pri"), null, 'a variant');

@@ -1,0 +1,25 @@
+/**
+ * A day a booking or an arrangement is for (rules 50): "I booked the table for Friday", "we reserved a room for
+ * Saturday", "I scheduled the call for Thursday". The act is told as past, but the day it is for lies ahead: said on a
+ * Monday, "for Friday" is the coming Friday, not the one before (relative-date.ts read the whole clause as past).
+ */
+import { clauseAround } from './told-tense.js';
+
+/** Verbs that fix a time for something, in any form ("booked", "have reserved", "I'd arranged"). */
+const BOOKING_VERB = /\b(?:book(?:s|ed|ing)?|reserv(?:e|es|ed|ing)|schedul(?:e|es|ed|ing)|re-?schedul(?:e|es|ed|ing)|plann?(?:ed|ing)?|arrang(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|order(?:s|ed|ing)?|pencil(?:l?ed|l?ing)?|invit(?:e|es|ed|ing)|set\s+(?:it|that|this|them|one|something)?\s*up|sort(?:ed)?\s+out)\b/i;
+/** "for" (with "the" or "this / next / coming") just before the date phrase. */
+const FOR_BEFORE = /\bfor\s+(?:the\s+)?$/i;
+/** What chrono may keep of "for" in its phrase ("for Friday"). */
+const FOR_IN_PHRASE = /^for\s+(?!(?:a|an|the\s+next|the\s+past|the\s+last|\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple)\b)/i;
+/** A day or a date, not a span: a weekday, today / tonight / tomorrow, a month, a day of the month. */
+const A_DAY = /^(?:for\s+)?(?:(?:this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\b|\b(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|^(?:for\s+)?(?:the\s+)?\d/i;
+
+/**
+ * True when the date phrase `phrase` (at `index` of `text`) names the day a booking or an arrangement is for: it comes
+ * after "for" and its clause has a verb of booking (`BOOKING_VERB`). Such a day lies ahead whatever the clause's tense.
+ */
+export function bookedFor(text: string, index: number, phrase: string): boolean {
+  if (!A_DAY.test(phrase.trim()) || !(FOR_BEFORE.test(text.slice(0, index)) || FOR_IN_PHRASE.test(phrase.trim()))) return false;
+  // The verb before "for", in the clause that holds the phrase: "I booked the table for Friday".
+  return BOOKING_VERB.test(clauseAround(text, index).split(/\bfor\b/i)[0] ?? '');
+}

@@ -1,0 +1,34 @@
+/**
+ * A clock time said with a day (rules 50): "Friday evening at 7pm", "at 7:30pm on Friday", "tomorrow at noon". The
+ * day's date was written into the fact and the time of day was lost; the text keeps it now ("on the evening of Friday
+ * 27 November 2026 at 7pm"). The event time stays the day's date: `event_time` is documented as a date, and a
+ * `YYYY-MM-DDTHH:MM` there lost a held-out LoCoMo turn to a date reader (docs/BENCHMARKS.md, rules50). A bare hour
+ * with nothing to say morning or evening ("at 4 on Friday") is left out, as before: chrono reads it as four in the morning.
+ */
+import type * as chrono from 'chrono-node';
+
+/** Words that say which half of the day a bare hour is in (chrono reads "Friday evening at 7" as 19:00). */
+const HALF_OF_DAY = /\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|night)\b/i;
+const pad = (n: number): string => String(n).padStart(2, '0');
+/**
+ * A clock time in the words: "7pm", "7:30", "at 7", "noon". chrono also sets an hour for a span from now ("a second",
+ * "60 seconds": LoCoMo dev wrote "…at 12:25pm"), which names no clock time.
+ */
+const CLOCK_SAID = /\b(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midday|midnight)(?![\w])|\bat\s+\d{1,2}\b/i;
+
+/** The clock time (`HH:MM`) a date phrase chrono read (`c`, from the words `phrase`) says unambiguously, or null. */
+export function clockOf(c: chrono.ParsedComponents, phrase: string): string | null {
+  const hour = c.get('hour');
+  if (!c.isCertain('hour') || hour === null || !CLOCK_SAID.test(phrase)) return null;
+  if (!c.isCertain('meridiem') && hour < 13 && !HALF_OF_DAY.test(phrase)) return null;
+  return `${pad(hour)}:${pad(c.get('minute') ?? 0)}`;
+}
+
+/** `19:00` -> `7pm`, `19:30` -> `7:30pm`, `12:00` -> `noon`, `00:00` -> `midnight`: a clock time as written in a fact. */
+export function spokenClock(clock: string): string {
+  const [h, m] = clock.split(':').map(Number) as [number, number];
+  if (m === 0 && h === 12) return 'noon';
+  if (m === 0 && h === 0) return 'midnight';
+  const twelve = h % 12 === 0 ? 12 : h % 12;
+  return `${twelve}${m === 0 ? '' : `:${pad(m)}`}${h < 12 ? 'am' : 'pm'}`;
+}
