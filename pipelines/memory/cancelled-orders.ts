@@ -3,7 +3,7 @@
  * closed by "I want to cancel order 5520", by the agent's "I have cancelled order 5520", or by "please cancel the garden
  * chairs". Before, only the plan to cancel was settled and the order stayed current.
  */
-import type { Candidate } from './decide.js';
+import type { Fact } from '../../graph/memory-store.js';
 import type { ExtractedFact } from './extractor.js';
 
 /** Verbs that tell a thing ordered, booked or bought: what a cancellation may close. */
@@ -18,10 +18,10 @@ function orderNumbers(text: string): Set<string> {
 }
 
 /**
- * The current orders among `candidates` that the cancellation `fact` names: by the number it goes by, or by the thing
+ * The current orders among `candidates` (decide.ts's, each holding a `fact`) that the cancellation `fact` names: by the number it goes by, or by the thing
  * ordered ("cancel the garden chairs"). None when `fact` is no cancellation.
  */
-export function cancelledOrders(fact: ExtractedFact, candidates: readonly Candidate[]): Candidate[] {
+export function cancelledOrders<C extends { fact: Fact }>(fact: ExtractedFact, candidates: readonly C[]): C[] {
   if (fact.settles !== 'cancelled') return [];
   const numbers = orderNumbers(fact.content);
   const things = new Set((fact.planObject?.objects ?? []).filter((o) => !ORDER_WORDS.has(o)));

@@ -24,7 +24,7 @@ const FILLERS = String.raw`(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er
 const STATED = new RegExp(String.raw`^${FILLERS}(my|our|your)\s+(?:(?:new|updated|correct|current)\s+)?(?:(${KINDS})\s+)?address\s+`
   + String.raw`(?:is|['’]s|has\s+changed\s+to|changed\s+to)(?:\s+now)?\s+(.+?)\s*[.!]?$`, 'i');
 /** An address opens with its number ("12 Park Road", "flat 3, Rose Court", "twelve Baker Street"). */
-const NUMBERED = /^(?:(?:flat|apartment|apt|unit)\s+\w+,?\s+)?(?:\d+[a-z]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b/i;
+const NUMBERED = /^(?:(?:flat|apartment|apt|unit)\s+\w+|\d+[a-z]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b/i;
 /** "deliver it to …", "send the parcel to …", "ship them to …". */
 const SEND_TO = /^(?:deliver|send|ship|post|bring|redirect)\b.*?\bto\s+(.+)$/i;
 /** What follows an address and is no part of it: "instead of Park Road", "rather than…", "by Friday", "please". */
