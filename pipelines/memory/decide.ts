@@ -5,6 +5,7 @@ import { habitOrMaxim } from './plan-cues.js';
 import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
+import { cancelledOrders } from './cancelled-orders.js';
 import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
@@ -368,6 +369,12 @@ export class RuleDecider implements Decider {
       // A plan to cancel something is done by cancelling it ("I cancelled the paper delivery"): closed, not withdrawn.
       const withdrawn = fact.settles === 'cancelled'
         && !(fact.planObject && open?.fact.planObject && cancelIsPlanDone(fact.planObject, open.fact.planObject));
+      // "I want to cancel order 5520", "I have cancelled order 5520": the order it names is closed by it, with the plan it does.
+      const orders = cancelledOrders(fact, candidates).filter((c) => c !== moved);
+      if (orders.length > 0) {
+        const [first, ...rest] = [...(moved ? [moved] : []), ...orders].map((c) => c.fact.id);
+        return rest.length > 0 ? { op: 'UPDATE', targetId: first!, alsoReplaces: rest } : { op: 'UPDATE', targetId: first! };
+      }
       if (moved && withdrawn) return { op: 'DELETE', targetIds: [moved.fact.id] };
       // A plan moved by its new time alone is written again with that time, so it still says what it is (fix9).
       const retold = moved && retimes(fact) ? retimedText(moved.fact, fact) : null;

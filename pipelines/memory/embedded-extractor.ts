@@ -39,6 +39,7 @@ import { withoutApology, withoutPhatic } from './call-phrases.js';
 import { withApologyCall } from './apology-call.js';
 import { withHeardPlaces } from './heard-places.js';
 import { statedIdentifier } from './identifiers.js';
+import { statedAddress } from './delivery-address.js';
 import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
@@ -214,6 +215,15 @@ export class EmbeddedExtractor implements Extractor {
           facts.push(made);
           profileUpdates.push({ participantId: owner, attribute: identifier.slot, value: identifier.value, referIds: [u.id], confidence: 0.8 });
         }
+        continue;
+      }
+      // "my delivery address is now 22 Quay Street, Bath": one address, town kept, a newer one replacing it (trial 8).
+      const address = statedAddress(raw);
+      const addressOwner = address && (address.owner === 'speaker' ? u.speakerId : u.addresseeIds[0]);
+      if (address && addressOwner) {
+        facts.push(this.#fact(u, { content: `${capitalise(display(addressOwner))}'s ${address.what} is ${address.value}`, kind: 'profile',
+          subject: address.owner, slot: address.slot, value: address.value, confidence: 0.8 }, false));
+        profileUpdates.push({ participantId: addressOwner, attribute: address.slot, value: address.value, referIds: [u.id], confidence: 0.8 });
         continue;
       }
       // "Want me to book a table?": an offer, open until done or turned down (rules 49).

@@ -15,6 +15,7 @@ import { reportedStayFacts, stayFacts } from './stays.js';
 import { withoutTurnedDown } from './rejected-alternative.js';
 import { isMixedCase, NOT_NAMES as SPEAKER_NOT_NAMES } from '../speaker/name-tokens.js';
 import { couldBeName } from '../speaker/name-words.js';
+import { DELIVERY_SLOT, deliveryTo } from './delivery-address.js';
 import { homeAddress } from './home-address.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
 
@@ -311,8 +312,11 @@ function commitmentOrRequest(c: RuleContext): RuleFact[] {
     ?? s.match(new RegExp(`${I}\\s+(?:need|want)\\s+you\\s+to\\s+(.+?)[.!]?$`, 'i'));
   if (req?.[1]) {
     const task = resolvePronouns(req[1], c.who);
+    // The one asking wants it (trial 8: "please deliver it to 12 Park Road", told to one agent and changed with another):
+    // the request is theirs, and an address it sends things to fills their delivery slot.
+    const address = deliveryTo(req[1]);
     return [{ content: `${c.who.speaker} asked ${joinNames(c.who.addressees)} to ${task}`, kind: 'request',
-      subject: c.addresseeIds.length > 0 ? 'addressee' : 'speaker', slot: null, value: null, confidence: 0.75 }];
+      subject: 'speaker', slot: address ? DELIVERY_SLOT : null, value: address, confidence: 0.75 }];
   }
   const will = s.match(new RegExp(`${I}(?:['’]ll|\\s+will|\\s+shall|\\s+promise to|['’]m going to|\\s+am going to)\\s+(.+?)[.!]?$`, 'i'));
   // "I'll probably never finish that book", "I will not…": a doubt or a refusal, nothing undertaken (rules 38).

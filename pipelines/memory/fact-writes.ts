@@ -142,11 +142,17 @@ async function nearestCandidates(
   }
   // An outcome may settle what someone else in the session proposed or promised ("we decided… instead").
   const session = ef.settles ? await deps.memory.listFacts(tenant, { sessionId, limit: RECENT_POOL }) : [];
-  // …or a plan said to them with "we" ("Lena and Ben will have a picnic"), in any session.
+  // …or a plan said to them with "we" ("Lena and Ben will have a picnic"), or what they were asked to do (a request is the
+  // asker's), in any session.
   const shared = ef.settles
-    ? (await deps.memory.listFacts(tenant, { participantId: ef.subjectId, role: 'addressee', limit: RECENT_POOL })).filter((f) => f.planObject?.shared === true)
+    ? (await deps.memory.listFacts(tenant, { participantId: ef.subjectId, role: 'addressee', limit: RECENT_POOL }))
+      .filter((f) => f.planObject?.shared === true || f.kind === 'request')
     : [];
-  const byId = new Map([...recent, ...slotted, ...session, ...shared].map((f) => [f.id, f]));
+  // A cancellation told to someone may close what they ordered ("I have cancelled order 5520", the agent to the caller).
+  const theirs = ef.settles === 'cancelled'
+    ? (await Promise.all(ef.addresseeIds.filter((a) => a !== ef.subjectId).map((a) => deps.memory.listFacts(tenant, { subjectId: a, limit: RECENT_POOL })))).flat()
+    : [];
+  const byId = new Map([...recent, ...slotted, ...session, ...shared, ...theirs].map((f) => [f.id, f]));
   if (byId.size === 0) return [];
   const hits = (await Promise.all((['fact', 'profile'] as const).map((layer) => {
     const ids = [...byId.values()].filter((f) => f.layer === layer).map((f) => f.id);

@@ -13,6 +13,11 @@ const LIVE_AT = /\b(?:I|we)(?:\s+now|\s+currently|\s+still)?(?:\s+live|\s+am\s+l
 /** An address names a number or a street word: "twelve Baker Street", "12 Baker St", "flat 3, Rose Court". */
 const ADDRESS = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|\b(?:street|st|road|rd|lane|ln|avenue|ave|drive|close|court|crescent|way|place|square|terrace|gardens|grove|hill|row|walk|mews|park)\b/i;
 
+/** True when `said` reads as an address: it names a number or a street word ("12 Baker St", "flat 3, Rose Court"). */
+export function namesAddress(said: string): boolean {
+  return ADDRESS.test(said);
+}
+
 /**
  * The home `sentence` tells by its address ("I live at 12 Baker Street in Manchester"), or null. `cut` trims what follows
  * the town ("in Manchester with my sister" → "Manchester"; the caller's place cutter).
