@@ -19,18 +19,25 @@ const NEXT = String.raw`(?:i|i['’]\w+|we|we['’]\w+|my|our|please|can|could|w
  */
 const OPENING = new RegExp(String.raw`^((${GREETING}[\s,]+)?(?:this\s+is|my\s+name\s+is|my\s+name['’]s|(?<=^${GREETING}[\s,]+)it['’]s)\s+([\p{L}'’-]+)(?:\s+(?!${NOT_SURNAME}\b)[\p{L}'’-]+)?)[\s,.;:!-]+(?=${NEXT})(\S.*)$`, 'iu');
 
+/** A greeting alone before the speaker's clause: "hello i ordered a kettle…", "Hi, I would like to return my toaster." */
+const GREETING_ONLY = new RegExp(String.raw`^${GREETING}[\s,.;:!-]+(?=${NEXT})(\S.*)$`, 'iu');
+
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /**
  * `sentence` as its opening introduction and the clause after it, each a sentence ("hello this is nina cole." and "Please
- * send it to my office…"); `[sentence]` when it opens with none. Without a greeting, "this is" must name someone ("this
- * is great i love it" stays whole).
+ * send it to my office…"); a greeting alone is left out ("hello i ordered a kettle" → "I ordered a kettle"); `[sentence]`
+ * when it opens with neither. Without a greeting, "this is" must name someone ("this is great i love it" stays whole).
  */
 export function openingIntroduction(sentence: string): string[] {
   const m = OPENING.exec(sentence);
-  if (!m) return [sentence];
+  if (!m) {
+    // A greeting is no part of what the turn tells, and read with it the clause after it gave no fact.
+    const greeted = GREETING_ONLY.exec(sentence);
+    return greeted?.[1] ? [capitalise(greeted[1])] : [sentence];
+  }
   const [, intro, greeting, first, rest] = m as unknown as [string, string, string | undefined, string, string];
   // Recognised speech has no capitals but the pronoun "I": its introduction stays lower case, so that the rules read
   // its name as spoken (a listed first name), not as typed (capitalised).

@@ -32,12 +32,21 @@ describe('calls2 F6: a greeting and self-introduction opening a turn', () => {
       'Nina Cole asked Agent Kim to send a new one to their office']);
   });
 
+  test('a greeting alone before the caller\'s clause hides nothing', async () => {
+    for (const [text, fact] of [['Hi, I would like to return my toaster.', 'Customer would like to return their toaster'],
+      ['hello i ordered a kettle and it never came', 'Customer ordered a kettle and it never came']] as const) {
+      const said = await extract(text, { a: 'Customer', b: 'Agent Kim' });
+      assert.deepEqual(contents(said), [fact], text);
+    }
+  });
+
   test('the cut: the introduction, then the clause after it; nothing cut without one', () => {
     assert.deepEqual(openingIntroduction('hello this is nina cole please send it to my office'),
       ['hello this is nina cole.', 'Please send it to my office']);
     assert.deepEqual(openingIntroduction('Hi, this is Maria Lopez, I want to change my address.'),
       ['Hi, this is Maria Lopez.', 'I want to change my address.']);
-    for (const whole of ['this is great I love it', 'this is the parcel I ordered', 'hello I ordered a kettle']) {
+    assert.deepEqual(openingIntroduction('Hello, I ordered a kettle.'), ['I ordered a kettle.']);
+    for (const whole of ['this is great I love it', 'this is the parcel I ordered', 'hello there', 'Hi Ben, I moved']) {
       assert.deepEqual(openingIntroduction(whole), [whole]);
     }
   });
