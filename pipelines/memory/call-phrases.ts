@@ -8,6 +8,8 @@ import { couldBeName } from '../speaker/name-words.js';
 
 /** Where a firm's name said after "thanks for calling" ends: the next phrase of the call, punctuation or the end. */
 const ORG_END = String.raw`(?=\s+(?:this\s+is|my\s+name|how|what|you['’]re|you\s+are|i['’]m|i\s+am|it['’]s|today|speaking)\b|\s*[,.;:!?]|\s*$)`;
+/** Words of a clause of one's own before "speaking" ("I was speaking…", "she is not speaking…"): no firm's answer. */
+const NOT_FIRM = String.raw`(?:i|we|you|he|she|they|it|this|that|was|were|am|is|are|be|been|being|not|no|stop|stopped|start|started|keep|kept|avoid|public|of|after|before|while|when|without|like|love|hate|enjoy|for)`;
 /** The formulas, each removed wherever it stands in a sentence. */
 const FORMULAS: readonly RegExp[] = [
   // "thank you for calling brightside home services": not "thanks for calling me back".
@@ -19,6 +21,9 @@ const FORMULAS: readonly RegExp[] = [
   /\b(?:you['’]re|you\s+are)\s+(?:very\s+|most\s+|so\s+)?welcome\b/gi,
   /\b(?:you\s+)?have\s+a\s+(?:nice|good|great|lovely|wonderful|pleasant)\s+(?:day|evening|afternoon|morning|weekend|one)\b/gi,
   /\b(?:thank\s+you|thanks)(?:\s+(?:so|very)\s+much)?\s+for\s+(?:your\s+)?(?:call|patience|time|help|holding|waiting)\b/gi,
+  // An agent answering: "Parcelo support, Raj speaking", "parcelo raj speaking" (calls2). Not "I was speaking to…", nor
+  // "this is Raj speaking" (an introduction the rules read).
+  new RegExp(String.raw`^(?:(?!${NOT_FIRM}\b)[\w'’&-]+[\s,]+){1,5}speaking\b(?!\s+(?:to|with|about|of|on|for|at|in|up|out)\b)`, 'gi'),
 ];
 /** Words that say nothing once the formulas are gone ("thank you very much", "okay bye"). */
 const COURTESY = /^(?:(?:thank|thanks|you|very|so|much|bye|goodbye|good|yes|yeah|ok|okay|and|great|lovely|perfect|right|hello|hi|take|care|cheers|again|sir|madam|too|all|the|best|then|oh|well|alright|sure|no|problem)\b[\s,.;:!?-]*)+$/i;

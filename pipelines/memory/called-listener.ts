@@ -43,8 +43,20 @@ export async function withCalledListeners(
 }
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Words that may open a call by name: "hey Ben, …", "thanks Ben, …". */
-const CALL_OPENERS = '(?:hi|hey|hello|thanks|thank you|ok|okay|so|well|yes|yeah|no|sorry|right|oh|and|but)';
+/**
+ * Words that may open a call by name: "hey Ben, …", "thanks Ben, …", and an agent's acknowledgement before the caller's
+ * name ("Done Maria, the new address is…", "Sure Tom, …"; calls2).
+ */
+const CALL_OPENERS = '(?:hi|hey|hello|thanks|thank you|ok|okay|so|well|yes|yeah|no|sorry|right|oh|and|but|done|sure|great|perfect|alright|all right|of course|certainly|noted|got it)';
+/** Titles a listener's name may carry, never called alone ("Agent Kim", "Mrs Lopez"). */
+const TITLES = new Set(['agent', 'mr', 'mrs', 'ms', 'miss', 'dr', 'sir', 'madam', 'doctor']);
+
+/** The names a listener may be called by: the name whole, and each word of a longer one ("Tom" for Tom Becker; calls2). */
+function calledBy(listener: string): string[] {
+  const words = listener.trim().split(/\s+/).map((w) => w.replace(/[.,]+$/, ''));
+  const parts = words.length > 1 ? words.filter((w) => w.length > 1 && !TITLES.has(w.toLowerCase())) : [];
+  return [listener, ...parts];
+}
 
 /**
  * `sentence` without the name of a person it is said to, called at its start or its end ("Ben, my sister moved to
@@ -52,7 +64,7 @@ const CALL_OPENERS = '(?:hi|hey|hello|thanks|thank you|ok|okay|so|well|yes|yeah|
  * The name stays where it is part of what is said ("Ben is a great cook", "thanks Ben!" alone).
  */
 export function withoutVocative(sentence: string, listeners: readonly string[]): string {
-  const names = listeners.filter((n) => n.trim().length > 1).map(esc);
+  const names = listeners.flatMap(calledBy).filter((n) => n.trim().length > 1).sort((a, b) => b.length - a.length).map(esc);
   if (names.length === 0) return sentence;
   const name = `(?:${names.join('|')})`;
   const opening = new RegExp(`^\\s*(?:${CALL_OPENERS}[\\s,]+)?${name}\\s*[,:!]\\s+(?=\\S)`, 'i');

@@ -23,6 +23,7 @@ import { POINTS_HERE, placeFrom } from './place-here.js';
 import { withoutTrailingTag } from './sentence-tags.js';
 import { factClauses } from './fact-clauses.js';
 import { spokenClauses } from './spoken-clauses.js';
+import { openingIntroduction } from './opening-introduction.js';
 import { stateEnd } from './state-end.js';
 import { clauseEnds, endOfFact, type ClauseEnd } from './clause-ends.js';
 import { STAY_SLOT, readReportedStay, readStay, withoutUntil } from './stays.js';
@@ -544,8 +545,9 @@ export class EmbeddedExtractor implements Extractor {
     // "i'll send you the contract on friday ... promise": the tag after it is no part of the sentence (rules 39).
     // "I live in Oslo and I work as a nurse": each fact its own sentence (rules 39).
     // "i live in lisbon now last week i went hiking", unpunctuated: each clause its own sentence (rules 44).
+    // "hello this is nina cole please send it…": the introduction that opens a call, a sentence of its own (calls2).
     return this.#nlp.readDoc(text).sentences().out().map((s) => withoutTrailingTag(s.trim())).filter((s) => s.length > 0)
-      .flatMap(spokenClauses).flatMap(factClauses);
+      .flatMap(openingIntroduction).flatMap(spokenClauses).flatMap(factClauses);
   }
 
   #ctx(sentence: string, speakerId: string, addresseeIds: string[], display: (id: string) => string, time?: string): RuleContext {

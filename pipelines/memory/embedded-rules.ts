@@ -103,6 +103,9 @@ const INTRO = [
   /(?:^|,\s*)([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(\s+here)(?=\s*(?:[,.;!]|$))/,
   // After a greeting only: "Hi, it's Sofia Marin from flat 3" (not "it's Monday", nor "it's Tom's car" without one).
   /^(?:hi|hello|hey)(?:\s+there)?,?\s+it['’]s\s+([A-Z][a-z'-]+)(?:\s+([A-Z][a-z'-]+))?(?![\w'’])/i,
+  // A greeting and "this is X" said alone: "Hello, this is Nina Cole.", "hi this is maria lopez" (cut off the rest of its
+  // turn by opening-introduction.ts; calls2). Not "this is X" alone: "This is Boston." names a place.
+  /^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?,?\s+this\s+is\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?[.!]*$/i,
 ];
 /** Words that stand before "here" without being a name ("Come here", "Everyone here", "Sign here"). */
 const NOT_HERE_NAMES = /^(?:come|sign|stay|wait|look|over|right|up|down|out|in|everyone|everybody|anyone|anybody|someone|somebody|nobody|none|all|click|start|stop|put|leave|get|go|bring|sit|stand|just|still|not|only|from|and|but|so|yes|no|okay|hi|hello|hey)$/i;
@@ -114,7 +117,7 @@ export function introductionOf(sentence: string): { name: string; clause: string
     const first = m?.[1];
     if (!m || !first) continue;
     if (NOT_NAMES.has(first.toLowerCase()) || /^(I|Im)$/.test(first) || !couldBeName(first, undefined, isMixedCase(sentence))) return null;
-    if (/^(?:hi|hello|hey)\b/i.test(m[0]) && (!/^[A-Z]/.test(first) || SPEAKER_NOT_NAMES.has(first.toLowerCase()) || NOT_HERE_NAMES.test(first)
+    if (/^(?:hi|hello|hey|good)\b/i.test(m[0]) && ((isMixedCase(sentence) && !/^[A-Z]/.test(first)) || SPEAKER_NOT_NAMES.has(first.toLowerCase()) || NOT_HERE_NAMES.test(first)
       || isCalendarWord(first))) continue;
     const tail = m[3];
     const notName = (w: string): boolean => NOT_HERE_NAMES.test(w) || SPEAKER_NOT_NAMES.has(w.toLowerCase());

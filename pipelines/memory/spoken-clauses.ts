@@ -39,6 +39,10 @@ const JOINS = /^(?:that|because|if|when|whenever|while|since|and|but|so|or|as|th
  */
 const TAKES_CLAUSE = /\b(?:think|thinks|thought|know|knows|knew|guess|hope|hoped|wish|wished|say|says|said|tell|tells|told|promise|promised|remember|remembered|believe|reckon|suppose|mean|meant|feel|felt|hear|heard|bet|doubt|realise|realised|realize|realized|forgot|forget|figure|figured|expect|expected|decided|mention|mentioned|explain|explained|ask|asked|swear|swore|admit|admitted|notice|noticed|agree|agreed|worry|worried|sure|afraid|glad|pretend|pretended|imagine|warn|warned|remind|reminded|assume|assumed|understand|learned|learnt|wonder|wondered|means|seems|seemed)\b/i;
 
+/** "please" before a verb: a request; not after a word that already asks ("could you please", "can you please"). */
+const PLEASE = /^please$/i;
+const ASKING = /^(?:you|can|could|would|will|kindly)$/i;
+
 const TENSE_NOW = /\b(?:I['’]m|I\s+am|we['’]re|we\s+are|now|these\s+days)\b/i;
 const TENSE_WILL = /\b(?:will|['’]ll|going\s+to|gonna)\b/i;
 
@@ -55,6 +59,12 @@ export function spokenClauses(sentence: string): string[] {
   const cuts: number[] = [];
   let from = 0;
   for (let j = 2; j < words.length - 1; j++) {
+    // "… it arrived broken please send a new one …": a request opens a clause of its own (calls2).
+    if (PLEASE.test(words[j] ?? '') && !ASKING.test(words[j - 1] ?? '') && hasVerb(words.slice(j, j + 3).join(' '))) {
+      const head = words.slice(from, j);
+      if (head.length >= 2 && !JOINS.test(head[head.length - 1] ?? '') && hasVerb(head.join(' '))) { cuts.push(j); from = j; }
+      continue;
+    }
     if (!SUBJECT.test(words[j] ?? '')) continue;
     const rest = words.slice(j).join(' ');
     if (!hasVerb(rest)) continue;

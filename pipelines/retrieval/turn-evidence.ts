@@ -3,6 +3,7 @@ import type { TenantId, Utterance } from '../../graph/types.js';
 import { questionsAnswered } from './answered-question.js';
 import { contentWords } from './hydrate.js';
 import { isFillerWord } from '../memory/filler-words.js';
+import { withoutPhatic } from '../memory/call-phrases.js';
 
 /**
  * Words that carry no memory on their own: acknowledgements, greetings, interjections. A turn made only of
@@ -23,9 +24,13 @@ const ACKNOWLEDGEMENTS = new Set((
 /** Backchannels beside them ("Good to hear.", "Glad to hear it!", "Makes sense.", "Congrats!"): no content either. */
 const BACKCHANNELS = new Set('hear heard glad makes make sense congratulations congrats cheers'.split(' '));
 
-/** The words of a turn that may carry content: not acknowledgements, fillers or function words (a number: see `hasContent`). */
+/**
+ * The words of a turn that may carry content: not acknowledgements, fillers or function words (a number: see `hasContent`),
+ * nor a service call's formulas ("Parcelo support, Raj speaking", "thanks for calling Brightside, how can I help you";
+ * `withoutPhatic`, calls2): a turn of those alone tells nothing.
+ */
 function contentful(text: string, backchannels = true): string[] {
-  return [...contentWords(text)].filter((w) => !ACKNOWLEDGEMENTS.has(w) && !isFillerWord(w) && !(backchannels && BACKCHANNELS.has(w)));
+  return [...contentWords(withoutPhatic(text))].filter((w) => !ACKNOWLEDGEMENTS.has(w) && !isFillerWord(w) && !(backchannels && BACKCHANNELS.has(w)));
 }
 
 /**
