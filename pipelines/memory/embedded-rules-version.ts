@@ -255,5 +255,13 @@
  * again as an object inside a relative clause is "them" ("moments that bring them and Nate happiness", was "themself";
  * fact-names.ts). Beside the rules: two different common first names of about one length that do not sound alike (Mark
  * and Mary) are no name variants (pipelines/interaction/name-conflict.ts).
+ * 51 (calls, calls2; a call-centre newcomer trial): a request belongs to the person asking, not the one asked (the
+ * one asked stays its addressee), so a delivery address changed with another agent replaces the old one; a request to
+ * deliver or send to a numbered address, and "my (delivery|billing|home) address is (now) …", fill the asker's
+ * `<kind>_address` slot (delivery-address.ts); a cancellation that names an order (by number or by the thing ordered)
+ * closes the order fact (cancelled-orders.ts); a spoken opening ("hello this is maria lopez …", "hi, …") is cut off as
+ * its own sentence and the rest of the turn read as usual (opening-introduction.ts, spoken-clauses.ts: "please <verb>"
+ * opens a clause); an acknowledgement before the listener's name is a vocative ("Done Maria, …"); "<firm>, <name>
+ * speaking" is a politeness formula and gives no fact (call-phrases.ts).
  */
-export const EMBEDDED_RULES_VERSION = 50;
+export const EMBEDDED_RULES_VERSION = 51;
