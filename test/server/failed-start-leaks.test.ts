@@ -54,6 +54,13 @@ function grownSince(before: Map<string, number>): string[] {
   return [...activeResources()].filter(([type, n]) => n > (before.get(type) ?? 0)).map(([type, n]) => `${type}: ${before.get(type) ?? 0} → ${n}`);
 }
 
+/** Waits until the process holds no more active resources of any type than in `before` (they close asynchronously), then asserts it. */
+async function assertNoneGrown(before: Map<string, number>): Promise<void> {
+  // A generous wait for a busy machine.
+  for (let i = 0; i < 600 && grownSince(before).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(grownSince(before), [], 'no active resource left by the failed starts');
+}
+
 describe('a start of the app that fails (stores that cannot be opened) leaves nothing running', () => {
   const tmp = tempDir('parley-failed-start-');
   after(() => tmp.remove());
@@ -71,9 +78,7 @@ describe('a start of the app that fails (stores that cannot be opened) leaves no
     writeFileSync(blocker, 'not a directory');
     const blocked = loadConfig({ DATA_DIR: path.join(blocker, 'data'), PORT: '0', LOG_LEVEL: 'silent' });
     for (let i = 0; i < 20; i++) await assert.rejects(buildApp(blocked, { logger }), /ENOTDIR/);
-    // Resources close asynchronously (file handles, timers); a generous wait for a busy machine.
-    for (let i = 0; i < 600 && grownSince(resources).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(grownSince(resources), [], 'no active resource left by the failed starts');
+    await assertNoneGrown(resources);
 
     const app = await buildApp(good, { logger });
     try {
@@ -82,5 +87,16 @@ describe('a start of the app that fails (stores that cannot be opened) leaves no
       await app.close();
     }
     assert.deepEqual(live, afterOneStart, 'no performance observer or event-loop histogram left by the failed starts');
+  });
+
+  test('starts that fail on an unreachable Redis (each waits out the 10 s store check) leave no client, timer or observer', async () => {
+    const observersBefore = { ...live };
+    const resources = activeResources();
+    const unreachable = loadConfig({
+      DATA_DIR: path.join(tmp.dir, 'redis'), PORT: '0', LOG_LEVEL: 'silent', PARLEY_QUEUE: 'redis', REDIS_URL: 'redis://127.0.0.1:1/0',
+    });
+    for (let i = 0; i < 3; i++) await assert.rejects(buildApp(unreachable, { logger }), /Redis is unreachable at REDIS_URL/);
+    await assertNoneGrown(resources);
+    assert.deepEqual(live, observersBefore);
   });
 });
