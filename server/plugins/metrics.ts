@@ -57,10 +57,26 @@ const QUEUES = JOB_NAMES;
  */
 const DROPPED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
+let processMetrics: Registry | null = null;
+
+/**
+ * The registry of prom-client's default metrics, made once per process: they describe the process, and what
+ * `collectDefaultMetrics` starts (a GC performance observer, an event-loop-delay histogram) cannot be stopped again,
+ * so collecting them per app leaked one of each for every app built, failed starts included (the stdio MCP server
+ * tries `buildApp` again and again while its stores cannot be opened).
+ */
+function defaultMetrics(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+    for (const name of DROPPED_DEFAULTS) processMetrics.removeSingleMetric(name);
+  }
+  return processMetrics;
+}
+
 function createMetrics(app: FastifyInstance): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  for (const name of DROPPED_DEFAULTS) registry.removeSingleMetric(name);
+  // The app's own registry: the process's default metrics (shared, not copied) and Parley's, made per app.
+  const registry = Registry.merge([defaultMetrics()]);
   const registers = [registry];
   const latency = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
   // The three queue gauges share one stats read per queue per scrape (the registry collects them all at
