@@ -275,6 +275,12 @@ export interface PersonaEvidence {
   time: string;
 }
 
+/** What `forgetPersonaEvidence` changed: the nodes it deleted and those that keep other evidence. */
+export interface ForgottenPersona {
+  deletedIds: string[];
+  keptIds: string[];
+}
+
 /** What `deleteParticipant` removed, so the caller can also remove vectors and index entries. */
 export interface ErasedMemory {
   factIds: string[];
@@ -414,6 +420,12 @@ export interface MemoryStore {
     options?: { stableOnly?: boolean },
   ): Promise<PersonaNode[]>;
   setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void>;
+  /**
+   * Forget the evidence of utterances (and of whole sessions) that were forgotten (`DELETE /v1/utterances/{id}`, `DELETE
+   * /v1/sessions/{id}`): a persona node whose evidence was only those goes; any other loses the ids from `evidenceIds`
+   * and `sessionIds` and counts that much less evidence (`withoutForgotten`). Repeats safely (a repeat finds nothing).
+   */
+  forgetPersonaEvidence(tenant: TenantId, utteranceIds: string[], sessionIds: string[]): Promise<ForgottenPersona>;
 
   /**
    * Whether the data migration `name` of `tenant` (work the pipelines do once on data an older build wrote, e.g.

@@ -1,10 +1,11 @@
 import {
   layerOfKind, type ErasedMemory, type Fact, type FactFilter, type FactPatch, type MemoryStore,
-  type NewFact, type PersonaEvidence, type PersonaNode, type ProcessedBy, type RestoreHow,
+  type ForgottenPersona, type NewFact, type PersonaEvidence, type PersonaNode, type ProcessedBy, type RestoreHow,
 } from '../memory-store.js';
 import type { TenantId } from '../types.js';
 import { backfillAddressees, int, toNum, type Neo4jOptions } from './neo4j-connection.js';
 import { addEvidence, firstEvidence, personaState, stateProps, toPersona } from './neo4j-persona.js';
+import { withoutForgotten } from '../forgotten-evidence.js';
 import { erasedFactIds, erasedPersonaIds, eraseMemories, FACTS_OF_PARTICIPANT, relabelMemories, RELINK_FACTS } from './neo4j-participant-memories.js';
 import { Neo4jStoreBase, propRows, stringList } from './neo4j-store-base.js';
 import { newId } from '../core/ids.js';
@@ -355,6 +356,33 @@ export class Neo4jMemoryStore extends Neo4jStoreBase implements MemoryStore {
       RETURN n {.*} AS n ORDER BY n.evidenceCount DESC, n.lastSeen DESC`,
     { tenant: this.t(tenant), participantId, stableOnly: options.stableOnly === true }));
     return found.map(toPersona);
+  }
+
+  async forgetPersonaEvidence(tenant: TenantId, utteranceIds: string[], sessionIds: string[]): Promise<ForgottenPersona> {
+    await this.init();
+    const t = this.t(tenant);
+    const [utterances, sessions] = [new Set(utteranceIds), new Set(sessionIds)];
+    return this.db.write('forgetPersonaEvidence', async (tx) => {
+      // `_lock` takes the nodes' write locks, so evidence added meanwhile (`addPersonaEvidence`) is never lost.
+      const nodes = await propRows(tx, `
+        MATCH (n:PersonaNode {tenant: $tenant})
+        WHERE any(u IN n.evidenceIds WHERE u IN $utteranceIds) OR any(s IN n.sessionIds WHERE s IN $sessionIds)
+        SET n._lock = true RETURN n {.*} AS n`, { tenant: t, utteranceIds, sessionIds });
+      const out: ForgottenPersona = { deletedIds: [], keptIds: [] };
+      for (const p of nodes) {
+        const next = withoutForgotten(toPersona(p), utterances, sessions);
+        const id = String(p.id);
+        if (next === 'gone') out.deletedIds.push(id);
+        else {
+          await tx.run('MATCH (n:PersonaNode {tenant: $tenant, id: $id}) SET n += $props REMOVE n._lock', {
+            tenant: t, id, props: next ? { ...next, evidenceCount: int(next.evidenceCount) } : {},
+          });
+          if (next) out.keptIds.push(id);
+        }
+      }
+      await tx.run('MATCH (n:PersonaNode {tenant: $tenant}) WHERE n.id IN $ids DETACH DELETE n', { tenant: t, ids: out.deletedIds });
+      return out;
+    });
   }
 
   async setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void> {

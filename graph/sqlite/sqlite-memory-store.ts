@@ -4,6 +4,7 @@ import {
   type Fact,
   type FactFilter,
   type FactPatch,
+  type ForgottenPersona,
   type MemoryStore,
   type NewFact,
   type PersonaEvidence,
@@ -16,6 +17,7 @@ import { addColumnIfMissing, fromJson, toJson, type SqliteDatabase } from './dat
 import { newId } from '../core/ids.js';
 import { addresseesWithout, erasableNames, erasesFact, erasesPersona, personaTargetNames } from '../erased-facts.js';
 import { toFact, toPersona, type FactRow, type PersonaRow } from './sqlite-memory-rows.js';
+import { withoutForgotten } from '../forgotten-evidence.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS memory_facts (
@@ -431,6 +433,30 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setPersonaStable(tenant: TenantId, id: string, stable: boolean): Promise<void> {
     this.#db.prepare('UPDATE memory_persona SET stable = ? WHERE tenant = ? AND id = ?').run(stable ? 1 : 0, tenant, id);
+  }
+
+  async forgetPersonaEvidence(tenant: TenantId, utteranceIds: string[], sessionIds: string[]): Promise<ForgottenPersona> {
+    const db = this.#db;
+    const [utterances, sessions] = [new Set(utteranceIds), new Set(sessionIds)];
+    return db.transaction(() => {
+      const rows = db.prepare(`SELECT * FROM memory_persona p WHERE tenant = ?
+        AND (EXISTS (SELECT 1 FROM json_each(p.evidence_ids) j WHERE j.value IN (SELECT value FROM json_each(?)))
+          OR EXISTS (SELECT 1 FROM json_each(p.session_ids) j WHERE j.value IN (SELECT value FROM json_each(?))))`)
+        .all(tenant, toJson(utteranceIds), toJson(sessionIds)) as PersonaRow[];
+      const out: ForgottenPersona = { deletedIds: [], keptIds: [] };
+      for (const row of rows) {
+        const next = withoutForgotten(toPersona(row), utterances, sessions);
+        if (next === 'gone') {
+          db.prepare('DELETE FROM memory_persona WHERE tenant = ? AND id = ?').run(tenant, row.id);
+          out.deletedIds.push(row.id);
+        } else if (next) {
+          db.prepare('UPDATE memory_persona SET evidence_count = ?, evidence_ids = ?, session_ids = ? WHERE tenant = ? AND id = ?')
+            .run(next.evidenceCount, toJson(next.evidenceIds), toJson(next.sessionIds), tenant, row.id);
+          out.keptIds.push(row.id);
+        }
+      }
+      return out;
+    })();
   }
 
   async migrationDone(tenant: TenantId, name: string): Promise<boolean> {

@@ -42,6 +42,8 @@ interface ForgetPlan {
   slots: DerivedSlot[];
   /** Entities about the erased ids, recorded before the entity index forgets them. */
   entityIds: string[];
+  /** Persona nodes whose only evidence was the utterances (deleted, then recorded: their traces go with the facts'). */
+  personaIds?: string[];
 }
 
 /**
@@ -70,6 +72,7 @@ function targetOf(key: string): ForgetTarget {
  * Forget one utterance or a whole session: the utterances (text, kept audio, speaker and addressee edges), their turn
  * vectors and keyword entries, the memories whose only sources they are (history, vectors, entity-index entries;
  * attributes derived from them fall back or go), and the erased ids from the sources of memories that keep another;
+ * persona nodes whose only evidence they are, and the erased ids (and session) from the evidence of the others;
  * for a session, its record too (stream state). Null when there is nothing of it and no forgetting of it is pending.
  *
  * Made resumable by the machinery of participant erasure: before the first destructive step the forgetting is
@@ -138,6 +141,7 @@ function mergePlans(a: ForgetPlan, b: Partial<ForgetPlan>): ForgetPlan {
   return {
     sessionId: a.sessionId ?? b.sessionId ?? null, texts: join(a.texts, b.texts), factIds: join(a.factIds, b.factIds),
     slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`), entityIds: join(a.entityIds ?? [], b.entityIds),
+    personaIds: join(a.personaIds ?? [], b.personaIds),
   };
 }
 
@@ -154,9 +158,13 @@ async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, i
   const kept = new Set<string>();
   const sweep = async (): Promise<void> => {
     for (const id of await forgetMemories(deps, tenant, ids, record)) kept.add(id);
+    // What the persona learned from the utterances goes too; a node with other evidence stays without them.
+    const persona = await stores.memory.forgetPersonaEvidence(tenant, ids, plan.sessionId !== null ? [plan.sessionId] : []);
+    await record({ personaIds: persona.deletedIds });
+    const memoryIds = [...plan.factIds, ...plan.personaIds ?? []];
     await eraseLeftBrainTraces({ entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder }, tenant,
-      { names: [], texts: plan.texts, memoryIds: [...ids, ...plan.factIds] });
-    await eraseTraces(deps, tenant, ids, plan.factIds, async (entityIds) => (await record({ entityIds })).entityIds);
+      { names: [], texts: plan.texts, memoryIds: [...ids, ...memoryIds] });
+    await eraseTraces(deps, tenant, ids, memoryIds, async (entityIds) => (await record({ entityIds })).entityIds);
   };
   await sweep();
   await rederiveAttributes(stores.graph, stores.memory, tenant, plan.slots);

@@ -18,19 +18,29 @@ test('a forgetting cut short by a failing store stays pending; the same request,
     await api.postUtterances('forget-crash-2', [{ speaker: 'Ana', text: 'My locker code is 4471 at Tarrowick.' }]);
     const [bees] = posted.utterance_ids as [string, string];
     await drainConsolidation(t.app.stores.queue, 120_000);
+    const { memory } = t.app.stores;
+    const ana = (await graph.getUtterance(T, bees))!.speakerId;
+    const hated = await memory.addPersonaEvidence(T, {
+      participantId: ana, kind: 'preference', target: 'wasps in oaxwellton', valence: -0.9, label: null, strength: 0.8,
+      utteranceId: bees, sessionId: 'forget-crash', time: new Date().toISOString(),
+    });
     const realDelete = graph.deleteUtterances.bind(graph);
-    const failing = async (): Promise<string[]> => {
+    const realPersona = memory.forgetPersonaEvidence.bind(memory);
+    const failing = async (): Promise<never> => {
       throw new Error('the store went away');
     };
 
-    // Cut short after the memories went, before the utterance did: a 500, and the forgetting stays recorded.
+    // Cut short after the memories went, before the persona and the utterance did: a 500, and the forgetting stays recorded.
     graph.deleteUtterances = failing;
+    memory.forgetPersonaEvidence = failing;
     const cut = await t.app.inject({ method: 'DELETE', url: `/v1/utterances/${bees}` });
     graph.deleteUtterances = realDelete;
+    memory.forgetPersonaEvidence = realPersona;
     assert.equal(cut.statusCode, 500);
     assert.equal((await graph.pendingErasures(T)).length, 1, 'recorded as pending');
     assert.deepEqual(await t.app.stores.memory.factsFromUtterances(T, [bees]), [], 'its memories went before the cut');
     assert.ok(await graph.getUtterance(T, bees), 'the utterance is still there');
+    assert.ok((await memory.listPersona(T, ana)).some((n) => n.id === hated.id), 'the persona node is still there');
     // A participant erasure by that key is no participant's: 404, and the record stays.
     const key = (await graph.pendingErasures(T))[0]!.participantId;
     assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/participants/${encodeURIComponent(key)}` })).statusCode, 404);
@@ -39,6 +49,7 @@ test('a forgetting cut short by a failing store stays pending; the same request,
     await api.forgetUtterance(bees);
     assert.equal(await graph.getUtterance(T, bees), null);
     assert.deepEqual(await graph.pendingErasures(T), [], 'the repeated request finished it');
+    assert.ok(!(await memory.listPersona(T, ana)).some((n) => n.id === hated.id), 'and forgot the persona node only from it');
 
     // A session cut short the same way is finished at start (`finishPendingErasures`), by the record alone.
     graph.deleteUtterances = failing;

@@ -73,6 +73,30 @@ for (const deployment of deployments('forget')) describe(`forgetting utterances 
     assert.equal((await api.transcript('forget-one')).utterances.length, 2);
   });
 
+  test('one utterance: what the persona learned only from it goes; a node with other evidence keeps that', async () => {
+    const posted = await api.postUtterances('forget-persona', [
+      { speaker: 'Ana', text: 'I hate my boss at Glimmerforge.' },
+      { speaker: 'Ana', text: 'Mondays at Glimmerforge are grim.' },
+    ]);
+    const [boss, mondays] = posted.utterance_ids as [string, string];
+    const ana = (await t.app.stores.graph.getUtterance(tenant, boss))!.speakerId;
+    const felt = (target: string, utteranceId: string) => t.app.stores.memory.addPersonaEvidence(tenant, {
+      participantId: ana, kind: 'preference', target, valence: -0.9, label: null, strength: 0.8, utteranceId,
+      sessionId: 'forget-persona', time: new Date().toISOString(),
+    });
+    const hated = await felt('my boss at glimmerforge', boss);
+    const work = await felt('work at glimmerforge', boss);
+    await felt('work at glimmerforge', mondays);
+
+    await api.forgetUtterance(boss);
+
+    const { persona } = await api.persona(ana);
+    assert.ok(!persona.some((n) => n.id === hated.id), 'the node only from the forgotten turn is gone');
+    const kept = persona.find((n) => n.id === work.id);
+    assert.deepEqual([kept?.evidence_ids, kept?.evidence_count], [[mondays], 1], 'the other node keeps only its other evidence');
+    assert.ok(!JSON.stringify(persona).includes(boss));
+  });
+
   test('bad and unknown ids: 400 and 404 with the error shape, nothing lost', async () => {
     await api.postUtterances('forget-bad', [{ speaker: 'Ana', text: 'This stays where it is.' }]);
     const cases: Array<[string, number]> = [

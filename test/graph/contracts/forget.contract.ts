@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { GraphStore, NewUtterance } from '../../../graph/graph-store.js';
-import type { MemoryStore, NewFact } from '../../../graph/memory-store.js';
+import type { MemoryStore, NewFact, PersonaEvidence } from '../../../graph/memory-store.js';
 import { contractSuite } from './contract-suite.js';
 
 export interface ForgetStoresFixture {
@@ -24,6 +24,10 @@ function fact(referIds: string[], content: string): NewFact {
     time: '2026-11-01T10:00:00.000Z', referIds, validFrom: '2026-11-01T10:00:00.000Z', supersedes: null, confidence: 0.9,
     sessionId: 's1', source: 'test/forget',
   };
+}
+
+function felt(target: string, utteranceId: string, sessionId: string, strength: number): PersonaEvidence {
+  return { participantId: 'p_ana', kind: 'preference', target, valence: -0.8, label: null, strength, utteranceId, sessionId, time: '2026-11-01T10:00:00.000Z' };
 }
 
 /** Run the contract against the stores `factory` builds. `skip` names why it cannot run here. */
@@ -75,6 +79,32 @@ export function forgetContract(name: string, factory: () => Promise<ForgetStores
       assert.deepEqual((await memory.factsFromUtterances('t1', ['u_2', 'u_3'])).map((f) => f.id).sort(), [two!.id, other!.id].sort());
       assert.deepEqual(await memory.factsFromUtterances('t2', ['u_1']), [], 'per tenant');
       assert.deepEqual(await memory.factsFromUtterances('t1', []), []);
+    });
+
+    test('forgetPersonaEvidence: a node only from forgotten utterances goes; another keeps its other evidence', async () => {
+      const { memory } = fx;
+      const boss = await memory.addPersonaEvidence('t1', felt('my boss', 'u_1', 's1', 0.9));
+      await memory.addPersonaEvidence('t1', felt('mondays', 'u_1', 's1', 0.6));
+      await memory.addPersonaEvidence('t1', felt('mondays', 'u_2', 's2', 0.4));
+      await memory.addPersonaEvidence('t1', felt('rain', 'u_3', 's1', 0.5));
+      const other = await memory.addPersonaEvidence('t2', felt('my boss', 'u_1', 's1', 0.9));
+
+      const forgotten = await memory.forgetPersonaEvidence('t1', ['u_1'], []);
+      assert.deepEqual(forgotten.deletedIds, [boss.id]);
+      const left = new Map((await memory.listPersona('t1', 'p_ana')).map((n) => [n.target, n]));
+      assert.deepEqual([...left.keys()].sort(), ['mondays', 'rain']);
+      const mondays = left.get('mondays')!;
+      assert.deepEqual(forgotten.keptIds, [mondays.id]);
+      assert.deepEqual([mondays.evidenceIds, mondays.evidenceCount], [['u_2'], 1]);
+      assert.deepEqual(mondays.sessionIds.sort(), ['s1', 's2'], 'one utterance forgotten leaves its session (other turns of it may remain)');
+      assert.ok(Math.abs(mondays.strength - 0.5) < 1e-9, 'strength is a mean of values not stored: kept');
+      assert.equal((await memory.listPersona('t2', 'p_ana'))[0]?.id, other.id, 'per tenant');
+      assert.deepEqual(await memory.forgetPersonaEvidence('t1', ['u_1'], []), { deletedIds: [], keptIds: [] }, 'a repeat finds nothing');
+
+      // A forgotten session leaves `sessionIds`; a node whose every session was forgotten goes.
+      const session = await memory.forgetPersonaEvidence('t1', ['u_3'], ['s1']);
+      assert.deepEqual(session.deletedIds, [left.get('rain')!.id]);
+      assert.deepEqual((await memory.listPersona('t1', 'p_ana')).map((n) => [n.target, n.sessionIds]), [['mondays', ['s2']]]);
     });
   });
 }
