@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { appForSuite, startTestApp } from '../helpers/app.js';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { LEFT_BRAIN_JOB } from '../../pipelines/retrieval/left-brain-job.js';
 import { MAX_QUESTION_CHARS } from '../../server/protocol/ws-messages.js';
 import { TestWsClient } from '../helpers/ws-client.js';
 import WebSocket from 'ws';
@@ -212,6 +214,11 @@ describe('WebSocket /v1/stream', () => {
     assert.deepEqual(updated.session, { language: 'en', metadata: { room: 'kitchen' } });
     c.sendJson({ type: 'utterance', speaker: 'Ana', text: 'My cat Miko loves tuna' });
     c.sendJson({ type: 'utterance', speaker: 'Ben', text: 'The weather is nice' });
+    // The ranking is read once the turns' background work (consolidation, then the entity index) is done: on a busy
+    // machine a query sent half-way through it saw an older turn first (a CI run, 2026-12-06).
+    await c.next('transcript.final', (e) => e.text === 'The weather is nice');
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    await t.app.stores.queue.drain(LEFT_BRAIN_JOB, 120_000);
     c.sendJson({ type: 'query', id: 'q1', question: 'what does Miko like?' });
     const result = await c.next('query.result');
     assert.equal(result.id, 'q1');
