@@ -45,6 +45,7 @@ import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
 import { isWithdrawal, rememberedStatement } from './listener-asks.js';
+import { withAllergyCorrected } from './allergy-correction.js';
 
 export { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 export { pleasantry, withElidedI } from './elided-i.js';
@@ -182,7 +183,7 @@ export class EmbeddedExtractor implements Extractor {
     const called = [...this.#assistants, ...listeners];
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
       .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
-      .map((s) => { const said = withoutCorrectingNo(withoutVocative(s, listeners)); const told = rememberedStatement(said, called) ?? said; return refusal(told) ?? chosenFirst(told); })
+      .map((s) => { const said = withoutCorrectingNo(withoutVocative(s, listeners)); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).

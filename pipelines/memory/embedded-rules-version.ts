@@ -268,6 +268,8 @@
  * own ("Ben is allergic to nuts"), not "Ben asked Donna to remember…"; a withdrawal asked of the listener, whole ("forget
  * what I just said", "forget I said that", "never mind what I said", "ignore / disregard that"), with a name called
  * unpunctuated ("robot forget what i just said") or "please", withdraws the speaker's last statement as rules 47 does and
- * is no fact (listener-asks.ts).
+ * is no fact (listener-asks.ts); an allergy corrected in one sentence ("I'm not allergic to nuts, it was peanuts", "I'm
+ * allergic to peanuts, not nuts") is the allergy told, ending the one denied (`endsSlot`), so the decider replaces it
+ * with a link (allergy-correction.ts, changes.ts).
  */
 export const EMBEDDED_RULES_VERSION = 52;

@@ -40,6 +40,18 @@ describe('rules 52: a request to remember', () => {
   });
 });
 
+describe('rules 52: an allergy corrected', () => {
+  test('is the allergy told, ending the one denied', async () => {
+    // On main: the nut allergy withdrawn ("Ben is not allergic to nuts, it was peanuts"), and no peanut allergy.
+    for (const text of ['actually I am not allergic to nuts, it was peanuts', "I'm not allergic to nuts, I'm allergic to peanuts.", 'I am allergic to peanuts, not nuts.']) {
+      assert.deepEqual((await facts(text)).map((f) => [f.content, f.slot, f.value, f.endsSlot, f.retraction]),
+        [['Ben is allergic to peanuts, not nuts', 'allergy:peanuts', 'allergic', 'allergy:nut', false]], text);
+    }
+    // Denied alone, it is withdrawn as before.
+    assert.deepEqual((await facts("I'm not allergic to nuts.")).map((f) => [f.slot, f.retraction]), [['allergy:nut', true]]);
+  });
+});
+
 describe('rules 52: a withdrawal asked of the listener', () => {
   const before = 'I hid the birthday present in the garage.';
   test('withdraws the speaker\'s last statement and is no fact', async () => {
