@@ -18,7 +18,7 @@ import type { RetiredChange } from './voice-turns-host.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { SessionEventHub } from './session-event-hub.js';
 import { EventNumbering } from './event-numbering.js';
-import { SessionQueue, type DroppedMessage } from './session-queue.js';
+import { SessionQueue, type EnqueueOptions } from './session-queue.js';
 import type { ConsolidationWorkers } from './consolidation-workers.js';
 import { closeFromServer } from './server-close.js';
 import { STREAM_TAKEN_OVER } from '../../graph/stream-owner.js';
@@ -46,7 +46,7 @@ export interface LiveSessionDeps {
 }
 
 /** What an `error` event may carry besides its code and message. */
-export type ErrorDetails = Pick<ServerEventPayloads['error'], 'unstored_from_ms' | 'shed_from_ms' | 'dropped'>;
+export type ErrorDetails = Pick<ServerEventPayloads['error'], 'unstored_from_ms' | 'shed_from_ms' | 'dropped' | 'id'>;
 
 /** How a socket takes part in its session. */
 export interface AttachOptions {
@@ -151,7 +151,7 @@ export class LiveSession implements TurnSession {
     readonly streamOwner: string,
   ) {
     this.numbering = new EventNumbering(deps.stores.graph, tenant, id, lastEventSeq, log);
-    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message, dropped) => this.sendError(code, message, false, dropped ? { dropped } : {}) });
+    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message, details) => this.sendError(code, message, false, details) });
     // Turns happen only while a client is connected, and each sends at least one numbered event, so
     // continuing from the stored numbering keeps turn ids unique across restarts.
     this.turnCounter = lastEventSeq;
@@ -363,9 +363,10 @@ export class LiveSession implements TurnSession {
 
   /**
    * Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false),
-   * unless `always` (the session's end: it must run, after what is queued before it).
+   * unless `always` (the session's end: it must run, after what is queued before it). `about` names the message in
+   * that error; `query`: the query it answers, whose id every error answering it carries.
    */
-  enqueue(task: () => Promise<void>, options: { always?: boolean; about?: DroppedMessage } = {}): boolean {
+  enqueue(task: () => Promise<void>, options: EnqueueOptions = {}): boolean {
     return this.queue.enqueue(task, options);
   }
 
