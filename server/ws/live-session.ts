@@ -299,7 +299,8 @@ export class LiveSession implements TurnSession {
 
   /**
    * Wait, at most `timeoutMs`, until every utterance stored in this session is consolidated, so
-   * its `memory.updated` goes out before `session.ended`; not at all when no process takes the jobs
+   * its `memory.updated` goes out before `session.ended` (one forgotten meanwhile is not waited for: it never will
+   * be); not at all when no process takes the jobs
    * (`ConsolidationWorkers`, which says so in the log once). Returns how many are still waiting, and
    * whether it stopped because no worker takes them.
    */
@@ -311,6 +312,7 @@ export class LiveSession implements TurnSession {
       // One store call per poll for the whole session, not one per utterance.
       const processed = await this.deps.stores.memory.processedFactsOf(this.tenant, [...this.unconsolidated]);
       for (const id of processed.keys()) this.unconsolidated.delete(id);
+      if (this.unconsolidated.size > 0) await this.dropForgotten();
       if (this.unconsolidated.size === 0 || Date.now() >= deadline) break;
       if (!workersAsked) {
         workersAsked = true;
@@ -324,6 +326,15 @@ export class LiveSession implements TurnSession {
     // Events published by the job (in this process) go out on the next turn of the loop.
     await new Promise((resolve) => setImmediate(resolve));
     return { waiting: this.unconsolidated.size, noWorker };
+  }
+
+  /**
+   * Stop waiting for utterances no longer stored: forgotten (`DELETE /v1/utterances/{id}`, on any server) since they
+   * were stored, they will never be consolidated (forgetting drops their processed record and their job's work).
+   */
+  private async dropForgotten(): Promise<void> {
+    const stored = new Set((await this.deps.stores.graph.getUtterances(this.tenant, [...this.unconsolidated])).map((u) => u.id));
+    for (const id of [...this.unconsolidated]) if (!stored.has(id)) this.unconsolidated.delete(id);
   }
 
   /** Forget the socket if it is still the current one. */
