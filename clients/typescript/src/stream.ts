@@ -183,8 +183,23 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    */
   send(message: ClientMessage): void {
     this.assertOpen();
+    this.flushHeldAudio();
     this.queue.pushJson(withUtteranceId(message));
     this.pump();
+  }
+
+  /**
+   * The partial frame held goes out before a message. Audio that ends in the middle of a sample is dropped, and
+   * reported as the server reports a frame it drops for that: a non-fatal `PARLEY_ERR_BAD_AUDIO` `error` event (`seq`
+   * 0); the message (a `session.end` too) still goes out.
+   */
+  private flushHeldAudio(): void {
+    try {
+      this.queue.flush();
+    } catch (err) {
+      if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
+      this.deliver({ type: 'error', session_id: this.sessionId, seq: 0, code: err.code, fatal: false, message: err.message });
+    }
   }
 
   /**
@@ -202,7 +217,11 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
     return answer;
   }
 
-  /** Resolves when everything queued so far (audio and messages) has been handed to the socket. */
+  /**
+   * Resolves when everything queued so far (audio and messages) has been handed to the socket. Rejects with
+   * `PARLEY_ERR_BAD_AUDIO` when the audio ends in the middle of a sample: that partial frame is dropped, and the session
+   * goes on (`end()` still ends it).
+   */
   async drained(): Promise<void> {
     this.queue.flush();
     this.pump();
@@ -212,7 +231,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
 
   /**
    * End the session: the queued audio goes out, then `session.end`; resolves with `session.ended`
-   * (the server has stored the last turn and closes the socket).
+   * (the server has stored the last turn and closes the socket). Audio that ends in the middle of a sample does not
+   * stop the end: that partial frame is dropped with a non-fatal `PARLEY_ERR_BAD_AUDIO` `error` event.
    */
   async end(options: { timeoutMs?: number } = {}): Promise<ServerEvents['session.ended']> {
     // Ended already (`POST /v1/sessions/{id}/end` ends the socket too): that end is this one.
