@@ -106,9 +106,11 @@ export interface ServerEventPayloads {
   /**
    * `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins.
    * `dropped`: on `PARLEY_ERR_OVERLOADED` of a full message queue, the client message it dropped.
+   * `id`: on any error that answers a `query` (refused, failed or dropped), that query's `id`: no `query.result` comes for it.
    */
   error: {
     code: string; message: string; fatal: boolean; unstored_from_ms?: number; shed_from_ms?: number;
+    id?: string;
     dropped?: {
       /** The client message's `type`. */
       type: string;

@@ -84,6 +84,9 @@ export const SERVER_EVENT_PAYLOADS = {
     shed_from_ms: Type.Optional(Type.Number({
       description: 'PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error. The episode\'s audio.shed event names exactly what was shed, up to where it ended',
     })),
+    id: Type.Optional(Type.String({
+      description: 'any error that answers a query (refused, failed, or dropped by a full queue): that query\'s id; no query.result with that id comes',
+    })),
     dropped: Type.Optional(Type.Object({
       type: Type.String({ description: "the dropped message's type" }),
       utterance_id: Type.Optional(Type.String({ description: 'its utterance_id, when it had one (utterance, query)' })),

@@ -843,6 +843,8 @@ export interface ServerEvents {
     unstored_from_ms?: number;
     /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error. The episode's audio.shed event names exactly what was shed, up to where it ended */
     shed_from_ms?: number;
+    /** any error that answers a query (refused, failed, or dropped by a full queue): that query's id; no query.result with that id comes */
+    id?: string;
     /** PARLEY_ERR_OVERLOADED of a full message queue only (more than PARLEY_SESSION_QUEUE waiting): the client message dropped, when it was a valid one (a malformed one is named only by its place in the order of replies); nothing of it was stored or answered */
     dropped?: {
       /** the dropped message's type */
