@@ -90,7 +90,9 @@ function targetOf(key: string): ForgetTarget {
  * vectors and keyword entries, the memories whose only sources they are (history, vectors, entity-index entries;
  * attributes derived from them fall back or go), and the erased ids from the sources of memories that keep another;
  * persona nodes whose only evidence they are, and the erased ids (and session) from the evidence of the others;
- * for a session, its record too (stream state). Null when there is nothing of it and no forgetting of it is pending.
+ * for a session, its record too (stream state). What the memories removed had closed, and what the utterances deleted,
+ * is current again where only forgotten memories closed it (`closedByForgotten`); live sessions of the tenant are told
+ * (`memory.updated`, `reason: forgotten`). Null when there is nothing of it and no forgetting of it is pending.
  *
  * Made resumable by the machinery of participant erasure: before the first destructive step the forgetting is
  * recorded as a pending erasure (`GraphStore.beginErasure`, under its own key) with the utterance ids and a plan, and
