@@ -92,8 +92,11 @@ export interface ServerEventPayloads {
     timings: { match_ms: number; expand_ms: number; search_ms: number; total_ms: number };
     ready_at_ms: number;
   };
-  /** `reason`: absent for an ordinary decision; `speaker_revised` for what a moved turn withdrew or made current again. */
-  'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string; reason?: 'speaker_revised' }[] };
+  /**
+   * `reason`: absent for an ordinary decision; `speaker_revised` for what a moved turn withdrew or made current again;
+   * `forgotten` for what forgetting utterances removed (text empty) or made current again.
+   */
+  'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string; reason?: 'speaker_revised' | 'forgotten' }[] };
   'speaker.merged': { from: string; into: string };
   /** One stored utterance of this session now belongs to `into` (the first-turn revision, `PARLEY_SPEAKER_REVISE`). */
   'speaker.revised': { utterance_id: string; from: string; into: string };

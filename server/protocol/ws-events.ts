@@ -59,8 +59,8 @@ export const SERVER_EVENT_PAYLOADS = {
       op: Type.Union([Type.Literal('ADD'), Type.Literal('UPDATE'), Type.Literal('DELETE'), Type.Literal('KEEP')]),
       memory_id: Type.String(),
       text: Type.String(),
-      reason: Type.Optional(Type.Literal('speaker_revised', {
-        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted)',
+      reason: Type.Optional(Type.Union([Type.Literal('speaker_revised'), Type.Literal('forgotten')], {
+        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted); `forgotten`: utterances were forgotten (DELETE /v1/utterances/{id} or /v1/sessions/{id}), sent to every live session of the tenant (a DELETE for each memory that came only from them, its `text` empty; an ADD for one current again, which only they had replaced or deleted)',
       })),
     })),
   }),

@@ -774,8 +774,8 @@ export interface ServerEvents {
       op: "ADD" | "UPDATE" | "DELETE" | "KEEP";
       memory_id: string;
       text: string;
-      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted) */
-      reason?: "speaker_revised";
+      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted); `forgotten`: utterances were forgotten (DELETE /v1/utterances/{id} or /v1/sessions/{id}), sent to every live session of the tenant (a DELETE for each memory that came only from them, its `text` empty; an ADD for one current again, which only they had replaced or deleted) */
+      reason?: "speaker_revised" | "forgotten";
     }[];
   };
   /** Two speaker ids found to be one person */
