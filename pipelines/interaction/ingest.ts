@@ -10,7 +10,6 @@ import { inferAddressees as inferSpeakerAddressees } from '../speaker/addressee-
 import { ParticipantResolver } from './participant-resolver.js';
 import { SessionNaming, unknownVocatives } from './session-naming.js';
 import { isResendOf, resendConflict } from './resend-check.js';
-import type { TurnVector, TurnVectors } from './turn-vectors.js';
 
 /** An utterance as a client or the audio pipeline hands it in. */
 export interface UtteranceInput {
@@ -78,11 +77,6 @@ export interface InteractionIngestDeps {
    * Default `Date.now`.
    */
   clock?: () => number;
-  /**
-   * Write each turn's vector as it is stored (embedded before the commit, written inside it), so questions find turns
-   * whose consolidation has not run yet by meaning too. Absent: only keyword entries are written at once.
-   */
-  turnVectors?: TurnVectors;
 }
 
 /** Let timers, sockets and other sessions run before going on. */
@@ -200,7 +194,6 @@ export class InteractionIngest {
     for (let from = 0; from < pending.length; from += chunk) {
       if (from > 0) await releaseLoop();
       const part = pending.slice(from, from + chunk);
-      const vectors = this.deps.turnVectors ? await this.deps.turnVectors.embed(part.map((p) => p.input)) : null;
       stored.push(...await atomically(async () => {
         const rows = await graph.addUtterances(tenant, part.map(({ input, speaker, addressees }) => ({
           ...(input.id ? { id: input.id } : {}),
@@ -215,7 +208,7 @@ export class InteractionIngest {
           audioRef: input.audioRef ?? null,
           ...(input.turnId ? { turnId: input.turnId } : {}),
         })), options);
-        await this.afterStore(tenant, rows, vectors);
+        await this.afterStore(tenant, rows);
         return rows;
       }));
     }
@@ -263,8 +256,8 @@ export class InteractionIngest {
     await atomically(() => this.enqueueConsolidation(tenant, missing));
   }
 
-  /** Index (keywords, and `vectors` where given) and queue; failures here never undo the stored utterances (the job re-indexes). */
-  private async afterStore(tenant: TenantId, stored: Utterance[], vectors: TurnVector[] | null): Promise<void> {
+  /** Index and queue; failures here never undo the stored utterances (the job re-indexes). */
+  private async afterStore(tenant: TenantId, stored: Utterance[]): Promise<void> {
     try {
       await this.deps.lexical.index(
         tenant,
@@ -276,7 +269,6 @@ export class InteractionIngest {
     } catch (err) {
       this.deps.logger.warn({ tenant, err: (err as Error).message }, 'lexical indexing failed; the consolidation job retries it');
     }
-    if (vectors) await this.deps.turnVectors?.write(tenant, stored, vectors);
     await this.enqueueConsolidation(tenant, stored);
   }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Fact } from '../../graph/memory-store.js';
 import type { Utterance, TenantId } from '../../graph/types.js';
 import type { LexicalIndex } from '../../graph/lexical-index.js';
-import type { VectorPoint, VectorStore } from '../../graph/vector-store.js';
+import type { VectorStore } from '../../graph/vector-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { collectionFor, MEMORY_LAYERS, type IndexedLayer } from './collections.js';
 
@@ -16,14 +16,6 @@ export interface IndexedText {
 /** The digest of an indexed text, kept in its point's payload (`textHash`): equal digests, same text. */
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
-}
-
-/** The vector point of a turn in the interaction collection: its payload carries the filters and `textHash`. */
-function utterancePoint(u: Utterance, vector: Float32Array): VectorPoint {
-  return {
-    id: u.id, vector,
-    payload: { layer: 'interaction', sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds, time: u.time, textHash: textHash(u.text) },
-  };
 }
 
 /**
@@ -79,19 +71,11 @@ export class MemoryIndexer {
     await this.ensureCollections();
     const meta = { sessionId: u.sessionId, speakerId: u.speakerId, addresseeIds: u.addresseeIds };
     await Promise.all([
-      this.vectors.upsert(tenant, collectionFor('interaction'), [utterancePoint(u, vector)]),
+      this.vectors.upsert(tenant, collectionFor('interaction'), [
+        { id: u.id, vector, payload: { layer: 'interaction', ...meta, time: u.time, textHash: textHash(u.text) } },
+      ]),
       this.lexical.index(tenant, [{ id: u.id, text: u.text, layer: 'interaction', ...meta }]),
     ]);
-  }
-
-  /**
-   * The vector entries alone of turns just stored (their keyword entries are written with them): the same points
-   * `indexUtterance` writes, so the consolidation job finds each vector stored (`vectorsFor`) and writes it again, not twice.
-   */
-  async indexUtteranceVectors(tenant: TenantId, items: Array<{ utterance: Utterance; vector: Float32Array }>): Promise<void> {
-    if (items.length === 0) return;
-    await this.ensureCollections();
-    await this.vectors.upsert(tenant, collectionFor('interaction'), items.map(({ utterance, vector }) => utterancePoint(utterance, vector)));
   }
 
   async indexFacts(tenant: TenantId, facts: Array<{ fact: Fact; vector: Float32Array }>): Promise<void> {
