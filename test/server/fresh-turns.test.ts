@@ -6,9 +6,7 @@ import { ParleyClient } from '../../clients/typescript/src/index.js';
 import type { JobHandler, WorkerOptions } from '../../graph/job-queue.js';
 import { openStores } from '../../graph/open-stores.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
-import { collectionFor } from '../../pipelines/memory/collections.js';
 import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
-import { textHash } from '../../pipelines/memory/memory-indexer.js';
 import { LEFT_BRAIN_JOB } from '../../pipelines/retrieval/left-brain-job.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -134,14 +132,13 @@ describe('turns whose consolidation has not run yet are ranked on their merits',
     c.close();
   });
 
-  test('a turn forgotten before its job ran leaves neither its vector nor its keyword entry', async () => {
-    const { utterance_ids: [id] } = await api.postUtterances('forget-now', [{ speaker: 'Ana', text: 'My locker code is 4711.' }]);
+  test('a turn forgotten before its job ran is no evidence', async () => {
+    const { utterance_ids: [id] } = await api.postUtterances('forget-now', [{ speaker: 'Ana', text: 'My cat Miko hates tuna now.' }]);
     assert.ok(id);
-    const points = await app.stores.vectors.get('default', collectionFor('interaction'), [id]);
-    assert.equal(points.length, 1, 'its vector is written as it is stored');
+    assert.ok((await api.query({ question: QUESTION, k: 20 })).evidence.some((e) => e.id === id), 'found while its job waits');
     await api.forgetUtterance(id);
-    assert.deepEqual(await app.stores.vectors.get('default', collectionFor('interaction'), [id]), []);
-    assert.deepEqual((await app.stores.lexical.search('default', 'locker code', 10)).filter((h) => h.id === id), []);
+    const { evidence } = await api.query({ question: QUESTION, k: 20 });
+    assert.ok(!evidence.some((e) => e.id === id || e.text.includes('hates')), JSON.stringify(evidence.map((e) => e.text)));
   });
 
   // The reference the tests above hold fresh turns to: consolidated, the same question ranks the same turn first.
@@ -151,9 +148,5 @@ describe('turns whose consolidation has not run yet are ranked on their merits',
     await app.stores.queue.drain(LEFT_BRAIN_JOB, 120_000);
     const { evidence } = await api.query({ question: QUESTION });
     assert.equal(firstTurn(evidence as Item[]), MIKO, JSON.stringify(evidence.map((e) => e.text)));
-    // The job wrote the store-time points again: one per turn, embedding the text as it reads.
-    const { utterances: said } = await api.transcript('http-now');
-    const points = await app.stores.vectors.get('default', collectionFor('interaction'), said.map((u) => u.id));
-    assert.deepEqual(points.map((p) => p.payload.textHash).sort(), said.map((u) => textHash(u.text)).sort());
   });
 });
