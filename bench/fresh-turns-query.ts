@@ -2,7 +2,7 @@
  * What scoring not-yet-consolidated turns at question time (`pipelines/retrieval/fresh-turns.ts`) costs a question:
  * the first `--consolidated` turns of LoCoMo conv-26 (default 150) stored and consolidated, the next `--pending` (default
  * 32) stored with their jobs not run, then its first `--questions` questions (default 40) answered by the agentic loop
- * twice over the same stores: with fresh-turn scoring (the server's default) and without (the baseline), alternating
+ * twice over the same stores: with fresh-turn scoring (as `PARLEY_RETRIEVAL_FRESH_TURNS=32` runs it) and without (the baseline), alternating
  * which goes first. The first question of each is a warm-up (the fresh side embeds the pending turns then, into the
  * question cache): reported apart. Latency only; no answer quality is claimed.
  *

@@ -55,10 +55,12 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   const embedder = opts.embedder ?? shared ?? (own as UseLiteEmbedder);
   const entityIndex = app.stores.entities;
   const metrics = app.hasDecorator('metrics') ? app.metrics : null;
-  // Turns whose consolidation has not run yet are scored by meaning too, with the retriever's question embedder.
-  const vectors = withFreshTurns(app.stores.vectors, app.stores.graph, (text) => retriever.embed(text), {
-    minAsrConfidence: app.config.memoryMinAsrConfidence,
-  });
+  // Opt-in (`PARLEY_RETRIEVAL_FRESH_TURNS`): turns whose consolidation has not run yet are scored by meaning too, with
+  // the retriever's question embedder.
+  const fresh = app.config.retrievalFreshTurns;
+  const vectors = fresh > 0
+    ? withFreshTurns(app.stores.vectors, app.stores.graph, (text) => retriever.embed(text), { recent: fresh, minAsrConfidence: app.config.memoryMinAsrConfidence })
+    : app.stores.vectors;
   const retriever: Retriever = new Retriever({ ...app.stores, vectors }, entityIndex, embedder, {
     ...opts.retriever,
     onRetrieved: (timings) => {

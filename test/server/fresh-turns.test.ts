@@ -58,7 +58,7 @@ function firstTurn(items: Item[]): string | undefined {
   return first?.layer === 'interaction' ? first.text : first?.source_text ?? undefined;
 }
 
-describe('turns whose consolidation has not run yet are ranked on their merits', () => {
+describe('turns whose consolidation has not run yet are ranked on their merits (PARLEY_RETRIEVAL_FRESH_TURNS=32)', () => {
   const gate = new ConsolidationGate();
   const tmp = tempDir('parley-fresh-');
   let app: FastifyInstance;
@@ -66,7 +66,7 @@ describe('turns whose consolidation has not run yet are ranked on their merits',
   let wsUrl: string;
 
   before(async () => {
-    const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', LOG_LEVEL: 'silent', PARLEY_RETRIEVAL_FRESH_TURNS: '32' });
     const logger = pino({ level: 'silent' });
     const stores = openStores(config, logger);
     const processJobs = stores.queue.process.bind(stores.queue);
