@@ -629,6 +629,8 @@ export interface ClientMessages {
     k?: number;
     /** the turn of this session that asked the question (the utterance_id of its transcript.final, or of the client's own utterance message): exactly that turn is left out of the evidence; without it, the session's last turns with the question's words are */
     utterance_id?: string;
+    /** ISO-8601 time the question is asked at, as POST /v1/query's `now` ("yesterday", "last week", "still", an end a fact carries are read relative to it: a replay, a simulated day); default the server's clock */
+    now?: string;
   };
   /** Give a participant (default: the last speaker) the application's own id; answered by participant.identified */
   "participant.identify": {
