@@ -15,6 +15,7 @@ import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 import { isFunctionWord } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
+import { eraseValueEntities, redactMentions, statedValues } from './erase-mentions.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -60,6 +61,13 @@ interface ErasurePlan {
    * (whose vectors go after it): a run cut short between the two finds them here. Absent in records of older versions.
    */
   entityIds?: string[];
+  /**
+   * Their identifying values (`statedValues`: addresses, phone numbers, emails… they gave), redacted with their names
+   * in other people's turns. Absent in records of older versions.
+   */
+  values?: string[];
+  /** Other people's turns redacted (`redactMentions`), to index again; their texts as they read before are in `texts`. */
+  redacted?: string[];
 }
 
 /**
@@ -126,6 +134,7 @@ async function eraseInFull(
   });
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
   await reindexFactsWithout(deps, tenant, participantId, namesInFacts(plan));
+  plan = await redactOthers(deps, tenant, participantId, spoken, plan);
   // Read again what jobs may have written meanwhile, and record it, before the memories and the participant go.
   const again = await readPerson(stores, tenant, participantId, plan.names);
   const merged = mergePlans(plan, again.plan);
@@ -217,10 +226,12 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
  */
 async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: string, recorded: ErasurePlan, utteranceIds: string[]): Promise<ErasureReport> {
   const { stores } = deps;
-  let plan = recorded;
+  // First: the texts of the turns it redacts are recorded for the left brain, which rewrites what quotes them.
+  let plan = await redactOthers(deps, tenant, participantId, utteranceIds, recorded);
   const { factIds, personaIds } = plan;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...utteranceIds, ...factIds, ...personaIds] });
+  await eraseValueEntities(stores, tenant, plan.values ?? [], plan.redacted ?? []);
   const second = await eraseDerived(deps, tenant, participantId, utteranceIds, plan, async (entityIds) => {
     plan = await recordPlan(stores, tenant, participantId, plan, { entityIds });
     return plan;
@@ -248,7 +259,22 @@ async function readPerson(stores: Stores, tenant: TenantId, participantId: strin
   // Theirs, and other people's whose target names them ("daughter maya" of Sarah, when Maya is erased).
   const personaIds = await stores.memory.erasedPersonaIds(tenant, participantId, namesInFacts({ names, living }));
   const texts = (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : []));
-  return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots } };
+  const values = await statedValues(stores, tenant, participantId, factIds, texts);
+  return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots, values } };
+}
+
+/**
+ * Redact their names and identifying values in other people's turns (`redactMentions`), the turns and their old texts
+ * recorded on the pending erasure before any is rewritten; returns the plan as recorded.
+ */
+async function redactOthers(deps: ErasureDeps, tenant: TenantId, participantId: string, spoken: string[], plan: ErasurePlan): Promise<ErasurePlan> {
+  let recorded = plan;
+  await redactMentions(deps, tenant, {
+    participantId, names: namesInFacts(plan), values: plan.values ?? [], redacted: plan.redacted ?? [], spoken,
+  }, async (redacted, texts) => {
+    recorded = await recordPlan(deps.stores, tenant, participantId, recorded, { redacted, texts });
+  });
+  return recorded;
 }
 
 /** `plan` with the lists of `more` added, recorded on the pending erasure when that adds anything; returns it. */
@@ -271,6 +297,8 @@ function mergePlans(a: ErasurePlan, b: Partial<ErasurePlan>): ErasurePlan {
     factIds: join(a.factIds, b.factIds), personaIds: join(a.personaIds, b.personaIds), sources: join(a.sources, b.sources),
     slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`),
     ...(a.entityIds || b.entityIds ? { entityIds: join(a.entityIds ?? [], b.entityIds) } : {}),
+    ...(a.values || b.values ? { values: join(a.values ?? [], b.values) } : {}),
+    ...(a.redacted || b.redacted ? { redacted: join(a.redacted ?? [], b.redacted) } : {}),
   };
 }
 
