@@ -4,6 +4,7 @@ import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
 import { entityKey } from '../../graph/core/ids.js';
+import { derivedSlotOf, type DerivedSlot } from './derived-attributes.js';
 import { candidateFragments, identifyingValues, redactText } from './redact-mentions.js';
 
 /** How many candidate utterances are read at once. */
@@ -91,4 +92,25 @@ export async function eraseValueEntities(stores: Stores, tenant: TenantId, value
   if (ids.length === 0) return;
   await stores.vectors.delete(tenant, ENTITY_COLLECTION, ids);
   await stores.entities.deleteEntities(tenant, ids);
+}
+
+/**
+ * Facts consolidation made from redacted turns (`redacted`) whose text holds one of `names` or `values` (an agent's
+ * "Note to self: ilvane.d@example.org confirmed"): they go with the person, as facts naming them do. Their ids, history
+ * included, the turns they came from, and the derived attributes of others (not `participantId`) they may have set.
+ */
+export async function factsHoldingValues(
+  stores: Stores, tenant: TenantId, participantId: string, what: { redacted: readonly string[]; names: readonly string[]; values: readonly string[] },
+): Promise<{ ids: string[]; sources: string[]; slots: DerivedSlot[] }> {
+  const made = what.redacted.length > 0 ? [...new Set([...(await stores.memory.processedFactsOf(tenant, [...what.redacted])).values()].flat())] : [];
+  const out = { ids: [] as string[], sources: [] as string[], slots: [] as DerivedSlot[] };
+  for (let i = 0; i < made.length; i += 1000) {
+    const page = await stores.memory.listFacts(tenant, { ids: made.slice(i, i + 1000), includeHistory: true, limit: 1000 });
+    for (const f of page.filter((f) => redactText(f.content, what.names, what.values) !== f.content)) {
+      out.ids.push(f.id);
+      out.sources.push(...f.referIds);
+      out.slots.push(...derivedSlotOf(f).filter((s) => s.participantId !== participantId));
+    }
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 import { isFunctionWord } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
-import { eraseValueEntities, redactMentions, statedValues } from './erase-mentions.js';
+import { eraseValueEntities, factsHoldingValues, redactMentions, statedValues } from './erase-mentions.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -205,7 +205,10 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
   };
   for (;;) {
     for (;;) {
-      const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId, namesInFacts(plan));
+      const named = await factsMentioning(stores, tenant, participantId, namesInFacts(plan));
+      const holding = await factsHoldingValues(stores, tenant, participantId, { redacted: recorded.redacted ?? [], names: namesInFacts(plan), values: recorded.values ?? [] });
+      const ids = [...new Set([...named.ids, ...holding.ids])];
+      const [sources, slots] = [[...named.sources, ...holding.sources], [...named.slots, ...holding.slots]];
       if (ids.length === 0) break;
       await record({ factIds: ids, sources, slots });
       for (const id of ids) await stores.memory.deleteFact(tenant, id);

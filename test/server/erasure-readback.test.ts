@@ -41,6 +41,8 @@ for (const deployment of deployments('erase-readback')) describe(`erasure of a c
       { speaker: 'Wenna Hale', text: UNTOUCHED[0]! }, { speaker: 'Ilvane Carrow', text: UNTOUCHED[1]! },
       { speaker: 'Agent Rook', text: UNTOUCHED[2]!, addressees: ['Wenna Hale'] },
     ]);
+    // The agent alone, after the call: no one is inferred as its addressee.
+    await api.postUtterances(`${session}-notes`, [{ speaker: 'Agent Rook', text: 'Note to self: ilvane.d@example.org confirmed.' }]);
     await drainConsolidation(t.app.stores.queue, 120_000);
     const callerId = (await api.interactions({ session_id: session })).find((u) => u.speaker.name === 'Ilvane Drossmark')!.speaker.id;
     await api.updateParticipant(callerId, { attributes: { home_address: '12 Elm Street, Vessingham', phone_number: '5550142' } });
@@ -55,6 +57,7 @@ for (const deployment of deployments('erase-readback')) describe(`erasure of a c
     assert.deepEqual(kept.map((u) => u.text), [REDACTED, 'Thanks, I have [erased] on file now.'].reverse());
     const others = await api.interactions({ session_id: 'readback-other' });
     assert.deepEqual(others.map((u) => u.text).sort(), [...UNTOUCHED].sort(), 'a common word of her address and a living namesake stay');
+    assert.deepEqual((await api.interactions({ session_id: 'readback-notes' })).map((u) => [u.text, u.addressees.length]), [['Note to self: [erased] confirmed.', 0]]);
 
     for (const words of ['Drossmark', 'Vessingham', '0142']) {
       assert.deepEqual(await t.app.stores.lexical.search(tenant, words, 5), [], `keyword search finds no "${words}"`);
@@ -76,7 +79,7 @@ for (const deployment of deployments('erase-readback')) describe(`erasure of a c
     const realIndex = lexical.index.bind(lexical);
     let failed = false;
     lexical.index = async (...args: Parameters<typeof lexical.index>) => {
-      if (!failed && args[1].some((e) => e.text.includes('[erased]'))) {
+      if (!failed && args[1].some((e) => e.text.startsWith('Note to self: [erased]'))) {
         failed = true;
         throw new Error('keyword index unreachable (injected)');
       }
@@ -89,6 +92,8 @@ for (const deployment of deployments('erase-readback')) describe(`erasure of a c
     }
     assert.ok(failed, 'the failure was injected while re-indexing a redacted turn');
     await api.eraseParticipant(callerId);
+    // The turn that failed was addressed to no one: only the pending erasure's record of it has it indexed again.
+    assert.deepEqual(await lexical.search(tenant, 'example', 5), [], 'the redacted note\'s keyword entry was written again');
     assert.deepEqual(await lexical.search(tenant, 'Drossmark Vessingham', 5), []);
     assert.deepEqual((await api.interactions({ session_id: 'readback-crash' })).map((u) => u.text), [REDACTED, 'Thanks, I have [erased] on file now.'].reverse());
   });
