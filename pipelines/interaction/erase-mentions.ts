@@ -66,12 +66,20 @@ export async function redactMentions(
     await record(changed.map((c) => c.id), changed.map((c) => c.before));
     await stores.graph.setUtteranceTexts(tenant, changed.map(({ id, text }) => ({ id, text })));
   }
-  const indexer = new MemoryIndexer(stores.vectors, stores.lexical, deps.embedder);
-  for (const id of new Set([...what.redacted, ...changed.map((c) => c.id)])) {
-    const u = await stores.graph.getUtterance(tenant, id);
+  await reindexWithout(deps, tenant, what.participantId, [...new Set([...what.redacted, ...changed.map((c) => c.id)])]);
+}
+
+/**
+ * Index other people's utterances again as the graph holds them now, without the erased person among their addressees
+ * (a stored vector is reused while its text is unchanged, and a redacted text embedded anew).
+ */
+export async function reindexWithout(deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, participantId: string, utteranceIds: readonly string[]): Promise<void> {
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+  for (const id of utteranceIds) {
+    const u = await deps.stores.graph.getUtterance(tenant, id);
     if (!u) continue;
     const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
-    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== what.participantId) }, vector);
+    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
   }
 }
 

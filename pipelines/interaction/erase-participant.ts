@@ -15,7 +15,7 @@ import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 import { isFunctionWord } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
-import { eraseValueEntities, factsHoldingValues, redactMentions, statedValues } from './erase-mentions.js';
+import { eraseValueEntities, factsHoldingValues, redactMentions, reindexWithout, statedValues } from './erase-mentions.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -73,7 +73,8 @@ interface ErasurePlan {
 /**
  * Erase a participant from every store: the interaction graph (utterances, edges, profile),
  * memories with their history, persona, consolidation bookkeeping, keyword and vector indexes,
- * the entity index (entities named after them or quoting them, emergent schemas about them), queued jobs, voiceprints, kept audio and the tenant's kept bus events. Then the embedded database's file is
+ * the entity index (entities named after them or quoting them, emergent schemas about them), queued jobs, voiceprints, kept audio and the tenant's kept bus events;
+ * in other people's utterances their names and identifying values are replaced by `[erased]` (`redactMentions`). Then the embedded database's file is
  * checkpointed so deleted rows do not linger in its write-ahead log (pages are zeroed on delete).
  * Returns null when the participant does not exist and no erasure of that id is pending.
  *
@@ -435,16 +436,5 @@ async function reindexFactsWithout(deps: ErasureDeps, tenant: TenantId, particip
     const vectors = await indexer.vectorsFor(tenant, kept.map((f) => ({ id: f.id, layer: f.layer, text: f.content })));
     await indexer.indexFacts(tenant, kept.map((fact, i) => ({ fact, vector: vectors[i]! })));
     if (listed.length < 1000) return;
-  }
-}
-
-/** Index other people's utterances again without the erased person among their addressees (their stored vectors reused). */
-async function reindexWithout(deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[]): Promise<void> {
-  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
-  for (const id of utteranceIds) {
-    const u = await deps.stores.graph.getUtterance(tenant, id);
-    if (!u) continue;
-    const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
-    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
   }
 }
