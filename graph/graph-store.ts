@@ -208,6 +208,13 @@ export interface GraphStore {
    */
   deleteUtterances(tenant: TenantId, ids: string[]): Promise<string[]>;
   /**
+   * One page of the tenant's utterances whose text holds one of `fragments` (ASCII letters compared case-insensitively),
+   * by id after `afterId`: the candidates an erasure redacts the erased person's details in (`redactMentions`).
+   */
+  utterancesContaining(tenant: TenantId, fragments: readonly string[], page: { afterId?: string; limit: number }): Promise<Utterance[]>;
+  /** Replace the text of these utterances (an erasure's redaction); ids the tenant does not hold are ignored. */
+  setUtteranceTexts(tenant: TenantId, texts: ReadonlyArray<{ id: string; text: string }>): Promise<void>;
+  /**
    * Remove the session's record: its stream state (owner, clock, event numbering, activity, metadata). Its utterances
    * are removed first with {@link deleteUtterances}. False when there was none.
    */

@@ -16,7 +16,7 @@ import { beginClaimedErasure, beginErasure, claimErasure, endErasure, pendingEra
 import { BACKFILL_OWING_RENAME, backfillParticipantNames, OWING_RENAME_SCHEMA, SYNC_NAMES, SYNC_WORDS, syncOwingRename, wordsEntry } from './neo4j-participant-names.js';
 import { toParticipant, toSession, toUtterance } from './neo4j-graph-rows.js';
 import { eraseParticipant } from './neo4j-participant-erasure.js';
-import { deleteSession, deleteUtterances } from './neo4j-utterance-erasure.js';
+import { deleteSession, deleteUtterances, setUtteranceTexts, utterancesContaining } from './neo4j-utterance-erasure.js';
 import { mergeMarker, mergeParticipantBatched } from './neo4j-participant-merge.js';
 import { checkStreamOwner, setUtteranceSpeakerIn, writeUtterances } from './neo4j-utterance-writes.js';
 
@@ -370,6 +370,16 @@ export class Neo4jGraphStore extends Neo4jStoreBase implements GraphStore {
   async deleteUtterances(tenant: TenantId, ids: string[]): Promise<string[]> {
     await this.init();
     return deleteUtterances(this.db, this.t(tenant), ids);
+  }
+
+  async utterancesContaining(tenant: TenantId, fragments: readonly string[], page: { afterId?: string; limit: number }): Promise<Utterance[]> {
+    await this.init();
+    return (await utterancesContaining(this.db, this.t(tenant), fragments, page)).map(toUtterance);
+  }
+
+  async setUtteranceTexts(tenant: TenantId, texts: ReadonlyArray<{ id: string; text: string }>): Promise<void> {
+    await this.init();
+    await setUtteranceTexts(this.db, this.t(tenant), texts);
   }
 
   async deleteSession(tenant: TenantId, sessionId: string): Promise<boolean> {

@@ -14,7 +14,7 @@ import { beginMerge, endMerge, forgetMergesOf, pendingMerges, pendingMergesOf, r
 import type { PendingMerge } from '../pending-merges.js';
 import { createGraphSchema, indexParticipantWords } from './sqlite-graph-schema.js';
 import { namesOf, NON_ASCII, toParticipant, toSession, type ParticipantRow, type SessionRow } from './sqlite-graph-rows.js';
-import { addUtterances, deleteUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances } from './sqlite-utterances.js';
+import { addUtterances, deleteUtterances, getTranscript, getUtterances, queryInteractions, recentUtterances, setUtteranceTexts, utterancesContaining } from './sqlite-utterances.js';
 
 /** The interaction graph in the embedded SQLite file: one table per node kind, one per edge set. */
 export class SqliteGraphStore implements GraphStore {
@@ -326,6 +326,14 @@ export class SqliteGraphStore implements GraphStore {
 
   async deleteUtterances(tenant: TenantId, ids: string[]): Promise<string[]> {
     return deleteUtterances(this.db, tenant, ids);
+  }
+
+  async utterancesContaining(tenant: TenantId, fragments: readonly string[], page: { afterId?: string; limit: number }): Promise<Utterance[]> {
+    return utterancesContaining(this.db, tenant, fragments, page);
+  }
+
+  async setUtteranceTexts(tenant: TenantId, texts: ReadonlyArray<{ id: string; text: string }>): Promise<void> {
+    setUtteranceTexts(this.db, tenant, texts);
   }
 
   async deleteSession(tenant: TenantId, sessionId: string): Promise<boolean> {

@@ -114,3 +114,22 @@ export function deleteUtterances(db: SqliteDatabase, tenant: TenantId, ids: stri
   });
   return erase();
 }
+
+/** One page of the utterances whose text holds one of `fragments`, by id (`GraphStore.utterancesContaining`). */
+export function utterancesContaining(db: SqliteDatabase, tenant: TenantId, fragments: readonly string[], page: { afterId?: string; limit: number }): Utterance[] {
+  if (fragments.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT ${UTTERANCE_COLUMNS} FROM utterances u WHERE u.tenant = @tenant AND u.id > @afterId
+      AND EXISTS (SELECT 1 FROM json_each(@fragments) f WHERE instr(lower(u.text), lower(f.value)) > 0)
+      ORDER BY u.id LIMIT @limit`)
+    .all({ tenant, afterId: page.afterId ?? '', fragments: toJson(fragments), limit: page.limit }) as UtteranceRow[];
+  return rows.map(toUtterance);
+}
+
+/** Replace the text of these utterances, in one transaction (`GraphStore.setUtteranceTexts`). */
+export function setUtteranceTexts(db: SqliteDatabase, tenant: TenantId, texts: ReadonlyArray<{ id: string; text: string }>): void {
+  const update = db.prepare('UPDATE utterances SET text = ? WHERE tenant = ? AND id = ?');
+  db.transaction(() => {
+    for (const t of texts) update.run(t.text, tenant, t.id);
+  })();
+}

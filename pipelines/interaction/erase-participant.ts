@@ -15,6 +15,7 @@ import { addresseesWithout, erasesFact } from '../../graph/erased-facts.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 import { isFunctionWord } from '../speaker/name-words.js';
 import { isCalendarWord } from '../speaker/calendar-words.js';
+import { eraseValueEntities, factsHoldingValues, redactMentions, reindexWithout, statedValues } from './erase-mentions.js';
 
 /** What erasure needs besides the stores. */
 export interface ErasureDeps {
@@ -60,12 +61,20 @@ interface ErasurePlan {
    * (whose vectors go after it): a run cut short between the two finds them here. Absent in records of older versions.
    */
   entityIds?: string[];
+  /**
+   * Their identifying values (`statedValues`: addresses, phone numbers, emails… they gave), redacted with their names
+   * in other people's turns. Absent in records of older versions.
+   */
+  values?: string[];
+  /** Other people's turns redacted (`redactMentions`), to index again; their texts as they read before are in `texts`. */
+  redacted?: string[];
 }
 
 /**
  * Erase a participant from every store: the interaction graph (utterances, edges, profile),
  * memories with their history, persona, consolidation bookkeeping, keyword and vector indexes,
- * the entity index (entities named after them or quoting them, emergent schemas about them), queued jobs, voiceprints, kept audio and the tenant's kept bus events. Then the embedded database's file is
+ * the entity index (entities named after them or quoting them, emergent schemas about them), queued jobs, voiceprints, kept audio and the tenant's kept bus events;
+ * in other people's utterances their names and identifying values are replaced by `[erased]` (`redactMentions`). Then the embedded database's file is
  * checkpointed so deleted rows do not linger in its write-ahead log (pages are zeroed on delete).
  * Returns null when the participant does not exist and no erasure of that id is pending.
  *
@@ -126,6 +135,7 @@ async function eraseInFull(
   });
   await reindexWithout(deps, tenant, participantId, addressedThem.filter((id) => !spoken.includes(id)));
   await reindexFactsWithout(deps, tenant, participantId, namesInFacts(plan));
+  plan = await redactOthers(deps, tenant, participantId, spoken, plan);
   // Read again what jobs may have written meanwhile, and record it, before the memories and the participant go.
   const again = await readPerson(stores, tenant, participantId, plan.names);
   const merged = mergePlans(plan, again.plan);
@@ -196,7 +206,10 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
   };
   for (;;) {
     for (;;) {
-      const { ids, sources, slots } = await factsMentioning(stores, tenant, participantId, namesInFacts(plan));
+      const named = await factsMentioning(stores, tenant, participantId, namesInFacts(plan));
+      const holding = await factsHoldingValues(stores, tenant, participantId, { redacted: recorded.redacted ?? [], names: namesInFacts(plan), values: recorded.values ?? [] });
+      const ids = [...new Set([...named.ids, ...holding.ids])];
+      const [sources, slots] = [[...named.sources, ...holding.sources], [...named.slots, ...holding.slots]];
       if (ids.length === 0) break;
       await record({ factIds: ids, sources, slots });
       for (const id of ids) await stores.memory.deleteFact(tenant, id);
@@ -217,10 +230,12 @@ async function deleteMemoriesRecorded(stores: Stores, tenant: TenantId, particip
  */
 async function secondPass(deps: ErasureDeps, tenant: TenantId, participantId: string, recorded: ErasurePlan, utteranceIds: string[]): Promise<ErasureReport> {
   const { stores } = deps;
-  let plan = recorded;
+  // First: the texts of the turns it redacts are recorded for the left brain, which rewrites what quotes them.
+  let plan = await redactOthers(deps, tenant, participantId, utteranceIds, recorded);
   const { factIds, personaIds } = plan;
   const leftBrain = { entities: stores.entities, vectors: stores.vectors, embedder: deps.embedder };
   await eraseLeftBrainTraces(leftBrain, tenant, { ...plan, memoryIds: [...utteranceIds, ...factIds, ...personaIds] });
+  await eraseValueEntities(stores, tenant, plan.values ?? [], plan.redacted ?? []);
   const second = await eraseDerived(deps, tenant, participantId, utteranceIds, plan, async (entityIds) => {
     plan = await recordPlan(stores, tenant, participantId, plan, { entityIds });
     return plan;
@@ -248,7 +263,22 @@ async function readPerson(stores: Stores, tenant: TenantId, participantId: strin
   // Theirs, and other people's whose target names them ("daughter maya" of Sarah, when Maya is erased).
   const personaIds = await stores.memory.erasedPersonaIds(tenant, participantId, namesInFacts({ names, living }));
   const texts = (await Promise.all(spoken.map((id) => stores.graph.getUtterance(tenant, id)))).flatMap((u) => (u ? [u.text] : []));
-  return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots } };
+  const values = await statedValues(stores, tenant, participantId, factIds, texts);
+  return { spoken, plan: { names, living, texts, factIds, personaIds, sources, slots, values } };
+}
+
+/**
+ * Redact their names and identifying values in other people's turns (`redactMentions`), the turns and their old texts
+ * recorded on the pending erasure before any is rewritten; returns the plan as recorded.
+ */
+async function redactOthers(deps: ErasureDeps, tenant: TenantId, participantId: string, spoken: string[], plan: ErasurePlan): Promise<ErasurePlan> {
+  let recorded = plan;
+  await redactMentions(deps, tenant, {
+    participantId, names: namesInFacts(plan), values: plan.values ?? [], redacted: plan.redacted ?? [], spoken,
+  }, async (redacted, texts) => {
+    recorded = await recordPlan(deps.stores, tenant, participantId, recorded, { redacted, texts });
+  });
+  return recorded;
 }
 
 /** `plan` with the lists of `more` added, recorded on the pending erasure when that adds anything; returns it. */
@@ -271,6 +301,8 @@ function mergePlans(a: ErasurePlan, b: Partial<ErasurePlan>): ErasurePlan {
     factIds: join(a.factIds, b.factIds), personaIds: join(a.personaIds, b.personaIds), sources: join(a.sources, b.sources),
     slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`),
     ...(a.entityIds || b.entityIds ? { entityIds: join(a.entityIds ?? [], b.entityIds) } : {}),
+    ...(a.values || b.values ? { values: join(a.values ?? [], b.values) } : {}),
+    ...(a.redacted || b.redacted ? { redacted: join(a.redacted ?? [], b.redacted) } : {}),
   };
 }
 
@@ -404,16 +436,5 @@ async function reindexFactsWithout(deps: ErasureDeps, tenant: TenantId, particip
     const vectors = await indexer.vectorsFor(tenant, kept.map((f) => ({ id: f.id, layer: f.layer, text: f.content })));
     await indexer.indexFacts(tenant, kept.map((fact, i) => ({ fact, vector: vectors[i]! })));
     if (listed.length < 1000) return;
-  }
-}
-
-/** Index other people's utterances again without the erased person among their addressees (their stored vectors reused). */
-async function reindexWithout(deps: ErasureDeps, tenant: TenantId, participantId: string, utteranceIds: string[]): Promise<void> {
-  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
-  for (const id of utteranceIds) {
-    const u = await deps.stores.graph.getUtterance(tenant, id);
-    if (!u) continue;
-    const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
-    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
   }
 }

@@ -146,7 +146,8 @@ const ERASE = tool({
   name: 'erase_participant',
   title: 'Erase a person',
   description: 'Erase a participant everywhere (as DELETE /v1/participants/{id}): profile, utterances, edges, ' +
-    'memories, persona, voiceprints, audio and index entries. Irreversible.',
+    'memories, persona, voiceprints, audio and index entries; in other people\'s utterances their names and identifying ' +
+    'details (address, phone, email…) become "[erased]". Irreversible.',
   input: ParticipantInput,
   output: ParticipantErasedResponse,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

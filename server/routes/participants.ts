@@ -128,6 +128,7 @@ export async function participantRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'eraseParticipant', tags: ['participants'],
       summary: 'Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries; ' +
+        'in other people\'s utterances their names and identifying details (address, phone, email…) become "[erased]"; ' +
         'an erasure cut short after the participant was removed (a crash) is finished by the same request with their id (200)',
       params: ParticipantRefParams,
       response: { 200: ref(ParticipantErasedResponse), 400: BAD_REF, 404: NOT_FOUND, 409: ERASURE_CONFLICT, ...errorResponses() },

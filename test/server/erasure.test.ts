@@ -147,6 +147,6 @@ for (const deployment of deployments('erase')) describe(`erasure of a person, ${
       assert.ok(!near.some((h) => h.id === posted.utterance_ids[0]), `${collection} still finds the erased utterance`);
     }
     const said = await api.interactions({ session_id: 'erase-retry' });
-    assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['Quillon, that is a rare trade.', 0]]);
+    assert.deepEqual(said.map((u) => [u.text, u.addressees.length]), [['[erased], that is a rare trade.', 0]], 'his given name is redacted in Ben\'s reply');
   });
 });

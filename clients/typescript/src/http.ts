@@ -316,7 +316,13 @@ export class ParleyClient {
     return this.request('mergeParticipant', { path: { id }, body: { into } });
   }
 
-  /** Erase a participant everywhere (profile, utterances, memories, voiceprints). */
+  /**
+   * Erase a participant: their profile, utterances, kept audio, voiceprints, memories (and any fact whose text names
+   * them), persona, and their keyword, vector and entity-index entries. Other people's utterances stay, with the
+   * person's distinctive names and the identifying details they gave (address, phone, email, date of birth,
+   * account/order numbers) replaced by `[erased]` and indexed again; a surname alone, a name a living participant
+   * shares, and what others said of them without those details stay (docs/PROTOCOL.md, "Erasure").
+   */
   eraseParticipant(id: string): Promise<Schemas['ParticipantErased']> {
     return this.request('eraseParticipant', { path: { id } });
   }

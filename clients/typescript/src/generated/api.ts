@@ -327,7 +327,7 @@ export interface Operations {
     response: Schemas["SessionEnd"];
     errors: 400 | 401 | 404 | 413 | 429 | 503;
   };
-  /** Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries; an erasure cut short after the participant was removed (a crash) is finished by the same request with their id (200) */
+  /** Erase the participant (by id, external_id or name) everywhere: profile, utterances, edges, memories, persona, voiceprints, index entries; in other people's utterances their names and identifying details (address, phone, email…) become "[erased]"; an erasure cut short after the participant was removed (a crash) is finished by the same request with their id (200) */
   eraseParticipant: {
     path: {
       /** participant id, external_id, or a name (a name several participants hold is a 409; not blank) */

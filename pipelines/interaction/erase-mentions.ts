@@ -1,0 +1,124 @@
+import type { Stores } from '../../graph/stores.js';
+import type { TenantId } from '../../graph/types.js';
+import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import { MemoryIndexer } from '../memory/memory-indexer.js';
+import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
+import { entityKey } from '../../graph/core/ids.js';
+import { derivedSlotOf, type DerivedSlot } from './derived-attributes.js';
+import { candidateFragments, identifyingValues, redactText } from './redact-mentions.js';
+
+/** How many candidate utterances are read at once. */
+const PAGE = 500;
+
+/**
+ * The identifying values participant `participantId` gave (`identifyingValues`): their profile attributes and the
+ * slots of their own facts (`factIds`, history included) of contact kinds, and what their own words (`texts`) hold.
+ */
+export async function statedValues(stores: Stores, tenant: TenantId, participantId: string, factIds: readonly string[], texts: readonly string[]): Promise<string[]> {
+  const person = await stores.graph.getParticipant(tenant, participantId);
+  const stated = Object.entries(person?.attributes ?? {}).map(([key, value]) => ({ key, value }));
+  for (let i = 0; i < factIds.length; i += 1000) {
+    const page = await stores.memory.listFacts(tenant, { ids: factIds.slice(i, i + 1000), includeHistory: true, limit: 1000 });
+    for (const f of page) if (f.subjectId === participantId && f.slot && f.value) stated.push({ key: f.slot, value: f.value });
+  }
+  return identifyingValues(stated, texts);
+}
+
+/** What redacting other people's turns needs of the erasure's plan. */
+export interface MentionRedaction {
+  participantId: string;
+  /** The names a text names them by (`namesInFacts`): whole words, case as written. */
+  names: readonly string[];
+  /** Their identifying values (`statedValues`). */
+  values: readonly string[];
+  /** Utterances redacted already by an earlier run, to index again. */
+  redacted: readonly string[];
+  /** Their own utterances: erased whole, never redacted. */
+  spoken: readonly string[];
+}
+
+/**
+ * Replace the erased person's names and identifying values in other people's utterances with `[erased]`, and index
+ * each such utterance again (keyword entry, and a vector of the new text) without them among its addressees. The ids
+ * and texts as they read before are handed to `record` first (the pending erasure keeps them: a run cut short after
+ * the rewrite indexes them again, and the left brain rewrites what quotes the old texts). Text holding none of them is
+ * never touched. Each step may run again.
+ */
+export async function redactMentions(
+  deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, what: MentionRedaction,
+  record: (ids: string[], texts: string[]) => Promise<void>,
+): Promise<void> {
+  const { stores } = deps;
+  const own = new Set(what.spoken);
+  const fragments = candidateFragments(what.names, what.values);
+  const changed: { id: string; text: string; before: string }[] = [];
+  for (let afterId: string | undefined; fragments.length > 0;) {
+    const page = await stores.graph.utterancesContaining(tenant, fragments, { limit: PAGE, ...(afterId ? { afterId } : {}) });
+    for (const u of page) {
+      if (own.has(u.id) || u.speakerId === what.participantId) continue;
+      const text = redactText(u.text, what.names, what.values);
+      if (text !== u.text) changed.push({ id: u.id, text, before: u.text });
+    }
+    if (page.length < PAGE) break;
+    afterId = page[page.length - 1]!.id;
+  }
+  if (changed.length > 0) {
+    await record(changed.map((c) => c.id), changed.map((c) => c.before));
+    await stores.graph.setUtteranceTexts(tenant, changed.map(({ id, text }) => ({ id, text })));
+  }
+  await reindexWithout(deps, tenant, what.participantId, [...new Set([...what.redacted, ...changed.map((c) => c.id)])]);
+}
+
+/**
+ * Index other people's utterances again as the graph holds them now, without the erased person among their addressees
+ * (a stored vector is reused while its text is unchanged, and a redacted text embedded anew).
+ */
+export async function reindexWithout(deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, participantId: string, utteranceIds: readonly string[]): Promise<void> {
+  const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
+  for (const id of utteranceIds) {
+    const u = await deps.stores.graph.getUtterance(tenant, id);
+    if (!u) continue;
+    const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
+    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
+  }
+}
+
+/**
+ * Delete the left-brain entities named by one of `values` or a part of one ("Vessingham" of "12 Elm Street,
+ * Vessingham") that stand on nothing but redacted turns (`redacted`): made from a read-back, they name what it no longer
+ * says. One about any other memory stays (someone else's "Elm Street"). Vector first, then the entity; may run again.
+ */
+export async function eraseValueEntities(stores: Stores, tenant: TenantId, values: readonly string[], redacted: readonly string[]): Promise<void> {
+  const keys = [...new Set(values.flatMap((v) => [v, ...v.split(/[,;\n]/)]).map(entityKey).filter((k) => k.length >= 3))];
+  if (keys.length === 0 || redacted.length === 0) return;
+  const gone = new Set(redacted);
+  const ids: string[] = [];
+  for (const e of await stores.entities.findByNames(tenant, keys)) {
+    const { factIds, utteranceIds } = await stores.entities.memoriesOf(tenant, [e.id], 100_000);
+    if ([...factIds, ...utteranceIds].every((id) => gone.has(id))) ids.push(e.id);
+  }
+  if (ids.length === 0) return;
+  await stores.vectors.delete(tenant, ENTITY_COLLECTION, ids);
+  await stores.entities.deleteEntities(tenant, ids);
+}
+
+/**
+ * Facts consolidation made from redacted turns (`redacted`) whose text holds one of `names` or `values` (an agent's
+ * "Note to self: ilvane.d@example.org confirmed"): they go with the person, as facts naming them do. Their ids, history
+ * included, the turns they came from, and the derived attributes of others (not `participantId`) they may have set.
+ */
+export async function factsHoldingValues(
+  stores: Stores, tenant: TenantId, participantId: string, what: { redacted: readonly string[]; names: readonly string[]; values: readonly string[] },
+): Promise<{ ids: string[]; sources: string[]; slots: DerivedSlot[] }> {
+  const made = what.redacted.length > 0 ? [...new Set([...(await stores.memory.processedFactsOf(tenant, [...what.redacted])).values()].flat())] : [];
+  const out = { ids: [] as string[], sources: [] as string[], slots: [] as DerivedSlot[] };
+  for (let i = 0; i < made.length; i += 1000) {
+    const page = await stores.memory.listFacts(tenant, { ids: made.slice(i, i + 1000), includeHistory: true, limit: 1000 });
+    for (const f of page.filter((f) => redactText(f.content, what.names, what.values) !== f.content)) {
+      out.ids.push(f.id);
+      out.sources.push(...f.referIds);
+      out.slots.push(...derivedSlotOf(f).filter((s) => s.participantId !== participantId));
+    }
+  }
+  return out;
+}

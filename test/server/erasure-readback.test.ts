@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { cosine } from '../../pipelines/embeddings/text-embedder.js';
+import { ParleyClient } from '../../clients/typescript/src/index.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { deployments, type Deployment } from '../helpers/deployments.js';
+import { leaksOf, neo4jRows, sqliteRows, type ScannedRow } from '../helpers/erasure-scan.js';
+
+const READBACK = 'So that is Ilvane Drossmark at 12 Elm Street, Vessingham, phone 555 0142, right?';
+const REDACTED = 'So that is [erased] at [erased], phone [erased], right?';
+/** Turns of others that hold none of her details: each stays exactly as said. */
+const UNTOUCHED = ['The old elm on Elm Street came down in the storm.', 'Hello, this is Ilvane Carrow returning a call.', 'Ilvane Carrow will call you back tomorrow.'];
+
+async function storedRows(t: TestApp, deployment: Deployment): Promise<ScannedRow[]> {
+  return deployment.networked ? neo4jRows(await deployment.dumpNeo4j()) : sqliteRows(t.app.stores.sqlite);
+}
+
+for (const deployment of deployments('erase-readback')) describe(`erasure of a caller read back by an agent, ${deployment.name}`, { skip: deployment.skip }, () => {
+  let t: TestApp;
+  let api: ParleyClient;
+  const { tenant } = deployment;
+  before(async () => {
+    t = await startTestApp(deployment.env);
+    api = new ParleyClient({ baseUrl: t.httpUrl, ...(deployment.headers.authorization ? { apiKey: deployment.headers.authorization.replace(/^Bearer /, '') } : {}) });
+  });
+  after(async () => {
+    await t?.close();
+    await deployment.cleanup();
+  });
+
+  /** A call: the caller gives her details, the agent reads them back; a third person and a living namesake talk elsewhere. */
+  async function call(session: string): Promise<{ callerId: string; readbackId: string; emailId: string }> {
+    const posted = await api.postUtterances(session, [
+      { speaker: 'Ilvane Drossmark', text: 'Hello, I would like to update my delivery details please.' },
+      { speaker: 'Agent Rook', text: READBACK, addressees: ['Ilvane Drossmark'] },
+      { speaker: 'Ilvane Drossmark', text: 'Yes. And you can write to me at ilvane.d@example.org.' },
+      { speaker: 'Agent Rook', text: 'Thanks, I have ilvane.d@example.org on file now.' },
+    ]);
+    await api.postUtterances(`${session}-other`, [
+      { speaker: 'Wenna Hale', text: UNTOUCHED[0]! }, { speaker: 'Ilvane Carrow', text: UNTOUCHED[1]! },
+      { speaker: 'Agent Rook', text: UNTOUCHED[2]!, addressees: ['Wenna Hale'] },
+    ]);
+    // The agent alone, after the call: no one is inferred as its addressee.
+    await api.postUtterances(`${session}-notes`, [{ speaker: 'Agent Rook', text: 'Note to self: ilvane.d@example.org confirmed.' }]);
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    const callerId = (await api.interactions({ session_id: session })).find((u) => u.speaker.name === 'Ilvane Drossmark')!.speaker.id;
+    await api.updateParticipant(callerId, { attributes: { home_address: '12 Elm Street, Vessingham', phone_number: '5550142' } });
+    return { callerId, readbackId: posted.utterance_ids[1]!, emailId: posted.utterance_ids[3]! };
+  }
+
+  test('her name and details go from the agent\'s turns (transcript, keywords, vectors); others\' turns stay as said', async () => {
+    const { callerId, readbackId } = await call('readback');
+    await api.eraseParticipant(callerId);
+
+    const kept = await api.interactions({ session_id: 'readback' });
+    assert.deepEqual(kept.map((u) => u.text), [REDACTED, 'Thanks, I have [erased] on file now.'].reverse());
+    const others = await api.interactions({ session_id: 'readback-other' });
+    assert.deepEqual(others.map((u) => u.text).sort(), [...UNTOUCHED].sort(), 'a common word of her address and a living namesake stay');
+    assert.deepEqual((await api.interactions({ session_id: 'readback-notes' })).map((u) => [u.text, u.addressees.length]), [['Note to self: [erased] confirmed.', 0]]);
+
+    for (const words of ['Drossmark', 'Vessingham', '0142']) {
+      assert.deepEqual(await t.app.stores.lexical.search(tenant, words, 5), [], `keyword search finds no "${words}"`);
+    }
+    assert.ok((await t.app.stores.lexical.search(tenant, 'Elm', 5)).length >= 1, 'the third person\'s turn is still found');
+    const [point] = await t.app.stores.vectors.get(tenant, 'memory_interaction', [readbackId]);
+    assert.ok(point, 'the read-back is still indexed');
+    const [before, now] = await t.app.models.textEmbedder.embed([READBACK, REDACTED]);
+    assert.ok(cosine(point.vector, now!) > 0.99, 'its vector is of the redacted text');
+    assert.ok(cosine(point.vector, before!) < cosine(point.vector, now!));
+
+    const secrets = ['Drossmark', 'Vessingham', '555 0142', '5550142', 'ilvane.d@example.org', '12 Elm Street', callerId];
+    assert.deepEqual(leaksOf(await storedRows(t, deployment), { name: 'Drossmark', secrets, surviving: [] }), [], 'nothing of her details is left');
+  });
+
+  test('an erasure cut short after the agent\'s turns were rewritten indexes them again when repeated', async () => {
+    const { callerId } = await call('readback-crash');
+    const lexical = t.app.stores.lexical;
+    const realIndex = lexical.index.bind(lexical);
+    let failed = false;
+    lexical.index = async (...args: Parameters<typeof lexical.index>) => {
+      if (!failed && args[1].some((e) => e.text.startsWith('Note to self: [erased]'))) {
+        failed = true;
+        throw new Error('keyword index unreachable (injected)');
+      }
+      return realIndex(...args);
+    };
+    try {
+      await assert.rejects(api.eraseParticipant(callerId), (err: { status?: number }) => err.status === 500);
+    } finally {
+      lexical.index = realIndex;
+    }
+    assert.ok(failed, 'the failure was injected while re-indexing a redacted turn');
+    await api.eraseParticipant(callerId);
+    // The turn that failed was addressed to no one: only the pending erasure's record of it has it indexed again.
+    assert.deepEqual(await lexical.search(tenant, 'example', 5), [], 'the redacted note\'s keyword entry was written again');
+    assert.deepEqual(await lexical.search(tenant, 'Drossmark Vessingham', 5), []);
+    assert.deepEqual((await api.interactions({ session_id: 'readback-crash' })).map((u) => u.text), [REDACTED, 'Thanks, I have [erased] on file now.'].reverse());
+  });
+});
