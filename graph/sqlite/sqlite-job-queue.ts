@@ -202,6 +202,10 @@ export class SqliteJobQueue implements JobQueue {
 
   private tick(): void {
     if (this.closed) return;
+    // This process's own running jobs first: after a stall longer than a lease (a busy machine) the claim below would
+    // otherwise take a job still running here as abandoned and run it a second time beside the first, which the queue
+    // then reports done (and `drain` returns) while that second run still writes.
+    if (this.inFlight.size > 0) this.renewLeases();
     for (const [name, reg] of this.registrations) {
       while (reg.running < reg.concurrency) {
         const row = this.claim(name);

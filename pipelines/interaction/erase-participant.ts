@@ -8,6 +8,7 @@ import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
+import { speakerLockKey } from '../memory/subject-lock.js';
 import { eraseTraces } from './erase-traces.js';
 import { finishForgetting, isForgetKey } from './forget-utterances.js';
 import { eraseLeftBrainTraces, livingNamesLike } from './erase-left-brain.js';
@@ -142,7 +143,9 @@ async function eraseInFull(
   await stores.graph.beginErasure(tenant, participantId, JSON.stringify(merged), again.spoken);
   const before = await deleteMemoriesRecorded(stores, tenant, participantId, merged);
   // Null when a concurrent erasure of the same person removed them first: this one still finishes its second pass.
-  const deleted = await stores.graph.deleteParticipant(tenant, participantId) ?? [];
+  // Under the speaker's lock (`speakerLockKey`): a consolidation job that read one of their turns writes before this, or
+  // finds the turn gone; what it wrote is listed again and erased below.
+  const deleted = await stores.locks.withLock([speakerLockKey(tenant, participantId)], () => stores.graph.deleteParticipant(tenant, participantId)) ?? [];
   // Listed once more: a job that read their turn before it left the graph may have stored a fact since.
   const recorded = await deleteMemoriesRecorded(stores, tenant, participantId, before);
   const second = await secondPass(deps, tenant, participantId, recorded, [...new Set([...spoken, ...again.spoken, ...deleted])]);

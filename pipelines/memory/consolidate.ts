@@ -15,7 +15,7 @@ import { writeFacts, type MemoryOp } from './fact-writes.js';
 import { MemoryIndexer } from './memory-indexer.js';
 import { finishPendingRenames } from '../interaction/finish-rename.js';
 import { nameUnnamed, renameInText, UNNAMED_WORDS } from '../interaction/rename-facts.js';
-import { subjectLockKey } from './subject-lock.js';
+import { speakerLockKey, subjectLockKey } from './subject-lock.js';
 import { DEFAULT_MIN_ASR_CONFIDENCE, doubtfulSpeech } from './doubtful-speech.js';
 import { deletedByMoved, movedFacts, reopenDeleted, revisedSince, staleExtractionFacts, withdrawMoved, withdrawnSubjects } from './revised-speaker.js';
 
@@ -119,9 +119,15 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
         { id: u.id, layer: 'interaction', text: u.text },
         ...facts.map((f) => ({ id: f.id, layer: f.layer, text: f.content })),
       ]);
-      if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return;
-      await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
-      if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
+      // Checked and written under the speaker's lock, which an erasure takes to remove them (`speakerLockKey`): written
+      // before they leave the graph (and erased with them), or not at all.
+      const indexed = await locks.withLock([speakerLockKey(tenant, u.speakerId)], async () => {
+        if (await erasedMeanwhile(deps.graph, tenant, utteranceId)) return false;
+        await indexer.indexUtterance(tenant, u, vectors[0] as Float32Array);
+        if (facts.length > 0) await indexer.indexFacts(tenant, facts.map((fact, i) => ({ fact, vector: vectors[i + 1] as Float32Array })));
+        return true;
+      });
+      if (!indexed) return;
       // A rerun after a rewrite owed (below) failed finishes it.
       await finishPendingRenames({ graph: deps.graph, memory: deps.memory, indexer, locks }, tenant, [u.speakerId, ...u.addresseeIds]);
       return;
@@ -142,7 +148,8 @@ export function createConsolidationHandler(deps: ConsolidationDeps): JobHandler<
     const vectors = await deps.embedder.embed([u.text, ...extraction.facts.map((f) => f.content)]);
     const deleted = processed === null ? [] : await deletedByMoved(deps, tenant, u);
     const withdrawing = (await withdrawnSubjects(deps.memory, tenant, [...moved, ...deleted])).map((id) => subjectLockKey(tenant, id));
-    const keys = [...new Set([...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
+    // The speaker's lock too, always (a turn with no facts has no subject): an erasure removes them under it.
+    const keys = [...new Set([speakerLockKey(tenant, u.speakerId), ...consolidationLockKeys(tenant, sessionId, extraction), ...withdrawing])];
     const ops = await locks.withLock(keys, async (lost) => {
       const current = await deps.graph.getUtterance(tenant, utteranceId);
       // Erased, or given to another speaker since this job read it: that move's own job consolidates it for the new one.

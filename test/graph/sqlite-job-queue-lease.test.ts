@@ -58,3 +58,35 @@ test('a job whose process died runs again once its lease lapses', async () => {
   dbB.close();
   tmp.remove();
 });
+
+test('after a stall longer than its lease, a job still running in this process is not taken again beside itself', async () => {
+  const tmp = tempDir();
+  const db = openDatabase(path.join(tmp.dir, 'parley.db'));
+  // A lease far longer than the test: its renewal timer never fires here; the stall is the clock jumping past it.
+  const leaseMs = 600_000;
+  const queue = new SqliteJobQueue(db, { pollMs: 10, leaseMs });
+  const realNow = Date.now;
+  const runs: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  try {
+    queue.process<{ n: number }>('work', async (job) => {
+      runs.push(job.id);
+      if (job.id === 'j1') await held;
+    }, { concurrency: 3 });
+    await queue.enqueue('work', { n: 1 }, { jobId: 'j1' });
+    while (!runs.includes('j1')) await sleep(10);
+    // The process stalled (no timer ran) for longer than the lease; then another job comes in and the queue looks again.
+    Date.now = () => realNow() + 2 * leaseMs;
+    await queue.enqueue('work', { n: 2 }, { jobId: 'j2' });
+    // Claimed in due order: a second run of j1 (due first) would have started before j2.
+    while (!runs.includes('j2')) await sleep(10);
+    assert.deepEqual(runs.filter((id) => id === 'j1'), ['j1'], `j1 ran once: ${runs.join(', ')}`);
+  } finally {
+    Date.now = realNow;
+    release();
+    await queue.close(1000);
+    db.close();
+    tmp.remove();
+  }
+});

@@ -7,6 +7,8 @@ import { pino } from 'pino';
 import { openStores } from '../../graph/open-stores.js';
 import { MemoryIndexer } from '../../pipelines/memory/memory-indexer.js';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
+import { CONSOLIDATION_JOB } from '../../pipelines/memory/consolidate.js';
+import { speakerLockKey } from '../../pipelines/memory/subject-lock.js';
 import { finishPendingErasures } from '../../pipelines/interaction/erase-participant.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -356,6 +358,53 @@ describe('an erasure cut short by a crash between its passes', () => {
     } finally {
       memory.deleteParticipant = realDelete;
       await app.close();
+    }
+  });
+});
+
+describe('a consolidation job that read their turn before the erasure', () => {
+  test('writes before they leave the graph, under their lock, or not at all: nothing of it is left', async () => {
+    const tmp = tempDir('parley-erase-late-job-');
+    const { app, api } = await serve(tmp.dir);
+    const { vectors, locks, queue } = app.stores;
+    const [realUpsert, realWithLock] = [vectors.upsert.bind(vectors), locks.withLock.bind(locks)];
+    try {
+      const person = await seed(app, api, 'crash-late-job', 'Wenna Calloway');
+      // A re-index of their turn (as a merge queues) has checked that the turn is stored, and is about to write its vector.
+      let blocked = false;
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      vectors.upsert = async (...args: Parameters<typeof vectors.upsert>) => {
+        const [, collection, points] = args;
+        if (collection === 'memory_interaction' && points.some((p) => p.id === person.utteranceId && p.payload['sessionId'] === 'crash-late-job')) {
+          blocked = true;
+          await held;
+        }
+        return realUpsert(...args);
+      };
+      // It goes on once the erasure waits for their lock; an erasure that never does lets it go on when it is done.
+      locks.withLock = ((keys, work) => {
+        if (blocked && keys.includes(speakerLockKey(T, person.id))) release();
+        return realWithLock(keys, work);
+      }) as typeof locks.withLock;
+      await queue.enqueue(CONSOLIDATION_JOB, { tenant: T, sessionId: 'crash-late-job', utteranceId: person.utteranceId }, { jobId: `reindex-${person.utteranceId}` });
+      const deadline = Date.now() + 120_000;
+      while (!blocked) {
+        assert.ok(Date.now() < deadline, 'the re-index job reached its write');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal((await api.eraseParticipant(person.id)).id, person.id);
+      release();
+      await drainConsolidation(queue, 120_000);
+      const [vector] = await app.models.textEmbedder.embed([SAID]);
+      const near = await vectors.search(T, 'memory_interaction', vector!, 10);
+      assert.ok(!near.some((h) => h.id === person.utteranceId), 'the job\'s vector of their turn is gone');
+      assert.deepEqual(await app.stores.lexical.search(T, 'carillons Vessingham', 5), []);
+      assert.deepEqual(leaks(app, tmp.dir, person), []);
+    } finally {
+      [vectors.upsert, locks.withLock] = [realUpsert, realWithLock];
+      await app.close();
+      tmp.remove();
     }
   });
 });
