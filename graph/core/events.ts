@@ -48,7 +48,13 @@ export interface MemoryItem {
    * the distilled text leaves out is still there); null for a turn (its text is the turn) and a persona node.
    */
   source_text: string | null;
+  /** Orders the items of one answer only: a question memory cannot answer still has a best item. */
   score: number;
+  /**
+   * How likely the item answers the question, in [0, 1], comparable across questions (words of the question it holds,
+   * dense similarity, named participant): set on query answers (`POST /v1/query`, `query.result`, `query_memory`).
+   */
+  relevance?: number;
 }
 
 export interface ServerEventPayloads {

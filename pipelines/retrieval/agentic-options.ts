@@ -1,3 +1,4 @@
+import type { RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TimeAnswerMode } from './answer-type.js';
 import type { MemoryLayerOptions } from './memory-layer.js';
@@ -30,6 +31,8 @@ export interface QuestionAnswer {
   evidence: MemoryItem[];
   rounds: number;
   timings: Record<string, number>;
+  /** What each item's `relevance` was built from, item by item (for measuring it: not served). */
+  relevanceSignals?: RelevanceSignals[];
 }
 
 /** Options of the deterministic agentic loop; every one has a default. */

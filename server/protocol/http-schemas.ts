@@ -412,7 +412,11 @@ export const MemoryItemView = Type.Object({
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node' }),
   source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node' }),
-  score: Type.Number(),
+  score: Type.Number({ description: 'orders the items of one answer only: a question memory cannot answer still has a best item' }),
+  relevance: Type.Optional(Type.Number({
+    minimum: 0, maximum: 1,
+    description: 'how likely the item answers the question, comparable across questions (the question\'s words it holds, dense similarity, a named participant); present on query answers, absent on `memory.context` items',
+  })),
 }, { $id: 'MemoryItem' });
 
 export const QueryResponse = Type.Object({
