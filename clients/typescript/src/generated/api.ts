@@ -71,7 +71,10 @@ export interface Schemas {
     event_time: string | null;
     /** a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node */
     source_text: string | null;
+    /** orders the items of one answer only: a question memory cannot answer still has a best item */
     score: number;
+    /** how likely the item answers the question, comparable across questions (the question's words it holds, dense similarity, a named participant); present on query answers, absent on `memory.context` items */
+    relevance?: number;
   };
   MemoryList: {
     memories: Schemas["Memory"][];
