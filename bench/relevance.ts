@@ -63,9 +63,10 @@ async function ask(): Promise<Row[]> {
       for (const q of questions) {
         const gold = new Set(q.evidence.map((d) => stored.ids[`${conv}|${d}`]).filter((x): x is string => x !== undefined));
         const top = async (tenant: string): Promise<Omit<Row, 'conv' | 'category' | 'asked' | 'hit'> & { refs: string[] }> => {
-          const a = await answerQuestion(app.retriever, tenant, { question: q.question, k: 5 });
+          let signals: RelevanceSignals | null = null;
+          const a = await answerQuestion(app.retriever, tenant, { question: q.question, k: 5 }, { onRelevanceSignals: (s) => { signals = s[0] ?? null; } });
           const item = a.evidence[0];
-          return { score: item?.score ?? null, relevance: item?.relevance ?? null, signals: a.relevanceSignals?.[0] ?? null, refs: item?.refer_ids ?? [] };
+          return { score: item?.score ?? null, relevance: item?.relevance ?? null, signals, refs: item?.refer_ids ?? [] };
         };
         const asked: [Row['asked'], string][] = q.category === 5 ? [['adversarial', conv]] : [['own', conv], ['other', other]];
         for (const [kind, c] of asked) {

@@ -31,12 +31,12 @@ export interface QuestionAnswer {
   evidence: MemoryItem[];
   rounds: number;
   timings: Record<string, number>;
-  /** What each item's `relevance` was built from, item by item (for measuring it: not served). */
-  relevanceSignals?: RelevanceSignals[];
 }
 
 /** Options of the deterministic agentic loop; every one has a default. */
 export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
+  /** Called with what each item's `relevance` was built from, item by item: for measuring it (`bench/relevance.ts`), never served. */
+  onRelevanceSignals?: (signals: RelevanceSignals[]) => void;
   /**
    * Keep a question's temporal cues ("now", "still", "currently", "at the moment") as query words; default false: they
    * ask when, not what (`rewriteQuestion`), and only the temporal intent and validity read them.

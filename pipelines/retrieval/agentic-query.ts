@@ -218,10 +218,10 @@ export async function answerQuestion(
   });
   timings.memory_ms = now() - memoryStarted;
   const relevanceStarted = now();
-  const relevanceSignals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector);
+  options.onRelevanceSignals?.(await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector));
   timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
-  return { evidence, rounds, timings, relevanceSignals };
+  return { evidence, rounds, timings };
 }
 
 /**
