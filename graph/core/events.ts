@@ -108,7 +108,7 @@ export interface ServerEventPayloads {
    * waits for the session's first speaker.
    */
   'participant.identified': { external_id: string; participant: { id: string; name: string | null; external_id: string | null } | null };
-  'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
+  'query.result': { id: string; evidence: MemoryItem[]; answerable: boolean; rounds: number; timings: Record<string, number> };
   /**
    * `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins.
    * `dropped`: on `PARLEY_ERR_OVERLOADED` of a full message queue, the client message it dropped.

@@ -31,6 +31,8 @@ export interface QuestionAnswer {
   evidence: MemoryItem[];
   rounds: number;
   timings: Record<string, number>;
+  /** The best item's `relevance` reaches `ANSWERABLE_RELEVANCE` (`relevance.ts`): memory likely holds an answer. */
+  answerable: boolean;
 }
 
 /** Options of the deterministic agentic loop; every one has a default. */

@@ -15,7 +15,7 @@ import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
-import { relevance, relevanceSignals, type RelevanceSignals } from './relevance.js';
+import { answerable, relevance, relevanceSignals, type RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
 
@@ -221,7 +221,7 @@ export async function answerQuestion(
   options.onRelevanceSignals?.(await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector));
   timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
-  return { evidence, rounds, timings };
+  return { evidence, rounds, timings, answerable: answerable(evidence) };
 }
 
 /**

@@ -398,6 +398,9 @@ export const QueryBody = Type.Object({
 }, { additionalProperties: false, $id: 'QueryRequest' });
 export type QueryBody = Static<typeof QueryBody>;
 
+/** What `answerable` means, on `POST /v1/query` and `query.result` alike. */
+export const ANSWERABLE_DESCRIPTION = 'the best item\'s relevance reaches 0.2442: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did may still read true)';
+
 export const MemoryItemView = Type.Object({
   id: Type.String(),
   layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona'), Type.Literal('relation')]),
@@ -421,6 +424,7 @@ export const MemoryItemView = Type.Object({
 
 export const QueryResponse = Type.Object({
   evidence: Type.Array(ref(MemoryItemView)),
+  answerable: Type.Boolean({ description: ANSWERABLE_DESCRIPTION }),
   asker: Type.Union([Type.Object({ id: Type.String(), confidence: Type.Union([Type.Literal('high'), Type.Literal('low')]), score: Type.Number() }), Type.Null()]),
   rounds: Type.Integer(),
   timings: Type.Record(Type.String(), Type.Number()),

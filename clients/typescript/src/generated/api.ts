@@ -207,6 +207,8 @@ export interface Schemas {
   };
   QueryResponse: {
     evidence: Schemas["MemoryItem"][];
+    /** the best item's relevance reaches 0.2442: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did may still read true) */
+    answerable: boolean;
     asker: {
       id: string;
       confidence: "high" | "low";
@@ -826,6 +828,8 @@ export interface ServerEvents {
     seq: number;
     id: string;
     evidence: Schemas["MemoryItem"][];
+    /** the best item's relevance reaches 0.2442: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did may still read true) */
+    answerable: boolean;
     rounds: number;
     /** milliseconds per stage */
     timings: Record<string, number>;
