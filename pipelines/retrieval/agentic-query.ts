@@ -218,7 +218,9 @@ export async function answerQuestion(
   });
   timings.memory_ms = now() - memoryStarted;
   const relevanceStarted = now();
-  options.onRelevanceSignals?.(await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector));
+  // Computed whether or not anyone listens: an optional call would skip evaluating its argument.
+  const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector);
+  options.onRelevanceSignals?.(signals);
   timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
   return { evidence, rounds, timings, answerable: answerable(evidence) };
