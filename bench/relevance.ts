@@ -4,8 +4,9 @@
  * store whose top item is a gold turn or an item drawn from one. Negatives: the same questions asked of the NEXT
  * conversation's store (unanswerable by construction), and apart, category 5 (adversarial) asked of their own store.
  * Reports AUROC of the top item's `relevance` against the top item's `score` (the baseline: it orders one answer only),
- * each with a stratified bootstrap 95 % interval and the paired difference; the threshold that best separates (balanced
- * accuracy) is chosen on conversations 1–3 and reported on 4–5.
+ * each with a stratified bootstrap 95 % interval and the paired difference; the logistic weights (`--fit`) and the
+ * threshold that best separates (balanced accuracy) are chosen on conversations 1–3, both kinds of negative pooled, and
+ * reported on 4–5.
  * Run: node dist/bench/relevance.js --store DIR [--per-conv N] [--rows FILE] | --from FILE [--fit]
  * `--store DIR`: a dev store built once with `node dist/bench/retrieval-locomo.js --split dev --ingest-only --store DIR`
  * (asked in-process with the default options; nothing is written to it). `--rows FILE` keeps one JSON line per question
@@ -89,6 +90,7 @@ function analyse(all: Row[]): void {
   const rel = (r: Row): number => (r.signals ? relevance(r.signals) : 0);
   const score = (r: Row): number => r.score ?? 0;
   const pos = (r: Row): boolean => r.asked === 'own' && r.hit;
+  const own = (r: Row): boolean => r.asked === 'own' && r.hit;
   const missed = all.filter((r) => r.asked === 'own' && !r.hit).length;
   console.log(`rows: ${all.length}; positives (top item gold) ${all.filter(pos).length}; own questions whose top item missed gold (left out) ${missed}; `
     + `negatives asked of another conversation ${all.filter((r) => r.asked === 'other').length}; adversarial (category 5) ${all.filter((r) => r.asked === 'adversarial').length}`);
@@ -98,7 +100,6 @@ function analyse(all: Row[]): void {
     const den = auroc(rs.filter(pos).map((r) => r.signals?.dense ?? 0), rs.filter((r) => !pos(r)).map((r) => r.signals?.dense ?? 0));
     console.log(`| ${title} | ${rs.filter(pos).length} / ${rs.filter((r) => !pos(r)).length} | ${fmt(s.each[0]!)} | ${fmt(s.each[1]!)} | ${fmt(s.delta, true)} | ${lex.toFixed(3)} | ${den.toFixed(3)} |`);
   };
-  const own = (r: Row): boolean => r.asked === 'own' && r.hit;
   const among = (convs: number[], neg: Row['asked']): Row[] => all.filter((r) => convs.includes(r.conv) && (own(r) || r.asked === neg));
   console.log('\nAUROC of the top item (95 % stratified bootstrap intervals; relevance − score paired)');
   console.log('| set | pos / neg | relevance | score (baseline) | relevance − score | lexical alone | dense alone |');
@@ -107,8 +108,11 @@ function analyse(all: Row[]): void {
   table('conv 4–5, other conversation', among([4, 5], 'other'));
   table('conv 1–5, other conversation', among([1, 2, 3, 4, 5], 'other'));
   table('conv 1–5, category 5 (adversarial)', among([1, 2, 3, 4, 5], 'adversarial'));
-  // The threshold: best balanced accuracy on conversations 1–3, reported on 4–5.
-  const choose = among([1, 2, 3], 'other');
+  table('conv 1–3, category 5 (adversarial)', among([1, 2, 3], 'adversarial'));
+  table('conv 4–5, category 5 (adversarial)', among([4, 5], 'adversarial'));
+  // Weights and threshold are chosen on conversations 1–3, both kinds of negative pooled (asked of another
+  // conversation, which never names a known participant, and category 5, which does), and reported on 4–5.
+  const choose = all.filter((r) => [1, 2, 3].includes(r.conv) && (own(r) || r.asked === 'other' || r.asked === 'adversarial'));
   const cuts = [...new Set(choose.map(rel))].sort((a, b) => a - b);
   const balanced = (rs: Row[], t: number): { tpr: number; tnr: number } => {
     const p = rs.filter(pos);
@@ -121,7 +125,8 @@ function analyse(all: Row[]): void {
     if ((tpr + tnr) / 2 > best.b) best = { t, b: (tpr + tnr) / 2 };
   }
   console.log(`\nthreshold chosen on conversations 1–3 (best balanced accuracy ${best.b.toFixed(3)}): relevance >= ${best.t}`);
-  for (const [title, rs] of [['conv 4–5, other conversation', among([4, 5], 'other')], ['conv 4–5, category 5', among([4, 5], 'adversarial')]] as const) {
+  const pooled = all.filter((r) => [4, 5].includes(r.conv) && (own(r) || r.asked !== 'own'));
+  for (const [title, rs] of [['conv 4–5, other conversation', among([4, 5], 'other')], ['conv 4–5, category 5', among([4, 5], 'adversarial')], ['conv 4–5, both negatives', pooled]] as const) {
     const ci = bootstrapStat([rs.map(rel)], rs.map(pos), (p, n) => (p.filter((v) => v >= best.t).length / p.length + n.filter((v) => v < best.t).length / n.length) / 2);
     const { tpr, tnr } = balanced(rs, best.t);
     console.log(`${title}: answerable kept ${(100 * tpr).toFixed(1)} %, unanswerable flagged ${(100 * tnr).toFixed(1)} %, balanced accuracy ${fmt(ci.each[0]!)}`);
@@ -130,6 +135,6 @@ function analyse(all: Row[]): void {
     const x = choose.filter((r) => r.signals).map((r) => [r.signals!.lexical, r.signals!.dense ?? 0.5, r.signals!.named]);
     const y = choose.filter((r) => r.signals).map((r) => (pos(r) ? 1 : 0));
     const [bias, lexical, dense, named] = fitLogistic(x, y).map((v) => Math.round(v * 100) / 100);
-    console.log(`\nlogistic weights fitted on conversations 1–3: ${JSON.stringify({ bias, lexical, dense, named })}`);
+    console.log(`\nlogistic weights fitted on conversations 1–3 (both negatives): ${JSON.stringify({ bias, lexical, dense, named })}`);
   }
 }
