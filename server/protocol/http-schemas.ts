@@ -399,7 +399,7 @@ export const QueryBody = Type.Object({
 export type QueryBody = Static<typeof QueryBody>;
 
 /** What `answerable` means, on `POST /v1/query` and `query.result` alike. */
-export const ANSWERABLE_DESCRIPTION = 'the best item\'s relevance reaches 0.2442: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did may still read true)';
+export const ANSWERABLE_DESCRIPTION = 'the best item\'s relevance reaches 0.155: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true)';
 
 export const MemoryItemView = Type.Object({
   id: Type.String(),

@@ -23,8 +23,10 @@ describe('POST /v1/query items carry a relevance comparable across questions (em
   });
 
   test('a question memory answers gets a higher top relevance than one it cannot, asked of the same store', async () => {
-    const known = (await api.query({ question: 'When will Ana send Ben the contract draft?' })).evidence;
-    const unknown = (await api.query({ question: 'What is Ana\'s blood type?' })).evidence;
+    const knownAnswer = await api.query({ question: 'When will Ana send Ben the contract draft?' });
+    const unknownAnswer = await api.query({ question: 'What is Ana\'s blood type?' });
+    const known = knownAnswer.evidence;
+    const unknown = unknownAnswer.evidence;
     assert.ok(known[0] && unknown[0], 'both answers have a best item');
     for (const m of [...known, ...unknown]) {
       assert.equal(typeof m.relevance, 'number', JSON.stringify(m));
@@ -33,5 +35,7 @@ describe('POST /v1/query items carry a relevance comparable across questions (em
     }
     assert.match(known[0].text, /draft/);
     assert.ok(known[0].relevance! > unknown[0].relevance!, `known ${known[0].relevance} vs unknown ${unknown[0].relevance}`);
+    assert.equal(knownAnswer.answerable, true);
+    assert.equal(unknownAnswer.answerable, false, `unknown's top relevance ${unknown[0].relevance}`);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { relevance, relevanceSignals } from '../../../pipelines/retrieval/relevance.js';
+import { ANSWERABLE_RELEVANCE, answerable, relevance, relevanceSignals } from '../../../pipelines/retrieval/relevance.js';
 
 const ana = { id: 'p-ana', name: 'Ana' };
 const ben = { id: 'p-ben', name: 'Ben' };
@@ -48,5 +48,11 @@ describe('relevance: an estimate that an item answers the question, comparable a
     const strong = relevance({ lexical: 1, dense: 0.85, named: 1 });
     assert.ok(weak < 0.2, `weak ${weak}`);
     assert.ok(strong > 0.8, `strong ${strong}`);
+  });
+
+  test('an answer is answerable when its best item reaches the threshold; an empty one is not', () => {
+    assert.equal(answerable([{ relevance: ANSWERABLE_RELEVANCE }, { relevance: 0 }]), true);
+    assert.equal(answerable([{ relevance: ANSWERABLE_RELEVANCE - 0.01 }, { relevance: 0.99 }]), false, 'the best item decides');
+    assert.equal(answerable([]), false);
   });
 });

@@ -207,7 +207,7 @@ export interface Schemas {
   };
   QueryResponse: {
     evidence: Schemas["MemoryItem"][];
-    /** the best item's relevance reaches 0.2442: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did may still read true) */
+    /** the best item's relevance reaches 0.155: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
     answerable: boolean;
     asker: {
       id: string;
@@ -828,7 +828,7 @@ export interface ServerEvents {
     seq: number;
     id: string;
     evidence: Schemas["MemoryItem"][];
-    /** the best item's relevance reaches 0.2442: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did may still read true) */
+    /** the best item's relevance reaches 0.155: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
     answerable: boolean;
     rounds: number;
     /** milliseconds per stage */
