@@ -98,8 +98,11 @@ export interface ServerEventPayloads {
     timings: { match_ms: number; expand_ms: number; search_ms: number; total_ms: number };
     ready_at_ms: number;
   };
-  /** `reason`: absent for an ordinary decision; `speaker_revised` for what a moved turn withdrew or made current again. */
-  'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string; reason?: 'speaker_revised' }[] };
+  /**
+   * `reason`: absent for an ordinary decision; `speaker_revised` for what a moved turn withdrew or made current again;
+   * `forgotten` for what forgetting utterances removed (text empty) or made current again.
+   */
+  'memory.updated': { ops: { op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP'; memory_id: string; text: string; reason?: 'speaker_revised' | 'forgotten' }[] };
   'speaker.merged': { from: string; into: string };
   /** One stored utterance of this session now belongs to `into` (the first-turn revision, `PARLEY_SPEAKER_REVISE`). */
   'speaker.revised': { utterance_id: string; from: string; into: string };
@@ -112,9 +115,11 @@ export interface ServerEventPayloads {
   /**
    * `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins.
    * `dropped`: on `PARLEY_ERR_OVERLOADED` of a full message queue, the client message it dropped.
+   * `id`: on any error that answers a `query` (refused, failed or dropped), that query's `id`: no `query.result` comes for it.
    */
   error: {
     code: string; message: string; fatal: boolean; unstored_from_ms?: number; shed_from_ms?: number;
+    id?: string;
     dropped?: {
       /** The client message's `type`. */
       type: string;

@@ -1,31 +1,44 @@
-import type { EventBus } from '../../graph/event-bus.js';
+import { ALL_SESSIONS, type EventBus } from '../../graph/event-bus.js';
+import type { Fact } from '../../graph/memory-store.js';
 import type { PendingErasure } from '../../graph/pending-erasures.js';
 import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { AudioSpanStore } from '../audio/audio-span-store.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
+import type { MemoryOp } from '../memory/fact-writes.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
 import { derivedSlotOf, rederiveAttributes, type DerivedSlot } from './derived-attributes.js';
 import { eraseLeftBrainTraces } from './erase-left-brain.js';
 import { eraseTraces } from './erase-traces.js';
 import { ErasureClaim, type ErasureOwner } from './erasure-claim.js';
+import { closedByForgotten, reopenClosed, type DeletedByTurn, type Reopening } from './reopen-forgotten.js';
 
-/** What forgetting needs: the stores, kept audio, the embedder (left-brain entities described again) and the bus. */
+/**
+ * What forgetting needs: the stores, kept audio, the embedder (left-brain entities described again) and the bus (kept
+ * events deleted; live sessions of the tenant told what memories went or came back, `memory.updated`).
+ */
 export interface ForgetDeps {
   stores: Stores;
   audioSpans: AudioSpanStore | null;
   embedder: TextEmbedder;
-  events?: Pick<EventBus, 'forgetTenant'>;
+  events?: Pick<EventBus, 'forgetTenant' | 'publish'>;
 }
+
+/** The `reason` of the `memory.updated` ops a forgetting sends. */
+export const FORGOTTEN = 'forgotten';
 
 /** What to forget: one utterance (`DELETE /v1/utterances/{id}`) or a whole session (`DELETE /v1/sessions/{id}`). */
 export type ForgetTarget = { utteranceId: string } | { sessionId: string };
 
-/** What a forgetting removed: the utterances, the memories that came only from them, and those that lost one source. */
+/**
+ * What a forgetting removed: the utterances, the memories that came only from them, those that lost one source, and
+ * those current again (they had been closed only by what was forgotten).
+ */
 export interface ForgetReport {
   utteranceIds: string[];
   deletedMemoryIds: string[];
   keptMemoryIds: string[];
+  reopenedMemoryIds: string[];
 }
 
 /**
@@ -44,6 +57,10 @@ interface ForgetPlan {
   entityIds: string[];
   /** Persona nodes whose only evidence was the utterances (deleted, then recorded: their traces go with the facts'). */
   personaIds?: string[];
+  /** What the utterances' consolidation deleted (read before their records go); absent in a plan recorded before it was kept. */
+  deletedBy?: DeletedByTurn[];
+  /** Memories closed only by what is forgotten, to make current again (recorded before the memories closing them go). */
+  reopen?: Reopening[];
 }
 
 /**
@@ -73,7 +90,9 @@ function targetOf(key: string): ForgetTarget {
  * vectors and keyword entries, the memories whose only sources they are (history, vectors, entity-index entries;
  * attributes derived from them fall back or go), and the erased ids from the sources of memories that keep another;
  * persona nodes whose only evidence they are, and the erased ids (and session) from the evidence of the others;
- * for a session, its record too (stream state). Null when there is nothing of it and no forgetting of it is pending.
+ * for a session, its record too (stream state). What the memories removed had closed, and what the utterances deleted,
+ * is current again where only forgotten memories closed it (`closedByForgotten`); live sessions of the tenant are told
+ * (`memory.updated`, `reason: forgotten`). Null when there is nothing of it and no forgetting of it is pending.
  *
  * Made resumable by the machinery of participant erasure: before the first destructive step the forgetting is
  * recorded as a pending erasure (`GraphStore.beginErasure`, under its own key) with the utterance ids and a plan, and
@@ -125,9 +144,13 @@ async function sessionUtteranceIds(stores: Stores, tenant: TenantId, sessionId: 
 
 /** What the utterances are read for before anything goes: their texts, and the memories that came only from them. */
 async function readPlan(stores: Stores, tenant: TenantId, ids: string[], sessionId: string | null): Promise<ForgetPlan> {
-  const texts = (await stores.graph.getUtterances(tenant, ids)).map((u) => u.text);
+  const utterances = await stores.graph.getUtterances(tenant, ids);
   const only = onlyFrom(await stores.memory.factsFromUtterances(tenant, ids), ids);
-  return { sessionId, texts, factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf), entityIds: [] };
+  const deletedBy: DeletedByTurn[] = [];
+  for (const u of utterances) {
+    for (const id of (await stores.memory.processedBy(tenant, u.id))?.deletedIds ?? []) deletedBy.push({ id, at: u.time });
+  }
+  return { sessionId, texts: utterances.map((u) => u.text), factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf), entityIds: [], deletedBy };
 }
 
 function onlyFrom<T extends { referIds: string[] }>(facts: T[], ids: string[]): T[] {
@@ -141,7 +164,8 @@ function mergePlans(a: ForgetPlan, b: Partial<ForgetPlan>): ForgetPlan {
   return {
     sessionId: a.sessionId ?? b.sessionId ?? null, texts: join(a.texts, b.texts), factIds: join(a.factIds, b.factIds),
     slots: join(a.slots, b.slots, (s) => `${s.participantId}\u0000${s.slot}`), entityIds: join(a.entityIds ?? [], b.entityIds),
-    personaIds: join(a.personaIds ?? [], b.personaIds),
+    personaIds: join(a.personaIds ?? [], b.personaIds), deletedBy: join(a.deletedBy ?? [], b.deletedBy, (d) => d.id),
+    reopen: join(a.reopen ?? [], b.reopen, (r) => r.id),
   };
 }
 
@@ -157,7 +181,7 @@ async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, i
   };
   const kept = new Set<string>();
   const sweep = async (): Promise<void> => {
-    for (const id of await forgetMemories(deps, tenant, ids, record)) kept.add(id);
+    for (const id of await forgetMemories(deps, tenant, ids, plan.deletedBy ?? [], record)) kept.add(id);
     // What the persona learned from the utterances goes too; a node with other evidence stays without them.
     const persona = await stores.memory.forgetPersonaEvidence(tenant, ids, plan.sessionId !== null ? [plan.sessionId] : []);
     await record({ personaIds: persona.deletedIds });
@@ -175,9 +199,32 @@ async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, i
   if (plan.sessionId !== null) await stores.graph.deleteSession(tenant, plan.sessionId);
   // Kept live notifications may quote the words (`transcript.final`, `memory.updated`): the tenant's go, as on erasure.
   await deps.events?.forgetTenant?.(tenant);
+  const reopened = await currentAgain(stores, tenant, plan.reopen ?? []);
+  await tellLiveSessions(deps, tenant, plan.factIds, reopened);
   await stores.graph.endErasure(tenant, key);
   stores.sqlite.pragma('wal_checkpoint(TRUNCATE)');
-  return { utteranceIds: ids, deletedMemoryIds: plan.factIds, keptMemoryIds: [...kept] };
+  return { utteranceIds: ids, deletedMemoryIds: plan.factIds, keptMemoryIds: [...kept], reopenedMemoryIds: reopened.map((f) => f.id) };
+}
+
+/** The memories of `reopen` current now (a later memory may have closed one again since). */
+async function currentAgain(stores: Stores, tenant: TenantId, reopen: readonly Reopening[]): Promise<Fact[]> {
+  if (reopen.length === 0) return [];
+  return stores.memory.listFacts(tenant, { ids: reopen.map((r) => r.id), limit: 1000 });
+}
+
+/**
+ * Tell every live session of the tenant, on any process, what forgetting changed, as consolidation does
+ * (`memory.updated`, `reason: forgotten`): a DELETE for each memory removed (without its words: they were forgotten),
+ * an ADD for each current again. After the kept events were deleted (`forgetTenant`), so this one is not. Best effort,
+ * as the bus is (a run cut short after this sends it again).
+ */
+async function tellLiveSessions(deps: ForgetDeps, tenant: TenantId, deletedIds: readonly string[], reopened: readonly Fact[]): Promise<void> {
+  const ops: MemoryOp[] = [
+    ...deletedIds.map((id): MemoryOp => ({ op: 'DELETE', memory_id: id, text: '', reason: FORGOTTEN })),
+    ...reopened.map((f): MemoryOp => ({ op: 'ADD', memory_id: f.id, text: f.content, reason: FORGOTTEN })),
+  ];
+  if (ops.length === 0 || !deps.events) return;
+  await deps.events.publish(tenant, ALL_SESSIONS, { type: 'memory.updated', payload: { ops } }).catch(() => undefined);
 }
 
 /**
@@ -186,22 +233,28 @@ async function forgetRecorded(deps: ForgetDeps, tenant: TenantId, key: string, i
  * Returns the ids of those kept.
  */
 async function forgetMemories(
-  deps: ForgetDeps, tenant: TenantId, ids: string[], record: (more: Partial<ForgetPlan>) => Promise<ForgetPlan>,
+  deps: ForgetDeps, tenant: TenantId, ids: string[], deletedBy: readonly DeletedByTurn[], record: (more: Partial<ForgetPlan>) => Promise<ForgetPlan>,
 ): Promise<string[]> {
   const { memory } = deps.stores;
   const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
   const erased = new Set(ids);
   const kept: string[] = [];
-  for (;;) {
+  // The first round runs even when no memory came from the utterances: one of them may have deleted some.
+  for (let round = 0; ; round++) {
     const facts = await memory.factsFromUtterances(tenant, ids);
-    if (facts.length === 0) return kept;
+    if (facts.length === 0 && round > 0) return kept;
     const only = onlyFrom(facts, ids);
-    await record({ factIds: only.map((f) => f.id), slots: only.flatMap(derivedSlotOf) });
+    // Found before any goes (a deletion clears the links to it), recorded before any is reopened.
+    const reopen = await closedByForgotten(memory, tenant, only, deletedBy);
+    const closed = reopen.length > 0 ? await memory.listFacts(tenant, { ids: reopen.map((r) => r.id), includeHistory: true, limit: 1000 }) : [];
+    const plan = await record({ factIds: only.map((f) => f.id), slots: [...only, ...closed].flatMap(derivedSlotOf), reopen });
     await indexer.removeFacts(tenant, only);
+    await reopenClosed(memory, indexer, tenant, plan.reopen ?? []);
     for (const f of only) await memory.deleteFact(tenant, f.id);
     for (const f of facts.filter((x) => !only.includes(x))) {
       await memory.patchFact(tenant, f.id, { referIds: f.referIds.filter((r) => !erased.has(r)) });
       kept.push(f.id);
     }
+    if (facts.length === 0) return kept;
   }
 }

@@ -25,34 +25,50 @@ export function factIsAbout(f: Pick<Fact, 'speakerId' | 'subjectId'>, participan
 }
 
 /**
+ * Whether a fact takes `participantId` part without being about them (`factIsAbout`): they are its listener ("Ben asked
+ * Donna to remember…"), or its speaker talking about someone else ("Ben told Donna he is moving", Donna speaking). Its
+ * words name them by their label where it reads so (trial 9, issue #16 F8: a rename left "Donna" there).
+ */
+export function factNamesToo(f: Pick<Fact, 'speakerId' | 'subjectId' | 'addresseeIds'>, participantId: string): boolean {
+  return !factIsAbout(f, participantId) && (f.speakerId === participantId || f.addresseeIds.includes(participantId));
+}
+
+/**
  * `text` with `from` (a whole word, case-sensitive) replaced by `to`, or null when nothing changes. A match is
  * left as it is when it is part of a longer name (next to another capitalised word: "Ana Lopez", "Dora Silva"),
  * or lies inside a mention that already reads the new name. A label that is also a word (`labelIsAlsoWord`) is
  * replaced only as the first word of a sentence followed by a lower-case word ("May is moving…", not "in May").
  */
 export function renameInText(text: string, from: string, to: string): string | null {
+  const [out, count] = replaceLabel(text, from, to);
+  return count > 0 ? out : null;
+}
+
+/** {@link renameInText}'s rewrite and how many mentions it replaced. */
+function replaceLabel(text: string, from: string, to: string): [string, number] {
   const old = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(from)}(?![\\p{L}\\p{N}])`, 'gu');
   const inNew: [number, number][] = [];
   for (let at = text.indexOf(to); at >= 0; at = text.indexOf(to, at + 1)) inNew.push([at, at + to.length]);
   const wordLike = labelIsAlsoWord(from);
-  let changed = false;
+  let count = 0;
   const out = text.replace(old, (m: string, at: number) => {
     const before = text.slice(0, at);
     const after = text.slice(at + m.length);
     if (inNew.some(([s, e]) => at >= s && at + m.length <= e)) return m;
     if (/\p{Lu}[\p{L}'’-]*\s+$/u.test(before) || /^\s+\p{Lu}/u.test(after)) return m;
     if (wordLike && !(/^\s*$|[.!?]\s+$/u.test(before) && /^\s+\p{Ll}/u.test(after))) return m;
-    changed = true;
+    count += 1;
     return to;
   });
-  return changed ? out : null;
+  return [out, count];
 }
 
 /**
  * Rewrite the texts of a renamed participant's facts (history included) that name them by the old label:
  * `from` as written (see `renameInText`), or, when they had no name, "An unnamed speaker" in a fact that names
- * exactly one unnamed speaker. Only facts about them (`factIsAbout`) are rewritten, and none where another
- * participant of the fact (`holders`: the others who hold `from` as a name or alias) could be the one meant.
+ * exactly one unnamed speaker. Facts about them (`factIsAbout`) are rewritten, and those they take part in as listener
+ * or speaker (`factNamesToo`) where the old label is named once; none where another participant of the fact
+ * (`holders`: the others who hold `from` as a name or alias) could be the one meant.
  * Facts store their text, so without this a rename left them saying the old label.
  * Returns the rewritten facts (the caller re-indexes the current ones).
  */
@@ -64,9 +80,14 @@ export async function renameInFacts(
   const rewritten: Fact[] = [];
   for (const f of await factsOf(memory, tenant, participantId)) {
     if (only && !only.has(f.id)) continue;
-    if (!factIsAbout(f, participantId)) continue;
+    // A fact they only take part in is rewritten where it names them once by the old label: twice, one may be
+    // someone else of that name ("Ben told Donna that Donna's aunt…" is not read), and an unnamed speaker there is
+    // another person the fact tells of.
+    const about = factIsAbout(f, participantId);
+    if (!about && (from === null || !factNamesToo(f, participantId))) continue;
     if ([f.speakerId, f.subjectId, ...f.addresseeIds].some((id) => id !== participantId && holders.has(id))) continue;
-    const content = from === null ? nameUnnamed(f.content, to) : renameInText(f.content, from, to);
+    const [renamed, count]: [string | null, number] = from === null ? [nameUnnamed(f.content, to), 1] : replaceLabel(f.content, from, to);
+    const content = count === 1 || (about && count > 0) ? renamed : null;
     if (content === null) continue;
     const patched = await memory.patchFact(tenant, f.id, { content });
     if (patched) rewritten.push(patched);

@@ -8,6 +8,7 @@ import { holdsAJob, likeableThing } from './kinds.js';
 import { HEDGES } from './plan-object.js';
 import { retellsTime } from './retimed.js';
 import { thingSlotKey } from './thing-keys.js';
+import { correctedAllergy } from './allergy-correction.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 
 /** A noun followed by for / of / about / to: "a sucker for", "a fan of", "a stranger to" (no job). */
@@ -309,6 +310,11 @@ function lifeSlot(sentence: string, isNounPhrase: (phrase: string) => boolean): 
     if (thing && thing.split(' ').length <= 3 && !/^(?:it|that|this|them|him|her)$/.test(thing)) {
       return { slot: `preference:${thing}`, value, kind: 'preference' };
     }
+  }
+  // "I'm allergic to peanuts, not nuts": the allergy told replaces the one denied (trial 9).
+  const corrected = correctedAllergy(sentence);
+  if (corrected && thingKey(corrected.told) && thingKey(corrected.denied)) {
+    return { slot: `allergy:${thingKey(corrected.told)}`, value: 'allergic', ends: `allergy:${thingKey(corrected.denied)}` };
   }
   // "I'm not actually allergic to penicillin after all": an allergy denied ends the one held.
   const denied = sentence.match(/\bI(?:['’]m|\s+am)\s+(?:not|no longer)\s+(?:\w+\s+)?allergic\s+to\s+(.+)/i)?.[1];

@@ -44,18 +44,20 @@ import { statedAddress } from './delivery-address.js';
 import { declinedOffer, offerFact } from './offers.js';
 import { choiceWithRefusal, chosenFirst, refusal, withoutRefused } from './turned-down.js';
 import { oneAgreeing, theyAgreeing } from './verb-agreement.js';
+import { isWithdrawal, rememberedStatement } from './listener-asks.js';
+import { withAllergyCorrected } from './allergy-correction.js';
 
 export { EMBEDDED_RULES_VERSION } from './embedded-rules-version.js';
 export { pleasantry, withElidedI } from './elided-i.js';
 export { CALLER, UNNAMED } from './extractor.js';
 
-const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|scrap|ignore|disregard)\s+(?:that|it|what i said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
+const RETRACT_ALL = /^(?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|scrap|ignore|disregard)\s+(?:that|it|what i (?:just )?said|the last thing)\b|^(?:oh,?\s+)?never ?mind\b/i;
 /**
  * "Scratch that, I won't go to Oslo": the withdrawal and the clause that replaces what was withdrawn, two sentences. After
  * a comma, dash or colon any clause; unpunctuated ("scrap that i'm staying home") only a clause opening with a subject
  * pronoun, after "scrap / scratch that" alone ("forget that i said it" is one clause).
  */
-const RETRACTION_LEAD = /^((?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|scrap|ignore|disregard)\s+(?:that|it|what i said|the last thing))\b(.*)$/i;
+const RETRACTION_LEAD = /^((?:(?:oh|ah|sorry|wait|actually|no),?\s+)*(?:please\s+)?(?:cancel|forget|scratch|scrap|ignore|disregard)\s+(?:that|it|what i (?:just )?said|the last thing))\b(.*)$/i;
 
 /** `sentence` as the withdrawal it opens with and the clause after it ("Scratch that, I'll stay"); else itself. */
 function retractionAndClause(sentence: string): string[] {
@@ -176,9 +178,12 @@ export class EmbeddedExtractor implements Extractor {
       facts.push({ ...this.#fact(u, { content: declined.content, kind: 'statement', subject: 'speaker', slot: null, value: null, confidence: 0.6 },
         false, undefined, declined.eventTime), ...(declined.closesOffer ? { settles: 'cancelled' as const, planObject: declined.planObject } : {}) });
     }
+    // "robot forget what i just said": the withdrawal rules 47 reads, said as "cancel that" (trial 9).
+    // "Please remember that I am allergic to nuts": the statement asked to be kept, the speaker's own (trial 9).
+    const called = [...this.#assistants, ...listeners];
     const sentences = clean(declined ? declined.rest : u.text).flatMap(retractionAndClause)
-      .map((s) => withoutApology(withoutPhatic(s), listeners)).filter((s) => s.length > 0)
-      .map((s) => { const told = withoutCorrectingNo(withoutVocative(s, listeners)); return refusal(told) ?? chosenFirst(told); })
+      .map((s) => (isWithdrawal(s, called) ? 'Cancel that.' : withoutApology(withoutPhatic(s), listeners))).filter((s) => s.length > 0)
+      .map((s) => { const said = withoutCorrectingNo(withoutVocative(s, listeners)); const told = withAllergyCorrected(rememberedStatement(said, called) ?? said); return refusal(told) ?? chosenFirst(told); })
       .filter((s) => !pleasantry(this.#nlp, s, listeners))
       .map((s) => withElidedI(this.#nlp, s, listeners)).flatMap((s) => splitPlanClauses(this.#nlp, s))
       // "I love jazz, but for now I'm into techno": the liking held for now is its own clause's (rules 38).

@@ -263,5 +263,13 @@
  * its own sentence and the rest of the turn read as usual (opening-introduction.ts, spoken-clauses.ts: "please <verb>"
  * opens a clause); an acknowledgement before the listener's name is a vocative ("Done Maria, …"); "<firm>, <name>
  * speaking" is a politeness formula and gives no fact (call-phrases.ts).
+ * 52 (t9memory; a home robot's newcomer trial, issue #16 F6, F9): a request to remember addressed to the listener ("please
+ * remember that I am allergic to nuts", "don't forget that I'm vegan") is the statement it asks to keep, the speaker's
+ * own ("Ben is allergic to nuts"), not "Ben asked Donna to remember…"; a withdrawal asked of the listener, whole ("forget
+ * what I just said", "forget I said that", "never mind what I said", "ignore / disregard that"), with a name called
+ * unpunctuated ("robot forget what i just said") or "please", withdraws the speaker's last statement as rules 47 does and
+ * is no fact (listener-asks.ts); an allergy corrected in one sentence ("I'm not allergic to nuts, it was peanuts", "I'm
+ * allergic to peanuts, not nuts") is the allergy told, ending the one denied (`endsSlot`), so the decider replaces it
+ * with a link (allergy-correction.ts, changes.ts).
  */
-export const EMBEDDED_RULES_VERSION = 51;
+export const EMBEDDED_RULES_VERSION = 52;

@@ -26,8 +26,11 @@ export interface MemoryOp {
   op: 'ADD' | 'UPDATE' | 'DELETE' | 'KEEP';
   memory_id: string;
   text: string;
-  /** Why, when not an ordinary decision on a new utterance: `speaker_revised`, its utterance was given to another speaker. */
-  reason?: 'speaker_revised';
+  /**
+   * Why, when not an ordinary decision on a new utterance: `speaker_revised`, its utterance was given to another
+   * speaker; `forgotten`, utterances were forgotten (`DELETE /v1/utterances/{id}`, `DELETE /v1/sessions/{id}`).
+   */
+  reason?: 'speaker_revised' | 'forgotten';
 }
 
 /** The stores and extractor source writing facts uses (a `ConsolidationDeps` has them). */

@@ -38,6 +38,12 @@ export interface MemorySettings {
    * (`DEFAULT_MIN_ASR_CONFIDENCE`); 0.35 (`ROOM_SPEECH_MIN_ASR_CONFIDENCE`) for pocketsphinx in 16 kHz rooms.
    */
   memoryMinAsrConfidence: number;
+  /**
+   * `PARLEY_RETRIEVAL_FRESH_TURNS`: how many of the tenant's newest turns with no vector yet (their consolidation job not
+   * run) every dense search over turns scores at question time (`withFreshTurns`); default 0, off (opt-in: it cost a
+   * question a median 40 ms on a loaded 2-core machine, docs/BENCHMARKS.md, "Fresh turns").
+   */
+  retrievalFreshTurns: number;
 }
 
 /** The names of `PARLEY_ASSISTANT_NAMES`: comma-separated, `none` for none. */
@@ -66,5 +72,6 @@ export function readMemorySettings(
     // Where `npm run models` installs them, whatever the working directory (an MCP client may start Parley elsewhere).
     modelsDir: models,
     memoryMinAsrConfidence: r.number('PARLEY_MEMORY_MIN_ASR_CONFIDENCE', DEFAULT_MIN_ASR_CONFIDENCE, 0, 1),
+    retrievalFreshTurns: r.int('PARLEY_RETRIEVAL_FRESH_TURNS', 0, 0, 1000),
   };
 }

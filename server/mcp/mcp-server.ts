@@ -17,6 +17,7 @@ import '../protocol/iso-time.js';
 import { factViews } from '../routes/memories.js';
 import { erasePerson, listParticipantViews } from '../routes/participants.js';
 import { forgetTarget } from '../routes/forget.js';
+import type { ForgetReport } from '../../pipelines/interaction/forget-utterances.js';
 import { askMemory, QueryBody } from '../routes/query.js';
 import { sessionTranscript, storeUtterances, withSpeakerWarnings } from '../routes/sessions.js';
 import { participantView, personaNodeView } from '../routes/views.js';
@@ -160,10 +161,14 @@ const ForgetResult = Type.Object({
   erased_utterances: Type.Integer({ minimum: 0 }),
   erased_memories: Type.Integer({ minimum: 0 }),
   memories_kept_without_it: Type.Integer({ minimum: 0 }),
+  memories_current_again: Type.Integer({ minimum: 0, description: 'memories only the forgotten ones had replaced or deleted, current again' }),
 }, { additionalProperties: false });
 
-function forgetResult(report: { utteranceIds: string[]; deletedMemoryIds: string[]; keptMemoryIds: string[] }): Record<string, number> {
-  return { erased_utterances: report.utteranceIds.length, erased_memories: report.deletedMemoryIds.length, memories_kept_without_it: report.keptMemoryIds.length };
+function forgetResult(report: ForgetReport): Record<string, number> {
+  return {
+    erased_utterances: report.utteranceIds.length, erased_memories: report.deletedMemoryIds.length,
+    memories_kept_without_it: report.keptMemoryIds.length, memories_current_again: report.reopenedMemoryIds.length,
+  };
 }
 
 /** The erasing tools, offered only with `PARLEY_MCP_ALLOW_ERASE=true` (`McpServerOptions.allowErase`). */

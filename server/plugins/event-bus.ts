@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { EventBus } from '../../graph/event-bus.js';
+import { ALL_SESSIONS, type EventBus } from '../../graph/event-bus.js';
 import { RedisEventBus } from '../../graph/redis/redis-event-bus.js';
 import { SqliteEventBus } from '../../graph/sqlite/sqlite-event-bus.js';
 import type { Config } from '../config.js';
@@ -47,6 +47,11 @@ export const eventBusPlugin = fp(
       if (event.type === 'stream.taken') {
         app.sessions.streamTaken(event.tenant, event.sessionId, event.payload.owner)
           .catch((err: Error) => app.log.warn({ err: err.message, session: event.sessionId }, 'could not check who holds the session\'s audio stream'));
+        return;
+      }
+      // Forgetting utterances (perhaps on another server): every live session of the tenant learns what memories changed.
+      if (event.sessionId === ALL_SESSIONS && event.type === 'memory.updated') {
+        for (const s of app.sessions.ofTenant(event.tenant)) s.send(event.type, event.payload);
         return;
       }
       const session = app.sessions.get(event.tenant, event.sessionId);

@@ -5,6 +5,7 @@ import type { TextEmbedder } from '../../pipelines/embeddings/text-embedder.js';
 import { UseLiteEmbedder } from '../../pipelines/embeddings/use-lite-embedder.js';
 import { QueryCoherence, type QueryCoherenceOptions } from '../../pipelines/retrieval/coherence.js';
 import { answerQuestion, type AgenticOptions, type QuestionInput } from '../../pipelines/retrieval/agentic-query.js';
+import { withFreshTurns } from '../../pipelines/retrieval/fresh-turns.js';
 import { leftBrainStep } from '../../pipelines/retrieval/left-brain-job.js';
 import { Retriever, type RetrieverOptions } from '../../pipelines/retrieval/retriever.js';
 import { DeterministicJudge, type SchemaJudge } from '../../pipelines/retrieval/schema-judge.js';
@@ -54,7 +55,13 @@ export const retrievalPlugin = fp(async (app: FastifyInstance, opts: RetrievalPl
   const embedder = opts.embedder ?? shared ?? (own as UseLiteEmbedder);
   const entityIndex = app.stores.entities;
   const metrics = app.hasDecorator('metrics') ? app.metrics : null;
-  const retriever = new Retriever(app.stores, entityIndex, embedder, {
+  // Opt-in (`PARLEY_RETRIEVAL_FRESH_TURNS`): turns whose consolidation has not run yet are scored by meaning too, with
+  // the retriever's question embedder.
+  const fresh = app.config.retrievalFreshTurns;
+  const vectors = fresh > 0
+    ? withFreshTurns(app.stores.vectors, app.stores.graph, (text) => retriever.embed(text), { recent: fresh, minAsrConfidence: app.config.memoryMinAsrConfidence })
+    : app.stores.vectors;
+  const retriever: Retriever = new Retriever({ ...app.stores, vectors }, entityIndex, embedder, {
     ...opts.retriever,
     onRetrieved: (timings) => {
       opts.retriever?.onRetrieved?.(timings);

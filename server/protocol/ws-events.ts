@@ -59,8 +59,8 @@ export const SERVER_EVENT_PAYLOADS = {
       op: Type.Union([Type.Literal('ADD'), Type.Literal('UPDATE'), Type.Literal('DELETE'), Type.Literal('KEEP')]),
       memory_id: Type.String(),
       text: Type.String(),
-      reason: Type.Optional(Type.Literal('speaker_revised', {
-        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted)',
+      reason: Type.Optional(Type.Union([Type.Literal('speaker_revised'), Type.Literal('forgotten')], {
+        description: 'absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted); `forgotten`: utterances were forgotten (DELETE /v1/utterances/{id} or /v1/sessions/{id}), sent to every live session of the tenant (a DELETE for each memory that came only from them, its `text` empty; an ADD for one current again, which only they had replaced or deleted)',
       })),
     })),
   }),
@@ -85,6 +85,9 @@ export const SERVER_EVENT_PAYLOADS = {
     })),
     shed_from_ms: Type.Optional(Type.Number({
       description: 'PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error. The episode\'s audio.shed event names exactly what was shed, up to where it ended',
+    })),
+    id: Type.Optional(Type.String({
+      description: 'any error that answers a query (refused, failed, or dropped by a full queue): that query\'s id; no query.result with that id comes',
     })),
     dropped: Type.Optional(Type.Object({
       type: Type.String({ description: "the dropped message's type" }),

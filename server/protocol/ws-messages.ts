@@ -138,6 +138,10 @@ export const QueryMessage = Type.Object({
     minLength: 1, maxLength: 128, pattern: UTTERANCE_ID_PATTERN,
     description: "the turn of this session that asked the question (the utterance_id of its transcript.final, or of the client's own utterance message): exactly that turn is left out of the evidence; without it, the session's last turns with the question's words are",
   })),
+  now: Type.Optional(Type.String({
+    format: 'date-time',
+    description: "ISO-8601 time the question is asked at, as POST /v1/query's `now` (\"yesterday\", \"last week\", \"still\", an end a fact carries are read relative to it: a replay, a simulated day); default the server's clock",
+  })),
 }, STRICT);
 
 export const SessionEndMessage = Type.Object({ type: Type.Literal('session.end') }, STRICT);

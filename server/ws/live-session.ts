@@ -18,7 +18,7 @@ import type { RetiredChange } from './voice-turns-host.js';
 import { erasedIdKey } from '../../graph/retired-ids.js';
 import type { SessionEventHub } from './session-event-hub.js';
 import { EventNumbering } from './event-numbering.js';
-import { SessionQueue, type DroppedMessage } from './session-queue.js';
+import { SessionQueue, type EnqueueOptions } from './session-queue.js';
 import type { ConsolidationWorkers } from './consolidation-workers.js';
 import { closeFromServer } from './server-close.js';
 import { STREAM_TAKEN_OVER } from '../../graph/stream-owner.js';
@@ -46,7 +46,7 @@ export interface LiveSessionDeps {
 }
 
 /** What an `error` event may carry besides its code and message. */
-export type ErrorDetails = Pick<ServerEventPayloads['error'], 'unstored_from_ms' | 'shed_from_ms' | 'dropped'>;
+export type ErrorDetails = Pick<ServerEventPayloads['error'], 'unstored_from_ms' | 'shed_from_ms' | 'dropped' | 'id'>;
 
 /** How a socket takes part in its session. */
 export interface AttachOptions {
@@ -151,7 +151,7 @@ export class LiveSession implements TurnSession {
     readonly streamOwner: string,
   ) {
     this.numbering = new EventNumbering(deps.stores.graph, tenant, id, lastEventSeq, log);
-    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message, dropped) => this.sendError(code, message, false, dropped ? { dropped } : {}) });
+    this.queue = new SessionQueue({ limit: deps.queueLimit, log, sendError: (code, message, details) => this.sendError(code, message, false, details) });
     // Turns happen only while a client is connected, and each sends at least one numbered event, so
     // continuing from the stored numbering keeps turn ids unique across restarts.
     this.turnCounter = lastEventSeq;
@@ -299,7 +299,8 @@ export class LiveSession implements TurnSession {
 
   /**
    * Wait, at most `timeoutMs`, until every utterance stored in this session is consolidated, so
-   * its `memory.updated` goes out before `session.ended`; not at all when no process takes the jobs
+   * its `memory.updated` goes out before `session.ended` (one forgotten meanwhile is not waited for: it never will
+   * be); not at all when no process takes the jobs
    * (`ConsolidationWorkers`, which says so in the log once). Returns how many are still waiting, and
    * whether it stopped because no worker takes them.
    */
@@ -311,6 +312,7 @@ export class LiveSession implements TurnSession {
       // One store call per poll for the whole session, not one per utterance.
       const processed = await this.deps.stores.memory.processedFactsOf(this.tenant, [...this.unconsolidated]);
       for (const id of processed.keys()) this.unconsolidated.delete(id);
+      if (this.unconsolidated.size > 0) await this.dropForgotten();
       if (this.unconsolidated.size === 0 || Date.now() >= deadline) break;
       if (!workersAsked) {
         workersAsked = true;
@@ -324,6 +326,15 @@ export class LiveSession implements TurnSession {
     // Events published by the job (in this process) go out on the next turn of the loop.
     await new Promise((resolve) => setImmediate(resolve));
     return { waiting: this.unconsolidated.size, noWorker };
+  }
+
+  /**
+   * Stop waiting for utterances no longer stored: forgotten (`DELETE /v1/utterances/{id}`, on any server) since they
+   * were stored, they will never be consolidated (forgetting drops their processed record and their job's work).
+   */
+  private async dropForgotten(): Promise<void> {
+    const stored = new Set((await this.deps.stores.graph.getUtterances(this.tenant, [...this.unconsolidated])).map((u) => u.id));
+    for (const id of [...this.unconsolidated]) if (!stored.has(id)) this.unconsolidated.delete(id);
   }
 
   /** Forget the socket if it is still the current one. */
@@ -363,9 +374,10 @@ export class LiveSession implements TurnSession {
 
   /**
    * Queue `task` behind earlier messages; sheds it with an error when the queue is full (then false),
-   * unless `always` (the session's end: it must run, after what is queued before it).
+   * unless `always` (the session's end: it must run, after what is queued before it). `about` names the message in
+   * that error; `query`: the query it answers, whose id every error answering it carries.
    */
-  enqueue(task: () => Promise<void>, options: { always?: boolean; about?: DroppedMessage } = {}): boolean {
+  enqueue(task: () => Promise<void>, options: EnqueueOptions = {}): boolean {
     return this.queue.enqueue(task, options);
   }
 

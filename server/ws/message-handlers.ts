@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { endStoredSession } from '../../pipelines/interaction/session-end.js';
 import { ParleyError } from '../../graph/core/errors.js';
-import { clientTime } from '../protocol/iso-time.js';
+import { clientTime, isoTime } from '../protocol/iso-time.js';
 import {
   CLIENT_MESSAGES, usefulValueErrors, valueErrorText, type ParticipantIdentifyMessage, type QueryMessage, type SessionUpdateMessage, type UtteranceMessage,
 } from '../protocol/ws-messages.js';
@@ -138,6 +138,7 @@ async function answerQuery(session: LiveSession, deps: LiveSessionDeps, msg: Sta
     question: msg.question,
     asker,
     k: msg.k ?? 5,
+    ...(msg.now !== undefined ? { now: new Date(isoTime(msg.now, `query ${JSON.stringify(msg.id)}: now`, 'PARLEY_ERR_BAD_FRAME')) } : {}),
     sessionId: session.id,
     // The turn that asked it (just spoken, or sent as an `utterance`) is no evidence of its answer.
     excludeIds: await askingTurns(session, deps, msg),

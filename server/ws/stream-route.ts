@@ -76,21 +76,38 @@ function take(session: LiveSession, deps: LiveSessionDeps, data: RawData, isBina
   // A refused text message is answered in its place behind the earlier ones (arrival order).
   let task: () => Promise<void>;
   let about: DroppedMessage | undefined;
+  let text: string | undefined;
   try {
     checkMessageSize(data);
-    const { type, message } = parseClientMessage(toBuffer(data).toString('utf8'));
+    text = toBuffer(data).toString('utf8');
+    const { type, message } = parseClientMessage(text);
     if (type === 'session.end') {
       requestEnd(session, deps);
       return;
     }
+    about = describeMessage(type, message);
     // After session.end (or an end over HTTP) nothing more is taken: refused in its place, nothing stored.
     if (session.ending !== null || session.ended) throw endedError(session, type);
     task = () => handleClientMessage(session, deps, type, message);
-    about = describeMessage(type, message);
   } catch (err) {
     task = () => Promise.reject(err);
   }
-  session.enqueue(task, about ? { about } : {});
+  // Every error answering a query names its id, a malformed query's too, so a client waiting for it stops waiting.
+  const query = about ? about.id : queryIdOf(text);
+  session.enqueue(task, { ...(about ? { about } : {}), ...(query === undefined ? {} : { query }) });
+}
+
+/** The `id` of a text frame that is a `query` (valid or not) with a string `id`; undefined for anything else. */
+function queryIdOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const { type, id } = parsed as { type?: unknown; id?: unknown };
+    return type === 'query' && typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `GET /v1/stream`: the duplex session protocol of API.md. Decorates `app.sessions`. */

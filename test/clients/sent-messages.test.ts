@@ -112,3 +112,15 @@ test('SentMessages: what goes out again is the message as sent (the same object 
   assert.equal(messages.resent, 2);
   assert.deepEqual(messages.lost, lost);
 });
+
+test('SentMessages: a query an error answers (its id) is no longer waited for: not reported lost after a drop', () => {
+  const messages = new SentMessages();
+  const refused: ClientMessages['query'] = { type: 'query', id: 'q-ana', question: 'What did I say?', asker: 'Ana' };
+  const open: ClientMessages['query'] = { type: 'query', id: 'q-open', question: 'What is the memo?' };
+  for (const m of [refused, open]) messages.record(sent(m));
+  messages.acknowledge({
+    type: 'error', session_id: 's', seq: ++seq, code: 'PARLEY_ERR_CONFLICT', fatal: false, message: '"Ana" names 2 participants', id: 'q-ana',
+  }, messages.currentSocket);
+  assert.equal(messages.pending, 1);
+  assert.deepEqual(messages.resume().lost.map((m) => m.id), ['q-open']);
+});

@@ -80,6 +80,7 @@ describe('fair scheduling between live sessions', () => {
       } else {
         assert.equal(d.type, 'query');
         assert.match(String(d.id), /^q-\d+$/);
+        assert.equal(e.id, d.id, 'an error answering a query names its id');
         dropped.add(String(d.id));
       }
     }

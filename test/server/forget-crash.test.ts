@@ -4,6 +4,7 @@ import { drainConsolidation } from '../../pipelines/memory/after-consolidation.j
 import { finishPendingErasures } from '../../pipelines/interaction/erase-participant.js';
 import { erasureDeps, erasureOwner } from '../../server/routes/participants.js';
 import { startTestAppWithClient } from '../helpers/app.js';
+import { TestWsClient, type ServerEvent } from '../helpers/ws-client.js';
 
 const T = 'default';
 
@@ -65,6 +66,44 @@ test('a forgetting cut short by a failing store stays pending; the same request,
     assert.ok(!left.some((m) => /Oaxwellton|4471|Tarrowick/.test(m.text)), left.map((m) => m.text).join(' | '));
     assert.ok(left.some((m) => /Vessingham|carillon/i.test(m.text)), 'the turn not forgotten keeps its memory');
     assert.equal((await api.transcript('forget-crash')).utterances.length, 1);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a forgetting cut short after it reopened a cancelled plan: the repeated request tells live sessions it is current again', async () => {
+  const { t, api } = await startTestAppWithClient();
+  try {
+    const graph = t.app.stores.graph;
+    await api.postUtterances('forget-crash-plan-1', [{ speaker: 'Oren', text: "I'm flying to Lisbon on Friday." }]);
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    const cancel = (await api.postUtterances('forget-crash-plan-2', [{ speaker: 'Oren', text: 'I cancelled the Lisbon trip.' }])).utterance_ids[0]!;
+    await drainConsolidation(t.app.stores.queue, 120_000);
+    const [trip] = (await api.memories({ include_history: true })).filter((m) => /Lisbon/.test(m.text));
+    assert.ok(trip && trip.valid_to !== null, 'the cancellation closed the plan');
+
+    // Cut short once the plan was reopened and the turn's consolidation records went, before the utterance did.
+    const realDelete = graph.deleteUtterances.bind(graph);
+    graph.deleteUtterances = async (): Promise<never> => {
+      throw new Error('the store went away');
+    };
+    const cut = await t.app.inject({ method: 'DELETE', url: `/v1/utterances/${cancel}` });
+    graph.deleteUtterances = realDelete;
+    assert.equal(cut.statusCode, 500);
+    assert.equal(await t.app.stores.memory.processedBy(T, cancel), null, 'its consolidation record went before the cut');
+
+    const live = await TestWsClient.connect(`${t.wsUrl}/v1/stream?session_id=forget-crash-plan-live`);
+    try {
+      await live.next('session.started');
+      await api.forgetUtterance(cancel);
+      const told = await live.next('memory.updated', (e: ServerEvent) => JSON.stringify(e.ops).includes('forgotten'), 120_000);
+      assert.deepEqual(told.ops, [{ op: 'ADD', memory_id: trip.id, text: trip.text, reason: 'forgotten' }]);
+    } finally {
+      live.close();
+    }
+    const current = (await api.memories({})).filter((m) => /Lisbon/.test(m.text));
+    assert.deepEqual(current.map((m) => [m.id, m.valid_to]), [[trip.id, null]]);
+    assert.deepEqual(await graph.pendingErasures(T), []);
   } finally {
     await t.close();
   }

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { drainConsolidation } from '../../pipelines/memory/after-consolidation.js';
 import { ParleyClient, type MemoryItem } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { TestWsClient } from '../helpers/ws-client.js';
 
 const DAY_MS = 86_400_000;
 /** The first item's words: a fact stands for its turn and carries the turn's words. */
@@ -66,6 +67,25 @@ describe('POST /v1/query `now`: a period is counted from it', () => {
     assert.match(said(march13[0]), /refund/, texts(march13));
     const march20 = await asOf('2025-03-20T12:00:00+00:00');
     assert.match(said(march20[0]), /router/, texts(march20));
+  });
+
+  test('WebSocket `query` takes the same `now`; one that is no date-time is a non-fatal error naming it', async () => {
+    const c = await TestWsClient.connect(`${calls.t().wsUrl}/v1/stream?session_id=asks-later`);
+    await c.next('session.started');
+    const asOf = async (id: string, now: string): Promise<MemoryItem[]> => {
+      c.sendJson({ type: 'query', id, question: 'What did Grace ask for last week?', k: 5, now });
+      return (await c.next('query.result', (e) => e.id === id)).evidence as MemoryItem[];
+    };
+    const march13 = await asOf('q-13', '2025-03-13T12:00:00Z');
+    assert.match(said(march13[0]), /refund/, texts(march13));
+    const march20 = await asOf('q-20', '2025-03-20T12:00:00+00:00');
+    assert.match(said(march20[0]), /router/, texts(march20));
+    c.sendJson({ type: 'query', id: 'q-bad', question: 'What did Grace ask for?', now: 'last Tuesday' });
+    const error = await c.next('error');
+    assert.equal(error.code, 'PARLEY_ERR_BAD_FRAME');
+    assert.equal(error.fatal, false);
+    assert.match(error.message as string, /now/);
+    c.close();
   });
 
   test('a `now` that is not an ISO-8601 date-time is a 400 naming it', async () => {

@@ -48,11 +48,17 @@ export class AudioQueue {
     this.pending = joined.slice(offset);
   }
 
-  /** Send the partial frame still held, padded with silence to at least `MIN_FRAME_MS`. */
+  /**
+   * Send the partial frame still held, padded with silence to at least `MIN_FRAME_MS`.
+   * @throws ParleyError `PARLEY_ERR_BAD_AUDIO` when it is not whole samples: it is dropped (as the server drops such a
+   * frame), and the queue goes on.
+   */
   flush(): void {
     if (this.pending.byteLength === 0) return;
     if (this.pending.byteLength % this.sampleBytes !== 0) {
-      throw new ParleyError('PARLEY_ERR_BAD_AUDIO', `audio ends in the middle of a sample (${this.pending.byteLength} bytes of ${this.encoding} left)`);
+      const bytes = this.pending.byteLength;
+      this.pending = new Uint8Array(0);
+      throw new ParleyError('PARLEY_ERR_BAD_AUDIO', `audio ends in the middle of a sample (${bytes} bytes of ${this.encoding} left): that partial frame was dropped, as the server drops a frame that is not whole samples; the session goes on`);
     }
     const minBytes = Math.round((this.sampleRate * MIN_FRAME_MS) / 1000) * this.sampleBytes;
     const data = new Uint8Array(Math.max(minBytes, this.pending.byteLength)).fill(SILENCE[this.encoding]);

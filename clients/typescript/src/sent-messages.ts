@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Outgoing } from './audio-queue.js';
-import type { ClientMessage, ClientMessages, ServerEvent } from './generated/api.js';
+import { ParleyError } from './errors.js';
+import type { ClientMessage, ClientMessages, ServerEvent, ServerEvents } from './generated/api.js';
 
 /** A JSON message as queued and sent: the object handed to the socket, and its wire text. */
 export type SentJson = Extract<Outgoing, { kind: 'json' }>;
@@ -25,6 +26,24 @@ export function withUtteranceId(message: ClientMessage): ClientMessage {
 }
 
 /**
+ * The query an `error` event answers (the server names its `id` on every error answering a query: refused, failed, or
+ * dropped by a full queue), with that error as a ParleyError to reject its waiter with; null for any other event.
+ */
+export function queryRefusal(event: ServerEvent): { id: string; error: ParleyError } | null {
+  if (event.type !== 'error') return null;
+  const id = event.id ?? (event.dropped?.type === 'query' ? event.dropped.id : undefined);
+  return id === undefined ? null : { id, error: new ParleyError(event.code, event.message, { fatal: event.fatal }) };
+}
+
+/**
+ * What `match` of `waitFor('query.result', match)` is shown to learn whether it waits for query `id`: that id with no
+ * evidence (the query was refused, so no evidence exists).
+ */
+export function refusedQueryProbe(sessionId: string, id: string): ServerEvents['query.result'] {
+  return { type: 'query.result', session_id: sessionId, seq: 0, id, evidence: [], answerable: false, rounds: 0, timings: {} };
+}
+
+/**
  * An unacknowledged utterance: the message as sent, the socket it last went out on, its place in that socket's sends,
  * and whether it went out before (a resend: an acknowledgement may answer the earlier send).
  */
@@ -37,7 +56,7 @@ interface PendingUtterance {
 
 /**
  * The `utterance` and `query` messages handed to a socket and not yet acknowledged (`transcript.final`,
- * `query.result`, or an `error` whose `dropped` names them), kept as the objects sent. When the connection drops,
+ * `query.result`, an `error` answering a query (its `id`), or an `error` whose `dropped` names them), kept as the objects sent. When the connection drops,
  * any of them may be lost with it (a server crash loses what it had not stored). On the resume, the utterances are
  * sent again (every one has an `utterance_id`, see {@link withUtteranceId}: the server stores an id once, so a resend
  * of one it did store is only acknowledged again); a query cannot be, its answer was lost with the connection: it is
@@ -96,11 +115,12 @@ export class SentMessages {
       for (const [id, p] of this.utterances) if (p.socket === socket && p.order < acked.order) this.utterances.delete(id);
     } else if (event.type === 'query.result') {
       this.queries.delete(event.id);
-    } else if (event.type === 'error' && event.dropped) {
-      // A full queue dropped it: the application was told by that error; nothing to resend or report.
-      const { type, id, utterance_id: utteranceId } = event.dropped;
-      if (type === 'query' && id !== undefined) this.queries.delete(id);
-      if (type === 'utterance' && utteranceId !== undefined) this.utterances.delete(utteranceId);
+    } else if (event.type === 'error') {
+      // Refused, failed or dropped: the application was told by that error; nothing to resend or report.
+      const refused = queryRefusal(event);
+      if (refused) this.queries.delete(refused.id);
+      const utteranceId = event.dropped?.type === 'utterance' ? event.dropped.utterance_id : undefined;
+      if (utteranceId !== undefined) this.utterances.delete(utteranceId);
     }
   }
 

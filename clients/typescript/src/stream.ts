@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { AudioQueue } from './audio-queue.js';
 import { ResumeSchedule } from './resume-policy.js';
 import { DEFAULT_RESEND_BUFFER_MS, resendFrom, SentAudio } from './sent-audio.js';
-import { SentMessages, withUtteranceId, type LostMessage } from './sent-messages.js';
+import { queryRefusal, refusedQueryProbe, SentMessages, withUtteranceId, type LostMessage } from './sent-messages.js';
 import { errorFromResponse, ParleyError } from './errors.js';
-import type { ClientMessage, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
+import type { ClientMessage, ClientMessages, ServerEvent, ServerEvents, ServerEventType } from './generated/api.js';
 import { MAX_CATCH_UP_MS, type PacingClock, type StreamOptions } from './stream-options.js';
 
 export type { Pacing, PacingClock, StreamOptions } from './stream-options.js';
@@ -182,11 +183,45 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    */
   send(message: ClientMessage): void {
     this.assertOpen();
+    this.flushHeldAudio();
     this.queue.pushJson(withUtteranceId(message));
     this.pump();
   }
 
-  /** Resolves when everything queued so far (audio and messages) has been handed to the socket. */
+  /**
+   * The partial frame held goes out before a message. Audio that ends in the middle of a sample is dropped, and
+   * reported as the server reports a frame it drops for that: a non-fatal `PARLEY_ERR_BAD_AUDIO` `error` event (`seq`
+   * 0); the message (a `session.end` too) still goes out.
+   */
+  private flushHeldAudio(): void {
+    try {
+      this.queue.flush();
+    } catch (err) {
+      if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
+      this.deliver({ type: 'error', session_id: this.sessionId, seq: 0, code: err.code, fatal: false, message: err.message });
+    }
+  }
+
+  /**
+   * Ask memory on the socket: sends a `query` (with `id`, or one of the SDK's, `sdk-` and a UUID) behind the audio
+   * and messages queued before it, and resolves with its `query.result`. Rejects at once with the server's error
+   * (a ParleyError with its `PARLEY_ERR_*` code) when an `error` answers it (an `asker` naming several participants
+   * or none, a bad `utterance_id`, a malformed query, a full queue, the session ending), when the stream ends first,
+   * or after `timeoutMs` (default 30 000).
+   */
+  query(message: Omit<ClientMessages['query'], 'type' | 'id'> & { id?: string }, options: { timeoutMs?: number } = {}): Promise<ServerEvents['query.result']> {
+    const id = message.id ?? `sdk-${randomUUID()}`;
+    this.assertOpen();
+    const answer = this.waitFor('query.result', (e) => e.id === id, options);
+    this.send({ ...message, type: 'query', id });
+    return answer;
+  }
+
+  /**
+   * Resolves when everything queued so far (audio and messages) has been handed to the socket. Rejects with
+   * `PARLEY_ERR_BAD_AUDIO` when the audio ends in the middle of a sample: that partial frame is dropped, and the session
+   * goes on (`end()` still ends it).
+   */
   async drained(): Promise<void> {
     this.queue.flush();
     this.pump();
@@ -196,7 +231,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
 
   /**
    * End the session: the queued audio goes out, then `session.end`; resolves with `session.ended`
-   * (the server has stored the last turn and closes the socket).
+   * (the server has stored the last turn and closes the socket). Audio that ends in the middle of a sample does not
+   * stop the end: that partial frame is dropped with a non-fatal `PARLEY_ERR_BAD_AUDIO` `error` event.
    */
   async end(options: { timeoutMs?: number } = {}): Promise<ServerEvents['session.ended']> {
     // Ended already (`POST /v1/sessions/{id}/end` ends the socket too): that end is this one.
@@ -221,7 +257,9 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
 
   /**
    * The next event of `type` (matching `match`) from now on, without taking it from the iterator.
-   * Rejects with a ParleyError when the stream ends first or after `timeoutMs` (default 30 000).
+   * Rejects with a ParleyError when the stream ends first or after `timeoutMs` (default 30 000). Waiting for a
+   * `query.result`, it rejects at once with the server's error when an `error` answers a query `match` waits for
+   * (the error names the query's `id`; `match` is shown a `query.result` with that `id` and no evidence).
    */
   waitFor<T extends ServerEventType>(type: T, match: (event: ServerEvents[T]) => boolean = () => true, options: { timeoutMs?: number } = {}): Promise<ServerEvents[T]> {
     const timeoutMs = options.timeoutMs ?? 30_000;
@@ -243,6 +281,13 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           clearTimeout(timer);
           this.listeners.delete(listener);
           resolve(event as ServerEvents[T]);
+        } else if (type === 'query.result') {
+          const refused = queryRefusal(event);
+          if (refused && match(refusedQueryProbe(this.sessionId, refused.id) as ServerEvents[T])) {
+            clearTimeout(timer);
+            this.listeners.delete(listener);
+            reject(refused.error);
+          }
         }
       };
       this.listeners.add(listener);

@@ -43,7 +43,7 @@ describe('renameInFacts: the old label is rewritten only where it is the renamed
     assert.deepEqual(await texts(memory, added.map((f) => f.id)), ['Tom is moving in May', 'Ana is moving to Porto', 'On Friday, On will send it']);
   });
 
-  test('other people\'s names stay: a fact where they only listen, a longer name, another holder of the label', async () => {
+  test('other people\'s names stay: a longer name, another holder of the label', async () => {
     const { graph, memory } = stores();
     const ana = await graph.createParticipant(tenant, { name: 'Ana' });
     const lopez = await graph.createParticipant(tenant, { name: 'Ana Lopez' });
@@ -54,8 +54,31 @@ describe('renameInFacts: the old label is rewritten only where it is the renamed
       fact('Ana thanked Ana for the lift', ana.id, ana.id, [other.id]),
     ]);
     await renameInFacts(memory, tenant, ana.id, 'Ana', 'Ana Silva', new Set([other.id]));
+    // Where Ana only listens, the fact still names her (trial 9, F8): "Ana Lopez" is the longer name of someone else.
     assert.deepEqual(await texts(memory, added.map((f) => f.id)), [
-      'Ana Lopez told Ana about the flat', 'Ana Silva met Ana Lopez at the station', 'Ana thanked Ana for the lift',
+      'Ana Lopez told Ana Silva about the flat', 'Ana Silva met Ana Lopez at the station', 'Ana thanked Ana for the lift',
+    ]);
+  });
+
+  // Trial 9 (issue #16 F8): "Donna introduced themself" became "Ana introduced themself", but "Ben asked Donna to
+  // remember…", where Donna was the one asked, kept "Donna".
+  test('a fact they take part in as listener or speaker names them by the new label, once named; others of that name stay', async () => {
+    const { graph, memory } = stores();
+    const donna = await graph.createParticipant(tenant, { name: 'Donna' });
+    const ben = await graph.createParticipant(tenant, { name: 'Ben' });
+    const added = await memory.addFacts(tenant, [
+      fact('Donna introduced themself', donna.id, donna.id, [ben.id]),
+      fact('Ben asked Donna to remember the party', ben.id, ben.id, [donna.id]),
+      fact('Ben told Donna he is moving to Leeds', donna.id, ben.id, [ben.id]),
+      // Named twice in a fact only heard: one may be another Donna.
+      fact('Ben told Donna that Donna Smith and Donna are friends', ben.id, ben.id, [donna.id]),
+      // Not there at all: another Donna, whom Ben talks about to someone else.
+      fact('Ben met Donna at the station', ben.id, ben.id),
+    ]);
+    await renameInFacts(memory, tenant, donna.id, 'Donna', 'Ana');
+    assert.deepEqual(await texts(memory, added.map((f) => f.id)), [
+      'Ana introduced themself', 'Ben asked Ana to remember the party', 'Ben told Ana he is moving to Leeds',
+      'Ben told Donna that Donna Smith and Donna are friends', 'Ben met Donna at the station',
     ]);
   });
 

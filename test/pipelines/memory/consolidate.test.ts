@@ -128,6 +128,30 @@ describe('consolidation handler, embedded path (real USE-lite, real SQLite)', ()
     assert.notEqual((await memory.getFact(T, plan.ops[0]?.memory_id ?? ''))?.validTo, null);
   });
 
+  // Trial 9 (issue #16 F9): "Forget what I just said." made no fact and withdrew nothing.
+  test('"forget what I just said" withdraws the facts of the previous turn', async () => {
+    const hid = await say(ben, ana, 'I hid the birthday present in the garage.');
+    assert.equal(hid.ops[0]?.op, 'ADD');
+    const forget = await say(ben, ana, 'Forget what I just said.');
+    assert.deepEqual(forget.ops.map((o) => [o.op, o.memory_id]), [['DELETE', hid.ops[0]?.memory_id]]);
+  });
+
+  // Trial 9 (issue #16 F6): the request to remember was stored as a request, and the nut allergy, corrected to peanuts,
+  // was closed with nothing linking it to the peanut allergy that replaced it.
+  test('a request to remember is the statement; an allergy corrected replaces the one held, linked', async () => {
+    const nuts = await say(ben, ana, 'please remember that I am allergic to nuts');
+    assert.deepEqual(nuts.ops.map((o) => [o.op, o.text]), [['ADD', 'Ben is allergic to nuts']]);
+    const peanuts = await say(ben, ana, 'actually I am not allergic to nuts, it was peanuts');
+    assert.deepEqual(peanuts.ops.map((o) => o.op), ['UPDATE']);
+    const now = await memory.getFact(T, peanuts.ops[0]?.memory_id ?? '');
+    const old = await memory.getFact(T, nuts.ops[0]?.memory_id ?? '');
+    assert.equal(now?.supersedes, old?.id);
+    assert.equal(old?.supersededBy, now?.id);
+    assert.notEqual(old?.validTo, null);
+    const current = await memory.listFacts(T, { participantId: ben, limit: 1000 });
+    assert.deepEqual(current.filter((f) => /\bnuts\b/.test(f.content) && !/\bpeanuts\b/.test(f.content)).map((f) => f.content), [], 'nothing current says Ben is allergic to nuts');
+  });
+
   test('unslotted retraction closes the nearest plan', async () => {
     const plan = await say(ana, ben, "I'm running the Boston marathon in April.");
     const del = await say(ana, ben, "I'm not running the Boston marathon anymore.");

@@ -634,6 +634,8 @@ export interface ClientMessages {
     k?: number;
     /** the turn of this session that asked the question (the utterance_id of its transcript.final, or of the client's own utterance message): exactly that turn is left out of the evidence; without it, the session's last turns with the question's words are */
     utterance_id?: string;
+    /** ISO-8601 time the question is asked at, as POST /v1/query's `now` ("yesterday", "last week", "still", an end a fact carries are read relative to it: a replay, a simulated day); default the server's clock */
+    now?: string;
   };
   /** Give a participant (default: the last speaker) the application's own id; answered by participant.identified */
   "participant.identify": {
@@ -779,8 +781,8 @@ export interface ServerEvents {
       op: "ADD" | "UPDATE" | "DELETE" | "KEEP";
       memory_id: string;
       text: string;
-      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted) */
-      reason?: "speaker_revised";
+      /** absent for an ordinary decision; `speaker_revised`: the utterance the memory came from was given to another speaker (a DELETE withdraws what it gave the old one, an ADD makes current again what that had replaced or what the utterance had deleted); `forgotten`: utterances were forgotten (DELETE /v1/utterances/{id} or /v1/sessions/{id}), sent to every live session of the tenant (a DELETE for each memory that came only from them, its `text` empty; an ADD for one current again, which only they had replaced or deleted) */
+      reason?: "speaker_revised" | "forgotten";
     }[];
   };
   /** Two speaker ids found to be one person */
@@ -850,6 +852,8 @@ export interface ServerEvents {
     unstored_from_ms?: number;
     /** PARLEY_ERR_OVERLOADED of shed audio only: where the shed audio of this overload episode begins, in ms of the stream (the clock of audio_start_ms); audio from there is dropped until the episode ends: 1 s of audio accepted since its last shed frame, or a frame arriving 1 s (wall clock) or more after it, whichever comes first; shedding after that is a new episode with a new error. The episode's audio.shed event names exactly what was shed, up to where it ended */
     shed_from_ms?: number;
+    /** any error that answers a query (refused, failed, or dropped by a full queue): that query's id; no query.result with that id comes */
+    id?: string;
     /** PARLEY_ERR_OVERLOADED of a full message queue only (more than PARLEY_SESSION_QUEUE waiting): the client message dropped, when it was a valid one (a malformed one is named only by its place in the order of replies); nothing of it was stored or answered */
     dropped?: {
       /** the dropped message's type */
