@@ -48,7 +48,13 @@ export interface MemoryItem {
    * the distilled text leaves out is still there); null for a turn (its text is the turn) and a persona node.
    */
   source_text: string | null;
+  /** Orders the items of one answer only: a question memory cannot answer still has a best item. */
   score: number;
+  /**
+   * How likely the item answers the question, in [0, 1], comparable across questions (words of the question it holds,
+   * dense similarity, named participant): set on query answers (`POST /v1/query`, `query.result`, `query_memory`).
+   */
+  relevance?: number;
 }
 
 export interface ServerEventPayloads {
@@ -105,7 +111,7 @@ export interface ServerEventPayloads {
    * waits for the session's first speaker.
    */
   'participant.identified': { external_id: string; participant: { id: string; name: string | null; external_id: string | null } | null };
-  'query.result': { id: string; evidence: MemoryItem[]; rounds: number; timings: Record<string, number> };
+  'query.result': { id: string; evidence: MemoryItem[]; answerable: boolean; rounds: number; timings: Record<string, number> };
   /**
    * `unstored_from_ms`: on `PARLEY_ERR_SHUTTING_DOWN`, where the audio the server did not store begins.
    * `dropped`: on `PARLEY_ERR_OVERLOADED` of a full message queue, the client message it dropped.

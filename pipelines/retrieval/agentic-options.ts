@@ -1,3 +1,4 @@
+import type { RelevanceSignals } from './relevance.js';
 import type { MemoryItem } from '../../graph/core/events.js';
 import type { TimeAnswerMode } from './answer-type.js';
 import type { MemoryLayerOptions } from './memory-layer.js';
@@ -30,10 +31,14 @@ export interface QuestionAnswer {
   evidence: MemoryItem[];
   rounds: number;
   timings: Record<string, number>;
+  /** The best item's `relevance` reaches `ANSWERABLE_RELEVANCE` (`relevance.ts`): memory likely holds an answer. */
+  answerable: boolean;
 }
 
 /** Options of the deterministic agentic loop; every one has a default. */
 export interface AgenticOptions extends PolicyOptions, MemoryLayerOptions {
+  /** Called with what each item's `relevance` was built from, item by item: for measuring it (`bench/relevance.ts`), never served. */
+  onRelevanceSignals?: (signals: RelevanceSignals[]) => void;
   /**
    * Keep a question's temporal cues ("now", "still", "currently", "at the moment") as query words; default false: they
    * ask when, not what (`rewriteQuestion`), and only the temporal intent and validity read them.

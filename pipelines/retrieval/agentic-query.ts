@@ -15,6 +15,8 @@ import { spreadToNeighbours } from './session-context.js';
 import { runAction, type ActionContext } from './question-tools.js';
 import { temporalIntent } from './temporal-intent.js';
 import { defaultWordNet } from './wordnet.js';
+import { answerable, relevance, relevanceSignals, type RelevanceSignals } from './relevance.js';
+import type { MemoryItem } from '../../graph/core/events.js';
 import { inScope, timeScope, type TimeRange } from './time-scope.js';
 
 // The question's types and options, and the named subject's match, live beside the loop; their importers find them here too.
@@ -205,19 +207,39 @@ export async function answerQuestion(
   const asOf = (options.validity ?? true) && (options.asOf ?? true) && scope !== null;
   const intent = temporalIntent(asOf ? scope.expressions.reduce((q, e) => q.replace(e, ' '), input.question) : input.question);
   const memoryStarted = now();
+  const questionVector = await retriever.embed(input.question).catch(() => null);
   const evidence = await answerItems({
     stores, tenant, names: new NameResolver(stores.graph, tenant), question: input.question,
-    keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: await retriever.embed(input.question).catch(() => null),
+    keywords: [...rewritten.terms, ...rewritten.nameWords].join(' '), vector: questionVector,
     terms: rewritten.terms, subjects: boosted, filters, askerId, factor, intent, asOf: asOf ? scope?.windows ?? [] : [], turns: final, k, rrfK, depth: ctx.depth,
     ...(input.now ? { now: input.now.toISOString() } : {}),
   }, {
     ...options, ...(who ? { supersededFactor: options.whoSupersededFactor ?? 1 } : {}),
   });
   timings.memory_ms = now() - memoryStarted;
+  const relevanceStarted = now();
+  // Computed whether or not anyone listens: an optional call would skip evaluating its argument.
+  const signals = await withRelevance(retriever, evidence, rewritten.terms, rewritten.participantIds, questionVector);
+  options.onRelevanceSignals?.(signals);
+  timings.relevance_ms = now() - relevanceStarted;
   timings.total_ms = now() - t0;
-  return { evidence, rounds, timings };
+  return { evidence, rounds, timings, answerable: answerable(evidence) };
 }
 
+/**
+ * Set each item's `relevance` (`relevance.ts`) from its words and its text vector (the items embedded in one call);
+ * returns the signals, item by item. An embedder that fails leaves the dense signal out, never the answer.
+ */
+async function withRelevance(
+  retriever: Retriever, items: MemoryItem[], terms: readonly string[], named: readonly string[], question: Float32Array | null,
+): Promise<RelevanceSignals[]> {
+  const vectors = question && items.length > 0 ? await retriever.embedder.embed(items.map((m) => m.text)).catch(() => null) : null;
+  return items.map((m, i) => {
+    const s = relevanceSignals(m, terms, named, question, vectors?.[i] ?? null);
+    m.relevance = relevance(s);
+    return s;
+  });
+}
 
 /** Ids of the turns in `ranges` (each newest first, at most `limit`), honouring the filters. */
 async function turnsIn(

@@ -16,7 +16,7 @@ import type { MemoryItem } from '../../graph/core/events.js';
 export type MemoryQueryFn = (
   tenant: string,
   input: Pick<QuestionInput, 'question' | 'asker' | 'k' | 'sessionId' | 'speakerId' | 'addresseeId' | 'excludeIds' | 'now'>,
-) => Promise<{ evidence: MemoryItem[]; rounds: number; timings: Record<string, number> }>;
+) => Promise<{ evidence: MemoryItem[]; answerable: boolean; rounds: number; timings: Record<string, number> }>;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -398,6 +398,9 @@ export const QueryBody = Type.Object({
 }, { additionalProperties: false, $id: 'QueryRequest' });
 export type QueryBody = Static<typeof QueryBody>;
 
+/** What `answerable` means, on `POST /v1/query` and `query.result` alike. */
+export const ANSWERABLE_DESCRIPTION = 'the best item\'s relevance reaches 0.155: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true)';
+
 export const MemoryItemView = Type.Object({
   id: Type.String(),
   layer: Type.Union([Type.Literal('interaction'), Type.Literal('fact'), Type.Literal('profile'), Type.Literal('persona'), Type.Literal('relation')]),
@@ -412,11 +415,16 @@ export const MemoryItemView = Type.Object({
   superseded: Type.Boolean({ description: 'replaced or retracted; returned only when the question asks about the past' }),
   event_time: Type.Union([Type.String(), Type.Null()], { description: 'when what the item tells of happens or happened, as its words date it: an ISO date (YYYY-MM-DD; a week: its Monday), or YYYY-MM when only the month is known; a fact: its event_time; a turn: the first date its words name, resolved against when it was said; null when undated and for a persona node' }),
   source_text: Type.Union([Type.String(), Type.Null()], { description: 'a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node' }),
-  score: Type.Number(),
+  score: Type.Number({ description: 'orders the items of one answer only: a question memory cannot answer still has a best item' }),
+  relevance: Type.Optional(Type.Number({
+    minimum: 0, maximum: 1,
+    description: 'how likely the item answers the question, comparable across questions (the question\'s words it holds, dense similarity, a named participant); present on query answers, absent on `memory.context` items',
+  })),
 }, { $id: 'MemoryItem' });
 
 export const QueryResponse = Type.Object({
   evidence: Type.Array(ref(MemoryItemView)),
+  answerable: Type.Boolean({ description: ANSWERABLE_DESCRIPTION }),
   asker: Type.Union([Type.Object({ id: Type.String(), confidence: Type.Union([Type.Literal('high'), Type.Literal('low')]), score: Type.Number() }), Type.Null()]),
   rounds: Type.Integer(),
   timings: Type.Record(Type.String(), Type.Number()),

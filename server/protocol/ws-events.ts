@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ServerEventPayloads, ServerEventType } from '../../graph/core/events.js';
-import { MemoryItemView, ParticipantRef, ref } from './http-schemas.js';
+import { ANSWERABLE_DESCRIPTION, MemoryItemView, ParticipantRef, ref } from './http-schemas.js';
 
 /**
  * Server → client events on `GET /v1/stream` as JSON Schema (TypeBox), for the AsyncAPI document.
@@ -73,7 +73,9 @@ export const SERVER_EVENT_PAYLOADS = {
       Type.Null(),
     ], { description: 'the participant now holding the external id; null while it waits for the session\'s first speaker' }),
   }, { description: 'answer to participant.identify' }),
-  'query.result': Type.Object({ id: Type.String(), evidence: Type.Array(ref(MemoryItemView)), rounds: Type.Number(), timings: Timings }),
+  'query.result': Type.Object({
+    id: Type.String(), evidence: Type.Array(ref(MemoryItemView)), answerable: Type.Boolean({ description: ANSWERABLE_DESCRIPTION }), rounds: Type.Number(), timings: Timings,
+  }),
   error: Type.Object({
     code: Type.String({ description: 'a PARLEY_ERR_* code' }),
     message: Type.String(),

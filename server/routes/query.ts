@@ -79,7 +79,7 @@ export async function askMemory(app: FastifyInstance, tenant: string, body: Quer
     ...(addresseeId ? { addresseeId } : {}),
   });
   return {
-    evidence: answer.evidence, asker, rounds: answer.rounds,
+    evidence: answer.evidence, answerable: answer.answerable, asker, rounds: answer.rounds,
     timings: { ...answer.timings, ...(body.audio !== undefined ? { asker_ms: voiceMs } : {}), request_ms: performance.now() - started },
   };
 }

@@ -46,6 +46,8 @@ describe('a question\'s session is context, not a filter; an erased replaced fac
     const result = await ws.next('query.result', (e) => e.id === 'q1');
     const evidence = result.evidence as MemoryItem[];
     assert.ok(evidence.some((i) => /Paris/.test(i.text)), texts(evidence));
+    assert.ok(evidence.every((i) => typeof i.relevance === 'number' && i.relevance >= 0 && i.relevance <= 1), 'query.result items carry relevance');
+    assert.equal(typeof result.answerable, 'boolean');
     ws.close();
   });
 

@@ -40,7 +40,7 @@ export function queryRefusal(event: ServerEvent): { id: string; error: ParleyErr
  * evidence (the query was refused, so no evidence exists).
  */
 export function refusedQueryProbe(sessionId: string, id: string): ServerEvents['query.result'] {
-  return { type: 'query.result', session_id: sessionId, seq: 0, id, evidence: [], rounds: 0, timings: {} };
+  return { type: 'query.result', session_id: sessionId, seq: 0, id, evidence: [], answerable: false, rounds: 0, timings: {} };
 }
 
 /**

@@ -71,7 +71,10 @@ export interface Schemas {
     event_time: string | null;
     /** a fact, profile or relation: the words of the turns it was drawn from, as said, cut to 500 characters at a word bound with "…" when longer; null for a turn (its text is the turn) and a persona node */
     source_text: string | null;
+    /** orders the items of one answer only: a question memory cannot answer still has a best item */
     score: number;
+    /** how likely the item answers the question, comparable across questions (the question's words it holds, dense similarity, a named participant); present on query answers, absent on `memory.context` items */
+    relevance?: number;
   };
   MemoryList: {
     memories: Schemas["Memory"][];
@@ -204,6 +207,8 @@ export interface Schemas {
   };
   QueryResponse: {
     evidence: Schemas["MemoryItem"][];
+    /** the best item's relevance reaches 0.155: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
+    answerable: boolean;
     asker: {
       id: string;
       confidence: "high" | "low";
@@ -825,6 +830,8 @@ export interface ServerEvents {
     seq: number;
     id: string;
     evidence: Schemas["MemoryItem"][];
+    /** the best item's relevance reaches 0.155: memory likely holds an answer (false: likely nothing on it; a question about what another known person said or did often still reads true) */
+    answerable: boolean;
     rounds: number;
     /** milliseconds per stage */
     timings: Record<string, number>;
