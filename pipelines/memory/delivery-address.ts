@@ -4,10 +4,11 @@
  * slot of the person it is for (`delivery_address`), so a newer address replaces the older one, whoever heard either.
  */
 import { addressAs } from './address.js';
+import { STATED_OPENING, statedOwner, type StatedOwner } from './stated-owner.js';
 
 /** An address a speaker states for themselves or their listener. */
 export interface StatedAddress {
-  owner: 'speaker' | 'addressee';
+  owner: StatedOwner;
   /** What it is, as said: "delivery address", "address". */
   what: string;
   /** The slot it fills: "delivery_address", "billing_address", "address". */
@@ -20,8 +21,7 @@ export interface StatedAddress {
 export const DELIVERY_SLOT = 'delivery_address';
 
 const KINDS = 'delivery|shipping|billing|postal|home|work|office';
-const FILLERS = String.raw`(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er|erm|sure)\b[\s,]+)*`;
-const STATED = new RegExp(String.raw`^${FILLERS}(my|our|your)\s+(?:(?:new|updated|correct|current)\s+)?(?:(${KINDS})\s+)?address\s+`
+const STATED = new RegExp(STATED_OPENING + String.raw`(?:(?:new|updated|correct|current)\s+)?(?:(${KINDS})\s+)?address\s+`
   + String.raw`(?:is|['’]s|has\s+changed\s+to|changed\s+to)(?:\s+now)?\s+(.+?)\s*[.!]?$`, 'i');
 /** "deliver it to …", "send the parcel to …", "ship them to …". */
 const SEND_TO = /^(?:deliver|send|ship|post|bring|redirect)\b.*?\bto\s+(.+)$/i;
@@ -40,7 +40,7 @@ export function statedAddress(sentence: string): StatedAddress | null {
   const value = addressPart(m[3]);
   if (!value) return null;
   const kind = m[2]?.toLowerCase();
-  return { owner: /^your$/i.test(m[1]) ? 'addressee' : 'speaker', what: kind ? `${kind} address` : 'address', slot: kind ? `${kind}_address` : 'address', value };
+  return { owner: statedOwner(m[1]), what: kind ? `${kind} address` : 'address', slot: kind ? `${kind}_address` : 'address', value };
 }
 
 /** The address a request's task sends something to ("deliver the kettle to 4 Mill Lane in York instead of Park Road"), or null. */
