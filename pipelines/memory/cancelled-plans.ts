@@ -1,6 +1,11 @@
 /**
- * What a cancelled plan takes with it (life5): "I'm going to Madrid next month, I'll stay at my cousin's", then "Actually
- * I won't go to Madrid after all" ends the trip and the stay told with it, in the same session or a later one. What was
+ * What a cancellation closes beyond the plan it withdraws. The orders it names (trial 8, a call centre): "Tom Becker
+ * ordered four garden chairs, order 5520" is closed by "I want to cancel order 5520", by the agent's "I have cancelled
+ * order 5520", or by "please cancel the garden chairs" (matched by plan-match.ts's `cancelsOrder`, beside its
+ * `cancelsByObject` for plans).
+ *
+ * What a cancelled plan takes with it (life5): "I'm going to Madrid next month, I'll stay at my cousin's", then
+ * "Actually I won't go to Madrid after all" ends the trip and the stay told with it, in the same session or a later one. What was
  * told with the plan and hangs on it: a fact of the same utterance and subject that has not begun yet (a stay said
  * ahead, `staying_in` from its start) or a plan to stay ("Ana will stay at a hostel there"). A stay told in a later
  * utterance of the same conversation ("I'm flying to Lisbon on Friday." … "I'll stay at your place for the weekend.")
@@ -9,10 +14,21 @@
  */
 import type { Fact, MemoryStore } from '../../graph/memory-store.js';
 import type { TenantId } from '../../graph/types.js';
+import type { ExtractedFact } from './extractor.js';
+import { PLANNED_KINDS as PLANNED, cancelsOrder } from './plan-match.js';
 import { STAY_SLOT } from './stays.js';
 
-/** Kinds a cancellation closes, and whose stays it takes with them. */
-const PLANNED = new Set(['plan', 'commitment', 'request']);
+/**
+ * The current orders among `candidates` (decide.ts's, each holding a `fact`) that the cancellation `fact` names
+ * (`cancelsOrder`). None when `fact` is no cancellation.
+ */
+export function cancelledOrders<C extends { fact: Fact }>(fact: ExtractedFact, candidates: readonly C[]): C[] {
+  if (fact.settles !== 'cancelled') return [];
+  return candidates.filter(({ fact: f }) => {
+    const order = f.planObject;
+    return f.validTo === null && order != null && cancelsOrder(fact.planObject ?? undefined, order, { cancel: fact.content, plan: f.content });
+  });
+}
 
 /** True when `f`, told in the same utterance as a plan, hangs on it: not begun at `saidAt`, or a plan to stay. */
 function hangsOnPlan(f: Fact, saidAt: string): boolean {

@@ -2,10 +2,10 @@ import type { Fact } from '../../graph/memory-store.js';
 import { terms } from '../../graph/lexical-terms.js';
 import { isIntention } from './changes.js';
 import { habitOrMaxim } from './plan-cues.js';
-import { PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
+import { PLANNED_KINDS as SETTLEABLE, PROPOSAL, cancelIsPlanDone, cancelsByObject, settlesByObject } from './plan-match.js';
 import type { ExtractedFact } from './extractor.js';
 import { keyedIdentifier, ofIdentifierKind } from './identifiers.js';
-import { cancelledOrders } from './cancelled-orders.js';
+import { cancelledOrders } from './cancelled-plans.js';
 import { retimedText, type Retold } from './retimed.js';
 import { FOR_NOW_PREFERENCE } from './temporary-slots.js';
 import { canonicalSlot } from './thing-keys.js';
@@ -77,9 +77,6 @@ export interface RuleDeciderOptions {
    */
   sameValueSpelling?: number;
 }
-
-/** Kinds an outcome can settle. */
-const SETTLEABLE = new Set(['plan', 'commitment', 'request']);
 
 /**
  * A problem told as holding now ("Mei is still stuck on the flaky payment tests", "the boiler stopped working"): an

@@ -3,11 +3,12 @@
  * Bristol", "…is now 22 Quay Street, Bath", or asked for ("please deliver it to 12 Park Road in Leeds"). Each fills one
  * slot of the person it is for (`delivery_address`), so a newer address replaces the older one, whoever heard either.
  */
-import { namesAddress } from './home-address.js';
+import { addressAs } from './address.js';
+import { STATED_OPENING, statedOwner, type StatedOwner } from './stated-owner.js';
 
 /** An address a speaker states for themselves or their listener. */
 export interface StatedAddress {
-  owner: 'speaker' | 'addressee';
+  owner: StatedOwner;
   /** What it is, as said: "delivery address", "address". */
   what: string;
   /** The slot it fills: "delivery_address", "billing_address", "address". */
@@ -20,11 +21,8 @@ export interface StatedAddress {
 export const DELIVERY_SLOT = 'delivery_address';
 
 const KINDS = 'delivery|shipping|billing|postal|home|work|office';
-const FILLERS = String.raw`(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er|erm|sure)\b[\s,]+)*`;
-const STATED = new RegExp(String.raw`^${FILLERS}(my|our|your)\s+(?:(?:new|updated|correct|current)\s+)?(?:(${KINDS})\s+)?address\s+`
+const STATED = new RegExp(STATED_OPENING + String.raw`(?:(?:new|updated|correct|current)\s+)?(?:(${KINDS})\s+)?address\s+`
   + String.raw`(?:is|['’]s|has\s+changed\s+to|changed\s+to)(?:\s+now)?\s+(.+?)\s*[.!]?$`, 'i');
-/** An address opens with its number ("12 Park Road", "flat 3, Rose Court", "twelve Baker Street"). */
-const NUMBERED = /^(?:(?:flat|apartment|apt|unit)\s+\w+|\d+[a-z]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b/i;
 /** "deliver it to …", "send the parcel to …", "ship them to …". */
 const SEND_TO = /^(?:deliver|send|ship|post|bring|redirect)\b.*?\bto\s+(.+)$/i;
 /** What follows an address and is no part of it: "instead of Park Road", "rather than…", "by Friday", "please". */
@@ -32,8 +30,7 @@ const AFTER = /\s*(?:[,;]\s*|\s+)(?:instead\b|rather\s+than\b|not\s+(?:to\s+)?\d
 
 /** The address as said, its trailing punctuation and what follows it off; null when it does not read as one. */
 function addressPart(said: string): string | null {
-  const address = said.replace(AFTER, '').replace(/[\s,.;!?]+$/, '').trim();
-  return address && NUMBERED.test(address) && namesAddress(address) ? address : null;
+  return addressAs(said.replace(AFTER, ''), true);
 }
 
 /** The address `sentence` states ("my delivery address is now 22 Quay Street, Bath"), or null. */
@@ -43,7 +40,7 @@ export function statedAddress(sentence: string): StatedAddress | null {
   const value = addressPart(m[3]);
   if (!value) return null;
   const kind = m[2]?.toLowerCase();
-  return { owner: /^your$/i.test(m[1]) ? 'addressee' : 'speaker', what: kind ? `${kind} address` : 'address', slot: kind ? `${kind}_address` : 'address', value };
+  return { owner: statedOwner(m[1]), what: kind ? `${kind} address` : 'address', slot: kind ? `${kind}_address` : 'address', value };
 }
 
 /** The address a request's task sends something to ("deliver the kettle to 4 Mill Lane in York instead of Park Road"), or null. */

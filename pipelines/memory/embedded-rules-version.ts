@@ -259,9 +259,9 @@
  * one asked stays its addressee), so a delivery address changed with another agent replaces the old one; a request to
  * deliver or send to a numbered address, and "my (delivery|billing|home) address is (now) …", fill the asker's
  * `<kind>_address` slot (delivery-address.ts); a cancellation that names an order (by number or by the thing ordered)
- * closes the order fact (cancelled-orders.ts); a spoken opening ("hello this is maria lopez …", "hi, …") is cut off as
- * its own sentence and the rest of the turn read as usual (opening-introduction.ts, spoken-clauses.ts: "please <verb>"
- * opens a clause); an acknowledgement before the listener's name is a vocative ("Done Maria, …"); "<firm>, <name>
+ * closes the order fact (cancelled-plans.ts, by plan-match.ts's `cancelsOrder`); a spoken opening ("hello this is maria
+ * lopez …", "hi, …") is cut off as its own sentence and the rest of the turn read as usual (opening-introduction.ts,
+ * spoken-clauses.ts: "please <verb>" opens a clause); an acknowledgement before the listener's name is a vocative ("Done Maria, …"); "<firm>, <name>
  * speaking" is a politeness formula and gives no fact (call-phrases.ts).
  * 52 (t9memory; a home robot's newcomer trial, issue #16 F6, F9): a request to remember addressed to the listener ("please
  * remember that I am allergic to nuts", "don't forget that I'm vegan") is the statement it asks to keep, the speaker's

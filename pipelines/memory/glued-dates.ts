@@ -3,6 +3,7 @@
  * 2026-12-04" or "on Friday (2026-12-04)". A fact reads as a person would write it, with the day written out as the rules
  * write it ("on Friday 4 December 2026", date-text.ts), and the day is the fact's `eventTime`, a field, not text.
  */
+import { isCalendarDay } from './calendar-day.js';
 import { absoluteDates } from './date-text.js';
 import { findDates, type FoundDate } from './relative-date.js';
 
@@ -15,12 +16,6 @@ export interface UngluedText {
   days: string[];
 }
 
-/** True when `iso` (`YYYY-MM-DD`) is a day of the calendar ("2026-02-30" is none). */
-function calendarDay(iso: string): boolean {
-  const t = Date.parse(`${iso}T00:00:00.000Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === iso;
-}
-
 /**
  * `text` with each ISO day written as the rules write a date (`absoluteDates`): the date phrase said right before it
  * ("next Friday 2026-12-04") and the ISO day together become the day written out ("on Friday 4 December 2026"), by the
@@ -30,13 +25,13 @@ function calendarDay(iso: string): boolean {
 export function withoutGluedDates(text: string, time: string): UngluedText {
   const unbracketed = text.replace(ISO_DAY, (m, bracketed: string | undefined, bare: string | undefined) => {
     // "Friday (2026-12-04)": the day without its brackets, a word of its own.
-    if (bracketed !== undefined) return calendarDay(bracketed) ? ` ${bracketed}` : m;
+    if (bracketed !== undefined) return isCalendarDay(bracketed) ? ` ${bracketed}` : m;
     return bare ?? m;
   }).replace(/ {2,}/g, ' ');
   const dates: FoundDate[] = [];
   for (const m of unbracketed.matchAll(/(?<![\w-])(\d{4}-\d{2}-\d{2})(?![\w-])/g)) {
     const iso = m[1]!;
-    if (!calendarDay(iso)) continue;
+    if (!isCalendarDay(iso)) continue;
     const head = unbracketed.slice(0, m.index).trimEnd();
     const said = findDates(head, time).filter((d) => !d.duration && head.endsWith(d.phrase)).pop();
     const start = said ? head.length - said.phrase.length : m.index;

@@ -5,10 +5,11 @@
  * bookings, tickets or cases (rules 49): their numbers are kept each in a slot of its own (`order_number:45721`), and
  * one said to replace them ("my new order number is…", "…is now…", "…has changed to…") replaces those held.
  */
+import { STATED_OPENING, statedOwner, type StatedOwner } from './stated-owner.js';
 
 /** A stated identifier: whose it is, what it numbers and its value. */
 export interface StatedIdentifier {
-  owner: 'speaker' | 'addressee';
+  owner: StatedOwner;
   /** What it numbers, as said: "order number", "booking reference". */
   what: string;
   /**
@@ -23,7 +24,7 @@ export interface StatedIdentifier {
 }
 
 const THINGS = 'order|account|reference|booking|ticket|customer|membership|member|policy|case|tracking|invoice|claim|confirmation|reservation|phone|mobile|postcode';
-const STATED = new RegExp(String.raw`^(?:(?:yes|yeah|yep|so|okay|ok|right|well|and|um|uh|er|erm|sure)\b[\s,]+)*(my|our|your)\s+`
+const STATED = new RegExp(STATED_OPENING
   + String.raw`(?:(new|updated|correct|right|actual)\s+)?((?:${THINGS})(?:\s+(?:number|no|reference|ref|id|code))?)\s+`
   + String.raw`(?:(?:is|['’]s)(\s+now)?|(?:has\s+|['’]s\s+)?(changed)\s+to)\s+(.+?)\s*[.!]?$`, 'i');
 /** Things one may have several of at once: each number is kept beside the others. */
@@ -74,7 +75,7 @@ export function statedIdentifier(sentence: string): StatedIdentifier | null {
   const thing = what.toLowerCase().replace(/\s+/g, ' ');
   const named = /\s/.test(thing) ? thing : `${thing} number`;
   const kind = named.replace(/\s+/g, '_');
-  const owner = /^your$/i.test(whose) ? 'addressee' : 'speaker';
+  const owner = statedOwner(whose);
   const slot = identifierSlot(kind, value);
   const replacing = slot !== kind && Boolean(renewed ?? now ?? changed);
   return { owner, what: named, slot, value, ...(replacing ? { replaces: kind } : {}) };

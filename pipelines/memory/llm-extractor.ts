@@ -10,6 +10,7 @@ import { DEFAULT_ASSISTANT_NAMES } from '../interaction/non-person-labels.js';
 import { withoutAssistant } from './assistant-names.js';
 import { finishedExtraction } from './finished-facts.js';
 import { DAY_MS } from '../../graph/core/time.js';
+import { calendarDayStart } from './calendar-day.js';
 
 interface PlanObjectReply {
   verb?: unknown; objects?: unknown; complements?: unknown; people?: unknown; reported_by?: unknown; which?: unknown; past?: unknown;
@@ -64,9 +65,8 @@ export function parsePlanObject(raw: unknown): PlanObject | null {
  * then reads the end from the fact's text (`stateEnd`), as for a reply without the field.
  */
 export function parseValidUntil(raw: unknown, time: string): string | undefined {
-  if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(raw.trim())) return undefined;
-  const day = Date.parse(`${raw.trim()}T00:00:00.000Z`);
-  if (Number.isNaN(day)) return undefined;
+  const day = typeof raw === 'string' ? calendarDayStart(raw.trim()) : null;
+  if (day === null) return undefined;
   const end = day + DAY_MS;
   return end > Date.parse(time) ? new Date(end).toISOString() : undefined;
 }
@@ -77,9 +77,8 @@ export function parseValidUntil(raw: unknown, time: string): string | undefined 
  * holds from when it was said).
  */
 export function parseValidFrom(raw: unknown, time: string): string | undefined {
-  if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(raw.trim())) return undefined;
-  const day = Date.parse(`${raw.trim()}T00:00:00.000Z`);
-  return !Number.isNaN(day) && day > Date.parse(time) ? new Date(day).toISOString() : undefined;
+  const day = typeof raw === 'string' ? calendarDayStart(raw.trim()) : null;
+  return day !== null && day > Date.parse(time) ? new Date(day).toISOString() : undefined;
 }
 
 function settlesOf(v: unknown): ExtractedFact['settles'] | undefined {

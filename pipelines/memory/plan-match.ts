@@ -1,13 +1,22 @@
 /**
- * Whether an outcome settles a plan, a decision a proposal, or a cancelling a plan, by the objects
+ * Whether an outcome settles a plan, a decision a proposal, or a cancelling a plan or an order, by the objects
  * `readPlanObject` read from each: the same action on the same thing (or its derivational relative in
- * WordNet), never one that names another person, receiver, direction or thing.
+ * WordNet), never one that names another person, receiver, direction or thing. The one place a cancellation is matched
+ * to what it closes: decide.ts asks it for plans, cancelled-plans.ts (`cancelledOrders`) for orders.
  */
 import type { PlanObject } from '../../graph/memory-store.js';
 import { defaultWordNet } from '../retrieval/wordnet.js';
 import { HABIT } from './plan-cues.js';
 import { reschedules } from './changes.js';
 import { FRAME_VERBS, type WordRelations } from './plan-tokens.js';
+
+/** Kinds an outcome settles and a cancellation closes, and whose stays a cancellation takes with them. */
+export const PLANNED_KINDS: ReadonlySet<string> = new Set(['plan', 'commitment', 'request']);
+
+/** True when `some` names a head noun of `of` ("the sofa" / "ordered a blue sofa"). */
+function sharesObject(some: readonly string[], of: readonly string[]): boolean {
+  return some.some((w) => of.includes(w));
+}
 
 /** What an object stands for: its head nouns, or where it has none ("drive us to the airport"), its complements. */
 function aboutWords(o: PlanObject): string[] {
@@ -243,8 +252,31 @@ export function cancelsByObject(cancel: PlanObject, plan: PlanObject, relations:
   if (cancel.verb === plan.verb) return words.length === 0 || aboutWords(plan).length === 0 || namesPlan;
   // "Don't send the lemons" withdraws no "call you back about the lemons": another action that names an object of its own
   // names the plan only by the plan's object ("not going to the airport" still names "leave for the airport" by its place).
-  if (cancel.objects.length > 0 && plan.verb !== null) return cancel.objects.some((w) => plan.objects.includes(w));
+  if (cancel.objects.length > 0 && plan.verb !== null) return sharesObject(cancel.objects, plan.objects);
   return words.length === 0 ? null : namesPlan;
+}
+
+/** Verbs that tell a thing ordered, booked or bought: what a cancellation may close as an order. */
+const ORDERED = new Set(['order', 'buy', 'book', 'purchase', 'reserve']);
+/** Words that name the order itself, not the thing ordered. */
+const ORDER_WORDS = new Set(['order', 'booking', 'reservation', 'purchase', 'subscription']);
+/** A number an order goes by: "order 5520", "order number 7781", "booking ref 4410", "order #5520". */
+const ORDER_NUMBER = /\b(?:order|booking|reservation|ref(?:erence)?|purchase)(?:\s+(?:number|no\.?|ref(?:erence)?))?\s*#?\s*(\d{3,})\b/gi;
+
+function orderNumbers(text: string): Set<string> {
+  return new Set([...text.matchAll(ORDER_NUMBER)].map((m) => m[1]!));
+}
+
+/**
+ * Whether a cancellation closes an order (trial 8): `order` tells a thing ordered, booked or bought (`past`), and the
+ * cancellation names it by the number it goes by ("I want to cancel order 5520", `texts`) or by the thing ordered ("please
+ * cancel the garden chairs"; "the order" names no thing). `cancel` is the cancellation's object, when it has one.
+ */
+export function cancelsOrder(cancel: PlanObject | undefined, order: PlanObject, texts: { cancel: string; plan: string }): boolean {
+  if (!order.past || !ORDERED.has(order.verb ?? '')) return false;
+  const numbers = orderNumbers(texts.cancel);
+  if ([...orderNumbers(texts.plan)].some((n) => numbers.has(n))) return true;
+  return sharesObject((cancel?.objects ?? []).filter((o) => !ORDER_WORDS.has(o)), order.objects);
 }
 
 /** Verbs whose plan is itself to end something ("cancel the newspaper delivery", "call off the party", "stop the subscription"). */

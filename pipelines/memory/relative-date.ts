@@ -5,6 +5,7 @@
  */
 import * as chrono from 'chrono-node';
 import { bookedFor } from './booked-for.js';
+import { addDays } from './calendar-day.js';
 import { clockOf } from './clock-time.js';
 import { monthAheadYear } from './month-ahead.js';
 import { isHouseNumber, isRecurring } from './not-dates.js';
@@ -228,7 +229,7 @@ function dayFromEvent(phrase: string, prior: readonly FoundDate[]): string | nul
   const event = [...prior].reverse().find((d) => !d.duration && !d.week && /^\d{4}-\d{2}-\d{2}$/.test(d.date));
   if (!m || !event) return null;
   const step = /^(?:previous|before)$/i.test(m[1] ?? m[2] ?? '') ? -1 : 1;
-  return new Date(Date.parse(`${event.date}T00:00:00.000Z`) + step * 86_400_000).toISOString().slice(0, 10);
+  return addDays(event.date, step);
 }
 
 /** True when `phrase` (a date phrase as chrono read it, the words before it left out) names a day or a date, not a span. */
@@ -326,7 +327,7 @@ export function findDates(text: string, refIso: string): FoundDate[] {
       const now = instant.getUTCDay();
       const ahead = !back || /^(?:next|coming)\s/i.test(phrase) || bookedFor(text, r.index, phrase);
       const days = ahead ? ((target - now + 7) % 7) || 7 : -(((now - target + 7) % 7) || 7);
-      date = new Date(Date.parse(`${dayStart}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+      date = addDays(dayStart, days);
     }
     // "We went camping in May", told in December: chrono takes the nearest May, next year's; told of the past, a month
     // named without its year is this year's or last year's, never one to come (rules 38).

@@ -3,12 +3,8 @@
  * time. chrono reads only "the week before" (as last week); this reads the words after it (`findDates` in
  * relative-date.ts asks).
  */
+import { addDays } from './calendar-day.js';
 import { easterSunday } from './holidays.js';
-
-/** `day` (`YYYY-MM-DD`) moved by `days` days. */
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** A day fixed by its month and day of the month, in a given year. */
 const fixed = (month: number, day: number) => (year: number): string => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;

@@ -194,16 +194,10 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     // A matched fact that did not hold then brings the one it replaced that did (at most 3 steps back).
     for (const c of [...candidates]) {
       if (c.kind !== 'fact' || heldThen(c.f)) continue;
-      let prev = c.f.supersedes;
-      for (let step = 0; prev && step < 3 && !seen.has(prev); step++) {
-        const old = await stores.memory.getFact(tenant, prev);
-        if (!old) break;
-        seen.add(old.id);
-        if (heldThen(old)) {
-          candidates.push({ kind: 'fact', id: old.id, score: c.score, f: old });
-          break;
-        }
-        prev = old.supersedes;
+      for await (const old of replacedBy(input, c.f, seen)) {
+        if (!heldThen(old)) continue;
+        candidates.push({ kind: 'fact', id: old.id, score: c.score, f: old });
+        break;
       }
     }
   }
@@ -211,14 +205,7 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
     // What a matched fact replaced answers "before": follow the chain back (at most 3 steps).
     for (const c of [...candidates]) {
       if (c.kind !== 'fact') continue;
-      let prev = c.f.supersedes;
-      for (let step = 0; prev && step < 3 && !seen.has(prev); step++) {
-        const old = await stores.memory.getFact(tenant, prev);
-        if (!old) break;
-        candidates.push({ kind: 'fact', id: old.id, score: c.score, f: old });
-        seen.add(old.id);
-        prev = old.supersedes;
-      }
+      for await (const old of replacedBy(input, c.f, seen)) candidates.push({ kind: 'fact', id: old.id, score: c.score, f: old });
     }
   }
   const slotWeight = o.slotAnswerWeight ?? 1.5;
@@ -269,6 +256,21 @@ export async function answerItems(input: MemoryLayerInput, o: MemoryLayerOptions
 }
 
 /** The words of each kept fact's source turns, joined (null when none is stored). */
+/**
+ * The facts `f` replaced, newest first, at most 3 steps back along `supersedes`, stopping at one already `seen` (each
+ * read is marked seen).
+ */
+async function* replacedBy({ stores, tenant }: MemoryLayerInput, f: Fact, seen: Set<string>): AsyncGenerator<Fact> {
+  let prev = f.supersedes;
+  for (let step = 0; prev && step < 3 && !seen.has(prev); step++) {
+    const old = await stores.memory.getFact(tenant, prev);
+    if (!old) return;
+    seen.add(old.id);
+    yield old;
+    prev = old.supersedes;
+  }
+}
+
 async function sourceTexts(input: MemoryLayerInput, kept: Candidate[]): Promise<(f: Fact) => string | null> {
   const byId = new Map(input.turns.map((t) => [t.u.id, t.u]));
   const missing = [...new Set(kept.flatMap((c) => (c.kind === 'fact' ? c.f.referIds : [])))].filter((id) => !byId.has(id));

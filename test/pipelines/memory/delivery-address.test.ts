@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deliveryTo, statedAddress } from '../../../pipelines/memory/delivery-address.js';
-import { cancelledOrders } from '../../../pipelines/memory/cancelled-orders.js';
+import { homeAddress } from '../../../pipelines/memory/home-address.js';
+import { cancelledOrders } from '../../../pipelines/memory/cancelled-plans.js';
 import type { Candidate } from '../../../pipelines/memory/decide.js';
 import type { ExtractedFact } from '../../../pipelines/memory/extractor.js';
 import { factsSaid } from '../../helpers/extract-said.js';
@@ -38,6 +39,16 @@ describe('trial 8: addresses', () => {
       ['Maria asked Agent Kim to deliver it to 12 Park Road in Leeds', 'request', 'm', 'delivery_address', '12 Park Road in Leeds']);
     const [g] = await factsSaid('Can you book the room for Friday?', TIME, ['a', 'Ana'], ['b', 'Ben']);
     assert.deepEqual([g?.kind, g?.subjectId, g?.slot], ['request', 'a', null]);
+  });
+});
+
+describe('one reading of an address, home or stated (mend10)', () => {
+  test('trailing punctuation is off the address whatever space follows it, as for a stated address', () => {
+    // Before, the home address kept it when a space came after ("5 Hill Road ,").
+    assert.deepEqual(homeAddress('I live at 5 Hill Road , ', (said) => said), { address: '5 Hill Road', town: null });
+    assert.equal(statedAddress('My address is 5 Hill Road , ')?.value, '5 Hill Road');
+    assert.equal(homeAddress('I live at the end of the lane', (said) => said)?.address, 'the end of the lane');
+    assert.equal(homeAddress('I live at the end of it', (said) => said), null);
   });
 });
 

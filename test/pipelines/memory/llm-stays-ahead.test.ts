@@ -90,4 +90,7 @@ describe('parseValidFrom', () => {
       assert.equal(parseValidFrom(raw, said), undefined, String(raw));
     }
   });
+  test('none for a day the calendar does not have (Date.parse reads "2027-02-30" as 2 March)', () => {
+    for (const raw of ['2027-02-30', '2027-04-31']) assert.equal(parseValidFrom(raw, said), undefined, raw);
+  });
 });

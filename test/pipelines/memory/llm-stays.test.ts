@@ -98,4 +98,8 @@ describe('parseValidUntil', () => {
       assert.equal(parseValidUntil(raw, said), undefined, String(raw));
     }
   });
+  test('no end for a day the calendar does not have (Date.parse reads "2027-02-30" as 2 March)', () => {
+    for (const raw of ['2027-02-30', '2027-04-31', '2028-02-30']) assert.equal(parseValidUntil(raw, said), undefined, raw);
+    assert.equal(parseValidUntil('2028-02-29', said), '2028-03-01T00:00:00.000Z');
+  });
 });
