@@ -50,6 +50,23 @@ describe('rules 52: an allergy corrected', () => {
     // Denied alone, it is withdrawn as before.
     assert.deepEqual((await facts("I'm not allergic to nuts.")).map((f) => [f.slot, f.retraction]), [['allergy:nut', true]]);
   });
+
+  test('is only an allergen: a hedge is dropped, and a person or a way of feeling corrects nothing', async () => {
+    // On main (review of rules 52): "Ben is allergic to just the dust, not cats" (slot allergy:just the dust).
+    assert.deepEqual((await facts("I'm not allergic to cats, it is just the dust.")).map((f) => [f.content, f.slot, f.endsSlot]),
+      [['Ben is allergic to dust, not cats', 'allergy:dust', 'allergy:cat']]);
+    assert.deepEqual((await facts("I'm not allergic to nuts, it's shellfish.")).map((f) => [f.content, f.slot, f.endsSlot]),
+      [['Ben is allergic to shellfish, not nuts', 'allergy:shellfish', 'allergy:nut']]);
+    // On main: "Ben is allergic to sensitive, not nuts" (allergy:sensitive), "… to my brother, not penicillin"
+    // (allergy:brother): the allergy denied is only withdrawn, and nothing else is an allergy.
+    for (const [text, slot] of <Array<[string, string]>>[["I'm not allergic to nuts, just sensitive.", 'allergy:nut'], ["I'm not allergic to penicillin, it was my brother.", 'allergy:penicillin'],
+      ["I'm not allergic to nuts, just intolerant.", 'allergy:nut'], ["I'm not allergic to cats, it was him.", 'allergy:cat']]) {
+      const got = await facts(text);
+      assert.ok(!got.some((f) => f.slot?.startsWith('allergy:') && !f.retraction && f.slot !== slot), `${text}: ${JSON.stringify(got.map((f) => [f.content, f.slot]))}`);
+      assert.ok(!got.some((f) => /allergic to (?:sensitive|my brother|brother|intolerant|him)\b/i.test(f.content)), text);
+      assert.ok(got.some((f) => f.slot === slot && f.retraction), `${text}: ${JSON.stringify(got.map((f) => [f.content, f.slot, f.retraction]))}`);
+    }
+  });
 });
 
 describe('rules 52: a withdrawal asked of the listener', () => {
