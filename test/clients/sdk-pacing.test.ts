@@ -25,7 +25,12 @@ describe('@parley/client: audio pacing and framing', () => {
       connections.push(received);
       socket.on('message', (data, isBinary) => {
         received.frames.push(isBinary ? (data as Buffer) : data.toString());
-        if (!isBinary && JSON.parse(data.toString()).type === 'session.end') {
+        const message = isBinary ? null : JSON.parse(data.toString()) as { type: string; id?: string };
+        // A query is refused, naming its id, as the server refuses one with an unknown asker.
+        if (message?.type === 'query') {
+          socket.send(JSON.stringify({ type: 'error', session_id: 'p', seq: 3, code: 'PARLEY_ERR_NOT_FOUND', fatal: false, message: 'no such asker', id: message.id }));
+        }
+        if (message?.type === 'session.end') {
           socket.send(JSON.stringify({ type: 'session.ended', session_id: 'p', seq: 2 }));
           socket.close(1000);
         }
@@ -88,6 +93,45 @@ describe('@parley/client: audio pacing and framing', () => {
     assert.ok(last.subarray(40).every((b) => b === 0xff));
   });
 
+  test('a sample split between chunks stays whole across a message: the audio arrives byte-exact', async () => {
+    const session = await client.stream({ sampleRate: 16000, pacing: 'none', frameMs: 100 });
+    const events: string[] = [];
+    const read = (async () => { for await (const e of session) events.push(e.type); })();
+    // Bytes 1..251 (never silence), split mid-sample: 701 bytes is 350 samples and half of one.
+    const input = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i % 251) + 1));
+    session.sendAudio(input.subarray(0, 701));
+    session.send({ type: 'input.commit' });
+    session.sendAudio(input.subarray(701));
+    await session.end();
+    await read;
+    const frames = connections.at(-1)!.frames;
+    assert.deepEqual(frames.map((f) => (Buffer.isBuffer(f) ? f.byteLength : JSON.parse(f).type)), [700, 'input.commit', 3200, 320, 'session.end']);
+    const audio = Buffer.concat(frames.filter((f): f is Buffer => Buffer.isBuffer(f)));
+    assert.ok(audio.subarray(0, 4000).equals(input), 'every byte, in order, none dropped');
+    assert.ok(audio.subarray(4000).every((b) => b === 0), 'then only the last frame\'s padding');
+    assert.deepEqual(events.filter((t) => t === 'error'), [], 'nothing was dropped, so no error');
+  });
+
+  test('a waitFor match that throws is taken as not matching; a query that cannot be sent leaves no wait behind', async () => {
+    const session = await client.stream({ pacing: 'none' });
+    // This match reads the evidence, which the probe for a refused query does not have.
+    const waiting = session.waitFor('query.result', (e) => e.evidence[0]!.id === 'm1', { timeoutMs: 1000 });
+    await assert.rejects(session.query({ id: 'q1', question: 'Who?', asker: 'Nobody' }), (err: unknown) => err instanceof ParleyError && err.code === 'PARLEY_ERR_NOT_FOUND');
+    await assert.rejects(waiting, (err: unknown) => err instanceof ParleyError && err.code === 'PARLEY_CLIENT_TIMEOUT');
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // A BigInt cannot be serialised: send() throws, and closing the stream must not reject a wait nobody holds.
+      assert.throws(() => session.query({ question: 'Who?', limit: 1n } as never), TypeError);
+      session.close();
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   test('bad options and audio are refused with clear errors', async () => {
     // As the README says, everything the SDK throws is a ParleyError with a code.
     const refused = (code: string, message: RegExp) => (err: unknown): boolean =>
@@ -100,6 +144,6 @@ describe('@parley/client: audio pacing and framing', () => {
     await assert.rejects(new ParleyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).stream({ resume: { delayMs: -5 } }), refused('PARLEY_CLIENT_BAD_OPTIONS', /resume.delayMs must be 0 or more/));
     const q = new AudioQueue('pcm_s16le', 16000, 20);
     q.pushAudio(new Uint8Array(3));
-    assert.throws(() => q.flush(), refused('PARLEY_ERR_BAD_AUDIO', /middle of a sample/));
+    assert.throws(() => q.flush(true), refused('PARLEY_ERR_BAD_AUDIO', /middle of a sample/));
   });
 });

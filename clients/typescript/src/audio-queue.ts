@@ -49,27 +49,34 @@ export class AudioQueue {
   }
 
   /**
-   * Send the partial frame still held, padded with silence to at least `MIN_FRAME_MS`.
-   * @throws ParleyError `PARLEY_ERR_BAD_AUDIO` when it is not whole samples: it is dropped (as the server drops such a
-   * frame), and the queue goes on.
+   * Send the whole samples of the partial frame still held, padded with silence to at least `MIN_FRAME_MS`. Bytes of a
+   * sample not yet complete are kept for the next `pushAudio` (so later audio stays aligned), unless `final`.
+   * @throws ParleyError `PARLEY_ERR_BAD_AUDIO` when `final` and the audio ends in the middle of a sample: those bytes
+   * are dropped (the server would drop a frame that is not whole samples), the samples before them went out, and the
+   * queue goes on.
    */
-  flush(): void {
-    if (this.pending.byteLength === 0) return;
-    if (this.pending.byteLength % this.sampleBytes !== 0) {
-      const bytes = this.pending.byteLength;
-      this.pending = new Uint8Array(0);
-      throw new ParleyError('PARLEY_ERR_BAD_AUDIO', `audio ends in the middle of a sample (${bytes} bytes of ${this.encoding} left): that partial frame was dropped, as the server drops a frame that is not whole samples; the session goes on`);
+  flush(final: boolean): void {
+    const partial = this.pending.byteLength % this.sampleBytes;
+    const whole = this.pending.byteLength - partial;
+    if (whole > 0) {
+      const minBytes = Math.round((this.sampleRate * MIN_FRAME_MS) / 1000) * this.sampleBytes;
+      const data = new Uint8Array(Math.max(minBytes, whole)).fill(SILENCE[this.encoding]);
+      data.set(this.pending.subarray(0, whole));
+      this.items.push({ kind: 'audio', data, ms: (data.byteLength / this.sampleBytes / this.sampleRate) * 1000 });
     }
-    const minBytes = Math.round((this.sampleRate * MIN_FRAME_MS) / 1000) * this.sampleBytes;
-    const data = new Uint8Array(Math.max(minBytes, this.pending.byteLength)).fill(SILENCE[this.encoding]);
-    data.set(this.pending);
-    this.items.push({ kind: 'audio', data, ms: (data.byteLength / this.sampleBytes / this.sampleRate) * 1000 });
-    this.pending = new Uint8Array(0);
+    this.pending = this.pending.slice(whole);
+    if (final && partial > 0) {
+      this.pending = new Uint8Array(0);
+      throw new ParleyError('PARLEY_ERR_BAD_AUDIO', `audio ends in the middle of a sample (${partial} stray byte${partial === 1 ? '' : 's'} of ${this.encoding} after the last whole sample): ${partial === 1 ? 'it was' : 'they were'} dropped, as the server drops a frame that is not whole samples; the session goes on`);
+    }
   }
 
-  /** A JSON message, after the audio queued so far (its partial frame included); kept as given, serialised once. */
+  /**
+   * A JSON message, after the audio queued so far (the whole samples of its partial frame included; a sample not yet
+   * complete waits for the next audio); kept as given, serialised once.
+   */
   pushJson(message: ClientMessage): void {
-    this.flush();
+    this.flush(message.type === 'session.end');
     this.items.push({ kind: 'json', message, text: JSON.stringify(message) });
   }
 

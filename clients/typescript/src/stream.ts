@@ -183,19 +183,20 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    */
   send(message: ClientMessage): void {
     this.assertOpen();
-    this.flushHeldAudio();
+    this.flushHeldAudio(message.type === 'session.end');
     this.queue.pushJson(withUtteranceId(message));
     this.pump();
   }
 
   /**
-   * The partial frame held goes out before a message. Audio that ends in the middle of a sample is dropped, and
-   * reported as the server reports a frame it drops for that: a non-fatal `PARLEY_ERR_BAD_AUDIO` `error` event (`seq`
-   * 0); the message (a `session.end` too) still goes out.
+   * The whole samples of the partial frame held go out before a message; the bytes of a sample not yet complete wait
+   * for the next audio, so audio sent after the message stays aligned. At `session.end` (`final`) such bytes are
+   * dropped, and reported as the server reports a frame it drops for that: a non-fatal `PARLEY_ERR_BAD_AUDIO` `error`
+   * event (`seq` 0); the `session.end` still goes out.
    */
-  private flushHeldAudio(): void {
+  private flushHeldAudio(final: boolean): void {
     try {
-      this.queue.flush();
+      this.queue.flush(final);
     } catch (err) {
       if (!(err instanceof ParleyError) || err.code !== 'PARLEY_ERR_BAD_AUDIO') throw err;
       this.deliver({ type: 'error', session_id: this.sessionId, seq: 0, code: err.code, fatal: false, message: err.message });
@@ -211,19 +212,19 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    */
   query(message: Omit<ClientMessages['query'], 'type' | 'id'> & { id?: string }, options: { timeoutMs?: number } = {}): Promise<ServerEvents['query.result']> {
     const id = message.id ?? `sdk-${randomUUID()}`;
-    this.assertOpen();
-    const answer = this.waitFor('query.result', (e) => e.id === id, options);
+    // Sent before the wait starts (no answer can arrive in between): when send throws, no wait is left to reject unheard.
     this.send({ ...message, type: 'query', id });
-    return answer;
+    return this.waitFor('query.result', (e) => e.id === id, options);
   }
 
   /**
    * Resolves when everything queued so far (audio and messages) has been handed to the socket. Rejects with
-   * `PARLEY_ERR_BAD_AUDIO` when the audio ends in the middle of a sample: that partial frame is dropped, and the session
-   * goes on (`end()` still ends it).
+   * `PARLEY_ERR_BAD_AUDIO` when the audio ends in the middle of a sample: its whole samples go out, the stray byte(s)
+   * after them are dropped, and the session goes on (`end()` still ends it). So call it at the end of the audio, or
+   * after whole samples.
    */
   async drained(): Promise<void> {
-    this.queue.flush();
+    this.queue.flush(true);
     this.pump();
     if (this.queue.length === 0 && !this.pumping) return;
     await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
@@ -232,7 +233,8 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
   /**
    * End the session: the queued audio goes out, then `session.end`; resolves with `session.ended`
    * (the server has stored the last turn and closes the socket). Audio that ends in the middle of a sample does not
-   * stop the end: that partial frame is dropped with a non-fatal `PARLEY_ERR_BAD_AUDIO` `error` event.
+   * stop the end: its whole samples go out, and the stray byte(s) after them are dropped with a non-fatal
+   * `PARLEY_ERR_BAD_AUDIO` `error` event.
    */
   async end(options: { timeoutMs?: number } = {}): Promise<ServerEvents['session.ended']> {
     // Ended already (`POST /v1/sessions/{id}/end` ends the socket too): that end is this one.
@@ -259,10 +261,19 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
    * The next event of `type` (matching `match`) from now on, without taking it from the iterator.
    * Rejects with a ParleyError when the stream ends first or after `timeoutMs` (default 30 000). Waiting for a
    * `query.result`, it rejects at once with the server's error when an `error` answers a query `match` waits for
-   * (the error names the query's `id`; `match` is shown a `query.result` with that `id` and no evidence).
+   * (the error names the query's `id`; `match` is shown a `query.result` with that `id` and no evidence). A `match`
+   * that throws is taken as not matching.
    */
   waitFor<T extends ServerEventType>(type: T, match: (event: ServerEvents[T]) => boolean = () => true, options: { timeoutMs?: number } = {}): Promise<ServerEvents[T]> {
     const timeoutMs = options.timeoutMs ?? 30_000;
+    // A throw in the caller's match (one reading `evidence[0]` of the refusal probe) would escape the event dispatch.
+    const matches = (event: ServerEvents[T]): boolean => {
+      try {
+        return match(event);
+      } catch {
+        return false;
+      }
+    };
     return new Promise((resolve, reject) => {
       if (this.outcome) {
         reject(this.outcome.error ?? new ParleyError('PARLEY_CLIENT_CLOSED', `stream closed; no ${type} event will come`));
@@ -277,13 +288,13 @@ export class StreamSession implements AsyncIterable<ServerEvent> {
           clearTimeout(timer);
           this.listeners.delete(listener);
           reject(this.outcome?.error ?? new ParleyError('PARLEY_CLIENT_CLOSED', `stream closed before ${type}`));
-        } else if (event.type === type && match(event as ServerEvents[T])) {
+        } else if (event.type === type && matches(event as ServerEvents[T])) {
           clearTimeout(timer);
           this.listeners.delete(listener);
           resolve(event as ServerEvents[T]);
         } else if (type === 'query.result') {
           const refused = queryRefusal(event);
-          if (refused && match(refusedQueryProbe(this.sessionId, refused.id) as ServerEvents[T])) {
+          if (refused && matches(refusedQueryProbe(this.sessionId, refused.id) as ServerEvents[T])) {
             clearTimeout(timer);
             this.listeners.delete(listener);
             reject(refused.error);
