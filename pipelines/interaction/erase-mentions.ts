@@ -2,6 +2,7 @@ import type { Stores } from '../../graph/stores.js';
 import type { TenantId } from '../../graph/types.js';
 import type { TextEmbedder } from '../embeddings/text-embedder.js';
 import { MemoryIndexer } from '../memory/memory-indexer.js';
+import { speakerLockKey } from '../memory/subject-lock.js';
 import { ENTITY_COLLECTION } from '../retrieval/left-brain-job.js';
 import { entityKey } from '../../graph/core/ids.js';
 import { derivedSlotOf, type DerivedSlot } from './derived-attributes.js';
@@ -122,10 +123,16 @@ export async function redactMentions(
 export async function reindexWithout(deps: { stores: Stores; embedder: TextEmbedder }, tenant: TenantId, participantId: string, utteranceIds: readonly string[]): Promise<void> {
   const indexer = new MemoryIndexer(deps.stores.vectors, deps.stores.lexical, deps.embedder);
   for (const id of utteranceIds) {
-    const u = await deps.stores.graph.getUtterance(tenant, id);
-    if (!u) continue;
-    const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
-    if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
+    const speaker = (await deps.stores.graph.getUtterance(tenant, id))?.speakerId;
+    if (!speaker) continue;
+    // Under the speaker's lock, which a consolidation job indexing the turn holds: one that read it before the rewrite
+    // finds it changed, or has indexed the old text before this indexes the new one.
+    await deps.stores.locks.withLock([speakerLockKey(tenant, speaker)], async () => {
+      const u = await deps.stores.graph.getUtterance(tenant, id);
+      if (!u) return;
+      const [vector] = await indexer.vectorsFor(tenant, [{ id: u.id, layer: 'interaction', text: u.text }]);
+      if (vector) await indexer.indexUtterance(tenant, { ...u, addresseeIds: u.addresseeIds.filter((a) => a !== participantId) }, vector);
+    });
   }
 }
 

@@ -11,11 +11,12 @@ export const ERASED_MARK = '[erased]';
 
 /**
  * Attribute and fact slots whose values identify a person: addresses (`address`, `<kind>_address`), phone numbers,
- * emails, dates of birth, postcodes, and the numbers of identifying kinds: account, order, customer, card, passport,
- * licence, booking… (`order_number:45721`). Never any other `*_number` (`favourite_number`).
+ * emails, dates of birth, postcodes, codes and PINs (`locker_code`), and the numbers of identifying kinds: account,
+ * order, customer, card, passport, licence, booking… (`order_number:45721`). Never any other `*_number` (`favourite_number`).
  */
 const CONTACT_SLOT = new RegExp(String.raw`(?:^|_)(?:address|phone|mobile|telephone|landline|fax|email|e_mail|birth|dob|postcode|zip|zipcode)(?:_|:|$)`
-  + String.raw`|(?:^|_)(?:account|order|customer|client|card|passport|licence|license|booking|membership|member|policy|invoice|tracking|patient|ssn|iban|tax|insurance)_(?:number|no|reference|ref|id|code)(?::|$)`, 'i');
+  + String.raw`|(?:^|_)(?:account|order|customer|client|card|passport|licence|license|booking|membership|member|policy|invoice|tracking|patient|ssn|iban|tax|insurance)_(?:number|no|reference|ref|id)(?::|$)`
+  + String.raw`|_(?:code|pin|passcode|password)(?::|$)`, 'i');
 /** The kind of value a contact slot holds, which decides what of it identifies (`slotValues`). */
 function slotKind(key: string): 'address' | 'email' | 'date' | 'phone' | 'number' {
   if (/(?:^|_)(?:e_?mail)(?:_|:|$)/i.test(key)) return 'email';
